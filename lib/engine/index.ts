@@ -1,0 +1,17 @@
+/** The engine's public surface, shared by the CLI and the API. Pure: no I/O, environment or clock. */
+export { scanRepository, classifyPath, type ScanOptions, type ScanResult, type FileKind } from './scan.js';
+export { CATALOG, catalogEntry, isKnownRule, ruleById, type CatalogRule } from './catalog.js';
+export { RULES, WORKFLOW_RULES, SETTINGS_RULES } from './rules/index.js';
+export type { SettingsSnapshot } from './settings/snapshot.js';
+export {
+  SEVERITIES,
+  SETTINGS_FILE,
+  emptyCounts,
+  type Counts,
+  type Finding,
+  type FindingRecord,
+  type RepositoryFile,
+  type Ruleset,
+  type Severity,
+  type Surface,
+} from './types.js';

@@ -1,0 +1,42 @@
+/** A parsed `uses:` reference. */
+export type UsesRef =
+  | { kind: 'local'; path: string }
+  | { kind: 'docker'; image: string }
+  | {
+      kind: 'repository';
+      owner: string;
+      repo: string;
+      /** Sub-path inside the repository (`owner/repo/path@ref`), '' when none. */
+      path: string;
+      ref: string;
+      /** True for reusable workflows (`.../.github/workflows/x.yml@ref`). */
+      isWorkflow: boolean;
+    }
+  | { kind: 'invalid'; text: string };
+
+const SHA = /^[0-9a-f]{40}$/i;
+
+export function parseUses(text: string): UsesRef {
+  const value = text.trim();
+  if (value.startsWith('./') || value.startsWith('../') || value === '.') return { kind: 'local', path: value };
+  if (value.startsWith('docker://')) return { kind: 'docker', image: value.slice('docker://'.length) };
+  const at = value.lastIndexOf('@');
+  if (at <= 0) return { kind: 'invalid', text: value };
+  const target = value.slice(0, at);
+  const ref = value.slice(at + 1);
+  const parts = target.split('/');
+  const owner = parts[0] ?? '';
+  const repo = parts[1] ?? '';
+  if (owner === '' || repo === '' || ref === '') return { kind: 'invalid', text: value };
+  const path = parts.slice(2).join('/');
+  return { kind: 'repository', owner, repo, path, ref, isWorkflow: /(^|\/)\.github\/workflows\/[^/]+\.ya?ml$/.test(path) };
+}
+
+export function isFullSha(ref: string): boolean {
+  return SHA.test(ref);
+}
+
+/** `owner/repo` in lower case, the identity actions are compared by. */
+export function actionSlug(ref: Extract<UsesRef, { kind: 'repository' }>): string {
+  return `${ref.owner}/${ref.repo}`.toLowerCase();
+}

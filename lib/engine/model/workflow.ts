@@ -1,0 +1,283 @@
+import type { SourceFile } from '../yaml/source.js';
+import {
+  asList,
+  get,
+  getMap,
+  getScalar,
+  getText,
+  isMap,
+  keyText,
+  scalarText,
+  type YMap,
+  type YNode,
+  type YScalar,
+} from '../yaml/model.js';
+import { parseUses, type UsesRef } from './uses.js';
+
+/** Triggers that run with the base repository's secrets or a write token on outsider input. */
+export const PRIVILEGED_TRIGGERS: ReadonlySet<string> = new Set([
+  'pull_request_target',
+  'workflow_run',
+  'issue_comment',
+  'issues',
+  'discussion',
+  'discussion_comment',
+  'pull_request_review',
+  'pull_request_review_comment',
+  'fork',
+  'watch',
+]);
+
+export interface Trigger {
+  name: string;
+  /** The scalar naming the event (a key of `on:` or an item of its list). */
+  node: YScalar;
+  /** The event's configuration (`types:`, `branches:`, `inputs:` ...), when it is a mapping. */
+  config: YMap | undefined;
+}
+
+export interface Step {
+  /** 0-based position in its job or composite action. */
+  index: number;
+  node: YMap;
+  /** The job the step belongs to; null for steps of composite actions. */
+  job: Job | null;
+  /** The workflow or composite action the step belongs to. */
+  owner: Workflow | Action;
+  id: string | null;
+  name: string | null;
+  uses: YScalar | undefined;
+  usesRef: UsesRef | undefined;
+  run: YScalar | undefined;
+  with: YMap | undefined;
+  env: YMap | undefined;
+  if: YNode | undefined;
+  shell: string | null;
+}
+
+export interface Job {
+  id: string;
+  /** The job's key in `jobs:`. */
+  key: YScalar;
+  node: YMap;
+  workflow: Workflow;
+  name: string | null;
+  runsOn: YNode | undefined;
+  permissions: YNode | undefined;
+  env: YMap | undefined;
+  if: YNode | undefined;
+  needs: string[];
+  /** A reusable-workflow call (`jobs.<id>.uses`). */
+  uses: YScalar | undefined;
+  usesRef: UsesRef | undefined;
+  with: YMap | undefined;
+  secrets: YNode | undefined;
+  container: YNode | undefined;
+  services: YMap | undefined;
+  outputs: YMap | undefined;
+  strategy: YMap | undefined;
+  environment: YNode | undefined;
+  steps: Step[];
+}
+
+export interface Workflow {
+  kind: 'workflow';
+  file: SourceFile;
+  root: YMap;
+  name: string | null;
+  /** The `on:` node itself. */
+  on: YNode | undefined;
+  triggers: Trigger[];
+  permissions: YNode | undefined;
+  env: YMap | undefined;
+  concurrency: YNode | undefined;
+  jobs: Job[];
+}
+
+export interface ActionInput {
+  name: string;
+  key: YScalar;
+  node: YMap | undefined;
+  default: YNode | undefined;
+}
+
+export interface Action {
+  kind: 'action';
+  file: SourceFile;
+  root: YMap;
+  name: string | null;
+  /** Directory of the action relative to the repository root ('' for the root). */
+  directory: string;
+  inputs: ActionInput[];
+  outputs: YMap | undefined;
+  runs: YMap | undefined;
+  /** `runs.using`, lower-cased (`composite`, `docker`, `node20` ...). */
+  using: string | null;
+  /** Steps of a composite action. */
+  steps: Step[];
+}
+
+export interface DependabotUpdate {
+  node: YMap;
+  ecosystem: string | null;
+}
+
+export interface Dependabot {
+  kind: 'dependabot';
+  file: SourceFile;
+  root: YMap;
+  updates: DependabotUpdate[];
+}
+
+export function buildWorkflow(file: SourceFile, root: YMap): Workflow {
+  const on = get(root, 'on');
+  const workflow: Workflow = {
+    kind: 'workflow',
+    file,
+    root,
+    name: getText(root, 'name'),
+    on,
+    triggers: parseTriggers(on),
+    permissions: get(root, 'permissions'),
+    env: getMap(root, 'env'),
+    concurrency: get(root, 'concurrency'),
+    jobs: [],
+  };
+  const jobs = getMap(root, 'jobs');
+  for (const pair of jobs?.pairs ?? []) {
+    if (!isMap(pair.value)) continue;
+    workflow.jobs.push(buildJob(workflow, pair.key, pair.value));
+  }
+  return workflow;
+}
+
+function parseTriggers(on: YNode | undefined): Trigger[] {
+  if (on === undefined) return [];
+  if (on.kind === 'scalar') return on.value === null ? [] : [{ name: String(on.value), node: on, config: undefined }];
+  if (on.kind === 'seq') {
+    return on.items.flatMap((item) =>
+      item.kind === 'scalar' && item.value !== null ? [{ name: String(item.value), node: item, config: undefined }] : [],
+    );
+  }
+  return on.pairs.map((pair) => ({
+    name: keyText(pair.key),
+    node: pair.key,
+    config: isMap(pair.value) ? pair.value : undefined,
+  }));
+}
+
+function buildJob(workflow: Workflow, key: YScalar, node: YMap): Job {
+  const uses = getScalar(node, 'uses');
+  const job: Job = {
+    id: keyText(key),
+    key,
+    node,
+    workflow,
+    name: getText(node, 'name'),
+    runsOn: get(node, 'runs-on'),
+    permissions: get(node, 'permissions'),
+    env: getMap(node, 'env'),
+    if: get(node, 'if'),
+    needs: asList(get(node, 'needs')).flatMap((n) => {
+      const text = scalarText(n);
+      return text === null ? [] : [text];
+    }),
+    uses,
+    usesRef: uses !== undefined && typeof uses.value === 'string' ? parseUses(uses.value) : undefined,
+    with: getMap(node, 'with'),
+    secrets: get(node, 'secrets'),
+    container: get(node, 'container'),
+    services: getMap(node, 'services'),
+    outputs: getMap(node, 'outputs'),
+    strategy: getMap(node, 'strategy'),
+    environment: get(node, 'environment'),
+    steps: [],
+  };
+  job.steps = buildSteps(get(node, 'steps'), job, workflow);
+  return job;
+}
+
+export function buildSteps(stepsNode: YNode | undefined, job: Job | null, owner: Workflow | Action): Step[] {
+  const steps: Step[] = [];
+  if (stepsNode?.kind !== 'seq') return steps;
+  stepsNode.items.forEach((item, index) => {
+    if (!isMap(item)) return;
+    const uses = getScalar(item, 'uses');
+    const run = getScalar(item, 'run');
+    steps.push({
+      index,
+      node: item,
+      job,
+      owner,
+      id: getText(item, 'id'),
+      name: getText(item, 'name'),
+      uses,
+      usesRef: uses !== undefined && typeof uses.value === 'string' ? parseUses(uses.value) : undefined,
+      run,
+      with: getMap(item, 'with'),
+      env: getMap(item, 'env'),
+      if: get(item, 'if'),
+      shell: getText(item, 'shell'),
+    });
+  });
+  return steps;
+}
+
+export function buildAction(file: SourceFile, root: YMap): Action {
+  const runs = getMap(root, 'runs');
+  const using = getText(runs, 'using');
+  const inputsNode = getMap(root, 'inputs');
+  const action: Action = {
+    kind: 'action',
+    file,
+    root,
+    name: getText(root, 'name'),
+    directory: file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/')) : '',
+    inputs: (inputsNode?.pairs ?? []).map((pair) => ({
+      name: keyText(pair.key),
+      key: pair.key,
+      node: isMap(pair.value) ? pair.value : undefined,
+      default: get(pair.value, 'default'),
+    })),
+    outputs: getMap(root, 'outputs'),
+    runs,
+    using: using === null ? null : using.toLowerCase(),
+    steps: [],
+  };
+  action.steps = buildSteps(get(runs, 'steps'), null, action);
+  return action;
+}
+
+export function buildDependabot(file: SourceFile, root: YMap): Dependabot {
+  return {
+    kind: 'dependabot',
+    file,
+    root,
+    updates: asList(get(root, 'updates')).flatMap((node) =>
+      isMap(node) ? [{ node, ecosystem: getText(node, 'package-ecosystem') }] : [],
+    ),
+  };
+}
+
+/** Names of the workflow's triggers. */
+export function triggerNames(workflow: Workflow): Set<string> {
+  return new Set(workflow.triggers.map((t) => t.name));
+}
+
+/** The workflow's privileged triggers (see rules.md); `repository_dispatch` counts when its payload is used. */
+export function privilegedTriggers(workflow: Workflow): Trigger[] {
+  return workflow.triggers.filter(
+    (t) =>
+      PRIVILEGED_TRIGGERS.has(t.name) ||
+      (t.name === 'repository_dispatch' && workflow.file.text.includes('client_payload')),
+  );
+}
+
+export function isPrivileged(workflow: Workflow): boolean {
+  return privilegedTriggers(workflow).length > 0;
+}
+
+/** True when the workflow runs on `pull_request` or `pull_request_target` (or `pull_request_review*`). */
+export function hasPullRequestTrigger(workflow: Workflow): boolean {
+  return workflow.triggers.some((t) => t.name.startsWith('pull_request'));
+}

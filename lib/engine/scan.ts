@@ -1,0 +1,226 @@
+import { TaintAnalyzer } from './expressions/taint.js';
+import { hash53 } from './fingerprint.js';
+import { RepositoryModel } from './model/repository.js';
+import { buildAction, buildDependabot, buildWorkflow, type Action, type Dependabot, type Job, type Workflow } from './model/workflow.js';
+import type { SettingsRule, WorkflowReport, WorkflowRule, WorkflowVisitor } from './rule.js';
+import { SETTINGS_RULES, WORKFLOW_RULES } from './rules/index.js';
+import { runSettingsRules } from './settings/run.js';
+import type { SettingsSnapshot } from './settings/snapshot.js';
+import { isSuppressed } from './suppress.js';
+import { emptyCounts, severityRank, type Counts, type Finding, type FindingRecord, type RepositoryFile, type Ruleset } from './types.js';
+import { parseYaml, type ParseProblem } from './yaml/parse.js';
+import { SourceFile } from './yaml/source.js';
+
+export interface ScanOptions {
+  /** `owasp` keeps the rules whose category starts with `CICD-SEC-`; default `all`. */
+  ruleset?: Ruleset;
+  /** Rules for which this returns false do not run (default: every rule runs). */
+  isEnabled?: (ruleId: string) => boolean;
+  /** Repository settings; settings rules run only when a snapshot is given. */
+  settings?: SettingsSnapshot;
+}
+
+export interface ScanResult {
+  /** Public findings, sorted by (file, line, column, rule_id). */
+  findings: Finding[];
+  counts: Counts;
+  /** The same findings, in the same order, with their job binding and fingerprint. */
+  records: FindingRecord[];
+}
+
+export type FileKind = 'workflow' | 'action' | 'dependabot';
+
+/** What the engine reads a path as, or null for files it ignores. */
+export function classifyPath(path: string): FileKind | null {
+  if (/^\.github\/workflows\/[^/]+\.ya?ml$/.test(path)) return 'workflow';
+  if (/^\.github\/dependabot\.ya?ml$/.test(path)) return 'dependabot';
+  if (/(^|\/)action\.ya?ml$/.test(path)) return 'action';
+  return null;
+}
+
+export function ruleApplies(rule: { meta: { id: string; category: string } }, options: ScanOptions): boolean {
+  if (options.ruleset === 'owasp' && !rule.meta.category.startsWith('CICD-SEC-')) return false;
+  return options.isEnabled?.(rule.meta.id) ?? true;
+}
+
+interface ParsedFile {
+  file: SourceFile;
+  kind: FileKind;
+  model: Workflow | Action | Dependabot | null;
+  problem: ParseProblem | null;
+}
+
+/**
+ * Scans the files of one repository. Pure and deterministic: the same files and options give the same
+ * result, byte for byte. Never throws on file content.
+ */
+export function scanRepository(files: readonly RepositoryFile[], options: ScanOptions = {}): ScanResult {
+  const parsed = files
+    .map((f) => ({ f, kind: classifyPath(f.path) }))
+    .filter((x): x is { f: RepositoryFile; kind: FileKind } => x.kind !== null)
+    .sort((a, b) => compare(a.f.path, b.f.path))
+    .map(({ f, kind }) => parseFile(new SourceFile(f.path, f.text), kind));
+
+  const workflows: Workflow[] = [];
+  const actions: Action[] = [];
+  const dependabot: Dependabot[] = [];
+  for (const p of parsed) {
+    if (p.model?.kind === 'workflow') workflows.push(p.model);
+    else if (p.model?.kind === 'action') actions.push(p.model);
+    else if (p.model?.kind === 'dependabot') dependabot.push(p.model);
+  }
+  const repository = new RepositoryModel(workflows, actions, dependabot);
+  const collector = new Collector();
+  runWorkflowRules(
+    WORKFLOW_RULES.filter((r) => ruleApplies(r, options)),
+    parsed,
+    repository,
+    collector,
+  );
+  if (options.settings !== undefined) {
+    const rules: SettingsRule[] = SETTINGS_RULES.filter((r) => ruleApplies(r, options));
+    for (const { finding, anchor } of runSettingsRules(rules, options.settings)) collector.add(finding, null, anchor);
+  }
+  return collector.result();
+}
+
+function parseFile(file: SourceFile, kind: FileKind): ParsedFile {
+  const result = parseYaml(file.text);
+  if (!result.ok) return { file, kind, model: null, problem: result.problem };
+  const root = result.root;
+  if (root.kind !== 'map') {
+    const what = root.kind === 'seq' ? 'a list' : root.value === null ? 'empty' : 'a single value';
+    return { file, kind, model: null, problem: { offset: root.start, message: `the document is ${what}, not a ${kind === 'dependabot' ? 'Dependabot configuration' : kind} mapping` } };
+  }
+  const model = kind === 'workflow' ? buildWorkflow(file, root) : kind === 'action' ? buildAction(file, root) : buildDependabot(file, root);
+  return { file, kind, model, problem: null };
+}
+
+function runWorkflowRules(rules: readonly WorkflowRule[], parsed: ParsedFile[], repository: RepositoryModel, collector: Collector): void {
+  const taint = new TaintAnalyzer(repository);
+  let currentFile: SourceFile | null = null;
+  let currentJob: Job | null = null;
+  const visitors: { rule: WorkflowRule; visitor: WorkflowVisitor }[] = rules.map((rule) => {
+    const context = {
+      repository,
+      taint,
+      report: (report: WorkflowReport) => {
+        const file = report.file ?? currentFile;
+        if (file === null) return;
+        const job = report.job !== undefined ? report.job : currentJob;
+        collector.addWorkflow(rule, file, report, job?.id ?? null);
+      },
+    };
+    return { rule, visitor: rule.create(context) };
+  });
+  const hooks = <K extends keyof WorkflowVisitor>(name: K) => visitors.filter((v) => v.visitor[name] !== undefined).map((v) => v.visitor);
+  const onInvalid = hooks('invalidFile');
+  const onWorkflow = hooks('workflow');
+  const onJob = hooks('job');
+  const onStep = hooks('step');
+  const onAction = hooks('action');
+  const onDependabot = hooks('dependabot');
+  const onDone = hooks('done');
+
+  for (const p of parsed) {
+    currentFile = p.file;
+    currentJob = null;
+    if (p.problem !== null) {
+      for (const v of onInvalid) v.invalidFile?.(p.file, p.problem);
+      continue;
+    }
+    const model = p.model;
+    if (model?.kind === 'workflow') {
+      for (const v of onWorkflow) v.workflow?.(model);
+      for (const job of model.jobs) {
+        currentJob = job;
+        for (const v of onJob) v.job?.(job);
+        for (const step of job.steps) for (const v of onStep) v.step?.(step);
+      }
+      currentJob = null;
+    } else if (model?.kind === 'action') {
+      for (const v of onAction) v.action?.(model);
+      for (const step of model.steps) for (const v of onStep) v.step?.(step);
+    } else if (model?.kind === 'dependabot') {
+      for (const v of onDependabot) v.dependabot?.(model);
+    }
+  }
+  currentFile = null;
+  currentJob = null;
+  for (const v of onDone) v.done?.();
+}
+
+interface Pending {
+  finding: Finding;
+  job: string | null;
+  /** What identifies the finding apart from its line, for the fingerprint. */
+  anchor: string;
+}
+
+class Collector {
+  readonly #pending: Pending[] = [];
+
+  addWorkflow(rule: WorkflowRule, file: SourceFile, report: WorkflowReport, job: string | null): void {
+    const offset = report.offset ?? report.node.start;
+    const { line, column } = file.position(offset);
+    if (isSuppressed(file, line, rule.meta.id)) return;
+    const anchor = report.key ?? normalize(file.text.slice(offset, Math.min(Math.max(report.node.end, offset + 1), offset + 120)));
+    const finding: Finding = {
+      file: file.path,
+      line,
+      column,
+      severity: report.severity ?? rule.meta.severity,
+      category: rule.meta.category,
+      rule_id: rule.meta.id,
+      title: rule.meta.title,
+      description: report.message,
+      recommendation: report.recommendation ?? rule.meta.recommendation,
+    };
+    this.add(finding, job, anchor);
+  }
+
+  add(finding: Finding, job: string | null, anchor: string): void {
+    this.#pending.push({ finding, job, anchor });
+  }
+
+  result(): ScanResult {
+    const sorted = this.#pending.sort((a, b) => compareFindings(a.finding, b.finding));
+    const records: FindingRecord[] = [];
+    const seenPositions = new Set<string>();
+    const seenAnchors = new Map<string, number>();
+    for (const { finding: f, job, anchor } of sorted) {
+      // Settings findings all sit at line 0: there, only an identical finding is a duplicate.
+      const position = `${f.file}\0${f.line}\0${f.column}\0${f.rule_id}${f.line === 0 ? `\0${f.description}` : ''}`;
+      if (seenPositions.has(position)) continue;
+      seenPositions.add(position);
+      const identity = `${f.rule_id}\0${f.file}\0${job ?? ''}\0${anchor}`;
+      const occurrence = seenAnchors.get(identity) ?? 0;
+      seenAnchors.set(identity, occurrence + 1);
+      records.push({ finding: f, job, fingerprint: hash53(`${identity}\0${occurrence}`) });
+    }
+    const counts = emptyCounts();
+    for (const r of records) counts[r.finding.severity]++;
+    return { findings: records.map((r) => r.finding), counts, records };
+  }
+}
+
+function normalize(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Code-unit order: stable across locales and runtimes. */
+export function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** (file, line, column, rule_id), then the most severe first so de-duplication keeps it. */
+export function compareFindings(a: Finding, b: Finding): number {
+  return (
+    compare(a.file, b.file) ||
+    a.line - b.line ||
+    a.column - b.column ||
+    compare(a.rule_id, b.rule_id) ||
+    severityRank(a.severity) - severityRank(b.severity) ||
+    compare(a.description, b.description)
+  );
+}

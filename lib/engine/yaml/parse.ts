@@ -1,0 +1,206 @@
+import { parseDocument, isAlias, isMap, isScalar, isSeq, type Node as YamlNode, type Document } from 'yaml';
+import type { ScalarStyle, YMap, YNode, YPair, YScalar, YSeq } from './model.js';
+
+/** Files above this size are reported instead of parsed. */
+export const MAX_FILE_BYTES = 1024 * 1024;
+/** Deeper nesting than any real workflow needs; beyond it the file is reported, not walked. */
+export const MAX_DEPTH = 64;
+/** Upper bound on the node count a file may expand to through aliases. */
+export const MAX_EXPANDED_NODES = 250_000;
+
+export interface ParseProblem {
+  /** Offset the problem is reported at. */
+  offset: number;
+  message: string;
+}
+
+export type ParseResult = { ok: true; root: YNode } | { ok: false; problem: ParseProblem };
+
+class ModelLimitError extends Error {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
+    super(message);
+  }
+}
+
+/** UTF-8 byte length without allocating (the engine runs where Buffer may not exist). */
+export function utf8Length(text: string, stopAbove = Infinity): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+    if (bytes > stopAbove) return bytes;
+  }
+  return bytes;
+}
+
+/**
+ * Parses one YAML document into the positioned model. Never throws: syntax errors, size, nesting and
+ * alias-expansion limits come back as a problem with an offset.
+ */
+export function parseYaml(text: string): ParseResult {
+  if (text.length > MAX_FILE_BYTES || (text.length * 3 > MAX_FILE_BYTES && utf8Length(text, MAX_FILE_BYTES) > MAX_FILE_BYTES)) {
+    return { ok: false, problem: { offset: 0, message: `the file is larger than the ${MAX_FILE_BYTES / 1024} KiB limit` } };
+  }
+  const tooDeep = flowNestingBeyond(text, MAX_DEPTH);
+  if (tooDeep !== -1) return { ok: false, problem: { offset: tooDeep, message: `the document nests deeper than ${MAX_DEPTH} levels` } };
+  let doc: Document.Parsed;
+  try {
+    doc = parseDocument(text, { prettyErrors: false, keepSourceTokens: false, stringKeys: false });
+  } catch (error) {
+    // The yaml library recurses on nesting; a stack overflow on hostile input is a finding, not a crash.
+    return { ok: false, problem: { offset: 0, message: `the YAML could not be parsed (${error instanceof RangeError ? 'nesting too deep' : 'parser error'})` } };
+  }
+  const first = doc.errors[0];
+  if (first !== undefined) {
+    if (/call stack/i.test(first.message)) return { ok: false, problem: { offset: 0, message: 'the document nests too deeply to analyse' } };
+    return { ok: false, problem: { offset: first.pos[0], message: `YAML syntax error: ${firstSentence(first.message)}` } };
+  }
+  try {
+    const root = new ModelBuilder(doc).build();
+    return { ok: true, root };
+  } catch (error) {
+    if (error instanceof ModelLimitError) return { ok: false, problem: { offset: error.offset, message: error.message } };
+    if (error instanceof RangeError) return { ok: false, problem: { offset: 0, message: 'the YAML nests too deeply to analyse' } };
+    throw error;
+  }
+}
+
+/**
+ * Offset where `[`/`{` nesting first exceeds `limit`, or -1. A cheap pre-scan so hostile nesting is
+ * rejected before the recursive parser sees it; quotes and comments are skipped roughly, which can only
+ * under-count.
+ */
+function flowNestingBeyond(text: string, limit: number): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return i;
+    } else if (c === 0x5d || c === 0x7d) {
+      if (depth > 0) depth--;
+    } else if (c === 0x22 || c === 0x27) {
+      const close = text.indexOf(text[i] ?? '', i + 1);
+      const eol = text.indexOf('\n', i + 1);
+      if (close !== -1 && (eol === -1 || close < eol)) i = close;
+    } else if (c === 0x23) {
+      const eol = text.indexOf('\n', i);
+      if (eol === -1) break;
+      i = eol;
+    }
+  }
+  return -1;
+}
+
+function firstSentence(message: string): string {
+  const line = message.split('\n', 1)[0] ?? message;
+  return line.replace(/ at line \d+, column \d+:?$/, '');
+}
+
+const STYLES: Record<string, ScalarStyle> = {
+  PLAIN: 'plain',
+  QUOTE_SINGLE: 'single',
+  QUOTE_DOUBLE: 'double',
+  BLOCK_LITERAL: 'literal',
+  BLOCK_FOLDED: 'folded',
+};
+
+class ModelBuilder {
+  readonly #doc: Document.Parsed;
+  readonly #converted = new Map<YamlNode, YNode>();
+  readonly #weight = new Map<YNode, number>();
+  readonly #inProgress = new Set<YamlNode>();
+
+  constructor(doc: Document.Parsed) {
+    this.#doc = doc;
+  }
+
+  build(): YNode {
+    const contents = this.#doc.contents;
+    if (contents === null) return { kind: 'scalar', start: 0, end: 0, value: null, style: 'plain' };
+    const root = this.#convert(contents, 0);
+    if ((this.#weight.get(root) ?? 0) > MAX_EXPANDED_NODES) {
+      throw new ModelLimitError(`aliases expand the document beyond ${MAX_EXPANDED_NODES} nodes`, 0);
+    }
+    return root;
+  }
+
+  #convert(node: YamlNode, depth: number): YNode {
+    if (depth > MAX_DEPTH) throw new ModelLimitError(`the document nests deeper than ${MAX_DEPTH} levels`, node.range?.[0] ?? 0);
+    if (isAlias(node)) {
+      const target = node.resolve(this.#doc);
+      if (target === undefined) throw new ModelLimitError(`unknown alias *${node.source}`, node.range?.[0] ?? 0);
+      if (this.#inProgress.has(target)) throw new ModelLimitError(`alias *${node.source} refers to itself`, node.range?.[0] ?? 0);
+      return this.#convert(target, depth);
+    }
+    const done = this.#converted.get(node);
+    if (done !== undefined) return done;
+    this.#inProgress.add(node);
+    const result = this.#convertNew(node, depth);
+    this.#inProgress.delete(node);
+    this.#converted.set(node, result);
+    return result;
+  }
+
+  #convertNew(node: YamlNode, depth: number): YNode {
+    const [start, end] = node.range ?? [0, 0];
+    if (isScalar(node)) {
+      const v = node.value;
+      const value = typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || v === null ? v : String(v);
+      const scalar: YScalar = { kind: 'scalar', start, end, value, style: STYLES[node.type ?? 'PLAIN'] ?? 'plain' };
+      this.#weight.set(scalar, 1);
+      return scalar;
+    }
+    if (isMap(node)) {
+      const pairs: YPair[] = [];
+      let weight = 1;
+      for (const item of node.items) {
+        const key = item.key as YamlNode | null;
+        const keyNode = key === null ? undefined : this.#convert(key, depth + 1);
+        // Complex (non-scalar) keys have no meaning in workflows; such pairs are skipped.
+        if (keyNode?.kind !== 'scalar') continue;
+        const rawValue = item.value as YamlNode | null;
+        const value: YNode =
+          rawValue === null
+            ? { kind: 'scalar', start: keyNode.end, end: keyNode.end, value: null, style: 'plain' }
+            : this.#convert(rawValue, depth + 1);
+        weight += 1 + (this.#weight.get(value) ?? 1);
+        pairs.push({ key: keyNode, value });
+      }
+      this.#checkWeight(weight, start);
+      const map: YMap = { kind: 'map', start, end, pairs };
+      this.#weight.set(map, weight);
+      return map;
+    }
+    if (isSeq(node)) {
+      const items: YNode[] = [];
+      let weight = 1;
+      for (const item of node.items) {
+        const converted: YNode =
+          item === null
+            ? { kind: 'scalar', start, end: start, value: null, style: 'plain' }
+            : this.#convert(item as YamlNode, depth + 1);
+        weight += this.#weight.get(converted) ?? 1;
+        items.push(converted);
+      }
+      this.#checkWeight(weight, start);
+      const seq: YSeq = { kind: 'seq', start, end, items };
+      this.#weight.set(seq, weight);
+      return seq;
+    }
+    return { kind: 'scalar', start, end, value: null, style: 'plain' };
+  }
+
+  #checkWeight(weight: number, offset: number): void {
+    if (weight > MAX_EXPANDED_NODES) {
+      throw new ModelLimitError(`aliases expand the document beyond ${MAX_EXPANDED_NODES} nodes`, offset);
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
+
+const RULE = 'missing-timeout';
+
+describe(RULE, () => {
+  it('reports each job without timeout-minutes at its key, bound to the job', () => {
+    const records = recordsWith(RULE, yaml`
+      on: push
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - run: make
+        test:
+          runs-on: ubuntu-latest
+          timeout-minutes: 10
+          steps:
+            - run: make test
+        lint:
+          runs-on: ubuntu-latest
+          steps:
+            - run: make lint
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['3:3 LOW', '12:3 LOW']);
+    expect(records.map((r) => r.job)).toEqual(['build', 'lint']);
+    expect(records[0]?.finding.rule_id).toBe(RULE);
+  });
+
+  it('exempts reusable-workflow calls', () => {
+    expect(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        call:
+          uses: org/repo/.github/workflows/ci.yml@v1
+    `)).toEqual([]);
+  });
+
+  it('honours an inline suppression on the job line or the line above', () => {
+    expect(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        build: # chainbreaker: ignore[missing-timeout]
+          runs-on: ubuntu-latest
+          steps: [{ run: make }]
+        # chainbreaker: ignore
+        test:
+          runs-on: ubuntu-latest
+          steps: [{ run: make test }]
+        other: # chainbreaker: ignore[unpinned-action]
+          runs-on: ubuntu-latest
+          steps: [{ run: make other }]
+    `).map((f) => f.line)).toEqual([10]);
+  });
+});
