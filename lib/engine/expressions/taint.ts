@@ -127,6 +127,8 @@ export class TaintAnalyzer {
     switch (head) {
       case 'github': {
         if (a === 'event' && b === 'inputs' && c !== undefined) return this.#ofInput(c, scope, depth, dotted);
+        // `event.action` is an enum for every event but repository_dispatch, where the sender picks it.
+        if (a === 'event' && b === 'action' && c === undefined && !dispatchable(scope)) return null;
         const capability = githubContextCapability(path.slice(1));
         if (capability === 'fixed') return null;
         return { level: capability, source: dotted, via: [] };
@@ -251,6 +253,13 @@ export class TaintAnalyzer {
     );
     return taint === null ? null : { ...taint, via: [`matrix.${name}`, ...taint.via] };
   }
+}
+
+function dispatchable(scope: TaintScope): boolean {
+  const triggers = scope.workflow?.triggers;
+  // Composite actions and reusable workflows do not know their caller's trigger: assume the worst.
+  if (triggers === undefined || triggers.some((t) => t.name === 'workflow_call')) return true;
+  return triggers.some((t) => t.name === 'repository_dispatch');
 }
 
 function fileOf(scope: TaintScope) {
