@@ -1,0 +1,639 @@
+import type { CombinationKind, StageTemplate } from './types.js';
+
+/*
+ * The static catalog of combination kinds (../shared/spec/combinations.md). The texts are written for the
+ * maintainer who has to act on them: what each step gives the attacker, what they end with, and the one
+ * change that breaks the chain.
+ */
+
+function stage(rule_id: string, title: string, description: string): StageTemplate {
+  return { rule_id, title, description };
+}
+
+// Steps that read the same in every chain they appear in.
+const UNTRUSTED_CHECKOUT = stage(
+  'untrusted-checkout',
+  'Fork code checked out',
+  "A workflow that runs with the base repository's privileges (`pull_request_target`, `workflow_run`, comment triggers) checks out the pull request's code, so files the attacker wrote land in the workspace and run in the build steps that follow.",
+);
+const SCRIPT_INJECTION = stage(
+  'script-injection',
+  'Attacker text runs as a script',
+  "An attacker-controlled value (an issue or pull request title, a branch name, a commit message) is expanded with `${{ }}` into a script before the shell parses it, so a crafted value runs the attacker's commands.",
+);
+const ARTIFACT_POISONING = stage(
+  'artifact-poisoning',
+  'Untrusted artifact unpacked in the workspace',
+  'The `workflow_run` workflow downloads an artifact of the run that triggered it, which a pull request controls, into its workspace, where the files can replace scripts and configuration the job then uses.',
+);
+const GITHUB_ENV_INJECTION = stage(
+  'github-env-injection',
+  'Untrusted data written to GITHUB_ENV',
+  'A privileged workflow writes attacker-controlled or artifact data to `$GITHUB_ENV` or `$GITHUB_PATH`; a crafted value sets variables such as `LD_PRELOAD`, `NODE_OPTIONS` or `PATH` for every later step of the job.',
+);
+const DANGEROUS_TRIGGER = stage(
+  'dangerous-trigger',
+  'Privileged trigger on outsider events',
+  "`pull_request_target` or `workflow_run` gives the workflow the base repository's token and secrets, while an outsider decides when it runs and with what input.",
+);
+const MISSING_PERMISSIONS = stage(
+  'missing-permissions',
+  'Token gets the repository default',
+  "The workflow declares no `permissions:`, so the job's `GITHUB_TOKEN` has the repository's default scopes, which are read-write on many repositories.",
+);
+const EXCESSIVE_PERMISSIONS = stage(
+  'excessive-permissions',
+  'Token has write scopes',
+  'The workflow grants its token write scopes (or `write-all`) that every step of the job, including code the attacker controls, can use.',
+);
+const DEFAULT_TOKEN_WRITE = stage(
+  'default-token-write',
+  'Default token is read-write',
+  'The repository gives workflows a read-write token by default, so every job without its own `permissions:` can push commits, move tags and create releases.',
+);
+const SECRETS_INHERIT = stage(
+  'secrets-inherit',
+  'Every secret passed on',
+  'The job calls a reusable workflow with `secrets: inherit`, handing it every secret of the repository instead of the few it needs.',
+);
+const OVERPROVISIONED_SECRETS = stage(
+  'overprovisioned-secrets',
+  'Whole secrets context exposed',
+  '`toJSON(secrets)`, a computed `secrets[...]` lookup or secrets in workflow-level `env:` put every secret of the repository within reach of the job.',
+);
+const PERSONAL_ACCESS_TOKEN = stage(
+  'personal-access-token',
+  'Long-lived personal access token in the job',
+  'A personal access token is passed to a step; unlike `GITHUB_TOKEN` it does not expire when the run ends and often reaches other repositories of its owner.',
+);
+const HARDCODED_CREDENTIALS = stage(
+  'hardcoded-credentials',
+  'Credential written in the file',
+  'A credential is written literally in the workflow, where the code of every step, and anyone who can read the repository, can copy it.',
+);
+const SECRET_IN_LOG = stage(
+  'secret-in-log',
+  'Secret written to logs or outputs',
+  'A step prints a secret or writes it to `$GITHUB_OUTPUT` or `$GITHUB_ENV`, where log masking misses transformed values and every later step can read it.',
+);
+const DEBUG_LOGGING = stage(
+  'debug-logging-enabled',
+  'Debug logging forced on',
+  '`ACTIONS_STEP_DEBUG` or `ACTIONS_RUNNER_DEBUG` is set in the workflow, so every run logs expanded expressions, environment and step internals for anyone who can read the logs.',
+);
+const SELF_HOSTED_RUNNER = stage(
+  'self-hosted-runner',
+  'Runs on a self-hosted runner',
+  'The job runs on a self-hosted machine that keeps its state between jobs, so whatever runs there can stay behind and watch the jobs that follow.',
+);
+const DOWNLOAD_WITHOUT_CHECKSUM = stage(
+  'download-without-checksum',
+  'Downloads not verified',
+  'A step downloads a binary, archive or script without checking a pinned checksum or signature, so a tampered file runs unnoticed.',
+);
+const MISSING_PROVENANCE = stage(
+  'missing-provenance',
+  'Release has no provenance',
+  'The release is published without build provenance or signatures, so users cannot tell a tampered artifact from a genuine one.',
+);
+const ACTIONS_CAN_APPROVE = stage(
+  'actions-can-approve-prs',
+  'Workflows can approve pull requests',
+  "The repository lets `GITHUB_TOKEN` submit approving reviews, so a workflow (or code running in one) can approve a pull request it opened itself.",
+);
+
+const PERMISSION_STAGES = [MISSING_PERMISSIONS, EXCESSIVE_PERMISSIONS, DEFAULT_TOKEN_WRITE];
+const ENV_ADVICE =
+  'Pass the value through an environment variable instead of expanding it in the script: `env: TITLE: ${{ github.event.issue.title }}`, then use `"$TITLE"` in `run:` (or `process.env.TITLE` in `actions/github-script`), so the shell never parses it as code.';
+
+/** Every kind of combination, ordered by severity then id (the order of the output). */
+export const COMBINATION_KINDS: readonly CombinationKind[] = [
+  {
+    id: 'artifact-poisoning-chain',
+    title: 'Poisoned pull request artifact used by a privileged workflow',
+    severity: 'CRITICAL',
+    scope: 'file',
+    requires: [['artifact-poisoning'], ['github-env-injection', 'missing-permissions', 'excessive-permissions', 'secrets-inherit']],
+    amplifiers: [],
+    qualifiers: [],
+    break_chain: [
+      {
+        rule_id: 'artifact-poisoning',
+        advice:
+          'Download the artifact to a directory outside the workspace (for example `path: ${{ runner.temp }}/artifact`) and treat its contents as untrusted data: validate what you read from it, and never execute it, source it or write it to `$GITHUB_ENV`.',
+      },
+    ],
+    impact:
+      "A pull request's build uploads crafted files that the privileged `workflow_run` workflow unpacks and uses, so the attacker runs code with that workflow's token and secrets.",
+    impact_title: "Attacker code runs with the privileged workflow's token",
+    stages: [ARTIFACT_POISONING, GITHUB_ENV_INJECTION, ...PERMISSION_STAGES.slice(0, 2), SECRETS_INHERIT],
+  },
+  {
+    id: 'compromised-action',
+    title: 'Compromised or look-alike action with access to the token or secrets',
+    severity: 'CRITICAL',
+    scope: 'file',
+    requires: [['known-vulnerable-action', 'typosquat-action'], ['missing-permissions', 'excessive-permissions', 'secrets-inherit', 'overprovisioned-secrets']],
+    amplifiers: [],
+    qualifiers: [],
+    break_chain: [
+      {
+        rule_id: 'known-vulnerable-action',
+        advice:
+          'Upgrade the action to a fixed release pinned by its full commit SHA, then rotate every secret and token the job could read since the affected version was first used.',
+      },
+      {
+        rule_id: 'typosquat-action',
+        advice:
+          'Compare the action\'s owner and name with the action you meant to use, switch to the genuine one pinned by its full commit SHA, and rotate every secret and token the job could read.',
+      },
+    ],
+    impact: "Code from a known-compromised or impostor action runs inside the job and takes its token and secrets with it.",
+    impact_title: 'Token and secrets stolen by the action',
+    stages: [
+      stage(
+        'known-vulnerable-action',
+        'Action version with a known compromise',
+        'The job uses a version of an action that falls inside a published advisory or a known compromise, such as the 2025 `tj-actions/changed-files` incident.',
+      ),
+      stage(
+        'typosquat-action',
+        'Look-alike action',
+        "The action's name is one character away from a popular action: the classic way to get an impostor's code into a workflow.",
+      ),
+      ...PERMISSION_STAGES.slice(0, 2),
+      SECRETS_INHERIT,
+      OVERPROVISIONED_SECRETS,
+    ],
+  },
+  {
+    id: 'injected-runner-takeover',
+    title: 'Attacker code on a self-hosted runner',
+    severity: 'CRITICAL',
+    scope: 'file',
+    requires: [['script-injection', 'untrusted-checkout'], ['self-hosted-runner']],
+    amplifiers: ['missing-timeout'],
+    qualifiers: [],
+    break_chain: [
+      {
+        rule_id: 'self-hosted-runner',
+        advice:
+          'Run this job on a GitHub-hosted runner (`runs-on: ubuntu-latest`), or on ephemeral self-hosted runners that are destroyed after every job (`config.sh --ephemeral`, Actions Runner Controller); never run outsider-reachable jobs on a persistent machine.',
+      },
+    ],
+    impact:
+      'Attacker code runs on your own machine, where it can stay behind, steal the secrets and tokens of the jobs that run there next, and reach your internal network.',
+    impact_title: 'Persistent foothold on your runner',
+    stages: [
+      SCRIPT_INJECTION,
+      UNTRUSTED_CHECKOUT,
+      SELF_HOSTED_RUNNER,
+      stage('missing-timeout', 'No job timeout', 'Without `timeout-minutes` the job can keep the runner, and the token, for up to 6 hours.'),
+    ],
+  },
+  {
+    id: 'injection-secret-exfiltration',
+    title: 'Script injection in a job that holds secrets',
+    severity: 'CRITICAL',
+    scope: 'file',
+    requires: [['script-injection'], ['secrets-inherit', 'overprovisioned-secrets', 'hardcoded-credentials', 'secret-in-log', 'personal-access-token']],
+    amplifiers: ['debug-logging-enabled'],
+    qualifiers: [],
+    break_chain: [{ rule_id: 'script-injection', advice: ENV_ADVICE }],
+    impact:
+      "An outsider's injected commands read the job's secrets and send them out, leaving the attacker with credentials that outlive the run: registry tokens, cloud keys, personal access tokens.",
+    impact_title: 'Secrets stolen',
+    stages: [SCRIPT_INJECTION, SECRETS_INHERIT, OVERPROVISIONED_SECRETS, HARDCODED_CREDENTIALS, SECRET_IN_LOG, PERSONAL_ACCESS_TOKEN, DEBUG_LOGGING],
+  },
+  {
+    id: 'injection-token-theft',
+    title: 'Script injection with a write-scoped token',
+    severity: 'CRITICAL',
+    scope: 'file',
+    requires: [['script-injection'], ['missing-permissions', 'excessive-permissions', 'default-token-write']],
+    amplifiers: ['dangerous-trigger'],
+    qualifiers: [],
+    break_chain: [{ rule_id: 'script-injection', advice: ENV_ADVICE }],
+    impact:
+      "Anyone who can open an issue or a pull request, or name a branch, runs commands in the job and uses its write-scoped `GITHUB_TOKEN` to push code, move tags or publish releases.",
+    impact_title: 'Repository write access',
+    stages: [DANGEROUS_TRIGGER, SCRIPT_INJECTION, ...PERMISSION_STAGES],
+  },
+  {
+    id: 'public-runner-takeover',
+    title: 'Fork pull requests run on self-hosted runners',
+    severity: 'CRITICAL',
+    scope: 'repo',
+    requires: [['self-hosted-runner'], ['fork-pr-approval-weak', 'self-hosted-runner-public-repo']],
+    amplifiers: ['default-token-write'],
+    qualifiers: [{ rule_id: 'self-hosted-runner', min_severity: 'HIGH', instance: 'job triggered by pull_request*' }],
+    break_chain: [
+      {
+        rule_id: 'fork-pr-approval-weak',
+        advice:
+          'In Settings > Actions > General, require approval for all external contributors before fork pull request workflows run, and move `pull_request` jobs to GitHub-hosted runners.',
+      },
+    ],
+    impact:
+      'Anyone with a GitHub account opens a pull request and runs code on your self-hosted runner, where it can stay behind, attack the jobs that follow and reach your network.',
+    impact_title: 'Persistent foothold on your runner',
+    stages: [
+      stage(
+        'self-hosted-runner',
+        'Pull request jobs on a self-hosted runner',
+        "A job triggered by `pull_request` runs on a self-hosted runner, so the pull request's code runs on your machine.",
+      ),
+      stage(
+        'fork-pr-approval-weak',
+        'Fork pull requests run without approval',
+        'The repository runs workflows for pull requests from (some) outside contributors without a maintainer approving them first.',
+      ),
+      stage(
+        'self-hosted-runner-public-repo',
+        'Self-hosted runners on a public repository',
+        'Self-hosted runners are registered to this public repository, where anyone can open a pull request.',
+      ),
+      DEFAULT_TOKEN_WRITE,
+    ],
+  },
+  {
+    id: 'pwn-request',
+    title: "Pull request code runs with the base repository's privileges",
+    severity: 'CRITICAL',
+    scope: 'file',
+    requires: [['untrusted-checkout'], ['missing-permissions', 'excessive-permissions', 'default-token-write', 'secrets-inherit']],
+    amplifiers: ['persisted-credentials', 'script-injection'],
+    qualifiers: [],
+    break_chain: [
+      {
+        rule_id: 'untrusted-checkout',
+        advice:
+          'Check out the base branch in the privileged workflow, or move the build to a `pull_request` workflow (read-only token, no secrets) and pass its results via artifacts that the privileged workflow reads in a separate step, as data it never executes.',
+      },
+    ],
+    impact:
+      "Any pull request from a fork runs its own code with a write-scoped token or the repository's secrets, so its author can push commits, tamper with releases or steal the secrets.",
+    impact_title: 'Repository write access or secrets stolen',
+    stages: [
+      UNTRUSTED_CHECKOUT,
+      SCRIPT_INJECTION,
+      stage(
+        'persisted-credentials',
+        'Token left in .git/config',
+        '`actions/checkout` stores the token in `.git/config`, where the build scripts of the checked-out pull request can read it.',
+      ),
+      ...PERMISSION_STAGES,
+      SECRETS_INHERIT,
+    ],
+  },
+  {
+    id: 'repository-takeover',
+    title: 'Outsider code can push to an unprotected default branch',
+    severity: 'CRITICAL',
+    scope: 'repo',
+    requires: [
+      ['untrusted-checkout', 'script-injection', 'artifact-poisoning'],
+      ['default-token-write'],
+      ['branch-protection-missing', 'admin-bypass-allowed', 'force-push-allowed'],
+    ],
+    amplifiers: ['actions-can-approve-prs'],
+    qualifiers: [],
+    break_chain: [
+      {
+        rule_id: 'default-token-write',
+        advice:
+          'In Settings > Actions > General > Workflow permissions, choose "Read repository contents and packages permissions", then grant write scopes with `permissions:` only to the jobs that need them.',
+      },
+    ],
+    impact:
+      "An outsider's code runs with a read-write token and pushes straight to the default branch, taking over the code that every user, deployment and release builds from.",
+    impact_title: 'Default branch taken over',
+    stages: [
+      UNTRUSTED_CHECKOUT,
+      SCRIPT_INJECTION,
+      ARTIFACT_POISONING,
+      DEFAULT_TOKEN_WRITE,
+      stage(
+        'branch-protection-missing',
+        'Default branch unprotected',
+        'No branch protection rule or ruleset guards the default branch, so the token can push to it directly.',
+      ),
+      stage(
+        'admin-bypass-allowed',
+        'Protection can be bypassed',
+        'Branch protection exempts administrators (or a ruleset lists bypass actors), so it does not reliably stop pushes to the default branch.',
+      ),
+      stage(
+        'force-push-allowed',
+        'Force pushes allowed',
+        'Force pushes to the default branch are allowed, so history can be rewritten and the change hidden.',
+      ),
+      stage(
+        'actions-can-approve-prs',
+        'Workflows can approve pull requests',
+        'Workflows may approve pull requests, so the same token can also satisfy a required review.',
+      ),
+    ],
+  },
+  {
+    id: 'bot-confused-deputy',
+    title: 'Bot check guards a privileged job',
+    severity: 'HIGH',
+    scope: 'file',
+    requires: [['bot-actor-condition'], ['dangerous-trigger', 'excessive-permissions', 'missing-permissions']],
+    amplifiers: [],
+    qualifiers: [],
+    break_chain: [
+      {
+        rule_id: 'bot-actor-condition',
+        advice:
+          "Check who wrote the change, not who triggered the run: compare `github.event.pull_request.user.login` (not `github.actor`) with the bot's login, and for Dependabot read `dependabot/fetch-metadata` in a `pull_request` workflow.",
+      },
+    ],
+    impact:
+      "An attacker gets a bot to act on their pull request (for example by asking Dependabot to rebase it), the `github.actor` check passes, and their code runs with the workflow's privileges.",
+    impact_title: "Attacker code runs with the workflow's privileges",
+    stages: [
+      stage(
+        'bot-actor-condition',
+        'Job trusts a bot actor',
+        "The job's `if:` lets it run when `github.actor` is a bot, but the actor is whoever last caused the event, not whoever wrote the code it runs.",
+      ),
+      DANGEROUS_TRIGGER,
+      EXCESSIVE_PERMISSIONS,
+      MISSING_PERMISSIONS,
+    ],
+  },
+  {
+    id: 'cache-poisoning-release',
+    title: 'Poisoned cache can reach a release',
+    severity: 'HIGH',
+    scope: 'repo',
+    requires: [['untrusted-checkout', 'script-injection', 'github-env-injection'], ['cache-poisoning']],
+    amplifiers: ['missing-provenance'],
+    qualifiers: [],
+    break_chain: [
+      {
+        rule_id: 'cache-poisoning',
+        advice:
+          'Do not restore caches in release and publishing workflows: remove `actions/cache` and the `cache:` input of `setup-*` actions there, and build releases from a clean state.',
+      },
+    ],
+    impact:
+      "Code an outsider gets to run writes a poisoned entry to the repository's Actions cache, which the release workflow restores and ships inside your published artifacts.",
+    impact_title: 'Tampered release published',
+    stages: [
+      UNTRUSTED_CHECKOUT,
+      SCRIPT_INJECTION,
+      GITHUB_ENV_INJECTION,
+      stage(
+        'cache-poisoning',
+        'Release restores the cache',
+        "A release or publishing workflow restores dependencies or build output from the Actions cache, which any workflow running in the default branch's scope, including one running attacker code, can write.",
+      ),
+      MISSING_PROVENANCE,
+    ],
+  },
+  {
+    id: 'env-injection-hijack',
+    title: 'Untrusted environment variables in a privileged job',
+    severity: 'HIGH',
+    scope: 'file',
+    requires: [['github-env-injection'], ['missing-permissions', 'excessive-permissions', 'secrets-inherit', 'overprovisioned-secrets']],
+    amplifiers: [],
+    qualifiers: [],
+    break_chain: [
+      {
+        rule_id: 'github-env-injection',
+        advice:
+          'Do not write event or artifact data to `$GITHUB_ENV` or `$GITHUB_PATH`: validate the value, then pass it to the steps that need it with step `outputs` or their own `env:`.',
+      },
+    ],
+    impact:
+      'Environment variables the attacker chooses (`LD_PRELOAD`, `NODE_OPTIONS`, `PATH` entries) run their code in every later step of the job, with its token and secrets.',
+    impact_title: "Attacker code runs with the job's token and secrets",
+    stages: [GITHUB_ENV_INJECTION, ...PERMISSION_STAGES.slice(0, 2), SECRETS_INHERIT, OVERPROVISIONED_SECRETS],
+  },
+  {
+    id: 'mutable-action-secret-theft',
+    title: 'Mutable third-party action in a job with secrets',
+    severity: 'HIGH',
+    scope: 'file',
+    requires: [['unpinned-action'], ['secrets-inherit', 'overprovisioned-secrets', 'personal-access-token']],
+    amplifiers: ['all-actions-allowed', 'sha-pinning-not-required'],
+    qualifiers: [{ rule_id: 'unpinned-action', min_severity: 'MEDIUM', instance: 'third-party action' }],
+    break_chain: [
+      {
+        rule_id: 'unpinned-action',
+        advice:
+          'Pin the action to a full commit SHA (`uses: owner/action@<40-hex sha> # v1.2.3`) and let Dependabot or Renovate propose updates, so new code reaches the job only through a reviewed change.',
+      },
+    ],
+    impact:
+      "Whoever controls the third-party action's tag (its maintainer, or an attacker who takes over their account) changes the code this job runs and takes its secrets, as happened with `tj-actions/changed-files` in 2025.",
+    impact_title: 'Secrets stolen through the action',
+    stages: [
+      stage(
+        'unpinned-action',
+        'Third-party action on a mutable tag',
+        'A third-party action is referenced by a tag or branch, which its owner, or whoever takes over the account, can move to new code at any time.',
+      ),
+      stage('all-actions-allowed', 'Any action may run', 'The repository allows every third-party action, so nothing limits what a moved tag can bring in.'),
+      stage('sha-pinning-not-required', 'SHA pinning not enforced', 'The repository does not require actions to be pinned to a full commit SHA.'),
+      SECRETS_INHERIT,
+      OVERPROVISIONED_SECRETS,
+      PERSONAL_ACCESS_TOKEN,
+    ],
+  },
+  {
+    id: 'open-dispatch-secret-leak',
+    title: 'Any repository_dispatch event runs a workflow that leaks secrets',
+    severity: 'HIGH',
+    scope: 'repo',
+    requires: [['repository-dispatch-unfiltered'], ['secret-in-log', 'debug-logging-enabled', 'hardcoded-credentials']],
+    amplifiers: [],
+    qualifiers: [],
+    break_chain: [
+      {
+        rule_id: 'repository-dispatch-unfiltered',
+        advice:
+          'List the event types the workflow handles (`on: repository_dispatch: types: [deploy]`) and validate `github.event.client_payload` before using it.',
+      },
+    ],
+    impact:
+      'Anyone holding a token that can send `repository_dispatch` to this repository (often a widely shared automation token) runs the workflow on demand, with a payload of their choice, and reads the secrets it exposes in the logs.',
+    impact_title: 'Secrets read from the logs',
+    stages: [
+      stage(
+        'repository-dispatch-unfiltered',
+        'Any dispatch event starts the workflow',
+        '`repository_dispatch` has no `types:` list, so every dispatch event, with any payload, starts the workflow.',
+      ),
+      SECRET_IN_LOG,
+      DEBUG_LOGGING,
+      HARDCODED_CREDENTIALS,
+    ],
+  },
+  {
+    id: 'remote-script-on-runner',
+    title: 'Unverified remote script on a self-hosted runner',
+    severity: 'HIGH',
+    scope: 'repo',
+    requires: [['pipe-to-shell'], ['self-hosted-runner']],
+    amplifiers: ['download-without-checksum'],
+    qualifiers: [],
+    break_chain: [
+      {
+        rule_id: 'pipe-to-shell',
+        advice:
+          'Download the script to a file, check it against a pinned SHA-256 (`echo "<sha256>  install.sh" | sha256sum -c -`) and only then run it, or use a pinned action or package instead.',
+      },
+    ],
+    impact:
+      "Whoever controls the script's server, or the network path to it, runs code on your self-hosted runner, where it can stay behind and watch the jobs that follow.",
+    impact_title: 'Persistent foothold on your runner',
+    stages: [
+      stage(
+        'pipe-to-shell',
+        'Remote script piped into a shell',
+        'A step downloads a script and runs it in the same pipeline, without anyone or anything checking what it contains.',
+      ),
+      DOWNLOAD_WITHOUT_CHECKSUM,
+      stage(
+        'self-hosted-runner',
+        'Self-hosted runners in use',
+        'The repository runs jobs on self-hosted machines that keep their state between jobs.',
+      ),
+    ],
+  },
+  {
+    id: 'review-bypass',
+    title: 'Workflows can approve their own pull requests',
+    severity: 'HIGH',
+    scope: 'repo',
+    requires: [['actions-can-approve-prs'], ['review-count-low', 'codeowners-review-not-required', 'review-not-required']],
+    amplifiers: ['default-token-write'],
+    qualifiers: [],
+    break_chain: [
+      {
+        rule_id: 'actions-can-approve-prs',
+        advice:
+          'In Settings > Actions > General > Workflow permissions, clear "Allow GitHub Actions to create and approve pull requests".',
+      },
+    ],
+    impact:
+      'A workflow token opens a pull request and approves it, so a change reaches the default branch without any human review.',
+    impact_title: 'Change merged without human review',
+    stages: [
+      stage(
+        'default-token-write',
+        'Every workflow holds a write token',
+        'The default workflow token is read-write, so any workflow, or code injected into one, can push a branch and open the pull request to approve.',
+      ),
+      ACTIONS_CAN_APPROVE,
+      stage(
+        'review-count-low',
+        'One approval is enough',
+        "A single approval satisfies the default branch's review rule, and a workflow can give it.",
+      ),
+      stage(
+        'codeowners-review-not-required',
+        'Code owners not required',
+        "Code owner review is not required, so an approval from anyone, a workflow included, satisfies the branch's rules.",
+      ),
+      stage(
+        'review-not-required',
+        'No review required',
+        'The default branch does not require a pull request review at all, so nothing human stands between a workflow and the branch.',
+      ),
+    ],
+  },
+  {
+    id: 'secret-exposure-in-logs',
+    title: 'Debug logging in a workflow that exposes secrets',
+    severity: 'HIGH',
+    scope: 'file',
+    requires: [['debug-logging-enabled'], ['hardcoded-credentials', 'secret-in-log']],
+    amplifiers: [],
+    qualifiers: [],
+    break_chain: [
+      {
+        rule_id: 'debug-logging-enabled',
+        advice:
+          'Remove `ACTIONS_STEP_DEBUG` and `ACTIONS_RUNNER_DEBUG` from the workflow; when you need debug output, re-run a single run with "Enable debug logging".',
+      },
+    ],
+    impact:
+      'Secrets end up in the run logs, which everyone with read access (the whole world, for a public repository) can read and keep.',
+    impact_title: 'Secrets readable in the logs',
+    stages: [DEBUG_LOGGING, HARDCODED_CREDENTIALS, SECRET_IN_LOG],
+  },
+  {
+    id: 'silent-supply-chain-tampering',
+    title: 'Unverified downloads in a pipeline that cannot notice tampering',
+    severity: 'HIGH',
+    scope: 'repo',
+    requires: [['download-without-checksum'], ['unpinned-action', 'continue-on-error']],
+    amplifiers: ['missing-provenance'],
+    qualifiers: [],
+    break_chain: [
+      {
+        rule_id: 'download-without-checksum',
+        advice:
+          'Verify every download in the step that fetches it, against a pinned checksum or signature (`sha256sum -c`, `gh attestation verify`, `cosign verify-blob`).',
+      },
+    ],
+    impact:
+      'A tampered download or a silently updated action goes into your builds unnoticed, because nothing verifies what is fetched and failing checks do not stop the run.',
+    impact_title: 'Tampered build output shipped',
+    stages: [
+      DOWNLOAD_WITHOUT_CHECKSUM,
+      stage(
+        'unpinned-action',
+        'Actions on mutable tags',
+        'Actions are referenced by tags or branches, which their owners can move to new code at any time.',
+      ),
+      stage(
+        'continue-on-error',
+        'Failures ignored',
+        '`continue-on-error: true` lets a job or a security check fail without failing the run.',
+      ),
+      MISSING_PROVENANCE,
+    ],
+  },
+  {
+    id: 'token-leak-via-artifact',
+    title: 'Workflow token uploaded in an artifact',
+    severity: 'HIGH',
+    scope: 'file',
+    requires: [['persisted-credentials'], ['dangerous-trigger', 'missing-permissions', 'excessive-permissions']],
+    amplifiers: [],
+    qualifiers: [{ rule_id: 'persisted-credentials', min_severity: 'HIGH', instance: 'workspace uploaded as an artifact' }],
+    break_chain: [
+      {
+        rule_id: 'persisted-credentials',
+        advice:
+          'Set `persist-credentials: false` on `actions/checkout`, and upload only the build output directory, never the workspace root or `.git`.',
+      },
+    ],
+    impact:
+      "The job's `GITHUB_TOKEN` ships inside `.git/config` in an artifact that anyone who can read the repository can download, and use while the run is still going.",
+    impact_title: 'Token stolen from the artifact',
+    stages: [
+      stage(
+        'persisted-credentials',
+        'Token uploaded with the workspace',
+        '`actions/checkout` writes the token to `.git/config`, and a later step uploads the workspace, `.git` included, as an artifact.',
+      ),
+      DANGEROUS_TRIGGER,
+      MISSING_PERMISSIONS,
+      EXCESSIVE_PERMISSIONS,
+    ],
+  },
+];
+
+const BY_ID: ReadonlyMap<string, CombinationKind> = new Map(COMBINATION_KINDS.map((k) => [k.id, k]));
+
+export function combinationKind(id: string): CombinationKind | undefined {
+  return BY_ID.get(id);
+}

@@ -1,0 +1,176 @@
+import { SETTINGS_FILE, severityRank, type Finding, type FindingRecord } from '../types.js';
+import { COMBINATION_KINDS } from './catalog.js';
+import { COMBINATION_SEVERITIES, type Combination, type CombinationKind } from './types.js';
+
+/** Whether a rule is enabled for the user and repository (global preference merged with the override). */
+export type RuleEnabled = (ruleId: string) => boolean;
+
+interface Match {
+  rule_id: string;
+  record: FindingRecord;
+}
+
+/**
+ * The combinations the findings of one repository form. Pure and deterministic: it reads only the
+ * record fields (finding, job), so stored findings give the same result as a fresh scan.
+ *
+ * Findings of rules for which `isEnabled` returns false are dropped first, so a disabled rule never forms
+ * or amplifies a combination. Within a group, the first alternative that has a qualifying finding is
+ * taken, and of its findings the first in (file, line, column) order.
+ */
+export function findCombinations(records: readonly FindingRecord[], isEnabled: RuleEnabled): Combination[] {
+  const usable = records.filter((r) => isEnabled(r.finding.rule_id)).sort(compareRecords);
+  const byRule = new Map<string, FindingRecord[]>();
+  for (const r of usable) {
+    const list = byRule.get(r.finding.rule_id);
+    if (list === undefined) byRule.set(r.finding.rule_id, [r]);
+    else list.push(r);
+  }
+  const combinations: Combination[] = [];
+  for (const kind of COMBINATION_KINDS) {
+    if (kind.scope === 'repo') {
+      const matches = match(kind, byRule, () => true);
+      if (matches !== null) combinations.push(build(kind, matches, repoFile(matches)));
+      continue;
+    }
+    for (const file of workflowFiles(kind, usable)) {
+      const matches = matchInFile(kind, byRule, file, usable);
+      if (matches !== null) combinations.push(build(kind, matches, file));
+    }
+  }
+  return combinations.sort(compareCombinations);
+}
+
+/** CRITICAL before HIGH, then kind id, then file. */
+export function compareCombinations(a: Combination, b: Combination): number {
+  return (
+    COMBINATION_SEVERITIES.indexOf(a.severity) - COMBINATION_SEVERITIES.indexOf(b.severity) ||
+    compare(a.id, b.id) ||
+    compare(a.file, b.file)
+  );
+}
+
+export function countCombinations(combinations: readonly Combination[]): { critical_count: number; high_count: number } {
+  return {
+    critical_count: combinations.filter((c) => c.severity === 'CRITICAL').length,
+    high_count: combinations.filter((c) => c.severity === 'HIGH').length,
+  };
+}
+
+/** Ids of the kinds, in catalog order, that cannot fire because every alternative of some group is disabled. */
+export function cannotFire(isEnabled: RuleEnabled): string[] {
+  return COMBINATION_KINDS.filter((kind) => kind.requires.some((group) => !group.some(isEnabled))).map((kind) => kind.id);
+}
+
+function rulesOf(kind: CombinationKind): Set<string> {
+  return new Set([...kind.requires.flat(), ...kind.amplifiers]);
+}
+
+/** Files (not the settings) that hold a finding of one of the kind's rules, in path order. */
+function workflowFiles(kind: CombinationKind, usable: readonly FindingRecord[]): string[] {
+  const rules = rulesOf(kind);
+  const files = new Set<string>();
+  for (const r of usable) if (r.finding.file !== SETTINGS_FILE && rules.has(r.finding.rule_id)) files.add(r.finding.file);
+  return [...files];
+}
+
+/**
+ * A file-scoped instance binds to one job: every component is either bound to that job, or to no job
+ * (workflow-level facts such as workflow `permissions` or triggers, and settings findings). The jobs of
+ * the file are tried in the order of their first finding of the kind's rules; the first job under which
+ * every group is filled wins. A file whose findings are all workflow-level is matched as a whole.
+ */
+function matchInFile(kind: CombinationKind, byRule: Map<string, FindingRecord[]>, file: string, usable: readonly FindingRecord[]): Match[] | null {
+  const rules = rulesOf(kind);
+  const jobs = new Set<string>();
+  for (const r of usable) if (r.finding.file === file && r.job !== null && rules.has(r.finding.rule_id)) jobs.add(r.job);
+  const inFile = (r: FindingRecord) => r.finding.file === file || r.finding.file === SETTINGS_FILE;
+  const bindings: (string | null)[] = jobs.size > 0 ? [...jobs] : [null];
+  for (const job of bindings) {
+    const matches = match(kind, byRule, (r) => inFile(r) && (r.job === null || r.job === job));
+    // Settings findings may join a file's chain but never make one on their own.
+    if (matches !== null && matches.some((m) => m.record.finding.file === file)) return matches;
+  }
+  return null;
+}
+
+function match(kind: CombinationKind, byRule: Map<string, FindingRecord[]>, accepts: (r: FindingRecord) => boolean): Match[] | null {
+  const pick = (ruleId: string): Match | null => {
+    const qualifier = kind.qualifiers.find((q) => q.rule_id === ruleId);
+    const record = (byRule.get(ruleId) ?? []).find(
+      (r) => accepts(r) && (qualifier === undefined || severityRank(r.finding.severity) <= severityRank(qualifier.min_severity)),
+    );
+    return record === undefined ? null : { rule_id: ruleId, record };
+  };
+  const matches: Match[] = [];
+  for (const group of kind.requires) {
+    let found: Match | null = null;
+    for (const ruleId of group) {
+      found = pick(ruleId);
+      if (found !== null) break;
+    }
+    if (found === null) return null;
+    matches.push(found);
+  }
+  for (const ruleId of kind.amplifiers) {
+    const found = pick(ruleId);
+    if (found !== null) matches.push(found);
+  }
+  return matches;
+}
+
+function repoFile(matches: readonly Match[]): string {
+  return matches.find((m) => m.record.finding.file !== SETTINGS_FILE)?.record.finding.file ?? SETTINGS_FILE;
+}
+
+function build(kind: CombinationKind, matches: readonly Match[], file: string): Combination {
+  const matched = new Set(matches.map((m) => m.rule_id));
+  const stages = kind.stages
+    .filter((s) => matched.has(s.rule_id))
+    .map((s, order) => ({ order, title: s.title, description: s.description, rule_id: s.rule_id }));
+  stages.push({ order: stages.length, title: kind.impact_title, description: kind.impact, rule_id: '' });
+  const advice = kind.break_chain.find((b) => matched.has(b.rule_id)) ?? kind.break_chain[0];
+  return {
+    id: kind.id,
+    title: kind.title,
+    severity: kind.severity,
+    scope: kind.scope,
+    file,
+    impact: kind.impact,
+    break_chain: advice?.advice ?? '',
+    break_chain_rule: advice?.rule_id ?? '',
+    stages,
+    components: matches.map((m) => ({ rule_id: m.rule_id, finding: publicFinding(m.record.finding) })),
+  };
+}
+
+/** The nine public fields, in order, whatever else a stored finding carries. */
+function publicFinding(f: Finding): Finding {
+  return {
+    file: f.file,
+    line: f.line,
+    column: f.column,
+    severity: f.severity,
+    category: f.category,
+    rule_id: f.rule_id,
+    title: f.title,
+    description: f.description,
+    recommendation: f.recommendation,
+  };
+}
+
+function compareRecords(a: FindingRecord, b: FindingRecord): number {
+  return (
+    compare(a.finding.file, b.finding.file) ||
+    a.finding.line - b.finding.line ||
+    a.finding.column - b.finding.column ||
+    compare(a.finding.rule_id, b.finding.rule_id) ||
+    severityRank(a.finding.severity) - severityRank(b.finding.severity) ||
+    compare(a.fingerprint, b.fingerprint)
+  );
+}
+
+/** Code-unit order: stable across locales and runtimes. */
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

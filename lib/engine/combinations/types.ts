@@ -1,0 +1,90 @@
+import type { Finding, Severity } from '../types.js';
+
+/** Severity of a combination: every kind is one of these two. */
+export const COMBINATION_SEVERITIES = ['CRITICAL', 'HIGH'] as const;
+export type CombinationSeverity = (typeof COMBINATION_SEVERITIES)[number];
+
+/**
+ * `file`: the workflow ingredients come from one file and, where two are bound to jobs, the same job;
+ * `repo`: from any file of the repository and its settings, at most one instance per repository.
+ */
+export type CombinationScope = 'file' | 'repo';
+
+/**
+ * Only findings of `rule_id` at least as severe as `min_severity` take part: the catalog gives each case
+ * of a rule its own severity, so the stored severity tells the cases apart.
+ */
+export interface InstanceQualifier {
+  rule_id: string;
+  min_severity: Severity;
+  /** The case in words, e.g. "third-party action". */
+  instance: string;
+}
+
+/** One step of the attack as the kind tells it, shown when its rule is a component. */
+export interface StageTemplate {
+  rule_id: string;
+  title: string;
+  description: string;
+}
+
+export interface BreakChainAdvice {
+  rule_id: string;
+  advice: string;
+}
+
+/** A kind of combination, exactly as the static catalog exports it (JSON-ready). */
+export interface CombinationKind {
+  id: string;
+  title: string;
+  severity: CombinationSeverity;
+  scope: CombinationScope;
+  /** AND of OR-groups of rule ids; within a group, earlier alternatives are preferred. */
+  requires: readonly (readonly string[])[];
+  /** Rules whose findings are appended as components when present; never required. */
+  amplifiers: readonly string[];
+  qualifiers: readonly InstanceQualifier[];
+  /**
+   * The fix that breaks the chain. One entry for most kinds; where the chain breaks at whichever of
+   * several alternatives matched (`compromised-action`), one per alternative, and an instance takes the
+   * first entry whose rule is one of its components (else the first entry).
+   */
+  break_chain: readonly BreakChainAdvice[];
+  /** What the attacker ends with, one sentence: the description of the final stage. */
+  impact: string;
+  /** Short title of the final stage. */
+  impact_title: string;
+  /** The story in attack order; one template per rule of `requires` and `amplifiers`. */
+  stages: readonly StageTemplate[];
+}
+
+export interface CombinationStage {
+  order: number;
+  title: string;
+  description: string;
+  /** The rule of the component this stage stands for; the empty string for the final impact stage. */
+  rule_id: string;
+}
+
+export interface CombinationComponent {
+  rule_id: string;
+  finding: Finding;
+}
+
+/** A combination as the API (`GET /api/repositories/{id}/combos`) and the CLI's JSON output show it. */
+export interface Combination {
+  id: string;
+  title: string;
+  severity: CombinationSeverity;
+  scope: CombinationScope;
+  /**
+   * The workflow file the combination concerns. For `repo` scope: the file of the first component that
+   * is not a settings finding, or `<repository settings>` when every component is one.
+   */
+  file: string;
+  impact: string;
+  break_chain: string;
+  break_chain_rule: string;
+  stages: CombinationStage[];
+  components: CombinationComponent[];
+}

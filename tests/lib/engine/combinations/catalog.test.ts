@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { isKnownRule } from '../../../../lib/engine/catalog.js';
+import { COMBINATION_KINDS, combinationKind } from '../../../../lib/engine/combinations/index.js';
+import { KINDS_END, KINDS_START, kindsMarkdown, kindsSection } from '../../../../lib/engine/combinations/doc.js';
+
+/** The table of ../shared/spec/combinations.md, transcribed: the catalog must match it exactly. */
+const SPEC: Record<string, { severity: string; scope: string; requires: string[][]; amplifiers: string[]; breaks: string[] }> = {
+  'pwn-request': { severity: 'CRITICAL', scope: 'file', requires: [['untrusted-checkout'], ['missing-permissions', 'excessive-permissions', 'default-token-write', 'secrets-inherit']], amplifiers: ['persisted-credentials', 'script-injection'], breaks: ['untrusted-checkout'] },
+  'injection-token-theft': { severity: 'CRITICAL', scope: 'file', requires: [['script-injection'], ['missing-permissions', 'excessive-permissions', 'default-token-write']], amplifiers: ['dangerous-trigger'], breaks: ['script-injection'] },
+  'injection-secret-exfiltration': { severity: 'CRITICAL', scope: 'file', requires: [['script-injection'], ['secrets-inherit', 'overprovisioned-secrets', 'hardcoded-credentials', 'secret-in-log', 'personal-access-token']], amplifiers: ['debug-logging-enabled'], breaks: ['script-injection'] },
+  'injected-runner-takeover': { severity: 'CRITICAL', scope: 'file', requires: [['script-injection', 'untrusted-checkout'], ['self-hosted-runner']], amplifiers: ['missing-timeout'], breaks: ['self-hosted-runner'] },
+  'public-runner-takeover': { severity: 'CRITICAL', scope: 'repo', requires: [['self-hosted-runner'], ['fork-pr-approval-weak', 'self-hosted-runner-public-repo']], amplifiers: ['default-token-write'], breaks: ['fork-pr-approval-weak'] },
+  'repository-takeover': { severity: 'CRITICAL', scope: 'repo', requires: [['untrusted-checkout', 'script-injection', 'artifact-poisoning'], ['default-token-write'], ['branch-protection-missing', 'admin-bypass-allowed', 'force-push-allowed']], amplifiers: ['actions-can-approve-prs'], breaks: ['default-token-write'] },
+  'artifact-poisoning-chain': { severity: 'CRITICAL', scope: 'file', requires: [['artifact-poisoning'], ['github-env-injection', 'missing-permissions', 'excessive-permissions', 'secrets-inherit']], amplifiers: [], breaks: ['artifact-poisoning'] },
+  'env-injection-hijack': { severity: 'HIGH', scope: 'file', requires: [['github-env-injection'], ['missing-permissions', 'excessive-permissions', 'secrets-inherit', 'overprovisioned-secrets']], amplifiers: [], breaks: ['github-env-injection'] },
+  'cache-poisoning-release': { severity: 'HIGH', scope: 'repo', requires: [['untrusted-checkout', 'script-injection', 'github-env-injection'], ['cache-poisoning']], amplifiers: ['missing-provenance'], breaks: ['cache-poisoning'] },
+  'mutable-action-secret-theft': { severity: 'HIGH', scope: 'file', requires: [['unpinned-action'], ['secrets-inherit', 'overprovisioned-secrets', 'personal-access-token']], amplifiers: ['all-actions-allowed', 'sha-pinning-not-required'], breaks: ['unpinned-action'] },
+  'compromised-action': { severity: 'CRITICAL', scope: 'file', requires: [['known-vulnerable-action', 'typosquat-action'], ['missing-permissions', 'excessive-permissions', 'secrets-inherit', 'overprovisioned-secrets']], amplifiers: [], breaks: ['known-vulnerable-action', 'typosquat-action'] },
+  'review-bypass': { severity: 'HIGH', scope: 'repo', requires: [['actions-can-approve-prs'], ['review-count-low', 'codeowners-review-not-required', 'review-not-required']], amplifiers: ['default-token-write'], breaks: ['actions-can-approve-prs'] },
+  'bot-confused-deputy': { severity: 'HIGH', scope: 'file', requires: [['bot-actor-condition'], ['dangerous-trigger', 'excessive-permissions', 'missing-permissions']], amplifiers: [], breaks: ['bot-actor-condition'] },
+  'remote-script-on-runner': { severity: 'HIGH', scope: 'repo', requires: [['pipe-to-shell'], ['self-hosted-runner']], amplifiers: ['download-without-checksum'], breaks: ['pipe-to-shell'] },
+  'silent-supply-chain-tampering': { severity: 'HIGH', scope: 'repo', requires: [['download-without-checksum'], ['unpinned-action', 'continue-on-error']], amplifiers: ['missing-provenance'], breaks: ['download-without-checksum'] },
+  'open-dispatch-secret-leak': { severity: 'HIGH', scope: 'repo', requires: [['repository-dispatch-unfiltered'], ['secret-in-log', 'debug-logging-enabled', 'hardcoded-credentials']], amplifiers: [], breaks: ['repository-dispatch-unfiltered'] },
+  'secret-exposure-in-logs': { severity: 'HIGH', scope: 'file', requires: [['debug-logging-enabled'], ['hardcoded-credentials', 'secret-in-log']], amplifiers: [], breaks: ['debug-logging-enabled'] },
+  'token-leak-via-artifact': { severity: 'HIGH', scope: 'file', requires: [['persisted-credentials'], ['dangerous-trigger', 'missing-permissions', 'excessive-permissions']], amplifiers: [], breaks: ['persisted-credentials'] },
+};
+
+describe('combination catalog', () => {
+  it('has exactly the 18 kinds of the spec, with their severity, scope, requirements, amplifiers and break rule', () => {
+    expect(COMBINATION_KINDS.map((k) => k.id).sort()).toEqual(Object.keys(SPEC).sort());
+    for (const kind of COMBINATION_KINDS) {
+      const spec = SPEC[kind.id];
+      expect({ severity: kind.severity, scope: kind.scope, requires: kind.requires, amplifiers: kind.amplifiers, breaks: kind.break_chain.map((b) => b.rule_id) }, kind.id).toEqual(spec);
+    }
+  });
+
+  it('qualifies exactly the instances the spec names', () => {
+    const qualifiers = COMBINATION_KINDS.flatMap((k) => k.qualifiers.map((q) => `${k.id}: ${q.rule_id} >= ${q.min_severity}`));
+    expect(qualifiers).toEqual([
+      'public-runner-takeover: self-hosted-runner >= HIGH',
+      'mutable-action-secret-theft: unpinned-action >= MEDIUM',
+      'token-leak-via-artifact: persisted-credentials >= HIGH',
+    ]);
+  });
+
+  it('is ordered by severity, then id', () => {
+    const sorted = [...COMBINATION_KINDS].sort((a, b) => (a.severity === b.severity ? (a.id < b.id ? -1 : 1) : a.severity === 'CRITICAL' ? -1 : 1));
+    expect(COMBINATION_KINDS.map((k) => k.id)).toEqual(sorted.map((k) => k.id));
+  });
+
+  for (const kind of COMBINATION_KINDS) {
+    it(`${kind.id}: names only catalog rules, once, with one stage each and complete texts`, () => {
+      const rules = [...kind.requires.flat(), ...kind.amplifiers];
+      expect(new Set(rules).size).toBe(rules.length);
+      for (const id of rules) expect(isKnownRule(id), id).toBe(true);
+      expect(kind.stages.map((s) => s.rule_id).sort()).toEqual([...rules].sort());
+      for (const q of kind.qualifiers) expect(kind.requires.flat()).toContain(q.rule_id);
+      for (const b of kind.break_chain) expect(kind.requires.flat()).toContain(b.rule_id);
+      for (const text of [kind.title, kind.impact, kind.impact_title, ...kind.stages.flatMap((s) => [s.title, s.description]), ...kind.break_chain.map((b) => b.advice)]) {
+        expect(text.trim(), kind.id).not.toBe('');
+      }
+      for (const sentence of [kind.impact, ...kind.stages.map((s) => s.description), ...kind.break_chain.map((b) => b.advice)]) {
+        expect(sentence, kind.id).toMatch(/[.]$/);
+      }
+      expect(combinationKind(kind.id)).toBe(kind);
+    });
+  }
+
+  it('is plain JSON', () => {
+    expect(JSON.parse(JSON.stringify(COMBINATION_KINDS))).toEqual(COMBINATION_KINDS);
+  });
+});
+
+describe('lib/engine/combinations/README.md', () => {
+  it('lists the kinds exactly as the catalog has them (regenerate: npx tsx scripts/gen-combinations-doc.ts)', () => {
+    const readme = readFileSync(new URL('../../../../lib/engine/combinations/README.md', import.meta.url), 'utf8');
+    expect(readme).toContain(KINDS_START);
+    expect(readme).toContain(KINDS_END);
+    expect(kindsSection(readme)).toBe(kindsMarkdown());
+  });
+});

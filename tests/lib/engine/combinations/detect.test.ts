@@ -1,0 +1,237 @@
+import { describe, expect, it } from 'vitest';
+import { cannotFire, countCombinations, findCombinations } from '../../../../lib/engine/combinations/index.js';
+import { SETTINGS_FILE } from '../../../../lib/engine/types.js';
+import { CI_WORKFLOW, PR_WORKFLOW, all, rec, without } from './support.js';
+
+const ids = (records: Parameters<typeof findCombinations>[0], isEnabled: (id: string) => boolean = all) => findCombinations(records, isEnabled).map((c) => `${c.id} ${c.file}`);
+
+describe('disabled rules', () => {
+  const records = [
+    rec('missing-permissions', { line: 1, job: null }),
+    rec('untrusted-checkout', { line: 12, job: 'test' }),
+    rec('persisted-credentials', { line: 12, job: 'test', severity: 'MEDIUM' }),
+  ];
+
+  it('a disabled required ingredient forms no combination', () => {
+    expect(ids(records, without('missing-permissions'))).toEqual([]);
+    expect(ids(records, without('untrusted-checkout'))).toEqual([]);
+  });
+
+  it('another enabled alternative of the group still forms it', () => {
+    const withSettings = [...records, rec('default-token-write')];
+    const [combination] = findCombinations(withSettings, without('missing-permissions'));
+    expect(combination?.components.map((c) => c.rule_id)).toEqual(['untrusted-checkout', 'default-token-write', 'persisted-credentials']);
+  });
+
+  it('a disabled amplifier is neither a component nor a stage', () => {
+    const [combination] = findCombinations(records, without('persisted-credentials'));
+    expect(combination?.components.map((c) => c.rule_id)).toEqual(['untrusted-checkout', 'missing-permissions']);
+    expect(combination?.stages.map((s) => s.rule_id)).toEqual(['untrusted-checkout', 'missing-permissions', '']);
+  });
+
+  it('amplifiers are appended when present and enabled', () => {
+    const [combination] = findCombinations(records, all);
+    expect(combination?.components.map((c) => c.rule_id)).toEqual(['untrusted-checkout', 'missing-permissions', 'persisted-credentials']);
+  });
+});
+
+describe('same-job binding in file scope', () => {
+  it('ingredients bound to different jobs of one file do not combine', () => {
+    expect(
+      ids([rec('untrusted-checkout', { line: 12, job: 'test' }), rec('secrets-inherit', { line: 30, job: 'release', severity: 'HIGH' })]),
+    ).toEqual([]);
+  });
+
+  it('ingredients in different files do not combine', () => {
+    expect(ids([rec('untrusted-checkout', { line: 12, job: 'test' }), rec('secrets-inherit', { file: CI_WORKFLOW, line: 30, job: 'test' })])).toEqual([]);
+  });
+
+  it('a workflow-level finding (job null) binds to every job of its file', () => {
+    const permissions = rec('excessive-permissions', { line: 3, job: null });
+    for (const job of ['lint', 'test']) {
+      const combinations = findCombinations([permissions, rec('script-injection', { line: 20, job })], all);
+      expect(combinations.map((c) => c.id)).toEqual(['injection-token-theft']);
+      expect(combinations[0]?.components[1]?.finding).toEqual(permissions.finding);
+    }
+  });
+
+  it('a workflow-level finding does not reach another file', () => {
+    expect(ids([rec('excessive-permissions', { file: CI_WORKFLOW, line: 3, job: null }), rec('script-injection', { line: 20, job: 'lint' })])).toEqual([]);
+  });
+
+  it('settings findings join a file-scoped chain', () => {
+    const combinations = findCombinations([rec('script-injection', { line: 20, job: 'lint' }), rec('default-token-write')], all);
+    expect(combinations.map((c) => `${c.id} ${c.file}`)).toEqual([`injection-token-theft ${PR_WORKFLOW}`]);
+    expect(combinations[0]?.components.map((c) => c.finding.file)).toEqual([PR_WORKFLOW, SETTINGS_FILE]);
+  });
+
+  it('binds to the job in which every group is filled, and takes that job’s findings', () => {
+    const inLint = rec('untrusted-checkout', { line: 10, job: 'lint' });
+    const inTest = rec('untrusted-checkout', { line: 30, job: 'test' });
+    const testSecrets = rec('secrets-inherit', { line: 40, job: 'test', severity: 'HIGH' });
+    const [combination] = findCombinations([inLint, inTest, testSecrets], all);
+    expect(combination?.components.map((c) => c.finding)).toEqual([inTest.finding, testSecrets.finding]);
+  });
+
+  it('amplifiers from another job are not appended', () => {
+    const combinations = findCombinations(
+      [
+        rec('untrusted-checkout', { line: 10, job: 'test' }),
+        rec('missing-permissions', { line: 1, job: null }),
+        rec('persisted-credentials', { line: 40, job: 'other', severity: 'MEDIUM' }),
+      ],
+      all,
+    );
+    expect(combinations[0]?.components.map((c) => c.rule_id)).toEqual(['untrusted-checkout', 'missing-permissions']);
+  });
+
+  it('gives at most one instance per kind and file, one per file across files', () => {
+    const records = [
+      rec('missing-permissions', { line: 1, job: null }),
+      rec('untrusted-checkout', { line: 10, job: 'a' }),
+      rec('untrusted-checkout', { line: 30, job: 'b' }),
+      rec('missing-permissions', { file: CI_WORKFLOW, line: 1, job: null }),
+      rec('untrusted-checkout', { file: CI_WORKFLOW, line: 10, job: 'a' }),
+    ];
+    expect(ids(records)).toEqual([`pwn-request ${CI_WORKFLOW}`, `pwn-request ${PR_WORKFLOW}`]);
+  });
+
+  it('prefers earlier alternatives of a group, then earlier findings', () => {
+    const records = [
+      rec('default-token-write'),
+      rec('excessive-permissions', { line: 4, job: null }),
+      rec('missing-permissions', { line: 2, job: 'test' }),
+      rec('missing-permissions', { line: 1, job: null }),
+      rec('untrusted-checkout', { line: 12, job: 'test' }),
+    ];
+    const [combination] = findCombinations(records, all);
+    expect(combination?.components[1]?.finding).toEqual(records[3]?.finding);
+  });
+});
+
+describe('instance qualifiers', () => {
+  it('only a third-party (MEDIUM) unpinned-action forms mutable-action-secret-theft', () => {
+    const secrets = rec('personal-access-token', { line: 20, job: 'release' });
+    const githubOwned = rec('unpinned-action', { line: 12, job: 'release', severity: 'LOW', description: '`actions/setup-node@v4` is not pinned to a commit SHA.' });
+    expect(ids([githubOwned, secrets]).filter((x) => x.startsWith('mutable'))).toEqual([]);
+    const thirdParty = rec('unpinned-action', { line: 14, job: 'release', severity: 'MEDIUM' });
+    const [combination] = findCombinations([githubOwned, thirdParty, secrets], all);
+    expect(combination?.components[0]?.finding).toEqual(thirdParty.finding);
+  });
+
+  it('only a pull_request*-triggered (HIGH) self-hosted-runner forms public-runner-takeover', () => {
+    const publicRunners = rec('self-hosted-runner-public-repo');
+    expect(ids([rec('self-hosted-runner', { severity: 'LOW', line: 7 }), publicRunners])).toEqual([]);
+    expect(ids([rec('self-hosted-runner', { severity: 'HIGH', line: 7 }), publicRunners])).toEqual([`public-runner-takeover ${PR_WORKFLOW}`]);
+  });
+
+  it('only a workspace-uploading (HIGH) persisted-credentials forms token-leak-via-artifact', () => {
+    const trigger = rec('dangerous-trigger', { line: 2, job: null });
+    expect(ids([rec('persisted-credentials', { line: 9, severity: 'MEDIUM' }), trigger])).toEqual([]);
+    expect(ids([rec('persisted-credentials', { line: 9, severity: 'HIGH' }), trigger])).toEqual([`token-leak-via-artifact ${PR_WORKFLOW}`]);
+  });
+
+  it('unqualified uses of the same rule take any case', () => {
+    const records = [rec('download-without-checksum', { line: 5 }), rec('unpinned-action', { line: 9, severity: 'LOW' })];
+    expect(ids(records)).toEqual([`silent-supply-chain-tampering ${PR_WORKFLOW}`]);
+  });
+});
+
+describe('repo scope', () => {
+  it('forms at most one instance per repository, at the first workflow component', () => {
+    const records = [
+      rec('pipe-to-shell', { file: CI_WORKFLOW, line: 14, job: 'setup' }),
+      rec('self-hosted-runner', { file: CI_WORKFLOW, line: 6, job: 'setup' }),
+      rec('pipe-to-shell', { file: PR_WORKFLOW, line: 20, job: 'build' }),
+      rec('self-hosted-runner', { file: PR_WORKFLOW, line: 6, job: 'build' }),
+    ];
+    const combinations = findCombinations(records, all);
+    expect(combinations.map((c) => `${c.id} ${c.file}`)).toEqual([`remote-script-on-runner ${CI_WORKFLOW}`]);
+    expect(combinations[0]?.components.map((c) => `${c.finding.file}:${c.finding.line}`)).toEqual([`${CI_WORKFLOW}:14`, `${CI_WORKFLOW}:6`]);
+  });
+
+  it('joins ingredients across files and jobs', () => {
+    expect(ids([rec('pipe-to-shell', { file: CI_WORKFLOW, line: 14, job: 'a' }), rec('self-hosted-runner', { line: 6, job: 'b' })])).toEqual([
+      `remote-script-on-runner ${CI_WORKFLOW}`,
+    ]);
+  });
+
+  it('sits at <repository settings> when every component is a settings finding', () => {
+    expect(ids([rec('actions-can-approve-prs'), rec('review-not-required')])).toEqual([`review-bypass ${SETTINGS_FILE}`]);
+  });
+});
+
+describe('output', () => {
+  const records = [
+    rec('debug-logging-enabled', { file: CI_WORKFLOW, line: 4, job: null }),
+    rec('secret-in-log', { file: CI_WORKFLOW, line: 18, job: 'deploy' }),
+    rec('script-injection', { file: CI_WORKFLOW, line: 20, job: 'deploy' }),
+    rec('missing-permissions', { file: CI_WORKFLOW, line: 1, job: null }),
+    rec('missing-permissions', { line: 1, job: null }),
+    rec('untrusted-checkout', { line: 12, job: 'test' }),
+    rec('script-injection', { line: 14, job: 'test' }),
+  ];
+
+  it('orders CRITICAL before HIGH, then by id, then by file', () => {
+    expect(ids(records)).toEqual([
+      `injection-secret-exfiltration ${CI_WORKFLOW}`,
+      `injection-token-theft ${CI_WORKFLOW}`,
+      `injection-token-theft ${PR_WORKFLOW}`,
+      `pwn-request ${PR_WORKFLOW}`,
+      `secret-exposure-in-logs ${CI_WORKFLOW}`,
+    ]);
+    expect(countCombinations(findCombinations(records, all))).toEqual({ critical_count: 4, high_count: 1 });
+  });
+
+  it('does not depend on the order of the input', () => {
+    const expected = findCombinations(records, all);
+    expect(findCombinations([...records].reverse(), all)).toEqual(expected);
+    expect(findCombinations([...records.slice(3), ...records.slice(0, 3)], all)).toEqual(expected);
+  });
+
+  it('has the Combination shape of the API, components in the public nine-field Finding shape', () => {
+    const stored = records.map((r) => ({ ...r, finding: { ...r.finding, id: 'db-row-id', scan_id: 'x' } }));
+    const [combination] = findCombinations(stored, all);
+    expect(Object.keys(combination ?? {})).toEqual(['id', 'title', 'severity', 'scope', 'file', 'impact', 'break_chain', 'break_chain_rule', 'stages', 'components']);
+    expect(Object.keys(combination?.components[0]?.finding ?? {})).toEqual([
+      'file',
+      'line',
+      'column',
+      'severity',
+      'category',
+      'rule_id',
+      'title',
+      'description',
+      'recommendation',
+    ]);
+    const last = combination?.stages.at(-1);
+    expect(last).toEqual({ order: (combination?.stages.length ?? 0) - 1, title: expect.any(String), description: combination?.impact, rule_id: '' });
+  });
+
+  it('is empty without findings', () => {
+    expect(findCombinations([], all)).toEqual([]);
+    expect(countCombinations([])).toEqual({ critical_count: 0, high_count: 0 });
+  });
+});
+
+describe('cannotFire', () => {
+  it('lists nothing when every rule is enabled', () => {
+    expect(cannotFire(all)).toEqual([]);
+  });
+
+  it('lists the kinds with a group whose alternatives are all disabled', () => {
+    expect(cannotFire(without('script-injection'))).toEqual(['injection-secret-exfiltration', 'injection-token-theft']);
+    expect(cannotFire(without('known-vulnerable-action'))).toEqual([]);
+    expect(cannotFire(without('known-vulnerable-action', 'typosquat-action'))).toEqual(['compromised-action']);
+    // An amplifier never blocks a kind.
+    expect(cannotFire(without('persisted-credentials', 'missing-timeout'))).toEqual(['token-leak-via-artifact']);
+  });
+
+  it('agrees with detection: a kind that cannot fire never fires', () => {
+    const records = [rec('script-injection', { line: 14, job: 'test' }), rec('default-token-write'), rec('secret-in-log', { line: 16, job: 'test' })];
+    const isEnabled = without('script-injection');
+    const blocked = new Set(cannotFire(isEnabled));
+    expect(findCombinations(records, all).every((c) => blocked.has(c.id))).toBe(true);
+    expect(findCombinations(records, isEnabled)).toEqual([]);
+  });
+});

@@ -1,0 +1,45 @@
+import { ruleById } from '../../../../lib/engine/catalog.js';
+import { SETTINGS_FILE, type FindingRecord, type Severity } from '../../../../lib/engine/types.js';
+
+export const PR_WORKFLOW = '.github/workflows/pr-target.yml';
+export const CI_WORKFLOW = '.github/workflows/ci.yml';
+
+export interface At {
+  file?: string;
+  line?: number;
+  column?: number;
+  job?: string | null;
+  severity?: Severity;
+  description?: string;
+}
+
+let counter = 0;
+
+/** A stored finding record as the engine (or the API's database) holds it. */
+export function rec(ruleId: string, at: At = {}): FindingRecord {
+  const rule = ruleById(ruleId);
+  if (rule === undefined) throw new Error(`unknown rule ${ruleId}`);
+  const settings = rule.meta.surface === 'repo-settings';
+  counter++;
+  return {
+    finding: {
+      file: settings ? SETTINGS_FILE : (at.file ?? PR_WORKFLOW),
+      line: settings ? 0 : (at.line ?? 1),
+      column: settings ? 0 : (at.column ?? 1),
+      severity: at.severity ?? rule.meta.severity,
+      category: rule.meta.category,
+      rule_id: ruleId,
+      title: rule.meta.title,
+      description: at.description ?? `${rule.meta.title} (test finding ${counter})`,
+      recommendation: rule.meta.recommendation,
+    },
+    job: settings ? null : at.job === undefined ? 'build' : at.job,
+    fingerprint: counter.toString(16).padStart(14, '0'),
+  };
+}
+
+export const all = () => true;
+export const without =
+  (...ids: string[]) =>
+  (id: string) =>
+    !ids.includes(id);
