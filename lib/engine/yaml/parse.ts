@@ -1,4 +1,5 @@
 import { parseDocument, isAlias, isMap, isScalar, isSeq, type Node as YamlNode, type Document } from 'yaml';
+import { parseYamlFast } from './fast.js';
 import type { ScalarStyle, YMap, YNode, YPair, YScalar, YSeq } from './model.js';
 
 /** Files above this size are reported instead of parsed. */
@@ -49,6 +50,13 @@ export function parseYaml(text: string): ParseResult {
   if (text.length > MAX_FILE_BYTES || (text.length * 3 > MAX_FILE_BYTES && utf8Length(text, MAX_FILE_BYTES) > MAX_FILE_BYTES)) {
     return { ok: false, problem: { offset: 0, message: `the file is larger than the ${MAX_FILE_BYTES / 1024} KiB limit` } };
   }
+  const fast = parseYamlFast(text);
+  if (fast !== undefined) return { ok: true, root: fast };
+  return parseYamlFull(text);
+}
+
+/** The full `yaml` library path: every construct, every error, with the nesting and alias limits. */
+export function parseYamlFull(text: string): ParseResult {
   const tooDeep = flowNestingBeyond(text, MAX_DEPTH);
   if (tooDeep !== -1) return { ok: false, problem: { offset: tooDeep, message: `the document nests deeper than ${MAX_DEPTH} levels` } };
   let doc: Document.Parsed;
@@ -102,6 +110,14 @@ function flowNestingBeyond(text: string, limit: number): number {
 function firstSentence(message: string): string {
   const line = message.split('\n', 1)[0] ?? message;
   return line.replace(/ at line \d+, column \d+:?$/, '');
+}
+
+/**
+ * A flow collection ends at its closing bracket; a block collection at the end of its last value (the
+ * `yaml` library's own range would also take in trailing comments and blank lines).
+ */
+function collectionEnd(flow: boolean, rangeEnd: number, last: YNode | undefined): number {
+  return flow || last === undefined ? rangeEnd : last.end;
 }
 
 const STYLES: Record<string, ScalarStyle> = {
@@ -175,7 +191,7 @@ class ModelBuilder {
         pairs.push({ key: keyNode, value });
       }
       this.#checkWeight(weight, start);
-      const map: YMap = { kind: 'map', start, end, pairs };
+      const map: YMap = { kind: 'map', start, end: collectionEnd(node.flow === true, end, pairs.at(-1)?.value), pairs };
       this.#weight.set(map, weight);
       return map;
     }
@@ -191,7 +207,7 @@ class ModelBuilder {
         items.push(converted);
       }
       this.#checkWeight(weight, start);
-      const seq: YSeq = { kind: 'seq', start, end, items };
+      const seq: YSeq = { kind: 'seq', start, end: collectionEnd(node.flow === true, end, items.at(-1)), items };
       this.#weight.set(seq, weight);
       return seq;
     }

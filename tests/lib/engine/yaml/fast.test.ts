@@ -1,0 +1,134 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseYamlFast } from '../../../../lib/engine/yaml/fast.js';
+import { parseYamlFull } from '../../../../lib/engine/yaml/parse.js';
+
+/**
+ * The fast parser must build exactly the model the `yaml` library path builds, and must never accept a
+ * document the `yaml` library rejects: whenever it is unsure it returns undefined (full parser).
+ */
+function agrees(text: string): boolean {
+  const fast = parseYamlFast(text);
+  if (fast === undefined) return true;
+  const full = parseYamlFull(text);
+  if (!full.ok) throw new Error(`fast parser accepted a document the yaml library rejects (${full.problem.message}):\n${text}`);
+  expect(fast, text).toEqual(full.root);
+  return true;
+}
+
+describe('fast YAML path', () => {
+  it('builds the same model as the yaml library for the constructs workflows use', () => {
+    const text = [
+      '---',
+      'name: CI # comment',
+      '"on":',
+      '  push:',
+      '    branches: [main, "release/*", \'v1\']',
+      '  workflow_dispatch:',
+      'env: { A: 1, B: "two", C: true, D: ~, E: 0x1F, F: 1.5e3, G: .inf }',
+      'jobs:',
+      '  build:',
+      '    runs-on: ubuntu-latest',
+      '    steps:',
+      '    - uses: actions/checkout@v4',
+      '      with:',
+      '        fetch-depth: 0',
+      '    - name: Run',
+      '      run: |',
+      '        echo "${{ github.event.issue.title }}"',
+      '',
+      '        echo done  # not a comment in a block scalar',
+      '    - run: >-',
+      '        folded',
+      '        text',
+      '      if: github.ref == \'refs/heads/main\'',
+      '    - run: "escaped \\t \\u00e9 \\"q\\""',
+    ].join('\n');
+    expect(parseYamlFast(text)).toBeDefined();
+    expect(agrees(text)).toBe(true);
+  });
+
+  it.each([
+    ['anchors and aliases', 'a: &x 1\nb: *x\n'],
+    ['tags', 'a: !!str 1\n'],
+    ['multi-line plain scalars', 'a: one\n  two\n'],
+    ['multi-line quoted scalars', 'a: "one\n  two"\n'],
+    ['tabs in indentation', 'a:\n\tb: 1\n'],
+    ['CRLF line breaks', 'a: 1\r\nb: 2\r\n'],
+    ['a second document', 'a: 1\n---\nb: 2\n'],
+    ['keep chomping', 'a: |+\n  x\n\n'],
+    ['complex keys', '? a\n: b\n'],
+    ['duplicate keys', 'a: 1\na: 2\n'],
+    ['nested mappings in a compact value', 'a: b: c\n'],
+    ['a trailing comma in a flow sequence', 'a: [1, 2, ]\n'],
+    ['bad indentation', 'a:\n    b: 1\n  c: 2\n'],
+  ])('leaves %s to the full parser', (_what, text) => {
+    expect(parseYamlFast(text)).toBeUndefined();
+  });
+
+  it('positions an empty value where the yaml library does', () => {
+    const text = 'on:\n  workflow_dispatch:   # manual\n  push:\njobs: {}\n';
+    expect(agrees(text)).toBe(true);
+    expect(parseYamlFast(text)).toMatchObject({ pairs: [{ value: { pairs: [{ value: { start: 27, value: null } }, {}] } }, {}] });
+  });
+
+  it('agrees with the yaml library on generated documents', () => {
+    const scalar = fc.oneof(
+      fc.constantFrom('a', 'on', 'true', 'False', 'null', '~', '1', '-2', '0o17', '0x1F', '1.5', '.5', '1e3', '.inf', '.NaN', 'x: y', 'a #b', 'a#b', '"q"', "'s'", "'it''s'", '"\\n"', '- x', '[a]', '{a: 1}', '|', '>', '*a', '&a', '!t', '@x', '`x`', '%x', '', ' ', '${{ x }}', 'a:b', 'http://x'),
+      fc.string({ maxLength: 6 }),
+    );
+    const key = fc.constantFrom('a', 'b', 'on', 'run', '"q"', "'s'", '1', 'x y', '-k', 'a:b');
+    const indent = fc.constantFrom('', ' ', '  ', '   ', '    ');
+    const line = fc.oneof(
+      fc.tuple(indent, key, scalar).map(([i, k, v]) => `${i}${k}: ${v}`),
+      fc.tuple(indent, key).map(([i, k]) => `${i}${k}:`),
+      fc.tuple(indent, scalar).map(([i, v]) => `${i}- ${v}`),
+      fc.tuple(indent, key, scalar).map(([i, k, v]) => `${i}- ${k}: ${v}`),
+      fc.tuple(indent, scalar).map(([i, v]) => `${i}${v}`),
+      fc.constantFrom('', '# c', '  # c', '---', 'run: |', 'run: >-', '  |', '      text', '  - [a, "b", {c: d}]'),
+    );
+    fc.assert(fc.property(fc.array(line, { maxLength: 12 }), (lines) => agrees(lines.join('\n'))), { numRuns: 3000 });
+  });
+
+  const corpus = fileURLToPath(new URL('../../../../../shared/corpus/real/', import.meta.url));
+  const manifest = `${corpus}MANIFEST.tsv`;
+  const files = existsSync(manifest)
+    ? readFileSync(manifest, 'utf8')
+        .split('\n')
+        .slice(1)
+        .filter((l) => l !== '')
+        .map((l) => {
+          const [repo = '', path = ''] = l.split('\t');
+          return readFileSync(`${corpus}${repo.replace('/', '__')}/${path}`, 'utf8');
+        })
+    : [];
+
+  it.skipIf(files.length === 0)('agrees on every corpus file it accepts, and accepts most of them', () => {
+    let accepted = 0;
+    for (const text of files) {
+      if (parseYamlFast(text) !== undefined) accepted++;
+      agrees(text);
+    }
+    // A coverage check, not a timing one: falling back is correct but slow.
+    expect(accepted / files.length).toBeGreaterThan(0.9);
+  });
+
+  it.skipIf(files.length === 0)('never accepts a mutated corpus file the yaml library rejects', () => {
+    const mutation = fc.record({
+      file: fc.nat({ max: Math.max(0, files.length - 1) }),
+      at: fc.nat(),
+      remove: fc.nat({ max: 3 }),
+      insert: fc.constantFrom('', ' ', '  ', '\n', ':', '- ', '#', '"', "'", '[', ']', '{', '}', ',', '|', '>', '\t', '&a', '*a', '? '),
+    });
+    fc.assert(
+      fc.property(mutation, ({ file, at, remove, insert }) => {
+        const text = files[file] ?? '';
+        const pos = text.length === 0 ? 0 : at % text.length;
+        return agrees(text.slice(0, pos) + insert + text.slice(pos + remove));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
