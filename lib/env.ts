@@ -1,0 +1,194 @@
+import * as v from 'valibot';
+
+/**
+ * The service's configuration: the only reader of `process.env`. `loadEnv` is pure (tests pass a plain
+ * object); `env()` validates `process.env` once per process, at cold start, and caches the result.
+ */
+
+/** Signs and verifies tokens when nothing is configured outside production. Public on purpose: never secret. */
+export const DEVELOPMENT_JWT_SIGNING_SECRET = 'chainbreaker-development-signing-secret-do-not-deploy';
+export const DEFAULT_PORT = 3000;
+export const DEFAULT_PGLITE_DATA_DIR = '.data/pglite';
+export const DEFAULT_CODEHOST_DIR = 'examples';
+export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
+/** An org-wide scan of a few hundred repositories with a client concurrency of 4-8 stays under this. */
+export const DEFAULT_SCAN_RATE_LIMIT = 300;
+export const DEFAULT_SCAN_RATE_LIMIT_WINDOW_SECONDS = 60;
+const MIN_SECRET_LENGTH = 32;
+
+export type DatabaseConfig =
+  | { kind: 'supabase'; url: string; serviceRoleKey: string }
+  | { kind: 'postgres'; url: string }
+  /** `dataDir` is a directory, or `memory://` for a throw-away database. */
+  | { kind: 'pglite'; dataDir: string };
+
+export type CodeHostConfig =
+  | { kind: 'github'; appId: string; privateKey: string }
+  | { kind: 'local'; dir: string };
+
+export type LogLevel = 'info' | 'error' | 'silent';
+
+export interface Env {
+  /** `production` for deployments (production and preview), else `development` or `test`. */
+  mode: 'production' | 'development' | 'test';
+  database: DatabaseConfig;
+  codeHost: CodeHostConfig;
+  auth: {
+    jwtSigningSecret: string;
+    /** True when the secret is the public development default (never in production). */
+    usingDevelopmentSecret: boolean;
+    jwksUrl: URL | null;
+    issuer: string | null;
+  };
+  corsOrigins: readonly string[];
+  port: number;
+  bodyLimitBytes: number;
+  /** Per user, on `POST /api/scan`; `max` 0 turns the limit off. */
+  scanRateLimit: { max: number; windowSeconds: number };
+  logLevel: LogLevel;
+}
+
+export class EnvError extends Error {
+  override name = 'EnvError';
+}
+
+export type EnvSource = Readonly<Record<string, string | undefined>>;
+
+const blankToUndefined = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value.trim());
+const text = () => v.pipe(v.optional(v.string()), v.transform(blankToUndefined));
+const integer = (min: number, max: number) =>
+  v.pipe(
+    v.optional(v.string()),
+    v.transform(blankToUndefined),
+    v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(min), v.maxValue(max))),
+  );
+const httpUrl = () =>
+  v.pipe(text(), v.optional(v.pipe(v.string(), v.url('must be a URL'), v.regex(/^https?:\/\//, 'must be an http(s) URL'))));
+const originList = v.pipe(
+  text(),
+  v.transform((value) => (value === undefined ? [] : value.split(',').map((o) => o.trim()).filter((o) => o !== ''))),
+  v.array(
+    v.pipe(
+      v.string(),
+      v.check((o) => isOrigin(o), 'each entry must be an origin such as https://app.example.com (scheme, host, optional port; no path, no *)'),
+    ),
+  ),
+);
+
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
+
+const EnvSchema = v.object({
+  NODE_ENV: text(),
+  VERCEL_ENV: text(),
+  JWT_SIGNING_SECRET: text(),
+  SUPABASE_JWKS_URL: httpUrl(),
+  JWT_ISSUER: text(),
+  SUPABASE_URL: httpUrl(),
+  SUPABASE_SERVICE_ROLE_KEY: text(),
+  DATABASE_URL: v.pipe(text(), v.optional(v.pipe(v.string(), v.regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')))),
+  PGLITE_DATA_DIR: text(),
+  GITHUB_APP_ID: v.pipe(text(), v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be the numeric App id')))),
+  GITHUB_APP_PRIVATE_KEY: text(),
+  CODEHOST_DIR: text(),
+  CORS_ORIGINS: originList,
+  PORT: integer(1, 65535),
+  BODY_LIMIT_BYTES: integer(1024, 10 * 1024 * 1024),
+  SCAN_RATE_LIMIT: integer(0, 1_000_000),
+  SCAN_RATE_LIMIT_WINDOW_SECONDS: integer(1, 86_400),
+  LOG_LEVEL: v.optional(v.picklist(['info', 'error', 'silent'], 'must be info, error or silent')),
+});
+
+/** Validates a set of variables (normally `process.env`); throws an `EnvError` naming every problem. */
+export function loadEnv(source: EnvSource): Env {
+  const parsed = v.safeParse(EnvSchema, pick(source));
+  if (!parsed.success) {
+    const problems = parsed.issues.map((issue) => `${String(issue.path?.[0]?.key ?? 'environment')} ${issue.message}`);
+    throw new EnvError(`Invalid configuration: ${problems.join('; ')}.`);
+  }
+  const e = parsed.output;
+  const mode =
+    e.NODE_ENV === 'production' || e.VERCEL_ENV === 'production' || e.VERCEL_ENV === 'preview'
+      ? 'production'
+      : e.NODE_ENV === 'test'
+        ? 'test'
+        : 'development';
+  const problems: string[] = [];
+  const need = (condition: boolean, message: string) => {
+    if (!condition) problems.push(message);
+  };
+
+  if (mode === 'production') {
+    need(e.JWT_SIGNING_SECRET !== undefined, 'JWT_SIGNING_SECRET is required in production');
+    need(
+      e.SUPABASE_URL !== undefined || e.DATABASE_URL !== undefined,
+      'a database is required in production: set SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY, or DATABASE_URL',
+    );
+    need(e.GITHUB_APP_ID !== undefined, 'GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY are required in production');
+    need(e.SUPABASE_JWKS_URL === undefined || e.SUPABASE_JWKS_URL.startsWith('https://'), 'SUPABASE_JWKS_URL must use https in production');
+  }
+  if (e.JWT_SIGNING_SECRET !== undefined) {
+    need(e.JWT_SIGNING_SECRET.length >= MIN_SECRET_LENGTH, `JWT_SIGNING_SECRET must be at least ${MIN_SECRET_LENGTH} characters`);
+    need(
+      mode !== 'production' || e.JWT_SIGNING_SECRET !== DEVELOPMENT_JWT_SIGNING_SECRET,
+      'JWT_SIGNING_SECRET must not be the public development secret in production',
+    );
+  }
+  need((e.SUPABASE_URL === undefined) === (e.SUPABASE_SERVICE_ROLE_KEY === undefined), 'SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY go together: set both or neither');
+  need(!(e.SUPABASE_URL !== undefined && e.DATABASE_URL !== undefined), 'set either SUPABASE_URL or DATABASE_URL, not both');
+  need((e.GITHUB_APP_ID === undefined) === (e.GITHUB_APP_PRIVATE_KEY === undefined), 'GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY go together: set both or neither');
+  if (problems.length > 0) throw new EnvError(`Invalid configuration: ${problems.join('; ')}.`);
+
+  const database: DatabaseConfig =
+    e.SUPABASE_URL !== undefined && e.SUPABASE_SERVICE_ROLE_KEY !== undefined
+      ? { kind: 'supabase', url: e.SUPABASE_URL, serviceRoleKey: e.SUPABASE_SERVICE_ROLE_KEY }
+      : e.DATABASE_URL !== undefined
+        ? { kind: 'postgres', url: e.DATABASE_URL }
+        : { kind: 'pglite', dataDir: e.PGLITE_DATA_DIR ?? DEFAULT_PGLITE_DATA_DIR };
+  const codeHost: CodeHostConfig =
+    e.GITHUB_APP_ID !== undefined && e.GITHUB_APP_PRIVATE_KEY !== undefined
+      ? // Environment editors often store a PEM on one line with literal "\n".
+        { kind: 'github', appId: e.GITHUB_APP_ID, privateKey: e.GITHUB_APP_PRIVATE_KEY.replace(/\\n/g, '\n') }
+      : { kind: 'local', dir: e.CODEHOST_DIR ?? DEFAULT_CODEHOST_DIR };
+
+  return {
+    mode,
+    database,
+    codeHost,
+    auth: {
+      jwtSigningSecret: e.JWT_SIGNING_SECRET ?? DEVELOPMENT_JWT_SIGNING_SECRET,
+      usingDevelopmentSecret: (e.JWT_SIGNING_SECRET ?? DEVELOPMENT_JWT_SIGNING_SECRET) === DEVELOPMENT_JWT_SIGNING_SECRET,
+      jwksUrl: e.SUPABASE_JWKS_URL === undefined ? null : new URL(e.SUPABASE_JWKS_URL),
+      issuer: e.JWT_ISSUER ?? null,
+    },
+    corsOrigins: e.CORS_ORIGINS ?? [],
+    port: e.PORT ?? DEFAULT_PORT,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES ?? DEFAULT_BODY_LIMIT_BYTES,
+    scanRateLimit: {
+      max: e.SCAN_RATE_LIMIT ?? DEFAULT_SCAN_RATE_LIMIT,
+      windowSeconds: e.SCAN_RATE_LIMIT_WINDOW_SECONDS ?? DEFAULT_SCAN_RATE_LIMIT_WINDOW_SECONDS,
+    },
+    logLevel: e.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
+  };
+}
+
+/** Only the variables the schema knows: the rest of the environment never enters the parsed object. */
+function pick(source: EnvSource): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const key of Object.keys(EnvSchema.entries)) out[key] = source[key];
+  return out;
+}
+
+let cached: Env | undefined;
+
+/** The process's configuration, validated on first use. */
+export function env(): Env {
+  cached ??= loadEnv(process.env);
+  return cached;
+}

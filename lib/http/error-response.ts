@@ -1,0 +1,47 @@
+import { DatabaseError } from '../db/errors.js';
+import { describeError, log } from './log.js';
+import { HttpError, notFound, upstreamUnavailable, type ErrorBody } from './errors.js';
+
+export interface ErrorContext {
+  requestId: string;
+  method: string;
+  route: string;
+}
+
+/**
+ * Typed errors of lower layers that mean something to the client; null for anything unexpected. The
+ * database's kinds map here and nowhere else: `not_found` is what its functions raise for a repository the
+ * user does not own; `conflict` (a serialization failure or deadlock) and `unavailable` are transient.
+ */
+function asHttpError(error: unknown): HttpError | null {
+  if (error instanceof HttpError) return error;
+  if (error instanceof DatabaseError) {
+    switch (error.kind) {
+      case 'not_found':
+        return notFound();
+      case 'conflict':
+        return upstreamUnavailable('A concurrent change got in the way; retry the request.', 503, 1);
+      case 'unavailable':
+        return upstreamUnavailable('The database is unavailable; try again shortly.', 503, 5);
+      case 'internal':
+        return null;
+    }
+  }
+  return null;
+}
+
+/**
+ * The one place where anything thrown becomes a response. Expected failures keep their status, code,
+ * message and details; anything else is logged with its stack and answered with a 500 whose body holds
+ * only the request id.
+ */
+export function toErrorResponse(error: unknown, context: ErrorContext): Response {
+  const known = asHttpError(error);
+  if (known !== null) return jsonError(known.status, known.body(), known.headers);
+  log({ level: 'error', msg: 'unexpected error', request_id: context.requestId, method: context.method, route: context.route, error: describeError(error) });
+  return jsonError(500, { error: { code: 'internal', message: 'Internal server error.', details: { request_id: context.requestId } } });
+}
+
+function jsonError(status: number, body: ErrorBody, headers: Readonly<Record<string, string>> = {}): Response {
+  return Response.json(body, { status, headers });
+}

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { DEVELOPMENT_JWT_SIGNING_SECRET, EnvError, loadEnv } from '../../lib/env.js';
+
+const SECRET = 'a-real-signing-secret-that-is-long-enough-0123456789';
+const PEM = '-----BEGIN PRIVATE KEY-----\\nabc\\n-----END PRIVATE KEY-----';
+const production = {
+  VERCEL_ENV: 'production',
+  JWT_SIGNING_SECRET: SECRET,
+  SUPABASE_URL: 'https://project.supabase.co',
+  SUPABASE_SERVICE_ROLE_KEY: 'service-role-key',
+  GITHUB_APP_ID: '12345',
+  GITHUB_APP_PRIVATE_KEY: PEM,
+};
+
+function errorOf(source: Record<string, string>): string {
+  try {
+    loadEnv(source);
+  } catch (error) {
+    expect(error).toBeInstanceOf(EnvError);
+    return (error as Error).message;
+  }
+  throw new Error('loadEnv accepted the configuration');
+}
+
+describe('loadEnv', () => {
+  it('runs with no configuration in development: embedded database, local code host, public dev secret', () => {
+    const env = loadEnv({});
+    expect(env.mode).toBe('development');
+    expect(env.database).toEqual({ kind: 'pglite', dataDir: '.data/pglite' });
+    expect(env.codeHost).toEqual({ kind: 'local', dir: 'examples' });
+    expect(env.auth).toEqual({ jwtSigningSecret: DEVELOPMENT_JWT_SIGNING_SECRET, usingDevelopmentSecret: true, jwksUrl: null, issuer: null });
+    expect(env.port).toBe(3000);
+    expect(env.corsOrigins).toEqual([]);
+    expect(env.bodyLimitBytes).toBe(65536);
+    expect(env.scanRateLimit).toEqual({ max: 300, windowSeconds: 60 });
+    expect(env.logLevel).toBe('info');
+  });
+
+  it('is silent by default under NODE_ENV=test', () => {
+    expect(loadEnv({ NODE_ENV: 'test' }).logLevel).toBe('silent');
+    expect(loadEnv({ NODE_ENV: 'test', LOG_LEVEL: 'info' }).logLevel).toBe('info');
+  });
+
+  it('chooses the database adapter', () => {
+    expect(loadEnv({ DATABASE_URL: 'postgres://u@h:5432/db' }).database).toEqual({ kind: 'postgres', url: 'postgres://u@h:5432/db' });
+    expect(loadEnv({ SUPABASE_URL: 'https://p.supabase.co', SUPABASE_SERVICE_ROLE_KEY: 'k' }).database).toEqual({
+      kind: 'supabase',
+      url: 'https://p.supabase.co',
+      serviceRoleKey: 'k',
+    });
+    expect(loadEnv({ PGLITE_DATA_DIR: 'memory://' }).database).toEqual({ kind: 'pglite', dataDir: 'memory://' });
+  });
+
+  it('chooses the code host and restores newlines of a one-line PEM', () => {
+    expect(loadEnv({ CODEHOST_DIR: 'fixtures/repos' }).codeHost).toEqual({ kind: 'local', dir: 'fixtures/repos' });
+    expect(loadEnv({ GITHUB_APP_ID: '42', GITHUB_APP_PRIVATE_KEY: PEM }).codeHost).toEqual({
+      kind: 'github',
+      appId: '42',
+      privateKey: '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----',
+    });
+  });
+
+  it('reads the optional settings', () => {
+    const env = loadEnv({
+      JWT_SIGNING_SECRET: SECRET,
+      SUPABASE_JWKS_URL: 'https://p.supabase.co/auth/v1/.well-known/jwks.json',
+      JWT_ISSUER: 'https://p.supabase.co/auth/v1',
+      CORS_ORIGINS: 'https://app.example.com, http://localhost:5173',
+      PORT: '8080',
+      BODY_LIMIT_BYTES: '4096',
+      SCAN_RATE_LIMIT: '10',
+      SCAN_RATE_LIMIT_WINDOW_SECONDS: '3600',
+      LOG_LEVEL: 'error',
+    });
+    expect(env.auth.jwksUrl?.href).toBe('https://p.supabase.co/auth/v1/.well-known/jwks.json');
+    expect(env.auth.issuer).toBe('https://p.supabase.co/auth/v1');
+    expect(env.auth.usingDevelopmentSecret).toBe(false);
+    expect(env.corsOrigins).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    expect(env.port).toBe(8080);
+    expect(env.bodyLimitBytes).toBe(4096);
+    expect(env.scanRateLimit).toEqual({ max: 10, windowSeconds: 3600 });
+    expect(env.logLevel).toBe('error');
+  });
+
+  it('accepts a complete production configuration', () => {
+    const env = loadEnv(production);
+    expect(env.mode).toBe('production');
+    expect(env.auth.jwtSigningSecret).toBe(SECRET);
+    expect(env.database.kind).toBe('supabase');
+    expect(env.codeHost.kind).toBe('github');
+    expect(loadEnv({ ...production, VERCEL_ENV: undefined, NODE_ENV: 'production' }).mode).toBe('production');
+    expect(loadEnv({ ...production, VERCEL_ENV: 'preview' }).mode).toBe('production');
+  });
+
+  it.each([
+    ['JWT_SIGNING_SECRET', { JWT_SIGNING_SECRET: '' }, 'JWT_SIGNING_SECRET is required in production'],
+    ['the development secret', { JWT_SIGNING_SECRET: DEVELOPMENT_JWT_SIGNING_SECRET }, 'must not be the public development secret'],
+    ['a database', { SUPABASE_URL: '', SUPABASE_SERVICE_ROLE_KEY: '' }, 'a database is required in production'],
+    ['the GitHub App', { GITHUB_APP_ID: '', GITHUB_APP_PRIVATE_KEY: '' }, 'GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY are required'],
+    ['an https JWKS URL', { SUPABASE_JWKS_URL: 'http://p.supabase.co/jwks' }, 'SUPABASE_JWKS_URL must use https'],
+  ])('refuses to start in production without %s', (_what, change, message) => {
+    expect(errorOf({ ...production, ...change })).toContain(message);
+  });
+
+  it.each([
+    [{ JWT_SIGNING_SECRET: 'short' }, 'JWT_SIGNING_SECRET must be at least 32 characters'],
+    [{ PORT: 'eighty' }, 'PORT must be a whole number'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must be a postgres:// URL'],
+    [{ SUPABASE_URL: 'https://p.supabase.co' }, 'SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY go together'],
+    [{ SUPABASE_URL: 'https://p.supabase.co', SUPABASE_SERVICE_ROLE_KEY: 'k', DATABASE_URL: 'postgres://h/db' }, 'not both'],
+    [{ GITHUB_APP_ID: '1' }, 'GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY go together'],
+    [{ GITHUB_APP_ID: 'my-app', GITHUB_APP_PRIVATE_KEY: PEM }, 'GITHUB_APP_ID must be the numeric App id'],
+    [{ CORS_ORIGINS: '*' }, 'CORS_ORIGINS each entry must be an origin'],
+    [{ CORS_ORIGINS: 'https://app.example.com/path' }, 'CORS_ORIGINS each entry must be an origin'],
+    [{ BODY_LIMIT_BYTES: '10' }, 'BODY_LIMIT_BYTES'],
+    [{ LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be info, error or silent'],
+    [{ SUPABASE_JWKS_URL: 'not a url' }, 'SUPABASE_JWKS_URL must be a URL'],
+  ])('names the invalid variable: %o', (source, message) => {
+    expect(errorOf(source)).toContain(message);
+  });
+
+  it('never puts a secret value into its error message', () => {
+    const message = errorOf({ JWT_SIGNING_SECRET: 'tooshort-secret-value', SUPABASE_URL: 'https://p.supabase.co' });
+    expect(message).not.toContain('tooshort-secret-value');
+  });
+
+  it('reports every problem at once', () => {
+    const message = errorOf({ PORT: 'x', LOG_LEVEL: 'y' });
+    expect(message).toContain('PORT');
+    expect(message).toContain('LOG_LEVEL');
+  });
+});
