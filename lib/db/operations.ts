@@ -1,0 +1,147 @@
+// Typed wrappers, one per server function, so that callers never spell a function or parameter name. Each
+// documents what it returns; the SQL side is supabase/migrations, the full list lib/db/README.md.
+
+import type { Database } from './port.js';
+import type {
+  AttackPathInput,
+  Cleared,
+  GithubIdentity,
+  Installation,
+  InstallationLink,
+  RateLimitDecision,
+  RateLimitRequest,
+  RecordedScan,
+  Repository,
+  RepositoryListing,
+  RuleSetting,
+  RuleState,
+  ScanContext,
+  ScanToRecord,
+  StoredFinding,
+} from './types.js';
+
+/** Links (or re-links, refreshing the account) a code-host app installation to the user. */
+export function linkInstallation(db: Database, userId: string, link: InstallationLink): Promise<Installation> {
+  return db.call('link_installation', {
+    p_user_id: userId,
+    p_installation_id: link.installationId,
+    p_account_login: link.accountLogin,
+    p_account_type: link.accountType,
+  });
+}
+
+/** The user's installations, by installation id. */
+export function listInstallations(db: Database, userId: string): Promise<Installation[]> {
+  return db.call('list_installations', { p_user_id: userId });
+}
+
+/**
+ * Stores what the code host listed now (every listed installation must be linked to the user) and returns
+ * exactly those rows, by full_name, with their stable service-side ids.
+ */
+export function syncRepositories(db: Database, userId: string, repositories: readonly RepositoryListing[]): Promise<Repository[]> {
+  return db.call('sync_repositories', { p_user_id: userId, p_repositories: repositories });
+}
+
+/** The repository if the user owns it, else null. */
+export function getRepository(db: Database, userId: string, repositoryId: string): Promise<Repository | null> {
+  return db.call('get_repository', { p_user_id: userId, p_repository_id: repositoryId });
+}
+
+/** What a scan needs from the database in one round trip; null when the user does not own the repository. */
+export function scanContext(db: Database, userId: string, repositoryId: string): Promise<ScanContext | null> {
+  return db.call('scan_context', { p_user_id: userId, p_repository_id: repositoryId });
+}
+
+/**
+ * Rules with an explicit entry for the repository, with their effective state (override, else global) and
+ * its source, by rule id; null when the user does not own the repository. Rules not listed are enabled.
+ */
+export function effectiveRuleStates(db: Database, userId: string, repositoryId: string): Promise<RuleState[] | null> {
+  return db.call('effective_rule_states', { p_user_id: userId, p_repository_id: repositoryId });
+}
+
+/**
+ * Stores a scan and its findings atomically. Rejects with DatabaseError 'not_found' when the user does not
+ * own the repository, and 'internal' when `counts` disagree with `findings` or a finding is malformed.
+ */
+export function recordScan(db: Database, userId: string, scan: ScanToRecord): Promise<RecordedScan> {
+  return db.call('record_scan', {
+    p_user_id: userId,
+    p_repository_id: scan.repositoryId,
+    p_ruleset: scan.ruleset,
+    p_counts: scan.counts,
+    p_findings: scan.findings,
+  });
+}
+
+/**
+ * The latest scan's findings of rules enabled now, in recorded order: [] when never scanned, null when the
+ * user does not own the repository.
+ */
+export function repositoryComboInputs(db: Database, userId: string, repositoryId: string): Promise<StoredFinding[] | null> {
+  return db.call('repository_combo_inputs', { p_user_id: userId, p_repository_id: repositoryId });
+}
+
+/** The same for every scanned repository of the user, by full_name, in one round trip. */
+export function attackPathInputs(db: Database, userId: string): Promise<AttackPathInput[]> {
+  return db.call('attack_path_inputs', { p_user_id: userId });
+}
+
+/** The user's global rule preferences (sparse), by rule id. */
+export function listRuleSettings(db: Database, userId: string): Promise<RuleSetting[]> {
+  return db.call('list_rule_settings', { p_user_id: userId });
+}
+
+export function setRuleSetting(db: Database, userId: string, ruleId: string, enabled: boolean): Promise<RuleSetting> {
+  return db.call('set_rule_setting', { p_user_id: userId, p_rule_id: ruleId, p_enabled: enabled });
+}
+
+/** Removes the global preference (the rule becomes enabled by default); idempotent. */
+export function clearRuleSetting(db: Database, userId: string, ruleId: string): Promise<Cleared> {
+  return db.call('clear_rule_setting', { p_user_id: userId, p_rule_id: ruleId });
+}
+
+/** The repository's overrides (sparse), by rule id; null when the user does not own the repository. */
+export function listRuleOverrides(db: Database, userId: string, repositoryId: string): Promise<RuleSetting[] | null> {
+  return db.call('list_rule_overrides', { p_user_id: userId, p_repository_id: repositoryId });
+}
+
+/** Rejects with DatabaseError 'not_found' when the user does not own the repository. */
+export function setRuleOverride(
+  db: Database,
+  userId: string,
+  repositoryId: string,
+  ruleId: string,
+  enabled: boolean,
+): Promise<RuleSetting> {
+  return db.call('set_rule_override', {
+    p_user_id: userId,
+    p_repository_id: repositoryId,
+    p_rule_id: ruleId,
+    p_enabled: enabled,
+  });
+}
+
+/**
+ * Removes the override (the rule inherits the global preference); idempotent for a missing override. Rejects
+ * with DatabaseError 'not_found' when the user does not own the repository.
+ */
+export function clearRuleOverride(db: Database, userId: string, repositoryId: string, ruleId: string): Promise<Cleared> {
+  return db.call('clear_rule_override', { p_user_id: userId, p_repository_id: repositoryId, p_rule_id: ruleId });
+}
+
+/** The user's GitHub account from the auth server's identities (never user_metadata); null without one. */
+export function githubIdentity(db: Database, userId: string): Promise<GithubIdentity | null> {
+  return db.call('github_identity', { p_user_id: userId });
+}
+
+/** Counts one call against the user's limit in `bucket` and says whether it may proceed. */
+export function consumeRateLimit(db: Database, userId: string, request: RateLimitRequest): Promise<RateLimitDecision> {
+  return db.call('consume_rate_limit', {
+    p_user_id: userId,
+    p_bucket: request.bucket,
+    p_limit: request.limit,
+    p_window_seconds: request.windowSeconds,
+  });
+}

@@ -1,0 +1,57 @@
+// Adapter for PGlite, Postgres compiled to WebAssembly and run in-process: the zero-configuration database
+// of `npm run dev` (persisted in a data directory) and of tests on a machine without a Postgres server (in
+// memory). One connection, so calls are serialized; that is its nature, not a limit worth working around.
+
+import { PGlite } from '@electric-sql/pglite';
+import { toDatabaseError } from './errors.js';
+import { functionCallStatement } from './function-call.js';
+import type { SqlDatabase, SqlTransaction } from './port.js';
+
+export interface PgliteOptions {
+  /** Directory to persist the database in; omitted, it lives in memory and is gone on close. */
+  dataDir?: string;
+  /** A data directory tarball (from `dumpDataDir`) to start from, e.g. an already migrated database. */
+  loadDataDir?: Blob;
+}
+
+export class PgliteDatabase implements SqlDatabase {
+  readonly pglite: PGlite;
+
+  private constructor(pglite: PGlite) {
+    this.pglite = pglite;
+  }
+
+  static async open(options: PgliteOptions = {}): Promise<PgliteDatabase> {
+    const pglite = await PGlite.create({
+      ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+      ...(options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir }),
+    });
+    return new PgliteDatabase(pglite);
+  }
+
+  async call<T>(fn: string, args: Readonly<Record<string, unknown>>): Promise<T> {
+    const { text, values } = functionCallStatement(fn, args);
+    try {
+      const result = await this.pglite.query<{ result: T }>(text, values);
+      return result.rows[0]?.result ?? (null as T);
+    } catch (error) {
+      throw toDatabaseError(error, fn);
+    }
+  }
+
+  transaction<T>(fn: (tx: SqlTransaction) => Promise<T>): Promise<T> {
+    return this.pglite.transaction((pgTx) =>
+      fn({
+        exec: async (sql) => {
+          await pgTx.exec(sql);
+        },
+        query: async <R>(sql: string, params?: readonly unknown[]) =>
+          (await pgTx.query<R>(sql, params ? [...params] : undefined)).rows,
+      }),
+    );
+  }
+
+  async close(): Promise<void> {
+    if (!this.pglite.closed) await this.pglite.close();
+  }
+}

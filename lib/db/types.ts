@@ -1,0 +1,129 @@
+// The data layer's view of what it stores and returns. Shapes are the JSON the SQL functions in
+// supabase/migrations build, field for field (snake_case, as the API serves them). Finding and Severity are
+// structurally identical to the engine's, so values flow between the two without conversion.
+
+export type Severity = 'HIGH' | 'MEDIUM' | 'LOW' | 'INFO';
+
+export type Ruleset = 'all' | 'owasp';
+
+/** A finding as the API and the command-line scanner print it. */
+export interface Finding {
+  file: string;
+  line: number;
+  column: number;
+  severity: Severity;
+  category: string;
+  rule_id: string;
+  title: string;
+  description: string;
+  recommendation: string;
+}
+
+/** A finding as stored with its scan: what combinations need beyond the public fields. */
+export interface StoredFinding extends Finding {
+  /** Id of the job the finding is bound to; null for workflow-level or repository-settings findings. */
+  job: string | null;
+  /** Stable identity of the finding across scans. */
+  fingerprint: string;
+}
+
+/** Findings per severity; always consistent with the findings of the same scan. */
+export type SeverityCounts = Record<Severity, number>;
+
+/** ISO 8601 timestamp in UTC, e.g. `2026-11-22T02:43:01.416993+00:00`. */
+export type Timestamp = string;
+
+export interface Installation {
+  installation_id: number;
+  account_login: string;
+  account_type: string;
+  created_at: Timestamp;
+}
+
+export interface InstallationLink {
+  installationId: number;
+  accountLogin: string;
+  accountType: string;
+}
+
+/** A repository as the code host lists it, the input of a sync. */
+export interface RepositoryListing {
+  github_id: number;
+  installation_id: number;
+  full_name: string;
+  private: boolean;
+  html_url: string;
+  default_branch: string;
+}
+
+/** A stored repository; `id` is the service-side id the API hands out, stable across syncs. */
+export interface Repository extends RepositoryListing {
+  id: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ScanContext {
+  repository: Repository;
+  /** Rules whose effective state (override, else global preference, else enabled) is disabled. */
+  disabled_rules: string[];
+}
+
+export interface RuleSetting {
+  rule_id: string;
+  enabled: boolean;
+  updated_at: Timestamp;
+}
+
+export interface RuleState {
+  rule_id: string;
+  enabled: boolean;
+  /** Where the effective state comes from: the repository's override, or the global preference. */
+  source: 'override' | 'global';
+}
+
+export interface Cleared {
+  /** Whether there was a row to remove; clearing is idempotent either way. */
+  deleted: boolean;
+}
+
+export interface ScanToRecord {
+  repositoryId: string;
+  ruleset: Ruleset;
+  counts: SeverityCounts;
+  findings: readonly StoredFinding[];
+}
+
+export interface RecordedScan {
+  scan_id: string;
+  created_at: Timestamp;
+}
+
+export interface AttackPathInput {
+  repo_id: string;
+  full_name: string;
+  html_url: string;
+  /** The latest scan's findings of rules enabled now, in recorded order. */
+  findings: StoredFinding[];
+}
+
+export interface GithubIdentity {
+  /** GitHub's numeric user id, as text. */
+  provider_id: string;
+  login: string | null;
+}
+
+export interface RateLimitRequest {
+  bucket: string;
+  limit: number;
+  windowSeconds: number;
+}
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until a refused call may be retried; 0 when allowed. */
+  retry_after_seconds: number;
+  reset_at: Timestamp;
+}
