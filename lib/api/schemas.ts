@@ -1,0 +1,138 @@
+import * as v from 'valibot';
+
+/**
+ * The shapes of `api-spec.md`, once: the endpoints validate with them and `GET /api/openapi.json` is
+ * generated from them. Request schemas are strict (unknown keys are a 400); response schemas document what
+ * the handlers return (their types are checked at compile time).
+ */
+
+const SEVERITY = ['HIGH', 'MEDIUM', 'LOW', 'INFO'] as const;
+
+export const Uuid = v.pipe(v.string(), v.uuid('must be a UUID'));
+export const RuleId = v.pipe(
+  v.string(),
+  v.description('A rule id of the catalog (`GET /api/rules`); any other value is rejected.'),
+  v.examples(['script-injection']),
+);
+const Timestamp = v.pipe(v.string(), v.isoTimestamp(), v.description('ISO 8601 timestamp'));
+const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+// Path parameters (they arrive as query parameters on Vercel). A value that does not fit names nothing: 404.
+export const RepoPath = v.object({ repo_id: v.pipe(Uuid, v.description('Service-side repository id (`id` in `GET /api/repos`).')) });
+export const RulePath = v.object({ rule_id: RuleId });
+export const RepoRulePath = v.object({ ...RepoPath.entries, ...RulePath.entries });
+
+// Request bodies and query strings.
+export const RuleStateBody = v.strictObject({ enabled: v.boolean('must be a boolean') });
+export type RuleStateBody = v.InferOutput<typeof RuleStateBody>;
+
+export const ScanBody = v.strictObject({
+  repo_id: Uuid,
+  ruleset: v.optional(v.picklist(['all', 'owasp'], 'must be all or owasp'), 'all'),
+});
+export type ScanBody = v.InferOutput<typeof ScanBody>;
+
+export const CallbackQuery = v.object({
+  installation_id: v.pipe(
+    v.string('is required'),
+    v.regex(/^[1-9]\d{0,15}$/, 'must be a positive integer'),
+    v.transform(Number),
+    v.safeInteger('must be a safe integer'),
+  ),
+});
+
+// Responses.
+export const HealthResponse = v.object({ status: v.literal('ok') });
+
+export const Rule = v.object({
+  id: v.string(),
+  category: v.string(),
+  title: v.string(),
+  default_severity: v.picklist(SEVERITY),
+  surface: v.picklist(['workflow', 'repo-settings']),
+  description: v.string(),
+  doc_url: v.pipe(v.string(), v.description('Relative path to the rule documentation')),
+});
+export const RulesResponse = v.object({ rules: v.array(Rule) });
+
+export const RuleState = v.object({ rule_id: v.string(), enabled: v.boolean(), updated_at: Timestamp });
+export type RuleState = v.InferOutput<typeof RuleState>;
+export const RuleSettingsResponse = v.object({ settings: v.array(RuleState) });
+export const RuleOverridesResponse = v.object({ overrides: v.array(RuleState) });
+
+export const Repository = v.object({
+  id: Uuid,
+  full_name: v.pipe(v.string(), v.description('`<owner>/<repo>`')),
+  private: v.boolean(),
+  html_url: v.pipe(v.string(), v.url()),
+});
+export const ReposResponse = v.object({ connected: v.boolean(), repositories: v.array(Repository) });
+
+export const Finding = v.object({
+  file: v.string(),
+  line: v.pipe(v.number(), v.integer()),
+  column: v.pipe(v.number(), v.integer()),
+  severity: v.picklist(SEVERITY),
+  category: v.string(),
+  rule_id: v.string(),
+  title: v.string(),
+  description: v.string(),
+  recommendation: v.string(),
+});
+export const Counts = v.object({ HIGH: Count, MEDIUM: Count, LOW: Count, INFO: Count });
+export const ScanResult = v.object({ scan_id: Uuid, repo_id: Uuid, counts: Counts, findings: v.array(Finding) });
+
+export const Combination = v.object({
+  id: v.string(),
+  title: v.string(),
+  severity: v.picklist(['CRITICAL', 'HIGH']),
+  scope: v.picklist(['file', 'repo']),
+  file: v.string(),
+  impact: v.string(),
+  break_chain: v.string(),
+  break_chain_rule: v.string(),
+  stages: v.array(
+    v.object({ order: v.pipe(v.number(), v.integer(), v.minValue(0)), title: v.string(), description: v.string(), rule_id: v.string() }),
+  ),
+  components: v.array(v.object({ rule_id: v.string(), finding: Finding })),
+});
+export const CombosResponse = v.object({ combos: v.array(Combination), critical_count: Count, high_count: Count });
+export const AttackPathsResponse = v.object({
+  repos: v.array(v.object({ repo_id: Uuid, full_name: v.string(), html_url: v.string(), combos: v.array(Combination) })),
+  total_combos: Count,
+  critical_count: Count,
+  high_count: Count,
+});
+
+export const InstallationLink = v.object({
+  installation_id: v.pipe(v.number(), v.integer()),
+  account: v.pipe(v.string(), v.description('Login of the account that owns the installation')),
+  account_type: v.pipe(v.string(), v.description('`User` or `Organization`')),
+});
+
+export const OpenApiDocument = v.pipe(v.record(v.string(), v.unknown()), v.description('An OpenAPI 3.1 document'));
+
+export const ErrorBody = v.object({
+  error: v.object({
+    code: v.picklist([
+      'invalid_request',
+      'unauthorized',
+      'forbidden',
+      'not_found',
+      'method_not_allowed',
+      'payload_too_large',
+      'rate_limited',
+      'upstream_unavailable',
+      'internal',
+    ]),
+    message: v.string(),
+    details: v.optional(
+      v.pipe(
+        v.unknown(),
+        v.description(
+          'For 400: `[{location: "body"|"query"|"path", path: [key...], message}]`; for 500: `{request_id}`. Absent otherwise.',
+        ),
+      ),
+    ),
+  }),
+});
