@@ -92,7 +92,7 @@ describe('GET /api/openapi.json', () => {
       }
     }
     // Operations are declared ahead of their route files (issue 6), never the other way round.
-    const declared = new Set(Object.values(operations).map((operation) => operation.path));
+    const declared = new Set<string>(Object.values(operations).map((operation) => operation.path));
     for (const path of paths) expect(declared.has(path), path).toBe(true);
     expect(Object.keys(doc.paths).sort()).toEqual([...declared].sort());
   });
