@@ -1,0 +1,13 @@
+import { operations } from '../../lib/api/operations.js';
+import { endpoint, preflight } from '../../lib/http/endpoint.js';
+import { clearRuleSetting, setRuleSetting } from '../../lib/rule-settings.js';
+
+export const PUT = endpoint(operations.setRuleSetting, async ({ user, params, body }) => {
+  await setRuleSetting(user, params.rule_id, body.enabled);
+});
+
+export const DELETE = endpoint(operations.clearRuleSetting, async ({ user, params }) => {
+  await clearRuleSetting(user, params.rule_id);
+});
+
+export const OPTIONS = preflight(operations.setRuleSetting.path);

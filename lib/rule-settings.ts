@@ -1,0 +1,47 @@
+import type { User } from './auth.js';
+import { database } from './database.js';
+import * as db from './db/operations.js';
+import type { RuleSetting } from './db/types.js';
+import { isKnownRule } from './engine/catalog.js';
+import { invalidRequest, notFound } from './http/errors.js';
+
+/**
+ * Global rule preferences and per-repository overrides. Rows are sparse: a rule without a row is enabled,
+ * an override wins over the global preference. Every call is scoped by the user; the database functions
+ * check repository ownership (an unowned or unknown repository is a 404).
+ */
+
+function knownRule(ruleId: string): string {
+  if (!isKnownRule(ruleId)) {
+    throw invalidRequest('Unknown rule id; see GET /api/rules for the catalog.', [
+      { location: 'path', path: ['rule_id'], message: 'not a rule of the catalog' },
+    ]);
+  }
+  return ruleId;
+}
+
+export async function listRuleSettings(user: User): Promise<RuleSetting[]> {
+  return db.listRuleSettings(await database(), user.id);
+}
+
+export async function setRuleSetting(user: User, ruleId: string, enabled: boolean): Promise<void> {
+  await db.setRuleSetting(await database(), user.id, knownRule(ruleId), enabled);
+}
+
+export async function clearRuleSetting(user: User, ruleId: string): Promise<void> {
+  await db.clearRuleSetting(await database(), user.id, knownRule(ruleId));
+}
+
+export async function listRuleOverrides(user: User, repositoryId: string): Promise<RuleSetting[]> {
+  const overrides = await db.listRuleOverrides(await database(), user.id, repositoryId);
+  if (overrides === null) throw notFound();
+  return overrides;
+}
+
+export async function setRuleOverride(user: User, repositoryId: string, ruleId: string, enabled: boolean): Promise<void> {
+  await db.setRuleOverride(await database(), user.id, repositoryId, knownRule(ruleId), enabled);
+}
+
+export async function clearRuleOverride(user: User, repositoryId: string, ruleId: string): Promise<void> {
+  await db.clearRuleOverride(await database(), user.id, repositoryId, knownRule(ruleId));
+}
