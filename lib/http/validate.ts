@@ -14,9 +14,13 @@ function issuesOf(location: InputIssue['location'], issues: readonly v.BaseIssue
 
 /** Validates a JSON body or a query string: 400 with every issue's location and path in `details`. */
 export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown, location: 'body' | 'query'): v.InferOutput<S> {
+  const what = location === 'body' ? 'request body' : 'query string';
+  // valibot's object schemas accept arrays (they are objects to JavaScript); JSON arrays are not objects.
+  if (Array.isArray(input) && schema.type.endsWith('object')) {
+    throw invalidRequest(`The ${what} is invalid.`, [{ location, path: [], message: 'must be a JSON object' }]);
+  }
   const result = v.safeParse(schema, input);
   if (result.success) return result.output;
-  const what = location === 'body' ? 'request body' : 'query string';
   throw invalidRequest(`The ${what} is invalid.`, issuesOf(location, result.issues));
 }
 
