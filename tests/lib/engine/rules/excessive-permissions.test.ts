@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
+
+const RULE = 'excessive-permissions';
+
+describe(RULE, () => {
+  it('reports each workflow-level write scope at its key, bound to no job (it applies to all)', () => {
+    const records = recordsWith(RULE, yaml`
+      on: push
+      permissions:
+        contents: write
+        issues: read
+        pull-requests: write
+      jobs:
+        a:
+          runs-on: ubuntu-latest
+          steps: [{ run: a }]
+        b:
+          runs-on: ubuntu-latest
+          steps: [{ run: b }]
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['3:3 MEDIUM', '5:3 MEDIUM']);
+    expect(records.map((r) => r.job)).toEqual([null, null]);
+    expect(records[0]?.finding.rule_id).toBe(RULE);
+    expect(records[0]?.finding.description).toContain('`contents: write`');
+  });
+
+  it('is HIGH for contents, id-token, packages and actions write on a privileged trigger', () => {
+    const findings = scanWith(RULE, yaml`
+      on: pull_request_target
+      permissions:
+        contents: write
+        id-token: write
+        packages: write
+        actions: write
+        issues: write
+      jobs:
+        a: { runs-on: x, steps: [{ run: a }] }
+        b: { runs-on: x, steps: [{ run: b }] }
+    `);
+    expect(positions(findings)).toEqual(['3:3 HIGH', '4:3 HIGH', '5:3 HIGH', '6:3 HIGH', '7:3 MEDIUM']);
+  });
+
+  it('reports write-all at workflow level (HIGH, unbound) and at job level (HIGH, bound to the job)', () => {
+    const records = recordsWith(RULE, yaml`
+      on: push
+      permissions: write-all
+      jobs:
+        a:
+          runs-on: x
+          steps: [{ run: a }]
+        b:
+          runs-on: x
+          permissions: write-all
+          steps: [{ run: b }]
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['2:14 HIGH', '9:18 HIGH']);
+    expect(records.map((r) => r.job)).toEqual([null, 'b']);
+  });
+
+  it('does not report narrowly scoped job-level writes, read-all, or {}', () => {
+    expect(scanWith(RULE, yaml`
+      on: pull_request_target
+      permissions: {}
+      jobs:
+        label:
+          runs-on: x
+          permissions:
+            contents: write
+            pull-requests: write
+          steps: [{ run: a }]
+        other:
+          runs-on: x
+          permissions: read-all
+          steps: [{ run: b }]
+    `)).toEqual([]);
+  });
+
+  it('treats the block as the job\'s own when a single job inherits it, except for privileged critical writes', () => {
+    expect(scanWith(RULE, yaml`
+      on: push
+      permissions:
+        contents: write
+      jobs:
+        release:
+          runs-on: x
+          steps: [{ run: make release }]
+        lint:
+          runs-on: x
+          permissions: {}
+          steps: [{ run: make lint }]
+    `)).toEqual([]);
+    const findings = scanWith(RULE, yaml`
+      on: issue_comment
+      permissions:
+        contents: write
+        issues: write
+      jobs:
+        fix:
+          runs-on: x
+          steps: [{ run: make fix }]
+    `);
+    expect(positions(findings)).toEqual(['3:3 HIGH']);
+    expect(findings[0]?.description).toContain('job `fix`');
+  });
+
+  it('ignores workflow-level grants that every job overrides', () => {
+    expect(scanWith(RULE, yaml`
+      on: push
+      permissions: write-all
+      jobs:
+        a: { runs-on: x, permissions: {}, steps: [{ run: a }] }
+        b: { runs-on: x, permissions: { contents: read }, steps: [{ run: b }] }
+    `)).toEqual([]);
+  });
+
+  it('leaves the narrow grants of a reusable workflow to its caller', () => {
+    expect(scanWith(RULE, yaml`
+      on: workflow_call
+      permissions:
+        contents: write
+      jobs:
+        a: { runs-on: x, steps: [{ run: a }] }
+        b: { runs-on: x, steps: [{ run: b }] }
+    `)).toEqual([]);
+  });
+
+  it('does not throw on odd shapes', () => {
+    expect(scanWith(RULE, 'on: push\npermissions: [contents]\njobs:\n  a: { runs-on: x, permissions: 3, steps: [] }\n  b: { runs-on: x }\n')).toEqual([]);
+    expect(scanWith(RULE, 'on: push\npermissions: ${{ inputs.p }}\njobs: {}\n')).toEqual([]);
+  });
+});
