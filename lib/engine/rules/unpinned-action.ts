@@ -1,6 +1,11 @@
-import { defineWorkflowRule } from '../rule.js';
+import type { UsesRef } from '../model/uses.js';
+import { isFullSha } from '../model/uses.js';
+import type { YScalar } from '../yaml/model.js';
+import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 
-// Not implemented yet: the catalog entry is final, the detection lands with the rule's own change.
+/** Owners whose actions GitHub itself publishes: a moved tag there is a far smaller risk. */
+const GITHUB_OWNERS = new Set(['actions', 'github']);
+
 export default defineWorkflowRule({
   meta: {
     id: 'unpinned-action',
@@ -8,8 +13,55 @@ export default defineWorkflowRule({
     title: 'Action not pinned to a full commit SHA',
     severity: 'MEDIUM',
     surface: 'workflow',
-    description: 'uses: owner/repo[/path]@ref where ref is not a 40-hex SHA. LOW for GitHub-owned actions (actions/*, github/*). Local ./ actions are exempt. Also reusable workflows.',
-    recommendation: '',
+    description:
+      'A step `uses:` an action, or a job calls a reusable workflow, by a tag, branch or short SHA instead of a full 40-character commit SHA, so whoever can move that ref decides what code runs with the job\'s token and secrets.',
+    recommendation:
+      'Pin the reference to the full commit SHA of the release you reviewed and keep the tag as a comment (`uses: owner/repo@<40-hex-sha> # v1.2.3`); let Dependabot or Renovate update the pin.',
   },
-  create: () => ({}),
+  create: (context) => ({
+    job(job) {
+      if (job.uses !== undefined && job.usesRef !== undefined) check(context, job.uses, job.usesRef);
+    },
+    step(step) {
+      if (step.uses !== undefined && step.usesRef !== undefined) check(context, step.uses, step.usesRef);
+    },
+  }),
 });
+
+/**
+ * The SLSA generator's builders verify the ref they were called at and only accept release tags
+ * (its documentation asks for `@vX.Y.Z`; OpenSSF Scorecard exempts it for the same reason).
+ */
+function isSlsaReleaseTag(ref: Extract<UsesRef, { kind: 'repository' }>): boolean {
+  return `${ref.owner}/${ref.repo}`.toLowerCase() === 'slsa-framework/slsa-github-generator' && /^v\d+\.\d+\.\d+$/.test(ref.ref);
+}
+
+/**
+ * `owner/repo/<path>@ref` where `<path>` is a local action or workflow of the scanned repository: the
+ * repository referencing its own code (a test of its own action, its own reusable workflow), which
+ * changes only through commits to this same repository.
+ */
+function isSelfReference(context: WorkflowRuleContext, ref: Extract<UsesRef, { kind: 'repository' }>): boolean {
+  if (ref.path === '') return false;
+  const path = ref.path.replace(/\/+$/, '');
+  return context.repository.actions.some((a) => a.directory === path) || context.repository.workflows.some((w) => w.file.path === path);
+}
+
+function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef): void {
+  // Local actions live in the repository itself; `docker://` images belong to unpinned-image.
+  if (ref.kind !== 'repository' || isFullSha(ref.ref)) return;
+  if (isSlsaReleaseTag(ref) || isSelfReference(context, ref)) return;
+  const target = `${ref.owner}/${ref.repo}${ref.path === '' ? '' : `/${ref.path}`}`;
+  const what = ref.isWorkflow ? `Reusable workflow \`${target}\`` : `Action \`${target}\``;
+  const how = /^[0-9a-f]{7,39}$/i.test(ref.ref)
+    ? `\`${ref.ref}\`, a shortened SHA that GitHub only resolves as a tag or branch of that name`
+    : `the mutable ref \`${ref.ref}\``;
+  const githubOwned = GITHUB_OWNERS.has(ref.owner.toLowerCase());
+  context.report({
+    node,
+    severity: githubOwned ? 'LOW' : 'MEDIUM',
+    message: `${what} is referenced by ${how}; ${
+      githubOwned ? 'GitHub' : `the owner of \`${ref.owner}/${ref.repo}\` (or anyone who takes over that repository)`
+    } can change the code this job runs without any change here.`,
+  });
+}

@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
+
+const RULE = 'unpinned-action';
+const SHA = '08eba0b27e820071cde6df949e0beb9ba4906955';
+
+describe(RULE, () => {
+  it('reports tag and branch refs at the uses scalar: MEDIUM for third parties, LOW for GitHub-owned', () => {
+    const records = recordsWith(RULE, yaml`
+      on: push
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+            - uses: github/codeql-action/init@main
+            - uses: docker/login-action@v3
+            - uses: Actions/cache@v4
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['6:15 LOW', '7:15 LOW', '8:15 MEDIUM', '9:15 LOW']);
+    expect(records.every((r) => r.finding.rule_id === RULE && r.job === 'build')).toBe(true);
+    expect(records[2]?.finding.description).toContain('`docker/login-action`');
+    expect(records[2]?.finding.description).toContain('`v3`');
+  });
+
+  it('accepts full commit SHAs and exempts local actions and docker images', () => {
+    expect(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@${SHA}
+            - uses: docker/login-action@${SHA.toUpperCase()} # v3.4.0
+            - uses: ./.github/actions/setup
+            - uses: docker://alpine:3.20
+    `)).toEqual([]);
+  });
+
+  it('reports a shortened SHA, which is not a commit pin', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: some-org/some-action@08eba0b
+    `);
+    expect(positions(findings)).toEqual(['6:15 MEDIUM']);
+    expect(findings[0]?.description).toContain('shortened SHA');
+  });
+
+  it('reports reusable-workflow calls bound to the calling job', () => {
+    const records = recordsWith(RULE, yaml`
+      on: push
+      jobs:
+        call:
+          uses: org/shared/.github/workflows/ci.yml@main
+        pinned:
+          uses: org/shared/.github/workflows/ci.yml@${SHA}
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['4:11 MEDIUM']);
+    expect(records[0]?.job).toBe('call');
+    expect(records[0]?.finding.description).toMatch(/^Reusable workflow/);
+  });
+
+  it('accepts SLSA generator release tags, which its builders require, but not its branches', () => {
+    expect(positions(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        provenance:
+          uses: slsa-framework/slsa-github-generator/.github/workflows/generator_generic_slsa3.yml@v2.1.0
+        other:
+          uses: slsa-framework/slsa-github-generator/.github/workflows/generator_generic_slsa3.yml@main
+    `))).toEqual(['6:11 MEDIUM']);
+  });
+
+  it("exempts references to the scanned repository's own actions and workflows", () => {
+    const workflow = yaml`
+      on: push
+      jobs:
+        self:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: my-org/my-action/.github/actions/setup@main
+        reuse:
+          uses: my-org/my-action/.github/workflows/build.yml@main
+    `;
+    const action = yaml`
+      name: setup
+      runs:
+        using: composite
+        steps:
+          - run: echo hi
+            shell: bash
+    `;
+    expect(scanWith(RULE, [
+      { path: '.github/workflows/test.yml', text: workflow },
+      { path: '.github/workflows/build.yml', text: 'on: workflow_call\njobs: {}\n' },
+      { path: '.github/actions/setup/action.yml', text: action },
+    ])).toEqual([]);
+    expect(positions(scanWith(RULE, workflow))).toEqual(['6:15 MEDIUM', '8:11 MEDIUM']);
+  });
+
+  it('checks composite-action steps, bound to no job', () => {
+    const records = recordsWith(RULE, [
+      {
+        path: 'action.yml',
+        text: yaml`
+          name: composite
+          runs:
+            using: composite
+            steps:
+              - uses: astral-sh/setup-uv@v6
+        `,
+      },
+    ]);
+    expect(positions(records.map((r) => r.finding))).toEqual(['5:13 MEDIUM']);
+    expect(records[0]?.job).toBeNull();
+  });
+
+  it('does not throw on odd shapes', () => {
+    expect(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        a:
+          runs-on: ubuntu-latest
+          steps: not-a-list
+        b:
+          uses: [1, 2]
+          steps:
+            - uses: 42
+            - uses:
+            - uses: no-ref-at-all
+    `)).toEqual([]);
+  });
+});
