@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest';
+import { imagePin } from '../../../../lib/engine/rules/unpinned-image.js';
+import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
+
+const RULE = 'unpinned-image';
+const DIGEST = 'sha256:0f0e0d0c0b0a09080706050403020100f0e0d0c0b0a09080706050403020100f';
+
+describe(RULE, () => {
+  it('reads how an image reference is pinned', () => {
+    expect(imagePin('node')).toEqual({ kind: 'untagged' });
+    expect(imagePin('node:latest')).toEqual({ kind: 'latest' });
+    expect(imagePin('localhost:5000/team/app')).toEqual({ kind: 'untagged' });
+    expect(imagePin('ghcr.io/org/app:1.2')).toEqual({ kind: 'tag', tag: '1.2' });
+    expect(imagePin(`node:22@${DIGEST}`)).toEqual({ kind: 'digest' });
+  });
+
+  it('reports job containers and services: HIGH without a tag or with latest, MEDIUM for other tags', () => {
+    const records = recordsWith(RULE, yaml`
+      on: push
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          container: node:latest
+          services:
+            db:
+              image: postgres:16
+            cache:
+              image: redis
+          steps:
+            - run: npm test
+        other:
+          runs-on: ubuntu-latest
+          container:
+            image: ghcr.io/org/builder:2024-01
+          steps:
+            - run: make
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['5:16 HIGH', '8:16 MEDIUM', '10:16 HIGH', '16:14 MEDIUM']);
+    expect(records.map((r) => r.job)).toEqual(['test', 'test', 'test', 'other']);
+    expect(records[1]?.finding.description).toContain('service `db`');
+  });
+
+  it('reports docker:// steps, in workflows and composite actions', () => {
+    const workflow = yaml`
+      on: push
+      jobs:
+        lint:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: docker://hadolint/hadolint:v2.12.0
+            - uses: docker://alpine
+            - uses: docker://alpine@${DIGEST}
+    `;
+    expect(positions(scanWith(RULE, workflow))).toEqual(['6:15 MEDIUM', '7:15 HIGH']);
+    const action = yaml`
+      name: composite
+      runs:
+        using: composite
+        steps:
+          - uses: docker://alpine:latest
+    `;
+    const records = recordsWith(RULE, [{ path: 'action.yml', text: action }]);
+    expect(positions(records.map((r) => r.finding))).toEqual(['5:13 HIGH']);
+    expect(records[0]?.job).toBeNull();
+  });
+
+  it('accepts digests, with or without a tag', () => {
+    expect(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          container: node:22@${DIGEST}
+          services:
+            db:
+              image: postgres@${DIGEST}
+          steps:
+            - run: npm test
+    `)).toEqual([]);
+  });
+
+  it('resolves matrix images, reporting once with the worst case, and skips empty legs', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          strategy:
+            matrix:
+              image: ['', 'fedora:41']
+              include:
+                - image: debian
+          container: \${{ matrix.image }}
+          steps:
+            - run: make
+        pinned:
+          runs-on: ubuntu-latest
+          strategy:
+            matrix:
+              image: ['', 'fedora@${DIGEST}']
+          container: \${{ matrix.image }}
+          steps:
+            - run: make
+    `);
+    expect(positions(findings)).toEqual(['10:16 HIGH']);
+    expect(findings[0]?.description).toContain('`fedora:41`, `debian`');
+  });
+
+  it('does not judge images given by other expressions, unless a literal tag follows', () => {
+    expect(positions(scanWith(RULE, yaml`
+      on: workflow_call
+      jobs:
+        a:
+          runs-on: ubuntu-latest
+          container: \${{ inputs.image }}
+          steps:
+            - run: make
+        b:
+          runs-on: ubuntu-latest
+          container: \${{ env.REGISTRY }}/app:latest
+          steps:
+            - run: make
+        c:
+          runs-on: ubuntu-latest
+          strategy:
+            matrix: \${{ fromJSON(inputs.matrix) }}
+          container: \${{ matrix.image }}
+          steps:
+            - run: make
+    `))).toEqual(['10:16 HIGH']);
+  });
+
+  it('does not throw on odd shapes', () => {
+    expect(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        a:
+          runs-on: ubuntu-latest
+          container: 42
+          services:
+            db: [1, 2]
+            other:
+              image:
+          steps: []
+        b:
+          runs-on: ubuntu-latest
+          container:
+            image: { nested: true }
+          steps: []
+    `)).toEqual([]);
+  });
+});
