@@ -1,0 +1,35 @@
+/** Output formats: pure functions from a report (or a catalog) to a string. */
+import type { Report } from '../report.js';
+import { formatGithub } from './github.js';
+import { formatJson } from './json.js';
+import { formatSarif } from './sarif.js';
+import { formatText } from './text.js';
+
+export { formatGithub, escapeData, escapeProperty } from './github.js';
+export { formatJson } from './json.js';
+export { COMBINATION_RULE_PREFIX, formatSarif, type SarifOptions } from './sarif.js';
+export { formatText, type TextOptions } from './text.js';
+export { formatKindsJson, formatKindsText, formatRulesJson, formatRulesText } from './catalog.js';
+
+export const REPORT_FORMATS = ['text', 'json', 'sarif', 'github'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+export interface FormatOptions {
+  /** Text only: ANSI colours. */
+  color: boolean;
+  /** SARIF only: `tool.driver.version`. */
+  toolVersion: string;
+}
+
+export function formatReport(format: ReportFormat, report: Report, options: FormatOptions): string {
+  switch (format) {
+    case 'text':
+      return formatText(report, { color: options.color });
+    case 'json':
+      return formatJson(report);
+    case 'sarif':
+      return formatSarif(report, { toolVersion: options.toolVersion });
+    case 'github':
+      return formatGithub(report);
+  }
+}

@@ -1,0 +1,119 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { CATALOG } from '../../../../lib/engine/catalog.js';
+import { COMBINATION_KINDS } from '../../../../lib/engine/combinations/index.js';
+import { COMBINATION_RULE_PREFIX, formatSarif } from '../../../../lib/engine/format/index.js';
+import { emptyReport, sampleReport } from './fixture.js';
+
+/*
+ * The SARIF 2.1.0 JSON schema as shipped by Microsoft's @microsoft/jest-sarif (the schemastore copy,
+ * "2.1.0-rtm.5"). Compared with the OASIS sarif-schema-2.1.0.json it differs only in the `language`
+ * pattern and `suppression.status` (renamed `state`), neither of which this output uses. It is a
+ * draft-04 schema: its `$schema` and `id` are dropped so Ajv (draft-07) compiles it, as the two drafts
+ * agree on every keyword it uses.
+ */
+function sarifValidator() {
+  const require = createRequire(import.meta.url);
+  const schema = JSON.parse(readFileSync(require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8')) as Record<string, unknown>;
+  delete schema.$schema;
+  delete schema.id;
+  // unicodeRegExp off: the rtm.5 `language` pattern has a stray `]` (fixed in the OASIS copy) that only
+  // non-unicode regular expressions accept.
+  const ajv = new Ajv.default({ strict: false, allErrors: true, unicodeRegExp: false });
+  addFormats.default(ajv);
+  return ajv.compile(schema);
+}
+
+interface Sarif {
+  version: string;
+  runs: {
+    tool: { driver: { name: string; version: string; rules: { id: string; help: { text: string }; defaultConfiguration: { level: string }; properties: Record<string, unknown> }[] } };
+    results: {
+      ruleId: string;
+      ruleIndex: number;
+      level: string;
+      message: { text: string };
+      locations: { physicalLocation: { artifactLocation: { uri: string }; region?: { startLine: number; startColumn?: number } } }[];
+      relatedLocations?: { id: number; physicalLocation: { artifactLocation: { uri: string } } }[];
+      partialFingerprints: Record<string, string>;
+    }[];
+  }[];
+}
+
+const validate = sarifValidator();
+const report = sampleReport();
+const text = formatSarif(report, { toolVersion: '1.2.3' });
+const sarif = JSON.parse(text) as Sarif;
+const run = sarif.runs[0];
+
+describe('sarif format', () => {
+  it('validates against the SARIF 2.1.0 schema', () => {
+    expect(validate(sarif), JSON.stringify(validate.errors, null, 2)).toBe(true);
+    expect(validate(JSON.parse(formatSarif(emptyReport(), { toolVersion: '1.2.3' })))).toBe(true);
+  });
+
+  it('the validator is no rubber stamp', () => {
+    const broken = structuredClone(sarif) as unknown as { runs: { results: Record<string, unknown>[] }[] };
+    const first = broken.runs[0]?.results[0];
+    if (first !== undefined) first.level = 'fatal';
+    expect(validate(broken)).toBe(false);
+    expect(validate({ version: '2.1.0', runs: [{ tool: { driver: {} } }] })).toBe(false);
+  });
+
+  it('lists every catalog rule and every combination kind, with help and security-severity', () => {
+    const ids = run?.tool.driver.rules.map((r) => r.id);
+    expect(ids).toEqual([...CATALOG.map((r) => r.id), ...COMBINATION_KINDS.map((k) => `${COMBINATION_RULE_PREFIX}${k.id}`)]);
+    for (const rule of run?.tool.driver.rules ?? []) {
+      expect(rule.help.text, rule.id).not.toBe('');
+      expect(Number(rule.properties['security-severity']), rule.id).toBeGreaterThan(0);
+      expect(rule.properties.tags, rule.id).toContain('security');
+    }
+    const byId = new Map(run?.tool.driver.rules.map((r) => [r.id, r]));
+    expect(byId.get('untrusted-checkout')?.properties['security-severity']).toBe('8.0');
+    expect(byId.get('untrusted-checkout')?.help.text).toContain('Documentation: /rules/untrusted-checkout');
+    expect(byId.get('missing-timeout')?.defaultConfiguration.level).toBe('note');
+    expect(byId.get(`${COMBINATION_RULE_PREFIX}pwn-request`)?.properties['security-severity']).toBe('9.5');
+    expect(run?.tool.driver.version).toBe('1.2.3');
+  });
+
+  it('maps HIGH to error, MEDIUM to warning, LOW and INFO to note, with ruleIndex and the fingerprint', () => {
+    const findings = run?.results.slice(0, report.records.length) ?? [];
+    expect(findings.map((r) => `${r.ruleId} ${r.level}`)).toEqual([
+      'missing-timeout note',
+      'unpinned-action note',
+      'missing-permissions error',
+      'untrusted-checkout error',
+      'persisted-credentials warning',
+      'default-token-write error',
+      'settings-unreadable note',
+    ]);
+    findings.forEach((r, i) => {
+      expect(run?.tool.driver.rules[r.ruleIndex]?.id).toBe(r.ruleId);
+      expect(r.partialFingerprints).toEqual({ 'chainbreaker/v1': report.records[i]?.fingerprint });
+    });
+  });
+
+  it('gives a region only for a real line, and settings findings the pseudo-file without one', () => {
+    const [first] = run?.results ?? [];
+    expect(first?.locations[0]?.physicalLocation).toEqual({ artifactLocation: { uri: '.github/workflows/ci.yml' }, region: { startLine: 3, startColumn: 3 } });
+    const settings = run?.results.find((r) => r.ruleId === 'default-token-write');
+    expect(settings?.locations[0]?.physicalLocation).toEqual({ artifactLocation: { uri: '%3Crepository%20settings%3E' } });
+  });
+
+  it('carries each combination as a result of its toxic-combination rule, components as related locations', () => {
+    const combination = run?.results.find((r) => r.ruleId === `${COMBINATION_RULE_PREFIX}pwn-request`);
+    expect(combination?.level).toBe('error');
+    expect(run?.tool.driver.rules[combination?.ruleIndex ?? -1]?.id).toBe(`${COMBINATION_RULE_PREFIX}pwn-request`);
+    expect(combination?.locations[0]?.physicalLocation.region).toEqual({ startLine: 12, startColumn: 9 });
+    expect(combination?.relatedLocations?.map((l) => l.id)).toEqual([1, 2, 3]);
+    expect(combination?.message.text).toContain('Fork code checked out ([.github/workflows/pr-target.yml:12](1)) -> ');
+    expect(combination?.partialFingerprints['chainbreaker/v1']).toMatch(/^[0-9a-f]{14}$/);
+  });
+
+  it('is deterministic', () => {
+    expect(formatSarif(report, { toolVersion: '1.2.3' })).toBe(text);
+  });
+});
