@@ -1,0 +1,313 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EXIT, main } from '../../bin/cli.js';
+import { CATALOG } from '../../lib/engine/catalog.js';
+import { COMBINATION_KINDS } from '../../lib/engine/combinations/index.js';
+import type { Finding } from '../../lib/engine/types.js';
+import { BROKEN, CLEAN, NO_TIMEOUT, cleanup, only, tempDir } from './support.js';
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function run(argv: string[], options: { cwd?: string; env?: Record<string, string>; tty?: boolean } = {}): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main({
+    argv,
+    stdout: { write: (text: string) => (stdout += text), isTTY: options.tty ?? false },
+    stderr: { write: (text: string) => (stderr += text) },
+    env: options.env ?? {},
+    cwd: options.cwd ?? process.cwd(),
+  });
+  return { code, stdout, stderr };
+}
+
+interface JsonReport {
+  findings: Finding[];
+  counts: Record<string, number>;
+  combinations: { id: string; file: string; components: { rule_id: string; finding: Finding }[] }[];
+}
+
+const json = (r: Run) => JSON.parse(r.stdout) as JsonReport;
+const workflow = (text: string) => ({ '.github/workflows/ci.yml': text });
+
+afterAll(cleanup);
+
+describe('chainbreaker (no command), --help, --version', () => {
+  it('--help prints the commands and every exit code', async () => {
+    const r = await run(['--help']);
+    expect(r.code).toBe(EXIT.ok);
+    for (const text of ['scan [repo-path ...]', 'rules', 'combinations', 'Exit codes:', '  0  ', '  1  ', '  2  ', '  3  ']) expect(r.stdout).toContain(text);
+  });
+
+  it('scan --help documents the options and exit codes', async () => {
+    const r = await run(['scan', '--help']);
+    expect(r.code).toBe(EXIT.ok);
+    for (const option of ['--format', '--ruleset', '--disable', '--fail-on', '--output', '--settings', 'chainbreaker: ignore', 'Exit codes:']) expect(r.stdout).toContain(option);
+  });
+
+  it('without a command, prints the help on stderr and exits 2', async () => {
+    const r = await run([]);
+    expect(r.code).toBe(EXIT.usage);
+    expect(r.stderr).toContain('Usage: chainbreaker');
+  });
+
+  it('--version prints the package version', async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(await run(['--version'])).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+  });
+});
+
+describe('usage errors exit 2', () => {
+  const cases: [string, string[], string][] = [
+    ['an unknown command', ['lint'], 'unknown command "lint"'],
+    ['an option before the command', ['--format', 'json', 'scan'], 'a command must come first'],
+    ['an unknown option', ['scan', '--colour'], "Unknown option '--colour'"],
+    ['an unknown format', ['scan', '--format', 'xml'], '--format must be one of text, json, sarif, github (got "xml")'],
+    ['an unknown ruleset', ['scan', '--ruleset', 'nist'], '--ruleset must be one of all, owasp'],
+    ['an unknown threshold', ['scan', '--fail-on', 'critical'], '--fail-on must be one of high, medium, low, info, none'],
+    ['an unknown rule id', ['scan', '--disable', 'missing-timeout,no-such-rule'], '--disable: unknown rule id no-such-rule'],
+    ['a missing option value', ['scan', '--output'], "Option '-o, --output <value>' argument missing"],
+    ['a rules format the command lacks', ['rules', '--format', 'sarif'], '--format must be one of text, json'],
+    ['a positional argument to rules', ['rules', 'extra'], 'Unexpected argument'],
+  ];
+  for (const [what, argv, message] of cases) {
+    it(what, async () => {
+      const r = await run(argv);
+      expect(r.code).toBe(EXIT.usage);
+      expect(r.stderr).toContain(message);
+      expect(r.stderr).toContain('chainbreaker --help');
+      expect(r.stdout).toBe('');
+    });
+  }
+
+  it('more --settings files than repositories', async () => {
+    const repo = tempDir(workflow(CLEAN));
+    const r = await run(['scan', repo, '--settings', 'a.json', '--settings', 'b.json']);
+    expect(r.code).toBe(EXIT.usage);
+    expect(r.stderr).toContain('give one snapshot per repository');
+  });
+});
+
+describe('operational errors exit 3', () => {
+  it('a repository path that does not exist', async () => {
+    const r = await run(['scan', 'no/such/dir', '--format', 'json'], { cwd: tempDir() });
+    expect(r.code).toBe(EXIT.operational);
+    expect(r.stderr).toBe('chainbreaker: cannot read repository no/such/dir: no such file or directory\n');
+    expect(r.stdout).toBe('');
+  });
+
+  it('a repository path that is a file', async () => {
+    const root = tempDir({ 'file.txt': 'x' });
+    const r = await run(['scan', 'file.txt'], { cwd: root });
+    expect(r.code).toBe(EXIT.operational);
+    expect(r.stderr).toContain('not a directory');
+  });
+
+  it('a settings file that is missing, not JSON, or not an object', async () => {
+    const root = tempDir({ ...workflow(CLEAN), 'bad.json': '{ nope', 'list.json': '[]' });
+    expect((await run(['scan', '.', '--settings', 'missing.json'], { cwd: root })).stderr).toContain('cannot read settings snapshot missing.json: no such file or directory');
+    const notJson = await run(['scan', '.', '--settings', 'bad.json'], { cwd: root });
+    expect(notJson.code).toBe(EXIT.operational);
+    expect(notJson.stderr).toContain('settings snapshot bad.json is not valid JSON');
+    const list = await run(['scan', '.', '--settings', 'list.json'], { cwd: root });
+    expect(list.code).toBe(EXIT.operational);
+    expect(list.stderr).toContain('must be a JSON object');
+  });
+
+  it('an output file that cannot be written', async () => {
+    const root = tempDir(workflow(CLEAN));
+    const r = await run(['scan', '.', '--output', 'missing-dir/report.json'], { cwd: root });
+    expect(r.code).toBe(EXIT.operational);
+    expect(r.stderr).toContain('cannot write missing-dir/report.json');
+  });
+});
+
+describe('scan', () => {
+  it('scans the current directory by default; a clean repository exits 0', async () => {
+    const r = await run(['scan', '--format', 'json'], { cwd: tempDir(workflow(CLEAN)) });
+    expect(r.code).toBe(EXIT.ok);
+    expect(json(r)).toEqual({ findings: [], counts: { HIGH: 0, MEDIUM: 0, LOW: 0, INFO: 0 }, combinations: [] });
+  });
+
+  it('reports findings in the public shape, file relative to the repository root', async () => {
+    const r = await run(['scan', '.', '--format', 'json', ...only('missing-timeout')], { cwd: tempDir(workflow(NO_TIMEOUT)) });
+    const { findings, counts } = json(r);
+    expect(findings).toEqual([expect.objectContaining({ file: '.github/workflows/ci.yml', line: 5, column: 3, severity: 'LOW', rule_id: 'missing-timeout' })]);
+    expect(Object.keys(findings[0] ?? {})).toEqual(['file', 'line', 'column', 'severity', 'category', 'rule_id', 'title', 'description', 'recommendation']);
+    expect(counts).toEqual({ HIGH: 0, MEDIUM: 0, LOW: 1, INFO: 0 });
+  });
+
+  describe('--fail-on', () => {
+    const cases: [string, string, number][] = [
+      [NO_TIMEOUT, 'high', EXIT.ok],
+      [NO_TIMEOUT, 'medium', EXIT.ok],
+      [NO_TIMEOUT, 'low', EXIT.findings],
+      [NO_TIMEOUT, 'info', EXIT.findings],
+      [NO_TIMEOUT, 'none', EXIT.ok],
+      [BROKEN, 'low', EXIT.ok],
+      [BROKEN, 'info', EXIT.findings],
+      [BROKEN, 'INFO', EXIT.findings],
+    ];
+    for (const [text, level, code] of cases) {
+      it(`${text === BROKEN ? 'invalid-workflow (INFO)' : 'missing-timeout (LOW)'} with --fail-on ${level} exits ${code}`, async () => {
+        const root = tempDir(workflow(text));
+        expect((await run(['scan', root, '--fail-on', level, ...only('missing-timeout', 'invalid-workflow')])).code).toBe(code);
+      });
+    }
+
+    it('defaults to high', async () => {
+      expect((await run(['scan', tempDir(workflow(NO_TIMEOUT)), ...only('missing-timeout')])).code).toBe(EXIT.ok);
+    });
+  });
+
+  it('--disable turns rules off, comma-separated or repeated', async () => {
+    const root = tempDir(workflow(NO_TIMEOUT));
+    const enabled = await run(['scan', root, '--format', 'json', ...only('missing-timeout', 'invalid-workflow')]);
+    expect(json(enabled).findings.map((f) => f.rule_id)).toEqual(['missing-timeout']);
+    const off = await run(['scan', root, '--format', 'json', ...only('missing-timeout', 'invalid-workflow'), '--disable', 'invalid-workflow, missing-timeout']);
+    expect(json(off).findings).toEqual([]);
+  });
+
+  it('--ruleset owasp keeps only the CICD-SEC rules', async () => {
+    const root = tempDir(workflow(NO_TIMEOUT));
+    const owasp = await run(['scan', root, '--format', 'json', '--ruleset', 'owasp']);
+    expect(json(owasp).findings.every((f) => f.category.startsWith('CICD-SEC-'))).toBe(true);
+    expect(json(owasp).findings.map((f) => f.rule_id)).not.toContain('missing-timeout');
+  });
+
+  it('prefixes files with the repository path as given when several are scanned', async () => {
+    const parent = tempDir({ 'one/.github/workflows/ci.yml': NO_TIMEOUT, 'two/.github/workflows/ci.yml': BROKEN });
+    const r = await run(['scan', 'one', './two/', '--format', 'json', ...only('missing-timeout', 'invalid-workflow')], { cwd: parent });
+    expect(json(r).findings.map((f) => `${f.file} ${f.rule_id}`)).toEqual(['one/.github/workflows/ci.yml missing-timeout', './two/.github/workflows/ci.yml invalid-workflow']);
+    expect(json(r).counts).toEqual({ HIGH: 0, MEDIUM: 0, LOW: 1, INFO: 1 });
+    const absolute = await run(['scan', join(parent, 'one'), '--format', 'json', ...only('missing-timeout')]);
+    expect(json(absolute).findings[0]?.file).toBe('.github/workflows/ci.yml');
+  });
+
+  it('warns on stderr when a repository has no file to scan', async () => {
+    const r = await run(['scan', '.'], { cwd: tempDir({ 'README.md': '# hi' }) });
+    expect(r.code).toBe(EXIT.ok);
+    expect(r.stderr).toBe('chainbreaker: no workflow, action or Dependabot file found in .\n');
+    expect(r.stdout).toBe('No findings.\n');
+  });
+
+  it('--output writes the report to a file and nothing to stdout', async () => {
+    const root = tempDir(workflow(NO_TIMEOUT));
+    const r = await run(['scan', '.', '-o', 'report.sarif', '--format', 'sarif', '--fail-on', 'low', ...only('missing-timeout')], { cwd: root, tty: true });
+    expect(r).toEqual({ code: EXIT.findings, stdout: '', stderr: '' });
+    const sarif = JSON.parse(readFileSync(join(root, 'report.sarif'), 'utf8')) as { version: string; runs: { results: unknown[] }[] };
+    expect(sarif.version).toBe('2.1.0');
+    expect(sarif.runs[0]?.results).toHaveLength(1);
+  });
+
+  it('honours inline suppressions', async () => {
+    const suppressed = NO_TIMEOUT.replace('  build:', '  build: # chainbreaker: ignore[missing-timeout]');
+    const r = await run(['scan', tempDir(workflow(suppressed)), '--format', 'json', ...only('missing-timeout')]);
+    expect(json(r).findings).toEqual([]);
+  });
+
+  describe('text colours', () => {
+    const argv = () => ['scan', tempDir(workflow(NO_TIMEOUT)), ...only('missing-timeout')];
+    it('on for a terminal', async () => expect((await run(argv(), { tty: true })).stdout).toContain('\x1b['));
+    it('off when not a terminal', async () => expect((await run(argv(), { tty: false })).stdout).not.toContain('\x1b['));
+    it('off with NO_COLOR', async () => expect((await run(argv(), { tty: true, env: { NO_COLOR: '1' } })).stdout).not.toContain('\x1b['));
+    it('on with FORCE_COLOR', async () => expect((await run(argv(), { tty: false, env: { FORCE_COLOR: '1' } })).stdout).toContain('\x1b['));
+  });
+
+  it('github format writes annotations', async () => {
+    const r = await run(['scan', tempDir(workflow(NO_TIMEOUT)), '--format', 'github', ...only('missing-timeout')]);
+    expect(r.stdout).toMatch(/^::notice file=\.github\/workflows\/ci\.yml,line=5,col=3,title=Job has no timeout \[missing-timeout\]::/);
+  });
+
+  describe('--settings', () => {
+    const snapshot = {
+      repository: { private: false, visibility: 'public', default_branch: 'main' },
+      branch_protection: {
+        required_pull_request_reviews: { required_approving_review_count: 1, dismiss_stale_reviews: true, require_code_owner_reviews: false },
+        enforce_admins: { enabled: true },
+        allow_force_pushes: { enabled: false },
+        allow_deletions: { enabled: false },
+        required_status_checks: { strict: true, contexts: ['ci'] },
+        required_signatures: { enabled: true },
+      },
+      branch_rules: [],
+      workflow_permissions: { default_workflow_permissions: 'read', can_approve_pull_request_reviews: true },
+    };
+
+    it('adds settings findings and the attack paths they complete; attack paths never change the exit code', async () => {
+      const root = tempDir({ ...workflow(CLEAN), 'settings.json': JSON.stringify(snapshot) });
+      const argv = ['scan', '.', '--settings', 'settings.json', '--format', 'json', ...only('actions-can-approve-prs', 'review-count-low')];
+      const r = await run([...argv, '--fail-on', 'high'], { cwd: root });
+      const report = json(r);
+      expect(report.findings.map((f) => `${f.file}:${f.line} ${f.rule_id}`)).toEqual(['<repository settings>:0 actions-can-approve-prs', '<repository settings>:0 review-count-low']);
+      expect(report.combinations.map((c) => `${c.id} ${c.file}`)).toEqual(['review-bypass <repository settings>']);
+      expect(r.code).toBe(EXIT.findings);
+      // Without the HIGH rule, no combination forms and the MEDIUM finding stays under the threshold.
+      const medium = await run(['scan', '.', '--settings', 'settings.json', '--format', 'json', ...only('review-count-low')], { cwd: root });
+      expect(json(medium).combinations).toEqual([]);
+      expect(medium.code).toBe(EXIT.ok);
+    });
+
+    it('pairs one snapshot per repository, in order, when several are scanned', async () => {
+      const parent = tempDir({ 'a/.github/workflows/ci.yml': CLEAN, 'b/.github/workflows/ci.yml': CLEAN, 'a.json': JSON.stringify(snapshot), 'b.json': '{}' });
+      const r = await run(['scan', 'a', 'b', '--settings', 'a.json', '--settings', 'b.json', '--format', 'json', ...only('actions-can-approve-prs', 'review-count-low')], { cwd: parent });
+      expect(r.code).toBe(EXIT.findings);
+      const report = json(r);
+      expect(report.findings.map((f) => f.file)).toEqual(['a/<repository settings>', 'a/<repository settings>']);
+      expect(report.combinations.map((c) => `${c.id} ${c.file}`)).toEqual(['review-bypass a/<repository settings>']);
+      expect(report.combinations[0]?.components.map((c) => c.finding.file)).toEqual(['a/<repository settings>', 'a/<repository settings>']);
+    });
+  });
+});
+
+describe('rules', () => {
+  it('--format json is { rules } with the fields of GET /api/rules', async () => {
+    const r = await run(['rules', '--format', 'json']);
+    expect(r.code).toBe(EXIT.ok);
+    const { rules } = JSON.parse(r.stdout) as { rules: Record<string, unknown>[] };
+    expect(rules).toEqual(CATALOG);
+    expect(Object.keys(rules[0] ?? {})).toEqual(['id', 'category', 'title', 'default_severity', 'surface', 'description', 'doc_url']);
+  });
+
+  it('text lists every rule', async () => {
+    const r = await run(['rules']);
+    for (const rule of CATALOG) expect(r.stdout).toContain(rule.id);
+    expect(r.stdout).toContain(`${CATALOG.length} rules.`);
+  });
+});
+
+describe('combinations', () => {
+  it('--format json lists the catalog of kinds', async () => {
+    const r = await run(['combinations', '--format', 'json']);
+    expect(r.code).toBe(EXIT.ok);
+    expect(JSON.parse(r.stdout)).toEqual({ kinds: JSON.parse(JSON.stringify(COMBINATION_KINDS)), cannot_fire: [] });
+  });
+
+  it('marks the kinds that cannot fire with rules disabled', async () => {
+    const r = await run(['combinations', '--format', 'json', '--disable', 'script-injection']);
+    expect((JSON.parse(r.stdout) as { cannot_fire: string[] }).cannot_fire).toEqual(['injection-secret-exfiltration', 'injection-token-theft']);
+    const text = await run(['combinations', '--disable', 'untrusted-checkout']);
+    expect(text.stdout).toMatch(/pwn-request {2}CRITICAL {2}file scope {2}\(cannot fire/);
+    expect(text.stdout).toContain('18 kinds of attack path, 1 of which cannot fire');
+  });
+
+  it('text lists every kind with what it requires and the rule that breaks it', async () => {
+    const r = await run(['combinations']);
+    for (const kind of COMBINATION_KINDS) expect(r.stdout).toContain(`${kind.id}  ${kind.severity}`);
+    expect(r.stdout).toContain('requires:   self-hosted-runner (job triggered by pull_request*) AND (fork-pr-approval-weak | self-hosted-runner-public-repo)');
+  });
+});
+
+describe('output file content matches stdout', () => {
+  it('for json', async () => {
+    const root = tempDir(workflow(NO_TIMEOUT));
+    const toStdout = await run(['scan', '.', '--format', 'json', ...only('missing-timeout')], { cwd: root });
+    await run(['scan', '.', '--format', 'json', '--output', 'out.json', ...only('missing-timeout')], { cwd: root });
+    expect(readFileSync(join(root, 'out.json'), 'utf8')).toBe(toStdout.stdout);
+  });
+});
