@@ -1,6 +1,10 @@
+import { isGithubToken, secretOccurrences, secretUses } from '../analysis/secrets.js';
+import { expressionsOf } from '../expressions/extract.js';
+import type { WorkflowReport } from '../rule.js';
 import { defineWorkflowRule } from '../rule.js';
+import type { SourceFile } from '../yaml/source.js';
+import { keyText, stringScalars, type YNode } from '../yaml/model.js';
 
-// Not implemented yet: the catalog entry is final, the detection lands with the rule's own change.
 export default defineWorkflowRule({
   meta: {
     id: 'overprovisioned-secrets',
@@ -8,8 +12,55 @@ export default defineWorkflowRule({
     title: 'Whole secrets context exposed',
     severity: 'MEDIUM',
     surface: 'workflow',
-    description: 'toJSON(secrets), secrets[<expression>], or mapping secrets into workflow-level env:.',
-    recommendation: '',
+    description:
+      'An expression hands over the whole `secrets` context (`toJSON(secrets)`), picks a secret by a computed name (`secrets[...]`), or a secret is mapped into the workflow-level `env:`, where every step of every job receives it.',
+    recommendation:
+      'Reference each secret by its literal name (`secrets.NAME`) in the `env:` or `with:` of the step that needs it, never the whole context.',
   },
-  create: () => ({}),
+  create: (context) => {
+    /** `toJSON(secrets)` and `secrets[<expression>]` anywhere below `node`. */
+    const reportWholeContext = (file: SourceFile, node: YNode, job: WorkflowReport['job']) => {
+      for (const scalar of stringScalars(node)) {
+        for (const occurrence of expressionsOf(file, scalar)) {
+          if (occurrence.expr === null) continue;
+          const use = secretUses(occurrence.expr).find((u) => u.kind !== 'named');
+          if (use === undefined) continue;
+          context.report({
+            node: scalar,
+            offset: occurrence.offset,
+            job,
+            message:
+              use.kind === 'whole'
+                ? `\`\${{ ${occurrence.span.source} }}\` exposes every secret of the repository, not just the ones this step needs.`
+                : `\`\${{ ${occurrence.span.source} }}\` picks a secret by a computed name, so any secret can be reached; GitHub cannot tell which secrets the workflow uses.`,
+          });
+        }
+      }
+    };
+    return {
+      workflow(workflow) {
+        for (const pair of workflow.root.pairs) {
+          if (keyText(pair.key) !== 'jobs') reportWholeContext(workflow.file, pair.value, null);
+        }
+        // With a single job, the workflow-level `env:` is that job's `env:`, the usual place for secrets.
+        if (workflow.jobs.length === 1) return;
+        for (const pair of workflow.env?.pairs ?? []) {
+          // The job token is governed by `permissions:`; stored secrets are what this rule is about.
+          const secret = secretOccurrences(workflow.file, pair.value).find((s) => !isGithubToken(s.name));
+          if (secret === undefined) continue;
+          context.report({
+            node: pair.key,
+            job: null,
+            message: `Secret \`${secret.name}\` is mapped into the workflow-level \`env:\` as \`${keyText(pair.key)}\`, so every step of every job (third-party actions included) receives it.`,
+          });
+        }
+      },
+      job(job) {
+        reportWholeContext(job.workflow.file, job.node, job);
+      },
+      action(action) {
+        reportWholeContext(action.file, action.root, null);
+      },
+    };
+  },
 });

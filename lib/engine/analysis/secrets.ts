@@ -1,0 +1,123 @@
+import { expressionsOf, type ExpressionOccurrence } from '../expressions/extract.js';
+import { Binary, ContextAccess, FunctionCall, functionName, Grouping, IndexAccess, Literal, Logical, Unary, type Expr } from '../expressions/parse.js';
+import type { Step } from '../model/workflow.js';
+import type { SourceFile } from '../yaml/source.js';
+import { keyText, stringScalars, type YMap, type YNode, type YScalar } from '../yaml/model.js';
+
+/** How an expression touches the `secrets` context. */
+export type SecretUse =
+  /** `secrets.NAME` or `secrets['NAME']`. `tested` when the value only feeds a comparison or a test. */
+  | { kind: 'named'; name: string; node: IndexAccess; tested: boolean }
+  /** `secrets[<expression>]` or `secrets.*`: the secret is picked at run time. */
+  | { kind: 'dynamic'; node: IndexAccess }
+  /** The whole context: `toJSON(secrets)`, `join(secrets)` ... */
+  | { kind: 'whole'; node: ContextAccess };
+
+/** Functions whose result says something about their arguments without carrying them. */
+const TESTING_FUNCTIONS = new Set(['contains', 'startswith', 'endswith']);
+
+/** Every use of the `secrets` context in an expression, outermost first. */
+export function secretUses(expr: Expr): SecretUse[] {
+  const uses: SecretUse[] = [];
+  const visit = (node: Expr, tested: boolean): void => {
+    if (node instanceof IndexAccess) {
+      if (isSecretsContext(node.expr)) {
+        const name = literalName(node.index);
+        uses.push(name === null ? { kind: 'dynamic', node } : { kind: 'named', name, node, tested });
+        if (name === null) visit(node.index, true);
+        return;
+      }
+      visit(node.expr, tested);
+      visit(node.index, true);
+    } else if (node instanceof ContextAccess) {
+      if (isSecretsContext(node)) uses.push({ kind: 'whole', node });
+    } else if (node instanceof FunctionCall) {
+      const testing = tested || TESTING_FUNCTIONS.has(functionName(node));
+      for (const arg of node.args) visit(arg, testing);
+    } else if (node instanceof Logical) {
+      for (const arg of node.args) visit(arg, tested);
+    } else if (node instanceof Binary) {
+      visit(node.left, true);
+      visit(node.right, true);
+    } else if (node instanceof Unary) {
+      visit(node.expr, true);
+    } else if (node instanceof Grouping) {
+      visit(node.group, tested);
+    }
+  };
+  visit(expr, false);
+  return uses;
+}
+
+function isSecretsContext(expr: Expr): expr is ContextAccess {
+  return expr instanceof ContextAccess && expr.name.lexeme.toLowerCase() === 'secrets';
+}
+
+/** The key of `.name` or `['name']`; null for a computed index or `.*`. */
+function literalName(index: Expr): string | null {
+  if (!(index instanceof Literal)) return null;
+  const value = index.token.value ?? index.token.lexeme;
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/** True for the job token, which GitHub mints per run: it is not a long-lived stored secret. */
+export function isGithubToken(name: string): boolean {
+  return name.toUpperCase() === 'GITHUB_TOKEN';
+}
+
+/** Names of the secrets whose value an expression carries (not only tests), in order. */
+export function carriedSecrets(expr: Expr | null): string[] {
+  if (expr === null) return [];
+  return secretUses(expr).flatMap((u) => (u.kind === 'named' && !u.tested ? [u.name] : []));
+}
+
+/** A secret whose value a `${{ }}` of a scalar carries. */
+export interface SecretOccurrence {
+  occurrence: ExpressionOccurrence;
+  name: string;
+}
+
+/** Secrets carried by the `${{ }}` of every string below `node`, in file order. */
+export function secretOccurrences(file: SourceFile, node: YNode): SecretOccurrence[] {
+  const result: SecretOccurrence[] = [];
+  for (const scalar of stringScalars(node)) {
+    for (const occurrence of expressionsOf(file, scalar)) {
+      for (const name of carriedSecrets(occurrence.expr)) result.push({ occurrence, name });
+    }
+  }
+  return result.sort((a, b) => a.occurrence.offset - b.occurrence.offset);
+}
+
+/** An environment variable visible to a step whose value carries a secret. */
+export interface SecretEnvVar {
+  /** The variable's name as written. */
+  name: string;
+  /** The secrets its value carries. */
+  secrets: string[];
+  key: YScalar;
+  value: YNode;
+  level: 'step' | 'job' | 'workflow';
+}
+
+/**
+ * The environment variables of a step (its own `env:`, its job's and its workflow's, the innermost
+ * winning) whose value carries a secret, by name. Composite-action steps only see their own `env:`
+ * (the `secrets` context is not available in actions).
+ */
+export function secretEnv(step: Step): Map<string, SecretEnvVar> {
+  const file = step.owner.file;
+  const levels: [YMap | undefined, SecretEnvVar['level']][] = [[step.env, 'step']];
+  if (step.job !== null) levels.push([step.job.env, 'job'], [step.job.workflow.env, 'workflow']);
+  const result = new Map<string, SecretEnvVar>();
+  const shadowed = new Set<string>();
+  for (const [env, level] of levels) {
+    for (const pair of env?.pairs ?? []) {
+      const name = keyText(pair.key);
+      if (shadowed.has(name)) continue;
+      shadowed.add(name);
+      const secrets = secretOccurrences(file, pair.value).map((s) => s.name);
+      if (secrets.length > 0) result.set(name, { name, secrets, key: pair.key, value: pair.value, level });
+    }
+  }
+  return result;
+}

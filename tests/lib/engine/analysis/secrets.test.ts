@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { carriedSecrets, secretUses } from '../../../../lib/engine/analysis/secrets.js';
+import { inRanges, singleQuotedRanges, substitutionRanges, variableUses } from '../../../../lib/engine/analysis/shell-vars.js';
+import { parseExpression } from '../../../../lib/engine/expressions/parse.js';
+
+const uses = (source: string) =>
+  secretUses(parseExpression(source) ?? (() => { throw new Error(source); })()).map((u) =>
+    u.kind === 'named' ? `${u.name}${u.tested ? '?' : ''}` : u.kind,
+  );
+
+describe('secretUses', () => {
+  it('names literal accesses and tells values from tests', () => {
+    expect(uses('secrets.A')).toEqual(['A']);
+    expect(uses("secrets['B-C']")).toEqual(['B-C']);
+    expect(uses("secrets.A || secrets.B")).toEqual(['A', 'B']);
+    expect(uses("secrets.A != ''")).toEqual(['A?']);
+    expect(uses("!secrets.A")).toEqual(['A?']);
+    expect(uses("contains(secrets.A, 'x')")).toEqual(['A?']);
+    expect(uses("format('{0}', secrets.A)")).toEqual(['A']);
+    expect(uses("fromJSON(secrets.A).field")).toEqual(['A']);
+  });
+
+  it('tells whole-context and computed accesses apart', () => {
+    expect(uses('toJSON(secrets)')).toEqual(['whole']);
+    expect(uses('secrets[matrix.name]')).toEqual(['dynamic']);
+    expect(uses('secrets.*')).toEqual(['dynamic']);
+  });
+
+  it('lists carried secrets only', () => {
+    expect(carriedSecrets(parseExpression("secrets.A != '' && secrets.B"))).toEqual(['B']);
+    expect(carriedSecrets(null)).toEqual([]);
+  });
+});
+
+describe('variableUses', () => {
+  const kinds = (text: string) => variableUses(text).map((u) => `${u.name}:${u.kind}@${u.offset}`);
+
+  it('finds shell, PowerShell, cmd and Node reads with their kind', () => {
+    expect(kinds('echo "$A ${B} ${C:-d} ${D:0:4} ${E#x} ${#F} ${G:+set}"')).toEqual([
+      'A:value@6',
+      'B:value@9',
+      'C:value@14',
+      'D:part@22',
+      'E:part@31',
+    ]);
+    expect(kinds('Write-Host $env:TOKEN; echo %KEY%; console.log(process.env.X)')).toEqual(['TOKEN:value@11', 'KEY:value@28', 'X:value@47']);
+  });
+
+  it('skips single-quoted text, where the shell does not expand', () => {
+    expect(kinds(`echo '$A' "$B" 'it''s $C'`)).toEqual(['B:value@11']);
+  });
+
+  it('finds quoted and substituted ranges', () => {
+    expect(singleQuotedRanges(`a 'b' "c'd" 'e`)).toEqual([[2, 5], [12, 14]]);
+    const ranges = substitutionRanges('x=$(a $(b) c) `d` $((1+2))');
+    expect(ranges).toEqual([[2, 13], [14, 17], [18, 26]]);
+    expect(inRanges(5, ranges)).toBe(true);
+    expect(inRanges(13, ranges)).toBe(false);
+  });
+
+  it('stays fast on hostile input', () => {
+    const text = `\${A${':'.repeat(50_000)}` + "'".repeat(50_001) + '$B '.repeat(50_000);
+    const start = performance.now();
+    variableUses(text);
+    substitutionRanges(text);
+    expect(performance.now() - start).toBeLessThan(1000);
+  });
+});
