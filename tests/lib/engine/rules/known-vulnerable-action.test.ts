@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { inRange, parseRefVersion } from '../../../../lib/engine/analysis/action-version.js';
+import { ACTION_ADVISORIES } from '../../../../lib/engine/data/advisories.js';
+import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
+
+const RULE = 'known-vulnerable-action';
+
+function job(...uses: string[]): string {
+  return ['on: push', 'jobs:', '  build:', '    runs-on: ubuntu-latest', '    steps:', ...uses.map((u) => `      - uses: ${u}`), ''].join('\n');
+}
+
+describe(RULE, () => {
+  it('treats a floating tag as the newest release of its line', () => {
+    const v4 = parseRefVersion('v4');
+    const v412 = parseRefVersion('v4.1.2');
+    expect(v4?.floating).toBe(true);
+    expect(v412?.floating).toBe(false);
+    expect(v4 !== null && inRange(v4, '4.0.0', '4.1.3')).toBe(false);
+    expect(v412 !== null && inRange(v412, '4.0.0', '4.1.3')).toBe(true);
+    const v45 = parseRefVersion('v45');
+    expect(v45 !== null && inRange(v45, '0', '46.0.1')).toBe(true);
+    expect(parseRefVersion('main')).toBeNull();
+  });
+
+  it('ships advisories with ids, summaries and lower-case action names', () => {
+    expect(ACTION_ADVISORIES.length).toBeGreaterThan(10);
+    for (const a of ACTION_ADVISORIES) {
+      expect(a.id).toMatch(/^GHSA(-[23456789cfghjmpqrvwx]{4}){3}$/);
+      expect(a.action).toBe(a.action.toLowerCase());
+      expect(a.summary.length).toBeGreaterThan(20);
+    }
+  });
+
+  it('reports affected tags at the uses scalar with the advisory id', () => {
+    const records = recordsWith(RULE, job(
+      'tj-actions/changed-files@v40',
+      'actions/download-artifact@v4.1.2',
+      'github/codeql-action/init@v2',
+      'rlespinasse/github-slug-action@4.0.1',
+    ));
+    expect(positions(records.map((r) => r.finding))).toEqual(['6:15 HIGH', '7:15 HIGH', '8:15 HIGH', '9:15 HIGH']);
+    expect(records.every((r) => r.job === 'build')).toBe(true);
+    const [changedFiles, download, codeql, slug] = records.map((r) => r.finding);
+    expect(changedFiles?.description).toContain('GHSA-mrrh-fwg8-r2c3 / CVE-2025-30066');
+    expect(changedFiles?.description).toContain('GHSA-mcph-m25j-8j63 / CVE-2023-51664');
+    expect(changedFiles?.recommendation).toContain('46.0.1 or later');
+    expect(download?.description).toContain('CVE-2024-42471');
+    expect(codeql?.description).toContain('`github/codeql-action/init@v2`');
+    expect(slug?.description).toContain('CVE-2023-27581');
+  });
+
+  it('does not report fixed versions, floating tags past the fix, branches or other actions', () => {
+    expect(scanWith(RULE, job(
+      'tj-actions/changed-files@v46.0.1',
+      'tj-actions/changed-files@v46',
+      'actions/download-artifact@v4',
+      'actions/download-artifact@v3',
+      'rlespinasse/github-slug-action@v4',
+      'github/codeql-action/init@v3',
+      'tj-actions/changed-files@main',
+      'actions/checkout@v4',
+    ))).toEqual([]);
+  });
+
+  it('reports the reviewdog v1 tag named by its advisory', () => {
+    const findings = scanWith(RULE, job('reviewdog/action-setup@v1', 'reviewdog/action-setup@v1.3.0'));
+    expect(positions(findings)).toEqual(['6:15 HIGH']);
+    expect(findings[0]?.description).toContain('CVE-2025-30154');
+  });
+
+  it('reports commits known to be malicious however they are referenced', () => {
+    const findings = scanWith(RULE, job('reviewdog/action-setup@f0d342d24037bb11d26b9bd8496e0808ba32e9ec # v1', 'tj-actions/changed-files@0e58ed8671d6b60d0890c21b07f8835ace038e67'));
+    expect(positions(findings)).toEqual(['6:15 HIGH', '7:15 HIGH']);
+    expect(findings[1]?.description).toContain('known to carry malicious code');
+  });
+
+  it('judges a SHA pin by its version comment, except for tag-moving compromises', () => {
+    const findings = scanWith(RULE, job(
+      'actions/download-artifact@9c19ed7fe5d278cd354c7dfd5d3b88589c7e2395 # v4.1.2',
+      'actions/download-artifact@fa0a91b85d4f404e444e00e005971372dc801d16 # v4.1.8',
+      'tj-actions/changed-files@9426d40962ed5378910ee2e21d5f8c6fcbf2dd96 # v42',
+      'tj-actions/changed-files@9426d40962ed5378910ee2e21d5f8c6fcbf2dd96 # v40.2.0',
+      'tj-actions/branch-names@1111111111111111111111111111111111111111 # ratchet: tj-actions/branch-names@v7.0.0',
+      'tj-actions/branch-names@2222222222222222222222222222222222222222',
+    ));
+    expect(positions(findings)).toEqual(['6:15 HIGH', '9:15 HIGH', '10:15 HIGH']);
+    expect(findings[0]?.description).toContain('labelled `4.1.2`');
+    // v40 is below 41 (CVE-2023-51664), but a SHA pin of a genuine release was not hit by the March 2025 tag move.
+    expect(findings[1]?.description).toContain('GHSA-mcph-m25j-8j63');
+    expect(findings[1]?.description).not.toContain('GHSA-mrrh-fwg8-r2c3');
+    expect(findings[2]?.description).toContain('CVE-2023-49291');
+  });
+
+  it('checks reusable-workflow calls and composite-action steps', () => {
+    expect(positions(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        call:
+          uses: tj-actions/changed-files/.github/workflows/x.yml@v44
+    `))).toEqual(['4:11 HIGH']);
+    const records = recordsWith(RULE, [{ path: 'action.yml', text: 'runs:\n  using: composite\n  steps:\n    - uses: dawidd6/action-download-artifact@v5\n' }]);
+    expect(positions(records.map((r) => r.finding))).toEqual(['4:13 HIGH']);
+    expect(records[0]?.job).toBeNull();
+  });
+});
