@@ -1,6 +1,79 @@
+import { stepLabel } from '../analysis/step-label.js';
+import type { Job } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
+import { get, getMap, keyText, type YMap, type YNode, type YScalar } from '../yaml/model.js';
+import type { SourceFile } from '../yaml/source.js';
 
-// Not implemented yet: the catalog entry is final, the detection lands with the rule's own change.
+interface TokenPattern {
+  what: string;
+  pattern: RegExp;
+  /** Rejects documentation placeholders that have the right shape. */
+  plausible?: (match: string) => boolean;
+}
+
+/** Five characters in alphabet order (`01234`, `abcde`): typed by a person, not drawn at random. */
+function hasRun(text: string): boolean {
+  let run = 1;
+  for (let i = 1; i < text.length; i++) {
+    run = text.charCodeAt(i) === text.charCodeAt(i - 1) + 1 ? run + 1 : 1;
+    if (run >= 5) return true;
+  }
+  return false;
+}
+
+/** Enough distinct characters, letters and digits: what a random token has and `ghp_xxxx…` does not. */
+function random(body: string, distinct = 12): boolean {
+  return new Set(body).size >= distinct && /[0-9]/.test(body) && /[A-Za-z]/.test(body) && !/EXAMPLE/i.test(body) && !hasRun(body);
+}
+
+// Every quantifier is bounded or followed by a character the repeated class cannot match, so the scan
+// stays linear on any input.
+const TOKEN_PATTERNS: TokenPattern[] = [
+  { what: 'a GitHub token', pattern: /\bgh[pousr]_[A-Za-z0-9]{36}\b/g, plausible: (m) => random(m.slice(4)) },
+  { what: 'a GitHub fine-grained personal access token', pattern: /\bgithub_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}\b/g, plausible: (m) => random(m.slice(11)) },
+  { what: 'an AWS access key id', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, plausible: (m) => random(m.slice(4), 8) },
+  { what: 'a Slack token', pattern: /\bxox[abpr]-[0-9]{8,16}-[0-9A-Za-z-]{10,80}/g, plausible: (m) => random(m.slice(5), 10) },
+  { what: 'a GitLab personal access token', pattern: /\bglpat-[0-9A-Za-z_-]{20}\b/g, plausible: (m) => random(m.slice(6), 10) },
+  { what: 'an npm access token', pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, plausible: (m) => random(m.slice(4)) },
+  { what: 'a PyPI API token', pattern: /\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,400}/g },
+  { what: 'a Stripe live secret key', pattern: /\b[rs]k_live_[0-9A-Za-z]{24,99}\b/g, plausible: (m) => random(m.slice(8)) },
+];
+
+const PRIVATE_KEY_HEADER = /-----BEGIN [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
+
+/**
+ * True when key material follows a PEM/PGP header, after blanks, quotes, `\n` escapes, YAML indentation
+ * and `Name: value` armor headers. A header alone is how scripts rebuild a key from a secret.
+ */
+function hasKeyBody(text: string, afterHeader: number): boolean {
+  const window = text.slice(afterHeader, afterHeader + 600);
+  const body = window.replace(/^(?:\s|\\n|["'|>-])*(?:[A-Za-z][\w-]{0,40}: [^\n]{0,200}(?:\s|\\n)+)*/, '');
+  return /^[A-Za-z0-9+/]{40}/.test(body);
+}
+
+/** Names of variables and inputs that hold a credential: the last word decides (`DB_PASSWORD`, not `PASSWORD_FILE`). */
+const SECRET_NAME = /(?:^|[_.-])(?:password|passwd|pwd|passphrase|token|secret|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?key)$/i;
+/** Values that are obviously not a real credential. */
+const PLACEHOLDER =
+  /test|dummy|fake|example|sample|placeholder|changeme|change[_-]me|insecure|redacted|temp|tmp|local|dev|xxx|\*\*\*|\.\.\.|1234|abcd|qwerty|your[_-]|my[_-]/i;
+const PLACEHOLDER_WORDS = new Set(['password', 'passw0rd', 'secret', 'token', 'postgres', 'mysql', 'root', 'admin', 'guest', 'user', 'default', 'none', 'null']);
+
+/** A literal that looks like a real credential: long enough, no spaces, not a placeholder or a reference. */
+function looksLikeCredential(value: string): boolean {
+  const text = value.trim();
+  if (text.length < 8 || /\s/.test(text) || text.includes('${{') || text.includes('$')) return false;
+  if (/^<.*>$/.test(text) || /^[A-Z][A-Z0-9_]*$/.test(text)) return false;
+  if (PLACEHOLDER.test(text) || PLACEHOLDER_WORDS.has(text.toLowerCase())) return false;
+  // Two character classes at least: real passwords and keys mix them, words and flags do not.
+  const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((c) => c.test(text)).length;
+  return classes >= 2;
+}
+
+function literalText(node: YNode | undefined): string | null {
+  if (node?.kind !== 'scalar' || typeof node.value !== 'string') return null;
+  return node.value;
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'hardcoded-credentials',
@@ -8,8 +81,97 @@ export default defineWorkflowRule({
     title: 'Credential written literally in a workflow',
     severity: 'HIGH',
     surface: 'workflow',
-    description: 'Literal credentials.password of container/services; token patterns (ghp_, github_pat_, gho_, AKIA…, xox[abp]-, -----BEGIN … PRIVATE KEY-----, glpat-, npm_…) anywhere; env: keys named like secrets with literal non-placeholder values.',
-    recommendation: '',
+    description:
+      'A registry password in `container:`/`services:` `credentials`, a token or private key with a recognisable format (GitHub, AWS, Slack, GitLab, npm, PyPI, Stripe, PEM/PGP), or a secret-named `env:`/`with:` entry with a realistic literal value is written in the file, readable by anyone who can read the repository.',
+    recommendation:
+      'Revoke the credential now (it is in the git history), store the new one as an encrypted secret, and reference it as `${{ secrets.NAME }}`.',
   },
-  create: () => ({}),
+  create: (context) => {
+    /** Reports token patterns and key material anywhere in the text (values, keys and comments). */
+    const scanText = (file: SourceFile, jobAt: (offset: number) => Job | null): Set<number> => {
+      const reported = new Set<number>();
+      const text = file.text;
+      const report = (offset: number, length: number, what: string) => {
+        reported.add(offset);
+        context.report({
+          node: { kind: 'scalar', start: offset, end: offset + length, value: null, style: 'plain' },
+          job: jobAt(offset),
+          message: `The file contains ${what} in clear text.`,
+          key: `${what}:${text.slice(offset, offset + length)}`,
+        });
+      };
+      for (const { what, pattern, plausible } of TOKEN_PATTERNS) {
+        for (const match of text.matchAll(pattern)) {
+          if (plausible === undefined || plausible(match[0])) report(match.index, match[0].length, what);
+        }
+      }
+      for (const match of text.matchAll(PRIVATE_KEY_HEADER)) {
+        if (hasKeyBody(text, match.index + match[0].length)) report(match.index, match[0].length, 'a private key');
+      }
+      return reported;
+    };
+
+    /** `credentials.password` of a container or service. */
+    const checkContainer = (container: YNode | undefined, what: string, job: Job) => {
+      const password = get(getMap(container, 'credentials'), 'password');
+      const text = literalText(password);
+      if (password === undefined || text === null || text.trim() === '' || text.includes('${{')) return;
+      context.report({
+        node: password,
+        job,
+        message: `The registry password of ${what} is written literally in the workflow.`,
+      });
+    };
+
+    /** Secret-named entries of an `env:` or `with:` mapping with a realistic literal value. */
+    const checkMapping = (map: YMap | undefined, where: string, job: Job | null, skip: Set<number>) => {
+      for (const pair of map?.pairs ?? []) {
+        const name = keyText(pair.key);
+        const text = literalText(pair.value);
+        if (text === null || !SECRET_NAME.test(name) || !looksLikeCredential(text)) continue;
+        const value = pair.value as YScalar;
+        if (skip.has(value.start) || [...skip].some((o) => o >= value.start && o < value.end)) continue;
+        context.report({
+          node: value,
+          job,
+          message: `\`${name}\` in ${where} is set to a literal value that looks like a real credential.`,
+        });
+      }
+    };
+
+    return {
+      workflow(workflow) {
+        const jobAt = (offset: number) => workflow.jobs.find((j) => offset >= j.key.start && offset < j.node.end) ?? null;
+        const reported = scanText(workflow.file, jobAt);
+        checkMapping(workflow.env, 'the workflow `env:`', null, reported);
+        for (const job of workflow.jobs) {
+          checkContainer(job.container, `the container of job \`${job.id}\``, job);
+          for (const service of job.services?.pairs ?? []) {
+            checkContainer(service.value, `service \`${keyText(service.key)}\` of job \`${job.id}\``, job);
+          }
+          // Jobs with service containers set up throwaway databases and brokers: their literal
+          // passwords configure those containers and protect nothing.
+          if (job.services !== undefined) continue;
+          checkMapping(job.env, `the \`env:\` of job \`${job.id}\``, job, reported);
+          checkMapping(getMap(job.container, 'env'), `the container \`env:\` of job \`${job.id}\``, job, reported);
+          for (const step of job.steps) {
+            const label = stepLabel(step);
+            checkMapping(step.env, `the \`env:\` of step \`${label}\``, job, reported);
+            checkMapping(step.with, `the \`with:\` of step \`${label}\``, job, reported);
+          }
+        }
+      },
+      action(action) {
+        const reported = scanText(action.file, () => null);
+        for (const step of action.steps) {
+          const label = stepLabel(step);
+          checkMapping(step.env, `the \`env:\` of step \`${label}\``, null, reported);
+          checkMapping(step.with, `the \`with:\` of step \`${label}\``, null, reported);
+        }
+      },
+      dependabot(config) {
+        scanText(config.file, () => null);
+      },
+    };
+  },
 });

@@ -1,0 +1,183 @@
+import { describe, expect, it } from 'vitest';
+import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
+
+const RULE = 'hardcoded-credentials';
+
+// Token-shaped fixtures are assembled at run time so that this file itself holds no token-shaped literal.
+const GHP = ['ghp', '_', 'R8xk2LmQ9vTz4WbN7cYpD1sFa0GhJ3uE5iOq'].join('');
+const AWS = ['AK', 'IA', 'Z7QK4M2XW9RT3PLB'].join('');
+const NPM = ['npm', '_', 'Lq8Zt3Xv7Nm2Bc9Wk4Rj6Hs1Dp5Gy0Fa2UeT'].join('');
+const PEM_HEADER = ['-----BEGIN', 'RSA PRIVATE KEY-----'].join(' ');
+const PEM_BODY = 'MIIEpAIBAAKCAQEA3Tz2mr7SuiDH0QyxV4xpCpeXJbLNSwnT2dvPS1HY4SKSbkR9dH3MNu3AJ6';
+
+describe(RULE, () => {
+  it('reports recognisable tokens anywhere in the file, bound to the job around them', () => {
+    const records = recordsWith(RULE, yaml`
+      on: push
+      # fallback token: ${GHP}
+      jobs:
+        deploy:
+          runs-on: ubuntu-latest
+          steps:
+            - run: |
+                aws configure set aws_access_key_id ${AWS}
+                npm config set //registry.npmjs.org/:_authToken ${NPM}
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['2:19 HIGH', '8:47 HIGH', '9:59 HIGH']);
+    expect(records.map((r) => r.job)).toEqual([null, 'deploy', 'deploy']);
+    expect(records[0]?.finding.rule_id).toBe(RULE);
+    expect(records.map((r) => r.finding.description)).toEqual([
+      'The file contains a GitHub token in clear text.',
+      'The file contains an AWS access key id in clear text.',
+      'The file contains an npm access token in clear text.',
+    ]);
+  });
+
+  it('ignores placeholders and documentation examples with the right shape', () => {
+    expect(scanWith(RULE, yaml`
+      on: push
+      # export GH_TOKEN=ghp_${'x'.repeat(36)}
+      # AWS docs key: AKIA${'IOSFODNN7EXAMPLE'}
+      jobs:
+        a: { runs-on: x, steps: [{ run: echo ghp_${'0123456789'.repeat(3)}abcdef }] }
+    `)).toEqual([]);
+  });
+
+  it('reports a private key with key material, not a header used to rebuild one from a secret', () => {
+    const records = recordsWith(RULE, yaml`
+      on: push
+      jobs:
+        a:
+          runs-on: x
+          steps:
+            - run: |
+                cat > key.pem <<EOF
+                ${PEM_HEADER}
+                ${PEM_BODY}
+                EOF
+            - run: printf '%s\\n%s\\n' "${PEM_HEADER}" "\${{ secrets.KEY_BODY }}" > key.pem
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['8:11 HIGH']);
+    expect(records[0]?.finding.description).toContain('private key');
+  });
+
+  it('reports literal registry passwords of the job container and services', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          container:
+            image: registry.example.com/build
+            credentials:
+              username: ci
+              password: hunter2
+          services:
+            db:
+              image: registry.example.com/db
+              credentials:
+                username: ci
+                password: \${{ secrets.REGISTRY_PASSWORD }}
+            cache:
+              image: registry.example.com/cache
+              credentials: { username: ci, password: "s3cret" }
+          steps: [{ run: make test }]
+    `);
+    expect(positions(findings)).toEqual(['9:19 HIGH', '18:48 HIGH']);
+    expect(findings[1]?.description).toContain('service `cache`');
+  });
+
+  it('reports secret-named env and with entries holding realistic literal values', () => {
+    const records = recordsWith(RULE, yaml`
+      on: push
+      env:
+        ADMIN_PASSWORD: Tr0ub4dor&3x
+      jobs:
+        scan:
+          runs-on: ubuntu-latest
+          env:
+            API_KEY: 9f3a71c0e2b84d5f
+          steps:
+            - uses: fossa-contrib/fossa-action@v3
+              with:
+                fossa-api-key: 304657e2357ba57b416b94e6b119131c
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['3:19 HIGH', '8:16 HIGH', '12:26 HIGH']);
+    expect(records.map((r) => r.job)).toEqual([null, 'scan', 'scan']);
+    expect(records[2]?.finding.description).toContain('`fossa-api-key`');
+  });
+
+  it('does not cry wolf on placeholders, references, flags and non-secret names', () => {
+    expect(scanWith(RULE, yaml`
+      on: push
+      env:
+        PASSWORD: password
+        DB_PASSWORD: changeme123
+        TOKEN: \${{ secrets.TOKEN }}
+        NPM_TOKEN: ""
+        API_KEY: <your-api-key>
+        SECRET_KEY: test-secret-key-1
+        AUTH_TOKEN: $RUNNER_TOKEN
+        TOKENIZERS_PARALLELISM: "false"
+        PASSWORD_FILE: /run/secrets/pw1
+        GITHUB_TOKEN: As provided by GitHub
+        SERVER_PASSWORD: MAVEN_PASSWORD
+        KEYCHAIN_PASSWORD: temp-password
+        DEV_PASSWORD: abcd1234
+        PIN_TOKEN: 12345678
+      jobs:
+        a: { runs-on: x, steps: [{ run: make }] }
+    `)).toEqual([]);
+  });
+
+  it('treats the credentials of service containers as throwaway test setup', () => {
+    expect(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          services:
+            postgres:
+              image: postgres:16
+              env:
+                POSTGRES_PASSWORD: Xk82-pq7Lm
+          env:
+            DATABASE_PASSWORD: Xk82-pq7Lm
+            MINIO_SECRET_KEY: polar123456789
+          steps: [{ run: make test }]
+    `)).toEqual([]);
+  });
+
+  it('scans composite actions and Dependabot configuration', () => {
+    const action = scanWith(RULE, [
+      {
+        path: '.github/actions/deploy/action.yml',
+        text: yaml`
+          name: deploy
+          runs:
+            using: composite
+            steps:
+              - run: ./deploy
+                shell: bash
+                env:
+                  DEPLOY_TOKEN: Zq81-kx02-Mv7t-Wp3r
+        `,
+      },
+    ]);
+    expect(positions(action)).toEqual(['8:23 HIGH']);
+    const dependabot = scanWith(RULE, [
+      {
+        path: '.github/dependabot.yml',
+        text: `version: 2\nregistries:\n  npm:\n    type: npm-registry\n    url: https://registry.npmjs.org\n    token: ${NPM}\nupdates: []\n`,
+      },
+    ]);
+    expect(positions(dependabot)).toEqual(['6:12 HIGH']);
+  });
+
+  it('stays linear on a long run of token-like characters', () => {
+    const text = `on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - run: echo ${'ghp_'.repeat(20_000)}${'A1'.repeat(100_000)} ${'-----BEGIN PRIVATE KEY-----'.repeat(5_000)}\n`;
+    const start = performance.now();
+    scanWith(RULE, text);
+    expect(performance.now() - start).toBeLessThan(2000);
+  });
+});
