@@ -486,7 +486,8 @@ $$;
 
 -- The user's GitHub account as the auth server recorded it at sign-in: `provider_id` is GitHub's numeric
 -- user id (as text), `login` the user name. Read from auth.identities, never from user_metadata, which the
--- user can edit. Security definer because service_role has no grant on auth tables on Supabase.
+-- user can edit. Security definer: the API's role (service_role) is not granted the auth tables, the
+-- function's owner (the migrating role) is.
 create function public.github_identity(p_user_id uuid) returns json
 language sql stable
 security definer
