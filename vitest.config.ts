@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
     pool: 'forks',
+    // One migrated database per run for the data tests (PGlite, or TEST_DATABASE_URL's server).
+    globalSetup: ['tests/support/db-global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -1,0 +1,204 @@
+// Recording scans and reading their findings back for combinations: record_scan, repository_combo_inputs,
+// attack_path_inputs.
+
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DatabaseError } from '../../lib/db/errors.js';
+import {
+  attackPathInputs,
+  recordScan,
+  repositoryComboInputs,
+  setRuleOverride,
+  setRuleSetting,
+  clearRuleOverride,
+} from '../../lib/db/operations.js';
+import type { Repository, StoredFinding } from '../../lib/db/types.js';
+import { openTestDatabase, type TestDatabase } from '../support/db.js';
+import { countsOf, finding, userWithRepositories } from '../support/db-fixtures.js';
+
+let t: TestDatabase;
+beforeAll(async () => {
+  t = await openTestDatabase();
+});
+afterAll(() => t.close());
+
+async function userWithRepository(): Promise<{ user: string; repo: Repository }> {
+  const user = await t.createUser();
+  const { repositories } = await userWithRepositories(t.db, user, 1);
+  return { user, repo: repositories[0]! };
+}
+
+async function stored(user: string): Promise<{ scans: number; findings: number }> {
+  const [row] = await t.query<{ scans: number; findings: number }>(
+    `select (select count(*)::int from public.scans where user_id = $1) as scans,
+            (select count(*)::int from public.findings where user_id = $1) as findings`,
+    [user],
+  );
+  return row!;
+}
+
+function scanOf(repo: Repository, findings: StoredFinding[]) {
+  return { repositoryId: repo.id, ruleset: 'all' as const, counts: countsOf(findings), findings };
+}
+
+describe('record_scan', () => {
+  test('stores the scan and its findings, in order, with every field', async () => {
+    const { user, repo } = await userWithRepository();
+    const findings = [
+      finding({ severity: 'MEDIUM', rule_id: 'b-rule', line: 3 }),
+      finding({ severity: 'HIGH', rule_id: 'a-rule', job: null, column: 0 }),
+      finding({ severity: 'INFO', file: '.github/dependabot.yml', title: 'Ünïcödé — "quoted" \\ backslash' }),
+    ];
+    const recorded = await recordScan(t.db, user, { ...scanOf(repo, findings), ruleset: 'owasp' });
+    expect(recorded).toEqual({ scan_id: expect.stringMatching(/^[0-9a-f-]{36}$/), created_at: expect.any(String) });
+
+    const [scan] = await t.query<Record<string, unknown>>(
+      'select repository_id, ruleset, high_count, medium_count, low_count, info_count from public.scans where id = $1',
+      [recorded.scan_id],
+    );
+    expect(scan).toEqual({ repository_id: repo.id, ruleset: 'owasp', high_count: 1, medium_count: 1, low_count: 0, info_count: 1 });
+    expect(await repositoryComboInputs(t.db, user, repo.id)).toEqual(findings);
+  });
+
+  test('a scan with no findings is recorded', async () => {
+    const { user, repo } = await userWithRepository();
+    await recordScan(t.db, user, scanOf(repo, []));
+    expect(await stored(user)).toEqual({ scans: 1, findings: 0 });
+    expect(await repositoryComboInputs(t.db, user, repo.id)).toEqual([]);
+  });
+
+  test('a repository the user does not own is not found and nothing is stored', async () => {
+    const { repo } = await userWithRepository();
+    const stranger = await t.createUser();
+    const error = await recordScan(t.db, stranger, scanOf(repo, [finding()])).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DatabaseError);
+    expect((error as DatabaseError).kind).toBe('not_found');
+    expect(await stored(stranger)).toEqual({ scans: 0, findings: 0 });
+  });
+
+  describe('is atomic: a failure part-way leaves no scan and no findings', () => {
+    test.each([
+      ['a finding violating a check constraint', [finding(), finding(), finding({ severity: 'CRITICAL' as 'HIGH' })]],
+      ['a finding missing a required field', [finding(), { ...finding(), title: undefined } as unknown as StoredFinding]],
+      ['a finding with a fractional line', [finding(), finding({ line: 1.5 })]],
+    ])('%s', async (_case, findings) => {
+      const { user, repo } = await userWithRepository();
+      const counts = { HIGH: findings.length, MEDIUM: 0, LOW: 0, INFO: 0 };
+      const error = await recordScan(t.db, user, { repositoryId: repo.id, ruleset: 'all', counts, findings }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(DatabaseError);
+      expect((error as DatabaseError).kind).toBe('internal');
+      expect(await stored(user)).toEqual({ scans: 0, findings: 0 });
+    });
+
+    test('counts that disagree with the findings', async () => {
+      const { user, repo } = await userWithRepository();
+      const findings = [finding({ severity: 'LOW' })];
+      const error = await recordScan(t.db, user, { ...scanOf(repo, findings), counts: { HIGH: 1, MEDIUM: 0, LOW: 0, INFO: 0 } }).catch(
+        (e: unknown) => e,
+      );
+      expect((error as DatabaseError).sqlState).toBe('22023');
+      expect(await stored(user)).toEqual({ scans: 0, findings: 0 });
+    });
+
+    test('an unknown ruleset', async () => {
+      const { user, repo } = await userWithRepository();
+      const error = await recordScan(t.db, user, { ...scanOf(repo, [finding()]), ruleset: 'everything' as 'all' }).catch((e: unknown) => e);
+      expect((error as DatabaseError).sqlState).toBe('23514');
+      expect(await stored(user)).toEqual({ scans: 0, findings: 0 });
+    });
+  });
+
+  test('the error says nothing about the SQL or the data', async () => {
+    const { user, repo } = await userWithRepository();
+    const error = (await recordScan(t.db, user, scanOf(repo, [finding({ severity: 'CRITICAL' as 'HIGH' })])).catch((e: unknown) => e)) as DatabaseError;
+    expect(error.message).toBe('Database error');
+    expect(error.fn).toBe('record_scan');
+    expect(String(error.cause)).toMatch(/check constraint|counts/);
+  });
+});
+
+describe('repository_combo_inputs', () => {
+  test("reads the latest scan only, filtered by the rules' current effective state", async () => {
+    const { user, repo } = await userWithRepository();
+    await recordScan(t.db, user, scanOf(repo, [finding({ rule_id: 'old-scan-rule' })]));
+    const latest = [finding({ rule_id: 'kept' }), finding({ rule_id: 'disabled-globally' }), finding({ rule_id: 'disabled-here' })];
+    await recordScan(t.db, user, scanOf(repo, latest));
+    expect(await repositoryComboInputs(t.db, user, repo.id)).toEqual(latest);
+
+    // Turning rules off after the scan takes effect without a re-scan; turning one back on restores it.
+    await setRuleSetting(t.db, user, 'disabled-globally', false);
+    await setRuleOverride(t.db, user, repo.id, 'disabled-here', false);
+    expect(await repositoryComboInputs(t.db, user, repo.id)).toEqual([latest[0]]);
+    await clearRuleOverride(t.db, user, repo.id, 'disabled-here');
+    expect(await repositoryComboInputs(t.db, user, repo.id)).toEqual([latest[0], latest[2]]);
+  });
+
+  test('an override enabling a globally disabled rule brings its findings back', async () => {
+    const { user, repo } = await userWithRepository();
+    const findings = [finding({ rule_id: 'pipe-to-shell' })];
+    await recordScan(t.db, user, scanOf(repo, findings));
+    await setRuleSetting(t.db, user, 'pipe-to-shell', false);
+    expect(await repositoryComboInputs(t.db, user, repo.id)).toEqual([]);
+    await setRuleOverride(t.db, user, repo.id, 'pipe-to-shell', true);
+    expect(await repositoryComboInputs(t.db, user, repo.id)).toEqual(findings);
+  });
+
+  test('is [] for a repository never scanned and null for one the user does not own', async () => {
+    const { user, repo } = await userWithRepository();
+    expect(await repositoryComboInputs(t.db, user, repo.id)).toEqual([]);
+    await recordScan(t.db, user, scanOf(repo, [finding()]));
+    expect(await repositoryComboInputs(t.db, await t.createUser(), repo.id)).toBeNull();
+  });
+});
+
+describe('attack_path_inputs', () => {
+  test('returns every scanned repository of the user with its latest enabled findings, by full_name', async () => {
+    const user = await t.createUser();
+    const { repositories } = await userWithRepositories(t.db, user, 4);
+    const [a, b, c, neverScanned] = repositories;
+    await recordScan(t.db, user, scanOf(c!, [finding({ rule_id: 'stale' })]));
+    const cLatest = [finding({ rule_id: 'pipe-to-shell' }), finding({ rule_id: 'excessive-permissions', job: null })];
+    await recordScan(t.db, user, scanOf(c!, cLatest));
+    const aFindings = [finding({ rule_id: 'pipe-to-shell' }), finding({ rule_id: 'script-injection' })];
+    await recordScan(t.db, user, scanOf(a!, aFindings));
+    const bFindings = [finding({ rule_id: 'pipe-to-shell' })];
+    await recordScan(t.db, user, scanOf(b!, bFindings));
+
+    await setRuleSetting(t.db, user, 'pipe-to-shell', false);
+    await setRuleOverride(t.db, user, c!.id, 'pipe-to-shell', true);
+
+    // Someone else's data never shows up.
+    const stranger = await t.createUser();
+    const { repositories: theirs } = await userWithRepositories(t.db, stranger, 1);
+    await recordScan(t.db, stranger, scanOf(theirs[0]!, [finding()]));
+
+    const inputs = await attackPathInputs(t.db, user);
+    expect(inputs).toEqual([
+      { repo_id: a!.id, full_name: a!.full_name, html_url: a!.html_url, findings: [aFindings[1]] },
+      { repo_id: b!.id, full_name: b!.full_name, html_url: b!.html_url, findings: [] },
+      { repo_id: c!.id, full_name: c!.full_name, html_url: c!.html_url, findings: cLatest },
+    ]);
+    expect(inputs.map((i) => i.repo_id)).not.toContain(neverScanned!.id);
+  });
+
+  test('is [] for a user with nothing scanned', async () => {
+    const user = await t.createUser();
+    await userWithRepositories(t.db, user, 2);
+    expect(await attackPathInputs(t.db, user)).toEqual([]);
+  });
+
+  test('one call serves 200 repositories x 50 findings with everything intact', async () => {
+    const user = await t.createUser();
+    const { repositories } = await userWithRepositories(t.db, user, 200);
+    const rules = Array.from({ length: 10 }, (_, i) => `rule-${i}`);
+    for (const repo of repositories) {
+      const findings = Array.from({ length: 50 }, (_, i) => finding({ rule_id: rules[i % 10]!, line: i + 1 }));
+      await recordScan(t.db, user, scanOf(repo, findings));
+    }
+    await setRuleSetting(t.db, user, 'rule-0', false);
+    const inputs = await attackPathInputs(t.db, user);
+    expect(inputs).toHaveLength(200);
+    expect(inputs.every((i) => i.findings.length === 45)).toBe(true);
+    expect(inputs.flatMap((i) => i.findings).some((f) => f.rule_id === 'rule-0')).toBe(false);
+    expect(inputs[0]!.findings.map((f) => f.line)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1).filter((line) => (line - 1) % 10 !== 0));
+  });
+});
