@@ -1,6 +1,106 @@
+import { fetchOf, isLocalUrl, mentionsFetch } from '../analysis/remote-fetch.js';
 import { defineWorkflowRule } from '../rule.js';
+import { commandName, scriptPipelines, words } from '../shell.js';
+import { valueOffsetToSource } from '../yaml/offsets.js';
 
-// Not implemented yet: the catalog entry is final, the detection lands with the rule's own change.
+/** Interpreters, and the options that make them take their program from an argument instead of stdin. */
+const INTERPRETERS: Record<string, { codeFlag: RegExp; stdinFlag?: RegExp; valueFlag?: RegExp }> = {
+  sh: { codeFlag: /^-[a-z]*c[a-z]*$/i, stdinFlag: /^-[a-z]*s[a-z]*$/i, valueFlag: /^[-+]o$/ },
+  python: { codeFlag: /^-[a-z]*[cm][a-z]*$/i, valueFlag: /^-[WX]$/ },
+  node: { codeFlag: /^(-[ep]|--eval|--print)$/ },
+  perl: { codeFlag: /^-[a-z]*[eE][a-z]*$/i },
+  ruby: { codeFlag: /^-[a-z]*e[a-z]*$/i },
+  php: { codeFlag: /^-[rB]$/ },
+  pwsh: { codeFlag: /^-(c|command|f|file|e|ec|encodedcommand)$/i },
+  iex: { codeFlag: /^$/ },
+};
+
+function interpreterKind(name: string): string | null {
+  const n = name.toLowerCase();
+  if (/^(ba|z|da|k|a)?sh$/.test(n)) return 'sh';
+  if (/^python(\d+(\.\d+)?)?$/.test(n)) return 'python';
+  if (n === 'node' || n === 'nodejs' || n === 'bun' || n === 'deno') return n === 'deno' ? null : 'node';
+  if (n === 'perl' || n === 'ruby' || n === 'php') return n;
+  if (n === 'pwsh' || n === 'powershell' || n === 'powershell.exe') return 'pwsh';
+  if (n === 'iex' || n === 'invoke-expression') return 'iex';
+  return null;
+}
+
+/** True when the interpreter command reads the program it runs from standard input. */
+function readsProgramFromStdin(command: string): boolean {
+  const list = words(command);
+  const name = commandName(command);
+  if (name === null) return false;
+  const kind = interpreterKind(name);
+  if (kind === null) return false;
+  if (kind === 'iex') return true;
+  const spec = INTERPRETERS[kind];
+  if (spec === undefined) return false;
+  const start = list.findIndex((w) => w.replace(/^.*\//, '') === name);
+  for (let i = start + 1; i < list.length; i++) {
+    const word = list[i] ?? '';
+    if (word === '-' || word === '--') return true;
+    if (spec.stdinFlag?.test(word) === true) return true;
+    if (word.startsWith('-')) {
+      if (spec.codeFlag.test(word)) return kind === 'pwsh' && /^-(c|command)$/i.test(word) && list[i + 1] === '-';
+      if (spec.valueFlag?.test(word) === true) i++;
+      continue;
+    }
+    // A positional argument is a script file: what arrives on stdin is its data.
+    return false;
+  }
+  return true;
+}
+
+const SUBSTITUTED_SHELL =
+  /^(?:sudo\s+(?:-\S+\s+)*)?(?:\S*\/)?(?:(?:ba|z|da|k)?sh\s+(?:-\S+\s+)*-[a-z]*c[a-z]*|eval|python\d?\s+-c|node\s+-e|perl\s+-e)\s+["']?(?:\$\(|`)/i;
+const PROCESS_SUBSTITUTION = /^(?:sudo\s+(?:-\S+\s+)*)?(?:\S*\/)?(?:(?:ba|z|da|k)?sh|source|\.|python\d?|node|perl|ruby)\s[^<]*<\(/i;
+const INVOKE_EXPRESSION = /^(?:iex|invoke-expression)\b/i;
+
+interface Hit {
+  /** Offset in the script of the pipeline or command that runs the remote script. */
+  offset: number;
+  form: string;
+  url: string | null;
+}
+
+/** The places a script runs a fetched script, at most one per pipeline. */
+export function remoteScriptRuns(script: string, depth = 0): Hit[] {
+  const hits: Hit[] = [];
+  for (const pipeline of scriptPipelines(script)) {
+    const hit = pipelineHit(pipeline.commands.map((c) => c.text), depth);
+    if (hit !== null) hits.push({ ...hit, offset: pipeline.offset });
+  }
+  return hits;
+}
+
+function pipelineHit(commands: string[], depth: number): Omit<Hit, 'offset'> | null {
+  for (let i = 0; i < commands.length; i++) {
+    const command = commands[i] ?? '';
+    const fetch = fetchOf(command);
+    if (fetch !== null && !isLocalUrl(fetch.url)) {
+      const runner = commands.slice(i + 1).find(readsProgramFromStdin);
+      if (runner !== undefined) return { form: `${fetch.program} … | ${commandName(runner) ?? runner}`, url: fetch.url };
+    }
+    if (!mentionsFetch(command)) continue;
+    const url = /(?:https?|ftp):\/\/[^\s'"()`]+/i.exec(command)?.[0] ?? null;
+    if (isLocalUrl(url)) continue;
+    if (PROCESS_SUBSTITUTION.test(command)) return { form: `${commandName(command) ?? 'shell'} <(…)`, url };
+    if (SUBSTITUTED_SHELL.test(command)) return { form: `${commandName(command) ?? 'shell'} "$(…)"`, url };
+    if (INVOKE_EXPRESSION.test(command)) return { form: `${commandName(command) ?? 'iex'} (…)`, url };
+    // `sh -c 'curl … | sh'`: the quoted program is a script of its own.
+    const kind = interpreterKind(commandName(command) ?? '');
+    if (kind === 'sh' && depth < 2) {
+      const list = words(command);
+      const flag = list.findIndex((w) => /^-[a-z]*c[a-z]*$/i.test(w));
+      const inner = flag === -1 ? undefined : list[flag + 1];
+      const nested = inner === undefined ? [] : remoteScriptRuns(inner, depth + 1);
+      if (nested[0] !== undefined) return { form: nested[0].form, url: nested[0].url };
+    }
+  }
+  return null;
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'pipe-to-shell',
@@ -8,8 +108,25 @@ export default defineWorkflowRule({
     title: 'Remote script piped into an interpreter',
     severity: 'HIGH',
     surface: 'workflow',
-    description: 'curl|wget|iwr … | [sudo] sh|bash|zsh|python|node|perl|iex, bash <(curl …), sh -c "$(curl …)".',
-    recommendation: '',
+    description:
+      'A `run:` script downloads a script and executes it in one go (`curl … | bash`, `bash <(curl …)`, `sh -c "$(curl …)"`, `iwr … | iex`), so whoever controls that URL, its DNS or its CDN runs code in the job.',
+    recommendation:
+      'Download the script to a file, verify its checksum or signature against a value committed in the repository, then run it; better, install the tool from a pinned package or a SHA-pinned action.',
   },
-  create: () => ({}),
+  create: (context) => ({
+    step(step) {
+      const run = step.run;
+      if (run === undefined || typeof run.value !== 'string') return;
+      const file = step.owner.file;
+      for (const hit of remoteScriptRuns(run.value)) {
+        context.report({
+          node: run,
+          offset: valueOffsetToSource(file, run, hit.offset),
+          message: `\`${hit.form}\` runs a script fetched from ${hit.url === null ? 'the network' : `\`${hit.url}\``} without verifying it${
+            step.name === null ? '' : ` (step \`${step.name}\`)`
+          }.`,
+        });
+      }
+    },
+  }),
 });

@@ -1,0 +1,56 @@
+import { commandName, words } from '../shell.js';
+
+/** Programs that fetch a URL: the shell's and PowerShell's (with its aliases). */
+const DOWNLOADERS = new Set(['curl', 'wget', 'iwr', 'irm', 'invoke-webrequest', 'invoke-restmethod']);
+
+export interface Fetch {
+  /** The program, lower case: `curl`, `wget`, `iwr` ... */
+  program: string;
+  /** The words of the command, quotes removed. */
+  words: string[];
+  /** The first URL-like argument (`https://…`, `${{ … }}`, `$URL`), or null. */
+  url: string | null;
+}
+
+/** The fetch a command performs, or null when it is not a download command. */
+export function fetchOf(command: string): Fetch | null {
+  // `(iwr https://…).Content` and `(New-Object Net.WebClient).DownloadString(…)` are PowerShell fetches too.
+  const text = command.replace(/^\(\s*/, '');
+  const name = commandName(text)?.toLowerCase() ?? '';
+  if (!DOWNLOADERS.has(name)) {
+    if (/\.Download(?:String|File|Data)\s*\(/i.test(command)) return { program: 'webclient', words: words(text), url: urlIn(command) };
+    return null;
+  }
+  const list = words(text);
+  return { program: name, words: list, url: urlArgument(list) ?? urlIn(text) };
+}
+
+/** Options of curl, wget and PowerShell that take a value, so the next word is not the URL. */
+const VALUE_OPTIONS = /^(-[oOHdeuATXbcEKFmrwyY]|--(output|output-document|header|data[\w-]*|user|user-agent|referer|upload-file|request|cookie|cookie-jar|config|max-time|retry[\w-]*|connect-timeout|form|write-out|directory-prefix|tries|timeout|wait)|-(OutFile|Uri|Headers|Method|Body|UserAgent|TimeoutSec))$/i;
+
+function urlArgument(list: string[]): string | null {
+  const explicit = list.find((w) => /^(https?|ftp):\/\//i.test(w));
+  if (explicit !== undefined) return explicit;
+  for (let i = 1; i < list.length; i++) {
+    const word = list[i] ?? '';
+    const previous = list[i - 1] ?? '';
+    if (previous.toLowerCase() === '-uri') return word;
+    if (word.startsWith('-') || VALUE_OPTIONS.test(previous)) continue;
+    if (word.includes('${{') || word.startsWith('$') || /^[\w.-]+\.[a-z]{2,}\//i.test(word)) return word;
+  }
+  return null;
+}
+
+function urlIn(text: string): string | null {
+  return /(?:https?|ftp):\/\/[^\s'"()]+/i.exec(text)?.[0] ?? null;
+}
+
+/** True for URLs of the runner itself (a service container, a local registry): nothing is fetched from outside. */
+export function isLocalUrl(url: string | null): boolean {
+  return url !== null && /^(?:https?:\/\/)?(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\])(?:[:/]|$)/i.test(url);
+}
+
+/** Whether a command text mentions a fetch anywhere (inside `$(…)`, `<(…)`, PowerShell parentheses). */
+export function mentionsFetch(text: string): boolean {
+  return /(?:^|[\s(`'"|;&])(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)(?=[\s'"`)]|$)|\.Download(?:String|Data)\s*\(/i.test(text);
+}

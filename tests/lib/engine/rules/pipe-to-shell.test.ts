@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { remoteScriptRuns } from '../../../../lib/engine/rules/pipe-to-shell.js';
+import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
+
+const RULE = 'pipe-to-shell';
+
+function forms(script: string): string[] {
+  return remoteScriptRuns(script).map((h) => h.form);
+}
+
+describe(RULE, () => {
+  it('recognises the pipe, process-substitution and command-substitution forms', () => {
+    expect(forms('curl -fsSL https://x.test/i.sh | sh')).toEqual(['curl … | sh']);
+    expect(forms('wget -qO- https://x.test/i.sh | sudo -E bash -s -- -y')).toEqual(['wget … | bash']);
+    expect(forms('curl -sL https://x.test/get.py | python3 -')).toEqual(['curl … | python3']);
+    expect(forms('irm https://get.scoop.sh | iex')).toEqual(['irm … | iex']);
+    expect(forms('(iwr https://x.test/i.ps1).Content | Invoke-Expression')).toEqual(['iwr … | Invoke-Expression']);
+    expect(forms('bash <(curl -s https://x.test/i.sh)')).toEqual(['bash <(…)']);
+    expect(forms('sh -c "$(curl -fsSL https://x.test/i.sh)"')).toEqual(['sh "$(…)"']);
+    expect(forms('eval "$(wget -qO- https://x.test/env)"')).toEqual(['eval "$(…)"']);
+    expect(forms("iex ((New-Object System.Net.WebClient).DownloadString('https://x.test/i.ps1'))")).toEqual(['iex (…)']);
+    expect(forms("sudo sh -c 'curl -fsSL https://x.test/i.sh | bash'")).toEqual(['curl … | bash']);
+  });
+
+  it('does not report interpreters that take their program from an argument, or local URLs', () => {
+    expect(forms('curl -s https://api.test/v | python3 -c "import json,sys; print(json.load(sys.stdin))"')).toEqual([]);
+    expect(forms('curl -s https://api.test/v | python -m json.tool')).toEqual([]);
+    expect(forms('curl -s https://x.test/data | node -e "process.stdin.pipe(process.stdout)"')).toEqual([]);
+    expect(forms('curl -s https://x.test/list | perl -pe "s/a/b/"')).toEqual([]);
+    expect(forms('curl -s https://x.test/list | bash ./process.sh')).toEqual([]);
+    expect(forms('curl -s http://localhost:8080/setup.sh | sh')).toEqual([]);
+    expect(forms('curl -fsSL https://x.test/a.tar.gz | tar xz')).toEqual([]);
+    expect(forms('VERSION=$(curl -s https://x.test/latest | jq -r .tag)')).toEqual([]);
+    expect(forms('echo "curl https://x.test | sh"')).toEqual([]);
+  });
+
+  it('reports at the pipeline inside a multi-line script, bound to the job', () => {
+    const records = recordsWith(RULE, yaml`
+      on: push
+      jobs:
+        setup:
+          runs-on: ubuntu-latest
+          steps:
+            - name: Install
+              run: |
+                set -eu
+                curl -fsSL https://x.test/install.sh | bash
+                echo done && wget -qO- https://x.test/b.sh | sh
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['9:11 HIGH', '10:24 HIGH']);
+    expect(records.map((r) => r.job)).toEqual(['setup', 'setup']);
+    expect(records[0]?.finding.description).toContain('`https://x.test/install.sh`');
+    expect(records[0]?.finding.description).toContain('step `Install`');
+  });
+
+  it('reports in composite actions and one-line scripts', () => {
+    const records = recordsWith(RULE, [
+      { path: 'action.yml', text: 'runs:\n  using: composite\n  steps:\n    - run: curl -sSf https://sh.rustup.rs | sh -s -- -y\n      shell: bash\n' },
+    ]);
+    expect(positions(records.map((r) => r.finding))).toEqual(['4:12 HIGH']);
+    expect(records[0]?.job).toBeNull();
+  });
+
+  it('honours a suppression comment on the script line', () => {
+    expect(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        setup:
+          runs-on: ubuntu-latest
+          steps:
+            - run: |
+                curl -fsSL https://x.test/install.sh | bash # chainbreaker: ignore[pipe-to-shell]
+    `)).toEqual([]);
+  });
+
+  it('does not throw on odd shapes', () => {
+    expect(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        a:
+          runs-on: ubuntu-latest
+          steps:
+            - run: 42
+            - run:
+            - run: { curl: sh }
+            - run: "curl | | sh ((( $( \`"
+    `)).toEqual([]);
+  });
+});
