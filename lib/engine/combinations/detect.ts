@@ -83,11 +83,15 @@ function workflowFiles(kind: CombinationKind, usable: readonly FindingRecord[]):
 function matchInFile(kind: CombinationKind, byRule: Map<string, FindingRecord[]>, file: string, usable: readonly FindingRecord[]): Match[] | null {
   const rules = rulesOf(kind);
   const jobs = new Set<string>();
-  for (const r of usable) if (r.finding.file === file && r.job !== null && rules.has(r.finding.rule_id)) jobs.add(r.job);
+  for (const r of usable) {
+    const job = r.job ?? null;
+    if (r.finding.file === file && job !== null && rules.has(r.finding.rule_id)) jobs.add(job);
+  }
   const inFile = (r: FindingRecord) => r.finding.file === file || r.finding.file === SETTINGS_FILE;
   const bindings: (string | null)[] = jobs.size > 0 ? [...jobs] : [null];
   for (const job of bindings) {
-    const matches = match(kind, byRule, (r) => inFile(r) && (r.job === null || r.job === job));
+    // `?? null`: a stored row without a job binding is a workflow-level fact.
+    const matches = match(kind, byRule, (r) => inFile(r) && ((r.job ?? null) === null || r.job === job));
     // Settings findings may join a file's chain but never make one on their own.
     if (matches !== null && matches.some((m) => m.record.finding.file === file)) return matches;
   }

@@ -55,6 +55,11 @@ describe('same-job binding in file scope', () => {
     }
   });
 
+  it('a stored record without a job binding counts as workflow-level', () => {
+    const stored = { ...rec('missing-permissions', { line: 1 }), job: undefined as unknown as null };
+    expect(ids([stored, rec('untrusted-checkout', { line: 12, job: 'test' })])).toEqual([`pwn-request ${PR_WORKFLOW}`]);
+  });
+
   it('a workflow-level finding does not reach another file', () => {
     expect(ids([rec('excessive-permissions', { file: CI_WORKFLOW, line: 3, job: null }), rec('script-injection', { line: 20, job: 'lint' })])).toEqual([]);
   });
