@@ -1,6 +1,7 @@
 import { defineSettingsRule } from '../rule.js';
+import { assessProtection, REQUIREMENTS } from '../settings/protection.js';
+import { branchLabel } from '../settings/repository.js';
 
-// Not implemented yet: the catalog entry is final, the detection lands with the rule's own change.
 export default defineSettingsRule({
   meta: {
     id: 'branch-deletion-allowed',
@@ -8,8 +9,16 @@ export default defineSettingsRule({
     title: 'Default branch can be deleted',
     severity: 'MEDIUM',
     surface: 'repo-settings',
-    description: 'Protection/ruleset present and deletion allowed.',
-    recommendation: '',
+    description: 'The default branch is protected, but neither its classic protection nor any active ruleset restricts deleting it.',
+    recommendation:
+      'Restrict deletion: in the ruleset for the default branch (Settings → Rules → Rulesets) enable "Restrict deletions", or in the classic rule (Settings → Branches) turn "Allow deletions" off (`allow_deletions: false`).',
   },
-  check: () => undefined,
+  check(snapshot, context) {
+    const protection = assessProtection(snapshot);
+    if (protection.check(REQUIREMENTS['branch-deletion-allowed']) !== 'violated') return;
+    const branch = branchLabel(snapshot);
+    context.report({
+      message: `Deleting ${branch} is not restricted: ${protection.lacks('restrict deletions')}. GitHub refuses to delete the current default branch, but as soon as another branch becomes the default, anyone with push access can delete ${branch} and the history only it holds.`,
+    });
+  },
 });

@@ -1,6 +1,7 @@
 import { defineSettingsRule } from '../rule.js';
+import { assessProtection, REQUIREMENTS } from '../settings/protection.js';
+import { branchSubject } from '../settings/repository.js';
 
-// Not implemented yet: the catalog entry is final, the detection lands with the rule's own change.
 export default defineSettingsRule({
   meta: {
     id: 'signed-commits-not-required',
@@ -8,8 +9,15 @@ export default defineSettingsRule({
     title: 'Signed commits not required',
     severity: 'LOW',
     surface: 'repo-settings',
-    description: 'Required signatures off.',
-    recommendation: '',
+    description: 'The default branch is protected, but accepts commits without a verified signature, so a commit can claim any author.',
+    recommendation:
+      'In the ruleset for the default branch (Settings → Rules → Rulesets) enable "Require signed commits", or in the classic rule (Settings → Branches) enable "Require signed commits" (`POST /repos/{owner}/{repo}/branches/{branch}/protection/required_signatures`).',
   },
-  check: () => undefined,
+  check(snapshot, context) {
+    const protection = assessProtection(snapshot);
+    if (protection.check(REQUIREMENTS['signed-commits-not-required']) !== 'violated') return;
+    context.report({
+      message: `${branchSubject(snapshot)} accepts unsigned commits: ${protection.lacks('require signed commits')}. Commit authorship can be forged, so the history cannot show who really wrote a change.`,
+    });
+  },
 });
