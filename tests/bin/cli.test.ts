@@ -5,6 +5,7 @@ import { EXIT, main } from '../../bin/cli.js';
 import { CATALOG } from '../../lib/engine/catalog.js';
 import { COMBINATION_KINDS } from '../../lib/engine/combinations/index.js';
 import type { Finding } from '../../lib/engine/types.js';
+import { sarifValidator } from '../support/sarif.js';
 import { BROKEN, CLEAN, NO_TIMEOUT, cleanup, only, tempDir } from './support.js';
 
 interface Run {
@@ -262,6 +263,42 @@ describe('scan', () => {
       expect(report.combinations.map((c) => `${c.id} ${c.file}`)).toEqual(['review-bypass a/<repository settings>']);
       expect(report.combinations[0]?.components.map((c) => c.finding.file)).toEqual(['a/<repository settings>', 'a/<repository settings>']);
     });
+  });
+});
+
+describe('sarif of a real scan', () => {
+  it('validates against the SARIF 2.1.0 schema with every rule enabled, settings and several repositories', async () => {
+    const risky = `on:
+  pull_request_target:
+  issues:
+jobs:
+  test:
+    runs-on: [self-hosted, linux]
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          ref: \${{ github.event.pull_request.head.sha }}
+      - run: npm ci && npm test
+      - run: echo "\${{ github.event.issue.title }}" && curl -sSL https://example.com/install.sh | bash
+      - uses: some-org/deploy@v1
+        with:
+          token: \${{ secrets.DEPLOY_PAT }}
+`;
+    const parent = tempDir({
+      'one/.github/workflows/pr.yml': risky,
+      'one/.github/workflows/broken.yml': BROKEN,
+      'two/.github/workflows/ci.yml': NO_TIMEOUT,
+      'one.json': JSON.stringify({ workflow_permissions: { default_workflow_permissions: 'write', can_approve_pull_request_reviews: true } }),
+      'two.json': '{}',
+    });
+    const r = await run(['scan', 'one', 'two', '--settings', 'one.json', '--settings', 'two.json', '--format', 'sarif'], { cwd: parent });
+    expect(r.stderr).toBe('');
+    const validate = sarifValidator();
+    const sarif = JSON.parse(r.stdout) as { runs: { tool: { driver: { rules: { id: string }[] } }; results: { ruleId: string; ruleIndex: number }[] }[] };
+    expect(validate(sarif), JSON.stringify(validate.errors, null, 2)).toBe(true);
+    const run0 = sarif.runs[0];
+    expect(run0?.results.length).toBeGreaterThan(0);
+    for (const result of run0?.results ?? []) expect(run0?.tool.driver.rules[result.ruleIndex]?.id).toBe(result.ruleId);
   });
 });
 
