@@ -1,6 +1,78 @@
+import { fetchOf, isLocalUrl, type Fetch } from '../analysis/remote-fetch.js';
+import type { Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
+import { commandName, scriptPipelines } from '../shell.js';
+import { valueOffsetToSource } from '../yaml/offsets.js';
+import { remoteScriptRuns } from './pipe-to-shell.js';
 
-// Not implemented yet: the catalog entry is final, the detection lands with the rule's own change.
+/** File names of archives, packages, installers, binaries and scripts. */
+const ARTIFACT = /\.(tar|tgz|tar\.(gz|xz|bz2|zst)|txz|tbz2?|zip|gz|xz|bz2|zst|7z|deb|rpm|apk|msi|exe|dmg|pkg|appimage|jar|war|whl|gem|nupkg|crate|vsix|sh|bash|ps1|py|pl|rb|run|bin)$/i;
+/** Programs that unpack what is piped into them. */
+const UNPACKERS = new Set(['tar', 'bsdtar', 'unzip', 'gunzip', 'zcat', 'xz', 'unxz', 'bunzip2', 'zstd', 'funzip', 'cpio', 'dpkg', 'rpm']);
+/** Verification of a checksum or signature somewhere in the step. */
+const VERIFICATION =
+  /\b(sha(1|224|256|384|512)sum|shasum|b2sum|gpgv|slsa-verifier|minisign|sigstore|openssl\s+dgst|certutil\b[^\n]*-hashfile|Get-FileHash)\b|\bgpg2?\b[^\n]*--verify|\bcosign\s+verify|\bgh\s+attestation\s+verify|--(checksum|sha256)\b/i;
+/** Options that make the request something other than a download (curl and wget short options may be clustered: `-sI`). */
+const NOT_A_DOWNLOAD = /^(--(request|data[\w-]*|form|upload-file|head|spider)|-(Method|Body|InFile))$/i;
+const NOT_A_DOWNLOAD_SHORT = /^-[a-zA-Z]*[XdFTI][a-zA-Z]*$/;
+
+function isNotADownload(fetch: Fetch): boolean {
+  const unix = fetch.program === 'curl' || fetch.program === 'wget';
+  return fetch.words.some((w) => NOT_A_DOWNLOAD.test(w) || (unix && NOT_A_DOWNLOAD_SHORT.test(w)));
+}
+const OUTPUT_OPTION = /^(-o|-O|--output|--output-document|-OutFile)$/i;
+
+/** The name a fetch saves to, when it names one. */
+function outputFile(fetch: Fetch): string | null {
+  const list = fetch.words;
+  for (let i = 1; i < list.length; i++) {
+    const word = list[i] ?? '';
+    const attached = /^(?:--output(?:-document)?=|-o|-O)(.+)$/.exec(word);
+    // `curl -fsSLo file`: a cluster ending in `o` takes the output name as the next word.
+    if (OUTPUT_OPTION.test(word) || (fetch.program === 'curl' && /^-[a-zA-Z]+o$/.test(word))) {
+      const next = list[i + 1];
+      // `curl -O` (remote name) takes no value; `wget -O file` and `curl -o file` do.
+      if (word === '-O' && fetch.program === 'curl') return null;
+      return next === undefined || next.startsWith('-') ? null : next;
+    }
+    if (attached?.[1] !== undefined && !attached[1].startsWith('-') && fetch.program !== 'curl') return attached[1];
+  }
+  return null;
+}
+
+function stripQuery(url: string): string {
+  return url.replace(/[?#].*$/, '');
+}
+
+/** Why a fetch command downloads an artifact (for the message), or null when it does not look like one. */
+function artifactEvidence(fetch: Fetch, rest: string[], script: string): string | null {
+  if (isNotADownload(fetch)) return null;
+  const url = fetch.url === null ? null : stripQuery(fetch.url);
+  // Content addressed by a commit (`…/archive/<40-hex>.tar.gz`) cannot change under the same URL.
+  if (url !== null && /\/[0-9a-f]{40}(?:[/.]|$)/i.test(url)) return null;
+  if (url !== null && ARTIFACT.test(url)) return `\`${fetch.url ?? ''}\``;
+  const output = outputFile(fetch);
+  if (output !== null && ARTIFACT.test(output)) return `\`${fetch.url ?? output}\` to \`${output}\``;
+  const unpacker = rest.map((c) => commandName(c)).find((n) => n !== null && UNPACKERS.has(n));
+  if (unpacker !== undefined) return `\`${fetch.url ?? 'a URL'}\` into \`${unpacker}\``;
+  if (output !== null) {
+    const base = output.replace(/^.*\//, '');
+    const chmod = new RegExp(`\\bchmod\\s+(?:[-+]?\\w*x\\w*|[0-7]{3,4})\\s+[^\\n]*${escape(base)}\\b`);
+    if (base !== '' && chmod.test(script)) return `\`${fetch.url ?? output}\` to the executable \`${output}\``;
+  }
+  return null;
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Later steps of the same job may verify what an earlier one downloaded (`sha256sum -c` in a step of its own). */
+function verifiedInJob(step: Step): boolean {
+  const steps = step.job?.steps ?? [];
+  return steps.some((s) => s.index > step.index && typeof s.run?.value === 'string' && VERIFICATION.test(s.run.value));
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'download-without-checksum',
@@ -8,8 +80,36 @@ export default defineWorkflowRule({
     title: 'Downloaded binary or archive not verified',
     severity: 'MEDIUM',
     surface: 'workflow',
-    description: 'curl/wget of an archive/binary/script with no sha256sum/shasum/gpg --verify/cosign verify/gh attestation verify/slsa-verifier in the same step.',
-    recommendation: '',
+    description:
+      'A `run:` script downloads an archive, package, binary or script with `curl`/`wget` (or PowerShell) and nothing in the step checks a checksum or signature (`sha256sum -c`, `shasum`, `gpg --verify`, `cosign verify`, `gh attestation verify`, `slsa-verifier`, `minisign`).',
+    recommendation:
+      'Commit the expected SHA-256 next to the version and check it before use (`echo "<sha256>  file.tar.gz" | sha256sum -c -`), or verify the publisher\'s signature or attestation; better, install through a pinned package manager or a SHA-pinned setup action.',
   },
-  create: () => ({}),
+  create: (context) => ({
+    step(step) {
+      const run = step.run;
+      if (run === undefined || typeof run.value !== 'string') return;
+      const script = run.value;
+      if (!/\b(curl|wget|iwr|invoke-webrequest|irm|invoke-restmethod)\b|\.Download(File|String|Data)\s*\(/i.test(script)) return;
+      if (VERIFICATION.test(script) || verifiedInJob(step)) return;
+      // Pipelines that run what they fetch are pipe-to-shell's, which reports them more severely.
+      const executed = new Set(remoteScriptRuns(script).map((h) => h.offset));
+      for (const pipeline of scriptPipelines(script)) {
+        if (executed.has(pipeline.offset)) continue;
+        pipeline.commands.forEach((command, i) => {
+          const fetch = fetchOf(command.text);
+          if (fetch === null || isLocalUrl(fetch.url)) return;
+          const rest = pipeline.commands.slice(i + 1).map((c) => c.text);
+          const evidence = artifactEvidence(fetch, rest, script);
+          if (evidence === null) return;
+          context.report({
+            node: run,
+            offset: valueOffsetToSource(step.owner.file, run, command.offset),
+            message: `\`${fetch.program}\` downloads ${evidence} and nothing in the step verifies its checksum or signature before it is used.`,
+          });
+        });
+      }
+    },
+  }),
 });
+

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
+
+const RULE = 'download-without-checksum';
+
+function step(script: string): string {
+  return ['on: push', 'jobs:', '  build:', '    runs-on: ubuntu-latest', '    steps:', '      - run: |', ...script.split('\n').map((l) => `          ${l}`), ''].join('\n');
+}
+
+describe(RULE, () => {
+  it('reports archive, package and script downloads at the download command, bound to the job', () => {
+    const records = recordsWith(RULE, step([
+      'curl -fsSLo tool.tgz https://x.test/tool-1.2.3.tgz',
+      'wget https://x.test/pkg_1.0_amd64.deb',
+      'Invoke-WebRequest -Uri https://x.test/setup.exe -OutFile setup.exe',
+    ].join('\n')));
+    expect(positions(records.map((r) => r.finding))).toEqual(['7:11 MEDIUM', '8:11 MEDIUM', '9:11 MEDIUM']);
+    expect(records.every((r) => r.job === 'build')).toBe(true);
+    expect(records[0]?.finding.description).toContain('`https://x.test/tool-1.2.3.tgz`');
+  });
+
+  it('recognises artifacts by output file, unpacking pipe and chmod +x', () => {
+    expect(positions(scanWith(RULE, step([
+      'curl -fsSL https://x.test/download?id=3 -o dist.zip',
+      'curl -fsSL https://x.test/latest | tar xz -C /usr/local/bin',
+      'curl -fsSLo /usr/local/bin/kubectl https://dl.test/release/stable/bin/linux/amd64/kubectl',
+      'chmod +x /usr/local/bin/kubectl',
+    ].join('\n'))))).toEqual(['7:11 MEDIUM', '8:11 MEDIUM', '9:11 MEDIUM']);
+  });
+
+  it('accepts a verification anywhere in the step or a later step of the job', () => {
+    expect(scanWith(RULE, step([
+      'curl -fsSLo tool.tgz https://x.test/tool-1.2.3.tgz',
+      'echo "${TOOL_SHA256}  tool.tgz" | sha256sum -c -',
+    ].join('\n')))).toEqual([]);
+    expect(scanWith(RULE, step('wget https://x.test/a.tar.gz https://x.test/a.tar.gz.asc\ngpg --verify a.tar.gz.asc a.tar.gz'))).toEqual([]);
+    expect(scanWith(RULE, step('curl -LO https://x.test/b.tar.gz\ncosign verify-blob --bundle b.sigstore.json b.tar.gz'))).toEqual([]);
+    expect(scanWith(RULE, step('gh release download v1 -p "*.tar.gz"\ncurl -LO https://x.test/c.tar.gz\ngh attestation verify c.tar.gz -R org/repo'))).toEqual([]);
+    expect(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - run: curl -fsSLo tool.tgz https://x.test/tool-1.2.3.tgz
+            - run: shasum -a 256 -c tool.tgz.sha256
+    `)).toEqual([]);
+  });
+
+  it('does not report API calls, uploads, local URLs, commit-addressed archives or pipe-to-shell', () => {
+    expect(scanWith(RULE, step([
+      'curl -s https://api.test/repos/o/r/releases/latest',
+      'curl -X POST -F file=@dist.zip https://upload.test/',
+      'curl -T report.tar.gz https://upload.test/',
+      'curl -sI https://x.test/file.zip',
+      'curl -s http://localhost:8080/artifact.zip -o a.zip',
+      'curl -L https://github.com/o/r/archive/08eba0b27e820071cde6df949e0beb9ba4906955.tar.gz | tar xz',
+      'curl -fsSL https://x.test/install.sh | sh',
+      'echo "curl https://x.test/a.zip"',
+    ].join('\n')))).toEqual([]);
+  });
+
+  it('checks composite-action steps', () => {
+    const records = recordsWith(RULE, [{ path: 'action.yml', text: 'runs:\n  using: composite\n  steps:\n    - run: wget -q https://x.test/t.tar.xz\n      shell: bash\n' }]);
+    expect(positions(records.map((r) => r.finding))).toEqual(['4:12 MEDIUM']);
+    expect(records[0]?.job).toBeNull();
+  });
+
+  it('does not throw on odd shapes', () => {
+    expect(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        a:
+          runs-on: ubuntu-latest
+          steps:
+            - run: 7
+            - run: [curl]
+            - run: "curl -o"
+            - run: "wget"
+    `)).toEqual([]);
+  });
+});
