@@ -1,6 +1,180 @@
+import { carriedSecrets, isGithubToken, secretEnv } from '../analysis/secrets.js';
+import { inRanges, substitutionRanges, variableUses } from '../analysis/shell-vars.js';
+import { findExpressions } from '../expressions/extract.js';
+import { parseExpression } from '../expressions/parse.js';
+import { actionSlug } from '../model/uses.js';
+import type { Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
+import { commandName, logicalLines, pipelines, words, type ScriptSpan } from '../shell.js';
+import { valueOffsetToSource } from '../yaml/offsets.js';
+import { getScalar, type YScalar } from '../yaml/model.js';
 
-// Not implemented yet: the catalog entry is final, the detection lands with the rule's own change.
+/** Commands that write their arguments to standard output (or the host), lower-cased. */
+const PRINTERS = new Set(['echo', 'printf', 'print', 'puts', 'printenv', 'write-host', 'write-output', 'write-information', 'out-host']);
+/** PowerShell cmdlets that write their `-Value` to the file they name. */
+const FILE_WRITERS = new Set(['add-content', 'set-content', 'out-file']);
+/** Commands that pass (a transformation of) their input on to standard output. */
+const FILTERS = new Set(['base64', 'xxd', 'od', 'hexdump', 'rev', 'tr', 'sed', 'awk', 'cut', 'head', 'tail', 'fold', 'jq', 'cat', 'sort', 'uniq', 'tee', 'tee-object']);
+/** Commands that print every environment variable. */
+const DUMPS = [['env'], ['printenv'], ['set'], ['export', '-p'], ['declare', '-x'], ['get-childitem', 'env:'], ['gci', 'env:'], ['dir', 'env:'], ['ls', 'env:']];
+
+type Destination = 'log' | 'output' | 'env' | 'summary';
+
+/** Where a redirect or file argument sends data; null for an ordinary file or /dev/null. */
+function destinationOf(target: string): Destination | null {
+  if (/GITHUB_OUTPUT|GITHUB_STATE/.test(target)) return 'output';
+  if (/GITHUB_ENV/.test(target)) return 'env';
+  if (/GITHUB_STEP_SUMMARY/.test(target)) return 'summary';
+  if (target === '&2' || target === '&1' || target === '/dev/stderr' || target === '/dev/stdout') return 'log';
+  return null;
+}
+
+/** The standard-output redirect of a command, if any: its destination, or null for a file. */
+function redirectOf(command: string): { destination: Destination | null } | undefined {
+  let target: string | undefined;
+  let quote: string | null = null;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i];
+    if (quote !== null) {
+      if (c === quote) quote = null;
+      else if (c === '\\' && quote === '"') i++;
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    else if (c === '\\') i++;
+    else if (c === '>') {
+      const fd = command[i - 1];
+      // `2>` and `2>&1` redirect standard error; `>&2` sends standard output to the log too.
+      if (fd !== undefined && /[02-9]/.test(fd)) continue;
+      let j = i + 1;
+      if (command[j] === '>') j++;
+      while (command[j] === ' ') j++;
+      const rest = /^(&[0-9]|"[^"]*"|'[^']*'|[^\s;|&<>]+)/.exec(command.slice(j, j + 300));
+      if (rest?.[1] !== undefined) {
+        target = rest[1].replace(/^["']|["']$/g, '');
+        i = j + rest[1].length - 1;
+      }
+    }
+  }
+  if (target === undefined) return undefined;
+  return { destination: destinationOf(target) };
+}
+
+/** A variable of the script that holds a secret: from `env:`, or assigned from one in the script. */
+interface SecretVariable {
+  name: string;
+  secrets: string[];
+  /** Assigned in the script from a secret, rather than mapped in `env:`. */
+  derived: boolean;
+  /** A transformation or piece of the secret, which GitHub's masking does not recognise. */
+  partial: boolean;
+  /** Registered with `::add-mask::`, so the log hides it whatever its form. */
+  masked: boolean;
+}
+
+type Variables = Map<string, SecretVariable>;
+
+function stepVariables(step: Step): Variables {
+  const variables: Variables = new Map();
+  for (const [name, v] of secretEnv(step)) variables.set(name, { name, secrets: v.secrets, derived: false, partial: false, masked: false });
+  return variables;
+}
+
+/** A secret a command carries, at an offset of the script. */
+interface PrintedSecret {
+  scriptOffset: number;
+  secrets: string[];
+  /** How the finding names it: `secrets.NAME`, or `$VAR` and the secret behind it. */
+  label: string;
+  partial: boolean;
+  /** Read from a variable rather than written as `${{ secrets.X }}`. */
+  variable: string | null;
+  masked: boolean;
+}
+
+/** Secrets whose value a command's own text carries: `${{ secrets.X }}`, or a variable holding one. */
+function secretsIn(command: ScriptSpan, script: string, variables: Variables, shell = true): PrintedSecret[] {
+  const text = command.text;
+  // In a shell, `$(...)` and backticks run a command whose output is printed, not their text.
+  const hidden = shell ? substitutionRanges(text) : [];
+  // Continuation lines are joined in `command.text`, so positions are found again in the script.
+  const locate = (index: number, snippet: string) => {
+    const found = script.indexOf(snippet, command.offset);
+    return found === -1 ? command.offset + index : found;
+  };
+  const result: PrintedSecret[] = [];
+  for (const span of findExpressions(text)) {
+    if (inRanges(span.start, hidden)) continue;
+    for (const name of carriedSecrets(parseExpression(span.source))) {
+      const scriptOffset = locate(span.start, text.slice(span.start, span.end));
+      result.push({ scriptOffset, secrets: [name], label: `\`secrets.${name}\``, partial: false, variable: null, masked: false });
+    }
+  }
+  for (const use of variableUses(text)) {
+    const variable = variables.get(use.name);
+    if (variable === undefined || inRanges(use.offset, hidden)) continue;
+    const origin = variable.secrets.map((s) => `secrets.${s}`).join(', ');
+    result.push({
+      scriptOffset: locate(use.offset, text.slice(use.offset, use.offset + use.length)),
+      secrets: variable.secrets,
+      label: `\`${text.slice(use.offset, use.offset + use.length)}\` (${variable.derived ? 'derived from ' : ''}${origin})`,
+      partial: variable.partial || use.kind === 'part',
+      variable: use.name,
+      masked: variable.masked,
+    });
+  }
+  return result.sort((a, b) => a.scriptOffset - b.scriptOffset);
+}
+
+/** `printenv NAME` prints the variables it names. */
+function printenvSecrets(command: ScriptSpan, script: string, variables: Variables): PrintedSecret[] {
+  return words(command.text)
+    .slice(1)
+    .flatMap((word) => {
+      const variable = variables.get(word);
+      if (variable === undefined || variable.derived) return [];
+      const found = script.indexOf(word, command.offset);
+      const origin = variable.secrets.map((s) => `secrets.${s}`).join(', ');
+      return [{ scriptOffset: found === -1 ? command.offset : found, secrets: variable.secrets, label: `\`${word}\` (${origin})`, partial: false, variable: word, masked: variable.masked }];
+    });
+}
+
+const ASSIGNMENT = /^\s*(?:export\s+|local\s+|readonly\s+|declare\s+(?:-[a-zA-Z]+\s+)*)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$/;
+const SUBSTITUTION = /^"?\$\((.*)\)"?$/;
+
+/**
+ * Records `NAME=...` assignments that copy or transform a secret (`K=$(echo "$JSON" | jq -r .key)`), so
+ * printing `$K` later is seen too. The output of a command that only *uses* the secret
+ * (`R=$(curl -H "Authorization: $TOKEN" ...)`) is not a secret.
+ */
+function trackDerived(line: ScriptSpan, script: string, env: Variables): void {
+  const assignment = ASSIGNMENT.exec(line.text);
+  const name = assignment?.[1];
+  const value = assignment?.[2]?.trim();
+  if (name === undefined || value === undefined || value === '') return;
+  const inner = SUBSTITUTION.exec(value)?.[1];
+  let carried: PrintedSecret[];
+  if (inner !== undefined) {
+    const first = pipelines({ text: inner, offset: line.offset })[0]?.commands[0];
+    const printer = first !== undefined && PRINTERS.has(commandName(first.text)?.toLowerCase() ?? '');
+    carried = printer ? secretsIn(first, script, env) : inner.includes('<<<') ? secretsIn({ text: inner, offset: line.offset }, script, env) : [];
+  } else if (!value.includes('$(') && !value.includes('`')) {
+    carried = secretsIn({ text: value, offset: line.offset }, script, env);
+  } else {
+    carried = [];
+  }
+  const existing = env.get(name);
+  if (carried.length === 0) {
+    // Re-assigned from something else: no longer a secret.
+    if (existing?.derived === true) env.delete(name);
+    return;
+  }
+  const secrets = [...new Set(carried.flatMap((c) => c.secrets))];
+  env.set(name, { name, secrets, derived: true, partial: inner !== undefined || carried.some((c) => c.partial), masked: false });
+}
+
+const HEREDOC = /(?:^|[^<])<<-?\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\1/;
+
 export default defineWorkflowRule({
   meta: {
     id: 'secret-in-log',
@@ -8,8 +182,122 @@ export default defineWorkflowRule({
     title: 'Secret printed to logs or written to outputs',
     severity: 'HIGH',
     surface: 'workflow',
-    description: 'echo/printf/cat/print/console.log/Write-Host of ${{ secrets.* }} (or of an env var holding one), secrets written to $GITHUB_OUTPUT/$GITHUB_ENV/::set-output, env/printenv/set dumps in jobs with secrets.',
-    recommendation: '',
+    description:
+      'A step prints a secret (`echo`, `printf`, `Write-Host`, `console.log` ... of `${{ secrets.X }}` or of a variable holding one), writes it to `$GITHUB_OUTPUT`, `$GITHUB_ENV` or the job summary, or dumps the whole environment (`env`, `printenv`, `set`) while secrets are in it.',
+    recommendation:
+      'Pass the secret to the command that needs it (an `env:` variable, `--password-stdin`, a file) instead of printing it, and never move secrets through outputs, `$GITHUB_ENV` or environment dumps.',
   },
-  create: () => ({}),
+  create: (context) => {
+    const report = (step: Step, run: YScalar, scriptOffset: number, message: string) => {
+      context.report({ node: run, offset: valueOffsetToSource(step.owner.file, run, scriptOffset), message });
+    };
+
+    const checkScript = (step: Step, run: YScalar, script: string) => {
+      const env = stepVariables(step);
+      const lines = logicalLines(script);
+      for (let i = 0; i < lines.length; i++) {
+        const line = lines[i] as ScriptSpan;
+        trackDerived(line, script, env);
+        const heredoc = HEREDOC.exec(line.text);
+        let body: ScriptSpan[] = [];
+        if (heredoc !== null) {
+          const delimiter = heredoc[2];
+          const end = lines.findIndex((l, j) => j > i && l.text.trim() === delimiter);
+          body = lines.slice(i + 1, end === -1 ? lines.length : end);
+          i = end === -1 ? lines.length : end;
+        }
+        for (const pipeline of pipelines(line)) checkPipeline(step, run, script, env, pipeline.commands, body);
+      }
+    };
+
+    const checkPipeline = (step: Step, run: YScalar, script: string, env: Variables, commands: ScriptSpan[], body: ScriptSpan[]) => {
+      const producer = commands[0];
+      const last = commands[commands.length - 1];
+      if (producer === undefined || last === undefined) return;
+      const name = commandName(producer.text)?.toLowerCase() ?? '';
+      const through = commands.slice(1).map((c) => commandName(c.text)?.toLowerCase() ?? '');
+      // Piped into a command that consumes it (`| docker login --password-stdin`) or into a filter
+      // that writes a file (`| base64 -d -o key.p12`): not printed.
+      if (through.some((c) => !FILTERS.has(c))) return;
+      if (commands.slice(1).some((c) => words(c.text).some((w) => /^(?:-o|-out|--out|--output)(?:=|$)/.test(w)))) return;
+      const teeTarget = through.includes('tee') || through.includes('tee-object') ? destinationOf(last.text) : null;
+      const redirect = redirectOf(last.text);
+      let destination: Destination | null = redirect === undefined ? (teeTarget ?? 'log') : (redirect.destination ?? teeTarget);
+
+      const list = words(producer.text).map((w) => w.toLowerCase());
+      if (DUMPS.some((d) => d.length === list.length && d.every((w, k) => w === list[k]))) {
+        const variables = [...env.values()].filter((v) => !v.derived);
+        if (variables.length === 0 || destination === null) return;
+        report(step, run, producer.offset, `\`${producer.text}\` prints every environment variable, including ${variables.map((v) => `\`${v.name}\``).join(', ')}, which hold secrets.`);
+        return;
+      }
+
+      let secrets: PrintedSecret[];
+      if (name === 'cat' && body.length > 0) {
+        secrets = body.flatMap((l) => secretsIn(l, script, env));
+      } else if (PRINTERS.has(name) || /^["']/.test(producer.text) || (FILE_WRITERS.has(name) && destinationOf(producer.text) !== null)) {
+        if (producer.text.includes('::add-mask::')) {
+          for (const use of variableUses(producer.text)) {
+            const variable = env.get(use.name);
+            if (variable !== undefined) variable.masked = true;
+          }
+          return;
+        }
+        secrets = secretsIn(producer, script, env);
+        if (name === 'printenv') secrets.push(...printenvSecrets(producer, script, env));
+        if (FILE_WRITERS.has(name)) destination = destinationOf(producer.text);
+        else if (/::(set-output|save-state)\b/.test(producer.text)) destination = 'output';
+      } else {
+        return;
+      }
+      if (destination === null) return;
+      const transformed = through.some((c) => c !== 'tee' && c !== 'tee-object' && c !== 'cat');
+      for (const secret of secrets) {
+        if (destination === 'log' && secret.masked) continue;
+        // The job token is minted per run and any step can read `github.token`: passing it on inside
+        // the job exposes nothing new. Printing it still leaks it while the job runs.
+        if (destination !== 'log' && secret.secrets.every(isGithubToken)) continue;
+        const via = `\`${name}\``;
+        const masked = secret.partial || transformed ? ', in a form GitHub does not mask' : '';
+        const message = {
+          log: `${secret.label} is printed to the job log by ${via}${masked}.`,
+          output: `${secret.label} is written to a step output by ${via}; outputs are plain values that later steps and expressions pass on unmasked.`,
+          env: `${secret.label} is written to \`$GITHUB_ENV\` by ${via}, so every later step of the job, third-party actions included, receives it.`,
+          summary: `${secret.label} is written to the job summary by ${via}, where anyone who can read the run sees it.`,
+        }[destination];
+        report(step, run, secret.scriptOffset, message);
+      }
+    };
+
+    /** `console.log` / `core.info` ... of a secret in an `actions/github-script` script. */
+    const checkGithubScript = (step: Step, script: YScalar) => {
+      if (typeof script.value !== 'string') return;
+      const env = stepVariables(step);
+      let offset = 0;
+      for (const line of script.value.split('\n')) {
+        const lineOffset = offset;
+        offset += line.length + 1;
+        if (!/\b(?:console\.(?:log|info|warn|error)|core\.(?:info|debug|notice|warning|error|summary\.\w+))\s*\(/.test(line)) continue;
+        const secrets = secretsIn({ text: line, offset: lineOffset }, script.value, env, false).filter((s) => s.variable === null);
+        const fromEnv = variableUses(line).filter((u) => u.name !== '' && env.has(u.name) && line.startsWith('process.env.', u.offset));
+        const first = secrets[0];
+        if (first !== undefined) {
+          report(step, script, first.scriptOffset, `${first.label} is printed to the job log by the script of \`actions/github-script\`.`);
+        } else if (fromEnv[0] !== undefined) {
+          const use = fromEnv[0];
+          report(step, script, lineOffset + use.offset, `\`process.env.${use.name}\`, which holds a secret, is printed to the job log by the script of \`actions/github-script\`.`);
+        }
+      }
+    };
+
+    return {
+      step(step) {
+        if (step.run !== undefined && typeof step.run.value === 'string') checkScript(step, step.run, step.run.value);
+        if (step.usesRef?.kind === 'repository' && actionSlug(step.usesRef) === 'actions/github-script') {
+          const script = getScalar(step.with, 'script');
+          if (script !== undefined) checkGithubScript(step, script);
+        }
+      },
+    };
+  },
 });

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
+
+const RULE = 'secret-in-log';
+
+/** A workflow with one job whose single step runs `script` with `env`. */
+function job(script: string, env = 'TOKEN: ${{ secrets.DEPLOY_TOKEN }}'): string {
+  const body = script.split('\n').map((l) => `          ${l}`).join('\n');
+  return `on: push\njobs:\n  deploy:\n    runs-on: ubuntu-latest\n    steps:\n      - env:\n          ${env}\n        run: |\n${body}\n`;
+}
+
+describe(RULE, () => {
+  it('reports secrets printed to the log at the secret, bound to the job', () => {
+    const records = recordsWith(RULE, job('echo "deploying"\necho "token: ${{ secrets.API_KEY }}"\nprintf "%s" "$TOKEN"'));
+    expect(positions(records.map((r) => r.finding))).toEqual(['10:24 HIGH', '11:24 HIGH']);
+    expect(records.map((r) => r.job)).toEqual(['deploy', 'deploy']);
+    expect(records[0]?.finding.rule_id).toBe(RULE);
+    expect(records[0]?.finding.description).toBe('`secrets.API_KEY` is printed to the job log by `echo`.');
+    expect(records[1]?.finding.description).toContain('`$TOKEN` (secrets.DEPLOY_TOKEN)');
+  });
+
+  it('does not report secrets piped into the command that consumes them or written to a file', () => {
+    expect(scanWith(RULE, job([
+      'echo "${{ secrets.REGISTRY_PASSWORD }}" | docker login ghcr.io -u bot --password-stdin',
+      'echo "$TOKEN" | base64 -d > key.p12',
+      'printf "%s" "$TOKEN" | base64 --decode --output=key.p12',
+      'echo "//registry.npmjs.org/:_authToken=$TOKEN" > ~/.npmrc',
+      'echo "$TOKEN" 2>/dev/null > /dev/null',
+      'echo "issues=$(./count --token ${{ secrets.API_KEY }})" >> "$GITHUB_OUTPUT"',
+      "echo 'literal $TOKEN'",
+      'echo "${TOKEN:+set} ${#TOKEN}"',
+      'echo "has-key=${{ secrets.API_KEY != \'\' }}" >> "$GITHUB_OUTPUT"',
+    ].join('\n')))).toEqual([]);
+  });
+
+  it('reports transformed secrets, which masking misses', () => {
+    const findings = scanWith(RULE, job('echo "$TOKEN" | base64\necho "${TOKEN:0:8}"'));
+    expect(positions(findings)).toEqual(['9:17 HIGH', '10:17 HIGH']);
+    expect(findings.every((f) => f.description.includes('in a form GitHub does not mask'))).toBe(true);
+  });
+
+  it('reports secrets written to outputs, GITHUB_ENV and the job summary', () => {
+    const findings = scanWith(RULE, job([
+      'echo "token=$TOKEN" >> "$GITHUB_OUTPUT"',
+      'echo "TOKEN=${{ secrets.API_KEY }}" >> $GITHUB_ENV',
+      'echo "::set-output name=token::$TOKEN"',
+      'echo "key: $TOKEN" | tee -a "$GITHUB_STEP_SUMMARY"',
+    ].join('\n')));
+    expect(positions(findings)).toEqual(['9:23 HIGH', '10:23 HIGH', '11:42 HIGH', '12:22 HIGH']);
+    expect(findings.map((f) => f.description.split(' by ')[0])).toEqual([
+      '`$TOKEN` (secrets.DEPLOY_TOKEN) is written to a step output',
+      '`secrets.API_KEY` is written to `$GITHUB_ENV`',
+      '`$TOKEN` (secrets.DEPLOY_TOKEN) is written to a step output',
+      '`$TOKEN` (secrets.DEPLOY_TOKEN) is written to the job summary',
+    ]);
+  });
+
+  it('lets the job token move inside the job, but not into the log', () => {
+    const findings = scanWith(RULE, job('echo "GH_TOKEN=$GH" >> "$GITHUB_ENV"\necho "$GH"', 'GH: ${{ secrets.GITHUB_TOKEN }}'));
+    expect(positions(findings)).toEqual(['10:17 HIGH']);
+  });
+
+  it('follows values derived from a secret in the script, and honours ::add-mask::', () => {
+    const findings = scanWith(RULE, job([
+      'KEY=$(echo "$TOKEN" | jq -r .private_key)',
+      'echo "key is $KEY"',
+      'RESPONSE=$(curl -sf -H "Authorization: Bearer $TOKEN" https://api.example.com)',
+      'echo "$RESPONSE"',
+      'B64=$(printf "%s" "$TOKEN" | base64)',
+      'echo "::add-mask::$B64"',
+      'echo "$B64"',
+    ].join('\n')));
+    expect(positions(findings)).toEqual(['10:24 HIGH']);
+    expect(findings[0]?.description).toContain('derived from secrets.DEPLOY_TOKEN');
+  });
+
+  it('reports environment dumps in steps that hold secrets', () => {
+    expect(positions(scanWith(RULE, job('env | sort\nprintenv TOKEN\nenv | grep ^DEBUG_')))).toEqual(['9:11 HIGH', '10:20 HIGH']);
+    expect(scanWith(RULE, job('env', 'LEVEL: debug'))).toEqual([]);
+  });
+
+  it('reads here-documents: printed, written to an output, or to a file', () => {
+    const findings = scanWith(RULE, job([
+      'cat <<EOF',
+      'token ${{ secrets.API_KEY }}',
+      'EOF',
+      'cat <<EOF >> "$GITHUB_OUTPUT"',
+      'token=$TOKEN',
+      'EOF',
+      'cat <<EOF > config.ini',
+      'token=$TOKEN',
+      'echo $TOKEN',
+      'EOF',
+    ].join('\n')));
+    expect(positions(findings)).toEqual(['10:17 HIGH', '13:17 HIGH']);
+  });
+
+  it('reads PowerShell', () => {
+    const findings = scanWith(RULE, job('Write-Host "Token: $env:TOKEN"\n"PW=$env:TOKEN" >> $env:GITHUB_ENV', 'TOKEN: ${{ secrets.PFX_PASSWORD }}'));
+    expect(positions(findings)).toEqual(['9:30 HIGH', '10:15 HIGH']);
+  });
+
+  it('reports console.log of a secret in actions/github-script', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        a:
+          runs-on: x
+          steps:
+            - uses: actions/github-script@v7
+              env:
+                KEY: \${{ secrets.KEY }}
+              with:
+                script: |
+                  const token = '\${{ secrets.API_KEY }}'
+                  console.log(\`using \${{ secrets.API_KEY }}\`)
+                  core.info(process.env.KEY)
+    `);
+    expect(positions(findings)).toEqual(['12:32 HIGH', '13:23 HIGH']);
+  });
+
+  it('honours a suppression comment inside the script', () => {
+    expect(scanWith(RULE, job('echo "$TOKEN" # chainbreaker: ignore[secret-in-log]\n# chainbreaker: ignore[secret-in-log]\necho "$TOKEN"'))).toEqual([]);
+  });
+});
