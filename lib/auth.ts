@@ -1,4 +1,7 @@
-import { createRemoteJWKSet, errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
+// Subpath imports: the package root loads all of jose (JWE, key generation...), which costs cold start.
+import * as errors from 'jose/errors';
+import { createRemoteJWKSet } from 'jose/jwks/remote';
+import { jwtVerify, type JWTVerifyGetKey } from 'jose/jwt/verify';
 import { env } from './env.js';
 import { unauthorized, upstreamUnavailable } from './http/errors.js';
 
