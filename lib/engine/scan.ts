@@ -59,7 +59,11 @@ export function scanRepository(files: readonly RepositoryFile[], options: ScanOp
     .map((f) => ({ f, kind: classifyPath(f.path) }))
     .filter((x): x is { f: RepositoryFile; kind: FileKind } => x.kind !== null)
     .sort((a, b) => compare(a.f.path, b.f.path))
-    .map(({ f, kind }) => parseFile(new SourceFile(f.path, f.text), kind));
+    .map(({ f, kind }) =>
+      f.unreadable === undefined
+        ? parseFile(new SourceFile(f.path, f.text), kind)
+        : { file: new SourceFile(f.path, f.text), kind, model: null, problem: { offset: 0, message: f.unreadable } },
+    );
 
   const workflows: Workflow[] = [];
   const actions: Action[] = [];

@@ -35,6 +35,11 @@ export type Counts = Record<Severity, number>;
 export interface RepositoryFile {
   path: string;
   text: string;
+  /**
+   * Set when the file could not be read completely (for example a blob the code host truncated): the
+   * engine reports it as `invalid-workflow` with this reason instead of analysing partial text.
+   */
+  unreadable?: string;
 }
 
 /** File of the pseudo-path used by findings about repository settings. */

@@ -68,3 +68,11 @@ describe(RULE, () => {
     expect(findings).toEqual([]);
   });
 });
+
+describe(`${RULE} for files the code host could not deliver whole`, () => {
+  it('reports the reason instead of analysing partial text', () => {
+    const findings = scanWith(RULE, [{ path: '.github/workflows/big.yml', text: 'on: push\njobs:\n  a:\n', unreadable: 'the code host returned a truncated blob (2 MiB)' }]);
+    expect(positions(findings)).toEqual(['1:1 INFO']);
+    expect(findings[0]?.description).toMatch(/truncated blob/);
+  });
+});
