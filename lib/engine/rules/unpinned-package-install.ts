@@ -1,6 +1,161 @@
 import { defineWorkflowRule } from '../rule.js';
+import { scriptPipelines, words } from '../shell.js';
+import { valueOffsetToSource } from '../yaml/offsets.js';
 
-// Not implemented yet: the catalog entry is final, the detection lands with the rule's own change.
+/** The argument vector of a command, wrappers (`sudo`, `env X=1`, `time`, `python -m`) removed. */
+function argv(command: string): string[] {
+  // An expression is one unknown word, whatever spaces it holds.
+  const list = words(command.replace(/\$\{\{[^}]*\}\}/g, '$EXPR'));
+  let i = 0;
+  while (i < list.length) {
+    const word = list[i] ?? '';
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word) || ['sudo', 'env', 'time', 'exec', 'command'].includes(word)) i++;
+    else if (word.startsWith('-') && i > 0) i++;
+    else break;
+  }
+  const rest = list.slice(i);
+  const program = rest[0] ?? '';
+  // `./uv pip install x`, `target/release/cargo install x`: the project's own build under test, not the installer.
+  if (/^(\.{1,2}\/|[\w$.-]+\/)/.test(program) && !/^(\/|~)/.test(program)) return [];
+  const name = program.replace(/^.*[\\/]/, '').replace(/\.exe$/i, '');
+  // `python -m pip install`, `python3.12 -m pip`, `py -m pip`
+  if (/^(python[\d.]*|py)$/.test(name) && rest[1] === '-m' && rest[2] !== undefined) return [rest[2], ...rest.slice(3)];
+  return [name, ...rest.slice(1)];
+}
+
+/** Unknown values (`$PKG`, `${{ matrix.pkg }}`) are not judged. */
+function isDynamic(word: string): boolean {
+  return word.includes('$') || word.includes('`');
+}
+
+function isPath(word: string): boolean {
+  return /^[./~]/.test(word) || word.includes('/') || word.includes('\\') || /\.(whl|tar\.gz|tgz|zip|gem|crate)$/i.test(word);
+}
+
+interface Install {
+  tool: string;
+  packages: string[];
+}
+
+/** Options of each installer that take a value, so the next word is not a package. */
+const PIP_VALUE = /^(-[rceitfCb]|--(requirement|constraint|editable|index-url|extra-index-url|find-links|target|prefix|root|python|platform|python-version|implementation|abi|only-binary|no-binary|trusted-host|cache-dir|progress-bar|upgrade-strategy|config-settings|group|python-platform|index|index-strategy|src|report|log|proxy|retries|timeout|exists-action|build-constraint|override|with|from))$/;
+const NPM_VALUE = /^(--(registry|prefix|cache|userconfig|tag|workspace|loglevel|omit|include|install-strategy|os|cpu|libc)|-w)$/;
+const CARGO_VALUE = /^(--(version|vers|git|branch|tag|rev|path|root|index|registry|features|target|target-dir|profile|config|jobs|bin|example|color)|-[FjZ])$/;
+const GEM_VALUE = /^(-[vsiIpn]|--(version|source|install-dir|bindir|platform|http-proxy|config-file|norc|env-shebang|document|build-root|target-rbconfig))$/;
+
+/** The words after `skip` that are not options or option values. */
+function positional(list: string[], skip: number, valueOption: RegExp): string[] {
+  const result: string[] = [];
+  for (let i = skip; i < list.length; i++) {
+    const word = list[i] ?? '';
+    if (word === '--') continue;
+    if (word.startsWith('-')) {
+      if (valueOption.test(word)) i++;
+      continue;
+    }
+    result.push(word);
+  }
+  return result;
+}
+
+/** Installers that only upgrade themselves or their own build backend. */
+const PIP_SELF = new Set(['pip', 'setuptools', 'wheel']);
+
+function pipInstall(list: string[], start: number, tool: string): Install | null {
+  if (list.some((w) => /^(--require-hashes|--no-index|-c|--constraint|--dry-run|--build-constraint)$/.test(w) || w.startsWith('--constraint='))) return null;
+  const packages = positional(list, start, PIP_VALUE).filter((p) => {
+    if (isDynamic(p) || isPath(p) || /(===?|@)/.test(p)) return false;
+    const name = p.replace(/[[<>=!~;].*$/, '').toLowerCase();
+    return !PIP_SELF.has(name) && name !== '';
+  });
+  return packages.length === 0 ? null : { tool, packages };
+}
+
+function npmPackageUnpinned(spec: string): boolean {
+  // `@scope/name` is a package; other slashes are paths, tarballs or `owner/repo` GitHub shorthands.
+  const local = spec.startsWith('@') ? /^@[^/]+\/.*\//.test(spec) || /\.(tgz|tar\.gz)$/.test(spec) : isPath(spec);
+  if (isDynamic(spec) || local || /^(git\+|https?:|file:|github:)/.test(spec)) return false;
+  const at = spec.indexOf('@', 1);
+  if (at === -1) return spec.replace(/^@/, '').toLowerCase() !== 'npm';
+  const name = spec.slice(0, at);
+  const version = spec.slice(at + 1).toLowerCase();
+  if (name === 'npm' || name === 'corepack') return false;
+  return ['', 'latest', 'next', '*', 'x'].includes(version);
+}
+
+/** The unpinned packages a command installs, with the installer's name. */
+export function unpinnedInstall(command: string): Install | null {
+  const list = argv(command);
+  const [tool, sub, third] = list;
+  switch (tool) {
+    case 'pip':
+    case 'pip3':
+      return sub === 'install' ? pipInstall(list, 2, `${tool} install`) : null;
+    case 'uv':
+      if (sub === 'pip' && third === 'install') return pipInstall(list, 3, 'uv pip install');
+      if (sub === 'tool' && (third === 'install' || third === 'run')) return toolRun(list, 3, `uv tool ${third}`);
+      return null;
+    case 'pipx':
+      return sub === 'install' || sub === 'run' ? toolRun(list, 2, `pipx ${sub}`) : null;
+    case 'uvx':
+      return toolRun(list, 1, 'uvx', true);
+    case 'npm':
+    case 'pnpm': {
+      const installs = tool === 'npm' ? ['i', 'install', 'add'] : ['add', 'i', 'install'];
+      if (sub === undefined || !installs.includes(sub) || !list.some((w) => w === '-g' || w === '--global' || w === '--location=global')) return null;
+      const packages = positional(list, 2, NPM_VALUE).filter(npmPackageUnpinned);
+      return packages.length === 0 ? null : { tool: `${tool} ${sub} -g`, packages };
+    }
+    case 'yarn':
+      if (sub !== 'global' || third !== 'add') return null;
+      return npmOnly(positional(list, 3, NPM_VALUE), 'yarn global add');
+    case 'npx':
+    case 'pnpx': {
+      // Without `--yes` or `--package` npx usually runs a dependency the project installed from its lockfile.
+      const packageFlag = list.findIndex((w) => w === '-p' || w === '--package');
+      if (packageFlag !== -1) return npmOnly([list[packageFlag + 1] ?? ''], 'npx --package');
+      if (!list.some((w) => w === '-y' || w === '--yes')) return null;
+      return npmOnly(positional(list, 1, /^$/).slice(0, 1), 'npx --yes');
+    }
+    case 'go':
+      if (sub !== 'install') return null;
+      return only(
+        positional(list, 2, /^-(o|C|ldflags|gcflags|tags|mod|modfile|pkgdir|p|toolexec)$/).filter((p) =>
+          /@(latest|master|main|head|tip)$/i.test(p),
+        ),
+        'go install',
+      );
+    case 'cargo': {
+      if (sub !== 'install' || list.some((w) => /^(--locked|--path|--version|--vers|--rev|--tag)$/.test(w) || /^--(version|vers|path|rev|tag)=/.test(w))) return null;
+      return only(positional(list, 2, CARGO_VALUE).filter((p) => !isDynamic(p) && !p.includes('@')), 'cargo install');
+    }
+    case 'gem': {
+      if (sub !== 'install' || list.some((w) => /^(-v|--version)$/.test(w) || w.startsWith('--version='))) return null;
+      return only(positional(list, 2, GEM_VALUE).filter((p) => !isDynamic(p) && !isPath(p) && !p.includes(':')), 'gem install');
+    }
+    default:
+      return null;
+  }
+}
+
+function only(packages: string[], tool: string): Install | null {
+  return packages.length === 0 ? null : { tool, packages };
+}
+
+function npmOnly(packages: string[], tool: string): Install | null {
+  return only(packages.filter((p) => p !== '' && npmPackageUnpinned(p)), tool);
+}
+
+/** `uvx tool`, `uv tool install tool`, `pipx run tool`: the first positional is the package (or `--from`). */
+function toolRun(list: string[], start: number, tool: string, firstOnly = false): Install | null {
+  const from = list.findIndex((w) => w === '--from');
+  const spec = from !== -1 ? list[from + 1] : positional(list, start, PIP_VALUE)[0];
+  if (spec === undefined || isDynamic(spec) || isPath(spec) || /(===?|@)/.test(spec)) return null;
+  // `uvx python` runs an interpreter uv manages, not a package.
+  if (firstOnly && /^(python[\d.]*|pypy[\d.]*)$/.test(spec)) return null;
+  return { tool, packages: [spec] };
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'unpinned-package-install',
@@ -8,8 +163,28 @@ export default defineWorkflowRule({
     title: 'Ad-hoc package installed without a version or lockfile',
     severity: 'LOW',
     surface: 'workflow',
-    description: 'npm i -g pkg, npx pkg without version, pip install pkg without ==/hashes, go install …@latest, cargo install without --locked, gem install without -v.',
-    recommendation: '',
+    description:
+      'A `run:` script installs a tool from a package registry with no version and no lockfile (`npm i -g pkg`, `npx --yes pkg`, `pip install pkg`, `uvx pkg`, `go install …@latest`, `cargo install` without `--locked` or a version, `gem install` without `-v`), so each run takes whatever was published last.',
+    recommendation:
+      'Pin an exact version (`pkg@1.2.3`, `pkg==1.2.3`, `--version 1.2.3`, `cargo install --locked`), or install from a lockfile or hash-checked requirements file (`npm ci`, `pip install --require-hashes -r requirements.txt`).',
   },
-  create: () => ({}),
+  create: (context) => ({
+    step(step) {
+      const run = step.run;
+      if (run === undefined || typeof run.value !== 'string') return;
+      if (!/\b(pip3?|uv|uvx|pipx|npm|pnpm|yarn|npx|pnpx|go|cargo|gem)\b/.test(run.value)) return;
+      for (const pipeline of scriptPipelines(run.value)) {
+        for (const command of pipeline.commands) {
+          const install = unpinnedInstall(command.text);
+          if (install === null) continue;
+          const shown = install.packages.slice(0, 4).map((p) => `\`${p}\``).join(', ') + (install.packages.length > 4 ? ` and ${install.packages.length - 4} more` : '');
+          context.report({
+            node: run,
+            offset: valueOffsetToSource(step.owner.file, run, command.offset),
+            message: `\`${install.tool}\` installs ${shown} without a pinned version, so the job runs whatever version was published last.`,
+          });
+        }
+      }
+    },
+  }),
 });

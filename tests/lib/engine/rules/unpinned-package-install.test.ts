@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { unpinnedInstall } from '../../../../lib/engine/rules/unpinned-package-install.js';
+import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
+
+const RULE = 'unpinned-package-install';
+
+function packages(command: string): string[] | null {
+  return unpinnedInstall(command)?.packages ?? null;
+}
+
+describe(RULE, () => {
+  it('finds unpinned global npm installs and npx downloads', () => {
+    expect(packages('npm install -g markdownlint-cli')).toEqual(['markdownlint-cli']);
+    expect(packages('sudo npm i --global @scope/tool@latest other@1.2.3')).toEqual(['@scope/tool@latest']);
+    expect(packages('pnpm add -g pnpm-tool')).toEqual(['pnpm-tool']);
+    expect(packages('yarn global add serve')).toEqual(['serve']);
+    expect(packages('npx --yes create-thing --flag')).toEqual(['create-thing']);
+    expect(packages('npx -p renovate renovate-config-validator')).toEqual(['renovate']);
+    expect(packages('npx prettier --check .')).toBeNull();
+    expect(packages('npx -y cowsay@1.6.0 hi')).toBeNull();
+    expect(packages('npm install')).toBeNull();
+    expect(packages('npm ci')).toBeNull();
+    expect(packages('npm install -g npm@latest')).toBeNull();
+    expect(packages('npm install -g ./dist/tool.tgz')).toBeNull();
+  });
+
+  it('finds unpinned pip, pipx and uv installs', () => {
+    expect(packages('pip install requests')).toEqual(['requests']);
+    expect(packages('python3 -m pip install --upgrade pip build "twine>=5"')).toEqual(['build', 'twine>=5']);
+    expect(packages('uv pip install --system ruff')).toEqual(['ruff']);
+    expect(packages('pipx install poetry')).toEqual(['poetry']);
+    expect(packages('uvx nox -s tests')).toEqual(['nox']);
+    expect(packages('uv tool install --from tox==4.20 tox')).toBeNull();
+    expect(packages('uvx ruff@0.6.9 check')).toBeNull();
+    expect(packages('uvx python -V')).toBeNull();
+    expect(packages('pip install requests==2.32.3')).toBeNull();
+    expect(packages('pip install -r requirements.txt')).toBeNull();
+    expect(packages('pip install -e ".[dev]"')).toBeNull();
+    expect(packages('pip install . dist/*.whl')).toBeNull();
+    expect(packages('pip install --require-hashes -r req.txt')).toBeNull();
+    expect(packages('pip install -c constraints.txt numpy')).toBeNull();
+    expect(packages('pip install --no-index --find-links dist mypkg')).toBeNull();
+    expect(packages('pip install --upgrade pip setuptools wheel')).toBeNull();
+    expect(packages('pip install "$PACKAGE"')).toBeNull();
+    expect(packages('pip install ${{ matrix.package }}')).toBeNull();
+    expect(packages('./uv pip install anyio')).toBeNull();
+  });
+
+  it('finds go install @latest, cargo install without --locked or a version, gem install without -v', () => {
+    expect(packages('go install golang.org/x/tools/cmd/goimports@latest')).toEqual(['golang.org/x/tools/cmd/goimports@latest']);
+    expect(packages('go install example.com/tool@master')).toEqual(['example.com/tool@master']);
+    expect(packages('go install example.com/tool@v1.2.3')).toBeNull();
+    expect(packages('go install ./cmd/...')).toBeNull();
+    expect(packages('cargo install cargo-deny')).toEqual(['cargo-deny']);
+    expect(packages('cargo install cargo-deny --locked')).toBeNull();
+    expect(packages('cargo install cargo-deny --version 0.16.1')).toBeNull();
+    expect(packages('cargo install cargo-deny@0.16.1')).toBeNull();
+    expect(packages('cargo install --path .')).toBeNull();
+    expect(packages('gem install bundler')).toEqual(['bundler']);
+    expect(packages('gem install bundler -v 2.5.0')).toBeNull();
+    expect(packages('gem install pkg/mygem-1.0.gem')).toBeNull();
+  });
+
+  it('reports each install at its command in the script, LOW, bound to the job', () => {
+    const records = recordsWith(RULE, yaml`
+      on: push
+      jobs:
+        docs:
+          runs-on: ubuntu-latest
+          steps:
+            - run: |
+                pip install -r requirements.txt
+                pip install mkdocs-material && npm i -g markdownlint-cli
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['8:11 LOW', '8:42 LOW']);
+    expect(records.map((r) => r.job)).toEqual(['docs', 'docs']);
+    expect(records[0]?.finding.description).toContain('`mkdocs-material`');
+  });
+
+  it('checks composite-action steps', () => {
+    const records = recordsWith(RULE, [{ path: 'action.yml', text: 'runs:\n  using: composite\n  steps:\n    - run: pip install uv\n      shell: bash\n' }]);
+    expect(positions(records.map((r) => r.finding))).toEqual(['4:12 LOW']);
+    expect(records[0]?.job).toBeNull();
+  });
+
+  it('does not throw on odd shapes', () => {
+    expect(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        a:
+          runs-on: ubuntu-latest
+          steps:
+            - run: 3
+            - run: "pip install"
+            - run: "npx --package"
+            - run: "cargo install --git"
+    `)).toEqual([]);
+  });
+});
