@@ -1,6 +1,81 @@
+import { compareVersions, parseRefVersion, parseVersion, versionComment, type RefVersion } from '../analysis/action-version.js';
+import { carriedSecrets, isGithubToken } from '../analysis/secrets.js';
+import { stepLabel } from '../analysis/step-label.js';
+import { expressionsOf } from '../expressions/extract.js';
+import { normalizeLocalPath } from '../model/repository.js';
+import { actionSlug } from '../model/uses.js';
+import { privilegedTriggers, type Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
+import { get, getScalar, getText, isTruthy, type YNode } from '../yaml/model.js';
 
-// Not implemented yet: the catalog entry is final, the detection lands with the rule's own change.
+/** The version a step's action runs: its tag, or the version comment beside a SHA pin. */
+function stepVersion(step: Step): RefVersion | null {
+  if (step.usesRef?.kind !== 'repository' || step.uses === undefined) return null;
+  return parseRefVersion(step.usesRef.ref) ?? versionComment(step.owner.file, step.uses);
+}
+
+/** True when the version is known and every release it can name is older than `target`. */
+function olderThan(version: RefVersion | null, target: string): boolean {
+  if (version === null) return false;
+  const newest = [...version.parts];
+  while (newest.length < 3) newest.push(Number.MAX_SAFE_INTEGER);
+  return compareVersions(newest, parseVersion(target)) < 0;
+}
+
+function isAction(step: Step, slug: string): boolean {
+  return step.usesRef?.kind === 'repository' && actionSlug(step.usesRef) === slug;
+}
+
+/** `persist-credentials` as written: false, true, or not literal (absent or an expression). */
+function persistSetting(value: YNode | undefined): 'false' | 'true' | 'default' {
+  if (value?.kind !== 'scalar') return 'default';
+  if (value.value === false || (typeof value.value === 'string' && value.value.trim().toLowerCase() === 'false')) return 'false';
+  if (isTruthy(value)) return 'true';
+  return 'default';
+}
+
+/**
+ * The `path:` patterns of an `actions/upload-artifact` step that include the `.git` directory of a
+ * checkout into `checkoutDir` ('' for the workspace root).
+ */
+function uploadsGitDirectory(upload: Step, checkoutDir: string): string | null {
+  const path = getText(upload.with, 'path');
+  if (path === null) return null;
+  for (const raw of path.split('\n')) {
+    const pattern = raw.trim();
+    if (pattern === '' || pattern.startsWith('!')) continue;
+    const withoutWorkspace = pattern.replace(/^\$\{\{\s*github\.workspace\s*\}\}/, '.');
+    if (withoutWorkspace.includes('${{')) continue;
+    const normalized = normalizeLocalPath(withoutWorkspace.replace(/\/\*\*?$/, ''));
+    const segments = normalized.split('/');
+    const root = normalized === '' || normalized === '*' || normalized === '**';
+    if (root || segments.includes('.git') || normalized === checkoutDir || checkoutDir.startsWith(`${normalized}/`)) return pattern;
+  }
+  return null;
+}
+
+const ARCHIVE = /\b(?:tar|zip|7z)\b[^\n|;&]*?\s(?:\.|\.\/|\*|"?\$GITHUB_WORKSPACE"?|"?\$\{\{\s*github\.workspace\s*\}\}"?)(?=\s|$)/;
+
+/**
+ * A `run:` step that archives the whole workspace, `.git` included (`tar -cf build.tar .`), from the
+ * workspace root: no `working-directory:`, no earlier `cd`, no `-C` and no `.git` exclusion.
+ */
+function archivesWorkspace(step: Step): boolean {
+  const script = step.run?.value;
+  if (typeof script !== 'string' || get(step.node, 'working-directory') !== undefined) return false;
+  const match = ARCHIVE.exec(script);
+  if (match === null) return false;
+  const before = script.slice(0, match.index);
+  return !/(^|[\s;&(])(cd|pushd)\s/.test(before) && !/\s(-C|--directory)\b|--exclude|\s-x\s/.test(match[0]);
+}
+
+const ARCHIVE_FILE = /\.(?:tar|tgz|zip|7z|gz|zst|xz|bz2)$/;
+
+/** Whether an upload step includes hidden files such as `.git`: opt-in since upload-artifact v4.4. */
+function includesHiddenFiles(upload: Step): boolean {
+  return isTruthy(get(upload.with, 'include-hidden-files')) || olderThan(stepVersion(upload), '4.4.0');
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'persisted-credentials',
@@ -8,8 +83,65 @@ export default defineWorkflowRule({
     title: 'Checkout leaves the token in .git/config',
     severity: 'LOW',
     surface: 'workflow',
-    description: 'actions/checkout without persist-credentials: false. MEDIUM in privileged-trigger workflows; HIGH when a later step uploads the workspace (or a path containing .git) as an artifact.',
-    recommendation: '',
+    description:
+      '`actions/checkout` without `persist-credentials: false` leaves the token it used in the git configuration for every later step of the job. MEDIUM in a workflow with a privileged trigger; HIGH when a later step uploads the checkout\'s `.git` directory as an artifact.',
+    recommendation:
+      'Set `persist-credentials: false` on `actions/checkout`, and give the token only to the step that pushes (for example through `git remote set-url` or the action that needs it).',
   },
-  create: () => ({}),
+  create: (context) => ({
+    step(step) {
+      if (!isAction(step, 'actions/checkout') || step.uses === undefined) return;
+      const setting = persistSetting(get(step.with, 'persist-credentials'));
+      if (setting === 'false') return;
+
+      // Since checkout v6 the credentials live in a file under $RUNNER_TEMP, not in .git/config:
+      // later steps can still use them, but an uploaded workspace no longer carries them.
+      const checkoutVersion = stepVersion(step);
+      const inGitConfig = checkoutVersion === null || olderThan(checkoutVersion, '6.0.0');
+      const checkoutDir = normalizeLocalPath(getText(step.with, 'path') ?? '');
+      const steps = step.job?.steps ?? (step.owner.kind === 'action' ? step.owner.steps : []);
+      const later = steps.filter((s) => s.index > step.index);
+      const archive = later.find(archivesWorkspace);
+      const uploads = inGitConfig ? later.filter((s) => isAction(s, 'actions/upload-artifact')) : [];
+      const upload =
+        uploads
+          .filter(includesHiddenFiles)
+          .map((s) => ({ step: s, pattern: uploadsGitDirectory(s, checkoutDir), archive: undefined as Step | undefined }))
+          .find((u) => u.pattern !== null) ??
+        (archive === undefined
+          ? undefined
+          : uploads
+              .filter((s) => s.index > archive.index)
+              .map((s) => ({ step: s, pattern: (getText(s.with, 'path') ?? '').split('\n').map((p) => p.trim()).find((p) => ARCHIVE_FILE.test(p)) ?? null, archive }))
+              .find((u) => u.pattern !== null));
+
+      // An explicit `persist-credentials: true` is a deliberate choice (the job pushes): only the
+      // upload that leaks it is reported.
+      if (setting === 'true' && upload === undefined) return;
+
+      const token = getScalar(step.with, 'token');
+      const secret = token === undefined ? undefined : expressionsOf(step.owner.file, token).flatMap((o) => carriedSecrets(o.expr)).find((s) => !isGithubToken(s));
+      const credential = secret === undefined ? "the job's GITHUB_TOKEN" : `\`secrets.${secret}\``;
+      const privileged = step.job === null ? [] : privilegedTriggers(step.job.workflow).map((t) => t.name);
+
+      if (upload !== undefined) {
+        context.report({
+          node: step.uses,
+          severity: 'HIGH',
+          message:
+            `\`actions/checkout\` leaves ${credential} in .git/config, and ` +
+            (upload.archive === undefined ? '' : `step \`${stepLabel(upload.archive)}\` archives the workspace, .git included, then `) +
+            `step \`${stepLabel(upload.step)}\` uploads \`${upload.pattern ?? ''}\`${upload.archive === undefined ? ', .git included,' : ''} as an artifact anyone who can read the run can download.`,
+        });
+        return;
+      }
+      context.report({
+        node: step.uses,
+        severity: privileged.length > 0 ? 'MEDIUM' : 'LOW',
+        message:
+          `\`actions/checkout\` does not set \`persist-credentials: false\`, so ${credential} stays in the git configuration for every later step of the job` +
+          (privileged.length > 0 ? `, in a workflow triggered by \`${privileged[0]}\`.` : '.'),
+      });
+    },
+  }),
 });

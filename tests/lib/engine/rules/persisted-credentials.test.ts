@@ -1,0 +1,169 @@
+import { describe, expect, it } from 'vitest';
+import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
+
+const RULE = 'persisted-credentials';
+
+describe(RULE, () => {
+  it('reports checkout without persist-credentials: false at its uses, bound to the job (LOW)', () => {
+    const records = recordsWith(RULE, yaml`
+      on: push
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+            - uses: actions/checkout@v4
+              with:
+                persist-credentials: false
+            - uses: actions/checkout@v4
+              with:
+                persist-credentials: "false"
+                token: \${{ secrets.RELEASE_PAT }}
+            - uses: actions/checkout@v4
+              with:
+                persist-credentials: \${{ inputs.push }}
+                token: \${{ secrets.RELEASE_PAT }}
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['6:15 LOW', '14:15 LOW']);
+    expect(records.map((r) => r.job)).toEqual(['test', 'test']);
+    expect(records[0]?.finding.rule_id).toBe(RULE);
+    expect(records[1]?.finding.description).toContain('`secrets.RELEASE_PAT`');
+  });
+
+  it('is MEDIUM on a privileged trigger', () => {
+    expect(positions(scanWith(RULE, yaml`
+      on: issue_comment
+      jobs:
+        fix:
+          runs-on: ubuntu-latest
+          steps: [{ uses: actions/checkout@v4 }]
+    `))).toEqual(['5:21 MEDIUM']);
+  });
+
+  it('is HIGH when a later step uploads the .git directory as an artifact', () => {
+    const records = recordsWith(RULE, yaml`
+      on: issue_comment
+      jobs:
+        a:
+          runs-on: x
+          steps:
+            - uses: actions/checkout@v4
+            - uses: actions/upload-artifact@v4
+              with:
+                path: .
+                include-hidden-files: true
+        b:
+          runs-on: x
+          steps:
+            - uses: actions/checkout@v4
+            - uses: actions/upload-artifact@v3
+              with:
+                path: \${{ github.workspace }}
+        c:
+          runs-on: x
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                path: src
+            - uses: actions/upload-artifact@0123456789abcdef0123456789abcdef01234567 # v4.3.6
+              with:
+                path: |
+                  dist/
+                  src
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['6:15 HIGH', '14:15 HIGH', '21:15 HIGH']);
+    expect(records.map((r) => r.job)).toEqual(['a', 'b', 'c']);
+    expect(records[0]?.finding.description).toContain('uploads `.`');
+  });
+
+  it('is HIGH when the workspace is archived, then uploaded', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        a:
+          runs-on: x
+          steps:
+            - uses: actions/checkout@v3
+            - run: tar -czf build.tar.gz .
+            - uses: actions/upload-artifact@v4
+              with:
+                path: build.tar.gz
+    `);
+    expect(positions(findings)).toEqual(['6:15 HIGH']);
+    expect(findings[0]?.description).toContain('archives the workspace');
+  });
+
+  it('keeps the base severity when the upload cannot carry .git', () => {
+    expect(positions(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        a:
+          runs-on: x
+          steps:
+            # upload-artifact 4.4+ leaves hidden files out unless told otherwise
+            - uses: actions/checkout@v4
+            - uses: actions/upload-artifact@v4
+              with:
+                path: .
+        b:
+          runs-on: x
+          steps:
+            # checkout 6 keeps the credentials under RUNNER_TEMP, outside the workspace
+            - uses: actions/checkout@v6
+            - uses: actions/upload-artifact@v4
+              with: { path: ., include-hidden-files: true }
+        c:
+          runs-on: x
+          steps:
+            - uses: actions/checkout@v4
+            - uses: actions/upload-artifact@v3
+              with: { path: dist/ }
+            - run: tar -C dist -czf site.tgz .
+            - uses: actions/upload-artifact@v4
+              with: { path: site.tgz }
+        d:
+          runs-on: x
+          steps:
+            - uses: actions/upload-artifact@v3
+              with: { path: . }
+            - uses: actions/checkout@v4
+    `))).toEqual(['7:15 LOW', '15:15 LOW', '21:15 LOW', '32:15 LOW']);
+  });
+
+  it('accepts an explicit persist-credentials: true unless the workspace is uploaded', () => {
+    expect(positions(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        push:
+          runs-on: x
+          steps:
+            - uses: actions/checkout@v4
+              with: { persist-credentials: true }
+            - run: git push
+        leak:
+          runs-on: x
+          steps:
+            - uses: actions/checkout@v4
+              with: { persist-credentials: true }
+            - uses: actions/upload-artifact@v3
+              with: { path: ./ }
+    `))).toEqual(['12:15 HIGH']);
+  });
+
+  it('checks composite-action steps, unbound', () => {
+    const records = recordsWith(RULE, [
+      {
+        path: '.github/actions/setup/action.yml',
+        text: yaml`
+          name: setup
+          runs:
+            using: composite
+            steps:
+              - uses: actions/checkout@v4
+        `,
+      },
+    ]);
+    expect(positions(records.map((r) => r.finding))).toEqual(['5:13 LOW']);
+    expect(records[0]?.job).toBeNull();
+  });
+});
