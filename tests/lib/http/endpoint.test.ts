@@ -8,7 +8,7 @@ vi.hoisted(() => {
 
 import { DatabaseError } from '../../../lib/db/errors.js';
 import { endpoint, preflight } from '../../../lib/http/endpoint.js';
-import { HttpError, rateLimited } from '../../../lib/http/errors.js';
+import { forbidden, HttpError, rateLimited, upstreamUnavailable } from '../../../lib/http/errors.js';
 import { setLogSink, type LogRecord } from '../../../lib/http/log.js';
 import { defineOperation } from '../../../lib/http/operation.js';
 import { bearer, signToken } from '../../support/auth.js';
@@ -182,6 +182,18 @@ describe('endpoint', () => {
       expect(response.status).toBe(429);
       expect(response.headers.get('retry-after')).toBe('30');
       expect(await errorOf(response)).toEqual({ code: 'rate_limited', message: 'Too many requests; try again later.' });
+    });
+
+    it.each([
+      ['forbidden', forbidden(), 403, 'forbidden', null],
+      ['a code-host error', upstreamUnavailable('GitHub answered 500.', 502), 502, 'upstream_unavailable', null],
+      ['a code-host outage', upstreamUnavailable('GitHub is unreachable.', 503, 20), 503, 'upstream_unavailable', '20'],
+    ])('answers %s with its status and code', async (_what, error, status, code, retryAfter) => {
+      fault = error;
+      const response = await GET(new Request('http://localhost/api/open'));
+      expect(response.status).toBe(status);
+      expect(response.headers.get('retry-after')).toBe(retryAfter);
+      expect((await errorOf(response)).code).toBe(code);
     });
 
     it.each([
