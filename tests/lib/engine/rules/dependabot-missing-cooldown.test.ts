@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
+
+const RULE = 'dependabot-missing-cooldown';
+const PATH = '.github/dependabot.yml';
+
+describe(RULE, () => {
+  it('reports each entry without cooldown at its package-ecosystem key, bound to no job', () => {
+    const records = recordsWith(RULE, [{
+      path: PATH,
+      text: yaml`
+        version: 2
+        updates:
+          - package-ecosystem: github-actions
+            directory: /
+            schedule: { interval: weekly }
+          - package-ecosystem: npm
+            directory: /web
+            cooldown:
+              default-days: 5
+          - directory: /api
+            package-ecosystem: gomod
+      `,
+    }]);
+    expect(positions(records.map((r) => r.finding))).toEqual(['3:5 LOW', '11:5 LOW']);
+    expect(records.map((r) => r.job)).toEqual([null, null]);
+    expect(records[1]?.finding.description).toBe('The `gomod` update entry for `/api` has no `cooldown`: new releases are proposed as soon as they are published.');
+  });
+
+  it('finds cooldown through merge keys and skips security-only entries', () => {
+    expect(scanWith(RULE, [{
+      path: PATH,
+      text: yaml`
+        version: 2
+        x-defaults: &defaults
+          cooldown:
+            default-days: 7
+        updates:
+          - <<: *defaults
+            package-ecosystem: pip
+            directory: /
+          - package-ecosystem: docker
+            directory: /
+            open-pull-requests-limit: 0
+      `,
+    }])).toEqual([]);
+  });
+
+  it('does not throw on odd shapes', () => {
+    expect(scanWith(RULE, [{ path: PATH, text: 'version: 2\nupdates: 7\n' }])).toEqual([]);
+    expect(positions(scanWith(RULE, [{ path: PATH, text: 'version: 2\nupdates:\n  - 1\n  - {}\n' }]))).toEqual(['4:5 LOW']);
+  });
+});
