@@ -1,0 +1,76 @@
+import type { SettingsSnapshot } from '../engine/settings/snapshot.js';
+import type { RepositoryFile } from '../engine/types.js';
+
+/**
+ * The code host as the service sees it: installations, their repositories, and one repository's scan
+ * snapshot. Two adapters implement it: the GitHub App (production) and a local directory (`npm run dev`,
+ * tests). Adapters take explicit options and never read the environment.
+ */
+export interface CodeHost {
+  /** The installation's account as the code host reports it. Rejects with CodeHostError 'not_found' for an unknown installation. */
+  getInstallation(installationId: number): Promise<InstallationAccount>;
+  /** Whether `login` is a member of organization `org`, as the installation sees it. */
+  isOrganizationMember(installationId: number, org: string, login: string): Promise<boolean>;
+  /** Every repository of the given installations (all pages, installations in parallel), in a stable order. */
+  listRepositories(installationIds: readonly number[]): Promise<HostedRepository[]>;
+  /** What a scan reads: the workflow surface's files and the settings snapshot. */
+  fetchSnapshot(repository: RepositoryLocator, options?: FetchOptions): Promise<RepositorySnapshot>;
+}
+
+export interface InstallationAccount {
+  installationId: number;
+  /** Login of the account the App is installed on. */
+  account: string;
+  /** `User` or `Organization` (the code host's own value). */
+  accountType: string;
+  /** The account's numeric id on the code host, as text (compared with the user's identity). */
+  accountId: string;
+}
+
+/** A repository as the code host lists it; the database adds the service-side id. */
+export interface HostedRepository {
+  githubId: number;
+  installationId: number;
+  fullName: string;
+  private: boolean;
+  htmlUrl: string;
+  defaultBranch: string;
+}
+
+export interface RepositoryLocator {
+  installationId: number;
+  /** `owner/name`. */
+  fullName: string;
+  /** The default branch as last synced; the snapshot reports the current one. */
+  defaultBranch: string;
+}
+
+export interface FetchOptions {
+  /** Abort every code-host request still running at this time (epoch ms), with CodeHostError 'timeout'. */
+  deadline?: number;
+}
+
+export interface RepositorySnapshot {
+  /** The engine's input: workflows, local actions, Dependabot config (files the host truncated carry `unreadable`). */
+  files: RepositoryFile[];
+  settings: SettingsSnapshot;
+  defaultBranch: string;
+  /** How many requests the snapshot cost (for the request-budget benchmark and logs). */
+  requests: number;
+}
+
+export type CodeHostErrorKind = 'not_found' | 'forbidden' | 'rate_limited' | 'unavailable' | 'timeout';
+
+/** A code-host failure. The HTTP layer maps it: not_found 404/403 as the caller decides, the others 502/503. */
+export class CodeHostError extends Error {
+  override name = 'CodeHostError';
+  readonly kind: CodeHostErrorKind;
+  /** Seconds the code host asked us to wait, when it said. */
+  readonly retryAfter: number | undefined;
+
+  constructor(kind: CodeHostErrorKind, message: string, options: { retryAfter?: number; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.kind = kind;
+    this.retryAfter = options.retryAfter;
+  }
+}
