@@ -37,8 +37,11 @@ function asHttpError(error: unknown): HttpError | null {
  */
 export function toErrorResponse(error: unknown, context: ErrorContext): Response {
   const known = asHttpError(error);
+  // A lower layer's outage (a 503 from the database) is logged with its cause, like anything unexpected.
+  if (known === null || (known !== error && known.status >= 500)) {
+    log({ level: 'error', msg: 'unexpected error', request_id: context.requestId, method: context.method, route: context.route, error: describeError(error) });
+  }
   if (known !== null) return jsonError(known.status, known.body(), known.headers);
-  log({ level: 'error', msg: 'unexpected error', request_id: context.requestId, method: context.method, route: context.route, error: describeError(error) });
   return jsonError(500, { error: { code: 'internal', message: 'Internal server error.', details: { request_id: context.requestId } } });
 }
 

@@ -24,7 +24,7 @@ export interface ErrorLogRecord {
   request_id: string;
   method: string;
   route: string;
-  error: { name: string; message: string; stack?: string };
+  error: { name: string; message: string; stack?: string; cause?: { name: string; message: string } };
 }
 
 export type LogRecord = RequestLogRecord | ErrorLogRecord;
@@ -60,7 +60,9 @@ export function userPseudonym(userId: string): string {
   return createHash('sha256').update(`chainbreaker-user:${userId}`).digest('hex').slice(0, 16);
 }
 
+/** What the log keeps of an error: name, message, stack, and the message of its cause (a driver's error). */
 export function describeError(error: unknown): ErrorLogRecord['error'] {
-  if (error instanceof Error) return { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) };
-  return { name: typeof error, message: String(error) };
+  if (!(error instanceof Error)) return { name: typeof error, message: String(error) };
+  const cause = error.cause instanceof Error ? { name: error.cause.name, message: error.cause.message } : undefined;
+  return { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}), ...(cause ? { cause } : {}) };
 }

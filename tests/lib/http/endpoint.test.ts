@@ -209,6 +209,10 @@ describe('endpoint', () => {
       expect(text).not.toContain('secret_table');
       expect(text).not.toContain('set_rule_override');
       expect((await errorOf(response)).code).toBe(code);
+      // Outages and internal errors reach the log with their cause; a missing repository does not.
+      const logged = logs.find((record) => record.level === 'error');
+      expect(logged !== undefined).toBe(status >= 500);
+      if (logged !== undefined) expect(logged).toMatchObject({ error: { cause: { message: 'relation "secret_table" does not exist' } } });
     });
 
     it('answers anything unexpected with a 500 holding only the request id, and logs the details', async () => {
