@@ -23,7 +23,7 @@ const COMMANDS: { pattern: RegExp; registry: Registry; evidence: string }[] = [
   { pattern: /\bmvn\b[^\n]*\bdeploy\b|\bgradlew?\b[^\n]*\bpublish\w*/, registry: 'maven', evidence: 'Maven/Gradle publish' },
   { pattern: /\b(docker|podman|buildah)\s+(image\s+)?push\b|\bdocker\s+buildx\s+build\b[^\n]*--push\b/, registry: 'container', evidence: 'image push' },
   { pattern: /\bgh\s+release\s+(create|upload)\b/, registry: 'github-release', evidence: 'gh release' },
-  { pattern: /\bgoreleaser\b[^\n]*\brelease\b/, registry: 'github-release', evidence: 'goreleaser release' },
+  { pattern: /(?:^|[\s;&|(])goreleaser\s+(?:[^\n]*\s)?release\b/m, registry: 'github-release', evidence: 'goreleaser release' },
 ];
 
 /** Actions that publish. `when` narrows actions that publish only with some input. */
@@ -74,4 +74,23 @@ export function isReleaseTriggered(workflow: Workflow): boolean {
   return workflow.triggers.some(
     (t) => t.name === 'release' || t.name === 'registry_package' || (t.name === 'push' && get(t.config, 'tags') !== undefined),
   );
+}
+
+/** Flags and targets that make a publish command a rehearsal: nothing reaches a real registry. */
+const REHEARSAL = /--dry-run\b|--snapshot\b|--skip[-=]publish\b|\bgoreleaser\s+(check|build)\b|\b(localhost|127\.0\.0\.1)(:\d+)?\b|\bttl\.sh\b/;
+
+/**
+ * False for publishing steps that only rehearse: `npm publish --dry-run`, `cargo publish --dry-run`,
+ * goreleaser `--snapshot`/`check`/`build`/`install-only`, pushes to a registry on the runner itself or
+ * to the throwaway `ttl.sh`. The evidence of `publishingStep` is kept as it is; callers that care about real releases
+ * (provenance, signing) filter with this.
+ */
+export function publishesForReal(p: PublishingStep): boolean {
+  if (typeof p.step.run?.value === 'string') return !REHEARSAL.test(p.step.run.value);
+  if (p.evidence === 'goreleaser/goreleaser-action' && isTruthy(get(p.step.with, 'install-only'))) return false;
+  if (p.evidence === 'goreleaser/goreleaser-action') {
+    const args = getText(p.step.with, 'args') ?? '';
+    return !REHEARSAL.test(args) && !/^\s*(check|build)\b/.test(args);
+  }
+  return true;
 }
