@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { publishesForReal, workflowPublishingSteps } from '../../../../lib/engine/analysis/publishing.js';
+import { buildWorkflow } from '../../../../lib/engine/model/workflow.js';
+import { parseYaml } from '../../../../lib/engine/yaml/parse.js';
+import { SourceFile } from '../../../../lib/engine/yaml/source.js';
+import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
+
+const RULE = 'missing-provenance';
+
+function published(text: string): { evidence: string; real: boolean }[] {
+  const parsed = parseYaml(text);
+  if (!parsed.ok || parsed.root.kind !== 'map') throw new Error('fixture does not parse');
+  return workflowPublishingSteps(buildWorkflow(new SourceFile('.github/workflows/x.yml', text), parsed.root)).map((p) => ({ evidence: p.evidence, real: publishesForReal(p) }));
+}
+
+describe(RULE, () => {
+  it('tells rehearsals from real publishing, and goreleaser mentions from goreleaser runs', () => {
+    expect(published(yaml`
+      on: push
+      jobs:
+        a:
+          runs-on: ubuntu-latest
+          steps:
+            - run: npm publish --dry-run
+            - run: cargo publish
+            - run: gh release download -R goreleaser/goreleaser v2 --pattern '*.sbom.json'
+            - run: goreleaser release --clean
+            - uses: goreleaser/goreleaser-action@v6
+              with: { args: release --snapshot --clean }
+            - uses: goreleaser/goreleaser-action@v6
+              with: { install-only: true }
+            - run: docker push localhost:5000/app:test
+    `)).toEqual([
+      { evidence: 'npm publish', real: false },
+      { evidence: 'cargo publish', real: true },
+      { evidence: 'goreleaser release', real: true },
+      { evidence: 'goreleaser/goreleaser-action', real: false },
+      { evidence: 'goreleaser/goreleaser-action', real: false },
+      { evidence: 'image push', real: false },
+    ]);
+  });
+
+  it('reports once per workflow at the first publishing step, LOW, bound to its job', () => {
+    const records = recordsWith(RULE, yaml`
+      on:
+        push:
+          tags: ['v*']
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - run: make
+        release:
+          runs-on: ubuntu-latest
+          steps:
+            - name: Upload
+              run: |
+                set -e
+                gh release upload "$TAG" dist/*
+            - run: twine upload dist/*
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['15:11 LOW']);
+    expect(records[0]?.job).toBe('release');
+    expect(records[0]?.finding.description).toContain('gh release (step `Upload`)');
+  });
+
+  it('accepts attestation and signing steps anywhere in the workflow', () => {
+    const publish = 'on: release\njobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      - run: gh release upload v1 dist/*\n';
+    expect(scanWith(RULE, publish)).toHaveLength(1);
+    for (const extra of [
+      '      - uses: actions/attest-build-provenance@v2\n        with: { subject-path: dist/* }\n',
+      '      - run: cosign sign-blob --yes dist/app > app.sig\n',
+      '      - uses: sigstore/cosign-installer@v3\n',
+      '      - run: gpg --detach-sign --armor dist/app\n',
+    ]) {
+      expect(scanWith(RULE, publish + extra), extra).toEqual([]);
+    }
+    expect(scanWith(RULE, yaml`
+      on: release
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - run: make
+        provenance:
+          uses: slsa-framework/slsa-github-generator/.github/workflows/generator_generic_slsa3.yml@v2.1.0
+        publish:
+          runs-on: ubuntu-latest
+          steps:
+            - run: gh release upload v1 dist/*
+    `)).toEqual([]);
+  });
+
+  it('counts the provenance that registries and publishing actions produce themselves', () => {
+    // PyPI trusted publishing attests by default since v1.11; a token or attestations: false does not.
+    const pypi = (ref: string, withBlock = '') => `on: release\njobs:\n  p:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: pypa/gh-action-pypi-publish@${ref}\n${withBlock}`;
+    expect(scanWith(RULE, pypi('release/v1'))).toEqual([]);
+    expect(scanWith(RULE, pypi('v1.12.4'))).toEqual([]);
+    expect(positions(scanWith(RULE, pypi('v1.10.3')))).toEqual(['6:15 LOW']);
+    expect(positions(scanWith(RULE, pypi('release/v1', '        with:\n          password: ${{ secrets.PYPI_TOKEN }}\n')))).toEqual(['6:15 LOW']);
+    expect(positions(scanWith(RULE, pypi('release/v1', '        with:\n          attestations: false\n')))).toEqual(['6:15 LOW']);
+    // npm provenance needs an OIDC token.
+    const npm = (permissions: string) => `on: release\npermissions:\n${permissions}\njobs:\n  p:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm publish\n`;
+    expect(scanWith(RULE, npm('  id-token: write'))).toEqual([]);
+    expect(positions(scanWith(RULE, npm('  contents: read')))).toEqual(['8:14 LOW']);
+    // docker/build-push-action attaches provenance unless told not to.
+    const docker = (extra: string) => `on: push\njobs:\n  d:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: docker/build-push-action@v6\n        with:\n          push: true\n${extra}`;
+    expect(scanWith(RULE, docker(''))).toEqual([]);
+    expect(positions(scanWith(RULE, docker('          provenance: false\n')))).toEqual(['6:15 LOW']);
+  });
+
+  it('does not report releases without assets, rehearsals or crates.io', () => {
+    expect(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        r:
+          runs-on: ubuntu-latest
+          steps:
+            - run: |
+                gh release create "$TAG" \
+                  --title "$TAG" \
+                  --generate-notes \
+                  $PRERELEASE_FLAG
+            - uses: softprops/action-gh-release@v2
+              with:
+                body: notes only
+            - uses: actions/create-release@v1
+            - run: npm publish --dry-run
+            - uses: rust-lang/crates-io-auth-action@v1
+            - run: cargo publish
+    `)).toEqual([]);
+    expect(positions(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        r:
+          runs-on: ubuntu-latest
+          steps:
+            - run: gh release create "$TAG" --notes-file notes.md dist/*.tar.gz
+    `))).toEqual(['6:14 LOW']);
+  });
+
+  it('does not throw on odd shapes', () => {
+    expect(scanWith(RULE, yaml`
+      on: push
+      permissions: 5
+      jobs:
+        a:
+          runs-on: ubuntu-latest
+          permissions: [id-token]
+          steps:
+            - uses: pypa/gh-action-pypi-publish@
+            - uses: softprops/action-gh-release@v2
+              with: 3
+            - run: 12
+    `)).toEqual([]);
+  });
+});
