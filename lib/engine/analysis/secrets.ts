@@ -35,7 +35,9 @@ export function secretUses(expr: Expr): SecretUse[] {
       const testing = tested || TESTING_FUNCTIONS.has(functionName(node));
       for (const arg of node.args) visit(arg, testing);
     } else if (node instanceof Logical) {
-      for (const arg of node.args) visit(arg, tested);
+      // `a && b` yields `a` only when it is falsy (empty, 0, false): only the last operand's value flows.
+      const and = node.operator.lexeme === '&&';
+      node.args.forEach((arg, i) => visit(arg, tested || (and && i < node.args.length - 1)));
     } else if (node instanceof Binary) {
       visit(node.left, true);
       visit(node.right, true);

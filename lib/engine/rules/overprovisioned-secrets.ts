@@ -1,7 +1,6 @@
 import { isGithubToken, secretOccurrences, secretUses } from '../analysis/secrets.js';
 import { expressionsOf } from '../expressions/extract.js';
-import type { WorkflowReport } from '../rule.js';
-import { defineWorkflowRule } from '../rule.js';
+import { defineWorkflowRule, type WorkflowReport } from '../rule.js';
 import type { SourceFile } from '../yaml/source.js';
 import { keyText, stringScalars, type YNode } from '../yaml/model.js';
 

@@ -13,6 +13,7 @@ describe('secretUses', () => {
     expect(uses('secrets.A')).toEqual(['A']);
     expect(uses("secrets['B-C']")).toEqual(['B-C']);
     expect(uses("secrets.A || secrets.B")).toEqual(['A', 'B']);
+    expect(uses("secrets.A && secrets.B")).toEqual(['A?', 'B']);
     expect(uses("secrets.A != ''")).toEqual(['A?']);
     expect(uses("!secrets.A")).toEqual(['A?']);
     expect(uses("contains(secrets.A, 'x')")).toEqual(['A?']);

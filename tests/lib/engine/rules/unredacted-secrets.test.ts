@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
+
+const RULE = 'unredacted-secrets';
+
+describe(RULE, () => {
+  it('reports fromJSON of a secret, with or without a field, bound to the job', () => {
+    const records = recordsWith(RULE, yaml`
+      on: push
+      jobs:
+        deploy:
+          runs-on: ubuntu-latest
+          env:
+            DB_PASSWORD: \${{ fromJSON(secrets.DB_CREDENTIALS).password }}
+          steps:
+            - uses: azure/login@v2
+              with:
+                client-id: \${{ fromJson(secrets.AZURE)['clientId'] }}
+                creds: \${{ fromJSON(secrets.AZURE_CREDS) }}
+                tenant: \${{ secrets.AZURE_TENANT }}
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['6:20 MEDIUM', '10:22 MEDIUM', '11:18 MEDIUM']);
+    expect(records.map((r) => r.job)).toEqual(['deploy', 'deploy', 'deploy']);
+    expect(records[0]?.finding.rule_id).toBe(RULE);
+    expect(records[0]?.finding.description).toContain('reads a field of `secrets.DB_CREDENTIALS`');
+    expect(records[2]?.finding.description).toContain('decodes `secrets.AZURE_CREDS`');
+  });
+
+  it('does not report fromJSON results that only feed a test', () => {
+    expect(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        a:
+          runs-on: x
+          if: \${{ fromJSON(secrets.FLAGS).deploy == true }}
+          steps:
+            - run: echo "\${{ fromJSON(secrets.CONFIG).enabled && 'yes' || 'no' }}" > /dev/null
+              if: fromJSON(secrets.CONFIG).enabled
+    `)).toEqual([]);
+  });
+
+  it('reports pieces of a secret taken in a script', () => {
+    const records = recordsWith(RULE, yaml`
+      on: push
+      jobs:
+        a:
+          runs-on: x
+          steps:
+            - env:
+                TOKEN: \${{ secrets.API_TOKEN }}
+                LEVEL: debug
+              run: |
+                echo "prefix: \${TOKEN:0:6}"
+                ID="\${TOKEN%%.*}"
+                echo "\${LEVEL:0:1} \${#TOKEN} \${TOKEN:-none}"
+                $short = $env:TOKEN.Substring(0, 4)
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['10:25 MEDIUM', '11:15 MEDIUM', '13:20 MEDIUM']);
+    expect(records[0]?.finding.description).toContain('takes a piece of `TOKEN`');
+  });
+
+  it('checks workflow-level values and composite actions', () => {
+    expect(positions(scanWith(RULE, yaml`
+      on: push
+      env:
+        USER: \${{ fromJSON(secrets.CREDS).user }}
+      jobs: {}
+    `))).toEqual(['3:9 MEDIUM']);
+    expect(positions(scanWith(RULE, [
+      {
+        path: 'action.yml',
+        text: yaml`
+          name: x
+          runs:
+            using: composite
+            steps:
+              - run: echo "\${KEY:2}"
+                shell: bash
+                env:
+                  KEY: \${{ inputs.key }}
+        `,
+      },
+    ]))).toEqual([]);
+  });
+});
