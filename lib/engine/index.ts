@@ -3,6 +3,8 @@ export { scanRepository, classifyPath, type ScanOptions, type ScanResult, type F
 export { CATALOG, catalogEntry, isKnownRule, ruleById, type CatalogRule } from './catalog.js';
 export { RULES, WORKFLOW_RULES, SETTINGS_RULES } from './rules/index.js';
 export type { SettingsSnapshot } from './settings/snapshot.js';
+export { findCombinations, countCombinations, compareCombinations, cannotFire, COMBINATION_KINDS, combinationKind } from './combinations/index.js';
+export type { Combination } from './combinations/index.js';
 export { SETTINGS_AREAS, AREA_INFO, type SettingsArea, type AreaInfo } from './settings/areas.js';
 export {
   SEVERITIES,
