@@ -1,0 +1,14 @@
+import type { Step } from '../model/workflow.js';
+
+/** How findings name a step: its name (on one line, shortened), else its id, else its 1-based position. */
+export function stepLabel(step: Step): string {
+  const label = (step.name ?? step.id ?? '').replace(/\s+/g, ' ').trim();
+  if (label === '') return `#${step.index + 1}`;
+  return label.length > 60 ? `${label.slice(0, 57)}...` : label;
+}
+
+/** "step `x` of job `y`" or "step `x` of action `path`", for finding messages. */
+export function stepWhere(step: Step): string {
+  const owner = step.job !== null ? `job \`${step.job.id}\`` : `action \`${step.owner.file.path}\``;
+  return `step \`${stepLabel(step)}\` of ${owner}`;
+}
