@@ -1,6 +1,118 @@
+import { conditionOf } from '../analysis/expression-sites.js';
+import { stepWhere } from '../analysis/step-label.js';
+import { Binary, contextPath, FunctionCall, functionName, Grouping, Literal, Logical, Unary, type Expr } from '../expressions/parse.js';
+import { hasPullRequestTrigger, isPrivileged, type Workflow } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
+import type { YNode } from '../yaml/model.js';
 
-// Not implemented yet: the catalog entry is final, the detection lands with the rule's own change.
+/** Contexts naming whoever caused the event: a bot can be made to cause an event on an attacker's behalf. */
+const ACTOR_NAMES = new Set(['github.actor', 'github.triggering_actor', 'github.event.sender.login']);
+const ACTOR_IDS = new Set(['github.actor_id', 'github.event.sender.id']);
+/** User ids of dependabot[bot] and renovate[bot], which some workflows compare instead of the login. */
+const BOT_IDS = new Set(['49699333', '29139614']);
+const COMPARISONS = new Set(['contains', 'startswith', 'endswith']);
+
+function actorKind(expr: Expr): 'name' | 'id' | null {
+  const path = contextPath(expr)?.join('.');
+  if (path === undefined) return null;
+  if (ACTOR_NAMES.has(path)) return 'name';
+  return ACTOR_IDS.has(path) ? 'id' : null;
+}
+
+/** The bot login (or id) a literal names: `'dependabot[bot]'`, or a `fromJSON('["renovate[bot]"]')` list. */
+function botLiteral(expr: Expr, kind: 'name' | 'id'): string | null {
+  if (expr instanceof FunctionCall && functionName(expr) === 'fromjson' && expr.args.length === 1) {
+    const arg = expr.args[0];
+    return arg === undefined ? null : botLiteral(arg, kind);
+  }
+  if (!(expr instanceof Literal)) return null;
+  const value = expr.token.value;
+  if (value === undefined || typeof value === 'boolean') return null;
+  const text = String(value);
+  if (kind === 'id') return BOT_IDS.has(text.trim()) ? text.trim() : null;
+  const login = /[\w.-]*\[bot\]/i.exec(text);
+  return login === null ? null : login[0];
+}
+
+const SAME_REPOSITORY_PATHS = new Set(['github.event.pull_request.head.repo.full_name', 'github.event.workflow_run.head_repository.full_name']);
+const FORK_FLAGS = new Set(['github.event.pull_request.head.repo.fork', 'github.event.workflow_run.head_repository.fork']);
+
+function pathOf(expr: Expr): string | undefined {
+  return contextPath(unwrap(expr))?.join('.');
+}
+
+function unwrap(expr: Expr): Expr {
+  let current = expr;
+  while (current instanceof Grouping) current = current.group;
+  return current;
+}
+
+/**
+ * A check an attacker cannot satisfy from a fork, which makes an actor check beside it (under the same
+ * `&&`) safe: the pull request's author is the bot, or its head is the base repository itself.
+ */
+function isUnspoofableGuard(expr: Expr): boolean {
+  const node = unwrap(expr);
+  if (node instanceof Unary && node.operator.lexeme === '!') return FORK_FLAGS.has(pathOf(node.expr) ?? '');
+  if (!(node instanceof Binary) || node.operator.lexeme !== '==') return false;
+  for (const [a, b] of [[node.left, node.right], [node.right, node.left]] as const) {
+    const path = pathOf(a);
+    if (path === 'github.event.pull_request.user.login' && botLiteral(b, 'name') !== null) return true;
+    if (path !== undefined && SAME_REPOSITORY_PATHS.has(path) && (pathOf(b) === 'github.repository' || unwrap(b) instanceof Literal)) return true;
+    if (path !== undefined && FORK_FLAGS.has(path) && unwrap(b) instanceof Literal && (unwrap(b) as Literal).token.lexeme === 'false') return true;
+  }
+  return false;
+}
+
+/** `context op 'login'` when a comparison admits a bot actor (a granting `==`, `contains`, `startsWith`...), else null. */
+function grantingComparison(node: Expr, negated: boolean): string | null {
+  if (node instanceof Binary) {
+    const op = node.operator.lexeme;
+    // `github.actor != 'dependabot[bot]'` only skips work for the bot: spoofing it denies, it does not grant.
+    if ((op !== '==' && op !== '!=') || (op === '==') === negated) return null;
+    for (const [actor, other] of [[node.left, node.right], [node.right, node.left]] as const) {
+      const kind = actorKind(unwrap(actor));
+      const bot = kind === null ? null : botLiteral(unwrap(other), kind);
+      if (bot !== null) return `${pathOf(actor)} ${op} '${bot}'`;
+    }
+    return null;
+  }
+  if (node instanceof FunctionCall && COMPARISONS.has(functionName(node)) && !negated) {
+    const actor = node.args.find((a) => actorKind(unwrap(a)) !== null);
+    const kind = actor === undefined ? null : actorKind(unwrap(actor));
+    if (actor === undefined || kind === null) return null;
+    const bot = node.args.map((a) => (a === actor ? null : botLiteral(unwrap(a), kind))).find((b) => b !== null);
+    return bot === undefined || bot === null ? null : `${node.functionName.lexeme}(…${pathOf(actor)}…'${bot}'…)`;
+  }
+  return null;
+}
+
+/** The first bot-actor comparison that grants entry and is not paired (`&&`) with an unspoofable guard. */
+function botComparison(expr: Expr, negated = false, guarded = false): string | null {
+  const node = unwrap(expr);
+  if (node instanceof Unary && node.operator.lexeme === '!') return botComparison(node.expr, !negated, guarded);
+  if (node instanceof Logical) {
+    // Under negation `&&` behaves as `||` (De Morgan), so its operands no longer guard each other.
+    const conjunction = (node.operator.lexeme === '&&') !== negated;
+    const guardHere = conjunction && !negated && node.args.some(isUnspoofableGuard);
+    for (const arg of node.args) {
+      const found = botComparison(arg, negated, guarded || guardHere);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  const granted = grantingComparison(node, negated);
+  if (granted !== null) return guarded ? null : granted;
+  if (node instanceof FunctionCall || node instanceof Binary) {
+    // Comparisons nested in other calls or comparisons: their polarity is unknown, so only `==` counts.
+    for (const child of node instanceof FunctionCall ? node.args : [node.left, node.right]) {
+      const found = botComparison(child, false, guarded);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'bot-actor-condition',
@@ -8,8 +120,34 @@ export default defineWorkflowRule({
     title: 'Authorization based on a spoofable bot actor',
     severity: 'HIGH',
     surface: 'workflow',
-    description: 'if: compares github.actor / github.triggering_actor to a …[bot] login in a privileged or pull_request workflow.',
-    recommendation: '',
+    description:
+      'An `if:` in a privileged or `pull_request*`-triggered workflow compares `github.actor` / `github.triggering_actor` with a bot login such as `dependabot[bot]`. The actor is whoever caused the latest event, not who wrote the code: an attacker can get a bot to trigger the event for a pull request carrying their code (for example by letting Dependabot update a branch of their fork), and the check lets that code through.',
+    recommendation:
+      'Check who authored the change instead: `github.event.pull_request.user.login == \'dependabot[bot]\'` (and the head repository), or use the bot\'s own metadata action (`dependabot/fetch-metadata`) before granting anything.',
   },
-  create: () => ({}),
+  create: (context) => {
+    const check = (workflow: Workflow, node: YNode | undefined, where: string) => {
+      const condition = conditionOf(workflow, node);
+      if (condition === null || node === undefined) return;
+      const comparison = botComparison(condition.expr);
+      if (comparison === null) return;
+      context.report({
+        node,
+        offset: condition.offset,
+        message: `The \`if:\` of ${where} trusts \`${comparison}\`: the actor is whoever triggered the latest event, which an attacker can arrange to be the bot for a pull request carrying their code.`,
+      });
+    };
+    let relevant = false;
+    return {
+      workflow(workflow) {
+        relevant = isPrivileged(workflow) || hasPullRequestTrigger(workflow);
+      },
+      job(job) {
+        if (relevant) check(job.workflow, job.if, `job \`${job.id}\``);
+      },
+      step(step) {
+        if (relevant && step.owner.kind === 'workflow') check(step.owner, step.if, stepWhere(step));
+      },
+    };
+  },
 });

@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
+
+const RULE = 'bot-actor-condition';
+
+describe(RULE, () => {
+  it('reports job and step conditions that admit a bot actor, at the condition, bound to the job', () => {
+    const records = recordsWith(RULE, yaml`
+      on: pull_request_target
+      jobs:
+        automerge:
+          if: github.actor == 'dependabot[bot]'
+          runs-on: ubuntu-latest
+          steps:
+            - run: gh pr merge --auto "$PR"
+              if: \${{ 'renovate[bot]' == github.triggering_actor && github.repository == 'org/repo' }}
+            - run: echo ok
+              if: github.actor == 'octocat'
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['4:9 HIGH', '8:13 HIGH']);
+    expect(records.map((r) => r.job)).toEqual(['automerge', 'automerge']);
+    expect(records[0]?.finding.rule_id).toBe(RULE);
+    expect(records[1]?.finding.description).toContain("github.triggering_actor == 'renovate[bot]'");
+  });
+
+  it('reports contains/startsWith checks and bot lists', () => {
+    expect(positions(scanWith(RULE, yaml`
+      on: pull_request
+      jobs:
+        a:
+          if: contains(fromJSON('["dependabot[bot]", "renovate[bot]"]'), github.actor)
+          runs-on: ubuntu-latest
+          steps: [{ run: make }]
+        b:
+          if: \${{ endsWith(github.actor, '[bot]') || github.event_name == 'push' }}
+          runs-on: ubuntu-latest
+          steps: [{ run: make }]
+        c:
+          if: github.actor_id == 49699333
+          runs-on: ubuntu-latest
+          steps: [{ run: make }]
+    `))).toEqual(['4:9 HIGH', '8:9 HIGH', '12:9 HIGH']);
+  });
+
+  it('ignores exclusions: != and negated checks only skip work for the bot', () => {
+    expect(scanWith(RULE, yaml`
+      on: pull_request_target
+      jobs:
+        a:
+          if: github.actor != 'dependabot[bot]'
+          runs-on: ubuntu-latest
+          steps:
+            - run: make
+              if: \${{ !endsWith(github.actor, '[bot]') }}
+            - run: make
+              if: "!(github.triggering_actor == 'dependabot[bot]')"
+    `)).toEqual([]);
+  });
+
+  it('still reports a double negation', () => {
+    expect(positions(scanWith(RULE, yaml`
+      on: issue_comment
+      jobs:
+        a:
+          if: "!(github.actor != 'dependabot[bot]')"
+          runs-on: ubuntu-latest
+          steps: [{ run: make }]
+    `))).toEqual(['4:10 HIGH']);
+  });
+
+  it('accepts an actor check paired with an author or same-repository check', () => {
+    expect(scanWith(RULE, yaml`
+      on: pull_request_target
+      jobs:
+        author:
+          if: github.actor == 'dependabot[bot]' && github.event.pull_request.user.login == 'dependabot[bot]'
+          runs-on: ubuntu-latest
+          steps: [{ run: make }]
+        same-repo:
+          if: github.actor == 'dependabot[bot]' && github.event.pull_request.head.repo.full_name == github.repository
+          runs-on: ubuntu-latest
+          steps: [{ run: make }]
+        not-fork:
+          if: github.actor == 'dependabot[bot]' && !github.event.pull_request.head.repo.fork
+          runs-on: ubuntu-latest
+          steps: [{ run: make }]
+    `)).toEqual([]);
+  });
+
+  it('does not accept a guard that sits on the other side of an ||', () => {
+    expect(positions(scanWith(RULE, yaml`
+      on: workflow_run
+      jobs:
+        comment:
+          if: >-
+            github.actor == 'dependabot[bot]' ||
+            (github.event.workflow_run.head_repository.full_name == github.repository && github.event.workflow_run.conclusion == 'success')
+          runs-on: ubuntu-latest
+          steps: [{ run: make }]
+    `))).toEqual(['4:9 HIGH']);
+  });
+
+  it('ignores workflows that are neither privileged nor pull_request-triggered, and composite actions', () => {
+    expect(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        a:
+          if: github.actor == 'dependabot[bot]'
+          runs-on: ubuntu-latest
+          steps: [{ run: make }]
+    `)).toEqual([]);
+    expect(scanWith(RULE, [
+      {
+        path: 'action.yml',
+        text: yaml`
+          runs:
+            using: composite
+            steps:
+              - run: make
+                shell: bash
+                if: github.actor == 'dependabot[bot]'
+        `,
+      },
+    ])).toEqual([]);
+  });
+});
