@@ -1,6 +1,131 @@
+import { constantString } from '../analysis/constant-expressions.js';
+import { stepLabel } from '../analysis/step-label.js';
+import { findExpressions } from '../expressions/extract.js';
+import { parseExpression } from '../expressions/parse.js';
+import type { Step } from '../model/workflow.js';
+import { actionSlug } from '../model/uses.js';
 import { defineWorkflowRule } from '../rule.js';
+import { commandName, scriptPipelines, words } from '../shell.js';
+import { get, type YNode } from '../yaml/model.js';
 
-// Not implemented yet: the catalog entry is final, the detection lands with the rule's own change.
+/** Actions that scan or gate on security findings, by `owner/repo` (lower case). */
+const SECURITY_ACTIONS = new Set([
+  'github/codeql-action',
+  'actions/dependency-review-action',
+  'ossf/scorecard-action',
+  'aquasecurity/trivy-action',
+  'aquasecurity/tfsec-action',
+  'aquasecurity/tfsec-sarif-action',
+  'anchore/scan-action',
+  'snyk/actions',
+  'returntocorp/semgrep-action',
+  'semgrep/semgrep-action',
+  'gitleaks/gitleaks-action',
+  'trufflesecurity/trufflehog',
+  'zizmorcore/zizmor-action',
+  'woodruffw/zizmor-action',
+  'bridgecrewio/checkov-action',
+  'docker/scout-action',
+  'securego/gosec',
+  'golang/govulncheck-action',
+  'pypa/gh-action-pip-audit',
+  'google/osv-scanner-action',
+  'checkmarx/kics-github-action',
+  'checkmarx/ast-github-action',
+  'sonarsource/sonarcloud-github-action',
+  'sonarsource/sonarqube-scan-action',
+  'rustsec/audit-check',
+  'actions-rs/audit-check',
+  'crazy-max/ghaction-container-scan',
+  'erzz/dockle-action',
+]);
+
+/** `codeql-action/upload-sarif` only uploads: a failed upload loses results but hides no failed check. */
+const NOT_SCANNING_PATHS = new Set(['upload-sarif']);
+
+/** Programs that are security scanners whatever their arguments. */
+const SCANNERS = new Set([
+  'trivy', 'grype', 'snyk', 'semgrep', 'gitleaks', 'trufflehog', 'zizmor', 'poutine', 'pip-audit', 'bandit', 'safety',
+  'gosec', 'govulncheck', 'checkov', 'tfsec', 'kics', 'osv-scanner', 'codeql', 'brakeman', 'bundle-audit', 'bundler-audit',
+  'audit-ci', 'better-npm-audit', 'dependency-check', 'dependency-check.sh', 'retire', 'dockle', 'scorecard',
+]);
+
+const RUNNERS = new Set(['npx', 'bunx', 'uvx', 'pipx']);
+
+/** Package-manager and signing subcommands that audit dependencies or verify artifacts. */
+function auditCommand(name: string, args: readonly string[]): string | null {
+  const [first, second] = args;
+  switch (name) {
+    case 'npm':
+    case 'pnpm':
+    case 'bun':
+    case 'bundle':
+    case 'composer':
+      return first === 'audit' ? `${name} audit` : null;
+    case 'yarn':
+      if (first === 'audit') return 'yarn audit';
+      return first === 'npm' && second === 'audit' ? 'yarn npm audit' : null;
+    case 'cargo':
+      return first === 'audit' || first === 'deny' || first === 'vet' ? `cargo ${first}` : null;
+    case 'cosign':
+      return first?.startsWith('verify') === true ? `cosign ${first}` : null;
+    case 'gh':
+      return first === 'attestation' && second === 'verify' ? 'gh attestation verify' : null;
+    default:
+      return null;
+  }
+}
+
+/** Step names that announce a security check: "Audit prod NPM dependencies", "Vulnerability scan", "Run SAST". */
+const SECURITY_STEP_NAME =
+  /\b(security (scan|check|audit)|vulnerabilit(y|ies)|cve scan|sast|secret scan|(dependency|dependencies|npm|pip|cargo|yarn|pnpm|package) audit|audit\b[\w -]{0,30}\b(dependencies|deps|packages))/i;
+
+/** What security tool a step runs, or null. */
+export function securityTool(step: Step): string | null {
+  if (step.usesRef?.kind === 'repository') {
+    const slug = actionSlug(step.usesRef);
+    const subpath = step.usesRef.path.toLowerCase();
+    if (SECURITY_ACTIONS.has(slug) && !NOT_SCANNING_PATHS.has(subpath)) return subpath === '' ? slug : `${slug}/${subpath}`;
+  }
+  // A script of its own (`node utils/check_audit.js`) is recognised by what the step says it does.
+  const name = (step.name ?? '').slice(0, 200);
+  if (SECURITY_STEP_NAME.test(name)) return 'a security check';
+  if (step.run === undefined || typeof step.run.value !== 'string') return null;
+  for (const pipeline of scriptPipelines(step.run.value)) {
+    for (const command of pipeline.commands) {
+      const program = commandName(command.text)?.toLowerCase();
+      if (program === undefined) continue;
+      const list = words(command.text);
+      let args = list.slice(list.findIndex((w) => w.replace(/^.*\//, '').toLowerCase() === program) + 1).filter((w) => !w.startsWith('-'));
+      let name = program;
+      // Package runners: `npx audit-ci`, `uvx pip-audit`, `pipx run bandit`.
+      if (RUNNERS.has(program)) {
+        if (program === 'pipx' && args[0] === 'run') args = args.slice(1);
+        name = (args[0] ?? '').replace(/@[^/]*$/, '').toLowerCase();
+        args = args.slice(1);
+      }
+      if (SCANNERS.has(name)) return name;
+      const audit = auditCommand(name, args);
+      if (audit !== null) return audit;
+    }
+  }
+  return null;
+}
+
+/** `continue-on-error: true`, or `${{ true }}`. Other expressions (`${{ matrix.experimental }}`) are a deliberate choice. */
+function alwaysContinues(node: YNode | undefined): boolean {
+  if (node?.kind !== 'scalar') return false;
+  if (node.value === true) return true;
+  if (typeof node.value !== 'string') return false;
+  const text = node.value.trim();
+  if (text.toLowerCase() === 'true') return true;
+  const spans = findExpressions(text);
+  const only = spans[0];
+  if (spans.length !== 1 || only === undefined || only.start !== 0 || only.end !== text.length) return false;
+  const expr = parseExpression(only.source);
+  return expr !== null && constantString(expr)?.toLowerCase() === 'true';
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'continue-on-error',
@@ -8,8 +133,29 @@ export default defineWorkflowRule({
     title: 'Failures hidden by continue-on-error',
     severity: 'LOW',
     surface: 'workflow',
-    description: 'continue-on-error: true on a job, or on a step that runs a security tool (CodeQL, scanners, audits).',
-    recommendation: '',
+    description:
+      '`continue-on-error: true` on a job, or on a step that runs a security tool (CodeQL, a vulnerability or secret scanner, a dependency audit), so the run stays green when the job fails or the tool reports a problem.',
+    recommendation:
+      'Remove `continue-on-error`, or limit it to the cases that may fail (`continue-on-error: ${{ matrix.experimental }}`); for scanners, fix or explicitly allow-list findings instead of ignoring the exit status.',
   },
-  create: () => ({}),
+  create: (context) => ({
+    job(job) {
+      const value = get(job.node, 'continue-on-error');
+      if (!alwaysContinues(value) || value === undefined) return;
+      context.report({
+        node: value,
+        message: `Job \`${job.id}\` has \`continue-on-error: true\`: the workflow succeeds even when the job fails.`,
+      });
+    },
+    step(step) {
+      const value = get(step.node, 'continue-on-error');
+      if (!alwaysContinues(value) || value === undefined) return;
+      const tool = securityTool(step);
+      if (tool === null) return;
+      context.report({
+        node: value,
+        message: `Step \`${stepLabel(step)}\` runs ${tool} with \`continue-on-error: true\`: the job passes even when the tool fails or reports findings.`,
+      });
+    },
+  }),
 });

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
+
+const RULE = 'continue-on-error';
+
+describe(RULE, () => {
+  it('reports continue-on-error: true on a job at its value, bound to the job', () => {
+    const records = recordsWith(RULE, yaml`
+      on: push
+      jobs:
+        flaky:
+          runs-on: ubuntu-latest
+          continue-on-error: true
+          steps: [{ run: make test }]
+        constant:
+          runs-on: ubuntu-latest
+          continue-on-error: \${{ true }}
+          steps: [{ run: make test }]
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['5:24 LOW', '9:24 LOW']);
+    expect(records.map((r) => r.job)).toEqual(['flaky', 'constant']);
+    expect(records[0]?.finding.rule_id).toBe(RULE);
+  });
+
+  it('leaves expressions that decide per run (matrix experiments) alone', () => {
+    expect(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          strategy:
+            matrix:
+              experimental: [false, true]
+          continue-on-error: \${{ matrix.experimental }}
+          steps:
+            - uses: github/codeql-action/analyze@v3
+              continue-on-error: \${{ github.event_name == 'pull_request' }}
+        strict:
+          runs-on: ubuntu-latest
+          continue-on-error: false
+          steps: [{ run: make }]
+    `)).toEqual([]);
+  });
+
+  it('reports security tools on steps: actions, scanners, audits and named security checks', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        scan:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: github/codeql-action/analyze@v3
+              continue-on-error: true
+            - uses: aquasecurity/trivy-action@0.28.0
+              continue-on-error: 'true'
+            - run: npm audit --audit-level=high
+              continue-on-error: true
+            - run: |
+                pip install pip-audit
+                pip-audit -r requirements.txt
+              continue-on-error: true
+            - run: npx audit-ci@7 --high
+              continue-on-error: true
+            - name: Audit prod NPM dependencies
+              run: node utils/check_audit.js
+              continue-on-error: true
+            - run: cargo audit
+              continue-on-error: true
+    `);
+    expect(positions(findings)).toEqual(['7:28 LOW', '9:28 LOW', '11:28 LOW', '15:28 LOW', '17:28 LOW', '20:28 LOW', '22:28 LOW']);
+    expect(findings[0]?.description).toContain('github/codeql-action/analyze');
+    expect(findings[2]?.description).toContain('npm audit');
+  });
+
+  it('ignores continue-on-error on other steps and on SARIF uploads', () => {
+    expect(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - run: npm ci && npm test
+              continue-on-error: true
+            - uses: github/codeql-action/upload-sarif@v3
+              continue-on-error: true
+            - uses: codecov/codecov-action@v4
+              continue-on-error: true
+            - name: Audit log upload
+              run: ./upload.sh
+              continue-on-error: true
+            - run: npm audit
+    `)).toEqual([]);
+  });
+
+  it('checks composite-action steps', () => {
+    expect(positions(scanWith(RULE, [
+      {
+        path: '.github/actions/scan/action.yml',
+        text: yaml`
+          runs:
+            using: composite
+            steps:
+              - run: trivy fs --exit-code 1 .
+                shell: bash
+                continue-on-error: true
+        `,
+      },
+    ]))).toEqual(['6:26 LOW']);
+  });
+});
