@@ -1,6 +1,48 @@
+import { literalValues } from '../analysis/expression-values.js';
+import { publishingSteps } from '../analysis/publishing.js';
+import { expressionsOf } from '../expressions/extract.js';
 import { defineWorkflowRule } from '../rule.js';
+import type { Job } from '../model/workflow.js';
+import { get, scalarText, type YNode } from '../yaml/model.js';
 
-// Not implemented yet: the catalog entry is final, the detection lands with the rule's own change.
+/** A `concurrency:` that is present and not empty. */
+function hasConcurrency(node: YNode | undefined): boolean {
+  if (node === undefined) return false;
+  if (node.kind === 'scalar') return (scalarText(node) ?? '').trim() !== '';
+  return true;
+}
+
+/**
+ * Environments that gate secrets for automation rather than a deployment target (`automations`, `ci`,
+ * `integration-test`, `comment_pr`, `release-gate` ...): runs of these jobs do not race for a target.
+ */
+const NON_DEPLOY_ENVIRONMENT = /automation|\bci\b|test|comment|status|gate|approv|review|triage|bot\b|eval|flak/i;
+
+/** The environment a job deploys to, as written (`production`, `${{ inputs.env }}`), or null. */
+function deployEnvironment(job: Job): string | null {
+  const node = job.environment;
+  const name = node?.kind === 'map' ? get(node, 'name') : node;
+  const text = scalarText(name)?.trim() ?? '';
+  if (text === '') return node?.kind === 'map' ? 'an environment' : null;
+  // For `${{ cond && 'release' || '' }}` the literals are the candidate names; an expression without any
+  // (`${{ inputs.environment }}`) is taken as a deployment target.
+  const occurrences = name?.kind === 'scalar' ? expressionsOf(job.workflow.file, name) : [];
+  const candidates =
+    occurrences.length === 0 ? [text] : occurrences.flatMap((o) => (o.expr === null ? [] : literalValues(o.expr))).filter((c) => c !== '');
+  if (candidates.length > 0 && candidates.every((c) => NON_DEPLOY_ENVIRONMENT.test(c))) return null;
+  return text;
+}
+
+/** The first step of a job that publishes for real (`--dry-run` rehearsals race for nothing). */
+function publishingEvidence(job: Job): string | null {
+  for (const publishing of publishingSteps(job)) {
+    const script = publishing.step.run?.value;
+    if (typeof script === 'string' && /--dry-run\b/.test(script)) continue;
+    return publishing.evidence;
+  }
+  return null;
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'missing-concurrency',
@@ -8,8 +50,30 @@ export default defineWorkflowRule({
     title: 'Deploying or publishing workflow without concurrency control',
     severity: 'INFO',
     surface: 'workflow',
-    description: 'Workflow that deploys (environment:) or publishes with no concurrency:.',
-    recommendation: '',
+    description:
+      'A job deploys (it has an `environment:`) or publishes (a package, image or release) and neither the workflow nor the job sets `concurrency:`, so two runs can deploy or publish at the same time and an older run can finish last.',
+    recommendation:
+      'Add `concurrency: { group: <workflow>-${{ github.ref }}, cancel-in-progress: false }` at workflow level, or on the deploying job, so runs of the same target queue instead of racing.',
   },
-  create: () => ({}),
+  create: (context) => ({
+    workflow(workflow) {
+      if (hasConcurrency(workflow.concurrency)) return;
+      const unguarded = workflow.jobs.flatMap((job) => {
+        if (hasConcurrency(get(job.node, 'concurrency'))) return [];
+        const environment = deployEnvironment(job);
+        if (environment !== null) return [{ job, what: `deploys to environment \`${environment.slice(0, 60)}\`` }];
+        const publishing = publishingEvidence(job);
+        return publishing === null ? [] : [{ job, what: `publishes (${publishing})` }];
+      });
+      const [first, ...others] = unguarded;
+      if (first === undefined) return;
+      // One finding per workflow, at the first such job: the usual fix is one workflow-level `concurrency:`.
+      const more = others.length === 0 ? '' : ` (as do ${others.length} more job${others.length === 1 ? '' : 's'}: ${others.slice(0, 3).map((o) => `\`${o.job.id}\``).join(', ')}${others.length > 3 ? ', …' : ''})`;
+      context.report({
+        node: first.job.key,
+        job: first.job,
+        message: `Job \`${first.job.id}\` ${first.what}${more} with no \`concurrency:\` on the job or the workflow: overlapping runs can deploy or publish out of order.`,
+      });
+    },
+  }),
 });
