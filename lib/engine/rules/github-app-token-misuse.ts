@@ -1,6 +1,20 @@
+import { actionSlug } from '../model/uses.js';
+import type { Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
+import { get, getText, isTruthy, keyText, type YNode } from '../yaml/model.js';
 
-// Not implemented yet: the catalog entry is final, the detection lands with the rule's own change.
+/** A literal `false` (YAML or string), as GitHub's action inputs read it. */
+function isFalse(node: YNode | undefined): boolean {
+  if (node?.kind !== 'scalar') return false;
+  return node.value === false || (typeof node.value === 'string' && /^false$/i.test(node.value.trim()));
+}
+
+/** A non-empty input value. */
+function present(node: YNode | undefined): boolean {
+  const text = node?.kind === 'scalar' && node.value !== null ? String(node.value).trim() : '';
+  return text !== '';
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'github-app-token-misuse',
@@ -8,8 +22,54 @@ export default defineWorkflowRule({
     title: 'GitHub App installation token minted too broadly',
     severity: 'MEDIUM',
     surface: 'workflow',
-    description: 'actions/create-github-app-token with skip-token-revoke: true, an owner without repositories, or no permission narrowing.',
-    recommendation: '',
+    description:
+      '`actions/create-github-app-token` (or `tibdex/github-app-token`) mints an installation token that is not revoked at the end of the job (`skip-token-revoke: true`), covers every repository of an owner (`owner` without `repositories`), or carries all of the app\'s permissions (no `permission-*` input).',
+    recommendation:
+      'Name the `repositories` the job works on, request only the `permission-<scope>` inputs it needs, and leave token revocation on.',
   },
-  create: () => ({}),
+  create: (context) => ({
+    step(step: Step) {
+      if (step.usesRef?.kind !== 'repository' || step.uses === undefined) return;
+      // `with: ${{ ... }}` cannot be read statically.
+      const withNode = get(step.node, 'with');
+      if (withNode !== undefined && withNode.kind !== 'map' && !(withNode.kind === 'scalar' && withNode.value === null)) return;
+      const slug = actionSlug(step.usesRef);
+      const inputs = step.with?.pairs ?? [];
+
+      if (slug === 'actions/create-github-app-token') {
+        const revoke = get(step.with, 'skip-token-revoke');
+        if (revoke !== undefined && isTruthy(revoke)) {
+          context.report({ node: revoke, message: '`skip-token-revoke: true` keeps the installation token valid for up to an hour after the job, for whoever copied it.' });
+        }
+        const owner = get(step.with, 'owner');
+        if (owner !== undefined && present(owner) && !present(get(step.with, 'repositories'))) {
+          context.report({
+            node: owner,
+            message: `\`owner: ${getText(step.with, 'owner') ?? ''}\` without \`repositories\` mints a token for every repository the app can reach in that account.`,
+          });
+        }
+        if (!inputs.some((p) => keyText(p.key).startsWith('permission-'))) {
+          context.report({
+            node: step.uses,
+            message: 'The app token is minted without any `permission-*` input, so it carries every permission granted to the app installation.',
+          });
+        }
+        return;
+      }
+
+      if (slug === 'tibdex/github-app-token') {
+        const revoke = get(step.with, 'revoke');
+        if (revoke !== undefined && isFalse(revoke)) {
+          context.report({ node: revoke, message: '`revoke: false` keeps the installation token valid for up to an hour after the job, for whoever copied it.' });
+        }
+        const missing = [
+          present(get(step.with, 'repositories')) ? null : 'every repository of the installation (no `repositories`)',
+          present(get(step.with, 'permissions')) ? null : "all of the app's permissions (no `permissions`)",
+        ].filter((m): m is string => m !== null);
+        if (missing.length > 0) {
+          context.report({ node: step.uses, message: `\`tibdex/github-app-token\` mints a token for ${missing.join(' and ')}.` });
+        }
+      }
+    },
+  }),
 });
