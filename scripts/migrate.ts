@@ -2,7 +2,6 @@
 // (a Postgres server or a Supabase project's connection string), or, when it is unset, to the embedded PGlite
 // database of `npm run dev` (PGLITE_DATA_DIR, default .data/pglite). `--seed` then applies supabase/seed.sql.
 
-import { mkdir } from 'node:fs/promises';
 import { DEFAULT_PGLITE_DATA_DIR } from '../lib/env.js';
 import { migrate, seed } from '../lib/db/migrate.js';
 import { PgliteDatabase } from '../lib/db/pglite.js';
@@ -19,7 +18,6 @@ if (databaseUrl !== undefined) {
   target = describeUrl(databaseUrl);
 } else {
   const dataDir = process.env.PGLITE_DATA_DIR?.trim() || DEFAULT_PGLITE_DATA_DIR;
-  if (!dataDir.startsWith('memory://')) await mkdir(dataDir, { recursive: true });
   db = await PgliteDatabase.open({ dataDir });
   target = `embedded PGlite database in ${dataDir}`;
 }

@@ -2,13 +2,14 @@
 // of `npm run dev` (persisted in a data directory) and of tests on a machine without a Postgres server (in
 // memory). One connection, so calls are serialized; that is its nature, not a limit worth working around.
 
+import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { toDatabaseError } from './errors.js';
 import { functionCallStatement } from './function-call.js';
 import type { SqlDatabase, SqlTransaction } from './port.js';
 
 export interface PgliteOptions {
-  /** Directory to persist the database in; omitted, it lives in memory and is gone on close. */
+  /** Directory to persist the database in (created if missing); omitted or `memory://`, it lives in memory. */
   dataDir?: string;
   /** A data directory tarball (from `dumpDataDir`) to start from, e.g. an already migrated database. */
   loadDataDir?: Blob;
@@ -22,6 +23,10 @@ export class PgliteDatabase implements SqlDatabase {
   }
 
   static async open(options: PgliteOptions = {}): Promise<PgliteDatabase> {
+    // PGlite creates the directory itself but not its parents; `memory://` and other schemes are not paths.
+    if (options.dataDir !== undefined && !/^[a-z]+:\/\//.test(options.dataDir)) {
+      await mkdir(options.dataDir, { recursive: true });
+    }
     const pglite = await PGlite.create({
       ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
       ...(options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir }),

@@ -11,9 +11,9 @@ import { PgliteDatabase } from '../../../lib/db/pglite.js';
 
 let dataDir: string;
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'chainbreaker-pglite-'));
+  dataDir = join(await mkdtemp(join(tmpdir(), 'chainbreaker-pglite-')), 'nested', 'data');
 });
-afterAll(() => rm(dataDir, { recursive: true, force: true }));
+afterAll(() => rm(join(dataDir, '..', '..'), { recursive: true, force: true }));
 
 test('createDatabase opens the data directory migrated, and what is written there survives a restart', async () => {
   const user = '7b0c1c3e-8a5f-4a57-9f3c-1d2e3f405162';
