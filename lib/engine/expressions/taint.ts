@@ -1,6 +1,9 @@
 import { githubContextCapability } from '../contexts/index.js';
 import type { RepositoryModel } from '../model/repository.js';
 import type { Action, Job, Step, Workflow } from '../model/workflow.js';
+import { outputSources } from '../analysis/script-outputs.js';
+import { actionMajorVersion } from '../analysis/step-version.js';
+import { normalizeLocalPath } from '../model/repository.js';
 import { actionSlug } from '../model/uses.js';
 import { get, getMap, getText, keyText, stringScalars, type YNode } from '../yaml/model.js';
 import { expressionsOf } from './extract.js';
@@ -32,6 +35,11 @@ export interface Taint {
   source: string;
   /** How the value reached the expression, outermost first, e.g. `['env.TITLE', 'steps.meta.outputs.title']`. */
   via: string[];
+  /**
+   * True when the value is a JSON document (`toJSON(...)`, an action output in JSON form): its strings are
+   * quoted and escaped, which is harmless where the text is read as a JavaScript expression, not in a shell.
+   */
+  json?: boolean;
 }
 
 /** Where an expression is evaluated: the step, job, workflow or composite action around it. */
@@ -58,12 +66,59 @@ export function stepScope(step: Step): TaintScope {
 /** Functions whose result is a boolean or a hash, whatever their arguments. */
 const CLEARING_FUNCTIONS = new Set(['contains', 'startswith', 'endswith', 'hashfiles', 'success', 'always', 'failure', 'cancelled']);
 
-/** Actions whose outputs carry attacker-chosen text (file or branch names from the pull request). */
-const TAINTED_ACTION_OUTPUTS: Record<string, { outputs: RegExp; source: string }> = {
-  'tj-actions/changed-files': { outputs: /.*/, source: 'names of files changed by the pull request' },
-  'tj-actions/branch-names': { outputs: /.*/, source: 'branch names' },
-  'dorny/paths-filter': { outputs: /_files$/, source: 'names of files changed by the pull request' },
-  'xt0rted/pull-request-comment-branch': { outputs: /^head_ref$/, source: 'the pull request head branch' },
+/**
+ * Actions whose outputs carry attacker-chosen text (file or branch names from the pull request). `taint`
+ * says how an output of a given step is tainted: null when the action escapes it or does not produce it.
+ */
+const TAINTED_ACTION_OUTPUTS: Record<string, { source: string; taint: (step: Step, output: string) => 'raw' | 'json' | null }> = {
+  // Since v41 (CVE-2023-51664) file names are shell-escaped unless `safe_output: false`.
+  'tj-actions/changed-files': {
+    source: 'names of files changed by the pull request',
+    taint: (step) => {
+      const major = actionMajorVersion(step);
+      const safe = !/^false$/i.test(getText(step.with, 'safe_output') ?? '');
+      return major !== null && major >= 41 && safe ? null : 'raw';
+    },
+  },
+  'tj-actions/branch-names': { source: 'branch names', taint: () => 'raw' },
+  // `<filter>_files` exists only with `list-files`; `shell` and `escape` quote the names.
+  'dorny/paths-filter': {
+    source: 'names of files changed by the pull request',
+    taint: (step, output) => {
+      if (!output.endsWith('_files')) return null;
+      const format = (getText(step.with, 'list-files') ?? 'none').toLowerCase();
+      return format === 'csv' ? 'raw' : format === 'json' ? 'json' : null;
+    },
+  },
+  'xt0rted/pull-request-comment-branch': { source: 'the pull request head branch', taint: (_, output) => (output === 'head_ref' ? 'raw' : null) },
+};
+
+/**
+ * Event fields that only users with write access to the base repository can set, whatever the schema
+ * says: the base repository and its owner, refs pushed to it (`event.ref`, the pusher), release tags,
+ * labels and milestones (created by maintainers), the base side of a pull request, and the name and path
+ * of the workflow a `workflow_run` follows (it runs only for the names its `workflows:` lists).
+ */
+function maintainerControlled(path: readonly string[]): boolean {
+  if (path[0] !== 'github' || path[1] !== 'event') return false;
+  const field = path[2];
+  if (field === undefined) return false;
+  if (MAINTAINER_FIELDS.has(field)) return true;
+  if (field === 'release') return path[3] === 'tag_name' || path[3] === 'target_commitish';
+  if (field === 'workflow_run') return path[3] === 'name' || path[3] === 'path' || path[3] === 'repository';
+  for (let i = 3; i < path.length; i++) {
+    const segment = path[i];
+    if (segment === 'labels' || segment === 'label' || segment === 'milestone') return true;
+    if (segment === 'base' && (path[i - 1] === 'pull_request' || path[i - 2] === 'pull_requests')) return true;
+  }
+  return false;
+}
+
+const MAINTAINER_FIELDS = new Set(['repository', 'organization', 'enterprise', 'installation', 'pusher', 'ref', 'base_ref', 'label', 'milestone', 'workflow']);
+
+/** Runner variables a script may read that carry attacker-chosen text. */
+const TAINTED_RUNNER_VARIABLES: Record<string, Taint> = {
+  GITHUB_HEAD_REF: { level: 'arbitrary', source: 'github.head_ref', via: ['$GITHUB_HEAD_REF'] },
 };
 
 const MAX_DEPTH = 12;
@@ -76,6 +131,7 @@ const MAX_DEPTH = 12;
 export class TaintAnalyzer {
   readonly #repo: RepositoryModel;
   readonly #active = new Set<string>();
+  #callers: Map<string, Job[]> | undefined;
 
   constructor(repo: RepositoryModel) {
     this.#repo = repo;
@@ -86,9 +142,13 @@ export class TaintAnalyzer {
     if (file === undefined) return null;
     let result: Taint | null = null;
     for (const scalar of stringScalars(node)) {
-      for (const occurrence of expressionsOf(file, scalar)) {
+      const occurrences = expressionsOf(file, scalar);
+      // A JSON value pasted into a longer string is no longer a JSON document.
+      const whole = occurrences.length === 1 && occurrences[0]?.span.start === 0 && occurrences[0].span.end === String(scalar.value).trimEnd().length;
+      for (const occurrence of occurrences) {
         if (occurrence.expr === null) continue;
-        result = stronger(result, this.ofExpression(occurrence.expr, scope, depth));
+        const taint = this.ofExpression(occurrence.expr, scope, depth);
+        result = stronger(result, taint === null || whole ? taint : withoutJson(taint));
       }
     }
     return result;
@@ -109,7 +169,8 @@ export class TaintAnalyzer {
       const args = name === 'case' ? expr.args.filter((_, i) => i % 2 === 1 || i === expr.args.length - 1) : expr.args;
       let result: Taint | null = null;
       for (const arg of args) result = stronger(result, this.ofExpression(arg, scope, depth + 1));
-      return result;
+      if (result === null) return null;
+      return name === 'tojson' ? { ...result, json: true } : withoutJson(result);
     }
     if (expr instanceof Logical) {
       let result: Taint | null = null;
@@ -129,6 +190,7 @@ export class TaintAnalyzer {
         if (a === 'event' && b === 'inputs' && c !== undefined) return this.#ofInput(c, scope, depth, dotted);
         // `event.action` is an enum for every event but repository_dispatch, where the sender picks it.
         if (a === 'event' && b === 'action' && c === undefined && !dispatchable(scope)) return null;
+        if (maintainerControlled(path)) return null;
         const capability = githubContextCapability(path.slice(1));
         if (capability === 'fixed') return null;
         return { level: capability, source: dotted, via: [] };
@@ -142,7 +204,7 @@ export class TaintAnalyzer {
       case 'needs':
         return a !== undefined && b === 'outputs' && c !== undefined ? this.#ofJobOutput(a, c, scope, depth) : null;
       case 'matrix':
-        return a === undefined ? null : this.#ofMatrix(a, scope, depth);
+        return this.#ofMatrix(a, scope, depth);
       default:
         return null;
     }
@@ -177,8 +239,9 @@ export class TaintAnalyzer {
     const action = scope.action;
     if (action !== undefined) {
       const input = action.inputs.find((i) => i.name.toLowerCase() === name);
+      const callers = this.#repo.callersOf(action);
       let result: Taint | null = null;
-      for (const caller of this.#repo.callersOf(action)) {
+      for (const caller of callers) {
         const passed = findKey(caller.with, input?.name ?? name);
         const node = passed ?? input?.default;
         if (node === undefined) continue;
@@ -188,19 +251,57 @@ export class TaintAnalyzer {
         );
         result = stronger(result, taint === null ? null : { ...taint, via: [`inputs.${name}`, ...taint.via] });
       }
+      // A repository-private action (under .github/) is run only by the callers we see; any other may be
+      // published, and its users choose the inputs.
+      if (callers.length > 0 && isPrivateAction(action)) return result;
       return result ?? { level: 'input', source: dotted, via: [] };
     }
     const workflow = scope.workflow;
     if (workflow === undefined) return { level: 'input', source: dotted, via: [] };
+    let dispatched = false;
+    let called = false;
+    let declaredAnywhere = false;
     for (const trigger of workflow.triggers) {
       if (trigger.name !== 'workflow_dispatch' && trigger.name !== 'workflow_call') continue;
       const inputs = getMap(trigger.config, 'inputs');
       const declared = inputs?.pairs.find((p) => keyText(p.key).toLowerCase() === name);
       if (declared === undefined) continue;
+      declaredAnywhere = true;
       const type = getText(declared.value, 'type');
       if (type !== null && type !== 'string') return null;
+      if (trigger.name === 'workflow_dispatch') dispatched = true;
+      else called = true;
     }
-    return { level: 'input', source: dotted, via: [] };
+    // A reusable workflow called only from this repository takes its inputs from the callers we see.
+    const callers = called && !dispatched ? this.#workflowCallers(workflow) : [];
+    if (callers.length === 0 || !declaredAnywhere) return { level: 'input', source: dotted, via: [] };
+    let result: Taint | null = null;
+    for (const job of callers) {
+      const passed = findKey(job.with, name);
+      if (passed === undefined) continue;
+      const taint = this.#guarded(`call:${job.workflow.file.path}:${job.id}:${name}`, () =>
+        this.ofNode(passed, { workflow: job.workflow, job }, job.workflow.file, depth + 1),
+      );
+      result = stronger(result, taint === null ? null : { ...taint, via: [`inputs.${name}`, ...taint.via] });
+    }
+    return result;
+  }
+
+  /** Jobs of this repository's workflows that call `workflow` as a reusable workflow (`uses: ./.github/workflows/x.yml`). */
+  #workflowCallers(workflow: Workflow): Job[] {
+    if (this.#callers === undefined) {
+      this.#callers = new Map();
+      for (const caller of this.#repo.workflows) {
+        for (const job of caller.jobs) {
+          if (job.usesRef?.kind !== 'local') continue;
+          const path = normalizeLocalPath(job.usesRef.path);
+          const list = this.#callers.get(path) ?? [];
+          list.push(job);
+          this.#callers.set(path, list);
+        }
+      }
+    }
+    return this.#callers.get(workflow.file.path) ?? [];
   }
 
   #ofStepOutput(id: string, output: string, scope: TaintScope, depth: number): Taint | null {
@@ -212,16 +313,13 @@ export class TaintAnalyzer {
       let taint: Taint | null = null;
       const stepScopeValue = stepScope(step);
       if (step.run !== undefined && typeof step.run.value === 'string') {
-        const script = step.run.value;
-        if (!/GITHUB_OUTPUT|::set-output/.test(script)) return null;
-        taint = this.ofNode(step.run, stepScopeValue, step.owner.file, depth + 1);
-        for (const name of referencedEnvVars(script)) {
-          taint = stronger(taint, this.#ofEnv(name.toLowerCase(), stepScopeValue, depth + 1));
-        }
+        taint = this.#ofScriptOutput(step, step.run.value, output, stepScopeValue, depth);
       } else if (step.usesRef?.kind === 'repository') {
-        const known = TAINTED_ACTION_OUTPUTS[actionSlug(step.usesRef)];
-        if (known !== undefined && known.outputs.test(output)) taint = { level: 'arbitrary', source: known.source, via: [] };
-        else if (actionSlug(step.usesRef) === 'actions/github-script') taint = { level: 'unknown', source: via, via: [] };
+        const slug = actionSlug(step.usesRef);
+        const known = TAINTED_ACTION_OUTPUTS[slug];
+        const form = known?.taint(step, output) ?? null;
+        if (known !== undefined && form !== null) taint = { level: 'arbitrary', source: known.source, via: [], json: form === 'json' };
+        else if (slug === 'actions/github-script') taint = { level: 'unknown', source: `what actions/github-script step \`${step.id ?? id}\` returns`, via: [] };
       } else if (step.usesRef?.kind === 'local') {
         const action = this.#repo.localAction(step);
         const value = action === undefined ? undefined : get(findKey(action.outputs, output), 'value');
@@ -229,6 +327,34 @@ export class TaintAnalyzer {
       }
       return taint === null ? null : { ...taint, via: [via, ...taint.via] };
     });
+  }
+
+  /**
+   * What a `run:` script writes to one of its outputs: only the lines that write it and the assignments of
+   * the shell variables they read when those can be found, anything tainted in the script otherwise.
+   */
+  #ofScriptOutput(step: Step, script: string, output: string, scope: TaintScope, depth: number): Taint | null {
+    if (!/GITHUB_OUTPUT|::set-output/i.test(script)) return null;
+    const run = step.run;
+    if (run === undefined) return null;
+    const sources = outputSources(script, output);
+    if (sources === null) {
+      let taint = this.ofNode(run, scope, step.owner.file, depth + 1);
+      for (const name of referencedEnvVars(script)) taint = stronger(taint, this.#ofShellVariable(name, scope, depth));
+      return taint;
+    }
+    let taint: Taint | null = null;
+    for (const occurrence of expressionsOf(step.owner.file, run)) {
+      if (occurrence.expr === null || !sources.ranges.some(([from, to]) => occurrence.span.start >= from && occurrence.span.start < to)) continue;
+      taint = stronger(taint, this.ofExpression(occurrence.expr, scope, depth + 1));
+    }
+    for (const name of sources.variables) taint = stronger(taint, this.#ofShellVariable(name, scope, depth));
+    return taint;
+  }
+
+  /** An environment variable a script reads: from `env:`, or a runner variable that carries outsider text. */
+  #ofShellVariable(name: string, scope: TaintScope, depth: number): Taint | null {
+    return this.#ofEnv(name.toLowerCase(), scope, depth + 1) ?? TAINTED_RUNNER_VARIABLES[name] ?? null;
   }
 
   #ofJobOutput(jobId: string, output: string, scope: TaintScope, depth: number): Taint | null {
@@ -242,16 +368,34 @@ export class TaintAnalyzer {
     return taint === null ? null : { ...taint, via: [`needs.${jobId}.outputs.${output}`, ...taint.via] };
   }
 
-  #ofMatrix(name: string, scope: TaintScope, depth: number): Taint | null {
+  /** `matrix.<name>` (or the whole `matrix` when `name` is undefined). */
+  #ofMatrix(name: string | undefined, scope: TaintScope, depth: number): Taint | null {
     const matrix = get(scope.job?.strategy, 'matrix');
     if (matrix === undefined) return null;
-    // A matrix computed by an expression, or an axis (or include entry) whose values are expressions.
-    const node = matrix.kind === 'scalar' ? matrix : (findKey(matrix, name) ?? get(matrix, 'include'));
-    if (node === undefined) return null;
-    const taint = this.#guarded(`matrix:${scope.workflow?.file.path}:${node.start}`, () =>
-      this.ofNode(node, { workflow: scope.workflow, job: scope.job }, fileOf(scope), depth + 1),
-    );
-    return taint === null ? null : { ...taint, via: [`matrix.${name}`, ...taint.via] };
+    // A matrix computed by an expression, an axis whose values are expressions, or `include` entries
+    // (themselves computed, or giving this key a computed value).
+    const nodes: YNode[] = [];
+    if (matrix.kind !== 'map' || name === undefined) nodes.push(matrix);
+    else {
+      const axis = findKey(matrix, name);
+      if (axis !== undefined) nodes.push(axis);
+      const include = get(matrix, 'include');
+      if (include?.kind === 'seq') {
+        for (const entry of include.items) {
+          const value = entry.kind === 'map' ? findKey(entry, name) : entry;
+          if (value !== undefined) nodes.push(value);
+        }
+      } else if (include !== undefined) nodes.push(include);
+    }
+    const label = name === undefined ? 'matrix' : `matrix.${name}`;
+    let result: Taint | null = null;
+    for (const node of nodes) {
+      const taint = this.#guarded(`matrix:${scope.workflow?.file.path}:${node.start}`, () =>
+        this.ofNode(node, { workflow: scope.workflow, job: scope.job }, fileOf(scope), depth + 1),
+      );
+      result = stronger(result, taint === null ? null : { ...taint, via: [label, ...taint.via] });
+    }
+    return result;
   }
 }
 
@@ -282,4 +426,15 @@ export function referencedEnvVars(script: string): Set<string> {
     if (name !== undefined) names.add(name);
   }
   return names;
+}
+
+function withoutJson(taint: Taint): Taint {
+  if (taint.json !== true) return taint;
+  const { json: _json, ...rest } = taint;
+  return rest;
+}
+
+/** An action under `.github/` is private to its repository; others (the root `action.yml`, `actions/x/`) may be published. */
+function isPrivateAction(action: Action): boolean {
+  return action.directory === '.github' || action.directory.startsWith('.github/');
 }
