@@ -1,6 +1,21 @@
+import { codeSinkInputs, inJavaScriptCode, type CodeLanguage } from '../analysis/code-sinks.js';
+import { describeStep, describeTaint } from '../analysis/describe.js';
+import { everyPathGuarded, guardCovers, stepTrust } from '../analysis/trust-guards.js';
+import { expressionsOf } from '../expressions/extract.js';
+import { stepScope, type TaintLevel } from '../expressions/taint.js';
 import { defineWorkflowRule } from '../rule.js';
+import type { Severity } from '../types.js';
+import type { YScalar } from '../yaml/model.js';
 
-// Not implemented yet: the catalog entry is final, the detection lands with the rule's own change.
+const SEVERITY: Record<TaintLevel, Severity> = { arbitrary: 'HIGH', structured: 'MEDIUM', input: 'LOW', unknown: 'LOW' };
+
+interface Sink {
+  node: YScalar;
+  /** `the \`run:\` script`, `the \`script\` input of actions/github-script (JavaScript)` */
+  label: string;
+  language: CodeLanguage;
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'script-injection',
@@ -8,8 +23,46 @@ export default defineWorkflowRule({
     title: 'Attacker-controlled expression expanded into a script',
     severity: 'HIGH',
     surface: 'workflow',
-    description: '${{ }} that evaluates from an attacker-controlled context inside run:, actions/github-script script:, or another known code-executing action input. HIGH for *arbitrary* contexts; MEDIUM for *structured*; LOW for inputs.* of string type and values of unknown provenance. Follows the dataflow above.',
-    recommendation: '',
+    description:
+      'A `${{ }}` expression whose value an outsider can choose (an issue title, a branch name, a comment body, directly or through env, step and job outputs) is pasted into a `run:` script, an `actions/github-script` script or another action input that is executed as code, so crafted text runs as commands.',
+    recommendation:
+      'Pass the value through an environment variable (`env: TITLE: ${{ github.event.issue.title }}`) and use it quoted in the script (`"$TITLE"`, `process.env.TITLE`), never as `${{ }}` inside the code.',
   },
-  create: () => ({}),
+  create: (context) => ({
+    step(step) {
+      const sinks: Sink[] = [];
+      if (step.run !== undefined && typeof step.run.value === 'string') {
+        sinks.push({ node: step.run, label: 'the `run:` script', language: 'shell' });
+      }
+      for (const input of codeSinkInputs(step)) {
+        const slug = step.uses === undefined ? '' : String(step.uses.value).replace(/@.*$/, '');
+        sinks.push({ node: input.node, label: `the \`${input.name}\` input of ${slug}`, language: input.language });
+      }
+      if (sinks.length === 0) return;
+      const scope = stepScope(step);
+      const file = step.owner.file;
+      const trust = stepTrust(step);
+      const issueComment = step.owner.kind === 'workflow' && step.owner.triggers.some((t) => t.name === 'issue_comment');
+      for (const sink of sinks) {
+        const occurrences = expressionsOf(file, sink.node);
+        for (const occurrence of occurrences) {
+          if (occurrence.expr === null) continue;
+          const taint = context.taint.ofExpression(occurrence.expr, scope);
+          if (taint === null) continue;
+          // Text a trusted author wrote (a same-repository pull request, a maintainer's comment) is not an outsider's.
+          if (everyPathGuarded(trust, (g) => guardCovers(g, taint.source, issueComment))) continue;
+          // A JSON document pasted where JavaScript expects an expression is a literal, not code.
+          if (taint.json === true && sink.language === 'JavaScript' && inJavaScriptCode(String(sink.node.value), occurrence.span.start, occurrences.map((o) => o.span))) continue;
+          context.report({
+            node: sink.node,
+            offset: occurrence.offset,
+            severity: SEVERITY[taint.level],
+            message:
+              `\`\${{ ${occurrence.span.source} }}\` in ${sink.label} of ${describeStep(step)} expands ${describeTaint(taint)} ` +
+              `into ${sink.language} code before it runs.`,
+          });
+        }
+      }
+    },
+  }),
 });

@@ -1,0 +1,29 @@
+import type { Step } from '../model/workflow.js';
+import type { Taint, TaintLevel } from '../expressions/taint.js';
+
+/** `step `Build` of job `test``, `step 3 of job `test``, `step `x` of composite action `.github/actions/a``. */
+export function describeStep(step: Step): string {
+  const label = step.name ?? step.id;
+  const own = label !== null ? `step \`${oneLine(label)}\`` : `step ${step.index + 1}`;
+  if (step.job !== null) return `${own} of job \`${step.job.id}\``;
+  return `${own} of composite action \`${step.owner.file.path}\``;
+}
+
+const LEVELS: Record<TaintLevel, string> = {
+  arbitrary: 'free text an outsider chooses',
+  structured: 'text an outsider influences',
+  input: 'an input chosen by whoever triggers or calls it',
+  unknown: 'a value of unknown provenance',
+};
+
+/** `github.event.issue.title` (free text an outsider chooses, via env.TITLE). */
+export function describeTaint(taint: Taint): string {
+  const via = taint.via.length > 0 ? `, via ${taint.via.map((v) => `\`${v}\``).join(' <- ')}` : '';
+  const source = /^[\w.*-]+$/.test(taint.source) ? `\`${taint.source}\`` : taint.source;
+  return `${source} (${LEVELS[taint.level]}${via})`;
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 60 ? `${line.slice(0, 57)}...` : line;
+}

@@ -1,0 +1,290 @@
+import { conditionExpression } from '../expressions/extract.js';
+import { Binary, ContextAccess, contextPath, FunctionCall, functionName, Grouping, IndexAccess, Literal, Logical, Unary, type Expr } from '../expressions/parse.js';
+import type { Job, Step, Workflow } from '../model/workflow.js';
+import { asList, get, scalarText, type YNode } from '../yaml/model.js';
+
+/**
+ * What keeps outsiders out of a job or step:
+ * - `same-repository`: the pull request (or the run a `workflow_run` follows) comes from a branch of the
+ *   base repository, which only users with write access can push (`head.repo.full_name == github.repository`,
+ *   `!head.repo.fork`);
+ * - `pr-author`: the pull request was opened by a named account or a trusted author association (an
+ *   author's login cannot be spoofed, unlike `github.actor`);
+ * - `actor`: whoever caused the event is a named, non-bot account;
+ * - `commenter`: a comment or review by a named account or a trusted association, or a step that checks the
+ *   actor's permission and fails otherwise: a maintainer's approval;
+ * - `label`: a maintainer applied a given label (`github.event.label.name == 'safe to test'`): an approval of
+ *   the pull request as it was at that moment;
+ * - `maintainer-event`: the event is one only users with write access cause (`github.event_name ==
+ *   'workflow_dispatch'`), so pull request, issue and comment data are absent;
+ * - `environment`: the job deploys to an environment, whose required reviewers (where configured, which the
+ *   workflow cannot show) approve each run: an approval, like a label.
+ */
+export type TrustGuardKind = 'same-repository' | 'pr-author' | 'actor' | 'commenter' | 'label' | 'maintainer-event' | 'environment';
+
+export interface TrustGuard {
+  kind: TrustGuardKind;
+  /** The condition (or step) that gives it, for messages. */
+  condition: string;
+}
+
+/**
+ * Every way a job or step can run, as the guards that hold on that way (a condition in disjunctive form;
+ * contradictory ways are dropped). `[[]]` means it runs unguarded.
+ */
+export type TrustPaths = TrustGuard[][];
+
+const TRUSTED_ASSOCIATIONS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
+const HEAD_REPOSITORY_NAMES = new Set(['github.event.pull_request.head.repo.full_name', 'github.event.workflow_run.head_repository.full_name']);
+const HEAD_REPOSITORY_OWNERS = new Set(['github.event.pull_request.head.repo.owner.login', 'github.event.workflow_run.head_repository.owner.login']);
+const FORK_FLAGS = new Set(['github.event.pull_request.head.repo.fork', 'github.event.workflow_run.head_repository.fork']);
+const ACTORS = new Set(['github.actor', 'github.triggering_actor', 'github.event.sender.login']);
+const PR_AUTHORS = new Set(['github.event.pull_request.user.login']);
+const COMMENTERS = new Set(['github.event.comment.user.login', 'github.event.review.user.login']);
+/** Events only users with write access (or GitHub itself, on their behalf) can cause. */
+const MAINTAINER_EVENTS = new Set(['workflow_dispatch', 'schedule', 'push', 'release', 'merge_group', 'create', 'delete', 'registry_package', 'deployment', 'deployment_status', 'page_build', 'workflow_call']);
+const STATUS_FUNCTIONS = /\b(always|failure|cancelled)\s*\(/i;
+/** A script that checks the permission or association of whoever triggered the run. */
+const PERMISSION_CHECK = /getCollaboratorPermissionLevel|collaborators\/[^\s/]+\/permission|author_association|authorAssociation|checkUserPermission/;
+const MAX_PATHS = 32;
+
+/** Facts an atom of a condition states, for spotting contradictions (`fork == true` and `fork == false`). */
+interface Atom {
+  guard: TrustGuardKind | null;
+  fact: string | null;
+}
+
+const jobCache = new WeakMap<Job, TrustPaths>();
+
+/** The ways a job can run: its own `if:` combined with the jobs it needs (a skipped dependency skips it too). */
+export function jobTrust(job: Job): TrustPaths {
+  const cached = jobCache.get(job);
+  if (cached !== undefined) return cached;
+  jobCache.set(job, [[]]);
+  let paths = conditionTrust(job.if, job.workflow, job);
+  const environment = job.environment?.kind === 'map' ? get(job.environment, 'name') : job.environment;
+  if (environment?.kind === 'scalar' && environment.value !== null && String(environment.value).trim() !== '') {
+    const guard: TrustGuard = { kind: 'environment', condition: `environment \`${String(environment.value)}\`` };
+    paths = paths.map((path) => [...path, guard]);
+  }
+  const condition = job.if?.kind === 'scalar' ? String(job.if.value ?? '') : '';
+  if (!STATUS_FUNCTIONS.test(condition)) {
+    for (const id of job.needs) {
+      const needed = job.workflow.jobs.find((j) => j.id === id);
+      if (needed !== undefined) paths = product(paths, withAuthorization(jobTrust(needed), needed.steps));
+    }
+  }
+  jobCache.set(job, paths);
+  return paths;
+}
+
+/** The ways a step can run: its job's, its own `if:`, and permission checks by earlier steps that fail the job. */
+export function stepTrust(step: Step): TrustPaths {
+  const own = step.owner.kind === 'workflow' ? conditionTrust(step.if, step.owner, step.job) : conditionTrust(step.if, null, null);
+  if (step.job === null) return own;
+  const earlier = step.job.steps.filter((s) => s.index < step.index);
+  const condition = step.if?.kind === 'scalar' ? String(step.if.value ?? '') : '';
+  const job = STATUS_FUNCTIONS.test(condition) ? jobTrust(step.job) : withAuthorization(jobTrust(step.job), earlier);
+  return product(job, own);
+}
+
+/** True when every way to run has a guard accepted by `accept`. */
+export function everyPathGuarded(paths: TrustPaths, accept: (guard: TrustGuard) => boolean): boolean {
+  return paths.every((path) => path.some(accept));
+}
+
+/** True when the guard vouches for data from `source` (a context path such as `github.event.pull_request.title`). */
+export function guardCovers(guard: TrustGuard, source: string, issueComment: boolean): boolean {
+  const pullRequest = source.startsWith('github.event.pull_request.') || source === 'github.head_ref' || source.startsWith('github.event.workflow_run.');
+  const comment = source.startsWith('github.event.comment.') || source.startsWith('github.event.review.');
+  if (guard.kind === 'maintainer-event') return pullRequest || comment || /^github\.event\.(issue|discussion)\./.test(source);
+  if (guard.kind === 'actor') return !(issueComment && source.startsWith('github.event.issue.'));
+  if (guard.kind === 'same-repository' || guard.kind === 'pr-author') return pullRequest;
+  if (guard.kind === 'commenter') return comment;
+  return false;
+}
+
+/** Adds, to every path, the permission check an earlier step makes (it fails the job for anyone else). */
+function withAuthorization(paths: TrustPaths, steps: readonly Step[]): TrustPaths {
+  const check = steps.find((s) => {
+    if (s.node.pairs.some((p) => p.key.value === 'continue-on-error')) return false;
+    const script = s.run ?? get(s.with, 'script');
+    return script?.kind === 'scalar' && typeof script.value === 'string' && PERMISSION_CHECK.test(script.value) && /exit\s+1|setFailed|throw\b|exit\s+\$|core\.setFailed/.test(script.value);
+  });
+  if (check === undefined) return paths;
+  const guard: TrustGuard = { kind: 'commenter', condition: `permission check in step \`${check.name ?? check.id ?? check.index + 1}\`` };
+  return paths.map((path) => [...path, guard]);
+}
+
+function product(a: TrustPaths, b: TrustPaths): TrustPaths {
+  if (a.length * b.length > MAX_PATHS) return [[]];
+  return a.flatMap((x) => b.map((y) => [...x, ...y]));
+}
+
+/** The ways a condition can be true, with the trust guards of each. */
+export function conditionTrust(node: YNode | undefined, workflow: Workflow | null, job: Job | null): TrustPaths {
+  const parsed = conditionExpression(node);
+  if (parsed === null || parsed.expr === null) return [[]];
+  const disjuncts = dnf(parsed.expr);
+  if (disjuncts === null) return [[]];
+  const labeledOnly = workflow !== null && onlyLabeledPullRequests(workflow);
+  const paths: TrustPaths = [];
+  for (const conjuncts of disjuncts) {
+    const atoms = conjuncts.map((c) => atomOf(c, { labeledOnly, workflow, job }));
+    if (contradictory(atoms)) continue;
+    paths.push(atoms.flatMap((a) => (a.guard === null ? [] : [{ kind: a.guard, condition: parsed.source }])));
+  }
+  return paths;
+}
+
+/** The condition as OR of ANDs of atoms; null when it would grow too large. */
+function dnf(expr: Expr): Expr[][] | null {
+  if (expr instanceof Grouping) return dnf(expr.group);
+  if (expr instanceof Logical && expr.operator.lexeme === '||') {
+    const result: Expr[][] = [];
+    for (const arg of expr.args) {
+      const part = dnf(arg);
+      if (part === null || result.length + part.length > MAX_PATHS) return null;
+      result.push(...part);
+    }
+    return result;
+  }
+  if (expr instanceof Logical && expr.operator.lexeme === '&&') {
+    let result: Expr[][] = [[]];
+    for (const arg of expr.args) {
+      const part = dnf(arg);
+      if (part === null || result.length * part.length > MAX_PATHS) return null;
+      result = result.flatMap((x) => part.map((y) => [...x, ...y]));
+    }
+    return result;
+  }
+  return [[expr]];
+}
+
+function contradictory(atoms: readonly Atom[]): boolean {
+  const facts = new Set(atoms.flatMap((a) => (a.fact === null ? [] : [a.fact])));
+  if ([...facts].filter((f) => f.startsWith('event:')).length > 1) return true;
+  for (const fact of facts) if (facts.has(fact.startsWith('!') ? fact.slice(1) : `!${fact}`)) return true;
+  return false;
+}
+
+interface AtomContext {
+  labeledOnly: boolean;
+  workflow: Workflow | null;
+  job: Job | null;
+}
+
+function atomOf(expr: Expr, context: AtomContext): Atom {
+  const labeledOnly = context.labeledOnly;
+  const none: Atom = { guard: null, fact: null };
+  if (expr instanceof Grouping) return atomOf(expr.group, context);
+  if (expr instanceof Unary && expr.operator.lexeme === '!') {
+    const path = dotted(expr.expr);
+    return path !== null && FORK_FLAGS.has(path) ? { guard: 'same-repository', fact: '!fork' } : none;
+  }
+  if (expr instanceof Binary && (expr.operator.lexeme === '==' || expr.operator.lexeme === '!=')) {
+    const atom = comparison(expr.left, expr.right, context) ?? comparison(expr.right, expr.left, context);
+    if (atom === null) return none;
+    if (expr.operator.lexeme === '==') return atom;
+    // `!=` negates the fact and keeps no guard (`full_name != github.repository` selects forks).
+    return { guard: null, fact: atom.fact === null ? null : atom.fact.startsWith('!') ? atom.fact.slice(1) : `!${atom.fact}` };
+  }
+  if (expr instanceof FunctionCall && functionName(expr) === 'contains' && expr.args.length === 2) {
+    const [haystack, needle] = expr.args as [Expr, Expr];
+    const labels = dotted(haystack);
+    if (labels === 'github.event.pull_request.labels.*.name' && labeledOnly) return { guard: 'label', fact: null };
+    const path = dotted(needle);
+    const values = literalList(haystack);
+    if (path === null || values === null || values.length === 0) return none;
+    if (path === 'github.event_name') return { guard: values.every((v) => MAINTAINER_EVENTS.has(v)) ? 'maintainer-event' : null, fact: null };
+    return { guard: subjectKind(path, values), fact: null };
+  }
+  return none;
+}
+
+/** `<subject> == <other>` read as an atom. */
+function comparison(subject: Expr, other: Expr, context: AtomContext): Atom | null {
+  const path = dotted(subject);
+  if (path === null) return null;
+  const otherPath = dotted(other);
+  const literal = other instanceof Literal ? other.literal.coerceString() : undefined;
+  if (literal !== undefined && permissionOutput(path, context)) return { guard: 'commenter', fact: null };
+  if (path === 'github.event_name' && literal !== undefined) return { guard: MAINTAINER_EVENTS.has(literal) ? 'maintainer-event' : null, fact: `event:${literal}` };
+  if (HEAD_REPOSITORY_NAMES.has(path) && (otherPath === 'github.repository' || (literal !== undefined && literal.includes('/')))) {
+    return { guard: 'same-repository', fact: 'same-repository' };
+  }
+  if (HEAD_REPOSITORY_OWNERS.has(path) && otherPath === 'github.repository_owner') return { guard: 'same-repository', fact: 'same-owner' };
+  if (FORK_FLAGS.has(path) && (literal === 'false' || literal === 'true')) {
+    return literal === 'false' ? { guard: 'same-repository', fact: '!fork' } : { guard: null, fact: 'fork' };
+  }
+  if (literal === undefined) return null;
+  const guard = subjectKind(path, [literal]);
+  return guard === null ? null : { guard, fact: null };
+}
+
+/** A guard that requires `path` to be one of `values`. */
+function subjectKind(path: string, values: readonly string[]): TrustGuardKind | null {
+  if (path.endsWith('.author_association')) {
+    if (!values.every((v) => TRUSTED_ASSOCIATIONS.has(v.toUpperCase()))) return null;
+    if (path === 'github.event.pull_request.author_association' || path === 'github.event.issue.author_association') return 'pr-author';
+    if (path === 'github.event.comment.author_association' || path === 'github.event.review.author_association') return 'commenter';
+    return null;
+  }
+  if (path === 'github.event.label.name') return 'label';
+  if (PR_AUTHORS.has(path)) return 'pr-author';
+  if (COMMENTERS.has(path)) return 'commenter';
+  // `github.actor == 'dependabot[bot]'` is spoofable (an outsider can make the bot act on their pull request).
+  if (ACTORS.has(path)) return values.every((v) => !/\[bot\]$/i.test(v)) ? 'actor' : null;
+  return null;
+}
+
+/**
+ * True for `steps.<id>.outputs.<x>` / `needs.<job>.outputs.<x>` produced by a step that checks the permission
+ * of whoever triggered the run (`gh api .../collaborators/$ACTOR/permission`): comparing it is an authorisation.
+ */
+function permissionOutput(path: string, context: AtomContext): boolean {
+  const [head, id, outputs] = path.split('.');
+  if (outputs !== 'outputs' || id === undefined) return false;
+  let steps: readonly Step[] = [];
+  if (head === 'steps') steps = (context.job?.steps ?? []).filter((s) => s.id?.toLowerCase() === id);
+  else if (head === 'needs') steps = context.workflow?.jobs.find((j) => j.id.toLowerCase() === id)?.steps ?? [];
+  return steps.some((s) => {
+    const script = s.run ?? get(s.with, 'script');
+    return script?.kind === 'scalar' && typeof script.value === 'string' && PERMISSION_CHECK.test(script.value);
+  });
+}
+
+/**
+ * True when the workflow's pull request triggers fire only on `labeled`/`unlabeled`: then a label the
+ * condition requires was applied by a maintainer to the code as it is, and a new push does not re-run it.
+ */
+function onlyLabeledPullRequests(workflow: Workflow): boolean {
+  const pr = workflow.triggers.filter((t) => t.name === 'pull_request_target');
+  return pr.length > 0 && pr.every((t) => {
+    const types = asList(get(t.config, 'types')).map(scalarText);
+    return types.length > 0 && types.every((type) => type === 'labeled' || type === 'unlabeled');
+  });
+}
+
+/** `github.event.x` for an access chain (lower-case), or null. */
+function dotted(expr: Expr): string | null {
+  if (!(expr instanceof ContextAccess || expr instanceof IndexAccess)) return null;
+  const path = contextPath(expr);
+  return path === null ? null : path.join('.');
+}
+
+/** The strings of `'A'`, `'A,B'`, `fromJSON('["A","B"]')`; null for anything else. */
+function literalList(expr: Expr): string[] | null {
+  if (expr instanceof Literal) return expr.literal.coerceString().split(/[\s,]+/).filter((v) => v !== '');
+  if (expr instanceof FunctionCall && functionName(expr) === 'fromjson' && expr.args.length === 1) {
+    const arg = expr.args[0];
+    if (!(arg instanceof Literal)) return null;
+    try {
+      const value: unknown = JSON.parse(arg.literal.coerceString());
+      return Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : null;
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
