@@ -169,7 +169,7 @@ describe('server functions', () => {
   });
 
   test('service_role, as PostgREST runs it, may execute them and bypasses row-level security', async () => {
-    const [row] = await t.as('service_role' as 'authenticated', null, (tx) =>
+    const [row] = await t.as('service_role', null, (tx) =>
       tx.query<{ settings: { rule_id: string }[] }>(`select public.list_rule_settings($1) as settings`, [owner]),
     );
     expect(row!.settings.map((s) => s.rule_id)).toEqual(['pipe-to-shell']);

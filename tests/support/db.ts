@@ -26,7 +26,8 @@ export const testDatabaseTarget: TestDatabaseTarget = inject('testDatabase');
 export const REAL_SERVER_ONLY =
   'needs a real Postgres server for concurrent connections: set TEST_DATABASE_URL (CI does)';
 
-export type BrowserRole = 'anon' | 'authenticated';
+/** The roles PostgREST switches to: the browser's two, and the API's. */
+export type ApiRole = 'anon' | 'authenticated' | 'service_role';
 
 export interface TestDatabase {
   readonly db: SqlDatabase;
@@ -36,7 +37,7 @@ export interface TestDatabase {
    * Runs `fn` the way PostgREST runs a request: in a transaction, `set local role <role>` and the JWT claims
    * in `request.jwt.claims`. The transaction rolls back afterwards, so nothing done inside persists.
    */
-  as<R>(role: BrowserRole, userId: string | null, fn: (tx: SqlTransaction) => Promise<R>): Promise<R>;
+  as<R>(role: ApiRole, userId: string | null, fn: (tx: SqlTransaction) => Promise<R>): Promise<R>;
   /**
    * Calls a server function the way PostgREST does for the service-role key: in a transaction, as role
    * service_role with its claims, committing on success. What the Supabase adapter's requests end up doing.
@@ -61,7 +62,7 @@ function wrap(db: SqlDatabase): TestDatabase {
   return {
     db,
     query: (sql, params) => db.transaction((tx) => tx.query(sql, params)),
-    async as<R>(role: BrowserRole, userId: string | null, fn: (tx: SqlTransaction) => Promise<R>): Promise<R> {
+    async as<R>(role: ApiRole, userId: string | null, fn: (tx: SqlTransaction) => Promise<R>): Promise<R> {
       const claims = JSON.stringify(userId === null ? { role } : { sub: userId, role, aud: role });
       let result: R | undefined;
       try {
