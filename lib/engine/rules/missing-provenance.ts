@@ -78,8 +78,8 @@ function stepHasProvenance(p: PublishingStep, workflow: Workflow): boolean {
       // npm publishes provenance with `--provenance`, `publishConfig.provenance` or trusted publishing, all of which need an OIDC token.
       return hasIdTokenWrite(workflow, p.step);
     case 'container':
-      // docker/build-push-action adds a provenance attestation unless `provenance: false`.
-      return p.evidence === 'docker/build-push-action' && getText(p.step.with, 'provenance')?.toLowerCase() !== 'false';
+      // docker/build-push-action and bake-action (BuildKit) add a provenance attestation unless `provenance: false`.
+      return (p.evidence === 'docker/build-push-action' || p.evidence === 'docker/bake-action') && getText(p.step.with, 'provenance')?.toLowerCase() !== 'false';
     default:
       return false;
   }

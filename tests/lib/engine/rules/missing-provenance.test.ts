@@ -107,6 +107,9 @@ describe(RULE, () => {
     const docker = (extra: string) => `on: push\njobs:\n  d:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: docker/build-push-action@v6\n        with:\n          push: true\n${extra}`;
     expect(scanWith(RULE, docker(''))).toEqual([]);
     expect(positions(scanWith(RULE, docker('          provenance: false\n')))).toEqual(['6:15 LOW']);
+    // Image pushes by actions without attestations are reported.
+    expect(positions(scanWith(RULE, 'on: push\njobs:\n  d:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: elgohr/Publish-Docker-Github-Action@v5\n')))
+      .toEqual(['6:15 LOW']);
   });
 
   it('does not report releases without assets, rehearsals or crates.io', () => {
