@@ -1,6 +1,19 @@
+import { describeStep } from '../analysis/describe.js';
+import { untrustedCheckouts } from '../analysis/pr-head.js';
+import { workspaceCodeEvidence } from '../analysis/workspace-code.js';
+import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 
-// Not implemented yet: the catalog entry is final, the detection lands with the rule's own change.
+/** The first later step (or, for a script, the same step) that runs code from the working directory. */
+function workspaceCodeAfter(job: Job, step: Step, scripted: boolean): { step: Step; evidence: string } | null {
+  for (const later of job.steps) {
+    if (later.index < step.index || (later.index === step.index && !scripted)) continue;
+    const evidence = workspaceCodeEvidence(later);
+    if (evidence !== null) return { step: later, evidence };
+  }
+  return null;
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'untrusted-checkout',
@@ -8,8 +21,28 @@ export default defineWorkflowRule({
     title: 'Untrusted pull request code checked out in a privileged workflow',
     severity: 'HIGH',
     surface: 'workflow',
-    description: 'Privileged trigger + actions/checkout (or git fetch/checkout of refs/pull/*, gh pr checkout) of the PR head/merge ref or workflow_run.head_*. MEDIUM when no later step in the job runs workspace code (build tools, package managers, local ./ actions, scripts from the checkout).',
-    recommendation: '',
+    description:
+      'A workflow that runs with the base repository\'s token and secrets (`pull_request_target`, `workflow_run`, `issue_comment` ...) checks out the head of a pull request (`actions/checkout` with the head ref or SHA, `git fetch` of `refs/pull/*` then `git checkout`, `gh pr checkout`), so the contributor\'s code lands in a privileged job. MEDIUM when no later step of the job runs code from the workspace.',
+    recommendation:
+      'Build and test pull requests in a `pull_request` workflow, which runs without secrets; if a privileged follow-up is needed, pass results as data through an artifact to a `workflow_run` job that never checks out or runs the pull request\'s code. If the checkout must stay, restrict the job to trusted authors (`github.event.pull_request.head.repo.full_name == github.repository`).',
   },
-  create: () => ({}),
+  create: (context) => ({
+    job(job) {
+      for (const checkout of untrustedCheckouts(job, context.repository)) {
+        const runs = workspaceCodeAfter(job, checkout.step, checkout.offset !== undefined);
+        const consequence =
+          runs !== null
+            ? `; ${runs.step === checkout.step ? 'the same step' : describeStep(runs.step)} then runs code from it (${runs.evidence}) with the workflow's token and secrets`
+            : '; no later step of the job appears to run code from it, but any tool that reads its files (configuration, scripts, lockfiles) can be turned against the job';
+        context.report({
+          node: checkout.node,
+          ...(checkout.offset !== undefined ? { offset: checkout.offset } : {}),
+          severity: runs !== null ? 'HIGH' : 'MEDIUM',
+          message:
+            `${describeStep(checkout.step)} checks out pull request code (${checkout.how}, from ${checkout.evidence}) in a \`${checkout.trigger}\` workflow${consequence}` +
+            (checkout.approved ? '; the job waits for a maintainer\'s approval, but the code can change between the approval and the checkout.' : '.'),
+        });
+      }
+    },
+  }),
 });

@@ -1,0 +1,292 @@
+import { expressionsOf } from '../expressions/extract.js';
+import { ContextAccess, contextPath, IndexAccess, walkExpression, type Expr } from '../expressions/parse.js';
+import { referencedEnvVars } from '../expressions/taint.js';
+import type { RepositoryModel } from '../model/repository.js';
+import { actionSlug } from '../model/uses.js';
+import { privilegedTriggers, type Job, type Step, type Workflow } from '../model/workflow.js';
+import { logicalLines, words } from '../shell.js';
+import { get, getText, keyText, type YNode, type YScalar } from '../yaml/model.js';
+import { valueOffsetToSource } from '../yaml/offsets.js';
+import { githubScriptOutputValues, outputSources } from './script-outputs.js';
+import { everyPathGuarded, stepTrust, type TrustGuardKind } from './trust-guards.js';
+import { followsUntrustedRuns } from './workflow-run.js';
+
+/** What makes the head of a pull request reachable, and dangerous, in a workflow. */
+export interface PrHeadTriggers {
+  /** Privileged triggers with a pull request payload: `pull_request_target`, `pull_request_review*`. */
+  pullRequest: string | null;
+  /** `workflow_run`, when the runs it follows may come from a fork's pull request. */
+  workflowRun: boolean;
+  /** Any privileged trigger (`refs/pull/<n>/head` can be fetched from all of them), or null. */
+  privileged: string | null;
+}
+
+export function prHeadTriggers(workflow: Workflow, repository: RepositoryModel): PrHeadTriggers {
+  const privileged = privilegedTriggers(workflow).map((t) => t.name);
+  return {
+    pullRequest: privileged.find((t) => t.startsWith('pull_request')) ?? null,
+    workflowRun: privileged.includes('workflow_run') && followsUntrustedRuns(workflow, repository),
+    privileged: privileged[0] ?? null,
+  };
+}
+
+const PR_HEAD = /^github\.event\.pull_request\.(head\.(sha|ref|label|repo\.(full_name|clone_url|ssh_url|git_url|html_url|url))|merge_commit_sha)$|^github\.head_ref$/;
+const RUN_HEAD = /^github\.event\.workflow_run\.(head_sha|head_branch|head_commit\.id|head_repository\.(full_name|clone_url|ssh_url|git_url|html_url|url)|pull_requests\.\*\.head\.(sha|ref))$/;
+const PULL_REFSPEC = /\brefs\/pull\/|(^|[\s:'"])\+?pull\/[^\s/]+\/(head|merge)\b/;
+/** Scripts that look up a pull request's head (`gh pr view --json headRefOid`, `github.rest.pulls.get`). */
+const PR_LOOKUP = /\bpulls\.get\b|\/pulls\/|\bgh\s+pr\s+view\b|headRefName|headRefOid|head\.sha\b|head\.ref\b|head_sha\b|head_ref\b|\brefs\/pull\//;
+/** Actions whose outputs name a pull request's head branch or commit. */
+const PR_REF_ACTIONS = new Set([
+  'xt0rted/pull-request-comment-branch',
+  'alessbell/pull-request-comment-branch',
+  'gotson/pull-request-comment-branch',
+  'eficode/resolve-pr-refs',
+]);
+/** An output value (JavaScript) that names the head of a pull request: `pr.data.head.sha`, `headRefName`. */
+const PR_HEAD_VALUE = /\bhead\b|head_?(sha|ref)|headRef/i;
+const MAX_DEPTH = 8;
+
+interface Scope {
+  workflow: Workflow;
+  job: Job;
+  step: Step | null;
+}
+
+/**
+ * The first reference in a value (a checkout's `ref:`, a command) to the code of a pull request's head,
+ * directly or through `env:`, step outputs and job outputs: `github.event.pull_request.head.sha`,
+ * `refs/pull/<n>/head`, an output of a step that looked the head up. Null when there is none, or when the
+ * workflow's triggers make the reference harmless (no pull request payload, a trusted `workflow_run`).
+ */
+export function prHeadReference(node: YScalar, scope: Scope, triggers: PrHeadTriggers): string | null {
+  if (typeof node.value !== 'string') return null;
+  return fromText(node.value, exprsOf(scope.workflow, node), scope, triggers, 0);
+}
+
+/** `prHeadReference` for one command of a `run:` script (its `${{ }}` already resolved by `exprs`). */
+function prHeadInCommand(text: string, exprs: readonly Expr[], scope: Scope, triggers: PrHeadTriggers): string | null {
+  return fromText(text, exprs, scope, triggers, 0);
+}
+
+function exprsOf(workflow: Workflow, node: YScalar): Expr[] {
+  return expressionsOf(workflow.file, node).flatMap((o) => (o.expr === null ? [] : [o.expr]));
+}
+
+function fromText(text: string, exprs: readonly Expr[], scope: Scope, triggers: PrHeadTriggers, depth: number): string | null {
+  if (depth > MAX_DEPTH) return null;
+  if (triggers.privileged !== null && PULL_REFSPEC.test(text.replace(/\$\{\{[^}]*\}\}/g, 'N'))) return 'refs/pull/<number>';
+  for (const expr of exprs) {
+    const found = fromExpr(expr, scope, triggers, depth);
+    if (found !== null) return found;
+  }
+  for (const name of referencedEnvVars(text)) {
+    const value = envValue(scope, name);
+    if (value !== undefined) {
+      const found = fromNode(value, { ...scope }, triggers, depth + 1);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
+
+function fromNode(node: YNode, scope: Scope, triggers: PrHeadTriggers, depth: number): string | null {
+  if (node.kind !== 'scalar' || typeof node.value !== 'string') return null;
+  return fromText(node.value, exprsOf(scope.workflow, node), scope, triggers, depth);
+}
+
+function fromExpr(expr: Expr, scope: Scope, triggers: PrHeadTriggers, depth: number): string | null {
+  let found: string | null = null;
+  walkExpression(expr, (node) => {
+    if (found !== null || !(node instanceof ContextAccess || node instanceof IndexAccess)) return;
+    const path = contextPath(node);
+    if (path !== null) found = fromPath(path, scope, triggers, depth);
+  });
+  return found;
+}
+
+function fromPath(path: string[], scope: Scope, triggers: PrHeadTriggers, depth: number): string | null {
+  const dotted = path.join('.');
+  if (triggers.pullRequest !== null && PR_HEAD.test(dotted)) return dotted;
+  if (triggers.workflowRun && RUN_HEAD.test(dotted)) return dotted;
+  const [head, a, b, c] = path;
+  if (head === 'env' && a !== undefined) {
+    const value = envValue(scope, a);
+    return value === undefined ? null : fromNode(value, scope, triggers, depth + 1);
+  }
+  if (head === 'steps' && a !== undefined && b === 'outputs' && c !== undefined) {
+    const producer = scope.job.steps.find((s) => s.id?.toLowerCase() === a);
+    if (producer === undefined || triggers.privileged === null) return null;
+    if (producer.usesRef?.kind === 'repository' && PR_REF_ACTIONS.has(actionSlug(producer.usesRef))) return `${dotted} <- ${actionSlug(producer.usesRef)}`;
+    if (producer.run !== undefined && typeof producer.run.value === 'string') {
+      const script = producer.run.value;
+      const sources = outputSources(script, c);
+      const text = sources === null ? script : sources.ranges.map(([from, to]) => script.slice(from, to)).join('\n');
+      if (PR_LOOKUP.test(text)) return `${dotted} <- pull request head looked up by step ${producer.name ?? producer.id ?? a}`;
+      const exprs = expressionsOf(scope.workflow.file, producer.run).flatMap((o) =>
+        o.expr !== null && (sources === null || sources.ranges.some(([from, to]) => o.span.start >= from && o.span.start < to)) ? [o.expr] : [],
+      );
+      const found = fromText(text, exprs, { ...scope, step: producer }, triggers, depth + 1);
+      return found === null ? null : `${dotted} <- ${found}`;
+    }
+    const script = producer.usesRef?.kind === 'repository' && actionSlug(producer.usesRef) === 'actions/github-script' ? get(producer.with, 'script') : undefined;
+    if (script?.kind !== 'scalar' || typeof script.value !== 'string') return null;
+    const values = githubScriptOutputValues(script.value, c);
+    if (values === null ? PR_LOOKUP.test(script.value) : values.some((v) => PR_HEAD_VALUE.test(v))) {
+      return `${dotted} <- pull request head looked up by step ${producer.name ?? producer.id ?? a}`;
+    }
+    return null;
+  }
+  if (head === 'needs' && a !== undefined && b === 'outputs' && c !== undefined) {
+    const job = scope.workflow.jobs.find((j) => j.id.toLowerCase() === a);
+    const value = job?.outputs?.pairs.find((p) => keyText(p.key).toLowerCase() === c)?.value;
+    if (job === undefined || value === undefined) return null;
+    const found = fromNode(value, { workflow: scope.workflow, job, step: null }, triggers, depth + 1);
+    return found === null ? null : `${dotted} <- ${found}`;
+  }
+  return null;
+}
+
+function envValue(scope: Scope, name: string): YNode | undefined {
+  const lower = name.toLowerCase();
+  for (const env of [scope.step?.env, scope.job.env, scope.workflow.env]) {
+    const pair = env?.pairs.find((p) => keyText(p.key).toLowerCase() === lower);
+    if (pair !== undefined) return pair.value;
+  }
+  return undefined;
+}
+
+/** A command of a `run:` script that brings pull request code into the working tree. */
+export interface ScriptCheckout {
+  step: Step;
+  /** Offset of the command in the step's script. */
+  offset: number;
+  command: string;
+  /** What it checks out: `gh pr checkout`, or the reference it found. */
+  evidence: string;
+}
+
+/** Git commands that put a commit's files in the working tree (a bare `git fetch` does not). */
+const WORKING_TREE = new Set(['checkout', 'switch', 'reset', 'restore', 'worktree', 'merge', 'rebase', 'cherry-pick', 'pull', 'clone']);
+const FETCH_DESTINATION = /(?:refs\/)?pull\/[^\s:'"]+\/(?:head|merge):(?:refs\/heads\/)?([^\s'"]+)/g;
+
+/**
+ * Commands of a job's `run:` scripts that check out pull request code: `gh pr checkout`, `git
+ * checkout/pull/clone/...` of a pull request head reference, and `git checkout` of what an earlier `git fetch`
+ * of `refs/pull/*` (or of a head reference) brought in (`FETCH_HEAD`, or the fetch's local branch). A fetch
+ * alone, used for `git diff`, is not a checkout.
+ */
+export function scriptCheckouts(job: Job, workflow: Workflow, triggers: PrHeadTriggers): ScriptCheckout[] {
+  if (triggers.privileged === null) return [];
+  const result: ScriptCheckout[] = [];
+  let fetched: { evidence: string; refs: Set<string> } | null = null;
+  for (const step of job.steps) {
+    const run = step.run;
+    if (run === undefined || typeof run.value !== 'string') continue;
+    const script = run.value;
+    const occurrences = expressionsOf(workflow.file, run);
+    const lines = logicalLines(script);
+    lines.forEach((line, i) => {
+      const list = words(line.text);
+      const report = (evidence: string) => result.push({ step, offset: line.offset, command: line.text.trim(), evidence });
+      if (list.some((w, j) => w === 'gh' && list[j + 1] === 'pr' && list[j + 2] === 'checkout')) {
+        report('`gh pr checkout`');
+        return;
+      }
+      const git = list.findIndex((w) => w === 'git' || w.endsWith('/git'));
+      const sub = git === -1 ? undefined : list.slice(git + 1).find((w) => !w.startsWith('-'));
+      if (sub === undefined || (sub !== 'fetch' && !WORKING_TREE.has(sub))) return;
+      // The line's raw text ends where the next logical line starts (continuations included).
+      const end = lines[i + 1]?.offset ?? script.length;
+      const exprs = occurrences.flatMap((o) => (o.expr !== null && o.span.start >= line.offset && o.span.start < end ? [o.expr] : []));
+      const found = prHeadInCommand(line.text, exprs, { workflow, job, step }, triggers);
+      if (sub === 'fetch') {
+        if (found === null) return;
+        const refs = new Set(['FETCH_HEAD']);
+        for (const match of line.text.matchAll(FETCH_DESTINATION)) if (match[1] !== undefined) refs.add(match[1]);
+        fetched = { evidence: found, refs };
+        return;
+      }
+      if (found !== null) report(`\`${found}\``);
+      else if (fetched !== null) {
+        const refs = fetched.refs;
+        if (list.slice(git + 2).some((w) => refs.has(w.replace(/^(refs\/heads\/|origin\/)/, '')))) report(`\`${fetched.evidence}\`, fetched earlier`);
+      }
+    });
+  }
+  return result;
+}
+
+/** The `with:` inputs of an `actions/checkout` step that may point at pull request code. */
+export function checkoutInputs(step: Step): { name: string; node: YScalar }[] {
+  if (step.usesRef?.kind !== 'repository' || actionSlug(step.usesRef) !== 'actions/checkout') return [];
+  const result: { name: string; node: YScalar }[] = [];
+  for (const name of ['ref', 'repository']) {
+    const node = step.with?.pairs.find((p) => keyText(p.key) === name)?.value;
+    if (node?.kind === 'scalar' && getText(step.with, name) !== null) result.push({ name, node });
+  }
+  return result;
+}
+
+/** A step that brings pull request code into a privileged job, and that outsiders can reach. */
+export interface UntrustedCheckout {
+  step: Step;
+  /** The checkout's `ref:`/`repository:` value, or the `run:` script. */
+  node: YScalar;
+  /** File offset of the command inside a script. */
+  offset?: number;
+  /** `ref: ${{ github.event.pull_request.head.sha }}`, `git fetch origin pull/.../head` */
+  how: string;
+  /** The pull request reference it found, in backticks. */
+  evidence: string;
+  /** The trigger that makes it privileged, for messages. */
+  trigger: string;
+  /** Only a maintainer's approval (comment, label, environment) lets it run, but the checked-out code can change after it. */
+  approved: boolean;
+}
+
+/** Guards that stand for a maintainer's approval of the pull request as it was at that moment. */
+const APPROVALS: ReadonlySet<TrustGuardKind> = new Set(['commenter', 'label', 'environment']);
+/** Head references fixed by the event itself: what a maintainer approved is what gets checked out. */
+const IMMUTABLE = new Set(['`github.event.pull_request.head.sha`', '`github.event.workflow_run.head_sha`']);
+
+/**
+ * The checkouts of pull request code in a job that an outsider can reach: under a privileged trigger, not
+ * restricted to trusted authors (same-repository pull requests, named or member authors, maintainer-only
+ * events), and, when a maintainer's approval gates the job, not pinned to the approved commit.
+ */
+export function untrustedCheckouts(job: Job, repository: RepositoryModel): UntrustedCheckout[] {
+  const workflow = job.workflow;
+  const triggers = prHeadTriggers(workflow, repository);
+  if (triggers.privileged === null) return [];
+  const scripted = scriptCheckouts(job, workflow, triggers);
+  const result: UntrustedCheckout[] = [];
+  for (const step of job.steps) {
+    const found: Omit<UntrustedCheckout, 'approved' | 'trigger'>[] = [];
+    for (const input of checkoutInputs(step)) {
+      const evidence = prHeadReference(input.node, { workflow, job, step }, triggers);
+      if (evidence !== null) {
+        found.push({ step, node: input.node, how: `\`${input.name}: ${String(input.node.value).trim()}\``, evidence: `\`${evidence}\`` });
+        break;
+      }
+    }
+    for (const command of scripted) {
+      if (command.step !== step || step.run === undefined) continue;
+      const text = command.command.length > 80 ? `${command.command.slice(0, 77)}...` : command.command;
+      found.push({ step, node: step.run, offset: valueOffsetToSource(workflow.file, step.run, command.offset), how: `\`${text}\``, evidence: command.evidence });
+    }
+    if (found.length === 0) continue;
+    const trust = stepTrust(step);
+    if (everyPathGuarded(trust, (g) => !APPROVALS.has(g.kind))) continue;
+    const approved = everyPathGuarded(trust, () => true);
+    if (approved && found.every((c) => IMMUTABLE.has(c.evidence))) continue;
+    for (const checkout of found) result.push({ ...checkout, approved, trigger: triggerOf(checkout.evidence, triggers) });
+  }
+  return result;
+}
+
+function triggerOf(evidence: string, triggers: PrHeadTriggers): string {
+  if (evidence.includes('github.event.workflow_run.')) return 'workflow_run';
+  if (evidence.includes('github.event.pull_request.') || evidence.includes('github.head_ref')) return triggers.pullRequest ?? 'pull_request_target';
+  return triggers.privileged ?? 'privileged';
+}
+

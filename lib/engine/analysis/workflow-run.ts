@@ -1,0 +1,24 @@
+import type { RepositoryModel } from '../model/repository.js';
+import type { Workflow } from '../model/workflow.js';
+import { asList, get, scalarText } from '../yaml/model.js';
+
+/** Triggers whose runs may carry code or artifacts an outsider chose (a fork's pull request, or a run that follows one). */
+const UNTRUSTED_UPSTREAM_TRIGGERS = /^(pull_request|workflow_run$)/;
+
+/**
+ * Whether the runs a `workflow_run` workflow follows may have been started by an outsider's pull request,
+ * so their head commit and artifacts are the outsider's. False only when every workflow named in
+ * `workflows:` is found in the repository and none of them runs on `pull_request*`.
+ */
+export function followsUntrustedRuns(workflow: Workflow, repository: RepositoryModel): boolean {
+  const trigger = workflow.triggers.find((t) => t.name === 'workflow_run');
+  if (trigger === undefined) return false;
+  const names = asList(get(trigger.config, 'workflows')).map(scalarText);
+  if (names.length === 0 || names.some((n) => n === null)) return true;
+  for (const name of names as string[]) {
+    const upstream = repository.workflows.filter((w) => (w.name ?? w.file.path) === name);
+    if (upstream.length === 0 || /[*?[]/.test(name)) return true;
+    if (upstream.some((w) => w.triggers.some((t) => UNTRUSTED_UPSTREAM_TRIGGERS.test(t.name)))) return true;
+  }
+  return false;
+}
