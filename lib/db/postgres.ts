@@ -19,7 +19,7 @@ export interface PostgresOptions {
 }
 
 export class PostgresDatabase implements SqlDatabase {
-  readonly pool: pg.Pool;
+  private readonly pool: pg.Pool;
 
   constructor(options: PostgresOptions) {
     this.pool = new pg.Pool({

@@ -15,7 +15,7 @@ export interface SupabaseOptions {
 }
 
 export class SupabaseDatabase implements Database {
-  readonly client: SupabaseClient;
+  private readonly client: SupabaseClient;
   private readonly timeoutMs: number;
 
   constructor(options: SupabaseOptions) {

@@ -44,24 +44,25 @@ async function createServerDatabase(serverUrl: string): Promise<{ target: TestDa
   }
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
+  const teardown = async () => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(`drop database if exists ${name} with (force)`);
+    } finally {
+      await client.end();
+    }
+  };
   const db = new PostgresDatabase({ connectionString: url.toString(), maxConnections: 1 });
   try {
     await migrate(db);
-  } finally {
+  } catch (error) {
     await db.close();
+    await teardown();
+    throw error;
   }
-  return {
-    target: { kind: 'postgres', url: url.toString() },
-    teardown: async () => {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      try {
-        await client.query(`drop database if exists ${name} with (force)`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
+  await db.close();
+  return { target: { kind: 'postgres', url: url.toString() }, teardown };
 }
 
 async function dropStaleDatabases(admin: pg.Client, now: number): Promise<void> {
