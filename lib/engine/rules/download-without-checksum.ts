@@ -9,9 +9,20 @@ import { remoteScriptRuns } from './pipe-to-shell.js';
 const ARTIFACT = /\.(tar|tgz|tar\.(gz|xz|bz2|zst)|txz|tbz2?|zip|gz|xz|bz2|zst|7z|deb|rpm|apk|msi|exe|dmg|pkg|appimage|jar|war|whl|gem|nupkg|crate|vsix|sh|bash|ps1|py|pl|rb|run|bin)$/i;
 /** Programs that unpack what is piped into them. */
 const UNPACKERS = new Set(['tar', 'bsdtar', 'unzip', 'gunzip', 'zcat', 'xz', 'unxz', 'bunzip2', 'zstd', 'funzip', 'cpio', 'dpkg', 'rpm']);
-/** Verification of a checksum or signature somewhere in the step. */
+/** Verification of a checksum or signature somewhere in a script. */
 const VERIFICATION =
-  /\b(sha(1|224|256|384|512)sum|shasum|b2sum|gpgv|slsa-verifier|minisign|sigstore|openssl\s+dgst|certutil\b[^\n]*-hashfile|Get-FileHash)\b|\bgpg2?\b[^\n]*--verify|\bcosign\s+verify|\bgh\s+attestation\s+verify|--(checksum|sha256)\b/i;
+  /\b(sha(1|224|256|384|512)sum|shasum|b2sum|gpgv|slsa-verifier|minisign|sigstore|Get-FileHash)\b|\bopenssl\s+dgst|\bcosign\s+verify|\bgh\s+attestation\s+verify|--(checksum|sha256)\b/i;
+
+/**
+ * Whether a script verifies a checksum or signature. Two-part checks (`gpg … --verify`) look at one line
+ * at a time, so a line repeating `gpg` cannot make the scan quadratic.
+ */
+function verifies(script: string): boolean {
+  if (VERIFICATION.test(script)) return true;
+  if (!/\b(gpg2?|certutil)\b/i.test(script)) return false;
+  return script.split('\n').some((line) => (/\bgpg2?\b/.test(line) && line.includes('--verify')) || (/\bcertutil\b/i.test(line) && /-hashfile/i.test(line)));
+}
+
 /** Options that make the request something other than a download (curl and wget short options may be clustered: `-sI`). */
 const NOT_A_DOWNLOAD = /^(--(request|data[\w-]*|form|upload-file|head|spider)|-(Method|Body|InFile))$/i;
 const NOT_A_DOWNLOAD_SHORT = /^-[a-zA-Z]*[XdFTI][a-zA-Z]*$/;
@@ -70,7 +81,7 @@ function escape(text: string): string {
 /** Later steps of the same job may verify what an earlier one downloaded (`sha256sum -c` in a step of its own). */
 function verifiedInJob(step: Step): boolean {
   const steps = step.job?.steps ?? [];
-  return steps.some((s) => s.index > step.index && typeof s.run?.value === 'string' && VERIFICATION.test(s.run.value));
+  return steps.some((s) => s.index > step.index && typeof s.run?.value === 'string' && verifies(s.run.value));
 }
 
 export default defineWorkflowRule({
@@ -91,7 +102,7 @@ export default defineWorkflowRule({
       if (run === undefined || typeof run.value !== 'string') return;
       const script = run.value;
       if (!/\b(curl|wget|iwr|invoke-webrequest|irm|invoke-restmethod)\b|\.Download(File|String|Data)\s*\(/i.test(script)) return;
-      if (VERIFICATION.test(script) || verifiedInJob(step)) return;
+      if (verifies(script) || verifiedInJob(step)) return;
       // Pipelines that run what they fetch are pipe-to-shell's, which reports them more severely.
       const executed = new Set(remoteScriptRuns(script).map((h) => h.offset));
       for (const pipeline of scriptPipelines(script)) {

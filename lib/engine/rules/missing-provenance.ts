@@ -23,7 +23,18 @@ const SIGNING_ACTIONS = new Set([
 
 /** Signing or attestation commands, and the settings that turn provenance on. */
 const SIGNING_TEXT =
-  /attest-build-provenance|\battestations\s*:\s*['"]?true|\bcosign\s+(sign|attest)|\bgh\s+attestation\b|--provenance\b|\bNPM_CONFIG_PROVENANCE\s*:\s*['"]?true|\bgpg2?\b[^\n]*(--detach-sign|--clearsign|--sign\b|\s-[a-z]*b[a-z]*\s)|\bminisign\b[^\n]*\s-S\b|\bsigntool\b[^\n]*\bsign\b|\bsigstore\b|\bgpg-private-key\s*:|\b[A-Z_]*(GPG|SIGNING)_[A-Z_]*(KEY|PASSPHRASE|PASSWORD)\b/;
+  /attest-build-provenance|\battestations\s*:\s*['"]?true|\bcosign\s+(sign|attest)|\bgh\s+attestation\b|--provenance\b|\bNPM_CONFIG_PROVENANCE\s*:\s*['"]?true|\bsigstore\b|\bgpg-private-key\s*:|\b[A-Z_]*(GPG|SIGNING)_[A-Z_]*(KEY|PASSPHRASE|PASSWORD)\b/;
+
+/** Signing commands whose program and flag may be apart on a line; checked line by line to stay linear. */
+function signsOnALine(text: string): boolean {
+  if (!/\b(gpg2?|minisign|signtool)\b/.test(text)) return false;
+  return text.split('\n').some(
+    (line) =>
+      (/\bgpg2?\b/.test(line) && /--detach-sign|--clearsign|--sign\b|\s-[a-z]*b[a-z]*\s/.test(line)) ||
+      (/\bminisign\b/.test(line) && /\s-S\b/.test(line)) ||
+      (/\bsigntool\b/.test(line) && /\bsign\b/.test(line)),
+  );
+}
 
 /** Whether a GitHub release step uploads files (a notes-only release has nothing to attest). */
 function uploadsAssets(step: Step): boolean {
@@ -94,7 +105,7 @@ function hasIdTokenWrite(workflow: Workflow, step: Step): boolean {
 }
 
 function signs(workflow: Workflow): boolean {
-  if (SIGNING_TEXT.test(workflow.file.text)) return true;
+  if (SIGNING_TEXT.test(workflow.file.text) || signsOnALine(workflow.file.text)) return true;
   return workflow.jobs.some(
     (job) =>
       (job.usesRef?.kind === 'repository' && SIGNING_ACTIONS.has(actionSlug(job.usesRef))) ||

@@ -66,6 +66,12 @@ describe(RULE, () => {
     expect(records[0]?.job).toBeNull();
   });
 
+  it('stays linear on a line that repeats a verifier name', () => {
+    const started = performance.now();
+    expect(positions(scanWith(RULE, step(`curl -o a.zip https://x.test/a.zip ${'gpg '.repeat(60000)}`)))).toEqual(['7:11 MEDIUM']);
+    expect(performance.now() - started).toBeLessThan(1500);
+  });
+
   it('does not throw on odd shapes', () => {
     expect(scanWith(RULE, yaml`
       on: push
