@@ -23,13 +23,32 @@ export function valueOffsetToSource(file: SourceFile, scalar: YScalar, valueOffs
   return located === undefined ? scalar.start : scalar.start + located;
 }
 
-function literalOffset(file: SourceFile, scalar: YScalar, value: string, valueOffset: number): number | undefined {
+interface LiteralLayout {
+  /** Indentation of the content lines. */
+  indent: number;
+  /** File offset of each physical line after the header. */
+  fileLines: number[];
+  /** Offset in the value of each of its lines; line i of the value is physical line i. */
+  valueLines: number[];
+}
+
+// Built once per scalar: a script with thousands of expressions would otherwise be rescanned for each.
+const layouts = new WeakMap<YScalar, LiteralLayout | null>();
+
+function literalLayout(file: SourceFile, scalar: YScalar, value: string): LiteralLayout | null {
+  const cached = layouts.get(scalar);
+  if (cached !== undefined) return cached;
+  const layout = computeLiteralLayout(file, scalar, value);
+  layouts.set(scalar, layout);
+  return layout;
+}
+
+function computeLiteralLayout(file: SourceFile, scalar: YScalar, value: string): LiteralLayout | null {
   const text = file.text;
   const headerEnd = text.indexOf('\n', scalar.start);
-  if (headerEnd === -1 || headerEnd >= scalar.end) return undefined;
+  if (headerEnd === -1 || headerEnd >= scalar.end) return null;
   const header = text.slice(scalar.start, headerEnd);
   // Content starts on the line after the header; its indentation is explicit or that of the first non-blank line.
-  let lineStart = headerEnd + 1;
   const explicit = /^[|>](?:([1-9])[+-]?|[+-]([1-9]))/.exec(header);
   let indent: number;
   if (explicit !== null) {
@@ -38,7 +57,7 @@ function literalOffset(file: SourceFile, scalar: YScalar, value: string, valueOf
     indent = parentIndent + digit;
   } else {
     indent = -1;
-    for (let pos = lineStart; pos < scalar.end; ) {
+    for (let pos = headerEnd + 1; pos < scalar.end; ) {
       const eol = text.indexOf('\n', pos);
       const end = eol === -1 ? text.length : eol;
       const line = text.slice(pos, end);
@@ -48,18 +67,30 @@ function literalOffset(file: SourceFile, scalar: YScalar, value: string, valueOf
       }
       pos = end + 1;
     }
-    if (indent < 0) return undefined;
+    if (indent < 0) return null;
   }
-  const before = value.slice(0, valueOffset);
-  const targetLine = countNewlines(before);
-  const column = valueOffset - (before.lastIndexOf('\n') + 1);
-  for (let i = 0; i < targetLine; i++) {
-    const eol = text.indexOf('\n', lineStart);
-    if (eol === -1) return undefined;
-    lineStart = eol + 1;
+  const fileLines = [headerEnd + 1];
+  for (let eol = text.indexOf('\n', headerEnd + 1); eol !== -1 && eol < scalar.end; eol = text.indexOf('\n', eol + 1)) fileLines.push(eol + 1);
+  const valueLines = [0];
+  for (let eol = value.indexOf('\n'); eol !== -1; eol = value.indexOf('\n', eol + 1)) valueLines.push(eol + 1);
+  return { indent, fileLines, valueLines };
+}
+
+function literalOffset(file: SourceFile, scalar: YScalar, value: string, valueOffset: number): number | undefined {
+  const layout = literalLayout(file, scalar, value);
+  if (layout === null) return undefined;
+  // The value line holding valueOffset: the last line start at or before it.
+  let lo = 0;
+  let hi = layout.valueLines.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((layout.valueLines[mid] ?? 0) <= valueOffset) lo = mid;
+    else hi = mid - 1;
   }
-  const offset = lineStart + indent + column;
-  if (offset >= scalar.end || text[offset] !== value[valueOffset]) return undefined;
+  const lineStart = layout.fileLines[lo];
+  if (lineStart === undefined) return undefined;
+  const offset = lineStart + layout.indent + (valueOffset - (layout.valueLines[lo] ?? 0));
+  if (offset >= scalar.end || file.text[offset] !== value[valueOffset]) return undefined;
   return offset;
 }
 
@@ -68,12 +99,6 @@ function lineIndentAt(text: string, offset: number): number {
   let i = start;
   while (text[i] === ' ') i++;
   return i - start;
-}
-
-function countNewlines(text: string): number {
-  let count = 0;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count++;
-  return count;
 }
 
 /** Finds the n-th occurrence in the raw source of the text that starts at `valueOffset` in the value. */

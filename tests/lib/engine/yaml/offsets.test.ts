@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { valueOffsetToSource } from '../../../../lib/engine/yaml/offsets.js';
+import { parseYaml } from '../../../../lib/engine/yaml/parse.js';
+import { SourceFile } from '../../../../lib/engine/yaml/source.js';
+import { getScalar, type YMap } from '../../../../lib/engine/yaml/model.js';
+
+function scalarOf(text: string, key = 'run') {
+  const result = parseYaml(text);
+  if (!result.ok) throw new Error(result.problem.message);
+  const scalar = getScalar(result.root as YMap, key);
+  if (scalar === undefined || typeof scalar.value !== 'string') throw new Error('no scalar');
+  return { file: new SourceFile('x.yml', text), scalar, value: scalar.value };
+}
+
+/** The file text at the mapped position of every occurrence of `needle` in the value. */
+function mapped(text: string, needle: string): string[] {
+  const { file, scalar, value } = scalarOf(text);
+  const found: string[] = [];
+  for (let i = value.indexOf(needle); i !== -1; i = value.indexOf(needle, i + 1)) {
+    const offset = valueOffsetToSource(file, scalar, i);
+    const { line, column } = file.position(offset);
+    found.push(`${line}:${column}:${text.slice(offset, offset + needle.length)}`);
+  }
+  return found;
+}
+
+describe('valueOffsetToSource', () => {
+  it('maps offsets of a literal block scalar line by line, blank lines included', () => {
+    expect(mapped('run: |\n  echo a\n\n    indented b\n  echo c\n', 'b')).toEqual(['4:14:b']);
+    expect(mapped('run: |\n  echo a\n\n    indented b\n  echo c\n', 'echo')).toEqual(['2:3:echo', '5:3:echo']);
+  });
+
+  it('honours an explicit indentation indicator', () => {
+    expect(mapped('run: |2\n    x\n  y\n', 'y')).toEqual(['3:3:y']);
+  });
+
+  it('maps plain and quoted scalars', () => {
+    expect(mapped('run: echo $A $B\n', '$B')).toEqual(['1:14:$B']);
+    expect(mapped("run: 'echo $B'\n", '$B')).toEqual(['1:12:$B']);
+  });
+
+  it('stays linear for a script with thousands of positions to map', () => {
+    const lines = Array.from({ length: 20_000 }, (_, i) => `  echo line${i}`).join('\n');
+    const { file, scalar, value } = scalarOf(`run: |\n${lines}\n`);
+    const start = performance.now();
+    let last = 0;
+    for (let i = value.indexOf('line'); i !== -1; i = value.indexOf('line', i + 1)) last = valueOffsetToSource(file, scalar, i);
+    expect(performance.now() - start).toBeLessThan(500);
+    expect(file.position(last)).toEqual({ line: 20_001, column: 8 });
+  });
+});
