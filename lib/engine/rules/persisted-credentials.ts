@@ -71,6 +71,34 @@ function archivesWorkspace(step: Step): boolean {
 
 const ARCHIVE_FILE = /\.(?:tar|tgz|zip|7z|gz|zst|xz|bz2)$/;
 
+interface Upload {
+  step: Step;
+  /** Includes hidden files such as `.git`. */
+  hidden: boolean;
+  /** The first archive file it uploads (`build.tar.gz`), if any. */
+  archiveFile: string | null;
+}
+
+const exitCache = new WeakMap<readonly Step[], { uploads: Upload[]; archives: Step[] }>();
+
+/** The artifact uploads and workspace archives of a job or composite action, read once per step list. */
+function exits(steps: readonly Step[]): { uploads: Upload[]; archives: Step[] } {
+  const cached = exitCache.get(steps);
+  if (cached !== undefined) return cached;
+  const result = {
+    uploads: steps
+      .filter((s) => isAction(s, 'actions/upload-artifact'))
+      .map((s) => ({
+        step: s,
+        hidden: includesHiddenFiles(s),
+        archiveFile: (getText(s.with, 'path') ?? '').split('\n').map((p) => p.trim()).find((p) => ARCHIVE_FILE.test(p)) ?? null,
+      })),
+    archives: steps.filter(archivesWorkspace),
+  };
+  exitCache.set(steps, result);
+  return result;
+}
+
 /** Whether an upload step includes hidden files such as `.git`: opt-in since upload-artifact v4.4. */
 function includesHiddenFiles(upload: Step): boolean {
   return isTruthy(get(upload.with, 'include-hidden-files')) || olderThan(stepVersion(upload), '4.4.0');
@@ -100,20 +128,20 @@ export default defineWorkflowRule({
       const inGitConfig = checkoutVersion === null || olderThan(checkoutVersion, '6.0.0');
       const checkoutDir = normalizeLocalPath(getText(step.with, 'path') ?? '');
       const steps = step.job?.steps ?? (step.owner.kind === 'action' ? step.owner.steps : []);
-      const later = steps.filter((s) => s.index > step.index);
-      const archive = later.find(archivesWorkspace);
-      const uploads = inGitConfig ? later.filter((s) => isAction(s, 'actions/upload-artifact')) : [];
-      const upload =
-        uploads
-          .filter(includesHiddenFiles)
-          .map((s) => ({ step: s, pattern: uploadsGitDirectory(s, checkoutDir), archive: undefined as Step | undefined }))
-          .find((u) => u.pattern !== null) ??
-        (archive === undefined
-          ? undefined
-          : uploads
-              .filter((s) => s.index > archive.index)
-              .map((s) => ({ step: s, pattern: (getText(s.with, 'path') ?? '').split('\n').map((p) => p.trim()).find((p) => ARCHIVE_FILE.test(p)) ?? null, archive }))
-              .find((u) => u.pattern !== null));
+      const { uploads, archives } = exits(steps);
+      const after = (s: { index: number }) => s.index > step.index;
+      const archive = archives.find(after);
+      const direct = inGitConfig
+        ? uploads
+            .filter((u) => after(u.step) && u.hidden)
+            .map((u) => ({ step: u.step, pattern: uploadsGitDirectory(u.step, checkoutDir), archive: undefined as Step | undefined }))
+            .find((u) => u.pattern !== null)
+        : undefined;
+      const archived =
+        inGitConfig && archive !== undefined
+          ? uploads.filter((u) => u.step.index > archive.index && u.archiveFile !== null).map((u) => ({ step: u.step, pattern: u.archiveFile, archive }))[0]
+          : undefined;
+      const upload = direct ?? archived;
 
       // An explicit `persist-credentials: true` is a deliberate choice (the job pushes): only the
       // upload that leaks it is reported.
