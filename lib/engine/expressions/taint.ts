@@ -420,7 +420,8 @@ function findKey(map: YNode | undefined, name: string): YNode | undefined {
 /** Environment variables a script reads: `$X`, `${X}`, `$env:X`, `%X%`, `process.env.X`. */
 export function referencedEnvVars(script: string): Set<string> {
   const names = new Set<string>();
-  const pattern = /\$\{?([A-Za-z_][A-Za-z0-9_]*)|\$env:([A-Za-z_][A-Za-z0-9_]*)|%([A-Za-z_][A-Za-z0-9_]*)%|process\.env\.([A-Za-z_][A-Za-z0-9_]*)/g;
+  // `$env:X` first: otherwise `$env` would be read as a variable named `env`.
+  const pattern = /\$env:([A-Za-z_][A-Za-z0-9_]*)|\$\{?([A-Za-z_][A-Za-z0-9_]*)|%([A-Za-z_][A-Za-z0-9_]*)%|process\.env\.([A-Za-z_][A-Za-z0-9_]*)/g;
   for (const match of script.matchAll(pattern)) {
     const name = match[1] ?? match[2] ?? match[3] ?? match[4];
     if (name !== undefined) names.add(name);

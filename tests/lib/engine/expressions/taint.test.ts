@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseExpression } from '../../../../lib/engine/expressions/parse.js';
-import { stepScope, TaintAnalyzer, type Taint } from '../../../../lib/engine/expressions/taint.js';
+import { referencedEnvVars, stepScope, TaintAnalyzer, type Taint } from '../../../../lib/engine/expressions/taint.js';
 import { RepositoryModel } from '../../../../lib/engine/model/repository.js';
 import { buildAction, buildWorkflow, type Action, type Step, type Workflow } from '../../../../lib/engine/model/workflow.js';
 import { parseYaml } from '../../../../lib/engine/yaml/parse.js';
@@ -238,5 +238,9 @@ describe('TaintAnalyzer', () => {
     expect(evaluate('steps.json.outputs.a_files', step)).toMatchObject({ level: 'arbitrary', json: true });
     expect(evaluate('steps.json.outputs.a', step)).toBeNull();
     expect(evaluate('steps.none.outputs.a_files', step)).toBeNull();
+  });
+
+  it('reads variables of shells, PowerShell, cmd and Node', () => {
+    expect([...referencedEnvVars('echo "$A ${B}" %C% $env:D process.env.E')]).toEqual(['A', 'B', 'C', 'D', 'E']);
   });
 });
