@@ -1,0 +1,69 @@
+import { actionSlug } from '../model/uses.js';
+import type { Job, Step } from '../model/workflow.js';
+import { logicalLines, words } from '../shell.js';
+import { get, getText, keyText, type YNode } from '../yaml/model.js';
+
+/** A step that downloads artifacts of another workflow run (for a `workflow_run` workflow, the triggering one). */
+export interface ForeignDownload {
+  step: Step;
+  /** The node to report: the `uses:` of an action, or the `run:` script. */
+  node: YNode;
+  /** Offset of the command inside a `run:` script, as a value offset. */
+  scriptOffset?: number;
+  /** How it downloads: `actions/download-artifact with run-id`, `gh run download` ... */
+  how: string;
+  /** Where the files land, as written; null for the working directory by default. */
+  destination: string | null;
+  /** True when the destination is outside the workspace (`${{ runner.temp }}`, `/tmp/...`). */
+  isolated: boolean;
+}
+
+/** Actions that download artifacts from other runs whatever their inputs. */
+const CROSS_RUN_ACTIONS = new Set(['dawidd6/action-download-artifact', 'aochmann/actions-download-artifact', 'bettermarks/action-artifact-download']);
+const ISOLATED = /^\s*["']?(\$\{\{\s*runner\.temp\s*\}\}|\$\{?RUNNER_TEMP\b|%RUNNER_TEMP%|\$env:RUNNER_TEMP|\/tmp(\/|$)|\/dev\/shm\/|\$\{\{\s*github\.action_path)/;
+const SCRIPT_ISOLATED = /RUNNER_TEMP|runner\.temp|['"`]\/tmp\//;
+
+/** The steps of a job that download artifacts of another run, in order. */
+export function foreignDownloads(job: Job): ForeignDownload[] {
+  return job.steps.flatMap(stepDownloads);
+}
+
+export function stepDownloads(step: Step): ForeignDownload[] {
+  const ref = step.usesRef;
+  if (ref?.kind === 'repository' && step.uses !== undefined) {
+    const slug = actionSlug(ref);
+    if (slug === 'actions/download-artifact' && hasInput(step, 'run-id')) {
+      return [download(step, step.uses, `actions/download-artifact with \`run-id: ${getText(step.with, 'run-id') ?? ''}\``, getText(step.with, 'path'))];
+    }
+    if (CROSS_RUN_ACTIONS.has(slug)) return [download(step, step.uses, slug, getText(step.with, 'path'))];
+    if (slug === 'actions/github-script') {
+      const script = getText(step.with, 'script');
+      if (script === null || !/\bdownloadArtifact\b/.test(script)) return [];
+      const isolated = SCRIPT_ISOLATED.test(script) && !/GITHUB_WORKSPACE/.test(script);
+      return [{ step, node: step.uses, how: 'actions/github-script (`downloadArtifact`)', destination: null, isolated }];
+    }
+    return [];
+  }
+  const run = step.run;
+  if (run === undefined || typeof run.value !== 'string' || !run.value.includes('gh run download')) return [];
+  const result: ForeignDownload[] = [];
+  for (const line of logicalLines(run.value)) {
+    const list = words(line.text);
+    const at = list.findIndex((w, i) => w === 'gh' && list[i + 1] === 'run' && list[i + 2] === 'download');
+    if (at === -1) continue;
+    const args = list.slice(at + 3);
+    const flag = args.findIndex((a) => a === '-D' || a === '--dir' || a.startsWith('--dir='));
+    const dir = flag === -1 ? null : args[flag]?.startsWith('--dir=') ? (args[flag]?.slice(6) ?? null) : (args[flag + 1] ?? null);
+    result.push({ ...download(step, run, '`gh run download`', dir), scriptOffset: line.offset });
+  }
+  return result;
+}
+
+function download(step: Step, node: YNode, how: string, destination: string | null): ForeignDownload {
+  return { step, node, how, destination, isolated: destination !== null && ISOLATED.test(destination) };
+}
+
+function hasInput(step: Step, name: string): boolean {
+  const pair = step.with?.pairs.find((p) => keyText(p.key) === name);
+  return pair !== undefined && get(step.with, name)?.kind === 'scalar' && getText(step.with, name) !== null;
+}

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
+
+const RULE = 'artifact-poisoning';
+
+const ON = `on:
+  workflow_run:
+    workflows: [CI]
+    types: [completed]
+`;
+
+describe(RULE, () => {
+  it('reports a download of the triggering run into the workspace at its uses:, bound to the job', () => {
+    const records = recordsWith(RULE, ON + yaml`
+      jobs:
+        comment:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                name: report
+                run-id: \${{ github.event.workflow_run.id }}
+            - run: ./post.sh
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['9:15 HIGH']);
+    expect(records[0]?.finding.rule_id).toBe(RULE);
+    expect(records[0]?.job).toBe('comment');
+    expect(records[0]?.finding.description).toContain('`CI`');
+  });
+
+  it('accepts isolated destinations and reports paths inside the workspace', () => {
+    const findings = scanWith(RULE, ON + yaml`
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                run-id: \${{ github.event.workflow_run.id }}
+                path: \${{ runner.temp }}/artifacts
+            - uses: actions/download-artifact@v4
+              with:
+                run-id: \${{ github.event.workflow_run.id }}
+                path: /tmp/artifacts
+            - uses: actions/download-artifact@v4
+              with:
+                run-id: \${{ github.event.workflow_run.id }}
+                path: ./out
+            - uses: actions/download-artifact@v4
+              with:
+                name: from-this-run
+    `);
+    expect(positions(findings)).toEqual(['17:15 HIGH']);
+    expect(findings[0]?.description).toContain('`./out`');
+  });
+
+  it('recognises other ways to download another run\'s artifacts', () => {
+    const findings = scanWith(RULE, ON + yaml`
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: dawidd6/action-download-artifact@v6
+              with:
+                run_id: \${{ github.event.workflow_run.id }}
+            - run: |
+                gh run download "$RUN" -D "$RUNNER_TEMP/a"
+                gh run download "$RUN" -n report
+            - uses: actions/github-script@v7
+              with:
+                script: |
+                  const zip = await github.rest.actions.downloadArtifact({ owner, repo, artifact_id, archive_format: 'zip' });
+                  fs.writeFileSync(\`\${process.env.GITHUB_WORKSPACE}/pr.zip\`, Buffer.from(zip.data));
+            - uses: actions/github-script@v7
+              with:
+                script: |
+                  const zip = await github.rest.actions.downloadArtifact({ owner, repo, artifact_id, archive_format: 'zip' });
+                  fs.writeFileSync(\`\${process.env.RUNNER_TEMP}/pr.zip\`, Buffer.from(zip.data));
+    `);
+    expect(positions(findings)).toEqual(['9:15 HIGH', '14:11 HIGH', '15:15 HIGH']);
+  });
+
+  it('ignores workflows that follow only trusted runs, and other triggers', () => {
+    const workflow = ON + yaml`
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                run-id: \${{ github.event.workflow_run.id }}
+    `;
+    const ci = (trigger: string) => ({ path: '.github/workflows/ci.yml', text: `name: CI\non: ${trigger}\njobs: {}\n` });
+    expect(scanWith(RULE, [{ path: '.github/workflows/follow.yml', text: workflow }, ci('push')])).toEqual([]);
+    expect(scanWith(RULE, [{ path: '.github/workflows/follow.yml', text: workflow }, ci('pull_request')])).toHaveLength(1);
+    expect(scanWith(RULE, yaml`
+      on: pull_request_target
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                run-id: \${{ github.event.number }}
+    `)).toEqual([]);
+  });
+
+  it('tolerates odd shapes', () => {
+    expect(scanWith(RULE, ON + yaml`
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                run-id: { a: b }
+            - uses: dawidd6/action-download-artifact@v6
+              with: [1, 2]
+            - run: 17
+    `)).toHaveLength(1);
+  });
+});
