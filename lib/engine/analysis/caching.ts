@@ -1,0 +1,87 @@
+import { actionSlug } from '../model/uses.js';
+import type { Step } from '../model/workflow.js';
+import { getText, keyText, type YNode } from '../yaml/model.js';
+import { actionMajorVersion } from './step-version.js';
+
+/** How a step restores a cache. */
+export interface CacheUse {
+  step: Step;
+  /** The `uses:` to report, or the input that turns caching on. */
+  node: YNode;
+  /** `actions/cache`, `actions/setup-node with cache: npm`, `actions/setup-go (caches by default)` ... */
+  how: string;
+  /** For `actions/cache`: the `key` input, when present. */
+  key: YNode | undefined;
+}
+
+type Rule = (step: Step, input: (name: string) => string | null) => string | null;
+
+/**
+ * `${{ !startsWith(github.ref, 'refs/tags/') }}`-style values: caching switched by whether the run is a
+ * release. Read as "off" for opt-in inputs and "on" for opt-out ones, i.e. no cache when releasing.
+ */
+const releaseSwitch = (value: string | null) => value !== null && value.includes('${{') && /refs\/tags|ref_type|startsWith\(\s*github\.ref\b|event_name\s*==\s*'release'/.test(value);
+const truthy = (value: string | null) => value !== null && (/^(true|yes|1|on)$/i.test(value.trim()) || releaseSwitch(value));
+const falsy = (value: string | null) => value !== null && (/^(false|no|0|off|)$/i.test(value.trim()) || releaseSwitch(value));
+/** An input that enables caching when set to anything but empty/false. */
+const optIn = (name: string): Rule => (_, input) => (input(name) !== null && !falsy(input(name)) ? `with \`${name}: ${input(name)}\`` : null);
+/** A boolean input that enables caching, on by default. */
+const onByDefault = (name: string): Rule => (_, input) => (falsy(input(name)) ? null : input(name) === null ? 'caches by default' : `with \`${name}: ${input(name)}\``);
+/** A boolean input that disables caching. */
+const optOut = (name: string): Rule => (_, input) => (truthy(input(name)) ? null : 'caches by default');
+
+/**
+ * Actions that restore a cache, and when. Sources: each action's `action.yml`; zizmor's list of cache-aware
+ * actions. `actions/setup-node` v5 caches without `cache:` only when package.json names npm as its package
+ * manager, which a workflow does not show, so only an explicit `cache:` counts.
+ */
+const CACHE_ACTIONS: Record<string, Rule> = {
+  'actions/cache': (_, input) => (truthy(input('lookup-only')) ? null : 'restores and saves a cache'),
+  'actions/cache/restore': (_, input) => (truthy(input('lookup-only')) ? null : 'restores a cache'),
+  'actions/setup-node': optIn('cache'),
+  'actions/setup-python': optIn('cache'),
+  'actions/setup-java': optIn('cache'),
+  'actions/setup-dotnet': (_, input) => (truthy(input('cache')) ? 'with `cache: true`' : null),
+  // Caching is on by default since v4.
+  'actions/setup-go': (step, input) => {
+    if (falsy(input('cache'))) return null;
+    if (input('cache') !== null) return `with \`cache: ${input('cache')}\``;
+    const major = actionMajorVersion(step);
+    return major !== null && major < 4 ? null : 'caches by default (v4 and later)';
+  },
+  // `enable-cache: auto` (the default) caches on GitHub-hosted runners.
+  'astral-sh/setup-uv': onByDefault('enable-cache'),
+  'graalvm/setup-graalvm': optIn('cache'),
+  'ruby/setup-ruby': (_, input) => (truthy(input('bundler-cache')) ? 'with `bundler-cache: true`' : null),
+  'pyo3/maturin-action': (_, input) => (truthy(input('sccache')) ? 'with `sccache: true`' : null),
+  'swatinem/rust-cache': (_, input) => (truthy(input('lookup-only')) ? null : 'restores and saves a cache'),
+  'actions-rust-lang/setup-rust-toolchain': onByDefault('cache'),
+  'mozilla-actions/sccache-action': () => 'caches compiler output',
+  'gradle/actions/setup-gradle': optOut('cache-disabled'),
+  'gradle/gradle-build-action': optOut('cache-disabled'),
+  'mlugg/setup-zig': onByDefault('use-cache'),
+  'oven-sh/setup-bun': optOut('no-cache'),
+  'determinatesystems/magic-nix-cache-action': onByDefault('use-gha-cache'),
+  'nix-community/cache-nix-action': () => 'caches the Nix store',
+  'jdx/mise-action': onByDefault('cache'),
+  'ramsey/composer-install': optOut('ignore-cache'),
+  'awalsh128/cache-apt-pkgs-action': () => 'caches apt packages',
+  // BuildKit layers from the Actions cache become part of the pushed image.
+  'docker/build-push-action': (_, input) => (/type=gha/.test(input('cache-from') ?? '') ? 'with `cache-from: type=gha`' : null),
+  'docker/bake-action': (_, input) => (/type=gha/.test(`${input('set') ?? ''} ${input('cache-from') ?? ''}`) ? 'with a `type=gha` cache' : null),
+};
+
+/** How a step restores a cache, or null. */
+export function cacheUse(step: Step): CacheUse | null {
+  const ref = step.usesRef;
+  if (ref?.kind !== 'repository' || step.uses === undefined) return null;
+  const slug = actionSlug(ref);
+  const name = ref.path === '' ? slug : `${slug}/${ref.path.toLowerCase()}`;
+  const rule = CACHE_ACTIONS[name];
+  if (rule === undefined) return null;
+  const input = (key: string) => getText(step.with, key);
+  const how = rule(step, input);
+  if (how === null) return null;
+  const key = step.with?.pairs.find((p) => keyText(p.key) === 'key')?.value;
+  return { step, node: step.uses, how: `${name} ${how}`, key };
+}

@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
+
+const RULE = 'cache-poisoning';
+
+describe(RULE, () => {
+  it('reports a cache restored by a publishing job at its uses:, bound to the job', () => {
+    const records = recordsWith(RULE, yaml`
+      on:
+        push:
+          tags: ['v*']
+      jobs:
+        publish:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+            - uses: actions/setup-node@v4
+              with:
+                cache: npm
+            - run: npm ci && npm publish
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['9:15 HIGH']);
+    expect(records[0]?.finding.rule_id).toBe(RULE);
+    expect(records[0]?.job).toBe('publish');
+    expect(records[0]?.finding.description).toContain('npm publish');
+  });
+
+  it('reports every job of a release-only workflow, not CI that also runs on tags', () => {
+    expect(positions(scanWith(RULE, yaml`
+      on:
+        release:
+          types: [published]
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/cache@v4
+              with:
+                path: ~/.cargo
+                key: cargo-\${{ hashFiles('Cargo.lock') }}
+            - run: ./release.sh
+    `))).toEqual(['8:15 HIGH']);
+    expect(scanWith(RULE, yaml`
+      on:
+        push:
+          branches: [main]
+          tags: ['v*']
+        pull_request:
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/setup-go@v5
+            - run: go test ./...
+    `)).toEqual([]);
+  });
+
+  it('follows the jobs a publisher needs only when they hand over artifacts', () => {
+    const findings = scanWith(RULE, yaml`
+      on: workflow_dispatch
+      jobs:
+        lint:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/setup-go@v5
+            - run: go vet ./...
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/setup-go@v5
+            - run: go build -o dist/app
+            - uses: actions/upload-artifact@v4
+              with:
+                name: app
+                path: dist
+        release:
+          needs: [lint, build]
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v4
+            - run: gh release create v1 dist/*
+    `);
+    expect(positions(findings)).toEqual(['11:15 HIGH']);
+    expect(findings[0]?.description).toContain('feeds a publishing job');
+  });
+
+  it('knows when caching is off', () => {
+    expect(scanWith(RULE, yaml`
+      on:
+        push:
+          tags: ['v*']
+      jobs:
+        publish:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/setup-go@v3
+            - uses: actions/setup-go@v5
+              with:
+                cache: false
+            - uses: astral-sh/setup-uv@v6
+              with:
+                enable-cache: \${{ !startsWith(github.ref, 'refs/tags/') }}
+            - uses: actions/cache@v4
+              with:
+                lookup-only: true
+            - uses: actions/setup-python@v5
+            - run: uv publish
+    `)).toEqual([]);
+  });
+
+  it('counts image builds that restore BuildKit layers from the Actions cache', () => {
+    expect(positions(scanWith(RULE, yaml`
+      on:
+        push:
+          branches: [main]
+      jobs:
+        image:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: docker/build-push-action@v6
+              with:
+                push: true
+                cache-from: type=gha
+    `))).toEqual(['8:15 HIGH']);
+  });
+
+  it('ignores rehearsals and workflows that publish nothing', () => {
+    expect(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        check:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/setup-node@v4
+              with:
+                cache: npm
+            - run: npm publish --dry-run
+    `)).toEqual([]);
+  });
+
+  it('is MEDIUM under pull_request_target when the pull request controls the key or the cached files', () => {
+    const findings = scanWith(RULE, yaml`
+      on: pull_request_target
+      jobs:
+        keyed:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/cache@v4
+              with:
+                path: out
+                key: build-\${{ github.head_ref }}
+        checked-out:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ github.event.pull_request.head.sha }}
+            - uses: actions/setup-node@v4
+              with:
+                cache: npm
+        constant:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/cache@v4
+              with:
+                path: out
+                key: build-\${{ github.sha }}
+    `);
+    expect(positions(findings)).toEqual(['6:15 MEDIUM', '16:15 MEDIUM']);
+    expect(findings[0]?.description).toContain('`github.head_ref`');
+    expect(findings[1]?.description).toContain('checked out the pull request');
+  });
+});
