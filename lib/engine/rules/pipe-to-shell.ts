@@ -117,6 +117,8 @@ export default defineWorkflowRule({
     step(step) {
       const run = step.run;
       if (run === undefined || typeof run.value !== 'string') return;
+      // Most scripts fetch nothing: skip the shell reading for them.
+      if (!/\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b|\.Download(String|Data)\s*\(/i.test(run.value)) return;
       const file = step.owner.file;
       for (const hit of remoteScriptRuns(run.value)) {
         context.report({
