@@ -172,7 +172,7 @@ export default defineWorkflowRule({
     step(step) {
       const run = step.run;
       if (run === undefined || typeof run.value !== 'string') return;
-      if (!/\b(install|add|npx|pnpx|uvx|pipx|run)\b/.test(run.value) || !/\b(pip3?|uv|uvx|pipx|npm|pnpm|yarn|npx|pnpx|go|cargo|gem)\b/.test(run.value)) return;
+      if (!/\b(install|i|add|npx|pnpx|uvx|pipx|run)\b/.test(run.value) || !/\b(pip3?|uv|uvx|pipx|npm|pnpm|yarn|npx|pnpx|go|cargo|gem)\b/.test(run.value)) return;
       for (const pipeline of scriptPipelines(run.value)) {
         for (const command of pipeline.commands) {
           const install = unpinnedInstall(command.text);

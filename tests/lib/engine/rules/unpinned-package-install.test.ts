@@ -77,6 +77,10 @@ describe(RULE, () => {
     expect(records[0]?.finding.description).toContain('`mkdocs-material`');
   });
 
+  it('reports a lone `npm i -g` script', () => {
+    expect(positions(scanWith(RULE, 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm i -g markdownlint-cli2\n'))).toEqual(['6:14 LOW']);
+  });
+
   it('checks composite-action steps', () => {
     const records = recordsWith(RULE, [{ path: 'action.yml', text: 'runs:\n  using: composite\n  steps:\n    - run: pip install uv\n      shell: bash\n' }]);
     expect(positions(records.map((r) => r.finding))).toEqual(['4:12 LOW']);
