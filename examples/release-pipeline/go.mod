@@ -1,0 +1,3 @@
+module example.dev/release-pipeline
+
+go 1.24
