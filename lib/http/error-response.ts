@@ -1,3 +1,4 @@
+import { CodeHostError } from '../codehost/port.js';
 import { DatabaseError } from '../db/errors.js';
 import { describeError, log } from './log.js';
 import { HttpError, notFound, upstreamUnavailable, type ErrorBody } from './errors.js';
@@ -12,6 +13,7 @@ export interface ErrorContext {
  * Typed errors of lower layers that mean something to the client; null for anything unexpected. The
  * database's kinds map here and nowhere else: `not_found` is what its functions raise for a repository the
  * user does not own; `conflict` (a serialization failure or deadlock) and `unavailable` are transient.
+ * The code host's kinds map here too.
  */
 function asHttpError(error: unknown): HttpError | null {
   if (error instanceof HttpError) return error;
@@ -25,6 +27,22 @@ function asHttpError(error: unknown): HttpError | null {
         return upstreamUnavailable('The database is unavailable; try again shortly.', 503, 5);
       case 'internal':
         return null;
+    }
+  }
+  // The code host's: a repository it no longer has is gone for the client too; anything else is its fault,
+  // 502 for a bad answer, 503 when it cannot be reached or asks us to wait (with its Retry-After).
+  if (error instanceof CodeHostError) {
+    switch (error.kind) {
+      case 'not_found':
+        return notFound();
+      case 'forbidden':
+        return upstreamUnavailable('The code host refused access; check what the App installation may read.', 502, error.retryAfter);
+      case 'unavailable':
+        return upstreamUnavailable('The code host failed; try again shortly.', 502, error.retryAfter);
+      case 'rate_limited':
+        return upstreamUnavailable('The code host is rate limiting requests; try again later.', 503, error.retryAfter ?? 60);
+      case 'timeout':
+        return upstreamUnavailable('The code host did not answer in time; try again shortly.', 503, error.retryAfter);
     }
   }
   return null;
