@@ -1,0 +1,73 @@
+import type { User } from './auth.js';
+import { codeHost } from './codehost/index.js';
+import { database } from './database.js';
+import { consumeRateLimit, recordScan, scanContext } from './db/operations.js';
+import type { Database } from './db/port.js';
+import type { StoredFinding } from './db/types.js';
+import { scanRepository } from './engine/scan.js';
+import type { Counts, Finding, Ruleset } from './engine/types.js';
+import { env } from './env.js';
+import { notFound, rateLimited } from './http/errors.js';
+
+/**
+ * The scan service: fetch -> engine -> filter -> persist. One scan is one repository, so an org-wide scan is
+ * a client calling `POST /api/scan` once per repository, each request well inside the function limit.
+ */
+
+/**
+ * How long the code host may take to deliver a snapshot, from the start of the scan. The functions may run
+ * 30 s (vercel.json); this leaves a third of that for the engine and for recording the scan.
+ */
+export const SNAPSHOT_DEADLINE_MS = 20_000;
+/** The rate-limit bucket of scans (per user; `SCAN_RATE_LIMIT` per `SCAN_RATE_LIMIT_WINDOW_SECONDS`). */
+export const SCAN_RATE_LIMIT_BUCKET = 'scan';
+
+export interface ScanRequest {
+  repo_id: string;
+  ruleset: Ruleset;
+}
+
+export interface ScanResult {
+  scan_id: string;
+  repo_id: string;
+  counts: Counts;
+  findings: Finding[];
+}
+
+/**
+ * Scans one of the user's repositories and records the result. Database round trips: the rate limit and the
+ * scan context (ownership + the rules disabled for this repository) in parallel, then `recordScan`, which
+ * stores the scan and its findings atomically. Rules disabled by the user's settings never run, so they
+ * neither appear in the findings nor in the counts. A code-host failure throws before anything is stored.
+ */
+export async function scan(user: User, request: ScanRequest): Promise<ScanResult> {
+  const deadline = Date.now() + SNAPSHOT_DEADLINE_MS;
+  const db = await database();
+  const [context] = await Promise.all([scanContext(db, user.id, request.repo_id), enforceRateLimit(db, user.id)]);
+  if (context === null) throw notFound();
+  const { repository } = context;
+
+  const host = await codeHost();
+  const snapshot = await host.fetchSnapshot(
+    { installationId: repository.installation_id, fullName: repository.full_name, defaultBranch: repository.default_branch },
+    { deadline },
+  );
+
+  const disabled = new Set(context.disabled_rules);
+  const result = scanRepository(snapshot.files, {
+    ruleset: request.ruleset,
+    isEnabled: (ruleId) => !disabled.has(ruleId),
+    settings: snapshot.settings,
+  });
+  const findings: StoredFinding[] = result.records.map((record) => ({ ...record.finding, job: record.job, fingerprint: record.fingerprint }));
+  const recorded = await recordScan(db, user.id, { repositoryId: repository.id, ruleset: request.ruleset, counts: result.counts, findings });
+  return { scan_id: recorded.scan_id, repo_id: repository.id, counts: result.counts, findings: result.findings };
+}
+
+/** Counts the scan against the user's limit (kept in the database, so it holds across instances); 429 when spent. */
+async function enforceRateLimit(db: Database, userId: string): Promise<void> {
+  const { max, windowSeconds } = env().scanRateLimit;
+  if (max === 0) return;
+  const decision = await consumeRateLimit(db, userId, { bucket: SCAN_RATE_LIMIT_BUCKET, limit: max, windowSeconds });
+  if (!decision.allowed) throw rateLimited(decision.retry_after_seconds);
+}
