@@ -1,0 +1,73 @@
+import type { User } from './auth.js';
+import { database } from './database.js';
+import { attackPathInputs, repositoryComboInputs } from './db/operations.js';
+import type { StoredFinding } from './db/types.js';
+import { countCombinations, findCombinations, type Combination } from './engine/combinations/index.js';
+import type { FindingRecord } from './engine/types.js';
+import { notFound } from './http/errors.js';
+
+/**
+ * Toxic combinations from stored findings: each repository's latest scan, under the user's *current*
+ * settings. The database functions return only findings of rules enabled now (global preference merged with
+ * the repository's override), so a rule turned off after the last scan cannot form or amplify a combination,
+ * without a re-scan. One database round trip per request.
+ */
+
+export interface RepositoryCombinations {
+  combos: Combination[];
+  critical_count: number;
+  high_count: number;
+}
+
+export interface AttackPaths {
+  repos: { repo_id: string; full_name: string; html_url: string; combos: Combination[] }[];
+  total_combos: number;
+  critical_count: number;
+  high_count: number;
+}
+
+/** The combinations of one repository; 404 when the user does not own it, none when it was never scanned. */
+export async function repositoryCombinations(user: User, repositoryId: string): Promise<RepositoryCombinations> {
+  const findings = await repositoryComboInputs(await database(), user.id, repositoryId);
+  if (findings === null) throw notFound();
+  const combos = combinationsOf(findings);
+  return { combos, ...countCombinations(combos) };
+}
+
+/** Every repository of the user with at least one combination, by full name, and the totals over them. */
+export async function attackPaths(user: User): Promise<AttackPaths> {
+  const inputs = await attackPathInputs(await database(), user.id);
+  const repos: AttackPaths['repos'] = [];
+  const totals = { total_combos: 0, critical_count: 0, high_count: 0 };
+  for (const input of inputs) {
+    const combos = combinationsOf(input.findings);
+    if (combos.length === 0) continue;
+    repos.push({ repo_id: input.repo_id, full_name: input.full_name, html_url: input.html_url, combos });
+    const counts = countCombinations(combos);
+    totals.total_combos += combos.length;
+    totals.critical_count += counts.critical_count;
+    totals.high_count += counts.high_count;
+  }
+  return { repos, ...totals };
+}
+
+function combinationsOf(findings: readonly StoredFinding[]): Combination[] {
+  const records: FindingRecord[] = findings.map((f) => ({
+    // The public nine fields only: components show findings in the shape of the API.
+    finding: {
+      file: f.file,
+      line: f.line,
+      column: f.column,
+      severity: f.severity,
+      category: f.category,
+      rule_id: f.rule_id,
+      title: f.title,
+      description: f.description,
+      recommendation: f.recommendation,
+    },
+    job: f.job,
+    fingerprint: f.fingerprint,
+  }));
+  // Already filtered by the current settings in the database (see above): every rule given here is enabled.
+  return findCombinations(records, () => true);
+}
