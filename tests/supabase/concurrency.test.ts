@@ -85,7 +85,7 @@ describe('scans', () => {
     expect(totals).toEqual({ scans: PARALLEL, findings: PARALLEL * 30 });
 
     const [latest] = await t.query<{ id: string }>(
-      'select id from public.scans where repository_id = $1 order by created_at desc, id desc limit 1',
+      'select id from public.scans where repository_id = $1 order by seq desc limit 1',
       [repo.id],
     );
     const latestIndex = recorded.findIndex((r) => r.scan_id === latest!.id);

@@ -176,6 +176,18 @@ describe('server functions', () => {
   });
 });
 
+test('no sequence in public is usable by a browser role', async () => {
+  const sequences = await t.query<{ name: string; anon: boolean; authenticated: boolean }>(
+    `select c.oid::regclass::text as name,
+            has_sequence_privilege('anon', c.oid, 'usage,select,update') as anon,
+            has_sequence_privilege('authenticated', c.oid, 'usage,select,update') as authenticated
+     from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname = 'public' and c.relkind = 'S'`,
+  );
+  expect(sequences.map((s) => s.name)).toEqual(['scans_seq_seq']);
+  for (const sequence of sequences) expect(sequence).toEqual({ name: sequence.name, anon: false, authenticated: false });
+});
+
 test('every table has row-level security and only SELECT policies for authenticated', async () => {
   const tables = await t.query<{ relname: string; rls: boolean }>(
     `select c.relname, c.relrowsecurity as rls from pg_class c join pg_namespace n on n.oid = c.relnamespace

@@ -117,6 +117,15 @@ describe('record_scan', () => {
 });
 
 describe('repository_combo_inputs', () => {
+  test('the latest scan is the last recorded, even when scans share a timestamp', async () => {
+    const { user, repo } = await userWithRepository();
+    const scans = Array.from({ length: 8 }, (_, i) => [finding({ rule_id: `scan-${i}` })]);
+    for (const findings of scans) await recordScan(t.db, user, scanOf(repo, findings));
+    await t.query('update public.scans set created_at = $2 where repository_id = $1', [repo.id, '2026-01-01T00:00:00Z']);
+    expect(await repositoryComboInputs(t.db, user, repo.id)).toEqual(scans[7]);
+    expect((await attackPathInputs(t.db, user))[0]!.findings).toEqual(scans[7]);
+  });
+
   test("reads the latest scan only, filtered by the rules' current effective state", async () => {
     const { user, repo } = await userWithRepository();
     await recordScan(t.db, user, scanOf(repo, [finding({ rule_id: 'old-scan-rule' })]));
