@@ -57,8 +57,36 @@ if (userId !== null) {
     .setIssuedAt(now)
     .setExpirationTime(now + TOKEN_LIFETIME_SECONDS)
     .sign(new TextEncoder().encode(config.auth.jwtSigningSecret));
-  console.log(`Development user dev@chainbreaker.local (${userId}); its token is valid for 7 days:\n`);
-  console.log(`  curl -s -H "Authorization: Bearer ${token}" ${base}/api/rules\n`);
+  console.log(`Development user dev@chainbreaker.local (${userId}); its token is valid for 7 days.\n`);
+  console.log(walkThrough(token, base, config.codeHost.kind === 'local'));
+}
+
+/**
+ * The flow as lines to paste in order: link the installation, list, scan every repository, the combinations
+ * of one, the attack paths of all, and a setting that changes them without a re-scan. `json` (node, which
+ * every machine running this has) prints a summary of a body; without it curl prints the whole body.
+ */
+function walkThrough(token: string, base: string, local: boolean): string {
+  const combos = `curl -s -H "$H" $B/api/repositories/$REPO/combos | json 'v.combos.map((c) => c.severity + " " + c.id).join("\\n")'`;
+  const lines = [
+    `B=${base}`,
+    `H="Authorization: Bearer ${token}"`,
+    `json() { node -pe "const v = JSON.parse(require('fs').readFileSync(0, 'utf8')); $1"; }`,
+    local
+      ? `curl -s -H "$H" "$B/api/github/callback?installation_id=1"; echo    # link the local code host's installation (examples/)`
+      : `curl -s -H "$H" "$B/api/github/callback?installation_id=<the installation id GitHub redirected with>"; echo`,
+    `curl -s -H "$H" $B/api/repos; echo`,
+    `for id in $(curl -s -H "$H" $B/api/repos | json 'v.repositories.map((r) => r.id).join(" ")'); do curl -s -X POST -H "$H" -d "{\\"repo_id\\":\\"$id\\"}" $B/api/scan | json 'JSON.stringify(v.counts ?? v)'; done`,
+    local
+      ? `REPO=$(curl -s -H "$H" $B/api/repos | json 'v.repositories.find((r) => r.full_name === "examples/issue-triage-bot").id')`
+      : `REPO=$(curl -s -H "$H" $B/api/repos | json 'v.repositories[0].id')`,
+    combos,
+    `curl -s -H "$H" $B/api/attack-paths | json 'JSON.stringify({ repos: v.repos.map((r) => r.full_name), total_combos: v.total_combos, critical_count: v.critical_count, high_count: v.high_count })'`,
+    `curl -s -X PUT -H "$H" -d '{"enabled":false}' $B/api/rule-settings/default-token-write    # 204: off for every repository`,
+    `${combos}    # repository-takeover is gone, without a re-scan`,
+    `curl -s -X DELETE -H "$H" $B/api/rule-settings/default-token-write    # 204: on again`,
+  ];
+  return `${lines.map((line) => `  ${line}`).join('\n')}\n`;
 }
 
 let closing = false;
