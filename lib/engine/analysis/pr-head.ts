@@ -167,7 +167,7 @@ export interface ScriptCheckout {
 
 /** Git commands that put a commit's files in the working tree (a bare `git fetch` does not). */
 const WORKING_TREE = new Set(['checkout', 'switch', 'reset', 'restore', 'worktree', 'merge', 'rebase', 'cherry-pick', 'pull', 'clone']);
-const FETCH_DESTINATION = /(?:refs\/)?pull\/[^\s:'"]+\/(?:head|merge):(?:refs\/heads\/)?([^\s'"]+)/g;
+const FETCH_DESTINATION = /(?:refs\/)?pull\/[^\s:'"/]+\/(?:head|merge):(?:refs\/heads\/)?([^\s'"]+)/g;
 
 /**
  * Commands of a job's `run:` scripts that check out pull request code: `gh pr checkout`, `git

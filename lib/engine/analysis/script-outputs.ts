@@ -9,37 +9,86 @@ export interface ScriptSources {
   variables: Set<string>;
 }
 
+/** A script read once: its logical lines and, per line, what it assigns, reads and writes. */
+interface ScriptIndex {
+  lines: ScriptSpan[];
+  /** Raw end of each line: where the next logical line starts. */
+  ends: Map<ScriptSpan, number>;
+  /** Where each shell (or PowerShell) variable is assigned. */
+  assignments: Map<string, ScriptSpan[]>;
+  /** The variables each line reads. */
+  reads: Map<ScriptSpan, string[]>;
+  /** Lower-cased names written as `name=`, `name<<` or `::set-output name=`, with the indexes of the lines doing so. */
+  writes: Map<string, number[]>;
+}
+
+const ASSIGNMENT = /(?:^|[\s;&|({])(?:(?:export|local|readonly|declare(?:\s+-\w+)*)\s+)?([A-Za-z_]\w*)=|\bfor\s+([A-Za-z_]\w*)\s+in\b|\bread\s+(?:-\w+\s+)*([A-Za-z_]\w*)|\$([A-Za-z_]\w*)\s*=(?!=)/g;
+const WRITE = /(?:^|[\s"'{(>;|])([A-Za-z_][\w-]*)(?:=|<<)|::set-output\s+name=([\w-]+)::/g;
+const INDEX_CACHE_LIMIT = 128;
+const indexCache = new Map<string, ScriptIndex>();
+
+/** Indexes a script once (scripts are read again for every output and every write they contain). */
+function indexOf(script: string): ScriptIndex {
+  const cached = indexCache.get(script);
+  if (cached !== undefined) return cached;
+  const lines = logicalLines(script);
+  const index: ScriptIndex = { lines, ends: new Map(), assignments: new Map(), reads: new Map(), writes: new Map() };
+  lines.forEach((line, i) => {
+    index.ends.set(line, lines[i + 1]?.offset ?? script.length);
+    index.reads.set(line, [...referencedEnvVars(line.text)]);
+    for (const match of line.text.matchAll(ASSIGNMENT)) {
+      const name = match[1] ?? match[2] ?? match[3] ?? match[4];
+      if (name === undefined) continue;
+      const list = index.assignments.get(name) ?? [];
+      if (list[list.length - 1] !== line) list.push(line);
+      index.assignments.set(name, list);
+    }
+    for (const match of line.text.matchAll(WRITE)) {
+      const name = (match[1] ?? match[2] ?? '').toLowerCase();
+      const list = index.writes.get(name) ?? [];
+      if (list[list.length - 1] !== i) list.push(i);
+      index.writes.set(name, list);
+    }
+  });
+  if (indexCache.size >= INDEX_CACHE_LIMIT) indexCache.clear();
+  indexCache.set(script, index);
+  return index;
+}
+
+/** The logical lines of a script. */
+export function scriptLines(script: string): readonly ScriptSpan[] {
+  return indexOf(script).lines;
+}
+
 /**
  * Where a `run:` script's step output comes from: the lines that write it and the assignments of the shell
  * variables those lines read, followed transitively. Null when no line visibly writes the output (a program
  * the script runs may).
  */
 export function outputSources(script: string, name: string): ScriptSources | null {
-  const lines = logicalLines(script);
-  const writes = outputWriteLines(lines, name);
-  return writes === null ? null : feedingLines(script, lines, writes);
+  const writes = outputWriteLines(indexOf(script), name);
+  return writes === null ? null : feedingLines(script, writes);
 }
 
 /**
- * `seeds` (logical lines of `script`) and the assignments of the shell variables they read, transitively.
- * Variables in `stop` (validated ones) are not followed.
+ * `seeds` (logical lines of `script`, from `scriptLines`) and the assignments of the shell variables they read,
+ * transitively. Variables in `stop` (validated ones) are not followed.
  */
-export function feedingLines(script: string, lines: readonly ScriptSpan[], seeds: readonly ScriptSpan[], stop: ReadonlySet<string> = new Set()): ScriptSources {
-  const assignments = shellAssignments(lines);
+export function feedingLines(script: string, seeds: readonly ScriptSpan[], stop: ReadonlySet<string> = new Set()): ScriptSources {
+  const index = indexOf(script);
   const ranges: [number, number][] = [];
   const variables = new Set<string>();
   const seen = new Set<string>();
   const visited = new Set<ScriptSpan>();
-  const next = new Map(lines.map((line, i) => [line, lines[i + 1]?.offset ?? script.length]));
   const queue = [...seeds];
   while (queue.length > 0) {
     const line = queue.pop() as ScriptSpan;
     if (visited.has(line)) continue;
     visited.add(line);
-    ranges.push([line.offset, next.get(line) ?? script.length]);
-    for (const variable of referencedEnvVars(line.text)) {
+    ranges.push([line.offset, index.ends.get(line) ?? script.length]);
+    for (const variable of index.reads.get(line) ?? referencedEnvVars(line.text)) {
       if (stop.has(variable)) continue;
-      const assigned = assignments.get(variable);
+      const assigned = index.assignments.get(variable);
       if (assigned === undefined) variables.add(variable);
       else if (!seen.has(variable)) {
         seen.add(variable);
@@ -50,9 +99,67 @@ export function feedingLines(script: string, lines: readonly ScriptSpan[], seeds
   return { ranges, variables };
 }
 
+/** A value computed over the lines that feed some lines of a script, memoised per shell variable. */
+export interface ScriptFold<T> {
+  /** The combined value of `seeds`, of the assignments of the variables they read, transitively. */
+  ofLines(seeds: readonly ScriptSpan[]): T;
+  /** The value a variable carries where it is read: its assignments', or `external` for the environment's. */
+  ofVariable(name: string): T;
+}
+
+const MAX_FOLD_DEPTH = 256;
+
+/**
+ * Folds a value over the data flow of a script: each line contributes `own(line, [start, end))` and the
+ * values of the variables it reads, which come from the lines assigning them (each variable computed once)
+ * or, for variables the script does not assign, from `external`. Variables in `stop` contribute nothing.
+ * Linear in the script however many lines are asked about; chains deeper than 256 assignments are cut.
+ */
+export function scriptFold<T>(
+  script: string,
+  fold: { own: (line: ScriptSpan, range: [number, number]) => T; external: (name: string) => T; combine: (a: T, b: T) => T; empty: T; stop?: ReadonlySet<string> },
+): ScriptFold<T> {
+  const index = indexOf(script);
+  const memo = new Map<string, T>();
+  const stop = fold.stop ?? new Set<string>();
+  const lineValue = (line: ScriptSpan, depth: number): T => {
+    let value = fold.own(line, [line.offset, index.ends.get(line) ?? script.length]);
+    for (const name of index.reads.get(line) ?? []) {
+      if (!stop.has(name)) value = fold.combine(value, variableValue(name, depth + 1));
+    }
+    return value;
+  };
+  const variableValue = (name: string, depth: number): T => {
+    const known = memo.get(name);
+    if (known !== undefined || memo.has(name)) return known as T;
+    const assigned = index.assignments.get(name);
+    if (assigned === undefined) {
+      const value = fold.external(name);
+      memo.set(name, value);
+      return value;
+    }
+    if (depth > MAX_FOLD_DEPTH) return fold.empty;
+    // A variable assigned from itself (`PATH="$PATH:x"`) reads its earlier value: empty while computing.
+    memo.set(name, fold.empty);
+    let value = fold.empty;
+    for (const line of assigned) value = fold.combine(value, lineValue(line, depth));
+    memo.set(name, value);
+    return value;
+  };
+  return {
+    ofLines: (seeds) => seeds.reduce((acc, line) => fold.combine(acc, lineValue(line, 0)), fold.empty),
+    ofVariable: (name) => variableValue(name, 0),
+  };
+}
+
+/** The lines that write step output `name` (see `outputSources`), or null. */
+export function outputLines(script: string, name: string): ScriptSpan[] | null {
+  return outputWriteLines(indexOf(script), name);
+}
+
 /** `[[ "$X" =~ ^[0-9]+$ ]]`: a test of a variable against an anchored pattern without wildcards. */
-const VALIDATION = /\$\{?([A-Za-z_]\w*)\}?["']?\s*=~\s*['"]?\^([^\s'"]*)\$/g;
-const GREP_VALIDATION = /\bgrep\s+-[a-zA-Z]*[qx][a-zA-Z]*\s+(?:-E\s+)?['"]\^([^'"]*)\$['"][^\n]*?<<<\s*["']?\$\{?([A-Za-z_]\w*)/g;
+const VALIDATION = /\$\{?([A-Za-z_]\w*)\}?["']?\s*=~\s*['"]?\^([^\s'"]{0,200})\$/g;
+const GREP_VALIDATION = /\bgrep\s+(?:-[A-Za-z]{1,8}\s+){1,4}['"]\^([^'"]{0,200})\$['"][^\n]{0,200}?<<<\s*["']?\$\{?([A-Za-z_]\w*)/g;
 
 /**
  * Variables a script checks against an anchored pattern (`[[ "$N" =~ ^[0-9]+$ ]]`, `grep -qE '^...$' <<< "$N"`)
@@ -65,7 +172,7 @@ export function validatedVariables(script: string): Set<string> {
     if (match[1] !== undefined && !/\.[*+]/.test(match[2] ?? '')) result.add(match[1]);
   }
   for (const match of script.matchAll(GREP_VALIDATION)) {
-    if (match[2] !== undefined && !/\.[*+]/.test(match[1] ?? '')) result.add(match[2]);
+    if (match[2] !== undefined && /-[A-Za-z]*[qx]/.test(match[0]) && !/\.[*+]/.test(match[1] ?? '')) result.add(match[2]);
   }
   return result;
 }
@@ -78,42 +185,24 @@ function escapeRegExp(text: string): string {
  * The logical lines of a script that write step output `name` (`name=value`, `name<<EOF` and the lines of
  * its here-document, `::set-output name=name::`), or null when none is recognisable.
  */
-function outputWriteLines(lines: readonly ScriptSpan[], name: string): ScriptSpan[] | null {
-  const key = escapeRegExp(name);
-  const write = new RegExp(`(?:^|[\\s"'{(>;|])${key}(=|<<\\s*['"]?(\\w+))|::set-output\\s+name=${key}::`, 'i');
+function outputWriteLines(index: ScriptIndex, name: string): ScriptSpan[] | null {
   const found: ScriptSpan[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as ScriptSpan;
-    const match = write.exec(line.text);
-    if (match === null) continue;
+  const heredoc = new RegExp(`${escapeRegExp(name)}<<\\s*['"]?(\\w+)`, 'i');
+  let skipTo = -1;
+  for (const i of index.writes.get(name.toLowerCase()) ?? []) {
+    if (i <= skipTo) continue;
+    const line = index.lines[i] as ScriptSpan;
     found.push(line);
-    const delimiter = match[2];
+    const delimiter = heredoc.exec(line.text)?.[1];
     if (delimiter === undefined) continue;
     const end = new RegExp(`(?:^|[\\s"'])${escapeRegExp(delimiter)}(?:$|[\\s"'])`);
-    for (i++; i < lines.length; i++) {
-      const body = lines[i] as ScriptSpan;
+    for (skipTo = i + 1; skipTo < index.lines.length; skipTo++) {
+      const body = index.lines[skipTo] as ScriptSpan;
       found.push(body);
       if (end.test(body.text)) break;
     }
   }
   return found.length > 0 ? found : null;
-}
-
-const ASSIGNMENT = /(?:^|[\s;&|({])(?:(?:export|local|readonly|declare(?:\s+-\w+)*)\s+)?([A-Za-z_]\w*)=|\bfor\s+([A-Za-z_]\w*)\s+in\b|\bread\s+(?:-\w+\s+)*([A-Za-z_]\w*)|\$([A-Za-z_]\w*)\s*=(?!=)/g;
-
-/** Where each shell (or PowerShell) variable of a script is assigned. */
-function shellAssignments(lines: readonly ScriptSpan[]): Map<string, ScriptSpan[]> {
-  const result = new Map<string, ScriptSpan[]>();
-  for (const line of lines) {
-    for (const match of line.text.matchAll(ASSIGNMENT)) {
-      const name = match[1] ?? match[2] ?? match[3] ?? match[4];
-      if (name === undefined) continue;
-      const list = result.get(name) ?? [];
-      if (!list.includes(line)) list.push(line);
-      result.set(name, list);
-    }
-  }
-  return result;
 }
 
 /**

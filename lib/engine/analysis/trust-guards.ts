@@ -71,7 +71,7 @@ export function jobTrust(job: Job): TrustPaths {
   if (!STATUS_FUNCTIONS.test(condition)) {
     for (const id of job.needs) {
       const needed = job.workflow.jobs.find((j) => j.id === id);
-      if (needed !== undefined) paths = product(paths, withAuthorization(jobTrust(needed), needed.steps));
+      if (needed !== undefined) paths = product(paths, withAuthorization(jobTrust(needed), needed, Infinity));
     }
   }
   jobCache.set(job, paths);
@@ -82,9 +82,8 @@ export function jobTrust(job: Job): TrustPaths {
 export function stepTrust(step: Step): TrustPaths {
   const own = step.owner.kind === 'workflow' ? conditionTrust(step.if, step.owner, step.job) : conditionTrust(step.if, null, null);
   if (step.job === null) return own;
-  const earlier = step.job.steps.filter((s) => s.index < step.index);
   const condition = step.if?.kind === 'scalar' ? String(step.if.value ?? '') : '';
-  const job = STATUS_FUNCTIONS.test(condition) ? jobTrust(step.job) : withAuthorization(jobTrust(step.job), earlier);
+  const job = STATUS_FUNCTIONS.test(condition) ? jobTrust(step.job) : withAuthorization(jobTrust(step.job), step.job, step.index);
   return product(job, own);
 }
 
@@ -104,14 +103,27 @@ export function guardCovers(guard: TrustGuard, source: string, issueComment: boo
   return false;
 }
 
-/** Adds, to every path, the permission check an earlier step makes (it fails the job for anyone else). */
-function withAuthorization(paths: TrustPaths, steps: readonly Step[]): TrustPaths {
-  const check = steps.find((s) => {
-    if (s.node.pairs.some((p) => p.key.value === 'continue-on-error')) return false;
-    const script = s.run ?? get(s.with, 'script');
-    return script?.kind === 'scalar' && typeof script.value === 'string' && PERMISSION_CHECK.test(script.value) && /exit\s+1|setFailed|throw\b|exit\s+\$|core\.setFailed/.test(script.value);
-  });
-  if (check === undefined) return paths;
+const checks = new WeakMap<Job, Step | null>();
+
+/** The first step of a job that checks the actor's permission and fails the job otherwise, or null. */
+function permissionCheck(job: Job): Step | null {
+  let check = checks.get(job);
+  if (check === undefined) {
+    check =
+      job.steps.find((s) => {
+        if (s.node.pairs.some((p) => p.key.value === 'continue-on-error')) return false;
+        const script = s.run ?? get(s.with, 'script');
+        return script?.kind === 'scalar' && typeof script.value === 'string' && PERMISSION_CHECK.test(script.value) && /exit\s+1|setFailed|throw\b|exit\s+\$/.test(script.value);
+      }) ?? null;
+    checks.set(job, check);
+  }
+  return check;
+}
+
+/** Adds, to every path, the permission check made by a step of `job` before step `before` (it fails the job for anyone else). */
+function withAuthorization(paths: TrustPaths, job: Job, before: number): TrustPaths {
+  const check = permissionCheck(job);
+  if (check === null || check.index >= before) return paths;
   const guard: TrustGuard = { kind: 'commenter', condition: `permission check in step \`${check.name ?? check.id ?? check.index + 1}\`` };
   return paths.map((path) => [...path, guard]);
 }

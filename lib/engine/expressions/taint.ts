@@ -1,12 +1,12 @@
 import { githubContextCapability } from '../contexts/index.js';
 import type { RepositoryModel } from '../model/repository.js';
 import type { Action, Job, Step, Workflow } from '../model/workflow.js';
-import { outputSources } from '../analysis/script-outputs.js';
+import { outputLines, scriptFold, type ScriptFold } from '../analysis/script-outputs.js';
 import { actionMajorVersion } from '../analysis/step-version.js';
 import { normalizeLocalPath } from '../model/repository.js';
 import { actionSlug } from '../model/uses.js';
-import { get, getMap, getText, keyText, stringScalars, type YNode } from '../yaml/model.js';
-import { expressionsOf } from './extract.js';
+import { get, getMap, getText, keyText, stringScalars, type YNode, type YScalar } from '../yaml/model.js';
+import { expressionsOf, type ExpressionOccurrence } from './extract.js';
 import {
   Binary,
   contextPath,
@@ -132,6 +132,9 @@ export class TaintAnalyzer {
   readonly #repo: RepositoryModel;
   readonly #active = new Set<string>();
   #callers: Map<string, Job[]> | undefined;
+  /** Step and job outputs already followed: they do not depend on where they are read. */
+  readonly #outputs = new Map<string, Taint | null>();
+  readonly #folds = new Map<Step, ScriptFold<Taint | null>>();
 
   constructor(repo: RepositoryModel) {
     this.#repo = repo;
@@ -309,7 +312,9 @@ export class TaintAnalyzer {
     const step = steps.find((s) => s.id?.toLowerCase() === id);
     if (step === undefined) return null;
     const via = `steps.${id}.outputs.${output}`;
-    return this.#guarded(`step:${step.owner.file.path}:${step.node.start}:${output}`, () => {
+    const key = `step:${step.owner.file.path}:${step.node.start}:${output}`;
+    if (this.#outputs.has(key)) return this.#outputs.get(key) ?? null;
+    const result = this.#guarded(key, () => {
       let taint: Taint | null = null;
       const stepScopeValue = stepScope(step);
       if (step.run !== undefined && typeof step.run.value === 'string') {
@@ -327,6 +332,8 @@ export class TaintAnalyzer {
       }
       return taint === null ? null : { ...taint, via: [via, ...taint.via] };
     });
+    this.#outputs.set(key, result);
+    return result;
   }
 
   /**
@@ -337,19 +344,37 @@ export class TaintAnalyzer {
     if (!/GITHUB_OUTPUT|::set-output/i.test(script)) return null;
     const run = step.run;
     if (run === undefined) return null;
-    const sources = outputSources(script, output);
-    if (sources === null) {
+    const writes = outputLines(script, output);
+    if (writes === null) {
       let taint = this.ofNode(run, scope, step.owner.file, depth + 1);
       for (const name of referencedEnvVars(script)) taint = stronger(taint, this.#ofShellVariable(name, scope, depth));
       return taint;
     }
-    let taint: Taint | null = null;
-    for (const occurrence of expressionsOf(step.owner.file, run)) {
-      if (occurrence.expr === null || !sources.ranges.some(([from, to]) => occurrence.span.start >= from && occurrence.span.start < to)) continue;
-      taint = stronger(taint, this.ofExpression(occurrence.expr, scope, depth + 1));
-    }
-    for (const name of sources.variables) taint = stronger(taint, this.#ofShellVariable(name, scope, depth));
-    return taint;
+    return this.#scriptFold(step, scope, depth).ofLines(writes);
+  }
+
+  /** The taint fold of a step's script (memoised per step: each variable is followed once). */
+  #scriptFold(step: Step, scope: TaintScope, depth: number): ScriptFold<Taint | null> {
+    const cached = this.#folds.get(step);
+    if (cached !== undefined) return cached;
+    const run = step.run as YScalar;
+    const occurrences = expressionsOf(step.owner.file, run);
+    const fold = scriptFold<Taint | null>(String(run.value), {
+      own: (_, [from, to]) => {
+        let taint: Taint | null = null;
+        for (let i = firstAtOrAfter(occurrences, from); i < occurrences.length; i++) {
+          const occurrence = occurrences[i] as ExpressionOccurrence;
+          if (occurrence.span.start >= to) break;
+          if (occurrence.expr !== null) taint = stronger(taint, this.ofExpression(occurrence.expr, scope, depth + 1));
+        }
+        return taint;
+      },
+      external: (name) => this.#ofShellVariable(name, scope, depth),
+      combine: stronger,
+      empty: null,
+    });
+    this.#folds.set(step, fold);
+    return fold;
   }
 
   /** An environment variable a script reads: from `env:`, or a runner variable that carries outsider text. */
@@ -362,10 +387,12 @@ export class TaintAnalyzer {
     const job = workflow?.jobs.find((j) => j.id.toLowerCase() === jobId);
     const node = findKey(job?.outputs, output);
     if (job === undefined || node === undefined) return null;
-    const taint = this.#guarded(`job:${workflow?.file.path}:${job.id}:${output}`, () =>
-      this.ofNode(node, { workflow, job }, workflow?.file, depth + 1),
-    );
-    return taint === null ? null : { ...taint, via: [`needs.${jobId}.outputs.${output}`, ...taint.via] };
+    const key = `job:${workflow?.file.path}:${job.id}:${output}`;
+    if (this.#outputs.has(key)) return this.#outputs.get(key) ?? null;
+    const taint = this.#guarded(key, () => this.ofNode(node, { workflow, job }, workflow?.file, depth + 1));
+    const result = taint === null ? null : { ...taint, via: [`needs.${jobId}.outputs.${output}`, ...taint.via] };
+    this.#outputs.set(key, result);
+    return result;
   }
 
   /** `matrix.<name>` (or the whole `matrix` when `name` is undefined). */
@@ -439,3 +466,16 @@ function withoutJson(taint: Taint): Taint {
 function isPrivateAction(action: Action): boolean {
   return action.directory === '.github' || action.directory.startsWith('.github/');
 }
+
+/** Index of the first occurrence (in value order) starting at or after `offset`. */
+export function firstAtOrAfter(occurrences: readonly ExpressionOccurrence[], offset: number): number {
+  let low = 0;
+  let high = occurrences.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((occurrences[mid]?.span.start ?? 0) < offset) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+

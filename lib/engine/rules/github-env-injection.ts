@@ -1,18 +1,18 @@
 import { stepDownloads } from '../analysis/artifacts.js';
 import { describeStep, describeTaint } from '../analysis/describe.js';
-import { feedingLines, validatedVariables } from '../analysis/script-outputs.js';
+import { scriptFold, scriptLines, validatedVariables } from '../analysis/script-outputs.js';
 import { everyPathGuarded, guardCovers, stepTrust } from '../analysis/trust-guards.js';
-import { expressionsOf } from '../expressions/extract.js';
+import { expressionsOf, type ExpressionOccurrence } from '../expressions/extract.js';
 import { parseExpression } from '../expressions/parse.js';
-import { stepScope, stronger, type Taint } from '../expressions/taint.js';
-import { isPrivileged, type Step } from '../model/workflow.js';
+import { firstAtOrAfter, stepScope, stronger, type Taint } from '../expressions/taint.js';
+import { isPrivileged, type Job, type Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
-import { logicalLines, type ScriptSpan } from '../shell.js';
+import type { ScriptSpan } from '../shell.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 
 /** A redirect, `tee` or PowerShell cmdlet whose target is `$GITHUB_ENV` / `$GITHUB_PATH` (any spelling). */
 const WRITE =
-  />>?\s*["']?(?:\$\{?|\$env:|%)(GITHUB_ENV|GITHUB_PATH)\b|\btee\s+(?:-a\s+|--append\s+)?["']?\$\{?(GITHUB_ENV|GITHUB_PATH)\b|\b(?:Out-File|Add-Content|Set-Content)\b[^\n]*?\$env:(GITHUB_ENV|GITHUB_PATH)\b/i;
+  />>?\s*["']?(?:\$\{?|\$env:|%)(GITHUB_ENV|GITHUB_PATH)\b|\btee\s+(?:-a\s+|--append\s+)?["']?\$\{?(GITHUB_ENV|GITHUB_PATH)\b|\b(?:Out-File|Add-Content|Set-Content)\b[^\n]{0,300}?\$env:(GITHUB_ENV|GITHUB_PATH)\b/i;
 /** Commands that read a file (or standard input fed from one) into the value. */
 const READS_FILE = /\$\(\s*<|\$\(\s*(cat|head|tail|jq|yq|awk|sed|grep|cut|tr|unzip|base64|xargs)\b|`\s*(cat|head|tail|jq)\b|(^|[;&|]\s*)(cat|head|tail|jq|yq|awk|sed|grep|cut)\b|<\s*["']?[\w./$-]|\bread\b|Get-Content/;
 const HEREDOC = /<<-?\s*['"]?(\w+)/;
@@ -20,6 +20,12 @@ const HEREDOC = /<<-?\s*['"]?(\w+)/;
 const RUNNER_VARIABLES: Record<string, Taint> = {
   GITHUB_HEAD_REF: { level: 'arbitrary', source: 'github.head_ref', via: ['$GITHUB_HEAD_REF'] },
 };
+
+/** What the lines feeding a write carry. */
+interface Fed {
+  taint: Taint | null;
+  readsFile: boolean;
+}
 
 interface EnvWrite {
   line: ScriptSpan;
@@ -56,9 +62,18 @@ function envWrites(lines: readonly ScriptSpan[]): EnvWrite[] {
   return writes;
 }
 
-/** Whether an earlier step of the job downloaded artifacts of another run (`run-id`, `gh run download` ...). */
+const firstDownloads = new WeakMap<Job, Step | null>();
+
+/** An earlier step of the job that downloaded artifacts of another run (`run-id`, `gh run download` ...), or null. */
 function earlierForeignDownload(step: Step): Step | null {
-  return step.job?.steps.find((s) => s.index < step.index && stepDownloads(s).length > 0) ?? null;
+  const job = step.job;
+  if (job === null) return null;
+  let first = firstDownloads.get(job);
+  if (first === undefined) {
+    first = job.steps.find((s) => stepDownloads(s).length > 0) ?? null;
+    firstDownloads.set(job, first);
+  }
+  return first !== null && first.index < step.index ? first : null;
 }
 
 export default defineWorkflowRule({
@@ -81,7 +96,7 @@ export default defineWorkflowRule({
       const workflow = job.workflow;
       if (!isPrivileged(workflow)) return;
       const script = run.value;
-      const lines = logicalLines(script);
+      const lines = scriptLines(script);
       const writes = envWrites(lines);
       if (writes.length === 0) return;
       const scope = stepScope(step);
@@ -90,25 +105,33 @@ export default defineWorkflowRule({
       const issueComment = workflow.triggers.some((t) => t.name === 'issue_comment');
       const download = earlierForeignDownload(step);
       const validated = validatedVariables(script);
-      for (const write of writes) {
-        const sources = feedingLines(script, lines, write.seeds, validated);
-        const inSources = (offset: number) => sources.ranges.some(([from, to]) => offset >= from && offset < to);
-        let taint: Taint | null = null;
-        for (const occurrence of occurrences) {
-          if (occurrence.expr === null || !inSources(occurrence.span.start)) continue;
-          taint = stronger(taint, context.taint.ofExpression(occurrence.expr, scope));
-        }
-        for (const name of sources.variables) {
-          const expr = parseExpression(`env.${name}`);
+      // What each line feeds into a write: the strongest taint, and whether it reads a file.
+      const fold = scriptFold<Fed>(script, {
+        own: (line, [from, to]) => {
+          let taint: Taint | null = null;
+          for (let i = firstAtOrAfter(occurrences, from); i < occurrences.length; i++) {
+            const occurrence = occurrences[i] as ExpressionOccurrence;
+            if (occurrence.span.start >= to) break;
+            if (occurrence.expr !== null) taint = stronger(taint, context.taint.ofExpression(occurrence.expr, scope));
+          }
+          return { taint, readsFile: READS_FILE.test(line.text) };
+        },
+        external: (name) => {
           const runner = RUNNER_VARIABLES[name];
+          const expr = parseExpression(`env.${name}`);
           const found = runner ?? (expr === null ? null : context.taint.ofExpression(expr, scope));
           // Read as `$NAME` in the script: name it so (the analyser says `env.name`).
-          taint = stronger(taint, found === null || runner !== undefined ? found : { ...found, via: [`$${name}`, ...found.via.slice(1)] });
-        }
+          return { taint: found === null || runner !== undefined ? found : { ...found, via: [`$${name}`, ...found.via.slice(1)] }, readsFile: false };
+        },
+        combine: (a, b) => ({ taint: stronger(a.taint, b.taint), readsFile: a.readsFile || b.readsFile }),
+        empty: { taint: null, readsFile: false },
+        stop: validated,
+      });
+      for (const write of writes) {
+        const { taint, readsFile } = fold.ofLines(write.seeds);
         const source = taint?.source ?? '';
         const outsider = taint !== null && (taint.level === 'arbitrary' || taint.level === 'structured') && !everyPathGuarded(trust, (g) => guardCovers(g, source, issueComment));
-        const text = sources.ranges.map(([from, to]) => script.slice(from, to)).join('\n');
-        const artifact = download !== null && READS_FILE.test(text);
+        const artifact = download !== null && readsFile;
         if (!outsider && !artifact) continue;
         const what = outsider && taint !== null ? describeTaint(taint) : `the content of an artifact downloaded by ${describeStep(download as Step)}`;
         const effect =
