@@ -1,3 +1,4 @@
+import { followsUntrustedRuns } from '../analysis/workflow-run.js';
 import { defineWorkflowRule } from '../rule.js';
 import { actionSlug } from '../model/uses.js';
 import type { Job } from '../model/workflow.js';
@@ -55,7 +56,9 @@ export default defineWorkflowRule({
         const what =
           trigger.name === 'pull_request_target'
             ? 'runs on pull requests from forks with the base repository\'s secrets and a write token'
-            : 'runs after other workflows (including ones started by fork pull requests) with the base repository\'s secrets and a write token';
+            : followsUntrustedRuns(workflow, context.repository)
+              ? 'runs after other workflows, including runs started by fork pull requests, with the base repository\'s secrets and a write token'
+              : 'runs after other workflows with the base repository\'s secrets and a write token (the workflows it names do not run on pull requests today, but any that starts to hands its runs to this one)';
         context.report({
           node: trigger.node,
           job: null,

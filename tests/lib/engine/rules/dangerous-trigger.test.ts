@@ -65,6 +65,15 @@ describe(RULE, () => {
     `))).toEqual(['1:5 MEDIUM']);
   });
 
+  it('says whether the runs a workflow_run follows can come from fork pull requests', () => {
+    const follower = { path: '.github/workflows/deploy.yml', text: 'on:\n  workflow_run:\n    workflows: [CI]\njobs:\n  d:\n    runs-on: ubuntu-latest\n    steps:\n      - run: ./deploy.sh\n' };
+    const ci = (trigger: string) => ({ path: '.github/workflows/ci.yml', text: `name: CI\non: ${trigger}\njobs: {}\n` });
+    const trusted = scanWith(RULE, [follower, ci('push')]);
+    expect(positions(trusted)).toEqual(['2:3 MEDIUM']);
+    expect(trusted[0]?.description).toContain('do not run on pull requests today');
+    expect(scanWith(RULE, [follower, ci('pull_request')])[0]?.description).toContain('started by fork pull requests');
+  });
+
   it('ignores other triggers', () => {
     expect(scanWith(RULE, yaml`
       on: [pull_request, issue_comment, push]
