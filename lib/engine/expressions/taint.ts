@@ -108,7 +108,8 @@ function maintainerControlled(path: readonly string[]): boolean {
   if (field === 'workflow_run') return path[3] === 'name' || path[3] === 'path' || path[3] === 'repository';
   for (let i = 3; i < path.length; i++) {
     const segment = path[i];
-    if (segment === 'labels' || segment === 'label' || segment === 'milestone') return true;
+    // `labels` and `milestone` objects; not `head.label`, the `owner:branch` of a fork.
+    if (segment === 'labels' || segment === 'milestone') return true;
     if (segment === 'base' && (path[i - 1] === 'pull_request' || path[i - 2] === 'pull_requests')) return true;
   }
   return false;

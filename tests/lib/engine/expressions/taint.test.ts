@@ -51,6 +51,7 @@ describe('TaintAnalyzer', () => {
     expect(evaluate('github.event.pull_request.title', step)?.level).toBe('arbitrary');
     expect(evaluate('github.event.pull_request.head.repo.html_url', step)?.level).toBe('structured');
     expect(evaluate('github.head_ref', step)?.level).toBe('arbitrary');
+    expect(evaluate('github.event.pull_request.head.label', step)?.level).toBe('arbitrary');
     for (const fixed of [
       'github.event.pull_request.base.ref',
       'github.event.pull_request.labels.*.name',
