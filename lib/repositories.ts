@@ -3,7 +3,7 @@ import { codeHost } from './codehost/index.js';
 import { database } from './database.js';
 import { listInstallations, syncRepositories } from './db/operations.js';
 
-export interface RepositoryListing {
+export interface UserRepositories {
   /** False when the user has linked no installation yet (then `repositories` is empty). */
   connected: boolean;
   repositories: { id: string; full_name: string; private: boolean; html_url: string }[];
@@ -15,7 +15,7 @@ export interface RepositoryListing {
  * stored, by full name. Database round trips: the installations, then the sync (none without installations
  * or repositories).
  */
-export async function listRepositories(user: User): Promise<RepositoryListing> {
+export async function listRepositories(user: User): Promise<UserRepositories> {
   const db = await database();
   const installations = await listInstallations(db, user.id);
   if (installations.length === 0) return { connected: false, repositories: [] };
