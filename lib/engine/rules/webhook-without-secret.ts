@@ -26,7 +26,9 @@ export default defineSettingsRule({
       if (secret !== undefined && secret !== '') continue;
       const url = text(config, 'url') ?? '';
       const host = hostOf(url);
-      const insecureSsl = String(field(config, 'insecure_ssl') ?? '0') === '1';
+      // GitHub sends "0"/"1"; a hand-written snapshot may say 1 or true. Never stringify an unknown value.
+      const rawInsecureSsl = field(config, 'insecure_ssl');
+      const insecureSsl = rawInsecureSsl === '1' || rawInsecureSsl === 1 || rawInsecureSsl === true;
       const plainHttp = /^http:/i.test(url);
       const id = integer(hook, 'id');
       const transport = insecureSsl
