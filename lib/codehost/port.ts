@@ -43,6 +43,11 @@ export interface RepositoryLocator {
   fullName: string;
   /** The default branch as last synced; the snapshot reports the current one. */
   defaultBranch: string;
+  /**
+   * Visibility as last synced, when known. A repository known to be private is not asked for the
+   * settings only public repositories are assessed on (fork-PR approval, runners): two requests fewer.
+   */
+  private?: boolean;
 }
 
 export interface FetchOptions {

@@ -1,0 +1,97 @@
+import { Octokit } from '@octokit/core';
+import { paginateRest } from '@octokit/plugin-paginate-rest';
+import { retry } from '@octokit/plugin-retry';
+import { throttling } from '@octokit/plugin-throttling';
+import Bottleneck from 'bottleneck';
+
+/** The Octokit the adapter uses: core + pagination, and GitHub's recommended retry and throttling behaviour. */
+export const GitHubOctokit = Octokit.plugin(paginateRest, retry, throttling);
+export type GitHubOctokit = InstanceType<typeof GitHubOctokit>;
+export type RequestFunction = GitHubOctokit['request'];
+
+export const DEFAULT_BASE_URL = 'https://api.github.com';
+
+export interface ClientOptions {
+  /** REST root, `https://api.github.com` by default (GitHub Enterprise Server: `https://HOST/api/v3`). */
+  baseUrl?: string;
+  /** The fetch every request goes through; the global fetch (read at call time) when absent. */
+  fetch?: typeof globalThis.fetch;
+  /** Retry 5xx answers with back-off (plugin-retry). On by default; tests turn it off. */
+  retry?: boolean;
+  /** Queue requests as GitHub recommends and retry short secondary rate limits (plugin-throttling). On by default. */
+  throttle?: boolean;
+  /** Where Octokit's own warnings go (deprecations, limit handler errors); silent when absent. Never receives tokens. */
+  log?: { warn(message: string): void; error(message: string): void };
+}
+
+/** A secondary rate limit this short is waited out (once) instead of failing the scan. */
+const MAX_SECONDARY_WAIT_SECONDS = 5;
+const RETRIES = 2;
+
+/**
+ * Octokit with this adapter's defaults. Retries are capped low and rate limits are never waited out for
+ * long: a scan has a deadline, and a `CodeHostError` with `retryAfter` tells the caller when to come back.
+ */
+export function octokitClass(options: ClientOptions): typeof GitHubOctokit {
+  const baseFetch = options.fetch;
+  const log = options.log;
+  return GitHubOctokit.defaults({
+    baseUrl: (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, ''),
+    userAgent: 'chainbreaker',
+    // Resolved per call so that a fetch patched after construction (msw in tests) is the one used.
+    request: { fetch: (input: RequestInfo | URL, init?: RequestInit) => (baseFetch ?? globalThis.fetch)(input, init) },
+    log: {
+      debug: () => {},
+      info: () => {},
+      warn: (message: string) => log?.warn(message),
+      error: (message: string) => log?.error(message),
+    },
+    retry: { enabled: options.retry ?? true, retries: RETRIES },
+    throttle:
+      options.throttle === false
+        ? { enabled: false }
+        : {
+            enabled: true,
+            onRateLimit: () => false,
+            onSecondaryRateLimit: (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number) =>
+              retryCount === 0 && retryAfter <= MAX_SECONDARY_WAIT_SECONDS,
+            // The plugin sends every GraphQL request through its one-per-second queue for writes. This
+            // adapter never writes (its one POST, the installation token, goes through the plugin's auth
+            // queue), and a GraphQL query costs one point like a GET, so queries share the global queue only.
+            write: new Bottleneck.Group(),
+          },
+  });
+}
+
+/** The parts of a failed Octokit request this adapter reads (RequestError, or fetch's AbortError). */
+export interface RequestFailure {
+  name?: string;
+  status?: number;
+  message?: string;
+  response?: { headers?: Record<string, string | undefined>; data?: unknown };
+}
+
+export function isRequestFailure(error: unknown): error is RequestFailure {
+  return typeof error === 'object' && error !== null;
+}
+
+/** A request function for one operation: every request carries the operation's deadline signal and is counted. */
+export interface BoundRequest {
+  request: RequestFunction;
+  /** HTTP requests sent so far, retries included. */
+  readonly count: number;
+}
+
+export function bindRequest(octokit: GitHubOctokit, signal: AbortSignal, options: Pick<ClientOptions, 'fetch'>): BoundRequest {
+  let count = 0;
+  const fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    count++;
+    return (options.fetch ?? globalThis.fetch)(input, init);
+  };
+  return {
+    request: octokit.request.defaults({ request: { signal, fetch } }),
+    get count() {
+      return count;
+    },
+  };
+}

@@ -1,0 +1,161 @@
+import { App } from '@octokit/app';
+import { isObject } from '../../engine/settings/json.js';
+import { CodeHostError, type CodeHost, type FetchOptions, type HostedRepository, type InstallationAccount, type RepositoryLocator, type RepositorySnapshot } from '../port.js';
+import { bindRequest, DEFAULT_BASE_URL, octokitClass, type ClientOptions, type GitHubOctokit } from './client.js';
+import { withDeadline, type Deadline } from './deadline.js';
+import { codeHostError, describeFailure } from './errors.js';
+import { fetchRepositorySnapshot } from './snapshot.js';
+
+export { fetchSnapshotWithToken, type TokenSnapshotOptions } from './token.js';
+
+/**
+ * The GitHub adapter of the code host port: a GitHub App (`GITHUB_APP_ID` + `GITHUB_APP_PRIVATE_KEY`,
+ * handed over by lib/env.ts) acting through its installations. Create it once per process: installation
+ * tokens are cached in it. Design, request costs and permissions: README.md beside this file.
+ */
+export interface GitHubCodeHostOptions extends ClientOptions {
+  appId: string | number;
+  /** The App's private key (PEM, PKCS#1 or PKCS#8). Never logged, never put in an error. */
+  privateKey: string;
+  /** An installation token with less than this left is renewed before use (default 5 minutes). */
+  tokenRefreshMarginMs?: number;
+  /** Deadline of the operations the port gives none (installation, membership, listing), in ms (default 20 s). */
+  timeoutMs?: number;
+}
+
+export interface GitHubCodeHost extends CodeHost {
+  /** REST root the adapter talks to. */
+  readonly apiUrl: string;
+}
+
+const DEFAULT_TOKEN_REFRESH_MARGIN_MS = 5 * 60_000;
+const DEFAULT_TIMEOUT_MS = 20_000;
+
+/** What `@octokit/auth-app` answers for `auth({ type: 'installation' })`. */
+interface InstallationToken {
+  createdAt: string;
+  expiresAt: string;
+  permissions: Record<string, string>;
+}
+
+interface Installation {
+  octokit: GitHubOctokit;
+  permissions: Readonly<Record<string, string>>;
+  /** Whether this call waited for GitHub to issue a token (the cache had none fresh enough). */
+  tokenRequested: boolean;
+}
+
+export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCodeHost {
+  const apiUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const app = new App({
+    appId: Number(options.appId),
+    privateKey: options.privateKey,
+    Octokit: octokitClass(options),
+    log: { debug: () => {}, info: () => {}, warn: (m: string) => options.log?.warn(m), error: (m: string) => options.log?.error(m) },
+  });
+  const margin = options.tokenRefreshMarginMs ?? DEFAULT_TOKEN_REFRESH_MARGIN_MS;
+  const timeout = () => Date.now() + (options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+
+  /**
+   * An installation's Octokit and its token's permissions. `@octokit/auth-app` caches tokens in the App
+   * (LRU, 59 minutes from issue, ignoring `expires_at`); a token nearer its `expires_at` than `margin` is
+   * renewed here, so no operation starts on a token about to expire.
+   */
+  async function installation(installationId: number, deadline: Deadline): Promise<Installation> {
+    const octokit = (await app.getInstallationOctokit(installationId)) as unknown as GitHubOctokit;
+    const started = Date.now();
+    try {
+      let token = (await deadline.race(octokit.auth({ type: 'installation' }))) as InstallationToken;
+      if (Date.parse(token.expiresAt) - Date.now() < margin) {
+        token = (await deadline.race(octokit.auth({ type: 'installation', refresh: true }))) as InstallationToken;
+      }
+      return { octokit, permissions: token.permissions, tokenRequested: Date.parse(token.createdAt) >= started };
+    } catch (error) {
+      throw codeHostError(error, `installation ${installationId}`);
+    }
+  }
+
+  return {
+    apiUrl,
+
+    getInstallation(installationId) {
+      return withDeadline(timeout(), async (deadline): Promise<InstallationAccount> => {
+        try {
+          const { data } = await app.octokit.request('GET /app/installations/{installation_id}', { installation_id: installationId, request: { signal: deadline.signal } });
+          const account: unknown = data.account;
+          const login = isObject(account) ? (account.login ?? account.slug) : undefined;
+          if (!isObject(account) || typeof login !== 'string') throw new CodeHostError('unavailable', `installation ${installationId}: GitHub's answer names no account`);
+          return { installationId, account: login, accountType: typeof account.type === 'string' ? account.type : 'Enterprise', accountId: String(account.id) };
+        } catch (error) {
+          throw codeHostError(error, `installation ${installationId}`);
+        }
+      });
+    },
+
+    /**
+     * `GET /orgs/{org}/memberships/{username}` with the installation's token, which needs the organization
+     * permission "Members: read". Only an active membership counts: a pending invitation is not one yet.
+     * Unlike `GET /orgs/{org}/members/{username}`, it never redirects to the public member list.
+     */
+    isOrganizationMember(installationId, org, login) {
+      return withDeadline(timeout(), async (deadline) => {
+        const { octokit, permissions } = await installation(installationId, deadline);
+        if (permissions.members === undefined) {
+          throw new CodeHostError('forbidden', `installation ${installationId}: the App has no "Members: read" organization permission, so membership in ${org} cannot be checked`);
+        }
+        try {
+          const { data } = await bindRequest(octokit, deadline.signal, options).request('GET /orgs/{org}/memberships/{username}', { org, username: login });
+          return isObject(data) && data.state === 'active';
+        } catch (error) {
+          if (describeFailure(error).kind === 'not_found') return false;
+          throw codeHostError(error, `membership of ${login} in ${org}`);
+        }
+      });
+    },
+
+    listRepositories(installationIds) {
+      return withDeadline(timeout(), async (deadline) => {
+        const ids = [...new Set(installationIds)];
+        const lists = await Promise.all(
+          ids.map(async (installationId) => {
+            const { octokit } = await installation(installationId, deadline);
+            const route = bindRequest(octokit, deadline.signal, options).request.defaults({ method: 'GET', url: '/installation/repositories' });
+            try {
+              // paginate follows the Link headers with `route`, so every page carries the deadline signal.
+              const paginate = octokit.paginate as unknown as (request: unknown, parameters: unknown) => Promise<unknown[]>;
+              const repositories = await paginate(route, { per_page: 100 });
+              return repositories.filter(isObject).map((r) => hostedRepository(installationId, r));
+            } catch (error) {
+              throw codeHostError(error, `repositories of installation ${installationId}`);
+            }
+          }),
+        );
+        return lists.flat().sort((a, b) => a.installationId - b.installationId || compare(a.fullName.toLowerCase(), b.fullName.toLowerCase()) || a.githubId - b.githubId);
+      });
+    },
+
+    fetchSnapshot(locator: RepositoryLocator, fetchOptions: FetchOptions = {}) {
+      return withDeadline(fetchOptions.deadline ?? timeout(), async (deadline): Promise<RepositorySnapshot> => {
+        const { octokit, permissions, tokenRequested } = await installation(locator.installationId, deadline);
+        const bound = bindRequest(octokit, deadline.signal, options);
+        const snapshot = await fetchRepositorySnapshot({ request: bound.request, permissions, apiUrl }, locator);
+        return { ...snapshot, requests: bound.count + (tokenRequested ? 1 : 0) };
+      });
+    },
+  };
+}
+
+function hostedRepository(installationId: number, r: Record<string, unknown>): HostedRepository {
+  return {
+    githubId: Number(r.id),
+    installationId,
+    fullName: String(r.full_name),
+    private: r.private === true,
+    htmlUrl: String(r.html_url),
+    defaultBranch: typeof r.default_branch === 'string' ? r.default_branch : '',
+  };
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,130 @@
+/**
+ * The GraphQL documents of a scan. One query reads the workflow surface and the settings GraphQL can give
+ * (GitHub's schema is checked by the test fake, which executes these documents against it); a follow-up
+ * reads local actions that a workflow names outside the trees the first query walked.
+ *
+ * Paths reach GraphQL as variables, never spliced into the document: a `uses: ./path` comes from the
+ * repository being scanned.
+ */
+
+/** Levels of `.github/actions` the first query walks (`.github/actions/<group>/<name>/action.yml` is level 3). */
+export const ACTION_TREE_LEVELS = 3;
+/** Rules and bypass actors beyond this many make the area unreadable instead of partially read. */
+export const CONNECTION_PAGE = 100;
+
+const BLOB = 'oid byteSize isBinary isTruncated text';
+const LISTING = 'entries { name type mode }';
+
+/** `entries` with blob text, `levels` deep. */
+function walk(levels: number): string {
+  const deeper = levels > 1 ? ` ... on Tree { ${walk(levels - 1)} }` : '';
+  return `entries { name type mode object { ... on Blob { ${BLOB} }${deeper} } }`;
+}
+
+const RULE_PARAMETERS = `parameters {
+        __typename
+        ... on PullRequestParameters { allowedMergeMethods dismissStaleReviewsOnPush requireCodeOwnerReview requireLastPushApproval requiredApprovingReviewCount requiredReviewThreadResolution }
+        ... on RequiredStatusChecksParameters { doNotEnforceOnCreate strictRequiredStatusChecksPolicy requiredStatusChecks { context integrationId } }
+        ... on WorkflowsParameters { doNotEnforceOnCreate workflows { path ref repositoryId sha } }
+      }`;
+
+const BYPASS_ACTORS = `bypassActors(first: ${CONNECTION_PAGE}) {
+          pageInfo { hasNextPage }
+          nodes { actor { __typename ... on App { databaseId } ... on Team { databaseId } } bypassMode deployKey enterpriseOwner organizationAdmin repositoryRoleDatabaseId }
+        }`;
+
+const BRANCH_PROTECTION_RULE = `branchProtectionRule {
+      pattern allowsDeletions allowsForcePushes blocksCreations dismissesStaleReviews isAdminEnforced lockAllowsFetchAndMerge lockBranch
+      requireLastPushApproval requiredApprovingReviewCount requiredStatusCheckContexts requiredStatusChecks { context app { databaseId } }
+      requiresApprovingReviews requiresCodeOwnerReviews requiresCommitSignatures requiresConversationResolution requiresLinearHistory
+      requiresStatusChecks requiresStrictStatusChecks
+    }`;
+
+/** Which admin-only fields the first query asks for. */
+export interface SnapshotQueryFields {
+  /** Classic branch protection of the default branch (needs Administration: read). */
+  branchProtection: boolean;
+  /** `hasVulnerabilityAlertsEnabled` (needs Administration: read). */
+  vulnerabilityAlerts: boolean;
+  /** Bypass lists of the rulesets that apply (only callers who can edit a ruleset see them). */
+  bypassActors: boolean;
+  /** `viewerCanAdminister`: a personal token's admin rights, unknown until asked. */
+  viewerCanAdminister: boolean;
+}
+
+/** Aliases of the first query, in the order the code reads them. */
+export const FILE_OBJECTS = {
+  root: '',
+  dotGithub: '.github',
+  workflows: '.github/workflows',
+  actions: '.github/actions',
+  actionYml: 'action.yml',
+  actionYaml: 'action.yaml',
+  dependabotYml: '.github/dependabot.yml',
+  dependabotYaml: '.github/dependabot.yaml',
+  docsCodeowners: 'docs/CODEOWNERS',
+} as const;
+
+export function snapshotQuery(fields: SnapshotQueryFields): string {
+  return `query ChainbreakerSnapshot($owner: String!, $name: String!) {
+  repository(owner: $owner, name: $name) {
+    visibility
+    ${fields.viewerCanAdminister ? 'viewerCanAdminister' : ''}
+    ${fields.vulnerabilityAlerts ? 'hasVulnerabilityAlertsEnabled' : ''}
+    defaultBranchRef {
+      name
+      ${fields.branchProtection ? BRANCH_PROTECTION_RULE : ''}
+      rules(first: ${CONNECTION_PAGE}) {
+        pageInfo { hasNextPage }
+        nodes {
+          type
+          ${RULE_PARAMETERS}
+          repositoryRuleset {
+            databaseId name target enforcement
+            source { __typename ... on Repository { nameWithOwner } ... on Organization { login } ... on Enterprise { slug } }
+            conditions { refName { include exclude } }
+            ${fields.bypassActors ? BYPASS_ACTORS : ''}
+          }
+        }
+      }
+    }
+    root: object(expression: "HEAD:") { ... on Tree { ${LISTING} } }
+    dotGithub: object(expression: "HEAD:.github") { ... on Tree { ${LISTING} } }
+    workflows: object(expression: "HEAD:.github/workflows") { ... on Tree { ${walk(1)} } }
+    actions: object(expression: "HEAD:.github/actions") { ... on Tree { ${walk(ACTION_TREE_LEVELS)} } }
+    actionYml: object(expression: "HEAD:action.yml") { ... on Blob { ${BLOB} } }
+    actionYaml: object(expression: "HEAD:action.yaml") { ... on Blob { ${BLOB} } }
+    dependabotYml: object(expression: "HEAD:.github/dependabot.yml") { ... on Blob { ${BLOB} } }
+    dependabotYaml: object(expression: "HEAD:.github/dependabot.yaml") { ... on Blob { ${BLOB} } }
+    docsCodeowners: object(expression: "HEAD:docs/CODEOWNERS") { __typename }
+  }
+}`.replace(/\n\s*\n/g, '\n');
+}
+
+/**
+ * The follow-up for local actions: for each directory, its listing (to tell a regular file from a
+ * symbolic link, as a checkout does) and its `action.yml` / `action.yaml`. Aliases are `d<i>`, `d<i>yml`
+ * and `d<i>yaml`.
+ */
+export function localActionsQuery(dirs: readonly string[]): { query: string; variables: Record<string, string> } {
+  const variables: Record<string, string> = {};
+  const declarations: string[] = [];
+  const selections: string[] = [];
+  dirs.forEach((dir, i) => {
+    variables[`d${i}`] = `HEAD:${dir}`;
+    variables[`d${i}yml`] = `HEAD:${dir === '' ? '' : `${dir}/`}action.yml`;
+    variables[`d${i}yaml`] = `HEAD:${dir === '' ? '' : `${dir}/`}action.yaml`;
+    declarations.push(`$d${i}: String!, $d${i}yml: String!, $d${i}yaml: String!`);
+    selections.push(
+      `d${i}: object(expression: $d${i}) { ... on Tree { ${LISTING} } }`,
+      `d${i}yml: object(expression: $d${i}yml) { ... on Blob { ${BLOB} } }`,
+      `d${i}yaml: object(expression: $d${i}yaml) { ... on Blob { ${BLOB} } }`,
+    );
+  });
+  const query = `query ChainbreakerLocalActions($owner: String!, $name: String!, ${declarations.join(', ')}) {
+  repository(owner: $owner, name: $name) {
+    ${selections.join('\n    ')}
+  }
+}`;
+  return { query, variables };
+}

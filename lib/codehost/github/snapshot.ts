@@ -1,0 +1,317 @@
+import { SETTINGS_AREAS, type SettingsArea } from '../../engine/settings/areas.js';
+import { isObject, type JsonObject } from '../../engine/settings/json.js';
+import type { SettingsSnapshot } from '../../engine/settings/snapshot.js';
+import type { RepositoryFile } from '../../engine/types.js';
+import { CodeHostError } from '../port.js';
+import type { RequestFunction } from './client.js';
+import { codeHostError, describeFailure } from './errors.js';
+import { FileCollector } from './files.js';
+import { ACTION_TREE_LEVELS, FILE_OBJECTS, localActionsQuery, snapshotQuery, type SnapshotQueryFields } from './query.js';
+import { branchProtectionBody, branchRulesBody, missingPermission, ORGANIZATION_ADMINISTRATION, permissionOf, rulesetBodies } from './settings.js';
+
+/** Who asks, and how: the same code serves the App (installation token) and the CLI (personal token). */
+export interface SnapshotSource {
+  /** Octokit's request, bound to the token, the operation's deadline signal and its request counter. */
+  request: RequestFunction;
+  /**
+   * The installation token's permissions (GitHub's `permissions` object of the token response): areas
+   * they do not cover are recorded as unreadable without a request. Null for a personal token, whose
+   * rights are only known from GitHub's answers.
+   */
+  permissions: Readonly<Record<string, string>> | null;
+  /** REST root, for the `url` fields of bodies built from GraphQL. */
+  apiUrl: string;
+}
+
+export interface SnapshotTarget {
+  /** `owner/name`. */
+  fullName: string;
+  /** Visibility as last synced: a repository known to be private is not asked for its public-only areas. */
+  private?: boolean;
+  /** The default branch as last synced; used only when the repository has no branch at all (empty). */
+  defaultBranch?: string;
+}
+
+export interface FetchedSnapshot {
+  files: RepositoryFile[];
+  settings: SettingsSnapshot;
+  defaultBranch: string;
+}
+
+interface RestArea {
+  area: SettingsArea;
+  route: string;
+  parameters?: Record<string, unknown>;
+  /** Read only for public repositories (the rules that use it apply to them only). */
+  publicOnly?: boolean;
+  /** A list: later pages are followed when GitHub's Link header names them. */
+  paginated?: boolean;
+}
+
+/**
+ * The settings only REST has, read in parallel with the GraphQL query. `repository` is the one critical
+ * read among them (it holds `private` and `security_and_analysis`); a failure of any other area is an
+ * `unreadable` entry, not a failed scan.
+ */
+const REST_AREAS: readonly RestArea[] = [
+  { area: 'repository', route: 'GET /repos/{owner}/{repo}' },
+  { area: 'actions_permissions', route: 'GET /repos/{owner}/{repo}/actions/permissions' },
+  { area: 'workflow_permissions', route: 'GET /repos/{owner}/{repo}/actions/permissions/workflow' },
+  { area: 'fork_pr_approval', route: 'GET /repos/{owner}/{repo}/actions/permissions/fork-pr-contributor-approval', publicOnly: true },
+  // total_count covers the count beyond the first page (lib/engine/settings/README.md).
+  { area: 'runners', route: 'GET /repos/{owner}/{repo}/actions/runners', parameters: { per_page: 100 }, publicOnly: true },
+  { area: 'hooks', route: 'GET /repos/{owner}/{repo}/hooks', parameters: { per_page: 100 }, paginated: true },
+];
+
+/** Areas the GraphQL query reads only with admin rights. */
+const ADMIN_GRAPHQL_AREAS = ['branch_protection', 'vulnerability_alerts', 'rulesets'] as const;
+
+/** A chain of local actions using local actions is followed this many follow-up queries deep. */
+const MAX_FOLLOW_UPS = 8;
+/** Directories asked for in one follow-up query. */
+const DIRS_PER_FOLLOW_UP = 50;
+
+type AreaResult = { area: SettingsArea; value: unknown } | { area: SettingsArea; unreadable: string };
+
+/**
+ * One repository's scan snapshot. Round trips: one parallel batch (the GraphQL query and the REST-only
+ * areas), then, only when needed, one more for local actions outside the fetched trees, a repository
+ * made public since the last sync, or a second page of webhooks. Failures of the files or of the
+ * repository itself throw a `CodeHostError`; any other area that fails becomes an `unreadable` entry.
+ */
+export async function fetchRepositorySnapshot(source: SnapshotSource, target: SnapshotTarget): Promise<FetchedSnapshot> {
+  const [owner, name] = splitFullName(target.fullName);
+  const { permissions } = source;
+  if (permissions !== null && permissions[permissionOf('codeowners')] === undefined) {
+    throw new CodeHostError('forbidden', `repository ${target.fullName}: the installation has no "Contents: read" permission, so its workflows cannot be read`);
+  }
+  const unreadable: Record<string, string> = {};
+  const admin = permissions === null ? null : permissions[permissionOf('branch_protection')] !== undefined;
+  if (admin === false) {
+    for (const area of [...ADMIN_GRAPHQL_AREAS, 'security_and_analysis'] as const) unreadable[area] = missingPermission(permissions ?? {}, area) ?? '';
+  }
+  const fields: SnapshotQueryFields = {
+    branchProtection: admin !== false,
+    vulnerabilityAlerts: admin !== false,
+    bypassActors: admin !== false,
+    viewerCanAdminister: permissions === null,
+  };
+
+  const restFor = (areas: readonly RestArea[]) =>
+    areas.map((def) => {
+      const missing = permissions === null ? null : missingPermission(permissions, def.area);
+      if (missing !== null) return Promise.resolve<AreaResult>({ area: def.area, unreadable: missing });
+      return readRestArea(source.request, def, owner, name, target.fullName);
+    });
+  const firstRest = REST_AREAS.filter((def) => !(def.publicOnly === true && target.private === true));
+  const [graph, ...rest] = await Promise.all([
+    graphql(source.request, snapshotQuery(fields), { owner, name }, target.fullName),
+    ...restFor(firstRest),
+  ]);
+
+  const repository = graph.data;
+  if (typeof repository.visibility !== 'string') {
+    throw new CodeHostError('unavailable', `repository ${target.fullName}: GitHub's GraphQL answer lacks the repository's visibility`);
+  }
+  const isPublic = repository.visibility === 'PUBLIC';
+  const results = new Map<SettingsArea, AreaResult>(rest.map((r) => [r.area, r]));
+
+  // Files.
+  const collector = new FileCollector();
+  collector.addTree('', repository.root, 1);
+  collector.addTree('.github', repository.dotGithub, 1);
+  collector.addTree('.github/workflows', repository.workflows, 1);
+  collector.addTree('.github/actions', repository.actions, ACTION_TREE_LEVELS);
+  for (const alias of ['actionYml', 'actionYaml', 'dependabotYml', 'dependabotYaml'] as const) {
+    collector.addBlobAt(FILE_OBJECTS[alias], repository[alias]);
+  }
+
+  // Follow-ups, all in one round each: local actions, public-only areas a stale sync skipped, webhook pages.
+  const late = isPublic ? REST_AREAS.filter((def) => def.publicOnly === true && !results.has(def.area)) : [];
+  const lateResults = restFor(late);
+  const hooks = results.get('hooks');
+  const morePages = hooks !== undefined && 'next' in hooks ? followPages(source.request, hooks as NextPage) : null;
+  for (let round = 0; round < MAX_FOLLOW_UPS; round++) {
+    const dirs = collector.pendingLocalActions().slice(0, DIRS_PER_FOLLOW_UP);
+    if (dirs.length === 0) break;
+    const { query, variables } = localActionsQuery(dirs);
+    const answer = await graphql(source.request, query, { owner, name, ...variables }, target.fullName);
+    dirs.forEach((dir, i) => {
+      collector.addTree(dir, answer.data[`d${i}`], 1);
+      collector.addBlobAt(dir === '' ? 'action.yml' : `${dir}/action.yml`, answer.data[`d${i}yml`]);
+      collector.addBlobAt(dir === '' ? 'action.yaml' : `${dir}/action.yaml`, answer.data[`d${i}yaml`]);
+    });
+  }
+  for (const result of await Promise.all(lateResults)) results.set(result.area, result);
+  if (morePages !== null) results.set('hooks', await morePages);
+  if (!isPublic) {
+    // Their rules apply to public repositories only; what a stale sync fetched anyway is dropped.
+    for (const def of REST_AREAS) if (def.publicOnly === true) results.delete(def.area);
+  }
+
+  // Settings.
+  const values = new Map<SettingsArea, unknown>();
+  for (const result of results.values()) {
+    if ('unreadable' in result) unreadable[result.area] = result.unreadable;
+    else values.set(result.area, result.value);
+  }
+  const repositoryBody = values.get('repository');
+  const ref = isObject(repository.defaultBranchRef) ? repository.defaultBranchRef : null;
+  const restBranch = isObject(repositoryBody) && typeof repositoryBody.default_branch === 'string' ? repositoryBody.default_branch : undefined;
+  const defaultBranch = typeof ref?.name === 'string' ? ref.name : (restBranch ?? target.defaultBranch ?? '');
+  readGraphSettings(repository, ref, graph.errors, { ...source, fullName: target.fullName, defaultBranch, admin }, values, unreadable);
+  values.set(
+    'codeowners',
+    collector.hasFile('.github', 'CODEOWNERS') || collector.hasFile('', 'CODEOWNERS') || (isObject(repository.docsCodeowners) && repository.docsCodeowners.__typename === 'Blob'),
+  );
+
+  const settings: Record<string, unknown> = {};
+  for (const area of SETTINGS_AREAS) {
+    if (values.has(area) && !(area in unreadable)) settings[area] = values.get(area);
+  }
+  settings.unreadable = Object.fromEntries(SETTINGS_AREAS.filter((a) => a in unreadable).map((a) => [a, unreadable[a]]));
+  return { files: collector.result(), settings: settings as SettingsSnapshot, defaultBranch };
+}
+
+interface GraphContext extends SnapshotSource {
+  fullName: string;
+  defaultBranch: string;
+  /** The installation's admin permission; null for a personal token (its `viewerCanAdminister` decides). */
+  admin: boolean | null;
+}
+
+/** Branch protection, ruleset rules and bodies, Dependabot alerts: from the GraphQL answer into REST shape. */
+function readGraphSettings(
+  repository: JsonObject,
+  ref: JsonObject | null,
+  errors: ReadonlyMap<SettingsArea, string>,
+  context: GraphContext,
+  values: Map<SettingsArea, unknown>,
+  unreadable: Record<string, string>,
+): void {
+  for (const [area, reason] of errors) unreadable[area] ??= reason;
+  // A personal token without admin rights gets no error for these, only empty answers: they prove nothing.
+  if (context.admin === null && repository.viewerCanAdminister !== true) {
+    for (const area of ADMIN_GRAPHQL_AREAS) unreadable[area] ??= 'the token has no admin rights on the repository';
+    unreadable.security_and_analysis ??= 'the token has no admin rights on the repository';
+  }
+  if (!('vulnerability_alerts' in unreadable)) {
+    if (typeof repository.hasVulnerabilityAlertsEnabled === 'boolean') values.set('vulnerability_alerts', repository.hasVulnerabilityAlertsEnabled);
+    else unreadable.vulnerability_alerts = 'GitHub did not say whether Dependabot alerts are enabled';
+  }
+  if (!('branch_protection' in unreadable)) {
+    values.set('branch_protection', ref === null ? null : branchProtectionBody(ref.branchProtectionRule, { apiUrl: context.apiUrl, fullName: context.fullName, branch: context.defaultBranch }));
+  }
+  // An empty repository has no branch, hence no rules.
+  const rules = ref === null ? { pageInfo: { hasNextPage: false }, nodes: [] } : ref.rules;
+  const nodes = isObject(rules) && Array.isArray(rules.nodes) ? rules.nodes : null;
+  if (!('branch_rules' in unreadable)) {
+    if (nodes === null) unreadable.branch_rules = 'GitHub did not list the rules of the default branch';
+    else if (!isObject(rules) || !isObject(rules.pageInfo) || rules.pageInfo.hasNextPage !== false) {
+      unreadable.branch_rules = `more than ${nodes.length} ruleset rules apply to the default branch; only complete lists are assessed`;
+    } else values.set('branch_rules', branchRulesBody(nodes));
+  }
+  if (!('rulesets' in unreadable) && nodes !== null) {
+    const permissions = context.permissions;
+    const canSeeBypass = (sourceType: string) =>
+      permissions === null || sourceType === 'Repository' || (sourceType === 'Organization' && permissions[ORGANIZATION_ADMINISTRATION] !== undefined);
+    values.set('rulesets', rulesetBodies(nodes, canSeeBypass));
+  }
+}
+
+interface GraphAnswer {
+  data: JsonObject;
+  /** Errors GitHub reported inside optional settings fields, by area. */
+  errors: Map<SettingsArea, string>;
+}
+
+/**
+ * One GraphQL request. Errors GitHub reports inside an optional settings field make that area
+ * unreadable; any other error, a missing `repository` or an answer of the wrong shape fails the scan.
+ */
+async function graphql(request: RequestFunction, query: string, variables: Record<string, unknown>, fullName: string): Promise<GraphAnswer> {
+  let body: unknown;
+  let headers: Record<string, string | undefined>;
+  try {
+    const response = await request('POST /graphql', { query, variables });
+    body = response.data;
+    headers = response.headers as Record<string, string | undefined>;
+  } catch (error) {
+    throw codeHostError(error, `repository ${fullName}`);
+  }
+  const errorList = isObject(body) && Array.isArray(body.errors) ? body.errors.filter(isObject) : [];
+  const data = isObject(body) && isObject(body.data) ? body.data : null;
+  const repository = data !== null && isObject(data.repository) ? data.repository : null;
+  const areaErrors = new Map<SettingsArea, string>();
+  const critical: JsonObject[] = [];
+  for (const error of errorList) {
+    const area = optionalArea(error.path);
+    if (area === null || repository === null) critical.push(error);
+    else areaErrors.set(area, `${typeof error.type === 'string' ? `${error.type}: ` : ''}${String(error.message ?? 'error')}`);
+  }
+  if (critical.length > 0 || repository === null) {
+    const first = critical[0];
+    const type = typeof first?.type === 'string' ? first.type : undefined;
+    const message = first === undefined ? 'the answer has no repository' : String(first.message ?? 'error');
+    if (type === 'NOT_FOUND') throw new CodeHostError('not_found', `repository ${fullName}: ${message}`);
+    if (type === 'RATE_LIMITED') {
+      throw new CodeHostError('rate_limited', `repository ${fullName}: GraphQL ${message}`, { retryAfter: describeFailure({ status: 403, response: { headers } }).retryAfter });
+    }
+    if (type === 'FORBIDDEN') throw new CodeHostError('forbidden', `repository ${fullName}: ${message}`);
+    throw new CodeHostError('unavailable', `repository ${fullName}: GitHub's GraphQL API gave no usable answer (${message})`);
+  }
+  return { data: repository, errors: areaErrors };
+}
+
+/** The settings area a GraphQL error path points into, or null for anything else (files, the repository). */
+function optionalArea(path: unknown): SettingsArea | null {
+  if (!Array.isArray(path)) return null;
+  const at = path.filter((p): p is string => typeof p === 'string').join('.');
+  const within = (prefix: string) => at === prefix || at.startsWith(`${prefix}.`);
+  if (within('repository.hasVulnerabilityAlertsEnabled')) return 'vulnerability_alerts';
+  if (within('repository.defaultBranchRef.branchProtectionRule')) return 'branch_protection';
+  if (within('repository.defaultBranchRef.rules.nodes.repositoryRuleset.bypassActors')) return 'rulesets';
+  if (within('repository.defaultBranchRef.rules')) return 'branch_rules';
+  return null;
+}
+
+type NextPage = { area: SettingsArea; value: unknown[]; next: string };
+
+/** One REST area. `repository` failing fails the scan; any other area becomes unreadable with GitHub's reason. */
+async function readRestArea(request: RequestFunction, def: RestArea, owner: string, repo: string, fullName: string): Promise<AreaResult | NextPage> {
+  try {
+    const response = await request(def.route, { owner, repo, ...def.parameters });
+    const next = def.paginated === true ? nextLink(response.headers.link) : undefined;
+    if (next !== undefined && Array.isArray(response.data)) return { area: def.area, value: response.data, next };
+    return { area: def.area, value: response.data };
+  } catch (error) {
+    if (def.area === 'repository') throw codeHostError(error, `repository ${fullName}`);
+    return { area: def.area, unreadable: describeFailure(error).reason };
+  }
+}
+
+/** The remaining pages of a list area; a page that fails makes the area unreadable (a partial list could hide a hook). */
+async function followPages(request: RequestFunction, first: NextPage): Promise<AreaResult> {
+  const items = [...first.value];
+  let next: string | undefined = first.next;
+  try {
+    while (next !== undefined) {
+      const response = await request(`GET ${next}`);
+      if (Array.isArray(response.data)) items.push(...(response.data as unknown[]));
+      next = nextLink(response.headers.link);
+    }
+  } catch (error) {
+    return { area: first.area, unreadable: describeFailure(error).reason };
+  }
+  return { area: first.area, value: items };
+}
+
+function nextLink(link: string | undefined): string | undefined {
+  return link === undefined ? undefined : /<([^>]+)>;\s*rel="next"/.exec(link)?.[1];
+}
+
+export function splitFullName(fullName: string): [string, string] {
+  const match = /^([A-Za-z0-9-]+)\/([A-Za-z0-9._-]+)$/.exec(fullName);
+  if (match === null || match[2] === '.' || match[2] === '..') throw new CodeHostError('not_found', `"${fullName}" is not a repository name (owner/name)`);
+  return [match[1] ?? '', match[2] ?? ''];
+}

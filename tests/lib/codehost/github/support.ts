@@ -1,0 +1,74 @@
+import { readFileSync } from 'node:fs';
+import type { RepositoryLocator } from '../../../../lib/codehost/port.js';
+import { scanRepository } from '../../../../lib/engine/scan.js';
+import type { SettingsSnapshot } from '../../../../lib/engine/settings/snapshot.js';
+import type { Finding, RepositoryFile } from '../../../../lib/engine/types.js';
+import { testGitHubCodeHost, type FakeGitHub, type FakeRepositoryInit, type Permissions } from '../../../support/github/index.js';
+
+export type FixtureName = 'hardened' | 'weak' | 'metadata-only';
+
+export function settingsFixture(name: FixtureName): SettingsSnapshot {
+  return JSON.parse(readFileSync(new URL(`../../../fixtures/settings/${name}.json`, import.meta.url), 'utf8')) as SettingsSnapshot;
+}
+
+let nextInstallation = 1000;
+
+export interface Setup {
+  installationId: number;
+  fullName: string;
+  locator: RepositoryLocator;
+  host: ReturnType<typeof testGitHubCodeHost>;
+}
+
+/** A fresh installation (organization account) with one repository, and an adapter with an empty token cache. */
+export function setup(github: FakeGitHub, init: Partial<FakeRepositoryInit> & { permissions?: Permissions } = {}): Setup {
+  const installationId = nextInstallation++;
+  const login = init.fullName?.split('/')[0] ?? `org-${installationId}`;
+  github.addInstallation({ id: installationId, account: { login, id: 90_000_000 + installationId, type: 'Organization' }, permissions: init.permissions });
+  const fullName = init.fullName ?? `${login}/service`;
+  const repository = github.addRepository({ ...init, fullName, installationId });
+  return {
+    installationId,
+    fullName,
+    locator: { installationId, fullName, defaultBranch: repository.defaultBranch, private: repository.visibility !== 'public' },
+    host: testGitHubCodeHost(),
+  };
+}
+
+/** The findings the engine gives for these files and settings (all rules). */
+export function findingsOf(files: readonly RepositoryFile[], settings?: SettingsSnapshot): Finding[] {
+  return scanRepository(files, settings === undefined ? {} : { settings }).findings;
+}
+
+/** The areas `settings-unreadable` reports, from its messages. */
+export function unreadableAreas(settings: SettingsSnapshot): string[] {
+  return findingsOf([], settings)
+    .filter((f) => f.rule_id === 'settings-unreadable')
+    .map((f) => /\(`(\w+)`:/.exec(f.description)?.[1] ?? '?')
+    .sort();
+}
+
+export const WORKFLOW = `name: ci
+on:
+  pull_request_target:
+permissions:
+  contents: read
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          ref: \${{ github.event.pull_request.head.sha }}
+      - uses: ./tools/setup
+      - run: echo "\${{ github.event.pull_request.title }}"
+`;
+
+export const COMPOSITE = `name: setup
+description: set up the toolchain
+runs:
+  using: composite
+  steps:
+    - run: curl -sSL https://example.com/install.sh | bash
+      shell: bash
+`;

@@ -1,0 +1,565 @@
+import { randomBytes, type KeyObject } from 'node:crypto';
+import { jwtVerify } from 'jose';
+import { delay, http, HttpResponse, type HttpHandler } from 'msw';
+import type { SettingsSnapshot } from '../../../lib/engine/settings/snapshot.js';
+import { executeGraphQL, type GraphQLRequest, type Viewer } from './graphql.js';
+import { testAppCredentials } from './keys.js';
+import {
+  buildTree,
+  defaultSettings,
+  fileText,
+  findNode,
+  FULL_PERMISSIONS,
+  type FakeAccount,
+  type FakeFile,
+  type FakeInstallation,
+  type FakeRepository,
+  type FakeUser,
+  type Permissions,
+} from './model.js';
+import { errorBody, installationBody, listedRepositoryBody, membershipBody, repositoryBody } from './rest.js';
+
+/**
+ * A stateful fake of GitHub's REST and GraphQL APIs for msw: installations of one GitHub App (with their
+ * accounts and token permissions), repositories (files and settings snapshots), organization memberships
+ * and personal tokens. It counts requests per route, injects faults (5xx, delays, rate limits, malformed
+ * GraphQL, network errors) and adds a fixed latency to every request. See README.md beside this file.
+ */
+
+export interface FakeGitHubOptions {
+  /** REST root (default `https://api.github.com`); GraphQL is `<root>/graphql`. */
+  baseUrl?: string;
+  /** The App whose JWTs are accepted (default: `testAppCredentials()`). */
+  app?: { id: number; publicKey: KeyObject; slug?: string };
+  /** Added to every request before it is answered (the benchmark uses 50). */
+  latencyMs?: number;
+  /** The clock that dates tokens (`expires_at`); default `Date.now`. */
+  now?: () => number;
+}
+
+export interface FakeInstallationInit {
+  id: number;
+  account: FakeAccount;
+  /** The token's permissions (default `FULL_PERMISSIONS`; `members` and `organization_administration` only for organizations). */
+  permissions?: Permissions;
+  tokenLifetimeMs?: number;
+  suspended?: boolean;
+}
+
+export interface FakeRepositoryInit {
+  /** `owner/name`; the owner is the installation's account when the installation names one. */
+  fullName: string;
+  installationId?: number;
+  id?: number;
+  /** Default `public`. */
+  visibility?: 'public' | 'private' | 'internal';
+  /** Default `main`. */
+  defaultBranch?: string;
+  files?: Record<string, FakeFile>;
+  /**
+   * Settings as REST bodies, like tests/fixtures/settings (areas not given take GitHub's defaults for a new
+   * repository). Areas named in `unreadable` answer 403 with that reason. `codeowners: true` with no
+   * CODEOWNERS among the files adds `.github/CODEOWNERS`.
+   */
+  settings?: SettingsSnapshot;
+  empty?: boolean;
+}
+
+export type Fault =
+  /** Answer with this status and a GitHub error body. */
+  | { kind: 'status'; status: number; message?: string }
+  /** Wait this long, then answer normally (a deadline shorter than that makes it a timeout). */
+  | { kind: 'delay'; ms: number }
+  /** 403 "You have exceeded a secondary rate limit" with `retry-after`. */
+  | { kind: 'secondary-rate-limit'; retryAfter: number }
+  /** 403 with `x-ratelimit-remaining: 0` (the primary limit), resetting in this many seconds. */
+  | { kind: 'rate-limit'; resetInSeconds: number }
+  /** 200 with a GraphQL `errors` array (and `data`, null by default). */
+  | { kind: 'graphql-errors'; errors?: Array<Record<string, unknown>>; data?: unknown }
+  /** 200 with this body verbatim (malformed JSON, a body without `data`, ...). */
+  | { kind: 'body'; body: string; contentType?: string }
+  /** The connection fails (fetch rejects). */
+  | { kind: 'network' };
+
+export interface RecordedRequest {
+  method: string;
+  /** GitHub's route template: `GET /repos/{owner}/{repo}/hooks`, `POST /graphql`. */
+  route: string;
+  /** Path and query as sent. */
+  url: string;
+  /** `owner/name` for repository routes and GraphQL queries about one repository. */
+  repository?: string;
+  /** GraphQL operation name. */
+  operation?: string;
+  auth: 'app' | 'installation' | 'user' | 'none';
+  installationId?: number;
+  status?: number;
+  /** `performance.now()` when the request arrived and when its answer was ready. */
+  startedAt: number;
+  endedAt?: number;
+}
+
+type Identity = { kind: 'app' } | { kind: 'installation'; installation: FakeInstallation } | { kind: 'user'; user: FakeUser } | { kind: 'none' };
+
+interface Context {
+  request: Request;
+  url: URL;
+  params: Record<string, string>;
+  identity: Identity;
+  record: RecordedRequest;
+}
+
+interface Route {
+  method: string;
+  template: string;
+  pattern: RegExp;
+  keys: string[];
+  handle(context: Context): Promise<Response> | Response;
+}
+
+interface FaultRule {
+  route: string;
+  fault: Fault;
+  remaining: number;
+  repository: string | undefined;
+}
+
+const NOT_ACCESSIBLE = 'Resource not accessible by integration';
+
+export class FakeGitHub {
+  readonly baseUrl: string;
+  latencyMs: number;
+  readonly requests: RecordedRequest[] = [];
+  readonly app: { id: number; publicKey: KeyObject; slug: string };
+  private readonly now: () => number;
+  private readonly installations = new Map<number, FakeInstallation>();
+  private readonly repositories = new Map<string, FakeRepository>();
+  private readonly memberships = new Map<string, { state: string; role: string }>();
+  private readonly users = new Map<string, FakeUser>();
+  private readonly tokens = new Map<string, { installationId: number; expiresAt: number }>();
+  private readonly faults: FaultRule[] = [];
+  private readonly routes: Route[];
+  private nextId = 700_000_000;
+
+  constructor(options: FakeGitHubOptions = {}) {
+    this.baseUrl = (options.baseUrl ?? 'https://api.github.com').replace(/\/+$/, '');
+    this.latencyMs = options.latencyMs ?? 0;
+    this.now = options.now ?? Date.now;
+    const app = options.app ?? { id: testAppCredentials().appId, publicKey: testAppCredentials().publicKey };
+    this.app = { slug: 'chainbreaker', ...app };
+    this.routes = this.defineRoutes();
+  }
+
+  // --- State -------------------------------------------------------------------------------------
+
+  addInstallation(init: FakeInstallationInit): FakeInstallation {
+    const organizationOnly = ['members', 'organization_administration'];
+    const permissions =
+      init.permissions ?? Object.fromEntries(Object.entries(FULL_PERMISSIONS).filter(([key]) => init.account.type === 'Organization' || !organizationOnly.includes(key)));
+    const installation: FakeInstallation = {
+      id: init.id,
+      account: init.account,
+      permissions: { ...permissions },
+      tokenLifetimeMs: init.tokenLifetimeMs ?? 60 * 60_000,
+      suspended: init.suspended ?? false,
+    };
+    this.installations.set(init.id, installation);
+    return installation;
+  }
+
+  addRepository(init: FakeRepositoryInit): FakeRepository {
+    const [ownerLogin = '', name = ''] = init.fullName.split('/');
+    const installation = init.installationId === undefined ? undefined : this.installations.get(init.installationId);
+    const owner = installation?.account.login === ownerLogin ? installation.account : { login: ownerLogin, id: this.id(), type: 'Organization' as const };
+    const files = new Map(Object.entries(init.files ?? {}));
+    const settings: SettingsSnapshot = { ...defaultSettings(), ...init.settings };
+    if (settings.codeowners === true && !['CODEOWNERS', '.github/CODEOWNERS', 'docs/CODEOWNERS'].some((p) => files.has(p))) {
+      files.set('.github/CODEOWNERS', '* @acme/maintainers\n');
+    }
+    const repository: FakeRepository = {
+      id: init.id ?? this.id(),
+      owner,
+      name,
+      fullName: init.fullName,
+      installationId: init.installationId ?? null,
+      visibility: init.visibility ?? 'public',
+      defaultBranch: init.defaultBranch ?? 'main',
+      empty: init.empty ?? false,
+      files,
+      settings,
+      createdAt: '2023-01-17T08:05:12Z',
+    };
+    this.repositories.set(init.fullName.toLowerCase(), repository);
+    return repository;
+  }
+
+  /** The repository's mutable state (rename its default branch, change files or settings). */
+  repository(fullName: string): FakeRepository {
+    const repository = this.repositories.get(fullName.toLowerCase());
+    if (repository === undefined) throw new Error(`no fake repository ${fullName}`);
+    return repository;
+  }
+
+  installation(id: number): FakeInstallation {
+    const installation = this.installations.get(id);
+    if (installation === undefined) throw new Error(`no fake installation ${id}`);
+    return installation;
+  }
+
+  addMember(org: string, login: string, state: 'active' | 'pending' = 'active', role: 'member' | 'admin' = 'member'): void {
+    this.memberships.set(`${org.toLowerCase()}/${login.toLowerCase()}`, { state, role });
+  }
+
+  /** A personal token: read access to every repository, or an owner's rights (admin everywhere) with `admin`. */
+  addUserToken(token: string, user: { login: string; id?: number; admin?: boolean }): void {
+    this.users.set(token, { login: user.login, id: user.id ?? this.id(), admin: user.admin ?? false });
+  }
+
+  // --- Faults and counting -----------------------------------------------------------------------
+
+  /** Makes requests of `route` (a route template, see `RecordedRequest.route`, or `*`) fail `times` times (default: always). */
+  fault(route: string, fault: Fault, options: { times?: number; repository?: string } = {}): void {
+    this.faults.push({ route, fault, remaining: options.times ?? Infinity, repository: options.repository?.toLowerCase() });
+  }
+
+  clearFaults(): void {
+    this.faults.length = 0;
+  }
+
+  /** Requests so far, of one route or matching a predicate. */
+  count(filter?: string | ((request: RecordedRequest) => boolean)): number {
+    if (filter === undefined) return this.requests.length;
+    return this.requests.filter(typeof filter === 'string' ? (r) => r.route === filter : filter).length;
+  }
+
+  /** Routes requested so far, in order. */
+  routesRequested(): string[] {
+    return this.requests.map((r) => r.route);
+  }
+
+  /**
+   * Sequential round trips among the recorded requests (or those matching `filter`): the longest chain of
+   * requests each sent after the previous one was answered. Requests sent together count once, so with
+   * some latency (`latencyMs`) this is the depth of the client's critical path, independent of timing noise.
+   */
+  roundTrips(filter?: (request: RecordedRequest) => boolean): number {
+    const requests = this.requests.filter((r) => r.endedAt !== undefined && (filter === undefined || filter(r))).sort((a, b) => a.startedAt - b.startedAt);
+    const depth = new Map<RecordedRequest, number>();
+    for (const request of requests) {
+      const before = requests.filter((r) => depth.has(r) && (r.endedAt ?? Infinity) <= request.startedAt).map((r) => depth.get(r) ?? 0);
+      depth.set(request, 1 + Math.max(0, ...before));
+    }
+    return Math.max(0, ...depth.values());
+  }
+
+  /** Forgets recorded requests and faults (the state stays). */
+  reset(): void {
+    this.requests.length = 0;
+    this.clearFaults();
+  }
+
+  /** msw handlers for the REST root and GraphQL. */
+  get handlers(): HttpHandler[] {
+    return [http.all(`${this.baseUrl}/*`, ({ request }) => this.dispatch(request))];
+  }
+
+  // --- Dispatch ----------------------------------------------------------------------------------
+
+  private async dispatch(request: Request): Promise<Response | undefined> {
+    const url = new URL(request.url);
+    const path = url.pathname.slice(new URL(this.baseUrl).pathname.replace(/\/$/, '').length) || '/';
+    for (const route of this.routes) {
+      if (route.method !== request.method) continue;
+      const match = route.pattern.exec(path);
+      if (match === null) continue;
+      const params = Object.fromEntries(route.keys.map((key, i) => [key, decodeURIComponent(match[i + 1] ?? '')]));
+      const record: RecordedRequest = { method: request.method, route: `${route.method} ${route.template}`, url: path + url.search, auth: 'none', startedAt: performance.now() };
+      if (params.owner !== undefined && params.repo !== undefined) record.repository = `${params.owner}/${params.repo}`;
+      this.requests.push(record);
+      if (this.latencyMs > 0) await delay(this.latencyMs);
+      const identity = await this.identify(request);
+      record.auth = identity.kind;
+      if (identity.kind === 'installation') record.installationId = identity.installation.id;
+      const context: Context = { request, url, params, identity, record };
+      const response = (await this.injected(context)) ?? (await route.handle(context));
+      record.status = response.status;
+      record.endedAt = performance.now();
+      return response;
+    }
+    return undefined;
+  }
+
+  private async injected(context: Context): Promise<Response | undefined> {
+    let repository = context.record.repository?.toLowerCase();
+    if (context.record.route === 'POST /graphql') {
+      const body = (await context.request.clone().json().catch(() => ({}))) as GraphQLRequest;
+      const variables = body.variables ?? {};
+      if (typeof variables.owner === 'string' && typeof variables.name === 'string') repository = `${variables.owner}/${variables.name}`.toLowerCase();
+      context.record.repository = repository;
+      context.record.operation = body.operationName ?? /^\s*query\s+(\w+)/.exec(body.query ?? '')?.[1];
+    }
+    const rule = this.faults.find((f) => (f.route === '*' || f.route === context.record.route) && f.remaining > 0 && (f.repository === undefined || f.repository === repository));
+    if (rule === undefined) return undefined;
+    rule.remaining--;
+    const fault = rule.fault;
+    switch (fault.kind) {
+      case 'status':
+        return json(errorBody(fault.message ?? statusText(fault.status), fault.status), fault.status);
+      case 'delay':
+        await delay(fault.ms);
+        return undefined;
+      case 'secondary-rate-limit':
+        return json(
+          errorBody('You have exceeded a secondary rate limit. Please wait a few minutes before you try again.', 403, 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api'),
+          403,
+          { 'retry-after': String(fault.retryAfter) },
+        );
+      case 'rate-limit': {
+        const reset = Math.ceil(this.now() / 1000) + fault.resetInSeconds;
+        const message = `API rate limit exceeded for installation ID ${context.identity.kind === 'installation' ? context.identity.installation.id : 0}.`;
+        return json(errorBody(message, 403, 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api'), 403, {
+          'x-ratelimit-limit': '5000',
+          'x-ratelimit-remaining': '0',
+          'x-ratelimit-used': '5000',
+          'x-ratelimit-reset': String(reset),
+          'x-ratelimit-resource': 'core',
+        });
+      }
+      case 'graphql-errors':
+        return json({ data: fault.data ?? null, errors: fault.errors ?? [{ message: 'Something went wrong while executing your query. Please include `8F2C:3A1D:1B4E2F:1C2D3E:65F0A1B2` when reporting this issue.' }] });
+      case 'body':
+        return new HttpResponse(fault.body, { status: 200, headers: { 'content-type': fault.contentType ?? 'application/json; charset=utf-8' } });
+      case 'network':
+        return HttpResponse.error();
+    }
+  }
+
+  private async identify(request: Request): Promise<Identity> {
+    const header = request.headers.get('authorization') ?? '';
+    const [scheme = '', credential = ''] = header.split(/\s+/, 2);
+    if (credential === '') return { kind: 'none' };
+    if (/^bearer$/i.test(scheme) && credential.split('.').length === 3) {
+      try {
+        const { payload } = await jwtVerify(credential, this.app.publicKey, { algorithms: ['RS256'] });
+        if (String(payload.iss) === String(this.app.id)) return { kind: 'app' };
+      } catch {
+        // falls through: a JWT GitHub cannot verify is treated as no credential, then refused by the route
+      }
+      return { kind: 'none' };
+    }
+    const token = this.tokens.get(credential);
+    if (token !== undefined && token.expiresAt > this.now()) {
+      const installation = this.installations.get(token.installationId);
+      if (installation !== undefined) return { kind: 'installation', installation };
+    }
+    const user = this.users.get(credential);
+    return user === undefined ? { kind: 'none' } : { kind: 'user', user };
+  }
+
+  // --- Access ------------------------------------------------------------------------------------
+
+  private canSee(identity: Identity, repository: FakeRepository): boolean {
+    if (identity.kind === 'installation') return repository.installationId === identity.installation.id;
+    if (identity.kind === 'user') return true;
+    return identity.kind === 'none' && repository.visibility === 'public';
+  }
+
+  private can(identity: Identity, repository: FakeRepository, permission: string): boolean {
+    if (!this.canSee(identity, repository)) return false;
+    if (identity.kind === 'installation') return identity.installation.permissions[permission] !== undefined;
+    if (identity.kind === 'user') return identity.user.admin || permission === 'metadata' || permission === 'contents';
+    return permission === 'metadata' || permission === 'contents';
+  }
+
+  private viewer(identity: Identity): Viewer {
+    return {
+      canSee: (r) => this.canSee(identity, r),
+      can: (r, permission) => this.can(identity, r, permission),
+      canEditRulesets: (r, sourceType) => {
+        if (sourceType === 'Enterprise') return false;
+        if (identity.kind === 'user') return identity.user.admin;
+        if (identity.kind !== 'installation' || !this.canSee(identity, r)) return false;
+        const key = sourceType === 'Organization' ? 'organization_administration' : 'administration';
+        return identity.installation.permissions[key] !== undefined;
+      },
+      viewerCanAdminister: (r) =>
+        identity.kind === 'user' ? identity.user.admin : identity.kind === 'installation' && this.canSee(identity, r) && identity.installation.permissions.administration === 'write',
+    };
+  }
+
+  // --- Routes ------------------------------------------------------------------------------------
+
+  private defineRoutes(): Route[] {
+    const routes: Route[] = [];
+    const route = (method: string, template: string, handle: Route['handle']) => {
+      const keys: string[] = [];
+      const source = template.replace(/\{(\w+)\}/g, (_, key: string) => {
+        keys.push(key);
+        return key === 'path' ? '(.*)' : '([^/]+)';
+      });
+      routes.push({ method, template, pattern: new RegExp(`^${source}$`), keys, handle });
+    };
+    const api = this.baseUrl;
+
+    route('POST', '/app/installations/{installation_id}/access_tokens', ({ identity, params }) => {
+      if (identity.kind !== 'app') return unauthorized('A JSON web token could not be decoded');
+      const installation = this.installations.get(Number(params.installation_id));
+      if (installation === undefined) return notFound();
+      if (installation.suspended) return json(errorBody('This installation has been suspended', 403), 403);
+      const token = `ghs_${randomBytes(18).toString('base64url')}`;
+      const expiresAt = this.now() + installation.tokenLifetimeMs;
+      this.tokens.set(token, { installationId: installation.id, expiresAt });
+      return json({ token, expires_at: new Date(expiresAt).toISOString().replace(/\.\d{3}Z$/, 'Z'), permissions: installation.permissions, repository_selection: 'all' }, 201);
+    });
+
+    route('GET', '/app/installations/{installation_id}', ({ identity, params }) => {
+      if (identity.kind !== 'app') return unauthorized('A JSON web token could not be decoded');
+      const installation = this.installations.get(Number(params.installation_id));
+      return installation === undefined ? notFound() : json(installationBody(api, installation, this.app.id, this.app.slug));
+    });
+
+    route('GET', '/installation/repositories', ({ identity, url }) => {
+      if (identity.kind !== 'installation') return unauthorized();
+      const repositories = [...this.repositories.values()].filter((r) => r.installationId === identity.installation.id).sort((a, b) => a.id - b.id);
+      const { items, headers } = page(repositories, url);
+      return json({ total_count: repositories.length, repository_selection: 'all', repositories: items.map((r) => listedRepositoryBody(api, r)) }, 200, headers);
+    });
+
+    route('GET', '/orgs/{org}/memberships/{username}', ({ identity, params }) => {
+      if (identity.kind === 'none') return unauthorized();
+      const org = [...this.installations.values()].find((i) => i.account.login.toLowerCase() === params.org?.toLowerCase())?.account;
+      if (identity.kind === 'installation' && (identity.installation.account.login.toLowerCase() !== params.org?.toLowerCase() || identity.installation.permissions.members === undefined)) {
+        return json(errorBody(NOT_ACCESSIBLE, 403), 403);
+      }
+      const membership = this.memberships.get(`${params.org?.toLowerCase()}/${params.username?.toLowerCase()}`);
+      if (org === undefined || membership === undefined) return notFound();
+      return json(membershipBody(api, org, { login: params.username ?? '', id: 583231 }, membership.state, membership.role));
+    });
+
+    route('POST', '/graphql', async ({ identity, request }) => {
+      if (identity.kind === 'none') return json({ message: 'This endpoint requires you to be authenticated.', documentation_url: 'https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql' }, 401);
+      const body = (await request.json()) as GraphQLRequest;
+      return json(await executeGraphQL(body, (fullName) => this.repositories.get(fullName.toLowerCase()), this.viewer(identity)));
+    });
+
+    // Repository routes: the repository must be visible to the caller (else 404, as GitHub hides it).
+    const repo = (template: string, handle: (context: Context, repository: FakeRepository) => Response | Promise<Response>, method = 'GET') =>
+      route(method, `/repos/{owner}/{repo}${template}`, (context) => {
+        const repository = this.repositories.get(`${context.params.owner}/${context.params.repo}`.toLowerCase());
+        if (repository === undefined || !this.canSee(context.identity, repository)) return notFound();
+        return handle(context, repository);
+      });
+    /** An area of the settings: 403 without the permission or when the snapshot declares it unreadable. */
+    const area = (template: string, name: keyof SettingsSnapshot, permission: string, answer: (value: unknown, context: Context, repository: FakeRepository) => Response) =>
+      repo(template, (context, repository) => {
+        const declared = repository.settings.unreadable?.[name];
+        if (declared !== undefined) return json(errorBody(declared.replace(/^\d{3}\s+/, ''), 403), 403);
+        if (!this.can(context.identity, repository, permission)) return forbidden(context.identity);
+        return answer(repository.settings[name], context, repository);
+      });
+
+    repo('', ({ identity }, repository) => {
+      const admin = this.can(identity, repository, 'administration');
+      const permissions = identity.kind === 'user' ? { admin, maintain: admin, push: admin, triage: admin, pull: true } : undefined;
+      return json(repositoryBody(api, repository, { admin, permissions }));
+    });
+    area('/actions/permissions', 'actions_permissions', 'administration', (value) => json(value));
+    area('/actions/permissions/workflow', 'workflow_permissions', 'administration', (value) => json(value));
+    area('/actions/permissions/fork-pr-contributor-approval', 'fork_pr_approval', 'administration', (value, _context, repository) =>
+      repository.visibility === 'public' ? json(value) : json(errorBody('Fork pull request contributor approval is only available for public repositories', 422), 422),
+    );
+    area('/actions/runners', 'runners', 'administration', (value, { url }) => {
+      const runners = isRecord(value) && Array.isArray(value.runners) ? value.runners : [];
+      const { items, headers } = page(runners, url);
+      return json({ total_count: isRecord(value) && typeof value.total_count === 'number' ? value.total_count : runners.length, runners: items }, 200, headers);
+    });
+    area('/hooks', 'hooks', 'repository_hooks', (value, { url }) => {
+      const { items, headers } = page(Array.isArray(value) ? value : [], url);
+      return json(items, 200, headers);
+    });
+    area('/vulnerability-alerts', 'vulnerability_alerts', 'administration', (value) => (value === true ? new HttpResponse(null, { status: 204 }) : notFound()));
+    area('/branches/{branch}/protection', 'branch_protection', 'administration', (value, { params }, repository) =>
+      params.branch === repository.defaultBranch && isRecord(value) ? json(value) : json(errorBody('Branch not protected', 404), 404),
+    );
+    area('/rules/branches/{branch}', 'branch_rules', 'metadata', (value, { params, url }, repository) => {
+      const { items, headers } = page(params.branch === repository.defaultBranch && Array.isArray(value) ? value : [], url);
+      return json(items, 200, headers);
+    });
+    repo('/rulesets/{ruleset_id}', ({ identity, params }, repository) => {
+      const body = (repository.settings.rulesets ?? []).filter(isRecord).find((r) => String(r.id) === params.ruleset_id);
+      if (body === undefined) return notFound();
+      const copy: Record<string, unknown> = { ...body };
+      if (!this.viewer(identity).canEditRulesets(repository, String(body.source_type ?? 'Repository'))) delete copy.bypass_actors;
+      return json(copy);
+    });
+    repo('/contents/{path}', ({ identity, params }, repository) => {
+      if (!this.can(identity, repository, 'contents')) return forbidden(identity);
+      const node = findNode(buildTree(repository.files), params.path ?? '');
+      if (node === null) return notFound();
+      const link = (p: string) => `${api}/repos/${repository.fullName}/contents/${p}?ref=${repository.defaultBranch}`;
+      if (node.kind === 'tree') {
+        return json(
+          [...node.entries.entries()].map(([name, child]) => ({
+            name,
+            path: child.path,
+            type: child.kind === 'tree' ? 'dir' : typeof child.file !== 'string' && child.file.symlink === true ? 'symlink' : 'file',
+            size: child.kind === 'tree' ? 0 : Buffer.byteLength(fileText(child.file)),
+            url: link(child.path),
+          })),
+        );
+      }
+      const text = fileText(node.file);
+      return json({ type: 'file', encoding: 'base64', size: Buffer.byteLength(text), name: node.path.split('/').pop(), path: node.path, content: Buffer.from(text).toString('base64'), url: link(node.path) });
+    });
+    return routes;
+  }
+
+  private id(): number {
+    return this.nextId++;
+  }
+}
+
+function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return HttpResponse.json(body as Record<string, unknown>, {
+    status,
+    headers: { 'x-github-api-version-selected': '2022-11-28', 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '4999', ...headers },
+  });
+}
+
+function notFound(): Response {
+  return json(errorBody('Not Found', 404), 404);
+}
+
+function unauthorized(message = 'Bad credentials'): Response {
+  return json(errorBody(message, 401), 401);
+}
+
+/** GitHub's refusal: Apps without the permission get 403; users without admin rights too (with another message). */
+function forbidden(identity: Identity): Response {
+  return json(errorBody(identity.kind === 'installation' ? NOT_ACCESSIBLE : 'Must have admin rights to Repository.', 403), 403);
+}
+
+/** One page (`per_page`, default 30, at most 100; `page` from 1) with GitHub's Link header. */
+function page<T>(items: readonly T[], url: URL): { items: T[]; headers: Record<string, string> } {
+  const perPage = Math.min(100, Math.max(1, Number(url.searchParams.get('per_page') ?? 30) || 30));
+  const current = Math.max(1, Number(url.searchParams.get('page') ?? 1) || 1);
+  const last = Math.max(1, Math.ceil(items.length / perPage));
+  const at = (n: number) => {
+    const next = new URL(url);
+    next.searchParams.set('per_page', String(perPage));
+    next.searchParams.set('page', String(n));
+    return next.toString();
+  };
+  const links: string[] = [];
+  if (current < last) links.push(`<${at(current + 1)}>; rel="next"`, `<${at(last)}>; rel="last"`);
+  if (current > 1) links.push(`<${at(1)}>; rel="first"`, `<${at(current - 1)}>; rel="prev"`);
+  return { items: items.slice((current - 1) * perPage, current * perPage), headers: links.length > 0 ? { link: links.join(', ') } : {} };
+}
+
+function statusText(status: number): string {
+  return { 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout' }[status] ?? `Error ${status}`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
