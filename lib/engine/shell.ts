@@ -2,7 +2,29 @@
  * A small, forgiving reader for the shell scripts of `run:` steps. It is not a shell parser: it splits a
  * script into logical lines, pipelines and commands well enough for pattern rules, keeps offsets so
  * findings point at the right place, and never throws.
+ *
+ * Many rules read the same scripts, so every function here is memoised and returns frozen results:
+ * a script is split once per scan, not once per rule.
  */
+
+const CACHE_LIMIT = 50_000;
+
+/** A bounded memo: cleared wholesale when full, which keeps it deterministic and cheap. */
+function memo<K, V>(compute: (key: K) => V): (key: K) => V {
+  const cache = new Map<K, V>();
+  return (key: K) => {
+    const hit = cache.get(key);
+    if (hit !== undefined) return hit;
+    const value = compute(key);
+    if (cache.size >= CACHE_LIMIT) cache.clear();
+    cache.set(key, value);
+    return value;
+  };
+}
+
+function isSpace(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d || code === 0x0b || code === 0x0c;
+}
 
 export interface ScriptSpan {
   text: string;
@@ -17,7 +39,9 @@ export interface Pipeline {
 }
 
 /** Lines with backslash continuations joined; blank lines and whole-line `#` comments dropped. */
-export function logicalLines(script: string): ScriptSpan[] {
+export const logicalLines: (script: string) => readonly ScriptSpan[] = memo(splitLogicalLines);
+
+function splitLogicalLines(script: string): readonly ScriptSpan[] {
   const lines: ScriptSpan[] = [];
   let pending: ScriptSpan | null = null;
   let offset = 0;
@@ -39,14 +63,32 @@ export function logicalLines(script: string): ScriptSpan[] {
     }
   }
   if (pending !== null) lines.push(pending);
-  return lines;
+  for (const line of lines) Object.freeze(line);
+  return Object.freeze(lines);
 }
+
+const pipelineCache = new WeakMap<ScriptSpan, readonly Pipeline[]>();
 
 /**
  * Splits a logical line into pipelines at unquoted `;`, `&&`, `||` and `&`, and each pipeline into
  * commands at unquoted `|`. A trailing unquoted `#` comment is dropped.
  */
-export function pipelines(line: ScriptSpan): Pipeline[] {
+export function pipelines(line: ScriptSpan): readonly Pipeline[] {
+  const hit = pipelineCache.get(line);
+  if (hit !== undefined) return hit;
+  const result = splitPipelines(line);
+  for (const pipeline of result) {
+    for (const command of pipeline.commands) Object.freeze(command);
+    Object.freeze(pipeline.commands);
+    Object.freeze(pipeline);
+  }
+  Object.freeze(result);
+  // Only frozen lines (from logicalLines) are stable enough to cache by identity.
+  if (Object.isFrozen(line)) pipelineCache.set(line, result);
+  return result;
+}
+
+function splitPipelines(line: ScriptSpan): Pipeline[] {
   const result: Pipeline[] = [];
   let commands: ScriptSpan[] = [];
   let start = 0;
@@ -87,7 +129,7 @@ export function pipelines(line: ScriptSpan): Pipeline[] {
       continue;
     }
     if (depth > 0) continue;
-    if (c === '#' && (i === 0 || /\s/.test(text[i - 1] ?? ''))) {
+    if (c === '#' && (i === 0 || isSpace(text.charCodeAt(i - 1)))) {
       flush(i, true);
       start = text.length;
       break;
@@ -114,12 +156,14 @@ export function pipelines(line: ScriptSpan): Pipeline[] {
 }
 
 /** Every pipeline of a script. */
-export function scriptPipelines(script: string): Pipeline[] {
-  return logicalLines(script).flatMap(pipelines);
-}
+export const scriptPipelines: (script: string) => readonly Pipeline[] = memo((script: string) =>
+  Object.freeze(logicalLines(script).flatMap((line) => pipelines(line))),
+);
 
 /** Shell words of a command, quotes removed (no expansion). */
-export function words(command: string): string[] {
+export const words: (command: string) => readonly string[] = memo((command: string) => Object.freeze(splitWords(command)));
+
+function splitWords(command: string): string[] {
   const result: string[] = [];
   let current = '';
   let inWord = false;
@@ -135,7 +179,7 @@ export function words(command: string): string[] {
     if (c === '"' || c === "'") {
       quote = c;
       inWord = true;
-    } else if (/\s/.test(c)) {
+    } else if (isSpace(c.charCodeAt(0))) {
       if (inWord) result.push(current);
       current = '';
       inWord = false;
@@ -151,8 +195,10 @@ export function words(command: string): string[] {
   return result;
 }
 
-/** The program a command runs, skipping `sudo`, `env X=1`, leading assignments and `time`. */
-export function commandName(command: string): string | null {
+/** The program a command runs, skipping `sudo`, `env X=1`, leading assignments, `time` and `timeout N`. */
+export const commandName: (command: string) => string | null = memo(findCommandName);
+
+function findCommandName(command: string): string | null {
   const list = words(command);
   let i = 0;
   while (i < list.length) {
@@ -163,6 +209,17 @@ export function commandName(command: string): string | null {
     }
     if (word.startsWith('-') && i > 0 && list[i - 1] === 'sudo') {
       i++;
+      continue;
+    }
+    if (word === 'nohup') {
+      i++;
+      continue;
+    }
+    if (word === 'timeout') {
+      // timeout [-s SIGNAL] [-k DURATION] [--flags] DURATION command ...
+      i++;
+      while (i < list.length && (list[i] ?? '').startsWith('-')) i += /^-[sk]$/.test(list[i] ?? '') ? 2 : 1;
+      if (/^\d+(\.\d+)?[smhd]?$/.test(list[i] ?? '')) i++;
       continue;
     }
     return word.replace(/^.*\//, '');

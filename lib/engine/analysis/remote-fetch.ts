@@ -7,7 +7,7 @@ export interface Fetch {
   /** The program, lower case: `curl`, `wget`, `iwr` ... */
   program: string;
   /** The words of the command, quotes removed. */
-  words: string[];
+  words: readonly string[];
   /** The first URL-like argument (`https://…`, `${{ … }}`, `$URL`), or null. */
   url: string | null;
 }
@@ -28,7 +28,7 @@ export function fetchOf(command: string): Fetch | null {
 /** Options of curl, wget and PowerShell that take a value, so the next word is not the URL. */
 const VALUE_OPTIONS = /^(-[oOHdeuATXbcEKFmrwyY]|--(output|output-document|header|data[\w-]*|user|user-agent|referer|upload-file|request|cookie|cookie-jar|config|max-time|retry[\w-]*|connect-timeout|form|write-out|directory-prefix|tries|timeout|wait)|-(OutFile|Uri|Headers|Method|Body|UserAgent|TimeoutSec))$/i;
 
-function urlArgument(list: string[]): string | null {
+function urlArgument(list: readonly string[]): string | null {
   const explicit = list.find((w) => /^(https?|ftp):\/\//i.test(w));
   if (explicit !== undefined) return explicit;
   for (let i = 1; i < list.length; i++) {

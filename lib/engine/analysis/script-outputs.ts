@@ -11,7 +11,7 @@ export interface ScriptSources {
 
 /** A script read once: its logical lines and, per line, what it assigns, reads and writes. */
 interface ScriptIndex {
-  lines: ScriptSpan[];
+  lines: readonly ScriptSpan[];
   /** Raw end of each line: where the next logical line starts. */
   ends: Map<ScriptSpan, number>;
   /** Where each shell (or PowerShell) variable is assigned. */

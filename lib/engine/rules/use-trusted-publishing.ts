@@ -15,7 +15,7 @@ type Registry = 'PyPI' | 'npm' | 'crates.io' | 'RubyGems' | 'NuGet';
 interface PublishCommand {
   registry: Registry;
   /** Matches the program and its words (`npm publish`, `cargo +1.80 publish`), after `python -m`/`npx` are unwrapped. */
-  matches: (program: string, args: string[]) => boolean;
+  matches: (program: string, args: readonly string[]) => boolean;
   /** Options that send the upload to another registry than the public one. */
   elsewhere: RegExp;
   /** Environment variables the tool reads its token from. */
@@ -25,7 +25,7 @@ interface PublishCommand {
 const PUBLIC_NPM = /registry\.npmjs\.org/;
 const PUBLIC_PYPI = /(?:upload|test)\.pypi\.org/;
 
-const has = (args: string[], word: string) => args.includes(word);
+const has = (args: readonly string[], word: string) => args.includes(word);
 
 const COMMANDS: PublishCommand[] = [
   {
@@ -61,7 +61,7 @@ const COMMANDS: PublishCommand[] = [
 ];
 
 /** Program and arguments of a command, looking through `python -m x`, `npx x`, `uvx x`, `pipx run x`. */
-function invocation(command: string): { program: string; args: string[] } | null {
+function invocation(command: string): { program: string; args: readonly string[] } | null {
   const program = commandName(command);
   if (program === null) return null;
   let list = words(command);
@@ -205,6 +205,8 @@ function fromScript(step: Step, repository: RepositoryModel): Evidence | null {
   const run = step.run;
   if (run === undefined || typeof run.value !== 'string') return null;
   const script = run.value;
+  // Every publishing command below says publish, upload or push: most scripts need no closer look.
+  if (!/publish|upload|push/i.test(script)) return null;
   const lines = logicalLines(script);
   for (const command of COMMANDS) {
     const line = lines.find((l) =>

@@ -127,8 +127,17 @@ export function* descendants(node: YNode): Generator<YNode> {
   }
 }
 
-/** Every string scalar value below (and including) `node`, keys excluded, shared nodes once. */
-export function* stringScalars(node: YNode): Generator<YScalar> {
+const stringScalarCache = new WeakMap<YNode, readonly YScalar[]>();
+
+/**
+ * Every string scalar value below (and including) `node`, keys excluded, shared nodes once, in document
+ * order. Memoised per node (the model is immutable): many rules ask for the same subtrees.
+ */
+export function stringScalars(node: YNode): readonly YScalar[] {
+  if (node.kind === 'scalar') return typeof node.value === 'string' ? [node] : [];
+  const cached = stringScalarCache.get(node);
+  if (cached !== undefined) return cached;
+  const out: YScalar[] = [];
   const seen = new Set<YNode>();
   const stack: YNode[] = [node];
   while (stack.length > 0) {
@@ -136,7 +145,7 @@ export function* stringScalars(node: YNode): Generator<YScalar> {
     if (current === undefined || seen.has(current)) continue;
     seen.add(current);
     if (current.kind === 'scalar') {
-      if (typeof current.value === 'string') yield current;
+      if (typeof current.value === 'string') out.push(current);
     } else if (current.kind === 'map') {
       for (let i = current.pairs.length - 1; i >= 0; i--) {
         const pair = current.pairs[i];
@@ -149,4 +158,7 @@ export function* stringScalars(node: YNode): Generator<YScalar> {
       }
     }
   }
+  Object.freeze(out);
+  stringScalarCache.set(node, out);
+  return out;
 }
