@@ -29,7 +29,10 @@ async function createCodeHost(config: CodeHostConfig): Promise<CodeHost> {
       // Relative to the working directory, like every path in the environment (`npm run dev` runs at the root).
       return createLocalCodeHost({ dir: isAbsolute(config.dir) ? config.dir : resolve(config.dir) });
     }
-    case 'github':
-      throw new Error('The GitHub code host adapter is not available in this build (issue 6).');
+    case 'github': {
+      // Retries and throttling stay on (the adapter's defaults); the App's tokens are cached in the instance.
+      const { createGitHubCodeHost } = await import('./github/index.js');
+      return createGitHubCodeHost({ appId: config.appId, privateKey: config.privateKey });
+    }
   }
 }
