@@ -49,7 +49,12 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
 
   const host = await codeHost();
   const snapshot = await host.fetchSnapshot(
-    { installationId: repository.installation_id, fullName: repository.full_name, defaultBranch: repository.default_branch },
+    {
+      installationId: repository.installation_id,
+      fullName: repository.full_name,
+      defaultBranch: repository.default_branch,
+      private: repository.private,
+    },
     { deadline },
   );
 

@@ -222,7 +222,7 @@ describe('POST /api/scan (3): faults', () => {
     const after = Date.now();
     expect(response.status).toBe(200);
     const [locator, options] = host.calls[0]?.args as [unknown, { deadline: number }];
-    expect(locator).toEqual({ installationId, fullName: repo?.full_name, defaultBranch: 'main' });
+    expect(locator).toEqual({ installationId, fullName: repo?.full_name, defaultBranch: 'main', private: false });
     expect(options.deadline).toBeGreaterThanOrEqual(before + SNAPSHOT_DEADLINE_MS);
     expect(options.deadline).toBeLessThanOrEqual(after + SNAPSHOT_DEADLINE_MS);
   });
