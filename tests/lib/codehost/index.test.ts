@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type * as CodeHostModule from '../../../lib/codehost/index.js';
 import type { CodeHost } from '../../../lib/codehost/port.js';
 import { testAppCredentials } from '../../support/github/index.js';
 
 /** lib/codehost/index.ts (and the env it reads) freshly imported, with these variables set meanwhile. */
-async function freshCodeHost(variables: Record<string, string>): Promise<typeof import('../../../lib/codehost/index.js')> {
+async function freshCodeHost(variables: Record<string, string>): Promise<typeof CodeHostModule> {
   vi.resetModules();
   const saved = Object.fromEntries(Object.keys(variables).map((key) => [key, process.env[key]]));
   Object.assign(process.env, variables);
