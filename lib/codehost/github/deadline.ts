@@ -10,6 +10,7 @@ export class Deadline {
   readonly at: number;
   private readonly controller = new AbortController();
   private readonly timer: ReturnType<typeof setTimeout>;
+  private readonly timers: Array<ReturnType<typeof setTimeout>> = [];
   private readonly expired: Promise<never>;
 
   constructor(at: number, now: number = Date.now()) {
@@ -25,6 +26,19 @@ export class Deadline {
     this.expired.catch(() => {});
   }
 
+  /**
+   * A signal that aborts `ms` before the deadline (or with it): for reads whose failure costs only
+   * themselves, so that a slow one is given up while the operation can still complete.
+   */
+  early(ms: number, now: number = Date.now()): AbortSignal {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), Math.max(0, this.at - ms - now));
+    this.timers.push(timer);
+    if (this.signal.aborted) controller.abort();
+    else this.signal.addEventListener('abort', () => controller.abort(), { once: true });
+    return controller.signal;
+  }
+
   /** `promise`, or a CodeHostError 'timeout' once the deadline passes. */
   race<T>(promise: Promise<T>): Promise<T> {
     return Promise.race([promise, this.expired]);
@@ -33,6 +47,7 @@ export class Deadline {
   /** Stops the timer (the operation is over). */
   clear(): void {
     clearTimeout(this.timer);
+    for (const timer of this.timers) clearTimeout(timer);
   }
 }
 

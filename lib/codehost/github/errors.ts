@@ -17,7 +17,7 @@ export function describeFailure(error: unknown, now: number = Date.now()): Failu
   if (error instanceof CodeHostError) return { kind: error.kind, status: undefined, reason: error.message, retryAfter: error.retryAfter };
   if (!isRequestFailure(error)) return { kind: 'unavailable', status: undefined, reason: 'request failed', retryAfter: undefined };
   if (error.name === 'AbortError' || error.name === 'TimeoutError') {
-    return { kind: 'timeout', status: undefined, reason: 'no answer before the deadline', retryAfter: undefined };
+    return { kind: 'timeout', status: undefined, reason: 'no answer in time', retryAfter: undefined };
   }
   const status = typeof error.status === 'number' ? error.status : undefined;
   const headers = error.response?.headers ?? {};

@@ -1,10 +1,11 @@
 import { App } from '@octokit/app';
+import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
 import { isObject } from '../../engine/settings/json.js';
 import { CodeHostError, type CodeHost, type FetchOptions, type HostedRepository, type InstallationAccount, type RepositoryLocator, type RepositorySnapshot } from '../port.js';
 import { bindRequest, DEFAULT_BASE_URL, octokitClass, type ClientOptions, type GitHubOctokit } from './client.js';
 import { withDeadline, type Deadline } from './deadline.js';
 import { codeHostError, describeFailure } from './errors.js';
-import { fetchRepositorySnapshot } from './snapshot.js';
+import { fetchRepositorySnapshot, OPTIONAL_AREA_RESERVE_MS } from './snapshot.js';
 
 export { fetchSnapshotWithToken, type TokenSnapshotOptions } from './token.js';
 
@@ -47,10 +48,17 @@ interface Installation {
 
 export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCodeHost {
   const apiUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const createJwt = appJwtSigner(options.privateKey);
   const app = new App({
     appId: Number(options.appId),
     privateKey: options.privateKey,
-    Octokit: octokitClass(options),
+    // Every Octokit of the App (its own and each installation's) signs its JWTs with the key parsed once.
+    Octokit: octokitClass(options).defaults((octokitOptions: Record<string, unknown>) => {
+      const auth = octokitOptions.auth;
+      if (!isObject(auth) || auth.privateKey === undefined) return octokitOptions;
+      const { privateKey: _privateKey, ...rest } = auth;
+      return { ...octokitOptions, auth: { ...rest, createJwt } };
+    }),
     log: { debug: () => {}, info: () => {}, warn: (m: string) => options.log?.warn(m), error: (m: string) => options.log?.error(m) },
   });
   const margin = options.tokenRefreshMarginMs ?? DEFAULT_TOKEN_REFRESH_MARGIN_MS;
@@ -138,10 +146,30 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCode
       return withDeadline(fetchOptions.deadline ?? timeout(), async (deadline): Promise<RepositorySnapshot> => {
         const { octokit, permissions, tokenRequested } = await installation(locator.installationId, deadline);
         const bound = bindRequest(octokit, deadline.signal, options);
-        const snapshot = await fetchRepositorySnapshot({ request: bound.request, permissions, apiUrl }, locator);
+        const snapshot = await fetchRepositorySnapshot({ request: bound.request, permissions, apiUrl, optionalSignal: deadline.early(OPTIONAL_AREA_RESERVE_MS) }, locator);
         return { ...snapshot, requests: bound.count + (tokenRequested ? 1 : 0) };
       });
     },
+  };
+}
+
+/**
+ * The App's JWT signer, as `@octokit/auth-app`'s `createJwt` option. The key is parsed once, here: a
+ * malformed key fails at construction (cold start) instead of at the first scan, and no JWT re-imports it.
+ * Left to itself, auth-app parses the PEM and imports it through WebCrypto for every JWT, and a key import
+ * fails ("asn1 encoding routines::too long") when unrelated work left an entry in OpenSSL's error queue,
+ * as msw's error paths do in tests.
+ */
+function appJwtSigner(privateKey: string): (appId: string | number, timeDifference?: number) => Promise<{ jwt: string; expiresAt: string }> {
+  const key: KeyObject = createPrivateKey(privateKey);
+  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  return async (appId, timeDifference = 0) => {
+    // Issued 30 s in the past against clock drift and valid 10 minutes (GitHub's maximum), as auth-app does.
+    const issuedAt = Math.floor(Date.now() / 1000) + timeDifference - 30;
+    const expiresAt = issuedAt + 600;
+    const input = `${encode({ alg: 'RS256', typ: 'JWT' })}.${encode({ iat: issuedAt, exp: expiresAt, iss: Number(appId) })}`;
+    const signature = sign('sha256', Buffer.from(input), key).toString('base64url');
+    return { jwt: `${input}.${signature}`, expiresAt: new Date(expiresAt * 1000).toISOString() };
   };
 }
 

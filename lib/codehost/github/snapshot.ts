@@ -21,7 +21,15 @@ export interface SnapshotSource {
   permissions: Readonly<Record<string, string>> | null;
   /** REST root, for the `url` fields of bodies built from GraphQL. */
   apiUrl: string;
+  /**
+   * Aborts the optional REST areas before the operation's deadline: a slow area is then unreadable
+   * instead of timing the whole scan out.
+   */
+  optionalSignal?: AbortSignal;
 }
+
+/** How long before the deadline the optional areas are given up. */
+export const OPTIONAL_AREA_RESERVE_MS = 2_000;
 
 export interface SnapshotTarget {
   /** `owner/name`. */
@@ -101,7 +109,7 @@ export async function fetchRepositorySnapshot(source: SnapshotSource, target: Sn
     areas.map((def) => {
       const missing = permissions === null ? null : missingPermission(permissions, def.area);
       if (missing !== null) return Promise.resolve<AreaResult>({ area: def.area, unreadable: missing });
-      return readRestArea(source.request, def, owner, name, target.fullName);
+      return readRestArea(source, def, owner, name, target.fullName);
     });
   const firstRest = REST_AREAS.filter((def) => !(def.publicOnly === true && target.private === true));
   const [graph, ...rest] = await Promise.all([
@@ -130,7 +138,7 @@ export async function fetchRepositorySnapshot(source: SnapshotSource, target: Sn
   const late = isPublic ? REST_AREAS.filter((def) => def.publicOnly === true && !results.has(def.area)) : [];
   const lateResults = restFor(late);
   const hooks = results.get('hooks');
-  const morePages = hooks !== undefined && 'next' in hooks ? followPages(source.request, hooks as NextPage) : null;
+  const morePages = hooks !== undefined && 'next' in hooks ? followPages(source, hooks as NextPage) : null;
   for (let round = 0; round < MAX_FOLLOW_UPS; round++) {
     const dirs = collector.pendingLocalActions().slice(0, DIRS_PER_FOLLOW_UP);
     if (dirs.length === 0) break;
@@ -278,25 +286,28 @@ function optionalArea(path: unknown): SettingsArea | null {
 type NextPage = { area: SettingsArea; value: unknown[]; next: string };
 
 /** One REST area. `repository` failing fails the scan; any other area becomes unreadable with GitHub's reason. */
-async function readRestArea(request: RequestFunction, def: RestArea, owner: string, repo: string, fullName: string): Promise<AreaResult | NextPage> {
+async function readRestArea(source: SnapshotSource, def: RestArea, owner: string, repo: string, fullName: string): Promise<AreaResult | NextPage> {
+  const critical = def.area === 'repository';
+  const signal = critical ? undefined : source.optionalSignal;
   try {
-    const response = await request(def.route, { owner, repo, ...def.parameters });
+    const response = await source.request(def.route, { owner, repo, ...def.parameters, ...(signal === undefined ? {} : { request: { signal } }) });
     const next = def.paginated === true ? nextLink(response.headers.link) : undefined;
     if (next !== undefined && Array.isArray(response.data)) return { area: def.area, value: response.data, next };
     return { area: def.area, value: response.data };
   } catch (error) {
-    if (def.area === 'repository') throw codeHostError(error, `repository ${fullName}`);
+    if (critical) throw codeHostError(error, `repository ${fullName}`);
     return { area: def.area, unreadable: describeFailure(error).reason };
   }
 }
 
 /** The remaining pages of a list area; a page that fails makes the area unreadable (a partial list could hide a hook). */
-async function followPages(request: RequestFunction, first: NextPage): Promise<AreaResult> {
+async function followPages(source: SnapshotSource, first: NextPage): Promise<AreaResult> {
   const items = [...first.value];
   let next: string | undefined = first.next;
+  const signal = source.optionalSignal;
   try {
     while (next !== undefined) {
-      const response = await request(`GET ${next}`);
+      const response = await source.request(`GET ${next}`, signal === undefined ? {} : { request: { signal } });
       if (Array.isArray(response.data)) items.push(...(response.data as unknown[]));
       next = nextLink(response.headers.link);
     }

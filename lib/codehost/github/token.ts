@@ -1,7 +1,7 @@
 import type { RepositorySnapshot } from '../port.js';
 import { bindRequest, DEFAULT_BASE_URL, octokitClass, type ClientOptions } from './client.js';
 import { withDeadline } from './deadline.js';
-import { fetchRepositorySnapshot } from './snapshot.js';
+import { fetchRepositorySnapshot, OPTIONAL_AREA_RESERVE_MS } from './snapshot.js';
 
 export interface TokenSnapshotOptions extends ClientOptions {
   /** A personal access token, a `gh auth token`, or the `GITHUB_TOKEN` of a workflow run. */
@@ -25,7 +25,7 @@ export function fetchSnapshotWithToken(options: TokenSnapshotOptions): Promise<R
   const apiUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
   return withDeadline(options.deadline ?? Date.now() + DEFAULT_TIMEOUT_MS, async (deadline) => {
     const bound = bindRequest(octokit, deadline.signal, options);
-    const snapshot = await fetchRepositorySnapshot({ request: bound.request, permissions: null, apiUrl }, { fullName: options.fullName });
+    const snapshot = await fetchRepositorySnapshot({ request: bound.request, permissions: null, apiUrl, optionalSignal: deadline.early(OPTIONAL_AREA_RESERVE_MS) }, { fullName: options.fullName });
     return { ...snapshot, requests: bound.count };
   });
 }

@@ -427,12 +427,13 @@ export class FakeGitHub {
 
     route('GET', '/orgs/{org}/memberships/{username}', ({ identity, params }) => {
       if (identity.kind === 'none') return unauthorized();
-      const org = [...this.installations.values()].find((i) => i.account.login.toLowerCase() === params.org?.toLowerCase())?.account;
-      if (identity.kind === 'installation' && (identity.installation.account.login.toLowerCase() !== params.org?.toLowerCase() || identity.installation.permissions.members === undefined)) {
+      const org = [...this.installations.values()].find((i) => i.account.type === 'Organization' && i.account.login.toLowerCase() === params.org?.toLowerCase())?.account;
+      if (org === undefined) return notFound();
+      if (identity.kind === 'installation' && (identity.installation.account.id !== org.id || identity.installation.permissions.members === undefined)) {
         return json(errorBody(NOT_ACCESSIBLE, 403), 403);
       }
       const membership = this.memberships.get(`${params.org?.toLowerCase()}/${params.username?.toLowerCase()}`);
-      if (org === undefined || membership === undefined) return notFound();
+      if (membership === undefined) return notFound();
       return json(membershipBody(api, org, { login: params.username ?? '', id: 583231 }, membership.state, membership.role));
     });
 

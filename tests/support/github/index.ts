@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { setupServer } from 'msw/node';
 import { createGitHubCodeHost, type GitHubCodeHost, type GitHubCodeHostOptions } from '../../../lib/codehost/github/index.js';
 import { FakeGitHub, type FakeGitHubOptions } from './fake.js';
@@ -28,6 +29,9 @@ export function startFakeGitHub(options: FakeGitHubOptions = {}): RunningFakeGit
  * see every fault at once) and a fresh token cache.
  */
 export function testGitHubCodeHost(options: Partial<GitHubCodeHostOptions> = {}): GitHubCodeHost {
+  // msw's error paths (network errors, aborted requests) can leave an entry in OpenSSL's error queue, which
+  // makes the next key import fail; random bytes clear it before the adapter parses the App's key.
+  randomBytes(1);
   const { appId, privateKey } = testAppCredentials();
   return createGitHubCodeHost({ appId, privateKey, retry: false, throttle: false, ...options });
 }
