@@ -31,15 +31,17 @@ class OperationalError extends Error {}
 const EXIT_CODES = `Exit codes:
   0  no finding at or above the --fail-on threshold (attack paths never change the exit code)
   1  a finding at or above the --fail-on threshold
-  2  usage error: unknown command or option, invalid value, unknown rule id
-  3  operational error: unreadable repository path or settings file, output file not writable`;
+  2  usage error: unknown command or option, invalid value, unknown rule id, --github without GITHUB_TOKEN
+  3  operational error: unreadable repository path or settings file, output file not writable, GitHub
+     unreachable or refusing (not found, rate limited, timed out)`;
 
 const HELP = `Usage: chainbreaker <command> [options]
 
 Finds weaknesses in GitHub Actions workflows and repository settings, and chains them into attack paths.
 
 Commands:
-  scan [repo-path ...]   Scan repository checkouts (default: the current directory)
+  scan [repo-path ...]   Scan repository checkouts (default: the current directory), or with
+                         --github owner/repo a repository on GitHub
   rules                  List the rule catalog
   combinations           List the kinds of attack paths (toxic combinations)
 
@@ -50,11 +52,11 @@ Options:
 ${EXIT_CODES}
 `;
 
-const SCAN_HELP = `Usage: chainbreaker scan [repo-path ...] [options]
+const SCAN_HELP = `Usage: chainbreaker scan [repo-path ...] [--github owner/repo ...] [options]
 
-Scans each repository checkout (default: .): .github/workflows/*.yml|yaml, local composite actions
-(action.yml|yaml at the root, under .github/actions/ and wherever a workflow uses ./path) and
-.github/dependabot.yml|yaml. With several repositories, each file is prefixed with its repository path.
+Scans each repository checkout (default: . when no --github is given): .github/workflows/*.yml|yaml, local
+composite actions (action.yml|yaml at the root, under .github/actions/ and wherever a workflow uses ./path)
+and .github/dependabot.yml|yaml. With several repositories, each file is prefixed with its repository path.
 
 Options:
   -f, --format FORMAT    text (default), json, sarif or github (workflow-command annotations)
@@ -63,7 +65,11 @@ Options:
       --fail-on LEVEL    exit 1 when a finding is at or above LEVEL: high (default), medium, low, info, none
   -o, --output FILE      write the report to FILE instead of standard output
       --settings FILE    a repository-settings snapshot (JSON) adding settings findings and the attack paths
-                         they complete; with several repositories, give one per repository, in the same order
+                         they complete; with several repository paths, give one per path, in the same order
+      --github REPO      scan owner/repo on GitHub, files and settings, as the Chainbreaker service reads
+                         them; repeatable. The token comes from GITHUB_TOKEN (a personal access token,
+                         \`gh auth token\`, or a workflow's token); settings it cannot read are reported as
+                         unreadable. For GitHub Enterprise Server, set GITHUB_API_URL (https://HOST/api/v3)
   -h, --help             show this help
 
 Suppress a finding with "# chainbreaker: ignore[rule-a,rule-b]" (or a bare "ignore") on its line, or alone
@@ -150,6 +156,7 @@ async function scan(args: readonly string[], io: CliIO): Promise<number> {
       'fail-on': { type: 'string', default: 'high' },
       output: { type: 'string', short: 'o' },
       settings: { type: 'string', multiple: true },
+      github: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
     true,
@@ -163,11 +170,13 @@ async function scan(args: readonly string[], io: CliIO): Promise<number> {
   const failOnValue = oneOf('fail-on', values['fail-on'].toLowerCase(), FAIL_ON);
   const failOn: FailOn = failOnValue === 'none' ? 'none' : (failOnValue.toUpperCase() as FailOn);
   const disabled = disabledRules(values.disable);
-  const paths = positionals.length > 0 ? positionals : ['.'];
+  const githubRepositories = values.github ?? [];
+  const paths = positionals.length > 0 || githubRepositories.length > 0 ? positionals : ['.'];
   const settingsFiles = values.settings ?? [];
   if (settingsFiles.length > 0 && settingsFiles.length !== paths.length) {
-    throw new UsageError(`--settings: give one snapshot per repository, in the same order (${paths.length} repositories, ${settingsFiles.length} snapshots)`);
+    throw new UsageError(`--settings: give one snapshot per repository path, in the same order (${paths.length} paths, ${settingsFiles.length} snapshots)`);
   }
+  const githubToken = githubRepositories.length > 0 ? tokenFor(githubRepositories, io) : '';
 
   const repositories: RepositoryInput[] = [];
   for (const [i, path] of paths.entries()) {
@@ -177,6 +186,7 @@ async function scan(args: readonly string[], io: CliIO): Promise<number> {
     if (repository.files.length === 0) io.stderr.write(`chainbreaker: no workflow, action or Dependabot file found in ${path}\n`);
     repositories.push(repository);
   }
+  for (const fullName of githubRepositories) repositories.push(await readGitHubRepository(fullName, githubToken, io));
   const report = buildReport(repositories, { ruleset, disabled });
   const toStdout = values.output === undefined;
   const color = format === 'text' && toStdout && useColor(io);
@@ -223,7 +233,7 @@ function useColor(io: CliIO): boolean {
   return io.stdout.isTTY === true;
 }
 
-/** A local checkout as a scan source. A `--github owner/repo` source would return the same shape. */
+/** A local checkout as a scan source (`--github owner/repo` sources: `readGitHubRepository`). */
 async function readLocalRepository(root: string, name: string): Promise<RepositoryInput> {
   let isDirectory: boolean;
   try {
@@ -236,6 +246,41 @@ async function readLocalRepository(root: string, name: string): Promise<Reposito
     return { name, files: await collectRepositoryFiles(root) };
   } catch (error) {
     throw new OperationalError(`cannot read repository ${name}: ${reason(error)}`);
+  }
+}
+
+/** `--github` needs well-formed names and a token; both are checked before anything is read. */
+function tokenFor(fullNames: readonly string[], io: CliIO): string {
+  for (const fullName of fullNames) {
+    if (!/^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/.test(fullName)) throw new UsageError(`--github: "${fullName}" is not a repository name (owner/repo)`);
+  }
+  const token = io.env.GITHUB_TOKEN?.trim() ?? '';
+  if (token === '') throw new UsageError('--github needs a token in GITHUB_TOKEN (for instance GITHUB_TOKEN=$(gh auth token))');
+  return token;
+}
+
+/**
+ * A repository on GitHub as a scan source, read with the service's own snapshot fetch (the GitHub adapter,
+ * loaded only here), so the CLI and the API report the same findings for the same repository.
+ */
+async function readGitHubRepository(fullName: string, token: string, io: CliIO): Promise<RepositoryInput> {
+  const [{ fetchSnapshotWithToken }, { CodeHostError }] = await Promise.all([import('../lib/codehost/github/token.js'), import('../lib/codehost/port.js')]);
+  const baseUrl = io.env.GITHUB_API_URL?.trim();
+  try {
+    const snapshot = await fetchSnapshotWithToken({ token, fullName, baseUrl: baseUrl === '' ? undefined : baseUrl });
+    return { name: fullName, files: snapshot.files, settings: snapshot.settings };
+  } catch (error) {
+    if (!(error instanceof CodeHostError)) throw error;
+    const reason = error.message.replace(/^repository [^:]+: /, '');
+    const hint =
+      error.kind === 'not_found'
+        ? ' (check the name, and that GITHUB_TOKEN can read the repository)'
+        : error.kind === 'rate_limited' && error.retryAfter !== undefined
+          ? ` (retry in ${error.retryAfter} s)`
+          : error.kind === 'forbidden'
+            ? ' (check that GITHUB_TOKEN is valid and can read the repository)'
+            : '';
+    throw new OperationalError(`cannot read GitHub repository ${fullName}: ${reason}${hint}`);
   }
 }
 

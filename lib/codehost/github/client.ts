@@ -11,6 +11,11 @@ export type RequestFunction = GitHubOctokit['request'];
 
 export const DEFAULT_BASE_URL = 'https://api.github.com';
 
+/** GitHub's GraphQL endpoint for a REST root: `<root>/graphql`, or `https://HOST/api/graphql` on Enterprise Server. */
+export function graphqlUrl(apiUrl: string): string {
+  return /\/api\/v3\/?$/.test(apiUrl) ? apiUrl.replace(/\/api\/v3\/?$/, '/api/graphql') : `${apiUrl.replace(/\/+$/, '')}/graphql`;
+}
+
 export interface ClientOptions {
   /** REST root, `https://api.github.com` by default (GitHub Enterprise Server: `https://HOST/api/v3`). */
   baseUrl?: string;

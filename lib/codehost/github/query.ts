@@ -44,13 +44,20 @@ const BRANCH_PROTECTION_RULE = `branchProtectionRule {
 export interface SnapshotQueryFields {
   /** Classic branch protection of the default branch (needs Administration: read). */
   branchProtection: boolean;
-  /** `hasVulnerabilityAlertsEnabled` (needs Administration: read). */
+  /**
+   * `hasVulnerabilityAlertsEnabled` (needs Administration: read), asked under its own alias of
+   * `repository`: the field is non-null, so an error in it would null its parent, and under the main
+   * `repository` that would be the whole snapshot.
+   */
   vulnerabilityAlerts: boolean;
   /** Bypass lists of the rulesets that apply (only callers who can edit a ruleset see them). */
   bypassActors: boolean;
   /** `viewerCanAdminister`: a personal token's admin rights, unknown until asked. */
   viewerCanAdminister: boolean;
 }
+
+/** The alias of `repository` that holds only `hasVulnerabilityAlertsEnabled`. */
+export const VULNERABILITY_ALERTS = 'vulnerabilityAlerts';
 
 /** Aliases of the first query, in the order the code reads them. */
 export const FILE_OBJECTS = {
@@ -70,7 +77,6 @@ export function snapshotQuery(fields: SnapshotQueryFields): string {
   repository(owner: $owner, name: $name) {
     visibility
     ${fields.viewerCanAdminister ? 'viewerCanAdminister' : ''}
-    ${fields.vulnerabilityAlerts ? 'hasVulnerabilityAlertsEnabled' : ''}
     defaultBranchRef {
       name
       ${fields.branchProtection ? BRANCH_PROTECTION_RULE : ''}
@@ -98,6 +104,7 @@ export function snapshotQuery(fields: SnapshotQueryFields): string {
     dependabotYaml: object(expression: "HEAD:.github/dependabot.yaml") { ... on Blob { ${BLOB} } }
     docsCodeowners: object(expression: "HEAD:docs/CODEOWNERS") { __typename }
   }
+  ${fields.vulnerabilityAlerts ? `${VULNERABILITY_ALERTS}: repository(owner: $owner, name: $name) { hasVulnerabilityAlertsEnabled }` : ''}
 }`.replace(/\n\s*\n/g, '\n');
 }
 

@@ -3,10 +3,10 @@ import { isObject, type JsonObject } from '../../engine/settings/json.js';
 import type { SettingsSnapshot } from '../../engine/settings/snapshot.js';
 import type { RepositoryFile } from '../../engine/types.js';
 import { CodeHostError } from '../port.js';
-import type { RequestFunction } from './client.js';
+import { graphqlUrl, type RequestFunction } from './client.js';
 import { codeHostError, describeFailure } from './errors.js';
 import { FileCollector } from './files.js';
-import { ACTION_TREE_LEVELS, FILE_OBJECTS, localActionsQuery, snapshotQuery, type SnapshotQueryFields } from './query.js';
+import { ACTION_TREE_LEVELS, FILE_OBJECTS, localActionsQuery, snapshotQuery, VULNERABILITY_ALERTS, type SnapshotQueryFields } from './query.js';
 import { branchProtectionBody, branchRulesBody, missingPermission, ORGANIZATION_ADMINISTRATION, permissionOf, rulesetBodies } from './settings.js';
 
 /** Who asks, and how: the same code serves the App (installation token) and the CLI (personal token). */
@@ -113,11 +113,11 @@ export async function fetchRepositorySnapshot(source: SnapshotSource, target: Sn
     });
   const firstRest = REST_AREAS.filter((def) => !(def.publicOnly === true && target.private === true));
   const [graph, ...rest] = await Promise.all([
-    graphql(source.request, snapshotQuery(fields), { owner, name }, target.fullName),
+    graphql(source, snapshotQuery(fields), { owner, name }, target.fullName),
     ...restFor(firstRest),
   ]);
 
-  const repository = graph.data;
+  const repository = graph.repository;
   if (typeof repository.visibility !== 'string') {
     throw new CodeHostError('unavailable', `repository ${target.fullName}: GitHub's GraphQL answer lacks the repository's visibility`);
   }
@@ -143,11 +143,11 @@ export async function fetchRepositorySnapshot(source: SnapshotSource, target: Sn
     const dirs = collector.pendingLocalActions().slice(0, DIRS_PER_FOLLOW_UP);
     if (dirs.length === 0) break;
     const { query, variables } = localActionsQuery(dirs);
-    const answer = await graphql(source.request, query, { owner, name, ...variables }, target.fullName);
+    const answer = await graphql(source, query, { owner, name, ...variables }, target.fullName);
     dirs.forEach((dir, i) => {
-      collector.addTree(dir, answer.data[`d${i}`], 1);
-      collector.addBlobAt(dir === '' ? 'action.yml' : `${dir}/action.yml`, answer.data[`d${i}yml`]);
-      collector.addBlobAt(dir === '' ? 'action.yaml' : `${dir}/action.yaml`, answer.data[`d${i}yaml`]);
+      collector.addTree(dir, answer.repository[`d${i}`], 1);
+      collector.addBlobAt(dir === '' ? 'action.yml' : `${dir}/action.yml`, answer.repository[`d${i}yml`]);
+      collector.addBlobAt(dir === '' ? 'action.yaml' : `${dir}/action.yaml`, answer.repository[`d${i}yaml`]);
     });
   }
   for (const result of await Promise.all(lateResults)) results.set(result.area, result);
@@ -167,7 +167,7 @@ export async function fetchRepositorySnapshot(source: SnapshotSource, target: Sn
   const ref = isObject(repository.defaultBranchRef) ? repository.defaultBranchRef : null;
   const restBranch = isObject(repositoryBody) && typeof repositoryBody.default_branch === 'string' ? repositoryBody.default_branch : undefined;
   const defaultBranch = typeof ref?.name === 'string' ? ref.name : (restBranch ?? target.defaultBranch ?? '');
-  readGraphSettings(repository, ref, graph.errors, { ...source, fullName: target.fullName, defaultBranch, admin }, values, unreadable);
+  readGraphSettings(graph, ref, { ...source, fullName: target.fullName, defaultBranch, admin }, values, unreadable);
   values.set(
     'codeowners',
     collector.hasFile('.github', 'CODEOWNERS') || collector.hasFile('', 'CODEOWNERS') || (isObject(repository.docsCodeowners) && repository.docsCodeowners.__typename === 'Blob'),
@@ -190,9 +190,8 @@ interface GraphContext extends SnapshotSource {
 
 /** Branch protection, ruleset rules and bodies, Dependabot alerts: from the GraphQL answer into REST shape. */
 function readGraphSettings(
-  repository: JsonObject,
+  { repository, data, errors }: GraphAnswer,
   ref: JsonObject | null,
-  errors: ReadonlyMap<SettingsArea, string>,
   context: GraphContext,
   values: Map<SettingsArea, unknown>,
   unreadable: Record<string, string>,
@@ -204,7 +203,8 @@ function readGraphSettings(
     unreadable.security_and_analysis ??= 'the token has no admin rights on the repository';
   }
   if (!('vulnerability_alerts' in unreadable)) {
-    if (typeof repository.hasVulnerabilityAlertsEnabled === 'boolean') values.set('vulnerability_alerts', repository.hasVulnerabilityAlertsEnabled);
+    const alerts = isObject(data[VULNERABILITY_ALERTS]) ? data[VULNERABILITY_ALERTS].hasVulnerabilityAlertsEnabled : undefined;
+    if (typeof alerts === 'boolean') values.set('vulnerability_alerts', alerts);
     else unreadable.vulnerability_alerts = 'GitHub did not say whether Dependabot alerts are enabled';
   }
   if (!('branch_protection' in unreadable)) {
@@ -228,7 +228,10 @@ function readGraphSettings(
 }
 
 interface GraphAnswer {
+  /** `data`, whole. */
   data: JsonObject;
+  /** `data.repository`. */
+  repository: JsonObject;
   /** Errors GitHub reported inside optional settings fields, by area. */
   errors: Map<SettingsArea, string>;
 }
@@ -237,11 +240,11 @@ interface GraphAnswer {
  * One GraphQL request. Errors GitHub reports inside an optional settings field make that area
  * unreadable; any other error, a missing `repository` or an answer of the wrong shape fails the scan.
  */
-async function graphql(request: RequestFunction, query: string, variables: Record<string, unknown>, fullName: string): Promise<GraphAnswer> {
+async function graphql(source: SnapshotSource, query: string, variables: Record<string, unknown>, fullName: string): Promise<GraphAnswer> {
   let body: unknown;
   let headers: Record<string, string | undefined>;
   try {
-    const response = await request('POST /graphql', { query, variables });
+    const response = await source.request(`POST ${graphqlUrl(source.apiUrl)}`, { query, variables });
     body = response.data;
     headers = response.headers as Record<string, string | undefined>;
   } catch (error) {
@@ -268,7 +271,7 @@ async function graphql(request: RequestFunction, query: string, variables: Recor
     if (type === 'FORBIDDEN') throw new CodeHostError('forbidden', `repository ${fullName}: ${message}`);
     throw new CodeHostError('unavailable', `repository ${fullName}: GitHub's GraphQL API gave no usable answer (${message})`);
   }
-  return { data: repository, errors: areaErrors };
+  return { data: data ?? {}, repository, errors: areaErrors };
 }
 
 /** The settings area a GraphQL error path points into, or null for anything else (files, the repository). */
@@ -276,7 +279,7 @@ function optionalArea(path: unknown): SettingsArea | null {
   if (!Array.isArray(path)) return null;
   const at = path.filter((p): p is string => typeof p === 'string').join('.');
   const within = (prefix: string) => at === prefix || at.startsWith(`${prefix}.`);
-  if (within('repository.hasVulnerabilityAlertsEnabled')) return 'vulnerability_alerts';
+  if (within(VULNERABILITY_ALERTS)) return 'vulnerability_alerts';
   if (within('repository.defaultBranchRef.branchProtectionRule')) return 'branch_protection';
   if (within('repository.defaultBranchRef.rules.nodes.repositoryRuleset.bypassActors')) return 'rulesets';
   if (within('repository.defaultBranchRef.rules')) return 'branch_rules';

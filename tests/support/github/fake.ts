@@ -91,7 +91,8 @@ export interface RecordedRequest {
   repository?: string;
   /** GraphQL operation name. */
   operation?: string;
-  auth: 'app' | 'installation' | 'user' | 'none';
+  /** `invalid`: a credential GitHub does not accept (answered 401 whatever the route). */
+  auth: 'app' | 'installation' | 'user' | 'none' | 'invalid';
   installationId?: number;
   status?: number;
   /** `performance.now()` when the request arrived and when its answer was ready. */
@@ -99,7 +100,12 @@ export interface RecordedRequest {
   endedAt?: number;
 }
 
-type Identity = { kind: 'app' } | { kind: 'installation'; installation: FakeInstallation } | { kind: 'user'; user: FakeUser } | { kind: 'none' };
+type Identity =
+  | { kind: 'app' }
+  | { kind: 'installation'; installation: FakeInstallation }
+  | { kind: 'user'; user: FakeUser }
+  | { kind: 'none' }
+  | { kind: 'invalid'; message: string };
 
 interface Context {
   request: Request;
@@ -258,16 +264,20 @@ export class FakeGitHub {
     this.clearFaults();
   }
 
-  /** msw handlers for the REST root and GraphQL. */
+  /** msw handlers for the REST root and GraphQL (on Enterprise Server, `https://HOST/api/graphql`). */
   get handlers(): HttpHandler[] {
-    return [http.all(`${this.baseUrl}/*`, ({ request }) => this.dispatch(request))];
+    const handlers = [http.all(`${this.baseUrl}/*`, ({ request }) => this.dispatch(request))];
+    if (/\/api\/v3$/.test(this.baseUrl)) {
+      handlers.push(http.post(this.baseUrl.replace(/\/api\/v3$/, '/api/graphql'), ({ request }) => this.dispatch(request, '/graphql')));
+    }
+    return handlers;
   }
 
   // --- Dispatch ----------------------------------------------------------------------------------
 
-  private async dispatch(request: Request): Promise<Response | undefined> {
+  private async dispatch(request: Request, routePath?: string): Promise<Response | undefined> {
     const url = new URL(request.url);
-    const path = url.pathname.slice(new URL(this.baseUrl).pathname.replace(/\/$/, '').length) || '/';
+    const path = routePath ?? (url.pathname.slice(new URL(this.baseUrl).pathname.replace(/\/$/, '').length) || '/');
     for (const route of this.routes) {
       if (route.method !== request.method) continue;
       const match = route.pattern.exec(path);
@@ -281,7 +291,7 @@ export class FakeGitHub {
       record.auth = identity.kind;
       if (identity.kind === 'installation') record.installationId = identity.installation.id;
       const context: Context = { request, url, params, identity, record };
-      const response = (await this.injected(context)) ?? (await route.handle(context));
+      const response = (await this.injected(context)) ?? (identity.kind === 'invalid' ? unauthorized(identity.message) : await route.handle(context));
       record.status = response.status;
       record.endedAt = performance.now();
       return response;
@@ -343,9 +353,9 @@ export class FakeGitHub {
         const { payload } = await jwtVerify(credential, this.app.publicKey, { algorithms: ['RS256'] });
         if (String(payload.iss) === String(this.app.id)) return { kind: 'app' };
       } catch {
-        // falls through: a JWT GitHub cannot verify is treated as no credential, then refused by the route
+        // refused below
       }
-      return { kind: 'none' };
+      return { kind: 'invalid', message: 'A JSON web token could not be decoded' };
     }
     const token = this.tokens.get(credential);
     if (token !== undefined && token.expiresAt > this.now()) {
@@ -353,7 +363,7 @@ export class FakeGitHub {
       if (installation !== undefined) return { kind: 'installation', installation };
     }
     const user = this.users.get(credential);
-    return user === undefined ? { kind: 'none' } : { kind: 'user', user };
+    return user === undefined ? { kind: 'invalid', message: 'Bad credentials' } : { kind: 'user', user };
   }
 
   // --- Access ------------------------------------------------------------------------------------
@@ -382,6 +392,7 @@ export class FakeGitHub {
         const key = sourceType === 'Organization' ? 'organization_administration' : 'administration';
         return identity.installation.permissions[key] !== undefined;
       },
+      refusal: identity.kind === 'installation' ? NOT_ACCESSIBLE : 'Must have admin rights to Repository.',
       viewerCanAdminister: (r) =>
         identity.kind === 'user' ? identity.user.admin : identity.kind === 'installation' && this.canSee(identity, r) && identity.installation.permissions.administration === 'write',
     };

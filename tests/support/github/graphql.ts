@@ -17,6 +17,8 @@ export interface Viewer {
   /** May edit rulesets of this source (repository admin; organization owner for organization rulesets). */
   canEditRulesets(repository: FakeRepository, sourceType: string): boolean;
   viewerCanAdminister(repository: FakeRepository): boolean;
+  /** GitHub's words when the viewer lacks a permission (they differ for Apps and users). */
+  refusal: string;
 }
 
 export interface GraphQLRequest {
@@ -76,13 +78,11 @@ function githubError(type: string, message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { type } });
 }
 
-const NOT_ACCESSIBLE = 'Resource not accessible by integration';
-
 /** Throws GitHub's FORBIDDEN error unless the viewer may read the area (the settings may also declare it unreadable). */
 function requireArea(repository: FakeRepository, viewer: Viewer, area: string, permission: string): void {
   const declared = repository.settings.unreadable?.[area];
   if (declared !== undefined) throw githubError('FORBIDDEN', declared.replace(/^\d{3}\s+/, ''));
-  if (!viewer.can(repository, permission)) throw githubError('FORBIDDEN', NOT_ACCESSIBLE);
+  if (!viewer.can(repository, permission)) throw githubError('FORBIDDEN', viewer.refusal);
 }
 
 function repositoryObject(repository: FakeRepository, viewer: Viewer): Record<string, unknown> {
@@ -106,7 +106,7 @@ function repositoryObject(repository: FakeRepository, viewer: Viewer): Record<st
     object: ({ expression }: { expression?: string }) => {
       const match = /^([^:]*):(.*)$/.exec(expression ?? '');
       if (repository.empty || match === null || (match[1] !== 'HEAD' && match[1] !== repository.defaultBranch)) return null;
-      if (!viewer.can(repository, 'contents')) throw githubError('FORBIDDEN', NOT_ACCESSIBLE);
+      if (!viewer.can(repository, 'contents')) throw githubError('FORBIDDEN', viewer.refusal);
       const node = findNode(tree, match[2] ?? '');
       return node === null ? null : gitObject(node);
     },

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { setupServer } from 'msw/node';
+import { setupServer, type SetupServer } from 'msw/node';
 import { createGitHubCodeHost, type GitHubCodeHost, type GitHubCodeHostOptions } from '../../../lib/codehost/github/index.js';
 import { FakeGitHub, type FakeGitHubOptions } from './fake.js';
 import { testAppCredentials } from './keys.js';
@@ -10,6 +10,8 @@ export { testAppCredentials, type TestAppCredentials } from './keys.js';
 
 export interface RunningFakeGitHub {
   github: FakeGitHub;
+  /** The msw server (add handlers with `server.use`, e.g. a second fake on another host). */
+  server: SetupServer;
   close(): void;
 }
 
@@ -21,7 +23,7 @@ export function startFakeGitHub(options: FakeGitHubOptions = {}): RunningFakeGit
   const github = new FakeGitHub(options);
   const server = setupServer(...github.handlers);
   server.listen({ onUnhandledFrame: 'error' });
-  return { github, close: () => server.close() };
+  return { github, server, close: () => server.close() };
 }
 
 /**

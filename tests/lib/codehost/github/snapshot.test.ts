@@ -4,10 +4,10 @@
 
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { AREA_INFO } from '../../../../lib/engine/settings/areas.js';
-import { FULL_PERMISSIONS, startFakeGitHub } from '../../../support/github/index.js';
+import { FakeGitHub, FULL_PERMISSIONS, startFakeGitHub, testGitHubCodeHost } from '../../../support/github/index.js';
 import { COMPOSITE, findingsOf, settingsFixture, setup, unreadableAreas, WORKFLOW } from './support.js';
 
-const { github, close } = startFakeGitHub({ latencyMs: 5 });
+const { github, server, close } = startFakeGitHub({ latencyMs: 5 });
 afterAll(close);
 afterEach(() => github.reset());
 
@@ -191,13 +191,22 @@ describe('settings mapping', () => {
 
   test('areas GitHub refuses become unreadable with its reason; the scan goes on', async () => {
     const { host, locator } = setup(github, {
-      settings: { unreadable: { hooks: '403 Resource not accessible by integration', branch_protection: '403 Upgrade to GitHub Pro or make this repository public to enable this feature.' } },
+      settings: {
+        unreadable: {
+          hooks: '403 Resource not accessible by integration',
+          branch_protection: '403 Upgrade to GitHub Pro or make this repository public to enable this feature.',
+          // An error in this non-null GraphQL field nulls its parent: the snapshot must survive it.
+          vulnerability_alerts: '403 Resource not accessible by integration',
+        },
+      },
     });
     const snapshot = await host.fetchSnapshot(locator);
     expect(snapshot.settings.unreadable).toEqual({
       branch_protection: 'FORBIDDEN: Upgrade to GitHub Pro or make this repository public to enable this feature.',
+      vulnerability_alerts: 'FORBIDDEN: Resource not accessible by integration',
       hooks: '403 Resource not accessible by integration',
     });
+    expect(github.count(GRAPHQL)).toBe(1);
     expect(snapshot.settings).not.toHaveProperty('hooks');
     expect(snapshot.settings).not.toHaveProperty('branch_protection');
   });
@@ -336,5 +345,23 @@ describe('files', () => {
     const snapshot = await host.fetchSnapshot(locator);
     expect(github.count(GRAPHQL)).toBe(1);
     expect(snapshot.files).toHaveLength(3);
+  });
+});
+
+describe('GitHub Enterprise Server', () => {
+  test('REST under /api/v3, GraphQL at /api/graphql, URLs in bodies on the server', async () => {
+    const enterprise = new FakeGitHub({ baseUrl: 'https://ghe.example.com/api/v3' });
+    server.use(...enterprise.handlers);
+    try {
+      enterprise.addInstallation({ id: 5, account: { login: 'corp', id: 5, type: 'Organization' } });
+      enterprise.addRepository({ fullName: 'corp/app', installationId: 5, settings: { branch_protection: settingsFixture('weak').branch_protection }, files: { '.github/workflows/ci.yml': WORKFLOW } });
+      const host = testGitHubCodeHost({ baseUrl: 'https://ghe.example.com/api/v3/' });
+      const snapshot = await host.fetchSnapshot({ installationId: 5, fullName: 'corp/app', defaultBranch: 'main' });
+      expect(snapshot.files).toHaveLength(1);
+      expect((snapshot.settings.branch_protection as Record<string, unknown>).url).toBe('https://ghe.example.com/api/v3/repos/corp/app/branches/main/protection');
+      expect(enterprise.count(GRAPHQL)).toBe(1);
+    } finally {
+      server.resetHandlers();
+    }
   });
 });

@@ -72,3 +72,17 @@ runs:
     - run: curl -sSL https://example.com/install.sh | bash
       shell: bash
 `;
+
+/** A repository with something for most of the engine to say, in awkward encodings. */
+export const REPOSITORY_FILES: Record<string, string> = {
+  '.github/workflows/ci.yml': WORKFLOW,
+  '.github/workflows/release.yaml': `\uFEFFname: release\r\non:\r\n  push:\r\n    tags: ['v*']\r\njobs:\r\n  publish:\r\n    runs-on: [self-hosted, linux]\r\n    steps:\r\n      - uses: actions/checkout@v4\r\n      - uses: ./.github/actions/publish\r\n      - run: npm publish # “quoted” ✓\r\n        env:\r\n          NODE_AUTH_TOKEN: \${{ secrets.NPM_TOKEN }}\r\n`,
+  '.github/workflows/broken.yml': 'on: [push\njobs: {\n',
+  '.github/workflows/notes.txt': 'not a workflow\n',
+  '.github/workflows/nested/ignored.yml': 'on: push\n',
+  '.github/dependabot.yml': 'version: 2\nupdates:\n  - package-ecosystem: npm\n    directory: /\n    schedule:\n      interval: weekly\n    insecure-external-code-execution: allow\n',
+  '.github/actions/publish/action.yml': COMPOSITE,
+  'tools/setup/action.yml': COMPOSITE.replace('curl -sSL https://example.com/install.sh | bash', 'echo "${{ github.event.issue.title }}"'),
+  'tools/setup/README.md': '# setup\n',
+  'action.yaml': 'name: root\nruns:\n  using: node20\n  main: index.js\n',
+};
