@@ -138,7 +138,7 @@ export async function fetchRepositorySnapshot(source: SnapshotSource, target: Sn
   const late = isPublic ? REST_AREAS.filter((def) => def.publicOnly === true && !results.has(def.area)) : [];
   const lateResults = restFor(late);
   const hooks = results.get('hooks');
-  const morePages = hooks !== undefined && 'next' in hooks ? followPages(source, hooks as NextPage) : null;
+  const morePages = hooks !== undefined && 'next' in hooks ? followPages(source, hooks as NextPage, target.fullName) : null;
   for (let round = 0; round < MAX_FOLLOW_UPS; round++) {
     const dirs = collector.pendingLocalActions().slice(0, DIRS_PER_FOLLOW_UP);
     if (dirs.length === 0) break;
@@ -257,8 +257,10 @@ async function graphql(source: SnapshotSource, query: string, variables: Record<
   const critical: JsonObject[] = [];
   for (const error of errorList) {
     const area = optionalArea(error.path);
-    if (area === null || repository === null) critical.push(error);
-    else areaErrors.set(area, `${typeof error.type === 'string' ? `${error.type}: ` : ''}${String(error.message ?? 'error')}`);
+    // Inside an optional field, only a refusal (a missing permission or feature) makes the area unreadable.
+    const refusal = error.type === 'FORBIDDEN' || error.type === 'NOT_FOUND';
+    if (area === null || repository === null || !refusal) critical.push(error);
+    else areaErrors.set(area, `${String(error.type)}: ${String(error.message ?? 'error')}`);
   }
   if (critical.length > 0 || repository === null) {
     const first = critical[0];
@@ -299,12 +301,25 @@ async function readRestArea(source: SnapshotSource, def: RestArea, owner: string
     return { area: def.area, value: response.data };
   } catch (error) {
     if (critical) throw codeHostError(error, `repository ${fullName}`);
-    return { area: def.area, unreadable: describeFailure(error).reason };
+    return optionalAreaFailure(error, def.area, fullName);
   }
 }
 
+/**
+ * A settings area GitHub will not show (404, 403: a missing permission, plan or feature) is recorded as
+ * unreadable. A transient fault (5xx, rate limit, no answer in time) fails the whole scan instead, so a
+ * scan is never stored with an area silently unassessed; the caller answers 502/503 and the client retries.
+ */
+function optionalAreaFailure(error: unknown, area: SettingsArea, fullName: string): AreaResult {
+  const failure = describeFailure(error);
+  // 422 is how GitHub says an area does not apply (fork-PR approval on a private repository).
+  const refusal = failure.kind === 'not_found' || failure.kind === 'forbidden' || failure.status === 422;
+  if (refusal) return { area, unreadable: failure.reason };
+  throw new CodeHostError(failure.kind, `repository ${fullName}, ${area}: ${failure.reason}`, { retryAfter: failure.retryAfter });
+}
+
 /** The remaining pages of a list area; a page that fails makes the area unreadable (a partial list could hide a hook). */
-async function followPages(source: SnapshotSource, first: NextPage): Promise<AreaResult> {
+async function followPages(source: SnapshotSource, first: NextPage, fullName: string): Promise<AreaResult> {
   const items = [...first.value];
   let next: string | undefined = first.next;
   const signal = source.optionalSignal;
@@ -315,7 +330,7 @@ async function followPages(source: SnapshotSource, first: NextPage): Promise<Are
       next = nextLink(response.headers.link);
     }
   } catch (error) {
-    return { area: first.area, unreadable: describeFailure(error).reason };
+    return optionalAreaFailure(error, first.area, fullName);
   }
   return { area: first.area, value: items };
 }

@@ -53,11 +53,22 @@ describe('5xx and network errors', () => {
     expect(error).toMatchObject({ kind: 'unavailable', message: `installation ${installationId}: 503 Service Unavailable` });
   });
 
-  test('an optional area answering 500 is unreadable; the scan completes', async () => {
+  test('an optional area answering 500 fails the scan: no snapshot with an area silently unassessed', async () => {
     const { host, locator } = scanSetup();
-    github.fault(HOOKS, { kind: 'status', status: 500 });
+    github.fault(HOOKS, { kind: 'status', status: 500 }, { times: 1 });
+    const error = await failure(host.fetchSnapshot(locator));
+    expect(error.kind).toBe('unavailable');
+    expect(error.message).toMatch(/hooks: 500 Internal Server Error/);
+    // The fault has passed: the next scan is complete.
     const snapshot = await host.fetchSnapshot(locator);
-    expect(snapshot.settings.unreadable).toEqual({ hooks: '500 Internal Server Error' });
+    expect(snapshot.settings.unreadable).toEqual({});
+  });
+
+  test('an optional area GitHub refuses (403, 404, 422) is unreadable and the scan completes', async () => {
+    const { host, locator } = scanSetup();
+    github.fault(HOOKS, { kind: 'status', status: 404 });
+    const snapshot = await host.fetchSnapshot(locator);
+    expect(snapshot.settings.unreadable).toEqual({ hooks: expect.stringMatching(/^404 /) as string });
     expect(snapshot.files).toHaveLength(1);
   });
 
@@ -89,13 +100,15 @@ describe('timeouts', () => {
     expect((await failure(host.fetchSnapshot(locator, { deadline: Date.now() + 300 }))).kind).toBe('timeout');
   });
 
-  test('an optional area still running shortly before the deadline is given up: unreadable, the scan completes', async () => {
+  test('an optional area still running shortly before the deadline is given up: timeout, before the deadline', async () => {
     const { host, locator } = scanSetup();
     await host.fetchSnapshot(locator);
     github.fault(HOOKS, { kind: 'delay', ms: 5_000 });
-    const snapshot = await host.fetchSnapshot(locator, { deadline: Date.now() + 2_400 });
-    expect(snapshot.settings.unreadable).toEqual({ hooks: 'no answer in time' });
-    expect(snapshot.files).toHaveLength(1);
+    const started = Date.now();
+    const error = await failure(host.fetchSnapshot(locator, { deadline: Date.now() + 2_400 }));
+    expect(error.kind).toBe('timeout');
+    expect(error.message).toMatch(/hooks: no answer in time/);
+    expect(Date.now() - started).toBeLessThan(2_400);
   });
 });
 
@@ -123,11 +136,10 @@ describe('rate limits', () => {
     expect((await failure(host.fetchSnapshot(locator))).kind).toBe('rate_limited');
   });
 
-  test('a rate limit on an optional area makes it unreadable', async () => {
+  test('a rate limit on an optional area fails the scan with the retry-after', async () => {
     const { host, locator } = scanSetup();
     github.fault(HOOKS, { kind: 'secondary-rate-limit', retryAfter: 30 });
-    const snapshot = await host.fetchSnapshot(locator);
-    expect(snapshot.settings.unreadable).toEqual({ hooks: '403 You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' });
+    expect(await failure(host.fetchSnapshot(locator))).toMatchObject({ kind: 'rate_limited', retryAfter: 30 });
   });
 
   test('with throttling on (production), a short secondary limit is waited out once', async () => {
