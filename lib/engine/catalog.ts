@@ -1,6 +1,10 @@
-import { RULES } from './rules/index.js';
-import type { Rule } from './rule.js';
+import type { RuleMeta } from './rule.js';
+import { RULE_METADATA } from './rules/metadata.generated.js';
 import type { Severity, Surface } from './types.js';
+
+// Built from the generated metadata (`npm run gen:rules`), not from the rule set: the catalog, rule
+// settings and attack paths need ids and metadata only, and importing every rule's code would cost
+// their endpoints tens of milliseconds of cold start. A test keeps the metadata equal to the registry's.
 
 /** A catalog entry exactly as `GET /api/rules` and `chainbreaker rules --format json` show it. */
 export interface CatalogRule {
@@ -13,20 +17,21 @@ export interface CatalogRule {
   doc_url: string;
 }
 
-export function catalogEntry(rule: Rule): CatalogRule {
+export function catalogEntry(rule: { meta: RuleMeta }): CatalogRule {
   const { id, category, title, severity, surface, description } = rule.meta;
   return { id, category, title, default_severity: severity, surface, description, doc_url: `/rules/${id}` };
 }
 
 /** The static rule catalog, in registry order. */
-export const CATALOG: readonly CatalogRule[] = RULES.map(catalogEntry);
+export const CATALOG: readonly CatalogRule[] = RULE_METADATA.map((meta) => catalogEntry({ meta }));
 
-const IDS: ReadonlySet<string> = new Set(RULES.map((r) => r.meta.id));
+const BY_ID: ReadonlyMap<string, RuleMeta> = new Map(RULE_METADATA.map((meta) => [meta.id, meta]));
 
 export function isKnownRule(id: string): boolean {
-  return IDS.has(id);
+  return BY_ID.has(id);
 }
 
-export function ruleById(id: string): Rule | undefined {
-  return RULES.find((r) => r.meta.id === id);
+/** A rule's metadata (id, category, title, default severity and recommendation, ...), without its code. */
+export function ruleMeta(id: string): RuleMeta | undefined {
+  return BY_ID.get(id);
 }

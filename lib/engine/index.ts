@@ -1,7 +1,7 @@
 /** The engine's public surface, shared by the CLI and the API. Pure: no I/O, environment or clock. */
 export { scanRepository, classifyPath, type ScanOptions, type ScanResult, type FileKind } from './scan.js';
-export { CATALOG, catalogEntry, isKnownRule, ruleById, type CatalogRule } from './catalog.js';
-export { RULES, WORKFLOW_RULES, SETTINGS_RULES } from './rules/index.js';
+export { CATALOG, catalogEntry, isKnownRule, ruleMeta, type CatalogRule } from './catalog.js';
+export { RULES, WORKFLOW_RULES, SETTINGS_RULES, ruleById } from './rules/index.js';
 export type { SettingsSnapshot } from './settings/snapshot.js';
 export { findCombinations, countCombinations, compareCombinations, cannotFire, COMBINATION_KINDS, combinationKind } from './combinations/index.js';
 export type { Combination } from './combinations/index.js';

@@ -137,3 +137,7 @@ export const SETTINGS_RULES: readonly SettingsRule[] = [
 ];
 
 export const RULES: readonly Rule[] = [...WORKFLOW_RULES, ...SETTINGS_RULES];
+
+export function ruleById(id: string): Rule | undefined {
+  return RULES.find((r) => r.meta.id === id);
+}

@@ -1,4 +1,4 @@
-import { ruleById } from '../../../../lib/engine/catalog.js';
+import { ruleById } from '../../../../lib/engine/rules/index.js';
 import { SETTINGS_FILE, type FindingRecord, type Severity } from '../../../../lib/engine/types.js';
 
 export const PR_WORKFLOW = '.github/workflows/pr-target.yml';

@@ -1,0 +1,30 @@
+// The generated rule metadata (lib/engine/rules/metadata.generated.ts, `npm run gen:rules`) is what the
+// registry holds, byte for byte: endpoints that read it instead of importing the rule set see the same
+// catalog, ids and recommendations.
+
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CATALOG, catalogEntry, isKnownRule, ruleMeta } from '../../../lib/engine/catalog.js';
+import { RULES } from '../../../lib/engine/rules/index.js';
+import { RULE_METADATA } from '../../../lib/engine/rules/metadata.generated.js';
+import { GENERATED_MODULE_URL, generateRuleMetadataModule } from '../../../scripts/gen-rule-metadata.js';
+
+describe('generated rule metadata', () => {
+  it('is the committed output of the generator (run `npm run gen:rules` after changing a rule)', () => {
+    expect(readFileSync(GENERATED_MODULE_URL, 'utf8')).toBe(generateRuleMetadataModule(RULES.map((rule) => rule.meta)));
+  });
+
+  it('equals every rule meta of the registry, in registry order', () => {
+    expect(RULE_METADATA).toEqual(RULES.map((rule) => rule.meta));
+  });
+
+  it('gives the catalog, the known ids and each rule meta', () => {
+    expect(CATALOG).toEqual(RULES.map(catalogEntry));
+    for (const rule of RULES) {
+      expect(isKnownRule(rule.meta.id)).toBe(true);
+      expect(ruleMeta(rule.meta.id)).toEqual(rule.meta);
+    }
+    expect(isKnownRule('no-such-rule')).toBe(false);
+    expect(ruleMeta('no-such-rule')).toBeUndefined();
+  });
+});
