@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { COMBINATION_INPUTS } from '../lib/attack-paths.js';
 import type { StoredFinding } from '../lib/db/types.js';
 import { scanRepository } from '../lib/engine/scan.js';
 import type { SettingsSnapshot } from '../lib/engine/settings/snapshot.js';
@@ -89,7 +90,7 @@ export async function benchAttackPaths(): Promise<AttackPathsBenchResult> {
     let payloadBytes = 0;
     for (let i = 0; i < 5; i++) {
       const { ms: elapsed, value } = await timed(() =>
-        bench.db.transaction((tx) => tx.query<{ bytes: number }>('select octet_length(public.attack_path_inputs($1)::text) as bytes', [userId])),
+        bench.db.transaction((tx) => tx.query<{ bytes: number }>('select octet_length(public.attack_path_inputs($1, $2, $3)::text) as bytes', [userId, JSON.stringify(COMBINATION_INPUTS.rules), JSON.stringify(COMBINATION_INPUTS.kinds)])),
       );
       alone.push(elapsed);
       payloadBytes = value[0]?.bytes ?? 0;

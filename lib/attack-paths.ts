@@ -1,8 +1,9 @@
 import type { User } from './auth.js';
 import { database } from './database.js';
-import { attackPathInputs, repositoryComboInputs } from './db/operations.js';
-import type { StoredFinding } from './db/types.js';
-import { countCombinations, findCombinations, type Combination } from './engine/combinations/index.js';
+import { attackPathInputs, repositoryComboInputs, type AttackPathCatalog } from './db/operations.js';
+import type { CompactFinding, StoredFinding } from './db/types.js';
+import { ruleMeta } from './engine/catalog.js';
+import { COMBINATION_KINDS, countCombinations, findCombinations, type Combination } from './engine/combinations/index.js';
 import type { FindingRecord } from './engine/types.js';
 import { notFound } from './http/errors.js';
 
@@ -12,6 +13,19 @@ import { notFound } from './http/errors.js';
  * the repository's override), so a rule turned off after the last scan cannot form or amplify a combination,
  * without a re-scan. One database round trip per request.
  */
+
+/**
+ * What `attack_path_inputs` needs of the combinations catalog, which stays the one source of truth of which
+ * rules matter: every kind's AND of OR-groups and all its rules (it returns, per repository, only findings of
+ * kinds whose every group has a finding there), and every rule that can take part with its default
+ * recommendation (sent back as null when a finding's is the default).
+ */
+export const COMBINATION_INPUTS: Readonly<AttackPathCatalog> = {
+  rules: Object.fromEntries(
+    [...new Set(COMBINATION_KINDS.flatMap((kind) => [...kind.requires.flat(), ...kind.amplifiers]))].sort().map((id) => [id, ruleMeta(id)?.recommendation ?? '']),
+  ),
+  kinds: COMBINATION_KINDS.map((kind) => ({ requires: kind.requires, rules: [...new Set([...kind.requires.flat(), ...kind.amplifiers])] })),
+};
 
 export interface RepositoryCombinations {
   combos: Combination[];
@@ -36,19 +50,37 @@ export async function repositoryCombinations(user: User, repositoryId: string): 
 
 /** Every repository of the user with at least one combination, by full name, and the totals over them. */
 export async function attackPaths(user: User): Promise<AttackPaths> {
-  const inputs = await attackPathInputs(await database(), user.id);
+  const inputs = await attackPathInputs(await database(), user.id, COMBINATION_INPUTS);
   const repos: AttackPaths['repos'] = [];
   const totals = { total_combos: 0, critical_count: 0, high_count: 0 };
-  for (const input of inputs) {
-    const combos = combinationsOf(input.findings);
+  for (const [repo_id, full_name, html_url, findings] of inputs) {
+    const combos = combinationsOf(findings.map(storedFinding));
     if (combos.length === 0) continue;
-    repos.push({ repo_id: input.repo_id, full_name: input.full_name, html_url: input.html_url, combos });
+    repos.push({ repo_id, full_name, html_url, combos });
     const counts = countCombinations(combos);
     totals.total_combos += combos.length;
     totals.critical_count += counts.critical_count;
     totals.high_count += counts.high_count;
   }
   return { repos, ...totals };
+}
+
+/** A compact finding of `attack_path_inputs` with what it leaves out restored from the rule's metadata. */
+function storedFinding([file, line, column, severity, rule_id, description, recommendation, job, fingerprint]: CompactFinding): StoredFinding {
+  const meta = ruleMeta(rule_id);
+  return {
+    file,
+    line,
+    column,
+    severity,
+    category: meta?.category ?? '',
+    rule_id,
+    title: meta?.title ?? '',
+    description,
+    recommendation: recommendation ?? meta?.recommendation ?? '',
+    job,
+    fingerprint,
+  };
 }
 
 function combinationsOf(findings: readonly StoredFinding[]): Combination[] {

@@ -83,9 +83,22 @@ export function repositoryComboInputs(db: Database, userId: string, repositoryId
   return db.call('repository_combo_inputs', { p_user_id: userId, p_repository_id: repositoryId });
 }
 
-/** The same for every scanned repository of the user, by full_name, in one round trip. */
-export function attackPathInputs(db: Database, userId: string): Promise<AttackPathInput[]> {
-  return db.call('attack_path_inputs', { p_user_id: userId });
+/** What `attackPathInputs` needs of the combinations catalog (see lib/attack-paths.ts). */
+export interface AttackPathCatalog {
+  /** Every rule that can take part in a combination, with its default recommendation. */
+  rules: Readonly<Record<string, string>>;
+  /** Every kind: its AND of OR-groups of rule ids, and all its rules (the groups' and the amplifiers). */
+  kinds: readonly { requires: readonly (readonly string[])[]; rules: readonly string[] }[];
+}
+
+/**
+ * For every scanned repository of the user, by full_name, in one round trip: of its latest scan's findings
+ * of rules enabled now, those of the kinds in `catalog.kinds` whose every group has such a finding there, in
+ * recorded order and compact (`CompactFinding`; a recommendation equal to the default in `catalog.rules` is
+ * null). Repositories left without a finding are left out.
+ */
+export function attackPathInputs(db: Database, userId: string, catalog: AttackPathCatalog): Promise<AttackPathInput[]> {
+  return db.call('attack_path_inputs', { p_user_id: userId, p_rules: catalog.rules, p_kinds: catalog.kinds });
 }
 
 /** The user's global rule preferences (sparse), by rule id. */

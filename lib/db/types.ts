@@ -99,13 +99,25 @@ export interface RecordedScan {
   created_at: Timestamp;
 }
 
-export interface AttackPathInput {
-  repo_id: string;
-  full_name: string;
-  html_url: string;
-  /** The latest scan's findings of rules enabled now, in recorded order. */
-  findings: StoredFinding[];
-}
+/**
+ * A finding as `attack_path_inputs` returns it: `[file, line, column, severity, rule_id, description,
+ * recommendation, job, fingerprint]`, with `recommendation` null when it is the rule's default. Category and
+ * title are the rule's own and not sent (lib/attack-paths.ts restores all three from the rule metadata).
+ */
+export type CompactFinding = [
+  file: string,
+  line: number,
+  column: number,
+  severity: Severity,
+  rule_id: string,
+  description: string,
+  recommendation: string | null,
+  job: string | null,
+  fingerprint: string,
+];
+
+/** One repository of `attack_path_inputs`: its latest scan's usable findings (see `attackPathInputs`), in recorded order. */
+export type AttackPathInput = [repo_id: string, full_name: string, html_url: string, findings: CompactFinding[]];
 
 export interface GithubIdentity {
   /** GitHub's numeric user id, as text. */

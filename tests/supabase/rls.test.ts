@@ -159,7 +159,7 @@ describe('server functions', () => {
     const calls = [
       `select public.list_rule_settings('${owner}')`,
       `select public.set_rule_setting('${owner}', 'pipe-to-shell', true)`,
-      `select public.attack_path_inputs('${owner}')`,
+      `select public.attack_path_inputs('${owner}', '{}', '[]')`,
       `select public.github_identity('${owner}')`,
       `select public.consume_rate_limit('${owner}', 'scan', 1, 60)`,
     ];

@@ -11,7 +11,8 @@ import {
   setRuleSetting,
   clearRuleOverride,
 } from '../../lib/db/operations.js';
-import type { Repository, StoredFinding } from '../../lib/db/types.js';
+import type { AttackPathCatalog } from '../../lib/db/operations.js';
+import type { CompactFinding, Repository, StoredFinding } from '../../lib/db/types.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { countsOf, finding, userWithRepositories } from '../support/db-fixtures.js';
 
@@ -38,6 +39,21 @@ async function stored(user: string): Promise<{ scans: number; findings: number }
 
 function scanOf(repo: Repository, findings: StoredFinding[]) {
   return { repositoryId: repo.id, ruleset: 'all' as const, counts: countsOf(findings), findings };
+}
+
+/** A finding as attack_path_inputs returns it, its recommendation null when it is `defaultRecommendation`. */
+function compact(f: StoredFinding, defaultRecommendation?: string): CompactFinding {
+  const recommendation = f.recommendation === defaultRecommendation ? null : f.recommendation;
+  return [f.file, f.line, f.column, f.severity, f.rule_id, f.description, recommendation, f.job, f.fingerprint];
+}
+
+/** A catalog of one kind requiring any of `rules` (and, when given, a second group), for tests that are not about kinds. */
+function catalogOf(rules: readonly string[], secondGroup: readonly string[] = []): AttackPathCatalog {
+  const all = [...rules, ...secondGroup];
+  return {
+    rules: Object.fromEntries(all.map((id) => [id, `default recommendation of ${id}`])),
+    kinds: [{ requires: secondGroup.length > 0 ? [rules, secondGroup] : [rules], rules: all }],
+  };
 }
 
 describe('record_scan', () => {
@@ -123,7 +139,8 @@ describe('repository_combo_inputs', () => {
     for (const findings of scans) await recordScan(t.db, user, scanOf(repo, findings));
     await t.query('update public.scans set created_at = $2 where repository_id = $1', [repo.id, '2026-01-01T00:00:00Z']);
     expect(await repositoryComboInputs(t.db, user, repo.id)).toEqual(scans[7]);
-    expect((await attackPathInputs(t.db, user))[0]!.findings).toEqual(scans[7]);
+    const catalog = catalogOf(scans.map((findings) => findings[0]!.rule_id));
+    expect((await attackPathInputs(t.db, user, catalog))[0]![3]).toEqual(scans[7]!.map((f) => compact(f)));
   });
 
   test("reads the latest scan only, filtered by the rules' current effective state", async () => {
@@ -160,17 +177,18 @@ describe('repository_combo_inputs', () => {
 });
 
 describe('attack_path_inputs', () => {
-  test('returns every scanned repository of the user with its latest enabled findings, by full_name', async () => {
+  test('returns every scanned repository of the user with its latest enabled findings of the given rules, compact, by full_name', async () => {
     const user = await t.createUser();
-    const { repositories } = await userWithRepositories(t.db, user, 4);
-    const [a, b, c, neverScanned] = repositories;
-    await recordScan(t.db, user, scanOf(c!, [finding({ rule_id: 'stale' })]));
+    const { repositories } = await userWithRepositories(t.db, user, 5);
+    const [a, b, c, neverScanned, onlyOthers] = repositories;
+    await recordScan(t.db, user, scanOf(c!, [finding({ rule_id: 'pipe-to-shell' })]));
     const cLatest = [finding({ rule_id: 'pipe-to-shell' }), finding({ rule_id: 'excessive-permissions', job: null })];
     await recordScan(t.db, user, scanOf(c!, cLatest));
-    const aFindings = [finding({ rule_id: 'pipe-to-shell' }), finding({ rule_id: 'script-injection' })];
+    const aFindings = [finding({ rule_id: 'pipe-to-shell' }), finding({ rule_id: 'script-injection', recommendation: 'default recommendation of script-injection' })];
     await recordScan(t.db, user, scanOf(a!, aFindings));
-    const bFindings = [finding({ rule_id: 'pipe-to-shell' })];
-    await recordScan(t.db, user, scanOf(b!, bFindings));
+    await recordScan(t.db, user, scanOf(b!, [finding({ rule_id: 'pipe-to-shell' })]));
+    // Findings of rules outside the catalog are never returned; a repository left without any is left out.
+    await recordScan(t.db, user, scanOf(onlyOthers!, [finding({ rule_id: 'missing-timeout' })]));
 
     await setRuleSetting(t.db, user, 'pipe-to-shell', false);
     await setRuleOverride(t.db, user, c!.id, 'pipe-to-shell', true);
@@ -180,19 +198,49 @@ describe('attack_path_inputs', () => {
     const { repositories: theirs } = await userWithRepositories(t.db, stranger, 1);
     await recordScan(t.db, stranger, scanOf(theirs[0]!, [finding()]));
 
-    const inputs = await attackPathInputs(t.db, user);
+    const catalog = catalogOf(['pipe-to-shell', 'script-injection', 'excessive-permissions']);
+    const inputs = await attackPathInputs(t.db, user, catalog);
     expect(inputs).toEqual([
-      { repo_id: a!.id, full_name: a!.full_name, html_url: a!.html_url, findings: [aFindings[1]] },
-      { repo_id: b!.id, full_name: b!.full_name, html_url: b!.html_url, findings: [] },
-      { repo_id: c!.id, full_name: c!.full_name, html_url: c!.html_url, findings: cLatest },
+      [a!.id, a!.full_name, a!.html_url, [compact(aFindings[1]!, 'default recommendation of script-injection')]],
+      [c!.id, c!.full_name, c!.html_url, cLatest.map((f) => compact(f))],
     ]);
-    expect(inputs.map((i) => i.repo_id)).not.toContain(neverScanned!.id);
+    // The recommendation equal to the rule's default comes back as null, the others as stored.
+    expect(inputs[0]![3][0]![6]).toBeNull();
+    expect(inputs[1]![3][0]![6]).toBe(cLatest[0]!.recommendation);
+    expect(inputs.map((i) => i[0])).not.toContain(neverScanned!.id);
+  });
+
+  test("returns only findings of kinds whose every group has a usable finding in the repository, amplifiers included", async () => {
+    const user = await t.createUser();
+    const { repositories } = await userWithRepositories(t.db, user, 2);
+    const [both, half] = repositories;
+    const catalog: AttackPathCatalog = {
+      rules: { injection: 'r1', token: 'r2', amplifier: 'r3', 'other-kind': 'r4', 'needs-this': 'r5' },
+      kinds: [
+        { requires: [['injection'], ['token']], rules: ['injection', 'token', 'amplifier'] },
+        { requires: [['other-kind'], ['needs-this']], rules: ['other-kind', 'needs-this'] },
+      ],
+    };
+    const findings = [
+      finding({ rule_id: 'injection' }),
+      finding({ rule_id: 'other-kind' }),
+      finding({ rule_id: 'token', job: null }),
+      finding({ rule_id: 'amplifier' }),
+    ];
+    await recordScan(t.db, user, scanOf(both!, findings));
+    await recordScan(t.db, user, scanOf(half!, [finding({ rule_id: 'injection' }), finding({ rule_id: 'amplifier' })]));
+    // `other-kind` has no `needs-this` beside it; `half` has no `token`: neither kind can fire there.
+    expect(await attackPathInputs(t.db, user, catalog)).toEqual([[both!.id, both!.full_name, both!.html_url, [0, 2, 3].map((i) => compact(findings[i]!))]]);
+
+    // A disabled rule fills no group: with `token` off in `both`, nothing there can combine.
+    await setRuleOverride(t.db, user, both!.id, 'token', false);
+    expect(await attackPathInputs(t.db, user, catalog)).toEqual([]);
   });
 
   test('is [] for a user with nothing scanned', async () => {
     const user = await t.createUser();
     await userWithRepositories(t.db, user, 2);
-    expect(await attackPathInputs(t.db, user)).toEqual([]);
+    expect(await attackPathInputs(t.db, user, catalogOf(['script-injection']))).toEqual([]);
   });
 
   test('one call serves 200 repositories x 50 findings with everything intact', async () => {
@@ -204,10 +252,10 @@ describe('attack_path_inputs', () => {
       await recordScan(t.db, user, scanOf(repo, findings));
     }
     await setRuleSetting(t.db, user, 'rule-0', false);
-    const inputs = await attackPathInputs(t.db, user);
+    const inputs = await attackPathInputs(t.db, user, catalogOf(rules.slice(0, 5), rules.slice(5)));
     expect(inputs).toHaveLength(200);
-    expect(inputs.every((i) => i.findings.length === 45)).toBe(true);
-    expect(inputs.flatMap((i) => i.findings).some((f) => f.rule_id === 'rule-0')).toBe(false);
-    expect(inputs[0]!.findings.map((f) => f.line)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1).filter((line) => (line - 1) % 10 !== 0));
+    expect(inputs.every((i) => i[3].length === 45)).toBe(true);
+    expect(inputs.flatMap((i) => i[3]).some((f) => f[4] === 'rule-0')).toBe(false);
+    expect(inputs[0]![3].map((f) => f[1])).toEqual(Array.from({ length: 50 }, (_, i) => i + 1).filter((line) => (line - 1) % 10 !== 0));
   });
 });

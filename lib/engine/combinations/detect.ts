@@ -28,6 +28,8 @@ export function findCombinations(records: readonly FindingRecord[], isEnabled: R
   }
   const combinations: Combination[] = [];
   for (const kind of COMBINATION_KINDS) {
+    // A kind with a group none of whose rules has a usable finding cannot fire: skip its files and jobs.
+    if (!kind.requires.every((group) => group.some((ruleId) => byRule.has(ruleId)))) continue;
     if (kind.scope === 'repo') {
       const matches = match(kind, byRule, () => true);
       if (matches !== null) combinations.push(build(kind, matches, repoFile(matches)));
@@ -62,8 +64,13 @@ export function cannotFire(isEnabled: RuleEnabled): string[] {
   return COMBINATION_KINDS.filter((kind) => kind.requires.some((group) => !group.some(isEnabled))).map((kind) => kind.id);
 }
 
-function rulesOf(kind: CombinationKind): Set<string> {
-  return new Set([...kind.requires.flat(), ...kind.amplifiers]);
+/** Each kind's rules (its groups' and its amplifiers'), computed once. */
+const RULES_OF: ReadonlyMap<CombinationKind, ReadonlySet<string>> = new Map(
+  COMBINATION_KINDS.map((kind) => [kind, new Set([...kind.requires.flat(), ...kind.amplifiers])]),
+);
+
+function rulesOf(kind: CombinationKind): ReadonlySet<string> {
+  return RULES_OF.get(kind) ?? new Set([...kind.requires.flat(), ...kind.amplifiers]);
 }
 
 /** Files (not the settings) that hold a finding of one of the kind's rules, in path order. */

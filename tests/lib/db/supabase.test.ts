@@ -144,7 +144,10 @@ describe('every operation through PostgREST against the real schema', () => {
     const findings = [kept, finding({ rule_id: 'pipe-to-shell' }), finding({ rule_id: 'script-injection' })];
     await recordScan(db, user, { repositoryId: repo.id, ruleset: 'all', counts: countsOf(findings), findings });
     expect(await repositoryComboInputs(db, user, repo.id)).toEqual([kept]);
-    expect(await attackPathInputs(db, user)).toEqual([{ repo_id: repo.id, full_name: repo.full_name, html_url: repo.html_url, findings: [kept] }]);
+    const catalog = { rules: { 'excessive-permissions': kept.recommendation, 'pipe-to-shell': '' }, kinds: [{ requires: [['excessive-permissions', 'pipe-to-shell']], rules: ['excessive-permissions', 'pipe-to-shell'] }] };
+    expect(await attackPathInputs(db, user, catalog)).toEqual([
+      [repo.id, repo.full_name, repo.html_url, [[kept.file, kept.line, kept.column, kept.severity, kept.rule_id, kept.description, null, kept.job, kept.fingerprint]]],
+    ]);
 
     expect(await clearRuleOverride(db, user, repo.id, 'script-injection')).toEqual({ deleted: true });
     expect(await clearRuleSetting(db, user, 'pipe-to-shell')).toEqual({ deleted: true });
