@@ -3,7 +3,7 @@
  * bench/results/bench-<date>.json (not committed). Numbers are only comparable within one run.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { benchEngine, formatEngine } from './engine.js';
 
@@ -23,7 +23,13 @@ const sections: [string, () => Promise<string>][] = [
   ['attack-paths', async () => { const m = await import('./attack-paths.js'); const r = await m.benchAttackPaths(); results.attackPaths = r; return m.formatAttackPaths(r); }],
   ['cold-start', async () => { const m = await import('./cold-start.js'); const r = await m.benchColdStart(); results.coldStart = r; return m.formatColdStart(r); }],
 ];
-for (const [name, run] of sections) if (only === undefined || only === name) console.log(`${await run()}\n`);
+for (const [name, run] of sections) {
+  if (only !== undefined && only !== name) continue;
+  // The machine is shared: the load when a section starts tells how much its numbers can be trusted.
+  const load = loadavg()[0] ?? 0;
+  results[`${name}LoadAverage`] = load;
+  console.log(`${await run()}\n(load average when the section started: ${load.toFixed(1)} on ${machine.cpus} CPUs)\n`);
+}
 
 const dir = fileURLToPath(new URL('./results/', import.meta.url));
 await mkdir(dir, { recursive: true });
