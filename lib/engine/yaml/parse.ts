@@ -1,4 +1,4 @@
-import { parseDocument, isAlias, isMap, isScalar, isSeq, type Node as YamlNode, type Document } from 'yaml';
+import { parseDocument, isAlias, isMap, isScalar, isSeq, visit, type Alias, type Node as YamlNode, type Document } from 'yaml';
 import { parseYamlFast } from './fast.js';
 import type { ScalarStyle, YMap, YNode, YPair, YScalar, YSeq } from './model.js';
 
@@ -57,28 +57,74 @@ export function parseYaml(text: string): ParseResult {
 
 /** The full `yaml` library path: every construct, every error, with the nesting and alias limits. */
 export function parseYamlFull(text: string): ParseResult {
-  const tooDeep = flowNestingBeyond(text, MAX_DEPTH);
+  const flowTooDeep = flowNestingBeyond(text, MAX_DEPTH);
+  const tooDeep = flowTooDeep !== -1 ? flowTooDeep : blockNestingBeyond(text, 2 * MAX_DEPTH);
   if (tooDeep !== -1) return { ok: false, problem: { offset: tooDeep, message: `the document nests deeper than ${MAX_DEPTH} levels` } };
   let doc: Document.Parsed;
+  let index: DocumentIndex;
   try {
-    doc = parseDocument(text, { prettyErrors: false, keepSourceTokens: false, stringKeys: false });
+    // The library's own duplicate-key check compares each key with every earlier key of its mapping,
+    // quadratic on a mapping of many keys; `indexDocument` does the same check with a set.
+    doc = parseDocument(text, { prettyErrors: false, keepSourceTokens: false, stringKeys: false, uniqueKeys: false });
+    index = indexDocument(doc);
   } catch (error) {
     // The yaml library recurses on nesting; a stack overflow on hostile input is a finding, not a crash.
     return { ok: false, problem: { offset: 0, message: `the YAML could not be parsed (${error instanceof RangeError ? 'nesting too deep' : 'parser error'})` } };
   }
   const first = doc.errors[0];
-  if (first !== undefined) {
+  if (first !== undefined && (index.duplicateKey === -1 || first.pos[0] <= index.duplicateKey)) {
     if (/call stack/i.test(first.message)) return { ok: false, problem: { offset: 0, message: 'the document nests too deeply to analyse' } };
     return { ok: false, problem: { offset: first.pos[0], message: `YAML syntax error: ${firstSentence(first.message)}` } };
   }
+  if (index.duplicateKey !== -1) return { ok: false, problem: { offset: index.duplicateKey, message: 'YAML syntax error: Map keys must be unique' } };
   try {
-    const root = new ModelBuilder(doc).build();
+    const root = new ModelBuilder(doc, index.aliasTargets).build();
     return { ok: true, root };
   } catch (error) {
     if (error instanceof ModelLimitError) return { ok: false, problem: { offset: error.offset, message: error.message } };
     if (error instanceof RangeError) return { ok: false, problem: { offset: 0, message: 'the YAML nests too deeply to analyse' } };
     throw error;
   }
+}
+
+interface DocumentIndex {
+  /** What each alias refers to: the last node before it with its anchor. */
+  aliasTargets: Map<Alias, YamlNode>;
+  /** Offset of the first key that repeats an earlier key of its mapping, or -1. */
+  duplicateKey: number;
+}
+
+/**
+ * One walk of the composed document in the library's own order. It replaces two checks of the `yaml`
+ * library that are quadratic on hostile files: `Alias.resolve` walks the whole document for every
+ * alias, and `uniqueKeys` compares each key with every earlier key of its mapping. Keys are equal as
+ * the library compares them: scalars by value (`===`), anything else by identity.
+ */
+function indexDocument(doc: Document.Parsed): DocumentIndex {
+  const anchors = new Map<string, YamlNode>();
+  const aliasTargets = new Map<Alias, YamlNode>();
+  let duplicateKey = -1;
+  visit(doc, {
+    Node: (_key, node) => {
+      if (isAlias(node)) {
+        const target = anchors.get(node.source);
+        if (target !== undefined) aliasTargets.set(node, target);
+        return;
+      }
+      if (node.anchor) anchors.set(node.anchor, node);
+      if (!isMap(node)) return;
+      const seen = new Set<unknown>();
+      for (const { key } of node.items) {
+        if (!isScalar(key) || Number.isNaN(key.value)) continue;
+        if (seen.has(key.value)) {
+          const offset = key.range?.[0] ?? 0;
+          if (duplicateKey === -1 || offset < duplicateKey) duplicateKey = offset;
+        }
+        seen.add(key.value);
+      }
+    },
+  });
+  return { aliasTargets, duplicateKey };
 }
 
 /**
@@ -107,6 +153,48 @@ function flowNestingBeyond(text: string, limit: number): number {
   return -1;
 }
 
+/**
+ * Offset of the line where block nesting (indentation levels and `- ` entries) first exceeds `limit`, or
+ * -1. The yaml library recurses once per level and runs out of stack at a depth that depends on the
+ * stack left, which differs between a cold and a warm process; without this pre-scan the same deep file
+ * could get a different finding from the CLI and from the API. Block scalar bodies are skipped; other
+ * continuation lines may over-count, so the limit sits well above MAX_DEPTH, which the model enforces
+ * exactly.
+ */
+function blockNestingBeyond(text: string, limit: number): number {
+  const open: number[] = [];
+  let scalarParent = -1;
+  for (let start = 0; start < text.length; ) {
+    const newline = text.indexOf('\n', start);
+    const end = newline === -1 ? text.length : newline;
+    let i = start;
+    while (i < end && text.charCodeAt(i) === 0x20) i++;
+    const indent = i - start;
+    const first = text.charCodeAt(i);
+    const content = i < end && first !== 0x23 && first !== 0x0d;
+    if (content && (scalarParent === -1 || indent <= scalarParent)) {
+      scalarParent = -1;
+      while (open.length > 0 && (open.at(-1) ?? 0) >= indent) open.pop();
+      open.push(indent);
+      while (text.charCodeAt(i) === 0x2d && (i + 1 === end || text.charCodeAt(i + 1) === 0x20)) {
+        i++;
+        while (i < end && text.charCodeAt(i) === 0x20) i++;
+        open.push(i - start);
+      }
+      if (open.length > limit) return start + indent;
+      const line = text.slice(i, end);
+      const comment = line.search(/(?:^|[ \t])#/);
+      if (BLOCK_SCALAR_HEADER.test(comment === -1 ? line : line.slice(0, comment))) scalarParent = indent;
+    }
+    if (newline === -1) break;
+    start = newline + 1;
+  }
+  return -1;
+}
+
+/** A line (without its comment) that ends with a block scalar indicator: `|`, `>-`, `|2+` ... */
+const BLOCK_SCALAR_HEADER = /(?:^|[ \t])[|>][-+1-9]{0,2}[ \t\r]*$/;
+
 function firstSentence(message: string): string {
   const line = message.split('\n', 1)[0] ?? message;
   return line.replace(/ at line \d+, column \d+:?$/, '');
@@ -133,9 +221,11 @@ class ModelBuilder {
   readonly #converted = new Map<YamlNode, YNode>();
   readonly #weight = new Map<YNode, number>();
   readonly #inProgress = new Set<YamlNode>();
+  readonly #aliasTargets: ReadonlyMap<Alias, YamlNode>;
 
-  constructor(doc: Document.Parsed) {
+  constructor(doc: Document.Parsed, aliasTargets: ReadonlyMap<Alias, YamlNode>) {
     this.#doc = doc;
+    this.#aliasTargets = aliasTargets;
   }
 
   build(): YNode {
@@ -151,7 +241,7 @@ class ModelBuilder {
   #convert(node: YamlNode, depth: number): YNode {
     if (depth > MAX_DEPTH) throw new ModelLimitError(`the document nests deeper than ${MAX_DEPTH} levels`, node.range?.[0] ?? 0);
     if (isAlias(node)) {
-      const target = node.resolve(this.#doc);
+      const target = this.#aliasTargets.get(node);
       if (target === undefined) throw new ModelLimitError(`unknown alias *${node.source}`, node.range?.[0] ?? 0);
       if (this.#inProgress.has(target)) throw new ModelLimitError(`alias *${node.source} refers to itself`, node.range?.[0] ?? 0);
       return this.#convert(target, depth);
