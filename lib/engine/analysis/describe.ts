@@ -18,7 +18,7 @@ const LEVELS: Record<TaintLevel, string> = {
 
 /** `github.event.issue.title` (free text an outsider chooses, via env.TITLE). */
 export function describeTaint(taint: Taint): string {
-  const via = taint.via.length > 0 ? `, via ${taint.via.map((v) => `\`${v}\``).join(' <- ')}` : '';
+  const via = taint.via.length > 0 ? `, via ${taint.via.map((v) => (v === '…' ? v : `\`${v}\``)).join(' <- ')}` : '';
   const source = /^[\w.*-]+$/.test(taint.source) ? `\`${taint.source}\`` : taint.source;
   return `${source} (${LEVELS[taint.level]}${via})`;
 }

@@ -42,6 +42,18 @@ export interface Taint {
   json?: boolean;
 }
 
+/** The most hops `via` keeps; further ones become one `…`. */
+const MAX_VIA = 8;
+
+/**
+ * The taint one hop further from its source. Memoised outputs pass their `via` on, so a chain of
+ * thousands of job outputs would otherwise make every description, and the memory, grow with it.
+ */
+function through(hop: string, taint: Taint): Taint {
+  const via = [hop, ...taint.via];
+  return { ...taint, via: via.length > MAX_VIA ? [...via.slice(0, MAX_VIA - 1), '…'] : via };
+}
+
 /** Where an expression is evaluated: the step, job, workflow or composite action around it. */
 export interface TaintScope {
   workflow?: Workflow | undefined;
@@ -234,7 +246,7 @@ export class TaintAnalyzer {
       if (candidate.node === undefined) continue;
       const node = candidate.node;
       const taint = this.#guarded(`env:${name}:${node.start}`, () => this.ofNode(node, candidate.scope, fileOf(scope), depth + 1));
-      return taint === null ? null : { ...taint, via: [`env.${name}`, ...taint.via] };
+      return taint === null ? null : through(`env.${name}`, taint);
     }
     return null;
   }
@@ -253,7 +265,7 @@ export class TaintAnalyzer {
         const taint = this.#guarded(`input:${action.file.path}:${name}:${caller.node.start}:${caller.owner.file.path}`, () =>
           this.ofNode(node, passed === undefined ? scope : callerScope, passed === undefined ? action.file : caller.owner.file, depth + 1),
         );
-        result = stronger(result, taint === null ? null : { ...taint, via: [`inputs.${name}`, ...taint.via] });
+        result = stronger(result, taint === null ? null : through(`inputs.${name}`, taint));
       }
       // A repository-private action (under .github/) is run only by the callers we see; any other may be
       // published, and its users choose the inputs.
@@ -286,7 +298,7 @@ export class TaintAnalyzer {
       const taint = this.#guarded(`call:${job.workflow.file.path}:${job.id}:${name}`, () =>
         this.ofNode(passed, { workflow: job.workflow, job }, job.workflow.file, depth + 1),
       );
-      result = stronger(result, taint === null ? null : { ...taint, via: [`inputs.${name}`, ...taint.via] });
+      result = stronger(result, taint === null ? null : through(`inputs.${name}`, taint));
     }
     return result;
   }
@@ -331,7 +343,7 @@ export class TaintAnalyzer {
         const value = action === undefined ? undefined : get(findKey(action.outputs, output), 'value');
         if (action !== undefined && value !== undefined) taint = this.ofNode(value, { action }, action.file, depth + 1);
       }
-      return taint === null ? null : { ...taint, via: [via, ...taint.via] };
+      return taint === null ? null : through(via, taint);
     });
     this.#outputs.set(key, result);
     return result;
@@ -391,7 +403,7 @@ export class TaintAnalyzer {
     const key = `job:${workflow?.file.path}:${job.id}:${output}`;
     if (this.#outputs.has(key)) return this.#outputs.get(key) ?? null;
     const taint = this.#guarded(key, () => this.ofNode(node, { workflow, job }, workflow?.file, depth + 1));
-    const result = taint === null ? null : { ...taint, via: [`needs.${jobId}.outputs.${output}`, ...taint.via] };
+    const result = taint === null ? null : through(`needs.${jobId}.outputs.${output}`, taint);
     this.#outputs.set(key, result);
     return result;
   }
@@ -421,7 +433,7 @@ export class TaintAnalyzer {
       const taint = this.#guarded(`matrix:${scope.workflow?.file.path}:${node.start}`, () =>
         this.ofNode(node, { workflow: scope.workflow, job: scope.job }, fileOf(scope), depth + 1),
       );
-      result = stronger(result, taint === null ? null : { ...taint, via: [label, ...taint.via] });
+      result = stronger(result, taint === null ? null : through(label, taint));
     }
     return result;
   }
