@@ -30,6 +30,9 @@ export interface GitHubCodeHost extends CodeHost {
 }
 
 const DEFAULT_TOKEN_REFRESH_MARGIN_MS = 5 * 60_000;
+/** `GET /installation/repositories` pages: GitHub's largest, and at most this many (100,000 repositories). */
+const PAGE_SIZE = 100;
+const MAX_PAGES = 1_000;
 const DEFAULT_TIMEOUT_MS = 20_000;
 
 /** What `@octokit/auth-app` answers for `auth({ type: 'installation' })`. */
@@ -127,12 +130,26 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCode
         const lists = await Promise.all(
           ids.map(async (installationId) => {
             const { octokit } = await installation(installationId, deadline);
-            const route = bindRequest(octokit, deadline.signal, options).request.defaults({ method: 'GET', url: '/installation/repositories' });
+            const { request } = bindRequest(octokit, deadline.signal, options);
+            const page = async (n: number): Promise<{ total: number; repositories: unknown[] }> => {
+              const { data } = await request('GET /installation/repositories', { per_page: PAGE_SIZE, page: n });
+              const body: unknown = data;
+              // A page that is not GitHub's shape must not read as "no repositories": that would look like they had gone.
+              if (!isObject(body) || !Array.isArray(body.repositories) || typeof body.total_count !== 'number') {
+                throw new CodeHostError('unavailable', `repositories of installation ${installationId}: GitHub's answer is not a repository list`);
+              }
+              return { total: body.total_count, repositories: body.repositories };
+            };
             try {
-              // paginate follows the Link headers with `route`, so every page carries the deadline signal.
-              const paginate = octokit.paginate as unknown as (request: unknown, parameters: unknown) => Promise<unknown[]>;
-              const repositories = await paginate(route, { per_page: 100 });
-              return repositories.filter(isObject).map((r) => hostedRepository(installationId, r));
+              // The first page's total_count tells how many pages follow: they are asked for together, so a
+              // listing of any size is two round trips rather than one per page.
+              const first = await page(1);
+              const pages = Math.min(MAX_PAGES, Math.ceil(first.total / PAGE_SIZE));
+              const rest = await Promise.all(Array.from({ length: Math.max(0, pages - 1) }, (_, i) => page(i + 2)));
+              return [first, ...rest]
+                .flatMap((p) => p.repositories)
+                .filter(isObject)
+                .map((r) => hostedRepository(installationId, r));
             } catch (error) {
               throw codeHostError(error, `repositories of installation ${installationId}`);
             }
