@@ -2,13 +2,13 @@ import type { YMap, YNode, YPair, YScalar, YSeq } from './model.js';
 
 /**
  * A fast path to the positioned model for the YAML that workflows are actually written in: block
- * mappings and sequences, single-line plain and quoted scalars, literal and folded block scalars, and
- * single-line flow collections. It is written by hand because composing full `yaml` Documents costs
- * more than the whole rule pass (see the engine benchmark).
+ * mappings and sequences, plain scalars (multi-line ones included), single-line quoted scalars, literal
+ * and folded block scalars, and single-line flow collections. It is written by hand because composing
+ * full `yaml` Documents costs more than the whole rule pass (see the engine benchmark).
  *
  * It is deliberately strict: anything outside that subset, and anything it is not sure the `yaml`
- * library would accept with the same meaning (tabs, CR, anchors, tags, multi-line plain or quoted
- * scalars, odd indentation, duplicate keys ...), returns `undefined` and the caller falls back to the
+ * library would accept with the same meaning (tabs, CR, anchors, tags, multi-line quoted scalars, odd
+ * indentation, duplicate keys ...), returns `undefined` and the caller falls back to the
  * full parser. So malformed input is always judged by the `yaml` library, and a differential test over
  * the corpus and generated documents checks that both paths build identical models.
  */
@@ -130,6 +130,22 @@ class FastParser {
     return this.#inlineValue(line, pos, parentIndent);
   }
 
+  /**
+   * Whether a comment line in `[from, to)` is indented no deeper than `col`. The `yaml` library rejects
+   * some scalar values that follow such a comment (`b:` + an empty line + `# c` at column 0 + an indented
+   * `x` + a later key is "Implicit keys need to be on a single line"): those go to the full parser.
+   */
+  #outdentedComment(from: number, to: number, col: number): boolean {
+    for (let line = from; line < to; line++) {
+      const start = this.#starts[line] ?? 0;
+      const end = this.#ends[line] ?? 0;
+      let i = start;
+      while (i < end && this.#text.charCodeAt(i) === 0x20) i++;
+      if (i < end && this.#text.charCodeAt(i) === 0x23 && i - start <= col) return true;
+    }
+    return false;
+  }
+
   #isSequenceEntry(pos: number, end: number): boolean {
     if (this.#text[pos] !== '-') return false;
     if (this.#text[pos + 1] === '\t') bail();
@@ -180,6 +196,7 @@ class FastParser {
         const nextIndent = next === -1 ? -1 : this.#indent(next);
         if (next !== -1 && nextIndent > col) {
           value = this.#blockNode(next, nextIndent, col);
+          if (value.kind === 'scalar' && this.#outdentedComment(line + 1, next, col)) bail();
         } else if (next !== -1 && nextIndent === col && this.#isSequenceEntry((this.#starts[next] ?? 0) + col, this.#ends[next] ?? 0)) {
           value = this.#sequence(next, col);
         } else {
@@ -230,7 +247,9 @@ class FastParser {
         // An entry whose value is on the following lines; empty entries are left to the full parser.
         const next = this.#nextContent(line + 1);
         if (next === -1 || this.#indent(next) <= col) bail();
-        items.push(this.#blockNode(next, this.#indent(next), col));
+        const item = this.#blockNode(next, this.#indent(next), col);
+        if (item.kind === 'scalar' && this.#outdentedComment(line + 1, next, col)) bail();
+        items.push(item);
       } else {
         const itemCol = pos - (this.#starts[line] ?? 0);
         if (this.#isSequenceEntry(pos, end)) bail();
@@ -281,15 +300,55 @@ class FastParser {
       }
       const raw = text.slice(pos, stop).trimEnd();
       if (!isPlainStart(raw) || raw.includes(': ') || raw.endsWith(':') || raw.includes('\t')) bail();
-      node = plainScalar(raw, pos, pos + raw.length);
       after = pos + raw.length;
-      // A more indented content line continues a multi-line plain scalar: full parser.
-      const next = this.#nextContent(line + 1);
-      if (next !== -1 && this.#indent(next) > parentIndent) bail();
+      const continued = this.#plainContinuation(line, parentIndent);
+      if (continued === null) {
+        node = plainScalar(raw, pos, pos + raw.length);
+      } else {
+        // A comment ends a plain scalar: a more indented line after one is an error.
+        if (stop !== end) bail();
+        node = { kind: 'scalar', start: pos, end: continued.end, value: resolvePlain(raw + continued.folded), style: 'plain' };
+        this.#line = continued.nextLine;
+      }
     }
     while (after < end && text[after] === ' ') after++;
     if (after < end && !(text[after] === '#' && text[after - 1] === ' ')) bail();
     return node;
+  }
+
+  /**
+   * The lines continuing a plain scalar whose first line is `line`: the following lines indented more than
+   * `parentIndent`, folded as YAML folds them (one line break becomes a space, n empty lines n line
+   * breaks, each line trimmed), with the offset just after the last one's text. Null when the next
+   * content line does not continue it. Continuations with anything this parser is unsure of (comments,
+   * `: `, tabs) go to the full parser.
+   */
+  #plainContinuation(line: number, parentIndent: number): { folded: string; end: number; nextLine: number } | null {
+    const text = this.#text;
+    let folded = '';
+    let breaks = 0;
+    let end = -1;
+    let nextLine = line + 1;
+    for (let l = line + 1; l < this.#starts.length; l++) {
+      const start = this.#starts[l] ?? 0;
+      const lineEnd = this.#ends[l] ?? 0;
+      let i = start;
+      while (i < lineEnd && text.charCodeAt(i) === 0x20) i++;
+      if (i === lineEnd) {
+        breaks++;
+        continue;
+      }
+      if (i - start <= parentIndent) break;
+      // A plain scalar at the root has no parent indentation to end it (and `---` would): full parser.
+      if (parentIndent < 0) bail();
+      const content = text.slice(i, lineEnd).trimEnd();
+      if (content.includes('#') || content.includes('\t') || content.includes(': ') || content.endsWith(':')) bail();
+      folded += breaks === 0 ? ` ${content}` : `${'\n'.repeat(breaks)}${content}`;
+      breaks = 0;
+      end = i + content.length;
+      nextLine = l + 1;
+    }
+    return end === -1 ? null : { folded, end, nextLine };
   }
 
   /** A single-line quoted scalar starting at `pos`. */
@@ -378,27 +437,41 @@ class FastParser {
   }
 }
 
-/** Folds the content lines of a `>` scalar; more-indented lines have their own rules: full parser. */
+/**
+ * Folds the content lines (indentation removed) of a `>` scalar exactly as the `yaml` library does: a line
+ * break between two lines of text becomes a space, n empty lines between them n line breaks, and the
+ * breaks around a more-indented line (one that starts with a space) are kept, as is its indentation.
+ */
 function fold(lines: readonly string[]): string {
-  let out = '';
-  let pendingBreaks = 0;
-  let started = false;
-  for (const line of lines) {
-    if (line.startsWith(' ') || line.startsWith('\t')) bail();
-    if (line === '') {
-      pendingBreaks++;
-      continue;
-    }
-    if (!started) {
-      out += '\n'.repeat(pendingBreaks);
-      started = true;
-    } else {
-      out += pendingBreaks === 0 ? ' ' : '\n'.repeat(pendingBreaks);
-    }
-    pendingBreaks = 0;
-    out += line;
+  let value = '';
+  let sep = '';
+  let prevMoreIndented = false;
+  let i = 0;
+  // Leading empty lines are kept as line breaks.
+  while (i < lines.length && lines[i] === '') {
+    value += '\n';
+    i++;
   }
-  return out;
+  for (; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    // Tabs at the start of a line are more-indented text in YAML; rare enough to leave to the full parser.
+    if (line.startsWith('\t')) bail();
+    if (line.startsWith(' ')) {
+      if (sep === ' ') sep = '\n';
+      else if (!prevMoreIndented && sep === '\n') sep = '\n\n';
+      value += sep + line;
+      sep = '\n';
+      prevMoreIndented = true;
+    } else if (line === '') {
+      if (sep === '\n') value += '\n';
+      else sep = '\n';
+    } else {
+      value += sep + line;
+      sep = ' ';
+      prevMoreIndented = false;
+    }
+  }
+  return value;
 }
 
 function isPlainStart(raw: string): boolean {

@@ -53,7 +53,12 @@ describe('fast YAML path', () => {
   it.each([
     ['anchors and aliases', 'a: &x 1\nb: *x\n'],
     ['tags', 'a: !!str 1\n'],
-    ['multi-line plain scalars', 'a: one\n  two\n'],
+    ['a comment inside a multi-line plain scalar', 'a: one\n  # c\n  two\n'],
+    ['a comment before a continuation line', 'a: one # c\n  two\n'],
+    ['a multi-line plain scalar at the root', 'one\ntwo\n'],
+    ['a tab at the start of a folded line', 'a: >\n  x\n  \ty\n'],
+    ['a scalar value after an outdented comment (the yaml library rejects some)', 'a:\n  b:\n\n# c\n    x\nd: 1\n'],
+    ['a scalar entry after an outdented comment', 'a:\n  -\n\n# c\n    x\nd: 1\n'],
     ['multi-line quoted scalars', 'a: "one\n  two"\n'],
     ['tabs in indentation', 'a:\n\tb: 1\n'],
     ['CRLF line breaks', 'a: 1\r\nb: 2\r\n'],
@@ -66,6 +71,21 @@ describe('fast YAML path', () => {
     ['bad indentation', 'a:\n    b: 1\n  c: 2\n'],
   ])('leaves %s to the full parser', (_what, text) => {
     expect(parseYamlFast(text)).toBeUndefined();
+  });
+
+  it.each([
+    ['a continued value', 'a: one\n  two\n   three  \nb: 1\n'],
+    ['empty lines inside', 'a: one\n\n  two\n\n\n  three\n'],
+    ['a value on its own lines', 'a:\n  one\n  two\n'],
+    ['a sequence item', '- one\n  two\n- three\n'],
+    ['a pipeline run over two lines', 'steps:\n  - run: echo -n "$X" |\n      base64 --decode > out\n    env:\n      X: 1\n'],
+    ['indicators in continuation lines', 'a: b\n  - c [d] {e} ? f "g" &h *i !j |k >l\n'],
+    ['a number that is not one', 'a: 1\n  2\n'],
+    ['more-indented lines in a folded scalar', 'a: >\n  x\n    y\n  z\n\n    w\n\n  v\n'],
+    ['a folded scalar starting more indented', 'a: >-\n  x\n    y\nb: >\n\n  p\n   q\n'],
+  ])('builds the same model as the yaml library for %s', (_what, text) => {
+    expect(parseYamlFast(text), text).toBeDefined();
+    expect(agrees(text)).toBe(true);
   });
 
   it('positions an empty value where the yaml library does', () => {
@@ -87,7 +107,11 @@ describe('fast YAML path', () => {
       fc.tuple(indent, scalar).map(([i, v]) => `${i}- ${v}`),
       fc.tuple(indent, key, scalar).map(([i, k, v]) => `${i}- ${k}: ${v}`),
       fc.tuple(indent, scalar).map(([i, v]) => `${i}${v}`),
-      fc.constantFrom('', '# c', '  # c', '---', 'run: |', 'run: >-', '  |', '      text', '  - [a, "b", {c: d}]'),
+      fc.constantFrom('', '# c', '  # c', '---', 'run: |', 'run: >-', 'run: >', '  |', '  >', '      text', '   more text', '  - [a, "b", {c: d}]'),
+      // Continuation lines of multi-line plain scalars, and more-indented lines of folded ones.
+      fc.tuple(indent, fc.constantFrom('and more', '- dash', 'x: y', 'x:', '#c', 'a #c', '[x]', '?', ' ', '\tt', 'p: ', '"q"'), fc.constantFrom('', ' ', '  ')).map(
+        ([i, t, extra]) => `${i}${extra}${t}`,
+      ),
     );
     fc.assert(fc.property(fc.array(line, { maxLength: 12 }), (lines) => agrees(lines.join('\n'))), { numRuns: 3000 });
   });
@@ -120,7 +144,7 @@ describe('fast YAML path', () => {
       file: fc.nat({ max: Math.max(0, files.length - 1) }),
       at: fc.nat(),
       remove: fc.nat({ max: 3 }),
-      insert: fc.constantFrom('', ' ', '  ', '\n', ':', '- ', '#', '"', "'", '[', ']', '{', '}', ',', '|', '>', '\t', '&a', '*a', '? '),
+      insert: fc.constantFrom('', ' ', '  ', '\n', ':', '- ', '#', '"', "'", '[', ']', '{', '}', ',', '|', '>', '\t', '&a', '*a', '? ', '\n  ', '\n    x', ' #', ': '),
     });
     fc.assert(
       fc.property(mutation, ({ file, at, remove, insert }) => {
