@@ -8,7 +8,7 @@ import { toErrorResponse } from './error-response.js';
 import { log, userPseudonym } from './log.js';
 import type { InputOf, Operation, ResultOf } from './operation.js';
 import { requestIdOf } from './request-id.js';
-import { parseInput, parsePath, searchParamsFor } from './validate.js';
+import { parseInput, parsePath, pathParams, queryParams } from './validate.js';
 
 /** A Vercel Web-standard function: `export const GET: Handler = endpoint(...)`. */
 export type Handler = (request: Request) => Promise<Response>;
@@ -45,8 +45,8 @@ export function endpoint<O extends Operation>(operation: O, handler: (context: C
         request,
         requestId,
         user,
-        params: operation.params === undefined ? undefined : parsePath(operation.params, searchParamsFor(url, operation.params)),
-        query: operation.query === undefined ? undefined : parseInput(operation.query, searchParamsFor(url, operation.query), 'query'),
+        params: operation.params === undefined ? undefined : parsePath(operation.params, pathParams(url, operation.params, operation.path)),
+        query: operation.query === undefined ? undefined : parseInput(operation.query, queryParams(url, operation.query), 'query'),
         body: operation.body === undefined ? undefined : parseInput(operation.body, await readJsonBody(request, config.bodyLimitBytes), 'body'),
       } as Context<O>; // the fields above are exactly what `Context<O>` spells out per operation
       const result = await handler(context);
