@@ -34,6 +34,9 @@ async function respond(
       ...(hasBody ? { body: Readable.toWeb(incoming) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
     });
     const response = await handler(request);
+    // Answered before the body was read to the end (a 413, a 401): the rest of it is still on the wire, so
+    // the connection cannot carry another request. Without this, the client reuses it and fails.
+    if (hasBody && !incoming.complete) outgoing.setHeader('connection', 'close');
     outgoing.writeHead(response.status, Object.fromEntries(groupHeaders(response.headers)));
     if (response.body === null || method === 'HEAD') outgoing.end();
     else Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>).pipe(outgoing);
