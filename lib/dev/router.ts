@@ -1,10 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { methodNotAllowedResponse, type Handler } from '../http/endpoint.js';
-import { notFound } from '../http/errors.js';
-import { toErrorResponse } from '../http/error-response.js';
-import { requestIdOf } from '../http/request-id.js';
+import { methodNotAllowedResponse, noRouteResponse, type Handler } from '../http/endpoint.js';
 
 /**
  * Vercel's file routing for `api/`, for the local server and tests: each file is a function at its path
@@ -102,12 +99,7 @@ export function createRouter(root: string, routes: readonly Route[]): (request: 
   return async (request) => {
     const url = new URL(request.url);
     const match = matchRoute(routes, url.pathname);
-    if (match === null) {
-      const requestId = requestIdOf(request);
-      const response = toErrorResponse(notFound('No such endpoint.'), { requestId, method: request.method, route: url.pathname });
-      response.headers.set('x-request-id', requestId);
-      return response;
-    }
+    if (match === null) return noRouteResponse(request);
     const module = await load(match.route);
     const handler = module[request.method as keyof RouteModule];
     if (typeof handler !== 'function') return methodNotAllowedResponse(request, match.route.path, exportedMethods(module));

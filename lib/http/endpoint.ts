@@ -3,7 +3,7 @@ import { env } from '../env.js';
 import { methodsOf } from '../api/operations.js';
 import { readJsonBody, checkContentLength } from './body.js';
 import { applyCors, preflightHeaders } from './cors.js';
-import { methodNotAllowed } from './errors.js';
+import { methodNotAllowed, notFound } from './errors.js';
 import { toErrorResponse } from './error-response.js';
 import { log, userPseudonym } from './log.js';
 import type { InputOf, Operation, ResultOf } from './operation.js';
@@ -74,6 +74,17 @@ export function methodNotAllowedResponse(request: Request, route: string, allow:
   const requestId = requestIdOf(request);
   const response = toErrorResponse(methodNotAllowed(allow), { requestId, method: request.method, route });
   return finish(response, { request, requestId, route, started, user: null, authenticated: false });
+}
+
+/** What the request log names as the route of a path no route file serves (never the path: it is the client's). */
+export const NO_ROUTE = '(no route)';
+
+/** 404 for a path no route file serves (Vercel answers it by itself; the dev server uses this). */
+export function noRouteResponse(request: Request): Response {
+  const started = performance.now();
+  const requestId = requestIdOf(request);
+  const response = toErrorResponse(notFound('No such endpoint.'), { requestId, method: request.method, route: NO_ROUTE });
+  return finish(response, { request, requestId, route: NO_ROUTE, started, user: null, authenticated: false });
 }
 
 interface Finish {
