@@ -60,9 +60,64 @@ export function userPseudonym(userId: string): string {
   return createHash('sha256').update(`chainbreaker-user:${userId}`).digest('hex').slice(0, 16);
 }
 
-/** What the log keeps of an error: name, message, stack, and the message of its cause (a driver's error). */
+/**
+ * What the log keeps of an error: name, message, stack, and the message of its cause (a driver's error, or
+ * the plain `{message, code, ...}` object supabase-js returns), with credentials cut out. Error texts come
+ * from lower layers and upstream services (a database that echoes a statement, a proxy that echoes
+ * headers), so they are the one way a secret could reach a log line.
+ */
 export function describeError(error: unknown): ErrorLogRecord['error'] {
-  if (!(error instanceof Error)) return { name: typeof error, message: String(error) };
-  const cause = error.cause instanceof Error ? { name: error.cause.name, message: error.cause.message } : undefined;
-  return { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}), ...(cause ? { cause } : {}) };
+  if (!(error instanceof Error)) return { name: typeof error, message: redact(String(error)) };
+  const cause = causeOf(error.cause);
+  return { name: error.name, message: redact(error.message), ...(error.stack ? { stack: redact(error.stack) } : {}), ...(cause ? { cause } : {}) };
+}
+
+function causeOf(cause: unknown): { name: string; message: string } | undefined {
+  if (typeof cause !== 'object' || cause === null || !('message' in cause) || typeof cause.message !== 'string') return undefined;
+  const name = 'name' in cause && typeof cause.name === 'string' ? cause.name : 'Error';
+  return { name, message: redact(cause.message) };
+}
+
+const REDACTED = '[redacted]';
+/** Credentials by their shape: JWTs (access tokens, service keys, App JWTs), bearer values, GitHub and Supabase tokens, PEM keys, URL passwords. */
+const CREDENTIAL_SHAPES: readonly [RegExp, string][] = [
+  [/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)/g, REDACTED],
+  [/\beyJ[\w-]*\.[\w-]+(\.[\w-]*)?/g, REDACTED],
+  [/\b(bearer|basic)\s+[\w\-.~+/]{12,}=*/gi, `$1 ${REDACTED}`],
+  [/\b(gh[opsuer]_[\w-]{16,}|github_pat_\w{20,}|sb_(secret|publishable)_[\w-]{10,})/g, REDACTED],
+  [/\b([a-z][a-z0-9+.-]*:\/\/)[^\s:@/]+:[^\s@/]+@/gi, `$1${REDACTED}@`],
+];
+
+let knownSecrets: string[] | undefined;
+
+/** The configured secrets, by value: the JWT secret, the database key or password, the App's key and its lines. */
+function configuredSecrets(): string[] {
+  if (knownSecrets === undefined) {
+    const config = env();
+    const values = [config.auth.jwtSigningSecret];
+    if (config.database.kind === 'supabase') values.push(config.database.serviceRoleKey);
+    if (config.database.kind === 'postgres') values.push(passwordOf(config.database.url));
+    if (config.codeHost.kind === 'github') {
+      const key = config.codeHost.privateKey;
+      values.push(key, ...key.split('\n').map((line) => line.trim()).filter((line) => !line.startsWith('-----')));
+    }
+    knownSecrets = values.filter((value) => value.length >= 8).sort((a, b) => b.length - a.length);
+  }
+  return knownSecrets;
+}
+
+function passwordOf(url: string): string {
+  try {
+    return decodeURIComponent(new URL(url).password);
+  } catch {
+    return '';
+  }
+}
+
+/** `text` with every configured secret and anything shaped like a credential replaced by `[redacted]`. */
+export function redact(text: string): string {
+  let out = text;
+  for (const secret of configuredSecrets()) out = out.split(secret).join(REDACTED);
+  for (const [shape, replacement] of CREDENTIAL_SHAPES) out = out.replace(shape, replacement);
+  return out;
 }
