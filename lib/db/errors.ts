@@ -1,12 +1,13 @@
 // One error type for every adapter, classified so that the HTTP layer can pick a status without looking at
-// SQL: not_found -> 404, conflict -> 409 (or retry), unavailable -> 503, internal -> 500. The message is
-// generic on purpose (it may reach a client); what went wrong in detail stays in `sqlState` and `cause`, for
-// server logs only.
+// SQL: not_found -> 404, unknown_user -> 401, conflict -> 409 (or retry), unavailable -> 503, internal -> 500.
+// The message is generic on purpose (it may reach a client); what went wrong in detail stays in `sqlState`
+// and `cause`, for server logs only.
 
-export type DatabaseErrorKind = 'not_found' | 'conflict' | 'unavailable' | 'internal';
+export type DatabaseErrorKind = 'not_found' | 'unknown_user' | 'conflict' | 'unavailable' | 'internal';
 
 const MESSAGES: Record<DatabaseErrorKind, string> = {
   not_found: 'Not found',
+  unknown_user: 'Unknown user',
   conflict: 'Conflicting concurrent change',
   unavailable: 'Database unavailable',
   internal: 'Database error',
@@ -30,10 +31,12 @@ export class DatabaseError extends Error {
 
 /**
  * Classifies a Postgres SQLSTATE (https://www.postgresql.org/docs/current/errcodes-appendix.html).
- * P0002 (no_data_found) is what the server functions raise for a repository the user does not own.
+ * P0002 (no_data_found) is what the server functions raise for a repository the user does not own, 28000
+ * (invalid_authorization_specification) for a user that does not exist (a token that outlived its user).
  */
 export function kindOfSqlState(sqlState: string): DatabaseErrorKind {
   if (sqlState === 'P0002') return 'not_found';
+  if (sqlState === '28000') return 'unknown_user';
   // unique_violation, foreign_key_violation, serialization_failure, deadlock_detected, lock_not_available
   if (['23505', '23503', '40001', '40P01', '55P03'].includes(sqlState)) return 'conflict';
   const errorClass = sqlState.slice(0, 2);

@@ -1,7 +1,7 @@
 import { CodeHostError } from '../codehost/port.js';
 import { DatabaseError } from '../db/errors.js';
 import { describeError, log } from './log.js';
-import { HttpError, notFound, upstreamUnavailable, type ErrorBody } from './errors.js';
+import { HttpError, notFound, unauthorized, upstreamUnavailable, type ErrorBody } from './errors.js';
 
 export interface ErrorContext {
   requestId: string;
@@ -12,7 +12,9 @@ export interface ErrorContext {
 /**
  * Typed errors of lower layers that mean something to the client; null for anything unexpected. The
  * database's kinds map here and nowhere else: `not_found` is what its functions raise for a repository the
- * user does not own; `conflict` (a serialization failure or deadlock) and `unavailable` are transient.
+ * user does not own; `unknown_user` for a validly signed token whose user is gone (deleted since it was
+ * issued), which no retry will fix; `conflict` (a serialization failure or deadlock) and `unavailable` are
+ * transient.
  * The code host's kinds map here too.
  */
 function asHttpError(error: unknown): HttpError | null {
@@ -21,6 +23,8 @@ function asHttpError(error: unknown): HttpError | null {
     switch (error.kind) {
       case 'not_found':
         return notFound();
+      case 'unknown_user':
+        return unauthorized('The access token names a user that does not exist.', 'Bearer error="invalid_token"');
       case 'conflict':
         return upstreamUnavailable('A concurrent change got in the way; retry the request.', 503, 1);
       case 'unavailable':

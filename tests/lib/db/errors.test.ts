@@ -6,6 +6,7 @@ import { functionCallStatement } from '../../../lib/db/function-call.js';
 
 test.each([
   ['P0002', 'not_found'],
+  ['28000', 'unknown_user'],
   ['23505', 'conflict'],
   ['23503', 'conflict'],
   ['40001', 'conflict'],
