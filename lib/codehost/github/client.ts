@@ -27,8 +27,16 @@ export interface ClientOptions {
   throttle?: boolean;
   /** Where Octokit's own warnings go (deprecations, limit handler errors); silent when absent. Never receives tokens. */
   log?: { warn(message: string): void; error(message: string): void };
+  /**
+   * How long a request sent without an operation's deadline may take, per attempt (default 5 s). That is
+   * the installation token request: the auth strategy sends it by itself and shares it with every operation
+   * that needs the token meanwhile, so a hung one would otherwise hold all of them up, operation after
+   * operation, until the connection gave up (minutes).
+   */
+  requestTimeoutMs?: number;
 }
 
+const DEFAULT_REQUEST_TIMEOUT_MS = 5_000;
 /** A secondary rate limit this short is waited out (once) instead of failing the scan. */
 const MAX_SECONDARY_WAIT_SECONDS = 5;
 const RETRIES = 2;
@@ -40,11 +48,15 @@ const RETRIES = 2;
 export function octokitClass(options: ClientOptions): typeof GitHubOctokit {
   const baseFetch = options.fetch;
   const log = options.log;
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   return GitHubOctokit.defaults({
     baseUrl: (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, ''),
     userAgent: 'chainbreaker',
     // Resolved per call so that a fetch patched after construction (msw in tests) is the one used.
-    request: { fetch: (input: RequestInfo | URL, init?: RequestInit) => (baseFetch ?? globalThis.fetch)(input, init) },
+    request: {
+      fetch: (input: RequestInfo | URL, init?: RequestInit) =>
+        (baseFetch ?? globalThis.fetch)(input, init?.signal ? init : { ...init, signal: AbortSignal.timeout(requestTimeoutMs) }),
+    },
     log: {
       debug: () => {},
       info: () => {},

@@ -16,7 +16,9 @@ export interface Failure {
 export function describeFailure(error: unknown, now: number = Date.now()): Failure {
   if (error instanceof CodeHostError) return { kind: error.kind, status: undefined, reason: error.message, retryAfter: error.retryAfter };
   if (!isRequestFailure(error)) return { kind: 'unavailable', status: undefined, reason: 'request failed', retryAfter: undefined };
-  if (error.name === 'AbortError' || error.name === 'TimeoutError') {
+  // Octokit passes an aborted fetch on as is, and wraps one that timed out (`AbortSignal.timeout`).
+  const cause = (error as { cause?: unknown }).cause;
+  if (error.name === 'AbortError' || error.name === 'TimeoutError' || (isRequestFailure(cause) && cause.name === 'TimeoutError')) {
     return { kind: 'timeout', status: undefined, reason: 'no answer in time', retryAfter: undefined };
   }
   const status = typeof error.status === 'number' ? error.status : undefined;
