@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only engine|github|attack-paths|cold-start]`: runs the benchmarks, prints a table per section and writes
+ * `npm run bench [-- --only engine|github|attack-paths|cold-start|load]`: runs the benchmarks, prints a table per section and writes
  * bench/results/bench-<date>.json (not committed). Numbers are only comparable within one run.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -29,6 +29,14 @@ for (const [name, run] of sections) {
   const load = loadavg()[0] ?? 0;
   results[`${name}LoadAverage`] = load;
   console.log(`${await run()}\n(load average when the section started: ${load.toFixed(1)} on ${machine.cpus} CPUs)\n`);
+}
+// Issue 7's load benchmark: 30 s against the local server, on both CPUs, so only when asked for.
+if (only === 'load') {
+  const m = await import('./load.js');
+  const load = loadavg()[0] ?? 0;
+  const r = await m.benchLoad();
+  results.load = { ...r, loadAverage: load };
+  console.log(`${m.formatLoad(r)}\n(load average when the section started: ${load.toFixed(1)} on ${machine.cpus} CPUs)\n`);
 }
 
 const dir = fileURLToPath(new URL('./results/', import.meta.url));
