@@ -3,7 +3,7 @@ import type { YMap, YNode, YPair, YScalar, YSeq } from './model.js';
 /**
  * A fast path to the positioned model for the YAML that workflows are actually written in: block
  * mappings and sequences, plain scalars (multi-line ones included), single-line quoted scalars, literal
- * and folded block scalars, and single-line flow collections. It is written by hand because composing
+ * and folded block scalars, and flow collections (over several lines too). It is written by hand because composing
  * full `yaml` Documents costs more than the whole rule pass (see the engine benchmark).
  *
  * It is deliberately strict: anything outside that subset, and anything it is not sure the `yaml`
@@ -126,6 +126,9 @@ class FastParser {
     const pos = (this.#starts[line] ?? 0) + col;
     const end = this.#ends[line] ?? 0;
     if (this.#isSequenceEntry(pos, end)) return this.#sequence(line, col);
+    // A flow collection, even one holding `key: value` pairs (a flow key would be followed by `:`: the
+    // check after the value sends that to the full parser).
+    if (this.#text[pos] === '[' || this.#text[pos] === '{') return this.#inlineValue(line, pos, parentIndent);
     if (this.#keyEnd(pos, end) !== -1) return this.#mapping(line, col);
     return this.#inlineValue(line, pos, parentIndent);
   }
@@ -253,7 +256,8 @@ class FastParser {
       } else {
         const itemCol = pos - (this.#starts[line] ?? 0);
         if (this.#isSequenceEntry(pos, end)) bail();
-        if (this.#keyEnd(pos, end) !== -1) items.push(this.#mapping(line, itemCol));
+        if (this.#text[pos] === '[' || this.#text[pos] === '{') items.push(this.#inlineValue(line, pos, col));
+        else if (this.#keyEnd(pos, end) !== -1) items.push(this.#mapping(line, itemCol));
         else items.push(this.#inlineValue(line, pos, col));
       }
       const next = this.#nextContent(this.#line);
@@ -276,16 +280,19 @@ class FastParser {
    */
   #inlineValue(line: number, pos: number, parentIndent: number): YNode {
     const text = this.#text;
-    const end = this.#ends[line] ?? 0;
+    let end = this.#ends[line] ?? 0;
     const c = text[pos] ?? '';
     this.#line = line + 1;
     if (c === '|' || c === '>') return this.#blockScalar(line, pos, parentIndent);
     let node: YNode;
     let after: number;
     if (c === '[' || c === '{') {
-      const flow = new FlowParser(text, pos, end);
+      const flow = new FlowParser(text, pos, { line, starts: this.#starts, ends: this.#ends, parentIndent });
       node = flow.parse();
       after = flow.position;
+      // The collection may end on a later line: what follows it there is checked below.
+      end = flow.lineEnd;
+      this.#line = flow.line + 1;
     } else if (c === '"' || c === "'") {
       node = this.#quoted(pos, end);
       after = node.end;
@@ -398,14 +405,20 @@ class FastParser {
     // Content: lines indented more than the parent; the first non-empty line fixes the indentation.
     let indent = -1;
     let lastContent = -1;
+    /** The last whitespace-only line with more spaces than the indentation. */
+    let wide = -1;
     for (let l = line + 1; l < this.#starts.length; l++) {
       const start = this.#starts[l] ?? 0;
       const end = this.#ends[l] ?? 0;
       let spaces = 0;
       while (start + spaces < end && text.charCodeAt(start + spaces) === 0x20) spaces++;
       if (start + spaces === end) {
-        // Whitespace-only lines longer than the indentation are content with their own rules.
-        if (indent !== -1 ? spaces > indent : spaces > parentIndent + 1) bail();
+        // Whitespace-only lines longer than the indentation are content: their extra spaces are kept
+        // (checked below: only between lines of text). Before the first one they have their own rules.
+        if (indent === -1 ? spaces > parentIndent + 1 : spaces > indent) {
+          if (indent === -1) bail();
+          wide = l;
+        }
         continue;
       }
       // Document markers end a block scalar even at its indentation: full parser.
@@ -417,6 +430,8 @@ class FastParser {
       lastContent = l;
     }
     if (lastContent === -1) bail();
+    // Trailing ones are kept or chomped by rules of their own: full parser.
+    if (wide > lastContent) bail();
     this.#line = lastContent + 1;
     const lines: string[] = [];
     for (let l = line + 1; l <= lastContent; l++) {
@@ -556,16 +571,41 @@ function unescapeDouble(raw: string): string {
   return out;
 }
 
-/** Single-line flow collections: `[a, "b", {c: d}]`, `{ a: 1, b: [x] }`. */
+/** Where a flow collection starts, for following it onto later lines. */
+interface FlowLines {
+  line: number;
+  starts: readonly number[];
+  ends: readonly number[];
+  /** Indentation of the block construct that owns the collection: its later lines must be deeper. */
+  parentIndent: number;
+}
+
+/**
+ * Flow collections: `[a, "b", {c: d}]`, `{ a: 1, b: [x] }`. A collection may go on over later lines where
+ * a line break is only spacing (after `[`, `{` or `,`, and after an entry), each of those lines indented
+ * deeper than the collection's owner; comments, keys or scalars broken over lines, and shallow lines go to
+ * the full parser.
+ */
 class FlowParser {
   readonly #text: string;
-  readonly #end: number;
+  readonly #lines: FlowLines;
+  /** End of the current line. */
+  #end: number;
   position: number;
+  /** The line `position` is on. */
+  line: number;
 
-  constructor(text: string, start: number, end: number) {
+  constructor(text: string, start: number, lines: FlowLines) {
     this.#text = text;
+    this.#lines = lines;
     this.position = start;
-    this.#end = end;
+    this.line = lines.line;
+    this.#end = lines.ends[lines.line] ?? text.length;
+  }
+
+  /** End of the line the collection ended on. */
+  get lineEnd(): number {
+    return this.#end;
   }
 
   parse(): YMap | YSeq {
@@ -579,7 +619,7 @@ class FlowParser {
     const open = text[this.position];
     const start = this.position;
     this.position++;
-    this.#spaces();
+    this.#gap();
     const isMap = open === '{';
     const close = isMap ? '}' : ']';
     const items: YNode[] = [];
@@ -606,11 +646,11 @@ class FlowParser {
         items.push(this.#value(depth));
         if (text[this.position] === ':') bail();
       }
-      this.#spaces();
+      this.#gap();
       const c = text[this.position];
       if (c === ',') {
         this.position++;
-        this.#spaces();
+        this.#gap();
         // A trailing comma before the closing bracket is valid YAML but rare: full parser.
         if (text[this.position] === close) bail();
         continue;
@@ -676,5 +716,24 @@ class FlowParser {
 
   #spaces(): void {
     while (this.position < this.#end && this.#text[this.position] === ' ') this.position++;
+  }
+
+  /** Spaces, and at the end of a line the line breaks up to the next content line (see the class). */
+  #gap(): void {
+    this.#spaces();
+    const { starts, ends, parentIndent } = this.#lines;
+    while (this.position === this.#end && this.line + 1 < starts.length) {
+      // A collection at the root has no owner to be deeper than (and `---` could end it): full parser.
+      if (parentIndent < 0) bail();
+      this.line++;
+      const start = starts[this.line] ?? 0;
+      this.#end = ends[this.line] ?? 0;
+      let i = start;
+      while (i < this.#end && this.#text.charCodeAt(i) === 0x20) i++;
+      this.position = i;
+      if (i === this.#end) continue;
+      const c = this.#text[i];
+      if (c === '#' || c === '\t' || i - start <= parentIndent) bail();
+    }
   }
 }

@@ -57,6 +57,13 @@ describe('fast YAML path', () => {
     ['a comment before a continuation line', 'a: one # c\n  two\n'],
     ['a multi-line plain scalar at the root', 'one\ntwo\n'],
     ['a tab at the start of a folded line', 'a: >\n  x\n  \ty\n'],
+    ['a comment inside a flow collection over several lines', 'a: [x, # c\n  y]\n'],
+    ['a flow line no deeper than its owner', 'x:\n  a: [b,\n  c]\n'],
+    ['a flow key broken before its colon', 'a: {k\n  : v}\n'],
+    ['a flow scalar broken over lines', 'a: [x\n  y]\n'],
+    ['a flow collection over several lines at the root', '[a,\n b]\n'],
+    ['a trailing whitespace line longer than a block scalar\'s indentation', 'a: |\n  x\n    \nb: 1\n'],
+    ['a flow mapping used as a key', '- {a: 1}: x\n'],
     ['a scalar value after an outdented comment (the yaml library rejects some)', 'a:\n  b:\n\n# c\n    x\nd: 1\n'],
     ['a scalar entry after an outdented comment', 'a:\n  -\n\n# c\n    x\nd: 1\n'],
     ['multi-line quoted scalars', 'a: "one\n  two"\n'],
@@ -83,6 +90,9 @@ describe('fast YAML path', () => {
     ['a number that is not one', 'a: 1\n  2\n'],
     ['more-indented lines in a folded scalar', 'a: >\n  x\n    y\n  z\n\n    w\n\n  v\n'],
     ['a folded scalar starting more indented', 'a: >-\n  x\n    y\nb: >\n\n  p\n   q\n'],
+    ['flow collections over several lines', 'a: [\n    x,\n\n    "y", {k: v,\n      l: [1,\n   2]}\n  ]\nb: {\n  c: d }\n'],
+    ['flow collections as sequence entries and block values', 'm:\n  - { p: "a", q: 1 }\n  - [x, y]\nn:\n  { r: s }\n'],
+    ['whitespace lines longer than a block scalar\'s indentation', 'a: |\n  x\n     \n  y\nb: >\n  x\n     \n  y\n'],
   ])('builds the same model as the yaml library for %s', (_what, text) => {
     expect(parseYamlFast(text), text).toBeDefined();
     expect(agrees(text)).toBe(true);
@@ -109,7 +119,7 @@ describe('fast YAML path', () => {
       fc.tuple(indent, scalar).map(([i, v]) => `${i}${v}`),
       fc.constantFrom('', '# c', '  # c', '---', 'run: |', 'run: >-', 'run: >', '  |', '  >', '      text', '   more text', '  - [a, "b", {c: d}]'),
       // Continuation lines of multi-line plain scalars, and more-indented lines of folded ones.
-      fc.tuple(indent, fc.constantFrom('and more', '- dash', 'x: y', 'x:', '#c', 'a #c', '[x]', '?', ' ', '\tt', 'p: ', '"q"'), fc.constantFrom('', ' ', '  ')).map(
+      fc.tuple(indent, fc.constantFrom('and more', '- dash', 'x: y', 'x:', '#c', 'a #c', '[x]', '?', ' ', '\tt', 'p: ', '"q"', '[a,', 'b]', '{k: v,', 'l: w}', '[', ']', '{', '}', 'c,', '"d",', '- [e,', '- {f: g,', 'h]: i'), fc.constantFrom('', ' ', '  ')).map(
         ([i, t, extra]) => `${i}${extra}${t}`,
       ),
     );
