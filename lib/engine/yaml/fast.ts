@@ -583,8 +583,8 @@ interface FlowLines {
 /**
  * Flow collections: `[a, "b", {c: d}]`, `{ a: 1, b: [x] }`. A collection may go on over later lines where
  * a line break is only spacing (after `[`, `{` or `,`, and after an entry), each of those lines indented
- * deeper than the collection's owner; comments, keys or scalars broken over lines, and shallow lines go to
- * the full parser.
+ * deeper than the collection's owner (the closing line may be as deep); comments, keys or scalars broken
+ * over lines, and shallow lines go to the full parser.
  */
 class FlowParser {
   readonly #text: string;
@@ -619,7 +619,7 @@ class FlowParser {
     const open = text[this.position];
     const start = this.position;
     this.position++;
-    this.#gap();
+    this.#gap(depth);
     const isMap = open === '{';
     const close = isMap ? '}' : ']';
     const items: YNode[] = [];
@@ -646,13 +646,16 @@ class FlowParser {
         items.push(this.#value(depth));
         if (text[this.position] === ':') bail();
       }
-      this.#gap();
+      this.#gap(depth);
       const c = text[this.position];
       if (c === ',') {
         this.position++;
-        this.#gap();
-        // A trailing comma before the closing bracket is valid YAML but rare: full parser.
-        if (text[this.position] === close) bail();
+        this.#gap(depth);
+        // A trailing comma before the closing bracket ends the collection (`[a, b,]` is `[a, b]`).
+        if (text[this.position] === close) {
+          this.position++;
+          break;
+        }
         continue;
       }
       if (c === close) {
@@ -718,8 +721,11 @@ class FlowParser {
     while (this.position < this.#end && this.#text[this.position] === ' ') this.position++;
   }
 
-  /** Spaces, and at the end of a line the line breaks up to the next content line (see the class). */
-  #gap(): void {
+  /**
+   * Spaces, and at the end of a line the line breaks up to the next content line (see the class). The
+   * line that closes the outermost collection (`depth` 0) may be as deep as its owner, as YAML allows.
+   */
+  #gap(depth: number): void {
     this.#spaces();
     const { starts, ends, parentIndent } = this.#lines;
     while (this.position === this.#end && this.line + 1 < starts.length) {
@@ -733,7 +739,8 @@ class FlowParser {
       this.position = i;
       if (i === this.#end) continue;
       const c = this.#text[i];
-      if (c === '#' || c === '\t' || i - start <= parentIndent) bail();
+      if (c === '#' || c === '\t' || i - start < parentIndent) bail();
+      if (i - start === parentIndent && !(depth === 0 && (c === ']' || c === '}'))) bail();
     }
   }
 }

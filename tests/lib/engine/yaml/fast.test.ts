@@ -74,7 +74,9 @@ describe('fast YAML path', () => {
     ['complex keys', '? a\n: b\n'],
     ['duplicate keys', 'a: 1\na: 2\n'],
     ['nested mappings in a compact value', 'a: b: c\n'],
-    ['a trailing comma in a flow sequence', 'a: [1, 2, ]\n'],
+    ['an empty flow entry', 'a: [1, , 2]\n'],
+    ['a closing line shallower than the owner', 'x:\n  a: [b,\n    c\n ]\n'],
+    ['an inner collection closed at the owner\'s depth', 'x:\n  a: [[b,\n  ], c]\n'],
     ['bad indentation', 'a:\n    b: 1\n  c: 2\n'],
   ])('leaves %s to the full parser', (_what, text) => {
     expect(parseYamlFast(text)).toBeUndefined();
@@ -91,6 +93,8 @@ describe('fast YAML path', () => {
     ['more-indented lines in a folded scalar', 'a: >\n  x\n    y\n  z\n\n    w\n\n  v\n'],
     ['a folded scalar starting more indented', 'a: >-\n  x\n    y\nb: >\n\n  p\n   q\n'],
     ['flow collections over several lines', 'a: [\n    x,\n\n    "y", {k: v,\n      l: [1,\n   2]}\n  ]\nb: {\n  c: d }\n'],
+    ['trailing commas in flow collections', 'a: [1, 2, ]\nb: [1,2,]\nc: {x: 1, }\nd: [1,\n  2,\n]\n'],
+    ['a flow collection closed at its owner\'s depth', 'x:\n  a: [b,\n    c\n  ]\n  e: {f: 1,\n    g: 2\n  }\n  h:\n  - [i,\n    j\n  ]\n'],
     ['flow collections as sequence entries and block values', 'm:\n  - { p: "a", q: 1 }\n  - [x, y]\nn:\n  { r: s }\n'],
     ['whitespace lines longer than a block scalar\'s indentation', 'a: |\n  x\n     \n  y\nb: >\n  x\n     \n  y\n'],
   ])('builds the same model as the yaml library for %s', (_what, text) => {
