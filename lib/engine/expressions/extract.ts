@@ -56,21 +56,24 @@ export interface ExpressionOccurrence {
   expr: Expr | null;
 }
 
-const occurrenceCache = new WeakMap<YScalar, ExpressionOccurrence[]>();
+const occurrenceCache = new WeakMap<YScalar, readonly ExpressionOccurrence[]>();
+const NONE: readonly ExpressionOccurrence[] = Object.freeze([]);
 
-/** The expressions of a string scalar with exact file positions. */
-export function expressionsOf(file: SourceFile, scalar: YScalar): ExpressionOccurrence[] {
+/**
+ * The expressions of a string scalar with exact file positions. Most scalars hold none: they are answered
+ * without touching the cache (several rules ask about every scalar of a file, and a weak map entry per
+ * scalar costs more to add and to collect than looking for `${{` again).
+ */
+export function expressionsOf(file: SourceFile, scalar: YScalar): readonly ExpressionOccurrence[] {
+  if (typeof scalar.value !== 'string' || !scalar.value.includes('${{')) return NONE;
   const cached = occurrenceCache.get(scalar);
   if (cached !== undefined) return cached;
-  let result: ExpressionOccurrence[] = [];
-  if (typeof scalar.value === 'string' && scalar.value.includes('${{')) {
-    result = findExpressions(scalar.value).map((span) => ({
-      scalar,
-      span,
-      offset: valueOffsetToSource(file, scalar, span.start),
-      expr: parseExpression(span.source),
-    }));
-  }
+  const result = findExpressions(scalar.value).map((span) => ({
+    scalar,
+    span,
+    offset: valueOffsetToSource(file, scalar, span.start),
+    expr: parseExpression(span.source),
+  }));
   occurrenceCache.set(scalar, result);
   return result;
 }
