@@ -7,8 +7,5 @@ export function stepLabel(step: Step): string {
   return label.length > 60 ? `${label.slice(0, 57)}...` : label;
 }
 
-/** "step `x` of job `y`" or "step `x` of action `path`", for finding messages. */
-export function stepWhere(step: Step): string {
-  const owner = step.job !== null ? `job \`${step.job.id}\`` : `action \`${step.owner.file.path}\``;
-  return `step \`${stepLabel(step)}\` of ${owner}`;
-}
+/** "step `x` of job `y`": one wording for every rule (see describeStep). */
+export { describeStep as stepWhere } from './describe.js';

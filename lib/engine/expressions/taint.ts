@@ -5,7 +5,7 @@ import { outputLines, scriptFold, type ScriptFold } from '../analysis/script-out
 import { actionMajorVersion } from '../analysis/step-version.js';
 import { normalizeLocalPath } from '../model/repository.js';
 import { actionSlug } from '../model/uses.js';
-import { get, getMap, getText, keyText, stringScalars, type YNode, type YScalar } from '../yaml/model.js';
+import { get, getMap, getText, keyText, stringScalars, type YNode, type YPair, type YScalar } from '../yaml/model.js';
 import { expressionsOf, type ExpressionOccurrence } from './extract.js';
 import {
   Binary,
@@ -237,16 +237,17 @@ export class TaintAnalyzer {
   }
 
   #ofEnv(name: string, scope: TaintScope, depth: number): Taint | null {
-    const candidates: { node: YNode | undefined; scope: TaintScope }[] = [
-      { node: findKey(scope.step?.env, name), scope },
-      { node: findKey(scope.job?.env, name), scope: { workflow: scope.workflow, job: scope.job } },
-      { node: findKey(scope.workflow?.env, name), scope: { workflow: scope.workflow } },
+    const candidates: { pair: YPair | undefined; scope: TaintScope }[] = [
+      { pair: findPair(scope.step?.env, name), scope },
+      { pair: findPair(scope.job?.env, name), scope: { workflow: scope.workflow, job: scope.job } },
+      { pair: findPair(scope.workflow?.env, name), scope: { workflow: scope.workflow } },
     ];
     for (const candidate of candidates) {
-      if (candidate.node === undefined) continue;
-      const node = candidate.node;
+      if (candidate.pair === undefined) continue;
+      const node = candidate.pair.value;
       const taint = this.#guarded(`env:${name}:${node.start}`, () => this.ofNode(node, candidate.scope, fileOf(scope), depth + 1));
-      return taint === null ? null : through(`env.${name}`, taint);
+      // Name the variable as the workflow declares it (lookups are case-insensitive, messages should not be).
+      return taint === null ? null : through(`env.${keyText(candidate.pair.key)}`, taint);
     }
     return null;
   }
@@ -452,9 +453,13 @@ function fileOf(scope: TaintScope) {
 
 /** A mapping's value by key, compared case-insensitively (env names and outputs are). */
 function findKey(map: YNode | undefined, name: string): YNode | undefined {
+  return findPair(map, name)?.value;
+}
+
+function findPair(map: YNode | undefined, name: string): YPair | undefined {
   if (map?.kind !== 'map') return undefined;
   const lower = name.toLowerCase();
-  return map.pairs.find((p) => keyText(p.key).toLowerCase() === lower)?.value;
+  return map.pairs.find((p) => keyText(p.key).toLowerCase() === lower);
 }
 
 /** Environment variables a script reads: `$X`, `${X}`, `$env:X`, `%X%`, `process.env.X`. */

@@ -39,7 +39,7 @@ export default defineWorkflowRule({
           ...(checkout.offset !== undefined ? { offset: checkout.offset } : {}),
           severity: runs !== null ? 'HIGH' : 'MEDIUM',
           message:
-            `${describeStep(checkout.step)} checks out pull request code (${checkout.how}, from ${checkout.evidence}) in a \`${checkout.trigger}\` workflow${consequence}` +
+            `${describeStep(checkout.step)} checks out pull request code (${checkout.how}, from ${checkout.evidence}) in a workflow triggered by \`${checkout.trigger}\`${consequence}` +
             (checkout.approved ? '; the job waits for a maintainer\'s approval, but the code can change between the approval and the checkout.' : '.'),
         });
       }

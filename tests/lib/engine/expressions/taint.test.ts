@@ -117,7 +117,7 @@ describe('TaintAnalyzer', () => {
     const { evaluate, step: stepAt } = analyse(files);
     const step = stepAt(WORKFLOW, 'j', 1);
     expect(evaluate('steps.s.outputs.safe', step)).toBeNull();
-    expect(evaluate('steps.s.outputs.title', step)).toMatchObject({ level: 'arbitrary', source: 'github.event.issue.title', via: ['steps.s.outputs.title', 'env.title'] });
+    expect(evaluate('steps.s.outputs.title', step)).toMatchObject({ level: 'arbitrary', source: 'github.event.issue.title', via: ['steps.s.outputs.title', 'env.TITLE'] });
     expect(evaluate('steps.s.outputs.body', step)?.source).toBe('github.event.issue.body');
     expect(evaluate('steps.s.outputs.ref', step)?.source).toBe('github.head_ref');
   });

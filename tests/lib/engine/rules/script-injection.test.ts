@@ -63,9 +63,9 @@ describe(RULE, () => {
             - run: echo "\${{ steps.meta.outputs.body }}"
     `);
     expect(positions(findings)).toEqual(['15:20 HIGH', '18:20 HIGH']);
-    expect(findings[0]?.description).toContain('via `env.title`');
+    expect(findings[0]?.description).toContain('via `env.TITLE`');
     expect(findings[1]?.description).toContain('`github.event.pull_request.body`');
-    expect(findings[1]?.description).toContain('`steps.meta.outputs.body` <- `env.body`');
+    expect(findings[1]?.description).toContain('`steps.meta.outputs.body` <- `env.BODY`');
   });
 
   it('checks actions/github-script scripts, except JSON used as a JavaScript value', () => {

@@ -234,7 +234,7 @@ describe(RULE, () => {
     const ci = (trigger: string) => ({ path: '.github/workflows/ci.yml', text: `name: CI\non: ${trigger}\njobs: {}\n` });
     const fromPullRequests = scanWith(RULE, [{ path: '.github/workflows/follow.yml', text: follower }, ci('[push, pull_request]')]);
     expect(positions(fromPullRequests)).toEqual(['11:16 HIGH']);
-    expect(fromPullRequests[0]?.description).toContain('`workflow_run` workflow');
+    expect(fromPullRequests[0]?.description).toContain('workflow triggered by `workflow_run`');
     expect(scanWith(RULE, [{ path: '.github/workflows/follow.yml', text: follower }, ci('push')])).toEqual([]);
   });
 
