@@ -8,6 +8,7 @@ import { WORKFLOW_RULES } from '../../../lib/engine/rules/index.js';
 import { SEVERITIES, type Finding, type RepositoryFile } from '../../../lib/engine/types.js';
 import { localActionPaths } from '../../../lib/repository-files.js';
 import { invalidUtf8, mutate, mutation, repository, workflowText } from '../../support/fuzz.js';
+import { LIVENESS_MS } from '../../support/liveness.js';
 
 /**
  * Engine fuzzing (issue 7): whatever the files hold, `scanRepository` returns, never throws, and its
@@ -19,7 +20,6 @@ import { invalidUtf8, mutate, mutation, repository, workflowText } from '../../s
  * the suite): a ceiling far above any real scan, so only a hang or catastrophic backtracking trips it.
  * `FUZZ_TIMES=1` prints the slowest inputs; `FUZZ_SCALE=<n>` multiplies the generated case counts.
  */
-const LIVENESS_MS = 10_000;
 const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
 const runs = (n: number) => Math.max(1, Math.round(n * SCALE));
 /** A property runs thousands of scans: far more than the suite's default test timeout allows on a busy machine. */

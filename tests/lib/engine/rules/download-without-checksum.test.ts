@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
+import { expectLive } from '../../../support/liveness.js';
 
 const RULE = 'download-without-checksum';
 
@@ -67,9 +68,9 @@ describe(RULE, () => {
   });
 
   it('stays linear on a line that repeats a verifier name', () => {
-    const started = performance.now();
-    expect(positions(scanWith(RULE, step(`curl -o a.zip https://x.test/a.zip ${'gpg '.repeat(60000)}`)))).toEqual(['7:11 MEDIUM']);
-    expect(performance.now() - started).toBeLessThan(1500);
+    // The quadratic pattern this guards against took ~5 s for 60,000 repetitions; 200,000 would take ~1 min.
+    const findings = expectLive('a repeated verifier name', () => scanWith(RULE, step(`curl -o a.zip https://x.test/a.zip ${'gpg '.repeat(200_000)}`)));
+    expect(positions(findings)).toEqual(['7:11 MEDIUM']);
   });
 
   it('does not throw on odd shapes', () => {
