@@ -29,6 +29,8 @@ function decodedSecrets(expr: Expr): { name: string; field: boolean }[] {
   return found;
 }
 
+const FROM_JSON = /fromjson/i;
+
 /** `.Substring(` / `.slice(` ... on `$env:X` or `process.env.X`. */
 const METHOD_PART = /^\.(?:substring|substr|slice|split|remove|replace)\s*\(/i;
 
@@ -48,7 +50,8 @@ export default defineWorkflowRule({
     const checkExpressions = (file: SourceFile, node: YNode, job: WorkflowReport['job']) => {
       for (const scalar of stringScalars(node)) {
         for (const occurrence of expressionsOf(file, scalar)) {
-          if (occurrence.expr === null) continue;
+          // Only a `fromJSON(...)` call decodes (function names are case-insensitive, and have no escapes).
+          if (occurrence.expr === null || !FROM_JSON.test(occurrence.span.source)) continue;
           const decoded = decodedSecrets(occurrence.expr)[0];
           if (decoded === undefined) continue;
           context.report({
