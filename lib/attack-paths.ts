@@ -84,22 +84,8 @@ function storedFinding([file, line, column, severity, rule_id, description, reco
 }
 
 function combinationsOf(findings: readonly StoredFinding[]): Combination[] {
-  const records: FindingRecord[] = findings.map((f) => ({
-    // The public nine fields only: components show findings in the shape of the API.
-    finding: {
-      file: f.file,
-      line: f.line,
-      column: f.column,
-      severity: f.severity,
-      category: f.category,
-      rule_id: f.rule_id,
-      title: f.title,
-      description: f.description,
-      recommendation: f.recommendation,
-    },
-    job: f.job,
-    fingerprint: f.fingerprint,
-  }));
+  // findCombinations shows components in the public nine-field shape, whatever else a record carries.
+  const records: FindingRecord[] = findings.map((f) => ({ finding: f, job: f.job, fingerprint: f.fingerprint }));
   // Already filtered by the current settings in the database (see above): every rule given here is enabled.
   return findCombinations(records, () => true);
 }

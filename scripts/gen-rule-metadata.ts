@@ -1,5 +1,5 @@
 /**
- * Generates `lib/engine/rules/metadata.generated.ts`: every rule's metadata (`RuleMeta`), in registry order,
+ * Generates `lib/engine/rule-metadata.generated.ts`: every rule's metadata (`RuleMeta`), in registry order,
  * as plain data. Endpoints that need only ids, titles or recommendations (the catalog, rule settings, attack
  * paths) import it instead of the rule set, whose modules (parsers, analyses, data tables) cost tens of
  * milliseconds of cold start. `generateRuleMetadataModule` is pure, so a test regenerates the module in
@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import type { RuleMeta } from '../lib/engine/rule.js';
 import { RULES } from '../lib/engine/rules/index.js';
 
-export const GENERATED_MODULE_URL = new URL('../lib/engine/rules/metadata.generated.ts', import.meta.url);
+export const GENERATED_MODULE_URL = new URL('../lib/engine/rule-metadata.generated.ts', import.meta.url);
 
 export function generateRuleMetadataModule(metas: readonly RuleMeta[]): string {
   const fields = ['id', 'category', 'title', 'severity', 'surface', 'description', 'recommendation'] as const;
@@ -20,7 +20,7 @@ export function generateRuleMetadataModule(metas: readonly RuleMeta[]): string {
     "// Every rule's metadata in registry order, without the rules' code: for the endpoints that need only ids",
     '// and metadata (tests/lib/engine/rule-metadata.test.ts checks it equals what the registry holds).',
     '',
-    "import type { RuleMeta } from '../rule.js';",
+    "import type { RuleMeta } from './rule.js';",
     '',
     'export const RULE_METADATA: readonly RuleMeta[] = [',
     ...entries,
@@ -31,5 +31,5 @@ export function generateRuleMetadataModule(metas: readonly RuleMeta[]): string {
 
 if (import.meta.main) {
   writeFileSync(GENERATED_MODULE_URL, generateRuleMetadataModule(RULES.map((rule) => rule.meta)));
-  console.log(`wrote lib/engine/rules/metadata.generated.ts (${RULES.length} rules)`);
+  console.log(`wrote lib/engine/rule-metadata.generated.ts (${RULES.length} rules)`);
 }

@@ -1,23 +1,10 @@
 // The data layer's view of what it stores and returns. Shapes are the JSON the SQL functions in
-// supabase/migrations build, field for field (snake_case, as the API serves them). Finding and Severity are
-// structurally identical to the engine's, so values flow between the two without conversion.
+// supabase/migrations build, field for field (snake_case, as the API serves them). Findings are the engine's
+// own type (a type-only import: nothing of the engine loads at run time), so values flow without conversion.
 
-export type Severity = 'HIGH' | 'MEDIUM' | 'LOW' | 'INFO';
+import type { Finding, Ruleset, Severity } from '../engine/types.js';
 
-export type Ruleset = 'all' | 'owasp';
-
-/** A finding as the API and the command-line scanner print it. */
-export interface Finding {
-  file: string;
-  line: number;
-  column: number;
-  severity: Severity;
-  category: string;
-  rule_id: string;
-  title: string;
-  description: string;
-  recommendation: string;
-}
+export type { Finding, Ruleset, Severity };
 
 /** A finding as stored with its scan: what combinations need beyond the public fields. */
 export interface StoredFinding extends Finding {

@@ -1,5 +1,5 @@
 import type { RuleMeta } from './rule.js';
-import { RULE_METADATA } from './rules/metadata.generated.js';
+import { RULE_METADATA } from './rule-metadata.generated.js';
 import type { Severity, Surface } from './types.js';
 
 // Built from the generated metadata (`npm run gen:rules`), not from the rule set: the catalog, rule

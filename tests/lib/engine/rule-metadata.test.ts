@@ -1,4 +1,4 @@
-// The generated rule metadata (lib/engine/rules/metadata.generated.ts, `npm run gen:rules`) is what the
+// The generated rule metadata (lib/engine/rule-metadata.generated.ts, `npm run gen:rules`) is what the
 // registry holds, byte for byte: endpoints that read it instead of importing the rule set see the same
 // catalog, ids and recommendations.
 
@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CATALOG, catalogEntry, isKnownRule, ruleMeta } from '../../../lib/engine/catalog.js';
 import { RULES } from '../../../lib/engine/rules/index.js';
-import { RULE_METADATA } from '../../../lib/engine/rules/metadata.generated.js';
+import { RULE_METADATA } from '../../../lib/engine/rule-metadata.generated.js';
 import { GENERATED_MODULE_URL, generateRuleMetadataModule } from '../../../scripts/gen-rule-metadata.js';
 
 describe('generated rule metadata', () => {

@@ -3,7 +3,7 @@
 // Every rule's metadata in registry order, without the rules' code: for the endpoints that need only ids
 // and metadata (tests/lib/engine/rule-metadata.test.ts checks it equals what the registry holds).
 
-import type { RuleMeta } from '../rule.js';
+import type { RuleMeta } from './rule.js';
 
 export const RULE_METADATA: readonly RuleMeta[] = [
   {
