@@ -2,7 +2,7 @@ import type { TaintAnalyzer } from './expressions/taint.js';
 import type { RepositoryModel } from './model/repository.js';
 import type { Action, Dependabot, Job, Step, Workflow } from './model/workflow.js';
 import type { SettingsSnapshot } from './settings/snapshot.js';
-import type { Severity, Surface } from './types.js';
+import type { Finding, Severity, Surface } from './types.js';
 import type { ParseProblem } from './yaml/parse.js';
 import type { SourceFile } from './yaml/source.js';
 import type { YNode } from './yaml/model.js';
@@ -91,4 +91,23 @@ export function defineWorkflowRule(rule: WorkflowRule): WorkflowRule {
 
 export function defineSettingsRule(rule: SettingsRule): SettingsRule {
   return rule;
+}
+
+/** A finding in the public shape from a rule's metadata, a position and what the rule reported. */
+export function findingOf(
+  meta: RuleMeta,
+  at: { file: string; line: number; column: number },
+  report: { message: string; severity?: Severity | undefined; recommendation?: string | undefined },
+): Finding {
+  return {
+    file: at.file,
+    line: at.line,
+    column: at.column,
+    severity: report.severity ?? meta.severity,
+    category: meta.category,
+    rule_id: meta.id,
+    title: meta.title,
+    description: report.message,
+    recommendation: report.recommendation ?? meta.recommendation,
+  };
 }

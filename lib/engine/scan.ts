@@ -2,7 +2,7 @@ import { TaintAnalyzer } from './expressions/taint.js';
 import { hash53 } from './fingerprint.js';
 import { RepositoryModel } from './model/repository.js';
 import { buildAction, buildDependabot, buildWorkflow, type Action, type Dependabot, type Job, type Workflow } from './model/workflow.js';
-import type { SettingsRule, WorkflowReport, WorkflowRule, WorkflowVisitor } from './rule.js';
+import { findingOf, type SettingsRule, type WorkflowReport, type WorkflowRule, type WorkflowVisitor } from './rule.js';
 import { SETTINGS_RULES, WORKFLOW_RULES } from './rules/index.js';
 import { runSettingsRules } from './settings/run.js';
 import type { SettingsSnapshot } from './settings/snapshot.js';
@@ -169,18 +169,7 @@ class Collector {
     const { line, column } = file.position(offset);
     if (isSuppressed(file, line, rule.meta.id)) return;
     const anchor = report.key ?? normalize(file.text.slice(offset, Math.min(Math.max(report.node.end, offset + 1), offset + 120)));
-    const finding: Finding = {
-      file: file.path,
-      line,
-      column,
-      severity: report.severity ?? rule.meta.severity,
-      category: rule.meta.category,
-      rule_id: rule.meta.id,
-      title: rule.meta.title,
-      description: report.message,
-      recommendation: report.recommendation ?? rule.meta.recommendation,
-    };
-    this.add(finding, job, anchor);
+    this.add(findingOf(rule.meta, { file: file.path, line, column }, report), job, anchor);
   }
 
   add(finding: Finding, job: string | null, anchor: string): void {

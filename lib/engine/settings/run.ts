@@ -1,4 +1,4 @@
-import type { SettingsReport, SettingsRule } from '../rule.js';
+import { findingOf, type SettingsReport, type SettingsRule } from '../rule.js';
 import { SETTINGS_FILE, type Finding } from '../types.js';
 import type { SettingsSnapshot } from './snapshot.js';
 
@@ -9,17 +9,7 @@ export function runSettingsRules(rules: readonly SettingsRule[], snapshot: Setti
     rule.check(snapshot, {
       report: (report: SettingsReport) => {
         out.push({
-          finding: {
-            file: SETTINGS_FILE,
-            line: 0,
-            column: 0,
-            severity: report.severity ?? rule.meta.severity,
-            category: rule.meta.category,
-            rule_id: rule.meta.id,
-            title: rule.meta.title,
-            description: report.message,
-            recommendation: report.recommendation ?? rule.meta.recommendation,
-          },
+          finding: findingOf(rule.meta, { file: SETTINGS_FILE, line: 0, column: 0 }, report),
           anchor: report.key ?? rule.meta.id,
         });
       },
