@@ -1,5 +1,5 @@
 import { operations } from '../lib/api/operations.js';
-import { attackPaths } from '../lib/attack-paths.js';
+import { attackPaths } from '../lib/services/attack-paths.js';
 import { endpoint, preflight } from '../lib/http/endpoint.js';
 
 export const GET = endpoint(operations.attackPaths, async ({ user }) => attackPaths(user));

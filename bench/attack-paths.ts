@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { COMBINATION_INPUTS } from '../lib/attack-paths.js';
+import { COMBINATION_INPUTS } from '../lib/services/attack-paths.js';
 import type { StoredFinding } from '../lib/db/types.js';
 import { scanRepository } from '../lib/engine/scan.js';
 import type { SettingsSnapshot } from '../lib/engine/settings/snapshot.js';

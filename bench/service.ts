@@ -101,7 +101,7 @@ export async function endpoints() {
 
 /** Plugs the database into the service (the process's `database()`). */
 export async function serveWith(db: Database): Promise<void> {
-  const { useDatabase } = await import('../lib/database.js');
+  const { useDatabase } = await import('../lib/db/connection.js');
   useDatabase(db);
 }
 

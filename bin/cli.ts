@@ -11,7 +11,7 @@ import { REPORT_FORMATS, formatKindsJson, formatKindsText, formatReport, formatR
 import { buildReport, enabledRules, failsThreshold, type FailOn, type RepositoryInput } from '../lib/engine/report.js';
 import type { SettingsSnapshot } from '../lib/engine/settings/snapshot.js';
 import { SEVERITIES, type Ruleset } from '../lib/engine/types.js';
-import { collectRepositoryFiles } from '../lib/repository-files.js';
+import { collectRepositoryFiles } from '../lib/codehost/checkout.js';
 
 export interface CliIO {
   argv: readonly string[];

@@ -5,7 +5,7 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { collectRepositoryFiles } from '../lib/repository-files.js';
+import { collectRepositoryFiles } from '../lib/codehost/checkout.js';
 import { scanRepository } from '../lib/engine/scan.js';
 import { RULES } from '../lib/engine/rules/index.js';
 

@@ -10,7 +10,7 @@
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { SignJWT } from 'jose';
-import { useDatabase } from '../lib/database.js';
+import { useDatabase } from '../lib/db/connection.js';
 import { createDatabase, migrate, seed, type Database, type SqlDatabase } from '../lib/db/index.js';
 import { createRouter, discoverRoutes } from '../lib/dev/router.js';
 import { serve } from '../lib/dev/node-server.js';

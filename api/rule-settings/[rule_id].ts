@@ -1,6 +1,6 @@
 import { operations } from '../../lib/api/operations.js';
 import { endpoint, preflight } from '../../lib/http/endpoint.js';
-import { clearRuleSetting, setRuleSetting } from '../../lib/rule-settings.js';
+import { clearRuleSetting, setRuleSetting } from '../../lib/services/rule-settings.js';
 
 export const PUT = endpoint(operations.setRuleSetting, async ({ user, params, body }) => {
   await setRuleSetting(user, params.rule_id, body.enabled);

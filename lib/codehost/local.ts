@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SETTINGS_AREAS } from '../engine/settings/areas.js';
 import type { SettingsSnapshot } from '../engine/settings/snapshot.js';
-import { collectRepositoryFiles } from '../repository-files.js';
+import { collectRepositoryFiles } from './checkout.js';
 import {
   CodeHostError,
   type CodeHost,

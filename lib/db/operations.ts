@@ -83,7 +83,7 @@ export function repositoryComboInputs(db: Database, userId: string, repositoryId
   return db.call('repository_combo_inputs', { p_user_id: userId, p_repository_id: repositoryId });
 }
 
-/** What `attackPathInputs` needs of the combinations catalog (see lib/attack-paths.ts). */
+/** What `attackPathInputs` needs of the combinations catalog (see lib/services/attack-paths.ts). */
 export interface AttackPathCatalog {
   /** Every rule that can take part in a combination, with its default recommendation. */
   rules: Readonly<Record<string, string>>;

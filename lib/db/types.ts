@@ -89,7 +89,7 @@ export interface RecordedScan {
 /**
  * A finding as `attack_path_inputs` returns it: `[file, line, column, severity, rule_id, description,
  * recommendation, job, fingerprint]`, with `recommendation` null when it is the rule's default. Category and
- * title are the rule's own and not sent (lib/attack-paths.ts restores all three from the rule metadata).
+ * title are the rule's own and not sent (lib/services/attack-paths.ts restores all three from the rule metadata).
  */
 export type CompactFinding = [
   file: string,

@@ -7,7 +7,7 @@ import { GET } from '../../api/github/callback.js';
 import { GET as REPOS } from '../../api/repos.js';
 import { useCodeHost } from '../../lib/codehost/index.js';
 import { CodeHostError } from '../../lib/codehost/port.js';
-import { useDatabase } from '../../lib/database.js';
+import { useDatabase } from '../../lib/db/connection.js';
 import { bearer } from '../support/auth.js';
 import { addGithubIdentity, githubAccount, ScriptedCodeHost, type GithubAccount } from '../support/codehost.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';

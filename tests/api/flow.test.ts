@@ -15,7 +15,7 @@ import { DELETE as CLEAR_SETTING, PUT as SET_SETTING } from '../../api/rule-sett
 import { POST as SCAN } from '../../api/scan.js';
 import { AttackPathsResponse, CombosResponse, InstallationLink, ReposResponse, ScanResult } from '../../lib/api/schemas.js';
 import { useCodeHost } from '../../lib/codehost/index.js';
-import { useDatabase } from '../../lib/database.js';
+import { useDatabase } from '../../lib/db/connection.js';
 import { SEVERITIES } from '../../lib/engine/types.js';
 import { bearer } from '../support/auth.js';
 import { examplesCodeHost, githubUser } from '../support/codehost.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { GET } from '../../api/repos.js';
 import { useCodeHost } from '../../lib/codehost/index.js';
 import { CodeHostError, type HostedRepository } from '../../lib/codehost/port.js';
-import { useDatabase } from '../../lib/database.js';
+import { useDatabase } from '../../lib/db/connection.js';
 import { linkInstallation } from '../../lib/db/operations.js';
 import { bearer } from '../support/auth.js';
 import { ScriptedCodeHost } from '../support/codehost.js';

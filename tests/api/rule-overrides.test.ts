@@ -8,7 +8,7 @@ vi.hoisted(() => {
 import { GET, OPTIONS as LIST_OPTIONS } from '../../api/repositories/[repo_id]/rule-overrides/index.js';
 import { DELETE, OPTIONS, PUT } from '../../api/repositories/[repo_id]/rule-overrides/[rule_id].js';
 import { PUT as PUT_GLOBAL } from '../../api/rule-settings/[rule_id].js';
-import { useDatabase } from '../../lib/database.js';
+import { useDatabase } from '../../lib/db/connection.js';
 import { effectiveRuleStates } from '../../lib/db/operations.js';
 import { CATALOG } from '../../lib/engine/catalog.js';
 import { bearer } from '../support/auth.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GET, OPTIONS as LIST_OPTIONS } from '../../api/rule-settings/index.js';
 import { DELETE, OPTIONS, PUT } from '../../api/rule-settings/[rule_id].js';
-import { useDatabase } from '../../lib/database.js';
+import { useDatabase } from '../../lib/db/connection.js';
 import type { Database } from '../../lib/db/port.js';
 import { CATALOG } from '../../lib/engine/catalog.js';
 import { setLogSink, type LogRecord } from '../../lib/http/log.js';

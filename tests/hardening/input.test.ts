@@ -8,7 +8,7 @@ import type { Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useCodeHost } from '../../lib/codehost/index.js';
-import { useDatabase } from '../../lib/database.js';
+import { useDatabase } from '../../lib/db/connection.js';
 import { serve } from '../../lib/dev/node-server.js';
 import { createRouter } from '../../lib/dev/router.js';
 import { env } from '../../lib/env.js';

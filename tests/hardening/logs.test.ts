@@ -31,14 +31,14 @@ const secrets = await vi.hoisted(async () => {
 
 import { codeHost, useCodeHost } from '../../lib/codehost/index.js';
 import type { CodeHost } from '../../lib/codehost/port.js';
-import { useDatabase } from '../../lib/database.js';
+import { useDatabase } from '../../lib/db/connection.js';
 import { createDatabase } from '../../lib/db/index.js';
 import type { Database } from '../../lib/db/port.js';
 import { env } from '../../lib/env.js';
 import { NO_ROUTE } from '../../lib/http/endpoint.js';
 import { setLogSink, type LogRecord } from '../../lib/http/log.js';
 import type { SettingsSnapshot } from '../../lib/engine/settings/snapshot.js';
-import { collectRepositoryFiles } from '../../lib/repository-files.js';
+import { collectRepositoryFiles } from '../../lib/codehost/checkout.js';
 import { signToken } from '../support/auth.js';
 import { addGithubIdentity, EXAMPLES_DIR, githubAccount } from '../support/codehost.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';

@@ -7,7 +7,7 @@
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useCodeHost } from '../../lib/codehost/index.js';
-import { useDatabase } from '../../lib/database.js';
+import { useDatabase } from '../../lib/db/connection.js';
 import { bearer } from '../support/auth.js';
 import { examplesCodeHost, ScriptedCodeHost } from '../support/codehost.js';
 import { openTestDatabase, REAL_SERVER_ONLY, testDatabaseTarget, type TestDatabase } from '../support/db.js';

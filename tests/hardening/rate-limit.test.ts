@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { POST as SCAN } from '../../api/scan.js';
 import { useCodeHost } from '../../lib/codehost/index.js';
 import type { CodeHost } from '../../lib/codehost/port.js';
-import { useDatabase } from '../../lib/database.js';
+import { useDatabase } from '../../lib/db/connection.js';
 import type { Database } from '../../lib/db/port.js';
 import { PostgresDatabase } from '../../lib/db/postgres.js';
 import { DEFAULT_SCAN_RATE_LIMIT, DEFAULT_SCAN_RATE_LIMIT_WINDOW_SECONDS, env } from '../../lib/env.js';
@@ -37,7 +37,7 @@ async function loadInstance(db: Database, host: CodeHost): Promise<Instance> {
   process.env.SCAN_RATE_LIMIT = String(LIMIT);
   process.env.SCAN_RATE_LIMIT_WINDOW_SECONDS = '60';
   try {
-    const [{ POST }, database, codehost] = await Promise.all([import('../../api/scan.js'), import('../../lib/database.js'), import('../../lib/codehost/index.js')]);
+    const [{ POST }, database, codehost] = await Promise.all([import('../../api/scan.js'), import('../../lib/db/connection.js'), import('../../lib/codehost/index.js')]);
     database.useDatabase(db);
     codehost.useCodeHost(host);
     return { db, database: database.database, scan: async (authorization, repo_id) => POST(await apiRequest('POST', '/api/scan', { authorization, body: { repo_id } })) };

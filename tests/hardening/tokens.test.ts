@@ -5,7 +5,7 @@
 import { createHmac, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useCodeHost } from '../../lib/codehost/index.js';
-import { useDatabase } from '../../lib/database.js';
+import { useDatabase } from '../../lib/db/connection.js';
 import { signingSecret, signToken } from '../support/auth.js';
 import { examplesCodeHost } from '../support/codehost.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scanRepository } from '../../lib/engine/scan.js';
 import type { Finding, RepositoryFile } from '../../lib/engine/types.js';
-import { collectRepositoryFiles } from '../../lib/repository-files.js';
+import { collectRepositoryFiles } from '../../lib/codehost/checkout.js';
 
 /**
  * Golden fixtures (after actionlint's `testdata/ok` and `testdata/err`). A case is either `<name>.yml`, a

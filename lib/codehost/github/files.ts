@@ -1,7 +1,7 @@
 import { classifyPath } from '../../engine/scan.js';
 import type { RepositoryFile } from '../../engine/types.js';
 import { MAX_FILE_BYTES } from '../../engine/yaml/parse.js';
-import { localActionPaths } from '../../repository-files.js';
+import { localActionPaths } from '../checkout.js';
 import { isObject } from '../../engine/settings/json.js';
 
 /** Git's mode of a symbolic link (0o120000): a checkout has a link there, which the local reader skips. */
@@ -16,7 +16,7 @@ interface Entry {
 
 /**
  * The files of one repository as GraphQL delivers them, gathered the way `collectRepositoryFiles` reads
- * a checkout (lib/repository-files.ts), so that a scan through GitHub and a scan of a clone see the same
+ * a checkout (lib/codehost/checkout.ts), so that a scan through GitHub and a scan of a clone see the same
  * files with the same bytes: only regular files (no symbolic links, no submodules), only the paths the
  * engine classifies, local actions followed from every file's `uses: ./path`. It also remembers every
  * directory listing it saw, which tells whether a local action still needs to be fetched.

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { classifyPath, scanRepository, type ScanResult } from '../../../lib/engine/scan.js';
 import { WORKFLOW_RULES } from '../../../lib/engine/rules/index.js';
 import { SEVERITIES, type Finding, type RepositoryFile } from '../../../lib/engine/types.js';
-import { localActionPaths } from '../../../lib/repository-files.js';
+import { localActionPaths } from '../../../lib/codehost/checkout.js';
 import { invalidUtf8, mutate, mutation, repository, workflowText } from '../../support/fuzz.js';
 import { LIVENESS_MS } from '../../support/liveness.js';
 

@@ -1,6 +1,6 @@
 import { operations } from '../../../../lib/api/operations.js';
 import { endpoint, preflight } from '../../../../lib/http/endpoint.js';
-import { clearRuleOverride, setRuleOverride } from '../../../../lib/rule-settings.js';
+import { clearRuleOverride, setRuleOverride } from '../../../../lib/services/rule-settings.js';
 
 export const PUT = endpoint(operations.setRuleOverride, async ({ user, params, body }) => {
   await setRuleOverride(user, params.repo_id, params.rule_id, body.enabled);

@@ -3,7 +3,7 @@
 
 import { afterAll, afterEach, expect, test } from 'vitest';
 import { fetchSnapshotWithToken } from '../../../../lib/codehost/github/token.js';
-import { collectRepositoryFiles } from '../../../../lib/repository-files.js';
+import { collectRepositoryFiles } from '../../../../lib/codehost/checkout.js';
 import { cleanup, tempDir } from '../../../bin/support.js';
 import { startFakeGitHub } from '../../../support/github/index.js';
 import { findingsOf, REPOSITORY_FILES, settingsFixture, setup } from './support.js';

@@ -1,5 +1,5 @@
-import type { Database } from './db/port.js';
-import { env } from './env.js';
+import type { Database } from './port.js';
+import { env } from '../env.js';
 
 let current: Promise<Database> | undefined;
 
@@ -9,7 +9,7 @@ let current: Promise<Database> | undefined;
  * loads the Postgres driver or PGlite.
  */
 export function database(): Promise<Database> {
-  current ??= import('./db/index.js')
+  current ??= import('./index.js')
     .then(({ createDatabase }) => createDatabase(env().database))
     .catch((error: unknown) => {
       current = undefined; // the next request tries again

@@ -1,11 +1,11 @@
-import type { User } from './auth.js';
-import { database } from './database.js';
-import { attackPathInputs, repositoryComboInputs, type AttackPathCatalog } from './db/operations.js';
-import type { CompactFinding, StoredFinding } from './db/types.js';
-import { ruleMeta } from './engine/catalog.js';
-import { COMBINATION_KINDS, countCombinations, findCombinations, type Combination } from './engine/combinations/index.js';
-import type { FindingRecord } from './engine/types.js';
-import { notFound } from './http/errors.js';
+import type { User } from '../auth.js';
+import { database } from '../db/connection.js';
+import { attackPathInputs, repositoryComboInputs, type AttackPathCatalog } from '../db/operations.js';
+import type { CompactFinding, StoredFinding } from '../db/types.js';
+import { ruleMeta } from '../engine/catalog.js';
+import { COMBINATION_KINDS, countCombinations, findCombinations, type Combination } from '../engine/combinations/index.js';
+import type { FindingRecord } from '../engine/types.js';
+import { notFound } from '../http/errors.js';
 
 /**
  * Toxic combinations from stored findings: each repository's latest scan, under the user's *current*

@@ -1,8 +1,8 @@
 import { lstat, open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { classifyPath } from './engine/scan.js';
-import { MAX_FILE_BYTES } from './engine/yaml/parse.js';
-import type { RepositoryFile } from './engine/types.js';
+import { classifyPath } from '../engine/scan.js';
+import { MAX_FILE_BYTES } from '../engine/yaml/parse.js';
+import type { RepositoryFile } from '../engine/types.js';
 
 /** Reads at most one byte past the engine's limit: the engine reports the file as too large. */
 async function readBounded(path: string): Promise<string> {

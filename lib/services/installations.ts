@@ -1,10 +1,10 @@
-import type { User } from './auth.js';
-import { codeHost } from './codehost/index.js';
-import { CodeHostError, type CodeHost, type InstallationAccount } from './codehost/port.js';
-import { database } from './database.js';
-import { githubIdentity, linkInstallation as storeInstallation } from './db/operations.js';
-import type { GithubIdentity } from './db/types.js';
-import { forbidden } from './http/errors.js';
+import type { User } from '../auth.js';
+import { codeHost } from '../codehost/index.js';
+import { CodeHostError, type CodeHost, type InstallationAccount } from '../codehost/port.js';
+import { database } from '../db/connection.js';
+import { githubIdentity, linkInstallation as storeInstallation } from '../db/operations.js';
+import type { GithubIdentity } from '../db/types.js';
+import { forbidden } from '../http/errors.js';
 
 export interface LinkedInstallation {
   installation_id: number;

@@ -1,9 +1,9 @@
-import type { User } from './auth.js';
-import { database } from './database.js';
-import * as db from './db/operations.js';
-import type { RuleSetting } from './db/types.js';
-import { isKnownRule } from './engine/catalog.js';
-import { invalidRequest, notFound } from './http/errors.js';
+import type { User } from '../auth.js';
+import { database } from '../db/connection.js';
+import * as db from '../db/operations.js';
+import type { RuleSetting } from '../db/types.js';
+import { isKnownRule } from '../engine/catalog.js';
+import { invalidRequest, notFound } from '../http/errors.js';
 
 /**
  * Global rule preferences and per-repository overrides. Rows are sparse: a rule without a row is enabled,

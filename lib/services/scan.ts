@@ -1,13 +1,13 @@
-import type { User } from './auth.js';
-import { codeHost } from './codehost/index.js';
-import { database } from './database.js';
-import { consumeRateLimit, recordScan, scanContext } from './db/operations.js';
-import type { Database } from './db/port.js';
-import type { StoredFinding } from './db/types.js';
-import { scanRepository } from './engine/scan.js';
-import type { Counts, Finding, Ruleset } from './engine/types.js';
-import { env } from './env.js';
-import { notFound, rateLimited } from './http/errors.js';
+import type { User } from '../auth.js';
+import { codeHost } from '../codehost/index.js';
+import { database } from '../db/connection.js';
+import { consumeRateLimit, recordScan, scanContext } from '../db/operations.js';
+import type { Database } from '../db/port.js';
+import type { StoredFinding } from '../db/types.js';
+import { scanRepository } from '../engine/scan.js';
+import type { Counts, Finding, Ruleset } from '../engine/types.js';
+import { env } from '../env.js';
+import { notFound, rateLimited } from '../http/errors.js';
 
 /**
  * The scan service: fetch -> engine -> filter -> persist. One scan is one repository, so an org-wide scan is

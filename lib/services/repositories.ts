@@ -1,8 +1,8 @@
-import type { User } from './auth.js';
-import { codeHost } from './codehost/index.js';
-import { CodeHostError, type CodeHost, type HostedRepository } from './codehost/port.js';
-import { database } from './database.js';
-import { listInstallations, syncRepositories } from './db/operations.js';
+import type { User } from '../auth.js';
+import { codeHost } from '../codehost/index.js';
+import { CodeHostError, type CodeHost, type HostedRepository } from '../codehost/port.js';
+import { database } from '../db/connection.js';
+import { listInstallations, syncRepositories } from '../db/operations.js';
 
 export interface UserRepositories {
   /** False when the user has linked no installation yet (then `repositories` is empty). */
