@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Services } from '../app.js';
 import { layoutChain, wrapText } from '../chain.js';
 import type { AttackPaths, Combination } from '../data/types.js';
-import { Loading, Notice, SeverityBadge, errorText } from './common.js';
+import { Loading, Notice, Prose, SeverityBadge, errorText } from './common.js';
 
 const NODE_HEIGHT = 104;
 
@@ -50,7 +50,8 @@ export function Chain({ combo, repoId }: { combo: Combination; repoId: string })
           if (!stage) return null;
           const breaks = stage.rule_id === combo.break_chain_rule;
           const component = combo.components.find((c) => c.rule_id === stage.rule_id);
-          const where = component ? `${component.finding.file}:${component.finding.line}` : stage.rule_id;
+          // The file is shown above the chain; the node names its last segment and the line.
+          const where = component ? `${component.finding.file.split('/').pop() ?? ''}:${component.finding.line}` : stage.rule_id;
           const perLine = Math.floor((node.width - 20) / 7.2);
           const title = wrapText(stage.title, perLine, 2);
           const detail = wrapText(where, perLine, 1);
@@ -138,10 +139,12 @@ export function AttackPathsView({ services }: { services: Services }) {
           <Chain combo={combo} repoId={repo.repo_id} />
           <dl>
             <dt>Impact</dt>
-            <dd>{combo.impact}</dd>
+            <dd>
+              <Prose text={combo.impact} />
+            </dd>
             <dt>Break the chain</dt>
             <dd>
-              {combo.break_chain} <a href={`/rules/${encodeURIComponent(combo.break_chain_rule)}`}>({combo.break_chain_rule})</a>
+              <Prose text={combo.break_chain} /> <a href={`/rules/${encodeURIComponent(combo.break_chain_rule)}`}>({combo.break_chain_rule})</a>
             </dd>
           </dl>
         </article>

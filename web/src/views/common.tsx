@@ -60,3 +60,13 @@ export function cachedRepos(api: Api, refresh = false) {
   }
   return repos;
 }
+
+/** Text with `code spans` (as the rule and combination texts write them) shown as code; everything else as text. */
+export function Prose({ text }: { text: string }) {
+  const parts = text.split(/(`[^`]+`)/);
+  return (
+    <>
+      {parts.map((part, i) => (part.length > 2 && part.startsWith('`') && part.endsWith('`') ? <code key={i}>{part.slice(1, -1)}</code> : part))}
+    </>
+  );
+}

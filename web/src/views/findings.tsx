@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Services } from '../app.js';
 import { SEVERITIES, type Finding, type Repository, type Scan, type Severity } from '../data/types.js';
-import { CountBadges, Loading, Notice, SeverityBadge, cachedRepos, errorText, formatTime } from './common.js';
+import { CountBadges, Loading, Notice, Prose, SeverityBadge, cachedRepos, errorText, formatTime } from './common.js';
 
 /** A finding's fix: a workflow diff with a copy button, or whatever else it carries (a settings API call) as text. */
 function Fix({ fix }: { fix: NonNullable<Finding['fix']> }) {
@@ -127,9 +127,11 @@ export function FindingsView({ services, repoId, rule }: { services: Services; r
                         <code class="where">
                           {f.file}:{f.line}:{f.column}
                         </code>
-                        <p>{f.description}</p>
+                        <p>
+                          <Prose text={f.description} />
+                        </p>
                         <p class="recommendation">
-                          <strong>Fix:</strong> {f.recommendation}
+                          <strong>Fix:</strong> <Prose text={f.recommendation} />
                         </p>
                         {f.fix && <Fix fix={f.fix} />}
                       </li>
