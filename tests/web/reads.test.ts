@@ -67,7 +67,7 @@ describe('the client data module', () => {
     await userWithRepositories(t.db, other, 1);
     const repo = repositories[0]?.id ?? '';
     const findings = [finding({ severity: 'HIGH' }), finding({ severity: 'LOW', rule_id: 'unpinned-action', line: 3 })];
-    const scans = [];
+    const scans: { scan_id: string }[] = [];
     for (let i = 0; i < 3; i += 1) scans.push(await recordScan(t.db, user, { repositoryId: repo, ruleset: 'all', counts: countsOf(findings.slice(0, i)), findings: findings.slice(0, i) }));
     await setRuleSetting(t.db, user, 'script-injection', false);
     await setRuleOverride(t.db, user, repo, 'script-injection', true);
