@@ -205,3 +205,19 @@ describe('release.yml', () => {
     expect(text).not.toMatch(/\$\{\{[^}]*secrets\.|NODE_AUTH_TOKEN|NPM_TOKEN/);
   });
 });
+
+describe("the README's Deployment section", () => {
+  it('names every secret, variable and environment the workflows read', async () => {
+    const readme = await readFile(join(root, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('\n## Deployment\n'), readme.indexOf('\n## ', readme.indexOf('\n## Deployment\n') + 1));
+    expect(section.length).toBeGreaterThan(1000);
+    const all = Object.values(texts).join('\n');
+    const names = new Set([...all.matchAll(/\b(?:secrets|vars)\.([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]));
+    names.delete('GITHUB_TOKEN');
+    expect(names.size).toBeGreaterThanOrEqual(6);
+    for (const name of names) expect([name, section.includes(`\`${name}`)]).toEqual([name, true]);
+    for (const env of ['preview', 'production', 'npm']) expect(section).toContain(`\`${env}\``);
+    expect(section).toMatch(/vercel link/);
+    expect(section).toMatch(/VERCEL_ORG_ID/);
+  });
+});
