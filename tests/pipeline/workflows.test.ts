@@ -135,7 +135,7 @@ describe('ci.yml', () => {
 
   it("scans the project with its own action and uploads the SARIF to code scanning", () => {
     const scanJob = ci.jobs.scan;
-    expect(scanJob.permissions).toEqual({ contents: 'read', 'security-events': 'write' });
+    expect(scanJob.permissions).toEqual({ actions: 'read', contents: 'read', 'security-events': 'write' });
     const steps: Record<string, any>[] = scanJob.steps; // eslint-disable-line @typescript-eslint/no-explicit-any
     const build = steps.findIndex((s) => s.run === 'npm ci && npm run build');
     const action = steps.findIndex((s) => s.uses === './');
