@@ -78,7 +78,7 @@ describe('the policy check', () => {
 describe("the project's own scan", () => {
   it('reads every workflow and finds nothing above INFO and no attack path', async () => {
     const files = await collectRepositoryFiles(root);
-    expect(files.map((f) => f.path)).toEqual(expect.arrayContaining(names.map((n) => `.github/workflows/${n}`)));
+    expect(files.map((f) => f.path)).toEqual(expect.arrayContaining([...names.map((n) => `.github/workflows/${n}`), '.github/dependabot.yml']));
     const { aboveInfo, combinations } = scan(files);
     expect(aboveInfo.map((f) => `${f.severity} ${f.file}:${f.line} ${f.rule_id}: ${f.description}`)).toEqual([]);
     expect(combinations.map((c) => `${c.severity} ${c.id} ${c.file}: ${c.title}`)).toEqual([]);
@@ -93,17 +93,20 @@ describe("the project's own scan", () => {
             text: f.text
               .replace('pull_request:\n', 'pull_request_target:\n')
               .replace('    permissions:\n      contents: read\n      pull-requests: write\n', '    permissions: write-all\n')
-              .replace(/ {4}if: github\.event\.pull_request\.head\.repo\.full_name == github\.repository\n/, '')
+              .replace('github.event.pull_request.head.repo.full_name == github.repository &&', 'true &&')
               .replace('persist-credentials: false', 'ref: ${{ github.head_ref }}\n          persist-credentials: false')
               .replace('run: npm ci', 'run: echo "${{ github.event.pull_request.title }}" && npm ci'),
           }
         : f,
     );
+    const dependabot = broken.findIndex((f) => f.path === '.github/dependabot.yml');
+    broken[dependabot] = { path: '.github/dependabot.yml', text: (broken[dependabot]?.text ?? '').replace(/ {4}cooldown:\n {6}default-days: 7\n/g, '') };
     expect(broken).not.toEqual(files);
     const { aboveInfo, combinations } = scan(broken);
     const rules = new Set(aboveInfo.map((f) => f.rule_id));
     expect(rules).toContain('script-injection');
     expect(rules).toContain('untrusted-checkout');
+    expect(rules).toContain('dependabot-missing-cooldown');
     expect(aboveInfo.some((f) => SEVERITIES.indexOf(f.severity) <= SEVERITIES.indexOf('HIGH'))).toBe(true);
     expect(combinations.length).toBeGreaterThan(0);
   });
@@ -168,7 +171,7 @@ describe('preview.yml', () => {
   });
 
   it('deploys only same-repository pull requests, in the preview environment; forks get a notice', () => {
-    expect(preview.jobs.deploy.if).toBe(sameRepository);
+    expect(preview.jobs.deploy.if).toBe(`${sameRepository} && github.event.pull_request.user.login != 'dependabot[bot]'`);
     expect(preview.jobs.deploy.environment.name).toBe('preview');
     expect(preview.jobs['fork-notice'].if).toBe(sameRepository.replace('==', '!='));
     expect(preview.jobs['fork-notice'].permissions).toEqual({});
