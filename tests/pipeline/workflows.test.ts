@@ -328,3 +328,20 @@ describe('the scripts of the workflows', () => {
     }
   });
 });
+
+describe('what the workflows call', () => {
+  it('every `npm run` script exists in package.json (build: once the CLI slice adds it with action.yml)', async () => {
+    const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const used = new Set([...Object.values(texts).join('\n').matchAll(/npm run ([\w:-]+)/g)].map((m) => m[1] ?? ''));
+    expect([...used]).toEqual(expect.arrayContaining(['db:migrate', 'typecheck', 'lint', 'build']));
+    // `npm run build` (the esbuild bundle action.yml runs) arrives together with action.yml.
+    const pending = existsSync(join(root, 'action.yml')) ? [] : ['build'];
+    expect([...used].filter((s) => !(s in pkg.scripts) && !pending.includes(s))).toEqual([]);
+  });
+
+  it('every local file a step runs exists', () => {
+    const paths = [...Object.values(texts).join('\n').matchAll(/npx tsx ([\w./-]+\.ts)/g)].map((m) => m[1] ?? '');
+    expect(paths.length).toBeGreaterThan(0);
+    for (const path of paths) expect([path, existsSync(join(root, path))]).toEqual([path, true]);
+  });
+});
