@@ -79,7 +79,11 @@ describe.skipIf(SKIP_BROWSER)('the web client in Chromium', { timeout: 120_000 }
 
   it('signs in as the development user, connects the example installation and lists the repositories', async () => {
     await page.goto('/');
-    await page.getByRole('button', { name: 'Sign in as the development user', exact: true }).click();
+    const signIn = page.getByRole('button', { name: 'Sign in as the development user', exact: true });
+    await signIn.waitFor();
+    await expectAccessible('sign-in');
+    await photograph('sign-in');
+    await signIn.click();
     await heading('Repositories').waitFor();
     await page.getByText('No GitHub account is connected yet').waitFor();
     await expectAccessible('repositories (not connected)');
