@@ -46,7 +46,8 @@ body{margin:0}a{color:#0b5cad}:focus-visible{outline:3px solid #1f6feb;outline-o
 main{max-width:900px;margin:0 auto;padding:20px 24px 48px}
 main.wide{max-width:1200px}
 pre{background:#f0f2f5;border:1px solid #d0d7de;border-radius:6px;padding:12px;overflow-x:auto}
-code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9em}
+code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9em;overflow-wrap:anywhere}
+pre code{overflow-wrap:normal}
 table{border-collapse:collapse;background:#fff}th,td{border:1px solid #d0d7de;padding:6px 10px;text-align:left;vertical-align:top}
 .rule-list td:first-child{white-space:nowrap}
 @media (max-width:640px){main{padding:14px 12px 40px}.top{padding:10px 12px}table{display:block;overflow-x:auto}}
