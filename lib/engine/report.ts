@@ -15,12 +15,16 @@ export interface RepositoryInput {
   name: string;
   files: readonly RepositoryFile[];
   settings?: SettingsSnapshot;
+  /** How its files are reported (default: as they are, prefixed with `name` when several repositories are scanned). */
+  display?: (file: string) => string;
 }
 
 export interface ReportOptions {
   ruleset?: Ruleset;
   /** Rule ids turned off (`--disable`). */
   disabled?: ReadonlySet<string>;
+  /** Severity overrides per rule id (a team's config). */
+  severities?: ReadonlyMap<string, Severity>;
 }
 
 /** What every output format renders: findings with their fingerprints, counts, and combinations. */
@@ -61,8 +65,12 @@ export function buildReport(repositories: readonly RepositoryInput[], options: R
   let suppressed = 0;
   for (const repository of repositories) {
     const scan = scanRepository(repository.files, { ruleset: options.ruleset ?? 'all', isEnabled, settings: repository.settings });
+    const severities = options.severities;
+    if (severities !== undefined && severities.size > 0) {
+      for (const r of scan.records) r.finding.severity = severities.get(r.finding.rule_id) ?? r.finding.severity;
+    }
     const found = findCombinations(scan.records, isEnabled);
-    const prefix = repositories.length > 1 ? (file: string) => prefixed(repository.name, file) : (file: string) => file;
+    const prefix = repository.display ?? (repositories.length > 1 ? (file: string) => prefixed(repository.name, file) : (file: string) => file);
     records.push(...scan.records.map((r) => ({ ...r, finding: { ...r.finding, file: prefix(r.finding.file) } })));
     suppressed += scan.suppressed;
     unusedSuppressions.push(...scan.unusedSuppressions.map((u) => ({ ...u, file: prefix(u.file) })));
