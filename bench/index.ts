@@ -5,6 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { CORPUS_MISSING, corpusAvailable } from './corpus.js';
 import { benchEngine, formatEngine } from './engine.js';
 
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
@@ -12,7 +13,9 @@ const machine = { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.mo
 const results: Record<string, unknown> = { date: new Date().toISOString(), machine };
 
 console.log(`Node ${machine.node}, ${machine.cpus} x ${machine.cpu}, ${machine.memoryGb} GB\n`);
-if (only === undefined || only === 'engine') {
+if ((only === undefined || only === 'engine') && !corpusAvailable()) {
+  console.log(`Engine: skipped (${CORPUS_MISSING})\n`);
+} else if (only === undefined || only === 'engine') {
   const engine = await benchEngine();
   results.engine = engine;
   console.log(`${formatEngine(engine)}\n`);
