@@ -2,7 +2,7 @@
  * The command-line scanner: argument parsing, reading files, exit codes. Everything else (scanning,
  * combinations, formats) lives in lib/. `main` takes its I/O as arguments so tests run it in-process.
  */
-import { open, readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BASELINE_FILE, BaselineError, formatBaseline, parseBaseline } from '../lib/cli/baseline.js';
@@ -17,7 +17,7 @@ import { buildReport, enabledRules, failsThreshold, narrowReport, type FailOn, t
 import type { SettingsSnapshot } from '../lib/engine/settings/snapshot.js';
 import { SEVERITIES, type RepositoryFile, type Ruleset, type Severity } from '../lib/engine/types.js';
 import { MAX_FILE_BYTES } from '../lib/engine/yaml/parse.js';
-import { collectRepositoryFiles } from '../lib/codehost/checkout.js';
+import { collectRepositoryFiles, readBounded } from '../lib/codehost/checkout.js';
 
 // Replaced with the package version by the build (scripts/build-cli.ts); undefined under tsx.
 declare const __CHAINBREAKER_VERSION__: string | undefined;
@@ -426,17 +426,6 @@ function singleFile(name: string, text: string, kind?: 'workflow'): RepositoryIn
         : `.github/workflows/${/\.ya?ml$/.test(file) ? file : 'input.yml'}`;
   const files: RepositoryFile[] = [{ path: enginePath, text }];
   return { name, files, display: (path) => (path === enginePath ? name : path) };
-}
-
-async function readBounded(path: string): Promise<string> {
-  const handle = await open(path, 'r');
-  try {
-    const buffer = Buffer.alloc(MAX_FILE_BYTES + 1);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, bytesRead).toString('utf8');
-  } finally {
-    await handle.close();
-  }
 }
 
 /** `--github` needs well-formed names and a token; both are checked before anything is read. */
