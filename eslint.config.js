@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'coverage/', '.data/', 'bench/results/', '**/*.generated.ts', 'public/', 'test-results/'] },
+  { ignores: ['node_modules/', 'coverage/', '.data/', 'bench/results/', 'dist/', '**/*.generated.ts', 'public/', 'test-results/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -77,7 +77,11 @@ const server = await serve(async (request, peer) => {
     return new Response('The web client is not built: run npm run build:web (npm run dev does it first).\n', { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8' } });
   }
   return new Response('Not found.\n', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8', ...PAGE_HEADERS } });
-}, config.port);
+}, config.port).catch((error: NodeJS.ErrnoException) =>
+  error.code === 'EADDRINUSE'
+    ? (console.error(`dev: port ${config.port} is in use; stop the other server or set PORT to a free port`), process.exit(1))
+    : Promise.reject(error),
+);
 const base = `http://localhost:${config.port}`;
 const where =
   config.database.kind === 'pglite'
