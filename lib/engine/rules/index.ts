@@ -63,6 +63,10 @@ import secretScanningDisabled from './secret-scanning-disabled.js';
 import pushProtectionDisabled from './push-protection-disabled.js';
 import webhookWithoutSecret from './webhook-without-secret.js';
 import settingsUnreadable from './settings-unreadable.js';
+import secretsOutsideEnv from './secrets-outside-env.js';
+import undocumentedPermissions from './undocumented-permissions.js';
+import anonymousDefinition from './anonymous-definition.js';
+import agentUntrustedInput from './agent-untrusted-input.js';
 
 /** The workflow-surface rules, in catalog order. The registry is explicit: a rule exists when it is listed here. */
 export const WORKFLOW_RULES: readonly WorkflowRule[] = [
@@ -108,6 +112,10 @@ export const WORKFLOW_RULES: readonly WorkflowRule[] = [
   invalidWorkflow,
   unpinnedToolVersion,
   dependabotMissingCooldown,
+  undocumentedPermissions,
+  secretsOutsideEnv,
+  anonymousDefinition,
+  agentUntrustedInput,
 ];
 
 /** The repository-settings rules, in catalog order. */
