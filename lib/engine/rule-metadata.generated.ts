@@ -412,6 +412,15 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     recommendation: "Give the workflow and each job a short `name:` that says what it does.",
   },
   {
+    id: "misfeature",
+    category: "BEST-PRAC-5",
+    title: "Hazardous GitHub Actions feature in use",
+    severity: "LOW",
+    surface: "workflow",
+    description: "A feature GitHub Actions permits but that is hazardous, from a table with a source per entry (`lib/engine/data/misfeatures.ts`): the Windows `cmd` shell, `actions/setup-python` `pip-install`, `actions/checkout` with `ssh-key` or with `submodules`. Each finding has the severity of its entry (LOW or INFO).",
+    recommendation: "Replace the feature as the finding says.",
+  },
+  {
     id: "agent-untrusted-input",
     category: "CICD-SEC-4",
     title: "AI coding agent runs on events anyone can cause",

@@ -63,6 +63,7 @@ import secretScanningDisabled from './secret-scanning-disabled.js';
 import pushProtectionDisabled from './push-protection-disabled.js';
 import webhookWithoutSecret from './webhook-without-secret.js';
 import settingsUnreadable from './settings-unreadable.js';
+import misfeature from './misfeature.js';
 import secretsOutsideEnv from './secrets-outside-env.js';
 import undocumentedPermissions from './undocumented-permissions.js';
 import anonymousDefinition from './anonymous-definition.js';
@@ -115,6 +116,7 @@ export const WORKFLOW_RULES: readonly WorkflowRule[] = [
   undocumentedPermissions,
   secretsOutsideEnv,
   anonymousDefinition,
+  misfeature,
   agentUntrustedInput,
 ];
 

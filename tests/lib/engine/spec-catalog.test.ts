@@ -26,6 +26,7 @@ const EXTENSIONS: readonly string[] = [
   'undocumented-permissions',
   'secrets-outside-env',
   'anonymous-definition',
+  'misfeature',
   'agent-untrusted-input',
 ];
 
