@@ -385,6 +385,15 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     recommendation: "Add a `cooldown` to the entry, for example `cooldown: { default-days: 7 }` (security updates are not delayed by it).",
   },
   {
+    id: "self-repository",
+    category: "CICD-SEC-3",
+    title: "Local action resolved from the workspace",
+    severity: "INFO",
+    surface: "workflow",
+    description: "A step runs `uses: ./path`, which GitHub resolves from the job's workspace: whatever a previous step checked out (or wrote) at that path runs. The self-repository form `uses: $/path` (GitHub, July 2026) runs the action from the workflow's own repository at the workflow's commit, whatever the workspace holds. LOW when an earlier checkout in the job fetches another ref or repository.",
+    recommendation: "Write `uses: $/path` (same path, without the leading `./`) so the action always comes from the workflow's own commit.",
+  },
+  {
     id: "undocumented-permissions",
     category: "BEST-PRAC-5",
     title: "Write permission without a comment saying why",

@@ -63,6 +63,7 @@ import secretScanningDisabled from './secret-scanning-disabled.js';
 import pushProtectionDisabled from './push-protection-disabled.js';
 import webhookWithoutSecret from './webhook-without-secret.js';
 import settingsUnreadable from './settings-unreadable.js';
+import selfRepository from './self-repository.js';
 import misfeature from './misfeature.js';
 import secretsOutsideEnv from './secrets-outside-env.js';
 import undocumentedPermissions from './undocumented-permissions.js';
@@ -113,6 +114,7 @@ export const WORKFLOW_RULES: readonly WorkflowRule[] = [
   invalidWorkflow,
   unpinnedToolVersion,
   dependabotMissingCooldown,
+  selfRepository,
   undocumentedPermissions,
   secretsOutsideEnv,
   anonymousDefinition,
