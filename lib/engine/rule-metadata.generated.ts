@@ -138,7 +138,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Container image not pinned by digest",
     severity: "MEDIUM",
     surface: "workflow",
-    description: "A job container, service container or `docker://` step image is referenced by a tag instead of an `@sha256:` digest, so a re-pushed tag silently changes the code that runs. HIGH when the tag is `latest` or missing.",
+    description: "A job container, service container, `docker://` step image or docker action `runs.image` is referenced by a tag instead of an `@sha256:` digest, so a re-pushed tag silently changes the code that runs. HIGH when the tag is `latest` or missing.",
     recommendation: "Reference the image by digest and keep the tag for readers (`image: node:22-bookworm@sha256:<digest>`); let Dependabot (`package-ecosystem: docker`) or Renovate update the digest.",
   },
   {
@@ -428,6 +428,15 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     surface: "workflow",
     description: "A feature GitHub Actions permits but that is hazardous, from a table with a source per entry (`lib/engine/data/misfeatures.ts`): the Windows `cmd` shell, `actions/setup-python` `pip-install`, `actions/checkout` with `ssh-key` or with `submodules`. Each finding has the severity of its entry (LOW or INFO).",
     recommendation: "Replace the feature as the finding says.",
+  },
+  {
+    id: "unpinnable-action",
+    category: "CICD-SEC-3",
+    title: "Action cannot be pinned by its callers",
+    severity: "LOW",
+    surface: "workflow",
+    description: "An action the repository publishes (any `action.yml`/`action.yaml` outside `.github/`) runs something mutable: a docker action whose `runs.image` is a `docker://` image without a digest, or a composite action whose steps use actions by tag or branch (or images by tag). Callers who pin this action to a commit SHA still run whatever those tags point to when the job runs.",
+    recommendation: "Pin what the action runs: `runs.image: docker://image@sha256:<digest>`, and full commit SHAs for the `uses:` of composite steps, so that pinning this action pins everything it runs.",
   },
   {
     id: "agent-untrusted-input",

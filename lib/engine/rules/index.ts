@@ -63,6 +63,7 @@ import secretScanningDisabled from './secret-scanning-disabled.js';
 import pushProtectionDisabled from './push-protection-disabled.js';
 import webhookWithoutSecret from './webhook-without-secret.js';
 import settingsUnreadable from './settings-unreadable.js';
+import unpinnableAction from './unpinnable-action.js';
 import selfRepository from './self-repository.js';
 import misfeature from './misfeature.js';
 import secretsOutsideEnv from './secrets-outside-env.js';
@@ -119,6 +120,7 @@ export const WORKFLOW_RULES: readonly WorkflowRule[] = [
   secretsOutsideEnv,
   anonymousDefinition,
   misfeature,
+  unpinnableAction,
   agentUntrustedInput,
 ];
 

@@ -28,6 +28,7 @@ const EXTENSIONS: readonly string[] = [
   'secrets-outside-env',
   'anonymous-definition',
   'misfeature',
+  'unpinnable-action',
   'agent-untrusted-input',
 ];
 
