@@ -30,7 +30,7 @@ export default defineWorkflowRule({
   },
   create: (context) => ({
     step(step) {
-      if (step.usesRef?.kind !== 'local' || step.uses === undefined) return;
+      if (step.usesRef?.kind !== 'local' || step.usesRef.self === true || step.uses === undefined) return;
       const path = step.usesRef.path;
       const target = normalizeLocalPath(path);
       const checkouts = earlierCheckouts(step);

@@ -57,3 +57,27 @@ describe(RULE, () => {
     ` }]))).toEqual(['5:13 INFO']);
   });
 });
+
+describe(`${RULE}: the $/ form in the model`, () => {
+  it('links $/path to the local action like ./path, and untrusted-checkout does not count it as code from the checkout', () => {
+    const action = { path: '.github/actions/build/action.yml', text: 'name: build\nruns:\n  using: composite\n  steps:\n    - run: make\n      shell: bash\n' };
+    const workflow = (uses: string) => yaml`
+      on: pull_request_target
+      permissions: { contents: read }
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ github.event.pull_request.head.sha }}
+                persist-credentials: false
+            - uses: ${uses}
+    `;
+    const untrusted = (uses: string) => scanWith('untrusted-checkout', [{ path: '.github/workflows/t.yml', text: workflow(uses) }, action]);
+    expect(untrusted('./.github/actions/build').map((f) => f.description).join()).toContain('local action');
+    const self = untrusted('$/.github/actions/build');
+    expect(self.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(self[0]?.description).toContain('no later step of the job appears to run code from it');
+  });
+});
