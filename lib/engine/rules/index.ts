@@ -63,6 +63,8 @@ import secretScanningDisabled from './secret-scanning-disabled.js';
 import pushProtectionDisabled from './push-protection-disabled.js';
 import webhookWithoutSecret from './webhook-without-secret.js';
 import settingsUnreadable from './settings-unreadable.js';
+import provenanceNotIsolated from './provenance-not-isolated.js';
+import attestationMissingOidc from './attestation-missing-oidc.js';
 import unpinnableAction from './unpinnable-action.js';
 import selfRepository from './self-repository.js';
 import misfeature from './misfeature.js';
@@ -122,6 +124,8 @@ export const WORKFLOW_RULES: readonly WorkflowRule[] = [
   misfeature,
   unpinnableAction,
   agentUntrustedInput,
+  provenanceNotIsolated,
+  attestationMissingOidc,
 ];
 
 /** The repository-settings rules, in catalog order. */

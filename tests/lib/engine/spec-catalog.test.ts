@@ -30,6 +30,8 @@ const EXTENSIONS: readonly string[] = [
   'misfeature',
   'unpinnable-action',
   'agent-untrusted-input',
+  'provenance-not-isolated',
+  'attestation-missing-oidc',
 ];
 
 describe.skipIf(!available)('the rule registry against ../shared/spec/rules.md', () => {
