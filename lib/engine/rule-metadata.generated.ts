@@ -394,6 +394,15 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     recommendation: "Write `uses: $/path` (same path, without the leading `./`) so the action always comes from the workflow's own commit.",
   },
   {
+    id: "archived-action",
+    category: "CICD-SEC-3",
+    title: "Action from an archived repository",
+    severity: "LOW",
+    surface: "workflow",
+    description: "A step uses an action (or a job calls a reusable workflow) whose repository its owner archived: it gets no fixes, security fixes included, and its dependencies age in place. Offline from a snapshot with a source per entry (`lib/engine/data/archived-actions.ts`).",
+    recommendation: "Move to the maintained replacement the finding names, or vendor the action and maintain it yourself.",
+  },
+  {
     id: "undocumented-permissions",
     category: "BEST-PRAC-5",
     title: "Write permission without a comment saying why",

@@ -63,6 +63,7 @@ import secretScanningDisabled from './secret-scanning-disabled.js';
 import pushProtectionDisabled from './push-protection-disabled.js';
 import webhookWithoutSecret from './webhook-without-secret.js';
 import settingsUnreadable from './settings-unreadable.js';
+import archivedAction from './archived-action.js';
 import provenanceNotIsolated from './provenance-not-isolated.js';
 import attestationMissingOidc from './attestation-missing-oidc.js';
 import unpinnableAction from './unpinnable-action.js';
@@ -118,6 +119,7 @@ export const WORKFLOW_RULES: readonly WorkflowRule[] = [
   unpinnedToolVersion,
   dependabotMissingCooldown,
   selfRepository,
+  archivedAction,
   undocumentedPermissions,
   secretsOutsideEnv,
   anonymousDefinition,
