@@ -15,11 +15,13 @@ jobs:
 `;
 
 /** A workflow with nothing to report. */
-export const CLEAN = `on: push
+export const CLEAN = `name: CI
+on: push
 permissions:
   contents: read
 jobs:
   build:
+    name: Build
     runs-on: ubuntu-latest
     timeout-minutes: 10
     steps:

@@ -54,7 +54,8 @@ const WORKSPACE_ACTIONS: Record<string, ((step: Step) => boolean) | true> = {
 
 /** How a step runs code from the working directory (a short description), or null when it does not seem to. */
 export function workspaceCodeEvidence(step: Step): string | null {
-  if (step.usesRef?.kind === 'local') return `local action \`${step.usesRef.path}\``;
+  // `$/path` runs the action from the workflow's own commit, not from the workspace.
+  if (step.usesRef?.kind === 'local') return step.usesRef.self === true ? null : `local action \`${step.usesRef.path}\``;
   if (step.usesRef?.kind === 'repository') {
     const slug = actionSlug(step.usesRef);
     const full = step.usesRef.path === '' ? slug : `${slug}/${step.usesRef.path.toLowerCase()}`;

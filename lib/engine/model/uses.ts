@@ -1,6 +1,7 @@
 /** A parsed `uses:` reference. */
 export type UsesRef =
-  | { kind: 'local'; path: string }
+  /** `./path`, resolved in the workspace; `self` for GitHub's `$/path`, resolved at the workflow's own commit. */
+  | { kind: 'local'; path: string; self?: true }
   | { kind: 'docker'; image: string }
   | {
       kind: 'repository';
@@ -19,6 +20,7 @@ const SHA = /^[0-9a-f]{40}$/i;
 export function parseUses(text: string): UsesRef {
   const value = text.trim();
   if (value.startsWith('./') || value.startsWith('../') || value === '.') return { kind: 'local', path: value };
+  if (value.startsWith('$/')) return { kind: 'local', path: `./${value.slice(2)}`, self: true };
   if (value.startsWith('docker://')) return { kind: 'docker', image: value.slice('docker://'.length) };
   const at = value.lastIndexOf('@');
   if (at <= 0) return { kind: 'invalid', text: value };

@@ -33,6 +33,17 @@ const TOKEN_PATTERNS: TokenPattern[] = [
   { what: 'a GitHub fine-grained personal access token', pattern: /\bgithub_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}\b/g, plausible: (m) => random(m.slice(11)) },
   { what: 'an AWS access key id', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, plausible: (m) => random(m.slice(4), 8) },
   { what: 'a Slack token', pattern: /\bxox[abpr]-[0-9]{8,16}-[0-9A-Za-z-]{10,80}/g, plausible: (m) => random(m.slice(5), 10) },
+  { what: 'a Slack rotating token', pattern: /\bxoxe(?:\.xox[bp])?-1-[0-9A-Za-z]{60,200}/g, plausible: (m) => random(m.slice(m.indexOf('-1-') + 3)) },
+  { what: 'a Slack app-level token', pattern: /\bxapp-1-[A-Z0-9]{9,12}-[0-9]{10,16}-[0-9a-f]{64}\b/g, plausible: (m) => random(m.slice(7), 10) },
+  // https://api.slack.com/messaging/webhooks: anyone holding the URL posts into the channel as the app.
+  {
+    what: 'a Slack incoming-webhook URL',
+    pattern: /\bhooks\.slack\.com\/(?:services\/T[0-9A-Z]{8,12}\/B[0-9A-Z]{8,12}\/[0-9A-Za-z]{24}|(?:workflows|triggers)\/T[0-9A-Z]{8,12}\/[0-9A-Za-z]{8,12}\/[0-9]{8,20}\/[0-9A-Za-z]{24,32})\b/g,
+    plausible: (m) => random(m.slice(m.lastIndexOf('/') + 1), 10),
+  },
+  // https://cloud.google.com/docs/authentication/api-keys: `AIza` and 35 characters.
+  { what: 'a Google Cloud API key', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g, plausible: (m) => random(m.slice(4)) },
+  { what: 'a Google OAuth client secret', pattern: /\bGOCSPX-[0-9A-Za-z_-]{28}(?![0-9A-Za-z_-])/g, plausible: (m) => random(m.slice(7), 10) },
   { what: 'a GitLab personal access token', pattern: /\bglpat-[0-9A-Za-z_-]{20}\b/g, plausible: (m) => random(m.slice(6), 10) },
   { what: 'an npm access token', pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, plausible: (m) => random(m.slice(4)) },
   { what: 'a PyPI API token', pattern: /\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,400}/g },
@@ -82,7 +93,7 @@ export default defineWorkflowRule({
     severity: 'HIGH',
     surface: 'workflow',
     description:
-      'A registry password in `container:`/`services:` `credentials`, a token or private key with a recognisable format (GitHub, AWS, Slack, GitLab, npm, PyPI, Stripe, PEM/PGP), or a secret-named `env:`/`with:` entry with a realistic literal value is written in the file, readable by anyone who can read the repository.',
+      'A registry password in `container:`/`services:` `credentials`, a token or private key with a recognisable format (GitHub classic and fine-grained, AWS, Google Cloud API keys and OAuth client secrets, Slack tokens and incoming-webhook URLs, GitLab, npm, PyPI, Stripe, PEM/PGP, which covers the `private_key` of a Google service-account key file), or a secret-named `env:`/`with:` entry with a realistic literal value is written in the file, readable by anyone who can read the repository.',
     recommendation:
       'Revoke the credential now (it is in the git history), store the new one as an encrypted secret, and reference it as `${{ secrets.NAME }}`.',
   },

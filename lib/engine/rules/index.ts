@@ -63,6 +63,16 @@ import secretScanningDisabled from './secret-scanning-disabled.js';
 import pushProtectionDisabled from './push-protection-disabled.js';
 import webhookWithoutSecret from './webhook-without-secret.js';
 import settingsUnreadable from './settings-unreadable.js';
+import archivedAction from './archived-action.js';
+import provenanceNotIsolated from './provenance-not-isolated.js';
+import attestationMissingOidc from './attestation-missing-oidc.js';
+import unpinnableAction from './unpinnable-action.js';
+import selfRepository from './self-repository.js';
+import misfeature from './misfeature.js';
+import secretsOutsideEnv from './secrets-outside-env.js';
+import undocumentedPermissions from './undocumented-permissions.js';
+import anonymousDefinition from './anonymous-definition.js';
+import agentUntrustedInput from './agent-untrusted-input.js';
 
 /** The workflow-surface rules, in catalog order. The registry is explicit: a rule exists when it is listed here. */
 export const WORKFLOW_RULES: readonly WorkflowRule[] = [
@@ -108,6 +118,16 @@ export const WORKFLOW_RULES: readonly WorkflowRule[] = [
   invalidWorkflow,
   unpinnedToolVersion,
   dependabotMissingCooldown,
+  selfRepository,
+  archivedAction,
+  undocumentedPermissions,
+  secretsOutsideEnv,
+  anonymousDefinition,
+  misfeature,
+  unpinnableAction,
+  agentUntrustedInput,
+  provenanceNotIsolated,
+  attestationMissingOidc,
 ];
 
 /** The repository-settings rules, in catalog order. */

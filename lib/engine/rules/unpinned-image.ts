@@ -58,7 +58,7 @@ export default defineWorkflowRule({
     severity: 'MEDIUM',
     surface: 'workflow',
     description:
-      'A job container, service container or `docker://` step image is referenced by a tag instead of an `@sha256:` digest, so a re-pushed tag silently changes the code that runs. HIGH when the tag is `latest` or missing.',
+      'A job container, service container, `docker://` step image or docker action `runs.image` is referenced by a tag instead of an `@sha256:` digest, so a re-pushed tag silently changes the code that runs. HIGH when the tag is `latest` or missing.',
     recommendation:
       'Reference the image by digest and keep the tag for readers (`image: node:22-bookworm@sha256:<digest>`); let Dependabot (`package-ecosystem: docker`) or Renovate update the digest.',
   },
@@ -72,6 +72,13 @@ export default defineWorkflowRule({
         const image = service.kind === 'scalar' ? service : getScalar(service, 'image');
         check(context, job, image, `service \`${scalarText(pair.key) ?? ''}\``);
       }
+    },
+    action(action) {
+      // A docker action's `runs.image: docker://...` (an `image: Dockerfile` is built from the repository).
+      const image = getScalar(action.runs, 'image');
+      const text = image === undefined ? null : scalarText(image);
+      if (action.using !== 'docker' || text === null || !text.trim().startsWith('docker://')) return;
+      check(context, null, image, 'docker action', text.trim().slice('docker://'.length));
     },
     step(step) {
       if (step.usesRef?.kind !== 'docker' || step.uses === undefined) return;

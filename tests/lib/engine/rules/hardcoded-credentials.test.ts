@@ -8,6 +8,12 @@ const RULE = 'hardcoded-credentials';
 const GHP = ['ghp', '_', 'R8xk2LmQ9vTz4WbN7cYpD1sFa0GhJ3uE5iOq'].join('');
 const AWS = ['AK', 'IA', 'Z7QK4M2XW9RT3PLB'].join('');
 const NPM = ['npm', '_', 'Lq8Zt3Xv7Nm2Bc9Wk4Rj6Hs1Dp5Gy0Fa2UeT'].join('');
+const SLACK_HOOK = ['https://hooks.slack', '.com/services/', 'T04QX7N2B', '/B06KR3M8ZQW/', 'r9Xq2LmZ8vTk4WbN7cYpD1sF'].join('');
+const SLACK_XAPP = ['xapp', '-1-', 'A05RL9K2M7Q-', '6123987450213-', 'c3f9a81b2e7d4f60a5b1c8e29d37f4a6b0e1c2d3f4a5b6c7d8e9f0a1b2c3d4e5'].join('');
+const GCP_KEY = ['AI', 'za', 'SyD4kR9xQ2mLtZ7vBn3WcJ8pHf1Gs0YeUaQ'].join('');
+const GCP_OAUTH = ['GOC', 'SPX-', 'k7Rq2LmZ9vTx4WbN8cYpD1sFa0Gh'].join('');
+const GITHUB_PAT = ['github', '_pat_', '11AQZ7K2Q0rT5kLm9XzW4v', '_', 'p8Qn3Rj6Hs1Dp5Gy0Fa2UeT7iOq4LkZ9xWm2Nb6Vc8Rt1Yu3Io5Pa7Sd9Fg'].join('');
+const PYPI = ['pypi', '-AgEIcHlwaS5vcmc', 'CJDk3ZjE5MTJhLTk4YzMtNGI1ZC04NzI2LTBmY2E1ZTg3OTJiNAACKlszLCI2ZTJhMWU4Yy1kMjQ5LTRlMWEtYmZjNC1mNmY4ODZmNzlhNGMiXQAABiD'].join('');
 const PEM_HEADER = ['-----BEGIN', 'RSA PRIVATE KEY-----'].join(' ');
 const PEM_BODY = 'MIIEpAIBAAKCAQEA3Tz2mr7SuiDH0QyxV4xpCpeXJbLNSwnT2dvPS1HY4SKSbkR9dH3MNu3AJ6';
 
@@ -187,5 +193,41 @@ describe(RULE, () => {
       'on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - run: "echo ${{ secrets.X"\n      - run: "X=$(echo ${{ }} ${ $(( <<EOF"\n',
     ];
     for (const text of odd) expect(() => scanWith(RULE, text)).not.toThrow();
+  });
+
+  it('recognises Slack webhooks and app tokens, Google Cloud keys, fine-grained GitHub tokens and PyPI tokens', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        notify:
+          runs-on: ubuntu-latest
+          steps:
+            - run: curl -X POST -d '{"text":"done"}' ${SLACK_HOOK}
+            - run: |
+                export SLACK_APP=${SLACK_XAPP}
+                gcloud config set api_key ${GCP_KEY}
+                echo ${GCP_OAUTH} > client_secret
+                gh auth login --with-token <<< ${GITHUB_PAT}
+                twine upload -p ${PYPI} dist/*
+    `);
+    expect(findings.map((f) => f.description)).toEqual([
+      'The file contains a Slack incoming-webhook URL in clear text.',
+      'The file contains a Slack app-level token in clear text.',
+      'The file contains a Google Cloud API key in clear text.',
+      'The file contains a Google OAuth client secret in clear text.',
+      'The file contains a GitHub fine-grained personal access token in clear text.',
+      'The file contains a PyPI API token in clear text.',
+    ]);
+    expect(findings.every((f) => f.severity === 'HIGH')).toBe(true);
+  });
+
+  it('does not take webhook documentation or key-shaped placeholders for credentials', () => {
+    expect(scanWith(RULE, yaml`
+      on: push
+      # SLACK_WEBHOOK_URL looks like https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX
+      # GOOGLE_API_KEY: AIza${'X'.repeat(35)}
+      jobs:
+        a: { runs-on: x, steps: [{ run: 'curl -d @msg.json "$SLACK_WEBHOOK_URL"' }] }
+    `)).toEqual([]);
   });
 });

@@ -64,6 +64,23 @@ describe(RULE, () => {
     expect(records[0]?.job).toBeNull();
   });
 
+  it('reports the runs.image of docker actions anywhere in the repository, not a Dockerfile', () => {
+    const docker = (image: string) => yaml`
+      name: tool
+      runs:
+        using: docker
+        image: ${image}
+    `;
+    const records = recordsWith(RULE, [
+      { path: 'tools/lint/action.yml', text: docker('docker://ghcr.io/org/lint:1.2') },
+      { path: 'action.yaml', text: docker('docker://alpine') },
+      { path: 'build/action.yml', text: docker('Dockerfile') },
+      { path: 'pinned/action.yml', text: docker(`docker://alpine@${DIGEST}`) },
+    ]);
+    expect(records.map((r) => `${r.finding.file} ${positions([r.finding]).join('')}`)).toEqual(['action.yaml 4:10 HIGH', 'tools/lint/action.yml 4:10 MEDIUM']);
+    expect(records[0]?.finding.description).toContain('docker action');
+  });
+
   it('accepts digests, with or without a tag', () => {
     expect(scanWith(RULE, yaml`
       on: push

@@ -1,0 +1,34 @@
+import { publishingStep } from '../analysis/publishing.js';
+import { ATTESTING_ACTIONS } from '../data/attestation-actions.js';
+import { actionSlug } from '../model/uses.js';
+import { defineWorkflowRule } from '../rule.js';
+
+/** `actions/attest*` steps that attest provenance (an SBOM attestation says what is inside, not how it was built). */
+const PROVENANCE_ACTIONS = new Set(ATTESTING_ACTIONS.map((a) => a.slug).filter((slug) => slug !== 'actions/attest-sbom'));
+
+export default defineWorkflowRule({
+  meta: {
+    id: 'provenance-not-isolated',
+    category: 'CICD-SEC-9',
+    title: 'Provenance attested in the job that builds',
+    severity: 'INFO',
+    surface: 'workflow',
+    description:
+      'A job attests build provenance (`actions/attest-build-provenance`, `actions/attest`, Sigstore) after running its own build commands: every command of the build (and every dependency it runs) holds the same OIDC identity and could sign a provenance statement for something else. SLSA Build Level 3 needs the provenance produced by an isolated job the build cannot influence.',
+    recommendation:
+      'Build in one job, pass the artifact digests as job outputs, and attest in a separate job that runs no build code, or use the isolated SLSA generator (`slsa-framework/slsa-github-generator`).',
+  },
+  create: (context) => ({
+    job(job) {
+      const attest = job.steps.find((s) => s.usesRef?.kind === 'repository' && PROVENANCE_ACTIONS.has(actionSlug(s.usesRef)));
+      if (attest?.uses === undefined) return;
+      // Build code ran earlier in the same job: scripts other than the publishing commands themselves.
+      const built = job.steps.slice(0, attest.index).some((s) => s.run !== undefined && publishingStep(s) === null);
+      if (!built) return;
+      context.report({
+        node: attest.uses,
+        message: `Job \`${job.id}\` attests provenance in the same job that ran its build scripts: code of the build holds the identity that signs the provenance.`,
+      });
+    },
+  }),
+});

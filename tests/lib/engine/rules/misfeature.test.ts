@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { positions, scanWith, yaml } from '../../../support/engine.js';
+import { MISFEATURES } from '../../../../lib/engine/data/misfeatures.js';
+
+const RULE = 'misfeature';
+
+describe(RULE, () => {
+  it('reports the cmd shell at step, job-default and workflow-default level', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      defaults:
+        run:
+          shell: cmd
+      jobs:
+        win:
+          runs-on: windows-latest
+          defaults:
+            run: { shell: CMD }
+          steps:
+            - run: echo %PATH%
+              shell: cmd /D /E:ON /V:OFF /S /C "CALL "{0}""
+            - run: echo ok
+              shell: pwsh
+    `);
+    expect(positions(findings)).toEqual(['4:12 LOW', '9:21 LOW', '12:16 LOW']);
+    expect(findings[0]?.description).toContain('no formal grammar');
+    expect(findings[0]?.recommendation).toContain('pwsh');
+  });
+
+  it('reports the action inputs of the table, with their own severity and recommendation', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ssh-key: \${{ secrets.DEPLOY_KEY }}
+                submodules: recursive
+            - uses: actions/setup-python@v5
+              with:
+                python-version: '3.12'
+                pip-install: '.[dev]'
+    `);
+    expect(positions(findings)).toEqual(['8:11 LOW', '9:11 INFO', '13:11 INFO']);
+    expect(findings[2]?.description).toContain('`actions/setup-python` with `pip-install`');
+    expect(findings[2]?.recommendation).toContain('venv');
+  });
+
+  it('does not report other shells, absent or false inputs, or other actions', () => {
+    expect(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo cmd
+              shell: bash
+            - uses: actions/checkout@v4
+              with: { submodules: false, ssh-key: '' }
+            - uses: someone/checkout@v1
+              with: { ssh-key: key }
+            - uses: actions/setup-python@v5
+              with: { python-version: '3.12' }
+    `)).toEqual([]);
+  });
+
+  it('has a source for every entry of its table', () => {
+    for (const entry of MISFEATURES) expect(entry.source).toMatch(/^https:\/\//);
+    expect(new Set(MISFEATURES.map((m) => m.id)).size).toBe(MISFEATURES.length);
+  });
+});

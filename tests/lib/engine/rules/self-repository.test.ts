@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { positions, scanWith, yaml } from '../../../support/engine.js';
+
+const RULE = 'self-repository';
+
+describe(RULE, () => {
+  it('reports uses: ./path as INFO, and LOW after a checkout of another ref', () => {
+    const findings = scanWith(RULE, yaml`
+      on: pull_request_target
+      jobs:
+        a:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+            - uses: ./.github/actions/setup
+        b:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ github.event.pull_request.head.sha }}
+            - uses: ./.github/actions/setup
+    `);
+    expect(positions(findings)).toEqual(['7:15 INFO', '14:15 LOW']);
+    expect(findings[0]?.recommendation).toBe('Write `uses: $/.github/actions/setup`.');
+    expect(findings[1]?.description).toContain('another ref or repository');
+  });
+
+  it('does not report actions checked out into their own directory, remote actions, docker actions, reusable workflow calls or the self-repository form', () => {
+    expect(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        a:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+            - uses: $/.github/actions/setup
+            - uses: docker://alpine:3.20
+        tested:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with: { path: candidate, ref: '\${{ inputs.ref }}' }
+            - uses: ./candidate
+        call:
+          uses: ./.github/workflows/reusable.yml
+    `)).toEqual([]);
+  });
+
+  it('reports local uses inside composite actions too', () => {
+    expect(positions(scanWith(RULE, [{ path: '.github/actions/outer/action.yml', text: yaml`
+      name: outer
+      runs:
+        using: composite
+        steps:
+          - uses: ./.github/actions/inner
+    ` }]))).toEqual(['5:13 INFO']);
+  });
+});
+
+describe(`${RULE}: the $/ form in the model`, () => {
+  it('links $/path to the local action like ./path, and untrusted-checkout does not count it as code from the checkout', () => {
+    const action = { path: '.github/actions/build/action.yml', text: 'name: build\nruns:\n  using: composite\n  steps:\n    - run: make\n      shell: bash\n' };
+    const workflow = (uses: string) => yaml`
+      on: pull_request_target
+      permissions: { contents: read }
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ github.event.pull_request.head.sha }}
+                persist-credentials: false
+            - uses: ${uses}
+    `;
+    const untrusted = (uses: string) => scanWith('untrusted-checkout', [{ path: '.github/workflows/t.yml', text: workflow(uses) }, action]);
+    expect(untrusted('./.github/actions/build').map((f) => f.description).join()).toContain('local action');
+    const self = untrusted('$/.github/actions/build');
+    expect(self.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(self[0]?.description).toContain('no later step of the job appears to run code from it');
+  });
+});
