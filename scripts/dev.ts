@@ -49,7 +49,7 @@ const where =
       : 'Supabase database';
 console.log(`Chainbreaker API on ${base} (${where}; code host: ${config.codeHost.kind === 'local' ? config.codeHost.dir : 'GitHub App'})`);
 if (config.auth.usingDevelopmentSecret) console.log('Tokens are signed with the public development secret (set JWT_SIGNING_SECRET to change it).');
-if (userId !== null) {
+if (userId !== null && config.auth.jwtSigningSecret !== null) {
   const now = Math.floor(Date.now() / 1000);
   const token = await new SignJWT({ aud: 'authenticated', role: 'authenticated', email: 'dev@chainbreaker.local', ...(config.auth.issuer ? { iss: config.auth.issuer } : {}) })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })

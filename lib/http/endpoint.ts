@@ -3,7 +3,7 @@ import { env } from '../env.js';
 import { methodsOf } from '../api/operations.js';
 import { readJsonBody, checkContentLength } from './body.js';
 import { applyCors, preflightHeaders } from './cors.js';
-import { methodNotAllowed, notFound } from './errors.js';
+import { forbidden, methodNotAllowed, notFound } from './errors.js';
 import { toErrorResponse } from './error-response.js';
 import { log, userPseudonym } from './log.js';
 import type { InputOf, Operation, ResultOf } from './operation.js';
@@ -39,7 +39,11 @@ export function endpoint<O extends Operation>(operation: O, handler: (context: C
     let response: Response;
     try {
       checkContentLength(request, config.bodyLimitBytes);
-      if (operation.auth) user = await authenticate(request);
+      if (operation.auth) {
+        user = await authenticate(request);
+        // Every authenticated endpoint reads or writes the user's data or the code host: none is for anonymous sign-ins.
+        if (user.anonymous === true) throw forbidden('Anonymous sessions cannot use this service; sign in with GitHub.');
+      }
       const url = new URL(request.url);
       const context = {
         request,

@@ -12,12 +12,16 @@ export interface LinkedInstallation {
   account_type: string;
 }
 
-const NOT_YOURS = 'This installation belongs neither to your GitHub account nor to an organization you are a member of.';
+const NOT_YOURS = 'This installation belongs neither to your GitHub account nor to an organization you own.';
+const notOwner = (org: string) =>
+  forbidden(`Only an owner of the GitHub organization ${org} can connect its installation; ask an organization owner to connect it.`);
 
 /**
  * Links a code-host App installation to the user, after checking that it is theirs: a personal installation
  * must be on the user's own GitHub account (numeric ids compared, since logins can be renamed), an
- * organization installation needs the user's GitHub login to be a member of the organization. The user's
+ * organization installation needs the user's GitHub login to be an owner of the organization (an active
+ * membership with role `admin`): linking shows every repository the installation covers, private ones and
+ * their admin-only settings included, which a plain member may not be entitled to see. The user's
  * GitHub account comes from the auth server's identities (`githubIdentity`), never from user metadata, which
  * users can edit. Anything else (no GitHub identity, an unknown installation, another kind of account) is a
  * 403 and nothing is stored. Database round trips: the identity (in parallel with the code host's answer),
@@ -33,7 +37,7 @@ export async function linkInstallation(user: User, installationId: number): Prom
       throw error instanceof CodeHostError && error.kind === 'not_found' ? forbidden(NOT_YOURS) : error;
     }),
   ]);
-  if (!(await belongsTo(host, installation, identity))) throw forbidden(NOT_YOURS);
+  await checkEntitled(host, installation, identity);
   const linked = await storeInstallation(db, user.id, {
     installationId,
     accountLogin: installation.account,
@@ -42,18 +46,21 @@ export async function linkInstallation(user: User, installationId: number): Prom
   return { installation_id: linked.installation_id, account: linked.account_login, account_type: linked.account_type };
 }
 
-async function belongsTo(host: CodeHost, installation: InstallationAccount, identity: GithubIdentity | null): Promise<boolean> {
-  if (identity === null) return false;
+/** Throws a 403 unless the identity may link the installation (see `linkInstallation`). */
+async function checkEntitled(host: CodeHost, installation: InstallationAccount, identity: GithubIdentity | null): Promise<void> {
+  if (identity === null) throw forbidden(NOT_YOURS);
   switch (installation.accountType) {
     case 'User':
-      return installation.accountId === identity.provider_id;
-    case 'Organization':
-      return (
-        identity.login !== null &&
-        identity.login !== '' &&
-        (await host.isOrganizationMember(installation.installationId, installation.account, identity.login))
-      );
+      if (installation.accountId !== identity.provider_id) throw forbidden(NOT_YOURS);
+      return;
+    case 'Organization': {
+      if (identity.login === null || identity.login === '') throw forbidden(NOT_YOURS);
+      const role = await host.organizationRole(installation.installationId, installation.account, identity.login);
+      if (role === null) throw forbidden(NOT_YOURS);
+      if (role !== 'admin') throw notOwner(installation.account);
+      return;
+    }
     default:
-      return false;
+      throw forbidden(NOT_YOURS);
   }
 }

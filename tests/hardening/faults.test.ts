@@ -58,7 +58,7 @@ async function onGitHub(init: { files?: Record<string, string | { text: string; 
   const installationId = id();
   const org = `org-${installationId}`;
   github.addInstallation({ id: installationId, account: { login: org, id: id(), type: 'Organization' } });
-  github.addMember(org, account.login);
+  github.addMember(org, account.login, 'active', 'admin');
   const fullName = `${org}/issue-triage-bot`;
   github.addRepository({ fullName, installationId, visibility: init.visibility ?? 'public', files: init.files ?? files, settings: { ...settings, rulesets: [] } });
   expect((await send('GET', `/api/github/callback?installation_id=${installationId}`, { authorization })).status).toBe(200);
@@ -147,7 +147,7 @@ describe('GitHub answering late', () => {
     const host = testGitHubCodeHost({ requestTimeoutMs: ms / 2 });
     return {
       getInstallation: (...args) => host.getInstallation(...args),
-      isOrganizationMember: (...args) => host.isOrganizationMember(...args),
+      organizationRole: (...args) => host.organizationRole(...args),
       listRepositories: (...args) => host.listRepositories(...args),
       fetchSnapshot: (locator, options) => host.fetchSnapshot(locator, { deadline: Math.min(options?.deadline ?? Infinity, Date.now() + ms) }),
     };
@@ -254,7 +254,7 @@ describe('GitHub faults while listing and linking', () => {
     const authorization = await bearer(userId);
     const installationId = id();
     github.addInstallation({ id: installationId, account: { login: `org-${installationId}`, id: id(), type: 'Organization' } });
-    github.addMember(`org-${installationId}`, account.login);
+    github.addMember(`org-${installationId}`, account.login, 'active', 'admin');
     github.fault('GET /orgs/{org}/memberships/{username}', fault);
     const response = await send('GET', `/api/github/callback?installation_id=${installationId}`, { authorization });
     expect(response.status).toBe(status);

@@ -132,7 +132,7 @@ export function countingCodeHost(host: CodeHost): CodeHost & { calls: string[] }
   return {
     calls,
     getInstallation: (...args) => (calls.push('getInstallation'), host.getInstallation(...args)),
-    isOrganizationMember: (...args) => (calls.push('isOrganizationMember'), host.isOrganizationMember(...args)),
+    organizationRole: (...args) => (calls.push('organizationRole'), host.organizationRole(...args)),
     listRepositories: (...args) => (calls.push('listRepositories'), host.listRepositories(...args)),
     fetchSnapshot: (...args) => (calls.push('fetchSnapshot'), host.fetchSnapshot(...args)),
   };

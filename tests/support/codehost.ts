@@ -4,7 +4,7 @@
 import { randomInt } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { createLocalCodeHost } from '../../lib/codehost/local.js';
-import { CodeHostError, type CodeHost, type HostedRepository, type InstallationAccount, type RepositorySnapshot } from '../../lib/codehost/port.js';
+import { CodeHostError, type CodeHost, type HostedRepository, type InstallationAccount, type OrganizationRole, type RepositorySnapshot } from '../../lib/codehost/port.js';
 import type { TestDatabase } from './db.js';
 
 export const EXAMPLES_DIR = fileURLToPath(new URL('../../examples/', import.meta.url));
@@ -49,8 +49,10 @@ export async function githubUser(t: TestDatabase, login?: string): Promise<{ use
  */
 export class ScriptedCodeHost implements CodeHost {
   installations: InstallationAccount[] = [];
-  /** `org -> member logins`. */
+  /** `org -> logins of its plain members` (role `member`). */
   members: Record<string, string[]> = {};
+  /** `org -> logins of its owners` (role `admin`). */
+  owners: Record<string, string[]> = {};
   repositories: HostedRepository[] = [];
   snapshot: RepositorySnapshot = { files: [], settings: {}, defaultBranch: 'main', requests: 0 };
   fail: (() => Error) | null = null;
@@ -68,9 +70,10 @@ export class ScriptedCodeHost implements CodeHost {
     return found;
   }
 
-  async isOrganizationMember(installationId: number, org: string, login: string): Promise<boolean> {
-    this.record('isOrganizationMember', [installationId, org, login]);
-    return this.members[org]?.includes(login) ?? false;
+  async organizationRole(installationId: number, org: string, login: string): Promise<OrganizationRole | null> {
+    this.record('organizationRole', [installationId, org, login]);
+    if (this.owners[org]?.includes(login) === true) return 'admin';
+    return this.members[org]?.includes(login) === true ? 'member' : null;
   }
 
   async listRepositories(installationIds: readonly number[]): Promise<HostedRepository[]> {

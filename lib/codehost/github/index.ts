@@ -106,9 +106,10 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCode
     /**
      * `GET /orgs/{org}/memberships/{username}` with the installation's token, which needs the organization
      * permission "Members: read". Only an active membership counts: a pending invitation is not one yet.
-     * Unlike `GET /orgs/{org}/members/{username}`, it never redirects to the public member list.
+     * Unlike `GET /orgs/{org}/members/{username}`, it never redirects to the public member list, and it
+     * names the role (`admin` for the organization's owners; `member`, `billing_manager`... read as member).
      */
-    isOrganizationMember(installationId, org, login) {
+    organizationRole(installationId, org, login) {
       return withDeadline(timeout(), async (deadline) => {
         const { octokit, permissions } = await installation(installationId, deadline);
         if (permissions.members === undefined) {
@@ -116,9 +117,10 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCode
         }
         try {
           const { data } = await bindRequest(octokit, deadline.signal, options).request('GET /orgs/{org}/memberships/{username}', { org, username: login });
-          return isObject(data) && data.state === 'active';
+          if (!isObject(data) || data.state !== 'active') return null;
+          return data.role === 'admin' ? 'admin' : 'member';
         } catch (error) {
-          if (describeFailure(error).kind === 'not_found') return false;
+          if (describeFailure(error).kind === 'not_found') return null;
           throw codeHostError(error, `membership of ${login} in ${org}`);
         }
       });
