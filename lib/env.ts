@@ -8,6 +8,7 @@ import * as v from 'valibot';
 /** Signs and verifies tokens when nothing is configured outside production. Public on purpose: never secret. */
 export const DEVELOPMENT_JWT_SIGNING_SECRET = 'chainbreaker-development-signing-secret-do-not-deploy';
 export const DEFAULT_PORT = 3000;
+export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PGLITE_DATA_DIR = '.data/pglite';
 export const DEFAULT_CODEHOST_DIR = 'examples';
 export const DEFAULT_GITHUB_API_URL = 'https://api.github.com';
@@ -48,6 +49,8 @@ export interface Env {
   embedded: boolean;
   corsOrigins: readonly string[];
   port: number;
+  /** Interface the development server listens on (`HOST`; default 127.0.0.1, this machine only). */
+  host: string;
   bodyLimitBytes: number;
   /** Per user, on `POST /api/scan`; `max` 0 turns the limit off. */
   scanRateLimit: { max: number; windowSeconds: number };
@@ -106,6 +109,7 @@ const EnvSchema = v.object({
   CODEHOST_DIR: text(),
   CORS_ORIGINS: originList,
   PORT: integer(1, 65535),
+  HOST: v.pipe(text(), v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9.:[\]-]{1,255}$/, 'must be a host name or an IP address')))),
   BODY_LIMIT_BYTES: integer(1024, 10 * 1024 * 1024),
   SCAN_RATE_LIMIT: integer(0, 1_000_000),
   SCAN_RATE_LIMIT_WINDOW_SECONDS: integer(1, 86_400),
@@ -198,6 +202,7 @@ export function loadEnv(source: EnvSource): Env {
     embedded,
     corsOrigins: e.CORS_ORIGINS ?? [],
     port: e.PORT ?? DEFAULT_PORT,
+    host: e.HOST ?? DEFAULT_HOST,
     bodyLimitBytes: e.BODY_LIMIT_BYTES ?? DEFAULT_BODY_LIMIT_BYTES,
     scanRateLimit: {
       max: e.SCAN_RATE_LIMIT ?? DEFAULT_SCAN_RATE_LIMIT,

@@ -1,5 +1,6 @@
-// `npm run dev`: the whole API on PORT (default 3000) with no configuration. The embedded database (PGlite in
-// PGLITE_DATA_DIR, default .data/pglite) is created and migrated at start, or DATABASE_URL's server is
+// `npm run dev`: the whole API on HOST:PORT (default 127.0.0.1:3000, this machine only) with no
+// configuration. The embedded database (PGlite in PGLITE_DATA_DIR, default .data/pglite) is created and
+// migrated at start, or DATABASE_URL's server is
 // migrated; supabase/seed.sql adds a development user, and a ready-to-paste curl line with a token signed by
 // JWT_SIGNING_SECRET (default: the public development secret) is printed.
 //
@@ -39,8 +40,8 @@ if (isSql(db)) {
 }
 useDatabase(db);
 
-const server = await serve(createRouter(ROOT, await discoverRoutes(ROOT)), config.port);
-const base = `http://localhost:${config.port}`;
+const server = await serve(createRouter(ROOT, await discoverRoutes(ROOT)), config.port, config.host);
+const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${config.port}`;
 const where =
   config.database.kind === 'pglite'
     ? `embedded database in ${config.database.dataDir}`

@@ -31,6 +31,9 @@ describe('loadEnv', () => {
     expect(env.auth).toEqual({ jwtSigningSecret: DEVELOPMENT_JWT_SIGNING_SECRET, usingDevelopmentSecret: true, jwksUrl: null, issuer: null });
     expect(env.embedded).toBe(true);
     expect(env.port).toBe(3000);
+    expect(env.host).toBe('127.0.0.1');
+    expect(loadEnv({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(errorOf({ HOST: 'a b' })).toContain('HOST must be a host name or an IP address');
     expect(env.corsOrigins).toEqual([]);
     expect(env.bodyLimitBytes).toBe(65536);
     expect(env.scanRateLimit).toEqual({ max: 300, windowSeconds: 60 });
