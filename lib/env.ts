@@ -16,6 +16,18 @@ export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
 /** An org-wide scan of a few hundred repositories with a client concurrency of 4-8 stays under this. */
 export const DEFAULT_SCAN_RATE_LIMIT = 300;
 export const DEFAULT_SCAN_RATE_LIMIT_WINDOW_SECONDS = 60;
+/** Per user, on `GET /api/repos` (each is a code-host listing of every installation). */
+export const DEFAULT_REPOS_RATE_LIMIT = 60;
+/** Scans and syncs of an installation stop while its GitHub budget is under this many requests. */
+export const DEFAULT_GITHUB_RATE_RESERVE = 200;
+/** What one scan of the service reads and stores at most (see `ScanLimits` in lib/engine/scan.ts). */
+export const DEFAULT_SCAN_LIMITS = {
+  maxFiles: 300,
+  maxFileBytes: 512 * 1024,
+  maxTotalBytes: 8 * 1024 * 1024,
+  maxFindings: 5_000,
+  maxEngineMs: 8_000,
+} as const;
 const MIN_SECRET_LENGTH = 32;
 
 export type DatabaseConfig =
@@ -54,6 +66,14 @@ export interface Env {
   bodyLimitBytes: number;
   /** Per user, on `POST /api/scan`; `max` 0 turns the limit off. */
   scanRateLimit: { max: number; windowSeconds: number };
+  /** Per user, on `GET /api/repos` (same window as scans); `max` 0 turns the limit off. */
+  reposRateLimit: { max: number; windowSeconds: number };
+  /** Scans and syncs of an installation are refused (503) while its GitHub budget is under this; 0: never. */
+  githubRateReserve: number;
+  /** Verifies `POST /api/github/webhooks`; null: webhooks are refused (401). */
+  githubWebhookSecret: string | null;
+  /** What one scan reads, stores and spends at most. */
+  scanLimits: { maxFiles: number; maxFileBytes: number; maxTotalBytes: number; maxFindings: number; maxEngineMs: number };
   logLevel: LogLevel;
 }
 
@@ -113,6 +133,14 @@ const EnvSchema = v.object({
   BODY_LIMIT_BYTES: integer(1024, 10 * 1024 * 1024),
   SCAN_RATE_LIMIT: integer(0, 1_000_000),
   SCAN_RATE_LIMIT_WINDOW_SECONDS: integer(1, 86_400),
+  REPOS_RATE_LIMIT: integer(0, 1_000_000),
+  GITHUB_RATE_RESERVE: integer(0, 1_000_000),
+  GITHUB_WEBHOOK_SECRET: text(),
+  SCAN_MAX_FILES: integer(1, 100_000),
+  SCAN_MAX_FILE_BYTES: integer(1024, 1024 * 1024),
+  SCAN_MAX_BYTES: integer(1024, 1024 * 1024 * 1024),
+  SCAN_MAX_FINDINGS: integer(1, 1_000_000),
+  SCAN_MAX_ENGINE_MS: integer(100, 600_000),
   LOG_LEVEL: v.optional(v.picklist(['info', 'error', 'silent'], 'must be info, error or silent')),
 });
 
@@ -142,6 +170,7 @@ export function loadEnv(source: EnvSource): Env {
       'a database is required in production: set SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY, or DATABASE_URL',
     );
     need(e.GITHUB_APP_ID !== undefined, 'GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY are required in production');
+    need(e.GITHUB_WEBHOOK_SECRET !== undefined, 'GITHUB_WEBHOOK_SECRET is required in production (links follow GitHub through its webhooks)');
     need(e.SUPABASE_JWKS_URL === undefined || e.SUPABASE_JWKS_URL.startsWith('https://'), 'SUPABASE_JWKS_URL must use https in production');
   }
   // Fails closed: anything that holds real data (a server database, a real GitHub App) needs keys of its own,
@@ -207,6 +236,19 @@ export function loadEnv(source: EnvSource): Env {
     scanRateLimit: {
       max: e.SCAN_RATE_LIMIT ?? DEFAULT_SCAN_RATE_LIMIT,
       windowSeconds: e.SCAN_RATE_LIMIT_WINDOW_SECONDS ?? DEFAULT_SCAN_RATE_LIMIT_WINDOW_SECONDS,
+    },
+    reposRateLimit: {
+      max: e.REPOS_RATE_LIMIT ?? DEFAULT_REPOS_RATE_LIMIT,
+      windowSeconds: e.SCAN_RATE_LIMIT_WINDOW_SECONDS ?? DEFAULT_SCAN_RATE_LIMIT_WINDOW_SECONDS,
+    },
+    githubRateReserve: e.GITHUB_RATE_RESERVE ?? DEFAULT_GITHUB_RATE_RESERVE,
+    githubWebhookSecret: e.GITHUB_WEBHOOK_SECRET ?? null,
+    scanLimits: {
+      maxFiles: e.SCAN_MAX_FILES ?? DEFAULT_SCAN_LIMITS.maxFiles,
+      maxFileBytes: e.SCAN_MAX_FILE_BYTES ?? DEFAULT_SCAN_LIMITS.maxFileBytes,
+      maxTotalBytes: e.SCAN_MAX_BYTES ?? DEFAULT_SCAN_LIMITS.maxTotalBytes,
+      maxFindings: e.SCAN_MAX_FINDINGS ?? DEFAULT_SCAN_LIMITS.maxFindings,
+      maxEngineMs: e.SCAN_MAX_ENGINE_MS ?? DEFAULT_SCAN_LIMITS.maxEngineMs,
     },
     logLevel: e.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
   };

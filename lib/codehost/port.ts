@@ -19,6 +19,11 @@ export interface CodeHost {
   listRepositories(installationIds: readonly number[]): Promise<HostedRepository[]>;
   /** What a scan reads: the workflow surface's files and the settings snapshot. */
   fetchSnapshot(repository: RepositoryLocator, options?: FetchOptions): Promise<RepositorySnapshot>;
+  /**
+   * What is left of the installation's request budget as the code host last said, or null when unknown
+   * (a host without budgets, or no request of this installation yet). Optional: test hosts leave it out.
+   */
+  budget?(installationId: number): { remaining: number; resetAt: number } | null;
 }
 
 export type OrganizationRole = 'admin' | 'member';

@@ -1,10 +1,11 @@
 import type { User } from '../auth.js';
 import { codeHost } from '../codehost/index.js';
-import { CodeHostError, type CodeHost, type InstallationAccount } from '../codehost/port.js';
+import { CodeHostError, type CodeHost, type InstallationAccount, type OrganizationRole } from '../codehost/port.js';
 import { database } from '../db/connection.js';
-import { githubIdentity, linkInstallation as storeInstallation } from '../db/operations.js';
+import { githubIdentity, linkInstallation as storeInstallation, unlinkInstallation as dropInstallation } from '../db/operations.js';
 import type { GithubIdentity } from '../db/types.js';
-import { forbidden } from '../http/errors.js';
+import { env } from '../env.js';
+import { conflict, forbidden, upstreamUnavailable } from '../http/errors.js';
 
 export interface LinkedInstallation {
   installation_id: number;
@@ -37,30 +38,98 @@ export async function linkInstallation(user: User, installationId: number): Prom
       throw error instanceof CodeHostError && error.kind === 'not_found' ? forbidden(NOT_YOURS) : error;
     }),
   ]);
-  await checkEntitled(host, installation, identity);
+  const entitled = await checkEntitled(host, installation, identity);
   const linked = await storeInstallation(db, user.id, {
     installationId,
     accountLogin: installation.account,
     accountType: installation.accountType,
+    githubUserId: entitled.provider_id,
   });
   return { installation_id: linked.installation_id, account: linked.account_login, account_type: linked.account_type };
 }
 
-/** Throws a 403 unless the identity may link the installation (see `linkInstallation`). */
-async function checkEntitled(host: CodeHost, installation: InstallationAccount, identity: GithubIdentity | null): Promise<void> {
+/** The identity, when it may link the installation (see `linkInstallation`); else a 403. */
+async function checkEntitled(host: CodeHost, installation: InstallationAccount, identity: GithubIdentity | null): Promise<GithubIdentity> {
   if (identity === null) throw forbidden(NOT_YOURS);
   switch (installation.accountType) {
     case 'User':
       if (installation.accountId !== identity.provider_id) throw forbidden(NOT_YOURS);
-      return;
+      return identity;
     case 'Organization': {
       if (identity.login === null || identity.login === '') throw forbidden(NOT_YOURS);
-      const role = await host.organizationRole(installation.installationId, installation.account, identity.login);
+      const role = await organizationRole(host, installation.installationId, installation.account, identity.login, { fresh: true });
       if (role === null) throw forbidden(NOT_YOURS);
       if (role !== 'admin') throw notOwner(installation.account);
-      return;
+      return identity;
     }
     default:
       throw forbidden(NOT_YOURS);
+  }
+}
+
+/** How long an organization role read from the code host is trusted by the re-check at sync. */
+export const ROLE_CACHE_MS = 5 * 60_000;
+const ROLE_CACHE_ENTRIES = 10_000;
+const roles = new Map<string, { role: OrganizationRole | null; expires: number }>();
+
+/**
+ * `login`'s role in the organization of an installation: from the code host, or from this process's cache
+ * when asked within `ROLE_CACHE_MS` (the sync's re-check; linking always asks afresh). The cache is
+ * bounded: past `ROLE_CACHE_ENTRIES`, the oldest entries go.
+ */
+export async function organizationRole(
+  host: CodeHost,
+  installationId: number,
+  org: string,
+  login: string,
+  options: { fresh?: boolean; now?: number } = {},
+): Promise<OrganizationRole | null> {
+  const key = `${installationId}\0${org.toLowerCase()}\0${login.toLowerCase()}`;
+  const now = options.now ?? Date.now();
+  const cached = roles.get(key);
+  if (options.fresh !== true && cached !== undefined && cached.expires > now) return cached.role;
+  const role = await host.organizationRole(installationId, org, login);
+  roles.delete(key);
+  roles.set(key, { role, expires: now + ROLE_CACHE_MS });
+  for (const oldest of roles.keys()) {
+    if (roles.size <= ROLE_CACHE_ENTRIES) break;
+    roles.delete(oldest);
+  }
+  return role;
+}
+
+/** Forgets every cached role (tests; a process that must re-check at once). */
+export function clearRoleCache(): void {
+  roles.clear();
+}
+
+/**
+ * Removes the user's link to an installation and the repositories only that link gave them, with their
+ * scans and findings. Idempotent: unlinking an installation that is not linked is done already.
+ */
+export async function unlinkInstallation(user: User, installationId: number): Promise<void> {
+  const db = await database();
+  await dropInstallation(db, user.id, installationId);
+}
+
+/**
+ * Throws unless new code-host work for the installation may start: 409 while GitHub has it suspended (its
+ * data stays), 503 with `Retry-After` while its GitHub request budget is under the reserve
+ * (`GITHUB_RATE_RESERVE`), so that GitHub never has to refuse us mid-scan.
+ */
+export function checkInstallationUsable(host: CodeHost, installation: { installationId: number; account: string; suspended: boolean }, now = Date.now()): void {
+  if (installation.suspended) {
+    throw conflict(
+      `GitHub has suspended the Chainbreaker App on ${installation.account}; its data is kept, and scans and syncs resume once an owner of ${installation.account} unsuspends it.`,
+    );
+  }
+  const reserve = env().githubRateReserve;
+  const budget = host.budget?.(installation.installationId) ?? null;
+  if (reserve > 0 && budget !== null && budget.remaining < reserve && budget.resetAt > now) {
+    throw upstreamUnavailable(
+      `The GitHub request budget of the installation on ${installation.account} is nearly spent (${budget.remaining} left); try again after it resets.`,
+      503,
+      (budget.resetAt - now) / 1000,
+    );
   }
 }

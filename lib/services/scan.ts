@@ -1,13 +1,14 @@
 import type { User } from '../auth.js';
 import { codeHost } from '../codehost/index.js';
 import { database } from '../db/connection.js';
-import { consumeRateLimit, recordScan, scanContext } from '../db/operations.js';
+import { consumeRateLimit, installationSuspended, recordScan, scanContext } from '../db/operations.js';
 import type { Database } from '../db/port.js';
 import type { StoredFinding } from '../db/types.js';
 import { scanRepository } from '../engine/scan.js';
 import type { Counts, Finding, Ruleset } from '../engine/types.js';
 import { env } from '../env.js';
 import { notFound, rateLimited } from '../http/errors.js';
+import { checkInstallationUsable } from './installations.js';
 
 /**
  * The scan service: fetch -> engine -> filter -> persist. One scan is one repository, so an org-wide scan is
@@ -48,6 +49,8 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
   const { repository } = context;
 
   const host = await codeHost();
+  const suspended = await installationSuspended(db, repository.installation_id);
+  checkInstallationUsable(host, { installationId: repository.installation_id, account: repository.full_name.split('/')[0] ?? repository.full_name, suspended });
   const snapshot = await host.fetchSnapshot(
     {
       installationId: repository.installation_id,

@@ -10,6 +10,7 @@ const production = {
   SUPABASE_SERVICE_ROLE_KEY: 'service-role-key',
   GITHUB_APP_ID: '12345',
   GITHUB_APP_PRIVATE_KEY: PEM,
+  GITHUB_WEBHOOK_SECRET: 'webhook-secret-of-the-app',
 };
 
 function errorOf(source: Record<string, string>): string {
@@ -136,6 +137,7 @@ describe('loadEnv', () => {
     ['the development secret', { JWT_SIGNING_SECRET: DEVELOPMENT_JWT_SIGNING_SECRET }, 'must not be the public development secret'],
     ['a database', { SUPABASE_URL: '', SUPABASE_SERVICE_ROLE_KEY: '' }, 'a database is required in production'],
     ['the GitHub App', { GITHUB_APP_ID: '', GITHUB_APP_PRIVATE_KEY: '' }, 'GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY are required'],
+    ['the webhook secret', { GITHUB_WEBHOOK_SECRET: '' }, 'GITHUB_WEBHOOK_SECRET is required in production'],
     ['an https JWKS URL', { SUPABASE_JWKS_URL: 'http://p.supabase.co/jwks' }, 'SUPABASE_JWKS_URL must use https'],
   ])('refuses to start in production without %s', (_what, change, message) => {
     expect(errorOf({ ...production, ...change })).toContain(message);

@@ -56,6 +56,8 @@ export class ScriptedCodeHost implements CodeHost {
   repositories: HostedRepository[] = [];
   snapshot: RepositorySnapshot = { files: [], settings: {}, defaultBranch: 'main', requests: 0 };
   fail: (() => Error) | null = null;
+  /** `installation id -> what is left of its request budget` (none: unknown). */
+  budgets: Record<number, { remaining: number; resetAt: number }> = {};
   readonly calls: { method: string; args: unknown[] }[] = [];
 
   private record(method: string, args: unknown[]): void {
@@ -79,6 +81,10 @@ export class ScriptedCodeHost implements CodeHost {
   async listRepositories(installationIds: readonly number[]): Promise<HostedRepository[]> {
     this.record('listRepositories', [installationIds]);
     return this.repositories.filter((r) => installationIds.includes(r.installationId));
+  }
+
+  budget(installationId: number): { remaining: number; resetAt: number } | null {
+    return this.budgets[installationId] ?? null;
   }
 
   async fetchSnapshot(...args: Parameters<CodeHost['fetchSnapshot']>): Promise<RepositorySnapshot> {
