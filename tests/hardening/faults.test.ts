@@ -242,8 +242,22 @@ describe('GitHub faults while listing and linking', () => {
     if (retryAfter === 'some') expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     else expect(response.headers.get('retry-after')).toBe(retryAfter);
     await expectErrorBody(response, 'upstream_unavailable');
-    expect(await storedFor(t, user.userId)).toEqual(before);
+    // Only the sync's rate-limit counter moved.
+    const { rate_limit_rows: _after, rate_limits: _afterCount, ...after } = await storedFor(t, user.userId);
+    const { rate_limit_rows: _before, rate_limits: _beforeCount, ...kept } = before;
+    expect(after).toEqual(kept);
     github.clearFaults();
+    if (fault.kind === 'rate-limit') {
+      // GitHub said the installation's budget is spent until its reset: until then the service refuses by
+      // itself, with GitHub's Retry-After, and asks GitHub nothing.
+      const listings = github.count('GET /installation/repositories');
+      const refused = await send('GET', '/api/repos', { authorization: user.authorization });
+      expect(refused.status).toBe(503);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(91); // GitHub's reset is in whole seconds
+      expect(github.count('GET /installation/repositories')).toBe(listings);
+      return;
+    }
     expect((await send('GET', '/api/repos', { authorization: user.authorization })).status).toBe(200);
   });
 

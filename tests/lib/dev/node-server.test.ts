@@ -44,7 +44,7 @@ describe('serve', () => {
       socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let waited = 0; !answer.includes('payload_too_large') && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
     socket.destroy();
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
     expect(answer).toContain('payload_too_large');
