@@ -62,10 +62,12 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
   );
 
   const disabled = new Set(context.disabled_rules);
+  const { maxEngineMs, ...limits } = env().scanLimits;
   const result = scanRepository(snapshot.files, {
     ruleset: request.ruleset,
     isEnabled: (ruleId) => !disabled.has(ruleId),
     settings: snapshot.settings,
+    limits: { ...limits, deadline: Date.now() + maxEngineMs },
   });
   const findings: StoredFinding[] = result.records.map((record) => ({ ...record.finding, job: record.job, fingerprint: record.fingerprint }));
   const recorded = await recordScan(db, user.id, { repositoryId: repository.id, ruleset: request.ruleset, counts: result.counts, findings });

@@ -38,7 +38,28 @@ describe('loadEnv', () => {
     expect(env.corsOrigins).toEqual([]);
     expect(env.bodyLimitBytes).toBe(65536);
     expect(env.scanRateLimit).toEqual({ max: 300, windowSeconds: 60 });
+    expect(env.reposRateLimit).toEqual({ max: 60, windowSeconds: 60 });
+    expect(env.githubRateReserve).toBe(200);
+    expect(env.githubWebhookSecret).toBeNull();
+    expect(env.scanLimits).toEqual({ maxFiles: 300, maxFileBytes: 524288, maxTotalBytes: 8388608, maxFindings: 5000, maxEngineMs: 8000 });
     expect(env.logLevel).toBe('info');
+  });
+
+  it('reads the scan limits, the repository sync limit and the GitHub reserve', () => {
+    const env = loadEnv({
+      SCAN_MAX_FILES: '10',
+      SCAN_MAX_FILE_BYTES: '2048',
+      SCAN_MAX_BYTES: '4096',
+      SCAN_MAX_FINDINGS: '7',
+      SCAN_MAX_ENGINE_MS: '500',
+      REPOS_RATE_LIMIT: '0',
+      GITHUB_RATE_RESERVE: '0',
+    });
+    expect(env.scanLimits).toEqual({ maxFiles: 10, maxFileBytes: 2048, maxTotalBytes: 4096, maxFindings: 7, maxEngineMs: 500 });
+    expect(env.reposRateLimit.max).toBe(0);
+    expect(env.githubRateReserve).toBe(0);
+    expect(errorOf({ SCAN_MAX_FILES: '0' })).toContain('SCAN_MAX_FILES');
+    expect(errorOf({ SCAN_MAX_FILE_BYTES: '2000000' })).toContain('SCAN_MAX_FILE_BYTES');
   });
 
   it('is silent by default under NODE_ENV=test', () => {
