@@ -70,6 +70,10 @@ Options:
                          them; repeatable. The token comes from GITHUB_TOKEN (a personal access token,
                          \`gh auth token\`, or a workflow's token); settings it cannot read are reported as
                          unreadable. For GitHub Enterprise Server, set GITHUB_API_URL (https://HOST/api/v3)
+      --max-files N, --max-file-bytes N, --max-bytes N, --max-findings N, --max-engine-ms N
+                         scan limits per repository (defaults 2000 files, 1048576 bytes a file, 67108864
+                         bytes in all, 50000 findings, 120000 ms); over one, the scan goes up to it and an
+                         INFO scan-limit-reached finding names what was skipped
   -h, --help             show this help
 
 Suppress a finding with "# chainbreaker: ignore[rule-a,rule-b]" (or a bare "ignore") on its line, or alone
@@ -146,6 +150,17 @@ function disabledRules(values: readonly string[] | undefined): Set<string> {
 
 const FAIL_ON = [...SEVERITIES.map((s) => s.toLowerCase()), 'none'] as const;
 
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/** The CLI's scan limits: higher than the service's (a local run is the user's own machine), still bounded. */
+const CLI_SCAN_LIMITS = { maxFiles: 2_000, maxFileBytes: 1024 * 1024, maxTotalBytes: 64 * 1024 * 1024, maxFindings: 50_000, maxEngineMs: 120_000 } as const;
+
+function positive(name: string, value: string): number {
+  if (!/^[1-9]\d{0,11}$/.test(value)) throw new UsageError(`--${name} must be a positive whole number (got "${value}")`);
+  return Number(value);
+}
+
 async function scan(args: readonly string[], io: CliIO): Promise<number> {
   const { values, positionals } = parse(
     args,
@@ -157,6 +172,11 @@ async function scan(args: readonly string[], io: CliIO): Promise<number> {
       output: { type: 'string', short: 'o' },
       settings: { type: 'string', multiple: true },
       github: { type: 'string', multiple: true },
+      'max-files': { type: 'string', default: String(CLI_SCAN_LIMITS.maxFiles) },
+      'max-file-bytes': { type: 'string', default: String(CLI_SCAN_LIMITS.maxFileBytes) },
+      'max-bytes': { type: 'string', default: String(CLI_SCAN_LIMITS.maxTotalBytes) },
+      'max-findings': { type: 'string', default: String(CLI_SCAN_LIMITS.maxFindings) },
+      'max-engine-ms': { type: 'string', default: String(CLI_SCAN_LIMITS.maxEngineMs) },
       help: { type: 'boolean', short: 'h' },
     },
     true,
@@ -181,13 +201,20 @@ async function scan(args: readonly string[], io: CliIO): Promise<number> {
   const repositories: RepositoryInput[] = [];
   for (const [i, path] of paths.entries()) {
     const settingsFile = settingsFiles[i];
-    const repository = await readLocalRepository(resolve(io.cwd, path), path);
+    const repository = await readLocalRepository(resolve(io.cwd, path), path, (line) => io.stderr.write(`${line}\n`));
     if (settingsFile !== undefined) repository.settings = await readSettings(resolve(io.cwd, settingsFile), settingsFile);
     if (repository.files.length === 0) io.stderr.write(`chainbreaker: no workflow, action or Dependabot file found in ${path}\n`);
     repositories.push(repository);
   }
   for (const fullName of githubRepositories) repositories.push(await readGitHubRepository(fullName, githubToken, io));
-  const report = buildReport(repositories, { ruleset, disabled });
+  const limits = {
+    maxFiles: positive('max-files', values['max-files']),
+    maxFileBytes: positive('max-file-bytes', values['max-file-bytes']),
+    maxTotalBytes: positive('max-bytes', values['max-bytes']),
+    maxFindings: positive('max-findings', values['max-findings']),
+    maxEngineMs: positive('max-engine-ms', values['max-engine-ms']),
+  };
+  const report = buildReport(repositories, { ruleset, disabled, limits });
   const toStdout = values.output === undefined;
   const color = format === 'text' && toStdout && useColor(io);
   const text = formatReport(format, report, { color, toolVersion: await version() });
@@ -234,7 +261,7 @@ function useColor(io: CliIO): boolean {
 }
 
 /** A local checkout as a scan source (`--github owner/repo` sources: `readGitHubRepository`). */
-async function readLocalRepository(root: string, name: string): Promise<RepositoryInput> {
+async function readLocalRepository(root: string, name: string, warn: (line: string) => void): Promise<RepositoryInput> {
   let isDirectory: boolean;
   try {
     isDirectory = (await stat(root)).isDirectory();
@@ -243,7 +270,11 @@ async function readLocalRepository(root: string, name: string): Promise<Reposito
   }
   if (!isDirectory) throw new OperationalError(`cannot read repository ${name}: not a directory`);
   try {
-    return { name, files: await collectRepositoryFiles(root) };
+    const warnings: string[] = [];
+    const files = await collectRepositoryFiles(root, { warnings });
+    // Paths are the repository's: control characters never reach the terminal.
+    for (const warning of warnings) warn(`chainbreaker: ${name}: ${warning}`.replace(CONTROL_CHARACTERS, '?'));
+    return { name, files };
   } catch (error) {
     throw new OperationalError(`cannot read repository ${name}: ${reason(error)}`);
   }

@@ -1,7 +1,7 @@
 import { CATALOG } from './catalog.js';
 import { compareCombinations, findCombinations } from './combinations/detect.js';
 import type { Combination } from './combinations/types.js';
-import { scanRepository } from './scan.js';
+import { scanRepository, type ScanLimits } from './scan.js';
 import type { SettingsSnapshot } from './settings/snapshot.js';
 import { SEVERITIES, emptyCounts, severityRank, type Counts, type FindingRecord, type RepositoryFile, type Ruleset, type Severity } from './types.js';
 
@@ -20,6 +20,8 @@ export interface ReportOptions {
   ruleset?: Ruleset;
   /** Rule ids turned off (`--disable`). */
   disabled?: ReadonlySet<string>;
+  /** Each repository's scan limits; `maxEngineMs` is per repository, on `limits.now` (default `Date.now`). */
+  limits?: Omit<ScanLimits, 'deadline'> & { maxEngineMs?: number };
 }
 
 /** What every output format renders: findings with their fingerprints, counts, and combinations. */
@@ -46,7 +48,14 @@ export function buildReport(repositories: readonly RepositoryInput[], options: R
   const records: FindingRecord[] = [];
   const combinations: Combination[] = [];
   for (const repository of repositories) {
-    const scan = scanRepository(repository.files, { ruleset: options.ruleset ?? 'all', isEnabled, settings: repository.settings });
+    const { maxEngineMs, ...limits } = options.limits ?? {};
+    const deadline = maxEngineMs === undefined ? undefined : (limits.now ?? Date.now)() + maxEngineMs;
+    const scan = scanRepository(repository.files, {
+      ruleset: options.ruleset ?? 'all',
+      isEnabled,
+      settings: repository.settings,
+      limits: { ...limits, ...(deadline === undefined ? {} : { deadline }) },
+    });
     const found = findCombinations(scan.records, isEnabled);
     const prefix = repositories.length > 1 ? (file: string) => prefixed(repository.name, file) : (file: string) => file;
     records.push(...scan.records.map((r) => ({ ...r, finding: { ...r.finding, file: prefix(r.finding.file) } })));
