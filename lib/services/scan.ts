@@ -37,8 +37,10 @@ export interface ScanResult {
 
 /**
  * Scans one of the user's repositories and records the result. Database round trips: the rate limit and the
- * scan context (ownership + the rules disabled for this repository) in parallel, then `recordScan`, which
- * stores the scan and its findings atomically. Rules disabled by the user's settings never run, so they
+ * scan context (ownership + the rules disabled for this repository) in parallel, the installation's
+ * suspension (409 while GitHub has it suspended; 503 while its GitHub budget is under the reserve), then
+ * `recordScan`, which stores the scan and its findings atomically. The engine runs within the scan limits
+ * (`SCAN_MAX_*`). Rules disabled by the user's settings never run, so they
  * neither appear in the findings nor in the counts. A code-host failure throws before anything is stored.
  */
 export async function scan(user: User, request: ScanRequest): Promise<ScanResult> {
