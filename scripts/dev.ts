@@ -40,7 +40,7 @@ if (isSql(db)) {
 }
 useDatabase(db);
 
-const server = await serve(createRouter(ROOT, await discoverRoutes(ROOT)), config.port, config.host);
+const server = await serve(createRouter(ROOT, await discoverRoutes(ROOT)), config.port, config.host).catch((error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' ? (console.error(`dev: port ${config.port} is in use; stop the other server or set PORT to a free port`), process.exit(1)) : Promise.reject(error)));
 const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${config.port}`;
 const where =
   config.database.kind === 'pglite'
