@@ -91,6 +91,10 @@ Options:
                          them; repeatable. The token comes from GITHUB_TOKEN (a personal access token,
                          \`gh auth token\`, or a workflow's token); settings it cannot read are reported as
                          unreadable. For GitHub Enterprise Server, set GITHUB_API_URL (https://HOST/api/v3)
+      --max-files N, --max-file-bytes N, --max-bytes N, --max-findings N, --max-engine-ms N
+                         scan limits per repository (defaults 2000 files, 1048576 bytes a file, 67108864
+                         bytes in all, 50000 findings, 120000 ms); over one, the scan goes up to it and an
+                         INFO scan-limit-reached finding names what was skipped
   -h, --help             show this help
 
 Suppress a finding with "# chainbreaker: ignore[rule-a,rule-b]" (or a bare "ignore") on its line, or alone
@@ -188,6 +192,18 @@ function disabledRules(values: readonly string[] | undefined): Set<string> {
 const FAIL_ON = [...SEVERITIES.map((s) => s.toLowerCase()), 'none'] as const;
 const MIN_SEVERITY = SEVERITIES.map((s) => s.toLowerCase());
 
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/** The CLI's scan limits: higher than the service's (a local run is the user's own machine), still bounded. */
+const CLI_SCAN_LIMITS = { maxFiles: 2_000, maxFileBytes: 1024 * 1024, maxTotalBytes: 64 * 1024 * 1024, maxFindings: 50_000, maxEngineMs: 120_000 } as const;
+
+function positive(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^[1-9]\d{0,11}$/.test(value)) throw new UsageError(`--${name} must be a positive whole number (got "${value}")`);
+  return Number(value);
+}
+
 /**
  * The options shared by `scan` and `baseline` (what is read and how it is scanned). Options that only
  * `scan` takes are in SCAN_ONLY. To add an option: declare it here (or there), then read it in `readScan`.
@@ -199,6 +215,11 @@ const SOURCE_OPTIONS = {
   settings: { type: 'string', multiple: true },
   github: { type: 'string', multiple: true },
   'min-severity': { type: 'string' },
+  'max-files': { type: 'string' },
+  'max-file-bytes': { type: 'string' },
+  'max-bytes': { type: 'string' },
+  'max-findings': { type: 'string' },
+  'max-engine-ms': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -229,14 +250,21 @@ async function readScan(values: SourceValues, positionals: readonly string[], io
   const repositories: RepositoryInput[] = [];
   for (const [i, path] of paths.entries()) {
     const settingsFile = settingsFiles[i];
-    const repository = path === '-' ? await readStdin(io) : await readLocalTarget(resolve(io.cwd, path), path);
+    const repository = path === '-' ? await readStdin(io) : await readLocalTarget(resolve(io.cwd, path), path, (line) => io.stderr.write(`${line}\n`));
     repository.files = repository.files.filter((f) => !ignored(f.path));
     if (settingsFile !== undefined) repository.settings = await readSettings(resolve(io.cwd, settingsFile), settingsFile);
     if (repository.files.length === 0) io.stderr.write(`chainbreaker: no workflow, action or Dependabot file found in ${path}\n`);
     repositories.push(repository);
   }
   for (const fullName of githubRepositories) repositories.push(await readGitHubRepository(fullName, githubToken, io));
-  const report = buildReport(repositories, { ruleset, disabled, severities: configSeverities(config) });
+  const limits = {
+    maxFiles: positive('max-files', values['max-files'], CLI_SCAN_LIMITS.maxFiles),
+    maxFileBytes: positive('max-file-bytes', values['max-file-bytes'], CLI_SCAN_LIMITS.maxFileBytes),
+    maxTotalBytes: positive('max-bytes', values['max-bytes'], CLI_SCAN_LIMITS.maxTotalBytes),
+    maxFindings: positive('max-findings', values['max-findings'], CLI_SCAN_LIMITS.maxFindings),
+    maxEngineMs: positive('max-engine-ms', values['max-engine-ms'], CLI_SCAN_LIMITS.maxEngineMs),
+  };
+  const report = buildReport(repositories, { ruleset, disabled, severities: configSeverities(config), limits });
   if (report.unknownSuppressions.length > 0) {
     const lines = report.unknownSuppressions.flatMap((u) =>
       u.rules === 'all' ? [] : u.rules.map((id) => `${neutralize(u.file)}:${u.line}: the suppression comment names unknown rule "${neutralize(id)}"${didYouMean(id, RULE_IDS)}`),
@@ -382,7 +410,7 @@ function useColor(io: CliIO): boolean {
  * A local scan target: a repository checkout (a directory), or a single workflow, action or Dependabot
  * file, scanned as the engine would read it at its place in a repository and reported under the path given.
  */
-async function readLocalTarget(path: string, name: string): Promise<RepositoryInput> {
+async function readLocalTarget(path: string, name: string, warn: (line: string) => void): Promise<RepositoryInput> {
   let isDirectory: boolean;
   try {
     isDirectory = (await stat(path)).isDirectory();
@@ -390,7 +418,13 @@ async function readLocalTarget(path: string, name: string): Promise<RepositoryIn
     throw new OperationalError(`cannot read ${name}: ${reason(error)}`);
   }
   try {
-    if (isDirectory) return { name, files: await collectRepositoryFiles(path) };
+    if (isDirectory) {
+      const warnings: string[] = [];
+      const files = await collectRepositoryFiles(path, { warnings });
+      // Paths are the repository's: control characters never reach the terminal.
+      for (const warning of warnings) warn(`chainbreaker: ${name}: ${warning}`.replace(CONTROL_CHARACTERS, '?'));
+      return { name, files };
+    }
     if (!/\.ya?ml$/i.test(path)) throw new UsageError(`${name} is neither a directory nor a workflow or action file (.yml or .yaml)`);
     return singleFile(name, await readBounded(path));
   } catch (error) {

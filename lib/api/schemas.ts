@@ -22,6 +22,15 @@ export const RepoPath = v.object({ repo_id: v.pipe(Uuid, v.description('Service-
 export const RulePath = v.object({ rule_id: RuleId });
 export const RepoRulePath = v.object({ ...RepoPath.entries, ...RulePath.entries });
 export const ScanPath = v.object({ scan_id: v.pipe(Uuid, v.description('A `scan_id` of `POST /api/scan` or of a repository\'s scan list.')) });
+export const InstallationPath = v.object({
+  installation_id: v.pipe(
+    v.string(),
+    v.regex(/^[1-9]\d{0,15}$/),
+    v.transform(Number),
+    v.safeInteger(),
+    v.description('GitHub App installation id (`installation_id` of `GET /api/github/callback`).'),
+  ),
+});
 
 // Request bodies and query strings.
 export const RuleStateBody = v.strictObject({ enabled: v.boolean('must be a boolean') });
@@ -153,6 +162,7 @@ export const ErrorBody = v.object({
       'unauthorized',
       'forbidden',
       'not_found',
+      'conflict',
       'method_not_allowed',
       'payload_too_large',
       'rate_limited',

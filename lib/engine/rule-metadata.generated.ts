@@ -367,6 +367,15 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     recommendation: "Fix the YAML so the file parses (GitHub rejects it too), or split an oversized generated file.",
   },
   {
+    id: "scan-limit-reached",
+    category: "BEST-PRAC-3",
+    title: "Scan stopped at a limit",
+    severity: "INFO",
+    surface: "workflow",
+    description: "The repository exceeds a limit of the scan (files, bytes per file, bytes in all, findings, or engine time), so part of it was not checked; the description names the limit and what was skipped.",
+    recommendation: "Raise the limit that was reached (the service: its SCAN_MAX_* settings; the CLI: --max-files, --max-file-bytes, --max-bytes, --max-findings, --max-engine-ms), or scan the skipped files separately.",
+  },
+  {
     id: "unpinned-tool-version",
     category: "BEST-PRAC-4",
     title: "Toolchain version left floating",

@@ -2,7 +2,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { RULES } from '../../../../lib/engine/rules/index.js';
-import { scanRepository } from '../../../../lib/engine/scan.js';
+import { scanRepository, type ScanLimits } from '../../../../lib/engine/scan.js';
 import type { SettingsSnapshot } from '../../../../lib/engine/settings/snapshot.js';
 
 const rulesDir = fileURLToPath(new URL('../../../../lib/engine/rules/', import.meta.url));
@@ -26,13 +26,17 @@ function examples(doc: string, heading: string): Example[] {
   }));
 }
 
+/** Rules about the scan's own limits: their doc examples assume these limits (the doc says so). */
+const EXAMPLE_LIMITS: Readonly<Record<string, ScanLimits>> = { 'scan-limit-reached': { maxFileBytes: 400 } };
+
 /** Runs a doc example: YAML examples are one file; JSON examples are a settings snapshot. */
 function fires(ruleId: string, example: Example): boolean {
   const only = (id: string) => id === ruleId;
+  const limits = EXAMPLE_LIMITS[ruleId] ?? {};
   const result =
     example.lang === 'json'
-      ? scanRepository([], { isEnabled: only, settings: JSON.parse(example.code) as SettingsSnapshot })
-      : scanRepository([{ path: example.path, text: example.code }], { isEnabled: only });
+      ? scanRepository([], { isEnabled: only, settings: JSON.parse(example.code) as SettingsSnapshot, limits })
+      : scanRepository([{ path: example.path, text: example.code }], { isEnabled: only, limits });
   return result.findings.some((f) => f.rule_id === ruleId);
 }
 
