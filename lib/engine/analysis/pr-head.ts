@@ -1,6 +1,6 @@
 import { expressionsOf } from '../expressions/extract.js';
 import { ContextAccess, contextPath, IndexAccess, walkExpression, type Expr } from '../expressions/parse.js';
-import { referencedEnvVars } from '../expressions/taint.js';
+import { referencedEnvVars } from './script-outputs.js';
 import type { RepositoryModel } from '../model/repository.js';
 import { actionSlug } from '../model/uses.js';
 import { privilegedTriggers, type Job, type Step, type Workflow } from '../model/workflow.js';

@@ -1,5 +1,16 @@
-import { referencedEnvVars } from '../expressions/taint.js';
 import { logicalLines, type ScriptSpan } from '../shell.js';
+
+/** Environment variables a script reads: `$X`, `${X}`, `$env:X`, `%X%`, `process.env.X`. */
+export function referencedEnvVars(script: string): Set<string> {
+  const names = new Set<string>();
+  // `$env:X` first: otherwise `$env` would be read as a variable named `env`.
+  const pattern = /\$env:([A-Za-z_][A-Za-z0-9_]*)|\$\{?([A-Za-z_][A-Za-z0-9_]*)|%([A-Za-z_][A-Za-z0-9_]*)%|process\.env\.([A-Za-z_][A-Za-z0-9_]*)/g;
+  for (const match of script.matchAll(pattern)) {
+    const name = match[1] ?? match[2] ?? match[3] ?? match[4];
+    if (name !== undefined) names.add(name);
+  }
+  return names;
+}
 
 /** Offsets in a script: the raw extents of some of its lines, and the environment variables they read. */
 export interface ScriptSources {

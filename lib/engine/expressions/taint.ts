@@ -1,7 +1,7 @@
 import { githubContextCapability } from '../contexts/index.js';
 import type { RepositoryModel } from '../model/repository.js';
 import type { Action, Job, Step, Workflow } from '../model/workflow.js';
-import { outputLines, scriptFold, type ScriptFold } from '../analysis/script-outputs.js';
+import { outputLines, referencedEnvVars, scriptFold, type ScriptFold } from '../analysis/script-outputs.js';
 import { actionMajorVersion } from '../analysis/step-version.js';
 import { normalizeLocalPath } from '../model/repository.js';
 import { actionSlug } from '../model/uses.js';
@@ -460,18 +460,6 @@ function findPair(map: YNode | undefined, name: string): YPair | undefined {
   if (map?.kind !== 'map') return undefined;
   const lower = name.toLowerCase();
   return map.pairs.find((p) => keyText(p.key).toLowerCase() === lower);
-}
-
-/** Environment variables a script reads: `$X`, `${X}`, `$env:X`, `%X%`, `process.env.X`. */
-export function referencedEnvVars(script: string): Set<string> {
-  const names = new Set<string>();
-  // `$env:X` first: otherwise `$env` would be read as a variable named `env`.
-  const pattern = /\$env:([A-Za-z_][A-Za-z0-9_]*)|\$\{?([A-Za-z_][A-Za-z0-9_]*)|%([A-Za-z_][A-Za-z0-9_]*)%|process\.env\.([A-Za-z_][A-Za-z0-9_]*)/g;
-  for (const match of script.matchAll(pattern)) {
-    const name = match[1] ?? match[2] ?? match[3] ?? match[4];
-    if (name !== undefined) names.add(name);
-  }
-  return names;
 }
 
 function withoutJson(taint: Taint): Taint {
