@@ -34,10 +34,10 @@ async function listDirectory(path: string): Promise<{ name: string; dir: boolean
   }
 }
 
-/** Local action directories a workflow or action names with `uses: ./path`. */
+/** Local action directories a workflow or action names with `uses: ./path` (or the self-repository form `uses: $/path`). */
 export function localActionPaths(text: string): string[] {
   const paths: string[] = [];
-  for (const match of text.matchAll(/uses:\s*["']?\.\/([^"'\s#@]*)/g)) {
+  for (const match of text.matchAll(/uses:\s*["']?[.$]\/([^"'\s#@]*)/g)) {
     const path = (match[1] ?? '').replace(/\/+$/, '');
     if (!path.split('/').includes('..')) paths.push(path);
   }

@@ -276,8 +276,8 @@ export function untrustedCheckouts(job: Job, repository: RepositoryModel): Untru
     }
     if (found.length === 0) continue;
     const trust = stepTrust(step);
-    if (everyPathGuarded(trust, (g) => !APPROVALS.has(g.kind))) continue;
-    const approved = everyPathGuarded(trust, () => true);
+    if (everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label' && !APPROVALS.has(g.kind))) continue;
+    const approved = everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label');
     if (approved && found.every((c) => IMMUTABLE.has(c.evidence))) continue;
     for (const checkout of found) result.push({ ...checkout, approved, trigger: triggerOf(checkout.evidence, triggers) });
   }

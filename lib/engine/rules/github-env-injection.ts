@@ -1,7 +1,8 @@
 import { stepDownloads } from '../analysis/artifacts.js';
 import { describeStep, describeTaint } from '../analysis/describe.js';
 import { scriptFold, scriptLines, validatedVariables } from '../analysis/script-outputs.js';
-import { everyPathGuarded, guardCovers, stepTrust } from '../analysis/trust-guards.js';
+import { describeGate, gateOf, stepTrust } from '../analysis/trust-guards.js';
+import { outsiderControlled } from '../expressions/controller.js';
 import { expressionsOf, type ExpressionOccurrence } from '../expressions/extract.js';
 import { parseExpression } from '../expressions/parse.js';
 import { firstAtOrAfter, stepScope, stronger, type Taint } from '../expressions/taint.js';
@@ -18,7 +19,7 @@ const READS_FILE = /\$\(\s*<|\$\(\s*(cat|head|tail|jq|yq|awk|sed|grep|cut|tr|unz
 const HEREDOC = /<<-?\s*['"]?(\w+)/;
 /** Untrusted runner variables a script may read directly. */
 const RUNNER_VARIABLES: Record<string, Taint> = {
-  GITHUB_HEAD_REF: { level: 'arbitrary', source: 'github.head_ref', via: ['$GITHUB_HEAD_REF'] },
+  GITHUB_HEAD_REF: { level: 'arbitrary', controller: 'external', source: 'github.head_ref', via: ['$GITHUB_HEAD_REF'] },
 };
 
 /** What the lines feeding a write carry. */
@@ -130,9 +131,13 @@ export default defineWorkflowRule({
       for (const write of writes) {
         const { taint, readsFile } = fold.ofLines(write.seeds);
         const source = taint?.source ?? '';
-        const outsider = taint !== null && (taint.level === 'arbitrary' || taint.level === 'structured') && !everyPathGuarded(trust, (g) => guardCovers(g, source, issueComment));
+        // Only values an outsider sets (at once, or through a merged commit) are an attack; a gate that vouches
+        // for the value lowers the finding to hygiene and says why.
+        const outsider = taint !== null && (taint.level === 'arbitrary' || taint.level === 'structured') && outsiderControlled(taint.controller);
+        const gate = gateOf(trust, source, issueComment);
         const artifact = download !== null && readsFile;
         if (!outsider && !artifact) continue;
+        const severity = artifact ? undefined : gate.holds ? 'LOW' : taint?.controller === 'external-after-merge' ? 'MEDIUM' : undefined;
         const what = outsider && taint !== null ? describeTaint(taint) : `the content of an artifact downloaded by ${describeStep(download as Step)}`;
         const effect =
           write.target === 'GITHUB_PATH'
@@ -141,7 +146,8 @@ export default defineWorkflowRule({
         context.report({
           node: run,
           offset: valueOffsetToSource(workflow.file, run, write.line.offset),
-          message: `${describeStep(step)} writes ${what} to \`$${write.target}\`; ${effect}.`,
+          ...(severity === undefined ? {} : { severity }),
+          message: `${describeStep(step)} writes ${what} to \`$${write.target}\`; ${effect}${artifact ? '' : describeGate(gate)}.`,
         });
       }
     },

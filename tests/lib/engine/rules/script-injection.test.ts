@@ -126,7 +126,7 @@ describe(RULE, () => {
     `)).toEqual([]);
   });
 
-  it('trusts data a guard vouches for, but not a spoofable bot actor check', () => {
+  it('lowers data a guard vouches for to LOW and says why, but not behind a spoofable bot actor check', () => {
     const findings = scanWith(RULE, yaml`
       on: pull_request_target
       jobs:
@@ -151,7 +151,9 @@ describe(RULE, () => {
           steps:
             - run: echo "\${{ github.head_ref }}"
     `);
-    expect(positions(findings)).toEqual(['17:20 HIGH', '22:20 HIGH']);
+    expect(positions(findings)).toEqual(['7:20 LOW', '12:20 LOW', '17:20 HIGH', '22:20 HIGH']);
+    expect(findings[0]?.description).toContain('the condition `github.event.pull_request.head.repo.full_name == github.repository` keeps outsiders');
+    expect(findings[2]?.description).not.toContain('keeps outsiders');
   });
 
   it('knows which changed-files outputs are escaped', () => {
@@ -281,7 +283,7 @@ describe(RULE, () => {
     expect(positions(scanWith(RULE, files('${{ github.event.pull_request.title }}')))).toEqual(['9:19 HIGH']);
   });
 
-  it('follows matrix values, including the whole matrix', () => {
+  it('follows matrix values, including the whole matrix (a dispatch payload is a collaborator\'s: LOW)', () => {
     const findings = scanWith(RULE, yaml`
       on: repository_dispatch
       jobs:
@@ -296,7 +298,8 @@ describe(RULE, () => {
             - run: echo \${{ matrix.extra }}
             - run: echo '\${{ toJSON(matrix) }}'
     `);
-    expect(positions(findings)).toEqual(['11:19 HIGH', '12:20 HIGH']);
+    expect(positions(findings)).toEqual(['11:19 LOW', '12:20 LOW']);
+    expect(findings[0]?.description).toContain('set by only a collaborator with write access, via `matrix.extra`');
   });
 
   it('ignores conditions and odd step shapes', () => {
