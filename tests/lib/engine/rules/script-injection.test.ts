@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CODE_SINK_ACTIONS } from '../../../../lib/engine/analysis/code-sinks.js';
 import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
 
 const RULE = 'script-injection';
@@ -332,4 +333,26 @@ describe(RULE, () => {
                 echo "\${{ github.event.issue.title }}" # chainbreaker: ignore[script-injection]
     `)).toEqual([]);
   });
+});
+
+describe('script-injection: every action input in the code-sink table is a sink', () => {
+  for (const [slug, sink] of Object.entries(CODE_SINK_ACTIONS)) {
+    for (const input of sink.inputs) {
+      it(`${slug} \`${input}\` (${sink.language})`, () => {
+        const findings = scanWith(RULE, yaml`
+          on: issues
+          jobs:
+            j:
+              runs-on: ubuntu-latest
+              steps:
+                - uses: ${slug}@v1
+                  with:
+                    ${input}: echo "\${{ github.event.issue.title }}"
+                    not-a-sink-input: echo "\${{ github.event.issue.title }}"
+        `);
+        expect(findings.map((f) => `${f.line} ${f.severity}`)).toEqual(['8 HIGH']);
+        expect(findings[0]?.description).toContain(`the \`${input}\` input of ${slug}`);
+      });
+    }
+  }
 });
