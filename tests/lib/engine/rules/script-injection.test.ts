@@ -356,3 +356,25 @@ describe('script-injection: every action input in the code-sink table is a sink'
     }
   }
 });
+
+describe('script-injection: taint is not invented through command outputs', () => {
+  it('the URL `gh pr create` prints carries no attacker text, even when its title did', () => {
+    const findings = scanWith(RULE, yaml`
+      on: pull_request_target
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - id: pr
+              env:
+                TITLE: \${{ github.event.pull_request.title }}
+              run: |
+                URL=$(gh pr create --title "$TITLE" --body "bump")
+                echo "url=$URL" >> "$GITHUB_OUTPUT"
+                echo "title=$TITLE" >> "$GITHUB_OUTPUT"
+            - run: echo "\${{ steps.pr.outputs.url }}"
+            - run: echo "\${{ steps.pr.outputs.title }}"
+    `);
+    expect(findings.map((f) => `${f.line} ${f.severity}`)).toEqual(['14 HIGH']);
+  });
+});
