@@ -1,4 +1,4 @@
-import { stepDownloads } from '../analysis/artifacts.js';
+import { earlierForeignDownload, READS_FILE } from '../analysis/artifacts.js';
 import { describeStep, describeTaint } from '../analysis/describe.js';
 import { scriptFold, scriptLines, validatedVariables } from '../analysis/script-outputs.js';
 import { describeGate, gateOf, stepTrust } from '../analysis/trust-guards.js';
@@ -6,7 +6,7 @@ import { outsiderControlled } from '../expressions/controller.js';
 import { expressionsOf, type ExpressionOccurrence } from '../expressions/extract.js';
 import { parseExpression } from '../expressions/parse.js';
 import { firstAtOrAfter, stepScope, stronger, type Taint } from '../expressions/taint.js';
-import { isPrivileged, type Job, type Step } from '../model/workflow.js';
+import { isPrivileged, type Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import type { ScriptSpan } from '../shell.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
@@ -15,7 +15,6 @@ import { valueOffsetToSource } from '../yaml/offsets.js';
 const WRITE =
   />>?\s*["']?(?:\$\{?|\$env:|%)(GITHUB_ENV|GITHUB_PATH)\b|\btee\s+(?:-a\s+|--append\s+)?["']?\$\{?(GITHUB_ENV|GITHUB_PATH)\b|\b(?:Out-File|Add-Content|Set-Content)\b[^\n]{0,300}?\$env:(GITHUB_ENV|GITHUB_PATH)\b/i;
 /** Commands that read a file (or standard input fed from one) into the value. */
-const READS_FILE = /\$\(\s*<|\$\(\s*(cat|head|tail|jq|yq|awk|sed|grep|cut|tr|unzip|base64|xargs)\b|`\s*(cat|head|tail|jq)\b|(^|[;&|]\s*)(cat|head|tail|jq|yq|awk|sed|grep|cut)\b|<\s*["']?[\w./$-]|\bread\b|Get-Content/;
 const HEREDOC = /<<-?\s*['"]?(\w+)/;
 /** Untrusted runner variables a script may read directly. */
 const RUNNER_VARIABLES: Record<string, Taint> = {
@@ -61,20 +60,6 @@ function envWrites(lines: readonly ScriptSpan[]): EnvWrite[] {
     writes.push({ line, target, seeds });
   });
   return writes;
-}
-
-const firstDownloads = new WeakMap<Job, Step | null>();
-
-/** An earlier step of the job that downloaded artifacts of another run (`run-id`, `gh run download` ...), or null. */
-function earlierForeignDownload(step: Step): Step | null {
-  const job = step.job;
-  if (job === null) return null;
-  let first = firstDownloads.get(job);
-  if (first === undefined) {
-    first = job.steps.find((s) => stepDownloads(s).length > 0) ?? null;
-    firstDownloads.set(job, first);
-  }
-  return first !== null && first.index < step.index ? first : null;
 }
 
 export default defineWorkflowRule({
