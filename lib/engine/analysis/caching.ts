@@ -99,3 +99,22 @@ export function cacheUse(step: Step): CacheUse | null {
   const key = step.with?.pairs.find((p) => keyText(p.key) === 'key')?.value;
   return { step, node: step.uses, how: `${name} ${how}`, key };
 }
+
+const GHA_CACHE_TO = /--cache-to[=\s]+["']?type=gha\b/;
+
+/**
+ * A step that writes the Actions cache without restoring one the engine knows of: BuildKit exporting layers
+ * with `type=gha` (`docker buildx build --cache-to type=gha`, `cache-to: type=gha` of the Docker actions).
+ */
+export function cacheWrite(step: Step): CacheUse | null {
+  if (step.run !== undefined && typeof step.run.value === 'string' && GHA_CACHE_TO.test(step.run.value)) {
+    return { step, node: step.run, how: '`docker buildx --cache-to type=gha`', key: undefined };
+  }
+  const ref = step.usesRef;
+  if (ref?.kind !== 'repository' || step.uses === undefined) return null;
+  const slug = actionSlug(ref);
+  if ((slug === 'docker/build-push-action' || slug === 'docker/bake-action') && /type=gha/.test(`${getText(step.with, 'cache-to') ?? ''} ${getText(step.with, 'set') ?? ''}`)) {
+    return { step, node: step.uses, how: `${slug} with \`cache-to: type=gha\``, key: undefined };
+  }
+  return null;
+}

@@ -201,3 +201,23 @@ describe('cache-poisoning: the polarity of a tag switch', () => {
     expect(findings.map((f) => f.line)).toEqual([8]);
   });
 });
+
+describe('cache-poisoning: fork code writing the Actions cache', () => {
+  it('reports `docker buildx --cache-to type=gha` after a checkout of the pull request under pull_request_target', () => {
+    const workflow = (ref: string) => yaml`
+      on: pull_request_target
+      jobs:
+        image:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: ${ref}
+            - run: docker buildx build --cache-to type=gha,mode=max --cache-from type=gha .
+    `;
+    const findings = scanWith('cache-poisoning', workflow('${{ github.event.pull_request.head.sha }}'));
+    expect(findings.map((f) => `${f.line} ${f.severity}`)).toEqual(['9 MEDIUM']);
+    expect(findings[0]?.description).toContain('docker buildx --cache-to type=gha');
+    expect(scanWith('cache-poisoning', workflow('main'))).toEqual([]);
+  });
+});
