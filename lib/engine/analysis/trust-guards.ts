@@ -45,7 +45,7 @@ const ACTORS = new Set(['github.actor', 'github.triggering_actor', 'github.event
 const PR_AUTHORS = new Set(['github.event.pull_request.user.login']);
 const COMMENTERS = new Set(['github.event.comment.user.login', 'github.event.review.user.login']);
 /** Events only users with write access (or GitHub itself, on their behalf) can cause. */
-const MAINTAINER_EVENTS = new Set(['workflow_dispatch', 'schedule', 'push', 'release', 'merge_group', 'create', 'delete', 'registry_package', 'deployment', 'deployment_status', 'page_build', 'workflow_call']);
+const MAINTAINER_EVENTS = new Set(['workflow_dispatch', 'repository_dispatch', 'schedule', 'push', 'release', 'merge_group', 'create', 'delete', 'registry_package', 'deployment', 'deployment_status', 'page_build', 'workflow_call']);
 const STATUS_FUNCTIONS = /\b(always|failure|cancelled)\s*\(/i;
 /** A script that checks the permission or association of whoever triggered the run. */
 const PERMISSION_CHECK = /getCollaboratorPermissionLevel|collaborators\/[^\s/]+\/permission|author_association|authorAssociation|checkUserPermission/;
