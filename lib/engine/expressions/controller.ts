@@ -95,3 +95,12 @@ export function eventController(triggers: ReadonlySet<string> | null): Controlle
   if ([...triggers].some((t) => EXTERNAL_TRIGGERS.has(t))) return 'external';
   return triggers.has('push') || triggers.has('merge_group') ? 'external-after-merge' : 'collaborator';
 }
+
+/**
+ * True when outsiders' values reach only unprivileged runs: among the triggers anyone can cause there is just
+ * `pull_request`, whose runs for a fork get a read-only token and no secrets.
+ */
+export function unprivilegedOnly(triggers: ReadonlySet<string> | null): boolean {
+  if (triggers === null || !triggers.has('pull_request')) return false;
+  return ![...triggers].some((t) => t !== 'pull_request' && EXTERNAL_TRIGGERS.has(t));
+}

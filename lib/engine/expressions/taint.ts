@@ -213,7 +213,7 @@ export class TaintAnalyzer {
    */
   triggersOf(scope: TaintScope): ReadonlySet<string> | null {
     const workflow = scope.workflow;
-    if (workflow === undefined) return null;
+    if (workflow === undefined) return scope.action === undefined ? null : this.#actionTriggers(scope.action);
     const cached = this.#triggers.get(workflow);
     if (cached !== undefined) return cached;
     this.#triggers.set(workflow, null);
@@ -233,6 +233,25 @@ export class TaintAnalyzer {
     }
     this.#triggers.set(workflow, result);
     return result;
+  }
+
+  /** A repository-private composite action runs in its callers' workflows: their triggers; null for a published one. */
+  #actionTriggers(action: Action): ReadonlySet<string> | null {
+    if (!isPrivateAction(action)) return null;
+    const callers = this.#repo.callersOf(action);
+    if (callers.length === 0 || this.#active.has(`triggers:${action.file.path}`)) return null;
+    this.#active.add(`triggers:${action.file.path}`);
+    try {
+      const result = new Set<string>();
+      for (const caller of callers) {
+        const theirs = this.triggersOf(stepScope(caller));
+        if (theirs === null) return null;
+        for (const name of theirs) result.add(name);
+      }
+      return result;
+    } finally {
+      this.#active.delete(`triggers:${action.file.path}`);
+    }
   }
 
   #ofPath(path: string[], scope: TaintScope, depth: number): Taint | null {

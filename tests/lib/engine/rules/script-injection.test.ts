@@ -157,9 +157,9 @@ describe(RULE, () => {
     expect(findings[2]?.description).not.toContain('keeps outsiders');
   });
 
-  it('knows which changed-files outputs are escaped', () => {
-    const findings = scanWith(RULE, yaml`
-      on: pull_request
+  it('knows which changed-files outputs are escaped (MEDIUM where only plain pull_request brings them in)', () => {
+    const run = (trigger: string) => scanWith(RULE, yaml`
+      on: ${trigger}
       jobs:
         j:
           runs-on: ubuntu-latest
@@ -183,7 +183,10 @@ describe(RULE, () => {
                 for f in \${{ steps.unsafe.outputs.all_changed_files }}; do echo "$f"; done
                 for f in \${{ steps.filter.outputs.src_files }}; do echo "$f"; done
     `);
-    expect(positions(findings)).toEqual(['20:20 HIGH', '22:20 HIGH']);
+    expect(positions(run('pull_request_target'))).toEqual(['20:20 HIGH', '22:20 HIGH']);
+    const plain = run('pull_request');
+    expect(positions(plain)).toEqual(['20:20 MEDIUM', '22:20 MEDIUM']);
+    expect(plain[0]?.description).toContain('only `pull_request` brings it in');
   });
 
   it('resolves the inputs of local composite actions through their callers', () => {
