@@ -59,10 +59,10 @@ export async function kindOf(real: string): Promise<'file' | 'dir' | null> {
   }
 }
 
-/** Local action directories a workflow or action names with `uses: ./path`. */
+/** Local action directories a workflow or action names with `uses: ./path` (or the self-repository form `uses: $/path`). */
 export function localActionPaths(text: string): string[] {
   const paths: string[] = [];
-  for (const match of text.matchAll(/uses:\s*["']?\.\/([^"'\s#@]*)/g)) {
+  for (const match of text.matchAll(/uses:\s*["']?[.$]\/([^"'\s#@]*)/g)) {
     const path = (match[1] ?? '').replace(/\/+$/, '');
     if (!path.split('/').includes('..')) paths.push(path);
   }
