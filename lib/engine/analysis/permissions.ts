@@ -58,3 +58,24 @@ export function calledLocalWorkflow(repository: RepositoryModel, job: Job): Work
 export function declaresOwnPermissions(workflow: Workflow): boolean {
   return workflow.permissions !== undefined || (workflow.jobs.length > 0 && workflow.jobs.every((j) => j.permissions !== undefined));
 }
+
+/** What in a job's text shows it needs a write scope: the commands and actions that consume it. */
+const SCOPE_USES: Record<string, RegExp> = {
+  contents:
+    /\bgit\s+(push|tag)\b|\bgh\s+(release|pr\s+merge|api)\b|\b(release|commit|push|publish|pages|changesets|backport|tag|version|deploy|auto-?merge|update|format|fix|style|pre-commit)[\w-]*@|GITHUB_TOKEN|github\.token|\bgithub-token\b|\btoken:/i,
+  'id-token':
+    /configure-aws-credentials|google-github-actions\/auth|azure\/login|pypi-publish|--provenance|provenance:|sigstore|cosign|attest|ACTIONS_ID_TOKEN|oidc|vault-action|slsa|workload_identity|role-to-assume|trusted[-_ ]publish|claude-code-action|run-gemini-cli|gemini-cli|npm\s+publish|twine|gh-action-pypi|id-token/i,
+  packages: /ghcr\.io|docker\.pkg\.github\.com|npm\.pkg\.github\.com|maven\.pkg\.github\.com|nuget\.pkg\.github\.com|rubygems\.pkg\.github\.com|docker\/login-action|\bpublish\b/i,
+  actions: /\bgh\s+(run|workflow|cache)\b|actions\/(cache|upload-artifact|download-artifact)|\/actions\/(runs|workflows|caches)|GITHUB_TOKEN|github\.token|\bgithub-token\b|cla-assistant|delete-/i,
+};
+
+/**
+ * Whether a job's own text shows it uses a write scope (a heuristic: a deploy with OIDC, a `git push`, a
+ * package pushed to GitHub Packages). For a single-job workflow, a workflow-level grant the job uses is
+ * exactly what the job needs, so there is nothing excessive to report.
+ */
+export function jobUsesScope(job: Job, scope: string): boolean {
+  const pattern = SCOPE_USES[scope];
+  if (pattern === undefined) return true;
+  return pattern.test(job.workflow.file.text.slice(job.node.start, job.node.end));
+}
