@@ -130,6 +130,61 @@ describe(RULE, () => {
     `))).toEqual(['10:16 HIGH']);
   });
 
+  it('rates the repository\'s own images LOW: built by its workflows (matrix names too) or under its owner', () => {
+    const build = yaml`
+      on: push
+      permissions: {}
+      jobs:
+        images:
+          runs-on: ubuntu-latest
+          strategy:
+            matrix:
+              image-name: [app-cpu, app-cuda]
+          steps:
+            - uses: docker/build-push-action@v6
+              with:
+                push: true
+                tags: \${{ env.REGISTRY }}/\${{ matrix.image-name }}:latest
+            - run: docker build -t ghcr.io/acme/tools:latest . && docker push ghcr.io/acme/tools:latest
+    `;
+    const tests = yaml`
+      on: push
+      jobs:
+        gpu:
+          if: github.repository == 'acme-org/project'
+          runs-on: ubuntu-latest
+          container: acme/app-cuda
+          services:
+            tools: ghcr.io/acme/tools
+            web: ghcr.io/acme-org/web:latest
+            db: postgres
+          steps: []
+    `;
+    const findings = scanWith(RULE, [
+      { path: '.github/workflows/build.yml', text: build },
+      { path: '.github/workflows/tests.yml', text: tests },
+    ]);
+    expect(positions(findings)).toEqual(['6:16 LOW', '8:14 LOW', '9:12 LOW', '10:11 HIGH']);
+    expect(findings[0]?.description).toContain("LOW: it is the repository's own image");
+    expect(findings[3]?.description).not.toContain('own image');
+  });
+
+  it('does not take a third-party image for an own one because a matrix of a non-building job names it', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          strategy:
+            matrix:
+              os: [ubuntu, debian]
+          container: ubuntu:latest
+          steps:
+            - run: docker build -t local-test .
+    `);
+    expect(findings.map((f) => f.severity)).toEqual(['HIGH']);
+  });
+
   it('does not throw on odd shapes', () => {
     expect(scanWith(RULE, yaml`
       on: push
