@@ -112,10 +112,16 @@ const GITHUB_HOSTED = /^(ubuntu|windows|macos)-(latest|\d+(\.\d+)?)(-(arm|arm64|
 /** Labels of managed, ephemeral runner services (one fresh machine per job): not the persistence risk this rule is about. */
 const MANAGED = /^(blacksmith|namespace-profile|nscloud|buildjet|depot-|warp-|ubicloud|cirun|runs-on[=/]|actuated|codspeed-)/i;
 
+/**
+ * Names organisations give GitHub's larger hosted runners: an OS image and a size (`ubuntu-latest-8-cores`,
+ * `gemini-cli-ubuntu-16-core`, `windows-2022-large`, `github-ubuntu-24.04-x86_64-8`, "Default Larger Runners").
+ */
+const LARGER_RUNNER = /^github-|larger runners|(?=.*\b(ubuntu|windows|macos)\b).*(\d+-?cores?\b|\d+core\b|\blarge\b|\bxlarge\b|\d+vcpu)/i;
+
 /** A literal `runs-on` label that is neither GitHub-hosted nor a managed service: a self-hosted or larger runner. */
 function customLabel(text: string): boolean {
   const label = text.trim();
-  return label !== '' && !label.includes('${{') && !GITHUB_HOSTED.test(label) && !MANAGED.test(label) && !isLabel(label);
+  return label !== '' && !label.includes('${{') && !GITHUB_HOSTED.test(label) && !MANAGED.test(label) && !LARGER_RUNNER.test(label) && !isLabel(label);
 }
 
 type Selection = { node: YScalar; how: string; certain: boolean };

@@ -148,6 +148,11 @@ describe(RULE, () => {
         e: { runs-on: blacksmith-4vcpu-ubuntu-2404, steps: [{ run: make }] }
         f: { runs-on: "runs-on=\${{ github.run_id }}/cpu=4", steps: [{ run: make }] }
         g: { runs-on: ubuntu-slim, steps: [{ run: make }] }
+        h: { runs-on: ubuntu-latest-8-cores, steps: [{ run: make }] }
+        i: { runs-on: gemini-cli-ubuntu-16-core, steps: [{ run: make }] }
+        j: { runs-on: github-ubuntu-24.04-x86_64-8, steps: [{ run: make }] }
+        k: { runs-on: { group: Default Larger Runners }, steps: [{ run: make }] }
+        l: { runs-on: ubuntu-arm64-large, steps: [{ run: make }] }
     `)).toEqual([]);
     expect(scanWith(RULE, yaml`
       on: push
