@@ -1,8 +1,10 @@
 import { calledLocalWorkflow, declaresOwnPermissions } from '../analysis/permissions.js';
 import { PRIVILEGED_TRIGGERS, type Job, type Workflow } from '../model/workflow.js';
 import type { RepositoryModel } from '../model/repository.js';
+import { actionSlug } from '../model/uses.js';
 import { defineWorkflowRule } from '../rule.js';
 import type { Severity } from '../types.js';
+import { scalarText } from '../yaml/model.js';
 
 /** Privileged triggers an outsider fires (a comment, an issue, a fork's pull request): `repository_dispatch` needs a write token. */
 function outsiderTriggers(workflow: Workflow): string[] {
@@ -16,6 +18,25 @@ function undeclaredJobs(repository: RepositoryModel, workflow: Workflow): Job[] 
     const called = calledLocalWorkflow(repository, job);
     return called === undefined || !declaresOwnPermissions(called);
   });
+}
+
+/**
+ * Why outside input can steer a job that holds the token, or null: it checks out or downloads what a pull
+ * request produced (`pull_request_target`, `workflow_run`), or splices event data into a script.
+ */
+function outsideControl(jobs: readonly Job[], outsider: readonly string[]): string | null {
+  const codeTrigger = outsider.find((t) => t === 'pull_request_target' || t === 'workflow_run');
+  for (const job of jobs) {
+    for (const step of job.steps) {
+      const slug = step.usesRef?.kind === 'repository' ? actionSlug(step.usesRef) : '';
+      if (codeTrigger !== undefined && /^(actions\/checkout|actions\/download-artifact|dawidd6\/action-download-artifact)$/.test(slug)) {
+        return `job \`${job.id}\` runs \`${slug}\` on \`${codeTrigger}\``;
+      }
+      const run = step.run === undefined ? null : scalarText(step.run);
+      if (run !== null && /\$\{\{\s*github\.event\./.test(run)) return `job \`${job.id}\` puts event data into a \`run:\` script`;
+    }
+  }
+  return null;
 }
 
 function listed(jobs: readonly Job[]): string {
@@ -32,7 +53,7 @@ export default defineWorkflowRule({
     severity: 'MEDIUM',
     surface: 'workflow',
     description:
-      'A workflow declares no `permissions:` and some of its jobs declare none either, so their GITHUB_TOKEN gets the repository default, which is read-write on many repositories. One finding per workflow file; HIGH when an outsider can trigger the workflow (`pull_request_target`, `issue_comment`, `workflow_run` ...) and a job runs steps with that token.',
+      'A workflow declares no `permissions:` and some of its jobs declare none either, so their GITHUB_TOKEN gets the repository default, which is read-write on many repositories. One finding per workflow file; HIGH when an outsider can trigger the workflow (`pull_request_target`, `issue_comment`, `workflow_run` ...) and a job checks out or downloads what a pull request produced, or puts event data into a script.',
     recommendation:
       'Add `permissions: {}` (or `contents: read`) at the top of the workflow and grant each job only the scopes it needs in its own `permissions:` block.',
   },
@@ -50,9 +71,12 @@ export default defineWorkflowRule({
       const localCallers = jobs.filter((j) => calledLocalWorkflow(context.repository, j) !== undefined);
       let severity: Severity = 'MEDIUM';
       let why = '';
-      if (outsider.length > 0 && stepJobs.length > 0) {
+      const control = outsider.length > 0 ? outsideControl(stepJobs, outsider) : null;
+      if (control !== null) {
         severity = 'HIGH';
-        why = ` HIGH: the workflow runs on \`${outsider[0] ?? ''}\`, which anyone with a GitHub account can trigger, so outside input meets a token that may be able to write.`;
+        why = ` HIGH: the workflow runs on \`${outsider[0] ?? ''}\`, which anyone with a GitHub account can trigger, and ${control}, so outside input meets a token that may be able to write.`;
+      } else if (outsider.length > 0 && stepJobs.length > 0) {
+        why = ` Not HIGH: anyone can trigger \`${outsider[0] ?? ''}\`, but no job checks out or downloads pull-request code or puts event data into a script, so outside input only reaches the token through the actions' own handling.`;
       } else if (outsider.length > 0) {
         why = ` Not HIGH: the ${jobs.length === 1 ? 'job only calls' : 'jobs only call'} reusable workflows${localCallers.length === jobs.length ? ' of this repository, whose own jobs decide what they do with the token' : ''}.`;
       } else if (workflow.triggers.some((t) => t.name === 'repository_dispatch')) {

@@ -47,17 +47,42 @@ describe(RULE, () => {
     expect(findings[0]?.description).toContain('and 9 more');
   });
 
-  it('is HIGH on a trigger an outsider fires, and says why', () => {
+  it('is HIGH on a trigger an outsider fires when a job checks out pull-request code or scripts event data, and says why', () => {
     const findings = scanWith(RULE, yaml`
       on: [pull_request_target]
       jobs:
         triage:
           runs-on: ubuntu-latest
           steps:
+            - uses: actions/checkout@v4
             - run: echo hi
     `);
     expect(positions(findings)).toEqual(['3:3 HIGH']);
-    expect(findings[0]?.description).toContain('HIGH: the workflow runs on `pull_request_target`, which anyone with a GitHub account can trigger');
+    expect(findings[0]?.description).toContain('HIGH: the workflow runs on `pull_request_target`, which anyone with a GitHub account can trigger, and job `triage` runs `actions/checkout`');
+    const scripted = scanWith(RULE, yaml`
+      on: issue_comment
+      jobs:
+        reply:
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "\${{ github.event.comment.id }}"
+    `);
+    expect(scripted.map((f) => f.severity)).toEqual(['HIGH']);
+  });
+
+  it('is MEDIUM on an outsider trigger whose jobs only hand event data to actions', () => {
+    const findings = scanWith(RULE, yaml`
+      on:
+        issues:
+          types: [opened]
+      jobs:
+        label:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/labeler@v5
+    `);
+    expect(positions(findings)).toEqual(['5:3 MEDIUM']);
+    expect(findings[0]?.description).toContain('Not HIGH: anyone can trigger `issues`, but no job checks out');
   });
 
   it('is not HIGH on repository_dispatch, which needs a write token to send', () => {
