@@ -132,7 +132,7 @@ export default defineWorkflowRule({
       for (const pair of job.services?.pairs ?? []) {
         const service = pair.value;
         const image = service.kind === 'scalar' ? service : getScalar(service, 'image');
-        check(context, job, image, `service \`${scalarText(pair.key) ?? ''}\``);
+        check(context, job, image, `service \`${scalarText(pair.key) ?? ''}\``, undefined, true);
       }
     },
     step(step) {
@@ -142,7 +142,13 @@ export default defineWorkflowRule({
   }),
 });
 
-function check(context: WorkflowRuleContext, job: Job | null, node: YNode | undefined, where: string, text?: string): void {
+/** Docker Official Images (`ubuntu`, `node:22`, `docker.io/library/postgres`), published by Docker's own program. */
+export function isOfficialImage(reference: string): boolean {
+  const name = reference.trim().replace(/^docker:\/\//, '').replace(/^(docker\.io|index\.docker\.io|registry-1\.docker\.io)\/library\//, '');
+  return !name.includes('/') && !name.includes('${{');
+}
+
+function check(context: WorkflowRuleContext, job: Job | null, node: YNode | undefined, where: string, text?: string, service = false): void {
   if (node?.kind !== 'scalar' || (text === undefined && typeof node.value !== 'string')) return;
   const value = text ?? scalarText(node);
   if (value === null || value.trim() === '') return;
@@ -151,13 +157,20 @@ function check(context: WorkflowRuleContext, job: Job | null, node: YNode | unde
   const own = ownImages(context.repository);
   const ownOnly = found.every((f) => isOwnImage(own, f.image));
   const floating: Severity = found.some((f) => f.severity === 'HIGH') ? 'HIGH' : 'MEDIUM';
-  const severity: Severity = ownOnly ? 'LOW' : floating;
+  // A floating third-party image is HIGH only where it runs the job's steps with a namespace anyone can register.
+  const officialOnly = found.every((f) => isOfficialImage(f.image));
+  const capped = floating === 'HIGH' && (service || officialOnly);
+  const severity: Severity = ownOnly ? 'LOW' : capped ? 'MEDIUM' : floating;
   const images = [...new Set(found.map((f) => f.image))];
   const shown = images.slice(0, 3).map((i) => `\`${i}\``).join(', ') + (images.length > 3 ? ` and ${images.length - 3} more` : '');
   const why = floating === 'HIGH' ? 'has no tag or uses `latest`, so it follows whatever is pushed next' : 'is pinned by a tag, which its publisher can re-push';
   const ownWhy = ownOnly
     ? ' LOW: it is the repository\'s own image (its workflows build or push it, or it is published under the owner\'s namespace), so only its maintainers can change it.'
-    : '';
+    : !capped
+      ? ''
+      : officialOnly
+        ? ' MEDIUM: it is a Docker Official Image, published by Docker\'s reviewed program rather than an arbitrary account.'
+        : ' MEDIUM: a service container runs beside the job, without its steps, secrets or workspace.';
   context.report({
     node,
     severity,
