@@ -56,7 +56,8 @@ const REF_GATE = /\bgithub\.(ref|ref_name|ref_type|base_ref|head_ref)\b|refs\/(h
  */
 export function conditionSeverity(node: YNode): { severity: Severity; why: string } {
   const text = node.kind === 'scalar' && typeof node.value === 'string' ? node.value : '';
-  const sources = findExpressions(text).map((s) => s.source).join(' ');
+  // The literal text around the `${{ }}` is part of what the author meant to check (`${{ a }} && github.actor == 'x'`).
+  const sources = text;
   if (TRUST_GATE.test(sources)) return { severity: 'HIGH', why: ' The condition checks who triggered the run or where its code comes from, so that check is bypassed.' };
   if (REF_GATE.test(sources)) {
     return { severity: 'MEDIUM', why: ' MEDIUM: the condition filters on a branch, tag or release, so what it guards also runs on other refs; it checks no actor or origin.' };
