@@ -45,9 +45,13 @@ export default defineWorkflowRule({
       // When a single job inherits them, workflow-level grants are that job's own: narrow grants are
       // the recommended pattern there, so only the grants that arm a privileged trigger are reported.
       // A reusable workflow's grants are capped by its caller's job, which is where they are decided.
-      const singleJob = inheriting.length === 1;
+      // A call job passes the grant on as the ceiling of the reusable workflow's jobs, which may need it:
+      // only jobs that run steps themselves show whether the grant is wider than needed.
+      const stepJobs = inheriting.filter((j) => j.uses === undefined);
+      if (inheriting.length > 0 && stepJobs.length === 0) return;
+      const singleJob = stepJobs.length === 1;
       const reusableOnly = workflow.triggers.length > 0 && workflow.triggers.every((t) => t.name === 'workflow_call');
-      const only = singleJob ? inheriting[0] : undefined;
+      const only = singleJob ? stepJobs[0] : undefined;
       for (const write of permissions.writes) {
         const critical = privileged.length > 0 && CRITICAL_SCOPES.has(write.scope);
         if ((singleJob || reusableOnly) && !critical) continue;

@@ -119,6 +119,32 @@ describe(RULE, () => {
     expect(findings[0]?.description).toContain('Not HIGH: it is the only job');
   });
 
+  it('leaves grants that call jobs pass on as the ceiling of reusable workflows', () => {
+    expect(scanWith(RULE, yaml`
+      on: pull_request
+      permissions:
+        contents: read
+        pull-requests: write
+      jobs:
+        build:
+          uses: ./.github/workflows/build.yml
+        size:
+          uses: ./.github/workflows/size-limit.yml
+    `)).toEqual([]);
+    // One job running steps beside the calls: judged as that job's own grant.
+    expect(scanWith(RULE, yaml`
+      on: pull_request
+      permissions:
+        pull-requests: write
+      jobs:
+        build:
+          uses: ./.github/workflows/build.yml
+        check:
+          runs-on: x
+          steps: [{ run: make check }]
+    `)).toEqual([]);
+  });
+
   it('says nothing about a single-job workflow whose job uses its privileged grant', () => {
     expect(scanWith(RULE, yaml`
       on: issue_comment
