@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'coverage/', '.data/', 'bench/results/', '**/*.generated.ts'] },
+  { ignores: ['node_modules/', 'coverage/', '.data/', 'bench/results/', 'dist/', '**/*.generated.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

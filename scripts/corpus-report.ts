@@ -7,7 +7,7 @@
  *
  * Writes bench/results/corpus-findings.tsv (every finding, for false-positive review) and
  * corpus-summary.json (the numbers printed here; pass an older one to `--compare` to see what changed).
- * Exits cleanly, saying so, when the corpus is not there.
+ * Without the corpus it says so in one line and exits with status 2, as the other corpus scripts do.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
@@ -25,8 +25,9 @@ const out = fileURLToPath(new URL('../bench/results/', import.meta.url));
 const ruleFilter = values.rule;
 
 if (!existsSync(corpus)) {
-  console.log(`corpus:report: no corpus at ${corpus} (it is not part of the project); pass --corpus <dir> to scan another one.`);
-  process.exit(0);
+  // One line, as the other corpus scripts say it: the corpus sits beside the project and is not part of the package.
+  console.error(`corpus:report needs the shared corpus at ${values.corpus ?? '../shared/corpus/real'} (beside the project; it is not part of the package); pass --corpus <dir> to scan another one`);
+  process.exit(2);
 }
 
 export interface CorpusSummary {

@@ -39,7 +39,7 @@ if (isSql(db)) {
 }
 useDatabase(db);
 
-const server = await serve(createRouter(ROOT, await discoverRoutes(ROOT)), config.port);
+const server = await serve(createRouter(ROOT, await discoverRoutes(ROOT)), config.port).catch((error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' ? (console.error(`dev: port ${config.port} is in use; stop the other server or set PORT to a free port`), process.exit(1)) : Promise.reject(error)));
 const base = `http://localhost:${config.port}`;
 const where =
   config.database.kind === 'pglite'
