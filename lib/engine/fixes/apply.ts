@@ -1,0 +1,206 @@
+/**
+ * Turning findings into edits: `fixRepository` applies fixes one at a time, each verified by a re-scan
+ * (the finding is gone and nothing new appears) before it is kept, so what it writes is never worse than
+ * what it read; `fixesForFindings` gives each fixable finding of a scan its own diff (the API's `fix`).
+ * Pure like the rest of the engine: files in, files out.
+ */
+import { parseDocument } from 'yaml';
+import { RepositoryModel } from '../model/repository.js';
+import { buildAction, buildDependabot, buildWorkflow, type Action, type Dependabot, type Workflow } from '../model/workflow.js';
+import { classifyPath, scanRepository, type ScanOptions } from '../scan.js';
+import type { Finding, RepositoryFile } from '../types.js';
+import { parseYaml } from '../yaml/parse.js';
+import { SourceFile } from '../yaml/source.js';
+import { unifiedDiff } from './diff.js';
+import { applyEdits, offsetOf } from './edit.js';
+import { fixerFor } from './index.js';
+import type { FixData, FixProposal } from './types.js';
+
+export type FixMode = 'safe' | 'unsafe';
+
+export interface FixOptions extends ScanOptions {
+  /** `safe` (default) applies only fixes that keep the workflow's behaviour; `unsafe` adds the others. */
+  mode?: FixMode;
+  data?: FixData;
+  /** Upper bound on fix attempts per repository (each costs a re-scan); default 500. */
+  maxAttempts?: number;
+}
+
+export interface FixedFinding {
+  file: string;
+  line: number;
+  rule_id: string;
+  description: string;
+  safe: boolean;
+}
+
+export interface SkippedFix {
+  file: string;
+  line: number;
+  rule_id: string;
+  reason: string;
+  /** The fix needs data only the network gives (a pin); `true` lets the CLI say which pins were skipped. */
+  needsNetwork?: boolean;
+}
+
+export interface FixResult {
+  /** Every input file, with the fixed text where a fix applied. */
+  files: RepositoryFile[];
+  /** Paths whose text changed, sorted. */
+  changed: string[];
+  applied: FixedFinding[];
+  skipped: SkippedFix[];
+}
+
+/** A finding's fix as the API shows it. */
+export interface FindingFix {
+  safe: boolean;
+  /** Unified diff of the finding's file. */
+  diff: string;
+}
+
+interface Parsed {
+  byPath: Map<string, { file: SourceFile; model: Workflow | Action | Dependabot }>;
+  repository: RepositoryModel;
+}
+
+function parseAll(files: readonly RepositoryFile[]): Parsed {
+  const byPath = new Map<string, { file: SourceFile; model: Workflow | Action | Dependabot }>();
+  const workflows: Workflow[] = [];
+  const actions: Action[] = [];
+  const dependabot: Dependabot[] = [];
+  for (const f of files) {
+    const kind = classifyPath(f.path);
+    if (kind === null || f.unreadable !== undefined) continue;
+    const result = parseYaml(f.text);
+    if (!result.ok || result.root.kind !== 'map') continue;
+    const file = new SourceFile(f.path, f.text);
+    const model = kind === 'workflow' ? buildWorkflow(file, result.root) : kind === 'action' ? buildAction(file, result.root) : buildDependabot(file, result.root);
+    if (model.kind === 'workflow') workflows.push(model);
+    else if (model.kind === 'action') actions.push(model);
+    else dependabot.push(model);
+    byPath.set(f.path, { file, model });
+  }
+  return { byPath, repository: new RepositoryModel(workflows, actions, dependabot) };
+}
+
+function propose(finding: Finding, parsed: Parsed, data: FixData): FixProposal | null {
+  const fixer = fixerFor(finding.rule_id);
+  if (fixer === undefined) return null;
+  const entry = parsed.byPath.get(finding.file);
+  if (entry === undefined) return { skipped: 'the file could not be parsed' };
+  const offset = offsetOf(entry.file.lineStarts, finding.line, finding.column);
+  const proposal = fixer.propose({ finding, offset, file: entry.file, model: entry.model, repository: parsed.repository, data });
+  if ('edits' in proposal && !fixer.safe) return { ...proposal, safe: false };
+  return proposal;
+}
+
+/** A finding's identity across edits (lines move; rule, file and description do not). */
+function identity(f: Finding): string {
+  return `${f.rule_id}\0${f.file}\0${f.description}`;
+}
+
+function tally(findings: readonly Finding[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const f of findings) counts.set(identity(f), (counts.get(identity(f)) ?? 0) + 1);
+  return counts;
+}
+
+/** Both YAML readers accept the text without a complaint. */
+function parsesCleanly(text: string): boolean {
+  const ours = parseYaml(text);
+  if (!ours.ok || ours.root.kind !== 'map') return false;
+  const document = parseDocument(text, { uniqueKeys: true });
+  return document.errors.length === 0;
+}
+
+type Verdict = { ok: true; after: Finding[] } | { ok: false; reason: string };
+
+function verify(target: Finding, before: readonly Finding[], files: readonly RepositoryFile[], path: string, text: string, options: ScanOptions): Verdict {
+  if (!parsesCleanly(text)) return { ok: false, reason: 'the edited file would not parse cleanly, so it was left alone' };
+  const after = scanRepository(files.map((f) => (f.path === path ? { path, text } : f)), options).findings;
+  const was = tally(before);
+  const now = tally(after);
+  if ((now.get(identity(target)) ?? 0) >= (was.get(identity(target)) ?? 0)) return { ok: false, reason: 'the edit would not remove the finding, so the file was left alone' };
+  for (const [key, count] of now) {
+    if (count > (was.get(key) ?? 0)) return { ok: false, reason: `the edit would add a \`${key.split('\0')[0] ?? ''}\` finding, so the file was left alone` };
+  }
+  return { ok: true, after };
+}
+
+/**
+ * Applies the fixes of a repository's findings, one verified fix at a time, and returns the new files.
+ * Running it on its own output changes nothing (every applied fix removes its finding).
+ */
+export function fixRepository(input: readonly RepositoryFile[], options: FixOptions = {}): FixResult {
+  const mode = options.mode ?? 'safe';
+  const data = options.data ?? {};
+  let files = input.map((f) => ({ ...f }));
+  let findings = scanRepository(files, options).findings;
+  const applied: FixedFinding[] = [];
+  const skipped: SkippedFix[] = [];
+  const given = new Set<string>();
+  let budget = options.maxAttempts ?? 500;
+  for (;;) {
+    const target = findings.find((f) => fixerFor(f.rule_id) !== undefined && !given.has(identity(f)));
+    if (target === undefined || budget-- <= 0) break;
+    const proposal = propose(target, parseAll(files), data);
+    if (proposal === null) continue;
+    const skip = (reason: string, needsNetwork?: boolean) => {
+      given.add(identity(target));
+      skipped.push({ file: target.file, line: target.line, rule_id: target.rule_id, reason, ...(needsNetwork === true ? { needsNetwork } : {}) });
+    };
+    if ('skipped' in proposal) {
+      skip(proposal.skipped, proposal.needsNetwork);
+      continue;
+    }
+    if (!proposal.safe && mode === 'safe') {
+      skip(`the fix changes behaviour${proposal.note === undefined ? '' : ` (${proposal.note})`}: apply it with --fix=unsafe`);
+      continue;
+    }
+    const original = files.find((f) => f.path === target.file);
+    if (original === undefined) continue;
+    const text = applyEdits(original.text, proposal.edits);
+    const verdict = verify(target, findings, files, target.file, text, options);
+    if (!verdict.ok) {
+      skip(verdict.reason);
+      continue;
+    }
+    files = files.map((f) => (f.path === target.file ? { path: f.path, text } : f));
+    findings = verdict.after;
+    applied.push({ file: target.file, line: target.line, rule_id: target.rule_id, description: target.description, safe: proposal.safe });
+  }
+  const changed = files.filter((f, i) => f.text !== input[i]?.text).map((f) => f.path).sort();
+  return { files, changed, applied, skipped };
+}
+
+/**
+ * Each finding's own fix, as a diff of its file against the scanned text (findings without a fix, or whose
+ * fix is skipped or fails verification, get none). Verified on the file alone, bounded by `maxFixes`.
+ */
+export function fixesForFindings(files: readonly RepositoryFile[], findings: readonly Finding[], options: FixOptions & { maxFixes?: number } = {}): (FindingFix | null)[] {
+  const data = options.data ?? {};
+  let parsed: Parsed | undefined;
+  let budget = options.maxFixes ?? 200;
+  const alone = new Map<string, Finding[]>();
+  return findings.map((finding) => {
+    if (fixerFor(finding.rule_id) === undefined || budget <= 0) return null;
+    budget--;
+    parsed ??= parseAll(files);
+    const proposal = propose(finding, parsed, data);
+    if (proposal === null || 'skipped' in proposal) return null;
+    const original = files.find((f) => f.path === finding.file);
+    if (original === undefined) return null;
+    const text = applyEdits(original.text, proposal.edits);
+    const single = [original];
+    let before = alone.get(original.path);
+    if (before === undefined) {
+      before = scanRepository(single, options).findings;
+      alone.set(original.path, before);
+    }
+    const target = before.find((f) => identity(f) === identity(finding));
+    if (target === undefined) return null;
+    if (!verify(target, before, single, original.path, text, options).ok) return null;
+    return { safe: proposal.safe, diff: unifiedDiff(original.path, original.text, text) };
+  });
+}

@@ -1,0 +1,18 @@
+/**
+ * The fix registry: rule id -> its fixer (`rules/<id>.fix.ts`). A rule with a fixer declares it in its
+ * `meta.fix`; a test checks the two agree.
+ */
+import dependabotMissingCooldown from '../rules/dependabot-missing-cooldown.fix.js';
+import missingConcurrency from '../rules/missing-concurrency.fix.js';
+import missingTimeout from '../rules/missing-timeout.fix.js';
+import persistedCredentials from '../rules/persisted-credentials.fix.js';
+import type { Fixer } from './types.js';
+
+export const FIXERS: readonly Fixer[] = [dependabotMissingCooldown, missingConcurrency, missingTimeout, persistedCredentials];
+
+const BY_RULE = new Map(FIXERS.map((f) => [f.ruleId, f]));
+
+export function fixerFor(ruleId: string): Fixer | undefined {
+  return BY_RULE.get(ruleId);
+}
+
