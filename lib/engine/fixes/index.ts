@@ -3,12 +3,15 @@
  * `meta.fix`; a test checks the two agree.
  */
 import dependabotMissingCooldown from '../rules/dependabot-missing-cooldown.fix.js';
+import excessivePermissions from '../rules/excessive-permissions.fix.js';
 import missingConcurrency from '../rules/missing-concurrency.fix.js';
+import missingPermissions from '../rules/missing-permissions.fix.js';
 import missingTimeout from '../rules/missing-timeout.fix.js';
 import persistedCredentials from '../rules/persisted-credentials.fix.js';
+import scriptInjection from '../rules/script-injection.fix.js';
 import type { Fixer } from './types.js';
 
-export const FIXERS: readonly Fixer[] = [dependabotMissingCooldown, missingConcurrency, missingTimeout, persistedCredentials];
+export const FIXERS: readonly Fixer[] = [dependabotMissingCooldown, excessivePermissions, missingConcurrency, missingPermissions, missingTimeout, persistedCredentials, scriptInjection];
 
 const BY_RULE = new Map(FIXERS.map((f) => [f.ruleId, f]));
 
