@@ -66,6 +66,11 @@ Options:
   -o, --output FILE      write the report to FILE instead of standard output
       --settings FILE    a repository-settings snapshot (JSON) adding settings findings and the attack paths
                          they complete; with several repository paths, give one per path, in the same order
+      --fix[=MODE]       fix the findings that have a fix, in place, then report what remains: --fix applies
+                         the safe fixes, --fix=unsafe adds those that may change behaviour, --fix=diff prints
+                         the safe fixes as a unified diff and changes nothing. Pins come from
+                         .chainbreaker/pins.json, then GitHub (GITHUB_TOKEN) and Docker Hub/GHCR; pins that
+                         cannot be resolved are listed as skipped. Local checkouts only
       --github REPO      scan owner/repo on GitHub, files and settings, as the Chainbreaker service reads
                          them; repeatable. The token comes from GITHUB_TOKEN (a personal access token,
                          \`gh auth token\`, or a workflow's token); settings it cannot read are reported as
@@ -148,8 +153,10 @@ const FAIL_ON = [...SEVERITIES.map((s) => s.toLowerCase()), 'none'] as const;
 
 async function scan(args: readonly string[], io: CliIO): Promise<number> {
   const { values, positionals } = parse(
-    args,
+    // A bare `--fix` means the safe fixes (parseArgs has no optional values).
+    args.map((a) => (a === '--fix' ? '--fix=safe' : a)),
     {
+      fix: { type: 'string' },
       format: { type: 'string', short: 'f', default: 'text' },
       ruleset: { type: 'string', default: 'all' },
       disable: { type: 'string', multiple: true },
@@ -177,6 +184,23 @@ async function scan(args: readonly string[], io: CliIO): Promise<number> {
     throw new UsageError(`--settings: give one snapshot per repository path, in the same order (${paths.length} paths, ${settingsFiles.length} snapshots)`);
   }
   const githubToken = githubRepositories.length > 0 ? tokenFor(githubRepositories, io) : '';
+  if (values.fix !== undefined) {
+    const fix = oneOf('fix', values.fix, ['safe', 'unsafe', 'diff'] as const);
+    if (githubRepositories.length > 0) throw new UsageError('--fix works on local checkouts, not with --github');
+    const { fixCheckout, formatFixSummary } = await import('../lib/fix/run.js');
+    for (const path of paths) {
+      const dryRun = fix === 'diff';
+      let outcome;
+      try {
+        outcome = await fixCheckout(resolve(io.cwd, path), { mode: fix === 'unsafe' ? 'unsafe' : 'safe', dryRun, ruleset, isEnabled: (id) => !disabled.has(id), env: io.env });
+      } catch (error) {
+        throw new OperationalError(`cannot fix ${path}: ${reason(error)}`);
+      }
+      io.stderr.write(formatFixSummary(path, outcome, dryRun));
+      if (dryRun) io.stdout.write(paths.length > 1 ? outcome.diff.replace(/^(---|\+\+\+) ([ab])\//gm, `$1 $2/${path.replace(/\/+$/, '')}/`) : outcome.diff);
+    }
+    if (fix === 'diff') return EXIT.ok;
+  }
 
   const repositories: RepositoryInput[] = [];
   for (const [i, path] of paths.entries()) {

@@ -9,9 +9,11 @@ import missingPermissions from '../rules/missing-permissions.fix.js';
 import missingTimeout from '../rules/missing-timeout.fix.js';
 import persistedCredentials from '../rules/persisted-credentials.fix.js';
 import scriptInjection from '../rules/script-injection.fix.js';
+import unpinnedAction from '../rules/unpinned-action.fix.js';
+import unpinnedImage from '../rules/unpinned-image.fix.js';
 import type { Fixer } from './types.js';
 
-export const FIXERS: readonly Fixer[] = [dependabotMissingCooldown, excessivePermissions, missingConcurrency, missingPermissions, missingTimeout, persistedCredentials, scriptInjection];
+export const FIXERS: readonly Fixer[] = [dependabotMissingCooldown, excessivePermissions, missingConcurrency, missingPermissions, missingTimeout, persistedCredentials, scriptInjection, unpinnedAction, unpinnedImage];
 
 const BY_RULE = new Map(FIXERS.map((f) => [f.ruleId, f]));
 

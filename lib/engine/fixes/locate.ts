@@ -1,3 +1,4 @@
+import { descendants, type YScalar } from '../yaml/model.js';
 import type { Action, Dependabot, DependabotUpdate, Job, Step, Workflow } from '../model/workflow.js';
 
 /** The job whose key is at `offset` (where job-level findings point). */
@@ -15,4 +16,10 @@ export function stepAt(model: Workflow | Action | Dependabot, offset: number): S
 export function dependabotUpdateAt(model: Workflow | Action | Dependabot, offset: number): DependabotUpdate | undefined {
   if (model.kind !== 'dependabot') return undefined;
   return model.updates.find((u) => u.node.start <= offset && offset < u.node.end);
+}
+
+/** The scalar (value, not key) that starts at `offset`, anywhere in the file. */
+export function scalarAt(model: Workflow | Action | Dependabot, offset: number): YScalar | undefined {
+  for (const node of descendants(model.root)) if (node.kind === 'scalar' && node.start === offset) return node;
+  return undefined;
 }
