@@ -39,7 +39,7 @@ export async function readLock(root: string): Promise<PinLock> {
     text = await readFile(join(root, LOCK_PATH), 'utf8');
   } catch (error) {
     if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return emptyLock();
-    throw new Error(`cannot read ${LOCK_PATH}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`cannot read ${LOCK_PATH}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   if (text.length > MAX_LOCK_BYTES) throw new Error(`${LOCK_PATH} is larger than ${MAX_LOCK_BYTES} bytes`);
   let json: unknown;

@@ -24,6 +24,8 @@ export interface FixOptions extends ScanOptions {
   data?: FixData;
   /** Upper bound on fix attempts per repository (each costs a re-scan); default 500. */
   maxAttempts?: number;
+  /** Fix only the findings of rules for which this returns true (every finding is still re-scanned). */
+  fixRule?: (ruleId: string) => boolean;
 }
 
 export interface FixedFinding {
@@ -142,7 +144,7 @@ export function fixRepository(input: readonly RepositoryFile[], options: FixOpti
   const given = new Set<string>();
   let budget = options.maxAttempts ?? 500;
   for (;;) {
-    const target = findings.find((f) => fixerFor(f.rule_id) !== undefined && !given.has(identity(f)));
+    const target = findings.find((f) => fixerFor(f.rule_id) !== undefined && (options.fixRule?.(f.rule_id) ?? true) && !given.has(identity(f)));
     if (target === undefined || budget-- <= 0) break;
     const proposal = propose(target, parseAll(files), data);
     if (proposal === null) continue;

@@ -98,6 +98,11 @@ export default defineFixer({
       if (file.text.slice(start, end).replace(/\s/g, '') !== `\${{${occurrence.span.source.replace(/\s/g, '')}}}`) return { skipped: 'the expression spans lines' };
       if (run.style === 'plain' && start === run.start) return { skipped: 'the script starts with the expression' };
       const lineStartOffset = file.text.lastIndexOf('\n', start - 1) + 1;
+      // `'${{ x }}'` as a whole quoted word becomes `"${X}"` (bash) rather than `''"${X}"''`.
+      if (shell === 'bash' && file.text[start - 1] === "'" && file.text[end] === "'" && bashQuote(file.text.slice(lineStartOffset, start)) === 'single') {
+        edits.push({ start: start - 1, end: end + 1, text: `"\${${name}}"` });
+        continue;
+      }
       const replacement = reference(shell, name, shell === 'bash' ? bashQuote(file.text.slice(lineStartOffset, start)) : /'[^']*$/.test(file.text.slice(lineStartOffset, start).replace(/"[^"]*"/g, '')) ? 'single' : 'none');
       if (replacement === null) return { skipped: 'the expression sits inside a single-quoted PowerShell string' };
       edits.push({ start, end, text: replacement });
