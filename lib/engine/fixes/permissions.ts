@@ -27,7 +27,7 @@ function merge(into: Scopes, from: Scopes): void {
 
 const GIT_PUSH = /\bgit\s+(?:-[Cc]\s+\S+\s+)*push\b/;
 const GH = /(?:^|[\s;&|(`$])gh\s+([a-z-]+)(?:\s+([a-z-]+))?/g;
-const OIDC = /ACTIONS_ID_TOKEN_REQUEST|\bcosign\s+(?:sign|attest)\b|\bnpm\s+publish\b[^\n]*--provenance|\bgh\s+attestation\s+verify\b/;
+const OIDC = /ACTIONS_ID_TOKEN_REQUEST|\bcosign\s+(?:sign|attest)\b|\bnpm\s+publish\b[^\n]*--provenance/;
 const TOKEN_API = /(GITHUB_TOKEN|GH_TOKEN|github\.token)[\s\S]*\b(curl|wget|Invoke-RestMethod|Invoke-WebRequest)\b|\b(curl|wget|Invoke-RestMethod|Invoke-WebRequest)\b[\s\S]*(GITHUB_TOKEN|GH_TOKEN|github\.token)/;
 
 function scriptNeeds(script: string, needs: Needs): void {

@@ -21,6 +21,7 @@ export default defineWorkflowRule({
     title: 'Dependency updates adopted with no cooldown',
     severity: 'LOW',
     surface: 'workflow',
+    fix: { safe: true },
     description:
       'A Dependabot `updates` entry has no `cooldown`, so version updates are proposed the moment a release is published, before a compromised or broken release has usually been noticed and pulled.',
     recommendation:

@@ -8,6 +8,7 @@ export default defineWorkflowRule({
     title: 'Workflow token permissions not declared',
     severity: 'MEDIUM',
     surface: 'workflow',
+    fix: { safe: true },
     description:
       'A job runs without `permissions:` in a workflow that declares none either, so its GITHUB_TOKEN gets the repository default, which is read-write on many repositories. HIGH when the workflow has a privileged trigger.',
     recommendation:
