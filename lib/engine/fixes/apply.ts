@@ -8,12 +8,14 @@ import { parseDocument } from 'yaml';
 import { RepositoryModel } from '../model/repository.js';
 import { buildAction, buildDependabot, buildWorkflow, type Action, type Dependabot, type Workflow } from '../model/workflow.js';
 import { classifyPath, scanRepository, type ScanOptions } from '../scan.js';
-import type { Finding, RepositoryFile } from '../types.js';
+import type { SettingsSnapshot } from '../settings/snapshot.js';
+import { SETTINGS_FILE, type Finding, type RepositoryFile } from '../types.js';
 import { parseYaml } from '../yaml/parse.js';
 import { SourceFile } from '../yaml/source.js';
 import { unifiedDiff } from './diff.js';
 import { applyEdits, offsetOf } from './edit.js';
 import { fixerFor } from './index.js';
+import { settingsApiFix, type ApiCall } from './settings-api.js';
 import type { FixData, FixProposal } from './types.js';
 
 export type FixMode = 'safe' | 'unsafe';
@@ -180,7 +182,9 @@ export function fixRepository(input: readonly RepositoryFile[], options: FixOpti
  * Each finding's own fix, as a diff of its file against the scanned text (findings without a fix, or whose
  * fix is skipped or fails verification, get none). Verified on the file alone, bounded by `maxFixes`.
  */
-export function fixesForFindings(files: readonly RepositoryFile[], findings: readonly Finding[], options: FixOptions & { maxFixes?: number } = {}): (FindingFix | null)[] {
+export function fixesForFindings(files: readonly RepositoryFile[], findings: readonly Finding[], withSettings: FixOptions & { maxFixes?: number } = {}): (FindingFix | null)[] {
+  // Workflow fixes are verified on their file alone: settings findings would only cost time.
+  const { settings: _settings, ...options } = withSettings;
   const data = options.data ?? {};
   let parsed: Parsed | undefined;
   let budget = options.maxFixes ?? 200;
@@ -204,5 +208,27 @@ export function fixesForFindings(files: readonly RepositoryFile[], findings: rea
     if (target === undefined) return null;
     if (!verify(target, before, single, original.path, text, options).ok) return null;
     return { safe: proposal.safe, diff: unifiedDiff(original.path, original.text, text) };
+  });
+}
+
+/** A finding's `fix` in the API: a diff of its file, or (settings findings) the GitHub call that fixes it. */
+export interface ApiFix {
+  safe: boolean;
+  diff?: string;
+  api?: ApiCall;
+}
+
+/**
+ * The API's `fix` of each finding (null when it has none): workflow fixes as diffs (no pins: the service
+ * does not resolve them), settings fixes as the GitHub call, never made by the service.
+ */
+export function apiFixes(files: readonly RepositoryFile[], findings: readonly Finding[], fullName: string, options: FixOptions & { settings?: SettingsSnapshot } = {}): (ApiFix | null)[] {
+  const diffs = fixesForFindings(files, findings, options);
+  return findings.map((finding, i) => {
+    if (finding.file === SETTINGS_FILE) {
+      const api = settingsApiFix(finding.rule_id, fullName, options.settings);
+      return api === null ? null : { safe: false, api };
+    }
+    return diffs[i] ?? null;
   });
 }
