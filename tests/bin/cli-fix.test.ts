@@ -28,7 +28,7 @@ const server = setupServer(
     return HttpResponse.json({ data });
   }),
 );
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
 afterAll(() => server.close());
 
 const roots: string[] = [];
