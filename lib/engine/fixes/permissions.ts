@@ -34,7 +34,8 @@ function scriptNeeds(script: string, needs: Needs): void {
   if (GIT_PUSH.test(script)) grant(needs.scopes, 'contents', 'write');
   if (OIDC.test(script)) grant(needs.scopes, 'id-token', 'write');
   for (const match of script.matchAll(GH)) {
-    const command = `${match[1] ?? ''} ${match[2] ?? ''}`.trim();
+    // `gh api` needs whatever the call needs: unknown, whatever follows it.
+    const command = match[1] === 'api' ? 'api' : `${match[1] ?? ''} ${match[2] ?? ''}`.trim();
     const scopes = GH_COMMANDS[command];
     if (scopes === undefined) needs.unknown.push(`\`gh ${command}\` in a script`);
     else merge(needs.scopes, scopes);
