@@ -16,7 +16,7 @@ import { unifiedDiff } from './diff.js';
 import { applyEdits, offsetOf } from './edit.js';
 import { fixerFor } from './index.js';
 import { settingsApiFix, type ApiCall } from './settings-api.js';
-import type { FixData, FixProposal } from './types.js';
+import type { FixData, FixProposal, TextEdit } from './types.js';
 
 export type FixMode = 'safe' | 'unsafe';
 
@@ -120,21 +120,33 @@ function parsesCleanly(text: string): boolean {
 
 type Verdict = { ok: true; after: Finding[] } | { ok: false; reason: string };
 
-function verify(target: Finding, before: readonly Finding[], files: readonly RepositoryFile[], path: string, text: string, options: ScanOptions): Verdict {
+function verify(targets: readonly Finding[], before: readonly Finding[], files: readonly RepositoryFile[], path: string, text: string, options: ScanOptions): Verdict {
   if (!parsesCleanly(text)) return { ok: false, reason: 'the edited file would not parse cleanly, so it was left alone' };
   const after = scanRepository(files.map((f) => (f.path === path ? { path, text } : f)), options).findings;
   const was = tally(before);
   const now = tally(after);
-  if ((now.get(identity(target)) ?? 0) >= (was.get(identity(target)) ?? 0)) return { ok: false, reason: 'the edit would not remove the finding, so the file was left alone' };
+  const fixed = tally(targets);
+  for (const [key, count] of fixed) {
+    if ((now.get(key) ?? 0) > (was.get(key) ?? 0) - count) return { ok: false, reason: 'the edit would not remove the finding, so the file was left alone' };
+  }
   for (const [key, count] of now) {
     if (count > (was.get(key) ?? 0)) return { ok: false, reason: `the edit would add a \`${key.split('\0')[0] ?? ''}\` finding, so the file was left alone` };
   }
   return { ok: true, after };
 }
 
+function overlaps(a: readonly TextEdit[], b: readonly TextEdit[]): boolean {
+  return a.some((x) => b.some((y) => x.start < y.end && y.start < x.end));
+}
+
+function sameEdits(a: readonly TextEdit[], b: readonly TextEdit[]): boolean {
+  return a.length === b.length && a.every((x, i) => x.start === b[i]?.start && x.end === b[i]?.end && x.text === b[i]?.text);
+}
+
 /**
- * Applies the fixes of a repository's findings, one verified fix at a time, and returns the new files.
- * Running it on its own output changes nothing (every applied fix removes its finding).
+ * Applies the fixes of a repository's findings and returns the new files. Per file, the fixes of all its
+ * findings are combined and verified with one re-scan; when that fails, they are retried one at a time,
+ * each verified on its own. Running it on its own output changes nothing (every kept fix removes its finding).
  */
 export function fixRepository(input: readonly RepositoryFile[], options: FixOptions = {}): FixResult {
   const mode = options.mode ?? 'safe';
@@ -144,35 +156,53 @@ export function fixRepository(input: readonly RepositoryFile[], options: FixOpti
   const applied: FixedFinding[] = [];
   const skipped: SkippedFix[] = [];
   const given = new Set<string>();
+  /** Files whose combined fixes failed verification: fixed one finding at a time from then on. */
+  const oneByOne = new Set<string>();
   let budget = options.maxAttempts ?? 500;
+  const skip = (target: Finding, reason: string, needsNetwork?: boolean) => {
+    given.add(identity(target));
+    skipped.push({ file: target.file, line: target.line, rule_id: target.rule_id, reason, ...(needsNetwork === true ? { needsNetwork } : {}) });
+  };
   for (;;) {
-    const target = findings.find((f) => fixerFor(f.rule_id) !== undefined && (options.fixRule?.(f.rule_id) ?? true) && !given.has(identity(f)));
-    if (target === undefined || budget-- <= 0) break;
-    const proposal = propose(target, parseAll(files), data);
-    if (proposal === null) continue;
-    const skip = (reason: string, needsNetwork?: boolean) => {
-      given.add(identity(target));
-      skipped.push({ file: target.file, line: target.line, rule_id: target.rule_id, reason, ...(needsNetwork === true ? { needsNetwork } : {}) });
-    };
-    if ('skipped' in proposal) {
-      skip(proposal.skipped, proposal.needsNetwork);
+    const pending = findings.filter((f) => fixerFor(f.rule_id) !== undefined && (options.fixRule?.(f.rule_id) ?? true) && !given.has(identity(f)));
+    const first = pending[0];
+    if (first === undefined || budget-- <= 0) break;
+    const path = first.file;
+    const original = files.find((f) => f.path === path);
+    const targets = oneByOne.has(path) ? [first] : pending.filter((f) => f.file === path);
+    const parsed = parseAll(files);
+    const accepted: { target: Finding; safe: boolean }[] = [];
+    const edits: TextEdit[][] = [];
+    for (const target of targets) {
+      const proposal = propose(target, parsed, data);
+      if (proposal === null) continue;
+      if ('skipped' in proposal) {
+        skip(target, proposal.skipped, proposal.needsNetwork);
+        continue;
+      }
+      if (!proposal.safe && mode === 'safe') {
+        skip(target, `the fix changes behaviour${proposal.note === undefined ? '' : ` (${proposal.note})`}: apply it with --fix=unsafe`);
+        continue;
+      }
+      const same = edits.some((e) => sameEdits(e, proposal.edits));
+      if (!same && edits.some((e) => overlaps(e, proposal.edits))) continue; // the next round, on the edited text
+      if (!same) edits.push(proposal.edits);
+      accepted.push({ target, safe: proposal.safe });
+    }
+    if (accepted.length === 0 || original === undefined) {
+      if (original === undefined) for (const t of targets) given.add(identity(t));
       continue;
     }
-    if (!proposal.safe && mode === 'safe') {
-      skip(`the fix changes behaviour${proposal.note === undefined ? '' : ` (${proposal.note})`}: apply it with --fix=unsafe`);
-      continue;
-    }
-    const original = files.find((f) => f.path === target.file);
-    if (original === undefined) continue;
-    const text = applyEdits(original.text, proposal.edits);
-    const verdict = verify(target, findings, files, target.file, text, options);
+    const text = applyEdits(original.text, edits.flat());
+    const verdict = verify(accepted.map((a) => a.target), findings, files, path, text, options);
     if (!verdict.ok) {
-      skip(verdict.reason);
+      if (accepted.length === 1 && accepted[0] !== undefined) skip(accepted[0].target, verdict.reason);
+      else oneByOne.add(path);
       continue;
     }
-    files = files.map((f) => (f.path === target.file ? { path: f.path, text } : f));
+    files = files.map((f) => (f.path === path ? { path, text } : f));
     findings = verdict.after;
-    applied.push({ file: target.file, line: target.line, rule_id: target.rule_id, description: target.description, safe: proposal.safe });
+    for (const { target, safe } of accepted) applied.push({ file: target.file, line: target.line, rule_id: target.rule_id, description: target.description, safe });
   }
   const changed = files.filter((f, i) => f.text !== input[i]?.text).map((f) => f.path).sort();
   return { files, changed, applied, skipped };
@@ -206,7 +236,7 @@ export function fixesForFindings(files: readonly RepositoryFile[], findings: rea
     }
     const target = before.find((f) => identity(f) === identity(finding));
     if (target === undefined) return null;
-    if (!verify(target, before, single, original.path, text, options).ok) return null;
+    if (!verify([target], before, single, original.path, text, options).ok) return null;
     return { safe: proposal.safe, diff: unifiedDiff(original.path, original.text, text) };
   });
 }
