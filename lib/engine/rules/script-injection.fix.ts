@@ -98,6 +98,8 @@ export default defineFixer({
       if (file.text.slice(start, end).replace(/\s/g, '') !== `\${{${occurrence.span.source.replace(/\s/g, '')}}}`) return { skipped: 'the expression spans lines' };
       if (run.style === 'plain' && start === run.start) return { skipped: 'the script starts with the expression' };
       const lineStartOffset = file.text.lastIndexOf('\n', start - 1) + 1;
+      // In a heredoc quotes are literal text (and `<<'EOF'` does not expand variables): leave it to a person.
+      if (/<<-?\s*['"]?[A-Za-z_]/.test(file.text.slice(run.start, start))) return { skipped: 'the expression may sit in a heredoc, where the rewrite would change the text' };
       // `'${{ x }}'` as a whole quoted word becomes `"${X}"` (bash) rather than `''"${X}"''`.
       if (shell === 'bash' && file.text[start - 1] === "'" && file.text[end] === "'" && bashQuote(file.text.slice(lineStartOffset, start)) === 'single') {
         edits.push({ start: start - 1, end: end + 1, text: `"\${${name}}"` });

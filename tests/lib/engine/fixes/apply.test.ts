@@ -122,3 +122,25 @@ describe('settings API fixes', () => {
     expect(settingsApiFix('branch-protection-missing', 'o/r')).toBeNull();
   });
 });
+
+describe('script-injection: heredocs', () => {
+  it('leaves an expression after a heredoc start alone', () => {
+    const text = [
+      'on: issues',
+      'permissions: {}',
+      'jobs:',
+      '  j:',
+      '    runs-on: ubuntu-latest',
+      '    timeout-minutes: 5',
+      '    steps:',
+      '      - run: |',
+      "          cat <<'EOF' > notes.md",
+      '          ${{ github.event.issue.body }}',
+      '          EOF',
+      '',
+    ].join('\n');
+    const result = fixRepository([{ path: PATH, text }], { fixRule: (id) => id === 'script-injection' });
+    expect(result.changed).toEqual([]);
+    expect(result.skipped.map((s) => s.reason)).toEqual(['the expression may sit in a heredoc, where the rewrite would change the text']);
+  });
+});
