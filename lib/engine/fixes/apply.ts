@@ -24,7 +24,7 @@ export interface FixOptions extends ScanOptions {
   /** `safe` (default) applies only fixes that keep the workflow's behaviour; `unsafe` adds the others. */
   mode?: FixMode;
   data?: FixData;
-  /** Upper bound on fix attempts per repository (each costs a re-scan); default 500. */
+  /** Upper bound on verified fix attempts per repository (each costs a re-scan); default 1000. */
   maxAttempts?: number;
   /** Fix only the findings of rules for which this returns true (every finding is still re-scanned). */
   fixRule?: (ruleId: string) => boolean;
@@ -154,19 +154,35 @@ export function fixRepository(input: readonly RepositoryFile[], options: FixOpti
   let files = input.map((f) => ({ ...f }));
   let findings = scanRepository(files, options).findings;
   const applied: FixedFinding[] = [];
-  const skipped: SkippedFix[] = [];
+  let skipped: SkippedFix[] = [];
   const given = new Set<string>();
+  /** Findings whose fix failed verification: tried again after other fixes changed the files. */
+  let rejected: Finding[] = [];
   /** Files whose combined fixes failed verification: fixed one finding at a time from then on. */
   const oneByOne = new Set<string>();
-  let budget = options.maxAttempts ?? 500;
-  const skip = (target: Finding, reason: string, needsNetwork?: boolean) => {
-    given.add(identity(target));
+  let budget = options.maxAttempts ?? 1000;
+  let appliedBefore = 0;
+  // A skipped finding is known by its identity and position; when its file changes, positions move, so the
+  // file's skips are forgotten and proposed again (cheap; verified rejections are retried, see below).
+  const at = (f: Finding) => `${identity(f)}\0${f.line}\0${f.column}`;
+  const skip = (target: Finding, reason: string, needsNetwork?: boolean, verification = false) => {
+    given.add(at(target));
+    if (verification) rejected.push(target);
     skipped.push({ file: target.file, line: target.line, rule_id: target.rule_id, reason, ...(needsNetwork === true ? { needsNetwork } : {}) });
   };
   for (;;) {
-    const pending = findings.filter((f) => fixerFor(f.rule_id) !== undefined && (options.fixRule?.(f.rule_id) ?? true) && !given.has(identity(f)));
+    const pending = findings.filter((f) => fixerFor(f.rule_id) !== undefined && (options.fixRule?.(f.rule_id) ?? true) && !given.has(at(f)));
     const first = pending[0];
-    if (first === undefined || budget-- <= 0) break;
+    if (first === undefined && rejected.length > 0 && applied.length > appliedBefore && budget > 0) {
+      // Fixes made since a rejection can make it pass now: one more round for them, so that a second
+      // run has nothing left to do.
+      appliedBefore = applied.length;
+      skipped = skipped.filter((s) => !rejected.some((r) => r.file === s.file && r.line === s.line && r.rule_id === s.rule_id));
+      for (const r of rejected) given.delete(at(r));
+      rejected = [];
+      continue;
+    }
+    if (first === undefined || budget <= 0) break;
     const path = first.file;
     const original = files.find((f) => f.path === path);
     const targets = oneByOne.has(path) ? [first] : pending.filter((f) => f.file === path);
@@ -190,18 +206,23 @@ export function fixRepository(input: readonly RepositoryFile[], options: FixOpti
       accepted.push({ target, safe: proposal.safe });
     }
     if (accepted.length === 0 || original === undefined) {
-      if (original === undefined) for (const t of targets) given.add(identity(t));
+      if (original === undefined) for (const t of targets) given.add(at(t));
       continue;
     }
     const text = applyEdits(original.text, edits.flat());
+    budget--;
     const verdict = verify(accepted.map((a) => a.target), findings, files, path, text, options);
     if (!verdict.ok) {
-      if (accepted.length === 1 && accepted[0] !== undefined) skip(accepted[0].target, verdict.reason);
+      if (accepted.length === 1 && accepted[0] !== undefined) skip(accepted[0].target, verdict.reason, undefined, true);
       else oneByOne.add(path);
       continue;
     }
     files = files.map((f) => (f.path === path ? { path, text } : f));
     findings = verdict.after;
+    const prefix = `\0${path}\0`;
+    for (const key of [...given]) if (key.includes(prefix)) given.delete(key);
+    skipped = skipped.filter((x) => x.file !== path);
+    rejected = rejected.filter((r) => r.file !== path);
     for (const { target, safe } of accepted) applied.push({ file: target.file, line: target.line, rule_id: target.rule_id, description: target.description, safe });
   }
   const changed = files.filter((f, i) => f.text !== input[i]?.text).map((f) => f.path).sort();
