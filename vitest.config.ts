@@ -5,7 +5,8 @@ export default defineConfig({
     include: ['tests/**/*.test.ts'],
     pool: 'forks',
     // One migrated database per run for the data tests (PGlite, or TEST_DATABASE_URL's server).
-    globalSetup: ['tests/support/db-global-setup.ts'],
+    // And the CLI bundle (dist/), which the CLI tests run as a child process.
+    globalSetup: ['tests/support/db-global-setup.ts', 'tests/bin/build-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

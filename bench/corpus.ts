@@ -9,10 +9,18 @@ export interface CorpusRepository {
   files: RepositoryFile[];
 }
 
+/** What the corpus scripts say, in one line, when the corpus is not beside the project. */
+export const CORPUS_MISSING = 'this needs the shared corpus at ../shared/corpus/real (beside the project); it is not part of the package';
+
+/** True when the shared corpus is there to read. */
+export function corpusAvailable(): boolean {
+  return existsSync(`${CORPUS_DIR}MANIFEST.tsv`);
+}
+
 /** The shared corpus, grouped by repository, read in place. */
 export function loadCorpus(): CorpusRepository[] {
   const manifest = `${CORPUS_DIR}MANIFEST.tsv`;
-  if (!existsSync(manifest)) throw new Error('the benchmark needs the shared corpus at ../shared/corpus/real');
+  if (!existsSync(manifest)) throw new Error(CORPUS_MISSING);
   const repos = new Map<string, RepositoryFile[]>();
   for (const line of readFileSync(manifest, 'utf8').split('\n').slice(1)) {
     const [repo, path] = line.split('\t');

@@ -1,10 +1,11 @@
 /**
- * `npm run bench [-- --only engine|github|attack-paths|cold-start|load]`: runs the benchmarks, prints a table per section and writes
+ * `npm run bench [-- --only engine|github|attack-paths|cli|cold-start|load]`: runs the benchmarks, prints a table per section and writes
  * bench/results/bench-<date>.json (not committed). Numbers are only comparable within one run.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { CORPUS_MISSING, corpusAvailable } from './corpus.js';
 import { benchEngine, formatEngine } from './engine.js';
 
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
@@ -12,7 +13,9 @@ const machine = { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.mo
 const results: Record<string, unknown> = { date: new Date().toISOString(), machine };
 
 console.log(`Node ${machine.node}, ${machine.cpus} x ${machine.cpu}, ${machine.memoryGb} GB\n`);
-if (only === undefined || only === 'engine') {
+if ((only === undefined || only === 'engine') && !corpusAvailable()) {
+  console.log(`Engine: skipped (${CORPUS_MISSING})\n`);
+} else if (only === undefined || only === 'engine') {
   const engine = await benchEngine();
   results.engine = engine;
   console.log(`${formatEngine(engine)}\n`);
@@ -21,6 +24,7 @@ if (only === undefined || only === 'engine') {
 const sections: [string, () => Promise<string>][] = [
   ['github', async () => { const m = await import('./github.js'); const r = await m.benchGitHub(); results.github = r; return m.formatGitHub(r); }],
   ['attack-paths', async () => { const m = await import('./attack-paths.js'); const r = await m.benchAttackPaths(); results.attackPaths = r; return m.formatAttackPaths(r); }],
+  ['cli', async () => { const m = await import('./cli.js'); const r = m.benchCli(); results.cli = r; return m.formatCli(r); }],
   ['cold-start', async () => { const m = await import('./cold-start.js'); const r = await m.benchColdStart(); results.coldStart = r; return m.formatColdStart(r); }],
 ];
 for (const [name, run] of sections) {

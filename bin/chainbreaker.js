@@ -1,19 +1,9 @@
 #!/usr/bin/env node
-// The `chainbreaker` command. It runs the TypeScript CLI (bin/cli.ts) directly: tsx, a runtime
-// dependency, compiles it on the fly, so there is no build step to remember. Works on Node 20+.
+// The scanner run from a checkout of this repository (`node bin/chainbreaker.js scan ...`, as scripts and
+// corpus tools call it): the TypeScript sources through tsx, so it always runs the code as it is now, with
+// no build to go stale. The published package runs the esbuild bundle instead (package.json `bin`:
+// dist/chainbreaker.js, made by `npm run build`).
 import { register } from 'tsx/esm/api';
 
 register();
-// `chainbreaker rules | head` closes the pipe early: stop quietly instead of crashing.
-process.stdout.on('error', (error) => {
-  if (error.code !== 'EPIPE') throw error;
-  process.exit(process.exitCode ?? 0);
-});
-const { main } = await import('./cli.ts');
-process.exitCode = await main({
-  argv: process.argv.slice(2),
-  stdout: process.stdout,
-  stderr: process.stderr,
-  env: process.env,
-  cwd: process.cwd(),
-});
+await import('./chainbreaker.ts');

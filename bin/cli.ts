@@ -3,20 +3,31 @@
  * combinations, formats) lives in lib/. `main` takes its I/O as arguments so tests run it in-process.
  */
 import { readFile, stat, writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { BASELINE_FILE, BaselineError, formatBaseline, parseBaseline } from '../lib/cli/baseline.js';
+import { CONFIG_FILE, ConfigError, configDisabled, configSeverities, parseConfig, type Config } from '../lib/cli/config.js';
+import { globMatcher } from '../lib/cli/glob.js';
+import { didYouMean } from '../lib/cli/suggest.js';
 import { CATALOG, isKnownRule } from '../lib/engine/catalog.js';
 import { COMBINATION_KINDS, cannotFire } from '../lib/engine/combinations/index.js';
-import { REPORT_FORMATS, formatKindsJson, formatKindsText, formatReport, formatRulesJson, formatRulesText, type ReportFormat } from '../lib/engine/format/index.js';
-import { buildReport, enabledRules, failsThreshold, type FailOn, type RepositoryInput } from '../lib/engine/report.js';
+import { REPORT_FORMATS, docUrlFrom, formatKindsJson, formatKindsText, formatReport, formatRulesJson, formatRulesText, type ReportFormat } from '../lib/engine/format/index.js';
+import { neutralize } from '../lib/engine/format/neutralize.js';
+import { buildReport, enabledRules, failsThreshold, narrowReport, type FailOn, type Report, type RepositoryInput } from '../lib/engine/report.js';
 import type { SettingsSnapshot } from '../lib/engine/settings/snapshot.js';
-import { SEVERITIES, type Ruleset } from '../lib/engine/types.js';
-import { collectRepositoryFiles } from '../lib/codehost/checkout.js';
+import { SEVERITIES, type RepositoryFile, type Ruleset, type Severity } from '../lib/engine/types.js';
+import { MAX_FILE_BYTES } from '../lib/engine/yaml/parse.js';
+import { collectRepositoryFiles, readBounded } from '../lib/codehost/checkout.js';
+
+// Replaced with the package version by the build (scripts/build-cli.ts); undefined under tsx.
+declare const __CHAINBREAKER_VERSION__: string | undefined;
 
 export interface CliIO {
   argv: readonly string[];
   stdout: { write(text: string): unknown; isTTY?: boolean };
   stderr: { write(text: string): unknown };
+  /** Standard input, read for the target `-`. */
+  stdin?: AsyncIterable<string | Buffer>;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
 }
@@ -31,7 +42,8 @@ class OperationalError extends Error {}
 const EXIT_CODES = `Exit codes:
   0  no finding at or above the --fail-on threshold (attack paths never change the exit code)
   1  a finding at or above the --fail-on threshold
-  2  usage error: unknown command or option, invalid value, unknown rule id, --github without GITHUB_TOKEN
+  2  usage error: unknown command or option, invalid value, unknown rule id (in an option, the config file
+     or a suppression comment), invalid config, baseline or settings snapshot, --github without GITHUB_TOKEN
   3  operational error: unreadable repository path or settings file, output file not writable, GitHub
      unreachable or refusing (not found, rate limited, timed out)`;
 
@@ -40,9 +52,12 @@ const HELP = `Usage: chainbreaker <command> [options]
 Finds weaknesses in GitHub Actions workflows and repository settings, and chains them into attack paths.
 
 Commands:
-  scan [repo-path ...]   Scan repository checkouts (default: the current directory), or with
-                         --github owner/repo a repository on GitHub
-  rules                  List the rule catalog
+  scan [path ...]        Scan repository checkouts (default: the current directory), single workflow or
+                         action files, - (one workflow on standard input), or with --github owner/repo a
+                         repository on GitHub
+  baseline [path ...]    Record the current findings (-o FILE, default .chainbreaker-baseline.json) so
+                         that scan --baseline FILE reports and gates only on new ones
+  rules [rule-id]        List the rule catalog, or print one rule's documentation
   combinations           List the kinds of attack paths (toxic combinations)
 
 Options:
@@ -52,13 +67,19 @@ Options:
 ${EXIT_CODES}
 `;
 
-const SCAN_HELP = `Usage: chainbreaker scan [repo-path ...] [--github owner/repo ...] [options]
+const SCAN_HELP = `Usage: chainbreaker scan [path ...] [--github owner/repo ...] [options]
 
 Scans each repository checkout (default: . when no --github is given): .github/workflows/*.yml|yaml, local
 composite actions (action.yml|yaml at the root, under .github/actions/ and wherever a workflow uses ./path)
 and .github/dependabot.yml|yaml. With several repositories, each file is prefixed with its repository path.
+A path may also be a single workflow or action file, or - for one workflow read from standard input.
 
 Options:
+  -c, --config FILE      the config file (default: .chainbreaker.yml at the root of the first path, if any):
+                         ruleset, fail-on, min-severity, baseline, docs-url, ignore (path globs) and
+                         rules (per rule: enabled, severity); command-line flags win over it
+      --baseline FILE    report and gate only on findings not recorded in FILE (chainbreaker baseline)
+      --min-severity LVL report only findings at or above LVL: high, medium, low, info (default)
   -f, --format FORMAT    text (default), json, sarif or github (workflow-command annotations)
       --ruleset NAME     all (default) or owasp (only the CICD-SEC-* rules)
       --disable IDS      turn rules off: comma-separated rule ids, repeatable
@@ -83,9 +104,18 @@ on the line above it.
 ${EXIT_CODES}
 `;
 
-const RULES_HELP = `Usage: chainbreaker rules [--format text|json]
+const RULES_HELP = `Usage: chainbreaker rules [rule-id] [--format text|json]
 
 Lists the rule catalog; the JSON is { "rules": [...] } with the fields of GET /api/rules.
+With a rule id, prints that rule's documentation (Markdown; --format json: its catalog entry).
+`;
+
+const BASELINE_HELP = `Usage: chainbreaker baseline [path ...] [-o FILE] [scan options]
+
+Scans like "chainbreaker scan" and records every current finding by its line-independent fingerprint in
+FILE (default ${BASELINE_FILE}). Commit it; then "chainbreaker scan --baseline ${BASELINE_FILE}"
+reports and fails only on findings that are not in it. Inserting lines above a finding or renaming an
+unrelated job does not make it new. Takes the options of scan except --format, --baseline and --fail-on.
 `;
 
 const COMBINATIONS_HELP = `Usage: chainbreaker combinations [--format text|json] [--ruleset all|owasp] [--disable IDS]
@@ -109,16 +139,20 @@ export async function main(io: CliIO): Promise<number> {
     switch (command) {
       case 'scan':
         return await scan(rest, io);
+      case 'baseline':
+        return await baseline(rest, io);
       case 'rules':
-        return rules(rest, io);
+        return await rules(rest, io);
       case 'combinations':
         return combinations(rest, io);
       default:
-        throw new UsageError(command.startsWith('-') ? `a command must come first, before ${command}` : `unknown command "${command}"`);
+        throw new UsageError(
+          command.startsWith('-') ? `a command must come first, before ${command}` : `unknown command "${command}"${didYouMean(command, ['scan', 'baseline', 'rules', 'combinations'])}`,
+        );
     }
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr.write(`chainbreaker: ${error.message}\nRun "chainbreaker --help" for usage.\n`);
+    if (error instanceof UsageError || error instanceof ConfigError || error instanceof BaselineError) {
+      io.stderr.write(`chainbreaker: ${error.message}\n${error instanceof UsageError ? 'Run "chainbreaker --help" for usage.\n' : ''}`);
       return EXIT.usage;
     }
     io.stderr.write(`chainbreaker: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -132,103 +166,222 @@ function parse<O extends Options>(args: readonly string[], options: O, positiona
   try {
     return parseArgs({ args: [...args], options, allowPositionals: positionals, strict: true });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    const message = error instanceof Error ? error.message : String(error);
+    const unknown = /^Unknown option '(--?[^']+)'/.exec(message)?.[1];
+    const known = Object.keys(options ?? {}).map((name) => `--${name}`);
+    throw new UsageError(unknown === undefined ? message : `${message.replace(/\. To specify a positional argument.*$/s, '')}${didYouMean(unknown, known)}`);
   }
 }
 
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
   const found = allowed.find((a) => a === value);
-  if (found === undefined) throw new UsageError(`--${name} must be one of ${allowed.join(', ')} (got "${value}")`);
+  if (found === undefined) throw new UsageError(`--${name} must be one of ${allowed.join(', ')} (got "${value}")${didYouMean(value, allowed)}`);
   return found;
 }
+
+const RULE_IDS = CATALOG.map((r) => r.id);
 
 function disabledRules(values: readonly string[] | undefined): Set<string> {
   const ids = (values ?? []).flatMap((v) => v.split(',')).map((id) => id.trim()).filter((id) => id !== '');
   const unknown = ids.filter((id) => !isKnownRule(id));
-  if (unknown.length > 0) throw new UsageError(`--disable: unknown rule id${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')} (see "chainbreaker rules")`);
+  if (unknown.length > 0) {
+    throw new UsageError(`--disable: unknown rule id${unknown.length === 1 ? '' : 's'} ${unknown.map((id) => `${id}${didYouMean(id, RULE_IDS)}`).join(', ')} (see "chainbreaker rules")`);
+  }
   return new Set(ids);
 }
 
 const FAIL_ON = [...SEVERITIES.map((s) => s.toLowerCase()), 'none'] as const;
+const MIN_SEVERITY = SEVERITIES.map((s) => s.toLowerCase());
 
-async function scan(args: readonly string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parse(
-    // A bare `--fix` means the safe fixes (parseArgs has no optional values).
-    args.map((a) => (a === '--fix' ? '--fix=safe' : a)),
-    {
-      fix: { type: 'string' },
-      format: { type: 'string', short: 'f', default: 'text' },
-      ruleset: { type: 'string', default: 'all' },
-      disable: { type: 'string', multiple: true },
-      'fail-on': { type: 'string', default: 'high' },
-      output: { type: 'string', short: 'o' },
-      settings: { type: 'string', multiple: true },
-      github: { type: 'string', multiple: true },
-      help: { type: 'boolean', short: 'h' },
-    },
-    true,
-  );
-  if (values.help === true) {
-    io.stdout.write(SCAN_HELP);
-    return EXIT.ok;
-  }
-  const format: ReportFormat = oneOf('format', values.format, REPORT_FORMATS);
-  const ruleset: Ruleset = oneOf('ruleset', values.ruleset, ['all', 'owasp'] as const);
-  const failOnValue = oneOf('fail-on', values['fail-on'].toLowerCase(), FAIL_ON);
-  const failOn: FailOn = failOnValue === 'none' ? 'none' : (failOnValue.toUpperCase() as FailOn);
-  const disabled = disabledRules(values.disable);
+/**
+ * The options shared by `scan` and `baseline` (what is read and how it is scanned). Options that only
+ * `scan` takes are in SCAN_ONLY. To add an option: declare it here (or there), then read it in `readScan`.
+ */
+const SOURCE_OPTIONS = {
+  config: { type: 'string', short: 'c' },
+  ruleset: { type: 'string' },
+  disable: { type: 'string', multiple: true },
+  settings: { type: 'string', multiple: true },
+  github: { type: 'string', multiple: true },
+  'min-severity': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const SCAN_ONLY = {
+  fix: { type: 'string' },
+  format: { type: 'string', short: 'f', default: 'text' },
+  'fail-on': { type: 'string' },
+  output: { type: 'string', short: 'o' },
+  baseline: { type: 'string' },
+} as const;
+
+type SourceValues = { [K in keyof typeof SOURCE_OPTIONS]?: (typeof SOURCE_OPTIONS)[K] extends { multiple: true } ? string[] : (typeof SOURCE_OPTIONS)[K] extends { type: 'boolean' } ? boolean : string };
+
+/** Reads the config, the targets and the settings, and scans: everything `scan` and `baseline` share. */
+async function readScan(values: SourceValues, positionals: readonly string[], io: CliIO): Promise<{ report: Report; config: Config; configDir: string; docUrl: (id: string) => string }> {
   const githubRepositories = values.github ?? [];
   const paths = positionals.length > 0 || githubRepositories.length > 0 ? positionals : ['.'];
+  const { config, dir: configDir } = await loadConfig(values.config, paths[0], io);
+  const ruleset: Ruleset = oneOf('ruleset', values.ruleset ?? config.ruleset ?? 'all', ['all', 'owasp'] as const);
+  const disabled = new Set([...configDisabled(config), ...disabledRules(values.disable)]);
   const settingsFiles = values.settings ?? [];
   if (settingsFiles.length > 0 && settingsFiles.length !== paths.length) {
     throw new UsageError(`--settings: give one snapshot per repository path, in the same order (${paths.length} paths, ${settingsFiles.length} snapshots)`);
   }
+  if (paths.filter((p) => p === '-').length > 1) throw new UsageError('- (standard input) can be given only once');
   const githubToken = githubRepositories.length > 0 ? tokenFor(githubRepositories, io) : '';
-  if (values.fix !== undefined) {
-    const fix = oneOf('fix', values.fix, ['safe', 'unsafe', 'diff'] as const);
-    if (githubRepositories.length > 0) throw new UsageError('--fix works on local checkouts, not with --github');
-    const { fixCheckout, formatFixSummary } = await import('../lib/fix/run.js');
-    for (const path of paths) {
-      const dryRun = fix === 'diff';
-      let outcome;
-      try {
-        outcome = await fixCheckout(resolve(io.cwd, path), { mode: fix === 'unsafe' ? 'unsafe' : 'safe', dryRun, ruleset, isEnabled: (id) => !disabled.has(id), env: io.env });
-      } catch (error) {
-        throw new OperationalError(`cannot fix ${path}: ${reason(error)}`);
-      }
-      io.stderr.write(formatFixSummary(path, outcome, dryRun));
-      if (dryRun) io.stdout.write(paths.length > 1 ? outcome.diff.replace(/^(---|\+\+\+) ([ab])\//gm, `$1 $2/${path.replace(/\/+$/, '')}/`) : outcome.diff);
-    }
-    if (fix === 'diff') return EXIT.ok;
-  }
+  const ignored = globMatcher(config.ignore ?? []);
 
   const repositories: RepositoryInput[] = [];
   for (const [i, path] of paths.entries()) {
     const settingsFile = settingsFiles[i];
-    const repository = await readLocalRepository(resolve(io.cwd, path), path);
+    const repository = path === '-' ? await readStdin(io) : await readLocalTarget(resolve(io.cwd, path), path);
+    repository.files = repository.files.filter((f) => !ignored(f.path));
     if (settingsFile !== undefined) repository.settings = await readSettings(resolve(io.cwd, settingsFile), settingsFile);
     if (repository.files.length === 0) io.stderr.write(`chainbreaker: no workflow, action or Dependabot file found in ${path}\n`);
     repositories.push(repository);
   }
   for (const fullName of githubRepositories) repositories.push(await readGitHubRepository(fullName, githubToken, io));
-  const report = buildReport(repositories, { ruleset, disabled });
+  const report = buildReport(repositories, { ruleset, disabled, severities: configSeverities(config) });
+  if (report.unknownSuppressions.length > 0) {
+    const lines = report.unknownSuppressions.flatMap((u) =>
+      u.rules === 'all' ? [] : u.rules.map((id) => `${neutralize(u.file)}:${u.line}: the suppression comment names unknown rule "${neutralize(id)}"${didYouMean(id, RULE_IDS)}`),
+    );
+    throw new UsageError(lines.join('\nchainbreaker: '));
+  }
+  const minSeverity = values['min-severity'] ?? config['min-severity'];
+  const narrowed = minSeverity === undefined ? report : narrowReport(report, { minSeverity: oneOf('min-severity', minSeverity.toLowerCase(), MIN_SEVERITY).toUpperCase() as Severity });
+  const docUrl = docUrlFrom(config['docs-url'] ?? `https://unpkg.com/chainbreaker@${await version()}/dist/rules/{id}.md`);
+  return { report: narrowed, config, configDir, docUrl };
+}
+
+async function scan(args: readonly string[], io: CliIO): Promise<number> {
+  // A bare `--fix` means the safe fixes (parseArgs has no optional values).
+  const { values, positionals } = parse(args.map((a) => (a === '--fix' ? '--fix=safe' : a)), { ...SOURCE_OPTIONS, ...SCAN_ONLY }, true);
+  if (values.help === true) {
+    io.stdout.write(SCAN_HELP);
+    return EXIT.ok;
+  }
+  const format: ReportFormat = oneOf('format', values.format, REPORT_FORMATS);
+  if (values.fix !== undefined && (await fix(values, positionals, io)) === 'diff') return EXIT.ok;
+  const { report: scanned, config, configDir, docUrl } = await readScan(values, positionals, io);
+  const failOnValue = oneOf('fail-on', (values['fail-on'] ?? config['fail-on'] ?? 'high').toLowerCase(), FAIL_ON);
+  const failOn: FailOn = failOnValue === 'none' ? 'none' : (failOnValue.toUpperCase() as FailOn);
+  const baselineFile = values.baseline !== undefined ? resolve(io.cwd, values.baseline) : config.baseline !== undefined ? resolve(configDir, config.baseline) : undefined;
+  const report = baselineFile === undefined ? scanned : narrowReport(scanned, { baseline: await readBaseline(baselineFile, values.baseline ?? config.baseline ?? '') });
   const toStdout = values.output === undefined;
   const color = format === 'text' && toStdout && useColor(io);
-  const text = formatReport(format, report, { color, toolVersion: await version() });
+  const text = formatReport(format, report, { color, toolVersion: await version(), docUrl });
   if (values.output === undefined) io.stdout.write(text);
   else await writeOutput(resolve(io.cwd, values.output), values.output, text);
+  // The text report lists unused suppressions itself; other formats are for machines, so say it aside.
+  if (format !== 'text' || !toStdout) {
+    for (const u of report.unusedSuppressions) {
+      io.stderr.write(`chainbreaker: ${neutralize(u.file)}:${u.line}: suppression comment ${u.rules === 'all' ? 'ignore' : `ignore[${u.rules.map(neutralize).join(',')}]`} matched no finding\n`);
+    }
+  }
   return failsThreshold(report.counts, failOn) ? EXIT.findings : EXIT.ok;
 }
 
-function rules(args: readonly string[], io: CliIO): number {
-  const { values } = parse(args, { format: { type: 'string', short: 'f', default: 'text' }, help: { type: 'boolean', short: 'h' } });
+/** `scan --fix[=safe|unsafe|diff]`: fixes local checkouts (lib/fix/run.ts) before they are scanned. */
+async function fix(values: SourceValues & { fix?: string }, positionals: readonly string[], io: CliIO): Promise<'safe' | 'unsafe' | 'diff'> {
+  const mode = oneOf('fix', values.fix ?? 'safe', ['safe', 'unsafe', 'diff'] as const);
+  if ((values.github ?? []).length > 0) throw new UsageError('--fix works on local checkouts, not with --github');
+  const paths = positionals.length > 0 ? positionals : ['.'];
+  if (paths.includes('-')) throw new UsageError('--fix works on local checkouts, not on standard input');
+  const { config } = await loadConfig(values.config, paths[0], io);
+  const ruleset: Ruleset = oneOf('ruleset', values.ruleset ?? config.ruleset ?? 'all', ['all', 'owasp'] as const);
+  const disabled = new Set([...configDisabled(config), ...disabledRules(values.disable)]);
+  const { fixCheckout, formatFixSummary } = await import('../lib/fix/run.js');
+  const dryRun = mode === 'diff';
+  for (const path of paths) {
+    let outcome;
+    try {
+      outcome = await fixCheckout(resolve(io.cwd, path), { mode: mode === 'unsafe' ? 'unsafe' : 'safe', dryRun, ruleset, isEnabled: (id) => !disabled.has(id), env: io.env });
+    } catch (error) {
+      throw new OperationalError(`cannot fix ${path}: ${reason(error)}`, { cause: error });
+    }
+    io.stderr.write(formatFixSummary(path, outcome, dryRun));
+    if (dryRun) io.stdout.write(paths.length > 1 ? outcome.diff.replace(/^(---|\+\+\+) ([ab])\//gm, `$1 $2/${path.replace(/\/+$/, '')}/`) : outcome.diff);
+  }
+  return mode;
+}
+
+async function baseline(args: readonly string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parse(args, { ...SOURCE_OPTIONS, output: { type: 'string', short: 'o' } }, true);
+  if (values.help === true) {
+    io.stdout.write(BASELINE_HELP);
+    return EXIT.ok;
+  }
+  const { report } = await readScan(values, positionals, io);
+  const output = values.output ?? BASELINE_FILE;
+  await writeOutput(resolve(io.cwd, output), output, formatBaseline(report, await version()));
+  io.stderr.write(`chainbreaker: recorded ${report.records.length} finding${report.records.length === 1 ? '' : 's'} in ${output}\n`);
+  return EXIT.ok;
+}
+
+async function readBaseline(path: string, name: string): Promise<Set<string>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new OperationalError(`cannot read baseline ${name}: ${reason(error)} (write one with "chainbreaker baseline -o ${name}")`);
+  }
+  return parseBaseline(text, name);
+}
+
+/** `--config FILE`, else `.chainbreaker.yml` at the root of the first local path (a directory), if there. */
+async function loadConfig(explicit: string | undefined, firstPath: string | undefined, io: CliIO): Promise<{ config: Config; dir: string }> {
+  let path: string;
+  let name: string;
+  if (explicit !== undefined) {
+    path = resolve(io.cwd, explicit);
+    name = explicit;
+  } else {
+    const root = firstPath === undefined || firstPath === '-' ? io.cwd : resolve(io.cwd, firstPath);
+    const isDirectory = await stat(root).then((s) => s.isDirectory(), () => false);
+    path = resolve(isDirectory ? root : dirname(root), CONFIG_FILE);
+    name = firstPath === undefined || firstPath === '-' || firstPath === '.' ? CONFIG_FILE : `${isDirectory ? firstPath.replace(/\/+$/, '') : dirname(firstPath)}/${CONFIG_FILE}`;
+  }
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if (explicit === undefined && error instanceof Error && 'code' in error && error.code === 'ENOENT') return { config: {}, dir: io.cwd };
+    throw new OperationalError(`cannot read config ${name}: ${reason(error)}`);
+  }
+  return { config: parseConfig(text, name), dir: dirname(path) };
+}
+
+async function rules(args: readonly string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parse(args, { format: { type: 'string', short: 'f', default: 'text' }, help: { type: 'boolean', short: 'h' } }, true);
   if (values.help === true) {
     io.stdout.write(RULES_HELP);
     return EXIT.ok;
   }
   const format = oneOf('format', values.format, ['text', 'json'] as const);
-  io.stdout.write(format === 'json' ? formatRulesJson(CATALOG) : formatRulesText(CATALOG));
+  if (positionals.length > 1) throw new UsageError(`rules takes at most one rule id (got ${positionals.length})`);
+  const id = positionals[0];
+  if (id === undefined) {
+    io.stdout.write(format === 'json' ? formatRulesJson(CATALOG) : formatRulesText(CATALOG));
+    return EXIT.ok;
+  }
+  const entry = CATALOG.find((r) => r.id === id);
+  if (entry === undefined) throw new UsageError(`unknown rule id "${id}"${didYouMean(id, RULE_IDS)} (see "chainbreaker rules")`);
+  io.stdout.write(format === 'json' ? `${JSON.stringify(entry, null, 2)}\n` : await ruleDoc(id));
   return EXIT.ok;
+}
+
+/** A rule's Markdown doc: dist/rules/ beside the bundle, or lib/engine/rules/ when run from the sources. */
+async function ruleDoc(id: string): Promise<string> {
+  for (const candidate of [`./rules/${id}.md`, `../lib/engine/rules/${id}.md`]) {
+    try {
+      return await readFile(new URL(candidate, import.meta.url), 'utf8');
+    } catch {
+      // Try the next place.
+    }
+  }
+  throw new OperationalError(`the documentation of ${id} is missing from this installation`);
 }
 
 function combinations(args: readonly string[], io: CliIO): number {
@@ -257,20 +410,54 @@ function useColor(io: CliIO): boolean {
   return io.stdout.isTTY === true;
 }
 
-/** A local checkout as a scan source (`--github owner/repo` sources: `readGitHubRepository`). */
-async function readLocalRepository(root: string, name: string): Promise<RepositoryInput> {
+/**
+ * A local scan target: a repository checkout (a directory), or a single workflow, action or Dependabot
+ * file, scanned as the engine would read it at its place in a repository and reported under the path given.
+ */
+async function readLocalTarget(path: string, name: string): Promise<RepositoryInput> {
   let isDirectory: boolean;
   try {
-    isDirectory = (await stat(root)).isDirectory();
+    isDirectory = (await stat(path)).isDirectory();
   } catch (error) {
-    throw new OperationalError(`cannot read repository ${name}: ${reason(error)}`);
+    throw new OperationalError(`cannot read ${name}: ${reason(error)}`);
   }
-  if (!isDirectory) throw new OperationalError(`cannot read repository ${name}: not a directory`);
   try {
-    return { name, files: await collectRepositoryFiles(root) };
+    if (isDirectory) return { name, files: await collectRepositoryFiles(path) };
+    if (!/\.ya?ml$/i.test(path)) throw new UsageError(`${name} is neither a directory nor a workflow or action file (.yml or .yaml)`);
+    return singleFile(name, await readBounded(path));
   } catch (error) {
-    throw new OperationalError(`cannot read repository ${name}: ${reason(error)}`);
+    if (error instanceof UsageError) throw error;
+    throw new OperationalError(`cannot read ${name}: ${reason(error)}`);
   }
+}
+
+/** `-`: one workflow on standard input, reported as `<stdin>`. */
+async function readStdin(io: CliIO): Promise<RepositoryInput> {
+  if (io.stdin === undefined) throw new UsageError('- reads a workflow from standard input, which is not available here');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of io.stdin) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    chunks.push(buffer);
+    size += buffer.length;
+    // One byte past the engine's limit is enough for it to report the file as too large.
+    if (size > MAX_FILE_BYTES) break;
+  }
+  return singleFile('<stdin>', Buffer.concat(chunks).subarray(0, MAX_FILE_BYTES + 1).toString('utf8'), 'workflow');
+}
+
+/** A single file as the engine reads it: an action by its name, Dependabot config by its place, else a workflow. */
+function singleFile(name: string, text: string, kind?: 'workflow'): RepositoryInput {
+  const file = basename(name);
+  const normalized = name.replace(/\\/g, '/');
+  const enginePath =
+    kind === undefined && /^action\.ya?ml$/.test(file)
+      ? file
+      : kind === undefined && /(^|\/)\.github\/dependabot\.ya?ml$/.test(normalized)
+        ? `.github/${file}`
+        : `.github/workflows/${/\.ya?ml$/.test(file) ? file : 'input.yml'}`;
+  const files: RepositoryFile[] = [{ path: enginePath, text }];
+  return { name, files, display: (path) => (path === enginePath ? name : path) };
 }
 
 /** `--github` needs well-formed names and a token; both are checked before anything is read. */
@@ -308,6 +495,22 @@ async function readGitHubRepository(fullName: string, token: string, io: CliIO):
   }
 }
 
+/** The keys a snapshot may have (the compiler keeps this in step with SettingsSnapshot). */
+const SNAPSHOT_KEYS: Record<keyof SettingsSnapshot, true> = {
+  repository: true,
+  branch_protection: true,
+  branch_rules: true,
+  rulesets: true,
+  actions_permissions: true,
+  workflow_permissions: true,
+  fork_pr_approval: true,
+  vulnerability_alerts: true,
+  runners: true,
+  hooks: true,
+  codeowners: true,
+  unreadable: true,
+};
+
 async function readSettings(path: string, name: string): Promise<SettingsSnapshot> {
   let text: string;
   try {
@@ -323,6 +526,10 @@ async function readSettings(path: string, name: string): Promise<SettingsSnapsho
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new OperationalError(`settings snapshot ${name} must be a JSON object (see lib/engine/settings/README.md)`);
+  }
+  const unknown = Object.keys(value).find((key) => !(key in SNAPSHOT_KEYS));
+  if (unknown !== undefined) {
+    throw new UsageError(`settings snapshot ${name}: unknown key "${unknown}"${didYouMean(unknown, Object.keys(SNAPSHOT_KEYS))} (see lib/engine/settings/README.md)`);
   }
   // The settings rules read every field defensively: a wrong type reads as absent, never throws.
   return value as SettingsSnapshot;
@@ -350,6 +557,7 @@ function reason(error: unknown): string {
 let cachedVersion: string | undefined;
 
 async function version(): Promise<string> {
+  if (typeof __CHAINBREAKER_VERSION__ === 'string') return __CHAINBREAKER_VERSION__;
   if (cachedVersion === undefined) {
     const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { version?: unknown };
     cachedVersion = typeof pkg.version === 'string' ? pkg.version : '0.0.0';

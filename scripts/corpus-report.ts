@@ -2,6 +2,7 @@
  * Scans every repository of the shared corpus and writes what fires, per rule, for false-positive
  * review: `npm run corpus:report [-- --rule <id>]`. Output goes to bench/results/ (not committed).
  */
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,10 @@ const corpus = fileURLToPath(new URL('../../shared/corpus/real/', import.meta.ur
 const out = fileURLToPath(new URL('../bench/results/', import.meta.url));
 const ruleFilter = process.argv.includes('--rule') ? process.argv[process.argv.indexOf('--rule') + 1] : undefined;
 
+if (!existsSync(corpus)) {
+  console.error('corpus:report needs the shared corpus at ../shared/corpus/real (beside the project); it is not part of the package');
+  process.exit(2);
+}
 const repos = (await readdir(corpus, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
 const counts = new Map<string, number>(RULES.map((r) => [r.meta.id, 0]));
 const lines: string[] = [];

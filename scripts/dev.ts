@@ -8,12 +8,15 @@
 // by two processes at once. This server loads the same api/ files with the same routing (lib/dev/router.ts).
 
 import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SignJWT } from 'jose';
 import { useDatabase } from '../lib/db/connection.js';
 import { createDatabase, migrate, seed, type Database, type SqlDatabase } from '../lib/db/index.js';
+import { devTokenRoute } from '../lib/dev/dev-token.js';
 import { createRouter, discoverRoutes } from '../lib/dev/router.js';
 import { serve } from '../lib/dev/node-server.js';
+import { PAGE_HEADERS, staticFiles } from '../lib/dev/static.js';
 import { env } from '../lib/env.js';
 
 const TOKEN_LIFETIME_SECONDS = 7 * 24 * 3600;
@@ -39,7 +42,46 @@ if (isSql(db)) {
 }
 useDatabase(db);
 
-const server = await serve(createRouter(ROOT, await discoverRoutes(ROOT)), config.port);
+// The web client (built into public/ by `npm run build:web`), its configuration, the development sign-in
+// route, and the API under /api/.
+const api = createRouter(ROOT, await discoverRoutes(ROOT));
+const files = staticFiles(join(ROOT, 'public'));
+const devToken = devTokenRoute({
+  user: userId === null ? null : { id: userId, email: 'dev@chainbreaker.local' },
+  secret: config.auth.jwtSigningSecret,
+  issuer: config.auth.issuer,
+  enabled: config.auth.usingDevelopmentSecret,
+});
+const clientConfig = {
+  mode: 'embedded',
+  devSignIn: config.auth.usingDevelopmentSecret && userId !== null,
+  // The local code host has one installation (id 1): "Connect GitHub" comes back as GitHub's setup URL would.
+  connectUrl:
+    config.codeHost.kind === 'local'
+      ? '/?installation_id=1&setup_action=install'
+      : process.env.GITHUB_APP_SLUG
+        ? `https://github.com/apps/${encodeURIComponent(process.env.GITHUB_APP_SLUG)}/installations/new`
+        : null,
+  supabaseUrl: null,
+  supabaseAnonKey: null,
+};
+const server = await serve(async (request, peer) => {
+  const pathname = new URL(request.url).pathname;
+  if (pathname === '/api' || pathname.startsWith('/api/')) return api(request);
+  const token = await devToken(request, peer.remoteAddress);
+  if (token !== null) return token;
+  if (pathname === '/config.json') return Response.json(clientConfig, { headers: { 'cache-control': 'no-store', ...PAGE_HEADERS } });
+  const file = await files(request);
+  if (file !== null) return file;
+  if (pathname === '/' || pathname === '/index.html') {
+    return new Response('The web client is not built: run npm run build:web (npm run dev does it first).\n', { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  }
+  return new Response('Not found.\n', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8', ...PAGE_HEADERS } });
+}, config.port).catch((error: NodeJS.ErrnoException) =>
+  error.code === 'EADDRINUSE'
+    ? (console.error(`dev: port ${config.port} is in use; stop the other server or set PORT to a free port`), process.exit(1))
+    : Promise.reject(error),
+);
 const base = `http://localhost:${config.port}`;
 const where =
   config.database.kind === 'pglite'
@@ -47,7 +89,7 @@ const where =
     : config.database.kind === 'postgres'
       ? 'database from DATABASE_URL'
       : 'Supabase database';
-console.log(`Chainbreaker API on ${base} (${where}; code host: ${config.codeHost.kind === 'local' ? config.codeHost.dir : 'GitHub App'})`);
+console.log(`Chainbreaker web client and API on ${base} (${where}; code host: ${config.codeHost.kind === 'local' ? config.codeHost.dir : 'GitHub App'})`);
 if (config.auth.usingDevelopmentSecret) console.log('Tokens are signed with the public development secret (set JWT_SIGNING_SECRET to change it).');
 if (userId !== null) {
   const now = Math.floor(Date.now() / 1000);

@@ -21,6 +21,7 @@ const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 export const RepoPath = v.object({ repo_id: v.pipe(Uuid, v.description('Service-side repository id (`id` in `GET /api/repos`).')) });
 export const RulePath = v.object({ rule_id: RuleId });
 export const RepoRulePath = v.object({ ...RepoPath.entries, ...RulePath.entries });
+export const ScanPath = v.object({ scan_id: v.pipe(Uuid, v.description('A `scan_id` of `POST /api/scan` or of a repository\'s scan list.')) });
 
 // Request bodies and query strings.
 export const RuleStateBody = v.strictObject({ enabled: v.boolean('must be a boolean') });
@@ -38,6 +39,29 @@ export const CallbackQuery = v.object({
     v.regex(/^[1-9]\d{0,15}$/, 'must be a positive integer'),
     v.transform(Number),
     v.safeInteger('must be a safe integer'),
+  ),
+});
+
+export const MAX_SCANS_PAGE = 100;
+export const ScansQuery = v.object({
+  limit: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^[1-9]\d{0,2}$/, `must be an integer from 1 to ${MAX_SCANS_PAGE}`),
+      v.transform(Number),
+      v.maxValue(MAX_SCANS_PAGE, `must be an integer from 1 to ${MAX_SCANS_PAGE}`),
+      v.description(`Scans per page, 1 to ${MAX_SCANS_PAGE} (default 20).`),
+    ),
+    '20',
+  ),
+  cursor: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^[1-9]\d{0,15}$/, 'must be the next_cursor of a previous page'),
+      v.transform(Number),
+      v.safeInteger('must be the next_cursor of a previous page'),
+      v.description('`next_cursor` of the previous page; absent for the newest scans.'),
+    ),
   ),
 });
 
@@ -100,6 +124,13 @@ export const Finding = v.object({
 });
 export const Counts = v.object({ HIGH: Count, MEDIUM: Count, LOW: Count, INFO: Count });
 export const ScanResult = v.object({ scan_id: Uuid, repo_id: Uuid, counts: Counts, findings: v.array(Finding) });
+const Ruleset = v.picklist(['all', 'owasp']);
+export const ScanSummary = v.object({ scan_id: Uuid, repo_id: Uuid, ruleset: Ruleset, counts: Counts, created_at: Timestamp });
+export const ScansResponse = v.object({
+  scans: v.pipe(v.array(ScanSummary), v.description('Newest first.')),
+  next_cursor: v.pipe(v.nullable(v.string()), v.description('Pass as `cursor` for the next (older) page; null on the last page.')),
+});
+export const StoredScan = v.object({ ...ScanResult.entries, ruleset: Ruleset, created_at: Timestamp });
 
 export const Combination = v.object({
   id: v.string(),
@@ -128,6 +159,9 @@ export const InstallationLink = v.object({
   account: v.pipe(v.string(), v.description('Login of the account that owns the installation')),
   account_type: v.pipe(v.string(), v.description('`User` or `Organization`')),
 });
+
+export const Installation = v.object({ ...InstallationLink.entries, created_at: Timestamp });
+export const InstallationsResponse = v.object({ installations: v.array(Installation) });
 
 export const OpenApiDocument = v.pipe(v.record(v.string(), v.unknown()), v.description('An OpenAPI 3.1 document'));
 

@@ -5,7 +5,7 @@ import { MAX_FILE_BYTES } from '../engine/yaml/parse.js';
 import type { RepositoryFile } from '../engine/types.js';
 
 /** Reads at most one byte past the engine's limit: the engine reports the file as too large. */
-async function readBounded(path: string): Promise<string> {
+export async function readBounded(path: string): Promise<string> {
   const handle = await open(path, 'r');
   try {
     const buffer = Buffer.alloc(MAX_FILE_BYTES + 1);

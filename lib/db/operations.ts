@@ -16,6 +16,8 @@ import type {
   RuleSetting,
   RuleState,
   ScanContext,
+  ScanSummary,
+  StoredScan,
   ScanToRecord,
   StoredFinding,
 } from './types.js';
@@ -99,6 +101,29 @@ export interface AttackPathCatalog {
  */
 export function attackPathInputs(db: Database, userId: string, catalog: AttackPathCatalog): Promise<AttackPathInput[]> {
   return db.call('attack_path_inputs', { p_user_id: userId, p_rules: catalog.rules, p_kinds: catalog.kinds });
+}
+
+/**
+ * The repository's scans, newest first: at most `limit` (clamped to 1..100) with `seq` below `beforeSeq`
+ * (null: from the newest). Null when the user does not own the repository.
+ */
+export function listRepositoryScans(
+  db: Database,
+  userId: string,
+  repositoryId: string,
+  page: { limit: number; beforeSeq: number | null },
+): Promise<ScanSummary[] | null> {
+  return db.call('list_repository_scans', {
+    p_user_id: userId,
+    p_repository_id: repositoryId,
+    p_limit: page.limit,
+    p_before_seq: page.beforeSeq,
+  });
+}
+
+/** One scan of the user with its findings in recorded order; null when it is not theirs or does not exist. */
+export function getScan(db: Database, userId: string, scanId: string): Promise<StoredScan | null> {
+  return db.call('get_scan', { p_user_id: userId, p_scan_id: scanId });
 }
 
 /** The user's global rule preferences (sparse), by rule id. */

@@ -86,6 +86,21 @@ export interface RecordedScan {
   created_at: Timestamp;
 }
 
+/** A stored scan without its findings, as `list_repository_scans` returns it (`seq` orders and pages). */
+export interface ScanSummary {
+  scan_id: string;
+  repo_id: string;
+  ruleset: Ruleset;
+  counts: { HIGH: number; MEDIUM: number; LOW: number; INFO: number };
+  created_at: Timestamp;
+  seq: number;
+}
+
+/** A stored scan with its public findings in recorded order, as `get_scan` returns it. */
+export interface StoredScan extends Omit<ScanSummary, 'seq'> {
+  findings: Finding[];
+}
+
 /**
  * A finding as `attack_path_inputs` returns it: `[file, line, column, severity, rule_id, description,
  * recommendation, job, fingerprint]`, with `recommendation` null when it is the rule's default. Category and

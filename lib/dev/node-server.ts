@@ -2,11 +2,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 
+/** What the socket says about a request (headers cannot be trusted for it). */
+export interface Peer {
+  remoteAddress: string | undefined;
+}
+
 /**
  * Serves a Web-standard fetch handler with `node:http` (the local development server). The request URL is
  * built on a fixed origin: the `Host` header is the client's to choose and names nothing here.
  */
-export function serve(handler: (request: Request) => Promise<Response>, port: number): Promise<Server> {
+export function serve(handler: (request: Request, peer: Peer) => Promise<Response>, port: number): Promise<Server> {
   const origin = `http://localhost:${port}`;
   const server = createServer((incoming, outgoing) => {
     void respond(handler, origin, incoming, outgoing);
@@ -18,7 +23,7 @@ export function serve(handler: (request: Request) => Promise<Response>, port: nu
 }
 
 async function respond(
-  handler: (request: Request) => Promise<Response>,
+  handler: (request: Request, peer: Peer) => Promise<Response>,
   origin: string,
   incoming: IncomingMessage,
   outgoing: ServerResponse,
@@ -33,7 +38,7 @@ async function respond(
       headers,
       ...(hasBody ? { body: Readable.toWeb(incoming) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
     });
-    const response = await handler(request);
+    const response = await handler(request, { remoteAddress: incoming.socket.remoteAddress });
     // Answered before the body was read to the end (a 413, a 401): the rest of it is still on the wire, so
     // the connection cannot carry another request. Without this, the client reuses it and fails.
     if (hasBody && !incoming.complete) outgoing.setHeader('connection', 'close');

@@ -3,6 +3,7 @@ import { compareCombinations, findCombinations } from './combinations/detect.js'
 import type { Combination } from './combinations/types.js';
 import { scanRepository } from './scan.js';
 import type { SettingsSnapshot } from './settings/snapshot.js';
+import type { UnusedSuppression } from './suppress.js';
 import { SEVERITIES, emptyCounts, severityRank, type Counts, type FindingRecord, type RepositoryFile, type Ruleset, type Severity } from './types.js';
 
 /**
@@ -14,12 +15,16 @@ export interface RepositoryInput {
   name: string;
   files: readonly RepositoryFile[];
   settings?: SettingsSnapshot;
+  /** How its files are reported (default: as they are, prefixed with `name` when several repositories are scanned). */
+  display?: (file: string) => string;
 }
 
 export interface ReportOptions {
   ruleset?: Ruleset;
   /** Rule ids turned off (`--disable`). */
   disabled?: ReadonlySet<string>;
+  /** Severity overrides per rule id (a team's config). */
+  severities?: ReadonlyMap<string, Severity>;
 }
 
 /** What every output format renders: findings with their fingerprints, counts, and combinations. */
@@ -28,6 +33,16 @@ export interface Report {
   records: FindingRecord[];
   counts: Counts;
   combinations: Combination[];
+  /** Findings removed by `# chainbreaker: ignore` comments. */
+  suppressed: number;
+  /** Suppression comments (or rule ids in them) that matched nothing among the rules that ran. */
+  unusedSuppressions: UnusedSuppression[];
+  /** Suppression comments naming unknown rule ids. */
+  unknownSuppressions: UnusedSuppression[];
+  /** Findings left out because the baseline has them (`--baseline`). */
+  baselined: number;
+  /** Findings left out because they are below `--min-severity`. */
+  belowMinimum: number;
 }
 
 /** Whether a rule runs and takes part in combinations under the ruleset and the disabled ids. */
@@ -45,11 +60,21 @@ export function buildReport(repositories: readonly RepositoryInput[], options: R
   const isEnabled = enabledRules(options);
   const records: FindingRecord[] = [];
   const combinations: Combination[] = [];
+  const unusedSuppressions: UnusedSuppression[] = [];
+  const unknownSuppressions: UnusedSuppression[] = [];
+  let suppressed = 0;
   for (const repository of repositories) {
     const scan = scanRepository(repository.files, { ruleset: options.ruleset ?? 'all', isEnabled, settings: repository.settings });
+    const severities = options.severities;
+    if (severities !== undefined && severities.size > 0) {
+      for (const r of scan.records) r.finding.severity = severities.get(r.finding.rule_id) ?? r.finding.severity;
+    }
     const found = findCombinations(scan.records, isEnabled);
-    const prefix = repositories.length > 1 ? (file: string) => prefixed(repository.name, file) : (file: string) => file;
+    const prefix = repository.display ?? (repositories.length > 1 ? (file: string) => prefixed(repository.name, file) : (file: string) => file);
     records.push(...scan.records.map((r) => ({ ...r, finding: { ...r.finding, file: prefix(r.finding.file) } })));
+    suppressed += scan.suppressed;
+    unusedSuppressions.push(...scan.unusedSuppressions.map((u) => ({ ...u, file: prefix(u.file) })));
+    unknownSuppressions.push(...scan.unknownSuppressions.map((u) => ({ ...u, file: prefix(u.file) })));
     combinations.push(
       ...found.map((c) => ({
         ...c,
@@ -60,7 +85,59 @@ export function buildReport(repositories: readonly RepositoryInput[], options: R
   }
   const counts = emptyCounts();
   for (const r of records) counts[r.finding.severity]++;
-  return { records, counts, combinations: combinations.sort(compareCombinations) };
+  return {
+    records,
+    counts,
+    combinations: combinations.sort(compareCombinations),
+    suppressed,
+    unusedSuppressions,
+    unknownSuppressions,
+    baselined: 0,
+    belowMinimum: 0,
+  };
+}
+
+/** What `narrowReport` leaves out: findings below a severity, findings a baseline already has. */
+export interface Narrowing {
+  minSeverity?: Severity;
+  /** Keys (`baselineKey`) of the findings recorded in a baseline. */
+  baseline?: ReadonlySet<string>;
+}
+
+/** A finding's identity in a baseline: its file as reported and its line-independent fingerprint. */
+export function baselineKey(record: Pick<FindingRecord, 'fingerprint'> & { finding: Pick<FindingRecord['finding'], 'file'> }): string {
+  return `${record.finding.file}\0${record.fingerprint}`;
+}
+
+/**
+ * The report with only the findings to act on: at or above the minimum severity and not in the
+ * baseline. Counts are recomputed; an attack path stays when one of its components is still reported
+ * (a chain made only of baselined or hidden findings is not new).
+ */
+export function narrowReport(report: Report, narrowing: Narrowing): Report {
+  const { minSeverity, baseline } = narrowing;
+  let baselined = 0;
+  let belowMinimum = 0;
+  const records = report.records.filter((r) => {
+    if (minSeverity !== undefined && severityRank(r.finding.severity) > severityRank(minSeverity)) {
+      belowMinimum++;
+      return false;
+    }
+    if (baseline?.has(baselineKey(r)) === true) {
+      baselined++;
+      return false;
+    }
+    return true;
+  });
+  // Attack paths are CRITICAL or HIGH, so --min-severity never hides one; the baseline does when every
+  // component of the chain is in it.
+  const position = (file: string, line: number, column: number, rule: string) => `${file}\0${line}\0${column}\0${rule}`;
+  const fresh = new Set(report.records.filter((r) => baseline?.has(baselineKey(r)) !== true).map((r) => position(r.finding.file, r.finding.line, r.finding.column, r.finding.rule_id)));
+  const combinations =
+    baseline === undefined ? report.combinations : report.combinations.filter((c) => c.components.some((x) => fresh.has(position(x.finding.file, x.finding.line, x.finding.column, x.rule_id))));
+  const counts = emptyCounts();
+  for (const r of records) counts[r.finding.severity]++;
+  return { ...report, records, counts, combinations, baselined: report.baselined + baselined, belowMinimum: report.belowMinimum + belowMinimum };
 }
 
 function prefixed(name: string, file: string): string {

@@ -6,7 +6,7 @@ import { findingOf, type SettingsRule, type WorkflowReport, type WorkflowRule, t
 import { SETTINGS_RULES, WORKFLOW_RULES } from './rules/index.js';
 import { runSettingsRules } from './settings/run.js';
 import type { SettingsSnapshot } from './settings/snapshot.js';
-import { isSuppressed } from './suppress.js';
+import { SuppressionIndex, type UnusedSuppression } from './suppress.js';
 import { emptyCounts, severityRank, type Counts, type Finding, type FindingRecord, type RepositoryFile, type Ruleset } from './types.js';
 import { parseYaml, type ParseProblem } from './yaml/parse.js';
 import { SourceFile } from './yaml/source.js';
@@ -26,6 +26,12 @@ export interface ScanResult {
   counts: Counts;
   /** The same findings, in the same order, with their job binding and fingerprint. */
   records: FindingRecord[];
+  /** Findings a `# chainbreaker: ignore` comment removed. */
+  suppressed: number;
+  /** Suppression comments (or rule ids in them) that matched nothing, among the rules that ran. */
+  unusedSuppressions: UnusedSuppression[];
+  /** Suppression comments naming rule ids the engine does not have (`rules` lists those ids). */
+  unknownSuppressions: UnusedSuppression[];
 }
 
 export type FileKind = 'workflow' | 'action' | 'dependabot';
@@ -85,7 +91,13 @@ export function scanRepository(files: readonly RepositoryFile[], options: ScanOp
     const rules: SettingsRule[] = SETTINGS_RULES.filter((r) => ruleApplies(r, options));
     for (const { finding, anchor } of runSettingsRules(rules, options.settings)) collector.add(finding, null, anchor);
   }
-  return collector.result();
+  const ran = (id: string) => WORKFLOW_RULES.some((r) => r.meta.id === id && ruleApplies(r, options));
+  const known = (id: string) => WORKFLOW_RULES.some((r) => r.meta.id === id) || SETTINGS_RULES.some((r) => r.meta.id === id);
+  const indexes = parsed.map((p) => collector.suppressions(p.file));
+  return collector.result(
+    indexes.flatMap((index) => index.unused(ran)),
+    indexes.flatMap((index) => index.unknown(known)),
+  );
 }
 
 function parseFile(file: SourceFile, kind: FileKind): ParsedFile {
@@ -163,11 +175,26 @@ interface Pending {
 
 class Collector {
   readonly #pending: Pending[] = [];
+  readonly #suppressions = new Map<SourceFile, SuppressionIndex>();
+  #suppressed = 0;
+
+  /** The file's suppression comments, parsed on first use. */
+  suppressions(file: SourceFile): SuppressionIndex {
+    let index = this.#suppressions.get(file);
+    if (index === undefined) {
+      index = new SuppressionIndex(file);
+      this.#suppressions.set(file, index);
+    }
+    return index;
+  }
 
   addWorkflow(rule: WorkflowRule, file: SourceFile, report: WorkflowReport, job: string | null): void {
     const offset = report.offset ?? report.node.start;
     const { line, column } = file.position(offset);
-    if (isSuppressed(file, line, rule.meta.id)) return;
+    if (this.suppressions(file).match(line, rule.meta.id)) {
+      this.#suppressed++;
+      return;
+    }
     const anchor = report.key ?? normalize(file.text.slice(offset, Math.min(Math.max(report.node.end, offset + 1), offset + 120)));
     this.add(findingOf(rule.meta, { file: file.path, line, column }, report), job, anchor);
   }
@@ -176,7 +203,7 @@ class Collector {
     this.#pending.push({ finding, job, anchor });
   }
 
-  result(): ScanResult {
+  result(unusedSuppressions: UnusedSuppression[], unknownSuppressions: UnusedSuppression[]): ScanResult {
     const sorted = this.#pending.sort((a, b) => compareFindings(a.finding, b.finding));
     const records: FindingRecord[] = [];
     const seenPositions = new Set<string>();
@@ -193,7 +220,7 @@ class Collector {
     }
     const counts = emptyCounts();
     for (const r of records) counts[r.finding.severity]++;
-    return { findings: records.map((r) => r.finding), counts, records };
+    return { findings: records.map((r) => r.finding), counts, records, suppressed: this.#suppressed, unusedSuppressions, unknownSuppressions };
   }
 }
 

@@ -1,27 +1,186 @@
 import type { SourceFile } from './yaml/source.js';
 
-const DIRECTIVE = /#\s*chainbreaker:\s*ignore(?:\[([^\]]*)\])?/i;
+/*
+ * Suppression comments: `# chainbreaker: ignore[rule-a,rule-b]` (or a bare `ignore`) on a finding's line,
+ * or alone on the line above it. A file's directives are parsed once, in one linear pass over its text
+ * (no regular expression that can backtrack over a hostile line), then each finding is a map lookup.
+ * The index also remembers which directives matched, so unused ones can be reported.
+ */
 
-/** The rules a directive on this line names: `null` for none, `'all'` for a bare `ignore`. */
-function directive(line: string): Set<string> | 'all' | null {
-  const match = DIRECTIVE.exec(line);
-  if (match === null) return null;
-  const list = match[1];
-  if (list === undefined) return 'all';
-  return new Set(list.split(',').map((id) => id.trim()).filter((id) => id !== ''));
+/** One suppression comment: its line, the rules it names (`all` for a bare `ignore`), and whether it is alone on its line. */
+export interface Directive {
+  line: number;
+  rules: readonly string[] | 'all';
+  /** The comment is the whole line (only then does it also cover the line below). */
+  standalone: boolean;
+}
+
+/** A directive that suppressed nothing, or one of whose rules suppressed nothing. */
+export interface UnusedSuppression {
+  file: string;
+  line: number;
+  /** The unused rule ids, or `all` for a bare `ignore` that matched nothing. */
+  rules: readonly string[] | 'all';
+}
+
+const MARK = 'chainbreaker:';
+const IGNORE = 'ignore';
+
+function isSpace(code: number): boolean {
+  // The characters of the regular expression class \s (and of String.prototype.trim).
+  return (
+    code === 0x20 ||
+    (code >= 0x09 && code <= 0x0d) ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+function skipSpaces(text: string, from: number, end: number): number {
+  let i = from;
+  while (i < end && isSpace(text.charCodeAt(i))) i++;
+  return i;
+}
+
+/** Case-insensitive (ASCII) comparison of `word` (lower case) at `at`. */
+function wordAt(text: string, at: number, end: number, word: string): boolean {
+  if (at + word.length > end) return false;
+  for (let k = 0; k < word.length; k++) {
+    const c = text.charCodeAt(at + k);
+    const lower = c >= 0x41 && c <= 0x5a ? c + 0x20 : c;
+    if (lower !== word.charCodeAt(k)) return false;
+  }
+  return true;
 }
 
 /**
- * True when `# chainbreaker: ignore[rule]` (or a bare `ignore`) is on the finding's line, or alone on
- * the line above it.
+ * The first directive in `text[start, end)`: the rules it names, `all`, or null for none. Linear in the
+ * length of the range: each `#` is looked at once and the spaces after it belong to it alone.
  */
+export function parseDirective(text: string, start = 0, end = text.length): readonly string[] | 'all' | null {
+  let i = text.indexOf('#', start);
+  while (i !== -1 && i < end) {
+    let j = skipSpaces(text, i + 1, end);
+    if (wordAt(text, j, end, MARK)) {
+      j = skipSpaces(text, j + MARK.length, end);
+      if (wordAt(text, j, end, IGNORE)) {
+        j += IGNORE.length;
+        if (text.charCodeAt(j) === 0x5b /* [ */ && j < end) {
+          let close = j + 1;
+          while (close < end && text.charCodeAt(close) !== 0x5d /* ] */) close++;
+          if (close < end) {
+            return text
+              .slice(j + 1, close)
+              .split(',')
+              .map((id) => id.trim())
+              .filter((id) => id !== '');
+          }
+        }
+        return 'all';
+      }
+    }
+    // The next candidate: a `#` further on (the one at j, if any, is found by indexOf).
+    i = text.indexOf('#', i + 1);
+  }
+  return null;
+}
+
+/** The directives of one file, parsed once, with the record of which rules each suppressed. */
+export class SuppressionIndex {
+  readonly file: string;
+  readonly directives: readonly Directive[];
+  readonly #byLine = new Map<number, Directive>();
+  /** Per directive line: the rule ids it suppressed. */
+  readonly #used = new Map<number, Set<string>>();
+
+  constructor(file: SourceFile) {
+    this.file = file.path;
+    const directives: Directive[] = [];
+    const text = file.text;
+    // Cheap pre-check: most files have no directive at all.
+    if (/chainbreaker/i.test(text)) {
+      let line = 1;
+      let start = 0;
+      let hash = text.indexOf('#');
+      while (start <= text.length) {
+        const newline = text.indexOf('\n', start);
+        let end = newline === -1 ? text.length : newline;
+        if (end > start && text.charCodeAt(end - 1) === 0x0d) end--;
+        if (hash !== -1 && hash < start) hash = text.indexOf('#', start);
+        const rules = hash !== -1 && hash < end ? parseDirective(text, start, end) : null;
+        if (rules !== null) {
+          const first = skipSpaces(text, start, end);
+          const directive = { line, rules, standalone: text.charCodeAt(first) === 0x23 /* # */ };
+          directives.push(directive);
+          this.#byLine.set(line, directive);
+        }
+        if (newline === -1) break;
+        start = newline + 1;
+        line++;
+      }
+    }
+    this.directives = directives;
+  }
+
+  /**
+   * True when a directive covers `ruleId` on `line` (on the line itself, or alone on the line above),
+   * and records the match.
+   */
+  match(line: number, ruleId: string): boolean {
+    if (line < 1) return false;
+    const here = this.#byLine.get(line);
+    if (here !== undefined && covers(here, ruleId)) return this.#use(here, ruleId);
+    const above = this.#byLine.get(line - 1);
+    if (above !== undefined && above.standalone && covers(above, ruleId)) return this.#use(above, ruleId);
+    return false;
+  }
+
+  #use(directive: Directive, ruleId: string): true {
+    const used = this.#used.get(directive.line);
+    if (used === undefined) this.#used.set(directive.line, new Set([ruleId]));
+    else used.add(ruleId);
+    return true;
+  }
+
+  /** Directives naming rule ids `known` rejects (typos), with those ids. */
+  unknown(known: (ruleId: string) => boolean): UnusedSuppression[] {
+    return this.directives.flatMap((d) => {
+      const unknown = d.rules === 'all' ? [] : d.rules.filter((id) => !known(id));
+      return unknown.length > 0 ? [{ file: this.file, line: d.line, rules: unknown }] : [];
+    });
+  }
+
+  /**
+   * Directives (or rule ids in them) that suppressed nothing. Rule ids for which `ran` is false are not
+   * reported: a rule that did not run could not have matched.
+   */
+  unused(ran: (ruleId: string) => boolean): UnusedSuppression[] {
+    const out: UnusedSuppression[] = [];
+    for (const d of this.directives) {
+      const used = this.#used.get(d.line);
+      if (d.rules === 'all') {
+        if (used === undefined) out.push({ file: this.file, line: d.line, rules: 'all' });
+        continue;
+      }
+      const unusedRules = d.rules.filter((id) => ran(id) && !(used?.has(id) ?? false));
+      if (unusedRules.length > 0) out.push({ file: this.file, line: d.line, rules: unusedRules });
+    }
+    return out;
+  }
+}
+
+/** True when `# chainbreaker: ignore[rule]` (or a bare `ignore`) is on the finding's line, or alone on the line above it. */
 export function isSuppressed(file: SourceFile, line: number, ruleId: string): boolean {
-  if (line < 1) return false;
-  const here = directive(file.lineText(line));
-  if (here === 'all' || here?.has(ruleId)) return true;
-  if (line === 1) return false;
-  const above = file.lineText(line - 1);
-  if (!above.trimStart().startsWith('#')) return false;
-  const previous = directive(above);
-  return previous === 'all' || previous?.has(ruleId) === true;
+  return new SuppressionIndex(file).match(line, ruleId);
+}
+
+function covers(directive: Directive, ruleId: string): boolean {
+  return directive.rules === 'all' || directive.rules.includes(ruleId);
 }

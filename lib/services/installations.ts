@@ -2,7 +2,7 @@ import type { User } from '../auth.js';
 import { codeHost } from '../codehost/index.js';
 import { CodeHostError, type CodeHost, type InstallationAccount } from '../codehost/port.js';
 import { database } from '../db/connection.js';
-import { githubIdentity, linkInstallation as storeInstallation } from '../db/operations.js';
+import { githubIdentity, listInstallations as listStoredInstallations, linkInstallation as storeInstallation } from '../db/operations.js';
 import type { GithubIdentity } from '../db/types.js';
 import { forbidden } from '../http/errors.js';
 
@@ -56,4 +56,10 @@ async function belongsTo(host: CodeHost, installation: InstallationAccount, iden
     default:
       return false;
   }
+}
+
+/** The installations linked to the user, by installation id, named as the callback names them. */
+export async function listInstallations(user: User): Promise<(LinkedInstallation & { created_at: string })[]> {
+  const rows = await listStoredInstallations(await database(), user.id);
+  return rows.map((row) => ({ installation_id: row.installation_id, account: row.account_login, account_type: row.account_type, created_at: row.created_at }));
 }

@@ -42,7 +42,7 @@ describe('chainbreaker (no command), --help, --version', () => {
   it('--help prints the commands and every exit code', async () => {
     const r = await run(['--help']);
     expect(r.code).toBe(EXIT.ok);
-    for (const text of ['scan [repo-path ...]', 'rules', 'combinations', 'Exit codes:', '  0  ', '  1  ', '  2  ', '  3  ']) expect(r.stdout).toContain(text);
+    for (const text of ['scan [path ...]', 'baseline [path ...]', 'rules [rule-id]', 'rules', 'combinations', 'Exit codes:', '  0  ', '  1  ', '  2  ', '  3  ']) expect(r.stdout).toContain(text);
   });
 
   it('scan --help documents the options and exit codes', async () => {
@@ -74,7 +74,10 @@ describe('usage errors exit 2', () => {
     ['an unknown rule id', ['scan', '--disable', 'missing-timeout,no-such-rule'], '--disable: unknown rule id no-such-rule'],
     ['a missing option value', ['scan', '--output'], "Option '-o, --output <value>' argument missing"],
     ['a rules format the command lacks', ['rules', '--format', 'sarif'], '--format must be one of text, json'],
-    ['a positional argument to rules', ['rules', 'extra'], 'Unexpected argument'],
+    ['an unknown rule id to rules', ['rules', 'missing-timout'], 'unknown rule id "missing-timout" (did you mean "missing-timeout"?)'],
+    ['a typo in an option', ['scan', '--min-severty', 'low'], 'did you mean "--min-severity"?'],
+    ['a typo in --disable', ['scan', '--disable', 'unpined-action'], 'unknown rule id unpined-action (did you mean "unpinned-action"?)'],
+    ['an unknown --min-severity', ['scan', '--min-severity', 'critical'], '--min-severity must be one of high, medium, low, info'],
   ];
   for (const [what, argv, message] of cases) {
     it(what, async () => {
@@ -98,15 +101,15 @@ describe('operational errors exit 3', () => {
   it('a repository path that does not exist', async () => {
     const r = await run(['scan', 'no/such/dir', '--format', 'json'], { cwd: tempDir() });
     expect(r.code).toBe(EXIT.operational);
-    expect(r.stderr).toBe('chainbreaker: cannot read repository no/such/dir: no such file or directory\n');
+    expect(r.stderr).toBe('chainbreaker: cannot read no/such/dir: no such file or directory\n');
     expect(r.stdout).toBe('');
   });
 
-  it('a repository path that is a file', async () => {
+  it('a path that is a file but not YAML is a usage error', async () => {
     const root = tempDir({ 'file.txt': 'x' });
     const r = await run(['scan', 'file.txt'], { cwd: root });
-    expect(r.code).toBe(EXIT.operational);
-    expect(r.stderr).toContain('not a directory');
+    expect(r.code).toBe(EXIT.usage);
+    expect(r.stderr).toContain('file.txt is neither a directory nor a workflow or action file (.yml or .yaml)');
   });
 
   it('a settings file that is missing, not JSON, or not an object', async () => {

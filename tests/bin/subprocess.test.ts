@@ -7,13 +7,13 @@ import { CATALOG } from '../../lib/engine/catalog.js';
 import { NO_TIMEOUT, cleanup, only, tempDir } from './support.js';
 
 /*
- * The installed command as a user runs it: `bin/chainbreaker.js` in a real process, once with the Node 24
- * the project installs (node_modules/.bin/node) and once with the machine's own `node` (the bin must work
- * on Node 20+ without a build step).
+ * The installed command as a user runs it: the bundle `npm run build` writes (dist/chainbreaker.js, built
+ * by the suite's global setup) in a real process, once with the Node 24 the project installs
+ * (node_modules/.bin/node) and once with the machine's own `node` (the published CLI must run on Node 20+).
  */
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = join(ROOT, 'bin', 'chainbreaker.js');
+const BIN = join(ROOT, 'dist', 'chainbreaker.js');
 
 function executable(path: string): boolean {
   try {
@@ -53,7 +53,7 @@ const runtimes: { name: string; node: string | null; skip: string | null }[] = [
 afterAll(cleanup);
 
 for (const runtime of runtimes) {
-  describe.skipIf(runtime.skip !== null)(`bin/chainbreaker.js on ${runtime.name}${runtime.skip === null ? '' : ` (skipped: ${runtime.skip})`}`, () => {
+  describe.skipIf(runtime.skip !== null)(`dist/chainbreaker.js on ${runtime.name}${runtime.skip === null ? '' : ` (skipped: ${runtime.skip})`}`, () => {
     const run = (args: string[], cwd = ROOT) => {
       const env = { ...process.env };
       delete env.FORCE_COLOR;

@@ -28,8 +28,8 @@ beforeAll(async () => {
   useDatabase(t.db);
   useCodeHost(examplesCodeHost());
   list = await endpoints();
-  user = await userWithData(t);
-  fill = { repo_id: user.repos['issue-triage-bot'] ?? '', rule_id: 'script-injection', installation_id: '1' };
+  user = await userWithData(t, { scan: true });
+  fill = { repo_id: user.repos['issue-triage-bot'] ?? '', rule_id: 'script-injection', installation_id: '1', scan_id: user.scanId };
 });
 afterAll(async () => t.close());
 

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { operations } from '../../lib/api/operations.js';
 import type { CodeHost } from '../../lib/codehost/port.js';
+import { recordScan } from '../../lib/db/operations.js';
 import type { Database } from '../../lib/db/port.js';
 import { exportedMethods } from '../../lib/dev/router.js';
 import type { Operation } from '../../lib/http/operation.js';
@@ -58,13 +59,17 @@ export interface Fill {
   repo_id: string;
   rule_id: string;
   installation_id: string;
+  /** A scan of the user (`userWithData` records one). */
+  scan_id: string;
 }
 
 /** The concrete URL of an endpoint (path parameters in the path, as a client sends them). */
 export function urlOf(endpoint: Endpoint, fill: Fill): string {
   const path = endpoint.path.replace(/\{(\w+)\}/g, (_, name: keyof Fill) => encodeURIComponent(fill[name]));
-  const query = endpoint.operation.query === undefined ? '' : `?installation_id=${encodeURIComponent(fill.installation_id)}`;
-  return `${path}${query}`;
+  // The query parameters the endpoint requires that a fill names (the callback's installation_id).
+  const names = Object.keys(endpoint.operation.query?.entries ?? {}).filter((name): name is keyof Fill => name in fill);
+  const query = names.map((name) => `${name}=${encodeURIComponent(fill[name])}`).join('&');
+  return query === '' ? path : `${path}?${query}`;
 }
 
 /** A body the endpoint accepts (undefined for endpoints without one). */
@@ -82,14 +87,23 @@ export async function send(
   return dispatch(await apiRequest(method, url, options));
 }
 
-/** A user with a GitHub identity who linked the local installation and synced the example repositories. */
-export async function userWithData(t: TestDatabase): Promise<{ userId: string; authorization: string; repos: Record<string, string> }> {
+/**
+ * A user with a GitHub identity who linked the local installation and synced the example repositories; with
+ * `scan`, also one (empty) scan of hardened-service recorded directly (no scan rate limit spent), else scanId ''.
+ */
+export async function userWithData(
+  t: TestDatabase,
+  options: { scan?: boolean } = {},
+): Promise<{ userId: string; authorization: string; repos: Record<string, string>; scanId: string }> {
   const { userId } = await githubUser(t);
   const authorization = await bearer(userId);
   expect((await send('GET', '/api/github/callback?installation_id=1', { authorization })).status).toBe(200);
   const listed = (await (await send('GET', '/api/repos', { authorization })).json()) as { repositories: { id: string; full_name: string }[] };
   const repos = Object.fromEntries(listed.repositories.map((r) => [r.full_name.replace(/^examples\//, ''), r.id]));
-  return { userId, authorization, repos };
+  if (options.scan !== true) return { userId, authorization, repos, scanId: '' };
+  const counts = { HIGH: 0, MEDIUM: 0, LOW: 0, INFO: 0 };
+  const { scan_id: scanId } = await recordScan(t.db, userId, { repositoryId: repos['hardened-service'] ?? '', ruleset: 'all', counts, findings: [] });
+  return { userId, authorization, repos, scanId };
 }
 
 const USER_TABLES = ['installations', 'repositories', 'scans', 'findings', 'rule_settings', 'rule_overrides', 'rate_limits'] as const;

@@ -34,8 +34,8 @@ beforeAll(async () => {
   useDatabase(t.db);
   useCodeHost(examplesCodeHost());
   list = await authenticatedEndpoints();
-  victim = await userWithData(t);
-  fill = { repo_id: victim.repos['issue-triage-bot'] ?? '', rule_id: 'script-injection', installation_id: '1' };
+  victim = await userWithData(t, { scan: true });
+  fill = { repo_id: victim.repos['issue-triage-bot'] ?? '', rule_id: 'script-injection', installation_id: '1', scan_id: victim.scanId };
   validQueryToken = await signToken({ sub: victim.userId });
 });
 afterAll(async () => t.close());

@@ -1,6 +1,7 @@
 import type { Combination } from '../combinations/types.js';
 import type { Report } from '../report.js';
 import { SETTINGS_FILE, type Finding, type Severity } from '../types.js';
+import { neutralize, neutralizeKeepingLines } from './neutralize.js';
 
 /*
  * GitHub Actions workflow commands (`::error file=…,line=…,col=…,title=…::message`): run the CLI in a
@@ -22,9 +23,10 @@ function isSettings(file: string): boolean {
   return file === SETTINGS_FILE || file.endsWith(`/${SETTINGS_FILE}`);
 }
 
+/** One workflow command; repository strings lose their control characters before the runner's escaping. */
 function command(level: string, properties: [string, string | number][], message: string): string {
-  const props = properties.map(([k, v]) => `${k}=${escapeProperty(String(v))}`).join(',');
-  return `::${level}${props === '' ? '' : ` ${props}`}::${escapeData(message)}`;
+  const props = properties.map(([k, v]) => `${k}=${escapeProperty(neutralize(String(v)))}`).join(',');
+  return `::${level}${props === '' ? '' : ` ${props}`}::${escapeData(neutralizeKeepingLines(message))}`;
 }
 
 /** Where an annotation points: a file (and a line when there is one); settings findings point nowhere. */

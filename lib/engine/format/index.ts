@@ -19,16 +19,23 @@ export interface FormatOptions {
   color: boolean;
   /** SARIF only: `tool.driver.version`. */
   toolVersion: string;
+  /** Text and SARIF: the absolute URL of a rule's documentation. */
+  docUrl: (ruleId: string) => string;
+}
+
+/** A documentation URL template (`{id}` replaced by the rule id) as a function. */
+export function docUrlFrom(template: string): (ruleId: string) => string {
+  return (ruleId) => template.replaceAll('{id}', encodeURIComponent(ruleId));
 }
 
 export function formatReport(format: ReportFormat, report: Report, options: FormatOptions): string {
   switch (format) {
     case 'text':
-      return formatText(report, { color: options.color });
+      return formatText(report, { color: options.color, docUrl: options.docUrl });
     case 'json':
       return formatJson(report);
     case 'sarif':
-      return formatSarif(report, { toolVersion: options.toolVersion });
+      return formatSarif(report, { toolVersion: options.toolVersion, docUrl: options.docUrl });
     case 'github':
       return formatGithub(report);
   }

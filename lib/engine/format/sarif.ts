@@ -4,25 +4,29 @@ import { hash53 } from '../fingerprint.js';
 import type { Report } from '../report.js';
 import type { RuleMeta } from '../rule.js';
 import { RULES } from '../rules/index.js';
-import type { Finding, Severity } from '../types.js';
+import { SETTINGS_FILE, type Finding, type Severity } from '../types.js';
 
 /*
  * SARIF 2.1.0 as GitHub code scanning reads it (validated against the SARIF schema in the tests):
  * - every catalog rule is in `tool.driver.rules`, with help text and a `security-severity` GitHub maps to
  *   critical/high/medium/low; result levels: HIGH -> error, MEDIUM -> warning, LOW/INFO -> note;
  * - `partialFingerprints` carry the engine's line-independent fingerprint, so alerts survive edits;
- * - a region only for a real line; settings findings point at the `<repository settings>` pseudo-file
- *   (percent-encoded, no region): code scanning requires a location on every result;
+ * - a region only for a real line; settings findings point at the repository's `.github/` folder (no
+ *   region): code scanning requires a physical location in the repository on every result;
  * - each combination is a result of the rule `toxic-combination/<kind>`, at its first component in its
  *   file, with every component as a related location linked from the message.
- * `helpUri` is left out: the catalog's doc URLs are relative (`/rules/<id>`) and SARIF wants absolute URIs,
- * so the doc path is part of the help text instead.
+ * - `helpUri` is the rule's documentation (an absolute URL from `docUrl`), also linked from `help.markdown`.
  */
 
 export interface SarifOptions {
   /** The tool version written to `tool.driver.version`. */
   toolVersion: string;
+  /** The absolute URL of a rule's documentation (`helpUri`). */
+  docUrl: (ruleId: string) => string;
 }
+
+/** Where settings findings point: a real path of every repository with workflows, as code scanning requires. */
+export const SETTINGS_LOCATION = '.github/';
 
 const SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 const FINGERPRINT = 'chainbreaker/v1';
@@ -32,8 +36,8 @@ const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { HIGH: 'error', M
 // GitHub: over 9.0 critical, 7.0-8.9 high, 4.0-6.9 medium, up to 3.9 low.
 const SECURITY_SEVERITY: Record<Severity | CombinationSeverity, string> = { CRITICAL: '9.5', HIGH: '8.0', MEDIUM: '5.5', LOW: '3.0', INFO: '1.0' };
 
-function ruleDescriptor(meta: RuleMeta) {
-  const doc = `/rules/${meta.id}`;
+function ruleDescriptor(meta: RuleMeta, docUrl: (ruleId: string) => string) {
+  const doc = docUrl(meta.id);
   const recommendation = meta.recommendation === '' ? [] : [`Recommendation: ${meta.recommendation}`];
   return {
     id: meta.id,
@@ -41,8 +45,9 @@ function ruleDescriptor(meta: RuleMeta) {
     fullDescription: { text: meta.description },
     help: {
       text: [meta.description, ...recommendation, `Documentation: ${doc}`].join('\n\n'),
-      markdown: [`**${meta.title}** (\`${meta.id}\`, ${meta.category})`, meta.description, ...recommendation, `Documentation: \`${doc}\``].join('\n\n'),
+      markdown: [`**${meta.title}** (\`${meta.id}\`, ${meta.category})`, meta.description, ...recommendation, `[Documentation](${doc})`].join('\n\n'),
     },
+    helpUri: doc,
     defaultConfiguration: { level: LEVEL[meta.severity] },
     properties: { tags: ['security', meta.category], 'security-severity': SECURITY_SEVERITY[meta.severity] },
   };
@@ -71,9 +76,11 @@ function uri(path: string): string {
 }
 
 function location(f: Pick<Finding, 'file' | 'line' | 'column'>) {
+  const settings = f.file === SETTINGS_FILE || f.file.endsWith(`/${SETTINGS_FILE}`);
+  const path = settings ? `${f.file.slice(0, -SETTINGS_FILE.length)}${SETTINGS_LOCATION}` : f.file;
   return {
     physicalLocation: {
-      artifactLocation: { uri: uri(f.file) },
+      artifactLocation: { uri: uri(path) },
       ...(f.line > 0 ? { region: { startLine: f.line, ...(f.column > 0 ? { startColumn: f.column } : {}) } } : {}),
     },
   };
@@ -110,7 +117,7 @@ function combinationResult(c: Combination, ruleIndex: number) {
 }
 
 export function formatSarif(report: Report, options: SarifOptions): string {
-  const rules = [...RULES.map((r) => ruleDescriptor(r.meta)), ...COMBINATION_KINDS.map(kindDescriptor)];
+  const rules = [...RULES.map((r) => ruleDescriptor(r.meta, options.docUrl)), ...COMBINATION_KINDS.map(kindDescriptor)];
   const index = new Map(rules.map((r, i) => [r.id, i]));
   const results = [
     ...report.records.map(({ finding: f, fingerprint }) => ({

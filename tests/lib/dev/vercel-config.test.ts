@@ -4,7 +4,10 @@ import { ROOT, routes } from '../../support/http.js';
 
 interface VercelConfig {
   framework: null;
+  buildCommand: string;
   outputDirectory: string;
+  cleanUrls: boolean;
+  headers: { source: string; headers: { key: string; value: string }[] }[];
   functions: Record<string, { maxDuration: number; memory: number }>;
   rewrites?: unknown;
   routes?: unknown;
@@ -23,12 +26,24 @@ const globToRegExp = (glob: string) =>
   );
 
 describe('vercel.json', () => {
-  it('serves static files only from an empty output directory, never the project root', async () => {
+  it('serves static files only from the built output directory, never the project root', async () => {
     expect(config.framework).toBeNull();
     expect(config.outputDirectory).toBe('public');
-    // Vercel refuses an empty output directory; robots.txt is all there is, and tells crawlers to stay away.
-    expect(await readdir(`${ROOT}public`)).toEqual(['robots.txt']);
+    // The web client, rule pages and API viewer are built there on Vercel; robots.txt is the one committed file.
+    expect(config.buildCommand).toBe('npm run build:web');
+    expect(config.cleanUrls).toBe(true);
+    expect(await readdir(`${ROOT}public`)).toContain('robots.txt');
+    const ignored = (await readFile(`${ROOT}.gitignore`, 'utf8')).split('\n');
+    expect(ignored).toEqual(expect.arrayContaining(['/public/*', '!/public/robots.txt']));
     expect(config.rewrites ?? config.routes).toBeUndefined();
+  });
+
+  it('sends the pages with a content security policy that loads nothing from elsewhere', () => {
+    const pages = config.headers.find((h) => h.source === '/((?!api/).*)');
+    const csp = pages?.headers.find((h) => h.key === 'Content-Security-Policy')?.value ?? '';
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).toContain("frame-ancestors 'none'");
   });
 
   it('configures every route file as a function within the platform limits', async () => {

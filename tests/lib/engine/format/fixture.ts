@@ -3,6 +3,8 @@ import type { Report } from '../../../../lib/engine/report.js';
 import { emptyCounts, type FindingRecord } from '../../../../lib/engine/types.js';
 import { CI_WORKFLOW, PR_WORKFLOW, rec } from '../combinations/support.js';
 
+const NOTHING_LEFT_OUT = { suppressed: 0, unusedSuppressions: [], unknownSuppressions: [], baselined: 0, belowMinimum: 0 };
+
 /** A report as a scan of a repository with a pwn request, a settings snapshot and a few lesser findings gives it. */
 export function sampleReport(): Report {
   const records: FindingRecord[] = [
@@ -16,9 +18,9 @@ export function sampleReport(): Report {
   ];
   const counts = emptyCounts();
   for (const r of records) counts[r.finding.severity]++;
-  return { records, counts, combinations: findCombinations(records, () => true) };
+  return { records, counts, combinations: findCombinations(records, () => true), ...NOTHING_LEFT_OUT };
 }
 
 export function emptyReport(): Report {
-  return { records: [], counts: emptyCounts(), combinations: [] };
+  return { records: [], counts: emptyCounts(), combinations: [], ...NOTHING_LEFT_OUT };
 }

@@ -39,4 +39,22 @@ describe('github format', () => {
     for (const line of lines) expect(line.startsWith('::')).toBe(true);
     expect(formatGithub(emptyReport())).toBe('');
   });
+
+  it('neutralizes hostile file names and job ids: no control character, no injected workflow command', () => {
+    const hostile = sampleReport();
+    const evil = 'a\x1b[31m\x07\r\n::add-mask::x,y:z%\x85b';
+    for (const r of hostile.records) {
+      r.finding.file = `.github/workflows/${evil}.yml`;
+      r.finding.description = `Job \`${evil}\` has no timeout`;
+    }
+    const out = formatGithub(hostile);
+    const lines = out.trimEnd().split('\n');
+    expect(lines).toHaveLength(formatGithub(sampleReport()).trimEnd().split('\n').length);
+    // eslint-disable-next-line no-control-regex -- the test looks for control characters
+    expect(out).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
+    for (const line of lines) expect(line).toMatch(/^::(error|warning|notice) /);
+    // Properties are one line with `:` and `,` escaped; in the data the line break is escaped, so nothing starts a command.
+    expect(lines[0]).toContain('file=.github/workflows/a[31m %3A%3Aadd-mask%3A%3Ax%2Cy%3Az%25b.yml');
+    expect(lines[0]).toContain('::Job `a[31m%0A::add-mask::x,y:z%25b` has no timeout');
+  });
 });

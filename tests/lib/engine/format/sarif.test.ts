@@ -8,7 +8,7 @@ import { emptyReport, sampleReport } from './fixture.js';
 interface Sarif {
   version: string;
   runs: {
-    tool: { driver: { name: string; version: string; rules: { id: string; help: { text: string }; defaultConfiguration: { level: string }; properties: Record<string, unknown> }[] } };
+    tool: { driver: { name: string; version: string; rules: { id: string; helpUri?: string; help: { text: string; markdown: string }; defaultConfiguration: { level: string }; properties: Record<string, unknown> }[] } };
     results: {
       ruleId: string;
       ruleIndex: number;
@@ -23,14 +23,14 @@ interface Sarif {
 
 const validate = sarifValidator();
 const report = sampleReport();
-const text = formatSarif(report, { toolVersion: '1.2.3' });
+const text = formatSarif(report, { toolVersion: '1.2.3', docUrl: (id: string) => `https://docs.example/rules/${id}` });
 const sarif = JSON.parse(text) as Sarif;
 const run = sarif.runs[0];
 
 describe('sarif format', () => {
   it('validates against the SARIF 2.1.0 schema', () => {
     expect(validate(sarif), JSON.stringify(validate.errors, null, 2)).toBe(true);
-    expect(validate(JSON.parse(formatSarif(emptyReport(), { toolVersion: '1.2.3' })))).toBe(true);
+    expect(validate(JSON.parse(formatSarif(emptyReport(), { toolVersion: '1.2.3', docUrl: (id: string) => `https://docs.example/rules/${id}` })))).toBe(true);
   });
 
   it('the validator is no rubber stamp', () => {
@@ -51,7 +51,9 @@ describe('sarif format', () => {
     }
     const byId = new Map(run?.tool.driver.rules.map((r) => [r.id, r]));
     expect(byId.get('untrusted-checkout')?.properties['security-severity']).toBe('8.0');
-    expect(byId.get('untrusted-checkout')?.help.text).toContain('Documentation: /rules/untrusted-checkout');
+    expect(byId.get('untrusted-checkout')?.help.text).toContain('Documentation: https://docs.example/rules/untrusted-checkout');
+    expect(byId.get('untrusted-checkout')?.help.markdown).toContain('[Documentation](https://docs.example/rules/untrusted-checkout)');
+    expect(byId.get('untrusted-checkout')?.helpUri).toBe('https://docs.example/rules/untrusted-checkout');
     expect(byId.get('missing-timeout')?.defaultConfiguration.level).toBe('note');
     expect(byId.get(`${COMBINATION_RULE_PREFIX}pwn-request`)?.properties['security-severity']).toBe('9.5');
     expect(run?.tool.driver.version).toBe('1.2.3');
@@ -74,11 +76,39 @@ describe('sarif format', () => {
     });
   });
 
-  it('gives a region only for a real line, and settings findings the pseudo-file without one', () => {
+  it('gives a region only for a real line, and settings findings the .github/ folder without one', () => {
     const [first] = run?.results ?? [];
     expect(first?.locations[0]?.physicalLocation).toEqual({ artifactLocation: { uri: '.github/workflows/ci.yml' }, region: { startLine: 3, startColumn: 3 } });
     const settings = run?.results.find((r) => r.ruleId === 'default-token-write');
-    expect(settings?.locations[0]?.physicalLocation).toEqual({ artifactLocation: { uri: '%3Crepository%20settings%3E' } });
+    expect(settings?.locations[0]?.physicalLocation).toEqual({ artifactLocation: { uri: '.github/' } });
+  });
+
+  it("follows GitHub code scanning's upload rules, not only the schema", () => {
+    // https://docs.github.com/en/code-security/code-scanning/integrating-with-code-scanning/sarif-support-for-code-scanning
+    const log = JSON.parse(text) as Sarif;
+    expect(log.runs).toHaveLength(1);
+    const only = log.runs[0];
+    expect(only?.results.length).toBeLessThanOrEqual(25_000);
+    expect(only?.tool.driver.rules.length).toBeLessThanOrEqual(25_000);
+    for (const rule of only?.tool.driver.rules ?? []) {
+      const severity = Number(rule.properties['security-severity']);
+      expect(severity, rule.id).toBeGreaterThanOrEqual(0);
+      expect(severity, rule.id).toBeLessThanOrEqual(10);
+      if (rule.helpUri !== undefined) expect(new URL(rule.helpUri).protocol, rule.id).toBe('https:');
+      expect((rule.properties.tags as string[]).length, rule.id).toBeLessThanOrEqual(20);
+    }
+    for (const result of only?.results ?? []) {
+      // Every result needs a physical location in the repository: a relative URI, no pseudo-path, no `..`.
+      expect(result.locations).toHaveLength(1);
+      const physical = result.locations[0]?.physicalLocation;
+      const artifact = physical?.artifactLocation.uri ?? '';
+      expect(artifact, result.ruleId).not.toBe('');
+      expect(artifact, result.ruleId).not.toMatch(/^[a-z]+:|^\/|%3C|(^|\/)\.\.(\/|$)/i);
+      if (physical?.region !== undefined) expect(physical.region.startLine).toBeGreaterThanOrEqual(1);
+      expect(result.message.text.length, result.ruleId).toBeGreaterThan(0);
+      expect(Object.keys(result.partialFingerprints).length).toBeGreaterThan(0);
+      expect(result.relatedLocations?.length ?? 0).toBeLessThanOrEqual(1000);
+    }
   });
 
   it('carries each combination as a result of its toxic-combination rule, components as related locations', () => {
@@ -92,6 +122,6 @@ describe('sarif format', () => {
   });
 
   it('is deterministic', () => {
-    expect(formatSarif(report, { toolVersion: '1.2.3' })).toBe(text);
+    expect(formatSarif(report, { toolVersion: '1.2.3', docUrl: (id: string) => `https://docs.example/rules/${id}` })).toBe(text);
   });
 });

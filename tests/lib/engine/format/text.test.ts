@@ -50,4 +50,43 @@ describe('text format', () => {
     report.combinations = [];
     expect(formatText(report, { color: false })).not.toContain('<repository settings>:0');
   });
+
+  it('shows the recommendation and the documentation link under each finding', () => {
+    const text = formatText(report, { color: false, docUrl: (id) => `https://docs.example/rules/${id}` });
+    const lines = text.split('\n');
+    const at = lines.findIndex((l) => l.includes('[missing-timeout]'));
+    expect(lines[at + 1]).toMatch(/^\s+Fix: \S/);
+    expect(lines[at + 2]).toMatch(/^\s+Docs: https:\/\/docs\.example\/rules\/missing-timeout$/);
+  });
+
+  it('ends with a summary table: attack paths first, then rules with counts per severity', () => {
+    const table = plain.slice(plain.indexOf('SUMMARY'));
+    const rows = table.split('\n');
+    expect(rows[0]).toMatch(/^SUMMARY\s+CRITICAL\s+HIGH\s+MEDIUM\s+LOW\s+INFO$/);
+    expect(rows[1]).toMatch(/^attack path pwn-request\s+1$/);
+    expect(rows.slice(2).some((r) => /^missing-timeout\s+1$/.test(r))).toBe(true);
+  });
+
+  it('says what it left out: suppressed, baselined and below the minimum severity, and unused suppressions', () => {
+    const text = formatText(
+      { ...emptyReport(), suppressed: 2, baselined: 3, belowMinimum: 1, unusedSuppressions: [{ file: '.github/workflows/ci.yml', line: 4, rules: ['missing-timeout'] }] },
+      { color: false },
+    );
+    expect(text).toContain('Unused suppression comment:\n  .github/workflows/ci.yml:4  ignore[missing-timeout] (matched no finding)');
+    expect(text.trimEnd().split('\n').at(-1)).toBe('No findings. Not shown: 2 suppressed, 3 in the baseline, 1 below --min-severity.');
+  });
+
+  it('strips control characters from hostile file names, job ids and descriptions', () => {
+    const hostile = sampleReport();
+    const evil = `x\x1b[2J\x07\r\x9b31m::error::owned\ny`;
+    for (const r of hostile.records) {
+      r.finding.file = `.github/workflows/${evil}.yml`;
+      r.finding.description = `Job \`${evil}\` has no timeout`;
+    }
+    const text = formatText(hostile, { color: false });
+    // eslint-disable-next-line no-control-regex -- the test looks for control characters
+    expect(text).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
+    expect(text).toContain('x[2J31m::error::owned y');
+    expect(text.split('\n').some((l) => l.startsWith('::'))).toBe(false);
+  });
 });

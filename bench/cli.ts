@@ -1,0 +1,151 @@
+/**
+ * The command-line scanner's benchmarks (`npm run bench -- --only cli`):
+ * - suppressions: matching a 1 MB hostile comment line above a thousand findings (issue 13, budget 50 ms);
+ * - start-up: `chainbreaker --version` of the built bundle (dist/), repeated whole processes, wall time and
+ *   peak memory (issue 15, budget 80 ms and 60 MB);
+ * - the shared corpus as whole processes: the CLI scanning every repository against a process that reads
+ *   the same files and parses them with yaml alone, wall time and peak memory (budgets 1.0x and 300 MB).
+ * Needs `npm run build` first (and the corpus for the last); skipped with a note if not.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { devNull } from 'node:os';
+import { buildSync } from 'esbuild';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SuppressionIndex } from '../lib/engine/suppress.js';
+import { SourceFile } from '../lib/engine/yaml/source.js';
+import { CORPUS_DIR, CORPUS_MISSING, corpusAvailable } from './corpus.js';
+import { ms, summarize, table } from './stats.js';
+
+export interface CliBench {
+  suppressions: { lineBytes: number; findings: number; matchMs: ReturnType<typeof summarize> };
+  startup: { runs: number; wallMs: ReturnType<typeof summarize>; nodeMs: ReturnType<typeof summarize>; peakRssMb: number; nodePeakRssMb: number } | { skipped: string };
+  corpus: WholeProcess | { skipped: string };
+}
+
+/** The corpus as whole processes: the CLI scanning every repository vs a script parsing the same files with yaml. */
+interface WholeProcess {
+  repositories: number;
+  runs: number;
+  scanMs: number;
+  parseMs: number;
+  ratio: number;
+  scanPeakRssMb: number;
+  parsePeakRssMb: number;
+}
+
+/** Wall time (ms) and peak resident set (MB, from GNU time when present) of one process. */
+function measure(args: string[], cwd: string): { ms: number; rssMb: number } {
+  const time = existsSync('/usr/bin/time');
+  const start = performance.now();
+  const result = time
+    ? spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...args], { cwd, encoding: 'utf8', maxBuffer: 1 << 28 })
+    : spawnSync(process.execPath, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const ms = performance.now() - start;
+  if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}: ${result.stderr.slice(-500)}`);
+  return { ms, rssMb: time ? Number(result.stderr.trim().split('\n').at(-1)) / 1024 : 0 };
+}
+
+function benchCorpusProcess(): CliBench['corpus'] {
+  const bundle = fileURLToPath(new URL('../dist/chainbreaker.js', import.meta.url));
+  if (!existsSync(bundle)) return { skipped: 'dist/chainbreaker.js is missing: run `npm run build` first' };
+  if (!corpusAvailable()) return { skipped: CORPUS_MISSING };
+  const root = fileURLToPath(new URL('../', import.meta.url));
+  const repositories = readdirSync(CORPUS_DIR, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const paths = repositories.map((name) => join(CORPUS_DIR, name));
+  // The baseline: a process that reads the same files the CLI reads and parses each with yaml.
+  const parser = `import { parseDocument } from 'yaml';
+import { collectRepositoryFiles } from './lib/codehost/checkout.ts';
+for (const path of process.argv.slice(2)) for (const f of await collectRepositoryFiles(path)) parseDocument(f.text);`;
+  const parserFile = join(tmpdir(), `chainbreaker-bench-parse-${process.pid}.mjs`);
+  // Bundled like the CLI (esbuild), so both processes start the same way: no TypeScript at run time.
+  buildSync({ stdin: { contents: parser, resolveDir: root, loader: 'ts' }, bundle: true, platform: 'node', format: 'esm', outfile: parserFile, logLevel: 'warning', banner: { js: "import { createRequire as __cbRequire } from 'node:module'; const require = __cbRequire(import.meta.url);" } });
+  const scan: { ms: number; rssMb: number }[] = [];
+  const parse: { ms: number; rssMb: number }[] = [];
+  const runs = 3;
+  for (let i = 0; i < runs; i++) {
+    parse.push(measure([parserFile, ...paths], root));
+    scan.push(measure([bundle, 'scan', ...paths, '--format', 'json', '--fail-on', 'none', '--output', devNull], root));
+  }
+  rmSync(parserFile, { force: true });
+  const best = (xs: { ms: number }[]) => Math.min(...xs.map((x) => x.ms));
+  const peak = (xs: { rssMb: number }[]) => Math.max(...xs.map((x) => x.rssMb));
+  return { repositories: paths.length, runs, scanMs: best(scan), parseMs: best(parse), ratio: best(scan) / best(parse), scanPeakRssMb: peak(scan), parsePeakRssMb: peak(parse) };
+}
+
+function benchSuppressions(): CliBench['suppressions'] {
+  const hostile = `# ${'#   chainbreaker  '.repeat(Math.ceil((1024 * 1024) / 18))}`;
+  const steps = Array.from({ length: 1000 }, (_, i) => `      - run: echo ${i}`).join('\n');
+  // One flat string, built before the clock starts (a concatenation is flattened on first search).
+  const text = JSON.parse(JSON.stringify(`${hostile}\n${steps}\n`)) as string;
+  const samples: number[] = [];
+  for (let run = 0; run < 20; run++) {
+    const file = new SourceFile('.github/workflows/ci.yml', text);
+    const start = performance.now();
+    const index = new SuppressionIndex(file);
+    for (let line = 2; line < 1002; line++) index.match(line, 'missing-timeout');
+    samples.push(performance.now() - start);
+  }
+  return { lineBytes: hostile.length, findings: 1000, matchMs: summarize(samples) };
+}
+
+function benchStartup(): CliBench['startup'] {
+  const bundle = fileURLToPath(new URL('../dist/chainbreaker.js', import.meta.url));
+  if (!existsSync(bundle)) return { skipped: 'dist/chainbreaker.js is missing: run `npm run build` first' };
+  // Interleaved with a bare `node -e 0`, so the table shows what the CLI adds to Node's own start on this machine.
+  const samples: number[] = [];
+  const node: number[] = [];
+  let peak = 0;
+  let nodePeak = 0;
+  for (let run = 0; run < 30; run++) {
+    let start = performance.now();
+    const result = spawnSync(process.execPath, [bundle, '--version'], { encoding: 'utf8' });
+    samples.push(performance.now() - start);
+    if (result.status !== 0) throw new Error(`chainbreaker --version exited ${result.status}: ${result.stderr}`);
+    start = performance.now();
+    spawnSync(process.execPath, ['-e', '0']);
+    node.push(performance.now() - start);
+  }
+  if (existsSync('/usr/bin/time')) {
+    // GNU time's %M: the child's peak resident set, in KB.
+    for (let run = 0; run < 5; run++) {
+      peak = Math.max(peak, measure([bundle, '--version'], process.cwd()).rssMb);
+      nodePeak = Math.max(nodePeak, measure(['-e', '0'], process.cwd()).rssMb);
+    }
+  }
+  return { runs: samples.length, wallMs: summarize(samples.slice(3)), nodeMs: summarize(node.slice(3)), peakRssMb: peak, nodePeakRssMb: nodePeak };
+}
+
+export function benchCli(): CliBench {
+  return { suppressions: benchSuppressions(), startup: benchStartup(), corpus: benchCorpusProcess() };
+}
+
+export function formatCli(r: CliBench): string {
+  const s = r.suppressions;
+  const rows = [
+    ['measure', 'p50', 'p95', 'max', 'budget'],
+    [`suppressions: ${(s.lineBytes / 1024 / 1024).toFixed(1)} MB comment line, ${s.findings} findings`, ms(s.matchMs.p50), ms(s.matchMs.p95), ms(s.matchMs.max), '50 ms'],
+  ];
+  const notes: string[] = [];
+  if ('skipped' in r.startup) notes.push(`start-up: skipped (${r.startup.skipped})`);
+  else {
+    const w = r.startup.wallMs;
+    const n = r.startup.nodeMs;
+    rows.push([`start-up: chainbreaker --version (${w.n} runs after 3 warm-ups)`, ms(w.p50, 1), ms(w.p95, 1), ms(w.max, 1), '80 ms']);
+    rows.push(['start-up: node -e 0 (interleaved, for reference)', ms(n.p50, 1), ms(n.p95, 1), ms(n.max, 1), '']);
+    notes.push(
+      `start-up peak memory: ${r.startup.peakRssMb > 0 ? `${r.startup.peakRssMb.toFixed(1)} MB (node -e 0: ${r.startup.nodePeakRssMb.toFixed(1)} MB)` : 'not measured (no /usr/bin/time)'} (budget 60 MB)`,
+    );
+  }
+  if ('skipped' in r.corpus) notes.push(`corpus as whole processes: skipped (${r.corpus.skipped})`);
+  else {
+    const c = r.corpus;
+    notes.push(
+      `corpus as whole processes (${c.repositories} repositories, best of ${c.runs}): chainbreaker scan ${ms(c.scanMs, 0)}, yaml parse ${ms(c.parseMs, 0)}, ratio ${c.ratio.toFixed(2)} (budget <= 1.0)`,
+      `corpus peak memory: chainbreaker scan ${c.scanPeakRssMb.toFixed(0)} MB (budget 300 MB), yaml parse ${c.parsePeakRssMb.toFixed(0)} MB`,
+    );
+  }
+  return `CLI\n${table(rows)}\n${notes.join('\n')}`;
+}

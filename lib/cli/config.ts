@@ -1,0 +1,102 @@
+import * as v from 'valibot';
+import { parseDocument } from 'yaml';
+import { CATALOG, isKnownRule } from '../engine/catalog.js';
+import { SEVERITIES, type Severity } from '../engine/types.js';
+import { didYouMean } from './suggest.js';
+
+/*
+ * `.chainbreaker.yml` at the repository root (or `--config FILE`): the team's defaults for the CLI.
+ * Precedence, as in the API's rule settings: the built-in defaults < this file < command-line flags.
+ *
+ *   ruleset: all                 # or owasp
+ *   fail-on: high                # high, medium, low, info, none
+ *   min-severity: low            # findings below are not reported
+ *   baseline: .chainbreaker-baseline.json
+ *   docs-url: https://chainbreaker.example.com/rules/{id}   # where "Docs:" links and SARIF helpUri point
+ *   ignore:                      # path globs, relative to the repository root
+ *     - .github/workflows/experimental-*.yml
+ *   rules:
+ *     missing-timeout: { enabled: false }
+ *     unpinned-action: { severity: MEDIUM }
+ *
+ * Validated with valibot; an unknown key or rule id is a usage error with a "did you mean" suggestion.
+ */
+
+export const CONFIG_FILE = '.chainbreaker.yml';
+
+const SEVERITY_NAMES = SEVERITIES.map((s) => s.toLowerCase());
+const severity = v.pipe(
+  v.string(),
+  v.transform((s) => s.toUpperCase()),
+  v.picklist(SEVERITIES, `must be one of ${SEVERITY_NAMES.join(', ')}`),
+);
+
+const RuleEntry = v.strictObject({
+  enabled: v.optional(v.boolean('must be true or false')),
+  severity: v.optional(severity),
+});
+
+const ConfigSchema = v.strictObject({
+  ruleset: v.optional(v.picklist(['all', 'owasp'], 'must be all or owasp')),
+  'fail-on': v.optional(v.picklist([...SEVERITY_NAMES, 'none'], `must be one of ${[...SEVERITY_NAMES, 'none'].join(', ')}`)),
+  'min-severity': v.optional(v.picklist(SEVERITY_NAMES, `must be one of ${SEVERITY_NAMES.join(', ')}`)),
+  baseline: v.optional(v.pipe(v.string('must be a file path'), v.nonEmpty('must be a file path'))),
+  'docs-url': v.optional(v.pipe(v.string(), v.url('must be an absolute URL'), v.includes('{id}', 'must contain {id}, replaced by the rule id'))),
+  ignore: v.optional(v.array(v.pipe(v.string('must be a path glob'), v.nonEmpty('must be a path glob')), 'must be a list of path globs')),
+  rules: v.optional(v.record(v.string(), RuleEntry, 'must map rule ids to { enabled, severity }')),
+});
+
+export type Config = v.InferOutput<typeof ConfigSchema>;
+
+const TOP_KEYS = Object.keys(ConfigSchema.entries);
+const RULE_KEYS = Object.keys(RuleEntry.entries);
+
+export class ConfigError extends Error {}
+
+/** Parses and validates a config file's text; `name` is how the file is named in messages. */
+export function parseConfig(text: string, name: string): Config {
+  const document = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
+  const problem = document.errors[0];
+  if (problem !== undefined) {
+    const line = problem.linePos?.[0].line;
+    throw new ConfigError(`${name}${line === undefined ? '' : `:${line}`}: not valid YAML (${problem.message.split('\n')[0] ?? ''})`);
+  }
+  const value: unknown = document.toJS({ maxAliasCount: 100 }) ?? {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ConfigError(`${name}: must be a mapping of settings (see "chainbreaker scan --help")`);
+  // Unknown names first, each with the closest known one: the most common mistake is a typo.
+  for (const key of Object.keys(value)) {
+    if (!TOP_KEYS.includes(key)) throw new ConfigError(`${name}: unknown key "${key}"${didYouMean(key, TOP_KEYS)}`);
+  }
+  const rules = (value as { rules?: unknown }).rules;
+  if (typeof rules === 'object' && rules !== null && !Array.isArray(rules)) {
+    for (const [id, entry] of Object.entries(rules)) {
+      if (!isKnownRule(id)) throw new ConfigError(`${name}: rules: unknown rule id "${id}"${didYouMean(id, CATALOG.map((r) => r.id))}`);
+      if (typeof entry === 'object' && entry !== null && !Array.isArray(entry)) {
+        for (const key of Object.keys(entry)) {
+          if (!RULE_KEYS.includes(key)) throw new ConfigError(`${name}: rules.${id}: unknown key "${key}"${didYouMean(key, RULE_KEYS)} (a rule takes enabled and severity)`);
+        }
+      }
+    }
+  }
+  const result = v.safeParse(ConfigSchema, value);
+  if (!result.success) {
+    const issue = result.issues[0];
+    const path = issue.path?.map((p) => String(p.key)).join('.') ?? '';
+    throw new ConfigError(`${name}: ${path === '' ? '' : `${path}: `}${issue.message}`);
+  }
+  return result.output;
+}
+
+/** Rules the config turns off. */
+export function configDisabled(config: Config): string[] {
+  return Object.entries(config.rules ?? {})
+    .filter(([, entry]) => entry.enabled === false)
+    .map(([id]) => id);
+}
+
+/** Severity overrides from the config. */
+export function configSeverities(config: Config): Map<string, Severity> {
+  const out = new Map<string, Severity>();
+  for (const [id, entry] of Object.entries(config.rules ?? {})) if (entry.severity !== undefined) out.set(id, entry.severity);
+  return out;
+}

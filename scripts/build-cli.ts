@@ -1,0 +1,38 @@
+/**
+ * `npm run build`: bundles the command-line scanner with esbuild into dist/ (ESM, Node 20+), so the
+ * published package has no runtime dependency and no TypeScript at run time:
+ * - dist/chainbreaker.js, the entry (answers --version without loading the rest), plus its chunks;
+ * - dist/action.js, the GitHub Action's entry (action.yml);
+ * - dist/rules/<id>.md, the rule docs `chainbreaker rules <id>` prints.
+ * `prepare` and `prepack` run it, so a checkout after `npm ci` and every packed tarball have a fresh build.
+ */
+import { copyFile, mkdir, readFile, readdir, rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const dist = `${root}dist/`;
+const pkg = JSON.parse(await readFile(`${root}package.json`, 'utf8')) as { version: string };
+
+await rm(dist, { recursive: true, force: true });
+await build({
+  absWorkingDir: root,
+  entryPoints: { chainbreaker: 'bin/chainbreaker.ts', action: 'bin/action.ts' },
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  minify: true,
+  legalComments: 'linked',
+  chunkNames: 'chunk-[hash]',
+  define: { __CHAINBREAKER_VERSION__: JSON.stringify(pkg.version) },
+  // Some bundled CommonJS packages call require() for Node's built-ins.
+  banner: { js: "import { createRequire as __cbRequire } from 'node:module'; const require = __cbRequire(import.meta.url);" },
+  logLevel: 'warning',
+});
+await mkdir(`${dist}rules`, { recursive: true });
+const docs = (await readdir(`${root}lib/engine/rules`)).filter((name) => name.endsWith('.md'));
+await Promise.all(docs.map((name) => copyFile(`${root}lib/engine/rules/${name}`, `${dist}rules/${name}`)));
+console.log(`dist/: the CLI bundle (version ${pkg.version}) and ${docs.length} rule docs`);

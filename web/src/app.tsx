@@ -1,0 +1,181 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { Api, ApiError } from './data/api.js';
+import { ApiReads, SupabaseReads, type Reads } from './data/reads.js';
+import type { ClientConfig } from './data/types.js';
+import { loadConfig, restoreSession, signInAsDevUser, signInWithGitHub, type Session } from './session.js';
+import { AttackPathsView } from './views/attack-paths.js';
+import { FindingsView } from './views/findings.js';
+import { RepositoriesView } from './views/repositories.js';
+import { RuleSettingsView } from './views/rule-settings.js';
+import { Notice, errorText } from './views/common.js';
+
+export interface Services {
+  api: Api;
+  reads: Reads;
+  config: ClientConfig;
+}
+
+type Route = { view: 'repos' } | { view: 'findings'; repoId: string; rule: string | null } | { view: 'attack-paths' } | { view: 'settings' };
+
+export function parseRoute(hash: string): Route {
+  const [path = '', query = ''] = hash.replace(/^#/, '').split('?');
+  const params = new URLSearchParams(query);
+  const parts = path.split('/').filter((p) => p !== '');
+  if (parts[0] === 'repos' && parts[1]) return { view: 'findings', repoId: decodeURIComponent(parts[1]), rule: params.get('rule') };
+  if (parts[0] === 'attack-paths') return { view: 'attack-paths' };
+  if (parts[0] === 'settings') return { view: 'settings' };
+  return { view: 'repos' };
+}
+
+const PENDING_INSTALLATION = 'chainbreaker.pendingInstallation';
+
+/** The installation id GitHub's setup URL came back with, kept until the user is signed in to link it. */
+function takeInstallationParam(): void {
+  const params = new URLSearchParams(location.search);
+  const id = params.get('installation_id');
+  if (id === null) return;
+  sessionStorage.setItem(PENDING_INSTALLATION, id);
+  history.replaceState(null, '', `${location.pathname}${location.hash}`);
+}
+
+function explainLinkError(error: unknown): string {
+  if (error instanceof ApiError && error.status === 403) {
+    return `GitHub says this installation is not yours to link: it must be on your own GitHub account or on an organization you are a member of. Ask an owner of that account to sign in and connect it, or install the App on your account. (${error.message})`;
+  }
+  if (error instanceof ApiError && error.status === 400) return 'GitHub came back without a valid installation id. Try "Connect GitHub" again.';
+  return `The installation could not be linked: ${errorText(error)}`;
+}
+
+export function App() {
+  const [config, setConfig] = useState<ClientConfig | null>(null);
+  const [session, setSession] = useState<Session | null | undefined>(undefined);
+  const [route, setRoute] = useState<Route>(() => parseRoute(location.hash));
+  const [linkNotice, setLinkNotice] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  const [signInError, setSignInError] = useState<string | null>(null);
+  const [version, setVersion] = useState(0);
+
+  useEffect(() => {
+    takeInstallationParam();
+    const onHash = () => setRoute(parseRoute(location.hash));
+    addEventListener('hashchange', onHash);
+    void (async () => {
+      const loaded = await loadConfig();
+      setConfig(loaded);
+      setSession(await restoreSession(loaded).catch(() => null));
+    })();
+    return () => removeEventListener('hashchange', onHash);
+  }, []);
+
+  const services = useMemo<Services | null>(() => {
+    if (!config || !session) return null;
+    const api = new Api(() => session.token());
+    return { api, config, reads: session.tables ? new SupabaseReads(session.tables) : new ApiReads(api) };
+  }, [config, session]);
+
+  // Link the installation GitHub redirected with, once signed in.
+  useEffect(() => {
+    if (!services) return;
+    const pending = sessionStorage.getItem(PENDING_INSTALLATION);
+    if (pending === null) return;
+    sessionStorage.removeItem(PENDING_INSTALLATION);
+    services.api
+      .link(pending)
+      .then((linked) => {
+        setLinkNotice({ kind: 'ok', text: `Connected the GitHub ${linked.account_type === 'Organization' ? 'organization' : 'account'} ${linked.account} (installation ${linked.installation_id}).` });
+        setVersion((v) => v + 1);
+      })
+      .catch((error: unknown) => setLinkNotice({ kind: 'error', text: explainLinkError(error) }));
+  }, [services]);
+
+  useEffect(() => {
+    const titles = { repos: 'Repositories', findings: 'Findings', 'attack-paths': 'Attack paths', settings: 'Rule settings' } as const;
+    document.title = `${titles[route.view]} · Chainbreaker`;
+  }, [route]);
+
+  if (config === null || session === undefined) {
+    return (
+      <main id="main" class="loading" aria-busy="true">
+        <p>Loading…</p>
+      </main>
+    );
+  }
+
+  if (session === null) {
+    return (
+      <main id="main" class="signin">
+        <h1>Chainbreaker</h1>
+        <p class="lead">Finds the weaknesses in your GitHub Actions pipelines, and the attack paths they form together, before attackers do.</p>
+        {signInError && <Notice kind="error">{signInError}</Notice>}
+        <div class="actions">
+          {config.supabaseUrl && config.supabaseAnonKey && (
+            <button class="primary" type="button" onClick={() => signInWithGitHub(config).catch((e: unknown) => setSignInError(errorText(e)))}>
+              Sign in with GitHub
+            </button>
+          )}
+          {config.devSignIn && (
+            <button class="primary" type="button" onClick={() => signInAsDevUser().then(setSession, (e: unknown) => setSignInError(errorText(e)))}>
+              Sign in as the development user
+            </button>
+          )}
+        </div>
+        {!config.devSignIn && !(config.supabaseUrl && config.supabaseAnonKey) && (
+          <Notice kind="error">Sign-in is not configured: set SUPABASE_URL and SUPABASE_ANON_KEY when building the client (see the README).</Notice>
+        )}
+        <p class="muted">
+          <a href="/rules">The rules</a> · <a href="/docs/api">API reference</a>
+        </p>
+      </main>
+    );
+  }
+
+  const current = route.view === 'findings' ? 'repos' : route.view;
+  const nav = [
+    { id: 'repos', href: '#/', label: 'Repositories' },
+    { id: 'attack-paths', href: '#/attack-paths', label: 'Attack paths' },
+    { id: 'settings', href: '#/settings', label: 'Rule settings' },
+  ];
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <a class="brand" href="#/">
+          Chainbreaker
+        </a>
+        <nav aria-label="Main">
+          {nav.map((item) => (
+            <a key={item.id} href={item.href} aria-current={current === item.id ? 'page' : undefined}>
+              {item.label}
+            </a>
+          ))}
+          <a href="/rules">Rules</a>
+          <a href="/docs/api">API</a>
+        </nav>
+        <div class="who">
+          <span class="muted">{session.label}</span>
+          <button
+            type="button"
+            class="link"
+            onClick={() => {
+              void session.signOut().then(() => setSession(null));
+            }}
+          >
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {linkNotice && (
+          <Notice kind={linkNotice.kind} onDismiss={() => setLinkNotice(null)}>
+            {linkNotice.text}
+          </Notice>
+        )}
+        {services && route.view === 'repos' && <RepositoriesView key={version} services={services} />}
+        {services && route.view === 'findings' && <FindingsView key={`${route.repoId}:${route.rule}`} services={services} repoId={route.repoId} rule={route.rule} />}
+        {services && route.view === 'attack-paths' && <AttackPathsView services={services} />}
+        {services && route.view === 'settings' && <RuleSettingsView services={services} />}
+      </main>
+    </>
+  );
+}

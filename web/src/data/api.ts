@@ -1,0 +1,88 @@
+import type {
+  AttackPaths,
+  Combination,
+  Installation,
+  InstallationLink,
+  Repository,
+  Rule,
+  RuleSetting,
+  Scan,
+  ScanPage,
+} from './types.js';
+
+/** An API error with the contract's error body: `status` and the server's one-line `message`. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
+
+/** Every call of the HTTP API, with the user's bearer token. */
+export class Api {
+  constructor(
+    private readonly token: () => Promise<string | null>,
+    private readonly fetcher: Fetch = (input, init) => fetch(input, init),
+    private readonly base = '',
+  ) {}
+
+  async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const token = await this.token();
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (token !== null) headers.authorization = `Bearer ${token}`;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await this.fetcher(`${this.base}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    } catch {
+      throw new ApiError(0, 'network', 'The service could not be reached. Check your connection and try again.');
+    }
+    if (response.status === 204) return undefined as T;
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text === '' ? null : JSON.parse(text);
+    } catch {
+      parsed = null;
+    }
+    if (!response.ok) {
+      const error = (parsed as { error?: { code?: string; message?: string } } | null)?.error;
+      throw new ApiError(response.status, error?.code ?? 'error', error?.message ?? `The service answered ${response.status}.`);
+    }
+    return parsed as T;
+  }
+
+  repos = () => this.request<{ connected: boolean; repositories: Repository[] }>('GET', '/api/repos');
+  scan = (repoId: string) => this.request<Scan>('POST', '/api/scan', { repo_id: repoId });
+  attackPaths = () => this.request<AttackPaths>('GET', '/api/attack-paths');
+  combos = (repoId: string) =>
+    this.request<{ combos: Combination[]; critical_count: number; high_count: number }>('GET', `/api/repositories/${encodeURIComponent(repoId)}/combos`);
+  link = (installationId: string) =>
+    this.request<InstallationLink>('GET', `/api/github/callback?installation_id=${encodeURIComponent(installationId)}`);
+  rules = () => this.request<{ rules: Rule[] }>('GET', '/api/rules');
+  setRuleSetting = (ruleId: string, enabled: boolean) => this.request<void>('PUT', `/api/rule-settings/${encodeURIComponent(ruleId)}`, { enabled });
+  clearRuleSetting = (ruleId: string) => this.request<void>('DELETE', `/api/rule-settings/${encodeURIComponent(ruleId)}`);
+  setOverride = (repoId: string, ruleId: string, enabled: boolean) =>
+    this.request<void>('PUT', `/api/repositories/${encodeURIComponent(repoId)}/rule-overrides/${encodeURIComponent(ruleId)}`, { enabled });
+  clearOverride = (repoId: string, ruleId: string) =>
+    this.request<void>('DELETE', `/api/repositories/${encodeURIComponent(repoId)}/rule-overrides/${encodeURIComponent(ruleId)}`);
+
+  // Reads that a Supabase-configured client takes from the database instead (see reads.ts).
+  installations = () => this.request<{ installations: Installation[] }>('GET', '/api/installations');
+  scans = (repoId: string, page: { limit?: number; cursor?: string | null } = {}) => {
+    const query = new URLSearchParams();
+    if (page.limit !== undefined) query.set('limit', String(page.limit));
+    if (page.cursor) query.set('cursor', page.cursor);
+    const suffix = query.size > 0 ? `?${query}` : '';
+    return this.request<ScanPage>('GET', `/api/repositories/${encodeURIComponent(repoId)}/scans${suffix}`);
+  };
+  scanById = (scanId: string) => this.request<Scan>('GET', `/api/scans/${encodeURIComponent(scanId)}`);
+  ruleSettings = () => this.request<{ settings: RuleSetting[] }>('GET', '/api/rule-settings');
+  overrides = (repoId: string) => this.request<{ overrides: RuleSetting[] }>('GET', `/api/repositories/${encodeURIComponent(repoId)}/rule-overrides`);
+}

@@ -1,0 +1,114 @@
+// The shapes the client works with: the API contract's (api-spec.md), whichever backend read them.
+
+export type Severity = 'HIGH' | 'MEDIUM' | 'LOW' | 'INFO';
+export const SEVERITIES: readonly Severity[] = ['HIGH', 'MEDIUM', 'LOW', 'INFO'];
+export type Counts = Record<Severity, number>;
+
+export interface Repository {
+  id: string;
+  full_name: string;
+  private: boolean;
+  html_url: string;
+}
+
+export interface Installation {
+  installation_id: number;
+  account: string;
+  account_type: string;
+  created_at: string;
+}
+
+/** An optional machine-applicable fix: a workflow diff, or for settings the GitHub API call (shown as text). */
+export interface FindingFix {
+  safe?: boolean;
+  diff?: string;
+  [key: string]: unknown;
+}
+
+export interface Finding {
+  file: string;
+  line: number;
+  column: number;
+  severity: Severity;
+  category: string;
+  rule_id: string;
+  title: string;
+  description: string;
+  recommendation: string;
+  fix?: FindingFix;
+}
+
+export interface ScanSummary {
+  scan_id: string;
+  repo_id: string;
+  ruleset: 'all' | 'owasp';
+  counts: Counts;
+  created_at: string;
+}
+
+export interface Scan extends ScanSummary {
+  findings: Finding[];
+}
+
+export interface ScanPage {
+  scans: ScanSummary[];
+  next_cursor: string | null;
+}
+
+export interface Rule {
+  id: string;
+  category: string;
+  title: string;
+  default_severity: Severity;
+  surface: 'workflow' | 'repo-settings';
+  description: string;
+  doc_url: string;
+}
+
+export interface RuleSetting {
+  rule_id: string;
+  enabled: boolean;
+  updated_at: string;
+}
+
+export interface Stage {
+  order: number;
+  title: string;
+  description: string;
+  rule_id: string;
+}
+
+export interface Combination {
+  id: string;
+  title: string;
+  severity: 'CRITICAL' | 'HIGH';
+  scope: string;
+  file: string;
+  impact: string;
+  break_chain: string;
+  break_chain_rule: string;
+  stages: Stage[];
+  components: { rule_id: string; finding: Finding }[];
+}
+
+export interface AttackPaths {
+  repos: { repo_id: string; full_name: string; html_url: string; combos: Combination[] }[];
+  total_combos: number;
+  critical_count: number;
+  high_count: number;
+}
+
+export interface InstallationLink {
+  installation_id: number;
+  account: string;
+  account_type: string;
+}
+
+/** What the server tells the client about itself (`/config.json`). */
+export interface ClientConfig {
+  mode: 'embedded' | 'supabase';
+  devSignIn: boolean;
+  connectUrl: string | null;
+  supabaseUrl: string | null;
+  supabaseAnonKey: string | null;
+}

@@ -1,0 +1,72 @@
+import type { ComponentChildren } from 'preact';
+import { ApiError, type Api } from '../data/api.js';
+import { SEVERITIES, type Counts, type Repository } from '../data/types.js';
+
+export function errorText(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  if (error instanceof Error) return error.message;
+  return 'Something went wrong.';
+}
+
+export function Notice(props: { kind: 'ok' | 'error' | 'info'; children: ComponentChildren; onDismiss?: () => void }) {
+  return (
+    <div class={`notice ${props.kind}`} role={props.kind === 'error' ? 'alert' : 'status'}>
+      <span>{props.children}</span>
+      {props.onDismiss && (
+        <button type="button" class="link" onClick={props.onDismiss}>
+          Dismiss
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function SeverityBadge(props: { severity: string; count?: number }) {
+  const label = props.count === undefined ? props.severity : `${props.count} ${props.severity}`;
+  return <span class={`badge sev-${props.severity.toLowerCase()}${props.count === 0 ? ' zero' : ''}`}>{label}</span>;
+}
+
+export function CountBadges(props: { counts: Counts }) {
+  return (
+    <span class="counts">
+      {SEVERITIES.map((s) => (
+        <SeverityBadge key={s} severity={s} count={props.counts[s]} />
+      ))}
+    </span>
+  );
+}
+
+export function formatTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+export function Loading(props: { what: string }) {
+  return (
+    <p class="muted" aria-busy="true">
+      Loading {props.what}…
+    </p>
+  );
+}
+
+// GET /api/repos asks the code host each time; views after the first reuse its answer for this page load.
+let repos: Promise<{ connected: boolean; repositories: Repository[] }> | null = null;
+export function cachedRepos(api: Api, refresh = false) {
+  if (refresh || repos === null) {
+    repos = api.repos();
+    repos.catch(() => {
+      repos = null;
+    });
+  }
+  return repos;
+}
+
+/** Text with `code spans` (as the rule and combination texts write them) shown as code; everything else as text. */
+export function Prose({ text }: { text: string }) {
+  const parts = text.split(/(`[^`]+`)/);
+  return (
+    <>
+      {parts.map((part, i) => (part.length > 2 && part.startsWith('`') && part.endsWith('`') ? <code key={i}>{part.slice(1, -1)}</code> : part))}
+    </>
+  );
+}

@@ -1,0 +1,168 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { Services } from '../app.js';
+import type { Repository, Rule, RuleSetting } from '../data/types.js';
+import { Loading, Notice, SeverityBadge, cachedRepos, errorText } from './common.js';
+
+const GLOBAL = '';
+
+/**
+ * The rule catalog with a switch per rule (global preference) and, for one repository, a three-way choice per
+ * rule: inherit the global state, on, or off. Each change is one API call; attack paths are computed with the
+ * current settings, so the Attack paths view reflects it at once, without a re-scan.
+ */
+export function RuleSettingsView({ services }: { services: Services }) {
+  const { api, reads } = services;
+  const [rules, setRules] = useState<Rule[] | null>(null);
+  const [global, setGlobal] = useState<Record<string, boolean>>({});
+  const [repos, setRepos] = useState<Repository[]>([]);
+  const [scope, setScope] = useState<string>(GLOBAL);
+  const [overrides, setOverrides] = useState<Record<string, boolean>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const [query, setQuery] = useState('');
+
+  const asMap = (rows: RuleSetting[]) => Object.fromEntries(rows.map((r) => [r.rule_id, r.enabled]));
+
+  useEffect(() => {
+    void (async () => {
+      try {
+        const [catalog, settings, listed] = await Promise.all([api.rules(), reads.ruleSettings(), cachedRepos(api)]);
+        setRules(catalog.rules);
+        setGlobal(asMap(settings));
+        setRepos(listed.repositories);
+      } catch (e) {
+        setError(errorText(e));
+      }
+    })();
+  }, []);
+
+  useEffect(() => {
+    if (scope === GLOBAL) return;
+    setOverrides({});
+    reads.overrides(scope).then((rows) => setOverrides(asMap(rows)), (e: unknown) => setError(errorText(e)));
+  }, [scope]);
+
+  const change = async (label: string, apply: () => void, revert: () => void, call: () => Promise<void>) => {
+    setError(null);
+    apply();
+    try {
+      await call();
+      setSaved(label);
+    } catch (e) {
+      revert();
+      setError(`Not saved: ${errorText(e)}`);
+    }
+  };
+
+  const setGlobalRule = (rule: Rule, enabled: boolean) => {
+    const before = global[rule.id];
+    const next = { ...global };
+    // Back to the default (on) clears the row, so the settings stay sparse.
+    if (enabled) delete next[rule.id];
+    else next[rule.id] = false;
+    void change(
+      `${rule.id} ${enabled ? 'on' : 'off'} for every repository`,
+      () => setGlobal(next),
+      () => setGlobal((g) => ({ ...g, [rule.id]: before ?? true })),
+      () => (enabled ? api.clearRuleSetting(rule.id) : api.setRuleSetting(rule.id, false)),
+    );
+  };
+
+  const setOverride = (rule: Rule, value: 'inherit' | 'on' | 'off') => {
+    const before = { ...overrides };
+    const next = { ...overrides };
+    if (value === 'inherit') delete next[rule.id];
+    else next[rule.id] = value === 'on';
+    const repo = repos.find((r) => r.id === scope)?.full_name ?? 'this repository';
+    void change(
+      value === 'inherit' ? `${rule.id} inherits the global setting in ${repo}` : `${rule.id} ${value} in ${repo}`,
+      () => setOverrides(next),
+      () => setOverrides(before),
+      () => (value === 'inherit' ? api.clearOverride(scope, rule.id) : api.setOverride(scope, rule.id, value === 'on')),
+    );
+  };
+
+  const needle = query.trim().toLowerCase();
+  const shown = (rules ?? []).filter((r) => needle === '' || r.id.includes(needle) || r.title.toLowerCase().includes(needle));
+
+  return (
+    <section aria-labelledby="settings-title">
+      <h1 id="settings-title">Rule settings</h1>
+      <p class="muted">
+        A rule that is off produces no findings in new scans and takes no part in attack paths from now on. A repository’s override wins over the global
+        setting; “Inherit” follows it.
+      </p>
+      <div class="filters">
+        <label>
+          Applies to
+          <select value={scope} onChange={(e) => setScope((e.currentTarget as HTMLSelectElement).value)}>
+            <option value={GLOBAL}>All repositories (global)</option>
+            {repos.map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.full_name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Find a rule
+          <input type="search" value={query} onInput={(e) => setQuery((e.currentTarget as HTMLInputElement).value)} placeholder="id or title" />
+        </label>
+      </div>
+      {error && <Notice kind="error">{error}</Notice>}
+      <p class="sr-only" role="status">
+        {saved ? `Saved: ${saved}.` : ''}
+      </p>
+      {rules === null && !error && <Loading what="rules" />}
+      {rules && (
+        <div class="table-wrap">
+          <table class="rules">
+            <caption class="sr-only">{scope === GLOBAL ? 'Global rule settings' : 'Rule overrides for one repository'}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Rule</th>
+                <th scope="col">Severity</th>
+                <th scope="col">{scope === GLOBAL ? 'Enabled' : 'In this repository'}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((rule) => {
+                const globalOn = global[rule.id] ?? true;
+                const override = overrides[rule.id];
+                return (
+                  <tr key={rule.id} data-rule={rule.id}>
+                    <th scope="row">
+                      <a href={`/rules/${encodeURIComponent(rule.id)}`}>{rule.title}</a>
+                      <code class="id">{rule.id}</code>
+                    </th>
+                    <td>
+                      <SeverityBadge severity={rule.default_severity} />
+                    </td>
+                    <td>
+                      {scope === GLOBAL ? (
+                        <label class="switch">
+                          <input type="checkbox" role="switch" checked={globalOn} aria-label={rule.id} onChange={(e) => setGlobalRule(rule, (e.currentTarget as HTMLInputElement).checked)} />
+                          <span>{globalOn ? 'On' : 'Off'}</span>
+                        </label>
+                      ) : (
+                        <select
+                          aria-label={`${rule.id} in this repository`}
+                          value={override === undefined ? 'inherit' : override ? 'on' : 'off'}
+                          onChange={(e) => setOverride(rule, (e.currentTarget as HTMLSelectElement).value as 'inherit' | 'on' | 'off')}
+                        >
+                          <option value="inherit">Inherit ({globalOn ? 'on' : 'off'})</option>
+                          <option value="on">On</option>
+                          <option value="off">Off</option>
+                        </select>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
