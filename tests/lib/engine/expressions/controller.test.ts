@@ -39,8 +39,8 @@ describe('the attacker model', () => {
   });
 
   it('reads the self-repository form `$/path` of uses: like `./path`', () => {
-    expect(parseUses('$/.github/workflows/build.yml')).toEqual({ kind: 'local', path: './.github/workflows/build.yml' });
-    expect(parseUses('$/.github/actions/setup')).toEqual({ kind: 'local', path: './.github/actions/setup' });
+    expect(parseUses('$/.github/workflows/build.yml')).toEqual({ kind: 'local', path: './.github/workflows/build.yml', self: true });
+    expect(parseUses('$/.github/actions/setup')).toEqual({ kind: 'local', path: './.github/actions/setup', self: true });
   });
 
   const reusable = {
