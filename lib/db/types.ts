@@ -2,9 +2,16 @@
 // supabase/migrations build, field for field (snake_case, as the API serves them). Findings are the engine's
 // own type (a type-only import: nothing of the engine loads at run time), so values flow without conversion.
 
+import type { ApiFix } from '../engine/fixes/apply.js';
 import type { Finding, Ruleset, Severity } from '../engine/types.js';
 
 export type { Finding, Ruleset, Severity };
+
+/** A finding's fix as stored with it (`findings.fix`): a workflow diff, or a settings finding's GitHub call. */
+export type StoredFix = ApiFix;
+
+/** A public finding with its fix, when it has one (no `fix` key otherwise). */
+export type FindingWithFix = Finding & { fix?: StoredFix };
 
 /** A finding as stored with its scan: what combinations need beyond the public fields. */
 export interface StoredFinding extends Finding {
@@ -12,6 +19,8 @@ export interface StoredFinding extends Finding {
   job: string | null;
   /** Stable identity of the finding across scans. */
   fingerprint: string;
+  /** Its fix, recorded with the scan (`record_scan`); the combination reads do not return it. */
+  fix?: StoredFix;
 }
 
 /** Findings per severity; always consistent with the findings of the same scan. */
@@ -104,9 +113,9 @@ export interface ScanSummary {
   seq: number;
 }
 
-/** A stored scan with its public findings in recorded order, as `get_scan` returns it. */
+/** A stored scan with its public findings (each with its fix, if any) in recorded order, as `get_scan` returns it. */
 export interface StoredScan extends Omit<ScanSummary, 'seq'> {
-  findings: Finding[];
+  findings: FindingWithFix[];
 }
 
 /**

@@ -72,15 +72,37 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
     settings: snapshot.settings,
     limits: { ...limits, deadline: Date.now() + maxEngineMs },
   });
-  const findings: StoredFinding[] = result.records.map((record) => ({ ...record.finding, job: record.job, fingerprint: record.fingerprint }));
+  // Each finding's fix (a diff, or the settings call), computed from the same snapshot; bounded (apiFixes),
+  // and stored with the scan so the stored reads show what this response shows.
+  const fixes = boundFixes(apiFixes(snapshot.files, result.findings, repository.full_name, { ruleset: request.ruleset, isEnabled: (ruleId) => !disabled.has(ruleId), settings: snapshot.settings }));
+  const findings: StoredFinding[] = result.records.map((record, i) => withFix({ ...record.finding, job: record.job, fingerprint: record.fingerprint }, fixes[i]));
   const recorded = await recordScan(db, user.id, { repositoryId: repository.id, ruleset: request.ruleset, counts: result.counts, findings });
-  // Each finding's fix (a diff, or the settings call), computed from the same snapshot; bounded (apiFixes).
-  const fixes = apiFixes(snapshot.files, result.findings, repository.full_name, { ruleset: request.ruleset, isEnabled: (ruleId) => !disabled.has(ruleId), settings: snapshot.settings });
-  const withFixes = result.findings.map((finding, i) => {
-    const fix = fixes[i];
-    return fix === null || fix === undefined ? finding : { ...finding, fix };
-  });
+  const withFixes = result.findings.map((finding, i) => withFix(finding, fixes[i]));
   return { scan_id: recorded.scan_id, repo_id: repository.id, counts: result.counts, findings: withFixes };
+}
+
+/** The largest fix stored or returned (its JSON, in UTF-8 bytes): a workflow file's diff is far smaller. */
+export const MAX_FIX_BYTES = 64 * 1024;
+/** The most fix bytes one scan stores or returns, all findings together. */
+export const MAX_SCAN_FIX_BYTES = 2 * 1024 * 1024;
+
+/**
+ * The fixes within the bounds: a fix over `MAX_FIX_BYTES`, or past `MAX_SCAN_FIX_BYTES` for the scan, is
+ * dropped whole (a cut diff would not apply), so the finding has none, in the response and in the database.
+ */
+export function boundFixes(fixes: readonly (ApiFix | null | undefined)[]): (ApiFix | null)[] {
+  let room = MAX_SCAN_FIX_BYTES;
+  return fixes.map((fix) => {
+    if (fix === null || fix === undefined) return null;
+    const bytes = Buffer.byteLength(JSON.stringify(fix), 'utf8');
+    if (bytes > MAX_FIX_BYTES || bytes > room) return null;
+    room -= bytes;
+    return fix;
+  });
+}
+
+function withFix<T extends object>(finding: T, fix: ApiFix | null | undefined): T & { fix?: ApiFix } {
+  return fix === null || fix === undefined ? finding : { ...finding, fix };
 }
 
 /** Counts the scan against the user's limit (kept in the database, so it holds across instances); 429 when spent. */

@@ -6,7 +6,8 @@ import * as v from 'valibot';
 import { GET as CALLBACK } from '../../api/github/callback.js';
 import { GET as REPOS } from '../../api/repos.js';
 import { POST } from '../../api/scan.js';
-import { ScanResult } from '../../lib/api/schemas.js';
+import { GET as SCAN_BY_ID } from '../../api/scans/[scan_id].js';
+import { ScanResult, StoredScan } from '../../lib/api/schemas.js';
 import { useCodeHost } from '../../lib/codehost/index.js';
 import { useDatabase } from '../../lib/db/connection.js';
 import { bearer } from '../support/auth.js';
@@ -22,9 +23,10 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-async function scanExample(name: string) {
+async function scanExample(name: string, onScanned?: (authorization: string) => void) {
   const { userId } = await githubUser(t);
   const authorization = await bearer(userId);
+  onScanned?.(authorization);
   expect((await CALLBACK(await apiRequest('GET', '/api/github/callback?installation_id=1', { authorization }))).status).toBe(200);
   const listed = (await (await REPOS(await apiRequest('GET', '/api/repos', { authorization }))).json()) as { repositories: { id: string; full_name: string }[] };
   const repo = listed.repositories.find((r) => r.full_name === `examples/${name}`)?.id ?? '';
@@ -55,6 +57,22 @@ describe('POST /api/scan: fix', () => {
       api: { method: 'PUT', path: '/repos/examples/issue-triage-bot/actions/permissions/workflow', body: { default_workflow_permissions: 'read' } },
     });
     expect(result.findings.find((f) => f.rule_id === 'branch-protection-missing')?.fix).toBeUndefined();
+  });
+
+  it('is stored with the scan: GET /api/scans/{scan_id} returns each finding’s fix as POST returned it', async () => {
+    let authorization = '';
+    const posted = await scanExample('issue-triage-bot', (a) => (authorization = a));
+    const response = await SCAN_BY_ID(await apiRequest('GET', `/api/scans/${posted.scan_id}`, { authorization }));
+    expect(response.status).toBe(200);
+    const stored = v.parse(StoredScan, await response.json());
+    expect(stored.findings).toEqual(posted.findings);
+    const fixed = stored.findings.filter((f) => f.fix !== undefined);
+    expect(fixed.some((f) => f.rule_id === 'persisted-credentials' && f.fix?.diff?.includes('+          persist-credentials: false') === true)).toBe(true);
+    expect(fixed.some((f) => f.rule_id === 'default-token-write' && f.fix?.api?.method === 'PUT')).toBe(true);
+    // Findings without a fix have none in the stored read either (not even a null).
+    const unpinned = stored.findings.find((f) => f.rule_id === 'unpinned-action');
+    expect(unpinned).toBeDefined();
+    expect(unpinned).not.toHaveProperty('fix');
   });
 
   it('release-pipeline: job-level permissions replace the workflow-level write', async () => {

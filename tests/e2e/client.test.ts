@@ -140,6 +140,21 @@ describe.skipIf(SKIP_BROWSER)('the web client in Chromium', { timeout: 120_000 }
     expect(shown).toBeGreaterThan(0);
     expect(await page.locator('.rule-group h3 code').allTextContents()).toEqual(['script-injection']);
     await page.getByLabel('Rule').selectOption('');
+
+    // The stored scan carries each finding's fix (findings.fix): the Findings view, which reads the stored
+    // scan, shows the checkout's diff with a Copy button that copies exactly that diff.
+    const stored = (await api(`/api/scans/${latest?.scan_id ?? ''}`)) as { findings: { rule_id: string; fix?: { diff?: string } }[] };
+    const diff = stored.findings.find((f) => f.rule_id === 'persisted-credentials')?.fix?.diff ?? '';
+    expect(diff).toContain('+          persist-credentials: false');
+    await page.getByLabel('Rule').selectOption('persisted-credentials');
+    const fix = page.locator('ul.findings > li .fix').first();
+    await fix.waitFor();
+    expect(await fix.locator('pre code').textContent()).toBe(diff);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await fix.getByRole('button', { name: 'Copy' }).click();
+    await fix.getByRole('button', { name: 'Copied' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(diff);
+    await page.getByLabel('Rule').selectOption('');
     await expectAccessible('findings');
     await photograph('findings');
   });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DatabaseError } from '../../lib/db/errors.js';
 import {
   attackPathInputs,
+  getScan,
   recordScan,
   repositoryComboInputs,
   setRuleOverride,
@@ -75,6 +76,32 @@ describe('record_scan', () => {
     expect(await repositoryComboInputs(t.db, user, repo.id)).toEqual(findings);
   });
 
+  test('stores each finding’s fix; get_scan returns it, and no fix key for a finding without one', async () => {
+    const { user, repo } = await userWithRepository();
+    const diffFix = { safe: true, diff: '--- a/.github/workflows/ci.yml\n+++ b/.github/workflows/ci.yml\n@@ -1 +1,2 @@\n+permissions: {}\n on: push\n' };
+    const apiFix = { safe: false, api: { method: 'PUT' as const, path: '/repos/o/r/actions/permissions/workflow', body: { default_workflow_permissions: 'read', nested: { none: null } } } };
+    const findings = [finding({ rule_id: 'with-diff', fix: diffFix }), finding({ rule_id: 'no-fix' }), finding({ rule_id: 'with-api', fix: apiFix })];
+    const recorded = await recordScan(t.db, user, scanOf(repo, findings));
+
+    const scan = await getScan(t.db, user, recorded.scan_id);
+    expect(scan?.findings.map((f) => f.rule_id)).toEqual(['with-diff', 'no-fix', 'with-api']);
+    expect(scan?.findings[0]?.fix).toEqual(diffFix);
+    expect(scan?.findings[1]).not.toHaveProperty('fix');
+    expect(scan?.findings[2]?.fix).toEqual(apiFix);
+    const rows = await t.query<{ fix: unknown }>('select fix from public.findings where scan_id = $1 order by ordinal', [recorded.scan_id]);
+    expect(rows.map((r) => r.fix)).toEqual([diffFix, null, apiFix]);
+    // The combination reads stay compact: no fix.
+    expect((await repositoryComboInputs(t.db, user, repo.id))?.every((f) => !('fix' in f))).toBe(true);
+    // Another user reads nothing of it.
+    expect(await getScan(t.db, await t.createUser(), recorded.scan_id)).toBeNull();
+  });
+
+  test('a null fix is stored as none', async () => {
+    const { user, repo } = await userWithRepository();
+    const recorded = await recordScan(t.db, user, scanOf(repo, [{ ...finding(), fix: null } as unknown as StoredFinding]));
+    expect((await getScan(t.db, user, recorded.scan_id))?.findings[0]).not.toHaveProperty('fix');
+  });
+
   test('a scan with no findings is recorded', async () => {
     const { user, repo } = await userWithRepository();
     await recordScan(t.db, user, scanOf(repo, []));
@@ -96,6 +123,9 @@ describe('record_scan', () => {
       ['a finding violating a check constraint', [finding(), finding(), finding({ severity: 'CRITICAL' as 'HIGH' })]],
       ['a finding missing a required field', [finding(), { ...finding(), title: undefined } as unknown as StoredFinding]],
       ['a finding with a fractional line', [finding(), finding({ line: 1.5 })]],
+      ['a fix that is not an object', [finding(), { ...finding(), fix: 'rm -rf /' } as unknown as StoredFinding]],
+      ['a fix without a boolean safe', [finding(), { ...finding(), fix: { diff: 'x' } } as unknown as StoredFinding]],
+      ['a fix over the size bound', [finding(), finding({ fix: { safe: true, diff: 'x'.repeat(131_073) } })]],
     ])('%s', async (_case, findings) => {
       const { user, repo } = await userWithRepository();
       const counts = { HIGH: findings.length, MEDIUM: 0, LOW: 0, INFO: 0 };

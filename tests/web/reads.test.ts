@@ -66,7 +66,8 @@ describe('the client data module', () => {
     const { repositories } = await userWithRepositories(t.db, user, 2);
     await userWithRepositories(t.db, other, 1);
     const repo = repositories[0]?.id ?? '';
-    const findings = [finding({ severity: 'HIGH' }), finding({ severity: 'LOW', rule_id: 'unpinned-action', line: 3 })];
+    const fix = { safe: true, diff: '--- a/.github/workflows/ci.yml\n+++ b/.github/workflows/ci.yml\n@@ -1 +1,2 @@\n+permissions: {}\n on: push\n' };
+    const findings = [finding({ severity: 'HIGH', fix }), finding({ severity: 'LOW', rule_id: 'unpinned-action', line: 3 })];
     const scans: { scan_id: string }[] = [];
     for (let i = 0; i < 3; i += 1) scans.push(await recordScan(t.db, user, { repositoryId: repo, ruleset: 'all', counts: countsOf(findings.slice(0, i)), findings: findings.slice(0, i) }));
     await setRuleSetting(t.db, user, 'script-injection', false);
@@ -93,6 +94,9 @@ describe('the client data module', () => {
     const full = await both((r) => r.scan(scans[2]?.scan_id ?? ''));
     expect(full?.findings.map((f) => f.rule_id)).toEqual(['script-injection', 'unpinned-action']);
     expect(full?.counts).toEqual({ HIGH: 1, MEDIUM: 0, LOW: 1, INFO: 0 });
+    // The stored fix comes back through both; a finding without one has no fix key in either.
+    expect(full?.findings[0]?.fix).toEqual(fix);
+    expect(full?.findings[1]).not.toHaveProperty('fix');
     expect(await both((r) => r.ruleSettings())).toEqual([{ rule_id: 'script-injection', enabled: false, updated_at: expect.any(String) }]);
     expect(await both((r) => r.overrides(repo))).toEqual([{ rule_id: 'script-injection', enabled: true, updated_at: expect.any(String) }]);
   });

@@ -53,7 +53,7 @@ export interface TableClient {
 }
 
 const SCAN_COLUMNS = 'id,repository_id,ruleset,high_count,medium_count,low_count,info_count,created_at,seq';
-const FINDING_COLUMNS = 'file,line,column,severity,category,rule_id,title,description,recommendation';
+const FINDING_COLUMNS = 'file,line,column,severity,category,rule_id,title,description,recommendation,fix';
 const SETTING_COLUMNS = 'rule_id,enabled,updated_at';
 const MAX_PAGE = 100;
 
@@ -101,7 +101,8 @@ export class SupabaseReads implements Reads {
     const [row] = await rows(this.client.from('scans').select(SCAN_COLUMNS).eq('id', scanId).limit(1));
     if (row === undefined) return null;
     const findings = await rows(this.client.from('findings').select(FINDING_COLUMNS).eq('scan_id', scanId).order('ordinal'));
-    return { ...summary(row), findings: findings as unknown as Finding[] };
+    // A finding without a fix has a null column; the API leaves the key out, and so does this.
+    return { ...summary(row), findings: findings.map(({ fix, ...rest }) => (fix === null || fix === undefined ? rest : { ...rest, fix })) as unknown as Finding[] };
   }
 
   async ruleSettings(): Promise<RuleSetting[]> {
