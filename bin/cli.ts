@@ -510,6 +510,7 @@ const SNAPSHOT_KEYS: Record<keyof SettingsSnapshot, true> = {
   runners: true,
   hooks: true,
   codeowners: true,
+  environments: true,
   unreadable: true,
 };
 
