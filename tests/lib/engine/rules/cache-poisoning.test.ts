@@ -220,4 +220,45 @@ describe('cache-poisoning: fork code writing the Actions cache', () => {
     expect(findings[0]?.description).toContain('docker buildx --cache-to type=gha');
     expect(scanWith('cache-poisoning', workflow('main'))).toEqual([]);
   });
+  describe('caches restored in privileged workflow_run jobs', () => {
+    const ci = (on: string) => ({ path: '.github/workflows/ci.yml', text: yaml`
+      name: CI
+      on: ${on}
+      jobs:
+        test: { runs-on: ubuntu-latest, steps: [{ run: make test }] }
+    ` });
+    const followUp = (secretStep: string) => ({ path: '.github/workflows/report.yml', text: yaml`
+      on:
+        workflow_run:
+          workflows: [CI]
+          types: [completed]
+      jobs:
+        report:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+            - uses: actions/setup-node@v4
+              with:
+                cache: npm
+            - run: npm ci
+            - ${secretStep}
+    ` });
+    const secretStep = 'run: npm run report\n              env:\n                TOKEN: ${{ secrets.REPORT_TOKEN }}';
+
+    it('reports a workflow_run job that follows pull request runs, restores a cache and then uses a stored secret, MEDIUM', () => {
+      const findings = scanWith(RULE, [ci('pull_request'), followUp(secretStep)]);
+      expect(positions(findings)).toEqual(['10:15 MEDIUM']);
+      expect(findings[0]?.description).toContain('`secrets.REPORT_TOKEN`');
+      expect(findings[0]?.description).toContain('workflow_run');
+    });
+
+    it('stays silent when no pull request can start the followed runs', () => {
+      expect(scanWith(RULE, [ci('push'), followUp(secretStep)])).toEqual([]);
+    });
+
+    it('stays silent when the job uses no stored secret (the run token is not one)', () => {
+      expect(scanWith(RULE, [ci('pull_request'), followUp('run: gh pr comment 1 --body ok\n              env:\n                GH_TOKEN: ${{ secrets.GITHUB_TOKEN }}')])).toEqual([]);
+      expect(scanWith(RULE, [ci('pull_request'), followUp('run: echo done')])).toEqual([]);
+    });
+  });
 });
