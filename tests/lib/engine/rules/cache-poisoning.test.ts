@@ -261,4 +261,35 @@ describe('cache-poisoning: fork code writing the Actions cache', () => {
       expect(scanWith(RULE, [ci('pull_request'), followUp('run: echo done')])).toEqual([]);
     });
   });
+  describe('setup-uv enable-cache defaults by major version', () => {
+    const release = (on: string, uses: string, withBlock = '') => yaml`
+      on: ${on}
+      jobs:
+        publish:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: ${uses}${withBlock}
+            - run: uv build && uv publish
+    `;
+
+    it('reports v5 and later without enable-cache (the default auto caches on GitHub-hosted runners)', () => {
+      expect(positions(scanWith(RULE, release('release', 'astral-sh/setup-uv@v6')))).toEqual(['6:15 HIGH']);
+      expect(scanWith(RULE, release('release', 'astral-sh/setup-uv@v6'))[0]?.description).toContain('caches by default');
+    });
+
+    it('stays silent for v4 and earlier without enable-cache (the default was false)', () => {
+      expect(scanWith(RULE, release('release', 'astral-sh/setup-uv@v4'))).toEqual([]);
+    });
+
+    it('stays silent for v10 and later on release, workflow_run and pull_request_target runs, where auto is off', () => {
+      expect(scanWith(RULE, release('release', 'astral-sh/setup-uv@v10'))).toEqual([]);
+      expect(scanWith(RULE, release('release', 'astral-sh/setup-uv@v10', '\n              with:\n                enable-cache: auto'))).toEqual([]);
+    });
+
+    it('still reports v10 when the workflow also runs on tag pushes, or when enable-cache is true', () => {
+      expect(positions(scanWith(RULE, release('{ push: { tags: ["v*"] }, release: {} }', 'astral-sh/setup-uv@v10')))).toEqual(['6:15 HIGH']);
+      expect(positions(scanWith(RULE, release('release', 'astral-sh/setup-uv@v10', '\n              with:\n                enable-cache: true')))).toEqual(['6:15 HIGH']);
+      expect(positions(scanWith(RULE, release('release', 'astral-sh/setup-uv@v4', '\n              with:\n                enable-cache: true')))).toEqual(['6:15 HIGH']);
+    });
+  });
 });
