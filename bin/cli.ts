@@ -542,6 +542,7 @@ const SNAPSHOT_KEYS: Record<keyof SettingsSnapshot, true> = {
   runners: true,
   hooks: true,
   codeowners: true,
+  environments: true,
   unreadable: true,
 };
 

@@ -306,7 +306,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Cache restored in a release or publishing workflow",
     severity: "HIGH",
     surface: "workflow",
-    description: "A workflow triggered by tags or releases, or a job that publishes (package upload, `gh release`, image push) or feeds one, restores a GitHub Actions cache (`actions/cache`, or a `setup-*` action with caching). Any workflow run on the default branch can write those cache entries, so code injected anywhere there (a compromised test dependency, an injected script) can plant files the release then ships. MEDIUM for a `pull_request_target` job whose cache key, or content, the pull request controls.",
+    description: "A workflow triggered by tags or releases, or a job that publishes (package upload, `gh release`, image push) or feeds one, restores a GitHub Actions cache (`actions/cache`, or a `setup-*` action with caching). Any workflow run on the default branch can write those cache entries, so code injected anywhere there (a compromised test dependency, an injected script) can plant files the release then ships. MEDIUM for a `pull_request_target` job whose cache key, or content, the pull request controls, and for a `workflow_run` job that follows runs a pull request can start, restores a cache and then uses stored secrets.",
     recommendation: "Do not restore caches in release and publishing jobs: build them from a clean state (`cache: false`, `lookup-only: true`, no `actions/cache`). Under `pull_request_target`, do not save caches from pull request data.",
   },
   {

@@ -44,6 +44,26 @@ const onByDefault = (name: string): Rule => (_, input) => (falsy(input(name)) ? 
 /** A boolean input that disables caching. */
 const optOut = (name: string): Rule => (_, input) => (truthy(input(name)) ? null : 'caches by default');
 
+/** Events on which setup-uv v10 and later turn the default `enable-cache: auto` off. */
+const SETUP_UV_UNCACHED_EVENTS = new Set(['pull_request_target', 'workflow_run', 'release']);
+
+/**
+ * astral-sh/setup-uv's `enable-cache`. Defaults, from the action's `action.yml` and release notes: `"false"`
+ * up to v4; `"auto"` from v5 (December 2024), which caches on GitHub-hosted runners; from v10.0.0 (August
+ * 2026, "Disable automatic caching for sensitive events", setup-uv issue #984) `auto` leaves the cache off
+ * on `pull_request_target`, `workflow_run` and `release` runs. An explicit `true` always caches. A version
+ * the engine cannot read (a SHA without a comment) is taken as caching, as before.
+ */
+const setupUv: Rule = (step, input) => {
+  const value = input('enable-cache');
+  if (value !== null && value.trim().toLowerCase() !== 'auto') return falsy(value) ? null : `with \`enable-cache: ${value}\``;
+  const major = actionMajorVersion(step);
+  if (major !== null && major < 5) return null;
+  const triggers = step.job?.workflow.triggers ?? [];
+  if (major !== null && major >= 10 && triggers.length > 0 && triggers.every((t) => SETUP_UV_UNCACHED_EVENTS.has(t.name))) return null;
+  return value === null ? 'caches by default (v5 and later, on GitHub-hosted runners)' : 'with `enable-cache: auto` (caches on GitHub-hosted runners)';
+};
+
 /**
  * Actions that restore a cache, and when. Sources: each action's `action.yml`; zizmor's list of cache-aware
  * actions. `actions/setup-node` v5 caches without `cache:` only when package.json names npm as its package
@@ -63,8 +83,7 @@ const CACHE_ACTIONS: Record<string, Rule> = {
     const major = actionMajorVersion(step);
     return major !== null && major < 4 ? null : 'caches by default (v4 and later)';
   },
-  // `enable-cache: auto` (the default) caches on GitHub-hosted runners.
-  'astral-sh/setup-uv': onByDefault('enable-cache'),
+  'astral-sh/setup-uv': setupUv,
   'graalvm/setup-graalvm': optIn('cache'),
   'ruby/setup-ruby': (_, input) => (truthy(input('bundler-cache')) ? 'with `bundler-cache: true`' : null),
   'pyo3/maturin-action': (_, input) => (truthy(input('sccache')) ? 'with `sccache: true`' : null),

@@ -18,7 +18,9 @@ import { asList, get, scalarText, type YNode } from '../yaml/model.js';
  * - `maintainer-event`: the event is one only users with write access cause (`github.event_name ==
  *   'workflow_dispatch'`), so pull request, issue and comment data are absent;
  * - `environment`: the job deploys to an environment, whose required reviewers (where configured, which the
- *   workflow cannot show) approve each run: an approval, like a label;
+ *   workflow cannot show) approve each run: an approval, like a label. When the settings snapshot shows the
+ *   environment has required reviewers (`markReviewedEnvironments`), the guard is `reviewed` and it is a
+ *   gate for every value: nothing runs in the job before a reviewer approves the run;
  * - `bypassable-label`: a check of the pull request's labels in a workflow that also runs on new commits
  *   (`synchronize`, or no `types` filter): the label stays when the attacker pushes again, so it is no gate.
  *   It is kept to be reported, never accepted as a mitigation.
@@ -29,6 +31,19 @@ export interface TrustGuard {
   kind: TrustGuardKind;
   /** The condition (or step) that gives it, for messages. */
   condition: string;
+  /** For `environment`: the settings snapshot shows the environment has required reviewers. */
+  reviewed?: boolean;
+}
+
+const reviewedByWorkflow = new WeakMap<Workflow, ReadonlySet<string>>();
+
+/**
+ * Records the environments (lower-case names) whose protection rules require a reviewer, from the settings
+ * snapshot, for the workflows of one scan. Call before any trust is computed; without a call, environments
+ * are approvals of unknown strength (as the workflow alone shows) and never a gate.
+ */
+export function markReviewedEnvironments(workflows: readonly Workflow[], names: ReadonlySet<string>): void {
+  for (const workflow of workflows) reviewedByWorkflow.set(workflow, names);
 }
 
 /**
@@ -67,7 +82,9 @@ export function jobTrust(job: Job): TrustPaths {
   let paths = conditionTrust(job.if, job.workflow, job);
   const environment = job.environment?.kind === 'map' ? get(job.environment, 'name') : job.environment;
   if (environment?.kind === 'scalar' && environment.value !== null && String(environment.value).trim() !== '') {
-    const guard: TrustGuard = { kind: 'environment', condition: `environment \`${String(environment.value)}\`` };
+    const name = String(environment.value).trim();
+    const reviewed = reviewedByWorkflow.get(job.workflow)?.has(name.toLowerCase()) === true;
+    const guard: TrustGuard = { kind: 'environment', condition: `environment \`${name}\``, ...(reviewed ? { reviewed } : {}) };
     paths = paths.map((path) => [...path, guard]);
   }
   const condition = job.if?.kind === 'scalar' ? String(job.if.value ?? '') : '';
@@ -105,6 +122,8 @@ export function guardCovers(guard: TrustGuard, source: string, issueComment: boo
   if (guard.kind === 'commenter') return comment;
   // A maintainer labelled the pull request as it was (a workflow that runs only on `labeled`).
   if (guard.kind === 'label') return pullRequest;
+  // A required reviewer approves each run before the job starts, whatever value it carries.
+  if (guard.kind === 'environment') return guard.reviewed === true;
   return false;
 }
 
@@ -121,14 +140,27 @@ export interface Gate {
 /** The gate for a value from `source` in a step or job that runs on `paths` (gates apply per value). */
 export function gateOf(paths: TrustPaths, source: string, issueComment: boolean): Gate {
   const holds = paths.every((path) => path.some((g) => guardCovers(g, source, issueComment)));
-  const conditions = holds ? unique(paths.flatMap((path) => path.filter((g) => guardCovers(g, source, issueComment)).slice(0, 1).map((g) => g.condition))) : [];
+  const conditions = holds ? unique(paths.flatMap((path) => path.filter((g) => guardCovers(g, source, issueComment)).slice(0, 1).map(gateText))) : [];
   const bypassable = unique(paths.flatMap((path) => path.filter((g) => g.kind === 'bypassable-label').map((g) => g.condition)));
   return { holds, conditions, bypassable };
 }
 
+/** The gate of environments with required reviewers alone (for findings no condition vouches for, such as artifact contents). */
+export function reviewedEnvironmentGate(paths: TrustPaths): Gate {
+  const reviewed = (g: TrustGuard) => g.kind === 'environment' && g.reviewed === true;
+  const holds = paths.every((path) => path.some(reviewed));
+  return { holds, conditions: holds ? unique(paths.flatMap((path) => path.filter(reviewed).slice(0, 1).map(gateText))) : [], bypassable: [] };
+}
+
+/** A guard as a gate's description names it. */
+function gateText(guard: TrustGuard): string {
+  if (guard.kind === 'environment' && guard.reviewed === true) return `the ${guard.condition}, whose required reviewers (per the settings snapshot) approve each run,`;
+  return `the condition \`${guard.condition}\``;
+}
+
 /** `; gated by ...` / `; the label check ... is no gate ...` for a finding's description, or ''. */
 export function describeGate(gate: Gate): string {
-  if (gate.holds) return `; the condition ${gate.conditions.map((c) => `\`${c}\``).join(' / ')} keeps outsiders' values out, so this is hygiene, not an exploit`;
+  if (gate.holds) return `; ${gate.conditions.join(' / ')} keeps outsiders' values out, so this is hygiene, not an exploit`;
   if (gate.bypassable.length > 0) {
     return `; the label check ${gate.bypassable.map((c) => `\`${c}\``).join(' / ')} is no gate: the workflow also runs when new commits are pushed, and the label stays`;
   }

@@ -2,6 +2,8 @@ import { cacheUse, cacheWrite, type CacheUse } from '../analysis/caching.js';
 import { describeStep, describeTaint } from '../analysis/describe.js';
 import { untrustedCheckouts } from '../analysis/pr-head.js';
 import { isReleaseTriggered, publishesForReal, workflowPublishingSteps } from '../analysis/publishing.js';
+import { isGithubToken, secretEnv, secretOccurrences } from '../analysis/secrets.js';
+import { followsUntrustedRuns } from '../analysis/workflow-run.js';
 import { stepScope } from '../expressions/taint.js';
 import { actionSlug } from '../model/uses.js';
 import type { Job, Step, Workflow } from '../model/workflow.js';
@@ -54,6 +56,18 @@ function prControlled(use: CacheUse, context: WorkflowRuleContext, checkedOut: S
   return null;
 }
 
+/** The first stored secret (not the run's GITHUB_TOKEN) a step of `job` from `from` on reads, as `name` and step. */
+function laterSecret(job: Job, from: number): { name: string; step: Step } | null {
+  for (const step of job.steps) {
+    if (step.index < from) continue;
+    const direct = secretOccurrences(step.owner.file, step.node).map((s) => s.name);
+    const inherited = [...secretEnv(step).values()].flatMap((v) => v.secrets);
+    const name = [...direct, ...inherited].find((n) => !isGithubToken(n));
+    if (name !== undefined) return { name, step };
+  }
+  return null;
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'cache-poisoning',
@@ -62,7 +76,7 @@ export default defineWorkflowRule({
     severity: 'HIGH',
     surface: 'workflow',
     description:
-      'A workflow triggered by tags or releases, or a job that publishes (package upload, `gh release`, image push) or feeds one, restores a GitHub Actions cache (`actions/cache`, or a `setup-*` action with caching). Any workflow run on the default branch can write those cache entries, so code injected anywhere there (a compromised test dependency, an injected script) can plant files the release then ships. MEDIUM for a `pull_request_target` job whose cache key, or content, the pull request controls.',
+      'A workflow triggered by tags or releases, or a job that publishes (package upload, `gh release`, image push) or feeds one, restores a GitHub Actions cache (`actions/cache`, or a `setup-*` action with caching). Any workflow run on the default branch can write those cache entries, so code injected anywhere there (a compromised test dependency, an injected script) can plant files the release then ships. MEDIUM for a `pull_request_target` job whose cache key, or content, the pull request controls, and for a `workflow_run` job that follows runs a pull request can start, restores a cache and then uses stored secrets.',
     recommendation:
       'Do not restore caches in release and publishing jobs: build them from a clean state (`cache: false`, `lookup-only: true`, no `actions/cache`). Under `pull_request_target`, do not save caches from pull request data.',
   },
@@ -75,6 +89,7 @@ export default defineWorkflowRule({
       // A release workflow ships whatever its jobs build; CI that also runs on tags ships only what it publishes.
       const scoped = publishingJobs.length > 0 ? feedingJobs(workflow, publishingJobs) : released && releaseOnly(workflow) ? new Set(workflow.jobs) : new Set<Job>();
       const prTarget = workflow.triggers.some((t) => t.name === 'pull_request_target');
+      const followsPullRequests = followsUntrustedRuns(workflow, context.repository);
       for (const job of workflow.jobs) {
         const checkedOut = prTarget && !scoped.has(job) ? (untrustedCheckouts(job, context.repository)[0]?.step ?? null) : null;
         for (const step of job.steps) {
@@ -96,6 +111,20 @@ export default defineWorkflowRule({
               message: `${describeStep(step)} restores a cache (${use.how}) and ${why}; cache entries written by any run on the default branch end up in the release.`,
             });
             continue;
+          }
+          if (followsPullRequests && cacheUse(step) !== null) {
+            // A privileged follow-up of pull request runs restores the default branch's cache: whatever wrote
+            // an entry there (a base-scope run that ran a pull request's code) now runs next to the secrets.
+            const secret = laterSecret(job, step.index);
+            if (secret !== null) {
+              context.report({
+                node: use.node,
+                job,
+                severity: 'MEDIUM',
+                message: `${describeStep(step)} restores a cache (${use.how}) in a \`workflow_run\` job that follows runs a pull request can start, and ${secret.step === step ? 'the same step' : describeStep(secret.step)} then uses \`secrets.${secret.name}\`; an entry planted in the default branch's cache scope (by any base-scope run that executes a pull request's code) runs with that secret.`,
+              });
+              continue;
+            }
           }
           if (!prTarget) continue;
           const controlled = prControlled(use, context, checkedOut);

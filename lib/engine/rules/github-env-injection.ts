@@ -1,7 +1,7 @@
 import { earlierForeignDownload, READS_FILE } from '../analysis/artifacts.js';
 import { describeStep, describeTaint } from '../analysis/describe.js';
 import { scriptFold, scriptLines, validatedVariables } from '../analysis/script-outputs.js';
-import { describeGate, gateOf, stepTrust } from '../analysis/trust-guards.js';
+import { describeGate, gateOf, reviewedEnvironmentGate, stepTrust } from '../analysis/trust-guards.js';
 import { outsiderControlled } from '../expressions/controller.js';
 import { expressionsOf, type ExpressionOccurrence } from '../expressions/extract.js';
 import { parseExpression } from '../expressions/parse.js';
@@ -119,10 +119,10 @@ export default defineWorkflowRule({
         // Only values an outsider sets (at once, or through a merged commit) are an attack; a gate that vouches
         // for the value lowers the finding to hygiene and says why.
         const outsider = taint !== null && (taint.level === 'arbitrary' || taint.level === 'structured') && outsiderControlled(taint.controller);
-        const gate = gateOf(trust, source, issueComment);
         const artifact = download !== null && readsFile;
+        const gate = artifact ? reviewedEnvironmentGate(trust) : gateOf(trust, source, issueComment);
         if (!outsider && !artifact) continue;
-        const severity = artifact ? undefined : gate.holds ? 'LOW' : taint?.controller === 'external-after-merge' ? 'MEDIUM' : undefined;
+        const severity = gate.holds ? 'LOW' : artifact ? undefined : taint?.controller === 'external-after-merge' ? 'MEDIUM' : undefined;
         const what = outsider && taint !== null ? describeTaint(taint) : `the content of an artifact downloaded by ${describeStep(download as Step)}`;
         const effect =
           write.target === 'GITHUB_PATH'
@@ -132,7 +132,7 @@ export default defineWorkflowRule({
           node: run,
           offset: valueOffsetToSource(workflow.file, run, write.line.offset),
           ...(severity === undefined ? {} : { severity }),
-          message: `${describeStep(step)} writes ${what} to \`$${write.target}\`; ${effect}${artifact ? '' : describeGate(gate)}.`,
+          message: `${describeStep(step)} writes ${what} to \`$${write.target}\`; ${effect}${describeGate(gate)}.`,
         });
       }
     },

@@ -1,5 +1,6 @@
 import { describeStep } from '../analysis/describe.js';
 import { untrustedCheckouts } from '../analysis/pr-head.js';
+import { describeGate, reviewedEnvironmentGate, stepTrust } from '../analysis/trust-guards.js';
 import { workspaceCodeEvidence } from '../analysis/workspace-code.js';
 import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
@@ -34,13 +35,19 @@ export default defineWorkflowRule({
           runs !== null
             ? `; ${runs.step === checkout.step ? 'the same step' : describeStep(runs.step)} then runs code from it (${runs.evidence}) with the workflow's token and secrets`
             : '; no later step of the job appears to run code from it, but any tool that reads its files (configuration, scripts, lockfiles) can be turned against the job';
+        // An environment with required reviewers (from the settings snapshot) holds every run for approval.
+        const gate = reviewedEnvironmentGate(stepTrust(checkout.step));
         context.report({
           node: checkout.node,
           ...(checkout.offset !== undefined ? { offset: checkout.offset } : {}),
-          severity: runs !== null ? 'HIGH' : 'MEDIUM',
+          severity: gate.holds ? 'LOW' : runs !== null ? 'HIGH' : 'MEDIUM',
           message:
             `${describeStep(checkout.step)} checks out pull request code (${checkout.how}, from ${checkout.evidence}) in a workflow triggered by \`${checkout.trigger}\`${consequence}` +
-            (checkout.approved ? '; the job waits for a maintainer\'s approval, but the code can change between the approval and the checkout.' : '.'),
+            (gate.holds
+              ? `${describeGate(gate)}, though the code can change between the approval and the checkout.`
+              : checkout.approved
+                ? '; the job waits for a maintainer\'s approval, but the code can change between the approval and the checkout.'
+                : '.'),
         });
       }
     },

@@ -220,4 +220,76 @@ describe('cache-poisoning: fork code writing the Actions cache', () => {
     expect(findings[0]?.description).toContain('docker buildx --cache-to type=gha');
     expect(scanWith('cache-poisoning', workflow('main'))).toEqual([]);
   });
+  describe('caches restored in privileged workflow_run jobs', () => {
+    const ci = (on: string) => ({ path: '.github/workflows/ci.yml', text: yaml`
+      name: CI
+      on: ${on}
+      jobs:
+        test: { runs-on: ubuntu-latest, steps: [{ run: make test }] }
+    ` });
+    const followUp = (secretStep: string) => ({ path: '.github/workflows/report.yml', text: yaml`
+      on:
+        workflow_run:
+          workflows: [CI]
+          types: [completed]
+      jobs:
+        report:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+            - uses: actions/setup-node@v4
+              with:
+                cache: npm
+            - run: npm ci
+            - ${secretStep}
+    ` });
+    const secretStep = 'run: npm run report\n              env:\n                TOKEN: ${{ secrets.REPORT_TOKEN }}';
+
+    it('reports a workflow_run job that follows pull request runs, restores a cache and then uses a stored secret, MEDIUM', () => {
+      const findings = scanWith(RULE, [ci('pull_request'), followUp(secretStep)]);
+      expect(positions(findings)).toEqual(['10:15 MEDIUM']);
+      expect(findings[0]?.description).toContain('`secrets.REPORT_TOKEN`');
+      expect(findings[0]?.description).toContain('workflow_run');
+    });
+
+    it('stays silent when no pull request can start the followed runs', () => {
+      expect(scanWith(RULE, [ci('push'), followUp(secretStep)])).toEqual([]);
+    });
+
+    it('stays silent when the job uses no stored secret (the run token is not one)', () => {
+      expect(scanWith(RULE, [ci('pull_request'), followUp('run: gh pr comment 1 --body ok\n              env:\n                GH_TOKEN: ${{ secrets.GITHUB_TOKEN }}')])).toEqual([]);
+      expect(scanWith(RULE, [ci('pull_request'), followUp('run: echo done')])).toEqual([]);
+    });
+  });
+  describe('setup-uv enable-cache defaults by major version', () => {
+    const release = (on: string, uses: string, withBlock = '') => yaml`
+      on: ${on}
+      jobs:
+        publish:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: ${uses}${withBlock}
+            - run: uv build && uv publish
+    `;
+
+    it('reports v5 and later without enable-cache (the default auto caches on GitHub-hosted runners)', () => {
+      expect(positions(scanWith(RULE, release('release', 'astral-sh/setup-uv@v6')))).toEqual(['6:15 HIGH']);
+      expect(scanWith(RULE, release('release', 'astral-sh/setup-uv@v6'))[0]?.description).toContain('caches by default');
+    });
+
+    it('stays silent for v4 and earlier without enable-cache (the default was false)', () => {
+      expect(scanWith(RULE, release('release', 'astral-sh/setup-uv@v4'))).toEqual([]);
+    });
+
+    it('stays silent for v10 and later on release, workflow_run and pull_request_target runs, where auto is off', () => {
+      expect(scanWith(RULE, release('release', 'astral-sh/setup-uv@v10'))).toEqual([]);
+      expect(scanWith(RULE, release('release', 'astral-sh/setup-uv@v10', '\n              with:\n                enable-cache: auto'))).toEqual([]);
+    });
+
+    it('still reports v10 when the workflow also runs on tag pushes, or when enable-cache is true', () => {
+      expect(positions(scanWith(RULE, release('{ push: { tags: ["v*"] }, release: {} }', 'astral-sh/setup-uv@v10')))).toEqual(['6:15 HIGH']);
+      expect(positions(scanWith(RULE, release('release', 'astral-sh/setup-uv@v10', '\n              with:\n                enable-cache: true')))).toEqual(['6:15 HIGH']);
+      expect(positions(scanWith(RULE, release('release', 'astral-sh/setup-uv@v4', '\n              with:\n                enable-cache: true')))).toEqual(['6:15 HIGH']);
+    });
+  });
 });

@@ -42,22 +42,6 @@ function fires(ruleId: string, example: Example): boolean {
 
 const REQUIRED_SECTIONS = ['What it detects', 'Why it matters', 'Vulnerable example', 'Fixed example', 'How to suppress'];
 
-/**
- * Rules whose `## Severity rationale` (who can trigger it, what stands in the way, what they gain) is
- * written with the attacker model of their own change; every other rule must have it now.
- * Remove ids from this list as their docs gain the section.
- */
-const RATIONALE_PENDING = new Set([
-  'script-injection',
-  'github-env-injection',
-  'untrusted-checkout',
-  'dangerous-trigger',
-  'artifact-poisoning',
-  'cache-poisoning',
-  'repository-dispatch-unfiltered',
-  'bot-actor-condition',
-]);
-
 describe.each(RULES.map((r) => [r.meta.id, r] as const))('%s', (id, rule) => {
   const docPath = `${rulesDir}${id}.md`;
 
@@ -72,13 +56,11 @@ describe.each(RULES.map((r) => [r.meta.id, r] as const))('%s', (id, rule) => {
     expect(doc.split('\n', 1)[0]).toBe(`# ${id}: ${rule.meta.title}`);
     expect(doc).toContain(`| ${rule.meta.category} | ${rule.meta.severity} | ${rule.meta.surface} |`);
     for (const section of REQUIRED_SECTIONS) expect(doc).toContain(`## ${section}`);
-    if (!RATIONALE_PENDING.has(id) || doc.includes('## Severity rationale')) {
-      const rationale = doc.split(/^## /m).find((s) => s.startsWith('Severity rationale'));
-      expect(rationale, `${id}.md needs a "## Severity rationale" paragraph`).toBeDefined();
-      // One real paragraph that names a severity it argues for.
-      expect(rationale?.length ?? 0).toBeGreaterThan(200);
-      expect(rationale).toMatch(/\b(HIGH|MEDIUM|LOW|INFO)\b/);
-    }
+    const rationale = doc.split(/^## /m).find((s) => s.startsWith('Severity rationale'));
+    expect(rationale, `${id}.md needs a "## Severity rationale" paragraph`).toBeDefined();
+    // One real paragraph that names a severity it argues for.
+    expect(rationale?.length ?? 0).toBeGreaterThan(200);
+    expect(rationale).toMatch(/\b(HIGH|MEDIUM|LOW|INFO)\b/);
     expect(rule.meta.description.length).toBeGreaterThan(20);
     expect(rule.meta.recommendation.length).toBeGreaterThan(20);
   });

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { reviewedEnvironments } from '../../../../lib/engine/settings/environments.js';
+import type { SettingsSnapshot } from '../../../../lib/engine/settings/snapshot.js';
+import { scanWith, yaml } from '../../../support/engine.js';
+
+/** GitHub's `GET /repos/{o}/{r}/environments` body: `production` has required reviewers, `staging` a wait timer. */
+const ENVIRONMENTS = {
+  total_count: 3,
+  environments: [
+    { id: 1, name: 'Production', protection_rules: [{ id: 11, type: 'required_reviewers', prevent_self_review: true, reviewers: [{ type: 'Team', reviewer: { slug: 'release' } }] }] },
+    { id: 2, name: 'staging', protection_rules: [{ id: 12, type: 'wait_timer', wait_timer: 5 }] },
+    { id: 3, name: 'empty', protection_rules: [{ id: 13, type: 'required_reviewers', reviewers: [] }] },
+  ],
+};
+const SETTINGS: SettingsSnapshot = { environments: ENVIRONMENTS };
+
+const injection = (environment: string) => yaml`
+  on: issue_comment
+  jobs:
+    deploy:
+      runs-on: ubuntu-latest
+      environment: ${environment}
+      steps:
+        - run: echo "\${{ github.event.comment.body }}"
+`;
+
+const checkout = (environment: string) => yaml`
+  on: pull_request_target
+  jobs:
+    test:
+      runs-on: ubuntu-latest
+      environment: ${environment}
+      steps:
+        - uses: actions/checkout@v4
+          with:
+            ref: \${{ github.event.pull_request.head.ref }}
+        - run: npm test
+`;
+
+const envWrite = (environment: string) => yaml`
+  on: issues
+  jobs:
+    j:
+      runs-on: ubuntu-latest
+      environment: ${environment}
+      steps:
+        - run: echo "TITLE=\${{ github.event.issue.title }}" >> "$GITHUB_ENV"
+`;
+
+describe('environments with required reviewers as a gate', () => {
+  it('reads the environments with a required_reviewers rule that names reviewers, case-insensitively', () => {
+    expect([...reviewedEnvironments(SETTINGS)]).toEqual(['production']);
+    expect(reviewedEnvironments(undefined).size).toBe(0);
+    expect(reviewedEnvironments({ environments: ENVIRONMENTS, unreadable: { environments: '403 Resource not accessible by integration' } }).size).toBe(0);
+    expect(reviewedEnvironments({ environments: { message: 'Not Found' } }).size).toBe(0);
+  });
+
+  it('lowers script-injection in a job deploying to a reviewed environment to LOW and names the environment', () => {
+    const [finding] = scanWith('script-injection', injection('production'), { settings: SETTINGS });
+    expect(finding?.severity).toBe('LOW');
+    expect(finding?.description).toContain('environment `production`, whose required reviewers');
+  });
+
+  it('keeps script-injection HIGH without a snapshot, for an environment without reviewers, or one with an empty reviewer list', () => {
+    expect(scanWith('script-injection', injection('production')).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith('script-injection', injection('staging'), { settings: SETTINGS }).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith('script-injection', injection('empty'), { settings: SETTINGS }).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith('script-injection', injection('production'), { settings: { repository: { private: false } } }).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+
+  it('lowers untrusted-checkout in a reviewed environment to LOW, with the reason', () => {
+    const [finding] = scanWith('untrusted-checkout', checkout('{ name: production, url: "https://example.com" }'), { settings: SETTINGS });
+    expect(finding?.severity).toBe('LOW');
+    expect(finding?.description).toContain('required reviewers');
+    expect(scanWith('untrusted-checkout', checkout('production')).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith('untrusted-checkout', checkout('staging'), { settings: SETTINGS }).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+
+  it('lowers github-env-injection in a reviewed environment to LOW, and not in an unreviewed one', () => {
+    const [finding] = scanWith('github-env-injection', envWrite('production'), { settings: SETTINGS });
+    expect(finding?.severity).toBe('LOW');
+    expect(finding?.description).toContain('required reviewers');
+    expect(scanWith('github-env-injection', envWrite('staging'), { settings: SETTINGS }).map((f) => f.severity)).not.toContain('LOW');
+  });
+
+  it('does not gate an environment named by an expression', () => {
+    expect(scanWith('script-injection', injection('${{ inputs.target }}'), { settings: SETTINGS }).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+});
