@@ -69,6 +69,7 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
     ruleset: request.ruleset,
     isEnabled: (ruleId) => !disabled.has(ruleId),
     settings: snapshot.settings,
+    repository: repository.full_name,
     limits: { ...limits, deadline: Date.now() + maxEngineMs },
   });
   const findings: StoredFinding[] = result.records.map((record) => ({ ...record.finding, job: record.job, fingerprint: record.fingerprint }));
