@@ -87,7 +87,9 @@ export default defineWorkflowRule({
         // A job's own grant is normally the right place for it, unless the job also runs a pull request's code:
         // that code reads the token (or the OIDC request token, which is in every step's environment) too.
         const critical = permissions.writes.filter((w) => CRITICAL_SCOPES.has(w.scope));
-        const checkout = critical.length > 0 ? untrustedCheckouts(job, context.repository)[0] : undefined;
+        // A checkout behind a maintainer's approval (a label, an `/ok-to-test` comment) is the checkout's own
+        // finding to tell (the approved commit can still change); the grant joins no attack path before a maintainer acts.
+        const checkout = critical.length > 0 ? untrustedCheckouts(job, context.repository).find((c) => !c.approved) : undefined;
         if (checkout === undefined || critical[0] === undefined) return;
         const scopes = critical.map((w) => `\`${w.scope}: write\``).join(', ');
         context.report({

@@ -230,3 +230,23 @@ describe(`${RULE}: a job's own write grant next to a pull request checkout`, () 
     expect(paths.map((c) => `${c.severity} ${c.components.map((k) => k.rule_id).join(',')}`)).toEqual(['CRITICAL untrusted-checkout,excessive-permissions']);
   });
 });
+
+describe(`${RULE}: a maintainer's approval in front of the checkout`, () => {
+  it('does not report a job grant whose pull request checkout waits for a maintainer comment', () => {
+    expect(scanWith(RULE, yaml`
+      on:
+        issue_comment:
+          types: [created]
+      permissions: {}
+      jobs:
+        fix:
+          if: github.event.issue.pull_request != null && contains(fromJSON('["OWNER", "MEMBER"]'), github.event.comment.author_association)
+          runs-on: ubuntu-latest
+          permissions:
+            contents: write
+          steps:
+            - run: gh pr checkout \${{ github.event.issue.number }}
+            - run: npm ci && npm run fix
+    `)).toEqual([]);
+  });
+});
