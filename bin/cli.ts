@@ -90,6 +90,11 @@ Options:
   -o, --output FILE      write the report to FILE instead of standard output
       --settings FILE    a repository-settings snapshot (JSON) adding settings findings and the attack paths
                          they complete; with several repository paths, give one per path, in the same order
+      --fix[=MODE]       fix the findings that have a fix, in place, then report what remains: --fix applies
+                         the safe fixes, --fix=unsafe adds those that may change behaviour, --fix=diff prints
+                         the safe fixes as a unified diff and changes nothing. Pins come from
+                         .chainbreaker/pins.json, then GitHub (GITHUB_TOKEN) and Docker Hub/GHCR; pins that
+                         cannot be resolved are listed as skipped. Local checkouts only
       --github REPO      scan owner/repo on GitHub, files and settings, as the Chainbreaker service reads
                          them; repeatable. The token comes from GITHUB_TOKEN (a personal access token,
                          \`gh auth token\`, or a workflow's token); settings it cannot read are reported as
@@ -227,6 +232,7 @@ const SOURCE_OPTIONS = {
 } as const;
 
 const SCAN_ONLY = {
+  fix: { type: 'string' },
   format: { type: 'string', short: 'f', default: 'text' },
   'fail-on': { type: 'string' },
   output: { type: 'string', short: 'o' },
@@ -281,12 +287,14 @@ async function readScan(values: SourceValues, positionals: readonly string[], io
 }
 
 async function scan(args: readonly string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parse(args, { ...SOURCE_OPTIONS, ...SCAN_ONLY }, true);
+  // A bare `--fix` means the safe fixes (parseArgs has no optional values).
+  const { values, positionals } = parse(args.map((a) => (a === '--fix' ? '--fix=safe' : a)), { ...SOURCE_OPTIONS, ...SCAN_ONLY }, true);
   if (values.help === true) {
     io.stdout.write(SCAN_HELP);
     return EXIT.ok;
   }
   const format: ReportFormat = oneOf('format', values.format, REPORT_FORMATS);
+  if (values.fix !== undefined && (await fix(values, positionals, io)) === 'diff') return EXIT.ok;
   const { report: scanned, config, configDir, docUrl } = await readScan(values, positionals, io);
   const failOnValue = oneOf('fail-on', (values['fail-on'] ?? config['fail-on'] ?? 'high').toLowerCase(), FAIL_ON);
   const failOn: FailOn = failOnValue === 'none' ? 'none' : (failOnValue.toUpperCase() as FailOn);
@@ -304,6 +312,30 @@ async function scan(args: readonly string[], io: CliIO): Promise<number> {
     }
   }
   return failsThreshold(report.counts, failOn) ? EXIT.findings : EXIT.ok;
+}
+
+/** `scan --fix[=safe|unsafe|diff]`: fixes local checkouts (lib/fix/run.ts) before they are scanned. */
+async function fix(values: SourceValues & { fix?: string }, positionals: readonly string[], io: CliIO): Promise<'safe' | 'unsafe' | 'diff'> {
+  const mode = oneOf('fix', values.fix ?? 'safe', ['safe', 'unsafe', 'diff'] as const);
+  if ((values.github ?? []).length > 0) throw new UsageError('--fix works on local checkouts, not with --github');
+  const paths = positionals.length > 0 ? positionals : ['.'];
+  if (paths.includes('-')) throw new UsageError('--fix works on local checkouts, not on standard input');
+  const { config } = await loadConfig(values.config, paths[0], io);
+  const ruleset: Ruleset = oneOf('ruleset', values.ruleset ?? config.ruleset ?? 'all', ['all', 'owasp'] as const);
+  const disabled = new Set([...configDisabled(config), ...disabledRules(values.disable)]);
+  const { fixCheckout, formatFixSummary } = await import('../lib/fix/run.js');
+  const dryRun = mode === 'diff';
+  for (const path of paths) {
+    let outcome;
+    try {
+      outcome = await fixCheckout(resolve(io.cwd, path), { mode: mode === 'unsafe' ? 'unsafe' : 'safe', dryRun, ruleset, isEnabled: (id) => !disabled.has(id), env: io.env });
+    } catch (error) {
+      throw new OperationalError(`cannot fix ${path}: ${reason(error)}`, { cause: error });
+    }
+    io.stderr.write(formatFixSummary(path, outcome, dryRun));
+    if (dryRun) io.stdout.write(paths.length > 1 ? outcome.diff.replace(/^(---|\+\+\+) ([ab])\//gm, `$1 $2/${path.replace(/\/+$/, '')}/`) : outcome.diff);
+  }
+  return mode;
 }
 
 async function baseline(args: readonly string[], io: CliIO): Promise<number> {

@@ -23,6 +23,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     surface: "workflow",
     description: "A `${{ }}` expression whose value an outsider can choose (an issue title, a branch name, a comment body, directly or through env, step and job outputs) is pasted into a `run:` script, an `actions/github-script` script or another action input that is executed as code, so crafted text runs as commands.",
     recommendation: "Pass the value through an environment variable (`env: TITLE: ${{ github.event.issue.title }}`) and use it quoted in the script (`\"$TITLE\"`, `process.env.TITLE`), never as `${{ }}` inside the code.",
+    fix: { safe: true },
   },
   {
     id: "github-env-injection",
@@ -95,6 +96,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     surface: "workflow",
     description: "A workflow declares no `permissions:` and some of its jobs declare none either, so their GITHUB_TOKEN gets the repository default, which is read-write on many repositories. One finding per workflow file; HIGH when an outsider can trigger the workflow (`pull_request_target`, `issue_comment`, `workflow_run` ...) and a job checks out or downloads what a pull request produced, or puts event data into a script.",
     recommendation: "Add `permissions: {}` (or `contents: read`) at the top of the workflow and grant each job only the scopes it needs in its own `permissions:` block.",
+    fix: { safe: true },
   },
   {
     id: "excessive-permissions",
@@ -104,6 +106,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     surface: "workflow",
     description: "`permissions: write-all` on a workflow or job, or write scopes granted at workflow level, where they apply to every job. HIGH for `write-all` on a privileged trigger, and for `contents`, `id-token`, `packages` or `actions` write on a privileged trigger when more than one job inherits it; a single job that uses its grant is not reported, unless it also checks out pull request code under a privileged trigger (HIGH).",
     recommendation: "Set `permissions: {}` or `contents: read` at workflow level and grant each write scope only in the `permissions:` of the job that needs it.",
+    fix: { safe: true },
   },
   {
     id: "secrets-inherit",
@@ -131,6 +134,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     surface: "workflow",
     description: "A step `uses:` an action, or a job calls a reusable workflow, by a tag, branch or short SHA instead of a full 40-character commit SHA, so whoever can move that ref decides what code runs with the job's token and secrets.",
     recommendation: "Pin the reference to the full commit SHA of the release you reviewed and keep the tag as a comment (`uses: owner/repo@<40-hex-sha> # v1.2.3`); let Dependabot or Renovate update the pin.",
+    fix: { safe: true },
   },
   {
     id: "unpinned-image",
@@ -140,6 +144,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     surface: "workflow",
     description: "A job container, service container, `docker://` step image or docker action `runs.image` is referenced by a tag instead of an `@sha256:` digest, so a re-pushed tag silently changes the code that runs. HIGH when the tag is `latest` or missing.",
     recommendation: "Reference the image by digest and keep the tag for readers (`image: node:22-bookworm@sha256:<digest>`); let Dependabot (`package-ecosystem: docker`) or Renovate update the digest.",
+    fix: { safe: true },
   },
   {
     id: "known-vulnerable-action",
@@ -212,6 +217,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     surface: "workflow",
     description: "`actions/checkout` without `persist-credentials: false` leaves the token it used in the git configuration for every later step of the job. MEDIUM in a workflow with a privileged trigger; HIGH when a later step uploads the checkout's `.git` directory as an artifact.",
     recommendation: "Set `persist-credentials: false` on `actions/checkout`, and give the token only to the step that pushes (for example through `git remote set-url` or the action that needs it).",
+    fix: { safe: true },
   },
   {
     id: "unredacted-secrets",
@@ -329,6 +335,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     surface: "workflow",
     description: "A job that runs steps has no `timeout-minutes`, so a hung or hijacked job keeps its runner (and its token) for the platform maximum of 6 hours.",
     recommendation: "Set `timeout-minutes` on the job to a little more than its usual duration.",
+    fix: { safe: true },
   },
   {
     id: "missing-concurrency",
@@ -338,6 +345,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     surface: "workflow",
     description: "A job deploys (it has an `environment:`) or publishes (a package, image or release) and neither the workflow nor the job sets `concurrency:`, so two runs can deploy or publish at the same time and an older run can finish last.",
     recommendation: "Add `concurrency: { group: <workflow>-${{ github.ref }}, cancel-in-progress: false }` at workflow level, or on the deploying job, so runs of the same target queue instead of racing.",
+    fix: { safe: true },
   },
   {
     id: "unsound-ternary",
@@ -392,6 +400,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     surface: "workflow",
     description: "A Dependabot `updates` entry has no `cooldown` (or an empty one, `cooldown: {}`, or one whose days are all 0), so version updates are proposed the moment a release is published, before a compromised or broken release has usually been noticed and pulled.",
     recommendation: "Add a `cooldown` to the entry, for example `cooldown: { default-days: 7 }` (security updates are not delayed by it).",
+    fix: { safe: true },
   },
   {
     id: "self-repository",

@@ -4,6 +4,7 @@ import { database } from '../db/connection.js';
 import { consumeRateLimit, installationSuspended, recordScan, scanContext } from '../db/operations.js';
 import type { Database } from '../db/port.js';
 import type { StoredFinding } from '../db/types.js';
+import { apiFixes, type ApiFix } from '../engine/fixes/apply.js';
 import { scanRepository } from '../engine/scan.js';
 import type { Counts, Finding, Ruleset } from '../engine/types.js';
 import { env } from '../env.js';
@@ -32,7 +33,7 @@ export interface ScanResult {
   scan_id: string;
   repo_id: string;
   counts: Counts;
-  findings: Finding[];
+  findings: (Finding & { fix?: ApiFix })[];
 }
 
 /**
@@ -74,7 +75,13 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
   });
   const findings: StoredFinding[] = result.records.map((record) => ({ ...record.finding, job: record.job, fingerprint: record.fingerprint }));
   const recorded = await recordScan(db, user.id, { repositoryId: repository.id, ruleset: request.ruleset, counts: result.counts, findings });
-  return { scan_id: recorded.scan_id, repo_id: repository.id, counts: result.counts, findings: result.findings };
+  // Each finding's fix (a diff, or the settings call), computed from the same snapshot; bounded (apiFixes).
+  const fixes = apiFixes(snapshot.files, result.findings, repository.full_name, { ruleset: request.ruleset, isEnabled: (ruleId) => !disabled.has(ruleId), settings: snapshot.settings });
+  const withFixes = result.findings.map((finding, i) => {
+    const fix = fixes[i];
+    return fix === null || fix === undefined ? finding : { ...finding, fix };
+  });
+  return { scan_id: recorded.scan_id, repo_id: repository.id, counts: result.counts, findings: withFixes };
 }
 
 /** Counts the scan against the user's limit (kept in the database, so it holds across instances); 429 when spent. */

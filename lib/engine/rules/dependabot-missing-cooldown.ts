@@ -39,6 +39,7 @@ export default defineWorkflowRule({
     title: 'Dependency updates adopted with no cooldown',
     severity: 'LOW',
     surface: 'workflow',
+    fix: { safe: true },
     description:
       'A Dependabot `updates` entry has no `cooldown` (or an empty one, `cooldown: {}`, or one whose days are all 0), so version updates are proposed the moment a release is published, before a compromised or broken release has usually been noticed and pulled.',
     recommendation:

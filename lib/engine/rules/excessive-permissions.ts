@@ -28,6 +28,7 @@ export default defineWorkflowRule({
     title: 'Workflow token granted broader permissions than needed',
     severity: 'MEDIUM',
     surface: 'workflow',
+    fix: { safe: true },
     description:
       '`permissions: write-all` on a workflow or job, or write scopes granted at workflow level, where they apply to every job. HIGH for `write-all` on a privileged trigger, and for `contents`, `id-token`, `packages` or `actions` write on a privileged trigger when more than one job inherits it; a single job that uses its grant is not reported, unless it also checks out pull request code under a privileged trigger (HIGH).',
     recommendation:

@@ -52,6 +52,7 @@ export default defineWorkflowRule({
     title: 'Workflow token permissions not declared',
     severity: 'MEDIUM',
     surface: 'workflow',
+    fix: { safe: true },
     description:
       'A workflow declares no `permissions:` and some of its jobs declare none either, so their GITHUB_TOKEN gets the repository default, which is read-write on many repositories. One finding per workflow file; HIGH when an outsider can trigger the workflow (`pull_request_target`, `issue_comment`, `workflow_run` ...) and a job checks out or downloads what a pull request produced, or puts event data into a script.',
     recommendation:

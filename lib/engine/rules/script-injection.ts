@@ -29,6 +29,7 @@ export default defineWorkflowRule({
     title: 'Attacker-controlled expression expanded into a script',
     severity: 'HIGH',
     surface: 'workflow',
+    fix: { safe: true },
     description:
       'A `${{ }}` expression whose value an outsider can choose (an issue title, a branch name, a comment body, directly or through env, step and job outputs) is pasted into a `run:` script, an `actions/github-script` script or another action input that is executed as code, so crafted text runs as commands.',
     recommendation:

@@ -119,6 +119,7 @@ export default defineWorkflowRule({
     title: 'Container image not pinned by digest',
     severity: 'MEDIUM',
     surface: 'workflow',
+    fix: { safe: true },
     description:
       'A job container, service container, `docker://` step image or docker action `runs.image` is referenced by a tag instead of an `@sha256:` digest, so a re-pushed tag silently changes the code that runs. HIGH when the tag is `latest` or missing.',
     recommendation:
