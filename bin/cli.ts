@@ -18,6 +18,7 @@ import type { SettingsSnapshot } from '../lib/engine/settings/snapshot.js';
 import { SEVERITIES, type RepositoryFile, type Ruleset, type Severity } from '../lib/engine/types.js';
 import { MAX_FILE_BYTES } from '../lib/engine/yaml/parse.js';
 import { collectRepositoryFiles, readBounded } from '../lib/codehost/checkout.js';
+import { githubHostOf, originRepository } from '../lib/codehost/origin.js';
 
 // Replaced with the package version by the build (scripts/build-cli.ts); undefined under tsx.
 declare const __CHAINBREAKER_VERSION__: string | undefined;
@@ -73,6 +74,8 @@ Scans each repository checkout (default: . when no --github is given): .github/w
 composite actions (action.yml|yaml at the root, under .github/actions/ and wherever a workflow uses ./path)
 and .github/dependabot.yml|yaml. With several repositories, each file is prefixed with its repository path.
 A path may also be a single workflow or action file, or - for one workflow read from standard input.
+A checkout whose origin remote (.git/config) is on GitHub, or a --github repository, is known by its
+owner/repo: actions of the same owner are first-party (LOW when unpinned, no attack path).
 
 Options:
   -c, --config FILE      the config file (default: .chainbreaker.yml at the root of the first path, if any):
@@ -256,7 +259,7 @@ async function readScan(values: SourceValues, positionals: readonly string[], io
   const repositories: RepositoryInput[] = [];
   for (const [i, path] of paths.entries()) {
     const settingsFile = settingsFiles[i];
-    const repository = path === '-' ? await readStdin(io) : await readLocalTarget(resolve(io.cwd, path), path, (line) => io.stderr.write(`${line}\n`));
+    const repository = path === '-' ? await readStdin(io) : await readLocalTarget(resolve(io.cwd, path), path, (line) => io.stderr.write(`${line}\n`), githubHostOf(io.env.GITHUB_API_URL));
     repository.files = repository.files.filter((f) => !ignored(f.path));
     if (settingsFile !== undefined) repository.settings = await readSettings(resolve(io.cwd, settingsFile), settingsFile);
     if (repository.files.length === 0) io.stderr.write(`chainbreaker: no workflow, action or Dependabot file found in ${path}\n`);
@@ -442,7 +445,7 @@ function useColor(io: CliIO): boolean {
  * A local scan target: a repository checkout (a directory), or a single workflow, action or Dependabot
  * file, scanned as the engine would read it at its place in a repository and reported under the path given.
  */
-async function readLocalTarget(path: string, name: string, warn: (line: string) => void): Promise<RepositoryInput> {
+async function readLocalTarget(path: string, name: string, warn: (line: string) => void, githubHost?: string): Promise<RepositoryInput> {
   let isDirectory: boolean;
   try {
     isDirectory = (await stat(path)).isDirectory();
@@ -455,7 +458,8 @@ async function readLocalTarget(path: string, name: string, warn: (line: string) 
       const files = await collectRepositoryFiles(path, { warnings });
       // Paths are the repository's: control characters never reach the terminal.
       for (const warning of warnings) warn(`chainbreaker: ${name}: ${warning}`.replace(CONTROL_CHARACTERS, '?'));
-      return { name, files };
+      const fullName = await originRepository(path, githubHost);
+      return { name, files, ...(fullName === null ? {} : { fullName }) };
     }
     if (!/\.ya?ml$/i.test(path)) throw new UsageError(`${name} is neither a directory nor a workflow or action file (.yml or .yaml)`);
     return singleFile(name, await readBounded(path));
@@ -513,7 +517,7 @@ async function readGitHubRepository(fullName: string, token: string, io: CliIO):
   const baseUrl = io.env.GITHUB_API_URL?.trim();
   try {
     const snapshot = await fetchSnapshotWithToken({ token, fullName, baseUrl: baseUrl === '' ? undefined : baseUrl });
-    return { name: fullName, files: snapshot.files, settings: snapshot.settings };
+    return { name: fullName, fullName, files: snapshot.files, settings: snapshot.settings };
   } catch (error) {
     if (!(error instanceof CodeHostError)) throw error;
     const reason = error.message.replace(/^repository [^:]+: /, '');

@@ -15,6 +15,8 @@ export interface RepositoryInput {
   name: string;
   files: readonly RepositoryFile[];
   settings?: SettingsSnapshot;
+  /** Its `owner/name` on GitHub when known (`--github`, the checkout's `origin` remote): same-owner actions are first-party. */
+  fullName?: string;
   /** How its files are reported (default: as they are, prefixed with `name` when several repositories are scanned). */
   display?: (file: string) => string;
 }
@@ -72,6 +74,7 @@ export function buildReport(repositories: readonly RepositoryInput[], options: R
       ruleset: options.ruleset ?? 'all',
       isEnabled,
       settings: repository.settings,
+      ...(repository.fullName === undefined ? {} : { repository: repository.fullName }),
       limits: { ...limits, ...(deadline === undefined ? {} : { deadline }) },
     });
     const severities = options.severities;

@@ -42,6 +42,8 @@ export interface WorkflowReport {
 
 export interface WorkflowRuleContext {
   readonly repository: RepositoryModel;
+  /** The scanned repository's owner, lower-cased, when the caller named the repository (`ScanOptions.repository`). */
+  readonly owner?: string | null;
   readonly taint: TaintAnalyzer;
   report(report: WorkflowReport): void;
 }

@@ -23,6 +23,12 @@ export interface ScanOptions {
   settings?: SettingsSnapshot;
   /** What the scan reads, keeps and spends at most; none by default (the callers set theirs). */
   limits?: ScanLimits;
+  /**
+   * The scanned repository's `owner/name` when the caller knows it (the service, `--github`, a checkout's
+   * `origin` remote): actions of the same owner are first-party. Unknown: every other repository's action
+   * is treated as third-party.
+   */
+  repository?: string;
 }
 
 /**
@@ -142,6 +148,7 @@ export function scanRepository(files: readonly RepositoryFile[], options: ScanOp
     repository,
     collector,
     overDeadline,
+    ownerOf(options.repository),
   );
   if (visited < parsed.length) skipped.add('time', 'the engine ran out of time', parsed.slice(visited).map((p) => p.file.path));
   if (options.settings !== undefined) {
@@ -194,6 +201,12 @@ function parseFile(file: SourceFile, kind: FileKind): ParsedFile {
   return { file, kind, model, problem: null };
 }
 
+/** The lower-cased owner of `owner/name`, or null when the name is absent or not of that form. */
+function ownerOf(fullName: string | undefined): string | null {
+  const match = /^([A-Za-z0-9-]+)\/[A-Za-z0-9._-]+$/.exec(fullName ?? '');
+  return match === null ? null : match[1]!.toLowerCase();
+}
+
 /** Runs the rules over the files until `stop` says so (checked before each file); returns how many files were visited. */
 function runWorkflowRules(
   rules: readonly WorkflowRule[],
@@ -201,6 +214,7 @@ function runWorkflowRules(
   repository: RepositoryModel,
   collector: Collector,
   stop: () => boolean,
+  owner: string | null,
 ): number {
   const taint = new TaintAnalyzer(repository);
   let currentFile: SourceFile | null = null;
@@ -208,6 +222,7 @@ function runWorkflowRules(
   const visitors: { rule: WorkflowRule; visitor: WorkflowVisitor }[] = rules.map((rule) => {
     const context = {
       repository,
+      owner,
       taint,
       report: (report: WorkflowReport) => {
         const file = report.file ?? currentFile;

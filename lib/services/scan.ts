@@ -70,6 +70,7 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
     ruleset: request.ruleset,
     isEnabled: (ruleId) => !disabled.has(ruleId),
     settings: snapshot.settings,
+    repository: repository.full_name,
     limits: { ...limits, deadline: Date.now() + maxEngineMs },
   });
   // Each finding's fix (a diff, or the settings call), computed from the same snapshot; bounded (apiFixes),

@@ -351,3 +351,23 @@ describe('output file content matches stdout', () => {
     expect(readFileSync(join(root, 'out.json'), 'utf8')).toBe(toStdout.stdout);
   });
 });
+
+describe('scan: the repository owner from the checkout origin remote', () => {
+  const ACTION_WORKFLOW = `on: push
+permissions:
+  contents: read
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: acme/tools/setup@main
+`;
+
+  it('rates an action of the origin remote owner first-party (LOW), and third-party without a remote', async () => {
+    const withOrigin = tempDir({ ...workflow(ACTION_WORKFLOW), '.git/config': '[remote "origin"]\n\turl = https://github.com/acme/app.git\n' });
+    const without = tempDir(workflow(ACTION_WORKFLOW));
+    const severities = async (dir: string) => json(await run(['scan', dir, '--format', 'json', ...only('unpinned-action')])).findings.map((f) => f.severity);
+    expect(await severities(withOrigin)).toEqual(['LOW']);
+    expect(await severities(without)).toEqual(['MEDIUM']);
+  });
+});

@@ -481,7 +481,8 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     scope: 'repo',
     requires: [['pipe-to-shell'], ['self-hosted-runner']],
     amplifiers: ['download-without-checksum'],
-    qualifiers: [],
+    // A well-known vendor installer over HTTPS (rustup, bun, uv...) is LOW: the vendor is already trusted with the toolchain.
+    qualifiers: [{ rule_id: 'pipe-to-shell', min_severity: 'MEDIUM', instance: 'script from a host that is not a known vendor installer, or over plain HTTP' }],
     break_chain: [
       {
         rule_id: 'pipe-to-shell',

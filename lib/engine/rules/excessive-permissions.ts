@@ -1,9 +1,18 @@
 import { jobUsesScope, readPermissions } from '../analysis/permissions.js';
+import { untrustedCheckouts } from '../analysis/pr-head.js';
 import { privilegedTriggers } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 
 /** Write scopes that let a token change code, releases, packages or workflow runs, or mint OIDC tokens. */
 const CRITICAL_SCOPES = new Set(['contents', 'id-token', 'packages', 'actions']);
+
+/** What pull request code does with each critical scope. */
+const SCOPE_USE: Readonly<Record<string, string>> = {
+  contents: 'push commits and tags',
+  'id-token': 'mint OIDC tokens for the cloud accounts that trust this repository',
+  packages: 'publish packages',
+  actions: 'change workflow runs and caches',
+};
 
 /** Why a `write-all` grant is or is not HIGH: it arms whatever hostile input a privileged trigger brings. */
 function writeAllWhy(privileged: readonly string[]): string {
@@ -21,7 +30,7 @@ export default defineWorkflowRule({
     surface: 'workflow',
     fix: { safe: true },
     description:
-      '`permissions: write-all` on a workflow or job, or write scopes granted at workflow level, where they apply to every job. HIGH for `write-all` on a privileged trigger, and for `contents`, `id-token`, `packages` or `actions` write on a privileged trigger when more than one job inherits it; a single job that uses its grant is not reported.',
+      '`permissions: write-all` on a workflow or job, or write scopes granted at workflow level, where they apply to every job. HIGH for `write-all` on a privileged trigger, and for `contents`, `id-token`, `packages` or `actions` write on a privileged trigger when more than one job inherits it; a single job that uses its grant is not reported, unless it also checks out pull request code under a privileged trigger (HIGH).',
     recommendation:
       'Set `permissions: {}` or `contents: read` at workflow level and grant each write scope only in the `permissions:` of the job that needs it.',
   },
@@ -75,6 +84,22 @@ export default defineWorkflowRule({
     job(job) {
       if (job.permissions === undefined) return;
       const permissions = readPermissions(job.permissions);
+      if (permissions.kind === 'scopes') {
+        // A job's own grant is normally the right place for it, unless the job also runs a pull request's code:
+        // that code reads the token (or the OIDC request token, which is in every step's environment) too.
+        const critical = permissions.writes.filter((w) => CRITICAL_SCOPES.has(w.scope));
+        // A checkout behind a maintainer's approval (a label, an `/ok-to-test` comment) is the checkout's own
+        // finding to tell (the approved commit can still change); the grant joins no attack path before a maintainer acts.
+        const checkout = critical.length > 0 ? untrustedCheckouts(job, context.repository).find((c) => !c.approved) : undefined;
+        if (checkout === undefined || critical[0] === undefined) return;
+        const scopes = critical.map((w) => `\`${w.scope}: write\``).join(', ');
+        context.report({
+          node: critical[0].key,
+          severity: 'HIGH',
+          message: `Job \`${job.id}\` grants ${scopes} and checks out pull request code (${checkout.how} at line ${job.workflow.file.position(checkout.node.start).line}, on \`${checkout.trigger}\`), so that code runs with the grant and can ${critical.map((w) => SCOPE_USE[w.scope] ?? w.scope).join(', ')}. HIGH even though the job may use it: the grant belongs in a job that never runs the pull request's code.`,
+        });
+        return;
+      }
       if (permissions.kind !== 'write-all') return;
       const privileged = privilegedTriggers(job.workflow).map((t) => t.name);
       context.report({

@@ -58,11 +58,16 @@ function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef): void 
     ? `\`${ref.ref}\`, a shortened SHA that GitHub only resolves as a tag or branch of that name`
     : `the mutable ref \`${ref.ref}\``;
   const githubOwned = GITHUB_OWNERS.has(ref.owner.toLowerCase());
+  // The repository's own organisation publishes it: the people who could move the tag already maintain this repository.
+  const firstParty = !githubOwned && context.owner != null && ref.owner.toLowerCase() === context.owner;
+  const who = githubOwned
+    ? 'GitHub'
+    : firstParty
+      ? `\`${ref.owner}\`, this repository's own owner (a first-party action; LOW: whoever can move that ref already maintains this code, unless the account is taken over),`
+      : `the owner of \`${ref.owner}/${ref.repo}\` (or anyone who takes over that repository), a third party,`;
   context.report({
     node,
-    severity: githubOwned ? 'LOW' : 'MEDIUM',
-    message: `${what} is referenced by ${how}; ${
-      githubOwned ? 'GitHub' : `the owner of \`${ref.owner}/${ref.repo}\` (or anyone who takes over that repository)`
-    } can change the code this job runs without any change here.`,
+    severity: githubOwned || firstParty ? 'LOW' : 'MEDIUM',
+    message: `${what} is referenced by ${how}; ${who} can change the code this job runs without any change here.`,
   });
 }

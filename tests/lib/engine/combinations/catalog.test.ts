@@ -40,6 +40,7 @@ describe('combination catalog', () => {
     expect(qualifiers).toEqual([
       'public-runner-takeover: self-hosted-runner >= HIGH',
       'mutable-action-secret-theft: unpinned-action >= MEDIUM',
+      'remote-script-on-runner: pipe-to-shell >= MEDIUM',
       'token-leak-via-artifact: persisted-credentials >= HIGH',
     ]);
   });

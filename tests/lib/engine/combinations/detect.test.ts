@@ -164,6 +164,16 @@ describe('repo scope', () => {
     expect(ids([rec('download-without-checksum', { file: CI_WORKFLOW, line: 14, job: 'a' }), rec('unpinned-action', { line: 6, job: 'a' })])).toEqual([]);
   });
 
+  it('runs no remote-script-on-runner from a LOW pipe-to-shell (a vendor installer over HTTPS)', () => {
+    const runner = rec('self-hosted-runner', { file: CI_WORKFLOW, line: 6, job: 'a' });
+    expect(ids([rec('pipe-to-shell', { file: CI_WORKFLOW, line: 14, job: 'a', severity: 'LOW' }), runner])).toEqual([]);
+    expect(ids([rec('pipe-to-shell', { file: CI_WORKFLOW, line: 14, job: 'a', severity: 'MEDIUM' }), runner])).toEqual([`remote-script-on-runner ${CI_WORKFLOW}`]);
+    // A LOW installer in the runner's job does not borrow a MEDIUM one from another job.
+    expect(
+      ids([rec('pipe-to-shell', { file: CI_WORKFLOW, line: 14, job: 'a', severity: 'LOW' }), rec('pipe-to-shell', { file: CI_WORKFLOW, line: 30, job: 'b', severity: 'HIGH' }), runner]),
+    ).toEqual([]);
+  });
+
   it('crosses files only where a shared store carries the attack (the Actions cache)', () => {
     expect(ids([rec('untrusted-checkout', { line: 12, job: 'test' }), rec('cache-poisoning', { file: CI_WORKFLOW, line: 20, job: 'release' })])).toEqual([
       `cache-poisoning-release ${PR_WORKFLOW}`,

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
+import { findCombinations } from '../../../../lib/engine/combinations/index.js';
+import { scanRepository } from '../../../../lib/engine/scan.js';
 
 const RULE = 'excessive-permissions';
 
@@ -185,5 +187,66 @@ describe(RULE, () => {
   it('does not throw on odd shapes', () => {
     expect(scanWith(RULE, 'on: push\npermissions: [contents]\njobs:\n  a: { runs-on: x, permissions: 3, steps: [] }\n  b: { runs-on: x }\n')).toEqual([]);
     expect(scanWith(RULE, 'on: push\npermissions: ${{ inputs.p }}\njobs: {}\n')).toEqual([]);
+  });
+});
+
+describe(`${RULE}: a job's own write grant next to a pull request checkout`, () => {
+  const prt = (permissions: string, condition = '') => yaml`
+    on: pull_request_target
+    permissions: {}
+    jobs:
+      build:
+        runs-on: ubuntu-latest
+        ${condition}
+        permissions:
+          contents: read
+          ${permissions}
+        steps:
+          - uses: actions/checkout@v4
+            with:
+              ref: \${{ github.event.pull_request.head.sha }}
+              persist-credentials: false
+          - run: npm ci && npm test
+  `;
+
+  it('reports job-level id-token or packages write in a pull_request_target job that checks out fork code (HIGH, bound to the job)', () => {
+    for (const scope of ['id-token', 'packages']) {
+      const records = recordsWith(RULE, prt(`${scope}: write`));
+      expect(records.map((r) => `${r.finding.severity} ${r.job}`)).toEqual(['HIGH build']);
+      expect(records[0]?.finding.description).toContain(`\`${scope}: write\``);
+      expect(records[0]?.finding.description).toContain('pull_request_target');
+    }
+  });
+
+  it('leaves the same grant alone without the checkout, under a same-repository gate, or for read scopes', () => {
+    expect(scanWith(RULE, prt('id-token: write').replace(/ref: .*\n/, ''))).toEqual([]);
+    expect(scanWith(RULE, prt('id-token: write', 'if: github.event.pull_request.head.repo.full_name == github.repository'))).toEqual([]);
+    expect(scanWith(RULE, prt('pull-requests: write'))).toEqual([]);
+  });
+
+  it('forms a CRITICAL pwn-request with the untrusted checkout', () => {
+    const records = scanRepository([{ path: '.github/workflows/pr.yml', text: prt('id-token: write') }]).records;
+    const paths = findCombinations(records, () => true).filter((c) => c.id === 'pwn-request');
+    expect(paths.map((c) => `${c.severity} ${c.components.map((k) => k.rule_id).join(',')}`)).toEqual(['CRITICAL untrusted-checkout,excessive-permissions']);
+  });
+});
+
+describe(`${RULE}: a maintainer's approval in front of the checkout`, () => {
+  it('does not report a job grant whose pull request checkout waits for a maintainer comment', () => {
+    expect(scanWith(RULE, yaml`
+      on:
+        issue_comment:
+          types: [created]
+      permissions: {}
+      jobs:
+        fix:
+          if: github.event.issue.pull_request != null && contains(fromJSON('["OWNER", "MEMBER"]'), github.event.comment.author_association)
+          runs-on: ubuntu-latest
+          permissions:
+            contents: write
+          steps:
+            - run: gh pr checkout \${{ github.event.issue.number }}
+            - run: npm ci && npm run fix
+    `)).toEqual([]);
   });
 });

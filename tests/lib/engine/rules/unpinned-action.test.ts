@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
+import { findCombinations } from '../../../../lib/engine/combinations/index.js';
+import { scanRepository } from '../../../../lib/engine/scan.js';
 
 const RULE = 'unpinned-action';
 const SHA = '08eba0b27e820071cde6df949e0beb9ba4906955';
@@ -133,5 +135,43 @@ describe(RULE, () => {
             - uses:
             - uses: no-ref-at-all
     `)).toEqual([]);
+  });
+});
+
+describe(`${RULE}: first-party actions (the repository's own owner)`, () => {
+  const workflow = yaml`
+    on: push
+    jobs:
+      release:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: acme/tools/setup@main
+          - uses: other-org/deploy@v2
+          - run: ./release.sh
+            env:
+              GH_TOKEN: \${{ secrets.RELEASE_PAT }}
+  `;
+
+  it('rates an action of the same owner LOW and says it is first-party, when the repository is named', () => {
+    const findings = scanWith(RULE, workflow, { repository: 'Acme/app' });
+    expect(positions(findings)).toEqual(['6:15 LOW', '7:15 MEDIUM']);
+    expect(findings[0]?.description).toContain('first-party');
+    expect(findings[1]?.description).toContain('third party');
+  });
+
+  it('treats the same action as third-party when the repository is not named (or named malformed)', () => {
+    expect(positions(scanWith(RULE, workflow))).toEqual(['6:15 MEDIUM', '7:15 MEDIUM']);
+    expect(positions(scanWith(RULE, workflow, { repository: 'acme' }))).toEqual(['6:15 MEDIUM', '7:15 MEDIUM']);
+  });
+
+  it('keeps a first-party action out of mutable-action-secret-theft, which still fires on the third-party one', () => {
+    const only = (text: string, repository?: string) =>
+      findCombinations(scanRepository([{ path: '.github/workflows/release.yml', text }], { repository }).records, () => true)
+        .filter((c) => c.id === 'mutable-action-secret-theft')
+        .map((c) => c.components.find((k) => k.rule_id === 'unpinned-action')?.finding.line);
+    const firstPartyOnly = workflow.replace(/^.*other-org\/deploy@v2\n/m, '');
+    expect(only(firstPartyOnly)).toEqual([6]);
+    expect(only(firstPartyOnly, 'acme/app')).toEqual([]);
+    expect(only(workflow, 'acme/app')).toEqual([7]);
   });
 });
