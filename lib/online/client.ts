@@ -103,7 +103,14 @@ export class BudgetedReader implements GitHubReader {
     }
     const first = this.requests === 0;
     this.requests++;
-    const answer = await this.#reader.get(path);
+    let answer: GitHubAnswer;
+    try {
+      answer = await this.#reader.get(path);
+    } catch (error) {
+      // Unreachable or timing out: asking again for every reference would only multiply the wait.
+      this.#exhausted = `GitHub could not be reached (${error instanceof Error ? error.message : String(error)})`;
+      throw new BudgetExhausted(this.#exhausted);
+    }
     if ((answer.status === 403 || answer.status === 429) && (answer.remaining === 0 || answer.status === 429 || isSecondaryLimit(answer.body))) {
       this.#exhausted = 'GitHub answered that the rate limit is spent';
       throw new BudgetExhausted(this.#exhausted);
