@@ -28,10 +28,10 @@ const MAX_BODY_BYTES = 2_000_000;
 
 export function fetchReader(options: FetchReaderOptions): GitHubReader {
   const base = (options.baseUrl ?? 'https://api.github.com').replace(/\/+$/, '');
-  const doFetch = options.fetch ?? fetch;
   return {
     async get(path) {
-      const response = await doFetch(`${base}${path}`, {
+      // Resolved per call, so a fetch patched after construction (msw in tests) is the one used.
+      const response = await (options.fetch ?? globalThis.fetch)(`${base}${path}`, {
         headers: {
           accept: 'application/vnd.github+json',
           authorization: `Bearer ${options.token}`,
@@ -67,6 +67,8 @@ export interface BudgetOptions {
   share?: number;
   /** A hard ceiling whatever the rate limit says (default 1,000). */
   maxRequests?: number;
+  /** No request starts after this time (epoch ms): the service's scans must end inside the function limit. */
+  deadline?: number;
 }
 
 export const DEFAULT_SHARE = 0.1;
@@ -83,11 +85,13 @@ export class BudgetedReader implements GitHubReader {
   #share: number;
   #exhausted: string | null = null;
   #reader: GitHubReader;
+  #deadline: number;
 
   constructor(reader: GitHubReader, options: BudgetOptions = {}) {
     this.#reader = reader;
     this.#share = Math.min(1, Math.max(0, options.share ?? DEFAULT_SHARE));
     this.#limit = options.maxRequests ?? DEFAULT_MAX_REQUESTS;
+    this.#deadline = options.deadline ?? Infinity;
   }
 
   /** Null while requests may still be made; else why not. */
@@ -99,6 +103,10 @@ export class BudgetedReader implements GitHubReader {
     if (this.#exhausted !== null) throw new BudgetExhausted(this.#exhausted);
     if (this.requests >= this.#limit) {
       this.#exhausted = `the online budget of ${this.#limit} request${this.#limit === 1 ? '' : 's'} was spent`;
+      throw new BudgetExhausted(this.#exhausted);
+    }
+    if (Date.now() >= this.#deadline) {
+      this.#exhausted = "the scan's time for online audits ran out";
       throw new BudgetExhausted(this.#exhausted);
     }
     const first = this.requests === 0;

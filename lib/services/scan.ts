@@ -19,6 +19,8 @@ import { notFound, rateLimited } from '../http/errors.js';
  * 30 s (vercel.json); this leaves a third of that for the engine and for recording the scan.
  */
 export const SNAPSHOT_DEADLINE_MS = 20_000;
+/** How long the online audits (lib/online) may ask GitHub, after the snapshot; the rest is unassessed. */
+export const ONLINE_DEADLINE_MS = 4_000;
 /** The rate-limit bucket of scans (per user; `SCAN_RATE_LIMIT` per `SCAN_RATE_LIMIT_WINDOW_SECONDS`). */
 export const SCAN_RATE_LIMIT_BUCKET = 'scan';
 
@@ -64,6 +66,17 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
     isEnabled: (ruleId) => !disabled.has(ruleId),
     settings: snapshot.settings,
   });
+  if (host.onlineReader !== undefined) {
+    const { withOnlineAudits } = await import('../online/service.js');
+    const onlineDeadline = Date.now() + ONLINE_DEADLINE_MS;
+    await withOnlineAudits(result, {
+      reader: () => host.onlineReader?.(repository.installation_id, { deadline: onlineDeadline }),
+      db,
+      files: snapshot.files,
+      isEnabled: (ruleId) => !disabled.has(ruleId),
+      deadline: onlineDeadline,
+    });
+  }
   const findings: StoredFinding[] = result.records.map((record) => ({ ...record.finding, job: record.job, fingerprint: record.fingerprint }));
   const recorded = await recordScan(db, user.id, { repositoryId: repository.id, ruleset: request.ruleset, counts: result.counts, findings });
   return { scan_id: recorded.scan_id, repo_id: repository.id, counts: result.counts, findings: result.findings };
