@@ -88,10 +88,19 @@ Options:
   -o, --output FILE      write the report to FILE instead of standard output
       --settings FILE    a repository-settings snapshot (JSON) adding settings findings and the attack paths
                          they complete; with several repository paths, give one per path, in the same order
+      --fix[=MODE]       fix the findings that have a fix, in place, then report what remains: --fix applies
+                         the safe fixes, --fix=unsafe adds those that may change behaviour, --fix=diff prints
+                         the safe fixes as a unified diff and changes nothing. Pins come from
+                         .chainbreaker/pins.json, then GitHub (GITHUB_TOKEN) and Docker Hub/GHCR; pins that
+                         cannot be resolved are listed as skipped. Local checkouts only
       --github REPO      scan owner/repo on GitHub, files and settings, as the Chainbreaker service reads
                          them; repeatable. The token comes from GITHUB_TOKEN (a personal access token,
                          \`gh auth token\`, or a workflow's token); settings it cannot read are reported as
                          unreadable. For GitHub Enterprise Server, set GITHUB_API_URL (https://HOST/api/v3)
+      --max-files N, --max-file-bytes N, --max-bytes N, --max-findings N, --max-engine-ms N
+                         scan limits per repository (defaults 2000 files, 1048576 bytes a file, 67108864
+                         bytes in all, 50000 findings, 120000 ms); over one, the scan goes up to it and an
+                         INFO scan-limit-reached finding names what was skipped
       --online           also run the online audits (impostor-commit, ref-confusion, stale-action-ref,
                          ref-version-mismatch): ask GitHub about each action a workflow uses, with the token
                          in GITHUB_TOKEN, spending at most 10% of its remaining hourly rate limit; facts are
@@ -194,6 +203,18 @@ function disabledRules(values: readonly string[] | undefined): Set<string> {
 const FAIL_ON = [...SEVERITIES.map((s) => s.toLowerCase()), 'none'] as const;
 const MIN_SEVERITY = SEVERITIES.map((s) => s.toLowerCase());
 
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/** The CLI's scan limits: higher than the service's (a local run is the user's own machine), still bounded. */
+const CLI_SCAN_LIMITS = { maxFiles: 2_000, maxFileBytes: 1024 * 1024, maxTotalBytes: 64 * 1024 * 1024, maxFindings: 50_000, maxEngineMs: 120_000 } as const;
+
+function positive(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^[1-9]\d{0,11}$/.test(value)) throw new UsageError(`--${name} must be a positive whole number (got "${value}")`);
+  return Number(value);
+}
+
 /**
  * The options shared by `scan` and `baseline` (what is read and how it is scanned). Options that only
  * `scan` takes are in SCAN_ONLY. To add an option: declare it here (or there), then read it in `readScan`.
@@ -206,10 +227,16 @@ const SOURCE_OPTIONS = {
   github: { type: 'string', multiple: true },
   online: { type: 'boolean' },
   'min-severity': { type: 'string' },
+  'max-files': { type: 'string' },
+  'max-file-bytes': { type: 'string' },
+  'max-bytes': { type: 'string' },
+  'max-findings': { type: 'string' },
+  'max-engine-ms': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 const SCAN_ONLY = {
+  fix: { type: 'string' },
   format: { type: 'string', short: 'f', default: 'text' },
   'fail-on': { type: 'string' },
   output: { type: 'string', short: 'o' },
@@ -237,15 +264,22 @@ async function readScan(values: SourceValues, positionals: readonly string[], io
   const repositories: RepositoryInput[] = [];
   for (const [i, path] of paths.entries()) {
     const settingsFile = settingsFiles[i];
-    const repository = path === '-' ? await readStdin(io) : await readLocalTarget(resolve(io.cwd, path), path);
+    const repository = path === '-' ? await readStdin(io) : await readLocalTarget(resolve(io.cwd, path), path, (line) => io.stderr.write(`${line}\n`));
     repository.files = repository.files.filter((f) => !ignored(f.path));
     if (settingsFile !== undefined) repository.settings = await readSettings(resolve(io.cwd, settingsFile), settingsFile);
     if (repository.files.length === 0) io.stderr.write(`chainbreaker: no workflow, action or Dependabot file found in ${path}\n`);
     repositories.push(repository);
   }
   for (const fullName of githubRepositories) repositories.push(await readGitHubRepository(fullName, githubToken, io));
+  const limits = {
+    maxFiles: positive('max-files', values['max-files'], CLI_SCAN_LIMITS.maxFiles),
+    maxFileBytes: positive('max-file-bytes', values['max-file-bytes'], CLI_SCAN_LIMITS.maxFileBytes),
+    maxTotalBytes: positive('max-bytes', values['max-bytes'], CLI_SCAN_LIMITS.maxTotalBytes),
+    maxFindings: positive('max-findings', values['max-findings'], CLI_SCAN_LIMITS.maxFindings),
+    maxEngineMs: positive('max-engine-ms', values['max-engine-ms'], CLI_SCAN_LIMITS.maxEngineMs),
+  };
   if (values.online === true) await auditOnline(repositories, onlineToken, enabledRules({ ruleset, disabled }), io);
-  const report = buildReport(repositories, { ruleset, disabled, severities: configSeverities(config) });
+  const report = buildReport(repositories, { ruleset, disabled, severities: configSeverities(config), limits });
   if (report.unknownSuppressions.length > 0) {
     const lines = report.unknownSuppressions.flatMap((u) =>
       u.rules === 'all' ? [] : u.rules.map((id) => `${neutralize(u.file)}:${u.line}: the suppression comment names unknown rule "${neutralize(id)}"${didYouMean(id, RULE_IDS)}`),
@@ -259,12 +293,14 @@ async function readScan(values: SourceValues, positionals: readonly string[], io
 }
 
 async function scan(args: readonly string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parse(args, { ...SOURCE_OPTIONS, ...SCAN_ONLY }, true);
+  // A bare `--fix` means the safe fixes (parseArgs has no optional values).
+  const { values, positionals } = parse(args.map((a) => (a === '--fix' ? '--fix=safe' : a)), { ...SOURCE_OPTIONS, ...SCAN_ONLY }, true);
   if (values.help === true) {
     io.stdout.write(SCAN_HELP);
     return EXIT.ok;
   }
   const format: ReportFormat = oneOf('format', values.format, REPORT_FORMATS);
+  if (values.fix !== undefined && (await fix(values, positionals, io)) === 'diff') return EXIT.ok;
   const { report: scanned, config, configDir, docUrl } = await readScan(values, positionals, io);
   const failOnValue = oneOf('fail-on', (values['fail-on'] ?? config['fail-on'] ?? 'high').toLowerCase(), FAIL_ON);
   const failOn: FailOn = failOnValue === 'none' ? 'none' : (failOnValue.toUpperCase() as FailOn);
@@ -282,6 +318,30 @@ async function scan(args: readonly string[], io: CliIO): Promise<number> {
     }
   }
   return failsThreshold(report.counts, failOn) ? EXIT.findings : EXIT.ok;
+}
+
+/** `scan --fix[=safe|unsafe|diff]`: fixes local checkouts (lib/fix/run.ts) before they are scanned. */
+async function fix(values: SourceValues & { fix?: string }, positionals: readonly string[], io: CliIO): Promise<'safe' | 'unsafe' | 'diff'> {
+  const mode = oneOf('fix', values.fix ?? 'safe', ['safe', 'unsafe', 'diff'] as const);
+  if ((values.github ?? []).length > 0) throw new UsageError('--fix works on local checkouts, not with --github');
+  const paths = positionals.length > 0 ? positionals : ['.'];
+  if (paths.includes('-')) throw new UsageError('--fix works on local checkouts, not on standard input');
+  const { config } = await loadConfig(values.config, paths[0], io);
+  const ruleset: Ruleset = oneOf('ruleset', values.ruleset ?? config.ruleset ?? 'all', ['all', 'owasp'] as const);
+  const disabled = new Set([...configDisabled(config), ...disabledRules(values.disable)]);
+  const { fixCheckout, formatFixSummary } = await import('../lib/fix/run.js');
+  const dryRun = mode === 'diff';
+  for (const path of paths) {
+    let outcome;
+    try {
+      outcome = await fixCheckout(resolve(io.cwd, path), { mode: mode === 'unsafe' ? 'unsafe' : 'safe', dryRun, ruleset, isEnabled: (id) => !disabled.has(id), env: io.env });
+    } catch (error) {
+      throw new OperationalError(`cannot fix ${path}: ${reason(error)}`, { cause: error });
+    }
+    io.stderr.write(formatFixSummary(path, outcome, dryRun));
+    if (dryRun) io.stdout.write(paths.length > 1 ? outcome.diff.replace(/^(---|\+\+\+) ([ab])\//gm, `$1 $2/${path.replace(/\/+$/, '')}/`) : outcome.diff);
+  }
+  return mode;
 }
 
 async function baseline(args: readonly string[], io: CliIO): Promise<number> {
@@ -391,7 +451,7 @@ function useColor(io: CliIO): boolean {
  * A local scan target: a repository checkout (a directory), or a single workflow, action or Dependabot
  * file, scanned as the engine would read it at its place in a repository and reported under the path given.
  */
-async function readLocalTarget(path: string, name: string): Promise<RepositoryInput> {
+async function readLocalTarget(path: string, name: string, warn: (line: string) => void): Promise<RepositoryInput> {
   let isDirectory: boolean;
   try {
     isDirectory = (await stat(path)).isDirectory();
@@ -399,7 +459,13 @@ async function readLocalTarget(path: string, name: string): Promise<RepositoryIn
     throw new OperationalError(`cannot read ${name}: ${reason(error)}`);
   }
   try {
-    if (isDirectory) return { name, files: await collectRepositoryFiles(path) };
+    if (isDirectory) {
+      const warnings: string[] = [];
+      const files = await collectRepositoryFiles(path, { warnings });
+      // Paths are the repository's: control characters never reach the terminal.
+      for (const warning of warnings) warn(`chainbreaker: ${name}: ${warning}`.replace(CONTROL_CHARACTERS, '?'));
+      return { name, files };
+    }
     if (!/\.ya?ml$/i.test(path)) throw new UsageError(`${name} is neither a directory nor a workflow or action file (.yml or .yaml)`);
     return singleFile(name, await readBounded(path));
   } catch (error) {

@@ -8,11 +8,16 @@ import { unauthorized, upstreamUnavailable } from './http/errors.js';
 /** The signed-in user a request acts for; `id` is the Supabase `auth.users` id (the token's `sub`). */
 export interface User {
   id: string;
+  /**
+   * A Supabase anonymous sign-in (`is_anonymous: true`): anyone can mint one, so such a user may neither use
+   * the code host nor store anything (the endpoint layer answers 403).
+   */
+  anonymous?: boolean;
 }
 
 export interface VerifierOptions {
-  /** HS256 secret shared with the identity provider (Supabase's JWT secret). */
-  secret: string;
+  /** HS256 secret shared with the identity provider (Supabase's JWT secret); null: asymmetric keys only. */
+  secret: string | null;
   /** Resolves ES256/RS256 keys, normally `createRemoteJWKSet(SUPABASE_JWKS_URL)`; null: HS256 only. */
   jwks: JWTVerifyGetKey | null;
   /** Expected `iss`, or null to accept any issuer. */
@@ -37,10 +42,10 @@ const invalid = (message = 'The access token is invalid.') => unauthorized(messa
  * token cannot pick the secret as the key for an asymmetric algorithm or declare `none`.
  */
 export function createVerifier(options: VerifierOptions): (authorization: string | null) => Promise<User> {
-  const secret = new TextEncoder().encode(options.secret);
+  const secret = options.secret === null ? null : new TextEncoder().encode(options.secret);
   const jwks = options.jwks;
   const key: JWTVerifyGetKey = async (header, token) => {
-    if (header.alg === 'HS256') return secret;
+    if (header.alg === 'HS256' && secret !== null) return secret;
     if (jwks !== null && header.alg !== undefined && ASYMMETRIC.has(header.alg)) {
       try {
         return await jwks(header, token);
@@ -51,7 +56,7 @@ export function createVerifier(options: VerifierOptions): (authorization: string
     }
     throw new errors.JOSEAlgNotAllowed('unexpected algorithm');
   };
-  const algorithms = jwks === null ? ['HS256'] : ['HS256', ...ASYMMETRIC];
+  const algorithms = [...(secret === null ? [] : ['HS256']), ...(jwks === null ? [] : ASYMMETRIC)];
 
   return async (authorization) => {
     if (authorization === null || !/^bearer(\s|$)/i.test(authorization.trim())) throw missing();
@@ -74,7 +79,7 @@ export function createVerifier(options: VerifierOptions): (authorization: string
       throw invalid();
     }
     if (typeof payload.sub !== 'string' || !UUID.test(payload.sub) || payload['role'] !== 'authenticated') throw invalid();
-    return { id: payload.sub.toLowerCase() };
+    return payload['is_anonymous'] === true ? { id: payload.sub.toLowerCase(), anonymous: true } : { id: payload.sub.toLowerCase() };
   };
 }
 

@@ -8,12 +8,26 @@ import * as v from 'valibot';
 /** Signs and verifies tokens when nothing is configured outside production. Public on purpose: never secret. */
 export const DEVELOPMENT_JWT_SIGNING_SECRET = 'chainbreaker-development-signing-secret-do-not-deploy';
 export const DEFAULT_PORT = 3000;
+export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PGLITE_DATA_DIR = '.data/pglite';
 export const DEFAULT_CODEHOST_DIR = 'examples';
+export const DEFAULT_GITHUB_API_URL = 'https://api.github.com';
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
 /** An org-wide scan of a few hundred repositories with a client concurrency of 4-8 stays under this. */
 export const DEFAULT_SCAN_RATE_LIMIT = 300;
 export const DEFAULT_SCAN_RATE_LIMIT_WINDOW_SECONDS = 60;
+/** Per user, on `GET /api/repos` (each is a code-host listing of every installation). */
+export const DEFAULT_REPOS_RATE_LIMIT = 60;
+/** Scans and syncs of an installation stop while its GitHub budget is under this many requests. */
+export const DEFAULT_GITHUB_RATE_RESERVE = 200;
+/** What one scan of the service reads and stores at most (see `ScanLimits` in lib/engine/scan.ts). */
+export const DEFAULT_SCAN_LIMITS = {
+  maxFiles: 300,
+  maxFileBytes: 512 * 1024,
+  maxTotalBytes: 8 * 1024 * 1024,
+  maxFindings: 5_000,
+  maxEngineMs: 8_000,
+} as const;
 const MIN_SECRET_LENGTH = 32;
 
 export type DatabaseConfig =
@@ -23,7 +37,8 @@ export type DatabaseConfig =
   | { kind: 'pglite'; dataDir: string };
 
 export type CodeHostConfig =
-  | { kind: 'github'; appId: string; privateKey: string }
+  /** `apiUrl`: the REST root every App, REST and GraphQL call goes to (GitHub Enterprise Server: `https://HOST/api/v3`). */
+  | { kind: 'github'; appId: string; privateKey: string; apiUrl: string }
   | { kind: 'local'; dir: string };
 
 export type LogLevel = 'info' | 'error' | 'silent';
@@ -34,17 +49,31 @@ export interface Env {
   database: DatabaseConfig;
   codeHost: CodeHostConfig;
   auth: {
-    jwtSigningSecret: string;
-    /** True when the secret is the public development default (never in production). */
+    /** The HS256 secret; null when only a JWKS is configured (then HS256 tokens are refused). */
+    jwtSigningSecret: string | null;
+    /** True when the secret is the public development default (only ever in the embedded mode). */
     usingDevelopmentSecret: boolean;
     jwksUrl: URL | null;
+    /** Required `iss`: `JWT_ISSUER`, else `${SUPABASE_URL}/auth/v1` when SUPABASE_URL is set, else none. */
     issuer: string | null;
   };
+  /** PGlite + the local code host: the only configuration that may run on the public development secret. */
+  embedded: boolean;
   corsOrigins: readonly string[];
   port: number;
+  /** Interface the development server listens on (`HOST`; default 127.0.0.1, this machine only). */
+  host: string;
   bodyLimitBytes: number;
   /** Per user, on `POST /api/scan`; `max` 0 turns the limit off. */
   scanRateLimit: { max: number; windowSeconds: number };
+  /** Per user, on `GET /api/repos` (same window as scans); `max` 0 turns the limit off. */
+  reposRateLimit: { max: number; windowSeconds: number };
+  /** Scans and syncs of an installation are refused (503) while its GitHub budget is under this; 0: never. */
+  githubRateReserve: number;
+  /** Verifies `POST /api/github/webhooks`; null: webhooks are refused (401). */
+  githubWebhookSecret: string | null;
+  /** What one scan reads, stores and spends at most. */
+  scanLimits: { maxFiles: number; maxFileBytes: number; maxTotalBytes: number; maxFindings: number; maxEngineMs: number };
   logLevel: LogLevel;
 }
 
@@ -96,12 +125,22 @@ const EnvSchema = v.object({
   PGLITE_DATA_DIR: text(),
   GITHUB_APP_ID: v.pipe(text(), v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be the numeric App id')))),
   GITHUB_APP_PRIVATE_KEY: text(),
+  GITHUB_API_URL: httpUrl(),
   CODEHOST_DIR: text(),
   CORS_ORIGINS: originList,
   PORT: integer(1, 65535),
+  HOST: v.pipe(text(), v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9.:[\]-]{1,255}$/, 'must be a host name or an IP address')))),
   BODY_LIMIT_BYTES: integer(1024, 10 * 1024 * 1024),
   SCAN_RATE_LIMIT: integer(0, 1_000_000),
   SCAN_RATE_LIMIT_WINDOW_SECONDS: integer(1, 86_400),
+  REPOS_RATE_LIMIT: integer(0, 1_000_000),
+  GITHUB_RATE_RESERVE: integer(0, 1_000_000),
+  GITHUB_WEBHOOK_SECRET: text(),
+  SCAN_MAX_FILES: integer(1, 100_000),
+  SCAN_MAX_FILE_BYTES: integer(1024, 1024 * 1024),
+  SCAN_MAX_BYTES: integer(1024, 1024 * 1024 * 1024),
+  SCAN_MAX_FINDINGS: integer(1, 1_000_000),
+  SCAN_MAX_ENGINE_MS: integer(100, 600_000),
   LOG_LEVEL: v.optional(v.picklist(['info', 'error', 'silent'], 'must be info, error or silent')),
 });
 
@@ -131,13 +170,27 @@ export function loadEnv(source: EnvSource): Env {
       'a database is required in production: set SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY, or DATABASE_URL',
     );
     need(e.GITHUB_APP_ID !== undefined, 'GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY are required in production');
+    need(e.GITHUB_WEBHOOK_SECRET !== undefined, 'GITHUB_WEBHOOK_SECRET is required in production (links follow GitHub through its webhooks)');
     need(e.SUPABASE_JWKS_URL === undefined || e.SUPABASE_JWKS_URL.startsWith('https://'), 'SUPABASE_JWKS_URL must use https in production');
+  }
+  // Fails closed: anything that holds real data (a server database, a real GitHub App) needs keys of its own,
+  // whatever NODE_ENV says; only the embedded mode (PGlite + local code host) runs on the public secret.
+  const embedded = e.SUPABASE_URL === undefined && e.DATABASE_URL === undefined && e.GITHUB_APP_ID === undefined;
+  if (!embedded && mode !== 'production') {
+    need(
+      e.JWT_SIGNING_SECRET !== undefined || e.SUPABASE_JWKS_URL !== undefined,
+      'JWT_SIGNING_SECRET or SUPABASE_JWKS_URL is required outside the embedded mode (with a server database or a GitHub App configured)',
+    );
   }
   if (e.JWT_SIGNING_SECRET !== undefined) {
     need(e.JWT_SIGNING_SECRET.length >= MIN_SECRET_LENGTH, `JWT_SIGNING_SECRET must be at least ${MIN_SECRET_LENGTH} characters`);
     need(
       mode !== 'production' || e.JWT_SIGNING_SECRET !== DEVELOPMENT_JWT_SIGNING_SECRET,
       'JWT_SIGNING_SECRET must not be the public development secret in production',
+    );
+    need(
+      mode === 'production' || embedded || e.JWT_SIGNING_SECRET !== DEVELOPMENT_JWT_SIGNING_SECRET,
+      'JWT_SIGNING_SECRET must not be the public development secret outside the embedded mode',
     );
   }
   need((e.SUPABASE_URL === undefined) === (e.SUPABASE_SERVICE_ROLE_KEY === undefined), 'SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY go together: set both or neither');
@@ -154,25 +207,48 @@ export function loadEnv(source: EnvSource): Env {
   const codeHost: CodeHostConfig =
     e.GITHUB_APP_ID !== undefined && e.GITHUB_APP_PRIVATE_KEY !== undefined
       ? // Environment editors often store a PEM on one line with literal "\n".
-        { kind: 'github', appId: e.GITHUB_APP_ID, privateKey: e.GITHUB_APP_PRIVATE_KEY.replace(/\\n/g, '\n') }
+        {
+          kind: 'github',
+          appId: e.GITHUB_APP_ID,
+          privateKey: e.GITHUB_APP_PRIVATE_KEY.replace(/\\n/g, '\n'),
+          apiUrl: (e.GITHUB_API_URL ?? DEFAULT_GITHUB_API_URL).replace(/\/+$/, ''),
+        }
       : { kind: 'local', dir: e.CODEHOST_DIR ?? DEFAULT_CODEHOST_DIR };
 
+  // The development secret only stands in when nothing else is configured (the checks above make that the
+  // embedded mode); a JWKS alone means asymmetric tokens only.
+  const jwtSigningSecret = e.JWT_SIGNING_SECRET ?? (e.SUPABASE_JWKS_URL === undefined ? DEVELOPMENT_JWT_SIGNING_SECRET : null);
   return {
     mode,
     database,
     codeHost,
     auth: {
-      jwtSigningSecret: e.JWT_SIGNING_SECRET ?? DEVELOPMENT_JWT_SIGNING_SECRET,
-      usingDevelopmentSecret: (e.JWT_SIGNING_SECRET ?? DEVELOPMENT_JWT_SIGNING_SECRET) === DEVELOPMENT_JWT_SIGNING_SECRET,
+      jwtSigningSecret,
+      usingDevelopmentSecret: jwtSigningSecret === DEVELOPMENT_JWT_SIGNING_SECRET,
       jwksUrl: e.SUPABASE_JWKS_URL === undefined ? null : new URL(e.SUPABASE_JWKS_URL),
-      issuer: e.JWT_ISSUER ?? null,
+      issuer: e.JWT_ISSUER ?? (e.SUPABASE_URL === undefined ? null : `${e.SUPABASE_URL.replace(/\/+$/, '')}/auth/v1`),
     },
+    embedded,
     corsOrigins: e.CORS_ORIGINS ?? [],
     port: e.PORT ?? DEFAULT_PORT,
+    host: e.HOST ?? DEFAULT_HOST,
     bodyLimitBytes: e.BODY_LIMIT_BYTES ?? DEFAULT_BODY_LIMIT_BYTES,
     scanRateLimit: {
       max: e.SCAN_RATE_LIMIT ?? DEFAULT_SCAN_RATE_LIMIT,
       windowSeconds: e.SCAN_RATE_LIMIT_WINDOW_SECONDS ?? DEFAULT_SCAN_RATE_LIMIT_WINDOW_SECONDS,
+    },
+    reposRateLimit: {
+      max: e.REPOS_RATE_LIMIT ?? DEFAULT_REPOS_RATE_LIMIT,
+      windowSeconds: e.SCAN_RATE_LIMIT_WINDOW_SECONDS ?? DEFAULT_SCAN_RATE_LIMIT_WINDOW_SECONDS,
+    },
+    githubRateReserve: e.GITHUB_RATE_RESERVE ?? DEFAULT_GITHUB_RATE_RESERVE,
+    githubWebhookSecret: e.GITHUB_WEBHOOK_SECRET ?? null,
+    scanLimits: {
+      maxFiles: e.SCAN_MAX_FILES ?? DEFAULT_SCAN_LIMITS.maxFiles,
+      maxFileBytes: e.SCAN_MAX_FILE_BYTES ?? DEFAULT_SCAN_LIMITS.maxFileBytes,
+      maxTotalBytes: e.SCAN_MAX_BYTES ?? DEFAULT_SCAN_LIMITS.maxTotalBytes,
+      maxFindings: e.SCAN_MAX_FINDINGS ?? DEFAULT_SCAN_LIMITS.maxFindings,
+      maxEngineMs: e.SCAN_MAX_ENGINE_MS ?? DEFAULT_SCAN_LIMITS.maxEngineMs,
     },
     logLevel: e.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
   };

@@ -1,5 +1,6 @@
-// `npm run dev`: the whole API on PORT (default 3000) with no configuration. The embedded database (PGlite in
-// PGLITE_DATA_DIR, default .data/pglite) is created and migrated at start, or DATABASE_URL's server is
+// `npm run dev`: the whole API on HOST:PORT (default 127.0.0.1:3000, this machine only) with no
+// configuration. The embedded database (PGlite in PGLITE_DATA_DIR, default .data/pglite) is created and
+// migrated at start, or DATABASE_URL's server is
 // migrated; supabase/seed.sql adds a development user, and a ready-to-paste curl line with a token signed by
 // JWT_SIGNING_SECRET (default: the public development secret) is printed.
 //
@@ -48,7 +49,7 @@ const api = createRouter(ROOT, await discoverRoutes(ROOT));
 const files = staticFiles(join(ROOT, 'public'));
 const devToken = devTokenRoute({
   user: userId === null ? null : { id: userId, email: 'dev@chainbreaker.local' },
-  secret: config.auth.jwtSigningSecret,
+  secret: config.auth.jwtSigningSecret ?? '', // unused when disabled: only the development secret enables the route
   issuer: config.auth.issuer,
   enabled: config.auth.usingDevelopmentSecret,
 });
@@ -77,12 +78,12 @@ const server = await serve(async (request, peer) => {
     return new Response('The web client is not built: run npm run build:web (npm run dev does it first).\n', { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8' } });
   }
   return new Response('Not found.\n', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8', ...PAGE_HEADERS } });
-}, config.port).catch((error: NodeJS.ErrnoException) =>
+}, config.port, config.host).catch((error: NodeJS.ErrnoException) =>
   error.code === 'EADDRINUSE'
     ? (console.error(`dev: port ${config.port} is in use; stop the other server or set PORT to a free port`), process.exit(1))
     : Promise.reject(error),
 );
-const base = `http://localhost:${config.port}`;
+const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host}:${config.port}`;
 const where =
   config.database.kind === 'pglite'
     ? `embedded database in ${config.database.dataDir}`
@@ -91,7 +92,7 @@ const where =
       : 'Supabase database';
 console.log(`Chainbreaker web client and API on ${base} (${where}; code host: ${config.codeHost.kind === 'local' ? config.codeHost.dir : 'GitHub App'})`);
 if (config.auth.usingDevelopmentSecret) console.log('Tokens are signed with the public development secret (set JWT_SIGNING_SECRET to change it).');
-if (userId !== null) {
+if (userId !== null && config.auth.jwtSigningSecret !== null) {
   const now = Math.floor(Date.now() / 1000);
   const token = await new SignJWT({ aud: 'authenticated', role: 'authenticated', email: 'dev@chainbreaker.local', ...(config.auth.issuer ? { iss: config.auth.issuer } : {}) })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })

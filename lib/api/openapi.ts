@@ -35,6 +35,7 @@ const ERROR_RESPONSES: Record<ErrorStatus | 401 | 500, { name: string; descripti
   401: { name: 'Unauthorized', description: 'Missing, invalid or expired bearer token.', headers: ['WWW-Authenticate'] },
   403: { name: 'Forbidden', description: 'Authenticated, but not allowed.' },
   404: { name: 'NotFound', description: 'The repository does not exist or is not the user’s (a malformed id in the path included).' },
+  409: { name: 'Conflict', description: 'GitHub suspended the installation: its data stays, scans and syncs are refused until it is unsuspended.' },
   413: { name: 'PayloadTooLarge', description: 'The request body exceeds the size limit.' },
   429: { name: 'RateLimited', description: 'Too many requests.', headers: ['Retry-After'] },
   502: { name: 'BadGateway', description: 'The code host answered with an error.' },

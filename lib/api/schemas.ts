@@ -22,6 +22,15 @@ export const RepoPath = v.object({ repo_id: v.pipe(Uuid, v.description('Service-
 export const RulePath = v.object({ rule_id: RuleId });
 export const RepoRulePath = v.object({ ...RepoPath.entries, ...RulePath.entries });
 export const ScanPath = v.object({ scan_id: v.pipe(Uuid, v.description('A `scan_id` of `POST /api/scan` or of a repository\'s scan list.')) });
+export const InstallationPath = v.object({
+  installation_id: v.pipe(
+    v.string(),
+    v.regex(/^[1-9]\d{0,15}$/),
+    v.transform(Number),
+    v.safeInteger(),
+    v.description('GitHub App installation id (`installation_id` of `GET /api/github/callback`).'),
+  ),
+});
 
 // Request bodies and query strings.
 export const RuleStateBody = v.strictObject({ enabled: v.boolean('must be a boolean') });
@@ -102,6 +111,25 @@ export const Finding = v.object({
   title: v.string(),
   description: v.string(),
   recommendation: v.string(),
+  fix: v.optional(
+    v.pipe(
+      v.object({
+        safe: v.pipe(v.boolean(), v.description('False when the fix may change what the workflow does (or changes repository settings).')),
+        diff: v.optional(v.pipe(v.string(), v.description('Unified diff of the finding’s file that fixes it (`chainbreaker scan --fix` applies the same edit).'))),
+        api: v.optional(
+          v.pipe(
+            v.object({
+              method: v.picklist(['PUT', 'PATCH', 'POST', 'DELETE']),
+              path: v.pipe(v.string(), v.description('GitHub REST path, e.g. `/repos/octo/app/actions/permissions/workflow`.')),
+              body: v.optional(v.record(v.string(), v.unknown())),
+            }),
+            v.description('Settings findings: the GitHub API call that fixes the setting. The service never makes it.'),
+          ),
+        ),
+      }),
+      v.description('How to fix the finding, when Chainbreaker knows: a diff for workflow files, an API call for settings.'),
+    ),
+  ),
 });
 export const Counts = v.object({ HIGH: Count, MEDIUM: Count, LOW: Count, INFO: Count });
 export const ScanResult = v.object({ scan_id: Uuid, repo_id: Uuid, counts: Counts, findings: v.array(Finding) });
@@ -153,6 +181,7 @@ export const ErrorBody = v.object({
       'unauthorized',
       'forbidden',
       'not_found',
+      'conflict',
       'method_not_allowed',
       'payload_too_large',
       'rate_limited',

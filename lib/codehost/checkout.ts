@@ -1,14 +1,48 @@
-import { lstat, open, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { constants } from 'node:fs';
+import { open, readdir, realpath, stat } from 'node:fs/promises';
+import { join, sep } from 'node:path';
 import { classifyPath } from '../engine/scan.js';
 import { MAX_FILE_BYTES } from '../engine/yaml/parse.js';
 import type { RepositoryFile } from '../engine/types.js';
 
-/** Reads at most one byte past the engine's limit: the engine reports the file as too large. */
-export async function readBounded(path: string): Promise<string> {
-  const handle = await open(path, 'r');
+/**
+ * The reader of a local checkout (the CLI and the local code host). Everything in a checkout is the scanned
+ * repository's, so hostile: a path is read only when its real path (every symbolic link resolved) lies inside
+ * the checkout's real path. A link that stays inside is followed; one that leaves it is refused and
+ * reported, never followed: a file the engine would read becomes an unreadable file (the engine reports it as
+ * a finding), and every refusal is also added to `warnings`.
+ */
+
+/** Why a path that leaves the checkout is not read. */
+export const OUTSIDE_CHECKOUT = 'it is a symbolic link that leads outside the repository checkout, so it was not read';
+
+export interface CollectOptions {
+  /** Receives one line per refused path (a symbolic link leaving the checkout). */
+  warnings?: string[];
+}
+
+export type Resolved = { kind: 'inside'; real: string } | { kind: 'outside' } | { kind: 'missing' };
+
+/**
+ * Where `path` (relative to a checkout) really is, judged against the checkout's real path `realRoot`
+ * (`realpath(root)`): `inside` with its real path, `outside` when a link leads out, `missing` otherwise.
+ */
+export async function resolveInside(realRoot: string, path: string): Promise<Resolved> {
+  let real: string;
   try {
-    const buffer = Buffer.alloc(MAX_FILE_BYTES + 1);
+    real = await realpath(join(realRoot, path));
+  } catch {
+    return { kind: 'missing' }; // absent, a dangling link or a loop: nothing to read
+  }
+  return real === realRoot || real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep) ? { kind: 'inside', real } : { kind: 'outside' };
+}
+
+/** Reads at most `limit` bytes (by default one byte past the engine's limit: the engine reports the file as too large). */
+export async function readBounded(path: string, limit = MAX_FILE_BYTES + 1): Promise<string> {
+  // O_NOFOLLOW: `path` is already real; a link swapped in since then is refused rather than followed.
+  const handle = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  try {
+    const buffer = Buffer.alloc(limit);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
     return buffer.subarray(0, bytesRead).toString('utf8');
   } finally {
@@ -16,28 +50,19 @@ export async function readBounded(path: string): Promise<string> {
   }
 }
 
-async function isFile(path: string): Promise<boolean> {
+export async function kindOf(real: string): Promise<'file' | 'dir' | null> {
   try {
-    // lstat: symbolic links are not followed, so a checkout cannot make the scanner read outside it.
-    return (await lstat(path)).isFile();
+    const s = await stat(real);
+    return s.isFile() ? 'file' : s.isDirectory() ? 'dir' : null;
   } catch {
-    return false;
+    return null;
   }
 }
 
-async function listDirectory(path: string): Promise<{ name: string; dir: boolean }[]> {
-  try {
-    const entries = await readdir(path, { withFileTypes: true });
-    return entries.filter((e) => !e.isSymbolicLink()).map((e) => ({ name: e.name, dir: e.isDirectory() }));
-  } catch {
-    return [];
-  }
-}
-
-/** Local action directories a workflow or action names with `uses: ./path`. */
+/** Local action directories a workflow or action names with `uses: ./path` (or the self-repository form `uses: $/path`). */
 export function localActionPaths(text: string): string[] {
   const paths: string[] = [];
-  for (const match of text.matchAll(/uses:\s*["']?\.\/([^"'\s#@]*)/g)) {
+  for (const match of text.matchAll(/uses:\s*["']?[.$]\/([^"'\s#@]*)/g)) {
     const path = (match[1] ?? '').replace(/\/+$/, '');
     if (!path.split('/').includes('..')) paths.push(path);
   }
@@ -46,22 +71,66 @@ export function localActionPaths(text: string): string[] {
 
 /**
  * The files of a repository checkout the engine reads: workflows, Dependabot config, the root action,
- * actions under `.github/actions/**`, and any local action a workflow or action uses.
+ * actions under `.github/actions/**`, and any local action a workflow or action uses. Only files inside the
+ * checkout are read (see above).
  */
-export async function collectRepositoryFiles(root: string): Promise<RepositoryFile[]> {
+export async function collectRepositoryFiles(root: string, options: CollectOptions = {}): Promise<RepositoryFile[]> {
+  const realRoot = await realpath(root);
   const files = new Map<string, RepositoryFile>();
-  const add = async (path: string) => {
-    if (files.has(path) || classifyPath(path) === null || !(await isFile(join(root, path)))) return;
-    files.set(path, { path, text: await readBounded(join(root, path)) });
+  const refused = new Set<string>();
+  const refuse = (path: string) => {
+    if (refused.has(path)) return;
+    refused.add(path);
+    options.warnings?.push(`${path}: ${OUTSIDE_CHECKOUT}.`);
   };
-  for (const entry of await listDirectory(join(root, '.github/workflows'))) {
+
+  const add = async (path: string) => {
+    if (files.has(path) || classifyPath(path) === null) return;
+    const resolved = await resolveInside(realRoot, path);
+    if (resolved.kind === 'missing') return;
+    if (resolved.kind === 'outside') {
+      refuse(path);
+      files.set(path, { path, text: '', unreadable: OUTSIDE_CHECKOUT });
+      return;
+    }
+    if ((await kindOf(resolved.real)) !== 'file') return;
+    files.set(path, { path, text: await readBounded(resolved.real) });
+  };
+
+  /** The entries of a directory of the checkout; a directory that leaves the checkout is refused. */
+  const listDirectory = async (path: string): Promise<{ name: string; dir: boolean }[]> => {
+    const resolved = await resolveInside(realRoot, path);
+    if (resolved.kind === 'outside') refuse(path);
+    if (resolved.kind !== 'inside') return [];
+    try {
+      const entries = await readdir(resolved.real, { withFileTypes: true });
+      const listed = await Promise.all(
+        entries.map(async (e) => {
+          if (!e.isSymbolicLink()) return { name: e.name, dir: e.isDirectory() };
+          const target = await resolveInside(realRoot, `${path}/${e.name}`);
+          if (target.kind === 'outside') {
+            // A file the engine reads is refused by `add`, which also reports it as unreadable.
+            if (classifyPath(`${path}/${e.name}`) !== null) return { name: e.name, dir: false };
+            refuse(`${path}/${e.name}`);
+            return null;
+          }
+          return target.kind === 'inside' ? { name: e.name, dir: (await kindOf(target.real)) === 'dir' } : null;
+        }),
+      );
+      return listed.filter((e) => e !== null);
+    } catch {
+      return [];
+    }
+  };
+
+  for (const entry of await listDirectory('.github/workflows')) {
     if (!entry.dir) await add(`.github/workflows/${entry.name}`);
   }
   for (const name of ['dependabot.yml', 'dependabot.yaml']) await add(`.github/${name}`);
   for (const name of ['action.yml', 'action.yaml']) await add(name);
   const walk = async (dir: string, depth: number) => {
     if (depth > 8) return;
-    for (const entry of await listDirectory(join(root, dir))) {
+    for (const entry of await listDirectory(dir)) {
       if (entry.dir) await walk(`${dir}/${entry.name}`, depth + 1);
       else await add(`${dir}/${entry.name}`);
     }
@@ -72,12 +141,16 @@ export async function collectRepositoryFiles(root: string): Promise<RepositoryFi
     const file = queue.shift();
     if (file === undefined) break;
     for (const dir of localActionPaths(file.text)) {
+      if (dir !== '' && (await resolveInside(realRoot, dir)).kind === 'outside') {
+        refuse(dir);
+        continue;
+      }
       for (const name of ['action.yml', 'action.yaml']) {
         const path = dir === '' ? name : `${dir}/${name}`;
         const before = files.size;
         await add(path);
         const added = files.get(path);
-        if (files.size > before && added !== undefined) queue.push(added);
+        if (files.size > before && added !== undefined && added.unreadable === undefined) queue.push(added);
       }
     }
   }

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { lstat, readdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SETTINGS_AREAS } from '../engine/settings/areas.js';
 import type { SettingsSnapshot } from '../engine/settings/snapshot.js';
-import { collectRepositoryFiles } from './checkout.js';
+import { collectRepositoryFiles, kindOf, readBounded, resolveInside } from './checkout.js';
 import {
   CodeHostError,
   type CodeHost,
@@ -19,8 +19,8 @@ import {
  * A code host made of a local directory, for `npm run dev` and tests: every subdirectory of `dir` is a
  * repository `<account>/<subdirectory>` of one organization installation, {@link LOCAL_INSTALLATION_ID}.
  *
- * - Anyone may link the installation: the organization's membership check answers yes for every login, so
- *   the installation callback needs no special case for it (it still requires the user's GitHub identity).
+ * - Anyone may link the installation: every login is an owner (`admin`) of its organization, so the
+ *   installation callback needs no special case for it (it still requires the user's GitHub identity).
  * - Ids are derived from names (a hash), so they are the same on every machine and across restarts.
  * - A repository's settings snapshot is `<repository>/.chainbreaker/settings.json`, in the format of
  *   lib/engine/settings/README.md (what the GitHub adapter stores). Without it, every settings area is
@@ -36,6 +36,8 @@ export const LOCAL_SETTINGS_FILE = '.chainbreaker/settings.json';
 
 const REPOSITORY_NAME = /^[A-Za-z0-9_.-]+$/;
 const CODEOWNERS_PATHS = ['.github/CODEOWNERS', 'CODEOWNERS', 'docs/CODEOWNERS'];
+/** A settings snapshot is a few kilobytes; anything past this is not one. */
+const MAX_SETTINGS_BYTES = 1024 * 1024;
 
 export interface LocalCodeHostOptions {
   /** Absolute path of the directory whose subdirectories are the repositories. */
@@ -74,8 +76,8 @@ export function createLocalCodeHost(options: LocalCodeHostOptions): CodeHost {
       return { ...installation };
     },
 
-    async isOrganizationMember(installationId, org) {
-      return installationId === LOCAL_INSTALLATION_ID && org === account;
+    async organizationRole(installationId, org) {
+      return installationId === LOCAL_INSTALLATION_ID && org === account ? 'admin' : null;
     },
 
     async listRepositories(installationIds): Promise<HostedRepository[]> {
@@ -122,13 +124,22 @@ export function createLocalCodeHost(options: LocalCodeHostOptions): CodeHost {
 
 type StoredSnapshot = { kind: 'missing' } | { kind: 'invalid'; reason: string } | { kind: 'ok'; snapshot: SettingsSnapshot };
 
+/** A file of the repository, read only when it really lies inside it (see lib/codehost/checkout.ts). */
+async function readInside(root: string, path: string, limit: number): Promise<string | null> {
+  const resolved = await resolveInside(await realpath(root), path);
+  if (resolved.kind !== 'inside' || (await kindOf(resolved.real)) !== 'file') return null;
+  return readBounded(resolved.real, limit);
+}
+
 async function readSnapshotFile(root: string): Promise<StoredSnapshot> {
-  let text: string;
+  let text: string | null;
   try {
-    text = await readFile(join(root, LOCAL_SETTINGS_FILE), 'utf8');
+    text = await readInside(root, LOCAL_SETTINGS_FILE, MAX_SETTINGS_BYTES + 1);
   } catch {
-    return { kind: 'missing' };
+    text = null;
   }
+  if (text === null) return { kind: 'missing' };
+  if (text.length > MAX_SETTINGS_BYTES) return { kind: 'invalid', reason: `${LOCAL_SETTINGS_FILE} is larger than ${MAX_SETTINGS_BYTES} bytes` };
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -161,7 +172,13 @@ function repositoryArea(stored: StoredSnapshot): { private: boolean; defaultBran
 }
 
 async function hasCodeowners(root: string): Promise<boolean> {
-  const found = await Promise.all(CODEOWNERS_PATHS.map((path) => isFile(join(root, path))));
+  const realRoot = await realpath(root);
+  const found = await Promise.all(
+    CODEOWNERS_PATHS.map(async (path) => {
+      const resolved = await resolveInside(realRoot, path);
+      return resolved.kind === 'inside' && (await kindOf(resolved.real)) === 'file';
+    }),
+  );
   return found.includes(true);
 }
 
@@ -173,13 +190,6 @@ function isRepositoryName(name: string): boolean {
 async function isDirectory(path: string): Promise<boolean> {
   return lstat(path).then(
     (s) => s.isDirectory(),
-    () => false,
-  );
-}
-
-async function isFile(path: string): Promise<boolean> {
-  return lstat(path).then(
-    (s) => s.isFile(),
     () => false,
   );
 }

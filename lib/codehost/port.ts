@@ -10,8 +10,12 @@ import type { GitHubReader } from '../online/client.js';
 export interface CodeHost {
   /** The installation's account as the code host reports it. Rejects with CodeHostError 'not_found' for an unknown installation. */
   getInstallation(installationId: number): Promise<InstallationAccount>;
-  /** Whether `login` is a member of organization `org`, as the installation sees it. */
-  isOrganizationMember(installationId: number, org: string, login: string): Promise<boolean>;
+  /**
+   * `login`'s role in organization `org` as the installation sees it: `admin` (an owner of the organization),
+   * `member` (any other active membership), or null when `login` has no active membership (none, or only a
+   * pending invitation).
+   */
+  organizationRole(installationId: number, org: string, login: string): Promise<OrganizationRole | null>;
   /** Every repository of the given installations (all pages, installations in parallel), in a stable order. */
   listRepositories(installationIds: readonly number[]): Promise<HostedRepository[]>;
   /** What a scan reads: the workflow surface's files and the settings snapshot. */
@@ -21,7 +25,14 @@ export interface CodeHost {
    * hosts that are GitHub have it; without it a scan runs no online audit.
    */
   onlineReader?(installationId: number, options?: FetchOptions): Promise<GitHubReader>;
+  /**
+   * What is left of the installation's request budget as the code host last said, or null when unknown
+   * (a host without budgets, or no request of this installation yet). Optional: test hosts leave it out.
+   */
+  budget?(installationId: number): { remaining: number; resetAt: number } | null;
 }
+
+export type OrganizationRole = 'admin' | 'member';
 
 export interface InstallationAccount {
   installationId: number;

@@ -5,6 +5,7 @@ import type { Database } from './port.js';
 import type {
   AttackPathInput,
   Cleared,
+  Deleted,
   GithubIdentity,
   Installation,
   InstallationLink,
@@ -29,6 +30,70 @@ export function linkInstallation(db: Database, userId: string, link: Installatio
     p_installation_id: link.installationId,
     p_account_login: link.accountLogin,
     p_account_type: link.accountType,
+    p_github_user_id: link.githubUserId,
+  });
+}
+
+/** Removes the user's link and the repositories it gave them, with their scans and findings; idempotent. */
+export function unlinkInstallation(db: Database, userId: string, installationId: number): Promise<Deleted> {
+  return db.call('unlink_installation', { p_user_id: userId, p_installation_id: installationId });
+}
+
+/** Whether GitHub suspended the installation. */
+export function installationSuspended(db: Database, installationId: number): Promise<boolean> {
+  return db.call('installation_suspended', { p_installation_id: installationId });
+}
+
+/**
+ * A sync that follows GitHub, atomically: drops the user's links in `dropped`, drops the repositories of the
+ * `listed` installations that GitHub no longer lists, then stores `repositories` as `syncRepositories` does.
+ */
+export function resyncRepositories(
+  db: Database,
+  userId: string,
+  sync: { listed: readonly number[]; dropped: readonly number[]; repositories: readonly RepositoryListing[] },
+): Promise<Repository[]> {
+  return db.call('resync_repositories', {
+    p_user_id: userId,
+    p_listed_installation_ids: sync.listed,
+    p_dropped_installation_ids: sync.dropped,
+    p_repositories: sync.repositories,
+  });
+}
+
+/** Claims a webhook delivery: `first` is true exactly once per delivery id. */
+export function claimWebhookDelivery(db: Database, deliveryId: string, event: string): Promise<{ first: boolean }> {
+  return db.call('claim_webhook_delivery', { p_delivery_id: deliveryId, p_event: event });
+}
+
+/** Gives a delivery back after its handling failed, so that a redelivery is acted on. */
+export function releaseWebhookDelivery(db: Database, deliveryId: string): Promise<Deleted> {
+  return db.call('release_webhook_delivery', { p_delivery_id: deliveryId });
+}
+
+/** Every user's link to the installation goes, with what it gave them. */
+export function installationDeleted(db: Database, installationId: number): Promise<{ links: number }> {
+  return db.call('installation_deleted', { p_installation_id: installationId });
+}
+
+export function setInstallationSuspended(db: Database, installationId: number, suspended: boolean): Promise<{ suspended: boolean }> {
+  return db.call('set_installation_suspended', { p_installation_id: installationId, p_suspended: suspended });
+}
+
+/** Those repositories of the installation go for every user, with their scans and findings. */
+export function installationRepositoriesRemoved(db: Database, installationId: number, githubIds: readonly number[]): Promise<{ repositories: number }> {
+  return db.call('installation_repositories_removed', { p_installation_id: installationId, p_github_ids: githubIds });
+}
+
+/** The links a GitHub account made to an organization's installation go (by installation, else by login). */
+export function organizationMemberRemoved(
+  db: Database,
+  removed: { installationId: number | null; orgLogin: string; githubUserId: string },
+): Promise<{ links: number }> {
+  return db.call('organization_member_removed', {
+    p_installation_id: removed.installationId,
+    p_org_login: removed.orgLogin,
+    p_github_user_id: removed.githubUserId,
   });
 }
 

@@ -25,12 +25,20 @@ export interface Installation {
   account_login: string;
   account_type: string;
   created_at: Timestamp;
+  /** GitHub suspended the installation: its rows stay, scans and syncs are refused. (list_installations only.) */
+  suspended?: boolean;
 }
 
 export interface InstallationLink {
   installationId: number;
   accountLogin: string;
   accountType: string;
+  /** The GitHub account (numeric id, as text) whose ownership entitled the user to link (the service always says). */
+  githubUserId?: string;
+}
+
+export interface Deleted {
+  deleted: boolean;
 }
 
 /** A repository as the code host lists it, the input of a sync. */

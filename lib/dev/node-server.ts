@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { DEFAULT_HOST } from '../env.js';
 
 /** What the socket says about a request (headers cannot be trusted for it). */
 export interface Peer {
@@ -8,18 +9,59 @@ export interface Peer {
 }
 
 /**
- * Serves a Web-standard fetch handler with `node:http` (the local development server). The request URL is
- * built on a fixed origin: the `Host` header is the client's to choose and names nothing here.
+ * Serves a Web-standard fetch handler with `node:http` (the local development server), on `host` (default
+ * loopback only: the server runs on the public development secret). The request URL is built on a fixed
+ * origin: the `Host` header is the client's to choose and names nothing here.
  */
-export function serve(handler: (request: Request, peer: Peer) => Promise<Response>, port: number): Promise<Server> {
+export function serve(handler: (request: Request, peer: Peer) => Promise<Response>, port: number, host: string = DEFAULT_HOST): Promise<Server> {
   const origin = `http://localhost:${port}`;
   const server = createServer((incoming, outgoing) => {
     void respond(handler, origin, incoming, outgoing);
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, () => resolve(server));
+    server.listen(port, host, () => resolve(server));
   });
+}
+
+/**
+ * The request body as a web stream. Not `Readable.toWeb`: when a reader cancels it (a body over the limit),
+ * Node's adapter still enqueues the chunks that keep arriving and throws "Controller is already closed"
+ * outside any handler, which kills the process. Here a cancelled body is drained and dropped instead, and the
+ * connection is closed once the answer is sent (see `respond`).
+ */
+function bodyStream(incoming: IncomingMessage): ReadableStream<Uint8Array> {
+  let done = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        incoming.pause();
+        incoming.on('data', (chunk: Buffer) => {
+          if (done) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) incoming.pause();
+        });
+        incoming.once('end', () => {
+          if (done) return;
+          done = true;
+          controller.close();
+        });
+        incoming.once('error', (error) => {
+          if (done) return;
+          done = true;
+          controller.error(error);
+        });
+      },
+      pull() {
+        incoming.resume();
+      },
+      cancel() {
+        done = true;
+        incoming.resume(); // discard the rest; the connection closes after the answer
+      },
+    },
+    { highWaterMark: 1 },
+  );
 }
 
 async function respond(
@@ -36,12 +78,11 @@ async function respond(
     const request = new Request(new URL(incoming.url ?? '/', origin), {
       method,
       headers,
-      ...(hasBody ? { body: Readable.toWeb(incoming) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
+      ...(hasBody ? { body: bodyStream(incoming), duplex: 'half' } : {}),
     });
     const response = await handler(request, { remoteAddress: incoming.socket.remoteAddress });
-    // Answered before the body was read to the end (a 413, a 401): the rest of it is still on the wire, so
-    // the connection cannot carry another request. Without this, the client reuses it and fails.
-    if (hasBody && !incoming.complete) outgoing.setHeader('connection', 'close');
+    // Answered before the body was read to the end (a 413, a 401): the rest of it is still on the wire.
+    if (hasBody && !incoming.complete) lingerThenClose(incoming, outgoing);
     outgoing.writeHead(response.status, Object.fromEntries(groupHeaders(response.headers)));
     if (response.body === null || method === 'HEAD') outgoing.end();
     else Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>).pipe(outgoing);
@@ -51,6 +92,46 @@ async function respond(
     if (!outgoing.headersSent) outgoing.writeHead(400, { 'content-type': 'application/json' });
     outgoing.end('{"error":{"code":"invalid_request","message":"Malformed request."}}');
   }
+}
+
+/** How long, and how many more bytes, the rest of a refused body is read and dropped before the connection goes. */
+const LINGER_MS = 2_000;
+const LINGER_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The rest of a body the handler did not read is drained and dropped, for a bounded time and size, and then
+ * the connection is closed. Closing it at once would reset it while the client is still sending, and a reset
+ * makes the client drop the answer it was sent (the 413) unread; draining forever would let one client hold
+ * the connection with an endless body. A body that ends in time leaves the connection reusable.
+ */
+function lingerThenClose(incoming: IncomingMessage, outgoing: ServerResponse): void {
+  outgoing.setHeader('connection', 'close');
+  // Without `connection: close` in the answer's head Node would not close; with it, Node closes as soon as
+  // the answer is sent. So the header is sent, and the socket is kept until the drain below is over.
+  const socket = incoming.socket;
+  const destroySoon = socket.destroySoon.bind(socket);
+  let drained = 0;
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    clearTimeout(timer);
+    destroySoon();
+  };
+  const timer = setTimeout(close, LINGER_MS);
+  timer.unref();
+  socket.destroySoon = () => {
+    if (incoming.complete) close();
+  };
+  incoming.on('data', (chunk: Buffer) => {
+    drained += chunk.byteLength;
+    if (drained > LINGER_BYTES) close();
+  });
+  incoming.once('end', () => {
+    if (outgoing.writableFinished) close();
+    else outgoing.once('finish', close);
+  });
+  incoming.resume();
 }
 
 function groupHeaders(headers: Headers): Map<string, string | string[]> {

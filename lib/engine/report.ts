@@ -1,7 +1,7 @@
 import { CATALOG } from './catalog.js';
 import { compareCombinations, findCombinations } from './combinations/detect.js';
 import type { Combination } from './combinations/types.js';
-import { scanRepository } from './scan.js';
+import { scanRepository, type ScanLimits } from './scan.js';
 import type { SettingsSnapshot } from './settings/snapshot.js';
 import type { UnusedSuppression } from './suppress.js';
 import { SEVERITIES, emptyCounts, severityRank, type Counts, type FindingRecord, type RepositoryFile, type Ruleset, type Severity } from './types.js';
@@ -25,6 +25,8 @@ export interface ReportOptions {
   ruleset?: Ruleset;
   /** Rule ids turned off (`--disable`). */
   disabled?: ReadonlySet<string>;
+  /** Each repository's scan limits; `maxEngineMs` is per repository, on `limits.now` (default `Date.now`). */
+  limits?: Omit<ScanLimits, 'deadline'> & { maxEngineMs?: number };
   /** Severity overrides per rule id (a team's config). */
   severities?: ReadonlyMap<string, Severity>;
 }
@@ -66,7 +68,14 @@ export function buildReport(repositories: readonly RepositoryInput[], options: R
   const unknownSuppressions: UnusedSuppression[] = [];
   let suppressed = 0;
   for (const repository of repositories) {
-    const scan = scanRepository(repository.files, { ruleset: options.ruleset ?? 'all', isEnabled, settings: repository.settings });
+    const { maxEngineMs, ...limits } = options.limits ?? {};
+    const deadline = maxEngineMs === undefined ? undefined : (limits.now ?? Date.now)() + maxEngineMs;
+    const scan = scanRepository(repository.files, {
+      ruleset: options.ruleset ?? 'all',
+      isEnabled,
+      settings: repository.settings,
+      limits: { ...limits, ...(deadline === undefined ? {} : { deadline }) },
+    });
     if (repository.extraRecords !== undefined && repository.extraRecords.length > 0) {
       scan.records = [...scan.records, ...repository.extraRecords.filter((r) => isEnabled(r.finding.rule_id)).map((r) => ({ ...r, finding: { ...r.finding } }))].sort(compareRecords);
     }

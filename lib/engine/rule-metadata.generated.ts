@@ -23,6 +23,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     surface: "workflow",
     description: "A `${{ }}` expression whose value an outsider can choose (an issue title, a branch name, a comment body, directly or through env, step and job outputs) is pasted into a `run:` script, an `actions/github-script` script or another action input that is executed as code, so crafted text runs as commands.",
     recommendation: "Pass the value through an environment variable (`env: TITLE: ${{ github.event.issue.title }}`) and use it quoted in the script (`\"$TITLE\"`, `process.env.TITLE`), never as `${{ }}` inside the code.",
+    fix: { safe: true },
   },
   {
     id: "github-env-injection",
@@ -75,7 +76,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Condition that always evaluates to true",
     severity: "HIGH",
     surface: "workflow",
-    description: "An `if:` mixes literal text with `${{ }}` (for example `${{ a }} && ${{ b }}`, quoted text with a trailing space, or a `|` block scalar with its trailing newline), so GitHub evaluates it as a non-empty string, which is always true: the job or step always runs.",
+    description: "An `if:` mixes literal text with `${{ }}` (for example `${{ a }} && ${{ b }}`, quoted text with a trailing space, or a `|` block scalar with its trailing newline), so GitHub evaluates it as a non-empty string, which is always true: the job or step always runs. HIGH when the condition was a trust gate (actor, author association, fork or repository check, label), MEDIUM for branch or tag filters, LOW for event, path, platform or input filters.",
     recommendation: "Write the whole condition as one expression: either bare (`if: a && b`) or one `${{ a && b }}` with nothing around it; use `|-` or `>-` if the condition must be a block scalar.",
   },
   {
@@ -93,8 +94,9 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Workflow token permissions not declared",
     severity: "MEDIUM",
     surface: "workflow",
-    description: "A job runs without `permissions:` in a workflow that declares none either, so its GITHUB_TOKEN gets the repository default, which is read-write on many repositories. HIGH when the workflow has a privileged trigger.",
+    description: "A workflow declares no `permissions:` and some of its jobs declare none either, so their GITHUB_TOKEN gets the repository default, which is read-write on many repositories. One finding per workflow file; HIGH when an outsider can trigger the workflow (`pull_request_target`, `issue_comment`, `workflow_run` ...) and a job checks out or downloads what a pull request produced, or puts event data into a script.",
     recommendation: "Add `permissions: {}` (or `contents: read`) at the top of the workflow and grant each job only the scopes it needs in its own `permissions:` block.",
+    fix: { safe: true },
   },
   {
     id: "excessive-permissions",
@@ -102,8 +104,9 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Workflow token granted broader permissions than needed",
     severity: "MEDIUM",
     surface: "workflow",
-    description: "`permissions: write-all` on a workflow or job, or write scopes granted at workflow level, where they apply to every job. HIGH for `write-all`, and for `contents`, `id-token`, `packages` or `actions` write on a privileged trigger.",
+    description: "`permissions: write-all` on a workflow or job, or write scopes granted at workflow level, where they apply to every job. HIGH for `write-all` on a privileged trigger, and for `contents`, `id-token`, `packages` or `actions` write on a privileged trigger when more than one job inherits it; a single job that uses its grant is not reported.",
     recommendation: "Set `permissions: {}` or `contents: read` at workflow level and grant each write scope only in the `permissions:` of the job that needs it.",
+    fix: { safe: true },
   },
   {
     id: "secrets-inherit",
@@ -111,7 +114,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "All secrets passed to a reusable workflow",
     severity: "MEDIUM",
     surface: "workflow",
-    description: "A job calls a reusable workflow with `secrets: inherit`, handing it every secret of the repository, organization and environment instead of the few it needs. HIGH when the calling workflow has a privileged trigger.",
+    description: "A job calls a reusable workflow with `secrets: inherit`, handing it every secret of the repository, organization and environment instead of the few it needs. HIGH when an outsider can trigger the caller and the called workflow belongs to another repository; a reusable workflow of the same repository is MEDIUM on such triggers and LOW otherwise.",
     recommendation: "Replace `secrets: inherit` with an explicit `secrets:` mapping of only the secrets the called workflow declares under `on.workflow_call.secrets`.",
   },
   {
@@ -120,7 +123,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Whole secrets context exposed",
     severity: "MEDIUM",
     surface: "workflow",
-    description: "An expression hands over the whole `secrets` context (`toJSON(secrets)`), picks a secret by a computed name (`secrets[...]`), or a secret is mapped into the workflow-level `env:`, where every step of every job receives it.",
+    description: "An expression hands over the whole `secrets` context (`toJSON(secrets)`), picks a secret by a computed name (`secrets[...]`), or a credential secret (not a user name, region or channel kept in secrets) is mapped into the workflow-level `env:`, where every step of every job receives it.",
     recommendation: "Reference each secret by its literal name (`secrets.NAME`) in the `env:` or `with:` of the step that needs it, never the whole context.",
   },
   {
@@ -131,6 +134,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     surface: "workflow",
     description: "A step `uses:` an action, or a job calls a reusable workflow, by a tag, branch or short SHA instead of a full 40-character commit SHA, so whoever can move that ref decides what code runs with the job's token and secrets.",
     recommendation: "Pin the reference to the full commit SHA of the release you reviewed and keep the tag as a comment (`uses: owner/repo@<40-hex-sha> # v1.2.3`); let Dependabot or Renovate update the pin.",
+    fix: { safe: true },
   },
   {
     id: "unpinned-image",
@@ -140,6 +144,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     surface: "workflow",
     description: "A job container, service container, `docker://` step image or docker action `runs.image` is referenced by a tag instead of an `@sha256:` digest, so a re-pushed tag silently changes the code that runs. HIGH when the tag is `latest` or missing.",
     recommendation: "Reference the image by digest and keep the tag for readers (`image: node:22-bookworm@sha256:<digest>`); let Dependabot (`package-ecosystem: docker`) or Renovate update the digest.",
+    fix: { safe: true },
   },
   {
     id: "known-vulnerable-action",
@@ -147,7 +152,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Action version with a known advisory or compromise",
     severity: "HIGH",
     surface: "workflow",
-    description: "A `uses:` reference falls in the affected range of a published advisory, or names a commit known to be malicious, according to the built-in advisory snapshot (2026-11-22).",
+    description: "A `uses:` reference falls in the affected range of a published advisory, or names a commit known to be malicious, according to the built-in advisory snapshot (2026-11-22). Reported once per action and ref in a file, with each advisory and its fixed version; MEDIUM when every advisory matched needs more than a crafted input to harm the job (a world-writable binary on a shared runner, a CSV formula, an unmasked multi-line secret).",
     recommendation: "Upgrade to the fixed release named in the finding and pin it by full commit SHA; if the advisory is a compromise, also rotate every secret the affected runs could read.",
   },
   {
@@ -174,7 +179,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Ad-hoc package installed without a version or lockfile",
     severity: "LOW",
     surface: "workflow",
-    description: "A `run:` script installs a tool from a package registry with no version and no lockfile (`npm i -g pkg`, `npx --yes pkg`, `pip install pkg`, `uvx pkg`, `go install …@latest`, `cargo install` without `--locked` or a version, `gem install` without `-v`), so each run takes whatever was published last.",
+    description: "A `run:` script installs a package from a registry with no exact version and no lockfile (`npm i pkg`, `npm add pkg@^1`, `yarn add pkg`, `npm i -g pkg`, `npx --yes pkg`, `pip install pkg`, `uvx pkg`, `go install …@latest`, `cargo install` without `--locked` or a version, `gem install`/`gem i` without an exact `-v`; ranges such as `^1`, `~1.2`, `1.x`, `>=5` count as unpinned), so each run takes whatever was published last.",
     recommendation: "Pin an exact version (`pkg@1.2.3`, `pkg==1.2.3`, `--version 1.2.3`, `cargo install --locked`), or install from a lockfile or hash-checked requirements file (`npm ci`, `pip install --require-hashes -r requirements.txt`).",
   },
   {
@@ -212,6 +217,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     surface: "workflow",
     description: "`actions/checkout` without `persist-credentials: false` leaves the token it used in the git configuration for every later step of the job. MEDIUM in a workflow with a privileged trigger; HIGH when a later step uploads the checkout's `.git` directory as an artifact.",
     recommendation: "Set `persist-credentials: false` on `actions/checkout`, and give the token only to the step that pushes (for example through `git remote set-url` or the action that needs it).",
+    fix: { safe: true },
   },
   {
     id: "unredacted-secrets",
@@ -264,7 +270,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Job runs on a self-hosted runner",
     severity: "LOW",
     surface: "workflow",
-    description: "A job's `runs-on` selects the `self-hosted` label (as a string, a list item, the `labels:` of a runner group, or a matrix value the expression reads). Self-hosted runners keep state between jobs and sit inside your network. HIGH when the workflow runs on `pull_request*` events, where a fork's code can run on them.",
+    description: "A job's `runs-on` selects the `self-hosted` label (as a string, a list item, the `labels:` of a runner group, or a matrix value a leg runs with). Self-hosted runners keep state between jobs and sit inside your network. HIGH when pull requests trigger the workflow (directly, or through a local caller of a reusable workflow), where a fork's code can run on them. On pull requests, a runner group or a label no GitHub-hosted runner has is reported MEDIUM: it is a self-hosted runner or a larger runner the workflow cannot tell apart.",
     recommendation: "Run untrusted or pull-request jobs on GitHub-hosted runners; keep self-hosted runners for trusted branches, make them ephemeral (one job per runner, e.g. actions-runner-controller), and isolate their network and credentials.",
   },
   {
@@ -273,7 +279,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "GitHub App installation token minted too broadly",
     severity: "MEDIUM",
     surface: "workflow",
-    description: "`actions/create-github-app-token` (or `tibdex/github-app-token`) mints an installation token that is not revoked at the end of the job (`skip-token-revoke: true`), covers every repository of an owner (`owner` without `repositories`), or carries all of the app's permissions (no `permission-*` input).",
+    description: "`actions/create-github-app-token` (or `tibdex/github-app-token`) mints an installation token that is not revoked at the end of the job (`skip-token-revoke: true`), covers every repository of an owner (`owner` without `repositories`, unless it only requests organisation permissions), or carries all of the app's permissions (no `permission-*` input).",
     recommendation: "Name the `repositories` the job works on, request only the `permission-<scope>` inputs it needs, and leave token revocation on.",
   },
   {
@@ -329,6 +335,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     surface: "workflow",
     description: "A job that runs steps has no `timeout-minutes`, so a hung or hijacked job keeps its runner (and its token) for the platform maximum of 6 hours.",
     recommendation: "Set `timeout-minutes` on the job to a little more than its usual duration.",
+    fix: { safe: true },
   },
   {
     id: "missing-concurrency",
@@ -338,6 +345,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     surface: "workflow",
     description: "A job deploys (it has an `environment:`) or publishes (a package, image or release) and neither the workflow nor the job sets `concurrency:`, so two runs can deploy or publish at the same time and an older run can finish last.",
     recommendation: "Add `concurrency: { group: <workflow>-${{ github.ref }}, cancel-in-progress: false }` at workflow level, or on the deploying job, so runs of the same target queue instead of racing.",
+    fix: { safe: true },
   },
   {
     id: "unsound-ternary",
@@ -367,6 +375,15 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     recommendation: "Fix the YAML so the file parses (GitHub rejects it too), or split an oversized generated file.",
   },
   {
+    id: "scan-limit-reached",
+    category: "BEST-PRAC-3",
+    title: "Scan stopped at a limit",
+    severity: "INFO",
+    surface: "workflow",
+    description: "The repository exceeds a limit of the scan (files, bytes per file, bytes in all, findings, or engine time), so part of it was not checked; the description names the limit and what was skipped.",
+    recommendation: "Raise the limit that was reached (the service: its SCAN_MAX_* settings; the CLI: --max-files, --max-file-bytes, --max-bytes, --max-findings, --max-engine-ms), or scan the skipped files separately.",
+  },
+  {
     id: "unpinned-tool-version",
     category: "BEST-PRAC-4",
     title: "Toolchain version left floating",
@@ -381,8 +398,9 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Dependency updates adopted with no cooldown",
     severity: "LOW",
     surface: "workflow",
-    description: "A Dependabot `updates` entry has no `cooldown`, so version updates are proposed the moment a release is published, before a compromised or broken release has usually been noticed and pulled.",
+    description: "A Dependabot `updates` entry has no `cooldown` (or an empty one, `cooldown: {}`, or one whose days are all 0), so version updates are proposed the moment a release is published, before a compromised or broken release has usually been noticed and pulled.",
     recommendation: "Add a `cooldown` to the entry, for example `cooldown: { default-days: 7 }` (security updates are not delayed by it).",
+    fix: { safe: true },
   },
   {
     id: "self-repository",

@@ -19,6 +19,8 @@ export interface RuleMeta<S extends Surface = Surface> {
   description: string;
   /** What to do about a finding, unless the finding says something more specific. */
   recommendation: string;
+  /** The rule has a fix (`rules/<id>.fix.ts`, registered in `fixes/index.ts`); `safe`: kept by plain `--fix`. */
+  fix?: { safe: boolean };
 }
 
 /** A workflow-surface finding as a rule reports it: a node (or an offset inside one), never a line. */

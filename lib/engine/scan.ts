@@ -4,6 +4,7 @@ import { RepositoryModel } from './model/repository.js';
 import { buildAction, buildDependabot, buildWorkflow, type Action, type Dependabot, type Job, type Workflow } from './model/workflow.js';
 import { findingOf, type SettingsRule, type WorkflowReport, type WorkflowRule, type WorkflowVisitor } from './rule.js';
 import { SETTINGS_RULES, WORKFLOW_RULES } from './rules/index.js';
+import scanLimitReached from './rules/scan-limit-reached.js';
 import { runSettingsRules } from './settings/run.js';
 import type { SettingsSnapshot } from './settings/snapshot.js';
 import { SuppressionIndex, type UnusedSuppression } from './suppress.js';
@@ -18,6 +19,29 @@ export interface ScanOptions {
   isEnabled?: (ruleId: string) => boolean;
   /** Repository settings; settings rules run only when a snapshot is given. */
   settings?: SettingsSnapshot;
+  /** What the scan reads, keeps and spends at most; none by default (the callers set theirs). */
+  limits?: ScanLimits;
+}
+
+/**
+ * Bounds of one scan. Files are taken in path order: past `maxFiles`, or once `maxTotalBytes` would be
+ * exceeded, the rest are skipped; a file over `maxFileBytes` is skipped by itself. Past `deadline` (by `now`,
+ * the caller's clock: the engine stays pure) no further file is parsed or visited. Past `maxFindings`, the
+ * most severe are kept. Whatever was skipped is named by one INFO `scan-limit-reached` finding (when that
+ * rule is enabled), and counts always agree with the findings returned.
+ */
+export interface ScanLimits {
+  maxFiles?: number;
+  /** UTF-8 bytes of one file. */
+  maxFileBytes?: number;
+  /** UTF-8 bytes of all files together. */
+  maxTotalBytes?: number;
+  /** Findings returned, the limit finding included. */
+  maxFindings?: number;
+  /** Epoch ms (by `now`) after which no further file is parsed or visited. */
+  deadline?: number;
+  /** The clock `deadline` is read on; `Date.now` when absent. */
+  now?: () => number;
 }
 
 export interface ScanResult {
@@ -61,15 +85,41 @@ interface ParsedFile {
  * result, byte for byte. Never throws on file content.
  */
 export function scanRepository(files: readonly RepositoryFile[], options: ScanOptions = {}): ScanResult {
-  const parsed = files
+  const limits = options.limits ?? {};
+  const clock = limits.now ?? Date.now;
+  const overDeadline = () => limits.deadline !== undefined && clock() > limits.deadline;
+  const skipped = new Skipped();
+  const candidates = files
     .map((f) => ({ f, kind: classifyPath(f.path) }))
     .filter((x): x is { f: RepositoryFile; kind: FileKind } => x.kind !== null)
-    .sort((a, b) => compare(a.f.path, b.f.path))
-    .map(({ f, kind }) =>
+    .sort((a, b) => compare(a.f.path, b.f.path));
+  const parsed: ParsedFile[] = [];
+  let totalBytes = 0;
+  for (const [index, { f, kind }] of candidates.entries()) {
+    if (limits.maxFiles !== undefined && parsed.length >= limits.maxFiles) {
+      skipped.add('files', `at most ${limits.maxFiles} files are scanned`, candidates.slice(index).map((c) => c.f.path));
+      break;
+    }
+    if (overDeadline()) {
+      skipped.add('time', 'the engine ran out of time', candidates.slice(index).map((c) => c.f.path));
+      break;
+    }
+    const bytes = Buffer.byteLength(f.text, 'utf8');
+    if (limits.maxFileBytes !== undefined && bytes > limits.maxFileBytes) {
+      skipped.add('file-bytes', `a file is scanned up to ${limits.maxFileBytes} bytes`, [f.path]);
+      continue;
+    }
+    if (limits.maxTotalBytes !== undefined && totalBytes + bytes > limits.maxTotalBytes) {
+      skipped.add('bytes', `at most ${limits.maxTotalBytes} bytes are scanned in all`, [f.path]);
+      continue;
+    }
+    totalBytes += bytes;
+    parsed.push(
       f.unreadable === undefined
         ? parseFile(new SourceFile(f.path, f.text), kind)
         : { file: new SourceFile(f.path, f.text), kind, model: null, problem: { offset: 0, message: f.unreadable } },
     );
+  }
 
   const workflows: Workflow[] = [];
   const actions: Action[] = [];
@@ -81,23 +131,50 @@ export function scanRepository(files: readonly RepositoryFile[], options: ScanOp
   }
   const repository = new RepositoryModel(workflows, actions, dependabot);
   const collector = new Collector();
-  runWorkflowRules(
+  const visited = runWorkflowRules(
     WORKFLOW_RULES.filter((r) => ruleApplies(r, options)),
     parsed,
     repository,
     collector,
+    overDeadline,
   );
+  if (visited < parsed.length) skipped.add('time', 'the engine ran out of time', parsed.slice(visited).map((p) => p.file.path));
   if (options.settings !== undefined) {
     const rules: SettingsRule[] = SETTINGS_RULES.filter((r) => ruleApplies(r, options));
     for (const { finding, anchor } of runSettingsRules(rules, options.settings)) collector.add(finding, null, anchor);
   }
+  const limitRule = ruleApplies(scanLimitReached, options) ? scanLimitReached : null;
   const ran = (id: string) => WORKFLOW_RULES.some((r) => r.meta.id === id && ruleApplies(r, options));
   const known = (id: string) => WORKFLOW_RULES.some((r) => r.meta.id === id) || SETTINGS_RULES.some((r) => r.meta.id === id);
   const indexes = parsed.map((p) => collector.suppressions(p.file));
   return collector.result(
     indexes.flatMap((index) => index.unused(ran)),
     indexes.flatMap((index) => index.unknown(known)),
+    { maxFindings: limits.maxFindings, skipped, limitRule },
   );
+}
+
+/** What the limits kept out of a scan, by limit, in the order met. */
+class Skipped {
+  readonly byLimit = new Map<string, { reason: string; paths: string[] }>();
+
+  add(limit: string, reason: string, paths: readonly string[]): void {
+    const entry = this.byLimit.get(limit) ?? { reason, paths: [] };
+    entry.paths.push(...paths);
+    this.byLimit.set(limit, entry);
+  }
+
+  /** One line naming every limit met and what it skipped (at most a few paths each), or null. */
+  describe(droppedFindings: number, maxFindings: number | undefined): string | null {
+    const parts: string[] = [];
+    for (const { reason, paths } of this.byLimit.values()) {
+      const shown = paths.slice(0, 5).join(', ');
+      const more = paths.length > 5 ? ` and ${paths.length - 5} more` : '';
+      parts.push(`${reason}: ${paths.length} file${paths.length === 1 ? '' : 's'} not scanned (${shown}${more})`);
+    }
+    if (droppedFindings > 0) parts.push(`at most ${maxFindings} findings are kept: ${droppedFindings} less severe finding${droppedFindings === 1 ? ' was' : 's were'} dropped`);
+    return parts.length === 0 ? null : `The scan stopped at a limit, so part of the repository was not checked. ${parts.join('; ')}.`;
+  }
 }
 
 function parseFile(file: SourceFile, kind: FileKind): ParsedFile {
@@ -112,7 +189,14 @@ function parseFile(file: SourceFile, kind: FileKind): ParsedFile {
   return { file, kind, model, problem: null };
 }
 
-function runWorkflowRules(rules: readonly WorkflowRule[], parsed: ParsedFile[], repository: RepositoryModel, collector: Collector): void {
+/** Runs the rules over the files until `stop` says so (checked before each file); returns how many files were visited. */
+function runWorkflowRules(
+  rules: readonly WorkflowRule[],
+  parsed: ParsedFile[],
+  repository: RepositoryModel,
+  collector: Collector,
+  stop: () => boolean,
+): number {
   const taint = new TaintAnalyzer(repository);
   let currentFile: SourceFile | null = null;
   let currentJob: Job | null = null;
@@ -138,7 +222,10 @@ function runWorkflowRules(rules: readonly WorkflowRule[], parsed: ParsedFile[], 
   const onDependabot = hooks('dependabot');
   const onDone = hooks('done');
 
+  let visited = 0;
   for (const p of parsed) {
+    if (stop()) break;
+    visited += 1;
     currentFile = p.file;
     currentJob = null;
     if (p.problem !== null) {
@@ -164,6 +251,7 @@ function runWorkflowRules(rules: readonly WorkflowRule[], parsed: ParsedFile[], 
   currentFile = null;
   currentJob = null;
   for (const v of onDone) v.done?.();
+  return visited;
 }
 
 interface Pending {
@@ -203,9 +291,13 @@ class Collector {
     this.#pending.push({ finding, job, anchor });
   }
 
-  result(unusedSuppressions: UnusedSuppression[], unknownSuppressions: UnusedSuppression[]): ScanResult {
+  result(
+    unusedSuppressions: UnusedSuppression[],
+    unknownSuppressions: UnusedSuppression[],
+    bounds: { maxFindings?: number | undefined; skipped?: Skipped; limitRule?: WorkflowRule | null } = {},
+  ): ScanResult {
     const sorted = this.#pending.sort((a, b) => compareFindings(a.finding, b.finding));
-    const records: FindingRecord[] = [];
+    let records: FindingRecord[] = [];
     const seenPositions = new Set<string>();
     const seenAnchors = new Map<string, number>();
     for (const { finding: f, job, anchor } of sorted) {
@@ -218,11 +310,34 @@ class Collector {
       seenAnchors.set(identity, occurrence + 1);
       records.push({ finding: f, job, fingerprint: hash53(`${identity}\0${occurrence}`) });
     }
+    records = boundRecords(records, bounds);
     const counts = emptyCounts();
     for (const r of records) counts[r.finding.severity]++;
     return { findings: records.map((r) => r.finding), counts, records, suppressed: this.#suppressed, unusedSuppressions, unknownSuppressions };
   }
 }
+
+/** The records within `maxFindings` (the most severe kept, in their order), plus the limit finding when something was skipped. */
+function boundRecords(records: FindingRecord[], bounds: { maxFindings?: number | undefined; skipped?: Skipped; limitRule?: WorkflowRule | null }): FindingRecord[] {
+  const { maxFindings, skipped, limitRule } = bounds;
+  let kept = records;
+  let dropped = 0;
+  const room = maxFindings === undefined ? Infinity : Math.max(0, maxFindings - (limitRule ? 1 : 0));
+  if (records.length > room) {
+    const bySeverity = records.map((r, i) => ({ r, i })).sort((a, b) => severityRank(a.r.finding.severity) - severityRank(b.r.finding.severity) || a.i - b.i);
+    const keep = new Set(bySeverity.slice(0, room).map((x) => x.i));
+    kept = records.filter((_, i) => keep.has(i));
+    dropped = records.length - kept.length;
+  }
+  const message = skipped?.describe(dropped, maxFindings) ?? null;
+  if (message === null || limitRule === null || limitRule === undefined) return kept;
+  const finding = findingOf(limitRule.meta, { file: LIMIT_FILE, line: 0, column: 0 }, { message });
+  const limits = [...(skipped?.byLimit.keys() ?? []), ...(dropped > 0 ? ['findings'] : [])].join(',');
+  return [...kept, { finding, job: null, fingerprint: hash53(`${limitRule.meta.id}\0${limits}`) }].sort((a, b) => compareFindings(a.finding, b.finding));
+}
+
+/** Where the limit finding points: the directory of the files it is about. */
+const LIMIT_FILE = '.github/workflows';
 
 function normalize(text: string): string {
   return text.replace(/\s+/g, ' ').trim();

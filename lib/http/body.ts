@@ -11,6 +11,16 @@ export function checkContentLength(request: Request, limitBytes: number): void {
  * `Content-Length` is cut off at the limit too.
  */
 export async function readJsonBody(request: Request, limitBytes: number): Promise<unknown> {
+  const text = await readTextBody(request, limitBytes);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw invalidRequest('The request body is not valid JSON.');
+  }
+}
+
+/** Reads a non-empty UTF-8 body, bounded the same way as `readJsonBody`. */
+export async function readTextBody(request: Request, limitBytes: number): Promise<string> {
   checkContentLength(request, limitBytes);
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -28,15 +38,9 @@ export async function readJsonBody(request: Request, limitBytes: number): Promis
     }
   }
   if (size === 0) throw invalidRequest('A JSON request body is required.');
-  let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
   } catch {
     throw invalidRequest('The request body is not valid UTF-8.');
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw invalidRequest('The request body is not valid JSON.');
   }
 }

@@ -1,9 +1,9 @@
 import { authenticate, type User } from '../auth.js';
 import { env } from '../env.js';
 import { methodsOf } from '../api/operations.js';
-import { readJsonBody, checkContentLength } from './body.js';
+import { readJsonBody, readTextBody, checkContentLength } from './body.js';
 import { applyCors, preflightHeaders } from './cors.js';
-import { methodNotAllowed, notFound } from './errors.js';
+import { forbidden, methodNotAllowed, notFound } from './errors.js';
 import { toErrorResponse } from './error-response.js';
 import { log, userPseudonym } from './log.js';
 import type { InputOf, Operation, ResultOf } from './operation.js';
@@ -20,7 +20,8 @@ export interface Context<O extends Operation> {
   user: O['auth'] extends true ? User : null;
   params: InputOf<O['params']>;
   query: InputOf<O['query']>;
-  body: InputOf<O['body']>;
+  /** The validated JSON body, or the raw text for an operation with `rawBody`. */
+  body: O['rawBody'] extends { limitBytes: number } ? string : InputOf<O['body']>;
 }
 
 // Validated at cold start: a misconfigured deployment fails when its functions load, naming the variable.
@@ -38,8 +39,13 @@ export function endpoint<O extends Operation>(operation: O, handler: (context: C
     let user: User | null = null;
     let response: Response;
     try {
-      checkContentLength(request, config.bodyLimitBytes);
-      if (operation.auth) user = await authenticate(request);
+      const bodyLimit = operation.rawBody?.limitBytes ?? config.bodyLimitBytes;
+      checkContentLength(request, bodyLimit);
+      if (operation.auth) {
+        user = await authenticate(request);
+        // Every authenticated endpoint reads or writes the user's data or the code host: none is for anonymous sign-ins.
+        if (user.anonymous === true) throw forbidden('Anonymous sessions cannot use this service; sign in with GitHub.');
+      }
       const url = new URL(request.url);
       const context = {
         request,
@@ -47,7 +53,12 @@ export function endpoint<O extends Operation>(operation: O, handler: (context: C
         user,
         params: operation.params === undefined ? undefined : parsePath(operation.params, pathParams(url, operation.params, operation.path)),
         query: operation.query === undefined ? undefined : parseInput(operation.query, queryParams(url, operation.query), 'query'),
-        body: operation.body === undefined ? undefined : parseInput(operation.body, await readJsonBody(request, config.bodyLimitBytes), 'body'),
+        body:
+          operation.rawBody !== undefined
+            ? await readTextBody(request, bodyLimit)
+            : operation.body === undefined
+              ? undefined
+              : parseInput(operation.body, await readJsonBody(request, bodyLimit), 'body'),
       } as Context<O>; // the fields above are exactly what `Context<O>` spells out per operation
       const result = await handler(context);
       response = operation.response === null ? new Response(null, { status: 204 }) : Response.json(result, { status: 200 });

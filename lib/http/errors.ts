@@ -5,6 +5,7 @@ export type ErrorCode =
   | 'unauthorized'
   | 'forbidden'
   | 'not_found'
+  | 'conflict'
   | 'method_not_allowed'
   | 'payload_too_large'
   | 'rate_limited'
@@ -47,6 +48,9 @@ export const unauthorized = (message: string, challenge: string) =>
 export const forbidden = (message = 'You are not allowed to do this.') => new HttpError(403, 'forbidden', message);
 
 export const notFound = (message = 'Not found.') => new HttpError(404, 'not_found', message);
+
+/** The target is in a state that refuses the request (a suspended installation); the message says until when. */
+export const conflict = (message: string) => new HttpError(409, 'conflict', message);
 
 export const methodNotAllowed = (allow: readonly string[]) =>
   new HttpError(405, 'method_not_allowed', 'Method not allowed.', undefined, { allow: allow.join(', ') });

@@ -94,7 +94,7 @@ let knownSecrets: string[] | undefined;
 function configuredSecrets(): string[] {
   if (knownSecrets === undefined) {
     const config = env();
-    const values = [config.auth.jwtSigningSecret];
+    const values = [config.auth.jwtSigningSecret, config.githubWebhookSecret].filter((value) => value !== null);
     if (config.database.kind === 'supabase') values.push(config.database.serviceRoleKey);
     if (config.database.kind === 'postgres') values.push(passwordOf(config.database.url));
     if (config.codeHost.kind === 'github') {

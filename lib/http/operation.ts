@@ -5,7 +5,7 @@ export type Schema = v.GenericSchema;
 /** Parameters (path or query) are objects of named string values. */
 export type ParamsSchema = v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>;
 /** Error statuses an operation may answer besides 500 (and 401 for authenticated operations). */
-export type ErrorStatus = 400 | 403 | 404 | 413 | 429 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 502 | 503;
 
 /**
  * One endpoint of the API as data: the handler validates with these schemas and the OpenAPI document is
@@ -27,6 +27,11 @@ export interface Operation {
   query?: ParamsSchema;
   /** JSON request body; failing this schema is a 400. */
   body?: Schema;
+  /**
+   * The body as the raw text the client sent, up to `limitBytes` (webhooks, whose signature covers the exact
+   * bytes); the handler gets it in `body` as a string. Exclusive with `body`.
+   */
+  rawBody?: { limitBytes: number };
   /** 200 JSON body, or null for 204 No Content. */
   response: Schema | null;
   errors: readonly ErrorStatus[];

@@ -1,10 +1,11 @@
 import type { User } from '../auth.js';
 import { codeHost } from '../codehost/index.js';
-import { CodeHostError, type CodeHost, type InstallationAccount } from '../codehost/port.js';
+import { CodeHostError, type CodeHost, type InstallationAccount, type OrganizationRole } from '../codehost/port.js';
 import { database } from '../db/connection.js';
-import { githubIdentity, listInstallations as listStoredInstallations, linkInstallation as storeInstallation } from '../db/operations.js';
+import { githubIdentity, listInstallations as listStoredInstallations, linkInstallation as storeInstallation, unlinkInstallation as dropInstallation } from '../db/operations.js';
 import type { GithubIdentity } from '../db/types.js';
-import { forbidden } from '../http/errors.js';
+import { env } from '../env.js';
+import { conflict, forbidden, upstreamUnavailable } from '../http/errors.js';
 
 export interface LinkedInstallation {
   installation_id: number;
@@ -12,12 +13,16 @@ export interface LinkedInstallation {
   account_type: string;
 }
 
-const NOT_YOURS = 'This installation belongs neither to your GitHub account nor to an organization you are a member of.';
+const NOT_YOURS = 'This installation belongs neither to your GitHub account nor to an organization you own.';
+const notOwner = (org: string) =>
+  forbidden(`Only an owner of the GitHub organization ${org} can connect its installation; ask an organization owner to connect it.`);
 
 /**
  * Links a code-host App installation to the user, after checking that it is theirs: a personal installation
  * must be on the user's own GitHub account (numeric ids compared, since logins can be renamed), an
- * organization installation needs the user's GitHub login to be a member of the organization. The user's
+ * organization installation needs the user's GitHub login to be an owner of the organization (an active
+ * membership with role `admin`): linking shows every repository the installation covers, private ones and
+ * their admin-only settings included, which a plain member may not be entitled to see. The user's
  * GitHub account comes from the auth server's identities (`githubIdentity`), never from user metadata, which
  * users can edit. Anything else (no GitHub identity, an unknown installation, another kind of account) is a
  * 403 and nothing is stored. Database round trips: the identity (in parallel with the code host's answer),
@@ -33,28 +38,99 @@ export async function linkInstallation(user: User, installationId: number): Prom
       throw error instanceof CodeHostError && error.kind === 'not_found' ? forbidden(NOT_YOURS) : error;
     }),
   ]);
-  if (!(await belongsTo(host, installation, identity))) throw forbidden(NOT_YOURS);
+  const entitled = await checkEntitled(host, installation, identity);
   const linked = await storeInstallation(db, user.id, {
     installationId,
     accountLogin: installation.account,
     accountType: installation.accountType,
+    githubUserId: entitled.provider_id,
   });
   return { installation_id: linked.installation_id, account: linked.account_login, account_type: linked.account_type };
 }
 
-async function belongsTo(host: CodeHost, installation: InstallationAccount, identity: GithubIdentity | null): Promise<boolean> {
-  if (identity === null) return false;
+/** The identity, when it may link the installation (see `linkInstallation`); else a 403. */
+async function checkEntitled(host: CodeHost, installation: InstallationAccount, identity: GithubIdentity | null): Promise<GithubIdentity> {
+  if (identity === null) throw forbidden(NOT_YOURS);
   switch (installation.accountType) {
     case 'User':
-      return installation.accountId === identity.provider_id;
-    case 'Organization':
-      return (
-        identity.login !== null &&
-        identity.login !== '' &&
-        (await host.isOrganizationMember(installation.installationId, installation.account, identity.login))
-      );
+      if (installation.accountId !== identity.provider_id) throw forbidden(NOT_YOURS);
+      return identity;
+    case 'Organization': {
+      if (identity.login === null || identity.login === '') throw forbidden(NOT_YOURS);
+      const role = await organizationRole(host, installation.installationId, installation.account, identity.login, { fresh: true });
+      if (role === null) throw forbidden(NOT_YOURS);
+      if (role !== 'admin') throw notOwner(installation.account);
+      return identity;
+    }
     default:
-      return false;
+      throw forbidden(NOT_YOURS);
+  }
+}
+
+/** How long an organization role read from the code host is trusted by the re-check at sync. */
+export const ROLE_CACHE_MS = 5 * 60_000;
+const ROLE_CACHE_ENTRIES = 10_000;
+const roles = new Map<string, { role: OrganizationRole | null; expires: number }>();
+
+/**
+ * `login`'s role in the organization of an installation: from the code host, or from this process's cache
+ * when asked within `ROLE_CACHE_MS` (the sync's re-check; linking always asks afresh). The cache is
+ * bounded: past `ROLE_CACHE_ENTRIES`, the oldest entries go.
+ */
+export async function organizationRole(
+  host: CodeHost,
+  installationId: number,
+  org: string,
+  login: string,
+  options: { fresh?: boolean; now?: number } = {},
+): Promise<OrganizationRole | null> {
+  const key = `${installationId}\0${org.toLowerCase()}\0${login.toLowerCase()}`;
+  const now = options.now ?? Date.now();
+  const cached = roles.get(key);
+  if (options.fresh !== true && cached !== undefined && cached.expires > now) return cached.role;
+  const role = await host.organizationRole(installationId, org, login);
+  roles.delete(key);
+  roles.set(key, { role, expires: now + ROLE_CACHE_MS });
+  for (const oldest of roles.keys()) {
+    if (roles.size <= ROLE_CACHE_ENTRIES) break;
+    roles.delete(oldest);
+  }
+  return role;
+}
+
+/** Forgets every cached role (tests; a process that must re-check at once). */
+export function clearRoleCache(): void {
+  roles.clear();
+}
+
+/**
+ * Removes the user's link to an installation and the repositories only that link gave them, with their
+ * scans and findings. Idempotent: unlinking an installation that is not linked is done already.
+ */
+export async function unlinkInstallation(user: User, installationId: number): Promise<void> {
+  const db = await database();
+  await dropInstallation(db, user.id, installationId);
+}
+
+/**
+ * Throws unless new code-host work for the installation may start: 409 while GitHub has it suspended (its
+ * data stays), 503 with `Retry-After` while its GitHub request budget is under the reserve
+ * (`GITHUB_RATE_RESERVE`), so that GitHub never has to refuse us mid-scan.
+ */
+export function checkInstallationUsable(host: CodeHost, installation: { installationId: number; account: string; suspended: boolean }, now = Date.now()): void {
+  if (installation.suspended) {
+    throw conflict(
+      `GitHub has suspended the Chainbreaker App on ${installation.account}; its data is kept, and scans and syncs resume once an owner of ${installation.account} unsuspends it.`,
+    );
+  }
+  const reserve = env().githubRateReserve;
+  const budget = host.budget?.(installation.installationId) ?? null;
+  if (reserve > 0 && budget !== null && budget.remaining < reserve && budget.resetAt > now) {
+    throw upstreamUnavailable(
+      `The GitHub request budget of the installation on ${installation.account} is nearly spent (${budget.remaining} left); try again after it resets.`,
+      503,
+      (budget.resetAt - now) / 1000,
+    );
   }
 }
 

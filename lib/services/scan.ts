@@ -1,13 +1,15 @@
 import type { User } from '../auth.js';
 import { codeHost } from '../codehost/index.js';
 import { database } from '../db/connection.js';
-import { consumeRateLimit, recordScan, scanContext } from '../db/operations.js';
+import { consumeRateLimit, installationSuspended, recordScan, scanContext } from '../db/operations.js';
 import type { Database } from '../db/port.js';
 import type { StoredFinding } from '../db/types.js';
+import { apiFixes, type ApiFix } from '../engine/fixes/apply.js';
 import { scanRepository } from '../engine/scan.js';
 import type { Counts, Finding, Ruleset } from '../engine/types.js';
 import { env } from '../env.js';
 import { notFound, rateLimited } from '../http/errors.js';
+import { checkInstallationUsable } from './installations.js';
 
 /**
  * The scan service: fetch -> engine -> filter -> persist. One scan is one repository, so an org-wide scan is
@@ -33,13 +35,15 @@ export interface ScanResult {
   scan_id: string;
   repo_id: string;
   counts: Counts;
-  findings: Finding[];
+  findings: (Finding & { fix?: ApiFix })[];
 }
 
 /**
  * Scans one of the user's repositories and records the result. Database round trips: the rate limit and the
- * scan context (ownership + the rules disabled for this repository) in parallel, then `recordScan`, which
- * stores the scan and its findings atomically. Rules disabled by the user's settings never run, so they
+ * scan context (ownership + the rules disabled for this repository) in parallel, the installation's
+ * suspension (409 while GitHub has it suspended; 503 while its GitHub budget is under the reserve), then
+ * `recordScan`, which stores the scan and its findings atomically. The engine runs within the scan limits
+ * (`SCAN_MAX_*`). Rules disabled by the user's settings never run, so they
  * neither appear in the findings nor in the counts. A code-host failure throws before anything is stored.
  */
 export async function scan(user: User, request: ScanRequest): Promise<ScanResult> {
@@ -50,6 +54,8 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
   const { repository } = context;
 
   const host = await codeHost();
+  const suspended = await installationSuspended(db, repository.installation_id);
+  checkInstallationUsable(host, { installationId: repository.installation_id, account: repository.full_name.split('/')[0] ?? repository.full_name, suspended });
   const snapshot = await host.fetchSnapshot(
     {
       installationId: repository.installation_id,
@@ -61,10 +67,12 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
   );
 
   const disabled = new Set(context.disabled_rules);
+  const { maxEngineMs, ...limits } = env().scanLimits;
   const result = scanRepository(snapshot.files, {
     ruleset: request.ruleset,
     isEnabled: (ruleId) => !disabled.has(ruleId),
     settings: snapshot.settings,
+    limits: { ...limits, deadline: Date.now() + maxEngineMs },
   });
   if (host.onlineReader !== undefined) {
     const { withOnlineAudits } = await import('../online/service.js');
@@ -79,7 +87,13 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
   }
   const findings: StoredFinding[] = result.records.map((record) => ({ ...record.finding, job: record.job, fingerprint: record.fingerprint }));
   const recorded = await recordScan(db, user.id, { repositoryId: repository.id, ruleset: request.ruleset, counts: result.counts, findings });
-  return { scan_id: recorded.scan_id, repo_id: repository.id, counts: result.counts, findings: result.findings };
+  // Each finding's fix (a diff, or the settings call), computed from the same snapshot; bounded (apiFixes).
+  const fixes = apiFixes(snapshot.files, result.findings, repository.full_name, { ruleset: request.ruleset, isEnabled: (ruleId) => !disabled.has(ruleId), settings: snapshot.settings });
+  const withFixes = result.findings.map((finding, i) => {
+    const fix = fixes[i];
+    return fix === null || fix === undefined ? finding : { ...finding, fix };
+  });
+  return { scan_id: recorded.scan_id, repo_id: repository.id, counts: result.counts, findings: withFixes };
 }
 
 /** Counts the scan against the user's limit (kept in the database, so it holds across instances); 429 when spent. */

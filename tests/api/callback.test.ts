@@ -40,12 +40,13 @@ function personalInstallation(account: GithubAccount): number {
   return installationId;
 }
 
-/** An organization installation whose members are `logins`. */
-function organizationInstallation(logins: string[]): { installationId: number; org: string } {
+/** An organization installation whose owners are `logins` (and whose plain members are `members`). */
+function organizationInstallation(logins: string[], members: string[] = []): { installationId: number; org: string } {
   const installationId = randomInt(1, 2 ** 40);
   const org = `org-${installationId}`;
   host.installations.push({ installationId, account: org, accountType: 'Organization', accountId: String(installationId + 7) });
-  host.members[org] = logins;
+  host.owners[org] = logins;
+  host.members[org] = members;
   return { installationId, org };
 }
 
@@ -128,13 +129,26 @@ describe('GET /api/github/callback (6)', () => {
     }
   });
 
-  it("links an organization's installation for a member, and refuses a non-member", async () => {
+  it("refuses an organization's installation to a plain member, saying who can connect it, and stores nothing", async () => {
+    const member = await signedIn();
+    const { installationId, org } = organizationInstallation(['the-owner'], [member.account.login]);
+    const refused = await callback(member.authorization, installationId);
+    expect(refused.status).toBe(403);
+    const error = await errorOf(refused);
+    expect(error.code).toBe('forbidden');
+    expect(error.message).toContain(`owner of the GitHub organization ${org}`);
+    expect(await installationsOf(member.userId)).toEqual([]);
+    // Nor can the plain member list the installation's repositories afterwards.
+    expect(await (await REPOS(await apiRequest('GET', '/api/repos', { authorization: member.authorization }))).json()).toEqual({ connected: false, repositories: [] });
+  });
+
+  it("links an organization's installation for an owner, and refuses a non-member", async () => {
     const member = await signedIn();
     const { installationId, org } = organizationInstallation(['someone-else', member.account.login]);
     const linked = await callback(member.authorization, installationId);
     expect(linked.status).toBe(200);
     expect(await linked.json()).toEqual({ installation_id: installationId, account: org, account_type: 'Organization' });
-    expect(host.calls.at(-1)).toEqual({ method: 'isOrganizationMember', args: [installationId, org, member.account.login] });
+    expect(host.calls.at(-1)).toEqual({ method: 'organizationRole', args: [installationId, org, member.account.login] });
     expect(await installationsOf(member.userId)).toEqual([installationId]);
 
     const outsider = await signedIn();

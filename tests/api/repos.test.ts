@@ -9,7 +9,7 @@ import { CodeHostError, type HostedRepository } from '../../lib/codehost/port.js
 import { useDatabase } from '../../lib/db/connection.js';
 import { linkInstallation } from '../../lib/db/operations.js';
 import { bearer } from '../support/auth.js';
-import { ScriptedCodeHost } from '../support/codehost.js';
+import { githubUser, ScriptedCodeHost } from '../support/codehost.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { apiRequest, errorOf } from '../support/http.js';
 
@@ -40,12 +40,13 @@ function hosted(installationId: number, name: string, overrides: Partial<HostedR
   };
 }
 
-/** A user with linked installations (ids fresh per user). */
+/** A user (with a GitHub identity) who owns organizations and linked their installations (ids fresh per user). */
 async function userWith(count: number): Promise<{ userId: string; authorization: string; installations: number[] }> {
-  const userId = await t.createUser();
+  const { userId, account } = await githubUser(t);
   const installations = Array.from({ length: count }, () => randomInt(1, 2 ** 40));
   for (const installationId of installations) {
     await linkInstallation(t.db, userId, { installationId, accountLogin: `org-${installationId}`, accountType: 'Organization' });
+    host.owners[`org-${installationId}`] = [account.login];
   }
   return { userId, authorization: await bearer(userId), installations };
 }

@@ -58,7 +58,7 @@ async function onGitHub(init: { files?: Record<string, string | { text: string; 
   const installationId = id();
   const org = `org-${installationId}`;
   github.addInstallation({ id: installationId, account: { login: org, id: id(), type: 'Organization' } });
-  github.addMember(org, account.login);
+  github.addMember(org, account.login, 'active', 'admin');
   const fullName = `${org}/issue-triage-bot`;
   github.addRepository({ fullName, installationId, visibility: init.visibility ?? 'public', files: init.files ?? files, settings: { ...settings, rulesets: [] } });
   expect((await send('GET', `/api/github/callback?installation_id=${installationId}`, { authorization })).status).toBe(200);
@@ -147,7 +147,7 @@ describe('GitHub answering late', () => {
     const host = testGitHubCodeHost({ requestTimeoutMs: ms / 2 });
     return {
       getInstallation: (...args) => host.getInstallation(...args),
-      isOrganizationMember: (...args) => host.isOrganizationMember(...args),
+      organizationRole: (...args) => host.organizationRole(...args),
       listRepositories: (...args) => host.listRepositories(...args),
       fetchSnapshot: (locator, options) => host.fetchSnapshot(locator, { deadline: Math.min(options?.deadline ?? Infinity, Date.now() + ms) }),
     };
@@ -242,8 +242,22 @@ describe('GitHub faults while listing and linking', () => {
     if (retryAfter === 'some') expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     else expect(response.headers.get('retry-after')).toBe(retryAfter);
     await expectErrorBody(response, 'upstream_unavailable');
-    expect(await storedFor(t, user.userId)).toEqual(before);
+    // Only the sync's rate-limit counter moved.
+    const { rate_limit_rows: _after, rate_limits: _afterCount, ...after } = await storedFor(t, user.userId);
+    const { rate_limit_rows: _before, rate_limits: _beforeCount, ...kept } = before;
+    expect(after).toEqual(kept);
     github.clearFaults();
+    if (fault.kind === 'rate-limit') {
+      // GitHub said the installation's budget is spent until its reset: until then the service refuses by
+      // itself, with GitHub's Retry-After, and asks GitHub nothing.
+      const listings = github.count('GET /installation/repositories');
+      const refused = await send('GET', '/api/repos', { authorization: user.authorization });
+      expect(refused.status).toBe(503);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(91); // GitHub's reset is in whole seconds
+      expect(github.count('GET /installation/repositories')).toBe(listings);
+      return;
+    }
     expect((await send('GET', '/api/repos', { authorization: user.authorization })).status).toBe(200);
   });
 
@@ -254,7 +268,7 @@ describe('GitHub faults while listing and linking', () => {
     const authorization = await bearer(userId);
     const installationId = id();
     github.addInstallation({ id: installationId, account: { login: `org-${installationId}`, id: id(), type: 'Organization' } });
-    github.addMember(`org-${installationId}`, account.login);
+    github.addMember(`org-${installationId}`, account.login, 'active', 'admin');
     github.fault('GET /orgs/{org}/memberships/{username}', fault);
     const response = await send('GET', `/api/github/callback?installation_id=${installationId}`, { authorization });
     expect(response.status).toBe(status);

@@ -156,11 +156,12 @@ describe('hostile JSON bodies', () => {
 
   it('answers a 3 MB body with 413 on every endpoint, declared or streamed', async () => {
     const size = 3 * 1024 * 1024;
+    // The webhook endpoint takes larger bodies (GitHub's deliveries): past its own limit for it.
     const declared = list.map((e) => ({
       what: '3 MB declared by Content-Length',
       method: e.method,
       url: urlOf(e, fill),
-      headers: { 'content-length': String(size) },
+      headers: { 'content-length': String(Math.max(size, (e.operation.rawBody?.limitBytes ?? 0) + 1)) },
       status: 413,
     }));
     const sent = bodyEndpoints().map((e) => ({

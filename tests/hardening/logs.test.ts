@@ -122,7 +122,7 @@ function leakyCodeHost(secret: string): CodeHost {
   const fail = async (): Promise<never> => {
     throw new TypeError(`adapter crashed while holding ${secret}`);
   };
-  return { getInstallation: fail, isOrganizationMember: fail, listRepositories: fail, fetchSnapshot: fail };
+  return { getInstallation: fail, organizationRole: fail, listRepositories: fail, fetchSnapshot: fail };
 }
 
 /** The requests every capture runs: the flow, forged tokens, GitHub faults, Supabase failures, 500s. */
@@ -154,7 +154,7 @@ async function scenario(): Promise<Sent[]> {
   const installationId = 8_000_000 + Math.floor(Math.random() * 1e6);
   const org = `org-${installationId}`;
   github.addInstallation({ id: installationId, account: { login: org, id: installationId + 1, type: 'Organization' } });
-  github.addMember(org, account.login);
+  github.addMember(org, account.login, 'active', 'admin');
   const dir = join(EXAMPLES_DIR, 'issue-triage-bot');
   const files = Object.fromEntries((await collectRepositoryFiles(dir)).map((f) => [f.path, f.text]));
   const settings = JSON.parse(await readFile(join(dir, '.chainbreaker/settings.json'), 'utf8')) as SettingsSnapshot;

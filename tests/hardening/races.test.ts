@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { useCodeHost } from '../../lib/codehost/index.js';
 import { useDatabase } from '../../lib/db/connection.js';
 import { bearer } from '../support/auth.js';
-import { examplesCodeHost, ScriptedCodeHost } from '../support/codehost.js';
+import { examplesCodeHost, githubUser, ScriptedCodeHost } from '../support/codehost.js';
 import { openTestDatabase, REAL_SERVER_ONLY, testDatabaseTarget, type TestDatabase } from '../support/db.js';
 import { githubId } from '../support/db-fixtures.js';
 import { linkInstallation } from '../../lib/db/operations.js';
@@ -121,12 +121,13 @@ describe('scans', () => {
 
 describe('repository syncs', () => {
   it('20 concurrent syncs of one user: all 200, no duplicate rows, ids stable across syncs and renames', async () => {
-    const userId = await t.createUser();
+    const { userId, account } = await githubUser(t);
     const authorization = await bearer(userId);
     const host = new ScriptedCodeHost();
     const installations = [githubId(), githubId(), githubId()];
     for (const installationId of installations) {
       await linkInstallation(t.db, userId, { installationId, accountLogin: `org-${installationId}`, accountType: 'Organization' });
+      host.owners[`org-${installationId}`] = [account.login];
       for (let i = 0; i < 60; i += 1) {
         const fullName = `org-${installationId}/repo-${String(i).padStart(2, '0')}`;
         host.repositories.push({ githubId: githubId(), installationId, fullName, private: i % 2 === 0, htmlUrl: `https://github.com/${fullName}`, defaultBranch: 'main' });
@@ -157,9 +158,11 @@ describe('repository syncs', () => {
   });
 
   it('two users syncing the same installation at once each get their own rows', async () => {
-    const users = [await t.createUser(), await t.createUser()];
+    const owners = [await githubUser(t), await githubUser(t)];
+    const users = owners.map((o) => o.userId);
     const installationId = githubId();
     const host = new ScriptedCodeHost();
+    host.owners['shared'] = owners.map((o) => o.account.login);
     for (let i = 0; i < 30; i += 1) {
       host.repositories.push({ githubId: githubId(), installationId, fullName: `shared/repo-${i}`, private: false, htmlUrl: `https://github.com/shared/repo-${i}`, defaultBranch: 'main' });
     }

@@ -47,10 +47,13 @@ export async function endpoints(): Promise<Endpoint[]> {
   return found;
 }
 
-/** The endpoints that need a token: all but the health check and the OpenAPI document. */
+/**
+ * The endpoints that need a token: all but the health check, the OpenAPI document and GitHub's webhooks
+ * (authenticated by their signature instead: tests/hardening/webhooks.test.ts).
+ */
 export async function authenticatedEndpoints(): Promise<Endpoint[]> {
   const all = await endpoints();
-  expect(all.filter((e) => !e.operation.auth).map((e) => e.name).sort()).toEqual(['GET /api/health', 'GET /api/openapi.json']);
+  expect(all.filter((e) => !e.operation.auth).map((e) => e.name).sort()).toEqual(['GET /api/health', 'GET /api/openapi.json', 'POST /api/github/webhooks']);
   return all.filter((e) => e.operation.auth);
 }
 
@@ -146,7 +149,7 @@ export function countingCodeHost(host: CodeHost): CodeHost & { calls: string[] }
   return {
     calls,
     getInstallation: (...args) => (calls.push('getInstallation'), host.getInstallation(...args)),
-    isOrganizationMember: (...args) => (calls.push('isOrganizationMember'), host.isOrganizationMember(...args)),
+    organizationRole: (...args) => (calls.push('organizationRole'), host.organizationRole(...args)),
     listRepositories: (...args) => (calls.push('listRepositories'), host.listRepositories(...args)),
     fetchSnapshot: (...args) => (calls.push('fetchSnapshot'), host.fetchSnapshot(...args)),
   };

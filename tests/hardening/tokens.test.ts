@@ -168,9 +168,37 @@ describe('forged and wrong tokens', () => {
     expect(await storedFor(t, victim.userId)).toEqual(before);
   });
 
+  it('a validly signed token of an anonymous sign-in (is_anonymous: true) gets 403 on every authenticated endpoint, touching nothing', async () => {
+    const db = countingDatabase(t.db);
+    const host = countingCodeHost(examplesCodeHost());
+    const before = await storedFor(t, victim.userId);
+    useDatabase(db);
+    useCodeHost(host);
+    try {
+      for (const endpoint of list) {
+        const authorization = `Bearer ${await signToken({ sub: victim.userId, claims: { is_anonymous: true } })}`;
+        const response = await send(endpoint.method, urlOf(endpoint, fill), { authorization, body: validBody(endpoint, fill) });
+        expect(response.status, endpoint.name).toBe(403);
+        const error = await expectErrorBody(response, 'forbidden');
+        expect(error.message).toContain('Anonymous sessions');
+      }
+    } finally {
+      useDatabase(t.db);
+      useCodeHost(examplesCodeHost());
+    }
+    expect(db.calls).toEqual([]);
+    expect(host.calls).toEqual([]);
+    expect(await storedFor(t, victim.userId)).toEqual(before);
+    // `is_anonymous: false` is an ordinary user.
+    const response = await send('GET', '/api/repos', { authorization: `Bearer ${await signToken({ sub: victim.userId, claims: { is_anonymous: false } })}` });
+    expect(response.status).toBe(200);
+  });
+
   it('while the same requests with a valid token (lower-case scheme too) get through', async () => {
-    // The control: the harness above reaches the handlers, so its 401s are the tokens' doing.
-    for (const endpoint of list) {
+    // The control: the harness above reaches the handlers, so its 401s are the tokens' doing. Unlinking
+    // goes last: it takes the victim's repositories with it.
+    const unlinkLast = (e: Endpoint) => Number(e.path === '/api/installations/{installation_id}');
+    for (const endpoint of [...list].sort((a, b) => unlinkLast(a) - unlinkLast(b))) {
       for (const authorization of [`Bearer ${await signToken({ sub: victim.userId })}`, `bearer ${await signToken({ sub: victim.userId })}`]) {
         const response = await send(endpoint.method, urlOf(endpoint, fill), { authorization, body: validBody(endpoint, fill) });
         expect(response.status, endpoint.name).not.toBe(401);

@@ -37,6 +37,17 @@ describe('createVerifier (HS256)', () => {
     expect(await verify(`bearer ${await hs256(claims({ aud: ['authenticated', 'other'] }))}`)).toEqual({ id: USER });
   });
 
+  it('marks anonymous sign-ins (is_anonymous: true) so the endpoints can refuse them', async () => {
+    expect(await verify(`Bearer ${await hs256(claims({ is_anonymous: true }))}`)).toEqual({ id: USER, anonymous: true });
+    expect(await verify(`Bearer ${await hs256(claims({ is_anonymous: false }))}`)).toEqual({ id: USER });
+    expect(await verify(`Bearer ${await hs256(claims({ is_anonymous: 'true' }))}`)).toEqual({ id: USER });
+  });
+
+  it('refuses every HS256 token when no secret is configured (a JWKS alone)', async () => {
+    const jwksOnly = createVerifier({ secret: null, jwks: null, issuer: null });
+    expect((await rejection(jwksOnly, `Bearer ${await hs256(claims())}`)).status).toBe(401);
+  });
+
   it('answers a missing or non-Bearer header with a plain Bearer challenge', async () => {
     for (const header of [null, '', 'Basic dXNlcjpwYXNz', 'Token abc']) {
       const error = await rejection(verify, header);

@@ -10,6 +10,7 @@ const production = {
   SUPABASE_SERVICE_ROLE_KEY: 'service-role-key',
   GITHUB_APP_ID: '12345',
   GITHUB_APP_PRIVATE_KEY: PEM,
+  GITHUB_WEBHOOK_SECRET: 'webhook-secret-of-the-app',
 };
 
 function errorOf(source: Record<string, string>): string {
@@ -29,11 +30,36 @@ describe('loadEnv', () => {
     expect(env.database).toEqual({ kind: 'pglite', dataDir: '.data/pglite' });
     expect(env.codeHost).toEqual({ kind: 'local', dir: 'examples' });
     expect(env.auth).toEqual({ jwtSigningSecret: DEVELOPMENT_JWT_SIGNING_SECRET, usingDevelopmentSecret: true, jwksUrl: null, issuer: null });
+    expect(env.embedded).toBe(true);
     expect(env.port).toBe(3000);
+    expect(env.host).toBe('127.0.0.1');
+    expect(loadEnv({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    expect(errorOf({ HOST: 'a b' })).toContain('HOST must be a host name or an IP address');
     expect(env.corsOrigins).toEqual([]);
     expect(env.bodyLimitBytes).toBe(65536);
     expect(env.scanRateLimit).toEqual({ max: 300, windowSeconds: 60 });
+    expect(env.reposRateLimit).toEqual({ max: 60, windowSeconds: 60 });
+    expect(env.githubRateReserve).toBe(200);
+    expect(env.githubWebhookSecret).toBeNull();
+    expect(env.scanLimits).toEqual({ maxFiles: 300, maxFileBytes: 524288, maxTotalBytes: 8388608, maxFindings: 5000, maxEngineMs: 8000 });
     expect(env.logLevel).toBe('info');
+  });
+
+  it('reads the scan limits, the repository sync limit and the GitHub reserve', () => {
+    const env = loadEnv({
+      SCAN_MAX_FILES: '10',
+      SCAN_MAX_FILE_BYTES: '2048',
+      SCAN_MAX_BYTES: '4096',
+      SCAN_MAX_FINDINGS: '7',
+      SCAN_MAX_ENGINE_MS: '500',
+      REPOS_RATE_LIMIT: '0',
+      GITHUB_RATE_RESERVE: '0',
+    });
+    expect(env.scanLimits).toEqual({ maxFiles: 10, maxFileBytes: 2048, maxTotalBytes: 4096, maxFindings: 7, maxEngineMs: 500 });
+    expect(env.reposRateLimit.max).toBe(0);
+    expect(env.githubRateReserve).toBe(0);
+    expect(errorOf({ SCAN_MAX_FILES: '0' })).toContain('SCAN_MAX_FILES');
+    expect(errorOf({ SCAN_MAX_FILE_BYTES: '2000000' })).toContain('SCAN_MAX_FILE_BYTES');
   });
 
   it('is silent by default under NODE_ENV=test', () => {
@@ -42,8 +68,8 @@ describe('loadEnv', () => {
   });
 
   it('chooses the database adapter', () => {
-    expect(loadEnv({ DATABASE_URL: 'postgres://u@h:5432/db' }).database).toEqual({ kind: 'postgres', url: 'postgres://u@h:5432/db' });
-    expect(loadEnv({ SUPABASE_URL: 'https://p.supabase.co', SUPABASE_SERVICE_ROLE_KEY: 'k' }).database).toEqual({
+    expect(loadEnv({ DATABASE_URL: 'postgres://u@h:5432/db', JWT_SIGNING_SECRET: SECRET }).database).toEqual({ kind: 'postgres', url: 'postgres://u@h:5432/db' });
+    expect(loadEnv({ SUPABASE_URL: 'https://p.supabase.co', SUPABASE_SERVICE_ROLE_KEY: 'k', JWT_SIGNING_SECRET: SECRET }).database).toEqual({
       kind: 'supabase',
       url: 'https://p.supabase.co',
       serviceRoleKey: 'k',
@@ -53,11 +79,46 @@ describe('loadEnv', () => {
 
   it('chooses the code host and restores newlines of a one-line PEM', () => {
     expect(loadEnv({ CODEHOST_DIR: 'fixtures/repos' }).codeHost).toEqual({ kind: 'local', dir: 'fixtures/repos' });
-    expect(loadEnv({ GITHUB_APP_ID: '42', GITHUB_APP_PRIVATE_KEY: PEM }).codeHost).toEqual({
+    expect(loadEnv({ GITHUB_APP_ID: '42', GITHUB_APP_PRIVATE_KEY: PEM, JWT_SIGNING_SECRET: SECRET }).codeHost).toEqual({
       kind: 'github',
       appId: '42',
       privateKey: '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----',
+      apiUrl: 'https://api.github.com',
     });
+  });
+
+  it('sends every GitHub call to GITHUB_API_URL (GitHub Enterprise Server)', () => {
+    const config = loadEnv({ GITHUB_APP_ID: '42', GITHUB_APP_PRIVATE_KEY: PEM, JWT_SIGNING_SECRET: SECRET, GITHUB_API_URL: 'https://ghe.example.com/api/v3/' });
+    expect(config.codeHost).toMatchObject({ kind: 'github', apiUrl: 'https://ghe.example.com/api/v3' });
+    expect(errorOf({ GITHUB_API_URL: 'ftp://x' })).toContain('GITHUB_API_URL must be an http(s) URL');
+  });
+
+  describe('fails closed outside the embedded mode (PGlite + local code host), whatever NODE_ENV says', () => {
+    const real = [
+      ['a GitHub App', { GITHUB_APP_ID: '42', GITHUB_APP_PRIVATE_KEY: PEM }],
+      ['a Postgres database', { DATABASE_URL: 'postgres://u@h:5432/db' }],
+      ['a Supabase project', { SUPABASE_URL: 'https://p.supabase.co', SUPABASE_SERVICE_ROLE_KEY: 'k' }],
+    ] as const;
+    it.each(real)('refuses to start with %s and no signing keys, under any NODE_ENV but production', (_what, source) => {
+      for (const NODE_ENV of [undefined, 'development', 'test']) {
+        expect(errorOf({ ...source, ...(NODE_ENV === undefined ? {} : { NODE_ENV }) })).toContain('JWT_SIGNING_SECRET or SUPABASE_JWKS_URL is required');
+        expect(errorOf({ ...source, JWT_SIGNING_SECRET: DEVELOPMENT_JWT_SIGNING_SECRET })).toContain('must not be the public development secret');
+      }
+    });
+    it.each(real)('starts with %s and a secret of its own, or a JWKS alone (then HS256 is off)', (_what, source) => {
+      expect(loadEnv({ ...source, JWT_SIGNING_SECRET: SECRET }).auth.jwtSigningSecret).toBe(SECRET);
+      const jwksOnly = loadEnv({ ...source, SUPABASE_JWKS_URL: 'https://p.supabase.co/auth/v1/.well-known/jwks.json' });
+      expect(jwksOnly.auth.jwtSigningSecret).toBeNull();
+      expect(jwksOnly.auth.usingDevelopmentSecret).toBe(false);
+      expect(jwksOnly.embedded).toBe(false);
+    });
+  });
+
+  it('requires the issuer when SUPABASE_URL is set, derived from it unless JWT_ISSUER says otherwise', () => {
+    const supabase = { SUPABASE_URL: 'https://p.supabase.co/', SUPABASE_SERVICE_ROLE_KEY: 'k', JWT_SIGNING_SECRET: SECRET };
+    expect(loadEnv(supabase).auth.issuer).toBe('https://p.supabase.co/auth/v1');
+    expect(loadEnv({ ...supabase, JWT_ISSUER: 'https://auth.example.com' }).auth.issuer).toBe('https://auth.example.com');
+    expect(loadEnv({}).auth.issuer).toBeNull();
   });
 
   it('reads the optional settings', () => {
@@ -97,6 +158,7 @@ describe('loadEnv', () => {
     ['the development secret', { JWT_SIGNING_SECRET: DEVELOPMENT_JWT_SIGNING_SECRET }, 'must not be the public development secret'],
     ['a database', { SUPABASE_URL: '', SUPABASE_SERVICE_ROLE_KEY: '' }, 'a database is required in production'],
     ['the GitHub App', { GITHUB_APP_ID: '', GITHUB_APP_PRIVATE_KEY: '' }, 'GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY are required'],
+    ['the webhook secret', { GITHUB_WEBHOOK_SECRET: '' }, 'GITHUB_WEBHOOK_SECRET is required in production'],
     ['an https JWKS URL', { SUPABASE_JWKS_URL: 'http://p.supabase.co/jwks' }, 'SUPABASE_JWKS_URL must use https'],
   ])('refuses to start in production without %s', (_what, change, message) => {
     expect(errorOf({ ...production, ...change })).toContain(message);
@@ -108,7 +170,7 @@ describe('loadEnv', () => {
     [{ PORT: '70000' }, 'PORT'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must be a postgres:// URL'],
     [{ SUPABASE_URL: 'https://p.supabase.co' }, 'SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY go together'],
-    [{ SUPABASE_URL: 'https://p.supabase.co', SUPABASE_SERVICE_ROLE_KEY: 'k', DATABASE_URL: 'postgres://h/db' }, 'not both'],
+    [{ SUPABASE_URL: 'https://p.supabase.co', SUPABASE_SERVICE_ROLE_KEY: 'k', DATABASE_URL: 'postgres://h/db', JWT_SIGNING_SECRET: SECRET }, 'not both'],
     [{ GITHUB_APP_ID: '1' }, 'GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY go together'],
     [{ GITHUB_APP_ID: 'my-app', GITHUB_APP_PRIVATE_KEY: PEM }, 'GITHUB_APP_ID must be the numeric App id'],
     [{ CORS_ORIGINS: '*' }, 'CORS_ORIGINS each entry must be an origin'],

@@ -13,6 +13,8 @@ import { countsOf, finding, userWithRepositories } from '../support/db-fixtures.
 
 const BROWSER_READABLE_TABLES = ['installations', 'repositories', 'scans', 'findings', 'rule_settings', 'rule_overrides'];
 const ALL_TABLES = [...BROWSER_READABLE_TABLES, 'rate_limits'];
+/** Tables of no user: what GitHub's webhooks said (suspended installations, deliveries acted on), the online audits' facts. */
+const SERVICE_TABLES = ['suspended_installations', 'webhook_deliveries', 'online_facts'];
 
 let t: TestDatabase;
 let owner: string;
@@ -99,6 +101,15 @@ describe('reads', () => {
     expect(legacy!.uid).toBe(stranger);
   });
 });
+
+test.each(SERVICE_TABLES.flatMap((table) => (['anon', 'authenticated'] as const).map((role) => [table, role] as const)))(
+  '%s is neither readable nor writable by %s',
+  async (table, role) => {
+    for (const sql of [`select * from public.${table}`, `delete from public.${table}`, `truncate public.${table}`]) {
+      expect(await sqlStateOf(() => t.as(role, role === 'anon' ? null : owner, (tx) => tx.query(sql))), sql).toBe('42501');
+    }
+  },
+);
 
 describe('writes', () => {
   const attempts: Record<string, (table: string, userId: string) => string> = {
@@ -193,8 +204,7 @@ test('every table has row-level security and only SELECT policies for authentica
     `select c.relname, c.relrowsecurity as rls from pg_class c join pg_namespace n on n.oid = c.relnamespace
      where n.nspname = 'public' and c.relkind = 'r' order by 1`,
   );
-  // online_facts (the online audits' cache) holds no user's rows: tests/supabase/online-facts.test.ts covers it.
-  expect(tables.map((row) => row.relname).sort()).toEqual([...ALL_TABLES, 'online_facts'].sort());
+  expect(tables.map((row) => row.relname).sort()).toEqual([...ALL_TABLES, ...SERVICE_TABLES].sort());
   expect(tables.every((row) => row.rls)).toBe(true);
   const policies = await t.query<{ tablename: string; cmd: string; roles: string[] | string }>(
     `select tablename, cmd, roles from pg_policies where schemaname = 'public' order by tablename`,

@@ -22,7 +22,9 @@ export interface TokenOptions {
 }
 
 export function signingSecret(): string {
-  return env().auth.jwtSigningSecret;
+  const secret = env().auth.jwtSigningSecret;
+  if (secret === null) throw new Error('the tests sign HS256 tokens: configure JWT_SIGNING_SECRET (or nothing)');
+  return secret;
 }
 
 export async function signToken(options: TokenOptions = {}): Promise<string> {

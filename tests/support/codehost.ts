@@ -4,7 +4,7 @@
 import { randomInt } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { createLocalCodeHost } from '../../lib/codehost/local.js';
-import { CodeHostError, type CodeHost, type HostedRepository, type InstallationAccount, type RepositorySnapshot } from '../../lib/codehost/port.js';
+import { CodeHostError, type CodeHost, type HostedRepository, type InstallationAccount, type OrganizationRole, type RepositorySnapshot } from '../../lib/codehost/port.js';
 import type { TestDatabase } from './db.js';
 
 export const EXAMPLES_DIR = fileURLToPath(new URL('../../examples/', import.meta.url));
@@ -49,11 +49,15 @@ export async function githubUser(t: TestDatabase, login?: string): Promise<{ use
  */
 export class ScriptedCodeHost implements CodeHost {
   installations: InstallationAccount[] = [];
-  /** `org -> member logins`. */
+  /** `org -> logins of its plain members` (role `member`). */
   members: Record<string, string[]> = {};
+  /** `org -> logins of its owners` (role `admin`). */
+  owners: Record<string, string[]> = {};
   repositories: HostedRepository[] = [];
   snapshot: RepositorySnapshot = { files: [], settings: {}, defaultBranch: 'main', requests: 0 };
   fail: (() => Error) | null = null;
+  /** `installation id -> what is left of its request budget` (none: unknown). */
+  budgets: Record<number, { remaining: number; resetAt: number }> = {};
   readonly calls: { method: string; args: unknown[] }[] = [];
 
   private record(method: string, args: unknown[]): void {
@@ -68,14 +72,19 @@ export class ScriptedCodeHost implements CodeHost {
     return found;
   }
 
-  async isOrganizationMember(installationId: number, org: string, login: string): Promise<boolean> {
-    this.record('isOrganizationMember', [installationId, org, login]);
-    return this.members[org]?.includes(login) ?? false;
+  async organizationRole(installationId: number, org: string, login: string): Promise<OrganizationRole | null> {
+    this.record('organizationRole', [installationId, org, login]);
+    if (this.owners[org]?.includes(login) === true) return 'admin';
+    return this.members[org]?.includes(login) === true ? 'member' : null;
   }
 
   async listRepositories(installationIds: readonly number[]): Promise<HostedRepository[]> {
     this.record('listRepositories', [installationIds]);
     return this.repositories.filter((r) => installationIds.includes(r.installationId));
+  }
+
+  budget(installationId: number): { remaining: number; resetAt: number } | null {
+    return this.budgets[installationId] ?? null;
   }
 
   async fetchSnapshot(...args: Parameters<CodeHost['fetchSnapshot']>): Promise<RepositorySnapshot> {

@@ -99,11 +99,19 @@ export interface BoundRequest {
   readonly count: number;
 }
 
-export function bindRequest(octokit: GitHubOctokit, signal: AbortSignal, options: Pick<ClientOptions, 'fetch'>): BoundRequest {
+export function bindRequest(
+  octokit: GitHubOctokit,
+  signal: AbortSignal,
+  options: Pick<ClientOptions, 'fetch'>,
+  /** Sees every answer's headers (the installation's rate-limit budget). */
+  observe?: (headers: Headers) => void,
+): BoundRequest {
   let count = 0;
-  const fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
     count++;
-    return (options.fetch ?? globalThis.fetch)(input, init);
+    const response = await (options.fetch ?? globalThis.fetch)(input, init);
+    observe?.(response.headers);
+    return response;
   };
   return {
     request: octokit.request.defaults({ request: { signal, fetch } }),

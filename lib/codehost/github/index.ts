@@ -3,6 +3,7 @@ import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
 import { isObject } from '../../engine/settings/json.js';
 import { CodeHostError, type CodeHost, type FetchOptions, type HostedRepository, type InstallationAccount, type RepositoryLocator, type RepositorySnapshot } from '../port.js';
 import { bindRequest, DEFAULT_BASE_URL, octokitClass, type ClientOptions, type GitHubOctokit } from './client.js';
+import { BudgetBook } from './budget.js';
 import { withDeadline, type Deadline } from './deadline.js';
 import { fetchReader } from '../../online/client.js';
 import { codeHostError, describeFailure } from './errors.js';
@@ -66,6 +67,8 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCode
     log: { debug: () => {}, info: () => {}, warn: (m: string) => options.log?.warn(m), error: (m: string) => options.log?.error(m) },
   });
   const margin = options.tokenRefreshMarginMs ?? DEFAULT_TOKEN_REFRESH_MARGIN_MS;
+  const budgets = new BudgetBook();
+  const observe = (installationId: number) => (headers: Headers) => budgets.observe(installationId, headers);
   const timeout = () => Date.now() + (options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
 
   /**
@@ -90,6 +93,10 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCode
   return {
     apiUrl,
 
+    budget(installationId) {
+      return budgets.budget(installationId);
+    },
+
     getInstallation(installationId) {
       return withDeadline(timeout(), async (deadline): Promise<InstallationAccount> => {
         try {
@@ -107,19 +114,21 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCode
     /**
      * `GET /orgs/{org}/memberships/{username}` with the installation's token, which needs the organization
      * permission "Members: read". Only an active membership counts: a pending invitation is not one yet.
-     * Unlike `GET /orgs/{org}/members/{username}`, it never redirects to the public member list.
+     * Unlike `GET /orgs/{org}/members/{username}`, it never redirects to the public member list, and it
+     * names the role (`admin` for the organization's owners; `member`, `billing_manager`... read as member).
      */
-    isOrganizationMember(installationId, org, login) {
+    organizationRole(installationId, org, login) {
       return withDeadline(timeout(), async (deadline) => {
         const { octokit, permissions } = await installation(installationId, deadline);
         if (permissions.members === undefined) {
           throw new CodeHostError('forbidden', `installation ${installationId}: the App has no "Members: read" organization permission, so membership in ${org} cannot be checked`);
         }
         try {
-          const { data } = await bindRequest(octokit, deadline.signal, options).request('GET /orgs/{org}/memberships/{username}', { org, username: login });
-          return isObject(data) && data.state === 'active';
+          const { data } = await bindRequest(octokit, deadline.signal, options, observe(installationId)).request('GET /orgs/{org}/memberships/{username}', { org, username: login });
+          if (!isObject(data) || data.state !== 'active') return null;
+          return data.role === 'admin' ? 'admin' : 'member';
         } catch (error) {
-          if (describeFailure(error).kind === 'not_found') return false;
+          if (describeFailure(error).kind === 'not_found') return null;
           throw codeHostError(error, `membership of ${login} in ${org}`);
         }
       });
@@ -131,7 +140,7 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCode
         const lists = await Promise.all(
           ids.map(async (installationId) => {
             const { octokit } = await installation(installationId, deadline);
-            const { request } = bindRequest(octokit, deadline.signal, options);
+            const { request } = bindRequest(octokit, deadline.signal, options, observe(installationId));
             const page = async (n: number): Promise<{ total: number; repositories: unknown[] }> => {
               const { data } = await request('GET /installation/repositories', { per_page: PAGE_SIZE, page: n });
               const body: unknown = data;
@@ -163,7 +172,7 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCode
     fetchSnapshot(locator: RepositoryLocator, fetchOptions: FetchOptions = {}) {
       return withDeadline(fetchOptions.deadline ?? timeout(), async (deadline): Promise<RepositorySnapshot> => {
         const { octokit, permissions, tokenRequested } = await installation(locator.installationId, deadline);
-        const bound = bindRequest(octokit, deadline.signal, options);
+        const bound = bindRequest(octokit, deadline.signal, options, observe(locator.installationId));
         const snapshot = await fetchRepositorySnapshot({ request: bound.request, permissions, apiUrl, optionalSignal: deadline.early(OPTIONAL_AREA_RESERVE_MS) }, locator);
         return { ...snapshot, requests: bound.count + (tokenRequested ? 1 : 0) };
       });

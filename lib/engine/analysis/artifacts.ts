@@ -67,3 +67,21 @@ function hasInput(step: Step, name: string): boolean {
   const pair = step.with?.pairs.find((p) => keyText(p.key) === name);
   return pair !== undefined && get(step.with, name)?.kind === 'scalar' && getText(step.with, name) !== null;
 }
+
+/** A shell line that reads a file's content (`$(cat x)`, `< x`, `jq ... x`, `read`). */
+export const READS_FILE = /\$\(\s*<|\$\(\s*(cat|head|tail|jq|yq|awk|sed|grep|cut|tr|unzip|base64|xargs)\b|`\s*(cat|head|tail|jq)\b|(^|[;&|]\s*)(cat|head|tail|jq|yq|awk|sed|grep|cut)\b|<\s*["']?[\w./$-]|\bread\b|Get-Content/;
+
+const firstDownloads = new WeakMap<Job, Step | null>();
+
+/** An earlier step of the job that downloaded artifacts of another run (`run-id`, `gh run download` ...), or null. */
+export function earlierForeignDownload(step: Step): Step | null {
+  const job = step.job;
+  if (job === null) return null;
+  let first = firstDownloads.get(job);
+  if (first === undefined) {
+    first = job.steps.find((s) => stepDownloads(s).length > 0) ?? null;
+    firstDownloads.set(job, first);
+  }
+  return first !== null && first.index < step.index ? first : null;
+}
+

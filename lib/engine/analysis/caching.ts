@@ -18,11 +18,25 @@ type Rule = (step: Step, input: (name: string) => string | null) => string | nul
 
 /**
  * `${{ !startsWith(github.ref, 'refs/tags/') }}`-style values: caching switched by whether the run is a
- * release. Read as "off" for opt-in inputs and "on" for opt-out ones, i.e. no cache when releasing.
+ * release. The polarity decides: `'release'` when the value is true on releases (`startsWith(github.ref,
+ * 'refs/tags/')`, `github.ref_type == 'tag'`), `'not-release'` when it is true everywhere else (`!startsWith`,
+ * `!=`), null when it is no such switch or the engine cannot tell.
  */
-const releaseSwitch = (value: string | null) => value !== null && value.includes('${{') && /refs\/tags|ref_type|startsWith\(\s*github\.ref\b|event_name\s*==\s*'release'/.test(value);
-const truthy = (value: string | null) => value !== null && (/^(true|yes|1|on)$/i.test(value.trim()) || releaseSwitch(value));
-const falsy = (value: string | null) => value !== null && (/^(false|no|0|off|)$/i.test(value.trim()) || releaseSwitch(value));
+export function releaseSwitch(value: string | null): 'release' | 'not-release' | null {
+  if (value === null || !value.includes('${{')) return null;
+  const text = value.replace(/\s+/g, ' ');
+  const subject = String.raw`(?:startsWith|contains)\s*\(\s*github\.ref\b[^)]*(?:refs/tags|tags/)[^)]*\)`;
+  const compared = String.raw`(?:github\.ref_type\s*[!=]=\s*'tag'|github\.event_name\s*[!=]=\s*'release')`;
+  const negated = new RegExp(String.raw`!\s*${subject}|github\.ref_type\s*!=\s*'tag'|github\.event_name\s*!=\s*'release'`, 'i').test(text);
+  const positive = new RegExp(String.raw`(?:^|[^!\s]|[^!]\s)${subject}|github\.ref_type\s*==\s*'tag'|github\.event_name\s*==\s*'release'`, 'i').test(text);
+  if (!new RegExp(`${subject}|${compared}`, 'i').test(text)) return null;
+  if (negated === positive) return null;
+  return positive ? 'release' : 'not-release';
+}
+/** True for a value that is true on a release run (so an opt-out input turns caching off there). */
+const truthy = (value: string | null) => value !== null && (/^(true|yes|1|on)$/i.test(value.trim()) || releaseSwitch(value) === 'release');
+/** True for a value that is false on a release run (so an opt-in input leaves caching off there). */
+const falsy = (value: string | null) => value !== null && (/^(false|no|0|off|)$/i.test(value.trim()) || releaseSwitch(value) === 'not-release');
 /** An input that enables caching when set to anything but empty/false. */
 const optIn = (name: string): Rule => (_, input) => (input(name) !== null && !falsy(input(name)) ? `with \`${name}: ${input(name)}\`` : null);
 /** A boolean input that enables caching, on by default. */
@@ -84,4 +98,23 @@ export function cacheUse(step: Step): CacheUse | null {
   if (how === null) return null;
   const key = step.with?.pairs.find((p) => keyText(p.key) === 'key')?.value;
   return { step, node: step.uses, how: `${name} ${how}`, key };
+}
+
+const GHA_CACHE_TO = /--cache-to[=\s]+["']?type=gha\b/;
+
+/**
+ * A step that writes the Actions cache without restoring one the engine knows of: BuildKit exporting layers
+ * with `type=gha` (`docker buildx build --cache-to type=gha`, `cache-to: type=gha` of the Docker actions).
+ */
+export function cacheWrite(step: Step): CacheUse | null {
+  if (step.run !== undefined && typeof step.run.value === 'string' && GHA_CACHE_TO.test(step.run.value)) {
+    return { step, node: step.run, how: '`docker buildx --cache-to type=gha`', key: undefined };
+  }
+  const ref = step.usesRef;
+  if (ref?.kind !== 'repository' || step.uses === undefined) return null;
+  const slug = actionSlug(ref);
+  if ((slug === 'docker/build-push-action' || slug === 'docker/bake-action') && /type=gha/.test(`${getText(step.with, 'cache-to') ?? ''} ${getText(step.with, 'set') ?? ''}`)) {
+    return { step, node: step.uses, how: `${slug} with \`cache-to: type=gha\``, key: undefined };
+  }
+  return null;
 }

@@ -16,8 +16,9 @@ interface CodeSinkAction {
  * sub-directory), lower-case. Sources: each action's `action.yml` and README; CodeQL's and zizmor's
  * injection-sink models list most of them.
  */
-const CODE_SINK_ACTIONS: Record<string, CodeSinkAction> = {
+export const CODE_SINK_ACTIONS: Readonly<Record<string, CodeSinkAction>> = {
   'actions/github-script': { inputs: ['script'], language: 'JavaScript' },
+  'satackey/action-js-inline': { inputs: ['script'], language: 'JavaScript' },
   'cardinalby/js-eval-action': { inputs: ['expression'], language: 'JavaScript' },
   'jannekem/run-python-script-action': { inputs: ['script'], language: 'Python' },
   'azure/powershell': { inputs: ['inlinescript'], language: 'PowerShell' },
@@ -53,6 +54,9 @@ const CODE_SINK_ACTIONS: Record<string, CodeSinkAction> = {
   'cypress-io/github-action': { inputs: ['build', 'start', 'command', 'install-command'], language: 'shell' },
   'bahmutov/npm-install': { inputs: ['install-command'], language: 'shell' },
   'cloudflare/wrangler-action': { inputs: ['precommands', 'postcommands', 'command'], language: 'shell' },
+  // Query tools whose action runs the whole input as a command line in a shell.
+  'mikefarah/yq': { inputs: ['cmd'], language: 'shell' },
+  'sergeysova/jq-action': { inputs: ['cmd'], language: 'shell' },
 };
 
 export interface CodeSinkInput {

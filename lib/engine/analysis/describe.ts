@@ -1,4 +1,5 @@
 import type { Step } from '../model/workflow.js';
+import { CONTROLLER_TEXT } from '../expressions/controller.js';
 import type { Taint, TaintLevel } from '../expressions/taint.js';
 
 /** `step `Build` of job `test``, `step 3 of job `test``, `step `x` of composite action `.github/actions/a``. */
@@ -10,17 +11,20 @@ export function describeStep(step: Step): string {
 }
 
 const LEVELS: Record<TaintLevel, string> = {
-  arbitrary: 'free text an outsider chooses',
-  structured: 'text an outsider influences',
-  input: 'an input chosen by whoever triggers or calls it',
+  arbitrary: 'free text',
+  structured: 'constrained text',
+  input: 'an input',
   unknown: 'a value of unknown provenance',
 };
 
-/** `github.event.issue.title` (free text an outsider chooses, via env.TITLE). */
+/**
+ * `github.event.issue.title` (free text set by anyone with a GitHub account, via `env.TITLE`): the value,
+ * who controls it (the attacker model) and how it gets in.
+ */
 export function describeTaint(taint: Taint): string {
   const via = taint.via.length > 0 ? `, via ${taint.via.map((v) => (v === '…' ? v : `\`${v}\``)).join(' <- ')}` : '';
   const source = /^[\w.*-]+$/.test(taint.source) ? `\`${taint.source}\`` : taint.source;
-  return `${source} (${LEVELS[taint.level]}${via})`;
+  return `${source} (${LEVELS[taint.level]} set by ${CONTROLLER_TEXT[taint.controller]}${via})`;
 }
 
 function oneLine(text: string): string {

@@ -1,4 +1,6 @@
-import { keyText, type YNode, type YScalar } from '../yaml/model.js';
+import type { RepositoryModel } from '../model/repository.js';
+import type { Job, Workflow } from '../model/workflow.js';
+import { keyText, scalarText, type YNode, type YScalar } from '../yaml/model.js';
 
 /** A `<scope>: write` entry of a `permissions:` mapping. */
 export interface WriteScope {
@@ -31,4 +33,49 @@ export function readPermissions(node: YNode): Permissions {
     }
   }
   return { kind: 'scopes', writes };
+}
+
+/**
+ * The repository path a job's `uses:` names when it calls a reusable workflow of the same repository:
+ * `./.github/workflows/x.yml`, or GitHub's self-repository form `$/.github/workflows/x.yml`. Null otherwise.
+ */
+export function localWorkflowPath(text: string): string | null {
+  const value = text.trim();
+  const path = value.startsWith('./') ? value.slice(2) : value.startsWith('$/') ? value.slice(2) : null;
+  if (path === null || !/^\.github\/workflows\/[^/]+\.ya?ml$/.test(path.split('@')[0] ?? '')) return null;
+  return path.split('@')[0] ?? null;
+}
+
+/** The workflow of `repository` a call job runs, when it is a local reusable workflow the scan has. */
+export function calledLocalWorkflow(repository: RepositoryModel, job: Job): Workflow | undefined {
+  const text = job.uses === undefined ? null : scalarText(job.uses);
+  const path = text === null ? null : localWorkflowPath(text);
+  if (path === null) return undefined;
+  return repository.workflows.find((w) => w.file.path === path);
+}
+
+/** True when every job of `workflow` runs with a token its own `permissions:` (workflow or job level) decides. */
+export function declaresOwnPermissions(workflow: Workflow): boolean {
+  return workflow.permissions !== undefined || (workflow.jobs.length > 0 && workflow.jobs.every((j) => j.permissions !== undefined));
+}
+
+/** What in a job's text shows it needs a write scope: the commands and actions that consume it. */
+const SCOPE_USES: Record<string, RegExp> = {
+  contents:
+    /\bgit\s+(push|tag)\b|\bgh\s+(release|pr\s+merge|api)\b|\b(release|commit|push|publish|pages|changesets|backport|tag|version|deploy|auto-?merge|update|format|fix|style|pre-commit)[\w-]*@|GITHUB_TOKEN|github\.token|\bgithub-token\b|\btoken:/i,
+  'id-token':
+    /configure-aws-credentials|google-github-actions\/auth|azure\/login|pypi-publish|--provenance|provenance:|sigstore|cosign|attest|ACTIONS_ID_TOKEN|oidc|vault-action|slsa|workload_identity|role-to-assume|trusted[-_ ]publish|claude-code-action|run-gemini-cli|gemini-cli|npm\s+publish|twine|gh-action-pypi|id-token/i,
+  packages: /ghcr\.io|docker\.pkg\.github\.com|npm\.pkg\.github\.com|maven\.pkg\.github\.com|nuget\.pkg\.github\.com|rubygems\.pkg\.github\.com|docker\/login-action|\bpublish\b/i,
+  actions: /\bgh\s+(run|workflow|cache)\b|actions\/(cache|upload-artifact|download-artifact)|\/actions\/(runs|workflows|caches)|GITHUB_TOKEN|github\.token|\bgithub-token\b|cla-assistant|delete-/i,
+};
+
+/**
+ * Whether a job's own text shows it uses a write scope (a heuristic: a deploy with OIDC, a `git push`, a
+ * package pushed to GitHub Packages). For a single-job workflow, a workflow-level grant the job uses is
+ * exactly what the job needs, so there is nothing excessive to report.
+ */
+export function jobUsesScope(job: Job, scope: string): boolean {
+  const pattern = SCOPE_USES[scope];
+  if (pattern === undefined) return true;
+  return pattern.test(job.workflow.file.text.slice(job.node.start, job.node.end));
 }

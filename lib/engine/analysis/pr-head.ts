@@ -1,6 +1,7 @@
 import { expressionsOf } from '../expressions/extract.js';
 import { ContextAccess, contextPath, IndexAccess, walkExpression, type Expr } from '../expressions/parse.js';
-import { referencedEnvVars } from '../expressions/taint.js';
+import { earlierForeignDownload, READS_FILE } from './artifacts.js';
+import { referencedEnvVars } from './script-outputs.js';
 import type { RepositoryModel } from '../model/repository.js';
 import { actionSlug } from '../model/uses.js';
 import { privilegedTriggers, type Job, type Step, type Workflow } from '../model/workflow.js';
@@ -122,6 +123,12 @@ function fromPath(path: string[], scope: Scope, triggers: PrHeadTriggers, depth:
       const sources = outputSources(script, c);
       const text = sources === null ? script : sources.ranges.map(([from, to]) => script.slice(from, to)).join('\n');
       if (PR_LOOKUP.test(text)) return `${dotted} <- pull request head looked up by step ${producer.name ?? producer.id ?? a}`;
+      // A `workflow_run` job that downloaded the triggering run's artifacts and reads a file into the output:
+      // the pull request's build wrote that file (a head SHA, a branch, a repository name of its choosing).
+      const download = earlierForeignDownload(producer);
+      if (triggers.workflowRun && download !== null && READS_FILE.test(text)) {
+        return `${dotted} <- artifact content read by step ${producer.name ?? producer.id ?? a}`;
+      }
       const exprs = expressionsOf(scope.workflow.file, producer.run).flatMap((o) =>
         o.expr !== null && (sources === null || sources.ranges.some(([from, to]) => o.span.start >= from && o.span.start < to)) ? [o.expr] : [],
       );
@@ -276,8 +283,8 @@ export function untrustedCheckouts(job: Job, repository: RepositoryModel): Untru
     }
     if (found.length === 0) continue;
     const trust = stepTrust(step);
-    if (everyPathGuarded(trust, (g) => !APPROVALS.has(g.kind))) continue;
-    const approved = everyPathGuarded(trust, () => true);
+    if (everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label' && !APPROVALS.has(g.kind))) continue;
+    const approved = everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label');
     if (approved && found.every((c) => IMMUTABLE.has(c.evidence))) continue;
     for (const checkout of found) result.push({ ...checkout, approved, trigger: triggerOf(checkout.evidence, triggers) });
   }

@@ -15,6 +15,7 @@ export interface PublishingStep {
 const COMMANDS: { pattern: RegExp; registry: Registry; evidence: string }[] = [
   { pattern: /\b(npm|pnpm)\s+publish\b/, registry: 'npm', evidence: 'npm publish' },
   { pattern: /\byarn\s+(npm\s+)?publish\b/, registry: 'npm', evidence: 'yarn publish' },
+  { pattern: /\bbun\s+publish\b/, registry: 'npm', evidence: 'bun publish' },
   { pattern: /\btwine\s+upload\b/, registry: 'pypi', evidence: 'twine upload' },
   { pattern: /\b(poetry|uv|hatch|flit|pdm)\s+publish\b/, registry: 'pypi', evidence: 'Python package publish' },
   { pattern: /\bcargo\s+publish\b/, registry: 'crates', evidence: 'cargo publish' },

@@ -1,5 +1,16 @@
-import { referencedEnvVars } from '../expressions/taint.js';
 import { logicalLines, type ScriptSpan } from '../shell.js';
+
+/** Environment variables a script reads: `$X`, `${X}`, `$env:X`, `%X%`, `process.env.X`. */
+export function referencedEnvVars(script: string): Set<string> {
+  const names = new Set<string>();
+  // `$env:X` first: otherwise `$env` would be read as a variable named `env`.
+  const pattern = /\$env:([A-Za-z_][A-Za-z0-9_]*)|\$\{?([A-Za-z_][A-Za-z0-9_]*)|%([A-Za-z_][A-Za-z0-9_]*)%|process\.env\.([A-Za-z_][A-Za-z0-9_]*)/g;
+  for (const match of script.matchAll(pattern)) {
+    const name = match[1] ?? match[2] ?? match[3] ?? match[4];
+    if (name !== undefined) names.add(name);
+  }
+  return names;
+}
 
 /** Offsets in a script: the raw extents of some of its lines, and the environment variables they read. */
 export interface ScriptSources {
@@ -110,6 +121,19 @@ export interface ScriptFold<T> {
 const MAX_FOLD_DEPTH = 256;
 
 /**
+ * `URL=$(gh pr create --title "$TITLE" ...)`: a variable assigned the output of a command that prints an
+ * identifier it made (a URL, a number, a hash, a date, a path), not the text it was given. Whatever tainted
+ * the command's arguments does not flow into the variable.
+ */
+const OPAQUE_ASSIGNMENT =
+  /^\s*(?:(?:export|local|readonly)\s+)?[A-Za-z_]\w*=["']?\$\(\s*(?:gh\s+(?:pr|issue|release)\s+create|git\s+rev-parse|git\s+log\s+[^)]*--format=%H|date|mktemp|uuidgen|sha256sum|md5sum)\b[^\n]*\)["']?\s*$/;
+
+/** True for a line that assigns a variable the identifier a command printed (see `OPAQUE_ASSIGNMENT`). */
+export function opaqueAssignment(line: string): boolean {
+  return OPAQUE_ASSIGNMENT.test(line) && (line.match(/\$\(/g) ?? []).length === 1;
+}
+
+/**
  * Folds a value over the data flow of a script: each line contributes `own(line, [start, end))` and the
  * values of the variables it reads, which come from the lines assigning them (each variable computed once)
  * or, for variables the script does not assign, from `external`. Variables in `stop` contribute nothing.
@@ -123,6 +147,7 @@ export function scriptFold<T>(
   const memo = new Map<string, T>();
   const stop = fold.stop ?? new Set<string>();
   const lineValue = (line: ScriptSpan, depth: number): T => {
+    if (opaqueAssignment(line.text)) return fold.empty;
     let value = fold.own(line, [line.offset, index.ends.get(line) ?? script.length]);
     for (const name of index.reads.get(line) ?? []) {
       if (!stop.has(name)) value = fold.combine(value, variableValue(name, depth + 1));

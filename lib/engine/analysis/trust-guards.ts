@@ -18,9 +18,12 @@ import { asList, get, scalarText, type YNode } from '../yaml/model.js';
  * - `maintainer-event`: the event is one only users with write access cause (`github.event_name ==
  *   'workflow_dispatch'`), so pull request, issue and comment data are absent;
  * - `environment`: the job deploys to an environment, whose required reviewers (where configured, which the
- *   workflow cannot show) approve each run: an approval, like a label.
+ *   workflow cannot show) approve each run: an approval, like a label;
+ * - `bypassable-label`: a check of the pull request's labels in a workflow that also runs on new commits
+ *   (`synchronize`, or no `types` filter): the label stays when the attacker pushes again, so it is no gate.
+ *   It is kept to be reported, never accepted as a mitigation.
  */
-export type TrustGuardKind = 'same-repository' | 'pr-author' | 'actor' | 'commenter' | 'label' | 'maintainer-event' | 'environment';
+export type TrustGuardKind = 'same-repository' | 'pr-author' | 'actor' | 'commenter' | 'label' | 'maintainer-event' | 'environment' | 'bypassable-label';
 
 export interface TrustGuard {
   kind: TrustGuardKind;
@@ -42,7 +45,7 @@ const ACTORS = new Set(['github.actor', 'github.triggering_actor', 'github.event
 const PR_AUTHORS = new Set(['github.event.pull_request.user.login']);
 const COMMENTERS = new Set(['github.event.comment.user.login', 'github.event.review.user.login']);
 /** Events only users with write access (or GitHub itself, on their behalf) can cause. */
-const MAINTAINER_EVENTS = new Set(['workflow_dispatch', 'schedule', 'push', 'release', 'merge_group', 'create', 'delete', 'registry_package', 'deployment', 'deployment_status', 'page_build', 'workflow_call']);
+const MAINTAINER_EVENTS = new Set(['workflow_dispatch', 'repository_dispatch', 'schedule', 'push', 'release', 'merge_group', 'create', 'delete', 'registry_package', 'deployment', 'deployment_status', 'page_build', 'workflow_call']);
 const STATUS_FUNCTIONS = /\b(always|failure|cancelled)\s*\(/i;
 /** A script that checks the permission or association of whoever triggered the run. */
 const PERMISSION_CHECK = /getCollaboratorPermissionLevel|collaborators\/[^\s/]+\/permission|author_association|authorAssociation|checkUserPermission/;
@@ -100,7 +103,40 @@ export function guardCovers(guard: TrustGuard, source: string, issueComment: boo
   if (guard.kind === 'actor') return !(issueComment && source.startsWith('github.event.issue.'));
   if (guard.kind === 'same-repository' || guard.kind === 'pr-author') return pullRequest;
   if (guard.kind === 'commenter') return comment;
+  // A maintainer labelled the pull request as it was (a workflow that runs only on `labeled`).
+  if (guard.kind === 'label') return pullRequest;
   return false;
+}
+
+/** What stands between an outsider and a sink for one value. */
+export interface Gate {
+  /** True when every way to run passes a guard that vouches for the value. */
+  holds: boolean;
+  /** The conditions that do (when `holds`). */
+  conditions: string[];
+  /** Label checks that look like gates but do not hold (see `bypassable-label`). */
+  bypassable: string[];
+}
+
+/** The gate for a value from `source` in a step or job that runs on `paths` (gates apply per value). */
+export function gateOf(paths: TrustPaths, source: string, issueComment: boolean): Gate {
+  const holds = paths.every((path) => path.some((g) => guardCovers(g, source, issueComment)));
+  const conditions = holds ? unique(paths.flatMap((path) => path.filter((g) => guardCovers(g, source, issueComment)).slice(0, 1).map((g) => g.condition))) : [];
+  const bypassable = unique(paths.flatMap((path) => path.filter((g) => g.kind === 'bypassable-label').map((g) => g.condition)));
+  return { holds, conditions, bypassable };
+}
+
+/** `; gated by ...` / `; the label check ... is no gate ...` for a finding's description, or ''. */
+export function describeGate(gate: Gate): string {
+  if (gate.holds) return `; the condition ${gate.conditions.map((c) => `\`${c}\``).join(' / ')} keeps outsiders' values out, so this is hygiene, not an exploit`;
+  if (gate.bypassable.length > 0) {
+    return `; the label check ${gate.bypassable.map((c) => `\`${c}\``).join(' / ')} is no gate: the workflow also runs when new commits are pushed, and the label stays`;
+  }
+  return '';
+}
+
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)];
 }
 
 const checks = new WeakMap<Job, Step | null>();
@@ -204,7 +240,7 @@ function atomOf(expr: Expr, context: AtomContext): Atom {
   if (expr instanceof FunctionCall && functionName(expr) === 'contains' && expr.args.length === 2) {
     const [haystack, needle] = expr.args as [Expr, Expr];
     const labels = dotted(haystack);
-    if (labels === 'github.event.pull_request.labels.*.name' && labeledOnly) return { guard: 'label', fact: null };
+    if (labels === 'github.event.pull_request.labels.*.name') return { guard: labeledOnly ? 'label' : 'bypassable-label', fact: null };
     const path = dotted(needle);
     const values = literalList(haystack);
     if (path === null || values === null || values.length === 0) return none;

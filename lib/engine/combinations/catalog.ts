@@ -634,6 +634,21 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
 
 const BY_ID: ReadonlyMap<string, CombinationKind> = new Map(COMBINATION_KINDS.map((k) => [k.id, k]));
 
+/** Rules through which an outsider's pull request, issue or comment enters a chain. */
+const OUTSIDER_ENTRIES = new Set(['script-injection', 'untrusted-checkout', 'artifact-poisoning', 'github-env-injection', 'bot-actor-condition', 'cache-poisoning']);
+/** Rules through which someone else's code enters: an action, an image or a download. */
+const UPSTREAM_ENTRIES = new Set(['known-vulnerable-action', 'typosquat-action', 'unpinned-action', 'download-without-checksum', 'pipe-to-shell']);
+
+/** Who starts a kind's chain: its own `attacker`, or the one its first group's rules let in. */
+export function attackerOf(kind: CombinationKind): string {
+  if (kind.attacker !== undefined) return kind.attacker;
+  const entry = kind.requires[0] ?? [];
+  if (entry.some((r) => OUTSIDER_ENTRIES.has(r))) return 'an outside GitHub user (a fork pull request, an issue or a comment)';
+  if (entry.some((r) => UPSTREAM_ENTRIES.has(r))) return 'a compromised upstream (an action, image or download host taken over)';
+  if (kind.requires.flat().includes('self-hosted-runner')) return 'an outside GitHub user whose pull request reaches the runner';
+  return 'anyone who can run code in a workflow of the repository (a collaborator, or code a compromised dependency runs)';
+}
+
 export function combinationKind(id: string): CombinationKind | undefined {
   return BY_ID.get(id);
 }

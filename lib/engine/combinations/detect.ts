@@ -1,5 +1,5 @@
 import { SETTINGS_FILE, severityRank, type Finding, type FindingRecord } from '../types.js';
-import { COMBINATION_KINDS } from './catalog.js';
+import { attackerOf, COMBINATION_KINDS } from './catalog.js';
 import { COMBINATION_SEVERITIES, type Combination, type CombinationKind } from './types.js';
 
 /** Whether a rule is enabled for the user and repository (global preference merged with the override). */
@@ -11,6 +11,24 @@ interface Match {
 }
 
 /**
+ * Rules whose findings are how an outsider gets in. Their LOW findings (a value only a collaborator or an
+ * unknown caller sets, or one a gate vouches for) are hygiene and start no attack path; below HIGH (text
+ * the attacker only shapes, a merge in the way) they start one that is at most HIGH.
+ */
+const ENTRY_RULES: ReadonlySet<string> = new Set(['script-injection', 'untrusted-checkout', 'artifact-poisoning', 'github-env-injection', 'bot-actor-condition', 'cache-poisoning']);
+
+/**
+ * Kinds whose chain really crosses workflow files, through a repository-wide store: the Actions cache a
+ * pull request's run writes and a release run restores. Every other kind joins workflow findings of one file
+ * (and one job), and repository settings from anywhere.
+ */
+const CROSS_FILE_KINDS: ReadonlySet<string> = new Set(['cache-poisoning-release']);
+
+function entryUsable(r: FindingRecord): boolean {
+  return !ENTRY_RULES.has(r.finding.rule_id) || severityRank(r.finding.severity) <= severityRank('MEDIUM');
+}
+
+/**
  * The combinations the findings of one repository form. Pure and deterministic: it reads only the
  * record fields (finding, job), so stored findings give the same result as a fresh scan.
  *
@@ -19,7 +37,7 @@ interface Match {
  * taken, and of its findings the first in (file, line, column) order.
  */
 export function findCombinations(records: readonly FindingRecord[], isEnabled: RuleEnabled): Combination[] {
-  const usable = records.filter((r) => isEnabled(r.finding.rule_id)).sort(compareRecords);
+  const usable = records.filter((r) => isEnabled(r.finding.rule_id) && entryUsable(r)).sort(compareRecords);
   const byRule = new Map<string, FindingRecord[]>();
   for (const r of usable) {
     const list = byRule.get(r.finding.rule_id);
@@ -31,7 +49,11 @@ export function findCombinations(records: readonly FindingRecord[], isEnabled: R
     // A kind with a group none of whose rules has a usable finding cannot fire: skip its files and jobs.
     if (!kind.requires.every((group) => group.some((ruleId) => byRule.has(ruleId)))) continue;
     if (kind.scope === 'repo') {
-      const matches = match(kind, byRule, () => true);
+      // At most one instance per repository: settings alone, or one file's findings (bound to one job) with
+      // settings; only the kinds that cross files through a shared store join workflow files.
+      const matches = CROSS_FILE_KINDS.has(kind.id)
+        ? match(kind, byRule, () => true)
+        : (match(kind, byRule, (r) => r.finding.file === SETTINGS_FILE) ?? firstFileMatch(kind, byRule, usable));
       if (matches !== null) combinations.push(build(kind, matches, repoFile(matches)));
       continue;
     }
@@ -105,6 +127,14 @@ function matchInFile(kind: CombinationKind, byRule: Map<string, FindingRecord[]>
   return null;
 }
 
+function firstFileMatch(kind: CombinationKind, byRule: Map<string, FindingRecord[]>, usable: readonly FindingRecord[]): Match[] | null {
+  for (const file of workflowFiles(kind, usable)) {
+    const matches = matchInFile(kind, byRule, file, usable);
+    if (matches !== null) return matches;
+  }
+  return null;
+}
+
 function match(kind: CombinationKind, byRule: Map<string, FindingRecord[]>, accepts: (r: FindingRecord) => boolean): Match[] | null {
   const pick = (ruleId: string): Match | null => {
     const qualifier = kind.qualifiers.find((q) => q.rule_id === ruleId);
@@ -136,23 +166,43 @@ function repoFile(matches: readonly Match[]): string {
 
 function build(kind: CombinationKind, matches: readonly Match[], file: string): Combination {
   const matched = new Set(matches.map((m) => m.rule_id));
+  const found = new Map(matches.map((m) => [m.rule_id, m.record.finding]));
+  // Each stage tells the kind's step, then what was found where (trigger, value, step, line).
   const stages = kind.stages
     .filter((s) => matched.has(s.rule_id))
-    .map((s, order) => ({ order, title: s.title, description: s.description, rule_id: s.rule_id }));
-  stages.push({ order: stages.length, title: kind.impact_title, description: kind.impact, rule_id: '' });
+    .map((s, order) => ({ order, title: s.title, description: `${s.description} Here: ${foundAt(found.get(s.rule_id))}`, rule_id: s.rule_id }));
+  const attacker = attackerOf(kind);
+  stages.push({ order: stages.length, title: kind.impact_title, description: `${kind.impact} Attacker: ${attacker}.`, rule_id: '' });
   const advice = kind.break_chain.find((b) => matched.has(b.rule_id)) ?? kind.break_chain[0];
+  const target = advice === undefined ? undefined : found.get(advice.rule_id);
+  // The entry finding decides: an outsider's free text with no gate in the way is CRITICAL, anything
+  // weaker (text the attacker only shapes, a merge to wait for) keeps the chain at HIGH.
+  const entry = matches.find((m) => ENTRY_RULES.has(m.rule_id));
+  const severity = kind.severity === 'CRITICAL' && entry !== undefined && entry.record.finding.severity !== 'HIGH' ? 'HIGH' : kind.severity;
   return {
     id: kind.id,
     title: kind.title,
-    severity: kind.severity,
+    severity,
     scope: kind.scope,
     file,
     impact: kind.impact,
-    break_chain: advice?.advice ?? '',
+    break_chain: advice === undefined ? '' : target === undefined ? advice.advice : `At ${location(target)} (${target.title.replace(/\.$/, '')}): ${advice.advice}`,
     break_chain_rule: advice?.rule_id ?? '',
     stages,
     components: matches.map((m) => ({ rule_id: m.rule_id, finding: publicFinding(m.record.finding) })),
   };
+}
+
+/** `.github/workflows/x.yml:31`, or `the repository settings`. */
+function location(f: Finding): string {
+  return f.file === SETTINGS_FILE ? 'the repository settings' : `${f.file}:${f.line}`;
+}
+
+/** `<description> (.github/workflows/x.yml:31)`: the finding behind a stage. */
+function foundAt(f: Finding | undefined): string {
+  if (f === undefined) return '';
+  const text = f.description.replace(/\.\s*$/, '');
+  return `${text} (${location(f)}).`;
 }
 
 /** The nine public fields, in order, whatever else a stored finding carries. */

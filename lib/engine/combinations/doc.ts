@@ -1,4 +1,4 @@
-import { COMBINATION_KINDS } from './catalog.js';
+import { attackerOf, COMBINATION_KINDS } from './catalog.js';
 import type { CombinationKind } from './types.js';
 
 function ingredient(kind: CombinationKind, ruleId: string): string {
@@ -29,7 +29,7 @@ export function kindsMarkdown(kinds: readonly CombinationKind[] = COMBINATION_KI
     ),
   ];
   for (const k of kinds) {
-    lines.push('', `### ${k.id}`, '', `**${k.title}.** ${k.severity}, ${k.scope} scope. ${k.impact}`, '', 'Stages, in attack order (those whose rule matched):', '');
+    lines.push('', `### ${k.id}`, '', `**${k.title}.** ${k.severity}, ${k.scope} scope. ${k.impact}`, '', `Attacker: ${attackerOf(k)}.`, '', 'Stages, in attack order (those whose rule matched):', '');
     k.stages.forEach((s, i) => lines.push(`${i + 1}. **${s.title}** (\`${s.rule_id}\`): ${s.description}`));
     lines.push(`${k.stages.length + 1}. **${k.impact_title}**.`, '');
     for (const b of k.break_chain) lines.push(`Break the chain (\`${b.rule_id}\`): ${b.advice}`, '');

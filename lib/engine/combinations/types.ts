@@ -56,6 +56,11 @@ export interface CombinationKind {
   impact_title: string;
   /** The story in attack order; one template per rule of `requires` and `amplifiers`. */
   stages: readonly StageTemplate[];
+  /**
+   * Who starts the chain, in words ("an outside GitHub user", "a compromised upstream"); when absent it is
+   * derived from the required rules (see `attackerOf`).
+   */
+  attacker?: string;
 }
 
 export interface CombinationStage {

@@ -1,8 +1,9 @@
 /**
  * A dated snapshot of GitHub Security Advisories for the GitHub Actions ecosystem, shipped as data so
- * scans stay offline and deterministic. Sources: the GitHub Advisory Database (ecosystem "actions") and
- * the maintainers' own advisories, checked by hand. Advisories rated low by GitHub are left out, and so
- * are those about a repository's own workflows rather than an action others use.
+ * scans stay offline and deterministic. Sources: the GitHub Advisory Database (ecosystem "actions"), the
+ * maintainers' own advisories, and the list embedded in poutine (BoostSecurity's scanner, its
+ * `opa/rego/external/osv.rego`), each entry saying which. Every advisory of the poutine list is kept, even
+ * the few about a repository's own code rather than an action others use: they cost nothing when unused.
  *
  * Refresh: add an entry per new advisory (and per action it names), then bump ADVISORY_SNAPSHOT_DATE.
  */
@@ -12,8 +13,14 @@ export interface ActionAdvisory {
   /** The GHSA id. */
   id: string;
   cve: string | null;
-  /** `owner/repo`, lower case. Sub-path actions (`owner/repo/sub@v1`) share the repository's advisories. */
+  /** `owner/repo`, lower case. Sub-path actions (`owner/repo/sub@v1`) share the repository's advisories unless `path` is set. */
   action: string;
+  /** The sub-path (an action directory or a reusable workflow file) the advisory is about, lower case; absent for the whole repository. */
+  path?: string;
+  /** Where the entry comes from: the GitHub Advisory Database, a peer's embedded list, a maintainer's advisory. */
+  source: string;
+  /** When GitHub published the advisory (`YYYY-MM-DD`), when the source gives it; null otherwise. */
+  published: string | null;
   /** One line: what is wrong with the affected versions. */
   summary: string;
   /** Affected versions as `[introduced, fixed)` ranges; `fixed` absent when no release fixes it. */
@@ -29,11 +36,18 @@ export interface ActionAdvisory {
   compromise: boolean;
   /** The first safe version, for the recommendation. */
   upgrade: string;
+  /**
+   * MEDIUM when harm needs more than a crafted input to the job (another tenant of a shared runner, a
+   * user opening a CSV, a failed run with debug artifacts); absent means HIGH.
+   */
+  severity?: 'MEDIUM';
 }
 
 export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
   {
     id: 'GHSA-mrrh-fwg8-r2c3',
+    source: 'GitHub Advisory Database, checked by hand',
+    published: null,
     cve: 'CVE-2025-30066',
     action: 'tj-actions/changed-files',
     summary: 'supply-chain compromise (March 2025): every tag up to v45.0.7 was repointed to a commit that dumped CI secrets into the workflow log',
@@ -44,6 +58,8 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
   },
   {
     id: 'GHSA-mcph-m25j-8j63',
+    source: 'GitHub Advisory Database; poutine embedded list',
+    published: '2024-01-02',
     cve: 'CVE-2023-51664',
     action: 'tj-actions/changed-files',
     summary: 'changed file names are returned unescaped, so a crafted file name injects commands into steps that use the outputs',
@@ -53,6 +69,8 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
   },
   {
     id: 'GHSA-qmg3-hpqr-gqvc',
+    source: 'GitHub Advisory Database, checked by hand',
+    published: null,
     cve: 'CVE-2025-30154',
     action: 'reviewdog/action-setup',
     summary: 'supply-chain compromise (11 March 2025, 18:42-20:31 UTC): the v1 tag pointed to a commit that dumped CI secrets into the workflow log',
@@ -64,6 +82,8 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
   },
   {
     id: 'GHSA-8v8w-v8xg-79rf',
+    source: 'GitHub Advisory Database; poutine embedded list',
+    published: '2023-12-05',
     cve: 'CVE-2023-49291',
     action: 'tj-actions/branch-names',
     summary: 'branch names are echoed unsanitised, so a crafted branch name injects commands',
@@ -73,6 +93,8 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
   },
   {
     id: 'GHSA-gq52-6phf-x2r6',
+    source: 'GitHub Advisory Database, checked by hand',
+    published: null,
     cve: 'CVE-2025-54416',
     action: 'tj-actions/branch-names',
     summary: 'outputs are unescaped with `eval printf`, so a crafted branch name injects commands',
@@ -82,6 +104,8 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
   },
   {
     id: 'GHSA-ghm2-rq8q-wrhc',
+    source: 'GitHub Advisory Database; poutine embedded list',
+    published: '2024-01-02',
     cve: 'CVE-2023-52137',
     action: 'tj-actions/verify-changed-files',
     summary: 'changed file names are returned unescaped, so a crafted file name injects commands into steps that use the outputs',
@@ -91,15 +115,19 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
   },
   {
     id: 'GHSA-cxww-7g56-2vh6',
+    source: 'GitHub Advisory Database; poutine embedded list',
+    published: '2024-09-03',
     cve: 'CVE-2024-42471',
     action: 'actions/download-artifact',
     summary: 'artifact extraction follows `../` paths (zip slip), so a crafted artifact writes files outside the target directory',
-    ranges: [{ introduced: '4.0.0', fixed: '4.1.3' }],
+    ranges: [{ introduced: '4.0.0', fixed: '4.1.7' }],
     compromise: false,
-    upgrade: '4.1.3',
+    upgrade: '4.1.7',
   },
   {
     id: 'GHSA-5xr6-xhww-33m4',
+    source: 'GitHub Advisory Database, checked by hand',
+    published: null,
     cve: null,
     action: 'dawidd6/action-download-artifact',
     summary: 'artifacts are searched in forks by default, so a fork can plant the artifact a privileged workflow downloads',
@@ -109,6 +137,8 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
   },
   {
     id: 'GHSA-vqf5-2xx6-9wfm',
+    source: 'GitHub Advisory Database, checked by hand',
+    published: null,
     cve: 'CVE-2025-24362',
     action: 'github/codeql-action',
     summary: 'debug artifacts of failed runs can contain the job environment, including secrets and the job token',
@@ -118,18 +148,24 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
     ],
     compromise: false,
     upgrade: '3.28.3',
+    severity: 'MEDIUM',
   },
   {
     id: 'GHSA-4mgv-m5cm-f9h7',
+    source: 'GitHub Advisory Database; poutine embedded list',
+    published: '2022-05-24',
     cve: 'CVE-2021-32074',
     action: 'hashicorp/vault-action',
     summary: 'multi-line secrets are not masked in the workflow log',
     ranges: [{ introduced: '0', fixed: '2.2.0' }],
     compromise: false,
     upgrade: '2.2.0',
+    severity: 'MEDIUM',
   },
   {
     id: 'GHSA-g86g-chm8-7r2p',
+    source: 'GitHub Advisory Database; poutine embedded list',
+    published: '2022-07-29',
     cve: 'CVE-2021-32724',
     action: 'check-spelling/check-spelling',
     summary: 'a crafted pull request can make the action leak the job token (symlink attack on `pull_request_target`)',
@@ -139,6 +175,8 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
   },
   {
     id: 'GHSA-6q4m-7476-932w',
+    source: 'GitHub Advisory Database; poutine embedded list',
+    published: '2023-03-13',
     cve: 'CVE-2023-27581',
     action: 'rlespinasse/github-slug-action',
     summary: '`github.head_ref` is expanded into a script, so a crafted branch name injects commands',
@@ -148,6 +186,8 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
   },
   {
     id: 'GHSA-h3qr-39j9-4r5v',
+    source: 'GitHub Advisory Database; poutine embedded list',
+    published: '2023-05-01',
     cve: 'CVE-2023-30853',
     action: 'gradle/gradle-build-action',
     summary: 'with the configuration cache on, secrets from the environment are saved into cache entries that untrusted workflows can read',
@@ -157,6 +197,8 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
   },
   {
     id: 'GHSA-65rg-554r-9j5x',
+    source: 'GitHub Advisory Database, checked by hand',
+    published: null,
     cve: 'CVE-2024-48908',
     action: 'lycheeverse/lychee-action',
     summary: 'the `lycheeVersion` input is expanded into a script, so a crafted value injects commands',
@@ -166,6 +208,8 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
   },
   {
     id: 'GHSA-f79p-9c5r-xg88',
+    source: 'GitHub Advisory Database, checked by hand',
+    published: null,
     cve: 'CVE-2025-58178',
     action: 'sonarsource/sonarqube-scan-action',
     summary: 'action inputs are evaluated as shell expressions, so a crafted argument injects commands',
@@ -175,6 +219,8 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
   },
   {
     id: 'GHSA-69fq-xp46-6x23',
+    source: 'GitHub Advisory Database, checked by hand',
+    published: null,
     cve: 'CVE-2026-33634',
     action: 'aquasecurity/trivy-action',
     summary: 'supply-chain compromise (19 March 2026): tags 0.0.1 to 0.34.2 were repointed to a credential stealer',
@@ -184,11 +230,130 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
   },
   {
     id: 'GHSA-4xqx-pqpj-9fqw',
+    source: 'GitHub Advisory Database; poutine embedded list',
+    published: '2022-10-07',
     cve: 'CVE-2020-14188',
     action: 'atlassian/gajira-create',
     summary: 'the issue summary is evaluated as code, so a crafted issue runs arbitrary commands',
     ranges: [{ introduced: '0', fixed: '2.0.1' }],
     compromise: false,
     upgrade: '2.0.1',
+  },
+
+  // The advisories of poutine's embedded list that the snapshot lacked (GitHub Advisory Database data).
+  {
+    id: 'GHSA-f9qj-7gh3-mhj4',
+    cve: 'CVE-2022-39326',
+    action: 'kartverket/github-workflows',
+    path: '.github/workflows/run-terraform.yml',
+    source: 'GitHub Advisory Database; poutine embedded list',
+    published: '2022-10-19',
+    summary: 'the reusable workflow runs `terraform plan` on pull-request code with the caller\'s credentials, so a pull request can run arbitrary code',
+    ranges: [{ introduced: '0', fixed: '2.7.5' }],
+    compromise: false,
+    upgrade: '2.7.5',
+  },
+  {
+    id: 'GHSA-634p-93h9-92vh',
+    cve: 'CVE-2022-39217',
+    action: 'some-natalie/ghas-to-csv',
+    source: 'GitHub Advisory Database; poutine embedded list',
+    published: '2022-09-16',
+    summary: 'alert fields are written to the CSV report without neutralising spreadsheet formulas (CSV injection)',
+    ranges: [{ introduced: '0', fixed: '1' }],
+    compromise: false,
+    upgrade: '1.0.0',
+    severity: 'MEDIUM',
+  },
+  {
+    id: 'GHSA-7f32-hm4h-w77q',
+    cve: null,
+    action: 'rlespinasse/github-slug-action',
+    source: 'GitHub Advisory Database; poutine embedded list',
+    published: '2024-02-03',
+    summary: 'uses the deprecated `set-env` workflow command, which the runner reads from the step\'s output, so printed text can set environment variables',
+    ranges: [{ introduced: '0', fixed: '1.1.1' }],
+    compromise: false,
+    upgrade: '4.4.1',
+  },
+  {
+    id: 'GHSA-p756-rfxh-x63h',
+    cve: 'CVE-2023-23939',
+    action: 'azure/setup-kubectl',
+    source: 'GitHub Advisory Database; poutine embedded list',
+    published: '2023-03-07',
+    summary: 'the kubectl binary is installed world-writable, so another process on a shared runner can replace it (privilege escalation)',
+    ranges: [{ introduced: '0', fixed: '3' }],
+    compromise: false,
+    upgrade: '3.0.0',
+    severity: 'MEDIUM',
+  },
+  {
+    id: 'GHSA-rg3q-prf8-qxmp',
+    cve: 'CVE-2023-30623',
+    action: 'embano1/wip',
+    source: 'GitHub Advisory Database; poutine embedded list',
+    published: '2023-04-24',
+    summary: 'the pull request title is expanded into a script, so a crafted title injects commands',
+    ranges: [{ introduced: '0', fixed: '2' }],
+    compromise: false,
+    upgrade: '2.0.0',
+  },
+  {
+    id: 'GHSA-hw6r-g8gj-2987',
+    cve: null,
+    action: 'pytorch/pytorch',
+    path: '.github/actions/filter-test-configs',
+    source: 'GitHub Advisory Database; poutine embedded list',
+    published: '2023-08-30',
+    summary: 'the composite action expands pull-request data into a script (expression injection, GHSL-2023-181)',
+    ranges: [{ introduced: '0', fixed: '2.0.1' }],
+    compromise: false,
+    upgrade: '2.0.1',
+  },
+  {
+    id: 'GHSA-99jg-r3f4-rpxj',
+    cve: 'CVE-2023-50245',
+    action: 'afichet/openexr-viewer',
+    source: 'GitHub Advisory Database; poutine embedded list',
+    published: '2023-12-12',
+    summary: 'a crafted OpenEXR file overflows a buffer in the viewer (memory corruption)',
+    ranges: [{ introduced: '0', fixed: '0.6.1' }],
+    compromise: false,
+    upgrade: '0.6.1',
+    severity: 'MEDIUM',
+  },
+  {
+    id: 'GHSA-xj87-mqvh-88w2',
+    cve: 'CVE-2024-42482',
+    action: 'fish-shop/syntax-check',
+    source: 'GitHub Advisory Database; poutine embedded list',
+    published: '2024-08-12',
+    summary: 'file names from the `pattern` input are not delimited, so a crafted file name injects shell syntax into the check',
+    ranges: [{ introduced: '0', fixed: '1.6.12' }],
+    compromise: false,
+    upgrade: '1.6.12',
+  },
+  {
+    id: 'GHSA-7x29-qqmq-v6qc',
+    cve: null,
+    action: 'ultralytics/actions',
+    source: 'GitHub Advisory Database; poutine embedded list',
+    published: '2024-08-12',
+    summary: 'pull-request fields are expanded into scripts of the action (script injection)',
+    ranges: [{ introduced: '0', fixed: '0.0.3' }],
+    compromise: false,
+    upgrade: '0.0.3',
+  },
+  {
+    id: 'GHSA-pwf7-47c3-mfhx',
+    cve: null,
+    action: 'j178/prek-action',
+    source: 'GitHub Advisory Database; poutine embedded list',
+    published: '2025-09-29',
+    summary: 'inputs are expanded into the composite action\'s scripts, so a crafted value injects code',
+    ranges: [{ introduced: '0', fixed: '1.0.6' }],
+    compromise: false,
+    upgrade: '1.0.6',
   },
 ];

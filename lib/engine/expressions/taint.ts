@@ -1,11 +1,13 @@
 import { githubContextCapability } from '../contexts/index.js';
 import type { RepositoryModel } from '../model/repository.js';
 import type { Action, Job, Step, Workflow } from '../model/workflow.js';
-import { outputLines, scriptFold, type ScriptFold } from '../analysis/script-outputs.js';
+import { outputLines, referencedEnvVars, scriptFold, type ScriptFold } from '../analysis/script-outputs.js';
 import { actionMajorVersion } from '../analysis/step-version.js';
 import { normalizeLocalPath } from '../model/repository.js';
 import { actionSlug } from '../model/uses.js';
 import { get, getMap, getText, keyText, stringScalars, type YNode, type YPair, type YScalar } from '../yaml/model.js';
+import { followsUntrustedRuns } from '../analysis/workflow-run.js';
+import { contextController, controllerRank, eventController, type Controller } from './controller.js';
 import { expressionsOf, type ExpressionOccurrence } from './extract.js';
 import {
   Binary,
@@ -31,6 +33,8 @@ const RANK: Record<TaintLevel, number> = { unknown: 1, input: 2, structured: 3, 
 
 export interface Taint {
   level: TaintLevel;
+  /** Who can set the value (the attacker model, `./controller.ts`). */
+  controller: Controller;
   /** The context the value originates from, e.g. `github.event.issue.title`. */
   source: string;
   /** How the value reached the expression, outermost first, e.g. `['env.TITLE', 'steps.meta.outputs.title']`. */
@@ -65,6 +69,8 @@ export interface TaintScope {
 export function stronger(a: Taint | null, b: Taint | null): Taint | null {
   if (a === null) return b;
   if (b === null) return a;
+  const byController = controllerRank(b.controller) - controllerRank(a.controller);
+  if (byController !== 0) return byController > 0 ? b : a;
   return RANK[b.level] > RANK[a.level] ? b : a;
 }
 
@@ -131,7 +137,7 @@ const MAINTAINER_FIELDS = new Set(['repository', 'organization', 'enterprise', '
 
 /** Runner variables a script may read that carry attacker-chosen text. */
 const TAINTED_RUNNER_VARIABLES: Record<string, Taint> = {
-  GITHUB_HEAD_REF: { level: 'arbitrary', source: 'github.head_ref', via: ['$GITHUB_HEAD_REF'] },
+  GITHUB_HEAD_REF: { level: 'arbitrary', controller: 'external', source: 'github.head_ref', via: ['$GITHUB_HEAD_REF'] },
 };
 
 const MAX_DEPTH = 12;
@@ -148,6 +154,7 @@ export class TaintAnalyzer {
   /** Step and job outputs already followed: they do not depend on where they are read. */
   readonly #outputs = new Map<string, Taint | null>();
   readonly #folds = new Map<Step, ScriptFold<Taint | null>>();
+  readonly #triggers = new Map<Workflow, ReadonlySet<string> | null>();
 
   constructor(repo: RepositoryModel) {
     this.#repo = repo;
@@ -198,6 +205,55 @@ export class TaintAnalyzer {
     return null;
   }
 
+  /**
+   * The triggers that decide who controls event data in a scope: the workflow's own, with `workflow_run`
+   * dropped when no source workflow of it runs on pull requests; for a reusable workflow called only from
+   * this repository, its callers' too; null where the event is not known (composite actions, reusable
+   * workflows without a local caller).
+   */
+  triggersOf(scope: TaintScope): ReadonlySet<string> | null {
+    const workflow = scope.workflow;
+    if (workflow === undefined) return scope.action === undefined ? null : this.#actionTriggers(scope.action);
+    const cached = this.#triggers.get(workflow);
+    if (cached !== undefined) return cached;
+    this.#triggers.set(workflow, null);
+    let result: Set<string> | null = new Set();
+    for (const trigger of workflow.triggers) {
+      if (trigger.name === 'workflow_run' && !followsUntrustedRuns(workflow, this.#repo)) result.add('workflow_run:trusted');
+      else if (trigger.name !== 'workflow_call') result.add(trigger.name);
+    }
+    if (workflow.triggers.some((t) => t.name === 'workflow_call')) {
+      const callers = this.#workflowCallers(workflow);
+      if (callers.length === 0) result = null;
+      for (const caller of callers) {
+        const theirs = this.triggersOf({ workflow: caller.workflow });
+        if (theirs === null || result === null) result = null;
+        else for (const name of theirs) result.add(name);
+      }
+    }
+    this.#triggers.set(workflow, result);
+    return result;
+  }
+
+  /** A repository-private composite action runs in its callers' workflows: their triggers; null for a published one. */
+  #actionTriggers(action: Action): ReadonlySet<string> | null {
+    if (!isPrivateAction(action)) return null;
+    const callers = this.#repo.callersOf(action);
+    if (callers.length === 0 || this.#active.has(`triggers:${action.file.path}`)) return null;
+    this.#active.add(`triggers:${action.file.path}`);
+    try {
+      const result = new Set<string>();
+      for (const caller of callers) {
+        const theirs = this.triggersOf(stepScope(caller));
+        if (theirs === null) return null;
+        for (const name of theirs) result.add(name);
+      }
+      return result;
+    } finally {
+      this.#active.delete(`triggers:${action.file.path}`);
+    }
+  }
+
   #ofPath(path: string[], scope: TaintScope, depth: number): Taint | null {
     const [head, a, b, c] = path;
     const dotted = path.join('.');
@@ -209,7 +265,8 @@ export class TaintAnalyzer {
         if (maintainerControlled(path)) return null;
         const capability = githubContextCapability(path.slice(1));
         if (capability === 'fixed') return null;
-        return { level: capability, source: dotted, via: [] };
+        const controller = contextController(path, this.triggersOf(scope));
+        return { level: capability, controller, source: dotted, via: [] };
       }
       case 'inputs':
         return a === undefined ? null : this.#ofInput(a, scope, depth, dotted);
@@ -271,10 +328,10 @@ export class TaintAnalyzer {
       // A repository-private action (under .github/) is run only by the callers we see; any other may be
       // published, and its users choose the inputs.
       if (callers.length > 0 && isPrivateAction(action)) return result;
-      return result ?? { level: 'input', source: dotted, via: [] };
+      return result ?? { level: 'input', controller: 'unknown', source: dotted, via: [] };
     }
     const workflow = scope.workflow;
-    if (workflow === undefined) return { level: 'input', source: dotted, via: [] };
+    if (workflow === undefined) return { level: 'input', controller: 'unknown', source: dotted, via: [] };
     let dispatched = false;
     let called = false;
     let declaredAnywhere = false;
@@ -289,10 +346,12 @@ export class TaintAnalyzer {
       if (trigger.name === 'workflow_dispatch') dispatched = true;
       else called = true;
     }
-    // A reusable workflow called only from this repository takes its inputs from the callers we see.
-    const callers = called && !dispatched ? this.#workflowCallers(workflow) : [];
-    if (callers.length === 0 || !declaredAnywhere) return { level: 'input', source: dotted, via: [] };
-    let result: Taint | null = null;
+    if (!declaredAnywhere) return { level: 'input', controller: dispatchable(scope) ? 'unknown' : 'collaborator', source: dotted, via: [] };
+    // Whoever dispatches the workflow has write access; a reusable workflow takes its inputs from the
+    // callers we see in this repository, and from unknown callers when there are none.
+    let result: Taint | null = dispatched ? { level: 'input', controller: 'collaborator', source: dotted, via: [] } : null;
+    const callers = called ? this.#workflowCallers(workflow) : [];
+    if (called && callers.length === 0) result = stronger(result, { level: 'input', controller: 'unknown', source: dotted, via: [] });
     for (const job of callers) {
       const passed = findKey(job.with, name);
       if (passed === undefined) continue;
@@ -337,8 +396,11 @@ export class TaintAnalyzer {
         const slug = actionSlug(step.usesRef);
         const known = TAINTED_ACTION_OUTPUTS[slug];
         const form = known?.taint(step, output) ?? null;
-        if (known !== undefined && form !== null) taint = { level: 'arbitrary', source: known.source, via: [], json: form === 'json' };
-        else if (slug === 'actions/github-script') taint = { level: 'unknown', source: `what actions/github-script step \`${step.id ?? id}\` returns`, via: [] };
+        if (known !== undefined && form !== null) {
+          taint = { level: 'arbitrary', controller: eventController(this.triggersOf(stepScopeValue)), source: known.source, via: [], json: form === 'json' };
+        } else if (slug === 'actions/github-script') {
+          taint = { level: 'unknown', controller: 'unknown', source: `what actions/github-script step \`${step.id ?? id}\` returns`, via: [] };
+        }
       } else if (step.usesRef?.kind === 'local') {
         const action = this.#repo.localAction(step);
         const value = action === undefined ? undefined : get(findKey(action.outputs, output), 'value');
@@ -460,18 +522,6 @@ function findPair(map: YNode | undefined, name: string): YPair | undefined {
   if (map?.kind !== 'map') return undefined;
   const lower = name.toLowerCase();
   return map.pairs.find((p) => keyText(p.key).toLowerCase() === lower);
-}
-
-/** Environment variables a script reads: `$X`, `${X}`, `$env:X`, `%X%`, `process.env.X`. */
-export function referencedEnvVars(script: string): Set<string> {
-  const names = new Set<string>();
-  // `$env:X` first: otherwise `$env` would be read as a variable named `env`.
-  const pattern = /\$env:([A-Za-z_][A-Za-z0-9_]*)|\$\{?([A-Za-z_][A-Za-z0-9_]*)|%([A-Za-z_][A-Za-z0-9_]*)%|process\.env\.([A-Za-z_][A-Za-z0-9_]*)/g;
-  for (const match of script.matchAll(pattern)) {
-    const name = match[1] ?? match[2] ?? match[3] ?? match[4];
-    if (name !== undefined) names.add(name);
-  }
-  return names;
 }
 
 function withoutJson(taint: Taint): Taint {

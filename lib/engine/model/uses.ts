@@ -17,8 +17,17 @@ export type UsesRef =
 
 const SHA = /^[0-9a-f]{40}$/i;
 
+/**
+ * `$/path` is GitHub's self-repository form (announced 2026-07): the workflow or action at `path` of the
+ * repository the run belongs to, read like `./path`. A `@ref` suffix, if any, names a revision of the same
+ * repository, whose code the same people control.
+ */
+const SELF_REPOSITORY = /^\$\/([^@]*)(?:@.*)?$/;
+
 export function parseUses(text: string): UsesRef {
   const value = text.trim();
+  const self = SELF_REPOSITORY.exec(value);
+  if (self !== null) return { kind: 'local', path: `./${self[1] ?? ''}` };
   if (value.startsWith('./') || value.startsWith('../') || value === '.') return { kind: 'local', path: value };
   if (value.startsWith('$/')) return { kind: 'local', path: `./${value.slice(2)}`, self: true };
   if (value.startsWith('docker://')) return { kind: 'docker', image: value.slice('docker://'.length) };

@@ -1,4 +1,6 @@
 import type { SourceFile } from '../yaml/source.js';
+import { constantTruthiness } from '../analysis/constant-expressions.js';
+import { conditionExpression } from '../expressions/extract.js';
 import {
   asList,
   get,
@@ -148,7 +150,37 @@ export function buildWorkflow(file: SourceFile, root: YMap): Workflow {
     if (!isMap(pair.value)) continue;
     workflow.jobs.push(buildJob(workflow, pair.key, pair.value));
   }
+  workflow.jobs = reachableJobs(workflow.jobs);
   return workflow;
+}
+
+/** True for `if: false`, `if: ${{ false }}`, `if: 0`: a condition that never holds. */
+export function neverRuns(condition: YNode | undefined): boolean {
+  if (condition?.kind !== 'scalar') return false;
+  if (condition.value === false || condition.value === 0) return true;
+  const parsed = conditionExpression(condition);
+  return parsed?.expr != null && constantTruthiness(parsed.expr) === false;
+}
+
+/**
+ * The jobs that can run: not those whose `if:` never holds, nor those that need one (a skipped dependency
+ * skips its dependents, unless their `if:` calls a status function such as `always()`). Unreachable jobs and
+ * steps produce no findings.
+ */
+function reachableJobs(jobs: Job[]): Job[] {
+  const skipped = new Set(jobs.filter((j) => neverRuns(j.if)).map((j) => j.id));
+  let changed = skipped.size > 0;
+  while (changed) {
+    changed = false;
+    for (const job of jobs) {
+      if (skipped.has(job.id) || !job.needs.some((n) => skipped.has(n))) continue;
+      const condition = job.if?.kind === 'scalar' ? String(job.if.value ?? '') : '';
+      if (/\b(always|failure|cancelled)\s*\(/i.test(condition)) continue;
+      skipped.add(job.id);
+      changed = true;
+    }
+  }
+  return skipped.size === 0 ? jobs : jobs.filter((j) => !skipped.has(j.id));
 }
 
 function parseTriggers(on: YNode | undefined): Trigger[] {
@@ -201,7 +233,7 @@ export function buildSteps(stepsNode: YNode | undefined, job: Job | null, owner:
   const steps: Step[] = [];
   if (stepsNode?.kind !== 'seq') return steps;
   stepsNode.items.forEach((item, index) => {
-    if (!isMap(item)) return;
+    if (!isMap(item) || neverRuns(get(item, 'if'))) return;
     const uses = getScalar(item, 'uses');
     const run = getScalar(item, 'run');
     steps.push({

@@ -131,10 +131,16 @@ export default defineWorkflowRule({
       if (condition === null || node === undefined) return;
       const comparison = botComparison(condition.expr);
       if (comparison === null) return;
+      // Under plain `pull_request` a fork's run gets a read-only token and no secrets: passing the check
+      // grants the attacker nothing they did not have. Privileged triggers keep the default severity.
+      const privileged = isPrivileged(workflow);
       context.report({
         node,
         offset: condition.offset,
-        message: `The \`if:\` of ${where} trusts \`${comparison}\`: the actor is whoever triggered the latest event, which an attacker can arrange to be the bot for a pull request carrying their code.`,
+        ...(privileged ? {} : { severity: 'LOW' as const }),
+        message:
+          `The \`if:\` of ${where} trusts \`${comparison}\`: the actor is whoever triggered the latest event, which an attacker can arrange to be the bot for a pull request carrying their code` +
+          (privileged ? '.' : '; under `pull_request` a fork\'s run has no secrets and a read-only token, so this is hygiene.'),
       });
     };
     let relevant = false;

@@ -1,4 +1,4 @@
-import { cacheUse, type CacheUse } from '../analysis/caching.js';
+import { cacheUse, cacheWrite, type CacheUse } from '../analysis/caching.js';
 import { describeStep, describeTaint } from '../analysis/describe.js';
 import { untrustedCheckouts } from '../analysis/pr-head.js';
 import { isReleaseTriggered, publishesForReal, workflowPublishingSteps } from '../analysis/publishing.js';
@@ -78,7 +78,9 @@ export default defineWorkflowRule({
       for (const job of workflow.jobs) {
         const checkedOut = prTarget && !scoped.has(job) ? (untrustedCheckouts(job, context.repository)[0]?.step ?? null) : null;
         for (const step of job.steps) {
-          const use = cacheUse(step);
+          // Under pull_request_target, fork code that writes the cache (BuildKit `type=gha` exports) plants
+          // entries in the base branch's scope as surely as a cache action's save.
+          const use = cacheUse(step) ?? (prTarget && !scoped.has(job) ? cacheWrite(step) : null);
           if (use === null) continue;
           if (scoped.has(job)) {
             const publisher = publishing.find((p) => p.step.job === job) ?? publishing[0];

@@ -1,7 +1,12 @@
+import { foreignDownloads } from '../analysis/artifacts.js';
+import { untrustedCheckouts } from '../analysis/pr-head.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
-import { defineWorkflowRule } from '../rule.js';
+import { outsiderControlled } from '../expressions/controller.js';
+import { stepScope } from '../expressions/taint.js';
+import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import { actionSlug } from '../model/uses.js';
-import type { Job } from '../model/workflow.js';
+import type { Job, Workflow } from '../model/workflow.js';
+import { getText } from '../yaml/model.js';
 
 const DANGEROUS = new Set(['pull_request_target', 'workflow_run']);
 
@@ -36,6 +41,32 @@ function triageOnly(job: Job): boolean {
   return job.steps.every((step) => step.run === undefined && step.usesRef?.kind === 'repository' && TRIAGE_ACTIONS.has(actionSlug(step.usesRef)));
 }
 
+/** Scripts that read the event payload themselves (`context.payload`, `$GITHUB_EVENT_PATH`, `gh pr ...`). */
+const READS_EVENT = /context\.payload|GITHUB_EVENT_PATH|GITHUB_HEAD_REF|\bgh\s+pr\s|pull_request/;
+
+/**
+ * True when some job of the workflow touches pull request code or data: checks it out, downloads the
+ * triggering run's artifacts, passes outsider-controlled values to a step, reads the event payload in a
+ * script, or calls a reusable workflow (whose steps the engine does not follow here).
+ */
+function touchesPullRequest(workflow: Workflow, context: WorkflowRuleContext): boolean {
+  for (const job of workflow.jobs) {
+    if (job.uses !== undefined) return true;
+    if (untrustedCheckouts(job, context.repository).length > 0 || foreignDownloads(job).length > 0) return true;
+    for (const step of job.steps) {
+      const scope = stepScope(step);
+      for (const node of [step.run, step.with, step.env]) {
+        if (node === undefined) continue;
+        const taint = context.taint.ofNode(node, scope);
+        if (taint !== null && outsiderControlled(taint.controller)) return true;
+      }
+      const script = step.run !== undefined ? String(step.run.value ?? '') : (getText(step.with, 'script') ?? '');
+      if (READS_EVENT.test(script)) return true;
+    }
+  }
+  return false;
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'dangerous-trigger',
@@ -51,8 +82,23 @@ export default defineWorkflowRule({
   create: (context) => ({
     workflow(workflow) {
       const safe = workflow.jobs.length > 0 && workflow.jobs.every(triageOnly);
+      let touches: boolean | undefined;
       for (const trigger of workflow.triggers) {
         if (!DANGEROUS.has(trigger.name)) continue;
+        touches ??= safe || touchesPullRequest(workflow, context);
+        const outsiders = trigger.name === 'pull_request_target' || followsUntrustedRuns(workflow, context.repository);
+        if (!safe && (!touches || !outsiders)) {
+          // The trigger alone grants an outsider nothing: keep it visible as hygiene, say why it is LOW.
+          context.report({
+            node: trigger.node,
+            job: null,
+            severity: 'LOW',
+            message: outsiders
+              ? `\`${trigger.name}\` runs with the base repository's secrets and a write token on events outsiders cause, but no job checks out, downloads or reads pull request code or data; keep it that way, with least \`permissions:\`.`
+              : `\`${trigger.name}\` runs with the base repository's secrets and a write token after workflows that do not run on pull requests today; any that starts to hands its runs to this one.`,
+          });
+          continue;
+        }
         const what =
           trigger.name === 'pull_request_target'
             ? 'runs on pull requests from forks with the base repository\'s secrets and a write token'

@@ -15,6 +15,11 @@ function present(node: YNode | undefined): boolean {
   return text !== '';
 }
 
+/** `permission-*` inputs of create-github-app-token that grant organisation permissions, not repository ones. */
+function isOrganizationPermission(input: string): boolean {
+  return input.startsWith('permission-organization-') || input === 'permission-members' || input === 'permission-team-discussions';
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'github-app-token-misuse',
@@ -23,7 +28,7 @@ export default defineWorkflowRule({
     severity: 'MEDIUM',
     surface: 'workflow',
     description:
-      '`actions/create-github-app-token` (or `tibdex/github-app-token`) mints an installation token that is not revoked at the end of the job (`skip-token-revoke: true`), covers every repository of an owner (`owner` without `repositories`), or carries all of the app\'s permissions (no `permission-*` input).',
+      '`actions/create-github-app-token` (or `tibdex/github-app-token`) mints an installation token that is not revoked at the end of the job (`skip-token-revoke: true`), covers every repository of an owner (`owner` without `repositories`, unless it only requests organisation permissions), or carries all of the app\'s permissions (no `permission-*` input).',
     recommendation:
       'Name the `repositories` the job works on, request only the `permission-<scope>` inputs it needs, and leave token revocation on.',
   },
@@ -42,7 +47,10 @@ export default defineWorkflowRule({
           context.report({ node: revoke, message: '`skip-token-revoke: true` keeps the installation token valid for up to an hour after the job, for whoever copied it.' });
         }
         const owner = get(step.with, 'owner');
-        if (owner !== undefined && present(owner) && !present(get(step.with, 'repositories'))) {
+        const permissions = inputs.map((p) => keyText(p.key)).filter((k) => k.startsWith('permission-'));
+        // A token with only organisation permissions (members, org projects ...) reaches no repository, however many the app can see.
+        const organizationOnly = permissions.length > 0 && permissions.every(isOrganizationPermission);
+        if (owner !== undefined && present(owner) && !present(get(step.with, 'repositories')) && !organizationOnly) {
           context.report({
             node: owner,
             message: `\`owner: ${getText(step.with, 'owner') ?? ''}\` without \`repositories\` mints a token for every repository the app can reach in that account.`,

@@ -1,11 +1,12 @@
-import { stepDownloads } from '../analysis/artifacts.js';
+import { earlierForeignDownload, READS_FILE } from '../analysis/artifacts.js';
 import { describeStep, describeTaint } from '../analysis/describe.js';
 import { scriptFold, scriptLines, validatedVariables } from '../analysis/script-outputs.js';
-import { everyPathGuarded, guardCovers, stepTrust } from '../analysis/trust-guards.js';
+import { describeGate, gateOf, stepTrust } from '../analysis/trust-guards.js';
+import { outsiderControlled } from '../expressions/controller.js';
 import { expressionsOf, type ExpressionOccurrence } from '../expressions/extract.js';
 import { parseExpression } from '../expressions/parse.js';
 import { firstAtOrAfter, stepScope, stronger, type Taint } from '../expressions/taint.js';
-import { isPrivileged, type Job, type Step } from '../model/workflow.js';
+import { isPrivileged, type Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import type { ScriptSpan } from '../shell.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
@@ -14,11 +15,10 @@ import { valueOffsetToSource } from '../yaml/offsets.js';
 const WRITE =
   />>?\s*["']?(?:\$\{?|\$env:|%)(GITHUB_ENV|GITHUB_PATH)\b|\btee\s+(?:-a\s+|--append\s+)?["']?\$\{?(GITHUB_ENV|GITHUB_PATH)\b|\b(?:Out-File|Add-Content|Set-Content)\b[^\n]{0,300}?\$env:(GITHUB_ENV|GITHUB_PATH)\b/i;
 /** Commands that read a file (or standard input fed from one) into the value. */
-const READS_FILE = /\$\(\s*<|\$\(\s*(cat|head|tail|jq|yq|awk|sed|grep|cut|tr|unzip|base64|xargs)\b|`\s*(cat|head|tail|jq)\b|(^|[;&|]\s*)(cat|head|tail|jq|yq|awk|sed|grep|cut)\b|<\s*["']?[\w./$-]|\bread\b|Get-Content/;
 const HEREDOC = /<<-?\s*['"]?(\w+)/;
 /** Untrusted runner variables a script may read directly. */
 const RUNNER_VARIABLES: Record<string, Taint> = {
-  GITHUB_HEAD_REF: { level: 'arbitrary', source: 'github.head_ref', via: ['$GITHUB_HEAD_REF'] },
+  GITHUB_HEAD_REF: { level: 'arbitrary', controller: 'external', source: 'github.head_ref', via: ['$GITHUB_HEAD_REF'] },
 };
 
 /** What the lines feeding a write carry. */
@@ -60,20 +60,6 @@ function envWrites(lines: readonly ScriptSpan[]): EnvWrite[] {
     writes.push({ line, target, seeds });
   });
   return writes;
-}
-
-const firstDownloads = new WeakMap<Job, Step | null>();
-
-/** An earlier step of the job that downloaded artifacts of another run (`run-id`, `gh run download` ...), or null. */
-function earlierForeignDownload(step: Step): Step | null {
-  const job = step.job;
-  if (job === null) return null;
-  let first = firstDownloads.get(job);
-  if (first === undefined) {
-    first = job.steps.find((s) => stepDownloads(s).length > 0) ?? null;
-    firstDownloads.set(job, first);
-  }
-  return first !== null && first.index < step.index ? first : null;
 }
 
 export default defineWorkflowRule({
@@ -130,9 +116,13 @@ export default defineWorkflowRule({
       for (const write of writes) {
         const { taint, readsFile } = fold.ofLines(write.seeds);
         const source = taint?.source ?? '';
-        const outsider = taint !== null && (taint.level === 'arbitrary' || taint.level === 'structured') && !everyPathGuarded(trust, (g) => guardCovers(g, source, issueComment));
+        // Only values an outsider sets (at once, or through a merged commit) are an attack; a gate that vouches
+        // for the value lowers the finding to hygiene and says why.
+        const outsider = taint !== null && (taint.level === 'arbitrary' || taint.level === 'structured') && outsiderControlled(taint.controller);
+        const gate = gateOf(trust, source, issueComment);
         const artifact = download !== null && readsFile;
         if (!outsider && !artifact) continue;
+        const severity = artifact ? undefined : gate.holds ? 'LOW' : taint?.controller === 'external-after-merge' ? 'MEDIUM' : undefined;
         const what = outsider && taint !== null ? describeTaint(taint) : `the content of an artifact downloaded by ${describeStep(download as Step)}`;
         const effect =
           write.target === 'GITHUB_PATH'
@@ -141,7 +131,8 @@ export default defineWorkflowRule({
         context.report({
           node: run,
           offset: valueOffsetToSource(workflow.file, run, write.line.offset),
-          message: `${describeStep(step)} writes ${what} to \`$${write.target}\`; ${effect}.`,
+          ...(severity === undefined ? {} : { severity }),
+          message: `${describeStep(step)} writes ${what} to \`$${write.target}\`; ${effect}${artifact ? '' : describeGate(gate)}.`,
         });
       }
     },

@@ -39,6 +39,7 @@ import missingConcurrency from './missing-concurrency.js';
 import unsoundTernary from './unsound-ternary.js';
 import deprecatedWorkflowCommand from './deprecated-workflow-command.js';
 import invalidWorkflow from './invalid-workflow.js';
+import scanLimitReached from './scan-limit-reached.js';
 import unpinnedToolVersion from './unpinned-tool-version.js';
 import dependabotMissingCooldown from './dependabot-missing-cooldown.js';
 import branchProtectionMissing from './branch-protection-missing.js';
@@ -121,6 +122,7 @@ export const WORKFLOW_RULES: readonly WorkflowRule[] = [
   unsoundTernary,
   deprecatedWorkflowCommand,
   invalidWorkflow,
+  scanLimitReached,
   unpinnedToolVersion,
   dependabotMissingCooldown,
   selfRepository,

@@ -50,6 +50,7 @@ export default defineWorkflowRule({
     title: 'Deploying or publishing workflow without concurrency control',
     severity: 'INFO',
     surface: 'workflow',
+    fix: { safe: true },
     description:
       'A job deploys (it has an `environment:`) or publishes (a package, image or release) and neither the workflow nor the job sets `concurrency:`, so two runs can deploy or publish at the same time and an older run can finish last.',
     recommendation:

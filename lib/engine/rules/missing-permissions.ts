@@ -1,5 +1,49 @@
-import { privilegedTriggers } from '../model/workflow.js';
+import { calledLocalWorkflow, declaresOwnPermissions } from '../analysis/permissions.js';
+import { PRIVILEGED_TRIGGERS, type Job, type Workflow } from '../model/workflow.js';
+import type { RepositoryModel } from '../model/repository.js';
+import { actionSlug } from '../model/uses.js';
 import { defineWorkflowRule } from '../rule.js';
+import type { Severity } from '../types.js';
+import { scalarText } from '../yaml/model.js';
+
+/** Privileged triggers an outsider fires (a comment, an issue, a fork's pull request): `repository_dispatch` needs a write token. */
+function outsiderTriggers(workflow: Workflow): string[] {
+  return workflow.triggers.filter((t) => PRIVILEGED_TRIGGERS.has(t.name)).map((t) => t.name);
+}
+
+/** Jobs whose token the missing `permissions:` decides: call jobs of a local workflow that declares its own are not. */
+function undeclaredJobs(repository: RepositoryModel, workflow: Workflow): Job[] {
+  return workflow.jobs.filter((job) => {
+    if (job.permissions !== undefined) return false;
+    const called = calledLocalWorkflow(repository, job);
+    return called === undefined || !declaresOwnPermissions(called);
+  });
+}
+
+/**
+ * Why outside input can steer a job that holds the token, or null: it checks out or downloads what a pull
+ * request produced (`pull_request_target`, `workflow_run`), or splices event data into a script.
+ */
+function outsideControl(jobs: readonly Job[], outsider: readonly string[]): string | null {
+  const codeTrigger = outsider.find((t) => t === 'pull_request_target' || t === 'workflow_run');
+  for (const job of jobs) {
+    for (const step of job.steps) {
+      const slug = step.usesRef?.kind === 'repository' ? actionSlug(step.usesRef) : '';
+      if (codeTrigger !== undefined && /^(actions\/checkout|actions\/download-artifact|dawidd6\/action-download-artifact)$/.test(slug)) {
+        return `job \`${job.id}\` runs \`${slug}\` on \`${codeTrigger}\``;
+      }
+      const run = step.run === undefined ? null : scalarText(step.run);
+      if (run !== null && /\$\{\{\s*github\.event\./.test(run)) return `job \`${job.id}\` puts event data into a \`run:\` script`;
+    }
+  }
+  return null;
+}
+
+function listed(jobs: readonly Job[]): string {
+  const names = jobs.slice(0, 3).map((j) => `\`${j.id}\``);
+  const more = jobs.length > 3 ? ` and ${jobs.length - 3} more` : '';
+  return jobs.length === 1 ? `job ${names[0] ?? ''}` : `jobs ${names.join(', ')}${more}`;
+}
 
 export default defineWorkflowRule({
   meta: {
@@ -8,8 +52,9 @@ export default defineWorkflowRule({
     title: 'Workflow token permissions not declared',
     severity: 'MEDIUM',
     surface: 'workflow',
+    fix: { safe: true },
     description:
-      'A job runs without `permissions:` in a workflow that declares none either, so its GITHUB_TOKEN gets the repository default, which is read-write on many repositories. HIGH when the workflow has a privileged trigger.',
+      'A workflow declares no `permissions:` and some of its jobs declare none either, so their GITHUB_TOKEN gets the repository default, which is read-write on many repositories. One finding per workflow file; HIGH when an outsider can trigger the workflow (`pull_request_target`, `issue_comment`, `workflow_run` ...) and a job checks out or downloads what a pull request produced, or puts event data into a script.',
     recommendation:
       'Add `permissions: {}` (or `contents: read`) at the top of the workflow and grant each job only the scopes it needs in its own `permissions:` block.',
   },
@@ -17,23 +62,38 @@ export default defineWorkflowRule({
     workflow(workflow) {
       if (workflow.permissions !== undefined) return;
       // A workflow that only runs when called gets its token from the caller's job: the finding
-      // belongs to the caller (a call job without permissions is reported below).
+      // belongs to the caller (a call job without permissions is reported in the caller's file).
       if (workflow.triggers.length > 0 && workflow.triggers.every((t) => t.name === 'workflow_call')) return;
-      const privileged = privilegedTriggers(workflow).map((t) => t.name);
-      const where = privileged.length > 0 ? ` The workflow runs on \`${privileged[0]}\`, a privileged trigger.` : '';
-      for (const job of workflow.jobs) {
-        if (job.permissions !== undefined) continue;
-        const what =
-          job.uses !== undefined
-            ? `Job \`${job.id}\` calls a reusable workflow without \`permissions:\`, so the called jobs get the repository's default token permissions.`
-            : `Job \`${job.id}\` has no \`permissions:\` and the workflow sets none, so its GITHUB_TOKEN gets the repository's default permissions.`;
-        context.report({
-          node: job.key,
-          job,
-          severity: privileged.length > 0 ? 'HIGH' : 'MEDIUM',
-          message: what + where,
-        });
+      const jobs = undeclaredJobs(context.repository, workflow);
+      const first = jobs[0];
+      if (first === undefined) return;
+      const outsider = outsiderTriggers(workflow);
+      const stepJobs = jobs.filter((j) => j.uses === undefined);
+      const localCallers = jobs.filter((j) => calledLocalWorkflow(context.repository, j) !== undefined);
+      let severity: Severity = 'MEDIUM';
+      let why = '';
+      const control = outsider.length > 0 ? outsideControl(stepJobs, outsider) : null;
+      if (control !== null) {
+        severity = 'HIGH';
+        why = ` HIGH: the workflow runs on \`${outsider[0] ?? ''}\`, which anyone with a GitHub account can trigger, and ${control}, so outside input meets a token that may be able to write.`;
+      } else if (outsider.length > 0 && stepJobs.length > 0) {
+        why = ` Not HIGH: anyone can trigger \`${outsider[0] ?? ''}\`, but no job checks out or downloads pull-request code or puts event data into a script, so outside input only reaches the token through the actions' own handling.`;
+      } else if (outsider.length > 0) {
+        why = ` Not HIGH: the ${jobs.length === 1 ? 'job only calls' : 'jobs only call'} reusable workflows${localCallers.length === jobs.length ? ' of this repository, whose own jobs decide what they do with the token' : ''}.`;
+      } else if (workflow.triggers.some((t) => t.name === 'repository_dispatch')) {
+        why = ' Not HIGH: `repository_dispatch` can only be sent with a token that has write access to the repository.';
       }
+      const what =
+        jobs.length === workflow.jobs.length
+          ? `The workflow sets no \`permissions:\` and neither ${jobs.length === 1 ? 'does its' : 'do its'} ${listed(jobs)}`
+          : `The workflow sets no \`permissions:\` and ${listed(jobs)} ${jobs.length === 1 ? 'sets' : 'set'} none`;
+      context.report({
+        node: first.key,
+        job: jobs.length === 1 ? first : null,
+        severity,
+        key: 'missing-permissions',
+        message: `${what}, so ${jobs.length === 1 ? 'its' : 'their'} GITHUB_TOKEN gets the repository's default permissions (read-write on many repositories).${why}`,
+      });
     },
   }),
 });

@@ -4,6 +4,17 @@ import { defineWorkflowRule, type WorkflowReport } from '../rule.js';
 import type { SourceFile } from '../yaml/source.js';
 import { keyText, stringScalars, type YNode } from '../yaml/model.js';
 
+/** Name parts that say a secret is a credential. */
+const CREDENTIAL = /(TOKEN|KEY|SECRET|PASS|PWD|PAT$|^PAT|_PAT_|AUTH|CRED|PRIVATE|CERT|WEBHOOK|DSN|SIGN|COOKIE|SESSION|BEARER|JWT|OTP|SEED|MNEMONIC|P12|PFX|KEYSTORE|CONNECTION_STRING|API)/i;
+/** Name endings of values kept in secrets for convenience, not credentials: who, where, which. */
+const NOT_CREDENTIAL = /(^|_)(USR|USER|USERNAME|LOGIN|EMAIL|MAIL|NAME|TEAM|TEAM_ID|ORG|ORGANIZATION|OWNER|ACCOUNT|ACCOUNT_ID|PROJECT|PROJECT_ID|PROJECT_NUMBER|APP_ID|CLIENT_ID|TENANT_ID|SUBSCRIPTION_ID|ID|REGION|ZONE|LOCATION|BUCKET|REGISTRY|REPO|REPOSITORY|IMAGE|HOST|HOSTNAME|DOMAIN|URL|URI|ENDPOINT|PORT|PATH|DIR|CHANNEL|CHANNEL_ID|ROOM|ENV|ENVIRONMENT|STAGE|VERSION|IS_[A-Z_]+|ENABLED|FLAG)$/i;
+
+/** Whether a secret's name says it holds a credential; unknown names count as credentials. */
+export function isCredentialName(name: string): boolean {
+  if (CREDENTIAL.test(name)) return true;
+  return !NOT_CREDENTIAL.test(name);
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'overprovisioned-secrets',
@@ -12,7 +23,7 @@ export default defineWorkflowRule({
     severity: 'MEDIUM',
     surface: 'workflow',
     description:
-      'An expression hands over the whole `secrets` context (`toJSON(secrets)`), picks a secret by a computed name (`secrets[...]`), or a secret is mapped into the workflow-level `env:`, where every step of every job receives it.',
+      'An expression hands over the whole `secrets` context (`toJSON(secrets)`), picks a secret by a computed name (`secrets[...]`), or a credential secret (not a user name, region or channel kept in secrets) is mapped into the workflow-level `env:`, where every step of every job receives it.',
     recommendation:
       'Reference each secret by its literal name (`secrets.NAME`) in the `env:` or `with:` of the step that needs it, never the whole context.',
   },
@@ -45,7 +56,8 @@ export default defineWorkflowRule({
         if (workflow.jobs.length === 1) return;
         for (const pair of workflow.env?.pairs ?? []) {
           // The job token is governed by `permissions:`; stored secrets are what this rule is about.
-          const secret = secretOccurrences(workflow.file, pair.value).find((s) => !isGithubToken(s.name));
+          // Values kept in secrets that are no credential (a user name, a region, a channel) harm nobody there.
+          const secret = secretOccurrences(workflow.file, pair.value).find((s) => !isGithubToken(s.name) && isCredentialName(s.name));
           if (secret === undefined) continue;
           context.report({
             node: pair.key,

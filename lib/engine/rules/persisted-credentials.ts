@@ -111,6 +111,7 @@ export default defineWorkflowRule({
     title: 'Checkout leaves the token in .git/config',
     severity: 'LOW',
     surface: 'workflow',
+    fix: { safe: true },
     description:
       '`actions/checkout` without `persist-credentials: false` leaves the token it used in the git configuration for every later step of the job. MEDIUM in a workflow with a privileged trigger; HIGH when a later step uploads the checkout\'s `.git` directory as an artifact.',
     recommendation:

@@ -73,12 +73,15 @@ export default defineWorkflowRule({
       'Use the job\'s `GITHUB_TOKEN` with the `permissions:` the job needs, or a GitHub App installation token minted per run (`actions/create-github-app-token`) scoped to the repositories and permissions required.',
   },
   create: (context) => {
-    const seen = new Set<number>();
+    // Offsets are per file: remember them per scalar (each belongs to one file), not across the repository.
+    const seen = new WeakMap<object, Set<number>>();
     const reportOccurrence = (occurrence: ExpressionOccurrence, position: Position, job: Job | null | undefined) => {
-      if (occurrence.expr === null || seen.has(occurrence.offset)) return;
+      const offsets = seen.get(occurrence.scalar) ?? new Set<number>();
+      seen.set(occurrence.scalar, offsets);
+      if (occurrence.expr === null || offsets.has(occurrence.offset)) return;
       const use = secretUses(occurrence.expr).find((u) => u.kind === 'named' && !u.tested && isGithubPat(u.name, position));
       if (use?.kind !== 'named') return;
-      seen.add(occurrence.offset);
+      offsets.add(occurrence.offset);
       const report: WorkflowReport = {
         node: occurrence.scalar,
         offset: occurrence.offset,

@@ -1,5 +1,7 @@
 import { fetchOf, isLocalUrl, mentionsFetch } from '../analysis/remote-fetch.js';
+import { vendorInstaller } from '../data/installers.js';
 import { defineWorkflowRule } from '../rule.js';
+import type { Severity } from '../types.js';
 import { commandName, scriptPipelines, words } from '../shell.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 
@@ -57,11 +59,15 @@ const SUBSTITUTED_SHELL =
 const PROCESS_SUBSTITUTION = /^(?:sudo\s+(?:-\S+\s+)*)?(?:\S*\/)?(?:(?:ba|z|da|k)?sh|source|\.|python\d?|node|perl|ruby)\s[^<]*<\(/i;
 const INVOKE_EXPRESSION = /^(?:iex|invoke-expression)\b/i;
 
+const SUDO = /^\s*(?:sudo|doas)\b/i;
+
 interface Hit {
   /** Offset in the script of the pipeline or command that runs the remote script. */
   offset: number;
   form: string;
   url: string | null;
+  /** The interpreter runs as root (`… | sudo bash`, `sudo sh -c "$(curl …)"`). */
+  sudo: boolean;
 }
 
 /** The places a script runs a fetched script, at most one per pipeline. */
@@ -80,14 +86,15 @@ function pipelineHit(commands: string[], depth: number): Omit<Hit, 'offset'> | n
     const fetch = fetchOf(command);
     if (fetch !== null && !isLocalUrl(fetch.url)) {
       const runner = commands.slice(i + 1).find(readsProgramFromStdin);
-      if (runner !== undefined) return { form: `${fetch.program} … | ${commandName(runner) ?? runner}`, url: fetch.url };
+      if (runner !== undefined) return { form: `${fetch.program} … | ${commandName(runner) ?? runner}`, url: fetch.url, sudo: SUDO.test(runner) };
     }
     if (!mentionsFetch(command)) continue;
     const url = /(?:https?|ftp):\/\/[^\s'"()`]+/i.exec(command)?.[0] ?? null;
     if (isLocalUrl(url)) continue;
-    if (PROCESS_SUBSTITUTION.test(command)) return { form: `${commandName(command) ?? 'shell'} <(…)`, url };
-    if (SUBSTITUTED_SHELL.test(command)) return { form: `${commandName(command) ?? 'shell'} "$(…)"`, url };
-    if (INVOKE_EXPRESSION.test(command)) return { form: `${commandName(command) ?? 'iex'} (…)`, url };
+    const sudo = SUDO.test(command);
+    if (PROCESS_SUBSTITUTION.test(command)) return { form: `${commandName(command) ?? 'shell'} <(…)`, url, sudo };
+    if (SUBSTITUTED_SHELL.test(command)) return { form: `${commandName(command) ?? 'shell'} "$(…)"`, url, sudo };
+    if (INVOKE_EXPRESSION.test(command)) return { form: `${commandName(command) ?? 'iex'} (…)`, url, sudo };
     // `sh -c 'curl … | sh'`: the quoted program is a script of its own.
     const kind = interpreterKind(commandName(command) ?? '');
     if (kind === 'sh' && depth < 2) {
@@ -95,10 +102,30 @@ function pipelineHit(commands: string[], depth: number): Omit<Hit, 'offset'> | n
       const flag = list.findIndex((w) => /^-[a-z]*c[a-z]*$/i.test(w));
       const inner = flag === -1 ? undefined : list[flag + 1];
       const nested = inner === undefined ? [] : remoteScriptRuns(inner, depth + 1);
-      if (nested[0] !== undefined) return { form: nested[0].form, url: nested[0].url };
+      if (nested[0] !== undefined) return { form: nested[0].form, url: nested[0].url, sudo: nested[0].sudo || SUDO.test(command) };
     }
   }
   return null;
+}
+
+/** The severity of one hit and, when it is not the default HIGH, why. */
+export function hitSeverity(hit: Pick<Hit, 'url' | 'sudo'>): { severity: Severity; why: string } {
+  const url = hit.url?.trim() ?? null;
+  if (url !== null && /^(http|ftp):\/\//i.test(url)) {
+    return { severity: 'HIGH', why: ' It is fetched over plain HTTP, so anyone on the network path can replace it.' };
+  }
+  const vendor = vendorInstaller(url);
+  if (vendor !== null) {
+    return {
+      severity: 'LOW',
+      why: ` LOW: it is the official ${vendor} installer, fetched over HTTPS from the vendor, which the job trusts by installing ${vendor} at all; pinning a version and checking a checksum still makes the build reproducible.`,
+    };
+  }
+  if (hit.sudo) return { severity: 'HIGH', why: ' It runs as root from a host that is not a known vendor installer.' };
+  return {
+    severity: 'MEDIUM',
+    why: ' MEDIUM: it is fetched over HTTPS, so only whoever controls that host (or its hosting account) can change what runs, not anyone on the network.',
+  };
 }
 
 export default defineWorkflowRule({
@@ -121,12 +148,14 @@ export default defineWorkflowRule({
       if (!/\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b|\.Download(String|Data)\s*\(/i.test(run.value)) return;
       const file = step.owner.file;
       for (const hit of remoteScriptRuns(run.value)) {
+        const { severity, why } = hitSeverity(hit);
         context.report({
           node: run,
           offset: valueOffsetToSource(file, run, hit.offset),
+          severity,
           message: `\`${hit.form}\` runs a script fetched from ${hit.url === null ? 'the network' : `\`${hit.url}\``} without verifying it${
             step.name === null ? '' : ` (step \`${step.name}\`)`
-          }.`,
+          }.${why}`,
         });
       }
     },

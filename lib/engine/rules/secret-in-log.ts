@@ -4,6 +4,7 @@ import { findExpressions } from '../expressions/extract.js';
 import { parseExpression } from '../expressions/parse.js';
 import { actionSlug } from '../model/uses.js';
 import type { Step } from '../model/workflow.js';
+import type { Severity } from '../types.js';
 import { defineWorkflowRule } from '../rule.js';
 import { commandName, logicalLines, pipelines, words, type ScriptSpan } from '../shell.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
@@ -188,8 +189,8 @@ export default defineWorkflowRule({
       'Pass the secret to the command that needs it (an `env:` variable, `--password-stdin`, a file) instead of printing it, and never move secrets through outputs, `$GITHUB_ENV` or environment dumps.',
   },
   create: (context) => {
-    const report = (step: Step, run: YScalar, scriptOffset: number, message: string) => {
-      context.report({ node: run, offset: valueOffsetToSource(step.owner.file, run, scriptOffset), message });
+    const report = (step: Step, run: YScalar, scriptOffset: number, message: string, severity?: Severity) => {
+      context.report({ node: run, offset: valueOffsetToSource(step.owner.file, run, scriptOffset), message, ...(severity === undefined ? {} : { severity }) });
     };
 
     const checkScript = (step: Step, run: YScalar, script: string) => {
@@ -264,10 +265,10 @@ export default defineWorkflowRule({
         const message = {
           log: `${secret.label} is printed to the job log by ${via}${masked}.`,
           output: `${secret.label} is written to a step output by ${via}; outputs are plain values that later steps and expressions pass on unmasked.`,
-          env: `${secret.label} is written to \`$GITHUB_ENV\` by ${via}, so every later step of the job, third-party actions included, receives it.`,
+          env: `${secret.label} is written to \`$GITHUB_ENV\` by ${via}, so every later step of the job, third-party actions included, receives it. MEDIUM: it stays masked in the log; what widens is which steps hold it.`,
           summary: `${secret.label} is written to the job summary by ${via}, where anyone who can read the run sees it.`,
         }[destination];
-        report(step, run, secret.scriptOffset, message);
+        report(step, run, secret.scriptOffset, message, destination === 'env' ? 'MEDIUM' : undefined);
       }
     };
 

@@ -1,9 +1,12 @@
 import { expressionsOf } from '../expressions/extract.js';
 import { valueSources } from '../analysis/expression-values.js';
 import { contextPath, Literal } from '../expressions/parse.js';
-import { hasPullRequestTrigger, type Job } from '../model/workflow.js';
+import { expandMatrix } from '../analysis/matrix-values.js';
+import { localWorkflowPath } from '../analysis/permissions.js';
+import type { RepositoryModel } from '../model/repository.js';
+import { hasPullRequestTrigger, type Job, type Workflow } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
-import { asList, get, getMap, isMap, keyText, stringScalars, type YNode, type YScalar } from '../yaml/model.js';
+import { asList, get, getMap, getScalar, isMap, keyText, scalarText, stringScalars, type YNode, type YScalar } from '../yaml/model.js';
 
 const LABEL = 'self-hosted';
 
@@ -23,21 +26,63 @@ function literalHasLabel(text: string): boolean {
   }
 }
 
-/** Whether some value of matrix axis `name` (an axis list or an `include` entry) is or lists the label. */
-function matrixHasLabel(job: Job, name: string): boolean {
+/** The scalar values of a matrix axis list (or a lone scalar), as text; null for anything else. */
+function axisValues(node: YNode): string[] | null {
+  const items = node.kind === 'seq' ? node.items : [node];
+  const values: string[] = [];
+  for (const item of items) {
+    if (item.kind !== 'scalar' || item.value === null) return null;
+    values.push(String(item.value));
+  }
+  return values;
+}
+
+/**
+ * The values matrix axis `name` takes in the legs that actually run: the axis' values, minus those every
+ * leg of which an `exclude` entry removes, plus `include` entries. Null when the matrix cannot be read.
+ */
+export function matrixAxisValues(job: Job, name: string, limit = 256): YNode[] | null {
   const matrix = getMap(job.strategy, 'matrix');
-  if (matrix === undefined) return false;
-  const candidates: YNode[] = [];
+  if (matrix === undefined) return null;
+  const axes = new Map<string, { nodes: readonly YNode[]; values: string[] }>();
+  const excludes: Map<string, string>[] = [];
+  const included: YNode[] = [];
   for (const pair of matrix.pairs) {
     const key = keyText(pair.key).toLowerCase();
-    if (key === name) candidates.push(pair.value);
-    if (key === 'include') {
+    if (key === 'include' || key === 'exclude') {
       for (const entry of asList(pair.value)) {
         if (!isMap(entry)) continue;
-        for (const p of entry.pairs) if (keyText(p.key).toLowerCase() === name) candidates.push(p.value);
+        if (key === 'include') {
+          for (const p of entry.pairs) if (keyText(p.key).toLowerCase() === name) included.push(p.value);
+          continue;
+        }
+        const exclude = new Map<string, string>();
+        for (const p of entry.pairs) if (p.value.kind === 'scalar' && p.value.value !== null) exclude.set(keyText(p.key).toLowerCase(), String(p.value.value));
+        excludes.push(exclude);
       }
+      continue;
     }
+    const values = axisValues(pair.value);
+    axes.set(key, { nodes: pair.value.kind === 'seq' ? pair.value.items : [pair.value], values: values ?? [] });
   }
+  const axis = axes.get(name);
+  if (axis === undefined) return included;
+  if (excludes.length === 0) return [...axis.nodes, ...included];
+  // Enumerate the legs (bounded) and keep the axis values some surviving leg has.
+  let legs: Map<string, string>[] = [new Map()];
+  for (const [key, { values }] of axes) {
+    if (values.length === 0) continue;
+    legs = legs.flatMap((leg) => values.map((v) => new Map([...leg, [key, v]])));
+    if (legs.length > limit) return [...axis.nodes, ...included];
+  }
+  const surviving = legs.filter((leg) => !excludes.some((ex) => [...ex].every(([k, v]) => leg.get(k) === v)));
+  const kept = new Set(surviving.map((leg) => leg.get(name)));
+  return [...axis.nodes.filter((n) => n.kind === 'scalar' && kept.has(String(n.value))), ...included];
+}
+
+/** Whether some value of matrix axis `name` that a leg runs with is or lists the label. */
+function matrixHasLabel(job: Job, name: string): boolean {
+  const candidates = matrixAxisValues(job, name) ?? [];
   return candidates.some((node) => [...stringScalars(node)].some((s) => isLabel(String(s.value))));
 }
 
@@ -62,8 +107,27 @@ function selfHostedScalar(job: Job, scalar: YScalar): string | null {
   return null;
 }
 
-/** The node of `runs-on` that selects a self-hosted runner, with how. */
-function selfHosted(job: Job): { node: YScalar; how: string } | null {
+/** Labels of GitHub-hosted runners (standard and arm images; larger runners carry names their owner chose). */
+const GITHUB_HOSTED = /^(ubuntu|windows|macos)-(latest|\d+(\.\d+)?)(-(arm|arm64|large|xlarge|intel|x64|vs\d+))?$|^ubuntu-slim$/i;
+/** Labels of managed, ephemeral runner services (one fresh machine per job): not the persistence risk this rule is about. */
+const MANAGED = /^(blacksmith|namespace-profile|nscloud|buildjet|depot-|warp-|ubicloud|cirun|runs-on[=/]|actuated|codspeed-)/i;
+
+/**
+ * Names organisations give GitHub's larger hosted runners: an OS image and a size (`ubuntu-latest-8-cores`,
+ * `gemini-cli-ubuntu-16-core`, `windows-2022-large`, `github-ubuntu-24.04-x86_64-8`, "Default Larger Runners").
+ */
+const LARGER_RUNNER = /^github-|larger runners|(?=.*\b(ubuntu|windows|macos)\b).*(\d+-?cores?\b|\d+core\b|\blarge\b|\bxlarge\b|\d+vcpu)/i;
+
+/** A literal `runs-on` label that is neither GitHub-hosted nor a managed service: a self-hosted or larger runner. */
+function customLabel(text: string): boolean {
+  const label = text.trim();
+  return label !== '' && !label.includes('${{') && !GITHUB_HOSTED.test(label) && !MANAGED.test(label) && !LARGER_RUNNER.test(label) && !isLabel(label);
+}
+
+type Selection = { node: YScalar; how: string; certain: boolean };
+
+/** The node of `runs-on` that selects a self-hosted runner, with how; `certain` false for custom labels and groups. */
+function selfHosted(job: Job): Selection | null {
   const runsOn = job.runsOn;
   if (runsOn === undefined) return null;
   // `runs-on: { group: ..., labels: [...] }`: the labels decide; a group alone may be GitHub-hosted larger runners.
@@ -71,7 +135,34 @@ function selfHosted(job: Job): { node: YScalar; how: string } | null {
   for (const item of asList(labels)) {
     if (item.kind !== 'scalar') continue;
     const how = selfHostedScalar(job, item);
-    if (how !== null) return { node: item, how };
+    if (how !== null) return { node: item, how, certain: true };
+  }
+  // No `self-hosted` label: a runner group, or labels no GitHub-hosted runner has, still route to
+  // self-hosted runners (or to the organisation's larger runners, which the workflow cannot tell apart).
+  const group = runsOn.kind === 'map' ? getScalar(runsOn, 'group') : undefined;
+  if (group !== undefined && typeof group.value === 'string' && customLabel(group.value)) {
+    return { node: group, how: `runner group \`${group.value}\``, certain: false };
+  }
+  for (const item of asList(labels)) {
+    if (item.kind !== 'scalar' || typeof item.value !== 'string') continue;
+    const values = item.value.includes('${{') ? expandMatrix(job, item.value) : [item.value];
+    const custom = (values ?? []).find(customLabel);
+    if (custom !== undefined) return { node: item, how: `label \`${custom.trim()}\`, which no GitHub-hosted runner has`, certain: false };
+  }
+  return null;
+}
+
+/** A `pull_request*` trigger of the workflow, or of a workflow of the repository that calls it (`./` or `$/`). */
+function pullRequestEntry(repository: RepositoryModel, workflow: Workflow): string | null {
+  if (hasPullRequestTrigger(workflow)) return 'a workflow triggered by pull requests';
+  if (!workflow.triggers.some((t) => t.name === 'workflow_call')) return null;
+  for (const caller of repository.workflows) {
+    if (caller === workflow || !hasPullRequestTrigger(caller)) continue;
+    const calls = caller.jobs.some((j) => {
+      const text = j.uses === undefined ? null : scalarText(j.uses);
+      return text !== null && localWorkflowPath(text) === workflow.file.path;
+    });
+    if (calls) return `a reusable workflow called by \`${caller.file.path}\`, which pull requests trigger`;
   }
   return null;
 }
@@ -84,7 +175,7 @@ export default defineWorkflowRule({
     severity: 'LOW',
     surface: 'workflow',
     description:
-      'A job\'s `runs-on` selects the `self-hosted` label (as a string, a list item, the `labels:` of a runner group, or a matrix value the expression reads). Self-hosted runners keep state between jobs and sit inside your network. HIGH when the workflow runs on `pull_request*` events, where a fork\'s code can run on them.',
+      'A job\'s `runs-on` selects the `self-hosted` label (as a string, a list item, the `labels:` of a runner group, or a matrix value a leg runs with). Self-hosted runners keep state between jobs and sit inside your network. HIGH when pull requests trigger the workflow (directly, or through a local caller of a reusable workflow), where a fork\'s code can run on them. On pull requests, a runner group or a label no GitHub-hosted runner has is reported MEDIUM: it is a self-hosted runner or a larger runner the workflow cannot tell apart.',
     recommendation:
       'Run untrusted or pull-request jobs on GitHub-hosted runners; keep self-hosted runners for trusted branches, make them ephemeral (one job per runner, e.g. actions-runner-controller), and isolate their network and credentials.',
   },
@@ -92,13 +183,24 @@ export default defineWorkflowRule({
     job(job) {
       const hit = selfHosted(job);
       if (hit === null) return;
-      const onPullRequests = hasPullRequestTrigger(job.workflow);
+      const entry = pullRequestEntry(context.repository, job.workflow);
+      if (!hit.certain) {
+        // Without the label, the runner may be one of GitHub's larger runners: only worth a finding where a pull request reaches it.
+        if (entry === null) return;
+        context.report({
+          node: hit.node,
+          severity: 'MEDIUM',
+          message: `Job \`${job.id}\` runs on a ${hit.how} in ${entry}: if it is a self-hosted runner, code from a pull request can run on, and persist in, it. MEDIUM, not HIGH: without the \`self-hosted\` label it may be a GitHub-hosted larger runner.`,
+        });
+        return;
+      }
       context.report({
         node: hit.node,
-        ...(onPullRequests ? { severity: 'HIGH' as const } : {}),
-        message: onPullRequests
-          ? `Job \`${job.id}\` runs on a self-hosted runner (${hit.how}) in a workflow triggered by pull requests: code from a pull request can run on, and persist in, the runner.`
-          : `Job \`${job.id}\` runs on a self-hosted runner (${hit.how}); whatever the job runs can persist in the runner and reach its network.`,
+        ...(entry !== null ? { severity: 'HIGH' as const } : {}),
+        message:
+          entry !== null
+            ? `Job \`${job.id}\` runs on a self-hosted runner (${hit.how}) in ${entry}: code from a pull request can run on, and persist in, the runner.`
+            : `Job \`${job.id}\` runs on a self-hosted runner (${hit.how}); whatever the job runs can persist in the runner and reach its network.`,
       });
     },
   }),

@@ -13,6 +13,7 @@ export default defineWorkflowRule({
     title: 'Action not pinned to a full commit SHA',
     severity: 'MEDIUM',
     surface: 'workflow',
+    fix: { safe: true },
     description:
       'A step `uses:` an action, or a job calls a reusable workflow, by a tag, branch or short SHA instead of a full 40-character commit SHA, so whoever can move that ref decides what code runs with the job\'s token and secrets.',
     recommendation:

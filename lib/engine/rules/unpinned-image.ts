@@ -1,8 +1,10 @@
 import { expandMatrix } from '../analysis/matrix-values.js';
+import type { RepositoryModel } from '../model/repository.js';
+import { actionSlug } from '../model/uses.js';
 import type { Job } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import type { Severity } from '../types.js';
-import { getScalar, scalarText, type YNode } from '../yaml/model.js';
+import { getScalar, getText, scalarText, stringScalars, type YNode } from '../yaml/model.js';
 
 type Pin = { kind: 'digest' } | { kind: 'tag'; tag: string } | { kind: 'latest' } | { kind: 'untagged' };
 
@@ -50,6 +52,66 @@ function resolvePartially(text: string): Unpinned[] | null {
   return [{ image: text.trim(), severity: pin.kind === 'tag' ? 'MEDIUM' : 'HIGH' }];
 }
 
+/**
+ * What marks an image as the repository's own: the names its workflows build or push (the last path
+ * segment, tag removed, matrix values included) and the owners its workflows compare `github.repository`
+ * or `github.repository_owner` against. Only the repository's maintainers can re-push such an image.
+ */
+interface OwnImages {
+  names: Set<string>;
+  owners: Set<string>;
+}
+
+const OWN_IMAGES = new WeakMap<RepositoryModel, OwnImages>();
+
+const BUILD_LINE = /\bdocker\s+(?:buildx\s+)?(?:build|push|tag|image\s+push)\b|\b(?:podman|buildah)\s+(?:build|push|bud)\b/;
+
+function imageName(word: string): string {
+  return word.replace(/@.*$/, '').replace(/:[^/]*$/, '').replace(/^.*\//, '').replace(/["']/g, '').toLowerCase();
+}
+
+export function ownImages(repository: RepositoryModel): OwnImages {
+  const cached = OWN_IMAGES.get(repository);
+  if (cached !== undefined) return cached;
+  const own: OwnImages = { names: new Set(), owners: new Set() };
+  for (const workflow of repository.workflows) {
+    const text = workflow.file.text;
+    for (const m of text.matchAll(/github\.repository(?:_owner)?\s*==\s*'([\w.-]+)(?:\/[\w.-]+)?'|'([\w.-]+)(?:\/[\w.-]+)?'\s*==\s*github\.repository(?:_owner)?\b/g)) {
+      own.owners.add((m[1] ?? m[2] ?? '').toLowerCase());
+    }
+    for (const job of workflow.jobs) {
+      const built: string[] = [];
+      for (const step of job.steps) {
+        if (step.usesRef?.kind === 'repository' && /^docker\/(build-push-action|bake-action)$/.test(actionSlug(step.usesRef))) {
+          built.push(...(getText(step.with, 'tags') ?? '').split(/[\s,]+/));
+        }
+        const run = step.run === undefined ? null : scalarText(step.run);
+        for (const line of (run ?? '').split('\n')) if (BUILD_LINE.test(line)) built.push(...line.split(/\s+/));
+      }
+      if (built.length === 0) continue;
+      for (const word of built) if (word !== '' && !word.startsWith('-')) own.names.add(imageName(word.replace(/\$\{\{[^}]*\}\}/g, '')));
+      // `tags: ${{ env.REGISTRY }}/${{ matrix.image-name }}:latest`: the matrix lists the names it builds.
+      if (job.strategy === undefined || !built.some((w) => w.includes('matrix.'))) continue;
+      for (const scalar of stringScalars(job.strategy)) {
+        if (typeof scalar.value === 'string' && /^[\w.-]+$/.test(scalar.value)) own.names.add(scalar.value.toLowerCase());
+      }
+    }
+  }
+  own.names.delete('');
+  OWN_IMAGES.set(repository, own);
+  return own;
+}
+
+/** Whether an image reference is one of the repository's own images, and how that shows. */
+export function isOwnImage(own: OwnImages, reference: string): boolean {
+  const image = reference.trim().replace(/^docker:\/\//, '');
+  if (image.includes('${{')) return false;
+  const parts = image.replace(/@.*$/, '').split('/');
+  if (own.names.has(imageName(image))) return true;
+  const namespace = (parts.length >= 3 ? parts[1] : parts.length === 2 ? parts[0] : undefined)?.toLowerCase();
+  return namespace !== undefined && own.owners.has(namespace);
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'unpinned-image',
@@ -57,6 +119,7 @@ export default defineWorkflowRule({
     title: 'Container image not pinned by digest',
     severity: 'MEDIUM',
     surface: 'workflow',
+    fix: { safe: true },
     description:
       'A job container, service container, `docker://` step image or docker action `runs.image` is referenced by a tag instead of an `@sha256:` digest, so a re-pushed tag silently changes the code that runs. HIGH when the tag is `latest` or missing.',
     recommendation:
@@ -70,7 +133,7 @@ export default defineWorkflowRule({
       for (const pair of job.services?.pairs ?? []) {
         const service = pair.value;
         const image = service.kind === 'scalar' ? service : getScalar(service, 'image');
-        check(context, job, image, `service \`${scalarText(pair.key) ?? ''}\``);
+        check(context, job, image, `service \`${scalarText(pair.key) ?? ''}\``, undefined, true);
       }
     },
     action(action) {
@@ -87,19 +150,38 @@ export default defineWorkflowRule({
   }),
 });
 
-function check(context: WorkflowRuleContext, job: Job | null, node: YNode | undefined, where: string, text?: string): void {
+/** Docker Official Images (`ubuntu`, `node:22`, `docker.io/library/postgres`), published by Docker's own program. */
+export function isOfficialImage(reference: string): boolean {
+  const name = reference.trim().replace(/^docker:\/\//, '').replace(/^(docker\.io|index\.docker\.io|registry-1\.docker\.io)\/library\//, '');
+  return !name.includes('/') && !name.includes('${{');
+}
+
+function check(context: WorkflowRuleContext, job: Job | null, node: YNode | undefined, where: string, text?: string, service = false): void {
   if (node?.kind !== 'scalar' || (text === undefined && typeof node.value !== 'string')) return;
   const value = text ?? scalarText(node);
   if (value === null || value.trim() === '') return;
   const found = unpinned(job, value);
   if (found === null || found.length === 0) return;
-  const severity: Severity = found.some((f) => f.severity === 'HIGH') ? 'HIGH' : 'MEDIUM';
+  const own = ownImages(context.repository);
+  const ownOnly = found.every((f) => isOwnImage(own, f.image));
+  const floating: Severity = found.some((f) => f.severity === 'HIGH') ? 'HIGH' : 'MEDIUM';
+  // A floating third-party image is HIGH only where it runs the job's steps with a namespace anyone can register.
+  const officialOnly = found.every((f) => isOfficialImage(f.image));
+  const capped = floating === 'HIGH' && (service || officialOnly);
+  const severity: Severity = ownOnly ? 'LOW' : capped ? 'MEDIUM' : floating;
   const images = [...new Set(found.map((f) => f.image))];
   const shown = images.slice(0, 3).map((i) => `\`${i}\``).join(', ') + (images.length > 3 ? ` and ${images.length - 3} more` : '');
-  const why = severity === 'HIGH' ? 'has no tag or uses `latest`, so it follows whatever is pushed next' : 'is pinned by a tag, which its publisher can re-push';
+  const why = floating === 'HIGH' ? 'has no tag or uses `latest`, so it follows whatever is pushed next' : 'is pinned by a tag, which its publisher can re-push';
+  const ownWhy = ownOnly
+    ? ' LOW: it is the repository\'s own image (its workflows build or push it, or it is published under the owner\'s namespace), so only its maintainers can change it.'
+    : !capped
+      ? ''
+      : officialOnly
+        ? ' MEDIUM: it is a Docker Official Image, published by Docker\'s reviewed program rather than an arbitrary account.'
+        : ' MEDIUM: a service container runs beside the job, without its steps, secrets or workspace.';
   context.report({
     node,
     severity,
-    message: `The ${where} image ${shown} ${why}; it is not pinned by \`@sha256:\` digest.`,
+    message: `The ${where} image ${shown} ${why}; it is not pinned by \`@sha256:\` digest.${ownWhy}`,
   });
 }

@@ -39,7 +39,7 @@ interface Install {
 
 /** Options of each installer that take a value, so the next word is not a package. */
 const PIP_VALUE = /^(-[rceitfCb]|--(requirement|constraint|editable|index-url|extra-index-url|find-links|target|prefix|root|python|platform|python-version|implementation|abi|only-binary|no-binary|trusted-host|cache-dir|progress-bar|upgrade-strategy|config-settings|group|python-platform|index|index-strategy|src|report|log|proxy|retries|timeout|exists-action|build-constraint|override|with|from))$/;
-const NPM_VALUE = /^(--(registry|prefix|cache|userconfig|tag|workspace|loglevel|omit|include|install-strategy|os|cpu|libc)|-w)$/;
+const NPM_VALUE = /^(--(registry|prefix|cache|userconfig|tag|workspace|loglevel|omit|include|install-strategy|os|cpu|libc|filter|dir|cwd|config)|-[wFC])$/;
 const CARGO_VALUE = /^(--(version|vers|git|branch|tag|rev|path|root|index|registry|features|target|target-dir|profile|config|jobs|bin|example|color)|-[FjZ])$/;
 const GEM_VALUE = /^(-[vsiIpn]|--(version|source|install-dir|bindir|platform|http-proxy|config-file|norc|env-shebang|document|build-root|target-rbconfig))$/;
 
@@ -80,7 +80,16 @@ function npmPackageUnpinned(spec: string): boolean {
   const name = spec.slice(0, at);
   const version = spec.slice(at + 1).toLowerCase();
   if (name === 'npm' || name === 'corepack') return false;
-  return ['', 'latest', 'next', '*', 'x'].includes(version);
+  return isNpmRange(version);
+}
+
+/** A version spec that matches more than one release: dist-tags, `*`, `x` ranges, `^1`, `~1.2`, `>=1`, `1.x`, `1 || 2`. */
+export function isNpmRange(version: string): boolean {
+  const v = version.trim().toLowerCase();
+  if (['', 'latest', 'next', '*', 'x', 'canary', 'beta', 'alpha', 'rc'].includes(v)) return true;
+  if (/^[~^<>=]/.test(v) || /\s|\|\|/.test(v)) return true;
+  // `1`, `1.2`, `1.x`, `1.2.*`: a partial version is a range over its missing parts.
+  return /^v?\d+(\.(\d+|x|\*))?(\.(x|\*))?$/.test(v) && !/^v?\d+\.\d+\.\d+$/.test(v);
 }
 
 /** The unpinned packages a command installs, with the installer's name. */
@@ -100,15 +109,20 @@ export function unpinnedInstall(command: string): Install | null {
     case 'uvx':
       return toolRun(list, 1, 'uvx', true);
     case 'npm':
-    case 'pnpm': {
-      const installs = tool === 'npm' ? ['i', 'install', 'add'] : ['add', 'i', 'install'];
-      if (sub === undefined || !installs.includes(sub) || !list.some((w) => w === '-g' || w === '--global' || w === '--location=global')) return null;
+    case 'pnpm':
+    case 'bun': {
+      // `npm i pkg` / `pnpm add pkg@^1` / `bun add pkg`: installs what the registry serves now (and, in a
+      // project, rewrites the lockfile); `npm install` alone installs the lockfile and is fine.
+      const installs = tool === 'npm' ? ['i', 'install', 'add', 'in', 'isntall'] : ['add', 'i', 'install'];
+      if (sub === undefined || !installs.includes(sub)) return null;
+      const global = list.some((w) => /^-[a-zA-Z]*g[a-zA-Z]*$/.test(w) || w === '--global' || w === '--location=global');
       const packages = positional(list, 2, NPM_VALUE).filter(npmPackageUnpinned);
-      return packages.length === 0 ? null : { tool: `${tool} ${sub} -g`, packages };
+      return packages.length === 0 ? null : { tool: `${tool} ${sub}${global ? ' -g' : ''}`, packages };
     }
     case 'yarn':
-      if (sub !== 'global' || third !== 'add') return null;
-      return npmOnly(positional(list, 3, NPM_VALUE), 'yarn global add');
+      if (sub === 'global' && third === 'add') return npmOnly(positional(list, 3, NPM_VALUE), 'yarn global add');
+      if (sub === 'add' || sub === 'dlx') return npmOnly(positional(list, 2, NPM_VALUE).slice(0, sub === 'dlx' ? 1 : undefined), `yarn ${sub}`);
+      return null;
     case 'npx':
     case 'pnpx': {
       // Without `--yes` or `--package` npx usually runs a dependency the project installed from its lockfile.
@@ -130,8 +144,12 @@ export function unpinnedInstall(command: string): Install | null {
       return only(positional(list, 2, CARGO_VALUE).filter((p) => !isDynamic(p) && !p.includes('@')), 'cargo install');
     }
     case 'gem': {
-      if (sub !== 'install' || list.some((w) => /^(-v|--version)$/.test(w) || w.startsWith('--version='))) return null;
-      return only(positional(list, 2, GEM_VALUE).filter((p) => !isDynamic(p) && !isPath(p) && !p.includes(':')), 'gem install');
+      if (sub !== 'install' && sub !== 'i') return null;
+      // `-v 2.5.0` pins; `-v '~> 2.5'` or `-v '>= 0'` is a range.
+      const flag = list.findIndex((w) => /^(-v|--version)$/.test(w) || w.startsWith('--version='));
+      const version = flag === -1 ? null : (list[flag]?.startsWith('--version=') === true ? list[flag]?.slice('--version='.length) : list[flag + 1]) ?? '';
+      if (version !== null && !/[~<>]/.test(version)) return null;
+      return only(positional(list, 2, GEM_VALUE).filter((p) => !isDynamic(p) && !isPath(p) && !p.includes(':')), `gem ${sub}`);
     }
     default:
       return null;
@@ -164,7 +182,7 @@ export default defineWorkflowRule({
     severity: 'LOW',
     surface: 'workflow',
     description:
-      'A `run:` script installs a tool from a package registry with no version and no lockfile (`npm i -g pkg`, `npx --yes pkg`, `pip install pkg`, `uvx pkg`, `go install …@latest`, `cargo install` without `--locked` or a version, `gem install` without `-v`), so each run takes whatever was published last.',
+      'A `run:` script installs a package from a registry with no exact version and no lockfile (`npm i pkg`, `npm add pkg@^1`, `yarn add pkg`, `npm i -g pkg`, `npx --yes pkg`, `pip install pkg`, `uvx pkg`, `go install …@latest`, `cargo install` without `--locked` or a version, `gem install`/`gem i` without an exact `-v`; ranges such as `^1`, `~1.2`, `1.x`, `>=5` count as unpinned), so each run takes whatever was published last.',
     recommendation:
       'Pin an exact version (`pkg@1.2.3`, `pkg==1.2.3`, `--version 1.2.3`, `cargo install --locked`), or install from a lockfile or hash-checked requirements file (`npm ci`, `pip install --require-hashes -r requirements.txt`).',
   },
@@ -172,7 +190,7 @@ export default defineWorkflowRule({
     step(step) {
       const run = step.run;
       if (run === undefined || typeof run.value !== 'string') return;
-      if (!/\b(install|i|add|npx|pnpx|uvx|pipx|run)\b/.test(run.value) || !/\b(pip3?|uv|uvx|pipx|npm|pnpm|yarn|npx|pnpx|go|cargo|gem)\b/.test(run.value)) return;
+      if (!/\b(install|i|add|dlx|npx|pnpx|uvx|pipx|run)\b/.test(run.value) || !/\b(pip3?|uv|uvx|pipx|npm|pnpm|bun|yarn|npx|pnpx|go|cargo|gem)\b/.test(run.value)) return;
       for (const pipeline of scriptPipelines(run.value)) {
         for (const command of pipeline.commands) {
           const install = unpinnedInstall(command.text);

@@ -1,6 +1,7 @@
 import { stepWhere } from '../analysis/step-label.js';
 import { findExpressions } from '../expressions/extract.js';
 import { defineWorkflowRule } from '../rule.js';
+import type { Severity } from '../types.js';
 import type { YNode } from '../yaml/model.js';
 
 /**
@@ -42,6 +43,28 @@ function meansAlways(sources: string[]): boolean {
 
 const STATUS_CALLS = new Set(['success()', 'failure()', 'always()', 'cancelled()']);
 
+/** Contexts a condition reads when it keeps outsiders out: who acts, where the code comes from, which repository. */
+const TRUST_GATE =
+  /\b(github\.(actor|triggering_actor|repository|repository_owner)\b|author_association|head\.repo|\.fork\b|\.user\.login|sender\.|\blabels?\b|label\.name|secrets\.|\bpermission\b|\bteam)/i;
+/** Contexts that keep a step to a branch, tag or release (a deploy from `main`, a publish on tags). */
+const REF_GATE = /\bgithub\.(ref|ref_name|ref_type|base_ref|head_ref)\b|refs\/(heads|tags)\/|event\.release\b|\.merged\b/i;
+
+/**
+ * How bad an always-true condition is, from what it was meant to check: bypassing a trust gate lets an
+ * outsider in (HIGH); a branch or tag filter lets a deploy or publish run elsewhere (MEDIUM); a path, event,
+ * platform or input filter only runs more than intended (LOW).
+ */
+export function conditionSeverity(node: YNode): { severity: Severity; why: string } {
+  const text = node.kind === 'scalar' && typeof node.value === 'string' ? node.value : '';
+  // The literal text around the `${{ }}` is part of what the author meant to check (`${{ a }} && github.actor == 'x'`).
+  const sources = text;
+  if (TRUST_GATE.test(sources)) return { severity: 'HIGH', why: ' The condition checks who triggered the run or where its code comes from, so that check is bypassed.' };
+  if (REF_GATE.test(sources)) {
+    return { severity: 'MEDIUM', why: ' MEDIUM: the condition filters on a branch, tag or release, so what it guards also runs on other refs; it checks no actor or origin.' };
+  }
+  return { severity: 'LOW', why: ' LOW: the condition filters on events, paths, platforms or inputs, which is no security gate; it only runs more than intended.' };
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'unsound-condition',
@@ -50,7 +73,7 @@ export default defineWorkflowRule({
     severity: 'HIGH',
     surface: 'workflow',
     description:
-      'An `if:` mixes literal text with `${{ }}` (for example `${{ a }} && ${{ b }}`, quoted text with a trailing space, or a `|` block scalar with its trailing newline), so GitHub evaluates it as a non-empty string, which is always true: the job or step always runs.',
+      'An `if:` mixes literal text with `${{ }}` (for example `${{ a }} && ${{ b }}`, quoted text with a trailing space, or a `|` block scalar with its trailing newline), so GitHub evaluates it as a non-empty string, which is always true: the job or step always runs. HIGH when the condition was a trust gate (actor, author association, fork or repository check, label), MEDIUM for branch or tag filters, LOW for event, path, platform or input filters.',
     recommendation:
       'Write the whole condition as one expression: either bare (`if: a && b`) or one `${{ a && b }}` with nothing around it; use `|-` or `>-` if the condition must be a block scalar.',
   },
@@ -58,12 +81,14 @@ export default defineWorkflowRule({
     job(job) {
       const reason = unsoundReason(job.if);
       if (reason === null || job.if === undefined) return;
-      context.report({ node: job.if, message: `The \`if:\` of job \`${job.id}\` is always true: ${reason}, so the job runs regardless of the condition.` });
+      const { severity, why } = conditionSeverity(job.if);
+      context.report({ node: job.if, severity, message: `The \`if:\` of job \`${job.id}\` is always true: ${reason}, so the job runs regardless of the condition.${why}` });
     },
     step(step) {
       const reason = unsoundReason(step.if);
       if (reason === null || step.if === undefined) return;
-      context.report({ node: step.if, message: `The \`if:\` of ${stepWhere(step)} is always true: ${reason}, so the step runs regardless of the condition.` });
+      const { severity, why } = conditionSeverity(step.if);
+      context.report({ node: step.if, severity, message: `The \`if:\` of ${stepWhere(step)} is always true: ${reason}, so the step runs regardless of the condition.${why}` });
     },
   }),
 });

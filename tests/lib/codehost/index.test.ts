@@ -35,8 +35,16 @@ describe('codeHost()', () => {
 
   it('is the GitHub App adapter when GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY are set', async () => {
     const { appId, privateKey } = testAppCredentials();
-    const { codeHost } = await freshCodeHost({ GITHUB_APP_ID: String(appId), GITHUB_APP_PRIVATE_KEY: privateKey.replace(/\n/g, '\\n') });
+    const secret = { JWT_SIGNING_SECRET: 'a-real-signing-secret-that-is-long-enough-0123456789' };
+    const { codeHost } = await freshCodeHost({ ...secret, GITHUB_APP_ID: String(appId), GITHUB_APP_PRIVATE_KEY: privateKey.replace(/\n/g, '\\n') });
     expect(await codeHost()).toMatchObject({ apiUrl: 'https://api.github.com' });
+  });
+
+  it('talks to GITHUB_API_URL (GitHub Enterprise Server) for every App call', async () => {
+    const { appId, privateKey } = testAppCredentials();
+    const secret = { JWT_SIGNING_SECRET: 'a-real-signing-secret-that-is-long-enough-0123456789' };
+    const { codeHost } = await freshCodeHost({ ...secret, GITHUB_APP_ID: String(appId), GITHUB_APP_PRIVATE_KEY: privateKey, GITHUB_API_URL: 'https://ghe.example.com/api/v3' });
+    expect(await codeHost()).toMatchObject({ apiUrl: 'https://ghe.example.com/api/v3' });
   });
 
   it('can be replaced (tests inject fakes and failing hosts)', async () => {

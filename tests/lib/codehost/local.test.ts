@@ -28,9 +28,9 @@ describe('local code host on examples/', () => {
       accountType: 'Organization',
       accountId: String(localId('account:examples')),
     });
-    expect(await host.isOrganizationMember(1, 'examples', 'anyone')).toBe(true);
-    expect(await host.isOrganizationMember(1, 'someone-else', 'anyone')).toBe(false);
-    expect(await host.isOrganizationMember(2, 'examples', 'anyone')).toBe(false);
+    expect(await host.organizationRole(1, 'examples', 'anyone')).toBe('admin');
+    expect(await host.organizationRole(1, 'someone-else', 'anyone')).toBeNull();
+    expect(await host.organizationRole(2, 'examples', 'anyone')).toBeNull();
     for (const id of [0, 2, 123456]) expect((await rejection(host.getInstallation(id))).kind).toBe('not_found');
   });
 

@@ -21,8 +21,9 @@ function specRows(): { id: string; category: string; severity: string; title: st
   return [...rows(workflow, 'workflow'), ...rows(settings, 'repo-settings')];
 }
 
-/** Rules added after the spec's catalog (issue 17: checks the peer scanners have), in registry order. */
+/** Rules added after the spec's catalog (issue 13: the scan limits; issue 17: checks the peer scanners have), in registry order. */
 const EXTENSIONS: readonly string[] = [
+  'scan-limit-reached',
   'self-repository',
   'archived-action',
   'undocumented-permissions',

@@ -258,6 +258,13 @@ export class FakeGitHub {
     return Math.max(0, ...depth.values());
   }
 
+  private readonly budgets = new Map<number, { remaining: number; resetInSeconds: number }>();
+
+  /** Every answer to the installation's token carries GitHub's rate-limit headers with this budget left. */
+  setRateBudget(installationId: number, remaining: number, resetInSeconds = 600): void {
+    this.budgets.set(installationId, { remaining, resetInSeconds });
+  }
+
   /** Forgets recorded requests and faults (the state stays). */
   reset(): void {
     this.requests.length = 0;
@@ -292,6 +299,13 @@ export class FakeGitHub {
       if (identity.kind === 'installation') record.installationId = identity.installation.id;
       const context: Context = { request, url, params, identity, record };
       const response = (await this.injected(context)) ?? (identity.kind === 'invalid' ? unauthorized(identity.message) : await route.handle(context));
+      const budget = identity.kind === 'installation' ? this.budgets.get(identity.installation.id) : undefined;
+      if (budget !== undefined && !response.headers.has('x-ratelimit-remaining')) {
+        response.headers.set('x-ratelimit-limit', '5000');
+        response.headers.set('x-ratelimit-remaining', String(budget.remaining));
+        response.headers.set('x-ratelimit-reset', String(Math.ceil(this.now() / 1000) + budget.resetInSeconds));
+        response.headers.set('x-ratelimit-resource', route.template === '/graphql' ? 'graphql' : 'core');
+      }
       record.status = response.status;
       record.endedAt = performance.now();
       return response;

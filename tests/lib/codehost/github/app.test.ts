@@ -18,6 +18,8 @@ github.addInstallation({ id: 2, account: { login: 'acme', id: 90210417, type: 'O
 github.addInstallation({ id: 3, account: { login: 'globex', id: 7700, type: 'Organization' }, permissions: { metadata: 'read', contents: 'read' } });
 github.addMember('acme', 'octocat');
 github.addMember('acme', 'newcomer', 'pending');
+github.addMember('acme', 'boss', 'active', 'admin');
+github.addMember('acme', 'invited-owner', 'pending', 'admin');
 
 describe('getInstallation', () => {
   test('a personal installation: the user account, with the App JWT', async () => {
@@ -41,30 +43,32 @@ describe('getInstallation', () => {
   });
 });
 
-describe('isOrganizationMember', () => {
+describe('organizationRole', () => {
   const host = testGitHubCodeHost();
 
-  test('an active member', async () => {
-    expect(await host.isOrganizationMember(2, 'acme', 'octocat')).toBe(true);
+  test('an active member, and an active owner (admin)', async () => {
+    expect(await host.organizationRole(2, 'acme', 'octocat')).toBe('member');
     expect(github.routesRequested()).toEqual([TOKEN, 'GET /orgs/{org}/memberships/{username}']);
+    expect(await host.organizationRole(2, 'acme', 'boss')).toBe('admin');
   });
 
-  test('a stranger, a pending invitation and an organization that does not exist are not members', async () => {
-    expect(await host.isOrganizationMember(2, 'acme', 'mallory')).toBe(false);
-    expect(await host.isOrganizationMember(2, 'acme', 'newcomer')).toBe(false);
-    expect(await host.isOrganizationMember(2, 'no-such-org', 'octocat')).toBe(false);
+  test('a stranger, a pending invitation (even as owner) and an organization that does not exist have no role', async () => {
+    expect(await host.organizationRole(2, 'acme', 'mallory')).toBeNull();
+    expect(await host.organizationRole(2, 'acme', 'newcomer')).toBeNull();
+    expect(await host.organizationRole(2, 'acme', 'invited-owner')).toBeNull();
+    expect(await host.organizationRole(2, 'no-such-org', 'octocat')).toBeNull();
   });
 
   test('without the "Members: read" permission: forbidden, without asking', async () => {
-    await expect(host.isOrganizationMember(3, 'globex', 'octocat')).rejects.toMatchObject({ kind: 'forbidden', message: expect.stringContaining('Members: read') });
+    await expect(host.organizationRole(3, 'globex', 'octocat')).rejects.toMatchObject({ kind: 'forbidden', message: expect.stringContaining('Members: read') });
     expect(github.count('GET /orgs/{org}/memberships/{username}')).toBe(0);
   });
 
   test('other failures are errors, not "no"', async () => {
     github.fault('GET /orgs/{org}/memberships/{username}', { kind: 'status', status: 502 });
-    await expect(host.isOrganizationMember(2, 'acme', 'octocat')).rejects.toMatchObject({ kind: 'unavailable' });
+    await expect(host.organizationRole(2, 'acme', 'octocat')).rejects.toMatchObject({ kind: 'unavailable' });
     github.clearFaults();
-    await expect(host.isOrganizationMember(2, 'globex', 'octocat')).rejects.toMatchObject({ kind: 'forbidden' });
+    await expect(host.organizationRole(2, 'globex', 'octocat')).rejects.toMatchObject({ kind: 'forbidden' });
   });
 });
 
@@ -109,7 +113,7 @@ describe('installation tokens', () => {
     const { host, locator } = setup(github);
     await host.fetchSnapshot(locator);
     await host.fetchSnapshot(locator);
-    await host.isOrganizationMember(locator.installationId, locator.fullName.split('/')[0] ?? '', 'someone');
+    await host.organizationRole(locator.installationId, locator.fullName.split('/')[0] ?? '', 'someone');
     expect(github.count(TOKEN)).toBe(1);
   });
 

@@ -155,9 +155,18 @@ describe('repo scope', () => {
     expect(combinations[0]?.components.map((c) => `${c.finding.file}:${c.finding.line}`)).toEqual([`${CI_WORKFLOW}:14`, `${CI_WORKFLOW}:6`]);
   });
 
-  it('joins ingredients across files and jobs', () => {
-    expect(ids([rec('pipe-to-shell', { file: CI_WORKFLOW, line: 14, job: 'a' }), rec('self-hosted-runner', { line: 6, job: 'b' })])).toEqual([
+  it('joins workflow findings of one file and job only; settings from anywhere', () => {
+    expect(ids([rec('pipe-to-shell', { file: CI_WORKFLOW, line: 14, job: 'a' }), rec('self-hosted-runner', { line: 6, job: 'b' })])).toEqual([]);
+    expect(ids([rec('pipe-to-shell', { file: CI_WORKFLOW, line: 14, job: 'a' }), rec('self-hosted-runner', { file: CI_WORKFLOW, line: 16, job: 'b' })])).toEqual([]);
+    expect(ids([rec('pipe-to-shell', { file: CI_WORKFLOW, line: 14, job: 'a' }), rec('self-hosted-runner', { file: CI_WORKFLOW, line: 6, job: 'a' })])).toEqual([
       `remote-script-on-runner ${CI_WORKFLOW}`,
+    ]);
+    expect(ids([rec('download-without-checksum', { file: CI_WORKFLOW, line: 14, job: 'a' }), rec('unpinned-action', { line: 6, job: 'a' })])).toEqual([]);
+  });
+
+  it('crosses files only where a shared store carries the attack (the Actions cache)', () => {
+    expect(ids([rec('untrusted-checkout', { line: 12, job: 'test' }), rec('cache-poisoning', { file: CI_WORKFLOW, line: 20, job: 'release' })])).toEqual([
+      `cache-poisoning-release ${PR_WORKFLOW}`,
     ]);
   });
 
@@ -210,12 +219,26 @@ describe('output', () => {
       'recommendation',
     ]);
     const last = combination?.stages.at(-1);
-    expect(last).toEqual({ order: (combination?.stages.length ?? 0) - 1, title: expect.any(String), description: combination?.impact, rule_id: '' });
+    expect(last).toEqual({ order: (combination?.stages.length ?? 0) - 1, title: expect.any(String), description: expect.stringContaining(String(combination?.impact)), rule_id: '' });
   });
 
   it('is empty without findings', () => {
     expect(findCombinations([], all)).toEqual([]);
     expect(countCombinations([])).toEqual({ critical_count: 0, high_count: 0 });
+  });
+});
+
+describe('the attacker model in paths', () => {
+  it('a LOW entry finding (a collaborator-only value, a gated one) starts no path', () => {
+    expect(ids([rec('script-injection', { line: 20, job: 'lint', severity: 'LOW' }), rec('missing-permissions', { line: 1, job: null })])).toEqual([]);
+    expect(ids([rec('untrusted-checkout', { line: 12, job: 'test', severity: 'LOW' }), rec('missing-permissions', { line: 1, job: null })])).toEqual([]);
+  });
+
+  it('a CRITICAL kind is CRITICAL only when its entry is an outsider\'s unguarded HIGH finding', () => {
+    const severityOf = (severity: 'HIGH' | 'MEDIUM') =>
+      findCombinations([rec('script-injection', { line: 20, job: 'lint', severity }), rec('missing-permissions', { line: 1, job: null })], all).map((c) => `${c.id} ${c.severity}`);
+    expect(severityOf('HIGH')).toEqual(['injection-token-theft CRITICAL']);
+    expect(severityOf('MEDIUM')).toEqual(['injection-token-theft HIGH']);
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseExpression } from '../../../../lib/engine/expressions/parse.js';
-import { referencedEnvVars, stepScope, TaintAnalyzer, type Taint } from '../../../../lib/engine/expressions/taint.js';
+import { referencedEnvVars } from '../../../../lib/engine/analysis/script-outputs.js';
+import { stepScope, TaintAnalyzer, type Taint } from '../../../../lib/engine/expressions/taint.js';
 import { RepositoryModel } from '../../../../lib/engine/model/repository.js';
 import { buildAction, buildWorkflow, type Action, type Step, type Workflow } from '../../../../lib/engine/model/workflow.js';
 import { parseYaml } from '../../../../lib/engine/yaml/parse.js';

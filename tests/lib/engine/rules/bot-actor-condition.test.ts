@@ -23,9 +23,9 @@ describe(RULE, () => {
     expect(records[1]?.finding.description).toContain("github.triggering_actor == 'renovate[bot]'");
   });
 
-  it('reports contains/startsWith checks and bot lists', () => {
-    expect(positions(scanWith(RULE, yaml`
-      on: pull_request
+  it('reports contains/startsWith checks and bot lists: HIGH when privileged, LOW under plain pull_request', () => {
+    const workflow = (trigger: string) => yaml`
+      on: ${trigger}
       jobs:
         a:
           if: contains(fromJSON('["dependabot[bot]", "renovate[bot]"]'), github.actor)
@@ -39,7 +39,11 @@ describe(RULE, () => {
           if: github.actor_id == 49699333
           runs-on: ubuntu-latest
           steps: [{ run: make }]
-    `))).toEqual(['4:9 HIGH', '8:9 HIGH', '12:9 HIGH']);
+    `;
+    expect(positions(scanWith(RULE, workflow('pull_request_target')))).toEqual(['4:9 HIGH', '8:9 HIGH', '12:9 HIGH']);
+    const plain = scanWith(RULE, workflow('pull_request'));
+    expect(positions(plain)).toEqual(['4:9 LOW', '8:9 LOW', '12:9 LOW']);
+    expect(plain[0]?.description).toContain('no secrets and a read-only token');
   });
 
   it('ignores exclusions: != and negated checks only skip work for the bot', () => {

@@ -171,3 +171,53 @@ describe(RULE, () => {
     expect(findings[1]?.description).toContain('checked out the pull request');
   });
 });
+
+describe('cache-poisoning: the polarity of a tag switch', () => {
+  const release = (input: string, value: string) => yaml`
+    on:
+      push:
+        tags: ['v*']
+    jobs:
+      build:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/setup-node@v4
+            with:
+              ${input}: ${value}
+          - uses: gradle/actions/setup-gradle@v4
+            with:
+              cache-disabled: ${value}
+  `;
+
+  it('an opt-in input true only off tags leaves caching off for the release, an opt-out one true only on tags too', () => {
+    const findings = scanWith('cache-poisoning', release('cache', "${{ !startsWith(github.ref, 'refs/tags/') && 'npm' || '' }}"));
+    // setup-node is off on tags; setup-gradle's `cache-disabled` is false on tags: it caches.
+    expect(findings.map((f) => f.line)).toEqual([11]);
+  });
+
+  it('reads the opposite polarity as caching on the release', () => {
+    const findings = scanWith('cache-poisoning', release('cache', "${{ startsWith(github.ref, 'refs/tags/') }}"));
+    // setup-node caches on tags; setup-gradle's `cache-disabled` is true on tags: it does not.
+    expect(findings.map((f) => f.line)).toEqual([8]);
+  });
+});
+
+describe('cache-poisoning: fork code writing the Actions cache', () => {
+  it('reports `docker buildx --cache-to type=gha` after a checkout of the pull request under pull_request_target', () => {
+    const workflow = (ref: string) => yaml`
+      on: pull_request_target
+      jobs:
+        image:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: ${ref}
+            - run: docker buildx build --cache-to type=gha,mode=max --cache-from type=gha .
+    `;
+    const findings = scanWith('cache-poisoning', workflow('${{ github.event.pull_request.head.sha }}'));
+    expect(findings.map((f) => `${f.line} ${f.severity}`)).toEqual(['9 MEDIUM']);
+    expect(findings[0]?.description).toContain('docker buildx --cache-to type=gha');
+    expect(scanWith('cache-poisoning', workflow('main'))).toEqual([]);
+  });
+});

@@ -46,6 +46,34 @@ describe(RULE, () => {
     }])).toEqual([]);
   });
 
+  it('reports an empty cooldown, or one whose days are all 0, as no cooldown', () => {
+    const findings = scanWith(RULE, [{
+      path: PATH,
+      text: yaml`
+        version: 2
+        updates:
+          - package-ecosystem: npm
+            directory: /
+            cooldown: {}
+          - package-ecosystem: pip
+            directory: /
+            cooldown:
+              default-days: 0
+          - package-ecosystem: cargo
+            directory: /
+            cooldown:
+              semver-major-days: 30
+          - package-ecosystem: gomod
+            directory: /
+            cooldown:
+              default-days: 3
+              semver-patch-days: 0
+      `,
+    }]);
+    expect(positions(findings)).toEqual(['3:5 LOW', '6:5 LOW']);
+    expect(findings[0]?.description).toContain('has a `cooldown` that sets no waiting days');
+  });
+
   it('does not throw on odd shapes', () => {
     expect(scanWith(RULE, [{ path: PATH, text: 'version: 2\nupdates: 7\n' }])).toEqual([]);
     expect(positions(scanWith(RULE, [{ path: PATH, text: 'version: 2\nupdates:\n  - 1\n  - {}\n' }]))).toEqual(['4:5 LOW']);

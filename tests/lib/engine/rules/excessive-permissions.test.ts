@@ -41,9 +41,9 @@ describe(RULE, () => {
     expect(positions(findings)).toEqual(['3:3 HIGH', '4:3 HIGH', '5:3 HIGH', '6:3 HIGH', '7:3 MEDIUM']);
   });
 
-  it('reports write-all at workflow level (HIGH, unbound) and at job level (HIGH, bound to the job)', () => {
+  it('reports write-all at workflow level (unbound) and at job level (bound to the job), HIGH on a privileged trigger', () => {
     const records = recordsWith(RULE, yaml`
-      on: push
+      on: issue_comment
       permissions: write-all
       jobs:
         a:
@@ -56,6 +56,20 @@ describe(RULE, () => {
     `);
     expect(positions(records.map((r) => r.finding))).toEqual(['2:14 HIGH', '9:18 HIGH']);
     expect(records.map((r) => r.job)).toEqual([null, 'b']);
+    expect(records[0]?.finding.description).toContain('HIGH: the workflow runs on `issue_comment`');
+  });
+
+  it('rates write-all MEDIUM on a workflow no outsider triggers, and says why', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        status:
+          runs-on: x
+          permissions: write-all
+          steps: [{ run: b }]
+    `);
+    expect(positions(findings)).toEqual(['5:18 MEDIUM']);
+    expect(findings[0]?.description).toContain('MEDIUM: no trigger of the workflow brings outside input');
   });
 
   it('does not report narrowly scoped job-level writes, read-all, or {}', () => {
@@ -100,8 +114,51 @@ describe(RULE, () => {
           runs-on: x
           steps: [{ run: make fix }]
     `);
-    expect(positions(findings)).toEqual(['3:3 HIGH']);
-    expect(findings[0]?.description).toContain('job `fix`');
+    expect(positions(findings)).toEqual(['3:3 MEDIUM']);
+    expect(findings[0]?.description).toContain('job `fix`, which shows no use of it');
+    expect(findings[0]?.description).toContain('Not HIGH: it is the only job');
+  });
+
+  it('leaves grants that call jobs pass on as the ceiling of reusable workflows', () => {
+    expect(scanWith(RULE, yaml`
+      on: pull_request
+      permissions:
+        contents: read
+        pull-requests: write
+      jobs:
+        build:
+          uses: ./.github/workflows/build.yml
+        size:
+          uses: ./.github/workflows/size-limit.yml
+    `)).toEqual([]);
+    // One job running steps beside the calls: judged as that job's own grant.
+    expect(scanWith(RULE, yaml`
+      on: pull_request
+      permissions:
+        pull-requests: write
+      jobs:
+        build:
+          uses: ./.github/workflows/build.yml
+        check:
+          runs-on: x
+          steps: [{ run: make check }]
+    `)).toEqual([]);
+  });
+
+  it('says nothing about a single-job workflow whose job uses its privileged grant', () => {
+    expect(scanWith(RULE, yaml`
+      on: issue_comment
+      permissions:
+        contents: write
+        id-token: write
+      jobs:
+        fix:
+          runs-on: x
+          steps:
+            - uses: aws-actions/configure-aws-credentials@v4
+              with: { role-to-assume: arn:aws:iam::1:role/x }
+            - run: make fix && git push
+    `)).toEqual([]);
   });
 
   it('ignores workflow-level grants that every job overrides', () => {

@@ -48,6 +48,39 @@ describe(RULE, () => {
     `)).toEqual([]);
   });
 
+  it('does not report an owner-wide token that only requests organisation permissions', () => {
+    expect(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        sync:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/create-github-app-token@v2
+              with:
+                app-id: \${{ vars.APP_ID }}
+                private-key: \${{ secrets.APP_KEY }}
+                owner: my-org
+                permission-members: read
+                permission-organization-projects: write
+    `)).toEqual([]);
+    // One repository permission is enough to reach every repository of the owner.
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        sync:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/create-github-app-token@v2
+              with:
+                app-id: \${{ vars.APP_ID }}
+                private-key: \${{ secrets.APP_KEY }}
+                owner: my-org
+                permission-members: read
+                permission-contents: write
+    `);
+    expect(findings.map((f) => f.description.split(' ')[0])).toEqual(['`owner:']);
+  });
+
   it('reports tibdex/github-app-token without scoping or with revoke: false', () => {
     const findings = scanWith(RULE, yaml`
       on: push

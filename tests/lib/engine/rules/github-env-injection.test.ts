@@ -100,8 +100,8 @@ describe(RULE, () => {
     `)).toEqual([]);
   });
 
-  it('does not report data a guard vouches for', () => {
-    expect(scanWith(RULE, yaml`
+  it('lowers data a guard vouches for to LOW and names the gate', () => {
+    const findings = scanWith(RULE, yaml`
       on: pull_request_target
       jobs:
         j:
@@ -109,6 +109,44 @@ describe(RULE, () => {
           runs-on: ubuntu-latest
           steps:
             - run: echo "T=\${{ github.event.pull_request.title }}" >> "$GITHUB_ENV"
+    `);
+    expect(findings.map((f) => f.severity)).toEqual(['LOW']);
+    expect(findings[0]?.description).toContain('keeps outsiders\' values out');
+  });
+
+  it('does not report a value only a collaborator sets (dispatch payload, branch of a run no pull request starts)', () => {
+    expect(scanWith(RULE, yaml`
+      on: repository_dispatch
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "T=\${{ github.event.client_payload.tag }}" >> "$GITHUB_ENV"
     `)).toEqual([]);
+    const ci = '.github/workflows/ci.yml';
+    const follow = (ciTriggers: string) => scanWith(RULE, [
+      { path: ci, text: yaml`
+        name: CI
+        on: ${ciTriggers}
+        jobs:
+          b:
+            runs-on: ubuntu-latest
+            steps:
+              - run: make
+      ` },
+      { path: '.github/workflows/after.yml', text: yaml`
+        on:
+          workflow_run:
+            workflows: [CI]
+        jobs:
+          j:
+            runs-on: ubuntu-latest
+            steps:
+              - run: echo "B=\${{ github.event.workflow_run.head_branch }}" >> "$GITHUB_ENV"
+      ` },
+    ]);
+    // The runs it follows come from pushes only: their branch names are collaborators'.
+    expect(follow('push')).toEqual([]);
+    expect(follow('pull_request').map((f) => f.severity)).toEqual(['HIGH']);
   });
 });

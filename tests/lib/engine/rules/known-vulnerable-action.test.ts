@@ -22,13 +22,53 @@ describe(RULE, () => {
     expect(parseRefVersion('main')).toBeNull();
   });
 
-  it('ships advisories with ids, summaries and lower-case action names', () => {
-    expect(ACTION_ADVISORIES.length).toBeGreaterThan(10);
+  it('ships advisories as data: GHSA id, package, ranges, source, date, fixed version', () => {
+    expect(ACTION_ADVISORIES.length).toBeGreaterThanOrEqual(27);
     for (const a of ACTION_ADVISORIES) {
       expect(a.id).toMatch(/^GHSA(-[23456789cfghjmpqrvwx]{4}){3}$/);
       expect(a.action).toBe(a.action.toLowerCase());
+      expect(a.action).toMatch(/^[\w.-]+\/[\w.-]+$/);
       expect(a.summary.length).toBeGreaterThan(20);
+      expect(a.source).toMatch(/GitHub Advisory Database|advisory/i);
+      if (a.published !== null) expect(a.published).toMatch(/^20\d\d-\d\d-\d\d$/);
+      expect(a.ranges.length + (a.versions?.length ?? 0) + (a.commits?.length ?? 0)).toBeGreaterThan(0);
+      expect(a.upgrade).not.toBe('');
     }
+    // No advisory twice.
+    expect(new Set(ACTION_ADVISORIES.map((a) => `${a.id} ${a.action}`)).size).toBe(ACTION_ADVISORIES.length);
+  });
+
+  it('knows the advisories of poutine\'s list (kartverket run-terraform, azure/setup-kubectl, ultralytics/actions ...)', () => {
+    const findings = scanWith(RULE, job('azure/setup-kubectl@v2', 'ultralytics/actions@v0.0.2', 'embano1/wip@v1', 'fish-shop/syntax-check@v1.6.11', 'j178/prek-action@v1.0.5'));
+    expect(findings.map((f) => /GHSA-[\w-]+/.exec(f.description)?.[0])).toEqual([
+      'GHSA-p756-rfxh-x63h',
+      'GHSA-7x29-qqmq-v6qc',
+      'GHSA-rg3q-prf8-qxmp',
+      'GHSA-xj87-mqvh-88w2',
+      'GHSA-pwf7-47c3-mfhx',
+    ]);
+    expect(findings.map((f) => f.severity)).toEqual(['MEDIUM', 'HIGH', 'HIGH', 'HIGH', 'HIGH']);
+    expect(positions(scanWith(RULE, yaml`
+      on: pull_request
+      jobs:
+        plan:
+          uses: kartverket/github-workflows/.github/workflows/run-terraform.yml@v2.7.4
+        other:
+          uses: kartverket/github-workflows/.github/workflows/other.yml@v2.7.4
+    `))).toEqual(['4:11 HIGH']);
+    expect(scanWith(RULE, job('azure/setup-kubectl@v3', 'ultralytics/actions@v0.0.3', 'j178/prek-action@v1.0.6'))).toEqual([]);
+  });
+
+  it('matches a sub-path advisory only on that sub-path', () => {
+    expect(scanWith(RULE, job('pytorch/pytorch/.github/actions/filter-test-configs@v2.0.0')).map((f) => f.rule_id)).toEqual([RULE]);
+    expect(scanWith(RULE, job('pytorch/pytorch/.github/actions/other@v2.0.0'))).toEqual([]);
+  });
+
+  it('reports an advisory once per action use, not once per step', () => {
+    const records = recordsWith(RULE, job('github/codeql-action/init@v2', 'github/codeql-action/autobuild@v2', 'github/codeql-action/analyze@v2', 'github/codeql-action/init@v3'));
+    expect(positions(records.map((r) => r.finding))).toEqual(['6:15 MEDIUM']);
+    expect(records[0]?.finding.description).toContain('also used at lines 7, 8 of this file');
+    expect(records[0]?.job).toBe('build');
   });
 
   it('reports affected tags at the uses scalar with the advisory id', () => {
@@ -38,14 +78,17 @@ describe(RULE, () => {
       'github/codeql-action/init@v2',
       'rlespinasse/github-slug-action@4.0.1',
     ));
-    expect(positions(records.map((r) => r.finding))).toEqual(['6:15 HIGH', '7:15 HIGH', '8:15 HIGH', '9:15 HIGH']);
+    expect(positions(records.map((r) => r.finding))).toEqual(['6:15 HIGH', '7:15 HIGH', '8:15 MEDIUM', '9:15 HIGH']);
     expect(records.every((r) => r.job === 'build')).toBe(true);
     const [changedFiles, download, codeql, slug] = records.map((r) => r.finding);
     expect(changedFiles?.description).toContain('GHSA-mrrh-fwg8-r2c3 / CVE-2025-30066');
     expect(changedFiles?.description).toContain('GHSA-mcph-m25j-8j63 / CVE-2023-51664');
     expect(changedFiles?.recommendation).toContain('46.0.1 or later');
+    expect(changedFiles?.description).toContain('fixed in 46.0.1');
     expect(download?.description).toContain('CVE-2024-42471');
     expect(codeql?.description).toContain('`github/codeql-action/init@v2`');
+    // Debug artifacts of failed runs: harm needs more than a crafted input, and the finding says so.
+    expect(codeql?.description).toContain('MEDIUM: exploiting it needs more than a crafted input');
     expect(slug?.description).toContain('CVE-2023-27581');
   });
 

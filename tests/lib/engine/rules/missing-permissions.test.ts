@@ -4,7 +4,7 @@ import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.
 const RULE = 'missing-permissions';
 
 describe(RULE, () => {
-  it('reports each job without permissions at its key, bound to that job', () => {
+  it('reports one finding per workflow file, at the first job without permissions, listing them all', () => {
     const records = recordsWith(RULE, yaml`
       on: push
       jobs:
@@ -21,23 +21,124 @@ describe(RULE, () => {
         call:
           uses: org/repo/.github/workflows/ci.yml@v1
     `);
-    expect(positions(records.map((r) => r.finding))).toEqual(['3:3 MEDIUM', '13:3 MEDIUM']);
-    expect(records.map((r) => r.job)).toEqual(['build', 'call']);
-    expect(records[0]?.finding.rule_id).toBe(RULE);
-    expect(records[1]?.finding.description).toContain('calls a reusable workflow');
+    expect(positions(records.map((r) => r.finding))).toEqual(['3:3 MEDIUM']);
+    // Two jobs lack permissions: the finding is a fact of the file, not of one job.
+    expect(records.map((r) => r.job)).toEqual([null]);
+    expect(records[0]?.finding.description).toContain('jobs `build`, `call` set none');
   });
 
-  it('is HIGH on a privileged trigger', () => {
+  it('binds the finding to the job when only one job lacks permissions', () => {
+    const records = recordsWith(RULE, yaml`
+      on: push
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - run: make
+    `);
+    expect(records.map((r) => [r.job, r.finding.severity])).toEqual([['build', 'MEDIUM']]);
+    expect(records[0]?.finding.description).toContain('neither does its job `build`');
+  });
+
+  it('gives a many-job workflow one finding, not one per job', () => {
+    const jobs = Array.from({ length: 12 }, (_, i) => `  j${i}:\n    runs-on: x\n    steps: [{ run: a }]\n`).join('');
+    const findings = scanWith(RULE, `on: pull_request\njobs:\n${jobs}`);
+    expect(findings).toHaveLength(1);
+    expect(findings[0]?.description).toContain('and 9 more');
+  });
+
+  it('is HIGH on a trigger an outsider fires when a job checks out pull-request code or scripts event data, and says why', () => {
     const findings = scanWith(RULE, yaml`
       on: [pull_request_target]
       jobs:
         triage:
           runs-on: ubuntu-latest
           steps:
+            - uses: actions/checkout@v4
             - run: echo hi
     `);
     expect(positions(findings)).toEqual(['3:3 HIGH']);
-    expect(findings[0]?.description).toContain('pull_request_target');
+    expect(findings[0]?.description).toContain('HIGH: the workflow runs on `pull_request_target`, which anyone with a GitHub account can trigger, and job `triage` runs `actions/checkout`');
+    const scripted = scanWith(RULE, yaml`
+      on: issue_comment
+      jobs:
+        reply:
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "\${{ github.event.comment.id }}"
+    `);
+    expect(scripted.map((f) => f.severity)).toEqual(['HIGH']);
+  });
+
+  it('is MEDIUM on an outsider trigger whose jobs only hand event data to actions', () => {
+    const findings = scanWith(RULE, yaml`
+      on:
+        issues:
+          types: [opened]
+      jobs:
+        label:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/labeler@v5
+    `);
+    expect(positions(findings)).toEqual(['5:3 MEDIUM']);
+    expect(findings[0]?.description).toContain('Not HIGH: anyone can trigger `issues`, but no job checks out');
+  });
+
+  it('is not HIGH on repository_dispatch, which needs a write token to send', () => {
+    const findings = scanWith(RULE, yaml`
+      on:
+        repository_dispatch:
+          types: [deploy]
+      jobs:
+        deploy:
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "\${{ github.event.client_payload.ref }}"
+    `);
+    expect(positions(findings)).toEqual(['5:3 MEDIUM']);
+    expect(findings[0]?.description).toContain('Not HIGH: `repository_dispatch`');
+  });
+
+  it('is not HIGH when a privileged workflow only calls local reusable workflows', () => {
+    const caller = yaml`
+      on: pull_request_target
+      jobs:
+        call:
+          uses: ./.github/workflows/reusable.yml
+    `;
+    const reusable = yaml`
+      on: workflow_call
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps: [{ run: make }]
+    `;
+    const findings = scanWith(RULE, [
+      { path: '.github/workflows/caller.yml', text: caller },
+      { path: '.github/workflows/reusable.yml', text: reusable },
+    ]);
+    expect(positions(findings)).toEqual(['3:3 MEDIUM']);
+    expect(findings[0]?.description).toContain('Not HIGH: the job only calls reusable workflows of this repository');
+  });
+
+  it('says nothing about a local caller (./ or $/ form) whose reusable workflow declares its own permissions', () => {
+    for (const prefix of ['./', '$/']) {
+      const caller = `on: pull_request_target\njobs:\n  call:\n    uses: ${prefix}.github/workflows/reusable.yml\n`;
+      const reusable = yaml`
+        on: workflow_call
+        permissions:
+          contents: read
+        jobs:
+          build:
+            runs-on: ubuntu-latest
+            steps: [{ run: make }]
+      `;
+      expect(scanWith(RULE, [
+        { path: '.github/workflows/caller.yml', text: caller },
+        { path: '.github/workflows/reusable.yml', text: reusable },
+      ]), prefix).toEqual([]);
+    }
   });
 
   it('is satisfied by any workflow-level permissions, even empty or read-all', () => {

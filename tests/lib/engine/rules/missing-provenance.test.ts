@@ -40,6 +40,22 @@ describe(RULE, () => {
     ]);
   });
 
+  it('recognises bun publish as publishing to npm', () => {
+    expect(published(yaml`
+      on: push
+      jobs:
+        a:
+          runs-on: ubuntu-latest
+          steps:
+            - run: bun publish --access public
+            - run: bun publish --dry-run
+            - run: bun run publish-docs
+    `)).toEqual([
+      { evidence: 'bun publish', real: true },
+      { evidence: 'bun publish', real: false },
+    ]);
+  });
+
   it('reports once per workflow at the first publishing step, LOW, bound to its job', () => {
     const records = recordsWith(RULE, yaml`
       on:

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isCredentialName } from '../../../../lib/engine/rules/overprovisioned-secrets.js';
 import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
 
 const RULE = 'overprovisioned-secrets';
@@ -73,6 +74,32 @@ describe(RULE, () => {
       },
     ]);
     expect(positions(findings)).toEqual(['5:18 MEDIUM']);
+  });
+
+  it('does not report workflow-level env secrets that are no credential (user names, regions, channels)', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      env:
+        DOCKER_USER: \${{ secrets.DOCKER_USR }}
+        TURBO_TEAM: \${{ secrets.TURBO_TEAM }}
+        SLACK_CHANNEL: \${{ secrets.CI_PUSH_MAIN_CHANNEL }}
+        IS_FORK: \${{ secrets.IS_FORK }}
+        AWS_REGION: \${{ secrets.AWS_REGION }}
+        TURBO_TOKEN: \${{ secrets.TURBO_TOKEN }}
+      jobs:
+        a: { runs-on: x, steps: [{ run: a }] }
+        b: { runs-on: x, steps: [{ run: b }] }
+    `);
+    expect(findings.map((f) => f.description.split(' ')[1])).toEqual(['`TURBO_TOKEN`']);
+  });
+
+  it('treats secrets with credential words, or unknown names, as credentials', () => {
+    for (const name of ['NPM_TOKEN', 'LOW_PRIV_PAT', 'TEST_INFRA_PROVIDER_AUTH', 'SIGNING_KEY', 'DEPLOY_PASSWORD', 'SENTRY_DSN', 'MYSTERY']) {
+      expect(isCredentialName(name), name).toBe(true);
+    }
+    for (const name of ['DOCKER_USR', 'DOCKERHUB_USERNAME', 'PKG_APPLE_DEVELOPER_TEAM_ID', 'GCP_PROJECT_ID', 'AWS_REGION', 'IS_FORK', 'REGISTRY_URL']) {
+      expect(isCredentialName(name), name).toBe(false);
+    }
   });
 
   it('does not throw on odd shapes', () => {

@@ -107,3 +107,14 @@ describe(RULE, () => {
     for (const text of odd) expect(() => scanWith(RULE, text)).not.toThrow();
   });
 });
+
+describe('personal-access-token: several files', () => {
+  it('reports the same use at the same offset in two workflows (offsets are per file)', () => {
+    const text = 'on: push\njobs:\n  j:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: peter-evans/create-pull-request@5f6978faf089d4d20b00c7766989d076bb2fc7f1\n        with:\n          token: ${{ secrets.BOT_PAT }}\n';
+    const files = [
+      { path: '.github/workflows/a.yml', text },
+      { path: '.github/workflows/b.yml', text },
+    ];
+    expect(scanWith('personal-access-token', files).map((f) => `${f.file}:${f.line}`)).toEqual(['.github/workflows/a.yml:8', '.github/workflows/b.yml:8']);
+  });
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { remoteScriptRuns } from '../../../../lib/engine/rules/pipe-to-shell.js';
+import { vendorInstaller, VENDOR_INSTALLERS } from '../../../../lib/engine/data/installers.js';
+import { hitSeverity, remoteScriptRuns } from '../../../../lib/engine/rules/pipe-to-shell.js';
 import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
 
 const RULE = 'pipe-to-shell';
@@ -47,7 +48,7 @@ describe(RULE, () => {
                 curl -fsSL https://x.test/install.sh | bash
                 echo done && wget -qO- https://x.test/b.sh | sh
     `);
-    expect(positions(records.map((r) => r.finding))).toEqual(['9:11 HIGH', '10:24 HIGH']);
+    expect(positions(records.map((r) => r.finding))).toEqual(['9:11 MEDIUM', '10:24 MEDIUM']);
     expect(records.map((r) => r.job)).toEqual(['setup', 'setup']);
     expect(records[0]?.finding.description).toContain('`https://x.test/install.sh`');
     expect(records[0]?.finding.description).toContain('step `Install`');
@@ -55,10 +56,54 @@ describe(RULE, () => {
 
   it('reports in composite actions and one-line scripts', () => {
     const records = recordsWith(RULE, [
-      { path: 'action.yml', text: 'runs:\n  using: composite\n  steps:\n    - run: curl -sSf https://sh.rustup.rs | sh -s -- -y\n      shell: bash\n' },
+      { path: 'action.yml', text: 'runs:\n  using: composite\n  steps:\n    - run: curl -sSf https://x.test/i.sh | sudo sh -s -- -y\n      shell: bash\n' },
     ]);
     expect(positions(records.map((r) => r.finding))).toEqual(['4:12 HIGH']);
     expect(records[0]?.job).toBeNull();
+  });
+
+  it('rates a well-known vendor installer over HTTPS LOW, and says why', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        setup:
+          runs-on: ubuntu-latest
+          steps:
+            - run: curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y
+            - run: curl -LsSf https://astral.sh/uv/install.sh | sh
+            - run: curl -fsSL https://bun.sh/install | bash
+            - run: curl -fsSL https://deno.land/install.sh | sh
+            - run: curl -o- https://raw.githubusercontent.com/nvm-sh/nvm/v0.40.1/install.sh | bash
+    `);
+    expect(findings.map((f) => f.severity)).toEqual(['LOW', 'LOW', 'LOW', 'LOW', 'LOW']);
+    expect(findings[0]?.description).toContain('LOW: it is the official rustup installer, fetched over HTTPS');
+  });
+
+  it('keeps plain HTTP and sudo of an arbitrary host HIGH, and an arbitrary HTTPS host MEDIUM', () => {
+    const severities = (script: string) => remoteScriptRuns(script).map((h) => hitSeverity(h).severity);
+    expect(severities('curl -fsSL http://sh.rustup.rs | sh')).toEqual(['HIGH']);
+    expect(severities('curl -fsSL http://x.test/i.sh | sh')).toEqual(['HIGH']);
+    expect(severities('curl -fsSL https://x.test/i.sh | sudo bash')).toEqual(['HIGH']);
+    expect(severities('sudo bash -c "$(curl -fsSL https://x.test/i.sh)"')).toEqual(['HIGH']);
+    expect(severities('curl -fsSL https://x.test/i.sh | bash')).toEqual(['MEDIUM']);
+    expect(severities('curl -fsSL "$URL" | bash')).toEqual(['MEDIUM']);
+    // A vendor installer stays LOW even with sudo: root on the runner adds nothing the vendor did not have.
+    expect(severities('curl -fsSL https://get.docker.com | sudo sh')).toEqual(['LOW']);
+  });
+
+  it('matches vendor installers by host and path prefix, never by a look-alike host', () => {
+    expect(vendorInstaller('https://sh.rustup.rs')).toBe('rustup');
+    expect(vendorInstaller('https://astral.sh/uv/0.11.3/install.sh')).toBe('uv');
+    expect(vendorInstaller('https://sh.rustup.rs.evil.test/x')).toBeNull();
+    expect(vendorInstaller('https://evil.test/sh.rustup.rs')).toBeNull();
+    expect(vendorInstaller('https://astral.sh/other/install.sh')).toBeNull();
+    expect(vendorInstaller('http://sh.rustup.rs')).toBeNull();
+    expect(vendorInstaller(null)).toBeNull();
+    // Every table entry is a scheme-less lower-case prefix that matches itself.
+    for (const { prefix } of VENDOR_INSTALLERS) {
+      expect(prefix).toBe(prefix.toLowerCase());
+      expect(vendorInstaller(`https://${prefix}`), prefix).not.toBeNull();
+    }
   });
 
   it('honours a suppression comment on the script line', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CODE_SINK_ACTIONS } from '../../../../lib/engine/analysis/code-sinks.js';
 import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
 
 const RULE = 'script-injection';
@@ -126,7 +127,7 @@ describe(RULE, () => {
     `)).toEqual([]);
   });
 
-  it('trusts data a guard vouches for, but not a spoofable bot actor check', () => {
+  it('lowers data a guard vouches for to LOW and says why, but not behind a spoofable bot actor check', () => {
     const findings = scanWith(RULE, yaml`
       on: pull_request_target
       jobs:
@@ -151,12 +152,14 @@ describe(RULE, () => {
           steps:
             - run: echo "\${{ github.head_ref }}"
     `);
-    expect(positions(findings)).toEqual(['17:20 HIGH', '22:20 HIGH']);
+    expect(positions(findings)).toEqual(['7:20 LOW', '12:20 LOW', '17:20 HIGH', '22:20 HIGH']);
+    expect(findings[0]?.description).toContain('the condition `github.event.pull_request.head.repo.full_name == github.repository` keeps outsiders');
+    expect(findings[2]?.description).not.toContain('keeps outsiders');
   });
 
-  it('knows which changed-files outputs are escaped', () => {
-    const findings = scanWith(RULE, yaml`
-      on: pull_request
+  it('knows which changed-files outputs are escaped (MEDIUM where only plain pull_request brings them in)', () => {
+    const run = (trigger: string) => scanWith(RULE, yaml`
+      on: ${trigger}
       jobs:
         j:
           runs-on: ubuntu-latest
@@ -180,7 +183,10 @@ describe(RULE, () => {
                 for f in \${{ steps.unsafe.outputs.all_changed_files }}; do echo "$f"; done
                 for f in \${{ steps.filter.outputs.src_files }}; do echo "$f"; done
     `);
-    expect(positions(findings)).toEqual(['20:20 HIGH', '22:20 HIGH']);
+    expect(positions(run('pull_request_target'))).toEqual(['20:20 HIGH', '22:20 HIGH']);
+    const plain = run('pull_request');
+    expect(positions(plain)).toEqual(['20:20 MEDIUM', '22:20 MEDIUM']);
+    expect(plain[0]?.description).toContain('only `pull_request` brings it in');
   });
 
   it('resolves the inputs of local composite actions through their callers', () => {
@@ -281,7 +287,7 @@ describe(RULE, () => {
     expect(positions(scanWith(RULE, files('${{ github.event.pull_request.title }}')))).toEqual(['9:19 HIGH']);
   });
 
-  it('follows matrix values, including the whole matrix', () => {
+  it('follows matrix values, including the whole matrix (a dispatch payload is a collaborator\'s: LOW)', () => {
     const findings = scanWith(RULE, yaml`
       on: repository_dispatch
       jobs:
@@ -296,7 +302,8 @@ describe(RULE, () => {
             - run: echo \${{ matrix.extra }}
             - run: echo '\${{ toJSON(matrix) }}'
     `);
-    expect(positions(findings)).toEqual(['11:19 HIGH', '12:20 HIGH']);
+    expect(positions(findings)).toEqual(['11:19 LOW', '12:20 LOW']);
+    expect(findings[0]?.description).toContain('set by only a collaborator with write access, via `matrix.extra`');
   });
 
   it('ignores conditions and odd step shapes', () => {
@@ -328,5 +335,49 @@ describe(RULE, () => {
             - run: |
                 echo "\${{ github.event.issue.title }}" # chainbreaker: ignore[script-injection]
     `)).toEqual([]);
+  });
+});
+
+describe('script-injection: every action input in the code-sink table is a sink', () => {
+  for (const [slug, sink] of Object.entries(CODE_SINK_ACTIONS)) {
+    for (const input of sink.inputs) {
+      it(`${slug} \`${input}\` (${sink.language})`, () => {
+        const findings = scanWith(RULE, yaml`
+          on: issues
+          jobs:
+            j:
+              runs-on: ubuntu-latest
+              steps:
+                - uses: ${slug}@v1
+                  with:
+                    ${input}: echo "\${{ github.event.issue.title }}"
+                    not-a-sink-input: echo "\${{ github.event.issue.title }}"
+        `);
+        expect(findings.map((f) => `${f.line} ${f.severity}`)).toEqual(['8 HIGH']);
+        expect(findings[0]?.description).toContain(`the \`${input}\` input of ${slug}`);
+      });
+    }
+  }
+});
+
+describe('script-injection: taint is not invented through command outputs', () => {
+  it('the URL `gh pr create` prints carries no attacker text, even when its title did', () => {
+    const findings = scanWith(RULE, yaml`
+      on: pull_request_target
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - id: pr
+              env:
+                TITLE: \${{ github.event.pull_request.title }}
+              run: |
+                URL=$(gh pr create --title "$TITLE" --body "bump")
+                echo "url=$URL" >> "$GITHUB_OUTPUT"
+                echo "title=$TITLE" >> "$GITHUB_OUTPUT"
+            - run: echo "\${{ steps.pr.outputs.url }}"
+            - run: echo "\${{ steps.pr.outputs.title }}"
+    `);
+    expect(findings.map((f) => `${f.line} ${f.severity}`)).toEqual(['14 HIGH']);
   });
 });

@@ -95,14 +95,10 @@ describe(RULE, () => {
     `))).toEqual(['4:14 LOW', '7:14 LOW']);
   });
 
-  it('does not treat a runner group without the label, or odd shapes, as self-hosted', () => {
+  it('does not treat inputs, numbers, nested lists or calls as self-hosted', () => {
     expect(scanWith(RULE, yaml`
       on: pull_request
       jobs:
-        larger:
-          runs-on:
-            group: ubuntu-runners
-          steps: [{ run: make }]
         input:
           runs-on: \${{ inputs.runner }}
           steps: [{ run: make }]
@@ -115,5 +111,114 @@ describe(RULE, () => {
         call:
           uses: org/repo/.github/workflows/ci.yml@v1
     `)).toEqual([]);
+  });
+
+  it('reports runner groups and custom labels without the self-hosted label MEDIUM on pull requests, and says why', () => {
+    const findings = scanWith(RULE, yaml`
+      on: pull_request
+      jobs:
+        group:
+          runs-on:
+            group: gpu-runners
+          steps: [{ run: make }]
+        custom:
+          runs-on: [linux, x64, gpu]
+          steps: [{ run: make }]
+        matrix:
+          strategy:
+            matrix:
+              os: [ubuntu-latest, linux-x86-n4-16]
+          runs-on: \${{ matrix.os }}
+          steps: [{ run: make }]
+    `);
+    expect(positions(findings)).toEqual(['5:14 MEDIUM', '8:15 MEDIUM', '14:14 MEDIUM']);
+    expect(findings[0]?.description).toContain('runner group `gpu-runners`');
+    expect(findings[1]?.description).toContain('label `linux`, which no GitHub-hosted runner has');
+    expect(findings[1]?.description).toContain('MEDIUM, not HIGH: without the `self-hosted` label it may be a GitHub-hosted larger runner');
+  });
+
+  it('does not report GitHub-hosted or managed ephemeral runner labels, nor custom labels off pull requests', () => {
+    expect(scanWith(RULE, yaml`
+      on: pull_request
+      jobs:
+        a: { runs-on: ubuntu-24.04-arm, steps: [{ run: make }] }
+        b: { runs-on: macOS-latest, steps: [{ run: make }] }
+        c: { runs-on: windows-2022, steps: [{ run: make }] }
+        d: { runs-on: macos-15-xlarge, steps: [{ run: make }] }
+        e: { runs-on: blacksmith-4vcpu-ubuntu-2404, steps: [{ run: make }] }
+        f: { runs-on: "runs-on=\${{ github.run_id }}/cpu=4", steps: [{ run: make }] }
+        g: { runs-on: ubuntu-slim, steps: [{ run: make }] }
+        h: { runs-on: ubuntu-latest-8-cores, steps: [{ run: make }] }
+        i: { runs-on: gemini-cli-ubuntu-16-core, steps: [{ run: make }] }
+        j: { runs-on: github-ubuntu-24.04-x86_64-8, steps: [{ run: make }] }
+        k: { runs-on: { group: Default Larger Runners }, steps: [{ run: make }] }
+        l: { runs-on: ubuntu-arm64-large, steps: [{ run: make }] }
+    `)).toEqual([]);
+    expect(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        gpu:
+          runs-on: [linux, gpu]
+          steps: [{ run: make }]
+        group:
+          runs-on: { group: big-runners }
+          steps: [{ run: make }]
+    `)).toEqual([]);
+  });
+
+  it('does not report a self-hosted matrix entry that exclude removes from every leg', () => {
+    expect(scanWith(RULE, yaml`
+      on: pull_request
+      jobs:
+        test:
+          strategy:
+            matrix:
+              os: [ubuntu-latest, self-hosted]
+              python: ['3.11', '3.12']
+              exclude:
+                - os: self-hosted
+          runs-on: \${{ matrix.os }}
+          steps: [{ run: make }]
+    `)).toEqual([]);
+    // Excluding some legs only: the self-hosted runner still runs the others.
+    expect(positions(scanWith(RULE, yaml`
+      on: pull_request
+      jobs:
+        test:
+          strategy:
+            matrix:
+              os: [ubuntu-latest, self-hosted]
+              python: ['3.11', '3.12']
+              exclude:
+                - os: self-hosted
+                  python: '3.11'
+          runs-on: \${{ matrix.os }}
+          steps: [{ run: make }]
+    `))).toEqual(['11:14 HIGH']);
+  });
+
+  it('is HIGH for a reusable workflow on a self-hosted runner reached from a local pull_request caller', () => {
+    const reusable = yaml`
+      on: workflow_call
+      jobs:
+        build:
+          runs-on: [self-hosted, linux]
+          steps: [{ run: make }]
+    `;
+    for (const prefix of ['./', '$/']) {
+      const caller = `on: pull_request\njobs:\n  call:\n    uses: ${prefix}.github/workflows/build.yml\n`;
+      const findings = scanWith(RULE, [
+        { path: '.github/workflows/pr.yml', text: caller },
+        { path: '.github/workflows/build.yml', text: reusable },
+      ]);
+      expect(positions(findings), prefix).toEqual(['4:15 HIGH']);
+      expect(findings[0]?.description).toContain('a reusable workflow called by `.github/workflows/pr.yml`, which pull requests trigger');
+    }
+    // Called only from push workflows: LOW.
+    const push = 'on: push\njobs:\n  call:\n    uses: ./.github/workflows/build.yml\n';
+    expect(positions(scanWith(RULE, [
+      { path: '.github/workflows/push.yml', text: push },
+      { path: '.github/workflows/build.yml', text: reusable },
+    ]))).toEqual(['4:15 LOW']);
   });
 });

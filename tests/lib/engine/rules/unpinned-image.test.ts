@@ -20,12 +20,12 @@ describe(RULE, () => {
       jobs:
         test:
           runs-on: ubuntu-latest
-          container: node:latest
+          container: someuser/node:latest
           services:
             db:
               image: postgres:16
             cache:
-              image: redis
+              image: someuser/redis
           steps:
             - run: npm test
         other:
@@ -35,7 +35,9 @@ describe(RULE, () => {
           steps:
             - run: make
     `);
-    expect(positions(records.map((r) => r.finding))).toEqual(['5:16 HIGH', '8:16 MEDIUM', '10:16 HIGH', '16:14 MEDIUM']);
+    // A floating service image is MEDIUM: it runs beside the job, without its steps or secrets.
+    expect(positions(records.map((r) => r.finding))).toEqual(['5:16 HIGH', '8:16 MEDIUM', '10:16 MEDIUM', '16:14 MEDIUM']);
+    expect(records[2]?.finding.description).toContain('MEDIUM: a service container runs beside the job');
     expect(records.map((r) => r.job)).toEqual(['test', 'test', 'test', 'other']);
     expect(records[1]?.finding.description).toContain('service `db`');
   });
@@ -48,7 +50,7 @@ describe(RULE, () => {
           runs-on: ubuntu-latest
           steps:
             - uses: docker://hadolint/hadolint:v2.12.0
-            - uses: docker://alpine
+            - uses: docker://someuser/alpine
             - uses: docker://alpine@${DIGEST}
     `;
     expect(positions(scanWith(RULE, workflow))).toEqual(['6:15 MEDIUM', '7:15 HIGH']);
@@ -57,7 +59,7 @@ describe(RULE, () => {
       runs:
         using: composite
         steps:
-          - uses: docker://alpine:latest
+          - uses: docker://someuser/alpine:latest
     `;
     const records = recordsWith(RULE, [{ path: 'action.yml', text: action }]);
     expect(positions(records.map((r) => r.finding))).toEqual(['5:13 HIGH']);
@@ -106,7 +108,7 @@ describe(RULE, () => {
             matrix:
               image: ['', 'fedora:41']
               include:
-                - image: debian
+                - image: someuser/debian
           container: \${{ matrix.image }}
           steps:
             - run: make
@@ -120,7 +122,7 @@ describe(RULE, () => {
             - run: make
     `);
     expect(positions(findings)).toEqual(['10:16 HIGH']);
-    expect(findings[0]?.description).toContain('`fedora:41`, `debian`');
+    expect(findings[0]?.description).toContain('`fedora:41`, `someuser/debian`');
   });
 
   it('does not judge images given by other expressions, unless a literal tag follows', () => {
@@ -145,6 +147,73 @@ describe(RULE, () => {
           steps:
             - run: make
     `))).toEqual(['10:16 HIGH']);
+  });
+
+  it('rates the repository\'s own images LOW: built by its workflows (matrix names too) or under its owner', () => {
+    const build = yaml`
+      on: push
+      permissions: {}
+      jobs:
+        images:
+          runs-on: ubuntu-latest
+          strategy:
+            matrix:
+              image-name: [app-cpu, app-cuda]
+          steps:
+            - uses: docker/build-push-action@v6
+              with:
+                push: true
+                tags: \${{ env.REGISTRY }}/\${{ matrix.image-name }}:latest
+            - run: docker build -t ghcr.io/acme/tools:latest . && docker push ghcr.io/acme/tools:latest
+    `;
+    const tests = yaml`
+      on: push
+      jobs:
+        gpu:
+          if: github.repository == 'acme-org/project'
+          runs-on: ubuntu-latest
+          container: acme/app-cuda
+          services:
+            tools: ghcr.io/acme/tools
+            web: ghcr.io/acme-org/web:latest
+            db: postgres
+          steps: []
+    `;
+    const findings = scanWith(RULE, [
+      { path: '.github/workflows/build.yml', text: build },
+      { path: '.github/workflows/tests.yml', text: tests },
+    ]);
+    expect(positions(findings)).toEqual(['6:16 LOW', '8:14 LOW', '9:12 LOW', '10:11 MEDIUM']);
+    expect(findings[0]?.description).toContain("LOW: it is the repository's own image");
+    expect(findings[3]?.description).not.toContain('own image');
+  });
+
+  it('rates floating Docker Official Images MEDIUM, not HIGH, and says why', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        a: { runs-on: ubuntu-latest, container: ubuntu:latest, steps: [{ run: make }] }
+        b: { runs-on: ubuntu-latest, container: docker.io/library/debian, steps: [{ run: make }] }
+        c: { runs-on: ubuntu-latest, container: bitnami/git:latest, steps: [{ run: make }] }
+    `);
+    expect(findings.map((f) => f.severity)).toEqual(['MEDIUM', 'MEDIUM', 'HIGH']);
+    expect(findings[0]?.description).toContain('MEDIUM: it is a Docker Official Image');
+  });
+
+  it('does not take a third-party image for an own one because a matrix of a non-building job names it', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          strategy:
+            matrix:
+              os: [ubuntu, debian]
+          container: someuser/ubuntu:latest
+          steps:
+            - run: docker build -t local-test .
+    `);
+    expect(findings.map((f) => f.severity)).toEqual(['HIGH']);
   });
 
   it('does not throw on odd shapes', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { unpinnedInstall } from '../../../../lib/engine/rules/unpinned-package-install.js';
+import { isNpmRange, unpinnedInstall } from '../../../../lib/engine/rules/unpinned-package-install.js';
 import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
 
 const RULE = 'unpinned-package-install';
@@ -22,6 +22,29 @@ describe(RULE, () => {
     expect(packages('npm ci')).toBeNull();
     expect(packages('npm install -g npm@latest')).toBeNull();
     expect(packages('npm install -g ./dist/tool.tgz')).toBeNull();
+  });
+
+  it('finds project installs of named packages too (npm i pkg, npm add pkg@^1, yarn add, bun add)', () => {
+    expect(packages('npm i left-pad')).toEqual(['left-pad']);
+    expect(packages('npm add pkg@^1')).toEqual(['pkg@^1']);
+    expect(packages('npm install --save-dev typescript@~5.4 eslint@9.1.0')).toEqual(['typescript@~5.4']);
+    expect(packages('pnpm add -D vitest@latest')).toEqual(['vitest@latest']);
+    expect(packages('yarn add lodash@4.x')).toEqual(['lodash@4.x']);
+    expect(packages('bun add zod')).toEqual(['zod']);
+    expect(unpinnedInstall('npm i left-pad')?.tool).toBe('npm i');
+    // The lockfile install, exact versions, local paths and unknown values are fine.
+    expect(packages('npm install --omit=dev')).toBeNull();
+    expect(packages('bun install --frozen-lockfile')).toBeNull();
+    expect(packages('pnpm install --filter with-angular')).toBeNull();
+    expect(unpinnedInstall('npm i -fg corepack')?.tool).toBe('npm i -g');
+    expect(packages('npm i pkg@1.2.3 @scope/x@2.0.0-rc.1')).toBeNull();
+    expect(packages('npm i ./packages/core "$PKG"')).toBeNull();
+  });
+
+  it('counts caret, tilde, partial and comparison ranges as unpinned', () => {
+    for (const range of ['^1', '~1.2', '1.x', '1', '1.2', '>=1.0.0', '1 || 2', '*', 'next']) expect(isNpmRange(range), range).toBe(true);
+    for (const exact of ['1.2.3', 'v1.2.3', '1.2.3-rc.1']) expect(isNpmRange(exact), exact).toBe(false);
+    expect(packages('pip install "ruff~=0.6"')).toEqual(['ruff~=0.6']);
   });
 
   it('finds unpinned pip, pipx and uv installs', () => {
@@ -58,6 +81,9 @@ describe(RULE, () => {
     expect(packages('cargo install --path .')).toBeNull();
     expect(packages('gem install bundler')).toEqual(['bundler']);
     expect(packages('gem install bundler -v 2.5.0')).toBeNull();
+    expect(packages('gem i bundler')).toEqual(['bundler']);
+    expect(packages("gem install bundler -v '~> 2.5'")).toEqual(['bundler']);
+    expect(packages('gem install bundler --version=2.5.0')).toBeNull();
     expect(packages('gem install pkg/mygem-1.0.gem')).toBeNull();
   });
 

@@ -17,7 +17,7 @@ describe(RULE, () => {
             - run: ./notify.sh
               if: \${{ runner.os }} == 'Linux'
     `);
-    expect(positions(records.map((r) => r.finding))).toEqual(['4:9 HIGH', '8:13 HIGH', '10:13 HIGH']);
+    expect(positions(records.map((r) => r.finding))).toEqual(['4:9 MEDIUM', '8:13 LOW', '10:13 LOW']);
     expect(records.map((r) => r.job)).toEqual(['deploy', 'deploy', 'deploy']);
     expect(records[0]?.finding.rule_id).toBe(RULE);
     expect(records[0]?.finding.description).toContain('job `deploy`');
@@ -41,7 +41,7 @@ describe(RULE, () => {
               if: >
                 \${{ github.event_name == 'pull_request' }}
     `);
-    expect(positions(findings)).toEqual(['7:13 HIGH', '13:13 HIGH']);
+    expect(positions(findings)).toEqual(['7:13 LOW', '13:13 LOW']);
     expect(findings[0]?.description).toContain('trailing newline');
   });
 
@@ -75,7 +75,44 @@ describe(RULE, () => {
           steps:
             - run: ./report-failure.sh
               if: "\${{ failure() }} "
-    `))).toEqual(['7:13 HIGH']);
+    `))).toEqual(['7:13 LOW']);
+  });
+
+  it('is HIGH when the always-true condition was a trust gate, and says why', () => {
+    const findings = scanWith(RULE, yaml`
+      on: pull_request_target
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - run: ./deploy-preview.sh
+              if: \${{ github.event.pull_request.head.repo.full_name }} == \${{ github.repository }}
+            - run: ./label.sh
+              if: "\${{ contains(github.event.pull_request.labels.*.name, 'safe') }} "
+            - run: ./trusted.sh
+              if: \${{ github.actor == 'octocat' }} && \${{ github.event_name == 'pull_request_target' }}
+    `);
+    expect(findings.map((f) => f.severity)).toEqual(['HIGH', 'HIGH', 'HIGH']);
+    expect(findings[0]?.description).toContain('checks who triggered the run or where its code comes from');
+  });
+
+  it('is not HIGH on path and event filters that are no security gate, and says why', () => {
+    const findings = scanWith(RULE, yaml`
+      on: [push, pull_request]
+      jobs:
+        e2e:
+          if: |
+            (needs.changes.outputs.lua == 'true') || \${{ github.event.inputs.run_e2e == 'true' }}
+          runs-on: ubuntu-latest
+          steps: [{ run: make e2e }]
+        review:
+          if: |
+            \${{ github.event_name == 'pull_request' || github.event_name == 'merge_group' }}
+          runs-on: ubuntu-latest
+          steps: [{ run: make review }]
+    `);
+    expect(findings.map((f) => f.severity)).toEqual(['LOW', 'LOW']);
+    expect(findings[0]?.description).toContain('LOW: the condition filters on events, paths, platforms or inputs');
   });
 
   it('checks composite-action steps', () => {
@@ -91,7 +128,7 @@ describe(RULE, () => {
         `,
       },
     ]);
-    expect(positions(records.map((r) => r.finding))).toEqual(['5:11 HIGH']);
+    expect(positions(records.map((r) => r.finding))).toEqual(['5:11 LOW']);
     expect(records[0]?.job).toBeNull();
   });
 });

@@ -255,3 +255,47 @@ describe(RULE, () => {
     `)).toEqual([]);
   });
 });
+
+describe('untrusted-checkout: refs read from artifacts', () => {
+  const workflow = (ci: string) => [
+    { path: '.github/workflows/ci.yml', text: yaml`
+      name: CI
+      on: ${ci}
+      jobs:
+        b:
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "\${{ github.event.pull_request.head.sha }}" > sha.txt
+    ` },
+    { path: '.github/workflows/after.yml', text: yaml`
+      on:
+        workflow_run:
+          workflows: [CI]
+          types: [completed]
+      jobs:
+        deploy:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                run-id: \${{ github.event.workflow_run.id }}
+                path: \${{ runner.temp }}/meta
+            - id: meta
+              run: echo "sha=$(cat "$RUNNER_TEMP/meta/sha.txt")" >> "$GITHUB_OUTPUT"
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ steps.meta.outputs.sha }}
+            - run: npm test
+    ` },
+  ];
+
+  it('reports a checkout of a ref the triggering pull request wrote into an artifact', () => {
+    const findings = scanWith('untrusted-checkout', workflow('pull_request'));
+    expect(findings.map((f) => `${f.file}:${f.line}`)).toEqual(['.github/workflows/after.yml:17']);
+    expect(findings[0]?.description).toContain('artifact content read by step meta');
+  });
+
+  it('does not when no pull request can start the runs it follows', () => {
+    expect(scanWith('untrusted-checkout', workflow('push'))).toEqual([]);
+  });
+});

@@ -1,0 +1,106 @@
+import type { Severity } from '../types.js';
+
+/**
+ * The attacker model: who can set a value that reaches a workflow.
+ * - `external`: anyone with a GitHub account, with no interaction of the repository's people (a fork's pull
+ *   request title, body, head branch; issue, comment, review and discussion text; a `workflow_run` that a
+ *   pull request triggered);
+ * - `external-after-merge`: text an outsider contributed that reaches a `push` run once a maintainer merges
+ *   it (commit messages and author names in `github.event.commits` / `head_commit`);
+ * - `collaborator`: needs write access (`workflow_dispatch` inputs, `repository_dispatch` payloads, refs
+ *   pushed by collaborators, `schedule`);
+ * - `unknown`: set by whoever calls a reusable workflow or an action the engine sees no caller of;
+ * - `maintainer`: constant or maintainer-defined (never a taint: listed for completeness of the scale).
+ */
+export type Controller = 'external' | 'external-after-merge' | 'collaborator' | 'unknown' | 'maintainer';
+
+const RANK: Record<Controller, number> = { maintainer: 0, unknown: 1, collaborator: 2, 'external-after-merge': 3, external: 4 };
+
+export function controllerRank(controller: Controller): number {
+  return RANK[controller];
+}
+
+export function worseController(a: Controller, b: Controller): Controller {
+  return RANK[b] > RANK[a] ? b : a;
+}
+
+/** Who, in words, for finding descriptions. */
+export const CONTROLLER_TEXT: Record<Controller, string> = {
+  external: 'anyone with a GitHub account',
+  'external-after-merge': 'an outside contributor, once a maintainer merges their commits',
+  collaborator: 'only a collaborator with write access',
+  unknown: 'whoever calls it (no caller in this repository)',
+  maintainer: 'the maintainers',
+};
+
+/** True when an outsider can set the value (at once, or after a merge). */
+export function outsiderControlled(controller: Controller): boolean {
+  return controller === 'external' || controller === 'external-after-merge';
+}
+
+/**
+ * The highest severity an injection of a value may have: an outsider's free text can be HIGH, text a merge
+ * has to carry MEDIUM, and a value only collaborators (or unknown callers) set is hygiene, LOW at most.
+ */
+export function controllerCeiling(controller: Controller): Severity {
+  if (controller === 'external') return 'HIGH';
+  if (controller === 'external-after-merge') return 'MEDIUM';
+  return 'LOW';
+}
+
+/** Events anyone with a GitHub account can cause on a public repository. */
+export const EXTERNAL_TRIGGERS: ReadonlySet<string> = new Set([
+  'pull_request',
+  'pull_request_target',
+  'pull_request_review',
+  'pull_request_review_comment',
+  'issues',
+  'issue_comment',
+  'discussion',
+  'discussion_comment',
+  'fork',
+  'watch',
+  'workflow_run',
+]);
+
+/** Commit text of a push (`github.event.commits.*`, `head_commit`): contributed, but merged by a maintainer first. */
+function commitText(path: readonly string[]): boolean {
+  return path[0] === 'github' && path[1] === 'event' && (path[2] === 'commits' || path[2] === 'head_commit');
+}
+
+/**
+ * Who controls a `github.*` value read in a workflow whose triggers are `triggers` (`null`: not known, as in a
+ * composite action or a reusable workflow without local callers), given the triggers that let pull requests
+ * in (`workflow_run` only when one of its source workflows runs on pull requests, see `untrustedWorkflowRun`).
+ */
+export function contextController(path: readonly string[], triggers: ReadonlySet<string> | null): Controller {
+  if (path[0] === 'github' && path[1] === 'event' && path[2] === 'client_payload') return 'collaborator';
+  if (triggers === null) return commitText(path) ? 'external-after-merge' : 'external';
+  const external = [...triggers].some((t) => EXTERNAL_TRIGGERS.has(t));
+  if (commitText(path)) {
+    // `github.event.head_commit` of a `workflow_run` is the pull request's head commit.
+    if (path[2] === 'head_commit' && triggers.has('workflow_run')) return 'external';
+    return 'external-after-merge';
+  }
+  if (path[1] === 'event' && path[2] === 'workflow_run' && path[3] === 'head_commit') {
+    return triggers.has('workflow_run') ? 'external' : 'collaborator';
+  }
+  // Outsider data on events only collaborators cause is absent (or a collaborator's).
+  return external ? 'external' : 'collaborator';
+}
+
+/** Who controls the event data of a workflow with these triggers (for action outputs such as changed file names). */
+export function eventController(triggers: ReadonlySet<string> | null): Controller {
+  if (triggers === null) return 'external';
+  if ([...triggers].some((t) => EXTERNAL_TRIGGERS.has(t))) return 'external';
+  return triggers.has('push') || triggers.has('merge_group') ? 'external-after-merge' : 'collaborator';
+}
+
+/**
+ * True when outsiders' values reach only unprivileged runs: among the triggers anyone can cause there is just
+ * `pull_request`, whose runs for a fork get a read-only token and no secrets.
+ */
+export function unprivilegedOnly(triggers: ReadonlySet<string> | null): boolean {
+  if (triggers === null || !triggers.has('pull_request')) return false;
+  return ![...triggers].some((t) => t !== 'pull_request' && EXTERNAL_TRIGGERS.has(t));
+}

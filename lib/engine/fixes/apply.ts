@@ -1,0 +1,285 @@
+/**
+ * Turning findings into edits: `fixRepository` applies fixes one at a time, each verified by a re-scan
+ * (the finding is gone and nothing new appears) before it is kept, so what it writes is never worse than
+ * what it read; `fixesForFindings` gives each fixable finding of a scan its own diff (the API's `fix`).
+ * Pure like the rest of the engine: files in, files out.
+ */
+import { parseDocument } from 'yaml';
+import { RepositoryModel } from '../model/repository.js';
+import { buildAction, buildDependabot, buildWorkflow, type Action, type Dependabot, type Workflow } from '../model/workflow.js';
+import { classifyPath, scanRepository, type ScanOptions } from '../scan.js';
+import type { SettingsSnapshot } from '../settings/snapshot.js';
+import { SETTINGS_FILE, type Finding, type RepositoryFile } from '../types.js';
+import { parseYaml } from '../yaml/parse.js';
+import { SourceFile } from '../yaml/source.js';
+import { unifiedDiff } from './diff.js';
+import { applyEdits, offsetOf } from './edit.js';
+import { fixerFor } from './index.js';
+import { settingsApiFix, type ApiCall } from './settings-api.js';
+import type { FixData, FixProposal, TextEdit } from './types.js';
+
+export type FixMode = 'safe' | 'unsafe';
+
+export interface FixOptions extends ScanOptions {
+  /** `safe` (default) applies only fixes that keep the workflow's behaviour; `unsafe` adds the others. */
+  mode?: FixMode;
+  data?: FixData;
+  /** Upper bound on verified fix attempts per repository (each costs a re-scan); default 1000. */
+  maxAttempts?: number;
+  /** Fix only the findings of rules for which this returns true (every finding is still re-scanned). */
+  fixRule?: (ruleId: string) => boolean;
+}
+
+export interface FixedFinding {
+  file: string;
+  line: number;
+  rule_id: string;
+  description: string;
+  safe: boolean;
+}
+
+export interface SkippedFix {
+  file: string;
+  line: number;
+  rule_id: string;
+  reason: string;
+  /** The fix needs data only the network gives (a pin); `true` lets the CLI say which pins were skipped. */
+  needsNetwork?: boolean;
+}
+
+export interface FixResult {
+  /** Every input file, with the fixed text where a fix applied. */
+  files: RepositoryFile[];
+  /** Paths whose text changed, sorted. */
+  changed: string[];
+  applied: FixedFinding[];
+  skipped: SkippedFix[];
+}
+
+/** A finding's fix as the API shows it. */
+export interface FindingFix {
+  safe: boolean;
+  /** Unified diff of the finding's file. */
+  diff: string;
+}
+
+interface Parsed {
+  byPath: Map<string, { file: SourceFile; model: Workflow | Action | Dependabot }>;
+  repository: RepositoryModel;
+}
+
+function parseAll(files: readonly RepositoryFile[]): Parsed {
+  const byPath = new Map<string, { file: SourceFile; model: Workflow | Action | Dependabot }>();
+  const workflows: Workflow[] = [];
+  const actions: Action[] = [];
+  const dependabot: Dependabot[] = [];
+  for (const f of files) {
+    const kind = classifyPath(f.path);
+    if (kind === null || f.unreadable !== undefined) continue;
+    const result = parseYaml(f.text);
+    if (!result.ok || result.root.kind !== 'map') continue;
+    const file = new SourceFile(f.path, f.text);
+    const model = kind === 'workflow' ? buildWorkflow(file, result.root) : kind === 'action' ? buildAction(file, result.root) : buildDependabot(file, result.root);
+    if (model.kind === 'workflow') workflows.push(model);
+    else if (model.kind === 'action') actions.push(model);
+    else dependabot.push(model);
+    byPath.set(f.path, { file, model });
+  }
+  return { byPath, repository: new RepositoryModel(workflows, actions, dependabot) };
+}
+
+function propose(finding: Finding, parsed: Parsed, data: FixData): FixProposal | null {
+  const fixer = fixerFor(finding.rule_id);
+  if (fixer === undefined) return null;
+  const entry = parsed.byPath.get(finding.file);
+  if (entry === undefined) return { skipped: 'the file could not be parsed' };
+  const offset = offsetOf(entry.file.lineStarts, finding.line, finding.column);
+  const proposal = fixer.propose({ finding, offset, file: entry.file, model: entry.model, repository: parsed.repository, data });
+  if ('edits' in proposal && !fixer.safe) return { ...proposal, safe: false };
+  return proposal;
+}
+
+/** A finding's identity across edits (lines move; rule, file and description do not). */
+function identity(f: Finding): string {
+  return `${f.rule_id}\0${f.file}\0${f.description}`;
+}
+
+function tally(findings: readonly Finding[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const f of findings) counts.set(identity(f), (counts.get(identity(f)) ?? 0) + 1);
+  return counts;
+}
+
+/** Both YAML readers accept the text without a complaint. */
+function parsesCleanly(text: string): boolean {
+  const ours = parseYaml(text);
+  if (!ours.ok || ours.root.kind !== 'map') return false;
+  const document = parseDocument(text, { uniqueKeys: true });
+  return document.errors.length === 0;
+}
+
+type Verdict = { ok: true; after: Finding[] } | { ok: false; reason: string };
+
+function verify(targets: readonly Finding[], before: readonly Finding[], files: readonly RepositoryFile[], path: string, text: string, options: ScanOptions): Verdict {
+  if (!parsesCleanly(text)) return { ok: false, reason: 'the edited file would not parse cleanly, so it was left alone' };
+  const after = scanRepository(files.map((f) => (f.path === path ? { path, text } : f)), options).findings;
+  const was = tally(before);
+  const now = tally(after);
+  const fixed = tally(targets);
+  for (const [key, count] of fixed) {
+    if ((now.get(key) ?? 0) > (was.get(key) ?? 0) - count) return { ok: false, reason: 'the edit would not remove the finding, so the file was left alone' };
+  }
+  for (const [key, count] of now) {
+    if (count > (was.get(key) ?? 0)) return { ok: false, reason: `the edit would add a \`${key.split('\0')[0] ?? ''}\` finding, so the file was left alone` };
+  }
+  return { ok: true, after };
+}
+
+function overlaps(a: readonly TextEdit[], b: readonly TextEdit[]): boolean {
+  return a.some((x) => b.some((y) => x.start < y.end && y.start < x.end));
+}
+
+function sameEdits(a: readonly TextEdit[], b: readonly TextEdit[]): boolean {
+  return a.length === b.length && a.every((x, i) => x.start === b[i]?.start && x.end === b[i]?.end && x.text === b[i]?.text);
+}
+
+/**
+ * Applies the fixes of a repository's findings and returns the new files. Per file, the fixes of all its
+ * findings are combined and verified with one re-scan; when that fails, they are retried one at a time,
+ * each verified on its own. Running it on its own output changes nothing (every kept fix removes its finding).
+ */
+export function fixRepository(input: readonly RepositoryFile[], options: FixOptions = {}): FixResult {
+  const mode = options.mode ?? 'safe';
+  const data = options.data ?? {};
+  let files = input.map((f) => ({ ...f }));
+  let findings = scanRepository(files, options).findings;
+  const applied: FixedFinding[] = [];
+  let skipped: SkippedFix[] = [];
+  const given = new Set<string>();
+  /** Findings whose fix failed verification: tried again after other fixes changed the files. */
+  let rejected: Finding[] = [];
+  /** Files whose combined fixes failed verification: fixed one finding at a time from then on. */
+  const oneByOne = new Set<string>();
+  let budget = options.maxAttempts ?? 1000;
+  let appliedBefore = 0;
+  // A skipped finding is known by its identity and position; when its file changes, positions move, so the
+  // file's skips are forgotten and proposed again (cheap; verified rejections are retried, see below).
+  const at = (f: Finding) => `${identity(f)}\0${f.line}\0${f.column}`;
+  const skip = (target: Finding, reason: string, needsNetwork?: boolean, verification = false) => {
+    given.add(at(target));
+    if (verification) rejected.push(target);
+    skipped.push({ file: target.file, line: target.line, rule_id: target.rule_id, reason, ...(needsNetwork === true ? { needsNetwork } : {}) });
+  };
+  for (;;) {
+    const pending = findings.filter((f) => fixerFor(f.rule_id) !== undefined && (options.fixRule?.(f.rule_id) ?? true) && !given.has(at(f)));
+    const first = pending[0];
+    if (first === undefined && rejected.length > 0 && applied.length > appliedBefore && budget > 0) {
+      // Fixes made since a rejection can make it pass now: one more round for them, so that a second
+      // run has nothing left to do.
+      appliedBefore = applied.length;
+      skipped = skipped.filter((s) => !rejected.some((r) => r.file === s.file && r.line === s.line && r.rule_id === s.rule_id));
+      for (const r of rejected) given.delete(at(r));
+      rejected = [];
+      continue;
+    }
+    if (first === undefined || budget <= 0) break;
+    const path = first.file;
+    const original = files.find((f) => f.path === path);
+    const targets = oneByOne.has(path) ? [first] : pending.filter((f) => f.file === path);
+    const parsed = parseAll(files);
+    const accepted: { target: Finding; safe: boolean }[] = [];
+    const edits: TextEdit[][] = [];
+    for (const target of targets) {
+      const proposal = propose(target, parsed, data);
+      if (proposal === null) continue;
+      if ('skipped' in proposal) {
+        skip(target, proposal.skipped, proposal.needsNetwork);
+        continue;
+      }
+      if (!proposal.safe && mode === 'safe') {
+        skip(target, `the fix changes behaviour${proposal.note === undefined ? '' : ` (${proposal.note})`}: apply it with --fix=unsafe`);
+        continue;
+      }
+      const same = edits.some((e) => sameEdits(e, proposal.edits));
+      if (!same && edits.some((e) => overlaps(e, proposal.edits))) continue; // the next round, on the edited text
+      if (!same) edits.push(proposal.edits);
+      accepted.push({ target, safe: proposal.safe });
+    }
+    if (accepted.length === 0 || original === undefined) {
+      if (original === undefined) for (const t of targets) given.add(at(t));
+      continue;
+    }
+    const text = applyEdits(original.text, edits.flat());
+    budget--;
+    const verdict = verify(accepted.map((a) => a.target), findings, files, path, text, options);
+    if (!verdict.ok) {
+      if (accepted.length === 1 && accepted[0] !== undefined) skip(accepted[0].target, verdict.reason, undefined, true);
+      else oneByOne.add(path);
+      continue;
+    }
+    files = files.map((f) => (f.path === path ? { path, text } : f));
+    findings = verdict.after;
+    const prefix = `\0${path}\0`;
+    for (const key of [...given]) if (key.includes(prefix)) given.delete(key);
+    skipped = skipped.filter((x) => x.file !== path);
+    rejected = rejected.filter((r) => r.file !== path);
+    for (const { target, safe } of accepted) applied.push({ file: target.file, line: target.line, rule_id: target.rule_id, description: target.description, safe });
+  }
+  const changed = files.filter((f, i) => f.text !== input[i]?.text).map((f) => f.path).sort();
+  return { files, changed, applied, skipped };
+}
+
+/**
+ * Each finding's own fix, as a diff of its file against the scanned text (findings without a fix, or whose
+ * fix is skipped or fails verification, get none). Verified on the file alone, bounded by `maxFixes`.
+ */
+export function fixesForFindings(files: readonly RepositoryFile[], findings: readonly Finding[], withSettings: FixOptions & { maxFixes?: number } = {}): (FindingFix | null)[] {
+  // Workflow fixes are verified on their file alone: settings findings would only cost time.
+  const { settings: _settings, ...options } = withSettings;
+  const data = options.data ?? {};
+  let parsed: Parsed | undefined;
+  let budget = options.maxFixes ?? 200;
+  const alone = new Map<string, Finding[]>();
+  return findings.map((finding) => {
+    if (fixerFor(finding.rule_id) === undefined || budget <= 0) return null;
+    budget--;
+    parsed ??= parseAll(files);
+    const proposal = propose(finding, parsed, data);
+    if (proposal === null || 'skipped' in proposal) return null;
+    const original = files.find((f) => f.path === finding.file);
+    if (original === undefined) return null;
+    const text = applyEdits(original.text, proposal.edits);
+    const single = [original];
+    let before = alone.get(original.path);
+    if (before === undefined) {
+      before = scanRepository(single, options).findings;
+      alone.set(original.path, before);
+    }
+    const target = before.find((f) => identity(f) === identity(finding));
+    if (target === undefined) return null;
+    if (!verify([target], before, single, original.path, text, options).ok) return null;
+    return { safe: proposal.safe, diff: unifiedDiff(original.path, original.text, text) };
+  });
+}
+
+/** A finding's `fix` in the API: a diff of its file, or (settings findings) the GitHub call that fixes it. */
+export interface ApiFix {
+  safe: boolean;
+  diff?: string;
+  api?: ApiCall;
+}
+
+/**
+ * The API's `fix` of each finding (null when it has none): workflow fixes as diffs (no pins: the service
+ * does not resolve them), settings fixes as the GitHub call, never made by the service.
+ */
+export function apiFixes(files: readonly RepositoryFile[], findings: readonly Finding[], fullName: string, options: FixOptions & { settings?: SettingsSnapshot } = {}): (ApiFix | null)[] {
+  const diffs = fixesForFindings(files, findings, options);
+  return findings.map((finding, i) => {
+    if (finding.file === SETTINGS_FILE) {
+      const api = settingsApiFix(finding.rule_id, fullName, options.settings);
+      return api === null ? null : { safe: false, api };
+    }
+    return diffs[i] ?? null;
+  });
+}

@@ -1,0 +1,17 @@
+import { indentUnit, insertAfterPair } from '../fixes/edit.js';
+import { dependabotUpdateAt } from '../fixes/locate.js';
+import { defineFixer } from '../fixes/types.js';
+
+export const DEFAULT_COOLDOWN_DAYS = 7;
+
+export default defineFixer({
+  ruleId: 'dependabot-missing-cooldown',
+  safe: true,
+  propose({ model, offset, file }) {
+    const update = dependabotUpdateAt(model, offset);
+    const last = update?.node.pairs.at(-1);
+    if (update === undefined || last === undefined || model.kind !== 'dependabot') return { skipped: 'the update entry was not found' };
+    const edit = insertAfterPair(file.text, update.node, last, 'cooldown', [`default-days: ${DEFAULT_COOLDOWN_DAYS}`], indentUnit(file.text, model.root));
+    return edit === null ? { skipped: 'the update entry is not a block mapping' } : { edits: [edit], safe: true };
+  },
+});

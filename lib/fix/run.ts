@@ -1,0 +1,116 @@
+/**
+ * `chainbreaker scan --fix`: fixes a local checkout in place (or prints the diff), with pins resolved from
+ * the lock cache and, when it can, from GitHub and the container registries. The engine computes and
+ * verifies the edits (lib/engine/fixes); this module does the I/O around it.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { collectRepositoryFiles } from '../codehost/checkout.js';
+import { fixRepository, type FixMode, type FixResult } from '../engine/fixes/apply.js';
+import { unifiedDiff } from '../engine/fixes/diff.js';
+import { pinKey } from '../engine/rules/unpinned-action.fix.js';
+import { parseUses } from '../engine/model/uses.js';
+import { scanRepository, type ScanOptions } from '../engine/scan.js';
+import type { Finding, RepositoryFile } from '../engine/types.js';
+import { SourceFile } from '../engine/yaml/source.js';
+import { readLock, resolveActionPins, resolveImageDigests, writeLock, type PinLock } from './pins.js';
+
+export interface FixCheckoutOptions extends ScanOptions {
+  mode: FixMode;
+  /** Print the diff, change nothing (the lock cache included). */
+  dryRun: boolean;
+  env: Readonly<Record<string, string | undefined>>;
+  fetch?: typeof fetch;
+}
+
+export interface FixCheckoutOutcome {
+  result: FixResult;
+  /** Unified diff of every changed file (paths relative to the checkout). */
+  diff: string;
+  /** One line each: why pins could not be resolved. */
+  networkProblems: string[];
+}
+
+/** The scalar text a finding points at (`actions/checkout@v4`, `node:22`). */
+function referenceAt(files: readonly RepositoryFile[], finding: Finding): string | null {
+  const file = files.find((f) => f.path === finding.file);
+  if (file === undefined) return null;
+  const source = new SourceFile(file.path, file.text);
+  const offset = (source.lineStarts[finding.line - 1] ?? 0) + finding.column - 1;
+  const match = /^["']?([^\s"'#]+)/.exec(file.text.slice(offset, offset + 500));
+  return match?.[1] ?? null;
+}
+
+/** The pins the fixes will ask for that the lock cache lacks. */
+function wanted(files: readonly RepositoryFile[], options: ScanOptions, lock: PinLock): { actions: string[]; images: string[] } {
+  const actions = new Set<string>();
+  const images = new Set<string>();
+  for (const finding of scanRepository(files, options).findings) {
+    if (finding.rule_id !== 'unpinned-action' && finding.rule_id !== 'unpinned-image') continue;
+    const text = referenceAt(files, finding);
+    if (text === null) continue;
+    if (finding.rule_id === 'unpinned-action') {
+      const ref = parseUses(text);
+      if (ref.kind === 'repository') {
+        const key = pinKey(ref.owner, ref.repo, ref.ref);
+        if (!lock.actions.has(key)) actions.add(key);
+      }
+    } else {
+      const image = text.replace(/^docker:\/\//, '');
+      if (!image.includes('${{') && !lock.images.has(image)) images.add(image);
+    }
+  }
+  return { actions: [...actions].sort(), images: [...images].sort() };
+}
+
+export async function fixCheckout(root: string, options: FixCheckoutOptions): Promise<FixCheckoutOutcome> {
+  const files = await collectRepositoryFiles(root);
+  const lock = await readLock(root);
+  const need = wanted(files, options, lock);
+  const networkProblems: string[] = [];
+  let resolvedSomething = false;
+  if (need.actions.length > 0) {
+    const apiUrl = options.env.GITHUB_API_URL?.trim();
+    const { pins, problem } = await resolveActionPins(need.actions, {
+      token: options.env.GITHUB_TOKEN?.trim(),
+      ...(apiUrl === undefined || apiUrl === '' ? {} : { apiUrl }),
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    });
+    for (const [key, pin] of pins) lock.actions.set(key, pin);
+    resolvedSomething ||= pins.size > 0;
+    if (problem !== null) networkProblems.push(`action pins: ${problem}`);
+  }
+  if (need.images.length > 0) {
+    const { digests, problem } = await resolveImageDigests(need.images, options.fetch === undefined ? {} : { fetch: options.fetch });
+    for (const [image, digest] of digests) lock.images.set(image, digest);
+    resolvedSomething ||= digests.size > 0;
+    if (problem !== null) networkProblems.push(`image digests: ${problem}`);
+  }
+  const result = fixRepository(files, { ...options, data: { actionPins: lock.actions, imageDigests: lock.images } });
+  const diff = result.files.map((f, i) => unifiedDiff(f.path, files[i]?.text ?? '', f.text)).join('');
+  if (!options.dryRun) {
+    for (const path of result.changed) {
+      const file = result.files.find((f) => f.path === path);
+      if (file === undefined || path.split('/').includes('..')) continue;
+      await writeFile(join(root, path), file.text);
+    }
+    if (resolvedSomething) await writeLock(root, lock);
+  }
+  return { result, diff, networkProblems };
+}
+
+/** What happened, for people (standard error): counts, then each skipped fix with its reason. */
+export function formatFixSummary(name: string, outcome: FixCheckoutOutcome, dryRun: boolean): string {
+  const { applied, skipped, changed } = outcome.result;
+  const verb = dryRun ? 'would fix' : 'fixed';
+  const lines = [`chainbreaker: ${name}: ${verb} ${applied.length} finding${applied.length === 1 ? '' : 's'} in ${changed.length} file${changed.length === 1 ? '' : 's'}`];
+  const pins = skipped.filter((s) => s.needsNetwork === true);
+  const others = skipped.filter((s) => s.needsNetwork !== true);
+  for (const s of others) lines.push(`  skipped ${s.rule_id} at ${s.file}:${s.line}: ${s.reason}`);
+  if (pins.length > 0) {
+    lines.push(`  skipped ${pins.length} pin${pins.length === 1 ? '' : 's'} (needs network or the lock cache .chainbreaker/pins.json):`);
+    for (const s of pins) lines.push(`    ${s.file}:${s.line}: ${s.reason.replace(/^needs network: /, '')}`);
+  }
+  for (const p of outcome.networkProblems) lines.push(`  ${p}`);
+  return `${lines.join('\n')}\n`;
+}

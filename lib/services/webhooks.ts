@@ -1,0 +1,155 @@
+import * as v from 'valibot';
+import { database } from '../db/connection.js';
+import {
+  claimWebhookDelivery,
+  installationDeleted,
+  installationRepositoriesRemoved,
+  organizationMemberRemoved,
+  releaseWebhookDelivery,
+  setInstallationSuspended,
+} from '../db/operations.js';
+import type { Database } from '../db/port.js';
+import { env } from '../env.js';
+import { HttpError, invalidRequest } from '../http/errors.js';
+
+/**
+ * GitHub's webhooks, so that links follow GitHub: an uninstalled installation, a repository taken out of an
+ * installation, or a member removed from an organization take the matching rows with them for every user,
+ * and a suspended installation is refused scans and syncs until it is unsuspended.
+ *
+ * Every delivery is verified first (`X-Hub-Signature-256`, HMAC-SHA256 of the exact body with
+ * `GITHUB_WEBHOOK_SECRET`, compared in constant time by `@octokit/webhooks`, which `@octokit/app` carries as
+ * `app.webhooks`); without a valid signature nothing is read or done (401). Each `X-GitHub-Delivery` is acted
+ * on once: it is claimed before anything is done, and given back when acting fails, so that GitHub's
+ * redelivery is acted on instead.
+ */
+
+/** What verifies a delivery's signature: `app.webhooks` of `@octokit/app` (an `@octokit/webhooks` instance). */
+export interface WebhookVerifier {
+  verify(payload: string, signature: string): Promise<boolean>;
+}
+
+let verifier: Promise<WebhookVerifier | null> | undefined;
+
+/**
+ * The process's verifier: the GitHub App's webhooks, with `GITHUB_WEBHOOK_SECRET`. Null (every delivery
+ * refused) when no secret or no GitHub App is configured: then no GitHub sends this service anything.
+ */
+function webhookVerifier(): Promise<WebhookVerifier | null> {
+  verifier ??= (async () => {
+    const config = env();
+    if (config.githubWebhookSecret === null || config.codeHost.kind !== 'github') return null;
+    const { App } = await import('@octokit/app');
+    const app = new App({ appId: Number(config.codeHost.appId), privateKey: config.codeHost.privateKey, webhooks: { secret: config.githubWebhookSecret } });
+    return app.webhooks;
+  })();
+  return verifier;
+}
+
+/** Uses this verifier from now on (tests: an App built on test credentials). */
+export function useWebhookVerifier(next: WebhookVerifier | null): void {
+  verifier = Promise.resolve(next);
+}
+
+const refused = (message: string) => new HttpError(401, 'unauthorized', message);
+
+const DELIVERY_ID = /^[A-Za-z0-9-]{1,100}$/;
+const EVENT = /^[a-z_]{1,64}$/;
+const MAX_REPOSITORIES = 100_000;
+
+const Id = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(Number.MAX_SAFE_INTEGER));
+const InstallationEvent = v.object({
+  action: v.string(),
+  installation: v.object({ id: Id }),
+});
+const InstallationRepositoriesEvent = v.object({
+  action: v.string(),
+  installation: v.object({ id: Id }),
+  repositories_removed: v.optional(v.pipe(v.array(v.object({ id: Id })), v.maxLength(MAX_REPOSITORIES)), []),
+});
+const OrganizationEvent = v.object({
+  action: v.string(),
+  installation: v.optional(v.object({ id: Id })),
+  organization: v.object({ login: v.pipe(v.string(), v.minLength(1), v.maxLength(100)) }),
+  membership: v.optional(v.object({ user: v.nullish(v.object({ id: Id })) })),
+});
+
+export interface Delivery {
+  /** `X-Hub-Signature-256`. */
+  signature: string | null;
+  /** `X-GitHub-Event`. */
+  event: string | null;
+  /** `X-GitHub-Delivery`. */
+  deliveryId: string | null;
+  /** The exact body GitHub signed. */
+  body: string;
+}
+
+/** What a delivery led to (for the log and the tests). */
+export type WebhookOutcome = 'acted' | 'ignored' | 'duplicate';
+
+/** Verifies a delivery, then acts on it once. Throws a 401 `HttpError`, doing nothing, when it is not GitHub's. */
+export async function receiveWebhook(delivery: Delivery): Promise<WebhookOutcome> {
+  const verify = await webhookVerifier();
+  if (verify === null) throw refused('Webhooks are not configured on this deployment (GITHUB_WEBHOOK_SECRET and the GitHub App).');
+  if (delivery.signature === null || !/^sha256=[0-9a-f]{64}$/i.test(delivery.signature)) {
+    throw refused('A valid X-Hub-Signature-256 header is required.');
+  }
+  const valid = await verify.verify(delivery.body, delivery.signature).catch(() => false);
+  if (!valid) throw refused('The X-Hub-Signature-256 signature does not match the body.');
+
+  if (delivery.deliveryId === null || !DELIVERY_ID.test(delivery.deliveryId)) throw invalidRequest('A valid X-GitHub-Delivery header is required.');
+  if (delivery.event === null || !EVENT.test(delivery.event)) throw invalidRequest('A valid X-GitHub-Event header is required.');
+  let payload: unknown;
+  try {
+    payload = JSON.parse(delivery.body);
+  } catch {
+    throw invalidRequest('The delivery is not JSON.');
+  }
+  const action = actionOf(delivery.event, payload);
+  if (action === null) return 'ignored';
+
+  const db = await database();
+  const { first } = await claimWebhookDelivery(db, delivery.deliveryId, delivery.event);
+  if (!first) return 'duplicate';
+  try {
+    await action(db);
+  } catch (error) {
+    await releaseWebhookDelivery(db, delivery.deliveryId).catch(() => undefined);
+    throw error;
+  }
+  return 'acted';
+}
+
+/** What to do for a delivery, or null for events and actions this service does not act on. */
+function actionOf(event: string, payload: unknown): ((db: Database) => Promise<unknown>) | null {
+  const parse = <S extends v.GenericSchema>(schema: S): v.InferOutput<S> => {
+    const parsed = v.safeParse(schema, payload);
+    if (!parsed.success) throw invalidRequest(`The ${event} delivery does not have the shape GitHub sends.`);
+    return parsed.output;
+  };
+  switch (event) {
+    case 'installation': {
+      const p = parse(InstallationEvent);
+      const id = p.installation.id;
+      if (p.action === 'deleted') return (db) => installationDeleted(db, id);
+      if (p.action === 'suspend') return (db) => setInstallationSuspended(db, id, true);
+      if (p.action === 'unsuspend') return (db) => setInstallationSuspended(db, id, false);
+      return null;
+    }
+    case 'installation_repositories': {
+      const p = parse(InstallationRepositoriesEvent);
+      if (p.action !== 'removed' || p.repositories_removed.length === 0) return null;
+      const ids = p.repositories_removed.map((r) => r.id);
+      return (db) => installationRepositoriesRemoved(db, p.installation.id, ids);
+    }
+    case 'organization': {
+      const p = parse(OrganizationEvent);
+      const user = p.membership?.user;
+      if (p.action !== 'member_removed' || user === undefined || user === null) return null;
+      return (db) => organizationMemberRemoved(db, { installationId: p.installation?.id ?? null, orgLogin: p.organization.login, githubUserId: String(user.id) });
+    }
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { apiFixes, fixRepository, fixesForFindings } from '../../../../lib/engine/fixes/apply.js';
+import { SETTINGS_API_FIXES, settingsApiFix } from '../../../../lib/engine/fixes/settings-api.js';
+import { RULES } from '../../../../lib/engine/rules/index.js';
+import { scanRepository } from '../../../../lib/engine/scan.js';
+import { yaml } from '../../../support/engine.js';
+
+const PATH = '.github/workflows/ci.yml';
+
+describe('fixRepository', () => {
+  it('leaves a file it cannot edit safely alone, and says why', () => {
+    const text = 'on: push\npermissions: {}\njobs:\n  build: { runs-on: ubuntu-latest, steps: [{ run: make }] }\n';
+    const result = fixRepository([{ path: PATH, text }], { fixRule: (id) => id === 'missing-timeout' });
+    expect(result.changed).toEqual([]);
+    expect(result.skipped).toEqual([{ file: PATH, line: 4, rule_id: 'missing-timeout', reason: 'the job is not a block mapping' }]);
+  });
+
+  it('keeps unsafe fixes for --fix=unsafe and names what makes them unsafe', () => {
+    const text = yaml`
+      on: pull_request_target
+      permissions: {}
+      jobs:
+        bump:
+          runs-on: ubuntu-latest
+          timeout-minutes: 5
+          permissions:
+            contents: write
+          steps:
+            - uses: actions/checkout@11bb71f1a3ba8b9a42aacd5ac8c14b8b3b8cf8ff # v4.2.2
+            - run: git push
+    `;
+    const safe = fixRepository([{ path: PATH, text }], { fixRule: (id) => id === 'persisted-credentials' });
+    expect(safe.changed).toEqual([]);
+    expect(safe.skipped[0]?.reason).toBe('the fix changes behaviour (a later step runs `git push`): apply it with --fix=unsafe');
+    const unsafe = fixRepository([{ path: PATH, text }], { mode: 'unsafe', fixRule: (id) => id === 'persisted-credentials' });
+    expect(unsafe.applied.map((a) => [a.rule_id, a.safe])).toEqual([['persisted-credentials', false]]);
+  });
+
+  it('script-injection: no rewrite for cmd, with the reason', () => {
+    const text = yaml`
+      on: issue_comment
+      permissions: {}
+      jobs:
+        j:
+          runs-on: windows-latest
+          timeout-minutes: 5
+          steps:
+            - shell: cmd
+              run: echo ${'${{ github.event.comment.body }}'}
+    `;
+    const result = fixRepository([{ path: PATH, text }], { fixRule: (id) => id === 'script-injection' });
+    expect(result.changed).toEqual([]);
+    expect(result.skipped.map((s) => s.reason)).toEqual(['no safe rewrite for shell `cmd`']);
+  });
+
+  it('never invents a pin: an unresolved action is skipped as needing the network', () => {
+    const text = yaml`
+      on: push
+      permissions: {}
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          timeout-minutes: 5
+          steps:
+            - uses: actions/setup-node@v4
+    `;
+    const result = fixRepository([{ path: PATH, text }], { fixRule: (id) => id === 'unpinned-action' });
+    expect(result.changed).toEqual([]);
+    expect(result.skipped).toMatchObject([{ rule_id: 'unpinned-action', needsNetwork: true }]);
+  });
+});
+
+describe('fixesForFindings and apiFixes', () => {
+  const text = yaml`
+    on: push
+    jobs:
+      j:
+        runs-on: ubuntu-latest
+        steps:
+          - run: curl -sSL https://example.com/install.sh | sh
+  `;
+  const files = [{ path: PATH, text }];
+  const findings = scanRepository(files).findings;
+
+  it('gives each fixable finding its own diff, and none to the others', () => {
+    const fixes = fixesForFindings(files, findings);
+    const byRule = Object.fromEntries(findings.map((f, i) => [f.rule_id, fixes[i]]));
+    expect(byRule['missing-timeout']?.diff).toBe(
+      '--- a/.github/workflows/ci.yml\n+++ b/.github/workflows/ci.yml\n@@ -2,5 +2,6 @@\n jobs:\n   j:\n     runs-on: ubuntu-latest\n+    timeout-minutes: 60\n     steps:\n       - run: curl -sSL https://example.com/install.sh | sh\n',
+    );
+    expect(byRule['missing-permissions']?.safe).toBe(true);
+    expect(byRule['pipe-to-shell']).toBeNull();
+  });
+
+  it('is bounded: past maxFixes, findings get no fix', () => {
+    expect(fixesForFindings(files, findings, { maxFixes: 0 }).every((f) => f === null)).toBe(true);
+  });
+
+  it('gives settings findings the GitHub call, filled with the repository', () => {
+    const settings = [{ ...findings[0]!, file: '<repository settings>', rule_id: 'default-token-write', line: 0, column: 0 }];
+    expect(apiFixes(files, settings, 'octo/app')).toEqual([
+      { safe: false, api: { method: 'PUT', path: '/repos/octo/app/actions/permissions/workflow', body: { default_workflow_permissions: 'read' } } },
+    ]);
+  });
+});
+
+describe('settings API fixes', () => {
+  it('exist only for settings rules', () => {
+    for (const id of Object.keys(SETTINGS_API_FIXES)) expect(RULES.find((r) => r.meta.id === id)?.meta.surface, id).toBe('repo-settings');
+  });
+
+  it('keep the current allowed_actions when requiring SHA pinning', () => {
+    expect(settingsApiFix('sha-pinning-not-required', 'o/r', { actions_permissions: { enabled: true, allowed_actions: 'selected' } })).toEqual({
+      method: 'PUT',
+      path: '/repos/o/r/actions/permissions',
+      body: { enabled: true, allowed_actions: 'selected', sha_pinning_required: true },
+    });
+  });
+
+  it('escape the repository name in the path', () => {
+    expect(settingsApiFix('dependabot-alerts-disabled', 'o/r?x=1')?.path).toBe('/repos/o/r%3Fx%3D1/vulnerability-alerts');
+    expect(settingsApiFix('branch-protection-missing', 'o/r')).toBeNull();
+  });
+});
+
+describe('script-injection: heredocs', () => {
+  it('leaves an expression after a heredoc start alone', () => {
+    const text = [
+      'on: issues',
+      'permissions: {}',
+      'jobs:',
+      '  j:',
+      '    runs-on: ubuntu-latest',
+      '    timeout-minutes: 5',
+      '    steps:',
+      '      - run: |',
+      "          cat <<'EOF' > notes.md",
+      '          ${{ github.event.issue.body }}',
+      '          EOF',
+      '',
+    ].join('\n');
+    const result = fixRepository([{ path: PATH, text }], { fixRule: (id) => id === 'script-injection' });
+    expect(result.changed).toEqual([]);
+    expect(result.skipped.map((s) => s.reason)).toEqual(['the expression may sit in a heredoc, where the rewrite would change the text']);
+  });
+});
