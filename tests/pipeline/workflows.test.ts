@@ -154,8 +154,7 @@ describe('ci.yml', () => {
     expect(steps[upload]?.with.sarif_file).toBe(steps[action]?.with.sarif);
   });
 
-  // action.yml comes from the CLI's slice; until it is merged there is nothing to check the inputs against.
-  it.runIf(existsSync(join(root, 'action.yml')))('passes the scan action only inputs that action.yml declares', async () => {
+  it('passes the scan action only inputs that action.yml declares', async () => {
     const action = parse(await readFile(join(root, 'action.yml'), 'utf8')) as { inputs?: Record<string, unknown> };
     const given = Object.keys(ci.jobs.scan.steps.find((s: { uses?: string }) => s.uses === './').with);
     expect(given.filter((input) => !(input in (action.inputs ?? {})))).toEqual([]);
@@ -330,13 +329,11 @@ describe('the scripts of the workflows', () => {
 });
 
 describe('what the workflows call', () => {
-  it('every `npm run` script exists in package.json (build: once the CLI slice adds it with action.yml)', async () => {
+  it('every `npm run` script exists in package.json', async () => {
     const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     const used = new Set([...Object.values(texts).join('\n').matchAll(/npm run ([\w:-]+)/g)].map((m) => m[1] ?? ''));
     expect([...used]).toEqual(expect.arrayContaining(['db:migrate', 'typecheck', 'lint', 'build']));
-    // `npm run build` (the esbuild bundle action.yml runs) arrives together with action.yml.
-    const pending = existsSync(join(root, 'action.yml')) ? [] : ['build'];
-    expect([...used].filter((s) => !(s in pkg.scripts) && !pending.includes(s))).toEqual([]);
+    expect([...used].filter((s) => !(s in pkg.scripts))).toEqual([]);
   });
 
   it('every local file a step runs exists', () => {

@@ -129,10 +129,28 @@ function verify(targets: readonly Finding[], before: readonly Finding[], files: 
   for (const [key, count] of fixed) {
     if ((now.get(key) ?? 0) > (was.get(key) ?? 0) - count) return { ok: false, reason: 'the edit would not remove the finding, so the file was left alone' };
   }
-  for (const [key, count] of now) {
-    if (count > (was.get(key) ?? 0)) return { ok: false, reason: `the edit would add a \`${key.split('\0')[0] ?? ''}\` finding, so the file was left alone` };
+  // Nothing new: per rule and file, no more findings at or above any severity than before. A finding whose
+  // text changed because the fix removed part of its reason (a missing-permissions finding that was HIGH
+  // because of the injection just fixed) is not new.
+  const wasAtLeast = tallyAtLeast(before);
+  for (const [key, count] of tallyAtLeast(after)) {
+    if (count > (wasAtLeast.get(key) ?? 0)) return { ok: false, reason: `the edit would add a \`${key.split('\0')[0] ?? ''}\` finding, so the file was left alone` };
   }
   return { ok: true, after };
+}
+
+const SEVERITY_RANK: Record<Finding['severity'], number> = { INFO: 0, LOW: 1, MEDIUM: 2, HIGH: 3 };
+
+/** Counts of findings per rule, file and "at least this severity". */
+function tallyAtLeast(findings: readonly Finding[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const f of findings) {
+    for (let rank = 0; rank <= SEVERITY_RANK[f.severity]; rank++) {
+      const key = `${f.rule_id}\0${f.file}\0${rank}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  }
+  return counts;
 }
 
 function overlaps(a: readonly TextEdit[], b: readonly TextEdit[]): boolean {

@@ -33,7 +33,7 @@ export function leastPrivilege(workflow: Workflow, repository: RepositoryModel):
     const needs = jobNeeds(job, repository);
     for (const u of needs.unknown) unknown.add(u);
     const scopes = inherited !== null && !writeAll ? capScopes(needs.scopes, inherited) : workflowKind === 'read-all' && !writeAll ? capScopes(needs.scopes, readAll(needs.scopes)) : needs.scopes;
-    const lines = scopeLines(scopes);
+    const lines = scopeLines(scopes, needs.why);
     const value = lines ?? '{}';
     let edit: TextEdit | null;
     const own = getPair(job.node, 'permissions');

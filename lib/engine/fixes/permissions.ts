@@ -13,16 +13,22 @@ import { getText, keyText, scalarText, type YNode } from '../yaml/model.js';
 
 export interface Needs {
   scopes: Scopes;
+  /** Why each write scope is needed (the first action or command that needs it), for the block's comments. */
+  why: Why;
   /** What the computation could not see into, one short phrase each. */
   unknown: string[];
 }
 
-export function grant(scopes: Scopes, scope: Scope, access: Access): void {
-  if (scopes[scope] !== 'write') scopes[scope] = access;
+export type Why = Partial<Record<Scope, string>>;
+
+export function grant(scopes: Scopes, scope: Scope, access: Access, why?: Why, reason?: string): void {
+  if (scopes[scope] === 'write') return;
+  scopes[scope] = access;
+  if (access === 'write' && why !== undefined && reason !== undefined) why[scope] ??= reason;
 }
 
-function merge(into: Scopes, from: Scopes): void {
-  for (const [scope, access] of Object.entries(from) as [Scope, Access][]) grant(into, scope, access);
+function merge(into: Needs, from: Scopes, reason: string, fromWhy?: Why): void {
+  for (const [scope, access] of Object.entries(from) as [Scope, Access][]) grant(into.scopes, scope, access, into.why, fromWhy?.[scope] ?? reason);
 }
 
 const GIT_PUSH = /\bgit\s+(?:-[Cc]\s+\S+\s+)*push\b/;
@@ -31,14 +37,14 @@ const OIDC = /ACTIONS_ID_TOKEN_REQUEST|\bcosign\s+(?:sign|attest)\b|\bnpm\s+publ
 const TOKEN_API = /(GITHUB_TOKEN|GH_TOKEN|github\.token)[\s\S]*\b(curl|wget|Invoke-RestMethod|Invoke-WebRequest)\b|\b(curl|wget|Invoke-RestMethod|Invoke-WebRequest)\b[\s\S]*(GITHUB_TOKEN|GH_TOKEN|github\.token)/;
 
 function scriptNeeds(script: string, needs: Needs): void {
-  if (GIT_PUSH.test(script)) grant(needs.scopes, 'contents', 'write');
-  if (OIDC.test(script)) grant(needs.scopes, 'id-token', 'write');
+  if (GIT_PUSH.test(script)) grant(needs.scopes, 'contents', 'write', needs.why, '`git push`');
+  if (OIDC.test(script)) grant(needs.scopes, 'id-token', 'write', needs.why, 'an OIDC token request');
   for (const match of script.matchAll(GH)) {
     // `gh api` needs whatever the call needs: unknown, whatever follows it.
     const command = match[1] === 'api' ? 'api' : `${match[1] ?? ''} ${match[2] ?? ''}`.trim();
     const scopes = GH_COMMANDS[command];
     if (scopes === undefined) needs.unknown.push(`\`gh ${command}\` in a script`);
-    else merge(needs.scopes, scopes);
+    else merge(needs, scopes, `\`gh ${command}\``);
   }
   if (TOKEN_API.test(script)) needs.unknown.push('a script calls an API with the token');
 }
@@ -62,11 +68,11 @@ function stepNeeds(step: Step, repository: RepositoryModel, needs: Needs, depth:
     needs.unknown.push(name);
     return;
   }
-  merge(needs.scopes, entry.scopes);
+  merge(needs, entry.scopes, name);
   for (const condition of entry.when ?? []) {
     const value = getText(step.with, condition.input);
     const applies = condition.absent === true ? value === null : value !== null && (condition.matches === undefined || condition.matches.test(value.trim()));
-    if (applies) merge(needs.scopes, condition.scopes);
+    if (applies) merge(needs, condition.scopes, name);
   }
 }
 
@@ -84,7 +90,7 @@ export function declaredScopes(node: YNode): Scopes | null {
 
 /** What a job needs of its GITHUB_TOKEN. `contents: read` is always included (checkout, private repositories). */
 export function jobNeeds(job: Job, repository: RepositoryModel, depth = 0): Needs {
-  const needs: Needs = { scopes: { contents: 'read' }, unknown: [] };
+  const needs: Needs = { scopes: { contents: 'read' }, why: {}, unknown: [] };
   const ref = job.usesRef;
   if (ref !== undefined) {
     const callee = ref.kind === 'local' ? repository.workflows.find((w) => w.file.path === normalizeLocalPath(ref.path)) : undefined;
@@ -94,8 +100,8 @@ export function jobNeeds(job: Job, repository: RepositoryModel, depth = 0): Need
     }
     for (const inner of callee.jobs) {
       const declared = inner.permissions === undefined ? null : declaredScopes(inner.permissions);
-      const innerNeeds = declared !== null ? { scopes: declared, unknown: [] } : jobNeeds(inner, repository, depth + 1);
-      merge(needs.scopes, innerNeeds.scopes);
+      const innerNeeds: Needs = declared !== null ? { scopes: declared, why: {}, unknown: [] } : jobNeeds(inner, repository, depth + 1);
+      merge(needs, innerNeeds.scopes, `reusable workflow ${scalarText(job.uses) ?? ''}`, innerNeeds.why);
       needs.unknown.push(...innerNeeds.unknown);
     }
     return needs;
@@ -115,9 +121,16 @@ export function capScopes(scopes: Scopes, cap: Scopes): Scopes {
   return out;
 }
 
-/** `contents: read` ... lines in scope order, or null for `{}`. */
-export function scopeLines(scopes: Scopes): string[] | null {
-  const lines = (Object.keys(scopes) as Scope[]).sort().map((scope) => `${scope}: ${scopes[scope] ?? 'read'}`);
+/**
+ * `contents: read` ... lines in scope order, or null for `{}`. A write scope carries a comment naming what
+ * needs it (`issues: write  # gh issue comment`): reviewers see why, and undocumented-permissions is satisfied.
+ */
+export function scopeLines(scopes: Scopes, why: Why = {}): string[] | null {
+  const lines = (Object.keys(scopes) as Scope[]).sort().map((scope) => {
+    const access = scopes[scope] ?? 'read';
+    const reason = access === 'write' ? why[scope] : undefined;
+    return reason === undefined ? `${scope}: ${access}` : `${scope}: ${access}  # needed by ${reason.replace(/[\r\n]/g, ' ')}`;
+  });
   return lines.length === 0 ? null : lines;
 }
 

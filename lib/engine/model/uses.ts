@@ -27,9 +27,8 @@ const SELF_REPOSITORY = /^\$\/([^@]*)(?:@.*)?$/;
 export function parseUses(text: string): UsesRef {
   const value = text.trim();
   const self = SELF_REPOSITORY.exec(value);
-  if (self !== null) return { kind: 'local', path: `./${self[1] ?? ''}` };
+  if (self !== null) return { kind: 'local', path: `./${self[1] ?? ''}`, self: true };
   if (value.startsWith('./') || value.startsWith('../') || value === '.') return { kind: 'local', path: value };
-  if (value.startsWith('$/')) return { kind: 'local', path: `./${value.slice(2)}`, self: true };
   if (value.startsWith('docker://')) return { kind: 'docker', image: value.slice('docker://'.length) };
   const at = value.lastIndexOf('@');
   if (at <= 0) return { kind: 'invalid', text: value };

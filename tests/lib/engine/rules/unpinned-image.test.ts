@@ -75,11 +75,11 @@ describe(RULE, () => {
     `;
     const records = recordsWith(RULE, [
       { path: 'tools/lint/action.yml', text: docker('docker://ghcr.io/org/lint:1.2') },
-      { path: 'action.yaml', text: docker('docker://alpine') },
+      { path: 'action.yaml', text: docker('docker://alpine') /* a Docker Official Image: MEDIUM */ },
       { path: 'build/action.yml', text: docker('Dockerfile') },
       { path: 'pinned/action.yml', text: docker(`docker://alpine@${DIGEST}`) },
     ]);
-    expect(records.map((r) => `${r.finding.file} ${positions([r.finding]).join('')}`)).toEqual(['action.yaml 4:10 HIGH', 'tools/lint/action.yml 4:10 MEDIUM']);
+    expect(records.map((r) => `${r.finding.file} ${positions([r.finding]).join('')}`)).toEqual(['action.yaml 4:10 MEDIUM', 'tools/lint/action.yml 4:10 MEDIUM']);
     expect(records[0]?.finding.description).toContain('docker action');
   });
 
