@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only engine|github|attack-paths|cli|cold-start|load]`: runs the benchmarks, prints a table per section and writes
+ * `npm run bench [-- --only engine|github|attack-paths|cli|online|cold-start|load]`: runs the benchmarks, prints a table per section and writes
  * bench/results/bench-<date>.json (not committed). Numbers are only comparable within one run.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -25,6 +25,7 @@ const sections: [string, () => Promise<string>][] = [
   ['github', async () => { const m = await import('./github.js'); const r = await m.benchGitHub(); results.github = r; return m.formatGitHub(r); }],
   ['attack-paths', async () => { const m = await import('./attack-paths.js'); const r = await m.benchAttackPaths(); results.attackPaths = r; return m.formatAttackPaths(r); }],
   ['cli', async () => { const m = await import('./cli.js'); const r = m.benchCli(); results.cli = r; return m.formatCli(r); }],
+  ['online', async () => { const m = await import('./online.js'); const r = await m.benchOnline(); results.online = r; return m.formatOnline(r); }],
   ['cold-start', async () => { const m = await import('./cold-start.js'); const r = await m.benchColdStart(); results.coldStart = r; return m.formatColdStart(r); }],
 ];
 for (const [name, run] of sections) {

@@ -44,7 +44,8 @@ const EXIT_CODES = `Exit codes:
   0  no finding at or above the --fail-on threshold (attack paths never change the exit code)
   1  a finding at or above the --fail-on threshold
   2  usage error: unknown command or option, invalid value, unknown rule id (in an option, the config file
-     or a suppression comment), invalid config, baseline or settings snapshot, --github without GITHUB_TOKEN
+     or a suppression comment), invalid config, baseline or settings snapshot, --github or --online without
+     GITHUB_TOKEN
   3  operational error: unreadable repository path or settings file, output file not writable, GitHub
      unreachable or refusing (not found, rate limited, timed out)`;
 
@@ -103,6 +104,11 @@ Options:
                          scan limits per repository (defaults 2000 files, 1048576 bytes a file, 67108864
                          bytes in all, 50000 findings, 120000 ms); over one, the scan goes up to it and an
                          INFO scan-limit-reached finding names what was skipped
+      --online           also run the online audits (impostor-commit, ref-confusion, stale-action-ref,
+                         ref-version-mismatch): ask GitHub about each action a workflow uses, with the token
+                         in GITHUB_TOKEN, spending at most 10% of its remaining hourly rate limit; facts are
+                         cached in $XDG_CACHE_HOME/chainbreaker/online.json (default ~/.cache/...). What
+                         could not be checked is reported as online-audit-incomplete, never as clean
   -h, --help             show this help
 
 Suppress a finding with "# chainbreaker: ignore[rule-a,rule-b]" (or a bare "ignore") on its line, or alone
@@ -222,6 +228,7 @@ const SOURCE_OPTIONS = {
   disable: { type: 'string', multiple: true },
   settings: { type: 'string', multiple: true },
   github: { type: 'string', multiple: true },
+  online: { type: 'boolean' },
   'min-severity': { type: 'string' },
   'max-files': { type: 'string' },
   'max-file-bytes': { type: 'string' },
@@ -254,6 +261,7 @@ async function readScan(values: SourceValues, positionals: readonly string[], io
   }
   if (paths.filter((p) => p === '-').length > 1) throw new UsageError('- (standard input) can be given only once');
   const githubToken = githubRepositories.length > 0 ? tokenFor(githubRepositories, io) : '';
+  const onlineToken = values.online === true ? onlineTokenFor(io) : '';
   const ignored = globMatcher(config.ignore ?? []);
 
   const repositories: RepositoryInput[] = [];
@@ -273,6 +281,7 @@ async function readScan(values: SourceValues, positionals: readonly string[], io
     maxFindings: positive('max-findings', values['max-findings'], CLI_SCAN_LIMITS.maxFindings),
     maxEngineMs: positive('max-engine-ms', values['max-engine-ms'], CLI_SCAN_LIMITS.maxEngineMs),
   };
+  if (values.online === true) await auditOnline(repositories, onlineToken, enabledRules({ ruleset, disabled }), io);
   const report = buildReport(repositories, { ruleset, disabled, severities: configSeverities(config), limits });
   if (report.unknownSuppressions.length > 0) {
     const lines = report.unknownSuppressions.flatMap((u) =>
@@ -506,6 +515,42 @@ function tokenFor(fullNames: readonly string[], io: CliIO): string {
   const token = io.env.GITHUB_TOKEN?.trim() ?? '';
   if (token === '') throw new UsageError('--github needs a token in GITHUB_TOKEN (for instance GITHUB_TOKEN=$(gh auth token))');
   return token;
+}
+
+/** `--online` needs a token (the audits read public facts, but anonymous requests get 60 an hour). */
+function onlineTokenFor(io: CliIO): string {
+  const token = io.env.GITHUB_TOKEN?.trim() ?? '';
+  if (token === '') throw new UsageError('--online needs a token in GITHUB_TOKEN (for instance GITHUB_TOKEN=$(gh auth token))');
+  return token;
+}
+
+/**
+ * `--online`: the online audits of every repository's files, one budget for the whole run and the disk
+ * cache (lib/online is loaded only here). The findings join each repository's report like the engine's.
+ */
+async function auditOnline(repositories: RepositoryInput[], token: string, isEnabled: (ruleId: string) => boolean, io: CliIO): Promise<void> {
+  const online = await import('../lib/online/index.js');
+  const baseUrl = io.env.GITHUB_API_URL?.trim();
+  const reader = new online.BudgetedReader(online.fetchReader({ token, baseUrl: baseUrl === '' ? undefined : baseUrl }));
+  const path = online.defaultCachePath(io.env);
+  const disk = path === null ? null : new online.DiskCache(path);
+  const cache = disk ?? new online.MemoryCache();
+  let unassessed = 0;
+  for (const repository of repositories) {
+    try {
+      const result = await online.auditRepository(repository.files, { reader, cache, isEnabled });
+      repository.extraRecords = result.records;
+      unassessed += result.unassessed;
+    } catch (error) {
+      throw new OperationalError(`online audits of ${repository.name}: ${reason(error)}`);
+    }
+  }
+  try {
+    await disk?.save();
+  } catch (error) {
+    io.stderr.write(`chainbreaker: could not write the online cache: ${reason(error)}\n`);
+  }
+  io.stderr.write(`chainbreaker: online audits: ${reader.requests} GitHub request${reader.requests === 1 ? '' : 's'}${unassessed > 0 ? `, ${unassessed} reference${unassessed === 1 ? '' : 's'} unassessed (see online-audit-incomplete)` : ''}\n`);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { SettingsSnapshot } from '../engine/settings/snapshot.js';
 import type { RepositoryFile } from '../engine/types.js';
+import type { GitHubReader } from '../online/client.js';
 
 /**
  * The code host as the service sees it: installations, their repositories, and one repository's scan
@@ -19,6 +20,11 @@ export interface CodeHost {
   listRepositories(installationIds: readonly number[]): Promise<HostedRepository[]>;
   /** What a scan reads: the workflow surface's files and the settings snapshot. */
   fetchSnapshot(repository: RepositoryLocator, options?: FetchOptions): Promise<RepositorySnapshot>;
+  /**
+   * A reader of GitHub's REST API with the installation's token, for the online audits (lib/online). Only
+   * hosts that are GitHub have it; without it a scan runs no online audit.
+   */
+  onlineReader?(installationId: number, options?: FetchOptions): Promise<GitHubReader>;
   /**
    * What is left of the installation's request budget as the code host last said, or null when unknown
    * (a host without budgets, or no request of this installation yet). Optional: test hosts leave it out.

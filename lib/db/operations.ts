@@ -248,3 +248,13 @@ export function consumeRateLimit(db: Database, userId: string, request: RateLimi
     p_window_seconds: request.windowSeconds,
   });
 }
+
+/** The live facts of the online audits' shared cache among `keys` (not per user: the facts are public). */
+export function onlineFactsGet(db: Database, keys: readonly string[]): Promise<Record<string, unknown>> {
+  return db.call('online_facts_get', { p_keys: keys });
+}
+
+/** Stores facts of the online audits' shared cache, each with its time to live. */
+export function onlineFactsPut(db: Database, entries: readonly { key: string; value: unknown; ttl_seconds: number }[]): Promise<{ stored: number }> {
+  return db.call('online_facts_put', { p_entries: entries });
+}

@@ -19,6 +19,8 @@ export interface RepositoryInput {
   fullName?: string;
   /** How its files are reported (default: as they are, prefixed with `name` when several repositories are scanned). */
   display?: (file: string) => string;
+  /** Findings found outside the engine (the online audits, lib/online), joined with the engine's before combinations. */
+  extraRecords?: readonly FindingRecord[];
 }
 
 export interface ReportOptions {
@@ -77,6 +79,9 @@ export function buildReport(repositories: readonly RepositoryInput[], options: R
       ...(repository.fullName === undefined ? {} : { repository: repository.fullName }),
       limits: { ...limits, ...(deadline === undefined ? {} : { deadline }) },
     });
+    if (repository.extraRecords !== undefined && repository.extraRecords.length > 0) {
+      scan.records = [...scan.records, ...repository.extraRecords.filter((r) => isEnabled(r.finding.rule_id)).map((r) => ({ ...r, finding: { ...r.finding } }))].sort(compareRecords);
+    }
     const severities = options.severities;
     if (severities !== undefined && severities.size > 0) {
       for (const r of scan.records) r.finding.severity = severities.get(r.finding.rule_id) ?? r.finding.severity;
@@ -164,4 +169,10 @@ export type FailOn = Severity | 'none';
 export function failsThreshold(counts: Counts, failOn: FailOn): boolean {
   if (failOn === 'none') return false;
   return SEVERITIES.some((s) => severityRank(s) <= severityRank(failOn) && counts[s] > 0);
+}
+
+function compareRecords(a: FindingRecord, b: FindingRecord): number {
+  const x = a.finding;
+  const y = b.finding;
+  return x.file < y.file ? -1 : x.file > y.file ? 1 : x.line - y.line || x.column - y.column || (x.rule_id < y.rule_id ? -1 : x.rule_id > y.rule_id ? 1 : 0);
 }

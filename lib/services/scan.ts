@@ -21,6 +21,8 @@ import { checkInstallationUsable } from './installations.js';
  * 30 s (vercel.json); this leaves a third of that for the engine and for recording the scan.
  */
 export const SNAPSHOT_DEADLINE_MS = 20_000;
+/** How long the online audits (lib/online) may ask GitHub, after the snapshot; the rest is unassessed. */
+export const ONLINE_DEADLINE_MS = 4_000;
 /** The rate-limit bucket of scans (per user; `SCAN_RATE_LIMIT` per `SCAN_RATE_LIMIT_WINDOW_SECONDS`). */
 export const SCAN_RATE_LIMIT_BUCKET = 'scan';
 
@@ -73,6 +75,17 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
     repository: repository.full_name,
     limits: { ...limits, deadline: Date.now() + maxEngineMs },
   });
+  if (host.onlineReader !== undefined) {
+    const { withOnlineAudits } = await import('../online/service.js');
+    const onlineDeadline = Date.now() + ONLINE_DEADLINE_MS;
+    await withOnlineAudits(result, {
+      reader: () => host.onlineReader?.(repository.installation_id, { deadline: onlineDeadline }),
+      db,
+      files: snapshot.files,
+      isEnabled: (ruleId) => !disabled.has(ruleId),
+      deadline: onlineDeadline,
+    });
+  }
   // Each finding's fix (a diff, or the settings call), computed from the same snapshot; bounded (apiFixes),
   // and stored with the scan so the stored reads show what this response shows.
   const fixes = boundFixes(apiFixes(snapshot.files, result.findings, repository.full_name, { ruleset: request.ruleset, isEnabled: (ruleId) => !disabled.has(ruleId), settings: snapshot.settings }));

@@ -5,6 +5,7 @@ import { CodeHostError, type CodeHost, type FetchOptions, type HostedRepository,
 import { bindRequest, DEFAULT_BASE_URL, octokitClass, type ClientOptions, type GitHubOctokit } from './client.js';
 import { BudgetBook } from './budget.js';
 import { withDeadline, type Deadline } from './deadline.js';
+import { fetchReader } from '../../online/client.js';
 import { codeHostError, describeFailure } from './errors.js';
 import { fetchRepositorySnapshot, OPTIONAL_AREA_RESERVE_MS } from './snapshot.js';
 
@@ -174,6 +175,15 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCode
         const bound = bindRequest(octokit, deadline.signal, options, observe(locator.installationId));
         const snapshot = await fetchRepositorySnapshot({ request: bound.request, permissions, apiUrl, optionalSignal: deadline.early(OPTIONAL_AREA_RESERVE_MS) }, locator);
         return { ...snapshot, requests: bound.count + (tokenRequested ? 1 : 0) };
+      });
+    },
+
+    /** The installation's token (already cached by the snapshot that came before) on a plain fetch reader. */
+    onlineReader(installationId, fetchOptions: FetchOptions = {}) {
+      return withDeadline(fetchOptions.deadline ?? timeout(), async (deadline) => {
+        const { octokit } = await installation(installationId, deadline);
+        const { token } = (await deadline.race(octokit.auth({ type: 'installation' }))) as { token: string };
+        return fetchReader({ token, baseUrl: apiUrl, fetch: options.fetch });
       });
     },
   };

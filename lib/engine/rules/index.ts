@@ -69,6 +69,11 @@ import provenanceNotIsolated from './provenance-not-isolated.js';
 import attestationMissingOidc from './attestation-missing-oidc.js';
 import unpinnableAction from './unpinnable-action.js';
 import selfRepository from './self-repository.js';
+import impostorCommit from './impostor-commit.js';
+import refConfusion from './ref-confusion.js';
+import staleActionRef from './stale-action-ref.js';
+import refVersionMismatch from './ref-version-mismatch.js';
+import onlineAuditIncomplete from './online-audit-incomplete.js';
 import misfeature from './misfeature.js';
 import secretsOutsideEnv from './secrets-outside-env.js';
 import undocumentedPermissions from './undocumented-permissions.js';
@@ -130,6 +135,11 @@ export const WORKFLOW_RULES: readonly WorkflowRule[] = [
   agentUntrustedInput,
   provenanceNotIsolated,
   attestationMissingOidc,
+  impostorCommit,
+  refConfusion,
+  staleActionRef,
+  refVersionMismatch,
+  onlineAuditIncomplete,
 ];
 
 /** The repository-settings rules, in catalog order. */

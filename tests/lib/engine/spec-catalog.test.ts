@@ -34,6 +34,11 @@ const EXTENSIONS: readonly string[] = [
   'agent-untrusted-input',
   'provenance-not-isolated',
   'attestation-missing-oidc',
+  'impostor-commit',
+  'ref-confusion',
+  'stale-action-ref',
+  'ref-version-mismatch',
+  'online-audit-incomplete',
 ];
 
 describe.skipIf(!available)('the rule registry against ../shared/spec/rules.md', () => {

@@ -1,0 +1,308 @@
+import { isFullSha } from '../engine/model/uses.js';
+import { hash53 } from '../engine/fingerprint.js';
+import { findingOf } from '../engine/rule.js';
+import { WORKFLOW_RULES } from '../engine/rules/index.js';
+import type { FindingRecord } from '../engine/types.js';
+import { TTL, type CacheEntry, type FactCache } from './cache.js';
+import { BudgetExhausted, type GitHubAnswer, type GitHubReader } from './client.js';
+import { MAX_REFERENCES, type ActionReference } from './refs.js';
+
+/** The rules the online pass reports (their `create` reports nothing offline). */
+export const ONLINE_RULES = ['impostor-commit', 'ref-confusion', 'stale-action-ref', 'ref-version-mismatch', 'online-audit-incomplete'] as const;
+export type OnlineRule = (typeof ONLINE_RULES)[number];
+
+/** Pages of 100 tags or branches read per repository; a longer list leaves some verdicts unassessed. */
+export const MAX_LIST_PAGES = 3;
+/** Compares spent proving that a commit is on no branch or tag (beyond the default branch). */
+export const MAX_COMPARES = 30;
+/** References named in one `online-audit-incomplete` finding. */
+const NAMED_UNASSESSED = 10;
+
+export interface OnlineAuditOptions {
+  reader: GitHubReader;
+  cache: FactCache;
+  /** Rules for which this returns false are not reported (default: all). */
+  isEnabled?: (ruleId: string) => boolean;
+}
+
+export interface OnlineAuditResult {
+  records: FindingRecord[];
+  /** References that could not be checked (reported by `online-audit-incomplete`). */
+  unassessed: number;
+}
+
+/** A verdict could not be reached for this reference: it is reported as unassessed, with the reason. */
+class Unassessable extends Error {}
+
+interface Verdict {
+  rule: Exclude<OnlineRule, 'online-audit-incomplete'>;
+  message: string;
+  recommendation?: string;
+}
+
+type Listed = { items: [name: string, sha: string][]; complete: boolean } | { missing: true };
+type Membership = { member: boolean };
+
+/**
+ * Checks each reference against GitHub (through the cache first) and returns the online rules' findings in
+ * the engine's shape. Identical references (same repository, ref and version comment) are checked once.
+ * Never throws for GitHub's answers: what could not be checked becomes `online-audit-incomplete`.
+ */
+export async function auditReferences(references: readonly ActionReference[], options: OnlineAuditOptions): Promise<OnlineAuditResult> {
+  const isEnabled = options.isEnabled ?? (() => true);
+  const facts = new Facts(options.reader, options.cache);
+  const audited = references.slice(0, MAX_REFERENCES);
+  const groups = new Map<string, ActionReference[]>();
+  for (const reference of audited) {
+    const key = `${reference.owner}/${reference.repo}@${reference.ref}#${reference.version ?? ''}`;
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [reference]);
+    else group.push(reference);
+  }
+  await facts.prefetch([...groups.values()].flatMap(([r]) => (r === undefined ? [] : factKeys(r))));
+
+  const verdicts: { reference: ActionReference; verdict: Verdict }[] = [];
+  const unassessed: { reference: ActionReference; reason: string }[] = references.slice(MAX_REFERENCES).map((reference) => ({ reference, reason: `more than ${MAX_REFERENCES} references in the repository` }));
+  for (const group of groups.values()) {
+    const first = group[0];
+    if (first === undefined) continue;
+    try {
+      const found = await check(first, facts);
+      for (const reference of group) for (const verdict of found) verdicts.push({ reference, verdict });
+    } catch (error) {
+      if (!(error instanceof Unassessable || error instanceof BudgetExhausted)) throw error;
+      for (const reference of group) unassessed.push({ reference, reason: error.message });
+    }
+  }
+  await facts.flush();
+
+  const records: FindingRecord[] = [];
+  const seen = new Map<string, number>();
+  const add = (rule: OnlineRule, reference: ActionReference, message: string, recommendation?: string) => {
+    if (!isEnabled(rule)) return;
+    const meta = WORKFLOW_RULES.find((r) => r.meta.id === rule)?.meta;
+    if (meta === undefined) return;
+    const identity = `online\0${rule}\0${reference.file}\0${reference.owner}/${reference.repo}@${reference.ref}`;
+    const occurrence = seen.get(identity) ?? 0;
+    seen.set(identity, occurrence + 1);
+    records.push({
+      finding: findingOf(meta, reference, { message, recommendation }),
+      job: null,
+      fingerprint: hash53(`${identity}\0${occurrence}`),
+    });
+  };
+  for (const { reference, verdict } of verdicts) add(verdict.rule, reference, verdict.message, verdict.recommendation);
+  const byFile = new Map<string, { reference: ActionReference; reason: string }[]>();
+  for (const u of unassessed) byFile.set(u.reference.file, [...(byFile.get(u.reference.file) ?? []), u]);
+  for (const list of byFile.values()) {
+    const sorted = list.sort((a, b) => a.reference.line - b.reference.line || a.reference.column - b.reference.column);
+    const head = sorted[0];
+    if (head === undefined) continue;
+    const reasons = [...new Set(sorted.map((u) => u.reason))].join('; ');
+    const named = sorted.slice(0, NAMED_UNASSESSED).map((u) => `\`${u.reference.owner}/${u.reference.repo}@${u.reference.ref}\``);
+    const more = sorted.length > NAMED_UNASSESSED ? ` and ${sorted.length - NAMED_UNASSESSED} more` : '';
+    add(
+      'online-audit-incomplete',
+      head.reference,
+      `${sorted.length} \`uses:\` reference${sorted.length === 1 ? ' was' : 's were'} not checked online (${reasons}): ${named.join(', ')}${more}. They are unassessed, not clean.`,
+    );
+  }
+  records.sort((a, b) => compare(a.finding.file, b.finding.file) || a.finding.line - b.finding.line || a.finding.column - b.finding.column || compare(a.finding.rule_id, b.finding.rule_id));
+  return { records, unassessed: unassessed.length };
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function slug(r: ActionReference): string {
+  return `${r.owner}/${r.repo}`;
+}
+
+function factKeys(r: ActionReference): string[] {
+  const keys = [`repo:${slug(r)}`, `tags:${slug(r)}`, `branches:${slug(r)}`];
+  if (isFullSha(r.ref)) keys.push(`commit:${slug(r)}@${r.ref}`);
+  else keys.push(`refkind:${slug(r)}@${r.ref}`);
+  if (r.version !== null) keys.push(`tag:${slug(r)}@${r.version}`);
+  return keys;
+}
+
+async function check(r: ActionReference, facts: Facts): Promise<Verdict[]> {
+  if (!isFullSha(r.ref)) {
+    const kinds = await facts.refKinds(r);
+    return kinds.branch && kinds.tag
+      ? [{ rule: 'ref-confusion', message: `\`${r.ref}\` names both a branch and a tag of ${slug(r)}: which one runs is not what a reader of the workflow sees.` }]
+      : [];
+  }
+  const tags = await facts.list(r, 'tags');
+  if ('missing' in tags) throw new Unassessable(`${slug(r)} was not found`);
+  const member = await facts.membership(r, tags);
+  if (!member) {
+    return [
+      {
+        rule: 'impostor-commit',
+        message: `\`${r.ref}\` is on no branch and no tag of ${slug(r)}: it is a commit from elsewhere in its fork network, not a commit of the repository the workflow names.`,
+      },
+    ];
+  }
+  const verdicts: Verdict[] = [];
+  const tagged = tags.items.some(([, sha]) => sha === r.ref);
+  if (!tagged && tags.complete) {
+    verdicts.push({ rule: 'stale-action-ref', message: `\`${r.ref}\` is a commit of ${slug(r)} that no tag points at: an unreleased commit.` });
+  }
+  if (r.version !== null) {
+    const version = r.version;
+    const named = await facts.tagCommit(r, version, tags);
+    const floating = /^v?\d+(\.\d+)?$/.test(version) && tags.items.some(([name, sha]) => sha === r.ref && name.startsWith(`${version}.`));
+    if (named !== null && named !== r.ref && !floating) {
+      verdicts.push({
+        rule: 'ref-version-mismatch',
+        message: `The comment names ${version}, but ${version} of ${slug(r)} is commit ${named.slice(0, 12)}, not the pinned ${r.ref.slice(0, 12)}.`,
+        recommendation: `Pin \`${slug(r)}@${named} # ${version}\`, or correct the comment to the version the SHA is.`,
+      });
+    }
+  }
+  return verdicts;
+}
+
+/** Path segments as GitHub expects them in a URL (refs may contain slashes). */
+function refPath(ref: string): string {
+  return ref.split('/').map(encodeURIComponent).join('/');
+}
+
+/** Facts about repositories: the cache first, then GitHub; new facts are written back in one batch. */
+class Facts {
+  readonly #known = new Map<string, unknown>();
+  readonly #pending: CacheEntry[] = [];
+
+  constructor(
+    readonly reader: GitHubReader,
+    readonly cache: FactCache,
+  ) {}
+
+  async prefetch(keys: string[]): Promise<void> {
+    const unique = [...new Set(keys)];
+    if (unique.length === 0) return;
+    for (const [key, value] of await this.cache.get(unique)) this.#known.set(key, value);
+  }
+
+  async flush(): Promise<void> {
+    if (this.#pending.length > 0) await this.cache.set(this.#pending.splice(0));
+  }
+
+  async #fact<T>(key: string, ttl: (value: T) => number, fetchFact: () => Promise<T>): Promise<T> {
+    if (this.#known.has(key)) return this.#known.get(key) as T;
+    const value = await fetchFact();
+    this.#known.set(key, value);
+    this.#pending.push({ key, value, ttlSeconds: ttl(value) });
+    return value;
+  }
+
+  async #get(path: string): Promise<GitHubAnswer> {
+    const answer = await this.reader.get(path);
+    if (answer.status >= 500) throw new Unassessable(`GitHub answered ${answer.status}`);
+    if (answer.status === 401 || answer.status === 403) throw new Unassessable(`GitHub refused the token (${answer.status})`);
+    return answer;
+  }
+
+  defaultBranch(r: ActionReference): Promise<string | null> {
+    return this.#fact(`repo:${slug(r)}`, () => TTL.repository, async () => {
+      const answer = await this.#get(`/repos/${r.owner}/${r.repo}`);
+      if (answer.status === 404) return null;
+      const branch = field(answer.body, 'default_branch');
+      if (answer.status !== 200 || typeof branch !== 'string') throw new Unassessable(`unexpected answer ${answer.status} for ${slug(r)}`);
+      return branch;
+    });
+  }
+
+  /** Tags (`/tags`, commits already dereferenced) or branches, name and commit, up to MAX_LIST_PAGES pages. */
+  list(r: ActionReference, kind: 'tags' | 'branches'): Promise<Listed> {
+    return this.#fact(`${kind}:${slug(r)}`, () => TTL.refs, async (): Promise<Listed> => {
+      const items: [string, string][] = [];
+      for (let page = 1; page <= MAX_LIST_PAGES; page++) {
+        const answer = await this.#get(`/repos/${r.owner}/${r.repo}/${kind}?per_page=100&page=${page}`);
+        if (answer.status === 404) return { missing: true };
+        if (answer.status !== 200 || !Array.isArray(answer.body)) throw new Unassessable(`unexpected answer ${answer.status} listing the ${kind} of ${slug(r)}`);
+        for (const item of answer.body as unknown[]) {
+          const name = field(item, 'name');
+          const sha = field(field(item, 'commit'), 'sha');
+          if (typeof name === 'string' && typeof sha === 'string') items.push([name, sha.toLowerCase()]);
+        }
+        if (answer.body.length < 100) return { items, complete: true };
+      }
+      return { items, complete: false };
+    });
+  }
+
+  /** Whether `base` contains the commit: compare `status` identical or behind. Null when GitHub does not know one of them. */
+  async #contains(r: ActionReference, base: string): Promise<boolean | null> {
+    const answer = await this.#get(`/repos/${r.owner}/${r.repo}/compare/${refPath(base)}...${r.ref}?per_page=1`);
+    if (answer.status === 404 || answer.status === 422) return null;
+    const status = field(answer.body, 'status');
+    if (answer.status !== 200 || typeof status !== 'string') throw new Unassessable(`unexpected answer ${answer.status} comparing in ${slug(r)}`);
+    return status === 'identical' || status === 'behind';
+  }
+
+  /**
+   * Whether a commit is on a branch or tag of the repository, cheapest first: a tag's commit; the compare
+   * API against the default branch; a branch head; then compares against the other branches and the tags.
+   * "Not a member" is only concluded after every branch and tag was compared.
+   */
+  async membership(r: ActionReference, tags: Extract<Listed, { items: unknown }>): Promise<boolean> {
+    const found = await this.#fact<Membership>(`commit:${slug(r)}@${r.ref}`, (m) => (m.member ? TTL.member : TTL.notMember), async () => {
+      if (tags.items.some(([, sha]) => sha === r.ref)) return { member: true };
+      const defaultBranch = await this.defaultBranch(r);
+      if (defaultBranch === null) throw new Unassessable(`${slug(r)} was not found`);
+      const onDefault = await this.#contains(r, defaultBranch);
+      if (onDefault === null) throw new Unassessable(`${r.ref.slice(0, 12)} was not found in ${slug(r)} or its forks`);
+      if (onDefault) return { member: true };
+      const branches = await this.list(r, 'branches');
+      if ('missing' in branches) throw new Unassessable(`${slug(r)} was not found`);
+      if (branches.items.some(([, sha]) => sha === r.ref)) return { member: true };
+      const candidates = [...branches.items.filter(([name]) => name !== defaultBranch), ...tags.items].map(([name]) => name);
+      if (!branches.complete || !tags.complete || candidates.length > MAX_COMPARES) {
+        throw new Unassessable(`${slug(r)} has too many branches and tags to decide whether ${r.ref.slice(0, 12)} is one of its commits`);
+      }
+      for (const name of candidates) if ((await this.#contains(r, name)) === true) return { member: true };
+      return { member: false };
+    });
+    return found.member;
+  }
+
+  /** Whether a ref names a branch, a tag, or both (matching-refs answers prefixes; only exact names count). */
+  refKinds(r: ActionReference): Promise<{ branch: boolean; tag: boolean }> {
+    return this.#fact(`refkind:${slug(r)}@${r.ref}`, () => TTL.refs, async () => {
+      const exact = async (kind: 'heads' | 'tags') => {
+        const answer = await this.#get(`/repos/${r.owner}/${r.repo}/git/matching-refs/${kind}/${refPath(r.ref)}`);
+        if (answer.status === 404) throw new Unassessable(`${slug(r)} was not found`);
+        if (answer.status !== 200 || !Array.isArray(answer.body)) throw new Unassessable(`unexpected answer ${answer.status} for the refs of ${slug(r)}`);
+        return (answer.body as unknown[]).some((item) => field(item, 'ref') === `refs/${kind}/${r.ref}`);
+      };
+      return { branch: await exact('heads'), tag: await exact('tags') };
+    });
+  }
+
+  /** The commit a tag points at (annotated tags dereferenced), from the tag list when it has it; null when no such tag. */
+  tagCommit(r: ActionReference, version: string, tags: Extract<Listed, { items: unknown }>): Promise<string | null> {
+    const listed = tags.items.find(([name]) => name === version) ?? (version.startsWith('v') ? undefined : tags.items.find(([name]) => name === `v${version}`));
+    if (listed !== undefined) return Promise.resolve(listed[1]);
+    if (tags.complete) return Promise.resolve(null);
+    return this.#fact(`tag:${slug(r)}@${version}`, () => TTL.refs, async () => {
+      const answer = await this.#get(`/repos/${r.owner}/${r.repo}/git/ref/tags/${refPath(version)}`);
+      if (answer.status === 404) return null;
+      const object = field(answer.body, 'object');
+      const type = field(object, 'type');
+      const sha = field(object, 'sha');
+      if (answer.status !== 200 || typeof sha !== 'string') throw new Unassessable(`unexpected answer ${answer.status} for tag ${version} of ${slug(r)}`);
+      if (type !== 'tag') return sha.toLowerCase();
+      const annotated = await this.#get(`/repos/${r.owner}/${r.repo}/git/tags/${sha}`);
+      const target = field(field(annotated.body, 'object'), 'sha');
+      if (annotated.status !== 200 || typeof target !== 'string') throw new Unassessable(`unexpected answer ${annotated.status} for tag ${version} of ${slug(r)}`);
+      return target.toLowerCase();
+    });
+  }
+}
+
+function field(value: unknown, name: string): unknown {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[name] : undefined;
+}

@@ -1,0 +1,70 @@
+// online_facts_get / online_facts_put: the online audits' cache shared across users and installations.
+
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { DatabaseError } from '../../lib/db/errors.js';
+import { onlineFactsGet, onlineFactsPut } from '../../lib/db/operations.js';
+import { DatabaseFactCache } from '../../lib/online/db-cache.js';
+import { auditRepository, BudgetedReader, type GitHubReader } from '../../lib/online/index.js';
+import { openTestDatabase, type TestDatabase } from '../support/db.js';
+
+let t: TestDatabase;
+beforeAll(async () => {
+  t = await openTestDatabase();
+});
+afterAll(() => t.close());
+
+const unique = () => `t${Math.random().toString(36).slice(2)}`;
+
+test('stores facts with a time to live and returns only the live ones', async () => {
+  const ns = unique();
+  await onlineFactsPut(t.db, [
+    { key: `tags:${ns}/a`, value: { items: [['v1', 'abc']], complete: true }, ttl_seconds: 3600 },
+    { key: `commit:${ns}/a@abc`, value: { member: true }, ttl_seconds: 3600 },
+    { key: `repo:${ns}/old`, value: 'main', ttl_seconds: 3600 },
+  ]);
+  await t.query(`update public.online_facts set expires_at = now() - interval '1 second' where key = $1`, [`repo:${ns}/old`]);
+  const facts = await onlineFactsGet(t.db, [`tags:${ns}/a`, `commit:${ns}/a@abc`, `repo:${ns}/old`, `repo:${ns}/missing`]);
+  expect(facts).toEqual({ [`tags:${ns}/a`]: { items: [['v1', 'abc']], complete: true }, [`commit:${ns}/a@abc`]: { member: true } });
+});
+
+test('a later put of the same key wins, also within one batch; null values are facts too', async () => {
+  const ns = unique();
+  await onlineFactsPut(t.db, [{ key: `tag:${ns}/a@v1`, value: 'one', ttl_seconds: 60 }]);
+  expect(await onlineFactsPut(t.db, [{ key: `tag:${ns}/a@v1`, value: 'two', ttl_seconds: 60 }, { key: `tag:${ns}/a@v1`, value: null, ttl_seconds: 60 }])).toEqual({ stored: 1 });
+  expect(await onlineFactsGet(t.db, [`tag:${ns}/a@v1`])).toEqual({ [`tag:${ns}/a@v1`]: null });
+});
+
+test('refuses what is not a bounded array of facts', async () => {
+  await expect(onlineFactsPut(t.db, {} as never)).rejects.toBeInstanceOf(DatabaseError);
+  const many = Array.from({ length: 2001 }, (_, i) => ({ key: `k${i}`, value: 1, ttl_seconds: 1 }));
+  await expect(onlineFactsPut(t.db, many)).rejects.toBeInstanceOf(DatabaseError);
+});
+
+test('neither browser role may call the functions or read the table', async () => {
+  const user = await t.createUser();
+  for (const sql of [`select public.online_facts_get('["a"]')`, `select public.online_facts_put('[]')`, 'select * from public.online_facts']) {
+    const code = await t.as('authenticated', user, (tx) => tx.query(sql)).then(
+      () => 'ok',
+      (error: unknown) => (error as { code?: string }).code,
+    );
+    expect(code, sql).toBe('42501');
+  }
+});
+
+test('two scans (of different users) share facts: the second asks GitHub nothing', async () => {
+  const owner = unique();
+  const sha = 'a'.repeat(40);
+  const requests: string[] = [];
+  const github: GitHubReader = {
+    get: (path) => {
+      requests.push(path);
+      return Promise.resolve({ status: 200, remaining: 4000, body: [{ name: 'v1.0.0', commit: { sha } }] });
+    },
+  };
+  const files = [{ path: '.github/workflows/ci.yml', text: `jobs:\n  a:\n    steps:\n      - uses: ${owner}/action@${sha} # v1.0.0\n` }];
+  const cache = new DatabaseFactCache(t.db);
+  expect((await auditRepository(files, { reader: new BudgetedReader(github), cache })).records).toEqual([]);
+  expect(requests).toEqual([`/repos/${owner}/action/tags?per_page=100&page=1`]);
+  expect((await auditRepository(files, { reader: new BudgetedReader(github), cache: new DatabaseFactCache(t.db) })).records).toEqual([]);
+  expect(requests).toHaveLength(1);
+});
