@@ -19,7 +19,7 @@ export interface RuleMeta<S extends Surface = Surface> {
   description: string;
   /** What to do about a finding, unless the finding says something more specific. */
   recommendation: string;
-  /** The rule has a fix (`rules/<id>.fix.ts`, registered in `fixes/index.ts`); `safe`: kept by plain `--fix`. */
+  /** The rule has a fix (`fixes/by-rule/<id>.ts`, registered in `fixes/index.ts`); `safe`: kept by plain `--fix`. */
   fix?: { safe: boolean };
 }
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { collectRepositoryFiles } from '../codehost/checkout.js';
 import { fixRepository, type FixMode, type FixResult } from '../engine/fixes/apply.js';
 import { unifiedDiff } from '../engine/fixes/diff.js';
-import { pinKey } from '../engine/rules/unpinned-action.fix.js';
+import { pinKey } from '../engine/fixes/by-rule/unpinned-action.js';
 import { parseUses } from '../engine/model/uses.js';
 import { scanRepository, type ScanOptions } from '../engine/scan.js';
 import type { Finding, RepositoryFile } from '../engine/types.js';

@@ -1,16 +1,16 @@
 /**
- * The fix registry: rule id -> its fixer (`rules/<id>.fix.ts`). A rule with a fixer declares it in its
+ * The fix registry: rule id -> its fixer (`fixes/by-rule/<id>.ts`). A rule with a fixer declares it in its
  * `meta.fix`; a test checks the two agree.
  */
-import dependabotMissingCooldown from '../rules/dependabot-missing-cooldown.fix.js';
-import excessivePermissions from '../rules/excessive-permissions.fix.js';
-import missingConcurrency from '../rules/missing-concurrency.fix.js';
-import missingPermissions from '../rules/missing-permissions.fix.js';
-import missingTimeout from '../rules/missing-timeout.fix.js';
-import persistedCredentials from '../rules/persisted-credentials.fix.js';
-import scriptInjection from '../rules/script-injection.fix.js';
-import unpinnedAction from '../rules/unpinned-action.fix.js';
-import unpinnedImage from '../rules/unpinned-image.fix.js';
+import dependabotMissingCooldown from './by-rule/dependabot-missing-cooldown.js';
+import excessivePermissions from './by-rule/excessive-permissions.js';
+import missingConcurrency from './by-rule/missing-concurrency.js';
+import missingPermissions from './by-rule/missing-permissions.js';
+import missingTimeout from './by-rule/missing-timeout.js';
+import persistedCredentials from './by-rule/persisted-credentials.js';
+import scriptInjection from './by-rule/script-injection.js';
+import unpinnedAction from './by-rule/unpinned-action.js';
+import unpinnedImage from './by-rule/unpinned-image.js';
 import type { Fixer } from './types.js';
 
 export const FIXERS: readonly Fixer[] = [dependabotMissingCooldown, excessivePermissions, missingConcurrency, missingPermissions, missingTimeout, persistedCredentials, scriptInjection, unpinnedAction, unpinnedImage];

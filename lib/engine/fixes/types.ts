@@ -44,7 +44,7 @@ export interface FixContext {
   data: FixData;
 }
 
-/** A rule's fix: one module per rule (`rules/<id>.fix.ts`), registered in `fixes/index.ts`. */
+/** A rule's fix: one module per rule (`fixes/by-rule/<id>.ts`), registered in `fixes/index.ts`. */
 export interface Fixer {
   ruleId: string;
   /** Whether the fix keeps the workflow's behaviour (applied by plain `--fix`). A proposal may downgrade it. */

@@ -1,10 +1,10 @@
-import { expressionsOf } from '../expressions/extract.js';
-import type { Step } from '../model/workflow.js';
-import { get, getPair, getText, keyText } from '../yaml/model.js';
-import { valueOffsetToSource } from '../yaml/offsets.js';
-import { indentUnit, insertAfterPair, insertBeforePair, isBlockMap } from '../fixes/edit.js';
-import { stepAt } from '../fixes/locate.js';
-import { defineFixer, type TextEdit } from '../fixes/types.js';
+import { expressionsOf } from '../../expressions/extract.js';
+import type { Step } from '../../model/workflow.js';
+import { get, getPair, getText, keyText } from '../../yaml/model.js';
+import { valueOffsetToSource } from '../../yaml/offsets.js';
+import { indentUnit, insertAfterPair, insertBeforePair, isBlockMap } from '../edit.js';
+import { stepAt } from '../locate.js';
+import { defineFixer, type TextEdit } from '../types.js';
 
 type Shell = 'bash' | 'pwsh';
 

@@ -1,7 +1,7 @@
-import { getPair } from '../yaml/model.js';
-import { indentUnit, insertAfterPair, insertBeforePair } from '../fixes/edit.js';
-import { jobAt } from '../fixes/locate.js';
-import { defineFixer } from '../fixes/types.js';
+import { getPair } from '../../yaml/model.js';
+import { indentUnit, insertAfterPair, insertBeforePair } from '../edit.js';
+import { jobAt } from '../locate.js';
+import { defineFixer } from '../types.js';
 
 /** Generous for most CI jobs and far below the 6-hour platform maximum; tune it to the job's usual duration. */
 export const DEFAULT_TIMEOUT_MINUTES = 60;

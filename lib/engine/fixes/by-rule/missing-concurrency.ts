@@ -1,6 +1,6 @@
-import { getPair } from '../yaml/model.js';
-import { indentUnit, insertBeforePair, lineStart } from '../fixes/edit.js';
-import { defineFixer } from '../fixes/types.js';
+import { getPair } from '../../yaml/model.js';
+import { indentUnit, insertBeforePair, lineStart } from '../edit.js';
+import { defineFixer } from '../types.js';
 
 /**
  * One workflow-level group per workflow and ref; runs queue (`cancel-in-progress: false`) so a deployment

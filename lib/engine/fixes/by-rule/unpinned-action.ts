@@ -1,7 +1,7 @@
-import { parseUses } from '../model/uses.js';
-import { scalarAt } from '../fixes/locate.js';
-import { replaceScalarValue } from '../fixes/replace-scalar.js';
-import { defineFixer } from '../fixes/types.js';
+import { parseUses } from '../../model/uses.js';
+import { scalarAt } from '../locate.js';
+import { replaceScalarValue } from '../replace-scalar.js';
+import { defineFixer } from '../types.js';
 
 /** The lock-cache and resolution key of a reference: `owner/repo@ref` with owner and repository lower-cased. */
 export function pinKey(owner: string, repo: string, ref: string): string {

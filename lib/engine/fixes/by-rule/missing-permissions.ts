@@ -1,5 +1,5 @@
-import { leastPrivilege } from '../fixes/least-privilege.js';
-import { defineFixer } from '../fixes/types.js';
+import { leastPrivilege } from '../least-privilege.js';
+import { defineFixer } from '../types.js';
 
 /** Job-level least-privilege blocks computed from what each job does, and `permissions: {}` at workflow level. */
 export default defineFixer({

@@ -1,8 +1,8 @@
-import { getPair } from '../yaml/model.js';
-import { indentUnit, insertAfterPair, isBlockMap } from '../fixes/edit.js';
-import { laterGitRemoteUse } from '../fixes/git-network.js';
-import { stepAt } from '../fixes/locate.js';
-import { defineFixer } from '../fixes/types.js';
+import { getPair } from '../../yaml/model.js';
+import { indentUnit, insertAfterPair, isBlockMap } from '../edit.js';
+import { laterGitRemoteUse } from '../git-network.js';
+import { stepAt } from '../locate.js';
+import { defineFixer } from '../types.js';
 
 /**
  * `persist-credentials: false` on the checkout. Safe when no later step of the job talks to the remote

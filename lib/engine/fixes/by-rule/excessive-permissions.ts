@@ -1,5 +1,5 @@
-import { leastPrivilege } from '../fixes/least-privilege.js';
-import { defineFixer } from '../fixes/types.js';
+import { leastPrivilege } from '../least-privilege.js';
+import { defineFixer } from '../types.js';
 
 /** Moves write scopes from the workflow level to the jobs that need them (least privilege per job), `permissions: {}` above. */
 export default defineFixer({

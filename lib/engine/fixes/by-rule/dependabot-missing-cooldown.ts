@@ -1,6 +1,6 @@
-import { indentUnit, insertAfterPair } from '../fixes/edit.js';
-import { dependabotUpdateAt } from '../fixes/locate.js';
-import { defineFixer } from '../fixes/types.js';
+import { indentUnit, insertAfterPair } from '../edit.js';
+import { dependabotUpdateAt } from '../locate.js';
+import { defineFixer } from '../types.js';
 
 export const DEFAULT_COOLDOWN_DAYS = 7;
 

@@ -1,6 +1,6 @@
-import { scalarAt } from '../fixes/locate.js';
-import { replaceScalarValue } from '../fixes/replace-scalar.js';
-import { defineFixer } from '../fixes/types.js';
+import { scalarAt } from '../locate.js';
+import { replaceScalarValue } from '../replace-scalar.js';
+import { defineFixer } from '../types.js';
 
 /**
  * Pins a container image to the digest its tag points to, keeping the tag for readers
