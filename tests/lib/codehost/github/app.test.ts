@@ -7,7 +7,9 @@ import { CodeHostError } from '../../../../lib/codehost/port.js';
 import { startFakeGitHub, testAppCredentials, testGitHubCodeHost } from '../../../support/github/index.js';
 import { setup } from './support.js';
 
-const { github, close } = startFakeGitHub({ latencyMs: 5 });
+// A latency well above scheduling noise: round trips are counted from overlapping request windows, and 5 ms
+// windows were too short on a loaded 2-core machine (a parallel request could start after another ended).
+const { github, close } = startFakeGitHub({ latencyMs: 25 });
 afterAll(close);
 afterEach(() => github.reset());
 
