@@ -137,6 +137,10 @@ export function benchCli(): CliBench {
   return { suppressions: benchSuppressions(), startup: benchStartup(), corpus: benchCorpusProcess() };
 }
 
+function signed(value: number): string {
+  return `${value >= 0 ? '+' : '-'}${Math.abs(value).toFixed(1)}`;
+}
+
 export function formatCli(r: CliBench): string {
   const s = r.suppressions;
   const rows = [
@@ -152,7 +156,7 @@ export function formatCli(r: CliBench): string {
     rows.push(['start-up: node -e 0 (interleaved, for reference)', ms(n.p50, 1), ms(n.p95, 1), ms(n.max, 1), '']);
     notes.push(
       `start-up peak memory: ${r.startup.peakRssMb > 0 ? `${r.startup.peakRssMb.toFixed(1)} MB (node -e 0: ${r.startup.nodePeakRssMb.toFixed(1)} MB)` : 'not measured (no /usr/bin/time)'} (budget 60 MB)`,
-      `start-up over bare node: +${(w.p50 - n.p50).toFixed(1)} ms at the median${r.startup.peakRssMb > 0 ? `, +${(r.startup.peakRssMb - r.startup.nodePeakRssMb).toFixed(1)} MB peak memory` : ''}`,
+      `start-up over bare node: ${signed(w.p50 - n.p50)} ms at the median${r.startup.peakRssMb > 0 ? `, ${signed(r.startup.peakRssMb - r.startup.nodePeakRssMb)} MB peak memory` : ''}`,
     );
   }
   if ('skipped' in r.corpus) notes.push(`corpus as whole processes: skipped (${r.corpus.skipped})`);
