@@ -421,6 +421,15 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     recommendation: "Move to the maintained replacement the finding names, or vendor the action and maintain it yourself.",
   },
   {
+    id: "superfluous-action",
+    category: "BEST-PRAC-5",
+    title: "Action duplicates a tool the runner image has",
+    severity: "INFO",
+    surface: "workflow",
+    description: "A step runs a third-party action whose whole job is one call of a program every GitHub-hosted image the job runs on already has (`gh release create`, `gh issue create`, `jq`, `yq`, `docker run`), so the job trusts one more outside party with its token for nothing. The list, with a source per entry, and the images read (named by image version and date) are in `lib/engine/data/runner-tools.ts`.",
+    recommendation: "Call the program in a `run:` step instead (for example `gh release create \"$TAG\" dist/* --generate-notes` with `GH_TOKEN: ${{ github.token }}`), and drop the action.",
+  },
+  {
     id: "undocumented-permissions",
     category: "BEST-PRAC-5",
     title: "Write permission without a comment saying why",

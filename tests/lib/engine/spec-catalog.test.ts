@@ -26,6 +26,7 @@ const EXTENSIONS: readonly string[] = [
   'scan-limit-reached',
   'self-repository',
   'archived-action',
+  'superfluous-action',
   'undocumented-permissions',
   'secrets-outside-env',
   'anonymous-definition',
