@@ -502,6 +502,15 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     recommendation: "Grant `id-token: write` (and `attestations: write` for GitHub attestations) to that job only, not to the whole workflow.",
   },
   {
+    id: "provenance-not-verified",
+    category: "CICD-SEC-9",
+    title: "Artifact republished without verifying where it came from",
+    severity: "LOW",
+    surface: "workflow",
+    description: "A job publishes something it did not build: release assets it downloaded (`gh release download`, release-asset actions), another run's artifacts (`gh run download`, `actions/download-artifact` with `run-id`), or container images it copies between registries (`crane copy`, `skopeo copy`, `docker pull` + `docker tag`), and nothing in the job checks their provenance, signature or checksum (`gh attestation verify`, `cosign verify`, `slsa-verifier`, `sha256sum -c`), so a tampered artifact is shipped under the project's name.",
+    recommendation: "Verify what the job takes in before it publishes it: `gh attestation verify <file> --repo <owner>/<repo>` for release assets and artifacts, `cosign verify` (or `gh attestation verify oci://...`) for images, or copy images by a digest the workflow names.",
+  },
+  {
     id: "impostor-commit",
     category: "CICD-SEC-3",
     title: "Pinned commit not in the named repository",

@@ -85,7 +85,7 @@ export const SUPERFLUOUS_ACTIONS: readonly SuperfluousAction[] = [
   { slug: 'actions-ecosystem/action-remove-labels', tool: 'gh', instead: '`gh issue edit --remove-label` or `gh pr edit --remove-label`', source: 'https://github.com/actions-ecosystem/action-remove-labels#inputs' },
   { slug: 'sergeysova/jq-action', tool: 'jq', instead: '`jq`', source: 'https://github.com/sergeysova/jq-action#readme' },
   { slug: 'mikefarah/yq', tool: 'yq', instead: '`yq` (v4, the same program)', source: 'https://github.com/mikefarah/yq#github-action' },
-  { slug: 'addnab/docker-run-action', tool: 'docker', instead: '`docker run`, or a job or step `container:`', source: 'https://github.com/addnab/docker-run-action#readme' },
+  { slug: 'addnab/docker-run-action', tool: 'docker', instead: '`docker run`', source: 'https://github.com/addnab/docker-run-action#readme' },
 ];
 
 export function superfluousAction(slug: string): SuperfluousAction | undefined {

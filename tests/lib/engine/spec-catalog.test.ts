@@ -35,6 +35,7 @@ const EXTENSIONS: readonly string[] = [
   'agent-untrusted-input',
   'provenance-not-isolated',
   'attestation-missing-oidc',
+  'provenance-not-verified',
   'impostor-commit',
   'ref-confusion',
   'stale-action-ref',
