@@ -517,6 +517,8 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     qualifiers: [
       { rule_id: 'unpinned-action', min_severity: 'MEDIUM', instance: 'third-party action' },
       { rule_id: 'unpinned-image', min_severity: 'MEDIUM', instance: 'image the repository does not publish' },
+      // MEDIUM is a runner group or an unknown label on a pull request workflow: possibly a GitHub-hosted larger runner, which persists nothing.
+      { rule_id: 'self-hosted-runner', min_severity: 'LOW', except_severities: ['MEDIUM'], instance: 'job with the `self-hosted` label' },
     ],
     break_chain: [
       {

@@ -148,7 +148,10 @@ function match(kind: CombinationKind, byRule: Map<string, FindingRecord[]>, acce
   const pick = (ruleId: string): Match | null => {
     const qualifier = kind.qualifiers.find((q) => q.rule_id === ruleId);
     const record = (byRule.get(ruleId) ?? []).find(
-      (r) => accepts(r) && (qualifier === undefined || severityRank(r.finding.severity) <= severityRank(qualifier.min_severity)),
+      (r) =>
+        accepts(r) &&
+        (qualifier === undefined ||
+          (severityRank(r.finding.severity) <= severityRank(qualifier.min_severity) && !(qualifier.except_severities ?? []).includes(r.finding.severity))),
     );
     return record === undefined ? null : { rule_id: ruleId, record };
   };

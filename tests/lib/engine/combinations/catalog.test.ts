@@ -47,13 +47,17 @@ describe('combination catalog', () => {
   });
 
   it('qualifies exactly the instances the spec names', () => {
-    const qualifiers = COMBINATION_KINDS.flatMap((k) => k.qualifiers.map((q) => `${k.id}: ${q.rule_id} >= ${q.min_severity}`));
+    const qualifiers = COMBINATION_KINDS.flatMap((k) =>
+      k.qualifiers.map((q) => `${k.id}: ${q.rule_id} >= ${q.min_severity}${q.except_severities === undefined ? '' : ` except ${q.except_severities.join(', ')}`}`),
+    );
     expect(qualifiers).toEqual([
       'public-runner-takeover: self-hosted-runner >= HIGH',
       'mutable-action-secret-theft: unpinned-action >= MEDIUM',
       // Extensions: a GitHub-owned action or the repository's own image (both LOW) is no one else's code.
       'persistent-supply-chain-foothold: unpinned-action >= MEDIUM',
       'persistent-supply-chain-foothold: unpinned-image >= MEDIUM',
+      // A runner group or unknown label (MEDIUM) may be a GitHub-hosted larger runner, which keeps nothing.
+      'persistent-supply-chain-foothold: self-hosted-runner >= LOW except MEDIUM',
       'remote-script-on-runner: pipe-to-shell >= MEDIUM',
       'token-leak-via-artifact: persisted-credentials >= HIGH',
       'unverifiable-release: unpinned-action >= MEDIUM',

@@ -305,6 +305,12 @@ describe('the issue 17 kinds start only where their attacker gets in', () => {
     expect(ids([runner, rec('unpinned-action', { file: CI_WORKFLOW, line: 30, job: 'lint', severity: 'MEDIUM' })])).toEqual([]);
     // Or in another workflow file.
     expect(ids([runner, rec('unpinned-action', { file: PR_WORKFLOW, line: 12, job: 'build', severity: 'MEDIUM' })])).toEqual([]);
+    // A runner group or a label no hosted runner has (MEDIUM) may be a GitHub-hosted larger runner, which keeps nothing.
+    const maybeHosted = rec('self-hosted-runner', { file: CI_WORKFLOW, line: 7, job: 'build', severity: 'MEDIUM' });
+    expect(ids([maybeHosted, rec('unpinned-image', { file: CI_WORKFLOW, line: 8, job: 'build', severity: 'HIGH' })])).toEqual([]);
+    // The pull_request-triggered certain case (HIGH) qualifies too.
+    const prRunner = rec('self-hosted-runner', { file: CI_WORKFLOW, line: 7, job: 'build', severity: 'HIGH' });
+    expect(ids([prRunner, rec('unpinned-image', { file: CI_WORKFLOW, line: 8, job: 'build', severity: 'MEDIUM' })])).toEqual([`persistent-supply-chain-foothold ${CI_WORKFLOW}`]);
   });
 
   it('unverifiable-release: a third-party mutable action in the job that publishes without provenance', () => {
