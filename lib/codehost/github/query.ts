@@ -54,7 +54,34 @@ export interface SnapshotQueryFields {
   bypassActors: boolean;
   /** `viewerCanAdminister`: a personal token's admin rights, unknown until asked. */
   viewerCanAdminister: boolean;
+  /** Deployment environments and their protection rules (an App needs Actions: read). */
+  environments: boolean;
 }
+
+/**
+ * The alias of `repository` that holds only `environments`: the connection is non-null, so a refusal
+ * (an App without Actions: read) would otherwise null the whole `repository` answer.
+ */
+export const ENVIRONMENTS_ALIAS = 'deploymentEnvironments';
+
+/** Environments read (GitHub allows far fewer in practice; one not listed is simply no gate). */
+export const ENVIRONMENTS_PAGE = 50;
+/**
+ * Protection rules read per environment: GitHub has at most one each of required reviewers, wait timer
+ * and branch policy, plus up to six custom deployment protection rules.
+ */
+export const PROTECTION_RULES_PAGE = 10;
+
+/**
+ * Environments with the facts the engine's gate needs: whether a required-reviewers rule names anyone
+ * (`reviewers(first: 1) { totalCount }`, not the list: the count is all that is read). GitHub prices a
+ * query by the connections it may return, so the pages are kept small: this part costs a few points.
+ */
+const ENVIRONMENTS = `environments(first: ${ENVIRONMENTS_PAGE}) {
+      totalCount
+      pageInfo { hasNextPage }
+      nodes { databaseId name protectionRules(first: ${PROTECTION_RULES_PAGE}) { nodes { databaseId type preventSelfReview timeout reviewers(first: 1) { totalCount } } } }
+    }`;
 
 /** The alias of `repository` that holds only `hasVulnerabilityAlertsEnabled`. */
 export const VULNERABILITY_ALERTS = 'vulnerabilityAlerts';
@@ -105,6 +132,7 @@ export function snapshotQuery(fields: SnapshotQueryFields): string {
     docsCodeowners: object(expression: "HEAD:docs/CODEOWNERS") { __typename }
   }
   ${fields.vulnerabilityAlerts ? `${VULNERABILITY_ALERTS}: repository(owner: $owner, name: $name) { hasVulnerabilityAlertsEnabled }` : ''}
+  ${fields.environments ? `${ENVIRONMENTS_ALIAS}: repository(owner: $owner, name: $name) { ${ENVIRONMENTS} }` : ''}
 }`.replace(/\n\s*\n/g, '\n');
 }
 

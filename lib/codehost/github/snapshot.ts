@@ -6,8 +6,8 @@ import { CodeHostError } from '../port.js';
 import { graphqlUrl, type RequestFunction } from './client.js';
 import { codeHostError, describeFailure } from './errors.js';
 import { FileCollector } from './files.js';
-import { ACTION_TREE_LEVELS, FILE_OBJECTS, localActionsQuery, snapshotQuery, VULNERABILITY_ALERTS, type SnapshotQueryFields } from './query.js';
-import { branchProtectionBody, branchRulesBody, missingPermission, ORGANIZATION_ADMINISTRATION, permissionOf, rulesetBodies } from './settings.js';
+import { ACTION_TREE_LEVELS, ENVIRONMENTS_ALIAS, FILE_OBJECTS, localActionsQuery, snapshotQuery, VULNERABILITY_ALERTS, type SnapshotQueryFields } from './query.js';
+import { ACTIONS_PERMISSION, branchProtectionBody, branchRulesBody, environmentsBody, missingPermission, ORGANIZATION_ADMINISTRATION, permissionOf, rulesetBodies } from './settings.js';
 
 /** Who asks, and how: the same code serves the App (installation token) and the CLI (personal token). */
 export interface SnapshotSource {
@@ -80,6 +80,8 @@ const MAX_FOLLOW_UPS = 8;
 const DIRS_PER_FOLLOW_UP = 50;
 
 type AreaResult = { area: SettingsArea; value: unknown } | { area: SettingsArea; unreadable: string };
+/** The settings areas plus `environments`, the optional area no settings rule reads. */
+type GraphArea = SettingsArea | 'environments';
 
 /**
  * One repository's scan snapshot. Round trips: one parallel batch (the GraphQL query and the REST-only
@@ -103,7 +105,10 @@ export async function fetchRepositorySnapshot(source: SnapshotSource, target: Sn
     vulnerabilityAlerts: admin !== false,
     bypassActors: admin !== false,
     viewerCanAdminister: permissions === null,
+    environments: permissions === null || permissions[ACTIONS_PERMISSION] !== undefined,
   };
+  // Environments are an optional area no settings rule reports: unreadable, no environment is a gate.
+  if (!fields.environments) unreadable.environments = 'the installation has no "Actions: read" permission';
 
   const restFor = (areas: readonly RestArea[]) =>
     areas.map((def) => {
@@ -158,7 +163,7 @@ export async function fetchRepositorySnapshot(source: SnapshotSource, target: Sn
   }
 
   // Settings.
-  const values = new Map<SettingsArea, unknown>();
+  const values = new Map<GraphArea, unknown>();
   for (const result of results.values()) {
     if ('unreadable' in result) unreadable[result.area] = result.unreadable;
     else values.set(result.area, result.value);
@@ -178,6 +183,8 @@ export async function fetchRepositorySnapshot(source: SnapshotSource, target: Sn
     if (values.has(area) && !(area in unreadable)) settings[area] = values.get(area);
   }
   settings.unreadable = Object.fromEntries(SETTINGS_AREAS.filter((a) => a in unreadable).map((a) => [a, unreadable[a]]));
+  if ('environments' in unreadable) (settings.unreadable as Record<string, string>).environments = unreadable.environments ?? '';
+  else if (values.has('environments')) settings.environments = values.get('environments');
   return { files: collector.result(), settings: settings as SettingsSnapshot, defaultBranch };
 }
 
@@ -193,10 +200,15 @@ function readGraphSettings(
   { repository, data, errors }: GraphAnswer,
   ref: JsonObject | null,
   context: GraphContext,
-  values: Map<SettingsArea, unknown>,
+  values: Map<GraphArea, unknown>,
   unreadable: Record<string, string>,
 ): void {
   for (const [area, reason] of errors) unreadable[area] ??= reason;
+  if (!('environments' in unreadable)) {
+    const body = environmentsBody(isObject(data[ENVIRONMENTS_ALIAS]) ? data[ENVIRONMENTS_ALIAS].environments : undefined);
+    if (body === null) unreadable.environments = 'GitHub did not list the repository\'s environments';
+    else values.set('environments', body);
+  }
   // A personal token without admin rights gets no error for these, only empty answers: they prove nothing.
   if (context.admin === null && repository.viewerCanAdminister !== true) {
     for (const area of ADMIN_GRAPHQL_AREAS) unreadable[area] ??= 'the token has no admin rights on the repository';
@@ -233,7 +245,7 @@ interface GraphAnswer {
   /** `data.repository`. */
   repository: JsonObject;
   /** Errors GitHub reported inside optional settings fields, by area. */
-  errors: Map<SettingsArea, string>;
+  errors: Map<GraphArea, string>;
 }
 
 /**
@@ -253,7 +265,7 @@ async function graphql(source: SnapshotSource, query: string, variables: Record<
   const errorList = isObject(body) && Array.isArray(body.errors) ? body.errors.filter(isObject) : [];
   const data = isObject(body) && isObject(body.data) ? body.data : null;
   const repository = data !== null && isObject(data.repository) ? data.repository : null;
-  const areaErrors = new Map<SettingsArea, string>();
+  const areaErrors = new Map<GraphArea, string>();
   const critical: JsonObject[] = [];
   for (const error of errorList) {
     const area = optionalArea(error.path);
@@ -277,10 +289,11 @@ async function graphql(source: SnapshotSource, query: string, variables: Record<
 }
 
 /** The settings area a GraphQL error path points into, or null for anything else (files, the repository). */
-function optionalArea(path: unknown): SettingsArea | null {
+function optionalArea(path: unknown): GraphArea | null {
   if (!Array.isArray(path)) return null;
   const at = path.filter((p): p is string => typeof p === 'string').join('.');
   const within = (prefix: string) => at === prefix || at.startsWith(`${prefix}.`);
+  if (within(ENVIRONMENTS_ALIAS)) return 'environments';
   if (within(VULNERABILITY_ALERTS)) return 'vulnerability_alerts';
   if (within('repository.defaultBranchRef.branchProtectionRule')) return 'branch_protection';
   if (within('repository.defaultBranchRef.rules.nodes.repositoryRuleset.bypassActors')) return 'rulesets';

@@ -391,8 +391,9 @@ export class FakeGitHub {
   private can(identity: Identity, repository: FakeRepository, permission: string): boolean {
     if (!this.canSee(identity, repository)) return false;
     if (identity.kind === 'installation') return identity.installation.permissions[permission] !== undefined;
-    if (identity.kind === 'user') return identity.user.admin || permission === 'metadata' || permission === 'contents';
-    return permission === 'metadata' || permission === 'contents';
+    // Environments (`actions`) are readable by anyone who can read the repository, as on GitHub.
+    if (identity.kind === 'user') return identity.user.admin || permission === 'metadata' || permission === 'contents' || permission === 'actions';
+    return permission === 'metadata' || permission === 'contents' || permission === 'actions';
   }
 
   private viewer(identity: Identity): Viewer {

@@ -101,6 +101,7 @@ describe('permissions', () => {
       vulnerability_alerts: admin,
       runners: admin,
       hooks: `the installation has no "${AREA_INFO.hooks.permission}" permission`,
+      environments: 'the installation has no "Actions: read" permission',
     });
     // The same areas as the fixture saved from such an App.
     expect(unreadableAreas(snapshot.settings)).toEqual(unreadableAreas(settingsFixture('metadata-only')));
