@@ -75,7 +75,7 @@ export const PROTECTION_RULES_PAGE = 10;
 /**
  * Environments with the facts the engine's gate needs: whether a required-reviewers rule names anyone
  * (`reviewers(first: 1) { totalCount }`, not the list: the count is all that is read). GitHub prices a
- * query by the connections it may return, so the pages are kept small: this part costs a few points.
+ * query by the connections it may return, so the pages are kept small: this part adds about 6 points (1 + 50 + 500 connections, divided by 100).
  */
 const ENVIRONMENTS = `environments(first: ${ENVIRONMENTS_PAGE}) {
       totalCount
