@@ -97,7 +97,10 @@ export function scanRepository(files: readonly RepositoryFile[], options: ScanOp
   const clock = limits.now ?? Date.now;
   const overDeadline = () => limits.deadline !== undefined && clock() > limits.deadline;
   const skipped = new Skipped();
+  // Files the code host left out at its own bounds are named, never scanned.
+  for (const f of files) if (f.skipped !== undefined) skipped.add(`host:${f.skipped}`, f.skipped, [f.path]);
   const candidates = files
+    .filter((f) => f.skipped === undefined)
     .map((f) => ({ f, kind: classifyPath(f.path) }))
     .filter((x): x is { f: RepositoryFile; kind: FileKind } => x.kind !== null)
     .sort((a, b) => compare(a.f.path, b.f.path));

@@ -163,3 +163,24 @@ export function localActionsQuery(dirs: readonly string[]): { query: string; var
 }`;
   return { query, variables };
 }
+
+/** Blobs fetched by path in one query (each an alias `b<i>`). */
+export const BLOBS_PER_QUERY = 100;
+
+/** Blobs by path, as aliases `b<i>` of `object(expression: "HEAD:<path>")`; paths travel as variables. */
+export function blobsQuery(paths: readonly string[]): { query: string; variables: Record<string, string> } {
+  const variables: Record<string, string> = {};
+  const declarations: string[] = [];
+  const selections: string[] = [];
+  paths.forEach((path, i) => {
+    variables[`b${i}`] = `HEAD:${path}`;
+    declarations.push(`$b${i}: String!`);
+    selections.push(`b${i}: object(expression: $b${i}) { ... on Blob { ${BLOB} } }`);
+  });
+  const query = `query ChainbreakerActionDefinitions($owner: String!, $name: String!, ${declarations.join(', ')}) {
+  repository(owner: $owner, name: $name) {
+    ${selections.join('\n    ')}
+  }
+}`;
+  return { query, variables };
+}

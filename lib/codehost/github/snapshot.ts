@@ -5,8 +5,10 @@ import type { RepositoryFile } from '../../engine/types.js';
 import { CodeHostError } from '../port.js';
 import { graphqlUrl, type RequestFunction } from './client.js';
 import { codeHostError, describeFailure } from './errors.js';
-import { FileCollector } from './files.js';
-import { ACTION_TREE_LEVELS, ENVIRONMENTS_ALIAS, FILE_OBJECTS, localActionsQuery, snapshotQuery, VULNERABILITY_ALERTS, type SnapshotQueryFields } from './query.js';
+import { FileCollector, isRegularTreeEntry, treeEntries, type TreeEntry } from './files.js';
+import { compare, isActionDefinition, isWorkflowSurfaceAction, planActionDefinitions, skippedActionFiles } from '../actions.js';
+import { MAX_FILE_BYTES } from '../../engine/yaml/parse.js';
+import { ACTION_TREE_LEVELS, blobsQuery, BLOBS_PER_QUERY, ENVIRONMENTS_ALIAS, FILE_OBJECTS, localActionsQuery, snapshotQuery, VULNERABILITY_ALERTS, type SnapshotQueryFields } from './query.js';
 import { ACTIONS_PERMISSION, branchProtectionBody, branchRulesBody, environmentsBody, missingPermission, ORGANIZATION_ADMINISTRATION, permissionOf, rulesetBodies } from './settings.js';
 
 /** Who asks, and how: the same code serves the App (installation token) and the CLI (personal token). */
@@ -117,8 +119,9 @@ export async function fetchRepositorySnapshot(source: SnapshotSource, target: Sn
       return readRestArea(source, def, owner, name, target.fullName);
     });
   const firstRest = REST_AREAS.filter((def) => !(def.publicOnly === true && target.private === true));
-  const [graph, ...rest] = await Promise.all([
+  const [graph, tree, ...rest] = await Promise.all([
     graphql(source, snapshotQuery(fields), { owner, name }, target.fullName),
+    readTree(source, owner, name),
     ...restFor(firstRest),
   ]);
 
@@ -139,6 +142,19 @@ export async function fetchRepositorySnapshot(source: SnapshotSource, target: Sn
     collector.addBlobAt(FILE_OBJECTS[alias], repository[alias]);
   }
 
+  // Action definitions anywhere in the repository, from one recursive listing (../actions.ts has the bounds).
+  const empty = !isObject(repository.defaultBranchRef);
+  let listing: { entries: TreeEntry[]; truncated: boolean } = { entries: [], truncated: false };
+  if (!empty) {
+    if ('error' in tree) throw codeHostError(tree.error, `repository ${target.fullName}, file listing`);
+    listing = tree;
+  }
+  if (!listing.truncated) collector.addTreeListings(listing.entries);
+  const regular = new Map(listing.entries.filter((e) => isRegularTreeEntry(e) && isActionDefinition(e.path)).map((e) => [e.path, e]));
+  const plan = planActionDefinitions(regular.keys());
+  const wanted = [...[...regular.keys()].filter(isWorkflowSurfaceAction), ...plan.read].filter((p) => !collector.has(p));
+  await fetchBlobs(source, wanted.map((p) => regular.get(p)).filter((e) => e !== undefined), collector, { owner, name, fullName: target.fullName });
+
   // Follow-ups, all in one round each: local actions, public-only areas a stale sync skipped, webhook pages.
   const late = isPublic ? REST_AREAS.filter((def) => def.publicOnly === true && !results.has(def.area)) : [];
   const lateResults = restFor(late);
@@ -155,6 +171,7 @@ export async function fetchRepositorySnapshot(source: SnapshotSource, target: Sn
       collector.addBlobAt(dir === '' ? 'action.yaml' : `${dir}/action.yaml`, answer.repository[`d${i}yaml`]);
     });
   }
+  const skippedFiles = skippedActionFiles(plan.over, collector.paths(), listing.truncated);
   for (const result of await Promise.all(lateResults)) results.set(result.area, result);
   if (morePages !== null) results.set('hooks', await morePages);
   if (!isPublic) {
@@ -185,7 +202,59 @@ export async function fetchRepositorySnapshot(source: SnapshotSource, target: Sn
   settings.unreadable = Object.fromEntries(SETTINGS_AREAS.filter((a) => a in unreadable).map((a) => [a, unreadable[a]]));
   if ('environments' in unreadable) (settings.unreadable as Record<string, string>).environments = unreadable.environments ?? '';
   else if (values.has('environments')) settings.environments = values.get('environments');
-  return { files: collector.result(), settings: settings as SettingsSnapshot, defaultBranch };
+  const files = [...collector.result(), ...skippedFiles].sort((a, b) => compare(a.path, b.path));
+  return { files, settings: settings as SettingsSnapshot, defaultBranch };
+}
+
+/** Estimated text bytes of one blob query (GitHub's answer stays far below its limits). */
+const BLOB_QUERY_BYTES = 4_000_000;
+
+/**
+ * Fetches blobs a tree listed as regular files, in queries of at most `BLOBS_PER_QUERY` and about
+ * `BLOB_QUERY_BYTES` each, all in parallel (one round trip). A file over the engine's limit is not fetched:
+ * its size alone makes it unreadable, with the engine's words.
+ */
+async function fetchBlobs(source: SnapshotSource, entries: readonly TreeEntry[], collector: FileCollector, target: { owner: string; name: string; fullName: string }): Promise<void> {
+  const batches: string[][] = [];
+  let batch: string[] = [];
+  let bytes = 0;
+  for (const entry of entries) {
+    if (entry.size !== undefined && entry.size > MAX_FILE_BYTES) {
+      collector.addRegularBlob(entry.path, { byteSize: entry.size });
+      continue;
+    }
+    const size = entry.size ?? 0;
+    if (batch.length > 0 && (batch.length >= BLOBS_PER_QUERY || bytes + size > BLOB_QUERY_BYTES)) {
+      batches.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(entry.path);
+    bytes += size;
+  }
+  if (batch.length > 0) batches.push(batch);
+  await Promise.all(
+    batches.map(async (paths) => {
+      const { query, variables } = blobsQuery(paths);
+      const answer = await graphql(source, query, { owner: target.owner, name: target.name, ...variables }, target.fullName);
+      paths.forEach((path, i) => collector.addRegularBlob(path, answer.repository[`b${i}`]));
+    }),
+  );
+}
+
+/**
+ * The default branch's whole tree in one request (`recursive=1`; GitHub stops at 100,000 entries or 7 MB
+ * and says `truncated`). A failure is returned, not thrown: an empty repository has no tree, which only
+ * the GraphQL answer beside it can tell.
+ */
+async function readTree(source: SnapshotSource, owner: string, repo: string): Promise<{ entries: TreeEntry[]; truncated: boolean } | { error: unknown }> {
+  try {
+    const response = await source.request('GET /repos/{owner}/{repo}/git/trees/{tree_sha}', { owner, repo, tree_sha: 'HEAD', recursive: '1' });
+    const tree = treeEntries(response.data);
+    return tree ?? { error: Object.assign(new Error("GitHub's tree listing is not in its documented shape"), { status: 502 }) };
+  } catch (error) {
+    return { error };
+  }
 }
 
 interface GraphContext extends SnapshotSource {
