@@ -170,7 +170,7 @@ export async function collectRepositoryFiles(root: string, options: CollectOptio
  * following symbolic links (a git tree lists a link as a link, never what it points to) and without entering
  * `UNLISTED_DIRECTORIES`; at most `MAX_LISTED_ENTRIES` entries are looked at (`truncated` past them).
  */
-export async function listActionDefinitions(realRoot: string): Promise<{ paths: string[]; truncated: boolean }> {
+export async function listActionDefinitions(realRoot: string, maxEntries = MAX_LISTED_ENTRIES): Promise<{ paths: string[]; truncated: boolean }> {
   const paths: string[] = [];
   const queue: string[] = [''];
   let seen = 0;
@@ -184,7 +184,7 @@ export async function listActionDefinitions(realRoot: string): Promise<{ paths: 
     }
     entries.sort((a, b) => compare(a.name, b.name));
     for (const entry of entries) {
-      if (++seen > MAX_LISTED_ENTRIES) return { paths, truncated: true };
+      if (++seen > maxEntries) return { paths, truncated: true };
       const path = dir === '' ? entry.name : `${dir}/${entry.name}`;
       if (entry.isDirectory()) {
         if (!UNLISTED_DIRECTORIES.has(entry.name)) queue.push(path);

@@ -7,7 +7,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { LISTING_TRUNCATED, MAX_ACTION_DEFINITIONS, OVER_COUNT, planActionDefinitions, UNLISTED_PATH } from '../../../../lib/codehost/actions.js';
-import { collectRepositoryFiles } from '../../../../lib/codehost/checkout.js';
+import { collectRepositoryFiles, listActionDefinitions } from '../../../../lib/codehost/checkout.js';
 import { cleanup, tempDir } from '../../../bin/support.js';
 import { startFakeGitHub } from '../../../support/github/index.js';
 import { COMPOSITE, findingsOf, setup, WORKFLOW } from './support.js';
@@ -145,4 +145,14 @@ describe('parity with a checkout', () => {
 test('planActionDefinitions: workflow-surface actions are not counted, vendored ones not searched, order by path', () => {
   const plan = planActionDefinitions(['z/action.yml', 'action.yml', '.github/actions/x/action.yml', 'node_modules/a/action.yml', 'a/node_modules/b/action.yaml', 'b/action.yaml', 'b/not-action.yml']);
   expect(plan).toEqual({ read: ['b/action.yaml', 'z/action.yml'], over: [] });
+});
+
+describe('the checkout listing', () => {
+  test('breadth-first in name order, bounded: past the bound it says it stopped', async () => {
+    const root = tempDir({ 'a/action.yml': DOCKER, 'b/c/action.yaml': DOCKER, 'node_modules/x/action.yml': DOCKER, 'z.txt': '' });
+    expect(await listActionDefinitions(root)).toEqual({ paths: ['a/action.yml', 'b/c/action.yaml'], truncated: false });
+    // Root entries a, b, node_modules, z.txt, then a/action.yml: the fifth entry is past a bound of 4.
+    expect(await listActionDefinitions(root, 4)).toEqual({ paths: [], truncated: true });
+    expect(await listActionDefinitions(root, 5)).toEqual({ paths: ['a/action.yml'], truncated: true });
+  });
 });
