@@ -5,10 +5,12 @@
  */
 import type { RepositoryFile } from '../engine/types.js';
 import { auditReferences, ONLINE_RULES, type OnlineAuditOptions, type OnlineAuditResult } from './audit.js';
+import { collectUses } from './advisories.js';
 import { collectReferences } from './refs.js';
 
 export { auditReferences, ONLINE_RULES, type OnlineAuditOptions, type OnlineAuditResult } from './audit.js';
-export { BudgetExhausted, BudgetedReader, fetchReader, type GitHubAnswer, type GitHubReader } from './client.js';
+export { BudgetExhausted, BudgetedReader, fetchReader, GraphQLUnavailable, type GitHubAnswer, type GitHubReader } from './client.js';
+export { collectUses, inVulnerableRange, parseRange, releaseAt, type AdvisoryFact, type LiveAdvisory, type Resolved } from './advisories.js';
 export { DiskCache, MemoryCache, TTL, defaultCachePath, type FactCache } from './cache.js';
 export { collectReferences, type ActionReference } from './refs.js';
 
@@ -16,5 +18,5 @@ export { collectReferences, type ActionReference } from './refs.js';
 export async function auditRepository(files: readonly RepositoryFile[], options: OnlineAuditOptions): Promise<OnlineAuditResult> {
   const enabled = options.isEnabled ?? (() => true);
   if (!ONLINE_RULES.some((id) => enabled(id))) return { records: [], unassessed: 0 };
-  return auditReferences(collectReferences(files), options);
+  return auditReferences(collectReferences(files), options, enabled('known-vulnerable-action') ? collectUses(files) : []);
 }
