@@ -83,7 +83,12 @@ export function advisoryFact(connection: unknown): AdvisoryFact | null {
 
 /** Advisory text is written by others: one line, bounded, no backticks that would break the finding's code spans. */
 function oneLine(text: string): string {
-  const flat = text.replace(/[\u0000-\u001f\u007f`]+/g, ' ').replace(/\s+/g, ' ').trim();
+  let flat = '';
+  for (const ch of text.slice(0, 1000)) {
+    const code = ch.codePointAt(0) ?? 0;
+    flat += code < 0x20 || code === 0x7f || ch === '`' ? ' ' : ch;
+  }
+  flat = flat.replace(/\s+/g, ' ').trim();
   return flat.length > 200 ? `${flat.slice(0, 199)}…` : flat;
 }
 

@@ -430,7 +430,15 @@ class Facts {
       const branches = await this.list(r, 'branches');
       if ('missing' in branches) throw new Unassessable(`${slug(r)} was not found`);
       if (branches.items.some(([, sha]) => sha === r.ref)) return { member: true };
-      const candidates = [...branches.items.filter(([name]) => name !== defaultBranch), ...tags.items].map(([name]) => name);
+      // One compare per distinct commit: refs at a commit already compared (the default branch's head, a
+      // release branch and its tag) cannot answer differently.
+      const compared = new Set(branches.items.filter(([name]) => name === defaultBranch).map(([, sha]) => sha));
+      const candidates: string[] = [];
+      for (const [name, sha] of [...branches.items, ...tags.items]) {
+        if (compared.has(sha)) continue;
+        compared.add(sha);
+        candidates.push(name);
+      }
       if (!branches.complete || !tags.complete || candidates.length > MAX_COMPARES) {
         throw new Unassessable(`${slug(r)} has too many branches and tags to decide whether ${r.ref.slice(0, 12)} is one of its commits`);
       }

@@ -128,9 +128,14 @@ describe('online audits', () => {
   });
 
   it('decides no impostor when there are too many branches and tags to compare: unassessed instead', async () => {
+    // 40 tags at 40 distinct commits (tags at one commit cost one compare).
     const tags: Record<string, string> = {};
-    for (let i = 0; i < 40; i++) tags[`v1.${i}.0`] = C1;
-    fake.add('many/tags', { defaultBranch: 'main', commits: { [C1]: [], [C2]: [C1], [FORK]: [C2] }, branches: { main: C2 }, tags });
+    const commits: Record<string, string[]> = { [C1]: [], [C2]: [C1], [FORK]: [C2] };
+    for (let i = 0; i < 40; i++) {
+      tags[`v1.${i}.0`] = sha(`t${i}`);
+      commits[sha(`t${i}`)] = [C1];
+    }
+    fake.add('many/tags', { defaultBranch: 'main', commits, branches: { main: C2 }, tags });
     const { records } = await auditRepository(workflow(`many/tags@${FORK}`), options());
     expect(records.map((r) => r.finding.rule_id)).toEqual(['online-audit-incomplete']);
     expect(records[0]?.finding.description).toContain('too many branches and tags');
