@@ -11,10 +11,12 @@ import { MAX_REFERENCES, type ActionReference } from './refs.js';
 import { parseRefVersion } from '../engine/analysis/action-version.js';
 
 /** The rules the online pass reports (their `create` reports nothing offline). */
-export const ONLINE_RULES = ['impostor-commit', 'ref-confusion', 'stale-action-ref', 'ref-version-mismatch', 'known-vulnerable-action', 'online-audit-incomplete'] as const;
+export const ONLINE_RULES = ['impostor-commit', 'ref-confusion', 'stale-action-ref', 'ref-version-mismatch', 'online-audit-incomplete'] as const;
+/** Offline with its snapshot, and live in the online pass (lib/online/advisories.ts). */
+export const LIVE_RULES = ['known-vulnerable-action'] as const;
 /** The rules about a pinned SHA (they need the tag list, and membership for the first two). */
 const SHA_RULES = ['impostor-commit', 'stale-action-ref', 'ref-version-mismatch'] as const;
-export type OnlineRule = (typeof ONLINE_RULES)[number];
+export type OnlineRule = (typeof ONLINE_RULES)[number] | (typeof LIVE_RULES)[number];
 
 /** Pages of 100 tags or branches read per repository; a longer list leaves some verdicts unassessed. */
 export const MAX_LIST_PAGES = 3;
