@@ -55,7 +55,12 @@ type Membership = { member: boolean };
  * the engine's shape. Identical references (same repository, ref and version comment) are checked once.
  * Never throws for GitHub's answers: what could not be checked becomes `online-audit-incomplete`.
  */
-export async function auditReferences(references: readonly ActionReference[], options: OnlineAuditOptions, uses: readonly VulnerableUse[] = []): Promise<OnlineAuditResult> {
+export async function auditReferences(
+  references: readonly ActionReference[],
+  options: OnlineAuditOptions,
+  /** The uses as the offline rule groups them (parses the files): called only when a live advisory may apply. */
+  uses: () => readonly VulnerableUse[] = () => [],
+): Promise<OnlineAuditResult> {
   const isEnabled = options.isEnabled ?? (() => true);
   const shaRules = SHA_RULES.some((id) => isEnabled(id));
   const confusion = isEnabled('ref-confusion');
@@ -71,8 +76,8 @@ export async function auditReferences(references: readonly ActionReference[], op
   }
   const firsts = [...groups.values()].flatMap(([r]) => (r === undefined ? [] : [r]));
   const checked = firsts.filter((r) => (isFullSha(r.ref) ? shaRules : confusion));
-  const vulnerable = advisories ? uses.slice(0, MAX_REFERENCES) : [];
-  const packages = [...new Set(vulnerable.map((u) => u.slug))];
+  // Packages are the validated names of the references (nothing else reaches a request).
+  const packages = advisories ? [...new Set(audited.map((r) => slug(r)))] : [];
   await facts.prefetch([...checked.flatMap(factKeys), ...packages.map((p) => `advisories:${p}`)]);
   await facts.batch(checked, packages);
 
@@ -90,20 +95,26 @@ export async function auditReferences(references: readonly ActionReference[], op
     }
   }
   const live: FindingRecord[] = [];
-  for (const use of vulnerable) {
-    const at: ActionReference = { file: use.file, line: use.line, column: use.column, owner: use.slug.split('/')[0] ?? '', repo: use.slug.split('/')[1] ?? '', ref: use.ref, version: null };
-    const fact = facts.known(`advisories:${use.slug}`) as AdvisoryFact | undefined;
-    if (fact === undefined) {
-      unassessed.push({ reference: at, reason: `the GitHub Advisory Database could not be asked${facts.graphqlFailure === null ? '' : ` (${facts.graphqlFailure})`}, so known-vulnerable-action used the built-in snapshot only` });
-      continue;
+  if (advisories) {
+    const asked = new Set(packages.filter((p) => facts.known(`advisories:${p}`) !== undefined));
+    for (const reference of audited) {
+      if (asked.has(slug(reference))) continue;
+      unassessed.push({ reference, reason: `the GitHub Advisory Database could not be asked${facts.graphqlFailure === null ? '' : ` (${facts.graphqlFailure})`}, so known-vulnerable-action used the built-in snapshot only` });
     }
-    if (fact.vulnerabilities.length === 0) continue;
-    try {
-      const record = liveFinding(use, fact, await resolveUse(use, at, facts));
-      if (record !== null) live.push(record);
-    } catch (error) {
-      if (!(error instanceof Unassessable || error instanceof BudgetExhausted)) throw error;
-      unassessed.push({ reference: at, reason: error.message });
+    // The files are parsed again (as the offline rule sees them) only when some package has an advisory.
+    const affected = packages.filter((p) => ((facts.known(`advisories:${p}`) as AdvisoryFact | undefined)?.vulnerabilities.length ?? 0) > 0);
+    for (const use of affected.length === 0 ? [] : uses().slice(0, MAX_REFERENCES)) {
+      const fact = facts.known(`advisories:${use.slug}`) as AdvisoryFact | undefined;
+      if (fact === undefined || fact.vulnerabilities.length === 0) continue;
+      const [owner = '', repo = ''] = use.slug.split('/');
+      const at: ActionReference = { file: use.file, line: use.line, column: use.column, owner, repo, ref: use.ref, version: null };
+      try {
+        const record = liveFinding(use, fact, await resolveUse(use, at, facts));
+        if (record !== null) live.push(record);
+      } catch (error) {
+        if (!(error instanceof Unassessable || error instanceof BudgetExhausted)) throw error;
+        unassessed.push({ reference: at, reason: error.message });
+      }
     }
   }
   await facts.flush();

@@ -18,5 +18,5 @@ export { collectReferences, type ActionReference } from './refs.js';
 export async function auditRepository(files: readonly RepositoryFile[], options: OnlineAuditOptions): Promise<OnlineAuditResult> {
   const enabled = options.isEnabled ?? (() => true);
   if (![...ONLINE_RULES, ...LIVE_RULES].some((id) => enabled(id))) return { records: [], unassessed: 0 };
-  return auditReferences(collectReferences(files), options, enabled('known-vulnerable-action') ? collectUses(files) : []);
+  return auditReferences(collectReferences(files), options, () => collectUses(files));
 }
