@@ -64,7 +64,7 @@ export async function auditReferences(
   const isEnabled = options.isEnabled ?? (() => true);
   const shaRules = SHA_RULES.some((id) => isEnabled(id));
   const confusion = isEnabled('ref-confusion');
-  const advisories = isEnabled('known-vulnerable-action') && options.reader.graphql !== undefined;
+  const advisories = isEnabled('known-vulnerable-action');
   const facts = new Facts(options.reader, options.cache);
   const audited = references.slice(0, MAX_REFERENCES);
   const groups = new Map<string, ActionReference[]>();
@@ -285,7 +285,10 @@ class Facts {
    */
   async batch(references: readonly ActionReference[], packages: readonly string[]): Promise<void> {
     const graphql = this.reader.graphql;
-    if (graphql === undefined) return;
+    if (graphql === undefined) {
+      this.graphqlFailure = 'this reader has no GraphQL';
+      return;
+    }
     const needs = new Map<string, RepositoryNeeds>();
     const need = (slugText: string): RepositoryNeeds => {
       let entry = needs.get(slugText);

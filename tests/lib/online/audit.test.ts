@@ -113,7 +113,8 @@ describe('online audits', () => {
     expect(fake.queries[0]).toContain('... on Tag { target { oid } }');
     // Over REST, past the 300 tags of the list, it asks the tag ref and the annotated tag object.
     fake.requests = [];
-    expect(await audit(workflow(`big/action@${C1} # v4.1.0`), { reader: restOnly() })).toEqual(['6:15 ref-version-mismatch MEDIUM']);
+    // (The advisories cannot be asked without GraphQL: unassessed, not clean.)
+    expect(await audit(workflow(`big/action@${C1} # v4.1.0`), { reader: restOnly() })).toEqual(['6:15 online-audit-incomplete INFO', '6:15 ref-version-mismatch MEDIUM']);
     expect(fake.requests).toContain('/repos/big/action/git/tags/' + sha('tag-object-v4.1.0'));
   });
 
