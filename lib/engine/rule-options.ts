@@ -1,0 +1,107 @@
+import * as v from 'valibot';
+import { didYouMean } from '../cli/suggest.js';
+
+/*
+ * Per-rule options: the rules that take options, and the valibot schema of each (with its defaults). Kept
+ * apart from the rules' code, like the generated metadata, so the CLI's config and the API's rule settings
+ * validate options without loading the rule set; each rule declares the same schema as `options` in its
+ * definition (tests/lib/engine/rule-options.test.ts checks the two agree).
+ *
+ * Keys are the same everywhere: in `.chainbreaker.yml` (`rules: { <id>: { options: {...} } }`) and in the
+ * API's `PUT /api/rule-settings/{rule_id}` body (`{enabled, options}`). Every list is bounded.
+ */
+
+/** The most entries one option list holds. */
+export const MAX_OPTION_ENTRIES = 100;
+/** The longest entry of an option list, in characters. */
+export const MAX_OPTION_ENTRY_LENGTH = 200;
+
+function list(what: string, pattern: RegExp, hint: string) {
+  const entry = v.pipe(
+    v.string(`each entry must be ${what}`),
+    v.nonEmpty(`each entry must be ${what}`),
+    v.maxLength(MAX_OPTION_ENTRY_LENGTH, `each entry must be at most ${MAX_OPTION_ENTRY_LENGTH} characters`),
+    v.regex(pattern, (issue) => `"${String(issue.input)}" is not ${what} (${hint})`),
+  );
+  return v.pipe(
+    v.array(entry, `must be a list of ${what}`),
+    v.maxLength(MAX_OPTION_ENTRIES, `must have at most ${MAX_OPTION_ENTRIES} entries`),
+  );
+}
+
+const HOST = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i;
+const OWNER = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i;
+/**
+ * A `uses:` pattern: `docker://<image glob>`, or `<owner>[/<repo>[/<path>]][@<ref>]` where each part may hold
+ * `*` (any characters but `/`) or `**` (any characters).
+ */
+const USES_PATTERN = /^(docker:\/\/[A-Za-z0-9._*/:@-]+|[A-Za-z0-9*][A-Za-z0-9._*-]*(\/[A-Za-z0-9._*-]+)*(@[A-Za-z0-9._*/+-]+)?)$/;
+
+export const PipeToShellOptions = v.strictObject({
+  'trusted-hosts': v.optional(list('a host name', HOST, 'like sh.rustup.rs, or *.example.com for its subdomains'), []),
+});
+export type PipeToShellOptions = v.InferOutput<typeof PipeToShellOptions>;
+
+export const UnpinnedActionOptions = v.strictObject({
+  'trusted-owners': v.optional(list('a GitHub owner', OWNER, 'a user or organisation name, like my-org'), []),
+});
+export type UnpinnedActionOptions = v.InferOutput<typeof UnpinnedActionOptions>;
+
+const usesPatterns = () => v.optional(list('a uses pattern', USES_PATTERN, 'like actions/*, owner/repo, owner/repo@v1 or docker://*'));
+
+export const ForbiddenUsesOptions = v.pipe(
+  v.strictObject({ allow: usesPatterns(), deny: usesPatterns() }),
+  v.check((o) => o.allow === undefined || o.deny === undefined, 'give either allow (an allow-list) or deny (a deny-list), not both'),
+);
+export type ForbiddenUsesOptions = v.InferOutput<typeof ForbiddenUsesOptions>;
+
+/** An options schema: a strict object whose keys are the rule's options (possibly inside a pipe of checks). */
+export type RuleOptionsSchema = v.GenericSchema<unknown, Readonly<Record<string, unknown>>>;
+
+/** The rules that take options, by id. */
+export const RULE_OPTIONS: Readonly<Record<string, RuleOptionsSchema>> = {
+  'pipe-to-shell': PipeToShellOptions,
+  'unpinned-action': UnpinnedActionOptions,
+  'forbidden-uses': ForbiddenUsesOptions,
+};
+
+/** The option names of a rule's schema ([] for a rule without options). */
+export function optionKeys(ruleId: string): string[] {
+  const schema = RULE_OPTIONS[ruleId] as (RuleOptionsSchema & { entries?: object; pipe?: readonly { entries?: object }[] }) | undefined;
+  if (schema === undefined) return [];
+  const entries = schema.entries ?? schema.pipe?.[0]?.entries ?? {};
+  return Object.keys(entries);
+}
+
+export type OptionsCheck = { ok: true; value: Readonly<Record<string, unknown>> } | { ok: false; message: string };
+
+/**
+ * Validates `raw` against the rule's options schema and fills in the defaults. The message is one line: the
+ * option's path and what is wrong, with a "did you mean" for an unknown option name.
+ */
+export function checkRuleOptions(ruleId: string, raw: unknown): OptionsCheck {
+  const schema = RULE_OPTIONS[ruleId];
+  const keys = optionKeys(ruleId);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, message: 'options must be a mapping of option names to values' };
+  if (schema === undefined) {
+    const first = Object.keys(raw)[0];
+    return first === undefined ? { ok: true, value: Object.freeze({}) } : { ok: false, message: `options: this rule takes no options (got "${first}")` };
+  }
+  for (const key of Object.keys(raw)) {
+    if (!keys.includes(key)) return { ok: false, message: `options: unknown option "${key}"${didYouMean(key, keys)} (this rule takes ${keys.join(', ')})` };
+  }
+  const result = v.safeParse(schema, raw);
+  if (result.success) return { ok: true, value: Object.freeze(result.output) };
+  const issue = result.issues[0];
+  const path = issue.path?.map((p) => String(p.key)).filter((k) => k !== 'undefined') ?? [];
+  return { ok: false, message: `options${path.length === 0 ? '' : `.${path.join('.')}`}: ${issue.message}` };
+}
+
+export class RuleOptionsError extends Error {}
+
+/** The rule's options with defaults filled in; throws `RuleOptionsError` for options its schema rejects. */
+export function resolveRuleOptions(ruleId: string, raw: unknown): Readonly<Record<string, unknown>> {
+  const checked = checkRuleOptions(ruleId, raw ?? {});
+  if (!checked.ok) throw new RuleOptionsError(`${ruleId}: ${checked.message}`);
+  return checked.value;
+}
