@@ -16,7 +16,7 @@ export const MAX_OPTION_ENTRIES = 100;
 /** The longest entry of an option list, in characters. */
 export const MAX_OPTION_ENTRY_LENGTH = 200;
 
-function list(what: string, pattern: RegExp, hint: string) {
+function list(what: string, many: string, pattern: RegExp, hint: string) {
   const entry = v.pipe(
     v.string(`each entry must be ${what}`),
     v.nonEmpty(`each entry must be ${what}`),
@@ -24,7 +24,7 @@ function list(what: string, pattern: RegExp, hint: string) {
     v.regex(pattern, (issue) => `"${String(issue.input)}" is not ${what} (${hint})`),
   );
   return v.pipe(
-    v.array(entry, `must be a list of ${what}`),
+    v.array(entry, `must be a list of ${many}`),
     v.maxLength(MAX_OPTION_ENTRIES, `must have at most ${MAX_OPTION_ENTRIES} entries`),
   );
 }
@@ -38,16 +38,16 @@ const OWNER = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i;
 const USES_PATTERN = /^(docker:\/\/[A-Za-z0-9._*/:@-]+|[A-Za-z0-9*][A-Za-z0-9._*-]*(\/[A-Za-z0-9._*-]+)*(@[A-Za-z0-9._*/+-]+)?)$/;
 
 export const PipeToShellOptions = v.strictObject({
-  'trusted-hosts': v.optional(list('a host name', HOST, 'like sh.rustup.rs, or *.example.com for its subdomains'), []),
+  'trusted-hosts': v.optional(list('a host name', 'host names', HOST, 'like sh.rustup.rs, or *.example.com for its subdomains'), []),
 });
 export type PipeToShellOptions = v.InferOutput<typeof PipeToShellOptions>;
 
 export const UnpinnedActionOptions = v.strictObject({
-  'trusted-owners': v.optional(list('a GitHub owner', OWNER, 'a user or organisation name, like my-org'), []),
+  'trusted-owners': v.optional(list('a GitHub owner', 'GitHub owners', OWNER, 'a user or organisation name, like my-org'), []),
 });
 export type UnpinnedActionOptions = v.InferOutput<typeof UnpinnedActionOptions>;
 
-const usesPatterns = () => v.optional(list('a uses pattern', USES_PATTERN, 'like actions/*, owner/repo, owner/repo@v1 or docker://*'));
+const usesPatterns = () => v.optional(list('a uses pattern', 'uses patterns', USES_PATTERN, 'like actions/*, owner/repo, owner/repo@v1 or docker://*'));
 
 export const ForbiddenUsesOptions = v.pipe(
   v.strictObject({ allow: usesPatterns(), deny: usesPatterns() }),

@@ -25,7 +25,7 @@ describe('rule options', () => {
     };
     expect(message('pipe-to-shell', { 'trusted-host': ['x.test'] })).toBe('options: unknown option "trusted-host" (did you mean "trusted-hosts"?) (this rule takes trusted-hosts)');
     expect(message('missing-timeout', { minutes: 5 })).toBe('options: this rule takes no options (got "minutes")');
-    expect(message('pipe-to-shell', { 'trusted-hosts': 'x.test' })).toBe('options.trusted-hosts: must be a list of a host name');
+    expect(message('pipe-to-shell', { 'trusted-hosts': 'x.test' })).toBe('options.trusted-hosts: must be a list of host names');
     expect(message('pipe-to-shell', { 'trusted-hosts': ['https://x.test/'] })).toMatch(/^options\.trusted-hosts\.0: "https:\/\/x\.test\/" is not a host name/);
     expect(message('unpinned-action', { 'trusted-owners': ['my-org/repo'] })).toMatch(/is not a GitHub owner/);
     expect(message('forbidden-uses', { allow: ['a'], deny: ['b'] })).toBe('options: give either allow (an allow-list) or deny (a deny-list), not both');
