@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { parseDocument } from 'yaml';
 import { CATALOG, isKnownRule } from '../engine/catalog.js';
-import { checkRuleOptions } from '../engine/rule-options.js';
+import { checkRuleOptions, OptionsObject } from '../engine/rule-options.js';
 import { SEVERITIES, type Severity } from '../engine/types.js';
 import { didYouMean } from './suggest.js';
 
@@ -38,7 +38,7 @@ const RuleEntry = v.strictObject({
   enabled: v.optional(v.boolean('must be true or false')),
   severity: v.optional(severity),
   /** Checked against the rule's own schema (`checkRuleOptions`) once the file's shape is known to be right. */
-  options: v.optional(v.record(v.string(), v.unknown(), 'must be a mapping of option names to values')),
+  options: v.optional(OptionsObject),
 });
 
 const ConfigSchema = v.strictObject({

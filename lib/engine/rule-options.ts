@@ -29,22 +29,29 @@ function list(what: string, many: string, pattern: RegExp, hint: string) {
   );
 }
 
-const HOST = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i;
-const OWNER = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i;
+// No regular-expression flags: the patterns go into the OpenAPI document as JSON Schema `pattern`s.
+const HOST = /^(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/;
+const OWNER = /^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/;
 /**
  * A `uses:` pattern: `docker://<image glob>`, or `<owner>[/<repo>[/<path>]][@<ref>]` where each part may hold
  * `*` (any characters but `/`) or `**` (any characters).
  */
 const USES_PATTERN = /^(docker:\/\/[A-Za-z0-9._*/:@-]+|[A-Za-z0-9*][A-Za-z0-9._*-]*(\/[A-Za-z0-9._*-]+)*(@[A-Za-z0-9._*/+-]+)?)$/;
 
-export const PipeToShellOptions = v.strictObject({
-  'trusted-hosts': v.optional(list('a host name', 'host names', HOST, 'like sh.rustup.rs, or *.example.com for its subdomains'), []),
-});
+export const PipeToShellOptions = v.pipe(
+  v.strictObject({
+    'trusted-hosts': v.optional(list('a host name', 'host names', HOST, 'like sh.rustup.rs, or *.example.com for its subdomains'), []),
+  }),
+  v.description('pipe-to-shell: `trusted-hosts`, hosts whose scripts the team trusts (`sh.rustup.rs`; `*.example.com` for its subdomains): their scripts fetched over HTTPS are not reported.'),
+);
 export type PipeToShellOptions = v.InferOutput<typeof PipeToShellOptions>;
 
-export const UnpinnedActionOptions = v.strictObject({
-  'trusted-owners': v.optional(list('a GitHub owner', 'GitHub owners', OWNER, 'a user or organisation name, like my-org'), []),
-});
+export const UnpinnedActionOptions = v.pipe(
+  v.strictObject({
+    'trusted-owners': v.optional(list('a GitHub owner', 'GitHub owners', OWNER, 'a user or organisation name, like my-org'), []),
+  }),
+  v.description('unpinned-action: `trusted-owners`, GitHub users or organisations whose actions and reusable workflows may be used by tag or branch.'),
+);
 export type UnpinnedActionOptions = v.InferOutput<typeof UnpinnedActionOptions>;
 
 const usesPatterns = () => v.optional(list('a uses pattern', 'uses patterns', USES_PATTERN, 'like actions/*, owner/repo, owner/repo@v1 or docker://*'));
@@ -52,8 +59,19 @@ const usesPatterns = () => v.optional(list('a uses pattern', 'uses patterns', US
 export const ForbiddenUsesOptions = v.pipe(
   v.strictObject({ allow: usesPatterns(), deny: usesPatterns() }),
   v.check((o) => o.allow === undefined || o.deny === undefined, 'give either allow (an allow-list) or deny (a deny-list), not both'),
+  v.description('forbidden-uses: `allow` (every other action is reported) or `deny` (these are reported), not both; patterns like `actions/*`, `owner/repo`, `owner/repo@v1`, `docker://*`. Without either nothing is forbidden.'),
 );
 export type ForbiddenUsesOptions = v.InferOutput<typeof ForbiddenUsesOptions>;
+
+/**
+ * The shape every rule's options share, for where the rule is not known yet (a config file's rules, an API
+ * body): an object of option names. valibot's record accepts a list too, which the key pattern turns away.
+ */
+export const OptionsObject = v.record(
+  v.pipe(v.string(), v.regex(/^[A-Za-z][A-Za-z0-9-]*$/, 'must be a mapping of option names to values, not a list')),
+  v.unknown(),
+  'must be a mapping of option names to values',
+);
 
 /** An options schema: a strict object whose keys are the rule's options (possibly inside a pipe of checks). */
 export type RuleOptionsSchema = v.GenericSchema<unknown, Readonly<Record<string, unknown>>>;
@@ -73,7 +91,17 @@ export function optionKeys(ruleId: string): string[] {
   return Object.keys(entries);
 }
 
-export type OptionsCheck = { ok: true; value: Readonly<Record<string, unknown>> } | { ok: false; message: string };
+/** A failure's `message` starts with where (`options.deny.0: ...`); `path` is that place inside the options and `problem` the rest. */
+export type OptionsCheck = { ok: true; value: Readonly<Record<string, unknown>> } | { ok: false; message: string; path: string[]; problem: string };
+
+/** A name from the input, as messages quote it: bounded. */
+function shown(name: string): string {
+  return name.length > 60 ? `${name.slice(0, 60)}…` : name;
+}
+
+function failure(path: string[], problem: string): OptionsCheck {
+  return { ok: false, message: `options${path.length === 0 ? '' : `.${path.join('.')}`}${path.length === 0 && problem.startsWith('must') ? ' ' : ': '}${problem}`, path, problem };
+}
 
 /**
  * Validates `raw` against the rule's options schema and fills in the defaults. The message is one line: the
@@ -82,19 +110,18 @@ export type OptionsCheck = { ok: true; value: Readonly<Record<string, unknown>> 
 export function checkRuleOptions(ruleId: string, raw: unknown): OptionsCheck {
   const schema = RULE_OPTIONS[ruleId];
   const keys = optionKeys(ruleId);
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, message: 'options must be a mapping of option names to values' };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return failure([], 'must be a mapping of option names to values');
   if (schema === undefined) {
     const first = Object.keys(raw)[0];
-    return first === undefined ? { ok: true, value: Object.freeze({}) } : { ok: false, message: `options: this rule takes no options (got "${first}")` };
+    return first === undefined ? { ok: true, value: Object.freeze({}) } : failure([], `this rule takes no options (got "${shown(first)}")`);
   }
   for (const key of Object.keys(raw)) {
-    if (!keys.includes(key)) return { ok: false, message: `options: unknown option "${key}"${didYouMean(key, keys)} (this rule takes ${keys.join(', ')})` };
+    if (!keys.includes(key)) return failure([], `unknown option "${shown(key)}"${didYouMean(key, keys)} (this rule takes ${keys.join(', ')})`);
   }
   const result = v.safeParse(schema, raw);
   if (result.success) return { ok: true, value: Object.freeze(result.output) };
   const issue = result.issues[0];
-  const path = issue.path?.map((p) => String(p.key)).filter((k) => k !== 'undefined') ?? [];
-  return { ok: false, message: `options${path.length === 0 ? '' : `.${path.join('.')}`}: ${issue.message}` };
+  return failure(issue.path?.map((p) => String(p.key)) ?? [], issue.message);
 }
 
 export class RuleOptionsError extends Error {}
