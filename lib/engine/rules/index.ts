@@ -80,6 +80,8 @@ import secretsOutsideEnv from './secrets-outside-env.js';
 import undocumentedPermissions from './undocumented-permissions.js';
 import anonymousDefinition from './anonymous-definition.js';
 import agentUntrustedInput from './agent-untrusted-input.js';
+import superfluousAction from './superfluous-action.js';
+import provenanceNotVerified from './provenance-not-verified.js';
 
 /** The workflow-surface rules, in catalog order. The registry is explicit: a rule exists when it is listed here. */
 export const WORKFLOW_RULES: readonly WorkflowRule[] = [
@@ -129,6 +131,7 @@ export const WORKFLOW_RULES: readonly WorkflowRule[] = [
   forbiddenUses,
   selfRepository,
   archivedAction,
+  superfluousAction,
   undocumentedPermissions,
   secretsOutsideEnv,
   anonymousDefinition,
@@ -137,6 +140,7 @@ export const WORKFLOW_RULES: readonly WorkflowRule[] = [
   agentUntrustedInput,
   provenanceNotIsolated,
   attestationMissingOidc,
+  provenanceNotVerified,
   impostorCommit,
   refConfusion,
   staleActionRef,
