@@ -119,16 +119,27 @@ export function checkRuleOptions(ruleId: string, raw: unknown): OptionsCheck {
     if (!keys.includes(key)) return failure([], `unknown option "${shown(key)}"${didYouMean(key, keys)} (this rule takes ${keys.join(', ')})`);
   }
   const result = v.safeParse(schema, raw);
-  if (result.success) return { ok: true, value: Object.freeze(result.output) };
+  // Frozen, lists included: the resolved defaults are shared by every scan.
+  if (result.success) return { ok: true, value: Object.freeze(Object.fromEntries(Object.entries(result.output).map(([k, x]) => [k, Array.isArray(x) ? Object.freeze([...x]) : x]))) };
   const issue = result.issues[0];
   return failure(issue.path?.map((p) => String(p.key)) ?? [], issue.message);
 }
 
 export class RuleOptionsError extends Error {}
 
+const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
+/** Each rule's defaults, resolved once: most scans set no options, and every scan resolves every rule's. */
+const DEFAULTS = new Map<string, Readonly<Record<string, unknown>>>();
+
 /** The rule's options with defaults filled in; throws `RuleOptionsError` for options its schema rejects. */
 export function resolveRuleOptions(ruleId: string, raw: unknown): Readonly<Record<string, unknown>> {
+  if (raw === undefined || raw === null) {
+    if (RULE_OPTIONS[ruleId] === undefined) return EMPTY;
+    const known = DEFAULTS.get(ruleId);
+    if (known !== undefined) return known;
+  }
   const checked = checkRuleOptions(ruleId, raw ?? {});
   if (!checked.ok) throw new RuleOptionsError(`${ruleId}: ${checked.message}`);
+  if (raw === undefined || raw === null) DEFAULTS.set(ruleId, checked.value);
   return checked.value;
 }
