@@ -9,6 +9,7 @@ import { scanRepository } from '../engine/scan.js';
 import type { Counts, Finding, Ruleset } from '../engine/types.js';
 import { env } from '../env.js';
 import { invalidRequest, notFound, rateLimited } from '../http/errors.js';
+import { isKnownRule } from '../engine/catalog.js';
 import { checkRuleOptions } from '../engine/rule-options.js';
 import { checkInstallationUsable } from './installations.js';
 
@@ -106,6 +107,8 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
 function storedRuleOptions(stored: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [ruleId, options] of Object.entries(stored ?? {})) {
+    // A rule this version no longer has: nothing would apply its options.
+    if (!isKnownRule(ruleId)) continue;
     const checked = checkRuleOptions(ruleId, options);
     if (!checked.ok) throw invalidRequest(`Your rule setting for ${ruleId} has options this version no longer takes (${checked.message}); change them with PUT /api/rule-settings/${ruleId}.`);
     out[ruleId] = options;

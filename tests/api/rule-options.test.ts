@@ -133,4 +133,10 @@ describe('POST /api/scan applies the options of the rule settings', () => {
     const [row] = await t.query<{ n: number }>('select count(*)::int as n from public.scans where repository_id = $1', [triage]);
     expect(row?.n).toBe(0);
   });
+
+  it('ignores stored options of a rule id this version does not have', async () => {
+    const { userId, authorization, triage } = await examplesUser();
+    await t.query(`insert into public.rule_settings (user_id, rule_id, enabled, options) values ($1, 'retired-rule', true, '{"deny": ["x"]}')`, [userId]);
+    expect((await scan(authorization, triage)).length).toBeGreaterThan(0);
+  });
 });
