@@ -6,7 +6,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BASELINE_FILE, BaselineError, formatBaseline, parseBaseline } from '../lib/cli/baseline.js';
-import { CONFIG_FILE, ConfigError, configDisabled, configSeverities, parseConfig, type Config } from '../lib/cli/config.js';
+import { CONFIG_FILE, ConfigError, configDisabled, configRuleOptions, configSeverities, parseConfig, type Config } from '../lib/cli/config.js';
 import { globMatcher } from '../lib/cli/glob.js';
 import { didYouMean } from '../lib/cli/suggest.js';
 import { CATALOG, isKnownRule } from '../lib/engine/catalog.js';
@@ -81,7 +81,7 @@ owner/repo: actions of the same owner are first-party (LOW when unpinned, no att
 Options:
   -c, --config FILE      the config file (default: .chainbreaker.yml at the root of the first path, if any):
                          ruleset, fail-on, min-severity, baseline, docs-url, ignore (path globs) and
-                         rules (per rule: enabled, severity); command-line flags win over it
+                         rules (per rule: enabled, severity, options); command-line flags win over it
       --baseline FILE    report and gate only on findings not recorded in FILE (chainbreaker baseline)
       --min-severity LVL report only findings at or above LVL: high, medium, low, info (default)
   -f, --format FORMAT    text (default), json, sarif or github (workflow-command annotations)
@@ -283,7 +283,7 @@ async function readScan(values: SourceValues, positionals: readonly string[], io
     maxEngineMs: positive('max-engine-ms', values['max-engine-ms'], CLI_SCAN_LIMITS.maxEngineMs),
   };
   if (values.online === true) await auditOnline(repositories, onlineToken, enabledRules({ ruleset, disabled }), io);
-  const report = buildReport(repositories, { ruleset, disabled, severities: configSeverities(config), limits });
+  const report = buildReport(repositories, { ruleset, disabled, severities: configSeverities(config), ruleOptions: configRuleOptions(config), limits });
   if (report.unknownSuppressions.length > 0) {
     const lines = report.unknownSuppressions.flatMap((u) =>
       u.rules === 'all' ? [] : u.rules.map((id) => `${neutralize(u.file)}:${u.line}: the suppression comment names unknown rule "${neutralize(id)}"${didYouMean(id, RULE_IDS)}`),
@@ -338,7 +338,7 @@ async function fix(values: SourceValues & { fix?: string }, positionals: readonl
   for (const path of paths) {
     let outcome;
     try {
-      outcome = await fixCheckout(resolve(io.cwd, path), { mode: mode === 'unsafe' ? 'unsafe' : 'safe', dryRun, ruleset, isEnabled: (id) => !disabled.has(id), env: io.env });
+      outcome = await fixCheckout(resolve(io.cwd, path), { mode: mode === 'unsafe' ? 'unsafe' : 'safe', dryRun, ruleset, isEnabled: (id) => !disabled.has(id), ruleOptions: configRuleOptions(config), env: io.env });
     } catch (error) {
       throw new OperationalError(`cannot fix ${path}: ${reason(error)}`, { cause: error });
     }

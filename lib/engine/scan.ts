@@ -2,6 +2,7 @@ import { TaintAnalyzer } from './expressions/taint.js';
 import { hash53 } from './fingerprint.js';
 import { RepositoryModel } from './model/repository.js';
 import { buildAction, buildDependabot, buildWorkflow, type Action, type Dependabot, type Job, type Workflow } from './model/workflow.js';
+import { resolveRuleOptions } from './rule-options.js';
 import { findingOf, type SettingsRule, type WorkflowReport, type WorkflowRule, type WorkflowVisitor } from './rule.js';
 import { SETTINGS_RULES, WORKFLOW_RULES } from './rules/index.js';
 import scanLimitReached from './rules/scan-limit-reached.js';
@@ -29,6 +30,12 @@ export interface ScanOptions {
    * is treated as third-party.
    */
   repository?: string;
+  /**
+   * Options per rule id, as a config file or the user's rule settings give them (lib/engine/rule-options.ts);
+   * each is validated and given its defaults here, and options a rule's schema rejects throw `RuleOptionsError`
+   * (callers validate them first, to say which file or request is wrong).
+   */
+  ruleOptions?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -152,6 +159,7 @@ export function scanRepository(files: readonly RepositoryFile[], options: ScanOp
     collector,
     overDeadline,
     ownerOf(options.repository),
+    options.ruleOptions ?? {},
   );
   if (visited < parsed.length) skipped.add('time', 'the engine ran out of time', parsed.slice(visited).map((p) => p.file.path));
   if (options.settings !== undefined) {
@@ -218,6 +226,7 @@ function runWorkflowRules(
   collector: Collector,
   stop: () => boolean,
   owner: string | null,
+  ruleOptions: Readonly<Record<string, unknown>>,
 ): number {
   const taint = new TaintAnalyzer(repository);
   let currentFile: SourceFile | null = null;
@@ -227,6 +236,7 @@ function runWorkflowRules(
       repository,
       owner,
       taint,
+      options: resolveRuleOptions(rule.meta.id, ruleOptions[rule.meta.id]),
       report: (report: WorkflowReport) => {
         const file = report.file ?? currentFile;
         if (file === null) return;
