@@ -71,9 +71,9 @@ ${EXIT_CODES}
 
 const SCAN_HELP = `Usage: chainbreaker scan [path ...] [--github owner/repo ...] [options]
 
-Scans each repository checkout (default: . when no --github is given): .github/workflows/*.yml|yaml, local
-composite actions (action.yml|yaml at the root, under .github/actions/ and wherever a workflow uses ./path)
-and .github/dependabot.yml|yaml. With several repositories, each file is prefixed with its repository path.
+Scans each repository checkout (default: . when no --github is given): .github/workflows/*.yml|yaml, action
+definitions (action.yml|yaml anywhere in the repository, node_modules excepted; at most 200 beyond the root,
+.github/actions/ and those a workflow uses) and .github/dependabot.yml|yaml. With several repositories, each file is prefixed with its repository path.
 A path may also be a single workflow or action file, or - for one workflow read from standard input.
 A checkout whose origin remote (.git/config) is on GitHub, or a --github repository, is known by its
 owner/repo: actions of the same owner are first-party (LOW when unpinned, no attack path).

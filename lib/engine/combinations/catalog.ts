@@ -173,7 +173,9 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     scope: 'file',
     requires: [['script-injection', 'untrusted-checkout'], ['self-hosted-runner']],
     amplifiers: ['missing-timeout'],
-    qualifiers: [],
+    // MEDIUM is a runner group or an unknown label on a pull request workflow: possibly a GitHub-hosted larger
+    // runner, which persists nothing, so no CRITICAL "foothold on your runner" from it (the injection's own paths remain).
+    qualifiers: [{ rule_id: 'self-hosted-runner', min_severity: 'LOW', except_severities: ['MEDIUM'], instance: 'job with the `self-hosted` label' }],
     break_chain: [
       {
         rule_id: 'self-hosted-runner',
@@ -557,7 +559,11 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     requires: [['pipe-to-shell'], ['self-hosted-runner']],
     amplifiers: ['download-without-checksum'],
     // A well-known vendor installer over HTTPS (rustup, bun, uv...) is LOW: the vendor is already trusted with the toolchain.
-    qualifiers: [{ rule_id: 'pipe-to-shell', min_severity: 'MEDIUM', instance: 'script from a host that is not a known vendor installer, or over plain HTTP' }],
+    qualifiers: [
+      { rule_id: 'pipe-to-shell', min_severity: 'MEDIUM', instance: 'script from a host that is not a known vendor installer, or over plain HTTP' },
+      // As for injected-runner-takeover: a maybe-hosted larger runner (MEDIUM) keeps nothing.
+      { rule_id: 'self-hosted-runner', min_severity: 'LOW', except_severities: ['MEDIUM'], instance: 'job with the `self-hosted` label' },
+    ],
     break_chain: [
       {
         rule_id: 'pipe-to-shell',

@@ -51,6 +51,8 @@ describe('combination catalog', () => {
       k.qualifiers.map((q) => `${k.id}: ${q.rule_id} >= ${q.min_severity}${q.except_severities === undefined ? '' : ` except ${q.except_severities.join(', ')}`}`),
     );
     expect(qualifiers).toEqual([
+      // Departure from the spec: a runner that may be a GitHub-hosted larger runner (MEDIUM) is no foothold.
+      'injected-runner-takeover: self-hosted-runner >= LOW except MEDIUM',
       'public-runner-takeover: self-hosted-runner >= HIGH',
       'mutable-action-secret-theft: unpinned-action >= MEDIUM',
       // Extensions: a GitHub-owned action or the repository's own image (both LOW) is no one else's code.
@@ -59,6 +61,7 @@ describe('combination catalog', () => {
       // A runner group or unknown label (MEDIUM) may be a GitHub-hosted larger runner, which keeps nothing.
       'persistent-supply-chain-foothold: self-hosted-runner >= LOW except MEDIUM',
       'remote-script-on-runner: pipe-to-shell >= MEDIUM',
+      'remote-script-on-runner: self-hosted-runner >= LOW except MEDIUM',
       'token-leak-via-artifact: persisted-credentials >= HIGH',
       'unverifiable-release: unpinned-action >= MEDIUM',
     ]);

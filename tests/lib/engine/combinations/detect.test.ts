@@ -174,6 +174,17 @@ describe('repo scope', () => {
     ).toEqual([]);
   });
 
+  it('claims no foothold on a runner that may be a GitHub-hosted larger runner (a MEDIUM self-hosted-runner)', () => {
+    const maybeHosted = rec('self-hosted-runner', { file: CI_WORKFLOW, line: 6, job: 'a', severity: 'MEDIUM' });
+    const labelled = rec('self-hosted-runner', { file: CI_WORKFLOW, line: 6, job: 'a', severity: 'HIGH' });
+    const injection = rec('script-injection', { file: CI_WORKFLOW, line: 14, job: 'a', severity: 'HIGH' });
+    const installer = rec('pipe-to-shell', { file: CI_WORKFLOW, line: 20, job: 'a', severity: 'MEDIUM' });
+    expect(ids([injection, maybeHosted])).toEqual([]);
+    expect(ids([installer, maybeHosted])).toEqual([]);
+    expect(ids([injection, labelled])).toEqual([`injected-runner-takeover ${CI_WORKFLOW}`]);
+    expect(ids([installer, labelled])).toEqual([`remote-script-on-runner ${CI_WORKFLOW}`]);
+  });
+
   it('crosses files only where a shared store carries the attack (the Actions cache)', () => {
     expect(ids([rec('untrusted-checkout', { line: 12, job: 'test' }), rec('cache-poisoning', { file: CI_WORKFLOW, line: 20, job: 'release' })])).toEqual([
       `cache-poisoning-release ${PR_WORKFLOW}`,
