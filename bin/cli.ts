@@ -6,7 +6,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BASELINE_FILE, BaselineError, formatBaseline, parseBaseline } from '../lib/cli/baseline.js';
-import { CONFIG_FILE, ConfigError, configDisabled, configSeverities, parseConfig, type Config } from '../lib/cli/config.js';
+import { CONFIG_FILE, ConfigError, configDisabled, configRuleOptions, configSeverities, parseConfig, type Config } from '../lib/cli/config.js';
 import { globMatcher } from '../lib/cli/glob.js';
 import { didYouMean } from '../lib/cli/suggest.js';
 import { CATALOG, isKnownRule } from '../lib/engine/catalog.js';
@@ -81,7 +81,7 @@ owner/repo: actions of the same owner are first-party (LOW when unpinned, no att
 Options:
   -c, --config FILE      the config file (default: .chainbreaker.yml at the root of the first path, if any):
                          ruleset, fail-on, min-severity, baseline, docs-url, ignore (path globs) and
-                         rules (per rule: enabled, severity); command-line flags win over it
+                         rules (per rule: enabled, severity, options); command-line flags win over it
       --baseline FILE    report and gate only on findings not recorded in FILE (chainbreaker baseline)
       --min-severity LVL report only findings at or above LVL: high, medium, low, info (default)
   -f, --format FORMAT    text (default), json, sarif or github (workflow-command annotations)
@@ -272,7 +272,7 @@ async function readScan(values: SourceValues, positionals: readonly string[], io
     maxFindings: positive('max-findings', values['max-findings'], CLI_SCAN_LIMITS.maxFindings),
     maxEngineMs: positive('max-engine-ms', values['max-engine-ms'], CLI_SCAN_LIMITS.maxEngineMs),
   };
-  const builder = new ReportBuilder({ ruleset, disabled, severities: configSeverities(config), limits }, paths.length + githubRepositories.length > 1);
+  const builder = new ReportBuilder({ ruleset, disabled, severities: configSeverities(config), ruleOptions: configRuleOptions(config), limits }, paths.length + githubRepositories.length > 1);
   // The online audits ask GitHub about all repositories together, so they need every repository read
   // first; otherwise each repository is scanned as soon as it is read and only its findings are kept.
   const online: RepositoryInput[] | null = values.online === true ? [] : null;
@@ -345,7 +345,7 @@ async function fix(values: SourceValues & { fix?: string }, positionals: readonl
   for (const path of paths) {
     let outcome;
     try {
-      outcome = await fixCheckout(resolve(io.cwd, path), { mode: mode === 'unsafe' ? 'unsafe' : 'safe', dryRun, ruleset, isEnabled: (id) => !disabled.has(id), env: io.env });
+      outcome = await fixCheckout(resolve(io.cwd, path), { mode: mode === 'unsafe' ? 'unsafe' : 'safe', dryRun, ruleset, isEnabled: (id) => !disabled.has(id), ruleOptions: configRuleOptions(config), env: io.env });
     } catch (error) {
       throw new OperationalError(`cannot fix ${path}: ${reason(error)}`, { cause: error });
     }

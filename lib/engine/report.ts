@@ -31,6 +31,8 @@ export interface ReportOptions {
   limits?: Omit<ScanLimits, 'deadline'> & { maxEngineMs?: number };
   /** Severity overrides per rule id (a team's config). */
   severities?: ReadonlyMap<string, Severity>;
+  /** Options per rule id (a team's config; `ScanOptions.ruleOptions`). */
+  ruleOptions?: Readonly<Record<string, unknown>>;
 }
 
 /** What every output format renders: findings with their fingerprints, counts, and combinations. */
@@ -100,6 +102,7 @@ export class ReportBuilder {
       isEnabled,
       settings: repository.settings,
       ...(repository.fullName === undefined ? {} : { repository: repository.fullName }),
+      ...(options.ruleOptions === undefined ? {} : { ruleOptions: options.ruleOptions }),
       limits: { ...limits, ...(deadline === undefined ? {} : { deadline }) },
     });
     if (repository.extraRecords !== undefined && repository.extraRecords.length > 0) {

@@ -4,6 +4,7 @@ import { TaintAnalyzer } from './expressions/taint.js';
 import { hash53 } from './fingerprint.js';
 import { RepositoryModel } from './model/repository.js';
 import { buildAction, buildDependabot, buildWorkflow, type Action, type Dependabot, type Job, type Workflow } from './model/workflow.js';
+import { resolveRuleOptions } from './rule-options.js';
 import { findingOf, type SettingsRule, type WorkflowReport, type WorkflowRule, type WorkflowVisitor } from './rule.js';
 import { SETTINGS_RULES, WORKFLOW_RULES } from './rules/index.js';
 import scanLimitReached from './rules/scan-limit-reached.js';
@@ -32,6 +33,12 @@ export interface ScanOptions {
    * is treated as third-party.
    */
   repository?: string;
+  /**
+   * Options per rule id, as a config file or the user's rule settings give them (lib/engine/rule-options.ts);
+   * each is validated and given its defaults here, and options a rule's schema rejects throw `RuleOptionsError`
+   * (callers validate them first, to say which file or request is wrong).
+   */
+  ruleOptions?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -166,6 +173,7 @@ function scan(files: readonly RepositoryFile[], options: ScanOptions): ScanResul
     collector,
     overDeadline,
     ownerOf(options.repository),
+    options.ruleOptions ?? {},
   );
   if (visited < parsed.length) skipped.add('time', 'the engine ran out of time', parsed.slice(visited).map((p) => p.file.path));
   if (options.settings !== undefined) {
@@ -232,6 +240,7 @@ function runWorkflowRules(
   collector: Collector,
   stop: () => boolean,
   owner: string | null,
+  ruleOptions: Readonly<Record<string, unknown>>,
 ): number {
   const taint = new TaintAnalyzer(repository);
   let currentFile: SourceFile | null = null;
@@ -241,6 +250,7 @@ function runWorkflowRules(
       repository,
       owner,
       taint,
+      options: resolveRuleOptions(rule.meta.id, ruleOptions[rule.meta.id]),
       report: (report: WorkflowReport) => {
         const file = report.file ?? currentFile;
         if (file === null) return;

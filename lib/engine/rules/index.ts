@@ -68,6 +68,7 @@ import archivedAction from './archived-action.js';
 import provenanceNotIsolated from './provenance-not-isolated.js';
 import attestationMissingOidc from './attestation-missing-oidc.js';
 import unpinnableAction from './unpinnable-action.js';
+import forbiddenUses from './forbidden-uses.js';
 import selfRepository from './self-repository.js';
 import impostorCommit from './impostor-commit.js';
 import refConfusion from './ref-confusion.js';
@@ -127,6 +128,7 @@ export const WORKFLOW_RULES: readonly WorkflowRule[] = [
   scanLimitReached,
   unpinnedToolVersion,
   dependabotMissingCooldown,
+  forbiddenUses,
   selfRepository,
   archivedAction,
   superfluousAction,
