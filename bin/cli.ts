@@ -13,7 +13,7 @@ import { CATALOG, isKnownRule } from '../lib/engine/catalog.js';
 import { COMBINATION_KINDS, cannotFire } from '../lib/engine/combinations/index.js';
 import { REPORT_FORMATS, docUrlFrom, formatKindsJson, formatKindsText, formatReport, formatRulesJson, formatRulesText, type ReportFormat } from '../lib/engine/format/index.js';
 import { neutralize } from '../lib/engine/format/neutralize.js';
-import { buildReport, enabledRules, failsThreshold, narrowReport, type FailOn, type Report, type RepositoryInput } from '../lib/engine/report.js';
+import { ReportBuilder, enabledRules, failsThreshold, narrowReport, type FailOn, type Report, type RepositoryInput } from '../lib/engine/report.js';
 import type { SettingsSnapshot } from '../lib/engine/settings/snapshot.js';
 import { SEVERITIES, type RepositoryFile, type Ruleset, type Severity } from '../lib/engine/types.js';
 import { MAX_FILE_BYTES } from '../lib/engine/yaml/parse.js';
@@ -265,16 +265,6 @@ async function readScan(values: SourceValues, positionals: readonly string[], io
   const onlineToken = values.online === true ? onlineTokenFor(io) : '';
   const ignored = globMatcher(config.ignore ?? []);
 
-  const repositories: RepositoryInput[] = [];
-  for (const [i, path] of paths.entries()) {
-    const settingsFile = settingsFiles[i];
-    const repository = path === '-' ? await readStdin(io) : await readLocalTarget(resolve(io.cwd, path), path, (line) => io.stderr.write(`${line}\n`), githubHostOf(io.env.GITHUB_API_URL));
-    repository.files = repository.files.filter((f) => !ignored(f.path));
-    if (settingsFile !== undefined) repository.settings = await readSettings(resolve(io.cwd, settingsFile), settingsFile);
-    if (repository.files.length === 0) io.stderr.write(`chainbreaker: no workflow, action or Dependabot file found in ${path}\n`);
-    repositories.push(repository);
-  }
-  for (const fullName of githubRepositories) repositories.push(await readGitHubRepository(fullName, githubToken, io));
   const limits = {
     maxFiles: positive('max-files', values['max-files'], CLI_SCAN_LIMITS.maxFiles),
     maxFileBytes: positive('max-file-bytes', values['max-file-bytes'], CLI_SCAN_LIMITS.maxFileBytes),
@@ -282,8 +272,25 @@ async function readScan(values: SourceValues, positionals: readonly string[], io
     maxFindings: positive('max-findings', values['max-findings'], CLI_SCAN_LIMITS.maxFindings),
     maxEngineMs: positive('max-engine-ms', values['max-engine-ms'], CLI_SCAN_LIMITS.maxEngineMs),
   };
-  if (values.online === true) await auditOnline(repositories, onlineToken, enabledRules({ ruleset, disabled }), io);
-  const report = buildReport(repositories, { ruleset, disabled, severities: configSeverities(config), ruleOptions: configRuleOptions(config), limits });
+  const builder = new ReportBuilder({ ruleset, disabled, severities: configSeverities(config), ruleOptions: configRuleOptions(config), limits }, paths.length + githubRepositories.length > 1);
+  // The online audits ask GitHub about all repositories together, so they need every repository read
+  // first; otherwise each repository is scanned as soon as it is read and only its findings are kept.
+  const online: RepositoryInput[] | null = values.online === true ? [] : null;
+  const add = (repository: RepositoryInput) => (online === null ? builder.add(repository) : online.push(repository));
+  for (const [i, path] of paths.entries()) {
+    const settingsFile = settingsFiles[i];
+    const repository = path === '-' ? await readStdin(io) : await readLocalTarget(resolve(io.cwd, path), path, (line) => io.stderr.write(`${line}\n`), githubHostOf(io.env.GITHUB_API_URL));
+    repository.files = repository.files.filter((f) => !ignored(f.path));
+    if (settingsFile !== undefined) repository.settings = await readSettings(resolve(io.cwd, settingsFile), settingsFile);
+    if (repository.files.length === 0) io.stderr.write(`chainbreaker: no workflow, action or Dependabot file found in ${path}\n`);
+    add(repository);
+  }
+  for (const fullName of githubRepositories) add(await readGitHubRepository(fullName, githubToken, io));
+  if (online !== null) {
+    await auditOnline(online, onlineToken, enabledRules({ ruleset, disabled }), io);
+    for (const repository of online) builder.add(repository);
+  }
+  const report = builder.finish();
   if (report.unknownSuppressions.length > 0) {
     const lines = report.unknownSuppressions.flatMap((u) =>
       u.rules === 'all' ? [] : u.rules.map((id) => `${neutralize(u.file)}:${u.line}: the suppression comment names unknown rule "${neutralize(id)}"${didYouMean(id, RULE_IDS)}`),

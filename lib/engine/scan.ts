@@ -1,3 +1,5 @@
+import { clearScriptIndexes } from './analysis/script-outputs.js';
+import { clearExpressionCache } from './expressions/parse.js';
 import { TaintAnalyzer } from './expressions/taint.js';
 import { hash53 } from './fingerprint.js';
 import { RepositoryModel } from './model/repository.js';
@@ -10,6 +12,7 @@ import { markReviewedEnvironments } from './analysis/trust-guards.js';
 import { environmentProtection } from './settings/environments.js';
 import { runSettingsRules } from './settings/run.js';
 import type { SettingsSnapshot } from './settings/snapshot.js';
+import { clearShellCaches } from './shell.js';
 import { SuppressionIndex, type UnusedSuppression } from './suppress.js';
 import { emptyCounts, severityRank, type Counts, type Finding, type FindingRecord, type RepositoryFile, type Ruleset } from './types.js';
 import { parseYaml, type ParseProblem } from './yaml/parse.js';
@@ -100,6 +103,17 @@ interface ParsedFile {
  * result, byte for byte. Never throws on file content.
  */
 export function scanRepository(files: readonly RepositoryFile[], options: ScanOptions = {}): ScanResult {
+  try {
+    return scan(files, options);
+  } finally {
+    // The memos are per scan: a run over many repositories must not keep every script and expression it saw.
+    clearShellCaches();
+    clearExpressionCache();
+    clearScriptIndexes();
+  }
+}
+
+function scan(files: readonly RepositoryFile[], options: ScanOptions): ScanResult {
   const limits = options.limits ?? {};
   const clock = limits.now ?? Date.now;
   const overDeadline = () => limits.deadline !== undefined && clock() > limits.deadline;
