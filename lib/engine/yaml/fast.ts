@@ -227,13 +227,10 @@ class FastParser {
   #key(start: number, colon: number): YScalar {
     const c = this.#text[start];
     if (c === '"' || c === "'") return this.#quoted(start, colon);
-    let keyEnd = colon;
-    // `key :` has subtle rules for the space before the colon: leave it to the full parser.
-    if (this.#text[keyEnd - 1] === ' ') bail();
-    const raw = this.#text.slice(start, keyEnd);
+    // `name : value`: a plain implicit key ends before the spaces that precede its colon.
+    const raw = this.#text.slice(start, colon).trimEnd();
     if (!isPlainStart(raw)) bail();
-    keyEnd = start + raw.length;
-    return plainScalar(raw, start, keyEnd);
+    return plainScalar(raw, start, start + raw.length);
   }
 
   #sequence(firstLine: number, col: number): YSeq {
@@ -306,7 +303,7 @@ class FastParser {
         }
       }
       const raw = text.slice(pos, stop).trimEnd();
-      if (!isPlainStart(raw) || raw.includes(': ') || raw.endsWith(':') || raw.includes('\t')) bail();
+      if (!isBlockPlainStart(raw) || raw.includes(': ') || raw.endsWith(':') || raw.includes('\t')) bail();
       after = pos + raw.length;
       const continued = this.#plainContinuation(line, parentIndent);
       if (continued === null) {
@@ -496,6 +493,15 @@ function isPlainStart(raw: string): boolean {
   if ((c === '-' || c === '?' || c === ':') && (raw.length === 1 || raw[1] === ' ')) return false;
   if (c === '?' || c === ':') return false;
   return true;
+}
+
+/**
+ * A plain scalar in a block value may also start with `:` when a non-space follows (`:16:8`,
+ * `:module:task`): YAML's ns-plain-safe-out is any non-space character. Keys and flow collections keep
+ * the stricter check.
+ */
+function isBlockPlainStart(raw: string): boolean {
+  return isPlainStart(raw) || (raw.length > 1 && raw[0] === ':' && raw[1] !== ' ');
 }
 
 function nullScalar(at: number): YScalar {

@@ -102,6 +102,14 @@ describe('fast YAML path', () => {
     expect(agrees(text)).toBe(true);
   });
 
+  it.each([
+    ["a space before a key's colon", 'jobs:\n  a :\n    name : x\n    b  : ":"\n    c:\n    - d : 1\n      e   :\n'],
+    ['a plain value starting with a colon', 'env:\n  A: :16:8\n  B: ::x\n  C: :a:b # c\n  D: :x\n    :y\nE:\n- :z\n'],
+  ])('builds the same model as the yaml library for %s', (_what, text) => {
+    expect(parseYamlFast(text), text).toBeDefined();
+    expect(agrees(text)).toBe(true);
+  });
+
   it('positions an empty value where the yaml library does', () => {
     const text = 'on:\n  workflow_dispatch:   # manual\n  push:\njobs: {}\n';
     expect(agrees(text)).toBe(true);
@@ -110,10 +118,10 @@ describe('fast YAML path', () => {
 
   it('agrees with the yaml library on generated documents', () => {
     const scalar = fc.oneof(
-      fc.constantFrom('a', 'on', 'true', 'False', 'null', '~', '1', '-2', '0o17', '0x1F', '1.5', '.5', '1e3', '.inf', '.NaN', 'x: y', 'a #b', 'a#b', '"q"', "'s'", "'it''s'", '"\\n"', '- x', '[a]', '{a: 1}', '|', '>', '*a', '&a', '!t', '@x', '`x`', '%x', '', ' ', '${{ x }}', 'a:b', 'http://x'),
+      fc.constantFrom('a', 'on', 'true', 'False', 'null', '~', '1', '-2', '0o17', '0x1F', '1.5', '.5', '1e3', '.inf', '.NaN', 'x: y', 'a #b', 'a#b', '"q"', "'s'", "'it''s'", '"\\n"', '- x', '[a]', '{a: 1}', '|', '>', '*a', '&a', '!t', '@x', '`x`', '%x', '', ' ', '${{ x }}', 'a:b', 'http://x', ':x', '::x', ':1:2', ':', ': x', ':#', '?x'),
       fc.string({ maxLength: 6 }),
     );
-    const key = fc.constantFrom('a', 'b', 'on', 'run', '"q"', "'s'", '1', 'x y', '-k', 'a:b');
+    const key = fc.constantFrom('a', 'b', 'on', 'run', '"q"', "'s'", '1', 'x y', '-k', 'a:b', 'a ', 'b  ', '"q" ', ':k', '1 ');
     const indent = fc.constantFrom('', ' ', '  ', '   ', '    ');
     const line = fc.oneof(
       fc.tuple(indent, key, scalar).map(([i, k, v]) => `${i}${k}: ${v}`),
