@@ -263,7 +263,11 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     scope: 'file',
     requires: [['untrusted-checkout'], ['missing-permissions', 'excessive-permissions', 'default-token-write', 'secrets-inherit']],
     amplifiers: ['persisted-credentials', 'script-injection'],
-    qualifiers: [],
+    // Only a grant that hands the pull request's code the repository (contents, packages, actions, id-token
+    // or write-all on the privileged trigger: excessive-permissions rates exactly those HIGH) makes this
+    // CRITICAL; `statuses`, `checks`, `issues` or `pull-requests` write add nothing the checkout's own HIGH
+    // finding does not already say (see README.md, "pwn-request: which grants count").
+    qualifiers: [{ rule_id: 'excessive-permissions', min_severity: 'HIGH', instance: 'a grant of contents, packages, actions or id-token write, or write-all' }],
     break_chain: [
       {
         rule_id: 'untrusted-checkout',
