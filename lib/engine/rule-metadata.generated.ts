@@ -410,6 +410,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     surface: "workflow",
     description: "A step runs `uses: ./path`, which GitHub resolves from the job's workspace: whatever a previous step checked out (or wrote) at that path runs. The self-repository form `uses: $/path` (GitHub, July 2026) runs the action from the workflow's own repository at the workflow's commit, whatever the workspace holds. LOW when an earlier checkout in the job fetches another ref or repository.",
     recommendation: "Write `uses: $/path` (same path, without the leading `./`) so the action always comes from the workflow's own commit.",
+    pedantic: true,
   },
   {
     id: "archived-action",
@@ -428,6 +429,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     surface: "workflow",
     description: "A `permissions:` entry grants `write` (or `write-all`) without a comment, on its line or the line above, saying which step needs it: reviewers cannot tell a needed grant from a leftover one, so grants only grow.",
     recommendation: "Add a comment to each write scope naming the step or command that needs it (`contents: write  # push the release tag`), and remove the scopes nobody can explain.",
+    pedantic: true,
   },
   {
     id: "secrets-outside-env",
@@ -437,6 +439,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     surface: "workflow",
     description: "A job reads stored secrets but has no `environment:`: the secrets are repository or organisation secrets, available to every workflow and branch, and no environment protection rule (required reviewers, branch restrictions, wait timers) stands between a workflow change and their use.",
     recommendation: "Move the secrets to a deployment environment with protection rules (required reviewers, allowed branches) and set `environment:` on the jobs that need them.",
+    pedantic: true,
   },
   {
     id: "anonymous-definition",
@@ -446,6 +449,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     surface: "workflow",
     description: "A workflow without a top-level `name:`, or a job without `name:`: the Actions tab shows the file path, and checks (including required status checks) show the job id, which says little about what runs and changes when the file is reorganised.",
     recommendation: "Give the workflow and each job a short `name:` that says what it does.",
+    pedantic: true,
   },
   {
     id: "misfeature",

@@ -252,6 +252,12 @@ export interface UntrustedCheckout {
   approved: boolean;
   /** For a `repository_dispatch` workflow whose dispatch is an approval: who sends the event, in words. */
   dispatcher?: string;
+  /**
+   * A maintainer must act before the job runs (a member's comment or permission check, a label on a
+   * `labeled`-only workflow, a collaborator's dispatch): no outsider can start it. An `environment:` alone is
+   * an approval of unknown strength (the workflow cannot show whether it has required reviewers): not this.
+   */
+  gated: boolean;
 }
 
 /** Guards that stand for a maintainer's approval of the pull request as it was at that moment. */
@@ -275,7 +281,7 @@ export function untrustedCheckouts(job: Job, repository: RepositoryModel): Untru
   const dispatched = privilegedTriggers(workflow).every((t) => t.name === 'repository_dispatch') ? dispatchGate(workflow, repository) : null;
   const result: UntrustedCheckout[] = [];
   for (const step of job.steps) {
-    const found: Omit<UntrustedCheckout, 'approved' | 'trigger'>[] = [];
+    const found: Omit<UntrustedCheckout, 'approved' | 'trigger' | 'gated'>[] = [];
     for (const input of checkoutInputs(step)) {
       const evidence = prHeadReference(input.node, { workflow, job, step }, triggers);
       if (evidence !== null) {
@@ -294,7 +300,8 @@ export function untrustedCheckouts(job: Job, repository: RepositoryModel): Untru
     const approved = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label');
     if (approved && found.every((c) => IMMUTABLE.has(c.evidence))) continue;
     const dispatcher = dispatched?.holds === true ? { dispatcher: dispatched.by } : {};
-    for (const checkout of found) result.push({ ...checkout, approved, ...dispatcher, trigger: triggerOf(checkout.evidence, triggers) });
+    const gated = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind === 'commenter' || g.kind === 'label');
+    for (const checkout of found) result.push({ ...checkout, approved, gated, ...dispatcher, trigger: triggerOf(checkout.evidence, triggers) });
   }
   return result;
 }
