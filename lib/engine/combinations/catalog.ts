@@ -135,7 +135,9 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     scope: 'file',
     requires: [['known-vulnerable-action', 'typosquat-action'], ['missing-permissions', 'excessive-permissions', 'secrets-inherit', 'overprovisioned-secrets']],
     amplifiers: [],
-    qualifiers: [],
+    // An advisory that needs more than the action running (debug artifacts of a failed run, a shared runner,
+    // a spreadsheet someone opens) is MEDIUM and starts no CRITICAL path.
+    qualifiers: [{ rule_id: 'known-vulnerable-action', min_severity: 'HIGH', instance: 'an advisory exploitable by the action running' }],
     break_chain: [
       {
         rule_id: 'known-vulnerable-action',

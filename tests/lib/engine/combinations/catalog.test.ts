@@ -35,11 +35,13 @@ describe('combination catalog', () => {
     }
   });
 
-  // Plus one refinement of the spec's table: pwn-request counts only the grants that hand over the
-  // repository (excessive-permissions HIGH), see README.md "pwn-request: which grants count".
+  // Plus two refinements of the spec's table: pwn-request counts only the grants that hand over the
+  // repository (excessive-permissions HIGH), see README.md "pwn-request: which grants count"; compromised-action
+  // only advisories exploitable by the action running (known-vulnerable-action HIGH).
   it('qualifies exactly the instances the spec names', () => {
     const qualifiers = COMBINATION_KINDS.flatMap((k) => k.qualifiers.map((q) => `${k.id}: ${q.rule_id} >= ${q.min_severity}`));
     expect(qualifiers).toEqual([
+      'compromised-action: known-vulnerable-action >= HIGH',
       'public-runner-takeover: self-hosted-runner >= HIGH',
       'pwn-request: excessive-permissions >= HIGH',
       'mutable-action-secret-theft: unpinned-action >= MEDIUM',

@@ -296,3 +296,13 @@ describe('pwn-request: which grants count', () => {
     expect(combination?.severity).toBe('HIGH');
   });
 });
+
+describe('compromised-action: which advisories count', () => {
+  it('an advisory that needs more than the action running (known-vulnerable-action MEDIUM) forms no CRITICAL path', () => {
+    const permissions = rec('missing-permissions', { line: 1, job: null, severity: 'MEDIUM' });
+    expect(ids([rec('known-vulnerable-action', { line: 27, job: 'analyze', severity: 'MEDIUM' }), permissions])).toEqual([]);
+    const [combination] = findCombinations([rec('known-vulnerable-action', { line: 27, job: 'analyze', severity: 'HIGH' }), permissions], all);
+    expect(combination?.id).toBe('compromised-action');
+    expect(combination?.severity).toBe('CRITICAL');
+  });
+});
