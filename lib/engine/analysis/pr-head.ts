@@ -300,7 +300,8 @@ export function untrustedCheckouts(job: Job, repository: RepositoryModel): Untru
     const approved = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label');
     if (approved && found.every((c) => IMMUTABLE.has(c.evidence))) continue;
     const dispatcher = dispatched?.holds === true ? { dispatcher: dispatched.by } : {};
-    const gated = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind === 'commenter' || g.kind === 'label');
+    // Every way to run passes a maintainer's act or a trust condition (not an environment of unknown strength).
+    const gated = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label' && g.kind !== 'environment');
     for (const checkout of found) result.push({ ...checkout, approved, gated, ...dispatcher, trigger: triggerOf(checkout.evidence, triggers) });
   }
   return result;

@@ -168,6 +168,27 @@ describe(RULE, () => {
     expect(findings[0]?.description).toContain('commits pushed to the pull request after the approval');
   });
 
+  it('is MEDIUM when each way to run is a member\'s comment or an event only maintainers cause', () => {
+    expect(positions(scanWith(RULE, yaml`
+      on:
+        schedule:
+          - cron: '0 0 * * *'
+        issue_comment:
+          types: [created]
+      jobs:
+        bot:
+          if: github.event_name == 'schedule' || (github.event_name == 'issue_comment' && contains(fromJSON('["OWNER", "MEMBER", "COLLABORATOR"]'), github.event.comment.author_association))
+          runs-on: ubuntu-latest
+          steps:
+            - id: ref
+              run: echo "ref=$(gh pr view "$N" --json headRefName --jq .headRefName)" >> "$GITHUB_OUTPUT"
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ steps.ref.outputs.ref }}
+            - run: npm ci
+    `))).toEqual(['15:16 MEDIUM']);
+  });
+
   it('keeps a label check HIGH when the workflow also runs on new commits (the label stays)', () => {
     expect(positions(scanWith(RULE, yaml`
       on:
