@@ -49,6 +49,8 @@ export interface GitHubBenchResult {
     privateRest: number;
     /** Requests of a scan whose locator still says private while the repository is public (a stale sync). */
     stalePrivateScan: number;
+    /** A public repository with 10 workflows and 30 action definitions under packages/ (token cached). */
+    actionsScan: { requests: number; graphql: number; roundTrips: number; files: number };
     /** An installation with Metadata and Contents only: requests, 403s answered, areas recorded unreadable. */
     contentsOnly: { requests: number; forbidden: number; unreadable: string[] };
     perSyncedRepository: number;
@@ -75,6 +77,12 @@ function corpusWorkflows(count: number): RepositoryFile[] {
     }
   }
   return out;
+}
+
+/** The GitHub identity a signed-in user has (Supabase's `auth.identities` row), as tests/support/codehost.ts adds it. */
+async function signInWithGitHub(bench: BenchDatabase, userId: string, account: { id: string; login: string }): Promise<void> {
+  const data = JSON.stringify({ sub: account.id, provider_id: account.id, user_name: account.login, preferred_username: account.login });
+  await bench.db.transaction((tx) => tx.query(`insert into auth.identities (provider_id, user_id, identity_data, provider) values ($1, $2, $3::jsonb, 'github')`, [account.id, userId, data]));
 }
 
 /** Installation token for the naive strategies, cached like the adapter's. */
@@ -162,9 +170,14 @@ async function run(github: FakeGitHub, bench: BenchDatabase): Promise<GitHubBenc
 
   const userId = await bench.createUser();
   const authorization = await bearer(userId);
-  await bench.db.call('link_installation', { p_user_id: userId, p_installation_id: org.id, p_account_login: org.login, p_account_type: 'Organization' });
+  // An organization link is kept only while the user is an owner of the organization on GitHub.
+  await signInWithGitHub(bench, userId, { id: '7400001', login: 'bench-owner' });
+  github.addMember(org.login, 'bench-owner', 'active', 'admin');
+  await bench.db.call('link_installation', { p_user_id: userId, p_installation_id: org.id, p_account_login: org.login, p_account_type: 'Organization', p_github_user_id: '7400001' });
   const listed = await request(api.repos, 'GET', '/api/repos', authorization);
-  const { repositories } = (await listed.json()) as { repositories: { id: string; full_name: string }[] };
+  const listedBody = (await listed.json()) as { repositories?: { id: string; full_name: string }[] };
+  if (listed.status !== 200 || listedBody.repositories === undefined) throw new Error(`GET /api/repos: ${listed.status} ${JSON.stringify(listedBody).slice(0, 300)}`);
+  const { repositories } = listedBody as { repositories: { id: string; full_name: string }[] };
   const idOf = (name: string) => repositories.find((r) => r.full_name === `${org.login}/${name}`)?.id ?? '';
 
   // One POST /api/scan: latency, GitHub round trips and requests.
@@ -223,6 +236,15 @@ async function run(github: FakeGitHub, bench: BenchDatabase): Promise<GitHubBenc
   const stale = await host.fetchSnapshot({ installationId: org.id, fullName: `${org.login}/workflows-10`, defaultBranch: 'main', private: true });
   const stalePrivateScan = stale.requests;
 
+  // Action definitions outside the workflow surface (issue 17): 30 under packages/, found by the tree
+  // listing and read in one round of batched GraphQL queries.
+  const actionFiles = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`packages/p${String(i).padStart(2, '0')}/action.yml`, 'name: p\ndescription: p\nruns:\n  using: composite\n  steps:\n    - run: echo hi\n      shell: bash\n']));
+  github.addRepository({ fullName: `${org.login}/actions-30`, installationId: org.id, files: { ...Object.fromEntries(corpusWorkflows(10).map((f) => [f.path, f.text])), ...actionFiles } });
+  await host.fetchSnapshot({ installationId: org.id, fullName: `${org.login}/actions-30`, defaultBranch: 'main', private: false });
+  github.reset();
+  const withActions = await host.fetchSnapshot({ installationId: org.id, fullName: `${org.login}/actions-30`, defaultBranch: 'main', private: false });
+  const actionsScan = { requests: withActions.requests, graphql: github.count('POST /graphql'), roundTrips: github.roundTrips(), files: withActions.files.length };
+
   // An installation granted Metadata and Contents only: every settings area it cannot read is recorded
   // unreadable from the token's permissions, without a request.
   const narrow = { id: 7_000_002, login: 'narrow-org' };
@@ -238,6 +260,7 @@ async function run(github: FakeGitHub, bench: BenchDatabase): Promise<GitHubBenc
     publicRest: publicScan - publicCounts.graphql,
     privateRest: privateScan - privateCounts.graphql,
     stalePrivateScan,
+    actionsScan,
     contentsOnly: {
       requests: github.count(),
       forbidden: github.count((r) => r.status === 403),
@@ -248,6 +271,7 @@ async function run(github: FakeGitHub, bench: BenchDatabase): Promise<GitHubBenc
 
   // Repository sync: 5 installations x 300 repositories, pages of 100, for a new user.
   const syncUser = await bench.createUser();
+  await signInWithGitHub(bench, syncUser, { id: '7400002', login: 'bench-sync-owner' });
   const syncAuthorization = await bearer(syncUser);
   for (let i = 0; i < SYNC_INSTALLATIONS; i++) {
     const id = 7_200_000 + i;
@@ -256,7 +280,8 @@ async function run(github: FakeGitHub, bench: BenchDatabase): Promise<GitHubBenc
     for (let r = 0; r < SYNC_REPOSITORIES; r++) {
       github.addRepository({ fullName: `${login}/repo-${String(r).padStart(3, '0')}`, installationId: id, visibility: r % 4 === 0 ? 'private' : 'public', empty: true });
     }
-    await bench.db.call('link_installation', { p_user_id: syncUser, p_installation_id: id, p_account_login: login, p_account_type: 'Organization' });
+    github.addMember(login, 'bench-sync-owner', 'active', 'admin');
+    await bench.db.call('link_installation', { p_user_id: syncUser, p_installation_id: id, p_account_login: login, p_account_type: 'Organization', p_github_user_id: '7400002' });
   }
   const syncs = [];
   for (let i = 0; i < SCANS_PER_CASE; i++) {
@@ -303,6 +328,10 @@ export function formatGitHub(r: GitHubBenchResult): string {
       ['scan, public repository', `${r.budget.publicScan} (REST ${r.budget.publicRest} + GraphQL ${r.budget.publicScan - r.budget.publicRest})`],
       ['scan, private repository', `${r.budget.privateScan} (REST ${r.budget.privateRest} + GraphQL ${r.budget.privateScan - r.budget.privateRest})`],
       ['scan, made public since the sync (second round)', String(r.budget.stalePrivateScan)],
+      [
+        'scan, public, + 30 action definitions outside .github',
+        `${r.budget.actionsScan.requests} (GraphQL ${r.budget.actionsScan.graphql}), ${r.budget.actionsScan.roundTrips} round trips, ${r.budget.actionsScan.files} files`,
+      ],
       ['scan, installation with Metadata + Contents only', `${r.budget.contentsOnly.requests} (${r.budget.contentsOnly.forbidden} answered 403)`],
       ['sync, per repository (pages of 100)', r.budget.perSyncedRepository.toFixed(3)],
     ]),

@@ -71,9 +71,9 @@ ${EXIT_CODES}
 
 const SCAN_HELP = `Usage: chainbreaker scan [path ...] [--github owner/repo ...] [options]
 
-Scans each repository checkout (default: . when no --github is given): .github/workflows/*.yml|yaml, local
-composite actions (action.yml|yaml at the root, under .github/actions/ and wherever a workflow uses ./path)
-and .github/dependabot.yml|yaml. With several repositories, each file is prefixed with its repository path.
+Scans each repository checkout (default: . when no --github is given): .github/workflows/*.yml|yaml, action
+definitions (action.yml|yaml anywhere in the repository, node_modules excepted; at most 200 beyond the root,
+.github/actions/ and those a workflow uses) and .github/dependabot.yml|yaml. With several repositories, each file is prefixed with its repository path.
 A path may also be a single workflow or action file, or - for one workflow read from standard input.
 A checkout whose origin remote (.git/config) is on GitHub, or a --github repository, is known by its
 owner/repo: actions of the same owner are first-party (LOW when unpinned, no attack path).
@@ -108,7 +108,8 @@ Options:
                          bytes in all, 50000 findings, 120000 ms); over one, the scan goes up to it and an
                          INFO scan-limit-reached finding names what was skipped
       --online           also run the online audits (impostor-commit, ref-confusion, stale-action-ref,
-                         ref-version-mismatch): ask GitHub about each action a workflow uses, with the token
+                         ref-version-mismatch, and known-vulnerable-action live from the GitHub Advisory
+                         Database): ask GitHub about each action a workflow uses, with the token
                          in GITHUB_TOKEN, spending at most 10% of its remaining hourly rate limit; facts are
                          cached in $XDG_CACHE_HOME/chainbreaker/online.json (default ~/.cache/...). What
                          could not be checked is reported as online-audit-incomplete, never as clean
@@ -557,7 +558,8 @@ async function auditOnline(repositories: RepositoryInput[], token: string, isEna
   } catch (error) {
     io.stderr.write(`chainbreaker: could not write the online cache: ${reason(error)}\n`);
   }
-  io.stderr.write(`chainbreaker: online audits: ${reader.requests} GitHub request${reader.requests === 1 ? '' : 's'}${unassessed > 0 ? `, ${unassessed} reference${unassessed === 1 ? '' : 's'} unassessed (see online-audit-incomplete)` : ''}\n`);
+  const queries = reader.graphqlRequests === 0 ? '' : ` (${reader.graphqlRequests} GraphQL quer${reader.graphqlRequests === 1 ? 'y' : 'ies'})`;
+  io.stderr.write(`chainbreaker: online audits: ${reader.requests} GitHub request${reader.requests === 1 ? '' : 's'}${queries}${unassessed > 0 ? `, ${unassessed} reference${unassessed === 1 ? '' : 's'} unassessed (see online-audit-incomplete)` : ''}\n`);
 }
 
 /**

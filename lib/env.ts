@@ -38,7 +38,7 @@ export type DatabaseConfig =
 
 export type CodeHostConfig =
   /** `apiUrl`: the REST root every App, REST and GraphQL call goes to (GitHub Enterprise Server: `https://HOST/api/v3`). */
-  | { kind: 'github'; appId: string; privateKey: string; apiUrl: string }
+  | { kind: 'github'; appId: string; privateKey: string; apiUrl: string; /** The App's URL name, for "Connect GitHub" links (optional). */ appSlug: string | null }
   | { kind: 'local'; dir: string };
 
 export type LogLevel = 'info' | 'error' | 'silent';
@@ -126,6 +126,7 @@ const EnvSchema = v.object({
   GITHUB_APP_ID: v.pipe(text(), v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be the numeric App id')))),
   GITHUB_APP_PRIVATE_KEY: text(),
   GITHUB_API_URL: httpUrl(),
+  GITHUB_APP_SLUG: v.pipe(text(), v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]{0,99}$/, 'must be the App\'s URL name (lower-case letters, digits and dashes)')))),
   CODEHOST_DIR: text(),
   CORS_ORIGINS: originList,
   PORT: integer(1, 65535),
@@ -212,6 +213,7 @@ export function loadEnv(source: EnvSource): Env {
           appId: e.GITHUB_APP_ID,
           privateKey: e.GITHUB_APP_PRIVATE_KEY.replace(/\\n/g, '\n'),
           apiUrl: (e.GITHUB_API_URL ?? DEFAULT_GITHUB_API_URL).replace(/\/+$/, ''),
+          appSlug: e.GITHUB_APP_SLUG ?? null,
         }
       : { kind: 'local', dir: e.CODEHOST_DIR ?? DEFAULT_CODEHOST_DIR };
 

@@ -60,8 +60,8 @@ const clientConfig = {
   connectUrl:
     config.codeHost.kind === 'local'
       ? '/?installation_id=1&setup_action=install'
-      : process.env.GITHUB_APP_SLUG
-        ? `https://github.com/apps/${encodeURIComponent(process.env.GITHUB_APP_SLUG)}/installations/new`
+      : config.codeHost.appSlug !== null
+        ? `https://github.com/apps/${encodeURIComponent(config.codeHost.appSlug)}/installations/new`
         : null,
   supabaseUrl: null,
   supabaseAnonKey: null,

@@ -1,9 +1,11 @@
 import { constants } from 'node:fs';
+import type { Dirent } from 'node:fs';
 import { open, readdir, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { classifyPath } from '../engine/scan.js';
 import { MAX_FILE_BYTES } from '../engine/yaml/parse.js';
 import type { RepositoryFile } from '../engine/types.js';
+import { compare, isActionDefinition, MAX_LISTED_ENTRIES, planActionDefinitions, skippedActionFiles, UNLISTED_DIRECTORIES } from './actions.js';
 
 /**
  * The reader of a local checkout (the CLI and the local code host). Everything in a checkout is the scanned
@@ -71,8 +73,9 @@ export function localActionPaths(text: string): string[] {
 
 /**
  * The files of a repository checkout the engine reads: workflows, Dependabot config, the root action,
- * actions under `.github/actions/**`, and any local action a workflow or action uses. Only files inside the
- * checkout are read (see above).
+ * actions under `.github/actions/**`, any local action a workflow or action uses, and action definitions
+ * anywhere else within the bounds of `./actions.ts` (what they leave out is passed on with `skipped`). Only
+ * files inside the checkout are read (see above).
  */
 export async function collectRepositoryFiles(root: string, options: CollectOptions = {}): Promise<RepositoryFile[]> {
   const realRoot = await realpath(root);
@@ -136,6 +139,10 @@ export async function collectRepositoryFiles(root: string, options: CollectOptio
     }
   };
   await walk('.github/actions', 0);
+  // Action definitions anywhere else in the repository, within the bounds both code hosts share (actions.ts).
+  const listing = await listActionDefinitions(realRoot);
+  const plan = planActionDefinitions(listing.paths);
+  for (const path of plan.read) await add(path);
   const queue = [...files.values()];
   while (queue.length > 0) {
     const file = queue.shift();
@@ -154,5 +161,35 @@ export async function collectRepositoryFiles(root: string, options: CollectOptio
       }
     }
   }
+  for (const file of skippedActionFiles(plan.over, new Set(files.keys()), listing.truncated)) files.set(file.path, file);
   return [...files.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * The regular files named `action.yml|yaml` in a checkout, found breadth-first in name order without
+ * following symbolic links (a git tree lists a link as a link, never what it points to) and without entering
+ * `UNLISTED_DIRECTORIES`; at most `MAX_LISTED_ENTRIES` entries are looked at (`truncated` past them).
+ */
+export async function listActionDefinitions(realRoot: string, maxEntries = MAX_LISTED_ENTRIES): Promise<{ paths: string[]; truncated: boolean }> {
+  const paths: string[] = [];
+  const queue: string[] = [''];
+  let seen = 0;
+  for (let i = 0; i < queue.length; i++) {
+    const dir = queue[i] ?? '';
+    let entries: Dirent[];
+    try {
+      entries = await readdir(dir === '' ? realRoot : join(realRoot, dir), { withFileTypes: true });
+    } catch {
+      continue; // unreadable or vanished: nothing to list
+    }
+    entries.sort((a, b) => compare(a.name, b.name));
+    for (const entry of entries) {
+      if (++seen > maxEntries) return { paths, truncated: true };
+      const path = dir === '' ? entry.name : `${dir}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (!UNLISTED_DIRECTORIES.has(entry.name)) queue.push(path);
+      } else if (entry.isFile() && isActionDefinition(path)) paths.push(path);
+    }
+  }
+  return { paths, truncated: false };
 }

@@ -3,7 +3,7 @@ import { compareCombinations, findCombinations } from './combinations/detect.js'
 import type { Combination } from './combinations/types.js';
 import { scanRepository, type ScanLimits } from './scan.js';
 import type { SettingsSnapshot } from './settings/snapshot.js';
-import type { UnusedSuppression } from './suppress.js';
+import { joinExtraRecords, type UnusedSuppression } from './suppress.js';
 import { SEVERITIES, emptyCounts, severityRank, type Counts, type FindingRecord, type RepositoryFile, type Ruleset, type Severity } from './types.js';
 
 /**
@@ -90,7 +90,10 @@ export function buildReport(repositories: readonly RepositoryInput[], options: R
       limits: { ...limits, ...(deadline === undefined ? {} : { deadline }) },
     });
     if (repository.extraRecords !== undefined && repository.extraRecords.length > 0) {
-      scan.records = [...scan.records, ...repository.extraRecords.filter((r) => isEnabled(r.finding.rule_id)).map((r) => ({ ...r, finding: { ...r.finding } }))].sort(compareRecords);
+      const joined = joinExtraRecords(scan, repository.files, repository.extraRecords.filter((r) => isEnabled(r.finding.rule_id)).map((r) => ({ ...r, finding: { ...r.finding } })));
+      scan.records = joined.records.sort(compareRecords);
+      scan.suppressed = joined.suppressed;
+      scan.unusedSuppressions = joined.unusedSuppressions;
     }
     const severities = options.severities;
     if (severities !== undefined && severities.size > 0) {

@@ -422,6 +422,15 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     recommendation: "Move to the maintained replacement the finding names, or vendor the action and maintain it yourself.",
   },
   {
+    id: "superfluous-action",
+    category: "BEST-PRAC-5",
+    title: "Action duplicates a tool the runner image has",
+    severity: "INFO",
+    surface: "workflow",
+    description: "A step runs a third-party action whose whole job is one call of a program every GitHub-hosted image the job runs on already has (`gh release create`, `gh issue create`, `jq`, `yq`, `docker run`), so the job trusts one more outside party with its token for nothing. The list, with a source per entry, and the images read (named by image version and date) are in `lib/engine/data/runner-tools.ts`.",
+    recommendation: "Call the program in a `run:` step instead (for example `gh release create \"$TAG\" dist/* --generate-notes` with `GH_TOKEN: ${{ github.token }}`), and drop the action.",
+  },
+  {
     id: "undocumented-permissions",
     category: "BEST-PRAC-5",
     title: "Write permission without a comment saying why",
@@ -495,6 +504,15 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     surface: "workflow",
     description: "A job attests or signs keylessly (`actions/attest-build-provenance`, `actions/attest`, Sigstore, `cosign sign`/`attest` without `--key`) or calls the SLSA generator, but its token cannot mint an OIDC token (`id-token: write` missing): the signing step fails, or the release ships without the provenance it was meant to carry.",
     recommendation: "Grant `id-token: write` (and `attestations: write` for GitHub attestations) to that job only, not to the whole workflow.",
+  },
+  {
+    id: "provenance-not-verified",
+    category: "CICD-SEC-9",
+    title: "Artifact republished without verifying where it came from",
+    severity: "LOW",
+    surface: "workflow",
+    description: "A job publishes something it did not build: release assets it downloaded (`gh release download`, release-asset actions), another run's artifacts (`gh run download`, `actions/download-artifact` with `run-id`), or container images it copies between registries (`crane copy`, `skopeo copy`, `docker pull` + `docker tag`), and nothing in the job checks their provenance, signature or checksum (`gh attestation verify`, `cosign verify`, `slsa-verifier`, `sha256sum -c`), so a tampered artifact is shipped under the project's name.",
+    recommendation: "Verify what the job takes in before it publishes it: `gh attestation verify <file> --repo <owner>/<repo>` for release assets and artifacts, `cosign verify` (or `gh attestation verify oci://...`) for images, or copy images by a digest the workflow names.",
   },
   {
     id: "impostor-commit",

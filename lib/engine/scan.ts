@@ -6,7 +6,7 @@ import { findingOf, type SettingsRule, type WorkflowReport, type WorkflowRule, t
 import { SETTINGS_RULES, WORKFLOW_RULES } from './rules/index.js';
 import scanLimitReached from './rules/scan-limit-reached.js';
 import { markReviewedEnvironments } from './analysis/trust-guards.js';
-import { reviewedEnvironments } from './settings/environments.js';
+import { environmentProtection } from './settings/environments.js';
 import { runSettingsRules } from './settings/run.js';
 import type { SettingsSnapshot } from './settings/snapshot.js';
 import { SuppressionIndex, type UnusedSuppression } from './suppress.js';
@@ -97,7 +97,10 @@ export function scanRepository(files: readonly RepositoryFile[], options: ScanOp
   const clock = limits.now ?? Date.now;
   const overDeadline = () => limits.deadline !== undefined && clock() > limits.deadline;
   const skipped = new Skipped();
+  // Files the code host left out at its own bounds are named, never scanned.
+  for (const f of files) if (f.skipped !== undefined) skipped.add(`host:${f.skipped}`, f.skipped, [f.path]);
   const candidates = files
+    .filter((f) => f.skipped === undefined)
     .map((f) => ({ f, kind: classifyPath(f.path) }))
     .filter((x): x is { f: RepositoryFile; kind: FileKind } => x.kind !== null)
     .sort((a, b) => compare(a.f.path, b.f.path));
@@ -139,8 +142,8 @@ export function scanRepository(files: readonly RepositoryFile[], options: ScanOp
   }
   const repository = new RepositoryModel(workflows, actions, dependabot);
   // Environments with required reviewers gate the jobs that deploy to them (read before any rule runs).
-  const reviewed = reviewedEnvironments(options.settings);
-  if (reviewed.size > 0) markReviewedEnvironments(workflows, reviewed);
+  const environments = environmentProtection(options.settings);
+  if (environments !== null) markReviewedEnvironments(workflows, environments.reviewed, environments.isUnreviewed);
   const collector = new Collector();
   const visited = runWorkflowRules(
     WORKFLOW_RULES.filter((r) => ruleApplies(r, options)),

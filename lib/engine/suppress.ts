@@ -1,4 +1,5 @@
-import type { SourceFile } from './yaml/source.js';
+import type { FindingRecord, RepositoryFile } from './types.js';
+import { SourceFile } from './yaml/source.js';
 
 /*
  * Suppression comments: `# chainbreaker: ignore[rule-a,rule-b]` (or a bare `ignore`) on a finding's line,
@@ -149,6 +150,11 @@ export class SuppressionIndex {
     return true;
   }
 
+  /** The rule ids the directive on `line` suppressed so far. */
+  usedAt(line: number): ReadonlySet<string> {
+    return this.#used.get(line) ?? new Set();
+  }
+
   /** Directives naming rule ids `known` rejects (typos), with those ids. */
   unknown(known: (ruleId: string) => boolean): UnusedSuppression[] {
     return this.directives.flatMap((d) => {
@@ -183,4 +189,48 @@ export function isSuppressed(file: SourceFile, line: number, ruleId: string): bo
 
 function covers(directive: Directive, ruleId: string): boolean {
   return directive.rules === 'all' || directive.rules.includes(ruleId);
+}
+
+/** A scan's findings and suppression bookkeeping, as `joinExtraRecords` reads and returns them. */
+export interface SuppressedRecords {
+  records: FindingRecord[];
+  suppressed: number;
+  unusedSuppressions: UnusedSuppression[];
+}
+
+/**
+ * Joins findings made outside the engine (the online audits) to a scan's: the same suppression comments
+ * apply to them (a match counts as a use of the comment, so it is no longer reported unused), and an extra
+ * finding with the fingerprint of one of the scan's (same rule and file) replaces it, so one `uses:` is never
+ * reported twice. The records come back unsorted.
+ */
+export function joinExtraRecords(scan: SuppressedRecords, files: readonly RepositoryFile[], extra: readonly FindingRecord[]): SuppressedRecords {
+  if (extra.length === 0) return scan;
+  const indexes = new Map<string, SuppressionIndex>();
+  const indexOf = (path: string): SuppressionIndex | null => {
+    let index = indexes.get(path);
+    if (index === undefined) {
+      const file = files.find((f) => f.path === path);
+      if (file === undefined) return null;
+      index = new SuppressionIndex(new SourceFile(file.path, file.text));
+      indexes.set(path, index);
+    }
+    return index;
+  };
+  let suppressed = scan.suppressed;
+  const kept: FindingRecord[] = [];
+  for (const record of extra) {
+    if (indexOf(record.finding.file)?.match(record.finding.line, record.finding.rule_id) === true) suppressed++;
+    else kept.push(record);
+  }
+  const replaced = new Set(kept.map((r) => `${r.finding.rule_id}\0${r.finding.file}\0${r.fingerprint}`));
+  const records = [...scan.records.filter((r) => !replaced.has(`${r.finding.rule_id}\0${r.finding.file}\0${r.fingerprint}`)), ...kept];
+  const unusedSuppressions = scan.unusedSuppressions.flatMap((u) => {
+    const used = indexes.get(u.file)?.usedAt(u.line);
+    if (used === undefined || used.size === 0) return [u];
+    if (u.rules === 'all') return [];
+    const rules = u.rules.filter((id) => !used.has(id));
+    return rules.length === 0 ? [] : [{ ...u, rules }];
+  });
+  return { records, suppressed, unusedSuppressions };
 }

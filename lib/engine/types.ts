@@ -40,6 +40,12 @@ export interface RepositoryFile {
    * engine reports it as `invalid-workflow` with this reason instead of analysing partial text.
    */
   unreadable?: string;
+  /**
+   * Set when the code host left the file out at one of its bounds (too many action definitions, a listing
+   * that stopped): `text` is empty and the engine names it in its `scan-limit-reached` finding with this
+   * reason instead of scanning it. The path may be a pattern (`**\/action.yml`) when no single file is meant.
+   */
+  skipped?: string;
 }
 
 /** File of the pseudo-path used by findings about repository settings. */

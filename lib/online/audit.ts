@@ -4,12 +4,19 @@ import { findingOf } from '../engine/rule.js';
 import { WORKFLOW_RULES } from '../engine/rules/index.js';
 import type { FindingRecord } from '../engine/types.js';
 import { TTL, type CacheEntry, type FactCache } from './cache.js';
-import { BudgetExhausted, type GitHubAnswer, type GitHubReader } from './client.js';
+import { liveFinding, releaseAt, type AdvisoryFact, type Resolved, type VulnerableUse } from './advisories.js';
+import { BudgetExhausted, field, GraphQLUnavailable, type GitHubAnswer, type GitHubReader } from './client.js';
+import { BATCH_REPOSITORIES, buildQuery, parseAnswer, type ListPage, type RepositoryNeeds } from './graphql.js';
 import { MAX_REFERENCES, type ActionReference } from './refs.js';
+import { parseRefVersion } from '../engine/analysis/action-version.js';
 
 /** The rules the online pass reports (their `create` reports nothing offline). */
 export const ONLINE_RULES = ['impostor-commit', 'ref-confusion', 'stale-action-ref', 'ref-version-mismatch', 'online-audit-incomplete'] as const;
-export type OnlineRule = (typeof ONLINE_RULES)[number];
+/** Offline with its snapshot, and live in the online pass (lib/online/advisories.ts). */
+export const LIVE_RULES = ['known-vulnerable-action'] as const;
+/** The rules about a pinned SHA (they need the tag list, and membership for the first two). */
+const SHA_RULES = ['impostor-commit', 'stale-action-ref', 'ref-version-mismatch'] as const;
+export type OnlineRule = (typeof ONLINE_RULES)[number] | (typeof LIVE_RULES)[number];
 
 /** Pages of 100 tags or branches read per repository; a longer list leaves some verdicts unassessed. */
 export const MAX_LIST_PAGES = 3;
@@ -35,7 +42,7 @@ export interface OnlineAuditResult {
 class Unassessable extends Error {}
 
 interface Verdict {
-  rule: Exclude<OnlineRule, 'online-audit-incomplete'>;
+  rule: Exclude<OnlineRule, 'online-audit-incomplete' | 'known-vulnerable-action'>;
   message: string;
   recommendation?: string;
 }
@@ -48,8 +55,16 @@ type Membership = { member: boolean };
  * the engine's shape. Identical references (same repository, ref and version comment) are checked once.
  * Never throws for GitHub's answers: what could not be checked becomes `online-audit-incomplete`.
  */
-export async function auditReferences(references: readonly ActionReference[], options: OnlineAuditOptions): Promise<OnlineAuditResult> {
+export async function auditReferences(
+  references: readonly ActionReference[],
+  options: OnlineAuditOptions,
+  /** The uses as the offline rule groups them (parses the files): called only when a live advisory may apply. */
+  uses: () => readonly VulnerableUse[] = () => [],
+): Promise<OnlineAuditResult> {
   const isEnabled = options.isEnabled ?? (() => true);
+  const shaRules = SHA_RULES.some((id) => isEnabled(id));
+  const confusion = isEnabled('ref-confusion');
+  const advisories = isEnabled('known-vulnerable-action');
   const facts = new Facts(options.reader, options.cache);
   const audited = references.slice(0, MAX_REFERENCES);
   const groups = new Map<string, ActionReference[]>();
@@ -59,13 +74,18 @@ export async function auditReferences(references: readonly ActionReference[], op
     if (group === undefined) groups.set(key, [reference]);
     else group.push(reference);
   }
-  await facts.prefetch([...groups.values()].flatMap(([r]) => (r === undefined ? [] : factKeys(r))));
+  const firsts = [...groups.values()].flatMap(([r]) => (r === undefined ? [] : [r]));
+  const checked = firsts.filter((r) => (isFullSha(r.ref) ? shaRules : confusion));
+  // Packages are the validated names of the references (nothing else reaches a request).
+  const packages = advisories ? [...new Set(audited.map((r) => slug(r)))] : [];
+  await facts.prefetch([...checked.flatMap(factKeys), ...packages.map((p) => `advisories:${p}`)]);
+  await facts.batch(checked, packages);
 
   const verdicts: { reference: ActionReference; verdict: Verdict }[] = [];
   const unassessed: { reference: ActionReference; reason: string }[] = references.slice(MAX_REFERENCES).map((reference) => ({ reference, reason: `more than ${MAX_REFERENCES} references in the repository` }));
   for (const group of groups.values()) {
     const first = group[0];
-    if (first === undefined) continue;
+    if (first === undefined || !(isFullSha(first.ref) ? shaRules : confusion)) continue;
     try {
       const found = await check(first, facts);
       for (const reference of group) for (const verdict of found) verdicts.push({ reference, verdict });
@@ -74,9 +94,32 @@ export async function auditReferences(references: readonly ActionReference[], op
       for (const reference of group) unassessed.push({ reference, reason: error.message });
     }
   }
+  const live: FindingRecord[] = [];
+  if (advisories) {
+    const asked = new Set(packages.filter((p) => facts.known(`advisories:${p}`) !== undefined));
+    for (const reference of audited) {
+      if (asked.has(slug(reference))) continue;
+      unassessed.push({ reference, reason: `the GitHub Advisory Database could not be asked${facts.graphqlFailure === null ? '' : ` (${facts.graphqlFailure})`}, so known-vulnerable-action used the built-in snapshot only` });
+    }
+    // The files are parsed again (as the offline rule sees them) only when some package has an advisory.
+    const affected = packages.filter((p) => ((facts.known(`advisories:${p}`) as AdvisoryFact | undefined)?.vulnerabilities.length ?? 0) > 0);
+    for (const use of affected.length === 0 ? [] : uses().slice(0, MAX_REFERENCES)) {
+      const fact = facts.known(`advisories:${use.slug}`) as AdvisoryFact | undefined;
+      if (fact === undefined || fact.vulnerabilities.length === 0) continue;
+      const [owner = '', repo = ''] = use.slug.split('/');
+      const at: ActionReference = { file: use.file, line: use.line, column: use.column, owner, repo, ref: use.ref, version: null };
+      try {
+        const record = liveFinding(use, fact, await resolveUse(use, at, facts));
+        if (record !== null) live.push(record);
+      } catch (error) {
+        if (!(error instanceof Unassessable || error instanceof BudgetExhausted)) throw error;
+        unassessed.push({ reference: at, reason: error.message });
+      }
+    }
+  }
   await facts.flush();
 
-  const records: FindingRecord[] = [];
+  const records: FindingRecord[] = [...live];
   const seen = new Map<string, number>();
   const add = (rule: OnlineRule, reference: ActionReference, message: string, recommendation?: string) => {
     if (!isEnabled(rule)) return;
@@ -92,13 +135,23 @@ export async function auditReferences(references: readonly ActionReference[], op
     });
   };
   for (const { reference, verdict } of verdicts) add(verdict.rule, reference, verdict.message, verdict.recommendation);
-  const byFile = new Map<string, { reference: ActionReference; reason: string }[]>();
-  for (const u of unassessed) byFile.set(u.reference.file, [...(byFile.get(u.reference.file) ?? []), u]);
-  for (const list of byFile.values()) {
-    const sorted = list.sort((a, b) => a.reference.line - b.reference.line || a.reference.column - b.reference.column);
+  // One reference may be unassessed twice (its pin and its advisories): named and counted once.
+  const byFile = new Map<string, Map<string, { reference: ActionReference; reason: string }>>();
+  const reasonsByFile = new Map<string, Set<string>>();
+  for (const u of unassessed) {
+    const here = byFile.get(u.reference.file) ?? new Map<string, { reference: ActionReference; reason: string }>();
+    const key = `${u.reference.line}:${u.reference.column}:${u.reference.owner}/${u.reference.repo}@${u.reference.ref.toLowerCase()}`;
+    if (!here.has(key)) here.set(key, u);
+    byFile.set(u.reference.file, here);
+    reasonsByFile.set(u.reference.file, (reasonsByFile.get(u.reference.file) ?? new Set()).add(u.reason));
+  }
+  let unassessedCount = 0;
+  for (const [file, unique] of byFile) {
+    const sorted = [...unique.values()].sort((a, b) => a.reference.line - b.reference.line || a.reference.column - b.reference.column);
+    unassessedCount += sorted.length;
     const head = sorted[0];
     if (head === undefined) continue;
-    const reasons = [...new Set(sorted.map((u) => u.reason))].join('; ');
+    const reasons = [...(reasonsByFile.get(file) ?? [])].join('; ');
     const named = sorted.slice(0, NAMED_UNASSESSED).map((u) => `\`${u.reference.owner}/${u.reference.repo}@${u.reference.ref}\``);
     const more = sorted.length > NAMED_UNASSESSED ? ` and ${sorted.length - NAMED_UNASSESSED} more` : '';
     add(
@@ -108,7 +161,32 @@ export async function auditReferences(references: readonly ActionReference[], op
     );
   }
   records.sort((a, b) => compare(a.finding.file, b.finding.file) || a.finding.line - b.finding.line || a.finding.column - b.finding.column || compare(a.finding.rule_id, b.finding.rule_id));
-  return { records, unassessed: unassessed.length };
+  return { records, unassessed: unassessedCount };
+}
+
+/**
+ * What a use runs, for matching advisory ranges: a SHA by the release tag at that commit (else its version
+ * comment; else not judged, null); an exact version tag by itself; a floating tag (`v4`) by the release at
+ * its commit, else as the newest of its line; any other name by the release at the tag of that name, else
+ * as a branch. Reads the tag list only when needed (it is usually cached or batched already).
+ */
+async function resolveUse(use: VulnerableUse, at: ActionReference, facts: Facts): Promise<Resolved | null> {
+  const version = parseRefVersion(use.ref);
+  if (version !== null && !version.floating) return { kind: 'release', version: version.normalized };
+  const tags = await facts.list(at, 'tags');
+  if ('missing' in tags) throw new Unassessable(`${use.slug} was not found`);
+  if (isFullSha(use.ref)) {
+    const release = releaseAt(tags.items, use.ref.toLowerCase());
+    if (release !== null) return { kind: 'release', version: release };
+    return use.version === null || use.version.floating ? null : { kind: 'release', version: use.version.normalized };
+  }
+  const tagged = tags.items.find(([name]) => name === use.ref);
+  const release = tagged === undefined ? null : releaseAt(tags.items, tagged[1]);
+  if (release !== null) return { kind: 'release', version: release };
+  if (version !== null) return { kind: 'line', version: version.normalized };
+  if (tagged !== undefined) return null;
+  if (!tags.complete) throw new Unassessable(`${use.slug} has too many tags to tell whether ${use.ref} is one`);
+  return { kind: 'branch' };
 }
 
 function compare(a: string, b: string): number {
@@ -174,6 +252,10 @@ function refPath(ref: string): string {
 class Facts {
   readonly #known = new Map<string, unknown>();
   readonly #pending: CacheEntry[] = [];
+  /** Repositories GitHub said it does not know (this run only: a name can be registered later). */
+  readonly #missing = new Set<string>();
+  /** Why GraphQL was given up in this run, if it was. */
+  graphqlFailure: string | null = null;
 
   constructor(
     readonly reader: GitHubReader,
@@ -184,6 +266,106 @@ class Facts {
     const unique = [...new Set(keys)];
     if (unique.length === 0) return;
     for (const [key, value] of await this.cache.get(unique)) this.#known.set(key, value);
+  }
+
+  known(key: string): unknown {
+    return this.#known.get(key);
+  }
+
+  #learn(key: string, value: unknown, ttlSeconds: number): void {
+    this.#known.set(key, value);
+    this.#pending.push({ key, value, ttlSeconds });
+  }
+
+  /**
+   * Asks GraphQL, in batches, every fact the references will need that the cache did not have: the tag
+   * list (and, for pinned SHAs whose membership is not known, the default branch and the branch list),
+   * exact branch/tag names for the other refs, and the packages' advisories. Lists longer than a page are
+   * paged in further rounds (up to MAX_LIST_PAGES). Whatever GraphQL does not answer is left to REST.
+   */
+  async batch(references: readonly ActionReference[], packages: readonly string[]): Promise<void> {
+    const graphql = this.reader.graphql;
+    if (graphql === undefined) {
+      this.graphqlFailure = 'this reader has no GraphQL';
+      return;
+    }
+    const needs = new Map<string, RepositoryNeeds>();
+    const need = (slugText: string): RepositoryNeeds => {
+      let entry = needs.get(slugText);
+      if (entry === undefined) {
+        const [owner = '', repo = ''] = slugText.split('/');
+        entry = { owner, repo };
+        needs.set(slugText, entry);
+      }
+      return entry;
+    };
+    for (const r of references) {
+      const s = slug(r);
+      if (isFullSha(r.ref)) {
+        if (!this.#known.has(`tags:${s}`)) need(s).tags = { after: null };
+        if (!this.#known.has(`commit:${s}@${r.ref}`)) {
+          if (!this.#known.has(`repo:${s}`)) need(s).defaultBranch = true;
+          if (!this.#known.has(`branches:${s}`)) need(s).branches = { after: null };
+        }
+      } else if (!this.#known.has(`refkind:${s}@${r.ref}`)) {
+        const entry = need(s);
+        entry.refKinds = [...new Set([...(entry.refKinds ?? []), r.ref])];
+      }
+    }
+    for (const p of packages) {
+      if (this.#known.has(`advisories:${p}`)) continue;
+      need(p).advisories = true;
+      // The release a tag or SHA is, for matching ranges: cheap here, a REST request later.
+      if (!this.#known.has(`tags:${p}`)) need(p).tags = { after: null };
+    }
+    const lists = new Map<string, { items: [string, string][]; pages: number }>();
+    let round = [...needs.entries()];
+    for (let pass = 0; pass < MAX_LIST_PAGES && round.length > 0; pass++) {
+      const next: [string, RepositoryNeeds][] = [];
+      for (let i = 0; i < round.length; i += BATCH_REPOSITORIES) {
+        const chunk = round.slice(i, i + BATCH_REPOSITORIES);
+        const batch = chunk.map(([, n]) => n);
+        const { query, variables } = buildQuery(batch);
+        let answer: GitHubAnswer;
+        try {
+          answer = await graphql(query, variables);
+        } catch (error) {
+          if (error instanceof GraphQLUnavailable || error instanceof BudgetExhausted) {
+            this.graphqlFailure = error.message;
+            return;
+          }
+          throw error;
+        }
+        if (answer.status !== 200 || typeof field(answer.body, 'data') !== 'object' || field(answer.body, 'data') === null) {
+          this.graphqlFailure = `GitHub answered ${answer.status} to a GraphQL query`;
+          return;
+        }
+        parseAnswer(batch, answer.body).forEach((result, k) => {
+          const [s, asked] = chunk[k] ?? [];
+          if (s === undefined || asked === undefined) return;
+          if (result.advisories !== undefined) this.#learn(`advisories:${s}`, result.advisories, TTL.advisories);
+          if (result.missing === true) {
+            this.#missing.add(s);
+            return;
+          }
+          if (result.defaultBranch !== undefined) this.#learn(`repo:${s}`, result.defaultBranch, TTL.repository);
+          for (const [ref, kinds] of result.refKinds ?? []) this.#learn(`refkind:${s}@${ref}`, kinds, TTL.refs);
+          const more: RepositoryNeeds = { owner: asked.owner, repo: asked.repo };
+          for (const kind of ['tags', 'branches'] as const) {
+            const page: ListPage | undefined = result[kind];
+            if (page === undefined) continue;
+            const list = lists.get(`${kind}:${s}`) ?? { items: [], pages: 0 };
+            list.items.push(...page.items);
+            list.pages++;
+            lists.set(`${kind}:${s}`, list);
+            if (page.hasNextPage && page.endCursor !== null && list.pages < MAX_LIST_PAGES) more[kind] = { after: page.endCursor };
+            else this.#learn(`${kind}:${s}`, { items: list.items, complete: !page.hasNextPage } satisfies Listed, TTL.refs);
+          }
+          if (more.tags !== undefined || more.branches !== undefined) next.push([s, more]);
+        });
+      }
+      round = next;
+    }
   }
 
   async flush(): Promise<void> {
@@ -199,6 +381,8 @@ class Facts {
   }
 
   async #get(path: string): Promise<GitHubAnswer> {
+    const repository = /^\/repos\/([^/]+\/[^/?]+)/.exec(path)?.[1];
+    if (repository !== undefined && this.#missing.has(repository)) throw new Unassessable(`${repository} was not found`);
     const answer = await this.reader.get(path);
     if (answer.status >= 500) throw new Unassessable(`GitHub answered ${answer.status}`);
     if (answer.status === 401 || answer.status === 403) throw new Unassessable(`GitHub refused the token (${answer.status})`);
@@ -251,6 +435,9 @@ class Facts {
   async membership(r: ActionReference, tags: Extract<Listed, { items: unknown }>): Promise<boolean> {
     const found = await this.#fact<Membership>(`commit:${slug(r)}@${r.ref}`, (m) => (m.member ? TTL.member : TTL.notMember), async () => {
       if (tags.items.some(([, sha]) => sha === r.ref)) return { member: true };
+      // A branch head, when the branch list is already known (batched or cached): no request.
+      const heads = this.#known.get(`branches:${slug(r)}`) as Listed | undefined;
+      if (heads !== undefined && 'items' in heads && heads.items.some(([, sha]) => sha === r.ref)) return { member: true };
       const defaultBranch = await this.defaultBranch(r);
       if (defaultBranch === null) throw new Unassessable(`${slug(r)} was not found`);
       const onDefault = await this.#contains(r, defaultBranch);
@@ -259,7 +446,15 @@ class Facts {
       const branches = await this.list(r, 'branches');
       if ('missing' in branches) throw new Unassessable(`${slug(r)} was not found`);
       if (branches.items.some(([, sha]) => sha === r.ref)) return { member: true };
-      const candidates = [...branches.items.filter(([name]) => name !== defaultBranch), ...tags.items].map(([name]) => name);
+      // One compare per distinct commit: refs at a commit already compared (the default branch's head, a
+      // release branch and its tag) cannot answer differently.
+      const compared = new Set(branches.items.filter(([name]) => name === defaultBranch).map(([, sha]) => sha));
+      const candidates: string[] = [];
+      for (const [name, sha] of [...branches.items, ...tags.items]) {
+        if (compared.has(sha)) continue;
+        compared.add(sha);
+        candidates.push(name);
+      }
       if (!branches.complete || !tags.complete || candidates.length > MAX_COMPARES) {
         throw new Unassessable(`${slug(r)} has too many branches and tags to decide whether ${r.ref.slice(0, 12)} is one of its commits`);
       }
@@ -301,8 +496,4 @@ class Facts {
       return target.toLowerCase();
     });
   }
-}
-
-function field(value: unknown, name: string): unknown {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[name] : undefined;
 }

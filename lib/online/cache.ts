@@ -28,6 +28,8 @@ export const TTL = {
   member: 7 * 24 * 3600,
   /** A commit found on none may be merged later (1 day). */
   notMember: 24 * 3600,
+  /** An action repository's advisories (`advisories`): new ones are published any day (6 hours). */
+  advisories: 6 * 3600,
 } as const;
 
 interface Stored {

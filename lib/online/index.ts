@@ -4,17 +4,19 @@
  * out in the engine's shape, bound to the `uses:` they are about.
  */
 import type { RepositoryFile } from '../engine/types.js';
-import { auditReferences, ONLINE_RULES, type OnlineAuditOptions, type OnlineAuditResult } from './audit.js';
+import { auditReferences, LIVE_RULES, ONLINE_RULES, type OnlineAuditOptions, type OnlineAuditResult } from './audit.js';
+import { collectUses } from './advisories.js';
 import { collectReferences } from './refs.js';
 
-export { auditReferences, ONLINE_RULES, type OnlineAuditOptions, type OnlineAuditResult } from './audit.js';
-export { BudgetExhausted, BudgetedReader, fetchReader, type GitHubAnswer, type GitHubReader } from './client.js';
+export { auditReferences, LIVE_RULES, ONLINE_RULES, type OnlineAuditOptions, type OnlineAuditResult } from './audit.js';
+export { BudgetExhausted, BudgetedReader, fetchReader, GraphQLUnavailable, type GitHubAnswer, type GitHubReader } from './client.js';
+export { collectUses, inVulnerableRange, parseRange, releaseAt, type AdvisoryFact, type LiveAdvisory, type Resolved } from './advisories.js';
 export { DiskCache, MemoryCache, TTL, defaultCachePath, type FactCache } from './cache.js';
 export { collectReferences, type ActionReference } from './refs.js';
 
 /** The online findings of one repository's files; nothing (and no request) when every online rule is off. */
 export async function auditRepository(files: readonly RepositoryFile[], options: OnlineAuditOptions): Promise<OnlineAuditResult> {
   const enabled = options.isEnabled ?? (() => true);
-  if (!ONLINE_RULES.some((id) => enabled(id))) return { records: [], unassessed: 0 };
-  return auditReferences(collectReferences(files), options);
+  if (![...ONLINE_RULES, ...LIVE_RULES].some((id) => enabled(id))) return { records: [], unassessed: 0 };
+  return auditReferences(collectReferences(files), options, () => collectUses(files));
 }

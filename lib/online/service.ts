@@ -1,6 +1,7 @@
 import type { Database } from '../db/port.js';
 import type { ScanResult } from '../engine/scan.js';
-import type { FindingRecord, RepositoryFile } from '../engine/types.js';
+import { joinExtraRecords } from '../engine/suppress.js';
+import { emptyCounts, type FindingRecord, type RepositoryFile } from '../engine/types.js';
 import type { CacheEntry, FactCache } from './cache.js';
 import { BudgetedReader, type GitHubReader } from './client.js';
 import { DatabaseFactCache } from './db-cache.js';
@@ -35,12 +36,17 @@ export async function withOnlineAudits(result: ScanResult, options: ServiceOnlin
     isEnabled: options.isEnabled,
   });
   if (records.length === 0) return;
-  const merged: FindingRecord[] = [...result.records, ...records].sort(
+  // The scan's suppression comments apply; a live known-vulnerable-action finding replaces the offline one.
+  const joined = joinExtraRecords(result, options.files, records);
+  const merged: FindingRecord[] = joined.records.sort(
     (a, b) => compare(a.finding.file, b.finding.file) || a.finding.line - b.finding.line || a.finding.column - b.finding.column || compare(a.finding.rule_id, b.finding.rule_id),
   );
   result.records = merged;
   result.findings = merged.map((r) => r.finding);
-  for (const r of records) result.counts[r.finding.severity]++;
+  result.suppressed = joined.suppressed;
+  result.unusedSuppressions = joined.unusedSuppressions;
+  result.counts = emptyCounts();
+  for (const r of merged) result.counts[r.finding.severity]++;
 }
 
 function compare(a: string, b: string): number {

@@ -141,7 +141,7 @@ describe('the flow on the local code host', () => {
     expect(takeover?.components[0]?.finding).toEqual(withoutFix(scans.triage.findings.find((f) => f.rule_id === 'script-injection') ?? {}));
 
     const releaseCombos = await client.combos(release);
-    expect(ids(releaseCombos.combos)).toEqual(['mutable-action-secret-theft', 'silent-supply-chain-tampering']);
+    expect(ids(releaseCombos.combos)).toEqual(['mutable-action-secret-theft', 'silent-supply-chain-tampering', 'unverifiable-release']);
     expect(await client.combos(hardened)).toEqual({ combos: [], critical_count: 0, high_count: 0 });
 
     const paths = await client.attackPaths();
@@ -156,7 +156,7 @@ describe('the flow on the local code host', () => {
     expect(paths.total_combos).toBe(all.length);
     expect(paths.critical_count).toBe(all.filter((c) => c.severity === 'CRITICAL').length);
     expect(paths.high_count).toBe(all.filter((c) => c.severity === 'HIGH').length);
-    expect(paths).toMatchObject({ total_combos: 4, critical_count: 2, high_count: 2 });
+    expect(paths).toMatchObject({ total_combos: 5, critical_count: 2, high_count: 3 });
   });
 
   it('scans with the owasp ruleset: only CICD-SEC rules, counts still agreeing', async () => {
@@ -205,13 +205,13 @@ describe('settings decide what takes part, at scan time and afterwards', () => {
     await client.scan(triage);
     await client.scan(release);
     const before = await client.attackPaths();
-    expect(before.total_combos).toBe(4);
+    expect(before.total_combos).toBe(5);
 
     await client.setSetting('default-token-write', false);
     expect(ids((await client.combos(triage)).combos)).toEqual(['injection-token-theft']);
     const after = await client.attackPaths();
     expect(after.repos.find((r) => r.repo_id === triage)?.combos.map((c) => c.id)).toEqual(['injection-token-theft']);
-    expect(after).toMatchObject({ total_combos: 3, critical_count: 1, high_count: 2 });
+    expect(after).toMatchObject({ total_combos: 4, critical_count: 1, high_count: 3 });
 
     // The amplifier is a rule like any other: off, it is no longer a component.
     await client.setSetting('actions-can-approve-prs', false);
@@ -232,7 +232,7 @@ describe('settings decide what takes part, at scan time and afterwards', () => {
     expect(await client.combos(triage)).toEqual({ combos: [], critical_count: 0, high_count: 0 });
     const paths = await client.attackPaths();
     expect(paths.repos.map((r) => r.repo_id)).toEqual([release]);
-    expect(paths).toMatchObject({ total_combos: 2, critical_count: 0, high_count: 2 });
+    expect(paths).toMatchObject({ total_combos: 3, critical_count: 0, high_count: 3 });
 
     // Globally off, but on for this repository: the override wins here and nowhere else.
     await client.setSetting('unpinned-action', false);
@@ -244,7 +244,7 @@ describe('settings decide what takes part, at scan time and afterwards', () => {
     // (missing-provenance is a finding of another job, so it no longer joins: paths bind to one job.)
     expect(withoutUnpinned[0]?.components.map((c) => c.rule_id)).toEqual(['download-without-checksum', 'continue-on-error']);
     await client.setOverride(release, 'unpinned-action', true);
-    expect(ids((await client.combos(release)).combos)).toEqual(['mutable-action-secret-theft', 'silent-supply-chain-tampering']);
+    expect(ids((await client.combos(release)).combos)).toEqual(['mutable-action-secret-theft', 'silent-supply-chain-tampering', 'unverifiable-release']);
 
     // Cleared, the repository inherits the global preference again.
     await client.clearOverride(release, 'unpinned-action');

@@ -58,7 +58,7 @@ describe('chainbreaker scan --online', () => {
     expect(first.code).toBe(EXIT.findings);
     const findings = (JSON.parse(first.stdout) as { findings: Finding[] }).findings;
     expect(findings.map((f) => `${f.line}:${f.column} ${f.rule_id} ${f.severity}`)).toEqual(['6:15 impostor-commit HIGH', '7:15 ref-version-mismatch MEDIUM']);
-    expect(first.stderr).toMatch(/online audits: \d+ GitHub requests\n/);
+    expect(first.stderr).toMatch(/online audits: \d+ GitHub requests \(1 GraphQL query\)\n/);
     expect(existsSync(join(cacheHome, 'chainbreaker', 'online.json'))).toBe(true);
 
     const spent = fake.requests.length;

@@ -372,7 +372,7 @@ describe('combinations', () => {
     expect((JSON.parse(r.stdout) as { cannot_fire: string[] }).cannot_fire).toEqual(['injection-secret-exfiltration', 'injection-token-theft']);
     const text = await run(['combinations', '--disable', 'untrusted-checkout']);
     expect(text.stdout).toMatch(/pwn-request {2}CRITICAL {2}file scope {2}\(cannot fire/);
-    expect(text.stdout).toContain('18 kinds of attack path, 1 of which cannot fire');
+    expect(text.stdout).toContain('21 kinds of attack path, 1 of which cannot fire');
   });
 
   it('text lists every kind with what it requires and the rule that breaks it', async () => {

@@ -84,7 +84,14 @@ describe('loadEnv', () => {
       appId: '42',
       privateKey: '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----',
       apiUrl: 'https://api.github.com',
+      appSlug: null,
     });
+  });
+
+  it('reads the App slug for "Connect GitHub" links and refuses one that is not a URL name', () => {
+    const github = { GITHUB_APP_ID: '42', GITHUB_APP_PRIVATE_KEY: PEM, JWT_SIGNING_SECRET: SECRET };
+    expect(loadEnv({ ...github, GITHUB_APP_SLUG: 'chainbreaker-dev' }).codeHost).toMatchObject({ kind: 'github', appSlug: 'chainbreaker-dev' });
+    expect(errorOf({ ...github, GITHUB_APP_SLUG: '../evil' })).toContain('GITHUB_APP_SLUG must be the App');
   });
 
   it('sends every GitHub call to GITHUB_API_URL (GitHub Enterprise Server)', () => {

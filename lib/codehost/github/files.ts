@@ -52,6 +52,40 @@ export class FileCollector {
     if (entry !== undefined && isRegularFile(entry)) this.addBlob(path, blob);
   }
 
+  /**
+   * The entries of a recursive git tree (REST `GET .../git/trees/{sha}?recursive=1`): each directory's
+   * listing, where GraphQL did not already give it. Only a complete tree may be passed: a listing cut short
+   * would rule out local actions that exist.
+   */
+  addTreeListings(entries: readonly TreeEntry[]): void {
+    for (const entry of entries) {
+      const slash = entry.path.lastIndexOf('/');
+      const dir = slash < 0 ? '' : entry.path.slice(0, slash);
+      let listing = this.listings.get(dir);
+      if (listing === undefined) {
+        listing = new Map();
+        this.listings.set(dir, listing);
+      }
+      const name = entry.path.slice(slash + 1);
+      if (!listing.has(name)) listing.set(name, { type: entry.type, mode: entry.mode });
+    }
+  }
+
+  /** A blob a tree entry showed to be a regular file. */
+  addRegularBlob(path: string, blob: unknown): void {
+    if (isObject(blob)) this.addBlob(path, blob);
+  }
+
+  /** Whether a file of that path was collected (readable or not). */
+  has(path: string): boolean {
+    return this.files.has(path);
+  }
+
+  /** Paths collected so far. */
+  paths(): Set<string> {
+    return new Set(this.files.keys());
+  }
+
   /** Whether `dir` has a regular file `name` (false when the listing is unknown). */
   hasFile(dir: string, name: string): boolean {
     const entry = this.listings.get(dir)?.get(name);
@@ -122,6 +156,33 @@ export function blobFile(path: string, blob: Record<string, unknown>): Repositor
     };
   }
   return { path, text: blob.text };
+}
+
+/** One entry of a REST git tree, with its mode as a number (REST gives the octal text: `"100644"`). */
+export interface TreeEntry {
+  path: string;
+  type: string;
+  mode: number;
+  /** Bytes, for blobs. */
+  size?: number;
+}
+
+/** A REST recursive tree's entries (malformed ones skipped) and whether GitHub cut it short. */
+export function treeEntries(body: unknown): { entries: TreeEntry[]; truncated: boolean } | null {
+  if (!isObject(body) || !Array.isArray(body.tree)) return null;
+  const entries: TreeEntry[] = [];
+  for (const item of body.tree) {
+    if (!isObject(item) || typeof item.path !== 'string' || typeof item.type !== 'string' || typeof item.mode !== 'string') continue;
+    const mode = Number.parseInt(item.mode, 8);
+    if (!Number.isFinite(mode)) continue;
+    entries.push({ path: item.path, type: item.type, mode, ...(typeof item.size === 'number' ? { size: item.size } : {}) });
+  }
+  return { entries, truncated: body.truncated === true };
+}
+
+/** A tree entry that is a regular file (not a link, a submodule or a directory). */
+export function isRegularTreeEntry(entry: TreeEntry): boolean {
+  return isRegularFile(entry);
 }
 
 function isRegularFile(entry: Entry): boolean {

@@ -54,7 +54,34 @@ export interface SnapshotQueryFields {
   bypassActors: boolean;
   /** `viewerCanAdminister`: a personal token's admin rights, unknown until asked. */
   viewerCanAdminister: boolean;
+  /** Deployment environments and their protection rules (an App needs Actions: read). */
+  environments: boolean;
 }
+
+/**
+ * The alias of `repository` that holds only `environments`: the connection is non-null, so a refusal
+ * (an App without Actions: read) would otherwise null the whole `repository` answer.
+ */
+export const ENVIRONMENTS_ALIAS = 'deploymentEnvironments';
+
+/** Environments read (GitHub allows far fewer in practice; one not listed is simply no gate). */
+export const ENVIRONMENTS_PAGE = 50;
+/**
+ * Protection rules read per environment: GitHub has at most one each of required reviewers, wait timer
+ * and branch policy, plus up to six custom deployment protection rules.
+ */
+export const PROTECTION_RULES_PAGE = 10;
+
+/**
+ * Environments with the facts the engine's gate needs: whether a required-reviewers rule names anyone
+ * (`reviewers(first: 1) { totalCount }`, not the list: the count is all that is read). GitHub prices a
+ * query by the connections it may return, so the pages are kept small: this part adds about 6 points (1 + 50 + 500 connections, divided by 100).
+ */
+const ENVIRONMENTS = `environments(first: ${ENVIRONMENTS_PAGE}) {
+      totalCount
+      pageInfo { hasNextPage }
+      nodes { databaseId name protectionRules(first: ${PROTECTION_RULES_PAGE}) { nodes { databaseId type preventSelfReview timeout reviewers(first: 1) { totalCount } } } }
+    }`;
 
 /** The alias of `repository` that holds only `hasVulnerabilityAlertsEnabled`. */
 export const VULNERABILITY_ALERTS = 'vulnerabilityAlerts';
@@ -105,6 +132,7 @@ export function snapshotQuery(fields: SnapshotQueryFields): string {
     docsCodeowners: object(expression: "HEAD:docs/CODEOWNERS") { __typename }
   }
   ${fields.vulnerabilityAlerts ? `${VULNERABILITY_ALERTS}: repository(owner: $owner, name: $name) { hasVulnerabilityAlertsEnabled }` : ''}
+  ${fields.environments ? `${ENVIRONMENTS_ALIAS}: repository(owner: $owner, name: $name) { ${ENVIRONMENTS} }` : ''}
 }`.replace(/\n\s*\n/g, '\n');
 }
 
@@ -129,6 +157,27 @@ export function localActionsQuery(dirs: readonly string[]): { query: string; var
     );
   });
   const query = `query ChainbreakerLocalActions($owner: String!, $name: String!, ${declarations.join(', ')}) {
+  repository(owner: $owner, name: $name) {
+    ${selections.join('\n    ')}
+  }
+}`;
+  return { query, variables };
+}
+
+/** Blobs fetched by path in one query (each an alias `b<i>`). */
+export const BLOBS_PER_QUERY = 100;
+
+/** Blobs by path, as aliases `b<i>` of `object(expression: "HEAD:<path>")`; paths travel as variables. */
+export function blobsQuery(paths: readonly string[]): { query: string; variables: Record<string, string> } {
+  const variables: Record<string, string> = {};
+  const declarations: string[] = [];
+  const selections: string[] = [];
+  paths.forEach((path, i) => {
+    variables[`b${i}`] = `HEAD:${path}`;
+    declarations.push(`$b${i}: String!`);
+    selections.push(`b${i}: object(expression: $b${i}) { ... on Blob { ${BLOB} } }`);
+  });
+  const query = `query ChainbreakerActionDefinitions($owner: String!, $name: String!, ${declarations.join(', ')}) {
   repository(owner: $owner, name: $name) {
     ${selections.join('\n    ')}
   }

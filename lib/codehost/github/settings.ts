@@ -169,3 +169,37 @@ function snakeCase(value: unknown): unknown {
 function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
+
+/** The permission key GitHub's environments need (REST and GraphQL): "Actions: read". */
+export const ACTIONS_PERMISSION = 'actions';
+
+/**
+ * `GET /repos/{o}/{r}/environments` from `Repository.environments`: `total_count`, and per environment
+ * `id`, `name` and `protection_rules` (`type` in REST's lower case; `prevent_self_review` for required
+ * reviewers, `wait_timer` for a wait timer). GraphQL is asked for the number of reviewers only, so a
+ * required-reviewers rule carries `reviewers: []` when it names nobody (or GitHub's answer does not say) and no `reviewers` list otherwise
+ * (lib/engine/settings/environments.ts reads exactly that). Null for an answer not in GraphQL's shape.
+ */
+export function environmentsBody(connection: unknown): JsonObject | null {
+  if (!isObject(connection) || !Array.isArray(connection.nodes)) return null;
+  const environments = connection.nodes.filter(isObject).map((node) => {
+    const rules = isObject(node.protectionRules) && Array.isArray(node.protectionRules.nodes) ? node.protectionRules.nodes.filter(isObject) : [];
+    return {
+      id: node.databaseId,
+      name: node.name,
+      protection_rules: rules.map((rule) => {
+        const type = typeof rule.type === 'string' ? rule.type.toLowerCase() : rule.type;
+        const body: JsonObject = { id: rule.databaseId, type };
+        if (type === 'required_reviewers') {
+          body.prevent_self_review = rule.preventSelfReview === true;
+          // Only a count GitHub states makes the rule a gate; anything else reads as "nobody".
+          const count = isObject(rule.reviewers) ? rule.reviewers.totalCount : undefined;
+          if (typeof count !== 'number' || count < 1) body.reviewers = [];
+        }
+        if (type === 'wait_timer') body.wait_timer = rule.timeout;
+        return body;
+      }),
+    };
+  });
+  return { total_count: typeof connection.totalCount === 'number' ? connection.totalCount : environments.length, environments };
+}

@@ -5,9 +5,11 @@ import type { RepositoryFile } from '../../engine/types.js';
 import { CodeHostError } from '../port.js';
 import { graphqlUrl, type RequestFunction } from './client.js';
 import { codeHostError, describeFailure } from './errors.js';
-import { FileCollector } from './files.js';
-import { ACTION_TREE_LEVELS, FILE_OBJECTS, localActionsQuery, snapshotQuery, VULNERABILITY_ALERTS, type SnapshotQueryFields } from './query.js';
-import { branchProtectionBody, branchRulesBody, missingPermission, ORGANIZATION_ADMINISTRATION, permissionOf, rulesetBodies } from './settings.js';
+import { FileCollector, isRegularTreeEntry, treeEntries, type TreeEntry } from './files.js';
+import { compare, isActionDefinition, isWorkflowSurfaceAction, planActionDefinitions, skippedActionFiles } from '../actions.js';
+import { MAX_FILE_BYTES } from '../../engine/yaml/parse.js';
+import { ACTION_TREE_LEVELS, blobsQuery, BLOBS_PER_QUERY, ENVIRONMENTS_ALIAS, FILE_OBJECTS, localActionsQuery, snapshotQuery, VULNERABILITY_ALERTS, type SnapshotQueryFields } from './query.js';
+import { ACTIONS_PERMISSION, branchProtectionBody, branchRulesBody, environmentsBody, missingPermission, ORGANIZATION_ADMINISTRATION, permissionOf, rulesetBodies } from './settings.js';
 
 /** Who asks, and how: the same code serves the App (installation token) and the CLI (personal token). */
 export interface SnapshotSource {
@@ -80,6 +82,8 @@ const MAX_FOLLOW_UPS = 8;
 const DIRS_PER_FOLLOW_UP = 50;
 
 type AreaResult = { area: SettingsArea; value: unknown } | { area: SettingsArea; unreadable: string };
+/** The settings areas plus `environments`, the optional area no settings rule reads. */
+type GraphArea = SettingsArea | 'environments';
 
 /**
  * One repository's scan snapshot. Round trips: one parallel batch (the GraphQL query and the REST-only
@@ -103,7 +107,10 @@ export async function fetchRepositorySnapshot(source: SnapshotSource, target: Sn
     vulnerabilityAlerts: admin !== false,
     bypassActors: admin !== false,
     viewerCanAdminister: permissions === null,
+    environments: permissions === null || permissions[ACTIONS_PERMISSION] !== undefined,
   };
+  // Environments are an optional area no settings rule reports: unreadable, no environment is a gate.
+  if (!fields.environments) unreadable.environments = 'the installation has no "Actions: read" permission';
 
   const restFor = (areas: readonly RestArea[]) =>
     areas.map((def) => {
@@ -112,8 +119,9 @@ export async function fetchRepositorySnapshot(source: SnapshotSource, target: Sn
       return readRestArea(source, def, owner, name, target.fullName);
     });
   const firstRest = REST_AREAS.filter((def) => !(def.publicOnly === true && target.private === true));
-  const [graph, ...rest] = await Promise.all([
+  const [graph, tree, ...rest] = await Promise.all([
     graphql(source, snapshotQuery(fields), { owner, name }, target.fullName),
+    readTree(source, owner, name),
     ...restFor(firstRest),
   ]);
 
@@ -134,6 +142,19 @@ export async function fetchRepositorySnapshot(source: SnapshotSource, target: Sn
     collector.addBlobAt(FILE_OBJECTS[alias], repository[alias]);
   }
 
+  // Action definitions anywhere in the repository, from one recursive listing (../actions.ts has the bounds).
+  const empty = !isObject(repository.defaultBranchRef);
+  let listing: { entries: TreeEntry[]; truncated: boolean } = { entries: [], truncated: false };
+  if (!empty) {
+    if ('error' in tree) throw codeHostError(tree.error, `repository ${target.fullName}, file listing`);
+    listing = tree;
+  }
+  if (!listing.truncated) collector.addTreeListings(listing.entries);
+  const regular = new Map(listing.entries.filter((e) => isRegularTreeEntry(e) && isActionDefinition(e.path)).map((e) => [e.path, e]));
+  const plan = planActionDefinitions(regular.keys());
+  const wanted = [...[...regular.keys()].filter(isWorkflowSurfaceAction), ...plan.read].filter((p) => !collector.has(p));
+  await fetchBlobs(source, wanted.map((p) => regular.get(p)).filter((e) => e !== undefined), collector, { owner, name, fullName: target.fullName });
+
   // Follow-ups, all in one round each: local actions, public-only areas a stale sync skipped, webhook pages.
   const late = isPublic ? REST_AREAS.filter((def) => def.publicOnly === true && !results.has(def.area)) : [];
   const lateResults = restFor(late);
@@ -150,6 +171,7 @@ export async function fetchRepositorySnapshot(source: SnapshotSource, target: Sn
       collector.addBlobAt(dir === '' ? 'action.yaml' : `${dir}/action.yaml`, answer.repository[`d${i}yaml`]);
     });
   }
+  const skippedFiles = skippedActionFiles(plan.over, collector.paths(), listing.truncated);
   for (const result of await Promise.all(lateResults)) results.set(result.area, result);
   if (morePages !== null) results.set('hooks', await morePages);
   if (!isPublic) {
@@ -158,7 +180,7 @@ export async function fetchRepositorySnapshot(source: SnapshotSource, target: Sn
   }
 
   // Settings.
-  const values = new Map<SettingsArea, unknown>();
+  const values = new Map<GraphArea, unknown>();
   for (const result of results.values()) {
     if ('unreadable' in result) unreadable[result.area] = result.unreadable;
     else values.set(result.area, result.value);
@@ -178,7 +200,61 @@ export async function fetchRepositorySnapshot(source: SnapshotSource, target: Sn
     if (values.has(area) && !(area in unreadable)) settings[area] = values.get(area);
   }
   settings.unreadable = Object.fromEntries(SETTINGS_AREAS.filter((a) => a in unreadable).map((a) => [a, unreadable[a]]));
-  return { files: collector.result(), settings: settings as SettingsSnapshot, defaultBranch };
+  if ('environments' in unreadable) (settings.unreadable as Record<string, string>).environments = unreadable.environments ?? '';
+  else if (values.has('environments')) settings.environments = values.get('environments');
+  const files = [...collector.result(), ...skippedFiles].sort((a, b) => compare(a.path, b.path));
+  return { files, settings: settings as SettingsSnapshot, defaultBranch };
+}
+
+/** Estimated text bytes of one blob query (GitHub's answer stays far below its limits). */
+const BLOB_QUERY_BYTES = 4_000_000;
+
+/**
+ * Fetches blobs a tree listed as regular files, in queries of at most `BLOBS_PER_QUERY` and about
+ * `BLOB_QUERY_BYTES` each, all in parallel (one round trip). A file over the engine's limit is not fetched:
+ * its size alone makes it unreadable, with the engine's words.
+ */
+async function fetchBlobs(source: SnapshotSource, entries: readonly TreeEntry[], collector: FileCollector, target: { owner: string; name: string; fullName: string }): Promise<void> {
+  const batches: string[][] = [];
+  let batch: string[] = [];
+  let bytes = 0;
+  for (const entry of entries) {
+    if (entry.size !== undefined && entry.size > MAX_FILE_BYTES) {
+      collector.addRegularBlob(entry.path, { byteSize: entry.size });
+      continue;
+    }
+    const size = entry.size ?? 0;
+    if (batch.length > 0 && (batch.length >= BLOBS_PER_QUERY || bytes + size > BLOB_QUERY_BYTES)) {
+      batches.push(batch);
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(entry.path);
+    bytes += size;
+  }
+  if (batch.length > 0) batches.push(batch);
+  await Promise.all(
+    batches.map(async (paths) => {
+      const { query, variables } = blobsQuery(paths);
+      const answer = await graphql(source, query, { owner: target.owner, name: target.name, ...variables }, target.fullName);
+      paths.forEach((path, i) => collector.addRegularBlob(path, answer.repository[`b${i}`]));
+    }),
+  );
+}
+
+/**
+ * The default branch's whole tree in one request (`recursive=1`; GitHub stops at 100,000 entries or 7 MB
+ * and says `truncated`). A failure is returned, not thrown: an empty repository has no tree, which only
+ * the GraphQL answer beside it can tell.
+ */
+async function readTree(source: SnapshotSource, owner: string, repo: string): Promise<{ entries: TreeEntry[]; truncated: boolean } | { error: unknown }> {
+  try {
+    const response = await source.request('GET /repos/{owner}/{repo}/git/trees/{tree_sha}', { owner, repo, tree_sha: 'HEAD', recursive: '1' });
+    const tree = treeEntries(response.data);
+    return tree ?? { error: Object.assign(new Error("GitHub's tree listing is not in its documented shape"), { status: 502 }) };
+  } catch (error) {
+    return { error };
+  }
 }
 
 interface GraphContext extends SnapshotSource {
@@ -193,10 +269,15 @@ function readGraphSettings(
   { repository, data, errors }: GraphAnswer,
   ref: JsonObject | null,
   context: GraphContext,
-  values: Map<SettingsArea, unknown>,
+  values: Map<GraphArea, unknown>,
   unreadable: Record<string, string>,
 ): void {
   for (const [area, reason] of errors) unreadable[area] ??= reason;
+  if (!('environments' in unreadable)) {
+    const body = environmentsBody(isObject(data[ENVIRONMENTS_ALIAS]) ? data[ENVIRONMENTS_ALIAS].environments : undefined);
+    if (body === null) unreadable.environments = 'GitHub did not list the repository\'s environments';
+    else values.set('environments', body);
+  }
   // A personal token without admin rights gets no error for these, only empty answers: they prove nothing.
   if (context.admin === null && repository.viewerCanAdminister !== true) {
     for (const area of ADMIN_GRAPHQL_AREAS) unreadable[area] ??= 'the token has no admin rights on the repository';
@@ -233,7 +314,7 @@ interface GraphAnswer {
   /** `data.repository`. */
   repository: JsonObject;
   /** Errors GitHub reported inside optional settings fields, by area. */
-  errors: Map<SettingsArea, string>;
+  errors: Map<GraphArea, string>;
 }
 
 /**
@@ -253,7 +334,7 @@ async function graphql(source: SnapshotSource, query: string, variables: Record<
   const errorList = isObject(body) && Array.isArray(body.errors) ? body.errors.filter(isObject) : [];
   const data = isObject(body) && isObject(body.data) ? body.data : null;
   const repository = data !== null && isObject(data.repository) ? data.repository : null;
-  const areaErrors = new Map<SettingsArea, string>();
+  const areaErrors = new Map<GraphArea, string>();
   const critical: JsonObject[] = [];
   for (const error of errorList) {
     const area = optionalArea(error.path);
@@ -277,10 +358,11 @@ async function graphql(source: SnapshotSource, query: string, variables: Record<
 }
 
 /** The settings area a GraphQL error path points into, or null for anything else (files, the repository). */
-function optionalArea(path: unknown): SettingsArea | null {
+function optionalArea(path: unknown): GraphArea | null {
   if (!Array.isArray(path)) return null;
   const at = path.filter((p): p is string => typeof p === 'string').join('.');
   const within = (prefix: string) => at === prefix || at.startsWith(`${prefix}.`);
+  if (within(ENVIRONMENTS_ALIAS)) return 'environments';
   if (within(VULNERABILITY_ALERTS)) return 'vulnerability_alerts';
   if (within('repository.defaultBranchRef.branchProtectionRule')) return 'branch_protection';
   if (within('repository.defaultBranchRef.rules.nodes.repositoryRuleset.bypassActors')) return 'rulesets';

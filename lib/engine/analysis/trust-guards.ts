@@ -20,7 +20,9 @@ import { asList, get, scalarText, type YNode } from '../yaml/model.js';
  * - `environment`: the job deploys to an environment, whose required reviewers (where configured, which the
  *   workflow cannot show) approve each run: an approval, like a label. When the settings snapshot shows the
  *   environment has required reviewers (`markReviewedEnvironments`), the guard is `reviewed` and it is a
- *   gate for every value: nothing runs in the job before a reviewer approves the run;
+ *   gate for every value: nothing runs in the job before a reviewer approves the run. When the snapshot
+ *   shows it has none (listed without a required-reviewers rule, or absent from a complete list), there is
+ *   no guard at all: the environment only scopes secrets, and nobody approves anything;
  * - `bypassable-label`: a check of the pull request's labels in a workflow that also runs on new commits
  *   (`synchronize`, or no `types` filter): the label stays when the attacker pushes again, so it is no gate.
  *   It is kept to be reported, never accepted as a mitigation.
@@ -35,15 +37,21 @@ export interface TrustGuard {
   reviewed?: boolean;
 }
 
-const reviewedByWorkflow = new WeakMap<Workflow, ReadonlySet<string>>();
+interface EnvironmentFacts {
+  reviewed: ReadonlySet<string>;
+  isUnreviewed: (name: string) => boolean;
+}
+
+const environmentsByWorkflow = new WeakMap<Workflow, EnvironmentFacts>();
 
 /**
- * Records the environments (lower-case names) whose protection rules require a reviewer, from the settings
- * snapshot, for the workflows of one scan. Call before any trust is computed; without a call, environments
- * are approvals of unknown strength (as the workflow alone shows) and never a gate.
+ * Records, for the workflows of one scan, the environments (lower-case names) whose protection rules
+ * require a reviewer and, optionally, which environments the settings snapshot shows have none. Call
+ * before any trust is computed; without a call, environments are approvals of unknown strength (as the
+ * workflow alone shows) and never a gate.
  */
-export function markReviewedEnvironments(workflows: readonly Workflow[], names: ReadonlySet<string>): void {
-  for (const workflow of workflows) reviewedByWorkflow.set(workflow, names);
+export function markReviewedEnvironments(workflows: readonly Workflow[], names: ReadonlySet<string>, isUnreviewed: (name: string) => boolean = () => false): void {
+  for (const workflow of workflows) environmentsByWorkflow.set(workflow, { reviewed: names, isUnreviewed });
 }
 
 /**
@@ -83,9 +91,13 @@ export function jobTrust(job: Job): TrustPaths {
   const environment = job.environment?.kind === 'map' ? get(job.environment, 'name') : job.environment;
   if (environment?.kind === 'scalar' && environment.value !== null && String(environment.value).trim() !== '') {
     const name = String(environment.value).trim();
-    const reviewed = reviewedByWorkflow.get(job.workflow)?.has(name.toLowerCase()) === true;
-    const guard: TrustGuard = { kind: 'environment', condition: `environment \`${name}\``, ...(reviewed ? { reviewed } : {}) };
-    paths = paths.map((path) => [...path, guard]);
+    const facts = environmentsByWorkflow.get(job.workflow);
+    const reviewed = facts?.reviewed.has(name.toLowerCase()) === true;
+    // An environment the snapshot shows without required reviewers approves nothing: no guard.
+    if (reviewed || facts?.isUnreviewed(name) !== true) {
+      const guard: TrustGuard = { kind: 'environment', condition: `environment \`${name}\``, ...(reviewed ? { reviewed } : {}) };
+      paths = paths.map((path) => [...path, guard]);
+    }
   }
   const condition = job.if?.kind === 'scalar' ? String(job.if.value ?? '') : '';
   if (!STATUS_FUNCTIONS.test(condition)) {

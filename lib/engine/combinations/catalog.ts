@@ -175,7 +175,9 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     scope: 'file',
     requires: [['script-injection', 'untrusted-checkout'], ['self-hosted-runner']],
     amplifiers: ['missing-timeout'],
-    qualifiers: [],
+    // MEDIUM is a runner group or an unknown label on a pull request workflow: possibly a GitHub-hosted larger
+    // runner, which persists nothing, so no CRITICAL "foothold on your runner" from it (the injection's own paths remain).
+    qualifiers: [{ rule_id: 'self-hosted-runner', min_severity: 'LOW', except_severities: ['MEDIUM'], instance: 'job with the `self-hosted` label' }],
     break_chain: [
       {
         rule_id: 'self-hosted-runner',
@@ -342,6 +344,38 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     ],
   },
   {
+    id: 'agent-prompt-injection-takeover',
+    title: 'AI agent that anyone can prompt holds a write token or secrets',
+    severity: 'HIGH',
+    scope: 'file',
+    requires: [['agent-untrusted-input'], ['excessive-permissions', 'missing-permissions', 'default-token-write', 'secrets-inherit', 'overprovisioned-secrets']],
+    amplifiers: [],
+    qualifiers: [],
+    break_chain: [
+      {
+        rule_id: 'agent-untrusted-input',
+        advice:
+          "Start the agent only for trusted actors (check `github.event.comment.author_association` or the actor's permission in the job's `if:`), and give its job read-only permissions and only the secrets it needs; let a separate job with write access act on its reviewed output.",
+      },
+    ],
+    impact:
+      "Text anyone can put in an issue, comment or pull request becomes instructions to an agent with a shell, which uses the job's write token to push code or publish, or sends its secrets out.",
+    impact_title: 'Repository write access or secrets stolen through the agent',
+    attacker: 'an outside GitHub user (an issue, a comment or a pull request the agent reads)',
+    stages: [
+      stage(
+        'agent-untrusted-input',
+        'Agent prompted by anyone',
+        'An AI coding agent with a shell and the GitHub API runs on issues, comments or pull requests that anyone can write, with no check on who wrote them, and builds its prompt from that text.',
+      ),
+      EXCESSIVE_PERMISSIONS,
+      MISSING_PERMISSIONS,
+      DEFAULT_TOKEN_WRITE,
+      SECRETS_INHERIT,
+      OVERPROVISIONED_SECRETS,
+    ],
+  },
+  {
     id: 'bot-confused-deputy',
     title: 'Bot check guards a privileged job',
     severity: 'HIGH',
@@ -481,6 +515,49 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     ],
   },
   {
+    id: 'persistent-supply-chain-foothold',
+    title: 'Mutable third-party code runs on a self-hosted runner',
+    severity: 'HIGH',
+    scope: 'file',
+    requires: [['unpinned-action', 'unpinned-image'], ['self-hosted-runner']],
+    amplifiers: [],
+    // A GitHub-owned action (LOW) or the repository's own image (LOW) is not someone else's code to take over.
+    qualifiers: [
+      { rule_id: 'unpinned-action', min_severity: 'MEDIUM', instance: 'third-party action' },
+      { rule_id: 'unpinned-image', min_severity: 'MEDIUM', instance: 'image the repository does not publish' },
+      // MEDIUM is a runner group or an unknown label on a pull request workflow: possibly a GitHub-hosted larger runner, which persists nothing.
+      { rule_id: 'self-hosted-runner', min_severity: 'LOW', except_severities: ['MEDIUM'], instance: 'job with the `self-hosted` label' },
+    ],
+    break_chain: [
+      {
+        rule_id: 'unpinned-action',
+        advice:
+          'Pin the action to a full commit SHA (`uses: owner/action@<40-hex sha> # v1.2.3`) and let Dependabot or Renovate propose updates; for good measure, make the runner ephemeral (`config.sh --ephemeral`, Actions Runner Controller) so nothing a job leaves behind survives it.',
+      },
+      {
+        rule_id: 'unpinned-image',
+        advice:
+          'Pin the image by digest (`image: name@sha256:<digest>`) and let Dependabot or Renovate propose updates; for good measure, make the runner ephemeral so nothing a job leaves behind survives it.',
+      },
+    ],
+    impact:
+      "Whoever takes over the action's tag or the image's tag (its maintainer's account, a compromised release) runs code on your own machine, where it can stay after the job, watch and alter the jobs that run there next, steal their secrets and reach your internal network.",
+    impact_title: 'Persistent foothold on your runner',
+    stages: [
+      stage(
+        'unpinned-action',
+        'Third-party action on a mutable tag',
+        'A third-party action is referenced by a tag or branch, which its owner, or whoever takes over the account, can move to new code at any time.',
+      ),
+      stage(
+        'unpinned-image',
+        'Container image on a mutable tag',
+        "A container the job runs (its job container, a step's `docker://` image or a service) is referenced by a tag, which whoever controls the image's registry account can re-push.",
+      ),
+      SELF_HOSTED_RUNNER,
+    ],
+  },
+  {
     id: 'remote-script-on-runner',
     title: 'Unverified remote script on a self-hosted runner',
     severity: 'HIGH',
@@ -488,7 +565,11 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     requires: [['pipe-to-shell'], ['self-hosted-runner']],
     amplifiers: ['download-without-checksum'],
     // A well-known vendor installer over HTTPS (rustup, bun, uv...) is LOW: the vendor is already trusted with the toolchain.
-    qualifiers: [{ rule_id: 'pipe-to-shell', min_severity: 'MEDIUM', instance: 'script from a host that is not a known vendor installer, or over plain HTTP' }],
+    qualifiers: [
+      { rule_id: 'pipe-to-shell', min_severity: 'MEDIUM', instance: 'script from a host that is not a known vendor installer, or over plain HTTP' },
+      // As for injected-runner-takeover: a maybe-hosted larger runner (MEDIUM) keeps nothing.
+      { rule_id: 'self-hosted-runner', min_severity: 'LOW', except_severities: ['MEDIUM'], instance: 'job with the `self-hosted` label' },
+    ],
     break_chain: [
       {
         rule_id: 'pipe-to-shell',
@@ -637,14 +718,42 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
       EXCESSIVE_PERMISSIONS,
     ],
   },
+  {
+    id: 'unverifiable-release',
+    title: 'Release built with mutable actions and published without provenance',
+    severity: 'HIGH',
+    scope: 'file',
+    requires: [['unpinned-action'], ['missing-provenance']],
+    amplifiers: ['sha-pinning-not-required'],
+    qualifiers: [{ rule_id: 'unpinned-action', min_severity: 'MEDIUM', instance: 'third-party action' }],
+    break_chain: [
+      {
+        rule_id: 'unpinned-action',
+        advice:
+          'Pin every third-party action of the release job to a full commit SHA (`uses: owner/action@<40-hex sha> # v1.2.3`), then add `actions/attest-build-provenance` (with `id-token: write` and `attestations: write`) so users can check that what they install came from this workflow.',
+      },
+    ],
+    impact:
+      "Whoever moves the third-party action's tag runs code in the job that publishes your release: they swap the artifact or take the publishing credential, and with no provenance your users cannot tell their release from yours.",
+    impact_title: 'Tampered release your users cannot tell apart',
+    stages: [
+      stage(
+        'unpinned-action',
+        'Third-party action on a mutable tag in the release job',
+        'The job that publishes runs a third-party action referenced by a tag or branch, which its owner, or whoever takes over the account, can move to new code at any time.',
+      ),
+      stage('sha-pinning-not-required', 'SHA pinning not enforced', 'The repository does not require actions to be pinned to a full commit SHA.'),
+      MISSING_PROVENANCE,
+    ],
+  },
 ];
 
 const BY_ID: ReadonlyMap<string, CombinationKind> = new Map(COMBINATION_KINDS.map((k) => [k.id, k]));
 
 /** Rules through which an outsider's pull request, issue or comment enters a chain. */
-const OUTSIDER_ENTRIES = new Set(['script-injection', 'untrusted-checkout', 'artifact-poisoning', 'github-env-injection', 'bot-actor-condition', 'cache-poisoning']);
+const OUTSIDER_ENTRIES = new Set(['script-injection', 'untrusted-checkout', 'artifact-poisoning', 'github-env-injection', 'bot-actor-condition', 'cache-poisoning', 'agent-untrusted-input']);
 /** Rules through which someone else's code enters: an action, an image or a download. */
-const UPSTREAM_ENTRIES = new Set(['known-vulnerable-action', 'typosquat-action', 'unpinned-action', 'download-without-checksum', 'pipe-to-shell']);
+const UPSTREAM_ENTRIES = new Set(['known-vulnerable-action', 'typosquat-action', 'unpinned-action', 'unpinned-image', 'download-without-checksum', 'pipe-to-shell']);
 
 /** Who starts a kind's chain: its own `attacker`, or the one its first group's rules let in. */
 export function attackerOf(kind: CombinationKind): string {

@@ -15,7 +15,16 @@ interface Match {
  * unknown caller sets, or one a gate vouches for) are hygiene and start no attack path; below HIGH (text
  * the attacker only shapes, a merge in the way) they start one that is at most HIGH.
  */
-const ENTRY_RULES: ReadonlySet<string> = new Set(['script-injection', 'untrusted-checkout', 'artifact-poisoning', 'github-env-injection', 'bot-actor-condition', 'cache-poisoning']);
+const ENTRY_RULES: ReadonlySet<string> = new Set([
+  'script-injection',
+  'untrusted-checkout',
+  'artifact-poisoning',
+  'github-env-injection',
+  'bot-actor-condition',
+  'cache-poisoning',
+  // LOW: the agent's tools are restricted to an allowlist, so an injected prompt steers only its output.
+  'agent-untrusted-input',
+]);
 
 /**
  * Kinds whose chain really crosses workflow files, through a repository-wide store: the Actions cache a
@@ -139,7 +148,10 @@ function match(kind: CombinationKind, byRule: Map<string, FindingRecord[]>, acce
   const pick = (ruleId: string): Match | null => {
     const qualifier = kind.qualifiers.find((q) => q.rule_id === ruleId);
     const record = (byRule.get(ruleId) ?? []).find(
-      (r) => accepts(r) && (qualifier === undefined || severityRank(r.finding.severity) <= severityRank(qualifier.min_severity)),
+      (r) =>
+        accepts(r) &&
+        (qualifier === undefined ||
+          (severityRank(r.finding.severity) <= severityRank(qualifier.min_severity) && !(qualifier.except_severities ?? []).includes(r.finding.severity))),
     );
     return record === undefined ? null : { rule_id: ruleId, record };
   };

@@ -3,7 +3,9 @@ import type { CombinationKind } from './types.js';
 
 function ingredient(kind: CombinationKind, ruleId: string): string {
   const qualifier = kind.qualifiers.find((q) => q.rule_id === ruleId);
-  return qualifier === undefined ? `\`${ruleId}\`` : `\`${ruleId}\` (${qualifier.instance}: ${qualifier.min_severity})`;
+  if (qualifier === undefined) return `\`${ruleId}\``;
+  const except = qualifier.except_severities === undefined ? '' : `, not ${qualifier.except_severities.join(', ')}`;
+  return `\`${ruleId}\` (${qualifier.instance}: ${qualifier.min_severity}${except})`;
 }
 
 function requirements(kind: CombinationKind): string {

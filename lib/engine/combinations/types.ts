@@ -17,6 +17,11 @@ export type CombinationScope = 'file' | 'repo';
 export interface InstanceQualifier {
   rule_id: string;
   min_severity: Severity;
+  /**
+   * Severities that stand for another case of the rule and never qualify, whatever `min_severity` says
+   * (`self-hosted-runner` MEDIUM: a label that may be a GitHub-hosted larger runner, not a machine that persists).
+   */
+  except_severities?: readonly Severity[];
   /** The case in words, e.g. "third-party action". */
   instance: string;
 }

@@ -79,6 +79,8 @@ import secretsOutsideEnv from './secrets-outside-env.js';
 import undocumentedPermissions from './undocumented-permissions.js';
 import anonymousDefinition from './anonymous-definition.js';
 import agentUntrustedInput from './agent-untrusted-input.js';
+import superfluousAction from './superfluous-action.js';
+import provenanceNotVerified from './provenance-not-verified.js';
 
 /** The workflow-surface rules, in catalog order. The registry is explicit: a rule exists when it is listed here. */
 export const WORKFLOW_RULES: readonly WorkflowRule[] = [
@@ -127,6 +129,7 @@ export const WORKFLOW_RULES: readonly WorkflowRule[] = [
   dependabotMissingCooldown,
   selfRepository,
   archivedAction,
+  superfluousAction,
   undocumentedPermissions,
   secretsOutsideEnv,
   anonymousDefinition,
@@ -135,6 +138,7 @@ export const WORKFLOW_RULES: readonly WorkflowRule[] = [
   agentUntrustedInput,
   provenanceNotIsolated,
   attestationMissingOidc,
+  provenanceNotVerified,
   impostorCommit,
   refConfusion,
   staleActionRef,

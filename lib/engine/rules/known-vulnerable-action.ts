@@ -18,13 +18,39 @@ function affects(advisory: ActionAdvisory, version: RefVersion): boolean {
   return advisory.ranges.some((r) => inRange(version, r.introduced, r.fixed));
 }
 
+/** A matched advisory; `malicious` when the pinned commit itself is a known-malicious one. */
+export interface SnapshotMatch {
+  /** A snapshot entry, or a live one in the same shape (whose severity may also be LOW). */
+  advisory: Omit<ActionAdvisory, 'severity'> & { severity?: 'MEDIUM' | 'LOW' };
+  malicious: boolean;
+}
+
+/**
+ * The snapshot's advisories that a use of `slug` (sub-path `path`) at `ref` falls under: a SHA pin by its
+ * known-malicious commits, or by `version` (its comment) unless the advisory is a compromise; a tag by
+ * `version` (the tag itself). Shared with the live lookup (lib/online), which adds what the snapshot lacks.
+ */
+export function snapshotMatches(slug: string, path: string, ref: string, version: RefVersion | null): SnapshotMatch[] {
+  const advisories = BY_ACTION.get(slug.toLowerCase());
+  if (advisories === undefined) return [];
+  const sha = isFullSha(ref) ? ref.toLowerCase() : null;
+  const subPath = path.toLowerCase().replace(/\/+$/, '');
+  const matched: SnapshotMatch[] = [];
+  for (const advisory of advisories) {
+    if (advisory.path !== undefined && advisory.path !== subPath) continue;
+    if (sha !== null && advisory.commits?.includes(sha) === true) matched.push({ advisory, malicious: true });
+    else if (version !== null && (sha === null || !advisory.compromise) && affects(advisory, version)) matched.push({ advisory, malicious: false });
+  }
+  return matched;
+}
+
 /** One use of an action in a file: `owner/repo@ref`, wherever in the file it appears (steps, sub-paths, jobs). */
 interface Use {
   file: SourceFile;
   job: Job | null;
   node: YScalar;
   ref: Extract<UsesRef, { kind: 'repository' }>;
-  matched: { advisory: ActionAdvisory; malicious: boolean }[];
+  matched: SnapshotMatch[];
   version: RefVersion | null;
   lines: number[];
   jobs: Set<Job | null>;
@@ -45,18 +71,10 @@ export default defineWorkflowRule({
     const uses = new Map<string, Use>();
     const check = (file: SourceFile, job: Job | null, node: YScalar, ref: UsesRef): void => {
       if (ref.kind !== 'repository') return;
-      const advisories = BY_ACTION.get(actionSlug(ref));
-      if (advisories === undefined) return;
       const sha = isFullSha(ref.ref) ? ref.ref.toLowerCase() : null;
       // A SHA pin is judged by the version its comment claims; a tag by itself (branches are not versions).
       const version = sha === null ? parseRefVersion(ref.ref) : versionComment(file, node);
-      const path = ref.path.toLowerCase().replace(/\/+$/, '');
-      const matched: Use['matched'] = [];
-      for (const advisory of advisories) {
-        if (advisory.path !== undefined && advisory.path !== path) continue;
-        if (sha !== null && advisory.commits?.includes(sha) === true) matched.push({ advisory, malicious: true });
-        else if (version !== null && (sha === null || !advisory.compromise) && affects(advisory, version)) matched.push({ advisory, malicious: false });
-      }
+      const matched = snapshotMatches(actionSlug(ref), ref.path, ref.ref, version);
       if (matched.length === 0) return;
       // One finding per use of `owner/repo@ref` in the file: `codeql-action/init`, `/autobuild` and `/analyze@v2` are one use.
       const key = `${file.path}\u0000${actionSlug(ref)}@${ref.ref}`;
@@ -85,32 +103,46 @@ export default defineWorkflowRule({
 });
 
 function report(context: WorkflowRuleContext, use: Use): void {
-  const { ref, matched, version } = use;
-  const slug = `${ref.owner}/${ref.repo}`;
-  const target = `${slug}${ref.path === '' ? '' : `/${ref.path}`}`;
-  const described = matched
-    .map(({ advisory }) => `${advisory.id}${advisory.cve === null ? '' : ` / ${advisory.cve}`}: ${advisory.summary}, fixed in ${advisory.upgrade}`)
-    .join('; ');
-  const sha = isFullSha(ref.ref);
-  const how = matched.some((m) => m.malicious)
-    ? `\`${target}@${ref.ref}\` is a commit known to carry malicious code`
-    : sha
-      ? `\`${target}\` is pinned to a commit labelled \`${version?.normalized ?? ''}\`, an affected version`
-      : `\`${target}@${ref.ref}\` is an affected version`;
-  const others = use.lines.slice(1);
-  const also = others.length === 0 ? '' : ` The same action and ref are also used at line${others.length > 1 ? 's' : ''} ${others.join(', ')} of this file.`;
-  const medium = matched.every((m) => !m.malicious && m.advisory.severity === 'MEDIUM');
-  const why = medium ? ' MEDIUM: exploiting it needs more than a crafted input to the job (see the advisory).' : '';
-  const upgrade = matched.map((m) => m.advisory.upgrade).sort(byVersionText).at(-1) ?? '';
+  const { ref } = use;
+  const wording = vulnerableWording({ slug: `${ref.owner}/${ref.repo}`, path: ref.path, ref: ref.ref, version: use.version?.normalized ?? null, matched: use.matched, otherLines: use.lines.slice(1) });
   context.report({
     node: use.node,
     file: use.file,
     job: use.jobs.size === 1 ? use.job : null,
-    ...(medium ? { severity: 'MEDIUM' as const } : {}),
-    key: `${slug}@${ref.ref}`,
+    ...(wording.severity === 'HIGH' ? {} : { severity: wording.severity }),
+    key: `${actionSlug(ref)}@${ref.ref}`,
+    message: wording.message,
+    recommendation: wording.recommendation,
+  });
+}
+
+/** A use's advisories as a finding says them (the live lookup words its findings the same way). */
+export function vulnerableWording(use: { slug: string; path: string; ref: string; version: string | null; matched: readonly SnapshotMatch[]; otherLines: readonly number[] }): {
+  message: string;
+  recommendation: string;
+  severity: 'HIGH' | 'MEDIUM' | 'LOW';
+} {
+  const { slug, matched, version } = use;
+  const target = `${slug}${use.path === '' ? '' : `/${use.path}`}`;
+  const described = matched
+    .map(({ advisory }) => `${advisory.id}${advisory.cve === null ? '' : ` / ${advisory.cve}`}: ${advisory.summary}, fixed in ${advisory.upgrade}`)
+    .join('; ');
+  const sha = isFullSha(use.ref);
+  const how = matched.some((m) => m.malicious)
+    ? `\`${target}@${use.ref}\` is a commit known to carry malicious code`
+    : sha
+      ? `\`${target}\` is pinned to a commit labelled \`${version ?? ''}\`, an affected version`
+      : `\`${target}@${use.ref}\` is an affected version`;
+  const others = use.otherLines;
+  const also = others.length === 0 ? '' : ` The same action and ref are also used at line${others.length > 1 ? 's' : ''} ${others.join(', ')} of this file.`;
+  const severity = matched.some((m) => m.malicious || (m.advisory.severity ?? 'HIGH') === 'HIGH') ? 'HIGH' : matched.some((m) => m.advisory.severity === 'MEDIUM') ? 'MEDIUM' : 'LOW';
+  const why = severity === 'HIGH' ? '' : ` ${severity}: exploiting it needs more than a crafted input to the job (see the advisory).`;
+  const upgrade = matched.map((m) => m.advisory.upgrade).sort(byVersionText).at(-1) ?? '';
+  return {
     message: `${how} (${described}).${also}${why}`,
     recommendation: `Upgrade \`${slug}\` to ${/^\d/.test(upgrade) ? `${upgrade} or later` : upgrade}, pinned by full commit SHA; rotate any secret the affected runs could read if the advisory is a compromise.`,
-  });
+    severity,
+  };
 }
 
 function byVersionText(a: string, b: string): number {

@@ -33,7 +33,8 @@ export interface SettingsSnapshot {
    * Optional: `GET /repos/{o}/{r}/environments`. Only `environments[].name` and
    * `environments[].protection_rules[]` (`type: 'required_reviewers'`, `reviewers`) are read: a job
    * deploying to an environment with required reviewers is gated (its injection and checkout findings are
-   * LOW). Absent, nothing is gated; no settings rule reads it, so it is never reported as unreadable.
+   * LOW); one the area shows without reviewers approves nothing (`total_count` says whether the list is
+   * complete). Absent, nothing is gated; no settings rule reads it, so it is never reported as unreadable.
    */
   environments?: Record<string, unknown> | null;
   /** Whether a CODEOWNERS file exists on the default branch. */

@@ -41,6 +41,12 @@ function options(extra: Partial<OnlineAuditOptions> = {}): OnlineAuditOptions {
   return { reader: new BudgetedReader(fetchReader({ token: 'ghs_test' })), cache: new MemoryCache(), ...extra };
 }
 
+/** A reader without GraphQL: every fact over REST (what a reader that cannot post queries does). */
+function restOnly(): BudgetedReader {
+  const inner = fetchReader({ token: 'ghs_test' });
+  return new BudgetedReader({ get: (path) => inner.get(path) });
+}
+
 async function audit(files: RepositoryFile[], extra: Partial<OnlineAuditOptions> = {}) {
   const { records } = await auditRepository(files, options(extra));
   return records.map((r) => `${r.finding.line}:${r.finding.column} ${r.finding.rule_id} ${r.finding.severity}`);
@@ -101,7 +107,14 @@ describe('online audits', () => {
     const tags: Record<string, string> = { 'v4.1.0': C2 };
     for (let i = 0; i < 300; i++) tags[`z${String(i).padStart(3, '0')}`] = C1;
     fake.add('big/action', { defaultBranch: 'main', commits: { [C1]: [], [C2]: [C1] }, branches: { main: C2 }, tags, annotated: ['v4.1.0'] });
+    // GraphQL pages the tag list (up to 3 pages) and dereferences the annotated tag in the same query.
     expect(await audit(workflow(`big/action@${C1} # v4.1.0`))).toEqual(['6:15 ref-version-mismatch MEDIUM']);
+    expect(fake.requests.every((r) => r === 'POST /graphql')).toBe(true);
+    expect(fake.queries[0]).toContain('... on Tag { target { oid } }');
+    // Over REST, past the 300 tags of the list, it asks the tag ref and the annotated tag object.
+    fake.requests = [];
+    // (The advisories cannot be asked without GraphQL: unassessed, not clean.)
+    expect(await audit(workflow(`big/action@${C1} # v4.1.0`), { reader: restOnly() })).toEqual(['6:15 online-audit-incomplete INFO', '6:15 ref-version-mismatch MEDIUM']);
     expect(fake.requests).toContain('/repos/big/action/git/tags/' + sha('tag-object-v4.1.0'));
   });
 
@@ -116,9 +129,14 @@ describe('online audits', () => {
   });
 
   it('decides no impostor when there are too many branches and tags to compare: unassessed instead', async () => {
+    // 40 tags at 40 distinct commits (tags at one commit cost one compare).
     const tags: Record<string, string> = {};
-    for (let i = 0; i < 40; i++) tags[`v1.${i}.0`] = C1;
-    fake.add('many/tags', { defaultBranch: 'main', commits: { [C1]: [], [C2]: [C1], [FORK]: [C2] }, branches: { main: C2 }, tags });
+    const commits: Record<string, string[]> = { [C1]: [], [C2]: [C1], [FORK]: [C2] };
+    for (let i = 0; i < 40; i++) {
+      tags[`v1.${i}.0`] = sha(`t${i}`);
+      commits[sha(`t${i}`)] = [C1];
+    }
+    fake.add('many/tags', { defaultBranch: 'main', commits, branches: { main: C2 }, tags });
     const { records } = await auditRepository(workflow(`many/tags@${FORK}`), options());
     expect(records.map((r) => r.finding.rule_id)).toEqual(['online-audit-incomplete']);
     expect(records[0]?.finding.description).toContain('too many branches and tags');
@@ -139,21 +157,24 @@ describe('the shared cache', () => {
       const { records } = await auditRepository(workflow(`actions/checkout@${C1} # v4.0.0`), { reader, cache });
       expect(records).toEqual([]);
     }
-    expect(fake.requests).toEqual(['/repos/actions/checkout/tags?per_page=100&page=1']);
+    expect(fake.requests).toEqual(['POST /graphql']);
   });
 
   it('re-asks GitHub for ref facts after their TTL (1 h) but keeps commit membership for days', async () => {
     let now = 1_000_000;
     const cache = new MemoryCache({ now: () => now });
     await auditRepository(workflow(`actions/checkout@${B1}`), options({ cache }));
+    // One query (tags, branches, default branch, advisories), then compare with main (diverged) and releases/v3.
+    expect(fake.requests).toEqual(['POST /graphql', `/repos/actions/checkout/compare/main...${B1}?per_page=1`, `/repos/actions/checkout/compare/releases/v3...${B1}?per_page=1`]);
     const cold = fake.requests.length;
-    expect(cold).toBeGreaterThan(3);
     await auditRepository(workflow(`actions/checkout@${B1}`), options({ cache }));
     expect(fake.requests.length).toBe(cold);
     now += 2 * 3600 * 1000;
     await auditRepository(workflow(`actions/checkout@${B1}`), options({ cache }));
-    // Only the tag list again (to decide stale-action-ref); membership is still cached.
-    expect(fake.requests.slice(cold)).toEqual(['/repos/actions/checkout/tags?per_page=100&page=1']);
+    // Only the tag list again (to decide stale-action-ref); membership and advisories (6 h) are still cached.
+    expect(fake.requests.slice(cold)).toEqual(['POST /graphql']);
+    expect(fake.queries.at(-1)).toContain('refs/tags/');
+    expect(fake.queries.at(-1)).not.toMatch(/refs\/heads\/|securityVulnerabilities|defaultBranchRef/);
   });
 
   it('keeps facts on disk between runs, bounded, and starts empty from a corrupt or foreign file', async () => {
@@ -192,7 +213,7 @@ describe('the budget', () => {
     fake.remaining = 31; // the first answer says 30 left: 10% is 3 more requests
     for (let i = 0; i < 10; i++) fake.add(`org${i}/action`, { defaultBranch: 'main', commits: { [C1]: [] }, branches: { main: C1 }, tags: { v1: C1 } });
     const files = workflow(...Array.from({ length: 10 }, (_, i) => `org${i}/action@${C1}`));
-    const { records, unassessed } = await auditRepository(files, options());
+    const { records, unassessed } = await auditRepository(files, options({ reader: restOnly(), isEnabled: (id) => id !== 'known-vulnerable-action' }));
     expect(fake.requests.length).toBe(4);
     expect(unassessed).toBe(6);
     expect(records.map((r) => r.finding.rule_id)).toEqual(['online-audit-incomplete']);
@@ -203,8 +224,11 @@ describe('the budget', () => {
   it.each(['403', '429'] as const)('stops at a %s rate-limit answer and reports what it could not check', async (kind) => {
     fake.rateLimit = { after: 1, kind };
     const { records } = await auditRepository(workflow(`actions/checkout@${C1}`, 'some-org/deploy@v1', `actions/checkout@${FORK}`), options());
-    expect(records.map((r) => `${r.finding.line} ${r.finding.rule_id}`)).toEqual(['7 online-audit-incomplete']);
-    expect(records[0]?.finding.description).toContain('GitHub answered that the rate limit is spent');
-    expect(fake.requests.length).toBe(2);
+    // The first request (one GraphQL query) answered the tags and refs of both repositories: ref-confusion is
+    // decided; the fork commit needs a compare, which meets the limit.
+    expect(records.map((r) => `${r.finding.line} ${r.finding.rule_id}`)).toEqual(['7 ref-confusion', '8 online-audit-incomplete']);
+    expect(records[1]?.finding.description).toContain('GitHub answered that the rate limit is spent');
+    expect(records[1]?.finding.description).toContain(`actions/checkout@${FORK}`);
+    expect(fake.requests).toEqual(['POST /graphql', `/repos/actions/checkout/compare/main...${FORK}?per_page=1`]);
   });
 });

@@ -1,9 +1,14 @@
+import { execute, GraphQLError, parse, validate, type DocumentNode } from 'graphql';
 import { http, HttpResponse } from 'msw';
+import { githubSchema } from '../../support/github/schema.js';
 
 /**
  * Action repositories on a fake GitHub, answering the REST reads of the online audits with GitHub's
  * response shapes (repository, tags, branches, compare, matching-refs, git refs and annotated tags) and
- * counting every request. Commits form a graph: a commit is on a ref when the ref's head reaches it.
+ * their GraphQL queries (`POST /graphql`: validated and executed against GitHub's published schema,
+ * `@octokit/graphql-schema`, so a field GitHub does not have fails the test; `repository` with
+ * `defaultBranchRef`, `refs`, `ref`; `securityVulnerabilities`; `rateLimit`), counting every request.
+ * Commits form a graph: a commit is on a ref when the ref's head reaches it.
  */
 export interface FakeActionRepository {
   defaultBranch: string;
@@ -13,6 +18,17 @@ export interface FakeActionRepository {
   tags: Record<string, string>;
   /** Tag names that are annotated (their ref points at a tag object). */
   annotated?: string[];
+}
+
+/** One vulnerability of a package in the fake Advisory Database. */
+export interface FakeVulnerability {
+  ghsaId: string;
+  summary: string;
+  severity: 'LOW' | 'MODERATE' | 'HIGH' | 'CRITICAL';
+  range: string;
+  patched: string | null;
+  cve?: string;
+  withdrawn?: boolean;
 }
 
 export const API = 'https://api.github.com';
@@ -38,6 +54,19 @@ export class FakeActions {
   remaining = 5000;
   /** Answer every request with this rate-limit fault once `requests.length` reaches `after`. */
   rateLimit: { after: number; kind: '403' | '429' } | null = null;
+  /** Vulnerabilities by package (`owner/repo`, lower case). */
+  readonly advisories = new Map<string, FakeVulnerability[]>();
+  /** GraphQL points left (`rateLimit.remaining`); each query costs one. */
+  graphqlRemaining = 5000;
+  /** Answer GraphQL queries with GitHub's RATE_LIMITED error (200) or a 403 with `x-ratelimit-remaining: 0`. */
+  graphqlLimited: 'error' | '403' | null = null;
+  /** Queries received (the documents), for assertions on batching. */
+  queries: string[] = [];
+
+  advise(pkg: string, ...vulnerabilities: FakeVulnerability[]): this {
+    this.advisories.set(pkg.toLowerCase(), [...(this.advisories.get(pkg.toLowerCase()) ?? []), ...vulnerabilities]);
+    return this;
+  }
 
   add(fullName: string, repository: FakeActionRepository): this {
     this.repositories.set(fullName.toLowerCase(), repository);
@@ -46,6 +75,7 @@ export class FakeActions {
 
   get handlers() {
     return [
+      http.post(`${API}/graphql`, async ({ request }) => this.#graphql(request),),
       http.get(`${API}/repos/:owner/:repo/*`, ({ request, params }) => this.#answer(request, `${String(params.owner)}/${String(params.repo)}`, decodeURIComponent(String((params as Record<string, unknown>)['0'] ?? '')))),
       http.get(`${API}/repos/:owner/:repo`, ({ request, params }) => this.#answer(request, `${String(params.owner)}/${String(params.repo)}`, '')),
     ];
@@ -56,21 +86,62 @@ export class FakeActions {
     return { 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': String(this.remaining), 'x-ratelimit-used': String(5000 - this.remaining), 'x-ratelimit-resource': 'core' };
   }
 
+  async #graphql(request: Request): Promise<Response> {
+    this.requests.push('POST /graphql');
+    const limited = this.#limited();
+    if (limited !== null) return limited;
+    const { query, variables } = (await request.json()) as { query: string; variables?: Record<string, unknown> };
+    this.queries.push(query);
+    const headers = { 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': String(Math.max(0, this.graphqlRemaining - 1)), 'x-ratelimit-resource': 'graphql' };
+    if (this.graphqlLimited === '403') {
+      return HttpResponse.json({ message: 'API rate limit exceeded for installation ID 1.', documentation_url: 'https://docs.github.com/graphql/overview/rate-limits-and-node-limits-for-the-graphql-api' }, { status: 403, headers: { ...headers, 'x-ratelimit-remaining': '0' } });
+    }
+    if (this.graphqlLimited === 'error' || this.graphqlRemaining <= 0) {
+      return HttpResponse.json({ errors: [{ type: 'RATE_LIMITED', code: 'graphql_rate_limit', message: 'API rate limit already exceeded for installation ID 1.' }] }, { headers: { ...headers, 'x-ratelimit-remaining': '0' } });
+    }
+    this.graphqlRemaining--;
+    const document = prepare(query);
+    if (!('kind' in document)) return HttpResponse.json({ errors: document.map((e) => ({ message: e.message, locations: e.locations })) }, { headers });
+    const rootValue = {
+      rateLimit: () => ({ cost: 1, limit: 5000, nodeCount: 1, remaining: this.graphqlRemaining, resetAt: '2026-11-26T15:00:00Z', used: 5000 - this.graphqlRemaining }),
+      repository: ({ owner, name }: { owner: string; name: string }) => {
+        const repo = this.repositories.get(`${owner}/${name}`.toLowerCase());
+        if (repo === undefined) throw new GraphQLError(`Could not resolve to a Repository with the name '${owner}/${name}'.`, { extensions: { type: 'NOT_FOUND' } });
+        return repositoryObject(`${owner}/${name}`, repo);
+      },
+      securityVulnerabilities: ({ ecosystem, package: pkg, first }: { ecosystem?: string; package?: string; first?: number }) => {
+        const all = ecosystem === 'ACTIONS' && pkg !== undefined ? (this.advisories.get(pkg.toLowerCase()) ?? []) : [];
+        return connection(all.map((v) => vulnerabilityObject(pkg ?? '', v)), first, 0);
+      },
+    };
+    const result = await execute({ schema: githubSchema(), document, rootValue, variableValues: variables ?? {} });
+    const body: Record<string, unknown> = { data: result.data ?? null };
+    if (result.errors !== undefined && result.errors.length > 0) {
+      body.errors = result.errors.map((e) => ({ ...(typeof e.extensions.type === 'string' ? { type: e.extensions.type } : {}), path: e.path, locations: e.locations, message: e.message }));
+    }
+    return HttpResponse.json(body, { headers });
+  }
+
+  /** The REST rate-limit fault, once `requests` passed `rateLimit.after` (REST and GraphQL alike). */
+  #limited(): Response | null {
+    if (this.rateLimit === null || this.requests.length <= this.rateLimit.after) return null;
+    if (this.rateLimit.kind === '403') {
+      return HttpResponse.json(
+        { message: 'API rate limit exceeded for installation ID 1.', documentation_url: 'https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting' },
+        { status: 403, headers: { 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1764000000' } },
+      );
+    }
+    return HttpResponse.json(
+      { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.', documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits' },
+      { status: 429, headers: { 'retry-after': '60' } },
+    );
+  }
+
   #answer(request: Request, fullName: string, rest: string): Response {
     const url = new URL(request.url);
     this.requests.push(`${url.pathname}${url.search}`);
-    if (this.rateLimit !== null && this.requests.length > this.rateLimit.after) {
-      if (this.rateLimit.kind === '403') {
-        return HttpResponse.json(
-          { message: 'API rate limit exceeded for installation ID 1.', documentation_url: 'https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting' },
-          { status: 403, headers: { 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1764000000' } },
-        );
-      }
-      return HttpResponse.json(
-        { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.', documentation_url: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits' },
-        { status: 429, headers: { 'retry-after': '60' } },
-      );
-    }
+    const limited = this.#limited();
+    if (limited !== null) return limited;
     const headers = this.#headers();
     const repo = this.repositories.get(fullName.toLowerCase());
     const notFound = () => HttpResponse.json({ message: 'Not Found', documentation_url: 'https://docs.github.com/rest', status: '404' }, { status: 404, headers });
@@ -152,4 +223,106 @@ function reaches(repo: FakeActionRepository, from: string, target: string): bool
     stack.push(...(repo.commits[current] ?? []));
   }
   return false;
+}
+
+const documents = new Map<string, DocumentNode | readonly GraphQLError[]>();
+
+/** Parses and validates against GitHub's schema once per distinct document. */
+function prepare(query: string): DocumentNode | readonly GraphQLError[] {
+  let prepared = documents.get(query);
+  if (prepared === undefined) {
+    try {
+      const document = parse(query);
+      const errors = validate(githubSchema(), document);
+      prepared = errors.length > 0 ? errors : document;
+    } catch (error) {
+      prepared = [error instanceof GraphQLError ? error : new GraphQLError(String(error))];
+    }
+    documents.set(query, prepared);
+  }
+  return prepared;
+}
+
+function connection<T>(items: readonly T[], first: number | undefined, offset: number): Record<string, unknown> {
+  const nodes = items.slice(offset, first === undefined ? undefined : offset + first);
+  const end = offset + nodes.length;
+  return {
+    totalCount: items.length,
+    nodes,
+    edges: nodes.map((node, i) => ({ cursor: cursor(offset + i), node })),
+    pageInfo: { hasNextPage: end < items.length, hasPreviousPage: offset > 0, startCursor: nodes.length > 0 ? cursor(offset) : null, endCursor: nodes.length > 0 ? cursor(end - 1) : null },
+  };
+}
+
+function cursor(index: number): string {
+  return Buffer.from(`cursor:v2:${index}`).toString('base64');
+}
+
+function offsetAfter(after: string | null | undefined): number {
+  if (after === null || after === undefined) return 0;
+  const match = /^cursor:v2:(\d+)$/.exec(Buffer.from(after, 'base64').toString());
+  return match === null ? 0 : Number(match[1]) + 1;
+}
+
+function gitTarget(fullName: string, repo: FakeActionRepository, name: string, commit: string): Record<string, unknown> {
+  const commitObject = { __typename: 'Commit', oid: commit, id: `C_${commit}` };
+  return repo.annotated?.includes(name) === true ? { __typename: 'Tag', oid: tagObjectSha(name), id: `TAG_${name}`, name, target: commitObject } : commitObject;
+}
+
+function repositoryObject(fullName: string, repo: FakeActionRepository): Record<string, unknown> {
+  const refObject = (prefix: 'refs/heads/' | 'refs/tags/', name: string, commit: string) => ({
+    __typename: 'Ref',
+    id: `REF_${prefix}${name}`,
+    name,
+    prefix,
+    target: prefix === 'refs/tags/' ? gitTarget(fullName, repo, name, commit) : { __typename: 'Commit', oid: commit, id: `C_${commit}` },
+  });
+  const refsOf = (prefix: string) => (prefix === 'refs/heads/' ? repo.branches : prefix === 'refs/tags/' ? repo.tags : null);
+  return {
+    __typename: 'Repository',
+    nameWithOwner: fullName,
+    defaultBranchRef: () => {
+      const head = repo.branches[repo.defaultBranch];
+      return head === undefined ? null : refObject('refs/heads/', repo.defaultBranch, head);
+    },
+    // GitHub orders refs alphabetically by default.
+    refs: ({ refPrefix, first, after }: { refPrefix: string; first?: number; after?: string | null }) => {
+      const refs = refsOf(refPrefix);
+      if (refs === null) return connection([], first, 0);
+      const items = Object.entries(refs)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([name, commit]) => refObject(refPrefix as 'refs/heads/' | 'refs/tags/', name, commit));
+      return connection(items, first, offsetAfter(after));
+    },
+    ref: ({ qualifiedName }: { qualifiedName: string }) => {
+      for (const prefix of ['refs/heads/', 'refs/tags/'] as const) {
+        if (!qualifiedName.startsWith(prefix)) continue;
+        const name = qualifiedName.slice(prefix.length);
+        const commit = refsOf(prefix)?.[name];
+        return commit === undefined ? null : refObject(prefix, name, commit);
+      }
+      return null;
+    },
+  };
+}
+
+function vulnerabilityObject(pkg: string, v: FakeVulnerability): Record<string, unknown> {
+  return {
+    __typename: 'SecurityVulnerability',
+    vulnerableVersionRange: v.range,
+    firstPatchedVersion: v.patched === null ? null : { identifier: v.patched },
+    severity: v.severity,
+    updatedAt: '2026-11-01T00:00:00Z',
+    package: { ecosystem: 'ACTIONS', name: pkg },
+    advisory: {
+      __typename: 'SecurityAdvisory',
+      ghsaId: v.ghsaId,
+      summary: v.summary,
+      severity: v.severity,
+      permalink: `https://github.com/advisories/${v.ghsaId}`,
+      publishedAt: '2026-10-01T00:00:00Z',
+      withdrawnAt: v.withdrawn === true ? '2026-10-20T00:00:00Z' : null,
+      identifiers: [{ type: 'GHSA', value: v.ghsaId }, ...(v.cve === undefined ? [] : [{ type: 'CVE', value: v.cve }])],
+    },
+  };
 }

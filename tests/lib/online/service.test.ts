@@ -1,9 +1,11 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../lib/db/port.js';
 import { scanRepository } from '../../../lib/engine/scan.js';
-import type { GitHubReader } from '../../../lib/online/client.js';
+import { fetchReader, type GitHubReader } from '../../../lib/online/client.js';
 import { withOnlineAudits } from '../../../lib/online/service.js';
 import { openTestDatabase, type TestDatabase } from '../../support/db.js';
+import { FakeActions, sha } from './fake-actions.js';
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -43,13 +45,14 @@ it('adds the online findings to the scan in order and counts them; the second sc
   for (let i = 0; i < 2; i++) {
     const result = scanRepository(files(owner), { isEnabled: (id) => id === 'impostor-commit' || id === 'missing-timeout' });
     const before = result.counts.HIGH;
-    await withOnlineAudits(result, { reader: () => Promise.resolve(github(owner, requests)), db: t.db, files: files(owner), isEnabled: () => true, deadline: Date.now() + 10_000 });
+    // A REST-only reader: the live advisories are not asked (their own tests below).
+    await withOnlineAudits(result, { reader: () => Promise.resolve(github(owner, requests)), db: t.db, files: files(owner), isEnabled: (id) => id !== 'known-vulnerable-action', deadline: Date.now() + 10_000 });
     expect(result.findings.map((f) => `${f.line} ${f.rule_id}`)).toEqual(['3 missing-timeout', '6 impostor-commit']);
     expect(result.records.map((r) => r.finding)).toEqual(result.findings);
     expect(result.counts.HIGH).toBe(before + 1);
   }
-  // tags, repository, compare with main (diverged), branches; then every branch and tag compared (v1.0.0).
-  expect(requests).toHaveLength(5);
+  // tags, repository, compare with main (diverged), branches; v1.0.0 is main's head, so no further compare.
+  expect(requests).toHaveLength(4);
 });
 
 it('reports every reference unassessed when no installation reader can be had, and survives a failing database', async () => {
@@ -66,4 +69,69 @@ it('starts no request after the deadline', async () => {
   await withOnlineAudits(result, { reader: () => Promise.resolve(github('late', requests)), db: t.db, files: files('late'), isEnabled: () => true, deadline: Date.now() - 1 });
   expect(requests).toEqual([]);
   expect(result.findings[0]?.description).toContain("the scan's time for online audits ran out");
+});
+
+describe('the service path over GitHub\'s real shapes (msw: REST and GraphQL validated against the schema)', () => {
+  const C1 = sha('svc-c1');
+  const C2 = sha('svc-c2');
+  const SVC_FORK = sha('svc-fork');
+  let fake: FakeActions;
+  const server = setupServer();
+  beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
+  afterAll(() => server.close());
+
+  function setup(owner: string): void {
+    fake = new FakeActions()
+      .add(`${owner}/act`, { defaultBranch: 'main', commits: { [C1]: [], [C2]: [C1], [SVC_FORK]: [C2] }, branches: { main: C2 }, tags: { 'v1.0.0': C1, 'v1.1.0': C2 } })
+      .advise(`${owner}/act`, { ghsaId: 'GHSA-2222-3333-4444', summary: 'a shell injection', severity: 'CRITICAL', range: '< 1.1.0', patched: '1.1.0' });
+    server.resetHandlers(...fake.handlers);
+  }
+
+  const workflowOf = (owner: string) => [
+    {
+      path: '.github/workflows/ci.yml',
+      text: [
+        'on: push',
+        'permissions: {}',
+        'jobs:',
+        '  a:',
+        '    runs-on: ubuntu-latest',
+        '    timeout-minutes: 5',
+        '    steps:',
+        `      - uses: ${owner}/act@${C1} # v1.0.0`,
+        `      - uses: ${owner}/act@${SVC_FORK} # chainbreaker: ignore[impostor-commit] our own fork, reviewed`,
+        '',
+      ].join('\n'),
+    },
+  ];
+
+  it('reports live advisories and honours suppression comments, with the installation token; the second scan costs nothing', async () => {
+    const owner = `s${Math.random().toString(36).slice(2)}`;
+    setup(owner);
+    const files = workflowOf(owner);
+    const enabled = (id: string) => id === 'impostor-commit' || id === 'known-vulnerable-action' || id === 'online-audit-incomplete';
+    for (let i = 0; i < 2; i++) {
+      const result = scanRepository(files, { isEnabled: enabled });
+      expect(result.unusedSuppressions.map((u) => u.line)).toEqual([9]);
+      await withOnlineAudits(result, { reader: () => Promise.resolve(fetchReader({ token: 'ghs_installation' })), db: t.db, files, isEnabled: enabled, deadline: Date.now() + 10_000 });
+      expect(result.findings.map((f) => `${f.line} ${f.rule_id} ${f.severity}`)).toEqual(['8 known-vulnerable-action HIGH']);
+      expect(result.counts.HIGH).toBe(1);
+      expect(result.suppressed).toBe(1);
+      expect(result.unusedSuppressions).toEqual([]);
+    }
+    // One GraphQL query and the compares that prove the fork commit is on no branch or tag (v1.1.0 is the head
+    // of main, compared already); nothing on the second scan.
+    expect(fake.requests).toEqual(['POST /graphql', `/repos/${owner}/act/compare/main...${SVC_FORK}?per_page=1`, `/repos/${owner}/act/compare/v1.0.0...${SVC_FORK}?per_page=1`]);
+  });
+
+  it('falls back to the snapshot, reported as unassessed, when GraphQL answers RATE_LIMITED', async () => {
+    const owner = `s${Math.random().toString(36).slice(2)}`;
+    setup(owner);
+    fake.graphqlLimited = 'error';
+    const files = workflowOf(owner);
+    const result = scanRepository(files, { isEnabled: () => false });
+    await withOnlineAudits(result, { reader: () => Promise.resolve(fetchReader({ token: 'ghs_installation' })), db: t.db, files, isEnabled: (id) => id === 'known-vulnerable-action' || id === 'online-audit-incomplete', deadline: Date.now() + 10_000 });
+    expect(result.findings.map((f) => `${f.line} ${f.rule_id}`)).toEqual(['8 online-audit-incomplete']);
+    expect(result.findings[0]?.description).toContain('GraphQL rate limit is spent');
+  });
 });

@@ -5,8 +5,10 @@ import type { SettingsSnapshot } from '../../../lib/engine/settings/snapshot.js'
 import { executeGraphQL, type GraphQLRequest, type Viewer } from './graphql.js';
 import { testAppCredentials } from './keys.js';
 import {
+  blobOid,
   buildTree,
   defaultSettings,
+  fakeOid,
   fileText,
   findNode,
   FULL_PERMISSIONS,
@@ -16,6 +18,7 @@ import {
   type FakeRepository,
   type FakeUser,
   type Permissions,
+  type TreeNode,
 } from './model.js';
 import { errorBody, installationBody, listedRepositoryBody, membershipBody, repositoryBody } from './rest.js';
 
@@ -135,6 +138,8 @@ const NOT_ACCESSIBLE = 'Resource not accessible by integration';
 export class FakeGitHub {
   readonly baseUrl: string;
   latencyMs: number;
+  /** Entries a recursive tree lists before GitHub cuts it (`truncated: true`); GitHub's limit is 100,000. */
+  treeLimit = 100_000;
   readonly requests: RecordedRequest[] = [];
   readonly app: { id: number; publicKey: KeyObject; slug: string };
   private readonly now: () => number;
@@ -269,6 +274,7 @@ export class FakeGitHub {
   reset(): void {
     this.requests.length = 0;
     this.clearFaults();
+    this.treeLimit = 100_000;
   }
 
   /** msw handlers for the REST root and GraphQL (on Enterprise Server, `https://HOST/api/graphql`). */
@@ -391,8 +397,9 @@ export class FakeGitHub {
   private can(identity: Identity, repository: FakeRepository, permission: string): boolean {
     if (!this.canSee(identity, repository)) return false;
     if (identity.kind === 'installation') return identity.installation.permissions[permission] !== undefined;
-    if (identity.kind === 'user') return identity.user.admin || permission === 'metadata' || permission === 'contents';
-    return permission === 'metadata' || permission === 'contents';
+    // Environments (`actions`) are readable by anyone who can read the repository, as on GitHub.
+    if (identity.kind === 'user') return identity.user.admin || permission === 'metadata' || permission === 'contents' || permission === 'actions';
+    return permission === 'metadata' || permission === 'contents' || permission === 'actions';
   }
 
   private viewer(identity: Identity): Viewer {
@@ -517,6 +524,37 @@ export class FakeGitHub {
       const copy: Record<string, unknown> = { ...body };
       if (!this.viewer(identity).canEditRulesets(repository, String(body.source_type ?? 'Repository'))) delete copy.bypass_actors;
       return json(copy);
+    });
+    // GitHub's recursive tree: entries in git's order (a directory before its contents), `truncated` past
+    // `treeLimit` entries (GitHub: 100,000 or 7 MB). A symbolic link is a blob of mode 120000.
+    repo('/git/trees/{tree_sha}', ({ identity, params, url }, repository) => {
+      if (!this.can(identity, repository, 'contents')) return forbidden(identity);
+      if (repository.empty) return json(errorBody('Git Repository is empty.', 409), 409);
+      const root = buildTree(repository.files);
+      const rootSha = fakeOid(`tree:${repository.fullName}`);
+      if (params.tree_sha !== 'HEAD' && params.tree_sha !== repository.defaultBranch && params.tree_sha !== rootSha) return notFound();
+      const recursive = url.searchParams.has('recursive');
+      const entries: Record<string, unknown>[] = [];
+      let truncated = false;
+      const visit = (node: TreeNode & { kind: 'tree' }) => {
+        for (const [name, child] of [...node.entries.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+          if (entries.length >= this.treeLimit) {
+            truncated = true;
+            return;
+          }
+          const sha = child.kind === 'tree' ? fakeOid(`tree:${child.path}`) : blobOid(fileText(child.file));
+          const link = `${api}/repos/${repository.fullName}/git/${child.kind === 'tree' ? 'trees' : 'blobs'}/${sha}`;
+          if (child.kind === 'tree') {
+            entries.push({ path: recursive ? child.path : name, mode: '040000', type: 'tree', sha, url: link });
+            if (recursive) visit(child);
+          } else {
+            const symlink = typeof child.file !== 'string' && child.file.symlink === true;
+            entries.push({ path: recursive ? child.path : name, mode: symlink ? '120000' : '100644', type: 'blob', sha, size: Buffer.byteLength(fileText(child.file)), url: link });
+          }
+        }
+      };
+      visit(root);
+      return json({ sha: rootSha, url: `${api}/repos/${repository.fullName}/git/trees/${rootSha}`, tree: entries, truncated });
     });
     repo('/contents/{path}', ({ identity, params }, repository) => {
       if (!this.can(identity, repository, 'contents')) return forbidden(identity);

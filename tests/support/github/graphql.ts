@@ -103,6 +103,12 @@ function repositoryObject(repository: FakeRepository, viewer: Viewer): Record<st
       return repository.settings.vulnerability_alerts === true;
     },
     defaultBranchRef: repository.empty ? null : refObject(repository, viewer),
+    environments: ({ first }: { first?: number }) => {
+      requireArea(repository, viewer, 'environments', 'actions');
+      const body = repository.settings.environments;
+      const list = isRecord(body) && Array.isArray(body.environments) ? body.environments.filter(isRecord) : [];
+      return connection(list.map(environmentObject), first);
+    },
     object: ({ expression }: { expression?: string }) => {
       const match = /^([^:]*):(.*)$/.exec(expression ?? '');
       if (repository.empty || match === null || (match[1] !== 'HEAD' && match[1] !== repository.defaultBranch)) return null;
@@ -239,6 +245,38 @@ function rulesetObject(id: number, rule: Record<string, unknown>, repository: Fa
     // GitHub shows bypass lists only to those who can edit the ruleset.
     bypassActors: ({ first }: { first?: number }) =>
       actors === undefined || !viewer.canEditRulesets(repository, sourceType) ? null : connection(actors.map(bypassActor), first),
+  };
+}
+
+/** `Environment` from an item of `GET /repos/{o}/{r}/environments`. */
+function environmentObject(environment: Record<string, unknown>): Record<string, unknown> {
+  const rules = Array.isArray(environment.protection_rules) ? environment.protection_rules.filter(isRecord) : [];
+  return {
+    __typename: 'Environment',
+    id: `EN_${String(environment.id)}`,
+    databaseId: environment.id,
+    name: environment.name,
+    isPinned: false,
+    pinnedPosition: null,
+    protectionRules: ({ first }: { first?: number }) =>
+      connection(
+        rules.map((rule) => ({
+          __typename: 'DeploymentProtectionRule',
+          databaseId: rule.id,
+          type: String(rule.type).toUpperCase(),
+          preventSelfReview: rule.type === 'required_reviewers' ? rule.prevent_self_review === true : null,
+          timeout: typeof rule.wait_timer === 'number' ? rule.wait_timer : 0,
+          reviewers: ({ first: count }: { first?: number }) =>
+            connection(
+              (Array.isArray(rule.reviewers) ? rule.reviewers.filter(isRecord) : []).map((r) => {
+                const who = isRecord(r.reviewer) ? r.reviewer : {};
+                return r.type === 'Team' ? { __typename: 'Team', slug: who.slug, databaseId: who.id } : { __typename: 'User', login: who.login, databaseId: who.id };
+              }),
+              count,
+            ),
+        })),
+        first,
+      ),
   };
 }
 

@@ -16,6 +16,7 @@ export type Permissions = Record<string, 'read' | 'write'>;
 export const FULL_PERMISSIONS: Readonly<Permissions> = {
   metadata: 'read',
   contents: 'read',
+  actions: 'read',
   administration: 'read',
   repository_hooks: 'read',
   members: 'read',

@@ -79,7 +79,7 @@ describe('5xx and network errors', () => {
     const snapshot = await host.fetchSnapshot(locator);
     expect(snapshot.files).toHaveLength(1);
     expect(github.count(GRAPHQL)).toBe(2);
-    expect(snapshot.requests).toBe(1 + 1 + 7);
+    expect(snapshot.requests).toBe(1 + 1 + 8);
   });
 });
 

@@ -13,7 +13,9 @@ afterEach(() => github.reset());
 
 const GRAPHQL = 'POST /graphql';
 const TOKEN = 'POST /app/installations/{installation_id}/access_tokens';
+const TREE = 'GET /repos/{owner}/{repo}/git/trees/{tree_sha}';
 const REST_PUBLIC = [
+  TREE,
   'GET /repos/{owner}/{repo}',
   'GET /repos/{owner}/{repo}/actions/permissions',
   'GET /repos/{owner}/{repo}/actions/permissions/workflow',
@@ -28,14 +30,14 @@ describe('request pattern', () => {
     const { host, locator } = setup(github, { files: { '.github/workflows/ci.yml': WORKFLOW } });
     const first = await host.fetchSnapshot(locator);
     expect([...github.routesRequested()].sort()).toEqual([TOKEN, GRAPHQL, ...REST_PUBLIC].sort());
-    expect(first.requests).toBe(8);
+    expect(first.requests).toBe(9);
     expect(github.roundTrips()).toBe(2);
 
     github.reset();
     const second = await host.fetchSnapshot(locator);
     expect(github.count(TOKEN)).toBe(0);
     expect(github.count(GRAPHQL)).toBe(1);
-    expect(second.requests).toBe(7);
+    expect(second.requests).toBe(8);
     expect(github.roundTrips()).toBe(1);
     // Every request of the scan carries the installation token; only the token request is signed by the App.
     expect(github.requests.every((r) => r.auth === 'installation' && r.installationId === locator.installationId)).toBe(true);
@@ -47,7 +49,7 @@ describe('request pattern', () => {
     github.reset();
     const snapshot = await host.fetchSnapshot(locator);
     expect([...github.routesRequested()].sort()).toEqual([GRAPHQL, ...REST_PUBLIC.filter((r) => !PUBLIC_ONLY.includes(r))].sort());
-    expect(snapshot.requests).toBe(5);
+    expect(snapshot.requests).toBe(6);
     expect(github.roundTrips()).toBe(1);
     expect(snapshot.settings).not.toHaveProperty('fork_pr_approval');
     expect(snapshot.settings).not.toHaveProperty('runners');
@@ -60,7 +62,7 @@ describe('request pattern', () => {
     const snapshot = await host.fetchSnapshot(locator);
     expect(snapshot.files).toHaveLength(61);
     expect(github.count(GRAPHQL)).toBe(1);
-    expect(snapshot.requests).toBe(8);
+    expect(snapshot.requests).toBe(9);
   });
 
   test('a locator without visibility asks for the public-only areas and drops them for a private repository', async () => {
@@ -88,7 +90,7 @@ describe('permissions', () => {
       files: { '.github/workflows/ci.yml': WORKFLOW },
     });
     const snapshot = await host.fetchSnapshot(locator);
-    expect([...github.routesRequested()].sort()).toEqual([TOKEN, GRAPHQL, 'GET /repos/{owner}/{repo}'].sort());
+    expect([...github.routesRequested()].sort()).toEqual([TOKEN, GRAPHQL, TREE, 'GET /repos/{owner}/{repo}'].sort());
     expect(github.requests.every((r) => r.status !== 403)).toBe(true);
     const admin = `the installation has no "${AREA_INFO.branch_protection.permission}" permission`;
     expect(snapshot.settings.unreadable).toEqual({
@@ -101,6 +103,7 @@ describe('permissions', () => {
       vulnerability_alerts: admin,
       runners: admin,
       hooks: `the installation has no "${AREA_INFO.hooks.permission}" permission`,
+      environments: 'the installation has no "Actions: read" permission',
     });
     // The same areas as the fixture saved from such an App.
     expect(unreadableAreas(snapshot.settings)).toEqual(unreadableAreas(settingsFixture('metadata-only')));
@@ -112,7 +115,7 @@ describe('permissions', () => {
     const snapshot = await host.fetchSnapshot(locator);
     expect(github.count('GET /repos/{owner}/{repo}/hooks')).toBe(1);
     expect(snapshot.settings.hooks).toEqual([]);
-    expect(snapshot.requests).toBe(4);
+    expect(snapshot.requests).toBe(5);
   });
 
   test('an installation without Contents: read cannot be scanned (forbidden, no request but the token)', async () => {
@@ -251,12 +254,12 @@ describe('default branch', () => {
     expect(snapshot.settings.branch_rules).toEqual(settingsFixture('hardened').branch_rules);
     expect((snapshot.settings.repository as Record<string, unknown>).default_branch).toBe('trunk');
     expect(github.count(GRAPHQL)).toBe(1);
-    expect(snapshot.requests).toBe(8);
+    expect(snapshot.requests).toBe(9);
   });
 });
 
 describe('files', () => {
-  test('workflows, Dependabot, the root action and .github/actions, byte for byte; other files and symbolic links are skipped', async () => {
+  test('workflows, Dependabot and action definitions anywhere, byte for byte; other files and symbolic links are skipped', async () => {
     const crlf = 'on: push\r\njobs:\r\n  a:\r\n    runs-on: ubuntu-latest\r\n    steps:\r\n      - run: echo "héllo ✓"\r\n';
     const { host, locator } = setup(github, {
       files: {
@@ -271,6 +274,9 @@ describe('files', () => {
         '.github/actions/group/build/action.yaml': COMPOSITE,
         '.github/actions/setup/script.sh': 'echo hi\n',
         'src/action.yml': COMPOSITE,
+        'packages/deploy/action.yaml': COMPOSITE,
+        'packages/linked/action.yml': { text: '../deploy/action.yaml', symlink: true },
+        'web/node_modules/some-dep/action.yml': COMPOSITE,
       },
     });
     const snapshot = await host.fetchSnapshot(locator);
@@ -281,7 +287,11 @@ describe('files', () => {
       { path: '.github/workflows/ci.yml', text: crlf },
       { path: '.github/workflows/release.yaml', text: '\uFEFFon: release\njobs: {}\n' },
       { path: 'action.yml', text: COMPOSITE },
+      { path: 'packages/deploy/action.yaml', text: COMPOSITE },
+      { path: 'src/action.yml', text: COMPOSITE },
     ]);
+    // One query for the two found by the listing, beside the snapshot's.
+    expect(github.requests.filter((r) => r.route === GRAPHQL).map((r) => r.operation)).toEqual(['ChainbreakerSnapshot', 'ChainbreakerActionDefinitions']);
   });
 
   test('truncated, binary and oversized blobs become unreadable files, never dropped or cut', async () => {
@@ -305,12 +315,12 @@ describe('files', () => {
     expect(invalid.map((f) => f.file).sort()).toEqual(['.github/workflows/big.yml', '.github/workflows/cut.yml', '.github/workflows/huge.yml', '.github/workflows/image.yml']);
   });
 
-  test('a local action outside the fetched trees costs one follow-up query, and is scanned', async () => {
+  test('a local action outside the fetched trees is found by the listing: one follow-up query, and is scanned', async () => {
     const { host, locator } = setup(github, { files: { '.github/workflows/ci.yml': WORKFLOW, 'tools/setup/action.yml': COMPOSITE, 'tools/setup/install.sh': 'make\n' } });
     const snapshot = await host.fetchSnapshot(locator);
     expect(snapshot.files.map((f) => f.path)).toEqual(['.github/workflows/ci.yml', 'tools/setup/action.yml']);
-    expect(github.requests.filter((r) => r.route === GRAPHQL).map((r) => r.operation)).toEqual(['ChainbreakerSnapshot', 'ChainbreakerLocalActions']);
-    expect(snapshot.requests).toBe(9);
+    expect(github.requests.filter((r) => r.route === GRAPHQL).map((r) => r.operation)).toEqual(['ChainbreakerSnapshot', 'ChainbreakerActionDefinitions']);
+    expect(snapshot.requests).toBe(10);
     expect(github.roundTrips()).toBe(3);
     expect(findingsOf(snapshot.files).some((f) => f.file === 'tools/setup/action.yml')).toBe(true);
   });
@@ -334,7 +344,8 @@ describe('files', () => {
       'tools/inner/action.yaml',
       'tools/setup/action.yml',
     ]);
-    expect(github.count(GRAPHQL)).toBe(3);
+    // The listing shows both directories: one query reads them, without following the chain level by level.
+    expect(github.count(GRAPHQL)).toBe(2);
   });
 
   test('no follow-up when the referenced directory is known to be absent or already fetched', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reviewedEnvironments } from '../../../../lib/engine/settings/environments.js';
+import { environmentProtection, reviewedEnvironments } from '../../../../lib/engine/settings/environments.js';
 import type { SettingsSnapshot } from '../../../../lib/engine/settings/snapshot.js';
 import { scanWith, yaml } from '../../../support/engine.js';
 
@@ -85,5 +85,46 @@ describe('environments with required reviewers as a gate', () => {
 
   it('does not gate an environment named by an expression', () => {
     expect(scanWith('script-injection', injection('${{ inputs.target }}'), { settings: SETTINGS }).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+});
+
+const pinnedCheckout = (environment: string) => yaml`
+  on: pull_request_target
+  jobs:
+    test:
+      runs-on: ubuntu-latest
+      environment: ${environment}
+      steps:
+        - uses: actions/checkout@v4
+          with:
+            ref: \${{ github.event.pull_request.head.sha }}
+        - run: npm test
+`;
+
+describe('environments the snapshot shows without required reviewers', () => {
+  it('knows an environment listed without reviewers, or missing from a complete list, as unreviewed; nothing about the rest', () => {
+    const facts = environmentProtection(SETTINGS);
+    expect(facts?.isUnreviewed('STAGING')).toBe(true);
+    expect(facts?.isUnreviewed('empty')).toBe(true);
+    expect(facts?.isUnreviewed('never-declared')).toBe(true);
+    expect(facts?.isUnreviewed('production')).toBe(false);
+    // A first page (total_count above the listed ones) says nothing about environments it does not list.
+    const page = environmentProtection({ environments: { ...ENVIRONMENTS, total_count: 40 } });
+    expect(page?.isUnreviewed('staging')).toBe(true);
+    expect(page?.isUnreviewed('never-declared')).toBe(false);
+    expect(environmentProtection({ environments: { environments: ENVIRONMENTS.environments } })?.isUnreviewed('never-declared')).toBe(false);
+    expect(environmentProtection(undefined)).toBeNull();
+    expect(environmentProtection({ environments: ENVIRONMENTS, unreadable: { environments: '403' } })).toBeNull();
+  });
+
+  it('an approval of unknown strength without facts: a pinned head SHA is not reported (unchanged)', () => {
+    expect(scanWith('untrusted-checkout', pinnedCheckout('staging'))).toEqual([]);
+    expect(scanWith('untrusted-checkout', pinnedCheckout('never-declared'), { settings: { environments: { ...ENVIRONMENTS, total_count: 40 } } })).toEqual([]);
+  });
+
+  it('no approval at all once the snapshot shows nobody reviews it: the pinned checkout is HIGH', () => {
+    expect(scanWith('untrusted-checkout', pinnedCheckout('staging'), { settings: SETTINGS }).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith('untrusted-checkout', pinnedCheckout('never-declared'), { settings: SETTINGS }).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith('untrusted-checkout', pinnedCheckout('production'), { settings: SETTINGS })).toEqual([]);
   });
 });

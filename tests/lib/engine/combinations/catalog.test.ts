@@ -26,11 +26,22 @@ const SPEC: Record<string, { severity: string; scope: string; requires: string[]
   'token-leak-via-artifact': { severity: 'HIGH', scope: 'file', requires: [['persisted-credentials'], ['dangerous-trigger', 'missing-permissions', 'excessive-permissions']], amplifiers: [], breaks: ['persisted-credentials'] },
 };
 
+/**
+ * Kinds added after the spec's table (issue 17: the supply-chain and AI-agent chains), with the same
+ * semantics; listed here so the catalog cannot grow or drift unnoticed.
+ */
+const EXTENSIONS: typeof SPEC = {
+  'agent-prompt-injection-takeover': { severity: 'HIGH', scope: 'file', requires: [['agent-untrusted-input'], ['excessive-permissions', 'missing-permissions', 'default-token-write', 'secrets-inherit', 'overprovisioned-secrets']], amplifiers: [], breaks: ['agent-untrusted-input'] },
+  'persistent-supply-chain-foothold': { severity: 'HIGH', scope: 'file', requires: [['unpinned-action', 'unpinned-image'], ['self-hosted-runner']], amplifiers: [], breaks: ['unpinned-action', 'unpinned-image'] },
+  'unverifiable-release': { severity: 'HIGH', scope: 'file', requires: [['unpinned-action'], ['missing-provenance']], amplifiers: ['sha-pinning-not-required'], breaks: ['unpinned-action'] },
+};
+
 describe('combination catalog', () => {
-  it('has exactly the 18 kinds of the spec, with their severity, scope, requirements, amplifiers and break rule', () => {
-    expect(COMBINATION_KINDS.map((k) => k.id).sort()).toEqual(Object.keys(SPEC).sort());
+  it('has exactly the 18 kinds of the spec and the 3 listed extensions, with their severity, scope, requirements, amplifiers and break rule', () => {
+    expect(Object.keys(SPEC)).toHaveLength(18);
+    expect(COMBINATION_KINDS.map((k) => k.id).sort()).toEqual([...Object.keys(SPEC), ...Object.keys(EXTENSIONS)].sort());
     for (const kind of COMBINATION_KINDS) {
-      const spec = SPEC[kind.id];
+      const spec = SPEC[kind.id] ?? EXTENSIONS[kind.id];
       expect({ severity: kind.severity, scope: kind.scope, requires: kind.requires, amplifiers: kind.amplifiers, breaks: kind.break_chain.map((b) => b.rule_id) }, kind.id).toEqual(spec);
     }
   });
@@ -39,14 +50,25 @@ describe('combination catalog', () => {
   // repository (excessive-permissions HIGH), see README.md "pwn-request: which grants count"; compromised-action
   // only advisories exploitable by the action running (known-vulnerable-action HIGH).
   it('qualifies exactly the instances the spec names', () => {
-    const qualifiers = COMBINATION_KINDS.flatMap((k) => k.qualifiers.map((q) => `${k.id}: ${q.rule_id} >= ${q.min_severity}`));
+    const qualifiers = COMBINATION_KINDS.flatMap((k) =>
+      k.qualifiers.map((q) => `${k.id}: ${q.rule_id} >= ${q.min_severity}${q.except_severities === undefined ? '' : ` except ${q.except_severities.join(', ')}`}`),
+    );
     expect(qualifiers).toEqual([
       'compromised-action: known-vulnerable-action >= HIGH',
+      // Departure from the spec: a runner that may be a GitHub-hosted larger runner (MEDIUM) is no foothold.
+      'injected-runner-takeover: self-hosted-runner >= LOW except MEDIUM',
       'public-runner-takeover: self-hosted-runner >= HIGH',
       'pwn-request: excessive-permissions >= HIGH',
       'mutable-action-secret-theft: unpinned-action >= MEDIUM',
+      // Extensions: a GitHub-owned action or the repository's own image (both LOW) is no one else's code.
+      'persistent-supply-chain-foothold: unpinned-action >= MEDIUM',
+      'persistent-supply-chain-foothold: unpinned-image >= MEDIUM',
+      // A runner group or unknown label (MEDIUM) may be a GitHub-hosted larger runner, which keeps nothing.
+      'persistent-supply-chain-foothold: self-hosted-runner >= LOW except MEDIUM',
       'remote-script-on-runner: pipe-to-shell >= MEDIUM',
+      'remote-script-on-runner: self-hosted-runner >= LOW except MEDIUM',
       'token-leak-via-artifact: persisted-credentials >= HIGH',
+      'unverifiable-release: unpinned-action >= MEDIUM',
     ]);
   });
 

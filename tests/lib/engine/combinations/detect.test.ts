@@ -174,6 +174,17 @@ describe('repo scope', () => {
     ).toEqual([]);
   });
 
+  it('claims no foothold on a runner that may be a GitHub-hosted larger runner (a MEDIUM self-hosted-runner)', () => {
+    const maybeHosted = rec('self-hosted-runner', { file: CI_WORKFLOW, line: 6, job: 'a', severity: 'MEDIUM' });
+    const labelled = rec('self-hosted-runner', { file: CI_WORKFLOW, line: 6, job: 'a', severity: 'HIGH' });
+    const injection = rec('script-injection', { file: CI_WORKFLOW, line: 14, job: 'a', severity: 'HIGH' });
+    const installer = rec('pipe-to-shell', { file: CI_WORKFLOW, line: 20, job: 'a', severity: 'MEDIUM' });
+    expect(ids([injection, maybeHosted])).toEqual([]);
+    expect(ids([installer, maybeHosted])).toEqual([]);
+    expect(ids([injection, labelled])).toEqual([`injected-runner-takeover ${CI_WORKFLOW}`]);
+    expect(ids([installer, labelled])).toEqual([`remote-script-on-runner ${CI_WORKFLOW}`]);
+  });
+
   it('crosses files only where a shared store carries the attack (the Actions cache)', () => {
     expect(ids([rec('untrusted-checkout', { line: 12, job: 'test' }), rec('cache-poisoning', { file: CI_WORKFLOW, line: 20, job: 'release' })])).toEqual([
       `cache-poisoning-release ${PR_WORKFLOW}`,
@@ -304,5 +315,56 @@ describe('compromised-action: which advisories count', () => {
     const [combination] = findCombinations([rec('known-vulnerable-action', { line: 27, job: 'analyze', severity: 'HIGH' }), permissions], all);
     expect(combination?.id).toBe('compromised-action');
     expect(combination?.severity).toBe('CRITICAL');
+  });
+});
+
+describe('the issue 17 kinds start only where their attacker gets in', () => {
+  const TRIAGE = '.github/workflows/triage.yml';
+
+  it('agent-prompt-injection-takeover: an agent that anyone can prompt, with a token or secrets in its job', () => {
+    const agent = (severity: 'HIGH' | 'MEDIUM' | 'LOW', job = 'triage') => rec('agent-untrusted-input', { file: TRIAGE, line: 14, job, severity });
+    const write = rec('excessive-permissions', { file: TRIAGE, line: 3, job: null });
+    expect(ids([agent('MEDIUM'), write])).toEqual([`agent-prompt-injection-takeover ${TRIAGE}`]);
+    const [path] = findCombinations([agent('HIGH'), write], all);
+    expect(path?.severity).toBe('HIGH');
+    expect(path?.stages.at(-1)?.description).toContain('Attacker: an outside GitHub user');
+    // LOW: the agent's tools are restricted to an allowlist; an injected prompt steers only its output.
+    expect(ids([agent('LOW'), write])).toEqual([]);
+    // The write grant of another job is not the agent's.
+    expect(ids([agent('MEDIUM'), rec('excessive-permissions', { file: TRIAGE, line: 30, job: 'label' })])).toEqual([]);
+    // Nothing to take: no token or secret finding at all.
+    expect(ids([agent('HIGH'), rec('dangerous-trigger', { file: TRIAGE, line: 2, job: null })])).toEqual([]);
+  });
+
+  it('persistent-supply-chain-foothold: someone else\'s mutable code in a job on a self-hosted runner', () => {
+    const runner = rec('self-hosted-runner', { file: CI_WORKFLOW, line: 7, job: 'build', severity: 'LOW' });
+    expect(ids([runner, rec('unpinned-action', { file: CI_WORKFLOW, line: 12, job: 'build', severity: 'MEDIUM' })])).toEqual([`persistent-supply-chain-foothold ${CI_WORKFLOW}`]);
+    const image = findCombinations([runner, rec('unpinned-image', { file: CI_WORKFLOW, line: 8, job: 'build', severity: 'HIGH' })], all);
+    expect(image.map((c) => `${c.id} ${c.break_chain_rule}`)).toEqual(['persistent-supply-chain-foothold unpinned-image']);
+    expect(image[0]?.break_chain).toContain('by digest');
+    // A GitHub-owned action (LOW) and the repository's own image (LOW) are nobody else's code.
+    expect(ids([runner, rec('unpinned-action', { file: CI_WORKFLOW, line: 12, job: 'build', severity: 'LOW' })])).toEqual([]);
+    expect(ids([runner, rec('unpinned-image', { file: CI_WORKFLOW, line: 8, job: 'build', severity: 'LOW' })])).toEqual([]);
+    // The mutable action runs in a job on a GitHub-hosted runner, the self-hosted job is another one.
+    expect(ids([runner, rec('unpinned-action', { file: CI_WORKFLOW, line: 30, job: 'lint', severity: 'MEDIUM' })])).toEqual([]);
+    // Or in another workflow file.
+    expect(ids([runner, rec('unpinned-action', { file: PR_WORKFLOW, line: 12, job: 'build', severity: 'MEDIUM' })])).toEqual([]);
+    // A runner group or a label no hosted runner has (MEDIUM) may be a GitHub-hosted larger runner, which keeps nothing.
+    const maybeHosted = rec('self-hosted-runner', { file: CI_WORKFLOW, line: 7, job: 'build', severity: 'MEDIUM' });
+    expect(ids([maybeHosted, rec('unpinned-image', { file: CI_WORKFLOW, line: 8, job: 'build', severity: 'HIGH' })])).toEqual([]);
+    // The pull_request-triggered certain case (HIGH) qualifies too.
+    const prRunner = rec('self-hosted-runner', { file: CI_WORKFLOW, line: 7, job: 'build', severity: 'HIGH' });
+    expect(ids([prRunner, rec('unpinned-image', { file: CI_WORKFLOW, line: 8, job: 'build', severity: 'MEDIUM' })])).toEqual([`persistent-supply-chain-foothold ${CI_WORKFLOW}`]);
+  });
+
+  it('unverifiable-release: a third-party mutable action in the job that publishes without provenance', () => {
+    const RELEASE = '.github/workflows/release.yml';
+    const provenance = rec('missing-provenance', { file: RELEASE, line: 20, job: 'publish' });
+    expect(ids([provenance, rec('unpinned-action', { file: RELEASE, line: 15, job: 'publish', severity: 'MEDIUM' })])).toEqual([`unverifiable-release ${RELEASE}`]);
+    // `actions/*` on a tag (LOW) does not start it; nor a mutable action of the test job.
+    expect(ids([provenance, rec('unpinned-action', { file: RELEASE, line: 15, job: 'publish', severity: 'LOW' })])).toEqual([]);
+    expect(ids([provenance, rec('unpinned-action', { file: RELEASE, line: 40, job: 'test', severity: 'MEDIUM' })])).toEqual([]);
+    // A release with provenance has no missing-provenance finding: nothing to combine.
+    expect(ids([rec('unpinned-action', { file: RELEASE, line: 15, job: 'publish', severity: 'MEDIUM' })])).toEqual([]);
   });
 });

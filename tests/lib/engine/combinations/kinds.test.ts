@@ -210,11 +210,46 @@ const CASES: Case[] = [
     stages: ['persisted-credentials', 'missing-permissions', ''],
     breakRule: 'persisted-credentials',
   },
+  {
+    id: 'agent-prompt-injection-takeover',
+    records: [
+      rec('agent-untrusted-input', { file: '.github/workflows/triage.yml', line: 14, column: 15, job: 'triage', severity: 'MEDIUM', description: 'Gemini CLI runs on `issues` events that anyone can cause, while its job holds secrets (GEMINI_API_KEY).' }),
+      rec('missing-permissions', { file: '.github/workflows/triage.yml', line: 1, job: null, severity: 'HIGH' }),
+      rec('default-token-write'),
+    ],
+    file: '.github/workflows/triage.yml',
+    components: ['agent-untrusted-input', 'missing-permissions'],
+    stages: ['agent-untrusted-input', 'missing-permissions', ''],
+    breakRule: 'agent-untrusted-input',
+  },
+  {
+    id: 'persistent-supply-chain-foothold',
+    records: [
+      rec('self-hosted-runner', { file: CI_WORKFLOW, line: 7, column: 14, job: 'build', severity: 'LOW' }),
+      rec('unpinned-action', { file: CI_WORKFLOW, line: 12, column: 15, job: 'build', severity: 'MEDIUM', description: '`some-org/setup-tool@v2` is pinned to a tag.' }),
+    ],
+    file: CI_WORKFLOW,
+    components: ['unpinned-action', 'self-hosted-runner'],
+    stages: ['unpinned-action', 'self-hosted-runner', ''],
+    breakRule: 'unpinned-action',
+  },
+  {
+    id: 'unverifiable-release',
+    records: [
+      rec('unpinned-action', { file: RELEASE, line: 18, column: 15, job: 'publish', severity: 'MEDIUM', description: '`softprops/action-gh-release@v2` is pinned to a tag.' }),
+      rec('missing-provenance', { file: RELEASE, line: 18, column: 15, job: 'publish', severity: 'LOW' }),
+      rec('sha-pinning-not-required'),
+    ],
+    file: RELEASE,
+    components: ['unpinned-action', 'missing-provenance', 'sha-pinning-not-required'],
+    stages: ['unpinned-action', 'sha-pinning-not-required', 'missing-provenance', ''],
+    breakRule: 'unpinned-action',
+  },
 ];
 
 describe('every kind fires on a realistic repository', () => {
-  it('covers all 18 kinds', () => {
-    expect(new Set(CASES.map((c) => c.id)).size).toBe(18);
+  it('covers all 21 kinds', () => {
+    expect(new Set(CASES.map((c) => c.id)).size).toBe(21);
   });
 
   for (const c of CASES) {

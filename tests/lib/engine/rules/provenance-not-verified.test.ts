@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { positions, scanWith, yaml } from '../../../support/engine.js';
+
+const RULE = 'provenance-not-verified';
+
+describe(RULE, () => {
+  it('reports release assets downloaded and published without verification, at the download', () => {
+    const findings = scanWith(RULE, yaml`
+      on: workflow_dispatch
+      jobs:
+        publish:
+          runs-on: ubuntu-latest
+          steps:
+            - run: |
+                mkdir -p artifacts
+                gh release download "v1.0.0" --dir ./artifacts
+            - run: npm publish ./artifacts/pkg.tgz
+    `);
+    expect(positions(findings)).toEqual(['8:11 LOW']);
+    expect(findings[0]?.description).toContain('release assets (`gh release download`) and publishes with npm publish');
+  });
+
+  it('reports an image copied between registries: the copy is the push', () => {
+    const findings = scanWith(RULE, yaml`
+      on: schedule
+      jobs:
+        sync:
+          runs-on: ubuntu-latest
+          steps:
+            - run: crane cp "traefik:$tag" "ghcr.io/traefik/traefik:$tag"
+    `);
+    expect(positions(findings)).toEqual(['6:14 LOW']);
+    expect(findings[0]?.description).toContain('an image from another registry (`crane cp`) and pushes it to a registry of its own');
+  });
+
+  it('reports a pulled image retagged and pushed, and another run\'s artifacts published', () => {
+    expect(positions(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        promote:
+          runs-on: ubuntu-latest
+          steps:
+            - run: |
+                docker pull example/app:rc
+                docker tag example/app:rc ghcr.io/example/app:1.0
+                docker push ghcr.io/example/app:1.0
+    `))).toEqual(['8:11 LOW']);
+    expect(positions(scanWith(RULE, yaml`
+      on: workflow_dispatch
+      jobs:
+        publish:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                name: dist
+                run-id: \${{ inputs.build_run }}
+                github-token: \${{ github.token }}
+            - uses: pypa/gh-action-pypi-publish@release/v1
+    `))).toEqual(['6:15 LOW']);
+  });
+
+  it('is silent when anything in the job verifies', () => {
+    for (const check of ['gh attestation verify artifacts/pkg.tgz --repo o/r', 'cosign verify-blob --bundle b.json artifacts/pkg.tgz', 'sha256sum -c SHA256SUMS', 'slsa-verifier verify-artifact artifacts/pkg.tgz', 'gpg --verify pkg.tgz.asc pkg.tgz']) {
+      expect(scanWith(RULE, yaml`
+        on: workflow_dispatch
+        jobs:
+          publish:
+            runs-on: ubuntu-latest
+            steps:
+              - run: gh release download v1 --dir artifacts
+              - run: ${check}
+              - run: npm publish ./artifacts/pkg.tgz
+      `), check).toEqual([]);
+    }
+  });
+
+  it('is silent without a publish, for same-run artifacts, digest-pinned and scratch copies', () => {
+    // Downloaded but not published (installed, tested).
+    expect(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          steps:
+            - run: gh release download v1 --repo o/tool --pattern '*.deb' && sudo dpkg -i *.deb
+    `)).toEqual([]);
+    // The usual build-job / publish-job split: artifacts of this run.
+    expect(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        publish:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                name: dist
+            - uses: pypa/gh-action-pypi-publish@release/v1
+    `)).toEqual([]);
+    // Copied by a digest the workflow names; copied to a throwaway registry for a test.
+    expect(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        mirror:
+          runs-on: ubuntu-latest
+          steps:
+            - run: crane copy cgr.dev/chainguard/static@sha256:${'a'.repeat(64)} ghcr.io/o/static:latest
+            - run: |
+                DIGEST=$(crane digest cgr.dev/chainguard/static)
+                crane copy cgr.dev/chainguard/static@$DIGEST ttl.sh/test:1h
+    `)).toEqual([]);
+    // A pulled image that is used, not retagged; a publish that happens before the download.
+    expect(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - run: docker build -t ghcr.io/o/app:1 . && docker push ghcr.io/o/app:1
+            - run: docker pull postgres:16 && docker run -d postgres:16
+            - run: gh release download v1 --dir old
+    `)).toEqual([]);
+  });
+
+  it('reports once per job', () => {
+    expect(scanWith(RULE, yaml`
+      on: workflow_dispatch
+      jobs:
+        mirror:
+          runs-on: ubuntu-latest
+          steps:
+            - run: |
+                crane copy docker.io/o/a:1 ghcr.io/o/a:1
+                crane copy docker.io/o/b:1 ghcr.io/o/b:1
+    `)).toHaveLength(1);
+  });
+});
