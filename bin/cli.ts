@@ -272,7 +272,7 @@ async function readScan(values: SourceValues, positionals: readonly string[], io
     maxFindings: positive('max-findings', values['max-findings'], CLI_SCAN_LIMITS.maxFindings),
     maxEngineMs: positive('max-engine-ms', values['max-engine-ms'], CLI_SCAN_LIMITS.maxEngineMs),
   };
-  const builder = new ReportBuilder({ ruleset, disabled, severities: configSeverities(config), ruleOptions: configRuleOptions(config), limits }, paths.length + githubRepositories.length > 1);
+  const builder = new ReportBuilder({ ruleset, disabled, severities: configSeverities(config), ruleOptions: configRuleOptions(config), online: values.online === true, limits }, paths.length + githubRepositories.length > 1);
   // The online audits ask GitHub about all repositories together, so they need every repository read
   // first; otherwise each repository is scanned as soon as it is read and only its findings are kept.
   const online: RepositoryInput[] | null = values.online === true ? [] : null;

@@ -33,6 +33,8 @@ export interface ReportOptions {
   severities?: ReadonlyMap<string, Severity>;
   /** Options per rule id (a team's config; `ScanOptions.ruleOptions`). */
   ruleOptions?: Readonly<Record<string, unknown>>;
+  /** The online audits run (`--online`): `ScanOptions.online`. */
+  online?: boolean;
 }
 
 /** What every output format renders: findings with their fingerprints, counts, and combinations. */
@@ -103,6 +105,7 @@ export class ReportBuilder {
       settings: repository.settings,
       ...(repository.fullName === undefined ? {} : { repository: repository.fullName }),
       ...(options.ruleOptions === undefined ? {} : { ruleOptions: options.ruleOptions }),
+      ...(options.online === true ? { online: true } : {}),
       limits: { ...limits, ...(deadline === undefined ? {} : { deadline }) },
     });
     if (repository.extraRecords !== undefined && repository.extraRecords.length > 0) {

@@ -77,6 +77,7 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
     settings: snapshot.settings,
     repository: repository.full_name,
     ruleOptions,
+    online: host.onlineReader !== undefined,
     limits: { ...limits, deadline: Date.now() + maxEngineMs },
   });
   if (host.onlineReader !== undefined) {
