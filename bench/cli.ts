@@ -32,20 +32,24 @@ interface WholeProcess {
   scanMs: number;
   parseMs: number;
   ratio: number;
+  /** CPU seconds (user + system, every thread) of the best run of each: steadier than wall time on a busy machine. */
+  scanCpuMs: number;
+  parseCpuMs: number;
   scanPeakRssMb: number;
   parsePeakRssMb: number;
 }
 
-/** Wall time (ms) and peak resident set (MB, from GNU time when present) of one process. */
-function measure(args: string[], cwd: string): { ms: number; rssMb: number } {
+/** Wall time (ms), CPU time (ms) and peak resident set (MB) of one process; the last two from GNU time when present. */
+function measure(args: string[], cwd: string): { ms: number; cpuMs: number; rssMb: number } {
   const time = existsSync('/usr/bin/time');
   const start = performance.now();
   const result = time
-    ? spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...args], { cwd, encoding: 'utf8', maxBuffer: 1 << 28 })
+    ? spawnSync('/usr/bin/time', ['-f', '%M %U %S', process.execPath, ...args], { cwd, encoding: 'utf8', maxBuffer: 1 << 28 })
     : spawnSync(process.execPath, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 28 });
   const ms = performance.now() - start;
   if (result.status !== 0) throw new Error(`${args.join(' ')} exited ${result.status}: ${result.stderr.slice(-500)}`);
-  return { ms, rssMb: time ? Number(result.stderr.trim().split('\n').at(-1)) / 1024 : 0 };
+  const [kb = 0, user = 0, system = 0] = time ? (result.stderr.trim().split('\n').at(-1) ?? '').split(' ').map(Number) : [];
+  return { ms, cpuMs: (user + system) * 1000, rssMb: kb / 1024 };
 }
 
 function benchCorpusProcess(): CliBench['corpus'] {
@@ -62,8 +66,8 @@ for (const path of process.argv.slice(2)) for (const f of await collectRepositor
   const parserFile = join(tmpdir(), `chainbreaker-bench-parse-${process.pid}.mjs`);
   // Bundled like the CLI (esbuild), so both processes start the same way: no TypeScript at run time.
   buildSync({ stdin: { contents: parser, resolveDir: root, loader: 'ts' }, bundle: true, platform: 'node', format: 'esm', outfile: parserFile, logLevel: 'warning', banner: { js: "import { createRequire as __cbRequire } from 'node:module'; const require = __cbRequire(import.meta.url);" } });
-  const scan: { ms: number; rssMb: number }[] = [];
-  const parse: { ms: number; rssMb: number }[] = [];
+  const scan: { ms: number; cpuMs: number; rssMb: number }[] = [];
+  const parse: { ms: number; cpuMs: number; rssMb: number }[] = [];
   const runs = 3;
   for (let i = 0; i < runs; i++) {
     parse.push(measure([parserFile, ...paths], root));
@@ -71,8 +75,19 @@ for (const path of process.argv.slice(2)) for (const f of await collectRepositor
   }
   rmSync(parserFile, { force: true });
   const best = (xs: { ms: number }[]) => Math.min(...xs.map((x) => x.ms));
+  const cpu = (xs: { ms: number; cpuMs: number }[]) => xs.find((x) => x.ms === best(xs))?.cpuMs ?? 0;
   const peak = (xs: { rssMb: number }[]) => Math.max(...xs.map((x) => x.rssMb));
-  return { repositories: paths.length, runs, scanMs: best(scan), parseMs: best(parse), ratio: best(scan) / best(parse), scanPeakRssMb: peak(scan), parsePeakRssMb: peak(parse) };
+  return {
+    repositories: paths.length,
+    runs,
+    scanMs: best(scan),
+    parseMs: best(parse),
+    ratio: best(scan) / best(parse),
+    scanCpuMs: cpu(scan),
+    parseCpuMs: cpu(parse),
+    scanPeakRssMb: peak(scan),
+    parsePeakRssMb: peak(parse),
+  };
 }
 
 function benchSuppressions(): CliBench['suppressions'] {
@@ -122,6 +137,10 @@ export function benchCli(): CliBench {
   return { suppressions: benchSuppressions(), startup: benchStartup(), corpus: benchCorpusProcess() };
 }
 
+function signed(value: number): string {
+  return `${value >= 0 ? '+' : '-'}${Math.abs(value).toFixed(1)}`;
+}
+
 export function formatCli(r: CliBench): string {
   const s = r.suppressions;
   const rows = [
@@ -137,6 +156,7 @@ export function formatCli(r: CliBench): string {
     rows.push(['start-up: node -e 0 (interleaved, for reference)', ms(n.p50, 1), ms(n.p95, 1), ms(n.max, 1), '']);
     notes.push(
       `start-up peak memory: ${r.startup.peakRssMb > 0 ? `${r.startup.peakRssMb.toFixed(1)} MB (node -e 0: ${r.startup.nodePeakRssMb.toFixed(1)} MB)` : 'not measured (no /usr/bin/time)'} (budget 60 MB)`,
+      `start-up over bare node: ${signed(w.p50 - n.p50)} ms at the median${r.startup.peakRssMb > 0 ? `, ${signed(r.startup.peakRssMb - r.startup.nodePeakRssMb)} MB peak memory` : ''}`,
     );
   }
   if ('skipped' in r.corpus) notes.push(`corpus as whole processes: skipped (${r.corpus.skipped})`);
@@ -144,6 +164,7 @@ export function formatCli(r: CliBench): string {
     const c = r.corpus;
     notes.push(
       `corpus as whole processes (${c.repositories} repositories, best of ${c.runs}): chainbreaker scan ${ms(c.scanMs, 0)}, yaml parse ${ms(c.parseMs, 0)}, ratio ${c.ratio.toFixed(2)} (budget <= 1.0)`,
+      `corpus CPU time of those runs (user + system, all threads): chainbreaker scan ${ms(c.scanCpuMs, 0)}, yaml parse ${ms(c.parseCpuMs, 0)}, ratio ${c.parseCpuMs > 0 ? (c.scanCpuMs / c.parseCpuMs).toFixed(2) : 'n/a'}`,
       `corpus peak memory: chainbreaker scan ${c.scanPeakRssMb.toFixed(0)} MB (budget 300 MB), yaml parse ${c.parsePeakRssMb.toFixed(0)} MB`,
     );
   }

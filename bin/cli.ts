@@ -6,14 +6,14 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BASELINE_FILE, BaselineError, formatBaseline, parseBaseline } from '../lib/cli/baseline.js';
-import { CONFIG_FILE, ConfigError, configDisabled, configEnabled, configSeverities, parseConfig, type Config } from '../lib/cli/config.js';
+import { CONFIG_FILE, ConfigError, configDisabled, configEnabled, configRuleOptions, configSeverities, parseConfig, type Config } from '../lib/cli/config.js';
 import { globMatcher } from '../lib/cli/glob.js';
 import { didYouMean } from '../lib/cli/suggest.js';
 import { CATALOG, isKnownRule } from '../lib/engine/catalog.js';
 import { COMBINATION_KINDS, cannotFire } from '../lib/engine/combinations/index.js';
 import { REPORT_FORMATS, docUrlFrom, formatKindsJson, formatKindsText, formatReport, formatRulesJson, formatRulesText, type ReportFormat } from '../lib/engine/format/index.js';
 import { neutralize } from '../lib/engine/format/neutralize.js';
-import { buildReport, enabledRules, failsThreshold, narrowReport, type FailOn, type Report, type RepositoryInput } from '../lib/engine/report.js';
+import { ReportBuilder, enabledRules, failsThreshold, narrowReport, type FailOn, type Report, type RepositoryInput } from '../lib/engine/report.js';
 import type { SettingsSnapshot } from '../lib/engine/settings/snapshot.js';
 import { SEVERITIES, type RepositoryFile, type Ruleset, type Severity } from '../lib/engine/types.js';
 import { MAX_FILE_BYTES } from '../lib/engine/yaml/parse.js';
@@ -81,7 +81,7 @@ owner/repo: actions of the same owner are first-party (LOW when unpinned, no att
 Options:
   -c, --config FILE      the config file (default: .chainbreaker.yml at the root of the first path, if any):
                          ruleset, pedantic, fail-on, min-severity, baseline, docs-url, ignore (path globs)
-                         and rules (per rule: enabled, severity); command-line flags win over it
+                         and rules (per rule: enabled, severity, options); command-line flags win over it
       --baseline FILE    report and gate only on findings not recorded in FILE (chainbreaker baseline)
       --min-severity LVL report only findings at or above LVL: high, medium, low, info (default)
   -f, --format FORMAT    text (default), json, sarif or github (workflow-command annotations)
@@ -271,16 +271,6 @@ async function readScan(values: SourceValues, positionals: readonly string[], io
   const onlineToken = values.online === true ? onlineTokenFor(io) : '';
   const ignored = globMatcher(config.ignore ?? []);
 
-  const repositories: RepositoryInput[] = [];
-  for (const [i, path] of paths.entries()) {
-    const settingsFile = settingsFiles[i];
-    const repository = path === '-' ? await readStdin(io) : await readLocalTarget(resolve(io.cwd, path), path, (line) => io.stderr.write(`${line}\n`), githubHostOf(io.env.GITHUB_API_URL));
-    repository.files = repository.files.filter((f) => !ignored(f.path));
-    if (settingsFile !== undefined) repository.settings = await readSettings(resolve(io.cwd, settingsFile), settingsFile);
-    if (repository.files.length === 0) io.stderr.write(`chainbreaker: no workflow, action or Dependabot file found in ${path}\n`);
-    repositories.push(repository);
-  }
-  for (const fullName of githubRepositories) repositories.push(await readGitHubRepository(fullName, githubToken, io));
   const limits = {
     maxFiles: positive('max-files', values['max-files'], CLI_SCAN_LIMITS.maxFiles),
     maxFileBytes: positive('max-file-bytes', values['max-file-bytes'], CLI_SCAN_LIMITS.maxFileBytes),
@@ -288,8 +278,25 @@ async function readScan(values: SourceValues, positionals: readonly string[], io
     maxFindings: positive('max-findings', values['max-findings'], CLI_SCAN_LIMITS.maxFindings),
     maxEngineMs: positive('max-engine-ms', values['max-engine-ms'], CLI_SCAN_LIMITS.maxEngineMs),
   };
-  if (values.online === true) await auditOnline(repositories, onlineToken, enabledRules({ ruleset, disabled, pedantic, enabled }), io);
-  const report = buildReport(repositories, { ruleset, disabled, pedantic, enabled, severities: configSeverities(config), limits });
+  const builder = new ReportBuilder({ ruleset, disabled, pedantic, enabled, severities: configSeverities(config), ruleOptions: configRuleOptions(config), online: values.online === true, limits }, paths.length + githubRepositories.length > 1);
+  // The online audits ask GitHub about all repositories together, so they need every repository read
+  // first; otherwise each repository is scanned as soon as it is read and only its findings are kept.
+  const online: RepositoryInput[] | null = values.online === true ? [] : null;
+  const add = (repository: RepositoryInput) => (online === null ? builder.add(repository) : online.push(repository));
+  for (const [i, path] of paths.entries()) {
+    const settingsFile = settingsFiles[i];
+    const repository = path === '-' ? await readStdin(io) : await readLocalTarget(resolve(io.cwd, path), path, (line) => io.stderr.write(`${line}\n`), githubHostOf(io.env.GITHUB_API_URL));
+    repository.files = repository.files.filter((f) => !ignored(f.path));
+    if (settingsFile !== undefined) repository.settings = await readSettings(resolve(io.cwd, settingsFile), settingsFile);
+    if (repository.files.length === 0) io.stderr.write(`chainbreaker: no workflow, action or Dependabot file found in ${path}\n`);
+    add(repository);
+  }
+  for (const fullName of githubRepositories) add(await readGitHubRepository(fullName, githubToken, io));
+  if (online !== null) {
+    await auditOnline(online, onlineToken, enabledRules({ ruleset, disabled, pedantic, enabled }), io);
+    for (const repository of online) builder.add(repository);
+  }
+  const report = builder.finish();
   if (report.unknownSuppressions.length > 0) {
     const lines = report.unknownSuppressions.flatMap((u) =>
       u.rules === 'all' ? [] : u.rules.map((id) => `${neutralize(u.file)}:${u.line}: the suppression comment names unknown rule "${neutralize(id)}"${didYouMean(id, RULE_IDS)}`),
@@ -345,7 +352,7 @@ async function fix(values: SourceValues & { fix?: string }, positionals: readonl
   for (const path of paths) {
     let outcome;
     try {
-      outcome = await fixCheckout(resolve(io.cwd, path), { mode: mode === 'unsafe' ? 'unsafe' : 'safe', dryRun, ruleset, isEnabled, env: io.env });
+      outcome = await fixCheckout(resolve(io.cwd, path), { mode: mode === 'unsafe' ? 'unsafe' : 'safe', dryRun, ruleset, isEnabled, ruleOptions: configRuleOptions(config), env: io.env });
     } catch (error) {
       throw new OperationalError(`cannot fix ${path}: ${reason(error)}`, { cause: error });
     }

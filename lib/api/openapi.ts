@@ -8,6 +8,8 @@ const NAMED = {
   Error: s.ErrorBody,
   Rule: s.Rule,
   RuleState: s.RuleState,
+  RuleSetting: s.RuleSetting,
+  ...s.RULE_OPTIONS_SCHEMAS,
   Repository: s.Repository,
   Finding: s.Finding,
   Counts: s.Counts,

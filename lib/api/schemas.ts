@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { MAX_OPTION_ENTRIES, MAX_OPTION_ENTRY_LENGTH, OptionsObject, RULE_OPTIONS } from '../engine/rule-options.js';
 
 /**
  * The shapes of `api-spec.md`, once: the endpoints validate with them and `GET /api/openapi.json` is
@@ -35,6 +36,30 @@ export const InstallationPath = v.object({
 // Request bodies and query strings.
 export const RuleStateBody = v.strictObject({ enabled: v.boolean('must be a boolean') });
 export type RuleStateBody = v.InferOutput<typeof RuleStateBody>;
+
+/** The name of a rule's options schema in `components.schemas`: `forbidden-uses` -> `ForbiddenUsesOptions`. */
+const optionsSchemaName = (ruleId: string) => `${ruleId.replace(/(?:^|-)([a-z0-9])/g, (_, c: string) => c.toUpperCase())}Options`;
+
+/** The options schema of every rule that takes options, by its name in `components.schemas`. */
+export const RULE_OPTIONS_SCHEMAS: Readonly<Record<string, (typeof RULE_OPTIONS)[string]>> = Object.fromEntries(
+  Object.entries(RULE_OPTIONS).map(([id, schema]) => [optionsSchemaName(id), schema]),
+);
+
+const RuleOptions = v.pipe(
+  OptionsObject,
+  v.description(
+    `The rule's options, checked against the rule's own schema (${Object.keys(RULE_OPTIONS)
+      .map((id) => `\`${id}\`: \`${optionsSchemaName(id)}\``)
+      .join(', ')} in \`components.schemas\`; other rules take none). An unknown option or a value the schema rejects is a 400. ` +
+      `Each list holds at most ${MAX_OPTION_ENTRIES} entries of at most ${MAX_OPTION_ENTRY_LENGTH} characters. ` +
+      "In `PUT`: absent keeps the stored options, `{}` clears them (the rule's defaults), an object replaces them. The keys are those of `rules.<id>.options` in the CLI's `.chainbreaker.yml`.",
+  ),
+  v.examples([{ deny: ['docker://*'] }]),
+);
+
+/** `PUT /api/rule-settings/{rule_id}`: the global preference, and the rule's options when it takes some. */
+export const RuleSettingBody = v.strictObject({ enabled: v.boolean('must be a boolean'), options: v.optional(RuleOptions) });
+export type RuleSettingBody = v.InferOutput<typeof RuleSettingBody>;
 
 export const ScanBody = v.strictObject({
   repo_id: Uuid,
@@ -93,7 +118,8 @@ export const RulesResponse = v.object({ rules: v.array(Rule) });
 
 export const RuleState = v.object({ rule_id: v.string(), enabled: v.boolean(), updated_at: Timestamp });
 export type RuleState = v.InferOutput<typeof RuleState>;
-export const RuleSettingsResponse = v.object({ settings: v.array(RuleState) });
+export const RuleSetting = v.object({ ...RuleState.entries, options: v.optional(RuleOptions) });
+export const RuleSettingsResponse = v.object({ settings: v.array(RuleSetting) });
 export const RuleOverridesResponse = v.object({ overrides: v.array(RuleState) });
 
 export const Repository = v.object({

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { parseDocument } from 'yaml';
 import { CATALOG, isKnownRule } from '../engine/catalog.js';
+import { checkRuleOptions, OptionsObject } from '../engine/rule-options.js';
 import { SEVERITIES, type Severity } from '../engine/types.js';
 import { didYouMean } from './suggest.js';
 
@@ -19,7 +20,9 @@ import { didYouMean } from './suggest.js';
  *   rules:
  *     missing-timeout: { enabled: false }
  *     anonymous-definition: { enabled: true }   # one pedantic rule on
- *     unpinned-action: { severity: MEDIUM }
+ *     unpinned-action:
+ *       severity: MEDIUM
+ *       options: { trusted-owners: [my-org] }   # per-rule options (lib/engine/rule-options.ts)
  *
  * Validated with valibot; an unknown key or rule id is a usage error with a "did you mean" suggestion.
  */
@@ -36,6 +39,8 @@ const severity = v.pipe(
 const RuleEntry = v.strictObject({
   enabled: v.optional(v.boolean('must be true or false')),
   severity: v.optional(severity),
+  /** Checked against the rule's own schema (`checkRuleOptions`) once the file's shape is known to be right. */
+  options: v.optional(OptionsObject),
 });
 
 const ConfigSchema = v.strictObject({
@@ -46,7 +51,7 @@ const ConfigSchema = v.strictObject({
   baseline: v.optional(v.pipe(v.string('must be a file path'), v.nonEmpty('must be a file path'))),
   'docs-url': v.optional(v.pipe(v.string(), v.url('must be an absolute URL'), v.includes('{id}', 'must contain {id}, replaced by the rule id'))),
   ignore: v.optional(v.array(v.pipe(v.string('must be a path glob'), v.nonEmpty('must be a path glob')), 'must be a list of path globs')),
-  rules: v.optional(v.record(v.string(), RuleEntry, 'must map rule ids to { enabled, severity }')),
+  rules: v.optional(v.record(v.string(), RuleEntry, 'must map rule ids to { enabled, severity, options }')),
 });
 
 export type Config = v.InferOutput<typeof ConfigSchema>;
@@ -76,7 +81,7 @@ export function parseConfig(text: string, name: string): Config {
       if (!isKnownRule(id)) throw new ConfigError(`${name}: rules: unknown rule id "${id}"${didYouMean(id, CATALOG.map((r) => r.id))}`);
       if (typeof entry === 'object' && entry !== null && !Array.isArray(entry)) {
         for (const key of Object.keys(entry)) {
-          if (!RULE_KEYS.includes(key)) throw new ConfigError(`${name}: rules.${id}: unknown key "${key}"${didYouMean(key, RULE_KEYS)} (a rule takes enabled and severity)`);
+          if (!RULE_KEYS.includes(key)) throw new ConfigError(`${name}: rules.${id}: unknown key "${key}"${didYouMean(key, RULE_KEYS)} (a rule takes enabled, severity and options)`);
         }
       }
     }
@@ -87,7 +92,19 @@ export function parseConfig(text: string, name: string): Config {
     const path = issue.path?.map((p) => String(p.key)).join('.') ?? '';
     throw new ConfigError(`${name}: ${path === '' ? '' : `${path}: `}${issue.message}`);
   }
+  for (const [id, entry] of Object.entries(result.output.rules ?? {})) {
+    if (entry.options === undefined) continue;
+    const checked = checkRuleOptions(id, entry.options);
+    if (!checked.ok) throw new ConfigError(`${name}: rules.${id}.${checked.message}`);
+  }
   return result.output;
+}
+
+/** Each rule's options from the config, as the engine takes them (`ScanOptions.ruleOptions`; validated by `parseConfig`). */
+export function configRuleOptions(config: Config): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [id, entry] of Object.entries(config.rules ?? {})) if (entry.options !== undefined) out[id] = entry.options;
+  return out;
 }
 
 /** Rules the config turns off. */

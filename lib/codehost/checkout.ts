@@ -44,8 +44,16 @@ export async function readBounded(path: string, limit = MAX_FILE_BYTES + 1): Pro
   // O_NOFOLLOW: `path` is already real; a link swapped in since then is refused rather than followed.
   const handle = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
   try {
-    const buffer = Buffer.alloc(limit);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    // Sized by the file, not by the limit: a zero-filled megabyte per workflow file dominated a corpus
+    // scan's time and memory. One byte more than the size, so a file that grew since is seen to go on.
+    let buffer = Buffer.allocUnsafe(Math.max(1, Math.min(limit, (await handle.stat()).size + 1)));
+    let bytesRead = 0;
+    for (;;) {
+      const { bytesRead: n } = await handle.read(buffer, bytesRead, buffer.length - bytesRead, bytesRead);
+      bytesRead += n;
+      if (n === 0 || bytesRead === limit) break;
+      if (bytesRead === buffer.length) buffer = Buffer.concat([buffer], Math.min(limit, buffer.length * 2));
+    }
     return buffer.subarray(0, bytesRead).toString('utf8');
   } finally {
     await handle.close();

@@ -196,8 +196,12 @@ export function listRuleSettings(db: Database, userId: string): Promise<RuleSett
   return db.call('list_rule_settings', { p_user_id: userId });
 }
 
-export function setRuleSetting(db: Database, userId: string, ruleId: string, enabled: boolean): Promise<RuleSetting> {
-  return db.call('set_rule_setting', { p_user_id: userId, p_rule_id: ruleId, p_enabled: enabled });
+/**
+ * Upserts the global preference. `options` undefined keeps the stored options, `{}` clears them (the rule's
+ * defaults), another object replaces them; validate it first (lib/engine/rule-options.ts).
+ */
+export function setRuleSetting(db: Database, userId: string, ruleId: string, enabled: boolean, options?: Readonly<Record<string, unknown>>): Promise<RuleSetting> {
+  return db.call('set_rule_setting', { p_user_id: userId, p_rule_id: ruleId, p_enabled: enabled, p_options: options });
 }
 
 /** Removes the global preference (the rule becomes enabled by default); idempotent. */

@@ -71,12 +71,16 @@ export interface ScanContext {
   repository: Repository;
   /** Rules whose effective state (override, else global preference, else enabled) is disabled. */
   disabled_rules: string[];
+  /** The options of the user's global rule settings that have some, by rule id (`ScanOptions.ruleOptions`). */
+  rule_options: Record<string, Record<string, unknown>>;
 }
 
 export interface RuleSetting {
   rule_id: string;
   enabled: boolean;
   updated_at: Timestamp;
+  /** The rule's options (global settings only), when it has some; no key otherwise. */
+  options?: Record<string, unknown>;
 }
 
 export interface RuleState {

@@ -35,6 +35,10 @@ export interface ReportOptions {
   limits?: Omit<ScanLimits, 'deadline'> & { maxEngineMs?: number };
   /** Severity overrides per rule id (a team's config). */
   severities?: ReadonlyMap<string, Severity>;
+  /** Options per rule id (a team's config; `ScanOptions.ruleOptions`). */
+  ruleOptions?: Readonly<Record<string, unknown>>;
+  /** The online audits run (`--online`): `ScanOptions.online`. */
+  online?: boolean;
 }
 
 /** What every output format renders: findings with their fingerprints, counts, and combinations. */
@@ -73,13 +77,36 @@ export function enabledRules(options: Pick<ReportOptions, 'ruleset' | 'disabled'
  * components) is prefixed with the repository's name, so the report says which repository each is from.
  */
 export function buildReport(repositories: readonly RepositoryInput[], options: ReportOptions = {}): Report {
-  const isEnabled = enabledRules(options);
-  const records: FindingRecord[] = [];
-  const combinations: Combination[] = [];
-  const unusedSuppressions: UnusedSuppression[] = [];
-  const unknownSuppressions: UnusedSuppression[] = [];
-  let suppressed = 0;
-  for (const repository of repositories) {
+  const builder = new ReportBuilder(options, repositories.length > 1);
+  for (const repository of repositories) builder.add(repository);
+  return builder.finish();
+}
+
+/**
+ * `buildReport` one repository at a time, for callers that read repositories one by one: only the
+ * findings of a scanned repository are kept, so its files (and everything parsed from them) can go before
+ * the next is read. `several` says whether files are prefixed with the repository's name (more than one
+ * repository in the report), as `buildReport` decides from the count.
+ */
+export class ReportBuilder {
+  readonly #options: ReportOptions;
+  readonly #several: boolean;
+  readonly #isEnabled: (ruleId: string) => boolean;
+  readonly #records: FindingRecord[] = [];
+  readonly #combinations: Combination[] = [];
+  readonly #unusedSuppressions: UnusedSuppression[] = [];
+  readonly #unknownSuppressions: UnusedSuppression[] = [];
+  #suppressed = 0;
+
+  constructor(options: ReportOptions, several: boolean) {
+    this.#options = options;
+    this.#several = several;
+    this.#isEnabled = enabledRules(options);
+  }
+
+  add(repository: RepositoryInput): void {
+    const options = this.#options;
+    const isEnabled = this.#isEnabled;
     const { maxEngineMs, ...limits } = options.limits ?? {};
     const deadline = maxEngineMs === undefined ? undefined : (limits.now ?? Date.now)() + maxEngineMs;
     const scan = scanRepository(repository.files, {
@@ -87,6 +114,8 @@ export function buildReport(repositories: readonly RepositoryInput[], options: R
       isEnabled,
       settings: repository.settings,
       ...(repository.fullName === undefined ? {} : { repository: repository.fullName }),
+      ...(options.ruleOptions === undefined ? {} : { ruleOptions: options.ruleOptions }),
+      ...(options.online === true ? { online: true } : {}),
       limits: { ...limits, ...(deadline === undefined ? {} : { deadline }) },
     });
     if (repository.extraRecords !== undefined && repository.extraRecords.length > 0) {
@@ -100,12 +129,12 @@ export function buildReport(repositories: readonly RepositoryInput[], options: R
       for (const r of scan.records) r.finding.severity = severities.get(r.finding.rule_id) ?? r.finding.severity;
     }
     const found = findCombinations(scan.records, isEnabled);
-    const prefix = repository.display ?? (repositories.length > 1 ? (file: string) => prefixed(repository.name, file) : (file: string) => file);
-    records.push(...scan.records.map((r) => ({ ...r, finding: { ...r.finding, file: prefix(r.finding.file) } })));
-    suppressed += scan.suppressed;
-    unusedSuppressions.push(...scan.unusedSuppressions.map((u) => ({ ...u, file: prefix(u.file) })));
-    unknownSuppressions.push(...scan.unknownSuppressions.map((u) => ({ ...u, file: prefix(u.file) })));
-    combinations.push(
+    const prefix = repository.display ?? (this.#several ? (file: string) => prefixed(repository.name, file) : (file: string) => file);
+    this.#records.push(...scan.records.map((r) => ({ ...r, finding: { ...r.finding, file: prefix(r.finding.file) } })));
+    this.#suppressed += scan.suppressed;
+    this.#unusedSuppressions.push(...scan.unusedSuppressions.map((u) => ({ ...u, file: prefix(u.file) })));
+    this.#unknownSuppressions.push(...scan.unknownSuppressions.map((u) => ({ ...u, file: prefix(u.file) })));
+    this.#combinations.push(
       ...found.map((c) => ({
         ...c,
         file: prefix(c.file),
@@ -113,18 +142,21 @@ export function buildReport(repositories: readonly RepositoryInput[], options: R
       })),
     );
   }
-  const counts = emptyCounts();
-  for (const r of records) counts[r.finding.severity]++;
-  return {
-    records,
-    counts,
-    combinations: combinations.sort(compareCombinations),
-    suppressed,
-    unusedSuppressions,
-    unknownSuppressions,
-    baselined: 0,
-    belowMinimum: 0,
-  };
+
+  finish(): Report {
+    const counts = emptyCounts();
+    for (const r of this.#records) counts[r.finding.severity]++;
+    return {
+      records: this.#records,
+      counts,
+      combinations: this.#combinations.sort(compareCombinations),
+      suppressed: this.#suppressed,
+      unusedSuppressions: this.#unusedSuppressions,
+      unknownSuppressions: this.#unknownSuppressions,
+      baselined: 0,
+      belowMinimum: 0,
+    };
+  }
 }
 
 /** What `narrowReport` leaves out: findings below a severity, findings a baseline already has. */

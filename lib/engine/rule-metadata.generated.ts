@@ -403,6 +403,15 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     fix: { safe: true },
   },
   {
+    id: "forbidden-uses",
+    category: "CICD-SEC-3",
+    title: "Action not allowed by the team's uses policy",
+    severity: "MEDIUM",
+    surface: "workflow",
+    description: "A step `uses:` an action, a job calls a reusable workflow, or a step runs a `docker://` image that the team's own policy (the rule's `allow` or `deny` list of owners, repositories and patterns such as `actions/*` or `docker://*`) does not allow. Nothing is forbidden until a policy is set.",
+    recommendation: "Replace the action with one the policy allows (or an inline script), or, if the team accepts it, add it to the policy in `.chainbreaker.yml` or the rule settings.",
+  },
+  {
     id: "self-repository",
     category: "CICD-SEC-3",
     title: "Local action resolved from the workspace",

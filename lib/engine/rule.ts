@@ -6,6 +6,7 @@ import type { Finding, Severity, Surface } from './types.js';
 import type { ParseProblem } from './yaml/parse.js';
 import type { SourceFile } from './yaml/source.js';
 import type { YNode } from './yaml/model.js';
+import type { RuleOptionsSchema } from './rule-options.js';
 
 /** What a rule is, once: the catalog, CLI listing, SARIF rules and docs are derived from it. */
 export interface RuleMeta<S extends Surface = Surface> {
@@ -51,6 +52,11 @@ export interface WorkflowRuleContext {
   /** The scanned repository's owner, lower-cased, when the caller named the repository (`ScanOptions.repository`). */
   readonly owner?: string | null;
   readonly taint: TaintAnalyzer;
+  /**
+   * The rule's options (`WorkflowRule.options`) as the caller set them, with the schema's defaults filled in;
+   * `{}` for a rule without options.
+   */
+  readonly options: Readonly<Record<string, unknown>>;
   report(report: WorkflowReport): void;
 }
 
@@ -73,6 +79,11 @@ export interface WorkflowVisitor {
 
 export interface WorkflowRule {
   meta: RuleMeta<'workflow'>;
+  /**
+   * The options the rule takes: the same schema as `RULE_OPTIONS[meta.id]` (lib/engine/rule-options.ts), where
+   * the config file and the API validate options without loading the rules.
+   */
+  options?: RuleOptionsSchema;
   create(context: WorkflowRuleContext): WorkflowVisitor;
 }
 

@@ -1,14 +1,20 @@
+import { clearScriptIndexes } from './analysis/script-outputs.js';
+import { clearExpressionCache } from './expressions/parse.js';
 import { TaintAnalyzer } from './expressions/taint.js';
 import { hash53 } from './fingerprint.js';
 import { RepositoryModel } from './model/repository.js';
 import { buildAction, buildDependabot, buildWorkflow, type Action, type Dependabot, type Job, type Workflow } from './model/workflow.js';
+import { resolveRuleOptions } from './rule-options.js';
 import { findingOf, type SettingsRule, type WorkflowReport, type WorkflowRule, type WorkflowVisitor } from './rule.js';
-import { SETTINGS_RULES, WORKFLOW_RULES } from './rules/index.js';
+import { ONLINE_ONLY_RULES, SETTINGS_RULES, WORKFLOW_RULES } from './rules/index.js';
+
+const ONLINE_ONLY: ReadonlySet<string> = new Set(ONLINE_ONLY_RULES);
 import scanLimitReached from './rules/scan-limit-reached.js';
 import { markReviewedEnvironments } from './analysis/trust-guards.js';
 import { environmentProtection } from './settings/environments.js';
 import { runSettingsRules } from './settings/run.js';
 import type { SettingsSnapshot } from './settings/snapshot.js';
+import { clearShellCaches } from './shell.js';
 import { SuppressionIndex, type UnusedSuppression } from './suppress.js';
 import { emptyCounts, severityRank, type Counts, type Finding, type FindingRecord, type RepositoryFile, type Ruleset } from './types.js';
 import { parseYaml, type ParseProblem } from './yaml/parse.js';
@@ -29,6 +35,17 @@ export interface ScanOptions {
    * is treated as third-party.
    */
   repository?: string;
+  /**
+   * Options per rule id, as a config file or the user's rule settings give them (lib/engine/rule-options.ts);
+   * each is validated and given its defaults here, and options a rule's schema rejects throw `RuleOptionsError`
+   * (callers validate them first, to say which file or request is wrong).
+   */
+  ruleOptions?: Readonly<Record<string, unknown>>;
+  /**
+   * The online audits run for this scan (their findings join afterwards, `joinExtraRecords`). Without it a
+   * suppression comment naming an online-only rule is not reported as unused: an offline scan cannot know.
+   */
+  online?: boolean;
 }
 
 /**
@@ -93,6 +110,17 @@ interface ParsedFile {
  * result, byte for byte. Never throws on file content.
  */
 export function scanRepository(files: readonly RepositoryFile[], options: ScanOptions = {}): ScanResult {
+  try {
+    return scan(files, options);
+  } finally {
+    // The memos are per scan: a run over many repositories must not keep every script and expression it saw.
+    clearShellCaches();
+    clearExpressionCache();
+    clearScriptIndexes();
+  }
+}
+
+function scan(files: readonly RepositoryFile[], options: ScanOptions): ScanResult {
   const limits = options.limits ?? {};
   const clock = limits.now ?? Date.now;
   const overDeadline = () => limits.deadline !== undefined && clock() > limits.deadline;
@@ -152,6 +180,7 @@ export function scanRepository(files: readonly RepositoryFile[], options: ScanOp
     collector,
     overDeadline,
     ownerOf(options.repository),
+    options.ruleOptions ?? {},
   );
   if (visited < parsed.length) skipped.add('time', 'the engine ran out of time', parsed.slice(visited).map((p) => p.file.path));
   if (options.settings !== undefined) {
@@ -159,7 +188,8 @@ export function scanRepository(files: readonly RepositoryFile[], options: ScanOp
     for (const { finding, anchor } of runSettingsRules(rules, options.settings)) collector.add(finding, null, anchor);
   }
   const limitRule = ruleApplies(scanLimitReached, options) ? scanLimitReached : null;
-  const ran = (id: string) => WORKFLOW_RULES.some((r) => r.meta.id === id && ruleApplies(r, options));
+  const offlineOnly = options.online !== true;
+  const ran = (id: string) => !(offlineOnly && ONLINE_ONLY.has(id)) && WORKFLOW_RULES.some((r) => r.meta.id === id && ruleApplies(r, options));
   const known = (id: string) => WORKFLOW_RULES.some((r) => r.meta.id === id) || SETTINGS_RULES.some((r) => r.meta.id === id);
   const indexes = parsed.map((p) => collector.suppressions(p.file));
   return collector.result(
@@ -218,6 +248,7 @@ function runWorkflowRules(
   collector: Collector,
   stop: () => boolean,
   owner: string | null,
+  ruleOptions: Readonly<Record<string, unknown>>,
 ): number {
   const taint = new TaintAnalyzer(repository);
   let currentFile: SourceFile | null = null;
@@ -227,6 +258,7 @@ function runWorkflowRules(
       repository,
       owner,
       taint,
+      options: resolveRuleOptions(rule.meta.id, ruleOptions[rule.meta.id]),
       report: (report: WorkflowReport) => {
         const file = report.file ?? currentFile;
         if (file === null) return;

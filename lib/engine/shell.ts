@@ -4,14 +4,22 @@
  * findings point at the right place, and never throws.
  *
  * Many rules read the same scripts, so every function here is memoised and returns frozen results:
- * a script is split once per scan, not once per rule.
+ * a script is split once per scan, not once per rule. The engine empties the memos when a scan ends
+ * (`clearShellCaches`), so a long run over many repositories does not keep every script it saw.
  */
 
 const CACHE_LIMIT = 50_000;
+const caches: Map<unknown, unknown>[] = [];
+
+/** Forgets every memoised result (the scan calls it when it is done; results stay correct either way). */
+export function clearShellCaches(): void {
+  for (const cache of caches) cache.clear();
+}
 
 /** A bounded memo: cleared wholesale when full, which keeps it deterministic and cheap. */
 function memo<K, V>(compute: (key: K) => V): (key: K) => V {
   const cache = new Map<K, V>();
+  caches.push(cache as Map<unknown, unknown>);
   return (key: K) => {
     const hit = cache.get(key);
     if (hit !== undefined) return hit;

@@ -3,11 +3,13 @@ import { database } from '../db/connection.js';
 import * as db from '../db/operations.js';
 import type { RuleSetting } from '../db/types.js';
 import { isKnownRule } from '../engine/catalog.js';
+import { checkRuleOptions } from '../engine/rule-options.js';
 import { invalidRequest, notFound } from '../http/errors.js';
 
 /**
  * Global rule preferences and per-repository overrides. Rows are sparse: a rule without a row is enabled,
- * an override wins over the global preference. Every call is scoped by the user; the database functions
+ * an override wins over the global preference. A global preference may carry the rule's options
+ * (lib/engine/rule-options.ts), which every scan of the user's repositories applies. Every call is scoped by the user; the database functions
  * check repository ownership (an unowned or unknown repository is a 404).
  */
 
@@ -24,8 +26,20 @@ export async function listRuleSettings(user: User): Promise<RuleSetting[]> {
   return db.listRuleSettings(await database(), user.id);
 }
 
-export async function setRuleSetting(user: User, ruleId: string, enabled: boolean): Promise<void> {
-  await db.setRuleSetting(await database(), user.id, knownRule(ruleId), enabled);
+/**
+ * Upserts the global preference. `options` undefined keeps the stored options; `{}` clears them; another
+ * object, checked against the rule's schema (a 400 naming the option otherwise), replaces them. What is
+ * stored is what the client sent, not the defaults filled in, so a later default change reaches it.
+ */
+export async function setRuleSetting(user: User, ruleId: string, enabled: boolean, options?: Readonly<Record<string, unknown>>): Promise<void> {
+  const id = knownRule(ruleId);
+  if (options !== undefined) {
+    const checked = checkRuleOptions(id, options);
+    if (!checked.ok) {
+      throw invalidRequest(`Invalid options for ${id}: ${checked.message}.`, [{ location: 'body', path: ['options', ...checked.path], message: checked.problem }]);
+    }
+  }
+  await db.setRuleSetting(await database(), user.id, id, enabled, options);
 }
 
 export async function clearRuleSetting(user: User, ruleId: string): Promise<void> {

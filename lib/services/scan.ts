@@ -9,7 +9,9 @@ import { apiFixes, type ApiFix } from '../engine/fixes/apply.js';
 import { scanRepository } from '../engine/scan.js';
 import type { Counts, Finding, Ruleset } from '../engine/types.js';
 import { env } from '../env.js';
-import { notFound, rateLimited } from '../http/errors.js';
+import { invalidRequest, notFound, rateLimited } from '../http/errors.js';
+import { isKnownRule } from '../engine/catalog.js';
+import { checkRuleOptions } from '../engine/rule-options.js';
 import { checkInstallationUsable } from './installations.js';
 
 /**
@@ -54,6 +56,7 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
   const [context, states] = await Promise.all([scanContext(db, user.id, request.repo_id), effectiveRuleStates(db, user.id, request.repo_id), enforceRateLimit(db, user.id)]);
   if (context === null) throw notFound();
   const { repository } = context;
+  const ruleOptions = storedRuleOptions(context.rule_options);
 
   const host = await codeHost();
   const suspended = await installationSuspended(db, repository.installation_id);
@@ -77,6 +80,8 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
     isEnabled: (ruleId) => !disabled.has(ruleId),
     settings: snapshot.settings,
     repository: repository.full_name,
+    ruleOptions,
+    online: host.onlineReader !== undefined,
     limits: { ...limits, deadline: Date.now() + maxEngineMs },
   });
   if (host.onlineReader !== undefined) {
@@ -92,11 +97,28 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
   }
   // Each finding's fix (a diff, or the settings call), computed from the same snapshot; bounded (apiFixes),
   // and stored with the scan so the stored reads show what this response shows.
-  const fixes = boundFixes(apiFixes(snapshot.files, result.findings, repository.full_name, { ruleset: request.ruleset, isEnabled: (ruleId) => !disabled.has(ruleId), settings: snapshot.settings }));
+  const fixes = boundFixes(apiFixes(snapshot.files, result.findings, repository.full_name, { ruleset: request.ruleset, isEnabled: (ruleId) => !disabled.has(ruleId), settings: snapshot.settings, ruleOptions }));
   const findings: StoredFinding[] = result.records.map((record, i) => withFix({ ...record.finding, job: record.job, fingerprint: record.fingerprint }, fixes[i]));
   const recorded = await recordScan(db, user.id, { repositoryId: repository.id, ruleset: request.ruleset, counts: result.counts, findings });
   const withFixes = result.findings.map((finding, i) => withFix(finding, fixes[i]));
   return { scan_id: recorded.scan_id, repo_id: repository.id, counts: result.counts, findings: withFixes };
+}
+
+/**
+ * The options of the user's rule settings, checked again: they were valid when stored, but a rule's schema may
+ * have tightened since. Such options are never dropped silently (a policy would quietly stop applying): the
+ * scan is refused with what to change.
+ */
+function storedRuleOptions(stored: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [ruleId, options] of Object.entries(stored ?? {})) {
+    // A rule this version no longer has: nothing would apply its options.
+    if (!isKnownRule(ruleId)) continue;
+    const checked = checkRuleOptions(ruleId, options);
+    if (!checked.ok) throw invalidRequest(`Your rule setting for ${ruleId} has options this version no longer takes (${checked.message}); change them with PUT /api/rule-settings/${ruleId}.`);
+    out[ruleId] = options;
+  }
+  return out;
 }
 
 /** The largest fix stored or returned (its JSON, in UTF-8 bytes): a workflow file's diff is far smaller. */

@@ -1,6 +1,7 @@
 // Global rule preferences, per-repository overrides, and how they merge: the server functions behind the
 // rule-settings and rule-overrides endpoints and the scan's rule filter.
 
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DatabaseError } from '../../lib/db/errors.js';
 import {
@@ -173,8 +174,52 @@ describe('merge precedence', () => {
   test('scan_context returns the repository with its effective disabled rules, or null when not owned', async () => {
     const { user, repo } = await userWithRepository();
     await setRuleSetting(t.db, user, 'pipe-to-shell', false);
-    expect(await scanContext(t.db, user, repo.id)).toEqual({ repository: repo, disabled_rules: ['pipe-to-shell'] });
+    expect(await scanContext(t.db, user, repo.id)).toEqual({ repository: repo, disabled_rules: ['pipe-to-shell'], rule_options: {} });
     expect(await scanContext(t.db, await t.createUser(), repo.id)).toBeNull();
     expect(await effectiveRuleStates(t.db, await t.createUser(), repo.id)).toBeNull();
+  });
+});
+
+describe('rule options (global settings)', () => {
+  test('set stores options, null keeps them, {} clears them; rows without options have no key', async () => {
+    const user = await t.createUser();
+    const row = await setRuleSetting(t.db, user, 'forbidden-uses', true, { deny: ['docker://*'] });
+    expect(row).toEqual({ rule_id: 'forbidden-uses', enabled: true, updated_at: expect.any(String), options: { deny: ['docker://*'] } });
+    expect(await setRuleSetting(t.db, user, 'forbidden-uses', false)).toMatchObject({ enabled: false, options: { deny: ['docker://*'] } });
+    await setRuleSetting(t.db, user, 'missing-timeout', false);
+    expect(await listRuleSettings(t.db, user)).toEqual([
+      { rule_id: 'forbidden-uses', enabled: false, updated_at: expect.any(String), options: { deny: ['docker://*'] } },
+      { rule_id: 'missing-timeout', enabled: false, updated_at: expect.any(String) },
+    ]);
+    expect(await setRuleSetting(t.db, user, 'forbidden-uses', true, { allow: ['actions/*'] })).toMatchObject({ options: { allow: ['actions/*'] } });
+    expect(await setRuleSetting(t.db, user, 'forbidden-uses', true, {})).toEqual({ rule_id: 'forbidden-uses', enabled: true, updated_at: expect.any(String) });
+    const [stored] = await t.query<{ options: unknown }>(`select options from public.rule_settings where user_id = $1 and rule_id = 'forbidden-uses'`, [user]);
+    expect(stored?.options).toBeNull();
+  });
+
+  test("scan_context carries the options of the user's global settings only", async () => {
+    const { user, repo } = await userWithRepository();
+    const stranger = await t.createUser();
+    await setRuleSetting(t.db, stranger, 'forbidden-uses', true, { deny: ['strangers-pattern'] });
+    expect((await scanContext(t.db, user, repo.id))!.rule_options).toEqual({});
+    await setRuleSetting(t.db, user, 'unpinned-action', true, { 'trusted-owners': ['my-org'] });
+    await setRuleSetting(t.db, user, 'forbidden-uses', false, { allow: ['actions/*'] });
+    await setRuleSetting(t.db, user, 'missing-timeout', false);
+    expect(await scanContext(t.db, user, repo.id)).toEqual({
+      repository: repo,
+      disabled_rules: ['forbidden-uses', 'missing-timeout'],
+      rule_options: { 'forbidden-uses': { allow: ['actions/*'] }, 'unpinned-action': { 'trusted-owners': ['my-org'] } },
+    });
+  });
+
+  test('the table refuses options that are not an object or too large (the service bounds them far lower)', async () => {
+    const user = await t.createUser();
+    expect((await rejection(setRuleSetting(t.db, user, 'forbidden-uses', true, ['docker://*'] as never))).sqlState).toBe('23514');
+    expect((await rejection(setRuleSetting(t.db, user, 'forbidden-uses', true, { deny: ['x'.repeat(70_000)] }))).sqlState).toBe('23514');
+    expect(await listRuleSettings(t.db, user)).toEqual([]);
+  });
+
+  test('an unknown user still gets 28000 with options', async () => {
+    expect((await rejection(setRuleSetting(t.db, randomUUID(), 'forbidden-uses', true, { deny: ['a'] }))).sqlState).toBe('28000');
   });
 });

@@ -38,6 +38,11 @@ const WRITE = /(?:^|[\s"'{(>;|])([A-Za-z_][\w-]*)(?:=|<<)|::set-output\s+name=([
 const INDEX_CACHE_LIMIT = 128;
 const indexCache = new Map<string, ScriptIndex>();
 
+/** Forgets the indexed scripts (the scan calls it when it is done). */
+export function clearScriptIndexes(): void {
+  indexCache.clear();
+}
+
 /** Indexes a script once (scripts are read again for every output and every write they contain). */
 function indexOf(script: string): ScriptIndex {
   const cached = indexCache.get(script);

@@ -18,6 +18,11 @@ const MAX_SOURCE = 10_000;
 const CACHE_LIMIT = 20_000;
 const cache = new Map<string, Expr | null>();
 
+/** Forgets the memoised parses (the scan calls it when it is done, so a long run keeps no expression it saw). */
+export function clearExpressionCache(): void {
+  cache.clear();
+}
+
 /** Parses an expression with GitHub's own parser; null when it does not parse. Results are memoised. */
 export function parseExpression(source: string): Expr | null {
   const hit = cache.get(source);

@@ -68,6 +68,7 @@ import archivedAction from './archived-action.js';
 import provenanceNotIsolated from './provenance-not-isolated.js';
 import attestationMissingOidc from './attestation-missing-oidc.js';
 import unpinnableAction from './unpinnable-action.js';
+import forbiddenUses from './forbidden-uses.js';
 import selfRepository from './self-repository.js';
 import impostorCommit from './impostor-commit.js';
 import refConfusion from './ref-confusion.js';
@@ -127,6 +128,7 @@ export const WORKFLOW_RULES: readonly WorkflowRule[] = [
   scanLimitReached,
   unpinnedToolVersion,
   dependabotMissingCooldown,
+  forbiddenUses,
   selfRepository,
   archivedAction,
   superfluousAction,
@@ -173,6 +175,12 @@ export const SETTINGS_RULES: readonly SettingsRule[] = [
 ];
 
 export const RULES: readonly Rule[] = [...WORKFLOW_RULES, ...SETTINGS_RULES];
+
+/**
+ * Rules only the online audits report (lib/online; their `create` reports nothing offline). A suppression
+ * comment naming one cannot be judged unused by an offline scan.
+ */
+export const ONLINE_ONLY_RULES = ['impostor-commit', 'ref-confusion', 'stale-action-ref', 'ref-version-mismatch', 'online-audit-incomplete'] as const;
 
 export function ruleById(id: string): Rule | undefined {
   return RULES.find((r) => r.meta.id === id);

@@ -132,10 +132,20 @@ function runsFile(command: string, file: string): string | null {
 }
 
 /**
+ * False when no command of the script can be a decoder or PowerShell: every way `decodeIntoShell` finds
+ * something names one of these programs (or FromBase64String). Command names are shell words, so they are
+ * looked for with quotes and backslashes taken out (`b"ase"64` is `base64`). Most scripts stop here.
+ */
+function mayDecode(script: string): boolean {
+  return /base64|base32|openssl|xxd|certutil|pwsh|powershell/i.test(script.replace(/["'\\]/g, ''));
+}
+
+/**
  * A decoded payload run by an interpreter: `… | base64 -d | sh`, `bash -c "$(… | base64 -d)"`,
  * `pwsh -enc …`, PowerShell's FromBase64String into iex, or a decoded file run later in the script.
  */
 function decodeIntoShell(script: string): { span: ScriptSpan; how: string } | null {
+  if (!mayDecode(script)) return null;
   const all = scriptPipelines(script);
   let decodedFiles = 0;
   for (const [index, pipeline] of all.entries()) {

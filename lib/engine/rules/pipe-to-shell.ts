@@ -1,6 +1,7 @@
 import { fetchOf, isLocalUrl, mentionsFetch } from '../analysis/remote-fetch.js';
 import { vendorInstaller } from '../data/installers.js';
 import { defineWorkflowRule } from '../rule.js';
+import { PipeToShellOptions } from '../rule-options.js';
 import type { Severity } from '../types.js';
 import { commandName, scriptPipelines, words } from '../shell.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
@@ -128,7 +129,22 @@ export function hitSeverity(hit: Pick<Hit, 'url' | 'sudo'>): { severity: Severit
   };
 }
 
+/** The lower-cased host of an `https://` URL, or null for any other URL (plain HTTP is never trusted: the network decides what arrives). */
+function httpsHost(url: string | null): string | null {
+  const match = /^https:\/\/(?:[^/@\s]*@)?([^/:?#\s]+)/i.exec(url?.trim() ?? '');
+  return match === null ? null : (match[1] ?? '').toLowerCase().replace(/\.$/, '');
+}
+
+/** Whether `host` is one of the team's trusted hosts (`sh.rustup.rs`, or `*.example.com` for any subdomain of it). */
+export function isTrustedHost(host: string, trusted: readonly string[]): boolean {
+  return trusted.some((entry) => {
+    const t = entry.toLowerCase();
+    return t.startsWith('*.') ? host.endsWith(t.slice(1)) : host === t;
+  });
+}
+
 export default defineWorkflowRule({
+  options: PipeToShellOptions,
   meta: {
     id: 'pipe-to-shell',
     category: 'CICD-SEC-3',
@@ -140,24 +156,30 @@ export default defineWorkflowRule({
     recommendation:
       'Download the script to a file, verify its checksum or signature against a value committed in the repository, then run it; better, install the tool from a pinned package or a SHA-pinned action.',
   },
-  create: (context) => ({
-    step(step) {
-      const run = step.run;
-      if (run === undefined || typeof run.value !== 'string') return;
-      // Most scripts fetch nothing: skip the shell reading for them.
-      if (!/\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b|\.Download(String|Data)\s*\(/i.test(run.value)) return;
-      const file = step.owner.file;
-      for (const hit of remoteScriptRuns(run.value)) {
-        const { severity, why } = hitSeverity(hit);
-        context.report({
-          node: run,
-          offset: valueOffsetToSource(file, run, hit.offset),
-          severity,
-          message: `\`${hit.form}\` runs a script fetched from ${hit.url === null ? 'the network' : `\`${hit.url}\``} without verifying it${
-            step.name === null ? '' : ` (step \`${step.name}\`)`
-          }.${why}`,
-        });
-      }
-    },
-  }),
+  create: (context) => {
+    const trusted = (context.options as PipeToShellOptions)['trusted-hosts'];
+    return {
+      step(step) {
+        const run = step.run;
+        if (run === undefined || typeof run.value !== 'string') return;
+        // Most scripts fetch nothing: skip the shell reading for them.
+        if (!/\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b|\.Download(String|Data)\s*\(/i.test(run.value)) return;
+        const file = step.owner.file;
+        for (const hit of remoteScriptRuns(run.value)) {
+          // The team trusts this host's scripts (`trusted-hosts`), and HTTPS means only that host decides what runs.
+          const host = httpsHost(hit.url);
+          if (host !== null && trusted.length > 0 && isTrustedHost(host, trusted)) continue;
+          const { severity, why } = hitSeverity(hit);
+          context.report({
+            node: run,
+            offset: valueOffsetToSource(file, run, hit.offset),
+            severity,
+            message: `\`${hit.form}\` runs a script fetched from ${hit.url === null ? 'the network' : `\`${hit.url}\``} without verifying it${
+              step.name === null ? '' : ` (step \`${step.name}\`)`
+            }.${why}`,
+          });
+        }
+      },
+    };
+  },
 });

@@ -2,11 +2,13 @@ import type { UsesRef } from '../model/uses.js';
 import { isFullSha } from '../model/uses.js';
 import type { YScalar } from '../yaml/model.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
+import { UnpinnedActionOptions } from '../rule-options.js';
 
 /** Owners whose actions GitHub itself publishes: a moved tag there is a far smaller risk. */
 const GITHUB_OWNERS = new Set(['actions', 'github']);
 
 export default defineWorkflowRule({
+  options: UnpinnedActionOptions,
   meta: {
     id: 'unpinned-action',
     category: 'CICD-SEC-3',
@@ -19,14 +21,17 @@ export default defineWorkflowRule({
     recommendation:
       'Pin the reference to the full commit SHA of the release you reviewed and keep the tag as a comment (`uses: owner/repo@<40-hex-sha> # v1.2.3`); let Dependabot or Renovate update the pin.',
   },
-  create: (context) => ({
-    job(job) {
-      if (job.uses !== undefined && job.usesRef !== undefined) check(context, job.uses, job.usesRef);
-    },
-    step(step) {
-      if (step.uses !== undefined && step.usesRef !== undefined) check(context, step.uses, step.usesRef);
-    },
-  }),
+  create: (context) => {
+    const trusted = new Set((context.options as UnpinnedActionOptions)['trusted-owners'].map((o) => o.toLowerCase()));
+    return {
+      job(job) {
+        if (job.uses !== undefined && job.usesRef !== undefined) check(context, job.uses, job.usesRef, trusted);
+      },
+      step(step) {
+        if (step.uses !== undefined && step.usesRef !== undefined) check(context, step.uses, step.usesRef, trusted);
+      },
+    };
+  },
 });
 
 /**
@@ -48,10 +53,12 @@ function isSelfReference(context: WorkflowRuleContext, ref: Extract<UsesRef, { k
   return context.repository.actions.some((a) => a.directory === path) || context.repository.workflows.some((w) => w.file.path === path);
 }
 
-function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef): void {
+function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef, trustedOwners: ReadonlySet<string>): void {
   // Local actions live in the repository itself; `docker://` images belong to unpinned-image.
   if (ref.kind !== 'repository' || isFullSha(ref.ref)) return;
   if (isSlsaReleaseTag(ref) || isSelfReference(context, ref)) return;
+  // The team's `trusted-owners` option: their actions may be used by tag.
+  if (trustedOwners.has(ref.owner.toLowerCase())) return;
   const target = `${ref.owner}/${ref.repo}${ref.path === '' ? '' : `/${ref.path}`}`;
   const what = ref.isWorkflow ? `Reusable workflow \`${target}\`` : `Action \`${target}\``;
   const how = /^[0-9a-f]{7,39}$/i.test(ref.ref)

@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectRepositoryFiles, OUTSIDE_CHECKOUT } from '../../../lib/codehost/checkout.js';
+import { collectRepositoryFiles, OUTSIDE_CHECKOUT, readBounded } from '../../../lib/codehost/checkout.js';
 import { createLocalCodeHost } from '../../../lib/codehost/local.js';
 import { scanRepository } from '../../../lib/engine/scan.js';
 
@@ -109,5 +109,19 @@ describe('the local code host and symbolic links', () => {
     const snapshot = await host.fetchSnapshot({ installationId: 1, fullName: 'acme/repo', defaultBranch: 'main' });
     expect(JSON.stringify(snapshot)).not.toContain('outside-secret');
     expect(snapshot.settings.codeowners).toBe(false);
+  });
+});
+
+describe('readBounded', () => {
+  it('reads a file whole, whatever its size below the limit, and stops one byte past the limit', async () => {
+    const dir = await checkout('bounded');
+    const multiByte = `# ${'é'.repeat(3000)}\non: push\n`;
+    await writeFile(join(dir, 'small.yml'), multiByte);
+    await writeFile(join(dir, 'empty.yml'), '');
+    await writeFile(join(dir, 'large.yml'), 'x'.repeat(5000));
+    expect(await readBounded(join(dir, 'small.yml'))).toBe(multiByte);
+    expect(await readBounded(join(dir, 'empty.yml'))).toBe('');
+    expect(await readBounded(join(dir, 'large.yml'), 4097)).toBe('x'.repeat(4097));
+    expect(await readBounded(join(dir, 'large.yml'), 5000)).toBe('x'.repeat(5000));
   });
 });

@@ -24,6 +24,7 @@ function specRows(): { id: string; category: string; severity: string; title: st
 /** Rules added after the spec's catalog (issue 13: the scan limits; issue 17: checks the peer scanners have), in registry order. */
 const EXTENSIONS: readonly string[] = [
   'scan-limit-reached',
+  'forbidden-uses',
   'self-repository',
   'archived-action',
   'superfluous-action',

@@ -29,15 +29,18 @@ function examples(doc: string, heading: string): Example[] {
 
 /** Rules about the scan's own limits: their doc examples assume these limits (the doc says so). */
 const EXAMPLE_LIMITS: Readonly<Record<string, ScanLimits>> = { 'scan-limit-reached': { maxFileBytes: 400 } };
+/** Rules that report nothing without options: their doc examples assume these (the doc says so). */
+const EXAMPLE_OPTIONS: Readonly<Record<string, unknown>> = { 'forbidden-uses': { deny: ['docker://*'] } };
 
 /** Runs a doc example: YAML examples are one file; JSON examples are a settings snapshot. */
 function fires(ruleId: string, example: Example): boolean {
   const only = (id: string) => id === ruleId;
   const limits = EXAMPLE_LIMITS[ruleId] ?? {};
+  const ruleOptions = ruleId in EXAMPLE_OPTIONS ? { [ruleId]: EXAMPLE_OPTIONS[ruleId] } : {};
   const result =
     example.lang === 'json'
       ? scanRepository([], { isEnabled: only, settings: JSON.parse(example.code) as SettingsSnapshot, limits })
-      : scanRepository([{ path: example.path, text: example.code }], { isEnabled: only, limits });
+      : scanRepository([{ path: example.path, text: example.code }], { isEnabled: only, limits, ruleOptions });
   return result.findings.some((f) => f.rule_id === ruleId);
 }
 

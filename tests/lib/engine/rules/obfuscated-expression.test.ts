@@ -85,6 +85,20 @@ describe(RULE, () => {
     expect(findings[0]?.description).toContain('`bash`');
   });
 
+  it('sees a decoder whose name is split by quotes or backslashes, as the shell reads it', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "$P" | b"ase"64 -d | sh
+            - run: echo "$P" | b\\ase64 -d | sh
+            - run: echo "$P" | ba'se'6'4' --decode | b'ash'
+    `);
+    expect(positions(findings)).toEqual(['6:26 LOW', '7:26 LOW', '8:26 LOW']);
+  });
+
   it('reports a decoded file that the same script runs', () => {
     const findings = scanWith(RULE, yaml`
       on: push

