@@ -1,4 +1,4 @@
-import { CATALOG } from './catalog.js';
+import { CATALOG, PEDANTIC_RULES } from './catalog.js';
 import { compareCombinations, findCombinations } from './combinations/detect.js';
 import type { Combination } from './combinations/types.js';
 import { scanRepository, type ScanLimits } from './scan.js';
@@ -27,12 +27,18 @@ export interface ReportOptions {
   ruleset?: Ruleset;
   /** Rule ids turned off (`--disable`). */
   disabled?: ReadonlySet<string>;
+  /** Run the pedantic (hygiene) rules too (`--pedantic`); without it they run only when named in `enabled`. */
+  pedantic?: boolean;
+  /** Rule ids turned on by name (config `rules.<id>.enabled: true`): a pedantic rule among them runs. */
+  enabled?: ReadonlySet<string>;
   /** Each repository's scan limits; `maxEngineMs` is per repository, on `limits.now` (default `Date.now`). */
   limits?: Omit<ScanLimits, 'deadline'> & { maxEngineMs?: number };
   /** Severity overrides per rule id (a team's config). */
   severities?: ReadonlyMap<string, Severity>;
   /** Options per rule id (a team's config; `ScanOptions.ruleOptions`). */
   ruleOptions?: Readonly<Record<string, unknown>>;
+  /** The online audits run (`--online`): `ScanOptions.online`. */
+  online?: boolean;
 }
 
 /** What every output format renders: findings with their fingerprints, counts, and combinations. */
@@ -53,10 +59,16 @@ export interface Report {
   belowMinimum: number;
 }
 
-/** Whether a rule runs and takes part in combinations under the ruleset and the disabled ids. */
-export function enabledRules(options: ReportOptions): (ruleId: string) => boolean {
+/**
+ * Whether a rule runs and takes part in combinations under the ruleset, the disabled ids and the pedantic
+ * switch (pedantic rules run only with `pedantic` or when named in `enabled`; `disabled` wins over both).
+ */
+export function enabledRules(options: Pick<ReportOptions, 'ruleset' | 'disabled' | 'pedantic' | 'enabled'>): (ruleId: string) => boolean {
   const owasp = new Set(CATALOG.filter((r) => r.category.startsWith('CICD-SEC-')).map((r) => r.id));
-  return (id) => !(options.disabled?.has(id) ?? false) && (options.ruleset !== 'owasp' || owasp.has(id));
+  return (id) =>
+    !(options.disabled?.has(id) ?? false) &&
+    (options.ruleset !== 'owasp' || owasp.has(id)) &&
+    (!PEDANTIC_RULES.has(id) || options.pedantic === true || (options.enabled?.has(id) ?? false));
 }
 
 /**
@@ -103,6 +115,7 @@ export class ReportBuilder {
       settings: repository.settings,
       ...(repository.fullName === undefined ? {} : { repository: repository.fullName }),
       ...(options.ruleOptions === undefined ? {} : { ruleOptions: options.ruleOptions }),
+      ...(options.online === true ? { online: true } : {}),
       limits: { ...limits, ...(deadline === undefined ? {} : { deadline }) },
     });
     if (repository.extraRecords !== undefined && repository.extraRecords.length > 0) {

@@ -6,7 +6,9 @@ import { RepositoryModel } from './model/repository.js';
 import { buildAction, buildDependabot, buildWorkflow, type Action, type Dependabot, type Job, type Workflow } from './model/workflow.js';
 import { resolveRuleOptions } from './rule-options.js';
 import { findingOf, type SettingsRule, type WorkflowReport, type WorkflowRule, type WorkflowVisitor } from './rule.js';
-import { SETTINGS_RULES, WORKFLOW_RULES } from './rules/index.js';
+import { ONLINE_ONLY_RULES, SETTINGS_RULES, WORKFLOW_RULES } from './rules/index.js';
+
+const ONLINE_ONLY: ReadonlySet<string> = new Set(ONLINE_ONLY_RULES);
 import scanLimitReached from './rules/scan-limit-reached.js';
 import { markReviewedEnvironments } from './analysis/trust-guards.js';
 import { environmentProtection } from './settings/environments.js';
@@ -39,6 +41,11 @@ export interface ScanOptions {
    * (callers validate them first, to say which file or request is wrong).
    */
   ruleOptions?: Readonly<Record<string, unknown>>;
+  /**
+   * The online audits run for this scan (their findings join afterwards, `joinExtraRecords`). Without it a
+   * suppression comment naming an online-only rule is not reported as unused: an offline scan cannot know.
+   */
+  online?: boolean;
 }
 
 /**
@@ -181,7 +188,8 @@ function scan(files: readonly RepositoryFile[], options: ScanOptions): ScanResul
     for (const { finding, anchor } of runSettingsRules(rules, options.settings)) collector.add(finding, null, anchor);
   }
   const limitRule = ruleApplies(scanLimitReached, options) ? scanLimitReached : null;
-  const ran = (id: string) => WORKFLOW_RULES.some((r) => r.meta.id === id && ruleApplies(r, options));
+  const offlineOnly = options.online !== true;
+  const ran = (id: string) => !(offlineOnly && ONLINE_ONLY.has(id)) && WORKFLOW_RULES.some((r) => r.meta.id === id && ruleApplies(r, options));
   const known = (id: string) => WORKFLOW_RULES.some((r) => r.meta.id === id) || SETTINGS_RULES.some((r) => r.meta.id === id);
   const indexes = parsed.map((p) => collector.suppressions(p.file));
   return collector.result(

@@ -9,9 +9,10 @@ import { BudgetExhausted, field, GraphQLUnavailable, type GitHubAnswer, type Git
 import { BATCH_REPOSITORIES, buildQuery, parseAnswer, type ListPage, type RepositoryNeeds } from './graphql.js';
 import { MAX_REFERENCES, type ActionReference } from './refs.js';
 import { parseRefVersion } from '../engine/analysis/action-version.js';
+import { ONLINE_ONLY_RULES } from '../engine/rules/index.js';
 
 /** The rules the online pass reports (their `create` reports nothing offline). */
-export const ONLINE_RULES = ['impostor-commit', 'ref-confusion', 'stale-action-ref', 'ref-version-mismatch', 'online-audit-incomplete'] as const;
+export const ONLINE_RULES = ONLINE_ONLY_RULES;
 /** Offline with its snapshot, and live in the online pass (lib/online/advisories.ts). */
 export const LIVE_RULES = ['known-vulnerable-action'] as const;
 /** The rules about a pinned SHA (they need the tag list, and membership for the first two). */

@@ -176,6 +176,12 @@ export const SETTINGS_RULES: readonly SettingsRule[] = [
 
 export const RULES: readonly Rule[] = [...WORKFLOW_RULES, ...SETTINGS_RULES];
 
+/**
+ * Rules only the online audits report (lib/online; their `create` reports nothing offline). A suppression
+ * comment naming one cannot be judged unused by an offline scan.
+ */
+export const ONLINE_ONLY_RULES = ['impostor-commit', 'ref-confusion', 'stale-action-ref', 'ref-version-mismatch', 'online-audit-incomplete'] as const;
+
 export function ruleById(id: string): Rule | undefined {
   return RULES.find((r) => r.meta.id === id);
 }

@@ -110,4 +110,21 @@ describe('suppression comments', () => {
     const result = scanRepository([{ path: '.github/workflows/ci.yml', text: workflow }], { isEnabled: (id) => id === 'unpinned-action' });
     expect(result.unusedSuppressions).toEqual([]);
   });
+
+  it('leaves a directive for an online-only rule to the online audits: unused only when they ran', () => {
+    const workflow = [
+      'on: push',
+      'permissions: {}',
+      'jobs:',
+      '  build:',
+      '    runs-on: ubuntu-latest',
+      '    timeout-minutes: 5',
+      '    steps:',
+      '      - uses: actions/checkout@c7d749a2d57b4b375d1ebcd17cfbfd60c676f18e # chainbreaker: ignore[impostor-commit]',
+      '',
+    ].join('\n');
+    const files = [{ path: '.github/workflows/ci.yml', text: workflow }];
+    expect(scanRepository(files, {}).unusedSuppressions).toEqual([]);
+    expect(scanRepository(files, { online: true }).unusedSuppressions).toEqual([{ file: '.github/workflows/ci.yml', line: 8, rules: ['impostor-commit'] }]);
+  });
 });

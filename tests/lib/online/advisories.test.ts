@@ -246,12 +246,14 @@ describe('suppression comments and baselines cover online findings', () => {
     ];
     const { records } = await auditRepository(files, options({ isEnabled: (id) => id === 'impostor-commit' || id === 'stale-action-ref' }));
     expect(records.map((r) => `${r.finding.line} ${r.finding.rule_id}`)).toEqual(['8 impostor-commit', '10 stale-action-ref']);
-    const report = buildReport([{ name: 'r', files, extraRecords: records }], { disabled: new Set(['unpinned-uses', 'known-vulnerable-action']) });
+    const report = buildReport([{ name: 'r', files, extraRecords: records }], { disabled: new Set(['unpinned-uses', 'known-vulnerable-action']), online: true });
     expect(report.records.filter((r) => r.finding.rule_id === 'impostor-commit' || r.finding.rule_id === 'stale-action-ref')).toEqual([]);
     expect(report.suppressed).toBeGreaterThanOrEqual(2);
     expect(report.unusedSuppressions).toEqual([]);
-    // Used by the online findings: without them the same comments would be reported unused.
-    expect(buildReport([{ name: 'r', files }], { disabled: new Set(['unpinned-uses', 'known-vulnerable-action']) }).unusedSuppressions.map((u) => u.line)).toEqual([8, 9]);
+    // Used by the online findings: an online run without them reports the same comments unused; an offline
+    // run cannot judge them and reports nothing.
+    expect(buildReport([{ name: 'r', files }], { disabled: new Set(['unpinned-uses', 'known-vulnerable-action']), online: true }).unusedSuppressions.map((u) => u.line)).toEqual([8, 9]);
+    expect(buildReport([{ name: 'r', files }], { disabled: new Set(['unpinned-uses', 'known-vulnerable-action']) }).unusedSuppressions).toEqual([]);
   });
 
   it('lets a baseline cover online findings by their line-independent fingerprint', async () => {

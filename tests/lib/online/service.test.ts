@@ -111,7 +111,8 @@ describe('the service path over GitHub\'s real shapes (msw: REST and GraphQL val
     const files = workflowOf(owner);
     const enabled = (id: string) => id === 'impostor-commit' || id === 'known-vulnerable-action' || id === 'online-audit-incomplete';
     for (let i = 0; i < 2; i++) {
-      const result = scanRepository(files, { isEnabled: enabled });
+      // The service scans with `online: true`: the impostor-commit directive is unused until the audits join.
+      const result = scanRepository(files, { isEnabled: enabled, online: true });
       expect(result.unusedSuppressions.map((u) => u.line)).toEqual([9]);
       await withOnlineAudits(result, { reader: () => Promise.resolve(fetchReader({ token: 'ghs_installation' })), db: t.db, files, isEnabled: enabled, deadline: Date.now() + 10_000 });
       expect(result.findings.map((f) => `${f.line} ${f.rule_id} ${f.severity}`)).toEqual(['8 known-vulnerable-action HIGH']);
