@@ -663,7 +663,9 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     scope: 'repo',
     requires: [['download-without-checksum'], ['unpinned-action', 'continue-on-error']],
     amplifiers: ['missing-provenance'],
-    qualifiers: [],
+    // Departure from the spec: a GitHub-owned or same-owner action on a tag (LOW) is not the mutable
+    // third-party code this path warns about; on nearly every repository it would make the path fire.
+    qualifiers: [{ rule_id: 'unpinned-action', min_severity: 'MEDIUM', instance: 'third-party action' }],
     break_chain: [
       {
         rule_id: 'download-without-checksum',

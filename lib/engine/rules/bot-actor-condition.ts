@@ -64,6 +64,24 @@ function isUnspoofableGuard(expr: Expr): boolean {
   return false;
 }
 
+/**
+ * A condition anyone with a fork satisfies (the run is for a fork's code): an actor check OR-ed with it
+ * grants the attacker nothing the fork clause did not already grant.
+ */
+function admitsForks(expr: Expr): boolean {
+  const node = unwrap(expr);
+  if (FORK_FLAGS.has(pathOf(node) ?? '')) return true;
+  if (!(node instanceof Binary)) return false;
+  const op = node.operator.lexeme;
+  for (const [a, b] of [[node.left, node.right], [node.right, node.left]] as const) {
+    const path = pathOf(a);
+    if (path === undefined) continue;
+    if (op === '!=' && SAME_REPOSITORY_PATHS.has(path) && pathOf(b) === 'github.repository') return true;
+    if (op === '==' && FORK_FLAGS.has(path) && unwrap(b) instanceof Literal && (unwrap(b) as Literal).token.lexeme === 'true') return true;
+  }
+  return false;
+}
+
 /** `context op 'login'` when a comparison admits a bot actor (a granting `==`, `contains`, `startsWith`...), else null. */
 function grantingComparison(node: Expr, negated: boolean): string | null {
   if (node instanceof Binary) {
@@ -95,8 +113,10 @@ function botComparison(expr: Expr, negated = false, guarded = false): string | n
     // Under negation `&&` behaves as `||` (De Morgan), so its operands no longer guard each other.
     const conjunction = (node.operator.lexeme === '&&') !== negated;
     const guardHere = conjunction && !negated && node.args.some(isUnspoofableGuard);
+    // `fork clause || actor == bot`: forks get in through the first operand, so the second gates nothing.
+    const forksAdmitted = !conjunction && !negated && node.args.some(admitsForks);
     for (const arg of node.args) {
-      const found = botComparison(arg, negated, guarded || guardHere);
+      const found = botComparison(arg, negated, guarded || guardHere || forksAdmitted);
       if (found !== null) return found;
     }
     return null;

@@ -67,6 +67,8 @@ describe('combination catalog', () => {
       'persistent-supply-chain-foothold: self-hosted-runner >= LOW except MEDIUM',
       'remote-script-on-runner: pipe-to-shell >= MEDIUM',
       'remote-script-on-runner: self-hosted-runner >= LOW except MEDIUM',
+      // Departure from the spec: a GitHub-owned action on a tag (LOW) is not someone else's mutable code.
+      'silent-supply-chain-tampering: unpinned-action >= MEDIUM',
       'token-leak-via-artifact: persisted-credentials >= HIGH',
       'unverifiable-release: unpinned-action >= MEDIUM',
     ]);

@@ -137,8 +137,14 @@ describe('instance qualifiers', () => {
   });
 
   it('unqualified uses of the same rule take any case', () => {
-    const records = [rec('download-without-checksum', { line: 5 }), rec('unpinned-action', { line: 9, severity: 'LOW' })];
+    const records = [rec('download-without-checksum', { line: 5 }), rec('continue-on-error', { line: 9, severity: 'LOW' })];
     expect(ids(records)).toEqual([`silent-supply-chain-tampering ${PR_WORKFLOW}`]);
+  });
+
+  it('silent-supply-chain-tampering needs a third-party (MEDIUM) unpinned action, not a GitHub-owned tag (LOW)', () => {
+    const download = rec('download-without-checksum', { line: 5 });
+    expect(ids([download, rec('unpinned-action', { line: 9, severity: 'LOW' })])).toEqual([]);
+    expect(ids([download, rec('unpinned-action', { line: 9, severity: 'MEDIUM' })])).toEqual([`silent-supply-chain-tampering ${PR_WORKFLOW}`]);
   });
 });
 

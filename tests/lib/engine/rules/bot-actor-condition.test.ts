@@ -104,6 +104,30 @@ describe(RULE, () => {
     `))).toEqual(['4:9 HIGH']);
   });
 
+  it('ignores an actor check OR-ed with a clause every fork satisfies: it gates nothing forks do not already get', () => {
+    expect(scanWith(RULE, yaml`
+      on: workflow_run
+      jobs:
+        comment:
+          if: github.event.workflow_run.conclusion == 'success' && (github.event.workflow_run.head_repository.full_name != github.repository || github.actor == 'dependabot[bot]')
+          runs-on: ubuntu-latest
+          steps: [{ run: make }]
+        flag:
+          if: github.event.pull_request.head.repo.fork == true || github.actor == 'dependabot[bot]'
+          runs-on: ubuntu-latest
+          steps: [{ run: make }]
+    `)).toEqual([]);
+    // The same actor check OR-ed with a same-repository clause (forks do not pass it) is still reported.
+    expect(positions(scanWith(RULE, yaml`
+      on: workflow_run
+      jobs:
+        comment:
+          if: github.event.workflow_run.head_repository.full_name == github.repository || github.actor == 'dependabot[bot]'
+          runs-on: ubuntu-latest
+          steps: [{ run: make }]
+    `))).toEqual(['4:9 HIGH']);
+  });
+
   it('ignores workflows that are neither privileged nor pull_request-triggered, and composite actions', () => {
     expect(scanWith(RULE, yaml`
       on: push
