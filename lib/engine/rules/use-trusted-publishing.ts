@@ -208,14 +208,13 @@ function fromScript(step: Step, repository: RepositoryModel): Evidence | null {
   // Every publishing command below says publish, upload or push: most scripts need no closer look.
   if (!/publish|upload|push/i.test(script)) return null;
   const lines = logicalLines(script);
+  // Each line's commands are read once (lazily), not once per registry.
+  const calls: (readonly { program: string; args: readonly string[] }[] | undefined)[] = [];
+  const callsOf = (index: number) =>
+    (calls[index] ??= pipelines(lines[index] as ScriptSpan).flatMap((p) => p.commands.flatMap((c) => invocation(c.text) ?? [])));
   for (const command of COMMANDS) {
-    const line = lines.find((l) =>
-      pipelines(l).some((p) =>
-        p.commands.some((c) => {
-          const call = invocation(c.text);
-          return call !== null && command.matches(call.program, call.args) && !call.args.includes('--dry-run') && !call.args.includes('-n');
-        }),
-      ),
+    const line = lines.find((_, index) =>
+      callsOf(index).some((call) => command.matches(call.program, call.args) && !call.args.includes('--dry-run') && !call.args.includes('-n')),
     );
     if (line === undefined) continue;
     const target = command.elsewhere.exec(line.text);

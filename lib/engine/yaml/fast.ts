@@ -227,13 +227,10 @@ class FastParser {
   #key(start: number, colon: number): YScalar {
     const c = this.#text[start];
     if (c === '"' || c === "'") return this.#quoted(start, colon);
-    let keyEnd = colon;
-    // `key :` has subtle rules for the space before the colon: leave it to the full parser.
-    if (this.#text[keyEnd - 1] === ' ') bail();
-    const raw = this.#text.slice(start, keyEnd);
+    // `name : value`: a plain implicit key ends before the spaces that precede its colon.
+    const raw = this.#text.slice(start, colon).trimEnd();
     if (!isPlainStart(raw)) bail();
-    keyEnd = start + raw.length;
-    return plainScalar(raw, start, keyEnd);
+    return plainScalar(raw, start, start + raw.length);
   }
 
   #sequence(firstLine: number, col: number): YSeq {
@@ -294,7 +291,14 @@ class FastParser {
       end = flow.lineEnd;
       this.#line = flow.line + 1;
     } else if (c === '"' || c === "'") {
-      node = this.#quoted(pos, end);
+      if (this.#quotedEnd(pos, end) === -1) {
+        const multi = this.#multiLineQuoted(line, pos, parentIndent);
+        node = multi.node;
+        end = this.#ends[multi.line] ?? 0;
+        this.#line = multi.line + 1;
+      } else {
+        node = this.#quoted(pos, end);
+      }
       after = node.end;
     } else {
       if (c === '-' && (pos + 1 === end || text[pos + 1] === ' ')) bail();
@@ -306,7 +310,7 @@ class FastParser {
         }
       }
       const raw = text.slice(pos, stop).trimEnd();
-      if (!isPlainStart(raw) || raw.includes(': ') || raw.endsWith(':') || raw.includes('\t')) bail();
+      if (!isBlockPlainStart(raw) || raw.includes(': ') || raw.endsWith(':') || raw.includes('\t')) bail();
       after = pos + raw.length;
       const continued = this.#plainContinuation(line, parentIndent);
       if (continued === null) {
@@ -367,6 +371,54 @@ class FastParser {
       return { kind: 'scalar', start: pos, end: close, value: raw.replaceAll("''", "'"), style: 'single' };
     }
     return { kind: 'scalar', start: pos, end: close, value: unescapeDouble(raw), style: 'double' };
+  }
+
+  /**
+   * A quoted scalar that starts at `pos` on `line` and closes on a later line, folded as YAML folds flow
+   * scalars: each line trimmed (the first at its end, the last at its start), one line break a space, n
+   * empty lines n line breaks. Anything subtler goes to the full parser: backslashes (escaped line breaks
+   * and spaces), tabs, continuation lines not indented past `parentIndent`, a scalar at the root.
+   */
+  #multiLineQuoted(line: number, pos: number, parentIndent: number): { node: YScalar; line: number } {
+    const text = this.#text;
+    const quote = text[pos];
+    if (parentIndent < 0) bail();
+    const firstEnd = this.#ends[line] ?? 0;
+    const first = text.slice(pos + 1, firstEnd);
+    if (first.includes('\\') || first.includes('\t')) bail();
+    let value = first.trimEnd();
+    let breaks = 0;
+    for (let l = line + 1; l < this.#starts.length; l++) {
+      const start = this.#starts[l] ?? 0;
+      const lineEnd = this.#ends[l] ?? 0;
+      const content = text.slice(start, lineEnd);
+      if (content.includes('\\') || content.includes('\t')) bail();
+      let i = start;
+      while (i < lineEnd && text.charCodeAt(i) === 0x20) i++;
+      if (i === lineEnd) {
+        breaks++;
+        continue;
+      }
+      if (i - start <= parentIndent) bail();
+      let close = -1;
+      for (let j = i; j < lineEnd; j++) {
+        if (text[j] !== quote) continue;
+        if (quote === "'" && text[j + 1] === "'") {
+          j++;
+          continue;
+        }
+        close = j;
+        break;
+      }
+      const piece = close === -1 ? text.slice(i, lineEnd).trimEnd() : text.slice(i, close);
+      value += breaks === 0 ? ` ${piece}` : `${'\n'.repeat(breaks)}${piece}`;
+      breaks = 0;
+      if (close !== -1) {
+        if (quote === "'") value = value.replaceAll("''", "'");
+        return { node: { kind: 'scalar', start: pos, end: close + 1, value, style: quote === "'" ? 'single' : 'double' }, line: l };
+      }
+    }
+    return bail();
   }
 
   /** Offset just after the closing quote of a quoted scalar on one line, or -1. */
@@ -496,6 +548,15 @@ function isPlainStart(raw: string): boolean {
   if ((c === '-' || c === '?' || c === ':') && (raw.length === 1 || raw[1] === ' ')) return false;
   if (c === '?' || c === ':') return false;
   return true;
+}
+
+/**
+ * A plain scalar in a block value may also start with `:` when a non-space follows (`:16:8`,
+ * `:module:task`): YAML's ns-plain-safe-out is any non-space character. Keys and flow collections keep
+ * the stricter check.
+ */
+function isBlockPlainStart(raw: string): boolean {
+  return isPlainStart(raw) || (raw.length > 1 && raw[0] === ':' && raw[1] !== ' ');
 }
 
 function nullScalar(at: number): YScalar {

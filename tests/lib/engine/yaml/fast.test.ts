@@ -66,7 +66,8 @@ describe('fast YAML path', () => {
     ['a flow mapping used as a key', '- {a: 1}: x\n'],
     ['a scalar value after an outdented comment (the yaml library rejects some)', 'a:\n  b:\n\n# c\n    x\nd: 1\n'],
     ['a scalar entry after an outdented comment', 'a:\n  -\n\n# c\n    x\nd: 1\n'],
-    ['multi-line quoted scalars', 'a: "one\n  two"\n'],
+    ['an escaped line break in a multi-line quoted scalar', 'a: "one\\\n  two"\n'],
+    ['a multi-line quoted scalar not indented past its key', 'a:\n  b: "one\n  two"\n'],
     ['tabs in indentation', 'a:\n\tb: 1\n'],
     ['CRLF line breaks', 'a: 1\r\nb: 2\r\n'],
     ['a second document', 'a: 1\n---\nb: 2\n'],
@@ -102,6 +103,15 @@ describe('fast YAML path', () => {
     expect(agrees(text)).toBe(true);
   });
 
+  it.each([
+    ["a space before a key's colon", 'jobs:\n  a :\n    name : x\n    b  : ":"\n    c:\n    - d : 1\n      e   :\n'],
+    ['multi-line quoted scalars', 'a: "one  \n  two\n\n\n    three  "\nb:\n- \'it\'\'s\n  \'\'x\'\'\'\n- "\n  y\n  "  # c\nc: \'p\n\n  q\'\n'],
+    ['a plain value starting with a colon', 'env:\n  A: :16:8\n  B: ::x\n  C: :a:b # c\n  D: :x\n    :y\nE:\n- :z\n'],
+  ])('builds the same model as the yaml library for %s', (_what, text) => {
+    expect(parseYamlFast(text), text).toBeDefined();
+    expect(agrees(text)).toBe(true);
+  });
+
   it('positions an empty value where the yaml library does', () => {
     const text = 'on:\n  workflow_dispatch:   # manual\n  push:\njobs: {}\n';
     expect(agrees(text)).toBe(true);
@@ -110,10 +120,10 @@ describe('fast YAML path', () => {
 
   it('agrees with the yaml library on generated documents', () => {
     const scalar = fc.oneof(
-      fc.constantFrom('a', 'on', 'true', 'False', 'null', '~', '1', '-2', '0o17', '0x1F', '1.5', '.5', '1e3', '.inf', '.NaN', 'x: y', 'a #b', 'a#b', '"q"', "'s'", "'it''s'", '"\\n"', '- x', '[a]', '{a: 1}', '|', '>', '*a', '&a', '!t', '@x', '`x`', '%x', '', ' ', '${{ x }}', 'a:b', 'http://x'),
+      fc.constantFrom('a', 'on', 'true', 'False', 'null', '~', '1', '-2', '0o17', '0x1F', '1.5', '.5', '1e3', '.inf', '.NaN', 'x: y', 'a #b', 'a#b', '"q"', "'s'", "'it''s'", '"\\n"', '- x', '[a]', '{a: 1}', '|', '>', '*a', '&a', '!t', '@x', '`x`', '%x', '', ' ', '${{ x }}', 'a:b', 'http://x', ':x', '::x', ':1:2', ':', ': x', ':#', '?x', '"open', "'open", '"a  b ', "'it''s"),
       fc.string({ maxLength: 6 }),
     );
-    const key = fc.constantFrom('a', 'b', 'on', 'run', '"q"', "'s'", '1', 'x y', '-k', 'a:b');
+    const key = fc.constantFrom('a', 'b', 'on', 'run', '"q"', "'s'", '1', 'x y', '-k', 'a:b', 'a ', 'b  ', '"q" ', ':k', '1 ');
     const indent = fc.constantFrom('', ' ', '  ', '   ', '    ');
     const line = fc.oneof(
       fc.tuple(indent, key, scalar).map(([i, k, v]) => `${i}${k}: ${v}`),
@@ -123,7 +133,7 @@ describe('fast YAML path', () => {
       fc.tuple(indent, scalar).map(([i, v]) => `${i}${v}`),
       fc.constantFrom('', '# c', '  # c', '---', 'run: |', 'run: >-', 'run: >', '  |', '  >', '      text', '   more text', '  - [a, "b", {c: d}]'),
       // Continuation lines of multi-line plain scalars, and more-indented lines of folded ones.
-      fc.tuple(indent, fc.constantFrom('and more', '- dash', 'x: y', 'x:', '#c', 'a #c', '[x]', '?', ' ', '\tt', 'p: ', '"q"', '[a,', 'b]', '{k: v,', 'l: w}', '[', ']', '{', '}', 'c,', '"d",', '- [e,', '- {f: g,', 'h]: i'), fc.constantFrom('', ' ', '  ')).map(
+      fc.tuple(indent, fc.constantFrom('and more', '- dash', 'x: y', 'x:', '#c', 'a #c', '[x]', '?', ' ', '\tt', 'p: ', '"q"', '[a,', 'b]', '{k: v,', 'l: w}', '[', ']', '{', '}', 'c,', '"d",', '- [e,', '- {f: g,', 'h]: i', 'close"', "close'", 'x" y', "'' z'", '"', "'", 'a # b"', 'c\\'), fc.constantFrom('', ' ', '  ')).map(
         ([i, t, extra]) => `${i}${extra}${t}`,
       ),
     );
