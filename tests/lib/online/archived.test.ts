@@ -1,8 +1,10 @@
 import { parse, validate } from 'graphql';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { EXIT, main } from '../../../bin/cli.js';
 import { baselineKey, buildReport, narrowReport } from '../../../lib/engine/report.js';
-import type { RepositoryFile } from '../../../lib/engine/types.js';
+import type { Finding, RepositoryFile } from '../../../lib/engine/types.js';
+import { cleanup, only, tempDir } from '../../bin/support.js';
 import { auditRepository, BudgetedReader, collectArchivedSites, fetchReader, liveArchivedFindings, MemoryCache, TTL, type OnlineAuditOptions } from '../../../lib/online/index.js';
 import { githubSchema } from '../../support/github/schema.js';
 import { FakeActions, sha } from './fake-actions.js';
@@ -12,7 +14,10 @@ const C1 = sha('c1');
 let fake: FakeActions;
 const server = setupServer();
 beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
-afterAll(() => server.close());
+afterAll(() => {
+  server.close();
+  cleanup();
+});
 beforeEach(() => {
   const plain = { defaultBranch: 'main', commits: { [C1]: [] }, branches: { main: C1 }, tags: { v1: C1, 'v1.0.0': C1 } };
   fake = new FakeActions()
@@ -201,5 +206,26 @@ describe('archived-action, live', () => {
     const narrowed = narrowReport(buildReport([{ name: 'r', files: after, extraRecords: second.records }]), { baseline });
     expect(narrowed.records.filter((r) => r.finding.rule_id === 'archived-action')).toEqual([]);
     expect(narrowed.baselined).toBeGreaterThan(0);
+  });
+});
+
+describe('chainbreaker scan --online', () => {
+  async function scan(dir: string, online: boolean, cacheHome: string) {
+    let stdout = '';
+    const argv = ['scan', dir, ...(online ? ['--online'] : []), '--format', 'json', ...only('archived-action', 'online-audit-incomplete')];
+    const code = await main({ argv, stdout: { write: (t: string) => (stdout += t) }, stderr: { write: () => undefined }, env: { GITHUB_TOKEN: 'ghp_test', XDG_CACHE_HOME: cacheHome }, cwd: process.cwd() });
+    return { code, findings: (JSON.parse(stdout) as { findings: Finding[] }).findings.map((f) => `${f.line} ${f.rule_id}`) };
+  }
+
+  it('reports the live archived repository only with --online, the snapshot one either way', async () => {
+    const dir = tempDir({ '.github/workflows/ci.yml': workflow('old-org/old-action@v1', 'actions/create-release@v1', 'org/maintained@v1')[0]?.text ?? '' });
+    const cacheHome = tempDir();
+    expect(await scan(dir, false, cacheHome)).toEqual({ code: EXIT.ok, findings: ['7 archived-action'] });
+    expect(fake.requests).toEqual([]);
+    expect(await scan(dir, true, cacheHome)).toEqual({ code: EXIT.ok, findings: ['6 archived-action', '7 archived-action'] });
+    expect(fake.requests).toEqual(['POST /graphql']);
+    // The disk cache answers the second run.
+    expect((await scan(dir, true, cacheHome)).findings).toEqual(['6 archived-action', '7 archived-action']);
+    expect(fake.requests).toEqual(['POST /graphql']);
   });
 });
