@@ -6,7 +6,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BASELINE_FILE, BaselineError, formatBaseline, parseBaseline } from '../lib/cli/baseline.js';
-import { CONFIG_FILE, ConfigError, configDisabled, configRuleOptions, configSeverities, parseConfig, type Config } from '../lib/cli/config.js';
+import { CONFIG_FILE, ConfigError, configDisabled, configEnabled, configRuleOptions, configSeverities, parseConfig, type Config } from '../lib/cli/config.js';
 import { globMatcher } from '../lib/cli/glob.js';
 import { didYouMean } from '../lib/cli/suggest.js';
 import { CATALOG, isKnownRule } from '../lib/engine/catalog.js';
@@ -80,13 +80,16 @@ owner/repo: actions of the same owner are first-party (LOW when unpinned, no att
 
 Options:
   -c, --config FILE      the config file (default: .chainbreaker.yml at the root of the first path, if any):
-                         ruleset, fail-on, min-severity, baseline, docs-url, ignore (path globs) and
-                         rules (per rule: enabled, severity, options); command-line flags win over it
+                         ruleset, pedantic, fail-on, min-severity, baseline, docs-url, ignore (path globs)
+                         and rules (per rule: enabled, severity, options); command-line flags win over it
       --baseline FILE    report and gate only on findings not recorded in FILE (chainbreaker baseline)
       --min-severity LVL report only findings at or above LVL: high, medium, low, info (default)
   -f, --format FORMAT    text (default), json, sarif or github (workflow-command annotations)
       --ruleset NAME     all (default) or owasp (only the CICD-SEC-* rules)
       --disable IDS      turn rules off: comma-separated rule ids, repeatable
+      --pedantic         also run the hygiene rules that are off by default (anonymous-definition,
+                         self-repository, undocumented-permissions, secrets-outside-env); one of them
+                         alone: rules.<id>.enabled: true in the config
       --fail-on LEVEL    exit 1 when a finding is at or above LEVEL: high (default), medium, low, info, none
   -o, --output FILE      write the report to FILE instead of standard output
       --settings FILE    a repository-settings snapshot (JSON) adding settings findings and the attack paths
@@ -227,6 +230,7 @@ const SOURCE_OPTIONS = {
   config: { type: 'string', short: 'c' },
   ruleset: { type: 'string' },
   disable: { type: 'string', multiple: true },
+  pedantic: { type: 'boolean' },
   settings: { type: 'string', multiple: true },
   github: { type: 'string', multiple: true },
   online: { type: 'boolean' },
@@ -256,6 +260,8 @@ async function readScan(values: SourceValues, positionals: readonly string[], io
   const { config, dir: configDir } = await loadConfig(values.config, paths[0], io);
   const ruleset: Ruleset = oneOf('ruleset', values.ruleset ?? config.ruleset ?? 'all', ['all', 'owasp'] as const);
   const disabled = new Set([...configDisabled(config), ...disabledRules(values.disable)]);
+  const pedantic = values.pedantic ?? config.pedantic ?? false;
+  const enabled = new Set(configEnabled(config));
   const settingsFiles = values.settings ?? [];
   if (settingsFiles.length > 0 && settingsFiles.length !== paths.length) {
     throw new UsageError(`--settings: give one snapshot per repository path, in the same order (${paths.length} paths, ${settingsFiles.length} snapshots)`);
@@ -272,7 +278,7 @@ async function readScan(values: SourceValues, positionals: readonly string[], io
     maxFindings: positive('max-findings', values['max-findings'], CLI_SCAN_LIMITS.maxFindings),
     maxEngineMs: positive('max-engine-ms', values['max-engine-ms'], CLI_SCAN_LIMITS.maxEngineMs),
   };
-  const builder = new ReportBuilder({ ruleset, disabled, severities: configSeverities(config), ruleOptions: configRuleOptions(config), online: values.online === true, limits }, paths.length + githubRepositories.length > 1);
+  const builder = new ReportBuilder({ ruleset, disabled, pedantic, enabled, severities: configSeverities(config), ruleOptions: configRuleOptions(config), online: values.online === true, limits }, paths.length + githubRepositories.length > 1);
   // The online audits ask GitHub about all repositories together, so they need every repository read
   // first; otherwise each repository is scanned as soon as it is read and only its findings are kept.
   const online: RepositoryInput[] | null = values.online === true ? [] : null;
@@ -287,7 +293,7 @@ async function readScan(values: SourceValues, positionals: readonly string[], io
   }
   for (const fullName of githubRepositories) add(await readGitHubRepository(fullName, githubToken, io));
   if (online !== null) {
-    await auditOnline(online, onlineToken, enabledRules({ ruleset, disabled }), io);
+    await auditOnline(online, onlineToken, enabledRules({ ruleset, disabled, pedantic, enabled }), io);
     for (const repository of online) builder.add(repository);
   }
   const report = builder.finish();
@@ -340,12 +346,13 @@ async function fix(values: SourceValues & { fix?: string }, positionals: readonl
   const { config } = await loadConfig(values.config, paths[0], io);
   const ruleset: Ruleset = oneOf('ruleset', values.ruleset ?? config.ruleset ?? 'all', ['all', 'owasp'] as const);
   const disabled = new Set([...configDisabled(config), ...disabledRules(values.disable)]);
+  const isEnabled = enabledRules({ disabled, pedantic: values.pedantic ?? config.pedantic ?? false, enabled: new Set(configEnabled(config)) });
   const { fixCheckout, formatFixSummary } = await import('../lib/fix/run.js');
   const dryRun = mode === 'diff';
   for (const path of paths) {
     let outcome;
     try {
-      outcome = await fixCheckout(resolve(io.cwd, path), { mode: mode === 'unsafe' ? 'unsafe' : 'safe', dryRun, ruleset, isEnabled: (id) => !disabled.has(id), ruleOptions: configRuleOptions(config), env: io.env });
+      outcome = await fixCheckout(resolve(io.cwd, path), { mode: mode === 'unsafe' ? 'unsafe' : 'safe', dryRun, ruleset, isEnabled, ruleOptions: configRuleOptions(config), env: io.env });
     } catch (error) {
       throw new OperationalError(`cannot fix ${path}: ${reason(error)}`, { cause: error });
     }

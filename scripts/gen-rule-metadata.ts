@@ -35,6 +35,7 @@ export function generateRuleMetadataModule(metas: readonly RuleMeta[]): string {
   const entries = metas.map((meta) => {
     const lines = fields.map((field) => `    ${field}: ${JSON.stringify(meta[field])},`);
     if (meta.fix !== undefined) lines.push(`    fix: { safe: ${String(meta.fix.safe)} },`);
+    if (meta.pedantic === true) lines.push('    pedantic: true,');
     return `  {\n${lines.join('\n')}\n  },`;
   });
   return [

@@ -110,6 +110,9 @@ export const Rule = v.object({
   surface: v.picklist(['workflow', 'repo-settings']),
   description: v.string(),
   doc_url: v.pipe(v.string(), v.description('Relative path to the rule documentation')),
+  pedantic: v.optional(
+    v.pipe(v.literal(true), v.description('A hygiene rule that is off unless a preference (global or per repository) turns it on')),
+  ),
 });
 export const RulesResponse = v.object({ rules: v.array(Rule) });
 

@@ -10,6 +10,7 @@ import { didYouMean } from './suggest.js';
  * Precedence, as in the API's rule settings: the built-in defaults < this file < command-line flags.
  *
  *   ruleset: all                 # or owasp
+ *   pedantic: true               # also run the hygiene rules that are off by default
  *   fail-on: high                # high, medium, low, info, none
  *   min-severity: low            # findings below are not reported
  *   baseline: .chainbreaker-baseline.json
@@ -18,6 +19,7 @@ import { didYouMean } from './suggest.js';
  *     - .github/workflows/experimental-*.yml
  *   rules:
  *     missing-timeout: { enabled: false }
+ *     anonymous-definition: { enabled: true }   # one pedantic rule on
  *     unpinned-action:
  *       severity: MEDIUM
  *       options: { trusted-owners: [my-org] }   # per-rule options (lib/engine/rule-options.ts)
@@ -43,6 +45,7 @@ const RuleEntry = v.strictObject({
 
 const ConfigSchema = v.strictObject({
   ruleset: v.optional(v.picklist(['all', 'owasp'], 'must be all or owasp')),
+  pedantic: v.optional(v.boolean('must be true or false')),
   'fail-on': v.optional(v.picklist([...SEVERITY_NAMES, 'none'], `must be one of ${[...SEVERITY_NAMES, 'none'].join(', ')}`)),
   'min-severity': v.optional(v.picklist(SEVERITY_NAMES, `must be one of ${SEVERITY_NAMES.join(', ')}`)),
   baseline: v.optional(v.pipe(v.string('must be a file path'), v.nonEmpty('must be a file path'))),
@@ -108,6 +111,13 @@ export function configRuleOptions(config: Config): Record<string, Record<string,
 export function configDisabled(config: Config): string[] {
   return Object.entries(config.rules ?? {})
     .filter(([, entry]) => entry.enabled === false)
+    .map(([id]) => id);
+}
+
+/** Rules the config turns on by name (a pedantic rule runs then, without `pedantic: true`). */
+export function configEnabled(config: Config): string[] {
+  return Object.entries(config.rules ?? {})
+    .filter(([, entry]) => entry.enabled === true)
     .map(([id]) => id);
 }
 

@@ -15,17 +15,22 @@ export interface CatalogRule {
   surface: Surface;
   description: string;
   doc_url: string;
+  /** Present (true) on hygiene rules that are off unless a preference, `--pedantic` or the config turns them on. */
+  pedantic?: true;
 }
 
 export function catalogEntry(rule: { meta: RuleMeta }): CatalogRule {
   const { id, category, title, severity, surface, description } = rule.meta;
-  return { id, category, title, default_severity: severity, surface, description, doc_url: `/rules/${id}` };
+  return { id, category, title, default_severity: severity, surface, description, doc_url: `/rules/${id}`, ...(rule.meta.pedantic === true ? { pedantic: true as const } : {}) };
 }
 
 /** The static rule catalog, in registry order. */
 export const CATALOG: readonly CatalogRule[] = RULE_METADATA.map((meta) => catalogEntry({ meta }));
 
 const BY_ID: ReadonlyMap<string, RuleMeta> = new Map(RULE_METADATA.map((meta) => [meta.id, meta]));
+
+/** Ids of the pedantic rules (off by default, see `RuleMeta.pedantic`). */
+export const PEDANTIC_RULES: ReadonlySet<string> = new Set(RULE_METADATA.filter((meta) => meta.pedantic === true).map((meta) => meta.id));
 
 export function isKnownRule(id: string): boolean {
   return BY_ID.has(id);

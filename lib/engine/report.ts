@@ -1,4 +1,4 @@
-import { CATALOG } from './catalog.js';
+import { CATALOG, PEDANTIC_RULES } from './catalog.js';
 import { compareCombinations, findCombinations } from './combinations/detect.js';
 import type { Combination } from './combinations/types.js';
 import { scanRepository, type ScanLimits } from './scan.js';
@@ -27,6 +27,10 @@ export interface ReportOptions {
   ruleset?: Ruleset;
   /** Rule ids turned off (`--disable`). */
   disabled?: ReadonlySet<string>;
+  /** Run the pedantic (hygiene) rules too (`--pedantic`); without it they run only when named in `enabled`. */
+  pedantic?: boolean;
+  /** Rule ids turned on by name (config `rules.<id>.enabled: true`): a pedantic rule among them runs. */
+  enabled?: ReadonlySet<string>;
   /** Each repository's scan limits; `maxEngineMs` is per repository, on `limits.now` (default `Date.now`). */
   limits?: Omit<ScanLimits, 'deadline'> & { maxEngineMs?: number };
   /** Severity overrides per rule id (a team's config). */
@@ -55,10 +59,16 @@ export interface Report {
   belowMinimum: number;
 }
 
-/** Whether a rule runs and takes part in combinations under the ruleset and the disabled ids. */
-export function enabledRules(options: ReportOptions): (ruleId: string) => boolean {
+/**
+ * Whether a rule runs and takes part in combinations under the ruleset, the disabled ids and the pedantic
+ * switch (pedantic rules run only with `pedantic` or when named in `enabled`; `disabled` wins over both).
+ */
+export function enabledRules(options: Pick<ReportOptions, 'ruleset' | 'disabled' | 'pedantic' | 'enabled'>): (ruleId: string) => boolean {
   const owasp = new Set(CATALOG.filter((r) => r.category.startsWith('CICD-SEC-')).map((r) => r.id));
-  return (id) => !(options.disabled?.has(id) ?? false) && (options.ruleset !== 'owasp' || owasp.has(id));
+  return (id) =>
+    !(options.disabled?.has(id) ?? false) &&
+    (options.ruleset !== 'owasp' || owasp.has(id)) &&
+    (!PEDANTIC_RULES.has(id) || options.pedantic === true || (options.enabled?.has(id) ?? false));
 }
 
 /**

@@ -49,7 +49,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Artifact from an untrusted run used in a privileged workflow",
     severity: "HIGH",
     surface: "workflow",
-    description: "A `workflow_run` workflow downloads the artifacts of the run that triggered it (`actions/download-artifact` with `run-id`, `dawidd6/action-download-artifact`, `gh run download`, `downloadArtifact` in github-script) into its workspace. When that run was a pull request from a fork, the fork chose the files, and they can overwrite scripts and configuration the privileged job then uses.",
+    description: "A `workflow_run` workflow downloads the artifacts of the run that triggered it (`actions/download-artifact` with `run-id`, `dawidd6/action-download-artifact`, `gh run download`, `downloadArtifact` in github-script) into its workspace. When that run was a pull request from a fork, the fork chose the files, and they can overwrite scripts and configuration the privileged job then uses. MEDIUM when no later step of the job runs code from the workspace.",
     recommendation: "Download into an isolated directory (`path: ${{ runner.temp }}/artifacts`), treat every file as untrusted data (validate numbers and names before use, never execute or source it), and never extract it over the checkout.",
   },
   {
@@ -419,6 +419,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     surface: "workflow",
     description: "A step runs `uses: ./path`, which GitHub resolves from the job's workspace: whatever a previous step checked out (or wrote) at that path runs. The self-repository form `uses: $/path` (GitHub, July 2026) runs the action from the workflow's own repository at the workflow's commit, whatever the workspace holds. LOW when an earlier checkout in the job fetches another ref or repository.",
     recommendation: "Write `uses: $/path` (same path, without the leading `./`) so the action always comes from the workflow's own commit.",
+    pedantic: true,
   },
   {
     id: "archived-action",
@@ -446,6 +447,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     surface: "workflow",
     description: "A `permissions:` entry grants `write` (or `write-all`) without a comment, on its line or the line above, saying which step needs it: reviewers cannot tell a needed grant from a leftover one, so grants only grow.",
     recommendation: "Add a comment to each write scope naming the step or command that needs it (`contents: write  # push the release tag`), and remove the scopes nobody can explain.",
+    pedantic: true,
   },
   {
     id: "secrets-outside-env",
@@ -455,6 +457,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     surface: "workflow",
     description: "A job reads stored secrets but has no `environment:`: the secrets are repository or organisation secrets, available to every workflow and branch, and no environment protection rule (required reviewers, branch restrictions, wait timers) stands between a workflow change and their use.",
     recommendation: "Move the secrets to a deployment environment with protection rules (required reviewers, allowed branches) and set `environment:` on the jobs that need them.",
+    pedantic: true,
   },
   {
     id: "anonymous-definition",
@@ -464,6 +467,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     surface: "workflow",
     description: "A workflow without a top-level `name:`, or a job without `name:`: the Actions tab shows the file path, and checks (including required status checks) show the job id, which says little about what runs and changes when the file is reorganised.",
     recommendation: "Give the workflow and each job a short `name:` that says what it does.",
+    pedantic: true,
   },
   {
     id: "misfeature",

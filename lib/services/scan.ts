@@ -1,9 +1,10 @@
 import type { User } from '../auth.js';
 import { codeHost } from '../codehost/index.js';
 import { database } from '../db/connection.js';
-import { consumeRateLimit, installationSuspended, recordScan, scanContext } from '../db/operations.js';
+import { consumeRateLimit, effectiveRuleStates, installationSuspended, recordScan, scanContext } from '../db/operations.js';
 import type { Database } from '../db/port.js';
 import type { StoredFinding } from '../db/types.js';
+import { PEDANTIC_RULES } from '../engine/catalog.js';
 import { apiFixes, type ApiFix } from '../engine/fixes/apply.js';
 import { scanRepository } from '../engine/scan.js';
 import type { Counts, Finding, Ruleset } from '../engine/types.js';
@@ -42,7 +43,8 @@ export interface ScanResult {
 
 /**
  * Scans one of the user's repositories and records the result. Database round trips: the rate limit and the
- * scan context (ownership + the rules disabled for this repository) in parallel, the installation's
+ * scan context (ownership + the rules disabled for this repository) and the rules with an explicit state (a
+ * pedantic rule runs only when one turns it on) in parallel, the installation's
  * suspension (409 while GitHub has it suspended; 503 while its GitHub budget is under the reserve), then
  * `recordScan`, which stores the scan and its findings atomically. The engine runs within the scan limits
  * (`SCAN_MAX_*`). Rules disabled by the user's settings never run, so they
@@ -51,7 +53,7 @@ export interface ScanResult {
 export async function scan(user: User, request: ScanRequest): Promise<ScanResult> {
   const deadline = Date.now() + SNAPSHOT_DEADLINE_MS;
   const db = await database();
-  const [context] = await Promise.all([scanContext(db, user.id, request.repo_id), enforceRateLimit(db, user.id)]);
+  const [context, states] = await Promise.all([scanContext(db, user.id, request.repo_id), effectiveRuleStates(db, user.id, request.repo_id), enforceRateLimit(db, user.id)]);
   if (context === null) throw notFound();
   const { repository } = context;
   const ruleOptions = storedRuleOptions(context.rule_options);
@@ -69,7 +71,9 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
     { deadline },
   );
 
-  const disabled = new Set(context.disabled_rules);
+  // Pedantic (hygiene) rules are off by default: they run only when a preference or override turns them on.
+  const turnedOn = new Set((states ?? []).filter((s) => s.enabled).map((s) => s.rule_id));
+  const disabled = new Set([...context.disabled_rules, ...[...PEDANTIC_RULES].filter((id) => !turnedOn.has(id))]);
   const { maxEngineMs, ...limits } = env().scanLimits;
   const result = scanRepository(snapshot.files, {
     ruleset: request.ruleset,

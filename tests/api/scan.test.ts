@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { GET as CALLBACK } from '../../api/github/callback.js';
 import { GET as COMBOS } from '../../api/repositories/[repo_id]/combos.js';
 import { GET as REPOS } from '../../api/repos.js';
+import { PUT as PUT_RULE_SETTING } from '../../api/rule-settings/[rule_id].js';
 import { POST } from '../../api/scan.js';
 import { useCodeHost } from '../../lib/codehost/index.js';
 import { CodeHostError } from '../../lib/codehost/port.js';
@@ -91,6 +92,23 @@ describe('POST /api/scan (3): input', () => {
       expect(await errorOf(response)).toEqual({ code: 'not_found', message: 'Not found.' });
     }
     expect(await scansOf(other.triage)).toBe(0);
+  });
+});
+
+describe('POST /api/scan (3): pedantic rules', () => {
+  const pedantic = ['anonymous-definition', 'self-repository', 'undocumented-permissions', 'secrets-outside-env'];
+  const ruleIds = async (response: Response) => ((await response.json()) as { findings: { rule_id: string }[] }).findings.map((f) => f.rule_id);
+
+  it('runs none by default, and a rule preference that turns one on makes it run', async () => {
+    const { authorization, release } = await examplesUser();
+    const before = await ruleIds(await scan(authorization, { repo_id: release }));
+    expect(before.length).toBeGreaterThan(0);
+    expect(before.filter((id) => pedantic.includes(id))).toEqual([]);
+    const set = await PUT_RULE_SETTING(await apiRequest('PUT', '/api/rule-settings/anonymous-definition', { authorization, body: { enabled: true } }));
+    expect(set.status).toBeLessThan(300);
+    const after = await ruleIds(await scan(authorization, { repo_id: release }));
+    expect(after.filter((id) => pedantic.includes(id)).length).toBeGreaterThan(0);
+    expect(new Set(after.filter((id) => pedantic.includes(id)))).toEqual(new Set(['anonymous-definition']));
   });
 });
 

@@ -305,6 +305,42 @@ jobs:
   });
 });
 
+describe('pedantic rules: off unless asked for', () => {
+  // No `name:` on the workflow or the job: anonymous-definition (pedantic, INFO); a secret in a job without an
+  // environment: secrets-outside-env (pedantic).
+  const ANONYMOUS = `on: push
+permissions:
+  contents: read
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    timeout-minutes: 10
+    steps:
+      - run: make
+        env:
+          TOKEN: \${{ secrets.DEPLOY_TOKEN }}
+`;
+  const rules = (r: Run) => [...new Set(json(r).findings.map((f) => f.rule_id))].filter((id) => id === 'anonymous-definition' || id === 'secrets-outside-env').sort();
+
+  it('runs none by default, all with --pedantic, and --disable still wins', async () => {
+    const cwd = tempDir(workflow(ANONYMOUS));
+    expect(rules(await run(['scan', '--format', 'json'], { cwd }))).toEqual([]);
+    expect(rules(await run(['scan', '--format', 'json', '--pedantic'], { cwd }))).toEqual(['anonymous-definition', 'secrets-outside-env']);
+    expect(rules(await run(['scan', '--format', 'json', '--pedantic', '--disable', 'anonymous-definition'], { cwd }))).toEqual(['secrets-outside-env']);
+  });
+
+  it('follows the config: pedantic: true for all, rules.<id>.enabled: true for one', async () => {
+    const all = tempDir({ ...workflow(ANONYMOUS), '.chainbreaker.yml': 'pedantic: true\n' });
+    expect(rules(await run(['scan', '--format', 'json'], { cwd: all }))).toEqual(['anonymous-definition', 'secrets-outside-env']);
+    const one = tempDir({ ...workflow(ANONYMOUS), '.chainbreaker.yml': 'rules:\n  anonymous-definition:\n    enabled: true\n' });
+    expect(rules(await run(['scan', '--format', 'json'], { cwd: one }))).toEqual(['anonymous-definition']);
+    const wrong = tempDir({ ...workflow(ANONYMOUS), '.chainbreaker.yml': 'pedantic: yes please\n' });
+    const r = await run(['scan'], { cwd: wrong });
+    expect(r.code).toBe(EXIT.usage);
+    expect(r.stderr).toContain('pedantic: must be true or false');
+  });
+});
+
 describe('rules', () => {
   it('--format json is { rules } with the fields of GET /api/rules', async () => {
     const r = await run(['rules', '--format', 'json']);
@@ -312,6 +348,9 @@ describe('rules', () => {
     const { rules } = JSON.parse(r.stdout) as { rules: Record<string, unknown>[] };
     expect(rules).toEqual(CATALOG);
     expect(Object.keys(rules[0] ?? {})).toEqual(['id', 'category', 'title', 'default_severity', 'surface', 'description', 'doc_url']);
+    // The hygiene rules that are off by default carry the flag, and only they.
+    expect(rules.filter((rule) => rule.pedantic === true).map((rule) => rule.id).sort()).toEqual(['anonymous-definition', 'secrets-outside-env', 'self-repository', 'undocumented-permissions']);
+    expect(rules.every((rule) => rule.pedantic === undefined || rule.pedantic === true)).toBe(true);
   });
 
   it('text lists every rule', async () => {

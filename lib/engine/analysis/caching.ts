@@ -12,6 +12,8 @@ export interface CacheUse {
   how: string;
   /** For `actions/cache`: the `key` input, when present. */
   key: YNode | undefined;
+  /** False when the step restores but never saves (`actions/cache/restore`, setup-uv `save-cache: false`). */
+  saves?: boolean;
 }
 
 type Rule = (step: Step, input: (name: string) => string | null) => string | null;
@@ -55,6 +57,13 @@ const SETUP_UV_UNCACHED_EVENTS = new Set(['pull_request_target', 'workflow_run',
  * the engine cannot read (a SHA without a comment) is taken as caching, as before.
  */
 const setupUv: Rule = (step, input) => {
+  // `restore-cache: false`: entries are saved, never read back into this run (see `cacheWrite`).
+  if (falsy(input('restore-cache'))) return null;
+  return setupUvCaching(step, input);
+};
+
+/** Whether setup-uv caches at all (`enable-cache` and its version-dependent default), as `how`, or null. */
+const setupUvCaching: Rule = (step, input) => {
   const value = input('enable-cache');
   if (value !== null && value.trim().toLowerCase() !== 'auto') return falsy(value) ? null : `with \`enable-cache: ${value}\``;
   const major = actionMajorVersion(step);
@@ -116,8 +125,18 @@ export function cacheUse(step: Step): CacheUse | null {
   const how = rule(step, input);
   if (how === null) return null;
   const key = step.with?.pairs.find((p) => keyText(p.key) === 'key')?.value;
-  return { step, node: step.uses, how: `${name} ${how}`, key };
+  const saves = SAVES[name]?.(input) ?? true;
+  return { step, node: step.uses, how: `${name} ${how}`, key, ...(saves ? {} : { saves }) };
 }
+
+/** Whether a cache action saves what it cached, for those that can restore without saving. */
+const SAVES: Record<string, (input: (name: string) => string | null) => boolean> = {
+  'actions/cache/restore': () => false,
+  'astral-sh/setup-uv': (input) => !falsy(input('save-cache')),
+  'gradle/actions/setup-gradle': (input) => !truthy(input('cache-read-only')),
+  'gradle/gradle-build-action': (input) => !truthy(input('cache-read-only')),
+  'swatinem/rust-cache': (input) => !falsy(input('save-if')),
+};
 
 const GHA_CACHE_TO = /--cache-to[=\s]+["']?type=gha\b/;
 
@@ -132,6 +151,12 @@ export function cacheWrite(step: Step): CacheUse | null {
   const ref = step.usesRef;
   if (ref?.kind !== 'repository' || step.uses === undefined) return null;
   const slug = actionSlug(ref);
+  // setup-uv with `restore-cache: false` reads nothing back but still saves the cache (unless `save-cache: false`).
+  if (slug === 'astral-sh/setup-uv' && ref.path === '') {
+    const input = (key: string) => getText(step.with, key);
+    const how = falsy(input('restore-cache')) && !falsy(input('save-cache')) ? setupUvCaching(step, input) : null;
+    if (how !== null) return { step, node: step.uses, how: `astral-sh/setup-uv ${how} and \`restore-cache: false\` (saves only)`, key: undefined };
+  }
   if ((slug === 'docker/build-push-action' || slug === 'docker/bake-action') && /type=gha/.test(`${getText(step.with, 'cache-to') ?? ''} ${getText(step.with, 'set') ?? ''}`)) {
     return { step, node: step.uses, how: `${slug} with \`cache-to: type=gha\``, key: undefined };
   }

@@ -11,6 +11,7 @@ import { valueOffsetToSource } from '../yaml/offsets.js';
 import { githubScriptOutputValues, outputSources } from './script-outputs.js';
 import { everyPathGuarded, stepTrust, type TrustGuardKind } from './trust-guards.js';
 import { followsUntrustedRuns } from './workflow-run.js';
+import { dispatchGate } from './dispatch-gate.js';
 
 /** What makes the head of a pull request reachable, and dangerous, in a workflow. */
 export interface PrHeadTriggers {
@@ -249,6 +250,14 @@ export interface UntrustedCheckout {
   trigger: string;
   /** Only a maintainer's approval (comment, label, environment) lets it run, but the checked-out code can change after it. */
   approved: boolean;
+  /** For a `repository_dispatch` workflow whose dispatch is an approval: who sends the event, in words. */
+  dispatcher?: string;
+  /**
+   * A maintainer must act before the job runs (a member's comment or permission check, a label on a
+   * `labeled`-only workflow, a collaborator's dispatch): no outsider can start it. An `environment:` alone is
+   * an approval of unknown strength (the workflow cannot show whether it has required reviewers): not this.
+   */
+  gated: boolean;
 }
 
 /** Guards that stand for a maintainer's approval of the pull request as it was at that moment. */
@@ -266,9 +275,13 @@ export function untrustedCheckouts(job: Job, repository: RepositoryModel): Untru
   const triggers = prHeadTriggers(workflow, repository);
   if (triggers.privileged === null) return [];
   const scripted = scriptCheckouts(job, workflow, triggers);
+  // A workflow that only `repository_dispatch` makes privileged runs when a collaborator (or a dispatcher
+  // acting for one, as with `/ok-to-test`) sends the event: that is an approval, unless the repository
+  // sends it for anyone.
+  const dispatched = privilegedTriggers(workflow).every((t) => t.name === 'repository_dispatch') ? dispatchGate(workflow, repository) : null;
   const result: UntrustedCheckout[] = [];
   for (const step of job.steps) {
-    const found: Omit<UntrustedCheckout, 'approved' | 'trigger'>[] = [];
+    const found: Omit<UntrustedCheckout, 'approved' | 'trigger' | 'gated'>[] = [];
     for (const input of checkoutInputs(step)) {
       const evidence = prHeadReference(input.node, { workflow, job, step }, triggers);
       if (evidence !== null) {
@@ -284,9 +297,12 @@ export function untrustedCheckouts(job: Job, repository: RepositoryModel): Untru
     if (found.length === 0) continue;
     const trust = stepTrust(step);
     if (everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label' && !APPROVALS.has(g.kind))) continue;
-    const approved = everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label');
+    const approved = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label');
     if (approved && found.every((c) => IMMUTABLE.has(c.evidence))) continue;
-    for (const checkout of found) result.push({ ...checkout, approved, trigger: triggerOf(checkout.evidence, triggers) });
+    const dispatcher = dispatched?.holds === true ? { dispatcher: dispatched.by } : {};
+    // Every way to run passes a maintainer's act or a trust condition (not an environment of unknown strength).
+    const gated = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label' && g.kind !== 'environment');
+    for (const checkout of found) result.push({ ...checkout, approved, gated, ...dispatcher, trigger: triggerOf(checkout.evidence, triggers) });
   }
   return result;
 }

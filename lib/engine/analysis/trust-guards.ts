@@ -183,29 +183,56 @@ function unique(values: readonly string[]): string[] {
   return [...new Set(values)];
 }
 
-const checks = new WeakMap<Job, Step | null>();
-
-/** The first step of a job that checks the actor's permission and fails the job otherwise, or null. */
-function permissionCheck(job: Job): Step | null {
-  let check = checks.get(job);
-  if (check === undefined) {
-    check =
-      job.steps.find((s) => {
-        if (s.node.pairs.some((p) => p.key.value === 'continue-on-error')) return false;
-        const script = s.run ?? get(s.with, 'script');
-        return script?.kind === 'scalar' && typeof script.value === 'string' && PERMISSION_CHECK.test(script.value) && /exit\s+1|setFailed|throw\b|exit\s+\$/.test(script.value);
-      }) ?? null;
-    checks.set(job, check);
-  }
-  return check;
+/** A step that fails the job for some runs, and what it leaves standing for the steps after it. */
+interface FailingCheck {
+  step: Step;
+  guard: TrustGuard;
 }
 
-/** Adds, to every path, the permission check made by a step of `job` before step `before` (it fails the job for anyone else). */
+const checks = new WeakMap<Job, FailingCheck[]>();
+/** A script that fails the run: `exit 1`, `core.setFailed`, `throw`. */
+const FAILS = /exit\s+1|setFailed|throw\b|exit\s+\$/;
+/**
+ * A script that rejects pull requests from forks: a test of the head repository (`head.repo.full_name !==
+ * ...`, `isCrossRepository`) with the failure close after it.
+ */
+const FORK_CHECK = /(head\.repo\.full_name|head\.repo\.fork\b|headRepository|isCrossRepository|head_repository\.full_name)[^]{0,400}?(exit\s+1|setFailed|throw\b)/;
+
+function scriptOf(step: Step): string | null {
+  const script = step.run ?? get(step.with, 'script');
+  return script?.kind === 'scalar' && typeof script.value === 'string' ? script.value : null;
+}
+
+/**
+ * The steps of a job that fail it for untrusted runs, in order: a script that checks the actor's permission
+ * (or association) and fails otherwise, also when the failing step is a separate one conditioned on the
+ * check's output (`if: steps.auth.outputs.authorized != 'true'` then `exit 1`); a script that fails for a
+ * pull request from a fork.
+ */
+function failingChecks(job: Job): FailingCheck[] {
+  let found = checks.get(job);
+  if (found !== undefined) return found;
+  found = [];
+  const permission = (s: Step) => !s.node.pairs.some((p) => p.key.value === 'continue-on-error') && PERMISSION_CHECK.test(scriptOf(s) ?? '');
+  for (const s of job.steps) {
+    if (s.node.pairs.some((p) => p.key.value === 'continue-on-error')) continue;
+    const script = scriptOf(s);
+    if (script === null || !FAILS.test(script)) continue;
+    const name = s.name ?? s.id ?? String(s.index + 1);
+    const condition = s.if?.kind === 'scalar' ? String(s.if.value ?? '') : '';
+    const checked = [...condition.matchAll(/\bsteps\.([\w-]+)\.outputs\b/gi)].some((m) => job.steps.some((p) => p.index < s.index && p.id?.toLowerCase() === m[1]?.toLowerCase() && permission(p)));
+    if (PERMISSION_CHECK.test(script) || checked) found.push({ step: s, guard: { kind: 'commenter', condition: `permission check in step \`${name}\`` } });
+    else if (FORK_CHECK.test(script)) found.push({ step: s, guard: { kind: 'same-repository', condition: `fork check in step \`${name}\`` } });
+  }
+  checks.set(job, found);
+  return found;
+}
+
+/** Adds, to every path, the checks made by steps of `job` before step `before` (each fails the job for anyone else). */
 function withAuthorization(paths: TrustPaths, job: Job, before: number): TrustPaths {
-  const check = permissionCheck(job);
-  if (check === null || check.index >= before) return paths;
-  const guard: TrustGuard = { kind: 'commenter', condition: `permission check in step \`${check.name ?? check.id ?? check.index + 1}\`` };
-  return paths.map((path) => [...path, guard]);
+  const guards = failingChecks(job).filter((c) => c.step.index < before).map((c) => c.guard);
+  if (guards.length === 0) return paths;
+  return paths.map((path) => [...path, ...guards]);
 }
 
 function product(a: TrustPaths, b: TrustPaths): TrustPaths {

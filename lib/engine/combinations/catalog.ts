@@ -135,7 +135,9 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     scope: 'file',
     requires: [['known-vulnerable-action', 'typosquat-action'], ['missing-permissions', 'excessive-permissions', 'secrets-inherit', 'overprovisioned-secrets']],
     amplifiers: [],
-    qualifiers: [],
+    // An advisory that needs more than the action running (debug artifacts of a failed run, a shared runner,
+    // a spreadsheet someone opens) is MEDIUM and starts no CRITICAL path.
+    qualifiers: [{ rule_id: 'known-vulnerable-action', min_severity: 'HIGH', instance: 'an advisory exploitable by the action running' }],
     break_chain: [
       {
         rule_id: 'known-vulnerable-action',
@@ -265,7 +267,11 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     scope: 'file',
     requires: [['untrusted-checkout'], ['missing-permissions', 'excessive-permissions', 'default-token-write', 'secrets-inherit']],
     amplifiers: ['persisted-credentials', 'script-injection'],
-    qualifiers: [],
+    // Only a grant that hands the pull request's code the repository (contents, packages, actions, id-token
+    // or write-all on the privileged trigger: excessive-permissions rates exactly those HIGH) makes this
+    // CRITICAL; `statuses`, `checks`, `issues` or `pull-requests` write add nothing the checkout's own HIGH
+    // finding does not already say (see README.md, "pwn-request: which grants count").
+    qualifiers: [{ rule_id: 'excessive-permissions', min_severity: 'HIGH', instance: 'a grant of contents, packages, actions or id-token write, or write-all' }],
     break_chain: [
       {
         rule_id: 'untrusted-checkout',

@@ -7,6 +7,7 @@ export default defineWorkflowRule({
     category: 'BEST-PRAC-5',
     title: 'Workflow or job without a name',
     severity: 'INFO',
+    pedantic: true,
     surface: 'workflow',
     description:
       'A workflow without a top-level `name:`, or a job without `name:`: the Actions tab shows the file path, and checks (including required status checks) show the job id, which says little about what runs and changes when the file is reorganised.',

@@ -126,7 +126,8 @@ export default defineWorkflowRule({
               continue;
             }
           }
-          if (!prTarget) continue;
+          // A step that restores without saving (\`actions/cache/restore\`, setup-uv \`save-cache: false\`) plants nothing.
+          if (!prTarget || use.saves === false) continue;
           const controlled = prControlled(use, context, checkedOut);
           if (controlled === null) continue;
           context.report({

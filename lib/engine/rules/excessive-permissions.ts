@@ -62,9 +62,21 @@ export default defineWorkflowRule({
       const singleJob = stepJobs.length === 1;
       const reusableOnly = workflow.triggers.length > 0 && workflow.triggers.every((t) => t.name === 'workflow_call');
       const only = singleJob ? stepJobs[0] : undefined;
+      // The only job checks out pull request code with no maintainer's approval: its grant arms that code (as a
+      // job's own grant does, below), whether or not the job uses it.
+      const forkCheckout = only !== undefined ? untrustedCheckouts(only, context.repository).find((c) => !c.approved) : undefined;
       for (const write of permissions.writes) {
         const critical = privileged.length > 0 && CRITICAL_SCOPES.has(write.scope);
         if ((singleJob || reusableOnly) && !critical) continue;
+        if (critical && only !== undefined && forkCheckout !== undefined) {
+          context.report({
+            node: write.key,
+            job: null,
+            severity: 'HIGH',
+            message: `\`${write.scope}: write\` is granted at workflow level to job \`${only.id}\`, which checks out pull request code (${forkCheckout.how} at line ${only.workflow.file.position(forkCheckout.node.start).line}, on \`${forkCheckout.trigger}\`), so that code runs with the grant and can ${SCOPE_USE[write.scope] ?? write.scope}.`,
+          });
+          continue;
+        }
         // The only job's grant at workflow level is that job's own grant: when the job uses it, nothing is excessive.
         if (only !== undefined && jobUsesScope(only, write.scope)) continue;
         const high = critical && only === undefined;

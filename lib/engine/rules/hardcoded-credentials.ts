@@ -1,5 +1,6 @@
 import { stepLabel } from '../analysis/step-label.js';
-import type { Job } from '../model/workflow.js';
+import { actionSlug } from '../model/uses.js';
+import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { get, getMap, keyText, type YMap, type YNode, type YScalar } from '../yaml/model.js';
 import type { SourceFile } from '../yaml/source.js';
@@ -80,6 +81,43 @@ function looksLikeCredential(value: string): boolean {
   return classes >= 2;
 }
 
+/**
+ * Keys their vendors document as safe to publish: they can only push data to the vendor, never read it back or
+ * act on the account. Reported LOW (not skipped): the shape cannot tell such a key from the account's full key.
+ */
+interface PublicByDesign {
+  vendor: string;
+  /** The entry's name, or the action whose input it is, says which vendor it is for. */
+  name: RegExp;
+  actions: ReadonlySet<string>;
+  value: RegExp;
+  why: string;
+}
+
+const PUBLIC_BY_DESIGN: readonly PublicByDesign[] = [
+  // https://docs.fossa.com/docs/api-reference#push-only-api-token: "safe to use in public environments".
+  {
+    vendor: 'FOSSA',
+    name: /fossa/i,
+    actions: new Set(['fossas/fossa-action', 'fossa-contrib/fossa-action']),
+    value: /^[0-9a-f]{32}$/i,
+    why: 'FOSSA documents push-only API keys as safe to embed in public CI configuration (they upload analyses, they cannot read the account\'s data); a full API key has the same shape, so check which one this is and rotate it if it is a full key',
+  },
+  // https://www.algolia.com/doc/guides/security/api-keys/#search-only-api-key: meant for front-end code.
+  {
+    vendor: 'Algolia',
+    name: /algolia.*search|docsearch|search[_-]?only/i,
+    actions: new Set(),
+    value: /^[0-9a-f]{32}$/i,
+    why: 'Algolia search-only API keys are meant to be public (front-end code ships them); an admin key has the same shape, so check which one this is and rotate it if it is an admin key',
+  },
+];
+
+function publicByDesign(name: string, value: string, step: Step | undefined): PublicByDesign | undefined {
+  const slug = step?.usesRef?.kind === 'repository' ? actionSlug(step.usesRef) : null;
+  return PUBLIC_BY_DESIGN.find((p) => (p.name.test(name) || (slug !== null && p.actions.has(slug))) && p.value.test(value.trim()));
+}
+
 function literalText(node: YNode | undefined): string | null {
   if (node?.kind !== 'scalar' || typeof node.value !== 'string') return null;
   return node.value;
@@ -135,17 +173,22 @@ export default defineWorkflowRule({
     };
 
     /** Secret-named entries of an `env:` or `with:` mapping with a realistic literal value. */
-    const checkMapping = (map: YMap | undefined, where: string, job: Job | null, skip: Set<number>) => {
+    const checkMapping = (map: YMap | undefined, where: string, job: Job | null, skip: Set<number>, step?: Step) => {
       for (const pair of map?.pairs ?? []) {
         const name = keyText(pair.key);
         const text = literalText(pair.value);
         if (text === null || !SECRET_NAME.test(name) || !looksLikeCredential(text)) continue;
         const value = pair.value as YScalar;
         if (skip.has(value.start) || [...skip].some((o) => o >= value.start && o < value.end)) continue;
+        const known = publicByDesign(name, text, step);
         context.report({
           node: value,
           job,
-          message: `\`${name}\` in ${where} is set to a literal value that looks like a real credential.`,
+          ...(known !== undefined ? { severity: 'LOW' as const } : {}),
+          message:
+            known !== undefined
+              ? `\`${name}\` in ${where} is a literal ${known.vendor} key. LOW: ${known.why}.`
+              : `\`${name}\` in ${where} is set to a literal value that looks like a real credential.`,
         });
       }
     };
@@ -167,8 +210,8 @@ export default defineWorkflowRule({
           checkMapping(getMap(job.container, 'env'), `the container \`env:\` of job \`${job.id}\``, job, reported);
           for (const step of job.steps) {
             const label = stepLabel(step);
-            checkMapping(step.env, `the \`env:\` of step \`${label}\``, job, reported);
-            checkMapping(step.with, `the \`with:\` of step \`${label}\``, job, reported);
+            checkMapping(step.env, `the \`env:\` of step \`${label}\``, job, reported, step);
+            checkMapping(step.with, `the \`with:\` of step \`${label}\``, job, reported, step);
           }
         }
       },
@@ -176,8 +219,8 @@ export default defineWorkflowRule({
         const reported = scanText(action.file, () => null);
         for (const step of action.steps) {
           const label = stepLabel(step);
-          checkMapping(step.env, `the \`env:\` of step \`${label}\``, null, reported);
-          checkMapping(step.with, `the \`with:\` of step \`${label}\``, null, reported);
+          checkMapping(step.env, `the \`env:\` of step \`${label}\``, null, reported, step);
+          checkMapping(step.with, `the \`with:\` of step \`${label}\``, null, reported, step);
         }
       },
       dependabot(config) {

@@ -7,6 +7,7 @@ export default defineWorkflowRule({
     category: 'CICD-SEC-6',
     title: 'Secrets used in a job without an environment',
     severity: 'INFO',
+    pedantic: true,
     surface: 'workflow',
     description:
       'A job reads stored secrets but has no `environment:`: the secrets are repository or organisation secrets, available to every workflow and branch, and no environment protection rule (required reviewers, branch restrictions, wait timers) stands between a workflow change and their use.',

@@ -23,6 +23,7 @@ export default defineWorkflowRule({
     category: 'CICD-SEC-3',
     title: 'Local action resolved from the workspace',
     severity: 'INFO',
+    pedantic: true,
     surface: 'workflow',
     description:
       'A step runs `uses: ./path`, which GitHub resolves from the job\'s workspace: whatever a previous step checked out (or wrote) at that path runs. The self-repository form `uses: $/path` (GitHub, July 2026) runs the action from the workflow\'s own repository at the workflow\'s commit, whatever the workspace holds. LOW when an earlier checkout in the job fetches another ref or repository.',

@@ -22,6 +22,7 @@ export default defineWorkflowRule({
     category: 'BEST-PRAC-5',
     title: 'Write permission without a comment saying why',
     severity: 'INFO',
+    pedantic: true,
     surface: 'workflow',
     description:
       'A `permissions:` entry grants `write` (or `write-all`) without a comment, on its line or the line above, saying which step needs it: reviewers cannot tell a needed grant from a leftover one, so grants only grow.',

@@ -37,17 +37,23 @@ export default defineWorkflowRule({
             : '; no later step of the job appears to run code from it, but any tool that reads its files (configuration, scripts, lockfiles) can be turned against the job';
         // An environment with required reviewers (from the settings snapshot) holds every run for approval.
         const gate = reviewedEnvironmentGate(stepTrust(checkout.step));
+        // A maintainer's approval (an `/ok-to-test` comment or dispatch, a label, an environment) comes
+        // first, so an outsider cannot start the job; what remains is the race between the approval and the
+        // checkout of a ref that moves (a branch, `refs/pull/*`): MEDIUM, whatever the job then runs.
+        const approval = checkout.dispatcher !== undefined ? `the workflow runs only on \`repository_dispatch\`, sent by ${checkout.dispatcher}` : "the job waits for a maintainer's approval";
         context.report({
           node: checkout.node,
           ...(checkout.offset !== undefined ? { offset: checkout.offset } : {}),
-          severity: gate.holds ? 'LOW' : runs !== null ? 'HIGH' : 'MEDIUM',
+          severity: gate.holds ? 'LOW' : checkout.gated ? 'MEDIUM' : runs !== null ? 'HIGH' : 'MEDIUM',
           message:
             `${describeStep(checkout.step)} checks out pull request code (${checkout.how}, from ${checkout.evidence}) in a workflow triggered by \`${checkout.trigger}\`${consequence}` +
             (gate.holds
               ? `${describeGate(gate)}, though the code can change between the approval and the checkout.`
-              : checkout.approved
-                ? '; the job waits for a maintainer\'s approval, but the code can change between the approval and the checkout.'
-                : '.'),
+              : checkout.gated
+                ? `; ${approval}, so an outsider cannot start it, but the code is resolved when the job runs, not when the approval was given: commits pushed to the pull request after the approval are what gets checked out (MEDIUM: pin the approved commit, such as \`github.event.pull_request.head.sha\` or a SHA named in the approval).`
+                : checkout.approved
+                  ? "; the job deploys to an environment, which may hold it for a reviewer's approval (a settings snapshot would show whether it has required reviewers), but the code can change between the approval and the checkout."
+                  : '.'),
         });
       }
     },

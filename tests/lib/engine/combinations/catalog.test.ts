@@ -46,14 +46,19 @@ describe('combination catalog', () => {
     }
   });
 
+  // Plus two refinements of the spec's table: pwn-request counts only the grants that hand over the
+  // repository (excessive-permissions HIGH), see README.md "pwn-request: which grants count"; compromised-action
+  // only advisories exploitable by the action running (known-vulnerable-action HIGH).
   it('qualifies exactly the instances the spec names', () => {
     const qualifiers = COMBINATION_KINDS.flatMap((k) =>
       k.qualifiers.map((q) => `${k.id}: ${q.rule_id} >= ${q.min_severity}${q.except_severities === undefined ? '' : ` except ${q.except_severities.join(', ')}`}`),
     );
     expect(qualifiers).toEqual([
+      'compromised-action: known-vulnerable-action >= HIGH',
       // Departure from the spec: a runner that may be a GitHub-hosted larger runner (MEDIUM) is no foothold.
       'injected-runner-takeover: self-hosted-runner >= LOW except MEDIUM',
       'public-runner-takeover: self-hosted-runner >= HIGH',
+      'pwn-request: excessive-permissions >= HIGH',
       'mutable-action-secret-theft: unpinned-action >= MEDIUM',
       // Extensions: a GitHub-owned action or the repository's own image (both LOW) is no one else's code.
       'persistent-supply-chain-foothold: unpinned-action >= MEDIUM',

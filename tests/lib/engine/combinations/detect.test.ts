@@ -285,6 +285,39 @@ describe('cannotFire', () => {
   });
 });
 
+describe('pwn-request: which grants count', () => {
+  const checkout = () => rec('untrusted-checkout', { line: 12, job: 'test', severity: 'HIGH' });
+
+  it('a grant of a lesser scope (statuses, issues, pull-requests: excessive-permissions MEDIUM) forms no pwn-request', () => {
+    const statuses = rec('excessive-permissions', { line: 3, job: null, severity: 'MEDIUM', description: '`statuses: write` is granted at workflow level, so every job of the workflow gets it.' });
+    expect(ids([checkout(), statuses])).toEqual([]);
+  });
+
+  it('a grant that hands over the repository (excessive-permissions HIGH) forms a CRITICAL one', () => {
+    const contents = rec('excessive-permissions', { line: 14, job: 'test', severity: 'HIGH', description: 'Job `test` grants `contents: write` and checks out pull request code.' });
+    const [combination] = findCombinations([checkout(), contents], all);
+    expect(combination?.id).toBe('pwn-request');
+    expect(combination?.severity).toBe('CRITICAL');
+    expect(combination?.components.map((c) => c.rule_id)).toEqual(['untrusted-checkout', 'excessive-permissions']);
+  });
+
+  it('a maintainer-gated checkout (untrusted-checkout MEDIUM: the ref can move after the approval) keeps the path at HIGH', () => {
+    const gated = rec('untrusted-checkout', { line: 12, job: 'test', severity: 'MEDIUM' });
+    const [combination] = findCombinations([gated, rec('missing-permissions', { line: 1, job: null, severity: 'HIGH' })], all);
+    expect(combination?.severity).toBe('HIGH');
+  });
+});
+
+describe('compromised-action: which advisories count', () => {
+  it('an advisory that needs more than the action running (known-vulnerable-action MEDIUM) forms no CRITICAL path', () => {
+    const permissions = rec('missing-permissions', { line: 1, job: null, severity: 'MEDIUM' });
+    expect(ids([rec('known-vulnerable-action', { line: 27, job: 'analyze', severity: 'MEDIUM' }), permissions])).toEqual([]);
+    const [combination] = findCombinations([rec('known-vulnerable-action', { line: 27, job: 'analyze', severity: 'HIGH' }), permissions], all);
+    expect(combination?.id).toBe('compromised-action');
+    expect(combination?.severity).toBe('CRITICAL');
+  });
+});
+
 describe('the issue 17 kinds start only where their attacker gets in', () => {
   const TRIAGE = '.github/workflows/triage.yml';
 

@@ -49,6 +49,7 @@ describe(RULE, () => {
             - uses: actions/download-artifact@v4
               with:
                 name: from-this-run
+            - run: make report
     `);
     expect(positions(findings)).toEqual(['17:15 HIGH']);
     expect(findings[0]?.description).toContain('`./out`');
@@ -76,8 +77,30 @@ describe(RULE, () => {
                 script: |
                   const zip = await github.rest.actions.downloadArtifact({ owner, repo, artifact_id, archive_format: 'zip' });
                   fs.writeFileSync(\`\${process.env.RUNNER_TEMP}/pr.zip\`, Buffer.from(zip.data));
+            - run: npm ci && npm run report
     `);
     expect(positions(findings)).toEqual(['9:15 HIGH', '14:11 HIGH', '15:15 HIGH']);
+  });
+
+  it('is MEDIUM when no later step runs code from the workspace (the files are data: a number, a diff to post)', () => {
+    const findings = scanWith(RULE, ON + yaml`
+      jobs:
+        comment:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                name: pr
+                run-id: \${{ github.event.workflow_run.id }}
+            - run: unzip pr.zip && cat diff_*.txt | tee fulldiff.txt
+            - uses: actions/github-script@v7
+              with:
+                script: |
+                  const body = require('fs').readFileSync('fulldiff.txt', 'utf8');
+                  await github.rest.issues.createComment({ ...context.repo, issue_number: 1, body });
+    `);
+    expect(positions(findings)).toEqual(['9:15 MEDIUM']);
+    expect(findings[0]?.description).toContain('no later step of the job runs code from the workspace');
   });
 
   it('ignores workflows that follow only trusted runs, and other triggers', () => {

@@ -291,5 +291,58 @@ describe('cache-poisoning: fork code writing the Actions cache', () => {
       expect(positions(scanWith(RULE, release('release', 'astral-sh/setup-uv@v10', '\n              with:\n                enable-cache: true')))).toEqual(['6:15 HIGH']);
       expect(positions(scanWith(RULE, release('release', 'astral-sh/setup-uv@v4', '\n              with:\n                enable-cache: true')))).toEqual(['6:15 HIGH']);
     });
+
+    it('stays silent when the release restores nothing (restore-cache: false, or the cache disabled)', () => {
+      const inputs = (lines: string) => `\n              with:\n${lines.split('\n').map((l) => `                ${l}`).join('\n')}`;
+      expect(scanWith(RULE, release('release', 'astral-sh/setup-uv@v6', inputs('enable-cache: true\nrestore-cache: false')))).toEqual([]);
+      expect(scanWith(RULE, release('release', 'astral-sh/setup-uv@v6', inputs('enable-cache: false\nrestore-cache: true')))).toEqual([]);
+      // Restoring without saving still reads what others saved: reported.
+      expect(positions(scanWith(RULE, release('release', 'astral-sh/setup-uv@v6', inputs('enable-cache: true\nsave-cache: false'))))).toEqual(['6:15 HIGH']);
+    });
+
+    it('under pull_request_target, reports the save of a checked-out pull request, not a restore-only step', () => {
+      const target = (inputs: string) => yaml`
+        on: pull_request_target
+        jobs:
+          test:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/checkout@v4
+                with:
+                  ref: \${{ github.event.pull_request.head.sha }}
+              - uses: astral-sh/setup-uv@v6
+                with:
+                  enable-cache: true
+                  ${inputs}
+              - run: uv run pytest
+      `;
+      const saveOnly = scanWith(RULE, target('restore-cache: false'));
+      expect(positions(saveOnly)).toEqual(['9:15 MEDIUM']);
+      expect(saveOnly[0]?.description).toContain('saves only');
+      expect(scanWith(RULE, target('save-cache: false'))).toEqual([]);
+    });
+  });
+
+  it('under pull_request_target, a restore-only action saves nothing (actions/cache/restore, setup-gradle cache-read-only)', () => {
+    const findings = scanWith(RULE, yaml`
+      on: pull_request_target
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ github.event.pull_request.head.sha }}
+            - uses: actions/cache/restore@v4
+              with:
+                path: out
+                key: build-\${{ github.sha }}
+            - uses: gradle/actions/setup-gradle@v4
+              with:
+                cache-read-only: true
+            - uses: gradle/actions/setup-gradle@v4
+            - run: ./gradlew test
+    `);
+    expect(positions(findings)).toEqual(['16:15 MEDIUM']);
   });
 });

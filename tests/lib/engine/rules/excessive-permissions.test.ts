@@ -250,3 +250,32 @@ describe(`${RULE}: a maintainer's approval in front of the checkout`, () => {
     `)).toEqual([]);
   });
 });
+
+describe('excessive-permissions: a workflow-level grant of the only job that checks out fork code', () => {
+  const workflow = (gate: string) => yaml`
+    on:
+      pull_request_target:
+        types: [labeled]
+    permissions:
+      contents: write
+    jobs:
+      test:
+        ${gate}
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/checkout@v4
+            with:
+              ref: \${{ github.event.pull_request.head.ref }}
+          - run: npm ci && npm test && git push
+  `;
+
+  it('is HIGH (the pull request code runs with the grant), even when the job uses it', () => {
+    const findings = scanWith('excessive-permissions', workflow('timeout-minutes: 10'));
+    expect(findings.map((f) => f.severity)).toEqual(['HIGH']);
+    expect(findings[0]?.description).toContain('checks out pull request code');
+  });
+
+  it('is not, when a maintainer approves the run first (the checkout reports the race)', () => {
+    expect(scanWith('excessive-permissions', workflow("if: github.event.label.name == 'safe to test'"))).toEqual([]);
+  });
+});

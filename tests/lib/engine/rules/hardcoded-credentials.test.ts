@@ -105,13 +105,55 @@ describe(RULE, () => {
           env:
             API_KEY: 9f3a71c0e2b84d5f
           steps:
+            - uses: example-org/deploy-action@v3
+              with:
+                deploy-api-key: 304657e2357ba57b416b94e6b119131c
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['3:19 HIGH', '8:16 HIGH', '12:27 HIGH']);
+    expect(records.map((r) => r.job)).toEqual([null, 'scan', 'scan']);
+    expect(records[2]?.finding.description).toContain('`deploy-api-key`');
+  });
+
+  it('lowers keys documented as public by design (FOSSA push-only, Algolia search-only) to LOW, saying why', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        scan:
+          runs-on: ubuntu-latest
+          steps:
             - uses: fossa-contrib/fossa-action@v3
               with:
                 fossa-api-key: 304657e2357ba57b416b94e6b119131c
+            - uses: fossas/fossa-action@v1
+              with:
+                api-key: 5b416b94e6b119131c304657e2357ba5
+            - run: fossa analyze
+              env:
+                FOSSA_API_KEY: 7e2357ba57b416b94e6b119131c30465
+            - run: npm run docs:index
+              env:
+                ALGOLIA_SEARCH_API_KEY: 94e6b119131c304657e2357ba57b416b
     `);
-    expect(positions(records.map((r) => r.finding))).toEqual(['3:19 HIGH', '8:16 HIGH', '12:26 HIGH']);
-    expect(records.map((r) => r.job)).toEqual([null, 'scan', 'scan']);
-    expect(records[2]?.finding.description).toContain('`fossa-api-key`');
+    expect(positions(findings)).toEqual(['8:26 LOW', '11:20 LOW', '14:26 LOW', '17:35 LOW']);
+    expect(findings[0]?.description).toContain('push-only');
+    expect(findings[3]?.description).toContain('search-only');
+  });
+
+  it('keeps a FOSSA-named entry HIGH when it is no FOSSA key, and a key-shaped value HIGH under another name', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        scan:
+          runs-on: ubuntu-latest
+          steps:
+            - run: fossa analyze
+              env:
+                FOSSA_API_KEY: Zq9-Lm2_Xv7#Pk4!Rt6
+            - run: ./upload.sh
+              env:
+                UPLOAD_API_KEY: 7e2357ba57b416b94e6b119131c30465
+    `);
+    expect(positions(findings)).toEqual(['8:26 HIGH', '11:27 HIGH']);
   });
 
   it('does not cry wolf on placeholders, references, flags and non-secret names', () => {

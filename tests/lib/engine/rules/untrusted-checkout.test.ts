@@ -162,8 +162,104 @@ describe(RULE, () => {
           steps:
             - run: gh pr checkout \${{ github.event.pull_request.number }} && make
     `);
-    expect(positions(findings)).toEqual(['17:14 HIGH']);
+    // The label was applied to the code as it was; the branch can move after it: the race remains, MEDIUM.
+    expect(positions(findings)).toEqual(['17:14 MEDIUM']);
     expect(findings[0]?.description).toContain("waits for a maintainer's approval");
+    expect(findings[0]?.description).toContain('commits pushed to the pull request after the approval');
+  });
+
+  it('is MEDIUM when each way to run is a member\'s comment or an event only maintainers cause', () => {
+    expect(positions(scanWith(RULE, yaml`
+      on:
+        schedule:
+          - cron: '0 0 * * *'
+        issue_comment:
+          types: [created]
+      jobs:
+        bot:
+          if: github.event_name == 'schedule' || (github.event_name == 'issue_comment' && contains(fromJSON('["OWNER", "MEMBER", "COLLABORATOR"]'), github.event.comment.author_association))
+          runs-on: ubuntu-latest
+          steps:
+            - id: ref
+              run: echo "ref=$(gh pr view "$N" --json headRefName --jq .headRefName)" >> "$GITHUB_OUTPUT"
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ steps.ref.outputs.ref }}
+            - run: npm ci
+    `))).toEqual(['15:16 MEDIUM']);
+  });
+
+  it('keeps a label check HIGH when the workflow also runs on new commits (the label stays)', () => {
+    expect(positions(scanWith(RULE, yaml`
+      on:
+        pull_request_target:
+          types: [labeled, synchronize]
+      jobs:
+        branch:
+          if: contains(github.event.pull_request.labels.*.name, 'safe to test')
+          runs-on: ubuntu-latest
+          steps:
+            - run: gh pr checkout \${{ github.event.pull_request.number }} && make
+    `))).toEqual(['9:14 HIGH']);
+  });
+
+  it('treats a permission check whose failing step is a separate one as an approval (TOCTOU stays MEDIUM)', () => {
+    const workflow = (fail: string) => yaml`
+      on:
+        issue_comment:
+          types: [created]
+      jobs:
+        gate:
+          runs-on: ubuntu-latest
+          steps:
+            - id: auth
+              env:
+                COMMENTER: \${{ github.event.comment.user.login }}
+              run: |
+                PERM=$(gh api "repos/$REPO/collaborators/$COMMENTER/permission" --jq .permission)
+                if [ "$PERM" = admin ] || [ "$PERM" = write ]; then echo "authorized=true" >> "$GITHUB_OUTPUT"; else echo "authorized=false" >> "$GITHUB_OUTPUT"; fi
+            - if: steps.auth.outputs.authorized != 'true'
+              run: ${fail}
+        tests:
+          needs: gate
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: refs/pull/\${{ github.event.issue.number }}/head
+            - run: pip install -e .
+    `;
+    const gated = scanWith(RULE, workflow('exit 1'));
+    expect(positions(gated)).toEqual(['22:16 MEDIUM']);
+    expect(gated[0]?.description).toContain("waits for a maintainer's approval");
+    // A step that only comments, without failing the job, is no gate.
+    expect(positions(scanWith(RULE, workflow('echo "not allowed"')))).toEqual(['22:16 HIGH']);
+  });
+
+  it('does not report a checkout after a step that fails for pull requests from forks', () => {
+    const workflow = (onFork: string) => yaml`
+      on: issue_comment
+      jobs:
+        fix:
+          if: github.event.issue.pull_request && contains(fromJSON('["OWNER", "MEMBER", "COLLABORATOR"]'), github.event.comment.author_association)
+          runs-on: ubuntu-latest
+          steps:
+            - id: pr
+              uses: actions/github-script@v7
+              with:
+                script: |
+                  const { data: pull } = await github.rest.pulls.get({ ...context.repo, pull_number: context.issue.number });
+                  if (pull.head.repo.full_name !== context.repo.owner + '/' + context.repo.repo) {
+                    ${onFork}
+                  }
+                  core.setOutput('ref', pull.head.ref);
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ steps.pr.outputs.ref }}
+            - run: pnpm install && pnpm format
+    `;
+    expect(scanWith(RULE, workflow("core.setFailed('PR is from a fork');"))).toEqual([]);
+    expect(positions(scanWith(RULE, workflow("core.info('fork');")))).toEqual(['18:16 MEDIUM']);
   });
 
   it('reports gh pr checkout and git checkouts of fetched pull request refs, not a fetch for a diff', () => {
@@ -253,6 +349,79 @@ describe(RULE, () => {
         k:
           steps: 3
     `)).toEqual([]);
+  });
+});
+
+describe('untrusted-checkout: /ok-to-test through repository_dispatch', () => {
+  const e2e = yaml`
+    on:
+      repository_dispatch:
+        types: [ok-to-test-command]
+    jobs:
+      test:
+        runs-on: ubuntu-latest
+        permissions:
+          id-token: write
+          contents: read
+        steps:
+          - uses: actions/checkout@v4
+            with:
+              ref: refs/pull/\${{ github.event.client_payload.pull_request.number }}/merge
+          - run: make e2e
+  `;
+  const dispatcher = (permission: string) => ({
+    path: '.github/workflows/ok-to-test.yml',
+    text: yaml`
+      on:
+        issue_comment:
+          types: [created]
+      jobs:
+        dispatch:
+          if: github.event.issue.pull_request
+          runs-on: ubuntu-latest
+          steps:
+            - uses: peter-evans/slash-command-dispatch@v4
+              with:
+                token: \${{ secrets.PAT }}
+                commands: ok-to-test
+                issue-type: pull-request
+                ${permission}
+    `,
+  });
+  const files = (...others: { path: string; text: string }[]) => [{ path: '.github/workflows/e2e.yml', text: e2e }, ...others];
+
+  it('is MEDIUM when a collaborator\'s slash command sends the event, saying the merge ref can move after the approval', () => {
+    const findings = scanWith(RULE, files(dispatcher('permission: write')));
+    expect(positions(findings)).toEqual(['13:16 MEDIUM']);
+    expect(findings[0]?.description).toContain('`/ok-to-test` comment');
+    expect(findings[0]?.description).toContain('commits pushed to the pull request after the approval');
+    // The default permission of the dispatcher is `write`.
+    expect(positions(scanWith(RULE, files(dispatcher(''))))).toEqual(['13:16 MEDIUM']);
+    // No dispatcher in the repository: whoever sends the event holds a write token.
+    expect(positions(scanWith(RULE, files()))).toEqual(['13:16 MEDIUM']);
+  });
+
+  it('stays HIGH when the dispatcher lets anyone run the command, or sends the event for every pull request', () => {
+    expect(positions(scanWith(RULE, files(dispatcher('permission: none'))))).toEqual(['13:16 HIGH']);
+    const automatic = {
+      path: '.github/workflows/forward.yml',
+      text: yaml`
+        on: pull_request_target
+        jobs:
+          forward:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: peter-evans/repository-dispatch@v3
+                with:
+                  event-type: ok-to-test-command
+                  client-payload: '{"pull_request": {"number": \${{ github.event.number }}}}'
+      `,
+    };
+    const findings = scanWith(RULE, files(automatic));
+    expect(positions(findings)).toEqual(['13:16 HIGH']);
+    // A dispatch of another event type changes nothing.
+    const other = { ...automatic, text: automatic.text.replace('ok-to-test-command', 'docs-command') };
+    expect(positions(scanWith(RULE, files(other)))).toEqual(['13:16 MEDIUM']);
   });
 });
 
