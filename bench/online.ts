@@ -79,8 +79,8 @@ async function round(fake: FakeActions, cacheFor: (r: number) => FactCache, grap
   for (let r = 0; r < REPOSITORIES; r++) {
     const inner = fetchReader({ token: 'ghs_bench' });
     const reader = new BudgetedReader(graphql ? inner : { get: (path) => inner.get(path) });
-    // Without GraphQL the advisories cannot be asked: that rule is left out of the REST-only rounds.
-    const { records } = await auditRepository(repository(r), { reader, cache: cacheFor(r), isEnabled: (id) => graphql || id !== 'known-vulnerable-action' });
+    // Without GraphQL the advisories and archived flags cannot be asked: those rules are left out of the REST-only rounds.
+    const { records } = await auditRepository(repository(r), { reader, cache: cacheFor(r), isEnabled: (id) => graphql || (id !== 'known-vulnerable-action' && id !== 'archived-action') });
     queries += reader.graphqlRequests;
     points += reader.graphqlPoints;
     for (const record of records) findings[record.finding.rule_id] = (findings[record.finding.rule_id] ?? 0) + 1;

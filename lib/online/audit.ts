@@ -6,15 +6,17 @@ import type { FindingRecord } from '../engine/types.js';
 import { TTL, type CacheEntry, type FactCache } from './cache.js';
 import { liveFinding, releaseAt, type AdvisoryFact, type Resolved, type VulnerableUse } from './advisories.js';
 import { BudgetExhausted, field, GraphQLUnavailable, type GitHubAnswer, type GitHubReader } from './client.js';
-import { BATCH_REPOSITORIES, buildQuery, parseAnswer, type ListPage, type RepositoryNeeds } from './graphql.js';
+import { BATCH_REPOSITORIES, buildQuery, parseAnswer, type ArchivedFact, type ListPage, type RepositoryNeeds } from './graphql.js';
+import { liveArchivedFindings, type ArchivedSite } from './archived.js';
+import { archivedAction } from '../engine/data/archived-actions.js';
 import { MAX_REFERENCES, type ActionReference } from './refs.js';
 import { parseRefVersion } from '../engine/analysis/action-version.js';
 import { ONLINE_ONLY_RULES } from '../engine/rules/index.js';
 
 /** The rules the online pass reports (their `create` reports nothing offline). */
 export const ONLINE_RULES = ONLINE_ONLY_RULES;
-/** Offline with its snapshot, and live in the online pass (lib/online/advisories.ts). */
-export const LIVE_RULES = ['known-vulnerable-action'] as const;
+/** Offline with their snapshots, and live in the online pass (lib/online/advisories.ts, lib/online/archived.ts). */
+export const LIVE_RULES = ['known-vulnerable-action', 'archived-action'] as const;
 /** The rules about a pinned SHA (they need the tag list, and membership for the first two). */
 const SHA_RULES = ['impostor-commit', 'stale-action-ref', 'ref-version-mismatch'] as const;
 export type OnlineRule = (typeof ONLINE_RULES)[number] | (typeof LIVE_RULES)[number];
@@ -43,7 +45,7 @@ export interface OnlineAuditResult {
 class Unassessable extends Error {}
 
 interface Verdict {
-  rule: Exclude<OnlineRule, 'online-audit-incomplete' | 'known-vulnerable-action'>;
+  rule: Exclude<OnlineRule, 'online-audit-incomplete' | (typeof LIVE_RULES)[number]>;
   message: string;
   recommendation?: string;
 }
@@ -61,11 +63,14 @@ export async function auditReferences(
   options: OnlineAuditOptions,
   /** The uses as the offline rule groups them (parses the files): called only when a live advisory may apply. */
   uses: () => readonly VulnerableUse[] = () => [],
+  /** Every repository `uses:` node as the offline `archived-action` reports it: called only when a repository is archived. */
+  sites: () => readonly ArchivedSite[] = () => [],
 ): Promise<OnlineAuditResult> {
   const isEnabled = options.isEnabled ?? (() => true);
   const shaRules = SHA_RULES.some((id) => isEnabled(id));
   const confusion = isEnabled('ref-confusion');
   const advisories = isEnabled('known-vulnerable-action');
+  const archivedRule = isEnabled('archived-action');
   const facts = new Facts(options.reader, options.cache);
   const audited = references.slice(0, MAX_REFERENCES);
   const groups = new Map<string, ActionReference[]>();
@@ -79,8 +84,10 @@ export async function auditReferences(
   const checked = firsts.filter((r) => (isFullSha(r.ref) ? shaRules : confusion));
   // Packages are the validated names of the references (nothing else reaches a request).
   const packages = advisories ? [...new Set(audited.map((r) => slug(r)))] : [];
-  await facts.prefetch([...checked.flatMap(factKeys), ...packages.map((p) => `advisories:${p}`)]);
-  await facts.batch(checked, packages);
+  // The snapshot decides for the repositories it lists: only the others are asked whether they are archived.
+  const archivable = archivedRule ? [...new Set(audited.map((r) => slug(r)))].filter((s) => archivedAction(s) === undefined) : [];
+  await facts.prefetch([...checked.flatMap(factKeys), ...packages.map((p) => `advisories:${p}`), ...archivable.map((s) => `archived:${s}`)]);
+  await facts.batch(checked, packages, archivable);
 
   const verdicts: { reference: ActionReference; verdict: Verdict }[] = [];
   const unassessed: { reference: ActionReference; reason: string }[] = references.slice(MAX_REFERENCES).map((reference) => ({ reference, reason: `more than ${MAX_REFERENCES} references in the repository` }));
@@ -116,6 +123,21 @@ export async function auditReferences(
         if (!(error instanceof Unassessable || error instanceof BudgetExhausted)) throw error;
         unassessed.push({ reference: at, reason: error.message });
       }
+    }
+  }
+  if (archivedRule) {
+    const asked = new Set(archivable.filter((s) => facts.known(`archived:${s}`) !== undefined));
+    for (const reference of audited) {
+      const s = slug(reference);
+      if (asked.has(s) || archivedAction(s) !== undefined) continue;
+      const reason = facts.isMissing(s)
+        ? `${s} was not found`
+        : `whether ${s} is archived could not be asked${facts.graphqlFailure === null ? '' : ` (${facts.graphqlFailure})`}, so archived-action used the built-in snapshot only`;
+      unassessed.push({ reference, reason });
+    }
+    if (archivable.some((s) => (facts.known(`archived:${s}`) as ArchivedFact | undefined)?.archived === true)) {
+      // The files are parsed again (as the offline rule sees them) only when some repository is archived.
+      live.push(...liveArchivedFindings(sites(), (s) => facts.known(`archived:${s}`) as ArchivedFact | undefined));
     }
   }
   await facts.flush();
@@ -273,6 +295,11 @@ class Facts {
     return this.#known.get(key);
   }
 
+  /** GitHub said in this run that it does not know the repository. */
+  isMissing(slugText: string): boolean {
+    return this.#missing.has(slugText);
+  }
+
   #learn(key: string, value: unknown, ttlSeconds: number): void {
     this.#known.set(key, value);
     this.#pending.push({ key, value, ttlSeconds });
@@ -284,7 +311,7 @@ class Facts {
    * exact branch/tag names for the other refs, and the packages' advisories. Lists longer than a page are
    * paged in further rounds (up to MAX_LIST_PAGES). Whatever GraphQL does not answer is left to REST.
    */
-  async batch(references: readonly ActionReference[], packages: readonly string[]): Promise<void> {
+  async batch(references: readonly ActionReference[], packages: readonly string[], archivable: readonly string[] = []): Promise<void> {
     const graphql = this.reader.graphql;
     if (graphql === undefined) {
       this.graphqlFailure = 'this reader has no GraphQL';
@@ -319,6 +346,7 @@ class Facts {
       // The release a tag or SHA is, for matching ranges: cheap here, a REST request later.
       if (!this.#known.has(`tags:${p}`)) need(p).tags = { after: null };
     }
+    for (const s of archivable) if (!this.#known.has(`archived:${s}`)) need(s).archived = true;
     const lists = new Map<string, { items: [string, string][]; pages: number }>();
     let round = [...needs.entries()];
     for (let pass = 0; pass < MAX_LIST_PAGES && round.length > 0; pass++) {
@@ -349,6 +377,7 @@ class Facts {
             this.#missing.add(s);
             return;
           }
+          if (result.archived !== undefined) this.#learn(`archived:${s}`, result.archived, TTL.archived);
           if (result.defaultBranch !== undefined) this.#learn(`repo:${s}`, result.defaultBranch, TTL.repository);
           for (const [ref, kinds] of result.refKinds ?? []) this.#learn(`refkind:${s}@${ref}`, kinds, TTL.refs);
           const more: RepositoryNeeds = { owner: asked.owner, repo: asked.repo };

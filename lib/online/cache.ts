@@ -30,6 +30,8 @@ export const TTL = {
   notMember: 24 * 3600,
   /** An action repository's advisories (`advisories`): new ones are published any day (6 hours). */
   advisories: 6 * 3600,
+  /** Whether an action repository is archived (`archived`): owners archive (or unarchive) rarely (1 day). */
+  archived: 24 * 3600,
 } as const;
 
 interface Stored {

@@ -21,6 +21,15 @@ export interface RepositoryNeeds {
   refKinds?: string[];
   /** The package's vulnerabilities (`securityVulnerabilities(ecosystem: ACTIONS, package: "owner/repo")`). */
   advisories?: boolean;
+  /** Whether the repository is archived (`isArchived`, `archivedAt`): two scalars on the same alias. */
+  archived?: boolean;
+}
+
+/** The cached fact `archived:owner/repo`. */
+export interface ArchivedFact {
+  archived: boolean;
+  /** `archivedAt` (ISO 8601) when GitHub gives it. */
+  archivedAt: string | null;
 }
 
 export interface ListPage {
@@ -38,11 +47,14 @@ export interface RepositoryAnswer {
   branches?: ListPage;
   refKinds?: Map<string, { branch: boolean; tag: boolean }>;
   advisories?: AdvisoryFact;
+  archived?: ArchivedFact;
 }
 
 /** Repositories (or packages) per query: far inside GitHub's node limit, one point of the rate limit. */
 export const BATCH_REPOSITORIES = 25;
 const PAGE = 100;
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}T[0-9:.]+Z$/;
 
 const TAG_TARGET = 'target { __typename oid ... on Tag { target { oid } } }';
 
@@ -57,6 +69,7 @@ export function buildQuery(batch: readonly RepositoryNeeds[]): { query: string; 
   batch.forEach((needs, i) => {
     const parts: string[] = [];
     if (needs.defaultBranch === true) parts.push('defaultBranchRef { name }');
+    if (needs.archived === true) parts.push('isArchived archivedAt');
     if (needs.tags !== undefined) {
       declare(`ta${i}`, 'String', needs.tags.after);
       parts.push(`tags: refs(refPrefix: "refs/tags/", first: ${PAGE}, after: $ta${i}) { pageInfo { hasNextPage endCursor } nodes { name ${TAG_TARGET} } }`);
@@ -112,6 +125,11 @@ export function parseAnswer(batch: readonly RepositoryNeeds[], body: unknown): R
       const name = field(ref, 'name');
       if (ref === null) answer.defaultBranch = null;
       else if (typeof name === 'string') answer.defaultBranch = name;
+    }
+    if (needs.archived === true) {
+      const archived = field(repository, 'isArchived');
+      const at = field(repository, 'archivedAt');
+      if (typeof archived === 'boolean') answer.archived = { archived, archivedAt: typeof at === 'string' && ISO_DATE.test(at) ? at.slice(0, 40) : null };
     }
     if (needs.tags !== undefined) {
       const page = listPage(field(repository, 'tags'));

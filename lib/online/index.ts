@@ -6,6 +6,7 @@
 import type { RepositoryFile } from '../engine/types.js';
 import { auditReferences, LIVE_RULES, ONLINE_RULES, type OnlineAuditOptions, type OnlineAuditResult } from './audit.js';
 import { collectUses } from './advisories.js';
+import { collectArchivedSites } from './archived.js';
 import { collectReferences } from './refs.js';
 
 export { auditReferences, LIVE_RULES, ONLINE_RULES, type OnlineAuditOptions, type OnlineAuditResult } from './audit.js';
@@ -13,10 +14,12 @@ export { BudgetExhausted, BudgetedReader, fetchReader, GraphQLUnavailable, type 
 export { collectUses, inVulnerableRange, parseRange, releaseAt, type AdvisoryFact, type LiveAdvisory, type Resolved } from './advisories.js';
 export { DiskCache, MemoryCache, TTL, defaultCachePath, type FactCache } from './cache.js';
 export { collectReferences, type ActionReference } from './refs.js';
+export { collectArchivedSites, liveArchivedFindings, type ArchivedSite } from './archived.js';
+export type { ArchivedFact } from './graphql.js';
 
 /** The online findings of one repository's files; nothing (and no request) when every online rule is off. */
 export async function auditRepository(files: readonly RepositoryFile[], options: OnlineAuditOptions): Promise<OnlineAuditResult> {
   const enabled = options.isEnabled ?? (() => true);
   if (![...ONLINE_RULES, ...LIVE_RULES].some((id) => enabled(id))) return { records: [], unassessed: 0 };
-  return auditReferences(collectReferences(files), options, () => collectUses(files));
+  return auditReferences(collectReferences(files), options, () => collectUses(files), () => collectArchivedSites(files));
 }

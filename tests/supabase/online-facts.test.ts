@@ -63,8 +63,9 @@ test('two scans (of different users) share facts: the second asks GitHub nothing
   };
   const files = [{ path: '.github/workflows/ci.yml', text: `jobs:\n  a:\n    steps:\n      - uses: ${owner}/action@${sha} # v1.0.0\n` }];
   const cache = new DatabaseFactCache(t.db);
-  // A REST-only reader cannot ask the Advisory Database (that would be unassessed): the pin facts only.
-  const isEnabled = (id: string) => id !== 'known-vulnerable-action';
+  // A REST-only reader cannot ask the Advisory Database or the archived flags (GraphQL only; that would be
+  // unassessed): the pin facts only.
+  const isEnabled = (id: string) => id !== 'known-vulnerable-action' && id !== 'archived-action';
   expect((await auditRepository(files, { reader: new BudgetedReader(github), cache, isEnabled })).records).toEqual([]);
   expect(requests).toEqual([`/repos/${owner}/action/tags?per_page=100&page=1`]);
   expect((await auditRepository(files, { reader: new BudgetedReader(github), cache: new DatabaseFactCache(t.db), isEnabled })).records).toEqual([]);

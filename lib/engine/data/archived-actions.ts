@@ -1,8 +1,15 @@
 /**
  * Offline snapshot of action repositories that their owners archived (read-only: no fixes, security
  * ones included), with the maintained replacement where the archive notice names one. Each entry's
- * source is the repository page, which shows the archive banner and notice. Snapshot of 2026-11; the
- * online audits can confirm a repository's `archived` flag live.
+ * source is the repository page, which shows the archive banner and notice.
+ *
+ * How it is made: `GITHUB_TOKEN=... npm run gen:archived` (scripts/gen-archived-actions.ts) asks GitHub's
+ * `isArchived` for these entries and the action repositories of the shared corpus (or `--list FILE`),
+ * drops the entries no longer archived, adds the newly archived ones, keeps the replacements (written by
+ * hand) and rewrites this file with the date. Last made: 2026-11-01, by hand from the repository pages;
+ * the generator has not been run against GitHub yet (it was written where GitHub is unreachable), so the
+ * entries below are the hand-kept ones. With `--online` the repositories missing here are asked live
+ * (lib/online/archived.ts).
  */
 export interface ArchivedAction {
   /** `owner/repo`, lower case. */

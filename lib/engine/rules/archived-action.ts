@@ -12,7 +12,7 @@ export default defineWorkflowRule({
     severity: 'LOW',
     surface: 'workflow',
     description:
-      'A step uses an action (or a job calls a reusable workflow) whose repository its owner archived: it gets no fixes, security fixes included, and its dependencies age in place. Offline from a snapshot with a source per entry (`lib/engine/data/archived-actions.ts`).',
+      'A step uses an action (or a job calls a reusable workflow) whose repository its owner archived: it gets no fixes, security fixes included, and its dependencies age in place. Offline from a generated snapshot with a source per entry (`lib/engine/data/archived-actions.ts`); with `--online`, live from GitHub for the repositories the snapshot lacks.',
     recommendation: 'Move to the maintained replacement the finding names, or vendor the action and maintain it yourself.',
   },
   create: (context) => {

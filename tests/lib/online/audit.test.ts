@@ -213,7 +213,7 @@ describe('the budget', () => {
     fake.remaining = 31; // the first answer says 30 left: 10% is 3 more requests
     for (let i = 0; i < 10; i++) fake.add(`org${i}/action`, { defaultBranch: 'main', commits: { [C1]: [] }, branches: { main: C1 }, tags: { v1: C1 } });
     const files = workflow(...Array.from({ length: 10 }, (_, i) => `org${i}/action@${C1}`));
-    const { records, unassessed } = await auditRepository(files, options({ reader: restOnly(), isEnabled: (id) => id !== 'known-vulnerable-action' }));
+    const { records, unassessed } = await auditRepository(files, options({ reader: restOnly(), isEnabled: (id) => id !== 'known-vulnerable-action' && id !== 'archived-action' }));
     expect(fake.requests.length).toBe(4);
     expect(unassessed).toBe(6);
     expect(records.map((r) => r.finding.rule_id)).toEqual(['online-audit-incomplete']);

@@ -18,6 +18,8 @@ export interface FakeActionRepository {
   tags: Record<string, string>;
   /** Tag names that are annotated (their ref points at a tag object). */
   annotated?: string[];
+  /** Archived by its owner, at this time (ISO 8601); `true` when GitHub gives no date. */
+  archived?: string | true;
 }
 
 /** One vulnerability of a package in the fake Advisory Database. */
@@ -148,7 +150,7 @@ export class FakeActions {
     if (repo === undefined) return notFound();
     const base = `${API}/repos/${fullName}`;
     if (rest === '') {
-      return HttpResponse.json({ id: 1, name: fullName.split('/')[1], full_name: fullName, private: false, default_branch: repo.defaultBranch, archived: false, fork: false }, { headers });
+      return HttpResponse.json({ id: 1, name: fullName.split('/')[1], full_name: fullName, private: false, default_branch: repo.defaultBranch, archived: repo.archived !== undefined, fork: false }, { headers });
     }
     const page = Number(url.searchParams.get('page') ?? '1');
     const perPage = Number(url.searchParams.get('per_page') ?? '30');
@@ -281,6 +283,8 @@ function repositoryObject(fullName: string, repo: FakeActionRepository): Record<
   return {
     __typename: 'Repository',
     nameWithOwner: fullName,
+    isArchived: repo.archived !== undefined,
+    archivedAt: typeof repo.archived === 'string' ? repo.archived : null,
     defaultBranchRef: () => {
       const head = repo.branches[repo.defaultBranch];
       return head === undefined ? null : refObject('refs/heads/', repo.defaultBranch, head);

@@ -45,8 +45,8 @@ it('adds the online findings to the scan in order and counts them; the second sc
   for (let i = 0; i < 2; i++) {
     const result = scanRepository(files(owner), { isEnabled: (id) => id === 'impostor-commit' || id === 'missing-timeout' });
     const before = result.counts.HIGH;
-    // A REST-only reader: the live advisories are not asked (their own tests below).
-    await withOnlineAudits(result, { reader: () => Promise.resolve(github(owner, requests)), db: t.db, files: files(owner), isEnabled: (id) => id !== 'known-vulnerable-action', deadline: Date.now() + 10_000 });
+    // A REST-only reader: the live advisories and archived flags (GraphQL only) are not asked (their own tests).
+    await withOnlineAudits(result, { reader: () => Promise.resolve(github(owner, requests)), db: t.db, files: files(owner), isEnabled: (id) => id !== 'known-vulnerable-action' && id !== 'archived-action', deadline: Date.now() + 10_000 });
     expect(result.findings.map((f) => `${f.line} ${f.rule_id}`)).toEqual(['3 missing-timeout', '6 impostor-commit']);
     expect(result.records.map((r) => r.finding)).toEqual(result.findings);
     expect(result.counts.HIGH).toBe(before + 1);
