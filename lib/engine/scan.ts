@@ -6,9 +6,10 @@ import { RepositoryModel } from './model/repository.js';
 import { buildAction, buildDependabot, buildWorkflow, type Action, type Dependabot, type Job, type Workflow } from './model/workflow.js';
 import { resolveRuleOptions } from './rule-options.js';
 import { findingOf, type SettingsRule, type WorkflowReport, type WorkflowRule, type WorkflowVisitor } from './rule.js';
-import { ONLINE_ONLY_RULES, SETTINGS_RULES, WORKFLOW_RULES } from './rules/index.js';
+import { LIVE_RULES, ONLINE_ONLY_RULES, SETTINGS_RULES, WORKFLOW_RULES } from './rules/index.js';
 
-const ONLINE_ONLY: ReadonlySet<string> = new Set(ONLINE_ONLY_RULES);
+/** Rules whose suppression comments an offline scan cannot judge unused (the online audits may report them). */
+const NOT_JUDGED_OFFLINE: ReadonlySet<string> = new Set([...ONLINE_ONLY_RULES, ...LIVE_RULES]);
 import scanLimitReached from './rules/scan-limit-reached.js';
 import { markReviewedEnvironments } from './analysis/trust-guards.js';
 import { environmentProtection } from './settings/environments.js';
@@ -43,7 +44,7 @@ export interface ScanOptions {
   ruleOptions?: Readonly<Record<string, unknown>>;
   /**
    * The online audits run for this scan (their findings join afterwards, `joinExtraRecords`). Without it a
-   * suppression comment naming an online-only rule is not reported as unused: an offline scan cannot know.
+   * suppression comment naming an online-only or live rule is not reported as unused: an offline scan cannot know.
    */
   online?: boolean;
 }
@@ -189,7 +190,7 @@ function scan(files: readonly RepositoryFile[], options: ScanOptions): ScanResul
   }
   const limitRule = ruleApplies(scanLimitReached, options) ? scanLimitReached : null;
   const offlineOnly = options.online !== true;
-  const ran = (id: string) => !(offlineOnly && ONLINE_ONLY.has(id)) && WORKFLOW_RULES.some((r) => r.meta.id === id && ruleApplies(r, options));
+  const ran = (id: string) => !(offlineOnly && NOT_JUDGED_OFFLINE.has(id)) && WORKFLOW_RULES.some((r) => r.meta.id === id && ruleApplies(r, options));
   const known = (id: string) => WORKFLOW_RULES.some((r) => r.meta.id === id) || SETTINGS_RULES.some((r) => r.meta.id === id);
   const indexes = parsed.map((p) => collector.suppressions(p.file));
   return collector.result(

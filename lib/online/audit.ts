@@ -11,12 +11,12 @@ import { liveArchivedFindings, type ArchivedSite } from './archived.js';
 import { archivedAction } from '../engine/data/archived-actions.js';
 import { MAX_REFERENCES, type ActionReference } from './refs.js';
 import { parseRefVersion } from '../engine/analysis/action-version.js';
-import { ONLINE_ONLY_RULES } from '../engine/rules/index.js';
+import { LIVE_RULES as ENGINE_LIVE_RULES, ONLINE_ONLY_RULES } from '../engine/rules/index.js';
 
 /** The rules the online pass reports (their `create` reports nothing offline). */
 export const ONLINE_RULES = ONLINE_ONLY_RULES;
 /** Offline with their snapshots, and live in the online pass (lib/online/advisories.ts, lib/online/archived.ts). */
-export const LIVE_RULES = ['known-vulnerable-action', 'archived-action'] as const;
+export const LIVE_RULES = ENGINE_LIVE_RULES;
 /** The rules about a pinned SHA (they need the tag list, and membership for the first two). */
 const SHA_RULES = ['impostor-commit', 'stale-action-ref', 'ref-version-mismatch'] as const;
 export type OnlineRule = (typeof ONLINE_RULES)[number] | (typeof LIVE_RULES)[number];

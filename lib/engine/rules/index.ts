@@ -182,6 +182,12 @@ export const RULES: readonly Rule[] = [...WORKFLOW_RULES, ...SETTINGS_RULES];
  */
 export const ONLINE_ONLY_RULES = ['impostor-commit', 'ref-confusion', 'stale-action-ref', 'ref-version-mismatch', 'online-audit-incomplete'] as const;
 
+/**
+ * Rules the engine reports from a snapshot and the online audits also report live (uses the snapshot lacks).
+ * An offline scan cannot tell whether a suppression comment naming one waits for a live finding.
+ */
+export const LIVE_RULES = ['known-vulnerable-action', 'archived-action'] as const;
+
 export function ruleById(id: string): Rule | undefined {
   return RULES.find((r) => r.meta.id === id);
 }

@@ -126,5 +126,9 @@ describe('suppression comments', () => {
     const files = [{ path: '.github/workflows/ci.yml', text: workflow }];
     expect(scanRepository(files, {}).unusedSuppressions).toEqual([]);
     expect(scanRepository(files, { online: true }).unusedSuppressions).toEqual([{ file: '.github/workflows/ci.yml', line: 8, rules: ['impostor-commit'] }]);
+    // Likewise a live rule (snapshot offline, the Advisory Database or the archived flag online).
+    const live = [{ path: '.github/workflows/ci.yml', text: workflow.replace('ignore[impostor-commit]', 'ignore[archived-action]') }];
+    expect(scanRepository(live, {}).unusedSuppressions).toEqual([]);
+    expect(scanRepository(live, { online: true }).unusedSuppressions).toEqual([{ file: '.github/workflows/ci.yml', line: 8, rules: ['archived-action'] }]);
   });
 });
