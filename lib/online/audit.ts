@@ -267,6 +267,11 @@ async function check(r: ActionReference, facts: Facts): Promise<Verdict[]> {
 }
 
 /** Path segments as GitHub expects them in a URL (refs may contain slashes). */
+/** `owner/repo` (lower case) of a fact key such as `tags:owner/repo` or `commit:owner/repo@sha`. */
+function slugOfKey(key: string): string {
+  return key.slice(key.indexOf(':') + 1).split('@')[0]?.toLowerCase() ?? '';
+}
+
 function refPath(ref: string): string {
   return ref.split('/').map(encodeURIComponent).join('/');
 }
@@ -277,6 +282,11 @@ class Facts {
   readonly #pending: CacheEntry[] = [];
   /** Repositories GitHub said it does not know (this run only: a name can be registered later). */
   readonly #missing = new Set<string>();
+  /**
+   * Repositories GitHub said are private (GraphQL `isPrivate`): their facts serve this run but are never
+   * written to the cache, which is shared across users and installations (the service's Postgres table).
+   */
+  readonly #private = new Set<string>();
   /** Why GraphQL was given up in this run, if it was. */
   graphqlFailure: string | null = null;
 
@@ -372,6 +382,7 @@ class Facts {
         parseAnswer(batch, answer.body).forEach((result, k) => {
           const [s, asked] = chunk[k] ?? [];
           if (s === undefined || asked === undefined) return;
+          if (result.private === true) this.#private.add(s.toLowerCase());
           if (result.advisories !== undefined) this.#learn(`advisories:${s}`, result.advisories, TTL.advisories);
           if (result.missing === true) {
             this.#missing.add(s);
@@ -399,7 +410,8 @@ class Facts {
   }
 
   async flush(): Promise<void> {
-    if (this.#pending.length > 0) await this.cache.set(this.#pending.splice(0));
+    const entries = this.#pending.splice(0).filter((e) => !this.#private.has(slugOfKey(e.key)));
+    if (entries.length > 0) await this.cache.set(entries);
   }
 
   async #fact<T>(key: string, ttl: (value: T) => number, fetchFact: () => Promise<T>): Promise<T> {

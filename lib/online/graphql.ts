@@ -42,6 +42,8 @@ export interface ListPage {
 export interface RepositoryAnswer {
   /** GitHub answered NOT_FOUND for the repository. */
   missing?: true;
+  /** `isPrivate`: facts of a private repository stay out of the cache shared across users. */
+  private?: boolean;
   defaultBranch?: string | null;
   tags?: ListPage;
   branches?: ListPage;
@@ -84,6 +86,8 @@ export function buildQuery(batch: readonly RepositoryNeeds[]): { query: string; 
       parts.push(`h${j}: ref(qualifiedName: $h${i}_${j}) { name } t${j}: ref(qualifiedName: $t${i}_${j}) { name }`);
     });
     if (parts.length > 0) {
+      // Visibility with every repository asked: a private repository's facts are this installation's alone.
+      parts.unshift('isPrivate');
       declare(`o${i}`, 'String!', needs.owner);
       declare(`n${i}`, 'String!', needs.repo);
       fields.push(`r${i}: repository(owner: $o${i}, name: $n${i}) { ${parts.join(' ')} }`);
@@ -120,6 +124,8 @@ export function parseAnswer(batch: readonly RepositoryNeeds[], body: unknown): R
     const repository = field(data, `r${i}`);
     if (repository === null && notFound.has(`r${i}`)) return { ...answer, missing: true };
     if (typeof repository !== 'object' || repository === null) return answer;
+    const isPrivate = field(repository, 'isPrivate');
+    if (typeof isPrivate === 'boolean') answer.private = isPrivate;
     if (needs.defaultBranch === true) {
       const ref = field(repository, 'defaultBranchRef');
       const name = field(ref, 'name');

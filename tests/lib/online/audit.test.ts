@@ -160,6 +160,19 @@ describe('the shared cache', () => {
     expect(fake.requests).toEqual(['POST /graphql']);
   });
 
+  it('keeps the facts of a private repository (an organisation-internal action) out of the shared cache', async () => {
+    fake.add('acme/internal-deploy', { defaultBranch: 'main', commits: { [C1]: [] }, branches: { main: C1 }, tags: { 'v1.0.0': C1 }, private: true });
+    const cache = new MemoryCache();
+    const first = await auditRepository(workflow(`acme/internal-deploy@${C1} # v1.0.0`, `actions/checkout@${C1} # v4.0.0`), options({ cache }));
+    expect(first.records).toEqual([]);
+    const stored = [...(await cache.get(['tags:acme/internal-deploy', 'repo:acme/internal-deploy', 'tags:actions/checkout'])).keys()];
+    // The public action's facts are shared; the private one's served this run only.
+    expect(stored).toEqual(['tags:actions/checkout']);
+    const before = fake.requests.length;
+    await auditRepository(workflow(`acme/internal-deploy@${C1} # v1.0.0`), options({ cache }));
+    expect(fake.requests.length).toBeGreaterThan(before);
+  });
+
   it('re-asks GitHub for ref facts after their TTL (1 h) but keeps commit membership for days', async () => {
     let now = 1_000_000;
     const cache = new MemoryCache({ now: () => now });

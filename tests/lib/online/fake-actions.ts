@@ -20,6 +20,8 @@ export interface FakeActionRepository {
   annotated?: string[];
   /** Archived by its owner, at this time (ISO 8601); `true` when GitHub gives no date. */
   archived?: string | true;
+  /** A private repository the token can read (GraphQL `isPrivate`). */
+  private?: boolean;
 }
 
 /** One vulnerability of a package in the fake Advisory Database. */
@@ -283,6 +285,7 @@ function repositoryObject(fullName: string, repo: FakeActionRepository): Record<
   return {
     __typename: 'Repository',
     nameWithOwner: fullName,
+    isPrivate: repo.private === true,
     isArchived: repo.archived !== undefined,
     archivedAt: typeof repo.archived === 'string' ? repo.archived : null,
     defaultBranchRef: () => {
