@@ -1,5 +1,6 @@
-import { execute, GraphQLError, parse, validate, type DocumentNode } from 'graphql';
+import { execute, GraphQLError } from 'graphql';
 import { http, HttpResponse } from 'msw';
+import { prepare } from '../../support/github/graphql.js';
 import { githubSchema } from '../../support/github/schema.js';
 
 /**
@@ -227,24 +228,6 @@ function reaches(repo: FakeActionRepository, from: string, target: string): bool
     stack.push(...(repo.commits[current] ?? []));
   }
   return false;
-}
-
-const documents = new Map<string, DocumentNode | readonly GraphQLError[]>();
-
-/** Parses and validates against GitHub's schema once per distinct document. */
-function prepare(query: string): DocumentNode | readonly GraphQLError[] {
-  let prepared = documents.get(query);
-  if (prepared === undefined) {
-    try {
-      const document = parse(query);
-      const errors = validate(githubSchema(), document);
-      prepared = errors.length > 0 ? errors : document;
-    } catch (error) {
-      prepared = [error instanceof GraphQLError ? error : new GraphQLError(String(error))];
-    }
-    documents.set(query, prepared);
-  }
-  return prepared;
 }
 
 function connection<T>(items: readonly T[], first: number | undefined, offset: number): Record<string, unknown> {
