@@ -1,7 +1,7 @@
 import { clearScriptIndexes } from './analysis/script-outputs.js';
 import { clearExpressionCache } from './expressions/parse.js';
 import { TaintAnalyzer } from './expressions/taint.js';
-import { hash53 } from './fingerprint.js';
+import { findingFingerprint, hash53, nodeAnchor } from './fingerprint.js';
 import { RepositoryModel } from './model/repository.js';
 import { buildAction, buildDependabot, buildWorkflow, type Action, type Dependabot, type Job, type Workflow } from './model/workflow.js';
 import { resolveRuleOptions } from './rule-options.js';
@@ -339,7 +339,7 @@ class Collector {
       this.#suppressed++;
       return;
     }
-    const anchor = report.key ?? normalize(file.text.slice(offset, Math.min(Math.max(report.node.end, offset + 1), offset + 120)));
+    const anchor = report.key ?? nodeAnchor(file.text, offset, report.node.end);
     this.add(findingOf(rule.meta, { file: file.path, line, column }, report), job, anchor);
   }
 
@@ -364,7 +364,7 @@ class Collector {
       const identity = `${f.rule_id}\0${f.file}\0${job ?? ''}\0${anchor}`;
       const occurrence = seenAnchors.get(identity) ?? 0;
       seenAnchors.set(identity, occurrence + 1);
-      records.push({ finding: f, job, fingerprint: hash53(`${identity}\0${occurrence}`) });
+      records.push({ finding: f, job, fingerprint: findingFingerprint(f.rule_id, f.file, job, anchor, occurrence) });
     }
     records = boundRecords(records, bounds);
     const counts = emptyCounts();
@@ -394,10 +394,6 @@ function boundRecords(records: FindingRecord[], bounds: { maxFindings?: number |
 
 /** Where the limit finding points: the directory of the files it is about. */
 const LIMIT_FILE = '.github/workflows';
-
-function normalize(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
 
 /** Code-unit order: stable across locales and runtimes. */
 export function compare(a: string, b: string): number {

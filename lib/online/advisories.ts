@@ -1,16 +1,12 @@
 import { parseRefVersion, versionComment, type RefVersion } from '../engine/analysis/action-version.js';
 import { ACTION_ADVISORIES } from '../engine/data/advisories.js';
-import { hash53 } from '../engine/fingerprint.js';
+import { findingFingerprint } from '../engine/fingerprint.js';
 import { actionSlug, isFullSha } from '../engine/model/uses.js';
-import { buildAction, buildWorkflow, type Job, type Step } from '../engine/model/workflow.js';
 import { findingOf } from '../engine/rule.js';
 import { WORKFLOW_RULES } from '../engine/rules/index.js';
 import { snapshotMatches, vulnerableWording, type SnapshotMatch } from '../engine/rules/known-vulnerable-action.js';
-import { classifyPath } from '../engine/scan.js';
 import type { FindingRecord, RepositoryFile } from '../engine/types.js';
-import { parseYaml } from '../engine/yaml/parse.js';
-import { SourceFile } from '../engine/yaml/source.js';
-import type { YScalar } from '../engine/yaml/model.js';
+import { repositoryUses, type UsesSite } from './uses.js';
 
 /**
  * `known-vulnerable-action` live: the GitHub Advisory Database (GraphQL `securityVulnerabilities`,
@@ -208,37 +204,19 @@ export interface VulnerableUse {
  * the offline rule groups them (same node positions, same job binding, same key), so a live finding has the
  * offline finding's fingerprint.
  */
-export function collectUses(files: readonly RepositoryFile[]): VulnerableUse[] {
+export function collectUses(files: readonly RepositoryFile[], sites: readonly UsesSite[] = repositoryUses(files)): VulnerableUse[] {
   const uses = new Map<string, VulnerableUse & { jobs: Set<string | null> }>();
-  for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
-    const kind = classifyPath(f.path);
-    if ((kind !== 'workflow' && kind !== 'action') || f.unreadable !== undefined) continue;
-    const parsed = parseYaml(f.text);
-    if (!parsed.ok || parsed.root.kind !== 'map') continue;
-    const file = new SourceFile(f.path, f.text);
-    const sites: { job: Job | null; node: YScalar; step: Pick<Step, 'usesRef'> }[] = [];
-    if (kind === 'workflow') {
-      for (const job of buildWorkflow(file, parsed.root).jobs) {
-        if (job.uses !== undefined) sites.push({ job, node: job.uses, step: job });
-        for (const step of job.steps) if (step.uses !== undefined) sites.push({ job, node: step.uses, step });
-      }
-    } else {
-      for (const step of buildAction(file, parsed.root).steps) if (step.uses !== undefined) sites.push({ job: null, node: step.uses, step });
+  for (const { file, job, node, ref } of sites) {
+    const key = `${file.path}\u0000${actionSlug(ref)}@${ref.ref}`;
+    const { line, column } = file.position(node.start);
+    const existing = uses.get(key);
+    if (existing !== undefined) {
+      existing.lines.push(line);
+      existing.jobs.add(job);
+      continue;
     }
-    for (const { job, node, step } of sites) {
-      const ref = step.usesRef;
-      if (ref?.kind !== 'repository') continue;
-      const key = `${f.path}\u0000${actionSlug(ref)}@${ref.ref}`;
-      const { line, column } = file.position(node.start);
-      const existing = uses.get(key);
-      if (existing !== undefined) {
-        existing.lines.push(line);
-        existing.jobs.add(job?.id ?? null);
-        continue;
-      }
-      const version = isFullSha(ref.ref) ? versionComment(file, node) : parseRefVersion(ref.ref);
-      uses.set(key, { file: f.path, slug: actionSlug(ref), path: ref.path, ref: ref.ref, version, line, column, lines: [line], job: null, jobs: new Set([job?.id ?? null]) });
-    }
+    const version = isFullSha(ref.ref) ? versionComment(file, node) : parseRefVersion(ref.ref);
+    uses.set(key, { file: file.path, slug: actionSlug(ref), path: ref.path, ref: ref.ref, version, line, column, lines: [line], job: null, jobs: new Set([job]) });
   }
   return [...uses.values()].map(({ jobs, ...use }) => ({ ...use, job: jobs.size === 1 ? ([...jobs][0] ?? null) : null }));
 }
@@ -279,7 +257,7 @@ export function liveFinding(use: VulnerableUse, fact: AdvisoryFact, resolved: Re
   const wording = vulnerableWording({ slug: use.slug, path: use.path, ref: use.ref, version: use.version?.normalized ?? version, matched, otherLines: use.lines.slice(1) });
   const finding = findingOf(meta, { file: use.file, line: use.line, column: use.column }, { message: wording.message, recommendation: wording.recommendation, severity: wording.severity });
   // The offline rule's identity: rule, file, job, key `owner/repo@ref`; the first occurrence.
-  return { finding, job: use.job, fingerprint: hash53(`known-vulnerable-action\u0000${use.file}\u0000${use.job ?? ''}\u0000${use.slug}@${use.ref}\u00000`) };
+  return { finding, job: use.job, fingerprint: findingFingerprint('known-vulnerable-action', use.file, use.job, `${use.slug}@${use.ref}`) };
 }
 
 function field(value: unknown, name: string): unknown {

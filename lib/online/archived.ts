@@ -1,15 +1,11 @@
 import { archivedAction } from '../engine/data/archived-actions.js';
-import { hash53 } from '../engine/fingerprint.js';
-import { actionSlug, type UsesRef } from '../engine/model/uses.js';
-import { buildAction, buildWorkflow } from '../engine/model/workflow.js';
+import { findingFingerprint, nodeAnchor } from '../engine/fingerprint.js';
+import { actionSlug } from '../engine/model/uses.js';
 import { findingOf } from '../engine/rule.js';
 import { WORKFLOW_RULES } from '../engine/rules/index.js';
-import { classifyPath } from '../engine/scan.js';
 import type { FindingRecord, RepositoryFile } from '../engine/types.js';
-import type { YScalar } from '../engine/yaml/model.js';
-import { parseYaml } from '../engine/yaml/parse.js';
-import { SourceFile } from '../engine/yaml/source.js';
 import type { ArchivedFact } from './graphql.js';
+import { repositoryUses, type UsesSite } from './uses.js';
 
 /**
  * `archived-action` live: GitHub's `isArchived` for the action repositories the built-in snapshot does not
@@ -38,33 +34,13 @@ export interface ArchivedSite {
 }
 
 /** Every repository `uses:` node of the workflow and action files, in the engine's order (file, line, column). */
-export function collectArchivedSites(files: readonly RepositoryFile[]): ArchivedSite[] {
-  const sites: ArchivedSite[] = [];
-  for (const f of [...files].sort((a, b) => compare(a.path, b.path))) {
-    const kind = classifyPath(f.path);
-    if ((kind !== 'workflow' && kind !== 'action') || f.unreadable !== undefined) continue;
-    const parsed = parseYaml(f.text);
-    if (!parsed.ok || parsed.root.kind !== 'map') continue;
-    const file = new SourceFile(f.path, f.text);
-    const nodes: { job: string | null; node: YScalar; ref: UsesRef | undefined }[] = [];
-    if (kind === 'workflow') {
-      for (const job of buildWorkflow(file, parsed.root).jobs) {
-        if (job.uses !== undefined) nodes.push({ job: job.id, node: job.uses, ref: job.usesRef });
-        for (const step of job.steps) if (step.uses !== undefined) nodes.push({ job: job.id, node: step.uses, ref: step.usesRef });
-      }
-    } else {
-      for (const step of buildAction(file, parsed.root).steps) if (step.uses !== undefined) nodes.push({ job: null, node: step.uses, ref: step.usesRef });
-    }
-    const here: ArchivedSite[] = [];
-    for (const { job, node, ref } of nodes) {
-      if (ref?.kind !== 'repository') continue;
-      const { line, column } = file.position(node.start);
-      const anchor = f.text.slice(node.start, Math.min(Math.max(node.end, node.start + 1), node.start + 120)).replace(/\s+/g, ' ').trim();
-      here.push({ file: f.path, slug: actionSlug(ref), owner: ref.owner, repo: ref.repo, line, column, job, anchor });
-    }
-    sites.push(...here.sort((a, b) => a.line - b.line || a.column - b.column));
-  }
-  return sites;
+export function collectArchivedSites(files: readonly RepositoryFile[], uses: readonly UsesSite[] = repositoryUses(files)): ArchivedSite[] {
+  const sites = uses.map(({ file, job, node, ref }): ArchivedSite => {
+    const { line, column } = file.position(node.start);
+    return { file: file.path, slug: actionSlug(ref), owner: ref.owner, repo: ref.repo, line, column, job, anchor: nodeAnchor(file.text, node.start, node.end) };
+  });
+  // The engine's order: file (code units), then position.
+  return sites.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column));
 }
 
 /**
@@ -89,14 +65,11 @@ export function liveArchivedFindings(
     const finding = findingOf(meta, { file: site.file, line: site.line, column: site.column }, {
       message: `\`${site.owner}/${site.repo}\` is archived${since}: it receives no fixes, security fixes included.`,
     });
-    const identity = `archived-action\u0000${site.file}\u0000${site.job ?? ''}\u0000${site.anchor}`;
+    const identity = `${site.file}\u0000${site.job ?? ''}\u0000${site.anchor}`;
     const occurrence = seen.get(identity) ?? 0;
     seen.set(identity, occurrence + 1);
-    records.push({ finding, job: site.job, fingerprint: hash53(`${identity}\u0000${occurrence}`) });
+    records.push({ finding, job: site.job, fingerprint: findingFingerprint('archived-action', site.file, site.job, site.anchor, occurrence) });
   }
   return records;
 }
 
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

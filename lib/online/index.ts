@@ -8,6 +8,7 @@ import { auditReferences, LIVE_RULES, ONLINE_RULES, type OnlineAuditOptions, typ
 import { collectUses } from './advisories.js';
 import { collectArchivedSites } from './archived.js';
 import { collectReferences } from './refs.js';
+import { repositoryUses, type UsesSite } from './uses.js';
 
 export { auditReferences, LIVE_RULES, ONLINE_RULES, type OnlineAuditOptions, type OnlineAuditResult } from './audit.js';
 export { BudgetExhausted, BudgetedReader, fetchReader, GraphQLUnavailable, type GitHubAnswer, type GitHubReader } from './client.js';
@@ -21,5 +22,8 @@ export type { ArchivedFact } from './graphql.js';
 export async function auditRepository(files: readonly RepositoryFile[], options: OnlineAuditOptions): Promise<OnlineAuditResult> {
   const enabled = options.isEnabled ?? (() => true);
   if (![...ONLINE_RULES, ...LIVE_RULES].some((id) => enabled(id))) return { records: [], unassessed: 0 };
-  return auditReferences(collectReferences(files), options, () => collectUses(files), () => collectArchivedSites(files));
+  // The live rules' walk over the model is parsed once, and only if one of them has something to report.
+  let walked: UsesSite[] | undefined;
+  const sites = () => (walked ??= repositoryUses(files));
+  return auditReferences(collectReferences(files), options, () => collectUses(files, sites()), () => collectArchivedSites(files, sites()));
 }
