@@ -123,4 +123,13 @@ describe('uses patterns', () => {
     expect(matches('a.c/x', 'abc/x@v1')).toBe(false);
     expect(matches('a.c/x', 'a.c/x@v1')).toBe(true);
   });
+
+  it('matches in steps linear in the name: many stars against a long hostile name do not backtrack', () => {
+    // As a regular expression this pattern took over a minute on this name (catastrophic backtracking).
+    const name = `${'a'.repeat(100)}/${'a'.repeat(100)}`;
+    expect(matches('a*a*a*a*a*a*a*a*a*b', `${name}@v1`)).toBe(false);
+    expect(matches('a*a*a*a*a*a*a*a*a*', `${name}@v1`)).toBe(true);
+    expect(matches('**a*a*a*a*a*a*a*a*b@*', `${name}b@v1`)).toBe(true);
+    expect(matches('docker://a*a*a*a*a*a*a*a*b', `docker://${'a'.repeat(300)}`)).toBe(false);
+  });
 });
