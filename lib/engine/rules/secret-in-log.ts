@@ -1,3 +1,4 @@
+import { hasAny, scriptOf, wordMask, type RunScript } from '../analysis/file-scripts.js';
 import { carriedSecrets, isGithubToken, secretEnv } from '../analysis/secrets.js';
 import { inRanges, substitutionRanges, variableUses } from '../analysis/shell-vars.js';
 import { findExpressions } from '../expressions/extract.js';
@@ -8,7 +9,7 @@ import type { Severity } from '../types.js';
 import { defineWorkflowRule } from '../rule.js';
 import { commandName, logicalLines, pipelines, words, type ScriptSpan } from '../shell.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
-import { getScalar, type YScalar } from '../yaml/model.js';
+import { getScalar, keyText, type YMap, type YScalar } from '../yaml/model.js';
 
 /** Commands that write their arguments to standard output (or the host), lower-cased. */
 const PRINTERS = new Set(['echo', 'printf', 'print', 'puts', 'printenv', 'write-host', 'write-output', 'write-information', 'out-host']);
@@ -174,6 +175,25 @@ function trackDerived(line: ScriptSpan, script: string, env: Variables): void {
   env.set(name, { name, secrets, derived: true, partial: inner !== undefined || carried.some((c) => c.partial), masked: false });
 }
 
+/** A script prints a secret only through `secrets.X`, a variable of the environment, or a dump of it. */
+const SECRET_WORDS = wordMask('secrets', 'env', 'printenv', 'set', 'export', 'declare');
+
+function namesIn(env: YMap | undefined, text: string): boolean {
+  for (const pair of env?.pairs ?? []) if (text.includes(keyText(pair.key))) return true;
+  return false;
+}
+
+/**
+ * False when the script cannot print a secret: it names neither the `secrets` context nor any variable of its
+ * step's, job's or workflow's `env:` (every secret variable is one of them, and every derived one comes from
+ * one), and dumps no environment. Cheap: most scripts stop here before their lines are read.
+ */
+function mayPrintSecret(script: RunScript): boolean {
+  if (hasAny(script.words, SECRET_WORDS)) return true;
+  const step = script.step;
+  return namesIn(step.env, script.text) || namesIn(step.job?.env, script.text) || namesIn(step.job?.workflow.env, script.text);
+}
+
 const HEREDOC = /(?:^|[^<])<<-?\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\1/;
 
 export default defineWorkflowRule({
@@ -295,7 +315,8 @@ export default defineWorkflowRule({
 
     return {
       step(step) {
-        if (step.run !== undefined && typeof step.run.value === 'string') checkScript(step, step.run, step.run.value);
+        const script = scriptOf(step);
+        if (script !== null && mayPrintSecret(script)) checkScript(step, script.run, script.text);
         if (step.usesRef?.kind === 'repository' && actionSlug(step.usesRef) === 'actions/github-script') {
           const script = getScalar(step.with, 'script');
           if (script !== undefined) checkGithubScript(step, script);

@@ -1,5 +1,6 @@
+import { hasAny, scriptOf, wordMask } from '../analysis/file-scripts.js';
 import { defineWorkflowRule } from '../rule.js';
-import { scriptPipelines, words } from '../shell.js';
+import { words } from '../shell.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 
 /** The argument vector of a command, wrappers (`sudo`, `env X=1`, `time`, `python -m`) removed. */
@@ -174,6 +175,10 @@ function toolRun(list: string[], start: number, tool: string, firstOnly = false)
   return { tool, packages: [spec] };
 }
 
+/** An install needs a verb (`install`, `add` ...) and an installer among the script's words. */
+const VERBS = wordMask('install', 'i', 'add', 'dlx', 'npx', 'pnpx', 'uvx', 'pipx', 'run');
+const INSTALLERS = wordMask('pip', 'pip3', 'uv', 'uvx', 'pipx', 'npm', 'pnpm', 'bun', 'yarn', 'npx', 'pnpx', 'go', 'cargo', 'gem');
+
 export default defineWorkflowRule({
   meta: {
     id: 'unpinned-package-install',
@@ -188,10 +193,10 @@ export default defineWorkflowRule({
   },
   create: (context) => ({
     step(step) {
-      const run = step.run;
-      if (run === undefined || typeof run.value !== 'string') return;
-      if (!/\b(install|i|add|dlx|npx|pnpx|uvx|pipx|run)\b/.test(run.value) || !/\b(pip3?|uv|uvx|pipx|npm|pnpm|bun|yarn|npx|pnpx|go|cargo|gem)\b/.test(run.value)) return;
-      for (const pipeline of scriptPipelines(run.value)) {
+      const script = scriptOf(step);
+      if (script === null || !hasAny(script.words, VERBS) || !hasAny(script.words, INSTALLERS)) return;
+      const run = script.run;
+      for (const pipeline of script.pipelines) {
         for (const command of pipeline.commands) {
           const install = unpinnedInstall(command.text);
           if (install === null) continue;
