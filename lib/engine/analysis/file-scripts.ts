@@ -22,7 +22,7 @@ export const SCRIPT_WORDS = [
   'curl', 'wget', 'iwr', 'irm', 'webrequest', 'restmethod', 'downloadstring', 'downloaddata', 'downloadfile',
   // Installers and their verbs.
   'pip', 'pip3', 'uv', 'uvx', 'pipx', 'npm', 'pnpm', 'bun', 'yarn', 'npx', 'pnpx', 'go', 'cargo', 'gem',
-  'install', 'i', 'add', 'dlx', 'run',
+  'install', 'i', 'in', 'isntall', 'add', 'dlx', 'run',
   // Publishing.
   'publish', 'upload', 'push', 'twine', 'poetry', 'hatch', 'flit', 'pdm', 'maturin', 'dotnet', 'nuget', 'mvn',
   'gradle', 'gradlew', 'deploy', 'docker', 'podman', 'buildah', 'buildx', 'gh', 'release', 'goreleaser',
@@ -31,6 +31,8 @@ export const SCRIPT_WORDS = [
   // Printing and the environment.
   'echo', 'printf', 'print', 'puts', 'printenv', 'host', 'output', 'information', 'content', 'file', 'cat',
   'env', 'set', 'export', 'declare', 'secrets', 'token',
+  // Archives.
+  'tar', 'zip', '7z',
 ] as const;
 
 export type ScriptWord = (typeof SCRIPT_WORDS)[number];

@@ -164,9 +164,10 @@ export default defineWorkflowRule({
     const trusted = (context.options as PipeToShellOptions)['trusted-hosts'];
     return {
       step(step) {
-        // Most scripts fetch nothing: skip the shell reading for them.
+        // Most scripts fetch nothing: skip the shell reading for them (the words first, then the exact test).
         const script = scriptOf(step);
         if (script === null || !hasAny(script.words, FETCHES)) return;
+        if (!/\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b|\.Download(String|Data)\s*\(/i.test(script.text)) return;
         const run = script.run;
         const file = step.owner.file;
         for (const hit of remoteScriptRuns(script.text)) {

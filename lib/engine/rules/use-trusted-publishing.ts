@@ -209,7 +209,7 @@ const PUBLISH_VERBS = wordMask('publish', 'upload', 'push');
 function fromScript(step: Step, repository: RepositoryModel): Evidence | null {
   const found = scriptOf(step);
   // Every publishing command below says publish, upload or push: most scripts need no closer look.
-  if (found === null || !hasAny(found.words, PUBLISH_VERBS) || !hasAny(found.words, PUBLISHERS)) return null;
+  if (found === null || !hasAny(found.words, PUBLISH_VERBS) || !hasAny(found.words, PUBLISHERS) || !/publish|upload|push/i.test(found.text)) return null;
   const run = found.run;
   const lines = found.lines;
   // Each line's commands are read once (lazily), not once per registry.
