@@ -176,7 +176,10 @@ function trackDerived(line: ScriptSpan, script: string, env: Variables): void {
 }
 
 /** A script prints a secret only through `secrets.X`, a variable of the environment, or a dump of it. */
-const SECRET_WORDS = wordMask('secrets', 'env', 'printenv', 'set', 'export', 'declare');
+const SECRETS_WORD = wordMask('secrets');
+const DUMP_WORDS = wordMask('env', 'printenv', 'set', 'export', 'declare');
+/** The first words of `DUMPS`. */
+const DUMP_FIRST = new Set(DUMPS.map((d) => d[0]));
 
 function namesIn(env: YMap | undefined, text: string): boolean {
   for (const pair of env?.pairs ?? []) if (text.includes(keyText(pair.key))) return true;
@@ -184,14 +187,17 @@ function namesIn(env: YMap | undefined, text: string): boolean {
 }
 
 /**
- * False when the script cannot print a secret: it names neither the `secrets` context nor any variable of its
- * step's, job's or workflow's `env:` (every secret variable is one of them, and every derived one comes from
- * one), and dumps no environment. Cheap: most scripts stop here before their lines are read.
+ * False when the script cannot print a secret: it names no `secrets` context, and either the step sees no
+ * `env:` at all or the script names none of its variables (every secret variable is one of them, and every
+ * derived one comes from one) and dumps no environment. Cheap: most scripts stop here before their lines are read.
  */
 function mayPrintSecret(script: RunScript): boolean {
-  if (hasAny(script.words, SECRET_WORDS)) return true;
+  if (hasAny(script.words, SECRETS_WORD)) return true;
   const step = script.step;
-  return namesIn(step.env, script.text) || namesIn(step.job?.env, script.text) || namesIn(step.job?.workflow.env, script.text);
+  const levels = [step.env, step.job?.env, step.job?.workflow.env];
+  if (levels.every((env) => env === undefined || env.pairs.length === 0)) return false;
+  if (hasAny(script.words, DUMP_WORDS)) return true;
+  return levels.some((env) => namesIn(env, script.text));
 }
 
 const HEREDOC = /(?:^|[^<])<<-?\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\1/;
@@ -238,6 +244,10 @@ export default defineWorkflowRule({
       const last = commands[commands.length - 1];
       if (producer === undefined || last === undefined) return;
       const name = commandName(producer.text)?.toLowerCase() ?? '';
+      // Only a printer, a file writer, `cat` of a here-document or an environment dump can report (below):
+      // the rest of the pipeline is read for those alone.
+      const dump = DUMP_FIRST.has(words(producer.text)[0]?.toLowerCase() ?? '');
+      if (!dump && !(name === 'cat' && body.length > 0) && !PRINTERS.has(name) && !/^["']/.test(producer.text) && !(FILE_WRITERS.has(name) && destinationOf(producer.text) !== null)) return;
       const through = commands.slice(1).map((c) => commandName(c.text)?.toLowerCase() ?? '');
       // Piped into a command that consumes it (`| docker login --password-stdin`) or into a filter
       // that writes a file (`| base64 -d -o key.p12`): not printed.

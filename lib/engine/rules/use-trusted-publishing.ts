@@ -161,9 +161,21 @@ function npmRegistryElsewhere(job: Job | null): boolean {
   });
 }
 
+/** The actions `fromAction` reads. */
+const PUBLISHING_ACTIONS: ReadonlySet<string> = new Set([
+  'pypa/gh-action-pypi-publish',
+  'js-devtools/npm-publish',
+  'changesets/action',
+  'pyo3/maturin-action',
+  'rubygems/configure-rubygems-credentials',
+  'rubygems/release-gem',
+]);
+
 function fromAction(step: Step, repository: RepositoryModel): Evidence | null {
   if (step.usesRef?.kind !== 'repository' || step.uses === undefined) return null;
   const slug = actionSlug(step.usesRef);
+  // Most steps run other actions: return before building the helpers below.
+  if (!PUBLISHING_ACTIONS.has(slug)) return null;
   const withSecret = (key: string, registry: Registry, how: string): Evidence | null => {
     const found = firstSecret(step, get(step.with, key), repository);
     return found === undefined ? null : { registry, node: found.occurrence.scalar, offset: found.occurrence.offset, secret: found.name, how };
