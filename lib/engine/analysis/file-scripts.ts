@@ -100,27 +100,33 @@ function isTransparent(code: number): boolean {
 }
 
 /**
+ * The trigger word whose hash is `hash`, if the `length` characters ending at `end` spell it (lower-cased; for
+ * the joined reading, quotes and backslashes between them skipped): its id, else -1. A plain function (no
+ * closure per call).
+ */
+function confirm(text: string, hash: number, end: number, length: number, joined: boolean): number {
+  const id = BY_HASH.get(hash);
+  if (id === undefined) return -1;
+  const word = SCRIPT_WORDS[id] ?? '';
+  if (word.length !== length) return -1;
+  let k = word.length - 1;
+  for (let i = end - 1; k >= 0 && i >= 0; i--) {
+    const code = text.charCodeAt(i);
+    if (joined && isTransparent(code)) continue;
+    if (wordCode(code) !== word.charCodeAt(k)) return -1;
+    k--;
+  }
+  return k >= 0 ? -1 : id;
+}
+
+/**
  * The trigger words of a text, read as written and with quotes and backslashes dropped. Linear: one pass,
  * no allocation per word; a hash hit is confirmed against the text (lower-cased).
  */
 export function scriptWords(text: string): WordMask {
-  const slots = [0, 0, 0];
-  const found = (id: number | undefined, end: number, length: number, joined: boolean) => {
-    if (id === undefined) return;
-    const word = SCRIPT_WORDS[id] ?? '';
-    if (word.length !== length) return;
-    // Confirm: walk back over the text (skipping dropped characters for the joined reading).
-    let k = word.length - 1;
-    for (let i = end - 1; k >= 0 && i >= 0; i--) {
-      const code = text.charCodeAt(i);
-      if (joined && isTransparent(code)) continue;
-      if (wordCode(code) !== word.charCodeAt(k)) return;
-      k--;
-    }
-    if (k >= 0) return;
-    const slot = Math.floor(id / BITS);
-    slots[slot] = (slots[slot] ?? 0) | (1 << id % BITS);
-  };
+  let a = 0;
+  let b = 0;
+  let c = 0;
   // The word as written, and the word with quotes and backslashes dropped.
   let plainHash = 0;
   let plainLength = 0;
@@ -138,20 +144,31 @@ export function scriptWords(text: string): WordMask {
       joinedLength++;
       continue;
     }
-    if (plainLength > 0 && plainLength <= MAX_WORD) found(BY_HASH.get(plainHash), i, plainLength, false);
+    const plain = plainLength > 0 && plainLength <= MAX_WORD ? confirm(text, plainHash, i, plainLength, false) : -1;
     plainHash = 0;
     plainLength = 0;
+    let joined = -1;
     if (i < length && isTransparent(code)) {
       if (joinedLength > 0) joinedHasGap = true;
-      continue;
+    } else {
+      // Only a word that spanned a dropped character differs from the plain words already counted.
+      if (joinedHasGap && joinedLength > 0 && joinedLength <= MAX_WORD) joined = confirm(text, joinedHash, i, joinedLength, true);
+      joinedHash = 0;
+      joinedLength = 0;
+      joinedHasGap = false;
     }
-    // Only a word that spanned a dropped character differs from the plain words already counted.
-    if (joinedHasGap && joinedLength > 0 && joinedLength <= MAX_WORD) found(BY_HASH.get(joinedHash), i, joinedLength, true);
-    joinedHash = 0;
-    joinedLength = 0;
-    joinedHasGap = false;
+    if (plain !== -1) {
+      if (plain < BITS) a |= 1 << plain;
+      else if (plain < 2 * BITS) b |= 1 << (plain - BITS);
+      else c |= 1 << (plain - 2 * BITS);
+    }
+    if (joined !== -1) {
+      if (joined < BITS) a |= 1 << joined;
+      else if (joined < 2 * BITS) b |= 1 << (joined - BITS);
+      else c |= 1 << (joined - 2 * BITS);
+    }
   }
-  return { a: slots[0] ?? 0, b: slots[1] ?? 0, c: slots[2] ?? 0 };
+  return { a, b, c };
 }
 
 /** A `run:` script of a step, read once. */
