@@ -28,6 +28,8 @@ export const SCRIPT_WORDS = [
   'gradle', 'gradlew', 'deploy', 'docker', 'podman', 'buildah', 'buildx', 'gh', 'release', 'goreleaser',
   // Copies and downloads of what others built.
   'crane', 'skopeo', 'regctl', 'oras', 'pull', 'tag', 'download',
+  // Signing.
+  'cosign',
   // Printing and the environment.
   'echo', 'printf', 'print', 'puts', 'printenv', 'host', 'output', 'information', 'content', 'file', 'cat',
   'env', 'set', 'export', 'declare', 'secrets', 'token',
