@@ -5,13 +5,15 @@ import type { YScalar } from '../yaml/model.js';
 /**
  * The shared per-file reading of `run:` scripts (issue 15): every script of a workflow or composite action
  * once, with the trigger words it contains, so a rule skips the scripts (and whole files) that cannot hold
- * what it looks for in O(1) instead of running its own regular expressions over each script.
+ * what it looks for in O(1) before any of its own regular expressions or shell splitting runs.
  *
  * A trigger word is a maximal run of ASCII word characters (`[A-Za-z0-9_]`, what `\b` sees), compared
- * lower-case. Each script is read twice in one linear pass: as written (`\bcurl\b` matches iff `curl` is a
- * word there) and with quotes and backslashes dropped (`c"ur"l`, `c\url` are `curl` to the shell, and to
- * `words()`/`commandName()` in shell.ts). A rule's gate therefore only ever says "cannot match" when neither
- * its regular expression nor the shell words could: gates never change a finding, they only skip work.
+ * lower-case. Each script is read twice in one linear pass: as written (`\bcurl\b` matches only where `curl`
+ * is a word there) and with quotes and backslashes dropped (`c"ur"l`, `c\url` are `curl` to the shell, and to
+ * `words()`/`commandName()` in shell.ts). So a mask test is a necessary condition of both a `\b` regular
+ * expression over the script and a shell word: it may let through a script the rule then rejects, never the
+ * reverse. Rules keep their own test after the mask where they had one (a mask is looser, not equal), so
+ * gates never change a finding; they only skip work.
  *
  * Results hang off the model objects (WeakMaps), so they go when the scan drops its model.
  */
