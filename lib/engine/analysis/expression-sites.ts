@@ -1,4 +1,5 @@
 import { expressionsOf, findExpressions } from '../expressions/extract.js';
+import { expressionScalarsIn, fileScalars } from './file-scalars.js';
 import { parseExpression, type Expr } from '../expressions/parse.js';
 import type { Action, Job, Workflow } from '../model/workflow.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
@@ -32,18 +33,23 @@ export function expressionSites(model: Workflow | Action): ExpressionSite[] {
   if (cached !== undefined) return cached;
   const conditions = new Set<YNode>();
   const sites: ExpressionSite[] = [];
+  const tree = fileScalars(model).tree;
+  const gather = (node: YNode, job: Job | null, own: readonly (YNode | undefined)[]) => {
+    if (tree) collectByRange(model, node, job, conditions, own, sites);
+    else collect(model, node, job, conditions, sites);
+  };
   if (model.kind === 'workflow') {
     for (const job of model.jobs) {
       if (job.if !== undefined) conditions.add(job.if);
       for (const step of job.steps) if (step.if !== undefined) conditions.add(step.if);
     }
     for (const pair of model.root.pairs) {
-      if (keyText(pair.key) !== 'jobs') collect(model, pair.value, null, conditions, sites);
+      if (keyText(pair.key) !== 'jobs') gather(pair.value, null, []);
     }
-    for (const job of model.jobs) collect(model, job.node, job, conditions, sites);
+    for (const job of model.jobs) gather(job.node, job, [job.if, ...job.steps.map((s) => s.if)]);
   } else {
     for (const step of model.steps) if (step.if !== undefined) conditions.add(step.if);
-    collect(model, model.root, null, conditions, sites);
+    gather(model.root, null, model.steps.map((s) => s.if));
   }
   sites.sort((a, b) => a.offset - b.offset);
   cache.set(model, sites);
@@ -63,6 +69,34 @@ function collect(model: Workflow | Action, node: YNode, job: Job | null, conditi
       if (occurrence.expr === null) continue;
       sites.push({ expr: occurrence.expr, source: occurrence.span.source, scalar, offset: occurrence.offset, condition: false, job });
     }
+  }
+}
+
+/**
+ * `collect` for a tree-shaped file (see file-scalars.ts): the values holding `${{` come from the file's
+ * extraction, and the conditions of the region (`own`, which in a tree lie nowhere else) are added to them.
+ * Sites are sorted by offset afterwards, and in a tree no two share one, so the order is `collect`'s.
+ */
+function collectByRange(
+  model: Workflow | Action,
+  node: YNode,
+  job: Job | null,
+  conditions: Set<YNode>,
+  own: readonly (YNode | undefined)[],
+  sites: ExpressionSite[],
+): void {
+  const push = (scalar: YScalar) => {
+    for (const occurrence of expressionsOf(model.file, scalar)) {
+      if (occurrence.expr === null) continue;
+      sites.push({ expr: occurrence.expr, source: occurrence.span.source, scalar, offset: occurrence.offset, condition: false, job });
+    }
+  };
+  for (const scalar of expressionScalarsIn(model, node)) if (!conditions.has(scalar)) push(scalar);
+  for (const candidate of own) {
+    if (candidate?.kind !== 'scalar' || typeof candidate.value !== 'string') continue;
+    const condition = conditionOf(model, candidate);
+    if (condition !== null) sites.push({ ...condition, scalar: candidate, condition: true, job });
+    else push(candidate);
   }
 }
 

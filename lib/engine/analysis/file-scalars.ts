@@ -1,0 +1,152 @@
+import { expressionsOf, type ExpressionOccurrence } from '../expressions/extract.js';
+import type { Action, Workflow } from '../model/workflow.js';
+import { stringScalars, type YNode, type YScalar } from '../yaml/model.js';
+import type { SourceFile } from '../yaml/source.js';
+
+/**
+ * The shared per-file extraction of string scalars and expressions: one walk of a workflow or composite
+ * action builds flat arrays, in file order, of its string values and of the `${{ }}` they hold (each parsed
+ * once), so a rule asks "the expressions below this node" with a binary search instead of walking the
+ * subtree again per hook.
+ *
+ * Range queries are exact only for a tree: every node inside its parent's range and after its previous
+ * sibling. An alias (`*name`) makes the model a DAG whose shared nodes sit outside the subtree's range, so a
+ * file with one (a few files in a hundred) is marked `tree: false` and every query walks the subtree as
+ * before (`stringScalars`), with the same result.
+ */
+export interface FileScalars {
+  /** The model is a tree whose node ranges nest: range queries are exact. */
+  readonly tree: boolean;
+  /** Every string value (keys excluded), in file order; empty when `tree` is false. */
+  readonly scalars: readonly YScalar[];
+  /** The values holding `${{`, in file order; empty when `tree` is false. */
+  readonly expressionScalars: readonly YScalar[];
+  /** Every `${{ }}` of those values (parsed or not), in file order; empty when `tree` is false. */
+  readonly occurrences: readonly ExpressionOccurrence[];
+}
+
+const byModel = new WeakMap<Workflow | Action, FileScalars>();
+const byFile = new WeakMap<SourceFile, FileScalars>();
+const NOT_A_TREE: FileScalars = Object.freeze({ tree: false, scalars: [], expressionScalars: [], occurrences: [] });
+
+/** The extraction of a workflow or composite action, built on first use (linear in the file's nodes). */
+export function fileScalars(model: Workflow | Action): FileScalars {
+  const cached = byModel.get(model);
+  if (cached !== undefined) return cached;
+  const built = build(model.file, model.root);
+  byModel.set(model, built);
+  byFile.set(model.file, built);
+  return built;
+}
+
+/** The extraction of a file if a rule has already built it (for helpers that only know the file). */
+export function builtFileScalars(file: SourceFile): FileScalars | undefined {
+  return byFile.get(file);
+}
+
+function build(file: SourceFile, root: YNode): FileScalars {
+  const scalars: YScalar[] = [];
+  // Explicit stack: nesting depth comes from the scanned file. Each entry is a node with the range it must
+  // fit in: [lo, hi) of its parent, after the previous sibling's end.
+  const stack: { node: YNode; lo: number; hi: number }[] = [{ node: root, lo: root.start, hi: root.end }];
+  while (stack.length > 0) {
+    const { node, lo, hi } = stack.pop()!;
+    if (node.start < lo || node.end > hi || node.start > node.end) return NOT_A_TREE;
+    if (node.kind === 'scalar') {
+      if (typeof node.value === 'string') scalars.push(node);
+      continue;
+    }
+    // Children are checked in order against their siblings, then pushed in reverse to pop in file order.
+    const children: { node: YNode; lo: number }[] = [];
+    let after = node.start;
+    if (node.kind === 'map') {
+      for (const pair of node.pairs) {
+        if (pair.key.start < after || pair.key.end > node.end) return NOT_A_TREE;
+        children.push({ node: pair.value, lo: pair.key.end });
+        after = pair.value.end;
+        if (pair.value.start < pair.key.end) return NOT_A_TREE;
+      }
+    } else {
+      for (const item of node.items) {
+        children.push({ node: item, lo: after });
+        if (item.start < after) return NOT_A_TREE;
+        after = item.end;
+      }
+    }
+    for (let i = children.length - 1; i >= 0; i--) {
+      const child = children[i]!;
+      stack.push({ node: child.node, lo: child.lo, hi: node.end });
+    }
+  }
+  // Pre-order over nested, ordered ranges is file order; checked, not assumed.
+  for (let i = 1; i < scalars.length; i++) if (scalars[i]!.start < scalars[i - 1]!.end) return NOT_A_TREE;
+  const expressionScalars: YScalar[] = [];
+  const occurrences: ExpressionOccurrence[] = [];
+  for (const scalar of scalars) {
+    if (!(scalar.value as string).includes('${{')) continue;
+    expressionScalars.push(scalar);
+    for (const occurrence of expressionsOf(file, scalar)) occurrences.push(occurrence);
+  }
+  return { tree: true, scalars, expressionScalars, occurrences };
+}
+
+/** Index of the first item whose start is at or after `offset` (items sorted by start). */
+function lowerBound<T>(items: readonly T[], offset: number, startOf: (item: T) => number): number {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (startOf(items[mid]!) < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+const scalarStart = (s: YScalar) => s.start;
+const occurrenceStart = (o: ExpressionOccurrence) => o.scalar.start;
+
+/** The items whose scalar lies in `node`'s range: its descendants, in a tree. `node` is a map or a list. */
+function slice<T>(items: readonly T[], node: YNode, startOf: (item: T) => number): T[] {
+  const out: T[] = [];
+  for (let i = lowerBound(items, node.start, startOf); i < items.length; i++) {
+    const item = items[i]!;
+    if (startOf(item) >= node.end) break;
+    out.push(item);
+  }
+  return out;
+}
+
+/** What `stringScalars(node)` returns, for a node of `model`. */
+export function stringScalarsIn(model: Workflow | Action, node: YNode): readonly YScalar[] {
+  if (node.kind === 'scalar') return stringScalars(node);
+  const index = fileScalars(model);
+  return index.tree ? slice(index.scalars, node, scalarStart) : stringScalars(node);
+}
+
+/** The string values below (and including) `node` that hold `${{`, in file order. */
+export function expressionScalarsIn(model: Workflow | Action, node: YNode): readonly YScalar[] {
+  if (node.kind === 'scalar') return typeof node.value === 'string' && node.value.includes('${{') ? [node] : [];
+  const index = fileScalars(model);
+  if (!index.tree) return stringScalars(node).filter((s) => (s.value as string).includes('${{'));
+  return slice(index.expressionScalars, node, scalarStart);
+}
+
+/** Every `${{ }}` of the string values below (and including) `node`, in file order. */
+export function occurrencesIn(model: Workflow | Action, node: YNode): readonly ExpressionOccurrence[] {
+  if (node.kind === 'scalar') return expressionsOf(model.file, node);
+  const index = fileScalars(model);
+  return index.tree ? slice(index.occurrences, node, occurrenceStart) : occurrencesByWalk(model.file, node);
+}
+
+/** The same for a helper that only knows the file: the built extraction when there is one, else a walk. */
+export function occurrencesInFile(file: SourceFile, node: YNode): readonly ExpressionOccurrence[] {
+  if (node.kind === 'scalar') return expressionsOf(file, node);
+  const index = byFile.get(file);
+  return index?.tree === true ? slice(index.occurrences, node, occurrenceStart) : occurrencesByWalk(file, node);
+}
+
+function occurrencesByWalk(file: SourceFile, node: YNode): ExpressionOccurrence[] {
+  const out: ExpressionOccurrence[] = [];
+  for (const scalar of stringScalars(node)) for (const occurrence of expressionsOf(file, scalar)) out.push(occurrence);
+  return out;
+}
