@@ -1,5 +1,5 @@
 import { expressionsOf, findExpressions } from '../expressions/extract.js';
-import { expressionScalarsIn, fileScalars } from './file-scalars.js';
+import { fileScalars, occurrencesIn } from './file-scalars.js';
 import { parseExpression, type Expr } from '../expressions/parse.js';
 import type { Action, Job, Workflow } from '../model/workflow.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
@@ -34,22 +34,24 @@ export function expressionSites(model: Workflow | Action): ExpressionSite[] {
   const conditions = new Set<YNode>();
   const sites: ExpressionSite[] = [];
   const tree = fileScalars(model).tree;
-  const gather = (node: YNode, job: Job | null, own: readonly (YNode | undefined)[]) => {
-    if (tree) collectByRange(model, node, job, conditions, own, sites);
-    else collect(model, node, job, conditions, sites);
-  };
   if (model.kind === 'workflow') {
     for (const job of model.jobs) {
       if (job.if !== undefined) conditions.add(job.if);
       for (const step of job.steps) if (step.if !== undefined) conditions.add(step.if);
     }
     for (const pair of model.root.pairs) {
-      if (keyText(pair.key) !== 'jobs') gather(pair.value, null, []);
+      if (keyText(pair.key) === 'jobs') continue;
+      if (tree) collectByRange(model, pair.value, null, [], sites);
+      else collect(model, pair.value, null, conditions, sites);
     }
-    for (const job of model.jobs) gather(job.node, job, [job.if, ...job.steps.map((s) => s.if)]);
+    for (const job of model.jobs) {
+      if (tree) collectByRange(model, job.node, job, [job.if, ...job.steps.map((s) => s.if)], sites);
+      else collect(model, job.node, job, conditions, sites);
+    }
   } else {
     for (const step of model.steps) if (step.if !== undefined) conditions.add(step.if);
-    gather(model.root, null, model.steps.map((s) => s.if));
+    if (tree) collectByRange(model, model.root, null, model.steps.map((s) => s.if), sites);
+    else collect(model, model.root, null, conditions, sites);
   }
   sites.sort((a, b) => a.offset - b.offset);
   cache.set(model, sites);
@@ -73,30 +75,23 @@ function collect(model: Workflow | Action, node: YNode, job: Job | null, conditi
 }
 
 /**
- * `collect` for a tree-shaped file (see file-scalars.ts): the values holding `${{` come from the file's
- * extraction, and the conditions of the region (`own`, which in a tree lie nowhere else) are added to them.
- * Sites are sorted by offset afterwards, and in a tree no two share one, so the order is `collect`'s.
+ * `collect` for a tree-shaped file (see file-scalars.ts): the `${{ }}` of the region come from the file's
+ * extraction, and its conditions (`own`: in a tree they lie in this region and nowhere else) replace those
+ * of their scalar when GitHub evaluates them as one expression. Sites are sorted by offset afterwards, and in
+ * a tree no two share one, so the order is `collect`'s.
  */
-function collectByRange(
-  model: Workflow | Action,
-  node: YNode,
-  job: Job | null,
-  conditions: Set<YNode>,
-  own: readonly (YNode | undefined)[],
-  sites: ExpressionSite[],
-): void {
-  const push = (scalar: YScalar) => {
-    for (const occurrence of expressionsOf(model.file, scalar)) {
-      if (occurrence.expr === null) continue;
-      sites.push({ expr: occurrence.expr, source: occurrence.span.source, scalar, offset: occurrence.offset, condition: false, job });
-    }
-  };
-  for (const scalar of expressionScalarsIn(model, node)) if (!conditions.has(scalar)) push(scalar);
+function collectByRange(model: Workflow | Action, node: YNode, job: Job | null, own: readonly (YNode | undefined)[], sites: ExpressionSite[]): void {
+  let evaluated: Set<YNode> | undefined;
   for (const candidate of own) {
     if (candidate?.kind !== 'scalar' || typeof candidate.value !== 'string') continue;
     const condition = conditionOf(model, candidate);
-    if (condition !== null) sites.push({ ...condition, scalar: candidate, condition: true, job });
-    else push(candidate);
+    if (condition === null) continue;
+    sites.push({ ...condition, scalar: candidate, condition: true, job });
+    (evaluated ??= new Set()).add(candidate);
+  }
+  for (const occurrence of occurrencesIn(model, node)) {
+    if (occurrence.expr === null || evaluated?.has(occurrence.scalar) === true) continue;
+    sites.push({ expr: occurrence.expr, source: occurrence.span.source, scalar: occurrence.scalar, offset: occurrence.offset, condition: false, job });
   }
 }
 

@@ -46,47 +46,56 @@ export function builtFileScalars(file: SourceFile): FileScalars | undefined {
 
 function build(file: SourceFile, root: YNode): FileScalars {
   const scalars: YScalar[] = [];
-  // Explicit stack: nesting depth comes from the scanned file. Each entry is a node with the range it must
-  // fit in: [lo, hi) of its parent, after the previous sibling's end.
-  const stack: { node: YNode; lo: number; hi: number }[] = [{ node: root, lo: root.start, hi: root.end }];
-  while (stack.length > 0) {
-    const { node, lo, hi } = stack.pop()!;
+  const expressionScalars: YScalar[] = [];
+  // An explicit stack (nesting depth comes from the scanned file), as three parallel arrays to allocate
+  // nothing per node: each node with the range it must fit in, [lo, hi).
+  const nodes: YNode[] = [root];
+  const los: number[] = [root.start];
+  const his: number[] = [root.end];
+  while (nodes.length > 0) {
+    const node = nodes.pop()!;
+    const lo = los.pop()!;
+    const hi = his.pop()!;
     if (node.start < lo || node.end > hi || node.start > node.end) return NOT_A_TREE;
     if (node.kind === 'scalar') {
-      if (typeof node.value === 'string') scalars.push(node);
+      if (typeof node.value === 'string') {
+        scalars.push(node);
+        if (node.value.includes('${{')) expressionScalars.push(node);
+      }
       continue;
     }
-    // Children are checked in order against their siblings, then pushed in reverse to pop in file order.
-    const children: { node: YNode; lo: number }[] = [];
+    // Siblings in order and apart (a key after the previous value, its value after it), then pushed in
+    // reverse so that they pop in file order.
     let after = node.start;
     if (node.kind === 'map') {
-      for (const pair of node.pairs) {
-        if (pair.key.start < after || pair.key.end > node.end) return NOT_A_TREE;
-        children.push({ node: pair.value, lo: pair.key.end });
+      const pairs = node.pairs;
+      for (const pair of pairs) {
+        if (pair.key.start < after || pair.key.end > node.end || pair.value.start < pair.key.end) return NOT_A_TREE;
         after = pair.value.end;
-        if (pair.value.start < pair.key.end) return NOT_A_TREE;
+      }
+      for (let i = pairs.length - 1; i >= 0; i--) {
+        const pair = pairs[i]!;
+        nodes.push(pair.value);
+        los.push(pair.key.end);
+        his.push(node.end);
       }
     } else {
-      for (const item of node.items) {
-        children.push({ node: item, lo: after });
+      const items = node.items;
+      for (const item of items) {
         if (item.start < after) return NOT_A_TREE;
         after = item.end;
       }
-    }
-    for (let i = children.length - 1; i >= 0; i--) {
-      const child = children[i]!;
-      stack.push({ node: child.node, lo: child.lo, hi: node.end });
+      for (let i = items.length - 1; i >= 0; i--) {
+        nodes.push(items[i]!);
+        los.push(node.start);
+        his.push(node.end);
+      }
     }
   }
   // Pre-order over nested, ordered ranges is file order; checked, not assumed.
   for (let i = 1; i < scalars.length; i++) if (scalars[i]!.start < scalars[i - 1]!.end) return NOT_A_TREE;
-  const expressionScalars: YScalar[] = [];
   const occurrences: ExpressionOccurrence[] = [];
-  for (const scalar of scalars) {
-    if (!(scalar.value as string).includes('${{')) continue;
-    expressionScalars.push(scalar);
-    for (const occurrence of expressionsOf(file, scalar)) occurrences.push(occurrence);
-  }
+  for (const scalar of expressionScalars) for (const occurrence of expressionsOf(file, scalar)) occurrences.push(occurrence);
   return { tree: true, scalars, expressionScalars, occurrences };
 }
 
@@ -128,6 +137,14 @@ export function expressionScalarsIn(model: Workflow | Action, node: YNode): read
   if (node.kind === 'scalar') return typeof node.value === 'string' && node.value.includes('${{') ? [node] : [];
   const index = fileScalars(model);
   if (!index.tree) return stringScalars(node).filter((s) => (s.value as string).includes('${{'));
+  return slice(index.expressionScalars, node, scalarStart);
+}
+
+/** `expressionScalarsIn` for a helper that only knows the file: the built extraction when there is one, else a walk. */
+export function expressionScalarsInFile(file: SourceFile, node: YNode): readonly YScalar[] {
+  if (node.kind === 'scalar') return typeof node.value === 'string' && node.value.includes('${{') ? [node] : [];
+  const index = byFile.get(file);
+  if (index?.tree !== true) return stringScalars(node).filter((s) => (s.value as string).includes('${{'));
   return slice(index.expressionScalars, node, scalarStart);
 }
 
