@@ -188,6 +188,8 @@ function decodeIntoShell(script: string): { span: ScriptSpan; how: string } | nu
 }
 
 function checkSite(context: WorkflowRuleContext, site: ExpressionSite) {
+  // A quoted index needs `[` and `'` in the expression's text.
+  if (!site.source.includes('[') || !site.source.includes("'")) return;
   const access = indexNotation(site.expr);
   if (access === null) return;
   context.report({
