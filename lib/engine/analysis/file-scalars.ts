@@ -4,10 +4,10 @@ import { stringScalars, type YNode, type YScalar } from '../yaml/model.js';
 import type { SourceFile } from '../yaml/source.js';
 
 /**
- * The shared per-file extraction of string scalars and expressions: one walk of a workflow or composite
- * action builds flat arrays, in file order, of its string values and of the `${{ }}` they hold (each parsed
+ * The shared per-file extraction of expressions: one walk of a workflow or composite action builds flat
+ * arrays, in file order, of its string values that hold `${{` and of the `${{ }}` they hold (each parsed
  * once), so a rule asks "the expressions below this node" with a binary search instead of walking the
- * subtree again per hook.
+ * subtree again per hook (and most rules' subtrees hold none).
  *
  * Range queries are exact only for a tree: every node inside its parent's range and after its previous
  * sibling. An alias (`*name`) makes the model a DAG whose shared nodes sit outside the subtree's range, so a
@@ -17,8 +17,6 @@ import type { SourceFile } from '../yaml/source.js';
 export interface FileScalars {
   /** The model is a tree whose node ranges nest: range queries are exact. */
   readonly tree: boolean;
-  /** Every string value (keys excluded), in file order; empty when `tree` is false. */
-  readonly scalars: readonly YScalar[];
   /** The values holding `${{`, in file order; empty when `tree` is false. */
   readonly expressionScalars: readonly YScalar[];
   /** Every `${{ }}` of those values (parsed or not), in file order; empty when `tree` is false. */
@@ -27,7 +25,7 @@ export interface FileScalars {
 
 const byModel = new WeakMap<Workflow | Action, FileScalars>();
 const byFile = new WeakMap<SourceFile, FileScalars>();
-const NOT_A_TREE: FileScalars = Object.freeze({ tree: false, scalars: [], expressionScalars: [], occurrences: [] });
+const NOT_A_TREE: FileScalars = Object.freeze({ tree: false, expressionScalars: [], occurrences: [] });
 
 /** The extraction of a workflow or composite action, built on first use (linear in the file's nodes). */
 export function fileScalars(model: Workflow | Action): FileScalars {
@@ -45,7 +43,6 @@ export function builtFileScalars(file: SourceFile): FileScalars | undefined {
 }
 
 function build(file: SourceFile, root: YNode): FileScalars {
-  const scalars: YScalar[] = [];
   const expressionScalars: YScalar[] = [];
   // An explicit stack (nesting depth comes from the scanned file), as three parallel arrays to allocate
   // nothing per node: each node with the range it must fit in, [lo, hi).
@@ -58,10 +55,7 @@ function build(file: SourceFile, root: YNode): FileScalars {
     const hi = his.pop()!;
     if (node.start < lo || node.end > hi || node.start > node.end) return NOT_A_TREE;
     if (node.kind === 'scalar') {
-      if (typeof node.value === 'string') {
-        scalars.push(node);
-        if (node.value.includes('${{')) expressionScalars.push(node);
-      }
+      if (typeof node.value === 'string' && node.value.includes('${{')) expressionScalars.push(node);
       continue;
     }
     // Siblings in order and apart (a key after the previous value, its value after it), then pushed in
@@ -93,10 +87,10 @@ function build(file: SourceFile, root: YNode): FileScalars {
     }
   }
   // Pre-order over nested, ordered ranges is file order; checked, not assumed.
-  for (let i = 1; i < scalars.length; i++) if (scalars[i]!.start < scalars[i - 1]!.end) return NOT_A_TREE;
+  for (let i = 1; i < expressionScalars.length; i++) if (expressionScalars[i]!.start < expressionScalars[i - 1]!.end) return NOT_A_TREE;
   const occurrences: ExpressionOccurrence[] = [];
   for (const scalar of expressionScalars) for (const occurrence of expressionsOf(file, scalar)) occurrences.push(occurrence);
-  return { tree: true, scalars, expressionScalars, occurrences };
+  return { tree: true, expressionScalars, occurrences };
 }
 
 /** Index of the first item whose start is at or after `offset` (items sorted by start). */
@@ -123,13 +117,6 @@ function slice<T>(items: readonly T[], node: YNode, startOf: (item: T) => number
     out.push(item);
   }
   return out;
-}
-
-/** What `stringScalars(node)` returns, for a node of `model`. */
-export function stringScalarsIn(model: Workflow | Action, node: YNode): readonly YScalar[] {
-  if (node.kind === 'scalar') return stringScalars(node);
-  const index = fileScalars(model);
-  return index.tree ? slice(index.scalars, node, scalarStart) : stringScalars(node);
 }
 
 /** The string values below (and including) `node` that hold `${{`, in file order. */
