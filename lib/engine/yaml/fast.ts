@@ -19,7 +19,7 @@ import type { YMap, YNode, YPair, YScalar, YSeq } from './model.js';
 export function parseYamlFast(text: string): YNode | undefined {
   // Control characters, a lone CR, NEL and a BOM after the start are rare in workflows and have subtle
   // YAML rules: full parser.
-  if (UNSUPPORTED_CHARS.test(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)) return undefined;
+  if (UNSUPPORTED_CHARS.test(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) || hasLoneCR(text)) return undefined;
   try {
     return new FastParser(text).parseDocument();
   } catch (error) {
@@ -29,7 +29,13 @@ export function parseYamlFast(text: string): YNode | undefined {
 }
 
 // eslint-disable-next-line no-control-regex
-const UNSUPPORTED_CHARS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\ufeff\u2028\u2029]|\r(?!\n)/;
+const UNSUPPORTED_CHARS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\ufeff\u2028\u2029]/;
+
+/** A CR that does not start a CRLF line break. (A plain character class keeps the regex above a fast scan.) */
+function hasLoneCR(text: string): boolean {
+  for (let i = text.indexOf('\r'); i !== -1; i = text.indexOf('\r', i + 1)) if (text.charCodeAt(i + 1) !== 0x0a) return true;
+  return false;
+}
 const BAIL = Symbol('bail');
 const MAX_FAST_DEPTH = 32;
 
@@ -70,7 +76,29 @@ class DuplicateKeys {
 }
 
 /** Characters that cannot start a plain scalar (or that this parser leaves to the full one). */
-const PLAIN_START_FORBIDDEN = new Set(['[', ']', '{', '}', ',', '#', '&', '*', '!', '|', '>', "'", '"', '%', '@', '`']);
+function plainStartForbidden(c: number): boolean {
+  switch (c) {
+    case 0x5b: // [
+    case 0x5d: // ]
+    case 0x7b: // {
+    case 0x7d: // }
+    case 0x2c: // ,
+    case 0x23: // #
+    case 0x26: // &
+    case 0x2a: // *
+    case 0x21: // !
+    case 0x7c: // |
+    case 0x3e: // >
+    case 0x27: // '
+    case 0x22: // "
+    case 0x25: // %
+    case 0x40: // @
+    case 0x60: // `
+      return true;
+    default:
+      return false;
+  }
+}
 
 /** An anchor's node, and its weight: how many nodes it stands for with its own aliases expanded. */
 interface Anchor {
@@ -121,6 +149,8 @@ class FastParser {
   readonly #starts: number[] = [];
   /** End of each line's content: before its `\n`, or its `\r\n`. */
   readonly #ends: number[] = [];
+  /** Offset of each line's first character that is not a space (its end when there is none). */
+  readonly #firsts: number[] = [];
   /** Lines of the document: a `...` line ends it (what follows may only be blank or comments). */
   #count = 0;
   /** The next line not yet consumed. */
@@ -146,8 +176,11 @@ class FastParser {
       if (documentEnd === -1 && text.charCodeAt(start) === 0x2e && text.startsWith('...', start) && isMarkerEnd(text, start + 3, end)) {
         documentEnd = this.#starts.length;
       }
+      let first = start;
+      while (first < end && text.charCodeAt(first) === 0x20) first++;
       this.#starts.push(start);
       this.#ends.push(end);
+      this.#firsts.push(first);
       if (nl === -1) break;
       start = nl + 1;
     }
@@ -177,25 +210,18 @@ class FastParser {
   }
 
   #indent(line: number): number {
-    const start = this.#starts[line] ?? 0;
-    const end = this.#ends[line] ?? 0;
-    let i = start;
-    while (i < end && this.#text.charCodeAt(i) === 0x20) i++;
-    if (i < end && this.#text.charCodeAt(i) === 0x09) bail();
-    return i - start;
+    const first = this.#firsts[line] ?? 0;
+    if (this.#text.charCodeAt(first) === 0x09 && first < (this.#ends[line] ?? 0)) bail();
+    return first - (this.#starts[line] ?? 0);
   }
 
   /** True for a blank or comment-only line. */
   #isBlank(line: number): boolean {
-    const start = this.#starts[line] ?? 0;
-    const end = this.#ends[line] ?? 0;
-    for (let i = start; i < end; i++) {
-      const c = this.#text.charCodeAt(i);
-      if (c === 0x20) continue;
-      if (c === 0x09) bail();
-      return c === 0x23;
-    }
-    return true;
+    const first = this.#firsts[line] ?? 0;
+    if (first === this.#ends[line]) return true;
+    const c = this.#text.charCodeAt(first);
+    if (c === 0x09) bail();
+    return c === 0x23;
   }
 
   /**
@@ -236,19 +262,19 @@ class FastParser {
    */
   #outdentedComment(from: number, to: number, col: number): boolean {
     for (let line = from; line < to; line++) {
-      const start = this.#starts[line] ?? 0;
-      const end = this.#ends[line] ?? 0;
-      let i = start;
-      while (i < end && this.#text.charCodeAt(i) === 0x20) i++;
-      if (i < end && this.#text.charCodeAt(i) === 0x23 && i - start <= col) return true;
+      const i = this.#firsts[line] ?? 0;
+      if (i < (this.#ends[line] ?? 0) && this.#text.charCodeAt(i) === 0x23 && i - (this.#starts[line] ?? 0) <= col) return true;
     }
     return false;
   }
 
   #isSequenceEntry(pos: number, end: number): boolean {
-    if (this.#text[pos] !== '-') return false;
-    if (this.#text[pos + 1] === '\t') bail();
-    return pos + 1 === end || this.#text[pos + 1] === ' ';
+    const text = this.#text;
+    if (text.charCodeAt(pos) !== 0x2d) return false;
+    if (pos + 1 === end) return true;
+    const next = text.charCodeAt(pos + 1);
+    if (next === 0x09) bail();
+    return next === 0x20;
   }
 
   /**
@@ -257,17 +283,18 @@ class FastParser {
    */
   #keyEnd(pos: number, end: number): number {
     const text = this.#text;
-    const c = text[pos];
-    if (c === '"' || c === "'") {
+    const c = text.charCodeAt(pos);
+    if (c === 0x22 || c === 0x27) {
       const close = this.#quotedEnd(pos, end);
       if (close === -1) return -1;
-      return text[close] === ':' && (close + 1 === end || text[close + 1] === ' ') ? close : -1;
+      return text.charCodeAt(close) === 0x3a && (close + 1 === end || text.charCodeAt(close + 1) === 0x20) ? close : -1;
     }
     for (let i = pos; i < end; i++) {
-      const ch = text[i];
-      if (ch === '\t') bail();
-      if (ch === ':' && (i + 1 === end || text[i + 1] === ' ')) return i;
-      if (ch === '#' && i > pos && text[i - 1] === ' ') return -1;
+      const ch = text.charCodeAt(i);
+      if (ch === 0x3a) {
+        if (i + 1 === end || text.charCodeAt(i + 1) === 0x20) return i;
+      } else if (ch === 0x09) bail();
+      else if (ch === 0x23 && i > pos && text.charCodeAt(i - 1) === 0x20) return -1;
     }
     return -1;
   }
@@ -375,7 +402,7 @@ class FastParser {
       return this.#quoted(start, colon);
     }
     // `name : value`: a plain implicit key ends before the spaces that precede its colon.
-    const raw = this.#text.slice(start, colon).trimEnd();
+    const raw = this.#text.slice(start, trimmedEnd(this.#text, start, colon));
     if (!isPlainStart(raw)) bail();
     this.#shared.add(1);
     return plainScalar(raw, start, start + raw.length);
@@ -472,16 +499,27 @@ class FastParser {
       after = node.end;
     } else {
       if (c === '-' && (pos + 1 === end || text[pos + 1] === ' ')) bail();
+      // One pass for where a comment starts and for the first tab and `: `, which send a value that holds
+      // them to the full parser.
       let stop = end;
+      let tab = end;
+      let colon = end;
       for (let i = pos; i < end; i++) {
-        if (text[i] === '#' && text[i - 1] === ' ') {
-          stop = i;
-          break;
-        }
+        const ch = text.charCodeAt(i);
+        if (ch === 0x23) {
+          if (text.charCodeAt(i - 1) === 0x20) {
+            stop = i;
+            break;
+          }
+        } else if (ch === 0x09) {
+          if (tab === end) tab = i;
+        } else if (ch === 0x3a && colon === end && text.charCodeAt(i + 1) === 0x20) colon = i;
       }
-      const raw = text.slice(pos, stop).trimEnd();
-      if (!isBlockPlainStart(raw) || raw.includes(': ') || raw.endsWith(':') || raw.includes('\t')) bail();
-      after = pos + raw.length;
+      const rawEnd = trimmedEnd(text, pos, stop);
+      if (tab < rawEnd || colon < rawEnd || text.charCodeAt(rawEnd - 1) === 0x3a) bail();
+      const raw = text.slice(pos, rawEnd);
+      if (!isBlockPlainStart(raw)) bail();
+      after = rawEnd;
       const continued = this.#plainContinuation(line, parentIndent);
       if (continued === null) {
         node = plainScalar(raw, pos, pos + raw.length);
@@ -527,7 +565,7 @@ class FastParser {
       // A comment line ends the scalar (a more indented line after it is an error the caller leaves to
       // the full parser).
       if (text.charCodeAt(i) === 0x23) break;
-      const content = text.slice(i, lineEnd).trimEnd();
+      const content = text.slice(i, trimmedEnd(text, i, lineEnd));
       if (content.includes('#') || content.includes('\t') || content.includes(': ') || content.endsWith(':')) bail();
       folded += breaks === 0 ? ` ${content}` : `${'\n'.repeat(breaks)}${content}`;
       breaks = 0;
@@ -561,7 +599,7 @@ class FastParser {
     const firstEnd = this.#ends[line] ?? 0;
     const first = text.slice(pos + 1, firstEnd);
     if (first.includes('\\') || first.includes('\t')) bail();
-    let value = first.trimEnd();
+    let value = first.slice(0, trimmedEnd(first, 0, first.length));
     let breaks = 0;
     for (let l = line + 1; l < this.#count; l++) {
       const start = this.#starts[l] ?? 0;
@@ -585,7 +623,7 @@ class FastParser {
         close = j;
         break;
       }
-      const piece = close === -1 ? text.slice(i, lineEnd).trimEnd() : text.slice(i, close);
+      const piece = text.slice(i, close === -1 ? trimmedEnd(text, i, lineEnd) : close);
       value += breaks === 0 ? ` ${piece}` : `${'\n'.repeat(breaks)}${piece}`;
       breaks = 0;
       if (close !== -1) {
@@ -712,13 +750,25 @@ function fold(lines: readonly string[]): string {
   return value;
 }
 
+/**
+ * `end` moved back over the spaces and tabs before it (not past `start`): YAML's white space. Other
+ * Unicode spaces (a no-break space ...) are part of a scalar, as in the `yaml` library.
+ */
+function trimmedEnd(text: string, start: number, end: number): number {
+  let i = end;
+  for (;;) {
+    if (i <= start) return start;
+    const c = text.charCodeAt(i - 1);
+    if (c !== 0x20 && c !== 0x09) return i;
+    i--;
+  }
+}
+
 function isPlainStart(raw: string): boolean {
   if (raw === '') return false;
-  const c = raw[0] ?? '';
-  if (PLAIN_START_FORBIDDEN.has(c)) return false;
-  if ((c === '-' || c === '?' || c === ':') && (raw.length === 1 || raw[1] === ' ')) return false;
-  if (c === '?' || c === ':') return false;
-  return true;
+  const c = raw.charCodeAt(0);
+  if (plainStartForbidden(c) || c === 0x3f || c === 0x3a) return false;
+  return c !== 0x2d || (raw.length > 1 && raw.charCodeAt(1) !== 0x20);
 }
 
 /**
@@ -740,9 +790,22 @@ function plainScalar(raw: string, start: number, end: number): YScalar {
 
 /** The YAML 1.2 core schema, exactly as the `yaml` library resolves it. */
 export function resolvePlain(raw: string): string | number | boolean | null {
-  if (/^(?:~|[Nn]ull|NULL)?$/.test(raw)) return null;
-  if (/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/.test(raw)) return raw[0] === 't' || raw[0] === 'T';
   const c = raw.charCodeAt(0);
+  switch (c) {
+    case 0x6e: // n
+    case 0x4e: // N
+      return raw === 'null' || raw === 'Null' || raw === 'NULL' ? null : raw;
+    case 0x7e: // ~
+      return raw.length === 1 ? null : raw;
+    case 0x74: // t
+    case 0x54: // T
+      return raw === 'true' || raw === 'True' || raw === 'TRUE' ? true : raw;
+    case 0x66: // f
+    case 0x46: // F
+      return raw === 'false' || raw === 'False' || raw === 'FALSE' ? false : raw;
+    default:
+      if (raw === '') return null;
+  }
   // Only strings that start like a number can be one.
   if (!((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e)) return raw;
   if (/^0o[0-7]+$/.test(raw)) return parseInt(raw.substring(2), 8);
@@ -969,7 +1032,7 @@ class FlowParser {
       if (ch === '#' && text[i - 1] === ' ') break;
       if (ch === '\t') bail();
     }
-    const raw = text.slice(start, i).trimEnd();
+    const raw = text.slice(start, trimmedEnd(text, start, i));
     if (!isPlainStart(raw)) bail();
     if (!isKey && text[i] === ':' && text[i + 1] !== ' ') bail();
     this.position = start + raw.length;

@@ -172,6 +172,8 @@ describe('fast YAML path', () => {
     ['one-pair mappings in a flow sequence', 'a: [cron: "x", b: [1], \'c\': d, e]\n'],
     ['a tab after a value', 'a: x\t \nb: "y"\t\n'],
     ['a comment line after a plain scalar', 'a:\n  x\n  # c\nb: 1\n'],
+    // The fast path used to trim a no-break space off a key (`a` where the yaml library reads `a\u00a0`).
+    ['no-break spaces at the end of keys and values', 'a\u00a0: b\u00a0\nc: [d\u00a0]\ne: f\n  g\u00a0\n'],
   ])('builds the same model as the yaml library for %s', (_what, text) => {
     expect(parseYamlFast(text), JSON.stringify(text)).toBeDefined();
     expect(agrees(text)).toBe(true);
@@ -232,9 +234,11 @@ describe('fast YAML path', () => {
       fc.constantFrom('a', 'on', 'true', 'False', 'null', '~', '1', '-2', '0o17', '0x1F', '1.5', '.5', '1e3', '.inf', '.NaN', 'x: y', 'a #b', 'a#b', '"q"', "'s'", "'it''s'", '"\\n"', '- x', '[a]', '{a: 1}', '|', '>', '*a', '&a', '!t', '@x', '`x`', '%x', '', ' ', '${{ x }}', 'a:b', 'http://x', ':x', '::x', ':1:2', ':', ': x', ':#', '?x', '"open', "'open", '"a  b ', "'it''s"),
       // Anchors and aliases, alone, before values, in flow collections; a tab after a value.
       fc.constantFrom('&a x', '&b', '&a [1, *b]', '*a', '*b', '*a # c', '*a x', '&a "q"', '&b |', '&a &b x', '&a *b', '[*a, b]', '{k: *a}', '[*a]', '[k: v, *b]', '[k: *a]', '&a # c', '*a:', 'x\t', '"q"\t ', '[a, # c', '[cron: "x"]', '[a: b: c]'),
+      // Unicode spaces are not YAML white space: they belong to the scalar.
+      fc.constantFrom('a\u00a0', '\u00a0a', 'a\u3000 ', '[a\u00a0]', '"a\u00a0 b\u00a0', 'a\u2003b', 'null\u00a0'),
       fc.string({ maxLength: 6 }),
     );
-    const key = fc.constantFrom('a', 'b', 'on', 'run', '"q"', "'s'", '1', 'x y', '-k', 'a:b', 'a ', 'b  ', '"q" ', ':k', '1 ');
+    const key = fc.constantFrom('a', 'b', 'on', 'run', '"q"', "'s'", '1', 'x y', '-k', 'a:b', 'a ', 'b  ', '"q" ', ':k', '1 ', 'a\u00a0', 'b\u3000 ', 'Null', 'TRUE', '~');
     const indent = fc.constantFrom('', ' ', '  ', '   ', '    ');
     const line = fc.oneof(
       fc.tuple(indent, key, scalar).map(([i, k, v]) => `${i}${k}: ${v}`),
@@ -244,7 +248,7 @@ describe('fast YAML path', () => {
       fc.tuple(indent, scalar).map(([i, v]) => `${i}${v}`),
       fc.constantFrom('', '# c', '  # c', '---', '...', '... # c', '...x', 'run: |', 'run: >-', 'run: >', '  |', '  >', '      text', '   more text', '  - [a, "b", {c: d}]', '<<: *a', '  <<: *b', '- *a', '- &a', '  - &b x'),
       // Continuation lines of multi-line plain scalars, and more-indented lines of folded ones.
-      fc.tuple(indent, fc.constantFrom('and more', '- dash', 'x: y', 'x:', '#c', 'a #c', '[x]', '?', ' ', '\tt', 'p: ', '"q"', '[a,', 'b]', '{k: v,', 'l: w}', '[', ']', '{', '}', 'c,', '"d",', '- [e,', '- {f: g,', 'h]: i', 'close"', "close'", 'x" y', "'' z'", '"', "'", 'a # b"', 'c\\'), fc.constantFrom('', ' ', '  ')).map(
+      fc.tuple(indent, fc.constantFrom('and more', 'more\u00a0', '- dash', 'x: y', 'x:', '#c', 'a #c', '[x]', '?', ' ', '\tt', 'p: ', '"q"', '[a,', 'b]', '{k: v,', 'l: w}', '[', ']', '{', '}', 'c,', '"d",', '- [e,', '- {f: g,', 'h]: i', 'close"', "close'", 'x" y', "'' z'", '"', "'", 'a # b"', 'c\\'), fc.constantFrom('', ' ', '  ')).map(
         ([i, t, extra]) => `${i}${extra}${t}`,
       ),
     );
