@@ -265,7 +265,7 @@ describe('excessive-permissions: a workflow-level grant of the only job that che
         steps:
           - uses: actions/checkout@v4
             with:
-              ref: \${{ github.event.pull_request.head.ref }}
+              ref: refs/pull/\${{ github.event.pull_request.number }}/merge
           - run: npm ci && npm test && git push
   `;
 
