@@ -94,7 +94,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Workflow token permissions not declared",
     severity: "MEDIUM",
     surface: "workflow",
-    description: "A workflow declares no `permissions:` and some of its jobs declare none either, so their GITHUB_TOKEN gets the repository default, which is read-write on many repositories. One finding per workflow file when no job declares any, else one per job without its own; HIGH when an outsider can trigger the workflow (`pull_request_target`, `issue_comment`, `workflow_run` ...) and a job checks out or downloads what a pull request produced, or puts event data into a script, in a step no gate (trusted-author condition, maintainer approval) covers.",
+    description: "A workflow declares no `permissions:` and some of its jobs declare none either, so their GITHUB_TOKEN gets the repository default, which is read-write on many repositories. One finding per workflow file when no job declares any, else one per job without its own; HIGH when an outsider can trigger the workflow (`pull_request_target`, `issue_comment`, `workflow_run` ...) and a job checks out pull request code or downloads its artifacts, or puts outsider text into a script, in a step no gate (trusted-author condition, maintainer approval) covers.",
     recommendation: "Add `permissions: {}` (or `contents: read`) at the top of the workflow and grant each job only the scopes it needs in its own `permissions:` block.",
     fix: { safe: true },
   },

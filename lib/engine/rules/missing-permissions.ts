@@ -2,10 +2,12 @@ import { calledLocalWorkflow, declaresOwnPermissions } from '../analysis/permiss
 import { everyPathGuarded, stepTrust } from '../analysis/trust-guards.js';
 import { PRIVILEGED_TRIGGERS, type Job, type Step, type Workflow } from '../model/workflow.js';
 import type { RepositoryModel } from '../model/repository.js';
-import { actionSlug } from '../model/uses.js';
-import { defineWorkflowRule } from '../rule.js';
+import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
+import { foreignDownloads } from '../analysis/artifacts.js';
+import { untrustedCheckouts } from '../analysis/pr-head.js';
+import { expressionsOf } from '../expressions/extract.js';
+import { stepScope } from '../expressions/taint.js';
 import type { Severity } from '../types.js';
-import { scalarText } from '../yaml/model.js';
 
 /** Privileged triggers an outsider fires (a comment, an issue, a fork's pull request): `repository_dispatch` needs a write token. */
 function outsiderTriggers(workflow: Workflow): string[] {
@@ -22,22 +24,33 @@ function undeclaredJobs(repository: RepositoryModel, workflow: Workflow): Job[] 
 }
 
 /**
- * Why outside input can steer a job that holds the token, or null: it checks out or downloads what a pull
- * request produced (`pull_request_target`, `workflow_run`), or splices event data into a script.
+ * Why outside input can steer a job that holds the token, or null: it checks out pull request code or downloads
+ * the triggering run's artifacts (the analyses of `untrusted-checkout` and `artifact-poisoning`: a checkout of
+ * the base branch, or of a branch name in the base repository, is not outside input), or splices event text an
+ * outsider chooses (free or structured text, not a number or a login) into a script.
  */
-function outsideControl(jobs: readonly Job[], outsider: readonly string[], withGates: boolean): string | null {
+function outsideControl(context: WorkflowRuleContext, jobs: readonly Job[], outsider: readonly string[], withGates: boolean): string | null {
   const codeTrigger = outsider.find((t) => t === 'pull_request_target' || t === 'workflow_run');
   for (const job of jobs) {
+    if (codeTrigger !== undefined) {
+      const checkout = untrustedCheckouts(job, context.repository).find((c) => !withGates || !gated(c.step));
+      if (checkout !== undefined) return `job \`${job.id}\` checks out pull request code (${checkout.how}) on \`${checkout.trigger}\``;
+      const download = foreignDownloads(job).find((d) => !withGates || !gated(d.step));
+      if (download !== undefined && job.workflow.triggers.some((t) => t.name === 'workflow_run')) return `job \`${job.id}\` downloads the triggering run's artifacts (${download.how}) on \`workflow_run\``;
+    }
     for (const step of job.steps) {
       // A step only trusted authors or a maintainer's approval reach (a same-repository condition, a member's
       // comment, a label on a `labeled`-only workflow, an environment with required reviewers) is no outsider's.
       if (withGates && gated(step)) continue;
-      const slug = step.usesRef?.kind === 'repository' ? actionSlug(step.usesRef) : '';
-      if (codeTrigger !== undefined && /^(actions\/checkout|actions\/download-artifact|dawidd6\/action-download-artifact)$/.test(slug)) {
-        return `job \`${job.id}\` runs \`${slug}\` on \`${codeTrigger}\``;
+      if (step.run === undefined) continue;
+      const scope = stepScope(step);
+      for (const occurrence of expressionsOf(step.owner.file, step.run)) {
+        if (occurrence.expr === null) continue;
+        const taint = context.taint.ofExpression(occurrence.expr, scope);
+        if (taint !== null && (taint.level === 'arbitrary' || taint.level === 'structured') && taint.controller === 'external') {
+          return `job \`${job.id}\` puts \`${taint.source}\` into a \`run:\` script`;
+        }
       }
-      const run = step.run === undefined ? null : scalarText(step.run);
-      if (run !== null && /\$\{\{\s*github\.event\./.test(run)) return `job \`${job.id}\` puts event data into a \`run:\` script`;
     }
   }
   return null;
@@ -63,7 +76,7 @@ export default defineWorkflowRule({
     surface: 'workflow',
     fix: { safe: true },
     description:
-      'A workflow declares no `permissions:` and some of its jobs declare none either, so their GITHUB_TOKEN gets the repository default, which is read-write on many repositories. One finding per workflow file when no job declares any, else one per job without its own; HIGH when an outsider can trigger the workflow (`pull_request_target`, `issue_comment`, `workflow_run` ...) and a job checks out or downloads what a pull request produced, or puts event data into a script, in a step no gate (trusted-author condition, maintainer approval) covers.',
+      'A workflow declares no `permissions:` and some of its jobs declare none either, so their GITHUB_TOKEN gets the repository default, which is read-write on many repositories. One finding per workflow file when no job declares any, else one per job without its own; HIGH when an outsider can trigger the workflow (`pull_request_target`, `issue_comment`, `workflow_run` ...) and a job checks out pull request code or downloads its artifacts, or puts outsider text into a script, in a step no gate (trusted-author condition, maintainer approval) covers.',
     recommendation:
       'Add `permissions: {}` (or `contents: read`) at the top of the workflow and grant each job only the scopes it needs in its own `permissions:` block.',
   },
@@ -76,15 +89,15 @@ export default defineWorkflowRule({
       const localCallers = jobs.filter((j) => calledLocalWorkflow(context.repository, j) !== undefined);
       let severity: Severity = 'MEDIUM';
       let why = '';
-      const control = outsider.length > 0 ? outsideControl(stepJobs, outsider, true) : null;
-      const gatedControl = control === null && outsider.length > 0 ? outsideControl(stepJobs, outsider, false) : null;
+      const control = outsider.length > 0 ? outsideControl(context, stepJobs, outsider, true) : null;
+      const gatedControl = control === null && outsider.length > 0 ? outsideControl(context, stepJobs, outsider, false) : null;
       if (control !== null) {
         severity = 'HIGH';
         why = ` HIGH: the workflow runs on \`${outsider[0] ?? ''}\`, which anyone with a GitHub account can trigger, and ${control}, so outside input meets a token that may be able to write.`;
       } else if (gatedControl !== null) {
         why = ` Not HIGH: ${gatedControl}, but only trusted authors or a maintainer's approval (a condition on the job or step, a label on a \`labeled\`-only workflow, an environment with required reviewers) let it run, so no outsider starts it.`;
       } else if (outsider.length > 0 && stepJobs.length > 0) {
-        why = ` Not HIGH: anyone can trigger \`${outsider[0] ?? ''}\`, but no job checks out or downloads pull-request code or puts event data into a script, so outside input only reaches the token through the actions' own handling.`;
+        why = ` Not HIGH: anyone can trigger \`${outsider[0] ?? ''}\`, but no job checks out pull request code, downloads its artifacts or puts outsider text into a script, so outside input only reaches the token through the actions' own handling.`;
       } else if (outsider.length > 0) {
         why = ` Not HIGH: the ${jobs.length === 1 ? 'job only calls' : 'jobs only call'} reusable workflows${localCallers.length === jobs.length ? ' of this repository, whose own jobs decide what they do with the token' : ''}.`;
       } else if (workflow.triggers.some((t) => t.name === 'repository_dispatch')) {

@@ -54,6 +54,8 @@ describe(RULE, () => {
           runs-on: ubuntu-latest
           steps:
             - uses: actions/checkout@v4
+              with:
+                ref: refs/pull/\${{ github.event.pull_request.number }}/merge
             - run: npm test
     `;
     const labeled = scanWith(RULE, workflow('{ pull_request_target: { types: [labeled] } }', "if: github.event.label.name == 'safe to test'"));
@@ -93,19 +95,40 @@ describe(RULE, () => {
           runs-on: ubuntu-latest
           steps:
             - uses: actions/checkout@v4
+              with:
+                ref: \${{ github.event.pull_request.head.sha }}
             - run: echo hi
     `);
     expect(positions(findings)).toEqual(['3:3 HIGH']);
-    expect(findings[0]?.description).toContain('HIGH: the workflow runs on `pull_request_target`, which anyone with a GitHub account can trigger, and job `triage` runs `actions/checkout`');
-    const scripted = scanWith(RULE, yaml`
+    expect(findings[0]?.description).toContain('HIGH: the workflow runs on `pull_request_target`, which anyone with a GitHub account can trigger, and job `triage` checks out pull request code');
+    const scripted = (expression: string) => scanWith(RULE, yaml`
       on: issue_comment
       jobs:
         reply:
           runs-on: ubuntu-latest
           steps:
-            - run: echo "\${{ github.event.comment.id }}"
+            - run: echo "\${{ ${expression} }}"
     `);
-    expect(scripted.map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scripted('github.event.comment.body').map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scripted('github.event.comment.body')[0]?.description).toContain('puts `github.event.comment.body` into a `run:` script');
+    // A number or a login is no text an outsider can turn into commands.
+    expect(scripted('github.event.comment.id').map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(scripted('github.event.comment.user.login').map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+
+  it('is not HIGH for a checkout of the base branch, or of a branch name in the base repository (the gradio and semgrep cases)', () => {
+    const checkout = (ref: string) => scanWith(RULE, yaml`
+      on: [pull_request_target]
+      jobs:
+        lint:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4${ref}
+            - run: make lint
+    `);
+    expect(checkout('').map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(checkout('\n              with:\n                ref: ${{ github.head_ref }}').map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(checkout('\n              with:\n                ref: refs/pull/${{ github.event.number }}/merge').map((f) => f.severity)).toEqual(['HIGH']);
   });
 
   it('is MEDIUM on an outsider trigger whose jobs only hand event data to actions', () => {
