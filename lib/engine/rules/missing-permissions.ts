@@ -1,12 +1,7 @@
-import { calledLocalWorkflow, declaresOwnPermissions } from '../analysis/permissions.js';
-import { everyPathGuarded, stepTrust } from '../analysis/trust-guards.js';
-import { PRIVILEGED_TRIGGERS, type Job, type Step, type Workflow } from '../model/workflow.js';
+import { calledLocalWorkflow, declaresOwnPermissions, outsiderInput } from '../analysis/permissions.js';
+import { PRIVILEGED_TRIGGERS, type Job, type Workflow } from '../model/workflow.js';
 import type { RepositoryModel } from '../model/repository.js';
-import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
-import { foreignDownloads } from '../analysis/artifacts.js';
-import { untrustedCheckouts } from '../analysis/pr-head.js';
-import { expressionsOf } from '../expressions/extract.js';
-import { stepScope } from '../expressions/taint.js';
+import { defineWorkflowRule } from '../rule.js';
 import type { Severity } from '../types.js';
 
 /** Privileged triggers an outsider fires (a comment, an issue, a fork's pull request): `repository_dispatch` needs a write token. */
@@ -21,44 +16,6 @@ function undeclaredJobs(repository: RepositoryModel, workflow: Workflow): Job[] 
     const called = calledLocalWorkflow(repository, job);
     return called === undefined || !declaresOwnPermissions(called);
   });
-}
-
-/**
- * Why outside input can steer a job that holds the token, or null: it checks out pull request code or downloads
- * the triggering run's artifacts (the analyses of `untrusted-checkout` and `artifact-poisoning`: a checkout of
- * the base branch, or of a branch name in the base repository, is not outside input), or splices event text an
- * outsider chooses (free or structured text, not a number or a login) into a script.
- */
-function outsideControl(context: WorkflowRuleContext, jobs: readonly Job[], outsider: readonly string[], withGates: boolean): string | null {
-  const codeTrigger = outsider.find((t) => t === 'pull_request_target' || t === 'workflow_run');
-  for (const job of jobs) {
-    if (codeTrigger !== undefined) {
-      const checkout = untrustedCheckouts(job, context.repository).find((c) => !withGates || !gated(c.step));
-      if (checkout !== undefined) return `job \`${job.id}\` checks out pull request code (${checkout.how}) on \`${checkout.trigger}\``;
-      const download = foreignDownloads(job).find((d) => !withGates || !gated(d.step));
-      if (download !== undefined && job.workflow.triggers.some((t) => t.name === 'workflow_run')) return `job \`${job.id}\` downloads the triggering run's artifacts (${download.how}) on \`workflow_run\``;
-    }
-    for (const step of job.steps) {
-      // A step only trusted authors or a maintainer's approval reach (a same-repository condition, a member's
-      // comment, a label on a `labeled`-only workflow, an environment with required reviewers) is no outsider's.
-      if (withGates && gated(step)) continue;
-      if (step.run === undefined) continue;
-      const scope = stepScope(step);
-      for (const occurrence of expressionsOf(step.owner.file, step.run)) {
-        if (occurrence.expr === null) continue;
-        const taint = context.taint.ofExpression(occurrence.expr, scope);
-        if (taint !== null && (taint.level === 'arbitrary' || taint.level === 'structured') && taint.controller === 'external') {
-          return `job \`${job.id}\` puts \`${taint.source}\` into a \`run:\` script`;
-        }
-      }
-    }
-  }
-  return null;
-}
-
-/** True when every way the step runs passes a guard outsiders cannot pass (an environment only with known reviewers). */
-function gated(step: Step): boolean {
-  return everyPathGuarded(stepTrust(step), (g) => g.kind !== 'bypassable-label' && (g.kind !== 'environment' || g.reviewed === true));
 }
 
 function listed(jobs: readonly Job[]): string {
@@ -89,8 +46,8 @@ export default defineWorkflowRule({
       const localCallers = jobs.filter((j) => calledLocalWorkflow(context.repository, j) !== undefined);
       let severity: Severity = 'MEDIUM';
       let why = '';
-      const control = outsider.length > 0 ? outsideControl(context, stepJobs, outsider, true) : null;
-      const gatedControl = control === null && outsider.length > 0 ? outsideControl(context, stepJobs, outsider, false) : null;
+      const control = outsider.length > 0 ? outsiderInput(context, stepJobs, outsider, true) : null;
+      const gatedControl = control === null && outsider.length > 0 ? outsiderInput(context, stepJobs, outsider, false) : null;
       if (control !== null) {
         severity = 'HIGH';
         why = ` HIGH: the workflow runs on \`${outsider[0] ?? ''}\`, which anyone with a GitHub account can trigger, and ${control}, so outside input meets a token that may be able to write.`;
