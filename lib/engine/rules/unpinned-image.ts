@@ -169,9 +169,12 @@ function check(context: WorkflowRuleContext, job: Job | null, node: YNode | unde
   if (found === null || found.length === 0) return;
   const own = ownImages(context.repository);
   const ownOnly = found.every((f) => isOwnImage(own, f.image));
-  const floating: Severity = found.some((f) => f.severity === 'HIGH') ? 'HIGH' : 'MEDIUM';
+  // Judged per image (a matrix can list the repository's own `:latest` next to a tagged third-party image):
+  // the repository's own images never make it floating.
+  const others = found.filter((f) => !isOwnImage(own, f.image));
+  const floating: Severity = (ownOnly ? found : others).some((f) => f.severity === 'HIGH') ? 'HIGH' : 'MEDIUM';
   // A floating third-party image is HIGH only where it runs the job's steps with a namespace anyone can register.
-  const officialOnly = found.every((f) => isOfficialImage(f.image));
+  const officialOnly = others.filter((f) => f.severity === 'HIGH').every((f) => isOfficialImage(f.image));
   const capped = floating === 'HIGH' && (service || officialOnly);
   const severity: Severity = ownOnly ? 'LOW' : capped ? 'MEDIUM' : floating;
   const images = [...new Set(found.map((f) => f.image))];
