@@ -8,13 +8,20 @@
  * `scan` and `baseline` run in a worker thread with a bounded young generation: left to itself, V8 grows
  * the nursery of the main thread to its maximum while a large scan allocates, which was most of the peak
  * memory of a scan over many repositories (see the README's performance numbers). Reading standard input
- * (`-`) stays on the main thread.
+ * (`-`) stays on the main thread. The worker sends what it writes and its exit code to the main thread as
+ * messages on one port, so they arrive in order and the report is written once, by the main thread.
+ *
+ * The bundle's compiled code is cached on disk (Node 22.1+, `module.enableCompileCache`) in the user's
+ * cache directory, never in the scanned repository (lib/cli/compile-cache.ts).
  */
 // Replaced with the package version by the build (scripts/build-cli.ts); undefined under tsx.
 declare const __CHAINBREAKER_VERSION__: string | undefined;
 
 /** The young generation of the scanning thread, in MB (V8's default for the main thread is several times this). */
 const YOUNG_GENERATION_MB = 24;
+
+/** What the scanning thread sends the main thread: a piece of standard output or error, then its exit code. */
+export type WorkerMessage = { stdout: string } | { stderr: string } | { exit: number };
 
 const argv = process.argv.slice(2);
 const bundled = typeof __CHAINBREAKER_VERSION__ === 'string';
@@ -23,23 +30,41 @@ if (bundled && argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v'
   process.stdout.write(`${__CHAINBREAKER_VERSION__}\n`);
 } else {
   // Loaded here, not at the top: `--version` loads nothing.
-  const { isMainThread, parentPort, Worker, workerData } = await import('node:worker_threads');
+  const [{ isMainThread, parentPort, Worker, workerData }, nodeModule, { compileCacheDirectory }] = await Promise.all([
+    import('node:worker_threads'),
+    import('node:module'),
+    import('../lib/cli/compile-cache.js'),
+  ]);
+  // Compiling the CLI chunk is a good part of a small scan's start; Node 20 has no compile cache (the
+  // check keeps it running there), NODE_DISABLE_COMPILE_CACHE=1 turns it off, and a cache that cannot be
+  // written is only slower, never an error. Only for the bundle: under tsx the sources change all the time.
+  const directory = bundled ? compileCacheDirectory(process.env) : null;
+  if (directory !== null && typeof nodeModule.enableCompileCache === 'function') nodeModule.enableCompileCache(directory);
   if (!isMainThread) {
-    // The scanning thread: standard output is relayed by the main thread, which knows whether it is a terminal.
+    // The scanning thread: standard output is written by the main thread, which knows whether it is a terminal.
     const { tty } = workerData as { tty: boolean };
+    const post = (message: WorkerMessage) => parentPort?.postMessage(message);
     const { main } = await import('./cli.js');
-    const stdout = { write: (text: string) => process.stdout.write(text), isTTY: tty };
-    parentPort?.postMessage(await main({ argv, stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() }));
+    const stdout = { write: (text: string) => post({ stdout: text }), isTTY: tty };
+    const stderr = { write: (text: string) => post({ stderr: text }) };
+    post({ exit: await main({ argv, stdout, stderr, env: process.env, cwd: process.cwd() }) });
   } else {
-    // `chainbreaker rules | head` closes the pipe early: stop quietly instead of crashing.
+    const scanning = bundled && (argv[0] === 'scan' || argv[0] === 'baseline') && !argv.includes('-');
+    let stdoutClosed = false;
+    // `chainbreaker rules | head` closes the pipe early: stop quietly instead of crashing. A scan goes on
+    // to its end (its report is the last thing it writes), so its exit code is still the findings'.
     process.stdout.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code !== 'EPIPE') throw error;
-      process.exit(process.exitCode ?? 0);
+      if (!scanning) process.exit(process.exitCode ?? 0);
+      stdoutClosed = true;
     });
-    if (bundled && (argv[0] === 'scan' || argv[0] === 'baseline') && !argv.includes('-')) {
+    if (scanning) {
       const worker = new Worker(new URL(import.meta.url), { argv, workerData: { tty: process.stdout.isTTY === true }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
-      worker.on('message', (code: number) => {
-        process.exitCode = code;
+      worker.on('message', (message: WorkerMessage) => {
+        if ('stdout' in message) {
+          if (!stdoutClosed) process.stdout.write(message.stdout);
+        } else if ('stderr' in message) process.stderr.write(message.stderr);
+        else process.exitCode = message.exit;
       });
       worker.on('error', (error: Error & { code?: string }) => {
         const what = error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'the scan ran out of memory (scan fewer repositories at once, or lower --max-bytes)' : error.message;
