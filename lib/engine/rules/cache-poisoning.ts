@@ -56,7 +56,15 @@ function outsiderWriter(context: WorkflowRuleContext): OutsiderWriter | null {
     for (const job of workflow.jobs) {
       for (const checkout of untrustedCheckouts(job, repository)) {
         if (!DEFAULT_SCOPE_OUTSIDER_TRIGGERS.has(checkout.trigger) || reviewedEnvironmentGate(stepTrust(checkout.step)).holds) continue;
-        return { text: `${where(checkout.step)} checks out pull request code under \`${checkout.trigger}\` (untrusted-checkout)` };
+        // Behind a maintainer's approval the code is resolved when the job runs (untrusted-checkout reports only
+        // such checkouts): the outsider's way in is a push after the approval; say so.
+        const approval =
+          checkout.uncheckedEnvironment !== undefined
+            ? ` behind ${checkout.uncheckedEnvironment}, whose required reviewers could not be checked without a settings snapshot`
+            : checkout.approved
+              ? ' once a maintainer approves the run, resolving the code when the job runs (commits pushed after the approval)'
+              : '';
+        return { text: `${where(checkout.step)} checks out pull request code under \`${checkout.trigger}\`${approval} (untrusted-checkout)` };
       }
     }
   }

@@ -412,6 +412,27 @@ describe(`${RULE}: who writes the cache a release restores`, () => {
     expect(paths(all(files).records)).toContain('cache-poisoning-release');
   });
 
+  it('says when the outsider writer runs only after a maintainer\'s approval, and why it still counts', () => {
+    const approved = other(yaml`
+      on: issue_comment
+      jobs:
+        test:
+          if: github.event.issue.pull_request && github.event.comment.author_association == 'MEMBER'
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: refs/pull/\${{ github.event.issue.number }}/head
+            - run: npm ci && npm test
+    `);
+    const [finding] = scanWith(RULE, [release, approved]);
+    expect(finding?.severity).toBe('HIGH');
+    expect(finding?.description).toContain('once a maintainer approves the run, resolving the code when the job runs (commits pushed after the approval)');
+    // Without the approval the message names no approval.
+    const [open] = scanWith(RULE, [release, prTarget()]);
+    expect(open?.description).not.toContain('once a maintainer approves');
+  });
+
   it('is MEDIUM, saying who writes the cache, when no outsider runs code there', () => {
     const [alone] = scanWith(RULE, [release]);
     expect(alone?.severity).toBe('MEDIUM');
