@@ -4,13 +4,11 @@ import { database } from '../db/connection.js';
 import { consumeRateLimit, installationSuspended, recordScan, scanContext } from '../db/operations.js';
 import type { Database } from '../db/port.js';
 import type { StoredFinding } from '../db/types.js';
-import { apiFixes, type ApiFix } from '../engine/fixes/apply.js';
-import { scanRepository } from '../engine/scan.js';
+import type { ApiFix, apiFixes } from '../engine/fixes/apply.js';
+import type { scanRepository } from '../engine/scan.js';
 import type { Counts, Finding, Ruleset } from '../engine/types.js';
 import { env } from '../env.js';
 import { invalidRequest, notFound, rateLimited } from '../http/errors.js';
-import { isKnownRule } from '../engine/catalog.js';
-import { checkRuleOptions } from '../engine/rule-options.js';
 import { checkInstallationUsable } from './installations.js';
 
 /**
@@ -50,11 +48,13 @@ export interface ScanResult {
  */
 export async function scan(user: User, request: ScanRequest): Promise<ScanResult> {
   const deadline = Date.now() + SNAPSHOT_DEADLINE_MS;
+  // The engine loads while the database and GitHub answer (see loadEngine).
+  const engine = loadEngine();
   const db = await database();
   const [context] = await Promise.all([scanContext(db, user.id, request.repo_id), enforceRateLimit(db, user.id)]);
   if (context === null) throw notFound();
   const { repository } = context;
-  const ruleOptions = storedRuleOptions(context.rule_options);
+  const ruleOptions = await storedRuleOptions(context.rule_options);
 
   const host = await codeHost();
   const suspended = await installationSuspended(db, repository.installation_id);
@@ -73,6 +73,7 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
   // the CLI, the service does not turn those off by default (a user turns them off with PUT /api/rule-settings).
   const disabled = new Set(context.disabled_rules);
   const { maxEngineMs, ...limits } = env().scanLimits;
+  const { scanRepository, apiFixes } = await engine;
   const result = scanRepository(snapshot.files, {
     ruleset: request.ruleset,
     isEnabled: (ruleId) => !disabled.has(ruleId),
@@ -102,14 +103,44 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
   return { scan_id: recorded.scan_id, repo_id: repository.id, counts: result.counts, findings: withFixes };
 }
 
+interface Engine {
+  scanRepository: typeof scanRepository;
+  apiFixes: typeof apiFixes;
+}
+let engineModules: Promise<Engine> | undefined;
+
+/**
+ * The engine and its fixes (most of the endpoint's code: the rules, the YAML parser, the diff library),
+ * imported on the first scan of the process instead of when the endpoint module loads. Each scan starts
+ * this before its first database round trip, so the loading runs while the database and GitHub answer
+ * rather than before the request is even read. A failed import is tried again by the next scan.
+ */
+export function loadEngine(): Promise<Engine> {
+  engineModules ??= Promise.all([import('../engine/scan.js'), import('../engine/fixes/apply.js')]).then(
+    ([{ scanRepository }, { apiFixes }]) => ({ scanRepository, apiFixes }),
+    (error: unknown) => {
+      engineModules = undefined;
+      throw error;
+    },
+  );
+  const loading = engineModules;
+  // A scan that fails before it needs the engine (404, 429, GitHub down) must not leave a rejection unhandled.
+  loading.catch(() => undefined);
+  return loading;
+}
+
 /**
  * The options of the user's rule settings, checked again: they were valid when stored, but a rule's schema may
  * have tightened since. Such options are never dropped silently (a policy would quietly stop applying): the
- * scan is refused with what to change.
+ * scan is refused with what to change. The rule catalog and the option schemas are loaded only for a user
+ * who has stored options.
  */
-function storedRuleOptions(stored: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
+async function storedRuleOptions(stored: Readonly<Record<string, unknown>> | undefined): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
-  for (const [ruleId, options] of Object.entries(stored ?? {})) {
+  const entries = Object.entries(stored ?? {});
+  if (entries.length === 0) return out;
+  const [{ isKnownRule }, { checkRuleOptions }] = await Promise.all([import('../engine/catalog.js'), import('../engine/rule-options.js')]);
+  for (const [ruleId, options] of entries) {
     // A rule this version no longer has: nothing would apply its options.
     if (!isKnownRule(ruleId)) continue;
     const checked = checkRuleOptions(ruleId, options);
