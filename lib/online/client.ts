@@ -19,6 +19,11 @@ export interface GitHubAnswer {
 export interface GitHubReader {
   get(path: string): Promise<GitHubAnswer>;
   graphql?(query: string, variables: Record<string, unknown>): Promise<GitHubAnswer>;
+  /**
+   * How many GraphQL queries may start together now (a budgeted reader: 1 until GitHub has said how many
+   * points remain, then what the share leaves). Absent: no limit of the reader's own.
+   */
+  graphqlAllowance?(): number;
 }
 
 export interface FetchReaderOptions {
@@ -124,6 +129,22 @@ export class BudgetedReader implements GitHubReader {
     this.#deadline = options.deadline ?? Infinity;
     // Bound `this` for callers that take the method alone; absent when the inner reader has no GraphQL.
     if (reader.graphql === undefined) this.graphql = undefined;
+  }
+
+  /**
+   * Moves the time after which no request starts (epoch ms): the service reads ahead during the snapshot
+   * under the snapshot's deadline, then gives the audit after the engine its own.
+   */
+  setDeadline(deadline: number): void {
+    this.#deadline = deadline;
+  }
+
+  graphqlAllowance(): number {
+    if (this.#exhausted !== null || this.#graphqlExhausted !== null) return 0;
+    const requests = Math.max(0, this.#limit - this.requests);
+    // Until a first answer says how many points remain, one query at a time: the share is not known yet.
+    if (this.graphqlRequests === 0) return Math.min(1, requests);
+    return Math.min(requests, Math.max(0, this.#graphqlLimit - this.graphqlPoints));
   }
 
   /** Null while requests may still be made; else why not. */
