@@ -1,7 +1,7 @@
 import type { User } from '../auth.js';
 import { codeHost } from '../codehost/index.js';
 import { database } from '../db/connection.js';
-import { consumeRateLimit, installationSuspended, recordScan, scanContext } from '../db/operations.js';
+import { consumeRateLimit, installationSuspended, recordScan, scanContext, setActionReferences } from '../db/operations.js';
 import type { Database } from '../db/port.js';
 import type { StoredFinding } from '../db/types.js';
 import type { ApiFix, apiFixes } from '../engine/fixes/apply.js';
@@ -50,6 +50,8 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
   const deadline = Date.now() + SNAPSHOT_DEADLINE_MS;
   // The engine loads while the database and GitHub answer (see loadEngine).
   const engine = loadEngine();
+  const onlineModule = import('../online/service.js');
+  onlineModule.catch(() => undefined);
   const db = await database();
   const [context] = await Promise.all([scanContext(db, user.id, request.repo_id), enforceRateLimit(db, user.id)]);
   if (context === null) throw notFound();
@@ -59,6 +61,16 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
   const host = await codeHost();
   const suspended = await installationSuspended(db, repository.installation_id);
   checkInstallationUsable(host, { installationId: repository.installation_id, account: repository.full_name.split('/')[0] ?? repository.full_name, suspended });
+  const disabled = new Set(context.disabled_rules);
+  const isEnabled = (ruleId: string) => !disabled.has(ruleId);
+  // The online audits read ahead, beside the snapshot, what the previous scan's `uses:` need (lib/online/service.ts).
+  const online =
+    host.onlineReader === undefined
+      ? undefined
+      : onlineModule.then(({ startOnlineAudits }) =>
+          startOnlineAudits({ reader: () => host.onlineReader?.(repository.installation_id, { deadline }), db, previous: context.action_references ?? [], isEnabled, deadline }),
+        );
+  online?.catch(() => undefined);
   const snapshot = await host.fetchSnapshot(
     {
       installationId: repository.installation_id,
@@ -71,34 +83,26 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
 
   // The API contract enables every rule without a stored preference, pedantic (hygiene) ones included: unlike
   // the CLI, the service does not turn those off by default (a user turns them off with PUT /api/rule-settings).
-  const disabled = new Set(context.disabled_rules);
   const { maxEngineMs, ...limits } = env().scanLimits;
   const { scanRepository, apiFixes } = await engine;
   const result = scanRepository(snapshot.files, {
     ruleset: request.ruleset,
-    isEnabled: (ruleId) => !disabled.has(ruleId),
+    isEnabled,
     settings: snapshot.settings,
     repository: repository.full_name,
     ruleOptions,
     online: host.onlineReader !== undefined,
     limits: { ...limits, deadline: Date.now() + maxEngineMs },
   });
-  if (host.onlineReader !== undefined) {
-    const { withOnlineAudits } = await import('../online/service.js');
-    const onlineDeadline = Date.now() + ONLINE_DEADLINE_MS;
-    await withOnlineAudits(result, {
-      reader: () => host.onlineReader?.(repository.installation_id, { deadline: onlineDeadline }),
-      db,
-      files: snapshot.files,
-      isEnabled: (ruleId) => !disabled.has(ruleId),
-      deadline: onlineDeadline,
-    });
-  }
+  const references = online === undefined ? undefined : await (await online).finish(result, snapshot.files, Date.now() + ONLINE_DEADLINE_MS);
   // Each finding's fix (a diff, or the settings call), computed from the same snapshot; bounded (apiFixes),
   // and stored with the scan so the stored reads show what this response shows.
-  const fixes = boundFixes(apiFixes(snapshot.files, result.findings, repository.full_name, { ruleset: request.ruleset, isEnabled: (ruleId) => !disabled.has(ruleId), settings: snapshot.settings, ruleOptions }));
+  const fixes = boundFixes(apiFixes(snapshot.files, result.findings, repository.full_name, { ruleset: request.ruleset, isEnabled, settings: snapshot.settings, ruleOptions }));
   const findings: StoredFinding[] = result.records.map((record, i) => withFix({ ...record.finding, job: record.job, fingerprint: record.fingerprint }, fixes[i]));
-  const recorded = await recordScan(db, user.id, { repositoryId: repository.id, ruleset: request.ruleset, counts: result.counts, findings });
+  const [recorded] = await Promise.all([
+    recordScan(db, user.id, { repositoryId: repository.id, ruleset: request.ruleset, counts: result.counts, findings }),
+    rememberReferences(db, user.id, repository.id, context.action_references ?? [], references),
+  ]);
   const withFixes = result.findings.map((finding, i) => withFix(finding, fixes[i]));
   return { scan_id: recorded.scan_id, repo_id: repository.id, counts: result.counts, findings: withFixes };
 }
@@ -172,6 +176,15 @@ export function boundFixes(fixes: readonly (ApiFix | null | undefined)[]): (ApiF
 
 function withFix<T extends object>(finding: T, fix: ApiFix | null | undefined): T & { fix?: ApiFix } {
   return fix === null || fix === undefined ? finding : { ...finding, fix };
+}
+
+/**
+ * Stores the scan's `uses:` references for the next scan's read-ahead, when they changed. Beside
+ * `recordScan` (no round trip of its own); a failure only costs the next scan a round trip to GitHub.
+ */
+async function rememberReferences(db: Database, userId: string, repositoryId: string, previous: readonly string[], current: readonly string[] | undefined): Promise<void> {
+  if (current === undefined || (current.length === previous.length && current.every((key, i) => key === previous[i]))) return;
+  await setActionReferences(db, userId, repositoryId, current).catch(() => undefined);
 }
 
 /** Counts the scan against the user's limit (kept in the database, so it holds across instances); 429 when spent. */
