@@ -403,9 +403,9 @@ export class Facts {
       if (!this.#known.has(`tags:${p}`) && !this.#missing.has(p)) need(p).tags = { after: null };
     }
     for (const s of archivable) if (!this.#known.has(`archived:${s}`) && !this.#missing.has(s)) need(s).archived = true;
-    if (needs.size === 0) return;
-    // What this batch could not ask is what its reason describes (an earlier batch's failure no longer applies).
-    this.graphqlFailure = null;
+    // GraphQL given up earlier in this run (the read-ahead's query failed): the rest is read over REST, as it
+    // would have been had the audit asked everything at once.
+    if (needs.size === 0 || this.graphqlFailure !== null) return;
     const lists = new Map<string, { items: [string, string][]; pages: number }>();
     let round = [...needs.entries()];
     for (let pass = 0; pass < MAX_LIST_PAGES && round.length > 0; pass++) {
