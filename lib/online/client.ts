@@ -171,6 +171,14 @@ export class BudgetedReader implements GitHubReader {
     try {
       answer = await run();
     } catch (error) {
+      // A reader found to have no GraphQL only when asked (the service's, whose token comes later): nothing
+      // was sent, and the facts are read over REST.
+      if (error instanceof GraphQLUnavailable) {
+        this.requests--;
+        if (kind === 'graphql') this.graphqlRequests--;
+        this.#graphqlExhausted = error.message;
+        throw error;
+      }
       // Unreachable or timing out: asking again for every reference would only multiply the wait.
       this.#exhausted = `GitHub could not be reached (${error instanceof Error ? error.message : String(error)})`;
       throw new BudgetExhausted(this.#exhausted);

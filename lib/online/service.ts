@@ -4,7 +4,7 @@ import { joinExtraRecords } from '../engine/suppress.js';
 import { emptyCounts, type FindingRecord, type RepositoryFile } from '../engine/types.js';
 import type { CacheEntry, FactCache } from './cache.js';
 import { prefetchFacts, type Facts } from './audit.js';
-import { BudgetedReader, type GitHubReader } from './client.js';
+import { BudgetedReader, GraphQLUnavailable, type GitHubReader } from './client.js';
 import { DatabaseFactCache } from './db-cache.js';
 import { auditRepository } from './index.js';
 import { collectReferences, referenceKeys, referencesOfKeys } from './refs.js';
@@ -21,7 +21,7 @@ export interface ServiceOnlineOptions {
 
 export interface OnlineStart {
   /** The installation's reader; a failure to get one leaves every reference unassessed. */
-  reader: () => Promise<GitHubReader> | undefined;
+  reader: () => Promise<GitHubReader | undefined> | undefined;
   db: Database;
   /** The repository's references at its previous scan (`referenceKeys`): asked about while the snapshot is fetched. */
   previous: readonly unknown[];
@@ -40,21 +40,32 @@ export interface OnlinePass {
 }
 
 /**
- * The service's online pass, started before the snapshot: the installation's reader (the token request is
- * shared with the snapshot's), and the facts the previous scan's references need, from the shared cache
+ * The service's online pass, started before the snapshot: the installation's reader (`reader` may wait for
+ * the caller's checks; the token request is shared with the snapshot's), and the facts the previous scan's references need, from the shared cache
  * and one batched GraphQL round, in parallel with the snapshot. The round trip the audit would add after
  * the snapshot is then only spent when the repository's `uses:` changed (or on its first scan). One budget
  * (10% of the installation's remaining rate limits) covers both parts. Never throws.
  */
 export function startOnlineAudits(options: OnlineStart): OnlinePass {
   const cache = tolerant(new DatabaseFactCache(options.db));
-  const reader = readerOf(options.reader).then((inner) => new BudgetedReader(inner, { deadline: options.deadline }));
+  // The reader is asked for now, and each request waits for it: the cache lookup starts at once, while
+  // the caller checks the installation and the token is fetched.
+  const inner = readerOf(options.reader);
+  const budgeted = new BudgetedReader(
+    {
+      get: async (path) => (await inner).get(path),
+      graphql: async (query, variables) => {
+        const reader = await inner;
+        if (reader.graphql === undefined) throw new GraphQLUnavailable('this reader has no GraphQL');
+        return reader.graphql(query, variables);
+      },
+    },
+    { deadline: options.deadline },
+  );
   const previous = referencesOfKeys(options.previous);
-  const ahead: Promise<Facts | undefined> =
-    previous.length === 0 ? Promise.resolve(undefined) : reader.then((r) => prefetchFacts(previous, { reader: r, cache, isEnabled: options.isEnabled })).catch(() => undefined);
+  const ahead: Promise<Facts | undefined> = previous.length === 0 ? Promise.resolve(undefined) : prefetchFacts(previous, { reader: budgeted, cache, isEnabled: options.isEnabled }).catch(() => undefined);
   return {
     async finish(result, files, deadline) {
-      const budgeted = await reader;
       budgeted.setDeadline(deadline);
       const facts = await ahead;
       await audit(result, files, { reader: budgeted, cache, isEnabled: options.isEnabled, ...(facts === undefined ? {} : { facts }) });
@@ -74,7 +85,7 @@ export async function withOnlineAudits(result: ScanResult, options: ServiceOnlin
   await startOnlineAudits({ reader: options.reader, db: options.db, previous: [], isEnabled: options.isEnabled, deadline: options.deadline }).finish(result, options.files, options.deadline);
 }
 
-async function readerOf(reader: () => Promise<GitHubReader> | undefined): Promise<GitHubReader> {
+async function readerOf(reader: () => Promise<GitHubReader | undefined> | undefined): Promise<GitHubReader> {
   try {
     return (await reader()) ?? unreachable('no reader');
   } catch (error) {

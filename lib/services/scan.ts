@@ -59,18 +59,28 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
   const ruleOptions = await storedRuleOptions(context.rule_options);
 
   const host = await codeHost();
-  const suspended = await installationSuspended(db, repository.installation_id);
-  checkInstallationUsable(host, { installationId: repository.installation_id, account: repository.full_name.split('/')[0] ?? repository.full_name, suspended });
   const disabled = new Set(context.disabled_rules);
   const isEnabled = (ruleId: string) => !disabled.has(ruleId);
-  // The online audits read ahead, beside the snapshot, what the previous scan's `uses:` need (lib/online/service.ts).
+  const usable = installationSuspended(db, repository.installation_id).then((suspended) =>
+    checkInstallationUsable(host, { installationId: repository.installation_id, account: repository.full_name.split('/')[0] ?? repository.full_name, suspended }),
+  );
+  usable.catch(() => undefined);
+  // The online audits read ahead, beside the snapshot, what the previous scan's `uses:` need
+  // (lib/online/service.ts): the shared cache at once, GitHub once the installation is known usable.
   const online =
     host.onlineReader === undefined
       ? undefined
       : onlineModule.then(({ startOnlineAudits }) =>
-          startOnlineAudits({ reader: () => host.onlineReader?.(repository.installation_id, { deadline }), db, previous: context.action_references ?? [], isEnabled, deadline }),
+          startOnlineAudits({
+            reader: () => usable.then(() => host.onlineReader?.(repository.installation_id, { deadline })),
+            db,
+            previous: context.action_references ?? [],
+            isEnabled,
+            deadline,
+          }),
         );
   online?.catch(() => undefined);
+  await usable;
   const snapshot = await host.fetchSnapshot(
     {
       installationId: repository.installation_id,
