@@ -94,7 +94,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Workflow token permissions not declared",
     severity: "MEDIUM",
     surface: "workflow",
-    description: "A workflow declares no `permissions:` and some of its jobs declare none either, so their GITHUB_TOKEN gets the repository default, which is read-write on many repositories. One finding per workflow file; HIGH when an outsider can trigger the workflow (`pull_request_target`, `issue_comment`, `workflow_run` ...) and a job checks out or downloads what a pull request produced, or puts event data into a script.",
+    description: "A workflow declares no `permissions:` and some of its jobs declare none either, so their GITHUB_TOKEN gets the repository default, which is read-write on many repositories. One finding per workflow file when no job declares any, else one per job without its own; HIGH when an outsider can trigger the workflow (`pull_request_target`, `issue_comment`, `workflow_run` ...) and a job checks out pull request code or downloads its artifacts, or puts outsider text into a script, in a step no gate (trusted-author condition, maintainer approval) covers.",
     recommendation: "Add `permissions: {}` (or `contents: read`) at the top of the workflow and grant each job only the scopes it needs in its own `permissions:` block.",
     fix: { safe: true },
   },
@@ -306,7 +306,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Cache restored in a release or publishing workflow",
     severity: "HIGH",
     surface: "workflow",
-    description: "A workflow triggered by tags or releases, or a job that publishes (package upload, `gh release`, image push) or feeds one, restores a GitHub Actions cache (`actions/cache`, or a `setup-*` action with caching). Any workflow run on the default branch can write those cache entries, so code injected anywhere there (a compromised test dependency, an injected script) can plant files the release then ships. MEDIUM for a `pull_request_target` job whose cache key, or content, the pull request controls, and for a `workflow_run` job that follows runs a pull request can start, restores a cache and then uses stored secrets.",
+    description: "A workflow triggered by tags or releases, or a job that publishes (package upload, `gh release`, image push) or feeds one, restores a GitHub Actions cache (`actions/cache`, or a `setup-*` action with caching). Any workflow run on the default branch can write those cache entries, so code injected anywhere there can plant files the release then ships. HIGH when a workflow of the repository runs an outsider's code or text in the default branch's cache scope (a checkout of pull request code or an injection under `pull_request_target`, `workflow_run`, `issue_comment` ...); MEDIUM when only collaborators' merged code and what default-branch runs download write it. MEDIUM also for a `pull_request_target` job whose cache key, or content, the pull request controls, and for a `workflow_run` job that follows runs a pull request can start, restores a cache and then uses stored secrets.",
     recommendation: "Do not restore caches in release and publishing jobs: build them from a clean state (`cache: false`, `lookup-only: true`, no `actions/cache`). Under `pull_request_target`, do not save caches from pull request data.",
   },
   {

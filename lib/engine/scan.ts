@@ -354,14 +354,23 @@ class Collector {
   ): ScanResult {
     const sorted = this.#pending.sort((a, b) => compareFindings(a.finding, b.finding));
     let records: FindingRecord[] = [];
-    const seenPositions = new Set<string>();
-    const seenAnchors = new Map<string, number>();
+    // One finding per (file, line, column, rule): in this order such findings are neighbours, the most severe
+    // first. Settings findings all sit at line 0: there, only an identical finding is a duplicate.
+    const seenSettings = new Set<string>();
+    let previous: Finding | null = null;
+    // Occurrences of each identity (rule, job, anchor) in the file at hand: findings come file by file.
+    let seenAnchors = new Map<string, number>();
     for (const { finding: f, job, anchor } of sorted) {
-      // Settings findings all sit at line 0: there, only an identical finding is a duplicate.
-      const position = `${f.file}\0${f.line}\0${f.column}\0${f.rule_id}${f.line === 0 ? `\0${f.description}` : ''}`;
-      if (seenPositions.has(position)) continue;
-      seenPositions.add(position);
-      const identity = `${f.rule_id}\0${f.file}\0${job ?? ''}\0${anchor}`;
+      if (f.line === 0) {
+        const position = `${f.file}\0${f.column}\0${f.rule_id}\0${f.description}`;
+        if (seenSettings.has(position)) continue;
+        seenSettings.add(position);
+      } else if (previous !== null && previous.line === f.line && previous.column === f.column && previous.rule_id === f.rule_id && previous.file === f.file) {
+        continue;
+      }
+      if (previous !== null && previous.file !== f.file) seenAnchors = new Map();
+      previous = f;
+      const identity = `${f.rule_id}\0${job ?? ''}\0${anchor}`;
       const occurrence = seenAnchors.get(identity) ?? 0;
       seenAnchors.set(identity, occurrence + 1);
       records.push({ finding: f, job, fingerprint: findingFingerprint(f.rule_id, f.file, job, anchor, occurrence) });

@@ -96,6 +96,20 @@ export function pipelines(line: ScriptSpan): readonly Pipeline[] {
   return result;
 }
 
+/** Adds `text[start, end)` (trimmed, when not blank) to `commands`. A plain function: no closure per line. */
+function pushCommand(commands: ScriptSpan[], line: ScriptSpan, start: number, end: number): void {
+  const chunk = line.text.slice(start, end);
+  const lead = chunk.length - chunk.trimStart().length;
+  if (chunk.trim() !== '') commands.push({ text: chunk.trim(), offset: line.offset + start + lead });
+}
+
+/** Ends a pipeline: moves its commands, if any, to `result` and returns the next pipeline's (empty) list. */
+function endPipeline(result: Pipeline[], commands: ScriptSpan[], line: ScriptSpan): ScriptSpan[] {
+  if (commands.length === 0) return commands;
+  result.push({ commands, offset: commands[0]?.offset ?? line.offset });
+  return [];
+}
+
 function splitPipelines(line: ScriptSpan): Pipeline[] {
   const result: Pipeline[] = [];
   let commands: ScriptSpan[] = [];
@@ -103,15 +117,6 @@ function splitPipelines(line: ScriptSpan): Pipeline[] {
   let quote: string | null = null;
   let depth = 0;
   const text = line.text;
-  const flush = (end: number, endsPipeline: boolean) => {
-    const chunk = text.slice(start, end);
-    const lead = chunk.length - chunk.trimStart().length;
-    if (chunk.trim() !== '') commands.push({ text: chunk.trim(), offset: line.offset + start + lead });
-    if (endsPipeline && commands.length > 0) {
-      result.push({ commands, offset: commands[0]?.offset ?? line.offset });
-      commands = [];
-    }
-  };
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quote !== null) {
@@ -138,28 +143,34 @@ function splitPipelines(line: ScriptSpan): Pipeline[] {
     }
     if (depth > 0) continue;
     if (c === '#' && (i === 0 || isSpace(text.charCodeAt(i - 1)))) {
-      flush(i, true);
+      pushCommand(commands, line, start, i);
+      commands = endPipeline(result, commands, line);
       start = text.length;
       break;
     }
     if (c === '|' && text[i + 1] === '|') {
-      flush(i, true);
+      pushCommand(commands, line, start, i);
+      commands = endPipeline(result, commands, line);
       i++;
       start = i + 1;
     } else if (c === '|') {
-      flush(i, false);
+      pushCommand(commands, line, start, i);
       start = i + 1;
     } else if (c === '&' && text[i + 1] === '&') {
-      flush(i, true);
+      pushCommand(commands, line, start, i);
+      commands = endPipeline(result, commands, line);
       i++;
       start = i + 1;
     } else if (c === ';' || (c === '&' && text[i + 1] !== '>' && text[i - 1] !== '>')) {
-      flush(i, true);
+      pushCommand(commands, line, start, i);
+      commands = endPipeline(result, commands, line);
       start = i + 1;
     }
   }
-  if (start < text.length) flush(text.length, true);
-  else if (commands.length > 0) result.push({ commands, offset: commands[0]?.offset ?? line.offset });
+  if (start < text.length) {
+    pushCommand(commands, line, start, text.length);
+    endPipeline(result, commands, line);
+  } else if (commands.length > 0) result.push({ commands, offset: commands[0]?.offset ?? line.offset });
   return result;
 }
 

@@ -35,7 +35,7 @@ export function stepDownloads(step: Step): ForeignDownload[] {
     if (slug === 'actions/download-artifact' && hasInput(step, 'run-id')) {
       return [download(step, step.uses, `actions/download-artifact with \`run-id: ${getText(step.with, 'run-id') ?? ''}\``, getText(step.with, 'path'))];
     }
-    if (CROSS_RUN_ACTIONS.has(slug)) return [download(step, step.uses, slug, getText(step.with, 'path'))];
+    if (CROSS_RUN_ACTIONS.has(slug)) return trustedRunsOnly(step) ? [] : [download(step, step.uses, slug, getText(step.with, 'path'))];
     if (slug === 'actions/github-script') {
       const script = getText(step.with, 'script');
       if (script === null || !/\bdownloadArtifact\b/.test(script)) return [];
@@ -61,6 +61,20 @@ export function stepDownloads(step: Step): ForeignDownload[] {
 
 function download(step: Step, node: YNode, how: string, destination: string | null): ForeignDownload {
   return { step, node, how, destination, isolated: destination !== null && ISOLATED.test(destination) };
+}
+
+/** Events only collaborators (or GitHub on their behalf) cause: their runs' artifacts are the base repository's. */
+const TRUSTED_RUN_EVENTS = /^(push|schedule|workflow_dispatch|release|merge_group)$/;
+
+/**
+ * `dawidd6/action-download-artifact` searching runs by `event:` alone (no `run_id`, `run_number`, `commit` or
+ * `pr` naming the triggering or a pull request's run): with a collaborator-only event such as `push`, it
+ * downloads from the base repository's own runs (vuejs/core's size-report fetches the base branch's `push`
+ * size data), whatever branch name a pull request picks.
+ */
+function trustedRunsOnly(step: Step): boolean {
+  const event = getText(step.with, 'event');
+  return event !== null && TRUSTED_RUN_EVENTS.test(event.trim()) && !['run_id', 'run_number', 'commit', 'pr'].some((name) => hasInput(step, name));
 }
 
 function hasInput(step: Step, name: string): boolean {

@@ -1,4 +1,5 @@
 import { expressionsOf, findExpressions } from '../expressions/extract.js';
+import { fileScalars, occurrencesIn } from './file-scalars.js';
 import { parseExpression, type Expr } from '../expressions/parse.js';
 import type { Action, Job, Workflow } from '../model/workflow.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
@@ -32,18 +33,25 @@ export function expressionSites(model: Workflow | Action): ExpressionSite[] {
   if (cached !== undefined) return cached;
   const conditions = new Set<YNode>();
   const sites: ExpressionSite[] = [];
+  const tree = fileScalars(model).tree;
   if (model.kind === 'workflow') {
     for (const job of model.jobs) {
       if (job.if !== undefined) conditions.add(job.if);
       for (const step of job.steps) if (step.if !== undefined) conditions.add(step.if);
     }
     for (const pair of model.root.pairs) {
-      if (keyText(pair.key) !== 'jobs') collect(model, pair.value, null, conditions, sites);
+      if (keyText(pair.key) === 'jobs') continue;
+      if (tree) collectByRange(model, pair.value, null, [], sites);
+      else collect(model, pair.value, null, conditions, sites);
     }
-    for (const job of model.jobs) collect(model, job.node, job, conditions, sites);
+    for (const job of model.jobs) {
+      if (tree) collectByRange(model, job.node, job, [job.if, ...job.steps.map((s) => s.if)], sites);
+      else collect(model, job.node, job, conditions, sites);
+    }
   } else {
     for (const step of model.steps) if (step.if !== undefined) conditions.add(step.if);
-    collect(model, model.root, null, conditions, sites);
+    if (tree) collectByRange(model, model.root, null, model.steps.map((s) => s.if), sites);
+    else collect(model, model.root, null, conditions, sites);
   }
   sites.sort((a, b) => a.offset - b.offset);
   cache.set(model, sites);
@@ -63,6 +71,27 @@ function collect(model: Workflow | Action, node: YNode, job: Job | null, conditi
       if (occurrence.expr === null) continue;
       sites.push({ expr: occurrence.expr, source: occurrence.span.source, scalar, offset: occurrence.offset, condition: false, job });
     }
+  }
+}
+
+/**
+ * `collect` for a tree-shaped file (see file-scalars.ts): the `${{ }}` of the region come from the file's
+ * extraction, and its conditions (`own`: in a tree they lie in this region and nowhere else) replace those
+ * of their scalar when GitHub evaluates them as one expression. Sites are sorted by offset afterwards, and in
+ * a tree no two share one, so the order is `collect`'s.
+ */
+function collectByRange(model: Workflow | Action, node: YNode, job: Job | null, own: readonly (YNode | undefined)[], sites: ExpressionSite[]): void {
+  let evaluated: Set<YNode> | undefined;
+  for (const candidate of own) {
+    if (candidate?.kind !== 'scalar' || typeof candidate.value !== 'string') continue;
+    const condition = conditionOf(model, candidate);
+    if (condition === null) continue;
+    sites.push({ ...condition, scalar: candidate, condition: true, job });
+    (evaluated ??= new Set()).add(candidate);
+  }
+  for (const occurrence of occurrencesIn(model, node)) {
+    if (occurrence.expr === null || evaluated?.has(occurrence.scalar) === true) continue;
+    sites.push({ expr: occurrence.expr, source: occurrence.span.source, scalar: occurrence.scalar, offset: occurrence.offset, condition: false, job });
   }
 }
 

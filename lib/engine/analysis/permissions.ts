@@ -1,5 +1,10 @@
+import { expressionsOf } from '../expressions/extract.js';
+import { stepScope, type TaintAnalyzer } from '../expressions/taint.js';
 import type { RepositoryModel } from '../model/repository.js';
-import type { Job, Workflow } from '../model/workflow.js';
+import type { Job, Step, Workflow } from '../model/workflow.js';
+import { foreignDownloads } from './artifacts.js';
+import { untrustedCheckouts } from './pr-head.js';
+import { everyPathGuarded, stepTrust } from './trust-guards.js';
 import { keyText, scalarText, type YNode, type YScalar } from '../yaml/model.js';
 
 /** A `<scope>: write` entry of a `permissions:` mapping. */
@@ -78,4 +83,42 @@ export function jobUsesScope(job: Job, scope: string): boolean {
   const pattern = SCOPE_USES[scope];
   if (pattern === undefined) return true;
   return pattern.test(job.workflow.file.text.slice(job.node.start, job.node.end));
+}
+
+/**
+ * Why outside input can steer a job that holds the token, or null: it checks out pull request code or downloads
+ * the triggering run's artifacts (the analyses of `untrusted-checkout` and `artifact-poisoning`: a checkout of
+ * the base branch, or of a branch name in the base repository, is not outside input), or splices event text an
+ * outsider chooses (free or structured text, not a number or a login) into a script.
+ */
+export function outsiderInput(context: { repository: RepositoryModel; taint: TaintAnalyzer }, jobs: readonly Job[], outsider: readonly string[], withGates: boolean): string | null {
+  const codeTrigger = outsider.find((t) => t === 'pull_request_target' || t === 'workflow_run');
+  for (const job of jobs) {
+    if (codeTrigger !== undefined) {
+      const checkout = untrustedCheckouts(job, context.repository).find((c) => !withGates || !gated(c.step));
+      if (checkout !== undefined) return `job \`${job.id}\` checks out pull request code (${checkout.how}) on \`${checkout.trigger}\``;
+      const download = foreignDownloads(job).find((d) => !withGates || !gated(d.step));
+      if (download !== undefined && job.workflow.triggers.some((t) => t.name === 'workflow_run')) return `job \`${job.id}\` downloads the triggering run's artifacts (${download.how}) on \`workflow_run\``;
+    }
+    for (const step of job.steps) {
+      // A step only trusted authors or a maintainer's approval reach (a same-repository condition, a member's
+      // comment, a label on a `labeled`-only workflow, an environment with required reviewers) is no outsider's.
+      if (withGates && gated(step)) continue;
+      if (step.run === undefined) continue;
+      const scope = stepScope(step);
+      for (const occurrence of expressionsOf(step.owner.file, step.run)) {
+        if (occurrence.expr === null) continue;
+        const taint = context.taint.ofExpression(occurrence.expr, scope);
+        if (taint !== null && (taint.level === 'arbitrary' || taint.level === 'structured') && taint.controller === 'external') {
+          return `job \`${job.id}\` puts \`${taint.source}\` into a \`run:\` script`;
+        }
+      }
+    }
+  }
+  return null;
+}
+
+/** True when every way the step runs passes a guard outsiders cannot pass (an environment only with known reviewers). */
+export function gated(step: Step): boolean {
+  return everyPathGuarded(stepTrust(step), (g) => g.kind !== 'bypassable-label' && (g.kind !== 'environment' || g.reviewed === true));
 }

@@ -9,7 +9,7 @@ import { logicalLines, words } from '../shell.js';
 import { get, getText, keyText, type YNode, type YScalar } from '../yaml/model.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 import { githubScriptOutputValues, outputSources } from './script-outputs.js';
-import { everyPathGuarded, stepTrust, type TrustGuardKind } from './trust-guards.js';
+import { everyPathGuarded, stepTrust, type TrustGuardKind, type TrustPaths } from './trust-guards.js';
 import { followsUntrustedRuns } from './workflow-run.js';
 import { dispatchGate } from './dispatch-gate.js';
 
@@ -47,6 +47,30 @@ const PR_REF_ACTIONS = new Set([
 /** An output value (JavaScript) that names the head of a pull request: `pr.data.head.sha`, `headRefName`. */
 const PR_HEAD_VALUE = /\bhead\b|head_?(sha|ref)|headRef/i;
 const MAX_DEPTH = 8;
+/** Lookups of the head's branch name (`gh pr view --json headRefName`, `pull.head.ref`). */
+const BRANCH_LOOKUP = /headRefName|head\.ref\b|head_ref\b|head_branch\b/;
+/** Lookups that name the head's commit or repository, or fetch its code: fork code, whatever else is looked up. */
+const CODE_LOOKUP = /headRefOid|head\.sha\b|head_sha\b|merge_commit_sha|headRepository|head\.repo\b|head_repository|refs\/pull\/|\bpull\/|gh\s+pr\s+checkout/;
+
+/** True when a script that looks up a pull request's head names only its branch, never its commit or repository. */
+function branchOnlyLookup(text: string): boolean {
+  return BRANCH_LOOKUP.test(text) && !CODE_LOOKUP.test(text);
+}
+
+function lookupText(branchOnly: boolean): string {
+  return branchOnly ? 'pull request head branch name looked up' : 'pull request head looked up';
+}
+
+/**
+ * Head references that are a branch name: `github.head_ref`, `...pull_request.head.ref`, `...workflow_run.head_branch`,
+ * or a looked-up `headRefName`, at the end of an evidence chain (`a <- b <- github.head_ref`).
+ */
+const BRANCH_NAME_EVIDENCE = /(?:^|<- )(?:github\.head_ref|github\.event\.pull_request\.head\.ref|github\.event\.workflow_run\.head_branch|github\.event\.workflow_run\.pull_requests\.\*\.head\.ref|pull request head branch name looked up by step .*)$/;
+
+/** True when an evidence chain of `prHeadReference` ends at a branch name, not a commit or a repository. */
+export function isBranchNameEvidence(evidence: string): boolean {
+  return BRANCH_NAME_EVIDENCE.test(evidence);
+}
 
 interface Scope {
   workflow: Workflow;
@@ -123,7 +147,7 @@ function fromPath(path: string[], scope: Scope, triggers: PrHeadTriggers, depth:
       const script = producer.run.value;
       const sources = outputSources(script, c);
       const text = sources === null ? script : sources.ranges.map(([from, to]) => script.slice(from, to)).join('\n');
-      if (PR_LOOKUP.test(text)) return `${dotted} <- pull request head looked up by step ${producer.name ?? producer.id ?? a}`;
+      if (PR_LOOKUP.test(text)) return `${dotted} <- ${lookupText(branchOnlyLookup(text))} by step ${producer.name ?? producer.id ?? a}`;
       // A `workflow_run` job that downloaded the triggering run's artifacts and reads a file into the output:
       // the pull request's build wrote that file (a head SHA, a branch, a repository name of its choosing).
       const download = earlierForeignDownload(producer);
@@ -140,7 +164,8 @@ function fromPath(path: string[], scope: Scope, triggers: PrHeadTriggers, depth:
     if (script?.kind !== 'scalar' || typeof script.value !== 'string') return null;
     const values = githubScriptOutputValues(script.value, c);
     if (values === null ? PR_LOOKUP.test(script.value) : values.some((v) => PR_HEAD_VALUE.test(v))) {
-      return `${dotted} <- pull request head looked up by step ${producer.name ?? producer.id ?? a}`;
+      const branch = values === null ? branchOnlyLookup(script.value) : values.every((v) => !PR_HEAD_VALUE.test(v) || branchOnlyLookup(v));
+      return `${dotted} <- ${lookupText(branch)} by step ${producer.name ?? producer.id ?? a}`;
     }
     return null;
   }
@@ -258,6 +283,12 @@ export interface UntrustedCheckout {
    * an approval of unknown strength (the workflow cannot show whether it has required reviewers): not this.
    */
   gated: boolean;
+  /**
+   * The checkout pins the approved commit and only a deployment environment approves the run, whose required
+   * reviewers could not be checked (no settings snapshot): `environment \`name\``. With reviewers nothing is
+   * wrong; without, anyone's pull request runs.
+   */
+  uncheckedEnvironment?: string;
 }
 
 /** Guards that stand for a maintainer's approval of the pull request as it was at that moment. */
@@ -284,6 +315,9 @@ export function untrustedCheckouts(job: Job, repository: RepositoryModel): Untru
     const found: Omit<UntrustedCheckout, 'approved' | 'trigger' | 'gated'>[] = [];
     for (const input of checkoutInputs(step)) {
       const evidence = prHeadReference(input.node, { workflow, job, step }, triggers);
+      // A branch name names a branch of the checked-out repository: the base one, whose branches only
+      // collaborators create, unless `repository:` names the head's (then that input is the evidence).
+      if (evidence !== null && input.name === 'ref' && isBranchNameEvidence(evidence)) continue;
       if (evidence !== null) {
         found.push({ step, node: input.node, how: `\`${input.name}: ${String(input.node.value).trim()}\``, evidence: `\`${evidence}\`` });
         break;
@@ -298,13 +332,23 @@ export function untrustedCheckouts(job: Job, repository: RepositoryModel): Untru
     const trust = stepTrust(step);
     if (everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label' && !APPROVALS.has(g.kind))) continue;
     const approved = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label');
-    if (approved && found.every((c) => IMMUTABLE.has(c.evidence))) continue;
+    // An environment counts as an approval of the commit it pins only when its reviewers are known (settings);
+    // offline it may hold the run or not, so the checkout is reported, saying the reviewers were not checked.
+    const knownApproval = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label' && (g.kind !== 'environment' || g.reviewed === true));
+    const pinned = found.every((c) => IMMUTABLE.has(c.evidence));
+    if (knownApproval && pinned) continue;
+    const unchecked = approved && pinned ? { uncheckedEnvironment: environmentOf(trust) } : {};
     const dispatcher = dispatched?.holds === true ? { dispatcher: dispatched.by } : {};
     // Every way to run passes a maintainer's act or a trust condition (not an environment of unknown strength).
     const gated = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label' && g.kind !== 'environment');
-    for (const checkout of found) result.push({ ...checkout, approved, gated, ...dispatcher, trigger: triggerOf(checkout.evidence, triggers) });
+    for (const checkout of found) result.push({ ...checkout, approved, gated, ...dispatcher, ...unchecked, trigger: triggerOf(checkout.evidence, triggers) });
   }
   return result;
+}
+
+/** The environment guard of a job's ways to run, as `environment \`name\``. */
+function environmentOf(trust: TrustPaths): string {
+  return trust.flat().find((g) => g.kind === 'environment')?.condition ?? 'an environment';
 }
 
 function triggerOf(evidence: string, triggers: PrHeadTriggers): string {

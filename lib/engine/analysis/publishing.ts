@@ -1,4 +1,5 @@
 import type { Job, Step, Workflow } from '../model/workflow.js';
+import { hasAny, scriptOf, wordMask, type WordMask } from './file-scripts.js';
 import { actionSlug } from '../model/uses.js';
 import { getText, isTruthy, get } from '../yaml/model.js';
 
@@ -11,21 +12,42 @@ export interface PublishingStep {
   evidence: string;
 }
 
-/** Shell commands that publish a package, image or release. */
-const COMMANDS: { pattern: RegExp; registry: Registry; evidence: string }[] = [
-  { pattern: /\b(npm|pnpm)\s+publish\b/, registry: 'npm', evidence: 'npm publish' },
-  { pattern: /\byarn\s+(npm\s+)?publish\b/, registry: 'npm', evidence: 'yarn publish' },
-  { pattern: /\bbun\s+publish\b/, registry: 'npm', evidence: 'bun publish' },
-  { pattern: /\btwine\s+upload\b/, registry: 'pypi', evidence: 'twine upload' },
-  { pattern: /\b(poetry|uv|hatch|flit|pdm)\s+publish\b/, registry: 'pypi', evidence: 'Python package publish' },
-  { pattern: /\bcargo\s+publish\b/, registry: 'crates', evidence: 'cargo publish' },
-  { pattern: /\bgem\s+push\b/, registry: 'rubygems', evidence: 'gem push' },
-  { pattern: /\b(dotnet\s+nuget|nuget)\s+push\b/, registry: 'nuget', evidence: 'nuget push' },
-  { pattern: /\bmvn\b[^\n]*\bdeploy\b|\bgradlew?\b[^\n]*\bpublish\w*/, registry: 'maven', evidence: 'Maven/Gradle publish' },
-  { pattern: /\b(docker|podman|buildah)\s+(image\s+)?push\b|\bdocker\s+buildx\s+build\b[^\n]*--push\b/, registry: 'container', evidence: 'image push' },
-  { pattern: /\bgh\s+release\s+(create|upload)\b/, registry: 'github-release', evidence: 'gh release' },
-  { pattern: /(?:^|[\s;&|(])goreleaser\s+(?:[^\n]*\s)?release\b/m, registry: 'github-release', evidence: 'goreleaser release' },
+/**
+ * Shell commands that publish a package, image or release. `needs`: words the script must contain for the
+ * pattern to match, each mask at least one of its words (see file-scripts.ts), so most scripts run no pattern.
+ */
+const COMMANDS: { pattern: RegExp; registry: Registry; evidence: string; needs: WordMask[] }[] = [
+  { pattern: /\b(npm|pnpm)\s+publish\b/, registry: 'npm', evidence: 'npm publish', needs: [wordMask('npm', 'pnpm'), wordMask('publish')] },
+  { pattern: /\byarn\s+(npm\s+)?publish\b/, registry: 'npm', evidence: 'yarn publish', needs: [wordMask('yarn'), wordMask('publish')] },
+  { pattern: /\bbun\s+publish\b/, registry: 'npm', evidence: 'bun publish', needs: [wordMask('bun'), wordMask('publish')] },
+  { pattern: /\btwine\s+upload\b/, registry: 'pypi', evidence: 'twine upload', needs: [wordMask('twine'), wordMask('upload')] },
+  {
+    pattern: /\b(poetry|uv|hatch|flit|pdm)\s+publish\b/,
+    registry: 'pypi',
+    evidence: 'Python package publish',
+    needs: [wordMask('poetry', 'uv', 'hatch', 'flit', 'pdm'), wordMask('publish')],
+  },
+  { pattern: /\bcargo\s+publish\b/, registry: 'crates', evidence: 'cargo publish', needs: [wordMask('cargo'), wordMask('publish')] },
+  { pattern: /\bgem\s+push\b/, registry: 'rubygems', evidence: 'gem push', needs: [wordMask('gem'), wordMask('push')] },
+  { pattern: /\b(dotnet\s+nuget|nuget)\s+push\b/, registry: 'nuget', evidence: 'nuget push', needs: [wordMask('nuget'), wordMask('push')] },
+  { pattern: /\bmvn\b[^\n]*\bdeploy\b|\bgradlew?\b[^\n]*\bpublish\w*/, registry: 'maven', evidence: 'Maven/Gradle publish', needs: [wordMask('mvn', 'gradle', 'gradlew')] },
+  {
+    pattern: /\b(docker|podman|buildah)\s+(image\s+)?push\b|\bdocker\s+buildx\s+build\b[^\n]*--push\b/,
+    registry: 'container',
+    evidence: 'image push',
+    needs: [wordMask('docker', 'podman', 'buildah'), wordMask('push')],
+  },
+  { pattern: /\bgh\s+release\s+(create|upload)\b/, registry: 'github-release', evidence: 'gh release', needs: [wordMask('gh'), wordMask('release')] },
+  {
+    pattern: /(?:^|[\s;&|(])goreleaser\s+(?:[^\n]*\s)?release\b/m,
+    registry: 'github-release',
+    evidence: 'goreleaser release',
+    needs: [wordMask('goreleaser'), wordMask('release')],
+  },
 ];
+
+/** Any word some publishing command needs: a script with none of them publishes nothing. */
+const ANY_COMMAND = wordMask('npm', 'pnpm', 'yarn', 'bun', 'twine', 'poetry', 'uv', 'hatch', 'flit', 'pdm', 'cargo', 'gem', 'nuget', 'mvn', 'gradle', 'gradlew', 'docker', 'podman', 'buildah', 'gh', 'goreleaser');
 
 /** Actions that publish. `when` narrows actions that publish only with some input. */
 const ACTIONS: Record<string, { registry: Registry; when?: (step: Step) => boolean }> = {
@@ -46,11 +68,26 @@ const ACTIONS: Record<string, { registry: Registry; when?: (step: Step) => boole
   'gradle/gradle-build-action': { registry: 'maven', when: (s) => /publish/.test(getText(s.with, 'arguments') ?? '') },
 };
 
-/** How a step publishes, or null. */
+const stepCache = new WeakMap<Step, PublishingStep | null>();
+const jobCache = new WeakMap<Job, readonly PublishingStep[]>();
+const workflowCache = new WeakMap<Workflow, readonly PublishingStep[]>();
+
+/** How a step publishes, or null (read once per step: several rules ask). */
 export function publishingStep(step: Step): PublishingStep | null {
-  if (step.run !== undefined && typeof step.run.value === 'string') {
+  const cached = stepCache.get(step);
+  if (cached !== undefined) return cached;
+  const result = readPublishingStep(step);
+  stepCache.set(step, result);
+  return result;
+}
+
+function readPublishingStep(step: Step): PublishingStep | null {
+  const script = scriptOf(step);
+  if (script !== null && hasAny(script.words, ANY_COMMAND)) {
     for (const command of COMMANDS) {
-      if (command.pattern.test(step.run.value)) return { step, registry: command.registry, evidence: command.evidence };
+      if (command.needs.every((mask) => hasAny(script.words, mask)) && command.pattern.test(script.text)) {
+        return { step, registry: command.registry, evidence: command.evidence };
+      }
     }
   }
   if (step.usesRef?.kind === 'repository') {
@@ -61,16 +98,27 @@ export function publishingStep(step: Step): PublishingStep | null {
   return null;
 }
 
-export function publishingSteps(job: Job): PublishingStep[] {
-  return job.steps.flatMap((s) => {
-    const p = publishingStep(s);
-    return p === null ? [] : [p];
-  });
+/** The publishing steps of a job, in order (read once per job). */
+export function publishingSteps(job: Job): readonly PublishingStep[] {
+  let result = jobCache.get(job);
+  if (result === undefined) {
+    result = job.steps.flatMap((s) => {
+      const p = publishingStep(s);
+      return p === null ? [] : [p];
+    });
+    jobCache.set(job, result);
+  }
+  return result;
 }
 
-/** Every publishing step of a workflow, in file order. */
-export function workflowPublishingSteps(workflow: Workflow): PublishingStep[] {
-  return workflow.jobs.flatMap(publishingSteps);
+/** Every publishing step of a workflow, in file order (read once per workflow). */
+export function workflowPublishingSteps(workflow: Workflow): readonly PublishingStep[] {
+  let result = workflowCache.get(workflow);
+  if (result === undefined) {
+    result = workflow.jobs.flatMap((job) => publishingSteps(job));
+    workflowCache.set(workflow, result);
+  }
+  return result;
 }
 
 /** Triggered by tags or releases: `push: tags`, `release`, or `registry_package`. */

@@ -30,9 +30,20 @@ function flagText(text: string): RunnerFlag {
   return /^(true|1|\$true)$/i.test(text.trim()) ? 'on' : 'off';
 }
 
-/** The pairs of an `env:` mapping whose key is one of `names` (compared case-insensitively). */
-export function envPairs(env: YMap | undefined, names: readonly string[]): YPair[] {
-  if (env === undefined) return [];
-  const wanted = new Set(names.map((n) => n.toUpperCase()));
-  return env.pairs.filter((p) => wanted.has(keyText(p.key).toUpperCase()));
+const NONE: readonly YPair[] = Object.freeze([]);
+const wantedCache = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+/**
+ * The pairs of an `env:` mapping whose key is one of `names` (compared case-insensitively). Called for every
+ * `env:` of every file: pass the same `names` array each time (a module constant) so its set is built once.
+ */
+export function envPairs(env: YMap | undefined, names: readonly string[]): readonly YPair[] {
+  if (env === undefined || env.pairs.length === 0) return NONE;
+  let wanted = wantedCache.get(names);
+  if (wanted === undefined) {
+    wanted = new Set(names.map((n) => n.toUpperCase()));
+    wantedCache.set(names, wanted);
+  }
+  const found = env.pairs.filter((p) => (wanted as ReadonlySet<string>).has(keyText(p.key).toUpperCase()));
+  return found.length === 0 ? NONE : found;
 }

@@ -1,8 +1,9 @@
-import { expressionsOf, type ExpressionOccurrence } from '../expressions/extract.js';
+import type { ExpressionOccurrence } from '../expressions/extract.js';
 import { Binary, ContextAccess, FunctionCall, functionName, Grouping, IndexAccess, Literal, Logical, Unary, type Expr } from '../expressions/parse.js';
-import type { Step } from '../model/workflow.js';
+import type { Action, Step, Workflow } from '../model/workflow.js';
+import { occurrencesIn, occurrencesInFile } from './file-scalars.js';
 import type { SourceFile } from '../yaml/source.js';
-import { keyText, stringScalars, type YMap, type YNode, type YScalar } from '../yaml/model.js';
+import { keyText, type YMap, type YNode, type YScalar } from '../yaml/model.js';
 
 /** How an expression touches the `secrets` context. */
 export type SecretUse =
@@ -79,15 +80,33 @@ export interface SecretOccurrence {
   name: string;
 }
 
-/** Secrets carried by the `${{ }}` of every string below `node`, in file order. */
-export function secretOccurrences(file: SourceFile, node: YNode): SecretOccurrence[] {
+/**
+ * True when an expression's text can name the `secrets` context (its name, in any case, is in the text:
+ * identifiers have no escapes). Lets callers skip `secretUses` for almost every expression.
+ */
+export function mayUseSecrets(source: string): boolean {
+  return SECRETS_WORD.test(source);
+}
+
+const SECRETS_WORD = /secrets/i;
+
+function secretsOf(occurrences: readonly ExpressionOccurrence[]): SecretOccurrence[] {
   const result: SecretOccurrence[] = [];
-  for (const scalar of stringScalars(node)) {
-    for (const occurrence of expressionsOf(file, scalar)) {
-      for (const name of carriedSecrets(occurrence.expr)) result.push({ occurrence, name });
-    }
+  for (const occurrence of occurrences) {
+    if (occurrence.expr === null || !mayUseSecrets(occurrence.span.source)) continue;
+    for (const name of carriedSecrets(occurrence.expr)) result.push({ occurrence, name });
   }
   return result.sort((a, b) => a.occurrence.offset - b.occurrence.offset);
+}
+
+/** Secrets carried by the `${{ }}` of every string below `node`, in file order. */
+export function secretOccurrences(file: SourceFile, node: YNode): SecretOccurrence[] {
+  return secretsOf(occurrencesInFile(file, node));
+}
+
+/** `secretOccurrences` for a node of `model`, from the file's shared extraction. */
+export function secretOccurrencesIn(model: Workflow | Action, node: YNode): SecretOccurrence[] {
+  return secretsOf(occurrencesIn(model, node));
 }
 
 /** An environment variable visible to a step whose value carries a secret. */
@@ -107,7 +126,7 @@ export interface SecretEnvVar {
  * (the `secrets` context is not available in actions).
  */
 export function secretEnv(step: Step): Map<string, SecretEnvVar> {
-  const file = step.owner.file;
+  const owner = step.owner;
   const levels: [YMap | undefined, SecretEnvVar['level']][] = [[step.env, 'step']];
   if (step.job !== null) levels.push([step.job.env, 'job'], [step.job.workflow.env, 'workflow']);
   const result = new Map<string, SecretEnvVar>();
@@ -117,7 +136,7 @@ export function secretEnv(step: Step): Map<string, SecretEnvVar> {
       const name = keyText(pair.key);
       if (shadowed.has(name)) continue;
       shadowed.add(name);
-      const secrets = secretOccurrences(file, pair.value).map((s) => s.name);
+      const secrets = secretOccurrencesIn(owner, pair.value).map((s) => s.name);
       if (secrets.length > 0) result.set(name, { name, secrets, key: pair.key, value: pair.value, level });
     }
   }

@@ -411,7 +411,10 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     scope: 'repo',
     requires: [['untrusted-checkout', 'script-injection', 'github-env-injection'], ['cache-poisoning']],
     amplifiers: ['missing-provenance'],
-    qualifiers: [],
+    // HIGH: a release restores a cache that an outsider's run in the default branch's scope writes (the finding
+    // names that run). MEDIUM cases are a release only collaborators' runs write to, or a `pull_request_target`
+    // or `workflow_run` job that is no release.
+    qualifiers: [{ rule_id: 'cache-poisoning', min_severity: 'HIGH', instance: 'release restoring a cache an outsider can write' }],
     break_chain: [
       {
         rule_id: 'cache-poisoning',

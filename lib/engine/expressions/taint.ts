@@ -5,10 +5,11 @@ import { outputLines, referencedEnvVars, scriptFold, type ScriptFold } from '../
 import { actionMajorVersion } from '../analysis/step-version.js';
 import { normalizeLocalPath } from '../model/repository.js';
 import { actionSlug } from '../model/uses.js';
-import { get, getMap, getText, keyText, stringScalars, type YNode, type YPair, type YScalar } from '../yaml/model.js';
+import { get, getMap, getText, keyText, type YNode, type YPair, type YScalar } from '../yaml/model.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
 import { contextController, controllerRank, eventController, type Controller } from './controller.js';
 import { expressionsOf, type ExpressionOccurrence } from './extract.js';
+import { expressionScalarsInFile } from '../analysis/file-scalars.js';
 import {
   Binary,
   contextPath,
@@ -164,7 +165,7 @@ export class TaintAnalyzer {
   ofNode(node: YNode, scope: TaintScope, file = fileOf(scope), depth = 0): Taint | null {
     if (file === undefined) return null;
     let result: Taint | null = null;
-    for (const scalar of stringScalars(node)) {
+    for (const scalar of expressionScalarsInFile(file, node)) {
       const occurrences = expressionsOf(file, scalar);
       // A JSON value pasted into a longer string is no longer a JSON document.
       const whole = occurrences.length === 1 && occurrences[0]?.span.start === 0 && occurrences[0].span.end === String(scalar.value).trimEnd().length;

@@ -1,19 +1,19 @@
 /** A parsed `uses:` reference. */
 export type UsesRef =
   /** `./path`, resolved in the workspace; `self` for GitHub's `$/path`, resolved at the workflow's own commit. */
-  | { kind: 'local'; path: string; self?: true }
-  | { kind: 'docker'; image: string }
+  | { readonly kind: 'local'; readonly path: string; readonly self?: true }
+  | { readonly kind: 'docker'; readonly image: string }
   | {
-      kind: 'repository';
-      owner: string;
-      repo: string;
+      readonly kind: 'repository';
+      readonly owner: string;
+      readonly repo: string;
       /** Sub-path inside the repository (`owner/repo/path@ref`), '' when none. */
-      path: string;
-      ref: string;
+      readonly path: string;
+      readonly ref: string;
       /** True for reusable workflows (`.../.github/workflows/x.yml@ref`). */
-      isWorkflow: boolean;
+      readonly isWorkflow: boolean;
     }
-  | { kind: 'invalid'; text: string };
+  | { readonly kind: 'invalid'; readonly text: string };
 
 const SHA = /^[0-9a-f]{40}$/i;
 
@@ -46,7 +46,18 @@ export function isFullSha(ref: string): boolean {
   return SHA.test(ref);
 }
 
+/**
+ * Slugs already computed, by reference (references are values, never edited: their fields are read-only):
+ * rules ask for the same step's slug many times over. Weak, so it keeps nothing a scan has let go.
+ */
+const slugs = new WeakMap<object, string>();
+
 /** `owner/repo` in lower case, the identity actions are compared by. */
 export function actionSlug(ref: Extract<UsesRef, { kind: 'repository' }>): string {
-  return `${ref.owner}/${ref.repo}`.toLowerCase();
+  let slug = slugs.get(ref);
+  if (slug === undefined) {
+    slug = `${ref.owner}/${ref.repo}`.toLowerCase();
+    slugs.set(ref, slug);
+  }
+  return slug;
 }

@@ -232,27 +232,74 @@ function buildJob(workflow: Workflow, key: YScalar, node: YMap): Job {
 export function buildSteps(stepsNode: YNode | undefined, job: Job | null, owner: Workflow | Action): Step[] {
   const steps: Step[] = [];
   if (stepsNode?.kind !== 'seq') return steps;
-  stepsNode.items.forEach((item, index) => {
-    if (!isMap(item) || neverRuns(get(item, 'if'))) return;
-    const uses = getScalar(item, 'uses');
-    const run = getScalar(item, 'run');
-    steps.push({
-      index,
-      node: item,
-      job,
-      owner,
-      id: getText(item, 'id'),
-      name: getText(item, 'name'),
-      uses,
-      usesRef: uses !== undefined && typeof uses.value === 'string' ? parseUses(uses.value) : undefined,
-      run,
-      with: getMap(item, 'with'),
-      env: getMap(item, 'env'),
-      if: get(item, 'if'),
-      shell: getText(item, 'shell'),
-    });
-  });
+  const items = stepsNode.items;
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index]!;
+    if (!isMap(item)) continue;
+    const step = buildStep(item, index, job, owner);
+    if (step !== null) steps.push(step);
+  }
   return steps;
+}
+
+/**
+ * One step from its mapping, reading its keys in one pass (the first of a repeated key counts, as `get`
+ * reads it); null when its `if:` never holds.
+ */
+function buildStep(item: YMap, index: number, job: Job | null, owner: Workflow | Action): Step | null {
+  let id: YNode | undefined;
+  let name: YNode | undefined;
+  let uses: YNode | undefined;
+  let run: YNode | undefined;
+  let withNode: YNode | undefined;
+  let env: YNode | undefined;
+  let condition: YNode | undefined;
+  let shell: YNode | undefined;
+  for (const pair of item.pairs) {
+    switch (keyText(pair.key)) {
+      case 'id':
+        id ??= pair.value;
+        break;
+      case 'name':
+        name ??= pair.value;
+        break;
+      case 'uses':
+        uses ??= pair.value;
+        break;
+      case 'run':
+        run ??= pair.value;
+        break;
+      case 'with':
+        withNode ??= pair.value;
+        break;
+      case 'env':
+        env ??= pair.value;
+        break;
+      case 'if':
+        condition ??= pair.value;
+        break;
+      case 'shell':
+        shell ??= pair.value;
+        break;
+    }
+  }
+  if (neverRuns(condition)) return null;
+  const usesScalar = uses?.kind === 'scalar' ? uses : undefined;
+  return {
+    index,
+    node: item,
+    job,
+    owner,
+    id: scalarText(id),
+    name: scalarText(name),
+    uses: usesScalar,
+    usesRef: usesScalar !== undefined && typeof usesScalar.value === 'string' ? parseUses(usesScalar.value) : undefined,
+    run: run?.kind === 'scalar' ? run : undefined,
+    with: withNode?.kind === 'map' ? withNode : undefined,
+    env: env?.kind === 'map' ? env : undefined,
+    if: condition,
+    shell: scalarText(shell),
+  };
 }
 
 export function buildAction(file: SourceFile, root: YMap): Action {

@@ -1,3 +1,4 @@
+import { hasAny, scriptOf, wordMask } from '../analysis/file-scripts.js';
 import { readPermissions } from '../analysis/permissions.js';
 import { ATTESTING_ACTIONS, ISOLATED_BUILDERS, signsKeylessly } from '../data/attestation-actions.js';
 import { actionSlug } from '../model/uses.js';
@@ -5,8 +6,23 @@ import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import type { YScalar } from '../yaml/model.js';
 
-/** Whether the job's token may mint an OIDC token: `id-token: write`, `write-all`, or an expression (unknown). */
+const mintCache = new WeakMap<Job, boolean>();
+
+/** Whether the job's token may mint an OIDC token (read once per job: every step asks). */
 function mayMintOidc(job: Job): boolean {
+  let result = mintCache.get(job);
+  if (result === undefined) {
+    result = readMayMintOidc(job);
+    mintCache.set(job, result);
+  }
+  return result;
+}
+
+/** Keyless signing in a script needs `cosign` among its words (file-scripts.ts). */
+const COSIGN = wordMask('cosign');
+
+/** Whether the job's token may mint an OIDC token: `id-token: write`, `write-all`, or an expression (unknown). */
+function readMayMintOidc(job: Job): boolean {
   const node = job.permissions ?? job.workflow.permissions;
   // Without any `permissions:`, the default token never includes `id-token: write`.
   if (node === undefined) return false;
@@ -23,8 +39,9 @@ function keylessSigner(step: Step): { node: YScalar; what: string } | null {
     const slug = actionSlug(ref);
     if (ATTESTING_ACTIONS.some((a) => a.slug === slug)) return { node: step.uses, what: `\`${slug}\`` };
   }
-  if (step.run !== undefined && typeof step.run.value === 'string' && signsKeylessly(step.run.value)) {
-    return { node: step.run, what: 'keyless `cosign` signing' };
+  const script = scriptOf(step);
+  if (script !== null && hasAny(script.words, COSIGN) && signsKeylessly(script.text)) {
+    return { node: script.run, what: 'keyless `cosign` signing' };
   }
   return null;
 }

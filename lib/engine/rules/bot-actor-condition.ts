@@ -146,7 +146,7 @@ export default defineWorkflowRule({
       'Check who authored the change instead: `github.event.pull_request.user.login == \'dependabot[bot]\'` (and the head repository), or use the bot\'s own metadata action (`dependabot/fetch-metadata`) before granting anything.',
   },
   create: (context) => {
-    const check = (workflow: Workflow, node: YNode | undefined, where: string) => {
+    const check = (workflow: Workflow, node: YNode | undefined, where: () => string) => {
       const condition = conditionOf(workflow, node);
       if (condition === null || node === undefined) return;
       const comparison = botComparison(condition.expr);
@@ -159,7 +159,7 @@ export default defineWorkflowRule({
         offset: condition.offset,
         ...(privileged ? {} : { severity: 'LOW' as const }),
         message:
-          `The \`if:\` of ${where} trusts \`${comparison}\`: the actor is whoever triggered the latest event, which an attacker can arrange to be the bot for a pull request carrying their code` +
+          `The \`if:\` of ${where()} trusts \`${comparison}\`: the actor is whoever triggered the latest event, which an attacker can arrange to be the bot for a pull request carrying their code` +
           (privileged ? '.' : '; under `pull_request` a fork\'s run has no secrets and a read-only token, so this is hygiene.'),
       });
     };
@@ -169,10 +169,10 @@ export default defineWorkflowRule({
         relevant = isPrivileged(workflow) || hasPullRequestTrigger(workflow);
       },
       job(job) {
-        if (relevant) check(job.workflow, job.if, `job \`${job.id}\``);
+        if (relevant) check(job.workflow, job.if, () => `job \`${job.id}\``);
       },
       step(step) {
-        if (relevant && step.owner.kind === 'workflow') check(step.owner, step.if, stepWhere(step));
+        if (relevant && step.owner.kind === 'workflow') check(step.owner, step.if, () => stepWhere(step));
       },
     };
   },

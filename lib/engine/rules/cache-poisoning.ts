@@ -8,7 +8,101 @@ import { stepScope } from '../expressions/taint.js';
 import { actionSlug } from '../model/uses.js';
 import type { Job, Step, Workflow } from '../model/workflow.js';
 import { get } from '../yaml/model.js';
-import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
+import { defineWorkflowRule, type WorkflowReport, type WorkflowRule, type WorkflowRuleContext } from '../rule.js';
+import { reviewedEnvironmentGate, stepTrust } from '../analysis/trust-guards.js';
+import githubEnvInjection from './github-env-injection.js';
+import scriptInjection from './script-injection.js';
+
+/**
+ * Triggers whose runs share the default branch's cache scope while an outsider decides when they run and with
+ * what: `pull_request_target` (the base branch), `workflow_run` and the issue, comment and discussion events
+ * (the default branch). `pull_request` runs, a fork's included, write only to the pull request's own scope, and
+ * `pull_request_review*` runs to the merge ref's: neither is read by a release.
+ */
+const DEFAULT_SCOPE_OUTSIDER_TRIGGERS: ReadonlySet<string> = new Set([
+  'pull_request_target',
+  'workflow_run',
+  'issue_comment',
+  'issues',
+  'discussion',
+  'discussion_comment',
+  'fork',
+  'watch',
+]);
+
+/** A workflow of the repository through which an outsider's code or text runs in the default branch's cache scope. */
+interface OutsiderWriter {
+  /** `.github/workflows/pr.yml` (job `test`): checks out and runs pull request code (untrusted-checkout) */
+  text: string;
+}
+
+/**
+ * The first job of the repository that runs an outsider's code in the default branch's cache scope, found with
+ * the same analyses as the entry findings of the `cache-poisoning-release` attack path: a checkout of pull request
+ * code (`untrusted-checkout`), outsider text expanded into a script (`script-injection`) or written to
+ * `$GITHUB_ENV` (`github-env-injection`), at MEDIUM or above (a gate that holds makes them LOW: not counted), or
+ * a `pull_request_target` cache save whose key the pull request picks. Null when there is none: then only
+ * collaborators' merged code and what default-branch runs download write that scope.
+ */
+function outsiderWriter(context: WorkflowRuleContext): OutsiderWriter | null {
+  const repository = context.repository;
+  const inScope = (step: Step) => {
+    const triggers = context.taint.triggersOf(stepScope(step));
+    return triggers !== null && [...triggers].some((t) => DEFAULT_SCOPE_OUTSIDER_TRIGGERS.has(t));
+  };
+  const where = (step: Step) => `\`${step.owner.file.path}\` (${step.job === null ? 'a composite action' : `job \`${step.job.id}\``})`;
+  const candidates = repository.workflows.filter((w) => w.triggers.some((t) => DEFAULT_SCOPE_OUTSIDER_TRIGGERS.has(t.name) || t.name === 'workflow_call'));
+  // In the order the attack path prefers its entries: checkouts first, then injections.
+  for (const workflow of candidates) {
+    for (const job of workflow.jobs) {
+      for (const checkout of untrustedCheckouts(job, repository)) {
+        if (!DEFAULT_SCOPE_OUTSIDER_TRIGGERS.has(checkout.trigger) || reviewedEnvironmentGate(stepTrust(checkout.step)).holds) continue;
+        return { text: `${where(checkout.step)} checks out pull request code under \`${checkout.trigger}\` (untrusted-checkout)` };
+      }
+    }
+  }
+  for (const workflow of candidates) {
+    for (const [rule, what] of ENTRY_RULES) {
+      let found: Step | null = null;
+      let current: Step | null = null;
+      const visitor = rule.create({
+        repository,
+        owner: context.owner ?? null,
+        taint: context.taint,
+        options: {},
+        report: (report: WorkflowReport) => {
+          if (found === null && current !== null && report.severity !== 'LOW' && report.severity !== 'INFO') found = current;
+        },
+      });
+      for (const job of workflow.jobs) {
+        for (const step of job.steps) {
+          if (found !== null) break;
+          if (!inScope(step)) continue;
+          current = step;
+          visitor.step?.(step);
+        }
+      }
+      if (found !== null) return { text: `${where(found)} ${what}` };
+    }
+    if (workflow.triggers.some((t) => t.name === 'pull_request_target')) {
+      for (const job of workflow.jobs) {
+        for (const step of job.steps) {
+          const use = cacheUse(step);
+          if (use === null || use.saves === false) continue;
+          const controlled = prControlled(use, context, null);
+          if (controlled !== null) return { text: `${where(step)} saves a cache under \`pull_request_target\` and ${controlled}` };
+        }
+      }
+    }
+  }
+  return null;
+}
+
+/** The rules whose findings let an outsider's text run, and what they do in words. */
+const ENTRY_RULES: readonly (readonly [WorkflowRule, string])[] = [
+  [scriptInjection, 'expands outsider-controlled text into a script (script-injection)'],
+  [githubEnvInjection, 'writes outsider-controlled text to `$GITHUB_ENV` or `$GITHUB_PATH` (github-env-injection)'],
+];
 
 /**
  * Jobs whose files can reach what the workflow ships: the given jobs, and the jobs they need that hand files
@@ -76,11 +170,13 @@ export default defineWorkflowRule({
     severity: 'HIGH',
     surface: 'workflow',
     description:
-      'A workflow triggered by tags or releases, or a job that publishes (package upload, `gh release`, image push) or feeds one, restores a GitHub Actions cache (`actions/cache`, or a `setup-*` action with caching). Any workflow run on the default branch can write those cache entries, so code injected anywhere there (a compromised test dependency, an injected script) can plant files the release then ships. MEDIUM for a `pull_request_target` job whose cache key, or content, the pull request controls, and for a `workflow_run` job that follows runs a pull request can start, restores a cache and then uses stored secrets.',
+      'A workflow triggered by tags or releases, or a job that publishes (package upload, `gh release`, image push) or feeds one, restores a GitHub Actions cache (`actions/cache`, or a `setup-*` action with caching). Any workflow run on the default branch can write those cache entries, so code injected anywhere there can plant files the release then ships. HIGH when a workflow of the repository runs an outsider\'s code or text in the default branch\'s cache scope (a checkout of pull request code or an injection under `pull_request_target`, `workflow_run`, `issue_comment` ...); MEDIUM when only collaborators\' merged code and what default-branch runs download write it. MEDIUM also for a `pull_request_target` job whose cache key, or content, the pull request controls, and for a `workflow_run` job that follows runs a pull request can start, restores a cache and then uses stored secrets.',
     recommendation:
       'Do not restore caches in release and publishing jobs: build them from a clean state (`cache: false`, `lookup-only: true`, no `actions/cache`). Under `pull_request_target`, do not save caches from pull request data.',
   },
-  create: (context) => ({
+  create: (context) => {
+    let outsider: OutsiderWriter | null | undefined;
+    return {
     workflow(workflow) {
       // Rehearsals (`--dry-run`, goreleaser `--snapshot`) publish nothing.
       const publishing = workflowPublishingSteps(workflow).filter(publishesForReal);
@@ -90,6 +186,8 @@ export default defineWorkflowRule({
       const scoped = publishingJobs.length > 0 ? feedingJobs(workflow, publishingJobs) : released && releaseOnly(workflow) ? new Set(workflow.jobs) : new Set<Job>();
       const prTarget = workflow.triggers.some((t) => t.name === 'pull_request_target');
       const followsPullRequests = followsUntrustedRuns(workflow, context.repository);
+      // Computed once per scan, and only when a release job restores a cache.
+      const writer = () => (outsider === undefined ? (outsider = outsiderWriter(context)) : outsider);
       for (const job of workflow.jobs) {
         const checkedOut = prTarget && !scoped.has(job) ? (untrustedCheckouts(job, context.repository)[0]?.step ?? null) : null;
         for (const step of job.steps) {
@@ -105,10 +203,16 @@ export default defineWorkflowRule({
                   ? `job \`${job.id}\` publishes (${publisher.evidence})`
                   : `job \`${job.id}\` feeds a publishing job (${publisher.evidence} in \`${publisher.step.job?.id ?? ''}\`)`
                 : 'the workflow runs only for tags or releases';
+            const found = writer();
             context.report({
               node: use.node,
               job,
-              message: `${describeStep(step)} restores a cache (${use.how}) and ${why}; cache entries written by any run on the default branch end up in the release.`,
+              severity: found === null ? 'MEDIUM' : 'HIGH',
+              message:
+                `${describeStep(step)} restores a cache (${use.how}) and ${why}; cache entries written by any run on the default branch end up in the release` +
+                (found === null
+                  ? ". No workflow of the repository runs an outsider's code in the default branch's cache scope, so writing those entries takes a collaborator's merged code, or a compromised dependency or action of a default-branch run (MEDIUM)."
+                  : `, and ${found.text}, so an outsider can write them.`),
             });
             continue;
           }
@@ -139,5 +243,6 @@ export default defineWorkflowRule({
         }
       }
     },
-  }),
+    };
+  },
 });

@@ -19,26 +19,26 @@ export default defineWorkflowRule({
       'Remove the variable from `env:`; to debug one run, use "Re-run jobs with debug logging" or set the `ACTIONS_STEP_DEBUG` repository variable temporarily.',
   },
   create: (context) => {
-    const check = (env: YMap | undefined, where: string, job?: Job | null) => {
+    const check = (env: YMap | undefined, where: () => string, job?: Job | null) => {
       for (const pair of envPairs(env, VARIABLES)) {
         // Forwarding the repository's own debug setting (`${{ secrets.ACTIONS_STEP_DEBUG }}`) does not force anything on.
         if (runnerFlag(pair.value) !== 'on') continue;
         context.report({
           node: pair.key,
           ...(job === undefined ? {} : { job }),
-          message: `\`${keyText(pair.key)}\` is set to true in the env of ${where}, so debug output of every run goes to the logs.`,
+          message: `\`${keyText(pair.key)}\` is set to true in the env of ${where()}, so debug output of every run goes to the logs.`,
         });
       }
     };
     return {
       workflow(workflow) {
-        check(workflow.env, 'the workflow', null);
+        check(workflow.env, () => 'the workflow', null);
       },
       job(job) {
-        check(job.env, `job \`${job.id}\``);
+        check(job.env, () => `job \`${job.id}\``);
       },
       step(step) {
-        check(step.env, stepWhere(step));
+        check(step.env, () => stepWhere(step));
       },
     };
   },

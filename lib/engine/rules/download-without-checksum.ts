@@ -1,3 +1,4 @@
+import { hasAny, scriptOf, wordMask } from '../analysis/file-scripts.js';
 import { fetchOf, isLocalUrl, type Fetch } from '../analysis/remote-fetch.js';
 import type { Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
@@ -78,6 +79,9 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** The words of the download pre-filter below (file-scripts.ts): most scripts have none and are skipped in O(1). */
+const FETCHES = wordMask('curl', 'wget', 'iwr', 'irm', 'webrequest', 'restmethod', 'downloadfile', 'downloadstring', 'downloaddata');
+
 /** Later steps of the same job may verify what an earlier one downloaded (`sha256sum -c` in a step of its own). */
 function verifiedInJob(step: Step): boolean {
   const steps = step.job?.steps ?? [];
@@ -98,9 +102,10 @@ export default defineWorkflowRule({
   },
   create: (context) => ({
     step(step) {
-      const run = step.run;
-      if (run === undefined || typeof run.value !== 'string') return;
-      const script = run.value;
+      const found = scriptOf(step);
+      if (found === null || !hasAny(found.words, FETCHES)) return;
+      const run = found.run;
+      const script = found.text;
       if (!/\b(curl|wget|iwr|invoke-webrequest|irm|invoke-restmethod)\b|\.Download(File|String|Data)\s*\(/i.test(script)) return;
       if (verifies(script) || verifiedInJob(step)) return;
       // Pipelines that run what they fetch are pipe-to-shell's, which reports them more severely.

@@ -1,4 +1,4 @@
-import { jobUsesScope, readPermissions } from '../analysis/permissions.js';
+import { jobUsesScope, outsiderInput, readPermissions } from '../analysis/permissions.js';
 import { untrustedCheckouts } from '../analysis/pr-head.js';
 import { privilegedTriggers } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
@@ -65,6 +65,7 @@ export default defineWorkflowRule({
       // The only job checks out pull request code with no maintainer's approval: its grant arms that code (as a
       // job's own grant does, below), whether or not the job uses it.
       const forkCheckout = only !== undefined ? untrustedCheckouts(only, context.repository).find((c) => !c.approved) : undefined;
+      let outsiderControl: string | undefined;
       for (const write of permissions.writes) {
         const critical = privileged.length > 0 && CRITICAL_SCOPES.has(write.scope);
         if ((singleJob || reusableOnly) && !critical) continue;
@@ -79,7 +80,10 @@ export default defineWorkflowRule({
         }
         // The only job's grant at workflow level is that job's own grant: when the job uses it, nothing is excessive.
         if (only !== undefined && jobUsesScope(only, write.scope)) continue;
-        const high = critical && only === undefined;
+        // HIGH when outside input meets the grant in one of the jobs (as for missing-permissions): a checkout of
+        // pull request code, the triggering run's artifacts or outsider text in a script, where no gate holds.
+        const steered = critical && only === undefined ? (outsiderControl ??= outsiderInput(context, stepJobs, privileged, true) ?? '') : '';
+        const high = steered !== '';
         context.report({
           node: write.key,
           job: null,
@@ -88,7 +92,13 @@ export default defineWorkflowRule({
             (only !== undefined
               ? `\`${write.scope}: write\` is granted at workflow level to job \`${only.id}\`, which shows no use of it`
               : `\`${write.scope}: write\` is granted at workflow level, so every job of the workflow gets it`) +
-            (critical ? `, on the privileged trigger \`${privileged[0]}\`.` : '.') +
+            (critical
+              ? only !== undefined
+                ? `, on the privileged trigger \`${privileged[0]}\`.`
+                : high
+                  ? `, on the privileged trigger \`${privileged[0]}\`, and ${steered}.`
+                  : `, on the privileged trigger \`${privileged[0]}\`. Not HIGH: no job checks out pull request code, downloads its artifacts or puts outsider text into a script, so no outsider's input meets the grant.`
+              : '.') +
             (only !== undefined ? ' Not HIGH: it is the only job, so moving the grant to the job changes nothing; remove it if the job does not need it.' : ''),
         });
       }

@@ -8,6 +8,8 @@ import type { SourceFile } from '../yaml/source.js';
 interface TokenPattern {
   what: string;
   pattern: RegExp;
+  /** Literal texts one of which every match contains: a file without any is not searched with `pattern`. */
+  anchors: readonly string[];
   /** Rejects documentation placeholders that have the right shape. */
   plausible?: (match: string) => boolean;
 }
@@ -30,25 +32,26 @@ function random(body: string, distinct = 12): boolean {
 // Every quantifier is bounded or followed by a character the repeated class cannot match, so the scan
 // stays linear on any input.
 const TOKEN_PATTERNS: TokenPattern[] = [
-  { what: 'a GitHub token', pattern: /\bgh[pousr]_[A-Za-z0-9]{36}\b/g, plausible: (m) => random(m.slice(4)) },
-  { what: 'a GitHub fine-grained personal access token', pattern: /\bgithub_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}\b/g, plausible: (m) => random(m.slice(11)) },
-  { what: 'an AWS access key id', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, plausible: (m) => random(m.slice(4), 8) },
-  { what: 'a Slack token', pattern: /\bxox[abpr]-[0-9]{8,16}-[0-9A-Za-z-]{10,80}/g, plausible: (m) => random(m.slice(5), 10) },
-  { what: 'a Slack rotating token', pattern: /\bxoxe(?:\.xox[bp])?-1-[0-9A-Za-z]{60,200}/g, plausible: (m) => random(m.slice(m.indexOf('-1-') + 3)) },
-  { what: 'a Slack app-level token', pattern: /\bxapp-1-[A-Z0-9]{9,12}-[0-9]{10,16}-[0-9a-f]{64}\b/g, plausible: (m) => random(m.slice(7), 10) },
+  { what: 'a GitHub token', anchors: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], pattern: /\bgh[pousr]_[A-Za-z0-9]{36}\b/g, plausible: (m) => random(m.slice(4)) },
+  { what: 'a GitHub fine-grained personal access token', anchors: ['github_pat_'], pattern: /\bgithub_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}\b/g, plausible: (m) => random(m.slice(11)) },
+  { what: 'an AWS access key id', anchors: ['AKIA', 'ASIA'], pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, plausible: (m) => random(m.slice(4), 8) },
+  { what: 'a Slack token', anchors: ['xox'], pattern: /\bxox[abpr]-[0-9]{8,16}-[0-9A-Za-z-]{10,80}/g, plausible: (m) => random(m.slice(5), 10) },
+  { what: 'a Slack rotating token', anchors: ['xoxe'], pattern: /\bxoxe(?:\.xox[bp])?-1-[0-9A-Za-z]{60,200}/g, plausible: (m) => random(m.slice(m.indexOf('-1-') + 3)) },
+  { what: 'a Slack app-level token', anchors: ['xapp-1-'], pattern: /\bxapp-1-[A-Z0-9]{9,12}-[0-9]{10,16}-[0-9a-f]{64}\b/g, plausible: (m) => random(m.slice(7), 10) },
   // https://api.slack.com/messaging/webhooks: anyone holding the URL posts into the channel as the app.
   {
     what: 'a Slack incoming-webhook URL',
+    anchors: ['hooks.slack.com/'],
     pattern: /\bhooks\.slack\.com\/(?:services\/T[0-9A-Z]{8,12}\/B[0-9A-Z]{8,12}\/[0-9A-Za-z]{24}|(?:workflows|triggers)\/T[0-9A-Z]{8,12}\/[0-9A-Za-z]{8,12}\/[0-9]{8,20}\/[0-9A-Za-z]{24,32})\b/g,
     plausible: (m) => random(m.slice(m.lastIndexOf('/') + 1), 10),
   },
   // https://cloud.google.com/docs/authentication/api-keys: `AIza` and 35 characters.
-  { what: 'a Google Cloud API key', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g, plausible: (m) => random(m.slice(4)) },
-  { what: 'a Google OAuth client secret', pattern: /\bGOCSPX-[0-9A-Za-z_-]{28}(?![0-9A-Za-z_-])/g, plausible: (m) => random(m.slice(7), 10) },
-  { what: 'a GitLab personal access token', pattern: /\bglpat-[0-9A-Za-z_-]{20}\b/g, plausible: (m) => random(m.slice(6), 10) },
-  { what: 'an npm access token', pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, plausible: (m) => random(m.slice(4)) },
-  { what: 'a PyPI API token', pattern: /\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,400}/g },
-  { what: 'a Stripe live secret key', pattern: /\b[rs]k_live_[0-9A-Za-z]{24,99}\b/g, plausible: (m) => random(m.slice(8)) },
+  { what: 'a Google Cloud API key', anchors: ['AIza'], pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g, plausible: (m) => random(m.slice(4)) },
+  { what: 'a Google OAuth client secret', anchors: ['GOCSPX-'], pattern: /\bGOCSPX-[0-9A-Za-z_-]{28}(?![0-9A-Za-z_-])/g, plausible: (m) => random(m.slice(7), 10) },
+  { what: 'a GitLab personal access token', anchors: ['glpat-'], pattern: /\bglpat-[0-9A-Za-z_-]{20}\b/g, plausible: (m) => random(m.slice(6), 10) },
+  { what: 'an npm access token', anchors: ['npm_'], pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, plausible: (m) => random(m.slice(4)) },
+  { what: 'a PyPI API token', anchors: ['pypi-AgEIcHlwaS5vcmc'], pattern: /\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,400}/g },
+  { what: 'a Stripe live secret key', anchors: ['k_live_'], pattern: /\b[rs]k_live_[0-9A-Za-z]{24,99}\b/g, plausible: (m) => random(m.slice(8)) },
 ];
 
 const PRIVATE_KEY_HEADER = /-----BEGIN [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
@@ -149,13 +152,16 @@ export default defineWorkflowRule({
           key: `${what}:${text.slice(offset, offset + length)}`,
         });
       };
-      for (const { what, pattern, plausible } of TOKEN_PATTERNS) {
+      for (const { what, pattern, anchors, plausible } of TOKEN_PATTERNS) {
+        if (!anchors.some((anchor) => text.includes(anchor))) continue;
         for (const match of text.matchAll(pattern)) {
           if (plausible === undefined || plausible(match[0])) report(match.index, match[0].length, what);
         }
       }
-      for (const match of text.matchAll(PRIVATE_KEY_HEADER)) {
-        if (hasKeyBody(text, match.index + match[0].length)) report(match.index, match[0].length, 'a private key');
+      if (text.includes('-----BEGIN ')) {
+        for (const match of text.matchAll(PRIVATE_KEY_HEADER)) {
+          if (hasKeyBody(text, match.index + match[0].length)) report(match.index, match[0].length, 'a private key');
+        }
       }
       return reported;
     };
@@ -173,7 +179,7 @@ export default defineWorkflowRule({
     };
 
     /** Secret-named entries of an `env:` or `with:` mapping with a realistic literal value. */
-    const checkMapping = (map: YMap | undefined, where: string, job: Job | null, skip: Set<number>, step?: Step) => {
+    const checkMapping = (map: YMap | undefined, where: () => string, job: Job | null, skip: Set<number>, step?: Step) => {
       for (const pair of map?.pairs ?? []) {
         const name = keyText(pair.key);
         const text = literalText(pair.value);
@@ -187,8 +193,8 @@ export default defineWorkflowRule({
           ...(known !== undefined ? { severity: 'LOW' as const } : {}),
           message:
             known !== undefined
-              ? `\`${name}\` in ${where} is a literal ${known.vendor} key. LOW: ${known.why}.`
-              : `\`${name}\` in ${where} is set to a literal value that looks like a real credential.`,
+              ? `\`${name}\` in ${where()} is a literal ${known.vendor} key. LOW: ${known.why}.`
+              : `\`${name}\` in ${where()} is set to a literal value that looks like a real credential.`,
         });
       }
     };
@@ -197,7 +203,7 @@ export default defineWorkflowRule({
       workflow(workflow) {
         const jobAt = (offset: number) => workflow.jobs.find((j) => offset >= j.key.start && offset < j.node.end) ?? null;
         const reported = scanText(workflow.file, jobAt);
-        checkMapping(workflow.env, 'the workflow `env:`', null, reported);
+        checkMapping(workflow.env, () => 'the workflow `env:`', null, reported);
         for (const job of workflow.jobs) {
           checkContainer(job.container, `the container of job \`${job.id}\``, job);
           for (const service of job.services?.pairs ?? []) {
@@ -206,21 +212,19 @@ export default defineWorkflowRule({
           // Jobs with service containers set up throwaway databases and brokers: their literal
           // passwords configure those containers and protect nothing.
           if (job.services !== undefined) continue;
-          checkMapping(job.env, `the \`env:\` of job \`${job.id}\``, job, reported);
-          checkMapping(getMap(job.container, 'env'), `the container \`env:\` of job \`${job.id}\``, job, reported);
+          checkMapping(job.env, () => `the \`env:\` of job \`${job.id}\``, job, reported);
+          checkMapping(getMap(job.container, 'env'), () => `the container \`env:\` of job \`${job.id}\``, job, reported);
           for (const step of job.steps) {
-            const label = stepLabel(step);
-            checkMapping(step.env, `the \`env:\` of step \`${label}\``, job, reported, step);
-            checkMapping(step.with, `the \`with:\` of step \`${label}\``, job, reported, step);
+            checkMapping(step.env, () => `the \`env:\` of step \`${stepLabel(step)}\``, job, reported, step);
+            checkMapping(step.with, () => `the \`with:\` of step \`${stepLabel(step)}\``, job, reported, step);
           }
         }
       },
       action(action) {
         const reported = scanText(action.file, () => null);
         for (const step of action.steps) {
-          const label = stepLabel(step);
-          checkMapping(step.env, `the \`env:\` of step \`${label}\``, null, reported, step);
-          checkMapping(step.with, `the \`with:\` of step \`${label}\``, null, reported, step);
+          checkMapping(step.env, () => `the \`env:\` of step \`${stepLabel(step)}\``, null, reported, step);
+          checkMapping(step.with, () => `the \`with:\` of step \`${stepLabel(step)}\``, null, reported, step);
         }
       },
       dependabot(config) {

@@ -5,6 +5,7 @@ import { defineWorkflowRule } from '../rule.js';
 import type { YMap } from '../yaml/model.js';
 
 const VARIABLE = 'ACTIONS_ALLOW_UNSECURE_COMMANDS';
+const NAMES: readonly string[] = [VARIABLE];
 
 export default defineWorkflowRule({
   meta: {
@@ -19,8 +20,9 @@ export default defineWorkflowRule({
       'Remove `ACTIONS_ALLOW_UNSECURE_COMMANDS` and write to the `$GITHUB_ENV` / `$GITHUB_PATH` files instead of printing `::set-env` / `::add-path`; upgrade actions that still need the old commands.',
   },
   create: (context) => {
-    const check = (env: YMap | undefined, where: string, job?: Job | null) => {
-      for (const pair of envPairs(env, [VARIABLE])) {
+    // `where` is a function: most `env:` blocks do not set the variable, and naming a step costs.
+    const check = (env: YMap | undefined, where: () => string, job?: Job | null) => {
+      for (const pair of envPairs(env, NAMES)) {
         const flag = runnerFlag(pair.value);
         if (flag === 'off') continue;
         context.report({
@@ -28,20 +30,20 @@ export default defineWorkflowRule({
           ...(job === undefined ? {} : { job }),
           message:
             flag === 'on'
-              ? `\`${VARIABLE}\` is set to true in the env of ${where}: every line its steps print can run \`::set-env\` / \`::add-path\`.`
-              : `\`${VARIABLE}\` is set from an expression in the env of ${where}; when it evaluates to true, printed \`::set-env\` / \`::add-path\` lines change later steps' environment.`,
+              ? `\`${VARIABLE}\` is set to true in the env of ${where()}: every line its steps print can run \`::set-env\` / \`::add-path\`.`
+              : `\`${VARIABLE}\` is set from an expression in the env of ${where()}; when it evaluates to true, printed \`::set-env\` / \`::add-path\` lines change later steps' environment.`,
         });
       }
     };
     return {
       workflow(workflow) {
-        check(workflow.env, 'the workflow', null);
+        check(workflow.env, () => 'the workflow', null);
       },
       job(job) {
-        check(job.env, `job \`${job.id}\``);
+        check(job.env, () => `job \`${job.id}\``);
       },
       step(step) {
-        check(step.env, stepWhere(step));
+        check(step.env, () => stepWhere(step));
       },
     };
   },

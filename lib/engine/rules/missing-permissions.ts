@@ -1,10 +1,8 @@
-import { calledLocalWorkflow, declaresOwnPermissions } from '../analysis/permissions.js';
+import { calledLocalWorkflow, declaresOwnPermissions, outsiderInput } from '../analysis/permissions.js';
 import { PRIVILEGED_TRIGGERS, type Job, type Workflow } from '../model/workflow.js';
 import type { RepositoryModel } from '../model/repository.js';
-import { actionSlug } from '../model/uses.js';
 import { defineWorkflowRule } from '../rule.js';
 import type { Severity } from '../types.js';
-import { scalarText } from '../yaml/model.js';
 
 /** Privileged triggers an outsider fires (a comment, an issue, a fork's pull request): `repository_dispatch` needs a write token. */
 function outsiderTriggers(workflow: Workflow): string[] {
@@ -18,25 +16,6 @@ function undeclaredJobs(repository: RepositoryModel, workflow: Workflow): Job[] 
     const called = calledLocalWorkflow(repository, job);
     return called === undefined || !declaresOwnPermissions(called);
   });
-}
-
-/**
- * Why outside input can steer a job that holds the token, or null: it checks out or downloads what a pull
- * request produced (`pull_request_target`, `workflow_run`), or splices event data into a script.
- */
-function outsideControl(jobs: readonly Job[], outsider: readonly string[]): string | null {
-  const codeTrigger = outsider.find((t) => t === 'pull_request_target' || t === 'workflow_run');
-  for (const job of jobs) {
-    for (const step of job.steps) {
-      const slug = step.usesRef?.kind === 'repository' ? actionSlug(step.usesRef) : '';
-      if (codeTrigger !== undefined && /^(actions\/checkout|actions\/download-artifact|dawidd6\/action-download-artifact)$/.test(slug)) {
-        return `job \`${job.id}\` runs \`${slug}\` on \`${codeTrigger}\``;
-      }
-      const run = step.run === undefined ? null : scalarText(step.run);
-      if (run !== null && /\$\{\{\s*github\.event\./.test(run)) return `job \`${job.id}\` puts event data into a \`run:\` script`;
-    }
-  }
-  return null;
 }
 
 function listed(jobs: readonly Job[]): string {
@@ -54,17 +33,12 @@ export default defineWorkflowRule({
     surface: 'workflow',
     fix: { safe: true },
     description:
-      'A workflow declares no `permissions:` and some of its jobs declare none either, so their GITHUB_TOKEN gets the repository default, which is read-write on many repositories. One finding per workflow file; HIGH when an outsider can trigger the workflow (`pull_request_target`, `issue_comment`, `workflow_run` ...) and a job checks out or downloads what a pull request produced, or puts event data into a script.',
+      'A workflow declares no `permissions:` and some of its jobs declare none either, so their GITHUB_TOKEN gets the repository default, which is read-write on many repositories. One finding per workflow file when no job declares any, else one per job without its own; HIGH when an outsider can trigger the workflow (`pull_request_target`, `issue_comment`, `workflow_run` ...) and a job checks out pull request code or downloads its artifacts, or puts outsider text into a script, in a step no gate (trusted-author condition, maintainer approval) covers.',
     recommendation:
       'Add `permissions: {}` (or `contents: read`) at the top of the workflow and grant each job only the scopes it needs in its own `permissions:` block.',
   },
-  create: (context) => ({
-    workflow(workflow) {
-      if (workflow.permissions !== undefined) return;
-      // A workflow that only runs when called gets its token from the caller's job: the finding
-      // belongs to the caller (a call job without permissions is reported in the caller's file).
-      if (workflow.triggers.length > 0 && workflow.triggers.every((t) => t.name === 'workflow_call')) return;
-      const jobs = undeclaredJobs(context.repository, workflow);
+  create: (context) => {
+    function report(workflow: Workflow, jobs: readonly Job[], perJob: boolean): void {
       const first = jobs[0];
       if (first === undefined) return;
       const outsider = outsiderTriggers(workflow);
@@ -72,12 +46,15 @@ export default defineWorkflowRule({
       const localCallers = jobs.filter((j) => calledLocalWorkflow(context.repository, j) !== undefined);
       let severity: Severity = 'MEDIUM';
       let why = '';
-      const control = outsider.length > 0 ? outsideControl(stepJobs, outsider) : null;
+      const control = outsider.length > 0 ? outsiderInput(context, stepJobs, outsider, true) : null;
+      const gatedControl = control === null && outsider.length > 0 ? outsiderInput(context, stepJobs, outsider, false) : null;
       if (control !== null) {
         severity = 'HIGH';
         why = ` HIGH: the workflow runs on \`${outsider[0] ?? ''}\`, which anyone with a GitHub account can trigger, and ${control}, so outside input meets a token that may be able to write.`;
+      } else if (gatedControl !== null) {
+        why = ` Not HIGH: ${gatedControl}, but only trusted authors or a maintainer's approval (a condition on the job or step, a label on a \`labeled\`-only workflow, an environment with required reviewers) let it run, so no outsider starts it.`;
       } else if (outsider.length > 0 && stepJobs.length > 0) {
-        why = ` Not HIGH: anyone can trigger \`${outsider[0] ?? ''}\`, but no job checks out or downloads pull-request code or puts event data into a script, so outside input only reaches the token through the actions' own handling.`;
+        why = ` Not HIGH: anyone can trigger \`${outsider[0] ?? ''}\`, but no job checks out pull request code, downloads its artifacts or puts outsider text into a script, so outside input only reaches the token through the actions' own handling.`;
       } else if (outsider.length > 0) {
         why = ` Not HIGH: the ${jobs.length === 1 ? 'job only calls' : 'jobs only call'} reusable workflows${localCallers.length === jobs.length ? ' of this repository, whose own jobs decide what they do with the token' : ''}.`;
       } else if (workflow.triggers.some((t) => t.name === 'repository_dispatch')) {
@@ -89,11 +66,26 @@ export default defineWorkflowRule({
           : `The workflow sets no \`permissions:\` and ${listed(jobs)} ${jobs.length === 1 ? 'sets' : 'set'} none`;
       context.report({
         node: first.key,
-        job: jobs.length === 1 ? first : null,
+        job: jobs.length === 1 || perJob ? first : null,
         severity,
         key: 'missing-permissions',
         message: `${what}, so ${jobs.length === 1 ? 'its' : 'their'} GITHUB_TOKEN gets the repository's default permissions (read-write on many repositories).${why}`,
       });
-    },
-  }),
+    }
+    return {
+      workflow(workflow) {
+        if (workflow.permissions !== undefined) return;
+        // A workflow that only runs when called gets its token from the caller's job: the finding
+        // belongs to the caller (a call job without permissions is reported in the caller's file).
+        if (workflow.triggers.length > 0 && workflow.triggers.every((t) => t.name === 'workflow_call')) return;
+        const undeclared = undeclaredJobs(context.repository, workflow);
+        if (undeclared.length === 0) return;
+        // When every job runs with the default token, the finding is a fact of the file (bound to no job, so it
+        // joins the attack path of any job); when some jobs declare their own, one finding per job that does
+        // not, bound to it, so no attack path pairs the default token with a job that never had it.
+        if (undeclared.length === workflow.jobs.length) report(workflow, undeclared, false);
+        else for (const job of undeclared) report(workflow, [job], true);
+      },
+    };
+  },
 });

@@ -29,7 +29,10 @@ function obfuscatedUses(text: string): string | null {
   const value = text.trim();
   const at = value.lastIndexOf('@');
   if (value.startsWith('.') || value.startsWith('docker://') || at <= 0) return null;
-  for (const component of value.slice(0, at).split('/')) {
+  const path = value.slice(0, at);
+  // An empty, `.` or `..` component needs `//`, `/.`, or a `/` at either end (a leading `.` returned above).
+  if (!path.includes('//') && !path.includes('/.') && !path.startsWith('/') && !path.endsWith('/')) return null;
+  for (const component of path.split('/')) {
     if (component === '..') return 'a `..` path component';
     if (component === '.') return 'a `.` path component';
     if (component === '') return 'an empty path component (`//`)';
@@ -185,6 +188,8 @@ function decodeIntoShell(script: string): { span: ScriptSpan; how: string } | nu
 }
 
 function checkSite(context: WorkflowRuleContext, site: ExpressionSite) {
+  // A quoted index needs `[` and `'` in the expression's text.
+  if (!site.source.includes('[') || !site.source.includes("'")) return;
   const access = indexNotation(site.expr);
   if (access === null) return;
   context.report({
@@ -195,13 +200,13 @@ function checkSite(context: WorkflowRuleContext, site: ExpressionSite) {
   });
 }
 
-function checkUses(context: WorkflowRuleContext, uses: YScalar | undefined, where: string) {
+function checkUses(context: WorkflowRuleContext, uses: YScalar | undefined, where: () => string) {
   if (uses === undefined || typeof uses.value !== 'string') return;
   const reason = obfuscatedUses(uses.value);
   if (reason === null) return;
   context.report({
     node: uses,
-    message: `The \`uses:\` of ${where} (\`${uses.value.trim().slice(0, 100)}\`) has ${reason}; GitHub resolves it, but it hides which action actually runs.`,
+    message: `The \`uses:\` of ${where()} (\`${uses.value.trim().slice(0, 100)}\`) has ${reason}; GitHub resolves it, but it hides which action actually runs.`,
   });
 }
 
@@ -237,10 +242,10 @@ export default defineWorkflowRule({
       for (const site of expressionSites(action)) checkSite(context, site);
     },
     job(job) {
-      checkUses(context, job.uses, `job \`${job.id}\``);
+      checkUses(context, job.uses, () => `job \`${job.id}\``);
     },
     step(step) {
-      checkUses(context, step.uses, stepWhere(step));
+      checkUses(context, step.uses, () => stepWhere(step));
       checkRun(context, step);
     },
   }),

@@ -1,8 +1,8 @@
-import { isGithubToken, secretOccurrences, secretUses } from '../analysis/secrets.js';
-import { expressionsOf } from '../expressions/extract.js';
+import { occurrencesIn } from '../analysis/file-scalars.js';
+import { isGithubToken, mayUseSecrets, secretOccurrencesIn, secretUses } from '../analysis/secrets.js';
+import type { Action, Workflow } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowReport } from '../rule.js';
-import type { SourceFile } from '../yaml/source.js';
-import { keyText, stringScalars, type YNode } from '../yaml/model.js';
+import { keyText, type YNode } from '../yaml/model.js';
 
 /** Name parts that say a secret is a credential. */
 const CREDENTIAL = /(TOKEN|KEY|SECRET|PASS|PWD|PAT$|^PAT|_PAT_|AUTH|CRED|PRIVATE|CERT|WEBHOOK|DSN|SIGN|COOKIE|SESSION|BEARER|JWT|OTP|SEED|MNEMONIC|P12|PFX|KEYSTORE|CONNECTION_STRING|API)/i;
@@ -29,35 +29,33 @@ export default defineWorkflowRule({
   },
   create: (context) => {
     /** `toJSON(secrets)` and `secrets[<expression>]` anywhere below `node`. */
-    const reportWholeContext = (file: SourceFile, node: YNode, job: WorkflowReport['job']) => {
-      for (const scalar of stringScalars(node)) {
-        for (const occurrence of expressionsOf(file, scalar)) {
-          if (occurrence.expr === null) continue;
-          const use = secretUses(occurrence.expr).find((u) => u.kind !== 'named');
-          if (use === undefined) continue;
-          context.report({
-            node: scalar,
-            offset: occurrence.offset,
-            job,
-            message:
-              use.kind === 'whole'
-                ? `\`\${{ ${occurrence.span.source} }}\` exposes every secret of the repository, not just the ones this step needs.`
-                : `\`\${{ ${occurrence.span.source} }}\` picks a secret by a computed name, so any secret can be reached; GitHub cannot tell which secrets the workflow uses.`,
-          });
-        }
+    const reportWholeContext = (model: Workflow | Action, node: YNode, job: WorkflowReport['job']) => {
+      for (const occurrence of occurrencesIn(model, node)) {
+        if (occurrence.expr === null || !mayUseSecrets(occurrence.span.source)) continue;
+        const use = secretUses(occurrence.expr).find((u) => u.kind !== 'named');
+        if (use === undefined) continue;
+        context.report({
+          node: occurrence.scalar,
+          offset: occurrence.offset,
+          job,
+          message:
+            use.kind === 'whole'
+              ? `\`\${{ ${occurrence.span.source} }}\` exposes every secret of the repository, not just the ones this step needs.`
+              : `\`\${{ ${occurrence.span.source} }}\` picks a secret by a computed name, so any secret can be reached; GitHub cannot tell which secrets the workflow uses.`,
+        });
       }
     };
     return {
       workflow(workflow) {
         for (const pair of workflow.root.pairs) {
-          if (keyText(pair.key) !== 'jobs') reportWholeContext(workflow.file, pair.value, null);
+          if (keyText(pair.key) !== 'jobs') reportWholeContext(workflow, pair.value, null);
         }
         // With a single job, the workflow-level `env:` is that job's `env:`, the usual place for secrets.
         if (workflow.jobs.length === 1) return;
         for (const pair of workflow.env?.pairs ?? []) {
           // The job token is governed by `permissions:`; stored secrets are what this rule is about.
           // Values kept in secrets that are no credential (a user name, a region, a channel) harm nobody there.
-          const secret = secretOccurrences(workflow.file, pair.value).find((s) => !isGithubToken(s.name) && isCredentialName(s.name));
+          const secret = secretOccurrencesIn(workflow, pair.value).find((s) => !isGithubToken(s.name) && isCredentialName(s.name));
           if (secret === undefined) continue;
           context.report({
             node: pair.key,
@@ -67,10 +65,10 @@ export default defineWorkflowRule({
         }
       },
       job(job) {
-        reportWholeContext(job.workflow.file, job.node, job);
+        reportWholeContext(job.workflow, job.node, job);
       },
       action(action) {
-        reportWholeContext(action.file, action.root, null);
+        reportWholeContext(action, action.root, null);
       },
     };
   },

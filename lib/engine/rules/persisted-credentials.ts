@@ -1,3 +1,4 @@
+import { hasAny, scriptOf, wordMask } from '../analysis/file-scripts.js';
 import { compareVersions, parseRefVersion, parseVersion, versionComment, type RefVersion } from '../analysis/action-version.js';
 import { carriedSecrets, isGithubToken } from '../analysis/secrets.js';
 import { stepLabel } from '../analysis/step-label.js';
@@ -54,6 +55,7 @@ function uploadsGitDirectory(upload: Step, checkoutDir: string): string | null {
   return null;
 }
 
+const ARCHIVERS = wordMask('tar', 'zip', '7z');
 const ARCHIVE = /\b(?:tar|zip|7z)\b[^\n|;&]*?\s(?:\.|\.\/|\*|"?\$GITHUB_WORKSPACE"?|"?\$\{\{\s*github\.workspace\s*\}\}"?)(?=\s|$)/;
 
 /**
@@ -61,8 +63,11 @@ const ARCHIVE = /\b(?:tar|zip|7z)\b[^\n|;&]*?\s(?:\.|\.\/|\*|"?\$GITHUB_WORKSPAC
  * workspace root: no `working-directory:`, no earlier `cd`, no `-C` and no `.git` exclusion.
  */
 function archivesWorkspace(step: Step): boolean {
-  const script = step.run?.value;
-  if (typeof script !== 'string' || get(step.node, 'working-directory') !== undefined) return false;
+  // `ARCHIVE` needs one of the archivers as a word: most scripts have none (file-scripts.ts).
+  const found = scriptOf(step);
+  if (found === null || !hasAny(found.words, ARCHIVERS)) return false;
+  const script = found.text;
+  if (get(step.node, 'working-directory') !== undefined) return false;
   const match = ARCHIVE.exec(script);
   if (match === null) return false;
   const before = script.slice(0, match.index);

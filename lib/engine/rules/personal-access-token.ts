@@ -1,9 +1,9 @@
-import { secretUses } from '../analysis/secrets.js';
+import { occurrencesIn } from '../analysis/file-scalars.js';
+import { mayUseSecrets, secretUses } from '../analysis/secrets.js';
 import { expressionsOf, type ExpressionOccurrence } from '../expressions/extract.js';
-import type { Job, Step } from '../model/workflow.js';
+import type { Action, Job, Step, Workflow } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowReport } from '../rule.js';
-import { keyText, stringScalars, type YMap, type YNode } from '../yaml/model.js';
-import type { SourceFile } from '../yaml/source.js';
+import { keyText, type YMap, type YNode } from '../yaml/model.js';
 
 /**
  * Secret names that say they hold a GitHub token (`GH_PAT`, `GH_TOKEN`, `BOT_GITHUB_TOKEN`,
@@ -78,7 +78,7 @@ export default defineWorkflowRule({
     const reportOccurrence = (occurrence: ExpressionOccurrence, position: Position, job: Job | null | undefined) => {
       const offsets = seen.get(occurrence.scalar) ?? new Set<number>();
       seen.set(occurrence.scalar, offsets);
-      if (occurrence.expr === null || offsets.has(occurrence.offset)) return;
+      if (occurrence.expr === null || offsets.has(occurrence.offset) || !mayUseSecrets(occurrence.span.source)) return;
       const use = secretUses(occurrence.expr).find((u) => u.kind === 'named' && !u.tested && isGithubPat(u.name, position));
       if (use?.kind !== 'named') return;
       offsets.add(occurrence.offset);
@@ -90,31 +90,29 @@ export default defineWorkflowRule({
       context.report(job === undefined ? report : { ...report, job });
     };
     /** Every PAT carried by the `${{ }}` of `node`. */
-    const check = (file: SourceFile, node: YNode, position: Position, job: Job | null | undefined) => {
-      for (const scalar of stringScalars(node)) {
-        for (const occurrence of expressionsOf(file, scalar)) reportOccurrence(occurrence, position, job);
-      }
+    const check = (model: Workflow | Action, node: YNode, position: Position, job: Job | null | undefined) => {
+      for (const occurrence of occurrencesIn(model, node)) reportOccurrence(occurrence, position, job);
     };
-    const checkMap = (file: SourceFile, map: YMap | undefined, kind: 'with' | 'env' | 'secrets', step: Step | null, job: Job | null | undefined) => {
+    const checkMap = (model: Workflow | Action, map: YMap | undefined, kind: 'with' | 'env' | 'secrets', step: Step | null, job: Job | null | undefined) => {
       for (const pair of map?.pairs ?? []) {
         const key = keyText(pair.key);
-        check(file, pair.value, kind === 'with' ? { kind, key, step } : { kind, key }, job);
+        check(model, pair.value, kind === 'with' ? { kind, key, step } : { kind, key }, job);
       }
     };
     return {
       workflow(workflow) {
-        checkMap(workflow.file, workflow.env, 'env', null, null);
+        checkMap(workflow, workflow.env, 'env', null, null);
       },
       job(job) {
-        const file = job.workflow.file;
-        checkMap(file, job.env, 'env', null, job);
-        checkMap(file, job.with, 'with', null, job);
-        if (job.secrets?.kind === 'map') checkMap(file, job.secrets, 'secrets', null, job);
+        const workflow = job.workflow;
+        checkMap(workflow, job.env, 'env', null, job);
+        checkMap(workflow, job.with, 'with', null, job);
+        if (job.secrets?.kind === 'map') checkMap(workflow, job.secrets, 'secrets', null, job);
       },
       step(step) {
         const file = step.owner.file;
-        checkMap(file, step.env, 'env', step, undefined);
-        checkMap(file, step.with, 'with', step, undefined);
+        checkMap(step.owner, step.env, 'env', step, undefined);
+        checkMap(step.owner, step.with, 'with', step, undefined);
         const run = step.run;
         if (run !== undefined && typeof run.value === 'string') {
           const script = run.value;

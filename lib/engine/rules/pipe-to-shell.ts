@@ -1,3 +1,4 @@
+import { hasAny, scriptOf, wordMask } from '../analysis/file-scripts.js';
 import { fetchOf, isLocalUrl, mentionsFetch } from '../analysis/remote-fetch.js';
 import { vendorInstaller } from '../data/installers.js';
 import { defineWorkflowRule } from '../rule.js';
@@ -61,6 +62,9 @@ const PROCESS_SUBSTITUTION = /^(?:sudo\s+(?:-\S+\s+)*)?(?:\S*\/)?(?:(?:ba|z|da|k
 const INVOKE_EXPRESSION = /^(?:iex|invoke-expression)\b/i;
 
 const SUDO = /^\s*(?:sudo|doas)\b/i;
+
+/** Every form below fetches: a downloader's name, or `.DownloadString(`/`.DownloadData(`. */
+const FETCHES = wordMask('curl', 'wget', 'iwr', 'irm', 'webrequest', 'restmethod', 'downloadstring', 'downloaddata');
 
 interface Hit {
   /** Offset in the script of the pipeline or command that runs the remote script. */
@@ -160,12 +164,13 @@ export default defineWorkflowRule({
     const trusted = (context.options as PipeToShellOptions)['trusted-hosts'];
     return {
       step(step) {
-        const run = step.run;
-        if (run === undefined || typeof run.value !== 'string') return;
-        // Most scripts fetch nothing: skip the shell reading for them.
-        if (!/\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b|\.Download(String|Data)\s*\(/i.test(run.value)) return;
+        // Most scripts fetch nothing: skip the shell reading for them (the words first, then the exact test).
+        const script = scriptOf(step);
+        if (script === null || !hasAny(script.words, FETCHES)) return;
+        if (!/\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b|\.Download(String|Data)\s*\(/i.test(script.text)) return;
+        const run = script.run;
         const file = step.owner.file;
-        for (const hit of remoteScriptRuns(run.value)) {
+        for (const hit of remoteScriptRuns(script.text)) {
           // The team trusts this host's scripts (`trusted-hosts`), and HTTPS means only that host decides what runs.
           const host = httpsHost(hit.url);
           if (host !== null && trusted.length > 0 && isTrustedHost(host, trusted)) continue;

@@ -1,3 +1,4 @@
+import { hasAll, hasAny, scriptOf, wordMask } from '../analysis/file-scripts.js';
 import { publishesForReal, publishingStep } from '../analysis/publishing.js';
 import { actionSlug } from '../model/uses.js';
 import type { Job, Step } from '../model/workflow.js';
@@ -53,6 +54,13 @@ function script(step: Step): string | null {
   return typeof step.run?.value === 'string' ? step.run.value : null;
 }
 
+/** The words each intake pattern above needs in a script (file-scripts.ts): the patterns run only where they can match. */
+const COPIES = wordMask('crane', 'skopeo', 'regctl', 'oras');
+const GH_DOWNLOADS = wordMask('gh', 'download');
+const DOCKER_PULLS = wordMask('docker', 'pull');
+const DOCKER_TAGS = wordMask('docker', 'tag');
+const ANY_INTAKE = wordMask('crane', 'skopeo', 'regctl', 'oras', 'gh', 'docker');
+
 /** A literal `@sha256:` reference names exactly the bytes the maintainer chose: content-addressed, so verified. */
 function pinnedByDigest(ref: string): boolean {
   return /@sha256:[0-9a-f]{64}\b/i.test(ref) && !ref.includes('${{');
@@ -62,21 +70,28 @@ function intakes(job: Job): Intake[] {
   const found: Intake[] = [];
   const pulled: string[] = [];
   for (const step of job.steps) {
-    const text = script(step);
-    if (text !== null) {
-      for (const m of text.matchAll(IMAGE_COPY)) {
-        if (pinnedByDigest(m[2] ?? '') || SCRATCH_REGISTRY.test(text)) continue;
-        found.push({ step, what: `an image from another registry (\`${(m[1] ?? '').replace(/\s+/, ' ')}\`)`, at: m.index, republishes: true });
+    const run = scriptOf(step);
+    if (run !== null && hasAny(run.words, ANY_INTAKE)) {
+      const text = run.text;
+      if (hasAny(run.words, COPIES)) {
+        for (const m of text.matchAll(IMAGE_COPY)) {
+          if (pinnedByDigest(m[2] ?? '') || SCRATCH_REGISTRY.test(text)) continue;
+          found.push({ step, what: `an image from another registry (\`${(m[1] ?? '').replace(/\s+/, ' ')}\`)`, at: m.index, republishes: true });
+        }
       }
-      for (const m of text.matchAll(RELEASE_DOWNLOAD)) found.push({ step, what: 'release assets (`gh release download`)', at: m.index, republishes: false });
-      for (const m of text.matchAll(RUN_DOWNLOAD)) {
-        if (!/github\.run_id|GITHUB_RUN_ID/.test(m[1] ?? '')) found.push({ step, what: "another run's artifacts (`gh run download`)", at: m.index, republishes: false });
+      if (hasAll(run.words, GH_DOWNLOADS)) {
+        for (const m of text.matchAll(RELEASE_DOWNLOAD)) found.push({ step, what: 'release assets (`gh release download`)', at: m.index, republishes: false });
+        for (const m of text.matchAll(RUN_DOWNLOAD)) {
+          if (!/github\.run_id|GITHUB_RUN_ID/.test(m[1] ?? '')) found.push({ step, what: "another run's artifacts (`gh run download`)", at: m.index, republishes: false });
+        }
       }
-      for (const m of text.matchAll(DOCKER_PULL)) if (!pinnedByDigest(m[1] ?? '')) pulled.push(m[1] ?? '');
+      if (hasAll(run.words, DOCKER_PULLS)) for (const m of text.matchAll(DOCKER_PULL)) if (!pinnedByDigest(m[1] ?? '')) pulled.push(m[1] ?? '');
       // A pulled image retagged for a push: it is republished as it was pulled.
-      for (const m of text.matchAll(DOCKER_TAG)) {
-        const source = m[1] ?? '';
-        if (pulled.includes(source)) found.push({ step, what: `a pulled image retagged for this project (\`docker tag ${source}\`)`, at: m.index, republishes: false });
+      if (pulled.length > 0 && hasAll(run.words, DOCKER_TAGS)) {
+        for (const m of text.matchAll(DOCKER_TAG)) {
+          const source = m[1] ?? '';
+          if (pulled.includes(source)) found.push({ step, what: `a pulled image retagged for this project (\`docker tag ${source}\`)`, at: m.index, republishes: false });
+        }
       }
     }
     if (step.usesRef?.kind === 'repository') {

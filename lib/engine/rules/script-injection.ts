@@ -1,6 +1,6 @@
 import { codeSinkInputs, inJavaScriptCode, type CodeLanguage } from '../analysis/code-sinks.js';
 import { describeStep, describeTaint } from '../analysis/describe.js';
-import { describeGate, gateOf, stepTrust } from '../analysis/trust-guards.js';
+import { describeGate, gateOf, stepTrust, type TrustPaths } from '../analysis/trust-guards.js';
 import { controllerCeiling, unprivilegedOnly } from '../expressions/controller.js';
 import { expressionsOf } from '../expressions/extract.js';
 import { stepScope, type TaintLevel } from '../expressions/taint.js';
@@ -48,7 +48,8 @@ export default defineWorkflowRule({
       if (sinks.length === 0) return;
       const scope = stepScope(step);
       const file = step.owner.file;
-      const trust = stepTrust(step);
+      // The step's guards are worked out only for a tainted expression (most steps have none).
+      let trust: TrustPaths | undefined;
       const issueComment = step.owner.kind === 'workflow' && step.owner.triggers.some((t) => t.name === 'issue_comment');
       for (const sink of sinks) {
         const occurrences = expressionsOf(file, sink.node);
@@ -56,6 +57,7 @@ export default defineWorkflowRule({
           if (occurrence.expr === null) continue;
           const taint = context.taint.ofExpression(occurrence.expr, scope);
           if (taint === null) continue;
+          trust ??= stepTrust(step);
           // Text a trusted author wrote (a same-repository pull request, a maintainer's comment) is not an
           // outsider's: the gate lowers the finding to hygiene and says so, it never hides it.
           const gate = gateOf(trust, taint.source, issueComment);

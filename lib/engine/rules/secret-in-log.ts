@@ -1,3 +1,4 @@
+import { hasAny, scriptOf, wordMask, type RunScript } from '../analysis/file-scripts.js';
 import { carriedSecrets, isGithubToken, secretEnv } from '../analysis/secrets.js';
 import { inRanges, substitutionRanges, variableUses } from '../analysis/shell-vars.js';
 import { findExpressions } from '../expressions/extract.js';
@@ -8,7 +9,7 @@ import type { Severity } from '../types.js';
 import { defineWorkflowRule } from '../rule.js';
 import { commandName, logicalLines, pipelines, words, type ScriptSpan } from '../shell.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
-import { getScalar, type YScalar } from '../yaml/model.js';
+import { getScalar, keyText, type YMap, type YScalar } from '../yaml/model.js';
 
 /** Commands that write their arguments to standard output (or the host), lower-cased. */
 const PRINTERS = new Set(['echo', 'printf', 'print', 'puts', 'printenv', 'write-host', 'write-output', 'write-information', 'out-host']);
@@ -174,6 +175,31 @@ function trackDerived(line: ScriptSpan, script: string, env: Variables): void {
   env.set(name, { name, secrets, derived: true, partial: inner !== undefined || carried.some((c) => c.partial), masked: false });
 }
 
+/** A script prints a secret only through `secrets.X`, a variable of the environment, or a dump of it. */
+const SECRETS_WORD = wordMask('secrets');
+const DUMP_WORDS = wordMask('env', 'printenv', 'set', 'export', 'declare');
+/** The first words of `DUMPS`. */
+const DUMP_FIRST = new Set(DUMPS.map((d) => d[0]));
+
+function namesIn(env: YMap | undefined, text: string): boolean {
+  for (const pair of env?.pairs ?? []) if (text.includes(keyText(pair.key))) return true;
+  return false;
+}
+
+/**
+ * False when the script cannot print a secret: it names no `secrets` context, and either the step sees no
+ * `env:` at all or the script names none of its variables (every secret variable is one of them, and every
+ * derived one comes from one) and dumps no environment. Cheap: most scripts stop here before their lines are read.
+ */
+function mayPrintSecret(script: RunScript): boolean {
+  if (hasAny(script.words, SECRETS_WORD)) return true;
+  const step = script.step;
+  const levels = [step.env, step.job?.env, step.job?.workflow.env];
+  if (levels.every((env) => env === undefined || env.pairs.length === 0)) return false;
+  if (hasAny(script.words, DUMP_WORDS)) return true;
+  return levels.some((env) => namesIn(env, script.text));
+}
+
 const HEREDOC = /(?:^|[^<])<<-?\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\1/;
 
 export default defineWorkflowRule({
@@ -218,6 +244,10 @@ export default defineWorkflowRule({
       const last = commands[commands.length - 1];
       if (producer === undefined || last === undefined) return;
       const name = commandName(producer.text)?.toLowerCase() ?? '';
+      // Only a printer, a file writer, `cat` of a here-document or an environment dump can report (below):
+      // the rest of the pipeline is read for those alone.
+      const dump = DUMP_FIRST.has(words(producer.text)[0]?.toLowerCase() ?? '');
+      if (!dump && !(name === 'cat' && body.length > 0) && !PRINTERS.has(name) && !/^["']/.test(producer.text) && !(FILE_WRITERS.has(name) && destinationOf(producer.text) !== null)) return;
       const through = commands.slice(1).map((c) => commandName(c.text)?.toLowerCase() ?? '');
       // Piped into a command that consumes it (`| docker login --password-stdin`) or into a filter
       // that writes a file (`| base64 -d -o key.p12`): not printed.
@@ -295,7 +325,8 @@ export default defineWorkflowRule({
 
     return {
       step(step) {
-        if (step.run !== undefined && typeof step.run.value === 'string') checkScript(step, step.run, step.run.value);
+        const script = scriptOf(step);
+        if (script !== null && mayPrintSecret(script)) checkScript(step, script.run, script.text);
         if (step.usesRef?.kind === 'repository' && actionSlug(step.usesRef) === 'actions/github-script') {
           const script = getScalar(step.with, 'script');
           if (script !== undefined) checkGithubScript(step, script);

@@ -1,4 +1,4 @@
-import { isGithubToken, secretOccurrences } from '../analysis/secrets.js';
+import { isGithubToken, secretOccurrencesIn } from '../analysis/secrets.js';
 import { defineWorkflowRule } from '../rule.js';
 
 export default defineWorkflowRule({
@@ -17,7 +17,7 @@ export default defineWorkflowRule({
   create: (context) => ({
     job(job) {
       if (job.environment !== undefined || job.uses !== undefined) return;
-      const occurrences = secretOccurrences(job.workflow.file, job.node).filter((s) => !isGithubToken(s.name));
+      const occurrences = secretOccurrencesIn(job.workflow, job.node).filter((s) => !isGithubToken(s.name));
       const first = occurrences[0];
       if (first === undefined) return;
       const names = [...new Set(occurrences.map((s) => s.name))];

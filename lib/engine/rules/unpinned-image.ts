@@ -1,3 +1,4 @@
+import { hasAny, scriptOf, wordMask } from '../analysis/file-scripts.js';
 import { expandMatrix } from '../analysis/matrix-values.js';
 import type { RepositoryModel } from '../model/repository.js';
 import { actionSlug } from '../model/uses.js';
@@ -65,6 +66,8 @@ interface OwnImages {
 const OWN_IMAGES = new WeakMap<RepositoryModel, OwnImages>();
 
 const BUILD_LINE = /\bdocker\s+(?:buildx\s+)?(?:build|push|tag|image\s+push)\b|\b(?:podman|buildah)\s+(?:build|push|bud)\b/;
+/** A script without one of these words has no `BUILD_LINE` (file-scripts.ts). */
+const BUILDERS = wordMask('docker', 'podman', 'buildah');
 
 function imageName(word: string): string {
   return word.replace(/@.*$/, '').replace(/:[^/]*$/, '').replace(/^.*\//, '').replace(/["']/g, '').toLowerCase();
@@ -85,8 +88,10 @@ export function ownImages(repository: RepositoryModel): OwnImages {
         if (step.usesRef?.kind === 'repository' && /^docker\/(build-push-action|bake-action)$/.test(actionSlug(step.usesRef))) {
           built.push(...(getText(step.with, 'tags') ?? '').split(/[\s,]+/));
         }
-        const run = step.run === undefined ? null : scalarText(step.run);
-        for (const line of (run ?? '').split('\n')) if (BUILD_LINE.test(line)) built.push(...line.split(/\s+/));
+        // Only string scripts can hold a build command; most name no container tool at all.
+        const script = scriptOf(step);
+        if (script === null || !hasAny(script.words, BUILDERS)) continue;
+        for (const line of script.text.split('\n')) if (BUILD_LINE.test(line)) built.push(...line.split(/\s+/));
       }
       if (built.length === 0) continue;
       for (const word of built) if (word !== '' && !word.startsWith('-')) own.names.add(imageName(word.replace(/\$\{\{[^}]*\}\}/g, '')));
@@ -164,9 +169,12 @@ function check(context: WorkflowRuleContext, job: Job | null, node: YNode | unde
   if (found === null || found.length === 0) return;
   const own = ownImages(context.repository);
   const ownOnly = found.every((f) => isOwnImage(own, f.image));
-  const floating: Severity = found.some((f) => f.severity === 'HIGH') ? 'HIGH' : 'MEDIUM';
+  // Judged per image (a matrix can list the repository's own `:latest` next to a tagged third-party image):
+  // the repository's own images never make it floating.
+  const others = found.filter((f) => !isOwnImage(own, f.image));
+  const floating: Severity = (ownOnly ? found : others).some((f) => f.severity === 'HIGH') ? 'HIGH' : 'MEDIUM';
   // A floating third-party image is HIGH only where it runs the job's steps with a namespace anyone can register.
-  const officialOnly = found.every((f) => isOfficialImage(f.image));
+  const officialOnly = others.filter((f) => f.severity === 'HIGH').every((f) => isOfficialImage(f.image));
   const capped = floating === 'HIGH' && (service || officialOnly);
   const severity: Severity = ownOnly ? 'LOW' : capped ? 'MEDIUM' : floating;
   const images = [...new Set(found.map((f) => f.image))];

@@ -1,5 +1,6 @@
+import { hasAny, scriptOf, scriptWords, wordMask, type WordMask } from '../analysis/file-scripts.js';
 import { defineWorkflowRule } from '../rule.js';
-import { scriptPipelines, words } from '../shell.js';
+import { words } from '../shell.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 
 /** The argument vector of a command, wrappers (`sudo`, `env X=1`, `time`, `python -m`) removed. */
@@ -174,6 +175,25 @@ function toolRun(list: string[], start: number, tool: string, firstOnly = false)
   return { tool, packages: [spec] };
 }
 
+/** The words of the script's pre-filter below (file-scripts.ts): the regular expressions run only where these are. */
+const VERBS = wordMask('install', 'i', 'add', 'dlx', 'npx', 'pnpx', 'uvx', 'pipx', 'run');
+const INSTALLERS = wordMask('pip', 'pip3', 'uv', 'uvx', 'pipx', 'npm', 'pnpm', 'bun', 'yarn', 'npx', 'pnpx', 'go', 'cargo', 'gem');
+
+/** Installers `unpinnedInstall` reads without a verb, those that need one of `INSTALL_VERBS`, and `uv`/`pipx`. */
+const VERBLESS = wordMask('uvx', 'npx', 'pnpx');
+const WITH_VERB = wordMask('pip', 'pip3', 'go', 'cargo', 'gem', 'npm', 'pnpm', 'bun', 'yarn');
+const INSTALL_VERBS = wordMask('install', 'i', 'add', 'in', 'isntall', 'dlx');
+const TOOL_RUNNERS = wordMask('uv', 'pipx');
+const TOOL_VERBS = wordMask('install', 'run');
+
+/**
+ * False when `unpinnedInstall` cannot find an install in a command whose shell words are `words`: its tool and
+ * subcommand are words of the command (`scriptWords` reads them with quotes and backslashes dropped, as `words` does).
+ */
+function mayInstall(words: WordMask): boolean {
+  return hasAny(words, VERBLESS) || (hasAny(words, WITH_VERB) && hasAny(words, INSTALL_VERBS)) || (hasAny(words, TOOL_RUNNERS) && hasAny(words, TOOL_VERBS));
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'unpinned-package-install',
@@ -188,11 +208,14 @@ export default defineWorkflowRule({
   },
   create: (context) => ({
     step(step) {
-      const run = step.run;
-      if (run === undefined || typeof run.value !== 'string') return;
-      if (!/\b(install|i|add|dlx|npx|pnpx|uvx|pipx|run)\b/.test(run.value) || !/\b(pip3?|uv|uvx|pipx|npm|pnpm|bun|yarn|npx|pnpx|go|cargo|gem)\b/.test(run.value)) return;
-      for (const pipeline of scriptPipelines(run.value)) {
+      const script = scriptOf(step);
+      if (script === null || !hasAny(script.words, VERBS) || !hasAny(script.words, INSTALLERS)) return;
+      if (!/\b(install|i|add|dlx|npx|pnpx|uvx|pipx|run)\b/.test(script.text) || !/\b(pip3?|uv|uvx|pipx|npm|pnpm|bun|yarn|npx|pnpx|go|cargo|gem)\b/.test(script.text)) return;
+      const run = script.run;
+      for (const pipeline of script.pipelines) {
         for (const command of pipeline.commands) {
+          // Most commands of such scripts (`npm run build`, `go test ./...`) install nothing: skip their argument reading.
+          if (!mayInstall(scriptWords(command.text))) continue;
           const install = unpinnedInstall(command.text);
           if (install === null) continue;
           const shown = install.packages.slice(0, 4).map((p) => `\`${p}\``).join(', ') + (install.packages.length > 4 ? ` and ${install.packages.length - 4} more` : '');

@@ -1,11 +1,11 @@
 import { carriedSecrets, secretEnv } from '../analysis/secrets.js';
 import { variableUses } from '../analysis/shell-vars.js';
-import { expressionsOf } from '../expressions/extract.js';
+import { occurrencesIn } from '../analysis/file-scalars.js';
 import { FunctionCall, functionName, IndexAccess, walkExpression, type Expr } from '../expressions/parse.js';
 import { defineWorkflowRule, type WorkflowReport } from '../rule.js';
-import type { SourceFile } from '../yaml/source.js';
+import type { Action, Workflow } from '../model/workflow.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
-import { keyText, stringScalars, type YNode } from '../yaml/model.js';
+import { keyText, type YNode } from '../yaml/model.js';
 
 /** `fromJSON(<secret>)` calls of an expression whose result is used as a value (a field of it, or itself). */
 function decodedSecrets(expr: Expr): { name: string; field: boolean }[] {
@@ -47,44 +47,42 @@ export default defineWorkflowRule({
       'Store each value you need (a password, a key) as its own secret, or register the derived value with `echo "::add-mask::$VALUE"` before anything can print it.',
   },
   create: (context) => {
-    const checkExpressions = (file: SourceFile, node: YNode, job: WorkflowReport['job']) => {
-      for (const scalar of stringScalars(node)) {
-        for (const occurrence of expressionsOf(file, scalar)) {
-          // Only a `fromJSON(...)` call decodes (function names are case-insensitive, and have no escapes).
-          if (occurrence.expr === null || !FROM_JSON.test(occurrence.span.source)) continue;
-          const decoded = decodedSecrets(occurrence.expr)[0];
-          if (decoded === undefined) continue;
-          context.report({
-            node: scalar,
-            offset: occurrence.offset,
-            job,
-            message: decoded.field
-              ? `\`\${{ ${occurrence.span.source} }}\` reads a field of \`secrets.${decoded.name}\`; GitHub masks only the whole secret, so the field's value is printed in clear text.`
-              : `\`\${{ ${occurrence.span.source} }}\` decodes \`secrets.${decoded.name}\` as JSON; the decoded value differs from the stored secret, so GitHub does not mask it.`,
-          });
-        }
+    const checkExpressions = (model: Workflow | Action, node: YNode, job: WorkflowReport['job']) => {
+      for (const occurrence of occurrencesIn(model, node)) {
+        // Only a `fromJSON(...)` call decodes (function names are case-insensitive, and have no escapes).
+        if (occurrence.expr === null || !FROM_JSON.test(occurrence.span.source)) continue;
+        const decoded = decodedSecrets(occurrence.expr)[0];
+        if (decoded === undefined) continue;
+        context.report({
+          node: occurrence.scalar,
+          offset: occurrence.offset,
+          job,
+          message: decoded.field
+            ? `\`\${{ ${occurrence.span.source} }}\` reads a field of \`secrets.${decoded.name}\`; GitHub masks only the whole secret, so the field's value is printed in clear text.`
+            : `\`\${{ ${occurrence.span.source} }}\` decodes \`secrets.${decoded.name}\` as JSON; the decoded value differs from the stored secret, so GitHub does not mask it.`,
+        });
       }
     };
     return {
       workflow(workflow) {
         for (const pair of workflow.root.pairs) {
-          if (keyText(pair.key) !== 'jobs') checkExpressions(workflow.file, pair.value, null);
+          if (keyText(pair.key) !== 'jobs') checkExpressions(workflow, pair.value, null);
         }
       },
       job(job) {
         // Steps are checked in `step`, with their scripts.
         for (const pair of job.node.pairs) {
-          if (keyText(pair.key) !== 'steps') checkExpressions(job.workflow.file, pair.value, job);
+          if (keyText(pair.key) !== 'steps') checkExpressions(job.workflow, pair.value, job);
         }
       },
       action(action) {
         for (const pair of action.root.pairs) {
-          if (keyText(pair.key) !== 'runs') checkExpressions(action.file, pair.value, null);
+          if (keyText(pair.key) !== 'runs') checkExpressions(action, pair.value, null);
         }
       },
       step(step) {
         const file = step.owner.file;
-        checkExpressions(file, step.node, step.job);
+        checkExpressions(step.owner, step.node, step.job);
         const script = step.run?.value;
         if (step.run === undefined || typeof script !== 'string') return;
         const env = secretEnv(step);

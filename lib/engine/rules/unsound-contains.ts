@@ -15,7 +15,11 @@ function substringAllowList(expr: Expr): { list: string; value: Expr } | null {
   return found;
 }
 
+/** Function names are case-insensitive and have no escapes: an expression calls `contains` only if its text says so. */
+const CONTAINS = /contains/i;
+
 function check(context: WorkflowRuleContext, site: ExpressionSite) {
+  if (!CONTAINS.test(site.source)) return;
   const hit = substringAllowList(site.expr);
   if (hit === null) return;
   context.report({

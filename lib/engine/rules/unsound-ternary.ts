@@ -35,6 +35,8 @@ export function falsyTrueValues(expr: Expr): Expr[] {
 function check(context: WorkflowRuleContext, site: ExpressionSite) {
   // In a condition only truthiness counts, and `a && b || c` is then plain boolean logic.
   if (site.condition) return;
+  // Without both operators in its text an expression has no `&& … ||` (string literals may hold them: then it is parsed).
+  if (!site.source.includes('||') || !site.source.includes('&&')) return;
   const [value] = falsyTrueValues(site.expr);
   if (value === undefined) return;
   context.report({

@@ -44,12 +44,14 @@ export default defineWorkflowRule({
         context.report({
           node: checkout.node,
           ...(checkout.offset !== undefined ? { offset: checkout.offset } : {}),
-          severity: gate.holds ? 'LOW' : checkout.gated ? 'MEDIUM' : runs !== null ? 'HIGH' : 'MEDIUM',
+          severity: gate.holds ? 'LOW' : checkout.gated || checkout.uncheckedEnvironment !== undefined ? 'MEDIUM' : runs !== null ? 'HIGH' : 'MEDIUM',
           message:
             `${describeStep(checkout.step)} checks out pull request code (${checkout.how}, from ${checkout.evidence}) in a workflow triggered by \`${checkout.trigger}\`${consequence}` +
             (gate.holds
               ? `${describeGate(gate)}, though the code can change between the approval and the checkout.`
-              : checkout.gated
+              : checkout.uncheckedEnvironment !== undefined
+                ? `; the job deploys to ${checkout.uncheckedEnvironment}, which holds each run for a reviewer only if the environment has required reviewers, and those could not be checked without a settings snapshot (\`--settings\`): with reviewers, the approved commit is what runs and nothing is wrong; without, any pull request's code runs here (MEDIUM until the reviewers are known).`
+                : checkout.gated
                 ? `; ${approval}, so an outsider cannot start it, but the code is resolved when the job runs, not when the approval was given: commits pushed to the pull request after the approval are what gets checked out (MEDIUM: pin the approved commit, such as \`github.event.pull_request.head.sha\` or a SHA named in the approval).`
                 : checkout.approved
                   ? "; the job deploys to an environment, which may hold it for a reviewer's approval (a settings snapshot would show whether it has required reviewers), but the code can change between the approval and the checkout."

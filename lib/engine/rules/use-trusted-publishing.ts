@@ -1,3 +1,4 @@
+import { hasAny, scriptOf, wordMask } from '../analysis/file-scripts.js';
 import { carriedSecrets, isGithubToken, secretEnv, secretOccurrences, type SecretEnvVar } from '../analysis/secrets.js';
 import { variableUses } from '../analysis/shell-vars.js';
 import { expressionsOf, type ExpressionOccurrence } from '../expressions/extract.js';
@@ -6,7 +7,7 @@ import type { RepositoryModel } from '../model/repository.js';
 import { actionSlug } from '../model/uses.js';
 import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
-import { commandName, logicalLines, pipelines, words, type ScriptSpan } from '../shell.js';
+import { commandName, pipelines, words, type ScriptSpan } from '../shell.js';
 import { get, getText, keyText, type YNode, type YScalar } from '../yaml/model.js';
 
 /** Registries with OIDC trusted publishing for GitHub Actions. */
@@ -160,9 +161,21 @@ function npmRegistryElsewhere(job: Job | null): boolean {
   });
 }
 
+/** The actions `fromAction` reads. */
+const PUBLISHING_ACTIONS: ReadonlySet<string> = new Set([
+  'pypa/gh-action-pypi-publish',
+  'js-devtools/npm-publish',
+  'changesets/action',
+  'pyo3/maturin-action',
+  'rubygems/configure-rubygems-credentials',
+  'rubygems/release-gem',
+]);
+
 function fromAction(step: Step, repository: RepositoryModel): Evidence | null {
   if (step.usesRef?.kind !== 'repository' || step.uses === undefined) return null;
   const slug = actionSlug(step.usesRef);
+  // Most steps run other actions: return before building the helpers below.
+  if (!PUBLISHING_ACTIONS.has(slug)) return null;
   const withSecret = (key: string, registry: Registry, how: string): Evidence | null => {
     const found = firstSecret(step, get(step.with, key), repository);
     return found === undefined ? null : { registry, node: found.occurrence.scalar, offset: found.occurrence.offset, secret: found.name, how };
@@ -201,13 +214,16 @@ function fromAction(step: Step, repository: RepositoryModel): Evidence | null {
   }
 }
 
+/** Every publishing command of `COMMANDS` has one of these programs and one of these verbs as words. */
+const PUBLISHERS = wordMask('npm', 'pnpm', 'yarn', 'twine', 'poetry', 'uv', 'hatch', 'flit', 'pdm', 'maturin', 'cargo', 'gem', 'dotnet', 'nuget');
+const PUBLISH_VERBS = wordMask('publish', 'upload', 'push');
+
 function fromScript(step: Step, repository: RepositoryModel): Evidence | null {
-  const run = step.run;
-  if (run === undefined || typeof run.value !== 'string') return null;
-  const script = run.value;
+  const found = scriptOf(step);
   // Every publishing command below says publish, upload or push: most scripts need no closer look.
-  if (!/publish|upload|push/i.test(script)) return null;
-  const lines = logicalLines(script);
+  if (found === null || !hasAny(found.words, PUBLISH_VERBS) || !hasAny(found.words, PUBLISHERS) || !/publish|upload|push/i.test(found.text)) return null;
+  const run = found.run;
+  const lines = found.lines;
   // Each line's commands are read once (lazily), not once per registry.
   const calls: (readonly { program: string; args: readonly string[] }[] | undefined)[] = [];
   const callsOf = (index: number) =>

@@ -1,20 +1,25 @@
+import { MAX_EXPANDED_NODES } from './limits.js';
 import type { YMap, YNode, YPair, YScalar, YSeq } from './model.js';
 
 /**
  * A fast path to the positioned model for the YAML that workflows are actually written in: block
- * mappings and sequences, plain scalars (multi-line ones included), single-line quoted scalars, literal
- * and folded block scalars, and flow collections (over several lines too). It is written by hand because composing
- * full `yaml` Documents costs more than the whole rule pass (see the engine benchmark).
+ * mappings and sequences, plain scalars (multi-line ones included), quoted scalars, literal and folded
+ * block scalars, flow collections (over several lines too, with comments), anchors and aliases, LF or
+ * CRLF line breaks, a leading byte order mark, and `---` / `...` around the one document. It is written
+ * by hand because composing full `yaml` Documents costs more than the whole rule pass (see the engine
+ * benchmark).
  *
  * It is deliberately strict: anything outside that subset, and anything it is not sure the `yaml`
- * library would accept with the same meaning (tabs, CR, anchors, tags, multi-line quoted scalars, odd
- * indentation, duplicate keys ...), returns `undefined` and the caller falls back to the
- * full parser. So malformed input is always judged by the `yaml` library, and a differential test over
- * the corpus and generated documents checks that both paths build identical models.
+ * library would accept with the same meaning (tabs, a lone CR, tags, odd indentation, duplicate keys,
+ * an alias to a missing or unfinished anchor, aliases that expand past the model's node limit ...),
+ * returns `undefined` and the caller falls back to the full parser. So malformed input is always judged
+ * by the `yaml` library, and a differential test over the corpus, committed fixtures and generated
+ * documents checks that both paths build identical models (aliased nodes shared the same way).
  */
 export function parseYamlFast(text: string): YNode | undefined {
-  // Control characters, CR, BOM and NEL are rare in workflows and have subtle YAML rules: full parser.
-  if (UNSUPPORTED_CHARS.test(text)) return undefined;
+  // Control characters, a lone CR, NEL and a BOM after the start are rare in workflows and have subtle
+  // YAML rules: full parser.
+  if (UNSUPPORTED_CHARS.test(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) || hasLoneCR(text)) return undefined;
   try {
     return new FastParser(text).parseDocument();
   } catch (error) {
@@ -24,7 +29,13 @@ export function parseYamlFast(text: string): YNode | undefined {
 }
 
 // eslint-disable-next-line no-control-regex
-const UNSUPPORTED_CHARS = /[\x00-\x08\x0b-\x1f\x7f\x85\ufeff\u2028\u2029]/;
+const UNSUPPORTED_CHARS = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\x85\ufeff\u2028\u2029]/;
+
+/** A CR that does not start a CRLF line break. (A plain character class keeps the regex above a fast scan.) */
+function hasLoneCR(text: string): boolean {
+  for (let i = text.indexOf('\r'); i !== -1; i = text.indexOf('\r', i + 1)) if (text.charCodeAt(i + 1) !== 0x0a) return true;
+  return false;
+}
 const BAIL = Symbol('bail');
 const MAX_FAST_DEPTH = 32;
 
@@ -32,37 +43,164 @@ function bail(): never {
   throw BAIL;
 }
 
+/** Whether a line's text from `pos` to `end` may follow a document marker: spaces, then maybe a comment. */
+function isMarkerEnd(text: string, pos: number, end: number): boolean {
+  if (pos === end) return true;
+  if (text.charCodeAt(pos) !== 0x20) return false;
+  let i = pos;
+  while (i < end && text.charCodeAt(i) === 0x20) i++;
+  return i === end || text.charCodeAt(i) === 0x23;
+}
+
+/**
+ * The keys of one mapping so far: a repeated key is an error the full parser reports. Keys compare by
+ * value as the `yaml` library compares them (`1` and `"1"` differ); a few keys are compared in a loop,
+ * more through a set, so a mapping of many keys stays linear.
+ */
+class DuplicateKeys {
+  #set: Set<unknown> | undefined;
+
+  add(value: YScalar['value'], pairs: readonly YPair[]): void {
+    const set = this.#set;
+    if (set !== undefined) {
+      if (set.has(value)) bail();
+      set.add(value);
+      return;
+    }
+    for (let i = 0; i < pairs.length; i++) if (pairs[i]?.key.value === value) bail();
+    if (pairs.length >= 16) {
+      this.#set = new Set(pairs.map((pair) => pair.key.value));
+      this.#set.add(value);
+    }
+  }
+}
+
 /** Characters that cannot start a plain scalar (or that this parser leaves to the full one). */
-const PLAIN_START_FORBIDDEN = new Set(['[', ']', '{', '}', ',', '#', '&', '*', '!', '|', '>', "'", '"', '%', '@', '`']);
+function plainStartForbidden(c: number): boolean {
+  switch (c) {
+    case 0x5b: // [
+    case 0x5d: // ]
+    case 0x7b: // {
+    case 0x7d: // }
+    case 0x2c: // ,
+    case 0x23: // #
+    case 0x26: // &
+    case 0x2a: // *
+    case 0x21: // !
+    case 0x7c: // |
+    case 0x3e: // >
+    case 0x27: // '
+    case 0x22: // "
+    case 0x25: // %
+    case 0x40: // @
+    case 0x60: // `
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** An anchor's node, and its weight: how many nodes it stands for with its own aliases expanded. */
+interface Anchor {
+  /** Undefined while the anchored node is being parsed (an alias to it then refers to itself). */
+  node: YNode | undefined;
+  weight: number;
+}
+
+/** What the block parser and the flow parsers of one document share: anchors and the node budget. */
+class Shared {
+  /** The last anchor of each name met so far, in document order (as the `yaml` library resolves aliases). */
+  readonly anchors = new Map<string, Anchor>();
+  /**
+   * Nodes in the model with aliases expanded, counted as the full parser's model builder weighs them:
+   * past MAX_EXPANDED_NODES the full parser reports the file, so this one hands it over.
+   */
+  weight = 0;
+
+  add(weight: number): void {
+    this.weight += weight;
+    if (this.weight > MAX_EXPANDED_NODES) bail();
+  }
+}
+
+/** The node an alias `*name` stands for (the anchored node itself: the model is a DAG). */
+function resolveAlias(shared: Shared, name: string): YNode {
+  const anchor = shared.anchors.get(name);
+  // An unknown alias, or one inside the node it names, is an error the full parser reports.
+  if (anchor?.node === undefined) return bail();
+  shared.add(anchor.weight);
+  return anchor.node;
+}
+
+/** End of an anchor or alias name that starts at `pos`: names this parser takes are `[A-Za-z0-9_.-]+`. */
+function nameEnd(text: string, pos: number): number {
+  let i = pos;
+  for (;;) {
+    const c = text.charCodeAt(i);
+    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d || c === 0x2e) i++;
+    else break;
+  }
+  if (i === pos) bail();
+  return i;
+}
 
 class FastParser {
   readonly #text: string;
   readonly #starts: number[] = [];
+  /** End of each line's content: before its `\n`, or its `\r\n`. */
   readonly #ends: number[] = [];
+  /** Offset of each line's first character that is not a space (its end when there is none). */
+  readonly #firsts: number[] = [];
+  /** Lines of the document: a `...` line ends it (what follows may only be blank or comments). */
+  #count = 0;
   /** The next line not yet consumed. */
   #line = 0;
   /** Collections currently open; deep documents go to the full parser, which enforces the limit. */
   #depth = 0;
+  readonly #shared = new Shared();
 
   constructor(text: string) {
     this.#text = text;
-    let start = 0;
+    // A byte order mark is not part of the first line (offsets still count it). The `yaml` library
+    // counts it in that line's indentation, and rejects a sequence entry on it (`\ufeff- a`): an
+    // indented line or an entry after one goes to the full parser.
+    let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+    if (start === 1) {
+      const c = text.charCodeAt(1);
+      if (c === 0x20 || c === 0x09 || (c === 0x2d && (text.length === 2 || /[ \t\r\n]/.test(text[2] ?? '')))) bail();
+    }
+    let documentEnd = -1;
     for (;;) {
       const nl = text.indexOf('\n', start);
-      if (nl === -1) {
-        this.#starts.push(start);
-        this.#ends.push(text.length);
-        break;
+      const end = nl === -1 ? text.length : nl > start && text.charCodeAt(nl - 1) === 0x0d ? nl - 1 : nl;
+      if (documentEnd === -1 && text.charCodeAt(start) === 0x2e && text.startsWith('...', start) && isMarkerEnd(text, start + 3, end)) {
+        documentEnd = this.#starts.length;
       }
+      let first = start;
+      while (first < end && text.charCodeAt(first) === 0x20) first++;
       this.#starts.push(start);
-      this.#ends.push(nl);
+      this.#ends.push(end);
+      this.#firsts.push(first);
+      if (nl === -1) break;
       start = nl + 1;
+    }
+    this.#count = this.#starts.length;
+    if (documentEnd !== -1) {
+      // Only blank and comment lines may follow the document end marker.
+      for (let line = documentEnd + 1; line < this.#count; line++) if (!this.#isBlank(line)) bail();
+      this.#count = documentEnd;
     }
   }
 
   parseDocument(): YNode {
-    let first = this.#nextContent(0);
-    if (first !== -1 && this.#isDocumentStart(first)) first = this.#nextContent(first + 1);
+    let first = 0;
+    while (first < this.#count && this.#isBlank(first)) first++;
+    // `---` (alone or with a comment) may open the document, after blank and comment lines.
+    if (first < this.#count && this.#text.startsWith('---', this.#starts[first] ?? 0)) {
+      if (!isMarkerEnd(this.#text, (this.#starts[first] ?? 0) + 3, this.#ends[first] ?? 0)) bail();
+      first++;
+    }
+    first = this.#nextContent(first);
     // An empty document is rare and its null node's position has its own rules: full parser.
     if (first === -1) bail();
     const indent = this.#indent(first);
@@ -71,48 +209,32 @@ class FastParser {
     return root;
   }
 
-  /** `---` alone (or with a comment) on the first content line. */
-  #isDocumentStart(line: number): boolean {
-    const text = this.#lineText(line);
-    if (!text.startsWith('---')) return false;
-    const rest = text.slice(3);
-    if (rest.trim() === '' || /^\s+#/.test(rest)) return true;
-    return bail();
-  }
-
-  #lineText(line: number): string {
-    return this.#text.slice(this.#starts[line], this.#ends[line]);
-  }
-
   #indent(line: number): number {
-    const start = this.#starts[line] ?? 0;
-    const end = this.#ends[line] ?? 0;
-    let i = start;
-    while (i < end && this.#text.charCodeAt(i) === 0x20) i++;
-    if (i < end && this.#text.charCodeAt(i) === 0x09) bail();
-    return i - start;
+    const first = this.#firsts[line] ?? 0;
+    if (this.#text.charCodeAt(first) === 0x09 && first < (this.#ends[line] ?? 0)) bail();
+    return first - (this.#starts[line] ?? 0);
   }
 
   /** True for a blank or comment-only line. */
   #isBlank(line: number): boolean {
-    const start = this.#starts[line] ?? 0;
-    const end = this.#ends[line] ?? 0;
-    for (let i = start; i < end; i++) {
-      const c = this.#text.charCodeAt(i);
-      if (c === 0x20) continue;
-      if (c === 0x09) bail();
-      return c === 0x23;
-    }
-    return true;
+    const first = this.#firsts[line] ?? 0;
+    if (first === this.#ends[line]) return true;
+    const c = this.#text.charCodeAt(first);
+    if (c === 0x09) bail();
+    return c === 0x23;
   }
 
-  /** The first line at or after `from` with content, or -1. Document markers end the subset. */
+  /**
+   * The first line at or after `from` with content, or -1. A second document, a `%` directive and a line
+   * that starts like a document marker go to the full parser.
+   */
   #nextContent(from: number): number {
-    for (let line = from; line < this.#starts.length; line++) {
+    const text = this.#text;
+    for (let line = from; line < this.#count; line++) {
       if (this.#isBlank(line)) continue;
-      const text = this.#lineText(line);
-      if (line > 0 && (text.startsWith('---') || text.startsWith('...'))) bail();
-      if (text.startsWith('%')) bail();
+      const start = this.#starts[line] ?? 0;
+      const c = text.charCodeAt(start);
+      if (c === 0x25 || ((c === 0x2d || c === 0x2e) && (text.startsWith('---', start) || text.startsWith('...', start)))) bail();
       return line;
     }
     return -1;
@@ -140,19 +262,19 @@ class FastParser {
    */
   #outdentedComment(from: number, to: number, col: number): boolean {
     for (let line = from; line < to; line++) {
-      const start = this.#starts[line] ?? 0;
-      const end = this.#ends[line] ?? 0;
-      let i = start;
-      while (i < end && this.#text.charCodeAt(i) === 0x20) i++;
-      if (i < end && this.#text.charCodeAt(i) === 0x23 && i - start <= col) return true;
+      const i = this.#firsts[line] ?? 0;
+      if (i < (this.#ends[line] ?? 0) && this.#text.charCodeAt(i) === 0x23 && i - (this.#starts[line] ?? 0) <= col) return true;
     }
     return false;
   }
 
   #isSequenceEntry(pos: number, end: number): boolean {
-    if (this.#text[pos] !== '-') return false;
-    if (this.#text[pos + 1] === '\t') bail();
-    return pos + 1 === end || this.#text[pos + 1] === ' ';
+    const text = this.#text;
+    if (text.charCodeAt(pos) !== 0x2d) return false;
+    if (pos + 1 === end) return true;
+    const next = text.charCodeAt(pos + 1);
+    if (next === 0x09) bail();
+    return next === 0x20;
   }
 
   /**
@@ -161,25 +283,27 @@ class FastParser {
    */
   #keyEnd(pos: number, end: number): number {
     const text = this.#text;
-    const c = text[pos];
-    if (c === '"' || c === "'") {
+    const c = text.charCodeAt(pos);
+    if (c === 0x22 || c === 0x27) {
       const close = this.#quotedEnd(pos, end);
       if (close === -1) return -1;
-      return text[close] === ':' && (close + 1 === end || text[close + 1] === ' ') ? close : -1;
+      return text.charCodeAt(close) === 0x3a && (close + 1 === end || text.charCodeAt(close + 1) === 0x20) ? close : -1;
     }
     for (let i = pos; i < end; i++) {
-      const ch = text[i];
-      if (ch === '\t') bail();
-      if (ch === ':' && (i + 1 === end || text[i + 1] === ' ')) return i;
-      if (ch === '#' && i > pos && text[i - 1] === ' ') return -1;
+      const ch = text.charCodeAt(i);
+      if (ch === 0x3a) {
+        if (i + 1 === end || text.charCodeAt(i + 1) === 0x20) return i;
+      } else if (ch === 0x09) bail();
+      else if (ch === 0x23 && i > pos && text.charCodeAt(i - 1) === 0x20) return -1;
     }
     return -1;
   }
 
   #mapping(firstLine: number, col: number): YMap {
     if (++this.#depth > MAX_FAST_DEPTH) bail();
+    const text = this.#text;
     const pairs: YPair[] = [];
-    const seen = new Set<string>();
+    const keys = new DuplicateKeys();
     let line = firstLine;
     for (;;) {
       const start = (this.#starts[line] ?? 0) + col;
@@ -187,26 +311,43 @@ class FastParser {
       const colon = this.#keyEnd(start, end);
       if (colon === -1) bail();
       const key = this.#key(start, colon);
-      const identity = `${typeof key.value}:${String(key.value)}`;
-      if (seen.has(identity)) bail();
-      seen.add(identity);
+      keys.add(key.value, pairs);
       this.#line = line + 1;
       let valueStart = colon + 1;
-      while (valueStart < end && this.#text[valueStart] === ' ') valueStart++;
+      while (valueStart < end && text.charCodeAt(valueStart) === 0x20) valueStart++;
       let value: YNode;
-      if (valueStart === end || this.#text[valueStart] === '#') {
-        const next = this.#nextContent(line + 1);
-        const nextIndent = next === -1 ? -1 : this.#indent(next);
-        if (next !== -1 && nextIndent > col) {
-          value = this.#blockNode(next, nextIndent, col);
-          if (value.kind === 'scalar' && this.#outdentedComment(line + 1, next, col)) bail();
-        } else if (next !== -1 && nextIndent === col && this.#isSequenceEntry((this.#starts[next] ?? 0) + col, this.#ends[next] ?? 0)) {
-          value = this.#sequence(next, col);
-        } else {
-          value = nullScalar(valueStart);
-        }
+      const v = text.charCodeAt(valueStart);
+      if (v === 0x2a) {
+        value = this.#alias(valueStart, end);
       } else {
-        value = this.#inlineValue(line, valueStart, col);
+        let anchor: Anchor | undefined;
+        let before = 0;
+        if (v === 0x26) {
+          anchor = this.#anchor(valueStart, end);
+          valueStart = this.#afterProperty;
+          before = this.#shared.weight;
+        }
+        if (valueStart === end || text.charCodeAt(valueStart) === 0x23) {
+          const next = this.#nextContent(line + 1);
+          const nextIndent = next === -1 ? -1 : this.#indent(next);
+          if (next !== -1 && nextIndent > col) {
+            value = this.#blockNode(next, nextIndent, col);
+            if (value.kind === 'scalar' && this.#outdentedComment(line + 1, next, col)) bail();
+          } else if (next !== -1 && nextIndent === col && this.#isSequenceEntry((this.#starts[next] ?? 0) + col, this.#ends[next] ?? 0)) {
+            value = this.#sequence(next, col);
+          } else {
+            // An anchored empty value is positioned by rules of its own: full parser.
+            if (anchor !== undefined) bail();
+            value = nullScalar(valueStart);
+            this.#shared.add(1);
+          }
+        } else {
+          value = this.#inlineValue(line, valueStart, col);
+        }
+        if (anchor !== undefined) {
+          anchor.node = value;
+          anchor.weight = this.#shared.weight - before;
+        }
       }
       pairs.push({ key, value });
       const next = this.#nextContent(this.#line);
@@ -221,15 +362,49 @@ class FastParser {
     const last = pairs[pairs.length - 1];
     if (first === undefined || last === undefined) return bail();
     this.#depth--;
+    this.#shared.add(1);
     return { kind: 'map', start: first.key.start, end: last.value.end, pairs };
+  }
+
+  /** Where the value after the last anchor read by `#anchor` starts. */
+  #afterProperty = 0;
+
+  /**
+   * An anchor `&name` at `pos` (on a line ending at `end`), registered before its node is parsed, as the
+   * `yaml` library does (an alias inside the node then refers to it). Sets `#afterProperty`.
+   */
+  #anchor(pos: number, end: number): Anchor {
+    const text = this.#text;
+    const nameStop = nameEnd(text, pos + 1);
+    if (nameStop < end && text.charCodeAt(nameStop) !== 0x20) bail();
+    let after = nameStop;
+    while (after < end && text.charCodeAt(after) === 0x20) after++;
+    const anchor: Anchor = { node: undefined, weight: 0 };
+    this.#shared.anchors.set(text.slice(pos + 1, nameStop), anchor);
+    this.#afterProperty = after;
+    return anchor;
+  }
+
+  /** An alias `*name` at `pos`, alone on the rest of its line (a comment aside). */
+  #alias(pos: number, end: number): YNode {
+    const text = this.#text;
+    const nameStop = nameEnd(text, pos + 1);
+    let after = nameStop;
+    while (after < end && text.charCodeAt(after) === 0x20) after++;
+    if (after < end && !(text.charCodeAt(after) === 0x23 && after > nameStop)) bail();
+    return resolveAlias(this.#shared, text.slice(pos + 1, nameStop));
   }
 
   #key(start: number, colon: number): YScalar {
     const c = this.#text[start];
-    if (c === '"' || c === "'") return this.#quoted(start, colon);
+    if (c === '"' || c === "'") {
+      this.#shared.add(1);
+      return this.#quoted(start, colon);
+    }
     // `name : value`: a plain implicit key ends before the spaces that precede its colon.
-    const raw = this.#text.slice(start, colon).trimEnd();
+    const raw = this.#text.slice(start, trimmedEnd(this.#text, start, colon));
     if (!isPlainStart(raw)) bail();
+    this.#shared.add(1);
     return plainScalar(raw, start, start + raw.length);
   }
 
@@ -241,21 +416,42 @@ class FastParser {
       const dash = (this.#starts[line] ?? 0) + col;
       const end = this.#ends[line] ?? 0;
       let pos = dash + 1;
-      while (pos < end && this.#text[pos] === ' ') pos++;
+      while (pos < end && this.#text.charCodeAt(pos) === 0x20) pos++;
       this.#line = line + 1;
-      if (pos === end || this.#text[pos] === '#') {
-        // An entry whose value is on the following lines; empty entries are left to the full parser.
-        const next = this.#nextContent(line + 1);
-        if (next === -1 || this.#indent(next) <= col) bail();
-        const item = this.#blockNode(next, this.#indent(next), col);
-        if (item.kind === 'scalar' && this.#outdentedComment(line + 1, next, col)) bail();
-        items.push(item);
+      const c = this.#text.charCodeAt(pos);
+      if (c === 0x2a) {
+        items.push(this.#alias(pos, end));
       } else {
-        const itemCol = pos - (this.#starts[line] ?? 0);
-        if (this.#isSequenceEntry(pos, end)) bail();
-        if (this.#text[pos] === '[' || this.#text[pos] === '{') items.push(this.#inlineValue(line, pos, col));
-        else if (this.#keyEnd(pos, end) !== -1) items.push(this.#mapping(line, itemCol));
-        else items.push(this.#inlineValue(line, pos, col));
+        let anchor: Anchor | undefined;
+        let before = 0;
+        if (c === 0x26) {
+          anchor = this.#anchor(pos, end);
+          pos = this.#afterProperty;
+          before = this.#shared.weight;
+        }
+        let item: YNode;
+        if (pos === end || this.#text.charCodeAt(pos) === 0x23) {
+          // An entry whose value is on the following lines; empty entries are left to the full parser.
+          const next = this.#nextContent(line + 1);
+          if (next === -1 || this.#indent(next) <= col) bail();
+          item = this.#blockNode(next, this.#indent(next), col);
+          if (item.kind === 'scalar' && this.#outdentedComment(line + 1, next, col)) bail();
+        } else {
+          const itemCol = pos - (this.#starts[line] ?? 0);
+          if (this.#isSequenceEntry(pos, end)) bail();
+          const first = this.#text.charCodeAt(pos);
+          if (first === 0x5b || first === 0x7b) item = this.#inlineValue(line, pos, col);
+          else if (this.#keyEnd(pos, end) !== -1) {
+            // `- &a key: value` anchors the key, not the mapping: full parser.
+            if (anchor !== undefined) bail();
+            item = this.#mapping(line, itemCol);
+          } else item = this.#inlineValue(line, pos, col);
+        }
+        if (anchor !== undefined) {
+          anchor.node = item;
+          anchor.weight = this.#shared.weight - before;
+        }
+        items.push(item);
       }
       const next = this.#nextContent(this.#line);
       if (next === -1) break;
@@ -268,6 +464,7 @@ class FastParser {
     const last = items[items.length - 1];
     if (last === undefined) return bail();
     this.#depth--;
+    this.#shared.add(1);
     return { kind: 'seq', start: (this.#starts[firstLine] ?? 0) + col, end: last.end, items };
   }
 
@@ -284,7 +481,7 @@ class FastParser {
     let node: YNode;
     let after: number;
     if (c === '[' || c === '{') {
-      const flow = new FlowParser(text, pos, { line, starts: this.#starts, ends: this.#ends, parentIndent });
+      const flow = new FlowParser(text, pos, { line, starts: this.#starts, ends: this.#ends, count: this.#count, parentIndent }, this.#shared);
       node = flow.parse();
       after = flow.position;
       // The collection may end on a later line: what follows it there is checked below.
@@ -302,16 +499,27 @@ class FastParser {
       after = node.end;
     } else {
       if (c === '-' && (pos + 1 === end || text[pos + 1] === ' ')) bail();
+      // One pass for where a comment starts and for the first tab and `: `, which send a value that holds
+      // them to the full parser.
       let stop = end;
+      let tab = end;
+      let colon = end;
       for (let i = pos; i < end; i++) {
-        if (text[i] === '#' && text[i - 1] === ' ') {
-          stop = i;
-          break;
-        }
+        const ch = text.charCodeAt(i);
+        if (ch === 0x23) {
+          if (text.charCodeAt(i - 1) === 0x20) {
+            stop = i;
+            break;
+          }
+        } else if (ch === 0x09) {
+          if (tab === end) tab = i;
+        } else if (ch === 0x3a && colon === end && text.charCodeAt(i + 1) === 0x20) colon = i;
       }
-      const raw = text.slice(pos, stop).trimEnd();
-      if (!isBlockPlainStart(raw) || raw.includes(': ') || raw.endsWith(':') || raw.includes('\t')) bail();
-      after = pos + raw.length;
+      const rawEnd = trimmedEnd(text, pos, stop);
+      if (tab < rawEnd || colon < rawEnd || text.charCodeAt(rawEnd - 1) === 0x3a) bail();
+      const raw = text.slice(pos, rawEnd);
+      if (!isBlockPlainStart(raw)) bail();
+      after = rawEnd;
       const continued = this.#plainContinuation(line, parentIndent);
       if (continued === null) {
         node = plainScalar(raw, pos, pos + raw.length);
@@ -322,8 +530,10 @@ class FastParser {
         this.#line = continued.nextLine;
       }
     }
-    while (after < end && text[after] === ' ') after++;
-    if (after < end && !(text[after] === '#' && text[after - 1] === ' ')) bail();
+    if (node.kind === 'scalar') this.#shared.add(1);
+    // Spaces and tabs may follow a value, then a comment after a space.
+    while (after < end && (text.charCodeAt(after) === 0x20 || text.charCodeAt(after) === 0x09)) after++;
+    if (after < end && !(text.charCodeAt(after) === 0x23 && text.charCodeAt(after - 1) === 0x20)) bail();
     return node;
   }
 
@@ -340,7 +550,7 @@ class FastParser {
     let breaks = 0;
     let end = -1;
     let nextLine = line + 1;
-    for (let l = line + 1; l < this.#starts.length; l++) {
+    for (let l = line + 1; l < this.#count; l++) {
       const start = this.#starts[l] ?? 0;
       const lineEnd = this.#ends[l] ?? 0;
       let i = start;
@@ -352,7 +562,10 @@ class FastParser {
       if (i - start <= parentIndent) break;
       // A plain scalar at the root has no parent indentation to end it (and `---` would): full parser.
       if (parentIndent < 0) bail();
-      const content = text.slice(i, lineEnd).trimEnd();
+      // A comment line ends the scalar (a more indented line after it is an error the caller leaves to
+      // the full parser).
+      if (text.charCodeAt(i) === 0x23) break;
+      const content = text.slice(i, trimmedEnd(text, i, lineEnd));
       if (content.includes('#') || content.includes('\t') || content.includes(': ') || content.endsWith(':')) bail();
       folded += breaks === 0 ? ` ${content}` : `${'\n'.repeat(breaks)}${content}`;
       breaks = 0;
@@ -386,9 +599,9 @@ class FastParser {
     const firstEnd = this.#ends[line] ?? 0;
     const first = text.slice(pos + 1, firstEnd);
     if (first.includes('\\') || first.includes('\t')) bail();
-    let value = first.trimEnd();
+    let value = first.slice(0, trimmedEnd(first, 0, first.length));
     let breaks = 0;
-    for (let l = line + 1; l < this.#starts.length; l++) {
+    for (let l = line + 1; l < this.#count; l++) {
       const start = this.#starts[l] ?? 0;
       const lineEnd = this.#ends[l] ?? 0;
       const content = text.slice(start, lineEnd);
@@ -410,7 +623,7 @@ class FastParser {
         close = j;
         break;
       }
-      const piece = close === -1 ? text.slice(i, lineEnd).trimEnd() : text.slice(i, close);
+      const piece = text.slice(i, close === -1 ? trimmedEnd(text, i, lineEnd) : close);
       value += breaks === 0 ? ` ${piece}` : `${'\n'.repeat(breaks)}${piece}`;
       breaks = 0;
       if (close !== -1) {
@@ -459,7 +672,7 @@ class FastParser {
     let lastContent = -1;
     /** The last whitespace-only line with more spaces than the indentation. */
     let wide = -1;
-    for (let l = line + 1; l < this.#starts.length; l++) {
+    for (let l = line + 1; l < this.#count; l++) {
       const start = this.#starts[l] ?? 0;
       const end = this.#ends[l] ?? 0;
       let spaces = 0;
@@ -473,8 +686,9 @@ class FastParser {
         }
         continue;
       }
-      // Document markers end a block scalar even at its indentation: full parser.
-      if (spaces === 0 && /^(---|\.\.\.)(\s|$)/.test(text.slice(start, Math.min(end, start + 4)))) bail();
+      // A second document's marker ends a block scalar even at its indentation: full parser. (The
+      // document end marker `...` ends the lines this parser reads.)
+      if (spaces === 0 && text.startsWith('---', start)) bail();
       if (indent === -1) {
         if (spaces <= parentIndent) break;
         indent = spaces;
@@ -492,15 +706,10 @@ class FastParser {
       lines.push(end - start <= indent ? '' : text.slice(start + indent, end));
     }
     const body = style === 'literal' ? lines.join('\n') : fold(lines);
-    const lineEnd = this.#ends[lastContent] ?? 0;
-    const hasBreak = lineEnd < text.length;
-    return {
-      kind: 'scalar',
-      start: pos,
-      end: hasBreak ? lineEnd + 1 : lineEnd,
-      value: strip ? body : `${body}\n`,
-      style,
-    };
+    // The scalar takes in the line break after its last line (`\n` or `\r\n`), when there is one.
+    const end = this.#starts[lastContent + 1] ?? this.#ends[lastContent] ?? 0;
+    this.#shared.add(1);
+    return { kind: 'scalar', start: pos, end, value: strip ? body : `${body}\n`, style };
   }
 }
 
@@ -541,13 +750,25 @@ function fold(lines: readonly string[]): string {
   return value;
 }
 
+/**
+ * `end` moved back over the spaces and tabs before it (not past `start`): YAML's white space. Other
+ * Unicode spaces (a no-break space ...) are part of a scalar, as in the `yaml` library.
+ */
+function trimmedEnd(text: string, start: number, end: number): number {
+  let i = end;
+  for (;;) {
+    if (i <= start) return start;
+    const c = text.charCodeAt(i - 1);
+    if (c !== 0x20 && c !== 0x09) return i;
+    i--;
+  }
+}
+
 function isPlainStart(raw: string): boolean {
   if (raw === '') return false;
-  const c = raw[0] ?? '';
-  if (PLAIN_START_FORBIDDEN.has(c)) return false;
-  if ((c === '-' || c === '?' || c === ':') && (raw.length === 1 || raw[1] === ' ')) return false;
-  if (c === '?' || c === ':') return false;
-  return true;
+  const c = raw.charCodeAt(0);
+  if (plainStartForbidden(c) || c === 0x3f || c === 0x3a) return false;
+  return c !== 0x2d || (raw.length > 1 && raw.charCodeAt(1) !== 0x20);
 }
 
 /**
@@ -569,9 +790,22 @@ function plainScalar(raw: string, start: number, end: number): YScalar {
 
 /** The YAML 1.2 core schema, exactly as the `yaml` library resolves it. */
 export function resolvePlain(raw: string): string | number | boolean | null {
-  if (/^(?:~|[Nn]ull|NULL)?$/.test(raw)) return null;
-  if (/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/.test(raw)) return raw[0] === 't' || raw[0] === 'T';
   const c = raw.charCodeAt(0);
+  switch (c) {
+    case 0x6e: // n
+    case 0x4e: // N
+      return raw === 'null' || raw === 'Null' || raw === 'NULL' ? null : raw;
+    case 0x7e: // ~
+      return raw.length === 1 ? null : raw;
+    case 0x74: // t
+    case 0x54: // T
+      return raw === 'true' || raw === 'True' || raw === 'TRUE' ? true : raw;
+    case 0x66: // f
+    case 0x46: // F
+      return raw === 'false' || raw === 'False' || raw === 'FALSE' ? false : raw;
+    default:
+      if (raw === '') return null;
+  }
   // Only strings that start like a number can be one.
   if (!((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e)) return raw;
   if (/^0o[0-7]+$/.test(raw)) return parseInt(raw.substring(2), 8);
@@ -637,28 +871,33 @@ interface FlowLines {
   line: number;
   starts: readonly number[];
   ends: readonly number[];
+  /** Lines of the document. */
+  count: number;
   /** Indentation of the block construct that owns the collection: its later lines must be deeper. */
   parentIndent: number;
 }
 
 /**
- * Flow collections: `[a, "b", {c: d}]`, `{ a: 1, b: [x] }`. A collection may go on over later lines where
- * a line break is only spacing (after `[`, `{` or `,`, and after an entry), each of those lines indented
- * deeper than the collection's owner (the closing line may be as deep); comments, keys or scalars broken
- * over lines, and shallow lines go to the full parser.
+ * Flow collections: `[a, "b", {c: d}, *alias, k: v]`, `{ a: 1, b: [x] }`. A collection may go on over
+ * later lines where a line break is only spacing (after `[`, `{` or `,`, and after an entry), each of
+ * those lines indented deeper than the collection's owner (the closing line may be as deep); comments
+ * may end its lines, or fill them. Keys or scalars broken over lines, anchors, and shallow lines go to
+ * the full parser.
  */
 class FlowParser {
   readonly #text: string;
   readonly #lines: FlowLines;
+  readonly #shared: Shared;
   /** End of the current line. */
   #end: number;
   position: number;
   /** The line `position` is on. */
   line: number;
 
-  constructor(text: string, start: number, lines: FlowLines) {
+  constructor(text: string, start: number, lines: FlowLines, shared: Shared) {
     this.#text = text;
     this.#lines = lines;
+    this.#shared = shared;
     this.position = start;
     this.line = lines.line;
     this.#end = lines.ends[lines.line] ?? text.length;
@@ -685,7 +924,8 @@ class FlowParser {
     const close = isMap ? '}' : ']';
     const items: YNode[] = [];
     const pairs: YPair[] = [];
-    const seen = new Set<string>();
+    const keys = new DuplicateKeys();
+    this.#shared.add(1);
     if (text[this.position] === close) {
       this.position++;
       return isMap ? { kind: 'map', start, end: this.position, pairs } : { kind: 'seq', start, end: this.position, items };
@@ -693,10 +933,7 @@ class FlowParser {
     for (;;) {
       if (isMap) {
         const key = this.#scalar(true);
-        if (key.kind !== 'scalar') bail();
-        const identity = `${typeof key.value}:${String(key.value)}`;
-        if (seen.has(identity)) bail();
-        seen.add(identity);
+        keys.add(key.value, pairs);
         if (text[this.position] !== ':') bail();
         this.position++;
         if (text[this.position] !== ' ') bail();
@@ -704,8 +941,18 @@ class FlowParser {
         const value = this.#value(depth);
         pairs.push({ key, value });
       } else {
-        items.push(this.#value(depth));
-        if (text[this.position] === ':') bail();
+        const item = this.#value(depth);
+        if (text[this.position] === ':') {
+          // `[key: value]`: a mapping of one pair, from the key to the value.
+          if (item.kind !== 'scalar' || text[this.position + 1] !== ' ') bail();
+          this.position++;
+          this.#spaces();
+          const value = this.#value(depth);
+          this.#shared.add(1);
+          items.push({ kind: 'map', start: item.start, end: value.end, pairs: [{ key: item, value }] });
+        } else {
+          items.push(item);
+        }
       }
       this.#gap(depth);
       const c = text[this.position];
@@ -731,7 +978,20 @@ class FlowParser {
   #value(depth: number): YNode {
     const c = this.#text[this.position];
     if (c === '[' || c === '{') return this.#collection(depth + 1);
+    if (c === '*') return this.#alias();
     return this.#scalar(false);
+  }
+
+  /** `*name`, ended by a space, `,`, `]`, `}` or the end of the line. */
+  #alias(): YNode {
+    const text = this.#text;
+    const stop = nameEnd(text, this.position + 1);
+    const c = text.charCodeAt(stop);
+    if (stop < this.#end && c !== 0x20 && c !== 0x2c && c !== 0x5d && c !== 0x7d) bail();
+    const node = resolveAlias(this.#shared, text.slice(this.position + 1, stop));
+    this.position = stop;
+    this.#spaces();
+    return node;
   }
 
   #scalar(isKey: boolean): YScalar {
@@ -758,6 +1018,7 @@ class FlowParser {
       this.position = i + 1;
       const raw = text.slice(start + 1, i);
       this.#spaces();
+      this.#shared.add(1);
       return c === "'"
         ? { kind: 'scalar', start, end: i + 1, value: raw.replaceAll("''", "'"), style: 'single' }
         : { kind: 'scalar', start, end: i + 1, value: unescapeDouble(raw), style: 'double' };
@@ -767,14 +1028,16 @@ class FlowParser {
       const ch = text[i];
       if (ch === ',' || ch === '[' || ch === ']' || ch === '{' || ch === '}') break;
       if (ch === ':' && (text[i + 1] === ' ' || text[i + 1] === ',' || text[i + 1] === ']' || text[i + 1] === '}' || i + 1 === this.#end)) break;
-      if (ch === '#' && text[i - 1] === ' ') bail();
+      // A comment ends the scalar (and the line).
+      if (ch === '#' && text[i - 1] === ' ') break;
       if (ch === '\t') bail();
     }
-    const raw = text.slice(start, i).trimEnd();
+    const raw = text.slice(start, trimmedEnd(text, start, i));
     if (!isPlainStart(raw)) bail();
-    if (!isKey && text[i] === ':') bail();
+    if (!isKey && text[i] === ':' && text[i + 1] !== ' ') bail();
     this.position = start + raw.length;
     this.#spaces();
+    this.#shared.add(1);
     return plainScalar(raw, start, start + raw.length);
   }
 
@@ -788,19 +1051,27 @@ class FlowParser {
    */
   #gap(depth: number): void {
     this.#spaces();
-    const { starts, ends, parentIndent } = this.#lines;
-    while (this.position === this.#end && this.line + 1 < starts.length) {
+    const text = this.#text;
+    // A comment after a space runs to the end of the line.
+    if (this.position < this.#end && text.charCodeAt(this.position) === 0x23 && text.charCodeAt(this.position - 1) === 0x20) this.position = this.#end;
+    const { starts, ends, count, parentIndent } = this.#lines;
+    while (this.position === this.#end && this.line + 1 < count) {
       // A collection at the root has no owner to be deeper than (and `---` could end it): full parser.
       if (parentIndent < 0) bail();
       this.line++;
       const start = starts[this.line] ?? 0;
       this.#end = ends[this.line] ?? 0;
       let i = start;
-      while (i < this.#end && this.#text.charCodeAt(i) === 0x20) i++;
+      while (i < this.#end && text.charCodeAt(i) === 0x20) i++;
       this.position = i;
       if (i === this.#end) continue;
-      const c = this.#text[i];
-      if (c === '#' || c === '\t' || i - start < parentIndent) bail();
+      const c = text[i];
+      if (c === '#') {
+        // A comment line, at any indentation.
+        this.position = this.#end;
+        continue;
+      }
+      if (c === '\t' || i - start < parentIndent) bail();
       if (i - start === parentIndent && !(depth === 0 && (c === ']' || c === '}'))) bail();
     }
   }

@@ -1,13 +1,9 @@
 import { parseDocument, isAlias, isMap, isScalar, isSeq, visit, type Alias, type Node as YamlNode, type Document } from 'yaml';
 import { parseYamlFast } from './fast.js';
 import type { ScalarStyle, YMap, YNode, YPair, YScalar, YSeq } from './model.js';
+import { MAX_DEPTH, MAX_EXPANDED_NODES, MAX_FILE_BYTES } from './limits.js';
 
-/** Files above this size are reported instead of parsed. */
-export const MAX_FILE_BYTES = 1024 * 1024;
-/** Deeper nesting than any real workflow needs; beyond it the file is reported, not walked. */
-export const MAX_DEPTH = 64;
-/** Upper bound on the node count a file may expand to through aliases. */
-export const MAX_EXPANDED_NODES = 250_000;
+export { MAX_DEPTH, MAX_EXPANDED_NODES, MAX_FILE_BYTES };
 
 export interface ParseProblem {
   /** Offset the problem is reported at. */

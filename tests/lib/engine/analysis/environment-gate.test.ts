@@ -33,7 +33,7 @@ const checkout = (environment: string) => yaml`
       steps:
         - uses: actions/checkout@v4
           with:
-            ref: \${{ github.event.pull_request.head.ref }}
+            ref: refs/pull/\${{ github.event.pull_request.number }}/head
         - run: npm test
 `;
 
@@ -117,9 +117,16 @@ describe('environments the snapshot shows without required reviewers', () => {
     expect(environmentProtection({ environments: ENVIRONMENTS, unreadable: { environments: '403' } })).toBeNull();
   });
 
-  it('an approval of unknown strength without facts: a pinned head SHA is not reported (unchanged)', () => {
-    expect(scanWith('untrusted-checkout', pinnedCheckout('staging'))).toEqual([]);
-    expect(scanWith('untrusted-checkout', pinnedCheckout('never-declared'), { settings: { environments: { ...ENVIRONMENTS, total_count: 40 } } })).toEqual([]);
+  it('an approval of unknown strength without facts: a pinned head SHA is MEDIUM, saying the reviewers were not checked', () => {
+    const [offline] = scanWith('untrusted-checkout', pinnedCheckout('staging'));
+    expect(offline?.severity).toBe('MEDIUM');
+    expect(offline?.description).toContain('deploys to environment `staging`');
+    expect(offline?.description).toContain('could not be checked without a settings snapshot');
+    // A first page of environments that does not list it says nothing about it either.
+    const partial = scanWith('untrusted-checkout', pinnedCheckout('never-declared'), { settings: { environments: { ...ENVIRONMENTS, total_count: 40 } } });
+    expect(partial.map((f) => f.severity)).toEqual(['MEDIUM']);
+    // An approval the workflow shows (a label on a `labeled`-only workflow) needs no settings: not reported.
+    expect(scanWith('untrusted-checkout', pinnedCheckout('staging').replace('on: pull_request_target', "on:\n  pull_request_target:\n    types: [labeled]").replace('    runs-on: ubuntu-latest', "    if: github.event.label.name == 'safe to test'\n    runs-on: ubuntu-latest"))).toEqual([]);
   });
 
   it('no approval at all once the snapshot shows nobody reviews it: the pinned checkout is HIGH', () => {

@@ -59,6 +59,9 @@ describe('combination catalog', () => {
       'injected-runner-takeover: self-hosted-runner >= LOW except MEDIUM',
       'public-runner-takeover: self-hosted-runner >= HIGH',
       'pwn-request: excessive-permissions >= HIGH',
+      // Departure from the spec: only a release cache an outsider's default-branch run writes (HIGH) reaches a release;
+      // a release cache only collaborators write, or a pull_request_target/workflow_run cache (MEDIUM), does not.
+      'cache-poisoning-release: cache-poisoning >= HIGH',
       'mutable-action-secret-theft: unpinned-action >= MEDIUM',
       // Extensions: a GitHub-owned action or the repository's own image (both LOW) is no one else's code.
       'persistent-supply-chain-foothold: unpinned-action >= MEDIUM',

@@ -82,6 +82,28 @@ describe(RULE, () => {
     expect(positions(findings)).toEqual(['9:15 HIGH', '14:11 HIGH', '15:15 HIGH']);
   });
 
+  it('does not report dawidd6/action-download-artifact searching only push runs (vuejs/core size-report)', () => {
+    const workflow = (inputs: string) => ON + yaml`
+      jobs:
+        report:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: dawidd6/action-download-artifact@v6
+              with:
+                workflow: size-data.yml
+                branch: \${{ steps.pr-base.outputs.content }}
+                path: temp/size-prev
+${inputs}
+            - run: node scripts/size-report.js
+    `;
+    // Runs of `push` are the base repository's, whatever branch name the pull request picked.
+    expect(scanWith(RULE, workflow('                event: push'))).toEqual([]);
+    // Without `event:`, or with the triggering run or a pull request's runs named, the files are the pull request's.
+    expect(positions(scanWith(RULE, workflow('                event: pull_request')))).toEqual(['9:15 HIGH']);
+    expect(positions(scanWith(RULE, workflow('                event: push\n                run_id: ${{ github.event.workflow_run.id }}')))).toEqual(['9:15 HIGH']);
+    expect(positions(scanWith(RULE, workflow('                name: size-data')))).toEqual(['9:15 HIGH']);
+  });
+
   it('is MEDIUM when no later step runs code from the workspace (the files are data: a number, a diff to post)', () => {
     const findings = scanWith(RULE, ON + yaml`
       jobs:

@@ -27,8 +27,8 @@ describe(RULE, () => {
     expect(records[0]?.finding.description).toContain('`contents: write`');
   });
 
-  it('is HIGH for contents, id-token, packages and actions write on a privileged trigger', () => {
-    const findings = scanWith(RULE, yaml`
+  it('is HIGH for contents, id-token, packages and actions write on a privileged trigger where outsider input meets them', () => {
+    const workflow = (b: string) => yaml`
       on: pull_request_target
       permissions:
         contents: write
@@ -38,9 +38,16 @@ describe(RULE, () => {
         issues: write
       jobs:
         a: { runs-on: x, steps: [{ run: a }] }
-        b: { runs-on: x, steps: [{ run: b }] }
-    `);
+        b: { runs-on: x, steps: [{ run: '${b}' }] }
+    `;
+    const findings = scanWith(RULE, workflow('echo "${{ github.event.pull_request.title }}"'));
     expect(positions(findings)).toEqual(['3:3 HIGH', '4:3 HIGH', '5:3 HIGH', '6:3 HIGH', '7:3 MEDIUM']);
+    expect(findings[0]?.description).toContain('job `b` puts `github.event.pull_request.title` into a `run:` script');
+    // No job checks out pull request code, downloads its artifacts or scripts outsider text (terraform's
+    // equivalence-test-update, on `closed`): the grant is wider than needed, not armed.
+    const unarmed = scanWith(RULE, workflow('echo "${{ github.event.pull_request.merged }}"'));
+    expect(positions(unarmed)).toEqual(['3:3 MEDIUM', '4:3 MEDIUM', '5:3 MEDIUM', '6:3 MEDIUM', '7:3 MEDIUM']);
+    expect(unarmed[0]?.description).toContain('Not HIGH: no job checks out pull request code');
   });
 
   it('reports write-all at workflow level (unbound) and at job level (bound to the job), HIGH on a privileged trigger', () => {
@@ -265,7 +272,7 @@ describe('excessive-permissions: a workflow-level grant of the only job that che
         steps:
           - uses: actions/checkout@v4
             with:
-              ref: \${{ github.event.pull_request.head.ref }}
+              ref: refs/pull/\${{ github.event.pull_request.number }}/merge
           - run: npm ci && npm test && git push
   `;
 

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { findCombinations } from '../../../../lib/engine/combinations/index.js';
+import { scanRepository } from '../../../../lib/engine/scan.js';
 import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
 
 const RULE = 'missing-permissions';
 
 describe(RULE, () => {
-  it('reports one finding per workflow file, at the first job without permissions, listing them all', () => {
+  it('when some jobs declare their own permissions, reports each job that does not, bound to it', () => {
     const records = recordsWith(RULE, yaml`
       on: push
       jobs:
@@ -21,10 +23,48 @@ describe(RULE, () => {
         call:
           uses: org/repo/.github/workflows/ci.yml@v1
     `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['3:3 MEDIUM', '13:3 MEDIUM']);
+    // `lint` has its own token: no finding is bound to it, nor to no job (which would join any job's attack path).
+    expect(records.map((r) => r.job)).toEqual(['build', 'call']);
+    expect(records[0]?.finding.description).toContain('job `build` sets none');
+  });
+
+  it('reports one finding for the file, bound to no job, when no job declares permissions', () => {
+    const records = recordsWith(RULE, yaml`
+      on: push
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - run: make
+        call:
+          uses: org/repo/.github/workflows/ci.yml@v1
+    `);
     expect(positions(records.map((r) => r.finding))).toEqual(['3:3 MEDIUM']);
-    // Two jobs lack permissions: the finding is a fact of the file, not of one job.
     expect(records.map((r) => r.job)).toEqual([null]);
-    expect(records[0]?.finding.description).toContain('jobs `build`, `call` set none');
+    expect(records[0]?.finding.description).toContain('neither do its jobs `build`, `call`');
+  });
+
+  it('is not HIGH when only trusted authors or a maintainer\'s approval reach the job, and says so', () => {
+    const workflow = (on: string, condition: string) => yaml`
+      on: ${on}
+      jobs:
+        test:
+          ${condition}
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: refs/pull/\${{ github.event.pull_request.number }}/merge
+            - run: npm test
+    `;
+    const labeled = scanWith(RULE, workflow('{ pull_request_target: { types: [labeled] } }', "if: github.event.label.name == 'safe to test'"));
+    expect(labeled.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(labeled[0]?.description).toContain("only trusted authors or a maintainer's approval");
+    expect(scanWith(RULE, workflow('pull_request_target', 'if: github.event.pull_request.head.repo.full_name == github.repository')).map((f) => f.severity)).toEqual(['MEDIUM']);
+    // A label check on a workflow that also runs on new commits is no gate (the label stays), nor is an ungated job.
+    expect(scanWith(RULE, workflow('pull_request_target', "if: contains(github.event.pull_request.labels.*.name, 'safe to test')")).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, workflow('pull_request_target', 'timeout-minutes: 5')).map((f) => f.severity)).toEqual(['HIGH']);
   });
 
   it('binds the finding to the job when only one job lacks permissions', () => {
@@ -55,19 +95,40 @@ describe(RULE, () => {
           runs-on: ubuntu-latest
           steps:
             - uses: actions/checkout@v4
+              with:
+                ref: \${{ github.event.pull_request.head.sha }}
             - run: echo hi
     `);
     expect(positions(findings)).toEqual(['3:3 HIGH']);
-    expect(findings[0]?.description).toContain('HIGH: the workflow runs on `pull_request_target`, which anyone with a GitHub account can trigger, and job `triage` runs `actions/checkout`');
-    const scripted = scanWith(RULE, yaml`
+    expect(findings[0]?.description).toContain('HIGH: the workflow runs on `pull_request_target`, which anyone with a GitHub account can trigger, and job `triage` checks out pull request code');
+    const scripted = (expression: string) => scanWith(RULE, yaml`
       on: issue_comment
       jobs:
         reply:
           runs-on: ubuntu-latest
           steps:
-            - run: echo "\${{ github.event.comment.id }}"
+            - run: echo "\${{ ${expression} }}"
     `);
-    expect(scripted.map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scripted('github.event.comment.body').map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scripted('github.event.comment.body')[0]?.description).toContain('puts `github.event.comment.body` into a `run:` script');
+    // A number or a login is no text an outsider can turn into commands.
+    expect(scripted('github.event.comment.id').map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(scripted('github.event.comment.user.login').map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+
+  it('is not HIGH for a checkout of the base branch, or of a branch name in the base repository (the gradio and semgrep cases)', () => {
+    const checkout = (ref: string) => scanWith(RULE, yaml`
+      on: [pull_request_target]
+      jobs:
+        lint:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4${ref}
+            - run: make lint
+    `);
+    expect(checkout('').map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(checkout('\n              with:\n                ref: ${{ github.head_ref }}').map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(checkout('\n              with:\n                ref: refs/pull/${{ github.event.number }}/merge').map((f) => f.severity)).toEqual(['HIGH']);
   });
 
   it('is MEDIUM on an outsider trigger whose jobs only hand event data to actions', () => {
@@ -168,5 +229,36 @@ describe(RULE, () => {
   it('does not throw on odd shapes', () => {
     expect(scanWith(RULE, 'on: push\njobs: [a, b]\n')).toEqual([]);
     expect(scanWith(RULE, 'on: push\njobs:\n  a: 3\n')).toEqual([]);
+  });
+});
+
+describe(`${RULE} in attack paths`, () => {
+  // A workflow_run job that unpacks the triggering run's artifact and runs a script from it (artifact-poisoning).
+  const workflow = (permissions: string) => yaml`
+    on:
+      workflow_run:
+        workflows: [CI]
+        types: [completed]
+    jobs:
+      deploy:
+        runs-on: ubuntu-latest${permissions}
+        steps:
+          - uses: actions/download-artifact@v4
+            with:
+              run-id: \${{ github.event.workflow_run.id }}
+          - run: ./post.sh
+      comment:
+        uses: org/repo/.github/workflows/comment.yml@v1
+  `;
+  const paths = (text: string) =>
+    findCombinations(scanRepository([{ path: '.github/workflows/deploy.yml', text }]).records, () => true)
+      .filter((c) => c.id === 'artifact-poisoning-chain')
+      .map((c) => c.components.map((x) => `${x.rule_id}:${x.finding.line}`).join(' '));
+
+  it('joins the default token only to the job that runs with it (the gradio previews-deploy false path)', () => {
+    // `deploy` declares its own read-only token: the call job's default token is not the artifact job's.
+    expect(paths(workflow('\n        permissions:\n          actions: read'))).toEqual([]);
+    // Without its own permissions, `deploy` runs with the default token: the chain holds.
+    expect(paths(workflow(''))).toEqual(['artifact-poisoning:9 missing-permissions:6']);
   });
 });

@@ -64,6 +64,41 @@ describe(RULE, () => {
     ]);
   });
 
+  it('reports empty components at either end of the path, and only there or after a slash', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: /actions/checkout@v4
+            - uses: actions/checkout/@v4
+            - uses: actions/setup.node@v4
+            - uses: actions/checkout.@v4
+            - uses: org/repo/path/..@v1
+            - uses: ORG/Repo/sub.dir/x@v1
+    `);
+    expect(positions(findings)).toEqual(['6:15 LOW', '7:15 LOW', '10:15 LOW']);
+    expect(findings.map((f) => f.description.match(/has (.*?);/)?.[1])).toEqual([
+      'an empty path component (`//`)',
+      'an empty path component (`//`)',
+      'a `..` path component',
+    ]);
+  });
+
+  it('looks for quoted indexes in any case and spacing, and not in expressions without them', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "\${{ GitHub[ 'event' ].issue.title }}"
+            - run: echo "\${{ github.event.issue.title }} \${{ 'a[b]' }} \${{ matrix['os-name'] }}"
+    `);
+    expect(positions(findings)).toEqual(['6:20 LOW']);
+  });
+
   it('reports decoded data run by a shell or interpreter, at the decoding command', () => {
     const findings = scanWith(RULE, yaml`
       on: push

@@ -81,6 +81,16 @@ describe(RULE, () => {
     expect(scanWith(RULE, job('env', 'LEVEL: debug'))).toEqual([]);
   });
 
+  it('skips scripts that name no secret, no variable of the environment and dump nothing, but not the others', () => {
+    // The shared word pre-filter (file-scripts.ts) must never hide one of these.
+    expect(scanWith(RULE, job('gh release create v1 --generate-notes\necho done', 'GH_TOKEN: ${{ secrets.RELEASE_TOKEN }}'))).toEqual([]);
+    expect(scanWith(RULE, job('echo "$GH_TOKEN"', 'GH_TOKEN: ${{ secrets.RELEASE_TOKEN }}'))).toHaveLength(1);
+    expect(scanWith(RULE, job('echo "${GH_TOKEN:0:4}"', 'GH_TOKEN: ${{ secrets.RELEASE_TOKEN }}'))).toHaveLength(1);
+    expect(scanWith(RULE, job('"pri"ntenv GH_TOKEN', 'GH_TOKEN: ${{ secrets.RELEASE_TOKEN }}'))).toHaveLength(1);
+    expect(scanWith(RULE, job('E\\nv | sort', 'GH_TOKEN: ${{ secrets.RELEASE_TOKEN }}'))).toHaveLength(1);
+    expect(scanWith(RULE, job('Write-Host ${{ secrets.API_KEY }}', 'LEVEL: debug'))).toHaveLength(1);
+  });
+
   it('reads here-documents: printed, written to an output, or to a file', () => {
     const findings = scanWith(RULE, job([
       'cat <<EOF',

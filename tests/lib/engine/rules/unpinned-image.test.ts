@@ -200,6 +200,29 @@ describe(RULE, () => {
     expect(findings[0]?.description).toContain('MEDIUM: it is a Docker Official Image');
   });
 
+  it('judges a matrix per image: the repository\'s own floating image does not make a tagged third-party one HIGH (Homebrew test-bot)', () => {
+    const workflow = (third: string) => yaml`
+      on: pull_request
+      jobs:
+        test-bot:
+          if: github.repository_owner == 'Homebrew'
+          runs-on: ubuntu-latest
+          container:
+            image: \${{ matrix.container }}
+          strategy:
+            matrix:
+              include:
+                - container: ghcr.io/homebrew/ubuntu24.04:latest
+                - container: ${third}
+          steps:
+            - run: brew test-bot
+    `;
+    expect(scanWith(RULE, workflow('ubuntu:22.04')).map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(scanWith(RULE, workflow('ubuntu')).map((f) => f.severity)).toEqual(['MEDIUM']);
+    // A floating third-party image next to it still is.
+    expect(scanWith(RULE, workflow('someuser/ubuntu:latest')).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+
   it('does not take a third-party image for an own one because a matrix of a non-building job names it', () => {
     const findings = scanWith(RULE, yaml`
       on: push

@@ -126,4 +126,11 @@ describe(RULE, () => {
             - run: "cargo install --git"
     `)).toEqual([]);
   });
+  it('reads every command of a script that may install, however the tool is quoted', () => {
+    const steps = (script: string) => `on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n${script.split('\n').map((l) => `          ${l}`).join('\n')}\n`;
+    // The per-command word check (file-scripts.ts) sees \`'np''m'\` as the shell does: \`npm\`.
+    expect(positions(scanWith(RULE, steps("npm ci\n'np''m' i left-pad\nnpm run build")))).toEqual(['8:11 LOW']);
+    expect(positions(scanWith(RULE, steps('npm run build && sudo -E python3 -m pip install requests')))).toEqual(['7:28 LOW']);
+    expect(scanWith(RULE, steps('npm run build\ngo test ./...\nuv run pytest\nnpm ci'))).toEqual([]);
+  });
 });

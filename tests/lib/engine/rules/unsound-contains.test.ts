@@ -55,6 +55,19 @@ describe(RULE, () => {
     `)).toEqual([]);
   });
 
+  it('reads the function name in any case', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          if: CONTAINS('refs/heads/main refs/heads/dev', github.ref)
+          steps:
+            - run: echo "\${{ Contains(fromJSON('["a","b"]'), github.ref) }} \${{ 'contains' }}"
+    `);
+    expect(positions(findings)).toEqual(['5:9 MEDIUM']);
+  });
+
   it('checks composite actions', () => {
     expect(positions(scanWith(RULE, [
       {

@@ -34,7 +34,7 @@ describe(RULE, () => {
                 repository: \${{ github.event.pull_request.head.repo.full_name }}
                 ref: \${{ github.head_ref }}
             - run: git diff --stat HEAD~1
-    `))).toEqual(['9:16 MEDIUM']);
+    `))).toEqual(['8:23 MEDIUM']);
   });
 
   it('counts local actions and scripts from the checkout as running its code', () => {
@@ -181,7 +181,7 @@ describe(RULE, () => {
           runs-on: ubuntu-latest
           steps:
             - id: ref
-              run: echo "ref=$(gh pr view "$N" --json headRefName --jq .headRefName)" >> "$GITHUB_OUTPUT"
+              run: echo "ref=$(gh pr view "$N" --json headRefOid --jq .headRefOid)" >> "$GITHUB_OUTPUT"
             - uses: actions/checkout@v4
               with:
                 ref: \${{ steps.ref.outputs.ref }}
@@ -252,7 +252,7 @@ describe(RULE, () => {
                   if (pull.head.repo.full_name !== context.repo.owner + '/' + context.repo.repo) {
                     ${onFork}
                   }
-                  core.setOutput('ref', pull.head.ref);
+                  core.setOutput('ref', pull.head.sha);
             - uses: actions/checkout@v4
               with:
                 ref: \${{ steps.pr.outputs.ref }}
@@ -260,6 +260,36 @@ describe(RULE, () => {
     `;
     expect(scanWith(RULE, workflow("core.setFailed('PR is from a fork');"))).toEqual([]);
     expect(positions(scanWith(RULE, workflow("core.info('fork');")))).toEqual(['18:16 MEDIUM']);
+  });
+
+  it('does not report a branch name checked out without the head repository: that is the base repository\'s branch', () => {
+    const workflow = (checkout: string, lookup = 'headRefName') => yaml`
+      on:
+        issue_comment:
+          types: [created]
+        pull_request_target:
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - id: pr
+              run: echo "ref=$(gh pr view "$N" --json ${lookup} --jq .${lookup})" >> "$GITHUB_OUTPUT"
+            - uses: actions/checkout@v4
+              with:
+${checkout}
+            - run: npm ci
+    `;
+    // The fork's branch does not exist in the base repository: the base's branch of that name (or none) is fetched.
+    expect(scanWith(RULE, workflow('                ref: ${{ github.head_ref }}'))).toEqual([]);
+    expect(scanWith(RULE, workflow('                ref: ${{ github.event.pull_request.head.ref }}'))).toEqual([]);
+    expect(scanWith(RULE, workflow('                ref: ${{ steps.pr.outputs.ref }}'))).toEqual([]);
+    expect(scanWith(RULE, workflow('                ref: ${{ steps.pr.outputs.ref }}\n                repository: ${{ github.repository }}'))).toEqual([]);
+    // With the head repository named, the branch is the fork's: its code.
+    const fork = scanWith(RULE, workflow('                repository: ${{ github.event.pull_request.head.repo.full_name }}\n                ref: ${{ github.head_ref }}'));
+    expect(positions(fork)).toEqual(['13:23 HIGH']);
+    expect(fork[0]?.description).toContain('github.event.pull_request.head.repo.full_name');
+    // A lookup of the head commit is the fork's code whatever else it looks up.
+    expect(positions(scanWith(RULE, workflow('                ref: ${{ steps.pr.outputs.ref }}', 'headRefOid')))).toEqual(['13:16 HIGH']);
   });
 
   it('reports gh pr checkout and git checkouts of fetched pull request refs, not a fetch for a diff', () => {

@@ -1,9 +1,28 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseYamlFast } from '../../../../lib/engine/yaml/fast.js';
-import { parseYamlFull } from '../../../../lib/engine/yaml/parse.js';
+import { MAX_EXPANDED_NODES, parseYaml, parseYamlFull } from '../../../../lib/engine/yaml/parse.js';
+import type { YNode } from '../../../../lib/engine/yaml/model.js';
+
+/**
+ * The model as plain data in which a node met a second time (an alias: the model shares the anchored
+ * node) is `{ ref: n }`, n its first visit's number. Deep equality of two shapes is equality of the
+ * models including which nodes are shared, which the rules see (walks visit a shared node once).
+ */
+function shape(root: YNode): unknown {
+  const ids = new Map<YNode, number>();
+  const walk = (node: YNode): unknown => {
+    const id = ids.get(node);
+    if (id !== undefined) return { ref: id };
+    ids.set(node, ids.size);
+    if (node.kind === 'scalar') return { ...node };
+    if (node.kind === 'seq') return { kind: node.kind, start: node.start, end: node.end, items: node.items.map(walk) };
+    return { kind: node.kind, start: node.start, end: node.end, pairs: node.pairs.map((p) => ({ key: walk(p.key), value: walk(p.value) })) };
+  };
+  return walk(root);
+}
 
 /**
  * The fast parser must build exactly the model the `yaml` library path builds, and must never accept a
@@ -13,10 +32,23 @@ function agrees(text: string): boolean {
   const fast = parseYamlFast(text);
   if (fast === undefined) return true;
   const full = parseYamlFull(text);
-  if (!full.ok) throw new Error(`fast parser accepted a document the yaml library rejects (${full.problem.message}):\n${text}`);
-  expect(fast, text).toEqual(full.root);
+  if (!full.ok) throw new Error(`fast parser accepted a document the yaml library rejects (${full.problem.message}):\n${JSON.stringify(text)}`);
+  expect(shape(fast), JSON.stringify(text)).toEqual(shape(full.root));
   return true;
 }
+
+/** A document as written, with CRLF line breaks, with a byte order mark, and with both. */
+function variants(text: string): [string, string][] {
+  const crlf = text.replaceAll('\n', '\r\n');
+  return [
+    ['LF', text],
+    ['CRLF', crlf],
+    ['BOM', `\ufeff${text}`],
+    ['BOM and CRLF', `\ufeff${crlf}`],
+  ];
+}
+
+const fixtures = fileURLToPath(new URL('../../../fixtures/yaml/', import.meta.url));
 
 describe('fast YAML path', () => {
   it('builds the same model as the yaml library for the constructs workflows use', () => {
@@ -51,13 +83,25 @@ describe('fast YAML path', () => {
   });
 
   it.each([
-    ['anchors and aliases', 'a: &x 1\nb: *x\n'],
     ['tags', 'a: !!str 1\n'],
+    ['an alias to an unknown anchor', 'a: *x\n'],
+    ['an alias inside the node it names', 'a: &x [1, *x]\n'],
+    ['an alias inside the mapping it names', 'a: &x\n  b: *x\n'],
+    ['an anchor on a key', '- &x k: v\n'],
+    ['an anchored empty value', 'a: &x\nb: *x\n'],
+    ['an anchor inside a flow collection', 'a: [&x 1, *x]\n'],
+    ['an alias used as a key', 'a: &x k\n*x : v\n'],
+    ['an alias followed by more text', 'a: &x 1\nb: *x y\n'],
+    ['an anchor name with unusual characters', 'a: &x/y 1\nb: *x/y\n'],
+    ['a lone CR', 'a: 1\rb: 2\n'],
+    ['a byte order mark after the start', 'a: 1\n\ufeffb: 2\n'],
+    ['content after the document end marker', 'a: 1\n...\nb: 2\n'],
+    ['a second document after the document end marker', 'a: 1\n...\n---\nb: 2\n'],
+    ['a comment line inside a multi-line plain scalar', 'a: x\n  # c\n  y\n'],
     ['a comment inside a multi-line plain scalar', 'a: one\n  # c\n  two\n'],
     ['a comment before a continuation line', 'a: one # c\n  two\n'],
     ['a multi-line plain scalar at the root', 'one\ntwo\n'],
     ['a tab at the start of a folded line', 'a: >\n  x\n  \ty\n'],
-    ['a comment inside a flow collection over several lines', 'a: [x, # c\n  y]\n'],
     ['a flow line no deeper than its owner', 'x:\n  a: [b,\n  c]\n'],
     ['a flow key broken before its colon', 'a: {k\n  : v}\n'],
     ['a flow scalar broken over lines', 'a: [x\n  y]\n'],
@@ -69,7 +113,6 @@ describe('fast YAML path', () => {
     ['an escaped line break in a multi-line quoted scalar', 'a: "one\\\n  two"\n'],
     ['a multi-line quoted scalar not indented past its key', 'a:\n  b: "one\n  two"\n'],
     ['tabs in indentation', 'a:\n\tb: 1\n'],
-    ['CRLF line breaks', 'a: 1\r\nb: 2\r\n'],
     ['a second document', 'a: 1\n---\nb: 2\n'],
     ['keep chomping', 'a: |+\n  x\n\n'],
     ['complex keys', '? a\n: b\n'],
@@ -112,6 +155,74 @@ describe('fast YAML path', () => {
     expect(agrees(text)).toBe(true);
   });
 
+  it.each([
+    ['anchors and aliases', 'a: &x 1\nb: *x\n'],
+    ['an alias to the latest anchor of its name', 'a: &x 1\nb: *x\nc: &x [2]\nd: *x\ne: {k: *x}\n'],
+    ['an alias to an inner anchor of the same name', 'a: &x\n  b: &x 1\nc: *x\n'],
+    ['an anchored mapping and sequence on their own lines', '- &m # c\n  k: v\n- *m\n- &s\n  - 1\n- *s\n'],
+    ['an anchored sequence at its key\'s indentation', 'a: &s\n- 1\nb: *s\n'],
+    ['merge keys (plain keys under YAML 1.2, as the yaml library reads them)', 'base: &b {x: 1}\nd:\n  <<: *b\n  y: 2\n'],
+    ['an alias as the last value of a mapping (its end is the anchored node\'s)', 'a: &x\n  k: v\nb:\n  c: *x\n'],
+    ['anchored block scalars and quoted scalars', 'a: &l |\n  x\nb: &q "y"\nc: [*l, *q]\n'],
+    ['CRLF line breaks', 'a: 1\r\nb: |\r\n  x\r\n\r\n  y\r\nc: >\r\n  p\r\n  q\r\nd: "m\r\n  n"\r\ne: f\r\n  g\r\n'],
+    ['a byte order mark', '\ufeffa: 1\n'],
+    ['a document start after comments', '# c\n\n---\na: 1\n'],
+    ['a document end marker', 'a: |\n  x\n\n...\n# c\n'],
+    ['comments inside flow collections', 'x:\n  a: [b, # c\n    # d\n# e\n    f\n  ]\n'],
+    ['one-pair mappings in a flow sequence', 'a: [cron: "x", b: [1], \'c\': d, e]\n'],
+    ['a tab after a value', 'a: x\t \nb: "y"\t\n'],
+    ['a comment line after a plain scalar', 'a:\n  x\n  # c\nb: 1\n'],
+    // The fast path used to trim a no-break space off a key (`a` where the yaml library reads `a\u00a0`).
+    ['no-break spaces at the end of keys and values', 'a\u00a0: b\u00a0\nc: [d\u00a0]\ne: f\n  g\u00a0\n'],
+  ])('builds the same model as the yaml library for %s', (_what, text) => {
+    expect(parseYamlFast(text), JSON.stringify(text)).toBeDefined();
+    expect(agrees(text)).toBe(true);
+  });
+
+  it('shares an aliased node instead of copying it, as the full parser does', () => {
+    const fast = parseYamlFast('a: &x\n  k: v\nb: *x\n');
+    expect(fast?.kind === 'map' && fast.pairs[0]?.value === fast.pairs[1]?.value).toBe(true);
+  });
+
+  it.each(readdirSync(fixtures).filter((f) => f.endsWith('.yml')))('builds the same model as the yaml library for the fixture %s in every line break and BOM variant', (name) => {
+    const text = readFileSync(`${fixtures}${name}`, 'utf8');
+    for (const [variant, input] of variants(text)) {
+      expect(parseYamlFast(input), `${name} (${variant})`).toBeDefined();
+      expect(agrees(input)).toBe(true);
+    }
+  });
+
+  it('declines an alias expansion bomb without expanding it, and the full parser reports it', () => {
+    // "Billion laughs": each level names the previous one ten times, 10^9 nodes once expanded.
+    const levels = ['a: &l0 [x, x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 9; i++) levels.push(`l${i}: &l${i} [${Array.from({ length: 10 }, () => `*l${i - 1}`).join(', ')}]`);
+    const bomb = `${levels.join('\n')}\n`;
+    expect(parseYamlFast(bomb)).toBeUndefined();
+    const result = parseYaml(bomb);
+    expect(result.ok ? 'ok' : result.problem.message).toBe(`aliases expand the document beyond ${MAX_EXPANDED_NODES} nodes`);
+    // The same bomb in block style.
+    const block = ['a: &l0\n' + '  - x\n'.repeat(10)];
+    for (let i = 1; i < 9; i++) block.push(`l${i}: &l${i}\n${`  - *l${i - 1}\n`.repeat(10)}`);
+    expect(parseYamlFast(block.join(''))).toBeUndefined();
+    expect(parseYamlFull(block.join('')).ok).toBe(false);
+  });
+
+  it('accepts aliases that expand to just under the node limit, sharing the nodes as the full parser does', () => {
+    // 10 + 4 levels of 10 aliases: 11 + 10 * (11 + 10 * (...)) nodes, well under the limit.
+    const levels = ['a: &l0 [x, x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 5; i++) levels.push(`l${i}: &l${i} [${Array.from({ length: 10 }, () => `*l${i - 1}`).join(', ')}]`);
+    const text = `${levels.join('\n')}\n`;
+    expect(parseYamlFast(text)).toBeDefined();
+    expect(agrees(text)).toBe(true);
+  });
+
+  it('declines a document of more nodes than the limit even without aliases, as the full parser reports it', () => {
+    const text = `a: [${'1,'.repeat(MAX_EXPANDED_NODES)}1]\n`;
+    expect(parseYamlFast(text)).toBeUndefined();
+    const result = parseYamlFull(text);
+    expect(result.ok ? 'ok' : result.problem.message).toBe(`aliases expand the document beyond ${MAX_EXPANDED_NODES} nodes`);
+  });
+
   it('positions an empty value where the yaml library does', () => {
     const text = 'on:\n  workflow_dispatch:   # manual\n  push:\njobs: {}\n';
     expect(agrees(text)).toBe(true);
@@ -121,9 +232,13 @@ describe('fast YAML path', () => {
   it('agrees with the yaml library on generated documents', () => {
     const scalar = fc.oneof(
       fc.constantFrom('a', 'on', 'true', 'False', 'null', '~', '1', '-2', '0o17', '0x1F', '1.5', '.5', '1e3', '.inf', '.NaN', 'x: y', 'a #b', 'a#b', '"q"', "'s'", "'it''s'", '"\\n"', '- x', '[a]', '{a: 1}', '|', '>', '*a', '&a', '!t', '@x', '`x`', '%x', '', ' ', '${{ x }}', 'a:b', 'http://x', ':x', '::x', ':1:2', ':', ': x', ':#', '?x', '"open', "'open", '"a  b ', "'it''s"),
+      // Anchors and aliases, alone, before values, in flow collections; a tab after a value.
+      fc.constantFrom('&a x', '&b', '&a [1, *b]', '*a', '*b', '*a # c', '*a x', '&a "q"', '&b |', '&a &b x', '&a *b', '[*a, b]', '{k: *a}', '[*a]', '[k: v, *b]', '[k: *a]', '&a # c', '*a:', 'x\t', '"q"\t ', '[a, # c', '[cron: "x"]', '[a: b: c]'),
+      // Unicode spaces are not YAML white space: they belong to the scalar.
+      fc.constantFrom('a\u00a0', '\u00a0a', 'a\u3000 ', '[a\u00a0]', '"a\u00a0 b\u00a0', 'a\u2003b', 'null\u00a0'),
       fc.string({ maxLength: 6 }),
     );
-    const key = fc.constantFrom('a', 'b', 'on', 'run', '"q"', "'s'", '1', 'x y', '-k', 'a:b', 'a ', 'b  ', '"q" ', ':k', '1 ');
+    const key = fc.constantFrom('a', 'b', 'on', 'run', '"q"', "'s'", '1', 'x y', '-k', 'a:b', 'a ', 'b  ', '"q" ', ':k', '1 ', 'a\u00a0', 'b\u3000 ', 'Null', 'TRUE', '~');
     const indent = fc.constantFrom('', ' ', '  ', '   ', '    ');
     const line = fc.oneof(
       fc.tuple(indent, key, scalar).map(([i, k, v]) => `${i}${k}: ${v}`),
@@ -131,13 +246,19 @@ describe('fast YAML path', () => {
       fc.tuple(indent, scalar).map(([i, v]) => `${i}- ${v}`),
       fc.tuple(indent, key, scalar).map(([i, k, v]) => `${i}- ${k}: ${v}`),
       fc.tuple(indent, scalar).map(([i, v]) => `${i}${v}`),
-      fc.constantFrom('', '# c', '  # c', '---', 'run: |', 'run: >-', 'run: >', '  |', '  >', '      text', '   more text', '  - [a, "b", {c: d}]'),
+      fc.constantFrom('', '# c', '  # c', '---', '...', '... # c', '...x', 'run: |', 'run: >-', 'run: >', '  |', '  >', '      text', '   more text', '  - [a, "b", {c: d}]', '<<: *a', '  <<: *b', '- *a', '- &a', '  - &b x'),
       // Continuation lines of multi-line plain scalars, and more-indented lines of folded ones.
-      fc.tuple(indent, fc.constantFrom('and more', '- dash', 'x: y', 'x:', '#c', 'a #c', '[x]', '?', ' ', '\tt', 'p: ', '"q"', '[a,', 'b]', '{k: v,', 'l: w}', '[', ']', '{', '}', 'c,', '"d",', '- [e,', '- {f: g,', 'h]: i', 'close"', "close'", 'x" y', "'' z'", '"', "'", 'a # b"', 'c\\'), fc.constantFrom('', ' ', '  ')).map(
+      fc.tuple(indent, fc.constantFrom('and more', 'more\u00a0', '- dash', 'x: y', 'x:', '#c', 'a #c', '[x]', '?', ' ', '\tt', 'p: ', '"q"', '[a,', 'b]', '{k: v,', 'l: w}', '[', ']', '{', '}', 'c,', '"d",', '- [e,', '- {f: g,', 'h]: i', 'close"', "close'", 'x" y', "'' z'", '"', "'", 'a # b"', 'c\\'), fc.constantFrom('', ' ', '  ')).map(
         ([i, t, extra]) => `${i}${extra}${t}`,
       ),
     );
-    fc.assert(fc.property(fc.array(line, { maxLength: 12 }), (lines) => agrees(lines.join('\n'))), { numRuns: 3000 });
+    // The whole document with LF or CRLF line breaks, with or without a byte order mark.
+    const breaks = fc.constantFrom('\n', '\r\n');
+    const bom = fc.constantFrom('', '\ufeff');
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 12 }), breaks, bom, (lines, lineBreak, mark) => agrees(mark + lines.join(lineBreak))),
+      { numRuns: 4000 },
+    );
   });
 
   const corpus = fileURLToPath(new URL('../../../../../shared/corpus/real/', import.meta.url));
@@ -161,14 +282,14 @@ describe('fast YAML path', () => {
     }
     // A coverage check, not a timing one: falling back is correct but slow.
     expect(accepted / files.length).toBeGreaterThan(0.9);
-  });
+  }, 180_000);
 
   it.skipIf(files.length === 0)('never accepts a mutated corpus file the yaml library rejects', () => {
     const mutation = fc.record({
       file: fc.nat({ max: Math.max(0, files.length - 1) }),
       at: fc.nat(),
       remove: fc.nat({ max: 3 }),
-      insert: fc.constantFrom('', ' ', '  ', '\n', ':', '- ', '#', '"', "'", '[', ']', '{', '}', ',', '|', '>', '\t', '&a', '*a', '? ', '\n  ', '\n    x', ' #', ': '),
+      insert: fc.constantFrom('', ' ', '  ', '\n', ':', '- ', '#', '"', "'", '[', ']', '{', '}', ',', '|', '>', '\t', '&a', '*a', '&a ', ' *a', '? ', '\n  ', '\n    x', ' #', ': ', '\r', '\r\n', '\ufeff', '\n...\n', '\n---\n', ' # c\n'),
     });
     fc.assert(
       fc.property(mutation, ({ file, at, remove, insert }) => {
@@ -178,5 +299,5 @@ describe('fast YAML path', () => {
       }),
       { numRuns: 3000 },
     );
-  });
+  }, 180_000);
 });

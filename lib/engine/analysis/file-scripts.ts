@@ -1,0 +1,257 @@
+import type { Action, Step, Workflow } from '../model/workflow.js';
+import { logicalLines, scriptPipelines, type Pipeline, type ScriptSpan } from '../shell.js';
+import type { YScalar } from '../yaml/model.js';
+
+/**
+ * The shared per-file reading of `run:` scripts (issue 15): every script of a workflow or composite action
+ * once, with the trigger words it contains, so a rule skips the scripts (and whole files) that cannot hold
+ * what it looks for in O(1) before any of its own regular expressions or shell splitting runs.
+ *
+ * A trigger word is a maximal run of ASCII word characters (`[A-Za-z0-9_]`, what `\b` sees), compared
+ * lower-case. Each script is read twice in one linear pass: as written (`\bcurl\b` matches only where `curl`
+ * is a word there) and with quotes and backslashes dropped (`c"ur"l`, `c\url` are `curl` to the shell, and to
+ * `words()`/`commandName()` in shell.ts). So a mask test is a necessary condition of both a `\b` regular
+ * expression over the script and a shell word: it may let through a script the rule then rejects, never the
+ * reverse. Rules keep their own test after the mask where they had one (a mask is looser, not equal), so
+ * gates never change a finding; they only skip work.
+ *
+ * Results hang off the model objects (WeakMaps), so they go when the scan drops its model.
+ */
+
+/** The words a rule can ask about. Hyphenated names are asked by a part (`write-host` by `host`). */
+export const SCRIPT_WORDS = [
+  // Downloads.
+  'curl', 'wget', 'iwr', 'irm', 'webrequest', 'restmethod', 'downloadstring', 'downloaddata', 'downloadfile',
+  // Installers and their verbs.
+  'pip', 'pip3', 'uv', 'uvx', 'pipx', 'npm', 'pnpm', 'bun', 'yarn', 'npx', 'pnpx', 'go', 'cargo', 'gem',
+  'install', 'i', 'in', 'isntall', 'add', 'dlx', 'run',
+  // Publishing.
+  'publish', 'upload', 'push', 'twine', 'poetry', 'hatch', 'flit', 'pdm', 'maturin', 'dotnet', 'nuget', 'mvn',
+  'gradle', 'gradlew', 'deploy', 'docker', 'podman', 'buildah', 'buildx', 'gh', 'release', 'goreleaser',
+  // Copies and downloads of what others built.
+  'crane', 'skopeo', 'regctl', 'oras', 'pull', 'tag', 'download',
+  // Signing.
+  'cosign',
+  // Printing and the environment.
+  'echo', 'printf', 'print', 'puts', 'printenv', 'host', 'output', 'information', 'content', 'file', 'cat',
+  'env', 'set', 'export', 'declare', 'secrets', 'token',
+  // Archives.
+  'tar', 'zip', '7z',
+] as const;
+
+export type ScriptWord = (typeof SCRIPT_WORDS)[number];
+
+const BITS = 31;
+const SLOTS = Math.ceil(SCRIPT_WORDS.length / BITS);
+
+/** A set of trigger words as bits: `a` holds words 0-30, `b` 31-61, `c` 62-92. */
+export interface WordMask {
+  readonly a: number;
+  readonly b: number;
+  readonly c: number;
+}
+
+const WORD_ID = new Map<string, number>(SCRIPT_WORDS.map((w, i) => [w, i]));
+const MAX_WORD = Math.max(...SCRIPT_WORDS.map((w) => w.length));
+
+/** The mask of some trigger words (build it once, at module load). */
+export function wordMask(...list: readonly ScriptWord[]): WordMask {
+  const slots = [0, 0, 0];
+  for (const word of list) {
+    const id = WORD_ID.get(word);
+    if (id === undefined) throw new Error(`not a trigger word: ${word}`);
+    slots[Math.floor(id / BITS)] = (slots[Math.floor(id / BITS)] ?? 0) | (1 << id % BITS);
+  }
+  return { a: slots[0] ?? 0, b: slots[1] ?? 0, c: slots[2] ?? 0 };
+}
+
+/** True when `words` holds any word of `mask`. */
+export function hasAny(words: WordMask, mask: WordMask): boolean {
+  return ((words.a & mask.a) | (words.b & mask.b) | (words.c & mask.c)) !== 0;
+}
+
+/** True when `words` holds every word of `mask`. */
+export function hasAll(words: WordMask, mask: WordMask): boolean {
+  return (words.a & mask.a) === mask.a && (words.b & mask.b) === mask.b && (words.c & mask.c) === mask.c;
+}
+
+// Words are found by a hash of their lower-cased characters, computed while scanning (no substrings).
+function hashOf(word: string): number {
+  let h = 0;
+  for (let i = 0; i < word.length; i++) h = (Math.imul(h, 31) + word.charCodeAt(i)) | 0;
+  return h;
+}
+
+const BY_HASH = new Map<number, number>();
+for (const [i, word] of SCRIPT_WORDS.entries()) {
+  const h = hashOf(word);
+  if (BY_HASH.has(h)) throw new Error(`trigger words ${word} and ${SCRIPT_WORDS[BY_HASH.get(h) ?? 0]} collide`);
+  BY_HASH.set(h, i);
+}
+if (SLOTS > 3) throw new Error('too many trigger words for three mask slots');
+
+/** 0 for other characters, else the lower-case code of a word character. */
+function wordCode(code: number): number {
+  if (code >= 97 && code <= 122) return code;
+  if (code >= 65 && code <= 90) return code + 32;
+  if ((code >= 48 && code <= 57) || code === 95) return code;
+  return 0;
+}
+
+/** Quotes and backslashes: the shell drops them from words (`c"ur"l`, `c\url`). */
+function isTransparent(code: number): boolean {
+  return code === 0x22 || code === 0x27 || code === 0x5c;
+}
+
+/**
+ * The trigger word whose hash is `hash`, if the `length` characters ending at `end` spell it (lower-cased; for
+ * the joined reading, quotes and backslashes between them skipped): its id, else -1. A plain function (no
+ * closure per call).
+ */
+function confirm(text: string, hash: number, end: number, length: number, joined: boolean): number {
+  const id = BY_HASH.get(hash);
+  if (id === undefined) return -1;
+  const word = SCRIPT_WORDS[id] ?? '';
+  if (word.length !== length) return -1;
+  let k = word.length - 1;
+  for (let i = end - 1; k >= 0 && i >= 0; i--) {
+    const code = text.charCodeAt(i);
+    if (joined && isTransparent(code)) continue;
+    if (wordCode(code) !== word.charCodeAt(k)) return -1;
+    k--;
+  }
+  return k >= 0 ? -1 : id;
+}
+
+/**
+ * The trigger words of a text, read as written and with quotes and backslashes dropped. Linear: one pass,
+ * no allocation per word; a hash hit is confirmed against the text (lower-cased).
+ */
+export function scriptWords(text: string): WordMask {
+  let a = 0;
+  let b = 0;
+  let c = 0;
+  // The word as written, and the word with quotes and backslashes dropped.
+  let plainHash = 0;
+  let plainLength = 0;
+  let joinedHash = 0;
+  let joinedLength = 0;
+  let joinedHasGap = false;
+  const length = text.length;
+  for (let i = 0; i <= length; i++) {
+    const code = i < length ? text.charCodeAt(i) : 0;
+    const lower = wordCode(code);
+    if (lower !== 0) {
+      if (plainLength <= MAX_WORD) plainHash = (Math.imul(plainHash, 31) + lower) | 0;
+      plainLength++;
+      if (joinedLength <= MAX_WORD) joinedHash = (Math.imul(joinedHash, 31) + lower) | 0;
+      joinedLength++;
+      continue;
+    }
+    const plain = plainLength > 0 && plainLength <= MAX_WORD ? confirm(text, plainHash, i, plainLength, false) : -1;
+    plainHash = 0;
+    plainLength = 0;
+    let joined = -1;
+    if (i < length && isTransparent(code)) {
+      if (joinedLength > 0) joinedHasGap = true;
+    } else {
+      // Only a word that spanned a dropped character differs from the plain words already counted.
+      if (joinedHasGap && joinedLength > 0 && joinedLength <= MAX_WORD) joined = confirm(text, joinedHash, i, joinedLength, true);
+      joinedHash = 0;
+      joinedLength = 0;
+      joinedHasGap = false;
+    }
+    if (plain !== -1) {
+      if (plain < BITS) a |= 1 << plain;
+      else if (plain < 2 * BITS) b |= 1 << (plain - BITS);
+      else c |= 1 << (plain - 2 * BITS);
+    }
+    if (joined !== -1) {
+      if (joined < BITS) a |= 1 << joined;
+      else if (joined < 2 * BITS) b |= 1 << (joined - BITS);
+      else c |= 1 << (joined - 2 * BITS);
+    }
+  }
+  return { a, b, c };
+}
+
+/** A `run:` script of a step, read once. */
+export interface RunScript {
+  step: Step;
+  run: YScalar;
+  text: string;
+  /** The trigger words the script contains. */
+  words: WordMask;
+  /** Its logical lines (shell.ts, memoised per scan). */
+  readonly lines: readonly ScriptSpan[];
+  /** Its pipelines, every line's (shell.ts, memoised per scan). */
+  readonly pipelines: readonly Pipeline[];
+}
+
+/** The scripts of a workflow (its reachable jobs) or composite action, and the words any of them contains. */
+export interface FileScripts {
+  scripts: readonly RunScript[];
+  words: WordMask;
+}
+
+class Script implements RunScript {
+  readonly words: WordMask;
+  constructor(
+    readonly step: Step,
+    readonly run: YScalar,
+    readonly text: string,
+  ) {
+    this.words = scriptWords(text);
+  }
+  get lines(): readonly ScriptSpan[] {
+    return logicalLines(this.text);
+  }
+  get pipelines(): readonly Pipeline[] {
+    return scriptPipelines(this.text);
+  }
+}
+
+const byOwner = new WeakMap<Workflow | Action, FileScripts>();
+const byStep = new WeakMap<Step, RunScript | null>();
+
+function readStep(step: Step): RunScript | null {
+  const run = step.run;
+  const script = run !== undefined && typeof run.value === 'string' ? new Script(step, run, run.value) : null;
+  byStep.set(step, script);
+  return script;
+}
+
+/** Every `run:` script of a workflow or composite action, read once per model. */
+export function fileScripts(owner: Workflow | Action): FileScripts {
+  const cached = byOwner.get(owner);
+  if (cached !== undefined) return cached;
+  const scripts: RunScript[] = [];
+  let a = 0;
+  let b = 0;
+  let c = 0;
+  const steps = owner.kind === 'workflow' ? owner.jobs.flatMap((job) => job.steps) : owner.steps;
+  for (const step of steps) {
+    const script = byStep.has(step) ? byStep.get(step) : readStep(step);
+    if (script === null || script === undefined) continue;
+    scripts.push(script);
+    a |= script.words.a;
+    b |= script.words.b;
+    c |= script.words.c;
+  }
+  const result: FileScripts = { scripts, words: { a, b, c } };
+  byOwner.set(owner, result);
+  return result;
+}
+
+/** The `run:` script of a step (a string value), or null. */
+export function scriptOf(step: Step): RunScript | null {
+  const cached = byStep.get(step);
+  if (cached !== undefined) return cached;
+  if (byStep.has(step)) return null;
+  return readStep(step);
+}
+
+/** True when some step's script in the file holds any word of `mask`: false means no script of the file can. */
+export function fileHasAny(owner: Workflow | Action, mask: WordMask): boolean {
+  return hasAny(fileScripts(owner).words, mask);
+}

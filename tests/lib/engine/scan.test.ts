@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { findingFingerprint, nodeAnchor } from '../../../lib/engine/fingerprint.js';
+import { scanRepository } from '../../../lib/engine/scan.js';
+import type { RepositoryFile } from '../../../lib/engine/types.js';
+
+const ONLY_UNPINNED = { isEnabled: (id: string) => id === 'unpinned-action' };
+
+function workflow(steps: number): string {
+  return ['on: push', 'permissions: {}', 'jobs:', '  build:', '    runs-on: ubuntu-latest', '    steps:', ...Array.from({ length: steps }, () => '      - uses: some-org/some-action@v1')].join('\n') + '\n';
+}
+
+describe('the collector (scanRepository): occurrences and duplicates', () => {
+  it('numbers findings of one identity within their file, from 0 again in the next file', () => {
+    const files: RepositoryFile[] = [
+      { path: '.github/workflows/a.yml', text: workflow(2) },
+      { path: '.github/workflows/b.yml', text: workflow(1) },
+    ];
+    const { records } = scanRepository(files, ONLY_UNPINNED);
+    expect(records.map((r) => [r.finding.file, r.finding.line])).toEqual([
+      ['.github/workflows/a.yml', 7],
+      ['.github/workflows/a.yml', 8],
+      ['.github/workflows/b.yml', 7],
+    ]);
+    const text = files[0]!.text;
+    const start = text.indexOf('some-org/some-action@v1');
+    const anchor = nodeAnchor(text, start, start + 'some-org/some-action@v1'.length);
+    expect(records.map((r) => r.fingerprint)).toEqual([
+      findingFingerprint('unpinned-action', '.github/workflows/a.yml', 'build', anchor, 0),
+      findingFingerprint('unpinned-action', '.github/workflows/a.yml', 'build', anchor, 1),
+      findingFingerprint('unpinned-action', '.github/workflows/b.yml', 'build', anchor, 0),
+    ]);
+  });
+
+  it('keeps one finding per position and rule, and counts only what it keeps', () => {
+    // The same file listed twice: every finding is reported twice at the same place.
+    const text = workflow(2);
+    const once = scanRepository([{ path: '.github/workflows/a.yml', text }], ONLY_UNPINNED);
+    const twice = scanRepository(
+      [
+        { path: '.github/workflows/a.yml', text },
+        { path: '.github/workflows/a.yml', text },
+      ],
+      ONLY_UNPINNED,
+    );
+    expect(once.findings).toHaveLength(2);
+    expect(twice.findings).toEqual(once.findings);
+    expect(twice.records.map((r) => r.fingerprint)).toEqual(once.records.map((r) => r.fingerprint));
+    expect(twice.counts).toEqual(once.counts);
+  });
+});
