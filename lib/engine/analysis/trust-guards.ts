@@ -87,10 +87,12 @@ export function jobTrust(job: Job): TrustPaths {
   const cached = jobCache.get(job);
   if (cached !== undefined) return cached;
   jobCache.set(job, [[]]);
-  const paths = computeJobTrust(job, undefined, new Set());
+  const paths = computeJobTrust(job, undefined);
   jobCache.set(job, paths);
   return paths;
 }
+
+const eventJobCache = new WeakMap<Job, Map<string, TrustPaths>>();
 
 /** Events whose `github.ref` is the pull request's merge ref (`refs/pull/<n>/merge`), never a branch or tag. */
 const PULL_REQUEST_REF_EVENTS = new Set(['pull_request', 'pull_request_review', 'pull_request_review_comment']);
@@ -102,11 +104,18 @@ const PULL_REQUEST_REF_EVENTS = new Set(['pull_request', 'pull_request_review', 
  * maintainer's approval. `[]` when the job never runs on it.
  */
 export function jobTrustOn(job: Job, event: string): TrustPaths {
-  return computeJobTrust(job, event, new Set());
+  let byEvent = eventJobCache.get(job);
+  if (byEvent === undefined) eventJobCache.set(job, (byEvent = new Map()));
+  const cached = byEvent.get(event);
+  if (cached !== undefined) return cached;
+  // A cycle of `needs` (rejected by GitHub) reads as unguarded, as in `jobTrust`.
+  byEvent.set(event, [[]]);
+  const paths = computeJobTrust(job, event);
+  byEvent.set(event, paths);
+  return paths;
 }
 
-function computeJobTrust(job: Job, event: string | undefined, seen: Set<Job>): TrustPaths {
-  seen.add(job);
+function computeJobTrust(job: Job, event: string | undefined): TrustPaths {
   let paths = conditionTrust(job.if, job.workflow, job, event);
   const environment = job.environment?.kind === 'map' ? get(job.environment, 'name') : job.environment;
   if (environment?.kind === 'scalar' && environment.value !== null && String(environment.value).trim() !== '') {
@@ -124,7 +133,7 @@ function computeJobTrust(job: Job, event: string | undefined, seen: Set<Job>): T
     for (const id of job.needs) {
       const needed = job.workflow.jobs.find((j) => j.id === id);
       if (needed === undefined) continue;
-      const neededPaths = event === undefined ? jobTrust(needed) : seen.has(needed) ? [[]] : computeJobTrust(needed, event, seen);
+      const neededPaths = event === undefined ? jobTrust(needed) : jobTrustOn(needed, event);
       paths = product(paths, withAuthorization(neededPaths, needed, Infinity));
     }
   }
