@@ -3,7 +3,6 @@ import { carriedSecrets, isGithubToken, secretEnv } from '../analysis/secrets.js
 import { inRanges, substitutionRanges, variableUses } from '../analysis/shell-vars.js';
 import { findExpressions } from '../expressions/extract.js';
 import { parseExpression } from '../expressions/parse.js';
-import { actionSlug } from '../model/uses.js';
 import type { Step } from '../model/workflow.js';
 import type { Severity } from '../types.js';
 import { defineWorkflowRule } from '../rule.js';
@@ -327,7 +326,7 @@ export default defineWorkflowRule({
       step(step) {
         const script = scriptOf(step);
         if (script !== null && mayPrintSecret(script)) checkScript(step, script.run, script.text);
-        if (step.usesRef?.kind === 'repository' && actionSlug(step.usesRef) === 'actions/github-script') {
+        if (step.usesRef?.kind === 'repository' && step.usesRef.slug === 'actions/github-script') {
           const script = getScalar(step.with, 'script');
           if (script !== undefined) checkGithubScript(step, script);
         }
