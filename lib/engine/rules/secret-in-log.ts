@@ -64,7 +64,7 @@ function redirectOf(command: string): { destination: Destination | null } | unde
 /** A variable of the script that holds a secret: from `env:`, or assigned from one in the script. */
 interface SecretVariable {
   name: string;
-  secrets: string[];
+  secrets: readonly string[];
   /** Assigned in the script from a secret, rather than mapped in `env:`. */
   derived: boolean;
   /** A transformation or piece of the secret, which GitHub's masking does not recognise. */
@@ -84,7 +84,7 @@ function stepVariables(step: Step): Variables {
 /** A secret a command carries, at an offset of the script. */
 interface PrintedSecret {
   scriptOffset: number;
-  secrets: string[];
+  secrets: readonly string[];
   /** How the finding names it: `secrets.NAME`, or `$VAR` and the secret behind it. */
   label: string;
   partial: boolean;
