@@ -258,6 +258,11 @@ export function onlineFactsGet(db: Database, keys: readonly string[]): Promise<R
   return db.call('online_facts_get', { p_keys: keys });
 }
 
+/** Replaces the repository's `uses:` references read by the next scan's context; stored false when not owned. */
+export function setActionReferences(db: Database, userId: string, repositoryId: string, refs: readonly string[]): Promise<{ stored: boolean }> {
+  return db.call('set_action_references', { p_user_id: userId, p_repository_id: repositoryId, p_refs: refs });
+}
+
 /** Stores facts of the online audits' shared cache, each with its time to live. */
 export function onlineFactsPut(db: Database, entries: readonly { key: string; value: unknown; ttl_seconds: number }[]): Promise<{ stored: number }> {
   return db.call('online_facts_put', { p_entries: entries });

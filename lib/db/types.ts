@@ -73,6 +73,8 @@ export interface ScanContext {
   disabled_rules: string[];
   /** The options of the user's global rule settings that have some, by rule id (`ScanOptions.ruleOptions`). */
   rule_options: Record<string, Record<string, unknown>>;
+  /** The repository's `uses:` references at its last scan (`owner/repo@ref#version`, sorted; [] before one). */
+  action_references: string[];
 }
 
 export interface RuleSetting {

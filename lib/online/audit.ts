@@ -33,6 +33,8 @@ export interface OnlineAuditOptions {
   cache: FactCache;
   /** Rules for which this returns false are not reported (default: all). */
   isEnabled?: (ruleId: string) => boolean;
+  /** Facts already gathered for this run (`prefetchFacts`), with the same reader and cache. */
+  facts?: Facts;
 }
 
 export interface OnlineAuditResult {
@@ -67,27 +69,10 @@ export async function auditReferences(
   sites: () => readonly ArchivedSite[] = () => [],
 ): Promise<OnlineAuditResult> {
   const isEnabled = options.isEnabled ?? (() => true);
-  const shaRules = SHA_RULES.some((id) => isEnabled(id));
-  const confusion = isEnabled('ref-confusion');
-  const advisories = isEnabled('known-vulnerable-action');
-  const archivedRule = isEnabled('archived-action');
-  const facts = new Facts(options.reader, options.cache);
-  const audited = references.slice(0, MAX_REFERENCES);
-  const groups = new Map<string, ActionReference[]>();
-  for (const reference of audited) {
-    const key = `${reference.owner}/${reference.repo}@${reference.ref}#${reference.version ?? ''}`;
-    const group = groups.get(key);
-    if (group === undefined) groups.set(key, [reference]);
-    else group.push(reference);
-  }
-  const firsts = [...groups.values()].flatMap(([r]) => (r === undefined ? [] : [r]));
-  const checked = firsts.filter((r) => (isFullSha(r.ref) ? shaRules : confusion));
-  // Packages are the validated names of the references (nothing else reaches a request).
-  const packages = advisories ? [...new Set(audited.map((r) => slug(r)))] : [];
-  // The snapshot decides for the repositories it lists: only the others are asked whether they are archived.
-  const archivable = archivedRule ? [...new Set(audited.map((r) => slug(r)))].filter((s) => archivedAction(s) === undefined) : [];
-  await facts.prefetch([...checked.flatMap(factKeys), ...packages.map((p) => `advisories:${p}`), ...archivable.map((s) => `archived:${s}`)]);
-  await facts.batch(checked, packages, archivable);
+  const plan = planAudit(references, isEnabled);
+  const { shaRules, confusion, advisories, archivedRule, groups, audited, packages, archivable } = plan;
+  const facts = options.facts ?? new Facts(options.reader, options.cache);
+  await facts.gather(plan);
 
   const verdicts: { reference: ActionReference; verdict: Verdict }[] = [];
   const unassessed: { reference: ActionReference; reason: string }[] = references.slice(MAX_REFERENCES).map((reference) => ({ reference, reason: `more than ${MAX_REFERENCES} references in the repository` }));
@@ -187,6 +172,55 @@ export async function auditReferences(
   return { records, unassessed: unassessedCount };
 }
 
+interface AuditPlan {
+  shaRules: boolean;
+  confusion: boolean;
+  advisories: boolean;
+  archivedRule: boolean;
+  /** References audited (the first MAX_REFERENCES), grouped by repository, ref and version comment. */
+  audited: readonly ActionReference[];
+  groups: Map<string, ActionReference[]>;
+  /** The first of each group whose rule is enabled: what the pin and ref rules check. */
+  checked: readonly ActionReference[];
+  /** Packages whose advisories are asked (validated names only). */
+  packages: readonly string[];
+  /** Repositories asked whether they are archived (the snapshot decides for those it lists). */
+  archivable: readonly string[];
+}
+
+/** What an audit of these references asks, with the rules enabled. */
+function planAudit(references: readonly ActionReference[], isEnabled: (ruleId: string) => boolean): AuditPlan {
+  const shaRules = SHA_RULES.some((id) => isEnabled(id));
+  const confusion = isEnabled('ref-confusion');
+  const advisories = isEnabled('known-vulnerable-action');
+  const archivedRule = isEnabled('archived-action');
+  const audited = references.slice(0, MAX_REFERENCES);
+  const groups = new Map<string, ActionReference[]>();
+  for (const reference of audited) {
+    const key = `${reference.owner}/${reference.repo}@${reference.ref}#${reference.version ?? ''}`;
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [reference]);
+    else group.push(reference);
+  }
+  const firsts = [...groups.values()].flatMap(([r]) => (r === undefined ? [] : [r]));
+  const checked = firsts.filter((r) => (isFullSha(r.ref) ? shaRules : confusion));
+  const packages = advisories ? [...new Set(audited.map((r) => slug(r)))] : [];
+  const archivable = archivedRule ? [...new Set(audited.map((r) => slug(r)))].filter((s) => archivedAction(s) === undefined) : [];
+  return { shaRules, confusion, advisories, archivedRule, audited, groups, checked, packages, archivable };
+}
+
+/**
+ * The facts an audit of `references` will need, read ahead (the cache, then GraphQL for what it lacks)
+ * into a `Facts` that a later `auditReferences` (`options.facts`) starts from. The service calls it with the
+ * repository's references of its previous scan while the snapshot is being fetched, so the audit after the
+ * snapshot asks GitHub only about references added since. Never throws for GitHub's answers.
+ */
+export async function prefetchFacts(references: readonly ActionReference[], options: OnlineAuditOptions): Promise<Facts> {
+  const facts = options.facts ?? new Facts(options.reader, options.cache);
+  await facts.gather(planAudit(references, options.isEnabled ?? (() => true)));
+  return facts;
+}
+
 /**
  * What a use runs, for matching advisory ranges: a SHA by the release tag at that commit (else its version
  * comment; else not judged, null); an exact version tag by itself; a floating tag (`v4`) by the release at
@@ -277,8 +311,10 @@ function refPath(ref: string): string {
 }
 
 /** Facts about repositories: the cache first, then GitHub; new facts are written back in one batch. */
-class Facts {
+export class Facts {
   readonly #known = new Map<string, unknown>();
+  /** Keys already looked up in the cache in this run (found or not): not looked up again. */
+  readonly #looked = new Set<string>();
   readonly #pending: CacheEntry[] = [];
   /** Repositories GitHub said it does not know (this run only: a name can be registered later). */
   readonly #missing = new Set<string>();
@@ -296,9 +332,17 @@ class Facts {
   ) {}
 
   async prefetch(keys: string[]): Promise<void> {
-    const unique = [...new Set(keys)];
+    const unique = [...new Set(keys)].filter((key) => !this.#known.has(key) && !this.#looked.has(key));
     if (unique.length === 0) return;
+    for (const key of unique) this.#looked.add(key);
     for (const [key, value] of await this.cache.get(unique)) this.#known.set(key, value);
+  }
+
+  /** The plan's facts: from the cache, then, for what it lacks, from GraphQL. */
+  async gather(plan: AuditPlan): Promise<void> {
+    const { checked, packages, archivable } = plan;
+    await this.prefetch([...checked.flatMap(factKeys), ...packages.map((p) => `advisories:${p}`), ...archivable.map((s) => `archived:${s}`)]);
+    await this.batch(checked, packages, archivable);
   }
 
   known(key: string): unknown {
@@ -339,6 +383,8 @@ class Facts {
     };
     for (const r of references) {
       const s = slug(r);
+      // GitHub said in this run that it has no such repository (an earlier batch): nothing more to ask.
+      if (this.#missing.has(s)) continue;
       if (isFullSha(r.ref)) {
         if (!this.#known.has(`tags:${s}`)) need(s).tags = { after: null };
         if (!this.#known.has(`commit:${s}@${r.ref}`)) {
@@ -354,31 +400,51 @@ class Facts {
       if (this.#known.has(`advisories:${p}`)) continue;
       need(p).advisories = true;
       // The release a tag or SHA is, for matching ranges: cheap here, a REST request later.
-      if (!this.#known.has(`tags:${p}`)) need(p).tags = { after: null };
+      if (!this.#known.has(`tags:${p}`) && !this.#missing.has(p)) need(p).tags = { after: null };
     }
-    for (const s of archivable) if (!this.#known.has(`archived:${s}`)) need(s).archived = true;
+    for (const s of archivable) if (!this.#known.has(`archived:${s}`) && !this.#missing.has(s)) need(s).archived = true;
+    // GraphQL given up earlier in this run (the read-ahead's query failed): the rest is read over REST, as it
+    // would have been had the audit asked everything at once.
+    if (needs.size === 0 || this.graphqlFailure !== null) return;
     const lists = new Map<string, { items: [string, string][]; pages: number }>();
     let round = [...needs.entries()];
     for (let pass = 0; pass < MAX_LIST_PAGES && round.length > 0; pass++) {
       const next: [string, RepositoryNeeds][] = [];
-      for (let i = 0; i < round.length; i += BATCH_REPOSITORIES) {
-        const chunk = round.slice(i, i + BATCH_REPOSITORIES);
-        const batch = chunk.map(([, n]) => n);
-        const { query, variables } = buildQuery(batch);
-        let answer: GitHubAnswer;
-        try {
-          answer = await graphql(query, variables);
-        } catch (error) {
-          if (error instanceof GraphQLUnavailable || error instanceof BudgetExhausted) {
-            this.graphqlFailure = error.message;
-            return;
-          }
-          throw error;
-        }
-        if (answer.status !== 200 || typeof field(answer.body, 'data') !== 'object' || field(answer.body, 'data') === null) {
-          this.graphqlFailure = `GitHub answered ${answer.status} to a GraphQL query`;
+      const chunks: [string, RepositoryNeeds][][] = [];
+      for (let i = 0; i < round.length; i += BATCH_REPOSITORIES) chunks.push(round.slice(i, i + BATCH_REPOSITORIES));
+      // The queries of a pass go together (one round trip, whatever the number of repositories), as many
+      // as the reader's budget admits at once: the first query of a run goes alone, to learn the share of
+      // GraphQL points it may spend; a query beyond the share is refused (GraphQLUnavailable) as before.
+      const answers: (GitHubAnswer | string)[] = [];
+      while (answers.length < chunks.length) {
+        const allowance = Math.max(1, Math.min(chunks.length - answers.length, this.reader.graphqlAllowance?.() ?? Infinity));
+        const wave = chunks.slice(answers.length, answers.length + allowance);
+        answers.push(
+          ...(await Promise.all(
+            wave.map(async (chunk): Promise<GitHubAnswer | string> => {
+              const { query, variables } = buildQuery(chunk.map(([, n]) => n));
+              try {
+                const answer = await graphql(query, variables);
+                if (answer.status !== 200 || typeof field(answer.body, 'data') !== 'object' || field(answer.body, 'data') === null) return `GitHub answered ${answer.status} to a GraphQL query`;
+                return answer;
+              } catch (error) {
+                if (error instanceof GraphQLUnavailable || error instanceof BudgetExhausted) return error.message;
+                throw error;
+              }
+            }),
+          )),
+        );
+        if (answers.some((a) => typeof a === 'string')) break;
+      }
+      let failed = false;
+      answers.forEach((answer, c) => {
+        const chunk = chunks[c] ?? [];
+        if (typeof answer === 'string') {
+          this.graphqlFailure ??= answer;
+          failed = true;
           return;
         }
+        const batch = chunk.map(([, n]) => n);
         parseAnswer(batch, answer.body).forEach((result, k) => {
           const [s, asked] = chunk[k] ?? [];
           if (s === undefined || asked === undefined) return;
@@ -404,7 +470,9 @@ class Facts {
           }
           if (more.tags !== undefined || more.branches !== undefined) next.push([s, more]);
         });
-      }
+      });
+      // GraphQL failing gives up GraphQL for the run (what it did not answer is read over REST), as before.
+      if (failed) return;
       round = next;
     }
   }

@@ -1,5 +1,5 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 
 /**
  * The facts the online audits learn from GitHub, keyed by `kind:owner/repo@ref` and shared by every scan
@@ -91,12 +91,16 @@ function prune(entries: Map<string, Stored>, now: number, max: number): void {
   }
 }
 
-/** `$XDG_CACHE_HOME/chainbreaker/online.json`, else `~/.cache/chainbreaker/online.json`. */
+/**
+ * `$XDG_CACHE_HOME/chainbreaker/online.json`, else `~/.cache/chainbreaker/online.json`. Only absolute
+ * directories (as the XDG specification says): a relative one would resolve against the working directory,
+ * which is often the repository being scanned, whose author could then plant the "facts" the audit trusts.
+ */
 export function defaultCachePath(env: Readonly<Record<string, string | undefined>>): string | null {
   const xdg = env.XDG_CACHE_HOME?.trim();
-  if (xdg !== undefined && xdg !== '') return join(xdg, 'chainbreaker', 'online.json');
-  const home = env.HOME?.trim() ?? env.USERPROFILE?.trim();
-  return home === undefined || home === '' ? null : join(home, '.cache', 'chainbreaker', 'online.json');
+  if (xdg !== undefined && xdg !== '' && isAbsolute(xdg)) return join(xdg, 'chainbreaker', 'online.json');
+  const home = (env.HOME ?? env.USERPROFILE)?.trim();
+  return home === undefined || home === '' || !isAbsolute(home) ? null : join(home, '.cache', 'chainbreaker', 'online.json');
 }
 
 const DISK_VERSION = 1;

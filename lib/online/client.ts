@@ -19,6 +19,11 @@ export interface GitHubAnswer {
 export interface GitHubReader {
   get(path: string): Promise<GitHubAnswer>;
   graphql?(query: string, variables: Record<string, unknown>): Promise<GitHubAnswer>;
+  /**
+   * How many GraphQL queries may start together now (a budgeted reader: 1 until GitHub has said how many
+   * points remain, then what the share leaves). Absent: no limit of the reader's own.
+   */
+  graphqlAllowance?(): number;
 }
 
 export interface FetchReaderOptions {
@@ -126,6 +131,22 @@ export class BudgetedReader implements GitHubReader {
     if (reader.graphql === undefined) this.graphql = undefined;
   }
 
+  /**
+   * Moves the time after which no request starts (epoch ms): the service reads ahead during the snapshot
+   * under the snapshot's deadline, then gives the audit after the engine its own.
+   */
+  setDeadline(deadline: number): void {
+    this.#deadline = deadline;
+  }
+
+  graphqlAllowance(): number {
+    if (this.#exhausted !== null || this.#graphqlExhausted !== null) return 0;
+    const requests = Math.max(0, this.#limit - this.requests);
+    // Until a first answer says how many points remain, one query at a time: the share is not known yet.
+    if (this.graphqlRequests === 0) return Math.min(1, requests);
+    return Math.min(requests, Math.max(0, this.#graphqlLimit - this.graphqlPoints));
+  }
+
   /** Null while requests may still be made; else why not. */
   get exhausted(): string | null {
     return this.#exhausted;
@@ -150,6 +171,14 @@ export class BudgetedReader implements GitHubReader {
     try {
       answer = await run();
     } catch (error) {
+      // A reader found to have no GraphQL only when asked (the service's, whose token comes later): nothing
+      // was sent, and the facts are read over REST.
+      if (error instanceof GraphQLUnavailable) {
+        this.requests--;
+        if (kind === 'graphql') this.graphqlRequests--;
+        this.#graphqlExhausted = error.message;
+        throw error;
+      }
       // Unreachable or timing out: asking again for every reference would only multiply the wait.
       this.#exhausted = `GitHub could not be reached (${error instanceof Error ? error.message : String(error)})`;
       throw new BudgetExhausted(this.#exhausted);

@@ -57,3 +57,30 @@ export function collectReferences(files: readonly RepositoryFile[]): ActionRefer
   }
   return references;
 }
+
+/**
+ * The distinct references as the service stores them between scans (`owner/repo@ref#version`, sorted, at
+ * most MAX_REFERENCES): what the next scan asks GitHub about while its snapshot is fetched.
+ */
+export function referenceKeys(references: readonly ActionReference[]): string[] {
+  const keys = new Set(references.slice(0, MAX_REFERENCES).map((r) => `${r.owner}/${r.repo}@${r.ref}#${r.version ?? ''}`));
+  return [...keys].sort();
+}
+
+const KEY = /^([A-Za-z0-9_.-]{1,100})\/([A-Za-z0-9_.-]{1,100})@([A-Za-z0-9_./+-]{1,255})#(v?\d+(?:\.\d+){0,3}(?:[-+][0-9A-Za-z.-]+)?)?$/;
+
+/**
+ * The references of stored keys, validated again as `collectReferences` validates a file's (anything else
+ * is dropped): they reach GitHub's queries. Position fields are empty: these only say what to ask.
+ */
+export function referencesOfKeys(keys: readonly unknown[]): ActionReference[] {
+  const references: ActionReference[] = [];
+  for (const key of keys.slice(0, MAX_REFERENCES)) {
+    const match = typeof key === 'string' ? KEY.exec(key) : null;
+    if (match === null) continue;
+    const [, owner = '', repo = '', ref = '', version] = match;
+    if (ref.includes('..')) continue;
+    references.push({ file: '', line: 0, column: 0, owner: owner.toLowerCase(), repo: repo.toLowerCase(), ref: isFullSha(ref) ? ref.toLowerCase() : ref, version: version ?? null });
+  }
+  return references;
+}

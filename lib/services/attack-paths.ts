@@ -50,7 +50,11 @@ export async function repositoryCombinations(user: User, repositoryId: string): 
 
 /** Every repository of the user with at least one combination, by full name, and the totals over them. */
 export async function attackPaths(user: User): Promise<AttackPaths> {
-  const inputs = await attackPathInputs(await database(), user.id, COMBINATION_INPUTS);
+  return attackPathsOf(await attackPathInputs(await database(), user.id, COMBINATION_INPUTS));
+}
+
+/** The combinations of `attack_path_inputs`' rows (no I/O). */
+export function attackPathsOf(inputs: Awaited<ReturnType<typeof attackPathInputs>>): AttackPaths {
   const repos: AttackPaths['repos'] = [];
   const totals = { total_combos: 0, critical_count: 0, high_count: 0 };
   for (const [repo_id, full_name, html_url, findings] of inputs) {

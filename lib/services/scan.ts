@@ -1,16 +1,14 @@
 import type { User } from '../auth.js';
 import { codeHost } from '../codehost/index.js';
 import { database } from '../db/connection.js';
-import { consumeRateLimit, installationSuspended, recordScan, scanContext } from '../db/operations.js';
+import { consumeRateLimit, installationSuspended, recordScan, scanContext, setActionReferences } from '../db/operations.js';
 import type { Database } from '../db/port.js';
 import type { StoredFinding } from '../db/types.js';
-import { apiFixes, type ApiFix } from '../engine/fixes/apply.js';
-import { scanRepository } from '../engine/scan.js';
+import type { ApiFix, apiFixes } from '../engine/fixes/apply.js';
+import type { scanRepository } from '../engine/scan.js';
 import type { Counts, Finding, Ruleset } from '../engine/types.js';
 import { env } from '../env.js';
 import { invalidRequest, notFound, rateLimited } from '../http/errors.js';
-import { isKnownRule } from '../engine/catalog.js';
-import { checkRuleOptions } from '../engine/rule-options.js';
 import { checkInstallationUsable } from './installations.js';
 
 /**
@@ -50,15 +48,39 @@ export interface ScanResult {
  */
 export async function scan(user: User, request: ScanRequest): Promise<ScanResult> {
   const deadline = Date.now() + SNAPSHOT_DEADLINE_MS;
+  // The engine loads while the database and GitHub answer (see loadEngine).
+  const engine = loadEngine();
+  const onlineModule = import('../online/service.js');
+  onlineModule.catch(() => undefined);
   const db = await database();
   const [context] = await Promise.all([scanContext(db, user.id, request.repo_id), enforceRateLimit(db, user.id)]);
   if (context === null) throw notFound();
   const { repository } = context;
-  const ruleOptions = storedRuleOptions(context.rule_options);
+  const ruleOptions = await storedRuleOptions(context.rule_options);
 
   const host = await codeHost();
-  const suspended = await installationSuspended(db, repository.installation_id);
-  checkInstallationUsable(host, { installationId: repository.installation_id, account: repository.full_name.split('/')[0] ?? repository.full_name, suspended });
+  const disabled = new Set(context.disabled_rules);
+  const isEnabled = (ruleId: string) => !disabled.has(ruleId);
+  const usable = installationSuspended(db, repository.installation_id).then((suspended) =>
+    checkInstallationUsable(host, { installationId: repository.installation_id, account: repository.full_name.split('/')[0] ?? repository.full_name, suspended }),
+  );
+  usable.catch(() => undefined);
+  // The online audits read ahead, beside the snapshot, what the previous scan's `uses:` need
+  // (lib/online/service.ts): the shared cache at once, GitHub once the installation is known usable.
+  const online =
+    host.onlineReader === undefined
+      ? undefined
+      : onlineModule.then(({ startOnlineAudits }) =>
+          startOnlineAudits({
+            reader: () => usable.then(() => host.onlineReader?.(repository.installation_id, { deadline })),
+            db,
+            previous: context.action_references ?? [],
+            isEnabled,
+            deadline,
+          }),
+        );
+  online?.catch(() => undefined);
+  await usable;
   const snapshot = await host.fetchSnapshot(
     {
       installationId: repository.installation_id,
@@ -71,45 +93,68 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
 
   // The API contract enables every rule without a stored preference, pedantic (hygiene) ones included: unlike
   // the CLI, the service does not turn those off by default (a user turns them off with PUT /api/rule-settings).
-  const disabled = new Set(context.disabled_rules);
   const { maxEngineMs, ...limits } = env().scanLimits;
+  const { scanRepository, apiFixes } = await engine;
   const result = scanRepository(snapshot.files, {
     ruleset: request.ruleset,
-    isEnabled: (ruleId) => !disabled.has(ruleId),
+    isEnabled,
     settings: snapshot.settings,
     repository: repository.full_name,
     ruleOptions,
     online: host.onlineReader !== undefined,
     limits: { ...limits, deadline: Date.now() + maxEngineMs },
   });
-  if (host.onlineReader !== undefined) {
-    const { withOnlineAudits } = await import('../online/service.js');
-    const onlineDeadline = Date.now() + ONLINE_DEADLINE_MS;
-    await withOnlineAudits(result, {
-      reader: () => host.onlineReader?.(repository.installation_id, { deadline: onlineDeadline }),
-      db,
-      files: snapshot.files,
-      isEnabled: (ruleId) => !disabled.has(ruleId),
-      deadline: onlineDeadline,
-    });
-  }
+  const references = online === undefined ? undefined : await (await online).finish(result, snapshot.files, Date.now() + ONLINE_DEADLINE_MS);
   // Each finding's fix (a diff, or the settings call), computed from the same snapshot; bounded (apiFixes),
   // and stored with the scan so the stored reads show what this response shows.
-  const fixes = boundFixes(apiFixes(snapshot.files, result.findings, repository.full_name, { ruleset: request.ruleset, isEnabled: (ruleId) => !disabled.has(ruleId), settings: snapshot.settings, ruleOptions }));
+  const fixes = boundFixes(apiFixes(snapshot.files, result.findings, repository.full_name, { ruleset: request.ruleset, isEnabled, settings: snapshot.settings, ruleOptions }));
   const findings: StoredFinding[] = result.records.map((record, i) => withFix({ ...record.finding, job: record.job, fingerprint: record.fingerprint }, fixes[i]));
-  const recorded = await recordScan(db, user.id, { repositoryId: repository.id, ruleset: request.ruleset, counts: result.counts, findings });
+  const [recorded] = await Promise.all([
+    recordScan(db, user.id, { repositoryId: repository.id, ruleset: request.ruleset, counts: result.counts, findings }),
+    rememberReferences(db, user.id, repository.id, context.action_references ?? [], references),
+  ]);
   const withFixes = result.findings.map((finding, i) => withFix(finding, fixes[i]));
   return { scan_id: recorded.scan_id, repo_id: repository.id, counts: result.counts, findings: withFixes };
+}
+
+interface Engine {
+  scanRepository: typeof scanRepository;
+  apiFixes: typeof apiFixes;
+}
+let engineModules: Promise<Engine> | undefined;
+
+/**
+ * The engine and its fixes (most of the endpoint's code: the rules, the YAML parser, the diff library),
+ * imported on the first scan of the process instead of when the endpoint module loads. Each scan starts
+ * this before its first database round trip, so the loading runs while the database and GitHub answer
+ * rather than before the request is even read. A failed import is tried again by the next scan.
+ */
+export function loadEngine(): Promise<Engine> {
+  engineModules ??= Promise.all([import('../engine/scan.js'), import('../engine/fixes/apply.js')]).then(
+    ([{ scanRepository }, { apiFixes }]) => ({ scanRepository, apiFixes }),
+    (error: unknown) => {
+      engineModules = undefined;
+      throw error;
+    },
+  );
+  const loading = engineModules;
+  // A scan that fails before it needs the engine (404, 429, GitHub down) must not leave a rejection unhandled.
+  loading.catch(() => undefined);
+  return loading;
 }
 
 /**
  * The options of the user's rule settings, checked again: they were valid when stored, but a rule's schema may
  * have tightened since. Such options are never dropped silently (a policy would quietly stop applying): the
- * scan is refused with what to change.
+ * scan is refused with what to change. The rule catalog and the option schemas are loaded only for a user
+ * who has stored options.
  */
-function storedRuleOptions(stored: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
+async function storedRuleOptions(stored: Readonly<Record<string, unknown>> | undefined): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
-  for (const [ruleId, options] of Object.entries(stored ?? {})) {
+  const entries = Object.entries(stored ?? {});
+  if (entries.length === 0) return out;
+  const [{ isKnownRule }, { checkRuleOptions }] = await Promise.all([import('../engine/catalog.js'), import('../engine/rule-options.js')]);
+  for (const [ruleId, options] of entries) {
     // A rule this version no longer has: nothing would apply its options.
     if (!isKnownRule(ruleId)) continue;
     const checked = checkRuleOptions(ruleId, options);
@@ -141,6 +186,15 @@ export function boundFixes(fixes: readonly (ApiFix | null | undefined)[]): (ApiF
 
 function withFix<T extends object>(finding: T, fix: ApiFix | null | undefined): T & { fix?: ApiFix } {
   return fix === null || fix === undefined ? finding : { ...finding, fix };
+}
+
+/**
+ * Stores the scan's `uses:` references for the next scan's read-ahead, when they changed. Beside
+ * `recordScan` (no round trip of its own); a failure only costs the next scan a round trip to GitHub.
+ */
+async function rememberReferences(db: Database, userId: string, repositoryId: string, previous: readonly string[], current: readonly string[] | undefined): Promise<void> {
+  if (current === undefined || (current.length === previous.length && current.every((key, i) => key === previous[i]))) return;
+  await setActionReferences(db, userId, repositoryId, current).catch(() => undefined);
 }
 
 /** Counts the scan against the user's limit (kept in the database, so it holds across instances); 429 when spent. */

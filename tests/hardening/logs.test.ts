@@ -177,7 +177,9 @@ async function scenario(): Promise<Sent[]> {
     { kind: 'status', status: 403, message: 'Resource not accessible by integration' },
   ];
   for (const fault of faults) {
-    github.fault('POST /graphql', fault, { times: 1 });
+    // The scanned repository's own query (the snapshot): the online audits' query, sent beside it on a
+    // rescan, names other repositories, and its failure only makes references unassessed.
+    github.fault('POST /graphql', fault, { times: 1, repository: `${org}/bot` });
     expect((await scan()).status, fault.kind).toBeGreaterThanOrEqual(400);
   }
   github.clearFaults();

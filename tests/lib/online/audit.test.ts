@@ -218,6 +218,10 @@ describe('the shared cache', () => {
     expect(defaultCachePath({ XDG_CACHE_HOME: '/x' })).toBe('/x/chainbreaker/online.json');
     expect(defaultCachePath({ HOME: '/home/u' })).toBe('/home/u/.cache/chainbreaker/online.json');
     expect(defaultCachePath({})).toBeNull();
+    // A relative directory would resolve against the working directory, often the scanned repository.
+    expect(defaultCachePath({ XDG_CACHE_HOME: '.cache', HOME: '/home/u' })).toBe('/home/u/.cache/chainbreaker/online.json');
+    expect(defaultCachePath({ XDG_CACHE_HOME: 'x' })).toBeNull();
+    expect(defaultCachePath({ HOME: 'relative/home' })).toBeNull();
   });
 });
 

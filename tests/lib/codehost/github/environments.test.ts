@@ -3,6 +3,7 @@
 // `GET /repos/{o}/{r}/environments`, and the engine's gate (lib/engine/analysis/trust-guards.ts) uses them:
 // a pull_request_target checkout in a job deploying to an environment with required reviewers is LOW, not
 // HIGH, and forms no attack path; the same job deploying to an environment without reviewers stays HIGH.
+// (The checkout names the head repository: a branch name alone would fetch the base repository's branch.)
 
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { buildReport } from '../../../../lib/engine/report.js';
@@ -46,6 +47,7 @@ jobs:
     steps:
       - uses: actions/checkout@v4
         with:
+          repository: \${{ github.event.pull_request.head.repo.full_name }}
           ref: \${{ github.event.pull_request.${ref} }}
       - run: npm ci && npm test
         env:
@@ -96,13 +98,16 @@ describe('environments through the GitHub App', () => {
   });
 
   test('the pinned head SHA: an environment the snapshot shows without reviewers approves nothing, so the checkout is HIGH', async () => {
-    // Without the facts an environment is an approval of unknown strength, and an approved, pinned SHA is
-    // not reported; once GitHub shows nobody reviews `staging`, the job is an ordinary privileged checkout.
+    // Without the facts an environment is an approval of unknown strength: the pinned SHA is MEDIUM, saying the
+    // reviewers could not be checked; once GitHub shows nobody reviews `staging`, the job is an ordinary
+    // privileged checkout (HIGH), and a reviewed environment approves the commit that runs (nothing).
     for (const [environment, expected] of [['staging', ['HIGH']], ['undeclared', ['HIGH']], ['production', []]] as const) {
       const { host, locator } = setup(github, { settings: settings(), files: { '.github/workflows/ci.yml': checkoutWorkflow(environment, 'head.sha') } });
       const snapshot = await host.fetchSnapshot(locator);
       expect(findingsOf(snapshot.files, snapshot.settings).filter((f) => f.rule_id === 'untrusted-checkout').map((f) => f.severity), environment).toEqual(expected);
-      expect(findingsOf(snapshot.files).filter((f) => f.rule_id === 'untrusted-checkout'), `${environment} without settings`).toEqual([]);
+      const offline = findingsOf(snapshot.files).filter((f) => f.rule_id === 'untrusted-checkout');
+      expect(offline.map((f) => f.severity), `${environment} without settings`).toEqual(['MEDIUM']);
+      expect(offline[0]?.description, environment).toMatch(/could not be checked without a settings snapshot/);
     }
   });
 
