@@ -2,8 +2,8 @@ import { constants } from 'node:fs';
 import type { Dirent } from 'node:fs';
 import { open, readdir, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
-import { classifyPath } from '../engine/scan.js';
-import { MAX_FILE_BYTES } from '../engine/yaml/parse.js';
+import { classifyPath } from '../engine/paths.js';
+import { MAX_FILE_BYTES } from '../engine/yaml/limits.js';
 import type { RepositoryFile } from '../engine/types.js';
 import { compare, isActionDefinition, MAX_LISTED_ENTRIES, planActionDefinitions, skippedActionFiles, UNLISTED_DIRECTORIES } from './actions.js';
 

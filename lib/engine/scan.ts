@@ -1,4 +1,5 @@
 import { clearScriptIndexes } from './analysis/script-outputs.js';
+import { classifyPath, type FileKind } from './paths.js';
 import { clearExpressionCache } from './expressions/parse.js';
 import { TaintAnalyzer } from './expressions/taint.js';
 import { findingFingerprint, hash53, nodeAnchor } from './fingerprint.js';
@@ -84,15 +85,8 @@ export interface ScanResult {
   unknownSuppressions: UnusedSuppression[];
 }
 
-export type FileKind = 'workflow' | 'action' | 'dependabot';
-
-/** What the engine reads a path as, or null for files it ignores. */
-export function classifyPath(path: string): FileKind | null {
-  if (/^\.github\/workflows\/[^/]+\.ya?ml$/.test(path)) return 'workflow';
-  if (/^\.github\/dependabot\.ya?ml$/.test(path)) return 'dependabot';
-  if (/(^|\/)action\.ya?ml$/.test(path)) return 'action';
-  return null;
-}
+// In a module of its own (no imports) so that checkout readers need not load the engine; re-exported here.
+export { classifyPath, type FileKind } from './paths.js';
 
 export function ruleApplies(rule: { meta: { id: string; category: string } }, options: ScanOptions): boolean {
   if (options.ruleset === 'owasp' && !rule.meta.category.startsWith('CICD-SEC-')) return false;

@@ -117,6 +117,8 @@ function splitPipelines(line: ScriptSpan): Pipeline[] {
   let quote: string | null = null;
   let depth = 0;
   const text = line.text;
+  // Neighbours are read only inside the string: an index past either end deoptimizes the loop ("out of bounds").
+  const last = text.length - 1;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quote !== null) {
@@ -132,7 +134,7 @@ function splitPipelines(line: ScriptSpan): Pipeline[] {
       quote = c;
       continue;
     }
-    if (c === '(' || (c === '$' && text[i + 1] === '(')) {
+    if (c === '(' || (c === '$' && i < last && text[i + 1] === '(')) {
       if (c === '$') i++;
       depth++;
       continue;
@@ -148,7 +150,7 @@ function splitPipelines(line: ScriptSpan): Pipeline[] {
       start = text.length;
       break;
     }
-    if (c === '|' && text[i + 1] === '|') {
+    if (c === '|' && i < last && text[i + 1] === '|') {
       pushCommand(commands, line, start, i);
       commands = endPipeline(result, commands, line);
       i++;
@@ -156,12 +158,12 @@ function splitPipelines(line: ScriptSpan): Pipeline[] {
     } else if (c === '|') {
       pushCommand(commands, line, start, i);
       start = i + 1;
-    } else if (c === '&' && text[i + 1] === '&') {
+    } else if (c === '&' && i < last && text[i + 1] === '&') {
       pushCommand(commands, line, start, i);
       commands = endPipeline(result, commands, line);
       i++;
       start = i + 1;
-    } else if (c === ';' || (c === '&' && text[i + 1] !== '>' && text[i - 1] !== '>')) {
+    } else if (c === ';' || (c === '&' && (i === last || text[i + 1] !== '>') && (i === 0 || text[i - 1] !== '>'))) {
       pushCommand(commands, line, start, i);
       commands = endPipeline(result, commands, line);
       start = i + 1;

@@ -1,7 +1,7 @@
 import { parseRefVersion, versionComment, type RefVersion } from '../engine/analysis/action-version.js';
 import { ACTION_ADVISORIES } from '../engine/data/advisories.js';
 import { findingFingerprint } from '../engine/fingerprint.js';
-import { actionSlug, isFullSha } from '../engine/model/uses.js';
+import { isFullSha } from '../engine/model/uses.js';
 import { findingOf } from '../engine/rule.js';
 import { WORKFLOW_RULES } from '../engine/rules/index.js';
 import { snapshotMatches, vulnerableWording, type SnapshotMatch } from '../engine/rules/known-vulnerable-action.js';
@@ -207,7 +207,7 @@ export interface VulnerableUse {
 export function collectUses(files: readonly RepositoryFile[], sites: readonly UsesSite[] = repositoryUses(files)): VulnerableUse[] {
   const uses = new Map<string, VulnerableUse & { jobs: Set<string | null> }>();
   for (const { file, job, node, ref } of sites) {
-    const key = `${file.path}\u0000${actionSlug(ref)}@${ref.ref}`;
+    const key = `${file.path}\u0000${ref.slug}@${ref.ref}`;
     const { line, column } = file.position(node.start);
     const existing = uses.get(key);
     if (existing !== undefined) {
@@ -216,7 +216,7 @@ export function collectUses(files: readonly RepositoryFile[], sites: readonly Us
       continue;
     }
     const version = isFullSha(ref.ref) ? versionComment(file, node) : parseRefVersion(ref.ref);
-    uses.set(key, { file: file.path, slug: actionSlug(ref), path: ref.path, ref: ref.ref, version, line, column, lines: [line], job: null, jobs: new Set([job]) });
+    uses.set(key, { file: file.path, slug: ref.slug, path: ref.path, ref: ref.ref, version, line, column, lines: [line], job: null, jobs: new Set([job]) });
   }
   return [...uses.values()].map(({ jobs, ...use }) => ({ ...use, job: jobs.size === 1 ? ([...jobs][0] ?? null) : null }));
 }

@@ -1,6 +1,5 @@
 import { archivedAction } from '../engine/data/archived-actions.js';
 import { findingFingerprint, nodeAnchor } from '../engine/fingerprint.js';
-import { actionSlug } from '../engine/model/uses.js';
 import { findingOf } from '../engine/rule.js';
 import { WORKFLOW_RULES } from '../engine/rules/index.js';
 import type { FindingRecord, RepositoryFile } from '../engine/types.js';
@@ -37,7 +36,7 @@ export interface ArchivedSite {
 export function collectArchivedSites(files: readonly RepositoryFile[], uses: readonly UsesSite[] = repositoryUses(files)): ArchivedSite[] {
   const sites = uses.map(({ file, job, node, ref }): ArchivedSite => {
     const { line, column } = file.position(node.start);
-    return { file: file.path, slug: actionSlug(ref), owner: ref.owner, repo: ref.repo, line, column, job, anchor: nodeAnchor(file.text, node.start, node.end) };
+    return { file: file.path, slug: ref.slug, owner: ref.owner, repo: ref.repo, line, column, job, anchor: nodeAnchor(file.text, node.start, node.end) };
   });
   // The engine's order: file (code units), then position.
   return sites.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column));

@@ -1,4 +1,3 @@
-import { actionSlug } from '../model/uses.js';
 import type { Job, Step } from '../model/workflow.js';
 import { logicalLines, words } from '../shell.js';
 import { get, getText, keyText, type YNode } from '../yaml/model.js';
@@ -31,7 +30,7 @@ export function foreignDownloads(job: Job): ForeignDownload[] {
 export function stepDownloads(step: Step): ForeignDownload[] {
   const ref = step.usesRef;
   if (ref?.kind === 'repository' && step.uses !== undefined) {
-    const slug = actionSlug(ref);
+    const slug = ref.slug;
     if (slug === 'actions/download-artifact' && hasInput(step, 'run-id')) {
       return [download(step, step.uses, `actions/download-artifact with \`run-id: ${getText(step.with, 'run-id') ?? ''}\``, getText(step.with, 'path'))];
     }

@@ -1,4 +1,3 @@
-import { actionSlug } from '../model/uses.js';
 import type { Step } from '../model/workflow.js';
 import { getText, keyText, type YNode } from '../yaml/model.js';
 import { actionMajorVersion } from './step-version.js';
@@ -117,7 +116,7 @@ const CACHE_ACTIONS: Record<string, Rule> = {
 export function cacheUse(step: Step): CacheUse | null {
   const ref = step.usesRef;
   if (ref?.kind !== 'repository' || step.uses === undefined) return null;
-  const slug = actionSlug(ref);
+  const slug = ref.slug;
   const name = ref.path === '' ? slug : `${slug}/${ref.path.toLowerCase()}`;
   const rule = CACHE_ACTIONS[name];
   if (rule === undefined) return null;
@@ -150,7 +149,7 @@ export function cacheWrite(step: Step): CacheUse | null {
   }
   const ref = step.usesRef;
   if (ref?.kind !== 'repository' || step.uses === undefined) return null;
-  const slug = actionSlug(ref);
+  const slug = ref.slug;
   // setup-uv with `restore-cache: false` reads nothing back but still saves the cache (unless `save-cache: false`).
   if (slug === 'astral-sh/setup-uv' && ref.path === '') {
     const input = (key: string) => getText(step.with, key);

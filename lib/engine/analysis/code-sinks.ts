@@ -1,5 +1,4 @@
 import type { Step } from '../model/workflow.js';
-import { actionSlug } from '../model/uses.js';
 import { keyText, type YScalar } from '../yaml/model.js';
 
 /** How an action runs an input: the language an injected `${{ }}` ends up in. */
@@ -70,7 +69,7 @@ export interface CodeSinkInput {
 export function codeSinkInputs(step: Step): CodeSinkInput[] {
   const ref = step.usesRef;
   if (ref?.kind !== 'repository' || step.with === undefined) return [];
-  const slug = actionSlug(ref);
+  const slug = ref.slug;
   const sink = CODE_SINK_ACTIONS[ref.path === '' ? slug : `${slug}/${ref.path.toLowerCase()}`];
   if (sink === undefined) return [];
   const result: CodeSinkInput[] = [];

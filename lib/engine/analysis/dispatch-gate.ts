@@ -1,6 +1,5 @@
 import { EXTERNAL_TRIGGERS } from '../expressions/controller.js';
 import type { RepositoryModel } from '../model/repository.js';
-import { actionSlug } from '../model/uses.js';
 import type { Step, Workflow } from '../model/workflow.js';
 import { asList, get, getText, scalarText } from '../yaml/model.js';
 import { everyPathGuarded, stepTrust } from './trust-guards.js';
@@ -40,7 +39,7 @@ export function dispatchGate(workflow: Workflow, repository: RepositoryModel): D
   let open: string | null = null;
   for (const source of repository.workflows) {
     for (const step of source.jobs.flatMap((j) => j.steps)) {
-      const slug = step.usesRef?.kind === 'repository' ? actionSlug(step.usesRef) : null;
+      const slug = step.usesRef?.kind === 'repository' ? step.usesRef.slug : null;
       if (slug === 'peter-evans/slash-command-dispatch') {
         if ((getText(step.with, 'dispatch-type') ?? 'repository') !== 'repository') continue;
         const suffix = getText(step.with, 'event-type-suffix') ?? '-command';

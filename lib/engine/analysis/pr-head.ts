@@ -3,7 +3,6 @@ import { ContextAccess, contextPath, IndexAccess, walkExpression, type Expr } fr
 import { earlierForeignDownload, READS_FILE } from './artifacts.js';
 import { referencedEnvVars } from './script-outputs.js';
 import type { RepositoryModel } from '../model/repository.js';
-import { actionSlug } from '../model/uses.js';
 import { privilegedTriggers, type Job, type Step, type Workflow } from '../model/workflow.js';
 import { logicalLines, words } from '../shell.js';
 import { get, getText, keyText, type YNode, type YScalar } from '../yaml/model.js';
@@ -142,7 +141,7 @@ function fromPath(path: string[], scope: Scope, triggers: PrHeadTriggers, depth:
   if (head === 'steps' && a !== undefined && b === 'outputs' && c !== undefined) {
     const producer = scope.job.steps.find((s) => s.id?.toLowerCase() === a);
     if (producer === undefined || triggers.privileged === null) return null;
-    if (producer.usesRef?.kind === 'repository' && PR_REF_ACTIONS.has(actionSlug(producer.usesRef))) return `${dotted} <- ${actionSlug(producer.usesRef)}`;
+    if (producer.usesRef?.kind === 'repository' && PR_REF_ACTIONS.has(producer.usesRef.slug)) return `${dotted} <- ${producer.usesRef.slug}`;
     if (producer.run !== undefined && typeof producer.run.value === 'string') {
       const script = producer.run.value;
       const sources = outputSources(script, c);
@@ -160,7 +159,7 @@ function fromPath(path: string[], scope: Scope, triggers: PrHeadTriggers, depth:
       const found = fromText(text, exprs, { ...scope, step: producer }, triggers, depth + 1);
       return found === null ? null : `${dotted} <- ${found}`;
     }
-    const script = producer.usesRef?.kind === 'repository' && actionSlug(producer.usesRef) === 'actions/github-script' ? get(producer.with, 'script') : undefined;
+    const script = producer.usesRef?.kind === 'repository' && producer.usesRef.slug === 'actions/github-script' ? get(producer.with, 'script') : undefined;
     if (script?.kind !== 'scalar' || typeof script.value !== 'string') return null;
     const values = githubScriptOutputValues(script.value, c);
     if (values === null ? PR_LOOKUP.test(script.value) : values.some((v) => PR_HEAD_VALUE.test(v))) {
@@ -269,7 +268,7 @@ export function scriptCheckouts(job: Job, workflow: Workflow, triggers: PrHeadTr
 
 /** The `with:` inputs of an `actions/checkout` step that may point at pull request code. */
 export function checkoutInputs(step: Step): { name: string; node: YScalar }[] {
-  if (step.usesRef?.kind !== 'repository' || actionSlug(step.usesRef) !== 'actions/checkout') return [];
+  if (step.usesRef?.kind !== 'repository' || step.usesRef.slug !== 'actions/checkout') return [];
   const result: { name: string; node: YScalar }[] = [];
   for (const name of ['ref', 'repository']) {
     const node = step.with?.pairs.find((p) => keyText(p.key) === name)?.value;

@@ -1,6 +1,5 @@
 import type { Job, Step, Workflow } from '../model/workflow.js';
 import { hasAny, scriptOf, wordMask, type WordMask } from './file-scripts.js';
-import { actionSlug } from '../model/uses.js';
 import { getText, isTruthy, get } from '../yaml/model.js';
 
 export type Registry = 'npm' | 'pypi' | 'crates' | 'rubygems' | 'nuget' | 'maven' | 'container' | 'github-release' | 'other';
@@ -91,7 +90,7 @@ function readPublishingStep(step: Step): PublishingStep | null {
     }
   }
   if (step.usesRef?.kind === 'repository') {
-    const slug = actionSlug(step.usesRef);
+    const slug = step.usesRef.slug;
     const known = ACTIONS[slug];
     if (known !== undefined && (known.when?.(step) ?? true)) return { step, registry: known.registry, evidence: slug };
   }

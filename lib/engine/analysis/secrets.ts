@@ -114,7 +114,7 @@ export interface SecretEnvVar {
   /** The variable's name as written. */
   name: string;
   /** The secrets its value carries. */
-  secrets: string[];
+  readonly secrets: readonly string[];
   key: YScalar;
   value: YNode;
   level: 'step' | 'job' | 'workflow';
@@ -123,9 +123,22 @@ export interface SecretEnvVar {
 /**
  * The environment variables of a step (its own `env:`, its job's and its workflow's, the innermost
  * winning) whose value carries a secret, by name. Composite-action steps only see their own `env:`
- * (the `secrets` context is not available in actions).
+ * (the `secrets` context is not available in actions). Memoised per step (several rules ask for the same
+ * step's); the answer is shared, so it is read-only.
  */
-export function secretEnv(step: Step): Map<string, SecretEnvVar> {
+export function secretEnv(step: Step): ReadonlyMap<string, SecretEnvVar> {
+  let result = secretEnvs.get(step);
+  if (result === undefined) {
+    result = computeSecretEnv(step);
+    secretEnvs.set(step, result);
+  }
+  return result;
+}
+
+/** Weak, keyed by the step model: it keeps nothing a scan has let go. */
+const secretEnvs = new WeakMap<Step, ReadonlyMap<string, SecretEnvVar>>();
+
+function computeSecretEnv(step: Step): Map<string, SecretEnvVar> {
   const owner = step.owner;
   const levels: [YMap | undefined, SecretEnvVar['level']][] = [[step.env, 'step']];
   if (step.job !== null) levels.push([step.job.env, 'job'], [step.job.workflow.env, 'workflow']);

@@ -1,4 +1,3 @@
-import { actionSlug } from '../model/uses.js';
 import type { Step } from '../model/workflow.js';
 import { commandName, scriptPipelines, words } from '../shell.js';
 import { get, getText, isTruthy } from '../yaml/model.js';
@@ -57,7 +56,7 @@ export function workspaceCodeEvidence(step: Step): string | null {
   // `$/path` runs the action from the workflow's own commit, not from the workspace.
   if (step.usesRef?.kind === 'local') return step.usesRef.self === true ? null : `local action \`${step.usesRef.path}\``;
   if (step.usesRef?.kind === 'repository') {
-    const slug = actionSlug(step.usesRef);
+    const slug = step.usesRef.slug;
     const full = step.usesRef.path === '' ? slug : `${slug}/${step.usesRef.path.toLowerCase()}`;
     if (full === 'github/codeql-action/autobuild') return full;
     const known = WORKSPACE_ACTIONS[slug];

@@ -4,7 +4,6 @@ import type { Action, Job, Step, Workflow } from '../model/workflow.js';
 import { outputLines, referencedEnvVars, scriptFold, type ScriptFold } from '../analysis/script-outputs.js';
 import { actionMajorVersion } from '../analysis/step-version.js';
 import { normalizeLocalPath } from '../model/repository.js';
-import { actionSlug } from '../model/uses.js';
 import { get, getMap, getText, keyText, type YNode, type YPair, type YScalar } from '../yaml/model.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
 import { contextController, controllerRank, eventController, type Controller } from './controller.js';
@@ -394,7 +393,7 @@ export class TaintAnalyzer {
       if (step.run !== undefined && typeof step.run.value === 'string') {
         taint = this.#ofScriptOutput(step, step.run.value, output, stepScopeValue, depth);
       } else if (step.usesRef?.kind === 'repository') {
-        const slug = actionSlug(step.usesRef);
+        const slug = step.usesRef.slug;
         const known = TAINTED_ACTION_OUTPUTS[slug];
         const form = known?.taint(step, output) ?? null;
         if (known !== undefined && form !== null) {

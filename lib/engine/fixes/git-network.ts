@@ -1,4 +1,3 @@
-import { actionSlug } from '../model/uses.js';
 import type { Step } from '../model/workflow.js';
 
 /** git commands that talk to the remote with the checkout's persisted credentials. */
@@ -26,7 +25,7 @@ export function laterGitRemoteUse(steps: readonly Step[], after: number): string
       const match = GIT_REMOTE.exec(script);
       if (match !== null) return `a later step runs \`${match[0].replace(/\s+/g, ' ')}\``;
     }
-    if (step.usesRef?.kind === 'repository' && PUSHING_ACTIONS.has(actionSlug(step.usesRef))) return `a later step uses ${actionSlug(step.usesRef)}`;
+    if (step.usesRef?.kind === 'repository' && PUSHING_ACTIONS.has(step.usesRef.slug)) return `a later step uses ${step.usesRef.slug}`;
     if (step.usesRef?.kind === 'local') return 'a later step runs a local action, which may push';
   }
   return null;

@@ -12,6 +12,11 @@ export type UsesRef =
       readonly ref: string;
       /** True for reusable workflows (`.../.github/workflows/x.yml@ref`). */
       readonly isWorkflow: boolean;
+      /**
+       * `owner/repo` in lower case, the identity actions are compared by: computed once here, because rules ask
+       * for it for the same step many times over.
+       */
+      readonly slug: string;
     }
   | { readonly kind: 'invalid'; readonly text: string };
 
@@ -39,25 +44,10 @@ export function parseUses(text: string): UsesRef {
   const repo = parts[1] ?? '';
   if (owner === '' || repo === '' || ref === '') return { kind: 'invalid', text: value };
   const path = parts.slice(2).join('/');
-  return { kind: 'repository', owner, repo, path, ref, isWorkflow: /(^|\/)\.github\/workflows\/[^/]+\.ya?ml$/.test(path) };
+  const isWorkflow = /(^|\/)\.github\/workflows\/[^/]+\.ya?ml$/.test(path);
+  return { kind: 'repository', owner, repo, path, ref, isWorkflow, slug: `${owner}/${repo}`.toLowerCase() };
 }
 
 export function isFullSha(ref: string): boolean {
   return SHA.test(ref);
-}
-
-/**
- * Slugs already computed, by reference (references are values, never edited: their fields are read-only):
- * rules ask for the same step's slug many times over. Weak, so it keeps nothing a scan has let go.
- */
-const slugs = new WeakMap<object, string>();
-
-/** `owner/repo` in lower case, the identity actions are compared by. */
-export function actionSlug(ref: Extract<UsesRef, { kind: 'repository' }>): string {
-  let slug = slugs.get(ref);
-  if (slug === undefined) {
-    slug = `${ref.owner}/${ref.repo}`.toLowerCase();
-    slugs.set(ref, slug);
-  }
-  return slug;
 }

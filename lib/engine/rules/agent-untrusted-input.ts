@@ -2,7 +2,6 @@ import { readPermissions } from '../analysis/permissions.js';
 import { isGithubToken, secretOccurrences } from '../analysis/secrets.js';
 import { everyPathGuarded, stepTrust } from '../analysis/trust-guards.js';
 import { agentAction } from '../data/agent-actions.js';
-import { actionSlug } from '../model/uses.js';
 import type { Job, Step, Workflow } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { getPair, getText, type YNode } from '../yaml/model.js';
@@ -60,7 +59,7 @@ export default defineWorkflowRule({
       const job = step.job;
       const ref = step.usesRef;
       if (job === null || ref?.kind !== 'repository' || step.uses === undefined) return;
-      const agent = agentAction(actionSlug(ref), ref.path);
+      const agent = agentAction(ref.slug, ref.path);
       if (agent === undefined) return;
       const events = outsiderEvents(job.workflow);
       if (events.length === 0) return;

@@ -1,5 +1,4 @@
 import { archivedAction } from '../data/archived-actions.js';
-import { actionSlug } from '../model/uses.js';
 import { defineWorkflowRule } from '../rule.js';
 import type { YScalar } from '../yaml/model.js';
 import type { UsesRef } from '../model/uses.js';
@@ -18,7 +17,7 @@ export default defineWorkflowRule({
   create: (context) => {
     const check = (node: YScalar | undefined, ref: UsesRef | undefined) => {
       if (node === undefined || ref?.kind !== 'repository') return;
-      const archived = archivedAction(actionSlug(ref));
+      const archived = archivedAction(ref.slug);
       if (archived === undefined) return;
       context.report({
         node,

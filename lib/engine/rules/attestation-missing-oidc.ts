@@ -1,7 +1,6 @@
 import { hasAny, scriptOf, wordMask } from '../analysis/file-scripts.js';
 import { readPermissions } from '../analysis/permissions.js';
 import { ATTESTING_ACTIONS, ISOLATED_BUILDERS, signsKeylessly } from '../data/attestation-actions.js';
-import { actionSlug } from '../model/uses.js';
 import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import type { YScalar } from '../yaml/model.js';
@@ -36,7 +35,7 @@ function readMayMintOidc(job: Job): boolean {
 function keylessSigner(step: Step): { node: YScalar; what: string } | null {
   const ref = step.usesRef;
   if (ref?.kind === 'repository' && step.uses !== undefined) {
-    const slug = actionSlug(ref);
+    const slug = ref.slug;
     if (ATTESTING_ACTIONS.some((a) => a.slug === slug)) return { node: step.uses, what: `\`${slug}\`` };
   }
   const script = scriptOf(step);
@@ -62,7 +61,7 @@ export default defineWorkflowRule({
     job(job) {
       if (mayMintOidc(job)) return;
       const ref = job.usesRef;
-      if (ref?.kind === 'repository' && job.uses !== undefined && ISOLATED_BUILDERS.some((b) => b.slug === actionSlug(ref))) {
+      if (ref?.kind === 'repository' && job.uses !== undefined && ISOLATED_BUILDERS.some((b) => b.slug === ref.slug)) {
         context.report({
           node: job.uses,
           message: `Job \`${job.id}\` calls the SLSA generator without granting \`id-token: write\`; the generator cannot sign the provenance.`,

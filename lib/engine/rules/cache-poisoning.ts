@@ -6,7 +6,6 @@ import { isReleaseTriggered, publishesForReal, workflowPublishingSteps } from '.
 import { isGithubToken, secretEnv, secretOccurrences } from '../analysis/secrets.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
 import { stepScope, type TaintAnalyzer } from '../expressions/taint.js';
-import { actionSlug } from '../model/uses.js';
 import type { Job, Step, Workflow } from '../model/workflow.js';
 import { get } from '../yaml/model.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
@@ -123,7 +122,7 @@ function feedingJobs(workflow: Workflow, outputs: readonly Job[]): Set<Job> {
 }
 
 function uploadsArtifact(step: Step): boolean {
-  return step.usesRef?.kind === 'repository' && /^actions\/upload(-pages)?-artifact$/.test(actionSlug(step.usesRef));
+  return step.usesRef?.kind === 'repository' && /^actions\/upload(-pages)?-artifact$/.test(step.usesRef.slug);
 }
 
 /** True when every trigger is a release one (tags, releases) or a manual dispatch: a release workflow, not CI that also runs on tags. */

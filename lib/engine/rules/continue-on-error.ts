@@ -3,7 +3,6 @@ import { stepLabel } from '../analysis/step-label.js';
 import { findExpressions } from '../expressions/extract.js';
 import { parseExpression } from '../expressions/parse.js';
 import type { Step } from '../model/workflow.js';
-import { actionSlug } from '../model/uses.js';
 import { defineWorkflowRule } from '../rule.js';
 import { commandName, scriptPipelines, words } from '../shell.js';
 import { get, type YNode } from '../yaml/model.js';
@@ -83,7 +82,7 @@ const SECURITY_STEP_NAME =
 /** What security tool a step runs, or null. */
 export function securityTool(step: Step): string | null {
   if (step.usesRef?.kind === 'repository') {
-    const slug = actionSlug(step.usesRef);
+    const slug = step.usesRef.slug;
     const subpath = step.usesRef.path.toLowerCase();
     if (SECURITY_ACTIONS.has(slug) && !NOT_SCANNING_PATHS.has(subpath)) return subpath === '' ? slug : `${slug}/${subpath}`;
   }

@@ -4,7 +4,6 @@ import { followsUntrustedRuns } from '../analysis/workflow-run.js';
 import { outsiderControlled } from '../expressions/controller.js';
 import { stepScope } from '../expressions/taint.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
-import { actionSlug } from '../model/uses.js';
 import type { Job, Workflow } from '../model/workflow.js';
 import { getText } from '../yaml/model.js';
 
@@ -38,7 +37,7 @@ const TRIAGE_ACTIONS = new Set([
 /** A job that only runs well-known triage actions: no checkout, no script, no reusable workflow. */
 function triageOnly(job: Job): boolean {
   if (job.uses !== undefined || job.steps.length === 0) return false;
-  return job.steps.every((step) => step.run === undefined && step.usesRef?.kind === 'repository' && TRIAGE_ACTIONS.has(actionSlug(step.usesRef)));
+  return job.steps.every((step) => step.run === undefined && step.usesRef?.kind === 'repository' && TRIAGE_ACTIONS.has(step.usesRef.slug));
 }
 
 /** Scripts that read the event payload themselves (`context.payload`, `$GITHUB_EVENT_PATH`, `gh pr ...`). */

@@ -38,6 +38,8 @@ export default defineWorkflowRule({
         check(job.env, () => `job \`${job.id}\``);
       },
       step(step) {
+        // Most steps have no `env:`: no closure for them, and the step's label only when a finding names it.
+        if (step.env === undefined) return;
         check(step.env, () => stepWhere(step));
       },
     };

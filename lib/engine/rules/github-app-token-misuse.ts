@@ -1,4 +1,3 @@
-import { actionSlug } from '../model/uses.js';
 import type { Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { get, getText, isTruthy, keyText, type YNode } from '../yaml/model.js';
@@ -38,7 +37,7 @@ export default defineWorkflowRule({
       // `with: ${{ ... }}` cannot be read statically.
       const withNode = get(step.node, 'with');
       if (withNode !== undefined && withNode.kind !== 'map' && !(withNode.kind === 'scalar' && withNode.value === null)) return;
-      const slug = actionSlug(step.usesRef);
+      const slug = step.usesRef.slug;
       const inputs = step.with?.pairs ?? [];
 
       if (slug === 'actions/create-github-app-token') {

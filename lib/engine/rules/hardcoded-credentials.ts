@@ -1,5 +1,4 @@
 import { stepLabel } from '../analysis/step-label.js';
-import { actionSlug } from '../model/uses.js';
 import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { get, getMap, keyText, type YMap, type YNode, type YScalar } from '../yaml/model.js';
@@ -117,7 +116,7 @@ const PUBLIC_BY_DESIGN: readonly PublicByDesign[] = [
 ];
 
 function publicByDesign(name: string, value: string, step: Step | undefined): PublicByDesign | undefined {
-  const slug = step?.usesRef?.kind === 'repository' ? actionSlug(step.usesRef) : null;
+  const slug = step?.usesRef?.kind === 'repository' ? step.usesRef.slug : null;
   return PUBLIC_BY_DESIGN.find((p) => (p.name.test(name) || (slug !== null && p.actions.has(slug))) && p.value.test(value.trim()));
 }
 

@@ -1,6 +1,6 @@
 import { inRange, parseRefVersion, versionComment, type RefVersion } from '../analysis/action-version.js';
 import { ACTION_ADVISORIES, ADVISORY_SNAPSHOT_DATE, type ActionAdvisory } from '../data/advisories.js';
-import { actionSlug, isFullSha, type UsesRef } from '../model/uses.js';
+import { isFullSha, type UsesRef } from '../model/uses.js';
 import type { Job } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import type { SourceFile } from '../yaml/source.js';
@@ -74,10 +74,10 @@ export default defineWorkflowRule({
       const sha = isFullSha(ref.ref) ? ref.ref.toLowerCase() : null;
       // A SHA pin is judged by the version its comment claims; a tag by itself (branches are not versions).
       const version = sha === null ? parseRefVersion(ref.ref) : versionComment(file, node);
-      const matched = snapshotMatches(actionSlug(ref), ref.path, ref.ref, version);
+      const matched = snapshotMatches(ref.slug, ref.path, ref.ref, version);
       if (matched.length === 0) return;
       // One finding per use of `owner/repo@ref` in the file: `codeql-action/init`, `/autobuild` and `/analyze@v2` are one use.
-      const key = `${file.path}\u0000${actionSlug(ref)}@${ref.ref}`;
+      const key = `${file.path}\u0000${ref.slug}@${ref.ref}`;
       const line = file.position(node.start).line;
       const existing = uses.get(key);
       if (existing !== undefined) {
@@ -110,7 +110,7 @@ function report(context: WorkflowRuleContext, use: Use): void {
     file: use.file,
     job: use.jobs.size === 1 ? use.job : null,
     ...(wording.severity === 'HIGH' ? {} : { severity: wording.severity }),
-    key: `${actionSlug(ref)}@${ref.ref}`,
+    key: `${ref.slug}@${ref.ref}`,
     message: wording.message,
     recommendation: wording.recommendation,
   });

@@ -1,5 +1,4 @@
 import { MISFEATURES, type Misfeature } from '../data/misfeatures.js';
-import { actionSlug } from '../model/uses.js';
 import { defineWorkflowRule } from '../rule.js';
 import { getMap, getPair, getScalar, keyText, type YMap, type YScalar } from '../yaml/model.js';
 
@@ -41,7 +40,7 @@ export default defineWorkflowRule({
         checkShell(getScalar(step.node, 'shell'));
         const ref = step.usesRef;
         if (ref?.kind !== 'repository' || ref.path !== '') return;
-        const slug = actionSlug(ref);
+        const slug = ref.slug;
         for (const entry of INPUTS) {
           if (entry.action !== slug) continue;
           const pair = getPair(step.with, entry.input);

@@ -1,6 +1,6 @@
 import { parseRefVersion, compareVersions, versionComment } from '../analysis/action-version.js';
 import { publishesForReal, workflowPublishingSteps, type PublishingStep } from '../analysis/publishing.js';
-import { actionSlug, isFullSha } from '../model/uses.js';
+import { isFullSha } from '../model/uses.js';
 import type { Step, Workflow } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { scriptPipelines, words } from '../shell.js';
@@ -39,7 +39,7 @@ function signsOnALine(text: string): boolean {
 /** Whether a GitHub release step uploads files (a notes-only release has nothing to attest). */
 function uploadsAssets(step: Step): boolean {
   if (step.usesRef?.kind === 'repository') {
-    const slug = actionSlug(step.usesRef);
+    const slug = step.usesRef.slug;
     if (slug === 'actions/create-release') return false;
     if (slug === 'softprops/action-gh-release') return get(step.with, 'files') !== undefined;
     if (slug === 'ncipollo/release-action') return get(step.with, 'artifacts') !== undefined;
@@ -108,8 +108,8 @@ function signs(workflow: Workflow): boolean {
   if (SIGNING_TEXT.test(workflow.file.text) || signsOnALine(workflow.file.text)) return true;
   return workflow.jobs.some(
     (job) =>
-      (job.usesRef?.kind === 'repository' && SIGNING_ACTIONS.has(actionSlug(job.usesRef))) ||
-      job.steps.some((s) => s.usesRef?.kind === 'repository' && SIGNING_ACTIONS.has(actionSlug(s.usesRef))),
+      (job.usesRef?.kind === 'repository' && SIGNING_ACTIONS.has(job.usesRef.slug)) ||
+      job.steps.some((s) => s.usesRef?.kind === 'repository' && SIGNING_ACTIONS.has(s.usesRef.slug)),
   );
 }
 

@@ -4,7 +4,6 @@ import { carriedSecrets, isGithubToken } from '../analysis/secrets.js';
 import { stepLabel } from '../analysis/step-label.js';
 import { expressionsOf } from '../expressions/extract.js';
 import { normalizeLocalPath } from '../model/repository.js';
-import { actionSlug } from '../model/uses.js';
 import { privilegedTriggers, type Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { get, getScalar, getText, isTruthy, type YNode } from '../yaml/model.js';
@@ -24,7 +23,7 @@ function olderThan(version: RefVersion | null, target: string): boolean {
 }
 
 function isAction(step: Step, slug: string): boolean {
-  return step.usesRef?.kind === 'repository' && actionSlug(step.usesRef) === slug;
+  return step.usesRef?.kind === 'repository' && step.usesRef.slug === slug;
 }
 
 /** `persist-credentials` as written: false, true, or not literal (absent or an expression). */

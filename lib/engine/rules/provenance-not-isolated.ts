@@ -1,6 +1,5 @@
 import { publishingStep } from '../analysis/publishing.js';
 import { ATTESTING_ACTIONS } from '../data/attestation-actions.js';
-import { actionSlug } from '../model/uses.js';
 import { defineWorkflowRule } from '../rule.js';
 
 /** `actions/attest*` steps that attest provenance (an SBOM attestation says what is inside, not how it was built). */
@@ -20,7 +19,7 @@ export default defineWorkflowRule({
   },
   create: (context) => ({
     job(job) {
-      const attest = job.steps.find((s) => s.usesRef?.kind === 'repository' && PROVENANCE_ACTIONS.has(actionSlug(s.usesRef)));
+      const attest = job.steps.find((s) => s.usesRef?.kind === 'repository' && PROVENANCE_ACTIONS.has(s.usesRef.slug));
       if (attest?.uses === undefined) return;
       // Build code ran earlier in the same job: scripts other than the publishing commands themselves.
       const built = job.steps.slice(0, attest.index).some((s) => s.run !== undefined && publishingStep(s) === null);

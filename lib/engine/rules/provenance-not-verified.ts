@@ -1,6 +1,5 @@
 import { hasAll, hasAny, scriptOf, wordMask } from '../analysis/file-scripts.js';
 import { publishesForReal, publishingStep } from '../analysis/publishing.js';
-import { actionSlug } from '../model/uses.js';
 import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { getText, type YNode } from '../yaml/model.js';
@@ -95,7 +94,7 @@ function intakes(job: Job): Intake[] {
       }
     }
     if (step.usesRef?.kind === 'repository') {
-      const fetch = FETCH_ACTIONS[actionSlug(step.usesRef)];
+      const fetch = FETCH_ACTIONS[step.usesRef.slug];
       if (fetch !== undefined && step.usesRef.path === '' && (fetch.when?.(step) ?? true)) found.push({ step, what: fetch.what, republishes: false });
     }
   }
@@ -106,7 +105,7 @@ function verifies(job: Job): boolean {
   return job.steps.some((s) => {
     const text = script(s);
     if (text !== null && VERIFY_TEXT.test(text)) return true;
-    return s.usesRef?.kind === 'repository' && VERIFY_ACTIONS.has(actionSlug(s.usesRef));
+    return s.usesRef?.kind === 'repository' && VERIFY_ACTIONS.has(s.usesRef.slug);
   });
 }
 

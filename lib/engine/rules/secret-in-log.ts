@@ -3,7 +3,6 @@ import { carriedSecrets, isGithubToken, secretEnv } from '../analysis/secrets.js
 import { inRanges, substitutionRanges, variableUses } from '../analysis/shell-vars.js';
 import { findExpressions } from '../expressions/extract.js';
 import { parseExpression } from '../expressions/parse.js';
-import { actionSlug } from '../model/uses.js';
 import type { Step } from '../model/workflow.js';
 import type { Severity } from '../types.js';
 import { defineWorkflowRule } from '../rule.js';
@@ -65,7 +64,7 @@ function redirectOf(command: string): { destination: Destination | null } | unde
 /** A variable of the script that holds a secret: from `env:`, or assigned from one in the script. */
 interface SecretVariable {
   name: string;
-  secrets: string[];
+  secrets: readonly string[];
   /** Assigned in the script from a secret, rather than mapped in `env:`. */
   derived: boolean;
   /** A transformation or piece of the secret, which GitHub's masking does not recognise. */
@@ -85,7 +84,7 @@ function stepVariables(step: Step): Variables {
 /** A secret a command carries, at an offset of the script. */
 interface PrintedSecret {
   scriptOffset: number;
-  secrets: string[];
+  secrets: readonly string[];
   /** How the finding names it: `secrets.NAME`, or `$VAR` and the secret behind it. */
   label: string;
   partial: boolean;
@@ -327,7 +326,7 @@ export default defineWorkflowRule({
       step(step) {
         const script = scriptOf(step);
         if (script !== null && mayPrintSecret(script)) checkScript(step, script.run, script.text);
-        if (step.usesRef?.kind === 'repository' && actionSlug(step.usesRef) === 'actions/github-script') {
+        if (step.usesRef?.kind === 'repository' && step.usesRef.slug === 'actions/github-script') {
           const script = getScalar(step.with, 'script');
           if (script !== undefined) checkGithubScript(step, script);
         }

@@ -84,7 +84,7 @@ export function matrixAxisValues(job: Job, name: string, limit = 256): YNode[] |
 /** Whether some value of matrix axis `name` that a leg runs with is or lists the label. */
 function matrixHasLabel(job: Job, name: string): boolean {
   const candidates = matrixAxisValues(job, name) ?? [];
-  return candidates.some((node) => [...stringScalars(node)].some((s) => isLabel(String(s.value))));
+  return candidates.some((node) => stringScalars(node).some((s) => isLabel(String(s.value))));
 }
 
 /** How a `runs-on` scalar selects a self-hosted runner, or null. */

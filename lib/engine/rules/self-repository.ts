@@ -1,5 +1,4 @@
 import { checkoutInputs } from '../analysis/pr-head.js';
-import { actionSlug } from '../model/uses.js';
 import { normalizeLocalPath } from '../model/repository.js';
 import type { Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
@@ -9,7 +8,7 @@ import { getText } from '../yaml/model.js';
 function earlierCheckouts(step: Step): Step[] {
   const job = step.job;
   if (job === null) return [];
-  return job.steps.slice(0, step.index).filter((s) => s.usesRef?.kind === 'repository' && actionSlug(s.usesRef) === 'actions/checkout');
+  return job.steps.slice(0, step.index).filter((s) => s.usesRef?.kind === 'repository' && s.usesRef.slug === 'actions/checkout');
 }
 
 /** Where a checkout lands, relative to the workspace ('' for the root). */

@@ -1,6 +1,5 @@
 import { expandMatrix } from '../analysis/matrix-values.js';
 import { runnerImage, superfluousAction, type RunnerImage } from '../data/runner-tools.js';
-import { actionSlug } from '../model/uses.js';
 import type { Job } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { scalarText } from '../yaml/model.js';
@@ -44,7 +43,7 @@ export default defineWorkflowRule({
       const ref = step.usesRef;
       // Composite actions run on their caller's runner, which the action cannot know.
       if (job === null || ref?.kind !== 'repository' || ref.path !== '' || step.uses === undefined) return;
-      const action = superfluousAction(actionSlug(ref));
+      const action = superfluousAction(ref.slug);
       if (action === undefined) return;
       // In a job container `run:` steps run inside the container, where the image's programs are not.
       if (job.container !== undefined) return;

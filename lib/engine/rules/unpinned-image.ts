@@ -1,7 +1,6 @@
 import { hasAny, scriptOf, wordMask } from '../analysis/file-scripts.js';
 import { expandMatrix } from '../analysis/matrix-values.js';
 import type { RepositoryModel } from '../model/repository.js';
-import { actionSlug } from '../model/uses.js';
 import type { Job } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import type { Severity } from '../types.js';
@@ -85,7 +84,7 @@ export function ownImages(repository: RepositoryModel): OwnImages {
     for (const job of workflow.jobs) {
       const built: string[] = [];
       for (const step of job.steps) {
-        if (step.usesRef?.kind === 'repository' && /^docker\/(build-push-action|bake-action)$/.test(actionSlug(step.usesRef))) {
+        if (step.usesRef?.kind === 'repository' && /^docker\/(build-push-action|bake-action)$/.test(step.usesRef.slug)) {
           built.push(...(getText(step.with, 'tags') ?? '').split(/[\s,]+/));
         }
         // Only string scripts can hold a build command; most name no container tool at all.

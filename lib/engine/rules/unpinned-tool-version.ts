@@ -1,5 +1,4 @@
 import { expandMatrix } from '../analysis/matrix-values.js';
-import { actionSlug } from '../model/uses.js';
 import type { Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { getPair, scalarText, type YNode } from '../yaml/model.js';
@@ -49,7 +48,7 @@ export function isFloating(value: string, wholeMajor?: string): boolean {
 
 function setupOf(step: Step): { slug: string; setup: SetupAction } | null {
   if (step.usesRef?.kind !== 'repository') return null;
-  const slug = actionSlug(step.usesRef);
+  const slug = step.usesRef.slug;
   const setup = SETUP_ACTIONS[slug];
   return setup === undefined || step.usesRef.path !== '' ? null : { slug, setup };
 }

@@ -4,7 +4,6 @@ import { variableUses } from '../analysis/shell-vars.js';
 import { expressionsOf, type ExpressionOccurrence } from '../expressions/extract.js';
 import { contextPath, walkExpression } from '../expressions/parse.js';
 import type { RepositoryModel } from '../model/repository.js';
-import { actionSlug } from '../model/uses.js';
 import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { commandName, pipelines, words, type ScriptSpan } from '../shell.js';
@@ -155,7 +154,7 @@ function tokenFromEnv(step: Step, tokenEnv: RegExp, repository: RepositoryModel)
 /** `actions/setup-node` in the job pointed at another registry than npmjs.org (GitHub Packages ...). */
 function npmRegistryElsewhere(job: Job | null): boolean {
   return (job?.steps ?? []).some((s) => {
-    if (s.usesRef?.kind !== 'repository' || actionSlug(s.usesRef) !== 'actions/setup-node') return false;
+    if (s.usesRef?.kind !== 'repository' || s.usesRef.slug !== 'actions/setup-node') return false;
     const url = getText(s.with, 'registry-url');
     return url !== null && !url.includes('${{') && !PUBLIC_NPM.test(url);
   });
@@ -173,7 +172,7 @@ const PUBLISHING_ACTIONS: ReadonlySet<string> = new Set([
 
 function fromAction(step: Step, repository: RepositoryModel): Evidence | null {
   if (step.usesRef?.kind !== 'repository' || step.uses === undefined) return null;
-  const slug = actionSlug(step.usesRef);
+  const slug = step.usesRef.slug;
   // Most steps run other actions: return before building the helpers below.
   if (!PUBLISHING_ACTIONS.has(slug)) return null;
   const withSecret = (key: string, registry: Registry, how: string): Evidence | null => {

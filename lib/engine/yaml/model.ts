@@ -128,15 +128,22 @@ export function* descendants(node: YNode): Generator<YNode> {
 }
 
 const stringScalarCache = new WeakMap<YNode, readonly YScalar[]>();
+const NO_SCALARS: readonly YScalar[] = Object.freeze([]);
 
 /**
  * Every string scalar value below (and including) `node`, keys excluded, shared nodes once, in document
  * order. Memoised per node (the model is immutable): many rules ask for the same subtrees.
  */
 export function stringScalars(node: YNode): readonly YScalar[] {
-  if (node.kind === 'scalar') return typeof node.value === 'string' ? [node] : [];
+  if (node.kind === 'scalar' && typeof node.value !== 'string') return NO_SCALARS;
   const cached = stringScalarCache.get(node);
   if (cached !== undefined) return cached;
+  if (node.kind === 'scalar') {
+    // Asked again for the same scalar (a `runs-on` label, a matrix value): one array per node, not per call.
+    const one = Object.freeze([node]);
+    stringScalarCache.set(node, one);
+    return one;
+  }
   const out: YScalar[] = [];
   const seen = new Set<YNode>();
   const stack: YNode[] = [node];

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { carriedSecrets, secretUses } from '../../../../lib/engine/analysis/secrets.js';
+import { carriedSecrets, secretEnv, secretUses } from '../../../../lib/engine/analysis/secrets.js';
+import { buildWorkflow } from '../../../../lib/engine/model/workflow.js';
+import { parseYaml } from '../../../../lib/engine/yaml/parse.js';
+import { SourceFile } from '../../../../lib/engine/yaml/source.js';
 import { inRanges, singleQuotedRanges, substitutionRanges, variableUses } from '../../../../lib/engine/analysis/shell-vars.js';
 import { parseExpression } from '../../../../lib/engine/expressions/parse.js';
 import { expectLive } from '../../../support/liveness.js';
@@ -66,5 +69,45 @@ describe('variableUses', () => {
       variableUses(text);
       substitutionRanges(text);
     });
+  });
+});
+
+describe('secretEnv', () => {
+  function steps(text: string) {
+    const parsed = parseYaml(text);
+    if (!parsed.ok || parsed.root.kind !== 'map') throw new Error('not a mapping');
+    return buildWorkflow(new SourceFile('.github/workflows/ci.yml', text), parsed.root).jobs.flatMap((j) => j.steps);
+  }
+  const WORKFLOW = `on: push
+env:
+  TOKEN: \${{ secrets.ORG_TOKEN }}
+  PLAIN: hello
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    env:
+      NPM: \${{ secrets.NPM_TOKEN }}
+    steps:
+      - run: echo "$TOKEN"
+        env:
+          TOKEN: \${{ secrets.STEP_TOKEN }}
+      - run: echo "$NPM"
+`;
+
+  it('maps each variable carrying a secret to its innermost definition', () => {
+    const [first, second] = steps(WORKFLOW);
+    const one = secretEnv(first!);
+    expect([...one.keys()].sort()).toEqual(['NPM', 'TOKEN']);
+    expect(one.get('TOKEN')).toMatchObject({ secrets: ['STEP_TOKEN'], level: 'step' });
+    expect(one.get('NPM')).toMatchObject({ secrets: ['NPM_TOKEN'], level: 'job' });
+    const two = secretEnv(second!);
+    expect(two.get('TOKEN')).toMatchObject({ secrets: ['ORG_TOKEN'], level: 'workflow' });
+    expect(two.has('PLAIN')).toBe(false);
+  });
+
+  it('answers the same step with the same map, and each step with its own', () => {
+    const [first, second] = steps(WORKFLOW);
+    expect(secretEnv(first!)).toBe(secretEnv(first!));
+    expect(secretEnv(second!)).not.toBe(secretEnv(first!));
   });
 });

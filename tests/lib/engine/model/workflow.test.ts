@@ -50,7 +50,7 @@ describe('buildSteps (through buildWorkflow)', () => {
     const [first, second] = steps;
     expect(first).toMatchObject({ id: 'checkout', name: 'Check out', shell: null });
     expect(first!.uses?.value).toBe('actions/checkout@v4');
-    expect(first!.usesRef).toEqual({ kind: 'repository', owner: 'actions', repo: 'checkout', path: '', ref: 'v4', isWorkflow: false });
+    expect(first!.usesRef).toEqual({ kind: 'repository', owner: 'actions', repo: 'checkout', path: '', ref: 'v4', isWorkflow: false, slug: 'actions/checkout' });
     expect(first!.with?.pairs.map((p) => p.key.value)).toEqual(['persist-credentials']);
     expect(first!.env?.pairs.map((p) => p.key.value)).toEqual(['A']);
     expect(first!.if?.kind).toBe('scalar');
