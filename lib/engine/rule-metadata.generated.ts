@@ -270,7 +270,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Job runs on a self-hosted runner",
     severity: "LOW",
     surface: "workflow",
-    description: "A job's `runs-on` selects the `self-hosted` label (as a string, a list item, the `labels:` of a runner group, or a matrix value a leg runs with). Self-hosted runners keep state between jobs and sit inside your network. HIGH when pull requests trigger the workflow (directly, or through a local caller of a reusable workflow), where a fork's code can run on them. On pull requests, a runner group or a label no GitHub-hosted runner has is reported MEDIUM: it is a self-hosted runner or a larger runner the workflow cannot tell apart.",
+    description: "A job's `runs-on` selects the `self-hosted` label (as a string, a list item, the `labels:` of a runner group, or a matrix value a leg runs with). Self-hosted runners keep state between jobs and sit inside your network. HIGH when pull requests trigger the workflow (directly, or through a local caller of a reusable workflow), where a fork's code can run on them; MEDIUM when every way a pull request reaches the job needs a maintainer's approval (a label on a labeled-only run, a member's comment, a reviewed environment), LOW when only trusted authors' pull requests reach it. On pull requests, a runner group or a label no GitHub-hosted runner has is reported MEDIUM: it is a self-hosted runner or a larger runner the workflow cannot tell apart.",
     recommendation: "Run untrusted or pull-request jobs on GitHub-hosted runners; keep self-hosted runners for trusted branches, make them ephemeral (one job per runner, e.g. actions-runner-controller), and isolate their network and credentials.",
   },
   {

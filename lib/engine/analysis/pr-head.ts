@@ -211,6 +211,8 @@ export function scriptCheckouts(job: Job, workflow: Workflow, triggers: PrHeadTr
   if (triggers.privileged === null) return [];
   const result: ScriptCheckout[] = [];
   let fetched: { evidence: string; refs: Set<string> } | null = null;
+  /** Remotes a script pointed at the head repository. */
+  const forkRemotes = new Set<string>();
   for (const step of job.steps) {
     const run = step.run;
     if (run === undefined || typeof run.value !== 'string') continue;
@@ -226,11 +228,27 @@ export function scriptCheckouts(job: Job, workflow: Workflow, triggers: PrHeadTr
       }
       const git = list.findIndex((w) => w === 'git' || w.endsWith('/git'));
       const sub = git === -1 ? undefined : list.slice(git + 1).find((w) => !w.startsWith('-'));
-      if (sub === undefined || (sub !== 'fetch' && !WORKING_TREE.has(sub))) return;
+      if (sub === undefined || (sub !== 'fetch' && sub !== 'remote' && !WORKING_TREE.has(sub))) return;
       // The line's raw text ends where the next logical line starts (continuations included).
       const end = lines[i + 1]?.offset ?? script.length;
       const exprs = occurrences.flatMap((o) => (o.expr !== null && o.span.start >= line.offset && o.span.start < end ? [o.expr] : []));
-      const found = prHeadInCommand(line.text, exprs, { workflow, job, step }, triggers);
+      if (sub === 'remote') {
+        // `git remote add fork <head repository URL>` (or `set-url`): later commands naming `fork` fetch the fork.
+        const name = list.slice(git + 2).filter((w) => !w.startsWith('-'))[1];
+        const url = prHeadInCommand(line.text, exprs, { workflow, job, step }, triggers);
+        if (name !== undefined && url !== null && !isBranchNameEvidence(url)) forkRemotes.add(name);
+        return;
+      }
+      let found = prHeadInCommand(line.text, exprs, { workflow, job, step }, triggers);
+      // A branch name alone, on the base repository's remote, is the base repository's branch (as for `ref:`):
+      // fork code only when the command also names the head repository (its URL, a remote added for it).
+      if (found !== null && isBranchNameEvidence(found)) {
+        const args = list.slice(git + 2);
+        const parts = [...exprs.map((e) => prHeadInCommand('', [e], { workflow, job, step }, triggers)), ...[...referencedEnvVars(line.text)].map((name) => prHeadInCommand(`$${name}`, [], { workflow, job, step }, triggers))];
+        const fork = parts.find((e) => e !== null && !isBranchNameEvidence(e));
+        if (fork !== undefined && fork !== null) found = fork;
+        else if (!args.some((w) => forkRemotes.has(w) || forkRemotes.has(w.split('/')[0] ?? ''))) found = null;
+      }
       if (sub === 'fetch') {
         if (found === null) return;
         const refs = new Set(['FETCH_HEAD']);

@@ -87,7 +87,36 @@ export function jobTrust(job: Job): TrustPaths {
   const cached = jobCache.get(job);
   if (cached !== undefined) return cached;
   jobCache.set(job, [[]]);
-  let paths = conditionTrust(job.if, job.workflow, job);
+  const paths = computeJobTrust(job, undefined);
+  jobCache.set(job, paths);
+  return paths;
+}
+
+const eventJobCache = new WeakMap<Job, Map<string, TrustPaths>>();
+
+/** Events whose `github.ref` is the pull request's merge ref (`refs/pull/<n>/merge`), never a branch or tag. */
+const PULL_REQUEST_REF_EVENTS = new Set(['pull_request', 'pull_request_review', 'pull_request_review_comment']);
+
+/**
+ * The ways a job can run on one event (`pull_request`): like `jobTrust`, but the ways the event makes impossible
+ * are dropped (`github.event_name == 'push'`, or `github.ref == 'refs/heads/main'` on a `pull_request` run, whose
+ * ref is `refs/pull/<n>/merge`), and a label check on a workflow that runs this event only on `labeled` is a
+ * maintainer's approval. `[]` when the job never runs on it.
+ */
+export function jobTrustOn(job: Job, event: string): TrustPaths {
+  let byEvent = eventJobCache.get(job);
+  if (byEvent === undefined) eventJobCache.set(job, (byEvent = new Map()));
+  const cached = byEvent.get(event);
+  if (cached !== undefined) return cached;
+  // A cycle of `needs` (rejected by GitHub) reads as unguarded, as in `jobTrust`.
+  byEvent.set(event, [[]]);
+  const paths = computeJobTrust(job, event);
+  byEvent.set(event, paths);
+  return paths;
+}
+
+function computeJobTrust(job: Job, event: string | undefined): TrustPaths {
+  let paths = conditionTrust(job.if, job.workflow, job, event);
   const environment = job.environment?.kind === 'map' ? get(job.environment, 'name') : job.environment;
   if (environment?.kind === 'scalar' && environment.value !== null && String(environment.value).trim() !== '') {
     const name = String(environment.value).trim();
@@ -103,10 +132,11 @@ export function jobTrust(job: Job): TrustPaths {
   if (!STATUS_FUNCTIONS.test(condition)) {
     for (const id of job.needs) {
       const needed = job.workflow.jobs.find((j) => j.id === id);
-      if (needed !== undefined) paths = product(paths, withAuthorization(jobTrust(needed), needed, Infinity));
+      if (needed === undefined) continue;
+      const neededPaths = event === undefined ? jobTrust(needed) : jobTrustOn(needed, event);
+      paths = product(paths, withAuthorization(neededPaths, needed, Infinity));
     }
   }
-  jobCache.set(job, paths);
   return paths;
 }
 
@@ -241,15 +271,15 @@ function product(a: TrustPaths, b: TrustPaths): TrustPaths {
 }
 
 /** The ways a condition can be true, with the trust guards of each. */
-export function conditionTrust(node: YNode | undefined, workflow: Workflow | null, job: Job | null): TrustPaths {
+export function conditionTrust(node: YNode | undefined, workflow: Workflow | null, job: Job | null, event?: string): TrustPaths {
   const parsed = conditionExpression(node);
   if (parsed === null || parsed.expr === null) return [[]];
   const disjuncts = dnf(parsed.expr);
   if (disjuncts === null) return [[]];
-  const labeledOnly = workflow !== null && onlyLabeledPullRequests(workflow);
+  const labeledOnly = workflow !== null && onlyLabeledPullRequests(workflow, event);
   const paths: TrustPaths = [];
   for (const conjuncts of disjuncts) {
-    const atoms = conjuncts.map((c) => atomOf(c, { labeledOnly, workflow, job }));
+    const atoms = conjuncts.map((c) => atomOf(c, { labeledOnly, workflow, job, event }));
     if (contradictory(atoms)) continue;
     paths.push(atoms.flatMap((a) => (a.guard === null ? [] : [{ kind: a.guard, condition: parsed.source }])));
   }
@@ -282,13 +312,19 @@ function dnf(expr: Expr): Expr[][] | null {
 
 function contradictory(atoms: readonly Atom[]): boolean {
   const facts = new Set(atoms.flatMap((a) => (a.fact === null ? [] : [a.fact])));
+  if (facts.has(IMPOSSIBLE)) return true;
   if ([...facts].filter((f) => f.startsWith('event:')).length > 1) return true;
   for (const fact of facts) if (facts.has(fact.startsWith('!') ? fact.slice(1) : `!${fact}`)) return true;
   return false;
 }
 
+/** The fact of an atom that cannot hold on the event the trust is computed for (`jobTrustOn`). */
+const IMPOSSIBLE = 'impossible';
+
 interface AtomContext {
   labeledOnly: boolean;
+  /** The one event the condition is evaluated for, when known (`jobTrustOn`). */
+  event?: string | undefined;
   workflow: Workflow | null;
   job: Job | null;
 }
@@ -308,6 +344,9 @@ function atomOf(expr: Expr, context: AtomContext): Atom {
     // `!=` negates the fact and keeps no guard (`full_name != github.repository` selects forks).
     return { guard: null, fact: atom.fact === null ? null : atom.fact.startsWith('!') ? atom.fact.slice(1) : `!${atom.fact}` };
   }
+  if (expr instanceof FunctionCall && functionName(expr) === 'startswith' && expr.args.length === 2 && branchRefOnPullRequest(expr.args[0] as Expr, expr.args[1] as Expr, context)) {
+    return { guard: null, fact: IMPOSSIBLE };
+  }
   if (expr instanceof FunctionCall && functionName(expr) === 'contains' && expr.args.length === 2) {
     const [haystack, needle] = expr.args as [Expr, Expr];
     const labels = dotted(haystack);
@@ -315,6 +354,7 @@ function atomOf(expr: Expr, context: AtomContext): Atom {
     const path = dotted(needle);
     const values = literalList(haystack);
     if (path === null || values === null || values.length === 0) return none;
+    if (path === 'github.event_name' && context.event !== undefined && !values.includes(context.event)) return { guard: null, fact: IMPOSSIBLE };
     if (path === 'github.event_name') return { guard: values.every((v) => MAINTAINER_EVENTS.has(v)) ? 'maintainer-event' : null, fact: null };
     return { guard: subjectKind(path, values), fact: null };
   }
@@ -328,6 +368,8 @@ function comparison(subject: Expr, other: Expr, context: AtomContext): Atom | nu
   const otherPath = dotted(other);
   const literal = other instanceof Literal ? other.literal.coerceString() : undefined;
   if (literal !== undefined && permissionOutput(path, context)) return { guard: 'commenter', fact: null };
+  if (literal !== undefined && branchRefOnPullRequest(subject, other, context)) return { guard: null, fact: IMPOSSIBLE };
+  if (path === 'github.event_name' && literal !== undefined && context.event !== undefined && literal !== context.event) return { guard: null, fact: IMPOSSIBLE };
   if (path === 'github.event_name' && literal !== undefined) return { guard: MAINTAINER_EVENTS.has(literal) ? 'maintainer-event' : null, fact: `event:${literal}` };
   if (HEAD_REPOSITORY_NAMES.has(path) && (otherPath === 'github.repository' || (literal !== undefined && literal.includes('/')))) {
     return { guard: 'same-repository', fact: 'same-repository' };
@@ -339,6 +381,15 @@ function comparison(subject: Expr, other: Expr, context: AtomContext): Atom | nu
   if (literal === undefined) return null;
   const guard = subjectKind(path, [literal]);
   return guard === null ? null : { guard, fact: null };
+}
+
+/**
+ * True when `ref` is `github.ref` compared with (or starting with) a branch or tag ref (`refs/heads/main`,
+ * `refs/tags/`) on an event whose ref is always a pull request's merge ref: the comparison is false there.
+ */
+function branchRefOnPullRequest(ref: Expr, value: Expr, context: AtomContext): boolean {
+  if (context.event === undefined || !PULL_REQUEST_REF_EVENTS.has(context.event) || dotted(ref) !== 'github.ref' || !(value instanceof Literal)) return false;
+  return /^refs\/(heads|tags)\//.test(value.literal.coerceString());
 }
 
 /** A guard that requires `path` to be one of `values`. */
@@ -377,8 +428,9 @@ function permissionOutput(path: string, context: AtomContext): boolean {
  * True when the workflow's pull request triggers fire only on `labeled`/`unlabeled`: then a label the
  * condition requires was applied by a maintainer to the code as it is, and a new push does not re-run it.
  */
-function onlyLabeledPullRequests(workflow: Workflow): boolean {
-  const pr = workflow.triggers.filter((t) => t.name === 'pull_request_target');
+function onlyLabeledPullRequests(workflow: Workflow, event?: string): boolean {
+  // Without an event, only `pull_request_target` counts (the event the label checks of the rules guard).
+  const pr = workflow.triggers.filter((t) => t.name === (event === 'pull_request' ? 'pull_request' : 'pull_request_target'));
   return pr.length > 0 && pr.every((t) => {
     const types = asList(get(t.config, 'types')).map(scalarText);
     return types.length > 0 && types.every((type) => type === 'labeled' || type === 'unlabeled');

@@ -1,16 +1,15 @@
 import { cacheUse, cacheWrite, type CacheUse } from '../analysis/caching.js';
 import { describeStep, describeTaint } from '../analysis/describe.js';
+import { envInjections, scriptInjections, type InjectionHit } from '../analysis/injections.js';
 import { untrustedCheckouts } from '../analysis/pr-head.js';
 import { isReleaseTriggered, publishesForReal, workflowPublishingSteps } from '../analysis/publishing.js';
 import { isGithubToken, secretEnv, secretOccurrences } from '../analysis/secrets.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
-import { stepScope } from '../expressions/taint.js';
+import { stepScope, type TaintAnalyzer } from '../expressions/taint.js';
 import type { Job, Step, Workflow } from '../model/workflow.js';
 import { get } from '../yaml/model.js';
-import { defineWorkflowRule, type WorkflowReport, type WorkflowRule, type WorkflowRuleContext } from '../rule.js';
+import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import { reviewedEnvironmentGate, stepTrust } from '../analysis/trust-guards.js';
-import githubEnvInjection from './github-env-injection.js';
-import scriptInjection from './script-injection.js';
 
 /**
  * Triggers whose runs share the default branch's cache scope while an outsider decides when they run and with
@@ -56,29 +55,26 @@ function outsiderWriter(context: WorkflowRuleContext): OutsiderWriter | null {
     for (const job of workflow.jobs) {
       for (const checkout of untrustedCheckouts(job, repository)) {
         if (!DEFAULT_SCOPE_OUTSIDER_TRIGGERS.has(checkout.trigger) || reviewedEnvironmentGate(stepTrust(checkout.step)).holds) continue;
-        return { text: `${where(checkout.step)} checks out pull request code under \`${checkout.trigger}\` (untrusted-checkout)` };
+        // Behind a maintainer's approval the code is resolved when the job runs (untrusted-checkout reports only
+        // such checkouts): the outsider's way in is a push after the approval; say so.
+        const approval =
+          checkout.uncheckedEnvironment !== undefined
+            ? ` behind ${checkout.uncheckedEnvironment}, whose required reviewers could not be checked without a settings snapshot`
+            : checkout.approved
+              ? ' once a maintainer approves the run, resolving the code when the job runs (commits pushed after the approval)'
+              : '';
+        return { text: `${where(checkout.step)} checks out pull request code under \`${checkout.trigger}\`${approval} (untrusted-checkout)` };
       }
     }
   }
   for (const workflow of candidates) {
-    for (const [rule, what] of ENTRY_RULES) {
+    for (const [analysis, what] of ENTRY_ANALYSES) {
       let found: Step | null = null;
-      let current: Step | null = null;
-      const visitor = rule.create({
-        repository,
-        owner: context.owner ?? null,
-        taint: context.taint,
-        options: {},
-        report: (report: WorkflowReport) => {
-          if (found === null && current !== null && report.severity !== 'LOW' && report.severity !== 'INFO') found = current;
-        },
-      });
       for (const job of workflow.jobs) {
         for (const step of job.steps) {
           if (found !== null) break;
           if (!inScope(step)) continue;
-          current = step;
-          visitor.step?.(step);
+          if (analysis(step, context.taint).some((hit) => hit.severity !== 'LOW' && hit.severity !== 'INFO')) found = step;
         }
       }
       if (found !== null) return { text: `${where(found)} ${what}` };
@@ -97,10 +93,13 @@ function outsiderWriter(context: WorkflowRuleContext): OutsiderWriter | null {
   return null;
 }
 
-/** The rules whose findings let an outsider's text run, and what they do in words. */
-const ENTRY_RULES: readonly (readonly [WorkflowRule, string])[] = [
-  [scriptInjection, 'expands outsider-controlled text into a script (script-injection)'],
-  [githubEnvInjection, 'writes outsider-controlled text to `$GITHUB_ENV` or `$GITHUB_PATH` (github-env-injection)'],
+/**
+ * The analyses (shared with the rules named) that find an outsider's text running, and what they find in words.
+ * They run whichever rules the user enabled: the writer exists either way.
+ */
+const ENTRY_ANALYSES: readonly (readonly [(step: Step, analyzer: TaintAnalyzer) => InjectionHit[], string])[] = [
+  [scriptInjections, 'expands outsider-controlled text into a script (script-injection)'],
+  [envInjections, 'writes outsider-controlled text to `$GITHUB_ENV` or `$GITHUB_PATH` (github-env-injection)'],
 ];
 
 /**

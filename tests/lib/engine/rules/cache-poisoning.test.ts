@@ -395,6 +395,44 @@ describe(`${RULE}: who writes the cache a release restores`, () => {
     expect(injected?.description).toContain('(script-injection)');
   });
 
+  it('finds the writer with the shared injection analyses, whichever rules are enabled', () => {
+    const files = [release, injection('issues')];
+    const onlyThis = scanWith(RULE, files);
+    const everything = all(files).records.map((r) => r.finding);
+    const entry = everything.find((f) => f.rule_id === 'script-injection');
+    expect(entry?.severity).toBe('HIGH');
+    // Same finding with script-injection disabled (scanWith enables this rule alone) and with every rule on.
+    expect(everything.filter((f) => f.rule_id === RULE)).toEqual(onlyThis);
+    expect(onlyThis[0]?.severity).toBe('HIGH');
+    // The attack path needs the entry finding: with script-injection disabled it is not built.
+    const disabled = scanRepository(files, { isEnabled: (id) => id !== 'script-injection' });
+    expect(disabled.records.some((r) => r.finding.rule_id === RULE && r.finding.severity === 'HIGH')).toBe(true);
+    const paths = (records: typeof disabled.records) => findCombinations(records, () => true).map((c) => c.id);
+    expect(paths(disabled.records)).not.toContain('cache-poisoning-release');
+    expect(paths(all(files).records)).toContain('cache-poisoning-release');
+  });
+
+  it('says when the outsider writer runs only after a maintainer\'s approval, and why it still counts', () => {
+    const approved = other(yaml`
+      on: issue_comment
+      jobs:
+        test:
+          if: github.event.issue.pull_request && github.event.comment.author_association == 'MEMBER'
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: refs/pull/\${{ github.event.issue.number }}/head
+            - run: npm ci && npm test
+    `);
+    const [finding] = scanWith(RULE, [release, approved]);
+    expect(finding?.severity).toBe('HIGH');
+    expect(finding?.description).toContain('once a maintainer approves the run, resolving the code when the job runs (commits pushed after the approval)');
+    // Without the approval the message names no approval.
+    const [open] = scanWith(RULE, [release, prTarget()]);
+    expect(open?.description).not.toContain('once a maintainer approves');
+  });
+
   it('is MEDIUM, saying who writes the cache, when no outsider runs code there', () => {
     const [alone] = scanWith(RULE, [release]);
     expect(alone?.severity).toBe('MEDIUM');

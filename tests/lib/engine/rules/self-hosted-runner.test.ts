@@ -221,4 +221,59 @@ describe(RULE, () => {
       { path: '.github/workflows/build.yml', text: reusable },
     ]))).toEqual(['4:15 LOW']);
   });
+
+  describe('gates between a pull request and the runner', () => {
+    const job = (on: string, condition: string) => `${on}\njobs:\n  bench:\n    if: ${condition}\n    runs-on: self-hosted\n    steps: [{ uses: actions/checkout@v4 }, { run: make bench }]\n`;
+    const labeled = 'on:\n  push:\n    branches: [main]\n  pull_request:\n    types: [labeled]';
+
+    it('is MEDIUM, naming the residual risk, when a maintainer\'s label on a labeled-only run is the way in (polars benchmark-remote)', () => {
+      const findings = scanWith(RULE, job(labeled, "${{ github.ref == 'refs/heads/main' || github.event.label.name == 'needs-bench' }}"));
+      expect(positions(findings)).toEqual(['9:14 MEDIUM']);
+      expect(findings[0]?.description).toContain("only after a maintainer's approval");
+      expect(findings[0]?.description).toContain('commits pushed after their review and before the approval');
+      // The same with a labels.* check, which is a gate only because the workflow runs on `labeled` alone.
+      expect(positions(scanWith(RULE, job(labeled, "contains(github.event.pull_request.labels.*.name, 'bench')")))).toEqual(['9:14 MEDIUM']);
+    });
+
+    it('stays HIGH when the label stays through new pushes, or the condition holds on pull_request_target', () => {
+      // No `types`: a new push re-runs the job with the label still on it.
+      expect(positions(scanWith(RULE, job('on: pull_request', "contains(github.event.pull_request.labels.*.name, 'bench')")))).toEqual(['5:14 HIGH']);
+      // On pull_request_target `github.ref` is the base branch: the ref check lets every pull request in.
+      expect(positions(scanWith(RULE, job('on: pull_request_target', "github.ref == 'refs/heads/main' || github.event.label.name == 'bench'")))).toEqual(['5:14 HIGH']);
+      // A ref check alongside an unguarded pull_request way in: still HIGH.
+      expect(positions(scanWith(RULE, job('on: [push, pull_request]', "github.ref == 'refs/heads/main' || github.event_name == 'pull_request'")))).toEqual(['5:14 HIGH']);
+    });
+
+    it('is LOW when only trusted authors\' pull requests, or no pull request at all, reach the job', () => {
+      for (const condition of [
+        'github.event.pull_request.head.repo.full_name == github.repository',
+        "github.event_name == 'push'",
+        "github.ref == 'refs/heads/main'",
+        "startsWith(github.ref, 'refs/tags/')",
+      ]) {
+        const findings = scanWith(RULE, job('on: [push, pull_request]', condition));
+        expect(positions(findings), condition).toEqual(['5:14 LOW']);
+      }
+    });
+
+    it('uses the gate of the local caller of a reusable workflow', () => {
+      const reusable = 'on: workflow_call\njobs:\n  build:\n    runs-on: [self-hosted, linux]\n    steps: [{ run: make }]\n';
+      const caller = (condition: string) => `on: pull_request\njobs:\n  call:\n    if: ${condition}\n    uses: ./.github/workflows/build.yml\n`;
+      const scan = (condition: string) => positions(scanWith(RULE, [
+        { path: '.github/workflows/pr.yml', text: caller(condition) },
+        { path: '.github/workflows/build.yml', text: reusable },
+      ]));
+      expect(scan('github.event.pull_request.head.repo.fork == false')).toEqual(['4:15 LOW']);
+      expect(scan("github.event.pull_request.user.login != 'dependabot[bot]'")).toEqual(['4:15 HIGH']);
+    });
+
+    it('is LOW for a runner group reached only after a member\'s comment, MEDIUM without the check', () => {
+      const on = 'on:\n  pull_request_review_comment:\n    types: [created]';
+      const group = (condition: string) => `${on}\njobs:\n  relay:\n    if: ${condition}\n    runs-on:\n      group: build-farm\n    steps: [{ run: make }]\n`;
+      const gated = scanWith(RULE, group("github.event.comment.author_association == 'MEMBER'"));
+      expect(positions(gated)).toEqual(['8:14 LOW']);
+      expect(gated[0]?.description).toContain("only after a maintainer's approval");
+      expect(positions(scanWith(RULE, group("contains(github.event.comment.body, '/run')")))).toEqual(['8:14 MEDIUM']);
+    });
+  });
 });

@@ -292,6 +292,25 @@ ${checkout}
     expect(positions(scanWith(RULE, workflow('                ref: ${{ steps.pr.outputs.ref }}', 'headRefOid')))).toEqual(['13:16 HIGH']);
   });
 
+  it('treats a branch name in a script like one in ref: the base remote\'s branch, the fork\'s with the head repository', () => {
+    const workflow = (script: string) => `on: pull_request_target\njobs:\n  build:\n    runs-on: ubuntu-latest\n    env:\n      FORK: \${{ github.event.pull_request.head.repo.clone_url }}\n    steps:\n      - uses: actions/checkout@v4\n      - run: |\n${script.split('\n').map((l) => `          ${l}`).join('\n')}\n          npm ci\n`;
+    // On the base repository's remote, the name selects the base repository's branch (or none): not fork code.
+    for (const script of [
+      'git checkout ${{ github.head_ref }}',
+      'git pull origin ${{ github.event.pull_request.head.ref }}',
+      'git fetch origin ${{ github.head_ref }}\ngit checkout FETCH_HEAD',
+    ]) expect(scanWith(RULE, workflow(script)), script).toEqual([]);
+    // Fetched from the head repository (its URL in the command, through env, or a remote added for it): fork code.
+    for (const script of [
+      'git fetch ${{ github.event.pull_request.head.repo.clone_url }} ${{ github.head_ref }}\ngit checkout FETCH_HEAD',
+      'git pull "$FORK" ${{ github.head_ref }}',
+      'git remote add fork ${{ github.event.pull_request.head.repo.clone_url }}\ngit fetch fork ${{ github.head_ref }}\ngit checkout FETCH_HEAD',
+      'git remote add fork "$FORK"\ngit checkout -b pr fork/${{ github.head_ref }}',
+      'git fetch origin pull/${{ github.event.pull_request.number }}/head\ngit checkout FETCH_HEAD',
+      'gh pr checkout ${{ github.event.pull_request.number }}',
+    ]) expect(scanWith(RULE, workflow(script)).map((f) => f.severity), script).toEqual(['HIGH']);
+  });
+
   it('reports gh pr checkout and git checkouts of fetched pull request refs, not a fetch for a diff', () => {
     const findings = scanWith(RULE, yaml`
       on: issue_comment

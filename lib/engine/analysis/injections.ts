@@ -1,0 +1,203 @@
+import { earlierForeignDownload, READS_FILE } from './artifacts.js';
+import { codeSinkInputs, inJavaScriptCode, type CodeLanguage } from './code-sinks.js';
+import { describeStep, describeTaint } from './describe.js';
+import { scriptFold, scriptLines, validatedVariables } from './script-outputs.js';
+import { describeGate, gateOf, reviewedEnvironmentGate, stepTrust, type TrustPaths } from './trust-guards.js';
+import { controllerCeiling, outsiderControlled, unprivilegedOnly } from '../expressions/controller.js';
+import { expressionsOf, type ExpressionOccurrence } from '../expressions/extract.js';
+import { parseExpression } from '../expressions/parse.js';
+import { firstAtOrAfter, stepScope, stronger, type Taint, type TaintAnalyzer, type TaintLevel } from '../expressions/taint.js';
+import { isPrivileged, type Step } from '../model/workflow.js';
+import type { ScriptSpan } from '../shell.js';
+import { severityRank, type Severity } from '../types.js';
+import type { YScalar } from '../yaml/model.js';
+import { valueOffsetToSource } from '../yaml/offsets.js';
+
+/**
+ * Outsider text that a step runs as code: the analyses behind the `script-injection` and `github-env-injection`
+ * rules, shared with the rules that ask whether such a step exists (cache-poisoning's outsider writers), so the
+ * answer does not depend on which rules a user enabled, their options or suppressions.
+ */
+export interface InjectionHit {
+  node: YScalar;
+  /** Where in `node`'s source the hit is. */
+  offset: number;
+  /** Undefined: the rule's default severity (HIGH). */
+  severity?: Severity;
+  message: string;
+}
+
+const SEVERITY: Record<TaintLevel, Severity> = { arbitrary: 'HIGH', structured: 'MEDIUM', input: 'LOW', unknown: 'LOW' };
+
+/** The less severe of two severities. */
+function milder(a: Severity, b: Severity): Severity {
+  return severityRank(a) >= severityRank(b) ? a : b;
+}
+
+interface Sink {
+  node: YScalar;
+  /** `the \`run:\` script`, `the \`script\` input of actions/github-script (JavaScript)` */
+  label: string;
+  language: CodeLanguage;
+}
+
+/** `${{ }}` expressions with a value someone can choose, expanded into code a step runs (script-injection). */
+export function scriptInjections(step: Step, analyzer: TaintAnalyzer): InjectionHit[] {
+  const hits: InjectionHit[] = [];
+  const sinks: Sink[] = [];
+  if (step.run !== undefined && typeof step.run.value === 'string') {
+    sinks.push({ node: step.run, label: 'the `run:` script', language: 'shell' });
+  }
+  for (const input of codeSinkInputs(step)) {
+    const slug = step.uses === undefined ? '' : String(step.uses.value).replace(/@.*$/, '');
+    sinks.push({ node: input.node, label: `the \`${input.name}\` input of ${slug}`, language: input.language });
+  }
+  if (sinks.length === 0) return hits;
+  const scope = stepScope(step);
+  const file = step.owner.file;
+  // The step's guards are worked out only for a tainted expression (most steps have none).
+  let trust: TrustPaths | undefined;
+  const issueComment = step.owner.kind === 'workflow' && step.owner.triggers.some((t) => t.name === 'issue_comment');
+  for (const sink of sinks) {
+    const occurrences = expressionsOf(file, sink.node);
+    for (const occurrence of occurrences) {
+      if (occurrence.expr === null) continue;
+      const taint = analyzer.ofExpression(occurrence.expr, scope);
+      if (taint === null) continue;
+      trust ??= stepTrust(step);
+      // Text a trusted author wrote (a same-repository pull request, a maintainer's comment) is not an
+      // outsider's: the gate lowers the finding to hygiene and says so, it never hides it.
+      const gate = gateOf(trust, taint.source, issueComment);
+      // An outsider's value that reaches only `pull_request` runs runs with a read-only token and no secrets.
+      const unprivileged = taint.controller === 'external' && unprivilegedOnly(analyzer.triggersOf(scope));
+      // A JSON document pasted where JavaScript expects an expression is a literal, not code.
+      if (taint.json === true && sink.language === 'JavaScript' && inJavaScriptCode(String(sink.node.value), occurrence.span.start, occurrences.map((o) => o.span))) continue;
+      hits.push({
+        node: sink.node,
+        offset: occurrence.offset,
+        severity: gate.holds ? 'LOW' : milder(milder(SEVERITY[taint.level], controllerCeiling(taint.controller)), unprivileged ? 'MEDIUM' : 'HIGH'),
+        message:
+          `\`\${{ ${occurrence.span.source} }}\` in ${sink.label} of ${describeStep(step)} expands ${describeTaint(taint)} ` +
+          `into ${sink.language} code before it runs${describeGate(gate)}` +
+          (unprivileged && !gate.holds ? '; only `pull_request` brings it in, where a fork\'s run has a read-only token and no secrets.' : '.'),
+      });
+    }
+  }
+  return hits;
+}
+
+/** A redirect, `tee` or PowerShell cmdlet whose target is `$GITHUB_ENV` / `$GITHUB_PATH` (any spelling). */
+const WRITE =
+  />>?\s*["']?(?:\$\{?|\$env:|%)(GITHUB_ENV|GITHUB_PATH)\b|\btee\s+(?:-a\s+|--append\s+)?["']?\$\{?(GITHUB_ENV|GITHUB_PATH)\b|\b(?:Out-File|Add-Content|Set-Content)\b[^\n]{0,300}?\$env:(GITHUB_ENV|GITHUB_PATH)\b/i;
+/** Commands that read a file (or standard input fed from one) into the value. */
+const HEREDOC = /<<-?\s*['"]?(\w+)/;
+/** Untrusted runner variables a script may read directly. */
+const RUNNER_VARIABLES: Record<string, Taint> = {
+  GITHUB_HEAD_REF: { level: 'arbitrary', controller: 'external', source: 'github.head_ref', via: ['$GITHUB_HEAD_REF'] },
+};
+
+/** What the lines feeding a write carry. */
+interface Fed {
+  taint: Taint | null;
+  readsFile: boolean;
+}
+
+interface EnvWrite {
+  line: ScriptSpan;
+  target: string;
+  /** The lines whose output the write captures: the line itself, a `{ ... }` group or loop it closes, a here-document. */
+  seeds: ScriptSpan[];
+}
+
+function envWrites(lines: readonly ScriptSpan[]): EnvWrite[] {
+  const writes: EnvWrite[] = [];
+  lines.forEach((line, i) => {
+    const match = WRITE.exec(line.text);
+    if (match === null) return;
+    const target = (match[1] ?? match[2] ?? match[3] ?? 'GITHUB_ENV').toUpperCase();
+    const seeds = [line];
+    if (/^\s*(\}|done\b)/.test(line.text)) {
+      // `{ ...; } >> "$GITHUB_ENV"` and `for ...; do ...; done >> "$GITHUB_ENV"`: the block's lines.
+      for (let j = i - 1; j >= 0; j--) {
+        const previous = lines[j] as ScriptSpan;
+        seeds.push(previous);
+        if (/^\s*\{|\b(do|then)\s*$|^\s*(for|while|until)\b/.test(previous.text)) break;
+      }
+    }
+    const heredoc = HEREDOC.exec(line.text);
+    if (heredoc?.[1] !== undefined) {
+      for (let j = i + 1; j < lines.length; j++) {
+        const body = lines[j] as ScriptSpan;
+        if (body.text.trim() === heredoc[1]) break;
+        seeds.push(body);
+      }
+    }
+    writes.push({ line, target, seeds });
+  });
+  return writes;
+}
+
+/** Outsider text or artifact content a step writes to `$GITHUB_ENV` / `$GITHUB_PATH` (github-env-injection). */
+export function envInjections(step: Step, analyzer: TaintAnalyzer): InjectionHit[] {
+  const hits: InjectionHit[] = [];
+  const job = step.job;
+  const run = step.run;
+  if (job === null || run === undefined || typeof run.value !== 'string' || !/GITHUB_(ENV|PATH)/.test(run.value)) return hits;
+  const workflow = job.workflow;
+  if (!isPrivileged(workflow)) return hits;
+  const script = run.value;
+  const lines = scriptLines(script);
+  const writes = envWrites(lines);
+  if (writes.length === 0) return hits;
+  const scope = stepScope(step);
+  const occurrences = expressionsOf(workflow.file, run);
+  const trust = stepTrust(step);
+  const issueComment = workflow.triggers.some((t) => t.name === 'issue_comment');
+  const download = earlierForeignDownload(step);
+  const validated = validatedVariables(script);
+  // What each line feeds into a write: the strongest taint, and whether it reads a file.
+  const fold = scriptFold<Fed>(script, {
+    own: (line, [from, to]) => {
+      let taint: Taint | null = null;
+      for (let i = firstAtOrAfter(occurrences, from); i < occurrences.length; i++) {
+        const occurrence = occurrences[i] as ExpressionOccurrence;
+        if (occurrence.span.start >= to) break;
+        if (occurrence.expr !== null) taint = stronger(taint, analyzer.ofExpression(occurrence.expr, scope));
+      }
+      return { taint, readsFile: READS_FILE.test(line.text) };
+    },
+    external: (name) => {
+      const runner = RUNNER_VARIABLES[name];
+      const expr = parseExpression(`env.${name}`);
+      const found = runner ?? (expr === null ? null : analyzer.ofExpression(expr, scope));
+      // Read as `$NAME` in the script: name it so (the analyser says `env.name`).
+      return { taint: found === null || runner !== undefined ? found : { ...found, via: [`$${name}`, ...found.via.slice(1)] }, readsFile: false };
+    },
+    combine: (a, b) => ({ taint: stronger(a.taint, b.taint), readsFile: a.readsFile || b.readsFile }),
+    empty: { taint: null, readsFile: false },
+    stop: validated,
+  });
+  for (const write of writes) {
+    const { taint, readsFile } = fold.ofLines(write.seeds);
+    const source = taint?.source ?? '';
+    // Only values an outsider sets (at once, or through a merged commit) are an attack; a gate that vouches
+    // for the value lowers the finding to hygiene and says why.
+    const outsider = taint !== null && (taint.level === 'arbitrary' || taint.level === 'structured') && outsiderControlled(taint.controller);
+    const artifact = download !== null && readsFile;
+    const gate = artifact ? reviewedEnvironmentGate(trust) : gateOf(trust, source, issueComment);
+    if (!outsider && !artifact) continue;
+    const severity = gate.holds ? 'LOW' : artifact ? undefined : taint?.controller === 'external-after-merge' ? 'MEDIUM' : undefined;
+    const what = outsider && taint !== null ? describeTaint(taint) : `the content of an artifact downloaded by ${describeStep(download as Step)}`;
+    const effect =
+      write.target === 'GITHUB_PATH'
+        ? 'a directory it names is searched first for every command of the later steps'
+        : 'a newline in it defines any environment variable (`NODE_OPTIONS`, `LD_PRELOAD`, `BASH_ENV` ...) for the later steps of the job';
+    hits.push({
+      node: run,
+      offset: valueOffsetToSource(workflow.file, run, write.line.offset),
+      ...(severity === undefined ? {} : { severity }),
+      message: `${describeStep(step)} writes ${what} to \`$${write.target}\`; ${effect}${describeGate(gate)}.`,
+    });
+  }
+  return hits;
+}
