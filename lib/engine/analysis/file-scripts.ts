@@ -37,6 +37,8 @@ export const SCRIPT_WORDS = [
   'env', 'set', 'export', 'declare', 'secrets', 'token',
   // Archives.
   'tar', 'zip', '7z',
+  // Version control (checkouts of pull request code in scripts).
+  'git',
 ] as const;
 
 export type ScriptWord = (typeof SCRIPT_WORDS)[number];

@@ -11,6 +11,7 @@ import { githubScriptOutputValues, outputSources } from './script-outputs.js';
 import { everyPathGuarded, stepTrust, type TrustGuardKind, type TrustPaths } from './trust-guards.js';
 import { followsUntrustedRuns } from './workflow-run.js';
 import { dispatchGate } from './dispatch-gate.js';
+import { hasAny, scriptOf, wordMask } from './file-scripts.js';
 
 /** What makes the head of a pull request reachable, and dangerous, in a workflow. */
 export interface PrHeadTriggers {
@@ -207,6 +208,8 @@ const FETCH_DESTINATION = /(?:refs\/)?pull\/[^\s:'"/]+\/(?:head|merge):(?:refs\/
  * of `refs/pull/*` (or of a head reference) brought in (`FETCH_HEAD`, or the fetch's local branch). A fetch
  * alone, used for `git diff`, is not a checkout.
  */
+const GIT_OR_GH = wordMask('git', 'gh');
+
 export function scriptCheckouts(job: Job, workflow: Workflow, triggers: PrHeadTriggers): ScriptCheckout[] {
   if (triggers.privileged === null) return [];
   const result: ScriptCheckout[] = [];
@@ -216,6 +219,10 @@ export function scriptCheckouts(job: Job, workflow: Workflow, triggers: PrHeadTr
   for (const step of job.steps) {
     const run = step.run;
     if (run === undefined || typeof run.value !== 'string') continue;
+    // Every command below is `git ...` or `gh pr checkout`: a script naming neither (the mask is looser than
+    // `words`, so this skips nothing they would find) is not read line by line.
+    const mask = scriptOf(step)?.words;
+    if (mask !== undefined && !hasAny(mask, GIT_OR_GH)) continue;
     const script = run.value;
     const occurrences = expressionsOf(workflow.file, run);
     const lines = logicalLines(script);
@@ -318,7 +325,18 @@ const IMMUTABLE = new Set(['`github.event.pull_request.head.sha`', '`github.even
  * restricted to trusted authors (same-repository pull requests, named or member authors, maintainer-only
  * events), and, when a maintainer's approval gates the job, not pinned to the approved commit.
  */
-export function untrustedCheckouts(job: Job, repository: RepositoryModel): UntrustedCheckout[] {
+export function untrustedCheckouts(job: Job, repository: RepositoryModel): readonly UntrustedCheckout[] {
+  // Six rules and analyses ask for the same job; the answer depends only on the job and the repository.
+  const cached = checkoutsByJob.get(job);
+  if (cached !== undefined && cached.repository === repository) return cached.result;
+  const result = findUntrustedCheckouts(job, repository);
+  checkoutsByJob.set(job, { repository, result });
+  return result;
+}
+
+const checkoutsByJob = new WeakMap<Job, { repository: RepositoryModel; result: readonly UntrustedCheckout[] }>();
+
+function findUntrustedCheckouts(job: Job, repository: RepositoryModel): UntrustedCheckout[] {
   const workflow = job.workflow;
   const triggers = prHeadTriggers(workflow, repository);
   if (triggers.privileged === null) return [];
