@@ -32,6 +32,11 @@ const DEFAULT_SCOPE_OUTSIDER_TRIGGERS: ReadonlySet<string> = new Set([
 interface OutsiderWriter {
   /** `.github/workflows/pr.yml` (job `test`): checks out and runs pull request code (untrusted-checkout) */
   text: string;
+  /**
+   * The writer runs only after a maintainer's approval (an approval-gated checkout, which untrusted-checkout
+   * rates MEDIUM): the outsider needs that approval and a push after it, so the finding is MEDIUM too.
+   */
+  approvalGated?: boolean;
 }
 
 /**
@@ -50,7 +55,9 @@ function outsiderWriter(context: WorkflowRuleContext): OutsiderWriter | null {
   };
   const where = (step: Step) => `\`${step.owner.file.path}\` (${step.job === null ? 'a composite action' : `job \`${step.job.id}\``})`;
   const candidates = repository.workflows.filter((w) => w.triggers.some((t) => DEFAULT_SCOPE_OUTSIDER_TRIGGERS.has(t.name) || t.name === 'workflow_call'));
-  // In the order the attack path prefers its entries: checkouts first, then injections.
+  // In the order the attack path prefers its entries: checkouts first, then injections. A writer behind a
+  // maintainer's approval is kept only if no ungated one exists.
+  let gated: OutsiderWriter | null = null;
   for (const workflow of candidates) {
     for (const job of workflow.jobs) {
       for (const checkout of untrustedCheckouts(job, repository)) {
@@ -63,7 +70,9 @@ function outsiderWriter(context: WorkflowRuleContext): OutsiderWriter | null {
             : checkout.approved
               ? ' once a maintainer approves the run, resolving the code when the job runs (commits pushed after the approval)'
               : '';
-        return { text: `${where(checkout.step)} checks out pull request code under \`${checkout.trigger}\`${approval} (untrusted-checkout)` };
+        const writer = { text: `${where(checkout.step)} checks out pull request code under \`${checkout.trigger}\`${approval} (untrusted-checkout)` };
+        if (!checkout.approved) return writer;
+        gated ??= { ...writer, approvalGated: true };
       }
     }
   }
@@ -90,7 +99,7 @@ function outsiderWriter(context: WorkflowRuleContext): OutsiderWriter | null {
       }
     }
   }
-  return null;
+  return gated;
 }
 
 /**
@@ -205,12 +214,14 @@ export default defineWorkflowRule({
             context.report({
               node: use.node,
               job,
-              severity: found === null ? 'MEDIUM' : 'HIGH',
+              severity: found === null || found.approvalGated === true ? 'MEDIUM' : 'HIGH',
               message:
                 `${describeStep(step)} restores a cache (${use.how}) and ${why}; cache entries written by any run on the default branch end up in the release` +
                 (found === null
                   ? ". No workflow of the repository runs an outsider's code in the default branch's cache scope, so writing those entries takes a collaborator's merged code, or a compromised dependency or action of a default-branch run (MEDIUM)."
-                  : `, and ${found.text}, so an outsider can write them.`),
+                  : found.approvalGated === true
+                    ? `, and ${found.text}, so an outsider can write them only with a maintainer's approval and a push after it (MEDIUM).`
+                    : `, and ${found.text}, so an outsider can write them.`),
             });
             continue;
           }

@@ -412,7 +412,7 @@ describe(`${RULE}: who writes the cache a release restores`, () => {
     expect(paths(all(files).records)).toContain('cache-poisoning-release');
   });
 
-  it('says when the outsider writer runs only after a maintainer\'s approval, and why it still counts', () => {
+  it('is MEDIUM when the outsider writer runs only after a maintainer\'s approval, and says why it still counts', () => {
     const approved = other(yaml`
       on: issue_comment
       jobs:
@@ -426,11 +426,19 @@ describe(`${RULE}: who writes the cache a release restores`, () => {
             - run: npm ci && npm test
     `);
     const [finding] = scanWith(RULE, [release, approved]);
-    expect(finding?.severity).toBe('HIGH');
+    // Like the approval-gated checkout itself (untrusted-checkout MEDIUM): it takes a maintainer's act.
+    expect(finding?.severity).toBe('MEDIUM');
     expect(finding?.description).toContain('once a maintainer approves the run, resolving the code when the job runs (commits pushed after the approval)');
-    // Without the approval the message names no approval.
+    expect(finding?.description).toContain("only with a maintainer's approval and a push after it");
+    const files = [release, approved];
+    expect(findCombinations(all(files).records, () => true).map((c) => c.id)).not.toContain('cache-poisoning-release');
+    // Without the approval the message names no approval, and an ungated writer elsewhere keeps it HIGH.
     const [open] = scanWith(RULE, [release, prTarget()]);
+    expect(open?.severity).toBe('HIGH');
     expect(open?.description).not.toContain('once a maintainer approves');
+    const [both] = scanWith(RULE, [release, approved, { ...prTarget(), path: '.github/workflows/pr.yml' }]);
+    expect(both?.severity).toBe('HIGH');
+    expect(both?.description).not.toContain('once a maintainer approves');
   });
 
   it('is MEDIUM, saying who writes the cache, when no outsider runs code there', () => {
