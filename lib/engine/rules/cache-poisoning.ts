@@ -184,74 +184,74 @@ export default defineWorkflowRule({
   create: (context) => {
     let outsider: OutsiderWriter | null | undefined;
     return {
-    workflow(workflow) {
-      // Rehearsals (`--dry-run`, goreleaser `--snapshot`) publish nothing.
-      const publishing = workflowPublishingSteps(workflow).filter(publishesForReal);
-      const released = isReleaseTriggered(workflow);
-      const publishingJobs = [...new Set(publishing.flatMap((p) => (p.step.job === null ? [] : [p.step.job])))];
-      // A release workflow ships whatever its jobs build; CI that also runs on tags ships only what it publishes.
-      const scoped = publishingJobs.length > 0 ? feedingJobs(workflow, publishingJobs) : released && releaseOnly(workflow) ? new Set(workflow.jobs) : new Set<Job>();
-      const prTarget = workflow.triggers.some((t) => t.name === 'pull_request_target');
-      const followsPullRequests = followsUntrustedRuns(workflow, context.repository);
-      // Computed once per scan, and only when a release job restores a cache.
-      const writer = () => (outsider === undefined ? (outsider = outsiderWriter(context)) : outsider);
-      for (const job of workflow.jobs) {
-        const checkedOut = prTarget && !scoped.has(job) ? (untrustedCheckouts(job, context.repository)[0]?.step ?? null) : null;
-        for (const step of job.steps) {
-          // Under pull_request_target, fork code that writes the cache (BuildKit `type=gha` exports) plants
-          // entries in the base branch's scope as surely as a cache action's save.
-          const use = cacheUse(step) ?? (prTarget && !scoped.has(job) ? cacheWrite(step) : null);
-          if (use === null) continue;
-          if (scoped.has(job)) {
-            const publisher = publishing.find((p) => p.step.job === job) ?? publishing[0];
-            const why =
-              publisher !== undefined
-                ? publisher.step.job === job
-                  ? `job \`${job.id}\` publishes (${publisher.evidence})`
-                  : `job \`${job.id}\` feeds a publishing job (${publisher.evidence} in \`${publisher.step.job?.id ?? ''}\`)`
-                : 'the workflow runs only for tags or releases';
-            const found = writer();
-            context.report({
-              node: use.node,
-              job,
-              severity: found === null || found.approvalGated === true ? 'MEDIUM' : 'HIGH',
-              message:
-                `${describeStep(step)} restores a cache (${use.how}) and ${why}; cache entries written by any run on the default branch end up in the release` +
-                (found === null
-                  ? ". No workflow of the repository runs an outsider's code in the default branch's cache scope, so writing those entries takes a collaborator's merged code, or a compromised dependency or action of a default-branch run (MEDIUM)."
-                  : found.approvalGated === true
-                    ? `, and ${found.text}, so an outsider can write them only with a maintainer's approval and a push after it (MEDIUM).`
-                    : `, and ${found.text}, so an outsider can write them.`),
-            });
-            continue;
-          }
-          if (followsPullRequests && cacheUse(step) !== null) {
-            // A privileged follow-up of pull request runs restores the default branch's cache: whatever wrote
-            // an entry there (a base-scope run that ran a pull request's code) now runs next to the secrets.
-            const secret = laterSecret(job, step.index);
-            if (secret !== null) {
+      workflow(workflow) {
+        // Rehearsals (`--dry-run`, goreleaser `--snapshot`) publish nothing.
+        const publishing = workflowPublishingSteps(workflow).filter(publishesForReal);
+        const released = isReleaseTriggered(workflow);
+        const publishingJobs = [...new Set(publishing.flatMap((p) => (p.step.job === null ? [] : [p.step.job])))];
+        // A release workflow ships whatever its jobs build; CI that also runs on tags ships only what it publishes.
+        const scoped = publishingJobs.length > 0 ? feedingJobs(workflow, publishingJobs) : released && releaseOnly(workflow) ? new Set(workflow.jobs) : new Set<Job>();
+        const prTarget = workflow.triggers.some((t) => t.name === 'pull_request_target');
+        const followsPullRequests = followsUntrustedRuns(workflow, context.repository);
+        // Computed once per scan, and only when a release job restores a cache.
+        const writer = () => (outsider === undefined ? (outsider = outsiderWriter(context)) : outsider);
+        for (const job of workflow.jobs) {
+          const checkedOut = prTarget && !scoped.has(job) ? (untrustedCheckouts(job, context.repository)[0]?.step ?? null) : null;
+          for (const step of job.steps) {
+            // Under pull_request_target, fork code that writes the cache (BuildKit `type=gha` exports) plants
+            // entries in the base branch's scope as surely as a cache action's save.
+            const use = cacheUse(step) ?? (prTarget && !scoped.has(job) ? cacheWrite(step) : null);
+            if (use === null) continue;
+            if (scoped.has(job)) {
+              const publisher = publishing.find((p) => p.step.job === job) ?? publishing[0];
+              const why =
+                publisher !== undefined
+                  ? publisher.step.job === job
+                    ? `job \`${job.id}\` publishes (${publisher.evidence})`
+                    : `job \`${job.id}\` feeds a publishing job (${publisher.evidence} in \`${publisher.step.job?.id ?? ''}\`)`
+                  : 'the workflow runs only for tags or releases';
+              const found = writer();
               context.report({
                 node: use.node,
                 job,
-                severity: 'MEDIUM',
-                message: `${describeStep(step)} restores a cache (${use.how}) in a \`workflow_run\` job that follows runs a pull request can start, and ${secret.step === step ? 'the same step' : describeStep(secret.step)} then uses \`secrets.${secret.name}\`; an entry planted in the default branch's cache scope (by any base-scope run that executes a pull request's code) runs with that secret.`,
+                severity: found === null || found.approvalGated === true ? 'MEDIUM' : 'HIGH',
+                message:
+                  `${describeStep(step)} restores a cache (${use.how}) and ${why}; cache entries written by any run on the default branch end up in the release` +
+                  (found === null
+                    ? ". No workflow of the repository runs an outsider's code in the default branch's cache scope, so writing those entries takes a collaborator's merged code, or a compromised dependency or action of a default-branch run (MEDIUM)."
+                    : found.approvalGated === true
+                      ? `, and ${found.text}, so an outsider can write them only with a maintainer's approval and a push after it (MEDIUM).`
+                      : `, and ${found.text}, so an outsider can write them.`),
               });
               continue;
             }
+            if (followsPullRequests && cacheUse(step) !== null) {
+              // A privileged follow-up of pull request runs restores the default branch's cache: whatever wrote
+              // an entry there (a base-scope run that ran a pull request's code) now runs next to the secrets.
+              const secret = laterSecret(job, step.index);
+              if (secret !== null) {
+                context.report({
+                  node: use.node,
+                  job,
+                  severity: 'MEDIUM',
+                  message: `${describeStep(step)} restores a cache (${use.how}) in a \`workflow_run\` job that follows runs a pull request can start, and ${secret.step === step ? 'the same step' : describeStep(secret.step)} then uses \`secrets.${secret.name}\`; an entry planted in the default branch's cache scope (by any base-scope run that executes a pull request's code) runs with that secret.`,
+                });
+                continue;
+              }
+            }
+            // A step that restores without saving (\`actions/cache/restore\`, setup-uv \`save-cache: false\`) plants nothing.
+            if (!prTarget || use.saves === false) continue;
+            const controlled = prControlled(use, context, checkedOut);
+            if (controlled === null) continue;
+            context.report({
+              node: use.node,
+              job,
+              severity: 'MEDIUM',
+              message: `${describeStep(step)} saves a cache (${use.how}) under \`pull_request_target\`, in the base branch's cache scope, and ${controlled}; runs on the default branch, releases included, restore it.`,
+            });
           }
-          // A step that restores without saving (\`actions/cache/restore\`, setup-uv \`save-cache: false\`) plants nothing.
-          if (!prTarget || use.saves === false) continue;
-          const controlled = prControlled(use, context, checkedOut);
-          if (controlled === null) continue;
-          context.report({
-            node: use.node,
-            job,
-            severity: 'MEDIUM',
-            message: `${describeStep(step)} saves a cache (${use.how}) under \`pull_request_target\`, in the base branch's cache scope, and ${controlled}; runs on the default branch, releases included, restore it.`,
-          });
         }
-      }
-    },
+      },
     };
   },
 });
