@@ -1,5 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { userCacheDirectory } from '../cli/cache-dir.js';
 
 /**
  * The facts the online audits learn from GitHub, keyed by `kind:owner/repo@ref` and shared by every scan
@@ -91,16 +92,10 @@ function prune(entries: Map<string, Stored>, now: number, max: number): void {
   }
 }
 
-/**
- * `$XDG_CACHE_HOME/chainbreaker/online.json`, else `~/.cache/chainbreaker/online.json`. Only absolute
- * directories (as the XDG specification says): a relative one would resolve against the working directory,
- * which is often the repository being scanned, whose author could then plant the "facts" the audit trusts.
- */
+/** `online.json` in the CLI's cache directory (`$XDG_CACHE_HOME/chainbreaker` or `~/.cache/chainbreaker`, absolute only). */
 export function defaultCachePath(env: Readonly<Record<string, string | undefined>>): string | null {
-  const xdg = env.XDG_CACHE_HOME?.trim();
-  if (xdg !== undefined && xdg !== '' && isAbsolute(xdg)) return join(xdg, 'chainbreaker', 'online.json');
-  const home = (env.HOME ?? env.USERPROFILE)?.trim();
-  return home === undefined || home === '' || !isAbsolute(home) ? null : join(home, '.cache', 'chainbreaker', 'online.json');
+  const dir = userCacheDirectory(env);
+  return dir === null ? null : join(dir, 'online.json');
 }
 
 const DISK_VERSION = 1;
