@@ -34,6 +34,12 @@ export interface ActionAdvisory {
    * of a genuine release did not, so SHA pins match only the listed `commits`.
    */
   compromise: boolean;
+  /**
+   * For a compromise whose tags were put back on genuine commits: when and how (one phrase). A tag in the
+   * range then runs the original code again; only runs during the window took the malicious one, so such a
+   * match is MEDIUM (rotate what those runs could read, upgrade) and starts no CRITICAL attack path.
+   */
+  restored?: string;
   /** The first safe version, for the recommendation. */
   upgrade: string;
   /**
@@ -54,6 +60,7 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
     ranges: [{ introduced: '0', fixed: '46.0.1' }],
     commits: ['0e58ed8671d6b60d0890c21b07f8835ace038e67'],
     compromise: true,
+    restored: 'GitHub restored the repository on 15 March 2025 with every tag back on its original commit',
     upgrade: '46.0.1',
   },
   {
@@ -78,6 +85,7 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
     versions: ['1'],
     commits: ['f0d342d24037bb11d26b9bd8496e0808ba32e9ec'],
     compromise: true,
+    restored: 'the v1 tag was moved back to a genuine commit the same evening',
     upgrade: 'a full commit SHA of a release made after the incident (v1 was retagged to 3f401fe1d58fe77e10d665ab713057375e39b887)',
   },
   {

@@ -63,7 +63,7 @@ export default defineWorkflowRule({
     title: 'Action version with a known advisory or compromise',
     severity: 'HIGH',
     surface: 'workflow',
-    description: `A \`uses:\` reference falls in the affected range of a published advisory, or names a commit known to be malicious, according to the built-in advisory snapshot (${ADVISORY_SNAPSHOT_DATE}). Reported once per action and ref in a file, with each advisory and its fixed version; MEDIUM when every advisory matched needs more than a crafted input to harm the job (a world-writable binary on a shared runner, a CSV formula, an unmasked multi-line secret).`,
+    description: `A \`uses:\` reference falls in the affected range of a published advisory, or names a commit known to be malicious, according to the built-in advisory snapshot (${ADVISORY_SNAPSHOT_DATE}). Reported once per action and ref in a file, with each advisory and its fixed version; MEDIUM when every advisory matched needs more than a crafted input to harm the job (a world-writable binary on a shared runner, a CSV formula, an unmasked multi-line secret) or is a compromise whose tags were put back on genuine commits.`,
     recommendation:
       'Upgrade to the fixed release named in the finding and pin it by full commit SHA; if the advisory is a compromise, also rotate every secret the affected runs could read.',
   },
@@ -135,14 +135,30 @@ export function vulnerableWording(use: { slug: string; path: string; ref: string
       : `\`${target}@${use.ref}\` is an affected version`;
   const others = use.otherLines;
   const also = others.length === 0 ? '' : ` The same action and ref are also used at line${others.length > 1 ? 's' : ''} ${others.join(', ')} of this file.`;
-  const severity = matched.some((m) => m.malicious || (m.advisory.severity ?? 'HIGH') === 'HIGH') ? 'HIGH' : matched.some((m) => m.advisory.severity === 'MEDIUM') ? 'MEDIUM' : 'LOW';
-  const why = severity === 'HIGH' ? '' : ` ${severity}: exploiting it needs more than a crafted input to the job (see the advisory).`;
+  const severity = matched.some((m) => matchSeverity(m) === 'HIGH') ? 'HIGH' : matched.some((m) => matchSeverity(m) === 'MEDIUM') ? 'MEDIUM' : 'LOW';
+  const restored = matched.find((m) => !m.malicious && m.advisory.compromise && m.advisory.restored !== undefined)?.advisory.restored;
+  const why =
+    severity === 'HIGH'
+      ? ''
+      : restored !== undefined && matched.every((m) => m.advisory.compromise)
+        ? ` ${severity}: ${restored}, so a run today gets the original code; runs during the compromise could have leaked every secret the job reads.`
+        : ` ${severity}: exploiting it needs more than a crafted input to the job (see the advisory).`;
   const upgrade = matched.map((m) => m.advisory.upgrade).sort(byVersionText).at(-1) ?? '';
   return {
     message: `${how} (${described}).${also}${why}`,
     recommendation: `Upgrade \`${slug}\` to ${/^\d/.test(upgrade) ? `${upgrade} or later` : upgrade}, pinned by full commit SHA; rotate any secret the affected runs could read if the advisory is a compromise.`,
     severity,
   };
+}
+
+/**
+ * How much one matched advisory says: a known-malicious commit is HIGH; a tag of a compromise whose tags were
+ * restored runs genuine code again (only the window's runs were harmed), MEDIUM; otherwise the advisory's own.
+ */
+function matchSeverity(m: SnapshotMatch): 'HIGH' | 'MEDIUM' | 'LOW' {
+  if (m.malicious) return 'HIGH';
+  if (m.advisory.compromise && m.advisory.restored !== undefined) return 'MEDIUM';
+  return m.advisory.severity ?? 'HIGH';
 }
 
 function byVersionText(a: string, b: string): number {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cannotFire, countCombinations, findCombinations } from '../../../../lib/engine/combinations/index.js';
+import { scanRepository } from '../../../../lib/engine/scan.js';
 import { SETTINGS_FILE } from '../../../../lib/engine/types.js';
 import { CI_WORKFLOW, PR_WORKFLOW, all, rec, without } from './support.js';
 
@@ -372,5 +373,29 @@ describe('the issue 17 kinds start only where their attacker gets in', () => {
     expect(ids([provenance, rec('unpinned-action', { file: RELEASE, line: 40, job: 'test', severity: 'MEDIUM' })])).toEqual([]);
     // A release with provenance has no missing-provenance finding: nothing to combine.
     expect(ids([rec('unpinned-action', { file: RELEASE, line: 15, job: 'publish', severity: 'MEDIUM' })])).toEqual([]);
+  });
+});
+
+describe('compromised-action: a compromise whose tags were restored', () => {
+  it('a tag of tj-actions/changed-files that today runs the original code starts no CRITICAL path', () => {
+    const text = [
+      'on: pull_request',
+      'jobs:',
+      '  changed:',
+      '    runs-on: ubuntu-latest',
+      '    steps:',
+      '      - uses: actions/checkout@v4',
+      '      - uses: tj-actions/changed-files@v45',
+      '        env:',
+      '          TOKEN: ${{ secrets.DEPLOY_TOKEN }}',
+      '',
+    ].join('\n');
+    const scan = (ref: string) => scanRepository([{ path: '.github/workflows/changed.yml', text: text.replace('@v45', ref) }]);
+    const restored = scan('@v45');
+    expect(restored.findings.find((f) => f.rule_id === 'known-vulnerable-action')?.severity).toBe('MEDIUM');
+    expect(findCombinations(restored.records, all).map((c) => c.id)).not.toContain('compromised-action');
+    // The malicious commit itself still starts one.
+    const pinned = scan('@0e58ed8671d6b60d0890c21b07f8835ace038e67');
+    expect(findCombinations(pinned.records, all).map((c) => `${c.id} ${c.severity}`)).toContain('compromised-action CRITICAL');
   });
 });

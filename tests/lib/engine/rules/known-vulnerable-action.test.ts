@@ -105,10 +105,22 @@ describe(RULE, () => {
     ))).toEqual([]);
   });
 
-  it('reports the reviewdog v1 tag named by its advisory', () => {
+  it('reports the reviewdog v1 tag named by its advisory (MEDIUM: the tag is back on a genuine commit)', () => {
     const findings = scanWith(RULE, job('reviewdog/action-setup@v1', 'reviewdog/action-setup@v1.3.0'));
-    expect(positions(findings)).toEqual(['6:15 HIGH']);
+    expect(positions(findings)).toEqual(['6:15 MEDIUM']);
     expect(findings[0]?.description).toContain('CVE-2025-30154');
+    expect(findings[0]?.description).toContain('MEDIUM: the v1 tag was moved back to a genuine commit');
+  });
+
+  it('a tag of a compromise whose tags were restored is MEDIUM; another HIGH advisory on the same tag keeps it HIGH', () => {
+    // v45 falls only under the March 2025 compromise, whose tags GitHub put back; v40 also under CVE-2023-51664.
+    const findings = scanWith(RULE, job('tj-actions/changed-files@v45', 'tj-actions/changed-files@v40'));
+    expect(positions(findings)).toEqual(['6:15 MEDIUM', '7:15 HIGH']);
+    expect(findings[0]?.description).toContain('GHSA-mrrh-fwg8-r2c3');
+    expect(findings[0]?.description).toContain('so a run today gets the original code; runs during the compromise could have leaked every secret');
+    expect(findings[1]?.description).not.toContain('run today');
+    // The malicious commit itself stays HIGH, however it is referenced.
+    expect(positions(scanWith(RULE, job('tj-actions/changed-files@0e58ed8671d6b60d0890c21b07f8835ace038e67 # v45')))).toEqual(['6:15 HIGH']);
   });
 
   it('reports commits known to be malicious however they are referenced', () => {
@@ -139,7 +151,7 @@ describe(RULE, () => {
       on: push
       jobs:
         call:
-          uses: tj-actions/changed-files/.github/workflows/x.yml@v44
+          uses: tj-actions/changed-files/.github/workflows/x.yml@v40
     `))).toEqual(['4:11 HIGH']);
     const records = recordsWith(RULE, [{ path: 'action.yml', text: 'runs:\n  using: composite\n  steps:\n    - uses: dawidd6/action-download-artifact@v5\n' }]);
     expect(positions(records.map((r) => r.finding))).toEqual(['4:13 HIGH']);
