@@ -49,7 +49,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Artifact from an untrusted run used in a privileged workflow",
     severity: "HIGH",
     surface: "workflow",
-    description: "A `workflow_run` workflow downloads the artifacts of the run that triggered it (`actions/download-artifact` with `run-id`, `dawidd6/action-download-artifact`, `gh run download`, `downloadArtifact` in github-script) into its workspace. When that run was a pull request from a fork, the fork chose the files, and they can overwrite scripts and configuration the privileged job then uses. MEDIUM when no later step of the job runs code from the workspace.",
+    description: "A `workflow_run` workflow downloads the artifacts of the run that triggered it (`actions/download-artifact` with `run-id`, `dawidd6/action-download-artifact`, `gh run download`, `downloadArtifact` in github-script) into its workspace. When that run was a pull request from a fork, the fork chose the files, and they can overwrite scripts and configuration the privileged job then uses. MEDIUM when no later step of the job runs code from the workspace, or, for files kept in a subdirectory, from that directory.",
     recommendation: "Download into an isolated directory (`path: ${{ runner.temp }}/artifacts`), treat every file as untrusted data (validate numbers and names before use, never execute or source it), and never extract it over the checkout.",
   },
   {

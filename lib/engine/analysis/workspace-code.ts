@@ -73,7 +73,12 @@ export function workspaceCodeEvidence(step: Step): string | null {
   return null;
 }
 
+/** `PR=$(cat ./NR)`, PR=`cat ./NR`: a command that only assigns a command substitution runs the substituted command. */
+const ASSIGNED_SUBSTITUTION = /^[A-Za-z_][A-Za-z0-9_]*=(?:\$\(([^]*)\)|`([^]*)`)$/;
+
 function commandEvidence(command: string): string | null {
+  const substitution = ASSIGNED_SUBSTITUTION.exec(command.trim());
+  if (substitution !== null) return commandEvidence((substitution[1] ?? substitution[2] ?? '').trim());
   const program = commandName(command);
   if (program === null) return null;
   const list = words(command);

@@ -49,7 +49,7 @@ describe(RULE, () => {
             - uses: actions/download-artifact@v4
               with:
                 name: from-this-run
-            - run: make report
+            - run: cd out && make report
     `);
     expect(positions(findings)).toEqual(['17:15 HIGH']);
     expect(findings[0]?.description).toContain('`./out`');
@@ -98,10 +98,11 @@ ${inputs}
     `;
     // Runs of `push` are the base repository's, whatever branch name the pull request picked.
     expect(scanWith(RULE, workflow('                event: push'))).toEqual([]);
-    // Without `event:`, or with the triggering run or a pull request's runs named, the files are the pull request's.
-    expect(positions(scanWith(RULE, workflow('                event: pull_request')))).toEqual(['9:15 HIGH']);
-    expect(positions(scanWith(RULE, workflow('                event: push\n                run_id: ${{ github.event.workflow_run.id }}')))).toEqual(['9:15 HIGH']);
-    expect(positions(scanWith(RULE, workflow('                name: size-data')))).toEqual(['9:15 HIGH']);
+    // Without `event:`, or with the triggering run or a pull request's runs named, the files are the pull request's
+    // (MEDIUM: they stay in temp/size-prev, which the checkout's own script only reads).
+    expect(positions(scanWith(RULE, workflow('                event: pull_request')))).toEqual(['9:15 MEDIUM']);
+    expect(positions(scanWith(RULE, workflow('                event: push\n                run_id: ${{ github.event.workflow_run.id }}')))).toEqual(['9:15 MEDIUM']);
+    expect(positions(scanWith(RULE, workflow('                name: size-data')))).toEqual(['9:15 MEDIUM']);
   });
 
   it('is MEDIUM when no later step runs code from the workspace (the files are data: a number, a diff to post)', () => {
@@ -123,6 +124,67 @@ ${inputs}
     `);
     expect(positions(findings)).toEqual(['9:15 MEDIUM']);
     expect(findings[0]?.description).toContain('no later step of the job runs code from the workspace');
+  });
+
+  it('files kept in a subdirectory are HIGH only when a later step runs code there (fastapi deploy-docs)', () => {
+    const workflow = (path: string, later: string) => ON + yaml`
+      jobs:
+        deploy:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+            - run: uv sync --locked
+            - uses: actions/download-artifact@v4
+              with:
+                path: ${path}
+                run-id: \${{ github.event.workflow_run.id }}
+            - uses: cloudflare/wrangler-action@v3
+              with:
+                command: pages deploy ./site --project-name=docs
+${later}
+    `;
+    const status = '            - run: uv run ./scripts/deploy_docs_status.py';
+    const [data] = scanWith(RULE, workflow('./site/', status));
+    expect(data?.severity).toBe('MEDIUM');
+    expect(data?.description).toContain('the files stay in `./site/`, and the later steps that run code from the workspace');
+    expect(data?.description).toContain('`uv run`');
+    // The same step over the whole workspace, or a step that works in (or runs from) the directory: HIGH.
+    expect(scanWith(RULE, workflow('.', status)).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, workflow('${{ github.workspace }}', status)).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, workflow('./site/', '            - run: npm ci\n              working-directory: site')).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, workflow('site', '            - run: bash site/build.sh')).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, workflow('${{ github.workspace }}/site', '            - run: cd site && make')).map((f) => f.severity)).toEqual(['HIGH']);
+    // A path this cannot place counts as the workspace.
+    expect(scanWith(RULE, workflow('./out/../', status)).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, workflow('${{ env.DIR }}', status)).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+
+  it('reading a file in a command substitution is not running it (bevy ci-comment-failures)', () => {
+    const findings = scanWith(RULE, ON + yaml`
+      jobs:
+        comment:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                run-id: \${{ github.event.workflow_run.id }}
+            - run: |
+                PR=\`cat ./NR\`
+                NUMBER=$(cat ./NR)
+                gh api /repos/o/r/issues/$PR/comments
+    `);
+    expect(findings.map((f) => f.severity)).toEqual(['MEDIUM']);
+    // What the substitution runs still counts.
+    expect(scanWith(RULE, ON + yaml`
+      jobs:
+        comment:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                run-id: \${{ github.event.workflow_run.id }}
+            - run: OUT=$(./NR --print)
+    `).map((f) => f.severity)).toEqual(['HIGH']);
   });
 
   it('ignores workflows that follow only trusted runs, and other triggers', () => {
