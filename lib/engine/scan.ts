@@ -177,8 +177,10 @@ function scan(files: readonly RepositoryFile[], options: ScanOptions): ScanResul
   const environments = environmentProtection(options.settings);
   if (environments !== null) markReviewedEnvironments(workflows, environments.reviewed, environments.isUnreviewed);
   const collector = new Collector();
+  // Without a ruleset or a filter every rule applies (the common case: no need to ask each one).
+  const everyRule = options.ruleset !== 'owasp' && options.isEnabled === undefined;
   const visited = runWorkflowRules(
-    WORKFLOW_RULES.filter((r) => ruleApplies(r, options)),
+    everyRule ? WORKFLOW_RULES : WORKFLOW_RULES.filter((r) => ruleApplies(r, options)),
     parsed,
     repository,
     collector,
