@@ -4,6 +4,7 @@ import { clearExpressionCache } from './expressions/parse.js';
 import { TaintAnalyzer } from './expressions/taint.js';
 import { findingFingerprint, hash53, nodeAnchor } from './fingerprint.js';
 import { RepositoryModel } from './model/repository.js';
+import { resetScanCaches } from './model/scan-cache.js';
 import { buildAction, buildDependabot, buildWorkflow, type Action, type Dependabot, type Job, type Step, type Workflow } from './model/workflow.js';
 import { resolveRuleOptions } from './rule-options.js';
 import { findingOf, type SettingsRule, type WorkflowReport, type WorkflowRule, type WorkflowRuleContext, type WorkflowVisitor } from './rule.js';
@@ -112,6 +113,7 @@ export function scanRepository(files: readonly RepositoryFile[], options: ScanOp
     clearShellCaches();
     clearExpressionCache();
     clearScriptIndexes();
+    resetScanCaches();
   }
 }
 

@@ -1,3 +1,4 @@
+import { ScanCache } from '../model/scan-cache.js';
 import type { SourceFile } from './source.js';
 import type { YScalar } from './model.js';
 
@@ -33,7 +34,7 @@ interface LiteralLayout {
 }
 
 // Built once per scalar: a script with thousands of expressions would otherwise be rescanned for each.
-const layouts = new WeakMap<YScalar, LiteralLayout | null>();
+const layouts = new ScanCache<YScalar, LiteralLayout | null>();
 
 function literalLayout(file: SourceFile, scalar: YScalar, value: string): LiteralLayout | null {
   const cached = layouts.get(scalar);
