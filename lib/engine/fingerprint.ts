@@ -1,3 +1,5 @@
+import { isSpace } from './suppress.js';
+
 /** cyrb53: a fast, well-distributed 53-bit string hash, as 14 hex digits. Deterministic across runtimes. */
 export function hash53(text: string): string {
   reset();
@@ -33,12 +35,34 @@ function separator(): void {
   h2 = Math.imul(h2, 1597334677);
 }
 
+/** Character codes of the hex digits. */
+const HEX = [...'0123456789abcdef'].map((c) => c.charCodeAt(0));
+
 function digest(): string {
   let a = h1;
   let b = h2;
   a = Math.imul(a ^ (a >>> 16), 2246822507) ^ Math.imul(b ^ (b >>> 13), 3266489909);
   b = Math.imul(b ^ (b >>> 16), 2246822507) ^ Math.imul(a ^ (a >>> 13), 3266489909);
-  return (4294967296 * (2097151 & b) + (a >>> 0)).toString(16).padStart(14, '0');
+  // The 53-bit number 2^32 * (b & 0x1fffff) + (a >>> 0) in 14 hex digits, zero-padded: the top 21 bits make the
+  // first 6 digits and `a` the last 8. Written digit by digit because Number#toString(16) of a number past 2^31
+  // takes the slow path for doubles, and every finding gets a fingerprint.
+  const high = b & 0x1fffff;
+  return String.fromCharCode(
+    HEX[high >>> 20]!,
+    HEX[(high >>> 16) & 15]!,
+    HEX[(high >>> 12) & 15]!,
+    HEX[(high >>> 8) & 15]!,
+    HEX[(high >>> 4) & 15]!,
+    HEX[high & 15]!,
+    HEX[a >>> 28]!,
+    HEX[(a >>> 24) & 15]!,
+    HEX[(a >>> 20) & 15]!,
+    HEX[(a >>> 16) & 15]!,
+    HEX[(a >>> 12) & 15]!,
+    HEX[(a >>> 8) & 15]!,
+    HEX[(a >>> 4) & 15]!,
+    HEX[a & 15]!,
+  );
 }
 
 /**
@@ -63,5 +87,25 @@ export function findingFingerprint(ruleId: string, file: string, job: string | n
 
 /** The anchor of a report on a node that names no key: its first 120 characters, white space collapsed. */
 export function nodeAnchor(text: string, start: number, end: number): string {
-  return text.slice(start, Math.min(Math.max(end, start + 1), start + 120)).replace(/\s+/g, ' ').trim();
+  const anchor = text.slice(start, Math.min(Math.max(end, start + 1), start + 120));
+  return isCollapsed(anchor) ? anchor : anchor.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * True when collapsing and trimming white space would leave `text` as it is: its only white space is single
+ * spaces between other characters. Most anchors (a `uses:` value, a key, a one-line expression) are, and then
+ * need no new string.
+ */
+function isCollapsed(text: string): boolean {
+  const last = text.length - 1;
+  for (let i = 0; i <= last; i++) {
+    const code = text.charCodeAt(i);
+    if (code > 0x20 && code < 0x7f) continue;
+    if (code === 0x20) {
+      if (i === 0 || i === last || text.charCodeAt(i + 1) === 0x20) return false;
+      continue;
+    }
+    if (isSpace(code)) return false;
+  }
+  return true;
 }

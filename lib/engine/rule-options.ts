@@ -128,15 +128,22 @@ export function checkRuleOptions(ruleId: string, raw: unknown): OptionsCheck {
 export class RuleOptionsError extends Error {}
 
 const EMPTY: Readonly<Record<string, unknown>> = Object.freeze({});
-/** Each rule's defaults, resolved once: most scans set no options, and every scan resolves every rule's. */
+/**
+ * Each rule's defaults (`EMPTY` for a rule without options), resolved once: most scans set no options, and
+ * every scan resolves every rule's. Looked up here first, because reading a rule id that `RULE_OPTIONS`
+ * lacks (most of them) walks its prototype chain on every call.
+ */
 const DEFAULTS = new Map<string, Readonly<Record<string, unknown>>>();
 
 /** The rule's options with defaults filled in; throws `RuleOptionsError` for options its schema rejects. */
 export function resolveRuleOptions(ruleId: string, raw: unknown): Readonly<Record<string, unknown>> {
   if (raw === undefined || raw === null) {
-    if (RULE_OPTIONS[ruleId] === undefined) return EMPTY;
     const known = DEFAULTS.get(ruleId);
     if (known !== undefined) return known;
+    if (RULE_OPTIONS[ruleId] === undefined) {
+      DEFAULTS.set(ruleId, EMPTY);
+      return EMPTY;
+    }
   }
   const checked = checkRuleOptions(ruleId, raw ?? {});
   if (!checked.ok) throw new RuleOptionsError(`${ruleId}: ${checked.message}`);

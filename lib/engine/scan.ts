@@ -4,9 +4,10 @@ import { clearExpressionCache } from './expressions/parse.js';
 import { TaintAnalyzer } from './expressions/taint.js';
 import { findingFingerprint, hash53, nodeAnchor } from './fingerprint.js';
 import { RepositoryModel } from './model/repository.js';
-import { buildAction, buildDependabot, buildWorkflow, type Action, type Dependabot, type Job, type Workflow } from './model/workflow.js';
+import { resetScanCaches } from './model/scan-cache.js';
+import { buildAction, buildDependabot, buildWorkflow, type Action, type Dependabot, type Job, type Step, type Workflow } from './model/workflow.js';
 import { resolveRuleOptions } from './rule-options.js';
-import { findingOf, type SettingsRule, type WorkflowReport, type WorkflowRule, type WorkflowVisitor } from './rule.js';
+import { findingOf, type SettingsRule, type WorkflowReport, type WorkflowRule, type WorkflowRuleContext, type WorkflowVisitor } from './rule.js';
 import { LIVE_RULES, ONLINE_ONLY_RULES, SETTINGS_RULES, WORKFLOW_RULES } from './rules/index.js';
 
 /** Rules whose suppression comments an offline scan cannot judge unused (the online audits may report them). */
@@ -112,6 +113,7 @@ export function scanRepository(files: readonly RepositoryFile[], options: ScanOp
     clearShellCaches();
     clearExpressionCache();
     clearScriptIndexes();
+    resetScanCaches();
   }
 }
 
@@ -120,16 +122,23 @@ function scan(files: readonly RepositoryFile[], options: ScanOptions): ScanResul
   const clock = limits.now ?? Date.now;
   const overDeadline = () => limits.deadline !== undefined && clock() > limits.deadline;
   const skipped = new Skipped();
-  // Files the code host left out at its own bounds are named, never scanned.
-  for (const f of files) if (f.skipped !== undefined) skipped.add(`host:${f.skipped}`, f.skipped, [f.path]);
-  const candidates = files
-    .filter((f) => f.skipped === undefined)
-    .map((f) => ({ f, kind: classifyPath(f.path) }))
-    .filter((x): x is { f: RepositoryFile; kind: FileKind } => x.kind !== null)
-    .sort((a, b) => compare(a.f.path, b.f.path));
+  const candidates: { f: RepositoryFile; kind: FileKind }[] = [];
+  for (const f of files) {
+    // Files the code host left out at its own bounds are named, never scanned.
+    if (f.skipped !== undefined) {
+      skipped.add(`host:${f.skipped}`, f.skipped, [f.path]);
+      continue;
+    }
+    const kind = classifyPath(f.path);
+    if (kind !== null) candidates.push({ f, kind });
+  }
+  candidates.sort((a, b) => compare(a.f.path, b.f.path));
   const parsed: ParsedFile[] = [];
+  // Bytes are counted only against a byte limit: measuring every file's UTF-8 length is work no other bound needs.
+  const countBytes = limits.maxFileBytes !== undefined || limits.maxTotalBytes !== undefined;
   let totalBytes = 0;
-  for (const [index, { f, kind }] of candidates.entries()) {
+  for (let index = 0; index < candidates.length; index++) {
+    const { f, kind } = candidates[index]!;
     if (limits.maxFiles !== undefined && parsed.length >= limits.maxFiles) {
       skipped.add('files', `at most ${limits.maxFiles} files are scanned`, candidates.slice(index).map((c) => c.f.path));
       break;
@@ -138,16 +147,18 @@ function scan(files: readonly RepositoryFile[], options: ScanOptions): ScanResul
       skipped.add('time', 'the engine ran out of time', candidates.slice(index).map((c) => c.f.path));
       break;
     }
-    const bytes = Buffer.byteLength(f.text, 'utf8');
-    if (limits.maxFileBytes !== undefined && bytes > limits.maxFileBytes) {
-      skipped.add('file-bytes', `a file is scanned up to ${limits.maxFileBytes} bytes`, [f.path]);
-      continue;
+    if (countBytes) {
+      const bytes = Buffer.byteLength(f.text, 'utf8');
+      if (limits.maxFileBytes !== undefined && bytes > limits.maxFileBytes) {
+        skipped.add('file-bytes', `a file is scanned up to ${limits.maxFileBytes} bytes`, [f.path]);
+        continue;
+      }
+      if (limits.maxTotalBytes !== undefined && totalBytes + bytes > limits.maxTotalBytes) {
+        skipped.add('bytes', `at most ${limits.maxTotalBytes} bytes are scanned in all`, [f.path]);
+        continue;
+      }
+      totalBytes += bytes;
     }
-    if (limits.maxTotalBytes !== undefined && totalBytes + bytes > limits.maxTotalBytes) {
-      skipped.add('bytes', `at most ${limits.maxTotalBytes} bytes are scanned in all`, [f.path]);
-      continue;
-    }
-    totalBytes += bytes;
     parsed.push(
       f.unreadable === undefined
         ? parseFile(new SourceFile(f.path, f.text), kind)
@@ -168,14 +179,16 @@ function scan(files: readonly RepositoryFile[], options: ScanOptions): ScanResul
   const environments = environmentProtection(options.settings);
   if (environments !== null) markReviewedEnvironments(workflows, environments.reviewed, environments.isUnreviewed);
   const collector = new Collector();
+  // Without a ruleset or a filter every rule applies (the common case: no need to ask each one).
+  const everyRule = options.ruleset !== 'owasp' && options.isEnabled === undefined;
   const visited = runWorkflowRules(
-    WORKFLOW_RULES.filter((r) => ruleApplies(r, options)),
+    everyRule ? WORKFLOW_RULES : WORKFLOW_RULES.filter((r) => ruleApplies(r, options)),
     parsed,
     repository,
     collector,
     overDeadline,
     ownerOf(options.repository),
-    options.ruleOptions ?? {},
+    options.ruleOptions,
   );
   if (visited < parsed.length) skipped.add('time', 'the engine ran out of time', parsed.slice(visited).map((p) => p.file.path));
   if (options.settings !== undefined) {
@@ -186,12 +199,15 @@ function scan(files: readonly RepositoryFile[], options: ScanOptions): ScanResul
   const offlineOnly = options.online !== true;
   const ran = (id: string) => !(offlineOnly && NOT_JUDGED_OFFLINE.has(id)) && WORKFLOW_RULES.some((r) => r.meta.id === id && ruleApplies(r, options));
   const known = (id: string) => WORKFLOW_RULES.some((r) => r.meta.id === id) || SETTINGS_RULES.some((r) => r.meta.id === id);
-  const indexes = parsed.map((p) => collector.suppressions(p.file));
-  return collector.result(
-    indexes.flatMap((index) => index.unused(ran)),
-    indexes.flatMap((index) => index.unknown(known)),
-    { maxFindings: limits.maxFindings, skipped, limitRule },
-  );
+  const unused: UnusedSuppression[] = [];
+  const unknown: UnusedSuppression[] = [];
+  for (const p of parsed) {
+    const index = collector.suppressions(p.file);
+    if (index.directives.length === 0) continue;
+    unused.push(...index.unused(ran));
+    unknown.push(...index.unknown(known));
+  }
+  return collector.result(unused, unknown, { maxFindings: limits.maxFindings, skipped, limitRule });
 }
 
 /** What the limits kept out of a scan, by limit, in the order met. */
@@ -231,9 +247,65 @@ function parseFile(file: SourceFile, kind: FileKind): ParsedFile {
 
 /** The lower-cased owner of `owner/name`, or null when the name is absent or not of that form. */
 function ownerOf(fullName: string | undefined): string | null {
-  const match = /^([A-Za-z0-9-]+)\/[A-Za-z0-9._-]+$/.exec(fullName ?? '');
+  if (fullName === undefined) return null;
+  const match = /^([A-Za-z0-9-]+)\/[A-Za-z0-9._-]+$/.exec(fullName);
   return match === null ? null : match[1]!.toLowerCase();
 }
+
+/** Where the walk is: a report that names no file or job is bound to these. */
+interface WalkPosition {
+  file: SourceFile | null;
+  job: Job | null;
+}
+
+/**
+ * A rule's context for one scan. A class rather than an object literal with a `report` closure: every scan
+ * makes one per rule, and rules call `context.report(...)` (never detached), so the method on the prototype
+ * serves them all.
+ */
+class RuleContext implements WorkflowRuleContext {
+  readonly repository: RepositoryModel;
+  readonly owner: string | null;
+  readonly taint: TaintAnalyzer;
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly #rule: WorkflowRule;
+  readonly #collector: Collector;
+  readonly #at: WalkPosition;
+
+  constructor(rule: WorkflowRule, shared: { repository: RepositoryModel; owner: string | null; taint: TaintAnalyzer; collector: Collector; at: WalkPosition }, options: Readonly<Record<string, unknown>>) {
+    this.repository = shared.repository;
+    this.owner = shared.owner;
+    this.taint = shared.taint;
+    this.options = options;
+    this.#rule = rule;
+    this.#collector = shared.collector;
+    this.#at = shared.at;
+  }
+
+  report(report: WorkflowReport): void {
+    const file = report.file ?? this.#at.file;
+    if (file === null) return;
+    const job = report.job !== undefined ? report.job : this.#at.job;
+    this.#collector.addWorkflow(this.#rule, file, report, job?.id ?? null);
+  }
+}
+
+/**
+ * The visitors that implement one hook, as parallel lists of the hook function and its visitor: the walk calls
+ * each function with its visitor as `this` without reading the hook off visitors of many shapes again.
+ */
+class Hooks<F extends (...args: never[]) => void> {
+  readonly fns: F[] = [];
+  readonly visitors: WorkflowVisitor[] = [];
+
+  add(visitor: WorkflowVisitor, fn: F | undefined): void {
+    if (fn === undefined) return;
+    this.fns.push(fn);
+    this.visitors.push(visitor);
+  }
+}
+
+type Hook<K extends keyof WorkflowVisitor> = NonNullable<WorkflowVisitor[K]>;
 
 /** Runs the rules over the files until `stop` says so (checked before each file); returns how many files were visited. */
 function runWorkflowRules(
@@ -243,65 +315,65 @@ function runWorkflowRules(
   collector: Collector,
   stop: () => boolean,
   owner: string | null,
-  ruleOptions: Readonly<Record<string, unknown>>,
+  ruleOptions: Readonly<Record<string, unknown>> | undefined,
 ): number {
-  const taint = new TaintAnalyzer(repository);
-  let currentFile: SourceFile | null = null;
-  let currentJob: Job | null = null;
-  const visitors: { rule: WorkflowRule; visitor: WorkflowVisitor }[] = rules.map((rule) => {
-    const context = {
-      repository,
-      owner,
-      taint,
-      options: resolveRuleOptions(rule.meta.id, ruleOptions[rule.meta.id]),
-      report: (report: WorkflowReport) => {
-        const file = report.file ?? currentFile;
-        if (file === null) return;
-        const job = report.job !== undefined ? report.job : currentJob;
-        collector.addWorkflow(rule, file, report, job?.id ?? null);
-      },
-    };
-    return { rule, visitor: rule.create(context) };
-  });
-  const hooks = <K extends keyof WorkflowVisitor>(name: K) => visitors.filter((v) => v.visitor[name] !== undefined).map((v) => v.visitor);
-  const onInvalid = hooks('invalidFile');
-  const onWorkflow = hooks('workflow');
-  const onJob = hooks('job');
-  const onStep = hooks('step');
-  const onAction = hooks('action');
-  const onDependabot = hooks('dependabot');
-  const onDone = hooks('done');
+  const at: WalkPosition = { file: null, job: null };
+  const shared = { repository, owner, taint: new TaintAnalyzer(repository), collector, at };
+  const onInvalid = new Hooks<Hook<'invalidFile'>>();
+  const onWorkflow = new Hooks<Hook<'workflow'>>();
+  const onJob = new Hooks<Hook<'job'>>();
+  const onStep = new Hooks<Hook<'step'>>();
+  const onAction = new Hooks<Hook<'action'>>();
+  const onDependabot = new Hooks<Hook<'dependabot'>>();
+  const onDone = new Hooks<Hook<'done'>>();
+  // Every scan creates every rule's visitor afresh: rules keep per-scan state in their create() closure.
+  for (const rule of rules) {
+    const id = rule.meta.id;
+    const visitor = rule.create(new RuleContext(rule, shared, resolveRuleOptions(id, ruleOptions?.[id])));
+    onInvalid.add(visitor, visitor.invalidFile);
+    onWorkflow.add(visitor, visitor.workflow);
+    onJob.add(visitor, visitor.job);
+    onStep.add(visitor, visitor.step);
+    onAction.add(visitor, visitor.action);
+    onDependabot.add(visitor, visitor.dependabot);
+    onDone.add(visitor, visitor.done);
+  }
 
   let visited = 0;
   for (const p of parsed) {
     if (stop()) break;
     visited += 1;
-    currentFile = p.file;
-    currentJob = null;
+    at.file = p.file;
+    at.job = null;
     if (p.problem !== null) {
-      for (const v of onInvalid) v.invalidFile?.(p.file, p.problem);
+      for (let i = 0; i < onInvalid.fns.length; i++) onInvalid.fns[i]!.call(onInvalid.visitors[i], p.file, p.problem);
       continue;
     }
     const model = p.model;
     if (model?.kind === 'workflow') {
-      for (const v of onWorkflow) v.workflow?.(model);
+      for (let i = 0; i < onWorkflow.fns.length; i++) onWorkflow.fns[i]!.call(onWorkflow.visitors[i], model);
       for (const job of model.jobs) {
-        currentJob = job;
-        for (const v of onJob) v.job?.(job);
-        for (const step of job.steps) for (const v of onStep) v.step?.(step);
+        at.job = job;
+        for (let i = 0; i < onJob.fns.length; i++) onJob.fns[i]!.call(onJob.visitors[i], job);
+        visitSteps(job.steps, onStep);
       }
-      currentJob = null;
+      at.job = null;
     } else if (model?.kind === 'action') {
-      for (const v of onAction) v.action?.(model);
-      for (const step of model.steps) for (const v of onStep) v.step?.(step);
+      for (let i = 0; i < onAction.fns.length; i++) onAction.fns[i]!.call(onAction.visitors[i], model);
+      visitSteps(model.steps, onStep);
     } else if (model?.kind === 'dependabot') {
-      for (const v of onDependabot) v.dependabot?.(model);
+      for (let i = 0; i < onDependabot.fns.length; i++) onDependabot.fns[i]!.call(onDependabot.visitors[i], model);
     }
   }
-  currentFile = null;
-  currentJob = null;
-  for (const v of onDone) v.done?.();
+  at.file = null;
+  at.job = null;
+  for (let i = 0; i < onDone.fns.length; i++) onDone.fns[i]!.call(onDone.visitors[i]);
   return visited;
+}
+
+function visitSteps(steps: readonly Step[], onStep: Hooks<Hook<'step'>>): void {
+  const { fns, visitors } = onStep;
+  for (const step of steps) for (let i = 0; i < fns.length; i++) fns[i]!.call(visitors[i], step);
 }
 
 interface Pending {

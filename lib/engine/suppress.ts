@@ -27,7 +27,7 @@ export interface UnusedSuppression {
 const MARK = 'chainbreaker:';
 const IGNORE = 'ignore';
 
-function isSpace(code: number): boolean {
+export function isSpace(code: number): boolean {
   // The characters of the regular expression class \s (and of String.prototype.trim).
   return (
     code === 0x20 ||
@@ -97,16 +97,20 @@ export function parseDirective(text: string, start = 0, end = text.length): read
 export class SuppressionIndex {
   readonly file: string;
   readonly directives: readonly Directive[];
-  readonly #byLine = new Map<number, Directive>();
+  // Both made only for a file with directives (few are): a scan makes an index for every file.
+  readonly #byLine: Map<number, Directive> | null = null;
   /** Per directive line: the rule ids it suppressed. */
-  readonly #used = new Map<number, Set<string>>();
+  readonly #used: Map<number, Set<string>> | null = null;
 
   constructor(file: SourceFile) {
     this.file = file.path;
     const directives: Directive[] = [];
     const text = file.text;
-    // Cheap pre-check: most files have no directive at all.
-    if (/chainbreaker/i.test(text)) {
+    // Most files have no directive at all: one pass over the text's `#`s (much cheaper than a case-insensitive
+    // search of the whole text) says so before the line by line reading. A directive on a line is a directive
+    // in the whole text, so nothing is missed.
+    if (parseDirective(text) !== null) {
+      const byLine = new Map<number, Directive>();
       let line = 1;
       let start = 0;
       let hash = text.indexOf('#');
@@ -120,11 +124,15 @@ export class SuppressionIndex {
           const first = skipSpaces(text, start, end);
           const directive = { line, rules, standalone: text.charCodeAt(first) === 0x23 /* # */ };
           directives.push(directive);
-          this.#byLine.set(line, directive);
+          byLine.set(line, directive);
         }
         if (newline === -1) break;
         start = newline + 1;
         line++;
+      }
+      if (byLine.size > 0) {
+        this.#byLine = byLine;
+        this.#used = new Map();
       }
     }
     this.directives = directives;
@@ -135,7 +143,7 @@ export class SuppressionIndex {
    * and records the match.
    */
   match(line: number, ruleId: string): boolean {
-    if (line < 1) return false;
+    if (line < 1 || this.#byLine === null) return false;
     const here = this.#byLine.get(line);
     if (here !== undefined && covers(here, ruleId)) return this.#use(here, ruleId);
     const above = this.#byLine.get(line - 1);
@@ -144,15 +152,17 @@ export class SuppressionIndex {
   }
 
   #use(directive: Directive, ruleId: string): true {
-    const used = this.#used.get(directive.line);
-    if (used === undefined) this.#used.set(directive.line, new Set([ruleId]));
+    // A directive was matched, so the file has directives and the map exists.
+    const usedByLine = this.#used!;
+    const used = usedByLine.get(directive.line);
+    if (used === undefined) usedByLine.set(directive.line, new Set([ruleId]));
     else used.add(ruleId);
     return true;
   }
 
   /** The rule ids the directive on `line` suppressed so far. */
   usedAt(line: number): ReadonlySet<string> {
-    return this.#used.get(line) ?? new Set();
+    return this.#used?.get(line) ?? new Set();
   }
 
   /** Directives naming rule ids `known` rejects (typos), with those ids. */
@@ -170,7 +180,7 @@ export class SuppressionIndex {
   unused(ran: (ruleId: string) => boolean): UnusedSuppression[] {
     const out: UnusedSuppression[] = [];
     for (const d of this.directives) {
-      const used = this.#used.get(d.line);
+      const used = this.#used?.get(d.line);
       if (d.rules === 'all') {
         if (used === undefined) out.push({ file: this.file, line: d.line, rules: 'all' });
         continue;

@@ -5,7 +5,6 @@ import {
   asList,
   get,
   getMap,
-  getScalar,
   getText,
   isMap,
   keyText,
@@ -168,8 +167,11 @@ export function neverRuns(condition: YNode | undefined): boolean {
  * steps produce no findings.
  */
 function reachableJobs(jobs: Job[]): Job[] {
-  const skipped = new Set(jobs.filter((j) => neverRuns(j.if)).map((j) => j.id));
-  let changed = skipped.size > 0;
+  const skipped = new Set<string>();
+  for (const job of jobs) if (neverRuns(job.if)) skipped.add(job.id);
+  // Most workflows have no such job: nothing more to do.
+  if (skipped.size === 0) return jobs;
+  let changed = true;
   while (changed) {
     changed = false;
     for (const job of jobs) {
@@ -180,7 +182,7 @@ function reachableJobs(jobs: Job[]): Job[] {
       changed = true;
     }
   }
-  return skipped.size === 0 ? jobs : jobs.filter((j) => !skipped.has(j.id));
+  return jobs.filter((j) => !skipped.has(j.id));
 }
 
 function parseTriggers(on: YNode | undefined): Trigger[] {
@@ -198,35 +200,108 @@ function parseTriggers(on: YNode | undefined): Trigger[] {
   }));
 }
 
+/**
+ * One job from its mapping, reading its keys in one pass (the first of a repeated key counts, as `get` reads
+ * it) rather than one search of the mapping per field.
+ */
 function buildJob(workflow: Workflow, key: YScalar, node: YMap): Job {
-  const uses = getScalar(node, 'uses');
+  let name: YNode | undefined;
+  let runsOn: YNode | undefined;
+  let permissions: YNode | undefined;
+  let env: YNode | undefined;
+  let condition: YNode | undefined;
+  let needs: YNode | undefined;
+  let uses: YNode | undefined;
+  let withNode: YNode | undefined;
+  let secrets: YNode | undefined;
+  let container: YNode | undefined;
+  let services: YNode | undefined;
+  let outputs: YNode | undefined;
+  let strategy: YNode | undefined;
+  let environment: YNode | undefined;
+  let steps: YNode | undefined;
+  for (const pair of node.pairs) {
+    switch (keyText(pair.key)) {
+      case 'name':
+        name ??= pair.value;
+        break;
+      case 'runs-on':
+        runsOn ??= pair.value;
+        break;
+      case 'permissions':
+        permissions ??= pair.value;
+        break;
+      case 'env':
+        env ??= pair.value;
+        break;
+      case 'if':
+        condition ??= pair.value;
+        break;
+      case 'needs':
+        needs ??= pair.value;
+        break;
+      case 'uses':
+        uses ??= pair.value;
+        break;
+      case 'with':
+        withNode ??= pair.value;
+        break;
+      case 'secrets':
+        secrets ??= pair.value;
+        break;
+      case 'container':
+        container ??= pair.value;
+        break;
+      case 'services':
+        services ??= pair.value;
+        break;
+      case 'outputs':
+        outputs ??= pair.value;
+        break;
+      case 'strategy':
+        strategy ??= pair.value;
+        break;
+      case 'environment':
+        environment ??= pair.value;
+        break;
+      case 'steps':
+        steps ??= pair.value;
+        break;
+    }
+  }
+  const usesScalar = uses?.kind === 'scalar' ? uses : undefined;
   const job: Job = {
     id: keyText(key),
     key,
     node,
     workflow,
-    name: getText(node, 'name'),
-    runsOn: get(node, 'runs-on'),
-    permissions: get(node, 'permissions'),
-    env: getMap(node, 'env'),
-    if: get(node, 'if'),
-    needs: asList(get(node, 'needs')).flatMap((n) => {
-      const text = scalarText(n);
-      return text === null ? [] : [text];
-    }),
-    uses,
-    usesRef: uses !== undefined && typeof uses.value === 'string' ? parseUses(uses.value) : undefined,
-    with: getMap(node, 'with'),
-    secrets: get(node, 'secrets'),
-    container: get(node, 'container'),
-    services: getMap(node, 'services'),
-    outputs: getMap(node, 'outputs'),
-    strategy: getMap(node, 'strategy'),
-    environment: get(node, 'environment'),
+    name: scalarText(name),
+    runsOn,
+    permissions,
+    env: mapOrUndefined(env),
+    if: condition,
+    needs: [],
+    uses: usesScalar,
+    usesRef: usesScalar !== undefined && typeof usesScalar.value === 'string' ? parseUses(usesScalar.value) : undefined,
+    with: mapOrUndefined(withNode),
+    secrets,
+    container,
+    services: mapOrUndefined(services),
+    outputs: mapOrUndefined(outputs),
+    strategy: mapOrUndefined(strategy),
+    environment,
     steps: [],
   };
-  job.steps = buildSteps(get(node, 'steps'), job, workflow);
+  for (const item of asList(needs)) {
+    const text = scalarText(item);
+    if (text !== null) job.needs.push(text);
+  }
+  job.steps = buildSteps(steps, job, workflow);
   return job;
+}
+
+function mapOrUndefined(node: YNode | undefined): YMap | undefined {
+  return node?.kind === 'map' ? node : undefined;
 }
 
 export function buildSteps(stepsNode: YNode | undefined, job: Job | null, owner: Workflow | Action): Step[] {

@@ -1,3 +1,5 @@
+import { ScanCache } from '../model/scan-cache.js';
+
 /**
  * The positioned YAML model the rules read. It is independent of the parser that builds it: every node
  * knows its source range as offsets, and line/column are computed only for nodes that get reported.
@@ -127,7 +129,7 @@ export function* descendants(node: YNode): Generator<YNode> {
   }
 }
 
-const stringScalarCache = new WeakMap<YNode, readonly YScalar[]>();
+const stringScalarCache = new ScanCache<YNode, readonly YScalar[]>();
 const NO_SCALARS: readonly YScalar[] = Object.freeze([]);
 
 /**

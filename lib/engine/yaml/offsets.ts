@@ -1,3 +1,4 @@
+import { ScanCache } from '../model/scan-cache.js';
 import type { SourceFile } from './source.js';
 import type { YScalar } from './model.js';
 
@@ -33,7 +34,7 @@ interface LiteralLayout {
 }
 
 // Built once per scalar: a script with thousands of expressions would otherwise be rescanned for each.
-const layouts = new WeakMap<YScalar, LiteralLayout | null>();
+const layouts = new ScanCache<YScalar, LiteralLayout | null>();
 
 function literalLayout(file: SourceFile, scalar: YScalar, value: string): LiteralLayout | null {
   const cached = layouts.get(scalar);
@@ -47,14 +48,12 @@ function computeLiteralLayout(file: SourceFile, scalar: YScalar, value: string):
   const text = file.text;
   const headerEnd = text.indexOf('\n', scalar.start);
   if (headerEnd === -1 || headerEnd >= scalar.end) return null;
-  const header = text.slice(scalar.start, headerEnd);
   // Content starts on the line after the header; its indentation is explicit or that of the first non-blank line.
-  const explicit = /^[|>](?:([1-9])[+-]?|[+-]([1-9]))/.exec(header);
+  const explicit = explicitIndentation(text, scalar.start);
   let indent: number;
-  if (explicit !== null) {
-    const digit = Number(explicit[1] ?? explicit[2]);
+  if (explicit !== 0) {
     const parentIndent = lineIndentAt(text, scalar.start);
-    indent = parentIndent + digit;
+    indent = parentIndent + explicit;
   } else {
     indent = -1;
     for (let pos = headerEnd + 1; pos < scalar.end; ) {
@@ -92,6 +91,18 @@ function literalOffset(file: SourceFile, scalar: YScalar, value: string, valueOf
   const offset = lineStart + layout.indent + (valueOffset - (layout.valueLines[lo] ?? 0));
   if (offset >= scalar.end || file.text[offset] !== value[valueOffset]) return undefined;
   return offset;
+}
+
+/**
+ * The explicit indentation indicator of the block scalar header at `start` (`|2`, `>-1`, `|+3`: a digit 1-9
+ * before or after the chomping indicator), or 0 when it has none. (The header's line break ends the scan.)
+ */
+function explicitIndentation(text: string, start: number): number {
+  const style = text.charCodeAt(start);
+  if (style !== 0x7c /* | */ && style !== 0x3e /* > */) return 0;
+  let c = text.charCodeAt(start + 1);
+  if (c === 0x2b /* + */ || c === 0x2d /* - */) c = text.charCodeAt(start + 2);
+  return c >= 0x31 && c <= 0x39 ? c - 0x30 : 0;
 }
 
 function lineIndentAt(text: string, offset: number): number {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findingFingerprint, hash53 } from '../../../lib/engine/fingerprint.js';
+import { findingFingerprint, hash53, nodeAnchor } from '../../../lib/engine/fingerprint.js';
 
 // The fingerprint scheme before it hashed the identity piece by piece: the hash of the joined string. Stored
 // findings and baselines carry these values, so the two must agree on every input.
@@ -8,7 +8,30 @@ function joined(ruleId: string, file: string, job: string | null, anchor: string
   return hash53(`${ruleId}\0${file}\0${job ?? ''}\0${anchor}\0${occurrence}`);
 }
 
+// cyrb53 as first written: one pass over the string and the 53-bit result through Number#toString(16).
+function cyrb53(text: string): string {
+  let a = 0xdeadbeef;
+  let b = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    a = Math.imul(a ^ ch, 2654435761);
+    b = Math.imul(b ^ ch, 1597334677);
+  }
+  a = Math.imul(a ^ (a >>> 16), 2246822507) ^ Math.imul(b ^ (b >>> 13), 3266489909);
+  b = Math.imul(b ^ (b >>> 16), 2246822507) ^ Math.imul(a ^ (a >>> 13), 3266489909);
+  return (4294967296 * (2097151 & b) + (a >>> 0)).toString(16).padStart(14, '0');
+}
+
 describe('hash53', () => {
+  it('agrees with the plain cyrb53 on any input (its hex digits written out one by one)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => {
+        expect(hash53(text)).toBe(cyrb53(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('gives the published cyrb53 values (14 hex digits)', () => {
     // Reference values of cyrb53 (seed 0) for these inputs, as 53-bit numbers in hex.
     expect(hash53('')).toBe((3338908027751811).toString(16).padStart(14, '0'));
@@ -56,5 +79,22 @@ describe('findingFingerprint', () => {
     hash53('something else entirely');
     findingFingerprint('other', 'file', null, 'a much longer anchor than before', 12);
     expect(findingFingerprint('r', 'f', 'j', 'anchor', 0)).toBe(first);
+  });
+});
+
+describe('nodeAnchor', () => {
+  const collapsed = (text: string, start: number, end: number) => text.slice(start, Math.min(Math.max(end, start + 1), start + 120)).replace(/\s+/g, ' ').trim();
+
+  it('is the first 120 characters with white space collapsed and trimmed, whatever the white space', () => {
+    const spaces = [' ', '  ', '\t', '\n', '\r\n', '\u00a0', '\u2028', '\u3000', '\ufeff', '\u0085', '\u0001'];
+    const text = fc.array(fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom(...spaces)), { maxLength: 40 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(text, fc.nat(50), fc.nat(200), (t, start, length) => {
+        expect(nodeAnchor(t, start, start + length)).toBe(collapsed(t, start, start + length));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(nodeAnchor('uses: actions/checkout@v4', 6, 25)).toBe('actions/checkout@v4');
+    expect(nodeAnchor('run: |\n  echo  hi\n', 5, 19)).toBe('| echo hi');
   });
 });

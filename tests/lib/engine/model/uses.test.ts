@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseUses, type UsesRef } from '../../../../lib/engine/model/uses.js';
 
@@ -26,10 +27,54 @@ describe('UsesRef.slug', () => {
     expect(repository('ÄCME/Tool@v1').slug).toBe('äcme/tool');
   });
 
-  it('is absent from local, docker and invalid references', () => {
-    expect(parseUses('./a')).not.toHaveProperty('slug');
-    expect(parseUses('docker://alpine:3.20')).not.toHaveProperty('slug');
-    expect(parseUses('checkout@v4')).not.toHaveProperty('slug');
+  it('is not set on local, docker and invalid references', () => {
+    const slug = (ref: UsesRef) => (ref as { slug?: string }).slug;
+    expect(slug(parseUses('./a'))).toBeUndefined();
+    expect(slug(parseUses('docker://alpine:3.20'))).toBeUndefined();
+    expect(slug(parseUses('checkout@v4'))).toBeUndefined();
+  });
+});
+
+// parseUses as first written (split on `/`, one object literal per kind), for the comparison below.
+function reference(text: string): Record<string, unknown> {
+  const value = text.trim();
+  const self = /^\$\/([^@]*)(?:@.*)?$/.exec(value);
+  if (self !== null) return { kind: 'local', path: `./${self[1] ?? ''}`, self: true };
+  if (value.startsWith('./') || value.startsWith('../') || value === '.') return { kind: 'local', path: value };
+  if (value.startsWith('docker://')) return { kind: 'docker', image: value.slice('docker://'.length) };
+  const at = value.lastIndexOf('@');
+  if (at <= 0) return { kind: 'invalid', text: value };
+  const target = value.slice(0, at);
+  const ref = value.slice(at + 1);
+  const parts = target.split('/');
+  const owner = parts[0] ?? '';
+  const repo = parts[1] ?? '';
+  if (owner === '' || repo === '' || ref === '') return { kind: 'invalid', text: value };
+  const path = parts.slice(2).join('/');
+  const isWorkflow = /(^|\/)\.github\/workflows\/[^/]+\.ya?ml$/.test(path);
+  return { kind: 'repository', owner, repo, path, ref, isWorkflow, slug: `${owner}/${repo}`.toLowerCase() };
+}
+
+/** The fields that are set (the others are undefined: every reference has every kind's fields). */
+function setFields(ref: UsesRef): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(ref).filter(([, v]) => v !== undefined));
+}
+
+describe('parseUses, one shape for every kind', () => {
+  it('gives every reference the same fields, in the same order', () => {
+    const keys = Object.keys(parseUses('actions/checkout@v4'));
+    for (const text of ['./a', '$/a@main', 'docker://alpine', 'checkout@v4', 'o/r/.github/workflows/x.yml@v1']) expect(Object.keys(parseUses(text))).toEqual(keys);
+  });
+
+  it('sets the same fields to the same values as splitting on slashes', () => {
+    const part = fc.constantFrom('', 'a', 'Org', '.', '..', '.github', 'workflows', 'ci.yml', 'x@y', ' ', '$', 'docker:');
+    const text = fc.array(fc.oneof(part, fc.constantFrom('/', '@', '//', './', '$/', 'docker://')), { maxLength: 10 }).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(fc.oneof(text, fc.string()), (t) => {
+        expect(setFields(parseUses(t))).toEqual(reference(t));
+      }),
+      { numRuns: 5000 },
+    );
   });
 });
 

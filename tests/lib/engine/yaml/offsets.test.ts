@@ -33,6 +33,10 @@ describe('valueOffsetToSource', () => {
 
   it('honours an explicit indentation indicator', () => {
     expect(mapped('run: |2\n    x\n  y\n', 'y')).toEqual(['3:3:y']);
+    // The indicator after or before the chomping indicator, and in a folded header too.
+    expect(mapped('run: |-2\n    x\n  y\n', 'y')).toEqual(['3:3:y']);
+    expect(mapped('run: |+2\n    x\n  y\n', 'y')).toEqual(['3:3:y']);
+    expect(mapped('run: |2-\n    x\n  y\n', 'y')).toEqual(['3:3:y']);
   });
 
   it('maps plain and quoted scalars', () => {

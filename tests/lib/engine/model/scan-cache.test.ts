@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { ScanCache, resetScanCaches } from '../../../../lib/engine/model/scan-cache.js';
+import { scanRepository } from '../../../../lib/engine/scan.js';
+
+describe('ScanCache', () => {
+  it('is a memo by object identity until the caches are reset', () => {
+    const cache = new ScanCache<object, number>();
+    const a = {};
+    const b = {};
+    expect(cache.set(a, 1)).toBe(cache);
+    expect(cache.get(a)).toBe(1);
+    expect(cache.has(a)).toBe(true);
+    expect(cache.has(b)).toBe(false);
+    expect(cache.get(b)).toBeUndefined();
+    resetScanCaches();
+    expect(cache.has(a)).toBe(false);
+    expect(cache.get(a)).toBeUndefined();
+  });
+
+  it('is emptied when a scan ends', () => {
+    const cache = new ScanCache<object, string>();
+    const key = {};
+    cache.set(key, 'kept until the scan ends');
+    scanRepository([{ path: '.github/workflows/ci.yml', text: 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo hi\n' }]);
+    expect(cache.has(key)).toBe(false);
+  });
+});
