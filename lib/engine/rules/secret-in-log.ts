@@ -238,7 +238,7 @@ export default defineWorkflowRule({
       }
     };
 
-    const checkPipeline = (step: Step, run: YScalar, script: string, env: Variables, commands: ScriptSpan[], body: ScriptSpan[]) => {
+    const checkPipeline = (step: Step, run: YScalar, script: string, env: Variables, commands: readonly ScriptSpan[], body: readonly ScriptSpan[]) => {
       const producer = commands[0];
       const last = commands[commands.length - 1];
       if (producer === undefined || last === undefined) return;
