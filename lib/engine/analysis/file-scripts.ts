@@ -84,11 +84,37 @@ function hashOf(word: string): number {
   return h;
 }
 
-const BY_HASH = new Map<number, number>();
+/**
+ * The trigger words by hash, in an open-addressing table: most words of a script are not trigger words, and
+ * telling so costs one or two typed-array reads (a Map lookup per word was most of the pass).
+ */
+const TABLE_BITS = 8;
+const TABLE_MASK = (1 << TABLE_BITS) - 1;
+const TABLE_HASH = new Int32Array(1 << TABLE_BITS);
+/** The word id in each slot, or -1 for an empty slot. */
+const TABLE_ID = new Int16Array(1 << TABLE_BITS).fill(-1);
+
+/** A slot from the hash's high bits (Fibonacci hashing: the low bits mostly reflect the last character). */
+function slotOf(hash: number): number {
+  return Math.imul(hash, 0x9e3779b1) >>> (32 - TABLE_BITS);
+}
+
+/** The id of the trigger word with this hash, or -1. */
+function idOfHash(hash: number): number {
+  for (let slot = slotOf(hash); ; slot = (slot + 1) & TABLE_MASK) {
+    const id = TABLE_ID[slot] as number;
+    if (id === -1 || TABLE_HASH[slot] === hash) return id;
+  }
+}
+
 for (const [i, word] of SCRIPT_WORDS.entries()) {
   const h = hashOf(word);
-  if (BY_HASH.has(h)) throw new Error(`trigger words ${word} and ${SCRIPT_WORDS[BY_HASH.get(h) ?? 0]} collide`);
-  BY_HASH.set(h, i);
+  const other = idOfHash(h);
+  if (other !== -1) throw new Error(`trigger words ${word} and ${SCRIPT_WORDS[other]} collide`);
+  let slot = slotOf(h);
+  while (TABLE_ID[slot] !== -1) slot = (slot + 1) & TABLE_MASK;
+  TABLE_HASH[slot] = h;
+  TABLE_ID[slot] = i;
 }
 if (SLOTS > 3) throw new Error('too many trigger words for three mask slots');
 
@@ -111,8 +137,8 @@ function isTransparent(code: number): boolean {
  * closure per call).
  */
 function confirm(text: string, hash: number, end: number, length: number, joined: boolean): number {
-  const id = BY_HASH.get(hash);
-  if (id === undefined) return -1;
+  const id = idOfHash(hash);
+  if (id === -1) return -1;
   const word = SCRIPT_WORDS[id] ?? '';
   if (word.length !== length) return -1;
   let k = word.length - 1;
