@@ -96,6 +96,8 @@ interface PrintedSecret {
 /** Secrets whose value a command's own text carries: `${{ secrets.X }}`, or a variable holding one. */
 function secretsIn(command: ScriptSpan, script: string, variables: Variables, shell = true): PrintedSecret[] {
   const text = command.text;
+  // Most printed lines (`echo "Building..."`) carry neither: skip the expression and variable scans for them.
+  if (!text.includes('${{') && !namesAnyVariable(text, variables)) return [];
   // In a shell, `$(...)` and backticks run a command whose output is printed, not their text.
   const hidden = shell ? substitutionRanges(text) : [];
   // Continuation lines are joined in `command.text`, so positions are found again in the script.
@@ -125,6 +127,12 @@ function secretsIn(command: ScriptSpan, script: string, variables: Variables, sh
     });
   }
   return result.sort((a, b) => a.scriptOffset - b.scriptOffset);
+}
+
+/** True when `text` contains the name of some variable of `variables` (a necessary condition of reading it). */
+function namesAnyVariable(text: string, variables: Variables): boolean {
+  for (const name of variables.keys()) if (text.includes(name)) return true;
+  return false;
 }
 
 /** `printenv NAME` prints the variables it names. */
