@@ -118,12 +118,17 @@ for (const [i, word] of SCRIPT_WORDS.entries()) {
 }
 if (SLOTS > 3) throw new Error('too many trigger words for three mask slots');
 
+/** The lower-case code of each ASCII word character, 0 for the other characters (a table: one read per character). */
+const WORD_CODES = new Uint8Array(128);
+for (let code = 0; code < 128; code++) {
+  if (code >= 97 && code <= 122) WORD_CODES[code] = code;
+  else if (code >= 65 && code <= 90) WORD_CODES[code] = code + 32;
+  else if ((code >= 48 && code <= 57) || code === 95) WORD_CODES[code] = code;
+}
+
 /** 0 for other characters, else the lower-case code of a word character. */
 function wordCode(code: number): number {
-  if (code >= 97 && code <= 122) return code;
-  if (code >= 65 && code <= 90) return code + 32;
-  if ((code >= 48 && code <= 57) || code === 95) return code;
-  return 0;
+  return code < 128 ? (WORD_CODES[code] as number) : 0;
 }
 
 /** Quotes and backslashes: the shell drops them from words (`c"ur"l`, `c\url`). */
@@ -151,6 +156,39 @@ function confirm(text: string, hash: number, end: number, length: number, joined
   return k >= 0 ? -1 : id;
 }
 
+/** The bit of word `id` in mask slot `slot` (0 for -1, no word, and for the other slots' words). */
+function bitOf(id: number, slot: number): number {
+  const bit = id - slot * BITS;
+  return id !== -1 && bit >= 0 && bit < BITS ? 1 << bit : 0;
+}
+
+/**
+ * The joined word (quotes and backslashes dropped) of the run of word characters, quotes and backslashes
+ * around `at` (a quote or backslash right after a word character): its trigger word id, else -1. Only runs
+ * that drop a character inside or after a word differ from the words as written, and those are rare, so they
+ * are read here on their own instead of hashing every word twice.
+ */
+function joinedWord(text: string, at: number): { id: number; end: number } {
+  let start = at;
+  while (start > 0) {
+    const code = text.charCodeAt(start - 1);
+    if (wordCode(code) === 0 && !isTransparent(code)) break;
+    start--;
+  }
+  let hash = 0;
+  let length = 0;
+  let end = start;
+  for (; end < text.length; end++) {
+    const code = text.charCodeAt(end);
+    const lower = wordCode(code);
+    if (lower !== 0) {
+      if (length <= MAX_WORD) hash = (Math.imul(hash, 31) + lower) | 0;
+      length++;
+    } else if (!isTransparent(code)) break;
+  }
+  return { id: length <= MAX_WORD ? confirm(text, hash, end, length, true) : -1, end };
+}
+
 /**
  * The trigger words of a text, read as written and with quotes and backslashes dropped. Linear: one pass,
  * no allocation per word; a hash hit is confirmed against the text (lower-cased).
@@ -159,45 +197,33 @@ export function scriptWords(text: string): WordMask {
   let a = 0;
   let b = 0;
   let c = 0;
-  // The word as written, and the word with quotes and backslashes dropped.
-  let plainHash = 0;
-  let plainLength = 0;
-  let joinedHash = 0;
-  let joinedLength = 0;
-  let joinedHasGap = false;
+  // The word as written so far.
+  let hash = 0;
+  let wordLength = 0;
+  // Where the last joined run read by `joinedWord` ended: its later quotes are not read again.
+  let joinedEnd = 0;
   const length = text.length;
   for (let i = 0; i <= length; i++) {
     const code = i < length ? text.charCodeAt(i) : 0;
     const lower = wordCode(code);
     if (lower !== 0) {
-      if (plainLength <= MAX_WORD) plainHash = (Math.imul(plainHash, 31) + lower) | 0;
-      plainLength++;
-      if (joinedLength <= MAX_WORD) joinedHash = (Math.imul(joinedHash, 31) + lower) | 0;
-      joinedLength++;
+      if (wordLength <= MAX_WORD) hash = (Math.imul(hash, 31) + lower) | 0;
+      wordLength++;
       continue;
     }
-    const plain = plainLength > 0 && plainLength <= MAX_WORD ? confirm(text, plainHash, i, plainLength, false) : -1;
-    plainHash = 0;
-    plainLength = 0;
-    let joined = -1;
-    if (i < length && isTransparent(code)) {
-      if (joinedLength > 0) joinedHasGap = true;
-    } else {
-      // Only a word that spanned a dropped character differs from the plain words already counted.
-      if (joinedHasGap && joinedLength > 0 && joinedLength <= MAX_WORD) joined = confirm(text, joinedHash, i, joinedLength, true);
-      joinedHash = 0;
-      joinedLength = 0;
-      joinedHasGap = false;
-    }
-    if (plain !== -1) {
-      if (plain < BITS) a |= 1 << plain;
-      else if (plain < 2 * BITS) b |= 1 << (plain - BITS);
-      else c |= 1 << (plain - 2 * BITS);
-    }
-    if (joined !== -1) {
-      if (joined < BITS) a |= 1 << joined;
-      else if (joined < 2 * BITS) b |= 1 << (joined - BITS);
-      else c |= 1 << (joined - 2 * BITS);
+    if (wordLength === 0) continue;
+    const plain = wordLength <= MAX_WORD ? confirm(text, hash, i, wordLength, false) : -1;
+    a |= bitOf(plain, 0);
+    b |= bitOf(plain, 1);
+    c |= bitOf(plain, 2);
+    hash = 0;
+    wordLength = 0;
+    if (i < length && i >= joinedEnd && isTransparent(code)) {
+      const joined = joinedWord(text, i);
+      joinedEnd = joined.end;
+      a |= bitOf(joined.id, 0);
+      b |= bitOf(joined.id, 1);
+      c |= bitOf(joined.id, 2);
     }
   }
   return { a, b, c };
