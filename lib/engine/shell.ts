@@ -155,6 +155,10 @@ function endPipeline(result: Pipeline[], commands: ScriptSpan[]): ScriptSpan[] {
   return [];
 }
 
+/** The ASCII characters `splitPipelines` acts on outside quotes; it steps over every other one. */
+const PIPELINE_SYNTAX = new Uint8Array(128);
+for (const c of '\\"\'`()$#|&;') PIPELINE_SYNTAX[c.charCodeAt(0)] = 1;
+
 function splitPipelines(line: ScriptSpan): Pipeline[] {
   const result: Pipeline[] = [];
   let commands: ScriptSpan[] = [];
@@ -172,6 +176,7 @@ function splitPipelines(line: ScriptSpan): Pipeline[] {
       else if (c === quote) quote = 0;
       continue;
     }
+    if (c < 128 && PIPELINE_SYNTAX[c] === 0) continue;
     if (c === BACKSLASH) {
       i++;
       continue;
