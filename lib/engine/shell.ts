@@ -140,28 +140,41 @@ export function pipelines(line: ScriptSpan): readonly Pipeline[] {
   return line instanceof LogicalLine ? line.pipelines() : splitPipelines(line);
 }
 
-/** Adds `text[start, end)` (trimmed, when not blank) to `commands`. A plain function: no closure per line. */
-function pushCommand(commands: ScriptSpan[], line: ScriptSpan, start: number, end: number): void {
+/*
+ * Most lines are one pipeline of one command, so the lists start as literals of one element (null until
+ * then): an empty `[]` would get room for 17 elements at its first push.
+ */
+
+/** `commands` with `text[start, end)` (trimmed, when not blank) added. A plain function: no closure per line. */
+function withCommand(commands: ScriptSpan[] | null, line: ScriptSpan, start: number, end: number): ScriptSpan[] | null {
   const text = line.text;
   const first = trimStartIndex(text, start, end);
-  if (first === end) return;
-  commands.push({ text: text.slice(first, trimEndIndex(text, first, end)), offset: line.offset + first });
+  if (first === end) return commands;
+  const command = { text: text.slice(first, trimEndIndex(text, first, end)), offset: line.offset + first };
+  if (commands === null) return [command];
+  commands.push(command);
+  return commands;
 }
 
-/** Ends a pipeline: moves its commands, if any, to `result` and returns the next pipeline's (empty) list. */
-function endPipeline(result: Pipeline[], commands: ScriptSpan[]): ScriptSpan[] {
-  if (commands.length === 0) return commands;
-  result.push({ commands, offset: (commands[0] as ScriptSpan).offset });
-  return [];
+/** `result` with the pipeline of `commands` added, if it has any. */
+function withPipeline(result: Pipeline[] | null, commands: ScriptSpan[] | null): Pipeline[] | null {
+  if (commands === null) return result;
+  const pipeline = { commands, offset: (commands[0] as ScriptSpan).offset };
+  if (result === null) return [pipeline];
+  result.push(pipeline);
+  return result;
 }
+
+/** The pipelines of a blank line (shared: results are read-only). */
+const NO_PIPELINES: readonly Pipeline[] = [];
 
 /** The ASCII characters `splitPipelines` acts on outside quotes; it steps over every other one. */
 const PIPELINE_SYNTAX = new Uint8Array(128);
 for (const c of '\\"\'`()$#|&;') PIPELINE_SYNTAX[c.charCodeAt(0)] = 1;
 
-function splitPipelines(line: ScriptSpan): Pipeline[] {
-  const result: Pipeline[] = [];
-  let commands: ScriptSpan[] = [];
+function splitPipelines(line: ScriptSpan): readonly Pipeline[] {
+  let result: Pipeline[] | null = null;
+  let commands: ScriptSpan[] | null = null;
   let start = 0;
   let quote = 0;
   let depth = 0;
@@ -196,35 +209,34 @@ function splitPipelines(line: ScriptSpan): Pipeline[] {
     }
     if (depth > 0) continue;
     if (c === HASH && (i === 0 || isSpace(text.charCodeAt(i - 1)))) {
-      pushCommand(commands, line, start, i);
-      commands = endPipeline(result, commands);
+      commands = withCommand(commands, line, start, i);
       start = length;
       break;
     }
     if (c === 0x7c /* | */) {
-      pushCommand(commands, line, start, i);
+      commands = withCommand(commands, line, start, i);
       if (i < last && text.charCodeAt(i + 1) === 0x7c) {
-        commands = endPipeline(result, commands);
+        result = withPipeline(result, commands);
+        commands = null;
         i++;
       }
       start = i + 1;
     } else if (c === 0x26 /* & */ && i < last && text.charCodeAt(i + 1) === 0x26) {
-      pushCommand(commands, line, start, i);
-      commands = endPipeline(result, commands);
+      result = withPipeline(result, withCommand(commands, line, start, i));
+      commands = null;
       i++;
       start = i + 1;
     } else if (
       c === 0x3b /* ; */ ||
       (c === 0x26 && (i === last || text.charCodeAt(i + 1) !== 0x3e /* > */) && (i === 0 || text.charCodeAt(i - 1) !== 0x3e))
     ) {
-      pushCommand(commands, line, start, i);
-      commands = endPipeline(result, commands);
+      result = withPipeline(result, withCommand(commands, line, start, i));
+      commands = null;
       start = i + 1;
     }
   }
-  if (start < length) pushCommand(commands, line, start, length);
-  endPipeline(result, commands);
-  return result;
+  if (start < length) commands = withCommand(commands, line, start, length);
+  return withPipeline(result, commands) ?? NO_PIPELINES;
 }
 
 /** Every pipeline of a script. */

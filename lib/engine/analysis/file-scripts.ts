@@ -162,31 +162,36 @@ function bitOf(id: number, slot: number): number {
   return id !== -1 && bit >= 0 && bit < BITS ? 1 << bit : 0;
 }
 
+/** A word character, quote or backslash: the characters of a joined run. */
+function inJoinedRun(code: number): boolean {
+  return wordCode(code) !== 0 || isTransparent(code);
+}
+
+/** Where the joined run around `at` ends: the first character after it that is no word character, quote or backslash. */
+function joinedRunEnd(text: string, at: number): number {
+  let end = at;
+  while (end < text.length && inJoinedRun(text.charCodeAt(end))) end++;
+  return end;
+}
+
 /**
- * The joined word (quotes and backslashes dropped) of the run of word characters, quotes and backslashes
- * around `at` (a quote or backslash right after a word character): its trigger word id, else -1. Only runs
- * that drop a character inside or after a word differ from the words as written, and those are rare, so they
- * are read here on their own instead of hashing every word twice.
+ * The joined word (quotes and backslashes dropped) of the run ending at `end` that contains `at` (a quote or
+ * backslash right after a word character): its trigger word id, else -1. Only runs that drop a character inside
+ * or after a word differ from the words as written, and those are rare, so they are read here on their own
+ * instead of hashing every word twice.
  */
-function joinedWord(text: string, at: number): { id: number; end: number } {
+function joinedWord(text: string, at: number, end: number): number {
   let start = at;
-  while (start > 0) {
-    const code = text.charCodeAt(start - 1);
-    if (wordCode(code) === 0 && !isTransparent(code)) break;
-    start--;
-  }
+  while (start > 0 && inJoinedRun(text.charCodeAt(start - 1))) start--;
   let hash = 0;
   let length = 0;
-  let end = start;
-  for (; end < text.length; end++) {
-    const code = text.charCodeAt(end);
-    const lower = wordCode(code);
-    if (lower !== 0) {
-      if (length <= MAX_WORD) hash = (Math.imul(hash, 31) + lower) | 0;
-      length++;
-    } else if (!isTransparent(code)) break;
+  for (let i = start; i < end; i++) {
+    const lower = wordCode(text.charCodeAt(i));
+    if (lower === 0) continue;
+    if (length <= MAX_WORD) hash = (Math.imul(hash, 31) + lower) | 0;
+    length++;
   }
-  return { id: length <= MAX_WORD ? confirm(text, hash, end, length, true) : -1, end };
+  return length <= MAX_WORD ? confirm(text, hash, end, length, true) : -1;
 }
 
 /**
@@ -219,11 +224,11 @@ export function scriptWords(text: string): WordMask {
     hash = 0;
     wordLength = 0;
     if (i < length && i >= joinedEnd && isTransparent(code)) {
-      const joined = joinedWord(text, i);
-      joinedEnd = joined.end;
-      a |= bitOf(joined.id, 0);
-      b |= bitOf(joined.id, 1);
-      c |= bitOf(joined.id, 2);
+      joinedEnd = joinedRunEnd(text, i);
+      const joined = joinedWord(text, i, joinedEnd);
+      a |= bitOf(joined, 0);
+      b |= bitOf(joined, 1);
+      c |= bitOf(joined, 2);
     }
   }
   return { a, b, c };
