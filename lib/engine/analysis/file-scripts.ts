@@ -174,6 +174,12 @@ function joinedRunEnd(text: string, at: number): number {
   return end;
 }
 
+/** True when `text[start, end)` holds a word character. */
+function hasWordCharacter(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (wordCode(text.charCodeAt(i)) !== 0) return true;
+  return false;
+}
+
 /**
  * The joined word (quotes and backslashes dropped) of the run ending at `end` that contains `at` (a quote or
  * backslash right after a word character): its trigger word id, else -1. Only runs that drop a character inside
@@ -225,10 +231,13 @@ export function scriptWords(text: string): WordMask {
     wordLength = 0;
     if (i < length && i >= joinedEnd && isTransparent(code)) {
       joinedEnd = joinedRunEnd(text, i);
-      const joined = joinedWord(text, i, joinedEnd);
-      a |= bitOf(joined, 0);
-      b |= bitOf(joined, 1);
-      c |= bitOf(joined, 2);
+      // Only quotes after the word (`"$VAR"`, the common case): the joined word is the word as written.
+      if (hasWordCharacter(text, i, joinedEnd)) {
+        const joined = joinedWord(text, i, joinedEnd);
+        a |= bitOf(joined, 0);
+        b |= bitOf(joined, 1);
+        c |= bitOf(joined, 2);
+      }
     }
   }
   return { a, b, c };
