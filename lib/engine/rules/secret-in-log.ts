@@ -157,6 +157,8 @@ const SUBSTITUTION = /^"?\$\((.*)\)"?$/;
  * (`R=$(curl -H "Authorization: $TOKEN" ...)`) is not a secret.
  */
 function trackDerived(line: ScriptSpan, script: string, env: Variables): void {
+  // Most lines assign nothing: no regular expression for them.
+  if (!line.text.includes('=')) return;
   const assignment = ASSIGNMENT.exec(line.text);
   const name = assignment?.[1];
   const value = assignment?.[2]?.trim();
@@ -234,7 +236,7 @@ export default defineWorkflowRule({
       for (let i = 0; i < lines.length; i++) {
         const line = lines[i] as ScriptSpan;
         trackDerived(line, script, env);
-        const heredoc = HEREDOC.exec(line.text);
+        const heredoc = line.text.includes('<<') ? HEREDOC.exec(line.text) : null;
         let body: ScriptSpan[] = [];
         if (heredoc !== null) {
           const delimiter = heredoc[2];
