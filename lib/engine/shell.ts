@@ -3,8 +3,8 @@
  * script into logical lines, pipelines and commands well enough for pattern rules, keeps offsets so
  * findings point at the right place, and never throws.
  *
- * Many rules read the same scripts, so every function here is memoised and returns frozen results:
- * a script is split once per scan, not once per rule. The engine empties the memos when a scan ends
+ * Many rules read the same scripts, so every function here is memoised and returns shared, read-only
+ * results: a script is split once per scan, not once per rule. The engine empties the memos when a scan ends
  * (`clearShellCaches`), so a long run over many repositories does not keep every script it saw.
  */
 
@@ -34,185 +34,266 @@ function isSpace(code: number): boolean {
   return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d || code === 0x0b || code === 0x0c;
 }
 
+/** The characters `String.prototype.trim` removes (JavaScript white space and line terminators). */
+function isTrimmed(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 ||
+    code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff
+  );
+}
+
+/** The first index of `text[start, end)` that `trim` keeps, or `end`. */
+function trimStartIndex(text: string, start: number, end: number): number {
+  while (start < end && isTrimmed(text.charCodeAt(start))) start++;
+  return start;
+}
+
+/** One past the last index of `text[start, end)` that `trim` keeps, or `start`. */
+function trimEndIndex(text: string, start: number, end: number): number {
+  while (end > start && isTrimmed(text.charCodeAt(end - 1))) end--;
+  return end;
+}
+
+const CARRIAGE_RETURN = 0x0d;
+const BACKSLASH = 0x5c;
+const HASH = 0x23;
+const DOUBLE_QUOTE = 0x22;
+const SINGLE_QUOTE = 0x27;
+const BACKTICK = 0x60;
+
+/**
+ * Results are shared by every rule that reads the same script, so callers must not change them (the types
+ * are read-only; nothing is frozen at run time, which would cost a transition per object).
+ */
 export interface ScriptSpan {
-  text: string;
+  readonly text: string;
   /** Offset of `text` in the script. */
-  offset: number;
+  readonly offset: number;
 }
 
 export interface Pipeline {
   /** The commands of `a | b | c`, in order. */
-  commands: ScriptSpan[];
-  offset: number;
+  readonly commands: readonly ScriptSpan[];
+  readonly offset: number;
+}
+
+/** A logical line of a script (from `logicalLines`): it keeps its own pipelines once they are split. */
+class LogicalLine implements ScriptSpan {
+  #pipelines: readonly Pipeline[] | undefined;
+  constructor(
+    public text: string,
+    readonly offset: number,
+  ) {}
+
+  pipelines(): readonly Pipeline[] {
+    return (this.#pipelines ??= splitPipelines(this));
+  }
 }
 
 /** Lines with backslash continuations joined; blank lines and whole-line `#` comments dropped. */
 export const logicalLines: (script: string) => readonly ScriptSpan[] = memo(splitLogicalLines);
 
 function splitLogicalLines(script: string): readonly ScriptSpan[] {
-  const lines: ScriptSpan[] = [];
-  let pending: ScriptSpan | null = null;
-  let offset = 0;
-  for (const raw of script.split('\n')) {
-    const lineOffset = offset;
-    offset += raw.length + 1;
-    const line = raw.replace(/\r$/, '');
-    const continued = /(^|[^\\])\\$/.test(line);
-    const body = continued ? line.slice(0, -1) : line;
+  const lines: LogicalLine[] = [];
+  let pending: LogicalLine | null = null;
+  const length = script.length;
+  // One physical line per turn, `script[start, end)`; a script ending in a newline has a last, empty line.
+  for (let start = 0; start <= length; ) {
+    let end = script.indexOf('\n', start);
+    if (end === -1) end = length;
+    const next = end + 1;
+    if (end > start && script.charCodeAt(end - 1) === CARRIAGE_RETURN) end--;
+    // A trailing backslash continues the line, unless it is itself escaped (`\\`).
+    const continued =
+      end > start && script.charCodeAt(end - 1) === BACKSLASH && (end - 1 === start || script.charCodeAt(end - 2) !== BACKSLASH);
+    const bodyEnd = continued ? end - 1 : end;
     if (pending === null) {
-      if (!continued && (line.trim() === '' || line.trimStart().startsWith('#'))) continue;
-      pending = { text: body, offset: lineOffset };
+      if (!continued) {
+        const first = trimStartIndex(script, start, end);
+        if (first === end || script.charCodeAt(first) === HASH) {
+          start = next;
+          continue;
+        }
+      }
+      pending = new LogicalLine(script.slice(start, bodyEnd), start);
     } else {
-      pending.text += ` ${body.trimStart()}`;
+      pending.text += ` ${script.slice(trimStartIndex(script, start, bodyEnd), bodyEnd)}`;
     }
     if (!continued) {
       lines.push(pending);
       pending = null;
     }
+    start = next;
   }
   if (pending !== null) lines.push(pending);
-  for (const line of lines) Object.freeze(line);
-  return Object.freeze(lines);
+  return lines;
 }
-
-const pipelineCache = new WeakMap<ScriptSpan, readonly Pipeline[]>();
 
 /**
  * Splits a logical line into pipelines at unquoted `;`, `&&`, `||` and `&`, and each pipeline into
- * commands at unquoted `|`. A trailing unquoted `#` comment is dropped.
+ * commands at unquoted `|`. A trailing unquoted `#` comment is dropped. A line from `logicalLines` is split
+ * once per scan; any other span is split on every call.
  */
 export function pipelines(line: ScriptSpan): readonly Pipeline[] {
-  const hit = pipelineCache.get(line);
-  if (hit !== undefined) return hit;
-  const result = splitPipelines(line);
-  for (const pipeline of result) {
-    for (const command of pipeline.commands) Object.freeze(command);
-    Object.freeze(pipeline.commands);
-    Object.freeze(pipeline);
-  }
-  Object.freeze(result);
-  // Only frozen lines (from logicalLines) are stable enough to cache by identity.
-  if (Object.isFrozen(line)) pipelineCache.set(line, result);
+  return line instanceof LogicalLine ? line.pipelines() : splitPipelines(line);
+}
+
+/*
+ * Most lines are one pipeline of one command, so the lists start as literals of one element (null until
+ * then): an empty `[]` would get room for 17 elements at its first push.
+ */
+
+/** `commands` with `text[start, end)` (trimmed, when not blank) added. A plain function: no closure per line. */
+function withCommand(commands: ScriptSpan[] | null, line: ScriptSpan, start: number, end: number): ScriptSpan[] | null {
+  const text = line.text;
+  const first = trimStartIndex(text, start, end);
+  if (first === end) return commands;
+  const command = { text: text.slice(first, trimEndIndex(text, first, end)), offset: line.offset + first };
+  if (commands === null) return [command];
+  commands.push(command);
+  return commands;
+}
+
+/** `result` with the pipeline of `commands` added, if it has any. */
+function withPipeline(result: Pipeline[] | null, commands: ScriptSpan[] | null): Pipeline[] | null {
+  if (commands === null) return result;
+  const pipeline = { commands, offset: (commands[0] as ScriptSpan).offset };
+  if (result === null) return [pipeline];
+  result.push(pipeline);
   return result;
 }
 
-/** Adds `text[start, end)` (trimmed, when not blank) to `commands`. A plain function: no closure per line. */
-function pushCommand(commands: ScriptSpan[], line: ScriptSpan, start: number, end: number): void {
-  const chunk = line.text.slice(start, end);
-  const lead = chunk.length - chunk.trimStart().length;
-  if (chunk.trim() !== '') commands.push({ text: chunk.trim(), offset: line.offset + start + lead });
-}
+/** The pipelines of a blank line (shared: results are read-only). */
+const NO_PIPELINES: readonly Pipeline[] = [];
 
-/** Ends a pipeline: moves its commands, if any, to `result` and returns the next pipeline's (empty) list. */
-function endPipeline(result: Pipeline[], commands: ScriptSpan[], line: ScriptSpan): ScriptSpan[] {
-  if (commands.length === 0) return commands;
-  result.push({ commands, offset: commands[0]?.offset ?? line.offset });
-  return [];
-}
+/** The ASCII characters `splitPipelines` acts on outside quotes; it steps over every other one. */
+const PIPELINE_SYNTAX = new Uint8Array(128);
+for (const c of '\\"\'`()$#|&;') PIPELINE_SYNTAX[c.charCodeAt(0)] = 1;
 
-function splitPipelines(line: ScriptSpan): Pipeline[] {
-  const result: Pipeline[] = [];
-  let commands: ScriptSpan[] = [];
+function splitPipelines(line: ScriptSpan): readonly Pipeline[] {
+  let result: Pipeline[] | null = null;
+  let commands: ScriptSpan[] | null = null;
   let start = 0;
-  let quote: string | null = null;
+  let quote = 0;
   let depth = 0;
   const text = line.text;
+  const length = text.length;
   // Neighbours are read only inside the string: an index past either end deoptimizes the loop ("out of bounds").
-  const last = text.length - 1;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quote !== null) {
-      if (c === '\\' && quote === '"') i++;
-      else if (c === quote) quote = null;
+  const last = length - 1;
+  for (let i = 0; i < length; i++) {
+    const c = text.charCodeAt(i);
+    if (quote !== 0) {
+      if (c === BACKSLASH && quote === DOUBLE_QUOTE) i++;
+      else if (c === quote) quote = 0;
       continue;
     }
-    if (c === '\\') {
+    if (c < 128 && PIPELINE_SYNTAX[c] === 0) continue;
+    if (c === BACKSLASH) {
       i++;
       continue;
     }
-    if (c === '"' || c === "'" || c === '`') {
+    if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE || c === BACKTICK) {
       quote = c;
       continue;
     }
-    if (c === '(' || (c === '$' && i < last && text[i + 1] === '(')) {
-      if (c === '$') i++;
+    if (c === 0x28 /* ( */ || (c === 0x24 /* $ */ && i < last && text.charCodeAt(i + 1) === 0x28)) {
+      if (c === 0x24) i++;
       depth++;
       continue;
     }
-    if (c === ')') {
-      depth = Math.max(0, depth - 1);
+    if (c === 0x29 /* ) */) {
+      if (depth > 0) depth--;
       continue;
     }
     if (depth > 0) continue;
-    if (c === '#' && (i === 0 || isSpace(text.charCodeAt(i - 1)))) {
-      pushCommand(commands, line, start, i);
-      commands = endPipeline(result, commands, line);
-      start = text.length;
+    if (c === HASH && (i === 0 || isSpace(text.charCodeAt(i - 1)))) {
+      commands = withCommand(commands, line, start, i);
+      start = length;
       break;
     }
-    if (c === '|' && i < last && text[i + 1] === '|') {
-      pushCommand(commands, line, start, i);
-      commands = endPipeline(result, commands, line);
+    if (c === 0x7c /* | */) {
+      commands = withCommand(commands, line, start, i);
+      if (i < last && text.charCodeAt(i + 1) === 0x7c) {
+        result = withPipeline(result, commands);
+        commands = null;
+        i++;
+      }
+      start = i + 1;
+    } else if (c === 0x26 /* & */ && i < last && text.charCodeAt(i + 1) === 0x26) {
+      result = withPipeline(result, withCommand(commands, line, start, i));
+      commands = null;
       i++;
       start = i + 1;
-    } else if (c === '|') {
-      pushCommand(commands, line, start, i);
-      start = i + 1;
-    } else if (c === '&' && i < last && text[i + 1] === '&') {
-      pushCommand(commands, line, start, i);
-      commands = endPipeline(result, commands, line);
-      i++;
-      start = i + 1;
-    } else if (c === ';' || (c === '&' && (i === last || text[i + 1] !== '>') && (i === 0 || text[i - 1] !== '>'))) {
-      pushCommand(commands, line, start, i);
-      commands = endPipeline(result, commands, line);
+    } else if (
+      c === 0x3b /* ; */ ||
+      (c === 0x26 && (i === last || text.charCodeAt(i + 1) !== 0x3e /* > */) && (i === 0 || text.charCodeAt(i - 1) !== 0x3e))
+    ) {
+      result = withPipeline(result, withCommand(commands, line, start, i));
+      commands = null;
       start = i + 1;
     }
   }
-  if (start < text.length) {
-    pushCommand(commands, line, start, text.length);
-    endPipeline(result, commands, line);
-  } else if (commands.length > 0) result.push({ commands, offset: commands[0]?.offset ?? line.offset });
-  return result;
+  if (start < length) commands = withCommand(commands, line, start, length);
+  return withPipeline(result, commands) ?? NO_PIPELINES;
 }
 
 /** Every pipeline of a script. */
-export const scriptPipelines: (script: string) => readonly Pipeline[] = memo((script: string) =>
-  Object.freeze(logicalLines(script).flatMap((line) => pipelines(line))),
-);
+export const scriptPipelines: (script: string) => readonly Pipeline[] = memo((script: string) => {
+  const result: Pipeline[] = [];
+  for (const line of logicalLines(script)) for (const pipeline of pipelines(line)) result.push(pipeline);
+  return result;
+});
 
 /** Shell words of a command, quotes removed (no expansion). */
-export const words: (command: string) => readonly string[] = memo((command: string) => Object.freeze(splitWords(command)));
+export const words: (command: string) => readonly string[] = memo(splitWords);
 
+/**
+ * Words are cut from the command in runs (`command.slice`): a word without quotes or backslashes is one
+ * slice; a quote or an escape ends a run and starts the next after it.
+ */
 function splitWords(command: string): string[] {
   const result: string[] = [];
+  // The current word's text before `run`, and where its pending run of literal characters starts.
   let current = '';
+  let run = 0;
   let inWord = false;
-  let quote: string | null = null;
-  for (let i = 0; i < command.length; i++) {
-    const c = command[i] ?? '';
-    if (quote !== null) {
-      if (c === quote) quote = null;
-      else if (c === '\\' && quote === '"' && i + 1 < command.length) current += command[++i];
-      else current += c;
+  let quote = 0;
+  const length = command.length;
+  for (let i = 0; i < length; i++) {
+    const c = command.charCodeAt(i);
+    if (quote !== 0) {
+      if (c === quote) {
+        current += command.slice(run, i);
+        quote = 0;
+        run = i + 1;
+      } else if (c === BACKSLASH && quote === DOUBLE_QUOTE && i + 1 < length) {
+        // `\x` in double quotes is `x`: drop the backslash, keep the next character whatever it is.
+        current += command.slice(run, i);
+        run = ++i;
+      }
       continue;
     }
-    if (c === '"' || c === "'") {
+    if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE) {
+      current += command.slice(run, i);
+      run = i + 1;
       quote = c;
       inWord = true;
-    } else if (isSpace(c.charCodeAt(0))) {
-      if (inWord) result.push(current);
+    } else if (isSpace(c)) {
+      if (inWord) result.push(current + command.slice(run, i));
       current = '';
+      run = i + 1;
       inWord = false;
-    } else if (c === '\\' && i + 1 < command.length) {
-      current += command[++i];
+    } else if (c === BACKSLASH && i + 1 < length) {
+      current += command.slice(run, i);
+      run = ++i;
       inWord = true;
     } else {
-      current += c;
       inWord = true;
     }
   }
-  if (inWord) result.push(current);
+  if (inWord) result.push(current + command.slice(run, length));
   return result;
 }
 
@@ -243,7 +324,8 @@ function findCommandName(command: string): string | null {
       if (/^\d+(\.\d+)?[smhd]?$/.test(list[i] ?? '')) i++;
       continue;
     }
-    return word.replace(/^.*\//, '');
+    // Most words have no directory: skip the regular expression (and its new string) for them.
+    return word.includes('/') ? word.replace(/^.*\//, '') : word;
   }
   return null;
 }

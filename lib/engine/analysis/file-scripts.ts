@@ -84,20 +84,51 @@ function hashOf(word: string): number {
   return h;
 }
 
-const BY_HASH = new Map<number, number>();
+/**
+ * The trigger words by hash, in an open-addressing table: most words of a script are not trigger words, and
+ * telling so costs one or two typed-array reads (a Map lookup per word was most of the pass).
+ */
+const TABLE_BITS = 8;
+const TABLE_MASK = (1 << TABLE_BITS) - 1;
+const TABLE_HASH = new Int32Array(1 << TABLE_BITS);
+/** The word id in each slot, or -1 for an empty slot. */
+const TABLE_ID = new Int16Array(1 << TABLE_BITS).fill(-1);
+
+/** A slot from the hash's high bits (Fibonacci hashing: the low bits mostly reflect the last character). */
+function slotOf(hash: number): number {
+  return Math.imul(hash, 0x9e3779b1) >>> (32 - TABLE_BITS);
+}
+
+/** The id of the trigger word with this hash, or -1. */
+function idOfHash(hash: number): number {
+  for (let slot = slotOf(hash); ; slot = (slot + 1) & TABLE_MASK) {
+    const id = TABLE_ID[slot] as number;
+    if (id === -1 || TABLE_HASH[slot] === hash) return id;
+  }
+}
+
 for (const [i, word] of SCRIPT_WORDS.entries()) {
   const h = hashOf(word);
-  if (BY_HASH.has(h)) throw new Error(`trigger words ${word} and ${SCRIPT_WORDS[BY_HASH.get(h) ?? 0]} collide`);
-  BY_HASH.set(h, i);
+  const other = idOfHash(h);
+  if (other !== -1) throw new Error(`trigger words ${word} and ${SCRIPT_WORDS[other]} collide`);
+  let slot = slotOf(h);
+  while (TABLE_ID[slot] !== -1) slot = (slot + 1) & TABLE_MASK;
+  TABLE_HASH[slot] = h;
+  TABLE_ID[slot] = i;
 }
 if (SLOTS > 3) throw new Error('too many trigger words for three mask slots');
 
+/** The lower-case code of each ASCII word character, 0 for the other characters (a table: one read per character). */
+const WORD_CODES = new Uint8Array(128);
+for (let code = 0; code < 128; code++) {
+  if (code >= 97 && code <= 122) WORD_CODES[code] = code;
+  else if (code >= 65 && code <= 90) WORD_CODES[code] = code + 32;
+  else if ((code >= 48 && code <= 57) || code === 95) WORD_CODES[code] = code;
+}
+
 /** 0 for other characters, else the lower-case code of a word character. */
 function wordCode(code: number): number {
-  if (code >= 97 && code <= 122) return code;
-  if (code >= 65 && code <= 90) return code + 32;
-  if ((code >= 48 && code <= 57) || code === 95) return code;
-  return 0;
+  return code < 128 ? (WORD_CODES[code] as number) : 0;
 }
 
 /** Quotes and backslashes: the shell drops them from words (`c"ur"l`, `c\url`). */
@@ -111,8 +142,8 @@ function isTransparent(code: number): boolean {
  * closure per call).
  */
 function confirm(text: string, hash: number, end: number, length: number, joined: boolean): number {
-  const id = BY_HASH.get(hash);
-  if (id === undefined) return -1;
+  const id = idOfHash(hash);
+  if (id === -1) return -1;
   const word = SCRIPT_WORDS[id] ?? '';
   if (word.length !== length) return -1;
   let k = word.length - 1;
@@ -125,6 +156,50 @@ function confirm(text: string, hash: number, end: number, length: number, joined
   return k >= 0 ? -1 : id;
 }
 
+/** The bit of word `id` in mask slot `slot` (0 for -1, no word, and for the other slots' words). */
+function bitOf(id: number, slot: number): number {
+  const bit = id - slot * BITS;
+  return id !== -1 && bit >= 0 && bit < BITS ? 1 << bit : 0;
+}
+
+/** A word character, quote or backslash: the characters of a joined run. */
+function inJoinedRun(code: number): boolean {
+  return wordCode(code) !== 0 || isTransparent(code);
+}
+
+/** Where the joined run around `at` ends: the first character after it that is no word character, quote or backslash. */
+function joinedRunEnd(text: string, at: number): number {
+  let end = at;
+  while (end < text.length && inJoinedRun(text.charCodeAt(end))) end++;
+  return end;
+}
+
+/** True when `text[start, end)` holds a word character. */
+function hasWordCharacter(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (wordCode(text.charCodeAt(i)) !== 0) return true;
+  return false;
+}
+
+/**
+ * The joined word (quotes and backslashes dropped) of the run ending at `end` that contains `at` (a quote or
+ * backslash right after a word character): its trigger word id, else -1. Only runs that drop a character inside
+ * or after a word differ from the words as written, and those are rare, so they are read here on their own
+ * instead of hashing every word twice.
+ */
+function joinedWord(text: string, at: number, end: number): number {
+  let start = at;
+  while (start > 0 && inJoinedRun(text.charCodeAt(start - 1))) start--;
+  let hash = 0;
+  let length = 0;
+  for (let i = start; i < end; i++) {
+    const lower = wordCode(text.charCodeAt(i));
+    if (lower === 0) continue;
+    if (length <= MAX_WORD) hash = (Math.imul(hash, 31) + lower) | 0;
+    length++;
+  }
+  return length <= MAX_WORD ? confirm(text, hash, end, length, true) : -1;
+}
+
 /**
  * The trigger words of a text, read as written and with quotes and backslashes dropped. Linear: one pass,
  * no allocation per word; a hash hit is confirmed against the text (lower-cased).
@@ -133,45 +208,36 @@ export function scriptWords(text: string): WordMask {
   let a = 0;
   let b = 0;
   let c = 0;
-  // The word as written, and the word with quotes and backslashes dropped.
-  let plainHash = 0;
-  let plainLength = 0;
-  let joinedHash = 0;
-  let joinedLength = 0;
-  let joinedHasGap = false;
+  // The word as written so far.
+  let hash = 0;
+  let wordLength = 0;
+  // Where the last joined run read by `joinedWord` ended: its later quotes are not read again.
+  let joinedEnd = 0;
   const length = text.length;
   for (let i = 0; i <= length; i++) {
     const code = i < length ? text.charCodeAt(i) : 0;
     const lower = wordCode(code);
     if (lower !== 0) {
-      if (plainLength <= MAX_WORD) plainHash = (Math.imul(plainHash, 31) + lower) | 0;
-      plainLength++;
-      if (joinedLength <= MAX_WORD) joinedHash = (Math.imul(joinedHash, 31) + lower) | 0;
-      joinedLength++;
+      if (wordLength <= MAX_WORD) hash = (Math.imul(hash, 31) + lower) | 0;
+      wordLength++;
       continue;
     }
-    const plain = plainLength > 0 && plainLength <= MAX_WORD ? confirm(text, plainHash, i, plainLength, false) : -1;
-    plainHash = 0;
-    plainLength = 0;
-    let joined = -1;
-    if (i < length && isTransparent(code)) {
-      if (joinedLength > 0) joinedHasGap = true;
-    } else {
-      // Only a word that spanned a dropped character differs from the plain words already counted.
-      if (joinedHasGap && joinedLength > 0 && joinedLength <= MAX_WORD) joined = confirm(text, joinedHash, i, joinedLength, true);
-      joinedHash = 0;
-      joinedLength = 0;
-      joinedHasGap = false;
-    }
-    if (plain !== -1) {
-      if (plain < BITS) a |= 1 << plain;
-      else if (plain < 2 * BITS) b |= 1 << (plain - BITS);
-      else c |= 1 << (plain - 2 * BITS);
-    }
-    if (joined !== -1) {
-      if (joined < BITS) a |= 1 << joined;
-      else if (joined < 2 * BITS) b |= 1 << (joined - BITS);
-      else c |= 1 << (joined - 2 * BITS);
+    if (wordLength === 0) continue;
+    const plain = wordLength <= MAX_WORD ? confirm(text, hash, i, wordLength, false) : -1;
+    a |= bitOf(plain, 0);
+    b |= bitOf(plain, 1);
+    c |= bitOf(plain, 2);
+    hash = 0;
+    wordLength = 0;
+    if (i < length && i >= joinedEnd && isTransparent(code)) {
+      joinedEnd = joinedRunEnd(text, i);
+      // Only quotes after the word (`"$VAR"`, the common case): the joined word is the word as written.
+      if (hasWordCharacter(text, i, joinedEnd)) {
+        const joined = joinedWord(text, i, joinedEnd);
+        a |= bitOf(joined, 0);
+        b |= bitOf(joined, 1);
+        c |= bitOf(joined, 2);
+      }
     }
   }
   return { a, b, c };

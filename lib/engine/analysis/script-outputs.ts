@@ -28,7 +28,7 @@ interface ScriptIndex {
   /** Where each shell (or PowerShell) variable is assigned. */
   assignments: Map<string, ScriptSpan[]>;
   /** The variables each line reads. */
-  reads: Map<ScriptSpan, string[]>;
+  reads: Map<ScriptSpan, readonly string[]>;
   /** Lower-cased names written as `name=`, `name<<` or `::set-output name=`, with the indexes of the lines doing so. */
   writes: Map<string, number[]>;
 }
@@ -36,6 +36,8 @@ interface ScriptIndex {
 const ASSIGNMENT = /(?:^|[\s;&|({])(?:(?:export|local|readonly|declare(?:\s+-\w+)*)\s+)?([A-Za-z_]\w*)=|\bfor\s+([A-Za-z_]\w*)\s+in\b|\bread\s+(?:-\w+\s+)*([A-Za-z_]\w*)|\$([A-Za-z_]\w*)\s*=(?!=)/g;
 const WRITE = /(?:^|[\s"'{(>;|])([A-Za-z_][\w-]*)(?:=|<<)|::set-output\s+name=([\w-]+)::/g;
 const INDEX_CACHE_LIMIT = 128;
+/** The reads of a line without `$`, `%` or `process.env.` (shared: never changed). */
+const NO_READS: readonly string[] = [];
 const indexCache = new Map<string, ScriptIndex>();
 
 /** Forgets the indexed scripts (the scan calls it when it is done). */
@@ -50,16 +52,20 @@ function indexOf(script: string): ScriptIndex {
   const lines = logicalLines(script);
   const index: ScriptIndex = { lines, ends: new Map(), assignments: new Map(), reads: new Map(), writes: new Map() };
   lines.forEach((line, i) => {
+    const text = line.text;
     index.ends.set(line, lines[i + 1]?.offset ?? script.length);
-    index.reads.set(line, [...referencedEnvVars(line.text)]);
-    for (const match of line.text.matchAll(ASSIGNMENT)) {
+    // Each pattern needs a literal piece: most lines (`make build`, `echo done`) are skipped without a regex run.
+    index.reads.set(line, text.includes('$') || text.includes('%') || text.includes('process.env.') ? [...referencedEnvVars(text)] : NO_READS);
+    const assigns = text.includes('=') || text.includes('for') || text.includes('read');
+    const writes = text.includes('=') || text.includes('<<');
+    if (assigns) for (const match of text.matchAll(ASSIGNMENT)) {
       const name = match[1] ?? match[2] ?? match[3] ?? match[4];
       if (name === undefined) continue;
       const list = index.assignments.get(name) ?? [];
       if (list[list.length - 1] !== line) list.push(line);
       index.assignments.set(name, list);
     }
-    for (const match of line.text.matchAll(WRITE)) {
+    if (writes) for (const match of text.matchAll(WRITE)) {
       const name = (match[1] ?? match[2] ?? '').toLowerCase();
       const list = index.writes.get(name) ?? [];
       if (list[list.length - 1] !== i) list.push(i);

@@ -34,23 +34,23 @@ export default defineWorkflowRule({
     step(step) {
       const run = step.run;
       if (run === undefined || typeof run.value !== 'string' || !run.value.includes('::')) return;
-      let lineOffset = 0;
+      const script = run.value;
       let reported = 0;
-      for (const line of run.value.split('\n')) {
-        const offset = lineOffset;
-        lineOffset += line.length + 1;
+      // One pass over the whole script (not a split and a search per line): commands are rare.
+      for (const match of script.matchAll(COMMAND)) {
+        const end = match.index + match[0].length;
+        // Read line by line, `::set-output` at the end of a line has nothing after it: not a command.
+        if (script.charCodeAt(end) === 0x0a) continue;
         // A commented-out line prints nothing.
-        if (line.trimStart().startsWith('#')) continue;
-        for (const match of line.matchAll(COMMAND)) {
-          // A hostile script could repeat a command thousands of times; a hundred findings make the point.
-          if (reported++ >= MAX_PER_SCRIPT) return;
-          const name = match[1] ?? '';
-          context.report({
-            node: run,
-            offset: valueOffsetToSource(step.owner.file, run, offset + match.index),
-            message: `${stepWhere(step)} prints the deprecated \`::${name}\` command; use ${REPLACEMENTS[name] ?? 'the environment files'} instead.`,
-          });
-        }
+        if (script.slice(script.lastIndexOf('\n', match.index) + 1, match.index).trimStart().startsWith('#')) continue;
+        // A hostile script could repeat a command thousands of times; a hundred findings make the point.
+        if (reported++ >= MAX_PER_SCRIPT) return;
+        const name = match[1] ?? '';
+        context.report({
+          node: run,
+          offset: valueOffsetToSource(step.owner.file, run, match.index),
+          message: `${stepWhere(step)} prints the deprecated \`::${name}\` command; use ${REPLACEMENTS[name] ?? 'the environment files'} instead.`,
+        });
       }
     },
   }),

@@ -1,10 +1,10 @@
-import { hasAny, scriptOf, wordMask } from '../analysis/file-scripts.js';
+import { hasAny, scriptOf, scriptWords, wordMask } from '../analysis/file-scripts.js';
 import { fetchOf, isLocalUrl, type Fetch } from '../analysis/remote-fetch.js';
 import type { Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { commandName, scriptPipelines } from '../shell.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
-import { remoteScriptRuns } from './pipe-to-shell.js';
+import { scriptRemoteRuns } from './pipe-to-shell.js';
 
 /** File names of archives, packages, installers, binaries and scripts. */
 const ARTIFACT = /\.(tar|tgz|tar\.(gz|xz|bz2|zst)|txz|tbz2?|zip|gz|xz|bz2|zst|7z|deb|rpm|apk|msi|exe|dmg|pkg|appimage|jar|war|whl|gem|nupkg|crate|vsix|sh|bash|ps1|py|pl|rb|run|bin)$/i;
@@ -109,10 +109,12 @@ export default defineWorkflowRule({
       if (!/\b(curl|wget|iwr|invoke-webrequest|irm|invoke-restmethod)\b|\.Download(File|String|Data)\s*\(/i.test(script)) return;
       if (verifies(script) || verifiedInJob(step)) return;
       // Pipelines that run what they fetch are pipe-to-shell's, which reports them more severely.
-      const executed = new Set(remoteScriptRuns(script).map((h) => h.offset));
+      const executed = new Set(scriptRemoteRuns(found).map((h) => h.offset));
       for (const pipeline of scriptPipelines(script)) {
         if (executed.has(pipeline.offset)) continue;
         pipeline.commands.forEach((command, i) => {
+          // `fetchOf` needs these words in the command too: most commands, even in these scripts, have none.
+          if (!hasAny(scriptWords(command.text), FETCHES)) return;
           const fetch = fetchOf(command.text);
           if (fetch === null || isLocalUrl(fetch.url)) return;
           const rest = pipeline.commands.slice(i + 1).map((c) => c.text);

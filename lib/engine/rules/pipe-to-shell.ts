@@ -1,4 +1,4 @@
-import { hasAny, scriptOf, wordMask } from '../analysis/file-scripts.js';
+import { hasAny, scriptOf, scriptWords, wordMask, type RunScript } from '../analysis/file-scripts.js';
 import { fetchOf, isLocalUrl, mentionsFetch } from '../analysis/remote-fetch.js';
 import { vendorInstaller } from '../data/installers.js';
 import { defineWorkflowRule } from '../rule.js';
@@ -75,6 +75,27 @@ interface Hit {
   sudo: boolean;
 }
 
+/**
+ * The words a command needs for `fetchOf` (a downloader's name, `.DownloadString(` ...) or `mentionsFetch` to
+ * find anything in it: most commands of a script that downloads something do not download.
+ */
+const FETCH_COMMAND = wordMask('curl', 'wget', 'iwr', 'irm', 'webrequest', 'restmethod', 'downloadstring', 'downloaddata', 'downloadfile');
+
+const runsByScript = new WeakMap<RunScript, readonly Hit[]>();
+
+/**
+ * `remoteScriptRuns` of a step's script, read once per scan: pipe-to-shell reports them and
+ * download-without-checksum leaves their pipelines to it.
+ */
+export function scriptRemoteRuns(script: RunScript): readonly Hit[] {
+  let hits = runsByScript.get(script);
+  if (hits === undefined) {
+    hits = remoteScriptRuns(script.text);
+    runsByScript.set(script, hits);
+  }
+  return hits;
+}
+
 /** The places a script runs a fetched script, at most one per pipeline. */
 export function remoteScriptRuns(script: string, depth = 0): Hit[] {
   const hits: Hit[] = [];
@@ -88,6 +109,7 @@ export function remoteScriptRuns(script: string, depth = 0): Hit[] {
 function pipelineHit(commands: string[], depth: number): Omit<Hit, 'offset'> | null {
   for (let i = 0; i < commands.length; i++) {
     const command = commands[i] ?? '';
+    if (!hasAny(scriptWords(command), FETCH_COMMAND)) continue;
     const fetch = fetchOf(command);
     if (fetch !== null && !isLocalUrl(fetch.url)) {
       const runner = commands.slice(i + 1).find(readsProgramFromStdin);
@@ -170,7 +192,7 @@ export default defineWorkflowRule({
         if (!/\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b|\.Download(String|Data)\s*\(/i.test(script.text)) return;
         const run = script.run;
         const file = step.owner.file;
-        for (const hit of remoteScriptRuns(script.text)) {
+        for (const hit of scriptRemoteRuns(script)) {
           // The team trusts this host's scripts (`trusted-hosts`), and HTTPS means only that host decides what runs.
           const host = httpsHost(hit.url);
           if (host !== null && trusted.length > 0 && isTrustedHost(host, trusted)) continue;

@@ -96,6 +96,8 @@ interface PrintedSecret {
 /** Secrets whose value a command's own text carries: `${{ secrets.X }}`, or a variable holding one. */
 function secretsIn(command: ScriptSpan, script: string, variables: Variables, shell = true): PrintedSecret[] {
   const text = command.text;
+  // Most printed lines (`echo "Building..."`) carry neither: skip the expression and variable scans for them.
+  if (!text.includes('${{') && !namesAnyVariable(text, variables)) return [];
   // In a shell, `$(...)` and backticks run a command whose output is printed, not their text.
   const hidden = shell ? substitutionRanges(text) : [];
   // Continuation lines are joined in `command.text`, so positions are found again in the script.
@@ -127,6 +129,12 @@ function secretsIn(command: ScriptSpan, script: string, variables: Variables, sh
   return result.sort((a, b) => a.scriptOffset - b.scriptOffset);
 }
 
+/** True when `text` contains the name of some variable of `variables` (a necessary condition of reading it). */
+function namesAnyVariable(text: string, variables: Variables): boolean {
+  for (const name of variables.keys()) if (text.includes(name)) return true;
+  return false;
+}
+
 /** `printenv NAME` prints the variables it names. */
 function printenvSecrets(command: ScriptSpan, script: string, variables: Variables): PrintedSecret[] {
   return words(command.text)
@@ -149,6 +157,8 @@ const SUBSTITUTION = /^"?\$\((.*)\)"?$/;
  * (`R=$(curl -H "Authorization: $TOKEN" ...)`) is not a secret.
  */
 function trackDerived(line: ScriptSpan, script: string, env: Variables): void {
+  // Most lines assign nothing: no regular expression for them.
+  if (!line.text.includes('=')) return;
   const assignment = ASSIGNMENT.exec(line.text);
   const name = assignment?.[1];
   const value = assignment?.[2]?.trim();
@@ -226,7 +236,7 @@ export default defineWorkflowRule({
       for (let i = 0; i < lines.length; i++) {
         const line = lines[i] as ScriptSpan;
         trackDerived(line, script, env);
-        const heredoc = HEREDOC.exec(line.text);
+        const heredoc = line.text.includes('<<') ? HEREDOC.exec(line.text) : null;
         let body: ScriptSpan[] = [];
         if (heredoc !== null) {
           const delimiter = heredoc[2];
@@ -238,7 +248,7 @@ export default defineWorkflowRule({
       }
     };
 
-    const checkPipeline = (step: Step, run: YScalar, script: string, env: Variables, commands: ScriptSpan[], body: ScriptSpan[]) => {
+    const checkPipeline = (step: Step, run: YScalar, script: string, env: Variables, commands: readonly ScriptSpan[], body: readonly ScriptSpan[]) => {
       const producer = commands[0];
       const last = commands[commands.length - 1];
       if (producer === undefined || last === undefined) return;
