@@ -56,6 +56,14 @@ const TOKEN_PATTERNS: TokenPattern[] = [
 const PRIVATE_KEY_HEADER = /-----BEGIN [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 
 /**
+ * Every pattern's anchors and the PEM header in one alternation: a single pass over the text clears a file
+ * that has none of them (nearly every file), where looking for each anchor in turn reads the text twenty times.
+ */
+const ANY_ANCHOR = new RegExp(
+  [...TOKEN_PATTERNS.flatMap((p) => p.anchors), '-----BEGIN '].map((anchor) => anchor.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'),
+);
+
+/**
  * True when key material follows a PEM/PGP header, after blanks, quotes, `\n` escapes, YAML indentation
  * and `Name: value` armor headers. A header alone is how scripts rebuild a key from a secret.
  */
@@ -142,6 +150,7 @@ export default defineWorkflowRule({
     const scanText = (file: SourceFile, jobAt: (offset: number) => Job | null): Set<number> => {
       const reported = new Set<number>();
       const text = file.text;
+      if (!ANY_ANCHOR.test(text)) return reported;
       const report = (offset: number, length: number, what: string) => {
         reported.add(offset);
         context.report({
