@@ -1,7 +1,7 @@
 import type { ExpressionOccurrence } from '../expressions/extract.js';
 import { Binary, ContextAccess, FunctionCall, functionName, Grouping, IndexAccess, Literal, Logical, Unary, type Expr } from '../expressions/parse.js';
 import type { Action, Step, Workflow } from '../model/workflow.js';
-import { occurrencesIn, occurrencesInFile } from './file-scalars.js';
+import { fileScalars, occurrencesIn, occurrencesInFile } from './file-scalars.js';
 import type { SourceFile } from '../yaml/source.js';
 import { keyText, type YMap, type YNode, type YScalar } from '../yaml/model.js';
 
@@ -127,6 +127,7 @@ export interface SecretEnvVar {
  * step's); the answer is shared, so it is read-only.
  */
 export function secretEnv(step: Step): ReadonlyMap<string, SecretEnvVar> {
+  if (!fileMayUseSecrets(step.owner)) return NO_SECRET_ENV;
   let result = secretEnvs.get(step);
   if (result === undefined) {
     result = computeSecretEnv(step);
@@ -137,6 +138,47 @@ export function secretEnv(step: Step): ReadonlyMap<string, SecretEnvVar> {
 
 /** Weak, keyed by the step model: it keeps nothing a scan has let go. */
 const secretEnvs = new WeakMap<Step, ReadonlyMap<string, SecretEnvVar>>();
+const NO_SECRET_ENV: ReadonlyMap<string, SecretEnvVar> = new Map();
+
+/**
+ * False when no `${{ }}` of the file can name the `secrets` context, so no variable carries a secret: most
+ * steps of most files are answered without reading their `env:` entries. Unknown (true) for a file whose
+ * extraction has no flat list (see file-scalars.ts).
+ */
+function fileMayUseSecrets(model: Workflow | Action): boolean {
+  let known = fileMentions.get(model);
+  if (known === undefined) {
+    const index = fileScalars(model);
+    known = !index.tree || index.occurrences.some((o) => mayUseSecrets(o.span.source));
+    fileMentions.set(model, known);
+  }
+  return known;
+}
+
+const fileMentions = new WeakMap<Workflow | Action, boolean>();
+
+/** An entry of an `env:` mapping with the secrets its value carries (none for most). */
+interface EnvEntry {
+  name: string;
+  secrets: readonly string[];
+  key: YScalar;
+  value: YNode;
+}
+
+/**
+ * The entries of an `env:` mapping, read once per mapping: a job's and its workflow's are asked again for
+ * every step below them.
+ */
+function envEntries(owner: Workflow | Action, env: YMap): readonly EnvEntry[] {
+  let entries = envEntryCache.get(env);
+  if (entries === undefined) {
+    entries = env.pairs.map((pair) => ({ name: keyText(pair.key), secrets: secretOccurrencesIn(owner, pair.value).map((s) => s.name), key: pair.key, value: pair.value }));
+    envEntryCache.set(env, entries);
+  }
+  return entries;
+}
+
+const envEntryCache = new WeakMap<YMap, readonly EnvEntry[]>();
 
 function computeSecretEnv(step: Step): Map<string, SecretEnvVar> {
   const owner = step.owner;
@@ -145,12 +187,11 @@ function computeSecretEnv(step: Step): Map<string, SecretEnvVar> {
   const result = new Map<string, SecretEnvVar>();
   const shadowed = new Set<string>();
   for (const [env, level] of levels) {
-    for (const pair of env?.pairs ?? []) {
-      const name = keyText(pair.key);
+    if (env === undefined) continue;
+    for (const { name, secrets, key, value } of envEntries(owner, env)) {
       if (shadowed.has(name)) continue;
       shadowed.add(name);
-      const secrets = secretOccurrencesIn(owner, pair.value).map((s) => s.name);
-      if (secrets.length > 0) result.set(name, { name, secrets, key: pair.key, value: pair.value, level });
+      if (secrets.length > 0) result.set(name, { name, secrets, key, value, level });
     }
   }
   return result;
