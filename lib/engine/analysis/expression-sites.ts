@@ -1,4 +1,4 @@
-import { expressionsOf, findExpressions } from '../expressions/extract.js';
+import { expressionsOf } from '../expressions/extract.js';
 import { fileScalars, occurrencesIn } from './file-scalars.js';
 import { parseExpression, type Expr } from '../expressions/parse.js';
 import type { Action, Job, Workflow } from '../model/workflow.js';
@@ -31,27 +31,27 @@ const cache = new WeakMap<Workflow | Action, ExpressionSite[]>();
 export function expressionSites(model: Workflow | Action): ExpressionSite[] {
   const cached = cache.get(model);
   if (cached !== undefined) return cached;
-  const conditions = new Set<YNode>();
   const sites: ExpressionSite[] = [];
-  const tree = fileScalars(model).tree;
-  if (model.kind === 'workflow') {
-    for (const job of model.jobs) {
-      if (job.if !== undefined) conditions.add(job.if);
-      for (const step of job.steps) if (step.if !== undefined) conditions.add(step.if);
-    }
-    for (const pair of model.root.pairs) {
-      if (keyText(pair.key) === 'jobs') continue;
-      if (tree) collectByRange(model, pair.value, null, [], sites);
-      else collect(model, pair.value, null, conditions, sites);
-    }
-    for (const job of model.jobs) {
-      if (tree) collectByRange(model, job.node, job, [job.if, ...job.steps.map((s) => s.if)], sites);
-      else collect(model, job.node, job, conditions, sites);
+  if (fileScalars(model).tree) {
+    if (model.kind === 'workflow') {
+      for (const pair of model.root.pairs) if (keyText(pair.key) !== 'jobs') collectByRange(model, pair.value, null, [], sites);
+      for (const job of model.jobs) collectByRange(model, job.node, job, [job.if, ...job.steps.map((s) => s.if)], sites);
+    } else {
+      collectByRange(model, model.root, null, model.steps.map((s) => s.if), sites);
     }
   } else {
-    for (const step of model.steps) if (step.if !== undefined) conditions.add(step.if);
-    if (tree) collectByRange(model, model.root, null, model.steps.map((s) => s.if), sites);
-    else collect(model, model.root, null, conditions, sites);
+    const conditions = new Set<YNode>();
+    if (model.kind === 'workflow') {
+      for (const job of model.jobs) {
+        if (job.if !== undefined) conditions.add(job.if);
+        for (const step of job.steps) if (step.if !== undefined) conditions.add(step.if);
+      }
+      for (const pair of model.root.pairs) if (keyText(pair.key) !== 'jobs') collect(model, pair.value, null, conditions, sites);
+      for (const job of model.jobs) collect(model, job.node, job, conditions, sites);
+    } else {
+      for (const step of model.steps) if (step.if !== undefined) conditions.add(step.if);
+      collect(model, model.root, null, conditions, sites);
+    }
   }
   sites.sort((a, b) => a.offset - b.offset);
   cache.set(model, sites);
@@ -98,7 +98,8 @@ function collectByRange(model: Workflow | Action, node: YNode, job: Job | null, 
 /** A condition without any `${{ }}`: GitHub evaluates its whole text. */
 function bareCondition(model: Workflow | Action, scalar: YScalar): { expr: Expr; source: string; offset: number } | null {
   const value = String(scalar.value);
-  if (findExpressions(value).length > 0) return null;
+  // Any `${{`, closed or not, makes `findExpressions` find a span: then it is no bare condition.
+  if (value.includes('${{')) return null;
   const source = value.trim();
   const expr = parseExpression(source);
   if (expr === null) return null;

@@ -68,12 +68,10 @@ export function expressionsOf(file: SourceFile, scalar: YScalar): readonly Expre
   if (typeof scalar.value !== 'string' || !scalar.value.includes('${{')) return NONE;
   const cached = occurrenceCache.get(scalar);
   if (cached !== undefined) return cached;
-  const result = findExpressions(scalar.value).map((span) => ({
-    scalar,
-    span,
-    offset: valueOffsetToSource(file, scalar, span.start),
-    expr: parseExpression(span.source),
-  }));
+  const result: ExpressionOccurrence[] = [];
+  for (const span of findExpressions(scalar.value)) {
+    result.push({ scalar, span, offset: valueOffsetToSource(file, scalar, span.start), expr: parseExpression(span.source) });
+  }
   occurrenceCache.set(scalar, result);
   return result;
 }
@@ -85,6 +83,8 @@ export function expressionsOf(file: SourceFile, scalar: YScalar): readonly Expre
 export function conditionExpression(node: YNode | undefined): { source: string; expr: Expr | null } | null {
   if (node?.kind !== 'scalar' || typeof node.value !== 'string') return null;
   const text = node.value.trim();
+  // Most conditions are bare (`github.event_name == 'push'`): no spans to look for.
+  if (!text.includes('${{')) return { source: text, expr: parseExpression(text) };
   const spans = findExpressions(text);
   const only = spans[0];
   const source = spans.length === 1 && only !== undefined && only.start === 0 && only.end === text.length ? only.source : text;
