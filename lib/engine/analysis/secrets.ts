@@ -106,6 +106,7 @@ export function secretOccurrences(file: SourceFile, node: YNode): SecretOccurren
 
 /** `secretOccurrences` for a node of `model`, from the file's shared extraction. */
 export function secretOccurrencesIn(model: Workflow | Action, node: YNode): SecretOccurrence[] {
+  if (!fileMayUseSecrets(model)) return [];
   return secretsOf(occurrencesIn(model, node));
 }
 
@@ -141,11 +142,11 @@ const secretEnvs = new WeakMap<Step, ReadonlyMap<string, SecretEnvVar>>();
 const NO_SECRET_ENV: ReadonlyMap<string, SecretEnvVar> = new Map();
 
 /**
- * False when no `${{ }}` of the file can name the `secrets` context, so no variable carries a secret: most
- * steps of most files are answered without reading their `env:` entries. Unknown (true) for a file whose
- * extraction has no flat list (see file-scalars.ts).
+ * False when no `${{ }}` of the file can name the `secrets` context (`mayUseSecrets` of every expression):
+ * then nothing in it carries or exposes a secret, and rules skip the file's expressions at once. Unknown
+ * (true) for a file whose extraction has no flat list (see file-scalars.ts).
  */
-function fileMayUseSecrets(model: Workflow | Action): boolean {
+export function fileMayUseSecrets(model: Workflow | Action): boolean {
   let known = fileMentions.get(model);
   if (known === undefined) {
     const index = fileScalars(model);
