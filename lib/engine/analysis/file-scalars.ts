@@ -1,4 +1,4 @@
-import { expressionsOf, type ExpressionOccurrence } from '../expressions/extract.js';
+import { expressionsOf, rememberFileExpressions, scalarExpressions, type ExpressionOccurrence } from '../expressions/extract.js';
 import type { Action, Workflow } from '../model/workflow.js';
 import { stringScalars, type YNode, type YScalar } from '../yaml/model.js';
 import type { SourceFile } from '../yaml/source.js';
@@ -89,7 +89,13 @@ function build(file: SourceFile, root: YNode): FileScalars {
   // Pre-order over nested, ordered ranges is file order; checked, not assumed.
   for (let i = 1; i < expressionScalars.length; i++) if (expressionScalars[i]!.start < expressionScalars[i - 1]!.end) return NOT_A_TREE;
   const occurrences: ExpressionOccurrence[] = [];
-  for (const scalar of expressionScalars) for (const occurrence of expressionsOf(file, scalar)) occurrences.push(occurrence);
+  const byScalar: (readonly ExpressionOccurrence[])[] = [];
+  for (const scalar of expressionScalars) {
+    const found = scalarExpressions(file, scalar);
+    byScalar.push(found);
+    for (const occurrence of found) occurrences.push(occurrence);
+  }
+  rememberFileExpressions(file, expressionScalars, byScalar);
   return { tree: true, expressionScalars, occurrences };
 }
 

@@ -62,18 +62,69 @@ const NONE: readonly ExpressionOccurrence[] = Object.freeze([]);
 /**
  * The expressions of a string scalar with exact file positions. Most scalars hold none: they are answered
  * without touching the cache (several rules ask about every scalar of a file, and a weak map entry per
- * scalar costs more to add and to collect than looking for `${{` again).
+ * scalar costs more to add and to collect than looking for `${{` again). The scalars of a file read all at
+ * once (`rememberFileExpressions`) are found by position; others are kept in a weak map.
  */
 export function expressionsOf(file: SourceFile, scalar: YScalar): readonly ExpressionOccurrence[] {
   if (typeof scalar.value !== 'string' || !scalar.value.includes('${{')) return NONE;
+  const known = fileExpressions.get(file);
+  if (known !== undefined) {
+    const found = lookUp(known, scalar);
+    if (found !== undefined) return found;
+  }
   const cached = occurrenceCache.get(scalar);
   if (cached !== undefined) return cached;
-  const result: ExpressionOccurrence[] = [];
-  for (const span of findExpressions(scalar.value)) {
-    result.push({ scalar, span, offset: valueOffsetToSource(file, scalar, span.start), expr: parseExpression(span.source) });
-  }
+  const result = readExpressions(file, scalar);
   occurrenceCache.set(scalar, result);
   return result;
+}
+
+/**
+ * `expressionsOf` for a scalar holding `${{`, without keeping the answer (unless it already was): for the
+ * whole-file extraction, which then hands the answers of all its scalars to `rememberFileExpressions`.
+ */
+export function scalarExpressions(file: SourceFile, scalar: YScalar): readonly ExpressionOccurrence[] {
+  return occurrenceCache.get(scalar) ?? readExpressions(file, scalar);
+}
+
+function readExpressions(file: SourceFile, scalar: YScalar): ExpressionOccurrence[] {
+  const result: ExpressionOccurrence[] = [];
+  for (const span of findExpressions(scalar.value as string)) {
+    result.push({ scalar, span, offset: valueOffsetToSource(file, scalar, span.start), expr: parseExpression(span.source) });
+  }
+  return result;
+}
+
+/** Scalars of one file in file order (each starting after the previous one ends), with their expressions. */
+interface FileExpressions {
+  scalars: readonly YScalar[];
+  occurrences: readonly (readonly ExpressionOccurrence[])[];
+}
+
+/**
+ * One entry per file instead of one per scalar: adding weak map entries was most of the extraction's own
+ * time (a file has a few dozen such scalars, and `WeakMap.set` is far dearer than a binary search).
+ */
+const fileExpressions = new WeakMap<SourceFile, FileExpressions>();
+
+/**
+ * Keeps the expressions of a file's scalars (file order, from `scalarExpressions`) for `expressionsOf`. The
+ * file-scalars extraction calls it once per file; later calls for the same file are ignored.
+ */
+export function rememberFileExpressions(file: SourceFile, scalars: readonly YScalar[], occurrences: readonly (readonly ExpressionOccurrence[])[]): void {
+  if (!fileExpressions.has(file)) fileExpressions.set(file, { scalars, occurrences });
+}
+
+function lookUp(known: FileExpressions, scalar: YScalar): readonly ExpressionOccurrence[] | undefined {
+  const scalars = known.scalars;
+  let lo = 0;
+  let hi = scalars.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (scalars[mid]!.start < scalar.start) lo = mid + 1;
+    else hi = mid;
+  }
+  return scalars[lo] === scalar ? known.occurrences[lo] : undefined;
 }
 
 /**
