@@ -23,23 +23,25 @@ export interface FileScalars {
   readonly occurrences: readonly ExpressionOccurrence[];
 }
 
-const byModel = new WeakMap<Workflow | Action, FileScalars>();
-const byFile = new WeakMap<SourceFile, FileScalars>();
+/**
+ * By file (a scan builds one model per file), with the root it was built from so that another model of the
+ * same file is not answered from it. One weak map entry per file: each `WeakMap.set` is costly.
+ */
+const byFile = new WeakMap<SourceFile, { root: YNode; scalars: FileScalars }>();
 const NOT_A_TREE: FileScalars = Object.freeze({ tree: false, expressionScalars: [], occurrences: [] });
 
 /** The extraction of a workflow or composite action, built on first use (linear in the file's nodes). */
 export function fileScalars(model: Workflow | Action): FileScalars {
-  const cached = byModel.get(model);
-  if (cached !== undefined) return cached;
-  const built = build(model.file, model.root);
-  byModel.set(model, built);
-  byFile.set(model.file, built);
-  return built;
+  const cached = byFile.get(model.file);
+  if (cached?.root === model.root) return cached.scalars;
+  const scalars = build(model.file, model.root);
+  byFile.set(model.file, { root: model.root, scalars });
+  return scalars;
 }
 
 /** The extraction of a file if a rule has already built it (for helpers that only know the file). */
 export function builtFileScalars(file: SourceFile): FileScalars | undefined {
-  return byFile.get(file);
+  return byFile.get(file)?.scalars;
 }
 
 function build(file: SourceFile, root: YNode): FileScalars {
@@ -136,7 +138,7 @@ export function expressionScalarsIn(model: Workflow | Action, node: YNode): read
 /** `expressionScalarsIn` for a helper that only knows the file: the built extraction when there is one, else a walk. */
 export function expressionScalarsInFile(file: SourceFile, node: YNode): readonly YScalar[] {
   if (node.kind === 'scalar') return typeof node.value === 'string' && node.value.includes('${{') ? [node] : [];
-  const index = byFile.get(file);
+  const index = byFile.get(file)?.scalars;
   if (index?.tree !== true) return stringScalars(node).filter((s) => (s.value as string).includes('${{'));
   return slice(index.expressionScalars, node, scalarStart);
 }
@@ -151,7 +153,7 @@ export function occurrencesIn(model: Workflow | Action, node: YNode): readonly E
 /** The same for a helper that only knows the file: the built extraction when there is one, else a walk. */
 export function occurrencesInFile(file: SourceFile, node: YNode): readonly ExpressionOccurrence[] {
   if (node.kind === 'scalar') return expressionsOf(file, node);
-  const index = byFile.get(file);
+  const index = byFile.get(file)?.scalars;
   return index?.tree === true ? slice(index.occurrences, node, occurrenceStart) : occurrencesByWalk(file, node);
 }
 
