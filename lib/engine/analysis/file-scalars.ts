@@ -1,4 +1,11 @@
-import { expressionsOf, rememberFileExpressions, scalarExpressions, type ExpressionOccurrence } from '../expressions/extract.js';
+import {
+  expressionsOf,
+  rememberedFileExpressions,
+  rememberFileExpressions,
+  scalarExpressions,
+  type ExpressionOccurrence,
+  type FileExpressions,
+} from '../expressions/extract.js';
 import type { Action, Workflow } from '../model/workflow.js';
 import { stringScalars, type YNode, type YScalar } from '../yaml/model.js';
 import type { SourceFile } from '../yaml/source.js';
@@ -14,34 +21,24 @@ import type { SourceFile } from '../yaml/source.js';
  * file with one (a few files in a hundred) is marked `tree: false` and every query walks the subtree as
  * before (`stringScalars`), with the same result.
  */
-export interface FileScalars {
-  /** The model is a tree whose node ranges nest: range queries are exact. */
-  readonly tree: boolean;
-  /** The values holding `${{`, in file order; empty when `tree` is false. */
-  readonly expressionScalars: readonly YScalar[];
-  /** Every `${{ }}` of those values (parsed or not), in file order; empty when `tree` is false. */
-  readonly occurrences: readonly ExpressionOccurrence[];
-}
-
-/**
- * By file (a scan builds one model per file), with the root it was built from so that another model of the
- * same file is not answered from it. One weak map entry per file: each `WeakMap.set` is costly.
- */
-const byFile = new WeakMap<SourceFile, { root: YNode; scalars: FileScalars }>();
-const NOT_A_TREE: FileScalars = Object.freeze({ tree: false, expressionScalars: [], occurrences: [] });
+export type FileScalars = FileExpressions;
 
 /** The extraction of a workflow or composite action, built on first use (linear in the file's nodes). */
 export function fileScalars(model: Workflow | Action): FileScalars {
-  const cached = byFile.get(model.file);
-  if (cached?.root === model.root) return cached.scalars;
-  const scalars = build(model.file, model.root);
-  byFile.set(model.file, { root: model.root, scalars });
-  return scalars;
+  const known = rememberedFileExpressions(model.file);
+  if (known?.root === model.root) return known;
+  const built = build(model.file, model.root);
+  rememberFileExpressions(model.file, built);
+  return built;
 }
 
 /** The extraction of a file if a rule has already built it (for helpers that only know the file). */
 export function builtFileScalars(file: SourceFile): FileScalars | undefined {
-  return byFile.get(file)?.scalars;
+  return rememberedFileExpressions(file);
+}
+
+function notATree(root: YNode): FileScalars {
+  return { root, tree: false, expressionScalars: [], byScalar: [], occurrences: [] };
 }
 
 function build(file: SourceFile, root: YNode): FileScalars {
@@ -55,7 +52,7 @@ function build(file: SourceFile, root: YNode): FileScalars {
     const node = nodes.pop()!;
     const lo = los.pop()!;
     const hi = his.pop()!;
-    if (node.start < lo || node.end > hi || node.start > node.end) return NOT_A_TREE;
+    if (node.start < lo || node.end > hi || node.start > node.end) return notATree(root);
     if (node.kind === 'scalar') {
       if (typeof node.value === 'string' && node.value.includes('${{')) expressionScalars.push(node);
       continue;
@@ -66,7 +63,7 @@ function build(file: SourceFile, root: YNode): FileScalars {
     if (node.kind === 'map') {
       const pairs = node.pairs;
       for (const pair of pairs) {
-        if (pair.key.start < after || pair.key.end > node.end || pair.value.start < pair.key.end) return NOT_A_TREE;
+        if (pair.key.start < after || pair.key.end > node.end || pair.value.start < pair.key.end) return notATree(root);
         after = pair.value.end;
       }
       for (let i = pairs.length - 1; i >= 0; i--) {
@@ -78,7 +75,7 @@ function build(file: SourceFile, root: YNode): FileScalars {
     } else {
       const items = node.items;
       for (const item of items) {
-        if (item.start < after) return NOT_A_TREE;
+        if (item.start < after) return notATree(root);
         after = item.end;
       }
       for (let i = items.length - 1; i >= 0; i--) {
@@ -89,7 +86,7 @@ function build(file: SourceFile, root: YNode): FileScalars {
     }
   }
   // Pre-order over nested, ordered ranges is file order; checked, not assumed.
-  for (let i = 1; i < expressionScalars.length; i++) if (expressionScalars[i]!.start < expressionScalars[i - 1]!.end) return NOT_A_TREE;
+  for (let i = 1; i < expressionScalars.length; i++) if (expressionScalars[i]!.start < expressionScalars[i - 1]!.end) return notATree(root);
   const occurrences: ExpressionOccurrence[] = [];
   const byScalar: (readonly ExpressionOccurrence[])[] = [];
   for (const scalar of expressionScalars) {
@@ -97,8 +94,7 @@ function build(file: SourceFile, root: YNode): FileScalars {
     byScalar.push(found);
     for (const occurrence of found) occurrences.push(occurrence);
   }
-  rememberFileExpressions(file, expressionScalars, byScalar);
-  return { tree: true, expressionScalars, occurrences };
+  return { root, tree: true, expressionScalars, byScalar, occurrences };
 }
 
 /** Index of the first item whose start is at or after `offset` (items sorted by start). */
@@ -138,7 +134,7 @@ export function expressionScalarsIn(model: Workflow | Action, node: YNode): read
 /** `expressionScalarsIn` for a helper that only knows the file: the built extraction when there is one, else a walk. */
 export function expressionScalarsInFile(file: SourceFile, node: YNode): readonly YScalar[] {
   if (node.kind === 'scalar') return typeof node.value === 'string' && node.value.includes('${{') ? [node] : [];
-  const index = byFile.get(file)?.scalars;
+  const index = rememberedFileExpressions(file);
   if (index?.tree !== true) return stringScalars(node).filter((s) => (s.value as string).includes('${{'));
   return slice(index.expressionScalars, node, scalarStart);
 }
@@ -153,7 +149,7 @@ export function occurrencesIn(model: Workflow | Action, node: YNode): readonly E
 /** The same for a helper that only knows the file: the built extraction when there is one, else a walk. */
 export function occurrencesInFile(file: SourceFile, node: YNode): readonly ExpressionOccurrence[] {
   if (node.kind === 'scalar') return expressionsOf(file, node);
-  const index = byFile.get(file)?.scalars;
+  const index = rememberedFileExpressions(file);
   return index?.tree === true ? slice(index.occurrences, node, occurrenceStart) : occurrencesByWalk(file, node);
 }
 

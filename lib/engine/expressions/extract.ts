@@ -68,7 +68,7 @@ const NONE: readonly ExpressionOccurrence[] = Object.freeze([]);
 export function expressionsOf(file: SourceFile, scalar: YScalar): readonly ExpressionOccurrence[] {
   if (typeof scalar.value !== 'string' || !scalar.value.includes('${{')) return NONE;
   const known = fileExpressions.get(file);
-  if (known !== undefined) {
+  if (known?.tree === true) {
     const found = lookUp(known, scalar);
     if (found !== undefined) return found;
   }
@@ -95,28 +95,39 @@ function readExpressions(file: SourceFile, scalar: YScalar): ExpressionOccurrenc
   return result;
 }
 
-/** Scalars of one file in file order (each starting after the previous one ends), with their expressions. */
-interface FileExpressions {
-  scalars: readonly YScalar[];
-  occurrences: readonly (readonly ExpressionOccurrence[])[];
+/**
+ * What the per-file extraction (analysis/file-scalars.ts) read of a workflow or composite action. It is kept
+ * here, one weak map entry per file, so that `expressionsOf` finds the expressions of the file's scalars by
+ * position instead of adding a weak map entry per scalar (`WeakMap.set` was most of the extraction's own
+ * time, and is far dearer than a binary search).
+ */
+export interface FileExpressions {
+  /** The model root it was read from: another model of the same file is read again. */
+  readonly root: YNode;
+  /** The model is a tree whose node ranges nest: range queries are exact. */
+  readonly tree: boolean;
+  /** The values holding `${{`, in file order (each starting after the previous one ends); empty when `tree` is false. */
+  readonly expressionScalars: readonly YScalar[];
+  /** The `${{ }}` of each of those values, by position in `expressionScalars`. */
+  readonly byScalar: readonly (readonly ExpressionOccurrence[])[];
+  /** Every `${{ }}` of those values (parsed or not), in file order; empty when `tree` is false. */
+  readonly occurrences: readonly ExpressionOccurrence[];
 }
 
-/**
- * One entry per file instead of one per scalar: adding weak map entries was most of the extraction's own
- * time (a file has a few dozen such scalars, and `WeakMap.set` is far dearer than a binary search).
- */
 const fileExpressions = new WeakMap<SourceFile, FileExpressions>();
 
-/**
- * Keeps the expressions of a file's scalars (file order, from `scalarExpressions`) for `expressionsOf`. The
- * file-scalars extraction calls it once per file; later calls for the same file are ignored.
- */
-export function rememberFileExpressions(file: SourceFile, scalars: readonly YScalar[], occurrences: readonly (readonly ExpressionOccurrence[])[]): void {
-  if (!fileExpressions.has(file)) fileExpressions.set(file, { scalars, occurrences });
+/** Keeps the extraction of a file (its lists built from `scalarExpressions`), for it and for `expressionsOf`. */
+export function rememberFileExpressions(file: SourceFile, read: FileExpressions): void {
+  fileExpressions.set(file, read);
+}
+
+/** The extraction kept for a file, if any. */
+export function rememberedFileExpressions(file: SourceFile): FileExpressions | undefined {
+  return fileExpressions.get(file);
 }
 
 function lookUp(known: FileExpressions, scalar: YScalar): readonly ExpressionOccurrence[] | undefined {
-  const scalars = known.scalars;
+  const scalars = known.expressionScalars;
   let lo = 0;
   let hi = scalars.length;
   while (lo < hi) {
@@ -124,7 +135,7 @@ function lookUp(known: FileExpressions, scalar: YScalar): readonly ExpressionOcc
     if (scalars[mid]!.start < scalar.start) lo = mid + 1;
     else hi = mid;
   }
-  return scalars[lo] === scalar ? known.occurrences[lo] : undefined;
+  return scalars[lo] === scalar ? known.byScalar[lo] : undefined;
 }
 
 /**
