@@ -1,4 +1,4 @@
-import { carriedSecrets, secretEnv } from '../analysis/secrets.js';
+import { carriedSecrets, fileMayUseSecrets, secretEnv } from '../analysis/secrets.js';
 import { variableUses } from '../analysis/shell-vars.js';
 import { occurrencesIn } from '../analysis/file-scalars.js';
 import { FunctionCall, functionName, IndexAccess, walkExpression, type Expr } from '../expressions/parse.js';
@@ -48,6 +48,8 @@ export default defineWorkflowRule({
   },
   create: (context) => {
     const checkExpressions = (model: Workflow | Action, node: YNode, job: WorkflowReport['job']) => {
+      // Only a secret can be decoded: a file whose expressions never name the context has nothing to report.
+      if (!fileMayUseSecrets(model)) return;
       for (const occurrence of occurrencesIn(model, node)) {
         // Only a `fromJSON(...)` call decodes (function names are case-insensitive, and have no escapes).
         if (occurrence.expr === null || !FROM_JSON.test(occurrence.span.source)) continue;
