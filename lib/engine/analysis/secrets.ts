@@ -71,6 +71,11 @@ export function isGithubToken(name: string): boolean {
 /** Names of the secrets whose value an expression carries (not only tests), in order. */
 export function carriedSecrets(expr: Expr | null): string[] {
   if (expr === null) return [];
+  // `secrets.NAME`, the usual form, carries its secret: answered without walking and collecting the uses.
+  if (expr instanceof IndexAccess && isSecretsContext(expr.expr)) {
+    const name = literalName(expr.index);
+    if (name !== null) return [name];
+  }
   return secretUses(expr).flatMap((u) => (u.kind === 'named' && !u.tested ? [u.name] : []));
 }
 
