@@ -1,7 +1,7 @@
 import { expressionsOf } from '../expressions/extract.js';
 import { fileScalars, occurrencesIn } from './file-scalars.js';
 import { parseExpression, type Expr } from '../expressions/parse.js';
-import type { Action, Job, Workflow } from '../model/workflow.js';
+import type { Action, Job, Step, Workflow } from '../model/workflow.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 import { keyText, stringScalars, type YNode, type YScalar } from '../yaml/model.js';
 
@@ -34,10 +34,10 @@ export function expressionSites(model: Workflow | Action): ExpressionSite[] {
   const sites: ExpressionSite[] = [];
   if (fileScalars(model).tree) {
     if (model.kind === 'workflow') {
-      for (const pair of model.root.pairs) if (keyText(pair.key) !== 'jobs') collectByRange(model, pair.value, null, [], sites);
-      for (const job of model.jobs) collectByRange(model, job.node, job, [job.if, ...job.steps.map((s) => s.if)], sites);
+      for (const pair of model.root.pairs) if (keyText(pair.key) !== 'jobs') collectByRange(model, pair.value, null, undefined, [], sites);
+      for (const job of model.jobs) collectByRange(model, job.node, job, job.if, job.steps, sites);
     } else {
-      collectByRange(model, model.root, null, model.steps.map((s) => s.if), sites);
+      collectByRange(model, model.root, null, undefined, model.steps, sites);
     }
   } else {
     const conditions = new Set<YNode>();
@@ -76,21 +76,30 @@ function collect(model: Workflow | Action, node: YNode, job: Job | null, conditi
 
 /**
  * `collect` for a tree-shaped file (see file-scalars.ts): the `${{ }}` of the region come from the file's
- * extraction, and its conditions (`own`: in a tree they lie in this region and nowhere else) replace those
- * of their scalar when GitHub evaluates them as one expression. Sites are sorted by offset afterwards, and in
- * a tree no two share one, so the order is `collect`'s.
+ * extraction, and its conditions (the job's `if:` and its steps': in a tree they lie in this region and
+ * nowhere else) replace those of their scalar when GitHub evaluates them as one expression. Sites are sorted
+ * by offset afterwards, and in a tree no two share one, so the order is `collect`'s.
  */
-function collectByRange(model: Workflow | Action, node: YNode, job: Job | null, own: readonly (YNode | undefined)[], sites: ExpressionSite[]): void {
-  let evaluated: Set<YNode> | undefined;
-  for (const candidate of own) {
+function collectByRange(
+  model: Workflow | Action,
+  node: YNode,
+  job: Job | null,
+  jobCondition: YNode | undefined,
+  steps: readonly Step[],
+  sites: ExpressionSite[],
+): void {
+  let evaluated: YNode[] | undefined;
+  // -1 is the job's own condition, then each step's.
+  for (let i = -1; i < steps.length; i++) {
+    const candidate = i === -1 ? jobCondition : steps[i]!.if;
     if (candidate?.kind !== 'scalar' || typeof candidate.value !== 'string') continue;
     const condition = conditionOf(model, candidate);
     if (condition === null) continue;
     sites.push({ ...condition, scalar: candidate, condition: true, job });
-    (evaluated ??= new Set()).add(candidate);
+    (evaluated ??= []).push(candidate);
   }
   for (const occurrence of occurrencesIn(model, node)) {
-    if (occurrence.expr === null || evaluated?.has(occurrence.scalar) === true) continue;
+    if (occurrence.expr === null || evaluated?.includes(occurrence.scalar) === true) continue;
     sites.push({ expr: occurrence.expr, source: occurrence.span.source, scalar: occurrence.scalar, offset: occurrence.offset, condition: false, job });
   }
 }
