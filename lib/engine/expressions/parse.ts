@@ -31,7 +31,7 @@ export function parseExpression(source: string): Expr | null {
   if (hit !== undefined || cache.has(source)) return hit ?? null;
   let expr: Expr | null = null;
   if (source.length <= MAX_SOURCE && source !== '') {
-    expr = parsePath(source) ?? parseWithGitHub(source);
+    expr = parseCommon(source) ?? parseWithGitHub(source);
   }
   if (cache.size >= CACHE_LIMIT) cache.clear();
   cache.set(source, expr);
@@ -50,20 +50,59 @@ function parseWithGitHub(source: string): Expr | null {
 const MAX_PATH_SEGMENTS = 32;
 
 /**
- * The tree of a plain context path (`secrets.TOKEN`, `steps.build.outputs.dir`, `needs.*.result`), which four
- * expressions in five are, built directly: GitHub's lexer tests every character with a regular expression
- * and its parser rebuilds its tables on each call, which made parsing most of the expression extraction's
- * time. The tree and its tokens are those the parser builds (its evaluator and `contextPath` read them);
- * anything else, including a path the parser would reject, returns null and goes to the parser.
+ * The tree of the two commonest shapes of expression, built directly: a plain context path (`secrets.TOKEN`,
+ * `steps.build.outputs.dir`, `needs.*.result`: four expressions in five), and a path compared with a string
+ * (`github.event_name == 'push'`, a third of the rest). GitHub's lexer tests every character of a name with a
+ * regular expression and its parser rebuilds its tables on each call, which made parsing most of the
+ * expression extraction's time. The tree and its tokens (ranges included) are those the parser builds: its
+ * evaluator, `contextPath` and the rules read them. Anything else, including input the parser would reject,
+ * returns null and goes to the parser.
  */
-function parsePath(source: string): Expr | null {
+function parseCommon(source: string): Expr | null {
+  const path = readPath(source, 0);
+  if (path === null) return null;
+  if (path.end === source.length) return path.expr;
+  // `path == 'text'` / `path != 'text'`, blanks around the operator and after the string.
+  let at = skipBlanks(source, path.end);
+  const c = source.charCodeAt(at);
+  if ((c !== EQUALS && c !== BANG) || source.charCodeAt(at + 1) !== EQUALS) return null;
+  const operator = token(c === EQUALS ? TokenType.EQUAL_EQUAL : TokenType.BANG_EQUAL, source, at, at + 2);
+  at = skipBlanks(source, at + 2);
+  if (source.charCodeAt(at) !== QUOTE) return null;
+  // The lexer's string: `''` inside is a quote; the string ends at a quote not followed by another.
+  let end = at + 1;
+  for (;;) {
+    if (end >= source.length) return null;
+    const ch = source.charCodeAt(end);
+    // A newline inside moves the lexer's line count: left to the lexer.
+    if (ch === NEWLINE) return null;
+    if (ch === QUOTE) {
+      if (source.charCodeAt(end + 1) !== QUOTE) break;
+      end++;
+    }
+    end++;
+  }
+  end++;
+  if (skipBlanks(source, end) !== source.length) return null;
+  // Like the lexer, `replace` with a string: only the first escaped quote is unescaped.
+  const value = source.slice(at + 1, end - 1).replace("''", "'");
+  const text = token(TokenType.STRING, source, at, end, value);
+  return new Binary(path.expr, operator, new Literal(new data.StringData(value), text));
+}
+
+/**
+ * A context path from `from` to the first character that is not part of it, as GitHub's lexer and parser read
+ * it; null when it is not one, or is followed by something other than a blank or a comparison (for instance
+ * a call, an index, or a character the lexer would take into the name).
+ */
+function readPath(source: string, from: number): { expr: Expr; end: number } | null {
   let expr: Expr | null = null;
   let segments = 0;
-  let start = 0;
+  let start = from;
   for (;;) {
     if (++segments > MAX_PATH_SEGMENTS) return null;
     let end: number;
-    if (source.charCodeAt(start) === 42 /* * */ && expr !== null) {
+    if (source.charCodeAt(start) === STAR && expr !== null) {
       end = start + 1;
       expr = new IndexAccess(expr, new Star());
     } else {
@@ -72,20 +111,42 @@ function parsePath(source: string): Expr | null {
       end = start + 1;
       while (end < source.length && identifierPart(source.charCodeAt(end))) end++;
       const lexeme = source.slice(start, end);
-      const token: Token = { type: TokenType.IDENTIFIER, lexeme, range: { start: { line: 0, column: start }, end: { line: 0, column: end } }, value: undefined };
+      const name = token(TokenType.IDENTIFIER, source, start, end);
       if (expr === null) {
         // `true`, `null` and other keywords are no context either, so this also keeps literals out.
         if (!CONTEXT_SET.has(lexeme.toLowerCase())) return null;
-        expr = new ContextAccess(token);
+        expr = new ContextAccess(name);
       } else {
-        expr = new IndexAccess(expr, new Literal(new data.StringData(lexeme), token));
+        expr = new IndexAccess(expr, new Literal(new data.StringData(lexeme), name));
       }
     }
-    if (end === source.length) return expr;
-    if (source.charCodeAt(end) !== 46 /* . */) return null;
+    if (end === source.length) return { expr, end };
+    const next = source.charCodeAt(end);
+    if (next === SPACE || next === TAB || next === EQUALS || next === BANG) return { expr, end };
+    if (next !== DOT) return null;
     start = end + 1;
   }
 }
+
+/** A token as the lexer makes it, for text on the expression's first line. */
+function token(type: TokenType, source: string, start: number, end: number, value?: string): Token {
+  return { type, lexeme: source.slice(start, end), range: { start: { line: 0, column: start }, end: { line: 0, column: end } }, value };
+}
+
+/** The offset of the first character at or after `at` that is not a space or a tab. */
+function skipBlanks(source: string, at: number): number {
+  while (at < source.length && (source.charCodeAt(at) === SPACE || source.charCodeAt(at) === TAB)) at++;
+  return at;
+}
+
+const TAB = 9;
+const NEWLINE = 10;
+const SPACE = 32;
+const BANG = 33;
+const QUOTE = 39;
+const STAR = 42;
+const DOT = 46;
+const EQUALS = 61;
 
 function identifierStart(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;

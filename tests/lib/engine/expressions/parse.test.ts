@@ -34,10 +34,28 @@ describe('parseExpression', () => {
     expect(contextPath(parseExpression('needs.*.Result')!)).toEqual(['needs', '*', 'result']);
   });
 
+  it('builds a path compared with a string exactly as GitHub’s parser does', () => {
+    const comparisons = [
+      "github.event_name == 'push'",
+      "matrix.os!='ubuntu-latest'",
+      "needs.*.result == ''",
+      "inputs.name \t==  'it''s ''quoted'''  ",
+      "steps.a-b.outputs.c_d != 'x y'",
+    ];
+    for (const source of comparisons) {
+      clearExpressionCache();
+      const expr = parseExpression(source);
+      expect(expr).not.toBeNull();
+      expect(expr).toStrictEqual(reference(source));
+    }
+  });
+
   it('leaves everything else to GitHub’s parser, errors included', () => {
     const others = [
       'true', 'null', 'NaN', 'foo.bar', '*', '_x.y', 'github.', 'github..x', 'github.*x', 'github.x*', 'github.-x', 'github.0',
       'github .x', "github['x']", 'github.x == 1', `github.${'a.'.repeat(60)}b`, 'steps.a$b.x',
+      "github.x === 'a'", "github.x = 'a'", "github.x ! = 'a'", "github.x == 'a", "github.x == 'a'b", "github.x == 'a' && b",
+      "github.x == 'a\nb'", "true == 'a'", "foo.x == 'a'", "github.x\r== 'a'", "github.x == 'a' ",
     ];
     for (const source of others) {
       clearExpressionCache();
