@@ -88,7 +88,9 @@ export default defineWorkflowRule({
         const script = step.run?.value;
         if (step.run === undefined || typeof script !== 'string') return;
         const env = secretEnv(step);
-        if (env.size === 0) return;
+        // A use names its variable literally (`$X`, `${X:0:4}`, `$env:X`, `process.env.X`): a script that
+        // holds none of the names has none, and is not read.
+        if (env.size === 0 || ![...env.keys()].some((name) => script.includes(name))) return;
         for (const use of variableUses(script)) {
           const variable = env.get(use.name);
           if (variable === undefined) continue;
