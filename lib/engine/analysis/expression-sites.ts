@@ -1,7 +1,7 @@
-import { expressionsOf, findExpressions } from '../expressions/extract.js';
+import { expressionsOf } from '../expressions/extract.js';
 import { fileScalars, occurrencesIn } from './file-scalars.js';
 import { parseExpression, type Expr } from '../expressions/parse.js';
-import type { Action, Job, Workflow } from '../model/workflow.js';
+import type { Action, Job, Step, Workflow } from '../model/workflow.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 import { keyText, stringScalars, type YNode, type YScalar } from '../yaml/model.js';
 
@@ -31,27 +31,27 @@ const cache = new WeakMap<Workflow | Action, ExpressionSite[]>();
 export function expressionSites(model: Workflow | Action): ExpressionSite[] {
   const cached = cache.get(model);
   if (cached !== undefined) return cached;
-  const conditions = new Set<YNode>();
   const sites: ExpressionSite[] = [];
-  const tree = fileScalars(model).tree;
-  if (model.kind === 'workflow') {
-    for (const job of model.jobs) {
-      if (job.if !== undefined) conditions.add(job.if);
-      for (const step of job.steps) if (step.if !== undefined) conditions.add(step.if);
-    }
-    for (const pair of model.root.pairs) {
-      if (keyText(pair.key) === 'jobs') continue;
-      if (tree) collectByRange(model, pair.value, null, [], sites);
-      else collect(model, pair.value, null, conditions, sites);
-    }
-    for (const job of model.jobs) {
-      if (tree) collectByRange(model, job.node, job, [job.if, ...job.steps.map((s) => s.if)], sites);
-      else collect(model, job.node, job, conditions, sites);
+  if (fileScalars(model).tree) {
+    if (model.kind === 'workflow') {
+      for (const pair of model.root.pairs) if (keyText(pair.key) !== 'jobs') collectByRange(model, pair.value, null, undefined, [], sites);
+      for (const job of model.jobs) collectByRange(model, job.node, job, job.if, job.steps, sites);
+    } else {
+      collectByRange(model, model.root, null, undefined, model.steps, sites);
     }
   } else {
-    for (const step of model.steps) if (step.if !== undefined) conditions.add(step.if);
-    if (tree) collectByRange(model, model.root, null, model.steps.map((s) => s.if), sites);
-    else collect(model, model.root, null, conditions, sites);
+    const conditions = new Set<YNode>();
+    if (model.kind === 'workflow') {
+      for (const job of model.jobs) {
+        if (job.if !== undefined) conditions.add(job.if);
+        for (const step of job.steps) if (step.if !== undefined) conditions.add(step.if);
+      }
+      for (const pair of model.root.pairs) if (keyText(pair.key) !== 'jobs') collect(model, pair.value, null, conditions, sites);
+      for (const job of model.jobs) collect(model, job.node, job, conditions, sites);
+    } else {
+      for (const step of model.steps) if (step.if !== undefined) conditions.add(step.if);
+      collect(model, model.root, null, conditions, sites);
+    }
   }
   sites.sort((a, b) => a.offset - b.offset);
   cache.set(model, sites);
@@ -76,21 +76,30 @@ function collect(model: Workflow | Action, node: YNode, job: Job | null, conditi
 
 /**
  * `collect` for a tree-shaped file (see file-scalars.ts): the `${{ }}` of the region come from the file's
- * extraction, and its conditions (`own`: in a tree they lie in this region and nowhere else) replace those
- * of their scalar when GitHub evaluates them as one expression. Sites are sorted by offset afterwards, and in
- * a tree no two share one, so the order is `collect`'s.
+ * extraction, and its conditions (the job's `if:` and its steps': in a tree they lie in this region and
+ * nowhere else) replace those of their scalar when GitHub evaluates them as one expression. Sites are sorted
+ * by offset afterwards, and in a tree no two share one, so the order is `collect`'s.
  */
-function collectByRange(model: Workflow | Action, node: YNode, job: Job | null, own: readonly (YNode | undefined)[], sites: ExpressionSite[]): void {
-  let evaluated: Set<YNode> | undefined;
-  for (const candidate of own) {
+function collectByRange(
+  model: Workflow | Action,
+  node: YNode,
+  job: Job | null,
+  jobCondition: YNode | undefined,
+  steps: readonly Step[],
+  sites: ExpressionSite[],
+): void {
+  let evaluated: YNode[] | undefined;
+  // -1 is the job's own condition, then each step's.
+  for (let i = -1; i < steps.length; i++) {
+    const candidate = i === -1 ? jobCondition : steps[i]!.if;
     if (candidate?.kind !== 'scalar' || typeof candidate.value !== 'string') continue;
     const condition = conditionOf(model, candidate);
     if (condition === null) continue;
     sites.push({ ...condition, scalar: candidate, condition: true, job });
-    (evaluated ??= new Set()).add(candidate);
+    (evaluated ??= []).push(candidate);
   }
   for (const occurrence of occurrencesIn(model, node)) {
-    if (occurrence.expr === null || evaluated?.has(occurrence.scalar) === true) continue;
+    if (occurrence.expr === null || evaluated?.includes(occurrence.scalar) === true) continue;
     sites.push({ expr: occurrence.expr, source: occurrence.span.source, scalar: occurrence.scalar, offset: occurrence.offset, condition: false, job });
   }
 }
@@ -98,7 +107,8 @@ function collectByRange(model: Workflow | Action, node: YNode, job: Job | null, 
 /** A condition without any `${{ }}`: GitHub evaluates its whole text. */
 function bareCondition(model: Workflow | Action, scalar: YScalar): { expr: Expr; source: string; offset: number } | null {
   const value = String(scalar.value);
-  if (findExpressions(value).length > 0) return null;
+  // Any `${{`, closed or not, makes `findExpressions` find a span: then it is no bare condition.
+  if (value.includes('${{')) return null;
   const source = value.trim();
   const expr = parseExpression(source);
   if (expr === null) return null;

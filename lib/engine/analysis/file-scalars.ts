@@ -1,4 +1,11 @@
-import { expressionsOf, type ExpressionOccurrence } from '../expressions/extract.js';
+import {
+  expressionsOf,
+  rememberedFileExpressions,
+  rememberFileExpressions,
+  scalarExpressions,
+  type ExpressionOccurrence,
+  type FileExpressions,
+} from '../expressions/extract.js';
 import type { Action, Workflow } from '../model/workflow.js';
 import { stringScalars, type YNode, type YScalar } from '../yaml/model.js';
 import type { SourceFile } from '../yaml/source.js';
@@ -14,32 +21,24 @@ import type { SourceFile } from '../yaml/source.js';
  * file with one (a few files in a hundred) is marked `tree: false` and every query walks the subtree as
  * before (`stringScalars`), with the same result.
  */
-export interface FileScalars {
-  /** The model is a tree whose node ranges nest: range queries are exact. */
-  readonly tree: boolean;
-  /** The values holding `${{`, in file order; empty when `tree` is false. */
-  readonly expressionScalars: readonly YScalar[];
-  /** Every `${{ }}` of those values (parsed or not), in file order; empty when `tree` is false. */
-  readonly occurrences: readonly ExpressionOccurrence[];
-}
-
-const byModel = new WeakMap<Workflow | Action, FileScalars>();
-const byFile = new WeakMap<SourceFile, FileScalars>();
-const NOT_A_TREE: FileScalars = Object.freeze({ tree: false, expressionScalars: [], occurrences: [] });
+export type FileScalars = FileExpressions;
 
 /** The extraction of a workflow or composite action, built on first use (linear in the file's nodes). */
 export function fileScalars(model: Workflow | Action): FileScalars {
-  const cached = byModel.get(model);
-  if (cached !== undefined) return cached;
+  const known = rememberedFileExpressions(model.file);
+  if (known?.root === model.root) return known;
   const built = build(model.file, model.root);
-  byModel.set(model, built);
-  byFile.set(model.file, built);
+  rememberFileExpressions(model.file, built);
   return built;
 }
 
 /** The extraction of a file if a rule has already built it (for helpers that only know the file). */
 export function builtFileScalars(file: SourceFile): FileScalars | undefined {
-  return byFile.get(file);
+  return rememberedFileExpressions(file);
+}
+
+function notATree(root: YNode): FileScalars {
+  return { root, tree: false, expressionScalars: [], byScalar: [], occurrences: [] };
 }
 
 function build(file: SourceFile, root: YNode): FileScalars {
@@ -53,7 +52,7 @@ function build(file: SourceFile, root: YNode): FileScalars {
     const node = nodes.pop()!;
     const lo = los.pop()!;
     const hi = his.pop()!;
-    if (node.start < lo || node.end > hi || node.start > node.end) return NOT_A_TREE;
+    if (node.start < lo || node.end > hi || node.start > node.end) return notATree(root);
     if (node.kind === 'scalar') {
       if (typeof node.value === 'string' && node.value.includes('${{')) expressionScalars.push(node);
       continue;
@@ -64,7 +63,7 @@ function build(file: SourceFile, root: YNode): FileScalars {
     if (node.kind === 'map') {
       const pairs = node.pairs;
       for (const pair of pairs) {
-        if (pair.key.start < after || pair.key.end > node.end || pair.value.start < pair.key.end) return NOT_A_TREE;
+        if (pair.key.start < after || pair.key.end > node.end || pair.value.start < pair.key.end) return notATree(root);
         after = pair.value.end;
       }
       for (let i = pairs.length - 1; i >= 0; i--) {
@@ -76,7 +75,7 @@ function build(file: SourceFile, root: YNode): FileScalars {
     } else {
       const items = node.items;
       for (const item of items) {
-        if (item.start < after) return NOT_A_TREE;
+        if (item.start < after) return notATree(root);
         after = item.end;
       }
       for (let i = items.length - 1; i >= 0; i--) {
@@ -87,10 +86,15 @@ function build(file: SourceFile, root: YNode): FileScalars {
     }
   }
   // Pre-order over nested, ordered ranges is file order; checked, not assumed.
-  for (let i = 1; i < expressionScalars.length; i++) if (expressionScalars[i]!.start < expressionScalars[i - 1]!.end) return NOT_A_TREE;
+  for (let i = 1; i < expressionScalars.length; i++) if (expressionScalars[i]!.start < expressionScalars[i - 1]!.end) return notATree(root);
   const occurrences: ExpressionOccurrence[] = [];
-  for (const scalar of expressionScalars) for (const occurrence of expressionsOf(file, scalar)) occurrences.push(occurrence);
-  return { tree: true, expressionScalars, occurrences };
+  const byScalar: (readonly ExpressionOccurrence[])[] = [];
+  for (const scalar of expressionScalars) {
+    const found = scalarExpressions(file, scalar);
+    byScalar.push(found);
+    for (const occurrence of found) occurrences.push(occurrence);
+  }
+  return { root, tree: true, expressionScalars, byScalar, occurrences };
 }
 
 /** Index of the first item whose start is at or after `offset` (items sorted by start). */
@@ -130,7 +134,7 @@ export function expressionScalarsIn(model: Workflow | Action, node: YNode): read
 /** `expressionScalarsIn` for a helper that only knows the file: the built extraction when there is one, else a walk. */
 export function expressionScalarsInFile(file: SourceFile, node: YNode): readonly YScalar[] {
   if (node.kind === 'scalar') return typeof node.value === 'string' && node.value.includes('${{') ? [node] : [];
-  const index = byFile.get(file);
+  const index = rememberedFileExpressions(file);
   if (index?.tree !== true) return stringScalars(node).filter((s) => (s.value as string).includes('${{'));
   return slice(index.expressionScalars, node, scalarStart);
 }
@@ -145,7 +149,7 @@ export function occurrencesIn(model: Workflow | Action, node: YNode): readonly E
 /** The same for a helper that only knows the file: the built extraction when there is one, else a walk. */
 export function occurrencesInFile(file: SourceFile, node: YNode): readonly ExpressionOccurrence[] {
   if (node.kind === 'scalar') return expressionsOf(file, node);
-  const index = byFile.get(file);
+  const index = rememberedFileExpressions(file);
   return index?.tree === true ? slice(index.occurrences, node, occurrenceStart) : occurrencesByWalk(file, node);
 }
 

@@ -1,7 +1,7 @@
 import type { ExpressionOccurrence } from '../expressions/extract.js';
 import { Binary, ContextAccess, FunctionCall, functionName, Grouping, IndexAccess, Literal, Logical, Unary, type Expr } from '../expressions/parse.js';
 import type { Action, Step, Workflow } from '../model/workflow.js';
-import { occurrencesIn, occurrencesInFile } from './file-scalars.js';
+import { fileScalars, occurrencesIn, occurrencesInFile } from './file-scalars.js';
 import type { SourceFile } from '../yaml/source.js';
 import { keyText, type YMap, type YNode, type YScalar } from '../yaml/model.js';
 
@@ -71,6 +71,11 @@ export function isGithubToken(name: string): boolean {
 /** Names of the secrets whose value an expression carries (not only tests), in order. */
 export function carriedSecrets(expr: Expr | null): string[] {
   if (expr === null) return [];
+  // `secrets.NAME`, the usual form, carries its secret: answered without walking and collecting the uses.
+  if (expr instanceof IndexAccess && isSecretsContext(expr.expr)) {
+    const name = literalName(expr.index);
+    if (name !== null) return [name];
+  }
   return secretUses(expr).flatMap((u) => (u.kind === 'named' && !u.tested ? [u.name] : []));
 }
 
@@ -106,6 +111,7 @@ export function secretOccurrences(file: SourceFile, node: YNode): SecretOccurren
 
 /** `secretOccurrences` for a node of `model`, from the file's shared extraction. */
 export function secretOccurrencesIn(model: Workflow | Action, node: YNode): SecretOccurrence[] {
+  if (!fileMayUseSecrets(model)) return [];
   return secretsOf(occurrencesIn(model, node));
 }
 
@@ -127,16 +133,62 @@ export interface SecretEnvVar {
  * step's); the answer is shared, so it is read-only.
  */
 export function secretEnv(step: Step): ReadonlyMap<string, SecretEnvVar> {
-  let result = secretEnvs.get(step);
-  if (result === undefined) {
-    result = computeSecretEnv(step);
-    secretEnvs.set(step, result);
-  }
-  return result;
+  if (!fileMayUseSecrets(step.owner)) return NO_SECRET_ENV;
+  const steps = step.job?.steps ?? (step.owner.kind === 'action' ? step.owner.steps : undefined);
+  const at = steps?.indexOf(step) ?? -1;
+  if (steps === undefined || at === -1) return computeSecretEnv(step);
+  let answers = secretEnvs.get(steps);
+  if (answers === undefined) secretEnvs.set(steps, (answers = []));
+  return (answers[at] ??= computeSecretEnv(step));
 }
 
-/** Weak, keyed by the step model: it keeps nothing a scan has let go. */
-const secretEnvs = new WeakMap<Step, ReadonlyMap<string, SecretEnvVar>>();
+/**
+ * Weak, keyed by the step list of a job or composite action (answers by position in it): it keeps nothing a
+ * scan has let go, and adds one entry per list rather than per step (each `WeakMap.set` costs about as much
+ * as answering a step).
+ */
+const secretEnvs = new WeakMap<readonly Step[], (ReadonlyMap<string, SecretEnvVar> | undefined)[]>();
+const NO_SECRET_ENV: ReadonlyMap<string, SecretEnvVar> = new Map();
+
+/**
+ * False when no `${{ }}` of the file can name the `secrets` context (`mayUseSecrets` of every expression):
+ * then nothing in it carries or exposes a secret, and rules skip the file's expressions at once. Unknown
+ * (true) for a file whose extraction has no flat list (see file-scalars.ts).
+ */
+export function fileMayUseSecrets(model: Workflow | Action): boolean {
+  let known = fileMentions.get(model);
+  if (known === undefined) {
+    const index = fileScalars(model);
+    known = !index.tree || index.occurrences.some((o) => mayUseSecrets(o.span.source));
+    fileMentions.set(model, known);
+  }
+  return known;
+}
+
+const fileMentions = new WeakMap<Workflow | Action, boolean>();
+
+/** An entry of an `env:` mapping with the secrets its value carries (none for most). */
+interface EnvEntry {
+  name: string;
+  secrets: readonly string[];
+  key: YScalar;
+  value: YNode;
+}
+
+/**
+ * The entries of an `env:` mapping, read once per mapping: a job's and its workflow's are asked again for
+ * every step below them.
+ */
+function envEntries(owner: Workflow | Action, env: YMap): readonly EnvEntry[] {
+  let entries = envEntryCache.get(env);
+  if (entries === undefined) {
+    entries = env.pairs.map((pair) => ({ name: keyText(pair.key), secrets: secretOccurrencesIn(owner, pair.value).map((s) => s.name), key: pair.key, value: pair.value }));
+    envEntryCache.set(env, entries);
+  }
+  return entries;
+}
+
+const envEntryCache = new WeakMap<YMap, readonly EnvEntry[]>();
 
 function computeSecretEnv(step: Step): Map<string, SecretEnvVar> {
   const owner = step.owner;
@@ -145,12 +197,11 @@ function computeSecretEnv(step: Step): Map<string, SecretEnvVar> {
   const result = new Map<string, SecretEnvVar>();
   const shadowed = new Set<string>();
   for (const [env, level] of levels) {
-    for (const pair of env?.pairs ?? []) {
-      const name = keyText(pair.key);
+    if (env === undefined) continue;
+    for (const { name, secrets, key, value } of envEntries(owner, env)) {
       if (shadowed.has(name)) continue;
       shadowed.add(name);
-      const secrets = secretOccurrencesIn(owner, pair.value).map((s) => s.name);
-      if (secrets.length > 0) result.set(name, { name, secrets, key: pair.key, value: pair.value, level });
+      if (secrets.length > 0) result.set(name, { name, secrets, key, value, level });
     }
   }
   return result;

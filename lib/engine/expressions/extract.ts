@@ -62,20 +62,80 @@ const NONE: readonly ExpressionOccurrence[] = Object.freeze([]);
 /**
  * The expressions of a string scalar with exact file positions. Most scalars hold none: they are answered
  * without touching the cache (several rules ask about every scalar of a file, and a weak map entry per
- * scalar costs more to add and to collect than looking for `${{` again).
+ * scalar costs more to add and to collect than looking for `${{` again). The scalars of a file read all at
+ * once (`rememberFileExpressions`) are found by position; others are kept in a weak map.
  */
 export function expressionsOf(file: SourceFile, scalar: YScalar): readonly ExpressionOccurrence[] {
   if (typeof scalar.value !== 'string' || !scalar.value.includes('${{')) return NONE;
+  const known = fileExpressions.get(file);
+  if (known?.tree === true) {
+    const found = lookUp(known, scalar);
+    if (found !== undefined) return found;
+  }
   const cached = occurrenceCache.get(scalar);
   if (cached !== undefined) return cached;
-  const result = findExpressions(scalar.value).map((span) => ({
-    scalar,
-    span,
-    offset: valueOffsetToSource(file, scalar, span.start),
-    expr: parseExpression(span.source),
-  }));
+  const result = readExpressions(file, scalar);
   occurrenceCache.set(scalar, result);
   return result;
+}
+
+/**
+ * `expressionsOf` for a scalar holding `${{`, without keeping the answer (unless it already was): for the
+ * whole-file extraction, which then hands the answers of all its scalars to `rememberFileExpressions`.
+ */
+export function scalarExpressions(file: SourceFile, scalar: YScalar): readonly ExpressionOccurrence[] {
+  return occurrenceCache.get(scalar) ?? readExpressions(file, scalar);
+}
+
+function readExpressions(file: SourceFile, scalar: YScalar): ExpressionOccurrence[] {
+  const result: ExpressionOccurrence[] = [];
+  for (const span of findExpressions(scalar.value as string)) {
+    result.push({ scalar, span, offset: valueOffsetToSource(file, scalar, span.start), expr: parseExpression(span.source) });
+  }
+  return result;
+}
+
+/**
+ * What the per-file extraction (analysis/file-scalars.ts) read of a workflow or composite action. It is kept
+ * here, one weak map entry per file, so that `expressionsOf` finds the expressions of the file's scalars by
+ * position instead of adding a weak map entry per scalar (`WeakMap.set` was most of the extraction's own
+ * time, and is far dearer than a binary search).
+ */
+export interface FileExpressions {
+  /** The model root it was read from: another model of the same file is read again. */
+  readonly root: YNode;
+  /** The model is a tree whose node ranges nest: range queries are exact. */
+  readonly tree: boolean;
+  /** The values holding `${{`, in file order (each starting after the previous one ends); empty when `tree` is false. */
+  readonly expressionScalars: readonly YScalar[];
+  /** The `${{ }}` of each of those values, by position in `expressionScalars`. */
+  readonly byScalar: readonly (readonly ExpressionOccurrence[])[];
+  /** Every `${{ }}` of those values (parsed or not), in file order; empty when `tree` is false. */
+  readonly occurrences: readonly ExpressionOccurrence[];
+}
+
+const fileExpressions = new WeakMap<SourceFile, FileExpressions>();
+
+/** Keeps the extraction of a file (its lists built from `scalarExpressions`), for it and for `expressionsOf`. */
+export function rememberFileExpressions(file: SourceFile, read: FileExpressions): void {
+  fileExpressions.set(file, read);
+}
+
+/** The extraction kept for a file, if any. */
+export function rememberedFileExpressions(file: SourceFile): FileExpressions | undefined {
+  return fileExpressions.get(file);
+}
+
+function lookUp(known: FileExpressions, scalar: YScalar): readonly ExpressionOccurrence[] | undefined {
+  const scalars = known.expressionScalars;
+  let lo = 0;
+  let hi = scalars.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (scalars[mid]!.start < scalar.start) lo = mid + 1;
+    else hi = mid;
+  }
+  return scalars[lo] === scalar ? known.byScalar[lo] : undefined;
 }
 
 /**
@@ -85,6 +145,8 @@ export function expressionsOf(file: SourceFile, scalar: YScalar): readonly Expre
 export function conditionExpression(node: YNode | undefined): { source: string; expr: Expr | null } | null {
   if (node?.kind !== 'scalar' || typeof node.value !== 'string') return null;
   const text = node.value.trim();
+  // Most conditions are bare (`github.event_name == 'push'`): no spans to look for.
+  if (!text.includes('${{')) return { source: text, expr: parseExpression(text) };
   const spans = findExpressions(text);
   const only = spans[0];
   const source = spans.length === 1 && only !== undefined && only.start === 0 && only.end === text.length ? only.source : text;

@@ -11,6 +11,8 @@ const ACTOR_IDS = new Set(['github.actor_id', 'github.event.sender.id']);
 /** User ids of dependabot[bot] and renovate[bot], which some workflows compare instead of the login. */
 const BOT_IDS = new Set(['49699333', '29139614']);
 const COMPARISONS = new Set(['contains', 'startswith', 'endswith']);
+/** In the text of any condition that reads one of those contexts. */
+const ACTOR_WORD = /actor|sender/i;
 
 function actorKind(expr: Expr): 'name' | 'id' | null {
   const path = contextPath(expr)?.join('.');
@@ -147,6 +149,8 @@ export default defineWorkflowRule({
   },
   create: (context) => {
     const check = (workflow: Workflow, node: YNode | undefined, where: () => string) => {
+      // Every actor context has `actor` or `sender` in its path, which conditions write out (in any case).
+      if (node?.kind !== 'scalar' || typeof node.value !== 'string' || !ACTOR_WORD.test(node.value)) return;
       const condition = conditionOf(workflow, node);
       if (condition === null || node === undefined) return;
       const comparison = botComparison(condition.expr);

@@ -34,7 +34,7 @@ const TOKEN_PATTERNS: TokenPattern[] = [
   { what: 'a GitHub token', anchors: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], pattern: /\bgh[pousr]_[A-Za-z0-9]{36}\b/g, plausible: (m) => random(m.slice(4)) },
   { what: 'a GitHub fine-grained personal access token', anchors: ['github_pat_'], pattern: /\bgithub_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}\b/g, plausible: (m) => random(m.slice(11)) },
   { what: 'an AWS access key id', anchors: ['AKIA', 'ASIA'], pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, plausible: (m) => random(m.slice(4), 8) },
-  { what: 'a Slack token', anchors: ['xox'], pattern: /\bxox[abpr]-[0-9]{8,16}-[0-9A-Za-z-]{10,80}/g, plausible: (m) => random(m.slice(5), 10) },
+  { what: 'a Slack token', anchors: ['xoxa-', 'xoxb-', 'xoxp-', 'xoxr-'], pattern: /\bxox[abpr]-[0-9]{8,16}-[0-9A-Za-z-]{10,80}/g, plausible: (m) => random(m.slice(5), 10) },
   { what: 'a Slack rotating token', anchors: ['xoxe'], pattern: /\bxoxe(?:\.xox[bp])?-1-[0-9A-Za-z]{60,200}/g, plausible: (m) => random(m.slice(m.indexOf('-1-') + 3)) },
   { what: 'a Slack app-level token', anchors: ['xapp-1-'], pattern: /\bxapp-1-[A-Z0-9]{9,12}-[0-9]{10,16}-[0-9a-f]{64}\b/g, plausible: (m) => random(m.slice(7), 10) },
   // https://api.slack.com/messaging/webhooks: anyone holding the URL posts into the channel as the app.
@@ -54,6 +54,15 @@ const TOKEN_PATTERNS: TokenPattern[] = [
 ];
 
 const PRIVATE_KEY_HEADER = /-----BEGIN [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
+
+/**
+ * Every pattern's anchors and the PEM header in one alternation: a single pass over the text clears a file
+ * that has none of them (nearly every file), where looking for each anchor in turn reads the text twenty times.
+ * Anchors have four characters or more: a three-letter one (`xox`) made the search a third slower on every file.
+ */
+const ANY_ANCHOR = new RegExp(
+  [...TOKEN_PATTERNS.flatMap((p) => p.anchors), '-----BEGIN '].map((anchor) => anchor.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'),
+);
 
 /**
  * True when key material follows a PEM/PGP header, after blanks, quotes, `\n` escapes, YAML indentation
@@ -142,6 +151,7 @@ export default defineWorkflowRule({
     const scanText = (file: SourceFile, jobAt: (offset: number) => Job | null): Set<number> => {
       const reported = new Set<number>();
       const text = file.text;
+      if (!ANY_ANCHOR.test(text)) return reported;
       const report = (offset: number, length: number, what: string) => {
         reported.add(offset);
         context.report({

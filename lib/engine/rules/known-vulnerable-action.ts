@@ -70,7 +70,9 @@ export default defineWorkflowRule({
   create: (context) => {
     const uses = new Map<string, Use>();
     const check = (file: SourceFile, job: Job | null, node: YScalar, ref: UsesRef): void => {
-      if (ref.kind !== 'repository') return;
+      // Most actions have no advisory: then nothing can match, and the version (a regular expression over the
+      // ref or the pin's comment) is not read.
+      if (ref.kind !== 'repository' || !BY_ACTION.has(ref.slug.toLowerCase())) return;
       const sha = isFullSha(ref.ref) ? ref.ref.toLowerCase() : null;
       // A SHA pin is judged by the version its comment claims; a tag by itself (branches are not versions).
       const version = sha === null ? parseRefVersion(ref.ref) : versionComment(file, node);

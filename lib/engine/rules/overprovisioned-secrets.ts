@@ -1,5 +1,5 @@
 import { occurrencesIn } from '../analysis/file-scalars.js';
-import { isGithubToken, mayUseSecrets, secretOccurrencesIn, secretUses } from '../analysis/secrets.js';
+import { fileMayUseSecrets, isGithubToken, mayUseSecrets, secretOccurrencesIn, secretUses } from '../analysis/secrets.js';
 import type { Action, Workflow } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowReport } from '../rule.js';
 import { keyText, type YNode } from '../yaml/model.js';
@@ -30,6 +30,7 @@ export default defineWorkflowRule({
   create: (context) => {
     /** `toJSON(secrets)` and `secrets[<expression>]` anywhere below `node`. */
     const reportWholeContext = (model: Workflow | Action, node: YNode, job: WorkflowReport['job']) => {
+      if (!fileMayUseSecrets(model)) return;
       for (const occurrence of occurrencesIn(model, node)) {
         if (occurrence.expr === null || !mayUseSecrets(occurrence.span.source)) continue;
         const use = secretUses(occurrence.expr).find((u) => u.kind !== 'named');

@@ -83,24 +83,52 @@ interface Upload {
   archiveFile: string | null;
 }
 
-const exitCache = new WeakMap<readonly Step[], { uploads: Upload[]; archives: Step[] }>();
+const uploadCache = new WeakMap<readonly Step[], Upload[]>();
+const archiveCache = new WeakMap<readonly Step[], Step[]>();
 
-/** The artifact uploads and workspace archives of a job or composite action, read once per step list. */
-function exits(steps: readonly Step[]): { uploads: Upload[]; archives: Step[] } {
-  const cached = exitCache.get(steps);
-  if (cached !== undefined) return cached;
-  const result = {
-    uploads: steps
+/** The artifact uploads of a job or composite action, read once per step list. */
+function uploadsOf(steps: readonly Step[]): Upload[] {
+  let uploads = uploadCache.get(steps);
+  if (uploads === undefined) {
+    uploads = steps
       .filter((s) => isAction(s, 'actions/upload-artifact'))
       .map((s) => ({
         step: s,
         hidden: includesHiddenFiles(s),
         archiveFile: (getText(s.with, 'path') ?? '').split('\n').map((p) => p.trim()).find((p) => ARCHIVE_FILE.test(p)) ?? null,
-      })),
-    archives: steps.filter(archivesWorkspace),
-  };
-  exitCache.set(steps, result);
-  return result;
+      }));
+    uploadCache.set(steps, uploads);
+  }
+  return uploads;
+}
+
+/** The steps that archive the workspace, read once per step list (and only where an upload could ship one). */
+function archivesOf(steps: readonly Step[]): Step[] {
+  let archives = archiveCache.get(steps);
+  if (archives === undefined) {
+    archives = steps.filter(archivesWorkspace);
+    archiveCache.set(steps, archives);
+  }
+  return archives;
+}
+
+/**
+ * The upload after a checkout that ships its `.git` (with the credentials in .git/config): directly, or in an
+ * archive of the workspace made after the checkout. Without an upload after it there is none.
+ */
+function leakingUpload(step: Step, steps: readonly Step[], checkoutDir: string): { step: Step; pattern: string | null; archive: Step | undefined } | undefined {
+  const after = (s: { index: number }) => s.index > step.index;
+  const uploads = uploadsOf(steps).filter((u) => after(u.step));
+  if (uploads.length === 0) return undefined;
+  const direct = uploads
+    .filter((u) => u.hidden)
+    .map((u) => ({ step: u.step, pattern: uploadsGitDirectory(u.step, checkoutDir), archive: undefined as Step | undefined }))
+    .find((u) => u.pattern !== null);
+  if (direct !== undefined) return direct;
+  const archive = archivesOf(steps).find(after);
+  return archive === undefined
+    ? undefined
+    : uploads.filter((u) => u.step.index > archive.index && u.archiveFile !== null).map((u) => ({ step: u.step, pattern: u.archiveFile, archive }))[0];
 }
 
 /** Whether an upload step includes hidden files such as `.git`: opt-in since upload-artifact v4.4. */
@@ -133,20 +161,7 @@ export default defineWorkflowRule({
       const inGitConfig = checkoutVersion === null || olderThan(checkoutVersion, '6.0.0');
       const checkoutDir = normalizeLocalPath(getText(step.with, 'path') ?? '');
       const steps = step.job?.steps ?? (step.owner.kind === 'action' ? step.owner.steps : []);
-      const { uploads, archives } = exits(steps);
-      const after = (s: { index: number }) => s.index > step.index;
-      const archive = archives.find(after);
-      const direct = inGitConfig
-        ? uploads
-            .filter((u) => after(u.step) && u.hidden)
-            .map((u) => ({ step: u.step, pattern: uploadsGitDirectory(u.step, checkoutDir), archive: undefined as Step | undefined }))
-            .find((u) => u.pattern !== null)
-        : undefined;
-      const archived =
-        inGitConfig && archive !== undefined
-          ? uploads.filter((u) => u.step.index > archive.index && u.archiveFile !== null).map((u) => ({ step: u.step, pattern: u.archiveFile, archive }))[0]
-          : undefined;
-      const upload = direct ?? archived;
+      const upload = inGitConfig ? leakingUpload(step, steps, checkoutDir) : undefined;
 
       // An explicit `persist-credentials: true` is a deliberate choice (the job pushes): only the
       // upload that leaks it is reported.

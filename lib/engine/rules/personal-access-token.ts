@@ -1,5 +1,5 @@
 import { occurrencesIn } from '../analysis/file-scalars.js';
-import { mayUseSecrets, secretUses } from '../analysis/secrets.js';
+import { fileMayUseSecrets, mayUseSecrets, secretUses } from '../analysis/secrets.js';
 import { expressionsOf, type ExpressionOccurrence } from '../expressions/extract.js';
 import type { Action, Job, Step, Workflow } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowReport } from '../rule.js';
@@ -76,9 +76,10 @@ export default defineWorkflowRule({
     // Offsets are per file: remember them per scalar (each belongs to one file), not across the repository.
     const seen = new WeakMap<object, Set<number>>();
     const reportOccurrence = (occurrence: ExpressionOccurrence, position: Position, job: Job | null | undefined) => {
+      if (occurrence.expr === null || !mayUseSecrets(occurrence.span.source)) return;
       const offsets = seen.get(occurrence.scalar) ?? new Set<number>();
       seen.set(occurrence.scalar, offsets);
-      if (occurrence.expr === null || offsets.has(occurrence.offset) || !mayUseSecrets(occurrence.span.source)) return;
+      if (offsets.has(occurrence.offset)) return;
       const use = secretUses(occurrence.expr).find((u) => u.kind === 'named' && !u.tested && isGithubPat(u.name, position));
       if (use?.kind !== 'named') return;
       offsets.add(occurrence.offset);
@@ -101,15 +102,19 @@ export default defineWorkflowRule({
     };
     return {
       workflow(workflow) {
+        if (!fileMayUseSecrets(workflow)) return;
         checkMap(workflow, workflow.env, 'env', null, null);
       },
       job(job) {
         const workflow = job.workflow;
+        if (!fileMayUseSecrets(workflow)) return;
         checkMap(workflow, job.env, 'env', null, job);
         checkMap(workflow, job.with, 'with', null, job);
         if (job.secrets?.kind === 'map') checkMap(workflow, job.secrets, 'secrets', null, job);
       },
       step(step) {
+        // Only `secrets.*` is reported: a file whose expressions never name the context has nothing to report.
+        if (!fileMayUseSecrets(step.owner)) return;
         const file = step.owner.file;
         checkMap(step.owner, step.env, 'env', step, undefined);
         checkMap(step.owner, step.with, 'with', step, undefined);
@@ -117,6 +122,7 @@ export default defineWorkflowRule({
         if (run !== undefined && typeof run.value === 'string') {
           const script = run.value;
           for (const occurrence of expressionsOf(file, run)) {
+            if (!mayUseSecrets(occurrence.span.source)) continue;
             const start = script.lastIndexOf('\n', occurrence.span.start) + 1;
             const end = script.indexOf('\n', occurrence.span.end);
             reportOccurrence(occurrence, { kind: 'run', line: script.slice(start, end === -1 ? script.length : end) }, undefined);

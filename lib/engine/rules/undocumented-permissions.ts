@@ -32,9 +32,11 @@ export default defineWorkflowRule({
   create: (context) => {
     const check = (node: YNode | undefined, key: YScalar | undefined, file: SourceFile, where: string, job: Job | null) => {
       if (node === undefined) return;
+      const permissions = readPermissions(node);
+      // Most blocks grant no write: nothing to document, and no comment to look for.
+      if (permissions.kind !== 'write-all' && (permissions.kind !== 'scopes' || permissions.writes.length === 0)) return;
       // A comment on (or above) the `permissions:` key documents the whole block.
       if (key !== undefined && documented(file, key)) return;
-      const permissions = readPermissions(node);
       if (permissions.kind === 'write-all') {
         if (!documented(file, permissions.node)) context.report({ node: permissions.node, job, message: `${where} grants \`write-all\` without a comment saying why.` });
         return;

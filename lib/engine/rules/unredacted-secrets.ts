@@ -1,4 +1,4 @@
-import { carriedSecrets, secretEnv } from '../analysis/secrets.js';
+import { carriedSecrets, fileMayUseSecrets, secretEnv } from '../analysis/secrets.js';
 import { variableUses } from '../analysis/shell-vars.js';
 import { occurrencesIn } from '../analysis/file-scalars.js';
 import { FunctionCall, functionName, IndexAccess, walkExpression, type Expr } from '../expressions/parse.js';
@@ -48,6 +48,8 @@ export default defineWorkflowRule({
   },
   create: (context) => {
     const checkExpressions = (model: Workflow | Action, node: YNode, job: WorkflowReport['job']) => {
+      // Only a secret can be decoded: a file whose expressions never name the context has nothing to report.
+      if (!fileMayUseSecrets(model)) return;
       for (const occurrence of occurrencesIn(model, node)) {
         // Only a `fromJSON(...)` call decodes (function names are case-insensitive, and have no escapes).
         if (occurrence.expr === null || !FROM_JSON.test(occurrence.span.source)) continue;
@@ -86,7 +88,9 @@ export default defineWorkflowRule({
         const script = step.run?.value;
         if (step.run === undefined || typeof script !== 'string') return;
         const env = secretEnv(step);
-        if (env.size === 0) return;
+        // A use names its variable literally (`$X`, `${X:0:4}`, `$env:X`, `process.env.X`): a script that
+        // holds none of the names has none, and is not read.
+        if (env.size === 0 || ![...env.keys()].some((name) => script.includes(name))) return;
         for (const use of variableUses(script)) {
           const variable = env.get(use.name);
           if (variable === undefined) continue;
