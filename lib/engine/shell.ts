@@ -9,23 +9,25 @@
  */
 
 const CACHE_LIMIT = 50_000;
-const caches: Map<unknown, unknown>[] = [];
+/** The memos' maps, each in a holder so that clearing gives it a new map (see model/scan-cache.ts). */
+const caches: { map: Map<unknown, unknown> }[] = [];
 
 /** Forgets every memoised result (the scan calls it when it is done; results stay correct either way). */
 export function clearShellCaches(): void {
-  for (const cache of caches) cache.clear();
+  // A new map rather than clear(): a cleared map's new table is old-generation too (see model/scan-cache.ts).
+  for (const cache of caches) cache.map = new Map();
 }
 
 /** A bounded memo: cleared wholesale when full, which keeps it deterministic and cheap. */
 function memo<K, V>(compute: (key: K) => V): (key: K) => V {
-  const cache = new Map<K, V>();
-  caches.push(cache as Map<unknown, unknown>);
+  const holder = { map: new Map<K, V>() };
+  caches.push(holder as { map: Map<unknown, unknown> });
   return (key: K) => {
-    const hit = cache.get(key);
+    const hit = holder.map.get(key);
     if (hit !== undefined) return hit;
     const value = compute(key);
-    if (cache.size >= CACHE_LIMIT) cache.clear();
-    cache.set(key, value);
+    if (holder.map.size >= CACHE_LIMIT) holder.map = new Map();
+    holder.map.set(key, value);
     return value;
   };
 }

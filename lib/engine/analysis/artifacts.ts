@@ -1,6 +1,7 @@
 import type { Job, Step } from '../model/workflow.js';
 import { logicalLines, words } from '../shell.js';
 import { get, getText, keyText, type YNode } from '../yaml/model.js';
+import { ScanCache } from '../model/scan-cache.js';
 
 /** A step that downloads artifacts of another workflow run (for a `workflow_run` workflow, the triggering one). */
 export interface ForeignDownload {
@@ -84,7 +85,7 @@ function hasInput(step: Step, name: string): boolean {
 /** A shell line that reads a file's content (`$(cat x)`, `< x`, `jq ... x`, `read`). */
 export const READS_FILE = /\$\(\s*<|\$\(\s*(cat|head|tail|jq|yq|awk|sed|grep|cut|tr|unzip|base64|xargs)\b|`\s*(cat|head|tail|jq)\b|(^|[;&|]\s*)(cat|head|tail|jq|yq|awk|sed|grep|cut)\b|<\s*["']?[\w./$-]|\bread\b|Get-Content/;
 
-const firstDownloads = new WeakMap<Job, Step | null>();
+const firstDownloads = new ScanCache<Job, Step | null>();
 
 /** An earlier step of the job that downloaded artifacts of another run (`run-id`, `gh run download` ...), or null. */
 export function earlierForeignDownload(step: Step): Step | null {

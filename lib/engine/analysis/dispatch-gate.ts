@@ -3,6 +3,7 @@ import type { RepositoryModel } from '../model/repository.js';
 import type { Step, Workflow } from '../model/workflow.js';
 import { asList, get, getText, scalarText } from '../yaml/model.js';
 import { everyPathGuarded, stepTrust } from './trust-guards.js';
+import { ScanCache } from '../model/scan-cache.js';
 
 /**
  * Who makes a `repository_dispatch` workflow run. The event can only be sent with a token that has write
@@ -23,7 +24,7 @@ const OPEN_PERMISSIONS = new Set(['none', 'read', 'triage']);
 /** API calls and CLI commands that send a `repository_dispatch` event from a script. */
 const SCRIPT_DISPATCH = /createDispatchEvent|repos\/[^\s'"]+\/dispatches\b/g;
 
-const cache = new WeakMap<Workflow, DispatchGate>();
+const cache = new ScanCache<Workflow, DispatchGate>();
 
 /** The gate in front of a workflow that runs on `repository_dispatch`, from the dispatchers found in the repository. */
 export function dispatchGate(workflow: Workflow, repository: RepositoryModel): DispatchGate {

@@ -4,6 +4,7 @@ import { parseExpression, type Expr } from '../expressions/parse.js';
 import type { Action, Job, Step, Workflow } from '../model/workflow.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 import { keyText, stringScalars, type YNode, type YScalar } from '../yaml/model.js';
+import { ScanCache } from '../model/scan-cache.js';
 
 /** One expression of a workflow or composite action, where it is and what evaluates it. */
 export interface ExpressionSite {
@@ -22,7 +23,7 @@ export interface ExpressionSite {
   job: Job | null;
 }
 
-const cache = new WeakMap<Workflow | Action, ExpressionSite[]>();
+const cache = new ScanCache<Workflow | Action, ExpressionSite[]>();
 
 /**
  * Every expression of a workflow or composite action, in file order: the `${{ }}` of every string value

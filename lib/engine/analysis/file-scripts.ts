@@ -1,6 +1,7 @@
 import type { Action, Step, Workflow } from '../model/workflow.js';
 import { logicalLines, scriptPipelines, type Pipeline, type ScriptSpan } from '../shell.js';
 import type { YScalar } from '../yaml/model.js';
+import { ScanCache } from '../model/scan-cache.js';
 
 /**
  * The shared per-file reading of `run:` scripts (issue 15): every script of a workflow or composite action
@@ -279,8 +280,8 @@ class Script implements RunScript {
   }
 }
 
-const byOwner = new WeakMap<Workflow | Action, FileScripts>();
-const byStep = new WeakMap<Step, RunScript | null>();
+const byOwner = new ScanCache<Workflow | Action, FileScripts>();
+const byStep = new ScanCache<Step, RunScript | null>();
 
 function readStep(step: Step): RunScript | null {
   const run = step.run;

@@ -12,6 +12,7 @@ import { everyPathGuarded, stepTrust, type TrustGuardKind, type TrustPaths } fro
 import { followsUntrustedRuns } from './workflow-run.js';
 import { dispatchGate } from './dispatch-gate.js';
 import { hasAny, scriptOf, wordMask } from './file-scripts.js';
+import { ScanCache } from '../model/scan-cache.js';
 
 /** What makes the head of a pull request reachable, and dangerous, in a workflow. */
 export interface PrHeadTriggers {
@@ -334,7 +335,7 @@ export function untrustedCheckouts(job: Job, repository: RepositoryModel): reado
   return result;
 }
 
-const checkoutsByJob = new WeakMap<Job, { repository: RepositoryModel; result: readonly UntrustedCheckout[] }>();
+const checkoutsByJob = new ScanCache<Job, { repository: RepositoryModel; result: readonly UntrustedCheckout[] }>();
 
 function findUntrustedCheckouts(job: Job, repository: RepositoryModel): UntrustedCheckout[] {
   const workflow = job.workflow;

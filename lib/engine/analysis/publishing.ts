@@ -1,6 +1,7 @@
 import type { Job, Step, Workflow } from '../model/workflow.js';
 import { hasAny, scriptOf, wordMask, type WordMask } from './file-scripts.js';
 import { getText, isTruthy, get } from '../yaml/model.js';
+import { ScanCache } from '../model/scan-cache.js';
 
 export type Registry = 'npm' | 'pypi' | 'crates' | 'rubygems' | 'nuget' | 'maven' | 'container' | 'github-release' | 'other';
 
@@ -67,9 +68,9 @@ const ACTIONS: Record<string, { registry: Registry; when?: (step: Step) => boole
   'gradle/gradle-build-action': { registry: 'maven', when: (s) => /publish/.test(getText(s.with, 'arguments') ?? '') },
 };
 
-const stepCache = new WeakMap<Step, PublishingStep | null>();
-const jobCache = new WeakMap<Job, readonly PublishingStep[]>();
-const workflowCache = new WeakMap<Workflow, readonly PublishingStep[]>();
+const stepCache = new ScanCache<Step, PublishingStep | null>();
+const jobCache = new ScanCache<Job, readonly PublishingStep[]>();
+const workflowCache = new ScanCache<Workflow, readonly PublishingStep[]>();
 
 /** How a step publishes, or null (read once per step: several rules ask). */
 export function publishingStep(step: Step): PublishingStep | null {

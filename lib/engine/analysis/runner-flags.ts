@@ -2,6 +2,7 @@ import { constantString } from './constant-expressions.js';
 import { findExpressions } from '../expressions/extract.js';
 import { parseExpression } from '../expressions/parse.js';
 import { keyText, type YMap, type YNode, type YPair } from '../yaml/model.js';
+import { ScanCache } from '../model/scan-cache.js';
 
 /**
  * How the runner reads a boolean environment variable such as `ACTIONS_ALLOW_UNSECURE_COMMANDS`: only
@@ -31,7 +32,7 @@ function flagText(text: string): RunnerFlag {
 }
 
 const NONE: readonly YPair[] = Object.freeze([]);
-const wantedCache = new WeakMap<readonly string[], ReadonlySet<string>>();
+const wantedCache = new ScanCache<readonly string[], ReadonlySet<string>>();
 
 /**
  * The pairs of an `env:` mapping whose key is one of `names` (compared case-insensitively). Called for every

@@ -38,11 +38,12 @@ const WRITE = /(?:^|[\s"'{(>;|])([A-Za-z_][\w-]*)(?:=|<<)|::set-output\s+name=([
 const INDEX_CACHE_LIMIT = 128;
 /** The reads of a line without `$`, `%` or `process.env.` (shared: never changed). */
 const NO_READS: readonly string[] = [];
-const indexCache = new Map<string, ScriptIndex>();
+let indexCache = new Map<string, ScriptIndex>();
 
 /** Forgets the indexed scripts (the scan calls it when it is done). */
 export function clearScriptIndexes(): void {
-  indexCache.clear();
+  // A new map rather than clear(): see model/scan-cache.ts.
+  indexCache = new Map();
 }
 
 /** Indexes a script once (scripts are read again for every output and every write they contain). */
@@ -72,7 +73,7 @@ function indexOf(script: string): ScriptIndex {
       index.writes.set(name, list);
     }
   });
-  if (indexCache.size >= INDEX_CACHE_LIMIT) indexCache.clear();
+  if (indexCache.size >= INDEX_CACHE_LIMIT) indexCache = new Map();
   indexCache.set(script, index);
   return index;
 }

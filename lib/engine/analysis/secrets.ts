@@ -4,6 +4,7 @@ import type { Action, Step, Workflow } from '../model/workflow.js';
 import { fileScalars, occurrencesIn, occurrencesInFile } from './file-scalars.js';
 import type { SourceFile } from '../yaml/source.js';
 import { keyText, type YMap, type YNode, type YScalar } from '../yaml/model.js';
+import { ScanCache } from '../model/scan-cache.js';
 
 /** How an expression touches the `secrets` context. */
 export type SecretUse =
@@ -147,7 +148,7 @@ export function secretEnv(step: Step): ReadonlyMap<string, SecretEnvVar> {
  * scan has let go, and adds one entry per list rather than per step (each `WeakMap.set` costs about as much
  * as answering a step).
  */
-const secretEnvs = new WeakMap<readonly Step[], (ReadonlyMap<string, SecretEnvVar> | undefined)[]>();
+const secretEnvs = new ScanCache<readonly Step[], (ReadonlyMap<string, SecretEnvVar> | undefined)[]>();
 const NO_SECRET_ENV: ReadonlyMap<string, SecretEnvVar> = new Map();
 
 /**
@@ -165,7 +166,7 @@ export function fileMayUseSecrets(model: Workflow | Action): boolean {
   return known;
 }
 
-const fileMentions = new WeakMap<Workflow | Action, boolean>();
+const fileMentions = new ScanCache<Workflow | Action, boolean>();
 
 /** An entry of an `env:` mapping with the secrets its value carries (none for most). */
 interface EnvEntry {
@@ -188,7 +189,7 @@ function envEntries(owner: Workflow | Action, env: YMap): readonly EnvEntry[] {
   return entries;
 }
 
-const envEntryCache = new WeakMap<YMap, readonly EnvEntry[]>();
+const envEntryCache = new ScanCache<YMap, readonly EnvEntry[]>();
 
 function computeSecretEnv(step: Step): Map<string, SecretEnvVar> {
   const owner = step.owner;

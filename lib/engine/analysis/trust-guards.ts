@@ -2,6 +2,7 @@ import { conditionExpression } from '../expressions/extract.js';
 import { Binary, ContextAccess, contextPath, FunctionCall, functionName, Grouping, IndexAccess, Literal, Logical, Unary, type Expr } from '../expressions/parse.js';
 import type { Job, Step, Workflow } from '../model/workflow.js';
 import { asList, get, scalarText, type YNode } from '../yaml/model.js';
+import { ScanCache } from '../model/scan-cache.js';
 
 /**
  * What keeps outsiders out of a job or step:
@@ -42,7 +43,7 @@ interface EnvironmentFacts {
   isUnreviewed: (name: string) => boolean;
 }
 
-const environmentsByWorkflow = new WeakMap<Workflow, EnvironmentFacts>();
+const environmentsByWorkflow = new ScanCache<Workflow, EnvironmentFacts>();
 
 /**
  * Records, for the workflows of one scan, the environments (lower-case names) whose protection rules
@@ -80,7 +81,7 @@ interface Atom {
   fact: string | null;
 }
 
-const jobCache = new WeakMap<Job, TrustPaths>();
+const jobCache = new ScanCache<Job, TrustPaths>();
 
 /** The ways a job can run: its own `if:` combined with the jobs it needs (a skipped dependency skips it too). */
 export function jobTrust(job: Job): TrustPaths {
@@ -92,7 +93,7 @@ export function jobTrust(job: Job): TrustPaths {
   return paths;
 }
 
-const eventJobCache = new WeakMap<Job, Map<string, TrustPaths>>();
+const eventJobCache = new ScanCache<Job, Map<string, TrustPaths>>();
 
 /** Events whose `github.ref` is the pull request's merge ref (`refs/pull/<n>/merge`), never a branch or tag. */
 const PULL_REQUEST_REF_EVENTS = new Set(['pull_request', 'pull_request_review', 'pull_request_review_comment']);
@@ -219,7 +220,7 @@ interface FailingCheck {
   guard: TrustGuard;
 }
 
-const checks = new WeakMap<Job, FailingCheck[]>();
+const checks = new ScanCache<Job, FailingCheck[]>();
 /** A script that fails the run: `exit 1`, `core.setFailed`, `throw`. */
 const FAILS = /exit\s+1|setFailed|throw\b|exit\s+\$/;
 /**

@@ -2,6 +2,7 @@ import type { SourceFile } from '../yaml/source.js';
 import type { YNode, YScalar } from '../yaml/model.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 import { parseExpression, type Expr } from './parse.js';
+import { ScanCache } from '../model/scan-cache.js';
 
 /** A `${{ ... }}` inside a string. */
 export interface ExpressionSpan {
@@ -56,7 +57,7 @@ export interface ExpressionOccurrence {
   expr: Expr | null;
 }
 
-const occurrenceCache = new WeakMap<YScalar, readonly ExpressionOccurrence[]>();
+const occurrenceCache = new ScanCache<YScalar, readonly ExpressionOccurrence[]>();
 const NONE: readonly ExpressionOccurrence[] = Object.freeze([]);
 
 /**
@@ -114,7 +115,7 @@ export interface FileExpressions {
   readonly occurrences: readonly ExpressionOccurrence[];
 }
 
-const fileExpressions = new WeakMap<SourceFile, FileExpressions>();
+const fileExpressions = new ScanCache<SourceFile, FileExpressions>();
 
 /** Keeps the extraction of a file (its lists built from `scalarExpressions`), for it and for `expressionsOf`. */
 export function rememberFileExpressions(file: SourceFile, read: FileExpressions): void {

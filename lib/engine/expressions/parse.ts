@@ -18,11 +18,12 @@ const FUNCTIONS = [
 ];
 const MAX_SOURCE = 10_000;
 const CACHE_LIMIT = 20_000;
-const cache = new Map<string, Expr | null>();
+let cache = new Map<string, Expr | null>();
 
 /** Forgets the memoised parses (the scan calls it when it is done, so a long run keeps no expression it saw). */
 export function clearExpressionCache(): void {
-  cache.clear();
+  // A new map rather than clear(): a cleared map's new table is old-generation too (see model/scan-cache.ts).
+  cache = new Map();
 }
 
 /** Parses an expression with GitHub's own parser; null when it does not parse. Results are memoised. */
@@ -33,7 +34,7 @@ export function parseExpression(source: string): Expr | null {
   if (source.length <= MAX_SOURCE && source !== '') {
     expr = parseCommon(source) ?? parseWithGitHub(source);
   }
-  if (cache.size >= CACHE_LIMIT) cache.clear();
+  if (cache.size >= CACHE_LIMIT) cache = new Map();
   cache.set(source, expr);
   return expr;
 }

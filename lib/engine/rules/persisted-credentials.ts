@@ -7,6 +7,7 @@ import { normalizeLocalPath } from '../model/repository.js';
 import { privilegedTriggers, type Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { get, getScalar, getText, isTruthy, type YNode } from '../yaml/model.js';
+import { ScanCache } from '../model/scan-cache.js';
 
 /** The version a step's action runs: its tag, or the version comment beside a SHA pin. */
 function stepVersion(step: Step): RefVersion | null {
@@ -83,8 +84,8 @@ interface Upload {
   archiveFile: string | null;
 }
 
-const uploadCache = new WeakMap<readonly Step[], Upload[]>();
-const archiveCache = new WeakMap<readonly Step[], Step[]>();
+const uploadCache = new ScanCache<readonly Step[], Upload[]>();
+const archiveCache = new ScanCache<readonly Step[], Step[]>();
 
 /** The artifact uploads of a job or composite action, read once per step list. */
 function uploadsOf(steps: readonly Step[]): Upload[] {

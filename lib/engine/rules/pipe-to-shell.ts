@@ -6,6 +6,7 @@ import { PipeToShellOptions } from '../rule-options.js';
 import type { Severity } from '../types.js';
 import { commandName, scriptPipelines, words } from '../shell.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
+import { ScanCache } from '../model/scan-cache.js';
 
 /** Interpreters, and the options that make them take their program from an argument instead of stdin. */
 const INTERPRETERS: Record<string, { codeFlag: RegExp; stdinFlag?: RegExp; valueFlag?: RegExp }> = {
@@ -81,7 +82,7 @@ interface Hit {
  */
 const FETCH_COMMAND = wordMask('curl', 'wget', 'iwr', 'irm', 'webrequest', 'restmethod', 'downloadstring', 'downloaddata', 'downloadfile');
 
-const runsByScript = new WeakMap<RunScript, readonly Hit[]>();
+const runsByScript = new ScanCache<RunScript, readonly Hit[]>();
 
 /**
  * `remoteScriptRuns` of a step's script, read once per scan: pipe-to-shell reports them and

@@ -5,6 +5,7 @@ import type { Job } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import type { Severity } from '../types.js';
 import { getScalar, getText, scalarText, stringScalars, type YNode } from '../yaml/model.js';
+import { ScanCache } from '../model/scan-cache.js';
 
 type Pin = { kind: 'digest' } | { kind: 'tag'; tag: string } | { kind: 'latest' } | { kind: 'untagged' };
 
@@ -62,7 +63,7 @@ interface OwnImages {
   owners: Set<string>;
 }
 
-const OWN_IMAGES = new WeakMap<RepositoryModel, OwnImages>();
+const OWN_IMAGES = new ScanCache<RepositoryModel, OwnImages>();
 
 const BUILD_LINE = /\bdocker\s+(?:buildx\s+)?(?:build|push|tag|image\s+push)\b|\b(?:podman|buildah)\s+(?:build|push|bud)\b/;
 /** A script without one of these words has no `BUILD_LINE` (file-scripts.ts). */
