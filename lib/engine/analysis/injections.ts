@@ -151,7 +151,8 @@ export function envInjections(step: Step, analyzer: TaintAnalyzer): InjectionHit
   if (writes.length === 0) return hits;
   const scope = stepScope(step);
   const occurrences = expressionsOf(workflow.file, run);
-  const trust = stepTrust(step);
+  // The step's guards are worked out only for a write an outsider can feed (most writes are not).
+  let trust: TrustPaths | undefined;
   const issueComment = workflow.triggers.some((t) => t.name === 'issue_comment');
   const download = earlierForeignDownload(step);
   const validated = validatedVariables(script);
@@ -184,8 +185,9 @@ export function envInjections(step: Step, analyzer: TaintAnalyzer): InjectionHit
     // for the value lowers the finding to hygiene and says why.
     const outsider = taint !== null && (taint.level === 'arbitrary' || taint.level === 'structured') && outsiderControlled(taint.controller);
     const artifact = download !== null && readsFile;
-    const gate = artifact ? reviewedEnvironmentGate(trust) : gateOf(trust, source, issueComment);
     if (!outsider && !artifact) continue;
+    trust ??= stepTrust(step);
+    const gate = artifact ? reviewedEnvironmentGate(trust) : gateOf(trust, source, issueComment);
     const severity = gate.holds ? 'LOW' : artifact ? undefined : taint?.controller === 'external-after-merge' ? 'MEDIUM' : undefined;
     const what = outsider && taint !== null ? describeTaint(taint) : `the content of an artifact downloaded by ${describeStep(download as Step)}`;
     const effect =

@@ -211,6 +211,9 @@ const FETCH_DESTINATION = /(?:refs\/)?pull\/[^\s:'"/]+\/(?:head|merge):(?:refs\/
  */
 const GIT_OR_GH = wordMask('git', 'gh');
 
+/** A necessary condition for a line to hold the word `git` or `gh` (see scriptCheckouts). */
+const GIT_OR_GH_TEXT = /g["'\\]*[ih]/;
+
 export function scriptCheckouts(job: Job, workflow: Workflow, triggers: PrHeadTriggers): ScriptCheckout[] {
   if (triggers.privileged === null) return [];
   const result: ScriptCheckout[] = [];
@@ -228,6 +231,9 @@ export function scriptCheckouts(job: Job, workflow: Workflow, triggers: PrHeadTr
     const occurrences = expressionsOf(workflow.file, run);
     const lines = logicalLines(script);
     lines.forEach((line, i) => {
+      // Both `git` and `gh` start with a `g` followed by an `i` or `h`, quotes aside (`g"it"` is a word `git`):
+      // a line without one names neither, and most lines of a long script are skipped before being split.
+      if (!GIT_OR_GH_TEXT.test(line.text)) return;
       const list = words(line.text);
       const report = (evidence: string) => result.push({ step, offset: line.offset, command: line.text.trim(), evidence });
       if (list.some((w, j) => w === 'gh' && list[j + 1] === 'pr' && list[j + 2] === 'checkout')) {

@@ -217,16 +217,21 @@ function fromAction(step: Step, repository: RepositoryModel): Evidence | null {
 const PUBLISHERS = wordMask('npm', 'pnpm', 'yarn', 'twine', 'poetry', 'uv', 'hatch', 'flit', 'pdm', 'maturin', 'cargo', 'gem', 'dotnet', 'nuget');
 const PUBLISH_VERBS = wordMask('publish', 'upload', 'push');
 
+const PUBLISH_TEXT = /publish|upload|push/i;
+
 function fromScript(step: Step, repository: RepositoryModel): Evidence | null {
   const found = scriptOf(step);
   // Every publishing command below says publish, upload or push: most scripts need no closer look.
-  if (found === null || !hasAny(found.words, PUBLISH_VERBS) || !hasAny(found.words, PUBLISHERS) || !/publish|upload|push/i.test(found.text)) return null;
+  if (found === null || !hasAny(found.words, PUBLISH_VERBS) || !hasAny(found.words, PUBLISHERS) || !PUBLISH_TEXT.test(found.text)) return null;
   const run = found.run;
   const lines = found.lines;
-  // Each line's commands are read once (lazily), not once per registry.
+  // Each line's commands are read once (lazily), not once per registry; a line that does not say publish,
+  // upload or push (the script's test above, line by line) has none of them.
   const calls: (readonly { program: string; args: readonly string[] }[] | undefined)[] = [];
   const callsOf = (index: number) =>
-    (calls[index] ??= pipelines(lines[index] as ScriptSpan).flatMap((p) => p.commands.flatMap((c) => invocation(c.text) ?? [])));
+    (calls[index] ??= PUBLISH_TEXT.test((lines[index] as ScriptSpan).text)
+      ? pipelines(lines[index] as ScriptSpan).flatMap((p) => p.commands.flatMap((c) => invocation(c.text) ?? []))
+      : []);
   for (const command of COMMANDS) {
     const line = lines.find((_, index) =>
       callsOf(index).some((call) => command.matches(call.program, call.args) && !call.args.includes('--dry-run') && !call.args.includes('-n')),
