@@ -22,13 +22,12 @@ export interface ScriptSources {
 
 /** A script read once: its logical lines and, per line, what it assigns, reads and writes. */
 interface ScriptIndex {
+  script: string;
   lines: readonly ScriptSpan[];
-  /** Raw end of each line: where the next logical line starts. */
-  ends: Map<ScriptSpan, number>;
   /** Where each shell (or PowerShell) variable is assigned. */
   assignments: Map<string, ScriptSpan[]>;
-  /** The variables each line reads. */
-  reads: Map<ScriptSpan, readonly string[]>;
+  /** The variables each line reads, by line number, worked out when a line is first asked about. */
+  reads: (readonly string[] | undefined)[];
   /** Lower-cased names written as `name=`, `name<<` or `::set-output name=`, with the indexes of the lines doing so. */
   writes: Map<string, number[]>;
 }
@@ -51,12 +50,10 @@ function indexOf(script: string): ScriptIndex {
   const cached = indexCache.get(script);
   if (cached !== undefined) return cached;
   const lines = logicalLines(script);
-  const index: ScriptIndex = { lines, ends: new Map(), assignments: new Map(), reads: new Map(), writes: new Map() };
+  const index: ScriptIndex = { script, lines, assignments: new Map(), reads: [], writes: new Map() };
   lines.forEach((line, i) => {
     const text = line.text;
-    index.ends.set(line, lines[i + 1]?.offset ?? script.length);
     // Each pattern needs a literal piece: most lines (`make build`, `echo done`) are skipped without a regex run.
-    index.reads.set(line, text.includes('$') || text.includes('%') || text.includes('process.env.') ? [...referencedEnvVars(text)] : NO_READS);
     const assigns = text.includes('=') || text.includes('for') || text.includes('read');
     const writes = text.includes('=') || text.includes('<<');
     if (assigns) for (const match of text.matchAll(ASSIGNMENT)) {
@@ -76,6 +73,35 @@ function indexOf(script: string): ScriptIndex {
   if (indexCache.size >= INDEX_CACHE_LIMIT) indexCache = new Map();
   indexCache.set(script, index);
   return index;
+}
+
+/** The number of `line` in the index's lines (they are in offset order), or -1 when it is not one of them. */
+function lineNumber(index: ScriptIndex, line: ScriptSpan): number {
+  const lines = index.lines;
+  let low = 0;
+  let high = lines.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const offset = (lines[middle] as ScriptSpan).offset;
+    if (offset < line.offset) low = middle + 1;
+    else if (offset > line.offset) high = middle - 1;
+    else return lines[middle] === line ? middle : -1;
+  }
+  return -1;
+}
+
+/** Raw end of a line of the index: where the next logical line starts (the script's end for others). */
+function lineEnd(index: ScriptIndex, line: ScriptSpan): number {
+  const number = lineNumber(index, line);
+  return number === -1 ? index.script.length : (index.lines[number + 1]?.offset ?? index.script.length);
+}
+
+/** The variables a line of the index reads; undefined for a line that is not one of its lines. */
+function lineReads(index: ScriptIndex, line: ScriptSpan): readonly string[] | undefined {
+  const number = lineNumber(index, line);
+  if (number === -1) return undefined;
+  const text = line.text;
+  return (index.reads[number] ??= text.includes('$') || text.includes('%') || text.includes('process.env.') ? [...referencedEnvVars(text)] : NO_READS);
 }
 
 /** The logical lines of a script. */
@@ -108,8 +134,8 @@ export function feedingLines(script: string, seeds: readonly ScriptSpan[], stop:
     const line = queue.pop() as ScriptSpan;
     if (visited.has(line)) continue;
     visited.add(line);
-    ranges.push([line.offset, index.ends.get(line) ?? script.length]);
-    for (const variable of index.reads.get(line) ?? referencedEnvVars(line.text)) {
+    ranges.push([line.offset, lineEnd(index, line)]);
+    for (const variable of lineReads(index, line) ?? referencedEnvVars(line.text)) {
       if (stop.has(variable)) continue;
       const assigned = index.assignments.get(variable);
       if (assigned === undefined) variables.add(variable);
@@ -160,8 +186,8 @@ export function scriptFold<T>(
   const stop = fold.stop ?? new Set<string>();
   const lineValue = (line: ScriptSpan, depth: number): T => {
     if (opaqueAssignment(line.text)) return fold.empty;
-    let value = fold.own(line, [line.offset, index.ends.get(line) ?? script.length]);
-    for (const name of index.reads.get(line) ?? []) {
+    let value = fold.own(line, [line.offset, lineEnd(index, line)]);
+    for (const name of lineReads(index, line) ?? []) {
       if (!stop.has(name)) value = fold.combine(value, variableValue(name, depth + 1));
     }
     return value;
