@@ -4,8 +4,9 @@ import { ATTESTING_ACTIONS, ISOLATED_BUILDERS, signsKeylessly } from '../data/at
 import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import type { YScalar } from '../yaml/model.js';
+import { ScanCache } from '../model/scan-cache.js';
 
-const mintCache = new WeakMap<Job, boolean>();
+const mintCache = new ScanCache<Job, boolean>();
 
 /** Whether the job's token may mint an OIDC token (read once per job: every step asks). */
 function mayMintOidc(job: Job): boolean {
