@@ -184,6 +184,18 @@ function trackDerived(line: ScriptSpan, script: string, env: Variables): void {
   env.set(name, { name, secrets, derived: true, partial: inner !== undefined || carried.some((c) => c.partial), masked: false });
 }
 
+/**
+ * What a line needs to print a secret: a `$` or `%` reference, an expression, a backtick substitution, or a
+ * command that needs none of them (an environment dump, `printenv NAME`, `cat`, PowerShell's `env:` drive),
+ * read also with quotes and backslashes taken out (`e"nv"` is `env`). Other lines are not split into commands.
+ */
+const MAY_PRINT = /[$%`]|env|set|export|declare|cat|dir|ls|gci|get-childitem/i;
+
+function mayPrintOnLine(text: string): boolean {
+  if (MAY_PRINT.test(text)) return true;
+  return /["'\\]/.test(text) && MAY_PRINT.test(text.replace(/["'\\]/g, ''));
+}
+
 /** A script prints a secret only through `secrets.X`, a variable of the environment, or a dump of it. */
 const SECRETS_WORD = wordMask('secrets');
 const DUMP_WORDS = wordMask('env', 'printenv', 'set', 'export', 'declare');
@@ -244,6 +256,7 @@ export default defineWorkflowRule({
           body = lines.slice(i + 1, end === -1 ? lines.length : end);
           i = end === -1 ? lines.length : end;
         }
+        if (body.length === 0 && !mayPrintOnLine(line.text)) continue;
         for (const pipeline of pipelines(line)) checkPipeline(step, run, script, env, pipeline.commands, body);
       }
     };
