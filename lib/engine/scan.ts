@@ -1,6 +1,4 @@
-import { clearScriptIndexes } from './analysis/script-outputs.js';
 import { classifyPath, type FileKind } from './paths.js';
-import { clearExpressionCache } from './expressions/parse.js';
 import { TaintAnalyzer } from './expressions/taint.js';
 import { findingFingerprint, hash53, nodeAnchor } from './fingerprint.js';
 import { RepositoryModel } from './model/repository.js';
@@ -17,7 +15,6 @@ import { markReviewedEnvironments } from './analysis/trust-guards.js';
 import { environmentProtection } from './settings/environments.js';
 import { runSettingsRules } from './settings/run.js';
 import type { SettingsSnapshot } from './settings/snapshot.js';
-import { clearShellCaches } from './shell.js';
 import { SuppressionIndex, type UnusedSuppression } from './suppress.js';
 import { emptyCounts, severityRank, type Counts, type Finding, type FindingRecord, type RepositoryFile, type Ruleset } from './types.js';
 import { parseYaml, type ParseProblem } from './yaml/parse.js';
@@ -110,9 +107,6 @@ export function scanRepository(files: readonly RepositoryFile[], options: ScanOp
     return scan(files, options);
   } finally {
     // The memos are per scan: a run over many repositories must not keep every script and expression it saw.
-    clearShellCaches();
-    clearExpressionCache();
-    clearScriptIndexes();
     resetScanCaches();
   }
 }

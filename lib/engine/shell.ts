@@ -4,30 +4,22 @@
  * findings point at the right place, and never throws.
  *
  * Many rules read the same scripts, so every function here is memoised and returns shared, read-only
- * results: a script is split once per scan, not once per rule. The engine empties the memos when a scan ends
- * (`clearShellCaches`), so a long run over many repositories does not keep every script it saw.
+ * results: a script is split once per scan, not once per rule. The memos are forgotten when a scan ends
+ * (model/scan-cache.ts), so a long run over many repositories does not keep every script it saw.
  */
 
+import { ScanMemo } from './model/scan-cache.js';
+
 const CACHE_LIMIT = 50_000;
-/** The memos' maps, each in a holder so that clearing gives it a new map (see model/scan-cache.ts). */
-const caches: { map: Map<unknown, unknown> }[] = [];
 
-/** Forgets every memoised result (the scan calls it when it is done; results stay correct either way). */
-export function clearShellCaches(): void {
-  // A new map rather than clear(): a cleared map's new table is old-generation too (see model/scan-cache.ts).
-  for (const cache of caches) cache.map = new Map();
-}
-
-/** A bounded memo: cleared wholesale when full, which keeps it deterministic and cheap. */
+/** A bounded memo of this module, forgotten when a scan ends. */
 function memo<K, V>(compute: (key: K) => V): (key: K) => V {
-  const holder = { map: new Map<K, V>() };
-  caches.push(holder as { map: Map<unknown, unknown> });
+  const cache = new ScanMemo<K, V>(CACHE_LIMIT);
   return (key: K) => {
-    const hit = holder.map.get(key);
+    const hit = cache.get(key);
     if (hit !== undefined) return hit;
     const value = compute(key);
-    if (holder.map.size >= CACHE_LIMIT) holder.map = new Map();
-    holder.map.set(key, value);
+    cache.set(key, value);
     return value;
   };
 }

@@ -1,3 +1,4 @@
+import { ScanMemo } from '../model/scan-cache.js';
 import { logicalLines, type ScriptSpan } from '../shell.js';
 
 /** Environment variables a script reads: `$X`, `${X}`, `$env:X`, `%X%`, `process.env.X`. */
@@ -37,13 +38,8 @@ const WRITE = /(?:^|[\s"'{(>;|])([A-Za-z_][\w-]*)(?:=|<<)|::set-output\s+name=([
 const INDEX_CACHE_LIMIT = 128;
 /** The reads of a line without `$`, `%` or `process.env.` (shared: never changed). */
 const NO_READS: readonly string[] = [];
-let indexCache = new Map<string, ScriptIndex>();
-
-/** Forgets the indexed scripts (the scan calls it when it is done). */
-export function clearScriptIndexes(): void {
-  // A new map rather than clear(): see model/scan-cache.ts.
-  indexCache = new Map();
-}
+/** Indexed scripts, forgotten when a scan ends. */
+const indexCache = new ScanMemo<string, ScriptIndex>(INDEX_CACHE_LIMIT);
 
 /** Indexes a script once (scripts are read again for every output and every write they contain). */
 function indexOf(script: string): ScriptIndex {
@@ -70,7 +66,6 @@ function indexOf(script: string): ScriptIndex {
       index.writes.set(name, list);
     }
   });
-  if (indexCache.size >= INDEX_CACHE_LIMIT) indexCache = new Map();
   indexCache.set(script, index);
   return index;
 }

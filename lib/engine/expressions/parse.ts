@@ -1,6 +1,7 @@
 import { data, Lexer, Parser, type Expr } from '@actions/expressions';
 import { ContextAccess, FunctionCall, Grouping, IndexAccess, Literal, Logical, Binary, Star, Unary } from '@actions/expressions/ast';
 import { TokenType, type Token } from '@actions/expressions/lexer';
+import { ScanMemo } from '../model/scan-cache.js';
 
 export type { Expr };
 export { ContextAccess, FunctionCall, Grouping, IndexAccess, Literal, Logical, Binary, Unary };
@@ -18,13 +19,8 @@ const FUNCTIONS = [
 ];
 const MAX_SOURCE = 10_000;
 const CACHE_LIMIT = 20_000;
-let cache = new Map<string, Expr | null>();
-
-/** Forgets the memoised parses (the scan calls it when it is done, so a long run keeps no expression it saw). */
-export function clearExpressionCache(): void {
-  // A new map rather than clear(): a cleared map's new table is old-generation too (see model/scan-cache.ts).
-  cache = new Map();
-}
+/** Parses, forgotten when a scan ends (a long run keeps no expression it saw). */
+const cache = new ScanMemo<string, Expr | null>(CACHE_LIMIT);
 
 /** Parses an expression with GitHub's own parser; null when it does not parse. Results are memoised. */
 export function parseExpression(source: string): Expr | null {
@@ -34,7 +30,6 @@ export function parseExpression(source: string): Expr | null {
   if (source.length <= MAX_SOURCE && source !== '') {
     expr = parseCommon(source) ?? parseWithGitHub(source);
   }
-  if (cache.size >= CACHE_LIMIT) cache = new Map();
   cache.set(source, expr);
   return expr;
 }

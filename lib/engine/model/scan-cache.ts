@@ -9,17 +9,18 @@
  * gives the cleared map its new table in the old generation too.
  *
  * A `ScanCache` is a WeakMap that `resetScanCaches` (called by `scanRepository` when a scan ends) replaces
- * with a new, young one. Outside a scan it still works as a plain memo, until the next scan ends. Make one
+ * with a new, young one; a `ScanMemo` is the same for values keyed by text (scripts, commands, expressions), as
+ * a Map bounded in size. Outside a scan either still works as a plain memo, until the next scan ends. Make one
  * per module, when the module loads: every cache made is registered for good.
  */
 
-const caches: ScanCache<WeakKey, unknown>[] = [];
+const caches: { reset(): void }[] = [];
 
 export class ScanCache<K extends WeakKey, V> {
   #map = new WeakMap<K, V>();
 
   constructor() {
-    caches.push(this as ScanCache<WeakKey, unknown>);
+    caches.push(this);
   }
 
   get(key: K): V | undefined {
@@ -41,7 +42,38 @@ export class ScanCache<K extends WeakKey, V> {
   }
 }
 
-/** Forgets what every scan cache holds (the scan calls it when it is done). */
+/** A memo keyed by text, forgotten when a scan ends, and started afresh whenever it holds `limit` entries. */
+export class ScanMemo<K, V> {
+  #map = new Map<K, V>();
+  readonly #limit: number;
+
+  constructor(limit: number) {
+    this.#limit = limit;
+    caches.push(this);
+  }
+
+  get(key: K): V | undefined {
+    return this.#map.get(key);
+  }
+
+  has(key: K): boolean {
+    return this.#map.has(key);
+  }
+
+  set(key: K, value: V): this {
+    // Wholesale, when full: deterministic and cheap.
+    if (this.#map.size >= this.#limit) this.#map = new Map();
+    this.#map.set(key, value);
+    return this;
+  }
+
+  /** Forgets every entry (by starting a new map: see above). */
+  reset(): void {
+    this.#map = new Map();
+  }
+}
+
+/** Forgets what every scan cache and memo holds (the scan calls it when it is done). */
 export function resetScanCaches(): void {
   for (const cache of caches) cache.reset();
 }

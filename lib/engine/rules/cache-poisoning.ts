@@ -6,7 +6,7 @@ import { isReleaseTriggered, publishesForReal, workflowPublishingSteps } from '.
 import { isGithubToken, secretEnv, secretOccurrences } from '../analysis/secrets.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
 import { stepScope, type TaintAnalyzer } from '../expressions/taint.js';
-import type { Job, Step, Workflow } from '../model/workflow.js';
+import { PRIVILEGED_TRIGGERS, type Job, type Step, type Workflow } from '../model/workflow.js';
 import { get } from '../yaml/model.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import { reviewedEnvironmentGate, stepTrust } from '../analysis/trust-guards.js';
@@ -17,16 +17,7 @@ import { reviewedEnvironmentGate, stepTrust } from '../analysis/trust-guards.js'
  * (the default branch). `pull_request` runs, a fork's included, write only to the pull request's own scope, and
  * `pull_request_review*` runs to the merge ref's: neither is read by a release.
  */
-const DEFAULT_SCOPE_OUTSIDER_TRIGGERS: ReadonlySet<string> = new Set([
-  'pull_request_target',
-  'workflow_run',
-  'issue_comment',
-  'issues',
-  'discussion',
-  'discussion_comment',
-  'fork',
-  'watch',
-]);
+const DEFAULT_SCOPE_OUTSIDER_TRIGGERS: ReadonlySet<string> = new Set([...PRIVILEGED_TRIGGERS].filter((t) => !t.startsWith('pull_request_review')));
 
 /** A workflow of the repository through which an outsider's code or text runs in the default branch's cache scope. */
 interface OutsiderWriter {

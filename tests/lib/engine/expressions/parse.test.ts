@@ -1,6 +1,7 @@
 import { Lexer, Parser } from '@actions/expressions';
 import { describe, expect, it } from 'vitest';
-import { clearExpressionCache, contextPath, parseExpression } from '../../../../lib/engine/expressions/parse.js';
+import { contextPath, parseExpression } from '../../../../lib/engine/expressions/parse.js';
+import { resetScanCaches } from '../../../../lib/engine/model/scan-cache.js';
 
 const CONTEXTS = ['github', 'env', 'vars', 'job', 'jobs', 'steps', 'runner', 'secrets', 'strategy', 'matrix', 'needs', 'inputs'];
 
@@ -26,7 +27,7 @@ describe('parseExpression', () => {
       `github.${'a.'.repeat(40)}b`,
     ];
     for (const source of paths) {
-      clearExpressionCache();
+      resetScanCaches();
       const expr = parseExpression(source);
       expect(expr).not.toBeNull();
       expect(expr).toStrictEqual(reference(source));
@@ -43,7 +44,7 @@ describe('parseExpression', () => {
       "steps.a-b.outputs.c_d != 'x y'",
     ];
     for (const source of comparisons) {
-      clearExpressionCache();
+      resetScanCaches();
       const expr = parseExpression(source);
       expect(expr).not.toBeNull();
       expect(expr).toStrictEqual(reference(source));
@@ -58,7 +59,7 @@ describe('parseExpression', () => {
       "github.x == 'a\nb'", "true == 'a'", "foo.x == 'a'", "github.x\r== 'a'", "github.x == 'a' ",
     ];
     for (const source of others) {
-      clearExpressionCache();
+      resetScanCaches();
       expect(parseExpression(source)).toStrictEqual(reference(source));
     }
     expect(parseExpression('foo.bar')).toBeNull();

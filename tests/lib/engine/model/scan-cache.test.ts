@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ScanCache, resetScanCaches } from '../../../../lib/engine/model/scan-cache.js';
+import { ScanCache, ScanMemo, resetScanCaches } from '../../../../lib/engine/model/scan-cache.js';
 import { scanRepository } from '../../../../lib/engine/scan.js';
 
 describe('ScanCache', () => {
@@ -23,5 +23,21 @@ describe('ScanCache', () => {
     cache.set(key, 'kept until the scan ends');
     scanRepository([{ path: '.github/workflows/ci.yml', text: 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo hi\n' }]);
     expect(cache.has(key)).toBe(false);
+  });
+});
+
+describe('ScanMemo', () => {
+  it('is a memo by key, started afresh when full and when a scan ends', () => {
+    const memo = new ScanMemo<string, number | null>(2);
+    memo.set('a', 1).set('b', null);
+    expect(memo.get('a')).toBe(1);
+    expect(memo.has('b')).toBe(true);
+    expect(memo.get('b')).toBeNull();
+    // Full: the third entry starts a new map.
+    memo.set('c', 3);
+    expect(memo.has('a')).toBe(false);
+    expect(memo.get('c')).toBe(3);
+    scanRepository([{ path: '.github/workflows/ci.yml', text: 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo hi\n' }]);
+    expect(memo.has('c')).toBe(false);
   });
 });
