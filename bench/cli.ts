@@ -18,6 +18,7 @@ import { SuppressionIndex } from '../lib/engine/suppress.js';
 import { SourceFile } from '../lib/engine/yaml/source.js';
 import { CORPUS_DIR, CORPUS_MISSING, corpusAvailable } from './corpus.js';
 import { ms, summarize, table } from './stats.js';
+import { NODE_BUNDLE } from '../scripts/node-bundle.js';
 
 export interface CliBench {
   suppressions: { lineBytes: number; findings: number; matchMs: ReturnType<typeof summarize> };
@@ -67,7 +68,7 @@ import { collectRepositoryFiles } from './lib/codehost/checkout.ts';
 for (const path of process.argv.slice(2)) for (const f of await collectRepositoryFiles(path)) parseDocument(f.text);`;
   const parserFile = join(tmpdir(), `chainbreaker-bench-parse-${process.pid}.mjs`);
   // Bundled like the CLI (esbuild), so both processes start the same way: no TypeScript at run time.
-  buildSync({ stdin: { contents: parser, resolveDir: root, loader: 'ts' }, bundle: true, platform: 'node', format: 'esm', outfile: parserFile, logLevel: 'warning', banner: { js: "import { createRequire as __cbRequire } from 'node:module'; const require = __cbRequire(import.meta.url);" } });
+  buildSync({ stdin: { contents: parser, resolveDir: root, loader: 'ts' }, ...NODE_BUNDLE, outfile: parserFile, logLevel: 'warning' });
   const scan: { ms: number; cpuMs: number; rssMb: number }[] = [];
   const parse: { ms: number; cpuMs: number; rssMb: number }[] = [];
   const runs = 3;

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { discoverRoutes } from '../lib/dev/router.js';
+import { NODE_BUNDLE } from '../scripts/node-bundle.js';
 import { ms, table } from './stats.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -97,16 +98,11 @@ export async function benchColdStart(): Promise<ColdStartBenchResult> {
       const out = join(dir, route.file.replace(/[^A-Za-z0-9]+/g, '_'));
       const result = await build({
         entryPoints: [join(ROOT, route.file)],
-        bundle: true,
+        ...NODE_BUNDLE,
         splitting: true,
-        format: 'esm',
-        platform: 'node',
-        target: 'node20',
         outdir: out,
         metafile: true,
         logLevel: 'silent',
-        // CommonJS dependencies bundled into ESM need a require of their own.
-        banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
       });
       const entryChunk = Object.keys(result.metafile.outputs).find((k) => result.metafile.outputs[k]?.entryPoint === route.file) ?? '';
       const closure = staticClosure(result.metafile, entryChunk);

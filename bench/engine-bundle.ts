@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import type { scanRepository } from '../lib/engine/scan.js';
+import { NODE_BUNDLE } from '../scripts/node-bundle.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 
@@ -19,12 +20,8 @@ export async function loadBundledEngine(): Promise<{ scanRepository: typeof scan
       absWorkingDir: root,
       entryPoints: { engine: 'lib/engine/scan.ts' },
       outdir: dir,
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      target: 'node20',
+      ...NODE_BUNDLE,
       minify: true,
-      banner: { js: "import { createRequire as __cbRequire } from 'node:module'; const require = __cbRequire(import.meta.url);" },
       logLevel: 'warning',
     });
     return (await import(pathToFileURL(join(dir, 'engine.js')).href)) as { scanRepository: typeof scanRepository };

@@ -9,6 +9,7 @@
 import { copyFile, mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { NODE_BUNDLE } from './node-bundle.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const dist = `${root}dist/`;
@@ -19,17 +20,12 @@ await build({
   absWorkingDir: root,
   entryPoints: { chainbreaker: 'bin/chainbreaker.ts', action: 'bin/action.ts' },
   outdir: 'dist',
-  bundle: true,
+  ...NODE_BUNDLE,
   splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
   minify: true,
   legalComments: 'linked',
   chunkNames: 'chunk-[hash]',
   define: { __CHAINBREAKER_VERSION__: JSON.stringify(pkg.version) },
-  // Some bundled CommonJS packages call require() for Node's built-ins.
-  banner: { js: "import { createRequire as __cbRequire } from 'node:module'; const require = __cbRequire(import.meta.url);" },
   logLevel: 'warning',
 });
 await mkdir(`${dist}rules`, { recursive: true });
