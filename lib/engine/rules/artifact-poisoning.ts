@@ -34,9 +34,9 @@ export default defineWorkflowRule({
         // Files that no later step runs (a PR number, a diff to post, a site to upload) are data: MEDIUM. Files
         // kept in a subdirectory of their own cannot replace the checkout's scripts: only a step working in that
         // directory, or naming it, can run them.
-        const directory = subdirectory(download.destination);
+        const inDirectory = subdirectory(download.destination);
         const later = job.steps.filter((s) => s.index > download.step.index && workspaceCodeEvidence(s) !== null);
-        const runs = later.find((s) => directory === null || reachesInto(s, directory));
+        const runs = later.find((s) => inDirectory === null || reachesInto(s, inDirectory));
         const elsewhere = runs === undefined ? later[0] : undefined;
         context.report({
           ...(runs === undefined ? { severity: 'MEDIUM' as const } : {}),
@@ -59,12 +59,13 @@ export default defineWorkflowRule({
 });
 
 /**
- * The workspace subdirectory a download lands in (`site` for `./site/` or `${{ github.workspace }}/site`), or
- * null for the workspace itself and for any path this cannot place (`..`, variables, globs). Download actions
+ * What names the workspace subdirectory a download lands in (`site` for `./site/` or
+ * `${{ github.workspace }}/site`): a pattern for the directory as a path or a word in a later step; null for the
+ * workspace itself and for any path this cannot place (`..`, variables, globs). Download actions
  * keep an artifact's files inside the destination (actions/download-artifact since 4.1.7; older versions are
  * `known-vulnerable-action`'s finding).
  */
-function subdirectory(destination: string | null): string | null {
+function subdirectory(destination: string | null): RegExp | null {
   if (destination === null) return null;
   const path = destination
     .trim()
@@ -73,12 +74,11 @@ function subdirectory(destination: string | null): string | null {
     .replace(/^(\.\/)+/, '')
     .replace(/\/+$/, '');
   if (path === '' || path === '.' || path.startsWith('/') || /\.\.|[$*?[\]{}~\\]/.test(path)) return null;
-  return path;
+  return new RegExp(`(^|[\\s'"=:/.])${path.replace(/[.+^$()|]/g, '\\$&')}(/|$|[\\s'";)&|])`);
 }
 
-/** Whether a step could run code from `directory`: it works there (`working-directory:`), or its script or inputs name it. */
-function reachesInto(step: Step, directory: string): boolean {
-  const named = new RegExp(`(^|[\\s'"=:/.])${directory.replace(/[.+^$()|]/g, '\\$&')}(/|$|[\\s'";)&|])`);
+/** Whether a step could run code from the directory `named` matches: it works there (`working-directory:`), or its script or inputs name it. */
+function reachesInto(step: Step, named: RegExp): boolean {
   const workingDirectory = getText(step.node, 'working-directory') ?? (step.job === null ? null : getText(get(get(step.job.node, 'defaults'), 'run'), 'working-directory'));
   if (workingDirectory !== null && named.test(workingDirectory)) return true;
   if (step.run !== undefined && typeof step.run.value === 'string' && named.test(step.run.value)) return true;
