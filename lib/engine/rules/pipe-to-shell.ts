@@ -1,6 +1,7 @@
 import { hasAny, scriptOf, scriptWords, wordMask, type RunScript } from '../analysis/file-scripts.js';
 import { fetchOf, isLocalUrl, mentionsFetch } from '../analysis/remote-fetch.js';
 import { vendorInstaller } from '../data/installers.js';
+import { hostedRunnersOnly } from '../analysis/runners.js';
 import { defineWorkflowRule } from '../rule.js';
 import { PipeToShellOptions } from '../rule-options.js';
 import type { Severity } from '../types.js';
@@ -136,8 +137,12 @@ function pipelineHit(commands: string[], depth: number): Omit<Hit, 'offset'> | n
   return null;
 }
 
-/** The severity of one hit and, when it is not the default HIGH, why. */
-export function hitSeverity(hit: Pick<Hit, 'url' | 'sudo'>): { severity: Severity; why: string } {
+/**
+ * The severity of one hit and, when it is not the default HIGH, why. `hostedRunner`: the job runs only on
+ * GitHub-hosted (or managed ephemeral) runners, whose user already has passwordless `sudo` on a machine that
+ * lives for one job, so root gives the script nothing more.
+ */
+export function hitSeverity(hit: Pick<Hit, 'url' | 'sudo'>, hostedRunner = false): { severity: Severity; why: string } {
   const url = hit.url?.trim() ?? null;
   if (url !== null && /^(http|ftp):\/\//i.test(url)) {
     return { severity: 'HIGH', why: ' It is fetched over plain HTTP, so anyone on the network path can replace it.' };
@@ -149,10 +154,11 @@ export function hitSeverity(hit: Pick<Hit, 'url' | 'sudo'>): { severity: Severit
       why: ` LOW: it is the official ${vendor} installer, fetched over HTTPS from the vendor, which the job trusts by installing ${vendor} at all; pinning a version and checking a checksum still makes the build reproducible.`,
     };
   }
-  if (hit.sudo) return { severity: 'HIGH', why: ' It runs as root from a host that is not a known vendor installer.' };
+  if (hit.sudo && !hostedRunner) return { severity: 'HIGH', why: ' It runs as root from a host that is not a known vendor installer.' };
+  const root = hit.sudo ? ' It runs as root, but on GitHub-hosted runners only, whose user already has passwordless sudo on a machine that lives for one job.' : '';
   return {
     severity: 'MEDIUM',
-    why: ' MEDIUM: it is fetched over HTTPS, so only whoever controls that host (or its hosting account) can change what runs, not anyone on the network.',
+    why: ` MEDIUM: it is fetched over HTTPS, so only whoever controls that host (or its hosting account) can change what runs, not anyone on the network.${root}`,
   };
 }
 
@@ -197,7 +203,7 @@ export default defineWorkflowRule({
           // The team trusts this host's scripts (`trusted-hosts`), and HTTPS means only that host decides what runs.
           const host = httpsHost(hit.url);
           if (host !== null && trusted.length > 0 && isTrustedHost(host, trusted)) continue;
-          const { severity, why } = hitSeverity(hit);
+          const { severity, why } = hitSeverity(hit, step.job !== null && hostedRunnersOnly(step.job));
           context.report({
             node: run,
             offset: valueOffsetToSource(file, run, hit.offset),

@@ -91,6 +91,31 @@ describe(RULE, () => {
     expect(severities('curl -fsSL https://get.docker.com | sudo sh')).toEqual(['LOW']);
   });
 
+  it('takes root as an escalation only where the runner may outlive the job (minikube functional_test on macOS)', () => {
+    const workflow = (runsOn: string, matrix = '') => yaml`
+      on: pull_request
+      jobs:
+        test:
+          runs-on: ${runsOn}
+${matrix}
+          steps:
+            - run: curl -fsSL https://github.com/o/helper/releases/latest/download/install.sh | sudo bash
+    `;
+    const hosted = scanWith(RULE, workflow('macos-latest'));
+    expect(hosted.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(hosted[0]?.description).toContain('It runs as root, but on GitHub-hosted runners only, whose user already has passwordless sudo');
+    const matrix = '          strategy:\n            matrix:\n              os: [ubuntu-latest, macos-14]';
+    expect(scanWith(RULE, workflow('${{ matrix.os }}', matrix)).map((f) => f.severity)).toEqual(['MEDIUM']);
+    // A runner that may be self-hosted, or one the workflow does not tell: root can persist, HIGH.
+    expect(scanWith(RULE, workflow('[self-hosted, macos]')).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, workflow('build-farm')).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, workflow('${{ inputs.runner }}')).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, workflow('${{ matrix.os }}', '          strategy:\n            matrix:\n              os: [ubuntu-latest, self-hosted]')).map((f) => f.severity)).toEqual(['HIGH']);
+    // A composite action runs on its caller's runner, which it cannot know.
+    const action = scanWith(RULE, [{ path: 'action.yml', text: 'runs:\n  using: composite\n  steps:\n    - shell: bash\n      run: curl -fsSL https://x.test/i.sh | sudo bash\n' }]);
+    expect(action.map((f) => f.severity)).toEqual(['HIGH']);
+  });
+
   it('matches vendor installers by host and path prefix, never by a look-alike host', () => {
     expect(vendorInstaller('https://sh.rustup.rs')).toBe('rustup');
     expect(vendorInstaller('https://astral.sh/uv/0.11.3/install.sh')).toBe('uv');
@@ -136,7 +161,7 @@ describe(RULE, () => {
       on: push
       jobs:
         setup:
-          runs-on: ubuntu-latest
+          runs-on: [self-hosted, linux]
           steps:
             - run: curl -fsSL https://install.acme.test/cli.sh | bash
             - run: curl -fsSL https://cdn.tools.acme.test/x.sh | sudo sh

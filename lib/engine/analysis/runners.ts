@@ -1,0 +1,173 @@
+/**
+ * Which runner a job asks for: a self-hosted one (the `self-hosted` label, in a literal, an expression or a
+ * matrix value), a runner group or a label no GitHub-hosted runner has (self-hosted or the organisation's
+ * larger runners: the workflow cannot tell), or only GitHub-hosted and managed ephemeral runners.
+ */
+import { expressionsOf } from '../expressions/extract.js';
+import { contextPath, Literal } from '../expressions/parse.js';
+import type { Job } from '../model/workflow.js';
+import { asList, get, getMap, getScalar, isMap, keyText, stringScalars, type YNode, type YScalar } from '../yaml/model.js';
+import { valueSources } from './expression-values.js';
+import { expandMatrix } from './matrix-values.js';
+
+const LABEL = 'self-hosted';
+
+export function isLabel(text: string): boolean {
+  return text.trim().toLowerCase() === LABEL;
+}
+
+/** A string literal naming the label, or a JSON literal (for `fromJSON`) listing it. */
+function literalHasLabel(text: string): boolean {
+  if (isLabel(text)) return true;
+  if (!text.toLowerCase().includes(LABEL)) return false;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return (Array.isArray(parsed) ? parsed : [parsed]).some((v) => typeof v === 'string' && isLabel(v));
+  } catch {
+    return false;
+  }
+}
+
+/** The scalar values of a matrix axis list (or a lone scalar), as text; null for anything else. */
+function axisValues(node: YNode): string[] | null {
+  const items = node.kind === 'seq' ? node.items : [node];
+  const values: string[] = [];
+  for (const item of items) {
+    if (item.kind !== 'scalar' || item.value === null) return null;
+    values.push(String(item.value));
+  }
+  return values;
+}
+
+/**
+ * The values matrix axis `name` takes in the legs that actually run: the axis' values, minus those every
+ * leg of which an `exclude` entry removes, plus `include` entries. Null when the matrix cannot be read.
+ */
+function matrixAxisValues(job: Job, name: string, limit = 256): YNode[] | null {
+  const matrix = getMap(job.strategy, 'matrix');
+  if (matrix === undefined) return null;
+  const axes = new Map<string, { nodes: readonly YNode[]; values: string[] }>();
+  const excludes: Map<string, string>[] = [];
+  const included: YNode[] = [];
+  for (const pair of matrix.pairs) {
+    const key = keyText(pair.key).toLowerCase();
+    if (key === 'include' || key === 'exclude') {
+      for (const entry of asList(pair.value)) {
+        if (!isMap(entry)) continue;
+        if (key === 'include') {
+          for (const p of entry.pairs) if (keyText(p.key).toLowerCase() === name) included.push(p.value);
+          continue;
+        }
+        const exclude = new Map<string, string>();
+        for (const p of entry.pairs) if (p.value.kind === 'scalar' && p.value.value !== null) exclude.set(keyText(p.key).toLowerCase(), String(p.value.value));
+        excludes.push(exclude);
+      }
+      continue;
+    }
+    const values = axisValues(pair.value);
+    axes.set(key, { nodes: pair.value.kind === 'seq' ? pair.value.items : [pair.value], values: values ?? [] });
+  }
+  const axis = axes.get(name);
+  if (axis === undefined) return included;
+  if (excludes.length === 0) return [...axis.nodes, ...included];
+  // Enumerate the legs (bounded) and keep the axis values some surviving leg has.
+  let legs: Map<string, string>[] = [new Map()];
+  for (const [key, { values }] of axes) {
+    if (values.length === 0) continue;
+    legs = legs.flatMap((leg) => values.map((v) => new Map([...leg, [key, v]])));
+    if (legs.length > limit) return [...axis.nodes, ...included];
+  }
+  const surviving = legs.filter((leg) => !excludes.some((ex) => [...ex].every(([k, v]) => leg.get(k) === v)));
+  const kept = new Set(surviving.map((leg) => leg.get(name)));
+  return [...axis.nodes.filter((n) => n.kind === 'scalar' && kept.has(String(n.value))), ...included];
+}
+
+/** Whether some value of matrix axis `name` that a leg runs with is or lists the label. */
+function matrixHasLabel(job: Job, name: string): boolean {
+  const candidates = matrixAxisValues(job, name) ?? [];
+  return candidates.some((node) => stringScalars(node).some((s) => isLabel(String(s.value))));
+}
+
+/** How a `runs-on` scalar selects a self-hosted runner, or null. */
+function selfHostedScalar(job: Job, scalar: YScalar): string | null {
+  if (typeof scalar.value !== 'string') return null;
+  const occurrences = expressionsOf(job.workflow.file, scalar);
+  if (occurrences.length === 0) return isLabel(scalar.value) ? 'the `self-hosted` label' : null;
+  for (const occurrence of occurrences) {
+    if (occurrence.expr === null) continue;
+    for (const source of valueSources(occurrence.expr)) {
+      if (source instanceof Literal) {
+        if (typeof source.token.value === 'string' && literalHasLabel(source.token.value)) return 'the `self-hosted` label in its expression';
+        continue;
+      }
+      const path = contextPath(source);
+      if (path?.[0] === 'matrix' && path[1] !== undefined && matrixHasLabel(job, path[1])) {
+        return `the \`self-hosted\` label in matrix value \`matrix.${path[1]}\``;
+      }
+    }
+  }
+  return null;
+}
+
+/** Labels of GitHub-hosted runners (standard and arm images; larger runners carry names their owner chose). */
+const GITHUB_HOSTED = /^(ubuntu|windows|macos)-(latest|\d+(\.\d+)?)(-(arm|arm64|large|xlarge|intel|x64|vs\d+))?$|^ubuntu-slim$/i;
+/** Labels of managed, ephemeral runner services (one fresh machine per job): not the persistence risk this rule is about. */
+const MANAGED = /^(blacksmith|namespace-profile|nscloud|buildjet|depot-|warp-|ubicloud|cirun|runs-on[=/]|actuated|codspeed-)/i;
+
+/**
+ * Names organisations give GitHub's larger hosted runners: an OS image and a size (`ubuntu-latest-8-cores`,
+ * `gemini-cli-ubuntu-16-core`, `windows-2022-large`, `github-ubuntu-24.04-x86_64-8`, "Default Larger Runners").
+ */
+const LARGER_RUNNER = /^github-|larger runners|(?=.*\b(ubuntu|windows|macos)\b).*(\d+-?cores?\b|\d+core\b|\blarge\b|\bxlarge\b|\d+vcpu)/i;
+
+/** A literal `runs-on` label that is neither GitHub-hosted nor a managed service: a self-hosted or larger runner. */
+function customLabel(text: string): boolean {
+  const label = text.trim();
+  return label !== '' && !label.includes('${{') && !GITHUB_HOSTED.test(label) && !MANAGED.test(label) && !LARGER_RUNNER.test(label) && !isLabel(label);
+}
+
+export type Selection = { node: YScalar; how: string; certain: boolean };
+
+/** The node of `runs-on` that selects a self-hosted runner, with how; `certain` false for custom labels and groups. */
+export function selfHosted(job: Job): Selection | null {
+  const runsOn = job.runsOn;
+  if (runsOn === undefined) return null;
+  // `runs-on: { group: ..., labels: [...] }`: the labels decide; a group alone may be GitHub-hosted larger runners.
+  const labels = runsOn.kind === 'map' ? get(runsOn, 'labels') : runsOn;
+  for (const item of asList(labels)) {
+    if (item.kind !== 'scalar') continue;
+    const how = selfHostedScalar(job, item);
+    if (how !== null) return { node: item, how, certain: true };
+  }
+  // No `self-hosted` label: a runner group, or labels no GitHub-hosted runner has, still route to
+  // self-hosted runners (or to the organisation's larger runners, which the workflow cannot tell apart).
+  const group = runsOn.kind === 'map' ? getScalar(runsOn, 'group') : undefined;
+  if (group !== undefined && typeof group.value === 'string' && customLabel(group.value)) {
+    return { node: group, how: `runner group \`${group.value}\``, certain: false };
+  }
+  for (const item of asList(labels)) {
+    if (item.kind !== 'scalar' || typeof item.value !== 'string') continue;
+    const values = item.value.includes('${{') ? expandMatrix(job, item.value) : [item.value];
+    const custom = (values ?? []).find(customLabel);
+    if (custom !== undefined) return { node: item, how: `label \`${custom.trim()}\`, which no GitHub-hosted runner has`, certain: false };
+  }
+  return null;
+}
+
+/**
+ * True when every runner the job can get is GitHub-hosted (standard or larger) or a managed ephemeral service:
+ * a fresh machine per job whose runner user already has passwordless `sudo`. False when it may be self-hosted
+ * or `runs-on` cannot be read (an expression the matrix does not resolve, a runner group).
+ */
+export function hostedRunnersOnly(job: Job): boolean {
+  const runsOn = job.runsOn;
+  if (runsOn === undefined || selfHosted(job) !== null) return false;
+  if (runsOn.kind === 'map' && get(runsOn, 'group') !== undefined) return false;
+  const labels = asList(runsOn.kind === 'map' ? get(runsOn, 'labels') : runsOn);
+  if (labels.length === 0) return false;
+  return labels.every((item) => {
+    if (item.kind !== 'scalar' || typeof item.value !== 'string') return false;
+    const values = item.value.includes('${{') ? expandMatrix(job, item.value) : [item.value];
+    return values !== null && values.length > 0 && values.every((v) => GITHUB_HOSTED.test(v.trim()) || MANAGED.test(v.trim()) || LARGER_RUNNER.test(v.trim()));
+  });
+}
