@@ -107,14 +107,17 @@ export function ownImages(repository: RepositoryModel): OwnImages {
   return own;
 }
 
-/** Whether an image reference is one of the repository's own images, and how that shows. */
-export function isOwnImage(own: OwnImages, reference: string): boolean {
+/**
+ * Whether an image reference is one of the repository's own images: a name its workflows build, or published
+ * under an owner they name, or under `owner`, the scanned repository's owner when the caller knows it.
+ */
+export function isOwnImage(own: OwnImages, reference: string, owner: string | null = null): boolean {
   const image = reference.trim().replace(/^docker:\/\//, '');
   if (image.includes('${{')) return false;
   const parts = image.replace(/@.*$/, '').split('/');
   if (own.names.has(imageName(image))) return true;
   const namespace = (parts.length >= 3 ? parts[1] : parts.length === 2 ? parts[0] : undefined)?.toLowerCase();
-  return namespace !== undefined && own.owners.has(namespace);
+  return namespace !== undefined && (own.owners.has(namespace) || namespace === (owner ?? null));
 }
 
 export default defineWorkflowRule({
@@ -168,10 +171,10 @@ function check(context: WorkflowRuleContext, job: Job | null, node: YNode | unde
   const found = unpinned(job, value);
   if (found === null || found.length === 0) return;
   const own = ownImages(context.repository);
-  const ownOnly = found.every((f) => isOwnImage(own, f.image));
+  const ownOnly = found.every((f) => isOwnImage(own, f.image, context.owner ?? null));
   // Judged per image (a matrix can list the repository's own `:latest` next to a tagged third-party image):
   // the repository's own images never make it floating.
-  const others = found.filter((f) => !isOwnImage(own, f.image));
+  const others = found.filter((f) => !isOwnImage(own, f.image, context.owner ?? null));
   const floating: Severity = (ownOnly ? found : others).some((f) => f.severity === 'HIGH') ? 'HIGH' : 'MEDIUM';
   // A floating third-party image is HIGH only where it runs the job's steps with a namespace anyone can register.
   const officialOnly = others.filter((f) => f.severity === 'HIGH').every((f) => isOfficialImage(f.image));

@@ -188,6 +188,21 @@ describe(RULE, () => {
     expect(findings[3]?.description).not.toContain('own image');
   });
 
+  it('rates images under the scanned repository\'s owner LOW when the caller names the repository (step-security canary)', () => {
+    const workflow = yaml`
+      on: push
+      jobs:
+        canary:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: docker://ghcr.io/step-security/integration-test/int:latest
+            - uses: docker://ghcr.io/other/tool:latest
+    `;
+    expect(positions(scanWith(RULE, workflow, { repository: 'step-security/harden-runner' }))).toEqual(['6:15 LOW', '7:15 HIGH']);
+    // Without the repository's name nothing tells the image apart from a third party's.
+    expect(positions(scanWith(RULE, workflow))).toEqual(['6:15 HIGH', '7:15 HIGH']);
+  });
+
   it('rates floating Docker Official Images MEDIUM, not HIGH, and says why', () => {
     const findings = scanWith(RULE, yaml`
       on: push
