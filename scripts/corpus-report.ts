@@ -51,7 +51,10 @@ let files = 0;
 for (const repo of repos) {
   const repoFiles = await collectRepositoryFiles(join(corpus, repo));
   files += repoFiles.length;
-  const result = scanRepository(repoFiles, ruleFilter === undefined ? {} : { isEnabled: (id) => id === ruleFilter });
+  // The corpus names each repository's directory `owner__name`: scanned under that name, as a checkout with its
+  // origin remote or the service is, so the repository's own actions and images count as its own.
+  const repository = repo.replace('__', '/');
+  const result = scanRepository(repoFiles, ruleFilter === undefined ? { repository } : { repository, isEnabled: (id) => id === ruleFilter });
   perRepo.push(result.findings.length);
   if (result.findings.some((f) => f.severity === 'HIGH')) failingHigh++;
   for (const f of result.findings) {
