@@ -136,17 +136,15 @@ export interface SecretEnvVar {
 export function secretEnv(step: Step): ReadonlyMap<string, SecretEnvVar> {
   if (!fileMayUseSecrets(step.owner)) return NO_SECRET_ENV;
   const steps = step.job?.steps ?? (step.owner.kind === 'action' ? step.owner.steps : undefined);
-  const at = steps?.indexOf(step) ?? -1;
-  if (steps === undefined || at === -1) return computeSecretEnv(step);
+  if (steps === undefined) return computeSecretEnv(step);
   let answers = secretEnvs.get(steps);
   if (answers === undefined) secretEnvs.set(steps, (answers = []));
-  return (answers[at] ??= computeSecretEnv(step));
+  return (answers[step.index] ??= computeSecretEnv(step));
 }
 
 /**
- * Weak, keyed by the step list of a job or composite action (answers by position in it): it keeps nothing a
- * scan has let go, and adds one entry per list rather than per step (each `WeakMap.set` costs about as much
- * as answering a step).
+ * Keyed by the step list of a job or composite action, answers by the step's `index` (its position as
+ * written): one entry per list rather than per step (each `WeakMap.set` costs about as much as answering a step).
  */
 const secretEnvs = new ScanCache<readonly Step[], (ReadonlyMap<string, SecretEnvVar> | undefined)[]>();
 const NO_SECRET_ENV: ReadonlyMap<string, SecretEnvVar> = new Map();
