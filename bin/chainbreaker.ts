@@ -7,7 +7,7 @@
  *
  * `scan` and `baseline` run in a worker thread with a bounded young generation: left to itself, V8 grows
  * the nursery of the main thread to its maximum while a large scan allocates, which was most of the peak
- * memory of a scan over many repositories (see the README's performance numbers). Reading standard input
+ * memory of a scan over many repositories (see docs/performance.md). Reading standard input
  * (`-`) stays on the main thread. The worker sends what it writes and its exit code to the main thread as
  * messages on one port, so they arrive in order and the report is written once, by the main thread.
  *

@@ -10,23 +10,23 @@ import type { RuleMeta } from '../lib/engine/rule.js';
 import { RULES } from '../lib/engine/rules/index.js';
 
 export const GENERATED_MODULE_URL = new URL('../lib/engine/rule-metadata.generated.ts', import.meta.url);
-export const README_URL = new URL('../README.md', import.meta.url);
+export const RULES_DOC_URL = new URL('../docs/rules.md', import.meta.url);
 
 const README_START = '<!-- rules:start (npm run gen:rules) -->';
 const README_END = '<!-- rules:end -->';
 
-/** The README's rule table: one row per rule, linking its doc. */
+/** The rule table of docs/rules.md: one row per rule, linking its doc. */
 export function rulesTable(metas: readonly RuleMeta[]): string {
   const cell = (text: string) => text.replaceAll('|', '\\|');
-  const rows = metas.map((m) => `| [\`${m.id}\`](lib/engine/rules/${m.id}.md) | ${m.surface} | ${m.category} | ${m.severity} | ${cell(m.title)} |`);
+  const rows = metas.map((m) => `| [\`${m.id}\`](../lib/engine/rules/${m.id}.md) | ${m.surface} | ${m.category} | ${m.severity} | ${cell(m.title)} |`);
   return ['| rule | surface | category | default severity | title |', '|---|---|---|---|---|', ...rows].join('\n');
 }
 
-/** The README with its rule table replaced by the current one. */
+/** docs/rules.md with its rule table replaced by the current one. */
 export function withRulesTable(readme: string, metas: readonly RuleMeta[]): string {
   const start = readme.indexOf(README_START);
   const end = readme.indexOf(README_END);
-  if (start === -1 || end < start) throw new Error(`README.md needs the markers ${README_START} and ${README_END}`);
+  if (start === -1 || end < start) throw new Error(`docs/rules.md needs the markers ${README_START} and ${README_END}`);
   return `${readme.slice(0, start + README_START.length)}\n${rulesTable(metas)}\n${readme.slice(end)}`;
 }
 
@@ -56,6 +56,6 @@ export function generateRuleMetadataModule(metas: readonly RuleMeta[]): string {
 if (import.meta.main) {
   writeFileSync(GENERATED_MODULE_URL, generateRuleMetadataModule(RULES.map((rule) => rule.meta)));
   console.log(`wrote lib/engine/rule-metadata.generated.ts (${RULES.length} rules)`);
-  writeFileSync(README_URL, withRulesTable(readFileSync(README_URL, 'utf8'), RULES.map((rule) => rule.meta)));
-  console.log('updated the rule table in README.md');
+  writeFileSync(RULES_DOC_URL, withRulesTable(readFileSync(RULES_DOC_URL, 'utf8'), RULES.map((rule) => rule.meta)));
+  console.log('updated the rule table in docs/rules.md');
 }

@@ -176,7 +176,7 @@ describe.skipIf(SKIP_BROWSER)('the web client in Chromium', { timeout: 120_000 }
     expect(await takeover.locator('svg a.node.break').textContent()).toContain('default-token-write');
     expect(await takeover.locator('svg polyline.edge').count()).toBe((await takeover.locator('svg .node').count()) - 1);
     await expectAccessible('attack paths');
-    // The committed README image (docs/attack-paths.png) is this view at desktop size.
+    // The committed image of the README (docs/attack-paths.png) is this view at desktop size.
     await screenshot(page, 'readme-attack-paths');
     await photograph('attack-paths');
     const stops = await tabStops(30);

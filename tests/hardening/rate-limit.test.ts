@@ -2,7 +2,7 @@
 // consume_rate_limit in Postgres) across "function instances": two separately loaded copies of the handler
 // modules, each with its own database handle (two connection pools on a real server), share one budget per
 // user. And the default budget is enough for an org-wide scan of a few hundred repositories by a client with
-// bounded concurrency (the reasoning is in the README, "Rate limiting").
+// bounded concurrency (the reasoning is in docs/security.md, "Rate limiting").
 
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { POST as SCAN } from '../../api/scan.js';

@@ -1,4 +1,4 @@
-// What we ask of every workflow (README, "Deployment"), checked on our own: each rule here is one line of a
+// What we ask of every workflow (docs/deployment.md), checked on our own: each rule here is one line of a
 // maintainer's review, independent of the scanner, so a scanner regression cannot quietly wave our pipeline
 // through. `workflowPolicyProblems` returns one line per breach, empty when the file complies.
 

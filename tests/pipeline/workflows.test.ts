@@ -13,7 +13,7 @@ import { findCombinations, scanRepository, SEVERITIES, type RepositoryFile } fro
 import { pinsByAction, workflowPolicyProblems } from './policy.js';
 
 // Our own pipeline (.github/workflows) passes what we ask of others: actionlint, our scanner with nothing above
-// INFO and no attack path, and the policy of the README's Deployment section. Each check is also shown to fail
+// INFO and no attack path, and the policy of docs/deployment.md. Each check is also shown to fail
 // on a broken copy, so a green run means something.
 
 // The package's ES module build calls require(); its CommonJS build is the one that loads.
@@ -215,10 +215,9 @@ describe('release.yml', () => {
   });
 });
 
-describe("the README's Deployment section", () => {
+describe('docs/deployment.md', () => {
   it('names every secret, variable and environment the workflows read', async () => {
-    const readme = await readFile(join(root, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('\n## Deployment\n'), readme.indexOf('\n## ', readme.indexOf('\n## Deployment\n') + 1));
+    const section = await readFile(join(root, 'docs', 'deployment.md'), 'utf8');
     expect(section.length).toBeGreaterThan(1000);
     const all = Object.values(texts).join('\n');
     const names = new Set([...all.matchAll(/\b(?:secrets|vars)\.([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]));

@@ -119,7 +119,7 @@ export function App() {
           )}
         </div>
         {!config.devSignIn && !(config.supabaseUrl && config.supabaseAnonKey) && (
-          <Notice kind="error">Sign-in is not configured: set SUPABASE_URL and SUPABASE_ANON_KEY when building the client (see the README).</Notice>
+          <Notice kind="error">Sign-in is not configured: set SUPABASE_URL and SUPABASE_ANON_KEY when building the client (see docs/web-client.md).</Notice>
         )}
         <p class="muted">
           <a href="/rules">The rules</a> · <a href="/docs/api">API reference</a>

@@ -7,15 +7,15 @@ import { describe, expect, it } from 'vitest';
 import { CATALOG, catalogEntry, isKnownRule, ruleMeta } from '../../../lib/engine/catalog.js';
 import { RULES } from '../../../lib/engine/rules/index.js';
 import { RULE_METADATA } from '../../../lib/engine/rule-metadata.generated.js';
-import { GENERATED_MODULE_URL, README_URL, generateRuleMetadataModule, withRulesTable } from '../../../scripts/gen-rule-metadata.js';
+import { GENERATED_MODULE_URL, RULES_DOC_URL, generateRuleMetadataModule, withRulesTable } from '../../../scripts/gen-rule-metadata.js';
 
 describe('generated rule metadata', () => {
   it('is the committed output of the generator (run `npm run gen:rules` after changing a rule)', () => {
     expect(readFileSync(GENERATED_MODULE_URL, 'utf8')).toBe(generateRuleMetadataModule(RULES.map((rule) => rule.meta)));
   });
 
-  it("keeps the README's rule table in step with the registry", () => {
-    const readme = readFileSync(README_URL, 'utf8');
+  it("keeps the rule table of docs/rules.md in step with the registry", () => {
+    const readme = readFileSync(RULES_DOC_URL, 'utf8');
     expect(readme).toBe(withRulesTable(readme, RULES.map((rule) => rule.meta)));
   });
 
