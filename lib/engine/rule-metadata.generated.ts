@@ -197,7 +197,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Credential written literally in a workflow",
     severity: "HIGH",
     surface: "workflow",
-    description: "A registry password in `container:`/`services:` `credentials`, a token or private key with a recognisable format (GitHub classic and fine-grained, AWS, Google Cloud API keys and OAuth client secrets, Slack tokens and incoming-webhook URLs, GitLab, npm, PyPI, Stripe, PEM/PGP, which covers the `private_key` of a Google service-account key file), or a secret-named `env:`/`with:` entry with a realistic literal value is written in the file, readable by anyone who can read the repository.",
+    description: "A registry password in `container:`/`services:` `credentials`, a token or private key with a recognisable format (GitHub classic and fine-grained, AWS, Google Cloud API keys and OAuth client secrets, Slack tokens and incoming-webhook URLs, GitLab, npm, PyPI, Stripe, PEM/PGP, which covers the `private_key` of a Google service-account key file), or a secret-named `env:`/`with:` entry, an entry of a reusable workflow call `secrets:`, or a credential variable or option in a `run:` script with a realistic literal value (in its provider shape, or random enough; words joined by `_` or `-` are placeholders) is written in the file, readable by anyone who can read the repository.",
     recommendation: "Revoke the credential now (it is in the git history), store the new one as an encrypted secret, and reference it as `${{ secrets.NAME }}`.",
   },
   {
