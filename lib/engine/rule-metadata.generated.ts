@@ -123,7 +123,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Whole secrets context exposed",
     severity: "MEDIUM",
     surface: "workflow",
-    description: "An expression hands over the whole `secrets` context (`toJSON(secrets)`), picks a secret by a computed name (`secrets[...]`), or a credential secret (not a user name, region or channel kept in secrets) is mapped into the workflow-level `env:`, where every step of every job receives it.",
+    description: "An expression hands over the whole `secrets` context (`toJSON(secrets)`, also in the `with:` or `secrets:` of a reusable workflow call), picks a secret by a computed name (`secrets[...]`), or a credential secret (not a user name, region or channel kept in secrets) is mapped into the workflow-level `env:`, where every step of every job receives it.",
     recommendation: "Reference each secret by its literal name (`secrets.NAME`) in the `env:` or `with:` of the step that needs it, never the whole context.",
   },
   {
