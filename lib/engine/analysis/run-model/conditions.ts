@@ -557,34 +557,48 @@ export function workflowRuns(workflow: Workflow): WorkflowRuns {
   const jobs = new Map<Job, RunSet>();
   const steps = new Map<Step, RunSet>();
   const byId = new Map(workflow.jobs.map((j) => [j.id, j]));
-  const visiting = new Set<Job>();
-  const jobSet = (job: Job): RunSet => {
-    const known = jobs.get(job);
-    if (known !== undefined) return known;
+  const dependsOnNeeds = (job: Job) => !STATUS_FUNCTIONS.test(job.if?.kind === 'scalar' ? String(job.if.value ?? '') : '');
+  const compute = (job: Job): void => {
     const legs = legsOf(job);
     const legsPer = legs === null ? 1 : Math.max(1, legs.length);
     const os = legSystems(job, legs);
     let bits: Uint8Array = new Uint8Array(occasions.length * legsPer).fill(legs !== null && legs.length === 0 ? 0 : 1);
     bits = conditionSet(job.if, occasions, legs, os, bits);
-    const text = job.if?.kind === 'scalar' ? String(job.if.value ?? '') : '';
-    if (!STATUS_FUNCTIONS.test(text) && !visiting.has(job)) {
-      visiting.add(job);
+    if (dependsOnNeeds(job)) {
       for (const id of job.needs) {
         const needed = byId.get(id);
-        if (needed === undefined) continue;
-        const allowed = new Set(occasionIndexes(jobSet(needed)));
+        const theirs = needed === undefined ? undefined : jobs.get(needed);
+        // A job of a cycle (which GitHub rejects) reads its needs as unconstrained.
+        if (theirs === undefined) continue;
+        const allowed = new Set(occasionIndexes(theirs));
         for (let o = 0; o < occasions.length; o++) if (!allowed.has(o)) bits.fill(0, o * legsPer, (o + 1) * legsPer);
       }
-      visiting.delete(job);
     }
-    const set: RunSet = { occasions, legs, bits };
-    jobs.set(job, set);
-    for (const step of job.steps) {
-      steps.set(step, { occasions, legs, bits: conditionSet(step.if, occasions, legs, os, bits) });
-    }
-    return set;
+    jobs.set(job, { occasions, legs, bits });
+    for (const step of job.steps) steps.set(step, { occasions, legs, bits: conditionSet(step.if, occasions, legs, os, bits) });
   };
-  for (const job of workflow.jobs) jobSet(job);
+  // Jobs after the jobs they need, without recursion (a chain of thousands of `needs` must not exhaust the stack).
+  const state = new Map<Job, 'open' | 'done'>();
+  for (const root of workflow.jobs) {
+    if (state.has(root)) continue;
+    const stack: { job: Job; next: number }[] = [{ job: root, next: 0 }];
+    state.set(root, 'open');
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1] as { job: Job; next: number };
+      const needs = dependsOnNeeds(top.job) ? top.job.needs : [];
+      if (top.next < needs.length) {
+        const needed = byId.get(needs[top.next++] as string);
+        if (needed !== undefined && !state.has(needed)) {
+          state.set(needed, 'open');
+          stack.push({ job: needed, next: 0 });
+        }
+        continue;
+      }
+      stack.pop();
+      compute(top.job);
+      state.set(top.job, 'done');
+    }
+  }
   return { occasions, jobs, steps };
 }
 
