@@ -66,6 +66,7 @@ interface Assessment {
 function assess(step: Step, taint: Taint, runs: RunModel, issueComment: boolean): Assessment | null {
   const ceiling = milder(LEVEL_CEILING[taint.level], controllerCeiling(taint.controller));
   const own = step.job;
+  if (taint.controller === 'maintainer') return { severity: 'LOW', text: '; no trigger of the workflow has that field, so it is empty on every run: hygiene, until a trigger that carries it is added', facts: [], job: own };
   if (!outsiderControlled(taint.controller)) return { severity: 'LOW', text: '', facts: [], job: own };
   // A published action, or a reusable workflow no workflow here calls: who can start it is its users' choice.
   const unknownCaller: Assessment = {
@@ -104,13 +105,23 @@ function assess(step: Step, taint: Taint, runs: RunModel, issueComment: boolean)
     // The step never runs on an event that brings the outsider's value in (a condition on the event, a job
     // for other triggers): the value is empty there, and there is no claim to make.
     if (taint.controller === 'external' && reach.level === 'collaborator' && !reach.forkPullRequest) {
-      if (!known && (best === null || severityRank(unknownCaller.severity) < severityRank(best.severity))) best = unknownCaller;
+      if (!known) {
+        if (best === null || severityRank(unknownCaller.severity) < severityRank(best.severity)) best = unknownCaller;
+      } else {
+        best ??= { severity: 'LOW', text: `${where}; no run of this step has an event that brings the value in (its conditions rule them out), so it is empty whenever the step runs: hygiene`, facts: [], job: step.job === null ? null : job };
+      }
       continue;
     }
     const found: Assessment = { severity, text, facts, job: step.job === null ? null : job };
     if (best === null || severityRank(found.severity) < severityRank(best.severity)) best = found;
   }
   return best;
+}
+
+/** An event field no trigger of the workflow has: `\`github.event.issue.title\` (an outsider's text on the events that carry it, via ...)`. */
+function describeAbsent(taint: Taint): string {
+  const via = taint.via.length > 0 ? `, via ${taint.via.map((v) => (v === '…' ? v : `\`${v}\``)).join(' <- ')}` : '';
+  return `\`${taint.source}\` (text an outsider sets on the events that carry it${via})`;
 }
 
 /** Who can put the value there, in words. */
@@ -169,7 +180,7 @@ export function scriptInjections(step: Step, analyzer: TaintAnalyzer, runs: RunM
         node: sink.node,
         offset: occurrence.offset,
         severity: claim.severity,
-        message: `\`\${{ ${occurrence.span.source} }}\` in ${sink.label} of ${describeStep(step)} expands ${describeTaint(taint)} into ${sink.language} code before it runs${claim.text}.`,
+        message: `\`\${{ ${occurrence.span.source} }}\` in ${sink.label} of ${describeStep(step)} expands ${taint.controller === 'maintainer' ? describeAbsent(taint) : describeTaint(taint)} into ${sink.language} code before it runs${claim.text}.`,
         ...(claim.facts.length > 0 ? { facts: claim.facts } : {}),
         job: claim.job,
       });

@@ -46,7 +46,8 @@ export interface Taint {
   json?: boolean;
   /**
    * The workflow events through which an outsider sets the value (`pull_request_target`, `issue_comment`);
-   * absent when none does or the events are not known (a composite action without callers).
+   * absent when none does or the events are not known (a composite action without callers); empty, with the
+   * controller `maintainer`, for an event field no trigger of the workflow has (empty on every run).
    */
   events?: readonly string[];
 }
@@ -285,9 +286,10 @@ export class TaintAnalyzer {
         if (maintainerControlled(path) || generatedByGitHub(path)) return null;
         const capability = githubContextCapability(path.slice(1));
         if (capability === 'fixed') return null;
-        // Only the triggers whose payload has the field bring a value in: on the others it is empty.
+        // Only the triggers whose payload has the field bring a value in: on the others it is empty. A field no
+        // trigger has is nobody's text today (`maintainer`, no events): a latent injection, not an attack.
         const triggers = triggersWithField(path, this.triggersOf(scope));
-        if (triggers !== null && triggers.size === 0) return null;
+        if (triggers !== null && triggers.size === 0) return { level: capability, controller: 'maintainer', source: dotted, via: [], events: [] };
         const controller = contextController(path, triggers);
         return withEvents({ level: capability, controller, source: dotted, via: [] }, triggers);
       }
@@ -485,7 +487,7 @@ export class TaintAnalyzer {
     const runner = TAINTED_RUNNER_VARIABLES[name];
     if (runner === undefined) return null;
     const triggers = triggersWithField(runner.source.split('.'), this.triggersOf(scope));
-    return triggers !== null && triggers.size === 0 ? null : withEvents(runner, triggers);
+    return triggers !== null && triggers.size === 0 ? { ...runner, controller: 'maintainer', events: [] } : withEvents(runner, triggers);
   }
 
   /**

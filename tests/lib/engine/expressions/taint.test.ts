@@ -70,7 +70,7 @@ describe('TaintAnalyzer', () => {
     }
     expect(evaluate('github.event.release.body', step)?.level).toBe('arbitrary');
     // No trigger of the workflow has a `workflow_run` payload: the expression is empty on every run.
-    expect(evaluate('github.event.workflow_run.head_branch', step)).toBeNull();
+    expect(evaluate('github.event.workflow_run.head_branch', step)).toMatchObject({ controller: 'maintainer', events: [] });
     expect(evaluate('github.event.pull_request.title', step)?.events).toEqual(['pull_request_target']);
   });
 
@@ -295,8 +295,10 @@ describe('TaintAnalyzer', () => {
     expect(evaluate('github.event.pull_request.title', step)?.events).toEqual(['pull_request', 'pull_request_target']);
     expect(evaluate('github.head_ref', step)?.events).toEqual(['pull_request', 'pull_request_target']);
     expect(evaluate('github.event.comment.body', step)?.events).toEqual(['issue_comment']);
-    expect(evaluate('github.event.review.body', step)).toBeNull();
-    expect(evaluate('github.event.workflow_run.display_title', step)).toBeNull();
+    expect(evaluate('github.event.review.body', step)).toMatchObject({ controller: 'maintainer', events: [] });
+    expect(evaluate('github.event.workflow_run.display_title', step)).toMatchObject({ controller: 'maintainer', events: [] });
+    // Any real source wins over an absent field.
+    expect(evaluate('github.event.review.body || github.event.issue.body', step)).toMatchObject({ controller: 'external', source: 'github.event.issue.body' });
     // Merged commit text comes in through push alone.
     expect(evaluate('github.event.head_commit.message', step)).toMatchObject({ controller: 'external-after-merge' });
     expect(evaluate('github.event.head_commit.message', step)?.events).toBeUndefined();

@@ -447,8 +447,8 @@ describe('script-injection: severity from the run model (docs/severity.md)', () 
     expect(target[0]?.facts).toEqual(expect.arrayContaining(['reach:anyone', 'event:pull_request_target', 'event:pull_request']));
   });
 
-  it('reports nothing where no run of the step brings the value in', () => {
-    expect(scanWith(RULE, yaml`
+  it('keeps a value no run of the step brings in as LOW hygiene, and says why', () => {
+    const findings = scanWith(RULE, yaml`
       on: [issues, push]
       jobs:
         j:
@@ -460,7 +460,19 @@ describe('script-injection: severity from the run model (docs/severity.md)', () 
           runs-on: ubuntu-latest
           steps:
             - run: echo "\${{ github.event.pull_request.title }}"
-    `)).toEqual([]);
+    `);
+    expect(positions(findings)).toEqual(['7:20 LOW', '11:20 LOW']);
+    expect(findings[0]?.description).toContain('no run of this step has an event that brings the value in');
+    expect(findings[1]?.description).toContain('`github.event.pull_request.title` (text an outsider sets on the events that carry it)');
+    expect(findings[1]?.description).toContain('no trigger of the workflow has that field');
+    expect(recordsWith(RULE, yaml`
+      on: push
+      jobs:
+        k:
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "\${{ github.event.pull_request.title }}"
+    `)[0]?.facts).toBeUndefined();
   });
 
   it('names a member check that does not vouch for the value: MEDIUM for an outsider\'s issue title under a member\'s comment', () => {
