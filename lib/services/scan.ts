@@ -91,8 +91,8 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
     { deadline },
   );
 
-  // The API contract enables every rule without a stored preference, pedantic (hygiene) ones included: unlike
-  // the CLI, the service does not turn those off by default (a user turns them off with PUT /api/rule-settings).
+  // The API contract enables every rule without a stored preference, hygiene (pedantic) ones included, as the CLI
+  // does: the same repository gets the same findings everywhere (a user turns rules off with PUT /api/rule-settings).
   const { maxEngineMs, ...limits } = env().scanLimits;
   const { scanRepository, apiFixes } = await engine;
   const result = scanRepository(snapshot.files, {

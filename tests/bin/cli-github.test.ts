@@ -7,7 +7,6 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { EXIT, main } from '../../bin/cli.js';
 import type { Finding } from '../../lib/engine/types.js';
 import { findingsOf, REPOSITORY_FILES, settingsFixture, setup } from '../lib/codehost/github/support.js';
-import { PEDANTIC_RULES } from '../../lib/engine/catalog.js';
 import { startFakeGitHub } from '../support/github/index.js';
 import { cleanup, tempDir } from './support.js';
 
@@ -46,8 +45,8 @@ describe('scan --github', () => {
     const cli = await run(['scan', '--github', 'acme/legacy-tool', '--format', 'json', '--fail-on', 'none']);
     expect(cli.stderr).toBe('');
     expect(cli.code).toBe(EXIT.ok);
-    // The CLI leaves pedantic rules off by default (the service, per the API contract, runs them).
-    expect(findings(cli.stdout)).toEqual(findingsOf(service.files, service.settings).filter((f) => !PEDANTIC_RULES.has(f.rule_id)));
+    // The same rules as the service: every rule of the catalog, hygiene ones included.
+    expect(findings(cli.stdout)).toEqual(findingsOf(service.files, service.settings));
     expect(findings(cli.stdout).some((f) => f.file === '<repository settings>')).toBe(true);
 
     const checkout = tempDir(REPOSITORY_FILES);

@@ -70,7 +70,7 @@ describe('usage errors exit 2', () => {
     ['an unknown option', ['scan', '--colour'], "Unknown option '--colour'"],
     ['an unknown format', ['scan', '--format', 'xml'], '--format must be one of text, json, sarif, github (got "xml")'],
     ['an unknown ruleset', ['scan', '--ruleset', 'nist'], '--ruleset must be one of all, owasp'],
-    ['an unknown threshold', ['scan', '--fail-on', 'critical'], '--fail-on must be one of high, medium, low, info, none'],
+    ['an unknown threshold', ['scan', '--fail-on', 'severe'], '--fail-on must be one of critical, high, medium, low, info, none'],
     ['an unknown rule id', ['scan', '--disable', 'missing-timeout,no-such-rule'], '--disable: unknown rule id no-such-rule'],
     ['a missing option value', ['scan', '--output'], "Option '-o, --output <value>' argument missing"],
     ['a rules format the command lacks', ['rules', '--format', 'sarif'], '--format must be one of text, json'],
@@ -197,7 +197,7 @@ describe('scan', () => {
     const r = await run(['scan', '.'], { cwd: tempDir({ 'README.md': '# hi' }) });
     expect(r.code).toBe(EXIT.ok);
     expect(r.stderr).toBe('chainbreaker: no workflow, action or Dependabot file found in .\n');
-    expect(r.stdout).toBe('No findings.\n');
+    expect(r.stdout).toBe('No findings.\nExit 0: no attack path or finding at or above --fail-on high.\n');
   });
 
   it('--output writes the report to a file and nothing to stdout', async () => {
@@ -305,7 +305,7 @@ jobs:
   });
 });
 
-describe('pedantic rules: off unless asked for', () => {
+describe('hygiene (pedantic) rules: on by default, as in the service', () => {
   // No `name:` on the workflow or the job: anonymous-definition (pedantic, INFO); a secret in a job without an
   // environment: secrets-outside-env (pedantic).
   const ANONYMOUS = `on: push
@@ -322,22 +322,30 @@ jobs:
 `;
   const rules = (r: Run) => [...new Set(json(r).findings.map((f) => f.rule_id))].filter((id) => id === 'anonymous-definition' || id === 'secrets-outside-env').sort();
 
-  it('runs none by default, all with --pedantic, and --disable still wins', async () => {
+  it('runs them by default; --disable and the config turn them off', async () => {
     const cwd = tempDir(workflow(ANONYMOUS));
-    expect(rules(await run(['scan', '--format', 'json'], { cwd }))).toEqual([]);
-    expect(rules(await run(['scan', '--format', 'json', '--pedantic'], { cwd }))).toEqual(['anonymous-definition', 'secrets-outside-env']);
-    expect(rules(await run(['scan', '--format', 'json', '--pedantic', '--disable', 'anonymous-definition'], { cwd }))).toEqual(['secrets-outside-env']);
+    expect(rules(await run(['scan', '--format', 'json'], { cwd }))).toEqual(['anonymous-definition', 'secrets-outside-env']);
+    expect(rules(await run(['scan', '--format', 'json', '--disable', 'anonymous-definition'], { cwd }))).toEqual(['secrets-outside-env']);
+    const off = tempDir({ ...workflow(ANONYMOUS), '.chainbreaker.yml': 'rules:\n  secrets-outside-env:\n    enabled: false\n' });
+    expect(rules(await run(['scan', '--format', 'json'], { cwd: off }))).toEqual(['anonymous-definition']);
   });
 
-  it('follows the config: pedantic: true for all, rules.<id>.enabled: true for one', async () => {
-    const all = tempDir({ ...workflow(ANONYMOUS), '.chainbreaker.yml': 'pedantic: true\n' });
-    expect(rules(await run(['scan', '--format', 'json'], { cwd: all }))).toEqual(['anonymous-definition', 'secrets-outside-env']);
-    const one = tempDir({ ...workflow(ANONYMOUS), '.chainbreaker.yml': 'rules:\n  anonymous-definition:\n    enabled: true\n' });
-    expect(rules(await run(['scan', '--format', 'json'], { cwd: one }))).toEqual(['anonymous-definition']);
-    const wrong = tempDir({ ...workflow(ANONYMOUS), '.chainbreaker.yml': 'pedantic: yes please\n' });
-    const r = await run(['scan'], { cwd: wrong });
-    expect(r.code).toBe(EXIT.usage);
-    expect(r.stderr).toContain('pedantic: must be true or false');
+  it('says why --pedantic and pedantic: are gone', async () => {
+    const cwd = tempDir(workflow(ANONYMOUS));
+    const flag = await run(['scan', '--pedantic'], { cwd });
+    expect(flag.code).toBe(EXIT.usage);
+    expect(flag.stderr).toContain('--pedantic is no longer needed: every rule runs by default');
+    const config = await run(['scan'], { cwd: tempDir({ ...workflow(ANONYMOUS), '.chainbreaker.yml': 'pedantic: true\n' }) });
+    expect(config.code).toBe(EXIT.usage);
+    expect(config.stderr).toContain('.chainbreaker.yml: pedantic: no longer needed');
+  });
+
+  it('the text report counts their INFO findings in one line instead of listing them', async () => {
+    const cwd = tempDir(workflow(ANONYMOUS));
+    const text = (await run(['scan'], { cwd })).stdout;
+    expect(text).toMatch(/^INFO +3: anonymous-definition 2, secrets-outside-env 1$/m);
+    expect(text).not.toContain("anonymous-definition (2):");
+    expect((await run(["scan", "--verbose"], { cwd })).stdout).toContain("anonymous-definition (2):");
   });
 });
 
@@ -348,7 +356,7 @@ describe('rules', () => {
     const { rules } = JSON.parse(r.stdout) as { rules: Record<string, unknown>[] };
     expect(rules).toEqual(CATALOG);
     expect(Object.keys(rules[0] ?? {})).toEqual(['id', 'category', 'title', 'default_severity', 'surface', 'description', 'doc_url']);
-    // The hygiene rules that are off by default carry the flag, and only they.
+    // The hygiene rules carry the flag, and only they.
     expect(rules.filter((rule) => rule.pedantic === true).map((rule) => rule.id).sort()).toEqual(['anonymous-definition', 'secrets-outside-env', 'self-repository', 'undocumented-permissions']);
     expect(rules.every((rule) => rule.pedantic === undefined || rule.pedantic === true)).toBe(true);
   });
