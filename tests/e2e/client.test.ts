@@ -13,19 +13,21 @@ import {
   collectErrors,
   launchBrowser,
   screenshot,
+  BROWSER_SKIPPED,
   SKIP_BROWSER,
   startDevServer,
   VIEWPORTS,
   type DevServer,
 } from './support.js';
 import { exampleNames, scanExample, type JsonReport } from '../../scripts/gen-examples.js';
+import { skipReason } from '../support/skips.js';
 
 const EXAMPLES = ['examples/hardened-service', 'examples/issue-triage-bot', 'examples/release-pipeline'];
 // The example attack path the test breaks: repository-takeover (in issue-triage-bot) is broken by default-token-write.
 const TAKEOVER = 'article.combo[data-combo="repository-takeover"]';
 
 // Skipped only without Chromium on a developer's machine (see SKIP_BROWSER); CI installs it and runs these.
-describe.skipIf(SKIP_BROWSER)('the web client in Chromium', { timeout: 120_000 }, () => {
+describe.skipIf(SKIP_BROWSER)(`the web client in Chromium${skipReason(BROWSER_SKIPPED)}`, { timeout: 120_000 }, () => {
   let server: DevServer;
   let browser: Browser;
   let context: BrowserContext;
@@ -297,7 +299,7 @@ describe.skipIf(SKIP_BROWSER)('the web client in Chromium', { timeout: 120_000 }
 });
 
 describe('the dev-only sign-in route', () => {
-  it.skipIf(SKIP_BROWSER)('is documented as absent from api/ (no deployment has it)', async () => {
+  it('is documented as absent from api/ (no deployment has it)', async () => {
     const { readdir } = await import('node:fs/promises');
     const files = await readdir(new URL('../../api/', import.meta.url), { recursive: true });
     expect(files.filter((f) => /dev|token/i.test(String(f)))).toEqual([]);
