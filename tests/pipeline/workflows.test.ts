@@ -223,7 +223,7 @@ describe('release.yml', () => {
     const text = JSON.stringify(job);
     expect(text).toContain('npm pack \\"chainbreaker@$version\\"');
     expect(text).toContain('gh release create \\"$TAG\\" \\"$FILE\\"');
-    expect(text).toContain('git add --force dist');
+    expect(text).toContain('bash scripts/action-release.sh');
     expect(text).toContain('refs/tags/$major');
   });
 });
