@@ -25,7 +25,7 @@ export function releaseManifest(pkg: Record<string, unknown>): Record<string, un
 
 /** Builds and packs the release tarball into `out`; returns its absolute path. */
 export function packRelease(out: string, options: { build?: boolean } = {}): string {
-  if (options.build !== false) execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/build-cli.ts')], { cwd: ROOT, stdio: 'inherit' });
+  if (options.build !== false) execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/build-cli.ts')], { cwd: ROOT, stdio: ['ignore', 2, 2] }); // its log on stderr: stdout is the tarball's path
   const stage = mkdtempSync(join(tmpdir(), 'chainbreaker-pack-'));
   try {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;

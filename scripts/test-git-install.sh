@@ -42,7 +42,7 @@ git clone --quiet --bare "$root" "$work/chainbreaker.git"
 # 1. A branch: npm pack builds it, the tarball is installed.
 start=$(date +%s)
 mkdir "$work/pack"
-tarball="$(cd "$work/pack" && npm pack --silent --loglevel=error "git+file://$work/chainbreaker.git")"
+tarball="$(cd "$work/pack" && npm pack --loglevel=error "git+file://$work/chainbreaker.git" | tail -n 1)"
 npm install --global --prefix "$work/prefix-branch" --no-audit --no-fund --loglevel=error "$work/pack/$tarball"
 echo "git install (branch, npm pack): installed in $(( $(date +%s) - start )) s"
 check "$work/prefix-branch/bin/chainbreaker" 'branch, npm pack'

@@ -210,7 +210,7 @@ describe('release.yml', () => {
     expect(publish.if).toBe("startsWith(github.ref, 'refs/tags/v')");
     expect(publish.permissions).toEqual({ contents: 'read', 'id-token': 'write' });
     const text = JSON.stringify(publish);
-    expect(text).toContain('npm run --silent pack:release');
+    expect(text).toContain('npm run pack:release --silent');
     expect(text).toContain('npm publish \\"$TARBALL\\" --provenance');
     expect(text).not.toMatch(/\$\{\{[^}]*secrets\.|NODE_AUTH_TOKEN|NPM_TOKEN/);
   });
