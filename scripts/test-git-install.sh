@@ -2,7 +2,7 @@
 # Installs the command-line scanner from the Git repository as a user without a clone does, with the machine's
 # own Node and npm, from a bare copy of this repository's committed HEAD (what a Git host serves):
 #
-# 1. `npm install --global "$(npm pack <repository URL>)"`: npm clones the repository, installs the development
+# 1. `npm install --global "$(npm pack <repository URL> | tail -n 1)"`: npm clones the repository, installs the development
 #    tools, runs `prepare` (the build) and packs the result, which is installed. (A plain `npm install --global
 #    <repository URL>` of a branch does not work with npm 7 to 11: a global install from Git installs no
 #    devDependencies before `prepare`, npm/cli#8440.)
