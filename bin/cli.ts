@@ -5,8 +5,9 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { isMap, isScalar, parseDocument } from 'yaml';
 import { BASELINE_FILE, BaselineError, formatBaseline, parseBaseline } from '../lib/cli/baseline.js';
-import { CONFIG_FILE, ConfigError, configDisabled, configRuleOptions, configSeverities, parseConfig, type Config } from '../lib/cli/config.js';
+import { CONFIG_FILE, CONFIG_FILE_YAML, ConfigError, configDisabled, configRuleOptions, configSeverities, parseConfig, type Config } from '../lib/cli/config.js';
 import { globMatcher } from '../lib/cli/glob.js';
 import { repositoryUrl } from '../lib/cli/repository-url.js';
 import { didYouMean } from '../lib/cli/suggest.js';
@@ -48,8 +49,9 @@ const EXIT_CODES = `Exit codes:
   2  usage error: unknown command or option, invalid value, unknown rule id (in an option, the config file
      or a suppression comment), invalid config, baseline or settings snapshot, --github or --online without
      GITHUB_TOKEN
-  3  operational error: unreadable repository path or settings file, output file not writable, GitHub
-     unreachable or refusing (not found, rate limited, timed out)`;
+  3  operational error: unreadable repository path or settings file, a file named on the command line
+     that is not valid YAML, not a workflow or action, or over a limit (unless --keep-going), output file
+     not writable, GitHub unreachable or refusing (not found, rate limited, timed out)`;
 
 const HELP = `Usage: chainbreaker <command> [options]
 
@@ -105,6 +107,9 @@ Options:
                          them; repeatable. The token comes from GITHUB_TOKEN (a personal access token,
                          \`gh auth token\`, or a workflow's token); settings it cannot read are reported as
                          unreadable. For GitHub Enterprise Server, set GITHUB_API_URL (https://HOST/api/v3)
+      --keep-going       a file named on the command line that is not valid YAML, not a workflow, action or
+                         Dependabot file, or over --max-file-bytes is an error (exit 3); with --keep-going
+                         it is a warning, and the scan reports it as a finding
       --max-files N, --max-file-bytes N, --max-bytes N, --max-findings N, --max-engine-ms N
                          scan limits per repository (defaults 2000 files, 1048576 bytes a file, 67108864
                          bytes in all, 50000 findings, 120000 ms); over one, the scan goes up to it and an
@@ -171,7 +176,8 @@ export async function main(io: CliIO): Promise<number> {
     }
   } catch (error) {
     if (error instanceof UsageError || error instanceof ConfigError || error instanceof BaselineError) {
-      io.stderr.write(`chainbreaker: ${error.message}\n${error instanceof UsageError ? 'Run "chainbreaker --help" for usage.\n' : ''}`);
+      // One line, one style for every usage error: what is wrong, with the closest known name for a typo.
+      io.stderr.write(`chainbreaker: ${error.message}${error instanceof UsageError ? '; run "chainbreaker --help" for usage' : ''}\n`);
       return EXIT.usage;
     }
     io.stderr.write(`chainbreaker: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -189,7 +195,15 @@ function parse<O extends Options>(args: readonly string[], options: O, positiona
     const unknown = /^Unknown option '(--?[^']+)'/.exec(message)?.[1];
     if (unknown === '--pedantic') throw new UsageError('--pedantic is no longer needed: every rule runs by default, and the text report summarizes LOW and INFO findings (--verbose lists them)');
     const known = Object.keys(options ?? {}).map((name) => `--${name}`);
-    throw new UsageError(unknown === undefined ? message : `${message.replace(/\. To specify a positional argument.*$/s, '')}${didYouMean(unknown, known)}`);
+    if (unknown !== undefined) throw new UsageError(`unknown option ${unknown}${didYouMean(unknown, known)}`);
+    // node:util's other messages, in the style of ours: the option first, then what is wrong with it.
+    const missing = /^Option '(?:-\w, )?(--[\w-]+)[^']*' argument missing/.exec(message)?.[1];
+    if (missing !== undefined) throw new UsageError(`${missing} needs a value`);
+    const noValue = /^Option '(?:-\w, )?(--[\w-]+)[^']*' does not take an argument/.exec(message)?.[1];
+    if (noValue !== undefined) throw new UsageError(`${noValue} takes no value`);
+    const positional = /^Unexpected argument '([^']*)'/.exec(message)?.[1];
+    if (positional !== undefined) throw new UsageError(`unexpected argument "${positional}": this command takes none`);
+    throw new UsageError(message.replace(/\.$/, ''));
   }
 }
 
@@ -242,6 +256,7 @@ const SOURCE_OPTIONS = {
   'max-bytes': { type: 'string' },
   'max-findings': { type: 'string' },
   'max-engine-ms': { type: 'string' },
+  'keep-going': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -290,7 +305,9 @@ async function readScan(
   const add = (repository: RepositoryInput) => (online === null ? builder.add(repository) : online.push(repository));
   for (const [i, path] of paths.entries()) {
     const settingsFile = settingsFiles[i];
-    const repository = path === '-' ? await readStdin(io) : await readLocalTarget(resolve(io.cwd, path), path, (line) => io.stderr.write(`${line}\n`), githubHostOf(io.env.GITHUB_API_URL));
+    const warn = (line: string) => io.stderr.write(`${line}\n`);
+    const repository = path === '-' ? await readStdin(io) : await readLocalTarget(resolve(io.cwd, path), path, warn, githubHostOf(io.env.GITHUB_API_URL));
+    if (repository.single !== undefined) checkNamedFile(repository.single, limits.maxFileBytes, values['keep-going'] === true, warn);
     repository.files = repository.files.filter((f) => !ignored(f.path));
     if (settingsFile !== undefined) repository.settings = await readSettings(resolve(io.cwd, settingsFile), settingsFile);
     if (repository.files.length === 0) io.stderr.write(`chainbreaker: no workflow, action or Dependabot file found in ${path}\n`);
@@ -409,8 +426,14 @@ async function loadConfig(explicit: string | undefined, firstPath: string | unde
   } else {
     const root = firstPath === undefined || firstPath === '-' ? io.cwd : resolve(io.cwd, firstPath);
     const isDirectory = await stat(root).then((s) => s.isDirectory(), () => false);
-    path = resolve(isDirectory ? root : dirname(root), CONFIG_FILE);
-    name = firstPath === undefined || firstPath === '-' || firstPath === '.' ? CONFIG_FILE : `${isDirectory ? firstPath.replace(/\/+$/, '') : dirname(firstPath)}/${CONFIG_FILE}`;
+    const dir = isDirectory ? root : dirname(root);
+    // .chainbreaker.yml, or .chainbreaker.yaml as the same file; both would be ambiguous.
+    const exists = async (file: string) => stat(resolve(dir, file)).then(() => true, () => false);
+    const [yml, yaml] = await Promise.all([exists(CONFIG_FILE), exists(CONFIG_FILE_YAML)]);
+    const file = !yml && yaml ? CONFIG_FILE_YAML : CONFIG_FILE;
+    path = resolve(dir, file);
+    name = firstPath === undefined || firstPath === '-' || firstPath === '.' ? file : `${isDirectory ? firstPath.replace(/\/+$/, '') : dirname(firstPath)}/${file}`;
+    if (yml && yaml) throw new UsageError(`both ${CONFIG_FILE} and ${CONFIG_FILE_YAML} are in ${dirname(name) === '.' ? 'this directory' : dirname(name)}: keep one`);
   }
   let text: string;
   try {
@@ -491,7 +514,7 @@ function useColor(io: CliIO): boolean {
  * A local scan target: a repository checkout (a directory), or a single workflow, action or Dependabot
  * file, scanned as the engine would read it at its place in a repository and reported under the path given.
  */
-async function readLocalTarget(path: string, name: string, warn: (line: string) => void, githubHost?: string): Promise<RepositoryInput> {
+async function readLocalTarget(path: string, name: string, warn: (line: string) => void, githubHost?: string): Promise<LocalTarget> {
   let isDirectory: boolean;
   try {
     isDirectory = (await stat(path)).isDirectory();
@@ -516,7 +539,7 @@ async function readLocalTarget(path: string, name: string, warn: (line: string) 
 }
 
 /** `-`: one workflow on standard input, reported as `<stdin>`. */
-async function readStdin(io: CliIO): Promise<RepositoryInput> {
+async function readStdin(io: CliIO): Promise<LocalTarget> {
   if (io.stdin === undefined) throw new UsageError('- reads a workflow from standard input, which is not available here');
   const chunks: Buffer[] = [];
   let size = 0;
@@ -530,18 +553,50 @@ async function readStdin(io: CliIO): Promise<RepositoryInput> {
   return singleFile('<stdin>', Buffer.concat(chunks).subarray(0, MAX_FILE_BYTES + 1).toString('utf8'), 'workflow');
 }
 
+/** A scan target: a repository, or a single file named on the command line (`single`), which must be scannable. */
+type LocalTarget = RepositoryInput & { single?: { name: string; kind: 'workflow' | 'action' | 'dependabot'; text: string } };
+
 /** A single file as the engine reads it: an action by its name, Dependabot config by its place, else a workflow. */
-function singleFile(name: string, text: string, kind?: 'workflow'): RepositoryInput {
+function singleFile(name: string, text: string, kind?: 'workflow'): LocalTarget {
   const file = basename(name);
   const normalized = name.replace(/\\/g, '/');
-  const enginePath =
-    kind === undefined && /^action\.ya?ml$/.test(file)
-      ? file
-      : kind === undefined && /(^|\/)\.github\/dependabot\.ya?ml$/.test(normalized)
-        ? `.github/${file}`
-        : `.github/workflows/${/\.ya?ml$/.test(file) ? file : 'input.yml'}`;
+  const as: 'workflow' | 'action' | 'dependabot' =
+    kind === undefined && /^action\.ya?ml$/.test(file) ? 'action' : kind === undefined && /(^|\/)\.github\/dependabot\.ya?ml$/.test(normalized) ? 'dependabot' : 'workflow';
+  const enginePath = as === 'action' ? file : as === 'dependabot' ? `.github/${file}` : `.github/workflows/${/\.ya?ml$/.test(file) ? file : 'input.yml'}`;
   const files: RepositoryFile[] = [{ path: enginePath, text }];
-  return { name, files, display: (path) => (path === enginePath ? name : path) };
+  // Findings are reported under the path as given, and so is any other mention of the file.
+  return { name, files, display: (path) => (path === enginePath ? name : path), single: { name, kind: as, text } };
+}
+
+/**
+ * A file named on the command line is what the user asked to scan: one that is over the size limit, not YAML,
+ * or not a workflow, action or Dependabot file is an error naming it (exit 3), not a finding about a file the
+ * user never named. With --keep-going it is a warning, and the scan reports it as the engine does.
+ */
+function checkNamedFile(file: NonNullable<LocalTarget['single']>, maxBytes: number, keepGoing: boolean, warn: (line: string) => void): void {
+  const problem = namedFileProblem(file, maxBytes);
+  if (problem === null) return;
+  const message = `${neutralize(file.name)}: ${problem}`;
+  if (!keepGoing) throw new OperationalError(`${message} (--keep-going scans it anyway and reports it as a finding)`);
+  warn(`chainbreaker: ${message}`);
+}
+
+function namedFileProblem(file: NonNullable<LocalTarget['single']>, maxBytes: number): string | null {
+  const bytes = Buffer.byteLength(file.text, 'utf8');
+  if (bytes > maxBytes) return `larger than ${maxBytes} bytes, the limit for one file (raise it with --max-file-bytes)`;
+  const document = parseDocument(file.text, { prettyErrors: true, uniqueKeys: false });
+  const error = document.errors[0];
+  if (error !== undefined) {
+    const line = error.linePos?.[0].line;
+    const what = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
+    return `not valid YAML${line === undefined ? '' : ` (line ${line}: ${what})`}`;
+  }
+  const root = document.contents;
+  const keys = isMap(root) ? new Set(root.items.map((item) => (isScalar(item.key) ? String(item.key.value) : ''))) : new Set<string>();
+  const wanted = file.kind === 'action' ? ['runs'] : file.kind === 'dependabot' ? ['updates'] : ['jobs'];
+  if (wanted.some((key) => keys.has(key))) return null;
+  const what = file.kind === 'action' ? 'an action definition (no `runs:`)' : file.kind === 'dependabot' ? 'a Dependabot configuration (no `updates:`)' : 'a GitHub Actions workflow (no `jobs:`)';
+  return `not ${what}`;
 }
 
 /** `--github` needs well-formed names and a token; both are checked before anything is read. */

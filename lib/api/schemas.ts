@@ -140,6 +140,12 @@ export const Finding = v.object({
   title: v.string(),
   description: v.string(),
   recommendation: v.string(),
+  fingerprint: v.optional(
+    v.pipe(
+      v.string(),
+      v.description('The finding’s line-independent identity (rule, file, job and flagged text): the same for the same finding in the CLI’s JSON and baselines. In the response of POST /api/scan.'),
+    ),
+  ),
   fix: v.optional(
     v.pipe(
       v.object({

@@ -26,6 +26,8 @@ import { didYouMean } from './suggest.js';
  */
 
 export const CONFIG_FILE = '.chainbreaker.yml';
+/** Read like CONFIG_FILE when that one is absent. */
+export const CONFIG_FILE_YAML = '.chainbreaker.yaml';
 
 const SEVERITY_NAMES = SEVERITIES.map((s) => s.toLowerCase());
 const severity = v.pipe(

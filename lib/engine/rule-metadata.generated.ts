@@ -335,7 +335,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     surface: "workflow",
     description: "A job that runs steps has no `timeout-minutes`, so a hung or hijacked job keeps its runner (and its token) for the platform maximum of 6 hours.",
     recommendation: "Set `timeout-minutes` on the job to a little more than its usual duration.",
-    fix: { safe: true },
+    fix: { safe: false },
   },
   {
     id: "missing-concurrency",

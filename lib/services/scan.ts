@@ -113,7 +113,7 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
     recordScan(db, user.id, { repositoryId: repository.id, ruleset: request.ruleset, counts: result.counts, findings }),
     rememberReferences(db, user.id, repository.id, context.action_references ?? [], references),
   ]);
-  const withFixes = result.findings.map((finding, i) => withFix(finding, fixes[i]));
+  const withFixes = result.records.map((record, i) => withFix({ ...record.finding, fingerprint: record.fingerprint }, fixes[i]));
   return { scan_id: recorded.scan_id, repo_id: repository.id, counts: result.counts, findings: withFixes };
 }
 

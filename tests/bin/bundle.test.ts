@@ -137,7 +137,8 @@ describe('targets', () => {
     const r = run(['scan', '-', '--format', 'json', ...only('missing-timeout')], { input: NO_TIMEOUT });
     expect(r.code).toBe(0);
     expect(json(r).findings.map((f) => `${f.file}:${f.line} ${f.rule_id}`)).toEqual(['<stdin>:5 missing-timeout']);
-    expect(json(run(['scan', '-', '--format', 'json'], { input: BROKEN })).findings.map((f) => f.rule_id)).toContain('invalid-workflow');
+    expect(json(run(['scan', '-', '--format', 'json', '--keep-going'], { input: BROKEN })).findings.map((f) => f.rule_id)).toContain('invalid-workflow');
+    expect(run(['scan', '-'], { input: BROKEN }).code).toBe(3);
   });
 });
 

@@ -8,6 +8,8 @@ import type { Finding } from '../../lib/engine/types.js';
 import { sarifValidator } from '../support/sarif.js';
 import { BROKEN, CLEAN, NO_TIMEOUT, cleanup, only, tempDir } from './support.js';
 
+const EXAMPLES = join(import.meta.dirname, '../../examples');
+
 interface Run {
   code: number;
   stdout: string;
@@ -67,12 +69,12 @@ describe('usage errors exit 2', () => {
   const cases: [string, string[], string][] = [
     ['an unknown command', ['lint'], 'unknown command "lint"'],
     ['an option before the command', ['--format', 'json', 'scan'], 'a command must come first'],
-    ['an unknown option', ['scan', '--colour'], "Unknown option '--colour'"],
+    ['an unknown option', ['scan', '--colour'], 'unknown option --colour'],
     ['an unknown format', ['scan', '--format', 'xml'], '--format must be one of text, json, sarif, github (got "xml")'],
     ['an unknown ruleset', ['scan', '--ruleset', 'nist'], '--ruleset must be one of all, owasp'],
     ['an unknown threshold', ['scan', '--fail-on', 'severe'], '--fail-on must be one of critical, high, medium, low, info, none'],
     ['an unknown rule id', ['scan', '--disable', 'missing-timeout,no-such-rule'], '--disable: unknown rule id no-such-rule'],
-    ['a missing option value', ['scan', '--output'], "Option '-o, --output <value>' argument missing"],
+    ['a missing option value', ['scan', '--output'], '--output needs a value'],
     ['a rules format the command lacks', ['rules', '--format', 'sarif'], '--format must be one of text, json'],
     ['an unknown rule id to rules', ['rules', 'missing-timout'], 'unknown rule id "missing-timout" (did you mean "missing-timeout"?)'],
     ['a typo in an option', ['scan', '--min-severty', 'low'], 'did you mean "--min-severity"?'],
@@ -418,3 +420,82 @@ jobs:
     expect(await severities(without)).toEqual(['MEDIUM']);
   });
 });
+
+describe('the gate counts attack paths at their severity', () => {
+  const example = (name: string) => join(EXAMPLES, name);
+  const settingsOf = (name: string) => join(EXAMPLES, name, '.chainbreaker/settings.json');
+
+  it('a HIGH attack path fails the default --fail-on high though no finding is HIGH, and the report says why', async () => {
+    const r = await run(['scan', example('release-pipeline')]);
+    const report = await run(['scan', example('release-pipeline'), '--format', 'json']);
+    expect(json(report).counts.HIGH).toBe(0);
+    expect(json(report).combinations.length).toBeGreaterThan(0);
+    expect(r.code).toBe(EXIT.findings);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^Exit 1: \d+ attack paths? at or above --fail-on high\.$/);
+  });
+
+  it('--fail-on critical fails only on a CRITICAL attack path; none never fails', async () => {
+    expect((await run(['scan', example('release-pipeline'), '--fail-on', 'critical'])).code).toBe(EXIT.ok);
+    const critical = await run(['scan', example('issue-triage-bot'), '--settings', settingsOf('issue-triage-bot'), '--fail-on', 'critical']);
+    expect(critical.code).toBe(EXIT.findings);
+    expect(critical.stdout).toMatch(/Exit 1: 2 attack paths at or above --fail-on critical\./);
+    const none = await run(['scan', example('issue-triage-bot'), '--fail-on', 'none']);
+    expect(none.code).toBe(EXIT.ok);
+    expect(none.stdout).toContain('Exit 0: --fail-on none never fails.');
+    expect((await run(['scan', example('release-pipeline')], { cwd: tempDir({ '.chainbreaker.yml': 'fail-on: critical\n' }) })).code).toBe(EXIT.findings);
+  });
+});
+
+describe('bad input is loud', () => {
+  it('a named file that is not YAML, not a workflow or over the limit is an error naming it as given (exit 3)', async () => {
+    const cwd = tempDir({ 'bin.yml': 'on: push\njobs: [\n', 'notes.yml': 'title: a list of things\n', 'big.yml': `on: push\njobs: {}\n# ${'x'.repeat(3000)}\n` });
+    const broken = await run(['scan', 'bin.yml'], { cwd });
+    expect(broken.code).toBe(EXIT.operational);
+    expect(broken.stderr).toMatch(/^chainbreaker: bin\.yml: not valid YAML \(line \d+: .+\) \(--keep-going scans it anyway and reports it as a finding\)\n$/);
+    expect(broken.stderr).not.toContain('.github/workflows');
+    expect(broken.stdout).toBe('');
+    const notes = await run(['scan', 'notes.yml'], { cwd });
+    expect(notes.code).toBe(EXIT.operational);
+    expect(notes.stderr).toContain('chainbreaker: notes.yml: not a GitHub Actions workflow (no `jobs:`)');
+    const big = await run(['scan', 'big.yml', '--max-file-bytes', '1000'], { cwd });
+    expect(big.code).toBe(EXIT.operational);
+    expect(big.stderr).toContain('chainbreaker: big.yml: larger than 1000 bytes, the limit for one file (raise it with --max-file-bytes)');
+    const stdin = await run(['scan', '-'], { cwd });
+    expect(stdin.code).not.toBe(EXIT.ok);
+  });
+
+  it('--keep-going makes it a warning, and the finding is reported under the path as given', async () => {
+    const cwd = tempDir({ 'bin.yml': 'on: push\njobs: [\n' });
+    const r = await run(['scan', 'bin.yml', '--keep-going', '--format', 'json'], { cwd });
+    expect(r.code).toBe(EXIT.ok);
+    expect(r.stderr).toMatch(/^chainbreaker: bin\.yml: not valid YAML/);
+    expect(json(r).findings.map((f) => `${f.file} ${f.rule_id}`)).toEqual(['bin.yml invalid-workflow']);
+  });
+
+  it('reads .chainbreaker.yaml like .chainbreaker.yml, and refuses both at once', async () => {
+    const yaml = tempDir({ ...workflow(NO_TIMEOUT), '.chainbreaker.yaml': 'fail-on: low\n' });
+    expect((await run(['scan', '.', ...only('missing-timeout')], { cwd: yaml })).code).toBe(EXIT.findings);
+    const typo = tempDir({ ...workflow(NO_TIMEOUT), '.chainbreaker.yaml': 'fial-on: low\n' });
+    const r = await run(['scan', '.'], { cwd: typo });
+    expect(r.code).toBe(EXIT.usage);
+    expect(r.stderr).toBe('chainbreaker: .chainbreaker.yaml: unknown key "fial-on" (did you mean "fail-on"?)\n');
+    const both = await run(['scan', '.'], { cwd: tempDir({ ...workflow(NO_TIMEOUT), '.chainbreaker.yml': 'fail-on: low\n', '.chainbreaker.yaml': 'fail-on: low\n' }) });
+    expect(both.code).toBe(EXIT.usage);
+    expect(both.stderr).toContain('both .chainbreaker.yml and .chainbreaker.yaml are in this directory: keep one');
+  });
+
+  it('every usage error is one line in one style: the option or file first, then what is wrong', async () => {
+    for (const [argv, line] of [
+      [['scan', '--fial-on', 'high'], 'chainbreaker: unknown option --fial-on (did you mean "--fail-on"?); run "chainbreaker --help" for usage'],
+      [['scan', '--output'], 'chainbreaker: --output needs a value; run "chainbreaker --help" for usage'],
+      [['scan', '--verbose=yes'], 'chainbreaker: --verbose takes no value; run "chainbreaker --help" for usage'],
+      [['combinations', 'extra'], 'chainbreaker: unexpected argument "extra": this command takes none; run "chainbreaker --help" for usage'],
+      [['scan', '--format', 'xml'], 'chainbreaker: --format must be one of text, json, sarif, github (got "xml"); run "chainbreaker --help" for usage'],
+    ] as const) {
+      const r = await run([...argv]);
+      expect(r.code, argv.join(' ')).toBe(EXIT.usage);
+      expect(r.stderr, argv.join(' ')).toBe(`${line}\n`);
+    }
+  });
+});
+

@@ -86,7 +86,7 @@ describe('the release tarball', () => {
     writeFileSync(join(app, '.github/workflows/ci.yml'), NO_TIMEOUT);
     const install = spawnSync(npm, ['install', '--offline', '--no-audit', '--no-fund', '--no-save', tarball], { cwd: app, encoding: 'utf8', timeout: 120_000 });
     expect(install.status, install.stderr).toBe(0);
-    const env = { ...process.env, NO_COLOR: '1' };
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
     delete env.FORCE_COLOR;
     const scan = spawnSync(machine ?? 'node', [join(app, 'node_modules/chainbreaker/dist/chainbreaker.js'), 'scan', '.', '--verbose'], { cwd: app, encoding: 'utf8', env, timeout: 60_000 });
     expect(scan.stderr).toBe('');
