@@ -120,7 +120,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
   {
     id: "overprovisioned-secrets",
     category: "CICD-SEC-5",
-    title: "Whole secrets context exposed",
+    title: "Secrets exposed beyond the steps that use them",
     severity: "MEDIUM",
     surface: "workflow",
     description: "An expression hands over the whole `secrets` context (`toJSON(secrets)`), picks a secret by a computed name (`secrets[...]`), or a credential secret (not a user name, region or channel kept in secrets) is mapped into the workflow-level `env:`, where every step of every job receives it.",
