@@ -1,4 +1,5 @@
 import { hasAny, scriptOf, wordMask } from '../analysis/file-scripts.js';
+import { readPermissions } from '../analysis/permissions.js';
 import { carriedSecrets, isGithubToken, secretEnv, secretOccurrences, type SecretEnvVar } from '../analysis/secrets.js';
 import { variableUses } from '../analysis/shell-vars.js';
 import { expressionsOf, type ExpressionOccurrence } from '../expressions/extract.js';
@@ -8,6 +9,7 @@ import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { commandName, pipelines, words, type ScriptSpan } from '../shell.js';
 import { get, getText, keyText, type YNode, type YScalar } from '../yaml/model.js';
+import { valueOffsetToSource } from '../yaml/offsets.js';
 
 /** Registries with OIDC trusted publishing for GitHub Actions. */
 type Registry = 'PyPI' | 'npm' | 'crates.io' | 'RubyGems' | 'NuGet';
@@ -27,10 +29,20 @@ const PUBLIC_PYPI = /(?:upload|test)\.pypi\.org/;
 
 const has = (args: readonly string[], word: string) => args.includes(word);
 
+/** Package-manager subcommands that run another tool, whose own `publish` is not the package manager's. */
+const RUNS_ANOTHER_TOOL = new Set(['dlx', 'exec', 'x', 'run', 'run-script', 'create', 'init']);
+
+/** `publish` is the package manager's own subcommand: no `dlx`/`exec`/`run` before it hands the word to another tool. */
+const publishes = (args: readonly string[]) => {
+  const at = args.indexOf('publish');
+  return at >= 0 && !args.slice(0, at).some((w) => RUNS_ANOTHER_TOOL.has(w));
+};
+
 const COMMANDS: PublishCommand[] = [
   {
     registry: 'npm',
-    matches: (p, a) => ((p === 'npm' || p === 'pnpm') && has(a, 'publish')) || (p === 'yarn' && (a[0] === 'publish' || (a[0] === 'npm' && a[1] === 'publish'))),
+    matches: (p, a) =>
+      ((p === 'npm' || p === 'pnpm') && publishes(a)) || (p === 'yarn' && (a[0] === 'publish' || (a[0] === 'npm' && a[1] === 'publish'))) || (p === 'bun' && a[0] === 'publish'),
     elsewhere: /--registry[= ]\s*(\S+)/,
     tokenEnv: /^(?:NODE_AUTH_TOKEN|NPM_TOKEN|NPM_AUTH_TOKEN|NPM_CONFIG_\w*AUTH\w*|YARN_NPM_AUTH_TOKEN)$/i,
   },
@@ -60,15 +72,21 @@ const COMMANDS: PublishCommand[] = [
   },
 ];
 
-/** Program and arguments of a command, looking through `python -m x`, `npx x`, `uvx x`, `pipx run x`. */
+/**
+ * Program and arguments of a command, looking through `python -m x`, `npx x`, `bunx x`, `uvx x`,
+ * `pipx run x`, `bundle exec x`; a program is named without `.exe` or a version (`twine==6.1.0`).
+ */
 function invocation(command: string): { program: string; args: readonly string[] } | null {
-  const program = commandName(command);
-  if (program === null) return null;
+  const first = commandName(command);
+  if (first === null) return null;
   let list = words(command);
-  list = list.slice(Math.max(0, list.findIndex((w) => w.replace(/^.*\//, '') === program)) + 1);
-  if (/^python[\d.]*$|^py$/.test(program) && list[0] === '-m' && list[1] !== undefined) return { program: list[1], args: list.slice(2) };
-  if ((program === 'npx' || program === 'uvx') && list[0] !== undefined) return { program: list[0], args: list.slice(1) };
-  if (program === 'pipx' && list[0] === 'run' && list[1] !== undefined) return { program: list[1], args: list.slice(2) };
+  list = list.slice(Math.max(0, list.findIndex((w) => w.replace(/^.*\//, '') === first)) + 1);
+  const bare = (word: string) => word.replace(/^.*[/\\]/, '').replace(/\.exe$/i, '').replace(/(?:==|@)[\w.*+-]+$/, '');
+  const program = bare(first);
+  const unwrapped = (rest: readonly string[]) => (rest[0] === undefined ? null : { program: bare(rest[0]), args: rest.slice(1) });
+  if (/^python[\d.]*$|^py$/.test(program) && list[0] === '-m') return unwrapped(list.slice(1)) ?? { program, args: list };
+  if (program === 'npx' || program === 'uvx' || program === 'bunx') return unwrapped(list) ?? { program, args: list };
+  if ((program === 'pipx' && list[0] === 'run') || (program === 'bundle' && list[0] === 'exec')) return unwrapped(list.slice(1)) ?? { program, args: list };
   return { program, args: list };
 }
 
@@ -120,8 +138,25 @@ interface Evidence {
   /** Where to report: the secret itself when it is in the step, else the step's `uses:`/`run:`. */
   node: YScalar;
   offset: number;
-  secret: string;
+  /** The stored secret it authenticates with, or null when the job cannot mint an OIDC token and no secret is in sight. */
+  secret: string | null;
   how: string;
+}
+
+/**
+ * Whether the step's job may hold an OIDC token: it grants `id-token: write` (or `write-all`), or its
+ * permissions are not known from the file (an expression, a reusable workflow whose caller decides, a
+ * composite action). Without a `permissions:` block at either level a job gets no `id-token` scope.
+ */
+function mayMintOidc(step: Step): boolean {
+  const job = step.job;
+  if (job === null) return true;
+  const workflow = job.workflow;
+  const node = job.permissions ?? workflow.permissions;
+  if (node === undefined) return workflow.triggers.some((t) => t.name === 'workflow_call');
+  const granted = readPermissions(node);
+  if (granted.kind === 'write-all' || granted.kind === 'other') return true;
+  return granted.kind === 'scopes' && granted.writes.some((w) => w.scope === 'id-token');
 }
 
 function firstSecret(step: Step, node: YNode | undefined, repository: RepositoryModel): { occurrence: ExpressionOccurrence; name: string } | undefined {
@@ -214,7 +249,7 @@ function fromAction(step: Step, repository: RepositoryModel): Evidence | null {
 }
 
 /** Every publishing command of `COMMANDS` has one of these programs and one of these verbs as words. */
-const PUBLISHERS = wordMask('npm', 'pnpm', 'yarn', 'twine', 'poetry', 'uv', 'hatch', 'flit', 'pdm', 'maturin', 'cargo', 'gem', 'dotnet', 'nuget');
+const PUBLISHERS = wordMask('npm', 'pnpm', 'yarn', 'bun', 'twine', 'poetry', 'uv', 'hatch', 'flit', 'pdm', 'maturin', 'cargo', 'gem', 'dotnet', 'nuget');
 const PUBLISH_VERBS = wordMask('publish', 'upload', 'push');
 
 const PUBLISH_TEXT = /publish|upload|push/i;
@@ -222,7 +257,8 @@ const PUBLISH_TEXT = /publish|upload|push/i;
 function fromScript(step: Step, repository: RepositoryModel): Evidence | null {
   const found = scriptOf(step);
   // Every publishing command below says publish, upload or push: most scripts need no closer look.
-  if (found === null || !hasAny(found.words, PUBLISH_VERBS) || !hasAny(found.words, PUBLISHERS) || !PUBLISH_TEXT.test(found.text)) return null;
+  if (found === null || !hasAny(found.words, PUBLISH_VERBS) || !PUBLISH_TEXT.test(found.text)) return null;
+  if (!hasAny(found.words, PUBLISHERS) && !/\b(?:nuget\.exe|twine==|twine@)/i.test(found.text)) return null;
   const run = found.run;
   const lines = found.lines;
   // Each line's commands are read once (lazily), not once per registry; a line that does not say publish,
@@ -260,6 +296,9 @@ function fromScript(step: Step, repository: RepositoryModel): Evidence | null {
       .flatMap((l) => variableUses(l.text).map((u) => env.get(u.name)))
       .find((v): v is SecretEnvVar => v !== undefined && v.secrets.some((s) => !isGithubToken(s)));
     const variable = byName ?? used;
+    if (variable === undefined && !mayMintOidc(step)) {
+      return { registry: command.registry, node: run, offset: valueOffsetToSource(step.owner.file, run, line.offset), secret: null, how: '' };
+    }
     if (variable !== undefined) {
       const inStep = variable.level === 'step' ? expressionsOf(step.owner.file, variable.value as YScalar)[0] : undefined;
       return {
@@ -298,6 +337,15 @@ export default defineWorkflowRule({
     step(step) {
       const evidence = fromAction(step, context.repository) ?? fromScript(step, context.repository);
       if (evidence === null) return;
+      if (evidence.secret === null) {
+        context.report({
+          node: evidence.node,
+          offset: evidence.offset,
+          message: `This step publishes to ${evidence.registry} from a job that is not granted \`id-token: write\`, so it cannot be using trusted publishing: the upload authenticates with a long-lived token set up outside this step (a secret, a credentials file or an earlier login); ${evidence.registry} supports trusted publishing.`,
+          recommendation: `Grant \`id-token: write\` to this job only, ${HOW_TO[evidence.registry]}, and delete the stored token.`,
+        });
+        return;
+      }
       context.report({
         node: evidence.node,
         offset: evidence.offset,

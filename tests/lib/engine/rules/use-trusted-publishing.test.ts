@@ -105,6 +105,98 @@ describe(RULE, () => {
     `)).toEqual([]);
   });
 
+  it('reports a publish command in a job that cannot mint an OIDC token, whatever wraps it', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        release:
+          runs-on: ubuntu-latest
+          permissions:
+            contents: read
+          steps:
+            - run: gem push foo-0.1.0.gem
+            - run: bundle exec gem push foo-0.1.0.gem
+            - run: |
+                python3.10 -m \\
+                  twine \\
+                  upload dist/*
+            - run: pipx run twine==6.1.0 upload dist/*
+            - run: nuget.exe push foo.nupkg
+            - run: dotnet nuget push foo.nupkg
+            - run: bunx npm publish
+            - run: bun publish --access public
+            - run: cargo publish
+      `);
+    expect(positions(findings)).toEqual(['8:14 INFO', '9:14 INFO', '11:11 INFO', '14:14 INFO', '15:14 INFO', '16:14 INFO', '17:14 INFO', '18:14 INFO', '19:14 INFO']);
+    expect(findings[0]?.description).toBe(
+      'This step publishes to RubyGems from a job that is not granted `id-token: write`, so it cannot be using trusted publishing: the upload authenticates with a long-lived token set up outside this step (a secret, a credentials file or an earlier login); RubyGems supports trusted publishing.',
+    );
+    expect(findings.map((f) => f.description.split(' from ')[0])).toEqual([
+      'This step publishes to RubyGems',
+      'This step publishes to RubyGems',
+      'This step publishes to PyPI',
+      'This step publishes to PyPI',
+      'This step publishes to NuGet',
+      'This step publishes to NuGet',
+      'This step publishes to npm',
+      'This step publishes to npm',
+      'This step publishes to crates.io',
+    ]);
+  });
+
+  it('does not report a publish command without a token where OIDC may be granted or the caller decides', () => {
+    const publish = '- run: npm publish\n            - run: bun publish --dry-run';
+    expect(scanWith(RULE, yaml`
+      on: push
+      permissions:
+        id-token: write
+      jobs:
+        release:
+          runs-on: ubuntu-latest
+          steps:
+            ${publish}
+        all:
+          runs-on: ubuntu-latest
+          permissions: write-all
+          steps:
+            ${publish}
+        computed:
+          runs-on: ubuntu-latest
+          permissions: \${{ fromJSON(vars.PERMISSIONS) }}
+          steps:
+            ${publish}
+    `)).toEqual([]);
+    // Another tool's publish, run through the package manager (a preview service), is not the registry's.
+    expect(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        preview:
+          runs-on: ubuntu-latest
+          steps:
+            - run: pnpm dlx pkg-pr-new@0.0 publish --compact
+            - run: npm exec -- some-tool publish
+            - run: pnpm run publish
+    `)).toEqual([]);
+    // A reusable workflow without permissions gets its caller's token, which may carry id-token.
+    expect(scanWith(RULE, yaml`
+      on: workflow_call
+      jobs:
+        release:
+          runs-on: ubuntu-latest
+          steps:
+            - run: npm publish
+    `)).toEqual([]);
+    // Without a permissions block at any level no job of a push workflow can mint one.
+    expect(positions(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        release:
+          runs-on: ubuntu-latest
+          steps:
+            - run: npm publish
+    `))).toEqual(['6:14 INFO']);
+  });
+
   it('knows changesets, maturin and the RubyGems actions', () => {
     const findings = scanWith(RULE, yaml`
       on: push
