@@ -137,14 +137,14 @@ describe('scan', () => {
   it('scans the current directory by default; a clean repository exits 0', async () => {
     const r = await run(['scan', '--format', 'json'], { cwd: tempDir(workflow(CLEAN)) });
     expect(r.code).toBe(EXIT.ok);
-    expect(json(r)).toEqual({ findings: [], counts: { HIGH: 0, MEDIUM: 0, LOW: 0, INFO: 0 }, combinations: [] });
+    expect(json(r)).toEqual({ findings: [], counts: { HIGH: 0, MEDIUM: 0, LOW: 0, INFO: 0 }, suppressed: 0, combinations: [] });
   });
 
   it('reports findings in the public shape, file relative to the repository root', async () => {
     const r = await run(['scan', '.', '--format', 'json', ...only('missing-timeout')], { cwd: tempDir(workflow(NO_TIMEOUT)) });
     const { findings, counts } = json(r);
     expect(findings).toEqual([expect.objectContaining({ file: '.github/workflows/ci.yml', line: 5, column: 3, severity: 'LOW', rule_id: 'missing-timeout' })]);
-    expect(Object.keys(findings[0] ?? {})).toEqual(['file', 'line', 'column', 'severity', 'category', 'rule_id', 'title', 'description', 'recommendation']);
+    expect(Object.keys(findings[0] ?? {})).toEqual(['file', 'line', 'column', 'severity', 'category', 'rule_id', 'title', 'description', 'recommendation', 'fingerprint']);
     expect(counts).toEqual({ HIGH: 0, MEDIUM: 0, LOW: 1, INFO: 0 });
   });
 
