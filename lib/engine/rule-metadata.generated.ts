@@ -123,7 +123,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Secrets exposed beyond the steps that use them",
     severity: "MEDIUM",
     surface: "workflow",
-    description: "An expression hands over the whole `secrets` context (`toJSON(secrets)`), picks a secret by a computed name (`secrets[...]`), or a credential secret (not a user name, region or channel kept in secrets) is mapped into the workflow-level `env:`, where every step of every job receives it.",
+    description: "An expression hands over the whole `secrets` context (`toJSON(secrets)`, also in the `with:` or `secrets:` of a reusable workflow call), picks a secret by a computed name (`secrets[...]`), or a credential secret (not a user name, region or channel kept in secrets) is mapped into the workflow-level `env:`, where every step of every job receives it.",
     recommendation: "Reference each secret by its literal name (`secrets.NAME`) in the `env:` or `with:` of the step that needs it, never the whole context.",
   },
   {
@@ -197,7 +197,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Credential written literally in a workflow",
     severity: "HIGH",
     surface: "workflow",
-    description: "A registry password in `container:`/`services:` `credentials`, a token or private key with a recognisable format (GitHub classic and fine-grained, AWS, Google Cloud API keys and OAuth client secrets, Slack tokens and incoming-webhook URLs, GitLab, npm, PyPI, Stripe, PEM/PGP, which covers the `private_key` of a Google service-account key file), or a secret-named `env:`/`with:` entry with a realistic literal value is written in the file, readable by anyone who can read the repository.",
+    description: "A registry password in `container:`/`services:` `credentials`, a token or private key with a recognisable format (GitHub classic and fine-grained, AWS, Google Cloud API keys and OAuth client secrets, Slack tokens and incoming-webhook URLs, GitLab, npm, PyPI, Stripe, PEM/PGP, which covers the `private_key` of a Google service-account key file), or a secret-named `env:`/`with:` entry, an entry of a reusable workflow call `secrets:`, or a credential variable or option in a `run:` script with a realistic literal value (in its provider shape, or random enough; words joined by `_` or `-` are placeholders) is written in the file, readable by anyone who can read the repository.",
     recommendation: "Revoke the credential now (it is in the git history), store the new one as an encrypted secret, and reference it as `${{ secrets.NAME }}`.",
   },
   {
@@ -389,7 +389,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Toolchain version left floating",
     severity: "LOW",
     surface: "workflow",
-    description: "A `setup-*` action is given no version (and does not read a version file by default) or a floating one such as `latest`, `lts/*`, `stable` or `3.x`, so the toolchain changes under the build whenever a new release ships.",
+    description: "A `setup-*` action or a tool installer (`aquasecurity/setup-trivy`, `1password/load-secrets-action`; the table with a source per entry is `lib/engine/data/setup-actions.ts`) is given no version (and does not read a version file by default) or a floating one such as `latest`, `lts/*`, `stable` or `3.x`, so the toolchain changes under the build whenever a new release ships.",
     recommendation: "Set an explicit version line (`node-version: 22`, `python-version: \"3.13\"`, `go-version-file: go.mod`) or point the action at a version file committed in the repository.",
   },
   {

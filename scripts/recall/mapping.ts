@@ -143,7 +143,52 @@ export const CHECKS: Record<Peer, Record<string, CheckMapping>> = {
   },
 };
 
-export const DIFFERENCES: readonly Difference[] = [];
+const NOT_ATTACKER_TEXT = 'the expanded value is not text an outsider writes';
+
+export const DIFFERENCES: readonly Difference[] = [
+  // zizmor: expected findings we deliberately do not report.
+  { peer: 'zizmor', check: 'artipacked', fixture: 'artipacked/issue-447-repro.yml', expect: 'fires', reason: 'the workflow grants the token nothing (`permissions: {}`), so the credential persisted in .git/config opens nothing (zizmor itself reports it only to auditors)' },
+  { peer: 'zizmor', check: 'github-env', fixture: 'github-env/action.yml', expect: 'fires', reason: "what the steps write to GITHUB_ENV is a command's output and the runner's own variables, and no caller of the action passes outsider text: nothing an outsider controls reaches the file" },
+  ...['concurrency-limits/missing.yml', 'concurrency-limits/no-cancel.yml', 'concurrency-limits/jobs-missing-no-cancel.yml', 'template-injection/issue-1664-repro.yml'].map(
+    (fixture): Difference => ({
+      peer: 'zizmor',
+      check: 'concurrency-limits',
+      fixture,
+      expect: 'fires',
+      reason: 'the workflow publishes and deploys nothing, so overlapping runs cost runner minutes and cannot race a release; we report a missing concurrency group where they can (zizmor: pedantic persona)',
+    }),
+  ),
+  { peer: 'zizmor', check: 'template-injection', fixture: 'template-injection/template-injection-static-matrix.yml', expect: 'fires', reason: `${NOT_ATTACKER_TEXT}: every value of \`matrix.frob\` is a literal of the file (zizmor: auditor persona)` },
+  { peer: 'zizmor', check: 'template-injection', fixture: 'template-injection/pr-317-repro.yml', expect: 'fires', reason: `${NOT_ATTACKER_TEXT}: the matrix values are literals and \`github.repository_owner\`` },
+  { peer: 'zizmor', check: 'template-injection', fixture: 'template-injection/issue-339-repro.yml', expect: 'fires', reason: `${NOT_ATTACKER_TEXT}: a workflow run id from the repository's own API answer, a number` },
+  { peer: 'zizmor', check: 'template-injection', fixture: 'template-injection/issue-988-repro.yml', expect: 'fires', reason: `${NOT_ATTACKER_TEXT}: \`github.event_name\` and \`github.repository\`` },
+  { peer: 'zizmor', check: 'template-injection', fixture: 'template-injection/issue-1638-repro.yml', expect: 'fires', reason: `${NOT_ATTACKER_TEXT}: \`github.triggering_actor\` is a GitHub login, letters, digits and hyphens only` },
+  { peer: 'zizmor', check: 'template-injection', fixture: 'template-injection/issue-1664-repro.yml', expect: 'fires', reason: `${NOT_ATTACKER_TEXT}: a stored secret and two literals, on a push to main` },
+  { peer: 'zizmor', check: 'template-injection', fixture: 'template-injection/issue-1802-repro.yml', expect: 'fires', reason: `${NOT_ATTACKER_TEXT}: \`needs.<job>.result\` is one of success, failure, cancelled, skipped` },
+  { peer: 'zizmor', check: 'template-injection', fixture: 'ignore.yml', expect: 'fires', reason: `${NOT_ATTACKER_TEXT}: \`github.ref\` on push and pull_request is refs/heads/<a branch of this repository> or refs/pull/<n>/merge (zizmor shows it only with --no-ignores)` },
+  { peer: 'zizmor', check: 'template-injection', fixture: 'parallel-steps/basic.yml', expect: 'fires', reason: 'the workflow runs on push only, where `github.event.pull_request.title` is empty: no outsider writes it' },
+  // zizmor: expected silences where we deliberately report.
+  { peer: 'zizmor', check: 'dangerous-triggers', fixture: 'dangerous-triggers/actions-labeler.yml', expect: 'clean', reason: "we keep a LOW note on every pull_request_target workflow, even one that only labels: it runs with the base repository's token on a fork's event, and the next step someone adds that checks out or runs the pull request makes it HIGH" },
+
+  // Pipefort: expected findings we deliberately do not report.
+  { peer: 'pipefort', check: 'cicd-sec-1-ppe-checkout', fixture: 'TestCheckUntrustedPullRequestTarget/workflow_run_checking_out_upstream_head_should_trigger_finding', expect: 'fires', reason: "`ref: github.event.workflow_run.head_branch` without `repository:` checks out a branch of this repository: a fork's branch is never fetched (its pull request exists here only as refs/pull/<n>/head), so no outsider code lands" },
+  { peer: 'pipefort', check: 'cicd-sec-1-ppe-checkout', fixture: 'TestCheckUntrustedPullRequestTarget/pull_request_target_checking_out_head_ref_should_trigger_finding', expect: 'fires', reason: "`ref: github.head_ref` without `repository:` names the fork's branch in this repository, where it does not exist (or is another branch of the same name): the fork's code is never fetched, and no step runs anything" },
+  { peer: 'pipefort', check: 'cicd-sec-1-workflow-run-artifact-poisoning', fixture: 'TestCheckWorkflowRunArtifactPoisoning/workflow_run_downloading_artifacts_triggers_finding', expect: 'fires', reason: "`actions/download-artifact` without `run-id` downloads this run's own artifacts, never the triggering run's, and nothing uses them: nothing a fork's run produced arrives" },
+  { peer: 'pipefort', check: 'cicd-sec-6-hardcoded-secrets', fixture: 'TestCheckHardcodedSecrets/Vulnerable_secrets_should_trigger_findings', expect: 'fires', reason: 'every value is a placeholder: words joined by `-` (`my-plaintext-api-key`), an all-zero Slack webhook (`T00000000/B00000000/XXXX...`), a GitHub token whose body counts 1234567890; flagging them flags every documentation example (the precision policy of issue 24)' },
+  { peer: 'pipefort', check: 'cicd-sec-6-overprovisioned-secrets', fixture: 'TestCheckOverprovisionedSecrets#2', expect: 'fires', reason: "the workflow has one job, so the workflow `env:` is that job's `env:`: every step of the job gets the secret either way; we report secrets given to jobs that do not need them" },
+  { peer: 'pipefort', check: 'slsa-build-l2-provenance', fixture: 'TestCheckSLSAProvenance/publish_without_attestation_triggers_finding', expect: 'fires', reason: '`softprops/action-gh-release` without `files:` uploads nothing the workflow built (GitHub makes the source archives from the tag itself): there is no artifact to attest' },
+  { peer: 'pipefort', check: 'slsa-build-l3-provenance-isolated', fixture: 'TestCheckSLSAProvenanceIsolated/in-job_attestation_flags_as_L2-not-L3', expect: 'fires', reason: 'the job runs no build command before it attests (a checkout only), so no build code holds the OIDC identity that the isolation of SLSA Build L3 keeps away from the build' },
+  { peer: 'pipefort', check: 'slsa-build-l2-verify-step', fixture: 'TestCheckSLSAVerifyStep/consume_without_verify_triggers_INFO', expect: 'fires', reason: "`actions/download-artifact` without `run-id` reads this run's own artifact, made minutes before by this workflow's own job: verifying it guards against nobody outside (artifacts a fork's run made are artifact-poisoning's)" },
+  // Pipefort: expected silences where we deliberately report.
+  { peer: 'pipefort', check: 'cicd-sec-1-checkout-persist-credentials', fixture: 'TestCheckCheckoutPersistCredentials/checkout_under_plain_push_is_not_flagged', expect: 'clean', reason: 'we report the token persisted in .git/config at LOW on every trigger, as zizmor does: every later step, and any upload of the workspace, can read it' },
+  { peer: 'pipefort', check: 'cicd-sec-4-secrets-inherit-pr-target', fixture: 'TestCheckSecretsInheritPRTarget/secrets_inherit_under_plain_pull_request_is_not_flagged', expect: 'clean', reason: "LOW: pull requests from this repository's own branches run with secrets, and `inherit` hands every one of them to the called workflow; forks get none, which is why it stays LOW" },
+
+  // poutine: expected silences where we deliberately report.
+  { peer: 'poutine', check: 'default_permissions_on_risky_events', fixture: '*', expect: 'clean', reason: "we report a workflow without `permissions:` on every trigger (missing-permissions), not only on pull_request_target and issue_comment: the token's default scopes are set outside the file, and may be write-all" },
+  { peer: 'poutine', check: 'injection', fixture: 'composite/action.yml', expect: 'clean', reason: "LOW: an action input expanded into a script is injectable by whichever caller passes outsider text; the action cannot know its callers, so we note it at LOW" },
+  // poutine: expected findings we deliberately do not report.
+  { peer: 'poutine', check: 'untrusted_checkout_exec', fixture: '.github/workflows/valid.yml', expect: 'fires', reason: "the only job runs `if: github.event_name == 'push'`: on pull_request_target it never runs, so the pull request's code is never checked out or run" },
+];
 
 /** Our rules for a peer's check (empty when unmapped or unmeasured). */
 export function oursFor(peer: Peer, check: string): readonly string[] {

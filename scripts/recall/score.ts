@@ -75,7 +75,7 @@ export function score(reading: PeerReading, differences: readonly Difference[] =
     const mapped = found.filter((f) => mapping.ours.includes(f.rule_id));
     const agrees = c.expect === 'fires' ? mapped.length > 0 : mapped.length === 0;
     const difference =
-      peerDifferences.find((d) => d.check === c.check && d.fixture === c.fixture && d.expect === c.expect) ??
+      peerDifferences.find((d) => d.check === c.check && (d.fixture === c.fixture || d.fixture === '*') && d.expect === c.expect) ??
       (mapping.difference === undefined || c.expect !== 'fires' ? undefined : { peer: reading.peer, check: c.check, fixture: '*', expect: 'fires' as const, reason: mapping.difference });
     if (difference !== undefined) used.add(difference);
     const result: Result = difference !== undefined && !agrees ? 'difference' : c.expect === 'fires' ? (agrees ? 'caught' : 'missed') : agrees ? 'quiet' : 'false-alarm';

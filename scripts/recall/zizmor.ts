@@ -163,8 +163,9 @@ export async function readZizmor(dir: string, ours: (audit: string) => string[])
 
   // The files of each input, as our engine reads them, and the path zizmor's output gives each one.
   const inputs = new Map<string, { unit: ScanUnit; files: Map<string, string> }>();
-  const load = async (input: string, options?: Record<string, unknown>): Promise<{ unit: ScanUnit; files: Map<string, string> } | null> => {
-    const key = `${input}\0${JSON.stringify(options ?? null)}`;
+  const load = async (input: string, options: Record<string, unknown> | undefined, ignores: boolean): Promise<{ unit: ScanUnit; files: Map<string, string> } | null> => {
+    const key = `${input}\0${JSON.stringify(options ?? null)}\0${ignores}`;
+    const read = (text: string) => (ignores ? translateIgnores(text, ours) : text);
     const cached = inputs.get(key);
     if (cached !== undefined) return cached;
     const full = join(testData, input);
@@ -179,14 +180,14 @@ export async function readZizmor(dir: string, ours: (audit: string) => string[])
     const files = new Map<string, string>();
     if (info.isDirectory()) {
       for (const f of await collectRepositoryFiles(full)) {
-        repositoryFiles.push({ ...f, text: translateIgnores(f.text, ours) });
+        repositoryFiles.push({ ...f, text: read(f.text) });
         files.set(join(input, f.path).replace(/\\/g, '/'), f.path);
       }
     } else {
       // zizmor reads a single file by its name: a pre-commit configuration is not a workflow.
       if (/^\.pre-commit-config\.ya?ml$/.test(basename(input))) return null;
       const path = repositoryPath(input);
-      repositoryFiles.push({ path, text: translateIgnores(await readFile(full, 'utf8'), ours) });
+      repositoryFiles.push({ path, text: read(await readFile(full, 'utf8')) });
       files.set(input, path);
     }
     const loaded = { unit: unit(repositoryFiles, options), files };
@@ -225,7 +226,8 @@ export async function readZizmor(dir: string, ours: (audit: string) => string[])
     const configured = (audit: string) => config.configured.has(audit) || config.configured.has('*');
     compared++;
     for (const input of run.inputs) {
-      const loaded = await load(input.replace(/\/$/, ''), config.options);
+      // `--no-ignores` shows what zizmor's ignore comments hide: our reading keeps the file as it is then.
+      const loaded = await load(input.replace(/\/$/, ''), config.options, !run.args.includes('--no-ignores'));
       if (loaded === null) {
         for (const f of run.findings) unmeasured.push({ check: f.audit, fixture: input, where: run.where, why: 'a file our engine does not read (a pre-commit configuration)' });
         continue;

@@ -30,7 +30,8 @@ export const CODE_SINK_ACTIONS: Readonly<Record<string, CodeSinkAction>> = {
   'easingthemes/ssh-deploy': { inputs: ['script_before', 'script_after'], language: 'shell' },
   // Containers and virtual machines.
   'uraimo/run-on-arch-action': { inputs: ['run', 'install', 'setup'], language: 'shell' },
-  'addnab/docker-run-action': { inputs: ['run'], language: 'shell' },
+  // `options` are `docker run` options (`--entrypoint`, `-v`, `--privileged`): zizmor's template-injection sinks list both.
+  'addnab/docker-run-action': { inputs: ['run', 'options'], language: 'shell' },
   'kohlerdominik/docker-run-action': { inputs: ['run'], language: 'shell' },
   'cross-platform-actions/action': { inputs: ['run'], language: 'shell' },
   'vmactions/freebsd-vm': { inputs: ['run', 'prepare'], language: 'shell' },
@@ -53,6 +54,13 @@ export const CODE_SINK_ACTIONS: Readonly<Record<string, CodeSinkAction>> = {
   'cypress-io/github-action': { inputs: ['build', 'start', 'command', 'install-command'], language: 'shell' },
   'bahmutov/npm-install': { inputs: ['install-command'], language: 'shell' },
   'cloudflare/wrangler-action': { inputs: ['precommands', 'postcommands', 'command'], language: 'shell' },
+  // Templates compiled to code. tibdex/backport: its action.yml calls each of these a "Lodash template", and
+  // lodash's `_.template` runs `<% %>` as JavaScript in the action's process, which holds its token.
+  'tibdex/backport': { inputs: ['title_template', 'body_template', 'head_template', 'labels_template'], language: 'JavaScript' },
+  // CodeQL's actions model (actions/ql/lib/ext/manual/imjohnbo_issue-bot.model.yml): code-injection sinks.
+  'imjohnbo/issue-bot': { inputs: ['body', 'linked-comments-previous-issue-text', 'linked-comments-new-issue-text'], language: 'JavaScript' },
+  // CodeQL's actions model (actions/ql/lib/ext/manual/andresz1_size-limit-action.model.yml): the scripts it runs.
+  'andresz1/size-limit-action': { inputs: ['script', 'build_script', 'clean_script'], language: 'shell' },
   // Query tools whose action runs the whole input as a command line in a shell.
   'mikefarah/yq': { inputs: ['cmd'], language: 'shell' },
   'sergeysova/jq-action': { inputs: ['cmd'], language: 'shell' },

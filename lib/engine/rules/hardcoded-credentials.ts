@@ -1,7 +1,8 @@
 import { stepLabel } from '../analysis/step-label.js';
 import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
-import { get, getMap, keyText, type YMap, type YNode, type YScalar } from '../yaml/model.js';
+import { get, getMap, isMap, keyText, type YMap, type YNode, type YScalar } from '../yaml/model.js';
+import { valueOffsetToSource } from '../yaml/offsets.js';
 import type { SourceFile } from '../yaml/source.js';
 
 interface TokenPattern {
@@ -81,15 +82,44 @@ const PLACEHOLDER =
   /test|dummy|fake|example|sample|placeholder|changeme|change[_-]me|insecure|redacted|temp|tmp|local|dev|xxx|\*\*\*|\.\.\.|1234|abcd|qwerty|your[_-]|my[_-]/i;
 const PLACEHOLDER_WORDS = new Set(['password', 'passw0rd', 'secret', 'token', 'postgres', 'mysql', 'root', 'admin', 'guest', 'user', 'default', 'none', 'null']);
 
-/** A literal that looks like a real credential: long enough, no spaces, not a placeholder or a reference. */
-function looksLikeCredential(value: string): boolean {
+/** Shannon entropy of a text, in bits per character. */
+export function entropy(text: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of text) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let bits = 0;
+  for (const n of counts.values()) {
+    const p = n / text.length;
+    bits -= p * Math.log2(p);
+  }
+  return bits;
+}
+
+/** Words joined by `_`, `-` or `.` (`random_secret`, `my-plaintext-api-key`): a name for a value, not a value. */
+const JOINED_WORDS = /^[A-Za-z]{2,}(?:[._-][A-Za-z]{2,})+$/;
+
+/**
+ * Credentials whose provider fixes their shape: a value under such a name is one only if it has the shape.
+ * https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_access-keys.html: a secret access key is 40
+ * characters of base64 (`wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`).
+ */
+const PROVIDER_SHAPES: readonly { name: RegExp; shape: RegExp }[] = [{ name: /aws[_-]?secret[_-]?(?:access[_-]?)?key$/i, shape: /^[A-Za-z0-9/+]{40}$/ }];
+
+/**
+ * A literal that looks like a real credential: long enough, no spaces, not a placeholder or a reference,
+ * and either in its provider's shape or random enough (at least 3 bits of entropy per character and 36 in
+ * all, about what eleven random letters and digits carry). Words joined by `_` or `-` are placeholders.
+ */
+export function looksLikeCredential(value: string, name = ''): boolean {
   const text = value.trim();
   if (text.length < 8 || /\s/.test(text) || text.includes('${{') || text.includes('$')) return false;
   if (/^<.*>$/.test(text) || /^[A-Z][A-Z0-9_]*$/.test(text)) return false;
-  if (PLACEHOLDER.test(text) || PLACEHOLDER_WORDS.has(text.toLowerCase())) return false;
+  if (PLACEHOLDER.test(text) || PLACEHOLDER_WORDS.has(text.toLowerCase()) || JOINED_WORDS.test(text)) return false;
+  const provider = PROVIDER_SHAPES.find((p) => p.name.test(name));
+  if (provider !== undefined) return provider.shape.test(text) && random(text);
   // Two character classes at least: real passwords and keys mix them, words and flags do not.
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((c) => c.test(text)).length;
-  return classes >= 2;
+  const perCharacter = entropy(text);
+  return classes >= 2 && perCharacter >= 3 && perCharacter * text.length >= 36;
 }
 
 /**
@@ -124,6 +154,16 @@ const PUBLIC_BY_DESIGN: readonly PublicByDesign[] = [
   },
 ];
 
+/**
+ * `NAME=value` in a script (also after `export`, `readonly`, `local`, `declare -x`) and `--password value`
+ * style options, with a literal value: quoted without expansions, or a bare word without `$`. Every
+ * quantifier is bounded, so a hostile line costs linear time.
+ */
+const SCRIPT_ASSIGNMENT = /(?:^|[\s;&|(])(?:(?:export|readonly|local|declare\s+-x)\s+)?([A-Za-z_][A-Za-z0-9_]{0,80})=(?:"([^"$`\\\n]{1,200})"|'([^'\n]{1,200})'|([^\s;&|$`"'()<>]{1,200}))/dg;
+const SCRIPT_OPTION = /(?:^|\s)--(password|passwd|token|api-key|apikey|secret|client-secret|access-key|secret-key|auth-token)(?:=|[ \t]+)(?:"([^"$`\\\n]{1,200})"|'([^'\n]{1,200})'|([^\s;&|$`"'()<>]{1,200}))/dgi;
+/** What a script must hold before the patterns above are run on it: a credential word (most scripts have none). */
+const SCRIPT_HINT = /pass|pwd|token|secret|key|auth/i;
+
 function publicByDesign(name: string, value: string, step: Step | undefined): PublicByDesign | undefined {
   const slug = step?.usesRef?.kind === 'repository' ? step.usesRef.slug : null;
   return PUBLIC_BY_DESIGN.find((p) => (p.name.test(name) || (slug !== null && p.actions.has(slug))) && p.value.test(value.trim()));
@@ -142,7 +182,7 @@ export default defineWorkflowRule({
     severity: 'HIGH',
     surface: 'workflow',
     description:
-      'A registry password in `container:`/`services:` `credentials`, a token or private key with a recognisable format (GitHub classic and fine-grained, AWS, Google Cloud API keys and OAuth client secrets, Slack tokens and incoming-webhook URLs, GitLab, npm, PyPI, Stripe, PEM/PGP, which covers the `private_key` of a Google service-account key file), or a secret-named `env:`/`with:` entry with a realistic literal value is written in the file, readable by anyone who can read the repository.',
+      'A registry password in `container:`/`services:` `credentials`, a token or private key with a recognisable format (GitHub classic and fine-grained, AWS, Google Cloud API keys and OAuth client secrets, Slack tokens and incoming-webhook URLs, GitLab, npm, PyPI, Stripe, PEM/PGP, which covers the `private_key` of a Google service-account key file), or a secret-named `env:`/`with:` entry, an entry of a reusable workflow call `secrets:`, or a credential variable or option in a `run:` script with a realistic literal value (in its provider shape, or random enough; words joined by `_` or `-` are placeholders) is written in the file, readable by anyone who can read the repository.',
     recommendation:
       'Revoke the credential now (it is in the git history), store the new one as an encrypted secret, and reference it as `${{ secrets.NAME }}`.',
   },
@@ -187,12 +227,15 @@ export default defineWorkflowRule({
       });
     };
 
-    /** Secret-named entries of an `env:` or `with:` mapping with a realistic literal value. */
-    const checkMapping = (map: YMap | undefined, where: () => string, job: Job | null, skip: Set<number>, step?: Step) => {
+    /**
+     * Secret-named entries of an `env:` or `with:` mapping with a realistic literal value; every entry of a
+     * reusable workflow call's `secrets:` (`anyName`), where the name says nothing but the place says secret.
+     */
+    const checkMapping = (map: YMap | undefined, where: () => string, job: Job | null, skip: Set<number>, step?: Step, anyName = false) => {
       for (const pair of map?.pairs ?? []) {
         const name = keyText(pair.key);
         const text = literalText(pair.value);
-        if (text === null || !SECRET_NAME.test(name) || !looksLikeCredential(text)) continue;
+        if (text === null || (!anyName && !SECRET_NAME.test(name)) || !looksLikeCredential(text, name)) continue;
         const value = pair.value as YScalar;
         if (skip.has(value.start) || [...skip].some((o) => o >= value.start && o < value.end)) continue;
         const known = publicByDesign(name, text, step);
@@ -205,6 +248,37 @@ export default defineWorkflowRule({
               ? `\`${name}\` in ${where()} is a literal ${known.vendor} key. LOW: ${known.why}.`
               : `\`${name}\` in ${where()} is set to a literal value that looks like a real credential.`,
         });
+      }
+    };
+
+    /** Secret-named variables and credential options given a literal value in a step's script. */
+    const checkScript = (file: SourceFile, step: Step, job: Job | null, skip: Set<number>) => {
+      const run = step.run;
+      const script = typeof run?.value === 'string' ? run.value : null;
+      if (run === undefined || script === null || !SCRIPT_HINT.test(script)) return;
+      for (const [pattern, what] of [
+        [SCRIPT_ASSIGNMENT, 'variable'],
+        [SCRIPT_OPTION, 'option'],
+      ] as const) {
+        for (const match of script.matchAll(pattern)) {
+          const name = what === 'option' ? (match[1] ?? '') : (match[1] ?? '');
+          const group = [2, 3, 4].find((g) => match[g] !== undefined);
+          if (group === undefined || (what === 'variable' && !SECRET_NAME.test(name))) continue;
+          const value = match[group] ?? '';
+          const at = match.indices?.[group]?.[0] ?? match.index;
+          const offset = valueOffsetToSource(file, run, at);
+          if (!looksLikeCredential(value, name) || [...skip].some((o) => o >= offset && o < offset + value.length)) continue;
+          context.report({
+            node: run,
+            offset,
+            job,
+            message:
+              what === 'option'
+                ? `The script of step \`${stepLabel(step)}\` passes a literal value that looks like a real credential to \`--${name}\`.`
+                : `The script of step \`${stepLabel(step)}\` sets \`${name}\` to a literal value that looks like a real credential.`,
+            key: `script:${name}:${value}`,
+          });
+        }
       }
     };
 
@@ -223,9 +297,14 @@ export default defineWorkflowRule({
           if (job.services !== undefined) continue;
           checkMapping(job.env, () => `the \`env:\` of job \`${job.id}\``, job, reported);
           checkMapping(getMap(job.container, 'env'), () => `the container \`env:\` of job \`${job.id}\``, job, reported);
+          if (job.uses !== undefined) {
+            checkMapping(job.with, () => `the \`with:\` of the reusable workflow call of job \`${job.id}\``, job, reported);
+            if (isMap(job.secrets)) checkMapping(job.secrets, () => `the \`secrets:\` of the reusable workflow call of job \`${job.id}\``, job, reported, undefined, true);
+          }
           for (const step of job.steps) {
             checkMapping(step.env, () => `the \`env:\` of step \`${stepLabel(step)}\``, job, reported, step);
             checkMapping(step.with, () => `the \`with:\` of step \`${stepLabel(step)}\``, job, reported, step);
+            checkScript(workflow.file, step, job, reported);
           }
         }
       },
@@ -234,6 +313,7 @@ export default defineWorkflowRule({
         for (const step of action.steps) {
           checkMapping(step.env, () => `the \`env:\` of step \`${stepLabel(step)}\``, null, reported, step);
           checkMapping(step.with, () => `the \`with:\` of step \`${stepLabel(step)}\``, null, reported, step);
+          checkScript(action.file, step, null, reported);
         }
       },
       dependabot(config) {

@@ -23,13 +23,13 @@ export default defineWorkflowRule({
     severity: 'MEDIUM',
     surface: 'workflow',
     description:
-      'An expression hands over the whole `secrets` context (`toJSON(secrets)`), picks a secret by a computed name (`secrets[...]`), or a credential secret (not a user name, region or channel kept in secrets) is mapped into the workflow-level `env:`, where every step of every job receives it.',
+      'An expression hands over the whole `secrets` context (`toJSON(secrets)`, also in the `with:` or `secrets:` of a reusable workflow call), picks a secret by a computed name (`secrets[...]`), or a credential secret (not a user name, region or channel kept in secrets) is mapped into the workflow-level `env:`, where every step of every job receives it.',
     recommendation:
       'Reference each secret by its literal name (`secrets.NAME`) in the `env:` or `with:` of the step that needs it, never the whole context.',
   },
   create: (context) => {
     /** `toJSON(secrets)` and `secrets[<expression>]` anywhere below `node`. */
-    const reportWholeContext = (model: Workflow | Action, node: YNode, job: WorkflowReport['job']) => {
+    const reportWholeContext = (model: Workflow | Action, node: YNode, job: WorkflowReport['job'], calls?: string) => {
       if (!fileMayUseSecrets(model)) return;
       for (const occurrence of occurrencesIn(model, node)) {
         if (occurrence.expr === null || !mayUseSecrets(occurrence.span.source)) continue;
@@ -41,7 +41,9 @@ export default defineWorkflowRule({
           job,
           message:
             use.kind === 'whole'
-              ? `\`\${{ ${occurrence.span.source} }}\` exposes every secret of the repository, not just the ones this step needs.`
+              ? calls !== undefined
+                ? `\`\${{ ${occurrence.span.source} }}\` hands every secret of the repository to the reusable workflow \`${calls}\`, not just the ones it needs.`
+                : `\`\${{ ${occurrence.span.source} }}\` exposes every secret of the repository, not just the ones this step needs.`
               : `\`\${{ ${occurrence.span.source} }}\` picks a secret by a computed name, so any secret can be reached; GitHub cannot tell which secrets the workflow uses.`,
         });
       }
@@ -66,7 +68,9 @@ export default defineWorkflowRule({
         }
       },
       job(job) {
-        reportWholeContext(job.workflow, job.node, job);
+        // A reusable workflow call passes what its `with:` and `secrets:` say to the called workflow's code.
+        const calls = typeof job.uses?.value === 'string' ? job.uses.value : undefined;
+        reportWholeContext(job.workflow, job.node, job, calls);
       },
       action(action) {
         reportWholeContext(action, action.root, null);

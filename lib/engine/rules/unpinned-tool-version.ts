@@ -1,41 +1,8 @@
 import { expandMatrix } from '../analysis/matrix-values.js';
+import { SETUP_ACTION_BY_SLUG, type SetupAction } from '../data/setup-actions.js';
 import type { Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { getPair, scalarText, type YNode } from '../yaml/model.js';
-
-interface SetupAction {
-  /** Inputs that choose the version (a version or a version file). */
-  inputs: string[];
-  /** Inputs whose value is the version itself (checked for `latest` and friends). */
-  versionInputs: string[];
-  /**
-   * What the action does with no version input: `floating` (latest release or the runner's preinstalled
-   * tool, so a finding) or `file` (reads a version file such as `.ruby-version`, which the scan cannot see, so none).
-   */
-  whenMissing: 'floating' | 'file';
-  /** Language whose whole major line is one floating target (`3.x` for Python, `1.x` for Go). */
-  wholeMajor?: string;
-}
-
-const SETUP_ACTIONS: Record<string, SetupAction> = {
-  'actions/setup-node': { inputs: ['node-version', 'node-version-file'], versionInputs: ['node-version'], whenMissing: 'floating' },
-  'actions/setup-go': { inputs: ['go-version', 'go-version-file'], versionInputs: ['go-version'], whenMissing: 'floating', wholeMajor: '1' },
-  'actions/setup-java': { inputs: ['java-version', 'java-version-file'], versionInputs: ['java-version'], whenMissing: 'floating' },
-  // setup-python reads `.python-version`, setup-dotnet `global.json`, when no version is given.
-  'actions/setup-python': { inputs: ['python-version', 'python-version-file'], versionInputs: ['python-version'], whenMissing: 'file', wholeMajor: '3' },
-  'actions/setup-dotnet': { inputs: ['dotnet-version', 'global-json-file'], versionInputs: ['dotnet-version'], whenMissing: 'file' },
-  'ruby/setup-ruby': { inputs: ['ruby-version'], versionInputs: ['ruby-version'], whenMissing: 'file' },
-  'pnpm/action-setup': { inputs: ['version'], versionInputs: ['version'], whenMissing: 'file' },
-  'oven-sh/setup-bun': { inputs: ['bun-version', 'bun-version-file'], versionInputs: ['bun-version'], whenMissing: 'file' },
-  'denoland/setup-deno': { inputs: ['deno-version', 'deno-version-file'], versionInputs: ['deno-version'], whenMissing: 'file' },
-  'astral-sh/setup-uv': { inputs: ['version', 'version-file'], versionInputs: ['version'], whenMissing: 'file' },
-  'shivammathur/setup-php': { inputs: ['php-version', 'php-version-file'], versionInputs: ['php-version'], whenMissing: 'file' },
-  'hashicorp/setup-terraform': { inputs: ['terraform_version'], versionInputs: ['terraform_version'], whenMissing: 'floating' },
-  'azure/setup-helm': { inputs: ['version'], versionInputs: ['version'], whenMissing: 'floating' },
-  'azure/setup-kubectl': { inputs: ['version'], versionInputs: ['version'], whenMissing: 'floating' },
-  'haskell-actions/setup': { inputs: ['ghc-version'], versionInputs: ['ghc-version'], whenMissing: 'floating' },
-  'erlef/setup-beam': { inputs: ['otp-version', 'elixir-version', 'version-file'], versionInputs: ['otp-version', 'elixir-version'], whenMissing: 'file' },
-};
 
 /** Version specs that follow new releases across the tool's release lines. */
 const FLOATING = /^(latest|\*|x|x\.x(\.x)?|v?x\.x\.x|node|current|lts\/\*|stable|oldstable|>=?\s*[\d.]+)$/i;
@@ -49,7 +16,7 @@ export function isFloating(value: string, wholeMajor?: string): boolean {
 function setupOf(step: Step): { slug: string; setup: SetupAction } | null {
   if (step.usesRef?.kind !== 'repository') return null;
   const slug = step.usesRef.slug;
-  const setup = SETUP_ACTIONS[slug];
+  const setup = SETUP_ACTION_BY_SLUG.get(slug);
   return setup === undefined || step.usesRef.path !== '' ? null : { slug, setup };
 }
 
@@ -75,7 +42,7 @@ export default defineWorkflowRule({
     severity: 'LOW',
     surface: 'workflow',
     description:
-      'A `setup-*` action is given no version (and does not read a version file by default) or a floating one such as `latest`, `lts/*`, `stable` or `3.x`, so the toolchain changes under the build whenever a new release ships.',
+      'A `setup-*` action or a tool installer (`aquasecurity/setup-trivy`, `1password/load-secrets-action`; the table with a source per entry is `lib/engine/data/setup-actions.ts`) is given no version (and does not read a version file by default) or a floating one such as `latest`, `lts/*`, `stable` or `3.x`, so the toolchain changes under the build whenever a new release ships.',
     recommendation:
       'Set an explicit version line (`node-version: 22`, `python-version: "3.13"`, `go-version-file: go.mod`) or point the action at a version file committed in the repository.',
   },

@@ -162,6 +162,10 @@ func TestA(t *testing.T) {
     ]);
     expect(s.totals).toMatchObject({ firesExpected: 2, caught: 1, firesDifferences: 1 });
     expect(s.unmatchedDifferences.map((d) => d.fixture)).toEqual(['TestGone']);
+    // A difference for every fixture of a check (`*`) covers each case that disagrees, and is never stale.
+    const all = score(reading, [{ peer: 'pipefort', check: 'cicd-sec-4-ppe-shell-injection', fixture: '*', expect: 'fires', reason }]);
+    expect(all.outcomes.map((o) => o.result)).toEqual(['difference', 'caught']);
+    expect(all.staleDifferences).toEqual([]);
   });
 });
 

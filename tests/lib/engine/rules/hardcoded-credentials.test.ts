@@ -156,6 +156,72 @@ describe(RULE, () => {
     expect(positions(findings)).toEqual(['8:26 HIGH', '11:27 HIGH']);
   });
 
+  it('reports literal credentials in scripts and in the with: and secrets: of reusable workflow calls', () => {
+    const records = recordsWith(RULE, yaml`
+      on: push
+      jobs:
+        call:
+          uses: org/repo/.github/workflows/deploy.yml@v1
+          with:
+            api-token: 9f3a71c0e2b84d5fA
+            environment: prod
+          secrets:
+            deploy: k8Jq2LmZ9xVt4RpW
+            other: \${{ secrets.OTHER }}
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - name: upload
+              run: |
+                export API_KEY="9f3a71c0e2b84d5fQ"
+                curl --token 'Zx81kPq0Lm3vNb7Y' https://example.com
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['6:18 HIGH', '9:15 HIGH', '16:27 HIGH', '17:25 HIGH']);
+    expect(records.map((r) => r.job)).toEqual(['call', 'call', 'build', 'build']);
+    expect(records.map((r) => r.finding.description)).toEqual([
+      '`api-token` in the `with:` of the reusable workflow call of job `call` is set to a literal value that looks like a real credential.',
+      '`deploy` in the `secrets:` of the reusable workflow call of job `call` is set to a literal value that looks like a real credential.',
+      'The script of step `upload` sets `API_KEY` to a literal value that looks like a real credential.',
+      'The script of step `upload` passes a literal value that looks like a real credential to `--token`.',
+    ]);
+  });
+
+  it('takes words joined by _ or -, low-entropy values and off-shape provider keys for placeholders', () => {
+    expect(scanWith(RULE, yaml`
+      on: push
+      env:
+        SECRET: random_secret
+        DB_PASSWORD: test_password
+        SUPER_SECRET_KEY: my-plaintext-api-key
+        API_TOKEN: correct-horse-battery-staple
+        AUTH_KEY: aaaaaaaa1111
+        AWS_SECRET_ACCESS_KEY: Zx81kPq0Lm3vNb7Y
+      jobs:
+        call:
+          uses: ./.github/workflows/deploy.yml
+          secrets:
+            token: super_secret_value
+            other: \${{ secrets.OTHER }}
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - run: |
+                PASSWORD=test_password make
+                TOKEN=$(cat token.txt)
+                KEY_ID=4
+                SECRET="\${{ secrets.SECRET }}" ./deploy
+                ./login --password "$PASSWORD"
+    `)).toEqual([]);
+    // The provider's shape: an AWS secret access key is 40 characters of base64.
+    expect(positions(scanWith(RULE, yaml`
+      on: push
+      env:
+        AWS_SECRET_ACCESS_KEY: q8Zr3LmT0vXa9KpW2sNd7YbE4hJc6FgU1iOe5RtA
+      jobs:
+        a: { runs-on: x, steps: [{ run: make }] }
+    `))).toEqual(['3:26 HIGH']);
+  });
+
   it('does not cry wolf on placeholders, references, flags and non-secret names', () => {
     expect(scanWith(RULE, yaml`
       on: push

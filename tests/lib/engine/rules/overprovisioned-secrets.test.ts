@@ -27,6 +27,33 @@ describe(RULE, () => {
     expect(records[1]?.finding.description).toContain('computed name');
   });
 
+  it('reports toJSON(secrets) handed to a reusable workflow in with: or secrets:, naming the called workflow', () => {
+    const records = recordsWith(RULE, yaml`
+      on: push
+      jobs:
+        call:
+          uses: org/repo/.github/workflows/deploy.yml@v1
+          with:
+            all: \${{ toJSON(secrets) }}
+          secrets:
+            bundle: \${{ toJSON(secrets) }}
+        named:
+          uses: org/repo/.github/workflows/deploy.yml@v1
+          with:
+            one: \${{ toJSON(secrets.ONE) }}
+          secrets:
+            token: \${{ secrets.DEPLOY_TOKEN }}
+        inherit:
+          uses: ./.github/workflows/local.yml
+          secrets: inherit
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['6:12 MEDIUM', '8:15 MEDIUM']);
+    expect(records.map((r) => r.job)).toEqual(['call', 'call']);
+    expect(records[0]?.finding.description).toBe(
+      '`${{ toJSON(secrets) }}` hands every secret of the repository to the reusable workflow `org/repo/.github/workflows/deploy.yml@v1`, not just the ones it needs.',
+    );
+  });
+
   it('reports secrets mapped into the workflow-level env of a multi-job workflow, unbound', () => {
     const records = recordsWith(RULE, yaml`
       on: push

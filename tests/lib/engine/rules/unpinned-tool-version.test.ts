@@ -62,6 +62,33 @@ describe(RULE, () => {
     `)).toEqual([]);
   });
 
+  it('knows tool installers that default to the latest release (setup-trivy, the 1Password CLI)', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        scan:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: aquasecurity/setup-trivy@v0.2.6
+            - uses: aquasecurity/setup-trivy@v0.2.6
+              with:
+                version: latest
+            - uses: 1password/load-secrets-action@v4
+            - uses: 1password/load-secrets-action@v4
+              with:
+                version: 2.31.1
+            - uses: aquasecurity/setup-trivy@v0.2.6
+              with:
+                version: v0.56.1
+    `);
+    expect(positions(findings)).toEqual(['6:15 LOW', '9:20 LOW', '10:15 LOW']);
+    expect(findings[0]?.description).toBe(
+      '`aquasecurity/setup-trivy` is given no `version`, so the job uses whatever version the runner image or the latest release provides.',
+    );
+    expect(findings[1]?.description).toContain('`version` is `latest`');
+    expect(findings[2]?.description).toContain('`1password/load-secrets-action` is given no `version`');
+  });
+
   it('resolves matrix versions and reports the floating ones', () => {
     const findings = scanWith(RULE, yaml`
       on: push
