@@ -19,6 +19,8 @@ export interface StoredFinding extends Finding {
   job: string | null;
   /** Stable identity of the finding across scans. */
   fingerprint: string;
+  /** What the run model established (FindingRecord.facts), for the attack paths; null or absent when nothing. */
+  facts?: string[] | null;
   /** Its fix, recorded with the scan (`record_scan`); the combination reads do not return it. */
   fix?: StoredFix;
 }
@@ -126,7 +128,7 @@ export interface StoredScan extends Omit<ScanSummary, 'seq'> {
 
 /**
  * A finding as `attack_path_inputs` returns it: `[file, line, column, severity, rule_id, description,
- * recommendation, job, fingerprint]`, with `recommendation` null when it is the rule's default. Category and
+ * recommendation, job, fingerprint, facts]`, with `recommendation` null when it is the rule's default. Category and
  * title are the rule's own and not sent (lib/services/attack-paths.ts restores all three from the rule metadata).
  */
 export type CompactFinding = [
@@ -139,6 +141,7 @@ export type CompactFinding = [
   recommendation: string | null,
   job: string | null,
   fingerprint: string,
+  facts: string[] | null,
 ];
 
 /** One repository of `attack_path_inputs`: its latest scan's usable findings (see `attackPathInputs`), in recorded order. */

@@ -12,7 +12,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Untrusted pull request code checked out in a privileged workflow",
     severity: "HIGH",
     surface: "workflow",
-    description: "A workflow that runs with the base repository's token and secrets (`pull_request_target`, `workflow_run`, `issue_comment` ...) checks out the head of a pull request (`actions/checkout` with the head ref or SHA, `git fetch` of `refs/pull/*` then `git checkout`, `gh pr checkout`), so the contributor's code lands in a privileged job. MEDIUM when no later step of the job runs code from the workspace.",
+    description: "A workflow that runs with the base repository's token and secrets (`pull_request_target`, `workflow_run`, `issue_comment` ...) checks out the head of a pull request (`actions/checkout` with the head ref or SHA, `git fetch` of `refs/pull/*` then `git checkout`, `gh pr checkout`), so the contributor's code lands in a privileged job. HIGH when anyone can start it, a later step runs code from that checkout (a build tool in its directory, a script or local action from it) and the job holds a write scope, a secret, OIDC or a self-hosted machine; MEDIUM when one of those is missing or a maintainer's approval comes first but the code can still change after it; LOW when only trusted authors reach it or the approved commit is what runs.",
     recommendation: "Build and test pull requests in a `pull_request` workflow, which runs without secrets; if a privileged follow-up is needed, pass results as data through an artifact to a `workflow_run` job that never checks out or runs the pull request's code. If the checkout must stay, restrict the job to trusted authors (`github.event.pull_request.head.repo.full_name == github.repository`).",
   },
   {

@@ -1,4 +1,5 @@
 import type { TaintAnalyzer } from './expressions/taint.js';
+import type { RunModel } from './analysis/run-model/index.js';
 import type { RepositoryModel } from './model/repository.js';
 import type { Action, Dependabot, Job, Step, Workflow } from './model/workflow.js';
 import type { SettingsSnapshot } from './settings/snapshot.js';
@@ -44,6 +45,8 @@ export interface WorkflowReport {
   file?: SourceFile;
   /** A stable, line-independent identity for the fingerprint; defaults to the reported text. */
   key?: string;
+  /** Facts of the run model the attack paths check (FindingRecord.facts); see analysis/run-model/facts.ts. */
+  facts?: readonly string[];
 }
 
 export interface WorkflowRuleContext {
@@ -51,6 +54,8 @@ export interface WorkflowRuleContext {
   /** The scanned repository's owner, lower-cased, when the caller named the repository (`ScanOptions.repository`). */
   readonly owner?: string | null;
   readonly taint: TaintAnalyzer;
+  /** The model of each job run: reach, workspace, executions, holdings (analysis/run-model). */
+  readonly runs: RunModel;
   /**
    * The rule's options (`WorkflowRule.options`) as the caller set them, with the schema's defaults filled in;
    * `{}` for a rule without options.

@@ -12,6 +12,9 @@ import { LIVE_RULES, ONLINE_ONLY_RULES, SETTINGS_RULES, WORKFLOW_RULES } from '.
 const NOT_JUDGED_OFFLINE: ReadonlySet<string> = new Set([...ONLINE_ONLY_RULES, ...LIVE_RULES]);
 import scanLimitReached from './rules/scan-limit-reached.js';
 import { markReviewedEnvironments } from './analysis/trust-guards.js';
+import { RunModel, type DefaultToken } from './analysis/run-model/index.js';
+import { readArea } from './settings/areas.js';
+import { text as settingsText } from './settings/json.js';
 import { environmentProtection } from './settings/environments.js';
 import { runSettingsRules } from './settings/run.js';
 import type { SettingsSnapshot } from './settings/snapshot.js';
@@ -183,6 +186,7 @@ function scan(files: readonly RepositoryFile[], options: ScanOptions): ScanResul
     overDeadline,
     ownerOf(options.repository),
     options.ruleOptions,
+    defaultTokenOf(options.settings),
   );
   if (visited < parsed.length) skipped.add('time', 'the engine ran out of time', parsed.slice(visited).map((p) => p.file.path));
   if (options.settings !== undefined) {
@@ -239,6 +243,15 @@ function parseFile(file: SourceFile, kind: FileKind): ParsedFile {
   return { file, kind, model, problem: null };
 }
 
+/** What the settings snapshot says of the default `GITHUB_TOKEN` (`default_workflow_permissions`); null without one. */
+function defaultTokenOf(settings: SettingsSnapshot | undefined): DefaultToken {
+  if (settings === undefined) return null;
+  const area = readArea(settings, 'workflow_permissions');
+  if (!area.readable) return null;
+  const value = settingsText(area.value, 'default_workflow_permissions');
+  return value === 'write' ? 'write' : value === 'read' ? 'read' : null;
+}
+
 /** The lower-cased owner of `owner/name`, or null when the name is absent or not of that form. */
 function ownerOf(fullName: string | undefined): string | null {
   if (fullName === undefined) return null;
@@ -261,15 +274,21 @@ class RuleContext implements WorkflowRuleContext {
   readonly repository: RepositoryModel;
   readonly owner: string | null;
   readonly taint: TaintAnalyzer;
+  readonly runs: RunModel;
   readonly options: Readonly<Record<string, unknown>>;
   readonly #rule: WorkflowRule;
   readonly #collector: Collector;
   readonly #at: WalkPosition;
 
-  constructor(rule: WorkflowRule, shared: { repository: RepositoryModel; owner: string | null; taint: TaintAnalyzer; collector: Collector; at: WalkPosition }, options: Readonly<Record<string, unknown>>) {
+  constructor(
+    rule: WorkflowRule,
+    shared: { repository: RepositoryModel; owner: string | null; taint: TaintAnalyzer; runs: RunModel; collector: Collector; at: WalkPosition },
+    options: Readonly<Record<string, unknown>>,
+  ) {
     this.repository = shared.repository;
     this.owner = shared.owner;
     this.taint = shared.taint;
+    this.runs = shared.runs;
     this.options = options;
     this.#rule = rule;
     this.#collector = shared.collector;
@@ -310,9 +329,10 @@ function runWorkflowRules(
   stop: () => boolean,
   owner: string | null,
   ruleOptions: Readonly<Record<string, unknown>> | undefined,
+  defaultToken: DefaultToken,
 ): number {
   const at: WalkPosition = { file: null, job: null };
-  const shared = { repository, owner, taint: new TaintAnalyzer(repository), collector, at };
+  const shared = { repository, owner, taint: new TaintAnalyzer(repository), runs: new RunModel(repository, { defaultToken }), collector, at };
   const onInvalid = new Hooks<Hook<'invalidFile'>>();
   const onWorkflow = new Hooks<Hook<'workflow'>>();
   const onJob = new Hooks<Hook<'job'>>();
@@ -373,6 +393,8 @@ function visitSteps(steps: readonly Step[], onStep: Hooks<Hook<'step'>>): void {
 interface Pending {
   finding: Finding;
   job: string | null;
+  /** What the run model says of the finding, for the attack paths (FindingRecord.facts). */
+  facts: readonly string[] | undefined;
   /** What identifies the finding apart from its line, for the fingerprint. */
   anchor: string;
 }
@@ -400,11 +422,11 @@ class Collector {
       return;
     }
     const anchor = report.key ?? nodeAnchor(file.text, offset, report.node.end);
-    this.add(findingOf(rule.meta, { file: file.path, line, column }, report), job, anchor);
+    this.add(findingOf(rule.meta, { file: file.path, line, column }, report), job, anchor, report.facts);
   }
 
-  add(finding: Finding, job: string | null, anchor: string): void {
-    this.#pending.push({ finding, job, anchor });
+  add(finding: Finding, job: string | null, anchor: string, facts?: readonly string[]): void {
+    this.#pending.push({ finding, job, anchor, facts });
   }
 
   result(
@@ -420,7 +442,7 @@ class Collector {
     let previous: Finding | null = null;
     // Occurrences of each identity (rule, job, anchor) in the file at hand: findings come file by file.
     let seenAnchors = new Map<string, number>();
-    for (const { finding: f, job, anchor } of sorted) {
+    for (const { finding: f, job, anchor, facts } of sorted) {
       if (f.line === 0) {
         const position = `${f.file}\0${f.column}\0${f.rule_id}\0${f.description}`;
         if (seenSettings.has(position)) continue;
@@ -433,7 +455,9 @@ class Collector {
       const identity = `${f.rule_id}\0${job ?? ''}\0${anchor}`;
       const occurrence = seenAnchors.get(identity) ?? 0;
       seenAnchors.set(identity, occurrence + 1);
-      records.push({ finding: f, job, fingerprint: findingFingerprint(f.rule_id, f.file, job, anchor, occurrence) });
+      const record: FindingRecord = { finding: f, job, fingerprint: findingFingerprint(f.rule_id, f.file, job, anchor, occurrence) };
+      if (facts !== undefined && facts.length > 0) record.facts = [...new Set(facts)].sort();
+      records.push(record);
     }
     records = boundRecords(records, bounds);
     const counts = emptyCounts();

@@ -27,6 +27,12 @@ export interface FindingRecord {
   finding: Finding;
   job: string | null;
   fingerprint: string;
+  /**
+   * What the run model established about the finding, as short tags the attack paths check (sorted, distinct):
+   * `reach:anyone`, `exec`, `holds:secrets`, `run:<occasions>` ... Absent on findings that state no such facts
+   * (hygiene rules, settings).
+   */
+  facts?: string[];
 }
 
 export type Counts = Record<Severity, number>;

@@ -70,7 +70,7 @@ export function attackPathsOf(inputs: Awaited<ReturnType<typeof attackPathInputs
 }
 
 /** A compact finding of `attack_path_inputs` with what it leaves out restored from the rule's metadata. */
-function storedFinding([file, line, column, severity, rule_id, description, recommendation, job, fingerprint]: CompactFinding): StoredFinding {
+function storedFinding([file, line, column, severity, rule_id, description, recommendation, job, fingerprint, facts]: CompactFinding): StoredFinding {
   const meta = ruleMeta(rule_id);
   return {
     file,
@@ -84,12 +84,13 @@ function storedFinding([file, line, column, severity, rule_id, description, reco
     recommendation: recommendation ?? meta?.recommendation ?? '',
     job,
     fingerprint,
+    facts: facts ?? null,
   };
 }
 
 function combinationsOf(findings: readonly StoredFinding[]): Combination[] {
   // findCombinations shows components in the public nine-field shape, whatever else a record carries.
-  const records: FindingRecord[] = findings.map((f) => ({ finding: f, job: f.job, fingerprint: f.fingerprint }));
+  const records: FindingRecord[] = findings.map((f) => (f.facts === null || f.facts === undefined ? { finding: f, job: f.job, fingerprint: f.fingerprint } : { finding: f, job: f.job, fingerprint: f.fingerprint, facts: f.facts }));
   // Already filtered by the current settings in the database (see above): every rule given here is enabled.
   return findCombinations(records, () => true);
 }

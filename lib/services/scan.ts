@@ -108,7 +108,9 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
   // Each finding's fix (a diff, or the settings call), computed from the same snapshot; bounded (apiFixes),
   // and stored with the scan so the stored reads show what this response shows.
   const fixes = boundFixes(apiFixes(snapshot.files, result.findings, repository.full_name, { ruleset: request.ruleset, isEnabled, settings: snapshot.settings, ruleOptions }));
-  const findings: StoredFinding[] = result.records.map((record, i) => withFix({ ...record.finding, job: record.job, fingerprint: record.fingerprint }, fixes[i]));
+  const findings: StoredFinding[] = result.records.map((record, i) =>
+    withFix({ ...record.finding, job: record.job, fingerprint: record.fingerprint, ...(record.facts === undefined ? {} : { facts: record.facts }) }, fixes[i]),
+  );
   const [recorded] = await Promise.all([
     recordScan(db, user.id, { repositoryId: repository.id, ruleset: request.ruleset, counts: result.counts, findings }),
     rememberReferences(db, user.id, repository.id, context.action_references ?? [], references),

@@ -45,7 +45,7 @@ function scanOf(repo: Repository, findings: StoredFinding[]) {
 /** A finding as attack_path_inputs returns it, its recommendation null when it is `defaultRecommendation`. */
 function compact(f: StoredFinding, defaultRecommendation?: string): CompactFinding {
   const recommendation = f.recommendation === defaultRecommendation ? null : f.recommendation;
-  return [f.file, f.line, f.column, f.severity, f.rule_id, f.description, recommendation, f.job, f.fingerprint];
+  return [f.file, f.line, f.column, f.severity, f.rule_id, f.description, recommendation, f.job, f.fingerprint, f.facts ?? null];
 }
 
 /** A catalog of one kind requiring any of `rules` (and, when given, a second group), for tests that are not about kinds. */
@@ -94,6 +94,17 @@ describe('record_scan', () => {
     expect((await repositoryComboInputs(t.db, user, repo.id))?.every((f) => !('fix' in f))).toBe(true);
     // Another user reads nothing of it.
     expect(await getScan(t.db, await t.createUser(), recorded.scan_id)).toBeNull();
+  });
+
+  test("stores each finding's run-model facts; the combination reads return them, and none for a finding without", async () => {
+    const { user, repo } = await userWithRepository();
+    const findings = [finding({ rule_id: 'untrusted-checkout', facts: ['exec', 'reach:anyone', 'run:3'] }), finding({ rule_id: 'missing-permissions' })];
+    await recordScan(t.db, user, scanOf(repo, findings));
+    const read = await repositoryComboInputs(t.db, user, repo.id);
+    expect(read?.[0]?.facts).toEqual(['exec', 'reach:anyone', 'run:3']);
+    expect(read?.[1]).not.toHaveProperty('facts');
+    const compactRows = (await attackPathInputs(t.db, user, catalogOf(['untrusted-checkout'], ['missing-permissions'])))[0]![3];
+    expect(compactRows.map((row) => row[9])).toEqual([['exec', 'reach:anyone', 'run:3'], null]);
   });
 
   test('a null fix is stored as none', async () => {

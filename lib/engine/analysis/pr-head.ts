@@ -333,17 +333,27 @@ const IMMUTABLE = new Set(['`github.event.pull_request.head.sha`', '`github.even
  * events), and, when a maintainer's approval gates the job, not pinned to the approved commit.
  */
 export function untrustedCheckouts(job: Job, repository: RepositoryModel): readonly UntrustedCheckout[] {
+  return pullRequestCheckouts(job, repository).filter((c) => c.hiddenBy === undefined);
+}
+
+/**
+ * Every checkout of pull request code in a job under a privileged trigger, with what keeps outsiders away
+ * where something does (`hiddenBy`): `trusted-author` when every way to run it is restricted to trusted authors
+ * (a same-repository condition, a member author, a maintainer-only event), `approved-commit` when a maintainer's
+ * approval gates it and the checkout pins the approved commit. `untrustedCheckouts` is those with neither.
+ */
+export function pullRequestCheckouts(job: Job, repository: RepositoryModel): readonly (UntrustedCheckout & { hiddenBy?: 'trusted-author' | 'approved-commit' })[] {
   // Six rules and analyses ask for the same job; the answer depends only on the job and the repository.
   const cached = checkoutsByJob.get(job);
   if (cached !== undefined && cached.repository === repository) return cached.result;
-  const result = findUntrustedCheckouts(job, repository);
+  const result = findPullRequestCheckouts(job, repository);
   checkoutsByJob.set(job, { repository, result });
   return result;
 }
 
-const checkoutsByJob = new ScanCache<Job, { repository: RepositoryModel; result: readonly UntrustedCheckout[] }>();
+const checkoutsByJob = new ScanCache<Job, { repository: RepositoryModel; result: readonly (UntrustedCheckout & { hiddenBy?: 'trusted-author' | 'approved-commit' })[] }>();
 
-function findUntrustedCheckouts(job: Job, repository: RepositoryModel): UntrustedCheckout[] {
+function findPullRequestCheckouts(job: Job, repository: RepositoryModel): (UntrustedCheckout & { hiddenBy?: 'trusted-author' | 'approved-commit' })[] {
   const workflow = job.workflow;
   const triggers = prHeadTriggers(workflow, repository);
   if (triggers.privileged === null) return [];
@@ -352,7 +362,7 @@ function findUntrustedCheckouts(job: Job, repository: RepositoryModel): Untruste
   // acting for one, as with `/ok-to-test`) sends the event: that is an approval, unless the repository
   // sends it for anyone.
   const dispatched = privilegedTriggers(workflow).every((t) => t.name === 'repository_dispatch') ? dispatchGate(workflow, repository) : null;
-  const result: UntrustedCheckout[] = [];
+  const result: (UntrustedCheckout & { hiddenBy?: 'trusted-author' | 'approved-commit' })[] = [];
   for (const step of job.steps) {
     const found: Omit<UntrustedCheckout, 'approved' | 'trigger' | 'gated'>[] = [];
     for (const input of checkoutInputs(step)) {
@@ -372,18 +382,18 @@ function findUntrustedCheckouts(job: Job, repository: RepositoryModel): Untruste
     }
     if (found.length === 0) continue;
     const trust = stepTrust(step);
-    if (everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label' && !APPROVALS.has(g.kind))) continue;
+    const trusted = everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label' && !APPROVALS.has(g.kind));
     const approved = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label');
     // An environment counts as an approval of the commit it pins only when its reviewers are known (settings);
     // offline it may hold the run or not, so the checkout is reported, saying the reviewers were not checked.
     const knownApproval = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label' && (g.kind !== 'environment' || g.reviewed === true));
     const pinned = found.every((c) => IMMUTABLE.has(c.evidence));
-    if (knownApproval && pinned) continue;
-    const unchecked = approved && pinned ? { uncheckedEnvironment: environmentOf(trust) } : {};
+    const hidden: { hiddenBy?: 'trusted-author' | 'approved-commit' } = trusted ? { hiddenBy: 'trusted-author' } : knownApproval && pinned ? { hiddenBy: 'approved-commit' } : {};
+    const unchecked = approved && pinned && !knownApproval ? { uncheckedEnvironment: environmentOf(trust) } : {};
     const dispatcher = dispatched?.holds === true ? { dispatcher: dispatched.by } : {};
     // Every way to run passes a maintainer's act or a trust condition (not an environment of unknown strength).
     const gated = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label' && g.kind !== 'environment');
-    for (const checkout of found) result.push({ ...checkout, approved, gated, ...dispatcher, ...unchecked, trigger: triggerOf(checkout.evidence, triggers) });
+    for (const checkout of found) result.push({ ...checkout, approved, gated, ...dispatcher, ...unchecked, ...hidden, trigger: triggerOf(checkout.evidence, triggers) });
   }
   return result;
 }

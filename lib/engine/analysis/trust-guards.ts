@@ -150,6 +150,15 @@ export function stepTrust(step: Step): TrustPaths {
   return product(job, own);
 }
 
+/** The ways a step can run on one event (`jobTrustOn` narrowed by the step's own `if:` and earlier permission checks). */
+export function stepTrustOn(step: Step, event: string): TrustPaths {
+  if (step.job === null || step.owner.kind !== 'workflow') return stepTrust(step);
+  const own = conditionTrust(step.if, step.owner, step.job, event);
+  const condition = step.if?.kind === 'scalar' ? String(step.if.value ?? '') : '';
+  const job = STATUS_FUNCTIONS.test(condition) ? jobTrustOn(step.job, event) : withAuthorization(jobTrustOn(step.job, event), step.job, step.index);
+  return product(job, own);
+}
+
 /** True when every way to run has a guard accepted by `accept`. */
 export function everyPathGuarded(paths: TrustPaths, accept: (guard: TrustGuard) => boolean): boolean {
   return paths.every((path) => path.some(accept));

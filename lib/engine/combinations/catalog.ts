@@ -271,7 +271,15 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     // or write-all on the privileged trigger: excessive-permissions rates exactly those HIGH) makes this
     // CRITICAL; `statuses`, `checks`, `issues` or `pull-requests` write add nothing the checkout's own HIGH
     // finding does not already say (see README.md, "pwn-request: which grants count").
-    qualifiers: [{ rule_id: 'excessive-permissions', min_severity: 'HIGH', instance: 'a grant of contents, packages, actions or id-token write, or write-all' }],
+    qualifiers: [
+      {
+        rule_id: 'untrusted-checkout',
+        min_severity: 'MEDIUM',
+        instance: 'a checkout whose code a later step of the job runs, started by an outsider',
+        facts: ['exec', 'reach:anyone|reach:sticky-label|reach:unreviewed-environment'],
+      },
+      { rule_id: 'excessive-permissions', min_severity: 'HIGH', instance: 'a grant of contents, packages, actions or id-token write, or write-all' },
+    ],
     break_chain: [
       {
         rule_id: 'untrusted-checkout',

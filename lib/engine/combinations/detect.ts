@@ -1,5 +1,6 @@
 import { SETTINGS_FILE, severityRank, type Finding, type FindingRecord } from '../types.js';
 import { attackerOf, COMBINATION_KINDS } from './catalog.js';
+import { runsOverlap } from '../analysis/run-model/facts.js';
 import { COMBINATION_SEVERITIES, type Combination, type CombinationKind } from './types.js';
 
 /** Whether a rule is enabled for the user and repository (global preference merged with the override). */
@@ -145,17 +146,21 @@ function firstFileMatch(kind: CombinationKind, byRule: Map<string, FindingRecord
 }
 
 function match(kind: CombinationKind, byRule: Map<string, FindingRecord[]>, accepts: (r: FindingRecord) => boolean): Match[] | null {
+  const matches: Match[] = [];
   const pick = (ruleId: string): Match | null => {
     const qualifier = kind.qualifiers.find((q) => q.rule_id === ruleId);
     const record = (byRule.get(ruleId) ?? []).find(
       (r) =>
         accepts(r) &&
         (qualifier === undefined ||
-          (severityRank(r.finding.severity) <= severityRank(qualifier.min_severity) && !(qualifier.except_severities ?? []).includes(r.finding.severity))),
+          (severityRank(r.finding.severity) <= severityRank(qualifier.min_severity) &&
+            !(qualifier.except_severities ?? []).includes(r.finding.severity) &&
+            hasFacts(r, qualifier.facts))) &&
+        // Findings of one job join only when they can happen in the same job run (a common occasion and leg).
+        matches.every((m) => m.record.job === null || r.job === null || m.record.job !== r.job || m.record.finding.file !== r.finding.file || runsOverlap(m.record.facts, r.facts)),
     );
     return record === undefined ? null : { rule_id: ruleId, record };
   };
-  const matches: Match[] = [];
   for (const group of kind.requires) {
     let found: Match | null = null;
     for (const ruleId of group) {
@@ -170,6 +175,13 @@ function match(kind: CombinationKind, byRule: Map<string, FindingRecord[]>, acce
     if (found !== null) matches.push(found);
   }
   return matches;
+}
+
+/** True when the record carries every fact (each entry: one fact, or alternatives separated by `|`). */
+function hasFacts(r: FindingRecord, facts: readonly string[] | undefined): boolean {
+  if (facts === undefined || facts.length === 0) return true;
+  const own = r.facts ?? [];
+  return facts.every((entry) => entry.split('|').some((f) => own.includes(f)));
 }
 
 function repoFile(matches: readonly Match[]): string {

@@ -5,7 +5,8 @@ function ingredient(kind: CombinationKind, ruleId: string): string {
   const qualifier = kind.qualifiers.find((q) => q.rule_id === ruleId);
   if (qualifier === undefined) return `\`${ruleId}\``;
   const except = qualifier.except_severities === undefined ? '' : `, not ${qualifier.except_severities.join(', ')}`;
-  return `\`${ruleId}\` (${qualifier.instance}: ${qualifier.min_severity}${except})`;
+  const facts = qualifier.facts === undefined || qualifier.facts.length === 0 ? '' : `; facts ${qualifier.facts.map((f) => `\`${f}\``).join(', ')}`;
+  return `\`${ruleId}\` (${qualifier.instance}: ${qualifier.min_severity}${except}${facts})`;
 }
 
 function requirements(kind: CombinationKind): string {

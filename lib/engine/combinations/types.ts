@@ -24,6 +24,11 @@ export interface InstanceQualifier {
   except_severities?: readonly Severity[];
   /** The case in words, e.g. "third-party action". */
   instance: string;
+  /**
+   * Facts of the run model the finding must carry (FindingRecord.facts), each entry one fact or alternatives
+   * separated by `|` (`reach:anyone|reach:sticky-label`): `exec` for a checkout whose code a later step runs.
+   */
+  facts?: readonly string[];
 }
 
 /** One step of the attack as the kind tells it, shown when its rule is a component. */

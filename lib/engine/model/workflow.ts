@@ -14,6 +14,15 @@ import {
   type YScalar,
 } from '../yaml/model.js';
 import { parseUses, type UsesRef } from './uses.js';
+import { pruneUnreachable, type WorkflowRuns } from '../analysis/run-model/conditions.js';
+import { ScanCache } from './scan-cache.js';
+
+const runSets = new ScanCache<Workflow, WorkflowRuns>();
+
+/** The occasions and legs on which each job and step of a workflow can run (see run-model/conditions.ts). */
+export function workflowRunSets(workflow: Workflow): WorkflowRuns | undefined {
+  return runSets.get(workflow);
+}
 
 /** Triggers that run with the base repository's secrets or a write token on outsider input. */
 export const PRIVILEGED_TRIGGERS: ReadonlySet<string> = new Set([
@@ -149,7 +158,9 @@ export function buildWorkflow(file: SourceFile, root: YMap): Workflow {
     if (!isMap(pair.value)) continue;
     workflow.jobs.push(buildJob(workflow, pair.key, pair.value));
   }
-  workflow.jobs = reachableJobs(workflow.jobs);
+  // Jobs and steps that never run (a condition false on every occasion and matrix leg, a job they need that
+  // never runs) are dropped here, so no rule reports on them; the run sets stay for the run model.
+  runSets.set(workflow, pruneUnreachable(workflow));
   return workflow;
 }
 
@@ -159,30 +170,6 @@ export function neverRuns(condition: YNode | undefined): boolean {
   if (condition.value === false || condition.value === 0) return true;
   const parsed = conditionExpression(condition);
   return parsed?.expr != null && constantTruthiness(parsed.expr) === false;
-}
-
-/**
- * The jobs that can run: not those whose `if:` never holds, nor those that need one (a skipped dependency
- * skips its dependents, unless their `if:` calls a status function such as `always()`). Unreachable jobs and
- * steps produce no findings.
- */
-function reachableJobs(jobs: Job[]): Job[] {
-  const skipped = new Set<string>();
-  for (const job of jobs) if (neverRuns(job.if)) skipped.add(job.id);
-  // Most workflows have no such job: nothing more to do.
-  if (skipped.size === 0) return jobs;
-  let changed = true;
-  while (changed) {
-    changed = false;
-    for (const job of jobs) {
-      if (skipped.has(job.id) || !job.needs.some((n) => skipped.has(n))) continue;
-      const condition = job.if?.kind === 'scalar' ? String(job.if.value ?? '') : '';
-      if (/\b(always|failure|cancelled)\s*\(/i.test(condition)) continue;
-      skipped.add(job.id);
-      changed = true;
-    }
-  }
-  return jobs.filter((j) => !skipped.has(j.id));
 }
 
 function parseTriggers(on: YNode | undefined): Trigger[] {

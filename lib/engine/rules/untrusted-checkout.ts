@@ -1,18 +1,22 @@
 import { describeStep } from '../analysis/describe.js';
-import { untrustedCheckouts } from '../analysis/pr-head.js';
-import { describeGate, reviewedEnvironmentGate, stepTrust } from '../analysis/trust-guards.js';
-import { workspaceCodeEvidence } from '../analysis/workspace-code.js';
-import type { Job, Step } from '../model/workflow.js';
+import { holdingFacts, reachFacts, runFact } from '../analysis/run-model/facts.js';
+import { describeClaim, severityOf, type Claim, type Reach, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
+import type { Job } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 
-/** The first later step (or, for a script, the same step) that runs code from the working directory. */
-function workspaceCodeAfter(job: Job, step: Step, scripted: boolean): { step: Step; evidence: string } | null {
-  for (const later of job.steps) {
-    if (later.index < step.index || (later.index === step.index && !scripted)) continue;
-    const evidence = workspaceCodeEvidence(later);
-    if (evidence !== null) return { step: later, evidence };
-  }
-  return null;
+/** Head references fixed by the event itself: what a maintainer approved is what gets checked out. */
+const IMMUTABLE = new Set(['`github.event.pull_request.head.sha`', '`github.event.workflow_run.head_sha`']);
+
+/** `line 31 runs \`npm ci\` in \`pr/\`` for the first sink (and how many more). */
+function sinkText(job: Job, sinks: readonly TracedExecution[], entry: WorkspaceEntry): string {
+  const first = sinks[0] as TracedExecution;
+  const file = job.workflow.file;
+  const at = first.execution.offset !== undefined && first.execution.step.run !== undefined && first.execution.step === first.step ? first.step.run!.start : first.step.node.start;
+  const line = file.position(at).line;
+  const where = entry.dir === '' || entry.dir === null ? 'the workspace' : `\`${entry.dir}/\``;
+  const inside = first.execution.step !== first.step ? ` (inside local action \`${first.step.usesRef?.kind === 'local' ? first.step.usesRef.path : ''}\`)` : '';
+  const more = sinks.length > 1 ? ` (and ${sinks.length - 1} more)` : '';
+  return `${describeStep(first.step)} (line ${line}) then runs ${first.execution.evidence}${inside} from ${where}, which holds that checkout${more}`;
 }
 
 export default defineWorkflowRule({
@@ -23,39 +27,47 @@ export default defineWorkflowRule({
     severity: 'HIGH',
     surface: 'workflow',
     description:
-      'A workflow that runs with the base repository\'s token and secrets (`pull_request_target`, `workflow_run`, `issue_comment` ...) checks out the head of a pull request (`actions/checkout` with the head ref or SHA, `git fetch` of `refs/pull/*` then `git checkout`, `gh pr checkout`), so the contributor\'s code lands in a privileged job. MEDIUM when no later step of the job runs code from the workspace.',
+      'A workflow that runs with the base repository\'s token and secrets (`pull_request_target`, `workflow_run`, `issue_comment` ...) checks out the head of a pull request (`actions/checkout` with the head ref or SHA, `git fetch` of `refs/pull/*` then `git checkout`, `gh pr checkout`), so the contributor\'s code lands in a privileged job. HIGH when anyone can start it, a later step runs code from that checkout (a build tool in its directory, a script or local action from it) and the job holds a write scope, a secret, OIDC or a self-hosted machine; MEDIUM when one of those is missing or a maintainer\'s approval comes first but the code can still change after it; LOW when only trusted authors reach it or the approved commit is what runs.',
     recommendation:
       'Build and test pull requests in a `pull_request` workflow, which runs without secrets; if a privileged follow-up is needed, pass results as data through an artifact to a `workflow_run` job that never checks out or runs the pull request\'s code. If the checkout must stay, restrict the job to trusted authors (`github.event.pull_request.head.repo.full_name == github.repository`).',
   },
   create: (context) => ({
     job(job) {
-      for (const checkout of untrustedCheckouts(job, context.repository)) {
-        const runs = workspaceCodeAfter(job, checkout.step, checkout.offset !== undefined);
+      const run = context.runs.job(job);
+      for (const entry of run.workspace) {
+        const checkout = entry.checkout;
+        // Only trusted authors' pull requests reach it (a same-repository condition, a member author, a step
+        // that fails for forks): the code is not an outsider's, so there is no claim to make.
+        if (checkout === undefined || checkout.hiddenBy === 'trusted-author') continue;
+        const sinks = context.runs.sinksOf(run, entry);
+        let reach: Reach = context.runs.stepReach(entry.step);
+        if (checkout.dispatcher !== undefined) reach = { ...reach, level: 'approval', gates: [`the workflow runs only on \`repository_dispatch\`, sent by ${checkout.dispatcher}`] };
+        const pinned = IMMUTABLE.has(checkout.evidence);
+        const claim: Claim = { reach, executes: sinks.length > 0, holds: run.valuables, forkHolds: run.forkValuables, raceAfterApproval: !pinned };
+        let severity = severityOf(claim);
+        // Without a step that runs it, the checkout is still a loaded workspace: any tool that reads its files
+        // (configuration, lockfiles, scripts) can be turned against the job. MEDIUM when anyone starts it and
+        // the job holds something worth taking, never HIGH.
+        const outsider = reach.level === 'anyone' || reach.level === 'sticky-label';
+        if (sinks.length === 0 && outsider && run.valuables.length > 0) severity = 'MEDIUM';
         const consequence =
-          runs !== null
-            ? `; ${runs.step === checkout.step ? 'the same step' : describeStep(runs.step)} then runs code from it (${runs.evidence}) with the workflow's token and secrets`
-            : '; no later step of the job appears to run code from it, but any tool that reads its files (configuration, scripts, lockfiles) can be turned against the job';
-        // An environment with required reviewers (from the settings snapshot) holds every run for approval.
-        const gate = reviewedEnvironmentGate(stepTrust(checkout.step));
-        // A maintainer's approval (an `/ok-to-test` comment or dispatch, a label, an environment) comes
-        // first, so an outsider cannot start the job; what remains is the race between the approval and the
-        // checkout of a ref that moves (a branch, `refs/pull/*`): MEDIUM, whatever the job then runs.
-        const approval = checkout.dispatcher !== undefined ? `the workflow runs only on \`repository_dispatch\`, sent by ${checkout.dispatcher}` : "the job waits for a maintainer's approval";
+          sinks.length > 0
+            ? `; ${sinkText(job, sinks, entry)}`
+            : '; no later step of the job runs code from it (a build tool in its directory, a script or local action from it), but any tool that reads its files (configuration, lockfiles) can be turned against the job';
+        const approvalText =
+          reach.level === 'approval'
+            ? pinned
+              ? '; the approval applies to the commit the event names, which is what runs (a commit pushed just before the approval still runs: review the head the approval names)'
+              : '; the code is resolved when the job runs, not when the approval was given, so commits pushed after the approval run (pin the approved commit, such as `github.event.pull_request.head.sha`)'
+            : '';
         context.report({
-          node: checkout.node,
+          node: entry.checkout?.node ?? entry.step.node,
           ...(checkout.offset !== undefined ? { offset: checkout.offset } : {}),
-          severity: gate.holds ? 'LOW' : checkout.gated || checkout.uncheckedEnvironment !== undefined ? 'MEDIUM' : runs !== null ? 'HIGH' : 'MEDIUM',
+          severity,
           message:
-            `${describeStep(checkout.step)} checks out pull request code (${checkout.how}, from ${checkout.evidence}) in a workflow triggered by \`${checkout.trigger}\`${consequence}` +
-            (gate.holds
-              ? `${describeGate(gate)}, though the code can change between the approval and the checkout.`
-              : checkout.uncheckedEnvironment !== undefined
-                ? `; the job deploys to ${checkout.uncheckedEnvironment}, which holds each run for a reviewer only if the environment has required reviewers, and those could not be checked without a settings snapshot (\`--settings\`): with reviewers, the approved commit is what runs and nothing is wrong; without, any pull request's code runs here (MEDIUM until the reviewers are known).`
-                : checkout.gated
-                ? `; ${approval}, so an outsider cannot start it, but the code is resolved when the job runs, not when the approval was given: commits pushed to the pull request after the approval are what gets checked out (MEDIUM: pin the approved commit, such as \`github.event.pull_request.head.sha\` or a SHA named in the approval).`
-                : checkout.approved
-                  ? "; the job deploys to an environment, which may hold it for a reviewer's approval (a settings snapshot would show whether it has required reviewers), but the code can change between the approval and the checkout."
-                  : '.'),
+            `${describeStep(entry.step)} checks out pull request code (${checkout.how}, from ${checkout.evidence}) in a workflow triggered by \`${checkout.trigger}\`${consequence}; ` +
+            `${describeClaim(claim)}${approvalText}.`,
+          facts: [...reachFacts(reach), ...(sinks.length > 0 ? ['exec'] : []), ...holdingFacts(run), ...runFact(context.runs, entry.step)],
         });
       }
     },

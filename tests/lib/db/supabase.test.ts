@@ -146,7 +146,7 @@ describe('every operation through PostgREST against the real schema', () => {
     expect(await repositoryComboInputs(db, user, repo.id)).toEqual([kept]);
     const catalog = { rules: { 'excessive-permissions': kept.recommendation, 'pipe-to-shell': '' }, kinds: [{ requires: [['excessive-permissions', 'pipe-to-shell']], rules: ['excessive-permissions', 'pipe-to-shell'] }] };
     expect(await attackPathInputs(db, user, catalog)).toEqual([
-      [repo.id, repo.full_name, repo.html_url, [[kept.file, kept.line, kept.column, kept.severity, kept.rule_id, kept.description, null, kept.job, kept.fingerprint]]],
+      [repo.id, repo.full_name, repo.html_url, [[kept.file, kept.line, kept.column, kept.severity, kept.rule_id, kept.description, null, kept.job, kept.fingerprint, null]]],
     ]);
 
     expect(await clearRuleOverride(db, user, repo.id, 'script-injection')).toEqual({ deleted: true });

@@ -76,12 +76,12 @@ describe('environments through the GitHub App', () => {
     expect(github.count((r) => r.route.includes('environments'))).toBe(0);
   });
 
-  test('a required-reviewers environment gates the pull_request_target checkout: LOW with the reason, no attack path', async () => {
+  test('a required-reviewers environment gates the pull_request_target checkout: MEDIUM (the ref can move after the approval) with the reason, no attack path', async () => {
     const { host, locator, fullName } = setup(github, { settings: settings(), files: { '.github/workflows/ci.yml': checkoutWorkflow('production') } });
     const snapshot = await host.fetchSnapshot(locator);
     const checkout = findingsOf(snapshot.files, snapshot.settings).filter((f) => f.rule_id === 'untrusted-checkout');
-    expect(checkout.map((f) => f.severity)).toEqual(['LOW']);
-    expect(checkout[0]?.description).toContain('environment `production`, whose required reviewers');
+    expect(checkout.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(checkout[0]?.description).toContain('a maintainer approves each run first (environment `production`)');
     const report = buildReport([{ name: fullName, fullName, files: snapshot.files, settings: snapshot.settings }]);
     expect(report.combinations.filter((c) => c.components.some((component) => component.finding.rule_id === 'untrusted-checkout'))).toEqual([]);
   });
@@ -100,8 +100,8 @@ describe('environments through the GitHub App', () => {
   test('the pinned head SHA: an environment the snapshot shows without reviewers approves nothing, so the checkout is HIGH', async () => {
     // Without the facts an environment is an approval of unknown strength: the pinned SHA is MEDIUM, saying the
     // reviewers could not be checked; once GitHub shows nobody reviews `staging`, the job is an ordinary
-    // privileged checkout (HIGH), and a reviewed environment approves the commit that runs (nothing).
-    for (const [environment, expected] of [['staging', ['HIGH']], ['undeclared', ['HIGH']], ['production', []]] as const) {
+    // privileged checkout (HIGH), and a reviewed environment approves the commit that runs (LOW, naming it).
+    for (const [environment, expected] of [['staging', ['HIGH']], ['undeclared', ['HIGH']], ['production', ['LOW']]] as const) {
       const { host, locator } = setup(github, { settings: settings(), files: { '.github/workflows/ci.yml': checkoutWorkflow(environment, 'head.sha') } });
       const snapshot = await host.fetchSnapshot(locator);
       expect(findingsOf(snapshot.files, snapshot.settings).filter((f) => f.rule_id === 'untrusted-checkout').map((f) => f.severity), environment).toEqual(expected);
@@ -121,7 +121,8 @@ describe('environments through the GitHub App', () => {
     expect(snapshot.settings.environments).toBeUndefined();
     expect(snapshot.settings.unreadable).toEqual({ environments: 'the installation has no "Actions: read" permission' });
     expect(github.requests.every((r) => r.status !== 403)).toBe(true);
-    expect(findingsOf(snapshot.files, snapshot.settings).filter((f) => f.rule_id === 'untrusted-checkout').map((f) => f.severity)).toEqual(['HIGH']);
+    // An environment whose reviewers cannot be read is an approval of unknown strength: MEDIUM, as offline.
+    expect(findingsOf(snapshot.files, snapshot.settings).filter((f) => f.rule_id === 'untrusted-checkout').map((f) => f.severity)).toEqual(['MEDIUM']);
     // settings-unreadable reports only the settings rules' areas: environments are read by no settings rule.
     expect(findingsOf([], snapshot.settings).filter((f) => f.rule_id === 'settings-unreadable' && /environment/i.test(f.description))).toEqual([]);
   });
@@ -134,7 +135,7 @@ describe('environments through the GitHub App', () => {
     const snapshot = await host.fetchSnapshot(locator);
     expect(snapshot.settings.unreadable).toEqual({ environments: 'FORBIDDEN: Resource not accessible by integration' });
     expect(snapshot.settings.branch_rules).toEqual(settingsFixture('hardened').branch_rules);
-    expect(findingsOf(snapshot.files, snapshot.settings).filter((f) => f.rule_id === 'untrusted-checkout').map((f) => f.severity)).toEqual(['HIGH']);
+    expect(findingsOf(snapshot.files, snapshot.settings).filter((f) => f.rule_id === 'untrusted-checkout').map((f) => f.severity)).toEqual(['MEDIUM']);
   });
 
   test('a personal token (the CLI) reads them too', async () => {
@@ -142,7 +143,9 @@ describe('environments through the GitHub App', () => {
     github.addUserToken('ghp_environmentReader', { login: 'reader' });
     const snapshot = await fetchSnapshotWithToken({ token: 'ghp_environmentReader', fullName, retry: false, throttle: false });
     expect((snapshot.settings.environments as { environments: unknown[] }).environments).toHaveLength(4);
-    expect(findingsOf(snapshot.files, snapshot.settings).filter((f) => f.rule_id === 'untrusted-checkout').map((f) => f.severity)).toEqual(['LOW']);
+    expect(findingsOf(snapshot.files, snapshot.settings).filter((f) => f.rule_id === 'untrusted-checkout').map((f) => f.description)).toEqual([
+      expect.stringContaining('a maintainer approves each run first (environment `production`)'),
+    ]);
   });
 });
 

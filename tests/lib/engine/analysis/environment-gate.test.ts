@@ -68,11 +68,13 @@ describe('environments with required reviewers as a gate', () => {
     expect(scanWith('script-injection', injection('production'), { settings: { repository: { private: false } } }).map((f) => f.severity)).toEqual(['HIGH']);
   });
 
-  it('lowers untrusted-checkout in a reviewed environment to LOW, with the reason', () => {
+  it('lowers untrusted-checkout in a reviewed environment to MEDIUM (the checked-out ref can still move after the approval), with the reason', () => {
     const [finding] = scanWith('untrusted-checkout', checkout('{ name: production, url: "https://example.com" }'), { settings: SETTINGS });
-    expect(finding?.severity).toBe('LOW');
-    expect(finding?.description).toContain('required reviewers');
-    expect(scanWith('untrusted-checkout', checkout('production')).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(finding?.severity).toBe('MEDIUM');
+    expect(finding?.description).toContain('a maintainer approves each run first (environment `production`)');
+    expect(finding?.description).toContain('commits pushed after the approval run');
+    // Without a snapshot the environment is an approval of unknown strength: MEDIUM at most.
+    expect(scanWith('untrusted-checkout', checkout('production')).map((f) => f.severity)).toEqual(['MEDIUM']);
     expect(scanWith('untrusted-checkout', checkout('staging'), { settings: SETTINGS }).map((f) => f.severity)).toEqual(['HIGH']);
   });
 
@@ -120,18 +122,21 @@ describe('environments the snapshot shows without required reviewers', () => {
   it('an approval of unknown strength without facts: a pinned head SHA is MEDIUM, saying the reviewers were not checked', () => {
     const [offline] = scanWith('untrusted-checkout', pinnedCheckout('staging'));
     expect(offline?.severity).toBe('MEDIUM');
-    expect(offline?.description).toContain('deploys to environment `staging`');
+    expect(offline?.description).toContain('unless the environment (environment `staging`) has required reviewers');
     expect(offline?.description).toContain('could not be checked without a settings snapshot');
     // A first page of environments that does not list it says nothing about it either.
     const partial = scanWith('untrusted-checkout', pinnedCheckout('never-declared'), { settings: { environments: { ...ENVIRONMENTS, total_count: 40 } } });
     expect(partial.map((f) => f.severity)).toEqual(['MEDIUM']);
-    // An approval the workflow shows (a label on a `labeled`-only workflow) needs no settings: not reported.
-    expect(scanWith('untrusted-checkout', pinnedCheckout('staging').replace('on: pull_request_target', "on:\n  pull_request_target:\n    types: [labeled]").replace('    runs-on: ubuntu-latest', "    if: github.event.label.name == 'safe to test'\n    runs-on: ubuntu-latest"))).toEqual([]);
+    // An approval the workflow shows (a label on a `labeled`-only workflow) needs no settings: LOW, naming it.
+    const labelled = scanWith('untrusted-checkout', pinnedCheckout('staging').replace('on: pull_request_target', "on:\n  pull_request_target:\n    types: [labeled]").replace('    runs-on: ubuntu-latest', "    if: github.event.label.name == 'safe to test'\n    runs-on: ubuntu-latest"));
+    expect(labelled.map((f) => f.severity)).toEqual(['LOW']);
+    expect(labelled[0]?.description).toContain("github.event.label.name == 'safe to test'");
   });
 
   it('no approval at all once the snapshot shows nobody reviews it: the pinned checkout is HIGH', () => {
     expect(scanWith('untrusted-checkout', pinnedCheckout('staging'), { settings: SETTINGS }).map((f) => f.severity)).toEqual(['HIGH']);
     expect(scanWith('untrusted-checkout', pinnedCheckout('never-declared'), { settings: SETTINGS }).map((f) => f.severity)).toEqual(['HIGH']);
-    expect(scanWith('untrusted-checkout', pinnedCheckout('production'), { settings: SETTINGS })).toEqual([]);
+    // Reviewed, and the approved commit is what runs: LOW, naming the environment.
+    expect(scanWith('untrusted-checkout', pinnedCheckout('production'), { settings: SETTINGS }).map((f) => f.severity)).toEqual(['LOW']);
   });
 });

@@ -51,13 +51,18 @@ describe('combination catalog', () => {
   // only advisories exploitable by the action running (known-vulnerable-action HIGH).
   it('qualifies exactly the instances the spec names', () => {
     const qualifiers = COMBINATION_KINDS.flatMap((k) =>
-      k.qualifiers.map((q) => `${k.id}: ${q.rule_id} >= ${q.min_severity}${q.except_severities === undefined ? '' : ` except ${q.except_severities.join(', ')}`}`),
+      k.qualifiers.map(
+        (q) =>
+          `${k.id}: ${q.rule_id} >= ${q.min_severity}${q.except_severities === undefined ? '' : ` except ${q.except_severities.join(', ')}`}${q.facts === undefined ? '' : ` with ${q.facts.join(' & ')}`}`,
+      ),
     );
     expect(qualifiers).toEqual([
       'compromised-action: known-vulnerable-action >= HIGH',
       // Departure from the spec: a runner that may be a GitHub-hosted larger runner (MEDIUM) is no foothold.
       'injected-runner-takeover: self-hosted-runner >= LOW except MEDIUM',
       'public-runner-takeover: self-hosted-runner >= HIGH',
+      // The run model's facts: the checkout's code runs, and an outsider starts the job (issue: a code sink on the checkout).
+      'pwn-request: untrusted-checkout >= MEDIUM with exec & reach:anyone|reach:sticky-label|reach:unreviewed-environment',
       'pwn-request: excessive-permissions >= HIGH',
       // Departure from the spec: only a release cache an outsider's default-branch run writes (HIGH) reaches a release;
       // a release cache only collaborators write, or a pull_request_target/workflow_run cache (MEDIUM), does not.

@@ -292,6 +292,28 @@ describe('cannotFire', () => {
   });
 });
 
+describe('facts of the run model', () => {
+  it('a pull request checkout whose code no step runs forms no pwn-request', () => {
+    const checkout = rec('untrusted-checkout', { line: 12, job: 'test', severity: 'MEDIUM', facts: ['holds', 'reach:anyone'] });
+    expect(ids([rec('missing-permissions', { line: 1, job: null }), checkout])).toEqual([]);
+    const running = rec('untrusted-checkout', { line: 12, job: 'test', severity: 'HIGH', facts: ['exec', 'holds', 'reach:anyone'] });
+    expect(ids([rec('missing-permissions', { line: 1, job: null }), running])).toEqual([`pwn-request ${PR_WORKFLOW}`]);
+  });
+
+  it('a checkout only a maintainer approves is no outsider entry', () => {
+    const approved = rec('untrusted-checkout', { line: 12, job: 'test', severity: 'MEDIUM', facts: ['exec', 'holds', 'reach:approval'] });
+    expect(ids([rec('missing-permissions', { line: 1, job: null }), approved])).toEqual([]);
+  });
+
+  it('findings of one job that cannot happen in the same job run (different legs, contradictory conditions) do not join', () => {
+    const injection = rec('script-injection', { line: 20, job: 'test', facts: ['run:3'] });
+    const grant = rec('excessive-permissions', { line: 3, job: 'test', severity: 'HIGH', facts: ['run:c'] });
+    expect(ids([injection, grant])).toEqual([]);
+    const overlapping = rec('excessive-permissions', { line: 3, job: 'test', severity: 'HIGH', facts: ['run:6'] });
+    expect(ids([injection, overlapping])).toEqual([`injection-token-theft ${PR_WORKFLOW}`]);
+  });
+});
+
 describe('pwn-request: which grants count', () => {
   const checkout = () => rec('untrusted-checkout', { line: 12, job: 'test', severity: 'HIGH' });
 

@@ -11,7 +11,17 @@ export interface At {
   job?: string | null;
   severity?: Severity;
   description?: string;
+  /** Run-model facts; by default those of a HIGH finding of its rule as the engine reports it (see DEFAULT_FACTS). */
+  facts?: string[];
 }
+
+/**
+ * The facts the engine gives a finding of these rules at its default severity: a pull request checkout whose code
+ * a later step runs, started by anyone, in a job that holds something worth taking.
+ */
+const DEFAULT_FACTS: Readonly<Record<string, string[]>> = {
+  'untrusted-checkout': ['exec', 'holds', 'reach:anyone'],
+};
 
 let counter = 0;
 
@@ -35,6 +45,7 @@ export function rec(ruleId: string, at: At = {}): FindingRecord {
     },
     job: settings ? null : at.job === undefined ? 'build' : at.job,
     fingerprint: counter.toString(16).padStart(14, '0'),
+    ...(at.facts !== undefined ? { facts: at.facts } : DEFAULT_FACTS[ruleId] !== undefined ? { facts: DEFAULT_FACTS[ruleId] } : {}),
   };
 }
 

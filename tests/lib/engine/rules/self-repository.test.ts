@@ -59,7 +59,7 @@ describe(RULE, () => {
 });
 
 describe(`${RULE}: the $/ form in the model`, () => {
-  it('links $/path to the local action like ./path, and untrusted-checkout does not count it as code from the checkout', () => {
+  it('links $/path to the local action like ./path: its code is not the checkout\'s, but what its steps build is', () => {
     const action = { path: '.github/actions/build/action.yml', text: 'name: build\nruns:\n  using: composite\n  steps:\n    - run: make\n      shell: bash\n' };
     const workflow = (uses: string) => yaml`
       on: pull_request_target
@@ -77,7 +77,11 @@ describe(`${RULE}: the $/ form in the model`, () => {
     const untrusted = (uses: string) => scanWith('untrusted-checkout', [{ path: '.github/workflows/t.yml', text: workflow(uses) }, action]);
     expect(untrusted('./.github/actions/build').map((f) => f.description).join()).toContain('local action');
     const self = untrusted('$/.github/actions/build');
+    // The action comes from the workflow's own commit, but its `make` runs the checked-out Makefile.
     expect(self.map((f) => f.severity)).toEqual(['MEDIUM']);
-    expect(self[0]?.description).toContain('no later step of the job appears to run code from it');
+    expect(self[0]?.description).toContain('runs `make` (inside local action `./.github/actions/build`)');
+    const noBuild = { ...action, text: 'name: build\nruns:\n  using: composite\n  steps:\n    - run: echo done\n      shell: bash\n' };
+    const quiet = scanWith('untrusted-checkout', [{ path: '.github/workflows/t.yml', text: workflow('$/.github/actions/build') }, noBuild]);
+    expect(quiet[0]?.description).toContain('no later step of the job runs code from it');
   });
 });

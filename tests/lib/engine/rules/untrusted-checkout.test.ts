@@ -162,10 +162,12 @@ describe(RULE, () => {
           steps:
             - run: gh pr checkout \${{ github.event.pull_request.number }} && make
     `);
-    // The label was applied to the code as it was; the branch can move after it: the race remains, MEDIUM.
-    expect(positions(findings)).toEqual(['17:14 MEDIUM']);
-    expect(findings[0]?.description).toContain("waits for a maintainer's approval");
-    expect(findings[0]?.description).toContain('commits pushed to the pull request after the approval');
+    // The label was applied to the code as it was: the pinned head is what runs (LOW, the remaining race named);
+    // the branch can move after it: MEDIUM.
+    expect(positions(findings)).toEqual(['11:16 LOW', '17:14 MEDIUM']);
+    expect(findings[0]?.description).toContain('the approval applies to the commit the event names');
+    expect(findings[1]?.description).toContain('a maintainer approves each run first');
+    expect(findings[1]?.description).toContain('commits pushed after the approval run');
   });
 
   it('is MEDIUM when each way to run is a member\'s comment or an event only maintainers cause', () => {
@@ -231,7 +233,7 @@ describe(RULE, () => {
     `;
     const gated = scanWith(RULE, workflow('exit 1'));
     expect(positions(gated)).toEqual(['22:16 MEDIUM']);
-    expect(gated[0]?.description).toContain("waits for a maintainer's approval");
+    expect(gated[0]?.description).toContain('a maintainer approves each run first');
     // A step that only comments, without failing the job, is no gate.
     expect(positions(scanWith(RULE, workflow('echo "not allowed"')))).toEqual(['22:16 HIGH']);
   });
@@ -443,7 +445,7 @@ describe('untrusted-checkout: /ok-to-test through repository_dispatch', () => {
     const findings = scanWith(RULE, files(dispatcher('permission: write')));
     expect(positions(findings)).toEqual(['13:16 MEDIUM']);
     expect(findings[0]?.description).toContain('`/ok-to-test` comment');
-    expect(findings[0]?.description).toContain('commits pushed to the pull request after the approval');
+    expect(findings[0]?.description).toContain('commits pushed after the approval run');
     // The default permission of the dispatcher is `write`.
     expect(positions(scanWith(RULE, files(dispatcher(''))))).toEqual(['13:16 MEDIUM']);
     // No dispatcher in the repository: whoever sends the event holds a write token.
@@ -515,5 +517,101 @@ describe('untrusted-checkout: refs read from artifacts', () => {
 
   it('does not when no pull request can start the runs it follows', () => {
     expect(scanWith('untrusted-checkout', workflow('push'))).toEqual([]);
+  });
+});
+
+describe(`${RULE}: what runs, from which checkout, holding what (the run model)`, () => {
+  const job = (steps: string, permissions = 'contents: write') => yaml`
+    on: pull_request_target
+    permissions:
+      ${permissions}
+    jobs:
+      test:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/checkout@v4
+          - uses: actions/checkout@v4
+            with:
+              ref: \${{ github.event.pull_request.head.sha }}
+              path: pr
+${steps}
+  `;
+
+  it('a script of the base checkout, or a registry package, does not run the fork\'s code: MEDIUM, never HIGH', () => {
+    const findings = scanWith(RULE, job(`          - run: python tools/compare.py pr/\n          - run: npm install -g markdownlint-cli && markdownlint pr/docs`));
+    expect(positions(findings)).toEqual(['11:16 MEDIUM']);
+    expect(findings[0]?.description).toContain('no later step of the job runs code from it');
+    expect(findings[0]?.description).toContain('`contents: write`');
+  });
+
+  it('a build in the fork\'s directory runs its code: HIGH, naming the step, the directory and what the job holds', () => {
+    const findings = scanWith(RULE, job(`          - run: |\n              cd pr\n              npm ci`));
+    expect(positions(findings)).toEqual(['11:16 HIGH']);
+    expect(findings[0]?.description).toContain('runs `npm ci` from `pr/`');
+    expect(findings[0]?.description).toContain('anyone with a GitHub account can start it through `pull_request_target`');
+    const workingDirectory = scanWith(RULE, job(`          - run: make\n            working-directory: pr`));
+    expect(positions(workingDirectory)).toEqual(['11:16 HIGH']);
+  });
+
+  it('with a read-only token and no secrets the fork\'s code runs but takes nothing: MEDIUM', () => {
+    const findings = scanWith(RULE, job(`          - run: make\n            working-directory: pr`, 'contents: read'));
+    expect(positions(findings)).toEqual(['11:16 MEDIUM']);
+    expect(findings[0]?.description).toContain('the job holds no write scope, secret or OIDC token');
+  });
+
+  it('a local composite action runs at its caller: its build of the checkout counts, named as inside the action', () => {
+    const files = [
+      {
+        path: '.github/workflows/test.yml',
+        text: yaml`
+          on: pull_request_target
+          jobs:
+            test:
+              runs-on: ubuntu-latest
+              steps:
+                - uses: actions/checkout@v4
+                  with:
+                    ref: \${{ github.event.pull_request.head.sha }}
+                - uses: ./.github/actions/setup
+                  env:
+                    TOKEN: \${{ secrets.NPM_TOKEN }}
+        `,
+      },
+      { path: '.github/actions/setup/action.yml', text: yaml`
+          name: setup
+          runs:
+            using: composite
+            steps:
+              - run: echo hello
+                shell: bash
+              - run: npm ci
+                shell: bash
+        ` },
+    ];
+    const findings = scanWith(RULE, files);
+    expect(positions(findings)).toEqual(['8:16 HIGH']);
+    expect(findings[0]?.description).toContain('local action `./.github/actions/setup`');
+    expect(findings[0]?.description).toContain('secret `NPM_TOKEN`');
+  });
+
+  it('a label that stays when new commits are pushed is no approval: HIGH, naming the label', () => {
+    const findings = scanWith(RULE, yaml`
+      on:
+        pull_request_target:
+          types: [labeled, synchronize]
+      jobs:
+        test:
+          if: contains(github.event.pull_request.labels.*.name, 'safe to test')
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ github.event.pull_request.head.sha }}
+            - run: npm test
+              env:
+                KEY: \${{ secrets.KEY }}
+    `);
+    expect(positions(findings)).toEqual(['11:16 HIGH']);
+    expect(findings[0]?.description).toContain('once a maintainer has labelled their pull request');
   });
 });

@@ -1,0 +1,625 @@
+/**
+ * When a job or step can run: its `if:` folded over every occasion the workflow runs on (event, activity type,
+ * kind of ref, whether a pull request comes from a fork) and every matrix leg, with three-valued logic that
+ * short-circuits (`false && X` never holds, `true || X` always does). A job or step whose condition is false on
+ * every occasion and leg never runs; two steps whose conditions hold on no common occasion and leg never run in
+ * the same job run.
+ *
+ * What is read: `github.event_name`, `github.event.action`, `github.ref` / `github.ref_type` (branch, tag or
+ * pull request merge ref, as the event and its filters allow), fork exclusion (`head.repo.full_name ==
+ * github.repository`, `head.repo.fork == false`, the same for `workflow_run.head_repository`), whether an event
+ * payload exists at all (`github.event.pull_request` is null on `push`), `matrix.*` and `runner.os` per leg.
+ * Anything else is unknown, and unknown never rules a run out.
+ */
+import { data } from '@actions/expressions';
+import { conditionExpression } from '../../expressions/extract.js';
+import { Binary, ContextAccess, contextPath, FunctionCall, functionName, Grouping, IndexAccess, Literal, Logical, Unary, type Expr } from '../../expressions/parse.js';
+import { findExpressions } from '../../expressions/extract.js';
+import { parseExpression } from '../../expressions/parse.js';
+import type { Job, Step, Workflow } from '../../model/workflow.js';
+import { asList, get, isMap, keyText, scalarText, type YMap, type YNode } from '../../yaml/model.js';
+
+/** The kind of `github.ref` a run has: a branch, a tag, a pull request's merge ref; null when not known. */
+export type RefKind = 'branch' | 'tag' | 'pr' | null;
+
+/** One way the workflow starts: an event, its activity type, the kind of ref, and whether the pull request (or followed run) comes from a fork. */
+export interface Occasion {
+  /** Null: not known (a reusable workflow with no caller in the repository, a file without triggers). */
+  event: string | null;
+  /** The activity type (`opened`, `labeled` ...); null when any default type may be it. */
+  action: string | null;
+  ref: RefKind;
+  /** For pull request events and `workflow_run`: `fork` or `same` repository; null for other events. */
+  fork: 'fork' | 'same' | null;
+}
+
+/** One leg of a job's matrix: the value of each matrix key (nodes, so `matrix.settings.ref` can be read). */
+export type Leg = ReadonlyMap<string, YNode>;
+
+/** At most this many legs are told apart; a bigger matrix is one leg whose values are unknown. */
+const MAX_LEGS = 64;
+/** At most this many occasions per workflow; beyond, one unknown occasion stands for all. */
+const MAX_OCCASIONS = 128;
+
+const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target', 'pull_request_review', 'pull_request_review_comment']);
+
+/** The occasions a workflow runs on, from its triggers and their filters. */
+export function occasionsOf(workflow: Workflow): Occasion[] {
+  const result: Occasion[] = [];
+  for (const trigger of workflow.triggers) {
+    const event = trigger.name;
+    if (event === 'workflow_call') {
+      result.push({ event: null, action: null, ref: null, fork: null });
+      continue;
+    }
+    const types = asList(get(trigger.config, 'types')).flatMap((n) => {
+      const text = scalarText(n);
+      return text === null ? [] : [text.toLowerCase()];
+    });
+    const actions: (string | null)[] = types.length > 0 ? types : [null];
+    const refs = refKinds(event, trigger.config);
+    const forks: ('fork' | 'same' | null)[] = PULL_REQUEST_EVENTS.has(event) || event === 'workflow_run' ? ['fork', 'same'] : [null];
+    for (const action of actions) for (const ref of refs) for (const fork of forks) result.push({ event, action, ref, fork });
+  }
+  if (result.length === 0 || result.length > MAX_OCCASIONS) return [{ event: null, action: null, ref: null, fork: null }];
+  return result;
+}
+
+function refKinds(event: string, config: YMap | undefined): RefKind[] {
+  if (event === 'pull_request' || event === 'pull_request_review' || event === 'pull_request_review_comment') return ['pr'];
+  if (event === 'release' || event === 'registry_package') return ['tag'];
+  if (event === 'push') {
+    const tags = get(config, 'tags') !== undefined || get(config, 'tags-ignore') !== undefined;
+    const branches = get(config, 'branches') !== undefined || get(config, 'branches-ignore') !== undefined;
+    if (tags && !branches) return ['tag'];
+    if (branches && !tags) return ['branch'];
+    return ['branch', 'tag'];
+  }
+  if (event === 'workflow_dispatch' || event === 'create' || event === 'delete') return ['branch', 'tag'];
+  return ['branch'];
+}
+
+/**
+ * The legs of a job's matrix as GitHub expands it: the product of the axes, minus `exclude` entries, with
+ * `include` entries added to the legs they match (or as legs of their own). `[new Map()]` for a job without a
+ * matrix; null when the matrix cannot be read (computed with `fromJSON`, or more than `MAX_LEGS` legs).
+ */
+export function legsOf(job: Job): Leg[] | null {
+  const matrix = get(job.strategy, 'matrix');
+  if (matrix === undefined) return [new Map()];
+  if (!isMap(matrix)) return null;
+  const axes: [string, readonly YNode[]][] = [];
+  let include: readonly YNode[] = [];
+  let exclude: readonly YNode[] = [];
+  for (const pair of matrix.pairs) {
+    const key = keyText(pair.key).toLowerCase();
+    if (key === 'include' || key === 'exclude') {
+      if (pair.value.kind !== 'seq') return null;
+      if (key === 'include') include = pair.value.items;
+      else exclude = pair.value.items;
+      continue;
+    }
+    if (pair.value.kind !== 'seq') return null;
+    axes.push([key, pair.value.items]);
+  }
+  let legs: Map<string, YNode>[] = axes.length > 0 ? [new Map()] : [];
+  for (const [key, values] of axes) {
+    const next: Map<string, YNode>[] = [];
+    for (const leg of legs) for (const value of values) next.push(new Map([...leg, [key, value]]));
+    if (next.length > MAX_LEGS * 4) return null;
+    legs = next;
+  }
+  for (const entry of exclude) {
+    if (!isMap(entry)) return null;
+    legs = legs.filter((leg) => !entry.pairs.every((p) => sameValue(leg.get(keyText(p.key).toLowerCase()), p.value)));
+  }
+  const axisKeys = new Set(axes.map(([key]) => key));
+  for (const entry of include) {
+    if (!isMap(entry)) return null;
+    const pairs = entry.pairs.map((p) => [keyText(p.key).toLowerCase(), p.value] as const);
+    const matching = legs.filter((leg) => pairs.every(([key, value]) => !axisKeys.has(key) || sameValue(leg.get(key), value)));
+    if (matching.length === 0 || axes.length === 0) {
+      legs.push(new Map(pairs));
+      continue;
+    }
+    for (const leg of matching) for (const [key, value] of pairs) if (!axisKeys.has(key)) leg.set(key, value);
+  }
+  if (legs.length === 0) return [];
+  return legs.length > MAX_LEGS ? null : legs;
+}
+
+function sameValue(a: YNode | undefined, b: YNode): boolean {
+  if (a === undefined) return false;
+  return plain(a) === plain(b);
+}
+
+/** A node as comparable text (scalars by value, case-insensitively as GitHub compares strings). */
+function plain(node: YNode): string {
+  if (node.kind === 'scalar') return JSON.stringify(typeof node.value === 'string' ? node.value.toLowerCase() : node.value);
+  if (node.kind === 'seq') return `[${node.items.map(plain).join(',')}]`;
+  return `{${node.pairs.map((p) => `${JSON.stringify(keyText(p.key).toLowerCase())}:${plain(p.value)}`).join(',')}}`;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Three-valued evaluation.
+
+/** What the evaluator knows of a value. */
+type Value =
+  | { k: 'str'; v: string }
+  | { k: 'num'; v: number }
+  | { k: 'bool'; v: boolean }
+  | { k: 'null' }
+  /** A string known to start with `v` (`github.ref` on a tag: `refs/tags/`), otherwise unknown. */
+  | { k: 'prefix'; v: string }
+  /** The scanned repository's own name / owner, or another repository's (a fork's), whatever they are. */
+  | { k: 'repo'; self: boolean }
+  | { k: 'owner'; self: boolean }
+  /** Something non-null (an object of the payload), otherwise unknown. */
+  | { k: 'object' }
+  | { k: 'unknown' };
+
+const UNKNOWN: Value = { k: 'unknown' };
+const NULL: Value = { k: 'null' };
+/** Three-valued truth: true, false, or null for unknown. */
+export type Truth = boolean | null;
+
+interface Env {
+  occasion: Occasion;
+  /** Null: the leg is not known (no readable matrix) or not asked about. */
+  leg: Leg | null;
+  /** `runner.os` of the leg, when `runs-on` says it. */
+  os: string | null;
+}
+
+function truthy(value: Value): Truth {
+  switch (value.k) {
+    case 'str':
+      return value.v !== '';
+    case 'num':
+      return value.v !== 0 && !Number.isNaN(value.v);
+    case 'bool':
+      return value.v;
+    case 'null':
+      return false;
+    case 'prefix':
+    case 'repo':
+    case 'owner':
+    case 'object':
+      return true;
+    default:
+      return null;
+  }
+}
+
+function not(t: Truth): Truth {
+  return t === null ? null : !t;
+}
+
+/** The truth of `expr` on one occasion and leg. */
+function evaluate(expr: Expr, env: Env): Truth {
+  if (expr instanceof Grouping) return evaluate(expr.group, env);
+  if (expr instanceof Logical) {
+    const and = expr.operator.lexeme === '&&';
+    let unknown = false;
+    for (const arg of expr.args) {
+      const t = evaluate(arg, env);
+      if (t === null) unknown = true;
+      else if (t !== and) return t;
+    }
+    return unknown ? null : and;
+  }
+  if (expr instanceof Unary && expr.operator.lexeme === '!') return not(evaluate(expr.expr, env));
+  return truthy(valueOf(expr, env));
+}
+
+function valueOf(expr: Expr, env: Env): Value {
+  if (expr instanceof Grouping) return valueOf(expr.group, env);
+  if (expr instanceof Literal) return literal(expr);
+  if (expr instanceof Logical) {
+    // `a && b` is `a` when it is falsy, else `b`; `a || b` is `a` when it is truthy, else `b`.
+    const and = expr.operator.lexeme === '&&';
+    let last: Value = UNKNOWN;
+    for (const arg of expr.args) {
+      const value = valueOf(arg, env);
+      const t = truthy(value);
+      if (t === null) return UNKNOWN;
+      last = value;
+      if (t !== and) return value;
+    }
+    return last;
+  }
+  if (expr instanceof Unary && expr.operator.lexeme === '!') {
+    const t = not(truthy(valueOf(expr.expr, env)));
+    return t === null ? UNKNOWN : { k: 'bool', v: t };
+  }
+  if (expr instanceof Binary) {
+    const op = expr.operator.lexeme;
+    if (op !== '==' && op !== '!=') return UNKNOWN;
+    const equal = equals(valueOf(expr.left, env), valueOf(expr.right, env));
+    if (equal === null) return UNKNOWN;
+    return { k: 'bool', v: op === '==' ? equal : !equal };
+  }
+  if (expr instanceof FunctionCall) return call(expr, env);
+  if (expr instanceof ContextAccess || expr instanceof IndexAccess) {
+    const path = contextPath(expr);
+    return path === null ? UNKNOWN : contextValue(path, env);
+  }
+  return UNKNOWN;
+}
+
+function literal(expr: Literal): Value {
+  const value = expr.literal;
+  if (value instanceof data.StringData) return { k: 'str', v: value.value };
+  if (value instanceof data.NumberData) return { k: 'num', v: value.value };
+  if (value instanceof data.BooleanData) return { k: 'bool', v: value.value };
+  if (value instanceof data.Null) return NULL;
+  return UNKNOWN;
+}
+
+/** GitHub's loose equality, as far as it is known (strings compare case-insensitively). */
+function equals(a: Value, b: Value): Truth {
+  if (a.k === 'unknown' || b.k === 'unknown' || a.k === 'object' || b.k === 'object') return null;
+  if (a.k === 'str' && b.k === 'str') return a.v.toLowerCase() === b.v.toLowerCase();
+  if (a.k === 'num' && b.k === 'num') return a.v === b.v;
+  if (a.k === 'bool' && b.k === 'bool') return a.v === b.v;
+  if (a.k === 'null' && b.k === 'null') return true;
+  if (a.k === 'null' || b.k === 'null') {
+    const other = a.k === 'null' ? b : a;
+    // null coerces to 0 and '' to 0: leave those comparisons unknown; a non-empty string never equals null.
+    if (other.k === 'str') return other.v === '' ? null : false;
+    if (other.k === 'prefix' || other.k === 'repo' || other.k === 'owner') return false;
+    return null;
+  }
+  if (a.k === 'prefix' || b.k === 'prefix') {
+    const prefix = (a.k === 'prefix' ? a : b) as { v: string };
+    const other = a.k === 'prefix' ? b : a;
+    if (other.k !== 'str') return null;
+    return other.v.toLowerCase().startsWith(prefix.v.toLowerCase()) ? null : false;
+  }
+  if (a.k === 'repo' && b.k === 'repo') return a.self && b.self ? true : a.self !== b.self ? false : null;
+  if (a.k === 'owner' && b.k === 'owner') return a.self && b.self ? true : a.self !== b.self ? false : null;
+  return null;
+}
+
+function call(expr: FunctionCall, env: Env): Value {
+  const name = functionName(expr);
+  switch (name) {
+    case 'success':
+    case 'always':
+      return { k: 'bool', v: true };
+    case 'failure':
+    case 'cancelled':
+      return UNKNOWN;
+    case 'startswith':
+    case 'endswith':
+    case 'contains': {
+      if (expr.args.length !== 2) return UNKNOWN;
+      const [a, b] = [valueOf(expr.args[0] as Expr, env), valueOf(expr.args[1] as Expr, env)];
+      const result = textTest(name, a, b);
+      return result === null ? UNKNOWN : { k: 'bool', v: result };
+    }
+    case 'fromjson': {
+      const arg = expr.args[0];
+      if (expr.args.length !== 1 || arg === undefined) return UNKNOWN;
+      const text = valueOf(arg, env);
+      if (text.k !== 'str') return UNKNOWN;
+      try {
+        const parsed: unknown = JSON.parse(text.v);
+        if (typeof parsed === 'boolean') return { k: 'bool', v: parsed };
+        if (typeof parsed === 'number') return { k: 'num', v: parsed };
+        if (typeof parsed === 'string') return { k: 'str', v: parsed };
+        if (parsed === null) return NULL;
+        return { k: 'object' };
+      } catch {
+        return UNKNOWN;
+      }
+    }
+    default:
+      return UNKNOWN;
+  }
+}
+
+function textTest(name: string, a: Value, b: Value): Truth {
+  if (a.k === 'null') return b.k === 'str' && b.v !== '' ? false : null;
+  if (b.k !== 'str') return null;
+  const needle = b.v.toLowerCase();
+  if (a.k === 'str') {
+    const hay = a.v.toLowerCase();
+    return name === 'startswith' ? hay.startsWith(needle) : name === 'endswith' ? hay.endsWith(needle) : hay.includes(needle);
+  }
+  if (a.k === 'prefix') {
+    const prefix = a.v.toLowerCase();
+    if (name === 'startswith') return prefix.startsWith(needle) ? true : needle.startsWith(prefix) ? null : false;
+    if (name === 'contains') return prefix.includes(needle) ? true : null;
+    return null;
+  }
+  return null;
+}
+
+/** Payload objects and the events that carry them. */
+const PAYLOADS: Record<string, ReadonlySet<string>> = {
+  pull_request: PULL_REQUEST_EVENTS,
+  workflow_run: new Set(['workflow_run']),
+  issue: new Set(['issues', 'issue_comment']),
+  comment: new Set(['issue_comment', 'pull_request_review_comment', 'discussion_comment', 'commit_comment']),
+  review: new Set(['pull_request_review']),
+  release: new Set(['release']),
+  discussion: new Set(['discussion', 'discussion_comment']),
+  client_payload: new Set(['repository_dispatch']),
+  inputs: new Set(['workflow_dispatch']),
+  head_commit: new Set(['push']),
+  commits: new Set(['push']),
+};
+
+function contextValue(path: readonly string[], env: Env): Value {
+  const [head, a, b] = path;
+  const { occasion } = env;
+  if (head === 'matrix') return env.leg === null || a === undefined ? UNKNOWN : nodeValue(env.leg.get(a), path.slice(2));
+  if (head === 'runner' && a === 'os' && path.length === 2) return env.os === null ? UNKNOWN : { k: 'str', v: env.os };
+  if (head !== 'github') return UNKNOWN;
+  const event = occasion.event;
+  if (a === 'event_name' && path.length === 2) return event === null ? UNKNOWN : { k: 'str', v: event };
+  if (a === 'ref' && path.length === 2) {
+    if (occasion.ref === 'tag') return { k: 'prefix', v: 'refs/tags/' };
+    if (occasion.ref === 'branch') return { k: 'prefix', v: 'refs/heads/' };
+    if (occasion.ref === 'pr') return { k: 'prefix', v: 'refs/pull/' };
+    return UNKNOWN;
+  }
+  if (a === 'ref_type' && path.length === 2) return occasion.ref === 'tag' ? { k: 'str', v: 'tag' } : occasion.ref === 'branch' ? { k: 'str', v: 'branch' } : UNKNOWN;
+  if (a === 'repository' && path.length === 2) return { k: 'repo', self: true };
+  if (a === 'repository_owner' && path.length === 2) return { k: 'owner', self: true };
+  if (a === 'head_ref' && path.length === 2) return event !== null && !PULL_REQUEST_EVENTS.has(event) ? { k: 'str', v: '' } : UNKNOWN;
+  if (a !== 'event' || b === undefined) return UNKNOWN;
+  if (b === 'action' && path.length === 3) return occasion.action === null ? UNKNOWN : { k: 'str', v: occasion.action };
+  const carriers = PAYLOADS[b];
+  if (carriers !== undefined && event !== null && !carriers.has(event)) return NULL;
+  // A label object exists only on `labeled` / `unlabeled` activity.
+  if (b === 'label' && occasion.action !== null) return occasion.action === 'labeled' || occasion.action === 'unlabeled' ? UNKNOWN : NULL;
+  if (b === 'pull_request' || b === 'workflow_run') {
+    const rest = path.slice(3).join('.');
+    const fork = occasion.fork;
+    if (rest === '') return { k: 'object' };
+    if (fork === null) return UNKNOWN;
+    if (rest === 'head.repo.full_name' || rest === 'head_repository.full_name') return { k: 'repo', self: fork === 'same' };
+    if (rest === 'head.repo.owner.login' || rest === 'head_repository.owner.login') return { k: 'owner', self: fork === 'same' };
+    if (rest === 'head.repo.fork' || rest === 'head_repository.fork') return { k: 'bool', v: fork === 'fork' };
+    return UNKNOWN;
+  }
+  if (path.length === 3 && carriers !== undefined) return { k: 'object' };
+  return UNKNOWN;
+}
+
+function nodeValue(node: YNode | undefined, rest: readonly string[]): Value {
+  let current = node;
+  for (const segment of rest) {
+    if (current === undefined || current.kind !== 'map') return current === undefined ? NULL : UNKNOWN;
+    current = current.pairs.find((p) => keyText(p.key).toLowerCase() === segment)?.value;
+  }
+  if (current === undefined) return NULL;
+  if (current.kind !== 'scalar') return { k: 'object' };
+  const value = current.value;
+  if (typeof value === 'string') return value.includes('${{') ? UNKNOWN : { k: 'str', v: value };
+  if (typeof value === 'number') return { k: 'num', v: value };
+  if (typeof value === 'boolean') return { k: 'bool', v: value };
+  return NULL;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Feasible runs of jobs and steps.
+
+/**
+ * Where a job (or step) can run: for each occasion of its workflow (by index) and each leg of its job, whether
+ * its condition may hold. `legs` null: the job's matrix is unknown (one unknown leg).
+ */
+export interface RunSet {
+  occasions: readonly Occasion[];
+  legs: readonly Leg[] | null;
+  /** `bits[o * legCount + l]`, legCount = max(1, legs.length). */
+  bits: Uint8Array;
+}
+
+export function legCount(set: RunSet): number {
+  return set.legs === null ? 1 : Math.max(1, set.legs.length);
+}
+
+export function isEmpty(set: RunSet): boolean {
+  return !set.bits.some((b) => b === 1);
+}
+
+/** The occasions (indexes) on which some leg can run. */
+export function occasionIndexes(set: RunSet): number[] {
+  const legsPer = legCount(set);
+  const result: number[] = [];
+  for (let o = 0; o < set.occasions.length; o++) {
+    for (let l = 0; l < legsPer; l++) {
+      if (set.bits[o * legsPer + l] === 1) {
+        result.push(o);
+        break;
+      }
+    }
+  }
+  return result;
+}
+
+/** True when both can run in one job run (same occasion and leg). Sets of one job only. */
+export function overlap(a: RunSet, b: RunSet): boolean {
+  if (a.bits.length !== b.bits.length) return sharedOccasion(a, b);
+  for (let i = 0; i < a.bits.length; i++) if (a.bits[i] === 1 && b.bits[i] === 1) return true;
+  return false;
+}
+
+/** True when both can run on one occasion (for sets of different jobs of one workflow). */
+export function sharedOccasion(a: RunSet, b: RunSet): boolean {
+  if (a.occasions !== b.occasions) return true;
+  const theirs = new Set(occasionIndexes(b));
+  return occasionIndexes(a).some((o) => theirs.has(o));
+}
+
+const STATUS_FUNCTIONS = /\b(always|failure|cancelled)\s*\(/i;
+
+/** The occasions and legs on which a condition may hold, within `within` (or everywhere). */
+function conditionSet(condition: YNode | undefined, occasions: readonly Occasion[], legs: readonly Leg[] | null, os: readonly (string | null)[], within?: Uint8Array): Uint8Array {
+  const legsPer = legs === null ? 1 : Math.max(1, legs.length);
+  const bits = within !== undefined ? within.slice() : new Uint8Array(occasions.length * legsPer).fill(1);
+  if (condition?.kind === 'scalar' && (condition.value === false || condition.value === 0)) return bits.fill(0);
+  // `${{ x }}` with any text around it, a block scalar's trailing newline included, is a template: a non-empty
+  // string, always true, whatever `x` is (unsound-condition reports it).
+  if (condition?.kind === 'scalar' && typeof condition.value === 'string' && condition.value.includes('${{')) {
+    const spans = findExpressions(condition.value);
+    const only = spans[0];
+    if (spans.length !== 1 || only === undefined || only.start !== 0 || only.end !== condition.value.length) return bits;
+  }
+  const parsed = conditionExpression(condition);
+  if (parsed === null || parsed.expr === null) {
+    // A condition written as text around `${{ }}` (`${{ a }} && x`): GitHub evaluates the text, which is
+    // always truthy when non-empty. Unknown here: keep every run.
+    return bits;
+  }
+  const expr = parsed.expr;
+  const usesLeg = /\b(matrix|runner)\b/i.test(parsed.source);
+  for (let o = 0; o < occasions.length; o++) {
+    const occasion = occasions[o] as Occasion;
+    let shared: Truth | undefined;
+    for (let l = 0; l < legsPer; l++) {
+      const i = o * legsPer + l;
+      if (bits[i] === 0) continue;
+      let t: Truth;
+      if (usesLeg) t = evaluate(expr, { occasion, leg: legs?.[l] ?? null, os: os[l] ?? null });
+      else t = shared ??= evaluate(expr, { occasion, leg: null, os: null });
+      if (t === false) bits[i] = 0;
+    }
+  }
+  return bits;
+}
+
+/** `runner.os` of each leg, when `runs-on` (resolved through the leg's matrix values) names a hosted image family. */
+function legSystems(job: Job, legs: readonly Leg[] | null): (string | null)[] {
+  const runsOn = job.runsOn;
+  const count = legs === null ? 1 : Math.max(1, legs.length);
+  const result: (string | null)[] = [];
+  for (let l = 0; l < count; l++) {
+    const leg = legs?.[l] ?? null;
+    const labels = runsOn === undefined ? [] : asList(runsOn.kind === 'map' ? get(runsOn, 'labels') : runsOn);
+    let os: string | null = null;
+    for (const label of labels) {
+      const text = scalarText(label);
+      if (text === null) continue;
+      const resolved = leg === null ? (text.includes('${{') ? null : text) : substitute(text, leg);
+      const found = resolved === null ? null : systemOf(resolved);
+      if (found !== null) {
+        os = found;
+        break;
+      }
+    }
+    result.push(os);
+  }
+  return result;
+}
+
+function systemOf(label: string): string | null {
+  const text = label.trim().toLowerCase();
+  if (/^ubuntu\b|^linux$/.test(text)) return 'Linux';
+  if (/^windows\b/.test(text)) return 'Windows';
+  if (/^macos\b/.test(text)) return 'macOS';
+  return null;
+}
+
+/** `text` with its `${{ matrix.x }}` expressions replaced by the leg's values; null when one cannot be. */
+function substitute(text: string, leg: Leg): string | null {
+  const spans = findExpressions(text);
+  let out = '';
+  let from = 0;
+  for (const span of spans) {
+    const expr = span.terminated ? parseExpression(span.source) : null;
+    const path = expr === null ? null : contextPath(expr);
+    if (path === null || path[0] !== 'matrix' || path[1] === undefined) return null;
+    const value = nodeValue(leg.get(path[1]), path.slice(2));
+    if (value.k !== 'str' && value.k !== 'num') return null;
+    out += text.slice(from, span.start) + String(value.v);
+    from = span.end;
+  }
+  return out + text.slice(from);
+}
+
+/**
+ * The run sets of a workflow's jobs and steps. A job's set is its own condition's, on the occasions on which
+ * the jobs it needs can run too (unless its condition calls a status function, `always()` and the like);
+ * a step's is its job's narrowed by its own condition.
+ */
+export interface WorkflowRuns {
+  occasions: readonly Occasion[];
+  jobs: Map<Job, RunSet>;
+  steps: Map<Step, RunSet>;
+}
+
+export function workflowRuns(workflow: Workflow): WorkflowRuns {
+  const occasions = occasionsOf(workflow);
+  const jobs = new Map<Job, RunSet>();
+  const steps = new Map<Step, RunSet>();
+  const byId = new Map(workflow.jobs.map((j) => [j.id, j]));
+  const dependsOnNeeds = (job: Job) => !STATUS_FUNCTIONS.test(job.if?.kind === 'scalar' ? String(job.if.value ?? '') : '');
+  const compute = (job: Job): void => {
+    const legs = legsOf(job);
+    const legsPer = legs === null ? 1 : Math.max(1, legs.length);
+    const os = legSystems(job, legs);
+    let bits: Uint8Array = new Uint8Array(occasions.length * legsPer).fill(legs !== null && legs.length === 0 ? 0 : 1);
+    bits = conditionSet(job.if, occasions, legs, os, bits);
+    if (dependsOnNeeds(job)) {
+      for (const id of job.needs) {
+        const needed = byId.get(id);
+        const theirs = needed === undefined ? undefined : jobs.get(needed);
+        // A job of a cycle (which GitHub rejects) reads its needs as unconstrained.
+        if (theirs === undefined) continue;
+        const allowed = new Set(occasionIndexes(theirs));
+        for (let o = 0; o < occasions.length; o++) if (!allowed.has(o)) bits.fill(0, o * legsPer, (o + 1) * legsPer);
+      }
+    }
+    jobs.set(job, { occasions, legs, bits });
+    for (const step of job.steps) steps.set(step, { occasions, legs, bits: conditionSet(step.if, occasions, legs, os, bits) });
+  };
+  // Jobs after the jobs they need, without recursion (a chain of thousands of `needs` must not exhaust the stack).
+  const state = new Map<Job, 'open' | 'done'>();
+  for (const root of workflow.jobs) {
+    if (state.has(root)) continue;
+    const stack: { job: Job; next: number }[] = [{ job: root, next: 0 }];
+    state.set(root, 'open');
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1] as { job: Job; next: number };
+      const needs = dependsOnNeeds(top.job) ? top.job.needs : [];
+      if (top.next < needs.length) {
+        const needed = byId.get(needs[top.next++] as string);
+        if (needed !== undefined && !state.has(needed)) {
+          state.set(needed, 'open');
+          stack.push({ job: needed, next: 0 });
+        }
+        continue;
+      }
+      stack.pop();
+      compute(top.job);
+      state.set(top.job, 'done');
+    }
+  }
+  return { occasions, jobs, steps };
+}
+
+/**
+ * Drops the jobs and steps of a workflow that never run (their condition is false on every occasion and leg,
+ * or a job they need never runs), so no rule reports on them. Returns the run sets of what remains.
+ */
+export function pruneUnreachable(workflow: Workflow): WorkflowRuns {
+  const runs = workflowRuns(workflow);
+  const never = new Set(workflow.jobs.filter((job) => isEmpty(runs.jobs.get(job) as RunSet)));
+  if (never.size > 0) workflow.jobs = workflow.jobs.filter((job) => !never.has(job));
+  for (const job of workflow.jobs) {
+    if (job.steps.some((s) => isEmpty(runs.steps.get(s) as RunSet))) job.steps = job.steps.filter((s) => !isEmpty(runs.steps.get(s) as RunSet));
+  }
+  return runs;
+}
+
+/** Exposed for tests: the truth of a condition on one occasion and leg. */
+export function conditionTruth(condition: YNode | undefined, occasion: Occasion, leg: Leg | null = null, os: string | null = null): Truth {
+  const parsed = conditionExpression(condition);
+  if (parsed === null || parsed.expr === null) return null;
+  return evaluate(parsed.expr, { occasion, leg, os });
+}
+

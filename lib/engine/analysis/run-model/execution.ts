@@ -1,0 +1,272 @@
+/**
+ * What a step executes, and from where: each command of a `run:` script with the directory it runs in (the
+ * step's `working-directory`, the job's or workflow's `defaults.run.working-directory`, and any `cd` before it),
+ * a script file by its path, a build tool in its project directory, a local action by its directory, an action
+ * that builds or runs the project in a directory it is given. Registry packages (`npm install -g x`, `npx x`,
+ * `pip install x`, `go install x@v`) run code from the registry, not from the workspace.
+ *
+ * Paths are relative to the workspace (`''` is the workspace itself); null when they cannot be placed
+ * (a variable, an absolute path outside the workspace, `..` above it).
+ */
+import type { Step } from '../../model/workflow.js';
+import { commandName, logicalLines, pipelines, words } from '../../shell.js';
+import { get, getText, isTruthy, type YNode } from '../../yaml/model.js';
+import { ScanCache } from '../../model/scan-cache.js';
+
+export type ExecutionKind =
+  /** A build tool, package manager, test runner or linter that runs the project in `path` (a directory). */
+  | 'project'
+  /** A script or program file at `path`. */
+  | 'file'
+  /** A local action (`uses: ./dir`): the action's code in directory `path`. */
+  | 'local-action'
+  /** A package fetched from a registry and run (`npm install -g`, `npx pkg`, `pip install pkg`): not the workspace's code. */
+  | 'registry';
+
+export interface Execution {
+  step: Step;
+  kind: ExecutionKind;
+  /** `npm ci`, `python tools/x.py`, `local action ./.github/actions/setup`, `docker/build-push-action` */
+  evidence: string;
+  /** Directory (project, local-action) or file (file) relative to the workspace; null: outside it or unknown. */
+  path: string | null;
+  /** Offset of the command in the step's script (value offset), for scripts. */
+  offset?: number;
+}
+
+/**
+ * Programs that run code or configuration from their working directory: build tools, package managers
+ * (install scripts, lockfile sources), test runners and linters with executable configuration. Sources:
+ * BoostSecurity's "Living off the Pipeline" catalogue and CodeQL's poisonable-commands model.
+ */
+const BUILD_TOOLS = new Set([
+  'make', 'gmake', 'cmake', 'ninja', 'meson', 'bazel', 'bazelisk', 'buck', 'buck2', 'just', 'task', 'scons',
+  'npm', 'pnpm', 'yarn', 'bun', 'deno', 'tsx', 'ts-node', 'lerna', 'nx', 'turbo',
+  'pip', 'pip3', 'pipx', 'poetry', 'pdm', 'uv', 'hatch', 'tox', 'nox', 'pytest', 'py.test', 'pre-commit', 'mypy', 'pylint',
+  'sphinx-build', 'mkdocs', 'asv', 'maturin',
+  'cargo', 'cross', 'rustc',
+  'go', 'goreleaser', 'golangci-lint', 'mage',
+  'mvn', 'mvnw', 'gradle', 'gradlew', 'ant', 'sbt', 'lein', 'clojure', 'kotlinc',
+  'dotnet', 'msbuild', 'nuget',
+  'bundle', 'bundler', 'rake', 'rails', 'rubocop', 'pod', 'fastlane',
+  'composer', 'phpunit', 'phpstan',
+  'swift', 'xcodebuild', 'flutter', 'dart', 'mix', 'rebar3', 'cabal', 'stack', 'zig',
+  'eslint', 'prettier', 'stylelint', 'tsc', 'jest', 'vitest', 'mocha', 'webpack', 'vite', 'rollup', 'esbuild', 'playwright', 'cypress',
+  'terraform', 'tofu', 'terragrunt', 'tflint', 'checkov', 'docker-compose',
+]);
+/** Runners of registry packages: the package named runs, not the project (unless told to use the local install). */
+const PACKAGE_RUNNERS = new Set(['npx', 'pnpx', 'bunx']);
+/** Commands that only read package metadata, or print versions. */
+const HARMLESS_SUBCOMMANDS = new Set(['view', 'info', 'show', 'whoami', 'config', 'help', 'cache', 'version', 'search', '--version', '-v', '-V', '--help', 'outdated', 'audit', 'login', 'env', 'fmt', 'mod']);
+/** Interpreters: running one on a file (not `-c`/`-e` inline code) runs that file. */
+const INTERPRETERS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'fish', 'pwsh', 'powershell', 'python', 'python3', 'python2', 'node', 'ruby', 'perl', 'php', 'lua', 'Rscript', 'source', '.']);
+/** Python modules that are tools, not the project (`python -m pip install pkg`). */
+const HARMLESS_MODULES = new Set(['venv', 'json.tool', 'http.server', 'site', 'ensurepip']);
+
+/**
+ * Actions that build or run the project in a directory: the input naming it (null: the workspace root), or a
+ * predicate for actions that do so only with some input. Sources: each action's `action.yml`.
+ */
+const WORKSPACE_ACTIONS: Record<string, { dir: string | null; when?: (step: Step) => boolean }> = {
+  'docker/bake-action': { dir: 'workdir' },
+  'pre-commit/action': { dir: null },
+  'cypress-io/github-action': { dir: 'working-directory' },
+  'bahmutov/npm-install': { dir: 'working-directory' },
+  'gradle/gradle-build-action': { dir: 'build-root-directory' },
+  'github/super-linter': { dir: null },
+  'super-linter/super-linter': { dir: null },
+  'oxsecurity/megalinter': { dir: null },
+  'sonarsource/sonarcloud-github-action': { dir: 'projectBaseDir' },
+  'sonarsource/sonarqube-scan-action': { dir: 'projectBaseDir' },
+  'bridgecrewio/checkov-action': { dir: 'directory' },
+  'actions/jekyll-build-pages': { dir: 'source' },
+  'golangci/golangci-lint-action': { dir: 'working-directory' },
+  'goreleaser/goreleaser-action': { dir: 'workdir', when: (s) => !isTruthy(get(s.with, 'install-only')) },
+  'pypa/cibuildwheel': { dir: 'package-dir' },
+  'pyo3/maturin-action': { dir: 'working-directory' },
+  'ruby/setup-ruby': { dir: 'working-directory', when: (s) => isTruthy(get(s.with, 'bundler-cache')) },
+  'pnpm/action-setup': { dir: null, when: (s) => (getText(s.with, 'run_install') ?? 'false') !== 'false' },
+  // A CLI resolved in the project first (`npx --no-install`, the project's own dependency).
+  'cloudflare/wrangler-action': { dir: 'workingDirectory' },
+  'amondnet/vercel-action': { dir: 'working-directory' },
+  'netlify/actions/cli': { dir: null },
+  'firebaseextended/action-hosting-deploy': { dir: 'entryPoint' },
+  'changesets/action': { dir: 'cwd' },
+};
+
+const cache = new ScanCache<Step, readonly Execution[]>();
+
+/** The executions of a step, in order (read once per step). */
+export function stepExecutions(step: Step): readonly Execution[] {
+  let found = cache.get(step);
+  if (found === undefined) {
+    found = readExecutions(step);
+    cache.set(step, found);
+  }
+  return found;
+}
+
+/** The step's starting directory: its `working-directory`, else the job's or workflow's `defaults.run`. */
+export function workingDirectory(step: Step): string | null {
+  const own = getText(step.node, 'working-directory');
+  const job = step.job;
+  const fallback = job === null ? null : (getText(get(get(job.node, 'defaults'), 'run'), 'working-directory') ?? getText(get(get(job.workflow.root, 'defaults'), 'run'), 'working-directory'));
+  return normalizeWorkspacePath(own ?? fallback ?? '');
+}
+
+function readExecutions(step: Step): Execution[] {
+  const ref = step.usesRef;
+  if (ref?.kind === 'local') {
+    // `$/path` runs the action from the workflow's own commit, not from the workspace.
+    if (ref.self === true) return [];
+    return [{ step, kind: 'local-action', evidence: `local action \`${ref.path}\``, path: normalizeWorkspacePath(ref.path) }];
+  }
+  if (ref?.kind === 'repository') {
+    const slug = ref.slug;
+    const full = ref.path === '' ? slug : `${slug}/${ref.path.toLowerCase()}`;
+    if (full === 'github/codeql-action/autobuild') return [{ step, kind: 'project', evidence: full, path: inputDirectory(step, 'working-directory') }];
+    if (slug === 'docker/build-push-action') {
+      // Without `context:` BuildKit builds the Git context of the run's own commit (github.sha), not the workspace.
+      const context = getText(step.with, 'context');
+      if (context === null || /^\s*\{\{\s*defaultContext\s*\}\}/.test(context)) return [];
+      return [{ step, kind: 'project', evidence: `${slug} with \`context: ${context.trim()}\``, path: normalizeWorkspacePath(context) }];
+    }
+    const known = WORKSPACE_ACTIONS[full] ?? WORKSPACE_ACTIONS[slug];
+    if (known === undefined || (known.when !== undefined && !known.when(step))) return [];
+    return [{ step, kind: 'project', evidence: slug, path: known.dir === null ? '' : inputDirectory(step, known.dir) }];
+  }
+  const run = step.run;
+  if (run === undefined || typeof run.value !== 'string') return [];
+  const result: Execution[] = [];
+  let cwd: string | null = workingDirectory(step);
+  for (const line of logicalLines(run.value)) {
+    for (const pipeline of pipelines(line)) {
+      for (const command of pipeline.commands) {
+        const moved = changedDirectory(command.text, cwd);
+        if (moved !== undefined) {
+          cwd = moved;
+          continue;
+        }
+        const found = commandExecution(command.text, cwd);
+        if (found !== null) result.push({ step, ...found, offset: command.offset });
+      }
+    }
+  }
+  return result;
+}
+
+function inputDirectory(step: Step, input: string): string | null {
+  const value = getText(step.with, input);
+  return value === null ? '' : normalizeWorkspacePath(value);
+}
+
+/** For `cd x`, `pushd x`: the new directory (null: unknown); undefined for any other command. */
+function changedDirectory(command: string, cwd: string | null): string | null | undefined {
+  const list = words(command);
+  if (list[0] !== 'cd' && list[0] !== 'pushd') return undefined;
+  const target = list.slice(1).find((w) => !w.startsWith('-'));
+  if (target === undefined || target === '~') return null;
+  return resolvePath(cwd, target);
+}
+
+/** `PR=$(cat ./NR)`, PR=`cat ./NR`: a command that only assigns a command substitution runs the substituted command. */
+const ASSIGNED_SUBSTITUTION = /^[A-Za-z_][A-Za-z0-9_]*=(?:\$\(([^]*)\)|`([^]*)`)$/;
+
+function commandExecution(command: string, cwd: string | null): Omit<Execution, 'step'> | null {
+  const substitution = ASSIGNED_SUBSTITUTION.exec(command.trim());
+  if (substitution !== null) return commandExecution((substitution[1] ?? substitution[2] ?? '').trim(), cwd);
+  const program = commandName(command);
+  if (program === null) return null;
+  const list = words(command);
+  const at = list.findIndex((w) => w === program || w.endsWith(`/${program}`));
+  // `python3.12`, `pip3.11`: versioned names of the same tools.
+  const name = program.replace(/^(python|pip|ruby|node|perl|php)[\d.]+$/, '$1');
+  const first = at === -1 ? undefined : list[at];
+  const args = at === -1 ? [] : list.slice(at + 1);
+  // `./build.sh`, `scripts/test`, `bin/rails`: a program from the checkout itself.
+  if (first !== undefined && /^\.{0,2}\/|^[\w.-]+\/[\w./-]+$/.test(first) && !first.startsWith('/')) {
+    return { kind: 'file', evidence: `\`${first}\``, path: resolvePath(cwd, first) };
+  }
+  if (first !== undefined && /^\$\{?(GITHUB_WORKSPACE)\}?\//.test(first)) {
+    return { kind: 'file', evidence: `\`${first}\``, path: normalizeWorkspacePath(first) };
+  }
+  if (INTERPRETERS.has(name)) {
+    const script = args.find((a) => !a.startsWith('-'));
+    if (script === undefined || args.some((a) => a === '-c' || a === '-e' || a === '-Command' || a === '-command')) {
+      // `python -m <module>` imports from the working directory first.
+      if (args[0] === '-m' && args[1] !== undefined && !HARMLESS_MODULES.has(args[1])) {
+        if (args[1] === 'pip') return pipExecution(`${name} -m pip`, args.slice(2), cwd);
+        return { kind: 'project', evidence: `\`${name} -m ${args[1]}\``, path: cwd };
+      }
+      return null;
+    }
+    return { kind: 'file', evidence: `\`${name} ${script}\``, path: resolvePath(cwd, script) };
+  }
+  if (PACKAGE_RUNNERS.has(name)) {
+    const local = args.includes('--no-install') || args.includes('--offline');
+    const pkg = args.find((a) => !a.startsWith('-')) ?? '';
+    return local ? { kind: 'project', evidence: `\`${name} --no-install ${pkg}\``, path: cwd } : { kind: 'registry', evidence: `\`${name} ${pkg}\``, path: null };
+  }
+  if (name === 'docker' && ['build', 'buildx', 'compose'].includes(args[0] ?? '')) {
+    return { kind: 'project', evidence: `\`docker ${args[0] ?? ''}\``, path: cwd };
+  }
+  if (!BUILD_TOOLS.has(name)) return null;
+  const sub = args.find((a) => !a.startsWith('-')) ?? '';
+  if (HARMLESS_SUBCOMMANDS.has(sub) || HARMLESS_SUBCOMMANDS.has(args[0] ?? '')) return null;
+  const evidence = `\`${[name, sub].filter((w) => w !== '').join(' ')}\``;
+  if (name === 'pip' || name === 'pip3' || name === 'uv') return pipExecution(evidence, args, cwd);
+  // Global installs and package runners fetch and run a registry package, not the project.
+  if ((name === 'npm' || name === 'pnpm' || name === 'yarn' || name === 'bun') && (args.includes('-g') || args.includes('--global') || sub === 'dlx' || (name === 'yarn' && sub === 'global'))) {
+    return { kind: 'registry', evidence, path: null };
+  }
+  if ((name === 'go' || name === 'cargo') && sub === 'install' && !args.some((a) => a === '.' || a.startsWith('./') || a === '--path')) {
+    return { kind: 'registry', evidence, path: null };
+  }
+  if (name === 'go' && sub === 'run' && args.some((a) => /@/.test(a))) return { kind: 'registry', evidence, path: null };
+  return { kind: 'project', evidence, path: cwd };
+}
+
+/** `pip install` of the project (`.`, `-e`, `-r requirements.txt`) runs its code; of named packages, the registry's. */
+function pipExecution(evidence: string, args: readonly string[], cwd: string | null): Omit<Execution, 'step'> | null {
+  const local = args.some((a) => a === '.' || a === '-e' || a === '-r' || a === '--requirement' || a === '--editable' || a.startsWith('./') || a === 'sync' || a === 'run' || a === 'build');
+  if (local) return { kind: 'project', evidence, path: cwd };
+  return args.some((a) => a === 'install' || a === 'add') ? { kind: 'registry', evidence, path: null } : null;
+}
+
+/**
+ * A path as the workspace sees it: `./a/b/`, `${{ github.workspace }}/a/b` and `$GITHUB_WORKSPACE/a/b` are
+ * `a/b`; `''` for the workspace itself; null for anything outside it or not known (absolute paths, `~`,
+ * variables, `..` above the workspace).
+ */
+export function normalizeWorkspacePath(path: string): string | null {
+  let text = path.trim().replace(/^(["'])(.*)\1$/, '$2');
+  text = text.replace(/^(\$\{\{\s*github\.workspace\s*\}\}|\$\{?GITHUB_WORKSPACE\}?)(\/|$)/, '');
+  if (text.startsWith('/') || text.startsWith('~') || /[$*?{}\\]/.test(text)) return null;
+  const parts: string[] = [];
+  for (const part of text.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (parts.length === 0) return null;
+      parts.pop();
+    } else parts.push(part);
+  }
+  return parts.join('/');
+}
+
+/** `target` seen from directory `cwd` (both workspace-relative); null when either is unknown. */
+export function resolvePath(cwd: string | null, target: string): string | null {
+  const text = target.trim().replace(/^(["'])(.*)\1$/, '$2');
+  if (/^(\$\{\{\s*github\.workspace\s*\}\}|\$\{?GITHUB_WORKSPACE\}?)(\/|$)/.test(text)) return normalizeWorkspacePath(text);
+  if (cwd === null || text.startsWith('/') || text.startsWith('~') || text.includes('$')) return null;
+  return normalizeWorkspacePath(cwd === '' ? text : `${cwd}/${text}`);
+}
+
+/** True when `path` is `dir` or below it (workspace-relative paths). */
+export function within(path: string, dir: string): boolean {
+  return dir === '' || path === dir || path.startsWith(`${dir}/`);
+}
+
+/** A node's text, for callers that pass YAML values around. */
+export function textOf(node: YNode | undefined): string | null {
+  return node?.kind === 'scalar' && typeof node.value === 'string' ? node.value : null;
+}

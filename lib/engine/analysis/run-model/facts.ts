@@ -1,0 +1,57 @@
+/**
+ * The facts a finding carries for the attack paths (FindingRecord.facts): short tags, stored with the finding,
+ * so a path computed from stored findings checks the same facts as one computed from a fresh scan.
+ *
+ * - `reach:<level>`: who can start the job run the finding is about (reach.ts); `reach:fork-pr` when a fork's
+ *   read-only `pull_request` run reaches it too;
+ * - `exec`: the outsider's content executes (or steers a sink that executes or publishes);
+ * - `holds`: the job holds something worth taking; `holds:token`, `holds:secrets`, `holds:oidc`,
+ *   `holds:self-hosted`, `holds:publish` say what;
+ * - `event:<name>`: an event through which an outsider's value reaches the finding (for injections);
+ * - `run:<hex>`: the occasions and matrix legs on which the step can run (conditions.ts), so two findings of
+ *   one job join only when they can happen in the same job run;
+ * - `owner:first-party` / `owner:third-party`: whose code a `uses:` runs.
+ */
+import type { Step } from '../../model/workflow.js';
+import type { JobRun, RunModel } from './index.js';
+import type { Reach } from './reach.js';
+
+export function reachFacts(reach: Reach): string[] {
+  const facts = [`reach:${reach.level}`];
+  if (reach.forkPullRequest) facts.push('reach:fork-pr');
+  if (reach.event !== null) facts.push(`event:${reach.event}`);
+  return facts;
+}
+
+export function holdingFacts(run: JobRun): string[] {
+  const h = run.holdings;
+  const facts: string[] = [];
+  if (run.valuables.length > 0) facts.push('holds');
+  if (h.token.kind === 'all' || h.token.kind === 'default' || h.token.writes.some((s) => s === 'contents' || s === 'packages' || s === 'actions')) facts.push('holds:token');
+  if (h.secrets.length > 0 || h.inheritsSecrets) facts.push('holds:secrets');
+  if (h.oidc) facts.push('holds:oidc');
+  if (h.selfHosted === 'definite') facts.push('holds:self-hosted');
+  if (h.publishes !== null) facts.push('holds:publish');
+  return facts;
+}
+
+/** `run:<hex>` of a step's run set; none for steps outside jobs or without a known set. */
+export function runFact(runs: RunModel, step: Step): string[] {
+  const set = runs.runSet(step);
+  if (set === undefined) return [];
+  let hex = '';
+  for (let i = 0; i < set.bits.length; i += 4) {
+    const nibble = (set.bits[i] ?? 0) | ((set.bits[i + 1] ?? 0) << 1) | ((set.bits[i + 2] ?? 0) << 2) | ((set.bits[i + 3] ?? 0) << 3);
+    hex += nibble.toString(16);
+  }
+  return [`run:${hex}`];
+}
+
+/** True when two `run:` facts (of findings bound to the same job) share an occasion and leg; true when either has none. */
+export function runsOverlap(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  const x = a?.find((f) => f.startsWith('run:'));
+  const y = b?.find((f) => f.startsWith('run:'));
+  if (x === undefined || y === undefined || x.length !== y.length) return true;
+  for (let i = 4; i < x.length; i++) if ((parseInt(x[i] as string, 16) & parseInt(y[i] as string, 16)) !== 0) return true;
+  return false;
+}

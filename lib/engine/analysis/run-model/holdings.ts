@@ -1,0 +1,106 @@
+/**
+ * What a job run holds that is worth taking: its `GITHUB_TOKEN`'s write scopes (declared at job or workflow
+ * level, `write-all`, or the repository default when neither declares any), the stored secrets its steps and
+ * environment reference (or all of them, with `secrets: inherit`), OIDC (`id-token: write`), a self-hosted
+ * machine, and a publish. Code that runs anywhere in a job can take all of it: on a GitHub-hosted runner the
+ * job's user has passwordless `sudo`, and the runner process holds every secret the job references.
+ */
+import type { Job } from '../../model/workflow.js';
+import { readPermissions } from '../permissions.js';
+import { publishesForReal, publishingSteps } from '../publishing.js';
+import { selfHosted } from '../runners.js';
+import { isGithubToken, secretOccurrences } from '../secrets.js';
+import { ScanCache } from '../../model/scan-cache.js';
+
+/** Write scopes that hand over the repository, its releases or packages, or a cloud account. */
+export const VALUABLE_SCOPES: ReadonlySet<string> = new Set(['contents', 'packages', 'id-token', 'actions', 'deployments']);
+
+export interface Holdings {
+  /** The token's write scopes: listed, `all` (`write-all`), or `default` (nothing declared: the repository's default). */
+  token: { kind: 'scopes'; writes: readonly string[] } | { kind: 'all' } | { kind: 'default' };
+  /** Stored secrets the job references (never `GITHUB_TOKEN`), in file order. */
+  secrets: readonly string[];
+  /** `secrets: inherit` to a reusable workflow: every secret. */
+  inheritsSecrets: boolean;
+  oidc: boolean;
+  /** `definite` (the `self-hosted` label), `possible` (a custom label or group), or null (GitHub-hosted). */
+  selfHosted: 'definite' | 'possible' | null;
+  /** How the job publishes (a real publish, not a rehearsal), or null. */
+  publishes: string | null;
+}
+
+const cache = new ScanCache<Job, Holdings>();
+
+export function jobHoldings(job: Job): Holdings {
+  let found = cache.get(job);
+  if (found === undefined) {
+    found = readHoldings(job);
+    cache.set(job, found);
+  }
+  return found;
+}
+
+function readHoldings(job: Job): Holdings {
+  const declared = job.permissions ?? job.workflow.permissions;
+  let token: Holdings['token'] = { kind: 'default' };
+  let oidc = false;
+  if (declared !== undefined) {
+    const permissions = readPermissions(declared);
+    if (permissions.kind === 'write-all') {
+      token = { kind: 'all' };
+      oidc = true;
+    } else if (permissions.kind === 'read-all') token = { kind: 'scopes', writes: [] };
+    else if (permissions.kind === 'scopes') {
+      const writes = permissions.writes.map((w) => w.scope);
+      token = { kind: 'scopes', writes };
+      oidc = writes.includes('id-token');
+    }
+  }
+  const file = job.workflow.file;
+  const names = new Set<string>();
+  for (const node of [job.node, job.workflow.env]) {
+    if (node === undefined) continue;
+    for (const use of secretOccurrences(file, node)) if (!isGithubToken(use.name)) names.add(use.name);
+  }
+  const inherits = job.secrets?.kind === 'scalar' && String(job.secrets.value ?? '').trim() === 'inherit';
+  const runner = selfHosted(job);
+  const publisher = publishingSteps(job).find(publishesForReal);
+  return {
+    token,
+    secrets: [...names],
+    inheritsSecrets: inherits,
+    oidc,
+    selfHosted: runner === null ? null : runner.certain ? 'definite' : 'possible',
+    publishes: publisher === undefined ? null : publisher.evidence,
+  };
+}
+
+/** Whether a default token may write: what the settings snapshot says, or null when it is not known. */
+export type DefaultToken = 'read' | 'write' | null;
+
+/**
+ * What a job holds that is worth taking, in words (`\`contents: write\``, `secret \`NPM_TOKEN\``, `OIDC`,
+ * `a self-hosted runner`, `a publish (npm publish)`); empty when nothing is. `forkPullRequest`: a fork's
+ * `pull_request` run, which gets a read-only token and no secrets (only the machine counts).
+ */
+export function valuables(holdings: Holdings, defaultToken: DefaultToken, forkPullRequest = false): string[] {
+  const found: string[] = [];
+  if (holdings.selfHosted === 'definite') found.push('a self-hosted runner');
+  if (forkPullRequest) return found;
+  const token = holdings.token;
+  if (token.kind === 'all') found.push('a `write-all` token');
+  else if (token.kind === 'scopes') {
+    const scopes = token.writes.filter((s) => VALUABLE_SCOPES.has(s) && s !== 'id-token');
+    if (scopes.length > 0) found.push(scopes.map((s) => `\`${s}: write\``).join(', '));
+  } else if (defaultToken !== 'read') {
+    found.push(defaultToken === 'write' ? 'the repository\'s read-write default token' : 'the repository\'s default token (read-write on many repositories)');
+  }
+  if (holdings.oidc && token.kind !== 'all') found.push('OIDC (`id-token: write`)');
+  if (holdings.inheritsSecrets) found.push('every secret (`secrets: inherit`)');
+  else if (holdings.secrets.length > 0) {
+    const shown = holdings.secrets.slice(0, 3).map((s) => `\`${s}\``).join(', ');
+    found.push(`${holdings.secrets.length === 1 ? 'secret' : 'secrets'} ${shown}${holdings.secrets.length > 3 ? ` and ${holdings.secrets.length - 3} more` : ''}`);
+  }
+  if (holdings.publishes !== null) found.push(`a publish (${holdings.publishes})`);
+  return found;
+}

@@ -1,0 +1,138 @@
+/**
+ * One model of each job run, built once per job and shared by every exploitability rule and by the attack
+ * paths: when it can run (conditions.ts), who can start it and what stands in the way (reach.ts), what the
+ * workspace holds and whose code each step runs (workspace.ts, execution.ts), what the job holds that is worth
+ * taking (holdings.ts), and the severity those facts give (severity.ts). Rules read these facts; they do not
+ * derive them again.
+ */
+import type { RepositoryModel } from '../../model/repository.js';
+import { workflowRunSets, type Job, type Step, type Workflow } from '../../model/workflow.js';
+import { ScanCache } from '../../model/scan-cache.js';
+import { overlap, workflowRuns, type RunSet } from './conditions.js';
+import { stepExecutions, type Execution } from './execution.js';
+import { jobHoldings, valuables, type DefaultToken, type Holdings } from './holdings.js';
+import { reachOf, type Reach } from './reach.js';
+import { codeOf, workspaceEntries, type WorkspaceEntry } from './workspace.js';
+
+export type { Reach, ReachLevel } from './reach.js';
+export type { Holdings, DefaultToken } from './holdings.js';
+export type { Execution, ExecutionKind } from './execution.js';
+export type { WorkspaceEntry, Content } from './workspace.js';
+export { severityOf, describeClaim, whoText, type Claim } from './severity.js';
+export { outsiderReach, REACH_ORDER, weaker } from './reach.js';
+
+/** An execution traced to its code: the workspace entry that holds what it runs (null: nothing of the workspace's). */
+export interface TracedExecution {
+  execution: Execution;
+  /** The step of the job that runs it (the caller, for steps of a local composite action). */
+  step: Step;
+  code: WorkspaceEntry | null;
+}
+
+export interface JobRun {
+  job: Job;
+  /** Who can start the job, over every occasion it runs on. */
+  reach: Reach;
+  holdings: Holdings;
+  /** What the job holds that is worth taking on its privileged runs (words; empty: nothing). */
+  valuables: readonly string[];
+  /** What a fork's read-only `pull_request` run of the job holds (the machine, if self-hosted). */
+  forkValuables: readonly string[];
+  /** Checkouts and downloads, in step order. */
+  workspace: readonly WorkspaceEntry[];
+  /** Everything the job's steps execute, in order, steps of local composite actions included at their call. */
+  executions: readonly TracedExecution[];
+}
+
+export interface RunModelOptions {
+  /** What the settings snapshot says of the repository's default token; null when not known. */
+  defaultToken?: DefaultToken;
+}
+
+/** At most this many levels of local composite actions are followed. */
+const MAX_ACTION_DEPTH = 4;
+
+export class RunModel {
+  readonly repository: RepositoryModel;
+  readonly defaultToken: DefaultToken;
+  readonly #jobs = new ScanCache<Job, JobRun>();
+  readonly #steps = new ScanCache<Step, Reach>();
+
+  constructor(repository: RepositoryModel, options: RunModelOptions = {}) {
+    this.repository = repository;
+    this.defaultToken = options.defaultToken ?? null;
+  }
+
+  job(job: Job): JobRun {
+    let run = this.#jobs.get(job);
+    if (run === undefined) {
+      run = this.#build(job);
+      this.#jobs.set(job, run);
+    }
+    return run;
+  }
+
+  /** Who can start a step (its job's reach narrowed by the step's own condition and earlier permission checks). */
+  stepReach(step: Step): Reach {
+    if (step.job === null) return { level: 'collaborator', event: null, gates: [], forkPullRequest: false };
+    let reach = this.#steps.get(step);
+    if (reach === undefined) {
+      reach = step.if === undefined && !step.job.steps.some((s) => s.index < step.index && s.run !== undefined) ? this.job(step.job).reach : reachOf(step.job, step, this.repository);
+      this.#steps.set(step, reach);
+    }
+    return reach;
+  }
+
+  /** True when two steps of one job can run in the same job run (a common occasion and matrix leg). */
+  sameRun(a: Step, b: Step): boolean {
+    if (a.job === null || b.job === null || a.job !== b.job) return a.job === b.job;
+    const runs = runSets(a.job.workflow);
+    const x = runs.steps.get(a);
+    const y = runs.steps.get(b);
+    return x === undefined || y === undefined || overlap(x, y);
+  }
+
+  /** The run set of a step (or job), for callers that compare runs across jobs. */
+  runSet(step: Step): RunSet | undefined {
+    if (step.job === null) return undefined;
+    return runSets(step.job.workflow).steps.get(step);
+  }
+
+  /** Executions after `entry` (in the same run) that run the code it holds. */
+  sinksOf(run: JobRun, entry: WorkspaceEntry): TracedExecution[] {
+    return run.executions.filter((t) => t.code === entry && this.sameRun(entry.step, t.step));
+  }
+
+  #build(job: Job): JobRun {
+    const holdings = jobHoldings(job);
+    const workspace = workspaceEntries(job, this.repository);
+    const executions: TracedExecution[] = [];
+    for (const step of job.steps) {
+      for (const execution of this.#expand(step, step, 0)) {
+        executions.push({ execution, step, code: codeOf(execution, workspace, step) });
+      }
+    }
+    return {
+      job,
+      reach: reachOf(job, null, this.repository),
+      holdings,
+      valuables: valuables(holdings, this.defaultToken),
+      forkValuables: valuables(holdings, this.defaultToken, true),
+      workspace,
+      executions,
+    };
+  }
+
+  /** A step's executions, with those of the local composite action it calls (run at the caller's place). */
+  #expand(step: Step, caller: Step, depth: number): Execution[] {
+    const own = stepExecutions(step);
+    if (step.usesRef?.kind !== 'local' || depth >= MAX_ACTION_DEPTH) return [...own];
+    const action = this.repository.localAction(step);
+    if (action === undefined || action.using !== 'composite') return [...own];
+    return [...own, ...action.steps.flatMap((inner) => this.#expand(inner, caller, depth + 1))];
+  }
+}
+
+function runSets(workflow: Workflow) {
+  return workflowRunSets(workflow) ?? workflowRuns(workflow);
+}

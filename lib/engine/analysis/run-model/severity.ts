@@ -1,0 +1,79 @@
+/**
+ * The severity policy, written once (docs/severity.md explains it; the rule docs link there). A finding is
+ * a claim that someone can do harm; its severity follows from three facts about the job run:
+ *
+ * (a) reach: someone outside the repository can start it or feed it, without a maintainer having approved the
+ *     code that runs (`anyone`, or a label that stays when new commits are pushed);
+ * (b) execution: their content executes, or steers a sink that executes or publishes;
+ * (c) holdings: the job holds something worth taking (a write scope that hands over the repository, releases
+ *     or packages; a stored secret; OIDC; a self-hosted machine; a publish).
+ *
+ * HIGH needs all three. Without (c): MEDIUM at most, and a fork's read-only `pull_request` run is LOW (it only
+ * hurts the attacker's own run). A maintainer's approval per run, or an environment of unknown strength, in
+ * the way: MEDIUM at most (the approved code can still move before it runs). Without (a) or (b): LOW.
+ */
+import type { Severity } from '../../types.js';
+import type { Reach } from './reach.js';
+
+export interface Claim {
+  reach: Reach;
+  /** (b): the outsider's content executes (or steers a sink that executes or publishes). */
+  executes: boolean;
+  /** (c): what the job holds that is worth taking on its privileged runs, in words (`valuables`); empty when nothing. */
+  holds: readonly string[];
+  /** (c) on a fork's `pull_request` run (read-only token, no secrets): the machine, if self-hosted. */
+  forkHolds?: readonly string[];
+  /**
+   * For approvals: the code that runs can change after the approval (a branch or `refs/pull/*` resolved when
+   * the job runs, not the approved commit). MEDIUM instead of LOW.
+   */
+  raceAfterApproval?: boolean;
+}
+
+export function severityOf(claim: Claim): Severity {
+  const { reach, executes, holds } = claim;
+  if (!executes) return 'LOW';
+  // A fork's read-only `pull_request` run matters only for what the machine holds.
+  const fork: Severity = reach.forkPullRequest && (claim.forkHolds ?? []).length > 0 ? 'HIGH' : 'LOW';
+  let privileged: Severity;
+  switch (reach.level) {
+    case 'anyone':
+    case 'sticky-label':
+      privileged = holds.length > 0 ? 'HIGH' : 'MEDIUM';
+      break;
+    case 'unreviewed-environment':
+      privileged = 'MEDIUM';
+      break;
+    case 'approval':
+      privileged = claim.raceAfterApproval === true && holds.length > 0 ? 'MEDIUM' : 'LOW';
+      break;
+    default:
+      privileged = 'LOW';
+  }
+  return fork === 'HIGH' ? 'HIGH' : privileged;
+}
+
+/** The three facts in words, for a finding's description: `; who: ...; runs: ...; holds: ...`. */
+export function describeClaim(claim: Claim): string {
+  const who = whoText(claim.reach);
+  const holds = claim.holds.length > 0 ? `the job holds ${claim.holds.join(', ')}` : 'the job holds no write scope, secret or OIDC token';
+  return `${who}; ${holds}`;
+}
+
+export function whoText(reach: Reach): string {
+  const gates = reach.gates.length > 0 ? ` (${reach.gates.join(' / ')})` : '';
+  switch (reach.level) {
+    case 'anyone':
+      return `anyone with a GitHub account can start it through \`${reach.event ?? 'the trigger'}\``;
+    case 'sticky-label':
+      return `an outsider can start it through \`${reach.event ?? 'the trigger'}\` once a maintainer has labelled their pull request${gates}, and every commit they push afterwards runs under that label`;
+    case 'unreviewed-environment':
+      return `an outsider can start it through \`${reach.event ?? 'the trigger'}\` unless the environment${gates} has required reviewers, which could not be checked without a settings snapshot`;
+    case 'approval':
+      return `a maintainer approves each run first${gates}`;
+    case 'trusted-author':
+      return `only trusted authors reach it${gates}`;
+    default:
+      return reach.forkPullRequest ? 'anyone can start it through a fork\'s `pull_request`, whose run has a read-only token and no secrets' : 'only collaborators with write access start it';
+  }
+}

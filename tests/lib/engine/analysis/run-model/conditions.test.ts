@@ -1,0 +1,212 @@
+import { describe, expect, it } from 'vitest';
+import { conditionTruth, legsOf, occasionsOf, workflowRuns, isEmpty } from '../../../../../lib/engine/analysis/run-model/conditions.js';
+import { buildWorkflow, type Workflow } from '../../../../../lib/engine/model/workflow.js';
+import { parseYaml } from '../../../../../lib/engine/yaml/parse.js';
+import { SourceFile } from '../../../../../lib/engine/yaml/source.js';
+import { scanRepository } from '../../../../../lib/engine/scan.js';
+import { yaml } from '../../../../support/engine.js';
+import type { YMap } from '../../../../../lib/engine/yaml/model.js';
+
+function model(text: string): Workflow {
+  const parsed = parseYaml(text);
+  if (!parsed.ok) throw new Error('bad yaml');
+  return buildWorkflow(new SourceFile('.github/workflows/w.yml', text), parsed.root as YMap);
+}
+
+function condition(text: string) {
+  const parsed = parseYaml(`if: ${text}`);
+  if (!parsed.ok) throw new Error('bad yaml');
+  return (parsed.root as YMap).pairs[0]!.value;
+}
+
+const PRT = { event: 'pull_request_target', action: null, ref: 'branch' as const, fork: 'fork' as const };
+
+describe('three-valued conditions', () => {
+  it('short-circuits: false && X never holds, true || X always does, whatever X reads', () => {
+    expect(conditionTruth(condition("false && github.event.pull_request.head.repo.fork"), PRT)).toBe(false);
+    expect(conditionTruth(condition("true || github.event.comment.body == 'x'"), PRT)).toBe(true);
+    const comment = { event: 'issue_comment', action: 'created', ref: 'branch' as const, fork: null };
+    expect(conditionTruth(condition("github.event.comment.body == 'x'"), comment)).toBeNull();
+    expect(conditionTruth(condition("false && github.event.comment.body == 'x'"), comment)).toBe(false);
+    expect(conditionTruth(condition("always() && false"), PRT)).toBe(false);
+  });
+
+  it('reads the event, its activity type, the kind of ref and the fork', () => {
+    expect(conditionTruth(condition("github.event_name == 'push'"), PRT)).toBe(false);
+    expect(conditionTruth(condition("github.event_name == 'PULL_REQUEST_TARGET'"), PRT)).toBe(true);
+    expect(conditionTruth(condition("github.event.action == 'labeled'"), { ...PRT, action: 'opened' })).toBe(false);
+    expect(conditionTruth(condition("startsWith(github.ref, 'refs/tags/')"), PRT)).toBe(false);
+    expect(conditionTruth(condition("startsWith(github.ref, 'refs/tags/')"), { event: 'release', action: null, ref: 'tag', fork: null })).toBe(true);
+    expect(conditionTruth(condition("github.ref == 'refs/heads/main'"), { event: 'push', action: null, ref: 'tag', fork: null })).toBe(false);
+    expect(conditionTruth(condition("github.ref == 'refs/heads/main'"), { event: 'push', action: null, ref: 'branch', fork: null })).toBeNull();
+    expect(conditionTruth(condition('github.event.pull_request.head.repo.full_name == github.repository'), PRT)).toBe(false);
+    expect(conditionTruth(condition('github.event.pull_request.head.repo.full_name == github.repository'), { ...PRT, fork: 'same' })).toBe(true);
+    expect(conditionTruth(condition("'!github.event.pull_request.head.repo.fork'"), PRT)).toBe(false);
+    expect(conditionTruth(condition('github.event.workflow_run.head_repository.full_name != github.repository'), { event: 'workflow_run', action: null, ref: 'branch', fork: 'same' })).toBe(false);
+  });
+
+  it('knows that an event carries no payload of another event', () => {
+    const push = { event: 'push', action: null, ref: 'branch' as const, fork: null };
+    expect(conditionTruth(condition('github.event.pull_request.head.repo.full_name == github.repository'), push)).toBe(false);
+    expect(conditionTruth(condition("github.event.pull_request != null"), push)).toBe(false);
+    expect(conditionTruth(condition("contains(github.event.issue.title, 'x')"), push)).toBe(false);
+  });
+
+  it('reads matrix values and runner.os of a leg', () => {
+    const leg = new Map([['os', (condition("'windows-latest'"))]]);
+    expect(conditionTruth(condition("matrix.os == 'windows-latest'"), PRT, leg)).toBe(true);
+    expect(conditionTruth(condition("matrix.os == 'ubuntu-latest'"), PRT, leg)).toBe(false);
+    expect(conditionTruth(condition("runner.os == 'Linux'"), PRT, null, 'Windows')).toBe(false);
+    expect(conditionTruth(condition("runner.os == 'linux'"), PRT, null, 'Linux')).toBe(true);
+  });
+});
+
+describe('occasions and legs', () => {
+  it('splits triggers by activity type, ref kind and fork', () => {
+    const workflow = model(yaml`
+      on:
+        pull_request_target:
+          types: [opened, labeled]
+        push:
+          tags: ['v*']
+        issue_comment:
+      jobs: {}
+    `);
+    expect(occasionsOf(workflow).map((o) => `${o.event}/${o.action}/${o.ref}/${o.fork}`)).toEqual([
+      'pull_request_target/opened/branch/fork',
+      'pull_request_target/opened/branch/same',
+      'pull_request_target/labeled/branch/fork',
+      'pull_request_target/labeled/branch/same',
+      'push/null/tag/null',
+      'issue_comment/null/branch/null',
+    ]);
+  });
+
+  it('expands a matrix as GitHub does: product, exclude, include', () => {
+    const workflow = model(yaml`
+      on: push
+      jobs:
+        test:
+          runs-on: \${{ matrix.os }}
+          strategy:
+            matrix:
+              os: [ubuntu-latest, windows-latest]
+              node: [18, 20]
+              exclude:
+                - os: windows-latest
+                  node: 18
+              include:
+                - os: ubuntu-latest
+                  experimental: true
+                - os: macos-latest
+                  node: 22
+          steps:
+            - run: echo
+    `);
+    const legs = legsOf(workflow.jobs[0]!)!;
+    const text = legs.map((leg) => [...leg].map(([k, v]) => `${k}=${v.kind === 'scalar' ? String(v.value) : '?'}`).join(','));
+    expect(text).toEqual(['os=ubuntu-latest,node=18,experimental=true', 'os=ubuntu-latest,node=20,experimental=true', 'os=windows-latest,node=20', 'os=macos-latest,node=22']);
+  });
+});
+
+describe('jobs and steps that never run are dropped', () => {
+  const scan = (text: string) => scanRepository([{ path: '.github/workflows/w.yml', text }], { isEnabled: (id) => id === 'untrusted-checkout' }).findings;
+
+  it('a job disabled with `false && ...` reports nothing', () => {
+    expect(
+      scan(yaml`
+        on: pull_request_target
+        jobs:
+          build:
+            if: false && github.event.pull_request.head.repo.fork
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/checkout@v4
+                with:
+                  ref: \${{ github.event.pull_request.head.sha }}
+              - run: npm ci
+      `),
+    ).toEqual([]);
+  });
+
+  it('a job that runs only on an event the workflow does not have, or after such a job, reports nothing', () => {
+    const workflow = model(yaml`
+      on: pull_request_target
+      jobs:
+        release:
+          if: github.event_name == 'push'
+          runs-on: ubuntu-latest
+          steps:
+            - run: make
+        after:
+          needs: release
+          runs-on: ubuntu-latest
+          steps:
+            - run: make
+        cleanup:
+          needs: release
+          if: always()
+          runs-on: ubuntu-latest
+          steps:
+            - run: make
+    `);
+    expect(workflow.jobs.map((j) => j.id)).toEqual(['cleanup']);
+  });
+
+  it('a step for a matrix leg that does not exist is dropped; one for a leg that does is kept', () => {
+    const workflow = model(yaml`
+      on: push
+      jobs:
+        test:
+          runs-on: \${{ matrix.os }}
+          strategy:
+            matrix:
+              os: [ubuntu-latest, macos-latest]
+          steps:
+            - if: matrix.os == 'windows-latest'
+              run: choco install x
+            - if: runner.os == 'macOS'
+              run: brew install x
+            - if: runner.os == 'Windows'
+              run: choco install y
+    `);
+    expect(workflow.jobs[0]!.steps.map((s) => s.index)).toEqual([1]);
+  });
+
+  it('a condition written as text around ${{ }} (a block scalar keeps its newline) is always true: nothing is dropped', () => {
+    const workflow = model(yaml`
+      on: pull_request_target
+      jobs:
+        nightly:
+          if: |
+            \${{ github.event_name == 'schedule' }}
+          runs-on: ubuntu-latest
+          steps:
+            - run: make
+    `);
+    expect(workflow.jobs.map((j) => j.id)).toEqual(['nightly']);
+  });
+
+  it('keeps the run sets of what remains, so two steps of different legs are told apart', () => {
+    const workflow = model(yaml`
+      on: pull_request_target
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          strategy:
+            matrix:
+              target: [a, b]
+          steps:
+            - if: matrix.target == 'a'
+              run: one
+            - if: matrix.target == 'b'
+              run: two
+    `);
+    const runs = workflowRuns(workflow);
+    const [one, two] = workflow.jobs[0]!.steps;
+    const a = runs.steps.get(one!)!;
+    const b = runs.steps.get(two!)!;
+    expect(isEmpty(a) || isEmpty(b)).toBe(false);
+    expect(a.bits.some((bit, i) => bit === 1 && b.bits[i] === 1)).toBe(false);
+  });
+});
