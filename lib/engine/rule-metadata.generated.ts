@@ -120,7 +120,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
   {
     id: "overprovisioned-secrets",
     category: "CICD-SEC-5",
-    title: "Whole secrets context exposed",
+    title: "Secrets exposed beyond the steps that use them",
     severity: "MEDIUM",
     surface: "workflow",
     description: "An expression hands over the whole `secrets` context (`toJSON(secrets)`, also in the `with:` or `secrets:` of a reusable workflow call), picks a secret by a computed name (`secrets[...]`), or a credential secret (not a user name, region or channel kept in secrets) is mapped into the workflow-level `env:`, where every step of every job receives it.",
@@ -335,7 +335,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     surface: "workflow",
     description: "A job that runs steps has no `timeout-minutes`, so a hung or hijacked job keeps its runner (and its token) for the platform maximum of 6 hours.",
     recommendation: "Set `timeout-minutes` on the job to a little more than its usual duration.",
-    fix: { safe: true },
+    fix: { safe: false },
   },
   {
     id: "missing-concurrency",
