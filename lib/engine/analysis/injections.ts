@@ -31,6 +31,22 @@ export interface InjectionHit {
   facts?: readonly string[];
   /** The job the finding binds to (null: a composite action's step); the visited step's job when absent. */
   job?: Job | null;
+  /** What to do, with the expression found (script injections); the rule's recommendation otherwise. */
+  recommendation?: string;
+}
+
+/** `github.event.issue.title` -> `ISSUE_TITLE`: the environment variable the fix passes the value in. */
+export function envNameFor(source: string): string {
+  const words = source.replace(/\[.*?\]/g, '').split('.').filter((w) => /^[A-Za-z_][\w-]*$/.test(w));
+  const base = (words.slice(-2).join('_') || 'VALUE').replace(/[^A-Za-z0-9_]/g, '_').toUpperCase();
+  return /^[A-Z_]/.test(base) ? base : `V_${base}`;
+}
+
+/** The fix of one script injection, quoting the expression found and how the code reads the variable instead. */
+function injectionFix(source: string, language: CodeLanguage): string {
+  const name = envNameFor(source);
+  const read = language === 'JavaScript' ? `process.env.${name}` : language === 'Python' ? `os.environ["${name}"]` : language === 'PowerShell' ? `$env:${name}` : `"$${name}"`;
+  return `Pass the value through an environment variable of the step (\`env: ${name}: \${{ ${source} }}\`) and use it as \`${read}\` in the code, never as \`\${{ }}\` inside it.`;
 }
 
 /** The highest severity the kind of text allows: free text HIGH, a URL or e-mail MEDIUM, an input LOW. */
@@ -183,6 +199,7 @@ export function scriptInjections(step: Step, analyzer: TaintAnalyzer, runs: RunM
         message: `\`\${{ ${occurrence.span.source} }}\` in ${sink.label} of ${describeStep(step)} expands ${taint.controller === 'maintainer' ? describeAbsent(taint) : describeTaint(taint)} into ${sink.language} code before it runs${claim.text}.`,
         ...(claim.facts.length > 0 ? { facts: claim.facts } : {}),
         job: claim.job,
+        recommendation: injectionFix(occurrence.span.source, sink.language),
       });
     }
   }
