@@ -225,7 +225,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Secret field accessed in a way that defeats log masking",
     severity: "MEDIUM",
     surface: "workflow",
-    description: "A secret is decoded with `fromJSON(secrets.X)` (usually to read one field) or cut into pieces in a script (`${VAR:0:8}`, `${VAR#prefix}`, `.Substring(...)`): GitHub masks only the exact stored value, so the field or piece appears in clear text wherever it is printed.",
+    description: "A secret is decoded with `fromJSON(secrets.X)` (usually to read one field) or cut into pieces in a script (`${VAR:0:8}`, `${VAR#prefix}`, `.Substring(...)`): GitHub masks only the exact stored value, so the field or piece appears in clear text wherever it is printed. LOW where the script holding it does not print it (a command consumes it, or it goes to a file, a step output or `$GITHUB_ENV`, also through the group, subshell or loop around it).",
     recommendation: "Store each value you need (a password, a key) as its own secret, or register the derived value with `echo \"::add-mask::$VALUE\"` before anything can print it.",
   },
   {

@@ -521,7 +521,16 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     scope: 'repo',
     requires: [['repository-dispatch-unfiltered'], ['secret-in-log', 'debug-logging-enabled', 'hardcoded-credentials']],
     amplifiers: [],
-    qualifiers: [],
+    // The secret must reach the log or the summary (not `$GITHUB_ENV`, where it stays masked), in a step that a
+    // dispatch event runs (run model: the events of the step's run set).
+    qualifiers: [
+      {
+        rule_id: 'secret-in-log',
+        min_severity: 'HIGH',
+        instance: 'a secret printed to the log by a step a dispatch event runs',
+        facts: ['dest:log|dest:summary', 'event:repository_dispatch'],
+      },
+    ],
     break_chain: [
       {
         rule_id: 'repository-dispatch-unfiltered',
@@ -672,7 +681,8 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     scope: 'file',
     requires: [['debug-logging-enabled'], ['hardcoded-credentials', 'secret-in-log']],
     amplifiers: [],
-    qualifiers: [],
+    // Only a secret that reaches the log or the summary (not `$GITHUB_ENV` or a step output, where it stays masked).
+    qualifiers: [{ rule_id: 'secret-in-log', min_severity: 'HIGH', instance: 'a secret printed to the log', facts: ['dest:log|dest:summary'] }],
     break_chain: [
       {
         rule_id: 'debug-logging-enabled',

@@ -7,59 +7,15 @@ import type { Step } from '../model/workflow.js';
 import type { Severity } from '../types.js';
 import { defineWorkflowRule } from '../rule.js';
 import { commandName, logicalLines, pipelines, words, type ScriptSpan } from '../shell.js';
+import { destinationOf, enclosingAt, enclosingDestinations, heredocDelimiter, heredocEnd, pipelineDestination, PRINTERS, producerName, stripLeadingKeywords, type Destination } from '../analysis/log-destination.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
+import { eventFacts, runFact } from '../analysis/run-model/facts.js';
 import { getScalar, keyText, type YMap, type YScalar } from '../yaml/model.js';
 
-/** Commands that write their arguments to standard output (or the host), lower-cased. */
-const PRINTERS = new Set(['echo', 'printf', 'print', 'puts', 'printenv', 'write-host', 'write-output', 'write-information', 'out-host']);
 /** PowerShell cmdlets that write their `-Value` to the file they name. */
 const FILE_WRITERS = new Set(['add-content', 'set-content', 'out-file']);
-/** Commands that pass (a transformation of) their input on to standard output. */
-const FILTERS = new Set(['base64', 'xxd', 'od', 'hexdump', 'rev', 'tr', 'sed', 'awk', 'cut', 'head', 'tail', 'fold', 'jq', 'cat', 'sort', 'uniq', 'tee', 'tee-object']);
 /** Commands that print every environment variable. */
 const DUMPS = [['env'], ['printenv'], ['set'], ['export', '-p'], ['declare', '-x'], ['get-childitem', 'env:'], ['gci', 'env:'], ['dir', 'env:'], ['ls', 'env:']];
-
-type Destination = 'log' | 'output' | 'env' | 'summary';
-
-/** Where a redirect or file argument sends data; null for an ordinary file or /dev/null. */
-function destinationOf(target: string): Destination | null {
-  if (/GITHUB_OUTPUT|GITHUB_STATE/.test(target)) return 'output';
-  if (/GITHUB_ENV/.test(target)) return 'env';
-  if (/GITHUB_STEP_SUMMARY/.test(target)) return 'summary';
-  if (target === '&2' || target === '&1' || target === '/dev/stderr' || target === '/dev/stdout') return 'log';
-  return null;
-}
-
-/** The standard-output redirect of a command, if any: its destination, or null for a file. */
-function redirectOf(command: string): { destination: Destination | null } | undefined {
-  let target: string | undefined;
-  let quote: string | null = null;
-  for (let i = 0; i < command.length; i++) {
-    const c = command[i];
-    if (quote !== null) {
-      if (c === quote) quote = null;
-      else if (c === '\\' && quote === '"') i++;
-      continue;
-    }
-    if (c === '"' || c === "'") quote = c;
-    else if (c === '\\') i++;
-    else if (c === '>') {
-      const fd = command[i - 1];
-      // `2>` and `2>&1` redirect standard error; `>&2` sends standard output to the log too.
-      if (fd !== undefined && /[02-9]/.test(fd)) continue;
-      let j = i + 1;
-      if (command[j] === '>') j++;
-      while (command[j] === ' ') j++;
-      const rest = /^(&[0-9]|"[^"]*"|'[^']*'|[^\s;|&<>]+)/.exec(command.slice(j, j + 300));
-      if (rest?.[1] !== undefined) {
-        target = rest[1].replace(/^["']|["']$/g, '');
-        i = j + rest[1].length - 1;
-      }
-    }
-  }
-  if (target === undefined) return undefined;
-  return { destination: destinationOf(target) };
-}
 
 /** A variable of the script that holds a secret: from `env:`, or assigned from one in the script. */
 interface SecretVariable {
@@ -148,6 +104,11 @@ function printenvSecrets(command: ScriptSpan, script: string, variables: Variabl
     });
 }
 
+/** A line that starts a loop (a mask seen before it belongs to another loop). */
+const OPENS_LOOP = /^\s*(?:while|until|for)\b/;
+/** `done <<< "$KEY"`: the end of a loop fed the lines of a variable. */
+const MASKING_LOOP_END = /^\s*done\s*<<<\s*"?\$\{?([A-Za-z_][A-Za-z0-9_]*)/;
+
 const ASSIGNMENT = /^\s*(?:export\s+|local\s+|readonly\s+|declare\s+(?:-[a-zA-Z]+\s+)*)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$/;
 const SUBSTITUTION = /^"?\$\((.*)\)"?$/;
 
@@ -221,8 +182,6 @@ function mayPrintSecret(script: RunScript): boolean {
   return levels.some((env) => namesIn(env, script.text));
 }
 
-const HEREDOC = /(?:^|[^<])<<-?\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\1/;
-
 export default defineWorkflowRule({
   meta: {
     id: 'secret-in-log',
@@ -236,8 +195,10 @@ export default defineWorkflowRule({
       'Pass the secret to the command that needs it (an `env:` variable, `--password-stdin`, a file) instead of printing it, and never move secrets through outputs, `$GITHUB_ENV` or environment dumps.',
   },
   create: (context) => {
-    const report = (step: Step, run: YScalar, scriptOffset: number, message: string, severity?: Severity) => {
-      context.report({ node: run, offset: valueOffsetToSource(step.owner.file, run, scriptOffset), message, ...(severity === undefined ? {} : { severity }) });
+    // Facts for the attack paths: where the secret goes, and on which events and runs the step does it.
+    const report = (step: Step, run: YScalar, scriptOffset: number, message: string, destination: Destination, severity?: Severity) => {
+      const facts = [`dest:${destination}`, ...eventFacts(context.runs, step), ...runFact(context.runs, step)];
+      context.report({ node: run, offset: valueOffsetToSource(step.owner.file, run, scriptOffset), message, facts, ...(severity === undefined ? {} : { severity }) });
     };
 
     const checkScript = (step: Step, run: YScalar, script: string) => {
@@ -245,45 +206,53 @@ export default defineWorkflowRule({
       // Nothing to print: no secret in the environment and none written into the script.
       if (env.size === 0 && !/secrets|token/i.test(script)) return;
       const lines = logicalLines(script);
+      // Where the compound commands around each command send its output (`{ ...; } >> "$GITHUB_ENV"`).
+      const enclosing = enclosingDestinations(script, lines);
+      let maskSeen = -1;
       for (let i = 0; i < lines.length; i++) {
         const line = lines[i] as ScriptSpan;
+        const index = i;
         trackDerived(line, script, env);
-        const heredoc = line.text.includes('<<') ? HEREDOC.exec(line.text) : null;
-        let body: ScriptSpan[] = [];
-        if (heredoc !== null) {
-          const delimiter = heredoc[2];
-          const end = lines.findIndex((l, j) => j > i && l.text.trim() === delimiter);
-          body = lines.slice(i + 1, end === -1 ? lines.length : end);
-          i = end === -1 ? lines.length : end;
+        // A loop that registers every line of a variable with `::add-mask::` (`while read -r l; do echo
+        // "::add-mask::$l"; done <<< "$KEY"`, the way to mask a multi-line key) masks that variable.
+        if (line.text.includes('::add-mask::')) maskSeen = i;
+        else if (OPENS_LOOP.test(line.text)) maskSeen = -1;
+        const fed = maskSeen !== -1 && line.text.includes('<<<') ? MASKING_LOOP_END.exec(line.text) : null;
+        const masked = fed?.[1] === undefined ? undefined : env.get(fed[1]);
+        if (masked !== undefined) masked.masked = true;
+        const delimiter = heredocDelimiter(line.text);
+        let body: readonly ScriptSpan[] = [];
+        if (delimiter !== null) {
+          const end = heredocEnd(lines, i, delimiter);
+          body = lines.slice(i + 1, lines[end]?.text.trim() === delimiter ? end : end + 1);
+          i = end;
         }
         if (body.length === 0 && !mayPrintOnLine(line.text)) continue;
-        for (const pipeline of pipelines(line)) checkPipeline(step, run, script, env, pipeline.commands, body);
+        pipelines(line).forEach((pipeline, p) => checkPipeline(step, run, script, env, pipeline.commands, body, enclosingAt(enclosing, index, p)));
       }
     };
 
-    const checkPipeline = (step: Step, run: YScalar, script: string, env: Variables, commands: readonly ScriptSpan[], body: readonly ScriptSpan[]) => {
-      const producer = commands[0];
-      const last = commands[commands.length - 1];
-      if (producer === undefined || last === undefined) return;
-      const name = commandName(producer.text)?.toLowerCase() ?? '';
+    const checkPipeline = (step: Step, run: YScalar, script: string, env: Variables, commands: readonly ScriptSpan[], body: readonly ScriptSpan[], enclosing: Destination | null | undefined) => {
+      const first = commands[0];
+      if (first === undefined) return;
+      // `{ echo "$KEY"`, `do echo "$KEY"`: the command after the reserved words that open a list.
+      const producer = { text: stripLeadingKeywords(first.text), offset: first.offset };
+      const name = producerName(first.text);
       // Only a printer, a file writer, `cat` of a here-document or an environment dump can report (below):
       // the rest of the pipeline is read for those alone.
       const dump = DUMP_FIRST.has(words(producer.text)[0]?.toLowerCase() ?? '');
       if (!dump && !(name === 'cat' && body.length > 0) && !PRINTERS.has(name) && !/^["']/.test(producer.text) && !(FILE_WRITERS.has(name) && destinationOf(producer.text) !== null)) return;
+      // Piped into a command that consumes it (`| docker login --password-stdin`), into a filter that writes a
+      // file (`| base64 -d -o key.p12`), redirected to a file by the command or the group, subshell or loop
+      // around it: not printed.
       const through = commands.slice(1).map((c) => commandName(c.text)?.toLowerCase() ?? '');
-      // Piped into a command that consumes it (`| docker login --password-stdin`) or into a filter
-      // that writes a file (`| base64 -d -o key.p12`): not printed.
-      if (through.some((c) => !FILTERS.has(c))) return;
-      if (commands.slice(1).some((c) => words(c.text).some((w) => /^(?:-o|-out|--out|--output)(?:=|$)/.test(w)))) return;
-      const teeTarget = through.includes('tee') || through.includes('tee-object') ? destinationOf(last.text) : null;
-      const redirect = redirectOf(last.text);
-      let destination: Destination | null = redirect === undefined ? (teeTarget ?? 'log') : (redirect.destination ?? teeTarget);
+      let destination = pipelineDestination(commands, enclosing);
 
       const list = words(producer.text).map((w) => w.toLowerCase());
       if (DUMPS.some((d) => d.length === list.length && d.every((w, k) => w === list[k]))) {
         const variables = [...env.values()].filter((v) => !v.derived);
         if (variables.length === 0 || destination === null) return;
-        report(step, run, producer.offset, `\`${producer.text}\` prints every environment variable, including ${variables.map((v) => `\`${v.name}\``).join(', ')}, which hold secrets.`);
+        report(step, run, producer.offset, `\`${producer.text}\` prints every environment variable, including ${variables.map((v) => `\`${v.name}\``).join(', ')}, which hold secrets.`, destination);
         return;
       }
 
@@ -308,7 +277,8 @@ export default defineWorkflowRule({
       if (destination === null) return;
       const transformed = through.some((c) => c !== 'tee' && c !== 'tee-object' && c !== 'cat');
       for (const secret of secrets) {
-        if (destination === 'log' && secret.masked) continue;
+        // Registered with `::add-mask::`: the runner masks it wherever it is printed later, outputs and summary included.
+        if (destination !== 'env' && secret.masked) continue;
         // The job token is minted per run and any step can read `github.token`: passing it on inside
         // the job exposes nothing new. Printing it still leaks it while the job runs.
         if (destination !== 'log' && secret.secrets.every(isGithubToken)) continue;
@@ -320,7 +290,7 @@ export default defineWorkflowRule({
           env: `${secret.label} is written to \`$GITHUB_ENV\` by ${via}, so every later step of the job, third-party actions included, receives it. MEDIUM: it stays masked in the log; what widens is which steps hold it.`,
           summary: `${secret.label} is written to the job summary by ${via}, where anyone who can read the run sees it.`,
         }[destination];
-        report(step, run, secret.scriptOffset, message, destination === 'env' ? 'MEDIUM' : undefined);
+        report(step, run, secret.scriptOffset, message, destination, destination === 'env' ? 'MEDIUM' : undefined);
       }
     };
 
@@ -337,10 +307,10 @@ export default defineWorkflowRule({
         const fromEnv = variableUses(line).filter((u) => u.name !== '' && env.has(u.name) && line.startsWith('process.env.', u.offset));
         const first = secrets[0];
         if (first !== undefined) {
-          report(step, script, first.scriptOffset, `${first.label} is printed to the job log by the script of \`actions/github-script\`.`);
+          report(step, script, first.scriptOffset, `${first.label} is printed to the job log by the script of \`actions/github-script\`.`, 'log');
         } else if (fromEnv[0] !== undefined) {
           const use = fromEnv[0];
-          report(step, script, lineOffset + use.offset, `\`process.env.${use.name}\`, which holds a secret, is printed to the job log by the script of \`actions/github-script\`.`);
+          report(step, script, lineOffset + use.offset, `\`process.env.${use.name}\`, which holds a secret, is printed to the job log by the script of \`actions/github-script\`.`, 'log');
         }
       }
     };

@@ -7,7 +7,8 @@
  * - `exec`: the outsider's content executes (or steers a sink that executes or publishes);
  * - `holds`: the job holds something worth taking; `holds:token`, `holds:secrets`, `holds:oidc`,
  *   `holds:self-hosted`, `holds:publish` say what;
- * - `event:<name>`: an event through which an outsider's value reaches the finding (for injections);
+ * - `event:<name>`: an event through which an outsider's value reaches the finding (for injections), or on
+ *   which the step runs (`eventFacts`, for findings about what a step does, such as printing a secret);
  * - `run:<hex>`: the occasions and matrix legs on which the step can run (conditions.ts), so two findings of
  *   one job join only when they can happen in the same job run;
  * - `owner:first-party` / `owner:third-party`: whose code a `uses:` runs.
@@ -33,6 +34,11 @@ export function holdingFacts(run: JobRun): string[] {
   if (h.selfHosted === 'definite') facts.push('holds:self-hosted');
   if (h.publishes !== null) facts.push('holds:publish');
   return facts;
+}
+
+/** `event:<name>` for each event on which the step can run (RunModel.eventsOf). */
+export function eventFacts(runs: RunModel, step: Step): string[] {
+  return runs.eventsOf(step).map((e) => `event:${e}`);
 }
 
 /** `run:<hex>` of a step's run set; none for steps outside jobs or without a known set. */

@@ -8,10 +8,10 @@
 import type { RepositoryModel } from '../../model/repository.js';
 import { workflowRunSets, type Job, type Step, type Workflow } from '../../model/workflow.js';
 import { ScanCache } from '../../model/scan-cache.js';
-import { overlap, workflowRuns, type RunSet } from './conditions.js';
+import { occasionIndexes, overlap, workflowRuns, type RunSet } from './conditions.js';
 import { stepExecutions, type Execution } from './execution.js';
 import { jobHoldings, valuables, type DefaultToken, type Holdings } from './holdings.js';
-import { reachOf, valueReach, type Reach, type ValueReach } from './reach.js';
+import { localCallers, reachOf, valueReach, type Reach, type ValueReach } from './reach.js';
 import type { TrustGuard } from '../trust-guards.js';
 import { codeOf, workspaceEntries, type WorkspaceEntry } from './workspace.js';
 import { imageOwnership, repositoryIdentity, usesOwnership, type Ownership, type RepositoryIdentity } from './ownership.js';
@@ -150,6 +150,34 @@ export class RunModel {
   valueReach(step: Step, events: ReadonlySet<string>, covers: (guard: TrustGuard) => boolean): ValueReach {
     if (step.job === null) return { level: 'collaborator', event: null, gates: [], forkPullRequest: false, unvouched: false };
     return valueReach(step.job, step, this.repository, events, covers);
+  }
+
+  /**
+   * The events on which a step can run (its run set's occasions; a reusable workflow's: its local callers'
+   * events); empty when not known (a composite action's step, a workflow whose callers are elsewhere).
+   */
+  eventsOf(step: Step): string[] {
+    const set = this.runSet(step);
+    if (set === undefined) return [];
+    const events = new Set<string>();
+    for (const index of occasionIndexes(set)) {
+      const event = set.occasions[index]?.event;
+      if (event !== null && event !== undefined) events.add(event);
+      else if (step.job !== null) for (const caller of localCallers(step.job.workflow, this.repository)) for (const e of this.#jobEvents(caller)) events.add(e);
+    }
+    return [...events];
+  }
+
+  #jobEvents(job: Job): string[] {
+    const runs = runSets(job.workflow);
+    const set = runs.jobs.get(job);
+    if (set === undefined) return [];
+    const events = new Set<string>();
+    for (const index of occasionIndexes(set)) {
+      const event = set.occasions[index]?.event;
+      if (event !== null && event !== undefined) events.add(event);
+    }
+    return [...events];
   }
 
   /** Executions after `entry` (in the same run) that run the code it holds. */

@@ -71,6 +71,8 @@ describe('combination catalog', () => {
       // a release cache only collaborators write, or a pull_request_target/workflow_run cache (MEDIUM), does not.
       'cache-poisoning-release: cache-poisoning >= HIGH',
       'mutable-action-secret-theft: unpinned-action >= MEDIUM',
+      // The secret reaches the log (not GITHUB_ENV), and for the dispatch path in a step a dispatch event runs.
+      'open-dispatch-secret-leak: secret-in-log >= HIGH with dest:log|dest:summary & event:repository_dispatch',
       // Extensions: a GitHub-owned action or the repository's own image (both LOW) is no one else's code.
       'persistent-supply-chain-foothold: unpinned-action >= MEDIUM',
       'persistent-supply-chain-foothold: unpinned-image >= MEDIUM',
@@ -79,6 +81,7 @@ describe('combination catalog', () => {
       'remote-script-on-runner: pipe-to-shell >= MEDIUM',
       'remote-script-on-runner: self-hosted-runner >= LOW except MEDIUM',
       // Departure from the spec: a GitHub-owned action on a tag (LOW) is not someone else's mutable code.
+      'secret-exposure-in-logs: secret-in-log >= HIGH with dest:log|dest:summary',
       'silent-supply-chain-tampering: unpinned-action >= MEDIUM',
       'token-leak-via-artifact: persisted-credentials >= HIGH',
       'unverifiable-release: unpinned-action >= MEDIUM',

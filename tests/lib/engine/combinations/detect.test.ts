@@ -337,6 +337,24 @@ describe('injection kinds inherit the injection\'s claim', () => {
   });
 });
 
+describe('secret-in-log in the log paths', () => {
+  it('a secret written to GITHUB_ENV (MEDIUM: masked in the log) exposes nothing in the logs', () => {
+    const debug = rec('debug-logging-enabled', { file: CI_WORKFLOW, line: 4, job: null });
+    const env = rec('secret-in-log', { file: CI_WORKFLOW, line: 18, job: 'deploy', severity: 'MEDIUM', facts: ['dest:env', 'event:push'] });
+    expect(ids([debug, env])).toEqual([]);
+    const log = rec('secret-in-log', { file: CI_WORKFLOW, line: 18, job: 'deploy', facts: ['dest:log', 'event:push'] });
+    expect(ids([debug, log])).toEqual([`secret-exposure-in-logs ${CI_WORKFLOW}`]);
+  });
+
+  it('open-dispatch-secret-leak needs the printing step to run on a dispatch event', () => {
+    const dispatch = rec('repository-dispatch-unfiltered', { file: CI_WORKFLOW, line: 2, job: null });
+    const onPush = rec('secret-in-log', { file: CI_WORKFLOW, line: 18, job: 'deploy', facts: ['dest:log', 'event:push'] });
+    expect(ids([dispatch, onPush])).toEqual([]);
+    const onDispatch = rec('secret-in-log', { file: CI_WORKFLOW, line: 18, job: 'deploy', facts: ['dest:log', 'event:repository_dispatch'] });
+    expect(ids([dispatch, onDispatch])).toEqual([`open-dispatch-secret-leak ${CI_WORKFLOW}`]);
+  });
+});
+
 describe('pwn-request: which grants count', () => {
   const checkout = () => rec('untrusted-checkout', { line: 12, job: 'test', severity: 'HIGH' });
 

@@ -23,6 +23,8 @@ const DEFAULT_FACTS: Readonly<Record<string, string[]>> = {
   'untrusted-checkout': ['exec', 'holds', 'reach:anyone'],
   // Outsider text that runs, brought in through `pull_request_target`, in a job holding a write token and secrets.
   'script-injection': ['event:pull_request_target', 'exec', 'holds', 'holds:secrets', 'holds:token', 'reach:anyone'],
+  // A secret printed to the log by a step that runs on push and on any dispatch event.
+  'secret-in-log': ['dest:log', 'event:push', 'event:repository_dispatch'],
 };
 
 let counter = 0;

@@ -144,3 +144,77 @@ describe(RULE, () => {
     for (const text of odd) expect(() => scanWith(RULE, text)).not.toThrow();
   });
 });
+
+describe('secret-in-log: where a group, subshell or loop sends what it prints', () => {
+  it('follows the redirect of the compound command around a printer: a file is not the log, $GITHUB_ENV is MEDIUM', () => {
+    const findings = scanWith(RULE, job([
+      '{',
+      '  echo "key<<EOF"',
+      '  printf \'%s\\n\' "$TOKEN"',
+      '  echo "EOF"',
+      '} >> "$GITHUB_ENV"',
+      '( echo "$TOKEN" ) > token.txt',
+      '{ echo "$TOKEN"; } > token2.txt',
+      'for i in 1; do',
+      '  echo "$TOKEN"',
+      'done > token3.txt',
+      '(',
+      '  echo "token=$TOKEN"',
+      ') > creds',
+      'while read -r l; do echo "$TOKEN"; done < in.txt > out.txt',
+      'if true; then',
+      '  echo "$TOKEN"',
+      'fi | docker login ghcr.io -u bot --password-stdin',
+    ].join('\n')));
+    expect(positions(findings)).toEqual(['11:28 MEDIUM']);
+    expect(findings[0]?.description).toContain('is written to `$GITHUB_ENV` by `printf`');
+  });
+
+  it('still reports what such a block prints to the log, and a command\'s own redirect inside it', () => {
+    const findings = scanWith(RULE, job([
+      '{',
+      '  echo "$TOKEN" >&2',
+      '} > /dev/null',
+      'for i in 1; do echo "$TOKEN"; done',
+      'if true; then echo "$TOKEN"; fi | tee out.txt',
+      '(',
+      '  echo "$TOKEN"',
+      ') | sort',
+    ].join('\n')));
+    expect(positions(findings)).toEqual(['10:19 HIGH', '12:32 HIGH', '13:31 HIGH', '15:19 HIGH']);
+  });
+
+  it('reads `<<` inside quotes as text, not as a here-document that hides the rest of the script', () => {
+    const findings = scanWith(RULE, job(['echo "key<<EOF" >> "$GITHUB_OUTPUT"', 'echo "$TOKEN"'].join('\n')));
+    expect(positions(findings)).toEqual(['10:17 HIGH']);
+  });
+
+  it('carries where the secret goes and the events and runs of the step, for the attack paths', () => {
+    const records = recordsWith(RULE, job('echo "$TOKEN"\necho "T=$TOKEN" >> "$GITHUB_ENV"').replace('on: push', 'on: [push, repository_dispatch]'));
+    expect(records.map((r) => r.finding.severity)).toEqual(['HIGH', 'MEDIUM']);
+    expect(records[0]?.facts).toEqual(expect.arrayContaining(['dest:log', 'event:push', 'event:repository_dispatch']));
+    expect(records[1]?.facts).toContain('dest:env');
+    expect(records[0]?.facts?.some((f) => f.startsWith('run:'))).toBe(true);
+  });
+});
+
+describe('secret-in-log: a multi-line secret masked line by line', () => {
+  it('counts a loop that registers each line of a variable with ::add-mask:: as masking it, for the log and outputs', () => {
+    const script = [
+      'key="$TOKEN"',
+      'while IFS= read -r line; do',
+      '  [ -n "$line" ] && echo "::add-mask::$line"',
+      'done <<< "$key"',
+      '{',
+      '  echo "private_key<<EOF"',
+      '  printf \'%s\\n\' "$key"',
+      '  echo "EOF"',
+      '} >> "$GITHUB_OUTPUT"',
+      'echo "$key"',
+    ].join('\n');
+    expect(scanWith(RULE, job(script))).toEqual([]);
+    // Without the masking loop the key goes to a step output in clear: HIGH.
+    const unmasked = script.split('\n').filter((l, i) => i < 1 || i > 3).join('\n');
+    expect(positions(scanWith(RULE, job(unmasked)))).toEqual(['12:28 HIGH', '15:17 HIGH']);
+  });
+});

@@ -55,8 +55,64 @@ describe(RULE, () => {
                 echo "\${LEVEL:0:1} \${#TOKEN} \${TOKEN:-none}"
                 $short = $env:TOKEN.Substring(0, 4)
     `);
-    expect(positions(records.map((r) => r.finding))).toEqual(['10:25 MEDIUM', '11:15 MEDIUM', '13:20 MEDIUM']);
+    // Printed by `echo`: MEDIUM; kept in a variable or a PowerShell value, not printed here: LOW.
+    expect(positions(records.map((r) => r.finding))).toEqual(['10:25 MEDIUM', '11:15 LOW', '13:20 LOW']);
     expect(records[0]?.finding.description).toContain('takes a piece of `TOKEN`');
+    expect(records[0]?.finding.description).toContain('`echo` writes it to the job log');
+    expect(records[1]?.finding.description).toContain('this script does not print it');
+  });
+
+  it('does not call a piece printed when a group, subshell or loop sends it to a file or $GITHUB_ENV', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        a:
+          runs-on: x
+          steps:
+            - env:
+                TOKEN: \${{ secrets.API_TOKEN }}
+              run: |
+                {
+                  echo "id=\${TOKEN:0:6}"
+                } >> "$GITHUB_ENV"
+                (
+                  echo "\${TOKEN:0:6}"
+                ) > id.txt
+                for i in 1 2; do
+                  printf '%s\\n' "\${TOKEN:0:6}"
+                done | sort > ids.txt
+                if true; then echo "\${TOKEN:0:6}"; fi > /dev/null
+                cat <<EOF > config
+                token_prefix=\${TOKEN:0:6}
+                EOF
+                cat <<EOF
+                token_prefix=\${TOKEN:0:6}
+                EOF
+                { echo "\${TOKEN:0:6}"; } >&2
+                curl -H "X-Id: \${TOKEN:0:6}" https://example.com
+    `);
+    expect(positions(findings)).toEqual(['10:22 LOW', '13:19 LOW', '16:28 LOW', '18:31 LOW', '20:24 LOW', '23:24 MEDIUM', '25:19 MEDIUM', '26:26 LOW']);
+    expect(findings[0]?.description).toContain('this script does not print it');
+    expect(findings[5]?.description).toContain('`cat` writes it to the job log');
+  });
+
+  it('judges fromJSON of a secret inside a script by the command around it', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        a:
+          runs-on: x
+          steps:
+            - run: |
+                echo "user: \${{ fromJSON(secrets.CREDS).user }}"
+                curl -u "\${{ fromJSON(secrets.CREDS).user }}:x" https://example.com
+                {
+                  echo "USER=\${{ fromJSON(secrets.CREDS).user }}"
+                } >> "$GITHUB_ENV"
+    `);
+    expect(positions(findings)).toEqual(['7:23 MEDIUM', '8:20 LOW', '10:24 LOW']);
+    expect(findings[0]?.description).toContain('`echo` writes it to the job log');
+    expect(findings[2]?.description).toContain('this script does not print it');
   });
 
   it('checks workflow-level values and composite actions', () => {
