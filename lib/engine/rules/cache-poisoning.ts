@@ -6,6 +6,7 @@ import { isReleaseTriggered, publishesForReal, workflowPublishingSteps } from '.
 import { isGithubToken, secretEnv, secretOccurrences } from '../analysis/secrets.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
 import { stepScope, type TaintAnalyzer } from '../expressions/taint.js';
+import type { RunModel } from '../analysis/run-model/index.js';
 import { PRIVILEGED_TRIGGERS, type Job, type Step, type Workflow } from '../model/workflow.js';
 import { get } from '../yaml/model.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
@@ -74,7 +75,7 @@ function outsiderWriter(context: WorkflowRuleContext): OutsiderWriter | null {
         for (const step of job.steps) {
           if (found !== null) break;
           if (!inScope(step)) continue;
-          if (analysis(step, context.taint).some((hit) => hit.severity !== 'LOW' && hit.severity !== 'INFO')) found = step;
+          if (analysis(step, context.taint, context.runs).some((hit) => hit.severity !== 'LOW' && hit.severity !== 'INFO')) found = step;
         }
       }
       if (found !== null) return { text: `${where(found)} ${what}` };
@@ -97,7 +98,7 @@ function outsiderWriter(context: WorkflowRuleContext): OutsiderWriter | null {
  * The analyses (shared with the rules named) that find an outsider's text running, and what they find in words.
  * They run whichever rules the user enabled: the writer exists either way.
  */
-const ENTRY_ANALYSES: readonly (readonly [(step: Step, analyzer: TaintAnalyzer) => InjectionHit[], string])[] = [
+const ENTRY_ANALYSES: readonly (readonly [(step: Step, analyzer: TaintAnalyzer, runs: RunModel) => InjectionHit[], string])[] = [
   [scriptInjections, 'expands outsider-controlled text into a script (script-injection)'],
   [envInjections, 'writes outsider-controlled text to `$GITHUB_ENV` or `$GITHUB_PATH` (github-env-injection)'],
 ];

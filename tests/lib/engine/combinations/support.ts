@@ -21,6 +21,8 @@ export interface At {
  */
 const DEFAULT_FACTS: Readonly<Record<string, string[]>> = {
   'untrusted-checkout': ['exec', 'holds', 'reach:anyone'],
+  // Outsider text that runs, brought in through `pull_request_target`, in a job holding a write token and secrets.
+  'script-injection': ['event:pull_request_target', 'exec', 'holds', 'holds:secrets', 'holds:token', 'reach:anyone'],
 };
 
 let counter = 0;
