@@ -5,27 +5,30 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { isMap, isScalar, parseDocument } from 'yaml';
 import { BASELINE_FILE, BaselineError, formatBaseline, parseBaseline } from '../lib/cli/baseline.js';
-import { CONFIG_FILE, ConfigError, configDisabled, configEnabled, configRuleOptions, configSeverities, parseConfig, type Config } from '../lib/cli/config.js';
+import { CONFIG_FILE, CONFIG_FILE_YAML, ConfigError, configDisabled, configRuleOptions, configSeverities, parseConfig, type Config } from '../lib/cli/config.js';
 import { globMatcher } from '../lib/cli/glob.js';
+import { repositoryUrl } from '../lib/cli/repository-url.js';
 import { didYouMean } from '../lib/cli/suggest.js';
 import { CATALOG, isKnownRule } from '../lib/engine/catalog.js';
 import { COMBINATION_KINDS, cannotFire } from '../lib/engine/combinations/index.js';
 import { REPORT_FORMATS, docUrlFrom, formatKindsJson, formatKindsText, formatReport, formatRulesJson, formatRulesText, type ReportFormat } from '../lib/engine/format/index.js';
 import { neutralize } from '../lib/engine/format/neutralize.js';
-import { ReportBuilder, enabledRules, failsThreshold, narrowReport, type FailOn, type Report, type RepositoryInput } from '../lib/engine/report.js';
+import { ReportBuilder, enabledRules, gate, narrowReport, type FailOn, type Report, type RepositoryInput } from '../lib/engine/report.js';
 import type { SettingsSnapshot } from '../lib/engine/settings/snapshot.js';
 import { SEVERITIES, type RepositoryFile, type Ruleset, type Severity } from '../lib/engine/types.js';
 import { MAX_FILE_BYTES } from '../lib/engine/yaml/parse.js';
 import { collectRepositoryFiles, readBounded } from '../lib/codehost/checkout.js';
 import { githubHostOf, originRepository } from '../lib/codehost/origin.js';
 
-// Replaced with the package version by the build (scripts/build-cli.ts); undefined under tsx.
+// Replaced with the package version and repository URL by the build (scripts/build-cli.ts); undefined under tsx.
 declare const __CHAINBREAKER_VERSION__: string | undefined;
+declare const __CHAINBREAKER_REPOSITORY__: string | undefined;
 
 export interface CliIO {
   argv: readonly string[];
-  stdout: { write(text: string): unknown; isTTY?: boolean };
+  stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number };
   stderr: { write(text: string): unknown };
   /** Standard input, read for the target `-`. */
   stdin?: AsyncIterable<string | Buffer>;
@@ -41,13 +44,14 @@ class UsageError extends Error {}
 class OperationalError extends Error {}
 
 const EXIT_CODES = `Exit codes:
-  0  no finding at or above the --fail-on threshold (attack paths never change the exit code)
-  1  a finding at or above the --fail-on threshold
+  0  no attack path and no finding at or above the --fail-on threshold
+  1  an attack path (CRITICAL or HIGH, at its severity) or a finding at or above the --fail-on threshold
   2  usage error: unknown command or option, invalid value, unknown rule id (in an option, the config file
      or a suppression comment), invalid config, baseline or settings snapshot, --github or --online without
      GITHUB_TOKEN
-  3  operational error: unreadable repository path or settings file, output file not writable, GitHub
-     unreachable or refusing (not found, rate limited, timed out)`;
+  3  operational error: unreadable repository path or settings file, a file named on the command line
+     that is not valid YAML, not a workflow or action, or over a limit (unless --keep-going), output file
+     not writable, GitHub unreachable or refusing (not found, rate limited, timed out)`;
 
 const HELP = `Usage: chainbreaker <command> [options]
 
@@ -80,17 +84,17 @@ owner/repo: actions of the same owner are first-party (LOW when unpinned, no att
 
 Options:
   -c, --config FILE      the config file (default: .chainbreaker.yml at the root of the first path, if any):
-                         ruleset, pedantic, fail-on, min-severity, baseline, docs-url, ignore (path globs)
+                         ruleset, fail-on, min-severity, baseline, docs-url, ignore (path globs)
                          and rules (per rule: enabled, severity, options); command-line flags win over it
       --baseline FILE    report and gate only on findings not recorded in FILE (chainbreaker baseline)
       --min-severity LVL report only findings at or above LVL: high, medium, low, info (default)
   -f, --format FORMAT    text (default), json, sarif or github (workflow-command annotations)
       --ruleset NAME     all (default) or owasp (only the CICD-SEC-* rules)
       --disable IDS      turn rules off: comma-separated rule ids, repeatable
-      --pedantic         also run the hygiene rules that are off by default (anonymous-definition,
-                         self-repository, undocumented-permissions, secrets-outside-env); one of them
-                         alone: rules.<id>.enabled: true in the config
-      --fail-on LEVEL    exit 1 when a finding is at or above LEVEL: high (default), medium, low, info, none
+      --fail-on LEVEL    exit 1 when an attack path (at its severity) or a finding is at or above LEVEL:
+                         critical, high (default), medium, low, info, none
+      --verbose          list LOW and INFO findings one by one and every description in full (the text
+                         report otherwise counts LOW and INFO per rule in one line each)
   -o, --output FILE      write the report to FILE instead of standard output
       --settings FILE    a repository-settings snapshot (JSON) adding settings findings and the attack paths
                          they complete; with several repository paths, give one per path, in the same order
@@ -103,6 +107,9 @@ Options:
                          them; repeatable. The token comes from GITHUB_TOKEN (a personal access token,
                          \`gh auth token\`, or a workflow's token); settings it cannot read are reported as
                          unreadable. For GitHub Enterprise Server, set GITHUB_API_URL (https://HOST/api/v3)
+      --keep-going       a file named on the command line that is not valid YAML, not a workflow, action or
+                         Dependabot file, or over --max-file-bytes is an error (exit 3); with --keep-going
+                         it is a warning, and the scan reports it as a finding
       --max-files N, --max-file-bytes N, --max-bytes N, --max-findings N, --max-engine-ms N
                          scan limits per repository (defaults 2000 files, 1048576 bytes a file, 67108864
                          bytes in all, 50000 findings, 120000 ms); over one, the scan goes up to it and an
@@ -169,7 +176,8 @@ export async function main(io: CliIO): Promise<number> {
     }
   } catch (error) {
     if (error instanceof UsageError || error instanceof ConfigError || error instanceof BaselineError) {
-      io.stderr.write(`chainbreaker: ${error.message}\n${error instanceof UsageError ? 'Run "chainbreaker --help" for usage.\n' : ''}`);
+      // One line, one style for every usage error: what is wrong, with the closest known name for a typo.
+      io.stderr.write(`chainbreaker: ${error.message}${error instanceof UsageError ? '; run "chainbreaker --help" for usage' : ''}\n`);
       return EXIT.usage;
     }
     io.stderr.write(`chainbreaker: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -185,8 +193,17 @@ function parse<O extends Options>(args: readonly string[], options: O, positiona
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const unknown = /^Unknown option '(--?[^']+)'/.exec(message)?.[1];
+    if (unknown === '--pedantic') throw new UsageError('--pedantic is no longer needed: every rule runs by default, and the text report summarizes LOW and INFO findings (--verbose lists them)');
     const known = Object.keys(options ?? {}).map((name) => `--${name}`);
-    throw new UsageError(unknown === undefined ? message : `${message.replace(/\. To specify a positional argument.*$/s, '')}${didYouMean(unknown, known)}`);
+    if (unknown !== undefined) throw new UsageError(`unknown option ${unknown}${didYouMean(unknown, known)}`);
+    // node:util's other messages, in the style of ours: the option first, then what is wrong with it.
+    const missing = /^Option '(?:-\w, )?(--[\w-]+)[^']*' argument missing/.exec(message)?.[1];
+    if (missing !== undefined) throw new UsageError(`${missing} needs a value`);
+    const noValue = /^Option '(?:-\w, )?(--[\w-]+)[^']*' does not take an argument/.exec(message)?.[1];
+    if (noValue !== undefined) throw new UsageError(`${noValue} takes no value`);
+    const positional = /^Unexpected argument '([^']*)'/.exec(message)?.[1];
+    if (positional !== undefined) throw new UsageError(`unexpected argument "${positional}": this command takes none`);
+    throw new UsageError(message.replace(/\.$/, ''));
   }
 }
 
@@ -207,7 +224,7 @@ function disabledRules(values: readonly string[] | undefined): Set<string> {
   return new Set(ids);
 }
 
-const FAIL_ON = [...SEVERITIES.map((s) => s.toLowerCase()), 'none'] as const;
+const FAIL_ON = ['critical', ...SEVERITIES.map((s) => s.toLowerCase()), 'none'] as const;
 const MIN_SEVERITY = SEVERITIES.map((s) => s.toLowerCase());
 
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -230,7 +247,6 @@ const SOURCE_OPTIONS = {
   config: { type: 'string', short: 'c' },
   ruleset: { type: 'string' },
   disable: { type: 'string', multiple: true },
-  pedantic: { type: 'boolean' },
   settings: { type: 'string', multiple: true },
   github: { type: 'string', multiple: true },
   online: { type: 'boolean' },
@@ -240,6 +256,7 @@ const SOURCE_OPTIONS = {
   'max-bytes': { type: 'string' },
   'max-findings': { type: 'string' },
   'max-engine-ms': { type: 'string' },
+  'keep-going': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -247,6 +264,7 @@ const SCAN_ONLY = {
   fix: { type: 'string' },
   format: { type: 'string', short: 'f', default: 'text' },
   'fail-on': { type: 'string' },
+  verbose: { type: 'boolean' },
   output: { type: 'string', short: 'o' },
   baseline: { type: 'string' },
 } as const;
@@ -254,14 +272,16 @@ const SCAN_ONLY = {
 type SourceValues = { [K in keyof typeof SOURCE_OPTIONS]?: (typeof SOURCE_OPTIONS)[K] extends { multiple: true } ? string[] : (typeof SOURCE_OPTIONS)[K] extends { type: 'boolean' } ? boolean : string };
 
 /** Reads the config, the targets and the settings, and scans: everything `scan` and `baseline` share. */
-async function readScan(values: SourceValues, positionals: readonly string[], io: CliIO): Promise<{ report: Report; config: Config; configDir: string; docUrl: (id: string) => string }> {
+async function readScan(
+  values: SourceValues,
+  positionals: readonly string[],
+  io: CliIO,
+): Promise<{ report: Report; config: Config; configDir: string; docUrl: (id: string) => string; textDocs: ((id: string) => string) | undefined; kindDocUrl: ((id: string) => string) | undefined }> {
   const githubRepositories = values.github ?? [];
   const paths = positionals.length > 0 || githubRepositories.length > 0 ? positionals : ['.'];
   const { config, dir: configDir } = await loadConfig(values.config, paths[0], io);
   const ruleset: Ruleset = oneOf('ruleset', values.ruleset ?? config.ruleset ?? 'all', ['all', 'owasp'] as const);
   const disabled = new Set([...configDisabled(config), ...disabledRules(values.disable)]);
-  const pedantic = values.pedantic ?? config.pedantic ?? false;
-  const enabled = new Set(configEnabled(config));
   const settingsFiles = values.settings ?? [];
   if (settingsFiles.length > 0 && settingsFiles.length !== paths.length) {
     throw new UsageError(`--settings: give one snapshot per repository path, in the same order (${paths.length} paths, ${settingsFiles.length} snapshots)`);
@@ -278,14 +298,16 @@ async function readScan(values: SourceValues, positionals: readonly string[], io
     maxFindings: positive('max-findings', values['max-findings'], CLI_SCAN_LIMITS.maxFindings),
     maxEngineMs: positive('max-engine-ms', values['max-engine-ms'], CLI_SCAN_LIMITS.maxEngineMs),
   };
-  const builder = new ReportBuilder({ ruleset, disabled, pedantic, enabled, severities: configSeverities(config), ruleOptions: configRuleOptions(config), online: values.online === true, limits }, paths.length + githubRepositories.length > 1);
+  const builder = new ReportBuilder({ ruleset, disabled, severities: configSeverities(config), ruleOptions: configRuleOptions(config), online: values.online === true, limits }, paths.length + githubRepositories.length > 1);
   // The online audits ask GitHub about all repositories together, so they need every repository read
   // first; otherwise each repository is scanned as soon as it is read and only its findings are kept.
   const online: RepositoryInput[] | null = values.online === true ? [] : null;
   const add = (repository: RepositoryInput) => (online === null ? builder.add(repository) : online.push(repository));
   for (const [i, path] of paths.entries()) {
     const settingsFile = settingsFiles[i];
-    const repository = path === '-' ? await readStdin(io) : await readLocalTarget(resolve(io.cwd, path), path, (line) => io.stderr.write(`${line}\n`), githubHostOf(io.env.GITHUB_API_URL));
+    const warn = (line: string) => io.stderr.write(`${line}\n`);
+    const repository = path === '-' ? await readStdin(io) : await readLocalTarget(resolve(io.cwd, path), path, warn, githubHostOf(io.env.GITHUB_API_URL));
+    if (repository.single !== undefined) checkNamedFile(repository.single, limits.maxFileBytes, values['keep-going'] === true, warn);
     repository.files = repository.files.filter((f) => !ignored(f.path));
     if (settingsFile !== undefined) repository.settings = await readSettings(resolve(io.cwd, settingsFile), settingsFile);
     if (repository.files.length === 0) io.stderr.write(`chainbreaker: no workflow, action or Dependabot file found in ${path}\n`);
@@ -293,7 +315,7 @@ async function readScan(values: SourceValues, positionals: readonly string[], io
   }
   for (const fullName of githubRepositories) add(await readGitHubRepository(fullName, githubToken, io));
   if (online !== null) {
-    await auditOnline(online, onlineToken, enabledRules({ ruleset, disabled, pedantic, enabled }), io);
+    await auditOnline(online, onlineToken, enabledRules({ ruleset, disabled }), io);
     for (const repository of online) builder.add(repository);
   }
   const report = builder.finish();
@@ -305,8 +327,14 @@ async function readScan(values: SourceValues, positionals: readonly string[], io
   }
   const minSeverity = values['min-severity'] ?? config['min-severity'];
   const narrowed = minSeverity === undefined ? report : narrowReport(report, { minSeverity: oneOf('min-severity', minSeverity.toLowerCase(), MIN_SEVERITY).toUpperCase() as Severity });
-  const docUrl = docUrlFrom(config['docs-url'] ?? `https://unpkg.com/chainbreaker@${await version()}/dist/rules/{id}.md`);
-  return { report: narrowed, config, configDir, docUrl };
+  // Links point at what exists for this version: a configured docs URL (the service's /rules/{id} pages), else
+  // the rule docs in the repository at this release's tag; the text report names the command that prints the
+  // docs shipped with the scanner instead, unless a docs URL is configured.
+  const configured = config['docs-url'];
+  const docUrl = docUrlFrom(configured ?? (await releaseDocsUrl('lib/engine/rules/{id}.md')));
+  // The kinds of attack paths are documented in the repository only (the combinations catalog, one heading each).
+  const kinds = await releaseDocsUrl('lib/engine/combinations/README.md#{id}');
+  return { report: narrowed, config, configDir, docUrl, textDocs: configured === undefined ? undefined : docUrl, kindDocUrl: kinds.startsWith('https://') ? docUrlFrom(kinds) : undefined };
 }
 
 async function scan(args: readonly string[], io: CliIO): Promise<number> {
@@ -318,14 +346,17 @@ async function scan(args: readonly string[], io: CliIO): Promise<number> {
   }
   const format: ReportFormat = oneOf('format', values.format, REPORT_FORMATS);
   if (values.fix !== undefined && (await fix(values, positionals, io)) === 'diff') return EXIT.ok;
-  const { report: scanned, config, configDir, docUrl } = await readScan(values, positionals, io);
+  const { report: scanned, config, configDir, docUrl, textDocs, kindDocUrl } = await readScan(values, positionals, io);
   const failOnValue = oneOf('fail-on', (values['fail-on'] ?? config['fail-on'] ?? 'high').toLowerCase(), FAIL_ON);
   const failOn: FailOn = failOnValue === 'none' ? 'none' : (failOnValue.toUpperCase() as FailOn);
   const baselineFile = values.baseline !== undefined ? resolve(io.cwd, values.baseline) : config.baseline !== undefined ? resolve(configDir, config.baseline) : undefined;
   const report = baselineFile === undefined ? scanned : narrowReport(scanned, { baseline: await readBaseline(baselineFile, values.baseline ?? config.baseline ?? '') });
   const toStdout = values.output === undefined;
   const color = format === 'text' && toStdout && useColor(io);
-  const text = formatReport(format, report, { color, toolVersion: await version(), docUrl });
+  const verdict = gate(report, failOn);
+  // LOW and INFO are summarized unless asked for: --verbose, or a --min-severity the user chose.
+  const listed = values.verbose === true || (values['min-severity'] ?? config['min-severity']) !== undefined ? new Set(SEVERITIES) : undefined;
+  const text = formatReport(format, report, { color, toolVersion: await version(), docUrl, textDocs, kindDocUrl, width: reportWidth(io, toStdout), listed, gate: verdict.reason, verbose: values.verbose === true });
   if (values.output === undefined) io.stdout.write(text);
   else await writeOutput(resolve(io.cwd, values.output), values.output, text);
   // The text report lists unused suppressions itself; other formats are for machines, so say it aside.
@@ -334,7 +365,7 @@ async function scan(args: readonly string[], io: CliIO): Promise<number> {
       io.stderr.write(`chainbreaker: ${neutralize(u.file)}:${u.line}: suppression comment ${u.rules === 'all' ? 'ignore' : `ignore[${u.rules.map(neutralize).join(',')}]`} matched no finding\n`);
     }
   }
-  return failsThreshold(report.counts, failOn) ? EXIT.findings : EXIT.ok;
+  return verdict.fails ? EXIT.findings : EXIT.ok;
 }
 
 /** `scan --fix[=safe|unsafe|diff]`: fixes local checkouts (lib/fix/run.ts) before they are scanned. */
@@ -346,7 +377,7 @@ async function fix(values: SourceValues & { fix?: string }, positionals: readonl
   const { config } = await loadConfig(values.config, paths[0], io);
   const ruleset: Ruleset = oneOf('ruleset', values.ruleset ?? config.ruleset ?? 'all', ['all', 'owasp'] as const);
   const disabled = new Set([...configDisabled(config), ...disabledRules(values.disable)]);
-  const isEnabled = enabledRules({ disabled, pedantic: values.pedantic ?? config.pedantic ?? false, enabled: new Set(configEnabled(config)) });
+  const isEnabled = enabledRules({ disabled });
   const { fixCheckout, formatFixSummary } = await import('../lib/fix/run.js');
   const dryRun = mode === 'diff';
   for (const path of paths) {
@@ -395,8 +426,14 @@ async function loadConfig(explicit: string | undefined, firstPath: string | unde
   } else {
     const root = firstPath === undefined || firstPath === '-' ? io.cwd : resolve(io.cwd, firstPath);
     const isDirectory = await stat(root).then((s) => s.isDirectory(), () => false);
-    path = resolve(isDirectory ? root : dirname(root), CONFIG_FILE);
-    name = firstPath === undefined || firstPath === '-' || firstPath === '.' ? CONFIG_FILE : `${isDirectory ? firstPath.replace(/\/+$/, '') : dirname(firstPath)}/${CONFIG_FILE}`;
+    const dir = isDirectory ? root : dirname(root);
+    // .chainbreaker.yml, or .chainbreaker.yaml as the same file; both would be ambiguous.
+    const exists = async (file: string) => stat(resolve(dir, file)).then(() => true, () => false);
+    const [yml, yaml] = await Promise.all([exists(CONFIG_FILE), exists(CONFIG_FILE_YAML)]);
+    const file = !yml && yaml ? CONFIG_FILE_YAML : CONFIG_FILE;
+    path = resolve(dir, file);
+    name = firstPath === undefined || firstPath === '-' || firstPath === '.' ? file : `${isDirectory ? firstPath.replace(/\/+$/, '') : dirname(firstPath)}/${file}`;
+    if (yml && yaml) throw new UsageError(`both ${CONFIG_FILE} and ${CONFIG_FILE_YAML} are in ${dirname(name) === '.' ? 'this directory' : dirname(name)}: keep one`);
   }
   let text: string;
   try {
@@ -457,6 +494,14 @@ function combinations(args: readonly string[], io: CliIO): number {
   return EXIT.ok;
 }
 
+/** The text report's width: the terminal's, else $COLUMNS, else 80 (a CI log, a file). */
+function reportWidth(io: CliIO, toStdout: boolean): number {
+  const columns = toStdout && io.stdout.isTTY === true ? io.stdout.columns : undefined;
+  if (columns !== undefined && columns > 0) return columns;
+  const fromEnv = Number(io.env.COLUMNS);
+  return Number.isInteger(fromEnv) && fromEnv >= 40 && fromEnv <= 1000 ? fromEnv : 80;
+}
+
 /** Colours for people: only on a terminal, never with NO_COLOR set (https://no-color.org); FORCE_COLOR wins. */
 function useColor(io: CliIO): boolean {
   const force = io.env.FORCE_COLOR;
@@ -469,7 +514,7 @@ function useColor(io: CliIO): boolean {
  * A local scan target: a repository checkout (a directory), or a single workflow, action or Dependabot
  * file, scanned as the engine would read it at its place in a repository and reported under the path given.
  */
-async function readLocalTarget(path: string, name: string, warn: (line: string) => void, githubHost?: string): Promise<RepositoryInput> {
+async function readLocalTarget(path: string, name: string, warn: (line: string) => void, githubHost?: string): Promise<LocalTarget> {
   let isDirectory: boolean;
   try {
     isDirectory = (await stat(path)).isDirectory();
@@ -494,7 +539,7 @@ async function readLocalTarget(path: string, name: string, warn: (line: string) 
 }
 
 /** `-`: one workflow on standard input, reported as `<stdin>`. */
-async function readStdin(io: CliIO): Promise<RepositoryInput> {
+async function readStdin(io: CliIO): Promise<LocalTarget> {
   if (io.stdin === undefined) throw new UsageError('- reads a workflow from standard input, which is not available here');
   const chunks: Buffer[] = [];
   let size = 0;
@@ -508,18 +553,50 @@ async function readStdin(io: CliIO): Promise<RepositoryInput> {
   return singleFile('<stdin>', Buffer.concat(chunks).subarray(0, MAX_FILE_BYTES + 1).toString('utf8'), 'workflow');
 }
 
+/** A scan target: a repository, or a single file named on the command line (`single`), which must be scannable. */
+type LocalTarget = RepositoryInput & { single?: { name: string; kind: 'workflow' | 'action' | 'dependabot'; text: string } };
+
 /** A single file as the engine reads it: an action by its name, Dependabot config by its place, else a workflow. */
-function singleFile(name: string, text: string, kind?: 'workflow'): RepositoryInput {
+function singleFile(name: string, text: string, kind?: 'workflow'): LocalTarget {
   const file = basename(name);
   const normalized = name.replace(/\\/g, '/');
-  const enginePath =
-    kind === undefined && /^action\.ya?ml$/.test(file)
-      ? file
-      : kind === undefined && /(^|\/)\.github\/dependabot\.ya?ml$/.test(normalized)
-        ? `.github/${file}`
-        : `.github/workflows/${/\.ya?ml$/.test(file) ? file : 'input.yml'}`;
+  const as: 'workflow' | 'action' | 'dependabot' =
+    kind === undefined && /^action\.ya?ml$/.test(file) ? 'action' : kind === undefined && /(^|\/)\.github\/dependabot\.ya?ml$/.test(normalized) ? 'dependabot' : 'workflow';
+  const enginePath = as === 'action' ? file : as === 'dependabot' ? `.github/${file}` : `.github/workflows/${/\.ya?ml$/.test(file) ? file : 'input.yml'}`;
   const files: RepositoryFile[] = [{ path: enginePath, text }];
-  return { name, files, display: (path) => (path === enginePath ? name : path) };
+  // Findings are reported under the path as given, and so is any other mention of the file.
+  return { name, files, display: (path) => (path === enginePath ? name : path), single: { name, kind: as, text } };
+}
+
+/**
+ * A file named on the command line is what the user asked to scan: one that is over the size limit, not YAML,
+ * or not a workflow, action or Dependabot file is an error naming it (exit 3), not a finding about a file the
+ * user never named. With --keep-going it is a warning, and the scan reports it as the engine does.
+ */
+function checkNamedFile(file: NonNullable<LocalTarget['single']>, maxBytes: number, keepGoing: boolean, warn: (line: string) => void): void {
+  const problem = namedFileProblem(file, maxBytes);
+  if (problem === null) return;
+  const message = `${neutralize(file.name)}: ${problem}`;
+  if (!keepGoing) throw new OperationalError(`${message} (--keep-going scans it anyway and reports it as a finding)`);
+  warn(`chainbreaker: ${message}`);
+}
+
+function namedFileProblem(file: NonNullable<LocalTarget['single']>, maxBytes: number): string | null {
+  const bytes = Buffer.byteLength(file.text, 'utf8');
+  if (bytes > maxBytes) return `larger than ${maxBytes} bytes, the limit for one file (raise it with --max-file-bytes)`;
+  const document = parseDocument(file.text, { prettyErrors: true, uniqueKeys: false });
+  const error = document.errors[0];
+  if (error !== undefined) {
+    const line = error.linePos?.[0].line;
+    const what = (error.message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '');
+    return `not valid YAML${line === undefined ? '' : ` (line ${line}: ${what})`}`;
+  }
+  const root = document.contents;
+  const keys = isMap(root) ? new Set(root.items.map((item) => (isScalar(item.key) ? String(item.key.value) : ''))) : new Set<string>();
+  const wanted = file.kind === 'action' ? ['runs'] : file.kind === 'dependabot' ? ['updates'] : ['jobs'];
+  if (wanted.some((key) => keys.has(key))) return null;
+  const what = file.kind === 'action' ? 'an action definition (no `runs:`)' : file.kind === 'dependabot' ? 'a Dependabot configuration (no `updates:`)' : 'a GitHub Actions workflow (no `jobs:`)';
+  return `not ${what}`;
 }
 
 /** `--github` needs well-formed names and a token; both are checked before anything is read. */
@@ -654,13 +731,24 @@ function reason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-let cachedVersion: string | undefined;
+let cachedPackage: { version: string; repository: string } | undefined;
+
+/** The version and repository URL of package.json: compiled in by the build, read from the file under tsx. */
+async function packageInfo(): Promise<{ version: string; repository: string }> {
+  if (typeof __CHAINBREAKER_VERSION__ === 'string') return { version: __CHAINBREAKER_VERSION__, repository: typeof __CHAINBREAKER_REPOSITORY__ === 'string' ? __CHAINBREAKER_REPOSITORY__ : '' };
+  if (cachedPackage === undefined) {
+    const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { version?: unknown; repository?: unknown };
+    cachedPackage = { version: typeof pkg.version === 'string' ? pkg.version : '0.0.0', repository: repositoryUrl(pkg.repository) };
+  }
+  return cachedPackage;
+}
 
 async function version(): Promise<string> {
-  if (typeof __CHAINBREAKER_VERSION__ === 'string') return __CHAINBREAKER_VERSION__;
-  if (cachedVersion === undefined) {
-    const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { version?: unknown };
-    cachedVersion = typeof pkg.version === 'string' ? pkg.version : '0.0.0';
-  }
-  return cachedVersion;
+  return (await packageInfo()).version;
+}
+
+/** A file of the repository at this version's release tag (`{id}` stays for the rule or kind id). */
+async function releaseDocsUrl(path: string): Promise<string> {
+  const { version, repository } = await packageInfo();
+  return repository === '' ? 'chainbreaker rules {id}' : `${repository}/blob/v${version}/${path}`;
 }

@@ -9,11 +9,12 @@
 import { copyFile, mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { repositoryUrl } from '../lib/cli/repository-url.js';
 import { NODE_BUNDLE } from './node-bundle.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const dist = `${root}dist/`;
-const pkg = JSON.parse(await readFile(`${root}package.json`, 'utf8')) as { version: string };
+const pkg = JSON.parse(await readFile(`${root}package.json`, 'utf8')) as { version: string; repository?: unknown };
 
 await rm(dist, { recursive: true, force: true });
 await build({
@@ -25,7 +26,7 @@ await build({
   minify: true,
   legalComments: 'linked',
   chunkNames: 'chunk-[hash]',
-  define: { __CHAINBREAKER_VERSION__: JSON.stringify(pkg.version) },
+  define: { __CHAINBREAKER_VERSION__: JSON.stringify(pkg.version), __CHAINBREAKER_REPOSITORY__: JSON.stringify(repositoryUrl(pkg.repository)) },
   logLevel: 'warning',
 });
 await mkdir(`${dist}rules`, { recursive: true });

@@ -111,7 +111,7 @@ export const Rule = v.object({
   description: v.string(),
   doc_url: v.pipe(v.string(), v.description('Relative path to the rule documentation')),
   pedantic: v.optional(
-    v.pipe(v.literal(true), v.description('A hygiene rule: the CLI runs it only with --pedantic; the service, like every rule, unless a preference turns it off')),
+    v.pipe(v.literal(true), v.description('A hygiene rule (no attack behind it, INFO or LOW): it runs like every rule unless a preference turns it off, and never takes part in an attack path')),
   ),
 });
 export const RulesResponse = v.object({ rules: v.array(Rule) });
@@ -140,6 +140,12 @@ export const Finding = v.object({
   title: v.string(),
   description: v.string(),
   recommendation: v.string(),
+  fingerprint: v.optional(
+    v.pipe(
+      v.string(),
+      v.description('The finding’s line-independent identity (rule, file, job and flagged text): the same for the same finding in the CLI’s JSON and baselines. In the response of POST /api/scan.'),
+    ),
+  ),
   fix: v.optional(
     v.pipe(
       v.object({

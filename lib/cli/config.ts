@@ -10,8 +10,7 @@ import { didYouMean } from './suggest.js';
  * Precedence, as in the API's rule settings: the built-in defaults < this file < command-line flags.
  *
  *   ruleset: all                 # or owasp
- *   pedantic: true               # also run the hygiene rules that are off by default
- *   fail-on: high                # high, medium, low, info, none
+ *   fail-on: high                # critical, high, medium, low, info, none (attack paths count at their severity)
  *   min-severity: low            # findings below are not reported
  *   baseline: .chainbreaker-baseline.json
  *   docs-url: https://chainbreaker.example.com/rules/{id}   # where "Docs:" links and SARIF helpUri point
@@ -19,7 +18,6 @@ import { didYouMean } from './suggest.js';
  *     - .github/workflows/experimental-*.yml
  *   rules:
  *     missing-timeout: { enabled: false }
- *     anonymous-definition: { enabled: true }   # one pedantic rule on
  *     unpinned-action:
  *       severity: MEDIUM
  *       options: { trusted-owners: [my-org] }   # per-rule options (lib/engine/rule-options.ts)
@@ -28,6 +26,8 @@ import { didYouMean } from './suggest.js';
  */
 
 export const CONFIG_FILE = '.chainbreaker.yml';
+/** Read like CONFIG_FILE when that one is absent. */
+export const CONFIG_FILE_YAML = '.chainbreaker.yaml';
 
 const SEVERITY_NAMES = SEVERITIES.map((s) => s.toLowerCase());
 const severity = v.pipe(
@@ -45,8 +45,7 @@ const RuleEntry = v.strictObject({
 
 const ConfigSchema = v.strictObject({
   ruleset: v.optional(v.picklist(['all', 'owasp'], 'must be all or owasp')),
-  pedantic: v.optional(v.boolean('must be true or false')),
-  'fail-on': v.optional(v.picklist([...SEVERITY_NAMES, 'none'], `must be one of ${[...SEVERITY_NAMES, 'none'].join(', ')}`)),
+  'fail-on': v.optional(v.picklist(['critical', ...SEVERITY_NAMES, 'none'], `must be one of ${['critical', ...SEVERITY_NAMES, 'none'].join(', ')}`)),
   'min-severity': v.optional(v.picklist(SEVERITY_NAMES, `must be one of ${SEVERITY_NAMES.join(', ')}`)),
   baseline: v.optional(v.pipe(v.string('must be a file path'), v.nonEmpty('must be a file path'))),
   'docs-url': v.optional(v.pipe(v.string(), v.url('must be an absolute URL'), v.includes('{id}', 'must contain {id}, replaced by the rule id'))),
@@ -73,6 +72,7 @@ export function parseConfig(text: string, name: string): Config {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ConfigError(`${name}: must be a mapping of settings (see "chainbreaker scan --help")`);
   // Unknown names first, each with the closest known one: the most common mistake is a typo.
   for (const key of Object.keys(value)) {
+    if (key === 'pedantic') throw new ConfigError(`${name}: pedantic: no longer needed: every rule runs by default, and the text report summarizes LOW and INFO findings; remove the key (turn a rule off with rules.<id>.enabled: false)`);
     if (!TOP_KEYS.includes(key)) throw new ConfigError(`${name}: unknown key "${key}"${didYouMean(key, TOP_KEYS)}`);
   }
   const rules = (value as { rules?: unknown }).rules;
@@ -111,13 +111,6 @@ export function configRuleOptions(config: Config): Record<string, Record<string,
 export function configDisabled(config: Config): string[] {
   return Object.entries(config.rules ?? {})
     .filter(([, entry]) => entry.enabled === false)
-    .map(([id]) => id);
-}
-
-/** Rules the config turns on by name (a pedantic rule runs then, without `pedantic: true`). */
-export function configEnabled(config: Config): string[] {
-  return Object.entries(config.rules ?? {})
-    .filter(([, entry]) => entry.enabled === true)
     .map(([id]) => id);
 }
 

@@ -15,7 +15,7 @@ export interface CatalogRule {
   surface: Surface;
   description: string;
   doc_url: string;
-  /** Present (true) on hygiene rules that are off unless a preference, `--pedantic` or the config turns them on. */
+  /** Present (true) on hygiene rules: no attack behind them; they run like every rule and never join an attack path. */
   pedantic?: true;
 }
 
@@ -29,7 +29,7 @@ export const CATALOG: readonly CatalogRule[] = RULE_METADATA.map((meta) => catal
 
 const BY_ID: ReadonlyMap<string, RuleMeta> = new Map(RULE_METADATA.map((meta) => [meta.id, meta]));
 
-/** Ids of the pedantic rules (off by default, see `RuleMeta.pedantic`). */
+/** Ids of the hygiene (pedantic) rules, see `RuleMeta.pedantic`. */
 export const PEDANTIC_RULES: ReadonlySet<string> = new Set(RULE_METADATA.filter((meta) => meta.pedantic === true).map((meta) => meta.id));
 
 export function isKnownRule(id: string): boolean {

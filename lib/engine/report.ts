@@ -1,4 +1,4 @@
-import { CATALOG, PEDANTIC_RULES } from './catalog.js';
+import { CATALOG } from './catalog.js';
 import { compareCombinations, findCombinations } from './combinations/detect.js';
 import type { Combination } from './combinations/types.js';
 import { scanRepository, type ScanLimits } from './scan.js';
@@ -27,10 +27,6 @@ export interface ReportOptions {
   ruleset?: Ruleset;
   /** Rule ids turned off (`--disable`). */
   disabled?: ReadonlySet<string>;
-  /** Run the pedantic (hygiene) rules too (`--pedantic`); without it they run only when named in `enabled`. */
-  pedantic?: boolean;
-  /** Rule ids turned on by name (config `rules.<id>.enabled: true`): a pedantic rule among them runs. */
-  enabled?: ReadonlySet<string>;
   /** Each repository's scan limits; `maxEngineMs` is per repository, on `limits.now` (default `Date.now`). */
   limits?: Omit<ScanLimits, 'deadline'> & { maxEngineMs?: number };
   /** Severity overrides per rule id (a team's config). */
@@ -60,15 +56,14 @@ export interface Report {
 }
 
 /**
- * Whether a rule runs and takes part in combinations under the ruleset, the disabled ids and the pedantic
- * switch (pedantic rules run only with `pedantic` or when named in `enabled`; `disabled` wins over both).
+ * Whether a rule runs and takes part in combinations under the ruleset and the disabled ids. Every rule of
+ * the catalog runs by default, hygiene rules included, as in the service (the API contract enables a rule
+ * without a stored preference): the CLI, the API and the web client report the same findings, and the text
+ * report keeps hygiene noise out of the way by how it presents LOW and INFO findings.
  */
-export function enabledRules(options: Pick<ReportOptions, 'ruleset' | 'disabled' | 'pedantic' | 'enabled'>): (ruleId: string) => boolean {
+export function enabledRules(options: Pick<ReportOptions, 'ruleset' | 'disabled'>): (ruleId: string) => boolean {
   const owasp = new Set(CATALOG.filter((r) => r.category.startsWith('CICD-SEC-')).map((r) => r.id));
-  return (id) =>
-    !(options.disabled?.has(id) ?? false) &&
-    (options.ruleset !== 'owasp' || owasp.has(id)) &&
-    (!PEDANTIC_RULES.has(id) || options.pedantic === true || (options.enabled?.has(id) ?? false));
+  return (id) => !(options.disabled?.has(id) ?? false) && (options.ruleset !== 'owasp' || owasp.has(id));
 }
 
 /**
@@ -208,12 +203,33 @@ function prefixed(name: string, file: string): string {
 }
 
 /** `--fail-on`: the lowest severity that fails the run, or `none`. */
-export type FailOn = Severity | 'none';
+/** The `--fail-on` threshold: a finding or an attack path at or above it fails the run. */
+export type FailOn = 'CRITICAL' | Severity | 'none';
 
-/** True when a finding is at or above the threshold. Combinations never count. */
+const GATE_ORDER = ['CRITICAL', ...SEVERITIES] as const;
+const gateRank = (s: string) => GATE_ORDER.indexOf(s as (typeof GATE_ORDER)[number]);
+
+/** True when a finding is at or above the threshold (attack paths are counted by `gate`). */
 export function failsThreshold(counts: Counts, failOn: FailOn): boolean {
   if (failOn === 'none') return false;
-  return SEVERITIES.some((s) => severityRank(s) <= severityRank(failOn) && counts[s] > 0);
+  return SEVERITIES.some((s) => gateRank(s) <= gateRank(failOn) && counts[s] > 0);
+}
+
+/**
+ * The gate of a run: it fails when an attack path (at its severity, CRITICAL or HIGH) or a finding is at
+ * or above `failOn`. `reason` says why the exit code is what it is, in one sentence.
+ */
+export function gate(report: Pick<Report, 'counts' | 'combinations'>, failOn: FailOn): { fails: boolean; reason: string } {
+  if (failOn === 'none') return { fails: false, reason: 'Exit 0: --fail-on none never fails.' };
+  const threshold = `--fail-on ${failOn.toLowerCase()}`;
+  const paths = report.combinations.filter((c) => gateRank(c.severity) <= gateRank(failOn));
+  const findings = SEVERITIES.filter((s) => gateRank(s) <= gateRank(failOn)).reduce((n, s) => n + report.counts[s], 0);
+  const parts = [
+    paths.length === 0 ? '' : `${paths.length} attack path${paths.length === 1 ? '' : 's'}`,
+    findings === 0 ? '' : `${findings} finding${findings === 1 ? '' : 's'}`,
+  ].filter((x) => x !== '');
+  if (parts.length === 0) return { fails: false, reason: `Exit 0: no attack path or finding at or above ${threshold}.` };
+  return { fails: true, reason: `Exit 1: ${parts.join(' and ')} at or above ${threshold}.` };
 }
 
 function compareRecords(a: FindingRecord, b: FindingRecord): number {

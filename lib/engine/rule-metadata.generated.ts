@@ -120,7 +120,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
   {
     id: "overprovisioned-secrets",
     category: "CICD-SEC-5",
-    title: "Whole secrets context exposed",
+    title: "Secrets exposed beyond the steps that use them",
     severity: "MEDIUM",
     surface: "workflow",
     description: "An expression hands over the whole `secrets` context (`toJSON(secrets)`, also in the `with:` or `secrets:` of a reusable workflow call), picks a secret by a computed name (`secrets[...]`), or a credential secret (not a user name, region or channel kept in secrets) is mapped into the workflow-level `env:`, where every step of every job receives it.",
@@ -142,7 +142,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Container image not pinned by digest",
     severity: "MEDIUM",
     surface: "workflow",
-    description: "A job container, service container, `docker://` step image or docker action `runs.image` is referenced by a tag instead of an `@sha256:` digest, so a re-pushed tag silently changes the code that runs. HIGH when the tag is `latest` or missing.",
+    description: "A job container, service container, `docker://` step image or docker action `runs.image` is referenced by a tag instead of an `@sha256:` digest, so a re-pushed tag silently changes the code that runs. Severity follows what the job holds: HIGH for a floating (`latest` or untagged) third-party image that runs the job's steps in a job holding a secret, a write scope, OIDC, a self-hosted runner or a publish; LOW in a job that holds nothing, and for the repository's own or GitHub's images.",
     recommendation: "Reference the image by digest and keep the tag for readers (`image: node:22-bookworm@sha256:<digest>`); let Dependabot (`package-ecosystem: docker`) or Renovate update the digest.",
     fix: { safe: true },
   },
@@ -335,7 +335,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     surface: "workflow",
     description: "A job that runs steps has no `timeout-minutes`, so a hung or hijacked job keeps its runner (and its token) for the platform maximum of 6 hours.",
     recommendation: "Set `timeout-minutes` on the job to a little more than its usual duration.",
-    fix: { safe: true },
+    fix: { safe: false },
   },
   {
     id: "missing-concurrency",

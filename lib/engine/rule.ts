@@ -24,9 +24,8 @@ export interface RuleMeta<S extends Surface = Surface> {
   /** The rule has a fix (`fixes/by-rule/<id>.ts`, registered in `fixes/index.ts`); `safe`: kept by plain `--fix`. */
   fix?: { safe: boolean };
   /**
-   * A hygiene rule (INFO, no attack behind it) that is off unless asked for: `--pedantic` or `pedantic: true`
-   * in the CLI's config, or the rule turned on by id (config `rules.<id>.enabled: true`, a rule preference in
-   * the service). It never takes part in an attack path.
+   * A hygiene rule (INFO, no attack behind it). It runs like every rule (turned off by `--disable`, the config
+   * or a rule preference) and never takes part in an attack path.
    */
   pedantic?: boolean;
 }

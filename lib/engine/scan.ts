@@ -13,6 +13,7 @@ const NOT_JUDGED_OFFLINE: ReadonlySet<string> = new Set([...ONLINE_ONLY_RULES, .
 import scanLimitReached from './rules/scan-limit-reached.js';
 import { markReviewedEnvironments } from './analysis/trust-guards.js';
 import { RunModel, type DefaultToken } from './analysis/run-model/index.js';
+import { ownerOfName } from './analysis/run-model/ownership.js';
 import { readArea } from './settings/areas.js';
 import { text as settingsText } from './settings/json.js';
 import { environmentProtection } from './settings/environments.js';
@@ -184,7 +185,7 @@ function scan(files: readonly RepositoryFile[], options: ScanOptions): ScanResul
     repository,
     collector,
     overDeadline,
-    ownerOf(options.repository),
+    options.repository ?? null,
     options.ruleOptions,
     defaultTokenOf(options.settings),
   );
@@ -250,13 +251,6 @@ function defaultTokenOf(settings: SettingsSnapshot | undefined): DefaultToken {
   if (!area.readable) return null;
   const value = settingsText(area.value, 'default_workflow_permissions');
   return value === 'write' ? 'write' : value === 'read' ? 'read' : null;
-}
-
-/** The lower-cased owner of `owner/name`, or null when the name is absent or not of that form. */
-function ownerOf(fullName: string | undefined): string | null {
-  if (fullName === undefined) return null;
-  const match = /^([A-Za-z0-9-]+)\/[A-Za-z0-9._-]+$/.exec(fullName);
-  return match === null ? null : match[1]!.toLowerCase();
 }
 
 /** Where the walk is: a report that names no file or job is bound to these. */
@@ -327,12 +321,12 @@ function runWorkflowRules(
   repository: RepositoryModel,
   collector: Collector,
   stop: () => boolean,
-  owner: string | null,
+  fullName: string | null,
   ruleOptions: Readonly<Record<string, unknown>> | undefined,
   defaultToken: DefaultToken,
 ): number {
   const at: WalkPosition = { file: null, job: null };
-  const shared = { repository, owner, taint: new TaintAnalyzer(repository), runs: new RunModel(repository, { defaultToken }), collector, at };
+  const shared = { repository, owner: ownerOfName(fullName), taint: new TaintAnalyzer(repository), runs: new RunModel(repository, { defaultToken, repository: fullName }), collector, at };
   const onInvalid = new Hooks<Hook<'invalidFile'>>();
   const onWorkflow = new Hooks<Hook<'workflow'>>();
   const onJob = new Hooks<Hook<'job'>>();

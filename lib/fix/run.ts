@@ -87,7 +87,9 @@ export async function fixCheckout(root: string, options: FixCheckoutOptions): Pr
     if (problem !== null) networkProblems.push(`image digests: ${problem}`);
   }
   const result = fixRepository(files, { ...options, data: { actionPins: lock.actions, imageDigests: lock.images } });
-  const diff = result.files.map((f, i) => unifiedDiff(f.path, files[i]?.text ?? '', f.text)).join('');
+  // Each fixed file against the same file as read from disk (by path, whatever the order of result.files).
+  const before = new Map(files.map((f) => [f.path, f.text]));
+  const diff = result.files.map((f) => unifiedDiff(f.path, before.get(f.path) ?? '', f.text)).join('');
   if (!options.dryRun) {
     for (const path of result.changed) {
       const file = result.files.find((f) => f.path === path);

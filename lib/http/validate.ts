@@ -5,11 +5,26 @@ const MAX_ISSUES = 20;
 const MAX_MESSAGE_LENGTH = 200;
 
 function issuesOf(location: InputIssue['location'], issues: readonly v.BaseIssue<unknown>[]): InputIssue[] {
-  return issues.slice(0, MAX_ISSUES).map((issue) => ({
-    location,
-    path: (issue.path ?? []).map((item) => (typeof item.key === 'number' ? item.key : String(item.key))),
-    message: issue.message.length > MAX_MESSAGE_LENGTH ? `${issue.message.slice(0, MAX_MESSAGE_LENGTH)}…` : issue.message,
-  }));
+  return issues.slice(0, MAX_ISSUES).map((issue) => {
+    const message = plainMessage(issue);
+    return {
+      location,
+      path: (issue.path ?? []).map((item) => (typeof item.key === 'number' ? item.key : String(item.key))),
+      message: message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH)}…` : message,
+    };
+  });
+}
+
+/**
+ * valibot's own messages for object keys (`Invalid key: Expected "enabled" but received undefined`) in the
+ * style of the schemas' messages (`must be a boolean`): the path already names the key.
+ */
+function plainMessage(issue: v.BaseIssue<unknown>): string {
+  if (issue.kind === 'schema' && issue.message.startsWith('Invalid key:')) {
+    if (issue.received === 'undefined') return 'is required';
+    if (issue.expected === 'never') return 'is not a known key';
+  }
+  return issue.message;
 }
 
 /** Validates a JSON body or a query string: 400 with every issue's location and path in `details`. */

@@ -2,7 +2,8 @@ import type { User } from '../auth.js';
 import { database } from '../db/connection.js';
 import * as db from '../db/operations.js';
 import type { RuleSetting } from '../db/types.js';
-import { isKnownRule } from '../engine/catalog.js';
+import { didYouMean } from '../cli/suggest.js';
+import { CATALOG, isKnownRule } from '../engine/catalog.js';
 import { checkRuleOptions } from '../engine/rule-options.js';
 import { invalidRequest, notFound } from '../http/errors.js';
 
@@ -16,7 +17,7 @@ import { invalidRequest, notFound } from '../http/errors.js';
 function knownRule(ruleId: string): string {
   if (!isKnownRule(ruleId)) {
     throw invalidRequest('Unknown rule id; see GET /api/rules for the catalog.', [
-      { location: 'path', path: ['rule_id'], message: 'not a rule of the catalog' },
+      { location: 'path', path: ['rule_id'], message: `not a rule of the catalog${didYouMean(ruleId.slice(0, 100), CATALOG.map((rule) => rule.id))}` },
     ]);
   }
   return ruleId;

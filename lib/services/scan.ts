@@ -91,8 +91,8 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
     { deadline },
   );
 
-  // The API contract enables every rule without a stored preference, pedantic (hygiene) ones included: unlike
-  // the CLI, the service does not turn those off by default (a user turns them off with PUT /api/rule-settings).
+  // The API contract enables every rule without a stored preference, hygiene (pedantic) ones included, as the CLI
+  // does: the same repository gets the same findings everywhere (a user turns rules off with PUT /api/rule-settings).
   const { maxEngineMs, ...limits } = env().scanLimits;
   const { scanRepository, apiFixes } = await engine;
   const result = scanRepository(snapshot.files, {
@@ -115,7 +115,7 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
     recordScan(db, user.id, { repositoryId: repository.id, ruleset: request.ruleset, counts: result.counts, findings }),
     rememberReferences(db, user.id, repository.id, context.action_references ?? [], references),
   ]);
-  const withFixes = result.findings.map((finding, i) => withFix(finding, fixes[i]));
+  const withFixes = result.records.map((record, i) => withFix({ ...record.finding, fingerprint: record.fingerprint }, fixes[i]));
   return { scan_id: recorded.scan_id, repo_id: repository.id, counts: result.counts, findings: withFixes };
 }
 

@@ -135,8 +135,11 @@ describe('the flow on the local code host', () => {
     const takeover = triageCombos.combos.find((c) => c.id === 'repository-takeover');
     expect(takeover?.components.map((c) => c.rule_id)).toEqual(['script-injection', 'default-token-write', 'branch-protection-missing', 'actions-can-approve-prs']);
     // Components carry the public finding: the nine fields, nothing stored beside them.
-    // (`fix` is returned by the scan only; it is not stored with it.)
-    const withoutFix = ({ fix: _fix, ...finding }: Record<string, unknown>) => finding;
+    // (`fix` and `fingerprint` are returned by the scan only; components do not carry them.)
+    const withoutFix = ({ fix: _fix, fingerprint, ...finding }: Record<string, unknown>) => {
+      expect(fingerprint).toEqual(expect.any(String));
+      return finding;
+    };
     expect(Object.keys(takeover?.components[0]?.finding ?? {})).toEqual(Object.keys(withoutFix(scans.triage.findings[0] ?? {})));
     expect(takeover?.components[0]?.finding).toEqual(withoutFix(scans.triage.findings.find((f) => f.rule_id === 'script-injection') ?? {}));
 

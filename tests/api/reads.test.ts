@@ -139,8 +139,8 @@ describe('GET /api/scans/{scan_id}', () => {
       ruleset: 'owasp',
       created_at,
       counts: { HIGH: 1, MEDIUM: 0, LOW: 1, INFO: 0 },
-      // The public finding: job and fingerprint stay inside.
-      findings: findings.map(({ job: _job, fingerprint: _fingerprint, ...f }) => f),
+      // The public finding with its fingerprint, as POST /api/scan returns it; the job binding stays inside.
+      findings: findings.map(({ job: _job, ...f }) => f),
     });
   });
 

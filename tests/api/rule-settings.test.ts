@@ -106,6 +106,16 @@ describe('rule settings (8-10)', () => {
     expect(await settingsOf(user)).toEqual([]);
   });
 
+  it('says what is wrong in the style of the other messages: a missing key is required, an unknown rule id gets the closest one', async () => {
+    const user = await t.createUser();
+    const missing = await errorOf(await put(user, RULE, {}));
+    expect(missing.details).toEqual([{ location: 'body', path: ['enabled'], message: 'is required' }]);
+    const extra = await errorOf(await put(user, RULE, { enabled: true, user_id: 'x' }));
+    expect(extra.details).toEqual([{ location: 'body', path: ['user_id'], message: 'is not a known key' }]);
+    const typo = await errorOf(await put(user, 'unpined-action', { enabled: false }));
+    expect(typo.details).toEqual([{ location: 'path', path: ['rule_id'], message: 'not a rule of the catalog (did you mean "unpinned-action"?)' }]);
+  });
+
   it('rejects broken JSON with 400 and an oversized body with 413', async () => {
     const user = await t.createUser();
     expect((await put(user, RULE, '{"enabled":')).status).toBe(400);

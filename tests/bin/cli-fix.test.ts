@@ -63,7 +63,8 @@ function snapshot(root: string): Record<string, string> {
   return out;
 }
 
-const FIXABLE = new Set(FIXERS.map((f) => f.ruleId));
+// What plain --fix applies: the rules whose fixes are safe (missing-timeout guesses a value, so it needs --fix=unsafe).
+const FIXABLE = new Set(FIXERS.filter((f) => f.safe).map((f) => f.ruleId));
 
 describe('chainbreaker scan --fix on the examples', () => {
   for (const example of ['issue-triage-bot', 'release-pipeline', 'hardened-service']) {
@@ -106,9 +107,9 @@ describe('chainbreaker scan --fix on the examples', () => {
   it('rejects a bad mode and --fix with --github, in one line', async () => {
     const bad = await run(['scan', '.', '--fix=everything']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr.split('\n')[0]).toBe('chainbreaker: --fix must be one of safe, unsafe, diff (got "everything")');
+    expect(bad.stderr).toBe('chainbreaker: --fix must be one of safe, unsafe, diff (got "everything"); run "chainbreaker --help" for usage\n');
     const remote = await run(['scan', '--github', 'octo/app', '--fix']);
     expect(remote.code).toBe(2);
-    expect(remote.stderr.split('\n')[0]).toBe('chainbreaker: --fix works on local checkouts, not with --github');
+    expect(remote.stderr).toBe('chainbreaker: --fix works on local checkouts, not with --github; run "chainbreaker --help" for usage\n');
   });
 });

@@ -8,6 +8,8 @@ import type { Finding } from '../../lib/engine/types.js';
 import { sarifValidator } from '../support/sarif.js';
 import { BROKEN, CLEAN, NO_TIMEOUT, cleanup, only, tempDir } from './support.js';
 
+const EXAMPLES = join(import.meta.dirname, '../../examples');
+
 interface Run {
   code: number;
   stdout: string;
@@ -67,12 +69,12 @@ describe('usage errors exit 2', () => {
   const cases: [string, string[], string][] = [
     ['an unknown command', ['lint'], 'unknown command "lint"'],
     ['an option before the command', ['--format', 'json', 'scan'], 'a command must come first'],
-    ['an unknown option', ['scan', '--colour'], "Unknown option '--colour'"],
+    ['an unknown option', ['scan', '--colour'], 'unknown option --colour'],
     ['an unknown format', ['scan', '--format', 'xml'], '--format must be one of text, json, sarif, github (got "xml")'],
     ['an unknown ruleset', ['scan', '--ruleset', 'nist'], '--ruleset must be one of all, owasp'],
-    ['an unknown threshold', ['scan', '--fail-on', 'critical'], '--fail-on must be one of high, medium, low, info, none'],
+    ['an unknown threshold', ['scan', '--fail-on', 'severe'], '--fail-on must be one of critical, high, medium, low, info, none'],
     ['an unknown rule id', ['scan', '--disable', 'missing-timeout,no-such-rule'], '--disable: unknown rule id no-such-rule'],
-    ['a missing option value', ['scan', '--output'], "Option '-o, --output <value>' argument missing"],
+    ['a missing option value', ['scan', '--output'], '--output needs a value'],
     ['a rules format the command lacks', ['rules', '--format', 'sarif'], '--format must be one of text, json'],
     ['an unknown rule id to rules', ['rules', 'missing-timout'], 'unknown rule id "missing-timout" (did you mean "missing-timeout"?)'],
     ['a typo in an option', ['scan', '--min-severty', 'low'], 'did you mean "--min-severity"?'],
@@ -135,14 +137,14 @@ describe('scan', () => {
   it('scans the current directory by default; a clean repository exits 0', async () => {
     const r = await run(['scan', '--format', 'json'], { cwd: tempDir(workflow(CLEAN)) });
     expect(r.code).toBe(EXIT.ok);
-    expect(json(r)).toEqual({ findings: [], counts: { HIGH: 0, MEDIUM: 0, LOW: 0, INFO: 0 }, combinations: [] });
+    expect(json(r)).toEqual({ findings: [], counts: { HIGH: 0, MEDIUM: 0, LOW: 0, INFO: 0 }, suppressed: 0, combinations: [] });
   });
 
   it('reports findings in the public shape, file relative to the repository root', async () => {
     const r = await run(['scan', '.', '--format', 'json', ...only('missing-timeout')], { cwd: tempDir(workflow(NO_TIMEOUT)) });
     const { findings, counts } = json(r);
     expect(findings).toEqual([expect.objectContaining({ file: '.github/workflows/ci.yml', line: 5, column: 3, severity: 'LOW', rule_id: 'missing-timeout' })]);
-    expect(Object.keys(findings[0] ?? {})).toEqual(['file', 'line', 'column', 'severity', 'category', 'rule_id', 'title', 'description', 'recommendation']);
+    expect(Object.keys(findings[0] ?? {})).toEqual(['file', 'line', 'column', 'severity', 'category', 'rule_id', 'title', 'description', 'recommendation', 'fingerprint']);
     expect(counts).toEqual({ HIGH: 0, MEDIUM: 0, LOW: 1, INFO: 0 });
   });
 
@@ -197,7 +199,7 @@ describe('scan', () => {
     const r = await run(['scan', '.'], { cwd: tempDir({ 'README.md': '# hi' }) });
     expect(r.code).toBe(EXIT.ok);
     expect(r.stderr).toBe('chainbreaker: no workflow, action or Dependabot file found in .\n');
-    expect(r.stdout).toBe('No findings.\n');
+    expect(r.stdout).toBe('No findings.\nExit 0: no attack path or finding at or above --fail-on high.\n');
   });
 
   it('--output writes the report to a file and nothing to stdout', async () => {
@@ -305,7 +307,7 @@ jobs:
   });
 });
 
-describe('pedantic rules: off unless asked for', () => {
+describe('hygiene (pedantic) rules: on by default, as in the service', () => {
   // No `name:` on the workflow or the job: anonymous-definition (pedantic, INFO); a secret in a job without an
   // environment: secrets-outside-env (pedantic).
   const ANONYMOUS = `on: push
@@ -322,22 +324,30 @@ jobs:
 `;
   const rules = (r: Run) => [...new Set(json(r).findings.map((f) => f.rule_id))].filter((id) => id === 'anonymous-definition' || id === 'secrets-outside-env').sort();
 
-  it('runs none by default, all with --pedantic, and --disable still wins', async () => {
+  it('runs them by default; --disable and the config turn them off', async () => {
     const cwd = tempDir(workflow(ANONYMOUS));
-    expect(rules(await run(['scan', '--format', 'json'], { cwd }))).toEqual([]);
-    expect(rules(await run(['scan', '--format', 'json', '--pedantic'], { cwd }))).toEqual(['anonymous-definition', 'secrets-outside-env']);
-    expect(rules(await run(['scan', '--format', 'json', '--pedantic', '--disable', 'anonymous-definition'], { cwd }))).toEqual(['secrets-outside-env']);
+    expect(rules(await run(['scan', '--format', 'json'], { cwd }))).toEqual(['anonymous-definition', 'secrets-outside-env']);
+    expect(rules(await run(['scan', '--format', 'json', '--disable', 'anonymous-definition'], { cwd }))).toEqual(['secrets-outside-env']);
+    const off = tempDir({ ...workflow(ANONYMOUS), '.chainbreaker.yml': 'rules:\n  secrets-outside-env:\n    enabled: false\n' });
+    expect(rules(await run(['scan', '--format', 'json'], { cwd: off }))).toEqual(['anonymous-definition']);
   });
 
-  it('follows the config: pedantic: true for all, rules.<id>.enabled: true for one', async () => {
-    const all = tempDir({ ...workflow(ANONYMOUS), '.chainbreaker.yml': 'pedantic: true\n' });
-    expect(rules(await run(['scan', '--format', 'json'], { cwd: all }))).toEqual(['anonymous-definition', 'secrets-outside-env']);
-    const one = tempDir({ ...workflow(ANONYMOUS), '.chainbreaker.yml': 'rules:\n  anonymous-definition:\n    enabled: true\n' });
-    expect(rules(await run(['scan', '--format', 'json'], { cwd: one }))).toEqual(['anonymous-definition']);
-    const wrong = tempDir({ ...workflow(ANONYMOUS), '.chainbreaker.yml': 'pedantic: yes please\n' });
-    const r = await run(['scan'], { cwd: wrong });
-    expect(r.code).toBe(EXIT.usage);
-    expect(r.stderr).toContain('pedantic: must be true or false');
+  it('says why --pedantic and pedantic: are gone', async () => {
+    const cwd = tempDir(workflow(ANONYMOUS));
+    const flag = await run(['scan', '--pedantic'], { cwd });
+    expect(flag.code).toBe(EXIT.usage);
+    expect(flag.stderr).toContain('--pedantic is no longer needed: every rule runs by default');
+    const config = await run(['scan'], { cwd: tempDir({ ...workflow(ANONYMOUS), '.chainbreaker.yml': 'pedantic: true\n' }) });
+    expect(config.code).toBe(EXIT.usage);
+    expect(config.stderr).toContain('.chainbreaker.yml: pedantic: no longer needed');
+  });
+
+  it('the text report counts their INFO findings in one line instead of listing them', async () => {
+    const cwd = tempDir(workflow(ANONYMOUS));
+    const text = (await run(['scan'], { cwd })).stdout;
+    expect(text).toMatch(/^INFO +3: anonymous-definition 2, secrets-outside-env 1$/m);
+    expect(text).not.toContain("anonymous-definition (2):");
+    expect((await run(["scan", "--verbose"], { cwd })).stdout).toContain("anonymous-definition (2):");
   });
 });
 
@@ -348,7 +358,7 @@ describe('rules', () => {
     const { rules } = JSON.parse(r.stdout) as { rules: Record<string, unknown>[] };
     expect(rules).toEqual(CATALOG);
     expect(Object.keys(rules[0] ?? {})).toEqual(['id', 'category', 'title', 'default_severity', 'surface', 'description', 'doc_url']);
-    // The hygiene rules that are off by default carry the flag, and only they.
+    // The hygiene rules carry the flag, and only they.
     expect(rules.filter((rule) => rule.pedantic === true).map((rule) => rule.id).sort()).toEqual(['anonymous-definition', 'secrets-outside-env', 'self-repository', 'undocumented-permissions']);
     expect(rules.every((rule) => rule.pedantic === undefined || rule.pedantic === true)).toBe(true);
   });
@@ -410,3 +420,82 @@ jobs:
     expect(await severities(without)).toEqual(['MEDIUM']);
   });
 });
+
+describe('the gate counts attack paths at their severity', () => {
+  const example = (name: string) => join(EXAMPLES, name);
+  const settingsOf = (name: string) => join(EXAMPLES, name, '.chainbreaker/settings.json');
+
+  it('a HIGH attack path fails the default --fail-on high though no finding is HIGH, and the report says why', async () => {
+    const r = await run(['scan', example('release-pipeline')]);
+    const report = await run(['scan', example('release-pipeline'), '--format', 'json']);
+    expect(json(report).counts.HIGH).toBe(0);
+    expect(json(report).combinations.length).toBeGreaterThan(0);
+    expect(r.code).toBe(EXIT.findings);
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^Exit 1: \d+ attack paths? at or above --fail-on high\.$/);
+  });
+
+  it('--fail-on critical fails only on a CRITICAL attack path; none never fails', async () => {
+    expect((await run(['scan', example('release-pipeline'), '--fail-on', 'critical'])).code).toBe(EXIT.ok);
+    const critical = await run(['scan', example('issue-triage-bot'), '--settings', settingsOf('issue-triage-bot'), '--fail-on', 'critical']);
+    expect(critical.code).toBe(EXIT.findings);
+    expect(critical.stdout).toMatch(/Exit 1: 2 attack paths at or above --fail-on critical\./);
+    const none = await run(['scan', example('issue-triage-bot'), '--fail-on', 'none']);
+    expect(none.code).toBe(EXIT.ok);
+    expect(none.stdout).toContain('Exit 0: --fail-on none never fails.');
+    expect((await run(['scan', example('release-pipeline')], { cwd: tempDir({ '.chainbreaker.yml': 'fail-on: critical\n' }) })).code).toBe(EXIT.findings);
+  });
+});
+
+describe('bad input is loud', () => {
+  it('a named file that is not YAML, not a workflow or over the limit is an error naming it as given (exit 3)', async () => {
+    const cwd = tempDir({ 'bin.yml': 'on: push\njobs: [\n', 'notes.yml': 'title: a list of things\n', 'big.yml': `on: push\njobs: {}\n# ${'x'.repeat(3000)}\n` });
+    const broken = await run(['scan', 'bin.yml'], { cwd });
+    expect(broken.code).toBe(EXIT.operational);
+    expect(broken.stderr).toMatch(/^chainbreaker: bin\.yml: not valid YAML \(line \d+: .+\) \(--keep-going scans it anyway and reports it as a finding\)\n$/);
+    expect(broken.stderr).not.toContain('.github/workflows');
+    expect(broken.stdout).toBe('');
+    const notes = await run(['scan', 'notes.yml'], { cwd });
+    expect(notes.code).toBe(EXIT.operational);
+    expect(notes.stderr).toContain('chainbreaker: notes.yml: not a GitHub Actions workflow (no `jobs:`)');
+    const big = await run(['scan', 'big.yml', '--max-file-bytes', '1000'], { cwd });
+    expect(big.code).toBe(EXIT.operational);
+    expect(big.stderr).toContain('chainbreaker: big.yml: larger than 1000 bytes, the limit for one file (raise it with --max-file-bytes)');
+    const stdin = await run(['scan', '-'], { cwd });
+    expect(stdin.code).not.toBe(EXIT.ok);
+  });
+
+  it('--keep-going makes it a warning, and the finding is reported under the path as given', async () => {
+    const cwd = tempDir({ 'bin.yml': 'on: push\njobs: [\n' });
+    const r = await run(['scan', 'bin.yml', '--keep-going', '--format', 'json'], { cwd });
+    expect(r.code).toBe(EXIT.ok);
+    expect(r.stderr).toMatch(/^chainbreaker: bin\.yml: not valid YAML/);
+    expect(json(r).findings.map((f) => `${f.file} ${f.rule_id}`)).toEqual(['bin.yml invalid-workflow']);
+  });
+
+  it('reads .chainbreaker.yaml like .chainbreaker.yml, and refuses both at once', async () => {
+    const yaml = tempDir({ ...workflow(NO_TIMEOUT), '.chainbreaker.yaml': 'fail-on: low\n' });
+    expect((await run(['scan', '.', ...only('missing-timeout')], { cwd: yaml })).code).toBe(EXIT.findings);
+    const typo = tempDir({ ...workflow(NO_TIMEOUT), '.chainbreaker.yaml': 'fial-on: low\n' });
+    const r = await run(['scan', '.'], { cwd: typo });
+    expect(r.code).toBe(EXIT.usage);
+    expect(r.stderr).toBe('chainbreaker: .chainbreaker.yaml: unknown key "fial-on" (did you mean "fail-on"?)\n');
+    const both = await run(['scan', '.'], { cwd: tempDir({ ...workflow(NO_TIMEOUT), '.chainbreaker.yml': 'fail-on: low\n', '.chainbreaker.yaml': 'fail-on: low\n' }) });
+    expect(both.code).toBe(EXIT.usage);
+    expect(both.stderr).toContain('both .chainbreaker.yml and .chainbreaker.yaml are in this directory: keep one');
+  });
+
+  it('every usage error is one line in one style: the option or file first, then what is wrong', async () => {
+    for (const [argv, line] of [
+      [['scan', '--fial-on', 'high'], 'chainbreaker: unknown option --fial-on (did you mean "--fail-on"?); run "chainbreaker --help" for usage'],
+      [['scan', '--output'], 'chainbreaker: --output needs a value; run "chainbreaker --help" for usage'],
+      [['scan', '--verbose=yes'], 'chainbreaker: --verbose takes no value; run "chainbreaker --help" for usage'],
+      [['combinations', 'extra'], 'chainbreaker: unexpected argument "extra": this command takes none; run "chainbreaker --help" for usage'],
+      [['scan', '--format', 'xml'], 'chainbreaker: --format must be one of text, json, sarif, github (got "xml"); run "chainbreaker --help" for usage'],
+    ] as const) {
+      const r = await run([...argv]);
+      expect(r.code, argv.join(' ')).toBe(EXIT.usage);
+      expect(r.stderr, argv.join(' ')).toBe(`${line}\n`);
+    }
+  });
+});
+

@@ -4,6 +4,7 @@
 // override. Every view is checked with axe-core (no serious or critical violation), walked with the keyboard,
 // and photographed at 1280x800 and 390x844 into test-results/screenshots (git-ignored). No console errors.
 
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import {
@@ -12,18 +13,21 @@ import {
   collectErrors,
   launchBrowser,
   screenshot,
+  BROWSER_SKIPPED,
   SKIP_BROWSER,
   startDevServer,
   VIEWPORTS,
   type DevServer,
 } from './support.js';
+import { exampleNames, scanExample, type JsonReport } from '../../scripts/gen-examples.js';
+import { skipReason } from '../support/skips.js';
 
 const EXAMPLES = ['examples/hardened-service', 'examples/issue-triage-bot', 'examples/release-pipeline'];
 // The example attack path the test breaks: repository-takeover (in issue-triage-bot) is broken by default-token-write.
 const TAKEOVER = 'article.combo[data-combo="repository-takeover"]';
 
 // Skipped only without Chromium on a developer's machine (see SKIP_BROWSER); CI installs it and runs these.
-describe.skipIf(SKIP_BROWSER)('the web client in Chromium', { timeout: 120_000 }, () => {
+describe.skipIf(SKIP_BROWSER)(`the web client in Chromium${skipReason(BROWSER_SKIPPED)}`, { timeout: 120_000 }, () => {
   let server: DevServer;
   let browser: Browser;
   let context: BrowserContext;
@@ -116,6 +120,42 @@ describe.skipIf(SKIP_BROWSER)('the web client in Chromium', { timeout: 120_000 }
     await photograph('repositories');
   });
 
+  it('reports for each example what the CLI’s JSON and POST /api/scan report: the same findings, counts and attack paths', async () => {
+    const token = await page.evaluate(() => sessionStorage.getItem('chainbreaker.devToken'));
+    const api = async (path: string, init: RequestInit = {}) =>
+      (await fetch(`${server.base}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } })).json();
+    const { repositories } = (await api('/api/repos')) as { repositories: { id: string; full_name: string }[] };
+    const key = (f: { rule_id: string; severity: string; file: string; line: number; column: number }) => `${f.severity} ${f.rule_id} ${f.file}:${f.line}:${f.column}`;
+    for (const name of exampleNames()) {
+      const cli = await scanExample(name);
+      const repo = repositories.find((r) => r.full_name === `examples/${name}`);
+      expect(repo, name).toBeDefined();
+      const scanned = (await api('/api/scan', { method: 'POST', body: JSON.stringify({ repo_id: repo?.id }) })) as JsonReport;
+      expect(scanned.counts, name).toEqual(cli.counts);
+      expect(scanned.findings.map(key).sort(), name).toEqual(cli.findings.map(key).sort());
+      expect(scanned.findings.map((f) => f.description).sort(), name).toEqual(cli.findings.map((f) => f.description).sort());
+      const { combos } = (await api(`/api/repositories/${repo?.id ?? ''}/combos`)) as { combos: { id: string; severity: string }[] };
+      expect(combos.map((c) => `${c.severity} ${c.id}`).sort(), name).toEqual(cli.combinations.map((c) => `${c.severity} ${c.id}`).sort());
+
+      // The web client shows that scan: one entry per finding, under its severity and rule.
+      await page.goto(`/#/repos/${encodeURIComponent(repo?.id ?? '')}`);
+      await heading('Findings').waitFor();
+      await page.locator('.summary').waitFor();
+      await expect.poll(() => page.locator('ul.findings > li').count(), { message: name }).toBe(cli.findings.length);
+      const shown = await page.locator('section.sev-group').evaluateAll((sections) =>
+        sections.flatMap((section) => {
+          const severity = section.querySelector('h2')?.id.replace(/^sev-/, '') ?? '';
+          return [...section.querySelectorAll('article.rule-group')].flatMap((group) => {
+            const rule = group.querySelector('h3 code')?.textContent ?? '';
+            return [...group.querySelectorAll('code.where')].map((where) => `${severity} ${rule} ${where.textContent?.trim() ?? ''}`);
+          });
+        }),
+      );
+      expect(shown.sort(), name).toEqual(cli.findings.map(key).sort());
+    }
+    await go('Repositories', 'Repositories');
+  });
+
   it('shows a repository’s findings grouped by severity and rule, with counts that match the API, and filters them', async () => {
     await page.getByRole('link', { name: 'examples/issue-triage-bot', exact: true }).click();
     await heading('Findings').waitFor();
@@ -176,8 +216,10 @@ describe.skipIf(SKIP_BROWSER)('the web client in Chromium', { timeout: 120_000 }
     expect(await takeover.locator('svg a.node.break').textContent()).toContain('default-token-write');
     expect(await takeover.locator('svg polyline.edge').count()).toBe((await takeover.locator('svg .node').count()) - 1);
     await expectAccessible('attack paths');
-    // The committed image of the README (docs/attack-paths.png) is this view at desktop size.
+    // The README's image (docs/attack-paths.png) is this view at desktop size: `npm run docs:screenshot` runs
+    // these tests with UPDATE_DOCS_SCREENSHOT=1, which writes it there too.
     await screenshot(page, 'readme-attack-paths');
+    if (process.env.UPDATE_DOCS_SCREENSHOT === '1') await page.screenshot({ path: fileURLToPath(new URL('../../docs/attack-paths.png', import.meta.url)), fullPage: false });
     await photograph('attack-paths');
     const stops = await tabStops(30);
     expect(stops.some((s) => /^(✂ break here )?1\. [a-z-]+ /.test(s)), JSON.stringify(stops)).toBe(true);
@@ -257,7 +299,7 @@ describe.skipIf(SKIP_BROWSER)('the web client in Chromium', { timeout: 120_000 }
 });
 
 describe('the dev-only sign-in route', () => {
-  it.skipIf(SKIP_BROWSER)('is documented as absent from api/ (no deployment has it)', async () => {
+  it('is documented as absent from api/ (no deployment has it)', async () => {
     const { readdir } = await import('node:fs/promises');
     const files = await readdir(new URL('../../api/', import.meta.url), { recursive: true });
     expect(files.filter((f) => /dev|token/i.test(String(f)))).toEqual([]);

@@ -8,14 +8,21 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { ROOT } from '../support/http.js';
+import { SLOW_SKIPPED } from '../support/skips.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const HAVE_CHROMIUM = existsSync(CHROMIUM);
 /**
- * The browser tests skip only on a developer's machine without Chromium (`apt-get install chromium`); in CI
- * (`CI` set) a missing browser fails them, since .ci/run installs it.
+ * Why the browser tests are skipped, or null: on a developer's machine without Chromium (`apt-get install
+ * chromium`), or with SKIP_SLOW_TESTS=1; in CI (`CI` set) they always run, and a missing browser fails them,
+ * since .ci/run installs it.
  */
-export const SKIP_BROWSER = !HAVE_CHROMIUM && !process.env.CI;
+export const BROWSER_SKIPPED: string | null = process.env.CI
+  ? null
+  : !HAVE_CHROMIUM
+    ? `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`
+    : SLOW_SKIPPED;
+export const SKIP_BROWSER = BROWSER_SKIPPED !== null;
 export const SCREENSHOTS = join(ROOT, 'test-results/screenshots');
 
 export const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;

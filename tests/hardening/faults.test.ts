@@ -160,10 +160,11 @@ describe('GitHub answering late', () => {
   ])('answers 503 when %s outlives the deadline, stores nothing, and the next scan works', async (_what, route) => {
     const user = await onGitHub();
     useCodeHost(withShortDeadline(2_300));
-    github.fault(route, { kind: 'delay', ms: 6_000 }, { times: 1 });
+    // The fault outlasts the deadline by far, so "did not wait for it" holds on a loaded machine too.
+    github.fault(route, { kind: 'delay', ms: 25_000 }, { times: 1 });
     const started = Date.now();
     await expectFaultThenRecovery(user, { status: 503, retryAfter: null });
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 });
 

@@ -210,8 +210,21 @@ describe('release.yml', () => {
     expect(publish.if).toBe("startsWith(github.ref, 'refs/tags/v')");
     expect(publish.permissions).toEqual({ contents: 'read', 'id-token': 'write' });
     const text = JSON.stringify(publish);
-    expect(text).toContain('npm publish --provenance');
+    expect(text).toContain('npm run pack:release --silent');
+    expect(text).toContain('npm publish \\"$TARBALL\\" --provenance');
     expect(text).not.toMatch(/\$\{\{[^}]*secrets\.|NODE_AUTH_TOKEN|NPM_TOKEN/);
+  });
+
+  it('attaches the published tarball to the GitHub release and moves the Action\'s vN tag to a commit with dist/', () => {
+    const job = release.jobs['github-release'];
+    expect(job.needs).toBe('publish');
+    expect(job.if).toBe("startsWith(github.ref, 'refs/tags/v')");
+    expect(job.permissions).toEqual({ contents: 'write' });
+    const text = JSON.stringify(job);
+    expect(text).toContain('npm pack \\"chainbreaker@$version\\"');
+    expect(text).toContain('gh release create \\"$TAG\\" \\"$FILE\\"');
+    expect(text).toContain('bash scripts/action-release.sh');
+    expect(text).toContain('refs/tags/$major');
   });
 });
 

@@ -27,6 +27,22 @@ export interface InjectionHit {
   message: string;
   /** For `$GITHUB_ENV` writes: what is written is a downloaded artifact's content, not event text. */
   artifact?: boolean;
+  /** What to do, with the expression found (script injections); the rule's recommendation otherwise. */
+  recommendation?: string;
+}
+
+/** `github.event.issue.title` -> `ISSUE_TITLE`: the environment variable the fix passes the value in. */
+export function envNameFor(source: string): string {
+  const words = source.replace(/\[.*?\]/g, '').split('.').filter((w) => /^[A-Za-z_][\w-]*$/.test(w));
+  const base = (words.slice(-2).join('_') || 'VALUE').replace(/[^A-Za-z0-9_]/g, '_').toUpperCase();
+  return /^[A-Z_]/.test(base) ? base : `V_${base}`;
+}
+
+/** The fix of one script injection, quoting the expression found and how the code reads the variable instead. */
+function injectionFix(source: string, language: CodeLanguage): string {
+  const name = envNameFor(source);
+  const read = language === 'JavaScript' ? `process.env.${name}` : language === 'Python' ? `os.environ["${name}"]` : language === 'PowerShell' ? `$env:${name}` : `"$${name}"`;
+  return `Pass the value through an environment variable of the step (\`env: ${name}: \${{ ${source} }}\`) and use it as \`${read}\` in the code, never as \`\${{ }}\` inside it.`;
 }
 
 const SEVERITY: Record<TaintLevel, Severity> = { arbitrary: 'HIGH', structured: 'MEDIUM', input: 'LOW', unknown: 'LOW' };
@@ -82,6 +98,7 @@ export function scriptInjections(step: Step, analyzer: TaintAnalyzer): Injection
           `\`\${{ ${occurrence.span.source} }}\` in ${sink.label} of ${describeStep(step)} expands ${describeTaint(taint)} ` +
           `into ${sink.language} code before it runs${describeGate(gate)}` +
           (unprivileged && !gate.holds ? '; only `pull_request` brings it in, where a fork\'s run has a read-only token and no secrets.' : '.'),
+        recommendation: injectionFix(occurrence.span.source, sink.language),
       });
     }
   }

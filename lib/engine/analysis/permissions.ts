@@ -5,7 +5,7 @@ import type { Job, Step, Workflow } from '../model/workflow.js';
 import { foreignDownloads } from './artifacts.js';
 import { untrustedCheckouts } from './pr-head.js';
 import { everyPathGuarded, stepTrust } from './trust-guards.js';
-import { keyText, scalarText, type YNode, type YScalar } from '../yaml/model.js';
+import { keyText, type YNode, type YScalar } from '../yaml/model.js';
 
 /** A `<scope>: write` entry of a `permissions:` mapping. */
 export interface WriteScope {
@@ -40,24 +40,7 @@ export function readPermissions(node: YNode): Permissions {
   return { kind: 'scopes', writes };
 }
 
-/**
- * The repository path a job's `uses:` names when it calls a reusable workflow of the same repository:
- * `./.github/workflows/x.yml`, or GitHub's self-repository form `$/.github/workflows/x.yml`. Null otherwise.
- */
-export function localWorkflowPath(text: string): string | null {
-  const value = text.trim();
-  const path = value.startsWith('./') ? value.slice(2) : value.startsWith('$/') ? value.slice(2) : null;
-  if (path === null || !/^\.github\/workflows\/[^/]+\.ya?ml$/.test(path.split('@')[0] ?? '')) return null;
-  return path.split('@')[0] ?? null;
-}
-
-/** The workflow of `repository` a call job runs, when it is a local reusable workflow the scan has. */
-export function calledLocalWorkflow(repository: RepositoryModel, job: Job): Workflow | undefined {
-  const text = job.uses === undefined ? null : scalarText(job.uses);
-  const path = text === null ? null : localWorkflowPath(text);
-  if (path === null) return undefined;
-  return repository.workflows.find((w) => w.file.path === path);
-}
+export { calledLocalWorkflow, localWorkflowPath } from './callers.js';
 
 /** True when every job of `workflow` runs with a token its own `permissions:` (workflow or job level) decides. */
 export function declaresOwnPermissions(workflow: Workflow): boolean {

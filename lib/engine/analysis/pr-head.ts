@@ -1,5 +1,5 @@
-import { expressionsOf } from '../expressions/extract.js';
-import { ContextAccess, contextPath, IndexAccess, walkExpression, type Expr } from '../expressions/parse.js';
+import { expressionsOf, findExpressions } from '../expressions/extract.js';
+import { ContextAccess, contextPath, IndexAccess, parseExpression, walkExpression, type Expr } from '../expressions/parse.js';
 import { earlierForeignDownload, READS_FILE } from './artifacts.js';
 import { referencedEnvVars } from './script-outputs.js';
 import type { RepositoryModel } from '../model/repository.js';
@@ -13,6 +13,8 @@ import { followsUntrustedRuns } from './workflow-run.js';
 import { dispatchGate } from './dispatch-gate.js';
 import { hasAny, scriptOf, wordMask } from './file-scripts.js';
 import { ScanCache } from '../model/scan-cache.js';
+import { localCallers } from './callers.js';
+import { legsOf } from './run-model/conditions.js';
 
 /** What makes the head of a pull request reachable, and dangerous, in a workflow. */
 export interface PrHeadTriggers {
@@ -26,6 +28,13 @@ export interface PrHeadTriggers {
 
 export function prHeadTriggers(workflow: Workflow, repository: RepositoryModel): PrHeadTriggers {
   const privileged = privilegedTriggers(workflow).map((t) => t.name);
+  // A reusable workflow runs on its callers' events: their privileged triggers are its own.
+  if (privileged.length === 0 && workflow.triggers.some((t) => t.name === 'workflow_call')) {
+    for (const caller of localCallers(workflow, repository)) {
+      if (caller.workflow === workflow) continue;
+      for (const name of privilegedTriggers(caller.workflow).map((t) => t.name)) if (!privileged.includes(name)) privileged.push(name);
+    }
+  }
   return {
     pullRequest: privileged.find((t) => t.startsWith('pull_request')) ?? null,
     workflowRun: privileged.includes('workflow_run') && followsUntrustedRuns(workflow, repository),
@@ -77,6 +86,17 @@ interface Scope {
   workflow: Workflow;
   job: Job;
   step: Step | null;
+  /** For steps of a local composite action: the step that runs the action (its `with:` sets `inputs.*`). */
+  actionCaller?: Step;
+  /** Nodes are not the workflow file's (a composite action's): parse their text rather than look them up. */
+  textOnly?: boolean;
+}
+
+/** Local callers of a reusable workflow, recorded per scan by `findPullRequestCheckouts` (which knows the repository). */
+const callersByWorkflow = new ScanCache<Workflow, readonly Job[]>();
+
+function callersOf(workflow: Workflow): readonly Job[] {
+  return callersByWorkflow.get(workflow) ?? [];
 }
 
 /**
@@ -87,7 +107,7 @@ interface Scope {
  */
 export function prHeadReference(node: YScalar, scope: Scope, triggers: PrHeadTriggers): string | null {
   if (typeof node.value !== 'string') return null;
-  return fromText(node.value, exprsOf(scope.workflow, node), scope, triggers, 0);
+  return fromText(node.value, exprsOf(scope, node), scope, triggers, 0);
 }
 
 /** `prHeadReference` for one command of a `run:` script (its `${{ }}` already resolved by `exprs`). */
@@ -95,8 +115,15 @@ function prHeadInCommand(text: string, exprs: readonly Expr[], scope: Scope, tri
   return fromText(text, exprs, scope, triggers, 0);
 }
 
-function exprsOf(workflow: Workflow, node: YScalar): Expr[] {
-  return expressionsOf(workflow.file, node).flatMap((o) => (o.expr === null ? [] : [o.expr]));
+function exprsOf(scope: Scope, node: YScalar): Expr[] {
+  // A node of a local composite action is not in the workflow's file: parse its text rather than look it up there.
+  if (scope.actionCaller !== undefined || scope.textOnly === true) {
+    return findExpressions(String(node.value)).flatMap((span) => {
+      const expr = span.terminated ? parseExpression(span.source) : null;
+      return expr === null ? [] : [expr];
+    });
+  }
+  return expressionsOf(scope.workflow.file, node).flatMap((o) => (o.expr === null ? [] : [o.expr]));
 }
 
 function fromText(text: string, exprs: readonly Expr[], scope: Scope, triggers: PrHeadTriggers, depth: number): string | null {
@@ -118,7 +145,7 @@ function fromText(text: string, exprs: readonly Expr[], scope: Scope, triggers: 
 
 function fromNode(node: YNode, scope: Scope, triggers: PrHeadTriggers, depth: number): string | null {
   if (node.kind !== 'scalar' || typeof node.value !== 'string') return null;
-  return fromText(node.value, exprsOf(scope.workflow, node), scope, triggers, depth);
+  return fromText(node.value, exprsOf(scope, node), scope, triggers, depth);
 }
 
 function fromExpr(expr: Expr, scope: Scope, triggers: PrHeadTriggers, depth: number): string | null {
@@ -139,6 +166,35 @@ function fromPath(path: string[], scope: Scope, triggers: PrHeadTriggers, depth:
   if (head === 'env' && a !== undefined) {
     const value = envValue(scope, a);
     return value === undefined ? null : fromNode(value, scope, triggers, depth + 1);
+  }
+  if (head === 'matrix' && a !== undefined) {
+    // A matrix value (an axis item or an `include` entry) that names the head: `ref: ${{ matrix.settings.ref }}`.
+    for (const leg of legsOf(scope.job) ?? []) {
+      let node: YNode | undefined = leg.get(a);
+      for (const segment of path.slice(2)) node = node?.kind === 'map' ? node.pairs.find((p) => keyText(p.key).toLowerCase() === segment)?.value : undefined;
+      if (node === undefined) continue;
+      const found = fromNode(node, scope, triggers, depth + 1);
+      if (found !== null) return `${dotted} <- ${found}`;
+    }
+    return null;
+  }
+  if (head === 'inputs' && a !== undefined && scope.actionCaller !== undefined) {
+    const caller = scope.actionCaller;
+    const value = caller.with?.pairs.find((p) => keyText(p.key).toLowerCase() === a)?.value;
+    if (value === undefined) return null;
+    // A caller inside another composite action: its `with:` is that action's text (its own `inputs.*` are not followed).
+    const found = fromNode(value, { workflow: scope.workflow, job: scope.job, step: caller, ...(caller.owner.kind === 'action' ? { textOnly: true } : {}) }, triggers, depth + 1);
+    return found === null ? null : `${dotted} <- ${found}`;
+  }
+  if (head === 'inputs' && a !== undefined && scope.textOnly !== true && scope.workflow.triggers.some((t) => t.name === 'workflow_call')) {
+    // An input of a reusable workflow is what its callers pass in `with:`, read in the caller's scope.
+    for (const caller of callersOf(scope.workflow)) {
+      const value = caller.with?.pairs.find((p) => keyText(p.key).toLowerCase() === a)?.value;
+      if (value === undefined) continue;
+      const found = fromNode(value, { workflow: caller.workflow, job: caller, step: null }, triggers, depth + 1);
+      if (found !== null) return `${dotted} <- ${found}`;
+    }
+    return null;
   }
   if (head === 'steps' && a !== undefined && b === 'outputs' && c !== undefined) {
     const producer = scope.job.steps.find((s) => s.id?.toLowerCase() === a);
@@ -304,6 +360,8 @@ export interface UntrustedCheckout {
   evidence: string;
   /** The trigger that makes it privileged, for messages. */
   trigger: string;
+  /** For a checkout inside a local composite action: its `path:` input as written (null: the workspace). */
+  path?: string | null;
   /** Only a maintainer's approval (comment, label, environment) lets it run, but the checked-out code can change after it. */
   approved: boolean;
   /** For a `repository_dispatch` workflow whose dispatch is an approval: who sends the event, in words. */
@@ -355,13 +413,15 @@ const checkoutsByJob = new ScanCache<Job, { repository: RepositoryModel; result:
 
 function findPullRequestCheckouts(job: Job, repository: RepositoryModel): (UntrustedCheckout & { hiddenBy?: 'trusted-author' | 'approved-commit' })[] {
   const workflow = job.workflow;
+  if (!callersByWorkflow.has(workflow)) callersByWorkflow.set(workflow, localCallers(workflow, repository));
   const triggers = prHeadTriggers(workflow, repository);
   if (triggers.privileged === null) return [];
   const scripted = scriptCheckouts(job, workflow, triggers);
   // A workflow that only `repository_dispatch` makes privileged runs when a collaborator (or a dispatcher
   // acting for one, as with `/ok-to-test`) sends the event: that is an approval, unless the repository
   // sends it for anyone.
-  const dispatched = privilegedTriggers(workflow).every((t) => t.name === 'repository_dispatch') ? dispatchGate(workflow, repository) : null;
+  const own = privilegedTriggers(workflow);
+  const dispatched = own.length > 0 && own.every((t) => t.name === 'repository_dispatch') ? dispatchGate(workflow, repository) : null;
   const result: (UntrustedCheckout & { hiddenBy?: 'trusted-author' | 'approved-commit' })[] = [];
   for (const step of job.steps) {
     const found: Omit<UntrustedCheckout, 'approved' | 'trigger' | 'gated'>[] = [];
@@ -375,6 +435,9 @@ function findPullRequestCheckouts(job: Job, repository: RepositoryModel): (Untru
         break;
       }
     }
+    // A local composite action runs at its caller, with the caller's event: its checkouts count here.
+    const inner = step.uses === undefined ? null : actionCheckout(step, repository, { workflow, job, step }, triggers, 0);
+    if (inner !== null && step.uses !== undefined) found.push({ step, node: step.uses, how: inner.how, evidence: inner.evidence, path: inner.path });
     for (const command of scripted) {
       if (command.step !== step || step.run === undefined) continue;
       const text = command.command.length > 80 ? `${command.command.slice(0, 77)}...` : command.command;
@@ -396,6 +459,32 @@ function findPullRequestCheckouts(job: Job, repository: RepositoryModel): (Untru
     for (const checkout of found) result.push({ ...checkout, approved, gated, ...dispatcher, ...unchecked, ...hidden, trigger: triggerOf(checkout.evidence, triggers) });
   }
   return result;
+}
+
+/** At most this many levels of local composite actions are read for checkouts. */
+const MAX_ACTION_DEPTH = 4;
+
+/**
+ * A checkout of pull request code inside the local composite action a step runs (or one it runs in turn), read
+ * with the caller's event and the caller's `with:` for the action's `inputs.*`; null when there is none.
+ */
+function actionCheckout(caller: Step, repository: RepositoryModel, scope: Scope, triggers: PrHeadTriggers, depth: number): { how: string; evidence: string; path: string | null } | null {
+  const action = depth < MAX_ACTION_DEPTH ? repository.localAction(caller) : undefined;
+  if (action === undefined || action.using !== 'composite') return null;
+  for (const inner of action.steps) {
+    for (const input of checkoutInputs(inner)) {
+      const evidence = prHeadReference(input.node, { ...scope, step: inner, actionCaller: caller }, triggers);
+      if (evidence === null || (input.name === 'ref' && isBranchNameEvidence(evidence))) continue;
+      return {
+        how: `local action \`${action.file.path}\` with \`${input.name}: ${String(input.node.value).trim()}\``,
+        evidence: `\`${evidence}\``,
+        path: getText(inner.with, 'path'),
+      };
+    }
+    const deeper = actionCheckout(inner, repository, { ...scope, actionCaller: caller }, triggers, depth + 1);
+    if (deeper !== null) return deeper;
+  }
+  return null;
 }
 
 /** The environment guard of a job's ways to run, as `environment \`name\``. */

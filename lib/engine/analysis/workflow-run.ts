@@ -16,8 +16,12 @@ export function followsUntrustedRuns(workflow: Workflow, repository: RepositoryM
   const names = asList(get(trigger.config, 'workflows')).map(scalarText);
   if (names.length === 0 || names.some((n) => n === null)) return true;
   for (const name of names as string[]) {
-    const upstream = repository.workflows.filter((w) => (w.name ?? w.file.path) === name);
+    // `workflows:` names a workflow by its `name:` (a workflow without one is named by its path); a file name
+    // alone (`ci.yml`) is read as that file too, as other scanners do.
+    const upstream = repository.workflows.filter((w) => (w.name ?? w.file.path) === name || w.file.path === name || (!name.includes('/') && w.file.path.endsWith(`/${name}`)));
     if (upstream.length === 0 || /[*?[]/.test(name)) return true;
+    // A reusable workflow (only `workflow_call`) never runs on its own, so it triggers nothing; its callers'
+    // runs are named after the callers.
     if (upstream.some((w) => w.triggers.some((t) => UNTRUSTED_UPSTREAM_TRIGGERS.test(t.name)))) return true;
   }
   return false;

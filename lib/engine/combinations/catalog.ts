@@ -58,7 +58,7 @@ const SECRETS_INHERIT = stage(
 );
 const OVERPROVISIONED_SECRETS = stage(
   'overprovisioned-secrets',
-  'Whole secrets context exposed',
+  'Secrets within reach of every step',
   '`toJSON(secrets)`, a computed `secrets[...]` lookup or secrets in workflow-level `env:` put every secret of the repository within reach of the job.',
 );
 const PERSONAL_ACCESS_TOKEN = stage(

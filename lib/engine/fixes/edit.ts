@@ -82,11 +82,13 @@ export function replacePair(text: string, pair: YPair, key: string, value: strin
 /** Applies non-overlapping edits (any order). Throws on overlap: a fixer bug, never file content. */
 export function applyEdits(text: string, edits: readonly TextEdit[]): string {
   const sorted = [...edits].sort((a, b) => a.start - b.start || a.end - b.end);
+  // Edits are written with \n; a file with Windows line endings gets them with \r\n, so it keeps one style.
+  const crlf = text.includes('\r\n');
   let out = '';
   let at = 0;
   for (const edit of sorted) {
     if (edit.start < at) throw new Error('overlapping fix edits');
-    out += text.slice(at, edit.start) + edit.text;
+    out += text.slice(at, edit.start) + (crlf ? edit.text.replace(/\r?\n/g, '\r\n') : edit.text);
     at = edit.end;
   }
   return out + text.slice(at);

@@ -8,7 +8,7 @@ import type { Job, Workflow } from '../model/workflow.js';
 import { readPermissions } from '../analysis/permissions.js';
 import { getPair, type YPair } from '../yaml/model.js';
 import { indentUnit, insertAfterPair, insertBeforePair, lineStart, replacePair } from './edit.js';
-import { capScopes, declaredScopes, jobNeeds, scopeLines } from './permissions.js';
+import { capScopes, declaredScopes, jobNeeds, scopeComments, scopeLines } from './permissions.js';
 import type { FixProposal, TextEdit } from './types.js';
 
 function jobGrantsWriteAll(job: Job): boolean {
@@ -25,6 +25,8 @@ export function leastPrivilege(workflow: Workflow, repository: RepositoryModel):
   if (workflowPair !== undefined && inherited === null && workflowKind !== 'write-all' && workflowKind !== 'read-all') {
     return { skipped: 'the workflow-level `permissions:` is not a mapping the fix can read' };
   }
+  // The user's comments on the scopes jobs inherit travel with them (`contents: write # releases`).
+  const comments = workflowPair === undefined ? {} : scopeComments(text, workflowPair.value);
   const edits: TextEdit[] = [];
   const unknown = new Set<string>();
   for (const job of workflow.jobs) {
@@ -33,7 +35,9 @@ export function leastPrivilege(workflow: Workflow, repository: RepositoryModel):
     const needs = jobNeeds(job, repository);
     for (const u of needs.unknown) unknown.add(u);
     const scopes = inherited !== null && !writeAll ? capScopes(needs.scopes, inherited) : workflowKind === 'read-all' && !writeAll ? capScopes(needs.scopes, readAll(needs.scopes)) : needs.scopes;
-    const lines = scopeLines(scopes, needs.why);
+    // A comment stays with its scope only where the access is what the comment was written for.
+    const kept = writeAll || inherited === null ? {} : Object.fromEntries(Object.entries(comments).filter(([scope]) => scopes[scope as keyof typeof scopes] === inherited[scope as keyof typeof inherited]));
+    const lines = scopeLines(scopes, needs.why, kept);
     const value = lines ?? '{}';
     let edit: TextEdit | null;
     const own = getPair(job.node, 'permissions');

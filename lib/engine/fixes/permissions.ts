@@ -122,16 +122,32 @@ export function capScopes(scopes: Scopes, cap: Scopes): Scopes {
 }
 
 /**
- * `contents: read` ... lines in scope order, or null for `{}`. A write scope carries a comment naming what
- * needs it (`issues: write  # gh issue comment`): reviewers see why, and undocumented-permissions is satisfied.
+ * `contents: read` ... lines in scope order, or null for `{}`. A scope keeps the comment the user wrote on
+ * its line where it came from (`comments`); otherwise a write scope carries a comment naming what needs it
+ * (`issues: write  # gh issue comment`): reviewers see why, and undocumented-permissions is satisfied.
  */
-export function scopeLines(scopes: Scopes, why: Why = {}): string[] | null {
+export function scopeLines(scopes: Scopes, why: Why = {}, comments: Readonly<Partial<Record<string, string>>> = {}): string[] | null {
   const lines = (Object.keys(scopes) as Scope[]).sort().map((scope) => {
     const access = scopes[scope] ?? 'read';
+    const own = comments[scope];
+    if (own !== undefined) return `${scope}: ${access}  # ${own}`;
     const reason = access === 'write' ? why[scope] : undefined;
     return reason === undefined ? `${scope}: ${access}` : `${scope}: ${access}  # needed by ${reason.replace(/[\r\n]/g, ' ')}`;
   });
   return lines.length === 0 ? null : lines;
+}
+
+/** The comment at the end of each scope's line in a `permissions:` mapping (`contents: write # releases`). */
+export function scopeComments(text: string, node: YNode): Partial<Record<string, string>> {
+  const comments: Partial<Record<string, string>> = {};
+  if (node.kind !== 'map') return comments;
+  for (const pair of node.pairs) {
+    const end = text.indexOf('\n', pair.value.end);
+    const rest = text.slice(pair.value.end, end === -1 ? text.length : end);
+    const comment = /^\s+#\s?(.*?)\s*$/.exec(rest)?.[1];
+    if (comment !== undefined && comment !== '') comments[keyText(pair.key).toLowerCase()] = comment;
+  }
+  return comments;
 }
 
 export const KNOWN_ACTIONS = Object.keys(ACTION_PERMISSIONS);

@@ -16,7 +16,7 @@ export function formatRulesText(rules: readonly CatalogRule[]): string {
     ['SEVERITY', (r) => r.default_severity],
     ['CATEGORY', (r) => r.category],
     ['SURFACE', (r) => r.surface],
-    ['TITLE', (r) => (r.pedantic === true ? `${r.title} (pedantic: off unless --pedantic)` : r.title)],
+    ['TITLE', (r) => (r.pedantic === true ? `${r.title} (hygiene)` : r.title)],
   ];
   const widths = columns.map(([head, get]) => Math.max(head.length, ...rules.map((r) => get(r).length)));
   const row = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ');

@@ -1,5 +1,6 @@
 /** Output formats: pure functions from a report (or a catalog) to a string. */
 import type { Report } from '../report.js';
+import type { Severity } from '../types.js';
 import { formatGithub } from './github.js';
 import { formatJson } from './json.js';
 import { formatSarif } from './sarif.js';
@@ -19,8 +20,20 @@ export interface FormatOptions {
   color: boolean;
   /** SARIF only: `tool.driver.version`. */
   toolVersion: string;
-  /** Text and SARIF: the absolute URL of a rule's documentation. */
+  /** Text and SARIF: where a rule's documentation is (SARIF: an absolute URL). */
   docUrl: (ruleId: string) => string;
+  /** Text only: the documentation pointer when no docs URL is configured (default `chainbreaker rules <id>`). */
+  textDocs?: (ruleId: string) => string;
+  /** SARIF only: where an attack-path kind's documentation is. */
+  kindDocUrl?: (kindId: string) => string;
+  /** Text only: columns to wrap to. */
+  width?: number;
+  /** Text only: the severities listed finding by finding (default HIGH and MEDIUM; the others are summarized). */
+  listed?: ReadonlySet<Severity>;
+  /** Text only: why the exit code is what it is. */
+  gate?: string;
+  /** Text only: every description in full. */
+  verbose?: boolean;
 }
 
 /** A documentation URL template (`{id}` replaced by the rule id) as a function. */
@@ -31,11 +44,11 @@ export function docUrlFrom(template: string): (ruleId: string) => string {
 export function formatReport(format: ReportFormat, report: Report, options: FormatOptions): string {
   switch (format) {
     case 'text':
-      return formatText(report, { color: options.color, docUrl: options.docUrl });
+      return formatText(report, { color: options.color, docUrl: options.textDocs, width: options.width, listed: options.listed, gate: options.gate, verbose: options.verbose });
     case 'json':
       return formatJson(report);
     case 'sarif':
-      return formatSarif(report, { toolVersion: options.toolVersion, docUrl: options.docUrl });
+      return formatSarif(report, { toolVersion: options.toolVersion, docUrl: options.docUrl, kindDocUrl: options.kindDocUrl });
     case 'github':
       return formatGithub(report);
   }

@@ -23,6 +23,8 @@ export interface SarifOptions {
   toolVersion: string;
   /** The absolute URL of a rule's documentation (`helpUri`). */
   docUrl: (ruleId: string) => string;
+  /** The absolute URL of an attack-path kind's documentation (`helpUri` of `toxic-combination/<kind>`); none when absent. */
+  kindDocUrl?: (kindId: string) => string;
 }
 
 /** Where settings findings point: a real path of every repository with workflows, as code scanning requires. */
@@ -53,7 +55,8 @@ function ruleDescriptor(meta: RuleMeta, docUrl: (ruleId: string) => string) {
   };
 }
 
-function kindDescriptor(kind: CombinationKind) {
+function kindDescriptor(kind: CombinationKind, kindDocUrl: ((kindId: string) => string) | undefined) {
+  const doc = kindDocUrl?.(kind.id);
   const stages = kind.stages.map((s) => `- ${s.title} (\`${s.rule_id}\`): ${s.description}`);
   const advice = kind.break_chain.map((b) => `Break the chain (\`${b.rule_id}\`): ${b.advice}`);
   const requires = kind.requires.map((group) => group.join(' | ')).join(' AND ');
@@ -63,8 +66,9 @@ function kindDescriptor(kind: CombinationKind) {
     fullDescription: { text: kind.impact },
     help: {
       text: [kind.impact, `Formed by: ${requires}.`, ...advice].join('\n\n'),
-      markdown: [`**${kind.title}** (${kind.severity} attack path)`, kind.impact, `Formed by: \`${requires}\`.`, stages.join('\n'), ...advice].join('\n\n'),
+      markdown: [`**${kind.title}** (${kind.severity} attack path)`, kind.impact, `Formed by: \`${requires}\`.`, stages.join('\n'), ...advice, ...(doc === undefined ? [] : [`[Documentation](${doc})`])].join('\n\n'),
     },
+    ...(doc === undefined ? {} : { helpUri: doc }),
     defaultConfiguration: { level: 'error' },
     properties: { tags: ['security', 'toxic-combination'], 'security-severity': SECURITY_SEVERITY[kind.severity] },
   };
@@ -117,7 +121,7 @@ function combinationResult(c: Combination, ruleIndex: number) {
 }
 
 export function formatSarif(report: Report, options: SarifOptions): string {
-  const rules = [...RULES.map((r) => ruleDescriptor(r.meta, options.docUrl)), ...COMBINATION_KINDS.map(kindDescriptor)];
+  const rules = [...RULES.map((r) => ruleDescriptor(r.meta, options.docUrl)), ...COMBINATION_KINDS.map((kind) => kindDescriptor(kind, options.kindDocUrl))];
   const index = new Map(rules.map((r, i) => [r.id, i]));
   const results = [
     ...report.records.map(({ finding: f, fingerprint }) => ({

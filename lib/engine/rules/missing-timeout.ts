@@ -7,7 +7,7 @@ export default defineWorkflowRule({
     title: 'Job has no timeout',
     severity: 'LOW',
     surface: 'workflow',
-    fix: { safe: true },
+    fix: { safe: false },
     description:
       'A job that runs steps has no `timeout-minutes`, so a hung or hijacked job keeps its runner (and its token) for the platform maximum of 6 hours.',
     recommendation: 'Set `timeout-minutes` on the job to a little more than its usual duration.',

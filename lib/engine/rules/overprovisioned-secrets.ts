@@ -19,7 +19,7 @@ export default defineWorkflowRule({
   meta: {
     id: 'overprovisioned-secrets',
     category: 'CICD-SEC-5',
-    title: 'Whole secrets context exposed',
+    title: 'Secrets exposed beyond the steps that use them',
     severity: 'MEDIUM',
     surface: 'workflow',
     description:

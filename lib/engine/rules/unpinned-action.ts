@@ -1,11 +1,12 @@
+import { holdingFacts, runFact } from '../analysis/run-model/facts.js';
+import { callSecrets, stepSecrets } from '../analysis/run-model/holdings.js';
+import { ownerFact, type JobRun } from '../analysis/run-model/index.js';
 import type { UsesRef } from '../model/uses.js';
 import { isFullSha } from '../model/uses.js';
+import type { Job, Step } from '../model/workflow.js';
 import type { YScalar } from '../yaml/model.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import { UnpinnedActionOptions } from '../rule-options.js';
-
-/** Owners whose actions GitHub itself publishes: a moved tag there is a far smaller risk. */
-const GITHUB_OWNERS = new Set(['actions', 'github']);
 
 export default defineWorkflowRule({
   options: UnpinnedActionOptions,
@@ -25,10 +26,10 @@ export default defineWorkflowRule({
     const trusted = new Set((context.options as UnpinnedActionOptions)['trusted-owners'].map((o) => o.toLowerCase()));
     return {
       job(job) {
-        if (job.uses !== undefined && job.usesRef !== undefined) check(context, job.uses, job.usesRef, trusted);
+        if (job.uses !== undefined && job.usesRef !== undefined) check(context, job.uses, job.usesRef, trusted, job, null);
       },
       step(step) {
-        if (step.uses !== undefined && step.usesRef !== undefined) check(context, step.uses, step.usesRef, trusted);
+        if (step.uses !== undefined && step.usesRef !== undefined) check(context, step.uses, step.usesRef, trusted, step.job, step);
       },
     };
   },
@@ -42,21 +43,37 @@ function isSlsaReleaseTag(ref: Extract<UsesRef, { kind: 'repository' }>): boolea
   return `${ref.owner}/${ref.repo}`.toLowerCase() === 'slsa-framework/slsa-github-generator' && /^v\d+\.\d+\.\d+$/.test(ref.ref);
 }
 
-/**
- * `owner/repo/<path>@ref` where `<path>` is a local action or workflow of the scanned repository: the
- * repository referencing its own code (a test of its own action, its own reusable workflow), which
- * changes only through commits to this same repository.
- */
-function isSelfReference(context: WorkflowRuleContext, ref: Extract<UsesRef, { kind: 'repository' }>): boolean {
-  if (ref.path === '') return false;
-  const path = ref.path.replace(/\/+$/, '');
-  return context.repository.actions.some((a) => a.directory === path) || context.repository.workflows.some((w) => w.file.path === path);
+function names(list: readonly string[]): string {
+  const shown = list.slice(0, 3).map((n) => `\`${n}\``).join(', ');
+  return list.length > 3 ? `${shown} and ${list.length - 3} more` : shown;
 }
 
-function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef, trustedOwners: ReadonlySet<string>): void {
-  // Local actions live in the repository itself; `docker://` images belong to unpinned-image.
+/**
+ * What the job hands the mutable code: the secrets that reach it directly (the step's `with:` and `env:`, the
+ * job's and workflow's `env:`; a reusable workflow's `with:` and `secrets:`), or only the runner's memory.
+ */
+function exposure(run: JobRun, job: Job, step: Step | null): { text: string; facts: string[] } {
+  const direct = step === null ? callSecrets(job) : stepSecrets(step);
+  const inherits = step === null && run.holdings.inheritsSecrets;
+  const holds = run.valuables.length > 0 ? `the job holds ${run.valuables.join(', ')}` : 'the job holds no write scope, secret or OIDC token';
+  if (inherits) return { text: `${holds}, and every secret reaches the called workflow itself (\`secrets: inherit\`)`, facts: ['secrets:step'] };
+  if (direct.length > 0) {
+    const where = step === null ? 'the called workflow itself (its `with:` or `secrets:`)' : 'the action itself (its `with:` or its environment)';
+    return { text: `${holds}; ${direct.length === 1 ? 'secret' : 'secrets'} ${names(direct)} ${direct.length === 1 ? 'reaches' : 'reach'} ${where}`, facts: ['secrets:step'] };
+  }
+  if (run.holdings.secrets.length > 0) {
+    return { text: `${holds}; none of its secrets is passed to this ${step === null ? 'workflow' : 'action'}, but they are in the runner's memory, which code of any step can read`, facts: ['secrets:job'] };
+  }
+  return { text: holds, facts: [] };
+}
+
+function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef, trustedOwners: ReadonlySet<string>, job: Job | null, step: Step | null): void {
+  // `docker://` images belong to unpinned-image.
   if (ref.kind !== 'repository' || isFullSha(ref.ref)) return;
-  if (isSlsaReleaseTag(ref) || isSelfReference(context, ref)) return;
+  if (isSlsaReleaseTag(ref)) return;
+  // Local actions and the repository's own workflows (any ref of it) change only through commits here.
+  const ownership = context.runs.ownershipOf(ref);
+  if (ownership === 'local') return;
   // The team's `trusted-owners` option: their actions may be used by tag.
   if (trustedOwners.has(ref.owner.toLowerCase())) return;
   const target = `${ref.owner}/${ref.repo}${ref.path === '' ? '' : `/${ref.path}`}`;
@@ -64,17 +81,21 @@ function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef, truste
   const how = /^[0-9a-f]{7,39}$/i.test(ref.ref)
     ? `\`${ref.ref}\`, a shortened SHA that GitHub only resolves as a tag or branch of that name`
     : `the mutable ref \`${ref.ref}\``;
-  const githubOwned = GITHUB_OWNERS.has(ref.owner.toLowerCase());
-  // The repository's own organisation publishes it: the people who could move the tag already maintain this repository.
-  const firstParty = !githubOwned && context.owner != null && ref.owner.toLowerCase() === context.owner;
-  const who = githubOwned
-    ? 'GitHub'
-    : firstParty
-      ? `\`${ref.owner}\`, this repository's own owner (a first-party action; LOW: whoever can move that ref already maintains this code, unless the account is taken over),`
-      : `the owner of \`${ref.owner}/${ref.repo}\` (or anyone who takes over that repository), a third party,`;
+  const who =
+    ownership === 'platform'
+      ? 'GitHub'
+      : ownership === 'first-party'
+        ? `\`${ref.owner}\`, this repository's own owner (a first-party action; LOW: whoever can move that ref already maintains this code, unless the account is taken over),`
+        : `the owner of \`${ref.owner}/${ref.repo}\` (or anyone who takes over that repository), a third party,`;
+  const run = job === null ? null : context.runs.job(job);
+  const exposed = run === null || job === null ? null : exposure(run, job, step);
+  const facts = [ownerFact(ownership)];
+  if (run !== null) facts.push(...holdingFacts(run), ...(exposed?.facts ?? []));
+  if (step !== null) facts.push(...runFact(context.runs, step));
   context.report({
     node,
-    severity: githubOwned || firstParty ? 'LOW' : 'MEDIUM',
-    message: `${what} is referenced by ${how}; ${who} can change the code this job runs without any change here.`,
+    severity: ownership === 'third-party' ? 'MEDIUM' : 'LOW',
+    message: `${what} is referenced by ${how}; ${who} can change the code this job runs without any change here${exposed === null ? '' : `; ${exposed.text}`}.`,
+    facts,
   });
 }

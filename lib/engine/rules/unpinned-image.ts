@@ -1,18 +1,24 @@
-import { hasAny, scriptOf, wordMask } from '../analysis/file-scripts.js';
 import { expandMatrix } from '../analysis/matrix-values.js';
-import type { RepositoryModel } from '../model/repository.js';
-import type { Job } from '../model/workflow.js';
+import { holdingFacts, runFact } from '../analysis/run-model/facts.js';
+import { holdingStrength, type HoldingStrength } from '../analysis/run-model/holdings.js';
+import { ownerFact, type Ownership } from '../analysis/run-model/index.js';
+import type { Action, Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
-import type { Severity } from '../types.js';
-import { getScalar, getText, scalarText, stringScalars, type YNode } from '../yaml/model.js';
-import { ScanCache } from '../model/scan-cache.js';
+import { severityRank, type Severity } from '../types.js';
+import { getScalar, scalarText, type YNode } from '../yaml/model.js';
 
-type Pin = { kind: 'digest' } | { kind: 'tag'; tag: string } | { kind: 'latest' } | { kind: 'untagged' };
+type Pin = { kind: 'digest' } | { kind: 'malformed' } | { kind: 'tag'; tag: string } | { kind: 'latest' } | { kind: 'untagged' };
 
-/** How an image reference is pinned: `[registry[:port]/]name[:tag][@digest]`. */
+/** A digest as Docker accepts it: `algorithm:hex`, `sha256` with exactly 64 hex digits. */
+const DIGEST = /@(?:sha256:[0-9a-f]{64}|sha512:[0-9a-f]{128}|(?!sha256:|sha512:)[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[0-9a-f]{32,})$/i;
+
+/**
+ * How an image reference is pinned: `[registry[:port]/]name[:tag][@digest]`. A digest Docker would refuse
+ * (`@sha256:abc123`) is `malformed`: the image cannot be pulled at all, so nothing mutable runs.
+ */
 export function imagePin(reference: string): Pin {
   const image = reference.trim();
-  if (/@[a-z0-9]+:[0-9a-f]{32,}/i.test(image)) return { kind: 'digest' };
+  if (image.includes('@')) return DIGEST.test(image) ? { kind: 'digest' } : { kind: 'malformed' };
   const name = image.slice(image.lastIndexOf('/') + 1);
   const colon = name.indexOf(':');
   if (colon === -1) return { kind: 'untagged' };
@@ -22,7 +28,7 @@ export function imagePin(reference: string): Pin {
 
 interface Unpinned {
   image: string;
-  severity: Severity;
+  floating: boolean;
 }
 
 /** The unpinned images among the values `text` can take; null when it cannot be resolved. */
@@ -34,8 +40,8 @@ function unpinned(job: Job | null, text: string): Unpinned[] | null {
     // An empty container value (`container: ''` in one matrix leg) means "no container".
     if (value.trim() === '') continue;
     const pin = imagePin(value);
-    if (pin.kind === 'digest') continue;
-    result.push({ image: value.trim(), severity: pin.kind === 'tag' ? 'MEDIUM' : 'HIGH' });
+    if (pin.kind === 'digest' || pin.kind === 'malformed') continue;
+    result.push({ image: value.trim(), floating: pin.kind !== 'tag' });
   }
   return result;
 }
@@ -49,76 +55,12 @@ function resolvePartially(text: string): Unpinned[] | null {
   const tail = text.slice(lastExpression + 2);
   if (lastExpression === -1 || !tail.includes('/') || /\$\{\{/.test(tail)) return null;
   const pin = imagePin(tail);
-  if (pin.kind === 'digest') return [];
-  return [{ image: text.trim(), severity: pin.kind === 'tag' ? 'MEDIUM' : 'HIGH' }];
+  if (pin.kind === 'digest' || pin.kind === 'malformed') return [];
+  return [{ image: text.trim(), floating: pin.kind !== 'tag' }];
 }
 
-/**
- * What marks an image as the repository's own: the names its workflows build or push (the last path
- * segment, tag removed, matrix values included) and the owners its workflows compare `github.repository`
- * or `github.repository_owner` against. Only the repository's maintainers can re-push such an image.
- */
-interface OwnImages {
-  names: Set<string>;
-  owners: Set<string>;
-}
-
-const OWN_IMAGES = new ScanCache<RepositoryModel, OwnImages>();
-
-const BUILD_LINE = /\bdocker\s+(?:buildx\s+)?(?:build|push|tag|image\s+push)\b|\b(?:podman|buildah)\s+(?:build|push|bud)\b/;
-/** A script without one of these words has no `BUILD_LINE` (file-scripts.ts). */
-const BUILDERS = wordMask('docker', 'podman', 'buildah');
-
-function imageName(word: string): string {
-  return word.replace(/@.*$/, '').replace(/:[^/]*$/, '').replace(/^.*\//, '').replace(/["']/g, '').toLowerCase();
-}
-
-export function ownImages(repository: RepositoryModel): OwnImages {
-  const cached = OWN_IMAGES.get(repository);
-  if (cached !== undefined) return cached;
-  const own: OwnImages = { names: new Set(), owners: new Set() };
-  for (const workflow of repository.workflows) {
-    const text = workflow.file.text;
-    for (const m of text.matchAll(/github\.repository(?:_owner)?\s*==\s*'([\w.-]+)(?:\/[\w.-]+)?'|'([\w.-]+)(?:\/[\w.-]+)?'\s*==\s*github\.repository(?:_owner)?\b/g)) {
-      own.owners.add((m[1] ?? m[2] ?? '').toLowerCase());
-    }
-    for (const job of workflow.jobs) {
-      const built: string[] = [];
-      for (const step of job.steps) {
-        if (step.usesRef?.kind === 'repository' && /^docker\/(build-push-action|bake-action)$/.test(step.usesRef.slug)) {
-          built.push(...(getText(step.with, 'tags') ?? '').split(/[\s,]+/));
-        }
-        // Only string scripts can hold a build command; most name no container tool at all.
-        const script = scriptOf(step);
-        if (script === null || !hasAny(script.words, BUILDERS)) continue;
-        for (const line of script.text.split('\n')) if (BUILD_LINE.test(line)) built.push(...line.split(/\s+/));
-      }
-      if (built.length === 0) continue;
-      for (const word of built) if (word !== '' && !word.startsWith('-')) own.names.add(imageName(word.replace(/\$\{\{[^}]*\}\}/g, '')));
-      // `tags: ${{ env.REGISTRY }}/${{ matrix.image-name }}:latest`: the matrix lists the names it builds.
-      if (job.strategy === undefined || !built.some((w) => w.includes('matrix.'))) continue;
-      for (const scalar of stringScalars(job.strategy)) {
-        if (typeof scalar.value === 'string' && /^[\w.-]+$/.test(scalar.value)) own.names.add(scalar.value.toLowerCase());
-      }
-    }
-  }
-  own.names.delete('');
-  OWN_IMAGES.set(repository, own);
-  return own;
-}
-
-/**
- * Whether an image reference is one of the repository's own images: a name its workflows build, or published
- * under an owner they name, or under `owner`, the scanned repository's owner when the caller knows it.
- */
-export function isOwnImage(own: OwnImages, reference: string, owner: string | null = null): boolean {
-  const image = reference.trim().replace(/^docker:\/\//, '');
-  if (image.includes('${{')) return false;
-  const parts = image.replace(/@.*$/, '').split('/');
-  if (own.names.has(imageName(image))) return true;
-  const namespace = (parts.length >= 3 ? parts[1] : parts.length === 2 ? parts[0] : undefined)?.toLowerCase();
-  return namespace !== undefined && (own.owners.has(namespace) || namespace === (owner ?? null));
-}
+/** Where an image runs: what it reaches decides how much a re-pushed tag matters. */
+type Site = 'container' | 'service' | 'step' | 'action';
 
 export default defineWorkflowRule({
   meta: {
@@ -129,19 +71,19 @@ export default defineWorkflowRule({
     surface: 'workflow',
     fix: { safe: true },
     description:
-      'A job container, service container, `docker://` step image or docker action `runs.image` is referenced by a tag instead of an `@sha256:` digest, so a re-pushed tag silently changes the code that runs. HIGH when the tag is `latest` or missing.',
+      'A job container, service container, `docker://` step image or docker action `runs.image` is referenced by a tag instead of an `@sha256:` digest, so a re-pushed tag silently changes the code that runs. Severity follows what the job holds: HIGH for a floating (`latest` or untagged) third-party image that runs the job\'s steps in a job holding a secret, a write scope, OIDC, a self-hosted runner or a publish; LOW in a job that holds nothing, and for the repository\'s own or GitHub\'s images.',
     recommendation:
       'Reference the image by digest and keep the tag for readers (`image: node:22-bookworm@sha256:<digest>`); let Dependabot (`package-ecosystem: docker`) or Renovate update the digest.',
   },
   create: (context) => ({
     job(job) {
       const container = job.container;
-      if (container?.kind === 'scalar') check(context, job, container, 'job container');
-      else check(context, job, getScalar(container, 'image'), 'job container');
+      if (container?.kind === 'scalar') check(context, { job, step: null, action: null }, container, 'job container', 'container');
+      else check(context, { job, step: null, action: null }, getScalar(container, 'image'), 'job container', 'container');
       for (const pair of job.services?.pairs ?? []) {
         const service = pair.value;
         const image = service.kind === 'scalar' ? service : getScalar(service, 'image');
-        check(context, job, image, `service \`${scalarText(pair.key) ?? ''}\``, undefined, true);
+        check(context, { job, step: null, action: null }, image, `service \`${scalarText(pair.key) ?? ''}\``, 'service');
       }
     },
     action(action) {
@@ -149,11 +91,11 @@ export default defineWorkflowRule({
       const image = getScalar(action.runs, 'image');
       const text = image === undefined ? null : scalarText(image);
       if (action.using !== 'docker' || text === null || !text.trim().startsWith('docker://')) return;
-      check(context, null, image, 'docker action', text.trim().slice('docker://'.length));
+      check(context, { job: null, step: null, action }, image, 'docker action', 'action', text.trim().slice('docker://'.length));
     },
     step(step) {
       if (step.usesRef?.kind !== 'docker' || step.uses === undefined) return;
-      check(context, step.job, step.uses, '`docker://` step', step.usesRef.image);
+      check(context, { job: step.job, step, action: null }, step.uses, '`docker://` step', 'step', step.usesRef.image);
     },
   }),
 });
@@ -164,35 +106,120 @@ export function isOfficialImage(reference: string): boolean {
   return !name.includes('/') && !name.includes('${{');
 }
 
-function check(context: WorkflowRuleContext, job: Job | null, node: YNode | undefined, where: string, text?: string, service = false): void {
+interface Place {
+  job: Job | null;
+  step: Step | null;
+  /** A docker action (its `runs.image`). */
+  action: Action | null;
+}
+
+/**
+ * What the jobs that run an image hold (holdings.ts): the job's own, or for a composite or docker action of the
+ * repository the strongest of its callers' jobs; null when no job of the repository runs it.
+ */
+function strengthOf(context: WorkflowRuleContext, place: Place): HoldingStrength | null {
+  if (place.job !== null) return holdingStrength(context.runs.job(place.job).holdings, context.runs.defaultToken);
+  const action = place.action ?? (place.step?.owner.kind === 'action' ? place.step.owner : null);
+  if (action === null) return null;
+  let best: HoldingStrength | null = null;
+  for (const caller of context.repository.callersOf(action)) {
+    if (caller.job === null) continue;
+    const found = holdingStrength(context.runs.job(caller.job).holdings, context.runs.defaultToken);
+    if (best === null || STRENGTH_ORDER.indexOf(found) < STRENGTH_ORDER.indexOf(best)) best = found;
+  }
+  return best;
+}
+
+const STRENGTH_ORDER: readonly HoldingStrength[] = ['valuable', 'default-token', 'none'];
+
+/**
+ * The severity of one third-party image. The attacker is whoever can push to the image's repository (its
+ * publisher, or whoever takes over their registry account); what they gain is what the job holds.
+ */
+function imageSeverity(image: Unpinned, site: Site, strength: HoldingStrength | null): Severity {
+  if (strength === 'none') return 'LOW';
+  if (!image.floating) return strength === 'default-token' ? 'LOW' : 'MEDIUM';
+  // A floating image follows every push: HIGH only where it runs the job's steps, from an account's namespace
+  // (not Docker's reviewed official images), in a job that holds something worth taking.
+  if (strength === null || strength === 'default-token' || site === 'service' || isOfficialImage(image.image)) return 'MEDIUM';
+  return 'HIGH';
+}
+
+function list(images: readonly string[]): string {
+  const unique = [...new Set(images)];
+  return unique.slice(0, 3).map((i) => `\`${i}\``).join(', ') + (unique.length > 3 ? ` and ${unique.length - 3} more` : '');
+}
+
+function check(context: WorkflowRuleContext, place: Place, node: YNode | undefined, where: string, site: Site, text?: string): void {
   if (node?.kind !== 'scalar' || (text === undefined && typeof node.value !== 'string')) return;
   const value = text ?? scalarText(node);
   if (value === null || value.trim() === '') return;
-  const found = unpinned(job, value);
+  const found = unpinned(place.job, value);
   if (found === null || found.length === 0) return;
-  const own = ownImages(context.repository);
-  const ownOnly = found.every((f) => isOwnImage(own, f.image, context.owner ?? null));
+  const owned = (image: Unpinned): Ownership => context.runs.imageOwnershipOf(image.image);
+  const others = found.filter((f) => owned(f) === 'third-party');
+  const run = place.job === null ? null : context.runs.job(place.job);
+  const strength = strengthOf(context, place);
+  const facts: string[] = [ownerFact(others.length > 0 ? 'third-party' : found.some((f) => owned(f) === 'platform') ? 'platform' : 'first-party')];
+  if (run !== null) facts.push(...holdingFacts(run));
+  if (place.step !== null) facts.push(...runFact(context.runs, place.step));
+  if (others.length === 0) {
+    // The repository's own images (or GitHub's): pinning them is about reproducible builds, not an outside attacker.
+    const platform = found.every((f) => owned(f) === 'platform');
+    context.report({
+      node,
+      severity: 'LOW',
+      message: `The ${where} image ${list(found.map((f) => f.image))} is not pinned by \`@sha256:\` digest. LOW: ${
+        platform
+          ? "it is GitHub's own image, published by the party that runs the runner itself."
+          : "it is the repository's own image (its workflows build or push it, or it is published under its owner's namespace), so only its maintainers can change it."
+      }`,
+      facts,
+    });
+    return;
+  }
   // Judged per image (a matrix can list the repository's own `:latest` next to a tagged third-party image):
   // the repository's own images never make it floating.
-  const others = found.filter((f) => !isOwnImage(own, f.image, context.owner ?? null));
-  const floating: Severity = (ownOnly ? found : others).some((f) => f.severity === 'HIGH') ? 'HIGH' : 'MEDIUM';
-  // A floating third-party image is HIGH only where it runs the job's steps with a namespace anyone can register.
-  const officialOnly = others.filter((f) => f.severity === 'HIGH').every((f) => isOfficialImage(f.image));
-  const capped = floating === 'HIGH' && (service || officialOnly);
-  const severity: Severity = ownOnly ? 'LOW' : capped ? 'MEDIUM' : floating;
-  const images = [...new Set(found.map((f) => f.image))];
-  const shown = images.slice(0, 3).map((i) => `\`${i}\``).join(', ') + (images.length > 3 ? ` and ${images.length - 3} more` : '');
-  const why = floating === 'HIGH' ? 'has no tag or uses `latest`, so it follows whatever is pushed next' : 'is pinned by a tag, which its publisher can re-push';
-  const ownWhy = ownOnly
-    ? ' LOW: it is the repository\'s own image (its workflows build or push it, or it is published under the owner\'s namespace), so only its maintainers can change it.'
-    : !capped
+  let severity: Severity = 'LOW';
+  let worst: Unpinned = others[0] as Unpinned;
+  for (const image of others) {
+    const found = imageSeverity(image, site, strength);
+    if (severityRank(found) < severityRank(severity) || (found === severity && image.floating && !worst.floating)) {
+      severity = found;
+      worst = image;
+    }
+  }
+  const floating = others.some((f) => f.floating);
+  const why = floating ? 'has no tag or uses `latest`, so it follows whatever its publisher pushes next' : 'is pinned by a tag, which its publisher can re-push';
+  const holds = run === null ? null : run.valuables;
+  const reaches =
+    site === 'service'
+      ? 'a service container runs beside the job, on its network but without its steps, secrets or workspace'
+      : strength === null
+        ? 'it runs the steps of whichever job uses this action, with what that job holds'
+        : place.job === null
+          ? 'it runs the steps of the jobs of this repository that use this action'
+          : holds !== null && holds.length > 0 && strength === 'valuable'
+            ? `it runs the job's steps, and the job holds ${holds.join(', ')}`
+            : "it runs the job's steps";
+  const reason =
+    severity === 'HIGH'
       ? ''
-      : officialOnly
-        ? ' MEDIUM: it is a Docker Official Image, published by Docker\'s reviewed program rather than an arbitrary account.'
-        : ' MEDIUM: a service container runs beside the job, without its steps, secrets or workspace.';
+      : strength === 'none'
+        ? ` LOW: ${place.job === null ? 'they hold' : 'the job holds'} nothing worth taking (a read-only token, no secret, no publish), so a re-pushed image can only change what the run does and produces.`
+        : strength === 'default-token'
+          ? ` ${severity}: the job declares no \`permissions:\` and references no secret; its default token is read-write only if the repository's settings make it so.`
+          : site === 'service'
+            ? ` ${severity}: a service container never sees the job's secrets or workspace.`
+            : floating && isOfficialImage(worst.image)
+              ? ` ${severity}: it is a Docker Official Image, published by Docker's reviewed program rather than an arbitrary account.`
+              : strength === null
+                ? ` ${severity}: no job of this repository that runs it is known.`
+                : '';
   context.report({
     node,
     severity,
-    message: `The ${where} image ${shown} ${why}; it is not pinned by \`@sha256:\` digest.${ownWhy}`,
+    message: `The ${where} image ${list(found.map((f) => f.image))} ${why}; it is not pinned by \`@sha256:\` digest. Whoever controls its repository on the registry (its publisher, or whoever takes over their account) changes the code that runs; ${reaches}.${reason}`,
+    facts,
   });
 }

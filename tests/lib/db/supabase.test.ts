@@ -221,14 +221,15 @@ describe('errors', () => {
   test('a call that outlasts the timeout is aborted as unavailable', async () => {
     server.use(
       http.post(`${SUPABASE_URL}/rest/v1/rpc/:fn`, async () => {
-        await delay(2_000);
+        await delay(20_000);
         return HttpResponse.json([]);
       }),
     );
     const started = performance.now();
     const error = await failure(listRuleSettings(supabase({ timeoutMs: 100 }), await t.createUser()));
     expect(error.kind).toBe('unavailable');
-    expect(performance.now() - started).toBeLessThan(1_500);
+    // Far below the answer's delay: the call was aborted, not answered late (with room for a loaded machine).
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 });
 

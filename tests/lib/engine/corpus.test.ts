@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { isMap, parseDocument } from 'yaml';
 import { scanRepository } from '../../../lib/engine/scan.js';
 import type { RepositoryFile } from '../../../lib/engine/types.js';
+import { skipReason } from '../../support/skips.js';
 
 const corpus = fileURLToPath(new URL('../../../../shared/corpus/real/', import.meta.url));
 const manifest = `${corpus}MANIFEST.tsv`;
@@ -22,7 +23,7 @@ function repositories(): Map<string, RepositoryFile[]> {
   return repos;
 }
 
-describe.skipIf(!available)('the shared corpus (../shared/corpus/real)', () => {
+describe.skipIf(!available)(`the shared corpus (../shared/corpus/real)${skipReason(available ? null : 'needs the shared corpus (../shared/corpus/real) beside the project')}`, () => {
   it('scans every file of every repository without an exception, with consistent counts', () => {
     let files = 0;
     for (const [repo, repoFiles] of repositories()) {
@@ -50,6 +51,3 @@ describe.skipIf(!available)('the shared corpus (../shared/corpus/real)', () => {
   }, 120_000);
 });
 
-if (!available) {
-  it.skip('corpus tests need ../shared/corpus/real next to the project (absent here)', () => undefined);
-}

@@ -9,6 +9,7 @@ import { SEVERITIES, type Finding, type RepositoryFile } from '../../../lib/engi
 import { localActionPaths } from '../../../lib/codehost/checkout.js';
 import { invalidUtf8, mutate, mutation, repository, workflowText } from '../../support/fuzz.js';
 import { LIVENESS_MS } from '../../support/liveness.js';
+import { SLOW_SKIPPED, skipReason } from '../../support/skips.js';
 
 /**
  * Engine fuzzing (issue 7): whatever the files hold, `scanRepository` returns, never throws, and its
@@ -112,7 +113,7 @@ afterAll(() => {
 const WORKFLOW = '.github/workflows/fuzz.yml';
 const one = (text: string): RepositoryFile[] => [{ path: WORKFLOW, text }];
 
-describe('engine fuzzing: generated workflows', () => {
+describe.skipIf(SLOW_SKIPPED !== null)(`engine fuzzing: generated workflows${skipReason(SLOW_SKIPPED)}`, () => {
   it('holds its contract on workflow-shaped documents (odd shapes included)', () => {
     fc.assert(fc.property(workflowText, (text) => void scanChecked(one(text), 'generated workflow')), { numRuns: runs(2_500) });
   }, PROPERTY_TIMEOUT_MS);
@@ -158,7 +159,8 @@ function corpusRepositories(): RepositoryFile[][] {
   return [...repos.values()];
 }
 
-describe.skipIf(!available)('engine fuzzing: mutated corpus files (../shared/corpus/real)', () => {
+const corpusSkip = SLOW_SKIPPED ?? (available ? null : 'needs the shared corpus (../shared/corpus/real) beside the project');
+describe.skipIf(corpusSkip !== null)(`engine fuzzing: mutated corpus files (../shared/corpus/real)${skipReason(corpusSkip)}`, () => {
   it('holds its contract when a corpus file is mutated, scanned with the local actions it uses', () => {
     const repos = corpusRepositories();
     const targets = repos.flatMap((files) =>
@@ -179,9 +181,6 @@ describe.skipIf(!available)('engine fuzzing: mutated corpus files (../shared/cor
   }, PROPERTY_TIMEOUT_MS);
 });
 
-if (!available) {
-  it.skip('mutated-corpus fuzzing needs ../shared/corpus/real next to the project (absent here)', () => undefined);
-}
 
 const HEAD = 'on: pull_request_target\npermissions: {}\n';
 const JOB = 'jobs:\n  a:\n    runs-on: ubuntu-latest\n    timeout-minutes: 5\n    steps:\n';
@@ -263,7 +262,7 @@ const HOSTILE: [string, () => RepositoryFile[]][] = [
   ]],
 ];
 
-describe('engine fuzzing: hostile inputs', () => {
+describe.skipIf(SLOW_SKIPPED !== null)(`engine fuzzing: hostile inputs${skipReason(SLOW_SKIPPED)}`, () => {
   it.each(HOSTILE)('%s', (label, make) => {
     scanChecked(make(), `hostile: ${label}`, true);
   }, 60_000);

@@ -53,7 +53,7 @@ export interface TableClient {
 }
 
 const SCAN_COLUMNS = 'id,repository_id,ruleset,high_count,medium_count,low_count,info_count,created_at,seq';
-const FINDING_COLUMNS = 'file,line,column,severity,category,rule_id,title,description,recommendation,fix';
+const FINDING_COLUMNS = 'file,line,column,severity,category,rule_id,title,description,recommendation,fingerprint,fix';
 const SETTING_COLUMNS = 'rule_id,enabled,updated_at';
 const MAX_PAGE = 100;
 

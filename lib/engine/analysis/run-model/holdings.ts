@@ -5,12 +5,14 @@
  * machine, and a publish. Code that runs anywhere in a job can take all of it: on a GitHub-hosted runner the
  * job's user has passwordless `sudo`, and the runner process holds every secret the job references.
  */
-import type { Job } from '../../model/workflow.js';
+import type { Job, Step } from '../../model/workflow.js';
 import { readPermissions } from '../permissions.js';
 import { publishesForReal, publishingSteps } from '../publishing.js';
 import { selfHosted } from '../runners.js';
 import { isGithubToken, secretOccurrences } from '../secrets.js';
 import { ScanCache } from '../../model/scan-cache.js';
+import type { YNode } from '../../yaml/model.js';
+import type { SourceFile } from '../../yaml/source.js';
 
 /** Write scopes that hand over the repository, its releases or packages, or a cloud account. */
 export const VALUABLE_SCOPES: ReadonlySet<string> = new Set(['contents', 'packages', 'id-token', 'actions', 'deployments']);
@@ -103,4 +105,51 @@ export function valuables(holdings: Holdings, defaultToken: DefaultToken, forkPu
   }
   if (holdings.publishes !== null) found.push(`a publish (${holdings.publishes})`);
   return found;
+}
+
+/**
+ * How much a job holds, for claims whose attacker is a compromised upstream (an action's, image's or script
+ * host's maintainer) and whose severity follows what the job holds: `valuable` (a write scope that hands over
+ * the repository, releases or packages, `write-all`, a stored secret, OIDC, a self-hosted machine, a publish,
+ * or a default token the settings snapshot shows is read-write), `default-token` (only a default token whose
+ * scopes are not known: read-write on many repositories), `none` (a read-only token and nothing else).
+ */
+export type HoldingStrength = 'valuable' | 'default-token' | 'none';
+
+export function holdingStrength(holdings: Holdings, defaultToken: DefaultToken): HoldingStrength {
+  const token = holdings.token;
+  const definite =
+    token.kind === 'all' ||
+    (token.kind === 'scopes' && token.writes.some((s) => VALUABLE_SCOPES.has(s))) ||
+    (token.kind === 'default' && defaultToken === 'write') ||
+    holdings.oidc ||
+    holdings.inheritsSecrets ||
+    holdings.secrets.length > 0 ||
+    holdings.selfHosted === 'definite' ||
+    holdings.publishes !== null;
+  if (definite) return 'valuable';
+  return token.kind === 'default' && defaultToken !== 'read' ? 'default-token' : 'none';
+}
+
+/**
+ * The stored secrets (never `GITHUB_TOKEN`) that reach a step's own process: its `with:` and `env:`, and the
+ * `env:` of its job and workflow, which every step of the job gets. The job's other secrets reach only the
+ * runner's memory, where code of any step can still read them.
+ */
+export function stepSecrets(step: Step): string[] {
+  return namedSecrets(step.owner.file, [step.with, step.env, step.job?.env, step.job?.workflow.env]);
+}
+
+/** The stored secrets a reusable workflow call hands to the called workflow (`with:`, `secrets:`; every one with `secrets: inherit`). */
+export function callSecrets(job: Job): string[] {
+  return namedSecrets(job.workflow.file, [job.with, job.secrets, job.env, job.workflow.env]);
+}
+
+function namedSecrets(file: SourceFile, nodes: readonly (YNode | undefined)[]): string[] {
+  const names = new Set<string>();
+  for (const node of nodes) {
+    if (node === undefined) continue;
+    for (const use of secretOccurrences(file, node)) if (!isGithubToken(use.name)) names.add(use.name);
+  }
+  return [...names];
 }

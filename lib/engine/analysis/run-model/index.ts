@@ -13,6 +13,8 @@ import { stepExecutions, type Execution } from './execution.js';
 import { jobHoldings, valuables, type DefaultToken, type Holdings } from './holdings.js';
 import { reachOf, type Reach } from './reach.js';
 import { codeOf, workspaceEntries, type WorkspaceEntry } from './workspace.js';
+import { imageOwnership, repositoryIdentity, usesOwnership, type Ownership, type RepositoryIdentity } from './ownership.js';
+import type { UsesRef } from '../../model/uses.js';
 
 export type { Reach, ReachLevel } from './reach.js';
 export type { Holdings, DefaultToken } from './holdings.js';
@@ -20,6 +22,7 @@ export type { Execution, ExecutionKind } from './execution.js';
 export type { WorkspaceEntry, Content } from './workspace.js';
 export { severityOf, describeClaim, whoText, type Claim } from './severity.js';
 export { outsiderReach, REACH_ORDER, weaker } from './reach.js';
+export { ownerFact, usesOwnership, imageOwnership, repositoryIdentity, type Ownership, type RepositoryIdentity } from './ownership.js';
 
 /** An execution traced to its code: the workspace entry that holds what it runs (null: nothing of the workspace's). */
 export interface TracedExecution {
@@ -59,6 +62,8 @@ export interface CalledStep {
 export interface RunModelOptions {
   /** What the settings snapshot says of the repository's default token; null when not known. */
   defaultToken?: DefaultToken;
+  /** The scanned repository's `owner/name` when the caller knows it (ScanOptions.repository): its owner's code is first-party. */
+  repository?: string | null;
 }
 
 /** At most this many levels of local composite actions are followed. */
@@ -69,10 +74,27 @@ export class RunModel {
   readonly defaultToken: DefaultToken;
   readonly #jobs = new ScanCache<Job, JobRun>();
   readonly #steps = new ScanCache<Step, Reach>();
+  readonly #known: string | null;
 
   constructor(repository: RepositoryModel, options: RunModelOptions = {}) {
     this.repository = repository;
     this.defaultToken = options.defaultToken ?? null;
+    this.#known = options.repository ?? null;
+  }
+
+  /** Who the scanned repository is: its name and owner when known, and the owners and images its workflows show as its own. */
+  get identity(): RepositoryIdentity {
+    return repositoryIdentity(this.repository, this.#known);
+  }
+
+  /** Who owns the code a `uses:` runs (ownership.ts): `local`, `first-party`, `platform` or `third-party`. */
+  ownershipOf(ref: UsesRef): Ownership {
+    return usesOwnership(ref, this.identity, this.repository);
+  }
+
+  /** Who owns a container image reference (ownership.ts). */
+  imageOwnershipOf(reference: string): Ownership {
+    return imageOwnership(reference, this.identity);
   }
 
   job(job: Job): JobRun {

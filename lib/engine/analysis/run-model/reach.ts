@@ -17,8 +17,9 @@ import { EXTERNAL_TRIGGERS } from '../../expressions/controller.js';
 import type { RepositoryModel } from '../../model/repository.js';
 import { workflowRunSets, type Job, type Step, type Workflow } from '../../model/workflow.js';
 import { dispatchGate } from '../dispatch-gate.js';
-import { calledLocalWorkflow } from '../permissions.js';
-import { ScanCache } from '../../model/scan-cache.js';
+import { localCallers } from '../callers.js';
+
+export { localCallers } from '../callers.js';
 import { jobTrustOn, stepTrustOn, type TrustGuard, type TrustPaths } from '../trust-guards.js';
 import { followsUntrustedRuns } from '../workflow-run.js';
 import { occasionIndexes, workflowRuns, type Occasion, type RunSet } from './conditions.js';
@@ -154,19 +155,8 @@ function guardedReach(job: Job, step: Step | null, event: string, base: ReachLev
   return best ?? { level: 'collaborator', gates: [] };
 }
 
-const callersCache = new ScanCache<Workflow, Job[]>();
 /** Workflows whose callers are being read (a cycle of calls, which GitHub rejects, ends here). */
 const active = new Set<Workflow>();
-
-/** The jobs of the repository that call `workflow` as a local reusable workflow (`./` or `$/`). */
-export function localCallers(workflow: Workflow, repository: RepositoryModel): Job[] {
-  let found = callersCache.get(workflow);
-  if (found === undefined) {
-    found = workflow.triggers.some((t) => t.name === 'workflow_call') ? repository.workflows.flatMap((w) => w.jobs.filter((j) => calledLocalWorkflow(repository, j) === workflow)) : [];
-    callersCache.set(workflow, found);
-  }
-  return found;
-}
 
 /** `anyone` or `sticky-label`: an outsider runs their content with no approval of that content. */
 export function outsiderReach(reach: Reach): boolean {

@@ -60,7 +60,11 @@ export function workspaceEntries(job: Job, repository: RepositoryModel): Workspa
       }
     }
     for (const c of mine) {
-      if (c.offset === undefined && step.run === undefined) continue;
+      if (c.path !== undefined) {
+        // A checkout inside the local composite action the step runs: its `path:` (relative to the workspace).
+        entries.push({ step, kind: 'checkout', dir: normalizeWorkspacePath(c.path ?? ''), content: 'outsider', how: c.how, checkout: c, persistsCredentials: true });
+        continue;
+      }
       if (step.run === undefined) continue;
       entries.push({ step, kind: 'checkout', dir: scriptCheckoutDirectory(step, c.how), content: 'outsider', how: c.how, checkout: c, offset: c.offset, persistsCredentials: false });
     }
@@ -115,7 +119,9 @@ export function codeOf(execution: Execution, entries: readonly WorkspaceEntry[],
   let bestDepth = -1;
   for (const entry of entries) {
     const before = entry.step.index < step.index || (own && entry.step === step && entry.offset !== undefined && execution.offset !== undefined && step.run !== undefined && entry.offset < valueOffsetToSource(step.owner.file, step.run, execution.offset));
-    if (!before || entry.step.job !== step.job) continue;
+    // A checkout inside the composite action a step runs comes before the action's later steps.
+    const insideAction = !own && entry.step === step && entry.checkout?.path !== undefined;
+    if ((!before && !insideAction) || entry.step.job !== step.job) continue;
     let depth: number;
     if (entry.dir === null || execution.path === null) {
       if (entry.dir !== null || execution.path !== null) continue;

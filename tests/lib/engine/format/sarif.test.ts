@@ -59,6 +59,17 @@ describe('sarif format', () => {
     expect(run?.tool.driver.version).toBe('1.2.3');
   });
 
+  it('gives the attack-path rules helpUri and a documentation link too, when their docs have a URL', () => {
+    const withKinds = JSON.parse(formatSarif(report, { toolVersion: '1.2.3', docUrl: (id) => `https://docs.example/rules/${id}`, kindDocUrl: (id) => `https://docs.example/kinds#${id}` })) as Sarif;
+    const kinds = withKinds.runs[0]?.tool.driver.rules.filter((r) => r.id.startsWith(COMBINATION_RULE_PREFIX)) ?? [];
+    expect(kinds.length).toBe(COMBINATION_KINDS.length);
+    for (const kind of kinds) {
+      const id = kind.id.slice(COMBINATION_RULE_PREFIX.length);
+      expect(kind.helpUri, kind.id).toBe(`https://docs.example/kinds#${id}`);
+      expect(kind.help.markdown, kind.id).toContain(`[Documentation](https://docs.example/kinds#${id})`);
+    }
+  });
+
   it('maps HIGH to error, MEDIUM to warning, LOW and INFO to note, with ruleIndex and the fingerprint', () => {
     const findings = run?.results.slice(0, report.records.length) ?? [];
     expect(findings.map((r) => `${r.ruleId} ${r.level}`)).toEqual([

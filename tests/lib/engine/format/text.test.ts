@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatText } from '../../../../lib/engine/format/index.js';
+import { words } from '../../../../lib/engine/format/wrap.js';
 import { emptyReport, sampleReport } from './fixture.js';
 
 const ESC = String.fromCharCode(27);
@@ -9,62 +10,84 @@ const SGR = new RegExp(`${ESC}\\[[0-9;]*m`, 'g');
 describe('text format', () => {
   const report = sampleReport();
   const plain = formatText(report, { color: false });
+  const ALL = new Set(['HIGH', 'MEDIUM', 'LOW', 'INFO'] as const);
 
-  it('groups findings under their file, with line:column, severity, description and rule id', () => {
-    expect(plain).toContain(
-      [
-        '.github/workflows/ci.yml',
-        '   3:3  LOW     Job `build` has no `timeout-minutes`; it can run for up to 6 hours. [missing-timeout]',
-      ].join('\n'),
+  it('starts with the attack paths: severity, title, the chain with its lines, the one fix', () => {
+    expect(plain.startsWith('Attack paths (1)\n\n')).toBe(true);
+    const block = plain.slice(0, plain.indexOf('HIGH (3)'));
+    expect(block).toContain("CRITICAL  Pull request code runs with the base repository's privileges\n    [pwn-request]");
+    const flat = block.replace(/\s+/g, ' ');
+    expect(flat).toContain(
+      '.github/workflows/pr-target.yml: Fork code checked out (:12) -> Token left in .git/config (:12) -> Token gets the repository default (:1) -> Repository write access or secrets stolen',
     );
-    expect(plain).toMatch(/\.github\/workflows\/pr-target\.yml\n\s+1:1\s+HIGH\s+The workflow sets no `permissions:`\. \[missing-permissions\]/);
-    expect(plain).toMatch(/<repository settings>\n\s+HIGH\s+The default `GITHUB_TOKEN` is read-write\. \[default-token-write\]/);
-    // Each file is listed once.
-    expect(plain.split('\n').filter((l) => l === '.github/workflows/pr-target.yml')).toHaveLength(1);
+    expect(flat).toMatch(/Break the chain: At \S+:\d+ \([^)]*\): Check out the base branch in the privileged workflow/);
   });
 
-  it('ends with an attack path per combination: severity, title, stages with file:line, impact, the fix', () => {
-    const block = plain.slice(plain.indexOf('Attack paths'));
-    expect(block).toContain("CRITICAL  Pull request code runs with the base repository's privileges [pwn-request]");
-    expect(block).toContain(
-      'Fork code checked out (.github/workflows/pr-target.yml:12) -> Token left in .git/config (.github/workflows/pr-target.yml:12) -> Token gets the repository default (.github/workflows/pr-target.yml:1) -> Repository write access or secrets stolen',
-    );
-    expect(block).toMatch(/Break the chain: At \S+:\d+ \([^)]*\): Check out the base branch in the privileged workflow/);
+  it('then the findings by severity and rule, each rule with its fix and where its docs are, once', () => {
+    const high = plain.indexOf('HIGH (3)\n');
+    const medium = plain.indexOf('MEDIUM (1)\n');
+    expect(high).toBeGreaterThan(0);
+    expect(medium).toBeGreaterThan(high);
+    const highBlock = plain.slice(high, medium);
+    expect(highBlock).toContain('missing-permissions (1): Workflow token permissions not declared\n  - .github/workflows/pr-target.yml:1: The workflow sets no `permissions:`.\n  Fix: ');
+    expect(highBlock).toContain('  - repository settings: The default `GITHUB_TOKEN` is read-write.');
+    expect(highBlock).toContain('  Docs: chainbreaker rules missing-permissions\n');
+    expect(plain).not.toContain('<repository settings>');
+    // A configured docs URL replaces the command.
+    expect(formatText(report, { color: false, docUrl: (id) => `https://docs.example/rules/${id}` })).toContain('  Docs: https://docs.example/rules/missing-permissions\n');
   });
 
-  it('ends with a summary line', () => {
-    expect(plain.trimEnd().split('\n').at(-1)).toBe('7 findings (3 high, 1 medium, 2 low, 1 info); 1 attack path (1 critical, 0 high).');
+  it('counts LOW and INFO in one line each unless they are listed', () => {
+    expect(plain).toMatch(/^LOW +2: missing-timeout 1, unpinned-action 1$/m);
+    expect(plain).toMatch(/^INFO +1: settings-unreadable 1$/m);
+    expect(plain).not.toContain('missing-timeout (1)');
+    const listed = formatText(report, { color: false, listed: ALL });
+    expect(listed).toContain('LOW (2)\n');
+    expect(listed).toContain('missing-timeout (1): ');
+    expect(listed).not.toMatch(/^LOW +2:/m);
+  });
+
+  it('lists identical findings once, with their locations; the rule\'s other entries take one line each', () => {
+    const base = sampleReport();
+    const [timeout] = base.records;
+    if (timeout === undefined) throw new Error('fixture');
+    const copy = (line: number, file = timeout.finding.file, description = timeout.finding.description) => ({ ...timeout, finding: { ...timeout.finding, line, file, description } });
+    const long = 'Job `deploy` has no `timeout-minutes`; it can run for up to 6 hours, and this sentence is long enough to wrap twice at eighty columns.';
+    const records = [timeout, copy(9), copy(20), copy(4, '.github/workflows/b.yml'), copy(30, timeout.finding.file, long)].map((r) => ({ ...r, finding: { ...r.finding, severity: 'MEDIUM' as const } }));
+    const text = formatText({ ...base, records, counts: { HIGH: 0, MEDIUM: 5, LOW: 0, INFO: 0 }, combinations: [] }, { color: false });
+    expect(text).toContain('missing-timeout (5): Job has no timeout\n  - .github/workflows/ci.yml:3, 9, 20; .github/workflows/b.yml:4: Job `build`\n    has no `timeout-minutes`; it can run for up to 6 hours.\n');
+    const cut = text.split('\n').find((l) => l.startsWith('  - .github/workflows/ci.yml:30: '));
+    expect(cut).toMatch(/ …$/);
+    expect(cut?.length).toBeLessThanOrEqual(80);
+    expect(text.match(/Fix: /g)).toHaveLength(1);
+    const verbose = formatText({ ...base, records, counts: { HIGH: 0, MEDIUM: 5, LOW: 0, INFO: 0 }, combinations: [] }, { color: false, verbose: true });
+    expect(verbose.replace(/\s+/g, ' ')).toContain(long);
+  });
+
+  it('wraps to the width without breaking a code span', () => {
+    for (const width of [40, 60, 80, 120]) {
+      const text = formatText(report, { color: false, listed: ALL, width });
+      for (const line of text.split('\n')) {
+        // A line runs past the width only when it is one code span (or word) that cannot be broken.
+        if (line.length > width) expect(words(line).length, line).toBe(1);
+        // Backticks pair up on every line: no span is broken across lines.
+        expect((line.match(/`/g) ?? []).length % 2, line).toBe(0);
+      }
+    }
+  });
+
+  it('ends with a summary line and the reason for the exit code', () => {
+    expect(plain.trimEnd().split('\n').slice(-2).join(' ')).toBe('7 findings (3 high, 1 medium, 2 low, 1 info); 1 attack path (1 critical, 0 high). LOW and INFO findings are counted above; --verbose lists them.'.replace(/^(.{0,79}) /, '$1 '));
     expect(formatText(emptyReport(), { color: false })).toBe('No findings.\n');
+    expect(formatText(emptyReport(), { color: false, gate: 'Exit 0: no attack path or finding at or above --fail-on high.' })).toBe('No findings.\nExit 0: no attack path or finding at or above --fail-on high.\n');
   });
 
   it('uses colours only when asked', () => {
     expect(plain).not.toMatch(ANSI);
     const coloured = formatText(report, { color: true });
     expect(coloured).toMatch(ANSI);
-    expect(coloured).toContain('\x1b[1;31mHIGH  \x1b[0m');
+    expect(coloured).toContain('\x1b[1;31mHIGH (3)\x1b[0m');
     expect(coloured.replace(SGR, '')).toBe(plain);
-  });
-
-  it('shows a settings location without a line', () => {
-    const report = sampleReport();
-    report.combinations = [];
-    expect(formatText(report, { color: false })).not.toContain('<repository settings>:0');
-  });
-
-  it('shows the recommendation and the documentation link under each finding', () => {
-    const text = formatText(report, { color: false, docUrl: (id) => `https://docs.example/rules/${id}` });
-    const lines = text.split('\n');
-    const at = lines.findIndex((l) => l.includes('[missing-timeout]'));
-    expect(lines[at + 1]).toMatch(/^\s+Fix: \S/);
-    expect(lines[at + 2]).toMatch(/^\s+Docs: https:\/\/docs\.example\/rules\/missing-timeout$/);
-  });
-
-  it('ends with a summary table: attack paths first, then rules with counts per severity', () => {
-    const table = plain.slice(plain.indexOf('SUMMARY'));
-    const rows = table.split('\n');
-    expect(rows[0]).toMatch(/^SUMMARY\s+CRITICAL\s+HIGH\s+MEDIUM\s+LOW\s+INFO$/);
-    expect(rows[1]).toMatch(/^attack path pwn-request\s+1$/);
-    expect(rows.slice(2).some((r) => /^missing-timeout\s+1$/.test(r))).toBe(true);
   });
 
   it('says what it left out: suppressed, baselined and below the minimum severity, and unused suppressions', () => {
@@ -72,7 +95,7 @@ describe('text format', () => {
       { ...emptyReport(), suppressed: 2, baselined: 3, belowMinimum: 1, unusedSuppressions: [{ file: '.github/workflows/ci.yml', line: 4, rules: ['missing-timeout'] }] },
       { color: false },
     );
-    expect(text).toContain('Unused suppression comment:\n  .github/workflows/ci.yml:4  ignore[missing-timeout] (matched no finding)');
+    expect(text).toContain('Unused suppression comment:\n  .github/workflows/ci.yml:4 ignore[missing-timeout] (matched no finding)');
     expect(text.trimEnd().split('\n').at(-1)).toBe('No findings. Not shown: 2 suppressed, 3 in the baseline, 1 below --min-severity.');
   });
 

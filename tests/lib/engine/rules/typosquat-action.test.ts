@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { POPULAR_ACTIONS } from '../../../../lib/engine/data/popular-actions.js';
 import { imitatedAction, isOneEditApart } from '../../../../lib/engine/rules/typosquat-action.js';
 import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
+import { skipReason } from '../../../support/skips.js';
 
 const RULE = 'typosquat-action';
 const SHA = '08eba0b27e820071cde6df949e0beb9ba4906955';
@@ -51,7 +52,8 @@ describe(RULE, () => {
     expect(clashes).toEqual([]);
   });
 
-  it.skipIf(!existsSync(`${CORPUS}MANIFEST.tsv`))('reports none of the real actions used across the shared corpus', () => {
+  const noCorpus = existsSync(`${CORPUS}MANIFEST.tsv`) ? null : 'needs the shared corpus (../shared/corpus/real) beside the project';
+  it.skipIf(noCorpus !== null)(`reports none of the real actions used across the shared corpus${skipReason(noCorpus)}`, () => {
     const slugs = corpusActions();
     expect(slugs.size).toBeGreaterThan(300);
     expect([...slugs].filter((s) => imitatedAction(s) !== null)).toEqual([]);

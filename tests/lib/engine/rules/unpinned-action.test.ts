@@ -174,6 +174,38 @@ describe(`${RULE}: first-party actions (the repository's own owner)`, () => {
     expect(only(firstPartyOnly, 'acme/app')).toEqual([]);
     expect(only(workflow, 'acme/app')).toEqual([7]);
   });
+  it("infers the owner from the workflows' own github.repository conditions when the repository is not named", () => {
+    const inferred = yaml`
+      on: push
+      jobs:
+        release:
+          if: github.repository == 'acme/app'
+          runs-on: ubuntu-latest
+          steps:
+            - uses: acme/tools/setup@main
+            - uses: other-org/deploy@v2
+    `;
+    const records = recordsWith(RULE, inferred);
+    expect(positions(records.map((r) => r.finding))).toEqual(['7:15 LOW', '8:15 MEDIUM']);
+    expect(records[0]?.facts).toContain('owner:first-party');
+    expect(records[1]?.facts).toContain('owner:third-party');
+  });
+
+  it('a reusable workflow of this very repository, at any ref, is local (not reported) once the repository is named', () => {
+    const call = yaml`
+      on: push
+      jobs:
+        call:
+          uses: acme/app/.github/workflows/release.yml@main
+          secrets: inherit
+        other:
+          uses: acme/shared/.github/workflows/release.yml@main
+          secrets: inherit
+    `;
+    const records = recordsWith(RULE, call, { repository: 'acme/app' });
+    expect(positions(records.map((r) => r.finding))).toEqual(['7:11 LOW']);
+    expect(records[0]?.finding.description).toContain('first-party');
+  });
   describe('option trusted-owners', () => {
     const workflow = yaml`
       on: push
@@ -203,5 +235,77 @@ describe(`${RULE}: first-party actions (the repository's own owner)`, () => {
       const records = recordsWith(RULE, workflow, { ruleOptions: { [RULE]: { 'trusted-owners': ['my-org', 'docker', 'my-org-evil', 'actions'] } } });
       expect(records).toEqual([]);
     });
+  });
+});
+
+describe(`${RULE}: what the job hands the mutable code`, () => {
+  it('says when a secret reaches the action itself (its with: or environment), and records it', () => {
+    const records = recordsWith(RULE, yaml`
+      on: push
+      permissions:
+        contents: read
+      jobs:
+        deploy:
+          runs-on: ubuntu-latest
+          env:
+            SHARED: \${{ secrets.SHARED_KEY }}
+          steps:
+            - uses: some-org/deploy@v1
+              with:
+                token: \${{ secrets.DEPLOY_TOKEN }}
+            - uses: some-org/notify@v1
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['10:15 MEDIUM', '13:15 MEDIUM']);
+    expect(records[0]?.finding.description).toContain('secrets `DEPLOY_TOKEN`, `SHARED_KEY` reach the action itself');
+    // The job-level env reaches every step's process.
+    expect(records[1]?.finding.description).toContain('secret `SHARED_KEY` reaches the action itself');
+    expect(records[0]?.facts).toEqual(expect.arrayContaining(['owner:third-party', 'holds:secrets', 'secrets:step']));
+  });
+
+  it("says when the job's secrets reach only the runner's memory", () => {
+    const records = recordsWith(RULE, yaml`
+      on: push
+      permissions:
+        contents: read
+      jobs:
+        deploy:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: some-org/lint@v1
+            - run: ./deploy.sh
+              env:
+                TOKEN: \${{ secrets.DEPLOY_TOKEN }}
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['8:15 MEDIUM']);
+    expect(records[0]?.finding.description).toContain("none of its secrets is passed to this action, but they are in the runner's memory");
+    expect(records[0]?.facts).toContain('secrets:job');
+    expect(records[0]?.facts).not.toContain('secrets:step');
+  });
+
+  it('a job that holds nothing says so, and carries no holding facts', () => {
+    const records = recordsWith(RULE, yaml`
+      on: push
+      permissions:
+        contents: read
+      jobs:
+        lint:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: some-org/lint@v1
+    `);
+    expect(records[0]?.finding.description).toContain('the job holds no write scope, secret or OIDC token');
+    expect(records[0]?.facts?.some((f) => f.startsWith('holds') || f.startsWith('secrets:'))).toBe(false);
+  });
+
+  it('secrets: inherit hands every secret to the called workflow itself', () => {
+    const records = recordsWith(RULE, yaml`
+      on: push
+      jobs:
+        call:
+          uses: some-org/workflows/.github/workflows/release.yml@main
+          secrets: inherit
+    `);
+    expect(records[0]?.finding.description).toContain('every secret reaches the called workflow itself');
+    expect(records[0]?.facts).toContain('secrets:step');
   });
 });

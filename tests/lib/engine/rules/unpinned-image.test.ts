@@ -12,11 +12,17 @@ describe(RULE, () => {
     expect(imagePin('localhost:5000/team/app')).toEqual({ kind: 'untagged' });
     expect(imagePin('ghcr.io/org/app:1.2')).toEqual({ kind: 'tag', tag: '1.2' });
     expect(imagePin(`node:22@${DIGEST}`)).toEqual({ kind: 'digest' });
+    // Docker refuses a digest that is not `sha256:` and 64 hex digits: the image cannot be pulled at all.
+    expect(imagePin('node@sha256:abc123')).toEqual({ kind: 'malformed' });
+    expect(imagePin('alpine@sha256:deadbeef')).toEqual({ kind: 'malformed' });
+    expect(imagePin('node:22@latest')).toEqual({ kind: 'malformed' });
   });
 
-  it('reports job containers and services: HIGH without a tag or with latest, MEDIUM for other tags', () => {
+  it('reports job containers and services: HIGH for a floating image in a job holding a secret, MEDIUM for other tags and services', () => {
     const records = recordsWith(RULE, yaml`
       on: push
+      permissions:
+        contents: read
       jobs:
         test:
           runs-on: ubuntu-latest
@@ -28,23 +34,110 @@ describe(RULE, () => {
               image: someuser/redis
           steps:
             - run: npm test
+              env:
+                TOKEN: \${{ secrets.DEPLOY_TOKEN }}
         other:
           runs-on: ubuntu-latest
+          permissions:
+            packages: write
           container:
             image: ghcr.io/org/builder:2024-01
           steps:
             - run: make
     `);
     // A floating service image is MEDIUM: it runs beside the job, without its steps or secrets.
-    expect(positions(records.map((r) => r.finding))).toEqual(['5:16 HIGH', '8:16 MEDIUM', '10:16 MEDIUM', '16:14 MEDIUM']);
-    expect(records[2]?.finding.description).toContain('MEDIUM: a service container runs beside the job');
+    expect(positions(records.map((r) => r.finding))).toEqual(['7:16 HIGH', '10:16 MEDIUM', '12:16 MEDIUM', '22:14 MEDIUM']);
+    expect(records[0]?.finding.description).toContain('the job holds secret `DEPLOY_TOKEN`');
+    expect(records[2]?.finding.description).toContain('MEDIUM: a service container never sees');
     expect(records.map((r) => r.job)).toEqual(['test', 'test', 'test', 'other']);
     expect(records[1]?.finding.description).toContain('service `db`');
+    expect(records[0]?.facts).toEqual(expect.arrayContaining(['owner:third-party', 'holds', 'holds:secrets']));
   });
 
-  it('reports docker:// steps, in workflows and composite actions', () => {
+  it('rates a test job that holds nothing LOW, whatever the tag, and says why', () => {
+    const findings = scanWith(RULE, yaml`
+      on: pull_request
+      permissions:
+        contents: read
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          container: someuser/node:latest
+          services:
+            db: someuser/postgres
+          steps:
+            - uses: docker://someuser/lint
+            - run: npm test
+    `);
+    expect(positions(findings)).toEqual(['7:16 LOW', '9:11 LOW', '11:15 LOW']);
+    expect(findings[0]?.description).toContain('LOW: the job holds nothing worth taking');
+  });
+
+  it('without permissions or secrets (only a default token of unknown scopes): floating MEDIUM, tagged LOW', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          container: someuser/node:latest
+          steps:
+            - uses: docker://someuser/lint:1.2
+    `);
+    expect(positions(findings)).toEqual(['5:16 MEDIUM', '7:15 LOW']);
+    expect(findings[0]?.description).toContain('declares no `permissions:`');
+    // With a settings snapshot that makes the default token read-write, the job holds it for sure.
+    const writable = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          container: someuser/node:latest
+          steps:
+            - run: make
+    `, { settings: { workflow_permissions: { default_workflow_permissions: 'write' } } });
+    expect(positions(writable)).toEqual(['5:16 HIGH']);
+  });
+
+  it('a publishing job, a write scope, OIDC or a self-hosted runner make a floating image HIGH', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        publish:
+          runs-on: ubuntu-latest
+          permissions:
+            contents: read
+          container: someuser/node
+          steps:
+            - run: npm publish
+        write:
+          runs-on: ubuntu-latest
+          permissions:
+            contents: write
+          container: someuser/node
+          steps:
+            - run: make
+        oidc:
+          runs-on: ubuntu-latest
+          permissions:
+            id-token: write
+          container: someuser/node
+          steps:
+            - run: make
+        machine:
+          runs-on: [self-hosted, linux]
+          permissions: {}
+          container: someuser/node
+          steps:
+            - run: make
+    `);
+    expect(positions(findings)).toEqual(['7:16 HIGH', '14:16 HIGH', '21:16 HIGH', '27:16 HIGH']);
+  });
+
+  it('reports docker:// steps, in workflows and composite actions (by what their callers hold)', () => {
     const workflow = yaml`
       on: push
+      permissions:
+        contents: write
       jobs:
         lint:
           runs-on: ubuntu-latest
@@ -52,8 +145,9 @@ describe(RULE, () => {
             - uses: docker://hadolint/hadolint:v2.12.0
             - uses: docker://someuser/alpine
             - uses: docker://alpine@${DIGEST}
+            - uses: docker://alpine@sha256:deadbeef
     `;
-    expect(positions(scanWith(RULE, workflow))).toEqual(['6:15 MEDIUM', '7:15 HIGH']);
+    expect(positions(scanWith(RULE, workflow))).toEqual(['8:15 MEDIUM', '9:15 HIGH']);
     const action = yaml`
       name: composite
       runs:
@@ -61,9 +155,15 @@ describe(RULE, () => {
         steps:
           - uses: docker://someuser/alpine:latest
     `;
+    // Nobody in the repository runs it: what it reaches is not known, MEDIUM at most.
     const records = recordsWith(RULE, [{ path: 'action.yml', text: action }]);
-    expect(positions(records.map((r) => r.finding))).toEqual(['5:13 HIGH']);
+    expect(positions(records.map((r) => r.finding))).toEqual(['5:13 MEDIUM']);
     expect(records[0]?.job).toBeNull();
+    // Called from a job that holds a write scope: HIGH; from a read-only job only: LOW.
+    const caller = (permissions: string) => ({ path: '.github/workflows/ci.yml', text: `on: push\npermissions:\n  contents: ${permissions}\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: ./.github/actions/tool\n` });
+    const local = { path: '.github/actions/tool/action.yml', text: action };
+    expect(positions(scanWith(RULE, [local, caller('write')]))).toEqual(['5:13 HIGH']);
+    expect(positions(scanWith(RULE, [local, caller('read')]))).toEqual(['5:13 LOW']);
   });
 
   it('reports the runs.image of docker actions anywhere in the repository, not a Dockerfile', () => {
@@ -75,7 +175,7 @@ describe(RULE, () => {
     `;
     const records = recordsWith(RULE, [
       { path: 'tools/lint/action.yml', text: docker('docker://ghcr.io/org/lint:1.2') },
-      { path: 'action.yaml', text: docker('docker://alpine') /* a Docker Official Image: MEDIUM */ },
+      { path: 'action.yaml', text: docker('docker://alpine') },
       { path: 'build/action.yml', text: docker('Dockerfile') },
       { path: 'pinned/action.yml', text: docker(`docker://alpine@${DIGEST}`) },
     ]);
@@ -83,9 +183,10 @@ describe(RULE, () => {
     expect(records[0]?.finding.description).toContain('docker action');
   });
 
-  it('accepts digests, with or without a tag', () => {
+  it('accepts digests, with or without a tag, and leaves malformed digests alone (the pull fails, nothing runs)', () => {
     expect(scanWith(RULE, yaml`
       on: push
+      permissions: write-all
       jobs:
         test:
           runs-on: ubuntu-latest
@@ -93,7 +194,10 @@ describe(RULE, () => {
           services:
             db:
               image: postgres@${DIGEST}
+            cache:
+              image: redis@sha256:abc123
           steps:
+            - uses: docker://alpine@sha256:deadbeef
             - run: npm test
     `)).toEqual([]);
   });
@@ -101,6 +205,7 @@ describe(RULE, () => {
   it('resolves matrix images, reporting once with the worst case, and skips empty legs', () => {
     const findings = scanWith(RULE, yaml`
       on: push
+      permissions: write-all
       jobs:
         test:
           runs-on: ubuntu-latest
@@ -121,13 +226,14 @@ describe(RULE, () => {
           steps:
             - run: make
     `);
-    expect(positions(findings)).toEqual(['10:16 HIGH']);
+    expect(positions(findings)).toEqual(['11:16 HIGH']);
     expect(findings[0]?.description).toContain('`fedora:41`, `someuser/debian`');
   });
 
   it('does not judge images given by other expressions, unless a literal tag follows', () => {
     expect(positions(scanWith(RULE, yaml`
       on: workflow_call
+      permissions: write-all
       jobs:
         a:
           runs-on: ubuntu-latest
@@ -146,10 +252,10 @@ describe(RULE, () => {
           container: \${{ matrix.image }}
           steps:
             - run: make
-    `))).toEqual(['10:16 HIGH']);
+    `))).toEqual(['11:16 HIGH']);
   });
 
-  it('rates the repository\'s own images LOW: built by its workflows (matrix names too) or under its owner', () => {
+  it("rates the repository's own images LOW: built or pushed by its workflows (matrix names too) or under its owner", () => {
     const build = yaml`
       on: push
       permissions: {}
@@ -164,48 +270,56 @@ describe(RULE, () => {
               with:
                 push: true
                 tags: \${{ env.REGISTRY }}/\${{ matrix.image-name }}:latest
-            - run: docker build -t ghcr.io/acme/tools:latest . && docker push ghcr.io/acme/tools:latest
+            - run: docker build -t quay.io/acme/tools:latest . && docker push quay.io/acme/tools:latest
     `;
     const tests = yaml`
       on: push
+      permissions: write-all
       jobs:
         gpu:
           if: github.repository == 'acme-org/project'
           runs-on: ubuntu-latest
           container: acme/app-cuda
           services:
-            tools: ghcr.io/acme/tools
+            tools: quay.io/acme/other
             web: ghcr.io/acme-org/web:latest
-            db: postgres
+            db: someone/postgres
           steps: []
     `;
     const findings = scanWith(RULE, [
       { path: '.github/workflows/build.yml', text: build },
       { path: '.github/workflows/tests.yml', text: tests },
     ]);
-    expect(positions(findings)).toEqual(['6:16 LOW', '8:14 LOW', '9:12 LOW', '10:11 MEDIUM']);
+    expect(positions(findings)).toEqual(['7:16 LOW', '9:14 LOW', '10:12 LOW', '11:11 MEDIUM']);
     expect(findings[0]?.description).toContain("LOW: it is the repository's own image");
     expect(findings[3]?.description).not.toContain('own image');
   });
 
-  it('rates images under the scanned repository\'s owner LOW when the caller names the repository (step-security canary)', () => {
+  it("rates images under the scanned repository's owner LOW when the caller names the repository, and GitHub's own images LOW", () => {
     const workflow = yaml`
       on: push
+      permissions: write-all
       jobs:
         canary:
           runs-on: ubuntu-latest
           steps:
             - uses: docker://ghcr.io/step-security/integration-test/int:latest
             - uses: docker://ghcr.io/other/tool:latest
+            - uses: docker://ghcr.io/actions/actions-runner:latest
     `;
-    expect(positions(scanWith(RULE, workflow, { repository: 'step-security/harden-runner' }))).toEqual(['6:15 LOW', '7:15 HIGH']);
+    const named = recordsWith(RULE, workflow, { repository: 'step-security/harden-runner' });
+    expect(positions(named.map((r) => r.finding))).toEqual(['7:15 LOW', '8:15 HIGH', '9:15 LOW']);
+    expect(named[0]?.facts).toContain('owner:first-party');
+    expect(named[2]?.facts).toContain('owner:platform');
+    expect(named[2]?.finding.description).toContain("GitHub's own image");
     // Without the repository's name nothing tells the image apart from a third party's.
-    expect(positions(scanWith(RULE, workflow))).toEqual(['6:15 HIGH', '7:15 HIGH']);
+    expect(positions(scanWith(RULE, workflow))).toEqual(['7:15 HIGH', '8:15 HIGH', '9:15 LOW']);
   });
 
   it('rates floating Docker Official Images MEDIUM, not HIGH, and says why', () => {
     const findings = scanWith(RULE, yaml`
       on: push
+      permissions: write-all
       jobs:
         a: { runs-on: ubuntu-latest, container: ubuntu:latest, steps: [{ run: make }] }
         b: { runs-on: ubuntu-latest, container: docker.io/library/debian, steps: [{ run: make }] }
@@ -215,9 +329,10 @@ describe(RULE, () => {
     expect(findings[0]?.description).toContain('MEDIUM: it is a Docker Official Image');
   });
 
-  it('judges a matrix per image: the repository\'s own floating image does not make a tagged third-party one HIGH (Homebrew test-bot)', () => {
+  it("judges a matrix per image: the repository's own floating image does not make a tagged third-party one HIGH (Homebrew test-bot)", () => {
     const workflow = (third: string) => yaml`
-      on: pull_request
+      on: push
+      permissions: write-all
       jobs:
         test-bot:
           if: github.repository_owner == 'Homebrew'
@@ -238,9 +353,10 @@ describe(RULE, () => {
     expect(scanWith(RULE, workflow('someuser/ubuntu:latest')).map((f) => f.severity)).toEqual(['HIGH']);
   });
 
-  it('does not take a third-party image for an own one because a matrix of a non-building job names it', () => {
+  it('does not take a third-party image for an own one because a matrix of a non-building job names it, or because it is re-tagged', () => {
     const findings = scanWith(RULE, yaml`
       on: push
+      permissions: write-all
       jobs:
         test:
           runs-on: ubuntu-latest
@@ -249,9 +365,13 @@ describe(RULE, () => {
               os: [ubuntu, debian]
           container: someuser/ubuntu:latest
           steps:
-            - run: docker build -t local-test .
+            - run: docker build -t local-test . && docker tag someuser/tool:latest mirror.example.com/me/tool
+        other:
+          runs-on: ubuntu-latest
+          container: someuser/tool:latest
+          steps: []
     `);
-    expect(findings.map((f) => f.severity)).toEqual(['HIGH']);
+    expect(findings.map((f) => f.severity)).toEqual(['HIGH', 'HIGH']);
   });
 
   it('does not throw on odd shapes', () => {

@@ -615,3 +615,137 @@ ${steps}
     expect(findings[0]?.description).toContain('once a maintainer has labelled their pull request');
   });
 });
+
+describe(`${RULE}: refs that reach the checkout indirectly (issue 25)`, () => {
+  it('a matrix value (an include entry) that is the head SHA is a pull request checkout; a fixed one is not', () => {
+    const workflow = (ref: string) => yaml`
+      on: pull_request_target
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          strategy:
+            matrix:
+              settings:
+                - { name: base, ref: main }
+              include:
+                - settings: { name: head, ref: ${ref} }
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ matrix.settings.ref }}
+            - run: npm test
+              env:
+                TOKEN: \${{ secrets.TOKEN }}
+    `;
+    const findings = scanWith(RULE, workflow('"${{ github.event.pull_request.head.sha }}"'));
+    expect(positions(findings)).toEqual(['14:16 HIGH']);
+    expect(findings[0]?.description).toContain('matrix.settings.ref <- github.event.pull_request.head.sha');
+    expect(scanWith(RULE, workflow('release'))).toEqual([]);
+  });
+
+  it("a reusable workflow's checkout of an input its pull_request_target caller sets to the head SHA", () => {
+    const files = [
+      { path: '.github/workflows/caller.yml', text: yaml`
+          on: pull_request_target
+          jobs:
+            call:
+              uses: ./.github/workflows/build.yml
+              with:
+                ref: \${{ github.event.pull_request.head.sha }}
+              secrets: inherit
+      ` },
+      { path: '.github/workflows/build.yml', text: yaml`
+          on:
+            workflow_call:
+              inputs:
+                ref: { type: string, required: true }
+          jobs:
+            build:
+              runs-on: ubuntu-latest
+              steps:
+                - uses: actions/checkout@v4
+                  with:
+                    ref: \${{ inputs.ref }}
+                - run: make
+      ` },
+    ];
+    const findings = scanWith(RULE, files);
+    expect(findings.map((f) => `${f.file}:${f.line} ${f.severity}`)).toEqual(['.github/workflows/build.yml:11 HIGH']);
+    expect(findings[0]?.description).toContain('inputs.ref <- github.event.pull_request.head.sha');
+    // Called only from a push workflow: nothing.
+    const pushOnly = [{ ...files[0]!, text: files[0]!.text.replace('on: pull_request_target', 'on: push') }, files[1]!];
+    expect(scanWith(RULE, pushOnly)).toEqual([]);
+  });
+
+  it('a workflow_run after a reusable workflow (which never runs on its own) follows no pull request', () => {
+    const files = [
+      { path: '.github/workflows/after.yml', text: yaml`
+          on:
+            workflow_run:
+              workflows: [reusable.yml]
+          jobs:
+            pr:
+              runs-on: ubuntu-latest
+              steps:
+                - uses: actions/checkout@v4
+                  with:
+                    ref: \${{ github.event.workflow_run.head_sha }}
+                - run: npm install
+      ` },
+      { path: '.github/workflows/reusable.yml', text: 'on:\n  workflow_call:\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo\n' },
+    ];
+    expect(scanWith(RULE, files)).toEqual([]);
+    // A file name that names a pull_request workflow does follow pull requests.
+    const ci = { path: '.github/workflows/reusable.yml', text: 'on: pull_request\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo\n' };
+    expect(scanWith(RULE, [files[0]!, ci]).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+});
+
+describe(`${RULE}: inside local composite actions (issue 25)`, () => {
+  const action = (ref: string) => ({
+    path: '.github/actions/checkout-pr/action.yml',
+    text: yaml`
+      name: checkout the pull request
+      inputs:
+        ref: { required: false }
+      runs:
+        using: composite
+        steps:
+          - uses: actions/checkout@v4
+            with:
+              ref: ${ref}
+          - run: npm ci
+            shell: bash
+    `,
+  });
+  const workflow = (withRef: string) => ({
+    path: '.github/workflows/pr.yml',
+    text: yaml`
+      on: pull_request_target
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: ./.github/actions/checkout-pr
+              with:
+                ref: ${withRef}
+            - run: npm test
+              env:
+                TOKEN: \${{ secrets.TOKEN }}
+    `,
+  });
+
+  it("a composite action's checkout of its input, set by a pull_request_target caller to the head SHA, is reported at the call", () => {
+    const findings = scanWith(RULE, [workflow('${{ github.event.pull_request.head.sha }}'), action('${{ inputs.ref }}')]);
+    expect(findings.map((f) => `${f.file}:${f.line} ${f.severity}`)).toEqual(['.github/workflows/pr.yml:6 HIGH']);
+    expect(findings[0]?.description).toContain('local action `.github/actions/checkout-pr/action.yml`');
+    expect(findings[0]?.description).toContain('inputs.ref <- github.event.pull_request.head.sha');
+    // The action's own build of what it checked out is the first step that runs the fork's code.
+    expect(findings[0]?.description).toContain('runs `npm ci` (inside local action `./.github/actions/checkout-pr`)');
+  });
+
+  it("reads the caller's event inside the action too, and nothing for a fixed ref", () => {
+    expect(scanWith(RULE, [workflow('main'), action('${{ github.event.pull_request.head.sha }}')]).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, [workflow('main'), action('${{ inputs.ref }}')])).toEqual([]);
+  });
+});

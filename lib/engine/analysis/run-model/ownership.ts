@@ -1,0 +1,264 @@
+/**
+ * Who owns the code a step calls: the repository itself (`local`), its own owner (`first-party`), GitHub, which
+ * runs the platform (`platform`), or someone else (`third-party`). Decided here, once, for actions, reusable
+ * workflows and container images, and read by every rule that asks (unpinned-action, unpinned-image,
+ * secrets-inherit ...) and, through the `owner:` facts, by the attack paths.
+ *
+ * The repository's identity comes from the caller when it knows it (`ScanOptions.repository`: the service's
+ * `full_name`, `--github`, a checkout's `origin` remote), and from the workflows themselves: an owner or
+ * `owner/name` they compare `github.repository` or `github.repository_owner` against is theirs (a fork keeps
+ * its upstream's conditions, whose code it runs anyway), and a registry namespace they push images to is one
+ * they hold credentials for.
+ *
+ * What each answer means for an attacker who takes over the code's publisher (a compromised upstream):
+ * - `local`: the code changes only through a commit to this repository (any ref of it);
+ * - `first-party`: whoever can move the ref already maintains this repository (the same user or organisation);
+ * - `platform`: GitHub's own actions (`actions/*`, `github/*`) and images (`ghcr.io/actions/...`): GitHub runs
+ *   the runner and holds the job's token anyway;
+ * - `third-party`: another account, whose takeover reaches this repository's jobs.
+ */
+import type { RepositoryModel } from '../../model/repository.js';
+import { ScanCache } from '../../model/scan-cache.js';
+import type { UsesRef } from '../../model/uses.js';
+import type { Job } from '../../model/workflow.js';
+import { matrixValues } from '../matrix-values.js';
+import { getText } from '../../yaml/model.js';
+import { hasAny, scriptOf, wordMask } from '../file-scripts.js';
+
+export type Ownership = 'local' | 'first-party' | 'platform' | 'third-party';
+
+/** Owners whose actions GitHub itself publishes. */
+export const PLATFORM_OWNERS: ReadonlySet<string> = new Set(['actions', 'github']);
+
+/** What the scan knows of the scanned repository's identity, all lower-cased. */
+export interface RepositoryIdentity {
+  /** `owner/name` as the caller gave it, or null. */
+  fullName: string | null;
+  /** The caller's owner, or null. */
+  owner: string | null;
+  /** Every `owner/name` that is this repository: the caller's and those the workflows compare `github.repository` with. */
+  names: ReadonlySet<string>;
+  /** Every owner that is this repository's own: the caller's and those the workflows name. */
+  owners: ReadonlySet<string>;
+  /** Images the workflows build or push, as `registry/namespace/name` (tag and digest removed; Docker Hub as `docker.io`). */
+  images: ReadonlySet<string>;
+  /** `registry/namespace` of every image the workflows push: a namespace they hold credentials for. */
+  namespaces: ReadonlySet<string>;
+  /**
+   * Names (last path segment) of images the workflows build or push under a registry or namespace they compute
+   * (`${{ env.REGISTRY }}/${{ matrix.image }}:latest`, the matrix values included).
+   */
+  builtNames: ReadonlySet<string>;
+}
+
+const IDENTITIES = new ScanCache<RepositoryModel, Map<string, RepositoryIdentity>>();
+
+/** The lower-cased owner of `owner/name`, or null when the name is absent or not of that form. */
+export function ownerOfName(fullName: string | null | undefined): string | null {
+  if (fullName === undefined || fullName === null) return null;
+  const match = /^([A-Za-z0-9-]+)\/[A-Za-z0-9._-]+$/.exec(fullName.trim());
+  return match === null ? null : match[1]!.toLowerCase();
+}
+
+/** The identity of the scanned repository, read once per scan. `known`: its `owner/name` when the caller knows it. */
+export function repositoryIdentity(repository: RepositoryModel, known: string | null = null): RepositoryIdentity {
+  let byKnown = IDENTITIES.get(repository);
+  if (byKnown === undefined) {
+    byKnown = new Map();
+    IDENTITIES.set(repository, byKnown);
+  }
+  const key = known ?? '';
+  let identity = byKnown.get(key);
+  if (identity === undefined) {
+    identity = readIdentity(repository, known);
+    byKnown.set(key, identity);
+  }
+  return identity;
+}
+
+/** `github.repository == 'o/n'`, `github.repository_owner == 'o'`, either way round. */
+const NAMED = /github\.repository(?:_owner)?\s*==\s*'([\w.-]+(?:\/[\w.-]+)?)'|'([\w.-]+(?:\/[\w.-]+)?)'\s*==\s*github\.repository(?:_owner)?\b/g;
+
+const BUILDERS = wordMask('docker', 'podman', 'buildah');
+/** The commands that name the images a workflow builds or pushes (`docker build -t`, `docker tag A B`, `docker push`). */
+const BUILD_COMMAND = /\b(?:docker|podman|buildah)\s+(?:buildx\s+)?(build|push|tag|image\s+push|bud)\b([^\n|;&]*)/g;
+
+function readIdentity(repository: RepositoryModel, known: string | null): RepositoryIdentity {
+  const owner = ownerOfName(known);
+  const fullName = owner === null ? null : (known as string).trim().toLowerCase();
+  const names = new Set<string>(fullName === null ? [] : [fullName]);
+  const owners = new Set<string>(owner === null ? [] : [owner]);
+  const images = new Set<string>();
+  const namespaces = new Set<string>();
+  const builtNames = new Set<string>();
+  const add = (job: Job, word: string, pushes: boolean) => addImage(job, word, pushes, images, namespaces, builtNames);
+  for (const workflow of repository.workflows) {
+    const text = workflow.file.text;
+    if (text.includes('github.repository')) {
+      for (const m of text.matchAll(NAMED)) {
+        const value = (m[1] ?? m[2] ?? '').toLowerCase();
+        const slash = value.indexOf('/');
+        if (slash === -1) owners.add(value);
+        else {
+          names.add(value);
+          owners.add(value.slice(0, slash));
+        }
+      }
+    }
+    for (const job of workflow.jobs) {
+      for (const step of job.steps) {
+        const slug = step.usesRef?.kind === 'repository' ? step.usesRef.slug : null;
+        if (slug === 'docker/build-push-action' || slug === 'docker/bake-action') {
+          // `push: ${{ github.event_name != 'pull_request' }}` pushes on some runs: only a literal false never does.
+          const push = getText(step.with, 'push');
+          const pushes = push !== null && !/^\s*false\s*$/i.test(push);
+          for (const word of imageWords(getText(step.with, 'tags') ?? '')) add(job, word, pushes);
+        } else if (slug === 'docker/metadata-action') {
+          // The images it computes tags for are the ones the job publishes (`images: ghcr.io/org/app`, `name=org/app,enable=...`).
+          for (const line of (getText(step.with, 'images') ?? '').split('\n')) add(job, (line.split(',')[0] ?? '').trim().replace(/^name=/, ''), true);
+        }
+        // Only string scripts can hold a build command; most name no container tool at all.
+        const script = scriptOf(step);
+        if (script === null || !hasAny(script.words, BUILDERS)) continue;
+        for (const m of script.text.matchAll(BUILD_COMMAND)) {
+          const verb = (m[1] ?? '').replace(/\s+/g, ' ');
+          const args = (m[2] ?? '').split(/\s+/).filter((w) => w !== '');
+          const pushes = verb.endsWith('push') || args.includes('--push');
+          for (const image of commandImages(verb, args)) add(job, image, pushes);
+        }
+      }
+    }
+  }
+  return { fullName, owner, names, owners, images, namespaces, builtNames };
+}
+
+/** The words of a list of images, an expression (`${{ env.REGISTRY }}`) staying one word. */
+function imageWords(text: string): string[] {
+  return text.replace(/\$\{\{[^}]*\}\}/g, (m) => m.replace(/\s+/g, '')).split(/[\s,]+/);
+}
+
+/** The images a build command names as its output: `-t`/`--tag` values, the target of `tag`, what `push` pushes. */
+function commandImages(verb: string, args: readonly string[]): string[] {
+  if (verb === 'tag') {
+    const positional = args.filter((a) => !a.startsWith('-'));
+    return positional.length >= 2 ? [positional[1] as string] : [];
+  }
+  if (verb.endsWith('push')) return args.filter((a) => !a.startsWith('-')).slice(0, 1);
+  const found: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '-t' || arg === '--tag') found.push(args[i + 1] ?? '');
+    else if (arg.startsWith('--tag=')) found.push(arg.slice('--tag='.length));
+    else if (/^-t\S/.test(arg)) found.push(arg.slice(2));
+  }
+  return found;
+}
+
+function addImage(job: Job, word: string, pushes: boolean, images: Set<string>, namespaces: Set<string>, builtNames: Set<string>): void {
+  const cleaned = word.replace(/["']/g, '').trim();
+  if (cleaned === '' || cleaned.startsWith('-')) return;
+  const parsed = parseImage(cleaned);
+  if (parsed === null) {
+    // A computed registry or namespace: keep the name, literal or from the job's matrix.
+    const last = cleaned.slice(cleaned.lastIndexOf('/') + 1).replace(/:[^:}]*$/, '');
+    const matrix = /^\$\{\{\s*matrix\.([\w-]+)\s*\}\}$/.exec(last);
+    const values = matrix !== null ? (matrixValues(job, matrix[1] as string) ?? []) : last.includes('${{') ? [] : [last];
+    for (const value of values) if (/^[\w.-]+$/.test(value)) builtNames.add(value.toLowerCase());
+    return;
+  }
+  if (parsed.name === '' || parsed.name.startsWith('${{')) return;
+  images.add(`${parsed.registry}/${parsed.path}`);
+  // Pushing to a namespace needs its credentials: other images there are the repository's owner's too.
+  if (pushes && parsed.namespace !== null && !parsed.namespace.startsWith('${{') && !(parsed.registry === 'docker.io' && parsed.namespace === 'library')) {
+    namespaces.add(`${parsed.registry}/${parsed.namespace}`);
+  }
+}
+
+export interface ParsedImage {
+  /** Lower-cased registry host (`docker.io` for Docker Hub). */
+  registry: string;
+  /** Lower-cased repository path without the registry (`library/node`, `org/app`, `org/team/app`). */
+  path: string;
+  /** The first path segment (`library` for an official Docker Hub image), or null when the path has one segment. */
+  namespace: string | null;
+  /** The last path segment. */
+  name: string;
+}
+
+/**
+ * `[registry[:port]/]path[:tag][@digest]`, or null when the reference holds an expression other than
+ * `github.repository` / `github.repository_owner` (those become the placeholder owner `${{owner}}`).
+ */
+export function parseImage(reference: string): ParsedImage | null {
+  let image = reference.trim().replace(/^docker:\/\//, '');
+  image = image.replace(/\$\{\{\s*github\.repository_owner\s*\}\}/g, '${{owner}}').replace(/\$\{\{\s*github\.repository\s*\}\}/g, '${{owner}}/${{name}}');
+  if (/\$\{\{(?!owner\}\}|name\}\})/.test(image)) return null;
+  image = image.replace(/@.*$/, '');
+  const parts = image.split('/');
+  const last = parts.length - 1;
+  parts[last] = (parts[last] ?? '').replace(/:[^:]*$/, '');
+  const first = parts[0] ?? '';
+  const hasRegistry = parts.length > 1 && (first.includes('.') || first.includes(':') || first === 'localhost');
+  let registry = hasRegistry ? first.toLowerCase() : 'docker.io';
+  if (registry === 'index.docker.io' || registry === 'registry-1.docker.io' || registry === 'registry.hub.docker.com') registry = 'docker.io';
+  const path = parts.slice(hasRegistry ? 1 : 0);
+  if (registry === 'docker.io' && path.length === 1) path.unshift('library');
+  const lowered = path.map((p) => (p.startsWith('${{') ? p : p.toLowerCase()));
+  return {
+    registry,
+    path: lowered.join('/'),
+    namespace: lowered.length > 1 ? (lowered[0] as string) : null,
+    name: lowered[lowered.length - 1] ?? '',
+  };
+}
+
+/** Registries whose namespaces are GitHub accounts (ghcr.io), or commonly the same account name (Docker Hub). */
+const OWNER_REGISTRIES: ReadonlySet<string> = new Set(['ghcr.io', 'docker.io']);
+
+/** Who owns a container image (a job or service container, a `docker://` step, a docker action's image). */
+export function imageOwnership(reference: string, identity: RepositoryIdentity): Ownership {
+  const image = parseImage(reference);
+  if (image === null) return 'third-party';
+  if (image.namespace === '${{owner}}') return 'first-party';
+  if (image.registry === 'ghcr.io' && image.namespace !== null && PLATFORM_OWNERS.has(image.namespace)) return 'platform';
+  const full = `${image.registry}/${image.path}`;
+  if (identity.images.has(full)) return 'first-party';
+  if (image.namespace !== null && identity.namespaces.has(`${image.registry}/${image.namespace}`)) return 'first-party';
+  if (image.namespace !== null && OWNER_REGISTRIES.has(image.registry) && identity.owners.has(image.namespace)) return 'first-party';
+  // A name the workflows build under a computed registry: theirs, unless it is an official image's name.
+  if (identity.builtNames.has(image.name) && !(image.registry === 'docker.io' && image.namespace === 'library')) return 'first-party';
+  return 'third-party';
+}
+
+/**
+ * Who owns the code a `uses:` runs: `./path` and `$/path` (and `owner/name/path@ref` of this very repository)
+ * are local; an action or reusable workflow of the repository's own owner is first-party; GitHub's own
+ * actions are the platform's; anything else, including a `docker://` image's publisher, is decided by
+ * `imageOwnership` or is third-party.
+ */
+export function usesOwnership(ref: UsesRef, identity: RepositoryIdentity, repository?: RepositoryModel): Ownership {
+  if (ref.kind === 'local') return 'local';
+  if (ref.kind === 'docker') return imageOwnership(ref.image, identity);
+  if (ref.kind !== 'repository') return 'third-party';
+  if (identity.names.has(ref.slug)) return 'local';
+  // Without the repository's name, `owner/repo/<path>@ref` naming one of its own local actions or workflows is
+  // the repository referencing itself (a test of its own action, its own reusable workflow).
+  if (identity.fullName === null && repository !== undefined && ref.path !== '' && isOwnPath(repository, ref.path)) return 'local';
+  const owner = ref.owner.toLowerCase();
+  if (identity.owners.has(owner)) return 'first-party';
+  if (PLATFORM_OWNERS.has(owner)) return 'platform';
+  return 'third-party';
+}
+
+function isOwnPath(repository: RepositoryModel, refPath: string): boolean {
+  const path = refPath.replace(/\/+$/, '');
+  return repository.actions.some((a) => a.directory === path) || repository.workflows.some((w) => w.file.path === path);
+}
+
+/**
+ * The fact a finding about code of this ownership carries: `owner:first-party` (the repository's own code,
+ * local or its owner's), `owner:platform` (GitHub's), `owner:third-party`.
+ */
+export function ownerFact(ownership: Ownership): string {
+  return ownership === 'local' || ownership === 'first-party' ? 'owner:first-party' : `owner:${ownership}`;
+}

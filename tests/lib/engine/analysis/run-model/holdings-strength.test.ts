@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { callSecrets, holdingStrength, jobHoldings, stepSecrets } from '../../../../../lib/engine/analysis/run-model/holdings.js';
+import { buildWorkflow, type Job } from '../../../../../lib/engine/model/workflow.js';
+import { parseYaml } from '../../../../../lib/engine/yaml/parse.js';
+import type { YMap } from '../../../../../lib/engine/yaml/model.js';
+import { SourceFile } from '../../../../../lib/engine/yaml/source.js';
+import { yaml } from '../../../../support/engine.js';
+
+function jobs(text: string): Map<string, Job> {
+  const parsed = parseYaml(text);
+  if (!parsed.ok) throw new Error('bad yaml');
+  const workflow = buildWorkflow(new SourceFile('.github/workflows/w.yml', text), parsed.root as YMap);
+  return new Map(workflow.jobs.map((j) => [j.id, j]));
+}
+
+describe('how much a job holds, for a compromised upstream', () => {
+  const found = jobs(yaml`
+    on: push
+    jobs:
+      secret:
+        runs-on: ubuntu-latest
+        permissions: { contents: read }
+        steps:
+          - run: make
+            env:
+              TOKEN: \${{ secrets.TOKEN }}
+      write:
+        runs-on: ubuntu-latest
+        permissions: { packages: write }
+        steps: [{ run: make }]
+      oidc:
+        runs-on: ubuntu-latest
+        permissions: { id-token: write }
+        steps: [{ run: make }]
+      machine:
+        runs-on: self-hosted
+        permissions: {}
+        steps: [{ run: make }]
+      publish:
+        runs-on: ubuntu-latest
+        permissions: { contents: read }
+        steps: [{ run: npm publish }]
+      default:
+        runs-on: ubuntu-latest
+        steps: [{ run: make }]
+      readonly:
+        runs-on: ubuntu-latest
+        permissions: { contents: read, pull-requests: write }
+        steps: [{ run: make }]
+  `);
+  const strength = (id: string, defaultToken: 'read' | 'write' | null = null) => holdingStrength(jobHoldings(found.get(id)!), defaultToken);
+
+  it('a secret, a write scope that hands something over, OIDC, a self-hosted machine or a publish is valuable', () => {
+    expect(['secret', 'write', 'oidc', 'machine', 'publish'].map((id) => strength(id))).toEqual(['valuable', 'valuable', 'valuable', 'valuable', 'valuable']);
+  });
+
+  it('a default token alone depends on the settings; a read-only token (or a scope that hands nothing over) is nothing', () => {
+    expect(strength('default')).toBe('default-token');
+    expect(strength('default', 'write')).toBe('valuable');
+    expect(strength('default', 'read')).toBe('none');
+    expect(strength('readonly')).toBe('none');
+  });
+});
+
+describe('which secrets reach a step itself', () => {
+  const found = jobs(yaml`
+    on: push
+    env:
+      WORKFLOW_WIDE: \${{ secrets.WIDE }}
+    jobs:
+      build:
+        runs-on: ubuntu-latest
+        env:
+          JOB_WIDE: \${{ secrets.JOB }}
+        steps:
+          - uses: some/action@v1
+            with:
+              token: \${{ secrets.INPUT }}
+              gh: \${{ secrets.GITHUB_TOKEN }}
+          - uses: some/other@v1
+          - run: make
+            env:
+              ONLY_HERE: \${{ secrets.ELSEWHERE }}
+      call:
+        uses: org/repo/.github/workflows/x.yml@v1
+        with:
+          value: \${{ secrets.PASSED }}
+        secrets:
+          key: \${{ secrets.KEY }}
+  `);
+
+  it("a step's with: and env:, and the job's and workflow's env:, never GITHUB_TOKEN", () => {
+    const steps = found.get('build')!.steps;
+    expect(stepSecrets(steps[0]!)).toEqual(['INPUT', 'JOB', 'WIDE']);
+    expect(stepSecrets(steps[1]!)).toEqual(['JOB', 'WIDE']);
+    expect(stepSecrets(steps[2]!)).toEqual(['ELSEWHERE', 'JOB', 'WIDE']);
+  });
+
+  it("a reusable workflow call's with: and secrets:", () => {
+    expect(callSecrets(found.get('call')!)).toEqual(['PASSED', 'KEY', 'WIDE']);
+  });
+});

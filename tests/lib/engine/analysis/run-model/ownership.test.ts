@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { imageOwnership, ownerFact, parseImage, repositoryIdentity, usesOwnership } from '../../../../../lib/engine/analysis/run-model/ownership.js';
+import { RepositoryModel } from '../../../../../lib/engine/model/repository.js';
+import { parseUses } from '../../../../../lib/engine/model/uses.js';
+import { buildAction, buildWorkflow } from '../../../../../lib/engine/model/workflow.js';
+import { parseYaml } from '../../../../../lib/engine/yaml/parse.js';
+import type { YMap } from '../../../../../lib/engine/yaml/model.js';
+import { SourceFile } from '../../../../../lib/engine/yaml/source.js';
+import { yaml } from '../../../../support/engine.js';
+
+function repository(workflows: Record<string, string>, actions: Record<string, string> = {}): RepositoryModel {
+  const root = (text: string) => {
+    const parsed = parseYaml(text);
+    if (!parsed.ok) throw new Error('bad yaml');
+    return parsed.root as YMap;
+  };
+  return new RepositoryModel(
+    Object.entries(workflows).map(([path, text]) => buildWorkflow(new SourceFile(path, text), root(text))),
+    Object.entries(actions).map(([path, text]) => buildAction(new SourceFile(path, text), root(text))),
+    [],
+  );
+}
+
+const EMPTY = repository({});
+const uses = (text: string) => parseUses(text);
+
+describe('who owns an action or reusable workflow', () => {
+  it('the repository itself is local: ./path, $/path, and owner/name/... of its own name at any ref', () => {
+    const identity = repositoryIdentity(EMPTY, 'Acme/Widget');
+    expect(usesOwnership(uses('./.github/actions/setup'), identity)).toBe('local');
+    expect(usesOwnership(uses('$/.github/workflows/build.yml'), identity)).toBe('local');
+    expect(usesOwnership(uses('acme/widget/.github/workflows/build.yml@main'), identity)).toBe('local');
+  });
+
+  it("the repository's owner is first-party: its other repositories' actions and reusable workflows", () => {
+    const identity = repositoryIdentity(EMPTY, 'acme/widget');
+    expect(usesOwnership(uses('ACME/shared-workflows/.github/workflows/release.yml@v2'), identity)).toBe('first-party');
+    expect(usesOwnership(uses('acme/setup-tool@v1'), identity)).toBe('first-party');
+  });
+
+  it("GitHub's own actions are the platform's, every other owner is a third party", () => {
+    const identity = repositoryIdentity(EMPTY, 'acme/widget');
+    expect(usesOwnership(uses('actions/checkout@v4'), identity)).toBe('platform');
+    expect(usesOwnership(uses('github/codeql-action/init@v3'), identity)).toBe('platform');
+    expect(usesOwnership(uses('tj-actions/changed-files@v45'), identity)).toBe('third-party');
+    expect(usesOwnership(uses('acme-evil/widget@v1'), identity)).toBe('third-party');
+  });
+
+  it('without a known name, the owners the workflows compare github.repository with are the repository\'s own', () => {
+    const repo = repository({
+      '.github/workflows/release.yml': yaml`
+        on: push
+        jobs:
+          publish:
+            if: github.repository == 'acme/widget' && github.event_name == 'push'
+            runs-on: ubuntu-latest
+            steps:
+              - run: make
+          docs:
+            if: "'acme-docs' == github.repository_owner"
+            runs-on: ubuntu-latest
+            steps:
+              - run: make docs
+      `,
+    });
+    const identity = repositoryIdentity(repo, null);
+    expect(identity.fullName).toBeNull();
+    expect(usesOwnership(uses('acme/widget/.github/workflows/x.yml@v1'), identity, repo)).toBe('local');
+    expect(usesOwnership(uses('acme/other@v1'), identity, repo)).toBe('first-party');
+    expect(usesOwnership(uses('acme-docs/build@v1'), identity, repo)).toBe('first-party');
+    expect(usesOwnership(uses('someone/else@v1'), identity, repo)).toBe('third-party');
+    // A comparison that excludes a name says nothing about who the repository is.
+    const negated = repository({ '.github/workflows/a.yml': "on: push\njobs:\n  a:\n    if: github.repository != 'other/fork'\n    runs-on: x\n    steps:\n      - run: a\n" });
+    expect(usesOwnership(uses('other/thing@v1'), repositoryIdentity(negated, null), negated)).toBe('third-party');
+  });
+
+  it("without a known name, owner/repo/<path> naming one of the repository's own actions or workflows is local; with a name, only that name is", () => {
+    const repo = repository({ '.github/workflows/reusable.yml': 'on: workflow_call\njobs:\n  a:\n    runs-on: x\n    steps:\n      - run: a\n' }, { 'tools/lint/action.yml': "name: lint\nruns:\n  using: composite\n  steps:\n    - run: lint\n      shell: bash\n" });
+    const unknown = repositoryIdentity(repo, null);
+    expect(usesOwnership(uses('someone/project/.github/workflows/reusable.yml@main'), unknown, repo)).toBe('local');
+    expect(usesOwnership(uses('someone/project/tools/lint@main'), unknown, repo)).toBe('local');
+    expect(usesOwnership(uses('someone/project/tools/other@main'), unknown, repo)).toBe('third-party');
+    const known = repositoryIdentity(repo, 'acme/widget');
+    expect(usesOwnership(uses('someone/project/.github/workflows/reusable.yml@main'), known, repo)).toBe('third-party');
+  });
+});
+
+describe('who owns a container image', () => {
+  it('reads registry, namespace and name the way Docker does', () => {
+    expect(parseImage('node:22')).toEqual({ registry: 'docker.io', path: 'library/node', namespace: 'library', name: 'node' });
+    expect(parseImage('docker://Acme/App:1@sha256:abc')).toEqual({ registry: 'docker.io', path: 'acme/app', namespace: 'acme', name: 'app' });
+    expect(parseImage('localhost:5000/team/app')).toMatchObject({ registry: 'localhost:5000', namespace: 'team', name: 'app' });
+    expect(parseImage('index.docker.io/library/postgres:16')).toMatchObject({ registry: 'docker.io', path: 'library/postgres' });
+    expect(parseImage('${{ env.REGISTRY }}/app:1')).toBeNull();
+  });
+
+  it("images under the owner's namespace on GitHub's registry or Docker Hub are first-party", () => {
+    const identity = repositoryIdentity(EMPTY, 'acme/widget');
+    expect(imageOwnership('ghcr.io/acme/builder:latest', identity)).toBe('first-party');
+    expect(imageOwnership('docker.io/acme/builder', identity)).toBe('first-party');
+    expect(imageOwnership('acme/builder:1', identity)).toBe('first-party');
+    expect(imageOwnership('ghcr.io/${{ github.repository_owner }}/builder:latest', identity)).toBe('first-party');
+    expect(imageOwnership('ghcr.io/${{ github.repository }}:latest', repositoryIdentity(EMPTY, null))).toBe('first-party');
+    // Another registry's namespace of the same name is not necessarily the same account.
+    expect(imageOwnership('quay.io/acme/builder', identity)).toBe('third-party');
+    expect(imageOwnership('ghcr.io/acme-evil/builder', identity)).toBe('third-party');
+    expect(imageOwnership('node:22', identity)).toBe('third-party');
+  });
+
+  it("GitHub's own images are the platform's", () => {
+    expect(imageOwnership('ghcr.io/actions/actions-runner:latest', repositoryIdentity(EMPTY, null))).toBe('platform');
+    expect(imageOwnership('docker://ghcr.io/github/super-linter:v5', repositoryIdentity(EMPTY, null))).toBe('platform');
+  });
+
+  it('images the workflows build or push, and other images of a namespace they push to, are first-party', () => {
+    const repo = repository({
+      '.github/workflows/images.yml': yaml`
+        on: push
+        jobs:
+          build:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: docker/build-push-action@v6
+                with:
+                  push: true
+                  tags: quay.io/acme/builder:latest,quay.io/acme/builder:1
+              - run: |
+                  docker build -t registry.example.com/team/ci-base:latest .
+                  docker pull node:22
+                  docker tag node:22 public.ecr.aws/x1y2/mirror/node:22
+                  docker push public.ecr.aws/x1y2/mirror/node:22
+              - uses: docker/metadata-action@v5
+                with:
+                  images: |
+                    name=ghcr.io/acme-tools/cli,enable=true
+      `,
+    });
+    const identity = repositoryIdentity(repo, null);
+    expect(imageOwnership('quay.io/acme/builder', identity)).toBe('first-party');
+    expect(imageOwnership('quay.io/acme/other:latest', identity)).toBe('first-party');
+    expect(imageOwnership('registry.example.com/team/ci-base:latest', identity)).toBe('first-party');
+    // Built, not pushed: the name is theirs, the namespace is not shown to be.
+    expect(imageOwnership('registry.example.com/team/other', identity)).toBe('third-party');
+    expect(imageOwnership('public.ecr.aws/x1y2/anything:latest', identity)).toBe('first-party');
+    expect(imageOwnership('ghcr.io/acme-tools/other', identity)).toBe('first-party');
+    // The source of a `docker tag` is pulled, not built: `node` stays Docker's.
+    expect(imageOwnership('node:22', identity)).toBe('third-party');
+  });
+});
+
+describe('the owner facts', () => {
+  it('tell the attack paths whose code it is', () => {
+    expect(ownerFact('local')).toBe('owner:first-party');
+    expect(ownerFact('first-party')).toBe('owner:first-party');
+    expect(ownerFact('platform')).toBe('owner:platform');
+    expect(ownerFact('third-party')).toBe('owner:third-party');
+  });
+});
