@@ -48,7 +48,7 @@ function listing(root: string): string[] {
 /** A workflow whose `run` interpolates an issue title: script-injection (HIGH), so the default gate fails. */
 const INJECTION = `on: issues
 permissions:
-  contents: read
+  contents: write
 jobs:
   triage:
     runs-on: ubuntu-latest

@@ -108,7 +108,7 @@ function readWriters(runs: RunModel, taint: TaintAnalyzer): CacheWriter[] {
       // The outsider's text run as code.
       for (const step of job.steps) {
         for (const [analysis, rule, what] of ENTRY_ANALYSES) {
-          if (!analysis(step, taint).some(strong)) continue;
+          if (!analysis(step, taint, runs).some(strong)) continue;
           const reach = runs.stepReach(step);
           const gate = gateOf(reach, true);
           if (gate === undefined) continue;
@@ -137,7 +137,7 @@ function readWriters(runs: RunModel, taint: TaintAnalyzer): CacheWriter[] {
 
 const strong = (hit: InjectionHit) => hit.severity === undefined || hit.severity === 'HIGH' || hit.severity === 'MEDIUM';
 
-const ENTRY_ANALYSES: readonly (readonly [(step: Step, analyzer: TaintAnalyzer) => InjectionHit[], WriterRule, string])[] = [
+const ENTRY_ANALYSES: readonly (readonly [(step: Step, analyzer: TaintAnalyzer, runs: RunModel) => InjectionHit[], WriterRule, string])[] = [
   [scriptInjections, 'script-injection', 'expands outsider-controlled text into a script (script-injection)'],
   [envInjections, 'github-env-injection', 'writes outsider-controlled text to `$GITHUB_ENV` or `$GITHUB_PATH` (github-env-injection)'],
 ];

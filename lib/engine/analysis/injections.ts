@@ -2,12 +2,14 @@ import { earlierForeignDownload, READS_FILE } from './artifacts.js';
 import { codeSinkInputs, inJavaScriptCode, type CodeLanguage } from './code-sinks.js';
 import { describeStep, describeTaint } from './describe.js';
 import { scriptFold, scriptLines, validatedVariables } from './script-outputs.js';
-import { describeGate, gateOf, reviewedEnvironmentGate, stepTrust, type TrustPaths } from './trust-guards.js';
-import { controllerCeiling, outsiderControlled, unprivilegedOnly } from '../expressions/controller.js';
+import { describeGate, gateOf, guardCovers, reviewedEnvironmentGate, stepTrust, type TrustGuard, type TrustPaths } from './trust-guards.js';
+import { holdingFacts, reachFacts, runFact } from './run-model/facts.js';
+import { severityOf, whoText, type Claim, type RunModel, type ValueReach } from './run-model/index.js';
+import { controllerCeiling, eventsWithField, EXTERNAL_TRIGGERS, outsiderControlled } from '../expressions/controller.js';
 import { expressionsOf, type ExpressionOccurrence } from '../expressions/extract.js';
 import { parseExpression } from '../expressions/parse.js';
 import { firstAtOrAfter, stepScope, stronger, type Taint, type TaintAnalyzer, type TaintLevel } from '../expressions/taint.js';
-import { isPrivileged, type Step } from '../model/workflow.js';
+import { isPrivileged, type Job, type Step } from '../model/workflow.js';
 import type { ScriptSpan } from '../shell.js';
 import { severityRank, type Severity } from '../types.js';
 import type { YScalar } from '../yaml/model.js';
@@ -27,6 +29,10 @@ export interface InjectionHit {
   message: string;
   /** For `$GITHUB_ENV` writes: what is written is a downloaded artifact's content, not event text. */
   artifact?: boolean;
+  /** Facts of the run model for the attack paths (run-model/facts.ts). */
+  facts?: readonly string[];
+  /** The job the finding binds to (null: a composite action's step); the visited step's job when absent. */
+  job?: Job | null;
   /** What to do, with the expression found (script injections); the rule's recommendation otherwise. */
   recommendation?: string;
 }
@@ -45,7 +51,8 @@ function injectionFix(source: string, language: CodeLanguage): string {
   return `Pass the value through an environment variable of the step (\`env: ${name}: \${{ ${source} }}\`) and use it as \`${read}\` in the code, never as \`\${{ }}\` inside it.`;
 }
 
-const SEVERITY: Record<TaintLevel, Severity> = { arbitrary: 'HIGH', structured: 'MEDIUM', input: 'LOW', unknown: 'LOW' };
+/** The highest severity the kind of text allows: free text HIGH, a URL or e-mail MEDIUM, an input LOW. */
+const LEVEL_CEILING: Record<TaintLevel, Severity> = { arbitrary: 'HIGH', structured: 'MEDIUM', input: 'LOW', unknown: 'LOW' };
 
 /** The less severe of two severities. */
 function milder(a: Severity, b: Severity): Severity {
@@ -59,8 +66,111 @@ interface Sink {
   language: CodeLanguage;
 }
 
+/** What an injection claims, from the run model: its severity, the words for it and the facts for the attack paths. */
+interface Assessment {
+  severity: Severity;
+  /** `; anyone with a GitHub account can start it through \`issues\`; the job holds ...` */
+  text: string;
+  facts: string[];
+  job: Job | null;
+}
+
+/**
+ * The claim of one injected value (docs/severity.md): who can put the value there (the events that bring it in,
+ * the guards of the step that vouch for it or stand in the way), that it executes (the injected text runs in
+ * the step: always, for a code sink), and what the job holds. For a step of a local composite action, the
+ * worst over the job steps that call it.
+ */
+function assess(step: Step, taint: Taint, runs: RunModel, issueComment: boolean): Assessment | null {
+  const ceiling = milder(LEVEL_CEILING[taint.level], controllerCeiling(taint.controller));
+  const own = step.job;
+  if (taint.controller === 'maintainer') return { severity: 'LOW', text: '; no trigger of the workflow has that field, so it is empty on every run: hygiene, until a trigger that carries it is added', facts: [], job: own };
+  if (!outsiderControlled(taint.controller)) return { severity: 'LOW', text: '', facts: [], job: own };
+  // A published action, or a reusable workflow no workflow here calls: who can start it is its users' choice.
+  const unknownCaller: Assessment = {
+    severity: milder('MEDIUM', ceiling),
+    text: '; no workflow of this repository runs it on an event that brings the value in, so whether an outsider can start it depends on the workflows that use it',
+    facts: ['exec'],
+    job: own,
+  };
+  const callers = runs.jobSteps(step);
+  if (callers.length === 0) return unknownCaller;
+  // The events that bring the value in; when the triggers are not all known (a reusable workflow with no caller
+  // here), every event whose payload has the field.
+  const known = taint.events !== undefined;
+  const path = taint.source.split('.');
+  const events = new Set(taint.events ?? eventsWithField(path) ?? EXTERNAL_TRIGGERS);
+  const covers = (guard: TrustGuard) => guardCovers(guard, taint.source, issueComment);
+  let best: Assessment | null = null;
+  for (const caller of callers) {
+    const job = caller.job as Job;
+    const run = runs.job(job);
+    const reach: ValueReach =
+      taint.controller === 'external-after-merge'
+        ? { level: 'approval', event: 'push', gates: ['a maintainer merges the commits first'], forkPullRequest: false, unvouched: true }
+        : runs.valueReach(caller, events, covers);
+    const claim: Claim = { reach, executes: true, holds: run.valuables, forkHolds: run.forkValuables, raceAfterApproval: reach.unvouched };
+    const severity = milder(severityOf(claim), ceiling);
+    const where = caller === step ? '' : ` (run by ${describeStep(caller)}, line ${caller.owner.file.position(caller.node.start).line})`;
+    const text = `${where}; ${valueWho(reach, taint)}; ${holdsText(claim, reach)}`;
+    const facts = [
+      'exec',
+      ...reachFacts(reach),
+      ...(taint.events ?? []).map((e) => `event:${e}`),
+      ...holdingFacts(run),
+      ...runFact(runs, caller),
+    ];
+    // The step never runs on an event that brings the outsider's value in (a condition on the event, a job
+    // for other triggers): the value is empty there, and there is no claim to make.
+    if (taint.controller === 'external' && reach.level === 'collaborator' && !reach.forkPullRequest) {
+      if (!known) {
+        if (best === null || severityRank(unknownCaller.severity) < severityRank(best.severity)) best = unknownCaller;
+      } else {
+        best ??= { severity: 'LOW', text: `${where}; no run of this step has an event that brings the value in (its conditions rule them out), so it is empty whenever the step runs: hygiene`, facts: [], job: step.job === null ? null : job };
+      }
+      continue;
+    }
+    const found: Assessment = { severity, text, facts, job: step.job === null ? null : job };
+    if (best === null || severityRank(found.severity) < severityRank(best.severity)) best = found;
+  }
+  return best;
+}
+
+/** An event field no trigger of the workflow has: `\`github.event.issue.title\` (an outsider's text on the events that carry it, via ...)`. */
+function describeAbsent(taint: Taint): string {
+  const via = taint.via.length > 0 ? `, via ${taint.via.map((v) => (v === '…' ? v : `\`${v}\``)).join(' <- ')}` : '';
+  return `\`${taint.source}\` (text an outsider sets on the events that carry it${via})`;
+}
+
+/** Who can put the value there, in words. */
+function valueWho(reach: ValueReach, taint: Taint): string {
+  const gates = reach.gates.join(' / ');
+  if (taint.controller === 'external-after-merge') return 'an outside contributor\'s commit text reaches it once a maintainer merges their commits, and reviews rarely read commit messages as code';
+  const trusted = reach.level === 'trusted-author' || reach.level === 'collaborator' || (reach.level === 'approval' && !reach.unvouched);
+  if (trusted && reach.forkPullRequest) return 'only `pull_request` brings it in, where a fork\'s run has a read-only token and no secrets';
+  switch (reach.level) {
+    case 'trusted-author':
+    case 'approval':
+      if (reach.unvouched) return `a maintainer starts the run (${gates}), but that does not vouch for this value, which an outsider wrote and nobody reads as code`;
+      if (gates !== '') return `${gates} keeps outsiders' values out, so this is hygiene, not an exploit`;
+      break;
+    default:
+      break;
+  }
+  return whoText(reach);
+}
+
+function holdsText(claim: Claim, reach: ValueReach): string {
+  const trusted = reach.level === 'trusted-author' || reach.level === 'collaborator' || (reach.level === 'approval' && !reach.unvouched);
+  if (trusted && reach.forkPullRequest) {
+    const machine = claim.forkHolds ?? [];
+    return machine.length > 0 ? `but the job runs on ${machine.join(', ')}, which a fork's run reaches too` : 'the fork\'s run holds nothing worth taking';
+  }
+  return claim.holds.length > 0 ? `the job holds ${claim.holds.join(', ')}` : 'the job holds no write scope, secret or OIDC token';
+}
+
 /** `${{ }}` expressions with a value someone can choose, expanded into code a step runs (script-injection). */
-export function scriptInjections(step: Step, analyzer: TaintAnalyzer): InjectionHit[] {
+export function scriptInjections(step: Step, analyzer: TaintAnalyzer, runs: RunModel): InjectionHit[] {
   const hits: InjectionHit[] = [];
   const sinks: Sink[] = [];
   if (step.run !== undefined && typeof step.run.value === 'string') {
@@ -73,31 +183,24 @@ export function scriptInjections(step: Step, analyzer: TaintAnalyzer): Injection
   if (sinks.length === 0) return hits;
   const scope = stepScope(step);
   const file = step.owner.file;
-  // The step's guards are worked out only for a tainted expression (most steps have none).
-  let trust: TrustPaths | undefined;
-  const issueComment = step.owner.kind === 'workflow' && step.owner.triggers.some((t) => t.name === 'issue_comment');
+  const issueComment = (step.owner.kind === 'workflow' ? [step.owner] : runs.jobSteps(step).map((s) => (s.job as Job).workflow)).some((w) => w.triggers.some((t) => t.name === 'issue_comment'));
   for (const sink of sinks) {
     const occurrences = expressionsOf(file, sink.node);
     for (const occurrence of occurrences) {
       if (occurrence.expr === null) continue;
       const taint = analyzer.ofExpression(occurrence.expr, scope);
       if (taint === null) continue;
-      trust ??= stepTrust(step);
-      // Text a trusted author wrote (a same-repository pull request, a maintainer's comment) is not an
-      // outsider's: the gate lowers the finding to hygiene and says so, it never hides it.
-      const gate = gateOf(trust, taint.source, issueComment);
-      // An outsider's value that reaches only `pull_request` runs runs with a read-only token and no secrets.
-      const unprivileged = taint.controller === 'external' && unprivilegedOnly(analyzer.triggersOf(scope));
       // A JSON document pasted where JavaScript expects an expression is a literal, not code.
       if (taint.json === true && sink.language === 'JavaScript' && inJavaScriptCode(String(sink.node.value), occurrence.span.start, occurrences.map((o) => o.span))) continue;
+      const claim = assess(step, taint, runs, issueComment);
+      if (claim === null) continue;
       hits.push({
         node: sink.node,
         offset: occurrence.offset,
-        severity: gate.holds ? 'LOW' : milder(milder(SEVERITY[taint.level], controllerCeiling(taint.controller)), unprivileged ? 'MEDIUM' : 'HIGH'),
-        message:
-          `\`\${{ ${occurrence.span.source} }}\` in ${sink.label} of ${describeStep(step)} expands ${describeTaint(taint)} ` +
-          `into ${sink.language} code before it runs${describeGate(gate)}` +
-          (unprivileged && !gate.holds ? '; only `pull_request` brings it in, where a fork\'s run has a read-only token and no secrets.' : '.'),
+        severity: claim.severity,
+        message: `\`\${{ ${occurrence.span.source} }}\` in ${sink.label} of ${describeStep(step)} expands ${taint.controller === 'maintainer' ? describeAbsent(taint) : describeTaint(taint)} into ${sink.language} code before it runs${claim.text}.`,
+        ...(claim.facts.length > 0 ? { facts: claim.facts } : {}),
+        job: claim.job,
         recommendation: injectionFix(occurrence.span.source, sink.language),
       });
     }

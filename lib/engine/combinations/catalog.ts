@@ -207,7 +207,16 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     scope: 'file',
     requires: [['script-injection'], ['secrets-inherit', 'overprovisioned-secrets', 'hardcoded-credentials', 'secret-in-log', 'personal-access-token']],
     amplifiers: ['debug-logging-enabled'],
-    qualifiers: [],
+    // The injection's own claim (run model): its text runs, an outsider brings it in through a privileged event
+    // (a value only `pull_request` brings in runs where a fork's run has no secrets), and its job holds secrets.
+    qualifiers: [
+      {
+        rule_id: 'script-injection',
+        min_severity: 'MEDIUM',
+        instance: 'outsider text run on a privileged event in a job that holds secrets',
+        facts: ['exec', 'reach:anyone|reach:sticky-label', 'holds:secrets'],
+      },
+    ],
     break_chain: [{ rule_id: 'script-injection', advice: ENV_ADVICE }],
     impact:
       "An outsider's injected commands read the job's secrets and send them out, leaving the attacker with credentials that outlive the run: registry tokens, cloud keys, personal access tokens.",
@@ -221,7 +230,16 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     scope: 'file',
     requires: [['script-injection'], ['missing-permissions', 'excessive-permissions', 'default-token-write']],
     amplifiers: ['dangerous-trigger'],
-    qualifiers: [],
+    // The injection's own claim (run model): its text runs, an outsider brings it in through a privileged event,
+    // and its job's token can write (a value only `pull_request` brings in runs with a fork's read-only token).
+    qualifiers: [
+      {
+        rule_id: 'script-injection',
+        min_severity: 'MEDIUM',
+        instance: 'outsider text run on a privileged event in a job whose token can write',
+        facts: ['exec', 'reach:anyone|reach:sticky-label', 'holds:token'],
+      },
+    ],
     break_chain: [{ rule_id: 'script-injection', advice: ENV_ADVICE }],
     impact:
       "Anyone who can open an issue or a pull request, or name a branch, runs commands in the job and uses its write-scoped `GITHUB_TOKEN` to push code, move tags or publish releases.",

@@ -63,6 +63,61 @@ export const EXTERNAL_TRIGGERS: ReadonlySet<string> = new Set([
   'workflow_run',
 ]);
 
+const PULL_REQUEST_EVENTS = ['pull_request', 'pull_request_target', 'pull_request_review', 'pull_request_review_comment'];
+
+/**
+ * The events whose payload has a `github.event.<field>` (or `github.head_ref`): an expression reading it is
+ * empty on every other event. Fields not listed are read on every event. Sources: the webhook payloads of
+ * https://docs.github.com/en/actions/reference/workflows-and-actions/events-that-trigger-workflows.
+ */
+const EVENT_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  issue: ['issues', 'issue_comment'],
+  comment: ['issue_comment', 'pull_request_review_comment', 'discussion_comment', 'commit_comment'],
+  pull_request: PULL_REQUEST_EVENTS,
+  review: ['pull_request_review'],
+  discussion: ['discussion', 'discussion_comment'],
+  answer: ['discussion'],
+  workflow_run: ['workflow_run'],
+  commits: ['push'],
+  // `head_commit` of a `workflow_run` is read as the pull request's head commit (see contextController).
+  head_commit: ['push', 'workflow_run'],
+  client_payload: ['repository_dispatch'],
+  pages: ['gollum'],
+  release: ['release'],
+  check_run: ['check_run'],
+  check_suite: ['check_suite'],
+  merge_group: ['merge_group'],
+  deployment: ['deployment', 'deployment_status'],
+  deployment_status: ['deployment_status'],
+  forkee: ['fork'],
+  registry_package: ['registry_package'],
+};
+
+/** The events a `github.*` path is read from; null when every event has it (or the path is not event data). */
+export function eventsWithField(path: readonly string[]): readonly string[] | null {
+  if (path[0] !== 'github') return null;
+  if (path[1] === 'head_ref') return PULL_REQUEST_EVENTS;
+  if (path[1] !== 'event' || path[2] === undefined) return null;
+  return Object.hasOwn(EVENT_FIELDS, path[2]) ? (EVENT_FIELDS[path[2]] as readonly string[]) : null;
+}
+
+/**
+ * The workflow's triggers on which a `github.*` path has a value (`workflow_run:trusted`, the analyser's name
+ * for a `workflow_run` after trusted runs only, counts as `workflow_run`); `triggers` itself when the path is
+ * on every event, null when the triggers are not known.
+ */
+export function triggersWithField(path: readonly string[], triggers: ReadonlySet<string> | null): ReadonlySet<string> | null {
+  if (triggers === null) return null;
+  const events = eventsWithField(path);
+  if (events === null) return triggers;
+  return new Set([...triggers].filter((t) => events.includes(t.replace(/:.*$/, ''))));
+}
+
+/** The triggers among `triggers` that anyone with a GitHub account can cause (not `workflow_run:trusted`). */
+export function outsiderEvents(triggers: Iterable<string>): string[] {
+  return [...triggers].filter((t) => EXTERNAL_TRIGGERS.has(t));
+}
+
 /** Commit text of a push (`github.event.commits.*`, `head_commit`): contributed, but merged by a maintainer first. */
 function commitText(path: readonly string[]): boolean {
   return path[0] === 'github' && path[1] === 'event' && (path[2] === 'commits' || path[2] === 'head_commit');
@@ -94,13 +149,4 @@ export function eventController(triggers: ReadonlySet<string> | null): Controlle
   if (triggers === null) return 'external';
   if ([...triggers].some((t) => EXTERNAL_TRIGGERS.has(t))) return 'external';
   return triggers.has('push') || triggers.has('merge_group') ? 'external-after-merge' : 'collaborator';
-}
-
-/**
- * True when outsiders' values reach only unprivileged runs: among the triggers anyone can cause there is just
- * `pull_request`, whose runs for a fork get a read-only token and no secrets.
- */
-export function unprivilegedOnly(triggers: ReadonlySet<string> | null): boolean {
-  if (triggers === null || !triggers.has('pull_request')) return false;
-  return ![...triggers].some((t) => t !== 'pull_request' && EXTERNAL_TRIGGERS.has(t));
 }

@@ -6,7 +6,7 @@ import { actionMajorVersion } from '../analysis/step-version.js';
 import { normalizeLocalPath } from '../model/repository.js';
 import { get, getMap, getText, keyText, type YNode, type YPair, type YScalar } from '../yaml/model.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
-import { contextController, controllerRank, eventController, type Controller } from './controller.js';
+import { contextController, controllerRank, eventController, outsiderEvents, triggersWithField, type Controller } from './controller.js';
 import { expressionsOf, type ExpressionOccurrence } from './extract.js';
 import { expressionScalarsInFile } from '../analysis/file-scalars.js';
 import {
@@ -44,6 +44,12 @@ export interface Taint {
    * quoted and escaped, which is harmless where the text is read as a JavaScript expression, not in a shell.
    */
   json?: boolean;
+  /**
+   * The workflow events through which an outsider sets the value (`pull_request_target`, `issue_comment`);
+   * absent when none does or the events are not known (a composite action without callers); empty, with the
+   * controller `maintainer`, for an event field no trigger of the workflow has (empty on every run).
+   */
+  events?: readonly string[];
 }
 
 /** The most hops `via` keeps; further ones become one `…`. */
@@ -71,7 +77,12 @@ export function stronger(a: Taint | null, b: Taint | null): Taint | null {
   if (b === null) return a;
   const byController = controllerRank(b.controller) - controllerRank(a.controller);
   if (byController !== 0) return byController > 0 ? b : a;
-  return RANK[b.level] > RANK[a.level] ? b : a;
+  const chosen = RANK[b.level] > RANK[a.level] ? b : a;
+  // Values an outsider sets through different events: the value comes in through any of them.
+  const other = chosen === a ? b : a;
+  if (other.events === undefined || other.events.length === 0 || chosen.events === undefined) return chosen;
+  if (other.events.every((e) => chosen.events?.includes(e))) return chosen;
+  return { ...chosen, events: [...new Set([...chosen.events, ...other.events])] };
 }
 
 /** The scope of a step: its job and workflow, or its composite action. */
@@ -89,10 +100,12 @@ const CLEARING_FUNCTIONS = new Set(['contains', 'startswith', 'endswith', 'hashf
  * says how an output of a given step is tainted: null when the action escapes it or does not produce it.
  */
 const TAINTED_ACTION_OUTPUTS: Record<string, { source: string; taint: (step: Step, output: string) => 'raw' | 'json' | null }> = {
-  // Since v41 (CVE-2023-51664) file names are shell-escaped unless `safe_output: false`.
+  // Since v41 (CVE-2023-51664) file names are shell-escaped unless `safe_output: false`. Counts (`*_count`) and
+  // booleans (`any_*`, `only_*`, `*_changed` / `*_modified` / `*_deleted`) carry no name at all.
   'tj-actions/changed-files': {
     source: 'names of files changed by the pull request',
-    taint: (step) => {
+    taint: (step, output) => {
+      if (/_count$|^any_|^only_|_(changed|modified|deleted)$/.test(output)) return null;
       const major = actionMajorVersion(step);
       const safe = !/^false$/i.test(getText(step.with, 'safe_output') ?? '');
       return major !== null && major >= 41 && safe ? null : 'raw';
@@ -139,6 +152,14 @@ const MAINTAINER_FIELDS = new Set(['repository', 'organization', 'enterprise', '
 const TAINTED_RUNNER_VARIABLES: Record<string, Taint> = {
   GITHUB_HEAD_REF: { level: 'arbitrary', controller: 'external', source: 'github.head_ref', via: ['$GITHUB_HEAD_REF'] },
 };
+
+/**
+ * Event fields whose text GitHub generates: `github.event.issue.pull_request` (on an issue comment, the object
+ * of URLs that says the issue is a pull request: `https://github.com/<owner>/<repo>/pull/<n>` and the like).
+ */
+function generatedByGitHub(path: readonly string[]): boolean {
+  return path[0] === 'github' && path[1] === 'event' && path[2] === 'issue' && path[3] === 'pull_request';
+}
 
 const MAX_DEPTH = 12;
 
@@ -262,11 +283,15 @@ export class TaintAnalyzer {
         if (a === 'event' && b === 'inputs' && c !== undefined) return this.#ofInput(c, scope, depth, dotted);
         // `event.action` is an enum for every event but repository_dispatch, where the sender picks it.
         if (a === 'event' && b === 'action' && c === undefined && !dispatchable(scope)) return null;
-        if (maintainerControlled(path)) return null;
+        if (maintainerControlled(path) || generatedByGitHub(path)) return null;
         const capability = githubContextCapability(path.slice(1));
         if (capability === 'fixed') return null;
-        const controller = contextController(path, this.triggersOf(scope));
-        return { level: capability, controller, source: dotted, via: [] };
+        // Only the triggers whose payload has the field bring a value in: on the others it is empty. A field no
+        // trigger has is nobody's text today (`maintainer`, no events): a latent injection, not an attack.
+        const triggers = triggersWithField(path, this.triggersOf(scope));
+        if (triggers !== null && triggers.size === 0) return { level: capability, controller: 'maintainer', source: dotted, via: [], events: [] };
+        const controller = contextController(path, triggers);
+        return withEvents({ level: capability, controller, source: dotted, via: [] }, triggers);
       }
       case 'inputs':
         return a === undefined ? null : this.#ofInput(a, scope, depth, dotted);
@@ -397,9 +422,11 @@ export class TaintAnalyzer {
         const known = TAINTED_ACTION_OUTPUTS[slug];
         const form = known?.taint(step, output) ?? null;
         if (known !== undefined && form !== null) {
-          taint = { level: 'arbitrary', controller: eventController(this.triggersOf(stepScopeValue)), source: known.source, via: [], json: form === 'json' };
+          const triggers = this.triggersOf(stepScopeValue);
+          taint = withEvents({ level: 'arbitrary', controller: eventController(triggers), source: known.source, via: [], json: form === 'json' }, triggers);
         } else if (slug === 'actions/github-script') {
-          taint = { level: 'unknown', controller: 'unknown', source: `what actions/github-script step \`${step.id ?? id}\` returns`, via: [] };
+          // What the script returns (`result`) or sets (`core.setOutput`): tainted only by what those lines read.
+          taint = this.#ofGithubScript(step, output, stepScopeValue, depth);
         }
       } else if (step.usesRef?.kind === 'local') {
         const action = this.#repo.localAction(step);
@@ -455,7 +482,70 @@ export class TaintAnalyzer {
 
   /** An environment variable a script reads: from `env:`, or a runner variable that carries outsider text. */
   #ofShellVariable(name: string, scope: TaintScope, depth: number): Taint | null {
-    return this.#ofEnv(name.toLowerCase(), scope, depth + 1) ?? TAINTED_RUNNER_VARIABLES[name] ?? null;
+    const own = this.#ofEnv(name.toLowerCase(), scope, depth + 1);
+    if (own !== null) return own;
+    const runner = TAINTED_RUNNER_VARIABLES[name];
+    if (runner === undefined) return null;
+    const triggers = triggersWithField(runner.source.split('.'), this.triggersOf(scope));
+    return triggers !== null && triggers.size === 0 ? { ...runner, controller: 'maintainer', events: [] } : withEvents(runner, triggers);
+  }
+
+  /**
+   * An output of an actions/github-script step: `result` is what the script returns, any other output what it
+   * passes to `core.setOutput('<name>', ...)`. Only those lines count, with the variable they name when it is
+   * assigned on one line (`const title = context.payload.pull_request.title`): what they read from the event
+   * (`context.payload.*`, `github.event.*` in `${{ }}`) or the environment (`process.env.X`). A script that
+   * returns a number, a flag or an API answer yields nothing an outsider wrote.
+   */
+  #ofGithubScript(step: Step, output: string, scope: TaintScope, depth: number): Taint | null {
+    const node = get(step.with, 'script');
+    if (node?.kind !== 'scalar' || typeof node.value !== 'string') return null;
+    const script = node.value;
+    const name = output.replace(/[^\w-]/g, '');
+    const wanted = output === 'result' ? /\breturn\b\s*(.*)$/ : new RegExp(`\\bsetOutput\\(\\s*['"\`]${name}['"\`]\\s*,\\s*(.*)$`, 'i');
+    const lines: { text: string; start: number }[] = [];
+    for (let start = 0; start <= script.length; ) {
+      const end = script.indexOf('\n', start);
+      const stop = end === -1 ? script.length : end;
+      lines.push({ text: script.slice(start, stop), start });
+      start = stop + 1;
+    }
+    // The lines that give the output, and (`return title`) the line that assigns the name they give.
+    const seeds: { text: string; start: number; end: number }[] = [];
+    const named = new Set<string>();
+    for (const line of lines) {
+      const match = wanted.exec(line.text);
+      if (match === null) continue;
+      seeds.push({ text: match[1] ?? '', start: line.start, end: line.start + line.text.length });
+      const identifier = /^\s*([A-Za-z_$][\w$]*)\s*\)?\s*;?\s*$/.exec(match[1] ?? '')?.[1];
+      if (identifier !== undefined) named.add(identifier);
+    }
+    if (seeds.length === 0) return null;
+    if (named.size > 0) {
+      for (const line of lines) {
+        const assigned = /^\s*(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=(.*)$/.exec(line.text);
+        if (assigned?.[1] !== undefined && named.has(assigned[1])) seeds.push({ text: assigned[2] ?? '', start: line.start, end: line.start + line.text.length });
+      }
+    }
+    let taint: Taint | null = null;
+    for (const seed of seeds.slice(0, 64)) {
+      for (const match of seed.text.matchAll(/\bcontext\.payload((?:\.[A-Za-z_]\w*){1,8})(\s*\()?|\bprocess\.env\.([A-Za-z_]\w*)/g)) {
+        if (match[1] !== undefined) {
+          const segments = match[1].slice(1).toLowerCase().split('.');
+          // `.split(' ')`, `.trim()`: a method of the text, which keeps it; `.length`: a number.
+          if (match[2] !== undefined) segments.pop();
+          if (segments.at(-1) === 'length') continue;
+          taint = stronger(taint, this.#ofPath(['github', 'event', ...segments], scope, depth + 1));
+        } else if (match[3] !== undefined) taint = stronger(taint, this.#ofEnv(match[3].toLowerCase(), scope, depth + 1));
+      }
+    }
+    if (script.includes('${{')) {
+      for (const occurrence of expressionsOf(step.owner.file, node)) {
+        const at = occurrence.span.start;
+        if (occurrence.expr !== null && seeds.some((seed) => at >= seed.start && at < seed.end)) taint = stronger(taint, this.ofExpression(occurrence.expr, scope, depth + 1));
+      }
+    }
+    return taint === null ? null : withoutJson(taint);
   }
 
   #ofJobOutput(jobId: string, output: string, scope: TaintScope, depth: number): Taint | null {
@@ -522,6 +612,13 @@ function findPair(map: YNode | undefined, name: string): YPair | undefined {
   if (map?.kind !== 'map') return undefined;
   const lower = name.toLowerCase();
   return map.pairs.find((p) => keyText(p.key).toLowerCase() === lower);
+}
+
+/** The taint with the outsider events among `triggers` (none when they are not known). */
+function withEvents(taint: Taint, triggers: ReadonlySet<string> | null): Taint {
+  if (triggers === null) return taint;
+  const events = outsiderEvents(triggers);
+  return events.length === 0 ? taint : { ...taint, events };
 }
 
 function withoutJson(taint: Taint): Taint {

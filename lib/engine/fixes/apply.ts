@@ -7,6 +7,7 @@
 import { parseDocument } from 'yaml';
 import { RepositoryModel } from '../model/repository.js';
 import { buildAction, buildDependabot, buildWorkflow, type Action, type Dependabot, type Workflow } from '../model/workflow.js';
+import { ruleMeta } from '../catalog.js';
 import { classifyPath, scanRepository, type ScanOptions } from '../scan.js';
 import type { SettingsSnapshot } from '../settings/snapshot.js';
 import { SETTINGS_FILE, type Finding, type RepositoryFile } from '../types.js';
@@ -252,8 +253,11 @@ export function fixRepository(input: readonly RepositoryFile[], options: FixOpti
  * fix is skipped or fails verification, get none). Verified on the file alone, bounded by `maxFixes`.
  */
 export function fixesForFindings(files: readonly RepositoryFile[], findings: readonly Finding[], withSettings: FixOptions & { maxFixes?: number } = {}): (FindingFix | null)[] {
-  // Workflow fixes are verified on their file alone: settings findings would only cost time.
-  const { settings: _settings, ...options } = withSettings;
+  // Workflow fixes are verified on their file alone, without the settings rules (their findings would only
+  // cost time); the snapshot stays, since the run model reads it (the default token, reviewed environments)
+  // and the descriptions that identify a finding say what it read.
+  const enabled = withSettings.isEnabled;
+  const options: FixOptions & { maxFixes?: number } = { ...withSettings, isEnabled: (id) => ruleMeta(id)?.surface !== 'repo-settings' && (enabled === undefined || enabled(id)) };
   const data = options.data ?? {};
   let parsed: Parsed | undefined;
   let budget = options.maxFixes ?? 200;

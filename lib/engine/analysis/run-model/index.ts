@@ -11,12 +11,13 @@ import { ScanCache } from '../../model/scan-cache.js';
 import { overlap, workflowRuns, type RunSet } from './conditions.js';
 import { stepExecutions, type Execution } from './execution.js';
 import { jobHoldings, valuables, type DefaultToken, type Holdings } from './holdings.js';
-import { reachOf, type Reach } from './reach.js';
+import { reachOf, valueReach, type Reach, type ValueReach } from './reach.js';
+import type { TrustGuard } from '../trust-guards.js';
 import { codeOf, workspaceEntries, type WorkspaceEntry } from './workspace.js';
 import { imageOwnership, repositoryIdentity, usesOwnership, type Ownership, type RepositoryIdentity } from './ownership.js';
 import type { UsesRef } from '../../model/uses.js';
 
-export type { Reach, ReachLevel } from './reach.js';
+export type { Reach, ReachLevel, ValueReach } from './reach.js';
 export type { Holdings, DefaultToken } from './holdings.js';
 export type { Execution, ExecutionKind } from './execution.js';
 export type { WorkspaceEntry, Content } from './workspace.js';
@@ -135,6 +136,37 @@ export class RunModel {
   /** The run set of a job, for callers that compare runs across jobs (`sharedOccasion`). */
   jobRunSet(job: Job): RunSet | undefined {
     return runSets(job.workflow).jobs.get(job);
+  }
+
+  /**
+   * The workflow steps a step runs at: the step itself in a job, or, for a step of a local composite action,
+   * the job steps that call the action (through at most MAX_ACTION_DEPTH levels of composite actions).
+   */
+  jobSteps(step: Step): Step[] {
+    if (step.job !== null) return [step];
+    const found: Step[] = [];
+    const seen = new Set<Step>();
+    let frontier: Step[] = [step];
+    for (let depth = 0; depth < MAX_ACTION_DEPTH && frontier.length > 0; depth++) {
+      const next: Step[] = [];
+      for (const inner of frontier) {
+        if (inner.owner.kind !== 'action') continue;
+        for (const caller of this.repository.callersOf(inner.owner)) {
+          if (seen.has(caller)) continue;
+          seen.add(caller);
+          if (caller.job !== null) found.push(caller);
+          else next.push(caller);
+        }
+      }
+      frontier = next;
+    }
+    return found;
+  }
+
+  /** Who can put a value brought in by `events` into a step (reach.ts `valueReach`); `covers`: the guards that vouch for it. */
+  valueReach(step: Step, events: ReadonlySet<string>, covers: (guard: TrustGuard) => boolean): ValueReach {
+    if (step.job === null) return { level: 'collaborator', event: null, gates: [], forkPullRequest: false, unvouched: false };
+    return valueReach(step.job, step, this.repository, events, covers);
   }
 
   /** Executions after `entry` (in the same run) that run the code it holds. */

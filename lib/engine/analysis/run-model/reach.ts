@@ -162,3 +162,128 @@ const active = new Set<Workflow>();
 export function outsiderReach(reach: Reach): boolean {
   return reach.level === 'anyone' || reach.level === 'sticky-label';
 }
+
+/** Who can put a value into a step: a `Reach` with what the maintainer's act in the way vouches for. */
+export interface ValueReach extends Reach {
+  /**
+   * A maintainer acts before the run (a comment, a label, a named actor) but that act does not vouch for the
+   * value: a member's `/deploy` comment under an issue whose title an outsider wrote. The approval stands in the
+   * way, but nobody read the value as code (MEDIUM with holdings, where a vouched value is LOW).
+   */
+  unvouched: boolean;
+}
+
+/** Events whose runs for a fork's pull request have a read-only token and no secrets. */
+const FORK_RUN_EVENTS = new Set(['pull_request', 'pull_request_review', 'pull_request_review_comment']);
+
+/**
+ * Who can put a value into a job or step, over the occasions whose event brings it in (`events`; the
+ * taint's), read like `reachOf` with one difference: a guard counts for the value only if it vouches for it
+ * (`covers`: a same-repository check for pull request text, a member check for the comment it guards). A guard
+ * that vouches makes the value a trusted party's (`trusted-author`, or `approval` for a label or a reviewed
+ * environment); a maintainer's act that does not (a member's comment under an outsider's title) is an
+ * `approval` marked `unvouched`; an environment whose reviewers are not known, `unreviewed-environment`; a
+ * sticky label, `sticky-label`. A maintainer's activity (`labeled`, `assigned`) approves what the event carries.
+ */
+export function valueReach(job: Job, step: Step | null, repository: RepositoryModel, events: ReadonlySet<string>, covers: (guard: TrustGuard) => boolean): ValueReach {
+  return valueReachOf(job, step, repository, events, covers, new Set());
+}
+
+function valueReachOf(job: Job, step: Step | null, repository: RepositoryModel, events: ReadonlySet<string>, covers: (guard: TrustGuard) => boolean, seen: Set<Workflow>): ValueReach {
+  const workflow = job.workflow;
+  const runs = workflowRunSets(workflow) ?? workflowRuns(workflow);
+  const set: RunSet | undefined = step === null ? runs.jobs.get(job) : (runs.steps.get(step) ?? runs.jobs.get(job));
+  const occasions = set === undefined ? runs.occasions.map((_, i) => i) : occasionIndexes(set);
+  let best: ValueReach = { level: 'collaborator', event: null, gates: [], forkPullRequest: false, unvouched: false };
+  const better = (found: ValueReach) => {
+    const a = REACH_ORDER.indexOf(found.level);
+    const b = REACH_ORDER.indexOf(best.level);
+    if (a < b || (a === b && found.unvouched && !best.unvouched)) best = { ...found, forkPullRequest: best.forkPullRequest || found.forkPullRequest };
+    else best.forkPullRequest = best.forkPullRequest || found.forkPullRequest;
+  };
+  const trustByEvent = new Map<string, TrustPaths>();
+  for (const index of occasions) {
+    const occasion = runs.occasions[index] as Occasion;
+    if (occasion.event === null) {
+      if (seen.has(workflow)) continue;
+      seen.add(workflow);
+      for (const caller of localCallers(workflow, repository)) {
+        if (caller.workflow !== workflow) better(valueReachOf(caller, null, repository, events, covers, seen));
+      }
+      seen.delete(workflow);
+      continue;
+    }
+    if (!events.has(occasion.event)) continue;
+    const base = occasionReach(occasion, workflow, repository);
+    if (base === 'collaborator' || base === 'trusted-author') {
+      // A condition folded into the occasion (a same-repository check): name the guard that says so.
+      const paths = base === 'trusted-author' ? (step === null ? jobTrustOn(job, occasion.event) : stepTrustOn(step, occasion.event)) : [];
+      const gates = [...new Set(paths.flatMap((path) => path.filter(covers).slice(0, 1).map(guardText)))];
+      better({ level: base, event: null, gates, forkPullRequest: false, unvouched: false });
+      continue;
+    }
+    if (base === 'approval') {
+      better({ level: 'approval', event: occasion.event, gates: [`the \`${occasion.action ?? ''}\` activity, a maintainer's act on what the event carries`], forkPullRequest: false, unvouched: false });
+      continue;
+    }
+    let paths = trustByEvent.get(occasion.event);
+    if (paths === undefined) {
+      paths = step === null ? jobTrustOn(job, occasion.event) : stepTrustOn(step, occasion.event);
+      trustByEvent.set(occasion.event, paths);
+    }
+    for (const path of paths) {
+      const found = valuePathReach(path, covers);
+      if (FORK_RUN_EVENTS.has(occasion.event)) {
+        // A fork's run: read-only token, no secrets; only whether it reaches the value at all matters.
+        if (found.level === 'anyone') better({ ...best, forkPullRequest: true });
+        continue;
+      }
+      better({ ...found, event: occasion.event, forkPullRequest: false });
+    }
+  }
+  return best;
+}
+
+/** A guard as a description names it: `the condition \`...\``, `environment \`prod\``. */
+function guardText(guard: TrustGuard): string {
+  if (guard.kind !== 'environment') return `the condition \`${guard.condition}\``;
+  return guard.reviewed === true ? `the ${guard.condition}, whose required reviewers (per the settings snapshot) approve each run,` : guard.condition;
+}
+
+/** How one way to run (a conjunction of guards) holds an outsider's value back. */
+function valuePathReach(path: readonly TrustGuard[], covers: (guard: TrustGuard) => boolean): { level: ReachLevel; gates: string[]; unvouched: boolean } {
+  const text = guardText;
+  const vouching = path.filter(covers);
+  if (vouching.length > 0) {
+    const approval = vouching.every((g) => g.kind === 'label' || g.kind === 'environment');
+    return { level: approval ? 'approval' : 'trusted-author', gates: [...new Set(vouching.map(text))], unvouched: false };
+  }
+  let level = 'anyone' as ReachLevel;
+  const gates: string[] = [];
+  const tighten = (to: ReachLevel, guard: TrustGuard) => {
+    if (REACH_ORDER.indexOf(to) > REACH_ORDER.indexOf(level)) level = to;
+    gates.push(text(guard));
+  };
+  for (const guard of path) {
+    switch (guard.kind) {
+      case 'maintainer-event':
+        tighten('trusted-author', guard);
+        break;
+      case 'commenter':
+      case 'actor':
+      case 'label':
+        tighten('approval', guard);
+        break;
+      case 'environment':
+        tighten('unreviewed-environment', guard);
+        break;
+      case 'bypassable-label':
+        tighten('sticky-label', guard);
+        break;
+      default:
+        // A same-repository or author check that does not vouch for this value (a comment on a member's pull request).
+        break;
+    }
+  }
+  return { level, gates: [...new Set(gates)], unvouched: level === 'approval' };
+}

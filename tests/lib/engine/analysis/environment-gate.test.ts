@@ -62,11 +62,14 @@ describe('environments with required reviewers as a gate', () => {
     expect(finding?.description).toContain('environment `production`, whose required reviewers');
   });
 
-  it('keeps script-injection HIGH without a snapshot, for an environment without reviewers, or one with an empty reviewer list', () => {
-    expect(scanWith('script-injection', injection('production')).map((f) => f.severity)).toEqual(['HIGH']);
+  it('keeps script-injection HIGH for an environment without reviewers, or one with an empty reviewer list; MEDIUM without a snapshot (docs/severity.md)', () => {
+    // Without a snapshot the environment is an approval of unknown strength: MEDIUM at most, naming it.
+    const unknown = scanWith('script-injection', injection('production'));
+    expect(unknown.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(unknown[0]?.description).toContain('unless the environment');
     expect(scanWith('script-injection', injection('staging'), { settings: SETTINGS }).map((f) => f.severity)).toEqual(['HIGH']);
     expect(scanWith('script-injection', injection('empty'), { settings: SETTINGS }).map((f) => f.severity)).toEqual(['HIGH']);
-    expect(scanWith('script-injection', injection('production'), { settings: { repository: { private: false } } }).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith('script-injection', injection('production'), { settings: { repository: { private: false } } }).map((f) => f.severity)).toEqual(['MEDIUM']);
   });
 
   it('lowers untrusted-checkout in a reviewed environment to MEDIUM (the checked-out ref can still move after the approval), with the reason', () => {

@@ -63,6 +63,9 @@ describe('combination catalog', () => {
       'compromised-action: known-vulnerable-action >= HIGH',
       // Departure from the spec: a runner that may be a GitHub-hosted larger runner (MEDIUM) is no foothold.
       'injected-runner-takeover: self-hosted-runner >= LOW except MEDIUM',
+      // The injection's facts: it runs, an outsider brings it in through a privileged event, the job holds the prize.
+      'injection-secret-exfiltration: script-injection >= MEDIUM with exec & reach:anyone|reach:sticky-label & holds:secrets',
+      'injection-token-theft: script-injection >= MEDIUM with exec & reach:anyone|reach:sticky-label & holds:token',
       'public-runner-takeover: self-hosted-runner >= HIGH',
       // The run model's facts: the checkout's code runs, and an outsider starts the job (issue: a code sink on the checkout).
       'pwn-request: untrusted-checkout >= MEDIUM with exec & reach:anyone|reach:sticky-label|reach:unreviewed-environment',

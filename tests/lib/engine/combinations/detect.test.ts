@@ -320,11 +320,34 @@ describe('facts of the run model', () => {
   });
 
   it('findings of one job that cannot happen in the same job run (different legs, contradictory conditions) do not join', () => {
-    const injection = rec('script-injection', { line: 20, job: 'test', facts: ['run:3'] });
+    const injection = rec('script-injection', { line: 20, job: 'test', facts: ['exec', 'holds:token', 'reach:anyone', 'run:3'] });
     const grant = rec('excessive-permissions', { line: 3, job: 'test', severity: 'HIGH', facts: ['run:c'] });
     expect(ids([injection, grant])).toEqual([]);
     const overlapping = rec('excessive-permissions', { line: 3, job: 'test', severity: 'HIGH', facts: ['run:6'] });
     expect(ids([injection, overlapping])).toEqual([`injection-token-theft ${PR_WORKFLOW}`]);
+  });
+});
+
+describe('injection kinds inherit the injection\'s claim', () => {
+  const grant = () => rec('excessive-permissions', { line: 3, job: null, severity: 'HIGH' });
+  const leak = () => rec('secret-in-log', { line: 30, job: 'test' });
+  const injection = (facts: string[], severity: 'HIGH' | 'MEDIUM' = 'HIGH') => rec('script-injection', { line: 20, job: 'test', severity, facts });
+
+  it('a value only `pull_request` brings in (a fork\'s read-only run) pairs with no token or secret', () => {
+    const forkOnly = injection(['event:pull_request', 'exec', 'holds', 'holds:secrets', 'holds:token', 'reach:fork-pr', 'reach:trusted-author'], 'MEDIUM');
+    expect(ids([forkOnly, grant(), leak()])).toEqual([]);
+  });
+
+  it('a value a maintainer\'s act lets in (approval) or no event brings in starts no injection path', () => {
+    expect(ids([injection(['exec', 'holds:secrets', 'holds:token', 'reach:approval'], 'MEDIUM'), grant(), leak()])).toEqual([]);
+    expect(ids([injection(['holds:secrets', 'holds:token', 'reach:anyone']), grant(), leak()])).toEqual([]);
+  });
+
+  it('needs the job of the injection to hold what the other component offers', () => {
+    const tokenOnly = injection(['event:issues', 'exec', 'holds', 'holds:token', 'reach:anyone']);
+    expect(ids([tokenOnly, grant(), leak()])).toEqual([`injection-token-theft ${PR_WORKFLOW}`]);
+    const secretsOnly = injection(['event:issues', 'exec', 'holds', 'holds:secrets', 'reach:sticky-label']);
+    expect(ids([secretsOnly, grant(), leak()])).toEqual([`injection-secret-exfiltration ${PR_WORKFLOW}`]);
   });
 });
 

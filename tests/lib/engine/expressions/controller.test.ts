@@ -85,3 +85,16 @@ describe('the attacker model', () => {
     expect(dispatched.map((f) => f.severity)).toEqual(['LOW']);
   });
 });
+
+describe('which events carry an event field', () => {
+  it('names the triggers whose payload has the field, and keeps every trigger for fields all events have', async () => {
+    const { eventsWithField, triggersWithField, outsiderEvents } = await import('../../../../lib/engine/expressions/controller.js');
+    expect(eventsWithField(path('github.event.issue.title'))).toEqual(['issues', 'issue_comment']);
+    expect(eventsWithField(path('github.head_ref'))).toContain('pull_request_target');
+    expect(eventsWithField(path('github.event.sender.login'))).toBeNull();
+    expect(eventsWithField(path('env.X'))).toBeNull();
+    expect([...(triggersWithField(path('github.event.workflow_run.head_branch'), on('workflow_run:trusted', 'push')) ?? [])]).toEqual(['workflow_run:trusted']);
+    expect(triggersWithField(path('github.event.issue.title'), null)).toBeNull();
+    expect(outsiderEvents(['push', 'issues', 'workflow_run:trusted', 'pull_request'])).toEqual(['issues', 'pull_request']);
+  });
+});

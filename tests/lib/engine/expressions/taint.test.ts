@@ -69,7 +69,9 @@ describe('TaintAnalyzer', () => {
       expect(evaluate(fixed, step), fixed).toBeNull();
     }
     expect(evaluate('github.event.release.body', step)?.level).toBe('arbitrary');
-    expect(evaluate('github.event.workflow_run.head_branch', step)?.level).toBe('arbitrary');
+    // No trigger of the workflow has a `workflow_run` payload: the expression is empty on every run.
+    expect(evaluate('github.event.workflow_run.head_branch', step)).toMatchObject({ controller: 'maintainer', events: [] });
+    expect(evaluate('github.event.pull_request.title', step)?.events).toEqual(['pull_request_target']);
   });
 
   it('marks toJSON results as JSON, and drops the mark once the value is reshaped', () => {
@@ -95,7 +97,7 @@ describe('TaintAnalyzer', () => {
 
   it('follows only the lines that write a step output, and the shell variables they read', () => {
     const files = { [WORKFLOW]: yaml`
-      on: issues
+      on: [issues, pull_request_target]
       jobs:
         j:
           runs-on: ubuntu-latest
@@ -240,6 +242,107 @@ describe('TaintAnalyzer', () => {
     expect(evaluate('steps.json.outputs.a_files', step)).toMatchObject({ level: 'arbitrary', json: true });
     expect(evaluate('steps.json.outputs.a', step)).toBeNull();
     expect(evaluate('steps.none.outputs.a_files', step)).toBeNull();
+  });
+
+  it('finds no file name in changed-files counts and flags, whatever the version', () => {
+    const files = { [WORKFLOW]: yaml`
+      on: pull_request_target
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - id: old
+              uses: tj-actions/changed-files@v35
+            - run: 'true'
+    ` };
+    const { evaluate, step: stepAt } = analyse(files);
+    const step = stepAt(WORKFLOW, 'j', 1);
+    for (const output of ['all_changed_files_count', 'any_changed', 'only_modified', 'any_deleted', 'docs_any_changed', 'src_only_changed', 'src_any_modified']) {
+      expect(evaluate(`steps.old.outputs.${output}`, step), output).toBeNull();
+    }
+    expect(evaluate('steps.old.outputs.all_changed_files', step)).toMatchObject({ level: 'arbitrary', controller: 'external', events: ['pull_request_target'] });
+    expect(evaluate('steps.old.outputs.src_all_changed_files', step)?.level).toBe('arbitrary');
+  });
+
+  it('treats the URLs of github.event.issue.pull_request as GitHub\'s, not an outsider\'s', () => {
+    const { evaluate, step: stepAt } = analyse({ [WORKFLOW]: yaml`
+      on: issue_comment
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - run: 'true'
+    ` });
+    const step = stepAt(WORKFLOW, 'j', 0);
+    expect(evaluate('github.event.issue.pull_request', step)).toBeNull();
+    expect(evaluate('github.event.issue.pull_request.html_url', step)).toBeNull();
+    expect(evaluate('toJSON(github.event.issue.pull_request)', step)).toBeNull();
+    expect(evaluate('github.event.issue.html_url', step)?.level).toBe('structured');
+    expect(evaluate('github.event.issue.title', step)).toMatchObject({ level: 'arbitrary', events: ['issue_comment'] });
+  });
+
+  it('reads an event field only on the triggers whose payload has it', () => {
+    const { evaluate, step: stepAt } = analyse({ [WORKFLOW]: yaml`
+      on: [push, issues, pull_request, pull_request_target, issue_comment]
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - run: 'true'
+    ` });
+    const step = stepAt(WORKFLOW, 'j', 0);
+    expect(evaluate('github.event.issue.title', step)?.events).toEqual(['issues', 'issue_comment']);
+    expect(evaluate('github.event.pull_request.title', step)?.events).toEqual(['pull_request', 'pull_request_target']);
+    expect(evaluate('github.head_ref', step)?.events).toEqual(['pull_request', 'pull_request_target']);
+    expect(evaluate('github.event.comment.body', step)?.events).toEqual(['issue_comment']);
+    expect(evaluate('github.event.review.body', step)).toMatchObject({ controller: 'maintainer', events: [] });
+    expect(evaluate('github.event.workflow_run.display_title', step)).toMatchObject({ controller: 'maintainer', events: [] });
+    // Any real source wins over an absent field.
+    expect(evaluate('github.event.review.body || github.event.issue.body', step)).toMatchObject({ controller: 'external', source: 'github.event.issue.body' });
+    // Merged commit text comes in through push alone.
+    expect(evaluate('github.event.head_commit.message', step)).toMatchObject({ controller: 'external-after-merge' });
+    expect(evaluate('github.event.head_commit.message', step)?.events).toBeUndefined();
+    // `a || b`: through either event.
+    expect(evaluate('github.event.issue.title || github.event.pull_request.title', step)?.events).toEqual(['issues', 'issue_comment', 'pull_request', 'pull_request_target']);
+  });
+
+  it('reads what an actions/github-script step returns or sets from the lines that give it', () => {
+    const files = { [WORKFLOW]: yaml`
+      on: pull_request_target
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - id: merged
+              uses: actions/github-script@v7
+              with:
+                script: |
+                  const pr = await github.rest.pulls.get({ owner: context.repo.owner, repo: context.repo.repo, pull_number: context.issue.number });
+                  core.setOutput('count', pr.data.commits);
+                  return { merged: pr.data.merged, sha: pr.data.merge_commit_sha };
+            - id: title
+              uses: actions/github-script@v7
+              env:
+                BODY: \${{ github.event.pull_request.body }}
+              with:
+                script: |
+                  const title = context.payload.pull_request.title;
+                  const size = context.payload.pull_request.title.length;
+                  core.setOutput('body', process.env.BODY);
+                  core.setOutput('size', size);
+                  core.setOutput('head', '\${{ github.head_ref }}');
+                  return title
+            - run: 'true'
+    ` };
+    const { evaluate, step: stepAt } = analyse(files);
+    const step = stepAt(WORKFLOW, 'j', 2);
+    expect(evaluate('steps.merged.outputs.result', step)).toBeNull();
+    expect(evaluate('fromJSON(steps.merged.outputs.result).sha', step)).toBeNull();
+    expect(evaluate('steps.merged.outputs.count', step)).toBeNull();
+    expect(evaluate('steps.title.outputs.result', step)).toMatchObject({ level: 'arbitrary', source: 'github.event.pull_request.title', via: ['steps.title.outputs.result'] });
+    expect(evaluate('steps.title.outputs.body', step)).toMatchObject({ source: 'github.event.pull_request.body' });
+    expect(evaluate('steps.title.outputs.head', step)).toMatchObject({ source: 'github.head_ref' });
+    expect(evaluate('steps.title.outputs.size', step)).toBeNull();
   });
 
   it('reads variables of shells, PowerShell, cmd and Node', () => {

@@ -157,12 +157,12 @@ describe(RULE, () => {
     expect(findings[2]?.description).not.toContain('keeps outsiders');
   });
 
-  it('knows which changed-files outputs are escaped (MEDIUM where only plain pull_request brings them in)', () => {
-    const run = (trigger: string) => scanWith(RULE, yaml`
+  it('knows which changed-files outputs are escaped (LOW where only plain pull_request brings them in, unless self-hosted)', () => {
+    const run = (trigger: string, runner = 'ubuntu-latest') => scanWith(RULE, yaml`
       on: ${trigger}
       jobs:
         j:
-          runs-on: ubuntu-latest
+          runs-on: ${runner}
           steps:
             - id: old
               uses: tj-actions/changed-files@v35
@@ -185,8 +185,13 @@ describe(RULE, () => {
     `);
     expect(positions(run('pull_request_target'))).toEqual(['20:20 HIGH', '22:20 HIGH']);
     const plain = run('pull_request');
-    expect(positions(plain)).toEqual(['20:20 MEDIUM', '22:20 MEDIUM']);
+    expect(positions(plain)).toEqual(['20:20 LOW', '22:20 LOW']);
     expect(plain[0]?.description).toContain('only `pull_request` brings it in');
+    expect(plain[0]?.description).toContain('the fork\'s run holds nothing worth taking');
+    // A fork's run on a self-hosted machine runs the injected text there.
+    const machine = run('pull_request', '[self-hosted, linux]');
+    expect(positions(machine)).toEqual(['20:20 HIGH', '22:20 HIGH']);
+    expect(machine[0]?.description).toContain('the job runs on a self-hosted runner, which a fork\'s run reaches too');
   });
 
   it('resolves the inputs of local composite actions through their callers', () => {
@@ -379,5 +384,254 @@ describe('script-injection: taint is not invented through command outputs', () =
             - run: echo "\${{ steps.pr.outputs.title }}"
     `);
     expect(findings.map((f) => `${f.line} ${f.severity}`)).toEqual(['14 HIGH']);
+  });
+});
+
+describe('script-injection: severity from the run model (docs/severity.md)', () => {
+  const inject = (head: string, body = '') => yaml`
+    ${head}
+    jobs:
+      j:
+        runs-on: ubuntu-latest
+        ${body}
+        steps:
+          - run: echo "\${{ github.event.issue.title }}"
+  `;
+
+  it('is HIGH only when the job holds something worth taking: MEDIUM with a read-only token and no secret', () => {
+    expect(positions(scanWith(RULE, inject('on: issues', 'permissions: { contents: read }')))).toEqual(['7:20 MEDIUM']);
+    const readOnly = scanWith(RULE, inject('on: issues', 'permissions: { issues: write }'));
+    expect(positions(readOnly)).toEqual(['7:20 MEDIUM']);
+    expect(readOnly[0]?.description).toContain('anyone with a GitHub account can start it through `issues`; the job holds no write scope, secret or OIDC token');
+    expect(positions(scanWith(RULE, inject('on: issues', 'permissions: { contents: write }')))).toEqual(['7:20 HIGH']);
+    const secret = scanWith(RULE, inject('on: issues', 'permissions: {}\n        env: { TOKEN: "${{ secrets.NPM_TOKEN }}" }'));
+    expect(positions(secret)).toEqual(['8:20 HIGH']);
+    expect(secret[0]?.description).toContain('secret `NPM_TOKEN`');
+  });
+
+  it('attaches the facts the attack paths check: exec, reach, the events that bring the value in, holdings and run', () => {
+    const records = recordsWith(RULE, inject('on: [issues, issue_comment, push]', 'permissions: { contents: write }'));
+    expect(records.map((r) => r.finding.severity)).toEqual(['HIGH']);
+    const facts = records[0]?.facts ?? [];
+    expect(facts).toEqual(expect.arrayContaining(['exec', 'reach:anyone', 'event:issues', 'event:issue_comment', 'holds', 'holds:token']));
+    expect(facts.some((f) => f.startsWith('run:'))).toBe(true);
+    expect(facts).not.toContain('event:push');
+  });
+
+  it('is LOW when only `pull_request` brings the value in, though the workflow has a privileged trigger too', () => {
+    const records = recordsWith(RULE, yaml`
+      on: [pull_request, push, workflow_dispatch]
+      permissions: { contents: write }
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          env: { TOKEN: "\${{ secrets.DEPLOY }}" }
+          steps:
+            - run: echo "\${{ github.event.pull_request.title }}"
+    `);
+    expect(records.map((r) => `${r.finding.line} ${r.finding.severity}`)).toEqual(['8 LOW']);
+    expect(records[0]?.finding.description).toContain('only `pull_request` brings it in');
+    expect(records[0]?.facts).toContain('reach:fork-pr');
+    expect(records[0]?.facts).not.toContain('reach:anyone');
+    // The same value under pull_request_target is an outsider's on a privileged run.
+    const target = recordsWith(RULE, yaml`
+      on: [pull_request, pull_request_target]
+      permissions: { contents: write }
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "\${{ github.event.pull_request.title }}"
+    `);
+    expect(target.map((r) => r.finding.severity)).toEqual(['HIGH']);
+    expect(target[0]?.facts).toEqual(expect.arrayContaining(['reach:anyone', 'event:pull_request_target', 'event:pull_request']));
+  });
+
+  it('keeps a value no run of the step brings in as LOW hygiene, and says why', () => {
+    const findings = scanWith(RULE, yaml`
+      on: [issues, push]
+      jobs:
+        j:
+          if: github.event_name == 'push'
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "\${{ github.event.issue.title }}"
+        k:
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "\${{ github.event.pull_request.title }}"
+    `);
+    expect(positions(findings)).toEqual(['7:20 LOW', '11:20 LOW']);
+    expect(findings[0]?.description).toContain('no run of this step has an event that brings the value in');
+    expect(findings[1]?.description).toContain('`github.event.pull_request.title` (text an outsider sets on the events that carry it)');
+    expect(findings[1]?.description).toContain('no trigger of the workflow has that field');
+    expect(recordsWith(RULE, yaml`
+      on: push
+      jobs:
+        k:
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "\${{ github.event.pull_request.title }}"
+    `)[0]?.facts).toBeUndefined();
+  });
+
+  it('names a member check that does not vouch for the value: MEDIUM for an outsider\'s issue title under a member\'s comment', () => {
+    const findings = scanWith(RULE, yaml`
+      on: issue_comment
+      permissions: { contents: write }
+      jobs:
+        j:
+          if: github.event.comment.author_association == 'MEMBER'
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "\${{ github.event.issue.title }}"
+            - run: echo "\${{ github.event.comment.body }}"
+    `);
+    expect(positions(findings)).toEqual(['8:20 MEDIUM', '9:20 LOW']);
+    expect(findings[0]?.description).toContain('a maintainer starts the run (the condition `github.event.comment.author_association == \'MEMBER\'`), but that does not vouch for this value');
+    expect(findings[1]?.description).toContain('keeps outsiders\' values out, so this is hygiene');
+  });
+
+  it('names a sticky label (HIGH) and an environment whose reviewers are unknown (MEDIUM)', () => {
+    const sticky = scanWith(RULE, yaml`
+      on: pull_request_target
+      permissions: { contents: write }
+      jobs:
+        j:
+          if: contains(github.event.pull_request.labels.*.name, 'safe')
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "\${{ github.event.pull_request.title }}"
+    `);
+    expect(positions(sticky)).toEqual(['8:20 HIGH']);
+    expect(sticky[0]?.description).toContain('once a maintainer has labelled their pull request');
+    const environment = scanWith(RULE, yaml`
+      on: issues
+      permissions: { contents: write }
+      jobs:
+        j:
+          environment: triage
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "\${{ github.event.issue.title }}"
+    `);
+    expect(positions(environment)).toEqual(['8:20 MEDIUM']);
+    expect(environment[0]?.description).toContain('unless the environment');
+  });
+
+  it('reads the events it knows in a reusable workflow nobody here calls, and says when none is known', () => {
+    const run = (on: string) => scanWith(RULE, yaml`
+      on: ${on}
+      permissions: { contents: write }
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "\${{ github.event.issue.title }}"
+    `);
+    const both = run('{ issues: {}, workflow_call: {} }');
+    expect(positions(both)).toEqual(['7:20 HIGH']);
+    expect(both[0]?.description).toContain('through `issues`');
+    const called = run('workflow_call');
+    expect(positions(called)).toEqual(['7:20 MEDIUM']);
+    expect(called[0]?.description).toContain('depends on the workflows that use it');
+  });
+
+  it('rates merged commit text MEDIUM with something to take, LOW without', () => {
+    const run = (permissions: string) => scanWith(RULE, yaml`
+      on: push
+      permissions: ${permissions}
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "\${{ github.event.head_commit.message }}"
+    `);
+    const merged = run('{ contents: write }');
+    expect(positions(merged)).toEqual(['7:20 MEDIUM']);
+    expect(merged[0]?.description).toContain('once a maintainer merges their commits');
+    expect(positions(run('{ contents: read }'))).toEqual(['7:20 LOW']);
+  });
+
+  it('rates a composite action\'s step by the worst job that calls it, and names that caller', () => {
+    const action = yaml`
+      name: greet
+      inputs:
+        who: { description: who }
+      runs:
+        using: composite
+        steps:
+          - shell: bash
+            run: echo "hello \${{ inputs.who }}"
+    `;
+    const records = recordsWith(RULE, [
+      { path: '.github/actions/greet/action.yml', text: action },
+      {
+        path: '.github/workflows/a.yml',
+        text: yaml`
+          on: issues
+          permissions: { issues: write }
+          jobs:
+            quiet:
+              runs-on: ubuntu-latest
+              steps:
+                - uses: ./.github/actions/greet
+                  with:
+                    who: \${{ github.event.issue.title }}
+            loud:
+              runs-on: ubuntu-latest
+              permissions: { contents: write }
+              steps:
+                - uses: ./.github/actions/greet
+                  with:
+                    who: \${{ github.event.issue.title }}
+        `,
+      },
+    ]);
+    expect(records.map((r) => `${r.finding.file}:${r.finding.line} ${r.finding.severity}`)).toEqual(['.github/actions/greet/action.yml:8 HIGH']);
+    expect(records[0]?.job).toBeNull();
+    expect(records[0]?.finding.description).toContain('(run by step 1 of job `loud`, line 14)');
+    expect(records[0]?.facts).toEqual(expect.arrayContaining(['exec', 'reach:anyone', 'event:issues', 'holds:token']));
+  });
+
+  it('finds no attacker text in the pull request URLs of an issue comment, changed-files counts and flags, or a github-script answer', () => {
+    expect(scanWith(RULE, yaml`
+      on: [issue_comment, pull_request_target]
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - id: changed
+              uses: tj-actions/changed-files@v35
+            - id: merged
+              uses: actions/github-script@v7
+              with:
+                script: |
+                  const pr = await github.rest.pulls.get({ owner: context.repo.owner, repo: context.repo.repo, pull_number: context.issue.number });
+                  return pr.data.merge_commit_sha;
+            - run: |
+                echo "\${{ github.event.issue.pull_request.html_url }}"
+                [ -n "\${{ github.event.issue.pull_request }}" ] && echo pr
+                echo "\${{ steps.changed.outputs.any_changed }} \${{ steps.changed.outputs.all_changed_files_count }} \${{ steps.changed.outputs.only_modified }}"
+                git cherry-pick \${{ steps.merged.outputs.result }}
+    `)).toEqual([]);
+    // The same github-script step returning the comment's text does carry it.
+    const findings = scanWith(RULE, yaml`
+      on: issue_comment
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - id: cmd
+              uses: actions/github-script@v7
+              with:
+                script: |
+                  const words = context.payload.comment.body.split(' ');
+                  return words
+            - run: echo \${{ steps.cmd.outputs.result }}
+    `);
+    expect(positions(findings)).toEqual(['12:19 HIGH']);
+    expect(findings[0]?.description).toContain('`github.event.comment.body`');
+    expect(findings[0]?.description).not.toContain('whoever calls it');
   });
 });
