@@ -702,11 +702,11 @@ async function readSettings(path: string, name: string): Promise<SettingsSnapsho
     throw new OperationalError(`settings snapshot ${name} is not valid JSON: ${reason(error)}`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new OperationalError(`settings snapshot ${name} must be a JSON object (see lib/engine/settings/README.md)`);
+    throw new OperationalError(`settings snapshot ${name} must be a JSON object (the format: ${await releaseDocsUrl('lib/engine/settings/README.md')})`);
   }
   const unknown = Object.keys(value).find((key) => !(key in SNAPSHOT_KEYS));
   if (unknown !== undefined) {
-    throw new UsageError(`settings snapshot ${name}: unknown key "${unknown}"${didYouMean(unknown, Object.keys(SNAPSHOT_KEYS))} (see lib/engine/settings/README.md)`);
+    throw new UsageError(`settings snapshot ${name}: unknown key "${unknown}"${didYouMean(unknown, Object.keys(SNAPSHOT_KEYS))} (the format: ${await releaseDocsUrl('lib/engine/settings/README.md')})`);
   }
   // The settings rules read every field defensively: a wrong type reads as absent, never throws.
   return value as SettingsSnapshot;

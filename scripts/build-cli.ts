@@ -6,9 +6,10 @@
  * - dist/rules/<id>.md, the rule docs `chainbreaker rules <id>` prints.
  * `prepare` and `prepack` run it, so a checkout after `npm ci` and every packed tarball have a fresh build.
  */
-import { copyFile, mkdir, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { linkSourcePaths } from '../lib/cli/doc-links.js';
 import { repositoryUrl } from '../lib/cli/repository-url.js';
 import { NODE_BUNDLE } from './node-bundle.js';
 
@@ -31,5 +32,9 @@ await build({
 });
 await mkdir(`${dist}rules`, { recursive: true });
 const docs = (await readdir(`${root}lib/engine/rules`)).filter((name) => name.endsWith('.md'));
-await Promise.all(docs.map((name) => copyFile(`${root}lib/engine/rules/${name}`, `${dist}rules/${name}`)));
+// Paths of the repository's files become links to them at the release tag: the package does not ship them.
+const repository = repositoryUrl(pkg.repository);
+await Promise.all(
+  docs.map(async (name) => writeFile(`${dist}rules/${name}`, linkSourcePaths(await readFile(`${root}lib/engine/rules/${name}`, 'utf8'), repository, pkg.version))),
+);
 console.log(`dist/: the CLI bundle (version ${pkg.version}) and ${docs.length} rule docs`);

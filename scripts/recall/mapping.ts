@@ -158,6 +158,28 @@ export const DIFFERENCES: readonly Difference[] = [
       reason: 'the workflow publishes and deploys nothing, so overlapping runs cost runner minutes and cannot race a release; we report a missing concurrency group where they can (zizmor: pedantic persona)',
     }),
   ),
+  ...[
+    'cache-poisoning/caching-enabled-by-default.yml',
+    'cache-poisoning/caching-opt-in-boolish-toggle.yml',
+    'cache-poisoning/issue-343-repro.yml',
+    'cache-poisoning/issue-642-repro.yml',
+    'cache-poisoning/issue-1081-repro.yml',
+    'cache-poisoning/issue-1152-repro.yml',
+    'cache-poisoning/issue-2320-repro.yml',
+    'cache-poisoning/ramsey-composer-install.yml',
+    'cache-poisoning/trigger-heuristics/tag-only.yml',
+    'cache-poisoning/trigger-heuristics/tag-and-branch.yml',
+  ].map(
+    (fixture): Difference => ({
+      peer: 'zizmor',
+      check: 'cache-poisoning',
+      fixture,
+      expect: 'fires',
+      reason:
+        'no step publishes anything (no package upload, release asset or image push), so nothing a poisoned cache holds is shipped: a `release:` or tag trigger alone is not a publisher; the same cache steps before a publishing step are reported (rules/cache-poisoning tests)',
+    }),
+  ),
+  { peer: 'zizmor', check: 'cache-poisoning', fixture: 'cache-poisoning/caching-opt-in-expression.yml', expect: 'fires', reason: "`enable-cache: ${{ github.ref == 'refs/heads/main' }}` is false on every run of a workflow that runs only on `release` (a tag ref): the release never restores a cache" },
   { peer: 'zizmor', check: 'template-injection', fixture: 'template-injection/template-injection-static-matrix.yml', expect: 'fires', reason: `${NOT_ATTACKER_TEXT}: every value of \`matrix.frob\` is a literal of the file (zizmor: auditor persona)` },
   { peer: 'zizmor', check: 'template-injection', fixture: 'template-injection/pr-317-repro.yml', expect: 'fires', reason: `${NOT_ATTACKER_TEXT}: the matrix values are literals and \`github.repository_owner\`` },
   { peer: 'zizmor', check: 'template-injection', fixture: 'template-injection/issue-339-repro.yml', expect: 'fires', reason: `${NOT_ATTACKER_TEXT}: a workflow run id from the repository's own API answer, a number` },

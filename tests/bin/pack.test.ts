@@ -60,6 +60,15 @@ describe('the release tarball', () => {
     expect(manifest.bugs).toMatchObject({ url: expect.stringMatching(/^https:\/\/github\.com\/.+\/issues$/) });
   });
 
+  it('ships rule docs that link the repository files they name at the release tag, never a bare path', () => {
+    const docs = listing.filter((p) => /^package\/dist\/rules\/.+\.md$/.test(p));
+    expect(docs.length).toBeGreaterThan(80);
+    const text = docs.map((p) => execFileSync('tar', ['-xzOf', tarball, p], { encoding: 'utf8' })).join('\n');
+    expect(text.match(/(?<!\[)`(?:lib|bin|scripts)\/[\w./-]+`/g) ?? []).toEqual([]);
+    const version = String(manifest.version);
+    expect(text).toContain(`/blob/v${version}/lib/engine/data/installers.ts)`);
+  });
+
   it('installs in an empty directory with no network and scans, with npx and with the machine’s Node', () => {
     const app = join(out, 'app');
     mkdirSync(join(app, '.github/workflows'), { recursive: true });

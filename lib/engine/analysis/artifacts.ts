@@ -1,5 +1,8 @@
-import type { Job, Step } from '../model/workflow.js';
-import { logicalLines, words } from '../shell.js';
+import type { RepositoryModel } from '../model/repository.js';
+import { privilegedTriggers, type Job, type Step, type Workflow } from '../model/workflow.js';
+import { followsUntrustedRuns } from './workflow-run.js';
+import { commandName, logicalLines, pipelines, words } from '../shell.js';
+import { validatedVariables } from './script-outputs.js';
 import { get, getText, keyText, type YNode } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
 
@@ -99,3 +102,332 @@ export function earlierForeignDownload(step: Step): Step | null {
   return first !== null && first.index < step.index ? first : null;
 }
 
+
+// ---------------------------------------------------------------------------------------------------------
+// Whose run a download fetches.
+
+/**
+ * How the run whose artifacts a step downloads is chosen: `triggering` (the run a `workflow_run` event names:
+ * `github.event.workflow_run.id`, or its head commit), `trusted` (picked among runs only collaborators cause:
+ * an event filter of `push`, `schedule`, `workflow_dispatch`, `release` or `merge_group`), or `chosen` (any
+ * other way: a branch name, a pull request, a run id the job computes). A branch name alone picks a fork's
+ * runs too: a fork's pull request run carries its own branch name, `main` included.
+ */
+export type RunChoice = 'triggering' | 'trusted' | 'chosen';
+
+const TRIGGERING_RUN = /github\.event\.workflow_run\.(id|head_sha)\b|context\.payload\.workflow_run\.(id|head_sha)\b|GITHUB_EVENT_PATH[^\n]{0,100}workflow_run/;
+const TRUSTED_EVENTS = String.raw`(push|schedule|workflow_dispatch|release|merge_group)\b`;
+/** An event filter naming a collaborator-only event: `--event push`, `-e push`, `?event=push`, `event: 'push'`, `.event == "push"`. */
+const TRUSTED_EVENT_FILTER = new RegExp(
+  String.raw`(?:--event|\s-e)[=\s]+["']?${TRUSTED_EVENTS}|[?&]event=${TRUSTED_EVENTS}|\bevent\s*:\s*["']${TRUSTED_EVENTS}|\.event\s*==\s*["']${TRUSTED_EVENTS}`,
+);
+
+/** The text of a step that could pick a run: its script, or the script of a github-script step. */
+function choosingText(step: Step): string {
+  if (typeof step.run?.value === 'string') return step.run.value;
+  return getText(step.with, 'script') ?? '';
+}
+
+/** How the run of a download is chosen (see `RunChoice`). */
+export function runChoice(download: ForeignDownload): RunChoice {
+  const step = download.step;
+  const ref = step.usesRef;
+  let value: string;
+  if (ref?.kind === 'repository' && ref.slug === 'actions/download-artifact') value = getText(step.with, 'run-id') ?? '';
+  else if (ref?.kind === 'repository' && CROSS_RUN_ACTIONS.has(ref.slug)) value = ['run_id', 'run_number', 'commit', 'workflow_conclusion'].map((n) => getText(step.with, n) ?? '').join(' ');
+  else if (download.scriptOffset !== undefined && typeof step.run?.value === 'string') {
+    const line = logicalLines(step.run.value).find((l) => l.offset === download.scriptOffset);
+    value = line?.text ?? '';
+  } else value = choosingText(step);
+  if (TRIGGERING_RUN.test(value)) return 'triggering';
+  // The run id computed by an earlier step (`run-id: ${{ steps.find.outputs.id }}`) or the same script.
+  const producers = [...value.matchAll(/steps\.([\w-]+)\.outputs/g)].flatMap((m) => step.job?.steps.filter((s) => s.id === m[1] && s.index < step.index) ?? []);
+  const texts = [choosingText(step), ...producers.map(choosingText), ...(ref?.kind === 'repository' && CROSS_RUN_ACTIONS.has(ref.slug) ? [`event: '${getText(step.with, 'event') ?? ''}'`] : [])];
+  if (texts.some((t) => TRUSTED_EVENT_FILTER.test(t))) return 'trusted';
+  if (producers.some((p) => TRIGGERING_RUN.test(choosingText(p)))) return 'triggering';
+  return 'chosen';
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// What a job does with what it downloaded.
+
+/**
+ * What later steps do with downloaded files, from most to least telling:
+ * - `env`: their content is written to `$GITHUB_ENV` / `$GITHUB_PATH` (every later step's environment);
+ * - `data`: their content becomes a value the job acts on: read into a command, an output a later step or job
+ *   uses in a script, an input or an `if:` (a condition that decides whether a step holding secrets runs);
+ * - `content`: the files are uploaded, deployed or published as they are (a preview, a coverage report);
+ * - `comment`: their content only becomes a comment's body or the number of the pull request commented on;
+ * - `validated`: the values read are checked against an anchored pattern (a number) before any use;
+ * - `read`: they are read into step outputs, which count where they are used.
+ */
+export type ArtifactUseKind = 'env' | 'data' | 'content' | 'comment' | 'validated' | 'read';
+
+export interface ArtifactUse {
+  kind: ArtifactUseKind;
+  step: Step;
+  /** `reads it into a command`, `uses an output read from it in \`if:\` of job \`deploy\``, ... */
+  detail: string;
+  /** Who does it when it is not `step` (`job \`deploy\``): the detail then reads after it. */
+  subject?: string;
+}
+
+const USE_ORDER: readonly ArtifactUseKind[] = ['env', 'data', 'content', 'comment', 'validated', 'read'];
+
+/** The most telling use first. */
+export function strongestUse(uses: readonly ArtifactUse[]): ArtifactUse | null {
+  let best: ArtifactUse | null = null;
+  for (const use of uses) if (best === null || USE_ORDER.indexOf(use.kind) < USE_ORDER.indexOf(best.kind)) best = use;
+  return best;
+}
+
+/** Actions that post or edit comments: a file or output given to them becomes a comment's body or its target. */
+const COMMENT_ACTIONS = new Set([
+  'marocchino/sticky-pull-request-comment',
+  'peter-evans/create-or-update-comment',
+  'peter-evans/find-comment',
+  'thollander/actions-comment-pull-request',
+  'mshick/add-pr-comment',
+  'edumserrano/find-create-or-update-comment',
+  'kanga333/comment-hider',
+  'actions-cool/maintain-one-comment',
+  'phulsechinmay/rewritable-pr-comment',
+  'unsplash/comment-on-pr',
+]);
+/** JavaScript API calls that only post, edit or list comments and reviews. */
+const COMMENT_CALLS = /\b(createComment|updateComment|deleteComment|listComments|createReview|createReviewComment|updateReview|getComment)\b/g;
+/** Any call to the GitHub API from github-script. */
+const API_CALLS = /\bgithub\.(?:rest\.)?\w+\.(\w+)\s*\(|\bgithub\.(graphql|request)\s*\(/g;
+/** Shell commands that post comments. */
+const COMMENT_COMMAND = /\bgh\s+(pr|issue)\s+(comment|review)\b|\bgh\s+api\b[^\n]{0,300}\/comments\b/;
+/** Commands that only move, unpack, list or print files. */
+const FILE_SHUFFLING = new Set(['cat', 'unzip', 'tee', 'ls', 'head', 'tail', 'sort', 'mv', 'cp', 'mkdir', 'rm', 'echo', 'printf', 'find', 'tar', 'gunzip', 'zcat', 'wc', 'tree', 'du', 'stat', 'file', 'test', '[', 'true', 'cd']);
+/** Commands that upload, deploy or sync files as they are. */
+const CONTENT_COMMANDS = /\b(upload|deploy|sync|publish|push|cp|release)\b/;
+/** Inputs that name a file or directory to read. */
+const PATH_INPUTS = /^(path|paths|file|files|file-path|filepath|file_path|body-path|body-file|bodyfile|message-path|json-file|json_file|input|source|dir|directory|folder|publish_dir|publish-dir|working-directory|workingdirectory|project|projectdir|entrypoint|command|args)$/i;
+
+/** A pattern for a workspace subdirectory as a path or word in text (`site` in `./site/`, `cd site`, `--dir=site`). */
+function directoryPattern(dir: string): RegExp {
+  return new RegExp(`(^|[\\s'"=:/.(])${dir.replace(/[.+^$()|[\]{}*?\\]/g, '\\$&')}(/|$|[\\s'";)&|])`);
+}
+
+/** Every scalar text below a node (bounded: a node's strings, at most 200 of them). */
+function texts(node: YNode | undefined, into: string[] = []): string[] {
+  if (node === undefined || into.length >= 200) return into;
+  if (node.kind === 'scalar') {
+    if (typeof node.value === 'string') into.push(node.value);
+  } else if (node.kind === 'seq') for (const item of node.items) texts(item, into);
+  else for (const pair of node.pairs) texts(pair.value, into);
+  return into;
+}
+
+/** Names of variables a script assigns from a file's content (`N=$(cat NR)`, `read N < NR`). */
+function readVariables(script: string): string[] {
+  const names: string[] = [];
+  for (const line of logicalLines(script)) {
+    if (!READS_FILE.test(line.text)) continue;
+    const assigned = /^\s*(?:export\s+|local\s+)?([A-Za-z_]\w*)=/.exec(line.text)?.[1] ?? /\bread\s+(?:-\w+\s+)*([A-Za-z_]\w*)/.exec(line.text)?.[1];
+    if (assigned !== undefined) names.push(assigned);
+  }
+  return names;
+}
+
+interface Tainted {
+  /** `steps.<id>.outputs` of the job that carry the files' content. */
+  steps: Set<string>;
+}
+
+/**
+ * What the steps after a download (in the same job run, and the jobs that read the job's outputs) do with the
+ * downloaded files. `dir`: where the files landed in the workspace (`''`: the workspace itself, null: not known).
+ */
+export function artifactUses(download: Step, dir: string | null, sameRun: (a: Step, b: Step) => boolean, envWrites: (step: Step) => boolean): ArtifactUse[] {
+  const job = download.job;
+  if (job === null) return [];
+  const uses: ArtifactUse[] = [];
+  const named = dir === null || dir === '' ? null : directoryPattern(dir);
+  const tainted: Tainted = { steps: new Set() };
+  for (const step of job.steps) {
+    if (step.index < download.index || !sameRun(download, step)) continue;
+    const later = step.index > download.index;
+    if (later && envWrites(step)) {
+      uses.push({ kind: 'env', step, detail: 'writes their content to `$GITHUB_ENV` or `$GITHUB_PATH`' });
+      continue;
+    }
+    // Outputs of earlier artifact-reading steps, used here.
+    const own = texts(step.node);
+    const refs = [...tainted.steps].filter((id) => own.some((t) => t.includes(`steps.${id}.outputs`)));
+    if (later && refs.length > 0) uses.push(outputUse(step, refs.map((id) => `steps.${id}.outputs`)));
+    const found = later || step.run !== undefined ? stepUse(step, named, later) : null;
+    if (found === null) continue;
+    uses.push(found.use);
+    if (found.outputs && step.id !== null) tainted.steps.add(step.id);
+  }
+  // Job outputs built from those steps' outputs, read by the jobs that need this one.
+  const outputs = (job.outputs?.pairs ?? []).filter((p) => [...tainted.steps].some((id) => texts(p.value).some((t) => t.includes(`steps.${id}.outputs`))));
+  if (outputs.length > 0) {
+    const names = outputs.map((p) => `needs.${job.id}.outputs.${keyText(p.key)}`);
+    for (const other of job.workflow.jobs) {
+      if (!other.needs.includes(job.id)) continue;
+      const condition = texts(other.if).some((t) => names.some((n) => t.includes(n)));
+      if (condition) uses.push({ kind: 'data', step: other.steps[0] ?? download, subject: `job \`${other.id}\``, detail: `runs only when \`${names[0] ?? ''}\`, read from them, says so (its \`if:\`)` });
+      for (const step of other.steps) {
+        const own = texts(step.node);
+        const hit = names.filter((n) => own.some((t) => t.includes(n)));
+        if (hit.length > 0) uses.push(outputUse(step, hit));
+      }
+      if (other.uses !== undefined && texts(other.with).some((t) => names.some((n) => t.includes(n)))) {
+        uses.push({ kind: 'data', step: download, subject: `job \`${other.id}\``, detail: 'passes a value read from them to its reusable workflow' });
+      }
+    }
+  }
+  return uses;
+}
+
+/** A step that uses an output carrying the files' content. */
+function outputUse(step: Step, refs: readonly string[]): ArtifactUse {
+  const ref = step.usesRef;
+  if (ref?.kind === 'repository' && COMMENT_ACTIONS.has(ref.slug)) return { kind: 'comment', step, detail: `gives \`${refs[0] ?? ''}\` to ${ref.slug}` };
+  if (texts(step.if).some((t) => refs.some((r) => t.includes(r)))) return { kind: 'data', step, detail: `decides in its \`if:\` whether it runs (\`${refs[0] ?? ''}\`)` };
+  return { kind: 'data', step, detail: `uses \`${refs[0] ?? ''}\`, read from them` };
+}
+
+/** What one step does with the files (null: nothing the engine sees), and whether its outputs carry their content. */
+function stepUse(step: Step, named: RegExp | null, later: boolean): { use: ArtifactUse; outputs: boolean } | null {
+  const ref = step.usesRef;
+  if (typeof step.run?.value === 'string') {
+    if (!later) return null;
+    return scriptUse(step, step.run.value, named);
+  }
+  if (ref?.kind !== 'repository') return null;
+  if (ref.slug === 'actions/github-script') {
+    const script = getText(step.with, 'script') ?? '';
+    if (!/\breadFileSync\b|\breadFile\s*\(|\bfs\.promises\b|\brequire\(\s*['"]fs/.test(script)) return null;
+    const calls = [...script.matchAll(API_CALLS)].map((m) => m[1] ?? m[2] ?? '');
+    const comments = calls.filter((c) => COMMENT_CALLS.test(c) || /^list\w*Artifacts$|^downloadArtifact$|^get$/.test(c));
+    COMMENT_CALLS.lastIndex = 0;
+    if (calls.length > 0 && comments.length === calls.length) return { use: { kind: 'comment', step, detail: 'reads them into a comment (github-script)' }, outputs: true };
+    return { use: { kind: 'data', step, detail: 'reads them in a github-script' }, outputs: true };
+  }
+  // An action given a path in (or, for a download into the workspace itself, any relative path).
+  const inputs = (step.with?.pairs ?? []).filter((p) => PATH_INPUTS.test(keyText(p.key)));
+  const mentions = inputs.some((p) =>
+    texts(p.value).some((t) => (named !== null ? named.test(t) : !t.includes('${{') && /^[\w./-]+$/.test(t.trim()) && !t.trim().startsWith('/'))),
+  );
+  if (!mentions) return null;
+  if (COMMENT_ACTIONS.has(ref.slug)) return { use: { kind: 'comment', step, detail: `posts them as a comment (${ref.slug})` }, outputs: false };
+  // An action that reads a file into outputs (json-to-output, read-file): what the outputs feed decides.
+  const full = ref.path === '' ? ref.slug : `${ref.slug}/${ref.path}`;
+  if (step.id !== null && /json|read|file|jq|yq|output|var/i.test(full)) return { use: { kind: 'read', step, detail: `reads them into outputs (${full})` }, outputs: true };
+  return { use: { kind: 'content', step, detail: `hands them to ${full}` }, outputs: false };
+}
+
+function scriptUse(step: Step, script: string, named: RegExp | null): { use: ArtifactUse; outputs: boolean } | null {
+  const lines = logicalLines(script);
+  const validated = validatedVariables(script);
+  const variables = readVariables(script);
+  const relevant = lines.filter((l) => READS_FILE.test(l.text) || (named !== null && named.test(l.text)));
+  if (relevant.length === 0 && variables.length === 0) return null;
+  // Lines that use what was read: they read (and do not only assign), or expand a variable assigned from a read.
+  const consumers = lines.filter((l) => {
+    const uses = variables.some((v) => new RegExp(`\\$\\{?${v}\\b`).test(l.text));
+    const assignsOnly = /^\s*(?:export\s+|local\s+)?[A-Za-z_]\w*=/.test(l.text) && !/;|&&|\|\|/.test(l.text);
+    return (uses && !/^\s*(if\b|\[\[|\[\s|test\b)/.test(l.text)) || (READS_FILE.test(l.text) && !assignsOnly) || (named !== null && named.test(l.text) && !READS_FILE.test(l.text));
+  });
+  if (consumers.length === 0) {
+    return variables.length > 0 && variables.every((v) => validated.has(v)) ? { use: { kind: 'validated', step, detail: 'checks the values it reads against a pattern' }, outputs: false } : null;
+  }
+  const kinds = consumers.map((l): ArtifactUseKind => {
+    const firstWords = pipelines(l).flatMap((p) => p.commands.map((c) => commandName(c.text) ?? ''));
+    // Only validated values (a number checked against `^[0-9]+$`), and no file read on the line itself.
+    const expanded = variables.filter((v) => new RegExp(`\\$\\{?${v}\\b`).test(l.text));
+    if (!READS_FILE.test(l.text) && expanded.length > 0 && expanded.every((v) => validated.has(v)) && (named === null || !named.test(l.text))) return 'validated';
+    if (COMMENT_COMMAND.test(l.text)) return 'comment';
+    // An output carries the value on: where it is used decides.
+    if (/GITHUB_OUTPUT/.test(l.text)) return variables.every((v) => validated.has(v) || !l.text.includes(v)) && !READS_FILE.test(l.text) ? 'validated' : 'read';
+    // Moving, unpacking or printing files (and values) decides nothing; a moved value read into another command does.
+    if (firstWords.every((w) => FILE_SHUFFLING.has(w)) && !/\$\(/.test(l.text)) return firstWords.every((w) => w === 'echo' || w === 'printf') || expanded.length === 0 ? 'read' : 'data';
+    if (!READS_FILE.test(l.text) && !variables.some((v) => l.text.includes(v)) && CONTENT_COMMANDS.test(l.text)) return 'content';
+    return variables.length > 0 && variables.every((v) => validated.has(v)) && !READS_FILE.test(l.text) ? 'validated' : 'data';
+  });
+  const outputs = kinds.includes('read');
+  const kind = USE_ORDER.find((k) => kinds.includes(k)) ?? 'data';
+  const at = consumers[kinds.indexOf(kind)];
+  const detail =
+    kind === 'comment'
+      ? 'posts them as a comment'
+      : kind === 'content'
+        ? 'uploads or deploys them as they are'
+        : kind === 'validated'
+          ? 'checks the values it reads against a pattern'
+          : kind === 'read'
+            ? 'reads them into step outputs'
+            : `uses their content in \`${oneLine((at?.text ?? '').trim()).slice(0, 80)}\``;
+  return { use: { kind, step, detail }, outputs };
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ');
+}
+
+/** `${{ runner.temp }}`, `${RUNNER_TEMP}`, `%RUNNER_TEMP%`, `$env:RUNNER_TEMP` as `$RUNNER_TEMP`; quotes and trailing slashes off. */
+function normalizeOutside(path: string): string {
+  return path
+    .trim()
+    .replace(/^(["'])(.*)\1$/, '$2')
+    .replace(/\$\{\{\s*runner\.temp\s*\}\}|\$\{RUNNER_TEMP\}|%RUNNER_TEMP%|\$env:RUNNER_TEMP/g, '$RUNNER_TEMP')
+    .replace(/["']/g, '')
+    .replace(/\/+$/, '');
+}
+
+const RUNS_FILE = new Set(['bash', 'sh', 'zsh', 'dash', 'source', '.', 'python', 'python3', 'node', 'ruby', 'perl', 'pwsh', 'php']);
+
+/**
+ * For a download outside the workspace (`path: ${{ runner.temp }}/a`, `gh run download -D /tmp/a`): the later
+ * commands of the same job run that run a file from there (`bash /tmp/a/run.sh`, `source "$RUNNER_TEMP/a/env"`,
+ * `/tmp/a/tool --x`). Keeping the files out of the workspace protects the checkout; running them is running them.
+ */
+export function isolatedExecutions(download: ForeignDownload, sameRun: (a: Step, b: Step) => boolean): { step: Step; evidence: string; offset: number }[] {
+  const job = download.step.job;
+  if (job === null || download.destination === null) return [];
+  const dest = normalizeOutside(download.destination);
+  if (dest === '' || dest.includes('${{')) return [];
+  const inside = (word: string) => {
+    const w = normalizeOutside(word);
+    return w === dest || w.startsWith(`${dest}/`);
+  };
+  const found: { step: Step; evidence: string; offset: number }[] = [];
+  for (const step of job.steps) {
+    if (step.index < download.step.index || !sameRun(download.step, step) || typeof step.run?.value !== 'string') continue;
+    if (!step.run.value.includes(dest.startsWith('$RUNNER_TEMP') ? 'RUNNER_TEMP' : dest) && !(dest.startsWith('$RUNNER_TEMP') && step.run.value.includes('runner.temp'))) continue;
+    for (const line of logicalLines(step.run.value)) {
+      if (step === download.step && line.offset <= (download.scriptOffset ?? -1)) continue;
+      for (const pipeline of pipelines(line)) {
+        for (const command of pipeline.commands) {
+          const list = words(command.text.replace(/\$\{\{\s*runner\.temp\s*\}\}/g, '$RUNNER_TEMP'));
+          const first = list[0];
+          if (first === undefined) continue;
+          const script = RUNS_FILE.has(first) ? list.slice(1).find((w) => !w.startsWith('-')) : undefined;
+          if (inside(first) || (script !== undefined && inside(script))) found.push({ step, evidence: `\`${oneLine(command.text.trim()).slice(0, 80)}\``, offset: line.offset });
+        }
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * Who decides what a download holds: `outsider` when the run it fetches can be a fork's (the triggering run of
+ * a `workflow_run` that follows pull request runs, or a run any privileged trigger lets the job pick by branch,
+ * pull request or computed id), `base` when it is one only collaborators cause, `other` otherwise.
+ */
+export function downloadContent(download: ForeignDownload, workflow: Workflow, repository: RepositoryModel): 'outsider' | 'base' | 'other' {
+  const choice = runChoice(download);
+  if (choice === 'trusted') return 'base';
+  if (choice === 'triggering') {
+    if (!workflow.triggers.some((t) => t.name === 'workflow_run')) return 'other';
+    return followsUntrustedRuns(workflow, repository) ? 'outsider' : 'base';
+  }
+  return privilegedTriggers(workflow).length > 0 ? 'outsider' : 'other';
+}

@@ -1,49 +1,79 @@
 import type { Step } from '../model/workflow.js';
-import { getText, keyText, type YNode } from '../yaml/model.js';
+import { get, getText, keyText, type YNode } from '../yaml/model.js';
 import { actionMajorVersion } from './step-version.js';
 
-/** How a step restores a cache. */
+/**
+ * An input whose `${{ }}` value switches caching by the run (`cache: ${{ !startsWith(github.ref, 'refs/tags/') && 'npm' || '' }}`):
+ * caching is on where the value is truthy (`on: true`, an opt-in input) or falsy (`on: false`, an opt-out one).
+ * The run model evaluates it per occasion (`valueRunSet`), so the polarity of any condition is read, not guessed.
+ */
+export interface CacheSwitch {
+  node: YNode;
+  on: boolean;
+}
+
+/** How a step uses the GitHub Actions cache. */
 export interface CacheUse {
   step: Step;
-  /** The `uses:` to report, or the input that turns caching on. */
+  /** The `uses:` to report, or the `run:` script. */
   node: YNode;
-  /** `actions/cache`, `actions/setup-node with cache: npm`, `actions/setup-go (caches by default)` ... */
+  /** `actions/cache restores and saves a cache`, `actions/setup-node with \`cache: npm\``, `actions/setup-go caches by default (v4 and later)` ... */
   how: string;
-  /** For `actions/cache`: the `key` input, when present. */
+  /** For `actions/cache` and its halves: the `key` input, when present. */
   key: YNode | undefined;
-  /** False when the step restores but never saves (`actions/cache/restore`, setup-uv `save-cache: false`). */
-  saves?: boolean;
+  /** Whether it reads entries back into the run (false: `actions/cache/save`, setup-uv `restore-cache: false`). */
+  restores: boolean;
+  /** Whether it writes entries (false: `actions/cache/restore`, setup-uv `save-cache: false`, `cache-read-only: true`). */
+  saves: boolean;
+  /** Inputs that switch caching by the run; caching is on where every one of them says so. */
+  switches: readonly CacheSwitch[];
+  /**
+   * Which entries it reads and writes, to tell two steps' caches apart: the action (the halves of
+   * `actions/cache` are one action) and what names the entries (the key up to its first `${{`, the `cache:`
+   * package manager).
+   */
+  family: string;
 }
 
-type Rule = (step: Step, input: (name: string) => string | null) => string | null;
-
-/**
- * `${{ !startsWith(github.ref, 'refs/tags/') }}`-style values: caching switched by whether the run is a
- * release. The polarity decides: `'release'` when the value is true on releases (`startsWith(github.ref,
- * 'refs/tags/')`, `github.ref_type == 'tag'`), `'not-release'` when it is true everywhere else (`!startsWith`,
- * `!=`), null when it is no such switch or the engine cannot tell.
- */
-export function releaseSwitch(value: string | null): 'release' | 'not-release' | null {
-  if (value === null || !value.includes('${{')) return null;
-  const text = value.replace(/\s+/g, ' ');
-  const subject = String.raw`(?:startsWith|contains)\s*\(\s*github\.ref\b[^)]*(?:refs/tags|tags/)[^)]*\)`;
-  const compared = String.raw`(?:github\.ref_type\s*[!=]=\s*'tag'|github\.event_name\s*[!=]=\s*'release')`;
-  const negated = new RegExp(String.raw`!\s*${subject}|github\.ref_type\s*!=\s*'tag'|github\.event_name\s*!=\s*'release'`, 'i').test(text);
-  const positive = new RegExp(String.raw`(?:^|[^!\s]|[^!]\s)${subject}|github\.ref_type\s*==\s*'tag'|github\.event_name\s*==\s*'release'`, 'i').test(text);
-  if (!new RegExp(`${subject}|${compared}`, 'i').test(text)) return null;
-  if (negated === positive) return null;
-  return positive ? 'release' : 'not-release';
+interface Inputs {
+  text(name: string): string | null;
+  node(name: string): YNode | undefined;
 }
-/** True for a value that is true on a release run (so an opt-out input turns caching off there). */
-const truthy = (value: string | null) => value !== null && (/^(true|yes|1|on)$/i.test(value.trim()) || releaseSwitch(value) === 'release');
-/** True for a value that is false on a release run (so an opt-in input leaves caching off there). */
-const falsy = (value: string | null) => value !== null && (/^(false|no|0|off|)$/i.test(value.trim()) || releaseSwitch(value) === 'not-release');
+
+/** What a rule of the table says of a step: how it caches, and the switches that turn it off on some runs; null: it does not cache. */
+type Verdict = { how: string; switches?: CacheSwitch[] } | null;
+type Rule = (step: Step, input: Inputs) => Verdict;
+
+const isExpression = (value: string) => value.includes('${{');
+/** A value that is true as written (an opt-out input set so turns caching off). */
+const truthy = (value: string | null) => value !== null && !isExpression(value) && /^(true|yes|1|on)$/i.test(value.trim());
+/** A value that is false as written (an opt-in input set so leaves caching off). */
+const falsy = (value: string | null) => value !== null && !isExpression(value) && /^(false|no|0|off|)$/i.test(value.trim());
+
 /** An input that enables caching when set to anything but empty/false. */
-const optIn = (name: string): Rule => (_, input) => (input(name) !== null && !falsy(input(name)) ? `with \`${name}: ${input(name)}\`` : null);
+const optIn =
+  (name: string): Rule =>
+  (_, input) => {
+    const value = input.text(name);
+    if (value === null || falsy(value)) return null;
+    return { how: `with \`${name}: ${value.trim()}\``, switches: isExpression(value) ? [{ node: input.node(name) as YNode, on: true }] : [] };
+  };
 /** A boolean input that enables caching, on by default. */
-const onByDefault = (name: string): Rule => (_, input) => (falsy(input(name)) ? null : input(name) === null ? 'caches by default' : `with \`${name}: ${input(name)}\``);
+const onByDefault =
+  (name: string): Rule =>
+  (step, input) => {
+    const value = input.text(name);
+    if (value === null) return { how: 'caches by default' };
+    return optIn(name)(step, input);
+  };
 /** A boolean input that disables caching. */
-const optOut = (name: string): Rule => (_, input) => (truthy(input(name)) ? null : 'caches by default');
+const optOut =
+  (name: string): Rule =>
+  (_, input) => {
+    const value = input.text(name);
+    if (truthy(value)) return null;
+    return { how: 'caches by default', switches: value !== null && isExpression(value) ? [{ node: input.node(name) as YNode, on: false }] : [] };
+  };
 
 /** Events on which setup-uv v10 and later turn the default `enable-cache: auto` off. */
 const SETUP_UV_UNCACHED_EVENTS = new Set(['pull_request_target', 'workflow_run', 'release']);
@@ -53,111 +83,173 @@ const SETUP_UV_UNCACHED_EVENTS = new Set(['pull_request_target', 'workflow_run',
  * up to v4; `"auto"` from v5 (December 2024), which caches on GitHub-hosted runners; from v10.0.0 (August
  * 2026, "Disable automatic caching for sensitive events", setup-uv issue #984) `auto` leaves the cache off
  * on `pull_request_target`, `workflow_run` and `release` runs. An explicit `true` always caches. A version
- * the engine cannot read (a SHA without a comment) is taken as caching, as before.
+ * the engine cannot read (a SHA without a comment) is taken as caching.
  */
 const setupUv: Rule = (step, input) => {
-  // `restore-cache: false`: entries are saved, never read back into this run (see `cacheWrite`).
-  if (falsy(input('restore-cache'))) return null;
-  return setupUvCaching(step, input);
-};
-
-/** Whether setup-uv caches at all (`enable-cache` and its version-dependent default), as `how`, or null. */
-const setupUvCaching: Rule = (step, input) => {
-  const value = input('enable-cache');
-  if (value !== null && value.trim().toLowerCase() !== 'auto') return falsy(value) ? null : `with \`enable-cache: ${value}\``;
+  const value = input.text('enable-cache');
+  if (value !== null && value.trim().toLowerCase() !== 'auto') return optIn('enable-cache')(step, input);
   const major = actionMajorVersion(step);
   if (major !== null && major < 5) return null;
   const triggers = step.job?.workflow.triggers ?? [];
   if (major !== null && major >= 10 && triggers.length > 0 && triggers.every((t) => SETUP_UV_UNCACHED_EVENTS.has(t.name))) return null;
-  return value === null ? 'caches by default (v5 and later, on GitHub-hosted runners)' : 'with `enable-cache: auto` (caches on GitHub-hosted runners)';
+  return { how: value === null ? 'caches by default (v5 and later, on GitHub-hosted runners)' : 'with `enable-cache: auto` (caches on GitHub-hosted runners)' };
 };
 
 /**
- * Actions that restore a cache, and when. Sources: each action's `action.yml`; zizmor's list of cache-aware
- * actions. `actions/setup-node` v5 caches without `cache:` only when package.json names npm as its package
- * manager, which a workflow does not show, so only an explicit `cache:` counts.
+ * actions/setup-node: `cache:` names the package manager whose cache it restores and saves. From v5,
+ * `package-manager-cache` (default true) caches automatically only when the repository's package.json names
+ * npm as its package manager (`packageManager` or `devEngines.packageManager`), which the workflow does not
+ * show: only an explicit `cache:`, or `package-manager-cache: true` asked for in the workflow, counts.
  */
-const CACHE_ACTIONS: Record<string, Rule> = {
-  'actions/cache': (_, input) => (truthy(input('lookup-only')) ? null : 'restores and saves a cache'),
-  'actions/cache/restore': (_, input) => (truthy(input('lookup-only')) ? null : 'restores a cache'),
-  'actions/setup-node': optIn('cache'),
-  'actions/setup-python': optIn('cache'),
-  'actions/setup-java': optIn('cache'),
-  'actions/setup-dotnet': (_, input) => (truthy(input('cache')) ? 'with `cache: true`' : null),
-  // Caching is on by default since v4.
-  'actions/setup-go': (step, input) => {
-    if (falsy(input('cache'))) return null;
-    if (input('cache') !== null) return `with \`cache: ${input('cache')}\``;
-    const major = actionMajorVersion(step);
-    return major !== null && major < 4 ? null : 'caches by default (v4 and later)';
-  },
-  'astral-sh/setup-uv': setupUv,
-  'graalvm/setup-graalvm': optIn('cache'),
-  'ruby/setup-ruby': (_, input) => (truthy(input('bundler-cache')) ? 'with `bundler-cache: true`' : null),
-  'pyo3/maturin-action': (_, input) => (truthy(input('sccache')) ? 'with `sccache: true`' : null),
-  'swatinem/rust-cache': (_, input) => (truthy(input('lookup-only')) ? null : 'restores and saves a cache'),
-  'actions-rust-lang/setup-rust-toolchain': onByDefault('cache'),
-  'mozilla-actions/sccache-action': () => 'caches compiler output',
-  'gradle/actions/setup-gradle': optOut('cache-disabled'),
-  'gradle/gradle-build-action': optOut('cache-disabled'),
-  'mlugg/setup-zig': onByDefault('use-cache'),
-  'oven-sh/setup-bun': optOut('no-cache'),
-  'determinatesystems/magic-nix-cache-action': onByDefault('use-gha-cache'),
-  'nix-community/cache-nix-action': () => 'caches the Nix store',
-  'jdx/mise-action': onByDefault('cache'),
-  'ramsey/composer-install': optOut('ignore-cache'),
-  'awalsh128/cache-apt-pkgs-action': () => 'caches apt packages',
-  // BuildKit layers from the Actions cache become part of the pushed image.
-  'docker/build-push-action': (_, input) => (/type=gha/.test(input('cache-from') ?? '') ? 'with `cache-from: type=gha`' : null),
-  'docker/bake-action': (_, input) => (/type=gha/.test(`${input('set') ?? ''} ${input('cache-from') ?? ''}`) ? 'with a `type=gha` cache' : null),
+const setupNode: Rule = (step, input) => {
+  if (input.text('cache') !== null) return optIn('cache')(step, input);
+  const auto = input.text('package-manager-cache');
+  const major = actionMajorVersion(step);
+  if (auto === null || falsy(auto) || (major !== null && major < 5)) return null;
+  return {
+    how: `with \`package-manager-cache: ${auto.trim()}\` (caches when package.json names npm as its package manager)`,
+    switches: isExpression(auto) ? [{ node: input.node('package-manager-cache') as YNode, on: true }] : [],
+  };
 };
 
-/** How a step restores a cache, or null. */
-export function cacheUse(step: Step): CacheUse | null {
-  const ref = step.usesRef;
-  if (ref?.kind !== 'repository' || step.uses === undefined) return null;
-  const slug = ref.slug;
-  const name = ref.path === '' ? slug : `${slug}/${ref.path.toLowerCase()}`;
-  const rule = CACHE_ACTIONS[name];
-  if (rule === undefined) return null;
-  const input = (key: string) => getText(step.with, key);
-  const how = rule(step, input);
-  if (how === null) return null;
-  const key = step.with?.pairs.find((p) => keyText(p.key) === 'key')?.value;
-  const saves = SAVES[name]?.(input) ?? true;
-  return { step, node: step.uses, how: `${name} ${how}`, key, ...(saves ? {} : { saves }) };
+/** docker/setup-buildx-action keeps a downloaded buildx (`version:` set) in the Actions cache, on by default (`cache-binary`). */
+const setupBuildx: Rule = (step, input) => {
+  const version = input.text('version');
+  if (version === null || version.trim() === '') return null;
+  const verdict = onByDefault('cache-binary')(step, input);
+  return verdict === null ? null : { ...verdict, how: `with \`version: ${version.trim()}\` (keeps the downloaded buildx binary in the Actions cache: \`cache-binary\` ${input.text('cache-binary') === null ? 'defaults to true' : `is \`${input.text('cache-binary')?.trim() ?? ''}\``})` };
+};
+
+const GHA_CACHE = /type=gha\b/;
+
+interface CacheAction {
+  /** Whether (and how) the step caches at all. */
+  caches: Rule;
+  /** Whether it reads entries back (default true). */
+  restores?: (input: Inputs) => boolean;
+  /** Whether it writes entries (default true). */
+  saves?: (input: Inputs) => boolean;
+  /** The input naming what it caches, for the family (`cache: npm`). */
+  kind?: string;
 }
 
-/** Whether a cache action saves what it cached, for those that can restore without saving. */
-const SAVES: Record<string, (input: (name: string) => string | null) => boolean> = {
-  'actions/cache/restore': () => false,
-  'astral-sh/setup-uv': (input) => !falsy(input('save-cache')),
-  'gradle/actions/setup-gradle': (input) => !truthy(input('cache-read-only')),
-  'gradle/gradle-build-action': (input) => !truthy(input('cache-read-only')),
-  'swatinem/rust-cache': (input) => !falsy(input('save-if')),
+/**
+ * Actions that use the Actions cache, and when. Sources: each action's `action.yml`; zizmor's list of
+ * cache-aware actions.
+ */
+const CACHE_ACTIONS: Record<string, CacheAction> = {
+  // `lookup-only` checks for an entry without downloading it; the post step still saves on a miss.
+  'actions/cache': { caches: () => ({ how: 'restores and saves a cache' }), restores: (i) => !truthy(i.text('lookup-only')) },
+  'actions/cache/restore': { caches: () => ({ how: 'restores a cache' }), restores: (i) => !truthy(i.text('lookup-only')), saves: () => false },
+  'actions/cache/save': { caches: () => ({ how: 'saves a cache' }), restores: () => false },
+  'actions/setup-node': { caches: setupNode, kind: 'cache' },
+  'actions/setup-python': { caches: optIn('cache'), kind: 'cache' },
+  'actions/setup-java': { caches: optIn('cache'), kind: 'cache' },
+  'actions/setup-dotnet': { caches: optIn('cache') },
+  // Caching is on by default since v4.
+  'actions/setup-go': {
+    caches: (step, input) => {
+      if (input.text('cache') !== null) return optIn('cache')(step, input);
+      const major = actionMajorVersion(step);
+      return major !== null && major < 4 ? null : { how: 'caches by default (v4 and later)' };
+    },
+  },
+  'astral-sh/setup-uv': { caches: setupUv, restores: (i) => !falsy(i.text('restore-cache')), saves: (i) => !falsy(i.text('save-cache')) },
+  'graalvm/setup-graalvm': { caches: optIn('cache'), kind: 'cache' },
+  'ruby/setup-ruby': { caches: optIn('bundler-cache') },
+  'pyo3/maturin-action': { caches: optIn('sccache') },
+  'swatinem/rust-cache': { caches: () => ({ how: 'restores and saves a cache' }), restores: (i) => !truthy(i.text('lookup-only')), saves: (i) => !falsy(i.text('save-if')) },
+  'actions-rust-lang/setup-rust-toolchain': { caches: onByDefault('cache') },
+  'mozilla-actions/sccache-action': { caches: () => ({ how: 'caches compiler output' }) },
+  'gradle/actions/setup-gradle': { caches: optOut('cache-disabled'), saves: (i) => !truthy(i.text('cache-read-only')) },
+  'gradle/gradle-build-action': { caches: optOut('cache-disabled'), saves: (i) => !truthy(i.text('cache-read-only')) },
+  'mlugg/setup-zig': { caches: onByDefault('use-cache') },
+  'oven-sh/setup-bun': { caches: optOut('no-cache') },
+  'determinatesystems/magic-nix-cache-action': { caches: onByDefault('use-gha-cache') },
+  'nix-community/cache-nix-action': { caches: () => ({ how: 'caches the Nix store' }) },
+  'jdx/mise-action': { caches: onByDefault('cache') },
+  'ramsey/composer-install': { caches: optOut('ignore-cache') },
+  'awalsh128/cache-apt-pkgs-action': { caches: () => ({ how: 'caches apt packages' }) },
+  'docker/setup-buildx-action': { caches: setupBuildx },
+  // BuildKit layers from the Actions cache (`cache-from`) become part of the image; `cache-to` writes them.
+  'docker/build-push-action': {
+    caches: (_, i) => (GHA_CACHE.test(`${i.text('cache-from') ?? ''} ${i.text('cache-to') ?? ''}`) ? { how: GHA_CACHE.test(i.text('cache-from') ?? '') ? 'with `cache-from: type=gha`' : 'with `cache-to: type=gha`' } : null),
+    restores: (i) => GHA_CACHE.test(i.text('cache-from') ?? ''),
+    saves: (i) => GHA_CACHE.test(i.text('cache-to') ?? ''),
+  },
+  'docker/bake-action': {
+    caches: (_, i) => (GHA_CACHE.test(`${i.text('set') ?? ''} ${i.text('cache-from') ?? ''} ${i.text('cache-to') ?? ''}`) ? { how: 'with a `type=gha` cache' } : null),
+    restores: (i) => /cache-from=type=gha|type=gha/.test(`${i.text('cache-from') ?? ''} ${(i.text('set') ?? '').replace(/\S*cache-to\S*/g, '')}`),
+    saves: (i) => /cache-to\S*type=gha/.test(i.text('set') ?? '') || GHA_CACHE.test(i.text('cache-to') ?? ''),
+  },
 };
 
 const GHA_CACHE_TO = /--cache-to[=\s]+["']?type=gha\b/;
+const GHA_CACHE_FROM = /--cache-from[=\s]+["']?type=gha\b/;
 
 /**
- * A step that writes the Actions cache without restoring one the engine knows of: BuildKit exporting layers
- * with `type=gha` (`docker buildx build --cache-to type=gha`, `cache-to: type=gha` of the Docker actions).
+ * How a step uses the Actions cache (restores, saves, or both), or null. Steps of local composite actions are
+ * read the same way; callers place them at the step that calls the action.
  */
-export function cacheWrite(step: Step): CacheUse | null {
-  if (step.run !== undefined && typeof step.run.value === 'string' && GHA_CACHE_TO.test(step.run.value)) {
-    return { step, node: step.run, how: '`docker buildx --cache-to type=gha`', key: undefined };
+export function cacheStep(step: Step): CacheUse | null {
+  if (step.run !== undefined && typeof step.run.value === 'string' && step.run.value.includes('type=gha')) {
+    const text = step.run.value;
+    const saves = GHA_CACHE_TO.test(text);
+    const restores = GHA_CACHE_FROM.test(text);
+    if (!saves && !restores) return null;
+    return { step, node: step.run, how: `\`docker buildx ${saves ? '--cache-to' : '--cache-from'} type=gha\``, key: undefined, restores, saves, switches: [], family: 'buildkit' };
   }
   const ref = step.usesRef;
   if (ref?.kind !== 'repository' || step.uses === undefined) return null;
-  const slug = ref.slug;
-  // setup-uv with `restore-cache: false` reads nothing back but still saves the cache (unless `save-cache: false`).
-  if (slug === 'astral-sh/setup-uv' && ref.path === '') {
-    const input = (key: string) => getText(step.with, key);
-    const how = falsy(input('restore-cache')) && !falsy(input('save-cache')) ? setupUvCaching(step, input) : null;
-    if (how !== null) return { step, node: step.uses, how: `astral-sh/setup-uv ${how} and \`restore-cache: false\` (saves only)`, key: undefined };
+  const name = ref.path === '' ? ref.slug : `${ref.slug}/${ref.path.toLowerCase()}`;
+  const action = CACHE_ACTIONS[name];
+  if (action === undefined) return null;
+  const input: Inputs = { text: (key) => getText(step.with, key), node: (key) => get(step.with, key) };
+  const verdict = action.caches(step, input);
+  if (verdict === null) return null;
+  const key = step.with?.pairs.find((p) => keyText(p.key) === 'key')?.value;
+  const restores = action.restores?.(input) ?? true;
+  const saves = action.saves?.(input) ?? true;
+  if (!restores && !saves) return null;
+  // An action that can restore, told not to (setup-uv `restore-cache: false`): it still writes entries.
+  const only = !restores && action.restores !== undefined && name !== 'actions/cache/save' ? ' (saves only)' : '';
+  return {
+    step,
+    node: step.uses,
+    how: `${name} ${verdict.how}${only}`,
+    key,
+    restores,
+    saves,
+    switches: verdict.switches ?? [],
+    family: familyOf(ref.slug, action, input),
+  };
+}
+
+/** A step that restores a cache (reads entries back into its run), or null. */
+export function cacheUse(step: Step): CacheUse | null {
+  const use = cacheStep(step);
+  return use !== null && use.restores ? use : null;
+}
+
+function familyOf(slug: string, action: CacheAction, input: Inputs): string {
+  const base = slug.startsWith('actions/cache') ? 'actions/cache' : slug;
+  if (base === 'actions/cache') {
+    const key = input.text('key') ?? '';
+    const cut = key.indexOf('${{');
+    return `${base}:${(cut === -1 ? key : key.slice(0, cut)).trim()}`;
   }
-  if ((slug === 'docker/build-push-action' || slug === 'docker/bake-action') && /type=gha/.test(`${getText(step.with, 'cache-to') ?? ''} ${getText(step.with, 'set') ?? ''}`)) {
-    return { step, node: step.uses, how: `${slug} with \`cache-to: type=gha\``, key: undefined };
-  }
-  return null;
+  if (action.kind !== undefined) return `${base}:${(input.text(action.kind) ?? '').trim().toLowerCase()}`;
+  return base;
+}
+
+/**
+ * True when two steps' caches can share entries: the same action and package manager, or, for
+ * `actions/cache`, keys whose fixed beginnings one extends the other (a restore key is a prefix).
+ */
+export function sameFamily(a: CacheUse, b: CacheUse): boolean {
+  if (a.family === b.family) return true;
+  const [x, y] = [a.family, b.family];
+  if (!x.startsWith('actions/cache:') || !y.startsWith('actions/cache:')) return false;
+  const [p, q] = [x.slice(14), y.slice(14)];
+  return p !== '' && q !== '' && (p.startsWith(q) || q.startsWith(p));
 }

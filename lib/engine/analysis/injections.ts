@@ -27,6 +27,8 @@ export interface InjectionHit {
   /** Undefined: the rule's default severity (HIGH). */
   severity?: Severity;
   message: string;
+  /** For `$GITHUB_ENV` writes: what is written is a downloaded artifact's content, not event text. */
+  artifact?: boolean;
   /** Facts of the run model for the attack paths (run-model/facts.ts). */
   facts?: readonly string[];
   /** The job the finding binds to (null: a composite action's step); the visited step's job when absent. */
@@ -209,6 +211,10 @@ export function scriptInjections(step: Step, analyzer: TaintAnalyzer, runs: RunM
 /** A redirect, `tee` or PowerShell cmdlet whose target is `$GITHUB_ENV` / `$GITHUB_PATH` (any spelling). */
 const WRITE =
   />>?\s*["']?(?:\$\{?|\$env:|%)(GITHUB_ENV|GITHUB_PATH)\b|\btee\s+(?:-a\s+|--append\s+)?["']?\$\{?(GITHUB_ENV|GITHUB_PATH)\b|\b(?:Out-File|Add-Content|Set-Content)\b[^\n]{0,300}?\$env:(GITHUB_ENV|GITHUB_PATH)\b/i;
+/** A line that closes a block: `}`, `)`, `done`, `fi`, `esac` (its redirect then applies to the whole block). */
+const BLOCK_END = /^\s*(\}|\)|done\b|fi\b|esac\b)/;
+/** A line that opens one: `{`, `(`, a loop, `if`/`case`, or a line ending in `do`/`then`. */
+const BLOCK_START = /^\s*(\{|\((?!\()|for\b|while\b|until\b|if\b|case\b)|\b(do|then)\s*$/;
 /** Commands that read a file (or standard input fed from one) into the value. */
 const HEREDOC = /<<-?\s*['"]?(\w+)/;
 /** Untrusted runner variables a script may read directly. */
@@ -236,12 +242,19 @@ function envWrites(lines: readonly ScriptSpan[]): EnvWrite[] {
     if (match === null) return;
     const target = (match[1] ?? match[2] ?? match[3] ?? 'GITHUB_ENV').toUpperCase();
     const seeds = [line];
-    if (/^\s*(\}|done\b)/.test(line.text)) {
-      // `{ ...; } >> "$GITHUB_ENV"` and `for ...; do ...; done >> "$GITHUB_ENV"`: the block's lines.
+    if (BLOCK_END.test(line.text)) {
+      // `{ ...; } >> "$GITHUB_ENV"`, `( ... ) >> "$GITHUB_ENV"`, `for ...; do ...; done >> "$GITHUB_ENV"`,
+      // `if ...; fi >> ...`: the redirect applies to every command of the block, nested blocks included.
+      let depth = 0;
       for (let j = i - 1; j >= 0; j--) {
         const previous = lines[j] as ScriptSpan;
         seeds.push(previous);
-        if (/^\s*\{|\b(do|then)\s*$|^\s*(for|while|until)\b/.test(previous.text)) break;
+        const opens = BLOCK_START.test(previous.text) && !BLOCK_END.test(previous.text);
+        if (BLOCK_END.test(previous.text) && !BLOCK_START.test(previous.text)) depth++;
+        else if (opens) {
+          if (depth === 0) break;
+          depth--;
+        }
       }
     }
     const heredoc = HEREDOC.exec(line.text);
@@ -319,6 +332,7 @@ export function envInjections(step: Step, analyzer: TaintAnalyzer): InjectionHit
       offset: valueOffsetToSource(workflow.file, run, write.line.offset),
       ...(severity === undefined ? {} : { severity }),
       message: `${describeStep(step)} writes ${what} to \`$${write.target}\`; ${effect}${describeGate(gate)}.`,
+      ...(outsider ? {} : { artifact: true }),
     });
   }
   return hits;

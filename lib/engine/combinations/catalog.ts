@@ -115,7 +115,12 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     scope: 'file',
     requires: [['artifact-poisoning'], ['github-env-injection', 'missing-permissions', 'excessive-permissions', 'secrets-inherit']],
     amplifiers: [],
-    qualifiers: [],
+    // The run model's facts: a step runs (or the environment of later steps carries) what the outsider's run
+    // produced, and an outsider starts the job without an approval of that content.
+    qualifiers: [
+      { rule_id: 'artifact-poisoning', min_severity: 'MEDIUM', instance: 'an artifact a later step runs, in a job an outsider starts', facts: ['exec', 'reach:anyone|reach:sticky-label'] },
+      { rule_id: 'github-env-injection', min_severity: 'MEDIUM', instance: 'a write that later steps of the job read, in a job an outsider starts', facts: ['exec', 'reach:anyone|reach:sticky-label'] },
+    ],
     break_chain: [
       {
         rule_id: 'artifact-poisoning',
@@ -440,7 +445,14 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     // HIGH: a release restores a cache that an outsider's run in the default branch's scope writes (the finding
     // names that run). MEDIUM cases are a release only collaborators' runs write to, or a `pull_request_target`
     // or `workflow_run` job that is no release.
-    qualifiers: [{ rule_id: 'cache-poisoning', min_severity: 'HIGH', instance: 'release restoring a cache an outsider can write' }],
+    // The entry must be one of the writers the release finding names (`writer:<file>#<job>`): a job that runs
+    // an outsider's code or text in the default branch's cache scope.
+    qualifiers: [
+      { rule_id: 'untrusted-checkout', min_severity: 'MEDIUM', instance: 'a checkout whose code runs in a job the release finding names as a writer', facts: ['exec'], named_by: { rule_id: 'cache-poisoning', fact: 'writer' } },
+      { rule_id: 'script-injection', min_severity: 'MEDIUM', instance: 'an injection in a job the release finding names as a writer', named_by: { rule_id: 'cache-poisoning', fact: 'writer' } },
+      { rule_id: 'github-env-injection', min_severity: 'MEDIUM', instance: 'a write in a job the release finding names as a writer', named_by: { rule_id: 'cache-poisoning', fact: 'writer' } },
+      { rule_id: 'cache-poisoning', min_severity: 'HIGH', instance: 'release restoring a cache an outsider can write', facts: ['holds:publish'] },
+    ],
     break_chain: [
       {
         rule_id: 'cache-poisoning',
@@ -470,7 +482,9 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     scope: 'file',
     requires: [['github-env-injection'], ['missing-permissions', 'excessive-permissions', 'secrets-inherit', 'overprovisioned-secrets']],
     amplifiers: [],
-    qualifiers: [],
+    qualifiers: [
+      { rule_id: 'github-env-injection', min_severity: 'MEDIUM', instance: 'a write that later steps of the job read, in a job an outsider starts', facts: ['exec', 'reach:anyone|reach:sticky-label'] },
+    ],
     break_chain: [
       {
         rule_id: 'github-env-injection',

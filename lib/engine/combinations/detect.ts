@@ -1,7 +1,7 @@
 import { SETTINGS_FILE, severityRank, type Finding, type FindingRecord } from '../types.js';
 import { attackerOf, COMBINATION_KINDS } from './catalog.js';
 import { runsOverlap } from '../analysis/run-model/facts.js';
-import { COMBINATION_SEVERITIES, type Combination, type CombinationKind } from './types.js';
+import { COMBINATION_SEVERITIES, type Combination, type CombinationKind, type InstanceQualifier } from './types.js';
 
 /** Whether a rule is enabled for the user and repository (global preference merged with the override). */
 export type RuleEnabled = (ruleId: string) => boolean;
@@ -155,26 +155,43 @@ function match(kind: CombinationKind, byRule: Map<string, FindingRecord[]>, acce
         (qualifier === undefined ||
           (severityRank(r.finding.severity) <= severityRank(qualifier.min_severity) &&
             !(qualifier.except_severities ?? []).includes(r.finding.severity) &&
-            hasFacts(r, qualifier.facts))) &&
+            hasFacts(r, qualifier.facts) &&
+            namedBy(r, qualifier, matches))) &&
         // Findings of one job join only when they can happen in the same job run (a common occasion and leg).
         matches.every((m) => m.record.job === null || r.job === null || m.record.job !== r.job || m.record.finding.file !== r.finding.file || runsOverlap(m.record.facts, r.facts)),
     );
     return record === undefined ? null : { rule_id: ruleId, record };
   };
-  for (const group of kind.requires) {
+  // Groups whose findings another component must name are filled after the groups that name them; the
+  // components keep the order of `requires`.
+  const linked = (group: readonly string[]) => group.some((id) => kind.qualifiers.some((q) => q.rule_id === id && q.named_by !== undefined));
+  const order = [...kind.requires.keys()].sort((a, b) => Number(linked(kind.requires[a] ?? [])) - Number(linked(kind.requires[b] ?? [])));
+  const chosen = new Map<number, Match>();
+  for (const index of order) {
     let found: Match | null = null;
-    for (const ruleId of group) {
+    for (const ruleId of kind.requires[index] ?? []) {
       found = pick(ruleId);
       if (found !== null) break;
     }
     if (found === null) return null;
     matches.push(found);
+    chosen.set(index, found);
   }
+  matches.length = 0;
+  for (const index of kind.requires.keys()) matches.push(chosen.get(index) as Match);
   for (const ruleId of kind.amplifiers) {
     const found = pick(ruleId);
     if (found !== null) matches.push(found);
   }
   return matches;
+}
+
+/** True when the qualifier names no linking component, or a matched component of that rule names this finding's file and job. */
+function namedBy(r: FindingRecord, qualifier: InstanceQualifier, matches: readonly Match[]): boolean {
+  const link = qualifier.named_by;
+  if (link === undefined) return true;
+  const fact = `${link.fact}:${r.finding.file}#${r.job ?? ''}`;
+  return matches.some((m) => m.rule_id === link.rule_id && (m.record.facts ?? []).includes(fact));
 }
 
 /** True when the record carries every fact (each entry: one fact, or alternatives separated by `|`). */

@@ -6,7 +6,8 @@ function ingredient(kind: CombinationKind, ruleId: string): string {
   if (qualifier === undefined) return `\`${ruleId}\``;
   const except = qualifier.except_severities === undefined ? '' : `, not ${qualifier.except_severities.join(', ')}`;
   const facts = qualifier.facts === undefined || qualifier.facts.length === 0 ? '' : `; facts ${qualifier.facts.map((f) => `\`${f}\``).join(', ')}`;
-  return `\`${ruleId}\` (${qualifier.instance}: ${qualifier.min_severity}${except}${facts})`;
+  const named = qualifier.named_by === undefined ? '' : `; named by \`${qualifier.named_by.rule_id}\` (\`${qualifier.named_by.fact}:<file>#<job>\`)`;
+  return `\`${ruleId}\` (${qualifier.instance}: ${qualifier.min_severity}${except}${facts}${named})`;
 }
 
 function requirements(kind: CombinationKind): string {

@@ -29,6 +29,12 @@ export interface InstanceQualifier {
    * separated by `|` (`reach:anyone|reach:sticky-label`): `exec` for a checkout whose code a later step runs.
    */
   facts?: readonly string[];
+  /**
+   * The finding must be one that a component of `rule_id` names: that component carries the fact
+   * `<fact>:<file>#<job>` of this finding's file and job (a release's cache-poisoning finding names the jobs
+   * that write the cache it restores, `writer:<file>#<job>`). Links two ends the run model proves belong together.
+   */
+  named_by?: { rule_id: string; fact: string };
 }
 
 /** One step of the attack as the kind tells it, shown when its rule is a component. */

@@ -1,11 +1,43 @@
-import { foreignDownloads } from '../analysis/artifacts.js';
+import { artifactUses, downloadContent, foreignDownloads, isolatedExecutions, runChoice, strongestUse, type ArtifactUse, type ForeignDownload } from '../analysis/artifacts.js';
 import { describeStep } from '../analysis/describe.js';
-import { followsUntrustedRuns } from '../analysis/workflow-run.js';
-import { workspaceCodeEvidence } from '../analysis/workspace-code.js';
-import type { Step } from '../model/workflow.js';
-import { defineWorkflowRule } from '../rule.js';
-import { asList, get, getText, scalarText } from '../yaml/model.js';
+import { envInjections } from '../analysis/injections.js';
+import { holdingFacts, reachFacts, runFact } from '../analysis/run-model/facts.js';
+import { describeClaim, outsiderReach, severityOf, whoText, type Claim, type JobRun, type Reach, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
+import { within } from '../analysis/run-model/execution.js';
+import type { Job, Step } from '../model/workflow.js';
+import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
+import type { Severity } from '../types.js';
+import { asList, get, scalarText } from '../yaml/model.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
+
+/** `the run of \`CI\`` for a workflow_run's triggering run, else `a run`. */
+function whoseRun(job: Job): string {
+  const trigger = job.workflow.triggers.find((t) => t.name === 'workflow_run');
+  const upstream = asList(get(trigger?.config, 'workflows')).flatMap((n) => {
+    const name = scalarText(n);
+    return name === null ? [] : [`\`${name}\``];
+  });
+  return upstream.length > 0 ? `the run of ${upstream.join(', ')}` : 'the run';
+}
+
+/** `step X (line 31) runs \`npm ci\` from \`site/\`` for the first sink, and how many more. */
+function sinkText(job: Job, sinks: readonly TracedExecution[], entry: WorkspaceEntry): string {
+  const first = sinks[0] as TracedExecution;
+  const line = job.workflow.file.position(first.step.node.start).line;
+  const where = entry.dir === '' || entry.dir === null ? 'the workspace' : `\`${entry.dir}/\``;
+  const inside = first.execution.step !== first.step && first.step.usesRef?.kind === 'local' ? ` (inside local action \`${first.step.usesRef.path}\`)` : '';
+  const more = sinks.length > 1 ? ` (and ${sinks.length - 1} more)` : '';
+  return `${describeStep(first.step)} (line ${line}) then runs ${first.execution.evidence}${inside} from ${where}, which holds those files${more}`;
+}
+
+interface Report {
+  download: ForeignDownload;
+  reach: Reach;
+  run: JobRun;
+  severity: Severity;
+  executes: boolean;
+  consequence: string;
+}
 
 export default defineWorkflowRule({
   meta: {
@@ -15,76 +47,102 @@ export default defineWorkflowRule({
     severity: 'HIGH',
     surface: 'workflow',
     description:
-      'A `workflow_run` workflow downloads the artifacts of the run that triggered it (`actions/download-artifact` with `run-id`, `dawidd6/action-download-artifact`, `gh run download`, `downloadArtifact` in github-script) into its workspace. When that run was a pull request from a fork, the fork chose the files, and they can overwrite scripts and configuration the privileged job then uses. MEDIUM when no later step of the job runs code from the workspace, or, for files kept in a subdirectory, from that directory.',
+      "A privileged workflow (`workflow_run`, `issue_comment`, `pull_request_target` ...) downloads the artifacts of a run a fork's pull request can produce (`actions/download-artifact` with `run-id`, `dawidd6/action-download-artifact`, `gh run download`, `downloadArtifact` in github-script): the fork chose those files. HIGH when a later step runs them (a build tool, script or local action in the directory they land in, a deploy action working there, a script run from an isolated directory, or their content written to `$GITHUB_ENV`), anyone can start the run and the job holds a write scope, secret or OIDC; MEDIUM when their content only steers what the job does (a value read into a command, an output in a later `if:`); LOW when it only becomes a comment, or the files are uploaded as they are. Not reported when the values are validated numbers, or only trusted authors' runs reach the job.",
     recommendation:
       'Download into an isolated directory (`path: ${{ runner.temp }}/artifacts`), treat every file as untrusted data (validate numbers and names before use, never execute or source it), and never extract it over the checkout.',
   },
   create: (context) => ({
     job(job) {
-      const workflow = job.workflow;
-      if (!workflow.triggers.some((t) => t.name === 'workflow_run') || !followsUntrustedRuns(workflow, context.repository)) return;
-      const trigger = workflow.triggers.find((t) => t.name === 'workflow_run');
-      const upstream = asList(get(trigger?.config, 'workflows')).flatMap((n) => {
-        const name = scalarText(n);
-        return name === null ? [] : [`\`${name}\``];
-      });
+      const runs = context.runs;
+      const run = runs.job(job);
+      const envWrites = (step: Step) => envInjections(step, context.taint).some((h) => h.artifact === true);
+      for (const entry of run.workspace) {
+        if (entry.kind !== 'download' || entry.download === undefined || entry.content !== 'outsider') continue;
+        const reach = runs.stepReach(entry.step);
+        if (!reachable(reach)) continue;
+        const sinks = downloadSinks(context, run, entry);
+        const uses = sinks.length > 0 ? [] : artifactUses(entry.step, entry.dir, (a, b) => runs.sameRun(a, b), envWrites);
+        const found = judge(run, reach, sinks.length > 0, strongestUse(uses));
+        if (found === null) continue;
+        report(context, job, { download: entry.download, reach, run, ...found, consequence: sinks.length > 0 ? `; ${sinkText(job, sinks, entry)}` : found.consequence });
+      }
+      // Kept outside the workspace, the files replace nothing of the checkout: reported only when a step runs them.
       for (const download of foreignDownloads(job)) {
-        if (download.isolated) continue;
-        const where = download.destination === null ? 'the workspace' : `\`${download.destination}\`, inside the workspace`;
-        // Files that no later step runs (a PR number, a diff to post, a site to upload) are data: MEDIUM. Files
-        // kept in a subdirectory of their own cannot replace the checkout's scripts: only a step working in that
-        // directory, or naming it, can run them.
-        const inDirectory = subdirectory(download.destination);
-        const later = job.steps.filter((s) => s.index > download.step.index && workspaceCodeEvidence(s) !== null);
-        const runs = later.find((s) => inDirectory === null || reachesInto(s, inDirectory));
-        const elsewhere = runs === undefined ? later[0] : undefined;
-        context.report({
-          ...(runs === undefined ? { severity: 'MEDIUM' as const } : {}),
-          node: download.node,
-          ...(download.scriptOffset !== undefined && download.step.run !== undefined
-            ? { offset: valueOffsetToSource(workflow.file, download.step.run, download.scriptOffset) }
-            : {}),
-          message:
-            `${describeStep(download.step)} downloads artifacts of the triggering run (${download.how}) into ${where}; ` +
-            `the run${upstream.length > 0 ? ` of ${upstream.join(', ')}` : ''} can come from a fork's pull request, which then chooses those files` +
-            (runs !== undefined
-              ? `, and ${describeStep(runs)} then runs code from the workspace (${workspaceCodeEvidence(runs) ?? ''}).`
-              : elsewhere !== undefined
-                ? `. MEDIUM: the files stay in \`${download.destination ?? ''}\`, and the later steps that run code from the workspace (${describeStep(elsewhere)}: ${workspaceCodeEvidence(elsewhere) ?? ''}) neither work in that directory nor name it, so the files are data the job reads; validate them before use.`
-                : '. MEDIUM: no later step of the job runs code from the workspace, so the files are data the job reads; validate them before use.'),
-        });
+        if (!download.isolated || downloadContent(download, job.workflow, context.repository) !== 'outsider') continue;
+        const reach = runs.stepReach(download.step);
+        if (!reachable(reach)) continue;
+        const executions = isolatedExecutions(download, (a, b) => runs.sameRun(a, b));
+        const first = executions[0];
+        if (first === undefined) continue;
+        const line = job.workflow.file.position(first.step.run?.start ?? first.step.node.start).line;
+        const found = judge(run, reach, true, null);
+        if (found === null) continue;
+        report(context, job, { download, reach, run, ...found, consequence: `; ${describeStep(first.step)} (line ${line}) then runs ${first.evidence} from \`${download.destination ?? ''}\`, where they landed` });
       }
     },
   }),
 });
 
 /**
- * What names the workspace subdirectory a download lands in (`site` for `./site/` or
- * `${{ github.workspace }}/site`): a pattern for the directory as a path or a word in a later step; null for the
- * workspace itself and for any path this cannot place (`..`, variables, globs). Download actions
- * keep an artifact's files inside the destination (actions/download-artifact since 4.1.7; older versions are
- * `known-vulnerable-action`'s finding).
+ * Executions after a download that run files it may hold: traced to it, or to a later download into the same
+ * directory or below (an extraction adds files, it does not remove the earlier ones; only a checkout over the
+ * directory cleans it).
  */
-function subdirectory(destination: string | null): RegExp | null {
-  if (destination === null) return null;
-  const path = destination
-    .trim()
-    .replace(/^(["'])(.*)\1$/, '$2')
-    .replace(/^(\$\{\{\s*github\.workspace\s*\}\}|\$\{?GITHUB_WORKSPACE\}?)(\/|$)/, '')
-    .replace(/^(\.\/)+/, '')
-    .replace(/\/+$/, '');
-  if (path === '' || path === '.' || path.startsWith('/') || /\.\.|[$*?[\]{}~\\]/.test(path)) return null;
-  return new RegExp(`(^|[\\s'"=:/.])${path.replace(/[.+^$()|]/g, '\\$&')}(/|$|[\\s'";)&|])`);
+function downloadSinks(context: WorkflowRuleContext, run: JobRun, entry: WorkspaceEntry): TracedExecution[] {
+  return run.executions.filter((t) => {
+    if (!context.runs.sameRun(entry.step, t.step)) return false;
+    if (t.code === entry) return true;
+    // A download whose directory is not known may hold any path of the workspace: whatever runs after it.
+    if (entry.dir === null && t.execution.kind !== 'registry' && (t.step.index > entry.step.index || (t.step === entry.step && (t.execution.offset ?? 0) > (entry.offset ?? 0)))) return true;
+    const code = t.code;
+    if (code === null || code.kind !== 'download' || code.step.index < entry.step.index || (code.step === entry.step && (code.offset ?? 0) < (entry.offset ?? 0))) return false;
+    if (t.execution.path === null) return entry.dir === null;
+    return entry.dir === null || within(t.execution.path, entry.dir);
+  });
 }
 
-/** Whether a step could run code from the directory `named` matches: it works there (`working-directory:`), or its script or inputs name it. */
-function reachesInto(step: Step, named: RegExp): boolean {
-  const workingDirectory = getText(step.node, 'working-directory') ?? (step.job === null ? null : getText(get(get(step.job.node, 'defaults'), 'run'), 'working-directory'));
-  if (workingDirectory !== null && named.test(workingDirectory)) return true;
-  if (step.run !== undefined && typeof step.run.value === 'string' && named.test(step.run.value)) return true;
-  if (step.usesRef?.kind === 'local' && named.test(step.usesRef.path)) return true;
-  return step.with?.pairs.some((p) => {
-    const text = scalarText(p.value);
-    return text !== null && named.test(text);
-  }) === true;
+function who(use: ArtifactUse): string {
+  return use.subject ?? describeStep(use.step);
+}
+
+/** A job only trusted authors or collaborators reach (a same-repository condition on the followed run): no claim. */
+function reachable(reach: Reach): boolean {
+  return reach.level !== 'trusted-author' && reach.level !== 'collaborator';
+}
+
+/** Severity and wording of a download, from the model's facts and what later steps do with the files; null: no claim. */
+function judge(run: JobRun, reach: Reach, runsThem: boolean, use: ArtifactUse | null): { severity: Severity; executes: boolean; consequence: string } | null {
+  const executes = runsThem || use?.kind === 'env';
+  const claim: Claim = { reach, executes, holds: run.valuables, forkHolds: run.forkValuables, raceAfterApproval: true };
+  if (executes) {
+    const consequence = use?.kind === 'env' ? `; ${who(use)} ${use.detail}, which every later step of the job runs with` : '';
+    return { severity: severityOf(claim), executes, consequence };
+  }
+  if (use?.kind === 'validated' || use?.kind === 'read') return null;
+  if (use?.kind === 'data') {
+    // Their content steers what the job does without running as code: MEDIUM at most, and only an outsider's.
+    const severity: Severity = outsiderReach(reach) || reach.level === 'unreviewed-environment' ? 'MEDIUM' : 'LOW';
+    return { severity, executes, consequence: `; ${who(use)} ${use.detail}, so their content steers the job (${severity}: no later step runs them)` };
+  }
+  const consequence =
+    use === null
+      ? '; no later step of the job runs them or reads their content (LOW)'
+      : use.kind === 'comment'
+        ? `; ${who(use)} ${use.detail}, and nothing else uses their content (LOW: a comment's text or target, nothing that runs)`
+        : `; ${who(use)} ${use.detail}, and nothing runs them or reads their content (LOW: files served, not run)`;
+  return { severity: 'LOW', executes, consequence };
+}
+
+function report(context: WorkflowRuleContext, job: Job, r: Report): void {
+  const { download, reach, run } = r;
+  const where = download.isolated ? `\`${download.destination ?? ''}\`, outside the workspace` : download.destination === null ? 'the workspace' : `\`${download.destination}\`, inside the workspace`;
+  const claim: Claim = { reach, executes: r.executes, holds: run.valuables };
+  const who = runChoice(download) === 'triggering' ? `${whoseRun(job)} can come from a fork's pull request` : "the job picks the run (by branch, pull request or a computed id), and a fork's pull request run can be the one picked";
+  context.report({
+    node: download.node,
+    ...(download.scriptOffset !== undefined && download.step.run !== undefined ? { offset: valueOffsetToSource(job.workflow.file, download.step.run, download.scriptOffset) } : {}),
+    severity: r.severity,
+    message: `${describeStep(download.step)} downloads another run's artifacts (${download.how}) into ${where}; ${who}, which then chooses those files${r.consequence}; ${r.executes ? describeClaim(claim) : whoText(reach)}.`,
+    facts: [...reachFacts(reach), ...(r.executes ? ['exec'] : []), ...holdingFacts(run), ...runFact(context.runs, download.step)],
+  });
 }

@@ -616,6 +616,43 @@ export function pruneUnreachable(workflow: Workflow): WorkflowRuns {
   return runs;
 }
 
+/**
+ * Where a `${{ }}` value given to an input (not an `if:`) may be truthy (`want` true) or falsy (`want` false):
+ * the occasions and legs of `within` (a run set of one of `job`'s steps) on which it may evaluate so. Used for
+ * inputs that switch a feature by the run (`cache: ${{ !startsWith(github.ref, 'refs/tags/') }}`). A value that
+ * is not one whole expression leaves `within` as it is (the caller reads plain values itself); unknown never
+ * rules a run out.
+ */
+export function valueRunSet(value: YNode | undefined, job: Job, within: RunSet, want: boolean): RunSet {
+  if (value?.kind !== 'scalar' || typeof value.value !== 'string') return within;
+  const text = value.value.trim();
+  const spans = findExpressions(text);
+  const only = spans[0];
+  if (spans.length !== 1 || only === undefined || only.start !== 0 || only.end !== text.length) return within;
+  const expr = parseExpression(only.source);
+  if (expr === null) return within;
+  const legsPer = legCount(within);
+  const os = legSystems(job, within.legs);
+  const usesLeg = /\b(matrix|runner)\b/i.test(only.source);
+  const bits = within.bits.slice();
+  for (let o = 0; o < within.occasions.length; o++) {
+    const occasion = within.occasions[o] as Occasion;
+    let shared: Truth | undefined;
+    for (let l = 0; l < legsPer; l++) {
+      const i = o * legsPer + l;
+      if (bits[i] === 0) continue;
+      const t = usesLeg ? evaluate(expr, { occasion, leg: within.legs?.[l] ?? null, os: os[l] ?? null }) : (shared ??= evaluate(expr, { occasion, leg: null, os: null }));
+      if (t === !want) bits[i] = 0;
+    }
+  }
+  return { occasions: within.occasions, legs: within.legs, bits };
+}
+
+/** The occasions (as `Occasion`s) of a run set on which some leg can run. */
+export function occasionsOfSet(set: RunSet): Occasion[] {
+  return occasionIndexes(set).map((o) => set.occasions[o] as Occasion);
+}
+
 /** Exposed for tests: the truth of a condition on one occasion and leg. */
 export function conditionTruth(condition: YNode | undefined, occasion: Occasion, leg: Leg | null = null, os: string | null = null): Truth {
   const parsed = conditionExpression(condition);

@@ -46,6 +46,18 @@ export interface JobRun {
   workspace: readonly WorkspaceEntry[];
   /** Everything the job's steps execute, in order, steps of local composite actions included at their call. */
   executions: readonly TracedExecution[];
+  /**
+   * The job's steps in order, each followed by the steps of the local composite action it calls (and of the
+   * actions those call), which run at the caller's place, with its trigger, permissions and secrets.
+   */
+  steps: readonly CalledStep[];
+}
+
+/** A step as it runs in a job: itself, or a step of a local composite action run by `caller`. */
+export interface CalledStep {
+  step: Step;
+  /** The job's own step that runs it (the step itself for the job's steps). */
+  caller: Step;
 }
 
 export interface RunModelOptions {
@@ -121,6 +133,11 @@ export class RunModel {
     return runSets(step.job.workflow).steps.get(step);
   }
 
+  /** The run set of a job, for callers that compare runs across jobs (`sharedOccasion`). */
+  jobRunSet(job: Job): RunSet | undefined {
+    return runSets(job.workflow).jobs.get(job);
+  }
+
   /**
    * The workflow steps a step runs at: the step itself in a job, or, for a step of a local composite action,
    * the job steps that call the action (through at most MAX_ACTION_DEPTH levels of composite actions).
@@ -189,10 +206,12 @@ export class RunModel {
     const holdings = jobHoldings(job);
     const workspace = workspaceEntries(job, this.repository);
     const executions: TracedExecution[] = [];
+    const steps: CalledStep[] = [];
     for (const step of job.steps) {
       for (const execution of this.#expand(step, step, 0)) {
         executions.push({ execution, step, code: codeOf(execution, workspace, step) });
       }
+      this.#called(step, step, 0, steps);
     }
     return {
       job,
@@ -202,7 +221,17 @@ export class RunModel {
       forkValuables: valuables(holdings, this.defaultToken, true),
       workspace,
       executions,
+      steps,
     };
+  }
+
+  /** A step and the steps of the local composite action it calls, at the caller's place. */
+  #called(step: Step, caller: Step, depth: number, into: CalledStep[]): void {
+    into.push({ step, caller });
+    if (step.usesRef?.kind !== 'local' || depth >= MAX_ACTION_DEPTH) return;
+    const action = this.repository.localAction(step);
+    if (action === undefined || action.using !== 'composite') return;
+    for (const inner of action.steps) this.#called(inner, caller, depth + 1, into);
   }
 
   /** A step's executions, with those of the local composite action it calls (run at the caller's place). */

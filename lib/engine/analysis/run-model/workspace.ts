@@ -4,11 +4,10 @@
  * with the directory it lands in and who controls its content. With `codeOf`, an execution (execution.ts) is
  * traced to the checkout or download that holds the code it runs.
  */
-import { foreignDownloads, type ForeignDownload } from '../artifacts.js';
+import { downloadContent, foreignDownloads, type ForeignDownload } from '../artifacts.js';
 import { pullRequestCheckouts, type UntrustedCheckout } from '../pr-head.js';
 import type { RepositoryModel } from '../../model/repository.js';
-import { privilegedTriggers, type Job, type Step } from '../../model/workflow.js';
-import { followsUntrustedRuns } from '../workflow-run.js';
+import type { Job, Step } from '../../model/workflow.js';
 import { getText, keyText } from '../../yaml/model.js';
 import { normalizeWorkspacePath, within, workingDirectory, type Execution } from './execution.js';
 import { words } from '../../shell.js';
@@ -45,11 +44,6 @@ export function workspaceEntries(job: Job, repository: RepositoryModel): Workspa
   const entries: WorkspaceEntry[] = [];
   const untrusted = pullRequestCheckouts(job, repository);
   const workflow = job.workflow;
-  // Another run's artifacts come from a pull request when the workflow follows pull request runs, or when a
-  // privileged trigger (a comment, `pull_request_target`) lets the job pick a run a fork produced.
-  const outsiderArtifacts =
-    (workflow.triggers.some((t) => t.name === 'workflow_run') && followsUntrustedRuns(workflow, repository)) ||
-    privilegedTriggers(workflow).some((t) => t.name !== 'workflow_run');
   const downloads = foreignDownloads(job);
   for (const step of job.steps) {
     const mine = untrusted.filter((c) => c.step === step);
@@ -81,7 +75,9 @@ export function workspaceEntries(job: Job, repository: RepositoryModel): Workspa
         step,
         kind: 'download',
         dir,
-        content: outsiderArtifacts ? 'outsider' : 'other',
+        // The triggering run of a workflow_run that follows pull request runs, or a run a privileged trigger lets
+        // the job pick (by branch, pull request or computed id): a fork's; one picked among push runs: the base's.
+        content: downloadContent(d, workflow, repository),
         how: d.how,
         download: d,
         ...(d.scriptOffset !== undefined && step.run !== undefined ? { offset: valueOffsetToSource(workflow.file, step.run, d.scriptOffset) } : {}),

@@ -8,8 +8,9 @@ import { startFakeGitHub, testAppCredentials, testGitHubCodeHost } from '../../.
 import { setup } from './support.js';
 
 // A latency well above scheduling noise: round trips are counted from overlapping request windows, and 5 ms
-// windows were too short on a loaded 2-core machine (a parallel request could start after another ended).
-const { github, close } = startFakeGitHub({ latencyMs: 25 });
+// and 25 ms windows were too short on a 2-core machine at a load of 17 (a parallel request could start after
+// another ended): 150 ms.
+const { github, close } = startFakeGitHub({ latencyMs: 150 });
 afterAll(close);
 afterEach(() => github.reset());
 

@@ -7,7 +7,8 @@ import { AREA_INFO } from '../../../../lib/engine/settings/areas.js';
 import { FakeGitHub, FULL_PERMISSIONS, startFakeGitHub, testGitHubCodeHost } from '../../../support/github/index.js';
 import { COMPOSITE, findingsOf, settingsFixture, setup, unreadableAreas, WORKFLOW } from './support.js';
 
-const { github, server, close } = startFakeGitHub({ latencyMs: 5 });
+// Round trips are counted from overlapping request windows: a latency far above scheduling noise on a loaded machine.
+const { github, server, close } = startFakeGitHub({ latencyMs: 100 });
 afterAll(close);
 afterEach(() => github.reset());
 

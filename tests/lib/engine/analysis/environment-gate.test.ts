@@ -45,6 +45,7 @@ const envWrite = (environment: string) => yaml`
       environment: ${environment}
       steps:
         - run: echo "TITLE=\${{ github.event.issue.title }}" >> "$GITHUB_ENV"
+        - run: ./scripts/triage.sh
 `;
 
 describe('environments with required reviewers as a gate', () => {

@@ -53,10 +53,13 @@ describe('combination catalog', () => {
     const qualifiers = COMBINATION_KINDS.flatMap((k) =>
       k.qualifiers.map(
         (q) =>
-          `${k.id}: ${q.rule_id} >= ${q.min_severity}${q.except_severities === undefined ? '' : ` except ${q.except_severities.join(', ')}`}${q.facts === undefined ? '' : ` with ${q.facts.join(' & ')}`}`,
+          `${k.id}: ${q.rule_id} >= ${q.min_severity}${q.except_severities === undefined ? '' : ` except ${q.except_severities.join(', ')}`}${q.facts === undefined ? '' : ` with ${q.facts.join(' & ')}`}${q.named_by === undefined ? '' : ` named by ${q.named_by.rule_id} ${q.named_by.fact}`}`,
       ),
     );
     expect(qualifiers).toEqual([
+      // The run model's facts: a later step runs what the outsider's run produced, in a job an outsider starts.
+      'artifact-poisoning-chain: artifact-poisoning >= MEDIUM with exec & reach:anyone|reach:sticky-label',
+      'artifact-poisoning-chain: github-env-injection >= MEDIUM with exec & reach:anyone|reach:sticky-label',
       'compromised-action: known-vulnerable-action >= HIGH',
       // Departure from the spec: a runner that may be a GitHub-hosted larger runner (MEDIUM) is no foothold.
       'injected-runner-takeover: self-hosted-runner >= LOW except MEDIUM',
@@ -69,7 +72,12 @@ describe('combination catalog', () => {
       'pwn-request: excessive-permissions >= HIGH',
       // Departure from the spec: only a release cache an outsider's default-branch run writes (HIGH) reaches a release;
       // a release cache only collaborators write, or a pull_request_target/workflow_run cache (MEDIUM), does not.
-      'cache-poisoning-release: cache-poisoning >= HIGH',
+      // The entry must be a job the release finding names as writing its cache (the run model's writers).
+      'cache-poisoning-release: untrusted-checkout >= MEDIUM with exec named by cache-poisoning writer',
+      'cache-poisoning-release: script-injection >= MEDIUM named by cache-poisoning writer',
+      'cache-poisoning-release: github-env-injection >= MEDIUM named by cache-poisoning writer',
+      'cache-poisoning-release: cache-poisoning >= HIGH with holds:publish',
+      'env-injection-hijack: github-env-injection >= MEDIUM with exec & reach:anyone|reach:sticky-label',
       'mutable-action-secret-theft: unpinned-action >= MEDIUM',
       // The secret reaches the log (not GITHUB_ENV), and for the dispatch path in a step a dispatch event runs.
       'open-dispatch-secret-leak: secret-in-log >= HIGH with dest:log|dest:summary & event:repository_dispatch',

@@ -193,9 +193,23 @@ describe('repo scope', () => {
   });
 
   it('crosses files only where a shared store carries the attack (the Actions cache)', () => {
-    expect(ids([rec('untrusted-checkout', { line: 12, job: 'test' }), rec('cache-poisoning', { file: CI_WORKFLOW, line: 20, job: 'release' })])).toEqual([
+    expect(ids([rec('untrusted-checkout', { line: 12, job: 'test' }), rec('cache-poisoning', { file: CI_WORKFLOW, line: 20, job: 'release', facts: ['holds:publish', `writer:${PR_WORKFLOW}#test`] })])).toEqual([
       `cache-poisoning-release ${PR_WORKFLOW}`,
     ]);
+  });
+
+  it('joins a release restore only with a writer its finding names (writer:<file>#<job>)', () => {
+    const release = (writers: string[]) => rec('cache-poisoning', { file: CI_WORKFLOW, line: 20, job: 'release', facts: ['holds:publish', ...writers.map((w) => `writer:${w}`)] });
+    const checkout = rec('untrusted-checkout', { line: 12, job: 'test' });
+    const injection = rec('script-injection', { file: '.github/workflows/triage.yml', line: 9, job: 'triage' });
+    // Named nowhere: the entry findings exist, but the release's cache is written by none of them.
+    expect(ids([checkout, injection, release([])])).toEqual([]);
+    expect(ids([checkout, release(['.github/workflows/other.yml#test'])])).toEqual([]);
+    // The checkout comes first in the group, but only the injection's job is named: the path takes the injection.
+    const linked = findCombinations([checkout, injection, release(['.github/workflows/triage.yml#triage'])], all).find((c) => c.id === 'cache-poisoning-release');
+    expect(linked?.components.map((c) => `${c.rule_id} ${c.finding.file}`)).toEqual(['script-injection .github/workflows/triage.yml', 'cache-poisoning .github/workflows/ci.yml']);
+    // A checkout whose code nothing runs is no writer, even in a named job.
+    expect(ids([rec('untrusted-checkout', { line: 12, job: 'test', severity: 'MEDIUM', facts: ['holds', 'reach:anyone'] }), release([`${PR_WORKFLOW}#test`])])).toEqual([]);
   });
 
   it('sits at <repository settings> when every component is a settings finding', () => {

@@ -113,7 +113,7 @@ const CASES: Case[] = [
     id: 'cache-poisoning-release',
     records: [
       rec('script-injection', { file: PR_WORKFLOW, line: 14, column: 22, job: 'triage' }),
-      rec('cache-poisoning', { file: RELEASE, line: 22, column: 9, job: 'publish' }),
+      rec('cache-poisoning', { file: RELEASE, line: 22, column: 9, job: 'publish', facts: ['holds:publish', `writer:${PR_WORKFLOW}#triage`] }),
       rec('missing-provenance', { file: RELEASE, line: 30, column: 9, job: 'publish' }),
     ],
     file: PR_WORKFLOW,

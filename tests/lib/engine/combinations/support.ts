@@ -21,6 +21,10 @@ export interface At {
  */
 const DEFAULT_FACTS: Readonly<Record<string, string[]>> = {
   'untrusted-checkout': ['exec', 'holds', 'reach:anyone'],
+  'artifact-poisoning': ['exec', 'holds', 'reach:anyone'],
+  'github-env-injection': ['exec', 'holds', 'reach:anyone'],
+  // A release restoring a cache: which jobs write it is the test's to say (`writer:<file>#<job>`).
+  'cache-poisoning': ['holds:publish'],
   // Outsider text that runs, brought in through `pull_request_target`, in a job holding a write token and secrets.
   'script-injection': ['event:pull_request_target', 'exec', 'holds', 'holds:secrets', 'holds:token', 'reach:anyone'],
   // A secret printed to the log by a step that runs on push and on any dispatch event.

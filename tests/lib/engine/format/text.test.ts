@@ -64,6 +64,17 @@ describe('text format', () => {
     expect(verbose.replace(/\s+/g, ' ')).toContain(long);
   });
 
+  it('hides nothing above LOW: every HIGH and MEDIUM finding is listed with its line, whatever the width', () => {
+    for (const width of [40, 80, 200]) {
+      const text = formatText(report, { color: false, width }).replace(/\s+/g, ' ');
+      for (const { finding: f } of report.records.filter((r) => r.finding.severity === 'HIGH' || r.finding.severity === 'MEDIUM')) {
+        const where = f.line > 0 ? `${f.file}:${f.line}` : 'repository settings';
+        expect(text, `${f.rule_id} at ${where}`).toContain(where);
+        expect(text).toContain(`${f.rule_id} (`);
+      }
+    }
+  });
+
   it('wraps to the width without breaking a code span', () => {
     for (const width of [40, 60, 80, 120]) {
       const text = formatText(report, { color: false, listed: ALL, width });

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { findCombinations } from '../../../../lib/engine/combinations/index.js';
+import { scanRepository } from '../../../../lib/engine/scan.js';
 import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
 
 const RULE = 'artifact-poisoning';
@@ -99,13 +101,13 @@ ${inputs}
     // Runs of `push` are the base repository's, whatever branch name the pull request picked.
     expect(scanWith(RULE, workflow('                event: push'))).toEqual([]);
     // Without `event:`, or with the triggering run or a pull request's runs named, the files are the pull request's
-    // (MEDIUM: they stay in temp/size-prev, which the checkout's own script only reads).
-    expect(positions(scanWith(RULE, workflow('                event: pull_request')))).toEqual(['9:15 MEDIUM']);
-    expect(positions(scanWith(RULE, workflow('                event: push\n                run_id: ${{ github.event.workflow_run.id }}')))).toEqual(['9:15 MEDIUM']);
-    expect(positions(scanWith(RULE, workflow('                name: size-data')))).toEqual(['9:15 MEDIUM']);
+    // (LOW: they stay in temp/size-prev, which no later step names; the checkout's own script runs).
+    expect(positions(scanWith(RULE, workflow('                event: pull_request')))).toEqual(['9:15 LOW']);
+    expect(positions(scanWith(RULE, workflow('                event: push\n                run_id: ${{ github.event.workflow_run.id }}')))).toEqual(['9:15 LOW']);
+    expect(positions(scanWith(RULE, workflow('                name: size-data')))).toEqual(['9:15 LOW']);
   });
 
-  it('is MEDIUM when no later step runs code from the workspace (the files are data: a number, a diff to post)', () => {
+  it('is LOW when their content only becomes a comment (a diff to post, the pull request commented on)', () => {
     const findings = scanWith(RULE, ON + yaml`
       jobs:
         comment:
@@ -122,8 +124,8 @@ ${inputs}
                   const body = require('fs').readFileSync('fulldiff.txt', 'utf8');
                   await github.rest.issues.createComment({ ...context.repo, issue_number: 1, body });
     `);
-    expect(positions(findings)).toEqual(['9:15 MEDIUM']);
-    expect(findings[0]?.description).toContain('no later step of the job runs code from the workspace');
+    expect(positions(findings)).toEqual(['9:15 LOW']);
+    expect(findings[0]?.description).toContain('reads them into a comment (github-script)');
   });
 
   it('files kept in a subdirectory are HIGH only when a later step runs code there (fastapi deploy-docs)', () => {
@@ -144,10 +146,10 @@ ${inputs}
 ${later}
     `;
     const status = '            - run: uv run ./scripts/deploy_docs_status.py';
+    // The files are deployed as they are (a preview), and the step that runs code works outside `site/`: LOW.
     const [data] = scanWith(RULE, workflow('./site/', status));
-    expect(data?.severity).toBe('MEDIUM');
-    expect(data?.description).toContain('the files stay in `./site/`, and the later steps that run code from the workspace');
-    expect(data?.description).toContain('`uv run`');
+    expect(data?.severity).toBe('LOW');
+    expect(data?.description).toContain('hands them to cloudflare/wrangler-action');
     // The same step over the whole workspace, or a step that works in (or runs from) the directory: HIGH.
     expect(scanWith(RULE, workflow('.', status)).map((f) => f.severity)).toEqual(['HIGH']);
     expect(scanWith(RULE, workflow('${{ github.workspace }}', status)).map((f) => f.severity)).toEqual(['HIGH']);
@@ -159,7 +161,7 @@ ${later}
     expect(scanWith(RULE, workflow('${{ env.DIR }}', status)).map((f) => f.severity)).toEqual(['HIGH']);
   });
 
-  it('reading a file in a command substitution is not running it (bevy ci-comment-failures)', () => {
+  it('reading a file in a command substitution is not running it; a pull request number for a comment is LOW (bevy ci-comment-failures)', () => {
     const findings = scanWith(RULE, ON + yaml`
       jobs:
         comment:
@@ -173,7 +175,7 @@ ${later}
                 NUMBER=$(cat ./NR)
                 gh api /repos/o/r/issues/$PR/comments
     `);
-    expect(findings.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(findings.map((f) => f.severity)).toEqual(['LOW']);
     // What the substitution runs still counts.
     expect(scanWith(RULE, ON + yaml`
       jobs:
@@ -200,15 +202,17 @@ ${later}
     const ci = (trigger: string) => ({ path: '.github/workflows/ci.yml', text: `name: CI\non: ${trigger}\njobs: {}\n` });
     expect(scanWith(RULE, [{ path: '.github/workflows/follow.yml', text: workflow }, ci('push')])).toEqual([]);
     expect(scanWith(RULE, [{ path: '.github/workflows/follow.yml', text: workflow }, ci('pull_request')])).toHaveLength(1);
+    // A trigger only collaborators cause picks no fork's run.
     expect(scanWith(RULE, yaml`
-      on: pull_request_target
+      on: push
       jobs:
         j:
           runs-on: ubuntu-latest
           steps:
             - uses: actions/download-artifact@v4
               with:
-                run-id: \${{ github.event.number }}
+                run-id: \${{ steps.find.outputs.id }}
+            - run: make
     `)).toEqual([]);
   });
 
@@ -225,5 +229,218 @@ ${later}
               with: [1, 2]
             - run: 17
     `)).toHaveLength(1);
+  });
+});
+
+describe(`${RULE}: the run model's view`, () => {
+  const follow = (job: string) => ON + job;
+
+  it('reports nothing for a job only runs of the same repository reach (fork exclusion folded by the model)', () => {
+    const workflow = (condition: string) => follow(yaml`
+      jobs:
+        deploy:
+          if: ${condition}
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                run-id: \${{ github.event.workflow_run.id }}
+            - run: npm ci && npm run deploy
+    `);
+    expect(scanWith(RULE, workflow('github.event.workflow_run.head_repository.full_name == github.repository'))).toEqual([]);
+    expect(scanWith(RULE, workflow('github.event.workflow_run.head_repository.fork == false'))).toEqual([]);
+    expect(positions(scanWith(RULE, workflow("github.event.workflow_run.conclusion == 'success'")))).toEqual(['10:15 HIGH']);
+  });
+
+  it('reports nothing when the values read are validated numbers', () => {
+    const workflow = (check: string) => follow(yaml`
+      jobs:
+        comment:
+          runs-on: ubuntu-latest
+          permissions:
+            pull-requests: write
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                name: pr
+                run-id: \${{ github.event.workflow_run.id }}
+                path: pr
+            - run: |
+                PR=$(cat pr/number)
+${check}
+                gh pr edit "$PR" --add-label reviewed
+              env:
+                GH_TOKEN: \${{ github.token }}
+    `);
+    expect(scanWith(RULE, workflow("                if ! [[ \"$PR\" =~ ^[0-9]+$ ]]; then exit 1; fi"))).toEqual([]);
+    // Unchecked, the number steers what the job does: MEDIUM.
+    const [unchecked] = scanWith(RULE, workflow('                echo "label $PR"'));
+    expect(unchecked?.severity).toBe('MEDIUM');
+    expect(unchecked?.description).toContain('gh pr edit "$PR" --add-label reviewed');
+  });
+
+  it('is HIGH for a deploy action working inside the artifact directory with a token (its CLI resolves there)', () => {
+    const findings = scanWith(RULE, follow(yaml`
+      jobs:
+        deploy:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                name: site
+                path: site
+                run-id: \${{ github.event.workflow_run.id }}
+            - uses: cloudflare/wrangler-action@v3
+              with:
+                apiToken: \${{ secrets.CLOUDFLARE_API_TOKEN }}
+                workingDirectory: site
+                command: pages deploy . --project-name=docs
+    `));
+    expect(positions(findings)).toEqual(['9:15 HIGH']);
+    expect(findings[0]?.description).toContain('runs cloudflare/wrangler-action from `site/`');
+    expect(findings[0]?.description).toContain('`CLOUDFLARE_API_TOKEN`');
+  });
+
+  it('is at least MEDIUM when an output read from the files decides, in a later if:, whether secrets are used', () => {
+    const findings = scanWith(RULE, follow(yaml`
+      jobs:
+        changes:
+          runs-on: ubuntu-latest
+          permissions:
+            actions: read
+          outputs:
+            should_run: \${{ steps.json.outputs.should_run }}
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                name: changes
+                run-id: \${{ github.event.workflow_run.id }}
+            - uses: gradio-app/github/actions/json-to-output@main
+              id: json
+              with:
+                path: output.json
+        deploy:
+          needs: changes
+          if: needs.changes.outputs.should_run == 'true'
+          runs-on: ubuntu-latest
+          steps:
+            - run: ./deploy.sh
+              env:
+                TOKEN: \${{ secrets.DEPLOY_TOKEN }}
+    `));
+    expect(positions(findings)).toEqual(['13:15 MEDIUM']);
+    expect(findings[0]?.description).toContain("job `deploy` runs only when `needs.changes.outputs.should_run`, read from them, says so (its `if:`)");
+  });
+
+  it('is HIGH when their content is written to $GITHUB_ENV (every later step runs with it)', () => {
+    const findings = scanWith(RULE, follow(yaml`
+      jobs:
+        report:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                name: meta
+                path: meta
+                run-id: \${{ github.event.workflow_run.id }}
+            - run: echo "VERSION=$(cat meta/version)" >> "$GITHUB_ENV"
+            - run: gh release view "$VERSION"
+              env:
+                GH_TOKEN: \${{ secrets.RELEASE_TOKEN }}
+    `));
+    expect(positions(findings)).toEqual(['9:15 HIGH']);
+    expect(findings[0]?.description).toContain('writes their content to `$GITHUB_ENV`');
+  });
+});
+
+describe(`${RULE}: artifacts of other runs outside workflow_run (issue 25)`, () => {
+  const comment = (pick: string, after: string) => yaml`
+    on: issue_comment
+    permissions:
+      contents: write
+    jobs:
+      preview:
+        if: github.event.issue.pull_request && startsWith(github.event.comment.body, '/preview')
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/checkout@v4
+          - run: |
+              BRANCH=$(gh pr view "$NUMBER" --json headRefName -q .headRefName)
+              RUN_ID=$(gh run list ${pick} --workflow build.yml --json databaseId -q '.[0].databaseId')
+              gh run download "$RUN_ID" -n dist -D dist
+              ${after}
+            env:
+              GH_TOKEN: \${{ github.token }}
+              NUMBER: \${{ github.event.issue.number }}
+  `;
+
+  it('reports an issue_comment job that picks a run by the pull request branch, downloads it and runs it: HIGH with a write token', () => {
+    const findings = scanWith(RULE, comment('--branch "$BRANCH"', 'bash dist/deploy.sh'));
+    expect(positions(findings)).toEqual(['13:11 HIGH']);
+    expect(findings[0]?.description).toContain("a fork's pull request run can be the one picked");
+    expect(findings[0]?.description).toContain('`bash dist/deploy.sh`');
+    expect(findings[0]?.description).toContain('`contents: write`');
+  });
+
+  it('a run picked among push runs is the base repository\'s: nothing to report', () => {
+    expect(scanWith(RULE, comment('--branch main --event push', 'bash dist/deploy.sh'))).toEqual([]);
+    expect(scanWith(RULE, comment('-b main -e push', 'bash dist/deploy.sh'))).toEqual([]);
+    // A branch name alone picks a fork's run too (its pull request can come from a branch named main).
+    expect(scanWith(RULE, comment('--branch main', 'bash dist/deploy.sh')).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+
+  it('an isolated directory protects the checkout, not a step that runs or sources what it holds', () => {
+    const isolated = (after: string) => yaml`
+      on: pull_request_target
+      jobs:
+        check:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: dawidd6/action-download-artifact@v6
+              with:
+                workflow: build.yml
+                pr: \${{ github.event.pull_request.number }}
+                path: \${{ runner.temp }}/build
+            - run: ${after}
+              env:
+                TOKEN: \${{ secrets.BOT_TOKEN }}
+    `;
+    expect(scanWith(RULE, isolated('ls "$RUNNER_TEMP/build"'))).toEqual([]);
+    const [sourced] = scanWith(RULE, isolated('source "$RUNNER_TEMP/build/env.sh"'));
+    expect(sourced?.severity).toBe('HIGH');
+    expect(sourced?.description).toContain('`source "$RUNNER_TEMP/build/env.sh"`');
+    expect(scanWith(RULE, isolated('bash ${{ runner.temp }}/build/run.sh')).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+
+  it('behind a member check on the comment, a maintainer approves each run, and the branch can move after it: MEDIUM', () => {
+    const gated = comment('--branch "$BRANCH"', 'bash dist/deploy.sh').replace(
+      "if: github.event.issue.pull_request && startsWith(github.event.comment.body, '/preview')",
+      "if: github.event.issue.pull_request && github.event.comment.author_association == 'MEMBER'",
+    );
+    expect(scanWith(RULE, gated).map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+});
+
+describe(`${RULE}: attack paths`, () => {
+  const paths = (text: string) => findCombinations(scanRepository([{ path: '.github/workflows/follow.yml', text }], {}).records, () => true).map((c) => `${c.id} ${c.severity}`);
+  const workflow = (later: string) => ON + yaml`
+    jobs:
+      report:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/download-artifact@v4
+            with:
+              name: meta
+              path: meta
+              run-id: \${{ github.event.workflow_run.id }}
+${later}
+  `;
+
+  it('artifact-poisoning-chain needs the files to run (exec) in a job an outsider starts', () => {
+    expect(paths(workflow('          - run: echo "V=$(cat meta/version)" >> "$GITHUB_ENV"\n          - run: make'))).toContain('artifact-poisoning-chain CRITICAL');
+    expect(paths(workflow('          - run: bash meta/post.sh'))).toContain('artifact-poisoning-chain CRITICAL');
+    // Their content only steers a command (MEDIUM, no exec): no chain.
+    expect(paths(workflow('          - run: gh pr edit "$(cat meta/number)" --add-label ok'))).not.toContain('artifact-poisoning-chain CRITICAL');
+    expect(paths(workflow('          - run: gh pr edit "$(cat meta/number)" --add-label ok')).some((p) => p.startsWith('artifact-poisoning-chain'))).toBe(false);
   });
 });

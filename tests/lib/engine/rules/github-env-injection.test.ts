@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { findCombinations } from '../../../../lib/engine/combinations/index.js';
+import { scanRepository } from '../../../../lib/engine/scan.js';
 import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
 
 const RULE = 'github-env-injection';
@@ -16,8 +18,11 @@ describe(RULE, () => {
               run: |
                 echo "starting"
                 echo "PR_TITLE=$TITLE" >> "$GITHUB_ENV"
+            - run: ./scripts/label.sh
     `);
     expect(positions(records.map((r) => r.finding))).toEqual(['10:11 HIGH']);
+    expect(records[0]?.finding.description).toContain('step 2 of job `label` (line 11) then runs with it');
+    expect(records[0]?.facts).toEqual(expect.arrayContaining(['exec', 'reach:anyone', 'holds', 'holds:token']));
     expect(records[0]?.finding.rule_id).toBe(RULE);
     expect(records[0]?.job).toBe('label');
     expect(records[0]?.finding.description).toContain('`github.event.pull_request.title`');
@@ -48,7 +53,9 @@ describe(RULE, () => {
               run: |
                 "D=$env:BODY" | Out-File -FilePath $env:GITHUB_ENV -Append
     `);
-    expect(positions(findings)).toEqual(['8:14 HIGH', '11:11 HIGH', '17:11 HIGH', '18:14 HIGH', '21:11 HIGH']);
+    // The last write has nothing after it to run with it: LOW.
+    expect(positions(findings)).toEqual(['8:14 HIGH', '11:11 HIGH', '17:11 HIGH', '18:14 HIGH', '21:11 LOW']);
+    expect(findings[4]?.description).toContain('no step of the job runs after it');
     expect(findings[3]?.description).toContain('`$GITHUB_PATH`');
   });
 
@@ -66,6 +73,7 @@ describe(RULE, () => {
                 run-id: \${{ github.event.workflow_run.id }}
                 path: \${{ runner.temp }}/pr
             - run: echo "PR_NUMBER=$(cat "$RUNNER_TEMP/pr/number")" >> "$GITHUB_ENV"
+            - run: ./report.sh
         without-download:
           runs-on: ubuntu-latest
           steps:
@@ -143,10 +151,106 @@ describe(RULE, () => {
             runs-on: ubuntu-latest
             steps:
               - run: echo "B=\${{ github.event.workflow_run.head_branch }}" >> "$GITHUB_ENV"
+              - run: make report
       ` },
     ]);
     // The runs it follows come from pushes only: their branch names are collaborators'.
     expect(follow('push')).toEqual([]);
     expect(follow('pull_request').map((f) => f.severity)).toEqual(['HIGH']);
+  });
+});
+
+describe(`${RULE}: severity from the run model`, () => {
+  const job = (permissions: string, after: string, condition = '') => yaml`
+    on: pull_request_target
+    ${permissions}
+    jobs:
+      j:${condition}
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/checkout@v4
+          - run: echo "T=\${{ github.event.pull_request.title }}" >> "$GITHUB_ENV"
+${after}
+  `;
+
+  it('an earlier action\'s post step runs with the environment too', () => {
+    // actions/checkout's cleanup runs after the last step: HIGH even with nothing after the write.
+    expect(scanWith(RULE, job('permissions:\n      contents: write', '')).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, job('permissions:\n      contents: write', ''))[0]?.description).toContain('post step of step 1 of job `j` (actions/checkout@v4)');
+  });
+
+  it('is MEDIUM when the job holds nothing worth taking; a label checked on the labelled event vouches for the text (LOW)', () => {
+    const later = '          - run: npm test';
+    expect(scanWith(RULE, job('permissions: {}', later)).map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(scanWith(RULE, job('permissions:\n      contents: write', later, "\n        if: contains(github.event.pull_request.labels.*.name, 'ok')")).map((f) => f.severity)).toEqual(['HIGH']);
+    const labelled = yaml`
+      on:
+        pull_request_target:
+          types: [labeled]
+      permissions:
+        contents: write
+      jobs:
+        j:
+          if: github.event.label.name == 'ok'
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "T=\${{ github.event.pull_request.title }}" >> "$GITHUB_ENV"
+            - run: npm test
+    `;
+    expect(scanWith(RULE, labelled).map((f) => f.severity)).toEqual(['LOW']);
+  });
+
+  it('a redirect of a group, subshell or loop applies to every command inside it, nested blocks included', () => {
+    const findings = scanWith(RULE, yaml`
+      on: issue_comment
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          env:
+            BODY: \${{ github.event.comment.body }}
+          steps:
+            - run: |
+                {
+                  for word in $BODY; do
+                    if [ -n "$word" ]; then
+                      echo "W_$word=1"
+                    fi
+                  done
+                  echo "DONE=1"
+                } >> "$GITHUB_ENV"
+            - run: |
+                (
+                  echo "X=$BODY"
+                ) >> "$GITHUB_ENV"
+            - run: |
+                while read -r line; do
+                  echo "L=$line"
+                done <<< "$BODY" >> "$GITHUB_ENV"
+            - run: |
+                {
+                  echo "SAFE=1"
+                } >> "$GITHUB_ENV"
+                echo "$BODY"
+            - run: make
+    `);
+    expect(positions(findings)).toEqual(['16:11 HIGH', '20:11 HIGH', '24:11 HIGH']);
+  });
+});
+
+describe(`${RULE}: env-injection-hijack`, () => {
+  const paths = (text: string) => findCombinations(scanRepository([{ path: '.github/workflows/w.yml', text }], {}).records, () => true).map((c) => c.id);
+  const workflow = (after: string) => yaml`
+    on: pull_request_target
+    jobs:
+      j:
+        runs-on: ubuntu-latest
+        steps:
+          - run: echo "T=\${{ github.event.pull_request.title }}" >> "$GITHUB_ENV"
+${after}
+  `;
+
+  it('forms only when a later step runs with the environment (exec) in a job an outsider starts', () => {
+    expect(paths(workflow('          - run: npm test'))).toContain('env-injection-hijack');
+    expect(paths(workflow(''))).not.toContain('env-injection-hijack');
   });
 });

@@ -1,0 +1,182 @@
+/**
+ * Who writes the Actions cache that runs of the default branch (tags and releases included) restore, and which
+ * jobs restore it to ship something: the two ends of a cache-poisoning chain, read from the run model.
+ *
+ * Cache entries are scoped by ref: a run reads its own ref's entries and the default branch's. Runs of
+ * `pull_request_target` write the base branch's scope, runs of `workflow_run`, `issue_comment`, `issues`,
+ * `discussion*`, `fork`, `watch` and `repository_dispatch` the default branch's: when an outsider's code runs in
+ * one of them (a checkout or artifact of theirs that a step executes, or their text expanded into a script or
+ * written to `$GITHUB_ENV`), it can write any entry there (the runner's cache token is within reach of code in
+ * the job, and the job's own post-step saves what the code left). A fork's `pull_request` run writes only its
+ * pull request's own scope, which no release reads; `pull_request_review*` runs the merge ref's.
+ */
+import { describeStep } from './describe.js';
+import { envInjections, scriptInjections, type InjectionHit } from './injections.js';
+import { cacheStep, sameFamily, type CacheUse } from './caching.js';
+import { describeTaint } from './describe.js';
+import { isEmpty, valueRunSet, type RunSet } from './run-model/conditions.js';
+import type { Reach, RunModel, TracedExecution, WorkspaceEntry } from './run-model/index.js';
+import { stepScope, type TaintAnalyzer } from '../expressions/taint.js';
+import { PRIVILEGED_TRIGGERS, type Job, type Step } from '../model/workflow.js';
+import { ScanCache } from '../model/scan-cache.js';
+
+/** Events whose runs write the default (or base) branch's cache scope while an outsider decides what runs. */
+export const DEFAULT_SCOPE_EVENTS: ReadonlySet<string> = new Set([...[...PRIVILEGED_TRIGGERS].filter((t) => !t.startsWith('pull_request_review')), 'repository_dispatch']);
+
+/** The rule whose finding stands for a writer (the entry of the `cache-poisoning-release` attack path). */
+export type WriterRule = 'untrusted-checkout' | 'artifact-poisoning' | 'script-injection' | 'github-env-injection' | 'cache-poisoning';
+
+export interface CacheWriter {
+  job: Job;
+  step: Step;
+  rule: WriterRule;
+  /** `\`.github/workflows/pr.yml\` (job \`test\`) checks out pull request code under \`pull_request_target\` and ... (untrusted-checkout)` */
+  text: string;
+  /**
+   * Null: an outsider writes with nobody's approval (anyone, or a label that stays on new commits). Otherwise
+   * what stands in the way, in words: a maintainer's approval per run after which the code can still change,
+   * or an environment whose reviewers could not be checked.
+   */
+  gate: string | null;
+  /** For a save whose key or content the pull request picks, without code of theirs running: the cache it writes. */
+  save?: CacheUse;
+}
+
+/** Head references fixed by the event: what a maintainer approved is what runs. */
+const IMMUTABLE = new Set(['`github.event.pull_request.head.sha`', '`github.event.workflow_run.head_sha`']);
+
+/** The writer's standing, from the model's reach of the step: null when no outsider gets there. */
+function gateOf(reach: Reach, race: boolean): string | null | undefined {
+  if (reach.event === null || !DEFAULT_SCOPE_EVENTS.has(reach.event)) return undefined;
+  switch (reach.level) {
+    case 'anyone':
+    case 'sticky-label':
+      return null;
+    case 'unreviewed-environment':
+      return `behind ${reach.gates.join(' / ') || 'an environment'}, whose required reviewers could not be checked without a settings snapshot`;
+    case 'approval':
+      return race ? 'once a maintainer approves the run, resolving the code when the job runs (commits pushed after the approval)' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function where(step: Step, job: Job): string {
+  return `\`${job.workflow.file.path}\` (job \`${job.id}\`)`;
+}
+
+function sinkWords(sinks: readonly TracedExecution[]): string {
+  const first = sinks[0] as TracedExecution;
+  const inside = first.execution.step !== first.step && first.step.usesRef?.kind === 'local' ? ` (inside local action \`${first.step.usesRef.path}\`)` : '';
+  return `${describeStep(first.step)} runs ${first.execution.evidence}${inside} from it`;
+}
+
+const writersCache = new ScanCache<RunModel, readonly CacheWriter[]>();
+
+/**
+ * Every writer of the default branch's cache scope an outsider reaches, ungated ones first, in file order:
+ * code of theirs that a step runs, their text run as code, and `pull_request_target` cache saves whose key or
+ * content their pull request picks. Computed once per scan.
+ */
+export function defaultScopeWriters(runs: RunModel, taint: TaintAnalyzer): readonly CacheWriter[] {
+  let found = writersCache.get(runs);
+  if (found === undefined) {
+    found = readWriters(runs, taint);
+    writersCache.set(runs, found);
+  }
+  return found;
+}
+
+function readWriters(runs: RunModel, taint: TaintAnalyzer): CacheWriter[] {
+  const writers: CacheWriter[] = [];
+  const repository = runs.repository;
+  const candidates = repository.workflows.filter((w) => w.triggers.some((t) => DEFAULT_SCOPE_EVENTS.has(t.name) || t.name === 'workflow_call'));
+  for (const workflow of candidates) {
+    for (const job of workflow.jobs) {
+      const run = runs.job(job);
+      // Code of the outsider that a step runs: a checkout of the pull request, or another run's artifacts.
+      for (const entry of run.workspace) {
+        if (entry.content !== 'outsider' || entry.checkout?.hiddenBy === 'trusted-author') continue;
+        const sinks = runs.sinksOf(run, entry);
+        if (sinks.length === 0) continue;
+        const reach = runs.stepReach(entry.step);
+        const race = entry.checkout === undefined || !IMMUTABLE.has(entry.checkout.evidence);
+        const gate = gateOf(reach, race);
+        if (gate === undefined) continue;
+        writers.push({ job, step: entry.step, rule: entry.kind === 'checkout' ? 'untrusted-checkout' : 'artifact-poisoning', gate, text: entryText(entry, reach, sinks, job) });
+      }
+      // The outsider's text run as code.
+      for (const step of job.steps) {
+        for (const [analysis, rule, what] of ENTRY_ANALYSES) {
+          if (!analysis(step, taint, runs).some(strong)) continue;
+          const reach = runs.stepReach(step);
+          const gate = gateOf(reach, true);
+          if (gate === undefined) continue;
+          writers.push({ job, step, rule, gate, text: `${where(step, job)} ${what} under \`${reach.event ?? ''}\`` });
+          break;
+        }
+      }
+      // A cache saved under pull_request_target whose key or content the pull request picks.
+      if (!workflow.triggers.some((t) => t.name === 'pull_request_target')) continue;
+      for (const { step, caller } of run.steps) {
+        const use = cacheStep(step);
+        if (use === null || !use.saves) continue;
+        const controlled = prControlled(use, caller, run.workspace, taint);
+        if (controlled === null) continue;
+        const reach = runs.stepReach(caller);
+        if (reach.event !== 'pull_request_target') continue;
+        const gate = gateOf(reach, true);
+        if (gate === undefined) continue;
+        writers.push({ job, step: caller, rule: 'cache-poisoning', gate, save: use, text: `${where(caller, job)} saves a cache (${use.how}) under \`pull_request_target\`, and ${controlled}` });
+      }
+    }
+  }
+  // Ungated writers first; within each, the order found (file, job, step).
+  return [...writers.filter((w) => w.gate === null), ...writers.filter((w) => w.gate !== null)];
+}
+
+const strong = (hit: InjectionHit) => hit.severity === undefined || hit.severity === 'HIGH' || hit.severity === 'MEDIUM';
+
+const ENTRY_ANALYSES: readonly (readonly [(step: Step, analyzer: TaintAnalyzer, runs: RunModel) => InjectionHit[], WriterRule, string])[] = [
+  [scriptInjections, 'script-injection', 'expands outsider-controlled text into a script (script-injection)'],
+  [envInjections, 'github-env-injection', 'writes outsider-controlled text to `$GITHUB_ENV` or `$GITHUB_PATH` (github-env-injection)'],
+];
+
+function entryText(entry: WorkspaceEntry, reach: Reach, sinks: readonly TracedExecution[], job: Job): string {
+  const what = entry.kind === 'checkout' ? 'checks out pull request code' : `downloads another run's artifacts (${entry.how})`;
+  const rule = entry.kind === 'checkout' ? 'untrusted-checkout' : 'artifact-poisoning';
+  return `${where(entry.step, job)} ${what} under \`${reach.event ?? ''}\` and ${sinkWords(sinks)} (${rule})`;
+}
+
+/**
+ * Why the entry a `pull_request_target` step saves is the pull request's to choose (its key comes from their
+ * text, or their checkout came first and its files pick key and content), or null.
+ */
+export function prControlled(use: CacheUse, caller: Step, workspace: readonly WorkspaceEntry[], taint: TaintAnalyzer): string | null {
+  if (use.key !== undefined) {
+    const found = taint.ofNode(use.key, stepScope(use.step));
+    if (found !== null && (found.level === 'arbitrary' || found.level === 'structured')) return `its key comes from ${describeTaint(found)}`;
+  }
+  const checkout = workspace.find((e) => e.kind === 'checkout' && e.content === 'outsider' && e.checkout?.hiddenBy !== 'trusted-author' && e.step.index < caller.index);
+  if (checkout !== undefined) return `${describeStep(checkout.step)} checked out the pull request first, so its files pick the key and the content`;
+  return null;
+}
+
+/** The run set of a cache step at its caller, narrowed by the inputs that switch caching by the run. */
+export function cachingRuns(runs: RunModel, use: CacheUse, caller: Step): RunSet | undefined {
+  const set = runs.runSet(caller);
+  if (set === undefined || caller.job === null) return set;
+  let narrowed = set;
+  for (const s of use.switches) narrowed = valueRunSet(s.node, caller.job, narrowed, s.on);
+  return narrowed;
+}
+
+/** True when a run set is known and empty (the step never caches). */
+export function neverRuns(set: RunSet | undefined): boolean {
+  return set !== undefined && isEmpty(set);
+}
+
+/** The writers whose entries a restore can read: any outsider's code or text, or a save of the same cache. */
+export function writersFor(writers: readonly CacheWriter[], restore: CacheUse): CacheWriter[] {
+  return writers.filter((w) => w.save === undefined || sameFamily(w.save, restore));
+}

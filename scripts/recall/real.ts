@@ -1,0 +1,178 @@
+/*
+ * Recall on real workflows: a seeded random sample of privileged workflows (pull_request_target, workflow_run,
+ * issue_comment, issues, discussions, reviews) from a corpus directory, audited by hand before anyone looks at
+ * the scanner's output, then compared with it.
+ *
+ *   npm run recall:real -- sample <corpus-dir> <seed> <count>      prints the sample, one repo-relative file a line
+ *   npm run recall:real -- compare <corpus-dir> <audit.json>        scans the sampled repositories and scores the audit
+ *
+ * The audit is a JSON list of the real problems found by reading the files: `{ file, line, severity, kind,
+ * note }`, `file` as printed by `sample` (`<repo dir>/.github/workflows/x.yml`), `kind` one of our rule ids
+ * (what the problem is, in our catalog's words). A problem counts as found when the scan reports a finding of
+ * that rule in that file within the same job (or within five lines when the problem is outside jobs). Meant
+ * for the shared corpus's checking half (`../shared/tools/corpus-split.mjs`), which this script does not need:
+ * any directory of repositories works, and a missing directory is an error in one line.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { scanRepository } from '../../lib/engine/scan.js';
+import type { FindingRecord, Severity } from '../../lib/engine/types.js';
+import { parseYaml } from '../../lib/engine/yaml/parse.js';
+import { get, isMap, keyText, type YNode } from '../../lib/engine/yaml/model.js';
+
+const PRIVILEGED = new Set(['pull_request_target', 'workflow_run', 'issue_comment', 'issues', 'discussion', 'discussion_comment', 'pull_request_review', 'pull_request_review_comment']);
+
+export interface Problem {
+  file: string;
+  line: number;
+  severity: Severity;
+  kind: string;
+  note?: string;
+}
+
+function fail(message: string): never {
+  process.stderr.write(`recall:real: ${message}\n`);
+  process.exit(2);
+}
+
+/** The repository directories of a corpus directory, by name. */
+function repositories(corpus: string): string[] {
+  if (!existsSync(corpus) || !statSync(corpus).isDirectory()) fail(`${corpus} is not a directory of repositories (the shared corpus's checking half, for instance)`);
+  return readdirSync(corpus, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+}
+
+function walk(dir: string, out: string[]): void {
+  if (!existsSync(dir)) return;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) walk(path, out);
+    else out.push(path);
+  }
+}
+
+function triggersOf(text: string): string[] {
+  const parsed = parseYaml(text);
+  if (!parsed.ok || !isMap(parsed.root)) return [];
+  const on: YNode | undefined = get(parsed.root, 'on');
+  if (on === undefined) return [];
+  if (on.kind === 'scalar') return [String(on.value)];
+  if (on.kind === 'seq') return on.items.flatMap((i) => (i.kind === 'scalar' ? [String(i.value)] : []));
+  return on.pairs.map((p) => keyText(p.key));
+}
+
+/** Every workflow of the corpus with a privileged trigger, as `<repo>/.github/workflows/<file>`, sorted. */
+function privilegedWorkflows(corpus: string): string[] {
+  const found: string[] = [];
+  for (const repo of repositories(corpus)) {
+    const files: string[] = [];
+    walk(join(corpus, repo, '.github', 'workflows'), files);
+    for (const file of files.sort()) {
+      if (!/\.ya?ml$/.test(file)) continue;
+      if (triggersOf(readFileSync(file, 'utf8')).some((t) => PRIVILEGED.has(t))) found.push(relative(corpus, file));
+    }
+  }
+  return found;
+}
+
+/** mulberry32: the same sample for the same seed on every machine. */
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function sample(corpus: string, seed: number, count: number): string[] {
+  const all = privilegedWorkflows(corpus);
+  const rand = random(seed);
+  for (let i = all.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [all[i], all[j]] = [all[j] as string, all[i] as string];
+  }
+  return all.slice(0, count).sort();
+}
+
+/** Scans one repository directory as the CLI does (workflows, actions, Dependabot), under its folder name. */
+function scanRepositoryDir(dir: string): FindingRecord[] {
+  const paths: string[] = [];
+  walk(dir, paths);
+  const files = paths.map((p) => ({ path: relative(dir, p).split('\\').join('/'), text: readFileSync(p, 'utf8') }));
+  return scanRepository(files).records;
+}
+
+function jobAt(text: string, line: number): string | null {
+  const lines = text.split('\n');
+  let inJobs = false;
+  let job: string | null = null;
+  for (let i = 0; i < Math.min(line, lines.length); i++) {
+    const l = lines[i] as string;
+    if (/^jobs:\s*$/.test(l)) inJobs = true;
+    else if (/^\S/.test(l)) inJobs = false;
+    else if (inJobs) {
+      const m = /^ {2}([A-Za-z_][\w-]*):\s*$/.exec(l);
+      if (m !== null) job = m[1] ?? null;
+    }
+  }
+  return inJobs ? job : null;
+}
+
+export interface Score {
+  found: number;
+  total: number;
+  foundHigh: number;
+  high: number;
+  misses: string[];
+}
+
+/** Which audited problems the scan reports (see the header). */
+export function score(corpus: string, problems: readonly Problem[]): Score {
+  const byRepo = new Map<string, FindingRecord[]>();
+  let found = 0;
+  let foundHigh = 0;
+  let high = 0;
+  const misses: string[] = [];
+  for (const problem of problems) {
+    const [repo, ...rest] = problem.file.split('/');
+    const path = rest.join('/');
+    if (repo === undefined) continue;
+    if (!byRepo.has(repo)) byRepo.set(repo, scanRepositoryDir(join(corpus, repo)));
+    const text = readFileSync(join(corpus, problem.file), 'utf8');
+    const job = jobAt(text, problem.line);
+    const records = (byRepo.get(repo) ?? []).filter((r) => r.finding.file === path && r.finding.rule_id === problem.kind);
+    const hit = records.find((r) => (job !== null ? r.job === job || (r.job === null && Math.abs(r.finding.line - problem.line) <= 5) : Math.abs(r.finding.line - problem.line) <= 5));
+    if (problem.severity === 'HIGH') high++;
+    if (hit !== undefined) {
+      found++;
+      if (problem.severity === 'HIGH') foundHigh++;
+    } else {
+      misses.push(`${problem.severity} ${problem.kind} ${problem.file}:${problem.line}${problem.note !== undefined ? ` (${problem.note})` : ''}`);
+    }
+  }
+  return { found, total: problems.length, foundHigh, high, misses };
+}
+
+function compare(corpus: string, auditFile: string): void {
+  if (!existsSync(auditFile)) fail(`${auditFile} does not exist: write the audit first (see the header of scripts/recall/real.ts)`);
+  const result = score(corpus, JSON.parse(readFileSync(auditFile, 'utf8')) as Problem[]);
+  const pct = (a: number, b: number) => (b === 0 ? 'n/a' : `${Math.round((100 * a) / b)}%`);
+  process.stdout.write(`found ${result.found} of ${result.total} real problems (${pct(result.found, result.total)}); HIGH ${result.foundHigh} of ${result.high} (${pct(result.foundHigh, result.high)})\n`);
+  for (const miss of result.misses) process.stdout.write(`  missed: ${miss}\n`);
+}
+
+function main(argv: readonly string[]): void {
+  const [command, corpus, a, b] = argv;
+  if (command === 'sample' && corpus !== undefined && a !== undefined && b !== undefined) {
+    for (const file of sample(corpus, Number(a), Number(b))) process.stdout.write(`${file}\n`);
+  } else if (command === 'compare' && corpus !== undefined && a !== undefined) {
+    compare(corpus, a);
+  } else {
+    fail('usage: npm run recall:real -- sample <corpus-dir> <seed> <count> | compare <corpus-dir> <audit.json>');
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) main(process.argv.slice(2));

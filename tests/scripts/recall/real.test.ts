@@ -1,0 +1,40 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sample, score } from '../../../scripts/recall/real.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'recall-real-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+async function put(path: string, text: string) {
+  await mkdir(dirname(join(dir, path)), { recursive: true });
+  await writeFile(join(dir, path), text);
+}
+
+const INJECTION = 'on: issues\njobs:\n  greet:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo "${{ github.event.issue.title }}"\n';
+
+describe('recall on real workflows', () => {
+  it('samples only privileged workflows, the same ones for the same seed', async () => {
+    await put('a__one/.github/workflows/issues.yml', INJECTION);
+    await put('a__one/.github/workflows/ci.yml', 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make\n');
+    await put('b__two/.github/workflows/prt.yml', 'on:\n  pull_request_target:\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo\n');
+    const first = sample(dir, 7, 5);
+    expect(first).toEqual(['a__one/.github/workflows/issues.yml', 'b__two/.github/workflows/prt.yml']);
+    expect(sample(dir, 7, 1)).toEqual(sample(dir, 7, 1));
+  });
+
+  it('counts a problem as found when the scan reports its rule in the same job, and lists the misses', async () => {
+    await put('a__one/.github/workflows/issues.yml', INJECTION);
+    const result = score(dir, [
+      { file: 'a__one/.github/workflows/issues.yml', line: 6, severity: 'HIGH', kind: 'script-injection' },
+      { file: 'a__one/.github/workflows/issues.yml', line: 6, severity: 'MEDIUM', kind: 'artifact-poisoning', note: 'invented' },
+    ]);
+    expect(result).toMatchObject({ found: 1, total: 2, foundHigh: 1, high: 1 });
+    expect(result.misses).toEqual(['MEDIUM artifact-poisoning a__one/.github/workflows/issues.yml:6 (invented)']);
+  });
+});
