@@ -152,7 +152,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Action version with a known advisory or compromise",
     severity: "HIGH",
     surface: "workflow",
-    description: "A `uses:` reference falls in the affected range of a published advisory, or names a commit known to be malicious, according to the built-in advisory snapshot (2026-11-22). Reported once per action and ref in a file, with each advisory and its fixed version; MEDIUM when every advisory matched needs more than a crafted input to harm the job (a world-writable binary on a shared runner, a CSV formula, an unmasked multi-line secret) or is a compromise whose tags were put back on genuine commits.",
+    description: "A `uses:` reference falls in the affected range of a published advisory, or names a commit known to be malicious, according to the built-in advisory snapshot (2026-11-22). Reported once per action and ref in a file, with each advisory and its fixed version. An injection advisory takes its severity from the run model, as a script injection of the text would: HIGH or MEDIUM only where an outsider's text reaches the affected event field, input or output on a run they can start, LOW elsewhere. MEDIUM when every advisory matched needs more than a crafted input to harm the job (a world-writable binary on a shared runner, a CSV formula, an unmasked multi-line secret) or is a compromise whose tags were put back on genuine commits.",
     recommendation: "Upgrade to the fixed release named in the finding and pin it by full commit SHA; if the advisory is a compromise, also rotate every secret the affected runs could read.",
   },
   {
