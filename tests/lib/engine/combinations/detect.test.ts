@@ -184,7 +184,7 @@ describe('repo scope', () => {
   it('claims no foothold on a runner that may be a GitHub-hosted larger runner (a MEDIUM self-hosted-runner)', () => {
     const maybeHosted = rec('self-hosted-runner', { file: CI_WORKFLOW, line: 6, job: 'a', severity: 'MEDIUM' });
     const labelled = rec('self-hosted-runner', { file: CI_WORKFLOW, line: 6, job: 'a', severity: 'HIGH' });
-    const injection = rec('script-injection', { file: CI_WORKFLOW, line: 14, job: 'a', severity: 'HIGH' });
+    const injection = rec('script-injection', { file: CI_WORKFLOW, line: 14, job: 'a', severity: 'HIGH', facts: ['exec', 'holds', 'holds:self-hosted', 'reach:anyone'] });
     const installer = rec('pipe-to-shell', { file: CI_WORKFLOW, line: 20, job: 'a', severity: 'MEDIUM' });
     expect(ids([injection, maybeHosted])).toEqual([]);
     expect(ids([installer, maybeHosted])).toEqual([]);
@@ -310,7 +310,7 @@ describe('facts of the run model', () => {
   it('a pull request checkout whose code no step runs forms no pwn-request', () => {
     const checkout = rec('untrusted-checkout', { line: 12, job: 'test', severity: 'MEDIUM', facts: ['holds', 'reach:anyone'] });
     expect(ids([rec('missing-permissions', { line: 1, job: null }), checkout])).toEqual([]);
-    const running = rec('untrusted-checkout', { line: 12, job: 'test', severity: 'HIGH', facts: ['exec', 'holds', 'reach:anyone'] });
+    const running = rec('untrusted-checkout', { line: 12, job: 'test', severity: 'HIGH', facts: ['exec', 'holds', 'reach:anyone', 'token:default'] });
     expect(ids([rec('missing-permissions', { line: 1, job: null }), running])).toEqual([`pwn-request ${PR_WORKFLOW}`]);
   });
 
