@@ -1,6 +1,5 @@
-import { constants } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
 import type { Dirent } from 'node:fs';
-import { open, readdir, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { classifyPath } from '../engine/paths.js';
 import { MAX_FILE_BYTES } from '../engine/yaml/limits.js';
@@ -30,39 +29,60 @@ export type Resolved = { kind: 'inside'; real: string } | { kind: 'outside' } | 
  * (`realpath(root)`): `inside` with its real path, `outside` when a link leads out, `missing` otherwise.
  */
 export async function resolveInside(realRoot: string, path: string): Promise<Resolved> {
+  return resolveInsideSync(realRoot, path);
+}
+
+/**
+ * The synchronous form of `resolveInside`. The checkout reader makes a few system calls per file; as
+ * promises each one is a round trip through libuv's thread pool, which cost more than the calls themselves
+ * (most of a corpus scan's reading time), so the reader calls the file system directly.
+ */
+function resolveInsideSync(realRoot: string, path: string): Resolved {
   let real: string;
   try {
-    real = await realpath(join(realRoot, path));
+    real = realpathSync.native(join(realRoot, path));
   } catch {
     return { kind: 'missing' }; // absent, a dangling link or a loop: nothing to read
   }
-  return real === realRoot || real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep) ? { kind: 'inside', real } : { kind: 'outside' };
+  return isInside(realRoot, real) ? { kind: 'inside', real } : { kind: 'outside' };
+}
+
+function isInside(realRoot: string, real: string): boolean {
+  return real === realRoot || real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
 }
 
 /** Reads at most `limit` bytes (by default one byte past the engine's limit: the engine reports the file as too large). */
 export async function readBounded(path: string, limit = MAX_FILE_BYTES + 1): Promise<string> {
+  return readBoundedSync(path, limit);
+}
+
+function readBoundedSync(path: string, limit: number): string {
   // O_NOFOLLOW: `path` is already real; a link swapped in since then is refused rather than followed.
-  const handle = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
   try {
     // Sized by the file, not by the limit: a zero-filled megabyte per workflow file dominated a corpus
     // scan's time and memory. One byte more than the size, so a file that grew since is seen to go on.
-    let buffer = Buffer.allocUnsafe(Math.max(1, Math.min(limit, (await handle.stat()).size + 1)));
+    let buffer = Buffer.allocUnsafe(Math.max(1, Math.min(limit, fstatSync(fd).size + 1)));
     let bytesRead = 0;
     for (;;) {
-      const { bytesRead: n } = await handle.read(buffer, bytesRead, buffer.length - bytesRead, bytesRead);
+      const n = readSync(fd, buffer, bytesRead, buffer.length - bytesRead, bytesRead);
       bytesRead += n;
       if (n === 0 || bytesRead === limit) break;
       if (bytesRead === buffer.length) buffer = Buffer.concat([buffer], Math.min(limit, buffer.length * 2));
     }
     return buffer.subarray(0, bytesRead).toString('utf8');
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
 export async function kindOf(real: string): Promise<'file' | 'dir' | null> {
+  return kindOfSync(real);
+}
+
+function kindOfSync(real: string): 'file' | 'dir' | null {
   try {
-    const s = await stat(real);
+    const s = statSync(real);
     return s.isFile() ? 'file' : s.isDirectory() ? 'dir' : null;
   } catch {
     return null;
@@ -86,7 +106,7 @@ export function localActionPaths(text: string): string[] {
  * files inside the checkout are read (see above).
  */
 export async function collectRepositoryFiles(root: string, options: CollectOptions = {}): Promise<RepositoryFile[]> {
-  const realRoot = await realpath(root);
+  const realRoot = realpathSync.native(root);
   const files = new Map<string, RepositoryFile>();
   const refused = new Set<string>();
   const refuse = (path: string) => {
@@ -95,75 +115,88 @@ export async function collectRepositoryFiles(root: string, options: CollectOptio
     options.warnings?.push(`${path}: ${OUTSIDE_CHECKOUT}.`);
   };
 
-  const add = async (path: string) => {
+  /**
+   * Reads `path` when the engine reads such a file. `real` is given when a directory listing already proved
+   * it: a regular file (not a link) in a directory whose real path lies inside the checkout.
+   */
+  const add = (path: string, real?: string) => {
     if (files.has(path) || classifyPath(path) === null) return;
-    const resolved = await resolveInside(realRoot, path);
-    if (resolved.kind === 'missing') return;
-    if (resolved.kind === 'outside') {
-      refuse(path);
-      files.set(path, { path, text: '', unreadable: OUTSIDE_CHECKOUT });
-      return;
+    if (real === undefined) {
+      const resolved = resolveInsideSync(realRoot, path);
+      if (resolved.kind === 'missing') return;
+      if (resolved.kind === 'outside') {
+        refuse(path);
+        files.set(path, { path, text: '', unreadable: OUTSIDE_CHECKOUT });
+        return;
+      }
+      if (kindOfSync(resolved.real) !== 'file') return;
+      real = resolved.real;
     }
-    if ((await kindOf(resolved.real)) !== 'file') return;
-    files.set(path, { path, text: await readBounded(resolved.real) });
+    files.set(path, { path, text: readBoundedSync(real, MAX_FILE_BYTES + 1) });
   };
 
-  /** The entries of a directory of the checkout; a directory that leaves the checkout is refused. */
-  const listDirectory = async (path: string): Promise<{ name: string; dir: boolean }[]> => {
-    const resolved = await resolveInside(realRoot, path);
+  /**
+   * The entries of a directory of the checkout (`real`: the entry's real path when it is a regular file or
+   * directory, not a link); a directory that leaves the checkout is refused.
+   */
+  const listDirectory = (path: string): { name: string; dir: boolean; real?: string }[] => {
+    const resolved = resolveInsideSync(realRoot, path);
     if (resolved.kind === 'outside') refuse(path);
     if (resolved.kind !== 'inside') return [];
+    let entries: Dirent[];
     try {
-      const entries = await readdir(resolved.real, { withFileTypes: true });
-      const listed = await Promise.all(
-        entries.map(async (e) => {
-          if (!e.isSymbolicLink()) return { name: e.name, dir: e.isDirectory() };
-          const target = await resolveInside(realRoot, `${path}/${e.name}`);
-          if (target.kind === 'outside') {
-            // A file the engine reads is refused by `add`, which also reports it as unreadable.
-            if (classifyPath(`${path}/${e.name}`) !== null) return { name: e.name, dir: false };
-            refuse(`${path}/${e.name}`);
-            return null;
-          }
-          return target.kind === 'inside' ? { name: e.name, dir: (await kindOf(target.real)) === 'dir' } : null;
-        }),
-      );
-      return listed.filter((e) => e !== null);
+      entries = readdirSync(resolved.real, { withFileTypes: true });
     } catch {
       return [];
     }
+    const listed: { name: string; dir: boolean; real?: string }[] = [];
+    for (const e of entries) {
+      if (!e.isSymbolicLink()) {
+        listed.push(e.isFile() || e.isDirectory() ? { name: e.name, dir: e.isDirectory(), real: join(resolved.real, e.name) } : { name: e.name, dir: false });
+        continue;
+      }
+      const target = resolveInsideSync(realRoot, `${path}/${e.name}`);
+      if (target.kind === 'outside') {
+        // A file the engine reads is refused by `add`, which also reports it as unreadable.
+        if (classifyPath(`${path}/${e.name}`) !== null) listed.push({ name: e.name, dir: false });
+        else refuse(`${path}/${e.name}`);
+        continue;
+      }
+      if (target.kind === 'inside') listed.push({ name: e.name, dir: kindOfSync(target.real) === 'dir' });
+    }
+    return listed;
   };
 
-  for (const entry of await listDirectory('.github/workflows')) {
-    if (!entry.dir) await add(`.github/workflows/${entry.name}`);
+  for (const entry of listDirectory('.github/workflows')) {
+    if (!entry.dir) add(`.github/workflows/${entry.name}`, entry.real);
   }
-  for (const name of ['dependabot.yml', 'dependabot.yaml']) await add(`.github/${name}`);
-  for (const name of ['action.yml', 'action.yaml']) await add(name);
-  const walk = async (dir: string, depth: number) => {
+  for (const name of ['dependabot.yml', 'dependabot.yaml']) add(`.github/${name}`);
+  for (const name of ['action.yml', 'action.yaml']) add(name);
+  const walk = (dir: string, depth: number) => {
     if (depth > 8) return;
-    for (const entry of await listDirectory(dir)) {
-      if (entry.dir) await walk(`${dir}/${entry.name}`, depth + 1);
-      else await add(`${dir}/${entry.name}`);
+    for (const entry of listDirectory(dir)) {
+      if (entry.dir) walk(`${dir}/${entry.name}`, depth + 1);
+      else add(`${dir}/${entry.name}`, entry.real);
     }
   };
-  await walk('.github/actions', 0);
+  walk('.github/actions', 0);
   // Action definitions anywhere else in the repository, within the bounds both code hosts share (actions.ts).
   const listing = await listActionDefinitions(realRoot);
   const plan = planActionDefinitions(listing.paths);
-  for (const path of plan.read) await add(path);
+  for (const path of plan.read) add(path);
   const queue = [...files.values()];
   while (queue.length > 0) {
     const file = queue.shift();
     if (file === undefined) break;
     for (const dir of localActionPaths(file.text)) {
-      if (dir !== '' && (await resolveInside(realRoot, dir)).kind === 'outside') {
+      if (dir !== '' && resolveInsideSync(realRoot, dir).kind === 'outside') {
         refuse(dir);
         continue;
       }
       for (const name of ['action.yml', 'action.yaml']) {
         const path = dir === '' ? name : `${dir}/${name}`;
         const before = files.size;
-        await add(path);
+        add(path);
         const added = files.get(path);
         if (files.size > before && added !== undefined && added.unreadable === undefined) queue.push(added);
       }
@@ -186,7 +219,7 @@ export async function listActionDefinitions(realRoot: string, maxEntries = MAX_L
     const dir = queue[i] ?? '';
     let entries: Dirent[];
     try {
-      entries = await readdir(dir === '' ? realRoot : join(realRoot, dir), { withFileTypes: true });
+      entries = readdirSync(dir === '' ? realRoot : join(realRoot, dir), { withFileTypes: true });
     } catch {
       continue; // unreadable or vanished: nothing to list
     }

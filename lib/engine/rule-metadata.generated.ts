@@ -114,7 +114,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "All secrets passed to a reusable workflow",
     severity: "MEDIUM",
     surface: "workflow",
-    description: "A job calls a reusable workflow with `secrets: inherit`, handing it every secret of the repository, organization and environment instead of the few it needs. HIGH when an outsider can trigger the caller and the called workflow belongs to another repository; a reusable workflow of the same repository is MEDIUM on such triggers and LOW otherwise.",
+    description: "A job calls a reusable workflow with `secrets: inherit`, handing it every secret of the repository, organization and environment instead of the few it needs. HIGH when the called workflow belongs to another owner and anyone with a GitHub account can start the caller (its trigger and activity `types:`, and the job's conditions, as the run model reads them); MEDIUM for another owner's workflow on other triggers, and for the repository owner's own workflows (first-party) on outsider triggers; LOW for a workflow of this same repository (local, any ref) and for first-party workflows that only collaborators start.",
     recommendation: "Replace `secrets: inherit` with an explicit `secrets:` mapping of only the secrets the called workflow declares under `on.workflow_call.secrets`.",
   },
   {
@@ -152,7 +152,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Action version with a known advisory or compromise",
     severity: "HIGH",
     surface: "workflow",
-    description: "A `uses:` reference falls in the affected range of a published advisory, or names a commit known to be malicious, according to the built-in advisory snapshot (2026-11-22). Reported once per action and ref in a file, with each advisory and its fixed version; MEDIUM when every advisory matched needs more than a crafted input to harm the job (a world-writable binary on a shared runner, a CSV formula, an unmasked multi-line secret) or is a compromise whose tags were put back on genuine commits.",
+    description: "A `uses:` reference falls in the affected range of a published advisory, or names a commit known to be malicious, according to the built-in advisory snapshot (2026-11-22). Reported once per action and ref in a file, with each advisory and its fixed version. An injection advisory takes its severity from the run model, as a script injection of the text would: HIGH or MEDIUM only where an outsider's text reaches the affected event field, input or output on a run they can start, LOW elsewhere. MEDIUM when every advisory matched needs more than a crafted input to harm the job (a world-writable binary on a shared runner, a CSV formula, an unmasked multi-line secret) or is a compromise whose tags were put back on genuine commits.",
     recommendation: "Upgrade to the fixed release named in the finding and pin it by full commit SHA; if the advisory is a compromise, also rotate every secret the affected runs could read.",
   },
   {
@@ -270,7 +270,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Job runs on a self-hosted runner",
     severity: "LOW",
     surface: "workflow",
-    description: "A job's `runs-on` selects the `self-hosted` label (as a string, a list item, the `labels:` of a runner group, or a matrix value a leg runs with). Self-hosted runners keep state between jobs and sit inside your network. HIGH when pull requests trigger the workflow (directly, or through a local caller of a reusable workflow), where a fork's code can run on them; MEDIUM when every way a pull request reaches the job needs a maintainer's approval (a label on a labeled-only run, a member's comment, a reviewed environment), LOW when only trusted authors' pull requests reach it. On pull requests, a runner group or a label no GitHub-hosted runner has is reported MEDIUM: it is a self-hosted runner or a larger runner the workflow cannot tell apart.",
+    description: "A job's `runs-on` selects the `self-hosted` label (as a string, a list item, the `labels:` of a runner group, or a matrix value a leg runs with). Self-hosted runners keep state between jobs and sit inside your network. HIGH when an outsider's code runs on the machine with no approval: a fork's `pull_request` run (or a privileged run) checks out the pull request's code and a later step runs it (a build tool in its directory, a script or local action from it); MEDIUM when a maintainer's approval comes first (a label, a member's comment, an environment); LOW when nothing of an outsider's runs there (the job checks nothing out, checks out a fixed ref, runs only registry tools), when only trusted authors reach it, and off pull requests. A runner group or a label no GitHub-hosted runner has is one step lower (it may be a GitHub-hosted larger runner), and reported only where an outsider's code runs on it.",
     recommendation: "Run untrusted or pull-request jobs on GitHub-hosted runners; keep self-hosted runners for trusted branches, make them ephemeral (one job per runner, e.g. actions-runner-controller), and isolate their network and credentials.",
   },
   {

@@ -21,6 +21,8 @@ export const LIVE_RULES = ENGINE_LIVE_RULES;
 const SHA_RULES = ['impostor-commit', 'stale-action-ref', 'ref-version-mismatch'] as const;
 export type OnlineRule = (typeof ONLINE_RULES)[number] | (typeof LIVE_RULES)[number];
 
+/** Repositories whose visibility a run asks over REST before caching their facts (the rest are not cached). */
+export const MAX_VISIBILITY_CHECKS = 20;
 /** Pages of 100 tags or branches read per repository; a longer list leaves some verdicts unassessed. */
 export const MAX_LIST_PAGES = 3;
 /** Compares spent proving that a commit is on no branch or tag (beyond the default branch). */
@@ -319,10 +321,13 @@ export class Facts {
   /** Repositories GitHub said it does not know (this run only: a name can be registered later). */
   readonly #missing = new Set<string>();
   /**
-   * Repositories GitHub said are private (GraphQL `isPrivate`): their facts serve this run but are never
-   * written to the cache, which is shared across users and installations (the service's Postgres table).
+   * What GitHub said of each repository's visibility in this run (lower-case `owner/repo`): GraphQL
+   * `isPrivate`, REST `private` / `visibility`. The cache is shared across users and installations (the
+   * service's Postgres table), so only the facts of a repository positively known to be public are written
+   * to it; the others serve this run only (a private repository's existence, branch names, tag commits and
+   * commit membership are its installation's alone).
    */
-  readonly #private = new Set<string>();
+  readonly #visibility = new Map<string, 'public' | 'private'>();
   /** Why GraphQL was given up in this run, if it was. */
   graphqlFailure: string | null = null;
 
@@ -448,7 +453,7 @@ export class Facts {
         parseAnswer(batch, answer.body).forEach((result, k) => {
           const [s, asked] = chunk[k] ?? [];
           if (s === undefined || asked === undefined) return;
-          if (result.private === true) this.#private.add(s.toLowerCase());
+          if (result.private !== undefined) this.#visibility.set(s.toLowerCase(), result.private ? 'private' : 'public');
           if (result.advisories !== undefined) this.#learn(`advisories:${s}`, result.advisories, TTL.advisories);
           if (result.missing === true) {
             this.#missing.add(s);
@@ -477,8 +482,36 @@ export class Facts {
     }
   }
 
+  /** Records the visibility a REST repository answer states (`private`, `visibility`), if it states one. */
+  #noteVisibility(slugText: string, body: unknown): void {
+    const isPrivate = field(body, 'private');
+    const visibility = field(body, 'visibility');
+    // Positively public only when GitHub says so; `internal` (an enterprise's members) is not public.
+    if (isPrivate === true || visibility === 'private' || visibility === 'internal') this.#visibility.set(slugText.toLowerCase(), 'private');
+    else if (isPrivate === false || visibility === 'public') this.#visibility.set(slugText.toLowerCase(), 'public');
+  }
+
+  /**
+   * Writes what this run learnt to the cache, for repositories GitHub said are public only. A repository
+   * whose facts came over REST without its visibility (GraphQL unavailable) is asked once
+   * (`GET /repos/o/r`, at most MAX_VISIBILITY_CHECKS a run); one that cannot be asked is not cached.
+   */
   async flush(): Promise<void> {
-    const entries = this.#pending.splice(0).filter((e) => !this.#private.has(slugOfKey(e.key)));
+    const pending = this.#pending.splice(0);
+    // The Advisory Database's answer for a package name is public and the same for every token: shared
+    // unless the repository of that name is known to be private (it would tell that someone uses it).
+    const shareable = (e: CacheEntry) => (e.key.startsWith('advisories:') ? this.#visibility.get(slugOfKey(e.key)) !== 'private' : this.#visibility.get(slugOfKey(e.key)) === 'public');
+    const missing = new Set([...this.#missing].map((s) => s.toLowerCase()));
+    const unknown = [...new Set(pending.filter((e) => !e.key.startsWith('advisories:')).map((e) => slugOfKey(e.key)))].filter((s) => s.includes('/') && !this.#visibility.has(s) && !missing.has(s));
+    for (const s of unknown.slice(0, MAX_VISIBILITY_CHECKS)) {
+      try {
+        const answer = await this.reader.get(`/repos/${s.split('/').map(encodeURIComponent).join('/')}`);
+        if (answer.status === 200) this.#noteVisibility(s, answer.body);
+      } catch {
+        // Not known: its facts stay out of the cache.
+      }
+    }
+    const entries = pending.filter(shareable);
     if (entries.length > 0) await this.cache.set(entries);
   }
 
@@ -503,6 +536,7 @@ export class Facts {
     return this.#fact(`repo:${slug(r)}`, () => TTL.repository, async () => {
       const answer = await this.#get(`/repos/${r.owner}/${r.repo}`);
       if (answer.status === 404) return null;
+      if (answer.status === 200) this.#noteVisibility(slug(r), answer.body);
       const branch = field(answer.body, 'default_branch');
       if (answer.status !== 200 || typeof branch !== 'string') throw new Unassessable(`unexpected answer ${answer.status} for ${slug(r)}`);
       return branch;

@@ -6,7 +6,7 @@ import { userCacheDirectory } from '../cli/cache-dir.js';
  * The facts the online audits learn from GitHub, keyed by `kind:owner/repo@ref` and shared by every scan
  * that can reach the cache (one process, one machine's disk, or every user of the service in Postgres).
  * Facts are public-repository facts (a tag's commit, whether a commit is on a branch), never a user's data:
- * the audit keeps the facts of repositories GitHub reports private out of it (`Facts.flush` in audit.ts).
+ * the audit writes only the facts of repositories GitHub said are public (`Facts.flush` in audit.ts).
  */
 export interface FactCache {
   /** The live (unexpired) values of the keys that have one. */

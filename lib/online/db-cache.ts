@@ -7,7 +7,7 @@ const BATCH = 1_000;
 
 /**
  * The service's cache: the `online_facts` table, shared by every user and installation (the facts are
- * about public action repositories). One call reads a scan's keys, one call writes what it learnt.
+ * about action repositories GitHub said are public: `Facts.flush` writes nothing else). One call reads a scan's keys, one call writes what it learnt.
  */
 export class DatabaseFactCache implements FactCache {
   constructor(readonly db: Database) {}

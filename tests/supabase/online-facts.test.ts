@@ -1,6 +1,12 @@
 // online_facts_get / online_facts_put: the online audits' cache shared across users and installations.
 
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { migrate, SUPABASE_DIR } from '../../lib/db/migrate.js';
+import { PgliteDatabase } from '../../lib/db/pglite.js';
 import { DatabaseError } from '../../lib/db/errors.js';
 import { onlineFactsGet, onlineFactsPut } from '../../lib/db/operations.js';
 import { DatabaseFactCache } from '../../lib/online/db-cache.js';
@@ -58,6 +64,8 @@ test('two scans (of different users) share facts: the second asks GitHub nothing
   const github: GitHubReader = {
     get: (path) => {
       requests.push(path);
+      // GitHub's repository answer says whether it is public; only then are its facts shared.
+      if (path === `/repos/${owner}/action`) return Promise.resolve({ status: 200, remaining: 4000, body: { id: 1, full_name: `${owner}/action`, private: false, visibility: 'public', default_branch: 'main' } });
       return Promise.resolve({ status: 200, remaining: 4000, body: [{ name: 'v1.0.0', commit: { sha } }] });
     },
   };
@@ -67,7 +75,30 @@ test('two scans (of different users) share facts: the second asks GitHub nothing
   // unassessed): the pin facts only.
   const isEnabled = (id: string) => id !== 'known-vulnerable-action' && id !== 'archived-action';
   expect((await auditRepository(files, { reader: new BudgetedReader(github), cache, isEnabled })).records).toEqual([]);
-  expect(requests).toEqual([`/repos/${owner}/action/tags?per_page=100&page=1`]);
+  // The tags over REST, then (GraphQL's isPrivate not being there) the repository, to learn it is public.
+  expect(requests).toEqual([`/repos/${owner}/action/tags?per_page=100&page=1`, `/repos/${owner}/action`]);
   expect((await auditRepository(files, { reader: new BudgetedReader(github), cache: new DatabaseFactCache(t.db), isEnabled })).records).toEqual([]);
-  expect(requests).toHaveLength(1);
+  expect(requests).toHaveLength(2);
+});
+
+test('the migration that keeps only public facts empties what an earlier version stored', async () => {
+  const copy = await mkdtemp(join(tmpdir(), 'chainbreaker-supabase-'));
+  const db = await PgliteDatabase.open();
+  try {
+    await cp(SUPABASE_DIR, copy, { recursive: true });
+    const purge = (await readdir(join(copy, 'migrations'))).find((name) => name.endsWith('_online_facts_public_only.sql'));
+    expect(purge).toBeDefined();
+    const text = await readFile(join(copy, 'migrations', purge!), 'utf8');
+    await rm(join(copy, 'migrations', purge!));
+    const dir = pathToFileURL(`${copy}/`);
+    await migrate(db, { supabaseDir: dir });
+    await onlineFactsPut(db, [{ key: 'branches:acme/private-action', value: { items: [['release', 'a'.repeat(40)]], complete: true }, ttl_seconds: 3600 }]);
+    expect(Object.keys(await onlineFactsGet(db, ['branches:acme/private-action']))).toHaveLength(1);
+    await writeFile(join(copy, 'migrations', purge!), text);
+    await migrate(db, { supabaseDir: dir });
+    expect(await onlineFactsGet(db, ['branches:acme/private-action'])).toEqual({});
+  } finally {
+    await db.close();
+    await rm(copy, { recursive: true, force: true });
+  }
 });

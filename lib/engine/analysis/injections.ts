@@ -35,6 +35,8 @@ export interface InjectionHit {
   job?: Job | null;
   /** What to do, with the expression found (script injections); the rule's recommendation otherwise. */
   recommendation?: string;
+  /** Where the injected value comes from (script injections). */
+  taint?: Taint;
 }
 
 /** `github.event.issue.title` -> `ISSUE_TITLE`: the environment variable the fix passes the value in. */
@@ -136,6 +138,17 @@ function assess(step: Step, taint: Taint, runs: RunModel, issueComment: boolean)
   return best;
 }
 
+/**
+ * The claim of an outsider's value that reaches code a step runs, when the code is not a `${{ }}` of the
+ * workflow (an action that expands an event field or an input into its own scripts): severity, words and facts
+ * exactly as a script injection of that value in the step would have them. Null when nobody outside sets it.
+ */
+export function injectionClaim(step: Step, taint: Taint, runs: RunModel): { severity: Severity; text: string; facts: string[] } | null {
+  const issueComment = (step.owner.kind === 'workflow' ? [step.owner] : runs.jobSteps(step).map((s) => (s.job as Job).workflow)).some((w) => w.triggers.some((t) => t.name === 'issue_comment'));
+  const claim = assess(step, taint, runs, issueComment);
+  return claim === null ? null : { severity: claim.severity, text: claim.text, facts: claim.facts };
+}
+
 /** An event field no trigger of the workflow has: `\`github.event.issue.title\` (an outsider's text on the events that carry it, via ...)`. */
 function describeAbsent(taint: Taint): string {
   const via = taint.via.length > 0 ? `, via ${taint.via.map((v) => (v === '…' ? v : `\`${v}\``)).join(' <- ')}` : '';
@@ -202,6 +215,7 @@ export function scriptInjections(step: Step, analyzer: TaintAnalyzer, runs: RunM
         ...(claim.facts.length > 0 ? { facts: claim.facts } : {}),
         job: claim.job,
         recommendation: injectionFix(occurrence.span.source, sink.language),
+        taint,
       });
     }
   }

@@ -47,6 +47,14 @@ export interface ActionAdvisory {
    * user opening a CSV, a failed run with debug artifacts); absent means HIGH.
    */
   severity?: 'MEDIUM';
+  /**
+   * For a bug an outsider exploits with crafted text (not a compromise): where that text has to come from for a
+   * use to be exploitable. `reads`: event fields the action itself expands into its code; `inputs`: inputs it
+   * runs as code (`'*'`: any input); `outputs`: its outputs carry the text unescaped, so the use is exploitable
+   * when an output reaches a code sink of the workflow. A use none of these reaches under an outsider trigger
+   * is LOW (upgrade anyway); the severity otherwise follows the run model, as a script injection's would.
+   */
+  injection?: { reads?: readonly string[]; inputs?: readonly string[] | '*'; outputs?: boolean };
 }
 
 export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
@@ -73,6 +81,7 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
     ranges: [{ introduced: '0', fixed: '41.0.0' }],
     compromise: false,
     upgrade: '41.0.0',
+    injection: { outputs: true },
   },
   {
     id: 'GHSA-qmg3-hpqr-gqvc',
@@ -98,6 +107,7 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
     ranges: [{ introduced: '0', fixed: '7.0.7' }],
     compromise: false,
     upgrade: '9.0.0',
+    injection: { reads: ['github.head_ref'], outputs: true },
   },
   {
     id: 'GHSA-gq52-6phf-x2r6',
@@ -109,6 +119,7 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
     ranges: [{ introduced: '0', fixed: '9.0.0' }],
     compromise: false,
     upgrade: '9.0.0',
+    injection: { reads: ['github.head_ref'], outputs: true },
   },
   {
     id: 'GHSA-ghm2-rq8q-wrhc',
@@ -120,6 +131,7 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
     ranges: [{ introduced: '0', fixed: '17.0.0' }],
     compromise: false,
     upgrade: '17.0.0',
+    injection: { outputs: true },
   },
   {
     id: 'GHSA-cxww-7g56-2vh6',
@@ -191,6 +203,7 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
     ranges: [{ introduced: '4.0.0', fixed: '4.4.1' }],
     compromise: false,
     upgrade: '4.4.1',
+    injection: { reads: ['github.head_ref'] },
   },
   {
     id: 'GHSA-h3qr-39j9-4r5v',
@@ -213,6 +226,7 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
     ranges: [{ introduced: '0', fixed: '2.0.2' }],
     compromise: false,
     upgrade: '2.0.2',
+    injection: { inputs: ['lycheeVersion'] },
   },
   {
     id: 'GHSA-f79p-9c5r-xg88',
@@ -224,6 +238,7 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
     ranges: [{ introduced: '4.0.0', fixed: '5.3.1' }],
     compromise: false,
     upgrade: '5.3.1',
+    injection: { inputs: '*' },
   },
   {
     id: 'GHSA-69fq-xp46-6x23',
@@ -246,6 +261,7 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
     ranges: [{ introduced: '0', fixed: '2.0.1' }],
     compromise: false,
     upgrade: '2.0.1',
+    injection: { inputs: ['summary'] },
   },
 
   // The advisories of poutine's embedded list that the snapshot lacked (GitHub Advisory Database data).
@@ -306,6 +322,7 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
     ranges: [{ introduced: '0', fixed: '2' }],
     compromise: false,
     upgrade: '2.0.0',
+    injection: { reads: ['github.event.pull_request.title'] },
   },
   {
     id: 'GHSA-hw6r-g8gj-2987',
@@ -318,6 +335,7 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
     ranges: [{ introduced: '0', fixed: '2.0.1' }],
     compromise: false,
     upgrade: '2.0.1',
+    injection: { reads: ['github.head_ref', 'github.event.pull_request.title', 'github.event.workflow_run.head_branch'] },
   },
   {
     id: 'GHSA-99jg-r3f4-rpxj',
@@ -352,6 +370,7 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
     ranges: [{ introduced: '0', fixed: '0.0.3' }],
     compromise: false,
     upgrade: '0.0.3',
+    injection: { reads: ['github.head_ref', 'github.event.pull_request.title', 'github.event.pull_request.body'] },
   },
   {
     id: 'GHSA-pwf7-47c3-mfhx',
@@ -363,5 +382,6 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
     ranges: [{ introduced: '0', fixed: '1.0.6' }],
     compromise: false,
     upgrade: '1.0.6',
+    injection: { inputs: '*' },
   },
 ];

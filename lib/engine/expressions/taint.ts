@@ -112,6 +112,16 @@ const TAINTED_ACTION_OUTPUTS: Record<string, { source: string; taint: (step: Ste
     },
   },
   'tj-actions/branch-names': { source: 'branch names', taint: () => 'raw' },
+  // `changed_files` is shell-escaped since v17 (CVE-2023-52137) unless `safe_output: false`; `files_changed` is a flag.
+  'tj-actions/verify-changed-files': {
+    source: 'names of files changed by the pull request',
+    taint: (step, output) => {
+      if (output !== 'changed_files') return null;
+      const major = actionMajorVersion(step);
+      const safe = !/^false$/i.test(getText(step.with, 'safe_output') ?? '');
+      return major !== null && major >= 17 && safe ? null : 'raw';
+    },
+  },
   // `<filter>_files` exists only with `list-files`; `shell` and `escape` quote the names.
   'dorny/paths-filter': {
     source: 'names of files changed by the pull request',

@@ -1,10 +1,15 @@
 import { inRange, parseRefVersion, versionComment, type RefVersion } from '../analysis/action-version.js';
+import { describeTaint } from '../analysis/describe.js';
+import { injectionClaim, scriptInjections } from '../analysis/injections.js';
 import { ACTION_ADVISORIES, ADVISORY_SNAPSHOT_DATE, type ActionAdvisory } from '../data/advisories.js';
+import { parseExpression } from '../expressions/parse.js';
+import { stepScope } from '../expressions/taint.js';
 import { isFullSha, type UsesRef } from '../model/uses.js';
-import type { Job } from '../model/workflow.js';
+import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
+import { severityRank, type Severity } from '../types.js';
 import type { SourceFile } from '../yaml/source.js';
-import type { YScalar } from '../yaml/model.js';
+import { keyText, type YScalar } from '../yaml/model.js';
 
 const BY_ACTION = new Map<string, ActionAdvisory[]>();
 for (const advisory of ACTION_ADVISORIES) {
@@ -23,6 +28,20 @@ export interface SnapshotMatch {
   /** A snapshot entry, or a live one in the same shape (whose severity may also be LOW). */
   advisory: Omit<ActionAdvisory, 'severity'> & { severity?: 'MEDIUM' | 'LOW' };
   malicious: boolean;
+  /**
+   * For an injection advisory (`advisory.injection`), what the run model says of this use: the severity an
+   * outsider's text reaching the affected field, input or output gives, in words, with the facts; absent when
+   * not judged (the live lookup), and then the advisory's own severity holds.
+   */
+  exposure?: Exposure;
+}
+
+/** How far an injection advisory is exploitable in one use (see `exposureOf`). */
+export interface Exposure {
+  severity: Severity;
+  /** One sentence, without the final period. */
+  text: string;
+  facts: readonly string[];
 }
 
 /**
@@ -54,6 +73,8 @@ interface Use {
   version: RefVersion | null;
   lines: number[];
   jobs: Set<Job | null>;
+  /** The steps that use it (not the jobs that call it as a reusable workflow). */
+  steps: Step[];
 }
 
 export default defineWorkflowRule({
@@ -63,13 +84,13 @@ export default defineWorkflowRule({
     title: 'Action version with a known advisory or compromise',
     severity: 'HIGH',
     surface: 'workflow',
-    description: `A \`uses:\` reference falls in the affected range of a published advisory, or names a commit known to be malicious, according to the built-in advisory snapshot (${ADVISORY_SNAPSHOT_DATE}). Reported once per action and ref in a file, with each advisory and its fixed version; MEDIUM when every advisory matched needs more than a crafted input to harm the job (a world-writable binary on a shared runner, a CSV formula, an unmasked multi-line secret) or is a compromise whose tags were put back on genuine commits.`,
+    description: `A \`uses:\` reference falls in the affected range of a published advisory, or names a commit known to be malicious, according to the built-in advisory snapshot (${ADVISORY_SNAPSHOT_DATE}). Reported once per action and ref in a file, with each advisory and its fixed version. An injection advisory takes its severity from the run model, as a script injection of the text would: HIGH or MEDIUM only where an outsider's text reaches the affected event field, input or output on a run they can start, LOW elsewhere. MEDIUM when every advisory matched needs more than a crafted input to harm the job (a world-writable binary on a shared runner, a CSV formula, an unmasked multi-line secret) or is a compromise whose tags were put back on genuine commits.`,
     recommendation:
       'Upgrade to the fixed release named in the finding and pin it by full commit SHA; if the advisory is a compromise, also rotate every secret the affected runs could read.',
   },
   create: (context) => {
     const uses = new Map<string, Use>();
-    const check = (file: SourceFile, job: Job | null, node: YScalar, ref: UsesRef): void => {
+    const check = (file: SourceFile, job: Job | null, node: YScalar, ref: UsesRef, step: Step | null): void => {
       // Most actions have no advisory: then nothing can match, and the version (a regular expression over the
       // ref or the pin's comment) is not read.
       if (ref.kind !== 'repository' || !BY_ACTION.has(ref.slug.toLowerCase())) return;
@@ -85,17 +106,18 @@ export default defineWorkflowRule({
       if (existing !== undefined) {
         existing.lines.push(line);
         existing.jobs.add(job);
+        if (step !== null) existing.steps.push(step);
         for (const m of matched) if (!existing.matched.some((e) => e.advisory.id === m.advisory.id)) existing.matched.push(m);
         return;
       }
-      uses.set(key, { file, job, node, ref, matched, version, lines: [line], jobs: new Set([job]) });
+      uses.set(key, { file, job, node, ref, matched, version, lines: [line], jobs: new Set([job]), steps: step === null ? [] : [step] });
     };
     return {
       job(job) {
-        if (job.uses !== undefined && job.usesRef !== undefined) check(job.workflow.file, job, job.uses, job.usesRef);
+        if (job.uses !== undefined && job.usesRef !== undefined) check(job.workflow.file, job, job.uses, job.usesRef, null);
       },
       step(step) {
-        if (step.uses !== undefined && step.usesRef !== undefined) check(step.owner.file, step.job, step.uses, step.usesRef);
+        if (step.uses !== undefined && step.usesRef !== undefined) check(step.owner.file, step.job, step.uses, step.usesRef, step);
       },
       done() {
         for (const use of uses.values()) report(context, use);
@@ -106,7 +128,8 @@ export default defineWorkflowRule({
 
 function report(context: WorkflowRuleContext, use: Use): void {
   const { ref } = use;
-  const wording = vulnerableWording({ slug: `${ref.owner}/${ref.repo}`, path: ref.path, ref: ref.ref, version: use.version?.normalized ?? null, matched: use.matched, otherLines: use.lines.slice(1) });
+  const matched = use.matched.map((m) => (m.malicious || m.advisory.injection === undefined ? m : { ...m, exposure: exposureOf(context, m.advisory, use) }));
+  const wording = vulnerableWording({ slug: `${ref.owner}/${ref.repo}`, path: ref.path, ref: ref.ref, version: use.version?.normalized ?? null, matched, otherLines: use.lines.slice(1) });
   context.report({
     node: use.node,
     file: use.file,
@@ -115,14 +138,76 @@ function report(context: WorkflowRuleContext, use: Use): void {
     key: `${ref.slug}@${ref.ref}`,
     message: wording.message,
     recommendation: wording.recommendation,
+    ...(wording.facts.length > 0 ? { facts: wording.facts } : {}),
   });
+}
+
+/** At most this many sinks are read per use for an output advisory (hostile files can have thousands of steps). */
+const MAX_SINK_STEPS = 200;
+
+/**
+ * How far an injection advisory is exploitable where the action is used: an outsider's text must reach the
+ * affected place (a field the action expands, an input it runs, an output a later step runs) on a run an
+ * outsider can start; the severity is then what a script injection of that text there would have (who can put
+ * it there, what stands in the way, what the job holds: run-model/severity.ts), and LOW (upgrade anyway) when
+ * nothing an outsider writes reaches it.
+ */
+function exposureOf(context: WorkflowRuleContext, advisory: SnapshotMatch['advisory'], use: Use): Exposure {
+  const injection = advisory.injection ?? {};
+  let best: Exposure | null = null;
+  const consider = (found: Exposure) => {
+    if (best === null || severityRank(found.severity) < severityRank(best.severity)) best = found;
+  };
+  for (const step of use.steps) {
+    const scope = stepScope(step);
+    for (const path of injection.reads ?? []) {
+      const expr = parseExpression(path);
+      const taint = expr === null ? null : context.taint.ofExpression(expr, scope);
+      const claim = taint === null ? null : injectionClaim(step, taint, context.runs);
+      if (taint !== null && claim !== null) consider({ severity: claim.severity, text: `the action expands ${describeTaint(taint)} into its own code${claim.text}`, facts: claim.facts });
+    }
+    const inputs = injection.inputs;
+    if (inputs !== undefined && step.with?.kind === 'map') {
+      for (const pair of step.with.pairs) {
+        const name = keyText(pair.key);
+        if (inputs !== '*' && !inputs.some((i) => i.toLowerCase() === name.toLowerCase())) continue;
+        const taint = context.taint.ofNode(pair.value, scope);
+        const claim = taint === null ? null : injectionClaim(step, taint, context.runs);
+        if (taint !== null && claim !== null) consider({ severity: claim.severity, text: `its input \`${name}\`, which it runs as code, gets ${describeTaint(taint)}${claim.text}`, facts: claim.facts });
+      }
+    }
+    if (injection.outputs === true && typeof step.id === 'string') {
+      const id = step.id.toLowerCase();
+      const own = `steps.${id}.outputs.`;
+      const job = step.job;
+      const later = job === null ? (step.owner.kind === 'action' ? step.owner.steps : []) : job.workflow.jobs.flatMap((j) => j.steps);
+      for (const sink of later.slice(0, MAX_SINK_STEPS)) {
+        const through = (via: string): boolean => (sink.job === job && via.toLowerCase().startsWith(own)) || (job !== null && sink.job !== job && via.toLowerCase().startsWith(`needs.${job.id.toLowerCase()}.outputs.`));
+        for (const hit of scriptInjections(sink, context.taint, context.runs)) {
+          if (hit.taint === undefined || !hit.taint.via.some(through)) continue;
+          const line = sink.owner.file.position(hit.offset).line;
+          consider({ severity: hit.severity ?? 'HIGH', text: `its output reaches code at line ${line}: ${hit.message.replace(/\.$/, '')}`, facts: hit.facts ?? [] });
+        }
+      }
+    }
+  }
+  const found = best as Exposure | null;
+  if (found !== null && found.severity !== 'LOW') return found;
+  const where = [
+    ...(injection.reads !== undefined ? [`the event field${injection.reads.length > 1 ? 's' : ''} it expands (${injection.reads.map((r) => `\`${r}\``).join(', ')})`] : []),
+    ...(injection.inputs !== undefined ? [injection.inputs === '*' ? 'its inputs' : `its input${injection.inputs.length > 1 ? 's' : ''} ${injection.inputs.map((i) => `\`${i}\``).join(', ')}`] : []),
+    ...(injection.outputs === true ? ['its outputs'] : []),
+  ].join(' or ');
+  return found ?? { severity: 'LOW', text: `no text an outsider writes reaches ${where} here on a run an outsider can start, so the bug is not exploitable as used: upgrade anyway`, facts: [] };
 }
 
 /** A use's advisories as a finding says them (the live lookup words its findings the same way). */
 export function vulnerableWording(use: { slug: string; path: string; ref: string; version: string | null; matched: readonly SnapshotMatch[]; otherLines: readonly number[] }): {
   message: string;
   recommendation: string;
-  severity: 'HIGH' | 'MEDIUM' | 'LOW';
+  severity: Severity;
+  /** `advisory:compromise` (malicious code ran or runs) or `advisory:bug`, with the run model's facts of an exposed injection. */
+  facts: string[];
 } {
   const { slug, matched, version } = use;
   const target = `${slug}${use.path === '' ? '' : `/${use.path}`}`;
@@ -137,19 +222,26 @@ export function vulnerableWording(use: { slug: string; path: string; ref: string
       : `\`${target}@${use.ref}\` is an affected version`;
   const others = use.otherLines;
   const also = others.length === 0 ? '' : ` The same action and ref are also used at line${others.length > 1 ? 's' : ''} ${others.join(', ')} of this file.`;
-  const severity = matched.some((m) => matchSeverity(m) === 'HIGH') ? 'HIGH' : matched.some((m) => matchSeverity(m) === 'MEDIUM') ? 'MEDIUM' : 'LOW';
+  const severity: Severity = matched.some((m) => matchSeverity(m) === 'HIGH') ? 'HIGH' : matched.some((m) => matchSeverity(m) === 'MEDIUM') ? 'MEDIUM' : 'LOW';
+  const decisive = matched.find((m) => matchSeverity(m) === severity);
+  const exposed = matched.filter((m) => m.exposure !== undefined);
+  const here = exposed.map((m) => ` ${m.advisory.id} here: ${m.exposure?.text ?? ''}.`).join('');
   const restored = matched.find((m) => !m.malicious && m.advisory.compromise && m.advisory.restored !== undefined)?.advisory.restored;
   const why =
-    severity === 'HIGH'
+    severity === 'HIGH' || decisive?.exposure !== undefined
       ? ''
-      : restored !== undefined && matched.every((m) => m.advisory.compromise)
+      : restored !== undefined && matched.every((m) => m.advisory.compromise || m.exposure !== undefined)
         ? ` ${severity}: ${restored}, so a run today gets the original code; runs during the compromise could have leaked every secret the job reads.`
         : ` ${severity}: exploiting it needs more than a crafted input to the job (see the advisory).`;
   const upgrade = matched.map((m) => m.advisory.upgrade).sort(byVersionText).at(-1) ?? '';
+  const compromise = matched.some((m) => m.malicious || m.advisory.compromise);
+  const facts = [compromise && matched.some((m) => m.malicious || (m.advisory.compromise && matchSeverity(m) === severity)) ? 'advisory:compromise' : 'advisory:bug'];
+  if (decisive?.exposure !== undefined && severity !== 'LOW') facts.push(...decisive.exposure.facts);
   return {
-    message: `${how} (${described}).${also}${why}`,
-    recommendation: `Upgrade \`${slug}\` to ${/^\d/.test(upgrade) ? `${upgrade} or later` : upgrade}, pinned by full commit SHA; rotate any secret the affected runs could read if the advisory is a compromise.`,
+    message: `${how} (${described}).${also}${here}${why}`,
+    recommendation: `Upgrade \`${slug}\` to ${/^\d/.test(upgrade) ? `${upgrade} or later` : upgrade}, pinned by full commit SHA${compromise ? '; rotate any secret the affected runs could read (the advisory is a compromise)' : ''}.`,
     severity,
+    facts: [...new Set(facts)],
   };
 }
 
@@ -157,8 +249,9 @@ export function vulnerableWording(use: { slug: string; path: string; ref: string
  * How much one matched advisory says: a known-malicious commit is HIGH; a tag of a compromise whose tags were
  * restored runs genuine code again (only the window's runs were harmed), MEDIUM; otherwise the advisory's own.
  */
-function matchSeverity(m: SnapshotMatch): 'HIGH' | 'MEDIUM' | 'LOW' {
+function matchSeverity(m: SnapshotMatch): Severity {
   if (m.malicious) return 'HIGH';
+  if (m.exposure !== undefined) return m.exposure.severity;
   if (m.advisory.compromise && m.advisory.restored !== undefined) return 'MEDIUM';
   return m.advisory.severity ?? 'HIGH';
 }

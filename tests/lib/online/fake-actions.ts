@@ -21,7 +21,7 @@ export interface FakeActionRepository {
   annotated?: string[];
   /** Archived by its owner, at this time (ISO 8601); `true` when GitHub gives no date. */
   archived?: string | true;
-  /** A private repository the token can read (GraphQL `isPrivate`). */
+  /** A private repository the token can read (GraphQL `isPrivate`, REST `private` and `visibility`). */
   private?: boolean;
 }
 
@@ -153,7 +153,7 @@ export class FakeActions {
     if (repo === undefined) return notFound();
     const base = `${API}/repos/${fullName}`;
     if (rest === '') {
-      return HttpResponse.json({ id: 1, name: fullName.split('/')[1], full_name: fullName, private: false, default_branch: repo.defaultBranch, archived: repo.archived !== undefined, fork: false }, { headers });
+      return HttpResponse.json({ id: 1, name: fullName.split('/')[1], full_name: fullName, private: repo.private === true, visibility: repo.private === true ? 'private' : 'public', default_branch: repo.defaultBranch, archived: repo.archived !== undefined, fork: false }, { headers });
     }
     const page = Number(url.searchParams.get('page') ?? '1');
     const perPage = Number(url.searchParams.get('per_page') ?? '30');

@@ -1,6 +1,7 @@
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../lib/db/port.js';
+import { onlineFactsGet } from '../../../lib/db/operations.js';
 import { scanRepository } from '../../../lib/engine/scan.js';
 import { fetchReader, type GitHubReader } from '../../../lib/online/client.js';
 import { withOnlineAudits } from '../../../lib/online/service.js';
@@ -28,7 +29,7 @@ function github(owner: string, requests: string[]): GitHubReader {
         path === `/repos/${owner}/act/tags?per_page=100&page=1`
           ? [{ name: 'v1.0.0', commit: { sha: TAGGED } }]
           : path === `/repos/${owner}/act`
-            ? { default_branch: 'main' }
+            ? { default_branch: 'main', private: false, visibility: 'public' }
             : path.startsWith(`/repos/${owner}/act/compare/`)
               ? { status: 'diverged' }
               : path === `/repos/${owner}/act/branches?per_page=100&page=1`
@@ -123,6 +124,50 @@ describe('the service path over GitHub\'s real shapes (msw: REST and GraphQL val
     // One GraphQL query and the compares that prove the fork commit is on no branch or tag (v1.1.0 is the head
     // of main, compared already); nothing on the second scan.
     expect(fake.requests).toEqual(['POST /graphql', `/repos/${owner}/act/compare/main...${SVC_FORK}?per_page=1`, `/repos/${owner}/act/compare/v1.0.0...${SVC_FORK}?per_page=1`]);
+  });
+
+  it('writes to the shared table only the facts of repositories GitHub said are public, over REST as over GraphQL', async () => {
+    const restOnly = (): GitHubReader => {
+      const inner = fetchReader({ token: 'ghs_installation' });
+      return { get: (path) => inner.get(path) };
+    };
+    const keysOf = (owner: string, commit: string) => [`tags:${owner}/act`, `repo:${owner}/act`, `branches:${owner}/act`, `commit:${owner}/act@${commit}`];
+    const enabled = (id: string) => id === 'impostor-commit' || id === 'online-audit-incomplete';
+    for (const [visibility, reader] of [
+      ['private', restOnly],
+      ['private', () => fetchReader({ token: 'ghs_installation' })],
+      ['public', restOnly],
+      ['public', () => fetchReader({ token: 'ghs_installation' })],
+    ] as const) {
+      const owner = `v${Math.random().toString(36).slice(2)}`;
+      fake = new FakeActions().add(`${owner}/act`, { defaultBranch: 'main', commits: { [C1]: [], [C2]: [C1], [SVC_FORK]: [C2] }, branches: { main: C2 }, tags: { 'v1.0.0': C1 }, private: visibility === 'private' });
+      server.resetHandlers(...fake.handlers);
+      const files = [{ path: '.github/workflows/ci.yml', text: `on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: ${owner}/act@${SVC_FORK}\n` }];
+      const result = scanRepository(files, { isEnabled: enabled, online: true });
+      await withOnlineAudits(result, { reader: () => Promise.resolve(reader()), db: t.db, files, isEnabled: enabled, deadline: Date.now() + 10_000 });
+      // The verdict is the same either way: the facts served this scan.
+      expect(result.findings.map((f) => f.rule_id)).toEqual(['impostor-commit']);
+      const stored = Object.keys(await onlineFactsGet(t.db, keysOf(owner, SVC_FORK))).sort();
+      // Another tenant must not learn that a private repository exists, its branches, its tags or its commits.
+      expect(stored, `${visibility} over ${reader === restOnly ? 'REST' : 'GraphQL'}`).toEqual(visibility === 'private' ? [] : keysOf(owner, SVC_FORK).sort());
+    }
+  });
+
+  it('caches nothing over REST for a repository whose answer does not say it is public', async () => {
+    const owner = `u${Math.random().toString(36).slice(2)}`;
+    const requests: string[] = [];
+    const reader: GitHubReader = {
+      get(path) {
+        requests.push(path);
+        // A repository answer without `private` or `visibility` (a proxy that trims it): not positively public.
+        if (path === `/repos/${owner}/act`) return Promise.resolve({ status: 200, body: { default_branch: 'main' }, remaining: 4000 });
+        return github(owner, []).get(path);
+      },
+    };
+    const result = scanRepository(files(owner), { isEnabled: (id) => id === 'impostor-commit' });
+    await withOnlineAudits(result, { reader: () => Promise.resolve(reader), db: t.db, files: files(owner), isEnabled: (id) => id === 'impostor-commit', deadline: Date.now() + 10_000 });
+    expect(result.findings.map((f) => f.rule_id)).toEqual(['impostor-commit']);
+    expect(await onlineFactsGet(t.db, [`tags:${owner}/act`, `repo:${owner}/act`, `branches:${owner}/act`, `commit:${owner}/act@${FORK}`])).toEqual({});
   });
 
   it('falls back to the snapshot, reported as unassessed, when GraphQL answers RATE_LIMITED', async () => {

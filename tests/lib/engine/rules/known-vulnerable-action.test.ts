@@ -47,7 +47,8 @@ describe(RULE, () => {
       'GHSA-xj87-mqvh-88w2',
       'GHSA-pwf7-47c3-mfhx',
     ]);
-    expect(findings.map((f) => f.severity)).toEqual(['MEDIUM', 'HIGH', 'HIGH', 'HIGH', 'HIGH']);
+    // On `push` no outsider's pull request text reaches ultralytics', embano1's or prek's injection: LOW, upgrade anyway.
+    expect(findings.map((f) => f.severity)).toEqual(['MEDIUM', 'LOW', 'LOW', 'HIGH', 'LOW']);
     expect(positions(scanWith(RULE, yaml`
       on: pull_request
       jobs:
@@ -78,7 +79,9 @@ describe(RULE, () => {
       'github/codeql-action/init@v2',
       'rlespinasse/github-slug-action@4.0.1',
     ));
-    expect(positions(records.map((r) => r.finding))).toEqual(['6:15 HIGH', '7:15 HIGH', '8:15 MEDIUM', '9:15 HIGH']);
+    // On `push`: the compromise of changed-files' tags was undone (MEDIUM) and its file names reach no script;
+    // the branch name github-slug-action expands is a collaborator's on `push` (LOW).
+    expect(positions(records.map((r) => r.finding))).toEqual(['6:15 MEDIUM', '7:15 HIGH', '8:15 MEDIUM', '9:15 LOW']);
     expect(records.every((r) => r.job === 'build')).toBe(true);
     const [changedFiles, download, codeql, slug] = records.map((r) => r.finding);
     expect(changedFiles?.description).toContain('GHSA-mrrh-fwg8-r2c3 / CVE-2025-30066');
@@ -112,13 +115,15 @@ describe(RULE, () => {
     expect(findings[0]?.description).toContain('MEDIUM: the v1 tag was moved back to a genuine commit');
   });
 
-  it('a tag of a compromise whose tags were restored is MEDIUM; another HIGH advisory on the same tag keeps it HIGH', () => {
-    // v45 falls only under the March 2025 compromise, whose tags GitHub put back; v40 also under CVE-2023-51664.
+  it('a tag of a compromise whose tags were restored is MEDIUM; another advisory on the same tag decides only where it is exploitable', () => {
+    // v45 falls only under the March 2025 compromise, whose tags GitHub put back; v40 also under CVE-2023-51664,
+    // whose file names reach no script here.
     const findings = scanWith(RULE, job('tj-actions/changed-files@v45', 'tj-actions/changed-files@v40'));
-    expect(positions(findings)).toEqual(['6:15 MEDIUM', '7:15 HIGH']);
+    expect(positions(findings)).toEqual(['6:15 MEDIUM', '7:15 MEDIUM']);
+    expect(findings[1]?.description).toContain('GHSA-mcph-m25j-8j63 here: no text an outsider writes reaches its outputs');
     expect(findings[0]?.description).toContain('GHSA-mrrh-fwg8-r2c3');
     expect(findings[0]?.description).toContain('so a run today gets the original code; runs during the compromise could have leaked every secret');
-    expect(findings[1]?.description).not.toContain('run today');
+    expect(findings[1]?.description).toContain('run today');
     // The malicious commit itself stays HIGH, however it is referenced.
     expect(positions(scanWith(RULE, job('tj-actions/changed-files@0e58ed8671d6b60d0890c21b07f8835ace038e67 # v45')))).toEqual(['6:15 HIGH']);
   });
@@ -138,7 +143,7 @@ describe(RULE, () => {
       'tj-actions/branch-names@1111111111111111111111111111111111111111 # ratchet: tj-actions/branch-names@v7.0.0',
       'tj-actions/branch-names@2222222222222222222222222222222222222222',
     ));
-    expect(positions(findings)).toEqual(['6:15 HIGH', '9:15 HIGH', '10:15 HIGH']);
+    expect(positions(findings)).toEqual(['6:15 HIGH', '9:15 LOW', '10:15 LOW']);
     expect(findings[0]?.description).toContain('labelled `4.1.2`');
     // v40 is below 41 (CVE-2023-51664), but a SHA pin of a genuine release was not hit by the March 2025 tag move.
     expect(findings[1]?.description).toContain('GHSA-mcph-m25j-8j63');
@@ -152,9 +157,112 @@ describe(RULE, () => {
       jobs:
         call:
           uses: tj-actions/changed-files/.github/workflows/x.yml@v40
-    `))).toEqual(['4:11 HIGH']);
+    `))).toEqual(['4:11 MEDIUM']);
     const records = recordsWith(RULE, [{ path: 'action.yml', text: 'runs:\n  using: composite\n  steps:\n    - uses: dawidd6/action-download-artifact@v5\n' }]);
     expect(positions(records.map((r) => r.finding))).toEqual(['4:13 HIGH']);
     expect(records[0]?.job).toBeNull();
+  });
+
+  it('an injection advisory is exploitable where an outsider\'s text reaches the affected output, field or input (run model reach)', () => {
+    const outputs = (trigger: string, permissions: string) => yaml`
+      on: ${trigger}
+      permissions: ${permissions}
+      jobs:
+        files:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: tj-actions/changed-files@9426d40962ed5378910ee2e21d5f8c6fcbf2dd96 # v35
+              id: changed
+            - run: echo \${{ steps.changed.outputs.all_changed_files }}
+    `;
+    const high = recordsWith(RULE, outputs('pull_request_target', 'write-all'));
+    expect(positions(high.map((r) => r.finding))).toEqual(['7:15 HIGH']);
+    expect(high[0]?.finding.description).toContain('GHSA-mcph-m25j-8j63 here: its output reaches code at line 9');
+    expect(high[0]?.finding.description).toContain('anyone with a GitHub account');
+    expect(high[0]?.facts).toEqual(expect.arrayContaining(['advisory:bug', 'exec', 'reach:anyone']));
+    expect(high[0]?.facts).not.toContain('advisory:compromise');
+    expect(high[0]?.finding.recommendation).not.toContain('rotate');
+    // A fork's read-only pull_request run only hurts the attacker's own run; the output used nowhere is LOW too.
+    expect(positions(scanWith(RULE, outputs('pull_request', '{}')))).toEqual(['7:15 LOW']);
+    const unused = yaml`
+      on: pull_request_target
+      permissions: write-all
+      jobs:
+        files:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: tj-actions/changed-files@9426d40962ed5378910ee2e21d5f8c6fcbf2dd96 # v35
+              id: changed
+            - run: echo \${{ steps.changed.outputs.all_changed_files_count }}
+    `;
+    expect(positions(scanWith(RULE, unused))).toEqual(['7:15 LOW']);
+    // Through a job output into another job's script.
+    expect(positions(scanWith(RULE, yaml`
+      on: pull_request_target
+      permissions: write-all
+      jobs:
+        files:
+          runs-on: ubuntu-latest
+          outputs:
+            names: \${{ steps.changed.outputs.changed_files }}
+          steps:
+            - uses: tj-actions/verify-changed-files@v16
+              id: changed
+        use:
+          needs: files
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo \${{ needs.files.outputs.names }}
+    `))).toEqual(['9:15 HIGH']);
+  });
+
+  it('an action that expands an event field itself is exploitable on the events that bring an outsider\'s value in', () => {
+    const slug = (trigger: string) => yaml`
+      on: ${trigger}
+      permissions:
+        contents: write
+      jobs:
+        slug:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: rlespinasse/github-slug-action@4.0.1
+    `;
+    const high = scanWith(RULE, slug('pull_request_target'));
+    expect(positions(high)).toEqual(['8:15 HIGH']);
+    expect(high[0]?.description).toContain('the action expands `github.head_ref`');
+    expect(positions(scanWith(RULE, slug('pull_request')))).toEqual(['8:15 LOW']);
+    expect(positions(scanWith(RULE, slug('push')))).toEqual(['8:15 LOW']);
+    // A same-repository condition vouches for the branch name.
+    expect(positions(scanWith(RULE, slug('pull_request_target').replace('runs-on: ubuntu-latest', 'runs-on: ubuntu-latest\n    if: github.event.pull_request.head.repo.full_name == github.repository')))).toEqual(['9:15 LOW']);
+  });
+
+  it('an input-injection advisory is exploitable only when the affected input carries an outsider\'s text', () => {
+    const lychee = (value: string) => yaml`
+      on: issues
+      permissions:
+        contents: write
+      jobs:
+        links:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: lycheeverse/lychee-action@v1.9.0
+              with:
+                args: --verbose
+                lycheeVersion: ${value}
+    `;
+    const high = scanWith(RULE, lychee('${{ github.event.issue.title }}'));
+    expect(positions(high)).toEqual(['8:15 HIGH']);
+    expect(high[0]?.description).toContain('its input `lycheeVersion`, which it runs as code, gets `github.event.issue.title`');
+    expect(positions(scanWith(RULE, lychee('v0.15.1')))).toEqual(['8:15 LOW']);
+    expect(scanWith(RULE, lychee('v0.15.1'))[0]?.description).toContain('no text an outsider writes reaches its input `lycheeVersion`');
+  });
+
+  it('says compromise only for compromises: malicious commits and moved tags carry advisory:compromise and the rotation advice', () => {
+    const [malicious] = recordsWith(RULE, job('tj-actions/changed-files@0e58ed8671d6b60d0890c21b07f8835ace038e67'));
+    expect(malicious?.facts).toContain('advisory:compromise');
+    expect(malicious?.finding.recommendation).toContain('rotate');
+    const [bug] = recordsWith(RULE, job('actions/download-artifact@v4.1.2'));
+    expect(bug?.facts).toEqual(['advisory:bug']);
+    expect(bug?.finding.recommendation).not.toContain('rotate');
   });
 });
