@@ -212,7 +212,8 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
         instance: 'a checkout whose code a later step runs, started by an outsider, in a job on the `self-hosted` label',
         facts: ['exec', 'reach:anyone|reach:sticky-label|reach:unreviewed-environment|reach:fork-pr', 'holds:self-hosted'],
       },
-      { rule_id: 'self-hosted-runner', min_severity: 'LOW', except_severities: ['MEDIUM'], instance: 'job with the `self-hosted` label' },
+      // A runner group or custom label (`runner:possible`) may be a GitHub-hosted larger runner, which persists nothing.
+      { rule_id: 'self-hosted-runner', min_severity: 'LOW', instance: 'job on a definite self-hosted runner (the `self-hosted` label)', facts: ['holds:self-hosted'] },
     ],
     break_chain: [
       {
@@ -286,7 +287,15 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     scope: 'repo',
     requires: [['self-hosted-runner'], ['fork-pr-approval-weak', 'self-hosted-runner-public-repo']],
     amplifiers: ['default-token-write'],
-    qualifiers: [{ rule_id: 'self-hosted-runner', min_severity: 'HIGH', instance: 'job triggered by pull_request*' }],
+    // The run model: a fork's `pull_request` run puts its code on a definite self-hosted runner (HIGH: no approval in the way).
+    qualifiers: [
+      {
+        rule_id: 'self-hosted-runner',
+        min_severity: 'HIGH',
+        instance: "job on a definite self-hosted runner that runs a fork pull request's code",
+        facts: ['exec', 'reach:fork-pr', 'holds:self-hosted'],
+      },
+    ],
     break_chain: [
       {
         rule_id: 'fork-pr-approval-weak',
@@ -649,15 +658,15 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     qualifiers: [
       { rule_id: 'unpinned-action', min_severity: 'MEDIUM', instance: 'third-party action in a job on a definite self-hosted runner', facts: ['owner:third-party', 'holds:self-hosted'] },
       { rule_id: 'unpinned-image', min_severity: 'MEDIUM', instance: 'image the repository does not publish, in a job on a definite self-hosted runner', facts: ['owner:third-party', 'holds:self-hosted'] },
-      // MEDIUM is a runner group or an unknown label on a pull request workflow: possibly a GitHub-hosted larger runner, which persists nothing.
-      { rule_id: 'self-hosted-runner', min_severity: 'LOW', except_severities: ['MEDIUM'], instance: 'job with the `self-hosted` label' },
+      // A runner group or custom label (`runner:possible`) may be a GitHub-hosted larger runner, which persists nothing.
+      { rule_id: 'self-hosted-runner', min_severity: 'LOW', instance: 'job on a definite self-hosted runner (the `self-hosted` label)', facts: ['holds:self-hosted'] },
     ],
     // Pinning one action breaks the chain only when it is the job's one mutable input: a runner that already runs
-    // fork code (self-hosted-runner HIGH), or a job with other mutable actions or images, breaks at the runner.
+    // an outsider's code (self-hosted-runner with `exec`), or a job with other mutable actions or images, breaks at the runner.
     break_chain: [
       {
         rule_id: 'self-hosted-runner',
-        when: { min_severity: 'HIGH', several: ['unpinned-action', 'unpinned-image'] },
+        when: { facts: ['exec'], several: ['unpinned-action', 'unpinned-image'] },
         advice:
           'Run this job on a GitHub-hosted runner, or make the runner ephemeral (`config.sh --ephemeral`, Actions Runner Controller) so nothing a job leaves behind survives it: the runner takes more than this one mutable input (other actions or images on tags, or pull request code), so pinning one of them leaves the others; then pin the actions and images by SHA and digest.',
       },
@@ -699,8 +708,8 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     // A well-known vendor installer over HTTPS (rustup, bun, uv...) is LOW: the vendor is already trusted with the toolchain.
     qualifiers: [
       { rule_id: 'pipe-to-shell', min_severity: 'MEDIUM', instance: 'script from a host that is not a known vendor installer, or over plain HTTP' },
-      // As for injected-runner-takeover: a maybe-hosted larger runner (MEDIUM) keeps nothing.
-      { rule_id: 'self-hosted-runner', min_severity: 'LOW', except_severities: ['MEDIUM'], instance: 'job with the `self-hosted` label' },
+      // As for injected-runner-takeover: a maybe-hosted larger runner (`runner:possible`) keeps nothing.
+      { rule_id: 'self-hosted-runner', min_severity: 'LOW', instance: 'job on a definite self-hosted runner (the `self-hosted` label)', facts: ['holds:self-hosted'] },
     ],
     break_chain: [
       {

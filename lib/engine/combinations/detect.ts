@@ -265,15 +265,15 @@ function build(kind: CombinationKind, matches: readonly Match[], file: string, u
 }
 
 /**
- * Whether a conditional fix is the one that breaks this chain: its component is severe enough (a runner that
- * already takes fork code), or the chain's job holds several qualifying findings of the `several` rules, so
+ * Whether a conditional fix is the one that breaks this chain: its component carries the facts (a runner that
+ * already runs an outsider's code), or the chain's job holds several qualifying findings of the `several` rules, so
  * fixing the one in the chain leaves the others.
  */
 function adviceApplies(kind: CombinationKind, advice: BreakChainAdvice, matches: readonly Match[], usable: readonly FindingRecord[]): boolean {
   const when = advice.when;
   if (when === undefined) return true;
   const own = matches.find((m) => m.rule_id === advice.rule_id)?.record;
-  if (when.min_severity !== undefined && own !== undefined && severityRank(own.finding.severity) <= severityRank(when.min_severity)) return true;
+  if (when.facts !== undefined && own !== undefined && hasFacts(own, when.facts)) return true;
   if (when.several !== undefined) {
     const bound = matches.find((m) => m.record.job !== null && m.record.finding.file !== SETTINGS_FILE)?.record;
     if (bound === undefined) return false;

@@ -21,12 +21,12 @@ function requirements(kind: CombinationKind): string {
     .join(' AND ');
 }
 
-/** `, when it is HIGH or the job has several \`unpinned-action\`/\`unpinned-image\` findings`. */
+/** `, when it carries \`exec\` or the job has several \`unpinned-action\`/\`unpinned-image\` findings`. */
 function whenText(b: BreakChainAdvice): string {
   const when = b.when;
   if (when === undefined) return '';
   const parts: string[] = [];
-  if (when.min_severity !== undefined) parts.push(`it is ${when.min_severity}`);
+  if (when.facts !== undefined) parts.push(`it carries ${when.facts.map((f) => `\`${f}\``).join(', ')}`);
   if (when.several !== undefined) parts.push(`the job has several ${when.several.map((r) => `\`${r}\``).join('/')} findings`);
   return `, when ${parts.join(' or ')}`;
 }

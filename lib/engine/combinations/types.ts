@@ -62,10 +62,10 @@ export interface BreakChainAdvice {
   advice: string;
   /**
    * The entry applies only when this holds (else the next matching entry is taken): the component of
-   * `rule_id` is at least `min_severity` (a runner that already takes fork code), or the job of the chain
+   * `rule_id` carries `facts` (a runner that already runs an outsider's code: `exec`), or the job of the chain
    * holds more than one qualifying finding of the `several` rules (pinning one mutable input leaves the others).
    */
-  when?: { min_severity?: Severity; several?: readonly string[] };
+  when?: { facts?: readonly string[]; several?: readonly string[] };
 }
 
 /** A kind of combination, exactly as the static catalog exports it (JSON-ready). */

@@ -69,14 +69,15 @@ describe('combination catalog', () => {
       // The entry runs an outsider's text or code (a fork's pull_request run counts) in a job on a definite self-hosted runner.
       'injected-runner-takeover: script-injection >= MEDIUM with exec & reach:anyone|reach:sticky-label|reach:fork-pr & holds:self-hosted',
       'injected-runner-takeover: untrusted-checkout >= MEDIUM with exec & reach:anyone|reach:sticky-label|reach:unreviewed-environment|reach:fork-pr & holds:self-hosted',
-      // Departure from the spec: a runner that may be a GitHub-hosted larger runner (MEDIUM) is no foothold.
-      'injected-runner-takeover: self-hosted-runner >= LOW except MEDIUM',
+      // Departure from the spec: a runner that may be a GitHub-hosted larger runner (`runner:possible`) is no foothold.
+      'injected-runner-takeover: self-hosted-runner >= LOW with holds:self-hosted',
       // The injection's facts: it runs, an outsider brings it in through a privileged event, the job holds the prize.
       'injection-secret-exfiltration: script-injection >= MEDIUM with exec & reach:anyone|reach:sticky-label & holds:secrets',
       'injection-token-theft: script-injection >= MEDIUM with exec & reach:anyone|reach:sticky-label & holds:token',
       'injection-token-theft: missing-permissions >= LOW if the entry has token:default',
       'injection-token-theft: default-token-write >= LOW if the entry has token:default',
-      'public-runner-takeover: self-hosted-runner >= HIGH',
+      // A fork's pull_request run puts its code on a definite self-hosted runner, with no approval in the way.
+      'public-runner-takeover: self-hosted-runner >= HIGH with exec & reach:fork-pr & holds:self-hosted',
       // The run model's facts: the checkout's code runs, and an outsider starts the job (issue: a code sink on the checkout).
       'pwn-request: untrusted-checkout >= MEDIUM with exec & reach:anyone|reach:sticky-label|reach:unreviewed-environment',
       'pwn-request: missing-permissions >= LOW if the entry has token:default',
@@ -107,10 +108,10 @@ describe('combination catalog', () => {
       // Extensions: someone else's action or image, in a job on a definite self-hosted runner (the `self-hosted` label).
       'persistent-supply-chain-foothold: unpinned-action >= MEDIUM with owner:third-party & holds:self-hosted',
       'persistent-supply-chain-foothold: unpinned-image >= MEDIUM with owner:third-party & holds:self-hosted',
-      // A runner group or unknown label (MEDIUM) may be a GitHub-hosted larger runner, which keeps nothing.
-      'persistent-supply-chain-foothold: self-hosted-runner >= LOW except MEDIUM',
+      // A runner group or custom label (`runner:possible`) may be a GitHub-hosted larger runner, which keeps nothing.
+      'persistent-supply-chain-foothold: self-hosted-runner >= LOW with holds:self-hosted',
       'remote-script-on-runner: pipe-to-shell >= MEDIUM',
-      'remote-script-on-runner: self-hosted-runner >= LOW except MEDIUM',
+      'remote-script-on-runner: self-hosted-runner >= LOW with holds:self-hosted',
       'secret-exposure-in-logs: secret-in-log >= HIGH with dest:log|dest:summary',
       // A download in a job that publishes or feeds one; departure from the spec: a GitHub-owned or first-party action on a tag
       // is not someone else's mutable code; the action that itself publishes is named first.

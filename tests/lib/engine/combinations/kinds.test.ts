@@ -68,7 +68,7 @@ const CASES: Case[] = [
   {
     id: 'public-runner-takeover',
     records: [
-      rec('self-hosted-runner', { file: CI_WORKFLOW, line: 9, column: 14, job: 'test', severity: 'HIGH' }),
+      rec('self-hosted-runner', { file: CI_WORKFLOW, line: 9, column: 14, job: 'test', severity: 'HIGH', facts: ['exec', 'holds:self-hosted', 'reach:anyone', 'reach:fork-pr'] }),
       rec('self-hosted-runner-public-repo'),
       rec('default-token-write'),
     ],

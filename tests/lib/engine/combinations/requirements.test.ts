@@ -17,7 +17,8 @@ function scanPaths(path: string, lines: string[]) {
 }
 
 describe('persistent-supply-chain-foothold', () => {
-  const runner = (severity: 'LOW' | 'HIGH' = 'LOW') => rec('self-hosted-runner', { file: CI_WORKFLOW, line: 7, job: 'build', severity });
+  const runner = (severity: 'LOW' | 'HIGH' = 'LOW') =>
+    rec('self-hosted-runner', { file: CI_WORKFLOW, line: 7, job: 'build', severity, facts: severity === 'HIGH' ? ['exec', 'holds:self-hosted', 'reach:anyone', 'reach:fork-pr'] : ['holds:self-hosted'] });
   const action = (line: number, facts: string[] = ['holds', 'holds:self-hosted', 'owner:third-party']) =>
     rec('unpinned-action', { file: CI_WORKFLOW, line, job: 'build', severity: 'MEDIUM', facts });
 
@@ -37,7 +38,7 @@ describe('persistent-supply-chain-foothold', () => {
     expect(path?.break_chain).toContain(`${CI_WORKFLOW}:12`);
   });
 
-  it('breaks at the runner when the runner already takes fork code (self-hosted-runner HIGH)', () => {
+  it('breaks at the runner when the runner already runs an outsider\'s code (self-hosted-runner with `exec`)', () => {
     const [path] = findCombinations([runner('HIGH'), action(12)], all);
     expect(path?.break_chain_rule).toBe('self-hosted-runner');
     expect(path?.break_chain).toContain('ephemeral');

@@ -32,6 +32,8 @@ const DEFAULT_FACTS: Readonly<Record<string, string[]>> = {
   'unpinned-action': ['holds', 'holds:publish', 'holds:secrets', 'holds:self-hosted', 'owner:third-party', 'secrets:step'],
   // A third-party image in a job on the `self-hosted` label.
   'unpinned-image': ['holds', 'holds:self-hosted', 'owner:third-party'],
+  // A job on the `self-hosted` label; the tests that mean a runner that runs a fork's code, or a custom label, say so.
+  'self-hosted-runner': ['holds:self-hosted'],
   // A download in a job that publishes.
   'download-without-checksum': ['holds', 'holds:publish'],
   // A secret printed to the log by a step that runs on push and on any dispatch event.
