@@ -167,7 +167,18 @@ export const Finding = v.object({
   ),
 });
 export const Counts = v.object({ HIGH: Count, MEDIUM: Count, LOW: Count, INFO: Count });
-export const ScanResult = v.object({ scan_id: Uuid, repo_id: Uuid, counts: Counts, findings: v.array(Finding) });
+export const ScanResult = v.object({
+  scan_id: Uuid,
+  repo_id: Uuid,
+  counts: Counts,
+  findings: v.array(Finding),
+  fixes_limited: v.optional(
+    v.pipe(
+      v.string(),
+      v.description('Present when findings that may have a fix got none because computing fixes met a bound (the scan’s time, a file’s size, the number of fixes): says which, and for how many findings.'),
+    ),
+  ),
+});
 const Ruleset = v.picklist(['all', 'owasp']);
 export const ScanSummary = v.object({ scan_id: Uuid, repo_id: Uuid, ruleset: Ruleset, counts: Counts, created_at: Timestamp });
 export const ScansResponse = v.object({

@@ -5,10 +5,12 @@ import { consumeRateLimit, installationSuspended, recordScan, scanContext, setAc
 import type { Database } from '../db/port.js';
 import type { StoredFinding } from '../db/types.js';
 import type { ApiFix, apiFixes } from '../engine/fixes/apply.js';
-import type { scanRepository } from '../engine/scan.js';
+import type { ScanResult as EngineScanResult, scanRepository } from '../engine/scan.js';
 import type { Counts, Finding, Ruleset } from '../engine/types.js';
 import { env } from '../env.js';
 import { invalidRequest, notFound, rateLimited } from '../http/errors.js';
+import { acquireEngine, prewarmEngine, TIMED_OUT } from './engine-runner.js';
+import type { EngineJob } from './engine-worker.js';
 import { checkInstallationUsable } from './installations.js';
 
 /**
@@ -36,6 +38,8 @@ export interface ScanResult {
   repo_id: string;
   counts: Counts;
   findings: (Finding & { fix?: ApiFix })[];
+  /** Set when findings that may have a fix got none because fix computation met a bound (time, size, count). */
+  fixes_limited?: string;
 }
 
 /**
@@ -48,8 +52,8 @@ export interface ScanResult {
  */
 export async function scan(user: User, request: ScanRequest): Promise<ScanResult> {
   const deadline = Date.now() + SNAPSHOT_DEADLINE_MS;
-  // The engine loads while the database and GitHub answer (see loadEngine).
-  const engine = loadEngine();
+  // An engine thread starts now (unless one is idle), and loads the engine while the database and GitHub answer.
+  prewarmEngine();
   const onlineModule = import('../online/service.js');
   onlineModule.catch(() => undefined);
   const db = await database();
@@ -93,21 +97,46 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
 
   // The API contract enables every rule without a stored preference, hygiene (pedantic) ones included, as the CLI
   // does: the same repository gets the same findings everywhere (a user turns rules off with PUT /api/rule-settings).
+  // The engine and the fixes run in a worker thread (engine-runner.ts) within one budget, `maxEngineMs`: the
+  // engine stops cooperatively at it, the fixes get what the engine left, and the worker is terminated
+  // `HARD_STOP_GRACE_MS` past it whatever it is doing. Out of time, the scan is what the engine would report
+  // for a deadline already passed (a scan-limit-reached finding naming every file) and the fixes are left out.
   const { maxEngineMs, ...limits } = env().scanLimits;
-  const { scanRepository, apiFixes } = await engine;
-  const result = scanRepository(snapshot.files, {
+  const job: EngineJob = {
+    files: snapshot.files,
     ruleset: request.ruleset,
-    isEnabled,
-    settings: snapshot.settings,
+    disabled: [...disabled],
+    ...(snapshot.settings === undefined ? {} : { settings: snapshot.settings }),
     repository: repository.full_name,
     ruleOptions,
     online: host.onlineReader !== undefined,
-    limits: { ...limits, deadline: Date.now() + maxEngineMs },
-  });
-  const references = online === undefined ? undefined : await (await online).finish(result, snapshot.files, Date.now() + ONLINE_DEADLINE_MS);
-  // Each finding's fix (a diff, or the settings call), computed from the same snapshot; bounded (apiFixes),
-  // and stored with the scan so the stored reads show what this response shows.
-  const fixes = boundFixes(apiFixes(snapshot.files, result.findings, repository.full_name, { ruleset: request.ruleset, isEnabled, settings: snapshot.settings, ruleOptions }));
+    limits,
+    maxEngineMs,
+  };
+  let result: EngineScanResult;
+  let references: string[] | undefined;
+  let fixes: (ApiFix | null)[];
+  let fixesLimited: string | null;
+  const session = await acquireEngine();
+  try {
+    const scanned = await session.scan(job, HARD_STOP_GRACE_MS);
+    result = scanned.result === TIMED_OUT ? await outOfTime(job) : scanned.result;
+    references = online === undefined ? undefined : await (await online).finish(result, snapshot.files, Date.now() + ONLINE_DEADLINE_MS);
+    // Each finding's fix (a diff, or the settings call), from the same snapshot, in what the engine left of
+    // the budget (the online audits' wait is not the engine's), stored with the scan so that the stored reads
+    // show what this response shows.
+    const budgetMs = scanned.result === TIMED_OUT ? 0 : maxEngineMs - scanned.ms;
+    const computed = budgetMs <= 0 ? TIMED_OUT : await session.fix(result.findings, {}, budgetMs, HARD_STOP_GRACE_MS);
+    if (computed === TIMED_OUT) {
+      fixes = result.findings.map(() => null);
+      fixesLimited = 'No finding has a fix: the scan\'s time ran out before its fixes were computed.';
+    } else {
+      fixes = boundFixes(computed.fixes);
+      fixesLimited = computed.limited;
+    }
+  } finally {
+    session.release();
+  }
   const findings: StoredFinding[] = result.records.map((record, i) =>
     withFix({ ...record.finding, job: record.job, fingerprint: record.fingerprint, ...(record.facts === undefined ? {} : { facts: record.facts }) }, fixes[i]),
   );
@@ -116,7 +145,32 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
     rememberReferences(db, user.id, repository.id, context.action_references ?? [], references),
   ]);
   const withFixes = result.records.map((record, i) => withFix({ ...record.finding, fingerprint: record.fingerprint }, fixes[i]));
-  return { scan_id: recorded.scan_id, repo_id: repository.id, counts: result.counts, findings: withFixes };
+  return { scan_id: recorded.scan_id, repo_id: repository.id, counts: result.counts, findings: withFixes, ...(fixesLimited === null ? {} : { fixes_limited: fixesLimited }) };
+}
+
+/**
+ * How far past `maxEngineMs` the engine thread may go before it is terminated: the engine reads its deadline
+ * between files, so a normal scan ends a little after it with its own scan-limit-reached finding.
+ */
+export const HARD_STOP_GRACE_MS = 1_000;
+
+/**
+ * The result of a scan whose engine thread was stopped: what the engine reports for a deadline already passed
+ * (no workflow file parsed, one scan-limit-reached finding naming them all; the settings rules, which read only
+ * the code host's bounded answers, still run). On the main thread, so the engine is loaded here, on this path only.
+ */
+async function outOfTime(job: EngineJob): Promise<EngineScanResult> {
+  const { scanRepository } = await loadEngine();
+  const disabled = new Set(job.disabled);
+  return scanRepository(job.files, {
+    ruleset: job.ruleset,
+    isEnabled: (id) => !disabled.has(id),
+    ...(job.settings === undefined ? {} : { settings: job.settings }),
+    repository: job.repository,
+    ruleOptions: job.ruleOptions,
+    online: job.online,
+    limits: { ...job.limits, deadline: 0, now: () => 1 },
+  });
 }
 
 interface Engine {

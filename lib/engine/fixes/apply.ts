@@ -248,40 +248,145 @@ export function fixRepository(input: readonly RepositoryFile[], options: FixOpti
   return { files, changed, applied, skipped };
 }
 
+/** Bounds of the API's fix computation (`fixesWithLimits`); every one is named in `limited` when met. */
+export interface FixLimits {
+  /** Findings whose fix is computed, in order (default 200). */
+  maxFixes?: number;
+  /** A file over this many UTF-8 bytes gets no verified fix (default `MAX_VERIFIED_FILE_BYTES`). */
+  maxFileBytes?: number;
+  /** Epoch ms (by `now`) after which no further fix is verified. */
+  deadline?: number;
+  now?: () => number;
+}
+
+/** The largest file whose fixes the API verifies (a re-scan of a larger file costs more than a request can give). */
+export const MAX_VERIFIED_FILE_BYTES = 256 * 1024;
+/** Re-scans one file's fixes may cost beyond the first: the bisection after a combined verification failed. */
+const MAX_EXTRA_RESCANS_PER_FILE = 6;
+
+export interface BoundedFixes<T> {
+  fixes: (T | null)[];
+  /** One sentence naming each bound met and how many findings it left without a fix, or null. */
+  limited: string | null;
+}
+
 /**
  * Each finding's own fix, as a diff of its file against the scanned text (findings without a fix, or whose
  * fix is skipped or fails verification, get none). Verified on the file alone, bounded by `maxFixes`.
  */
-export function fixesForFindings(files: readonly RepositoryFile[], findings: readonly Finding[], withSettings: FixOptions & { maxFixes?: number } = {}): (FindingFix | null)[] {
+export function fixesForFindings(files: readonly RepositoryFile[], findings: readonly Finding[], withSettings: FixOptions & FixLimits = {}): (FindingFix | null)[] {
+  return fixesWithLimits(files, findings, withSettings).fixes;
+}
+
+/**
+ * `fixesForFindings` with what its bounds left out. Per file, all of its findings' fixes are applied together
+ * and verified with one re-scan of the file alone; when that fails, the set is halved and each half verified
+ * (at most `MAX_EXTRA_RESCANS_PER_FILE` more re-scans), so one bad fix costs a few re-scans, not one per fix.
+ * Fixes whose edits overlap another's wait for the next group of the same file. A file over `maxFileBytes`
+ * is not verified, and past `deadline` nothing more is: those findings get no fix and `limited` says so.
+ */
+export function fixesWithLimits(files: readonly RepositoryFile[], findings: readonly Finding[], withSettings: FixOptions & FixLimits = {}): BoundedFixes<FindingFix> {
   // Workflow fixes are verified on their file alone, without the settings rules (their findings would only
   // cost time); the snapshot stays, since the run model reads it (the default token, reviewed environments)
   // and the descriptions that identify a finding say what it read.
   const enabled = withSettings.isEnabled;
-  const options: FixOptions & { maxFixes?: number } = { ...withSettings, isEnabled: (id) => ruleMeta(id)?.surface !== 'repo-settings' && (enabled === undefined || enabled(id)) };
+  const { maxFixes = 200, maxFileBytes = MAX_VERIFIED_FILE_BYTES, deadline, now = Date.now, ...rest } = withSettings;
+  const options: FixOptions = { ...rest, isEnabled: (id) => ruleMeta(id)?.surface !== 'repo-settings' && (enabled === undefined || enabled(id)) };
   const data = options.data ?? {};
-  let parsed: Parsed | undefined;
-  let budget = options.maxFixes ?? 200;
-  const alone = new Map<string, Finding[]>();
-  return findings.map((finding) => {
-    if (fixerFor(finding.rule_id) === undefined || budget <= 0) return null;
-    budget--;
-    parsed ??= parseAll(files);
-    const proposal = propose(finding, parsed, data);
-    if (proposal === null || 'skipped' in proposal) return null;
-    const original = files.find((f) => f.path === finding.file);
-    if (original === undefined) return null;
-    const text = applyEdits(original.text, proposal.edits);
-    const single = [original];
-    let before = alone.get(original.path);
-    if (before === undefined) {
-      before = scanRepository(single, options).findings;
-      alone.set(original.path, before);
+  const out: (FindingFix | null)[] = findings.map(() => null);
+  const left = { count: 0, time: 0, size: 0, sizeFiles: new Set<string>(), rescans: 0 };
+  const late = () => deadline !== undefined && now() > deadline;
+  // The findings to fix, by file, in order; past `maxFixes` the rest are counted.
+  const byFile = new Map<string, number[]>();
+  let budget = maxFixes;
+  findings.forEach((finding, i) => {
+    if (fixerFor(finding.rule_id) === undefined || finding.file === SETTINGS_FILE) return;
+    if (budget <= 0) {
+      left.count++;
+      return;
     }
-    const target = before.find((f) => identity(f) === identity(finding));
-    if (target === undefined) return null;
-    if (!verify([target], before, single, original.path, text, options).ok) return null;
-    return { safe: proposal.safe, diff: unifiedDiff(original.path, original.text, text) };
+    budget--;
+    const list = byFile.get(finding.file) ?? [];
+    list.push(i);
+    byFile.set(finding.file, list);
   });
+  let parsed: Parsed | undefined;
+  for (const [path, indices] of byFile) {
+    const original = files.find((f) => f.path === path);
+    if (original === undefined || original.unreadable !== undefined) continue;
+    if (Buffer.byteLength(original.text, 'utf8') > maxFileBytes) {
+      left.size += indices.length;
+      left.sizeFiles.add(path);
+      continue;
+    }
+    if (late()) {
+      left.time += indices.length;
+      continue;
+    }
+    parsed ??= parseAll(files);
+    const single = [original];
+    const before = scanRepository(single, options).findings;
+    const candidates: { index: number; target: Finding; edits: TextEdit[]; safe: boolean }[] = [];
+    for (const index of indices) {
+      const finding = findings[index]!;
+      const proposal = propose(finding, parsed, data);
+      if (proposal === null || 'skipped' in proposal) continue;
+      const target = before.find((f) => identity(f) === identity(finding));
+      if (target === undefined) continue;
+      candidates.push({ index, target, edits: proposal.edits, safe: proposal.safe });
+    }
+    let rescans = MAX_EXTRA_RESCANS_PER_FILE + 1;
+    const check = (group: typeof candidates): boolean => {
+      const edits: TextEdit[][] = [];
+      for (const c of group) if (!edits.some((e) => sameEdits(e, c.edits))) edits.push(c.edits);
+      const text = applyEdits(original.text, edits.flat());
+      rescans--;
+      return verify(group.map((c) => c.target), before, single, path, text, options).ok;
+    };
+    const accept = (group: typeof candidates) => {
+      for (const c of group) {
+        const text = applyEdits(original.text, c.edits);
+        out[c.index] = { safe: c.safe, diff: unifiedDiff(path, original.text, text) };
+      }
+    };
+    // Groups of fixes whose edits do not overlap (the same edit twice is one), each verified together.
+    let pending = candidates;
+    while (pending.length > 0) {
+      const group: typeof candidates = [];
+      const later: typeof candidates = [];
+      for (const c of pending) {
+        const clash = group.some((g) => !sameEdits(g.edits, c.edits) && overlaps(g.edits, c.edits));
+        (clash ? later : group).push(c);
+      }
+      pending = later;
+      // Halving: a group that fails is split and each half verified, while re-scans and time remain.
+      const stack = [group];
+      while (stack.length > 0) {
+        const next = stack.pop()!;
+        if (late()) {
+          left.time += next.length + pending.length;
+          pending = [];
+          stack.length = 0;
+          break;
+        }
+        if (rescans <= 0) {
+          left.rescans += next.length;
+          continue;
+        }
+        if (check(next)) accept(next);
+        else if (next.length > 1) stack.push(next.slice(Math.ceil(next.length / 2)), next.slice(0, Math.ceil(next.length / 2)));
+      }
+    }
+  }
+  const parts: string[] = [];
+  if (left.time > 0) parts.push(`the time for fixes ran out (${left.time} finding${left.time === 1 ? '' : 's'})`);
+  if (left.size > 0) {
+    const shown = [...left.sizeFiles].slice(0, 3).join(', ');
+    parts.push(`fixes are verified in files up to ${maxFileBytes} bytes (${left.size} finding${left.size === 1 ? '' : 's'} in ${shown}${left.sizeFiles.size > 3 ? ` and ${left.sizeFiles.size - 3} more files` : ''})`);
+  }
+  if (left.count > 0) parts.push(`at most ${maxFixes} findings get a fix per scan (${left.count} more)`);
+  if (left.rescans > 0) parts.push(`a file's fixes are verified with at most ${MAX_EXTRA_RESCANS_PER_FILE + 1} re-scans (${left.rescans} finding${left.rescans === 1 ? '' : 's'})`);
+  return { fixes: out, limited: parts.length === 0 ? null : `Some findings have no fix because a bound was met: ${parts.join('; ')}.` };
 }
 
 /** A finding's `fix` in the API: a diff of its file, or (settings findings) the GitHub call that fixes it. */
@@ -295,13 +400,19 @@ export interface ApiFix {
  * The API's `fix` of each finding (null when it has none): workflow fixes as diffs (no pins: the service
  * does not resolve them), settings fixes as the GitHub call, never made by the service.
  */
-export function apiFixes(files: readonly RepositoryFile[], findings: readonly Finding[], fullName: string, options: FixOptions & { settings?: SettingsSnapshot } = {}): (ApiFix | null)[] {
-  const diffs = fixesForFindings(files, findings, options);
-  return findings.map((finding, i) => {
+export function apiFixes(files: readonly RepositoryFile[], findings: readonly Finding[], fullName: string, options: FixOptions & FixLimits & { settings?: SettingsSnapshot } = {}): (ApiFix | null)[] {
+  return apiFixesWithLimits(files, findings, fullName, options).fixes;
+}
+
+/** `apiFixes` with the sentence naming the bounds its workflow fixes met (`fixesWithLimits`). */
+export function apiFixesWithLimits(files: readonly RepositoryFile[], findings: readonly Finding[], fullName: string, options: FixOptions & FixLimits & { settings?: SettingsSnapshot } = {}): BoundedFixes<ApiFix> {
+  const { fixes: diffs, limited } = fixesWithLimits(files, findings, options);
+  const fixes = findings.map((finding, i) => {
     if (finding.file === SETTINGS_FILE) {
       const api = settingsApiFix(finding.rule_id, fullName, options.settings);
       return api === null ? null : { safe: false, api };
     }
     return diffs[i] ?? null;
   });
+  return { fixes, limited };
 }

@@ -1,77 +1,86 @@
-import { localWorkflowPath } from '../analysis/permissions.js';
-import { jobTrustOn, type TrustGuard, type TrustGuardKind } from '../analysis/trust-guards.js';
-import type { RepositoryModel } from '../model/repository.js';
-import { hasPullRequestTrigger, type Job, type Workflow } from '../model/workflow.js';
+import { describeStep } from '../analysis/describe.js';
+import { reachFacts } from '../analysis/run-model/facts.js';
+import { severityOf, whoText, type JobRun, type Reach, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
+import type { RunModel } from '../analysis/run-model/index.js';
 import { selfHosted } from '../analysis/runners.js';
+import type { Job } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
-import { scalarText } from '../yaml/model.js';
+import type { Severity } from '../types.js';
 
-/** How pull requests reach a job: the `pull_request*` events, and the local caller jobs when it is a reusable workflow. */
-interface PullRequestEntry {
-  text: string;
-  events: string[];
-  callers: Job[];
+/** One way an outsider's code runs on the job's machine: the entry holding it, the steps that run it, and who starts it. */
+interface Way {
+  entry: WorkspaceEntry;
+  sinks: TracedExecution[];
+  reach: Reach;
+  /** A fork's `pull_request` run (read-only token, no secrets: the machine is what it reaches). */
+  fork: boolean;
+  severity: Severity;
 }
 
-/** A `pull_request*` trigger of the workflow, or of a workflow of the repository that calls it (`./` or `$/`). */
-function pullRequestEntry(repository: RepositoryModel, workflow: Workflow): PullRequestEntry | null {
-  const events = (w: Workflow) => [...new Set(w.triggers.filter((t) => t.name.startsWith('pull_request')).map((t) => t.name))];
-  if (hasPullRequestTrigger(workflow)) return { text: 'a workflow triggered by pull requests', events: events(workflow), callers: [] };
-  if (!workflow.triggers.some((t) => t.name === 'workflow_call')) return null;
-  for (const caller of repository.workflows) {
-    if (caller === workflow || !hasPullRequestTrigger(caller)) continue;
-    const callers = caller.jobs.filter((j) => {
-      const text = j.uses === undefined ? null : scalarText(j.uses);
-      return text !== null && localWorkflowPath(text) === workflow.file.path;
-    });
-    if (callers.length > 0) return { text: `a reusable workflow called by \`${caller.file.path}\`, which pull requests trigger`, events: events(caller), callers };
-  }
-  return null;
+const ORDER: readonly Severity[] = ['INFO', 'LOW', 'MEDIUM', 'HIGH'];
+const OUTSIDER: ReadonlySet<string> = new Set(['anyone', 'sticky-label', 'unreviewed-environment', 'approval']);
+const HOLDS = ['the self-hosted machine'];
+
+/** `step \`Test\` of job \`t\` (line 12) runs \`make test\` from the workspace` for the first sink. */
+function sinkText(job: Job, way: Way): string {
+  const first = way.sinks[0] as TracedExecution;
+  const line = job.workflow.file.position(first.step.node.start).line;
+  const where = way.entry.dir === '' || way.entry.dir === null ? 'the workspace' : `\`${way.entry.dir}/\``;
+  const checkoutLine = job.workflow.file.position(way.entry.step.node.start).line;
+  const more = way.sinks.length > 1 ? ` (and ${way.sinks.length - 1} more)` : '';
+  return `${describeStep(first.step)} (line ${line}) runs ${first.execution.evidence} from ${where}, which holds ${way.fork ? "the pull request's code" : 'pull request code'} (${way.entry.how}, line ${checkoutLine})${more}`;
 }
 
 /**
- * What stands between a pull request and the job, per way it runs: `author` when only trusted authors' pull
- * requests reach it (a same-repository check, a named or trusted author or actor, a maintainer-only event),
- * `approval` when a maintainer approves a pull request first (a label on a `labeled`-only run, a permission
- * check, an environment whose required reviewers the settings snapshot shows), `none` otherwise (a label check
- * a new push keeps, an environment of unknown strength). The gate analyses of missing-permissions (`gated`).
+ * The ways an outsider's code runs on the job's machine: on a fork's `pull_request` run, a checkout of the
+ * event's code followed by a step that runs it; on a privileged run, a checkout or download of pull request
+ * code followed by a step that runs it (not where only trusted authors reach it).
  */
-type Reach = 'none' | 'approval' | 'author' | 'never';
-const REACH_ORDER: readonly Reach[] = ['none', 'approval', 'author', 'never'];
-const AUTHOR_GUARDS: ReadonlySet<TrustGuardKind> = new Set(['same-repository', 'pr-author', 'actor', 'maintainer-event']);
-
-function pathReach(path: readonly TrustGuard[]): Reach {
-  if (path.some((g) => AUTHOR_GUARDS.has(g.kind))) return 'author';
-  if (path.some((g) => g.kind === 'label' || g.kind === 'commenter' || (g.kind === 'environment' && g.reviewed === true))) return 'approval';
-  return 'none';
-}
-
-/** The weakest gate over every way a pull request event runs the job (`never` when no way does). */
-function reachOf(job: Job, events: readonly string[]): Reach {
-  let worst: Reach = 'never';
-  for (const event of events) {
-    for (const path of jobTrustOn(job, event)) {
-      const reach = pathReach(path);
-      if (REACH_ORDER.indexOf(reach) < REACH_ORDER.indexOf(worst)) worst = reach;
+function waysIn(runs: RunModel, run: JobRun): Way[] {
+  const ways: Way[] = [];
+  for (const entry of run.workspace) {
+    const sinks = runs.sinksOf(run, entry);
+    if (sinks.length === 0) continue;
+    if (entry.forkCode && run.forkReach !== null) {
+      const reach: Reach = { level: run.forkReach.level, event: run.forkReach.event, gates: run.forkReach.gates, forkPullRequest: false };
+      // The machine is what a fork's run holds; an approval (a label) lets commits pushed before it run.
+      ways.push({ entry, sinks, reach, fork: true, severity: severityOf({ reach, executes: true, holds: HOLDS, raceAfterApproval: true }) });
+    }
+    if (entry.content === 'outsider' && entry.checkout?.hiddenBy !== 'trusted-author') {
+      const reach = runs.stepReach(sinks[0]!.step);
+      ways.push({ entry, sinks, reach, fork: false, severity: severityOf({ reach, executes: true, holds: HOLDS, raceAfterApproval: entry.checkout?.hiddenBy !== 'approved-commit' }) });
     }
   }
-  return worst;
+  return ways.sort((a, b) => ORDER.indexOf(b.severity) - ORDER.indexOf(a.severity));
 }
 
-/** The gate that keeps a fork's pull request off the job: the stronger of the job's own and its callers'. */
-function pullRequestGate(job: Job, entry: PullRequestEntry): Reach {
-  const own = reachOf(job, entry.events);
-  if (entry.callers.length === 0) return own;
-  let callers: Reach = 'never';
-  for (const caller of entry.callers) {
-    const reach = reachOf(caller, entry.events);
-    if (REACH_ORDER.indexOf(reach) < REACH_ORDER.indexOf(callers)) callers = reach;
+/** Why nothing of a fork's runs on the machine, in words the workflow cannot contradict. */
+function nothingRuns(run: JobRun): string {
+  const fork = run.workspace.filter((e) => e.forkCode || e.content === 'outsider');
+  if (fork.length > 0) {
+    const line = run.job.workflow.file.position(fork[0]!.step.node.start).line;
+    return `it checks out pull request code (${fork[0]!.how}, line ${line}) but no later step runs code from that checkout (a build tool in its directory, a script or local action from it)`;
   }
-  return REACH_ORDER.indexOf(own) > REACH_ORDER.indexOf(callers) ? own : callers;
+  const checkouts = run.workspace.filter((e) => e.kind === 'checkout');
+  if (checkouts.length > 0) return 'its checkouts name a fixed ref or another repository, not the pull request';
+  return 'it checks out no pull request code';
 }
 
 const APPROVAL_RISK =
-  'a maintainer approves the pull request as it is when they label or approve it: commits pushed after their review and before the approval, or a later checkout of a branch that moved, still run on the runner and can persist in it';
+  "the approval is given to the pull request as the maintainer saw it: commits pushed after their review and before the approval, or a branch that moved since, still run on the runner and can persist in it";
+
+/** Who starts the way in, and what stands in the way, in words. */
+function whoOf(way: Way): string {
+  const gates = way.reach.gates.length > 0 ? ` (${way.reach.gates.join(' / ')})` : '';
+  if (way.reach.level === 'approval') return `it runs only after a maintainer's approval${gates}; ${APPROVAL_RISK}`;
+  if (way.fork && way.reach.level === 'anyone') return `anyone with a GitHub account can start it through a fork's \`${way.reach.event ?? 'pull_request'}\`, whose read-only token and missing secrets do not protect the machine`;
+  return whoText(way.reach);
+}
+
+/** One step down for a runner the workflow cannot tell from a GitHub-hosted larger runner (null: the LOW form). */
+function lower(severity: Severity): Severity | null {
+  return severity === 'HIGH' ? 'MEDIUM' : null;
+}
 
 export default defineWorkflowRule({
   meta: {
@@ -81,7 +90,7 @@ export default defineWorkflowRule({
     severity: 'LOW',
     surface: 'workflow',
     description:
-      'A job\'s `runs-on` selects the `self-hosted` label (as a string, a list item, the `labels:` of a runner group, or a matrix value a leg runs with). Self-hosted runners keep state between jobs and sit inside your network. HIGH when pull requests trigger the workflow (directly, or through a local caller of a reusable workflow), where a fork\'s code can run on them; MEDIUM when every way a pull request reaches the job needs a maintainer\'s approval (a label on a labeled-only run, a member\'s comment, a reviewed environment), LOW when only trusted authors\' pull requests reach it. On pull requests, a runner group or a label no GitHub-hosted runner has is reported MEDIUM: it is a self-hosted runner or a larger runner the workflow cannot tell apart.',
+      'A job\'s `runs-on` selects the `self-hosted` label (as a string, a list item, the `labels:` of a runner group, or a matrix value a leg runs with). Self-hosted runners keep state between jobs and sit inside your network. HIGH when an outsider\'s code runs on the machine with no approval: a fork\'s `pull_request` run (or a privileged run) checks out the pull request\'s code and a later step runs it (a build tool in its directory, a script or local action from it); MEDIUM when a maintainer\'s approval comes first (a label, a member\'s comment, an environment); LOW when nothing of an outsider\'s runs there (the job checks nothing out, checks out a fixed ref, runs only registry tools), when only trusted authors reach it, and off pull requests. A runner group or a label no GitHub-hosted runner has is one step lower (it may be a GitHub-hosted larger runner), and reported only where an outsider\'s code runs on it.',
     recommendation:
       'Run untrusted or pull-request jobs on GitHub-hosted runners; keep self-hosted runners for trusted branches, make them ephemeral (one job per runner, e.g. actions-runner-controller), and isolate their network and credentials.',
   },
@@ -89,39 +98,35 @@ export default defineWorkflowRule({
     job(job) {
       const hit = selfHosted(job);
       if (hit === null) return;
-      const found = pullRequestEntry(context.repository, job.workflow);
-      const gate = found === null ? 'never' : pullRequestGate(job, found);
-      // Only trusted authors' pull requests reach the job (or none does): as off pull requests.
-      const entry = gate === 'author' || gate === 'never' ? null : found;
-      const gated = gate === 'author' && found !== null ? ` in ${found.text}, which only trusted authors' pull requests reach (a condition of the job or its caller)` : '';
-      if (!hit.certain) {
-        // Without the label, the runner may be one of GitHub's larger runners: only worth a finding where a pull request reaches it.
-        if (entry === null) return;
+      const run = context.runs.job(job);
+      const ways = waysIn(context.runs, run);
+      const way = ways[0];
+      const runner = hit.certain ? `a self-hosted runner (${hit.how})` : `a ${hit.how}`;
+      const maybe = hit.certain ? '' : ' If it is a GitHub-hosted larger runner, nothing persists; the workflow cannot tell, so the finding is one step lower.';
+      const severity = way === undefined || way.severity === 'LOW' ? null : hit.certain ? way.severity : lower(way.severity);
+      if (way !== undefined && severity !== null) {
         context.report({
           node: hit.node,
-          severity: gate === 'approval' ? 'LOW' : 'MEDIUM',
+          severity,
           message:
-            gate === 'approval'
-              ? `Job \`${job.id}\` runs on a ${hit.how} in ${entry.text}, only after a maintainer's approval (a label, a permission check or a reviewed environment): if it is a self-hosted runner, ${APPROVAL_RISK}. LOW: it may also be a GitHub-hosted larger runner.`
-              : `Job \`${job.id}\` runs on a ${hit.how} in ${entry.text}: if it is a self-hosted runner, code from a pull request can run on, and persist in, it. MEDIUM, not HIGH: without the \`self-hosted\` label it may be a GitHub-hosted larger runner.`,
+            `Job \`${job.id}\` runs on ${runner} and runs an outsider's code there: ${sinkText(job, way)}; ${whoOf(way)}. ` +
+            `Code that runs on a persistent runner can stay behind, read the secrets and tokens of the jobs that run there next, and reach the machine's network.${maybe}`,
+          facts: [...reachFacts(way.reach), ...(way.fork ? ['reach:fork-pr'] : []), 'exec', hit.certain ? 'holds:self-hosted' : 'runner:possible'],
         });
         return;
       }
-      if (entry !== null && gate === 'approval') {
-        context.report({
-          node: hit.node,
-          severity: 'MEDIUM',
-          message: `Job \`${job.id}\` runs on a self-hosted runner (${hit.how}) in ${entry.text}, only after a maintainer's approval (a label, a permission check or a reviewed environment). MEDIUM, not HIGH: ${APPROVAL_RISK}.`,
-        });
-        return;
-      }
+      // Nothing of an outsider's runs there (or only trusted authors' and approved code): persistence between trusted jobs.
+      if (!hit.certain && (way === undefined || !OUTSIDER.has(way.reach.level))) return;
+      const fork = run.forkReach;
+      const outsider = (fork !== null && OUTSIDER.has(fork.level)) || OUTSIDER.has(run.reach.level) || run.reach.forkPullRequest;
+      const pinned = way !== undefined && way.reach.level === 'approval' && way.severity === 'LOW';
+      const gates = way !== undefined && way.reach.gates.length > 0 ? ` (${way.reach.gates.join(' / ')})` : '';
+      const gated = way === undefined ? '' : `; ${sinkText(job, way)}, but ${pinned ? `only after a maintainer's approval of the commit that runs${gates}` : whoOf(way)}${hit.certain ? '' : '.' + maybe.replace(/^ /, ' ').replace(/\.$/, '')}`;
+      const reason = way === undefined && outsider ? `; pull requests start it, and ${nothingRuns(run)}` : gated;
       context.report({
         node: hit.node,
-        ...(entry !== null ? { severity: 'HIGH' as const } : {}),
-        message:
-          entry !== null
-            ? `Job \`${job.id}\` runs on a self-hosted runner (${hit.how}) in ${entry.text}: code from a pull request can run on, and persist in, the runner.`
-            : `Job \`${job.id}\` runs on a self-hosted runner (${hit.how})${gated}; whatever the job runs can persist in the runner and reach its network.`,
+        message: `Job \`${job.id}\` runs on ${runner}${reason}; whatever the job runs can persist in the runner and reach its network.`,
+        facts: [...reachFacts(run.reach), 'holds:self-hosted'],
       });
     },
   }),

@@ -32,6 +32,9 @@ describe('the scan endpoint loads the engine lazily', () => {
     // The engine is still part of the function: imported dynamically.
     const dynamic = Object.values(result.metafile.inputs).flatMap((input) => input.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path));
     expect(dynamic).toEqual(expect.arrayContaining(['lib/engine/scan.ts', 'lib/engine/fixes/apply.ts', 'lib/engine/catalog.ts']));
+    // The engine thread's entry is imported by name too, so a function's file tracer ships it (and the
+    // engine) beside the endpoint, where lib/services/engine-runner.ts starts it.
+    expect(dynamic).toContain('lib/services/engine-worker.ts');
   });
 
   it('gives a working engine and fixes on first use, and the same modules to every later scan', async () => {

@@ -11,13 +11,13 @@ import { ScanCache } from '../../model/scan-cache.js';
 import { occasionIndexes, overlap, workflowRuns, type RunSet } from './conditions.js';
 import { stepExecutions, type Execution } from './execution.js';
 import { jobHoldings, valuables, type DefaultToken, type Holdings } from './holdings.js';
-import { localCallers, reachOf, valueReach, type Reach, type ValueReach } from './reach.js';
+import { forkReach, localCallers, reachOf, valueReach, type ForkReach, type Reach, type ValueReach } from './reach.js';
 import type { TrustGuard } from '../trust-guards.js';
 import { codeOf, workspaceEntries, type WorkspaceEntry } from './workspace.js';
 import { imageOwnership, repositoryIdentity, usesOwnership, type Ownership, type RepositoryIdentity } from './ownership.js';
 import type { UsesRef } from '../../model/uses.js';
 
-export type { Reach, ReachLevel, ValueReach } from './reach.js';
+export type { ForkReach, Reach, ReachLevel, ValueReach } from './reach.js';
 export type { Holdings, DefaultToken } from './holdings.js';
 export type { Execution, ExecutionKind } from './execution.js';
 export type { WorkspaceEntry, Content } from './workspace.js';
@@ -37,6 +37,8 @@ export interface JobRun {
   job: Job;
   /** Who can start the job, over every occasion it runs on. */
   reach: Reach;
+  /** Who can start the job's runs for a fork's pull request (read-only token, no secrets), and what stands in the way; null: none can. */
+  forkReach: ForkReach | null;
   holdings: Holdings;
   /** What the job holds that is worth taking on its privileged runs (words; empty: nothing). */
   valuables: readonly string[];
@@ -216,6 +218,7 @@ export class RunModel {
     return {
       job,
       reach: reachOf(job, null, this.repository),
+      forkReach: forkReach(job, this.repository),
       holdings,
       valuables: valuables(holdings, this.defaultToken),
       forkValuables: valuables(holdings, this.defaultToken, true),

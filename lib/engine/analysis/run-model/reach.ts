@@ -141,6 +141,66 @@ export function reachOf(job: Job, step: Step | null, repository: RepositoryModel
   return best;
 }
 
+/** Who can start a job's runs for a fork's pull request, and what stands in the way there. */
+export interface ForkReach {
+  /** `anyone` (no gate), `sticky-label`, `unreviewed-environment`, `approval`, `trusted-author` (fork runs are excluded) ... */
+  level: ReachLevel;
+  /** The event (`pull_request`, `pull_request_review` ...). */
+  event: string;
+  /** What stands in the way, in words (the label check, the environment ...). */
+  gates: string[];
+}
+
+/**
+ * The weakest reach over the occasions on which a fork's pull request starts the job with a read-only token
+ * and no secrets (`pull_request`, `pull_request_review*`; through local callers for a reusable workflow, where
+ * both the caller's conditions and the job's own stand in the way); null when no such occasion reaches it. A
+ * maintainer's activity (`labeled`) is an approval; a fork-excluding condition makes it `trusted-author`.
+ * `reachOf` folds these runs into `forkPullRequest` (anyone or not); this keeps the gate, for what a fork's code
+ * can reach on the machine itself (a self-hosted runner).
+ */
+export function forkReach(job: Job, repository: RepositoryModel): ForkReach | null {
+  const workflow = job.workflow;
+  const runs = workflowRunSets(workflow) ?? workflowRuns(workflow);
+  const set = runs.jobs.get(job);
+  const occasions = set === undefined ? runs.occasions.map((_, i) => i) : occasionIndexes(set);
+  let best: ForkReach | null = null;
+  const better = (found: ForkReach) => {
+    if (best === null || REACH_ORDER.indexOf(found.level) < REACH_ORDER.indexOf(best.level)) best = found;
+  };
+  const cache = new Map<string, TrustPaths>();
+  for (const index of occasions) {
+    const occasion = runs.occasions[index] as Occasion;
+    if (occasion.event === null) {
+      if (active.has(workflow)) continue;
+      active.add(workflow);
+      try {
+        for (const caller of localCallers(workflow, repository)) {
+          if (caller.workflow === workflow) continue;
+          const theirs = forkReach(caller, repository);
+          if (theirs === null) continue;
+          // The called job's own conditions stand in the way too: the stronger of the two.
+          const own = guardedReach(job, null, theirs.event, theirs.level, cache);
+          better({ level: own.level, event: theirs.event, gates: [...new Set([...theirs.gates, ...own.gates])] });
+        }
+      } finally {
+        active.delete(workflow);
+      }
+      continue;
+    }
+    if (!FORK_RUN_EVENTS.has(occasion.event)) continue;
+    const base = occasionReach(occasion, workflow, repository);
+    if (base === 'collaborator' || base === 'trusted-author') {
+      better({ level: base, event: occasion.event, gates: [] });
+      continue;
+    }
+    const found = guardedReach(job, null, occasion.event, base, cache);
+    const gates = base === 'approval' ? [`the \`${occasion.action ?? ''}\` activity, a maintainer's act`, ...found.gates] : found.gates;
+    better({ level: found.level, event: occasion.event, gates: [...new Set(gates)] });
+  }
+  return best;
+}
+
 function guardedReach(job: Job, step: Step | null, event: string, base: ReachLevel, cache: Map<string, TrustPaths>): { level: ReachLevel; gates: string[] } {
   let paths = cache.get(event);
   if (paths === undefined) {

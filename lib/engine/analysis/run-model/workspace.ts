@@ -38,6 +38,13 @@ export interface WorkspaceEntry {
   offset?: number;
   /** A checkout that leaves the token in `.git/config` (actions/checkout's default). */
   persistsCredentials: boolean;
+  /**
+   * On a fork's `pull_request` run (read-only token, no secrets), the entry holds the fork's code: a checkout
+   * of the event's own ref (`actions/checkout` without `ref:`, or with `github.ref`, `github.sha`, the pull
+   * request's head, or a value the workflow computes), and any checkout of pull request code. A fixed ref
+   * (`main`, `v1.2`, the base branch or default branch) or another repository is not the fork's.
+   */
+  forkCode: boolean;
 }
 
 export function workspaceEntries(job: Job, repository: RepositoryModel): WorkspaceEntry[] {
@@ -52,21 +59,21 @@ export function workspaceEntries(job: Job, repository: RepositoryModel): Workspa
       const persist = (getText(step.with, 'persist-credentials') ?? 'true').trim().toLowerCase() !== 'false';
       const pr = mine.find((c) => c.offset === undefined);
       if (pr !== undefined) {
-        entries.push({ step, kind: 'checkout', dir, content: 'outsider', how: pr.how, checkout: pr, persistsCredentials: persist });
+        entries.push({ step, kind: 'checkout', dir, content: 'outsider', how: pr.how, checkout: pr, persistsCredentials: persist, forkCode: true });
       } else {
         const repositoryInput = getText(step.with, 'repository');
         const own = repositoryInput === null || /^\s*\$\{\{\s*github\.repository\s*\}\}\s*$/.test(repositoryInput);
-        entries.push({ step, kind: 'checkout', dir, content: own ? 'base' : 'other', how: 'actions/checkout', persistsCredentials: persist });
+        entries.push({ step, kind: 'checkout', dir, content: own ? 'base' : 'other', how: 'actions/checkout', persistsCredentials: persist, forkCode: checksOutEventCode(repositoryInput, getText(step.with, 'ref')) });
       }
     }
     for (const c of mine) {
       if (c.path !== undefined) {
         // A checkout inside the local composite action the step runs: its `path:` (relative to the workspace).
-        entries.push({ step, kind: 'checkout', dir: normalizeWorkspacePath(c.path ?? ''), content: 'outsider', how: c.how, checkout: c, persistsCredentials: true });
+        entries.push({ step, kind: 'checkout', dir: normalizeWorkspacePath(c.path ?? ''), content: 'outsider', how: c.how, checkout: c, persistsCredentials: true, forkCode: true });
         continue;
       }
       if (step.run === undefined) continue;
-      entries.push({ step, kind: 'checkout', dir: scriptCheckoutDirectory(step, c.how), content: 'outsider', how: c.how, checkout: c, offset: c.offset, persistsCredentials: false });
+      entries.push({ step, kind: 'checkout', dir: scriptCheckoutDirectory(step, c.how), content: 'outsider', how: c.how, checkout: c, offset: c.offset, persistsCredentials: false, forkCode: true });
     }
     for (const d of downloads) {
       if (d.step !== step || d.isolated) continue;
@@ -82,10 +89,27 @@ export function workspaceEntries(job: Job, repository: RepositoryModel): Workspa
         download: d,
         ...(d.scriptOffset !== undefined && step.run !== undefined ? { offset: valueOffsetToSource(workflow.file, step.run, d.scriptOffset) } : {}),
         persistsCredentials: false,
+        forkCode: false,
       });
     }
   }
   return entries;
+}
+
+/** A ref that names the base repository's own history, whatever the event: a literal, the base or default branch. */
+const BASE_REF = /\bbase_ref\b|\.base\.(ref|sha)\b|default_branch\b|\bgithub\.event\.(before|after)\b/;
+/** A repository input that names the pull request's head repository (the fork). */
+const HEAD_REPOSITORY = /head\.repo\.full_name|head_repository\.full_name/;
+
+/**
+ * True when an `actions/checkout` (its `repository:` and `ref:` inputs) brings the event's own code on a
+ * `pull_request` run: the merge or head commit of the pull request, whoever opened it.
+ */
+export function checksOutEventCode(repositoryInput: string | null, ref: string | null): boolean {
+  if (repositoryInput !== null && !/^\s*\$\{\{\s*github\.repository\s*\}\}\s*$/.test(repositoryInput)) return HEAD_REPOSITORY.test(repositoryInput);
+  if (ref === null || ref.trim() === '') return true;
+  if (!ref.includes('${{')) return false;
+  return !BASE_REF.test(ref);
 }
 
 /** Where a script's checkout lands: `git clone <url> <dir>` in its directory, anything else in the step's directory. */

@@ -28,7 +28,7 @@ describe(RULE, () => {
     expect(records[0]?.finding.rule_id).toBe(RULE);
   });
 
-  it('is HIGH when the workflow runs on pull_request* events', () => {
+  it('is HIGH when a fork\'s pull request code is checked out and run on the machine', () => {
     const findings = scanWith(RULE, yaml`
       on:
         pull_request:
@@ -36,17 +36,90 @@ describe(RULE, () => {
       jobs:
         test:
           runs-on: [self-hosted, gpu]
-          steps: [{ run: make test }]
+          steps:
+            - uses: actions/checkout@v4
+            - run: make test
     `);
     expect(positions(findings)).toEqual(['6:15 HIGH']);
-    expect(findings[0]?.description).toContain('pull requests');
+    expect(findings[0]?.description).toContain("step 2 of job `test` (line 9) runs `make test` from the workspace, which holds the pull request's code (actions/checkout, line 8)");
+    expect(findings[0]?.description).toContain("through a fork's `pull_request`");
+    // The event's own ref, named: still the pull request's code.
+    expect(positions(scanWith(RULE, yaml`
+      on: pull_request
+      jobs:
+        test:
+          runs-on: self-hosted
+          steps:
+            - uses: actions/checkout@v4
+              with: { ref: '\${{ github.event.pull_request.head.sha }}' }
+            - run: pip install -e .
+    `))).toEqual(['4:14 HIGH']);
+    // A privileged trigger that checks out the head and runs it.
     expect(positions(scanWith(RULE, yaml`
       on: pull_request_target
       jobs:
         test:
           runs-on: self-hosted
-          steps: [{ run: make test }]
+          steps:
+            - uses: actions/checkout@v4
+              with: { ref: '\${{ github.event.pull_request.head.sha }}' }
+            - run: make test
     `))).toEqual(['4:14 HIGH']);
+  });
+
+  it('is LOW when nothing of the pull request runs on the machine, and says why', () => {
+    const nothing = scanWith(RULE, yaml`
+      on: pull_request
+      jobs:
+        test:
+          runs-on: self-hosted
+          steps: [{ run: make test }]
+    `);
+    expect(positions(nothing)).toEqual(['4:14 LOW']);
+    expect(nothing[0]?.description).toContain('pull requests start it, and it checks out no pull request code');
+    // A fixed trusted ref, another repository, or only registry tools and uploads.
+    const fixed = scanWith(RULE, yaml`
+      on: pull_request
+      jobs:
+        fixed:
+          runs-on: self-hosted
+          steps:
+            - uses: actions/checkout@v4
+              with: { ref: main }
+            - run: make test
+        base:
+          runs-on: self-hosted
+          steps:
+            - uses: actions/checkout@v4
+              with: { ref: '\${{ github.event.pull_request.base.sha }}' }
+            - run: make test
+        other:
+          runs-on: self-hosted
+          steps:
+            - uses: actions/checkout@v4
+              with: { repository: org/tools }
+            - run: make test
+        scanner:
+          runs-on: self-hosted
+          steps:
+            - uses: actions/checkout@v4
+            - run: npx --yes @scanner/cli@1.2.3 .
+            - uses: actions/upload-artifact@v4
+              with: { path: out }
+    `);
+    expect(positions(fixed)).toEqual(['4:14 LOW', '10:14 LOW', '16:14 LOW', '22:14 LOW']);
+    expect(fixed[0]?.description).toContain('its checkouts name a fixed ref or another repository');
+    expect(fixed[3]?.description).toContain('checks out pull request code (actions/checkout, line 24) but no later step runs code from that checkout');
+    // pull_request_target without a checkout of the head: nothing of the fork's runs.
+    expect(positions(scanWith(RULE, yaml`
+      on: pull_request_target
+      jobs:
+        label:
+          runs-on: self-hosted
+          steps:
+            - uses: actions/checkout@v4
+            - run: make label
+    `))).toEqual(['4:14 LOW']);
   });
 
   it('follows matrix values that runs-on reads, including include entries', () => {
@@ -113,28 +186,31 @@ describe(RULE, () => {
     `)).toEqual([]);
   });
 
-  it('reports runner groups and custom labels without the self-hosted label MEDIUM on pull requests, and says why', () => {
+  it('reports runner groups and custom labels without the self-hosted label one step lower, only where a fork\'s code runs on them', () => {
     const findings = scanWith(RULE, yaml`
       on: pull_request
       jobs:
         group:
           runs-on:
             group: gpu-runners
-          steps: [{ run: make }]
+          steps: [{ uses: actions/checkout@v4 }, { run: make }]
         custom:
           runs-on: [linux, x64, gpu]
-          steps: [{ run: make }]
+          steps: [{ uses: actions/checkout@v4 }, { run: make }]
         matrix:
           strategy:
             matrix:
               os: [ubuntu-latest, linux-x86-n4-16]
           runs-on: \${{ matrix.os }}
+          steps: [{ uses: actions/checkout@v4 }, { run: make }]
+        nothing:
+          runs-on: { group: gpu-runners }
           steps: [{ run: make }]
     `);
     expect(positions(findings)).toEqual(['5:14 MEDIUM', '8:15 MEDIUM', '14:14 MEDIUM']);
     expect(findings[0]?.description).toContain('runner group `gpu-runners`');
     expect(findings[1]?.description).toContain('label `linux`, which no GitHub-hosted runner has');
-    expect(findings[1]?.description).toContain('MEDIUM, not HIGH: without the `self-hosted` label it may be a GitHub-hosted larger runner');
+    expect(findings[1]?.description).toContain('If it is a GitHub-hosted larger runner, nothing persists');
   });
 
   it('does not report GitHub-hosted or managed ephemeral runner labels, nor custom labels off pull requests', () => {
@@ -193,7 +269,7 @@ describe(RULE, () => {
                 - os: self-hosted
                   python: '3.11'
           runs-on: \${{ matrix.os }}
-          steps: [{ run: make }]
+          steps: [{ uses: actions/checkout@v4 }, { run: make }]
     `))).toEqual(['11:14 HIGH']);
   });
 
@@ -203,7 +279,7 @@ describe(RULE, () => {
       jobs:
         build:
           runs-on: [self-hosted, linux]
-          steps: [{ run: make }]
+          steps: [{ uses: actions/checkout@v4 }, { run: make }]
     `;
     for (const prefix of ['./', '$/']) {
       const caller = `on: pull_request\njobs:\n  call:\n    uses: ${prefix}.github/workflows/build.yml\n`;
@@ -212,7 +288,7 @@ describe(RULE, () => {
         { path: '.github/workflows/build.yml', text: reusable },
       ]);
       expect(positions(findings), prefix).toEqual(['4:15 HIGH']);
-      expect(findings[0]?.description).toContain('a reusable workflow called by `.github/workflows/pr.yml`, which pull requests trigger');
+      expect(findings[0]?.description).toContain("through a fork's `pull_request`");
     }
     // Called only from push workflows: LOW.
     const push = 'on: push\njobs:\n  call:\n    uses: ./.github/workflows/build.yml\n';
@@ -231,6 +307,8 @@ describe(RULE, () => {
       expect(positions(findings)).toEqual(['9:14 MEDIUM']);
       expect(findings[0]?.description).toContain("only after a maintainer's approval");
       expect(findings[0]?.description).toContain('commits pushed after their review and before the approval');
+      // The approval is still a gate when nothing of the pull request runs: LOW.
+      expect(positions(scanWith(RULE, job(labeled, "github.event.label.name == 'needs-bench'").replace('{ uses: actions/checkout@v4 }, ', '')))).toEqual(['9:14 LOW']);
       // The same with a labels.* check, which is a gate only because the workflow runs on `labeled` alone.
       expect(positions(scanWith(RULE, job(labeled, "contains(github.event.pull_request.labels.*.name, 'bench')")))).toEqual(['9:14 MEDIUM']);
     });
@@ -239,7 +317,8 @@ describe(RULE, () => {
       // No `types`: a new push re-runs the job with the label still on it.
       expect(positions(scanWith(RULE, job('on: pull_request', "contains(github.event.pull_request.labels.*.name, 'bench')")))).toEqual(['5:14 HIGH']);
       // On pull_request_target `github.ref` is the base branch: the ref check lets every pull request in.
-      expect(positions(scanWith(RULE, job('on: pull_request_target', "github.ref == 'refs/heads/main' || github.event.label.name == 'bench'")))).toEqual(['5:14 HIGH']);
+      const head = (text: string) => text.replace('{ uses: actions/checkout@v4 }', "{ uses: actions/checkout@v4, with: { ref: '${{ github.event.pull_request.head.sha }}' } }");
+      expect(positions(scanWith(RULE, head(job('on: pull_request_target', "github.ref == 'refs/heads/main' || github.event.label.name == 'bench'"))))).toEqual(['5:14 HIGH']);
       // A ref check alongside an unguarded pull_request way in: still HIGH.
       expect(positions(scanWith(RULE, job('on: [push, pull_request]', "github.ref == 'refs/heads/main' || github.event_name == 'pull_request'")))).toEqual(['5:14 HIGH']);
     });
@@ -257,7 +336,7 @@ describe(RULE, () => {
     });
 
     it('uses the gate of the local caller of a reusable workflow', () => {
-      const reusable = 'on: workflow_call\njobs:\n  build:\n    runs-on: [self-hosted, linux]\n    steps: [{ run: make }]\n';
+      const reusable = 'on: workflow_call\njobs:\n  build:\n    runs-on: [self-hosted, linux]\n    steps: [{ uses: actions/checkout@v4 }, { run: make }]\n';
       const caller = (condition: string) => `on: pull_request\njobs:\n  call:\n    if: ${condition}\n    uses: ./.github/workflows/build.yml\n`;
       const scan = (condition: string) => positions(scanWith(RULE, [
         { path: '.github/workflows/pr.yml', text: caller(condition) },
@@ -268,8 +347,8 @@ describe(RULE, () => {
     });
 
     it('is LOW for a runner group reached only after a member\'s comment, MEDIUM without the check', () => {
-      const on = 'on:\n  pull_request_review_comment:\n    types: [created]';
-      const group = (condition: string) => `${on}\njobs:\n  relay:\n    if: ${condition}\n    runs-on:\n      group: build-farm\n    steps: [{ run: make }]\n`;
+      const on = 'on:\n  issue_comment:\n    types: [created]';
+      const group = (condition: string) => `${on}\njobs:\n  relay:\n    if: ${condition}\n    runs-on:\n      group: build-farm\n    steps:\n      - run: gh pr checkout \${{ github.event.issue.number }}\n      - run: make\n`;
       const gated = scanWith(RULE, group("github.event.comment.author_association == 'MEMBER'"));
       expect(positions(gated)).toEqual(['8:14 LOW']);
       expect(gated[0]?.description).toContain("only after a maintainer's approval");
