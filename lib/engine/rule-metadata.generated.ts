@@ -114,7 +114,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "All secrets passed to a reusable workflow",
     severity: "MEDIUM",
     surface: "workflow",
-    description: "A job calls a reusable workflow with `secrets: inherit`, handing it every secret of the repository, organization and environment instead of the few it needs. HIGH when an outsider can trigger the caller and the called workflow belongs to another repository; a reusable workflow of the same repository is MEDIUM on such triggers and LOW otherwise.",
+    description: "A job calls a reusable workflow with `secrets: inherit`, handing it every secret of the repository, organization and environment instead of the few it needs. HIGH when the called workflow belongs to another owner and anyone with a GitHub account can start the caller (its trigger and activity `types:`, and the job's conditions, as the run model reads them); MEDIUM for another owner's workflow on other triggers, and for the repository owner's own workflows (first-party) on outsider triggers; LOW for a workflow of this same repository (local, any ref) and for first-party workflows that only collaborators start.",
     recommendation: "Replace `secrets: inherit` with an explicit `secrets:` mapping of only the secrets the called workflow declares under `on.workflow_call.secrets`.",
   },
   {
