@@ -490,11 +490,11 @@ export const RULE_METADATA: readonly RuleMeta[] = [
   {
     id: "agent-untrusted-input",
     category: "CICD-SEC-4",
-    title: "AI coding agent runs on events anyone can cause",
+    title: "AI coding agent reads text anyone can write",
     severity: "MEDIUM",
     surface: "workflow",
-    description: "An AI coding-agent action (Claude Code, Gemini CLI, Codex, opencode) runs on `issues`, comments, reviews, discussions or `pull_request_target` without a guard on who triggered it, while its job holds a write token or stored secrets: text anyone can write becomes instructions to an agent holding those credentials. HIGH when the token can write code, releases, packages or cloud credentials (`id-token`).",
-    recommendation: "Run the agent only for trusted actors (check `author_association` or the actor's permission in the job's `if:`), give its job read-only permissions and only the secrets it needs, and let a separate job with write access act on its reviewed output.",
+    description: "An AI coding-agent action (Claude Code, Gemini CLI, Codex, opencode, Bonk) runs on an issue, comment, review, discussion or `pull_request_target` event, directly, through a reusable workflow or inside a local composite action, while its job holds a write token or stored secrets: the thread it reads (title, body, earlier comments) is text anyone can write, so hidden instructions reach an agent holding those credentials, whether an outsider starts it or a maintainer does (a member's comment, a label, an assignment). MEDIUM; HIGH when the agent has a free shell and the token can write code, releases, packages or deployments, or mint cloud credentials (`id-token`); LOW when its tools are restricted to an allowlist. Not reported when only trusted authors' threads reach it.",
+    recommendation: "Give the agent's job read-only permissions and only the secrets it needs, restrict its tools to an allowlist, and let a separate job with write access act on its reviewed output; run it only for trusted actors (check `author_association` or the actor's permission in the job's `if:`), and remember that a maintainer starting it does not vouch for the thread it reads.",
   },
   {
     id: "provenance-not-isolated",
