@@ -238,6 +238,34 @@ describe('a grant or a secret joins only what the entry\'s job holds', () => {
   });
 });
 
+describe('compromised-action, agent-prompt-injection-takeover, token-leak-via-artifact', () => {
+  it('compromised-action takes a compromise, not a bug an outsider exploits', () => {
+    const permissions = rec('missing-permissions', { file: CI_WORKFLOW, line: 1, job: null });
+    const advisory = (fact: string) => rec('known-vulnerable-action', { file: CI_WORKFLOW, line: 12, job: 'lint', severity: 'HIGH', facts: [fact] });
+    expect(ids([advisory('advisory:compromise'), permissions])).toEqual([`compromised-action ${CI_WORKFLOW}`]);
+    expect(ids([advisory('advisory:bug'), permissions])).toEqual([]);
+  });
+
+  it('an agent joins only the token or secrets its own job holds', () => {
+    const TRIAGE = '.github/workflows/triage.yml';
+    const agent = (facts: string[]) => rec('agent-untrusted-input', { file: TRIAGE, line: 14, job: 'triage', severity: 'MEDIUM', facts });
+    const inherit = rec('secrets-inherit', { file: TRIAGE, line: 40, job: null, severity: 'HIGH' });
+    expect(ids([agent(['holds', 'holds:secrets', 'reach:anyone']), inherit])).toEqual([`agent-prompt-injection-takeover ${TRIAGE}`]);
+    expect(ids([agent(['holds', 'holds:token', 'reach:anyone']), inherit])).toEqual([]);
+    const settings = rec('default-token-write');
+    expect(ids([agent(['holds', 'holds:token', 'reach:anyone', 'token:default']), settings])).toEqual([`agent-prompt-injection-takeover ${TRIAGE}`]);
+    expect(ids([agent(['holds', 'reach:anyone']), settings])).toEqual([]);
+  });
+
+  it('token-leak-via-artifact: the uploaded token is the job\'s, so the grant must be what the job holds', () => {
+    const upload = (facts: string[]) => rec('persisted-credentials', { file: CI_WORKFLOW, line: 9, job: 'build', severity: 'HIGH', facts });
+    const permissions = rec('missing-permissions', { file: CI_WORKFLOW, line: 1, job: null, severity: 'MEDIUM' });
+    expect(ids([upload(['holds', 'holds:token', 'token:default']), permissions])).toEqual([`token-leak-via-artifact ${CI_WORKFLOW}`]);
+    // The job declares its own read-only `permissions:`: a missing workflow-level block gives it nothing.
+    expect(ids([upload([]), permissions])).toEqual([]);
+  });
+});
+
 describe('injected-runner-takeover', () => {
   const runner = rec('self-hosted-runner', { file: CI_WORKFLOW, line: 6, job: 'a', severity: 'LOW' });
 
