@@ -114,7 +114,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "All secrets passed to a reusable workflow",
     severity: "MEDIUM",
     surface: "workflow",
-    description: "A job calls a reusable workflow with `secrets: inherit`, handing it every secret of the repository, organization and environment instead of the few it needs. HIGH when an outsider can trigger the caller and the called workflow belongs to another repository; a reusable workflow of the same repository is MEDIUM on such triggers and LOW otherwise.",
+    description: "A job calls a reusable workflow with `secrets: inherit`, handing it every secret of the repository, organization and environment instead of the few it needs. HIGH when the called workflow belongs to another owner and anyone with a GitHub account can start the caller (its trigger and activity `types:`, and the job's conditions, as the run model reads them); MEDIUM for another owner's workflow on other triggers, and for the repository owner's own workflows (first-party) on outsider triggers; LOW for a workflow of this same repository (local, any ref) and for first-party workflows that only collaborators start.",
     recommendation: "Replace `secrets: inherit` with an explicit `secrets:` mapping of only the secrets the called workflow declares under `on.workflow_call.secrets`.",
   },
   {
@@ -490,11 +490,11 @@ export const RULE_METADATA: readonly RuleMeta[] = [
   {
     id: "agent-untrusted-input",
     category: "CICD-SEC-4",
-    title: "AI coding agent runs on events anyone can cause",
+    title: "AI coding agent reads text anyone can write",
     severity: "MEDIUM",
     surface: "workflow",
-    description: "An AI coding-agent action (Claude Code, Gemini CLI, Codex, opencode) runs on `issues`, comments, reviews, discussions or `pull_request_target` without a guard on who triggered it, while its job holds a write token or stored secrets: text anyone can write becomes instructions to an agent holding those credentials. HIGH when the token can write code, releases, packages or cloud credentials (`id-token`).",
-    recommendation: "Run the agent only for trusted actors (check `author_association` or the actor's permission in the job's `if:`), give its job read-only permissions and only the secrets it needs, and let a separate job with write access act on its reviewed output.",
+    description: "An AI coding-agent action (Claude Code, Gemini CLI, Codex, opencode, Bonk) runs on an issue, comment, review, discussion or `pull_request_target` event, directly, through a reusable workflow or inside a local composite action, while its job holds a write token or stored secrets: the thread it reads (title, body, earlier comments) is text anyone can write, so hidden instructions reach an agent holding those credentials, whether an outsider starts it or a maintainer does (a member's comment, a label, an assignment). MEDIUM; HIGH when the agent has a free shell and the token can write code, releases, packages or deployments, or mint cloud credentials (`id-token`); LOW when its tools are restricted to an allowlist. Not reported when only trusted authors' threads reach it.",
+    recommendation: "Give the agent's job read-only permissions and only the secrets it needs, restrict its tools to an allowlist, and let a separate job with write access act on its reviewed output; run it only for trusted actors (check `author_association` or the actor's permission in the job's `if:`), and remember that a maintainer starting it does not vouch for the thread it reads.",
   },
   {
     id: "provenance-not-isolated",

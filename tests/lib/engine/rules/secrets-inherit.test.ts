@@ -34,14 +34,38 @@ describe(RULE, () => {
           secrets: "inherit"
     `);
     expect(positions(findings)).toEqual(['5:14 HIGH']);
-    expect(findings[0]?.description).toContain('HIGH: anyone with a GitHub account can trigger `workflow_run`');
+    expect(findings[0]?.description).toContain('HIGH: anyone with a GitHub account can start it through `workflow_run`');
+    expect(findings[0]?.description).toContain('code of another owner');
   });
 
-  it('is not HIGH for a reusable workflow of the same repository (./ or $/), nor on repository_dispatch', () => {
+  it('reads the activity types and the job\'s conditions: a maintainer\'s act is no outsider trigger', () => {
+    const on = (types: string, condition = '') => `on:\n  issues:\n    types: [${types}]\njobs:\n  triage:\n${condition}    uses: org/infra/.github/workflows/triage.yml@v1\n    secrets: inherit\n`;
+    expect(scanWith(RULE, on('opened')).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, on('labeled')).map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(scanWith(RULE, on('opened', "    if: github.event.issue.author_association == 'OWNER'\n")).map((f) => f.severity)).toEqual(['MEDIUM']);
+    // A fork's pull_request run gets no secrets: no outsider reaches them.
+    expect(scanWith(RULE, 'on: pull_request\njobs:\n  ci:\n    uses: org/infra/.github/workflows/ci.yml@v1\n    secrets: inherit\n').map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+
+  it('is MEDIUM at most for the repository owner\'s own workflows (first-party), LOW off outsider triggers', () => {
+    const call = (on: string) => `on: ${on}\njobs:\n  report:\n    uses: acme/infra/.github/workflows/report.yml@v1\n    secrets: inherit\n`;
+    const options = { repository: 'acme/widget' };
+    const outsider = scanWith(RULE, call('issue_comment'), options);
+    expect(positions(outsider)).toEqual(['5:14 MEDIUM']);
+    expect(outsider[0]?.description).toContain("MEDIUM, not HIGH: anyone with a GitHub account can start it through `issue_comment`, but the called workflow is a workflow of the repository's own owner");
+    expect(positions(scanWith(RULE, call('push'), options))).toEqual(['5:14 LOW']);
+    // The same call without knowing the owner: another owner's code.
+    expect(positions(scanWith(RULE, call('issue_comment')))).toEqual(['5:14 HIGH']);
+    // The repository's own name, at any ref: local.
+    expect(positions(scanWith(RULE, 'on: issue_comment\njobs:\n  r:\n    uses: acme/widget/.github/workflows/r.yml@main\n    secrets: inherit\n', options))).toEqual(['5:14 LOW']);
+  });
+
+  it('is LOW for a reusable workflow of the same repository (./ or $/), and not HIGH on repository_dispatch', () => {
     for (const prefix of ['./', '$/']) {
       const onIssues = scanWith(RULE, `on: issues\njobs:\n  triage:\n    uses: ${prefix}.github/workflows/triage.yml\n    secrets: inherit\n`);
-      expect(onIssues.map((f) => f.severity), prefix).toEqual(['MEDIUM']);
-      expect(onIssues[0]?.description).toContain('Not HIGH: the called workflow is part of this repository');
+      expect(onIssues.map((f) => f.severity), prefix).toEqual(['LOW']);
+      expect(onIssues[0]?.description).toContain('LOW: the called workflow is a workflow of this repository');
+      expect(onIssues[0]?.description).toContain('anyone with a GitHub account can start it through `issues`');
       const onPush = scanWith(RULE, `on: push\njobs:\n  build:\n    uses: ${prefix}.github/workflows/build.yml\n    secrets: inherit\n`);
       expect(onPush.map((f) => f.severity), prefix).toEqual(['LOW']);
     }
