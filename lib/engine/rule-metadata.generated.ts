@@ -76,7 +76,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Condition that always evaluates to true",
     severity: "HIGH",
     surface: "workflow",
-    description: "An `if:` mixes literal text with `${{ }}` (for example `${{ a }} && ${{ b }}`, quoted text with a trailing space, or a `|` block scalar with its trailing newline), so GitHub evaluates it as a non-empty string, which is always true: the job or step always runs. HIGH when the condition was a trust gate (actor, author association, fork or repository check, label), MEDIUM for branch or tag filters, LOW for event, path, platform or input filters.",
+    description: "An `if:` mixes literal text with `${{ }}` (for example `${{ a }} && ${{ b }}`, quoted text with a trailing space, or a `|` block scalar with its trailing newline), so GitHub evaluates it as a non-empty string, which is always true: the job or step always runs. HIGH when the condition was a trust gate (actor, author association, fork or repository check, label), MEDIUM for branch or tag filters, LOW for event, path, platform or input filters. Also LOW: a `workflow_run` `branches:` filter or `head_branch ==` check taken for a safety check in a job that then uses the run's code or artifacts, although a fork's branch with that name matches it.",
     recommendation: "Write the whole condition as one expression: either bare (`if: a && b`) or one `${{ a && b }}` with nothing around it; use `|-` or `>-` if the condition must be a block scalar.",
   },
   {
