@@ -584,7 +584,14 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
         facts: ['owner:third-party', 'secrets:step|secrets:job'],
       },
     ],
+    // Pinning this one action leaves the chain standing when other third-party actions of the job are on tags too.
     break_chain: [
+      {
+        rule_id: 'unpinned-action',
+        when: { several: ['unpinned-action'] },
+        advice:
+          'Pin this action and every other third-party action of the job to a full commit SHA (`uses: owner/action@<40-hex sha> # v1.2.3`): each of them can take the secrets; let Dependabot or Renovate propose updates, so new code reaches the job only through a reviewed change.',
+      },
       {
         rule_id: 'unpinned-action',
         advice:

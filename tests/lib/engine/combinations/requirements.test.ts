@@ -82,6 +82,19 @@ describe('mutable-action-secret-theft', () => {
     expect(ids([action(['holds', 'owner:third-party']), pat()])).toEqual([]);
   });
 
+  it('breaks at every third-party action of the job when there are several, else at the one', () => {
+    const first = action(['holds:secrets', 'owner:third-party', 'secrets:step']);
+    expect(findCombinations([first, pat()], all)[0]?.break_chain).toContain('Pin the action to a full commit SHA');
+    const other = rec('unpinned-action', { file: RELEASE, line: 25, job: 'publish', severity: 'MEDIUM', facts: ['holds:secrets', 'owner:third-party', 'secrets:job'] });
+    const [path] = findCombinations([first, other, pat()], all);
+    expect(path?.break_chain).toContain(`${RELEASE}:17`);
+    expect(path?.break_chain).toContain('every other third-party action of the job');
+    // A third-party action of another job does not count; nor a GitHub-owned one (LOW).
+    const elsewhere = rec('unpinned-action', { file: RELEASE, line: 40, job: 'test', severity: 'MEDIUM', facts: ['owner:third-party'] });
+    const github = rec('unpinned-action', { file: RELEASE, line: 12, job: 'publish', severity: 'LOW', facts: ['owner:platform'] });
+    expect(findCombinations([first, elsewhere, github, pat()], all)[0]?.break_chain).toContain('Pin the action to a full commit SHA');
+  });
+
   it('says whether the credential reaches the mutable step itself', () => {
     const [direct] = findCombinations([action(['holds:secrets', 'owner:third-party', 'secrets:step']), pat()], all);
     expect(direct?.stages[0]?.description).toContain('passed to the action itself');
@@ -292,6 +305,21 @@ describe('no path on what cannot run, none from a LOW entry', () => {
     expect(ids([rec('typosquat-action', { file: CI_WORKFLOW, line: 12, job: 'lint' }), permissions])).toEqual([`compromised-action ${CI_WORKFLOW}`]);
     const mutable = rec('unpinned-action', { file: RELEASE, line: 12, job: 'publish', severity: 'MEDIUM' });
     expect(ids([rec('download-without-checksum', { file: RELEASE, line: 14, job: 'publish', severity: 'LOW' }), mutable])).toEqual([]);
+  });
+
+  it('from a scan: a look-alike action in a job that cannot run starts no CRITICAL path', () => {
+    const workflow = (condition: string) => [
+      'on: push',
+      'jobs:',
+      '  lint:',
+      `    if: ${condition}`,
+      '    runs-on: ubuntu-latest',
+      '    steps:',
+      '      - uses: actionz/checkout@v4',
+      '',
+    ];
+    expect(scanPaths(CI_WORKFLOW, workflow("github.ref == 'refs/heads/main'")).map((c) => `${c.id} ${c.severity}`)).toContain('compromised-action CRITICAL');
+    expect(scanPaths(CI_WORKFLOW, workflow("false && github.ref == 'refs/heads/main'")).map((c) => c.id)).not.toContain('compromised-action');
   });
 
   it('from a scan: a job disabled with `if: false && ...` forms no path', () => {
