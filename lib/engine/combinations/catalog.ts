@@ -157,7 +157,9 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     amplifiers: [],
     // An advisory that needs more than the action running (debug artifacts of a failed run, a shared runner,
     // a spreadsheet someone opens) is MEDIUM and starts no CRITICAL path.
-    qualifiers: [{ rule_id: 'known-vulnerable-action', min_severity: 'HIGH', instance: 'an advisory exploitable by the action running' }],
+    // Only a compromise (malicious code in the version used: `advisory:compromise`); a bug an outsider's text
+    // exploits is the advisory finding's own claim (an injection), not a compromised action's.
+    qualifiers: [{ rule_id: 'known-vulnerable-action', min_severity: 'HIGH', instance: 'a compromise: malicious code runs when the action runs', facts: ['advisory:compromise'] }],
     break_chain: [
       {
         rule_id: 'known-vulnerable-action',
@@ -438,7 +440,14 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     scope: 'file',
     requires: [['agent-untrusted-input'], ['excessive-permissions', 'missing-permissions', 'default-token-write', 'secrets-inherit', 'overprovisioned-secrets']],
     amplifiers: [],
-    qualifiers: [],
+    // What the grant or secret adds must be what the agent's job holds (the finding carries the job's holdings).
+    qualifiers: [
+      GRANT_OF_ENTRY,
+      DEFAULT_TOKEN_OF_ENTRY('missing-permissions'),
+      DEFAULT_TOKEN_OF_ENTRY('default-token-write'),
+      SECRETS_OF_ENTRY('secrets-inherit'),
+      SECRETS_OF_ENTRY('overprovisioned-secrets'),
+    ],
     break_chain: [
       {
         rule_id: 'agent-untrusted-input',
@@ -575,7 +584,14 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
         facts: ['owner:third-party', 'secrets:step|secrets:job'],
       },
     ],
+    // Pinning this one action leaves the chain standing when other third-party actions of the job are on tags too.
     break_chain: [
+      {
+        rule_id: 'unpinned-action',
+        when: { several: ['unpinned-action'] },
+        advice:
+          'Pin this action and every other third-party action of the job to a full commit SHA (`uses: owner/action@<40-hex sha> # v1.2.3`): each of them can take the secrets; let Dependabot or Renovate propose updates, so new code reaches the job only through a reviewed change.',
+      },
       {
         rule_id: 'unpinned-action',
         advice:
@@ -846,7 +862,12 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     scope: 'file',
     requires: [['persisted-credentials'], ['dangerous-trigger', 'missing-permissions', 'excessive-permissions']],
     amplifiers: [],
-    qualifiers: [{ rule_id: 'persisted-credentials', min_severity: 'HIGH', instance: 'workspace uploaded as an artifact' }],
+    // The token in the artifact is the job's: a default token (`token:default`) for missing-permissions, a write grant the job holds for excessive-permissions.
+    qualifiers: [
+      { rule_id: 'persisted-credentials', min_severity: 'HIGH', instance: 'workspace uploaded as an artifact' },
+      DEFAULT_TOKEN_OF_ENTRY('missing-permissions'),
+      GRANT_OF_ENTRY,
+    ],
     break_chain: [
       {
         rule_id: 'persisted-credentials',

@@ -82,6 +82,19 @@ describe('mutable-action-secret-theft', () => {
     expect(ids([action(['holds', 'owner:third-party']), pat()])).toEqual([]);
   });
 
+  it('breaks at every third-party action of the job when there are several, else at the one', () => {
+    const first = action(['holds:secrets', 'owner:third-party', 'secrets:step']);
+    expect(findCombinations([first, pat()], all)[0]?.break_chain).toContain('Pin the action to a full commit SHA');
+    const other = rec('unpinned-action', { file: RELEASE, line: 25, job: 'publish', severity: 'MEDIUM', facts: ['holds:secrets', 'owner:third-party', 'secrets:job'] });
+    const [path] = findCombinations([first, other, pat()], all);
+    expect(path?.break_chain).toContain(`${RELEASE}:17`);
+    expect(path?.break_chain).toContain('every other third-party action of the job');
+    // A third-party action of another job does not count; nor a GitHub-owned one (LOW).
+    const elsewhere = rec('unpinned-action', { file: RELEASE, line: 40, job: 'test', severity: 'MEDIUM', facts: ['owner:third-party'] });
+    const github = rec('unpinned-action', { file: RELEASE, line: 12, job: 'publish', severity: 'LOW', facts: ['owner:platform'] });
+    expect(findCombinations([first, elsewhere, github, pat()], all)[0]?.break_chain).toContain('Pin the action to a full commit SHA');
+  });
+
   it('says whether the credential reaches the mutable step itself', () => {
     const [direct] = findCombinations([action(['holds:secrets', 'owner:third-party', 'secrets:step']), pat()], all);
     expect(direct?.stages[0]?.description).toContain('passed to the action itself');
@@ -238,6 +251,34 @@ describe('a grant or a secret joins only what the entry\'s job holds', () => {
   });
 });
 
+describe('compromised-action, agent-prompt-injection-takeover, token-leak-via-artifact', () => {
+  it('compromised-action takes a compromise, not a bug an outsider exploits', () => {
+    const permissions = rec('missing-permissions', { file: CI_WORKFLOW, line: 1, job: null });
+    const advisory = (fact: string) => rec('known-vulnerable-action', { file: CI_WORKFLOW, line: 12, job: 'lint', severity: 'HIGH', facts: [fact] });
+    expect(ids([advisory('advisory:compromise'), permissions])).toEqual([`compromised-action ${CI_WORKFLOW}`]);
+    expect(ids([advisory('advisory:bug'), permissions])).toEqual([]);
+  });
+
+  it('an agent joins only the token or secrets its own job holds', () => {
+    const TRIAGE = '.github/workflows/triage.yml';
+    const agent = (facts: string[]) => rec('agent-untrusted-input', { file: TRIAGE, line: 14, job: 'triage', severity: 'MEDIUM', facts });
+    const inherit = rec('secrets-inherit', { file: TRIAGE, line: 40, job: null, severity: 'HIGH' });
+    expect(ids([agent(['holds', 'holds:secrets', 'reach:anyone']), inherit])).toEqual([`agent-prompt-injection-takeover ${TRIAGE}`]);
+    expect(ids([agent(['holds', 'holds:token', 'reach:anyone']), inherit])).toEqual([]);
+    const settings = rec('default-token-write');
+    expect(ids([agent(['holds', 'holds:token', 'reach:anyone', 'token:default']), settings])).toEqual([`agent-prompt-injection-takeover ${TRIAGE}`]);
+    expect(ids([agent(['holds', 'reach:anyone']), settings])).toEqual([]);
+  });
+
+  it('token-leak-via-artifact: the uploaded token is the job\'s, so the grant must be what the job holds', () => {
+    const upload = (facts: string[]) => rec('persisted-credentials', { file: CI_WORKFLOW, line: 9, job: 'build', severity: 'HIGH', facts });
+    const permissions = rec('missing-permissions', { file: CI_WORKFLOW, line: 1, job: null, severity: 'MEDIUM' });
+    expect(ids([upload(['holds', 'holds:token', 'token:default']), permissions])).toEqual([`token-leak-via-artifact ${CI_WORKFLOW}`]);
+    // The job declares its own read-only `permissions:`: a missing workflow-level block gives it nothing.
+    expect(ids([upload([]), permissions])).toEqual([]);
+  });
+});
+
 describe('injected-runner-takeover', () => {
   const runner = rec('self-hosted-runner', { file: CI_WORKFLOW, line: 6, job: 'a', severity: 'LOW' });
 
@@ -264,6 +305,21 @@ describe('no path on what cannot run, none from a LOW entry', () => {
     expect(ids([rec('typosquat-action', { file: CI_WORKFLOW, line: 12, job: 'lint' }), permissions])).toEqual([`compromised-action ${CI_WORKFLOW}`]);
     const mutable = rec('unpinned-action', { file: RELEASE, line: 12, job: 'publish', severity: 'MEDIUM' });
     expect(ids([rec('download-without-checksum', { file: RELEASE, line: 14, job: 'publish', severity: 'LOW' }), mutable])).toEqual([]);
+  });
+
+  it('from a scan: a look-alike action in a job that cannot run starts no CRITICAL path', () => {
+    const workflow = (condition: string) => [
+      'on: push',
+      'jobs:',
+      '  lint:',
+      `    if: ${condition}`,
+      '    runs-on: ubuntu-latest',
+      '    steps:',
+      '      - uses: actionz/checkout@v4',
+      '',
+    ];
+    expect(scanPaths(CI_WORKFLOW, workflow("github.ref == 'refs/heads/main'")).map((c) => `${c.id} ${c.severity}`)).toContain('compromised-action CRITICAL');
+    expect(scanPaths(CI_WORKFLOW, workflow("false && github.ref == 'refs/heads/main'")).map((c) => c.id)).not.toContain('compromised-action');
   });
 
   it('from a scan: a job disabled with `if: false && ...` forms no path', () => {
