@@ -58,7 +58,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Obfuscated expression or action reference",
     severity: "LOW",
     surface: "workflow",
-    description: "Constructs that hide what a workflow does from reviewers and scanners: index notation with a quoted name where dot notation works (`github['event']`), `uses:` paths with `.`/`..` or empty (`//`) components, and base64/hex-decoded data run by a shell or interpreter.",
+    description: "Constructs that hide what a workflow does from reviewers and scanners: index notation with a quoted name where dot notation works (`github['event']`), `uses:` paths with `.`/`..` or empty (`//`) components, a whole `with:` given as one expression, and base64/hex-decoded data run by a shell or interpreter.",
     recommendation: "Write context access with dot notation (`github.event.issue.title`), reference actions by their plain `owner/repo/path@ref`, and commit scripts in readable form instead of decoding them at run time.",
   },
   {
@@ -398,7 +398,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Dependency updates adopted with no cooldown",
     severity: "LOW",
     surface: "workflow",
-    description: "A Dependabot `updates` entry has no `cooldown` (or an empty one, `cooldown: {}`, or one whose days are all 0), so version updates are proposed the moment a release is published, before a compromised or broken release has usually been noticed and pulled.",
+    description: "A Dependabot `updates` entry has no `cooldown` (or an empty one, `cooldown: {}`, or one whose days are all 0), so version updates are proposed the moment a release is published, before a compromised or broken release has usually been noticed and pulled; or its cooldown waits fewer than 3 days, which rarely outlasts such a release.",
     recommendation: "Add a `cooldown` to the entry, for example `cooldown: { default-days: 7 }` (security updates are not delayed by it).",
     fix: { safe: true },
   },
