@@ -609,10 +609,10 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
           'A third-party action is referenced by a tag or branch, which its owner, or whoever takes over the account, can move to new code at any time.',
         ),
         notes: [
-          { fact: 'secrets:step', text: 'The credential is passed to the action itself (its `with:` or environment), so the moved code is handed it directly.' },
+          { fact: 'secrets:step', text: 'Secrets of the job are passed to the action itself (its `with:` or environment), so the moved code is handed them directly.' },
           {
             fact: 'secrets:job',
-            text: "The credential is not passed to the action itself, but it is in the runner's memory while the job runs, where the action's code can read it.",
+            text: "None of the job's secrets is passed to the action itself, but they are in the runner's memory while the job runs, where the action's code can read them.",
           },
         ],
       },
@@ -678,13 +678,14 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
       { rule_id: 'self-hosted-runner', min_severity: 'LOW', instance: 'job on a definite self-hosted runner (the `self-hosted` label)', facts: ['holds:self-hosted'] },
     ],
     // Pinning one action breaks the chain only when it is the job's one mutable input: a runner that already runs
-    // an outsider's code (self-hosted-runner with `exec`), or a job with other mutable actions or images, breaks at the runner.
+    // an outsider's code (self-hosted-runner with `exec`), or a job with other mutable inputs (actions or images on
+    // tags, downloads nothing verifies, remote scripts), breaks at the runner.
     break_chain: [
       {
         rule_id: 'self-hosted-runner',
-        when: { facts: ['exec'], several: ['unpinned-action', 'unpinned-image'] },
+        when: { facts: ['exec'], several: ['unpinned-action', 'unpinned-image', 'download-without-checksum', 'pipe-to-shell'] },
         advice:
-          'Run this job on a GitHub-hosted runner, or make the runner ephemeral (`config.sh --ephemeral`, Actions Runner Controller) so nothing a job leaves behind survives it: the runner takes more than this one mutable input (other actions or images on tags, or pull request code), so pinning one of them leaves the others; then pin the actions and images by SHA and digest.',
+          'Run this job on a GitHub-hosted runner, or make the runner ephemeral (`config.sh --ephemeral`, Actions Runner Controller) so nothing a job leaves behind survives it: the runner takes more than this one mutable input (other actions or images on tags, unverified downloads, or pull request code), so pinning one of them leaves the others; then pin the actions and images by SHA and digest.',
       },
       {
         rule_id: 'unpinned-action',

@@ -51,6 +51,11 @@ describe('persistent-supply-chain-foothold', () => {
     // A mutable action of another job is not one this job's runner takes.
     const other = rec('unpinned-action', { file: CI_WORKFLOW, line: 40, job: 'lint', severity: 'MEDIUM', facts: ['owner:third-party'] });
     expect(findCombinations([runner(), action(12), other], all)[0]?.break_chain_rule).toBe('unpinned-action');
+    // A download nothing verifies is another mutable input; a vendor installer (pipe-to-shell LOW) is not.
+    const download = rec('download-without-checksum', { file: CI_WORKFLOW, line: 20, job: 'build', severity: 'MEDIUM' });
+    expect(findCombinations([runner(), action(12), download], all)[0]?.break_chain_rule).toBe('self-hosted-runner');
+    const vendor = rec('pipe-to-shell', { file: CI_WORKFLOW, line: 22, job: 'build', severity: 'LOW' });
+    expect(findCombinations([runner(), action(12), vendor], all)[0]?.break_chain_rule).toBe('unpinned-action');
   });
 
   it('from a scan: the `self-hosted` label is definite, a custom label alone is not', () => {
@@ -97,9 +102,9 @@ describe('mutable-action-secret-theft', () => {
 
   it('says whether the credential reaches the mutable step itself', () => {
     const [direct] = findCombinations([action(['holds:secrets', 'owner:third-party', 'secrets:step']), pat()], all);
-    expect(direct?.stages[0]?.description).toContain('passed to the action itself');
+    expect(direct?.stages[0]?.description).toContain('Secrets of the job are passed to the action itself');
     const [memory] = findCombinations([action(['holds:secrets', 'owner:third-party', 'secrets:job']), pat()], all);
-    expect(memory?.stages[0]?.description).toContain("not passed to the action itself, but it is in the runner's memory");
+    expect(memory?.stages[0]?.description).toContain("None of the job's secrets is passed to the action itself, but they are in the runner's memory");
   });
 });
 
