@@ -284,6 +284,14 @@ describe('compromised-action, agent-prompt-injection-takeover, token-leak-via-ar
   });
 });
 
+describe('bot-confused-deputy', () => {
+  it('needs a privileged trigger whose jobs take something of the pull request (dangerous-trigger above LOW)', () => {
+    const bot = rec('bot-actor-condition', { line: 18, job: 'hackme', severity: 'HIGH' });
+    expect(ids([bot, rec('dangerous-trigger', { line: 11, job: null, severity: 'MEDIUM' })])).toEqual([`bot-confused-deputy ${PR_WORKFLOW}`]);
+    expect(ids([bot, rec('dangerous-trigger', { line: 11, job: null, severity: 'LOW' })])).toEqual([]);
+  });
+});
+
 describe('injected-runner-takeover', () => {
   const runner = rec('self-hosted-runner', { file: CI_WORKFLOW, line: 6, job: 'a', severity: 'LOW' });
 
