@@ -24,7 +24,7 @@ const SCRIPT_INJECTION = stage(
 const ARTIFACT_POISONING = stage(
   'artifact-poisoning',
   'Untrusted artifact unpacked in the workspace',
-  'The `workflow_run` workflow downloads an artifact of the run that triggered it, which a pull request controls, into its workspace, where the files can replace scripts and configuration the job then uses.',
+  "A privileged workflow (`workflow_run`, or another that fetches a pull request run's artifacts with `run-id`, `gh run download` or a download action) downloads an artifact a pull request's run produced into its workspace, where the files can replace scripts and configuration the job then uses.",
 );
 const GITHUB_ENV_INJECTION = stage(
   'github-env-injection',
@@ -144,7 +144,7 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
       },
     ],
     impact:
-      "A pull request's build uploads crafted files that the privileged `workflow_run` workflow unpacks and uses, so the attacker runs code with that workflow's token and secrets.",
+      "A pull request's build uploads crafted files that the privileged workflow unpacks and uses, so the attacker runs code with that workflow's token and secrets.",
     impact_title: "Attacker code runs with the privileged workflow's token",
     stages: [ARTIFACT_POISONING, GITHUB_ENV_INJECTION, ...PERMISSION_STAGES.slice(0, 2), SECRETS_INHERIT],
   },
@@ -157,7 +157,9 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     amplifiers: [],
     // An advisory that needs more than the action running (debug artifacts of a failed run, a shared runner,
     // a spreadsheet someone opens) is MEDIUM and starts no CRITICAL path.
-    qualifiers: [{ rule_id: 'known-vulnerable-action', min_severity: 'HIGH', instance: 'an advisory exploitable by the action running' }],
+    // Only a compromise (malicious code in the version used: `advisory:compromise`); a bug an outsider's text
+    // exploits is the advisory finding's own claim (an injection), not a compromised action's.
+    qualifiers: [{ rule_id: 'known-vulnerable-action', min_severity: 'HIGH', instance: 'a compromise: malicious code runs when the action runs', facts: ['advisory:compromise'] }],
     break_chain: [
       {
         rule_id: 'known-vulnerable-action',
@@ -438,7 +440,14 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     scope: 'file',
     requires: [['agent-untrusted-input'], ['excessive-permissions', 'missing-permissions', 'default-token-write', 'secrets-inherit', 'overprovisioned-secrets']],
     amplifiers: [],
-    qualifiers: [],
+    // What the grant or secret adds must be what the agent's job holds (the finding carries the job's holdings).
+    qualifiers: [
+      GRANT_OF_ENTRY,
+      DEFAULT_TOKEN_OF_ENTRY('missing-permissions'),
+      DEFAULT_TOKEN_OF_ENTRY('default-token-write'),
+      SECRETS_OF_ENTRY('secrets-inherit'),
+      SECRETS_OF_ENTRY('overprovisioned-secrets'),
+    ],
     break_chain: [
       {
         rule_id: 'agent-untrusted-input',
@@ -470,7 +479,10 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     scope: 'file',
     requires: [['bot-actor-condition'], ['dangerous-trigger', 'excessive-permissions', 'missing-permissions']],
     amplifiers: [],
-    qualifiers: [],
+    // The privileged trigger counts only where some job of it takes an outsider's code, artifacts or text
+    // (dangerous-trigger MEDIUM); LOW is a `pull_request_target` whose jobs use nothing of the pull request,
+    // where passing the bot check gives the attacker nothing to run.
+    qualifiers: [{ rule_id: 'dangerous-trigger', min_severity: 'MEDIUM', instance: "a privileged trigger whose jobs take an outsider's code, artifacts or text" }],
     break_chain: [
       {
         rule_id: 'bot-actor-condition',
@@ -575,7 +587,14 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
         facts: ['owner:third-party', 'secrets:step|secrets:job'],
       },
     ],
+    // Pinning this one action leaves the chain standing when other third-party actions of the job are on tags too.
     break_chain: [
+      {
+        rule_id: 'unpinned-action',
+        when: { several: ['unpinned-action'] },
+        advice:
+          'Pin this action and every other third-party action of the job to a full commit SHA (`uses: owner/action@<40-hex sha> # v1.2.3`): each of them can take the secrets; let Dependabot or Renovate propose updates, so new code reaches the job only through a reviewed change.',
+      },
       {
         rule_id: 'unpinned-action',
         advice:
@@ -593,10 +612,10 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
           'A third-party action is referenced by a tag or branch, which its owner, or whoever takes over the account, can move to new code at any time.',
         ),
         notes: [
-          { fact: 'secrets:step', text: 'The credential is passed to the action itself (its `with:` or environment), so the moved code is handed it directly.' },
+          { fact: 'secrets:step', text: 'Secrets of the job are passed to the action itself (its `with:` or environment), so the moved code is handed them directly.' },
           {
             fact: 'secrets:job',
-            text: "The credential is not passed to the action itself, but it is in the runner's memory while the job runs, where the action's code can read it.",
+            text: "None of the job's secrets is passed to the action itself, but they are in the runner's memory while the job runs, where the action's code can read them.",
           },
         ],
       },
@@ -662,13 +681,14 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
       { rule_id: 'self-hosted-runner', min_severity: 'LOW', instance: 'job on a definite self-hosted runner (the `self-hosted` label)', facts: ['holds:self-hosted'] },
     ],
     // Pinning one action breaks the chain only when it is the job's one mutable input: a runner that already runs
-    // an outsider's code (self-hosted-runner with `exec`), or a job with other mutable actions or images, breaks at the runner.
+    // an outsider's code (self-hosted-runner with `exec`), or a job with other mutable inputs (actions or images on
+    // tags, downloads nothing verifies, remote scripts), breaks at the runner.
     break_chain: [
       {
         rule_id: 'self-hosted-runner',
-        when: { facts: ['exec'], several: ['unpinned-action', 'unpinned-image'] },
+        when: { facts: ['exec'], several: ['unpinned-action', 'unpinned-image', 'download-without-checksum', 'pipe-to-shell'] },
         advice:
-          'Run this job on a GitHub-hosted runner, or make the runner ephemeral (`config.sh --ephemeral`, Actions Runner Controller) so nothing a job leaves behind survives it: the runner takes more than this one mutable input (other actions or images on tags, or pull request code), so pinning one of them leaves the others; then pin the actions and images by SHA and digest.',
+          'Run this job on a GitHub-hosted runner, or make the runner ephemeral (`config.sh --ephemeral`, Actions Runner Controller) so nothing a job leaves behind survives it: the runner takes more than this one mutable input (other actions or images on tags, unverified downloads, or pull request code), so pinning one of them leaves the others; then pin the actions and images by SHA and digest.',
       },
       {
         rule_id: 'unpinned-action',
@@ -846,7 +866,12 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     scope: 'file',
     requires: [['persisted-credentials'], ['dangerous-trigger', 'missing-permissions', 'excessive-permissions']],
     amplifiers: [],
-    qualifiers: [{ rule_id: 'persisted-credentials', min_severity: 'HIGH', instance: 'workspace uploaded as an artifact' }],
+    // The token in the artifact is the job's: a default token (`token:default`) for missing-permissions, a write grant the job holds for excessive-permissions.
+    qualifiers: [
+      { rule_id: 'persisted-credentials', min_severity: 'HIGH', instance: 'workspace uploaded as an artifact' },
+      DEFAULT_TOKEN_OF_ENTRY('missing-permissions'),
+      GRANT_OF_ENTRY,
+    ],
     break_chain: [
       {
         rule_id: 'persisted-credentials',

@@ -281,7 +281,8 @@ function adviceApplies(kind: CombinationKind, advice: BreakChainAdvice, matches:
     const inputs = usable.filter((r) => {
       if (!rules.has(r.finding.rule_id) || r.finding.file !== bound.finding.file || r.job !== bound.job) return false;
       const qualifier = kind.qualifiers.find((q) => q.rule_id === r.finding.rule_id);
-      return qualifier === undefined || qualifies(r, qualifier);
+      // A rule the kind does not qualify counts above LOW (a vendor installer, a GitHub-owned action are no one else's input).
+      return qualifier === undefined ? r.finding.severity !== 'LOW' && r.finding.severity !== 'INFO' : qualifies(r, qualifier);
     });
     if (inputs.length > 1) return true;
   }

@@ -43,7 +43,7 @@ describe('combination catalog', () => {
     expect(COMBINATION_KINDS.map((k) => k.id).sort()).toEqual([...Object.keys(SPEC), ...Object.keys(EXTENSIONS)].sort());
     for (const kind of COMBINATION_KINDS) {
       const spec = SPEC[kind.id] ?? EXTENSIONS[kind.id];
-      expect({ severity: kind.severity, scope: kind.scope, requires: kind.requires, amplifiers: kind.amplifiers, breaks: kind.break_chain.map((b) => b.rule_id) }, kind.id).toEqual(spec);
+      expect({ severity: kind.severity, scope: kind.scope, requires: kind.requires, amplifiers: kind.amplifiers, breaks: [...new Set(kind.break_chain.map((b) => b.rule_id))] }, kind.id).toEqual(spec);
     }
   });
 
@@ -65,7 +65,8 @@ describe('combination catalog', () => {
       'artifact-poisoning-chain: missing-permissions >= LOW if the entry has token:default',
       'artifact-poisoning-chain: excessive-permissions >= LOW if the entry has holds:token|holds:oidc',
       'artifact-poisoning-chain: secrets-inherit >= LOW if the entry has holds:secrets',
-      'compromised-action: known-vulnerable-action >= HIGH',
+      // Only a compromise (malicious code runs when the action runs), not a bug an outsider's text exploits.
+      'compromised-action: known-vulnerable-action >= HIGH with advisory:compromise',
       // The entry runs an outsider's text or code (a fork's pull_request run counts) in a job on a definite self-hosted runner.
       'injected-runner-takeover: script-injection >= MEDIUM with exec & reach:anyone|reach:sticky-label|reach:fork-pr & holds:self-hosted',
       'injected-runner-takeover: untrusted-checkout >= MEDIUM with exec & reach:anyone|reach:sticky-label|reach:unreviewed-environment|reach:fork-pr & holds:self-hosted',
@@ -92,6 +93,13 @@ describe('combination catalog', () => {
       // Departure from the spec: only a release cache an outsider's default-branch run writes (HIGH) reaches a release;
       // a release cache only collaborators write, or a pull_request_target/workflow_run cache (MEDIUM), does not.
       // The entry must be a job the release finding names as writing its cache (the run model's writers).
+      'agent-prompt-injection-takeover: excessive-permissions >= LOW if the entry has holds:token|holds:oidc',
+      'agent-prompt-injection-takeover: missing-permissions >= LOW if the entry has token:default',
+      'agent-prompt-injection-takeover: default-token-write >= LOW if the entry has token:default',
+      'agent-prompt-injection-takeover: secrets-inherit >= LOW if the entry has holds:secrets',
+      'agent-prompt-injection-takeover: overprovisioned-secrets >= LOW if the entry has holds:secrets',
+      // A privileged trigger whose jobs use nothing of the pull request (dangerous-trigger LOW) gives a spoofed bot nothing.
+      'bot-confused-deputy: dangerous-trigger >= MEDIUM',
       'cache-poisoning-release: untrusted-checkout >= MEDIUM with exec named by cache-poisoning writer',
       'cache-poisoning-release: script-injection >= MEDIUM named by cache-poisoning writer',
       'cache-poisoning-release: github-env-injection >= MEDIUM named by cache-poisoning writer',
@@ -118,6 +126,8 @@ describe('combination catalog', () => {
       'silent-supply-chain-tampering: download-without-checksum >= MEDIUM with holds:publish|feeds:publish',
       'silent-supply-chain-tampering: unpinned-action >= MEDIUM with owner:third-party preferring publisher',
       'token-leak-via-artifact: persisted-credentials >= HIGH',
+      'token-leak-via-artifact: missing-permissions >= LOW if the entry has token:default',
+      'token-leak-via-artifact: excessive-permissions >= LOW if the entry has holds:token|holds:oidc',
       'unverifiable-release: unpinned-action >= MEDIUM with owner:third-party & holds:publish preferring publisher',
     ]);
   });

@@ -51,6 +51,11 @@ describe('persistent-supply-chain-foothold', () => {
     // A mutable action of another job is not one this job's runner takes.
     const other = rec('unpinned-action', { file: CI_WORKFLOW, line: 40, job: 'lint', severity: 'MEDIUM', facts: ['owner:third-party'] });
     expect(findCombinations([runner(), action(12), other], all)[0]?.break_chain_rule).toBe('unpinned-action');
+    // A download nothing verifies is another mutable input; a vendor installer (pipe-to-shell LOW) is not.
+    const download = rec('download-without-checksum', { file: CI_WORKFLOW, line: 20, job: 'build', severity: 'MEDIUM' });
+    expect(findCombinations([runner(), action(12), download], all)[0]?.break_chain_rule).toBe('self-hosted-runner');
+    const vendor = rec('pipe-to-shell', { file: CI_WORKFLOW, line: 22, job: 'build', severity: 'LOW' });
+    expect(findCombinations([runner(), action(12), vendor], all)[0]?.break_chain_rule).toBe('unpinned-action');
   });
 
   it('from a scan: the `self-hosted` label is definite, a custom label alone is not', () => {
@@ -82,11 +87,24 @@ describe('mutable-action-secret-theft', () => {
     expect(ids([action(['holds', 'owner:third-party']), pat()])).toEqual([]);
   });
 
+  it('breaks at every third-party action of the job when there are several, else at the one', () => {
+    const first = action(['holds:secrets', 'owner:third-party', 'secrets:step']);
+    expect(findCombinations([first, pat()], all)[0]?.break_chain).toContain('Pin the action to a full commit SHA');
+    const other = rec('unpinned-action', { file: RELEASE, line: 25, job: 'publish', severity: 'MEDIUM', facts: ['holds:secrets', 'owner:third-party', 'secrets:job'] });
+    const [path] = findCombinations([first, other, pat()], all);
+    expect(path?.break_chain).toContain(`${RELEASE}:17`);
+    expect(path?.break_chain).toContain('every other third-party action of the job');
+    // A third-party action of another job does not count; nor a GitHub-owned one (LOW).
+    const elsewhere = rec('unpinned-action', { file: RELEASE, line: 40, job: 'test', severity: 'MEDIUM', facts: ['owner:third-party'] });
+    const github = rec('unpinned-action', { file: RELEASE, line: 12, job: 'publish', severity: 'LOW', facts: ['owner:platform'] });
+    expect(findCombinations([first, elsewhere, github, pat()], all)[0]?.break_chain).toContain('Pin the action to a full commit SHA');
+  });
+
   it('says whether the credential reaches the mutable step itself', () => {
     const [direct] = findCombinations([action(['holds:secrets', 'owner:third-party', 'secrets:step']), pat()], all);
-    expect(direct?.stages[0]?.description).toContain('passed to the action itself');
+    expect(direct?.stages[0]?.description).toContain('Secrets of the job are passed to the action itself');
     const [memory] = findCombinations([action(['holds:secrets', 'owner:third-party', 'secrets:job']), pat()], all);
-    expect(memory?.stages[0]?.description).toContain("not passed to the action itself, but it is in the runner's memory");
+    expect(memory?.stages[0]?.description).toContain("None of the job's secrets is passed to the action itself, but they are in the runner's memory");
   });
 });
 
@@ -238,6 +256,42 @@ describe('a grant or a secret joins only what the entry\'s job holds', () => {
   });
 });
 
+describe('compromised-action, agent-prompt-injection-takeover, token-leak-via-artifact', () => {
+  it('compromised-action takes a compromise, not a bug an outsider exploits', () => {
+    const permissions = rec('missing-permissions', { file: CI_WORKFLOW, line: 1, job: null });
+    const advisory = (fact: string) => rec('known-vulnerable-action', { file: CI_WORKFLOW, line: 12, job: 'lint', severity: 'HIGH', facts: [fact] });
+    expect(ids([advisory('advisory:compromise'), permissions])).toEqual([`compromised-action ${CI_WORKFLOW}`]);
+    expect(ids([advisory('advisory:bug'), permissions])).toEqual([]);
+  });
+
+  it('an agent joins only the token or secrets its own job holds', () => {
+    const TRIAGE = '.github/workflows/triage.yml';
+    const agent = (facts: string[]) => rec('agent-untrusted-input', { file: TRIAGE, line: 14, job: 'triage', severity: 'MEDIUM', facts });
+    const inherit = rec('secrets-inherit', { file: TRIAGE, line: 40, job: null, severity: 'HIGH' });
+    expect(ids([agent(['holds', 'holds:secrets', 'reach:anyone']), inherit])).toEqual([`agent-prompt-injection-takeover ${TRIAGE}`]);
+    expect(ids([agent(['holds', 'holds:token', 'reach:anyone']), inherit])).toEqual([]);
+    const settings = rec('default-token-write');
+    expect(ids([agent(['holds', 'holds:token', 'reach:anyone', 'token:default']), settings])).toEqual([`agent-prompt-injection-takeover ${TRIAGE}`]);
+    expect(ids([agent(['holds', 'reach:anyone']), settings])).toEqual([]);
+  });
+
+  it('token-leak-via-artifact: the uploaded token is the job\'s, so the grant must be what the job holds', () => {
+    const upload = (facts: string[]) => rec('persisted-credentials', { file: CI_WORKFLOW, line: 9, job: 'build', severity: 'HIGH', facts });
+    const permissions = rec('missing-permissions', { file: CI_WORKFLOW, line: 1, job: null, severity: 'MEDIUM' });
+    expect(ids([upload(['holds', 'holds:token', 'token:default']), permissions])).toEqual([`token-leak-via-artifact ${CI_WORKFLOW}`]);
+    // The job declares its own read-only `permissions:`: a missing workflow-level block gives it nothing.
+    expect(ids([upload([]), permissions])).toEqual([]);
+  });
+});
+
+describe('bot-confused-deputy', () => {
+  it('needs a privileged trigger whose jobs take something of the pull request (dangerous-trigger above LOW)', () => {
+    const bot = rec('bot-actor-condition', { line: 18, job: 'hackme', severity: 'HIGH' });
+    expect(ids([bot, rec('dangerous-trigger', { line: 11, job: null, severity: 'MEDIUM' })])).toEqual([`bot-confused-deputy ${PR_WORKFLOW}`]);
+    expect(ids([bot, rec('dangerous-trigger', { line: 11, job: null, severity: 'LOW' })])).toEqual([]);
+  });
+});
+
 describe('injected-runner-takeover', () => {
   const runner = rec('self-hosted-runner', { file: CI_WORKFLOW, line: 6, job: 'a', severity: 'LOW' });
 
@@ -264,6 +318,21 @@ describe('no path on what cannot run, none from a LOW entry', () => {
     expect(ids([rec('typosquat-action', { file: CI_WORKFLOW, line: 12, job: 'lint' }), permissions])).toEqual([`compromised-action ${CI_WORKFLOW}`]);
     const mutable = rec('unpinned-action', { file: RELEASE, line: 12, job: 'publish', severity: 'MEDIUM' });
     expect(ids([rec('download-without-checksum', { file: RELEASE, line: 14, job: 'publish', severity: 'LOW' }), mutable])).toEqual([]);
+  });
+
+  it('from a scan: a look-alike action in a job that cannot run starts no CRITICAL path', () => {
+    const workflow = (condition: string) => [
+      'on: push',
+      'jobs:',
+      '  lint:',
+      `    if: ${condition}`,
+      '    runs-on: ubuntu-latest',
+      '    steps:',
+      '      - uses: actionz/checkout@v4',
+      '',
+    ];
+    expect(scanPaths(CI_WORKFLOW, workflow("github.ref == 'refs/heads/main'")).map((c) => `${c.id} ${c.severity}`)).toContain('compromised-action CRITICAL');
+    expect(scanPaths(CI_WORKFLOW, workflow("false && github.ref == 'refs/heads/main'")).map((c) => c.id)).not.toContain('compromised-action');
   });
 
   it('from a scan: a job disabled with `if: false && ...` forms no path', () => {

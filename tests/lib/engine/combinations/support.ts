@@ -32,6 +32,12 @@ const DEFAULT_FACTS: Readonly<Record<string, string[]>> = {
   'unpinned-action': ['holds', 'holds:publish', 'holds:secrets', 'holds:self-hosted', 'owner:third-party', 'secrets:step'],
   // A third-party image in a job on the `self-hosted` label.
   'unpinned-image': ['holds', 'holds:self-hosted', 'owner:third-party'],
+  // A compromise (malicious code in the version used), not a bug.
+  'known-vulnerable-action': ['advisory:compromise'],
+  // An agent anyone prompts, in a job with the default token and secrets.
+  'agent-untrusted-input': ['holds', 'holds:secrets', 'holds:token', 'reach:anyone', 'token:default'],
+  // A workspace upload, in a job with the default token.
+  'persisted-credentials': ['holds', 'holds:token', 'token:default'],
   // A job on the `self-hosted` label; the tests that mean a runner that runs a fork's code, or a custom label, say so.
   'self-hosted-runner': ['holds:self-hosted'],
   // A download in a job that publishes.
