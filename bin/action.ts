@@ -4,8 +4,10 @@
  * (workflow commands, never failing) and, when `sarif` is set, once for the SARIF file. The step fails
  * (exit code 1) exactly when `chainbreaker scan` would, with the same fail-on and baseline.
  */
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { main, type CliIO } from './cli.js';
+import { runInWorker } from './worker-run.js';
 
 function input(name: string): string {
   return (process.env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
@@ -27,18 +29,35 @@ export function actionArguments(read: (name: string) => string): { common: strin
 
 async function run(): Promise<number> {
   const { common, failOn, sarif } = actionArguments(input);
-  const io = (argv: string[]): CliIO => ({ argv, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.env.GITHUB_WORKSPACE ?? process.cwd() });
-  const code = await main(io(['scan', ...common, '--format', 'text', '--fail-on', failOn]));
+  // In the bundle, each run goes through the CLI's entry in a worker thread, whose time limit stops it for
+  // real (bin/worker-run.ts): a pull request must not be able to hang the job. Under tsx, in this thread.
+  const entry = new URL('./chainbreaker.js', import.meta.url);
+  const cwd = process.env.GITHUB_WORKSPACE ?? process.cwd();
+  const io = (argv: string[]): CliIO => ({ argv, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd });
+  const scan = (argv: string[]) => (existsSync(fileURLToPath(entry)) ? inWorkspace(cwd, () => runInWorker(entry, argv, { stdout: process.stdout, stderr: process.stderr })) : main(io(argv)));
+  const code = await scan(['scan', ...common, '--format', 'text', '--fail-on', failOn]);
   if (code <= 1) {
-    await main(io(['scan', ...common, '--format', 'github', '--fail-on', 'none']));
+    await scan(['scan', ...common, '--format', 'github', '--fail-on', 'none']);
     if (sarif !== '') {
-      const sarifCode = await main(io(['scan', ...common, '--format', 'sarif', '--fail-on', 'none', '--output', sarif]));
+      const sarifCode = await scan(['scan', ...common, '--format', 'sarif', '--fail-on', 'none', '--output', sarif]);
       if (sarifCode > 1) return sarifCode;
     }
   }
   const output = process.env.GITHUB_OUTPUT;
   if (output !== undefined && output !== '') appendFileSync(output, `exit-code=${code}\n`);
   return code;
+}
+
+/** Runs `work` with `dir` as the working directory (the worker reads paths relative to it). */
+async function inWorkspace<T>(dir: string, work: () => Promise<T>): Promise<T> {
+  const before = process.cwd();
+  if (dir === before) return work();
+  process.chdir(dir);
+  try {
+    return await work();
+  } finally {
+    process.chdir(before);
+  }
 }
 
 process.exitCode = await run();

@@ -17,11 +17,7 @@
 // Replaced with the package version by the build (scripts/build-cli.ts); undefined under tsx.
 declare const __CHAINBREAKER_VERSION__: string | undefined;
 
-/** The young generation of the scanning thread, in MB (V8's default for the main thread is several times this). */
-const YOUNG_GENERATION_MB = 24;
-
-/** What the scanning thread sends the main thread: a piece of standard output or error, then its exit code. */
-export type WorkerMessage = { stdout: string } | { stderr: string } | { exit: number };
+import type { WorkerMessage } from './worker-run.js';
 
 const argv = process.argv.slice(2);
 const bundled = typeof __CHAINBREAKER_VERSION__ === 'string';
@@ -30,7 +26,7 @@ if (bundled && argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v'
   process.stdout.write(`${__CHAINBREAKER_VERSION__}\n`);
 } else {
   // Loaded here, not at the top: `--version` loads nothing.
-  const [{ isMainThread, parentPort, Worker, workerData }, nodeModule, { compileCacheDirectory }] = await Promise.all([
+  const [{ isMainThread, parentPort, workerData }, nodeModule, { compileCacheDirectory }] = await Promise.all([
     import('node:worker_threads'),
     import('node:module'),
     import('../lib/cli/compile-cache.js'),
@@ -47,7 +43,10 @@ if (bundled && argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v'
     const { main } = await import('./cli.js');
     const stdout = { write: (text: string) => post({ stdout: text }), isTTY: tty };
     const stderr = { write: (text: string) => post({ stderr: text }) };
-    post({ exit: await main({ argv, stdout, stderr, env: process.env, cwd: process.cwd() }) });
+    // Each repository's scan and each checkout's fixes announce their budget: the main thread terminates this
+    // thread when one runs past it (bin/worker-run.ts).
+    const watch = (budgetMs: number | null) => post({ watch: budgetMs });
+    post({ exit: await main({ argv, stdout, stderr, env: process.env, cwd: process.cwd(), watch }) });
   } else {
     const scanning = bundled && (argv[0] === 'scan' || argv[0] === 'baseline') && !argv.includes('-');
     let stdoutClosed = false;
@@ -59,18 +58,8 @@ if (bundled && argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v'
       stdoutClosed = true;
     });
     if (scanning) {
-      const worker = new Worker(new URL(import.meta.url), { argv, workerData: { tty: process.stdout.isTTY === true }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
-      worker.on('message', (message: WorkerMessage) => {
-        if ('stdout' in message) {
-          if (!stdoutClosed) process.stdout.write(message.stdout);
-        } else if ('stderr' in message) process.stderr.write(message.stderr);
-        else process.exitCode = message.exit;
-      });
-      worker.on('error', (error: Error & { code?: string }) => {
-        const what = error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'the scan ran out of memory (scan fewer repositories at once, or lower --max-bytes)' : error.message;
-        process.stderr.write(`chainbreaker: ${what}\n`);
-        process.exitCode = 3;
-      });
+      const { runInWorker } = await import('./worker-run.js');
+      process.exitCode = await runInWorker(new URL(import.meta.url), argv, { stdout: process.stdout, stderr: process.stderr, stdoutClosed: () => stdoutClosed });
     } else {
       const { main } = await import('./cli.js');
       process.exitCode = await main({ argv, stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() });

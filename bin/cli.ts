@@ -34,6 +34,12 @@ export interface CliIO {
   stdin?: AsyncIterable<string | Buffer>;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
+  /**
+   * Announces bounded work: a repository's scan or a checkout's fixes starts with its budget (ms), `null`
+   * when it ended. In the worker the bundle runs scans in, the main thread terminates the worker past the
+   * budget (bin/worker-run.ts); elsewhere nothing listens.
+   */
+  watch?: (budgetMs: number | null) => void;
 }
 
 export const EXIT = { ok: 0, findings: 1, usage: 2, operational: 3 } as const;
@@ -302,7 +308,12 @@ async function readScan(
   // The online audits ask GitHub about all repositories together, so they need every repository read
   // first; otherwise each repository is scanned as soon as it is read and only its findings are kept.
   const online: RepositoryInput[] | null = values.online === true ? [] : null;
-  const add = (repository: RepositoryInput) => (online === null ? builder.add(repository) : online.push(repository));
+  const scanOne = (repository: RepositoryInput) => {
+    io.watch?.(limits.maxEngineMs);
+    builder.add(repository);
+    io.watch?.(null);
+  };
+  const add = (repository: RepositoryInput) => (online === null ? scanOne(repository) : online.push(repository));
   for (const [i, path] of paths.entries()) {
     const settingsFile = settingsFiles[i];
     const warn = (line: string) => io.stderr.write(`${line}\n`);
@@ -316,7 +327,7 @@ async function readScan(
   for (const fullName of githubRepositories) add(await readGitHubRepository(fullName, githubToken, io));
   if (online !== null) {
     await auditOnline(online, onlineToken, enabledRules({ ruleset, disabled }), io);
-    for (const repository of online) builder.add(repository);
+    for (const repository of online) scanOne(repository);
   }
   const report = builder.finish();
   if (report.unknownSuppressions.length > 0) {
@@ -383,7 +394,16 @@ async function fix(values: SourceValues & { fix?: string }, positionals: readonl
   for (const path of paths) {
     let outcome;
     try {
-      outcome = await fixCheckout(resolve(io.cwd, path), { mode: mode === 'unsafe' ? 'unsafe' : 'safe', dryRun, ruleset, isEnabled, ruleOptions: configRuleOptions(config), env: io.env });
+      outcome = await fixCheckout(resolve(io.cwd, path), {
+        mode: mode === 'unsafe' ? 'unsafe' : 'safe',
+        dryRun,
+        ruleset,
+        isEnabled,
+        ruleOptions: configRuleOptions(config),
+        env: io.env,
+        maxEngineMs: positive('max-engine-ms', values['max-engine-ms'], CLI_SCAN_LIMITS.maxEngineMs),
+        ...(io.watch === undefined ? {} : { watch: io.watch }),
+      });
     } catch (error) {
       throw new OperationalError(`cannot fix ${path}: ${reason(error)}`, { cause: error });
     }

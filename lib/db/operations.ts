@@ -97,6 +97,18 @@ export function organizationMemberRemoved(
   });
 }
 
+/** How many links a GitHub account made to an organization's installation (the rows `organizationMemberRemoved` would delete), and to which installations. */
+export function organizationMemberLinks(
+  db: Database,
+  member: { installationId: number | null; orgLogin: string; githubUserId: string },
+): Promise<{ links: number; installation_ids: number[] }> {
+  return db.call('organization_member_links', {
+    p_installation_id: member.installationId,
+    p_org_login: member.orgLogin,
+    p_github_user_id: member.githubUserId,
+  });
+}
+
 /** The user's installations, by installation id. */
 export function listInstallations(db: Database, userId: string): Promise<Installation[]> {
   return db.call('list_installations', { p_user_id: userId });

@@ -58,7 +58,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Obfuscated expression or action reference",
     severity: "LOW",
     surface: "workflow",
-    description: "Constructs that hide what a workflow does from reviewers and scanners: index notation with a quoted name where dot notation works (`github['event']`), `uses:` paths with `.`/`..` or empty (`//`) components, and base64/hex-decoded data run by a shell or interpreter.",
+    description: "Constructs that hide what a workflow does from reviewers and scanners: index notation with a quoted name where dot notation works (`github['event']`), `uses:` paths with `.`/`..` or empty (`//`) components, a whole `with:` given as one expression, and base64/hex-decoded data run by a shell or interpreter.",
     recommendation: "Write context access with dot notation (`github.event.issue.title`), reference actions by their plain `owner/repo/path@ref`, and commit scripts in readable form instead of decoding them at run time.",
   },
   {
@@ -76,7 +76,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Condition that always evaluates to true",
     severity: "HIGH",
     surface: "workflow",
-    description: "An `if:` mixes literal text with `${{ }}` (for example `${{ a }} && ${{ b }}`, quoted text with a trailing space, or a `|` block scalar with its trailing newline), so GitHub evaluates it as a non-empty string, which is always true: the job or step always runs. HIGH when the condition was a trust gate (actor, author association, fork or repository check, label), MEDIUM for branch or tag filters, LOW for event, path, platform or input filters.",
+    description: "An `if:` mixes literal text with `${{ }}` (for example `${{ a }} && ${{ b }}`, quoted text with a trailing space, or a `|` block scalar with its trailing newline), so GitHub evaluates it as a non-empty string, which is always true: the job or step always runs. HIGH when the condition was a trust gate (actor, author association, fork or repository check, label), MEDIUM for branch or tag filters, LOW for event, path, platform or input filters. Also LOW: a `workflow_run` `branches:` filter or `head_branch ==` check taken for a safety check in a job that then uses the run's code or artifacts, although a fork's branch with that name matches it.",
     recommendation: "Write the whole condition as one expression: either bare (`if: a && b`) or one `${{ a && b }}` with nothing around it; use `|-` or `>-` if the condition must be a block scalar.",
   },
   {
@@ -398,7 +398,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Dependency updates adopted with no cooldown",
     severity: "LOW",
     surface: "workflow",
-    description: "A Dependabot `updates` entry has no `cooldown` (or an empty one, `cooldown: {}`, or one whose days are all 0), so version updates are proposed the moment a release is published, before a compromised or broken release has usually been noticed and pulled.",
+    description: "A Dependabot `updates` entry has no `cooldown` (or an empty one, `cooldown: {}`, or one whose days are all 0), so version updates are proposed the moment a release is published, before a compromised or broken release has usually been noticed and pulled; or its cooldown waits fewer than 3 days, which rarely outlasts such a release.",
     recommendation: "Add a `cooldown` to the entry, for example `cooldown: { default-days: 7 }` (security updates are not delayed by it).",
     fix: { safe: true },
   },
@@ -490,11 +490,11 @@ export const RULE_METADATA: readonly RuleMeta[] = [
   {
     id: "agent-untrusted-input",
     category: "CICD-SEC-4",
-    title: "AI coding agent runs on events anyone can cause",
+    title: "AI coding agent reads text anyone can write",
     severity: "MEDIUM",
     surface: "workflow",
-    description: "An AI coding-agent action (Claude Code, Gemini CLI, Codex, opencode) runs on `issues`, comments, reviews, discussions or `pull_request_target` without a guard on who triggered it, while its job holds a write token or stored secrets: text anyone can write becomes instructions to an agent holding those credentials. HIGH when the token can write code, releases, packages or cloud credentials (`id-token`).",
-    recommendation: "Run the agent only for trusted actors (check `author_association` or the actor's permission in the job's `if:`), give its job read-only permissions and only the secrets it needs, and let a separate job with write access act on its reviewed output.",
+    description: "An AI coding-agent action (Claude Code, Gemini CLI, Codex, opencode, Bonk) runs on an issue, comment, review, discussion or `pull_request_target` event, directly, through a reusable workflow or inside a local composite action, while its job holds a write token or stored secrets: the thread it reads (title, body, earlier comments) is text anyone can write, so hidden instructions reach an agent holding those credentials, whether an outsider starts it or a maintainer does (a member's comment, a label, an assignment). MEDIUM; HIGH when the agent has a free shell and the token can write code, releases, packages or deployments, or mint cloud credentials (`id-token`); LOW when its tools are restricted to an allowlist. Not reported when only trusted authors' threads reach it.",
+    recommendation: "Give the agent's job read-only permissions and only the secrets it needs, restrict its tools to an allowlist, and let a separate job with write access act on its reviewed output; run it only for trusted actors (check `author_association` or the actor's permission in the job's `if:`), and remember that a maintainer starting it does not vouch for the thread it reads.",
   },
   {
     id: "provenance-not-isolated",

@@ -21,6 +21,10 @@ export interface FixCheckoutOptions extends ScanOptions {
   dryRun: boolean;
   env: Readonly<Record<string, string | undefined>>;
   fetch?: typeof fetch;
+  /** The budget of the fixes' computation (the network's wait for pins is not in it); none: unbounded. */
+  maxEngineMs?: number;
+  /** Told when bounded work starts (its budget) and ends (`null`): the CLI's watchdog (bin/worker-run.ts). */
+  watch?: (budgetMs: number | null) => void;
 }
 
 export interface FixCheckoutOutcome {
@@ -66,7 +70,10 @@ function wanted(files: readonly RepositoryFile[], options: ScanOptions, lock: Pi
 export async function fixCheckout(root: string, options: FixCheckoutOptions): Promise<FixCheckoutOutcome> {
   const files = await collectRepositoryFiles(root);
   const lock = await readLock(root);
-  const need = wanted(files, options, lock);
+  const { maxEngineMs, watch, ...scanOptions } = options;
+  watch?.(maxEngineMs ?? null);
+  const need = wanted(files, scanOptions, lock);
+  watch?.(null);
   const networkProblems: string[] = [];
   let resolvedSomething = false;
   if (need.actions.length > 0) {
@@ -86,7 +93,13 @@ export async function fixCheckout(root: string, options: FixCheckoutOptions): Pr
     resolvedSomething ||= digests.size > 0;
     if (problem !== null) networkProblems.push(`image digests: ${problem}`);
   }
-  const result = fixRepository(files, { ...options, data: { actionPins: lock.actions, imageDigests: lock.images } });
+  watch?.(maxEngineMs ?? null);
+  const result = fixRepository(files, {
+    ...scanOptions,
+    data: { actionPins: lock.actions, imageDigests: lock.images },
+    ...(maxEngineMs === undefined ? {} : { deadline: Date.now() + maxEngineMs }),
+  });
+  watch?.(null);
   // Each fixed file against the same file as read from disk (by path, whatever the order of result.files).
   const before = new Map(files.map((f) => [f.path, f.text]));
   const diff = result.files.map((f) => unifiedDiff(f.path, before.get(f.path) ?? '', f.text)).join('');

@@ -3,9 +3,10 @@ import { codeHost } from '../codehost/index.js';
 import { CodeHostError, type CodeHost, type InstallationAccount, type OrganizationRole } from '../codehost/port.js';
 import { database } from '../db/connection.js';
 import { githubIdentity, listInstallations as listStoredInstallations, linkInstallation as storeInstallation, unlinkInstallation as dropInstallation } from '../db/operations.js';
-import type { GithubIdentity } from '../db/types.js';
+import type { Database } from '../db/port.js';
+import type { GithubIdentity, Installation } from '../db/types.js';
 import { env } from '../env.js';
-import { conflict, forbidden, upstreamUnavailable } from '../http/errors.js';
+import { conflict, forbidden, notFound, upstreamUnavailable } from '../http/errors.js';
 
 export interface LinkedInstallation {
   installation_id: number;
@@ -69,28 +70,33 @@ async function checkEntitled(host: CodeHost, installation: InstallationAccount, 
 
 /** How long an organization role read from the code host is trusted by the re-check at sync. */
 export const ROLE_CACHE_MS = 5 * 60_000;
+/** How long a scan trusts a role read before: a demoted owner's scans stop within this time. */
+export const SCAN_ROLE_CACHE_MS = 60_000;
 const ROLE_CACHE_ENTRIES = 10_000;
-const roles = new Map<string, { role: OrganizationRole | null; expires: number }>();
+const roles = new Map<string, { role: OrganizationRole | null; at: number }>();
+
+const roleKey = (installationId: number, org: string, login: string) => `${installationId}\0${org.toLowerCase()}\0${login.toLowerCase()}`;
 
 /**
  * `login`'s role in the organization of an installation: from the code host, or from this process's cache
- * when asked within `ROLE_CACHE_MS` (the sync's re-check; linking always asks afresh). The cache is
- * bounded: past `ROLE_CACHE_ENTRIES`, the oldest entries go.
+ * when read less than `maxAgeMs` ago (default `ROLE_CACHE_MS`: the sync's re-check; a scan asks with
+ * `SCAN_ROLE_CACHE_MS`; linking always asks afresh). The cache is bounded: past `ROLE_CACHE_ENTRIES`, the
+ * oldest entries go. The `organization` webhook forgets the roles it reports a change of (`forgetRoles`).
  */
 export async function organizationRole(
   host: CodeHost,
   installationId: number,
   org: string,
   login: string,
-  options: { fresh?: boolean; now?: number } = {},
+  options: { fresh?: boolean; now?: number; maxAgeMs?: number } = {},
 ): Promise<OrganizationRole | null> {
-  const key = `${installationId}\0${org.toLowerCase()}\0${login.toLowerCase()}`;
+  const key = roleKey(installationId, org, login);
   const now = options.now ?? Date.now();
   const cached = roles.get(key);
-  if (options.fresh !== true && cached !== undefined && cached.expires > now) return cached.role;
+  if (options.fresh !== true && cached !== undefined && now - cached.at < (options.maxAgeMs ?? ROLE_CACHE_MS)) return cached.role;
   const role = await host.organizationRole(installationId, org, login);
   roles.delete(key);
-  roles.set(key, { role, expires: now + ROLE_CACHE_MS });
+  roles.set(key, { role, at: now });
   for (const oldest of roles.keys()) {
     if (roles.size <= ROLE_CACHE_ENTRIES) break;
     roles.delete(oldest);
@@ -98,9 +104,50 @@ export async function organizationRole(
   return role;
 }
 
+/** Forgets the cached roles of `login` in `org` (every installation): GitHub said they changed. */
+export function forgetRoles(org: string, login: string): void {
+  const suffix = `\0${org.toLowerCase()}\0${login.toLowerCase()}`;
+  for (const key of [...roles.keys()]) if (key.endsWith(suffix)) roles.delete(key);
+}
+
 /** Forgets every cached role (tests; a process that must re-check at once). */
 export function clearRoleCache(): void {
   roles.clear();
+}
+
+/**
+ * Throws unless the user is still entitled to the installation a scan reads through: for an organization,
+ * its owner (the role read at most `SCAN_ROLE_CACHE_MS` ago, so a demotion or a removal that no webhook told
+ * us about ends access within a minute, whoever calls what). When the entitlement no longer holds, the
+ * user's link is removed with the repositories it gave them (as the sync would) and the scan is a 404, the
+ * answer for a repository the user does not own. A personal installation stays the user's own account.
+ */
+export async function checkScanEntitlement(
+  db: Database,
+  host: CodeHost,
+  userId: string,
+  installationId: number,
+  stored: { installations: readonly Installation[]; identity: GithubIdentity | null },
+): Promise<void> {
+  const installation = stored.installations.find((i) => i.installation_id === installationId);
+  // Unlinked meanwhile (another request, a webhook): the repository is no longer the user's.
+  if (installation === undefined) throw notFound();
+  if (installation.account_type !== 'Organization') return;
+  const login = stored.identity?.login ?? null;
+  let role: OrganizationRole | null = null;
+  if (login !== null && login !== '') {
+    try {
+      role = await organizationRole(host, installationId, installation.account_login, login, { maxAgeMs: SCAN_ROLE_CACHE_MS });
+    } catch (error) {
+      // GitHub no longer knows the installation: as the sync does, the link goes.
+      if (!(error instanceof CodeHostError && error.kind === 'not_found')) throw error;
+    }
+  }
+  if (role === 'admin') return;
+  await dropInstallation(db, userId, installationId);
+  throw notFound(
+    `You are no longer an owner of the GitHub organization ${installation.account_login}, so its installation was unlinked from your account with its repositories; an organization owner can connect it.`,
+  );
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { User } from '../auth.js';
 import { codeHost } from '../codehost/index.js';
 import { database } from '../db/connection.js';
-import { consumeRateLimit, installationSuspended, recordScan, scanContext, setActionReferences } from '../db/operations.js';
+import { consumeRateLimit, githubIdentity, installationSuspended, listInstallations, recordScan, scanContext, setActionReferences } from '../db/operations.js';
 import type { Database } from '../db/port.js';
 import type { StoredFinding } from '../db/types.js';
 import type { ApiFix, apiFixes } from '../engine/fixes/apply.js';
@@ -11,7 +11,7 @@ import { env } from '../env.js';
 import { invalidRequest, notFound, rateLimited } from '../http/errors.js';
 import { acquireEngine, prewarmEngine, TIMED_OUT } from './engine-runner.js';
 import type { EngineJob } from './engine-worker.js';
-import { checkInstallationUsable } from './installations.js';
+import { checkInstallationUsable, checkScanEntitlement } from './installations.js';
 
 /**
  * The scan service: fetch -> engine -> filter -> persist. One scan is one repository, so an org-wide scan is
@@ -45,7 +45,8 @@ export interface ScanResult {
 /**
  * Scans one of the user's repositories and records the result. Database round trips: the rate limit and the
  * scan context (ownership + the rules disabled for this repository) in parallel, the installation's
- * suspension (409 while GitHub has it suspended; 503 while its GitHub budget is under the reserve), then
+ * suspension (409 while GitHub has it suspended; 503 while its GitHub budget is under the reserve) with the
+ * user's links and identity (the entitlement, re-checked beside the snapshot: `checkScanEntitlement`), then
  * `recordScan`, which stores the scan and its findings atomically. The engine runs within the scan limits
  * (`SCAN_MAX_*`). Rules disabled by the user's settings never run, so they
  * neither appear in the findings nor in the counts. A code-host failure throws before anything is stored.
@@ -65,10 +66,18 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
   const host = await codeHost();
   const disabled = new Set(context.disabled_rules);
   const isEnabled = (ruleId: string) => !disabled.has(ruleId);
+  const links = Promise.all([listInstallations(db, user.id), githubIdentity(db, user.id)]);
+  links.catch(() => undefined);
   const usable = installationSuspended(db, repository.installation_id).then((suspended) =>
     checkInstallationUsable(host, { installationId: repository.installation_id, account: repository.full_name.split('/')[0] ?? repository.full_name, suspended }),
   );
   usable.catch(() => undefined);
+  // The user must still be entitled to the installation (an organization's owner): checked beside the
+  // snapshot, so a cached role costs nothing and a stale one one request in parallel, never a round trip.
+  const entitled = Promise.all([usable, links]).then(([, [installations, identity]]) =>
+    checkScanEntitlement(db, host, user.id, repository.installation_id, { installations, identity }),
+  );
+  entitled.catch(() => undefined);
   // The online audits read ahead, beside the snapshot, what the previous scan's `uses:` need
   // (lib/online/service.ts): the shared cache at once, GitHub once the installation is known usable.
   const online =
@@ -94,6 +103,7 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
     },
     { deadline },
   );
+  await entitled;
 
   // The API contract enables every rule without a stored preference, hygiene (pedantic) ones included, as the CLI
   // does: the same repository gets the same findings everywhere (a user turns rules off with PUT /api/rule-settings).

@@ -1,9 +1,12 @@
 import * as v from 'valibot';
+import { codeHost } from '../codehost/index.js';
+import { CodeHostError, type OrganizationRole } from '../codehost/port.js';
 import { database } from '../db/connection.js';
 import {
   claimWebhookDelivery,
   installationDeleted,
   installationRepositoriesRemoved,
+  organizationMemberLinks,
   organizationMemberRemoved,
   releaseWebhookDelivery,
   setInstallationSuspended,
@@ -11,6 +14,7 @@ import {
 import type { Database } from '../db/port.js';
 import { env } from '../env.js';
 import { HttpError, invalidRequest } from '../http/errors.js';
+import { forgetRoles, organizationRole } from './installations.js';
 
 /**
  * GitHub's webhooks, so that links follow GitHub: an uninstalled installation, a repository taken out of an
@@ -71,7 +75,12 @@ const OrganizationEvent = v.object({
   action: v.string(),
   installation: v.optional(v.object({ id: Id })),
   organization: v.object({ login: v.pipe(v.string(), v.minLength(1), v.maxLength(100)) }),
-  membership: v.optional(v.object({ user: v.nullish(v.object({ id: Id })) })),
+  membership: v.optional(
+    v.object({
+      role: v.optional(v.pipe(v.string(), v.maxLength(100))),
+      user: v.nullish(v.object({ id: Id, login: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(100))) })),
+    }),
+  ),
 });
 
 export interface Delivery {
@@ -121,6 +130,28 @@ export async function receiveWebhook(delivery: Delivery): Promise<WebhookOutcome
   return 'acted';
 }
 
+/**
+ * An organization member whose role GitHub reports is no longer `admin`: when that account linked the
+ * organization's installation, GitHub is asked (afresh, with the installation's token) whether they are an
+ * owner, and the links go when not. A delivery is never enough by itself to remove access (it may be an old
+ * one, delivered late); nor does a change in an organization nobody linked through that account cost a request.
+ */
+async function memberDemoted(db: Database, member: { installationId: number | null; orgLogin: string; githubUserId: string }, login: string): Promise<unknown> {
+  const { installation_ids: installationIds } = await organizationMemberLinks(db, member);
+  if (installationIds.length === 0) return { links: 0 };
+  const host = await codeHost();
+  for (const installationId of installationIds) {
+    let role: OrganizationRole | null = null;
+    try {
+      role = await organizationRole(host, installationId, member.orgLogin, login, { fresh: true });
+    } catch (error) {
+      if (!(error instanceof CodeHostError && error.kind === 'not_found')) throw error;
+    }
+    if (role !== 'admin') await organizationMemberRemoved(db, { ...member, installationId });
+  }
+  return { links: installationIds.length };
+}
+
 /** What to do for a delivery, or null for events and actions this service does not act on. */
 function actionOf(event: string, payload: unknown): ((db: Database) => Promise<unknown>) | null {
   const parse = <S extends v.GenericSchema>(schema: S): v.InferOutput<S> => {
@@ -146,8 +177,17 @@ function actionOf(event: string, payload: unknown): ((db: Database) => Promise<u
     case 'organization': {
       const p = parse(OrganizationEvent);
       const user = p.membership?.user;
-      if (p.action !== 'member_removed' || user === undefined || user === null) return null;
-      return (db) => organizationMemberRemoved(db, { installationId: p.installation?.id ?? null, orgLogin: p.organization.login, githubUserId: String(user.id) });
+      if (user === undefined || user === null) return null;
+      // A membership changed: this process's cached role of that member is no longer trusted.
+      if (user.login !== undefined) forgetRoles(p.organization.login, user.login);
+      const member = { installationId: p.installation?.id ?? null, orgLogin: p.organization.login, githubUserId: String(user.id) };
+      if (p.action === 'member_removed') return (db) => organizationMemberRemoved(db, member);
+      // GitHub sends `member_added` when a member's role changes too: an owner made a plain member keeps no link.
+      if (p.action === 'member_added' && p.membership?.role !== 'admin' && user.login !== undefined) {
+        const login = user.login;
+        return (db) => memberDemoted(db, member, login);
+      }
+      return null;
     }
     default:
       return null;

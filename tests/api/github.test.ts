@@ -11,6 +11,7 @@ import { GET as REPOS } from '../../api/repos.js';
 import { POST as SCAN } from '../../api/scan.js';
 import { useCodeHost } from '../../lib/codehost/index.js';
 import { ONLINE_RULES } from '../../lib/online/audit.js';
+import { clearRoleCache } from '../../lib/services/installations.js';
 import { collectRepositoryFiles } from '../../lib/codehost/checkout.js';
 import { useDatabase } from '../../lib/db/connection.js';
 import type { SettingsSnapshot } from '../../lib/engine/settings/snapshot.js';
@@ -267,6 +268,23 @@ describe('POST /api/scan (3) on GitHub', () => {
       expect(await scansOf(repo)).toBe(1);
     });
   }
+
+  it('re-checks the owner at scan time: a demoted owner gets 404 and the link goes, whoever never syncs again', async () => {
+    const { authorization, repo, userId, account } = await triageBotOnGitHub();
+    expect((await scan(authorization, repo)).status).toBe(200);
+    // The role read by the callback is still fresh: no membership request beside the snapshot.
+    expect(github.count('GET /orgs/{org}/memberships/{username}')).toBe(0);
+    const [installationId] = await installationsOf(userId);
+    const org = `org-${installationId}`;
+    github.addMember(org, account.login, 'active', 'member');
+    clearRoleCache(); // a minute later (SCAN_ROLE_CACHE_MS)
+    const response = await scan(authorization, repo);
+    expect(response.status).toBe(404);
+    expect((await errorOf(response)).message).toContain(`no longer an owner of the GitHub organization ${org}`);
+    expect(github.count('GET /orgs/{org}/memberships/{username}')).toBe(1);
+    expect(await installationsOf(userId)).toEqual([]);
+    expect(await scansOf(repo)).toBe(0);
+  });
 
   it('answers 404 when GitHub no longer shows the repository', async () => {
     const { authorization, repo } = await triageBotOnGitHub();

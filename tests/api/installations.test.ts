@@ -14,7 +14,7 @@ import { CodeHostError, type HostedRepository } from '../../lib/codehost/port.js
 import { useDatabase } from '../../lib/db/connection.js';
 import { linkInstallation, setInstallationSuspended } from '../../lib/db/operations.js';
 import { env } from '../../lib/env.js';
-import { clearRoleCache, organizationRole, ROLE_CACHE_MS } from '../../lib/services/installations.js';
+import { clearRoleCache, forgetRoles, organizationRole, ROLE_CACHE_MS, SCAN_ROLE_CACHE_MS } from '../../lib/services/installations.js';
 import { bearer } from '../support/auth.js';
 import { githubUser, ScriptedCodeHost } from '../support/codehost.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
@@ -139,6 +139,47 @@ describe('GET /api/repos follows GitHub', () => {
     clearRoleCache(); // the cache has expired
     expect(await listed(alice.authorization)).toEqual({ connected: false, repositories: [] });
     expect(await rows(alice.userId)).toMatchObject({ installations: 0, repositories: 0 });
+  });
+
+  it('POST /api/scan re-checks the role too (cached a minute): a demoted owner is unlinked at their next scan', async () => {
+    host.snapshot = { files: [{ path: '.github/workflows/ci.yml', text: WORKFLOW }], settings: {}, defaultBranch: 'main', requests: 0 };
+    const alice = await owner(2);
+    const bob = await owner(2, alice.installationId); // another owner of the same organization
+    const [repo] = (await listed(alice.authorization)).repositories;
+    const [bobRepo] = (await listed(bob.authorization)).repositories;
+    const asked = () => host.calls.filter((c) => c.method === 'organizationRole').length;
+    const before = asked();
+    expect((await scan(alice.authorization, repo!.id)).status).toBe(200);
+    expect(asked()).toBe(before); // the sync's answer is a second old
+    host.owners[alice.org] = [bob.account.login];
+    host.members[alice.org] = [alice.account.login]; // demoted; Alice never calls GET /api/repos again
+    expect((await scan(alice.authorization, repo!.id)).status).toBe(200); // within the minute
+    clearRoleCache(); // the minute has passed
+    const refused = await scan(alice.authorization, repo!.id);
+    expect(refused.status).toBe(404);
+    expect((await errorOf(refused)).message).toContain('no longer an owner');
+    expect(await rows(alice.userId)).toEqual({ installations: 0, repositories: 0, scans: 0, findings: 0 });
+    // The other owner keeps scanning.
+    expect((await scan(bob.authorization, bobRepo!.id)).status).toBe(200);
+    // A member GitHub no longer knows at all, likewise.
+    host.owners[alice.org] = [];
+    clearRoleCache();
+    expect((await scan(bob.authorization, bobRepo!.id)).status).toBe(404);
+    expect((await rows(bob.userId)).installations).toBe(0);
+  });
+
+  it('a scan trusts a role for a minute, a sync for a few', async () => {
+    const alice = await owner(0);
+    const now = Date.now();
+    expect(await organizationRole(host, alice.installationId, alice.org, alice.account.login, { now })).toBe('admin');
+    host.owners[alice.org] = [];
+    expect(await organizationRole(host, alice.installationId, alice.org, alice.account.login, { now: now + SCAN_ROLE_CACHE_MS - 1, maxAgeMs: SCAN_ROLE_CACHE_MS })).toBe('admin');
+    expect(await organizationRole(host, alice.installationId, alice.org, alice.account.login, { now: now + SCAN_ROLE_CACHE_MS + 1, maxAgeMs: SCAN_ROLE_CACHE_MS })).toBeNull();
+    host.owners[alice.org] = [alice.account.login];
+    expect(await organizationRole(host, alice.installationId, alice.org, alice.account.login, { now: now + SCAN_ROLE_CACHE_MS + 2 })).toBeNull();
+    // The organization webhook forgets a member's roles (any installation, logins case-insensitive).
+    forgetRoles(alice.org.toUpperCase(), alice.account.login);
+    expect(await organizationRole(host, alice.installationId, alice.org, alice.account.login, { now: now + SCAN_ROLE_CACHE_MS + 3 })).toBe('admin');
   });
 
   it('caches a role for a few minutes only', async () => {

@@ -50,7 +50,7 @@ describe('GET /api/installations', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(await response.json()).toEqual({
-      installations: [{ installation_id: a.installationId, account: 'octo-org', account_type: 'Organization', created_at: expect.any(String) }],
+      installations: [{ installation_id: a.installationId, account: 'octo-org', account_type: 'User', created_at: expect.any(String) }],
     });
   });
 

@@ -19,12 +19,15 @@ import { apiRequest, errorOf } from '../support/http.js';
 const SECRET = 'webhook-secret-for-the-tests';
 let t: TestDatabase;
 
+let host: ScriptedCodeHost;
+
 beforeAll(async () => {
   t = await openTestDatabase();
   useDatabase(t.db);
-  useCodeHost(new ScriptedCodeHost());
 });
 beforeEach(() => {
+  host = new ScriptedCodeHost();
+  useCodeHost(host);
   const { appId, privateKey } = testAppCredentials();
   useWebhookVerifier(new App({ appId, privateKey, webhooks: { secret: SECRET } }).webhooks);
 });
@@ -178,6 +181,30 @@ describe('POST /api/github/webhooks: the events', () => {
     };
     expect((await deliver('organization', withoutInstallation)).status).toBe(204);
     expect(await counts(stayer!.userId)).toEqual({ installations: 0, repositories: 0 });
+  });
+
+  it('organization member_added with a role other than admin (a demotion): the links go once GitHub confirms it', async () => {
+    const { installationId, org, members } = await linked(2);
+    const [demoted, stale] = members;
+    host.owners[org] = [stale!.account.login];
+    host.members[org] = [demoted!.account.login];
+    const roleChange = (member: { login: string; id: string }) => ({
+      action: 'member_added',
+      membership: { url: `https://api.github.com/orgs/${org}/memberships/${member.login}`, state: 'active', role: 'member', organization_url: `https://api.github.com/orgs/${org}`, user: { login: member.login, id: Number(member.id), type: 'User' } },
+      organization: { login: org, id: 99 },
+      installation: { id: installationId, node_id: 'MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uMQ==' },
+      sender: { login: 'an-owner', id: 7, type: 'User' },
+    });
+    expect((await deliver('organization', roleChange(demoted!.account))).status).toBe(204);
+    expect(await counts(demoted!.userId)).toEqual({ installations: 0, repositories: 0 });
+    // A delivery GitHub does not confirm (an old one, delivered late: the member is an owner again) removes nothing.
+    expect((await deliver('organization', roleChange(stale!.account))).status).toBe(204);
+    expect(await counts(stale!.userId)).toEqual({ installations: 1, repositories: 3 });
+    const asked = host.calls.filter((c) => c.method === 'organizationRole').length;
+    expect(asked).toBe(2);
+    // A member who linked nothing costs no GitHub request.
+    expect((await deliver('organization', roleChange({ login: 'someone-else', id: '123456' }))).status).toBe(204);
+    expect(host.calls.filter((c) => c.method === 'organizationRole').length).toBe(asked);
   });
 
   it('other events and actions are accepted and change nothing', async () => {

@@ -388,7 +388,9 @@ describe('combinations', () => {
   it('text lists every kind with what it requires and the rule that breaks it', async () => {
     const r = await run(['combinations']);
     for (const kind of COMBINATION_KINDS) expect(r.stdout).toContain(`${kind.id}  ${kind.severity}`);
-    expect(r.stdout).toContain('requires:   self-hosted-runner (job triggered by pull_request*) AND (fork-pr-approval-weak | self-hosted-runner-public-repo)');
+    expect(r.stdout).toContain(
+      "requires:   self-hosted-runner (job on a definite self-hosted runner that runs a fork pull request's code) AND (fork-pr-approval-weak | self-hosted-runner-public-repo)",
+    );
   });
 });
 

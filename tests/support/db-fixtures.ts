@@ -48,14 +48,18 @@ export function listing(installationId: number, overrides: Partial<RepositoryLis
   };
 }
 
-/** Links a new installation to the user and syncs `count` repositories through it. */
+/**
+ * Links a new installation to the user and syncs `count` repositories through it. A personal installation
+ * (on the account `octo-org`): an organization's would be re-checked at scan time against the code host's
+ * owners (tests/api/installations.test.ts).
+ */
 export async function userWithRepositories(
   db: Database,
   userId: string,
   count = 1,
 ): Promise<{ installationId: number; repositories: Repository[] }> {
   const installationId = githubId();
-  await linkInstallation(db, userId, { installationId, accountLogin: 'octo-org', accountType: 'Organization' });
+  await linkInstallation(db, userId, { installationId, accountLogin: 'octo-org', accountType: 'User' });
   const listings = Array.from({ length: count }, (_, i) => listing(installationId, { full_name: `octo-org/repo-${String(i).padStart(3, '0')}` }));
   return { installationId, repositories: await syncRepositories(db, userId, listings) };
 }

@@ -36,6 +36,13 @@ export interface TrustGuard {
   condition: string;
   /** For `environment`: the settings snapshot shows the environment has required reviewers. */
   reviewed?: boolean;
+  /**
+   * For `label`: the check reads the labels the pull request has (`contains(...labels.*.name, X)`) on a
+   * `labeled`-only workflow. The first run is the maintainer's approval of the code as it was, but any later
+   * label event (another label, by a maintainer or a labelling bot) runs whatever was pushed since, under the
+   * old label: the approval does not bind to the code.
+   */
+  laterLabels?: boolean;
 }
 
 interface EnvironmentFacts {
@@ -79,6 +86,8 @@ const MAX_PATHS = 32;
 interface Atom {
   guard: TrustGuardKind | null;
   fact: string | null;
+  /** A `label` guard that reads the labels the pull request has, not the label the event adds (see TrustGuard). */
+  laterLabels?: true;
 }
 
 const jobCache = new ScanCache<Job, TrustPaths>();
@@ -291,7 +300,7 @@ export function conditionTrust(node: YNode | undefined, workflow: Workflow | nul
   for (const conjuncts of disjuncts) {
     const atoms = conjuncts.map((c) => atomOf(c, { labeledOnly, workflow, job, event }));
     if (contradictory(atoms)) continue;
-    paths.push(atoms.flatMap((a) => (a.guard === null ? [] : [{ kind: a.guard, condition: parsed.source }])));
+    paths.push(atoms.flatMap((a) => (a.guard === null ? [] : [a.laterLabels === true ? { kind: a.guard, condition: parsed.source, laterLabels: true } : { kind: a.guard, condition: parsed.source }])));
   }
   return paths;
 }
@@ -360,7 +369,7 @@ function atomOf(expr: Expr, context: AtomContext): Atom {
   if (expr instanceof FunctionCall && functionName(expr) === 'contains' && expr.args.length === 2) {
     const [haystack, needle] = expr.args as [Expr, Expr];
     const labels = dotted(haystack);
-    if (labels === 'github.event.pull_request.labels.*.name') return { guard: labeledOnly ? 'label' : 'bypassable-label', fact: null };
+    if (labels === 'github.event.pull_request.labels.*.name') return labeledOnly ? { guard: 'label', fact: null, laterLabels: true } : { guard: 'bypassable-label', fact: null };
     const path = dotted(needle);
     const values = literalList(haystack);
     if (path === null || values === null || values.length === 0) return none;

@@ -103,6 +103,18 @@ const ACTIONS_CAN_APPROVE = stage(
 );
 
 const PERMISSION_STAGES = [MISSING_PERMISSIONS, EXCESSIVE_PERMISSIONS, DEFAULT_TOKEN_WRITE];
+
+/*
+ * What a grant or a secret adds to a chain must be what the entry's job run holds (run model, holdings.ts):
+ * a default token (no `permissions:` for the job: `token:default`) for `missing-permissions` and the settings'
+ * `default-token-write`, a write scope or OIDC for `excessive-permissions`, secrets for `secrets-inherit` and
+ * `overprovisioned-secrets`. A grant the entry's job overrides, or secrets of a job the entry never runs in, join nothing.
+ */
+const DEFAULT_TOKEN_OF_ENTRY = (rule_id: 'missing-permissions' | 'default-token-write') =>
+  ({ rule_id, min_severity: 'LOW', instance: "the default token of the entry's job", entry_facts: ['token:default'] }) as const;
+const GRANT_OF_ENTRY = { rule_id: 'excessive-permissions', min_severity: 'LOW', instance: "a write grant the entry's job holds", entry_facts: ['holds:token|holds:oidc'] } as const;
+const SECRETS_OF_ENTRY = (rule_id: 'secrets-inherit' | 'overprovisioned-secrets') =>
+  ({ rule_id, min_severity: 'LOW', instance: "secrets the entry's job holds", entry_facts: ['holds:secrets'] }) as const;
 const ENV_ADVICE =
   'Pass the value through an environment variable instead of expanding it in the script: `env: TITLE: ${{ github.event.issue.title }}`, then use `"$TITLE"` in `run:` (or `process.env.TITLE` in `actions/github-script`), so the shell never parses it as code.';
 
@@ -120,6 +132,9 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     qualifiers: [
       { rule_id: 'artifact-poisoning', min_severity: 'MEDIUM', instance: 'an artifact a later step runs, in a job an outsider starts', facts: ['exec', 'reach:anyone|reach:sticky-label'] },
       { rule_id: 'github-env-injection', min_severity: 'MEDIUM', instance: 'a write that later steps of the job read, in a job an outsider starts', facts: ['exec', 'reach:anyone|reach:sticky-label'] },
+      DEFAULT_TOKEN_OF_ENTRY('missing-permissions'),
+      GRANT_OF_ENTRY,
+      SECRETS_OF_ENTRY('secrets-inherit'),
     ],
     break_chain: [
       {
@@ -142,7 +157,9 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     amplifiers: [],
     // An advisory that needs more than the action running (debug artifacts of a failed run, a shared runner,
     // a spreadsheet someone opens) is MEDIUM and starts no CRITICAL path.
-    qualifiers: [{ rule_id: 'known-vulnerable-action', min_severity: 'HIGH', instance: 'an advisory exploitable by the action running' }],
+    // Only a compromise (malicious code in the version used: `advisory:compromise`); a bug an outsider's text
+    // exploits is the advisory finding's own claim (an injection), not a compromised action's.
+    qualifiers: [{ rule_id: 'known-vulnerable-action', min_severity: 'HIGH', instance: 'a compromise: malicious code runs when the action runs', facts: ['advisory:compromise'] }],
     break_chain: [
       {
         rule_id: 'known-vulnerable-action',
@@ -182,7 +199,24 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     amplifiers: ['missing-timeout'],
     // MEDIUM is a runner group or an unknown label on a pull request workflow: possibly a GitHub-hosted larger
     // runner, which persists nothing, so no CRITICAL "foothold on your runner" from it (the injection's own paths remain).
-    qualifiers: [{ rule_id: 'self-hosted-runner', min_severity: 'LOW', except_severities: ['MEDIUM'], instance: 'job with the `self-hosted` label' }],
+    // The entry runs an outsider's text or code (a fork's `pull_request` run counts: on a self-hosted runner the
+    // machine is the prize, whatever the token) in a job the run model places on a definite self-hosted runner.
+    qualifiers: [
+      {
+        rule_id: 'script-injection',
+        min_severity: 'MEDIUM',
+        instance: "outsider text run in a job on the `self-hosted` label (a fork's pull request run counts)",
+        facts: ['exec', 'reach:anyone|reach:sticky-label|reach:fork-pr', 'holds:self-hosted'],
+      },
+      {
+        rule_id: 'untrusted-checkout',
+        min_severity: 'MEDIUM',
+        instance: 'a checkout whose code a later step runs, started by an outsider, in a job on the `self-hosted` label',
+        facts: ['exec', 'reach:anyone|reach:sticky-label|reach:unreviewed-environment|reach:fork-pr', 'holds:self-hosted'],
+      },
+      // A runner group or custom label (`runner:possible`) may be a GitHub-hosted larger runner, which persists nothing.
+      { rule_id: 'self-hosted-runner', min_severity: 'LOW', instance: 'job on a definite self-hosted runner (the `self-hosted` label)', facts: ['holds:self-hosted'] },
+    ],
     break_chain: [
       {
         rule_id: 'self-hosted-runner',
@@ -239,6 +273,8 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
         instance: 'outsider text run on a privileged event in a job whose token can write',
         facts: ['exec', 'reach:anyone|reach:sticky-label', 'holds:token'],
       },
+      DEFAULT_TOKEN_OF_ENTRY('missing-permissions'),
+      DEFAULT_TOKEN_OF_ENTRY('default-token-write'),
     ],
     break_chain: [{ rule_id: 'script-injection', advice: ENV_ADVICE }],
     impact:
@@ -253,7 +289,15 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     scope: 'repo',
     requires: [['self-hosted-runner'], ['fork-pr-approval-weak', 'self-hosted-runner-public-repo']],
     amplifiers: ['default-token-write'],
-    qualifiers: [{ rule_id: 'self-hosted-runner', min_severity: 'HIGH', instance: 'job triggered by pull_request*' }],
+    // The run model: a fork's `pull_request` run puts its code on a definite self-hosted runner (HIGH: no approval in the way).
+    qualifiers: [
+      {
+        rule_id: 'self-hosted-runner',
+        min_severity: 'HIGH',
+        instance: "job on a definite self-hosted runner that runs a fork pull request's code",
+        facts: ['exec', 'reach:fork-pr', 'holds:self-hosted'],
+      },
+    ],
     break_chain: [
       {
         rule_id: 'fork-pr-approval-weak',
@@ -301,7 +345,10 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
         instance: 'a checkout whose code a later step of the job runs, started by an outsider',
         facts: ['exec', 'reach:anyone|reach:sticky-label|reach:unreviewed-environment'],
       },
-      { rule_id: 'excessive-permissions', min_severity: 'HIGH', instance: 'a grant of contents, packages, actions or id-token write, or write-all' },
+      DEFAULT_TOKEN_OF_ENTRY('missing-permissions'),
+      { ...GRANT_OF_ENTRY, min_severity: 'HIGH', instance: 'a grant of contents, packages, actions or id-token write, or write-all, that the checkout\'s job holds' },
+      DEFAULT_TOKEN_OF_ENTRY('default-token-write'),
+      SECRETS_OF_ENTRY('secrets-inherit'),
     ],
     break_chain: [
       {
@@ -336,7 +383,19 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
       ['branch-protection-missing', 'admin-bypass-allowed', 'force-push-allowed'],
     ],
     amplifiers: ['actions-can-approve-prs'],
-    qualifiers: [],
+    // The entry runs an outsider's code or text in a job an outsider starts, and that job's token is the default
+    // one (no `permissions:`), which the settings make read-write.
+    qualifiers: [
+      {
+        rule_id: 'untrusted-checkout',
+        min_severity: 'MEDIUM',
+        instance: 'a checkout whose code a later step runs, started by an outsider',
+        facts: ['exec', 'reach:anyone|reach:sticky-label|reach:unreviewed-environment'],
+      },
+      { rule_id: 'script-injection', min_severity: 'MEDIUM', instance: 'outsider text run on a privileged event', facts: ['exec', 'reach:anyone|reach:sticky-label'] },
+      { rule_id: 'artifact-poisoning', min_severity: 'MEDIUM', instance: 'an artifact a later step runs, in a job an outsider starts', facts: ['exec', 'reach:anyone|reach:sticky-label'] },
+      DEFAULT_TOKEN_OF_ENTRY('default-token-write'),
+    ],
     break_chain: [
       {
         rule_id: 'default-token-write',
@@ -381,7 +440,14 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     scope: 'file',
     requires: [['agent-untrusted-input'], ['excessive-permissions', 'missing-permissions', 'default-token-write', 'secrets-inherit', 'overprovisioned-secrets']],
     amplifiers: [],
-    qualifiers: [],
+    // What the grant or secret adds must be what the agent's job holds (the finding carries the job's holdings).
+    qualifiers: [
+      GRANT_OF_ENTRY,
+      DEFAULT_TOKEN_OF_ENTRY('missing-permissions'),
+      DEFAULT_TOKEN_OF_ENTRY('default-token-write'),
+      SECRETS_OF_ENTRY('secrets-inherit'),
+      SECRETS_OF_ENTRY('overprovisioned-secrets'),
+    ],
     break_chain: [
       {
         rule_id: 'agent-untrusted-input',
@@ -484,6 +550,10 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     amplifiers: [],
     qualifiers: [
       { rule_id: 'github-env-injection', min_severity: 'MEDIUM', instance: 'a write that later steps of the job read, in a job an outsider starts', facts: ['exec', 'reach:anyone|reach:sticky-label'] },
+      DEFAULT_TOKEN_OF_ENTRY('missing-permissions'),
+      GRANT_OF_ENTRY,
+      SECRETS_OF_ENTRY('secrets-inherit'),
+      SECRETS_OF_ENTRY('overprovisioned-secrets'),
     ],
     break_chain: [
       {
@@ -504,8 +574,24 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     scope: 'file',
     requires: [['unpinned-action'], ['secrets-inherit', 'overprovisioned-secrets', 'personal-access-token']],
     amplifiers: ['all-actions-allowed', 'sha-pinning-not-required'],
-    qualifiers: [{ rule_id: 'unpinned-action', min_severity: 'MEDIUM', instance: 'third-party action' }],
+    // Someone else's action (ownership.ts: not the repository's owner, not GitHub), in a job whose secrets reach
+    // either the action itself (`secrets:step`) or only the runner's memory (`secrets:job`); the stage says which.
+    qualifiers: [
+      {
+        rule_id: 'unpinned-action',
+        min_severity: 'MEDIUM',
+        instance: 'third-party action in a job that holds secrets',
+        facts: ['owner:third-party', 'secrets:step|secrets:job'],
+      },
+    ],
+    // Pinning this one action leaves the chain standing when other third-party actions of the job are on tags too.
     break_chain: [
+      {
+        rule_id: 'unpinned-action',
+        when: { several: ['unpinned-action'] },
+        advice:
+          'Pin this action and every other third-party action of the job to a full commit SHA (`uses: owner/action@<40-hex sha> # v1.2.3`): each of them can take the secrets; let Dependabot or Renovate propose updates, so new code reaches the job only through a reviewed change.',
+      },
       {
         rule_id: 'unpinned-action',
         advice:
@@ -516,11 +602,20 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
       "Whoever controls the third-party action's tag (its maintainer, or an attacker who takes over their account) changes the code this job runs and takes its secrets, as happened with `tj-actions/changed-files` in 2025.",
     impact_title: 'Secrets stolen through the action',
     stages: [
-      stage(
-        'unpinned-action',
-        'Third-party action on a mutable tag',
-        'A third-party action is referenced by a tag or branch, which its owner, or whoever takes over the account, can move to new code at any time.',
-      ),
+      {
+        ...stage(
+          'unpinned-action',
+          'Third-party action on a mutable tag',
+          'A third-party action is referenced by a tag or branch, which its owner, or whoever takes over the account, can move to new code at any time.',
+        ),
+        notes: [
+          { fact: 'secrets:step', text: 'Secrets of the job are passed to the action itself (its `with:` or environment), so the moved code is handed them directly.' },
+          {
+            fact: 'secrets:job',
+            text: "None of the job's secrets is passed to the action itself, but they are in the runner's memory while the job runs, where the action's code can read them.",
+          },
+        ],
+      },
       stage('all-actions-allowed', 'Any action may run', 'The repository allows every third-party action, so nothing limits what a moved tag can bring in.'),
       stage('sha-pinning-not-required', 'SHA pinning not enforced', 'The repository does not require actions to be pinned to a full commit SHA.'),
       SECRETS_INHERIT,
@@ -573,14 +668,25 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     scope: 'file',
     requires: [['unpinned-action', 'unpinned-image'], ['self-hosted-runner']],
     amplifiers: [],
-    // A GitHub-owned action (LOW) or the repository's own image (LOW) is not someone else's code to take over.
+    // A GitHub-owned action or the repository's own image (LOW) is not someone else's code to take over; the
+    // mutable code must run in a job the run model places on a definite self-hosted runner (the `self-hosted`
+    // label: `holds:self-hosted`), not a custom label that may be a GitHub-hosted larger runner.
     qualifiers: [
-      { rule_id: 'unpinned-action', min_severity: 'MEDIUM', instance: 'third-party action' },
-      { rule_id: 'unpinned-image', min_severity: 'MEDIUM', instance: 'image the repository does not publish' },
-      // MEDIUM is a runner group or an unknown label on a pull request workflow: possibly a GitHub-hosted larger runner, which persists nothing.
-      { rule_id: 'self-hosted-runner', min_severity: 'LOW', except_severities: ['MEDIUM'], instance: 'job with the `self-hosted` label' },
+      { rule_id: 'unpinned-action', min_severity: 'MEDIUM', instance: 'third-party action in a job on a definite self-hosted runner', facts: ['owner:third-party', 'holds:self-hosted'] },
+      { rule_id: 'unpinned-image', min_severity: 'MEDIUM', instance: 'image the repository does not publish, in a job on a definite self-hosted runner', facts: ['owner:third-party', 'holds:self-hosted'] },
+      // A runner group or custom label (`runner:possible`) may be a GitHub-hosted larger runner, which persists nothing.
+      { rule_id: 'self-hosted-runner', min_severity: 'LOW', instance: 'job on a definite self-hosted runner (the `self-hosted` label)', facts: ['holds:self-hosted'] },
     ],
+    // Pinning one action breaks the chain only when it is the job's one mutable input: a runner that already runs
+    // an outsider's code (self-hosted-runner with `exec`), or a job with other mutable inputs (actions or images on
+    // tags, downloads nothing verifies, remote scripts), breaks at the runner.
     break_chain: [
+      {
+        rule_id: 'self-hosted-runner',
+        when: { facts: ['exec'], several: ['unpinned-action', 'unpinned-image', 'download-without-checksum', 'pipe-to-shell'] },
+        advice:
+          'Run this job on a GitHub-hosted runner, or make the runner ephemeral (`config.sh --ephemeral`, Actions Runner Controller) so nothing a job leaves behind survives it: the runner takes more than this one mutable input (other actions or images on tags, unverified downloads, or pull request code), so pinning one of them leaves the others; then pin the actions and images by SHA and digest.',
+      },
       {
         rule_id: 'unpinned-action',
         advice:
@@ -619,8 +725,8 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     // A well-known vendor installer over HTTPS (rustup, bun, uv...) is LOW: the vendor is already trusted with the toolchain.
     qualifiers: [
       { rule_id: 'pipe-to-shell', min_severity: 'MEDIUM', instance: 'script from a host that is not a known vendor installer, or over plain HTTP' },
-      // As for injected-runner-takeover: a maybe-hosted larger runner (MEDIUM) keeps nothing.
-      { rule_id: 'self-hosted-runner', min_severity: 'LOW', except_severities: ['MEDIUM'], instance: 'job with the `self-hosted` label' },
+      // As for injected-runner-takeover: a maybe-hosted larger runner (`runner:possible`) keeps nothing.
+      { rule_id: 'self-hosted-runner', min_severity: 'LOW', instance: 'job on a definite self-hosted runner (the `self-hosted` label)', facts: ['holds:self-hosted'] },
     ],
     break_chain: [
       {
@@ -717,8 +823,14 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     requires: [['download-without-checksum'], ['unpinned-action', 'continue-on-error']],
     amplifiers: ['missing-provenance'],
     // Departure from the spec: a GitHub-owned or same-owner action on a tag (LOW) is not the mutable
-    // third-party code this path warns about; on nearly every repository it would make the path fire.
-    qualifiers: [{ rule_id: 'unpinned-action', min_severity: 'MEDIUM', instance: 'third-party action' }],
+    // third-party code this path warns about; on nearly every repository it would make the path fire. The
+    // download must be in a job that publishes, or hands its build to one through artifacts (run model:
+    // `holds:publish`, `feeds:publish`), where tampering ships; of the job's mutable actions, the one that
+    // itself publishes is named first.
+    qualifiers: [
+      { rule_id: 'download-without-checksum', min_severity: 'MEDIUM', instance: 'download in a job that publishes or feeds one', facts: ['holds:publish|feeds:publish'] },
+      { rule_id: 'unpinned-action', min_severity: 'MEDIUM', instance: 'third-party action', facts: ['owner:third-party'], prefer_facts: ['publisher'] },
+    ],
     break_chain: [
       {
         rule_id: 'download-without-checksum',
@@ -751,7 +863,12 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     scope: 'file',
     requires: [['persisted-credentials'], ['dangerous-trigger', 'missing-permissions', 'excessive-permissions']],
     amplifiers: [],
-    qualifiers: [{ rule_id: 'persisted-credentials', min_severity: 'HIGH', instance: 'workspace uploaded as an artifact' }],
+    // The token in the artifact is the job's: a default token (`token:default`) for missing-permissions, a write grant the job holds for excessive-permissions.
+    qualifiers: [
+      { rule_id: 'persisted-credentials', min_severity: 'HIGH', instance: 'workspace uploaded as an artifact' },
+      DEFAULT_TOKEN_OF_ENTRY('missing-permissions'),
+      GRANT_OF_ENTRY,
+    ],
     break_chain: [
       {
         rule_id: 'persisted-credentials',
@@ -780,7 +897,17 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     scope: 'file',
     requires: [['unpinned-action'], ['missing-provenance']],
     amplifiers: ['sha-pinning-not-required'],
-    qualifiers: [{ rule_id: 'unpinned-action', min_severity: 'MEDIUM', instance: 'third-party action' }],
+    // A third-party action (ownership.ts) in a job that really publishes (run model: `holds:publish`); the
+    // action that itself publishes is named before the job's first mutable one.
+    qualifiers: [
+      {
+        rule_id: 'unpinned-action',
+        min_severity: 'MEDIUM',
+        instance: 'third-party action in a job that publishes',
+        facts: ['owner:third-party', 'holds:publish'],
+        prefer_facts: ['publisher'],
+      },
+    ],
     break_chain: [
       {
         rule_id: 'unpinned-action',

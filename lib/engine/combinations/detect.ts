@@ -1,7 +1,7 @@
 import { SETTINGS_FILE, severityRank, type Finding, type FindingRecord } from '../types.js';
 import { attackerOf, COMBINATION_KINDS } from './catalog.js';
 import { runsOverlap } from '../analysis/run-model/facts.js';
-import { COMBINATION_SEVERITIES, type Combination, type CombinationKind, type InstanceQualifier } from './types.js';
+import { COMBINATION_SEVERITIES, type BreakChainAdvice, type Combination, type CombinationKind, type InstanceQualifier } from './types.js';
 
 /** Whether a rule is enabled for the user and repository (global preference merged with the override). */
 export type RuleEnabled = (ruleId: string) => boolean;
@@ -34,6 +34,15 @@ const ENTRY_RULES: ReadonlySet<string> = new Set([
  */
 const CROSS_FILE_KINDS: ReadonlySet<string> = new Set(['cache-poisoning-release']);
 
+/**
+ * False for a finding whose step can run on no occasion (its `run:` fact is the empty set: `if: false && ...`,
+ * a condition no trigger of the workflow meets): no path is built on what never happens.
+ */
+function canRun(r: FindingRecord): boolean {
+  const run = r.facts?.find((f) => f.startsWith('run:'));
+  return run === undefined || /[1-9a-f]/.test(run.slice(4));
+}
+
 function entryUsable(r: FindingRecord): boolean {
   return !ENTRY_RULES.has(r.finding.rule_id) || severityRank(r.finding.severity) <= severityRank('MEDIUM');
 }
@@ -47,7 +56,7 @@ function entryUsable(r: FindingRecord): boolean {
  * taken, and of its findings the first in (file, line, column) order.
  */
 export function findCombinations(records: readonly FindingRecord[], isEnabled: RuleEnabled): Combination[] {
-  const usable = records.filter((r) => isEnabled(r.finding.rule_id) && entryUsable(r)).sort(compareRecords);
+  const usable = records.filter((r) => isEnabled(r.finding.rule_id) && entryUsable(r) && canRun(r)).sort(compareRecords);
   const byRule = new Map<string, FindingRecord[]>();
   for (const r of usable) {
     const list = byRule.get(r.finding.rule_id);
@@ -64,12 +73,12 @@ export function findCombinations(records: readonly FindingRecord[], isEnabled: R
       const matches = CROSS_FILE_KINDS.has(kind.id)
         ? match(kind, byRule, () => true)
         : (match(kind, byRule, (r) => r.finding.file === SETTINGS_FILE) ?? firstFileMatch(kind, byRule, usable));
-      if (matches !== null) combinations.push(build(kind, matches, repoFile(matches)));
+      if (matches !== null) combinations.push(build(kind, matches, repoFile(matches), usable));
       continue;
     }
     for (const file of workflowFiles(kind, usable)) {
       const matches = matchInFile(kind, byRule, file, usable);
-      if (matches !== null) combinations.push(build(kind, matches, file));
+      if (matches !== null) combinations.push(build(kind, matches, file, usable));
     }
   }
   return combinations.sort(compareCombinations);
@@ -147,30 +156,32 @@ function firstFileMatch(kind: CombinationKind, byRule: Map<string, FindingRecord
 
 function match(kind: CombinationKind, byRule: Map<string, FindingRecord[]>, accepts: (r: FindingRecord) => boolean): Match[] | null {
   const matches: Match[] = [];
-  const pick = (ruleId: string): Match | null => {
+  const chosen = new Map<number, Match>();
+  // The entry: the component of the first group, once chosen (the groups that name no other are filled first).
+  const entry = () => chosen.get(0)?.record;
+  const pick = (ruleId: string, group: number | null): Match | null => {
     const qualifier = kind.qualifiers.find((q) => q.rule_id === ruleId);
-    const record = (byRule.get(ruleId) ?? []).find(
+    const candidates = (byRule.get(ruleId) ?? []).filter(
       (r) =>
         accepts(r) &&
-        (qualifier === undefined ||
-          (severityRank(r.finding.severity) <= severityRank(qualifier.min_severity) &&
-            !(qualifier.except_severities ?? []).includes(r.finding.severity) &&
-            hasFacts(r, qualifier.facts) &&
-            namedBy(r, qualifier, matches))) &&
+        // A LOW finding starts no path: the first group's component is the way in.
+        !(group === 0 && r.finding.severity === 'LOW' && (qualifier === undefined || qualifier.min_severity !== 'LOW')) &&
+        (qualifier === undefined || (qualifies(r, qualifier) && namedBy(r, qualifier, matches) && entryHolds(entry(), qualifier))) &&
         // Findings of one job join only when they can happen in the same job run (a common occasion and leg).
         matches.every((m) => m.record.job === null || r.job === null || m.record.job !== r.job || m.record.finding.file !== r.finding.file || runsOverlap(m.record.facts, r.facts)),
     );
+    const preferred = qualifier?.prefer_facts;
+    const record = (preferred === undefined ? undefined : candidates.find((r) => hasFacts(r, [preferred.join('|')]))) ?? candidates[0];
     return record === undefined ? null : { rule_id: ruleId, record };
   };
   // Groups whose findings another component must name are filled after the groups that name them; the
   // components keep the order of `requires`.
   const linked = (group: readonly string[]) => group.some((id) => kind.qualifiers.some((q) => q.rule_id === id && q.named_by !== undefined));
   const order = [...kind.requires.keys()].sort((a, b) => Number(linked(kind.requires[a] ?? [])) - Number(linked(kind.requires[b] ?? [])));
-  const chosen = new Map<number, Match>();
   for (const index of order) {
     let found: Match | null = null;
     for (const ruleId of kind.requires[index] ?? []) {
-      found = pick(ruleId);
+      found = pick(ruleId, index);
       if (found !== null) break;
     }
     if (found === null) return null;
@@ -180,10 +191,25 @@ function match(kind: CombinationKind, byRule: Map<string, FindingRecord[]>, acce
   matches.length = 0;
   for (const index of kind.requires.keys()) matches.push(chosen.get(index) as Match);
   for (const ruleId of kind.amplifiers) {
-    const found = pick(ruleId);
+    const found = pick(ruleId, null);
     if (found !== null) matches.push(found);
   }
   return matches;
+}
+
+/** The finding is the case the qualifier names: severity and facts (not the links to other components). */
+function qualifies(r: FindingRecord, qualifier: InstanceQualifier): boolean {
+  return (
+    severityRank(r.finding.severity) <= severityRank(qualifier.min_severity) &&
+    !(qualifier.except_severities ?? []).includes(r.finding.severity) &&
+    hasFacts(r, qualifier.facts)
+  );
+}
+
+/** True when the qualifier asks nothing of the entry, or the chosen entry carries the facts it asks for. */
+function entryHolds(entry: FindingRecord | undefined, qualifier: InstanceQualifier): boolean {
+  if (qualifier.entry_facts === undefined || qualifier.entry_facts.length === 0 || entry === undefined) return true;
+  return hasFacts(entry, qualifier.entry_facts);
 }
 
 /** True when the qualifier names no linking component, or a matched component of that rule names this finding's file and job. */
@@ -205,17 +231,21 @@ function repoFile(matches: readonly Match[]): string {
   return matches.find((m) => m.record.finding.file !== SETTINGS_FILE)?.record.finding.file ?? SETTINGS_FILE;
 }
 
-function build(kind: CombinationKind, matches: readonly Match[], file: string): Combination {
+function build(kind: CombinationKind, matches: readonly Match[], file: string, usable: readonly FindingRecord[]): Combination {
   const matched = new Set(matches.map((m) => m.rule_id));
-  const found = new Map(matches.map((m) => [m.rule_id, m.record.finding]));
+  const found = new Map(matches.map((m) => [m.rule_id, m.record]));
   // Each stage tells the kind's step, then what was found where (trigger, value, step, line).
   const stages = kind.stages
     .filter((s) => matched.has(s.rule_id))
-    .map((s, order) => ({ order, title: s.title, description: `${s.description} Here: ${foundAt(found.get(s.rule_id))}`, rule_id: s.rule_id }));
+    .map((s, order) => {
+      const record = found.get(s.rule_id);
+      const note = s.notes?.find((n) => (record?.facts ?? []).includes(n.fact));
+      return { order, title: s.title, description: `${s.description}${note === undefined ? '' : ` ${note.text}`} Here: ${foundAt(record?.finding)}`, rule_id: s.rule_id };
+    });
   const attacker = attackerOf(kind);
   stages.push({ order: stages.length, title: kind.impact_title, description: `${kind.impact} Attacker: ${attacker}.`, rule_id: '' });
-  const advice = kind.break_chain.find((b) => matched.has(b.rule_id)) ?? kind.break_chain[0];
-  const target = advice === undefined ? undefined : found.get(advice.rule_id);
+  const advice = kind.break_chain.find((b) => matched.has(b.rule_id) && adviceApplies(kind, b, matches, usable)) ?? kind.break_chain.find((b) => matched.has(b.rule_id)) ?? kind.break_chain[0];
+  const target = advice === undefined ? undefined : found.get(advice.rule_id)?.finding;
   // The entry finding decides: an outsider's free text with no gate in the way is CRITICAL, anything
   // weaker (text the attacker only shapes, a merge to wait for) keeps the chain at HIGH.
   const entry = matches.find((m) => ENTRY_RULES.has(m.rule_id));
@@ -232,6 +262,31 @@ function build(kind: CombinationKind, matches: readonly Match[], file: string): 
     stages,
     components: matches.map((m) => ({ rule_id: m.rule_id, finding: publicFinding(m.record.finding) })),
   };
+}
+
+/**
+ * Whether a conditional fix is the one that breaks this chain: its component carries the facts (a runner that
+ * already runs an outsider's code), or the chain's job holds several qualifying findings of the `several` rules, so
+ * fixing the one in the chain leaves the others.
+ */
+function adviceApplies(kind: CombinationKind, advice: BreakChainAdvice, matches: readonly Match[], usable: readonly FindingRecord[]): boolean {
+  const when = advice.when;
+  if (when === undefined) return true;
+  const own = matches.find((m) => m.rule_id === advice.rule_id)?.record;
+  if (when.facts !== undefined && own !== undefined && hasFacts(own, when.facts)) return true;
+  if (when.several !== undefined) {
+    const bound = matches.find((m) => m.record.job !== null && m.record.finding.file !== SETTINGS_FILE)?.record;
+    if (bound === undefined) return false;
+    const rules = new Set(when.several);
+    const inputs = usable.filter((r) => {
+      if (!rules.has(r.finding.rule_id) || r.finding.file !== bound.finding.file || r.job !== bound.job) return false;
+      const qualifier = kind.qualifiers.find((q) => q.rule_id === r.finding.rule_id);
+      // A rule the kind does not qualify counts above LOW (a vendor installer, a GitHub-owned action are no one else's input).
+      return qualifier === undefined ? r.finding.severity !== 'LOW' && r.finding.severity !== 'INFO' : qualifies(r, qualifier);
+    });
+    if (inputs.length > 1) return true;
+  }
+  return false;
 }
 
 /** `.github/workflows/x.yml:31`, or `the repository settings`. */

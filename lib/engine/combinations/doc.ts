@@ -1,5 +1,5 @@
 import { attackerOf, COMBINATION_KINDS } from './catalog.js';
-import type { CombinationKind } from './types.js';
+import type { BreakChainAdvice, CombinationKind } from './types.js';
 
 function ingredient(kind: CombinationKind, ruleId: string): string {
   const qualifier = kind.qualifiers.find((q) => q.rule_id === ruleId);
@@ -7,7 +7,9 @@ function ingredient(kind: CombinationKind, ruleId: string): string {
   const except = qualifier.except_severities === undefined ? '' : `, not ${qualifier.except_severities.join(', ')}`;
   const facts = qualifier.facts === undefined || qualifier.facts.length === 0 ? '' : `; facts ${qualifier.facts.map((f) => `\`${f}\``).join(', ')}`;
   const named = qualifier.named_by === undefined ? '' : `; named by \`${qualifier.named_by.rule_id}\` (\`${qualifier.named_by.fact}:<file>#<job>\`)`;
-  return `\`${ruleId}\` (${qualifier.instance}: ${qualifier.min_severity}${except}${facts}${named})`;
+  const entry = qualifier.entry_facts === undefined || qualifier.entry_facts.length === 0 ? '' : `; the entry carries ${qualifier.entry_facts.map((f) => `\`${f}\``).join(', ')}`;
+  const prefer = qualifier.prefer_facts === undefined || qualifier.prefer_facts.length === 0 ? '' : `; ${qualifier.prefer_facts.map((f) => `\`${f}\``).join(' or ')} first`;
+  return `\`${ruleId}\` (${qualifier.instance}: ${qualifier.min_severity}${except}${facts}${named}${entry}${prefer})`;
 }
 
 function requirements(kind: CombinationKind): string {
@@ -17,6 +19,16 @@ function requirements(kind: CombinationKind): string {
       return group.length > 1 && kind.requires.length > 1 ? `(${alternatives})` : alternatives;
     })
     .join(' AND ');
+}
+
+/** `, when it carries \`exec\` or the job has several \`unpinned-action\`/\`unpinned-image\` findings`. */
+function whenText(b: BreakChainAdvice): string {
+  const when = b.when;
+  if (when === undefined) return '';
+  const parts: string[] = [];
+  if (when.facts !== undefined) parts.push(`it carries ${when.facts.map((f) => `\`${f}\``).join(', ')}`);
+  if (when.several !== undefined) parts.push(`the job has several ${when.several.map((r) => `\`${r}\``).join('/')} findings`);
+  return `, when ${parts.join(' or ')}`;
 }
 
 /**
@@ -29,14 +41,14 @@ export function kindsMarkdown(kinds: readonly CombinationKind[] = COMBINATION_KI
     '|---|---|---|---|---|---|',
     ...kinds.map(
       (k) =>
-        `| [\`${k.id}\`](#${k.id}) | ${k.severity} | ${k.scope} | ${requirements(k)} | ${k.amplifiers.map((a) => `\`${a}\``).join(', ')} | ${k.break_chain.map((b) => `\`${b.rule_id}\``).join(' or ')} |`,
+        `| [\`${k.id}\`](#${k.id}) | ${k.severity} | ${k.scope} | ${requirements(k)} | ${k.amplifiers.map((a) => `\`${a}\``).join(', ')} | ${[...new Set(k.break_chain.map((b) => b.rule_id))].map((r) => `\`${r}\``).join(' or ')} |`,
     ),
   ];
   for (const k of kinds) {
     lines.push('', `### ${k.id}`, '', `**${k.title}.** ${k.severity}, ${k.scope} scope. ${k.impact}`, '', `Attacker: ${attackerOf(k)}.`, '', 'Stages, in attack order (those whose rule matched):', '');
     k.stages.forEach((s, i) => lines.push(`${i + 1}. **${s.title}** (\`${s.rule_id}\`): ${s.description}`));
     lines.push(`${k.stages.length + 1}. **${k.impact_title}**.`, '');
-    for (const b of k.break_chain) lines.push(`Break the chain (\`${b.rule_id}\`): ${b.advice}`, '');
+    for (const b of k.break_chain) lines.push(`Break the chain (\`${b.rule_id}\`${whenText(b)}): ${b.advice}`, '');
     lines.pop();
   }
   return `${lines.join('\n')}\n`;

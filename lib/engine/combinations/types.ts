@@ -35,6 +35,17 @@ export interface InstanceQualifier {
    * that write the cache it restores, `writer:<file>#<job>`). Links two ends the run model proves belong together.
    */
   named_by?: { rule_id: string; fact: string };
+  /**
+   * Facts the chain's entry (the component of the kind's first group) must carry for this finding to join it:
+   * what this finding offers must be what the entry's job run holds (`holds:secrets` for a `secrets-inherit`
+   * joining a pull request checkout, `token:default` for the settings' read-write default token).
+   */
+  entry_facts?: readonly string[];
+  /**
+   * Of the qualifying findings, one carrying one of these facts is taken first (`publisher`: the action that
+   * itself publishes, before the first mutable action of the job).
+   */
+  prefer_facts?: readonly string[];
 }
 
 /** One step of the attack as the kind tells it, shown when its rule is a component. */
@@ -42,11 +53,19 @@ export interface StageTemplate {
   rule_id: string;
   title: string;
   description: string;
+  /** Sentences added to the description when the stage's finding carries the fact (first match only). */
+  notes?: readonly { fact: string; text: string }[];
 }
 
 export interface BreakChainAdvice {
   rule_id: string;
   advice: string;
+  /**
+   * The entry applies only when this holds (else the next matching entry is taken): the component of
+   * `rule_id` carries `facts` (a runner that already runs an outsider's code: `exec`), or the job of the chain
+   * holds more than one qualifying finding of the `several` rules (pinning one mutable input leaves the others).
+   */
+  when?: { facts?: readonly string[]; several?: readonly string[] };
 }
 
 /** A kind of combination, exactly as the static catalog exports it (JSON-ready). */

@@ -9,15 +9,21 @@ export interface AgentAction {
   name: string;
   /**
    * The action refuses to run for actors without write access to the repository unless the named input
-   * widens it (claude-code-action's `allowed_non_write_users`): outsiders cannot start it, only feed it
-   * text through the thread it reads.
+   * widens it (claude-code-action's `allowed_non_write_users`; with `pattern`, only a value matching it):
+   * outsiders cannot start it, only feed it text through the thread it reads.
    */
-  checksActor?: { unlessInput: string };
+  checksActor?: { unlessInput: string; pattern?: RegExp };
   /**
    * Inputs whose presence restricts the agent's tools to an allowlist (no free shell): an injected prompt
    * then steers only the agent's output. A pattern the input's text must match, when only some values do.
    */
   toolAllowlist?: { input: string; pattern?: RegExp }[];
+  /**
+   * The agent can run any command: `true` when its default tools include a shell (Gemini CLI's
+   * `run_shell_command`, Codex's `workspace-write` sandbox, opencode's `bash`), else the inputs whose value
+   * grants one (Claude Code runs no Bash unless `allowed_tools` / `--allowedTools` names it).
+   */
+  shell: true | { input: string; pattern: RegExp }[];
   source: string;
 }
 
@@ -26,12 +32,21 @@ export const AGENT_ACTIONS: readonly AgentAction[] = [
     slug: 'anthropics/claude-code-action',
     name: 'Claude Code',
     checksActor: { unlessInput: 'allowed_non_write_users' },
-    toolAllowlist: [{ input: 'allowed_tools' }, { input: 'claude_args', pattern: /--allowed-?tools\b/i }],
+    // Claude Code runs no Bash commands unless they are allowed; `Bash` alone or `Bash(*)` allows every command.
+    shell: [
+      { input: 'allowed_tools', pattern: /(?:^|[\s,"'])Bash(?:\(\*\)|(?!\())/ },
+      { input: 'claude_args', pattern: /--dangerously-skip-permissions|--allowed-?tools\b[^\n]*?(?:^|[\s,"'=])Bash(?:\(\*\)|(?!\())/i },
+    ],
     source: 'https://github.com/anthropics/claude-code-action/blob/main/docs/security.md',
   },
   {
     slug: 'anthropics/claude-code-base-action',
     name: 'Claude Code (base action)',
+    // Claude Code runs no Bash commands unless they are allowed; `Bash` alone or `Bash(*)` allows every command.
+    shell: [
+      { input: 'allowed_tools', pattern: /(?:^|[\s,"'])Bash(?:\(\*\)|(?!\())/ },
+      { input: 'claude_args', pattern: /--dangerously-skip-permissions|--allowed-?tools\b[^\n]*?(?:^|[\s,"'=])Bash(?:\(\*\)|(?!\())/i },
+    ],
     source: 'https://github.com/anthropics/claude-code-base-action',
   },
   {
@@ -39,18 +54,50 @@ export const AGENT_ACTIONS: readonly AgentAction[] = [
     name: 'Gemini CLI',
     // `settings: {"tools": {"core": ["read_file", "run_shell_command(echo)"]}}` limits the built-in tools.
     toolAllowlist: [{ input: 'settings', pattern: /"core"\s*:/ }],
+    shell: true,
     source: 'https://github.com/google-github-actions/run-gemini-cli',
+  },
+  {
+    // The action's first home, before it moved to google-github-actions/run-gemini-cli.
+    slug: 'google-gemini/gemini-cli-action',
+    name: 'Gemini CLI',
+    toolAllowlist: [{ input: 'settings', pattern: /"core"\s*:/ }],
+    shell: true,
+    source: 'https://github.com/google-github-actions/run-gemini-cli#readme',
   },
   {
     slug: 'openai/codex-action',
     name: 'Codex',
-    toolAllowlist: [{ input: 'sandbox', pattern: /^\s*read-only\s*$/ }],
-    source: 'https://github.com/openai/codex-action',
+    // "users who have write access to the GitHub repo have access by default"; `allow-users: '*'` opens it to all.
+    checksActor: { unlessInput: 'allow-users', pattern: /\*/ },
+    toolAllowlist: [
+      { input: 'sandbox', pattern: /^\s*read-only\s*$/ },
+      { input: 'safety-strategy', pattern: /^\s*read-only\s*$/ },
+      { input: 'permission-profile', pattern: /^\s*:?read-only\s*$/ },
+    ],
+    shell: true,
+    source: 'https://github.com/openai/codex-action/blob/main/action.yml',
   },
   {
     slug: 'sst/opencode',
     name: 'opencode',
+    shell: true,
     source: 'https://opencode.ai/docs/github/',
+  },
+  {
+    // opencode's repository under its later owner (the same `github` action).
+    slug: 'anomalyco/opencode',
+    name: 'opencode',
+    shell: true,
+    source: 'https://opencode.ai/docs/github/',
+  },
+  {
+    // Bonk wraps opencode (`opencode github run`) and fails for actors below `permissions` (default `write`).
+    slug: 'ask-bonk/ask-bonk',
+    name: 'Bonk (opencode)',
+    checksActor: { unlessInput: 'permissions', pattern: /^\s*any\s*$/i },
+    shell: true,
+    source: 'https://github.com/ask-bonk/ask-bonk/blob/main/github/action.yml',
   },
 ];
 

@@ -29,6 +29,8 @@ export interface FixOptions extends ScanOptions {
   maxAttempts?: number;
   /** Fix only the findings of rules for which this returns true (every finding is still re-scanned). */
   fixRule?: (ruleId: string) => boolean;
+  /** Epoch ms (by `limits.now`, else `Date.now`) after which no further fix is tried; the rest are skipped, saying so. */
+  deadline?: number;
 }
 
 export interface FixedFinding {
@@ -202,6 +204,10 @@ export function fixRepository(input: readonly RepositoryFile[], options: FixOpti
       continue;
     }
     if (first === undefined || budget <= 0) break;
+    if (options.deadline !== undefined && (options.limits?.now ?? Date.now)() > options.deadline) {
+      for (const f of pending) skip(f, 'the time for fixes (--max-engine-ms) ran out before this one was tried');
+      break;
+    }
     const path = first.file;
     const original = files.find((f) => f.path === path);
     const targets = oneByOne.has(path) ? [first] : pending.filter((f) => f.file === path);

@@ -1,13 +1,21 @@
 import { readPermissions } from '../analysis/permissions.js';
+import { holdingFacts, reachFacts } from '../analysis/run-model/facts.js';
 import { isGithubToken, secretOccurrences } from '../analysis/secrets.js';
-import { everyPathGuarded, stepTrust } from '../analysis/trust-guards.js';
-import { agentAction } from '../data/agent-actions.js';
-import type { Job, Step, Workflow } from '../model/workflow.js';
+import type { TrustGuard } from '../analysis/trust-guards.js';
+import { describeStep } from '../analysis/describe.js';
+import { agentAction, type AgentAction } from '../data/agent-actions.js';
+import { outsiderControlled } from '../expressions/controller.js';
+import { stepScope } from '../expressions/taint.js';
+import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { getPair, getText, type YNode } from '../yaml/model.js';
 
-/** Events whose content (titles, bodies, comments, branch names) anyone with a GitHub account writes. */
-const OUTSIDER_EVENTS = new Set([
+/**
+ * Events whose run hands the agent an issue, pull request or discussion thread (title, body, earlier comments,
+ * branch names) that anyone with a GitHub account can write into. A fork's `pull_request` run is not listed: its
+ * token is read-only and it has no secrets.
+ */
+const THREAD_EVENTS: ReadonlySet<string> = new Set([
   'issues',
   'issue_comment',
   'pull_request_target',
@@ -17,8 +25,15 @@ const OUTSIDER_EVENTS = new Set([
   'discussion_comment',
 ]);
 
-/** Write scopes that reach beyond the conversation: code, releases, packages, workflow runs, deployments. */
-const STRONG_SCOPES = new Set(['contents', 'actions', 'packages', 'workflows', 'deployments']);
+/**
+ * Guards that vouch for the thread itself: an event with no thread (`workflow_dispatch`), or a pull request a
+ * trusted author opened (same-repository branch, author association). A commenter, actor or label check lets a
+ * maintainer start the agent, but the thread it then reads is still whoever wrote it.
+ */
+const VOUCHES_FOR_THREAD = (guard: TrustGuard): boolean => guard.kind === 'maintainer-event' || guard.kind === 'same-repository' || guard.kind === 'pr-author';
+
+/** Write scopes that hand over code, releases, packages, workflow runs, deployments or cloud credentials (OIDC). */
+const STRONG_SCOPES = new Set(['contents', 'actions', 'packages', 'workflows', 'deployments', 'id-token']);
 
 /** The write scopes the job's token has, from the job's `permissions:` or else the workflow's; null when undeclared. */
 function writeScopes(job: Job): string[] | null {
@@ -30,7 +45,7 @@ function writeScopes(job: Job): string[] | null {
   return [];
 }
 
-/** Stored secrets (not the run's GITHUB_TOKEN) the step's inputs and environments carry. */
+/** Stored secrets (not the run's GITHUB_TOKEN) the calling step's inputs and environments carry. */
 function stepSecrets(step: Step, job: Job): string[] {
   const file = job.workflow.file;
   const nodes: (YNode | undefined)[] = [step.with, step.env, job.env, job.workflow.env];
@@ -38,55 +53,88 @@ function stepSecrets(step: Step, job: Job): string[] {
   return [...new Set(names.filter((name) => !isGithubToken(name)))];
 }
 
-function outsiderEvents(workflow: Workflow): string[] {
-  return [...new Set(workflow.triggers.map((t) => t.name).filter((name) => OUTSIDER_EVENTS.has(name)))];
+/** The action's own actor check, unless an input widens it to everyone. */
+function checksActor(agent: AgentAction, step: Step): 'checks' | 'widened' | 'none' {
+  const check = agent.checksActor;
+  if (check === undefined) return 'none';
+  const pair = getPair(step.with, check.unlessInput);
+  if (pair === undefined) return 'checks';
+  if (check.pattern === undefined) return 'widened';
+  const text = getText(step.with, check.unlessInput);
+  // A value computed by an expression may be anything.
+  return text === null || text.includes('${{') || check.pattern.test(text) ? 'widened' : 'checks';
 }
 
 export default defineWorkflowRule({
   meta: {
     id: 'agent-untrusted-input',
     category: 'CICD-SEC-4',
-    title: 'AI coding agent runs on events anyone can cause',
+    title: 'AI coding agent reads text anyone can write',
     severity: 'MEDIUM',
     surface: 'workflow',
     description:
-      'An AI coding-agent action (Claude Code, Gemini CLI, Codex, opencode) runs on `issues`, comments, reviews, discussions or `pull_request_target` without a guard on who triggered it, while its job holds a write token or stored secrets: text anyone can write becomes instructions to an agent holding those credentials. HIGH when the token can write code, releases, packages or cloud credentials (`id-token`).',
+      'An AI coding-agent action (Claude Code, Gemini CLI, Codex, opencode, Bonk) runs on an issue, comment, review, discussion or `pull_request_target` event, directly, through a reusable workflow or inside a local composite action, while its job holds a write token or stored secrets: the thread it reads (title, body, earlier comments) is text anyone can write, so hidden instructions reach an agent holding those credentials, whether an outsider starts it or a maintainer does (a member\'s comment, a label, an assignment). MEDIUM; HIGH when the agent has a free shell and the token can write code, releases, packages or deployments, or mint cloud credentials (`id-token`); LOW when its tools are restricted to an allowlist. Not reported when only trusted authors\' threads reach it.',
     recommendation:
-      'Run the agent only for trusted actors (check `author_association` or the actor\'s permission in the job\'s `if:`), give its job read-only permissions and only the secrets it needs, and let a separate job with write access act on its reviewed output.',
+      'Give the agent\'s job read-only permissions and only the secrets it needs, restrict its tools to an allowlist, and let a separate job with write access act on its reviewed output; run it only for trusted actors (check `author_association` or the actor\'s permission in the job\'s `if:`), and remember that a maintainer starting it does not vouch for the thread it reads.',
   },
   create: (context) => ({
     step(step) {
-      const job = step.job;
       const ref = step.usesRef;
-      if (job === null || ref?.kind !== 'repository' || step.uses === undefined) return;
+      if (ref?.kind !== 'repository' || step.uses === undefined) return;
       const agent = agentAction(ref.slug, ref.path);
       if (agent === undefined) return;
-      const events = outsiderEvents(job.workflow);
-      if (events.length === 0) return;
-      // Every way the step can run is guarded by who triggered it (an association check, an actor, a
-      // label, a maintainer-only event, an environment's reviewers): outsiders cannot start it.
-      if (everyPathGuarded(stepTrust(step), () => true)) return;
-      const widened = agent.checksActor !== undefined && getPair(step.with, agent.checksActor.unlessInput) !== undefined;
-      if (agent.checksActor !== undefined && !widened) return;
-      const writes = writeScopes(job);
-      const secrets = stepSecrets(step, job);
-      if ((writes === null || writes.length === 0) && secrets.length === 0) return;
-      const restricted = (agent.toolAllowlist ?? []).some(({ input, pattern }) => {
-        const text = getText(step.with, input);
-        return text !== null && (pattern === undefined || pattern.test(text));
-      });
-      const strong = !restricted && writes !== null && writes.some((scope) => scope === 'all scopes' || STRONG_SCOPES.has(scope));
-      const holds = [
-        ...(writes !== null && writes.length > 0 ? [`a token with write access (${writes.join(', ')})`] : []),
-        ...(secrets.length > 0 ? [`secrets (${secrets.slice(0, 5).join(', ')}${secrets.length > 5 ? ', ...' : ''})`] : []),
-      ].join(' and ');
-      const how = widened ? ` (\`${agent.checksActor?.unlessInput ?? ''}\` lets actors without write access start it)` : '';
-      context.report({
-        node: step.uses,
-        ...(strong ? { severity: 'HIGH' as const } : restricted ? { severity: 'LOW' as const } : {}),
-        message: `${agent.name} runs on \`${events.join('`, `')}\` events that anyone can cause${how}, while its job holds ${holds}: instructions hidden in an issue, comment or pull request reach an agent holding them${restricted ? ' (its tools are restricted to an allowlist, which limits what an injected prompt can make it do)' : ''}.`,
-        key: `${job.id}:${agent.slug}`,
-      });
+      // An agent inside a local composite action runs at each job step that calls it, with that job's trigger,
+      // permissions and secrets: the finding is at the call.
+      const callers = step.job !== null ? [step] : context.runs.jobSteps(step);
+      // The events through which an outsider's text reaches the agent: the thread events, and those that bring
+      // outsider text into its inputs or environment (a `workflow_run` head branch, a prompt passed down).
+      const events = new Set(THREAD_EVENTS);
+      for (const node of [step.with, step.env]) {
+        const taint = node === undefined ? null : context.taint.ofNode(node, stepScope(step));
+        if (taint !== null && outsiderControlled(taint.controller)) for (const e of taint.events ?? []) events.add(e);
+      }
+      const actorCheck = checksActor(agent, step);
+      for (const caller of callers) {
+        const job = caller.job as Job;
+        const reach = context.runs.valueReach(caller, events, VOUCHES_FOR_THREAD);
+        if (reach.level === 'collaborator' || reach.level === 'trusted-author') continue;
+        const outsider = (reach.level === 'anyone' || reach.level === 'sticky-label') && actorCheck !== 'checks';
+        const writes = writeScopes(job);
+        const secrets = stepSecrets(caller, job);
+        if ((writes === null || writes.length === 0) && secrets.length === 0) continue;
+        const restricted = (agent.toolAllowlist ?? []).some(({ input, pattern }) => {
+          const text = getText(step.with, input);
+          return text !== null && (pattern === undefined || pattern.test(text));
+        });
+        const shell = !restricted && (agent.shell === true || agent.shell.some(({ input, pattern }) => pattern.test(getText(step.with, input) ?? '')));
+        const strong = shell && writes !== null && writes.some((scope) => scope === 'all scopes' || STRONG_SCOPES.has(scope));
+        const holds = [
+          ...(writes !== null && writes.length > 0 ? [`a token with write access (${writes.join(', ')})`] : []),
+          ...(secrets.length > 0 ? [`secrets (${secrets.slice(0, 5).join(', ')}${secrets.length > 5 ? ', ...' : ''})`] : []),
+        ].join(' and ');
+        const event = `\`${reach.event ?? 'the trigger'}\``;
+        const through = caller === step ? '' : ` (inside local action \`${String(caller.uses?.value ?? '')}\`, called by ${describeStep(caller)})`;
+        const tools = restricted ? ' (its tools are restricted to an allowlist, which limits what an injected prompt can make it do)' : '';
+        let who: string;
+        if (outsider) {
+          const widened = actorCheck === 'widened' ? ` (\`${agent.checksActor?.unlessInput ?? ''}\` lets actors without write access start it)` : '';
+          const label = reach.level === 'sticky-label' ? ` once a maintainer has labelled the pull request (${reach.gates.join(' / ')}), a label that stays when new commits are pushed` : '';
+          who = `runs on ${event} events that anyone can cause${widened}${label}`;
+        } else {
+          const gates = actorCheck === 'checks' && (reach.level === 'anyone' || reach.level === 'sticky-label') ? [`the action's own check that the actor has write access`] : reach.gates;
+          who = `is started by a maintainer on ${event} (${gates.join(' / ') || 'a maintainer\'s act'}), but it reads the thread it is started on, whose title, body and earlier comments an outsider can write`;
+        }
+        const run = context.runs.job(job);
+        context.report({
+          node: caller.uses ?? step.uses,
+          file: caller.owner.file,
+          job,
+          ...(strong ? { severity: 'HIGH' as const } : restricted ? { severity: 'LOW' as const } : {}),
+          message: `${agent.name}${through} ${who}, while its job holds ${holds}: instructions hidden in an issue, comment or pull request reach an agent holding them${tools}.`,
+          key: `${job.id}:${agent.slug}`,
+          facts: [...reachFacts(reach), ...holdingFacts(run)],
+        });
+      }
     },
   }),
 });

@@ -8,8 +8,12 @@ import type { YNode } from '../yaml/model.js';
 /** Contexts naming whoever caused the event: a bot can be made to cause an event on an attacker's behalf. */
 const ACTOR_NAMES = new Set(['github.actor', 'github.triggering_actor', 'github.event.sender.login']);
 const ACTOR_IDS = new Set(['github.actor_id', 'github.event.sender.id']);
-/** User ids of dependabot[bot] and renovate[bot], which some workflows compare instead of the login. */
-const BOT_IDS = new Set(['49699333', '29139614']);
+/**
+ * Ids of bots some workflows compare instead of the login: the user ids of dependabot[bot], dependabot-preview[bot]
+ * and renovate[bot], and Dependabot's integration id, which authors confuse with its user id (zizmor's
+ * bot-conditions audit lists the same ids).
+ */
+const BOT_IDS = new Set(['49699333', '27856297', '29139614', '29110']);
 const COMPARISONS = new Set(['contains', 'startswith', 'endswith']);
 /** In the text of any condition that reads one of those contexts. */
 const ACTOR_WORD = /actor|sender/i;

@@ -1,24 +1,17 @@
 import { cacheStep, type CacheUse } from '../analysis/caching.js';
 import { cachingRuns, defaultScopeWriters, neverRuns, prControlled, writersFor, type CacheWriter } from '../analysis/cache-scope.js';
 import { describeStep } from '../analysis/describe.js';
-import { publishesForReal, publishingStep, type PublishingStep } from '../analysis/publishing.js';
 import { overlap, sharedOccasion, type RunSet } from '../analysis/run-model/conditions.js';
 import { runFact } from '../analysis/run-model/facts.js';
-import type { CalledStep, JobRun } from '../analysis/run-model/index.js';
+import { publishersOf, publishingConsumers, type Publisher } from '../analysis/run-model/feeds.js';
+import type { CalledStep } from '../analysis/run-model/index.js';
 import { isGithubToken, secretEnv, secretOccurrences } from '../analysis/secrets.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
-import type { Job, Step, Workflow } from '../model/workflow.js';
+import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
-import { getText } from '../yaml/model.js';
 
 /** At most this many writers are named in a finding's facts (`writer:<file>#<job>`). */
 const MAX_WRITER_FACTS = 8;
-
-interface Publisher {
-  publishing: PublishingStep;
-  /** The job's step that runs it (itself, or the call of the local composite action that holds it). */
-  caller: Step;
-}
 
 /** A step of a job as it runs: the cache step itself when it is the job's, else `step X of composite action ...` called by the job's step. */
 function stepText(called: CalledStep): string {
@@ -30,76 +23,6 @@ function stepText(called: CalledStep): string {
 /** `step X of job Y` or `step X of job Y (local action ./a, whose step Z ...)` followed by the verb: closes the parenthesis. */
 function subject(called: CalledStep, verb: string): string {
   return called.step === called.caller ? `${stepText(called)} ${verb}` : `${stepText(called)} ${verb})`;
-}
-
-/** The real publishing steps of a job, steps of local composite actions included at their call. */
-function publishersOf(run: JobRun): Publisher[] {
-  return run.steps.flatMap(({ step, caller }) => {
-    const publishing = publishingStep(step);
-    return publishing !== null && publishesForReal(publishing) ? [{ publishing, caller }] : [];
-  });
-}
-
-/** The literal beginning of an artifact name or pattern: up to its first `${{` or glob character. */
-function namePrefix(text: string): string {
-  const cut = text.search(/\$\{\{|[*?[]/);
-  return (cut === -1 ? text : text.slice(0, cut)).trim();
-}
-
-/** Names (their literal beginnings) of the artifacts a job uploads; empty when it uploads none. */
-function uploads(run: JobRun): string[] {
-  return run.steps.flatMap(({ step }) => {
-    if (step.usesRef?.kind !== 'repository' || !/^actions\/upload(-pages)?-artifact$/.test(step.usesRef.slug)) return [];
-    return [namePrefix(getText(step.with, 'name') ?? (step.usesRef.slug === 'actions/upload-pages-artifact' ? 'github-pages' : 'artifact'))];
-  });
-}
-
-/** What a job downloads of its run's artifacts: the literal beginnings of the names or patterns it asks for, or `all`. */
-function downloads(run: JobRun): string[] | 'all' {
-  const names: string[] = [];
-  for (const { step } of run.steps) {
-    if (step.usesRef?.kind !== 'repository' || step.usesRef.slug !== 'actions/download-artifact' || getText(step.with, 'run-id') !== null) continue;
-    const name = getText(step.with, 'name') ?? getText(step.with, 'pattern');
-    if (name === null) return 'all';
-    names.push(namePrefix(name));
-  }
-  return names;
-}
-
-/** True when a job that downloads `wanted` can receive one of the artifacts named `offered`. */
-function receives(wanted: string[] | 'all', offered: readonly string[]): boolean {
-  if (offered.length === 0) return false;
-  if (wanted === 'all') return true;
-  return wanted.some((w) => offered.some((o) => w.startsWith(o) || o.startsWith(w)));
-}
-
-/**
- * For each job, the jobs that publish what it builds: the jobs that need it, directly or through other jobs,
- * when every job on the way hands files over as an artifact the next one downloads (by name or pattern;
- * test reports another job never downloads feed nothing).
- */
-function consumers(workflow: Workflow, context: WorkflowRuleContext): Map<Job, Job[]> {
-  const byId = new Map(workflow.jobs.map((j) => [j.id, j]));
-  const result = new Map<Job, Job[]>();
-  for (const publisher of workflow.jobs) {
-    if (publishersOf(context.runs.job(publisher)).length === 0) continue;
-    const seen = new Set<Job>([publisher]);
-    const queue = [publisher];
-    while (queue.length > 0) {
-      const job = queue.pop() as Job;
-      const wanted = downloads(context.runs.job(job));
-      for (const id of job.needs) {
-        const needed = byId.get(id);
-        if (needed === undefined || seen.has(needed) || !receives(wanted, uploads(context.runs.job(needed)))) continue;
-        seen.add(needed);
-        queue.push(needed);
-        const list = result.get(needed) ?? [];
-        list.push(publisher);
-        result.set(needed, list);
-      }
-    }
-  }
-  return result;
 }
 
 /** The first stored secret (not the run's GITHUB_TOKEN) a step of `job` from `from` on reads, as `name` and step. */
@@ -133,7 +56,7 @@ export default defineWorkflowRule({
   create: (context) => ({
     workflow(workflow) {
       const runs = context.runs;
-      const fed = consumers(workflow, context);
+      const fed = publishingConsumers(workflow, runs);
       const prTarget = workflow.triggers.some((t) => t.name === 'pull_request_target');
       const followsPullRequests = followsUntrustedRuns(workflow, context.repository);
       // Computed once per scan, and only when a job restores a cache that matters.

@@ -32,6 +32,31 @@ function delays(cooldown: YNode): boolean {
   });
 }
 
+/**
+ * The shortest wait worth the name: malicious or broken releases are usually reported and pulled within a day
+ * or two of publication, so a cooldown below this many days rarely outlasts them. GitHub's own example waits
+ * 5 days (docs: Dependabot options reference, `cooldown`).
+ */
+export const MIN_COOLDOWN_DAYS = 3;
+
+/**
+ * The `default-days` (else every semver key) of a cooldown, when all are numbers below MIN_COOLDOWN_DAYS and one
+ * of them waits at all: `{ node, days }` of the longest; null otherwise (long enough, or not a number).
+ */
+function shortWait(cooldown: YNode): { node: YNode; days: number } | null {
+  if (cooldown.kind !== 'map') return null;
+  const pairs = cooldown.pairs.filter((p) => DAY_KEYS.includes(keyText(p.key)));
+  const defaults = pairs.filter((p) => keyText(p.key) === 'default-days');
+  const decisive = defaults.length > 0 ? defaults : pairs;
+  let longest: { node: YNode; days: number } | null = null;
+  for (const p of decisive) {
+    const days = p.value.kind === 'scalar' ? Number(p.value.value) : NaN;
+    if (Number.isNaN(days) || days >= MIN_COOLDOWN_DAYS) return null;
+    if (longest === null || days > longest.days) longest = { node: p.value, days };
+  }
+  return longest !== null && longest.days > 0 ? longest : null;
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'dependabot-missing-cooldown',
@@ -41,7 +66,7 @@ export default defineWorkflowRule({
     surface: 'workflow',
     fix: { safe: true },
     description:
-      'A Dependabot `updates` entry has no `cooldown` (or an empty one, `cooldown: {}`, or one whose days are all 0), so version updates are proposed the moment a release is published, before a compromised or broken release has usually been noticed and pulled.',
+      'A Dependabot `updates` entry has no `cooldown` (or an empty one, `cooldown: {}`, or one whose days are all 0), so version updates are proposed the moment a release is published, before a compromised or broken release has usually been noticed and pulled; or its cooldown waits fewer than 3 days, which rarely outlasts such a release.',
     recommendation:
       'Add a `cooldown` to the entry, for example `cooldown: { default-days: 7 }` (security updates are not delayed by it).',
   },
@@ -49,12 +74,23 @@ export default defineWorkflowRule({
     dependabot(config) {
       for (const update of config.updates) {
         const cooldown = keyValue(update.node, 'cooldown');
-        if (cooldown !== undefined && delays(cooldown)) continue;
+        const short = cooldown === undefined ? null : shortWait(cooldown);
+        if (cooldown !== undefined && delays(cooldown) && short === null) continue;
         // `open-pull-requests-limit: 0` turns version updates off: only security updates remain, which cooldown never delays.
         if (String(getScalar(update.node, 'open-pull-requests-limit')?.value ?? '').trim() === '0') continue;
         const ecosystem = getPair(update.node, 'package-ecosystem');
         const directory = get(update.node, 'directory') ?? get(update.node, 'directories');
         const where = directory?.kind === 'scalar' && directory.value !== null ? ` for \`${String(directory.value)}\`` : '';
+        if (short !== null) {
+          context.report({
+            node: short.node,
+            job: null,
+            message: `The \`${update.ecosystem ?? 'unnamed'}\` update entry${where} waits only ${short.days} day${short.days === 1 ? '' : 's'} before proposing a new release: a compromised or broken release is usually noticed and pulled within a few days, so a cooldown shorter than ${MIN_COOLDOWN_DAYS} days rarely outlasts it.`,
+            recommendation: `Raise the cooldown to at least ${MIN_COOLDOWN_DAYS} days (for example \`default-days: 7\`); security updates are not delayed by it.`,
+            key: `short:${update.ecosystem ?? ''}:${where}`,
+          });
+          continue;
+        }
         context.report({
           node: ecosystem?.key ?? update.node,
           job: null,

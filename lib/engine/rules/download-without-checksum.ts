@@ -1,5 +1,6 @@
 import { hasAny, scriptOf, scriptWords, wordMask } from '../analysis/file-scripts.js';
 import { fetchOf, isLocalUrl, type Fetch } from '../analysis/remote-fetch.js';
+import { feedFacts, holdingFacts, runFact } from '../analysis/run-model/facts.js';
 import type { Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { commandName, scriptPipelines } from '../shell.js';
@@ -110,6 +111,8 @@ export default defineWorkflowRule({
       if (verifies(script) || verifiedInJob(step)) return;
       // Pipelines that run what they fetch are pipe-to-shell's, which reports them more severely.
       const executed = new Set(scriptRemoteRuns(found).map((h) => h.offset));
+      // For the attack paths: what the job holds (a publish), whether it feeds one, and when the step runs (run-model/facts.ts).
+      const facts = step.job === null ? [] : [...holdingFacts(context.runs.job(step.job)), ...feedFacts(context.runs, step.job), ...runFact(context.runs, step)];
       for (const pipeline of scriptPipelines(script)) {
         if (executed.has(pipeline.offset)) continue;
         pipeline.commands.forEach((command, i) => {
@@ -124,6 +127,7 @@ export default defineWorkflowRule({
             node: run,
             offset: valueOffsetToSource(step.owner.file, run, command.offset),
             message: `\`${fetch.program}\` downloads ${evidence} and nothing in the step verifies its checksum or signature before it is used.`,
+            facts,
           });
         });
       }

@@ -5,7 +5,7 @@ import type { Step } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import { commandName, scriptPipelines, words, type ScriptSpan } from '../shell.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
-import type { YScalar } from '../yaml/model.js';
+import { get, type YScalar } from '../yaml/model.js';
 
 /** `github['event']`: a quoted index that dot notation could name, on an access rooted at a context. */
 function indexNotation(expr: Expr): string | null {
@@ -219,6 +219,19 @@ function checkUses(context: WorkflowRuleContext, uses: YScalar | undefined, wher
   });
 }
 
+/**
+ * `with: ${{ fromJSON(steps.setup.outputs.options) }}`: the whole input map computed at run time, so nobody
+ * reading the workflow (and no scanner) knows which inputs the action gets (a checkout's `ref`, a token).
+ */
+function checkWith(context: WorkflowRuleContext, node: YScalar | undefined, where: () => string) {
+  if (node === undefined || typeof node.value !== 'string' || !node.value.includes('${{')) return;
+  context.report({
+    node,
+    message: `The \`with:\` of ${where()} is one expression (\`${node.value.trim().slice(0, 80)}\`) instead of a map of inputs: which inputs the action gets is decided at run time and cannot be read in the workflow.`,
+    recommendation: 'List the inputs under `with:` one by one, each with its own expression if it must be computed.',
+  });
+}
+
 function checkRun(context: WorkflowRuleContext, step: Step) {
   const run = step.run;
   if (run === undefined || typeof run.value !== 'string') return;
@@ -239,7 +252,7 @@ export default defineWorkflowRule({
     severity: 'LOW',
     surface: 'workflow',
     description:
-      "Constructs that hide what a workflow does from reviewers and scanners: index notation with a quoted name where dot notation works (`github['event']`), `uses:` paths with `.`/`..` or empty (`//`) components, and base64/hex-decoded data run by a shell or interpreter.",
+      "Constructs that hide what a workflow does from reviewers and scanners: index notation with a quoted name where dot notation works (`github['event']`), `uses:` paths with `.`/`..` or empty (`//`) components, a whole `with:` given as one expression, and base64/hex-decoded data run by a shell or interpreter.",
     recommendation:
       'Write context access with dot notation (`github.event.issue.title`), reference actions by their plain `owner/repo/path@ref`, and commit scripts in readable form instead of decoding them at run time.',
   },
@@ -252,9 +265,13 @@ export default defineWorkflowRule({
     },
     job(job) {
       checkUses(context, job.uses, () => `job \`${job.id}\``);
+      const raw = get(job.node, 'with');
+      if (raw?.kind === 'scalar') checkWith(context, raw, () => `job \`${job.id}\``);
     },
     step(step) {
       checkUses(context, step.uses, () => stepWhere(step));
+      const raw = get(step.node, 'with');
+      if (raw?.kind === 'scalar') checkWith(context, raw, () => stepWhere(step));
       checkRun(context, step);
     },
   }),

@@ -1,5 +1,6 @@
 import { hasAny, scriptOf, wordMask } from '../analysis/file-scripts.js';
 import { compareVersions, parseRefVersion, parseVersion, versionComment, type RefVersion } from '../analysis/action-version.js';
+import { holdingFacts, runFact } from '../analysis/run-model/facts.js';
 import { carriedSecrets, isGithubToken } from '../analysis/secrets.js';
 import { stepLabel } from '../analysis/step-label.js';
 import { expressionsOf } from '../expressions/extract.js';
@@ -181,6 +182,8 @@ export default defineWorkflowRule({
             `\`actions/checkout\` leaves ${credential} in .git/config, and ` +
             (upload.archive === undefined ? '' : `step \`${stepLabel(upload.archive)}\` archives the workspace, .git included, then `) +
             `step \`${stepLabel(upload.step)}\` uploads \`${upload.pattern ?? ''}\`${upload.archive === undefined ? ', .git included,' : ''} as an artifact anyone who can read the run can download.`,
+          // For the attack paths: what the job's token holds, and when the step runs (run-model/facts.ts).
+          facts: step.job === null ? [] : [...holdingFacts(context.runs.job(step.job)), ...runFact(context.runs, step)],
         });
         return;
       }

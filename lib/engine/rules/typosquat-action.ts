@@ -1,4 +1,6 @@
+import { holdingFacts, runFact } from '../analysis/run-model/facts.js';
 import { POPULAR_ACTIONS } from '../data/popular-actions.js';
+import type { Job, Step } from '../model/workflow.js';
 import type { UsesRef } from '../model/uses.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import type { YScalar } from '../yaml/model.js';
@@ -58,15 +60,15 @@ export default defineWorkflowRule({
   },
   create: (context) => ({
     job(job) {
-      if (job.uses !== undefined && job.usesRef !== undefined) check(context, job.uses, job.usesRef);
+      if (job.uses !== undefined && job.usesRef !== undefined) check(context, job.uses, job.usesRef, job, null);
     },
     step(step) {
-      if (step.uses !== undefined && step.usesRef !== undefined) check(context, step.uses, step.usesRef);
+      if (step.uses !== undefined && step.usesRef !== undefined) check(context, step.uses, step.usesRef, step.job, step);
     },
   }),
 });
 
-function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef): void {
+function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef, job: Job | null, step: Step | null): void {
   if (ref.kind !== 'repository') return;
   const slug = `${ref.owner}/${ref.repo}`.toLowerCase();
   const popular = imitatedAction(slug);
@@ -74,5 +76,7 @@ function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef): void 
   context.report({
     node,
     message: `\`${ref.owner}/${ref.repo}\` is one character away from the popular action \`${popular}\` but belongs to another owner; a look-alike action runs with this job's token and secrets.`,
+    // For the attack paths: what the job holds, and when the step runs (a step that never runs starts no path).
+    facts: [...(job === null ? [] : holdingFacts(context.runs.job(job))), ...(step === null ? [] : runFact(context.runs, step))],
   });
 }

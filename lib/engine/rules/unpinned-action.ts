@@ -1,5 +1,6 @@
 import { holdingFacts, runFact } from '../analysis/run-model/facts.js';
 import { callSecrets, stepSecrets } from '../analysis/run-model/holdings.js';
+import { publishesForReal, publishingSteps } from '../analysis/publishing.js';
 import { ownerFact, type JobRun } from '../analysis/run-model/index.js';
 import type { UsesRef } from '../model/uses.js';
 import { isFullSha } from '../model/uses.js';
@@ -92,6 +93,8 @@ function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef, truste
   const facts = [ownerFact(ownership)];
   if (run !== null) facts.push(...holdingFacts(run), ...(exposed?.facts ?? []));
   if (step !== null) facts.push(...runFact(context.runs, step));
+  // The action that itself ships the release: an attack path about a release names it before any other.
+  if (step !== null && job !== null && publishingSteps(job).some((p) => p.step === step && publishesForReal(p))) facts.push('publisher');
   context.report({
     node,
     severity: ownership === 'third-party' ? 'MEDIUM' : 'LOW',

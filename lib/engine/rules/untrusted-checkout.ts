@@ -56,7 +56,9 @@ export default defineWorkflowRule({
             : '; no later step of the job runs code from it (a build tool in its directory, a script or local action from it), but any tool that reads its files (configuration, lockfiles) can be turned against the job';
         const approvalText =
           reach.level === 'approval'
-            ? pinned
+            ? reach.approvalMoves === true
+              ? '; check the label the event adds (`github.event.label.name == ...`) and check out `github.event.pull_request.head.sha`, so each run is the commit that was labelled'
+              : pinned
               ? '; the approval applies to the commit the event names, which is what runs (a commit pushed just before the approval still runs: review the head the approval names)'
               : '; the code is resolved when the job runs, not when the approval was given, so commits pushed after the approval run (pin the approved commit, such as `github.event.pull_request.head.sha`)'
             : '';

@@ -6,14 +6,21 @@
  *   read-only `pull_request` run reaches it too;
  * - `exec`: the outsider's content executes (or steers a sink that executes or publishes);
  * - `holds`: the job holds something worth taking; `holds:token`, `holds:secrets`, `holds:oidc`,
- *   `holds:self-hosted`, `holds:publish` say what;
+ *   `holds:self-hosted`, `holds:publish` say what; `token:default` when the job's token has the repository's
+ *   default scopes (neither the job nor the workflow declares `permissions:`), so a read-write default in the
+ *   settings (`default-token-write`) is what it holds;
+ * - `feeds:publish`: the job hands what it builds, through artifacts, to a job that publishes (feeds.ts), so
+ *   what runs in it ships as much as in the publishing job itself;
+ * - `publisher`: the step is the job's publishing step (a real publish, not a rehearsal), for findings about
+ *   a step (`unpinned-action`): the action that itself ships the release;
  * - `event:<name>`: an event through which an outsider's value reaches the finding (for injections), or on
  *   which the step runs (`eventFacts`, for findings about what a step does, such as printing a secret);
  * - `run:<hex>`: the occasions and matrix legs on which the step can run (conditions.ts), so two findings of
  *   one job join only when they can happen in the same job run;
  * - `owner:first-party` / `owner:third-party`: whose code a `uses:` runs.
  */
-import type { Step } from '../../model/workflow.js';
+import type { Job, Step } from '../../model/workflow.js';
+import { feedsPublish } from './feeds.js';
 import type { JobRun, RunModel } from './index.js';
 import type { Reach } from './reach.js';
 
@@ -29,11 +36,17 @@ export function holdingFacts(run: JobRun): string[] {
   const facts: string[] = [];
   if (run.valuables.length > 0) facts.push('holds');
   if (h.token.kind === 'all' || h.token.kind === 'default' || h.token.writes.some((s) => s === 'contents' || s === 'packages' || s === 'actions')) facts.push('holds:token');
+  if (h.token.kind === 'default') facts.push('token:default');
   if (h.secrets.length > 0 || h.inheritsSecrets) facts.push('holds:secrets');
   if (h.oidc) facts.push('holds:oidc');
   if (h.selfHosted === 'definite') facts.push('holds:self-hosted');
   if (h.publishes !== null) facts.push('holds:publish');
   return facts;
+}
+
+/** `feeds:publish` when the job's artifacts reach a job that publishes (feeds.ts); none otherwise. */
+export function feedFacts(runs: RunModel, job: Job): string[] {
+  return feedsPublish(job, runs).length > 0 ? ['feeds:publish'] : [];
 }
 
 /** `event:<name>` for each event on which the step can run (RunModel.eventsOf). */

@@ -41,6 +41,11 @@ export interface Reach {
    * the machine, if self-hosted, is worth anything there).
    */
   forkPullRequest: boolean;
+  /**
+   * For `approval`: the approval does not bind to the code that runs. A label check that reads the labels the
+   * pull request has, on a `labeled`-only workflow: any later label event runs the commits pushed since.
+   */
+  approvalMoves?: boolean;
 }
 
 /** Activity types only people with triage or write access cause (labels, assignments, milestones, locks, merge queue). */
@@ -69,9 +74,11 @@ function occasionReach(occasion: Occasion, workflow: Workflow, repository: Repos
 }
 
 /** How one way to run (a conjunction of guards) holds an outsider back. */
-function pathReach(path: readonly TrustGuard[], base: ReachLevel): { level: ReachLevel; gates: string[] } {
+function pathReach(path: readonly TrustGuard[], base: ReachLevel): { level: ReachLevel; gates: string[]; approvalMoves: boolean } {
   let level = base;
   const gates: string[] = [];
+  // Another guard that binds the approval to the code (`github.event.label.name == X`) keeps it bound.
+  const approvalMoves = path.some((g) => g.kind === 'label' && g.laterLabels === true) && !path.some((g) => (g.kind === 'label' && g.laterLabels !== true) || g.kind === 'commenter' || (g.kind === 'environment' && g.reviewed === true));
   const tighten = (to: ReachLevel, guard: TrustGuard) => {
     if (REACH_ORDER.indexOf(to) > REACH_ORDER.indexOf(level)) level = to;
     gates.push(guard.kind === 'environment' ? guard.condition : `\`${guard.condition}\``);
@@ -96,7 +103,7 @@ function pathReach(path: readonly TrustGuard[], base: ReachLevel): { level: Reac
         break;
     }
   }
-  return { level, gates: [...new Set(gates)] };
+  return { level, gates: [...new Set(gates)], approvalMoves: level === 'approval' && approvalMoves };
 }
 
 /** The weakest reach of a job (`step` null) or step over the occasions of its run set. */
@@ -136,7 +143,11 @@ export function reachOf(job: Job, step: Step | null, repository: RepositoryModel
       continue;
     }
     const found = guardedReach(job, step, occasion.event as string, base, trustByEvent);
-    if (REACH_ORDER.indexOf(found.level) < REACH_ORDER.indexOf(best.level)) best = { ...best, level: found.level, event: occasion.event, gates: found.gates };
+    if (REACH_ORDER.indexOf(found.level) < REACH_ORDER.indexOf(best.level) || (found.level === best.level && found.approvalMoves && best.approvalMoves !== true)) {
+      best = { ...best, level: found.level, event: occasion.event, gates: found.gates };
+      if (found.approvalMoves) best.approvalMoves = true;
+      else delete best.approvalMoves;
+    }
   }
   return best;
 }
@@ -201,18 +212,18 @@ export function forkReach(job: Job, repository: RepositoryModel): ForkReach | nu
   return best;
 }
 
-function guardedReach(job: Job, step: Step | null, event: string, base: ReachLevel, cache: Map<string, TrustPaths>): { level: ReachLevel; gates: string[] } {
+function guardedReach(job: Job, step: Step | null, event: string, base: ReachLevel, cache: Map<string, TrustPaths>): { level: ReachLevel; gates: string[]; approvalMoves: boolean } {
   let paths = cache.get(event);
   if (paths === undefined) {
     paths = step === null ? jobTrustOn(job, event) : stepTrustOn(step, event);
     cache.set(event, paths);
   }
-  let best: { level: ReachLevel; gates: string[] } | null = null;
+  let best: { level: ReachLevel; gates: string[]; approvalMoves: boolean } | null = null;
   for (const path of paths) {
     const found = pathReach(path, base);
-    if (best === null || REACH_ORDER.indexOf(found.level) < REACH_ORDER.indexOf(best.level)) best = found;
+    if (best === null || REACH_ORDER.indexOf(found.level) < REACH_ORDER.indexOf(best.level) || (found.level === best.level && found.approvalMoves && !best.approvalMoves)) best = found;
   }
-  return best ?? { level: 'collaborator', gates: [] };
+  return best ?? { level: 'collaborator', gates: [], approvalMoves: false };
 }
 
 /** Workflows whose callers are being read (a cycle of calls, which GitHub rejects, ends here). */

@@ -45,7 +45,7 @@ export function severityOf(claim: Claim): Severity {
       privileged = 'MEDIUM';
       break;
     case 'approval':
-      privileged = claim.raceAfterApproval === true && holds.length > 0 ? 'MEDIUM' : 'LOW';
+      privileged = (claim.raceAfterApproval === true || reach.approvalMoves === true) && holds.length > 0 ? 'MEDIUM' : 'LOW';
       break;
     default:
       privileged = 'LOW';
@@ -70,7 +70,9 @@ export function whoText(reach: Reach): string {
     case 'unreviewed-environment':
       return `an outsider can start it through \`${reach.event ?? 'the trigger'}\` unless the environment${gates} has required reviewers, which could not be checked without a settings snapshot`;
     case 'approval':
-      return `a maintainer approves each run first${gates}`;
+      return reach.approvalMoves === true
+        ? `a maintainer approves the first run${gates}, but the check reads the labels the pull request has, not the label the event adds: any later label event (a maintainer's or a labelling bot's) runs the commits pushed since under the old label`
+        : `a maintainer approves each run first${gates}`;
     case 'trusted-author':
       return `only trusted authors reach it${gates}`;
     default:

@@ -32,7 +32,8 @@ const SPEC: Record<string, { severity: string; scope: string; requires: string[]
  */
 const EXTENSIONS: typeof SPEC = {
   'agent-prompt-injection-takeover': { severity: 'HIGH', scope: 'file', requires: [['agent-untrusted-input'], ['excessive-permissions', 'missing-permissions', 'default-token-write', 'secrets-inherit', 'overprovisioned-secrets']], amplifiers: [], breaks: ['agent-untrusted-input'] },
-  'persistent-supply-chain-foothold': { severity: 'HIGH', scope: 'file', requires: [['unpinned-action', 'unpinned-image'], ['self-hosted-runner']], amplifiers: [], breaks: ['unpinned-action', 'unpinned-image'] },
+  // Breaks at the runner when it takes more than the one mutable input (fork code, other mutable actions or images).
+  'persistent-supply-chain-foothold': { severity: 'HIGH', scope: 'file', requires: [['unpinned-action', 'unpinned-image'], ['self-hosted-runner']], amplifiers: [], breaks: ['self-hosted-runner', 'unpinned-action', 'unpinned-image'] },
   'unverifiable-release': { severity: 'HIGH', scope: 'file', requires: [['unpinned-action'], ['missing-provenance']], amplifiers: ['sha-pinning-not-required'], breaks: ['unpinned-action'] },
 };
 
@@ -42,7 +43,7 @@ describe('combination catalog', () => {
     expect(COMBINATION_KINDS.map((k) => k.id).sort()).toEqual([...Object.keys(SPEC), ...Object.keys(EXTENSIONS)].sort());
     for (const kind of COMBINATION_KINDS) {
       const spec = SPEC[kind.id] ?? EXTENSIONS[kind.id];
-      expect({ severity: kind.severity, scope: kind.scope, requires: kind.requires, amplifiers: kind.amplifiers, breaks: kind.break_chain.map((b) => b.rule_id) }, kind.id).toEqual(spec);
+      expect({ severity: kind.severity, scope: kind.scope, requires: kind.requires, amplifiers: kind.amplifiers, breaks: [...new Set(kind.break_chain.map((b) => b.rule_id))] }, kind.id).toEqual(spec);
     }
   });
 
@@ -53,46 +54,79 @@ describe('combination catalog', () => {
     const qualifiers = COMBINATION_KINDS.flatMap((k) =>
       k.qualifiers.map(
         (q) =>
-          `${k.id}: ${q.rule_id} >= ${q.min_severity}${q.except_severities === undefined ? '' : ` except ${q.except_severities.join(', ')}`}${q.facts === undefined ? '' : ` with ${q.facts.join(' & ')}`}${q.named_by === undefined ? '' : ` named by ${q.named_by.rule_id} ${q.named_by.fact}`}`,
+          `${k.id}: ${q.rule_id} >= ${q.min_severity}${q.except_severities === undefined ? '' : ` except ${q.except_severities.join(', ')}`}${q.facts === undefined ? '' : ` with ${q.facts.join(' & ')}`}${q.named_by === undefined ? '' : ` named by ${q.named_by.rule_id} ${q.named_by.fact}`}${q.entry_facts === undefined ? '' : ` if the entry has ${q.entry_facts.join(' & ')}`}${q.prefer_facts === undefined ? '' : ` preferring ${q.prefer_facts.join(' | ')}`}`,
       ),
     );
     expect(qualifiers).toEqual([
       // The run model's facts: a later step runs what the outsider's run produced, in a job an outsider starts.
       'artifact-poisoning-chain: artifact-poisoning >= MEDIUM with exec & reach:anyone|reach:sticky-label',
       'artifact-poisoning-chain: github-env-injection >= MEDIUM with exec & reach:anyone|reach:sticky-label',
-      'compromised-action: known-vulnerable-action >= HIGH',
-      // Departure from the spec: a runner that may be a GitHub-hosted larger runner (MEDIUM) is no foothold.
-      'injected-runner-takeover: self-hosted-runner >= LOW except MEDIUM',
+      // What a grant or a secret adds must be what the entry's job holds (its default token, a write scope, secrets).
+      'artifact-poisoning-chain: missing-permissions >= LOW if the entry has token:default',
+      'artifact-poisoning-chain: excessive-permissions >= LOW if the entry has holds:token|holds:oidc',
+      'artifact-poisoning-chain: secrets-inherit >= LOW if the entry has holds:secrets',
+      // Only a compromise (malicious code runs when the action runs), not a bug an outsider's text exploits.
+      'compromised-action: known-vulnerable-action >= HIGH with advisory:compromise',
+      // The entry runs an outsider's text or code (a fork's pull_request run counts) in a job on a definite self-hosted runner.
+      'injected-runner-takeover: script-injection >= MEDIUM with exec & reach:anyone|reach:sticky-label|reach:fork-pr & holds:self-hosted',
+      'injected-runner-takeover: untrusted-checkout >= MEDIUM with exec & reach:anyone|reach:sticky-label|reach:unreviewed-environment|reach:fork-pr & holds:self-hosted',
+      // Departure from the spec: a runner that may be a GitHub-hosted larger runner (`runner:possible`) is no foothold.
+      'injected-runner-takeover: self-hosted-runner >= LOW with holds:self-hosted',
       // The injection's facts: it runs, an outsider brings it in through a privileged event, the job holds the prize.
       'injection-secret-exfiltration: script-injection >= MEDIUM with exec & reach:anyone|reach:sticky-label & holds:secrets',
       'injection-token-theft: script-injection >= MEDIUM with exec & reach:anyone|reach:sticky-label & holds:token',
-      'public-runner-takeover: self-hosted-runner >= HIGH',
+      'injection-token-theft: missing-permissions >= LOW if the entry has token:default',
+      'injection-token-theft: default-token-write >= LOW if the entry has token:default',
+      // A fork's pull_request run puts its code on a definite self-hosted runner, with no approval in the way.
+      'public-runner-takeover: self-hosted-runner >= HIGH with exec & reach:fork-pr & holds:self-hosted',
       // The run model's facts: the checkout's code runs, and an outsider starts the job (issue: a code sink on the checkout).
       'pwn-request: untrusted-checkout >= MEDIUM with exec & reach:anyone|reach:sticky-label|reach:unreviewed-environment',
-      'pwn-request: excessive-permissions >= HIGH',
+      'pwn-request: missing-permissions >= LOW if the entry has token:default',
+      'pwn-request: excessive-permissions >= HIGH if the entry has holds:token|holds:oidc',
+      'pwn-request: default-token-write >= LOW if the entry has token:default',
+      'pwn-request: secrets-inherit >= LOW if the entry has holds:secrets',
+      // The settings' read-write default reaches only a job with the default token, run by an outsider's code or text.
+      'repository-takeover: untrusted-checkout >= MEDIUM with exec & reach:anyone|reach:sticky-label|reach:unreviewed-environment',
+      'repository-takeover: script-injection >= MEDIUM with exec & reach:anyone|reach:sticky-label',
+      'repository-takeover: artifact-poisoning >= MEDIUM with exec & reach:anyone|reach:sticky-label',
+      'repository-takeover: default-token-write >= LOW if the entry has token:default',
       // Departure from the spec: only a release cache an outsider's default-branch run writes (HIGH) reaches a release;
       // a release cache only collaborators write, or a pull_request_target/workflow_run cache (MEDIUM), does not.
       // The entry must be a job the release finding names as writing its cache (the run model's writers).
+      'agent-prompt-injection-takeover: excessive-permissions >= LOW if the entry has holds:token|holds:oidc',
+      'agent-prompt-injection-takeover: missing-permissions >= LOW if the entry has token:default',
+      'agent-prompt-injection-takeover: default-token-write >= LOW if the entry has token:default',
+      'agent-prompt-injection-takeover: secrets-inherit >= LOW if the entry has holds:secrets',
+      'agent-prompt-injection-takeover: overprovisioned-secrets >= LOW if the entry has holds:secrets',
       'cache-poisoning-release: untrusted-checkout >= MEDIUM with exec named by cache-poisoning writer',
       'cache-poisoning-release: script-injection >= MEDIUM named by cache-poisoning writer',
       'cache-poisoning-release: github-env-injection >= MEDIUM named by cache-poisoning writer',
       'cache-poisoning-release: cache-poisoning >= HIGH with holds:publish',
       'env-injection-hijack: github-env-injection >= MEDIUM with exec & reach:anyone|reach:sticky-label',
-      'mutable-action-secret-theft: unpinned-action >= MEDIUM',
+      'env-injection-hijack: missing-permissions >= LOW if the entry has token:default',
+      'env-injection-hijack: excessive-permissions >= LOW if the entry has holds:token|holds:oidc',
+      'env-injection-hijack: secrets-inherit >= LOW if the entry has holds:secrets',
+      'env-injection-hijack: overprovisioned-secrets >= LOW if the entry has holds:secrets',
+      // Someone else's action (ownership), in a job whose secrets reach the action itself or the runner's memory.
+      'mutable-action-secret-theft: unpinned-action >= MEDIUM with owner:third-party & secrets:step|secrets:job',
       // The secret reaches the log (not GITHUB_ENV), and for the dispatch path in a step a dispatch event runs.
       'open-dispatch-secret-leak: secret-in-log >= HIGH with dest:log|dest:summary & event:repository_dispatch',
-      // Extensions: a GitHub-owned action or the repository's own image (both LOW) is no one else's code.
-      'persistent-supply-chain-foothold: unpinned-action >= MEDIUM',
-      'persistent-supply-chain-foothold: unpinned-image >= MEDIUM',
-      // A runner group or unknown label (MEDIUM) may be a GitHub-hosted larger runner, which keeps nothing.
-      'persistent-supply-chain-foothold: self-hosted-runner >= LOW except MEDIUM',
+      // Extensions: someone else's action or image, in a job on a definite self-hosted runner (the `self-hosted` label).
+      'persistent-supply-chain-foothold: unpinned-action >= MEDIUM with owner:third-party & holds:self-hosted',
+      'persistent-supply-chain-foothold: unpinned-image >= MEDIUM with owner:third-party & holds:self-hosted',
+      // A runner group or custom label (`runner:possible`) may be a GitHub-hosted larger runner, which keeps nothing.
+      'persistent-supply-chain-foothold: self-hosted-runner >= LOW with holds:self-hosted',
       'remote-script-on-runner: pipe-to-shell >= MEDIUM',
-      'remote-script-on-runner: self-hosted-runner >= LOW except MEDIUM',
-      // Departure from the spec: a GitHub-owned action on a tag (LOW) is not someone else's mutable code.
+      'remote-script-on-runner: self-hosted-runner >= LOW with holds:self-hosted',
       'secret-exposure-in-logs: secret-in-log >= HIGH with dest:log|dest:summary',
-      'silent-supply-chain-tampering: unpinned-action >= MEDIUM',
+      // A download in a job that publishes or feeds one; departure from the spec: a GitHub-owned or first-party action on a tag
+      // is not someone else's mutable code; the action that itself publishes is named first.
+      'silent-supply-chain-tampering: download-without-checksum >= MEDIUM with holds:publish|feeds:publish',
+      'silent-supply-chain-tampering: unpinned-action >= MEDIUM with owner:third-party preferring publisher',
       'token-leak-via-artifact: persisted-credentials >= HIGH',
-      'unverifiable-release: unpinned-action >= MEDIUM',
+      'token-leak-via-artifact: missing-permissions >= LOW if the entry has token:default',
+      'token-leak-via-artifact: excessive-permissions >= LOW if the entry has holds:token|holds:oidc',
+      'unverifiable-release: unpinned-action >= MEDIUM with owner:third-party & holds:publish preferring publisher',
     ]);
   });
 

@@ -125,10 +125,13 @@ describe('instance qualifiers', () => {
     expect(combination?.components[0]?.finding).toEqual(thirdParty.finding);
   });
 
-  it('only a pull_request*-triggered (HIGH) self-hosted-runner forms public-runner-takeover', () => {
+  it('only a self-hosted-runner that runs a fork pull request\'s code (HIGH) forms public-runner-takeover', () => {
     const publicRunners = rec('self-hosted-runner-public-repo');
     expect(ids([rec('self-hosted-runner', { severity: 'LOW', line: 7 }), publicRunners])).toEqual([]);
-    expect(ids([rec('self-hosted-runner', { severity: 'HIGH', line: 7 }), publicRunners])).toEqual([`public-runner-takeover ${PR_WORKFLOW}`]);
+    expect(ids([rec('self-hosted-runner', { severity: 'HIGH', line: 7, facts: ['exec', 'holds:self-hosted', 'reach:anyone', 'reach:fork-pr'] }), publicRunners])).toEqual([`public-runner-takeover ${PR_WORKFLOW}`]);
+    // A privileged run's checkout (no fork pull_request run) is another path; a custom label may be a hosted runner.
+    expect(ids([rec('self-hosted-runner', { severity: 'HIGH', line: 7, facts: ['exec', 'holds:self-hosted', 'reach:anyone'] }), publicRunners])).toEqual([]);
+    expect(ids([rec('self-hosted-runner', { severity: 'HIGH', line: 7, facts: ['exec', 'reach:anyone', 'reach:fork-pr', 'runner:possible'] }), publicRunners])).toEqual([]);
   });
 
   it('only a workspace-uploading (HIGH) persisted-credentials forms token-leak-via-artifact', () => {
@@ -182,9 +185,9 @@ describe('repo scope', () => {
   });
 
   it('claims no foothold on a runner that may be a GitHub-hosted larger runner (a MEDIUM self-hosted-runner)', () => {
-    const maybeHosted = rec('self-hosted-runner', { file: CI_WORKFLOW, line: 6, job: 'a', severity: 'MEDIUM' });
-    const labelled = rec('self-hosted-runner', { file: CI_WORKFLOW, line: 6, job: 'a', severity: 'HIGH' });
-    const injection = rec('script-injection', { file: CI_WORKFLOW, line: 14, job: 'a', severity: 'HIGH' });
+    const maybeHosted = rec('self-hosted-runner', { file: CI_WORKFLOW, line: 6, job: 'a', severity: 'MEDIUM', facts: ['exec', 'reach:anyone', 'runner:possible'] });
+    const labelled = rec('self-hosted-runner', { file: CI_WORKFLOW, line: 6, job: 'a', severity: 'HIGH', facts: ['exec', 'holds:self-hosted', 'reach:anyone'] });
+    const injection = rec('script-injection', { file: CI_WORKFLOW, line: 14, job: 'a', severity: 'HIGH', facts: ['exec', 'holds', 'holds:self-hosted', 'reach:anyone'] });
     const installer = rec('pipe-to-shell', { file: CI_WORKFLOW, line: 20, job: 'a', severity: 'MEDIUM' });
     expect(ids([injection, maybeHosted])).toEqual([]);
     expect(ids([installer, maybeHosted])).toEqual([]);
@@ -310,7 +313,7 @@ describe('facts of the run model', () => {
   it('a pull request checkout whose code no step runs forms no pwn-request', () => {
     const checkout = rec('untrusted-checkout', { line: 12, job: 'test', severity: 'MEDIUM', facts: ['holds', 'reach:anyone'] });
     expect(ids([rec('missing-permissions', { line: 1, job: null }), checkout])).toEqual([]);
-    const running = rec('untrusted-checkout', { line: 12, job: 'test', severity: 'HIGH', facts: ['exec', 'holds', 'reach:anyone'] });
+    const running = rec('untrusted-checkout', { line: 12, job: 'test', severity: 'HIGH', facts: ['exec', 'holds', 'reach:anyone', 'token:default'] });
     expect(ids([rec('missing-permissions', { line: 1, job: null }), running])).toEqual([`pwn-request ${PR_WORKFLOW}`]);
   });
 
@@ -434,10 +437,10 @@ describe('the issue 17 kinds start only where their attacker gets in', () => {
     // Or in another workflow file.
     expect(ids([runner, rec('unpinned-action', { file: PR_WORKFLOW, line: 12, job: 'build', severity: 'MEDIUM' })])).toEqual([]);
     // A runner group or a label no hosted runner has (MEDIUM) may be a GitHub-hosted larger runner, which keeps nothing.
-    const maybeHosted = rec('self-hosted-runner', { file: CI_WORKFLOW, line: 7, job: 'build', severity: 'MEDIUM' });
+    const maybeHosted = rec('self-hosted-runner', { file: CI_WORKFLOW, line: 7, job: 'build', severity: 'MEDIUM', facts: ['exec', 'reach:anyone', 'runner:possible'] });
     expect(ids([maybeHosted, rec('unpinned-image', { file: CI_WORKFLOW, line: 8, job: 'build', severity: 'HIGH' })])).toEqual([]);
     // The pull_request-triggered certain case (HIGH) qualifies too.
-    const prRunner = rec('self-hosted-runner', { file: CI_WORKFLOW, line: 7, job: 'build', severity: 'HIGH' });
+    const prRunner = rec('self-hosted-runner', { file: CI_WORKFLOW, line: 7, job: 'build', severity: 'HIGH', facts: ['exec', 'holds:self-hosted', 'reach:anyone', 'reach:fork-pr'] });
     expect(ids([prRunner, rec('unpinned-image', { file: CI_WORKFLOW, line: 8, job: 'build', severity: 'MEDIUM' })])).toEqual([`persistent-supply-chain-foothold ${CI_WORKFLOW}`]);
   });
 

@@ -57,7 +57,7 @@ const CASES: Case[] = [
     id: 'injected-runner-takeover',
     records: [
       rec('self-hosted-runner', { line: 8, column: 14, job: 'build', severity: 'LOW' }),
-      rec('untrusted-checkout', { line: 11, column: 9, job: 'build' }),
+      rec('untrusted-checkout', { line: 11, column: 9, job: 'build', facts: ['exec', 'holds', 'holds:self-hosted', 'reach:anyone'] }),
       rec('missing-timeout', { line: 7, column: 3, job: 'build' }),
     ],
     file: PR_WORKFLOW,
@@ -68,7 +68,7 @@ const CASES: Case[] = [
   {
     id: 'public-runner-takeover',
     records: [
-      rec('self-hosted-runner', { file: CI_WORKFLOW, line: 9, column: 14, job: 'test', severity: 'HIGH' }),
+      rec('self-hosted-runner', { file: CI_WORKFLOW, line: 9, column: 14, job: 'test', severity: 'HIGH', facts: ['exec', 'holds:self-hosted', 'reach:anyone', 'reach:fork-pr'] }),
       rec('self-hosted-runner-public-repo'),
       rec('default-token-write'),
     ],

@@ -20,13 +20,28 @@ export interface At {
  * a later step runs, started by anyone, in a job that holds something worth taking.
  */
 const DEFAULT_FACTS: Readonly<Record<string, string[]>> = {
-  'untrusted-checkout': ['exec', 'holds', 'reach:anyone'],
-  'artifact-poisoning': ['exec', 'holds', 'reach:anyone'],
-  'github-env-injection': ['exec', 'holds', 'reach:anyone'],
+  // ... with the repository's default token (no `permissions:`) and secrets.
+  'untrusted-checkout': ['exec', 'holds', 'holds:secrets', 'holds:token', 'reach:anyone', 'token:default'],
+  'artifact-poisoning': ['exec', 'holds', 'holds:secrets', 'holds:token', 'reach:anyone', 'token:default'],
+  'github-env-injection': ['exec', 'holds', 'holds:secrets', 'holds:token', 'reach:anyone', 'token:default'],
   // A release restoring a cache: which jobs write it is the test's to say (`writer:<file>#<job>`).
   'cache-poisoning': ['holds:publish'],
   // Outsider text that runs, brought in through `pull_request_target`, in a job holding a write token and secrets.
-  'script-injection': ['event:pull_request_target', 'exec', 'holds', 'holds:secrets', 'holds:token', 'reach:anyone'],
+  'script-injection': ['event:pull_request_target', 'exec', 'holds', 'holds:secrets', 'holds:token', 'reach:anyone', 'token:default'],
+  // A third-party action on a tag in a job that publishes, on the `self-hosted` label, with a secret passed to it.
+  'unpinned-action': ['holds', 'holds:publish', 'holds:secrets', 'holds:self-hosted', 'owner:third-party', 'secrets:step'],
+  // A third-party image in a job on the `self-hosted` label.
+  'unpinned-image': ['holds', 'holds:self-hosted', 'owner:third-party'],
+  // A compromise (malicious code in the version used), not a bug.
+  'known-vulnerable-action': ['advisory:compromise'],
+  // An agent anyone prompts, in a job with the default token and secrets.
+  'agent-untrusted-input': ['holds', 'holds:secrets', 'holds:token', 'reach:anyone', 'token:default'],
+  // A workspace upload, in a job with the default token.
+  'persisted-credentials': ['holds', 'holds:token', 'token:default'],
+  // A job on the `self-hosted` label; the tests that mean a runner that runs a fork's code, or a custom label, say so.
+  'self-hosted-runner': ['holds:self-hosted'],
+  // A download in a job that publishes.
+  'download-without-checksum': ['holds', 'holds:publish'],
   // A secret printed to the log by a step that runs on push and on any dispatch event.
   'secret-in-log': ['dest:log', 'event:push', 'event:repository_dispatch'],
 };

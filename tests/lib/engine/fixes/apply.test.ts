@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiFixes, fixRepository, fixesForFindings } from '../../../../lib/engine/fixes/apply.js';
+import { apiFixes, fixRepository, fixesForFindings, fixesWithLimits } from '../../../../lib/engine/fixes/apply.js';
 import { SETTINGS_API_FIXES, settingsApiFix } from '../../../../lib/engine/fixes/settings-api.js';
 import { RULES } from '../../../../lib/engine/rules/index.js';
 import { scanRepository } from '../../../../lib/engine/scan.js';
@@ -8,6 +8,13 @@ import { yaml } from '../../../support/engine.js';
 const PATH = '.github/workflows/ci.yml';
 
 describe('fixRepository', () => {
+  it('tries no fix past its deadline, and says why for each', () => {
+    const text = 'on: push\npermissions: {}\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make\n';
+    const result = fixRepository([{ path: PATH, text }], { deadline: 1, limits: { now: () => 2 } });
+    expect(result.applied).toEqual([]);
+    expect(result.skipped.map((s) => [s.rule_id, s.reason])).toContainEqual(['missing-timeout', 'the time for fixes (--max-engine-ms) ran out before this one was tried']);
+  });
+
   it('leaves a file it cannot edit safely alone, and says why', () => {
     const text = 'on: push\npermissions: {}\njobs:\n  build: { runs-on: ubuntu-latest, steps: [{ run: make }] }\n';
     const result = fixRepository([{ path: PATH, text }], { fixRule: (id) => id === 'missing-timeout' });
@@ -94,6 +101,45 @@ describe('fixesForFindings and apiFixes', () => {
 
   it('is bounded: past maxFixes, findings get no fix', () => {
     expect(fixesForFindings(files, findings, { maxFixes: 0 }).every((f) => f === null)).toBe(true);
+    expect(fixesWithLimits(files, findings, { maxFixes: 0 }).limited).toMatch(/at most 0 findings get a fix per scan \(\d+ more\)/);
+    expect(fixesWithLimits(files, findings).limited).toBeNull();
+  });
+
+  it('verifies no fix in a file over maxFileBytes, or past the deadline, and says so', () => {
+    const big = fixesWithLimits(files, findings, { maxFileBytes: 10 });
+    expect(big.fixes.every((f) => f === null)).toBe(true);
+    expect(big.limited).toContain(`fixes are verified in files up to 10 bytes (2 findings in ${PATH})`);
+    const late = fixesWithLimits(files, findings, { deadline: 1, now: () => 2 });
+    expect(late.fixes.every((f) => f === null)).toBe(true);
+    expect(late.limited).toContain('the time for fixes ran out (2 findings)');
+  });
+
+  it('verifies all fixes of a file with one re-scan of it (plus the scan it starts from)', () => {
+    const many = yaml`
+      on: issues
+      jobs:
+        a:
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "\${{ github.event.issue.title }}"
+        b:
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "\${{ github.event.issue.body }}"
+        c:
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "\${{ github.event.issue.title }}"
+    `;
+    const manyFiles = [{ path: PATH, text: many }];
+    const found = scanRepository(manyFiles).findings;
+    let scans = 0;
+    const result = fixesWithLimits(manyFiles, found, { isEnabled: (id) => (id === 'missing-timeout' ? (scans++, true) : true) });
+    const fixed = result.fixes.filter((f) => f !== null).length;
+    expect(fixed).toBeGreaterThanOrEqual(5);
+    expect(result.limited).toBeNull();
+    // isEnabled is asked once per rule per scan: the file was scanned twice, not once per fix.
+    expect(scans).toBe(2);
   });
 
   it('gives settings findings the GitHub call, filled with the repository', () => {

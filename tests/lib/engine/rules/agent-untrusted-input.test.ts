@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { positions, scanWith, yaml } from '../../../support/engine.js';
+import { AGENT_ACTIONS } from '../../../../lib/engine/data/agent-actions.js';
+import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
 
 const RULE = 'agent-untrusted-input';
 
@@ -41,7 +42,7 @@ describe(RULE, () => {
     `))).toEqual(['8:15 MEDIUM']);
   });
 
-  it('reports claude-code-action only when allowed_non_write_users lets outsiders start it', () => {
+  it('claude-code-action: a maintainer starts it by default (MEDIUM without Bash); allowed_non_write_users lets anyone; Bash gives it a shell', () => {
     const workflow = (extra: string) => yaml`
       on: issue_comment
       permissions:
@@ -54,22 +55,60 @@ describe(RULE, () => {
               with:
                 anthropic_api_key: \${{ secrets.ANTHROPIC_API_KEY }}${extra}
     `;
-    expect(scanWith(RULE, workflow(''))).toEqual([]);
+    const own = scanWith(RULE, workflow(''));
+    expect(positions(own)).toEqual(['8:15 MEDIUM']);
+    expect(own[0]?.description).toContain("is started by a maintainer on `issue_comment` (the action's own check that the actor has write access)");
+    expect(own[0]?.description).toContain('whose title, body and earlier comments an outsider can write');
     const findings = scanWith(RULE, workflow("\n                allowed_non_write_users: '*'"));
-    expect(positions(findings)).toEqual(['8:15 HIGH']);
-    expect(findings[0]?.description).toContain('allowed_non_write_users');
+    expect(positions(findings)).toEqual(['8:15 MEDIUM']);
+    expect(findings[0]?.description).toContain('anyone can cause (`allowed_non_write_users` lets actors without write access start it)');
+    expect(positions(scanWith(RULE, workflow('\n                claude_args: --allowedTools "Bash,Edit"')))).toEqual(['8:15 HIGH']);
+    expect(positions(scanWith(RULE, workflow('\n                claude_args: --allowedTools "Bash(npm test),Edit"')))).toEqual(['8:15 MEDIUM']);
   });
 
-  it('does not report guarded, maintainer-only, powerless or non-agent steps', () => {
+  it('reports an agent a member\'s comment starts: the issue it reads is still an outsider\'s (MEDIUM; HIGH with a shell and a code-writing scope)', () => {
+    const workflow = (permissions: string) => yaml`
+      on: issue_comment
+      permissions: ${permissions}
+      jobs:
+        guarded:
+          if: contains(fromJSON('["OWNER", "MEMBER", "COLLABORATOR"]'), github.event.comment.author_association)
+          runs-on: ubuntu-latest
+          steps:
+            - uses: openai/codex-action@v1
+              with: { openai-api-key: '\${{ secrets.OPENAI_API_KEY }}' }
+    `;
+    const high = recordsWith(RULE, workflow('{ contents: write }'));
+    expect(positions(high.map((r) => r.finding))).toEqual(['8:15 HIGH']);
+    expect(high[0]?.finding.description).toContain('is started by a maintainer on `issue_comment` (the condition');
+    expect(high[0]?.facts).toContain('reach:approval');
+    expect(positions(scanWith(RULE, workflow('{ issues: write }')))).toEqual(['8:15 MEDIUM']);
+    // A maintainer's act on the issue itself (labelling it) starts it too.
+    expect(positions(scanWith(RULE, yaml`
+      on:
+        issues:
+          types: [labeled]
+      permissions: { contents: write }
+      jobs:
+        fix:
+          if: github.event.label.name == 'ai-fix'
+          runs-on: ubuntu-latest
+          steps:
+            - uses: google-github-actions/run-gemini-cli@v0
+              with: { gemini_api_key: '\${{ secrets.GEMINI_API_KEY }}' }
+    `))).toEqual(['10:15 HIGH']);
+  });
+
+  it('does not report trusted threads, maintainer-only events, powerless jobs or non-agent steps', () => {
     expect(scanWith(RULE, yaml`
       on:
-        issue_comment:
+        pull_request_target:
         workflow_dispatch:
       permissions:
         contents: write
       jobs:
-        guarded:
-          if: contains(fromJSON('["OWNER", "MEMBER", "COLLABORATOR"]'), github.event.comment.author_association)
+        same-repo:
+          if: github.event.pull_request.head.repo.full_name == github.repository
           runs-on: ubuntu-latest
           steps:
             - uses: openai/codex-action@v1
@@ -86,7 +125,7 @@ describe(RULE, () => {
               with: { github-token: '\${{ secrets.BOT_TOKEN }}' }
     `)).toEqual([]);
     expect(scanWith(RULE, yaml`
-      on: [push, workflow_dispatch]
+      on: [push, workflow_dispatch, pull_request]
       permissions: write-all
       jobs:
         fix:
@@ -97,7 +136,7 @@ describe(RULE, () => {
     `)).toEqual([]);
   });
 
-  it('reports the unguarded way in when only some events are guarded', () => {
+  it('reports the unguarded way in when only some events are guarded (OIDC: cloud credentials, HIGH with a shell)', () => {
     expect(positions(scanWith(RULE, yaml`
       on:
         issues:
@@ -109,7 +148,124 @@ describe(RULE, () => {
           runs-on: ubuntu-latest
           steps:
             - uses: google-github-actions/run-gemini-cli@v0
-    `))).toEqual(['10:15 MEDIUM']);
+    `))).toEqual(['10:15 HIGH']);
+  });
+
+  it('follows a reusable workflow to the comment that starts it and a local composite action to its call', () => {
+    const files = [
+      {
+        path: '.github/workflows/dispatch.yml',
+        text: yaml`
+          on: issue_comment
+          jobs:
+            invoke:
+              if: github.event.comment.author_association == 'MEMBER'
+              uses: ./.github/workflows/invoke.yml
+              secrets: inherit
+        `,
+      },
+      {
+        path: '.github/workflows/invoke.yml',
+        text: yaml`
+          on: workflow_call
+          jobs:
+            invoke:
+              runs-on: ubuntu-latest
+              permissions: { contents: read, issues: write }
+              steps:
+                - uses: google-github-actions/run-gemini-cli@v0
+                  with: { gemini_api_key: '\${{ secrets.GEMINI_API_KEY }}' }
+        `,
+      },
+    ];
+    const records = recordsWith(RULE, files);
+    expect(records.map((r) => `${r.finding.file}:${r.finding.line} ${r.finding.severity}`)).toEqual(['.github/workflows/invoke.yml:7 MEDIUM']);
+    expect(records[0]?.finding.description).toContain('is started by a maintainer on `issue_comment`');
+    const composite = recordsWith(RULE, [
+      {
+        path: '.github/workflows/triage.yml',
+        text: yaml`
+          on:
+            issues:
+              types: [opened]
+          permissions: { contents: write }
+          jobs:
+            triage:
+              runs-on: ubuntu-latest
+              steps:
+                - uses: ./.github/actions/agent
+                  with:
+                    prompt: \${{ github.event.issue.body }}
+                    api-key: \${{ secrets.OPENCODE_API_KEY }}
+        `,
+      },
+      {
+        path: '.github/actions/agent/action.yml',
+        text: yaml`
+          inputs:
+            prompt: {}
+            api-key: {}
+          runs:
+            using: composite
+            steps:
+              - uses: sst/opencode/github@v1
+                with:
+                  prompt: \${{ inputs.prompt }}
+        `,
+      },
+    ]);
+    expect(composite.map((r) => `${r.finding.file}:${r.finding.line} ${r.finding.severity}`)).toEqual(['.github/workflows/triage.yml:9 HIGH']);
+    expect(composite[0]?.finding.description).toContain('opencode (inside local action `./.github/actions/agent`');
+  });
+
+  it('knows every agent of the table, each with a source', () => {
+    for (const agent of AGENT_ACTIONS) expect(agent.source).toMatch(/^https:\/\//);
+    const cases: [string, string, string][] = [
+      ['anthropics/claude-code-action@v1', '', 'MEDIUM'],
+      ['anthropics/claude-code-base-action@beta', '', 'MEDIUM'],
+      ['google-github-actions/run-gemini-cli@v0', '', 'HIGH'],
+      ['google-gemini/gemini-cli-action@main', '', 'HIGH'],
+      ['openai/codex-action@v1', '', 'HIGH'],
+      ['sst/opencode/github@latest', '', 'HIGH'],
+      ['anomalyco/opencode/github@latest', '', 'HIGH'],
+      ['ask-bonk/ask-bonk/github@main', '', 'HIGH'],
+      ['ask-bonk/ask-bonk/github@main', '\n                  permissions: any', 'HIGH'],
+    ];
+    for (const [uses, extra, severity] of cases) {
+      const findings = scanWith(RULE, yaml`
+        on: issue_comment
+        permissions: { contents: write }
+        jobs:
+          agent:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: ${uses}
+                with:
+                  key: \${{ secrets.MODEL_KEY }}${extra}
+      `);
+      expect(positions(findings), uses).toEqual([`7:15 ${severity}`]);
+    }
+    // Bonk checks the actor's permission unless `permissions: any`.
+    expect(scanWith(RULE, yaml`
+      on: issue_comment
+      permissions: { contents: write }
+      jobs:
+        agent:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: ask-bonk/ask-bonk/github@main
+              with: { key: '\${{ secrets.MODEL_KEY }}' }
+    `)[0]?.description).toContain('is started by a maintainer');
+    expect(scanWith(RULE, yaml`
+      on: issue_comment
+      permissions: { contents: write }
+      jobs:
+        agent:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: ask-bonk/ask-bonk/github@main
+              with: { key: '\${{ secrets.MODEL_KEY }}', permissions: any }
+    `)[0]?.description).toContain('events that anyone can cause (`permissions` lets actors without write access start it)');
   });
 
   it('is LOW when the tools of the agent are restricted to an allowlist', () => {

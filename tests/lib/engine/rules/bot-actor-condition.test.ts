@@ -151,4 +151,38 @@ describe(RULE, () => {
       },
     ])).toEqual([]);
   });
+
+  it('trusts the pull request author alone (a Dependabot auto-merge job), and knows the bots\' numeric ids', () => {
+    expect(scanWith(RULE, yaml`
+      on: pull_request_target
+      permissions: { contents: write, pull-requests: write }
+      jobs:
+        automerge:
+          if: github.event.pull_request.user.login == 'dependabot[bot]'
+          runs-on: ubuntu-latest
+          steps:
+            - run: gh pr merge --auto --squash "$PR_URL"
+              env:
+                PR_URL: \${{ github.event.pull_request.html_url }}
+                GH_TOKEN: \${{ secrets.GITHUB_TOKEN }}
+    `)).toEqual([]);
+    for (const id of ['49699333', '27856297', '29139614', '29110']) {
+      expect(positions(scanWith(RULE, yaml`
+        on: pull_request_target
+        jobs:
+          automerge:
+            if: github.actor_id == ${id}
+            runs-on: ubuntu-latest
+            steps: [{ run: make }]
+      `)), id).toEqual(['4:9 HIGH']);
+    }
+    expect(scanWith(RULE, yaml`
+      on: pull_request_target
+      jobs:
+        automerge:
+          if: github.actor_id == 1234567
+          runs-on: ubuntu-latest
+          steps: [{ run: make }]
+    `)).toEqual([]);
+  });
 });

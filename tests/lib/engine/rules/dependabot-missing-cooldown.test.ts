@@ -78,4 +78,39 @@ describe(RULE, () => {
     expect(scanWith(RULE, [{ path: PATH, text: 'version: 2\nupdates: 7\n' }])).toEqual([]);
     expect(positions(scanWith(RULE, [{ path: PATH, text: 'version: 2\nupdates:\n  - 1\n  - {}\n' }]))).toEqual(['4:5 LOW']);
   });
+
+  it('reports a cooldown shorter than 3 days at its days, and accepts 3 days or more', () => {
+    const findings = scanWith(RULE, [{
+      path: PATH,
+      text: yaml`
+        version: 2
+        updates:
+          - package-ecosystem: pip
+            directory: /
+            cooldown:
+              default-days: 2
+          - package-ecosystem: npm
+            directory: /
+            cooldown:
+              semver-major-days: 1
+              semver-minor-days: 1
+          - package-ecosystem: cargo
+            directory: /
+            cooldown:
+              default-days: 5
+          - package-ecosystem: gomod
+            directory: /
+            cooldown:
+              default-days: 3
+              semver-patch-days: 1
+          - package-ecosystem: docker
+            directory: /
+            cooldown:
+              default-days: 1
+              semver-major-days: 14
+      `,
+    }]);
+    expect(positions(findings)).toEqual(['6:21 LOW', '10:26 LOW', '24:21 LOW']);
+    expect(findings[0]?.description).toBe('The `pip` update entry for `/` waits only 2 days before proposing a new release: a compromised or broken release is usually noticed and pulled within a few days, so a cooldown shorter than 3 days rarely outlasts it.');
+  });
 });

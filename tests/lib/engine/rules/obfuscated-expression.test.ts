@@ -188,4 +188,25 @@ describe(RULE, () => {
       },
     ]))).toEqual(['4:13 LOW', '5:24 LOW', '7:18 LOW']);
   });
+
+  it('reports a whole with: given as one expression, not inputs that are expressions', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with: \${{ fromJSON(steps.setup.outputs.options) }}
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ steps.setup.outputs.ref }}
+        call:
+          uses: ./.github/workflows/reusable.yml
+          with: \${{ fromJSON(needs.build.outputs.inputs) }}
+    `);
+    expect(positions(findings)).toEqual(['7:15 LOW', '13:11 LOW']);
+    expect(findings[0]?.description).toContain('is one expression (`${{ fromJSON(steps.setup.outputs.options) }}`) instead of a map of inputs');
+  });
 });
+

@@ -131,4 +131,40 @@ describe(RULE, () => {
     expect(positions(records.map((r) => r.finding))).toEqual(['5:11 LOW']);
     expect(records[0]?.job).toBeNull();
   });
+
+  it('a workflow_run branches filter or head_branch check is no safety check when the job then uses the run (LOW)', () => {
+    const ci = { path: '.github/workflows/ci.yml', text: 'name: CI\non: pull_request\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps: [{ run: make }]\n' };
+    const deploy = (filter: string, condition: string, steps: string) => ({
+      path: '.github/workflows/deploy.yml',
+      text: yaml`
+        on:
+          workflow_run:
+            workflows: [CI]
+            types: [completed]${filter}
+        permissions: { contents: write }
+        jobs:
+          preview:
+            runs-on: ubuntu-latest${condition}
+            steps:${steps}
+      `,
+    });
+    const download = `
+              - uses: actions/download-artifact@v4
+                with:
+                  run-id: \${{ github.event.workflow_run.id }}
+                  github-token: \${{ secrets.GITHUB_TOKEN }}
+              - run: ./site/deploy.sh`;
+    const branches = recordsWith(RULE, [ci, deploy('\n            branches: [main]', '', download)]);
+    expect(positions(branches.map((r) => r.finding))).toEqual(['5:15 LOW']);
+    expect(branches[0]?.finding.description).toContain("a fork's pull request can come from a branch of the fork with that very name");
+    expect(branches[0]?.finding.description).toContain("job `preview` then uses that run's artifacts (line 11");
+    const condition = recordsWith(RULE, [ci, deploy('', "\n            if: github.event.workflow_run.head_branch == 'main'", download)]);
+    expect(positions(condition.map((r) => r.finding))).toEqual(['9:9 LOW']);
+    expect(condition[0]?.finding.description).toContain("trusts `github.event.workflow_run.head_branch == 'main'` as a safety check");
+    // Negative: a fork check, a job that uses nothing of the run, or runs no pull request can start.
+    expect(recordsWith(RULE, [ci, deploy('\n            branches: [main]', '\n            if: github.event.workflow_run.head_repository.full_name == github.repository', download)])).toEqual([]);
+    expect(recordsWith(RULE, [ci, deploy('\n            branches: [main]', '', '\n              - run: echo done')])).toEqual([]);
+    const pushOnly = { path: '.github/workflows/ci.yml', text: 'name: CI\non: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps: [{ run: make }]\n' };
+    expect(recordsWith(RULE, [pushOnly, deploy('\n            branches: [main]', '', download)])).toEqual([]);
+  });
 });

@@ -166,8 +166,8 @@ describe(RULE, () => {
     // the branch can move after it: MEDIUM.
     expect(positions(findings)).toEqual(['11:16 LOW', '17:14 MEDIUM']);
     expect(findings[0]?.description).toContain('the approval applies to the commit the event names');
-    expect(findings[1]?.description).toContain('a maintainer approves each run first');
-    expect(findings[1]?.description).toContain('commits pushed after the approval run');
+    expect(findings[1]?.description).toContain('a maintainer approves the first run');
+    expect(findings[1]?.description).toContain('any later label event');
   });
 
   it('is MEDIUM when each way to run is a member\'s comment or an event only maintainers cause', () => {
@@ -189,6 +189,36 @@ describe(RULE, () => {
                 ref: \${{ steps.ref.outputs.ref }}
             - run: npm ci
     `))).toEqual(['15:16 MEDIUM']);
+  });
+
+  it('is MEDIUM when a labeled-only workflow checks the labels the pull request has: a later label event runs newer commits', () => {
+    const workflow = (condition: string) => yaml`
+      on:
+        pull_request_target:
+          types: [labeled]
+      jobs:
+        test:
+          if: ${condition}
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ github.event.pull_request.head.sha }}
+            - run: make
+    `;
+    // The labels the pull request has: the approval stays when new commits come, and the next label event
+    // (any label, by a maintainer or a bot) runs them, even with the event's head SHA pinned.
+    const sticky = scanWith(RULE, workflow("contains(github.event.pull_request.labels.*.name, 'ok-to-test')"));
+    expect(positions(sticky)).toEqual(['11:16 MEDIUM']);
+    expect(sticky[0]?.description).toContain('any later label event');
+    expect(sticky[0]?.description).not.toContain('the approval applies to the commit the event names');
+    // The label the event adds: each run is the commit that was labelled (LOW, the remaining race named).
+    const bound = scanWith(RULE, workflow("github.event.label.name == 'ok-to-test'"));
+    expect(positions(bound)).toEqual(['11:16 LOW']);
+    expect(bound[0]?.description).toContain('the approval applies to the commit the event names');
+    // Both: the event's label binds the approval.
+    const both = scanWith(RULE, workflow("github.event.label.name == 'ok-to-test' && contains(github.event.pull_request.labels.*.name, 'ok-to-test')"));
+    expect(positions(both)).toEqual(['11:16 LOW']);
   });
 
   it('keeps a label check HIGH when the workflow also runs on new commits (the label stays)', () => {

@@ -1,0 +1,344 @@
+import { describe, expect, it } from 'vitest';
+import { findCombinations } from '../../../../lib/engine/combinations/index.js';
+import { scanRepository } from '../../../../lib/engine/scan.js';
+import { CI_WORKFLOW, PR_WORKFLOW, all, rec } from './support.js';
+
+/*
+ * Issue 24 §3: each kind states its requirements and checks them against the run model's facts. One positive
+ * and one negative case per requirement; the scan cases check that the rules carry the facts the kinds read.
+ */
+
+const ids = (records: Parameters<typeof findCombinations>[0]) => findCombinations(records, all).map((c) => `${c.id} ${c.file}`);
+const RELEASE = '.github/workflows/release.yml';
+
+function scanPaths(path: string, lines: string[]) {
+  const scan = scanRepository([{ path, text: `${lines.join('\n')}\n` }]);
+  return findCombinations(scan.records, all);
+}
+
+describe('persistent-supply-chain-foothold', () => {
+  const runner = (severity: 'LOW' | 'HIGH' = 'LOW') =>
+    rec('self-hosted-runner', { file: CI_WORKFLOW, line: 7, job: 'build', severity, facts: severity === 'HIGH' ? ['exec', 'holds:self-hosted', 'reach:anyone', 'reach:fork-pr'] : ['holds:self-hosted'] });
+  const action = (line: number, facts: string[] = ['holds', 'holds:self-hosted', 'owner:third-party']) =>
+    rec('unpinned-action', { file: CI_WORKFLOW, line, job: 'build', severity: 'MEDIUM', facts });
+
+  it('needs the mutable code in a job the run model places on a definite self-hosted runner', () => {
+    expect(ids([runner(), action(12)])).toEqual([`persistent-supply-chain-foothold ${CI_WORKFLOW}`]);
+    // A custom label or group (`selfHosted: possible`): no `holds:self-hosted` on the action's finding.
+    expect(ids([runner(), action(12, ['holds', 'owner:third-party'])])).toEqual([]);
+  });
+
+  it('takes only someone else\'s action (ownership), not the repository owner\'s', () => {
+    expect(ids([runner(), action(12, ['holds', 'holds:self-hosted', 'owner:first-party'])])).toEqual([]);
+  });
+
+  it('breaks at the pin when the action is the job\'s one mutable input', () => {
+    const [path] = findCombinations([runner(), action(12)], all);
+    expect(path?.break_chain_rule).toBe('unpinned-action');
+    expect(path?.break_chain).toContain(`${CI_WORKFLOW}:12`);
+  });
+
+  it('breaks at the runner when the runner already runs an outsider\'s code (self-hosted-runner with `exec`)', () => {
+    const [path] = findCombinations([runner('HIGH'), action(12)], all);
+    expect(path?.break_chain_rule).toBe('self-hosted-runner');
+    expect(path?.break_chain).toContain('ephemeral');
+  });
+
+  it('breaks at the runner when other mutable actions or images of the job remain', () => {
+    const image = rec('unpinned-image', { file: CI_WORKFLOW, line: 9, job: 'build', severity: 'MEDIUM' });
+    const [path] = findCombinations([runner(), action(12), image], all);
+    expect(path?.break_chain_rule).toBe('self-hosted-runner');
+    // A mutable action of another job is not one this job's runner takes.
+    const other = rec('unpinned-action', { file: CI_WORKFLOW, line: 40, job: 'lint', severity: 'MEDIUM', facts: ['owner:third-party'] });
+    expect(findCombinations([runner(), action(12), other], all)[0]?.break_chain_rule).toBe('unpinned-action');
+    // A download nothing verifies is another mutable input; a vendor installer (pipe-to-shell LOW) is not.
+    const download = rec('download-without-checksum', { file: CI_WORKFLOW, line: 20, job: 'build', severity: 'MEDIUM' });
+    expect(findCombinations([runner(), action(12), download], all)[0]?.break_chain_rule).toBe('self-hosted-runner');
+    const vendor = rec('pipe-to-shell', { file: CI_WORKFLOW, line: 22, job: 'build', severity: 'LOW' });
+    expect(findCombinations([runner(), action(12), vendor], all)[0]?.break_chain_rule).toBe('unpinned-action');
+  });
+
+  it('from a scan: the `self-hosted` label is definite, a custom label alone is not', () => {
+    const workflow = (runsOn: string) => [
+      'on: push',
+      'permissions: {}',
+      'jobs:',
+      '  build:',
+      `    runs-on: ${runsOn}`,
+      '    steps:',
+      '      - uses: some-org/setup-tool@v2',
+      '',
+    ];
+    expect(scanPaths(CI_WORKFLOW, workflow('[self-hosted, linux]')).map((c) => c.id)).toContain('persistent-supply-chain-foothold');
+    expect(scanPaths(CI_WORKFLOW, workflow('gpu-box')).map((c) => c.id)).not.toContain('persistent-supply-chain-foothold');
+  });
+});
+
+describe('mutable-action-secret-theft', () => {
+  const pat = () => rec('personal-access-token', { file: RELEASE, line: 19, job: 'publish' });
+  const action = (facts: string[]) => rec('unpinned-action', { file: RELEASE, line: 17, job: 'publish', severity: 'MEDIUM', facts });
+
+  it('needs a different owner', () => {
+    expect(ids([action(['holds', 'holds:secrets', 'owner:third-party', 'secrets:step']), pat()])).toEqual([`mutable-action-secret-theft ${RELEASE}`]);
+    expect(ids([action(['holds', 'holds:secrets', 'owner:first-party', 'secrets:step']), pat()])).toEqual([]);
+  });
+
+  it('needs the job to hold secrets', () => {
+    expect(ids([action(['holds', 'owner:third-party']), pat()])).toEqual([]);
+  });
+
+  it('breaks at every third-party action of the job when there are several, else at the one', () => {
+    const first = action(['holds:secrets', 'owner:third-party', 'secrets:step']);
+    expect(findCombinations([first, pat()], all)[0]?.break_chain).toContain('Pin the action to a full commit SHA');
+    const other = rec('unpinned-action', { file: RELEASE, line: 25, job: 'publish', severity: 'MEDIUM', facts: ['holds:secrets', 'owner:third-party', 'secrets:job'] });
+    const [path] = findCombinations([first, other, pat()], all);
+    expect(path?.break_chain).toContain(`${RELEASE}:17`);
+    expect(path?.break_chain).toContain('every other third-party action of the job');
+    // A third-party action of another job does not count; nor a GitHub-owned one (LOW).
+    const elsewhere = rec('unpinned-action', { file: RELEASE, line: 40, job: 'test', severity: 'MEDIUM', facts: ['owner:third-party'] });
+    const github = rec('unpinned-action', { file: RELEASE, line: 12, job: 'publish', severity: 'LOW', facts: ['owner:platform'] });
+    expect(findCombinations([first, elsewhere, github, pat()], all)[0]?.break_chain).toContain('Pin the action to a full commit SHA');
+  });
+
+  it('says whether the credential reaches the mutable step itself', () => {
+    const [direct] = findCombinations([action(['holds:secrets', 'owner:third-party', 'secrets:step']), pat()], all);
+    expect(direct?.stages[0]?.description).toContain('Secrets of the job are passed to the action itself');
+    const [memory] = findCombinations([action(['holds:secrets', 'owner:third-party', 'secrets:job']), pat()], all);
+    expect(memory?.stages[0]?.description).toContain("None of the job's secrets is passed to the action itself, but they are in the runner's memory");
+  });
+});
+
+describe('unverifiable-release and silent-supply-chain-tampering', () => {
+  const provenance = () => rec('missing-provenance', { file: RELEASE, line: 30, job: 'publish' });
+  const action = (line: number, facts: string[]) => rec('unpinned-action', { file: RELEASE, line, job: 'publish', severity: 'MEDIUM', facts });
+
+  it('unverifiable-release needs a job that publishes', () => {
+    expect(ids([provenance(), action(15, ['holds', 'holds:publish', 'owner:third-party'])])).toEqual([`unverifiable-release ${RELEASE}`]);
+    expect(ids([provenance(), action(15, ['holds', 'owner:third-party'])])).toEqual([]);
+  });
+
+  it('names the publishing step\'s action, not the first mutable one', () => {
+    const setup = action(12, ['holds', 'holds:publish', 'owner:third-party']);
+    const publisher = action(25, ['holds', 'holds:publish', 'owner:third-party', 'publisher']);
+    const [path] = findCombinations([provenance(), setup, publisher], all);
+    expect(path?.components.find((c) => c.rule_id === 'unpinned-action')?.finding.line).toBe(25);
+    expect(path?.break_chain).toContain(`${RELEASE}:25`);
+    // Without a mutable publishing action, the first mutable one of the job.
+    expect(findCombinations([provenance(), setup], all)[0]?.components.find((c) => c.rule_id === 'unpinned-action')?.finding.line).toBe(12);
+  });
+
+  it('skips first-party actions', () => {
+    expect(ids([provenance(), action(15, ['holds', 'holds:publish', 'owner:first-party'])])).toEqual([]);
+  });
+
+  it('silent-supply-chain-tampering needs the download in a job that publishes', () => {
+    const mutable = action(12, ['holds', 'holds:publish', 'owner:third-party']);
+    const download = (facts: string[]) => rec('download-without-checksum', { file: RELEASE, line: 14, job: 'publish', facts });
+    expect(ids([download(['holds', 'holds:publish']), mutable])).toEqual([`silent-supply-chain-tampering ${RELEASE}`]);
+    expect(ids([download(['holds']), mutable])).toEqual([]);
+    // A first-party action on a tag is no mutable third-party code.
+    expect(ids([download(['holds', 'holds:publish']), action(12, ['holds', 'holds:publish', 'owner:first-party'])])).toEqual([]);
+    // And it names the publishing action first.
+    const publisher = action(25, ['holds', 'holds:publish', 'owner:third-party', 'publisher']);
+    const [path] = findCombinations([download(['holds', 'holds:publish']), mutable, publisher], all);
+    expect(path?.components.find((c) => c.rule_id === 'unpinned-action')?.finding.line).toBe(25);
+  });
+
+  it('from a scan: a download in a job whose artifact a publishing job ships feeds the publish (`feeds:publish`)', () => {
+    const workflow = (downloaded: string) => [
+      'on:',
+      '  push:',
+      '    tags: ["v*"]',
+      'permissions:',
+      '  contents: write',
+      'jobs:',
+      '  build:',
+      '    runs-on: ubuntu-latest',
+      '    steps:',
+      '      - run: |',
+      '          curl -sSLO https://example.com/tool/releases/download/v1/tool-linux-amd64.tar.gz',
+      '          tar -xzf tool-linux-amd64.tar.gz -C /usr/local/bin',
+      '      - run: make dist',
+      '      - uses: actions/upload-artifact@v4',
+      '        with:',
+      '          name: dist',
+      '          path: dist/',
+      '  publish:',
+      '    needs: build',
+      '    runs-on: ubuntu-latest',
+      '    steps:',
+      '      - uses: actions/download-artifact@v4',
+      '        with:',
+      `          name: ${downloaded}`,
+      '      - run: gh release upload "$GITHUB_REF_NAME" dist/*',
+      '',
+    ];
+    const downloadFacts = (downloaded: string) =>
+      scanRepository([{ path: RELEASE, text: workflow(downloaded).join('\n') }]).records.find((r) => r.finding.rule_id === 'download-without-checksum')?.facts;
+    expect(downloadFacts('dist')).toContain('feeds:publish');
+    // The publishing job takes another artifact (test reports): the build's output is not what ships.
+    expect(downloadFacts('coverage')).not.toContain('feeds:publish');
+  });
+
+  it('from a scan: the publishing action carries `publisher`, and a job that publishes nothing forms no release path', () => {
+    const workflow = (publish: boolean) => [
+      'on:',
+      '  push:',
+      '    tags: ["v*"]',
+      'permissions:',
+      '  contents: write',
+      'jobs:',
+      '  release:',
+      '    runs-on: ubuntu-latest',
+      '    steps:',
+      '      - uses: actions/checkout@v4',
+      '      - uses: some-org/setup-tool@v2',
+      '      - run: make dist',
+      ...(publish ? ['      - uses: softprops/action-gh-release@v2', '        with:', '          files: dist/*'] : ['      - uses: some-org/lint@v1']),
+      '',
+    ];
+    const scan = scanRepository([{ path: RELEASE, text: workflow(true).join('\n') }]);
+    const gh = scan.records.find((r) => r.finding.rule_id === 'unpinned-action' && r.finding.description.startsWith('Action `softprops'));
+    expect(gh?.facts).toEqual(expect.arrayContaining(['holds:publish', 'owner:third-party', 'publisher']));
+    const setup = scan.records.find((r) => r.finding.rule_id === 'unpinned-action' && r.finding.description.startsWith('Action `some-org/setup-tool'));
+    expect(setup?.facts).not.toContain('publisher');
+    const release = findCombinations(scan.records, all).find((c) => c.id === 'unverifiable-release');
+    if (release !== undefined) expect(release.components[0]?.finding.description).toContain('softprops');
+    expect(scanPaths(RELEASE, workflow(false)).map((c) => c.id)).not.toContain('unverifiable-release');
+  });
+});
+
+describe('a grant or a secret joins only what the entry\'s job holds', () => {
+  const checkout = (facts: string[]) => rec('untrusted-checkout', { line: 12, job: 'test', facts });
+
+  it('secrets-inherit joins a checkout whose job holds the secrets', () => {
+    const inherit = rec('secrets-inherit', { line: 30, job: 'test', severity: 'HIGH' });
+    expect(ids([checkout(['exec', 'holds', 'holds:secrets', 'reach:anyone']), inherit])).toEqual([`pwn-request ${PR_WORKFLOW}`]);
+    expect(ids([checkout(['exec', 'holds', 'reach:anyone']), inherit])).toEqual([]);
+  });
+
+  it('the settings\' read-write default joins only a job that uses the default token', () => {
+    const settings = rec('default-token-write');
+    expect(ids([checkout(['exec', 'holds', 'holds:token', 'reach:anyone', 'token:default']), settings])).toEqual([`pwn-request ${PR_WORKFLOW}`]);
+    // The job declares its own `permissions:` (e.g. `contents: write`): the settings' default is not what it holds.
+    expect(ids([checkout(['exec', 'holds', 'holds:token', 'reach:anyone']), settings])).toEqual([]);
+  });
+
+  it('repository-takeover needs an entry that runs an outsider\'s content with the default token', () => {
+    const settings = [rec('default-token-write'), rec('branch-protection-missing')];
+    const entry = (facts: string[]) => rec('script-injection', { line: 20, job: 'greet', facts });
+    const takeover = (records: Parameters<typeof findCombinations>[0]) => ids(records).filter((id) => id.startsWith('repository-takeover'));
+    expect(takeover([entry(['exec', 'holds:token', 'reach:anyone', 'token:default']), ...settings])).toEqual([`repository-takeover ${PR_WORKFLOW}`]);
+    expect(takeover([entry(['exec', 'holds:token', 'reach:anyone']), ...settings])).toEqual([]);
+    expect(takeover([entry(['exec', 'holds:token', 'reach:collaborator', 'token:default']), ...settings])).toEqual([]);
+  });
+
+  it('from a scan: a job with its own read-only `permissions:` takes nothing from the read-write default', () => {
+    const scan = scanRepository([
+      {
+        path: PR_WORKFLOW,
+        text: [
+          'on: pull_request_target',
+          'jobs:',
+          '  greet:',
+          '    runs-on: ubuntu-latest',
+          '    permissions:',
+          '      contents: read',
+          '    steps:',
+          '      - run: echo "${{ github.event.pull_request.title }}"',
+          '',
+        ].join('\n'),
+      },
+    ]);
+    const injection = scan.records.find((r) => r.finding.rule_id === 'script-injection');
+    expect(injection?.facts).not.toContain('token:default');
+    expect(findCombinations([...scan.records, rec('default-token-write'), rec('branch-protection-missing')], all).map((c) => c.id)).not.toContain('repository-takeover');
+  });
+});
+
+describe('compromised-action, agent-prompt-injection-takeover, token-leak-via-artifact', () => {
+  it('compromised-action takes a compromise, not a bug an outsider exploits', () => {
+    const permissions = rec('missing-permissions', { file: CI_WORKFLOW, line: 1, job: null });
+    const advisory = (fact: string) => rec('known-vulnerable-action', { file: CI_WORKFLOW, line: 12, job: 'lint', severity: 'HIGH', facts: [fact] });
+    expect(ids([advisory('advisory:compromise'), permissions])).toEqual([`compromised-action ${CI_WORKFLOW}`]);
+    expect(ids([advisory('advisory:bug'), permissions])).toEqual([]);
+  });
+
+  it('an agent joins only the token or secrets its own job holds', () => {
+    const TRIAGE = '.github/workflows/triage.yml';
+    const agent = (facts: string[]) => rec('agent-untrusted-input', { file: TRIAGE, line: 14, job: 'triage', severity: 'MEDIUM', facts });
+    const inherit = rec('secrets-inherit', { file: TRIAGE, line: 40, job: null, severity: 'HIGH' });
+    expect(ids([agent(['holds', 'holds:secrets', 'reach:anyone']), inherit])).toEqual([`agent-prompt-injection-takeover ${TRIAGE}`]);
+    expect(ids([agent(['holds', 'holds:token', 'reach:anyone']), inherit])).toEqual([]);
+    const settings = rec('default-token-write');
+    expect(ids([agent(['holds', 'holds:token', 'reach:anyone', 'token:default']), settings])).toEqual([`agent-prompt-injection-takeover ${TRIAGE}`]);
+    expect(ids([agent(['holds', 'reach:anyone']), settings])).toEqual([]);
+  });
+
+  it('token-leak-via-artifact: the uploaded token is the job\'s, so the grant must be what the job holds', () => {
+    const upload = (facts: string[]) => rec('persisted-credentials', { file: CI_WORKFLOW, line: 9, job: 'build', severity: 'HIGH', facts });
+    const permissions = rec('missing-permissions', { file: CI_WORKFLOW, line: 1, job: null, severity: 'MEDIUM' });
+    expect(ids([upload(['holds', 'holds:token', 'token:default']), permissions])).toEqual([`token-leak-via-artifact ${CI_WORKFLOW}`]);
+    // The job declares its own read-only `permissions:`: a missing workflow-level block gives it nothing.
+    expect(ids([upload([]), permissions])).toEqual([]);
+  });
+});
+
+describe('injected-runner-takeover', () => {
+  const runner = rec('self-hosted-runner', { file: CI_WORKFLOW, line: 6, job: 'a', severity: 'LOW' });
+
+  it('needs the entry in a job on a definite self-hosted runner; a fork\'s pull request run counts', () => {
+    const forkRun = rec('script-injection', { file: CI_WORKFLOW, line: 14, job: 'a', severity: 'MEDIUM', facts: ['event:pull_request', 'exec', 'holds', 'holds:self-hosted', 'reach:fork-pr', 'reach:trusted-author'] });
+    expect(ids([forkRun, runner])).toEqual([`injected-runner-takeover ${CI_WORKFLOW}`]);
+    const hosted = rec('script-injection', { file: CI_WORKFLOW, line: 14, job: 'a', severity: 'MEDIUM', facts: ['event:pull_request', 'exec', 'reach:fork-pr', 'reach:trusted-author'] });
+    expect(ids([hosted, runner])).toEqual([]);
+  });
+});
+
+describe('no path on what cannot run, none from a LOW entry', () => {
+  it('a finding whose step runs on no occasion (`run:` the empty set) joins no path', () => {
+    const grant = rec('excessive-permissions', { line: 3, job: null, severity: 'HIGH' });
+    const injection = (run: string) => rec('script-injection', { line: 20, job: 'test', facts: ['exec', 'holds:token', 'reach:anyone', run] });
+    expect(ids([injection('run:1'), grant])).toEqual([`injection-token-theft ${PR_WORKFLOW}`]);
+    expect(ids([injection('run:0'), grant])).toEqual([]);
+    expect(ids([injection('run:00'), grant])).toEqual([]);
+  });
+
+  it('a LOW finding of the first group starts no path', () => {
+    const permissions = rec('missing-permissions', { file: CI_WORKFLOW, line: 1, job: null });
+    expect(ids([rec('typosquat-action', { file: CI_WORKFLOW, line: 12, job: 'lint', severity: 'LOW' }), permissions])).toEqual([]);
+    expect(ids([rec('typosquat-action', { file: CI_WORKFLOW, line: 12, job: 'lint' }), permissions])).toEqual([`compromised-action ${CI_WORKFLOW}`]);
+    const mutable = rec('unpinned-action', { file: RELEASE, line: 12, job: 'publish', severity: 'MEDIUM' });
+    expect(ids([rec('download-without-checksum', { file: RELEASE, line: 14, job: 'publish', severity: 'LOW' }), mutable])).toEqual([]);
+  });
+
+  it('from a scan: a look-alike action in a job that cannot run starts no CRITICAL path', () => {
+    const workflow = (condition: string) => [
+      'on: push',
+      'jobs:',
+      '  lint:',
+      `    if: ${condition}`,
+      '    runs-on: ubuntu-latest',
+      '    steps:',
+      '      - uses: actionz/checkout@v4',
+      '',
+    ];
+    expect(scanPaths(CI_WORKFLOW, workflow("github.ref == 'refs/heads/main'")).map((c) => `${c.id} ${c.severity}`)).toContain('compromised-action CRITICAL');
+    expect(scanPaths(CI_WORKFLOW, workflow("false && github.ref == 'refs/heads/main'")).map((c) => c.id)).not.toContain('compromised-action');
+  });
+
+  it('from a scan: a job disabled with `if: false && ...` forms no path', () => {
+    const workflow = (condition: string) => [
+      'on: issues',
+      'jobs:',
+      '  greet:',
+      `    if: ${condition}`,
+      '    runs-on: ubuntu-latest',
+      '    steps:',
+      '      - run: echo "${{ github.event.issue.title }}"',
+      '',
+    ];
+    expect(scanPaths(PR_WORKFLOW, workflow("github.event.issue.user.login != 'x'")).map((c) => c.id)).toContain('injection-token-theft');
+    expect(scanPaths(PR_WORKFLOW, workflow("false && github.event.issue.user.login != 'x'")).map((c) => c.severity)).not.toContain('CRITICAL');
+  });
+});
