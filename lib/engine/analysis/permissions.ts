@@ -131,7 +131,7 @@ const RUN_SCOPE: Readonly<Record<string, RegExp>> = {
   actions: /\bgh\s+(run|workflow|cache|api)\b|\/actions\/(runs|workflows|caches)/,
 };
 /** A script that releases, publishes, tags or commits (through credentials a checkout left, or its own tooling). */
-const RELEASE_WORDS = /\b(release|publish|deploy|tag|version|bump|push|commit|changelog|gh-pages|semantic-release|changeset)/i;
+const RELEASE_WORDS = /\b(semantic-release|release-it|standard-version|changeset|goreleaser|gh-pages|lerna\s+(version|publish)|(make|just|task|rake|npm\s+run|yarn|pnpm(\s+run)?|bun\s+run|\.\/[\w./-]*)\s+[\w:.-]*(release|publish|deploy|tag|version|bump|changelog|docs|pages))/i;
 /** A script given the token. */
 const TOKEN_REF = /github\.token|GITHUB_TOKEN|GH_TOKEN|secrets\.GITHUB/i;
 /** A script that only comments on, labels or closes issues and pull requests with it, and runs nothing else of note. */
