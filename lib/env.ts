@@ -18,6 +18,10 @@ export const DEFAULT_SCAN_RATE_LIMIT = 300;
 export const DEFAULT_SCAN_RATE_LIMIT_WINDOW_SECONDS = 60;
 /** Per user, on `GET /api/repos` (each is a code-host listing of every installation). */
 export const DEFAULT_REPOS_RATE_LIMIT = 60;
+/** Per user, on the installation callback, before any GitHub call (same window as scans). */
+export const DEFAULT_CALLBACK_RATE_LIMIT = 10;
+/** Membership checks the callback makes per installation per hour for users not linked to it. */
+export const DEFAULT_INSTALLATION_CHECK_LIMIT = 30;
 /** Scans and syncs of an installation stop while its GitHub budget is under this many requests. */
 export const DEFAULT_GITHUB_RATE_RESERVE = 200;
 /** What one scan of the service reads and stores at most (see `ScanLimits` in lib/engine/scan.ts). */
@@ -68,6 +72,10 @@ export interface Env {
   scanRateLimit: { max: number; windowSeconds: number };
   /** Per user, on `GET /api/repos` (same window as scans); `max` 0 turns the limit off. */
   reposRateLimit: { max: number; windowSeconds: number };
+  /** Per user, on `GET /api/github/callback` (same window as scans), before any GitHub call; `max` 0 turns it off. */
+  callbackRateLimit: { max: number; windowSeconds: number };
+  /** Membership checks per installation per hour for users not linked to it (the installation's budget); 0: no cap. */
+  installationCheckLimit: number;
   /** Scans and syncs of an installation are refused (503) while its GitHub budget is under this; 0: never. */
   githubRateReserve: number;
   /** Verifies `POST /api/github/webhooks`; null: webhooks are refused (401). */
@@ -135,6 +143,8 @@ const EnvSchema = v.object({
   SCAN_RATE_LIMIT: integer(0, 1_000_000),
   SCAN_RATE_LIMIT_WINDOW_SECONDS: integer(1, 86_400),
   REPOS_RATE_LIMIT: integer(0, 1_000_000),
+  CALLBACK_RATE_LIMIT: integer(0, 1_000_000),
+  INSTALLATION_CHECK_LIMIT: integer(0, 1_000_000),
   GITHUB_RATE_RESERVE: integer(0, 1_000_000),
   GITHUB_WEBHOOK_SECRET: text(),
   SCAN_MAX_FILES: integer(1, 100_000),
@@ -243,6 +253,11 @@ export function loadEnv(source: EnvSource): Env {
       max: e.REPOS_RATE_LIMIT ?? DEFAULT_REPOS_RATE_LIMIT,
       windowSeconds: e.SCAN_RATE_LIMIT_WINDOW_SECONDS ?? DEFAULT_SCAN_RATE_LIMIT_WINDOW_SECONDS,
     },
+    callbackRateLimit: {
+      max: e.CALLBACK_RATE_LIMIT ?? DEFAULT_CALLBACK_RATE_LIMIT,
+      windowSeconds: e.SCAN_RATE_LIMIT_WINDOW_SECONDS ?? DEFAULT_SCAN_RATE_LIMIT_WINDOW_SECONDS,
+    },
+    installationCheckLimit: e.INSTALLATION_CHECK_LIMIT ?? DEFAULT_INSTALLATION_CHECK_LIMIT,
     githubRateReserve: e.GITHUB_RATE_RESERVE ?? DEFAULT_GITHUB_RATE_RESERVE,
     githubWebhookSecret: e.GITHUB_WEBHOOK_SECRET ?? null,
     scanLimits: {

@@ -71,6 +71,9 @@ export function createLocalCodeHost(options: LocalCodeHostOptions): CodeHost {
   }
 
   return {
+    // Answers from a directory: no installation's GitHub budget to protect.
+    spendsInstallationBudget: false,
+
     async getInstallation(installationId) {
       if (installationId !== LOCAL_INSTALLATION_ID) throw new CodeHostError('not_found', `No installation ${installationId}.`);
       return { ...installation };

@@ -30,6 +30,11 @@ export interface CodeHost {
    * (a host without budgets, or no request of this installation yet). Optional: test hosts leave it out.
    */
   budget?(installationId: number): { remaining: number; resetAt: number } | null;
+  /**
+   * False when asking this host costs no installation's request budget (the local directory host): the
+   * callback's per-installation cap on membership checks does not apply. Absent: it costs requests.
+   */
+  readonly spendsInstallationBudget?: boolean;
 }
 
 export type OrganizationRole = 'admin' | 'member';

@@ -256,6 +256,16 @@ export function githubIdentity(db: Database, userId: string): Promise<GithubIden
 }
 
 /** Counts one call against the user's limit in `bucket` and says whether it may proceed. */
+/** Counts one call against the installation's limit in `bucket` (work a user not linked to it can cause). */
+export function consumeInstallationRateLimit(db: Database, installationId: number, request: RateLimitRequest): Promise<RateLimitDecision> {
+  return db.call('consume_installation_rate_limit', {
+    p_installation_id: installationId,
+    p_bucket: request.bucket,
+    p_limit: request.limit,
+    p_window_seconds: request.windowSeconds,
+  });
+}
+
 export function consumeRateLimit(db: Database, userId: string, request: RateLimitRequest): Promise<RateLimitDecision> {
   return db.call('consume_rate_limit', {
     p_user_id: userId,

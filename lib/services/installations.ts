@@ -2,11 +2,11 @@ import type { User } from '../auth.js';
 import { codeHost } from '../codehost/index.js';
 import { CodeHostError, type CodeHost, type InstallationAccount, type OrganizationRole } from '../codehost/port.js';
 import { database } from '../db/connection.js';
-import { githubIdentity, listInstallations as listStoredInstallations, linkInstallation as storeInstallation, unlinkInstallation as dropInstallation } from '../db/operations.js';
+import { consumeInstallationRateLimit, consumeRateLimit, githubIdentity, listInstallations as listStoredInstallations, linkInstallation as storeInstallation, unlinkInstallation as dropInstallation } from '../db/operations.js';
 import type { Database } from '../db/port.js';
 import type { GithubIdentity, Installation } from '../db/types.js';
 import { env } from '../env.js';
-import { conflict, forbidden, notFound, upstreamUnavailable } from '../http/errors.js';
+import { conflict, forbidden, notFound, rateLimited, upstreamUnavailable } from '../http/errors.js';
 
 export interface LinkedInstallation {
   installation_id: number;
@@ -31,15 +31,18 @@ const notOwner = (org: string) =>
  */
 export async function linkInstallation(user: User, installationId: number): Promise<LinkedInstallation> {
   const db = await database();
+  // Before any GitHub call: the callback costs GitHub requests, some of them on the installation's budget.
+  await enforceCallbackRateLimit(db, user.id);
   const host = await codeHost();
-  const [identity, installation] = await Promise.all([
+  const [identity, installation, links] = await Promise.all([
     githubIdentity(db, user.id),
     host.getInstallation(installationId).catch((error: unknown) => {
       // An installation the App cannot see is one the user cannot prove is theirs.
       throw error instanceof CodeHostError && error.kind === 'not_found' ? forbidden(NOT_YOURS) : error;
     }),
+    listStoredInstallations(db, user.id),
   ]);
-  const entitled = await checkEntitled(host, installation, identity);
+  const entitled = await checkEntitled(db, host, installation, identity, links.some((l) => l.installation_id === installationId));
   const linked = await storeInstallation(db, user.id, {
     installationId,
     accountLogin: installation.account,
@@ -49,8 +52,13 @@ export async function linkInstallation(user: User, installationId: number): Prom
   return { installation_id: linked.installation_id, account: linked.account_login, account_type: linked.account_type };
 }
 
-/** The identity, when it may link the installation (see `linkInstallation`); else a 403. */
-async function checkEntitled(host: CodeHost, installation: InstallationAccount, identity: GithubIdentity | null): Promise<GithubIdentity> {
+/**
+ * The identity, when it may link the installation (see `linkInstallation`); else a 403. The membership check
+ * is a request on the organization installation's own GitHub budget, so whoever asks cannot spend it: a
+ * refusal is remembered `REFUSAL_CACHE_MS` per (installation, login) and answered again without asking, and
+ * users not linked to the installation share `INSTALLATION_CHECK_LIMIT` checks an hour of it (429 past it).
+ */
+async function checkEntitled(db: Database, host: CodeHost, installation: InstallationAccount, identity: GithubIdentity | null, linked: boolean): Promise<GithubIdentity> {
   if (identity === null) throw forbidden(NOT_YOURS);
   switch (installation.accountType) {
     case 'User':
@@ -58,7 +66,14 @@ async function checkEntitled(host: CodeHost, installation: InstallationAccount, 
       return identity;
     case 'Organization': {
       if (identity.login === null || identity.login === '') throw forbidden(NOT_YOURS);
-      const role = await organizationRole(host, installation.installationId, installation.account, identity.login, { fresh: true });
+      const refused = roles.get(roleKey(installation.installationId, installation.account, identity.login));
+      let role: OrganizationRole | null;
+      if (refused !== undefined && refused.role !== 'admin' && Date.now() - refused.at < REFUSAL_CACHE_MS) {
+        role = refused.role;
+      } else {
+        if (!linked && host.spendsInstallationBudget !== false) await enforceInstallationCheckLimit(db, installation.installationId);
+        role = await organizationRole(host, installation.installationId, installation.account, identity.login, { fresh: true });
+      }
       if (role === null) throw forbidden(NOT_YOURS);
       if (role !== 'admin') throw notOwner(installation.account);
       return identity;
@@ -66,6 +81,28 @@ async function checkEntitled(host: CodeHost, installation: InstallationAccount, 
     default:
       throw forbidden(NOT_YOURS);
   }
+}
+
+/** How long the callback answers a refused (installation, login) again without asking GitHub. */
+export const REFUSAL_CACHE_MS = 60_000;
+/** The per-installation bucket of the callback's membership checks for users not linked to it. */
+export const INSTALLATION_CHECK_BUCKET = 'membership-check';
+const INSTALLATION_CHECK_WINDOW_SECONDS = 3600;
+/** The per-user bucket of the installation callback. */
+export const CALLBACK_RATE_LIMIT_BUCKET = 'callback';
+
+async function enforceCallbackRateLimit(db: Database, userId: string): Promise<void> {
+  const { max, windowSeconds } = env().callbackRateLimit;
+  if (max === 0) return;
+  const decision = await consumeRateLimit(db, userId, { bucket: CALLBACK_RATE_LIMIT_BUCKET, limit: max, windowSeconds });
+  if (!decision.allowed) throw rateLimited(decision.retry_after_seconds);
+}
+
+async function enforceInstallationCheckLimit(db: Database, installationId: number): Promise<void> {
+  const limit = env().installationCheckLimit;
+  if (limit === 0) return;
+  const decision = await consumeInstallationRateLimit(db, installationId, { bucket: INSTALLATION_CHECK_BUCKET, limit, windowSeconds: INSTALLATION_CHECK_WINDOW_SECONDS });
+  if (!decision.allowed) throw rateLimited(decision.retry_after_seconds);
 }
 
 /** How long an organization role read from the code host is trusted by the re-check at sync. */

@@ -8,6 +8,7 @@ import { GET as REPOS } from '../../api/repos.js';
 import { useCodeHost } from '../../lib/codehost/index.js';
 import { CodeHostError } from '../../lib/codehost/port.js';
 import { useDatabase } from '../../lib/db/connection.js';
+import { env } from '../../lib/env.js';
 import { bearer } from '../support/auth.js';
 import { addGithubIdentity, githubAccount, ScriptedCodeHost, type GithubAccount } from '../support/codehost.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
@@ -194,5 +195,42 @@ describe('GET /api/github/callback (6)', () => {
       expect((await callback(authorization, 1)).status).toBe(401);
     }
     expect(host.calls.length).toBe(calls);
+  });
+});
+
+describe('GET /api/github/callback (6): the installation\'s GitHub budget is not for strangers to spend', () => {
+  const membershipChecks = (installationId: number) => host.calls.filter((c) => c.method === 'organizationRole' && c.args[0] === installationId).length;
+
+  it('rate-limits the callback per user before any code-host call (CALLBACK_RATE_LIMIT, 429 with Retry-After)', async () => {
+    const stranger = await signedIn();
+    const { installationId } = organizationInstallation(['the-owner']);
+    const before = host.calls.length;
+    const statuses: number[] = [];
+    for (let i = 0; i < env().callbackRateLimit.max + 2; i += 1) statuses.push((await callback(stranger.authorization, installationId)).status);
+    expect(statuses.slice(0, env().callbackRateLimit.max)).toEqual(Array.from({ length: env().callbackRateLimit.max }, () => 403));
+    const limited = await callback(stranger.authorization, installationId);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    // One membership check: the refusal is answered again from the cache; the 429s asked the code host nothing.
+    expect(membershipChecks(installationId)).toBe(1);
+    expect(host.calls.length - before).toBe(env().callbackRateLimit.max + 1);
+  });
+
+  it('caps the membership checks of users not linked to an installation (INSTALLATION_CHECK_LIMIT an hour); linked users are not counted', async () => {
+    const owner = await signedIn();
+    const { installationId, org } = organizationInstallation([owner.account.login]);
+    expect((await callback(owner.authorization, installationId)).status).toBe(200);
+    const limit = env().installationCheckLimit;
+    const statuses: number[] = [];
+    for (let i = 0; i < limit + 1; i += 1) statuses.push((await callback((await signedIn()).authorization, installationId)).status);
+    expect(statuses.filter((s) => s === 403)).toHaveLength(limit - 1);
+    expect(statuses.slice(-2)).toEqual([429, 429]);
+    expect(membershipChecks(installationId)).toBe(limit);
+    // The owner, already linked, refreshes the link without being counted.
+    expect((await callback(owner.authorization, installationId)).status).toBe(200);
+    // Another installation is untouched.
+    const other = organizationInstallation([owner.account.login]);
+    expect((await callback(owner.authorization, other.installationId)).status).toBe(200);
+    expect(host.owners[org]).toEqual([owner.account.login]);
   });
 });

@@ -175,6 +175,17 @@ describe('GET /api/github/callback (6) on GitHub', () => {
     expect((await errorOf(refused)).message).toMatch(/Only an owner of the GitHub organization .* can connect/);
   });
 
+  it("spends one of the installation's requests on a stranger's repeated callbacks, then answers from the refusal", async () => {
+    const owner = await signedIn();
+    const stranger = await signedIn();
+    const org = organization(1, [owner.account.login]);
+    github.reset();
+    for (let i = 0; i < 5; i += 1) expect((await callback(stranger.authorization, org.installationId)).status).toBe(403);
+    expect(github.count('GET /orgs/{org}/memberships/{username}')).toBe(1);
+    expect((await callback(owner.authorization, org.installationId)).status).toBe(200);
+    expect(github.count('GET /orgs/{org}/memberships/{username}')).toBe(2);
+  });
+
   it('refuses an installation GitHub does not know (403), and answers 502 when GitHub fails, storing nothing', async () => {
     const user = await signedIn();
     expect((await callback(user.authorization, id())).status).toBe(403);

@@ -224,7 +224,8 @@ describe('forged and wrong tokens', () => {
     expect(statuses['POST /api/scan']).toBe(401);
     expect(statuses['PUT /api/rule-settings/{rule_id}']).toBe(401);
     expect(statuses['PUT /api/repositories/{repo_id}/rule-overrides/{rule_id}']).toBe(404);
-    expect(statuses['GET /api/github/callback']).toBe(403);
+    // The callback counts against the user's rate limit first (before any GitHub call): a write, so 401.
+    expect(statuses['GET /api/github/callback']).toBe(401);
     expect(await storedFor(t, gone.userId)).toMatchObject({ installations: 0, repositories: 0, scans: 0, rule_settings: 0, rule_overrides: 0, rate_limits: 0 });
   });
 });

@@ -14,7 +14,7 @@ import { countsOf, finding, userWithRepositories } from '../support/db-fixtures.
 const BROWSER_READABLE_TABLES = ['installations', 'repositories', 'scans', 'findings', 'rule_settings', 'rule_overrides'];
 const ALL_TABLES = [...BROWSER_READABLE_TABLES, 'rate_limits'];
 /** Tables of no user: what GitHub's webhooks said (suspended installations, deliveries acted on), the online audits' facts. */
-const SERVICE_TABLES = ['suspended_installations', 'webhook_deliveries', 'online_facts', 'repository_action_references'];
+const SERVICE_TABLES = ['suspended_installations', 'webhook_deliveries', 'online_facts', 'repository_action_references', 'installation_rate_limits'];
 
 let t: TestDatabase;
 let owner: string;

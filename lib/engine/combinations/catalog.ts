@@ -24,7 +24,7 @@ const SCRIPT_INJECTION = stage(
 const ARTIFACT_POISONING = stage(
   'artifact-poisoning',
   'Untrusted artifact unpacked in the workspace',
-  'The `workflow_run` workflow downloads an artifact of the run that triggered it, which a pull request controls, into its workspace, where the files can replace scripts and configuration the job then uses.',
+  "A privileged workflow (`workflow_run`, or another that fetches a pull request run's artifacts with `run-id`, `gh run download` or a download action) downloads an artifact a pull request's run produced into its workspace, where the files can replace scripts and configuration the job then uses.",
 );
 const GITHUB_ENV_INJECTION = stage(
   'github-env-injection',
@@ -144,7 +144,7 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
       },
     ],
     impact:
-      "A pull request's build uploads crafted files that the privileged `workflow_run` workflow unpacks and uses, so the attacker runs code with that workflow's token and secrets.",
+      "A pull request's build uploads crafted files that the privileged workflow unpacks and uses, so the attacker runs code with that workflow's token and secrets.",
     impact_title: "Attacker code runs with the privileged workflow's token",
     stages: [ARTIFACT_POISONING, GITHUB_ENV_INJECTION, ...PERMISSION_STAGES.slice(0, 2), SECRETS_INHERIT],
   },
@@ -479,7 +479,10 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     scope: 'file',
     requires: [['bot-actor-condition'], ['dangerous-trigger', 'excessive-permissions', 'missing-permissions']],
     amplifiers: [],
-    qualifiers: [],
+    // The privileged trigger counts only where some job of it takes an outsider's code, artifacts or text
+    // (dangerous-trigger MEDIUM); LOW is a `pull_request_target` whose jobs use nothing of the pull request,
+    // where passing the bot check gives the attacker nothing to run.
+    qualifiers: [{ rule_id: 'dangerous-trigger', min_severity: 'MEDIUM', instance: "a privileged trigger whose jobs take an outsider's code, artifacts or text" }],
     break_chain: [
       {
         rule_id: 'bot-actor-condition',

@@ -96,21 +96,29 @@ export function stepScope(step: Step): TaintScope {
 const CLEARING_FUNCTIONS = new Set(['contains', 'startswith', 'endswith', 'hashfiles', 'success', 'always', 'failure', 'cancelled']);
 
 /**
+ * tj-actions/changed-files: since v41 (CVE-2023-51664) file names are shell-escaped unless `safe_output: false`.
+ * Counts (`*_count`) and booleans (`any_*`, `only_*`, `*_changed` / `*_modified` / `*_deleted`) carry no name at all.
+ */
+const CHANGED_FILES: { source: string; taint: (step: Step, output: string) => 'raw' | 'json' | null } = {
+  source: 'names of files changed by the pull request',
+  taint: (step, output) => {
+    if (/_count$|^any_|^only_|_(changed|modified|deleted)$/.test(output)) return null;
+    const major = actionMajorVersion(step);
+    const safe = !/^false$/i.test(getText(step.with, 'safe_output') ?? '');
+    return major !== null && major >= 41 && safe ? null : 'raw';
+  },
+};
+
+/**
  * Actions whose outputs carry attacker-chosen text (file or branch names from the pull request). `taint`
  * says how an output of a given step is tainted: null when the action escapes it or does not produce it.
  */
 const TAINTED_ACTION_OUTPUTS: Record<string, { source: string; taint: (step: Step, output: string) => 'raw' | 'json' | null }> = {
   // Since v41 (CVE-2023-51664) file names are shell-escaped unless `safe_output: false`. Counts (`*_count`) and
   // booleans (`any_*`, `only_*`, `*_changed` / `*_modified` / `*_deleted`) carry no name at all.
-  'tj-actions/changed-files': {
-    source: 'names of files changed by the pull request',
-    taint: (step, output) => {
-      if (/_count$|^any_|^only_|_(changed|modified|deleted)$/.test(output)) return null;
-      const major = actionMajorVersion(step);
-      const safe = !/^false$/i.test(getText(step.with, 'safe_output') ?? '');
-      return major !== null && major >= 41 && safe ? null : 'raw';
-    },
-  },
+  'tj-actions/changed-files': CHANGED_FILES,
+  // StepSecurity's maintained fork: the same inputs, outputs and escaping (https://github.com/step-security/changed-files).
+  'step-security/changed-files': CHANGED_FILES,
   'tj-actions/branch-names': { source: 'branch names', taint: () => 'raw' },
   // `changed_files` is shell-escaped since v17 (CVE-2023-52137) unless `safe_output: false`; `files_changed` is a flag.
   'tj-actions/verify-changed-files': {

@@ -1,6 +1,6 @@
 import { inRange, parseRefVersion, versionComment, type RefVersion } from '../analysis/action-version.js';
 import { describeTaint } from '../analysis/describe.js';
-import { injectionClaim, scriptInjections } from '../analysis/injections.js';
+import { injectionClaim, scriptInjections, type InjectionHit } from '../analysis/injections.js';
 import { ACTION_ADVISORIES, ADVISORY_SNAPSHOT_DATE, type ActionAdvisory } from '../data/advisories.js';
 import { parseExpression } from '../expressions/parse.js';
 import { stepScope } from '../expressions/taint.js';
@@ -142,6 +142,9 @@ function report(context: WorkflowRuleContext, use: Use): void {
   });
 }
 
+/** The script injections of a step, read once per scan whatever the number of uses that ask (a WeakMap: steps die with their scan). */
+const injectionsOf = new WeakMap<Step, readonly InjectionHit[]>();
+
 /** At most this many sinks are read per use for an output advisory (hostile files can have thousands of steps). */
 const MAX_SINK_STEPS = 200;
 
@@ -183,7 +186,12 @@ function exposureOf(context: WorkflowRuleContext, advisory: SnapshotMatch['advis
       const later = job === null ? (step.owner.kind === 'action' ? step.owner.steps : []) : job.workflow.jobs.flatMap((j) => j.steps);
       for (const sink of later.slice(0, MAX_SINK_STEPS)) {
         const through = (via: string): boolean => (sink.job === job && via.toLowerCase().startsWith(own)) || (job !== null && sink.job !== job && via.toLowerCase().startsWith(`needs.${job.id.toLowerCase()}.outputs.`));
-        for (const hit of scriptInjections(sink, context.taint, context.runs)) {
+        let hits = injectionsOf.get(sink);
+        if (hits === undefined) {
+          hits = scriptInjections(sink, context.taint, context.runs);
+          injectionsOf.set(sink, hits);
+        }
+        for (const hit of hits) {
           if (hit.taint === undefined || !hit.taint.via.some(through)) continue;
           const line = sink.owner.file.position(hit.offset).line;
           consider({ severity: hit.severity ?? 'HIGH', text: `its output reaches code at line ${line}: ${hit.message.replace(/\.$/, '')}`, facts: hit.facts ?? [] });

@@ -127,7 +127,7 @@ export default defineWorkflowRule({
       context.report({
         node: hit.node,
         message: `Job \`${job.id}\` runs on ${runner}${reason}; whatever the job runs can persist in the runner and reach its network.`,
-        facts: [...reachFacts(run.reach), 'holds:self-hosted'],
+        facts: [...reachFacts(run.reach), hit.certain ? 'holds:self-hosted' : 'runner:possible'],
       });
     },
   }),

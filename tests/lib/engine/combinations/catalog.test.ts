@@ -98,6 +98,8 @@ describe('combination catalog', () => {
       'agent-prompt-injection-takeover: default-token-write >= LOW if the entry has token:default',
       'agent-prompt-injection-takeover: secrets-inherit >= LOW if the entry has holds:secrets',
       'agent-prompt-injection-takeover: overprovisioned-secrets >= LOW if the entry has holds:secrets',
+      // A privileged trigger whose jobs use nothing of the pull request (dangerous-trigger LOW) gives a spoofed bot nothing.
+      'bot-confused-deputy: dangerous-trigger >= MEDIUM',
       'cache-poisoning-release: untrusted-checkout >= MEDIUM with exec named by cache-poisoning writer',
       'cache-poisoning-release: script-injection >= MEDIUM named by cache-poisoning writer',
       'cache-poisoning-release: github-env-injection >= MEDIUM named by cache-poisoning writer',

@@ -74,6 +74,29 @@ describe('persistent-supply-chain-foothold', () => {
   });
 });
 
+describe('a runner that may be GitHub-hosted is no machine to keep', () => {
+  it('from a scan: self-hosted-runner marks a custom label `runner:possible`, never `holds:self-hosted`', () => {
+    const workflow = (runsOn: string) => [
+      'on: pull_request',
+      'permissions: {}',
+      'jobs:',
+      '  build:',
+      `    runs-on: ${runsOn}`,
+      '    steps:',
+      '      - uses: actions/checkout@v4',
+      '      - run: make test',
+      '      - run: curl -fsSL http://get.example.dev/install.sh | sh',
+      '',
+    ];
+    const runnerFacts = (runsOn: string) =>
+      scanRepository([{ path: CI_WORKFLOW, text: workflow(runsOn).join('\n') }]).records.filter((r) => r.finding.rule_id === 'self-hosted-runner').map((r) => r.facts ?? []);
+    for (const facts of runnerFacts('gpu-box')) expect(facts).not.toContain('holds:self-hosted');
+    expect(runnerFacts('[self-hosted, linux]').every((facts) => facts.includes('holds:self-hosted'))).toBe(true);
+    expect(scanPaths(CI_WORKFLOW, workflow('gpu-box')).map((c) => c.id)).not.toContain('remote-script-on-runner');
+    expect(scanPaths(CI_WORKFLOW, workflow('[self-hosted, linux]')).map((c) => c.id)).toContain('remote-script-on-runner');
+  });
+});
+
 describe('mutable-action-secret-theft', () => {
   const pat = () => rec('personal-access-token', { file: RELEASE, line: 19, job: 'publish' });
   const action = (facts: string[]) => rec('unpinned-action', { file: RELEASE, line: 17, job: 'publish', severity: 'MEDIUM', facts });
@@ -281,6 +304,14 @@ describe('compromised-action, agent-prompt-injection-takeover, token-leak-via-ar
     expect(ids([upload(['holds', 'holds:token', 'token:default']), permissions])).toEqual([`token-leak-via-artifact ${CI_WORKFLOW}`]);
     // The job declares its own read-only `permissions:`: a missing workflow-level block gives it nothing.
     expect(ids([upload([]), permissions])).toEqual([]);
+  });
+});
+
+describe('bot-confused-deputy', () => {
+  it('needs a privileged trigger whose jobs take something of the pull request (dangerous-trigger above LOW)', () => {
+    const bot = rec('bot-actor-condition', { line: 18, job: 'hackme', severity: 'HIGH' });
+    expect(ids([bot, rec('dangerous-trigger', { line: 11, job: null, severity: 'MEDIUM' })])).toEqual([`bot-confused-deputy ${PR_WORKFLOW}`]);
+    expect(ids([bot, rec('dangerous-trigger', { line: 11, job: null, severity: 'LOW' })])).toEqual([]);
   });
 });
 

@@ -233,10 +233,18 @@ describe('TaintAnalyzer', () => {
             - id: none
               uses: dorny/paths-filter@v3
               with: { filters: 'a: [a/**]' }
+            - id: fork
+              uses: step-security/changed-files@v46
+            - id: unsafe
+              uses: step-security/changed-files@v46
+              with: { safe_output: false }
             - run: 'true'
     ` };
     const { evaluate, step: stepAt } = analyse(files);
-    const step = stepAt(WORKFLOW, 'j', 4);
+    const step = stepAt(WORKFLOW, 'j', 6);
+    // StepSecurity's fork of changed-files escapes like the original.
+    expect(evaluate('steps.fork.outputs.all_changed_files', step)).toBeNull();
+    expect(evaluate('steps.unsafe.outputs.all_changed_files', step)?.level).toBe('arbitrary');
     expect(evaluate('steps.old.outputs.all_changed_files', step)?.level).toBe('arbitrary');
     expect(evaluate('steps.pinned.outputs.all_changed_files', step)).toBeNull();
     expect(evaluate('steps.json.outputs.a_files', step)).toMatchObject({ level: 'arbitrary', json: true });
