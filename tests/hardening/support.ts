@@ -78,6 +78,7 @@ export function urlOf(endpoint: Endpoint, fill: Fill): string {
 /** A body the endpoint accepts (undefined for endpoints without one). */
 export function validBody(endpoint: Endpoint, fill: Fill): unknown {
   if (endpoint.operation.body === undefined) return undefined;
+  if (endpoint.path === '/api/github/authorization') return { code: 'local-authorization-code', state: 'not-a-state-of-this-session' };
   return endpoint.path === '/api/scan' ? { repo_id: fill.repo_id } : { enabled: false };
 }
 
