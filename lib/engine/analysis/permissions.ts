@@ -5,7 +5,13 @@ import type { Job, Step, Workflow } from '../model/workflow.js';
 import { foreignDownloads } from './artifacts.js';
 import { untrustedCheckouts } from './pr-head.js';
 import { everyPathGuarded, stepTrust } from './trust-guards.js';
-import { keyText, type YNode, type YScalar } from '../yaml/model.js';
+import { getText, keyText, type YNode, type YScalar } from '../yaml/model.js';
+import { actionPermissions, GH_COMMANDS, type Scope } from '../data/permissions.js';
+import { describeStep } from './describe.js';
+import { stepExecutions } from './run-model/execution.js';
+import { REACH_ORDER } from './run-model/reach.js';
+import type { Reach } from './run-model/reach.js';
+import type { RunModel } from './run-model/index.js';
 
 /** A `<scope>: write` entry of a `permissions:` mapping. */
 export interface WriteScope {
@@ -104,4 +110,159 @@ export function outsiderInput(context: { repository: RepositoryModel; taint: Tai
 /** True when every way the step runs passes a guard outsiders cannot pass (an environment only with known reviewers). */
 export function gated(step: Step): boolean {
   return everyPathGuarded(stepTrust(step), (g) => g.kind !== 'bypassable-label' && (g.kind !== 'environment' || g.reviewed === true));
+}
+
+/** Actions that never write with the job's token (they read with it at most: fetch code, download tools). */
+const TOKEN_FREE_ACTIONS = /^(actions\/(checkout|cache|cache\/restore|cache\/save|upload-artifact|download-artifact|upload-pages-artifact|configure-pages)|docker\/(setup-[\w-]+|login-action|metadata-action)|[\w.-]+\/(setup-[\w-]+|[\w-]+-setup|action-setup|[\w-]+-toolchain|toolchain))$/;
+/** Actions that comment on, label, assign or close issues and pull requests: `issues` / `pull-requests` scopes only. */
+const TRIAGE_ACTIONS = /^(actions\/(labeler|stale|first-interaction)|peter-evans\/(create-or-update-comment|find-comment)|marocchino\/sticky-pull-request-comment|thollander\/actions-comment-pull-request|mshick\/add-pr-comment|dessant\/(lock-threads|label-actions)|kentaro-m\/auto-assign-action|actions-ecosystem\/action-(add|remove)-labels|srvaroa\/labeler|github\/issue-labeler|andymckay\/labeler|pozil\/auto-assign-issue|hmarr\/auto-approve-action|amannn\/action-semantic-pull-request|codelytv\/pr-size-labeler)$/;
+/** What a `github-script` script calls that needs each critical scope. */
+const SCRIPT_SCOPE: Readonly<Record<string, RegExp>> = {
+  contents: /\brepos\.|\bgit\.|createRelease|uploadReleaseAsset|createOrUpdateFile|updateRef|createRef|\bmerge\b|\/contents\/|\/git\/|\/releases/,
+  'id-token': /getIDToken|id-token|oidc/i,
+  packages: /\bpackages\./,
+  actions: /\bactions\.|\/actions\//,
+};
+/** What a `run:` script does that needs each critical scope (a token given to it aside). */
+const RUN_SCOPE: Readonly<Record<string, RegExp>> = {
+  contents: /\bgit\s+(push|tag)\b|\bgh\s+(release|api|repo|pr\s+(merge|create))\b/,
+  'id-token': /ACTIONS_ID_TOKEN|\boidc\b|id-token|sigstore|cosign|\battest|\bpublish\b|\bgem\s+push\b|twine|--provenance|\b(gcloud|aws|az|vault)\s/i,
+  packages: /ghcr\.io|docker\.pkg\.github\.com|npm\.pkg\.github\.com|maven\.pkg\.github\.com|nuget\.pkg\.github\.com|rubygems\.pkg\.github\.com|\b(docker|podman)\s+push\b/i,
+  actions: /\bgh\s+(run|workflow|cache|api)\b|\/actions\/(runs|workflows|caches)/,
+};
+/** A script that releases, publishes, tags or commits (through credentials a checkout left, or its own tooling). */
+const RELEASE_WORDS = /\b(semantic-release|release-it|standard-version|changeset|goreleaser|gh-pages|lerna\s+(version|publish)|(make|just|task|rake|npm\s+run|yarn|pnpm(\s+run)?|bun\s+run|\.\/[\w./-]*)\s+[\w:.-]*(release|publish|deploy|tag|version|bump|changelog|docs|pages))/i;
+/** A script given the token. */
+const TOKEN_REF = /github\.token|GITHUB_TOKEN|GH_TOKEN|secrets\.GITHUB/i;
+/** A script that only comments on, labels or closes issues and pull requests with it, and runs nothing else of note. */
+const TRIAGE_ONLY = /\bgh\s+(pr|issue)\s+(comment|edit|close|reopen|review|view|list)\b|\bgh\s+label\b/;
+const DOES_MORE = /\bgh\s+(release|api|repo|run|workflow|pr\s+(merge|create|checkout))\b|\bgit\s+push\b|\b(npx|npm|yarn|pnpm|make|python3?|node|bash|sh|go|cargo|mvn|gradle|curl)\b|\.sh\b/;
+
+/** The job's and workflow's `env:` text, where a token given to every step would be. */
+function envText(step: Step): string {
+  const job = step.job;
+  if (job === null) return '';
+  const file = job.workflow.file.text;
+  const nodes = [job.env, job.workflow.env].filter((n) => n !== undefined);
+  return nodes.map((n) => file.slice(n!.start, n!.end)).join('\n');
+}
+
+/** Whether one step may use a write scope of its job's token (false: it provably does not). */
+function stepMayUse(step: Step, scope: string): boolean {
+  const critical = SCRIPT_SCOPE[scope] !== undefined;
+  const ref = step.usesRef;
+  if (ref !== undefined) {
+    if (ref.kind === 'docker') return false;
+    if (ref.kind !== 'repository') return true;
+    const full = ref.path === '' ? ref.slug : `${ref.slug}/${ref.path.toLowerCase()}`;
+    // The least-privilege table of the permissions fix knows what a well-known action asks for, by its inputs.
+    const known = actionPermissions(full);
+    if (known !== undefined) {
+      if (known.scopes[scope as Scope] === 'write') return true;
+      return (known.when ?? []).some((c) => {
+        const value = getText(step.with, c.input);
+        const applies = c.absent === true ? value === null : value !== null && (c.matches === undefined || c.matches.test(value.trim()));
+        return applies && c.scopes[scope as Scope] === 'write';
+      });
+    }
+    if (TOKEN_FREE_ACTIONS.test(full)) return false;
+    if (TRIAGE_ACTIONS.test(full)) return !critical;
+    if (full === 'actions/github-script' && critical) {
+      const text = step.owner.file.text.slice(step.node.start, step.node.end);
+      return SCRIPT_SCOPE[scope]!.test(text);
+    }
+    return true;
+  }
+  if (step.run === undefined) return false;
+  const text = step.owner.file.text.slice(step.node.start, step.node.end);
+  if (critical && RUN_SCOPE[scope]!.test(text)) return true;
+  // `gh` commands ask for what the permissions fix's table says (an unknown one, or `gh api`, for anything).
+  for (const match of (step.run.value as string).matchAll(/(?:^|[\s;&|(`$])gh\s+([a-z-]+)(?:\s+([a-z-]+))?/g)) {
+    const command = match[1] === 'api' ? 'api' : `${match[1] ?? ''} ${match[2] ?? ''}`.trim();
+    const scopes = GH_COMMANDS[command];
+    if (scopes === undefined || scopes[scope as Scope] === 'write') return true;
+  }
+  if ((scope === 'contents' || scope === 'packages') && RELEASE_WORDS.test(step.run.value as string)) return true;
+  // A publishing tool may report back on the pull request or commit with whatever it finds.
+  if (/\bpublish\b/i.test(text)) return true;
+  // A script file of the repository's (`./scripts/report.sh`) may read the token wherever it is (the
+  // credentials a checkout left in .git/config, the environment): only build tools and inline commands are read.
+  if (stepExecutions(step).some((e) => e.kind === 'file')) return true;
+  if (!TOKEN_REF.test(text) && !TOKEN_REF.test(envText(step))) return false;
+  // Given the token: only triage commands (`gh pr comment`) use it for nothing but issues and pull requests.
+  return !critical || !TRIAGE_ONLY.test(text) || DOES_MORE.test(text);
+}
+
+/**
+ * Why a job may use a write scope of its token, or null when it provably does not: it calls a reusable
+ * workflow (the grant is that workflow's ceiling), or one of its steps may use it: a script that shows a use
+ * of the scope (`git push`, `gh release`, a GitHub Packages push, OIDC) or is given the token for more than
+ * commenting, or an action that may read the token by default (any but checkout, caches, artifacts, toolchain
+ * setup, and for `contents`/`id-token`/`packages`/`actions` the comment and label actions and a `github-script`
+ * that calls no API of that scope). A test, lint or build job, or a comment bot for `contents: write`, does not.
+ */
+export function scopeUse(job: Job, scope: string): string | null {
+  if (job.uses !== undefined) return 'it calls a reusable workflow, whose jobs the grant is the ceiling of';
+  for (const step of job.steps) if (stepMayUse(step, scope)) return describeStep(step);
+  return null;
+}
+
+/** Reaches at which an outsider's code can run: with no approval, or behind one of some strength. */
+const OUTSIDER: ReadonlySet<string> = new Set(['anyone', 'sticky-label', 'unreviewed-environment', 'approval']);
+
+/** An outsider's code or text that runs in a job: where, and who can start it. */
+export interface OutsiderCode {
+  job: Job;
+  reach: Reach;
+  /** Behind an approval, the code can still change after it (a branch or `refs/pull/*` resolved at run time, text that can be edited). */
+  race: boolean;
+  /** `step \`Build\` of job \`b\` (line 12) runs \`npm ci\` from the pull request's checkout (line 9)` */
+  text: string;
+}
+
+/**
+ * The weakest-reached outsider code run in one of `jobs`, from the run model: a checkout or download of pull
+ * request code that a later step runs (a build tool in its directory, a script or local action from it), or
+ * outsider text (free or structured, from the event) expanded into a `run:` script, on a step an outsider can
+ * start (anyone, a sticky label, an environment of unknown strength, a maintainer's approval: `reach` says which).
+ * Null when none, or only trusted authors reach it: the grant is then wider than needed, not armed.
+ */
+export function outsiderCode(context: { runs: RunModel; taint: TaintAnalyzer }, jobs: readonly Job[]): OutsiderCode | null {
+  let best: OutsiderCode | null = null;
+  const better = (found: OutsiderCode) => {
+    if (best === null || REACH_ORDER.indexOf(found.reach.level) < REACH_ORDER.indexOf(best.reach.level)) best = found;
+  };
+  for (const job of jobs) {
+    if (job.uses !== undefined) continue;
+    const run = context.runs.job(job);
+    for (const entry of run.workspace) {
+      if (entry.content !== 'outsider' || entry.checkout?.hiddenBy === 'trusted-author') continue;
+      const sink = context.runs.sinksOf(run, entry)[0];
+      if (sink === undefined) continue;
+      const reach = context.runs.stepReach(sink.step);
+      if (!OUTSIDER.has(reach.level)) continue;
+      const file = job.workflow.file;
+      better({
+        job,
+        reach,
+        race: entry.checkout?.hiddenBy !== 'approved-commit',
+        text: `${describeStep(sink.step)} (line ${file.position(sink.step.node.start).line}) runs ${sink.execution.evidence} from the pull request's ${entry.kind === 'download' ? 'artifacts' : 'checkout'} (${entry.how}, line ${file.position(entry.step.node.start).line})`,
+      });
+    }
+    for (const step of job.steps) {
+      if (step.run === undefined) continue;
+      const reach = context.runs.stepReach(step);
+      if (!OUTSIDER.has(reach.level)) continue;
+      const scope = stepScope(step);
+      for (const occurrence of expressionsOf(step.owner.file, step.run)) {
+        if (occurrence.expr === null) continue;
+        const taint = context.taint.ofExpression(occurrence.expr, scope);
+        if (taint !== null && (taint.level === 'arbitrary' || taint.level === 'structured') && taint.controller === 'external') {
+          better({ job, reach, race: true, text: `${describeStep(step)} (line ${step.owner.file.position(step.run.start).line}) expands \`${taint.source}\` into its script` });
+          break;
+        }
+      }
+    }
+  }
+  return best;
 }

@@ -24,7 +24,7 @@ const SCRIPT_INJECTION = stage(
 const ARTIFACT_POISONING = stage(
   'artifact-poisoning',
   'Untrusted artifact unpacked in the workspace',
-  'The `workflow_run` workflow downloads an artifact of the run that triggered it, which a pull request controls, into its workspace, where the files can replace scripts and configuration the job then uses.',
+  "A privileged workflow (`workflow_run`, or another that fetches a pull request run's artifacts with `run-id`, `gh run download` or a download action) downloads an artifact a pull request's run produced into its workspace, where the files can replace scripts and configuration the job then uses.",
 );
 const GITHUB_ENV_INJECTION = stage(
   'github-env-injection',
@@ -144,7 +144,7 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
       },
     ],
     impact:
-      "A pull request's build uploads crafted files that the privileged `workflow_run` workflow unpacks and uses, so the attacker runs code with that workflow's token and secrets.",
+      "A pull request's build uploads crafted files that the privileged workflow unpacks and uses, so the attacker runs code with that workflow's token and secrets.",
     impact_title: "Attacker code runs with the privileged workflow's token",
     stages: [ARTIFACT_POISONING, GITHUB_ENV_INJECTION, ...PERMISSION_STAGES.slice(0, 2), SECRETS_INHERIT],
   },
@@ -349,6 +349,8 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
       { ...GRANT_OF_ENTRY, min_severity: 'HIGH', instance: 'a grant of contents, packages, actions or id-token write, or write-all, that the checkout\'s job holds' },
       DEFAULT_TOKEN_OF_ENTRY('default-token-write'),
       SECRETS_OF_ENTRY('secrets-inherit'),
+      // The amplifier tells of an outsider's text run in the same privileged job run, not of a fork's own read-only run.
+      { rule_id: 'script-injection', min_severity: 'MEDIUM', instance: 'outsider text run on a privileged event', facts: ['exec', 'reach:anyone|reach:sticky-label'] },
     ],
     break_chain: [
       {

@@ -1,12 +1,14 @@
-import { jobUsesScope, outsiderInput, readPermissions } from '../analysis/permissions.js';
-import { untrustedCheckouts } from '../analysis/pr-head.js';
-import { privilegedTriggers } from '../model/workflow.js';
+import { outsiderCode, readPermissions, scopeUse, type OutsiderCode, type WriteScope } from '../analysis/permissions.js';
+import { reachFacts } from '../analysis/run-model/facts.js';
+import { severityOf, whoText } from '../analysis/run-model/index.js';
+import type { Job } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
+import type { Severity } from '../types.js';
 
 /** Write scopes that let a token change code, releases, packages or workflow runs, or mint OIDC tokens. */
 const CRITICAL_SCOPES = new Set(['contents', 'id-token', 'packages', 'actions']);
 
-/** What pull request code does with each critical scope. */
+/** What code holding each critical scope can do. */
 const SCOPE_USE: Readonly<Record<string, string>> = {
   contents: 'push commits and tags',
   'id-token': 'mint OIDC tokens for the cloud accounts that trust this repository',
@@ -14,11 +16,23 @@ const SCOPE_USE: Readonly<Record<string, string>> = {
   actions: 'change workflow runs and caches',
 };
 
-/** Why a `write-all` grant is or is not HIGH: it arms whatever hostile input a privileged trigger brings. */
-function writeAllWhy(privileged: readonly string[]): string {
-  return privileged.length > 0
-    ? ` HIGH: the workflow runs on \`${privileged[0] ?? ''}\`, where outside input reaches the job.`
-    : ' MEDIUM: no trigger of the workflow brings outside input, so only a compromised step could misuse it.';
+/** The severity of a grant, from the run model: HIGH needs an outsider's code running with it (policy in docs/severity.md). */
+function severity(critical: boolean, code: OutsiderCode | null): Severity {
+  if (!critical || code === null) return 'LOW';
+  return severityOf({ reach: code.reach, executes: true, holds: ['a write scope'], raceAfterApproval: code.race });
+}
+
+/** `; HIGH: <who>, and <what runs>` or the reason it is not HIGH. */
+function why(critical: boolean, code: OutsiderCode | null, what: string): string {
+  if (!critical) return ' LOW: the scope does not hand over the repository, its releases or packages, or a cloud account.';
+  if (code === null) return ` LOW: no job that holds it runs an outsider's code (a checkout or download of pull request code that a step runs, or event text expanded into a script), so the grant is wider than needed, not armed.`;
+  return ` ${severity(critical, code)}: ${code.text}, and ${whoText(code.reach)}, so that code runs with the grant and can ${what}.`;
+}
+
+function jobsText(jobs: readonly Job[]): string {
+  const names = jobs.slice(0, 3).map((j) => `\`${j.id}\``);
+  const more = jobs.length > 3 ? ` and ${jobs.length - 3} more` : '';
+  return jobs.length === 1 ? `job ${names[0] ?? ''}` : `jobs ${names.join(', ')}${more}`;
 }
 
 export default defineWorkflowRule({
@@ -30,9 +44,9 @@ export default defineWorkflowRule({
     surface: 'workflow',
     fix: { safe: true },
     description:
-      '`permissions: write-all` on a workflow or job, or write scopes granted at workflow level, where they apply to every job. HIGH for `write-all` on a privileged trigger, and for `contents`, `id-token`, `packages` or `actions` write on a privileged trigger when more than one job inherits it; a single job that uses its grant is not reported, unless it also checks out pull request code under a privileged trigger (HIGH).',
+      '`permissions: write-all` on a workflow or job; a write scope at workflow level that some job inheriting it provably does not use (it runs only scripts and actions that never write with the token, and hands the token to nothing); a write scope in a job\'s own `permissions:` that its steps never use (a test job, a comment bot granted `contents: write`). HIGH when the scope is `contents`, `id-token`, `packages`, `actions` (or `write-all`) and an outsider\'s code runs with it with no approval (run model: a checkout or download of pull request code that a step runs, or event text expanded into a script, on a trigger anyone can fire); MEDIUM behind an approval the code can change after, or an environment of unknown strength; LOW otherwise (wider than needed, not armed). A job\'s own grant that it uses is reported only when an outsider\'s code runs with it.',
     recommendation:
-      'Set `permissions: {}` or `contents: read` at workflow level and grant each write scope only in the `permissions:` of the job that needs it.',
+      'Set `permissions: {}` or `contents: read` at workflow level and grant each write scope only in the `permissions:` of the job that needs it; drop grants no step uses, and never grant a write scope to a job that runs a pull request\'s code.',
   },
   create: (context) => ({
     workflow(workflow) {
@@ -41,93 +55,78 @@ export default defineWorkflowRule({
       const inheriting = workflow.jobs.filter((j) => j.permissions === undefined);
       if (workflow.jobs.length > 0 && inheriting.length === 0) return;
       const permissions = readPermissions(workflow.permissions);
-      const privileged = privilegedTriggers(workflow).map((t) => t.name);
+      const single = inheriting.length === 1 && workflow.jobs.length === 1;
       if (permissions.kind === 'write-all') {
+        const code = outsiderCode(context, inheriting);
         context.report({
           node: permissions.node,
           job: null,
-          severity: privileged.length > 0 ? 'HIGH' : 'MEDIUM',
-          message: `The workflow grants \`write-all\`: every job gets a token that can write to every scope of the repository.${writeAllWhy(privileged)}`,
+          severity: severity(true, code),
+          message: `The workflow grants \`write-all\`: ${single ? 'its job gets' : 'every job gets'} a token that can write to every scope of the repository.${why(true, code, 'write to every scope')}`,
+          facts: code === null ? [] : [...reachFacts(code.reach), 'exec', 'holds:token'],
         });
         return;
       }
       if (permissions.kind !== 'scopes') return;
-      // When a single job inherits them, workflow-level grants are that job's own: narrow grants are
-      // the recommended pattern there, so only the grants that arm a privileged trigger are reported.
       // A reusable workflow's grants are capped by its caller's job, which is where they are decided.
-      // A call job passes the grant on as the ceiling of the reusable workflow's jobs, which may need it:
-      // only jobs that run steps themselves show whether the grant is wider than needed.
-      const stepJobs = inheriting.filter((j) => j.uses === undefined);
-      if (inheriting.length > 0 && stepJobs.length === 0) return;
-      const singleJob = stepJobs.length === 1;
-      const reusableOnly = workflow.triggers.length > 0 && workflow.triggers.every((t) => t.name === 'workflow_call');
-      const only = singleJob ? stepJobs[0] : undefined;
-      // The only job checks out pull request code with no maintainer's approval: its grant arms that code (as a
-      // job's own grant does, below), whether or not the job uses it.
-      const forkCheckout = only !== undefined ? untrustedCheckouts(only, context.repository).find((c) => !c.approved) : undefined;
-      let outsiderControl: string | undefined;
+      if (workflow.triggers.length > 0 && workflow.triggers.every((t) => t.name === 'workflow_call')) return;
       for (const write of permissions.writes) {
-        const critical = privileged.length > 0 && CRITICAL_SCOPES.has(write.scope);
-        if ((singleJob || reusableOnly) && !critical) continue;
-        if (critical && only !== undefined && forkCheckout !== undefined) {
-          context.report({
-            node: write.key,
-            job: null,
-            severity: 'HIGH',
-            message: `\`${write.scope}: write\` is granted at workflow level to job \`${only.id}\`, which checks out pull request code (${forkCheckout.how} at line ${only.workflow.file.position(forkCheckout.node.start).line}, on \`${forkCheckout.trigger}\`), so that code runs with the grant and can ${SCOPE_USE[write.scope] ?? write.scope}.`,
-          });
-          continue;
-        }
-        // The only job's grant at workflow level is that job's own grant: when the job uses it, nothing is excessive.
-        if (only !== undefined && jobUsesScope(only, write.scope)) continue;
-        // HIGH when outside input meets the grant in one of the jobs (as for missing-permissions): a checkout of
-        // pull request code, the triggering run's artifacts or outsider text in a script, where no gate holds.
-        const steered = critical && only === undefined ? (outsiderControl ??= outsiderInput(context, stepJobs, privileged, true) ?? '') : '';
-        const high = steered !== '';
+        // Only a job that provably does not use the scope makes the workflow-level grant wider than needed; an
+        // outsider's code that runs with a critical scope arms it either way (as a job's own grant, below).
+        const unused = inheriting.filter((j) => scopeUse(j, write.scope) === null);
+        const critical = CRITICAL_SCOPES.has(write.scope);
+        const code = critical ? outsiderCode(context, inheriting) : null;
+        if (unused.length === 0 && code === null) continue;
+        const what =
+          unused.length === 0
+            ? `\`${write.scope}: write\` is granted at workflow level to ${jobsText(inheriting)}, which may use it`
+            : single
+            ? `\`${write.scope}: write\` is granted at workflow level to its only job \`${unused[0]!.id}\`, which does not need it (its steps run only scripts and actions that never write with the token)`
+            : `\`${write.scope}: write\` is granted at workflow level, so every job without its own \`permissions:\` gets it, and ${jobsText(unused)} ${unused.length === 1 ? 'does' : 'do'} not need it (only scripts and actions that never write with the token)`;
         context.report({
           node: write.key,
           job: null,
-          severity: high ? 'HIGH' : 'MEDIUM',
-          message:
-            (only !== undefined
-              ? `\`${write.scope}: write\` is granted at workflow level to job \`${only.id}\`, which shows no use of it`
-              : `\`${write.scope}: write\` is granted at workflow level, so every job of the workflow gets it`) +
-            (critical
-              ? only !== undefined
-                ? `, on the privileged trigger \`${privileged[0]}\`.`
-                : high
-                  ? `, on the privileged trigger \`${privileged[0]}\`, and ${steered}.`
-                  : `, on the privileged trigger \`${privileged[0]}\`. Not HIGH: no job checks out pull request code, downloads its artifacts or puts outsider text into a script, so no outsider's input meets the grant.`
-              : '.') +
-            (only !== undefined ? ' Not HIGH: it is the only job, so moving the grant to the job changes nothing; remove it if the job does not need it.' : ''),
+          severity: severity(critical, code),
+          message: `${what}.${why(critical, code, SCOPE_USE[write.scope] ?? write.scope)}`,
+          facts: code === null ? [] : [...reachFacts(code.reach), 'exec', 'holds:token'],
         });
       }
     },
     job(job) {
       if (job.permissions === undefined) return;
       const permissions = readPermissions(job.permissions);
-      if (permissions.kind === 'scopes') {
-        // A job's own grant is normally the right place for it, unless the job also runs a pull request's code:
-        // that code reads the token (or the OIDC request token, which is in every step's environment) too.
-        const critical = permissions.writes.filter((w) => CRITICAL_SCOPES.has(w.scope));
-        // A checkout behind a maintainer's approval (a label, an `/ok-to-test` comment) is the checkout's own
-        // finding to tell (the approved commit can still change); the grant joins no attack path before a maintainer acts.
-        const checkout = critical.length > 0 ? untrustedCheckouts(job, context.repository).find((c) => !c.approved) : undefined;
-        if (checkout === undefined || critical[0] === undefined) return;
-        const scopes = critical.map((w) => `\`${w.scope}: write\``).join(', ');
+      if (permissions.kind === 'write-all') {
+        const code = outsiderCode(context, [job]);
         context.report({
-          node: critical[0].key,
-          severity: 'HIGH',
-          message: `Job \`${job.id}\` grants ${scopes} and checks out pull request code (${checkout.how} at line ${job.workflow.file.position(checkout.node.start).line}, on \`${checkout.trigger}\`), so that code runs with the grant and can ${critical.map((w) => SCOPE_USE[w.scope] ?? w.scope).join(', ')}. HIGH even though the job may use it: the grant belongs in a job that never runs the pull request's code.`,
+          node: permissions.node,
+          severity: severity(true, code),
+          message: `Job \`${job.id}\` grants \`write-all\`: its token can write to every scope of the repository.${why(true, code, 'write to every scope')}`,
+          facts: code === null ? [] : [...reachFacts(code.reach), 'exec', 'holds:token'],
         });
         return;
       }
-      if (permissions.kind !== 'write-all') return;
-      const privileged = privilegedTriggers(job.workflow).map((t) => t.name);
+      if (permissions.kind !== 'scopes' || permissions.writes.length === 0) return;
+      // A job's own grant is normally the right place for it, unless the job also runs an outsider's code (that
+      // code reads the token, or the OIDC request token in every step's environment) or never uses it.
+      const critical = permissions.writes.filter((w) => CRITICAL_SCOPES.has(w.scope));
+      const code = critical.length > 0 ? outsiderCode(context, [job]) : null;
+      if (code !== null && critical[0] !== undefined) {
+        const scopes = critical.map((w) => `\`${w.scope}: write\``).join(', ');
+        context.report({
+          node: critical[0].key,
+          severity: severity(true, code),
+          message: `Job \`${job.id}\` grants ${scopes} and runs an outsider's code: ${code.text}; ${whoText(code.reach)}, so that code runs with the grant and can ${critical.map((w) => SCOPE_USE[w.scope] ?? w.scope).join(', ')}. Even if the job uses it, the grant belongs in a job that never runs the pull request's code.`,
+          facts: [...reachFacts(code.reach), 'exec', 'holds:token'],
+        });
+        return;
+      }
+      const unused: WriteScope[] = permissions.writes.filter((w) => scopeUse(job, w.scope) === null);
+      const first = unused[0];
+      if (first === undefined) return;
       context.report({
-        node: permissions.node,
-        severity: privileged.length > 0 ? 'HIGH' : 'MEDIUM',
-        message: `Job \`${job.id}\` grants \`write-all\`: its token can write to every scope of the repository.${writeAllWhy(privileged)}`,
+        node: first.key,
+        severity: 'LOW',
+        message: `Job \`${job.id}\` grants ${unused.map((w) => `\`${w.scope}: write\``).join(', ')} that its steps never use: they run only scripts and actions that never write with the token, and hand the token to nothing. LOW: wider than needed, not armed; drop ${unused.length === 1 ? 'it' : 'them'}.`,
       });
     },
   }),

@@ -1,13 +1,11 @@
-import { calledLocalWorkflow, declaresOwnPermissions, outsiderInput } from '../analysis/permissions.js';
-import { PRIVILEGED_TRIGGERS, type Job, type Workflow } from '../model/workflow.js';
+import { calledLocalWorkflow, declaresOwnPermissions, outsiderCode } from '../analysis/permissions.js';
+import { reachFacts } from '../analysis/run-model/facts.js';
+import { severityOf, whoText, type Reach } from '../analysis/run-model/index.js';
+import { outsiderReach, REACH_ORDER } from '../analysis/run-model/reach.js';
+import type { Job, Workflow } from '../model/workflow.js';
 import type { RepositoryModel } from '../model/repository.js';
 import { defineWorkflowRule } from '../rule.js';
 import type { Severity } from '../types.js';
-
-/** Privileged triggers an outsider fires (a comment, an issue, a fork's pull request): `repository_dispatch` needs a write token. */
-function outsiderTriggers(workflow: Workflow): string[] {
-  return workflow.triggers.filter((t) => PRIVILEGED_TRIGGERS.has(t.name)).map((t) => t.name);
-}
 
 /** Jobs whose token the missing `permissions:` decides: call jobs of a local workflow that declares its own are not. */
 function undeclaredJobs(repository: RepositoryModel, workflow: Workflow): Job[] {
@@ -41,24 +39,29 @@ export default defineWorkflowRule({
     function report(workflow: Workflow, jobs: readonly Job[], perJob: boolean): void {
       const first = jobs[0];
       if (first === undefined) return;
-      const outsider = outsiderTriggers(workflow);
       const stepJobs = jobs.filter((j) => j.uses === undefined);
       const localCallers = jobs.filter((j) => calledLocalWorkflow(context.repository, j) !== undefined);
-      let severity: Severity = 'MEDIUM';
-      let why = '';
-      const control = outsider.length > 0 ? outsiderInput(context, stepJobs, outsider, true) : null;
-      const gatedControl = control === null && outsider.length > 0 ? outsiderInput(context, stepJobs, outsider, false) : null;
-      if (control !== null) {
-        severity = 'HIGH';
-        why = ` HIGH: the workflow runs on \`${outsider[0] ?? ''}\`, which anyone with a GitHub account can trigger, and ${control}, so outside input meets a token that may be able to write.`;
-      } else if (gatedControl !== null) {
-        why = ` Not HIGH: ${gatedControl}, but only trusted authors or a maintainer's approval (a condition on the job or step, a label on a \`labeled\`-only workflow, an environment with required reviewers) let it run, so no outsider starts it.`;
-      } else if (outsider.length > 0 && stepJobs.length > 0) {
-        why = ` Not HIGH: anyone can trigger \`${outsider[0] ?? ''}\`, but no job checks out pull request code, downloads its artifacts or puts outsider text into a script, so outside input only reaches the token through the actions' own handling.`;
-      } else if (outsider.length > 0) {
-        why = ` Not HIGH: the ${jobs.length === 1 ? 'job only calls' : 'jobs only call'} reusable workflows${localCallers.length === jobs.length ? ' of this repository, whose own jobs decide what they do with the token' : ''}.`;
-      } else if (workflow.triggers.some((t) => t.name === 'repository_dispatch')) {
-        why = ' Not HIGH: `repository_dispatch` can only be sent with a token that has write access to the repository.';
+      // Who can start the jobs, and whether an outsider's code or text runs in one (run model).
+      let reach: Reach = { level: 'collaborator', event: null, gates: [], forkPullRequest: false };
+      for (const job of jobs) {
+        const theirs = context.runs.job(job).reach;
+        if (REACH_ORDER.indexOf(theirs.level) < REACH_ORDER.indexOf(reach.level)) reach = theirs;
+      }
+      const code = outsiderCode(context, stepJobs);
+      const readOnly = context.runs.defaultToken === 'read';
+      let severity: Severity = 'LOW';
+      let why: string;
+      if (code !== null && !readOnly) {
+        severity = severityOf({ reach: code.reach, executes: true, holds: ['the default token'], raceAfterApproval: code.race });
+        why = ` ${severity}: ${code.text}, and ${whoText(code.reach)}, so an outsider's code runs with a token that may be able to write.`;
+      } else if (readOnly) {
+        why = ' LOW: the settings snapshot shows the repository\'s default token is read-only.';
+      } else if (outsiderReach(reach) && stepJobs.length > 0) {
+        why = ` LOW: ${whoText(reach)}, but no job runs an outsider's code or text (a checkout or download of pull request code that a step runs, event text expanded into a script), so outside input reaches the token only through the actions' own handling.`;
+      } else if (outsiderReach(reach)) {
+        why = ` LOW: the ${jobs.length === 1 ? 'job only calls' : 'jobs only call'} reusable workflows${localCallers.length === jobs.length ? ' of this repository, whose own jobs decide what they do with the token' : ''}.`;
+      } else {
+        why = ` LOW: ${reach.level === 'collaborator' && reach.forkPullRequest ? whoText(reach) : reach.level === 'collaborator' ? 'only collaborators start it' : whoText(reach)}, so no outsider's code runs with the token.`;
       }
       const what =
         jobs.length === workflow.jobs.length
@@ -70,6 +73,7 @@ export default defineWorkflowRule({
         severity,
         key: 'missing-permissions',
         message: `${what}, so ${jobs.length === 1 ? 'its' : 'their'} GITHUB_TOKEN gets the repository's default permissions (read-write on many repositories).${why}`,
+        facts: code !== null ? [...reachFacts(code.reach), 'exec', 'holds:token'] : reachFacts(reach),
       });
     }
     return {

@@ -90,7 +90,7 @@ export default defineWorkflowRule({
     severity: 'LOW',
     surface: 'workflow',
     description:
-      'A job\'s `runs-on` selects the `self-hosted` label (as a string, a list item, the `labels:` of a runner group, or a matrix value a leg runs with). Self-hosted runners keep state between jobs and sit inside your network. HIGH when an outsider\'s code runs on the machine with no approval: a fork\'s `pull_request` run (or a privileged run) checks out the pull request\'s code and a later step runs it (a build tool in its directory, a script or local action from it); MEDIUM when a maintainer\'s approval comes first (a label, a member\'s comment, an environment); LOW when nothing of an outsider\'s runs there (the job checks nothing out, checks out a fixed ref, runs only registry tools), when only trusted authors reach it, and off pull requests. A runner group or a label no GitHub-hosted runner has is one step lower (it may be a GitHub-hosted larger runner), and reported only where an outsider\'s code runs on it.',
+      'A job\'s `runs-on` selects the `self-hosted` label (as a string, a list item, the `labels:` of a runner group, or a matrix value a leg runs with). Self-hosted runners keep state between jobs and sit inside your network. HIGH when an outsider\'s code runs on the machine with no approval: a fork\'s `pull_request` run (or a privileged run) checks out the pull request\'s code and a later step runs it (a build tool in its directory, a script or local action from it); MEDIUM when a maintainer\'s approval comes first (a label, a member\'s comment, an environment); LOW when nothing of an outsider\'s runs there (the job checks nothing out, checks out a fixed ref, runs only registry tools), when only trusted authors reach it, and off pull requests. A runner group or a label no GitHub-hosted runner has is one step lower (it may be a GitHub-hosted larger runner), and reported only where pull requests or outsiders reach it.',
     recommendation:
       'Run untrusted or pull-request jobs on GitHub-hosted runners; keep self-hosted runners for trusted branches, make them ephemeral (one job per runner, e.g. actions-runner-controller), and isolate their network and credentials.',
   },
@@ -116,9 +116,10 @@ export default defineWorkflowRule({
         return;
       }
       // Nothing of an outsider's runs there (or only trusted authors' and approved code): persistence between trusted jobs.
-      if (!hit.certain && (way === undefined || !OUTSIDER.has(way.reach.level))) return;
       const fork = run.forkReach;
       const outsider = (fork !== null && OUTSIDER.has(fork.level)) || OUTSIDER.has(run.reach.level) || run.reach.forkPullRequest;
+      // A runner group or custom label off pull requests may be a GitHub-hosted larger runner that only collaborators use.
+      if (!hit.certain && !outsider && (way === undefined || !OUTSIDER.has(way.reach.level))) return;
       const pinned = way !== undefined && way.reach.level === 'approval' && way.severity === 'LOW';
       const gates = way !== undefined && way.reach.gates.length > 0 ? ` (${way.reach.gates.join(' / ')})` : '';
       const gated = way === undefined ? '' : `; ${sinkText(job, way)}, but ${pinned ? `only after a maintainer's approval of the commit that runs${gates}` : whoOf(way)}${hit.certain ? '' : '.' + maybe.replace(/^ /, ' ').replace(/\.$/, '')}`;
@@ -126,7 +127,7 @@ export default defineWorkflowRule({
       context.report({
         node: hit.node,
         message: `Job \`${job.id}\` runs on ${runner}${reason}; whatever the job runs can persist in the runner and reach its network.`,
-        facts: [...reachFacts(run.reach), 'holds:self-hosted'],
+        facts: [...reachFacts(run.reach), hit.certain ? 'holds:self-hosted' : 'runner:possible'],
       });
     },
   }),

@@ -74,6 +74,29 @@ describe('persistent-supply-chain-foothold', () => {
   });
 });
 
+describe('a runner that may be GitHub-hosted is no machine to keep', () => {
+  it('from a scan: self-hosted-runner marks a custom label `runner:possible`, never `holds:self-hosted`', () => {
+    const workflow = (runsOn: string) => [
+      'on: pull_request',
+      'permissions: {}',
+      'jobs:',
+      '  build:',
+      `    runs-on: ${runsOn}`,
+      '    steps:',
+      '      - uses: actions/checkout@v4',
+      '      - run: make test',
+      '      - run: curl -fsSL http://get.example.dev/install.sh | sh',
+      '',
+    ];
+    const runnerFacts = (runsOn: string) =>
+      scanRepository([{ path: CI_WORKFLOW, text: workflow(runsOn).join('\n') }]).records.filter((r) => r.finding.rule_id === 'self-hosted-runner').map((r) => r.facts ?? []);
+    for (const facts of runnerFacts('gpu-box')) expect(facts).not.toContain('holds:self-hosted');
+    expect(runnerFacts('[self-hosted, linux]').every((facts) => facts.includes('holds:self-hosted'))).toBe(true);
+    expect(scanPaths(CI_WORKFLOW, workflow('gpu-box')).map((c) => c.id)).not.toContain('remote-script-on-runner');
+    expect(scanPaths(CI_WORKFLOW, workflow('[self-hosted, linux]')).map((c) => c.id)).toContain('remote-script-on-runner');
+  });
+});
+
 describe('mutable-action-secret-theft', () => {
   const pat = () => rec('personal-access-token', { file: RELEASE, line: 19, job: 'publish' });
   const action = (facts: string[]) => rec('unpinned-action', { file: RELEASE, line: 17, job: 'publish', severity: 'MEDIUM', facts });
@@ -217,11 +240,33 @@ describe('a grant or a secret joins only what the entry\'s job holds', () => {
     expect(ids([checkout(['exec', 'holds', 'reach:anyone']), inherit])).toEqual([]);
   });
 
+  it('pwn-request takes as amplifier only an injection an outsider brings into the same privileged run', () => {
+    const running = checkout(['exec', 'holds', 'holds:token', 'reach:anyone', 'token:default']);
+    const permissions = rec('missing-permissions', { line: 1, job: null });
+    const outsider = rec('script-injection', { line: 20, job: 'test', facts: ['event:pull_request_target', 'exec', 'reach:anyone'] });
+    const forkOnly = rec('script-injection', { line: 20, job: 'test', severity: 'MEDIUM', facts: ['event:pull_request', 'exec', 'reach:fork-pr', 'reach:trusted-author'] });
+    const rules = (records: Parameters<typeof findCombinations>[0]) => findCombinations(records, all).find((c) => c.id === 'pwn-request')?.components.map((c) => c.rule_id);
+    expect(rules([running, permissions, outsider])).toEqual(['untrusted-checkout', 'missing-permissions', 'script-injection']);
+    expect(rules([running, permissions, forkOnly])).toEqual(['untrusted-checkout', 'missing-permissions']);
+  });
+
   it('the settings\' read-write default joins only a job that uses the default token', () => {
     const settings = rec('default-token-write');
     expect(ids([checkout(['exec', 'holds', 'holds:token', 'reach:anyone', 'token:default']), settings])).toEqual([`pwn-request ${PR_WORKFLOW}`]);
     // The job declares its own `permissions:` (e.g. `contents: write`): the settings' default is not what it holds.
     expect(ids([checkout(['exec', 'holds', 'holds:token', 'reach:anyone']), settings])).toEqual([]);
+  });
+
+  it('a write grant joins an artifact or GITHUB_ENV entry only where the entry\'s job holds a write scope or OIDC', () => {
+    const grant = rec('excessive-permissions', { line: 3, job: null, severity: 'HIGH' });
+    const artifact = (facts: string[]) => rec('artifact-poisoning', { line: 15, job: 'comment', facts });
+    expect(ids([artifact(['exec', 'holds', 'holds:token', 'reach:anyone']), grant])).toEqual([`artifact-poisoning-chain ${PR_WORKFLOW}`]);
+    expect(ids([artifact(['exec', 'holds', 'holds:oidc', 'reach:anyone']), grant])).toEqual([`artifact-poisoning-chain ${PR_WORKFLOW}`]);
+    expect(ids([artifact(['exec', 'holds', 'holds:secrets', 'reach:anyone']), grant])).toEqual([]);
+    const env = (facts: string[]) => rec('github-env-injection', { line: 21, job: 'label', facts });
+    const permissions = rec('missing-permissions', { line: 1, job: null });
+    expect(ids([env(['exec', 'holds', 'holds:token', 'reach:anyone', 'token:default']), permissions])).toEqual([`env-injection-hijack ${PR_WORKFLOW}`]);
+    expect(ids([env(['exec', 'holds', 'holds:token', 'reach:anyone']), permissions])).toEqual([]);
   });
 
   it('repository-takeover needs an entry that runs an outsider\'s content with the default token', () => {

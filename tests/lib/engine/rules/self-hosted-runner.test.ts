@@ -186,7 +186,7 @@ describe(RULE, () => {
     `)).toEqual([]);
   });
 
-  it('reports runner groups and custom labels without the self-hosted label one step lower, only where a fork\'s code runs on them', () => {
+  it('reports runner groups and custom labels without the self-hosted label one step lower, and only where pull requests reach them', () => {
     const findings = scanWith(RULE, yaml`
       on: pull_request
       jobs:
@@ -207,7 +207,8 @@ describe(RULE, () => {
           runs-on: { group: gpu-runners }
           steps: [{ run: make }]
     `);
-    expect(positions(findings)).toEqual(['5:14 MEDIUM', '8:15 MEDIUM', '14:14 MEDIUM']);
+    expect(positions(findings)).toEqual(['5:14 MEDIUM', '8:15 MEDIUM', '14:14 MEDIUM', '17:23 LOW']);
+    expect(findings[3]?.description).toContain('pull requests start it, and it checks out no pull request code');
     expect(findings[0]?.description).toContain('runner group `gpu-runners`');
     expect(findings[1]?.description).toContain('label `linux`, which no GitHub-hosted runner has');
     expect(findings[1]?.description).toContain('If it is a GitHub-hosted larger runner, nothing persists');
