@@ -80,6 +80,7 @@ describe.skipIf(SKIP_BROWSER)(`triage in the web client${skipReason(BROWSER_SKIP
 
     // A reload keeps the decision; the Dismissed filter lists it with who, when and why, and stays in the URL.
     await page.goto(findingsUrl);
+    await page.getByText(/1 dismissed/).waitFor();
     await page.reload();
     await heading('Findings').waitFor();
     await page.getByText(/1 dismissed/).waitFor();
