@@ -349,6 +349,8 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
       { ...GRANT_OF_ENTRY, min_severity: 'HIGH', instance: 'a grant of contents, packages, actions or id-token write, or write-all, that the checkout\'s job holds' },
       DEFAULT_TOKEN_OF_ENTRY('default-token-write'),
       SECRETS_OF_ENTRY('secrets-inherit'),
+      // The amplifier tells of an outsider's text run in the same privileged job run, not of a fork's own read-only run.
+      { rule_id: 'script-injection', min_severity: 'MEDIUM', instance: 'outsider text run on a privileged event', facts: ['exec', 'reach:anyone|reach:sticky-label'] },
     ],
     break_chain: [
       {

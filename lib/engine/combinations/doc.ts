@@ -41,7 +41,7 @@ export function kindsMarkdown(kinds: readonly CombinationKind[] = COMBINATION_KI
     '|---|---|---|---|---|---|',
     ...kinds.map(
       (k) =>
-        `| [\`${k.id}\`](#${k.id}) | ${k.severity} | ${k.scope} | ${requirements(k)} | ${k.amplifiers.map((a) => `\`${a}\``).join(', ')} | ${[...new Set(k.break_chain.map((b) => b.rule_id))].map((r) => `\`${r}\``).join(' or ')} |`,
+        `| [\`${k.id}\`](#${k.id}) | ${k.severity} | ${k.scope} | ${requirements(k)} | ${k.amplifiers.map((a) => ingredient(k, a)).join(', ')} | ${[...new Set(k.break_chain.map((b) => b.rule_id))].map((r) => `\`${r}\``).join(' or ')} |`,
     ),
   ];
   for (const k of kinds) {

@@ -57,8 +57,40 @@ function stripQuery(url: string): string {
   return url.replace(/[?#].*$/, '');
 }
 
+/** `chmod` with a mode that adds execute permission (`+x`, `u+x`, `755`), then its operands: the line is read once. */
+const CHMOD = /\bchmod\s+(\S+)\s+(.*)/;
+const SYMBOLIC_CLAUSE = /^[ugoa]*[+=]([rwxXst]*)$/;
+
+/** A `chmod` mode that gives execute permission: octal with an execute bit (`755`), or a clause `+x`, `u+rx`, `a=rwx`. */
+function addsExecute(mode: string): boolean {
+  if (mode.length > 32) return false;
+  if (/^[0-7]{3,4}$/.test(mode)) return [...mode.slice(-3)].some((digit) => (Number(digit) & 1) === 1);
+  return mode.split(',').some((clause) => SYMBOLIC_CLAUSE.exec(clause)?.[1]?.includes('x') === true);
+}
+
+/**
+ * The names a script makes executable: every word after an executable `chmod` mode on its line, and its last
+ * path segment. Built once per script, line by line with bounded patterns (no pattern is built from the
+ * script's text), so each download's check is a set lookup, not a search of the whole script.
+ */
+function executables(script: string): Set<string> {
+  const names = new Set<string>();
+  for (const line of script.split('\n')) {
+    if (!line.includes('chmod')) continue;
+    const match = CHMOD.exec(line);
+    if (match === null || !addsExecute(match[1] ?? '')) continue;
+    for (const word of (match[2] ?? '').split(/[\s;&|()'"`]+/)) {
+      if (word === '') continue;
+      names.add(word);
+      const slash = word.lastIndexOf('/');
+      if (slash >= 0 && slash < word.length - 1) names.add(word.slice(slash + 1));
+    }
+  }
+  return names;
+}
+
 /** Why a fetch command downloads an artifact (for the message), or null when it does not look like one. */
-function artifactEvidence(fetch: Fetch, rest: string[], script: string): string | null {
+function artifactEvidence(fetch: Fetch, rest: string[], madeExecutable: () => Set<string>): string | null {
   if (isNotADownload(fetch)) return null;
   const url = fetch.url === null ? null : stripQuery(fetch.url);
   // Content addressed by a commit (`…/archive/<40-hex>.tar.gz`) cannot change under the same URL.
@@ -69,24 +101,31 @@ function artifactEvidence(fetch: Fetch, rest: string[], script: string): string 
   const unpacker = rest.map((c) => commandName(c)).find((n) => n !== null && UNPACKERS.has(n));
   if (unpacker !== undefined) return `\`${fetch.url ?? 'a URL'}\` into \`${unpacker}\``;
   if (output !== null) {
-    const base = output.replace(/^.*\//, '');
-    const chmod = new RegExp(`\\bchmod\\s+(?:[-+]?\\w*x\\w*|[0-7]{3,4})\\s+[^\\n]*${escape(base)}\\b`);
-    if (base !== '' && chmod.test(script)) return `\`${fetch.url ?? output}\` to the executable \`${output}\``;
+    const base = output.slice(output.lastIndexOf('/') + 1);
+    if (base !== '' && madeExecutable().has(base)) return `\`${fetch.url ?? output}\` to the executable \`${output}\``;
   }
   return null;
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** The words of the download pre-filter below (file-scripts.ts): most scripts have none and are skipped in O(1). */
 const FETCHES = wordMask('curl', 'wget', 'iwr', 'irm', 'webrequest', 'restmethod', 'downloadfile', 'downloadstring', 'downloaddata');
 
-/** Later steps of the same job may verify what an earlier one downloaded (`sha256sum -c` in a step of its own). */
+/**
+ * Later steps of the same job may verify what an earlier one downloaded (`sha256sum -c` in a step of its own).
+ * Per job, the index of the last step that verifies is computed once: a job of many downloading steps costs
+ * one pass over its scripts, not one per step.
+ */
+const lastVerifying = new WeakMap<object, number>();
 function verifiedInJob(step: Step): boolean {
-  const steps = step.job?.steps ?? [];
-  return steps.some((s) => s.index > step.index && typeof s.run?.value === 'string' && verifies(s.run.value));
+  const job = step.job;
+  if (job === null) return false;
+  let last = lastVerifying.get(job);
+  if (last === undefined) {
+    last = -1;
+    for (const s of job.steps) if (typeof s.run?.value === 'string' && verifies(s.run.value)) last = Math.max(last, s.index);
+    lastVerifying.set(job, last);
+  }
+  return last > step.index;
 }
 
 export default defineWorkflowRule({
@@ -111,6 +150,8 @@ export default defineWorkflowRule({
       if (verifies(script) || verifiedInJob(step)) return;
       // Pipelines that run what they fetch are pipe-to-shell's, which reports them more severely.
       const executed = new Set(scriptRemoteRuns(found).map((h) => h.offset));
+      let names: Set<string> | undefined;
+      const madeExecutable = () => (names ??= executables(script));
       // For the attack paths: what the job holds (a publish), whether it feeds one, and when the step runs (run-model/facts.ts).
       const facts = step.job === null ? [] : [...holdingFacts(context.runs.job(step.job)), ...feedFacts(context.runs, step.job), ...runFact(context.runs, step)];
       for (const pipeline of scriptPipelines(script)) {
@@ -121,7 +162,7 @@ export default defineWorkflowRule({
           const fetch = fetchOf(command.text);
           if (fetch === null || isLocalUrl(fetch.url)) return;
           const rest = pipeline.commands.slice(i + 1).map((c) => c.text);
-          const evidence = artifactEvidence(fetch, rest, script);
+          const evidence = artifactEvidence(fetch, rest, madeExecutable);
           if (evidence === null) return;
           context.report({
             node: run,

@@ -11,17 +11,80 @@ import type { YScalar } from './model.js';
 export function valueOffsetToSource(file: SourceFile, scalar: YScalar, valueOffset: number): number {
   if (typeof scalar.value !== 'string') return scalar.start;
   const value = scalar.value;
-  const raw = file.text.slice(scalar.start, scalar.end);
-  if (scalar.style === 'plain' && raw === value) return scalar.start + valueOffset;
-  if ((scalar.style === 'single' || scalar.style === 'double') && raw.slice(1, -1) === value) {
-    return scalar.start + 1 + valueOffset;
-  }
+  const map = scalarMap(file, scalar, value);
+  if (map.shift !== null) return scalar.start + map.shift + valueOffset;
   if (scalar.style === 'literal') {
     const mapped = literalOffset(file, scalar, value, valueOffset);
     if (mapped !== undefined) return mapped;
   }
-  const located = locateSnippet(raw, value, valueOffset);
+  const located = locateSnippet(map, value, valueOffset);
   return located === undefined ? scalar.start : scalar.start + located;
+}
+
+/**
+ * How a scalar's value maps to its source, computed once per scalar (a script with thousands of expressions
+ * asks for thousands of offsets: each answer must not cost a pass over the scalar). `shift` is set when the
+ * value is the raw text itself (plain) or between the quotes; otherwise `checkpoints` pairs value offsets
+ * with raw offsets, aligned once, left to right, so a lookup searches a bounded window after the nearest one.
+ */
+interface ScalarMap {
+  raw: string;
+  shift: number | null;
+  /** Value offsets (ascending) and the raw offsets they were found at. */
+  values: number[];
+  raws: number[];
+}
+
+const maps = new ScanCache<YScalar, ScalarMap>();
+/** Value characters between checkpoints. */
+const CHECKPOINT_EVERY = 64;
+/** How far past its lower bound a snippet is looked for (escapes and folding make the raw text longer). */
+const SEARCH_WINDOW = 2048;
+
+function scalarMap(file: SourceFile, scalar: YScalar, value: string): ScalarMap {
+  const cached = maps.get(scalar);
+  if (cached !== undefined) return cached;
+  const raw = file.text.slice(scalar.start, scalar.end);
+  let shift: number | null = null;
+  if (scalar.style === 'plain' && raw === value) shift = 0;
+  else if ((scalar.style === 'single' || scalar.style === 'double') && raw.length === value.length + 2 && raw.slice(1, -1) === value) shift = 1;
+  const map: ScalarMap = { raw, shift, values: [0], raws: [0] };
+  if (shift === null && scalar.style !== 'literal') {
+    for (let c = CHECKPOINT_EVERY; c < value.length; c += CHECKPOINT_EVERY) {
+      const found = search(map, value, c);
+      if (found !== undefined) {
+        map.values.push(c);
+        map.raws.push(found);
+      }
+    }
+  }
+  maps.set(scalar, map);
+  return map;
+}
+
+/** The text at `valueOffset` (at most 40 characters, up to the end of its line, trailing blanks trimmed). */
+function snippetAt(value: string, valueOffset: number): string {
+  const text = value.slice(valueOffset, valueOffset + 40);
+  const eol = text.indexOf('\n');
+  return (eol === -1 ? text : text.slice(0, eol)).trimEnd();
+}
+
+/** Where the text at `valueOffset` is in the raw source, searched in a bounded window after the last checkpoint before it. */
+function search(map: ScalarMap, value: string, valueOffset: number): number | undefined {
+  const snippet = snippetAt(value, valueOffset);
+  if (snippet === '') return undefined;
+  // The last checkpoint at or before valueOffset (binary search).
+  let lo = 0;
+  let hi = map.values.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((map.values[mid] ?? 0) <= valueOffset) lo = mid;
+    else hi = mid - 1;
+  }
+  // The raw text is never shorter than the value it gives: the offset is at least this far in.
+  const from = (map.raws[lo] ?? 0) + (valueOffset - (map.values[lo] ?? 0));
+  const at = map.raw.slice(from, from + snippet.length + SEARCH_WINDOW).indexOf(snippet);
+  return at === -1 ? undefined : from + at;
 }
 
 interface LiteralLayout {
@@ -112,14 +175,7 @@ function lineIndentAt(text: string, offset: number): number {
   return i - start;
 }
 
-/** Finds the n-th occurrence in the raw source of the text that starts at `valueOffset` in the value. */
-function locateSnippet(raw: string, value: string, valueOffset: number): number | undefined {
-  const eol = value.indexOf('\n', valueOffset);
-  const snippet = value.slice(valueOffset, Math.min(eol === -1 ? value.length : eol, valueOffset + 40)).trimEnd();
-  if (snippet === '') return undefined;
-  let nth = 0;
-  for (let i = value.indexOf(snippet); i !== -1 && i < valueOffset; i = value.indexOf(snippet, i + 1)) nth++;
-  let found = raw.indexOf(snippet);
-  for (let i = 0; i < nth && found !== -1; i++) found = raw.indexOf(snippet, found + 1);
-  return found === -1 ? undefined : found;
+/** Locates the text that starts at `valueOffset` in the value in the raw source (see `ScalarMap`). */
+function locateSnippet(map: ScalarMap, value: string, valueOffset: number): number | undefined {
+  return search(map, value, valueOffset);
 }

@@ -52,8 +52,11 @@ export function workspaceEntries(job: Job, repository: RepositoryModel): Workspa
   const untrusted = pullRequestCheckouts(job, repository);
   const workflow = job.workflow;
   const downloads = foreignDownloads(job);
+  // By step, once: a job of thousands of steps must not search every checkout and download for each step.
+  const checkoutsOf = groupByStep(untrusted);
+  const downloadsOf = groupByStep(downloads);
   for (const step of job.steps) {
-    const mine = untrusted.filter((c) => c.step === step);
+    const mine = checkoutsOf.get(step) ?? [];
     if (step.usesRef?.kind === 'repository' && step.usesRef.slug === 'actions/checkout') {
       const dir = normalizeWorkspacePath(getText(step.with, 'path') ?? '');
       const persist = (getText(step.with, 'persist-credentials') ?? 'true').trim().toLowerCase() !== 'false';
@@ -75,8 +78,8 @@ export function workspaceEntries(job: Job, repository: RepositoryModel): Workspa
       if (step.run === undefined) continue;
       entries.push({ step, kind: 'checkout', dir: scriptCheckoutDirectory(step, c.how), content: 'outsider', how: c.how, checkout: c, offset: c.offset, persistsCredentials: false, forkCode: true });
     }
-    for (const d of downloads) {
-      if (d.step !== step || d.isolated) continue;
+    for (const d of downloadsOf.get(step) ?? []) {
+      if (d.isolated) continue;
       const dir = d.destination === null ? '' : normalizeWorkspacePath(d.destination);
       entries.push({
         step,
@@ -94,6 +97,16 @@ export function workspaceEntries(job: Job, repository: RepositoryModel): Workspa
     }
   }
   return entries;
+}
+
+function groupByStep<T extends { step: unknown }>(items: readonly T[]): Map<unknown, T[]> {
+  const groups = new Map<unknown, T[]>();
+  for (const item of items) {
+    const list = groups.get(item.step);
+    if (list === undefined) groups.set(item.step, [item]);
+    else list.push(item);
+  }
+  return groups;
 }
 
 /** A ref that names the base repository's own history, whatever the event: a literal, the base or default branch. */

@@ -85,6 +85,7 @@ describe('combination catalog', () => {
       'pwn-request: excessive-permissions >= HIGH if the entry has holds:token|holds:oidc',
       'pwn-request: default-token-write >= LOW if the entry has token:default',
       'pwn-request: secrets-inherit >= LOW if the entry has holds:secrets',
+      'pwn-request: script-injection >= MEDIUM with exec & reach:anyone|reach:sticky-label',
       // The settings' read-write default reaches only a job with the default token, run by an outsider's code or text.
       'repository-takeover: untrusted-checkout >= MEDIUM with exec & reach:anyone|reach:sticky-label|reach:unreviewed-environment',
       'repository-takeover: script-injection >= MEDIUM with exec & reach:anyone|reach:sticky-label',
@@ -143,7 +144,7 @@ describe('combination catalog', () => {
       expect(new Set(rules).size).toBe(rules.length);
       for (const id of rules) expect(isKnownRule(id), id).toBe(true);
       expect(kind.stages.map((s) => s.rule_id).sort()).toEqual([...rules].sort());
-      for (const q of kind.qualifiers) expect(kind.requires.flat()).toContain(q.rule_id);
+      for (const q of kind.qualifiers) expect([...kind.requires.flat(), ...kind.amplifiers]).toContain(q.rule_id);
       for (const b of kind.break_chain) expect(kind.requires.flat()).toContain(b.rule_id);
       for (const text of [kind.title, kind.impact, kind.impact_title, ...kind.stages.flatMap((s) => [s.title, s.description]), ...kind.break_chain.map((b) => b.advice)]) {
         expect(text.trim(), kind.id).not.toBe('');

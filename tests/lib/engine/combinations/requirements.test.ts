@@ -240,6 +240,16 @@ describe('a grant or a secret joins only what the entry\'s job holds', () => {
     expect(ids([checkout(['exec', 'holds', 'reach:anyone']), inherit])).toEqual([]);
   });
 
+  it('pwn-request takes as amplifier only an injection an outsider brings into the same privileged run', () => {
+    const running = checkout(['exec', 'holds', 'holds:token', 'reach:anyone', 'token:default']);
+    const permissions = rec('missing-permissions', { line: 1, job: null });
+    const outsider = rec('script-injection', { line: 20, job: 'test', facts: ['event:pull_request_target', 'exec', 'reach:anyone'] });
+    const forkOnly = rec('script-injection', { line: 20, job: 'test', severity: 'MEDIUM', facts: ['event:pull_request', 'exec', 'reach:fork-pr', 'reach:trusted-author'] });
+    const rules = (records: Parameters<typeof findCombinations>[0]) => findCombinations(records, all).find((c) => c.id === 'pwn-request')?.components.map((c) => c.rule_id);
+    expect(rules([running, permissions, outsider])).toEqual(['untrusted-checkout', 'missing-permissions', 'script-injection']);
+    expect(rules([running, permissions, forkOnly])).toEqual(['untrusted-checkout', 'missing-permissions']);
+  });
+
   it('the settings\' read-write default joins only a job that uses the default token', () => {
     const settings = rec('default-token-write');
     expect(ids([checkout(['exec', 'holds', 'holds:token', 'reach:anyone', 'token:default']), settings])).toEqual([`pwn-request ${PR_WORKFLOW}`]);

@@ -29,6 +29,22 @@ describe(RULE, () => {
     ].join('\n'))))).toEqual(['7:11 MEDIUM', '8:11 MEDIUM', '9:11 MEDIUM']);
   });
 
+  it('takes a download made executable by chmod with an execute mode, on any line, by name or path', () => {
+    const saved = (chmod: string) => scanWith(RULE, step(['curl -fsSL -o bin/tool https://x.test/latest/tool', 'cd bin', chmod].join('\n')));
+    for (const made of ['chmod +x tool', 'chmod u+rx ./bin/tool', 'chmod 755 "tool"', 'chmod 0750 other tool', 'chmod go=r,a+x tool && ./tool']) expect(saved(made), made).toHaveLength(1);
+    // A mode without execute, removing it, another file, or a name that only contains the output's.
+    for (const not of ['chmod 644 tool', 'chmod -x tool', 'chmod +x tools', 'chmod +x mytool', 'echo chmod +x', 'chmod +r tool']) expect(saved(not), not).toEqual([]);
+  });
+
+  it('stays linear on a script of thousands of downloads and chmod lines (no pattern built from the script)', () => {
+    const lines = Array.from({ length: 3000 }, (_, i) => `curl -sSL -o tool${i} https://x.test/t${i}\nchmod +x ${'y'.repeat(100)}`).join('\n');
+    const started = process.cpuUsage();
+    expect(scanWith(RULE, step(lines))).toEqual([]);
+    const used = process.cpuUsage(started);
+    // Quadratic before (each download searched the whole script): tens of seconds; now well under one.
+    expect((used.user + used.system) / 1000).toBeLessThan(5_000);
+  });
+
   it('accepts a verification anywhere in the step or a later step of the job', () => {
     expect(scanWith(RULE, step([
       'curl -fsSLo tool.tgz https://x.test/tool-1.2.3.tgz',

@@ -1,0 +1,90 @@
+// Every rule stays linear on hostile input (issue 29): the engine runs over generated pathological workflows
+// (tests/support/pathological.ts: many downloads, many expressions, one very long line, many steps, a long
+// needs chain, deep nesting, repeated tokens) at size n and 2n, and the CPU time at 2n is at most ~2.5x that at
+// n. Measured as process CPU time (process.cpuUsage, not the wall clock: a busy machine does not flake it), the
+// best of 3 runs, at sizes where a scan takes 50 ms or more.
+//
+// Two checks: all rules together (the parser, the models and the shared analyses), then each rule alone (with the
+// parse it needs). A rule whose own cost over a scan with one trivial rule is under MIN_RULE_MS at 2n is too
+// cheap to matter at the service's file limit and is not timed further. A failure names the rule and the input.
+
+import { describe, expect, it } from 'vitest';
+import { WORKFLOW_RULES } from '../../../lib/engine/rules/index.js';
+import { scanRepository, type ScanOptions } from '../../../lib/engine/scan.js';
+import { PATHOLOGICAL } from '../../support/pathological.js';
+import { SLOW_SKIPPED, skipReason } from '../../support/skips.js';
+
+/** Size n of each kind: about 100-300 KB at 2n, under the service's 512 KiB a file. */
+const SIZES: Record<string, number> = { downloads: 4000, expressions: 1000, 'long-line': 3000, steps: 300, jobs: 300, nesting: 150, tokens: 9000 };
+const MAX_GROWTH = 2.5;
+/** Absolute slack (ms) on top of the ratio, so that a few ms of noise on a cheap scan cannot fail it. */
+const SLACK_MS = 25;
+const grewTooMuch = (atN: number, at2N: number) => at2N > MAX_GROWTH * atN + SLACK_MS;
+/** A rule's own cost at 2n under which it is not timed at n (noise would dominate the ratio). */
+const MIN_RULE_MS = 40;
+
+function cpuMs(work: () => void): number {
+  const before = process.cpuUsage();
+  work();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000;
+}
+
+/** Best of `runs` CPU times of scanning `text` with `options`. */
+function best(text: string, options: ScanOptions, runs = 3): number {
+  const files = [{ path: '.github/workflows/hostile.yml', text }];
+  let min = Infinity;
+  for (let i = 0; i < runs; i++) min = Math.min(min, cpuMs(() => scanRepository(files, options)));
+  return min;
+}
+
+/** The baseline: the parse and the models with one trivial rule (with no rule at all the engine parses nothing). */
+const BASELINE_RULE = 'anonymous-definition';
+/**
+ * Kinds with a known super-linear cost not fixed yet, skipped with the reason (the skip reporter lists it):
+ * remove the entry with the fix.
+ */
+const KNOWN: Record<string, string> = {
+  tokens:
+    'known offender: with 9,000-18,000 env entries each expanding the previous one, the rules reading expression sites (analysis/expression-sites.ts, file-scalars.ts) grow ~5x from 430 KB to 860 KB',
+};
+
+const NO_WORKFLOW_RULE: ScanOptions = { isEnabled: (id) => id === BASELINE_RULE };
+
+describe.skipIf(SLOW_SKIPPED !== null)(`growth on pathological input${skipReason(SLOW_SKIPPED)}`, () => {
+  for (const [kind, generate] of Object.entries(PATHOLOGICAL)) {
+    const n = SIZES[kind] ?? 500;
+    it.skipIf(KNOWN[kind] !== undefined)(`${kind}: all rules together grow at most ${MAX_GROWTH}x from n=${n} to 2n${skipReason(KNOWN[kind] ?? null)}`, () => {
+      let size = n;
+      let small = generate(size);
+      best(small, {}, 1); // warm-up: the first scan also compiles the engine
+      let atN = best(small, {});
+      // Big enough to time (a warm engine is fast), within the parser's 1 MiB a file at 2n.
+      while (atN < 40 && generate(4 * size).length < 1024 * 1024) {
+        size *= 2;
+        small = generate(size);
+        atN = best(small, {});
+      }
+      const at2N = best(generate(2 * size), {});
+      expect(atN, `${kind}: the input is too small to time`).toBeGreaterThanOrEqual(20);
+      expect(grewTooMuch(atN, at2N), `${kind}: ${atN.toFixed(0)} ms at n=${size}, ${at2N.toFixed(0)} ms at 2n`).toBe(false);
+    });
+
+    it.skipIf(KNOWN[kind] !== undefined)(`${kind}: each rule alone grows at most ${MAX_GROWTH}x from n=${n} to 2n${skipReason(KNOWN[kind] ?? null)}`, { timeout: 300_000 }, () => {
+      const small = generate(n);
+      const large = generate(2 * n);
+      best(small, {}, 1); // warm-up
+      const baseLarge = best(large, NO_WORKFLOW_RULE);
+      const offenders: string[] = [];
+      for (const rule of WORKFLOW_RULES) {
+        if (rule.meta.id === BASELINE_RULE) continue;
+        const only: ScanOptions = { isEnabled: (id) => id === rule.meta.id };
+        if (best(large, only, 1) - baseLarge < MIN_RULE_MS) continue;
+        const atN = best(small, only);
+        const at2N = best(large, only);
+        if (grewTooMuch(atN, at2N)) offenders.push(`${rule.meta.id}: ${atN.toFixed(0)} ms at n, ${at2N.toFixed(0)} ms at 2n (${(at2N / atN).toFixed(1)}x)`);
+      }
+      expect(offenders, kind).toEqual([]);
+    });
+  }
+});
