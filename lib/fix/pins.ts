@@ -4,8 +4,8 @@
  * tags, then branches), and registry manifest lookups for Docker Hub and GHCR images. Anything that cannot
  * be resolved stays unresolved: the fix reports it as needing the network and never invents a SHA.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { readInside, writeInside } from './safe-fs.js';
 import * as v from 'valibot';
 import type { ActionPin } from '../engine/fixes/types.js';
 import { graphqlUrl } from '../codehost/github/client.js';
@@ -34,14 +34,14 @@ export function emptyLock(): PinLock {
 
 /** Reads the lock cache of a checkout; a missing file is an empty cache, a malformed one an error. */
 export async function readLock(root: string): Promise<PinLock> {
-  let text: string;
+  let text: string | null;
   try {
-    text = await readFile(join(root, LOCK_PATH), 'utf8');
+    // Inside the checkout, no link followed, bounded (lib/fix/safe-fs.ts).
+    text = await readInside(realpathSync.native(root), LOCK_PATH, MAX_LOCK_BYTES);
   } catch (error) {
-    if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return emptyLock();
     throw new Error(`cannot read ${LOCK_PATH}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
-  if (text.length > MAX_LOCK_BYTES) throw new Error(`${LOCK_PATH} is larger than ${MAX_LOCK_BYTES} bytes`);
+  if (text === null) return emptyLock();
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -56,8 +56,8 @@ export async function readLock(root: string): Promise<PinLock> {
 /** Writes the lock cache, keys sorted, so it diffs well in review. */
 export async function writeLock(root: string, lock: PinLock): Promise<void> {
   const sorted = <T>(map: Map<string, T>) => Object.fromEntries([...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  await mkdir(join(root, '.chainbreaker'), { recursive: true });
-  await writeFile(join(root, LOCK_PATH), `${JSON.stringify({ version: 1, actions: sorted(lock.actions), images: sorted(lock.images) }, null, 2)}\n`);
+  // `.chainbreaker` and the lock are checked not to be links, and the lock is replaced by rename (safe-fs.ts).
+  await writeInside(realpathSync.native(root), LOCK_PATH, `${JSON.stringify({ version: 1, actions: sorted(lock.actions), images: sorted(lock.images) }, null, 2)}\n`, true);
 }
 
 type Fetch = typeof fetch;

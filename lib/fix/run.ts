@@ -3,8 +3,7 @@
  * the lock cache and, when it can, from GitHub and the container registries. The engine computes and
  * verifies the edits (lib/engine/fixes); this module does the I/O around it.
  */
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { realpathSync } from 'node:fs';
 import { collectRepositoryFiles } from '../codehost/checkout.js';
 import { fixRepository, type FixMode, type FixResult } from '../engine/fixes/apply.js';
 import { unifiedDiff } from '../engine/fixes/diff.js';
@@ -14,6 +13,7 @@ import { scanRepository, type ScanOptions } from '../engine/scan.js';
 import type { Finding, RepositoryFile } from '../engine/types.js';
 import { SourceFile } from '../engine/yaml/source.js';
 import { readLock, resolveActionPins, resolveImageDigests, writeLock, type PinLock } from './pins.js';
+import { checkWritable, writeInside } from './safe-fs.js';
 
 export interface FixCheckoutOptions extends ScanOptions {
   mode: FixMode;
@@ -104,10 +104,15 @@ export async function fixCheckout(root: string, options: FixCheckoutOptions): Pr
   const before = new Map(files.map((f) => [f.path, f.text]));
   const diff = result.files.map((f) => unifiedDiff(f.path, before.get(f.path) ?? '', f.text)).join('');
   if (!options.dryRun) {
+    // Each fixed file is written inside the checkout without following a link (checked again just before
+    // writing, replaced by rename: lib/fix/safe-fs.ts); a path through a link is refused, and the fix fails.
+    const realRoot = realpathSync.native(root);
+    // All of them first, so that a refused path leaves the checkout as it was.
+    for (const path of result.changed) await checkWritable(realRoot, path);
     for (const path of result.changed) {
       const file = result.files.find((f) => f.path === path);
-      if (file === undefined || path.split('/').includes('..')) continue;
-      await writeFile(join(root, path), file.text);
+      if (file === undefined) continue;
+      await writeInside(realRoot, path, file.text);
     }
     if (resolvedSomething) await writeLock(root, lock);
   }

@@ -257,6 +257,18 @@ describe('a grant or a secret joins only what the entry\'s job holds', () => {
     expect(ids([checkout(['exec', 'holds', 'holds:token', 'reach:anyone']), settings])).toEqual([]);
   });
 
+  it('a write grant joins an artifact or GITHUB_ENV entry only where the entry\'s job holds a write scope or OIDC', () => {
+    const grant = rec('excessive-permissions', { line: 3, job: null, severity: 'HIGH' });
+    const artifact = (facts: string[]) => rec('artifact-poisoning', { line: 15, job: 'comment', facts });
+    expect(ids([artifact(['exec', 'holds', 'holds:token', 'reach:anyone']), grant])).toEqual([`artifact-poisoning-chain ${PR_WORKFLOW}`]);
+    expect(ids([artifact(['exec', 'holds', 'holds:oidc', 'reach:anyone']), grant])).toEqual([`artifact-poisoning-chain ${PR_WORKFLOW}`]);
+    expect(ids([artifact(['exec', 'holds', 'holds:secrets', 'reach:anyone']), grant])).toEqual([]);
+    const env = (facts: string[]) => rec('github-env-injection', { line: 21, job: 'label', facts });
+    const permissions = rec('missing-permissions', { line: 1, job: null });
+    expect(ids([env(['exec', 'holds', 'holds:token', 'reach:anyone', 'token:default']), permissions])).toEqual([`env-injection-hijack ${PR_WORKFLOW}`]);
+    expect(ids([env(['exec', 'holds', 'holds:token', 'reach:anyone']), permissions])).toEqual([]);
+  });
+
   it('repository-takeover needs an entry that runs an outsider\'s content with the default token', () => {
     const settings = [rec('default-token-write'), rec('branch-protection-missing')];
     const entry = (facts: string[]) => rec('script-injection', { line: 20, job: 'greet', facts });
