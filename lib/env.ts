@@ -22,6 +22,12 @@ export const DEFAULT_REPOS_RATE_LIMIT = 60;
 export const DEFAULT_CALLBACK_RATE_LIMIT = 10;
 /** Membership checks the callback makes per installation per hour for users not linked to it. */
 export const DEFAULT_INSTALLATION_CHECK_LIMIT = 30;
+/** Per user, on the expensive reads (`/api/attack-paths`, combinations, `/api/scans/{id}`), same window as scans. */
+export const DEFAULT_READS_RATE_LIMIT = 120;
+/** Scans a repository keeps (the web client's history shows a few). */
+export const DEFAULT_SCAN_HISTORY = 20;
+/** Findings stored per user, all scans together (about 0.7 KB each: ~350 MB). */
+export const DEFAULT_SCAN_STORAGE_QUOTA = 500_000;
 /** Scans and syncs of an installation stop while its GitHub budget is under this many requests. */
 export const DEFAULT_GITHUB_RATE_RESERVE = 200;
 /** What one scan of the service reads and stores at most (see `ScanLimits` in lib/engine/scan.ts). */
@@ -76,6 +82,10 @@ export interface Env {
   callbackRateLimit: { max: number; windowSeconds: number };
   /** Membership checks per installation per hour for users not linked to it (the installation's budget); 0: no cap. */
   installationCheckLimit: number;
+  /** Per user, on the expensive reads (same window as scans); `max` 0 turns the limit off. */
+  readsRateLimit: { max: number; windowSeconds: number };
+  /** What stored scans may hold: the last `history` scans per repository, `quota` findings per user (0: none). */
+  scanStorage: { history: number; quota: number };
   /** Scans and syncs of an installation are refused (503) while its GitHub budget is under this; 0: never. */
   githubRateReserve: number;
   /** Verifies `POST /api/github/webhooks`; null: webhooks are refused (401). */
@@ -145,6 +155,9 @@ const EnvSchema = v.object({
   REPOS_RATE_LIMIT: integer(0, 1_000_000),
   CALLBACK_RATE_LIMIT: integer(0, 1_000_000),
   INSTALLATION_CHECK_LIMIT: integer(0, 1_000_000),
+  READS_RATE_LIMIT: integer(0, 1_000_000),
+  SCAN_HISTORY: integer(1, 10_000),
+  SCAN_STORAGE_QUOTA: integer(0, 1_000_000_000),
   GITHUB_RATE_RESERVE: integer(0, 1_000_000),
   GITHUB_WEBHOOK_SECRET: text(),
   SCAN_MAX_FILES: integer(1, 100_000),
@@ -258,6 +271,11 @@ export function loadEnv(source: EnvSource): Env {
       windowSeconds: e.SCAN_RATE_LIMIT_WINDOW_SECONDS ?? DEFAULT_SCAN_RATE_LIMIT_WINDOW_SECONDS,
     },
     installationCheckLimit: e.INSTALLATION_CHECK_LIMIT ?? DEFAULT_INSTALLATION_CHECK_LIMIT,
+    readsRateLimit: {
+      max: e.READS_RATE_LIMIT ?? DEFAULT_READS_RATE_LIMIT,
+      windowSeconds: e.SCAN_RATE_LIMIT_WINDOW_SECONDS ?? DEFAULT_SCAN_RATE_LIMIT_WINDOW_SECONDS,
+    },
+    scanStorage: { history: e.SCAN_HISTORY ?? DEFAULT_SCAN_HISTORY, quota: e.SCAN_STORAGE_QUOTA ?? DEFAULT_SCAN_STORAGE_QUOTA },
     githubRateReserve: e.GITHUB_RATE_RESERVE ?? DEFAULT_GITHUB_RATE_RESERVE,
     githubWebhookSecret: e.GITHUB_WEBHOOK_SECRET ?? null,
     scanLimits: {

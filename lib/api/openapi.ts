@@ -42,6 +42,7 @@ const ERROR_RESPONSES: Record<ErrorStatus | 401 | 500, { name: string; descripti
   429: { name: 'RateLimited', description: 'Too many requests.', headers: ['Retry-After'] },
   502: { name: 'BadGateway', description: 'The code host answered with an error.' },
   503: { name: 'ServiceUnavailable', description: 'The code host (or the token signing keys) could not be reached.', headers: ['Retry-After'] },
+  507: { name: 'InsufficientStorage', description: 'The user’s stored scans are at their quota (`SCAN_STORAGE_QUOTA` findings) even after dropping the oldest history: the scan was not stored.' },
   500: { name: 'Internal', description: 'Unexpected error; the body holds only the request id.' },
 };
 

@@ -232,6 +232,7 @@ export const ErrorBody = v.object({
       'payload_too_large',
       'rate_limited',
       'upstream_unavailable',
+      'insufficient_storage',
       'internal',
     ]),
     message: v.string(),

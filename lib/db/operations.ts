@@ -151,6 +151,9 @@ export function recordScan(db: Database, userId: string, scan: ScanToRecord): Pr
     p_ruleset: scan.ruleset,
     p_counts: scan.counts,
     p_findings: scan.findings,
+    ...(scan.retention === undefined
+      ? {}
+      : { p_content_hash: scan.retention.contentHash, p_keep: scan.retention.keep, p_quota: scan.retention.quota }),
   });
 }
 

@@ -104,11 +104,23 @@ export interface ScanToRecord {
   ruleset: Ruleset;
   counts: SeverityCounts;
   findings: readonly StoredFinding[];
+  /**
+   * Bounds on what is stored (record_scan, 20261128005000_scan_retention.sql): the repository keeps its last
+   * `keep` scans; a scan whose `contentHash` and ruleset equal the latest one's is not stored again (that one
+   * is returned); the user's stored findings stay under `quota` (0: none), oldest history first.
+   */
+  retention?: { contentHash: string; keep: number; quota: number };
 }
 
 export interface RecordedScan {
+  /** Null when the scan was refused for the storage quota (`quota_exceeded`). */
   scan_id: string;
   created_at: Timestamp;
+  /** With `retention`: false when an identical latest scan was returned, or the quota refused it. */
+  stored?: boolean;
+  quota_exceeded?: boolean;
+  stored_findings?: number;
+  quota?: number;
 }
 
 /** A stored scan without its findings, as `list_repository_scans` returns it (`seq` orders and pages). */

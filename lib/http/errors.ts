@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'rate_limited'
   | 'upstream_unavailable'
+  | 'insufficient_storage'
   | 'internal';
 
 export interface ErrorBody {
@@ -57,6 +58,9 @@ export const methodNotAllowed = (allow: readonly string[]) =>
 
 export const payloadTooLarge = (limitBytes: number) =>
   new HttpError(413, 'payload_too_large', `The request body is larger than ${limitBytes} bytes.`);
+
+/** The user's stored scans are at their quota: the scan was made but not stored (507 Insufficient Storage). */
+export const storageQuotaExceeded = (message: string) => new HttpError(507, 'insufficient_storage', message);
 
 export const rateLimited = (retryAfterSeconds: number) =>
   new HttpError(429, 'rate_limited', 'Too many requests; try again later.', undefined, {

@@ -5,7 +5,7 @@ export type Schema = v.GenericSchema;
 /** Parameters (path or query) are objects of named string values. */
 export type ParamsSchema = v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>;
 /** Error statuses an operation may answer besides 500 (and 401 for authenticated operations). */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 502 | 503 | 507;
 
 /**
  * One endpoint of the API as data: the handler validates with these schemas and the OpenAPI document is

@@ -6,12 +6,14 @@ import { ruleMeta } from '../engine/catalog.js';
 import { COMBINATION_KINDS, countCombinations, findCombinations, type Combination } from '../engine/combinations/index.js';
 import type { FindingRecord } from '../engine/types.js';
 import { notFound } from '../http/errors.js';
+import { enforceReadsRateLimit } from './read-limit.js';
 
 /**
  * Toxic combinations from stored findings: each repository's latest scan, under the user's *current*
  * settings. The database functions return only findings of rules enabled now (global preference merged with
  * the repository's override), so a rule turned off after the last scan cannot form or amplify a combination,
- * without a re-scan. One database round trip per request.
+ * without a re-scan. Two database round trips per request: the
+ * per-user rate limit of expensive reads (`READS_RATE_LIMIT`), then the inputs.
  */
 
 /**
@@ -42,7 +44,9 @@ export interface AttackPaths {
 
 /** The combinations of one repository; 404 when the user does not own it, none when it was never scanned. */
 export async function repositoryCombinations(user: User, repositoryId: string): Promise<RepositoryCombinations> {
-  const findings = await repositoryComboInputs(await database(), user.id, repositoryId);
+  const db = await database();
+  await enforceReadsRateLimit(db, user.id);
+  const findings = await repositoryComboInputs(db, user.id, repositoryId);
   if (findings === null) throw notFound();
   const combos = combinationsOf(findings);
   return { combos, ...countCombinations(combos) };
@@ -50,7 +54,9 @@ export async function repositoryCombinations(user: User, repositoryId: string): 
 
 /** Every repository of the user with at least one combination, by full name, and the totals over them. */
 export async function attackPaths(user: User): Promise<AttackPaths> {
-  return attackPathsOf(await attackPathInputs(await database(), user.id, COMBINATION_INPUTS));
+  const db = await database();
+  await enforceReadsRateLimit(db, user.id);
+  return attackPathsOf(await attackPathInputs(db, user.id, COMBINATION_INPUTS));
 }
 
 /** The combinations of `attack_path_inputs`' rows (no I/O). */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { User } from '../auth.js';
 import { codeHost } from '../codehost/index.js';
 import { database } from '../db/connection.js';
@@ -8,7 +9,7 @@ import type { ApiFix, apiFixes } from '../engine/fixes/apply.js';
 import type { ScanResult as EngineScanResult, scanRepository } from '../engine/scan.js';
 import type { Counts, Finding, Ruleset } from '../engine/types.js';
 import { env } from '../env.js';
-import { invalidRequest, notFound, rateLimited } from '../http/errors.js';
+import { invalidRequest, notFound, rateLimited, storageQuotaExceeded } from '../http/errors.js';
 import { acquireEngine, prewarmEngine, TIMED_OUT } from './engine-runner.js';
 import type { EngineJob } from './engine-worker.js';
 import { checkInstallationUsable, checkScanEntitlement } from './installations.js';
@@ -150,10 +151,22 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
   const findings: StoredFinding[] = result.records.map((record, i) =>
     withFix({ ...record.finding, job: record.job, fingerprint: record.fingerprint, ...(record.facts === undefined ? {} : { facts: record.facts }) }, fixes[i]),
   );
+  const { history, quota } = env().scanStorage;
   const [recorded] = await Promise.all([
-    recordScan(db, user.id, { repositoryId: repository.id, ruleset: request.ruleset, counts: result.counts, findings }),
+    recordScan(db, user.id, {
+      repositoryId: repository.id,
+      ruleset: request.ruleset,
+      counts: result.counts,
+      findings,
+      retention: { contentHash: contentHash(snapshot.files, findings), keep: history, quota },
+    }),
     rememberReferences(db, user.id, repository.id, context.action_references ?? [], references),
   ]);
+  if (recorded.quota_exceeded === true) {
+    throw storageQuotaExceeded(
+      `Your stored scans hold ${recorded.stored_findings ?? 'too many'} findings in their latest scans alone, and the quota is ${recorded.quota ?? quota}: this scan (${findings.length} findings) was not stored. Turn off rules you do not need, or unlink installations whose repositories you no longer scan.`,
+    );
+  }
   const withFixes = result.records.map((record, i) => withFix({ ...record.finding, fingerprint: record.fingerprint }, fixes[i]));
   return { scan_id: recorded.scan_id, repo_id: repository.id, counts: result.counts, findings: withFixes, ...(fixesLimited === null ? {} : { fixes_limited: fixesLimited }) };
 }
@@ -261,6 +274,17 @@ function withFix<T extends object>(finding: T, fix: ApiFix | null | undefined): 
 async function rememberReferences(db: Database, userId: string, repositoryId: string, previous: readonly string[], current: readonly string[] | undefined): Promise<void> {
   if (current === undefined || (current.length === previous.length && current.every((key, i) => key === previous[i]))) return;
   await setActionReferences(db, userId, repositoryId, current).catch(() => undefined);
+}
+
+/**
+ * What makes a scan the same as an earlier one: the files it read and the findings made of them (fixes
+ * included), hashed. An identical latest scan is not stored again (record_scan returns it).
+ */
+export function contentHash(files: readonly { path: string; text: string }[], findings: readonly StoredFinding[]): string {
+  const hash = createHash('sha256');
+  for (const file of files) hash.update(`${file.path.length}:${file.path}${file.text.length}:`).update(file.text);
+  hash.update(JSON.stringify(findings));
+  return hash.digest('hex');
 }
 
 /** Counts the scan against the user's limit (kept in the database, so it holds across instances); 429 when spent. */

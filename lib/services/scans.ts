@@ -3,10 +3,12 @@ import { database } from '../db/connection.js';
 import { getScan as storedScan, listRepositoryScans } from '../db/operations.js';
 import type { ScanSummary, StoredScan } from '../db/types.js';
 import { notFound } from '../http/errors.js';
+import { enforceReadsRateLimit } from './read-limit.js';
 
 /**
  * Reads of stored scans, for clients without direct database access (the embedded mode, scripts, CI). Both
- * are scoped by the user in the database function: another user's repository or scan is a 404, like one
+ * are scoped by the user in the database function (a stored scan, which reads its findings, counts against
+ * the user's `READS_RATE_LIMIT` first): another user's repository or scan is a 404, like one
  * that does not exist. Work is bounded: a page holds at most 100 scans (no findings), a scan's findings are
  * what `POST /api/scan` stored.
  */
@@ -31,7 +33,9 @@ export async function repositoryScans(user: User, repositoryId: string, page: { 
 
 /** One scan with its findings; 404 when it is not the user's. */
 export async function scanById(user: User, scanId: string): Promise<StoredScan> {
-  const scan = await storedScan(await database(), user.id, scanId);
+  const db = await database();
+  await enforceReadsRateLimit(db, user.id);
+  const scan = await storedScan(db, user.id, scanId);
   if (scan === null) throw notFound();
   return scan;
 }
