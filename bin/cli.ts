@@ -2,7 +2,7 @@
  * The command-line scanner: argument parsing, reading files, exit codes. Everything else (scanning,
  * combinations, formats) lives in lib/. `main` takes its I/O as arguments so tests run it in-process.
  */
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { open, readFile, realpath, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isMap, isScalar, parseDocument } from 'yaml';
@@ -282,10 +282,10 @@ async function readScan(
   values: SourceValues,
   positionals: readonly string[],
   io: CliIO,
-): Promise<{ report: Report; config: Config; configDir: string; docUrl: (id: string) => string; textDocs: ((id: string) => string) | undefined; kindDocUrl: ((id: string) => string) | undefined }> {
+): Promise<{ report: Report; config: Config; configDir: string; configFromCheckout: boolean; docUrl: (id: string) => string; textDocs: ((id: string) => string) | undefined; kindDocUrl: ((id: string) => string) | undefined }> {
   const githubRepositories = values.github ?? [];
   const paths = positionals.length > 0 || githubRepositories.length > 0 ? positionals : ['.'];
-  const { config, dir: configDir } = await loadConfig(values.config, paths[0], io);
+  const { config, dir: configDir, fromCheckout: configFromCheckout = false } = await loadConfig(values.config, paths[0], io);
   const ruleset: Ruleset = oneOf('ruleset', values.ruleset ?? config.ruleset ?? 'all', ['all', 'owasp'] as const);
   const disabled = new Set([...configDisabled(config), ...disabledRules(values.disable)]);
   const settingsFiles = values.settings ?? [];
@@ -345,7 +345,7 @@ async function readScan(
   const docUrl = docUrlFrom(configured ?? (await releaseDocsUrl('lib/engine/rules/{id}.md')));
   // The kinds of attack paths are documented in the repository only (the combinations catalog, one heading each).
   const kinds = await releaseDocsUrl('lib/engine/combinations/README.md#{id}');
-  return { report: narrowed, config, configDir, docUrl, textDocs: configured === undefined ? undefined : docUrl, kindDocUrl: kinds.startsWith('https://') ? docUrlFrom(kinds) : undefined };
+  return { report: narrowed, config, configDir, configFromCheckout, docUrl, textDocs: configured === undefined ? undefined : docUrl, kindDocUrl: kinds.startsWith('https://') ? docUrlFrom(kinds) : undefined };
 }
 
 async function scan(args: readonly string[], io: CliIO): Promise<number> {
@@ -357,11 +357,18 @@ async function scan(args: readonly string[], io: CliIO): Promise<number> {
   }
   const format: ReportFormat = oneOf('format', values.format, REPORT_FORMATS);
   if (values.fix !== undefined && (await fix(values, positionals, io)) === 'diff') return EXIT.ok;
-  const { report: scanned, config, configDir, docUrl, textDocs, kindDocUrl } = await readScan(values, positionals, io);
+  const { report: scanned, config, configDir, configFromCheckout, docUrl, textDocs, kindDocUrl } = await readScan(values, positionals, io);
   const failOnValue = oneOf('fail-on', (values['fail-on'] ?? config['fail-on'] ?? 'high').toLowerCase(), FAIL_ON);
   const failOn: FailOn = failOnValue === 'none' ? 'none' : (failOnValue.toUpperCase() as FailOn);
-  const baselineFile = values.baseline !== undefined ? resolve(io.cwd, values.baseline) : config.baseline !== undefined ? resolve(configDir, config.baseline) : undefined;
-  const report = baselineFile === undefined ? scanned : narrowReport(scanned, { baseline: await readBaseline(baselineFile, values.baseline ?? config.baseline ?? '') });
+  // --baseline is the user's; a baseline a checkout's config names is the repository's: a plain relative path
+  // inside the checkout, read through no link (an absolute or `..` path is refused).
+  const baseline =
+    values.baseline !== undefined
+      ? await readBaseline({ path: resolve(io.cwd, values.baseline) }, values.baseline)
+      : config.baseline === undefined
+        ? undefined
+        : await readBaseline(configFromCheckout ? { checkout: configDir, relative: checkoutRelative(config.baseline) } : { path: resolve(configDir, config.baseline) }, config.baseline);
+  const report = baseline === undefined ? scanned : narrowReport(scanned, { baseline });
   const toStdout = values.output === undefined;
   const color = format === 'text' && toStdout && useColor(io);
   const verdict = gate(report, failOn);
@@ -426,10 +433,20 @@ async function baseline(args: readonly string[], io: CliIO): Promise<number> {
   return EXIT.ok;
 }
 
-async function readBaseline(path: string, name: string): Promise<Set<string>> {
-  let text: string;
+/** A baseline path named by a checkout's config: relative, inside it (no absolute path, no `..`). */
+function checkoutRelative(path: string): string {
+  const parts = path.replace(/\\/g, '/').split('/');
+  if (path.startsWith('/') || /^[a-zA-Z]:/.test(path) || parts.includes('..')) {
+    throw new UsageError(`baseline: the config in the checkout names ${JSON.stringify(neutralize(path.slice(0, 200)))}; a checkout's config may name only a path inside the checkout (relative, without ..)`);
+  }
+  return parts.filter((p) => p !== '' && p !== '.').join('/');
+}
+
+async function readBaseline(where: { path: string } | { checkout: string; relative: string }, name: string): Promise<Set<string>> {
+  let text: string | null;
   try {
-    text = await readFile(path, 'utf8');
+    text = 'path' in where ? await readBoundedFile(where.path, MAX_BASELINE_BYTES) : await readInCheckout(where.checkout, where.relative, MAX_BASELINE_BYTES);
+    if (text === null) throw new Error('no such file');
   } catch (error) {
     throw new OperationalError(`cannot read baseline ${name}: ${reason(error)} (write one with "chainbreaker baseline -o ${name}")`);
   }
@@ -437,7 +454,7 @@ async function readBaseline(path: string, name: string): Promise<Set<string>> {
 }
 
 /** `--config FILE`, else `.chainbreaker.yml` at the root of the first local path (a directory), if there. */
-async function loadConfig(explicit: string | undefined, firstPath: string | undefined, io: CliIO): Promise<{ config: Config; dir: string }> {
+async function loadConfig(explicit: string | undefined, firstPath: string | undefined, io: CliIO): Promise<{ config: Config; dir: string; fromCheckout?: boolean }> {
   let path: string;
   let name: string;
   if (explicit !== undefined) {
@@ -457,12 +474,51 @@ async function loadConfig(explicit: string | undefined, firstPath: string | unde
   }
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    // A config found in the checkout is the repository's: read only a regular file inside the checkout,
+    // through no link, bounded. One named with --config is the user's choice: bounded only.
+    const read = explicit === undefined ? await readInCheckout(dirname(path), basename(path), MAX_CONFIG_BYTES) : await readBoundedFile(path, MAX_CONFIG_BYTES);
+    if (read === null) return { config: {}, dir: io.cwd };
+    text = read;
   } catch (error) {
-    if (explicit === undefined && error instanceof Error && 'code' in error && error.code === 'ENOENT') return { config: {}, dir: io.cwd };
     throw new OperationalError(`cannot read config ${name}: ${reason(error)}`);
   }
-  return { config: parseConfig(text, name), dir: dirname(path) };
+  return { config: parseConfig(text, name), dir: dirname(path), fromCheckout: explicit === undefined };
+}
+
+/** The largest config file read. */
+const MAX_CONFIG_BYTES = 256 * 1024;
+/** The largest baseline file read. */
+const MAX_BASELINE_BYTES = 64 * 1024 * 1024;
+
+/** A regular file of a checkout (`name` in its directory `dir`), not a link, at most `maxBytes`; null when absent. */
+async function readInCheckout(dir: string, name: string, maxBytes: number): Promise<string | null> {
+  const { readInside } = await import('../lib/fix/safe-fs.js');
+  let real: string;
+  try {
+    real = await realpath(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  return readInside(real, name, maxBytes);
+}
+
+/** A file the user named, at most `maxBytes` (an error past it). */
+async function readBoundedFile(path: string, maxBytes: number): Promise<string> {
+  const handle = await open(path, 'r');
+  try {
+    const buffer = Buffer.alloc(Math.min(maxBytes + 1, Math.max(1, (await handle.stat()).size + 1)));
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+      length += bytesRead;
+      if (bytesRead === 0 || length === buffer.length) break;
+    }
+    if (length > maxBytes) throw new Error(`larger than ${maxBytes} bytes`);
+    return buffer.subarray(0, length).toString('utf8');
+  } finally {
+    await handle.close();
+  }
 }
 
 async function rules(args: readonly string[], io: CliIO): Promise<number> {

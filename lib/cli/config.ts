@@ -60,6 +60,15 @@ const RULE_KEYS = Object.keys(RuleEntry.entries);
 
 export class ConfigError extends Error {}
 
+/**
+ * An unknown name, echoed only when it is close to a known one (a typo: `fail_on`). A name like no setting is
+ * not shown: the file may not be a config at all (a link to `.env`), and its content is not ours to print.
+ */
+function unknown(what: string, value: string, known: readonly string[], name: string): string {
+  const hint = didYouMean(value, known);
+  return hint === '' ? `an unknown ${what} (not shown: it is like no setting; is ${name} a Chainbreaker config?)` : `unknown ${what} "${value}"${hint}`;
+}
+
 /** Parses and validates a config file's text; `name` is how the file is named in messages. */
 export function parseConfig(text: string, name: string): Config {
   const document = parseDocument(text, { prettyErrors: false, uniqueKeys: true });
@@ -73,15 +82,15 @@ export function parseConfig(text: string, name: string): Config {
   // Unknown names first, each with the closest known one: the most common mistake is a typo.
   for (const key of Object.keys(value)) {
     if (key === 'pedantic') throw new ConfigError(`${name}: pedantic: no longer needed: every rule runs by default, and the text report summarizes LOW and INFO findings; remove the key (turn a rule off with rules.<id>.enabled: false)`);
-    if (!TOP_KEYS.includes(key)) throw new ConfigError(`${name}: unknown key "${key}"${didYouMean(key, TOP_KEYS)}`);
+    if (!TOP_KEYS.includes(key)) throw new ConfigError(`${name}: ${unknown('key', key, TOP_KEYS, name)}`);
   }
   const rules = (value as { rules?: unknown }).rules;
   if (typeof rules === 'object' && rules !== null && !Array.isArray(rules)) {
     for (const [id, entry] of Object.entries(rules)) {
-      if (!isKnownRule(id)) throw new ConfigError(`${name}: rules: unknown rule id "${id}"${didYouMean(id, CATALOG.map((r) => r.id))}`);
+      if (!isKnownRule(id)) throw new ConfigError(`${name}: rules: ${unknown('rule id', id, CATALOG.map((r) => r.id), name)}`);
       if (typeof entry === 'object' && entry !== null && !Array.isArray(entry)) {
         for (const key of Object.keys(entry)) {
-          if (!RULE_KEYS.includes(key)) throw new ConfigError(`${name}: rules.${id}: unknown key "${key}"${didYouMean(key, RULE_KEYS)} (a rule takes enabled, severity and options)`);
+          if (!RULE_KEYS.includes(key)) throw new ConfigError(`${name}: rules.${id}: ${unknown('key', key, RULE_KEYS, name)} (a rule takes enabled, severity and options)`);
         }
       }
     }

@@ -75,18 +75,63 @@ function addsExecute(mode: string): boolean {
  */
 function executables(script: string): Set<string> {
   const names = new Set<string>();
+  const add = (word: string) => {
+    names.add(word);
+    const slash = word.lastIndexOf('/');
+    if (slash >= 0 && slash < word.length - 1) names.add(word.slice(slash + 1));
+  };
   for (const line of script.split('\n')) {
+    if (line.includes('install')) for (const source of installedExecutables(line)) add(source);
     if (!line.includes('chmod')) continue;
     const match = CHMOD.exec(line);
     if (match === null || !addsExecute(match[1] ?? '')) continue;
     for (const word of (match[2] ?? '').split(/[\s;&|()'"`]+/)) {
-      if (word === '') continue;
-      names.add(word);
-      const slash = word.lastIndexOf('/');
-      if (slash >= 0 && slash < word.length - 1) names.add(word.slice(slash + 1));
+      if (word !== '') add(word);
     }
   }
   return names;
+}
+
+/** `install` as a command of its own (at the start of a line, after `sudo`, or after `;`, `&&`, `||`, `|`, `(`), then its words. */
+const INSTALL = /(?:^|[;&|(]|\bsudo)\s*install\s+(.*)/;
+/** Options of coreutils `install` that take a value (`-m` is read apart). */
+const INSTALL_VALUED = new Set(['-o', '-g', '-S', '--owner', '--group', '--suffix']);
+
+/**
+ * The files a coreutils `install` line copies with an execute mode: `install` gives 0755 unless `-m` says
+ * otherwise, so `sudo install -m 0755 tool /usr/local/bin/tool` (or plain `install tool /usr/local/bin`)
+ * makes `tool` a program as `chmod +x` does. The sources are every operand but the last (all of them with
+ * `-t DIR`); `-d` creates directories and copies nothing. The line is split once, with no pattern built from it.
+ */
+function installedExecutables(line: string): string[] {
+  const match = INSTALL.exec(line);
+  if (match === null) return [];
+  const words = (match[1] ?? '').split(/[;&|)]/)[0]?.split(/\s+/).filter((w) => w !== '').map((w) => w.replace(/^["']|["']$/g, '')) ?? [];
+  let mode: string | null = null;
+  let target = false;
+  const operands: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] ?? '';
+    if (word === '-m' || word === '--mode') mode = words[++i] ?? '';
+    else if (word.startsWith('--mode=')) mode = word.slice('--mode='.length);
+    else if (word === '-t' || word === '--target-directory') {
+      target = true;
+      i++;
+    } else if (word.startsWith('--target-directory=')) target = true;
+    else if (INSTALL_VALUED.has(word)) i++;
+    else if (/^-[A-Za-z]+$/.test(word)) {
+      if (word.includes('d') && !word.startsWith('--')) return [];
+      const clustered = /m$/.test(word) ? words[++i] : undefined;
+      if (clustered !== undefined) mode = clustered;
+      if (word.includes('t') && !/m$/.test(word)) {
+        target = true;
+        i++;
+      }
+    } else if (/^-[A-Za-z]*m[0-7]{3,4}$/.test(word)) mode = word.slice(word.indexOf('m') + 1);
+    else if (!word.startsWith('-')) operands.push(word);
+  }
+  if (mode !== null && !addsExecute(mode)) return [];
+  return target ? operands : operands.slice(0, -1);
 }
 
 /** Why a fetch command downloads an artifact (for the message), or null when it does not look like one. */

@@ -29,6 +29,17 @@ describe(RULE, () => {
     ].join('\n'))))).toEqual(['7:11 MEDIUM', '8:11 MEDIUM', '9:11 MEDIUM']);
   });
 
+  it('takes a download that coreutils install copies with an execute mode (0755 by default)', () => {
+    const saved = (install: string) => scanWith(RULE, step(['curl -fsSL "https://x.test/releases/download/v1/tool-linux-amd64" -o tool', install].join('\n')));
+    for (const made of ['sudo install -m 0755 tool /usr/local/bin/tool', 'install tool /usr/local/bin', 'install -Dm755 ./tool "$HOME/bin/tool"', 'sudo install -t /usr/local/bin tool', 'mkdir -p bin && install --mode=755 tool bin/']) {
+      expect(saved(made), made).toHaveLength(1);
+    }
+    // A data mode, a directory, the destination rather than the source, and package managers' `install`.
+    for (const kept of ['install -m 0644 tool /etc/tool.conf', 'install -d tool', 'install other tool', 'npm install tool', 'sudo apt-get install -y tool', 'pip install tool']) {
+      expect(saved(kept), kept).toEqual([]);
+    }
+  });
+
   it('takes a download made executable by chmod with an execute mode, on any line, by name or path', () => {
     const saved = (chmod: string) => scanWith(RULE, step(['curl -fsSL -o bin/tool https://x.test/latest/tool', 'cd bin', chmod].join('\n')));
     for (const made of ['chmod +x tool', 'chmod u+rx ./bin/tool', 'chmod 755 "tool"', 'chmod 0750 other tool', 'chmod go=r,a+x tool && ./tool']) expect(saved(made), made).toHaveLength(1);
