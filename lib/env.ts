@@ -8,6 +8,8 @@ import * as v from 'valibot';
 /** Signs and verifies tokens when nothing is configured outside production. Public on purpose: never secret. */
 export const DEVELOPMENT_JWT_SIGNING_SECRET = 'chainbreaker-development-signing-secret-do-not-deploy';
 export const DEFAULT_PORT = 3000;
+/** The webhook secret's shortest length in production (GitHub's HMAC is as strong as the secret). */
+export const MIN_WEBHOOK_SECRET_LENGTH = 32;
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PGLITE_DATA_DIR = '.data/pglite';
 export const DEFAULT_CODEHOST_DIR = 'examples';
@@ -169,6 +171,12 @@ const EnvSchema = v.object({
 });
 
 /** Validates a set of variables (normally `process.env`); throws an `EnvError` naming every problem. */
+/** Whether a `HOST` to listen on is this machine only (lib/dev/node-server.ts refuses other Host headers there). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
 export function loadEnv(source: EnvSource): Env {
   const parsed = v.safeParse(EnvSchema, pick(source));
   if (!parsed.success) {
@@ -196,6 +204,13 @@ export function loadEnv(source: EnvSource): Env {
     need(e.GITHUB_APP_ID !== undefined, 'GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY are required in production');
     need(e.GITHUB_WEBHOOK_SECRET !== undefined, 'GITHUB_WEBHOOK_SECRET is required in production (links follow GitHub through its webhooks)');
     need(e.SUPABASE_JWKS_URL === undefined || e.SUPABASE_JWKS_URL.startsWith('https://'), 'SUPABASE_JWKS_URL must use https in production');
+    // A token of another project signed with a shared secret must not pass: the issuer is always checked.
+    need(e.JWT_ISSUER !== undefined || e.SUPABASE_URL !== undefined, 'an issuer is required in production: set JWT_ISSUER, or SUPABASE_URL (its /auth/v1 is the issuer)');
+    need(
+      e.GITHUB_WEBHOOK_SECRET === undefined || e.GITHUB_WEBHOOK_SECRET.length >= MIN_WEBHOOK_SECRET_LENGTH,
+      `GITHUB_WEBHOOK_SECRET must be at least ${MIN_WEBHOOK_SECRET_LENGTH} characters in production`,
+    );
+    need(e.GITHUB_API_URL === undefined || e.GITHUB_API_URL.startsWith('https://'), 'GITHUB_API_URL must use https in production (the App\'s key signs what it sends there)');
   }
   // Fails closed: anything that holds real data (a server database, a real GitHub App) needs keys of its own,
   // whatever NODE_ENV says; only the embedded mode (PGlite + local code host) runs on the public secret.
@@ -243,6 +258,11 @@ export function loadEnv(source: EnvSource): Env {
   // The development secret only stands in when nothing else is configured (the checks above make that the
   // embedded mode); a JWKS alone means asymmetric tokens only.
   const jwtSigningSecret = e.JWT_SIGNING_SECRET ?? (e.SUPABASE_JWKS_URL === undefined ? DEVELOPMENT_JWT_SIGNING_SECRET : null);
+  // Anyone can sign tokens with the public development secret: such a server listens on this machine only.
+  const host = e.HOST ?? DEFAULT_HOST;
+  if (jwtSigningSecret === DEVELOPMENT_JWT_SIGNING_SECRET && !isLoopbackHost(host)) {
+    throw new EnvError(`Invalid configuration: HOST=${host} exposes a server whose tokens are signed with the public development secret; set JWT_SIGNING_SECRET (or SUPABASE_JWKS_URL) to listen beyond this machine.`);
+  }
   return {
     mode,
     database,
@@ -256,7 +276,7 @@ export function loadEnv(source: EnvSource): Env {
     embedded,
     corsOrigins: e.CORS_ORIGINS ?? [],
     port: e.PORT ?? DEFAULT_PORT,
-    host: e.HOST ?? DEFAULT_HOST,
+    host,
     bodyLimitBytes: e.BODY_LIMIT_BYTES ?? DEFAULT_BODY_LIMIT_BYTES,
     scanRateLimit: {
       max: e.SCAN_RATE_LIMIT ?? DEFAULT_SCAN_RATE_LIMIT,

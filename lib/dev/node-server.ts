@@ -1,21 +1,39 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { DEFAULT_HOST } from '../env.js';
+import { DEFAULT_HOST, isLoopbackHost } from '../env.js';
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** What the socket says about a request (headers cannot be trusted for it). */
 export interface Peer {
   remoteAddress: string | undefined;
 }
 
+/** The host name of a `Host` header (`name`, `name:port`, `[v6]:port`), lower case; null when malformed. */
+function hostName(header: string | undefined): string | null {
+  if (header === undefined) return null;
+  const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::\d{1,5})?$/i.exec(header.trim());
+  return match?.[1]?.toLowerCase() ?? null;
+}
+
 /**
  * Serves a Web-standard fetch handler with `node:http` (the local development server), on `host` (default
  * loopback only: the server runs on the public development secret). The request URL is built on a fixed
- * origin: the `Host` header is the client's to choose and names nothing here.
+ * origin: the `Host` header is the client's to choose and names nothing here. On a loopback address, a
+ * request whose `Host` is not `localhost`, `127.0.0.1` or `[::1]` is refused (421) before the handler sees
+ * it: a web page of another site whose name resolves to 127.0.0.1 (DNS rebinding) must not reach the API.
  */
 export function serve(handler: (request: Request, peer: Peer) => Promise<Response>, port: number, host: string = DEFAULT_HOST): Promise<Server> {
   const origin = `http://localhost:${port}`;
+  const loopback = isLoopbackHost(host);
   const server = createServer((incoming, outgoing) => {
+    if (loopback && !LOOPBACK_NAMES.has(hostName(incoming.headers.host) ?? '')) {
+      outgoing.writeHead(421, { 'content-type': 'application/json', connection: 'close' });
+      outgoing.end(JSON.stringify({ error: { code: 'forbidden', message: 'This development server answers only requests for localhost, 127.0.0.1 or [::1].' } }));
+      incoming.resume();
+      return;
+    }
     void respond(handler, origin, incoming, outgoing);
   });
   return new Promise((resolve, reject) => {

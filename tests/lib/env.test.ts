@@ -10,7 +10,7 @@ const production = {
   SUPABASE_SERVICE_ROLE_KEY: 'service-role-key',
   GITHUB_APP_ID: '12345',
   GITHUB_APP_PRIVATE_KEY: PEM,
-  GITHUB_WEBHOOK_SECRET: 'webhook-secret-of-the-app',
+  GITHUB_WEBHOOK_SECRET: 'webhook-secret-of-the-app-32-characters-long',
 };
 
 function errorOf(source: Record<string, string>): string {
@@ -33,7 +33,13 @@ describe('loadEnv', () => {
     expect(env.embedded).toBe(true);
     expect(env.port).toBe(3000);
     expect(env.host).toBe('127.0.0.1');
-    expect(loadEnv({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+    // Beyond this machine only with a secret of its own: anyone can sign tokens with the development secret.
+    expect(errorOf({ HOST: '0.0.0.0' })).toContain('HOST=0.0.0.0 exposes a server whose tokens are signed with the public development secret');
+    expect(errorOf({ HOST: '::' })).toContain('public development secret');
+    expect(errorOf({ HOST: '192.168.1.5' })).toContain('public development secret');
+    expect(loadEnv({ HOST: '0.0.0.0', JWT_SIGNING_SECRET: SECRET }).host).toBe('0.0.0.0');
+    expect(loadEnv({ HOST: '::1' }).host).toBe('::1');
+    expect(loadEnv({ HOST: 'localhost' }).host).toBe('localhost');
     expect(errorOf({ HOST: 'a b' })).toContain('HOST must be a host name or an IP address');
     expect(env.corsOrigins).toEqual([]);
     expect(env.bodyLimitBytes).toBe(65536);
@@ -158,6 +164,9 @@ describe('loadEnv', () => {
     expect(env.codeHost.kind).toBe('github');
     expect(loadEnv({ ...production, VERCEL_ENV: undefined, NODE_ENV: 'production' }).mode).toBe('production');
     expect(loadEnv({ ...production, VERCEL_ENV: 'preview' }).mode).toBe('production');
+    // A self-hosted database names its issuer; GitHub Enterprise Server over https.
+    expect(loadEnv({ ...production, SUPABASE_URL: '', SUPABASE_SERVICE_ROLE_KEY: '', DATABASE_URL: 'postgres://db.example.com/prod', JWT_ISSUER: 'https://auth.example.com/auth/v1' }).auth.issuer).toBe('https://auth.example.com/auth/v1');
+    expect(loadEnv({ ...production, GITHUB_API_URL: 'https://github.example.com/api/v3' }).mode).toBe('production');
   });
 
   it.each([
@@ -167,6 +176,9 @@ describe('loadEnv', () => {
     ['the GitHub App', { GITHUB_APP_ID: '', GITHUB_APP_PRIVATE_KEY: '' }, 'GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY are required'],
     ['the webhook secret', { GITHUB_WEBHOOK_SECRET: '' }, 'GITHUB_WEBHOOK_SECRET is required in production'],
     ['an https JWKS URL', { SUPABASE_JWKS_URL: 'http://p.supabase.co/jwks' }, 'SUPABASE_JWKS_URL must use https'],
+    ['an issuer (a server database without Supabase)', { SUPABASE_URL: '', SUPABASE_SERVICE_ROLE_KEY: '', DATABASE_URL: 'postgres://db.example.com/prod' }, 'an issuer is required in production'],
+    ['a webhook secret of 32 characters', { GITHUB_WEBHOOK_SECRET: 'x'.repeat(31) }, 'GITHUB_WEBHOOK_SECRET must be at least 32 characters'],
+    ['an https GitHub API', { GITHUB_API_URL: 'http://github.example.com/api/v3' }, 'GITHUB_API_URL must use https'],
   ])('refuses to start in production without %s', (_what, change, message) => {
     expect(errorOf({ ...production, ...change })).toContain(message);
   });

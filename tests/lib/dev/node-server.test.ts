@@ -27,6 +27,32 @@ describe('serve', () => {
     expect((server.address() as AddressInfo).address).toBe('::1');
   });
 
+  it('on a loopback address, refuses a Host other than localhost, 127.0.0.1 or [::1] (DNS rebinding) before the handler runs', async () => {
+    let handled = 0;
+    server = await serve(async () => {
+      handled += 1;
+      return new Response('ok');
+    }, 0);
+    const port = portOf(server);
+    const ask = (host: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1');
+        let answer = '';
+        socket.on('data', (data: Buffer) => (answer += data.toString()));
+        socket.on('end', () => resolve(answer));
+        socket.on('error', reject);
+        socket.write(`GET /api/health HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      });
+    for (const host of ['attacker.example', 'attacker.example:' + port, 'localhost.attacker.example', '127.0.0.1.nip.io', '']) {
+      expect((await ask(host)).split('\r\n')[0], host).toBe('HTTP/1.1 421 Misdirected Request');
+    }
+    expect(handled).toBe(0);
+    for (const host of ['localhost', `localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, 'LOCALHOST']) {
+      expect((await ask(host)).split('\r\n')[0], host).toBe('HTTP/1.1 200 OK');
+    }
+    expect(handled).toBe(5);
+  });
+
   it('answers 413 to an endless chunked body over the limit, and keeps serving', async () => {
     server = await serve(createRouter(ROOT, await routes()), 0);
     const port = portOf(server);
@@ -36,7 +62,7 @@ describe('serve', () => {
     socket.on('data', (data: Buffer) => (answer += data.toString()));
     socket.on('error', () => undefined); // the server may close the connection while we are still writing
     socket.write(
-      `POST /api/scan HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${await signToken()}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      `POST /api/scan HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${await signToken()}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
     );
     const chunk = ' '.repeat(64 * 1024);
     // Keeps sending well after the server has answered: the chunks that arrive after the body was refused must not crash it.
