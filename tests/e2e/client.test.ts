@@ -98,6 +98,13 @@ describe.skipIf(SKIP_BROWSER)(`the web client in Chromium${skipReason(BROWSER_SK
     await expect.poll(() => rows.count()).toBe(3);
     expect(await page.locator('table.repos tbody th a').allTextContents()).toEqual(EXAMPLES);
     await expect.poll(() => page.locator('table.repos tbody td:nth-child(2)').allTextContents()).toEqual(['Never', 'Never', 'Never']);
+
+    // The App's user authorization, faked by the local code host: GitHub's authorize page comes straight
+    // back with a code and state, which the client completes; the same repositories, and the code leaves the address.
+    await page.getByRole('button', { name: 'Use my GitHub access', exact: true }).click();
+    await page.getByText('Your GitHub access (chainbreaker-dev) now lists every repository').waitFor();
+    expect(new URL(page.url()).search).toBe('');
+    await expect.poll(() => page.locator('table.repos tbody th a').allTextContents()).toEqual(EXAMPLES);
   });
 
   it('scans all repositories, three at a time, with a progress bar and per-row status', async () => {
