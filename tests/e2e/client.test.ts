@@ -121,7 +121,8 @@ describe.skipIf(SKIP_BROWSER)(`the web client in Chromium${skipReason(BROWSER_SK
     expect(await page.locator('table.repos tbody td:nth-child(2)').allTextContents()).not.toContain('Never');
     await expect.poll(() => page.locator('table.repos tbody .counts').count()).toBe(3);
     await expectAccessible('repositories');
-    const stops = await tabStops(14);
+    // The header has "Use my GitHub access" before "Sign out": one tab stop more before the view's controls.
+    const stops = await tabStops(15);
     expect(stops).toContain('Scan all');
     expect(stops).toContain('Scan examples/issue-triage-bot');
     await photograph('repositories');
