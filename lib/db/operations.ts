@@ -6,6 +6,10 @@ import type {
   AttackPathInput,
   Cleared,
   Deleted,
+  Dismissal,
+  DismissalKind,
+  DismissalReason,
+  Dismissals,
   GithubIdentity,
   Installation,
   InstallationLink,
@@ -291,4 +295,31 @@ export function setActionReferences(db: Database, userId: string, repositoryId: 
 /** Stores facts of the online audits' shared cache, each with its time to live. */
 export function onlineFactsPut(db: Database, entries: readonly { key: string; value: unknown; ttl_seconds: number }[]): Promise<{ stored: number }> {
   return db.call('online_facts_put', { p_entries: entries });
+}
+
+/** The repository's triage decisions and their trail; null when the user does not own the repository. */
+export function listDismissals(db: Database, userId: string, repositoryId: string): Promise<Dismissals | null> {
+  return db.call('list_dismissals', { p_user_id: userId, p_repository_id: repositoryId });
+}
+
+/** Dismisses (or re-dismisses) by fingerprint; rejects with 'not_found' when the user does not own the repository. */
+export function setDismissal(
+  db: Database,
+  userId: string,
+  repositoryId: string,
+  decision: { fingerprint: string; kind: DismissalKind; reason: DismissalReason; comment: string },
+): Promise<Dismissal | { limit_reached: true }> {
+  return db.call('set_dismissal', {
+    p_user_id: userId,
+    p_repository_id: repositoryId,
+    p_fingerprint: decision.fingerprint,
+    p_kind: decision.kind,
+    p_reason: decision.reason,
+    p_comment: decision.comment,
+  });
+}
+
+/** Reopens; idempotent. Rejects with 'not_found' when the user does not own the repository. */
+export function clearDismissal(db: Database, userId: string, repositoryId: string, fingerprint: string): Promise<Cleared> {
+  return db.call('clear_dismissal', { p_user_id: userId, p_repository_id: repositoryId, p_fingerprint: fingerprint });
 }

@@ -324,7 +324,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Failures hidden by continue-on-error",
     severity: "LOW",
     surface: "workflow",
-    description: "`continue-on-error: true` on a job, or on a step that runs a security tool (CodeQL, a vulnerability or secret scanner, a dependency audit), so the run stays green when the job fails or the tool reports a problem.",
+    description: "`continue-on-error: true` on a step that runs a security gate (CodeQL, a vulnerability or secret scanner, a dependency audit, a signature or checksum verification), or on a job that runs one or publishes, so the run stays green when the gate fails or reports a problem, or a release fails. Test, lint and best-effort jobs that may fail are not reported.",
     recommendation: "Remove `continue-on-error`, or limit it to the cases that may fail (`continue-on-error: ${{ matrix.experimental }}`); for scanners, fix or explicitly allow-list findings instead of ignoring the exit status.",
   },
   {

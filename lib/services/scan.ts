@@ -39,6 +39,8 @@ export interface ScanResult {
   repo_id: string;
   counts: Counts;
   findings: (Finding & { fix?: ApiFix })[];
+  /** The findings dismissed in the repository, left out of `findings` and `counts`; absent when none. */
+  dismissed_findings?: (Finding & { fix?: ApiFix })[];
   /** Set when findings that may have a fix got none because fix computation met a bound (time, size, count). */
   fixes_limited?: string;
 }
@@ -168,7 +170,24 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
     );
   }
   const withFixes = result.records.map((record, i) => withFix({ ...record.finding, fingerprint: record.fingerprint }, fixes[i]));
-  return { scan_id: recorded.scan_id, repo_id: repository.id, counts: result.counts, findings: withFixes, ...(fixesLimited === null ? {} : { fixes_limited: fixesLimited }) };
+  // Dismissed findings leave the answer's findings and counts (the stored scan keeps them all).
+  const dismissed = new Set(context.dismissed ?? []);
+  const open = dismissed.size === 0 ? withFixes : withFixes.filter((f) => !dismissed.has(f.fingerprint));
+  const counts = open.length === withFixes.length ? result.counts : countOf(open);
+  return {
+    scan_id: recorded.scan_id,
+    repo_id: repository.id,
+    counts,
+    findings: open,
+    ...(open.length === withFixes.length ? {} : { dismissed_findings: withFixes.filter((f) => dismissed.has(f.fingerprint)) }),
+    ...(fixesLimited === null ? {} : { fixes_limited: fixesLimited }),
+  };
+}
+
+function countOf(findings: readonly Finding[]): Counts {
+  const counts: Counts = { HIGH: 0, MEDIUM: 0, LOW: 0, INFO: 0 };
+  for (const f of findings) counts[f.severity] += 1;
+  return counts;
 }
 
 /**

@@ -35,7 +35,7 @@ beforeAll(async () => {
   useCodeHost(examplesCodeHost());
   list = await authenticatedEndpoints();
   victim = await userWithData(t, { scan: true });
-  fill = { repo_id: victim.repos['issue-triage-bot'] ?? '', rule_id: 'script-injection', installation_id: '1', scan_id: victim.scanId };
+  fill = { repo_id: victim.repos['issue-triage-bot'] ?? '', rule_id: 'script-injection', installation_id: '1', scan_id: victim.scanId, fingerprint: '3f2a9c01d4e5b6' };
   validQueryToken = await signToken({ sub: victim.userId });
 });
 afterAll(async () => t.close());

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   recordScan,
+  setDismissal,
   setRuleOverride,
   setRuleSetting,
   consumeRateLimit,
@@ -11,7 +12,7 @@ import {
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { countsOf, finding, userWithRepositories } from '../support/db-fixtures.js';
 
-const BROWSER_READABLE_TABLES = ['installations', 'repositories', 'scans', 'findings', 'rule_settings', 'rule_overrides'];
+const BROWSER_READABLE_TABLES = ['installations', 'repositories', 'scans', 'findings', 'rule_settings', 'rule_overrides', 'dismissals', 'dismissal_events'];
 const ALL_TABLES = [...BROWSER_READABLE_TABLES, 'rate_limits'];
 /** Tables of no user: what GitHub's webhooks said (suspended installations, deliveries acted on), the online audits' facts. */
 const SERVICE_TABLES = ['suspended_installations', 'webhook_deliveries', 'online_facts', 'repository_action_references', 'installation_rate_limits'];
@@ -37,6 +38,7 @@ async function giveData(userId: string): Promise<void> {
   await recordScan(t.db, userId, { repositoryId: repo.id, ruleset: 'all', counts: countsOf(findings), findings });
   await setRuleSetting(t.db, userId, 'pipe-to-shell', false);
   await setRuleOverride(t.db, userId, repo.id, 'pipe-to-shell', true);
+  await setDismissal(t.db, userId, repo.id, { fingerprint: 'abc123', kind: 'finding', reason: 'wont_fix', comment: 'later' });
   await consumeRateLimit(t.db, userId, { bucket: 'scan', limit: 10, windowSeconds: 60 });
 }
 
@@ -195,7 +197,7 @@ test('no sequence in public is usable by a browser role', async () => {
      from pg_class c join pg_namespace n on n.oid = c.relnamespace
      where n.nspname = 'public' and c.relkind = 'S'`,
   );
-  expect(sequences.map((s) => s.name)).toEqual(['scans_seq_seq']);
+  expect(sequences.map((s) => s.name).sort()).toEqual(['dismissal_events_id_seq', 'scans_seq_seq']);
   for (const sequence of sequences) expect(sequence).toEqual({ name: sequence.name, anon: false, authenticated: false });
 });
 

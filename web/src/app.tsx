@@ -15,13 +15,15 @@ export interface Services {
   config: ClientConfig;
 }
 
-type Route = { view: 'repos' } | { view: 'findings'; repoId: string; rule: string | null } | { view: 'attack-paths' } | { view: 'settings' };
+type Route = { view: 'repos' } | { view: 'findings'; repoId: string; rule: string | null; status: 'open' | 'dismissed' } | { view: 'attack-paths' } | { view: 'settings' };
 
 export function parseRoute(hash: string): Route {
   const [path = '', query = ''] = hash.replace(/^#/, '').split('?');
   const params = new URLSearchParams(query);
   const parts = path.split('/').filter((p) => p !== '');
-  if (parts[0] === 'repos' && parts[1]) return { view: 'findings', repoId: decodeURIComponent(parts[1]), rule: params.get('rule') };
+  if (parts[0] === 'repos' && parts[1]) {
+    return { view: 'findings', repoId: decodeURIComponent(parts[1]), rule: params.get('rule'), status: params.get('status') === 'dismissed' ? 'dismissed' : 'open' };
+  }
   if (parts[0] === 'attack-paths') return { view: 'attack-paths' };
   if (parts[0] === 'settings') return { view: 'settings' };
   return { view: 'repos' };
@@ -172,7 +174,7 @@ export function App() {
           </Notice>
         )}
         {services && route.view === 'repos' && <RepositoriesView key={version} services={services} />}
-        {services && route.view === 'findings' && <FindingsView key={`${route.repoId}:${route.rule}`} services={services} repoId={route.repoId} rule={route.rule} />}
+        {services && route.view === 'findings' && <FindingsView key={`${route.repoId}:${route.rule}`} services={services} repoId={route.repoId} rule={route.rule} status={route.status} />}
         {services && route.view === 'attack-paths' && <AttackPathsView services={services} />}
         {services && route.view === 'settings' && <RuleSettingsView services={services} />}
       </main>

@@ -1,8 +1,9 @@
 import { constantString } from '../analysis/constant-expressions.js';
+import { describeStep } from '../analysis/describe.js';
 import { stepLabel } from '../analysis/step-label.js';
 import { findExpressions } from '../expressions/extract.js';
 import { parseExpression } from '../expressions/parse.js';
-import type { Step } from '../model/workflow.js';
+import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { commandName, scriptPipelines, words } from '../shell.js';
 import { get, type YNode } from '../yaml/model.js';
@@ -68,6 +69,20 @@ function auditCommand(name: string, args: readonly string[]): string | null {
       return first === 'audit' || first === 'deny' || first === 'vet' ? `cargo ${first}` : null;
     case 'cosign':
       return first?.startsWith('verify') === true ? `cosign ${first}` : null;
+    case 'gpg':
+    case 'gpgv':
+      return name === 'gpgv' || args.includes('--verify') ? 'a signature verification (`gpg --verify`)' : null;
+    case 'sha256sum':
+    case 'sha512sum':
+    case 'sha1sum':
+    case 'md5sum':
+    case 'b2sum':
+    case 'shasum':
+      return args.includes('-c') || args.includes('--check') ? `a checksum verification (\`${name} -c\`)` : null;
+    case 'slsa-verifier':
+    case 'minisign':
+    case 'signify':
+      return `a signature verification (\`${name}\`)`;
     case 'gh':
       return first === 'attestation' && second === 'verify' ? 'gh attestation verify' : null;
     default:
@@ -104,10 +119,20 @@ export function securityTool(step: Step): string | null {
         args = args.slice(1);
       }
       if (SCANNERS.has(name)) return name;
-      const audit = auditCommand(name, args);
+      const audit = auditCommand(name, name === 'gpg' || name.endsWith('sum') ? list : args);
       if (audit !== null) return audit;
     }
   }
+  return null;
+}
+
+/** What a job guards or ships, when `continue-on-error` on it hides something: a security gate, or a publish. */
+function guarded(job: Job, publishes: string | null): string | null {
+  for (const step of job.steps) {
+    const tool = securityTool(step);
+    if (tool !== null) return `it runs ${tool} (${describeStep(step)}), a security gate whose failure no longer fails the run`;
+  }
+  if (publishes !== null) return `it publishes (${publishes}), so a failed or partial release leaves the run green`;
   return null;
 }
 
@@ -133,7 +158,7 @@ export default defineWorkflowRule({
     severity: 'LOW',
     surface: 'workflow',
     description:
-      '`continue-on-error: true` on a job, or on a step that runs a security tool (CodeQL, a vulnerability or secret scanner, a dependency audit), so the run stays green when the job fails or the tool reports a problem.',
+      '`continue-on-error: true` on a step that runs a security gate (CodeQL, a vulnerability or secret scanner, a dependency audit, a signature or checksum verification), or on a job that runs one or publishes, so the run stays green when the gate fails or reports a problem, or a release fails. Test, lint and best-effort jobs that may fail are not reported.',
     recommendation:
       'Remove `continue-on-error`, or limit it to the cases that may fail (`continue-on-error: ${{ matrix.experimental }}`); for scanners, fix or explicitly allow-list findings instead of ignoring the exit status.',
   },
@@ -141,9 +166,13 @@ export default defineWorkflowRule({
     job(job) {
       const value = get(job.node, 'continue-on-error');
       if (!alwaysContinues(value) || value === undefined) return;
+      // A test, lint, benchmark or best-effort job that may fail is a reliability choice: only a security gate
+      // or a publishing job (run model: holdings.publishes) hides something when it fails.
+      const why = guarded(job, context.runs.job(job).holdings.publishes);
+      if (why === null) return;
       context.report({
         node: value,
-        message: `Job \`${job.id}\` has \`continue-on-error: true\`: the workflow succeeds even when the job fails.`,
+        message: `Job \`${job.id}\` has \`continue-on-error: true\`: the workflow succeeds even when the job fails, and ${why}.`,
       });
     },
     step(step) {

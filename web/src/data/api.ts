@@ -1,6 +1,10 @@
 import type {
   AttackPaths,
   Combination,
+  Dismissal,
+  DismissalKind,
+  DismissalReason,
+  Dismissals,
   Installation,
   InstallationLink,
   Repository,
@@ -73,6 +77,11 @@ export class Api {
   clearOverride = (repoId: string, ruleId: string) =>
     this.request<void>('DELETE', `/api/repositories/${encodeURIComponent(repoId)}/rule-overrides/${encodeURIComponent(ruleId)}`);
 
+  dismiss = (repoId: string, fingerprint: string, decision: { reason: DismissalReason; comment: string; kind: DismissalKind }) =>
+    this.request<Dismissal>('PUT', `/api/repositories/${encodeURIComponent(repoId)}/dismissals/${encodeURIComponent(fingerprint)}`, decision);
+  reopen = (repoId: string, fingerprint: string) =>
+    this.request<void>('DELETE', `/api/repositories/${encodeURIComponent(repoId)}/dismissals/${encodeURIComponent(fingerprint)}`);
+
   // Reads that a Supabase-configured client takes from the database instead (see reads.ts).
   installations = () => this.request<{ installations: Installation[] }>('GET', '/api/installations');
   scans = (repoId: string, page: { limit?: number; cursor?: string | null } = {}) => {
@@ -84,5 +93,6 @@ export class Api {
   };
   scanById = (scanId: string) => this.request<Scan>('GET', `/api/scans/${encodeURIComponent(scanId)}`);
   ruleSettings = () => this.request<{ settings: RuleSetting[] }>('GET', '/api/rule-settings');
+  dismissals = (repoId: string) => this.request<Dismissals>('GET', `/api/repositories/${encodeURIComponent(repoId)}/dismissals`);
   overrides = (repoId: string) => this.request<{ overrides: RuleSetting[] }>('GET', `/api/repositories/${encodeURIComponent(repoId)}/rule-overrides`);
 }

@@ -4,22 +4,61 @@ import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.
 const RULE = 'continue-on-error';
 
 describe(RULE, () => {
-  it('reports continue-on-error: true on a job at its value, bound to the job', () => {
+  it('reports continue-on-error: true on a security-gate or publishing job at its value, bound to the job', () => {
     const records = recordsWith(RULE, yaml`
+      on: push
+      jobs:
+        audit:
+          runs-on: ubuntu-latest
+          continue-on-error: true
+          steps: [{ run: npm audit --audit-level=high }]
+        release:
+          runs-on: ubuntu-latest
+          continue-on-error: \${{ true }}
+          steps: [{ run: npm publish }]
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['5:24 LOW', '9:24 LOW']);
+    expect(records.map((r) => r.job)).toEqual(['audit', 'release']);
+    expect(records[0]?.finding.rule_id).toBe(RULE);
+    expect(records[0]?.finding.description).toContain('it runs npm audit');
+    expect(records[1]?.finding.description).toContain('it publishes (');
+  });
+
+  it('leaves test, lint and best-effort jobs that may fail alone', () => {
+    expect(scanWith(RULE, yaml`
       on: push
       jobs:
         flaky:
           runs-on: ubuntu-latest
           continue-on-error: true
           steps: [{ run: make test }]
-        constant:
+        lint:
           runs-on: ubuntu-latest
-          continue-on-error: \${{ true }}
-          steps: [{ run: make test }]
+          continue-on-error: true
+          steps: [{ uses: actions/checkout@v4 }, { run: npx eslint . }]
+        nightly:
+          runs-on: ubuntu-latest
+          continue-on-error: true
+          steps: [{ run: cargo +nightly build }]
+    `)).toEqual([]);
+  });
+
+  it('reports signature and checksum verifications as security gates, not plain hashing', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        fetch:
+          runs-on: ubuntu-latest
+          steps:
+            - run: sha256sum -c tool.tar.gz.sha256
+              continue-on-error: true
+            - run: gpg --verify tool.tar.gz.asc tool.tar.gz
+              continue-on-error: true
+            - run: sha256sum tool.tar.gz > sums.txt
+              continue-on-error: true
     `);
-    expect(positions(records.map((r) => r.finding))).toEqual(['5:24 LOW', '9:24 LOW']);
-    expect(records.map((r) => r.job)).toEqual(['flaky', 'constant']);
-    expect(records[0]?.finding.rule_id).toBe(RULE);
+    expect(positions(findings)).toEqual(['7:28 LOW', '9:28 LOW']);
+    expect(findings[0]?.description).toContain('a checksum verification');
   });
 
   it('leaves expressions that decide per run (matrix experiments) alone', () => {
