@@ -5,6 +5,7 @@ import { CodeHostError, type OrganizationRole } from '../codehost/port.js';
 import { database } from '../db/connection.js';
 import {
   claimWebhookDelivery,
+  githubAuthorizationRevoked,
   installationDeleted,
   installationRepositoriesRemoved,
   organizationMemberLinks,
@@ -16,6 +17,7 @@ import type { Database } from '../db/port.js';
 import { env } from '../env.js';
 import { HttpError, invalidRequest } from '../http/errors.js';
 import { forgetRoles, organizationRole } from './installations.js';
+import { forgetMemberAccess } from './user-access.js';
 
 /**
  * GitHub's webhooks, so that links follow GitHub: an uninstalled installation, a repository taken out of an
@@ -93,6 +95,18 @@ const OrganizationEvent = v.object({
       user: v.nullish(v.object({ id: Id, login: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(100))) })),
     }),
   ),
+});
+
+// `github_app_authorization`: GitHub's only action is `revoked`; `sender` is the account that revoked it.
+const AuthorizationEvent = v.object({
+  action: v.string(),
+  sender: v.object({ id: Id, login: v.optional(v.pipe(v.string(), v.maxLength(100))) }),
+});
+// `membership` (team membership added or removed): the member's reachable repositories may have changed.
+const MembershipEvent = v.object({
+  action: v.string(),
+  installation: v.optional(v.object({ id: Id })),
+  member: v.nullish(v.object({ id: Id })),
 });
 
 export interface Delivery {
@@ -207,8 +221,24 @@ function actionOf(event: string, payload: unknown): ((db: Database) => Promise<u
       if (p.action === 'unsuspend') return (db) => setInstallationSuspended(db, id, false);
       return null;
     }
+    case 'github_app_authorization': {
+      const p = parse(AuthorizationEvent);
+      if (p.action !== 'revoked') return null;
+      const githubUserId = String(p.sender.id);
+      forgetMemberAccess({ githubUserId });
+      // The user's tokens go, with what they reached as a member, and their sessions end (they sign in again).
+      return (db) => githubAuthorizationRevoked(db, githubUserId);
+    }
+    case 'membership': {
+      const p = parse(MembershipEvent);
+      if (p.action !== 'added' && p.action !== 'removed') return null;
+      // A team's members changed: the repositories they reach may have too; the next scan asks GitHub again.
+      forgetMemberAccess(p.member === null || p.member === undefined ? (p.installation === undefined ? {} : { installationId: p.installation.id }) : { githubUserId: String(p.member.id) });
+      return async () => ({ forgotten: true });
+    }
     case 'installation_repositories': {
       const p = parse(InstallationRepositoriesEvent);
+      forgetMemberAccess({ installationId: p.installation.id });
       if (p.action !== 'removed' || p.repositories_removed.length === 0) return null;
       const ids = p.repositories_removed.map((r) => r.id);
       return (db) => installationRepositoriesRemoved(db, p.installation.id, ids);
@@ -219,6 +249,7 @@ function actionOf(event: string, payload: unknown): ((db: Database) => Promise<u
       if (user === undefined || user === null) return null;
       // A membership changed: this process's cached role of that member is no longer trusted.
       if (user.login !== undefined) forgetRoles(p.organization.login, user.login);
+      forgetMemberAccess({ githubUserId: String(user.id) });
       const member = { installationId: p.installation?.id ?? null, orgLogin: p.organization.login, githubUserId: String(user.id) };
       // Removed, or (GitHub sends `member_added` when a member's role changes too) made a plain member: the
       // links go once GitHub confirms the account is no longer an owner.
