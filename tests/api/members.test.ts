@@ -126,7 +126,10 @@ describe('the App user authorization', () => {
     expect(openToken(key, alice.userId, row?.access_token ?? '')).toBe(token);
     // A ciphertext moved to another user's row does not open.
     expect(openToken(key, randomUUID(), row?.access_token ?? '')).toBeNull();
-    expect(openToken(key, alice.userId, sealToken(key, alice.userId, 'x').replace(/.$/, 'A'))).toBeNull();
+    // A tampered authentication tag (its first character: the last one has spare bits) does not open.
+    const sealed = sealToken(key, alice.userId, 'x').split(':');
+    const tag = sealed[3] ?? '';
+    expect(openToken(key, alice.userId, [...sealed.slice(0, 3), `${tag[0] === 'A' ? 'B' : 'A'}${tag.slice(1)}`].join(':'))).toBeNull();
     // Browsers read nothing of the table, not even their own row.
     const seen = await t.as('authenticated', alice.userId, (tx) => tx.query('select * from public.github_user_authorizations').catch((error: unknown) => error));
     expect(seen).toBeInstanceOf(Error);
@@ -262,6 +265,18 @@ describe('GET /api/repos through the user authorization', () => {
     expect(await repos(again)).toEqual([]);
     expect((await authorize({ ...alice, authorization: again })).status).toBe(200);
     expect(await repos(again)).toEqual([acme.full('api')]);
+  });
+
+  it('a late or replayed revocation GitHub does not confirm signs nobody out', async () => {
+    const acme = organization(['api']);
+    const alice = await person('alice', [acme.full('api')]);
+    expect((await authorize(alice)).status).toBe(200);
+    const asked = github.count('GET /user');
+    const delivered = await deliver('github_app_authorization', { action: 'revoked', sender: { login: alice.login, id: alice.appUser.id, type: 'User' } });
+    expect(delivered.status).toBe(204);
+    // GitHub was asked with the stored token, and still accepts it.
+    expect(github.count('GET /user')).toBe(asked + 1);
+    expect(await repos(alice.authorization)).toEqual([acme.full('api')]);
   });
 
   it('a token GitHub refuses without a webhook ends the authorization as well (401)', async () => {
