@@ -74,6 +74,43 @@ export const operations = {
     response: s.InstallationLink,
     errors: [400, 403, 429, 502, 503],
   }),
+  startGitHubAuthorization: defineOperation({
+    operationId: 'startGitHubAuthorization',
+    method: 'GET',
+    path: '/api/github/authorize',
+    summary: "Where to authorize the App for the user (members reach repositories through their own access)",
+    description:
+      "The URL of GitHub's authorize page for the App's user authorization. GitHub redirects back to the App's callback URL (the web client) with `code` and `state`, which the client posts to `POST /api/github/authorization`. 409 when the deployment does not offer it.",
+    tag: 'repositories',
+    auth: true,
+    response: s.AuthorizeResponse,
+    errors: [409],
+  }),
+  completeGitHubAuthorization: defineOperation({
+    operationId: 'completeGitHubAuthorization',
+    method: 'POST',
+    path: '/api/github/authorization',
+    summary: "Complete the App's user authorization with GitHub's code",
+    description:
+      "Exchanges the code for a user-to-server token, kept server-side only (encrypted; never in a response). `state` must be one this user started less than 10 minutes ago (else 400), and the token must act for the GitHub account the user signed in with (else 403, and it is revoked). From then on `GET /api/repos` lists, for each installation GitHub says the user can reach, exactly the repositories GitHub says they can access.",
+    tag: 'repositories',
+    auth: true,
+    body: s.AuthorizationBody,
+    response: s.AuthorizationResult,
+    errors: [400, 403, 409, 413, 502, 503],
+  }),
+  revokeGitHubAuthorization: defineOperation({
+    operationId: 'revokeGitHubAuthorization',
+    method: 'DELETE',
+    path: '/api/github/authorization',
+    summary: "End the App's user authorization (sign-out)",
+    description:
+      'Revokes the user-to-server token at GitHub, deletes it, and removes the installations the user reached only as a member, with their repositories and scans. Links made through the installation callback stay. Idempotent: 204.',
+    tag: 'repositories',
+    auth: true,
+    response: null,
+    errors: [],
+  }),
   unlinkInstallation: defineOperation({
     operationId: 'unlinkInstallation',
     method: 'DELETE',

@@ -279,6 +279,19 @@ export const DismissalsResponse = v.object({
   ),
 });
 
+export const AuthorizeResponse = v.object({
+  url: v.pipe(v.string(), v.description("GitHub's authorize page for the App's user authorization; `state` in it is bound to this user for 10 minutes")),
+});
+
+export const AuthorizationBody = v.strictObject({
+  code: v.pipe(v.string('is required'), v.regex(/^[A-Za-z0-9_-]{1,200}$/, "must be the code GitHub's redirect carried")),
+  state: v.pipe(v.string('is required'), v.regex(/^[A-Za-z0-9._-]{1,200}$/, 'must be the state GitHub sent back')),
+});
+
+export const AuthorizationResult = v.object({
+  github_login: v.pipe(v.string(), v.description('The GitHub account the authorization acts for')),
+});
+
 export const InstallationLink = v.object({
   installation_id: v.pipe(v.number(), v.integer()),
   account: v.pipe(v.string(), v.description('Login of the account that owns the installation')),

@@ -38,6 +38,11 @@ export interface Installation {
   created_at: Timestamp;
   /** GitHub suspended the installation: its rows stay, scans and syncs are refused. (list_installations only.) */
   suspended?: boolean;
+  /**
+   * How the user reaches it (list_installations only): `link` through the installation callback (their own
+   * account, or an organization they own), `member` through their GitHub user authorization.
+   */
+  access?: 'link' | 'member';
 }
 
 export interface InstallationLink {
@@ -196,6 +201,17 @@ export interface Dismissals {
   dismissals: Dismissal[];
   /** Newest first, at most 500. */
   events: DismissalEvent[];
+}
+
+/** The user's GitHub user authorization as stored: token ciphertexts (never sent anywhere but the API). */
+export interface StoredGithubAuthorization {
+  github_user_id: string;
+  github_login: string;
+  access_token: string | null;
+  access_expires_at: Timestamp | null;
+  refresh_token: string | null;
+  refresh_expires_at: Timestamp | null;
+  revoked_at: Timestamp | null;
 }
 
 export interface GithubIdentity {

@@ -13,6 +13,7 @@ import { invalidRequest, notFound, rateLimited, storageQuotaExceeded } from '../
 import { acquireEngine, prewarmEngine, TIMED_OUT } from './engine-runner.js';
 import type { EngineJob } from './engine-worker.js';
 import { checkInstallationUsable, checkScanEntitlement } from './installations.js';
+import { checkMemberScanEntitlement } from './user-access.js';
 
 /**
  * The scan service: fetch -> engine -> filter -> persist. One scan is one repository, so an org-wide scan is
@@ -77,8 +78,11 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
   usable.catch(() => undefined);
   // The user must still be entitled to the installation (an organization's owner): checked beside the
   // snapshot, so a cached role costs nothing and a stale one one request in parallel, never a round trip.
+  // A repository the user reaches as a member (their own GitHub access): GitHub must still list it for them.
   const entitled = Promise.all([usable, links]).then(([, [installations, identity]]) =>
-    checkScanEntitlement(db, host, user.id, repository.installation_id, { installations, identity }),
+    installations.find((i) => i.installation_id === repository.installation_id)?.access === 'member'
+      ? checkMemberScanEntitlement(db, host, user, repository)
+      : checkScanEntitlement(db, host, user.id, repository.installation_id, { installations, identity }),
   );
   entitled.catch(() => undefined);
   // The online audits read ahead, beside the snapshot, what the previous scan's `uses:` need

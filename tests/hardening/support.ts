@@ -80,6 +80,7 @@ export function urlOf(endpoint: Endpoint, fill: Fill): string {
 /** A body the endpoint accepts (undefined for endpoints without one). */
 export function validBody(endpoint: Endpoint, fill: Fill): unknown {
   if (endpoint.operation.body === undefined) return undefined;
+  if (endpoint.path === '/api/github/authorization') return { code: 'local-authorization-code', state: 'not-a-state-of-this-session' };
   if (endpoint.path === '/api/scan') return { repo_id: fill.repo_id };
   if (endpoint.path.includes('/dismissals/')) return { reason: 'accepted_risk', comment: 'reviewed' };
   return { enabled: false };

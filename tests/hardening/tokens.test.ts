@@ -202,7 +202,9 @@ describe('forged and wrong tokens', () => {
       for (const authorization of [`Bearer ${await signToken({ sub: victim.userId })}`, `bearer ${await signToken({ sub: victim.userId })}`]) {
         const response = await send(endpoint.method, urlOf(endpoint, fill), { authorization, body: validBody(endpoint, fill) });
         expect(response.status, endpoint.name).not.toBe(401);
-        expect(response.status, endpoint.name).toBeLessThan(300);
+        // Completing a GitHub authorization needs a state this session started: past authentication, a 400.
+        if (endpoint.name === 'POST /api/github/authorization') expect(response.status, endpoint.name).toBe(400);
+        else expect(response.status, endpoint.name).toBeLessThan(300);
       }
     }
   });
