@@ -34,6 +34,8 @@ export class Api {
     private readonly token: () => Promise<string | null>,
     private readonly fetcher: Fetch = (input, init) => fetch(input, init),
     private readonly base = '',
+    /** Called on a 401: the session is over (expired, or its GitHub authorization was revoked). */
+    private readonly onUnauthorized?: (message: string) => void,
   ) {}
 
   async request<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -57,6 +59,7 @@ export class Api {
     }
     if (!response.ok) {
       const error = (parsed as { error?: { code?: string; message?: string } } | null)?.error;
+      if (response.status === 401) this.onUnauthorized?.(error?.message ?? 'Your session ended; sign in again.');
       throw new ApiError(response.status, error?.code ?? 'error', error?.message ?? `The service answered ${response.status}.`);
     }
     return parsed as T;
@@ -69,6 +72,10 @@ export class Api {
     this.request<{ combos: Combination[]; critical_count: number; high_count: number }>('GET', `/api/repositories/${encodeURIComponent(repoId)}/combos`);
   link = (installationId: string) =>
     this.request<InstallationLink>('GET', `/api/github/callback?installation_id=${encodeURIComponent(installationId)}`);
+  /** The App's user authorization: GitHub's authorize page, then the code it came back with; DELETE on sign-out. */
+  authorizeUrl = () => this.request<{ url: string }>('GET', '/api/github/authorize');
+  completeAuthorization = (code: string, state: string) => this.request<{ github_login: string }>('POST', '/api/github/authorization', { code, state });
+  revokeAuthorization = () => this.request<void>('DELETE', '/api/github/authorization');
   rules = () => this.request<{ rules: Rule[] }>('GET', '/api/rules');
   setRuleSetting = (ruleId: string, enabled: boolean) => this.request<void>('PUT', `/api/rule-settings/${encodeURIComponent(ruleId)}`, { enabled });
   clearRuleSetting = (ruleId: string) => this.request<void>('DELETE', `/api/rule-settings/${encodeURIComponent(ruleId)}`);

@@ -150,6 +150,8 @@ export interface ClientConfig {
   mode: 'embedded' | 'supabase';
   devSignIn: boolean;
   connectUrl: string | null;
+  /** The deployment offers the App's user authorization: members reach repositories through their own GitHub access. */
+  memberAccess?: boolean;
   supabaseUrl: string | null;
   supabaseAnonKey: string | null;
 }
