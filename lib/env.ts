@@ -229,6 +229,8 @@ export function loadEnv(source: EnvSource): Env {
       `GITHUB_WEBHOOK_SECRET must be at least ${MIN_WEBHOOK_SECRET_LENGTH} characters in production`,
     );
     need(e.GITHUB_API_URL === undefined || e.GITHUB_API_URL.startsWith('https://'), 'GITHUB_API_URL must use https in production (the App\'s key signs what it sends there)');
+    need(e.GITHUB_WEB_URL === undefined || e.GITHUB_WEB_URL.startsWith('https://'), "GITHUB_WEB_URL must use https in production (the App's client secret and users' codes go there)");
+    need(e.GITHUB_TOKEN_ENCRYPTION_KEY === undefined || !/^(.)\1+$/.test(e.GITHUB_TOKEN_ENCRYPTION_KEY), 'GITHUB_TOKEN_ENCRYPTION_KEY must be random (openssl rand -hex 32)');
   }
   // Fails closed: anything that holds real data (a server database, a real GitHub App) needs keys of its own,
   // whatever NODE_ENV says; only the embedded mode (PGlite + local code host) runs on the public secret.
