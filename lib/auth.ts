@@ -13,6 +13,8 @@ export interface User {
    * the code host nor store anything (the endpoint layer answers 403).
    */
   anonymous?: boolean;
+  /** The token's `iat` (epoch seconds), when it has one: a session older than a revocation is refused (lib/services/user-access.ts). */
+  issuedAt?: number;
 }
 
 export interface VerifierOptions {
@@ -79,7 +81,9 @@ export function createVerifier(options: VerifierOptions): (authorization: string
       throw invalid();
     }
     if (typeof payload.sub !== 'string' || !UUID.test(payload.sub) || payload['role'] !== 'authenticated') throw invalid();
-    return payload['is_anonymous'] === true ? { id: payload.sub.toLowerCase(), anonymous: true } : { id: payload.sub.toLowerCase() };
+    const user: User = payload['is_anonymous'] === true ? { id: payload.sub.toLowerCase(), anonymous: true } : { id: payload.sub.toLowerCase() };
+    if (typeof payload.iat === 'number' && Number.isFinite(payload.iat)) user.issuedAt = payload.iat;
+    return user;
   };
 }
 

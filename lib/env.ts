@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { createHash } from 'node:crypto';
 
 /**
  * The service's configuration: the only reader of `process.env`. `loadEnv` is pure (tests pass a plain
@@ -14,6 +15,8 @@ export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PGLITE_DATA_DIR = '.data/pglite';
 export const DEFAULT_CODEHOST_DIR = 'examples';
 export const DEFAULT_GITHUB_API_URL = 'https://api.github.com';
+/** Where GitHub's OAuth endpoints are (`GITHUB_WEB_URL`; Enterprise Server: `https://HOST`). */
+export const DEFAULT_GITHUB_WEB_URL = 'https://github.com';
 export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
 /** An org-wide scan of a few hundred repositories with a client concurrency of 4-8 stays under this. */
 export const DEFAULT_SCAN_RATE_LIMIT = 300;
@@ -50,7 +53,16 @@ export type DatabaseConfig =
 
 export type CodeHostConfig =
   /** `apiUrl`: the REST root every App, REST and GraphQL call goes to (GitHub Enterprise Server: `https://HOST/api/v3`). */
-  | { kind: 'github'; appId: string; privateKey: string; apiUrl: string; /** The App's URL name, for "Connect GitHub" links (optional). */ appSlug: string | null }
+  | {
+      kind: 'github';
+      appId: string;
+      privateKey: string;
+      apiUrl: string;
+      /** The App's URL name, for "Connect GitHub" links (optional). */
+      appSlug: string | null;
+      /** The App's OAuth client, for its user authorization (members reach repositories through their own access); null: not offered. */
+      oauth: { clientId: string; clientSecret: string; webUrl: string } | null;
+    }
   | { kind: 'local'; dir: string };
 
 export type LogLevel = 'info' | 'error' | 'silent';
@@ -92,6 +104,8 @@ export interface Env {
   githubRateReserve: number;
   /** Verifies `POST /api/github/webhooks`; null: webhooks are refused (401). */
   githubWebhookSecret: string | null;
+  /** AES-256-GCM key of the stored GitHub user tokens (`GITHUB_TOKEN_ENCRYPTION_KEY`); null: the user authorization is off. */
+  tokenEncryptionKey: Buffer | null;
   /** What one scan reads, stores and spends at most. */
   scanLimits: { maxFiles: number; maxFileBytes: number; maxTotalBytes: number; maxFindings: number; maxEngineMs: number };
   logLevel: LogLevel;
@@ -162,6 +176,10 @@ const EnvSchema = v.object({
   SCAN_STORAGE_QUOTA: integer(0, 1_000_000_000),
   GITHUB_RATE_RESERVE: integer(0, 1_000_000),
   GITHUB_WEBHOOK_SECRET: text(),
+  GITHUB_APP_CLIENT_ID: v.pipe(text(), v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9._-]{1,100}$/, "must be the App's client id")))),
+  GITHUB_APP_CLIENT_SECRET: text(),
+  GITHUB_WEB_URL: httpUrl(),
+  GITHUB_TOKEN_ENCRYPTION_KEY: v.pipe(text(), v.optional(v.pipe(v.string(), v.regex(/^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$/, 'must be 32 bytes, as 64 hex digits or base64')))),
   SCAN_MAX_FILES: integer(1, 100_000),
   SCAN_MAX_FILE_BYTES: integer(1024, 1024 * 1024),
   SCAN_MAX_BYTES: integer(1024, 1024 * 1024 * 1024),
@@ -211,6 +229,8 @@ export function loadEnv(source: EnvSource): Env {
       `GITHUB_WEBHOOK_SECRET must be at least ${MIN_WEBHOOK_SECRET_LENGTH} characters in production`,
     );
     need(e.GITHUB_API_URL === undefined || e.GITHUB_API_URL.startsWith('https://'), 'GITHUB_API_URL must use https in production (the App\'s key signs what it sends there)');
+    need(e.GITHUB_WEB_URL === undefined || e.GITHUB_WEB_URL.startsWith('https://'), "GITHUB_WEB_URL must use https in production (the App's client secret and users' codes go there)");
+    need(e.GITHUB_TOKEN_ENCRYPTION_KEY === undefined || !/^(.)\1+$/.test(e.GITHUB_TOKEN_ENCRYPTION_KEY), 'GITHUB_TOKEN_ENCRYPTION_KEY must be random (openssl rand -hex 32)');
   }
   // Fails closed: anything that holds real data (a server database, a real GitHub App) needs keys of its own,
   // whatever NODE_ENV says; only the embedded mode (PGlite + local code host) runs on the public secret.
@@ -235,6 +255,12 @@ export function loadEnv(source: EnvSource): Env {
   need((e.SUPABASE_URL === undefined) === (e.SUPABASE_SERVICE_ROLE_KEY === undefined), 'SUPABASE_URL and SUPABASE_SERVICE_ROLE_KEY go together: set both or neither');
   need(!(e.SUPABASE_URL !== undefined && e.DATABASE_URL !== undefined), 'set either SUPABASE_URL or DATABASE_URL, not both');
   need((e.GITHUB_APP_ID === undefined) === (e.GITHUB_APP_PRIVATE_KEY === undefined), 'GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY go together: set both or neither');
+  need((e.GITHUB_APP_CLIENT_ID === undefined) === (e.GITHUB_APP_CLIENT_SECRET === undefined), 'GITHUB_APP_CLIENT_ID and GITHUB_APP_CLIENT_SECRET go together: set both or neither');
+  need(e.GITHUB_APP_CLIENT_ID === undefined || e.GITHUB_APP_ID !== undefined, 'GITHUB_APP_CLIENT_ID needs the GitHub App (GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY)');
+  need(
+    e.GITHUB_APP_CLIENT_ID === undefined || e.GITHUB_TOKEN_ENCRYPTION_KEY !== undefined,
+    "GITHUB_TOKEN_ENCRYPTION_KEY is required with GITHUB_APP_CLIENT_ID (users' GitHub tokens are stored encrypted with it)",
+  );
   if (problems.length > 0) throw new EnvError(`Invalid configuration: ${problems.join('; ')}.`);
 
   const database: DatabaseConfig =
@@ -252,6 +278,10 @@ export function loadEnv(source: EnvSource): Env {
           privateKey: e.GITHUB_APP_PRIVATE_KEY.replace(/\\n/g, '\n'),
           apiUrl: (e.GITHUB_API_URL ?? DEFAULT_GITHUB_API_URL).replace(/\/+$/, ''),
           appSlug: e.GITHUB_APP_SLUG ?? null,
+          oauth:
+            e.GITHUB_APP_CLIENT_ID !== undefined && e.GITHUB_APP_CLIENT_SECRET !== undefined
+              ? { clientId: e.GITHUB_APP_CLIENT_ID, clientSecret: e.GITHUB_APP_CLIENT_SECRET, webUrl: (e.GITHUB_WEB_URL ?? DEFAULT_GITHUB_WEB_URL).replace(/\/+$/, '') }
+              : null,
         }
       : { kind: 'local', dir: e.CODEHOST_DIR ?? DEFAULT_CODEHOST_DIR };
 
@@ -298,6 +328,14 @@ export function loadEnv(source: EnvSource): Env {
     scanStorage: { history: e.SCAN_HISTORY ?? DEFAULT_SCAN_HISTORY, quota: e.SCAN_STORAGE_QUOTA ?? DEFAULT_SCAN_STORAGE_QUOTA },
     githubRateReserve: e.GITHUB_RATE_RESERVE ?? DEFAULT_GITHUB_RATE_RESERVE,
     githubWebhookSecret: e.GITHUB_WEBHOOK_SECRET ?? null,
+    // The embedded mode (local code host, public development secret) seals with a key derived from that
+    // public secret: its tokens are the local host's fakes. Anywhere else the key must be configured.
+    tokenEncryptionKey:
+      e.GITHUB_TOKEN_ENCRYPTION_KEY !== undefined
+        ? decodeKey(e.GITHUB_TOKEN_ENCRYPTION_KEY)
+        : codeHost.kind === 'local'
+          ? createHash('sha256').update(`chainbreaker-development-token-key:${DEVELOPMENT_JWT_SIGNING_SECRET}`).digest()
+          : null,
     scanLimits: {
       maxFiles: e.SCAN_MAX_FILES ?? DEFAULT_SCAN_LIMITS.maxFiles,
       maxFileBytes: e.SCAN_MAX_FILE_BYTES ?? DEFAULT_SCAN_LIMITS.maxFileBytes,
@@ -307,6 +345,10 @@ export function loadEnv(source: EnvSource): Env {
     },
     logLevel: e.LOG_LEVEL ?? (mode === 'test' ? 'silent' : 'info'),
   };
+}
+
+function decodeKey(value: string): Buffer {
+  return /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
 }
 
 /** Only the variables the schema knows: the rest of the environment never enters the parsed object. */

@@ -120,6 +120,8 @@ async function writeConfig(): Promise<void> {
     mode: process.env.SUPABASE_URL && process.env.SUPABASE_ANON_KEY ? 'supabase' : 'embedded',
     devSignIn: false,
     connectUrl: slug ? `https://github.com/apps/${encodeURIComponent(slug)}/installations/new` : null,
+    // The App's user authorization (GITHUB_APP_CLIENT_ID on the API): "Use my GitHub access".
+    memberAccess: Boolean(process.env.GITHUB_APP_CLIENT_ID),
     supabaseUrl: process.env.SUPABASE_URL ?? null,
     supabaseAnonKey: process.env.SUPABASE_ANON_KEY ?? null,
   };

@@ -63,6 +63,8 @@ const clientConfig = {
       : config.codeHost.appSlug !== null
         ? `https://github.com/apps/${encodeURIComponent(config.codeHost.appSlug)}/installations/new`
         : null,
+  // The local code host fakes the App's user authorization (it comes straight back with a code).
+  memberAccess: config.codeHost.kind === 'local' || config.codeHost.oauth !== null,
   supabaseUrl: null,
   supabaseAnonKey: null,
 };

@@ -103,7 +103,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         'Every error has the body `{"error": {"code", "message", "details"?}}`; every response carries `x-request-id`.',
     },
     servers: [{ url: '/' }],
-    tags: ['service', 'repositories', 'scans', 'combinations', 'rules'].map((name) => ({ name })),
+    tags: ['service', 'repositories', 'scans', 'combinations', 'triage', 'rules'].map((name) => ({ name })),
     paths,
     components: {
       securitySchemes: {

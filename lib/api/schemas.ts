@@ -22,6 +22,15 @@ const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 export const RepoPath = v.object({ repo_id: v.pipe(Uuid, v.description('Service-side repository id (`id` in `GET /api/repos`).')) });
 export const RulePath = v.object({ rule_id: RuleId });
 export const RepoRulePath = v.object({ ...RepoPath.entries, ...RulePath.entries });
+export const FINGERPRINT = /^(?:path-)?[0-9a-f]{6,64}$/;
+export const RepoFingerprintPath = v.object({
+  ...RepoPath.entries,
+  fingerprint: v.pipe(
+    v.string(),
+    v.regex(FINGERPRINT),
+    v.description('A finding’s `fingerprint` (hexadecimal), or an attack path’s (`fingerprint` of a combination, `path-` and hexadecimal).'),
+  ),
+});
 export const ScanPath = v.object({ scan_id: v.pipe(Uuid, v.description('A `scan_id` of `POST /api/scan` or of a repository\'s scan list.')) });
 export const InstallationPath = v.object({
   installation_id: v.pipe(
@@ -99,6 +108,17 @@ export const ScansQuery = v.object({
   ),
 });
 
+export const DISMISSAL_REASONS = ['false_positive', 'accepted_risk', 'wont_fix'] as const;
+export const MAX_DISMISSAL_COMMENT = 1000;
+const DismissalReason = v.pipe(v.picklist(DISMISSAL_REASONS, 'must be false_positive, accepted_risk or wont_fix'), v.description('Why: a false positive, a risk the team accepts, or a problem it will not fix.'));
+const DismissalKind = v.pipe(v.picklist(['finding', 'attack_path'], 'must be finding or attack_path'), v.description('What the fingerprint names (default `finding`).'));
+export const DismissalBody = v.strictObject({
+  reason: DismissalReason,
+  comment: v.optional(v.pipe(v.string('must be a string'), v.maxLength(MAX_DISMISSAL_COMMENT, `must be at most ${MAX_DISMISSAL_COMMENT} characters`)), ''),
+  kind: v.optional(DismissalKind, 'finding'),
+});
+export type DismissalBody = v.InferOutput<typeof DismissalBody>;
+
 // Responses.
 export const HealthResponse = v.object({ status: v.literal('ok') });
 
@@ -172,6 +192,12 @@ export const ScanResult = v.object({
   repo_id: Uuid,
   counts: Counts,
   findings: v.array(Finding),
+  dismissed_findings: v.optional(
+    v.pipe(
+      v.array(Finding),
+      v.description('POST /api/scan only, when some are: the findings dismissed in this repository (`PUT .../dismissals/{fingerprint}`), left out of `findings` and `counts`. The stored scan keeps every finding.'),
+    ),
+  ),
   fixes_limited: v.optional(
     v.pipe(
       v.string(),
@@ -200,13 +226,70 @@ export const Combination = v.object({
     v.object({ order: v.pipe(v.number(), v.integer(), v.minValue(0)), title: v.string(), description: v.string(), rule_id: v.string() }),
   ),
   components: v.array(v.object({ rule_id: v.string(), finding: Finding })),
+  fingerprint: v.optional(
+    v.pipe(v.string(), v.description('The attack path’s stable identity (its kind and its components’ fingerprints), to dismiss it with `PUT .../dismissals/{fingerprint}`.')),
+  ),
 });
-export const CombosResponse = v.object({ combos: v.array(Combination), critical_count: Count, high_count: Count });
+export const Dismissal = v.object({
+  fingerprint: v.string(),
+  kind: DismissalKind,
+  reason: DismissalReason,
+  comment: v.string(),
+  dismissed_by: v.pipe(v.string(), v.description('The user who decided (their id).')),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+const DismissedCombination = v.object({
+  ...Combination.entries,
+  dismissal: v.object({ reason: DismissalReason, comment: v.string(), updated_at: Timestamp }),
+});
+export const CombosResponse = v.object({
+  combos: v.array(Combination),
+  critical_count: Count,
+  high_count: Count,
+  dismissed: v.optional(v.pipe(v.array(DismissedCombination), v.description('The attack paths dismissed in this repository, left out of `combos` and the counts.'))),
+});
 export const AttackPathsResponse = v.object({
   repos: v.array(v.object({ repo_id: Uuid, full_name: v.string(), html_url: v.string(), combos: v.array(Combination) })),
   total_combos: Count,
   critical_count: Count,
   high_count: Count,
+  dismissed: v.optional(
+    v.pipe(
+      v.array(v.object({ repo_id: Uuid, full_name: v.string(), html_url: v.string(), combo: DismissedCombination })),
+      v.description('The attack paths dismissed by the user, left out of `repos` and the counts (a path one of whose findings is dismissed is not formed at all).'),
+    ),
+  ),
+});
+export const DismissalsResponse = v.object({
+  dismissals: v.pipe(v.array(Dismissal), v.description('The decisions in force, by fingerprint.')),
+  events: v.pipe(
+    v.array(
+      v.object({
+        fingerprint: v.string(),
+        action: v.picklist(['dismiss', 'reopen']),
+        kind: DismissalKind,
+        reason: v.nullable(DismissalReason),
+        comment: v.string(),
+        actor: v.string(),
+        at: Timestamp,
+      }),
+    ),
+    v.description('The audit trail, newest first (at most 500; the newest 20 per fingerprint are kept).'),
+  ),
+});
+
+export const AuthorizeResponse = v.object({
+  url: v.pipe(v.string(), v.description("GitHub's authorize page for the App's user authorization; `state` in it is bound to this user for 10 minutes")),
+});
+
+export const AuthorizationBody = v.strictObject({
+  code: v.pipe(v.string('is required'), v.regex(/^[A-Za-z0-9_-]{1,200}$/, "must be the code GitHub's redirect carried")),
+  state: v.pipe(v.string('is required'), v.regex(/^[A-Za-z0-9._-]{1,200}$/, 'must be the state GitHub sent back')),
+});
+
+export const AuthorizationResult = v.object({
+  github_login: v.pipe(v.string(), v.description('The GitHub account the authorization acts for')),
 });
 
 export const InstallationLink = v.object({

@@ -32,7 +32,7 @@ async function createCodeHost(config: CodeHostConfig): Promise<CodeHost> {
     case 'github': {
       // Retries and throttling stay on (the adapter's defaults); the App's tokens are cached in the instance.
       const { createGitHubCodeHost } = await import('./github/index.js');
-      return createGitHubCodeHost({ appId: config.appId, privateKey: config.privateKey, baseUrl: config.apiUrl });
+      return createGitHubCodeHost({ appId: config.appId, privateKey: config.privateKey, baseUrl: config.apiUrl, ...(config.oauth === null ? {} : { oauth: config.oauth }) });
     }
   }
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,6 +13,9 @@ import {
   type InstallationAccount,
   type RepositoryLocator,
   type RepositorySnapshot,
+  type UserAccessHost,
+  type UserTokens,
+  UserTokenRefused,
 } from './port.js';
 
 /**
@@ -70,9 +73,35 @@ export function createLocalCodeHost(options: LocalCodeHostOptions): CodeHost {
     return (await isDirectory(join(dir, name))) ? join(dir, name) : null;
   }
 
+  async function listRepositories(installationIds: readonly number[]): Promise<HostedRepository[]> {
+    if (!installationIds.includes(LOCAL_INSTALLATION_ID)) return [];
+    const entries = await readdir(dir, { withFileTypes: true }).catch((error: unknown) => {
+      throw new CodeHostError('unavailable', 'The local repositories directory cannot be read.', { cause: error });
+    });
+    const names = entries
+      .filter((entry) => entry.isDirectory() && isRepositoryName(entry.name))
+      .map((entry) => entry.name)
+      .sort();
+    return Promise.all(
+      names.map(async (name) => {
+        const fullName = `${account}/${name}`;
+        const repository = repositoryArea(await readSnapshotFile(join(dir, name)));
+        return {
+          githubId: localId(fullName),
+          installationId: LOCAL_INSTALLATION_ID,
+          fullName,
+          private: repository.private,
+          htmlUrl: pathToFileURL(join(dir, name)).href,
+          defaultBranch: repository.defaultBranch,
+        };
+      }),
+    );
+  }
+
   return {
     // Answers from a directory: no installation's GitHub budget to protect.
     spendsInstallationBudget: false,
+    userAccess: localUserAccess(installation, listRepositories),
 
     async getInstallation(installationId) {
       if (installationId !== LOCAL_INSTALLATION_ID) throw new CodeHostError('not_found', `No installation ${installationId}.`);
@@ -83,30 +112,7 @@ export function createLocalCodeHost(options: LocalCodeHostOptions): CodeHost {
       return installationId === LOCAL_INSTALLATION_ID && org === account ? 'admin' : null;
     },
 
-    async listRepositories(installationIds): Promise<HostedRepository[]> {
-      if (!installationIds.includes(LOCAL_INSTALLATION_ID)) return [];
-      const entries = await readdir(dir, { withFileTypes: true }).catch((error: unknown) => {
-        throw new CodeHostError('unavailable', 'The local repositories directory cannot be read.', { cause: error });
-      });
-      const names = entries
-        .filter((entry) => entry.isDirectory() && isRepositoryName(entry.name))
-        .map((entry) => entry.name)
-        .sort();
-      return Promise.all(
-        names.map(async (name) => {
-          const fullName = `${account}/${name}`;
-          const repository = repositoryArea(await readSnapshotFile(join(dir, name)));
-          return {
-            githubId: localId(fullName),
-            installationId: LOCAL_INSTALLATION_ID,
-            fullName,
-            private: repository.private,
-            htmlUrl: pathToFileURL(join(dir, name)).href,
-            defaultBranch: repository.defaultBranch,
-          };
-        }),
-      );
-    },
+    listRepositories,
 
     async fetchSnapshot(locator: RepositoryLocator, fetchOptions: FetchOptions = {}): Promise<RepositorySnapshot> {
       const root = await repositoryDir(locator.installationId, locator.fullName);
@@ -195,4 +201,57 @@ async function isDirectory(path: string): Promise<boolean> {
     (s) => s.isDirectory(),
     () => false,
   );
+}
+
+/**
+ * The GitHub account the local host's user authorization acts for: the seeded development user's GitHub
+ * identity (supabase/seed.sql), so that `npm run dev` can walk the member flow end to end.
+ */
+export const LOCAL_GITHUB_USER = { id: '1000001', login: 'chainbreaker-dev' } as const;
+const LOCAL_TOKEN = /^local-(user|refresh)-token-[A-Za-z0-9_-]{16,64}$/;
+
+/**
+ * The local host's fake of the App's user authorization: authorizing comes straight back with a code,
+ * the code and the refresh token give fresh opaque tokens (8 hours, 6 months, as GitHub's), and the token
+ * reaches the one installation and every repository of it, as a member would who can access them all.
+ */
+function localUserAccess(installation: InstallationAccount, listRepositories: (ids: readonly number[]) => Promise<HostedRepository[]>): UserAccessHost {
+  const fresh = (): UserTokens => ({
+    accessToken: `local-user-token-${randomBytes(18).toString('base64url')}`,
+    expiresAt: Date.now() + 8 * 3600_000,
+    refreshToken: `local-refresh-token-${randomBytes(18).toString('base64url')}`,
+    refreshExpiresAt: Date.now() + 183 * 24 * 3600_000,
+  });
+  const check = (token: string, kind: 'user' | 'refresh') => {
+    if (!LOCAL_TOKEN.test(token) || !token.startsWith(`local-${kind}-token-`)) throw new UserTokenRefused('The local user authorization does not know this token.');
+  };
+  return {
+    authorizeUrl(state, redirectUri) {
+      const url = new URL(redirectUri ?? '/', 'http://localhost');
+      url.searchParams.set('code', 'local-authorization-code');
+      url.searchParams.set('state', state);
+      return redirectUri === null ? `${url.pathname}${url.search}` : url.toString();
+    },
+    async exchangeCode(code) {
+      if (code !== 'local-authorization-code') throw new UserTokenRefused('The local user authorization does not know this code.');
+      return fresh();
+    },
+    async refresh(refreshToken) {
+      check(refreshToken, 'refresh');
+      return fresh();
+    },
+    async revoke() {},
+    async user(accessToken) {
+      check(accessToken, 'user');
+      return { ...LOCAL_GITHUB_USER };
+    },
+    async installations(accessToken) {
+      check(accessToken, 'user');
+      return [{ ...installation }];
+    },
+    async repositories(accessToken, installationId) {
+      check(accessToken, 'user');
+      return listRepositories([installationId]);
+    },
+  };
 }

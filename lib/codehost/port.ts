@@ -35,6 +35,46 @@ export interface CodeHost {
    * callback's per-installation cap on membership checks does not apply. Absent: it costs requests.
    */
   readonly spendsInstallationBudget?: boolean;
+  /**
+   * The App's user authorization: what a person can reach through their own user-to-server token. Hosts
+   * without it (test hosts) offer members nothing beyond the installation callback.
+   */
+  readonly userAccess?: UserAccessHost;
+}
+
+/** Tokens of the App's user authorization; times in epoch ms, null when GitHub gave none (tokens that do not expire). */
+export interface UserTokens {
+  accessToken: string;
+  expiresAt: number | null;
+  refreshToken: string | null;
+  refreshExpiresAt: number | null;
+}
+
+/**
+ * The App's user authorization (GitHub's OAuth web flow for GitHub Apps) and what the user-to-server token
+ * reaches. Tokens go in and out of these methods only: never into an error message or a log line. A token
+ * (or code, or refresh token) GitHub refuses rejects with `UserTokenRefused`; other failures with CodeHostError.
+ */
+export interface UserAccessHost {
+  /** Where the browser goes to authorize the App for the user; `state` comes back with the code. */
+  authorizeUrl(state: string, redirectUri: string | null): string;
+  /** Exchanges the code GitHub redirected with (once; GitHub refuses a second use). */
+  exchangeCode(code: string, redirectUri: string | null): Promise<UserTokens>;
+  /** New tokens from the refresh token (GitHub rotates it: the old one stops working). */
+  refresh(refreshToken: string): Promise<UserTokens>;
+  /** Revokes the token at GitHub (sign-out); a token GitHub no longer knows is revoked already. */
+  revoke(accessToken: string): Promise<void>;
+  /** The GitHub account the token acts for. */
+  user(accessToken: string): Promise<{ id: string; login: string }>;
+  /** The App's installations the user can reach (`GET /user/installations`, every page). */
+  installations(accessToken: string): Promise<InstallationAccount[]>;
+  /** The repositories of one installation the user can access (`GET /user/installations/{id}/repositories`, every page). */
+  repositories(accessToken: string, installationId: number): Promise<HostedRepository[]>;
+}
+
+/** GitHub refused a user-to-server token (revoked, expired, or the authorization is gone): the user must authorize again. */
+export class UserTokenRefused extends Error {
+  override name = 'UserTokenRefused';
 }
 
 export type OrganizationRole = 'admin' | 'member';

@@ -6,6 +6,10 @@ import type {
   AttackPathInput,
   Cleared,
   Deleted,
+  Dismissal,
+  DismissalKind,
+  DismissalReason,
+  Dismissals,
   GithubIdentity,
   Installation,
   InstallationLink,
@@ -21,6 +25,7 @@ import type {
   StoredScan,
   ScanToRecord,
   StoredFinding,
+  StoredGithubAuthorization,
 } from './types.js';
 
 /** Links (or re-links, refreshing the account) a code-host app installation to the user. */
@@ -291,4 +296,78 @@ export function setActionReferences(db: Database, userId: string, repositoryId: 
 /** Stores facts of the online audits' shared cache, each with its time to live. */
 export function onlineFactsPut(db: Database, entries: readonly { key: string; value: unknown; ttl_seconds: number }[]): Promise<{ stored: number }> {
   return db.call('online_facts_put', { p_entries: entries });
+}
+
+/** Stores (or replaces) the user's GitHub user authorization: ciphertexts only (lib/services/user-access.ts). */
+export function storeGithubAuthorization(
+  db: Database,
+  userId: string,
+  authorization: { githubUserId: string; githubLogin: string; accessToken: string; accessExpiresAt: string | null; refreshToken: string | null; refreshExpiresAt: string | null },
+): Promise<{ github_user_id: string; github_login: string }> {
+  return db.call('store_github_authorization', {
+    p_user_id: userId,
+    p_github_user_id: authorization.githubUserId,
+    p_github_login: authorization.githubLogin,
+    p_access_token: authorization.accessToken,
+    p_access_expires_at: authorization.accessExpiresAt,
+    p_refresh_token: authorization.refreshToken,
+    p_refresh_expires_at: authorization.refreshExpiresAt,
+  });
+}
+
+/** The user's GitHub user authorization, or null when they never gave one. */
+export function githubAuthorization(db: Database, userId: string): Promise<StoredGithubAuthorization | null> {
+  return db.call('github_authorization', { p_user_id: userId });
+}
+
+/** Ends the user's authorization (sign-out): tokens gone, `member` links gone with what they gave. */
+export function revokeGithubAuthorization(db: Database, userId: string): Promise<{ revoked: boolean; links: number }> {
+  return db.call('revoke_github_authorization', { p_user_id: userId });
+}
+
+/** GitHub says the account revoked the App's authorization: as `revokeGithubAuthorization` for every user acting for it. */
+export function githubAuthorizationRevoked(db: Database, githubUserId: string): Promise<{ user_ids: string[]; links: number }> {
+  return db.call('github_authorization_revoked', { p_github_user_id: githubUserId });
+}
+
+/** The installations GitHub lists for the user's token become their `member` links; unlisted `member` links go. */
+export function syncMemberInstallations(
+  db: Database,
+  userId: string,
+  githubUserId: string,
+  installations: readonly { installation_id: number; account_login: string; account_type: string }[],
+): Promise<{ installations: number }> {
+  return db.call('sync_member_installations', { p_user_id: userId, p_github_user_id: githubUserId, p_installations: installations });
+}
+
+/** One repository of the user goes, with its scans and findings; idempotent. */
+export function removeUserRepository(db: Database, userId: string, repositoryId: string): Promise<Deleted> {
+  return db.call('remove_user_repository', { p_user_id: userId, p_repository_id: repositoryId });
+}
+
+/** The repository's triage decisions and their trail; null when the user does not own the repository. */
+export function listDismissals(db: Database, userId: string, repositoryId: string): Promise<Dismissals | null> {
+  return db.call('list_dismissals', { p_user_id: userId, p_repository_id: repositoryId });
+}
+
+/** Dismisses (or re-dismisses) by fingerprint; rejects with 'not_found' when the user does not own the repository. */
+export function setDismissal(
+  db: Database,
+  userId: string,
+  repositoryId: string,
+  decision: { fingerprint: string; kind: DismissalKind; reason: DismissalReason; comment: string },
+): Promise<Dismissal | { limit_reached: true }> {
+  return db.call('set_dismissal', {
+    p_user_id: userId,
+    p_repository_id: repositoryId,
+    p_fingerprint: decision.fingerprint,
+    p_kind: decision.kind,
+    p_reason: decision.reason,
+    p_comment: decision.comment,
+  });
+}
+
+/** Reopens; idempotent. Rejects with 'not_found' when the user does not own the repository. */
+export function clearDismissal(db: Database, userId: string, repositoryId: string, fingerprint: string): Promise<Cleared> {
+  return db.call('clear_dismissal', { p_user_id: userId, p_repository_id: repositoryId, p_fingerprint: fingerprint });
 }

@@ -38,6 +38,11 @@ export interface Installation {
   created_at: Timestamp;
   /** GitHub suspended the installation: its rows stay, scans and syncs are refused. (list_installations only.) */
   suspended?: boolean;
+  /**
+   * How the user reaches it (list_installations only): `link` through the installation callback (their own
+   * account, or an organization they own), `member` through their GitHub user authorization.
+   */
+  access?: 'link' | 'member';
 }
 
 export interface InstallationLink {
@@ -77,6 +82,8 @@ export interface ScanContext {
   rule_options: Record<string, Record<string, unknown>>;
   /** The repository's `uses:` references at its last scan (`owner/repo@ref#version`, sorted; [] before one). */
   action_references: string[];
+  /** Fingerprints of the repository's dismissed findings (absent before the dismissals migration's scan_context). */
+  dismissed?: string[];
 }
 
 export interface RuleSetting {
@@ -157,7 +164,55 @@ export type CompactFinding = [
 ];
 
 /** One repository of `attack_path_inputs`: its latest scan's usable findings (see `attackPathInputs`), in recorded order. */
-export type AttackPathInput = [repo_id: string, full_name: string, html_url: string, findings: CompactFinding[]];
+export type AttackPathInput = [repo_id: string, full_name: string, html_url: string, findings: CompactFinding[], dismissed?: CompactDismissal[]];
+
+/** A decision of `attack_path_inputs`: `[fingerprint, kind, reason, comment, updated_at]`. */
+export type CompactDismissal = [fingerprint: string, kind: DismissalKind, reason: DismissalReason, comment: string, updated_at: Timestamp];
+
+export const DISMISSAL_REASONS = ['false_positive', 'accepted_risk', 'wont_fix'] as const;
+export type DismissalReason = (typeof DISMISSAL_REASONS)[number];
+export type DismissalKind = 'finding' | 'attack_path';
+
+/** A triage decision in force: the finding or attack path with this fingerprint is dismissed in the repository. */
+export interface Dismissal {
+  fingerprint: string;
+  kind: DismissalKind;
+  reason: DismissalReason;
+  comment: string;
+  /** Who decided (the user's id). */
+  dismissed_by: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One entry of the audit trail: a dismissal or a reopening. */
+export interface DismissalEvent {
+  fingerprint: string;
+  action: 'dismiss' | 'reopen';
+  kind: DismissalKind;
+  /** Null for a reopening. */
+  reason: DismissalReason | null;
+  comment: string;
+  actor: string;
+  at: Timestamp;
+}
+
+export interface Dismissals {
+  dismissals: Dismissal[];
+  /** Newest first, at most 500. */
+  events: DismissalEvent[];
+}
+
+/** The user's GitHub user authorization as stored: token ciphertexts (never sent anywhere but the API). */
+export interface StoredGithubAuthorization {
+  github_user_id: string;
+  github_login: string;
+  access_token: string | null;
+  access_expires_at: Timestamp | null;
+  refresh_token: string | null;
+  refresh_expires_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
 
 export interface GithubIdentity {
   /** GitHub's numeric user id, as text. */

@@ -445,7 +445,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Write permission without a comment saying why",
     severity: "INFO",
     surface: "workflow",
-    description: "A `permissions:` entry grants `write` (or `write-all`) without a comment, on its line or the line above, saying which step needs it: reviewers cannot tell a needed grant from a leftover one, so grants only grow.",
+    description: "A `permissions:` entry grants `write` (or `write-all`) without a comment, on its line or alone on the line above it, saying which step needs it: reviewers cannot tell a needed grant from a leftover one, so grants only grow.",
     recommendation: "Add a comment to each write scope naming the step or command that needs it (`contents: write  # push the release tag`), and remove the scopes nobody can explain.",
     pedantic: true,
   },

@@ -12,12 +12,23 @@ export function checkContentLength(request: Request, limitBytes: number): void {
  */
 export async function readJsonBody(request: Request, limitBytes: number): Promise<unknown> {
   const text = await readTextBody(request, limitBytes);
+  let prototypeKey: string | null = null;
+  let parsed: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    // A key that names an object's prototype machinery is refused wherever it is, not dropped by a schema
+    // that ignores unknown keys (rule options): the client learns that nothing of it was kept.
+    parsed = JSON.parse(text, function (this: unknown, key: string, value: unknown) {
+      if (PROTOTYPE_KEYS.has(key) && !Array.isArray(this)) prototypeKey ??= key;
+      return value;
+    }) as unknown;
   } catch {
     throw invalidRequest('The request body is not valid JSON.');
   }
+  if (prototypeKey !== null) throw invalidRequest(`The request body has the key "${prototypeKey}", which no request takes.`);
+  return parsed;
 }
+
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** Reads a non-empty UTF-8 body, bounded the same way as `readJsonBody`. */
 export async function readTextBody(request: Request, limitBytes: number): Promise<string> {

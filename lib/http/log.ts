@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { env, type LogLevel } from '../env.js';
 
 /**
@@ -56,8 +56,23 @@ export function log(record: LogRecord): void {
   sink({ time: new Date().toISOString(), ...record });
 }
 
+let pseudonymKey: Buffer | undefined;
+
+/**
+ * A stable pseudonym of a user id for the logs: an HMAC keyed with a secret of the deployment (derived from
+ * the JWT signing secret, else the database's service key or URL), so that whoever reads the logs cannot
+ * test a known user id against them as they could a bare hash. The same on every instance of a deployment.
+ */
 export function userPseudonym(userId: string): string {
-  return createHash('sha256').update(`chainbreaker-user:${userId}`).digest('hex').slice(0, 16);
+  pseudonymKey ??= pseudonymKeyOf(env());
+  return createHmac('sha256', pseudonymKey).update(`chainbreaker-user:${userId}`).digest('hex').slice(0, 16);
+}
+
+function pseudonymKeyOf(config: ReturnType<typeof env>): Buffer {
+  const material =
+    config.auth.jwtSigningSecret ??
+    (config.database.kind === 'supabase' ? config.database.serviceRoleKey : config.database.kind === 'postgres' ? config.database.url : 'chainbreaker-embedded');
+  return createHash('sha256').update(`chainbreaker-log-pseudonym\0${material}`).digest();
 }
 
 /**

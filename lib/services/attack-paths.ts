@@ -1,7 +1,8 @@
 import type { User } from '../auth.js';
 import { database } from '../db/connection.js';
-import { attackPathInputs, repositoryComboInputs, type AttackPathCatalog } from '../db/operations.js';
-import type { CompactFinding, StoredFinding } from '../db/types.js';
+import { attackPathInputs, listDismissals, repositoryComboInputs, type AttackPathCatalog } from '../db/operations.js';
+import type { CompactDismissal, CompactFinding, DismissalReason, StoredFinding } from '../db/types.js';
+import { hash53 } from '../engine/fingerprint.js';
 import { ruleMeta } from '../engine/catalog.js';
 import { COMBINATION_KINDS, countCombinations, findCombinations, type Combination } from '../engine/combinations/index.js';
 import type { FindingRecord } from '../engine/types.js';
@@ -29,27 +30,38 @@ export const COMBINATION_INPUTS: Readonly<AttackPathCatalog> = {
   kinds: COMBINATION_KINDS.map((kind) => ({ requires: kind.requires, rules: [...new Set([...kind.requires.flat(), ...kind.amplifiers])] })),
 };
 
+/** A combination with its stable identity, to dismiss it by. */
+export type IdentifiedCombination = Combination & { fingerprint: string };
+export type DismissedCombination = IdentifiedCombination & { dismissal: { reason: DismissalReason; comment: string; updated_at: string } };
+
 export interface RepositoryCombinations {
-  combos: Combination[];
+  combos: IdentifiedCombination[];
   critical_count: number;
   high_count: number;
+  /** The combinations the user dismissed; absent when none. */
+  dismissed?: DismissedCombination[];
 }
 
 export interface AttackPaths {
-  repos: { repo_id: string; full_name: string; html_url: string; combos: Combination[] }[];
+  repos: { repo_id: string; full_name: string; html_url: string; combos: IdentifiedCombination[] }[];
   total_combos: number;
   critical_count: number;
   high_count: number;
+  /** The combinations the user dismissed, by repository; absent when none. */
+  dismissed?: { repo_id: string; full_name: string; html_url: string; combo: DismissedCombination }[];
 }
 
 /** The combinations of one repository; 404 when the user does not own it, none when it was never scanned. */
 export async function repositoryCombinations(user: User, repositoryId: string): Promise<RepositoryCombinations> {
   const db = await database();
   await enforceReadsRateLimit(db, user.id);
-  const findings = await repositoryComboInputs(db, user.id, repositoryId);
-  if (findings === null) throw notFound();
-  const combos = combinationsOf(findings);
-  return { combos, ...countCombinations(combos) };
+  const [findings, decisions] = await Promise.all([repositoryComboInputs(db, user.id, repositoryId), listDismissals(db, user.id, repositoryId)]);
+  if (findings === null || decisions === null) throw notFound();
+  const { combos, dismissed } = triaged(
+    findings,
+    decisions.dismissals.map((d) => [d.fingerprint, d.kind, d.reason, d.comment, d.updated_at]),
+  );
+  return { combos, ...countCombinations(combos), ...(dismissed.length === 0 ? {} : { dismissed }) };
 }
 
 /** Every repository of the user with at least one combination, by full name, and the totals over them. */
@@ -62,9 +74,11 @@ export async function attackPaths(user: User): Promise<AttackPaths> {
 /** The combinations of `attack_path_inputs`' rows (no I/O). */
 export function attackPathsOf(inputs: Awaited<ReturnType<typeof attackPathInputs>>): AttackPaths {
   const repos: AttackPaths['repos'] = [];
+  const dismissedPaths: NonNullable<AttackPaths['dismissed']> = [];
   const totals = { total_combos: 0, critical_count: 0, high_count: 0 };
-  for (const [repo_id, full_name, html_url, findings] of inputs) {
-    const combos = combinationsOf(findings.map(storedFinding));
+  for (const [repo_id, full_name, html_url, findings, decisions] of inputs) {
+    const { combos, dismissed } = triaged(findings.map(storedFinding), decisions ?? []);
+    for (const combo of dismissed) dismissedPaths.push({ repo_id, full_name, html_url, combo });
     if (combos.length === 0) continue;
     repos.push({ repo_id, full_name, html_url, combos });
     const counts = countCombinations(combos);
@@ -72,7 +86,40 @@ export function attackPathsOf(inputs: Awaited<ReturnType<typeof attackPathInputs
     totals.critical_count += counts.critical_count;
     totals.high_count += counts.high_count;
   }
-  return { repos, ...totals };
+  return { repos, ...totals, ...(dismissedPaths.length === 0 ? {} : { dismissed: dismissedPaths }) };
+}
+
+/**
+ * The combinations of a repository's findings under its triage decisions: a dismissed finding takes no part
+ * (so a path whose entry finding is dismissed is not formed), and a dismissed combination is set apart with
+ * its decision.
+ */
+export function triaged(findings: readonly StoredFinding[], decisions: readonly CompactDismissal[]): { combos: IdentifiedCombination[]; dismissed: DismissedCombination[] } {
+  const dismissedFindings = new Set(decisions.filter((d) => d[1] === 'finding').map((d) => d[0]));
+  const dismissedPaths = new Map(decisions.filter((d) => d[1] === 'attack_path').map((d) => [d[0], d] as const));
+  const kept = dismissedFindings.size === 0 ? findings : findings.filter((f) => !dismissedFindings.has(f.fingerprint));
+  const fingerprints = new Map(kept.map((f) => [findingKey(f), f.fingerprint]));
+  const combos: IdentifiedCombination[] = [];
+  const dismissed: DismissedCombination[] = [];
+  for (const combo of combinationsOf(kept)) {
+    const identified = { ...combo, fingerprint: combinationFingerprint(combo.id, combo.components.map((c) => fingerprints.get(findingKey(c.finding)) ?? findingKey(c.finding))) };
+    const decision = dismissedPaths.get(identified.fingerprint);
+    if (decision === undefined) combos.push(identified);
+    else dismissed.push({ ...identified, dismissal: { reason: decision[2], comment: decision[3], updated_at: decision[4] } });
+  }
+  return { combos, dismissed };
+}
+
+/**
+ * An attack path's identity: its kind and its components' fingerprints (each line-independent), so it stays
+ * the same across line shifts and rescans, and a path with other findings is another path.
+ */
+export function combinationFingerprint(kindId: string, componentFingerprints: readonly string[]): string {
+  return `path-${hash53([kindId, ...[...componentFingerprints].sort()].join('\0'))}`;
+}
+
+function findingKey(f: { rule_id: string; file: string; line: number; column: number; description: string }): string {
+  return `${f.rule_id}\0${f.file}\0${f.line}\0${f.column}\0${f.description}`;
 }
 
 /** A compact finding of `attack_path_inputs` with what it leaves out restored from the rule's metadata. */

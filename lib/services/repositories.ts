@@ -1,13 +1,14 @@
 import type { User } from '../auth.js';
 import { codeHost } from '../codehost/index.js';
-import { CodeHostError, type CodeHost, type HostedRepository } from '../codehost/port.js';
+import { CodeHostError, type CodeHost, type HostedRepository, type InstallationAccount, type UserAccessHost } from '../codehost/port.js';
 import { database } from '../db/connection.js';
-import { consumeRateLimit, githubIdentity, listInstallations, resyncRepositories } from '../db/operations.js';
+import { consumeRateLimit, githubIdentity, listInstallations, resyncRepositories, syncMemberInstallations } from '../db/operations.js';
 import type { Database } from '../db/port.js';
-import type { GithubIdentity, Installation } from '../db/types.js';
+import type { GithubIdentity, Installation, StoredGithubAuthorization } from '../db/types.js';
 import { env } from '../env.js';
 import { conflict, rateLimited } from '../http/errors.js';
 import { checkInstallationUsable, organizationRole } from './installations.js';
+import { currentAuthorization, memberRepositories, withUserToken } from './user-access.js';
 
 export interface UserRepositories {
   /** False when the user has linked no installation yet (then `repositories` is empty). */
@@ -32,10 +33,18 @@ export const REPOS_RATE_LIMIT_BUCKET = 'repos';
  */
 export async function listRepositories(user: User): Promise<UserRepositories> {
   const db = await database();
-  const [installations, identity] = await Promise.all([listInstallations(db, user.id), githubIdentity(db, user.id), enforceRateLimit(db, user.id)]);
+  const [linked, identity, authorization] = await Promise.all([
+    listInstallations(db, user.id),
+    githubIdentity(db, user.id),
+    currentAuthorization(db, user),
+    enforceRateLimit(db, user.id),
+  ]);
+  const host = await codeHost();
+  // Members: what GitHub lists for the user's own token becomes their `member` links, before anything else.
+  const reached = authorization === null || host.userAccess === undefined ? null : await reachedThroughUser(db, host.userAccess, user, authorization);
+  const installations = reached === null ? linked : await listInstallations(db, user.id);
   if (installations.length === 0) return { connected: false, repositories: [] };
 
-  const host = await codeHost();
   const active = installations.filter((i) => i.suspended !== true);
   if (active.length === 0) {
     const [first] = installations;
@@ -46,9 +55,33 @@ export async function listRepositories(user: User): Promise<UserRepositories> {
     checkInstallationUsable(host, { installationId: installation.installation_id, account: installation.account_login, suspended: false });
   }
 
-  const outcomes = await Promise.all(active.map((installation) => syncOf(host, installation, identity)));
+  const outcomes = await Promise.all(
+    active.map((installation): Promise<SyncOutcome> | SyncOutcome => {
+      if (installation.access !== 'member') return syncOf(host, installation, identity);
+      const repositories = reached?.repositories.get(installation.installation_id);
+      return repositories === undefined ? { kind: 'dropped', installationId: installation.installation_id } : { kind: 'listed', installationId: installation.installation_id, repositories };
+    }),
+  );
+  const stored = await resync(db, user.id, outcomes);
+  // An owner link that no longer holds, of an installation the user still reaches as a member: it becomes a
+  // member link with the repositories GitHub lists for them (the owner link's rows went with it).
+  const demoted = outcomes.filter((o) => o.kind === 'dropped' && reached?.repositories.has(o.installationId) === true).map((o) => o.installationId);
+  if (demoted.length > 0 && reached !== null && authorization !== null) {
+    await syncMemberInstallations(db, user.id, authorization.github_user_id, memberRows(reached));
+    const again = await resync(db, user.id, demoted.map((installationId) => ({ kind: 'listed', installationId, repositories: reached.repositories.get(installationId) ?? [] })));
+    stored.push(...again);
+    stored.sort((a, b) => (a.full_name < b.full_name ? -1 : a.full_name > b.full_name ? 1 : 0));
+  }
   const listed = outcomes.filter((o) => o.kind === 'listed');
-  const stored = await resyncRepositories(db, user.id, {
+  return {
+    connected: listed.length > 0 || demoted.length > 0 || installations.length > active.length,
+    repositories: stored.map((r) => ({ id: r.id, full_name: r.full_name, private: r.private, html_url: r.html_url })),
+  };
+}
+
+function resync(db: Database, userId: string, outcomes: readonly SyncOutcome[]) {
+  const listed = outcomes.filter((o) => o.kind === 'listed');
+  return resyncRepositories(db, userId, {
     listed: listed.map((o) => o.installationId),
     dropped: outcomes.filter((o) => o.kind === 'dropped').map((o) => o.installationId),
     repositories: listed.flatMap((o) =>
@@ -62,10 +95,36 @@ export async function listRepositories(user: User): Promise<UserRepositories> {
       })),
     ),
   });
-  return {
-    connected: listed.length > 0 || installations.length > active.length,
-    repositories: stored.map((r) => ({ id: r.id, full_name: r.full_name, private: r.private, html_url: r.html_url })),
-  };
+}
+
+interface Reached {
+  /** Installation id -> the repositories GitHub lists for the user (never empty). */
+  repositories: Map<number, HostedRepository[]>;
+  accounts: InstallationAccount[];
+}
+
+const memberRows = (reached: Reached) => reached.accounts.map((a) => ({ installation_id: a.installationId, account_login: a.account, account_type: a.accountType }));
+
+/**
+ * The installations the user reaches through their own GitHub token (`GET /user/installations`) with, for
+ * each, exactly the repositories GitHub lists for them (`GET /user/installations/{id}/repositories`, asked
+ * afresh: a sync is the user's explicit re-check), stored as their `member` links. An installation that
+ * lists no repository for them is not one they reach.
+ */
+async function reachedThroughUser(db: Database, access: UserAccessHost, user: User, authorization: StoredGithubAuthorization): Promise<Reached> {
+  const githubUser = { id: user.id, githubUserId: authorization.github_user_id };
+  const lists = await withUserToken(db, access, user, authorization, async (token) => {
+    const installations = await access.installations(token);
+    return Promise.all(installations.map(async (installation) => ({ installation, repositories: await memberRepositories(access, token, githubUser, installation.installationId, 0) })));
+  });
+  const reached: Reached = { repositories: new Map(), accounts: [] };
+  for (const { installation, repositories } of lists) {
+    if (repositories.length === 0 || reached.repositories.has(installation.installationId)) continue;
+    reached.repositories.set(installation.installationId, repositories);
+    reached.accounts.push(installation);
+  }
+  await syncMemberInstallations(db, user.id, authorization.github_user_id, memberRows(reached));
+  return reached;
 }
 
 type SyncOutcome = { kind: 'listed'; installationId: number; repositories: HostedRepository[] } | { kind: 'dropped'; installationId: number };

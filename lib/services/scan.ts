@@ -13,6 +13,7 @@ import { invalidRequest, notFound, rateLimited, storageQuotaExceeded } from '../
 import { acquireEngine, prewarmEngine, TIMED_OUT } from './engine-runner.js';
 import type { EngineJob } from './engine-worker.js';
 import { checkInstallationUsable, checkScanEntitlement } from './installations.js';
+import { checkMemberScanEntitlement } from './user-access.js';
 
 /**
  * The scan service: fetch -> engine -> filter -> persist. One scan is one repository, so an org-wide scan is
@@ -39,6 +40,8 @@ export interface ScanResult {
   repo_id: string;
   counts: Counts;
   findings: (Finding & { fix?: ApiFix })[];
+  /** The findings dismissed in the repository, left out of `findings` and `counts`; absent when none. */
+  dismissed_findings?: (Finding & { fix?: ApiFix })[];
   /** Set when findings that may have a fix got none because fix computation met a bound (time, size, count). */
   fixes_limited?: string;
 }
@@ -75,8 +78,11 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
   usable.catch(() => undefined);
   // The user must still be entitled to the installation (an organization's owner): checked beside the
   // snapshot, so a cached role costs nothing and a stale one one request in parallel, never a round trip.
+  // A repository the user reaches as a member (their own GitHub access): GitHub must still list it for them.
   const entitled = Promise.all([usable, links]).then(([, [installations, identity]]) =>
-    checkScanEntitlement(db, host, user.id, repository.installation_id, { installations, identity }),
+    installations.find((i) => i.installation_id === repository.installation_id)?.access === 'member'
+      ? checkMemberScanEntitlement(db, host, user, repository)
+      : checkScanEntitlement(db, host, user.id, repository.installation_id, { installations, identity }),
   );
   entitled.catch(() => undefined);
   // The online audits read ahead, beside the snapshot, what the previous scan's `uses:` need
@@ -168,7 +174,24 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
     );
   }
   const withFixes = result.records.map((record, i) => withFix({ ...record.finding, fingerprint: record.fingerprint }, fixes[i]));
-  return { scan_id: recorded.scan_id, repo_id: repository.id, counts: result.counts, findings: withFixes, ...(fixesLimited === null ? {} : { fixes_limited: fixesLimited }) };
+  // Dismissed findings leave the answer's findings and counts (the stored scan keeps them all).
+  const dismissed = new Set(context.dismissed ?? []);
+  const open = dismissed.size === 0 ? withFixes : withFixes.filter((f) => !dismissed.has(f.fingerprint));
+  const counts = open.length === withFixes.length ? result.counts : countOf(open);
+  return {
+    scan_id: recorded.scan_id,
+    repo_id: repository.id,
+    counts,
+    findings: open,
+    ...(open.length === withFixes.length ? {} : { dismissed_findings: withFixes.filter((f) => dismissed.has(f.fingerprint)) }),
+    ...(fixesLimited === null ? {} : { fixes_limited: fixesLimited }),
+  };
+}
+
+function countOf(findings: readonly Finding[]): Counts {
+  const counts: Counts = { HIGH: 0, MEDIUM: 0, LOW: 0, INFO: 0 };
+  for (const f of findings) counts[f.severity] += 1;
+  return counts;
 }
 
 /**

@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import { codeHost } from '../codehost/index.js';
 import { CodeHostError, type OrganizationRole } from '../codehost/port.js';
 import { database } from '../db/connection.js';
 import {
   claimWebhookDelivery,
+  githubAuthorizationRevoked,
   installationDeleted,
   installationRepositoriesRemoved,
   organizationMemberLinks,
@@ -15,6 +17,7 @@ import type { Database } from '../db/port.js';
 import { env } from '../env.js';
 import { HttpError, invalidRequest } from '../http/errors.js';
 import { forgetRoles, organizationRole } from './installations.js';
+import { forgetMemberAccess } from './user-access.js';
 
 /**
  * GitHub's webhooks, so that links follow GitHub: an uninstalled installation, a repository taken out of an
@@ -62,25 +65,48 @@ const EVENT = /^[a-z_]{1,64}$/;
 const MAX_REPOSITORIES = 100_000;
 
 const Id = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(Number.MAX_SAFE_INTEGER));
+const Login = v.pipe(v.string(), v.minLength(1), v.maxLength(100));
+const Sender = v.object({ id: Id, login: Login });
+// Each event's schema asks for what only that event's payloads carry (GitHub's webhook payloads), so a
+// signed body of one event replayed under another event's header is refused (400) rather than acted on:
+// `installation` has the installation's `account`; `installation_repositories` its `repository_selection`
+// and both lists; `organization` its organization and, for members, the membership. (`REFUSED_KEYS` below.)
 const InstallationEvent = v.object({
   action: v.string(),
-  installation: v.object({ id: Id }),
+  installation: v.object({ id: Id, account: v.object({ id: Id }) }),
+  sender: Sender,
 });
 const InstallationRepositoriesEvent = v.object({
   action: v.string(),
   installation: v.object({ id: Id }),
-  repositories_removed: v.optional(v.pipe(v.array(v.object({ id: Id })), v.maxLength(MAX_REPOSITORIES)), []),
+  repository_selection: v.picklist(['all', 'selected']),
+  repositories_added: v.pipe(v.array(v.unknown()), v.maxLength(MAX_REPOSITORIES)),
+  repositories_removed: v.pipe(v.array(v.object({ id: Id })), v.maxLength(MAX_REPOSITORIES)),
+  sender: Sender,
 });
 const OrganizationEvent = v.object({
   action: v.string(),
   installation: v.optional(v.object({ id: Id })),
-  organization: v.object({ login: v.pipe(v.string(), v.minLength(1), v.maxLength(100)) }),
+  organization: v.object({ login: Login }),
+  sender: Sender,
   membership: v.optional(
     v.object({
       role: v.optional(v.pipe(v.string(), v.maxLength(100))),
       user: v.nullish(v.object({ id: Id, login: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(100))) })),
     }),
   ),
+});
+
+// `github_app_authorization`: GitHub's only action is `revoked`; `sender` is the account that revoked it.
+const AuthorizationEvent = v.object({
+  action: v.string(),
+  sender: v.object({ id: Id, login: v.optional(v.pipe(v.string(), v.maxLength(100))) }),
+});
+// `membership` (team membership added or removed): the member's reachable repositories may have changed.
+const MembershipEvent = v.object({
+  action: v.string(),
+  installation: v.optional(v.object({ id: Id })),
+  member: v.nullish(v.object({ id: Id })),
 });
 
 export interface Delivery {
@@ -121,17 +147,36 @@ export async function receiveWebhook(delivery: Delivery): Promise<WebhookOutcome
   const db = await database();
   const { first } = await claimWebhookDelivery(db, delivery.deliveryId, delivery.event);
   if (!first) return 'duplicate';
+  // The same body again under a new delivery id (a captured delivery replayed) is a duplicate too.
+  const bodyKey = `sha256:${createHash('sha256').update(delivery.body).digest('hex')}`;
+  const { first: newBody } = await claimWebhookDelivery(db, bodyKey, delivery.event);
+  if (!newBody) return 'duplicate';
   try {
     await action(db);
   } catch (error) {
-    await releaseWebhookDelivery(db, delivery.deliveryId).catch(() => undefined);
+    await Promise.all([releaseWebhookDelivery(db, delivery.deliveryId), releaseWebhookDelivery(db, bodyKey)]).catch(() => undefined);
     throw error;
   }
   return 'acted';
 }
 
 /**
- * An organization member whose role GitHub reports is no longer `admin`: when that account linked the
+ * `installation` *deleted*: every user's link goes once GitHub confirms it no longer knows the installation
+ * (a late or replayed delivery about an installation that exists again removes nothing).
+ */
+async function confirmedUninstall(db: Database, installationId: number): Promise<unknown> {
+  const host = await codeHost();
+  try {
+    await host.getInstallation(installationId);
+    return { links: 0 };
+  } catch (error) {
+    if (!(error instanceof CodeHostError && error.kind === 'not_found')) throw error;
+  }
+  return installationDeleted(db, installationId);
+}
+
+/**
+ * An organization member removed, or whose role GitHub reports is no longer `admin`: when that account linked the
  * organization's installation, GitHub is asked (afresh, with the installation's token) whether they are an
  * owner, and the links go when not. A delivery is never enough by itself to remove access (it may be an old
  * one, delivered late); nor does a change in an organization nobody linked through that account cost a request.
@@ -152,24 +197,48 @@ async function memberDemoted(db: Database, member: { installationId: number | nu
   return { links: installationIds.length };
 }
 
+/** Keys of other events' payloads: a body that has one is not this event's (a replay under another header). */
+const REFUSED_KEYS: Record<string, readonly string[]> = {
+  installation: ['repository', 'repository_selection', 'repositories_removed', 'membership', 'member', 'organization'],
+  installation_repositories: ['repository', 'membership', 'member', 'organization'],
+  organization: ['repository', 'repository_selection', 'repositories_removed', 'repositories', 'member'],
+};
+
 /** What to do for a delivery, or null for events and actions this service does not act on. */
 function actionOf(event: string, payload: unknown): ((db: Database) => Promise<unknown>) | null {
   const parse = <S extends v.GenericSchema>(schema: S): v.InferOutput<S> => {
     const parsed = v.safeParse(schema, payload);
-    if (!parsed.success) throw invalidRequest(`The ${event} delivery does not have the shape GitHub sends.`);
+    const foreign = (REFUSED_KEYS[event] ?? []).some((key) => typeof payload === 'object' && payload !== null && Object.hasOwn(payload, key));
+    if (!parsed.success || foreign) throw invalidRequest(`The ${event} delivery does not have the shape GitHub sends.`);
     return parsed.output;
   };
   switch (event) {
     case 'installation': {
       const p = parse(InstallationEvent);
       const id = p.installation.id;
-      if (p.action === 'deleted') return (db) => installationDeleted(db, id);
+      if (p.action === 'deleted') return (db) => confirmedUninstall(db, id);
       if (p.action === 'suspend') return (db) => setInstallationSuspended(db, id, true);
       if (p.action === 'unsuspend') return (db) => setInstallationSuspended(db, id, false);
       return null;
     }
+    case 'github_app_authorization': {
+      const p = parse(AuthorizationEvent);
+      if (p.action !== 'revoked') return null;
+      const githubUserId = String(p.sender.id);
+      forgetMemberAccess({ githubUserId });
+      // The user's tokens go, with what they reached as a member, and their sessions end (they sign in again).
+      return (db) => githubAuthorizationRevoked(db, githubUserId);
+    }
+    case 'membership': {
+      const p = parse(MembershipEvent);
+      if (p.action !== 'added' && p.action !== 'removed') return null;
+      // A team's members changed: the repositories they reach may have too; the next scan asks GitHub again.
+      forgetMemberAccess(p.member === null || p.member === undefined ? (p.installation === undefined ? {} : { installationId: p.installation.id }) : { githubUserId: String(p.member.id) });
+      return async () => ({ forgotten: true });
+    }
     case 'installation_repositories': {
       const p = parse(InstallationRepositoriesEvent);
+      forgetMemberAccess({ installationId: p.installation.id });
       if (p.action !== 'removed' || p.repositories_removed.length === 0) return null;
       const ids = p.repositories_removed.map((r) => r.id);
       return (db) => installationRepositoriesRemoved(db, p.installation.id, ids);
@@ -180,13 +249,17 @@ function actionOf(event: string, payload: unknown): ((db: Database) => Promise<u
       if (user === undefined || user === null) return null;
       // A membership changed: this process's cached role of that member is no longer trusted.
       if (user.login !== undefined) forgetRoles(p.organization.login, user.login);
+      forgetMemberAccess({ githubUserId: String(user.id) });
       const member = { installationId: p.installation?.id ?? null, orgLogin: p.organization.login, githubUserId: String(user.id) };
-      if (p.action === 'member_removed') return (db) => organizationMemberRemoved(db, member);
-      // GitHub sends `member_added` when a member's role changes too: an owner made a plain member keeps no link.
-      if (p.action === 'member_added' && p.membership?.role !== 'admin' && user.login !== undefined) {
+      // Removed, or (GitHub sends `member_added` when a member's role changes too) made a plain member: the
+      // links go once GitHub confirms the account is no longer an owner.
+      const removed = p.action === 'member_removed';
+      if ((removed || (p.action === 'member_added' && p.membership?.role !== 'admin')) && user.login !== undefined) {
         const login = user.login;
         return (db) => memberDemoted(db, member, login);
       }
+      // Without the login GitHub always sends, nothing can be confirmed: as before, a removal removes.
+      if (removed) return (db) => organizationMemberRemoved(db, member);
       return null;
     }
     default:

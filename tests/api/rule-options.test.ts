@@ -86,6 +86,23 @@ describe('rule settings with options', () => {
     expect((await put(user, 'forbidden-uses', { enabled: true, options: { deny: ['evil-org'], allow: ['x'] } })).status).toBe(400);
     expect((await settingsOf(user))[0]?.options).toEqual({ deny: ['evil-org'] });
   });
+
+  it('refuses options with a __proto__, constructor or prototype key with 400 instead of dropping it', async () => {
+    const user = await t.createUser();
+    await put(user, 'forbidden-uses', { enabled: true, options: { deny: ['evil-org'] } });
+    for (const body of [
+      '{"enabled": true, "options": {"deny": ["x"], "__proto__": {"allow": ["evil"]}}}',
+      '{"enabled": true, "options": {"deny": ["x"], "constructor": {"prototype": {"deny": []}}}}',
+      '{"enabled": true, "options": {"deny": ["x"], "prototype": 1}}',
+    ]) {
+      const response = await put(user, 'forbidden-uses', body);
+      expect(response.status, body).toBe(400);
+      expect((await errorOf(response)).message).toMatch(/has the key "(__proto__|constructor|prototype)"/);
+    }
+    expect((await settingsOf(user))[0]?.options).toEqual({ deny: ['evil-org'] });
+    // A value that merely spells one is a value like any other.
+    expect((await put(user, 'forbidden-uses', { enabled: true, options: { deny: ['constructor'] } })).status).toBe(204);
+  });
 });
 
 describe('POST /api/scan applies the options of the rule settings', () => {

@@ -156,6 +156,8 @@ describe('POST /api/github/webhooks: the events', () => {
       repository_selection: 'selected',
       repositories_added: [],
       repositories_removed: [{ id: githubIds[0], name: 'r0', full_name: 'x/r0', private: true }],
+      requester: null,
+      sender: { login: 'an-owner', id: 7, type: 'User' },
     };
     expect((await deliver('installation_repositories', payload)).status).toBe(204);
     for (const { userId } of members) expect(await counts(userId)).toEqual({ installations: 1, repositories: 2 });
@@ -169,6 +171,7 @@ describe('POST /api/github/webhooks: the events', () => {
       membership: { state: 'active', role: 'admin', user: { login: leaver!.account.login, id: Number(leaver!.account.id) } },
       organization: { login: org, id: 99 },
       installation: { id: installationId },
+      sender: { login: 'an-owner', id: 7, type: 'User' },
     };
     expect((await deliver('organization', payload)).status).toBe(204);
     expect(await counts(leaver!.userId)).toEqual({ installations: 0, repositories: 0 });
@@ -178,6 +181,7 @@ describe('POST /api/github/webhooks: the events', () => {
       action: 'member_removed',
       membership: { state: 'active', role: 'member', user: { login: stayer!.account.login, id: Number(stayer!.account.id) } },
       organization: { login: org.toUpperCase(), id: 99 },
+      sender: { login: 'an-owner', id: 7, type: 'User' },
     };
     expect((await deliver('organization', withoutInstallation)).status).toBe(204);
     expect(await counts(stayer!.userId)).toEqual({ installations: 0, repositories: 0 });
@@ -205,6 +209,48 @@ describe('POST /api/github/webhooks: the events', () => {
     // A member who linked nothing costs no GitHub request.
     expect((await deliver('organization', roleChange({ login: 'someone-else', id: '123456' }))).status).toBe(204);
     expect(host.calls.filter((c) => c.method === 'organizationRole').length).toBe(asked);
+  });
+
+  it('a captured delivery replayed under a new delivery id is a duplicate: acted on once', async () => {
+    const { installationId, members } = await linked(1);
+    const body = JSON.stringify(installationEvent('suspend', installationId));
+    expect((await deliver('installation', null, { body })).status).toBe(204);
+    expect((await deliver('installation', installationEvent('unsuspend', installationId))).status).toBe(204);
+    // The first body again, with a fresh X-GitHub-Delivery: not acted on (the installation stays unsuspended).
+    expect((await deliver('installation', null, { body })).status).toBe(204);
+    expect(await suspended(installationId)).toBe(false);
+    expect(await counts(members[0]!.userId)).toEqual({ installations: 1, repositories: 3 });
+  });
+
+  it('refuses (400) a signed body whose shape belongs to another event, changing nothing', async () => {
+    const { installationId, org, members } = await linked(1);
+    const sender = { login: 'an-owner', id: 7, type: 'User' };
+    // A repository event (action deleted, with the installation) replayed as an installation event.
+    const repositoryDeleted = { action: 'deleted', repository: { id: 1, name: 'r', full_name: `${org}/r` }, installation: { id: installationId }, sender };
+    expect((await deliver('installation', repositoryDeleted)).status).toBe(400);
+    // An installation_repositories body as an installation event, and an installation body as an organization event.
+    const repositoriesRemoved = { action: 'removed', installation: { id: installationId, account: { login: org, id: 99 } }, repository_selection: 'selected', repositories_added: [], repositories_removed: [], requester: null, sender };
+    expect((await deliver('installation', { ...repositoriesRemoved, action: 'deleted' })).status).toBe(400);
+    const member = members[0]!;
+    const memberRemoved = { action: 'member_removed', membership: { state: 'active', role: 'admin', user: { login: member.account.login, id: Number(member.account.id) } }, organization: { login: org, id: 99 }, installation: { id: installationId }, sender };
+    expect((await deliver('installation_repositories', { ...memberRemoved, action: 'removed', repositories_removed: [] })).status).toBe(400);
+    expect((await deliver('organization', { ...memberRemoved, repository: { id: 1 } })).status).toBe(400);
+    expect(await counts(member.userId)).toEqual({ installations: 1, repositories: 3 });
+  });
+
+  it('confirms with GitHub before removing: an installation it still knows, or a member it still calls owner, keeps its links', async () => {
+    const { installationId, org, members } = await linked(1);
+    const member = members[0]!;
+    host.installations.push({ installationId, account: org, accountType: 'Organization', accountId: '99' });
+    host.owners[org] = [member.account.login];
+    expect((await deliver('installation', installationEvent('deleted', installationId))).status).toBe(204);
+    const removed = { action: 'member_removed', membership: { state: 'active', role: 'admin', user: { login: member.account.login, id: Number(member.account.id) } }, organization: { login: org, id: 99 }, installation: { id: installationId }, sender: { login: 'an-owner', id: 7 } };
+    expect((await deliver('organization', removed)).status).toBe(204);
+    expect(await counts(member.userId)).toEqual({ installations: 1, repositories: 3 });
+    // Once GitHub agrees, the same kind of delivery removes.
+    host.owners[org] = [];
+    expect((await deliver('organization', { ...removed, sender: { login: 'an-owner', id: 8 } })).status).toBe(204);
+    expect(await counts(member.userId)).toEqual({ installations: 0, repositories: 0 });
   });
 
   it('other events and actions are accepted and change nothing', async () => {

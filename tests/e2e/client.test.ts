@@ -98,6 +98,13 @@ describe.skipIf(SKIP_BROWSER)(`the web client in Chromium${skipReason(BROWSER_SK
     await expect.poll(() => rows.count()).toBe(3);
     expect(await page.locator('table.repos tbody th a').allTextContents()).toEqual(EXAMPLES);
     await expect.poll(() => page.locator('table.repos tbody td:nth-child(2)').allTextContents()).toEqual(['Never', 'Never', 'Never']);
+
+    // The App's user authorization, faked by the local code host: GitHub's authorize page comes straight
+    // back with a code and state, which the client completes; the same repositories, and the code leaves the address.
+    await page.getByRole('button', { name: 'Use my GitHub access', exact: true }).click();
+    await page.getByText('Your GitHub access (chainbreaker-dev) now lists every repository').waitFor();
+    expect(new URL(page.url()).search).toBe('');
+    await expect.poll(() => page.locator('table.repos tbody th a').allTextContents()).toEqual(EXAMPLES);
   });
 
   it('scans all repositories, three at a time, with a progress bar and per-row status', async () => {
@@ -114,7 +121,8 @@ describe.skipIf(SKIP_BROWSER)(`the web client in Chromium${skipReason(BROWSER_SK
     expect(await page.locator('table.repos tbody td:nth-child(2)').allTextContents()).not.toContain('Never');
     await expect.poll(() => page.locator('table.repos tbody .counts').count()).toBe(3);
     await expectAccessible('repositories');
-    const stops = await tabStops(14);
+    // The header has "Use my GitHub access" before "Sign out": one tab stop more before the view's controls.
+    const stops = await tabStops(15);
     expect(stops).toContain('Scan all');
     expect(stops).toContain('Scan examples/issue-triage-bot');
     await photograph('repositories');

@@ -29,7 +29,7 @@ beforeAll(async () => {
   useCodeHost(examplesCodeHost());
   list = await endpoints();
   user = await userWithData(t, { scan: true });
-  fill = { repo_id: user.repos['issue-triage-bot'] ?? '', rule_id: 'script-injection', installation_id: '1', scan_id: user.scanId };
+  fill = { repo_id: user.repos['issue-triage-bot'] ?? '', rule_id: 'script-injection', installation_id: '1', scan_id: user.scanId, fingerprint: '3f2a9c01d4e5b6' };
 });
 afterAll(async () => t.close());
 
@@ -109,6 +109,20 @@ describe('hostile JSON bodies', () => {
           { repo_id: fill.repo_id, user_id: randomUUID() },
           ...INJECTIONS.map((repo_id) => ({ repo_id })),
           ...INJECTIONS.map((ruleset) => ({ repo_id: fill.repo_id, ruleset })),
+        ]
+      : endpoint.path.includes('/dismissals/')
+      ? [
+          {},
+          { reason: null },
+          { reason: ['accepted_risk'] },
+          { reason: 'ACCEPTED_RISK' },
+          { reason: 'accepted_risk', comment: 1 },
+          { reason: 'accepted_risk', comment: 'x'.repeat(1001) },
+          { reason: 'accepted_risk', kind: 'scan' },
+          { reason: 'accepted_risk', user_id: randomUUID() },
+          { reason: 'accepted_risk', dismissed_by: randomUUID() },
+          ...INJECTIONS.map((reason) => ({ reason })),
+          ...INJECTIONS.map((kind) => ({ reason: 'wont_fix', kind })),
         ]
       : [
           {},
@@ -218,6 +232,7 @@ describe('hostile path segments', () => {
     for (const e of list) {
       if (e.path.includes('{repo_id}')) cases.push({ what: 'long repo_id', method: e.method, url: withPath(e, { repo_id: long }), body: validBody(e, fill), status: 404 });
       if (e.path.includes('{rule_id}')) cases.push({ what: 'long rule_id', method: e.method, url: withPath(e, { rule_id: long }), body: validBody(e, fill), status: 400 });
+      if (e.path.includes('{fingerprint}')) cases.push({ what: 'long fingerprint', method: e.method, url: withPath(e, { fingerprint: long }), body: validBody(e, fill), status: 404 });
       // 404, or 405 where the longer path is another route's.
       cases.push({ what: 'long extra segment', method: e.method, url: `${e.path.replace(/\{\w+\}/g, 'x')}/${long}`, body: validBody(e, fill) });
     }
@@ -234,12 +249,16 @@ describe('hostile path segments', () => {
           cases.push({ what: raw, method: e.method, url: e.path.replace('{repo_id}', fill.repo_id).replace('{rule_id}', raw), body: validBody(e, fill), status: /%2e/i.test(raw) ? undefined : 400 });
         }
         if (e.path.includes('{repo_id}')) {
-          cases.push({ what: raw, method: e.method, url: e.path.replace('{repo_id}', raw).replace('{rule_id}', fill.rule_id), body: validBody(e, fill), status: 404 });
+          cases.push({ what: raw, method: e.method, url: e.path.replace('{repo_id}', raw).replace('{rule_id}', fill.rule_id).replace('{fingerprint}', fill.fingerprint), body: validBody(e, fill), status: 404 });
+        }
+        if (e.path.includes('{fingerprint}')) {
+          cases.push({ what: raw, method: e.method, url: e.path.replace('{repo_id}', fill.repo_id).replace('{fingerprint}', raw), body: validBody(e, fill), status: /%2e/i.test(raw) ? undefined : 404 });
         }
       }
       for (const value of INJECTIONS) {
         if (e.path.includes('{rule_id}')) cases.push({ what: value, method: e.method, url: withPath(e, { rule_id: value }), body: validBody(e, fill), status: 400 });
         if (e.path.includes('{repo_id}')) cases.push({ what: value, method: e.method, url: withPath(e, { repo_id: value }), body: validBody(e, fill), status: 404 });
+        if (e.path.includes('{fingerprint}')) cases.push({ what: value, method: e.method, url: withPath(e, { fingerprint: value }), body: validBody(e, fill), status: 404 });
       }
     }
     expect(cases.length).toBeGreaterThan(100);

@@ -64,6 +64,8 @@ export interface Fill {
   installation_id: string;
   /** A scan of the user (`userWithData` records one). */
   scan_id: string;
+  /** A finding's or an attack path's fingerprint (triage). */
+  fingerprint: string;
 }
 
 /** The concrete URL of an endpoint (path parameters in the path, as a client sends them). */
@@ -78,7 +80,10 @@ export function urlOf(endpoint: Endpoint, fill: Fill): string {
 /** A body the endpoint accepts (undefined for endpoints without one). */
 export function validBody(endpoint: Endpoint, fill: Fill): unknown {
   if (endpoint.operation.body === undefined) return undefined;
-  return endpoint.path === '/api/scan' ? { repo_id: fill.repo_id } : { enabled: false };
+  if (endpoint.path === '/api/github/authorization') return { code: 'local-authorization-code', state: 'not-a-state-of-this-session' };
+  if (endpoint.path === '/api/scan') return { repo_id: fill.repo_id };
+  if (endpoint.path.includes('/dismissals/')) return { reason: 'accepted_risk', comment: 'reviewed' };
+  return { enabled: false };
 }
 
 /** Sends a request through the router, as `npm run dev` (and Vercel's file routing) would. */
@@ -109,7 +114,7 @@ export async function userWithData(
   return { userId, authorization, repos, scanId };
 }
 
-const USER_TABLES = ['installations', 'repositories', 'scans', 'findings', 'rule_settings', 'rule_overrides', 'rate_limits'] as const;
+const USER_TABLES = ['installations', 'repositories', 'scans', 'findings', 'rule_settings', 'rule_overrides', 'dismissals', 'dismissal_events', 'rate_limits'] as const;
 
 /**
  * Everything stored for a user: the rows of every table, and the last change of the rows that are updated in

@@ -35,7 +35,7 @@ beforeAll(async () => {
   useCodeHost(examplesCodeHost());
   list = await authenticatedEndpoints();
   victim = await userWithData(t, { scan: true });
-  fill = { repo_id: victim.repos['issue-triage-bot'] ?? '', rule_id: 'script-injection', installation_id: '1', scan_id: victim.scanId };
+  fill = { repo_id: victim.repos['issue-triage-bot'] ?? '', rule_id: 'script-injection', installation_id: '1', scan_id: victim.scanId, fingerprint: '3f2a9c01d4e5b6' };
   validQueryToken = await signToken({ sub: victim.userId });
 });
 afterAll(async () => t.close());
@@ -202,7 +202,9 @@ describe('forged and wrong tokens', () => {
       for (const authorization of [`Bearer ${await signToken({ sub: victim.userId })}`, `bearer ${await signToken({ sub: victim.userId })}`]) {
         const response = await send(endpoint.method, urlOf(endpoint, fill), { authorization, body: validBody(endpoint, fill) });
         expect(response.status, endpoint.name).not.toBe(401);
-        expect(response.status, endpoint.name).toBeLessThan(300);
+        // Completing a GitHub authorization needs a state this session started: past authentication, a 400.
+        if (endpoint.name === 'POST /api/github/authorization') expect(response.status, endpoint.name).toBe(400);
+        else expect(response.status, endpoint.name).toBeLessThan(300);
       }
     }
   });

@@ -89,7 +89,7 @@ describe('POST /api/github/webhooks under attack', () => {
     const { userId, account } = await githubUser(t);
     const installationId = randomInt(1, 2 ** 40);
     await linkInstallation(t.db, userId, { installationId, accountLogin: 'o', accountType: 'Organization', githubUserId: account.id });
-    const body = JSON.stringify({ action: 'suspend', installation: { id: installationId } });
+    const body = JSON.stringify({ action: 'suspend', installation: { id: installationId, account: { login: 'o', id: 5, type: 'Organization' } }, sender: { login: 'o-owner', id: 6 } });
     const h = headers('installation', body);
     const statuses = await Promise.all(Array.from({ length: 10 }, () => send('POST', '/api/github/webhooks', { body, headers: h }).then((r) => r.status)));
     expect(statuses).toEqual(Array(10).fill(204));

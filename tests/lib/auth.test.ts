@@ -147,6 +147,7 @@ describe('authenticate', () => {
   it('verifies with the configured secret (the helper signs with the same)', async () => {
     const user = randomUUID();
     const request = new Request('http://localhost/', { headers: { authorization: `Bearer ${await signToken({ sub: user })}` } });
-    expect(await authenticate(request)).toEqual({ id: user });
+    // `iat` comes along: a session older than a revoked GitHub authorization is refused (lib/services/user-access.ts).
+    expect(await authenticate(request)).toEqual({ id: user, issuedAt: expect.any(Number) });
   });
 });

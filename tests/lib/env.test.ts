@@ -91,7 +91,23 @@ describe('loadEnv', () => {
       privateKey: '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----',
       apiUrl: 'https://api.github.com',
       appSlug: null,
+      oauth: null,
     });
+  });
+
+  it("reads the App's OAuth client for its user authorization, which needs the token encryption key", () => {
+    const github = { GITHUB_APP_ID: '42', GITHUB_APP_PRIVATE_KEY: PEM, JWT_SIGNING_SECRET: SECRET };
+    const key = 'a'.repeat(64);
+    const config = loadEnv({ ...github, GITHUB_APP_CLIENT_ID: 'Iv23liAbc', GITHUB_APP_CLIENT_SECRET: 's3cret', GITHUB_TOKEN_ENCRYPTION_KEY: key });
+    expect(config.codeHost).toMatchObject({ oauth: { clientId: 'Iv23liAbc', clientSecret: 's3cret', webUrl: 'https://github.com' } });
+    expect(config.tokenEncryptionKey?.length).toBe(32);
+    expect(loadEnv({ ...github, GITHUB_TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') }).tokenEncryptionKey).toEqual(Buffer.alloc(32, 7));
+    expect(errorOf({ ...github, GITHUB_APP_CLIENT_ID: 'Iv23liAbc', GITHUB_APP_CLIENT_SECRET: 's3cret' })).toContain('GITHUB_TOKEN_ENCRYPTION_KEY is required');
+    expect(errorOf({ ...github, GITHUB_APP_CLIENT_ID: 'Iv23liAbc', GITHUB_TOKEN_ENCRYPTION_KEY: key })).toContain('go together');
+    expect(errorOf({ ...github, GITHUB_TOKEN_ENCRYPTION_KEY: 'short' })).toContain('must be 32 bytes');
+    // A GitHub App deployment without the key offers no user authorization; the embedded mode has a development key.
+    expect(loadEnv(github).tokenEncryptionKey).toBeNull();
+    expect(loadEnv({}).tokenEncryptionKey?.length).toBe(32);
   });
 
   it('reads the App slug for "Connect GitHub" links and refuses one that is not a URL name', () => {

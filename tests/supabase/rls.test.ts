@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   recordScan,
+  setDismissal,
   setRuleOverride,
   setRuleSetting,
   consumeRateLimit,
@@ -11,10 +12,12 @@ import {
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { countsOf, finding, userWithRepositories } from '../support/db-fixtures.js';
 
-const BROWSER_READABLE_TABLES = ['installations', 'repositories', 'scans', 'findings', 'rule_settings', 'rule_overrides'];
+const BROWSER_READABLE_TABLES = ['installations', 'repositories', 'scans', 'findings', 'rule_settings', 'rule_overrides', 'dismissals', 'dismissal_events'];
 const ALL_TABLES = [...BROWSER_READABLE_TABLES, 'rate_limits'];
 /** Tables of no user: what GitHub's webhooks said (suspended installations, deliveries acted on), the online audits' facts. */
 const SERVICE_TABLES = ['suspended_installations', 'webhook_deliveries', 'online_facts', 'repository_action_references', 'installation_rate_limits'];
+/** Per user, never readable by a browser: the users' GitHub tokens (ciphertexts), read by the API only. */
+const SECRET_USER_TABLES = ['github_user_authorizations'];
 
 let t: TestDatabase;
 let owner: string;
@@ -37,6 +40,7 @@ async function giveData(userId: string): Promise<void> {
   await recordScan(t.db, userId, { repositoryId: repo.id, ruleset: 'all', counts: countsOf(findings), findings });
   await setRuleSetting(t.db, userId, 'pipe-to-shell', false);
   await setRuleOverride(t.db, userId, repo.id, 'pipe-to-shell', true);
+  await setDismissal(t.db, userId, repo.id, { fingerprint: 'abc123', kind: 'finding', reason: 'wont_fix', comment: 'later' });
   await consumeRateLimit(t.db, userId, { bucket: 'scan', limit: 10, windowSeconds: 60 });
 }
 
@@ -160,10 +164,10 @@ describe('server functions', () => {
     }
   });
 
-  test('every function pins an empty search_path, and only github_identity is security definer', async () => {
+  test('every function pins an empty search_path, and only github_identity and github_authorization_revoked (auth.sessions) are security definer', async () => {
     const functions = await publicFunctions();
     for (const f of functions) expect(f.config, f.signature).toContain('search_path=""');
-    expect(functions.filter((f) => f.definer).map((f) => f.signature)).toEqual(['github_identity(uuid)']);
+    expect(functions.filter((f) => f.definer).map((f) => f.signature).sort()).toEqual(['github_authorization_revoked(text)', 'github_identity(uuid)']);
   });
 
   test.each(['anon', 'authenticated'] as const)('%s cannot execute them', async (role) => {
@@ -172,6 +176,8 @@ describe('server functions', () => {
       `select public.set_rule_setting('${owner}', 'pipe-to-shell', true)`,
       `select public.attack_path_inputs('${owner}', '{}', '[]')`,
       `select public.github_identity('${owner}')`,
+      `select public.github_authorization('${owner}')`,
+      `select public.github_authorization_revoked('1')`,
       `select public.consume_rate_limit('${owner}', 'scan', 1, 60)`,
     ];
     for (const sql of calls) {
@@ -195,7 +201,7 @@ test('no sequence in public is usable by a browser role', async () => {
      from pg_class c join pg_namespace n on n.oid = c.relnamespace
      where n.nspname = 'public' and c.relkind = 'S'`,
   );
-  expect(sequences.map((s) => s.name)).toEqual(['scans_seq_seq']);
+  expect(sequences.map((s) => s.name).sort()).toEqual(['dismissal_events_id_seq', 'scans_seq_seq']);
   for (const sequence of sequences) expect(sequence).toEqual({ name: sequence.name, anon: false, authenticated: false });
 });
 
@@ -204,7 +210,7 @@ test('every table has row-level security and only SELECT policies for authentica
     `select c.relname, c.relrowsecurity as rls from pg_class c join pg_namespace n on n.oid = c.relnamespace
      where n.nspname = 'public' and c.relkind = 'r' order by 1`,
   );
-  expect(tables.map((row) => row.relname).sort()).toEqual([...ALL_TABLES, ...SERVICE_TABLES].sort());
+  expect(tables.map((row) => row.relname).sort()).toEqual([...ALL_TABLES, ...SERVICE_TABLES, ...SECRET_USER_TABLES].sort());
   expect(tables.every((row) => row.rls)).toBe(true);
   const policies = await t.query<{ tablename: string; cmd: string; roles: string[] | string }>(
     `select tablename, cmd, roles from pg_policies where schemaname = 'public' order by tablename`,
@@ -213,5 +219,10 @@ test('every table has row-level security and only SELECT policies for authentica
   for (const policy of policies) {
     expect(policy.cmd).toBe('SELECT');
     expect(String(policy.roles)).toMatch(/^\{?authenticated\}?$/);
+  }
+  // The users' GitHub tokens: no policy, and no privilege at all for the browser roles (not even on their own row).
+  for (const table of SECRET_USER_TABLES) {
+    const grants = await t.query<{ grantee: string }>(`select grantee from information_schema.role_table_grants where table_schema = 'public' and table_name = $1 and grantee in ('anon', 'authenticated', 'PUBLIC')`, [table]);
+    expect(grants, table).toEqual([]);
   }
 });

@@ -15,13 +15,15 @@ export interface Services {
   config: ClientConfig;
 }
 
-type Route = { view: 'repos' } | { view: 'findings'; repoId: string; rule: string | null } | { view: 'attack-paths' } | { view: 'settings' };
+type Route = { view: 'repos' } | { view: 'findings'; repoId: string; rule: string | null; status: 'open' | 'dismissed' } | { view: 'attack-paths' } | { view: 'settings' };
 
 export function parseRoute(hash: string): Route {
   const [path = '', query = ''] = hash.replace(/^#/, '').split('?');
   const params = new URLSearchParams(query);
   const parts = path.split('/').filter((p) => p !== '');
-  if (parts[0] === 'repos' && parts[1]) return { view: 'findings', repoId: decodeURIComponent(parts[1]), rule: params.get('rule') };
+  if (parts[0] === 'repos' && parts[1]) {
+    return { view: 'findings', repoId: decodeURIComponent(parts[1]), rule: params.get('rule'), status: params.get('status') === 'dismissed' ? 'dismissed' : 'open' };
+  }
   if (parts[0] === 'attack-paths') return { view: 'attack-paths' };
   if (parts[0] === 'settings') return { view: 'settings' };
   return { view: 'repos' };
@@ -35,6 +37,22 @@ function takeInstallationParam(): void {
   const id = params.get('installation_id');
   if (id === null) return;
   sessionStorage.setItem(PENDING_INSTALLATION, id);
+  history.replaceState(null, '', `${location.pathname}${location.hash}`);
+}
+
+const PENDING_AUTHORIZATION = 'chainbreaker.pendingAuthorization';
+
+/**
+ * The code and state GitHub's authorize page came back with (the App's user authorization), kept until the
+ * user is signed in to complete it. Taken before the Supabase client reads the address: its own sign-in
+ * redirect carries a `code` too, but never a `state`.
+ */
+function takeAuthorizationParams(): void {
+  const params = new URLSearchParams(location.search);
+  const code = params.get('code');
+  const state = params.get('state');
+  if (code === null || state === null) return;
+  sessionStorage.setItem(PENDING_AUTHORIZATION, JSON.stringify({ code, state }));
   history.replaceState(null, '', `${location.pathname}${location.hash}`);
 }
 
@@ -56,6 +74,7 @@ export function App() {
 
   useEffect(() => {
     takeInstallationParam();
+    takeAuthorizationParams();
     const onHash = () => setRoute(parseRoute(location.hash));
     addEventListener('hashchange', onHash);
     void (async () => {
@@ -68,7 +87,18 @@ export function App() {
 
   const services = useMemo<Services | null>(() => {
     if (!config || !session) return null;
-    const api = new Api(() => session.token());
+    const api = new Api(
+      () => session.token(),
+      undefined,
+      '',
+      // A 401 means the session is over (its GitHub authorization was revoked, or it expired): sign out.
+      (message) => {
+        void session.signOut().then(() => {
+          setSession(null);
+          setSignInError(message);
+        });
+      },
+    );
     return { api, config, reads: session.tables ? new SupabaseReads(session.tables) : new ApiReads(api) };
   }, [config, session]);
 
@@ -85,6 +115,28 @@ export function App() {
         setVersion((v) => v + 1);
       })
       .catch((error: unknown) => setLinkNotice({ kind: 'error', text: explainLinkError(error) }));
+  }, [services]);
+
+  // Complete the App's user authorization GitHub redirected with, once signed in.
+  useEffect(() => {
+    if (!services) return;
+    const pending = sessionStorage.getItem(PENDING_AUTHORIZATION);
+    if (pending === null) return;
+    sessionStorage.removeItem(PENDING_AUTHORIZATION);
+    let parsed: { code?: unknown; state?: unknown };
+    try {
+      parsed = JSON.parse(pending) as { code?: unknown; state?: unknown };
+    } catch {
+      return;
+    }
+    if (typeof parsed.code !== 'string' || typeof parsed.state !== 'string') return;
+    services.api
+      .completeAuthorization(parsed.code, parsed.state)
+      .then((done) => {
+        setLinkNotice({ kind: 'ok', text: `Your GitHub access (${done.github_login}) now lists every repository you can reach in the organizations where the App is installed.` });
+        setVersion((v) => v + 1);
+      })
+      .catch((error: unknown) => setLinkNotice({ kind: 'error', text: `Your GitHub access could not be used: ${errorText(error)}` }));
   }, [services]);
 
   useEffect(() => {
@@ -154,11 +206,27 @@ export function App() {
         </nav>
         <div class="who">
           <span class="muted">{session.label}</span>
+          {config.memberAccess && services && (
+            <button
+              type="button"
+              class="link"
+              title="List the repositories you can access in organizations where the App is installed, through your own GitHub access"
+              onClick={() => {
+                services.api.authorizeUrl().then(
+                  ({ url }) => location.assign(url),
+                  (error: unknown) => setLinkNotice({ kind: 'error', text: `Your GitHub access is not available: ${errorText(error)}` }),
+                );
+              }}
+            >
+              Use my GitHub access
+            </button>
+          )}
           <button
             type="button"
             class="link"
             onClick={() => {
-              void session.signOut().then(() => setSession(null));
+              // The GitHub authorization is revoked first (best effort), then the session ends.
+              void (services?.api.revokeAuthorization().catch(() => undefined) ?? Promise.resolve()).then(() => session.signOut()).then(() => setSession(null));
             }}
           >
             Sign out
@@ -172,7 +240,7 @@ export function App() {
           </Notice>
         )}
         {services && route.view === 'repos' && <RepositoriesView key={version} services={services} />}
-        {services && route.view === 'findings' && <FindingsView key={`${route.repoId}:${route.rule}`} services={services} repoId={route.repoId} rule={route.rule} />}
+        {services && route.view === 'findings' && <FindingsView key={`${route.repoId}:${route.rule}`} services={services} repoId={route.repoId} rule={route.rule} status={route.status} />}
         {services && route.view === 'attack-paths' && <AttackPathsView services={services} />}
         {services && route.view === 'settings' && <RuleSettingsView services={services} />}
       </main>

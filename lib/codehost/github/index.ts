@@ -8,6 +8,7 @@ import { withDeadline, type Deadline } from './deadline.js';
 import { fetchReader } from '../../online/client.js';
 import { codeHostError, describeFailure } from './errors.js';
 import { fetchRepositorySnapshot, OPTIONAL_AREA_RESERVE_MS } from './snapshot.js';
+import { createGitHubUserAccess } from './user-access.js';
 
 export { fetchSnapshotWithToken, type TokenSnapshotOptions } from './token.js';
 
@@ -24,6 +25,8 @@ export interface GitHubCodeHostOptions extends ClientOptions {
   tokenRefreshMarginMs?: number;
   /** Deadline of the operations the port gives none (installation, membership, listing), in ms (default 20 s). */
   timeoutMs?: number;
+  /** The App's OAuth client credentials, for its user authorization (`userAccess`); absent: members have none. */
+  oauth?: { clientId: string; clientSecret: string; webUrl: string };
 }
 
 export interface GitHubCodeHost extends CodeHost {
@@ -90,8 +93,11 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCode
     }
   }
 
+  const userAccess = options.oauth === undefined ? undefined : createGitHubUserAccess({ ...options.oauth, apiUrl, fetch: options.fetch });
+
   return {
     apiUrl,
+    ...(userAccess === undefined ? {} : { userAccess }),
 
     budget(installationId) {
       return budgets.budget(installationId);

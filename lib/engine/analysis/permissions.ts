@@ -176,13 +176,15 @@ function stepMayUse(step: Step, scope: string): boolean {
   if (step.run === undefined) return false;
   const text = step.owner.file.text.slice(step.node.start, step.node.end);
   if (critical && RUN_SCOPE[scope]!.test(text)) return true;
+  // `run: 5` is a number in YAML (GitHub runs its text); only a string script is read below.
+  const script = typeof step.run.value === 'string' ? step.run.value : String(step.run.value ?? '');
   // `gh` commands ask for what the permissions fix's table says (an unknown one, or `gh api`, for anything).
-  for (const match of (step.run.value as string).matchAll(/(?:^|[\s;&|(`$])gh\s+([a-z-]+)(?:\s+([a-z-]+))?/g)) {
+  for (const match of script.matchAll(/(?:^|[\s;&|(`$])gh\s+([a-z-]+)(?:\s+([a-z-]+))?/g)) {
     const command = match[1] === 'api' ? 'api' : `${match[1] ?? ''} ${match[2] ?? ''}`.trim();
     const scopes = GH_COMMANDS[command];
     if (scopes === undefined || scopes[scope as Scope] === 'write') return true;
   }
-  if ((scope === 'contents' || scope === 'packages') && RELEASE_WORDS.test(step.run.value as string)) return true;
+  if ((scope === 'contents' || scope === 'packages') && RELEASE_WORDS.test(script)) return true;
   // A publishing tool may report back on the pull request or commit with whatever it finds.
   if (/\bpublish\b/i.test(text)) return true;
   // A script file of the repository's (`./scripts/report.sh`) may read the token wherever it is (the

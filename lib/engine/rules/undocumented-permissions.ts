@@ -4,16 +4,31 @@ import { defineWorkflowRule } from '../rule.js';
 import { getPair, type YNode, type YScalar } from '../yaml/model.js';
 import type { SourceFile } from '../yaml/source.js';
 
-const COMMENT = /(?:^|\s)#(?!\s*chainbreaker:)/;
+/** The text of a `#` comment at the end of `text` (after whitespace or at its start), or null. */
+function commentOf(text: string): string | null {
+  const match = /(?:^|\s)#(.*)$/.exec(text);
+  return match === null ? null : (match[1] ?? '').trim();
+}
 
-/** A comment (not a suppression) after `node` on its line, or alone on the line above it. */
-function documented(file: SourceFile, node: YNode): boolean {
+/**
+ * Whether a comment says something: a bare suppression (`# chainbreaker: ignore[...]`, or another scanner's
+ * `# zizmor: ignore[...]`) explains nothing; one followed by a reason does (`# zizmor: ignore[x] publish step`).
+ */
+function meaningful(comment: string | null): boolean {
+  if (comment === null || comment === '') return false;
+  const suppression = /^(?:chainbreaker|zizmor)\s*:\s*ignore\[[^\]]*\]\s*(.*)$/i.exec(comment);
+  return suppression === null || (suppression[1] ?? '').trim() !== '';
+}
+
+/** A meaningful comment after `node` on its line, or (with `above`) alone on the line above it. */
+function documented(file: SourceFile, node: YNode, above: boolean): boolean {
   const start = file.position(node.start);
   const end = file.position(node.end);
   const rest = end.line === start.line ? file.lineText(start.line).slice(end.column - 1) : '';
-  if (COMMENT.test(rest)) return true;
-  const above = start.line > 1 ? file.lineText(start.line - 1).trim() : '';
-  return above.startsWith('#') && COMMENT.test(above);
+  if (meaningful(commentOf(rest))) return true;
+  if (!above || start.line <= 1) return false;
+  const line = file.lineText(start.line - 1).trim();
+  return line.startsWith('#') && meaningful(line.slice(1).trim());
 }
 
 export default defineWorkflowRule({
@@ -25,7 +40,7 @@ export default defineWorkflowRule({
     pedantic: true,
     surface: 'workflow',
     description:
-      'A `permissions:` entry grants `write` (or `write-all`) without a comment, on its line or the line above, saying which step needs it: reviewers cannot tell a needed grant from a leftover one, so grants only grow.',
+      'A `permissions:` entry grants `write` (or `write-all`) without a comment, on its line or alone on the line above it, saying which step needs it: reviewers cannot tell a needed grant from a leftover one, so grants only grow.',
     recommendation:
       'Add a comment to each write scope naming the step or command that needs it (`contents: write  # push the release tag`), and remove the scopes nobody can explain.',
   },
@@ -35,15 +50,16 @@ export default defineWorkflowRule({
       const permissions = readPermissions(node);
       // Most blocks grant no write: nothing to document, and no comment to look for.
       if (permissions.kind !== 'write-all' && (permissions.kind !== 'scopes' || permissions.writes.length === 0)) return;
-      // A comment on (or above) the `permissions:` key documents the whole block.
-      if (key !== undefined && documented(file, key)) return;
+      // A comment on the `permissions:` line itself documents the whole block. One above it usually heads a
+      // section ("# permissions for the release job") and says nothing about each grant, so it does not count.
+      if (key !== undefined && documented(file, key, false)) return;
       if (permissions.kind === 'write-all') {
-        if (!documented(file, permissions.node)) context.report({ node: permissions.node, job, message: `${where} grants \`write-all\` without a comment saying why.` });
+        if (!documented(file, permissions.node, false)) context.report({ node: permissions.node, job, message: `${where} grants \`write-all\` without a comment saying why.` });
         return;
       }
       if (permissions.kind !== 'scopes') return;
       for (const write of permissions.writes) {
-        if (documented(file, write.value) || documented(file, write.key)) continue;
+        if (documented(file, write.value, false) || documented(file, write.key, true)) continue;
         context.report({ node: write.key, job, message: `${where} grants \`${write.scope}: write\` without a comment saying which step needs it.`, key: `${job?.id ?? ''}:${write.scope}` });
       }
     };

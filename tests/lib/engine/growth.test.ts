@@ -17,6 +17,8 @@ import { SLOW_SKIPPED, skipReason } from '../../support/skips.js';
 /** Size n of each kind: about 100-300 KB at 2n, under the service's 512 KiB a file. */
 const SIZES: Record<string, number> = { downloads: 4000, expressions: 1000, 'long-line': 3000, steps: 300, jobs: 300, nesting: 150, tokens: 9000 };
 const MAX_GROWTH = 2.5;
+/** Runs per measurement, the best kept: CPU time counts the collector's threads, whose work lands on any run. */
+const RUNS = 3;
 /** Absolute slack (ms) on top of the ratio, so that a few ms of noise on a cheap scan cannot fail it. */
 const SLACK_MS = 25;
 const grewTooMuch = (atN: number, at2N: number) => at2N > MAX_GROWTH * atN + SLACK_MS;
@@ -31,7 +33,7 @@ function cpuMs(work: () => void): number {
 }
 
 /** Best of `runs` CPU times of scanning `text` with `options`. */
-function best(text: string, options: ScanOptions, runs = 3): number {
+function best(text: string, options: ScanOptions, runs = RUNS): number {
   const files = [{ path: '.github/workflows/hostile.yml', text }];
   let min = Infinity;
   for (let i = 0; i < runs; i++) min = Math.min(min, cpuMs(() => scanRepository(files, options)));
@@ -46,7 +48,7 @@ const BASELINE_RULE = 'anonymous-definition';
  */
 const KNOWN: Record<string, string> = {
   tokens:
-    'known offender: with 9,000-18,000 env entries each expanding the previous one, the rules reading expression sites (analysis/expression-sites.ts, file-scalars.ts) grow ~5x from 430 KB to 860 KB',
+    'not understood yet: at 330 KB -> 690 KB (9,000 -> 18,000 env entries and matrix values) single rules measure 4-5x in this process, best of 5, but 1.3-2.5x in a plain process; the parse is linear (9 -> 16 ms); CPU time here is dominated by the collector',
 };
 
 const NO_WORKFLOW_RULE: ScanOptions = { isEnabled: (id) => id === BASELINE_RULE };

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
@@ -9,7 +9,7 @@ vi.hoisted(() => {
 import { DatabaseError } from '../../../lib/db/errors.js';
 import { endpoint, preflight } from '../../../lib/http/endpoint.js';
 import { forbidden, HttpError, rateLimited, upstreamUnavailable } from '../../../lib/http/errors.js';
-import { setLogSink, type LogRecord } from '../../../lib/http/log.js';
+import { setLogSink, userPseudonym, type LogRecord } from '../../../lib/http/log.js';
 import { defineOperation } from '../../../lib/http/operation.js';
 import { bearer, signToken } from '../../support/auth.js';
 import { errorOf } from '../../support/http.js';
@@ -295,6 +295,9 @@ describe('endpoint', () => {
       expect(record).toHaveProperty('duration_ms', expect.any(Number));
       const user = (record as { user: string }).user;
       expect(user).toMatch(/^[0-9a-f]{16}$/);
+      // Keyed (an HMAC with a deployment secret), not a bare hash anyone could compute from a known user id.
+      expect(user).not.toBe(createHash('sha256').update(`chainbreaker-user:${USER}`).digest('hex').slice(0, 16));
+      expect(user).toBe(userPseudonym(USER));
       const line = JSON.stringify(logs);
       expect(line).not.toContain(USER);
       expect(line).not.toContain(token.slice(7));

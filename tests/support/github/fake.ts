@@ -95,7 +95,7 @@ export interface RecordedRequest {
   /** GraphQL operation name. */
   operation?: string;
   /** `invalid`: a credential GitHub does not accept (answered 401 whatever the route). */
-  auth: 'app' | 'installation' | 'user' | 'none' | 'invalid';
+  auth: 'app' | 'installation' | 'user' | 'app-user' | 'client' | 'none' | 'invalid';
   installationId?: number;
   status?: number;
   /** `performance.now()` when the request arrived and when its answer was ready. */
@@ -107,6 +107,10 @@ type Identity =
   | { kind: 'app' }
   | { kind: 'installation'; installation: FakeInstallation }
   | { kind: 'user'; user: FakeUser }
+  /** A user-to-server token of the App's user authorization. */
+  | { kind: 'app-user'; user: FakeAppUser }
+  /** The App's OAuth client credentials (basic authentication). */
+  | { kind: 'client' }
   | { kind: 'none' }
   | { kind: 'invalid'; message: string };
 
@@ -135,6 +139,20 @@ interface FaultRule {
 
 const NOT_ACCESSIBLE = 'Resource not accessible by integration';
 
+/** A GitHub account that can authorize the App (its user authorization), with the repositories it may access. */
+export interface FakeAppUser {
+  id: number;
+  login: string;
+  /** Lower-cased `owner/name` of repositories the account has explicit access to (collaborator, team). */
+  repositories: Set<string>;
+}
+
+/** The App's OAuth client (`GITHUB_APP_CLIENT_ID` / `GITHUB_APP_CLIENT_SECRET` of the tests). */
+export const FAKE_OAUTH_CLIENT = { clientId: 'Iv23liTestClient01', clientSecret: 'test-client-secret-0123456789abcdef' } as const;
+/** How long GitHub's user-to-server tokens and refresh tokens live. */
+const USER_TOKEN_SECONDS = 28_800;
+const REFRESH_TOKEN_SECONDS = 15_811_200;
+
 export class FakeGitHub {
   readonly baseUrl: string;
   latencyMs: number;
@@ -150,10 +168,17 @@ export class FakeGitHub {
   private readonly tokens = new Map<string, { installationId: number; expiresAt: number }>();
   private readonly faults: FaultRule[] = [];
   private readonly routes: Route[];
+  private readonly appUsers = new Map<string, FakeAppUser>();
+  private readonly codes = new Map<string, string>();
+  private readonly appUserTokens = new Map<string, { login: string; expiresAt: number }>();
+  private readonly refreshTokens = new Map<string, string>();
+  /** The web root of the OAuth endpoints (`https://github.com` for the public API). */
+  readonly webUrl: string;
   private nextId = 700_000_000;
 
   constructor(options: FakeGitHubOptions = {}) {
     this.baseUrl = (options.baseUrl ?? 'https://api.github.com').replace(/\/+$/, '');
+    this.webUrl = this.baseUrl === 'https://api.github.com' ? 'https://github.com' : this.baseUrl.replace(/\/api\/v3$/, '');
     this.latencyMs = options.latencyMs ?? 0;
     this.now = options.now ?? Date.now;
     const app = options.app ?? { id: testAppCredentials().appId, publicKey: testAppCredentials().publicKey };
@@ -226,6 +251,70 @@ export class FakeGitHub {
     this.users.set(token, { login: user.login, id: user.id ?? this.id(), admin: user.admin ?? false });
   }
 
+  // --- The App's user authorization --------------------------------------------------------------
+
+  /** An account that can authorize the App; `repositories`: those it has explicit access to. */
+  addAppUser(login: string, options: { id?: number; repositories?: readonly string[] } = {}): FakeAppUser {
+    const user: FakeAppUser = { id: options.id ?? this.id(), login, repositories: new Set((options.repositories ?? []).map((r) => r.toLowerCase())) };
+    this.appUsers.set(login.toLowerCase(), user);
+    return user;
+  }
+
+  /** Gives or takes the account's access to a repository (a team it joined or left, a collaborator added or removed). */
+  setRepositoryAccess(login: string, fullName: string, access: boolean): void {
+    const user = this.appUsers.get(login.toLowerCase());
+    if (user === undefined) throw new Error(`no app user ${login}`);
+    if (access) user.repositories.add(fullName.toLowerCase());
+    else user.repositories.delete(fullName.toLowerCase());
+  }
+
+  /** The code GitHub's redirect carries after `login` authorized the App (single use, as on GitHub). */
+  authorizationCode(login: string): string {
+    const code = randomBytes(10).toString('hex');
+    this.codes.set(code, login.toLowerCase());
+    return code;
+  }
+
+  /** The user revoked the App's authorization (Settings > Applications): every token of theirs stops working. */
+  revokeAppUser(login: string): void {
+    for (const [token, entry] of [...this.appUserTokens]) if (entry.login === login.toLowerCase()) this.appUserTokens.delete(token);
+    for (const [token, owner] of [...this.refreshTokens]) if (owner === login.toLowerCase()) this.refreshTokens.delete(token);
+  }
+
+  /** Makes the account's user-to-server tokens expire now (their refresh tokens still work). */
+  expireAppUserTokens(login: string): void {
+    for (const entry of this.appUserTokens.values()) if (entry.login === login.toLowerCase()) entry.expiresAt = this.now() - 1;
+  }
+
+  /** Live user-to-server tokens of the account (tests assert they never leak). */
+  appUserTokensOf(login: string): string[] {
+    return [...this.appUserTokens].filter(([, entry]) => entry.login === login.toLowerCase()).map(([token]) => token);
+  }
+
+  private issueAppUserTokens(login: string): Record<string, unknown> {
+    const accessToken = `ghu_${randomBytes(18).toString('base64url')}`;
+    const refreshToken = `ghr_${randomBytes(36).toString('base64url')}`;
+    this.appUserTokens.set(accessToken, { login, expiresAt: this.now() + USER_TOKEN_SECONDS * 1000 });
+    this.refreshTokens.set(refreshToken, login);
+    return { access_token: accessToken, expires_in: USER_TOKEN_SECONDS, refresh_token: refreshToken, refresh_token_expires_in: REFRESH_TOKEN_SECONDS, scope: '', token_type: 'bearer' };
+  }
+
+  /** Installations the account reaches: its own account's, an organization it is an active member of, or one with a repository it may access. */
+  private reachableInstallations(user: FakeAppUser): FakeInstallation[] {
+    return [...this.installations.values()].filter((installation) => this.userRepositories(user, installation).length > 0 || this.isAccountOwner(user, installation));
+  }
+
+  private isAccountOwner(user: FakeAppUser, installation: FakeInstallation): boolean {
+    if (installation.account.type === 'User') return installation.account.id === user.id;
+    return this.memberships.get(`${installation.account.login.toLowerCase()}/${user.login.toLowerCase()}`)?.role === 'admin';
+  }
+
+  /** What both the installation and the account's access allow (GitHub's `/user/installations/{id}/repositories`). */
+  private userRepositories(user: FakeAppUser, installation: FakeInstallation): FakeRepository[] {
+    const all = this.isAccountOwner(user, installation);
+    return [...this.repositories.values()].filter((r) => r.installationId === installation.id && (all || user.repositories.has(r.fullName.toLowerCase()))).sort((a, b) => a.id - b.id);
+  }
+
   // --- Faults and counting -----------------------------------------------------------------------
 
   /** Makes requests of `route` (a route template, see `RecordedRequest.route`, or `*`) fail `times` times (default: always). */
@@ -279,11 +368,40 @@ export class FakeGitHub {
 
   /** msw handlers for the REST root and GraphQL (on Enterprise Server, `https://HOST/api/graphql`). */
   get handlers(): HttpHandler[] {
-    const handlers = [http.all(`${this.baseUrl}/*`, ({ request }) => this.dispatch(request))];
+    const handlers = [
+      http.all(`${this.baseUrl}/*`, ({ request }) => this.dispatch(request)),
+      http.post(`${this.webUrl}/login/oauth/access_token`, ({ request }) => this.oauthToken(request)),
+    ];
     if (/\/api\/v3$/.test(this.baseUrl)) {
       handlers.push(http.post(this.baseUrl.replace(/\/api\/v3$/, '/api/graphql'), ({ request }) => this.dispatch(request, '/graphql')));
     }
     return handlers;
+  }
+
+  /** `POST {webUrl}/login/oauth/access_token`: errors are 200 with `error`, as GitHub answers them. */
+  private async oauthToken(request: Request): Promise<Response> {
+    const record: RecordedRequest = { method: 'POST', route: 'POST /login/oauth/access_token', url: '/login/oauth/access_token', auth: 'client', startedAt: performance.now() };
+    this.requests.push(record);
+    const injected = await this.injected({ request, url: new URL(request.url), params: {}, identity: { kind: 'client' }, record });
+    const answer = (body: Record<string, unknown>) => {
+      record.status = 200;
+      record.endedAt = performance.now();
+      return injected ?? json(body);
+    };
+    const body = (await request.json().catch(() => ({}))) as Record<string, unknown>;
+    if (body.client_id !== FAKE_OAUTH_CLIENT.clientId || body.client_secret !== FAKE_OAUTH_CLIENT.clientSecret) {
+      return answer({ error: 'incorrect_client_credentials', error_description: 'The client_id and/or client_secret passed are incorrect.' });
+    }
+    if (body.grant_type === 'refresh_token') {
+      const login = typeof body.refresh_token === 'string' ? this.refreshTokens.get(body.refresh_token) : undefined;
+      if (login === undefined) return answer({ error: 'bad_refresh_token', error_description: 'The refresh token passed is incorrect or expired.' });
+      this.refreshTokens.delete(body.refresh_token as string);
+      return answer(this.issueAppUserTokens(login));
+    }
+    const login = typeof body.code === 'string' ? this.codes.get(body.code) : undefined;
+    if (login === undefined) return answer({ error: 'bad_verification_code', error_description: 'The code passed is incorrect or expired.' });
+    this.codes.delete(body.code as string);
+    return answer(this.issueAppUserTokens(login));
   }
 
   // --- Dispatch ----------------------------------------------------------------------------------
@@ -377,6 +495,16 @@ export class FakeGitHub {
       }
       return { kind: 'invalid', message: 'A JSON web token could not be decoded' };
     }
+    if (/^basic$/i.test(scheme)) {
+      const [id, secret] = Buffer.from(credential, 'base64').toString('utf8').split(':', 2);
+      return id === FAKE_OAUTH_CLIENT.clientId && secret === FAKE_OAUTH_CLIENT.clientSecret ? { kind: 'client' } : { kind: 'invalid', message: 'Bad credentials' };
+    }
+    const appUserToken = this.appUserTokens.get(credential);
+    if (appUserToken !== undefined) {
+      const user = this.appUsers.get(appUserToken.login);
+      if (appUserToken.expiresAt > this.now() && user !== undefined) return { kind: 'app-user', user };
+      return { kind: 'invalid', message: 'Bad credentials' };
+    }
     const token = this.tokens.get(credential);
     if (token !== undefined && token.expiresAt > this.now()) {
       const installation = this.installations.get(token.installationId);
@@ -455,6 +583,36 @@ export class FakeGitHub {
       const repositories = [...this.repositories.values()].filter((r) => r.installationId === identity.installation.id).sort((a, b) => a.id - b.id);
       const { items, headers } = page(repositories, url);
       return json({ total_count: repositories.length, repository_selection: 'all', repositories: items.map((r) => listedRepositoryBody(api, r)) }, 200, headers);
+    });
+
+    route('GET', '/user', ({ identity }) => {
+      if (identity.kind === 'app-user') return json({ login: identity.user.login, id: identity.user.id, node_id: `U_${identity.user.id}`, type: 'User', site_admin: false });
+      if (identity.kind === 'user') return json({ login: identity.user.login, id: identity.user.id, type: 'User', site_admin: false });
+      return json(errorBody('Requires authentication', 401), 401);
+    });
+
+    route('GET', '/user/installations', ({ identity, url }) => {
+      if (identity.kind !== 'app-user') return json(errorBody('Requires authentication', 401), 401);
+      const installations = this.reachableInstallations(identity.user).sort((a, b) => a.id - b.id);
+      const { items, headers } = page(installations, url);
+      return json({ total_count: installations.length, installations: items.map((i) => installationBody(api, i, this.app.id, this.app.slug)) }, 200, headers);
+    });
+
+    route('GET', '/user/installations/{installation_id}/repositories', ({ identity, params, url }) => {
+      if (identity.kind !== 'app-user') return json(errorBody('Requires authentication', 401), 401);
+      const installation = this.installations.get(Number(params.installation_id));
+      if (installation === undefined || !this.reachableInstallations(identity.user).includes(installation)) return notFound();
+      const repositories = this.userRepositories(identity.user, installation);
+      const { items, headers } = page(repositories, url);
+      return json({ total_count: repositories.length, repository_selection: 'all', repositories: items.map((r) => listedRepositoryBody(api, r)) }, 200, headers);
+    });
+
+    route('DELETE', '/applications/{client_id}/token', async ({ identity, params, request }) => {
+      if (identity.kind !== 'client' || params.client_id !== FAKE_OAUTH_CLIENT.clientId) return json(errorBody('Requires authentication', 401), 401);
+      const body = (await request.json().catch(() => ({}))) as { access_token?: unknown };
+      if (typeof body.access_token !== 'string' || !this.appUserTokens.has(body.access_token)) return notFound();
+      this.appUserTokens.delete(body.access_token);
+      return new HttpResponse(null, { status: 204 });
     });
 
     route('GET', '/orgs/{org}/memberships/{username}', ({ identity, params }) => {

@@ -4,7 +4,7 @@ import { createGitHubCodeHost, type GitHubCodeHost, type GitHubCodeHostOptions }
 import { FakeGitHub, type FakeGitHubOptions } from './fake.js';
 import { testAppCredentials } from './keys.js';
 
-export { FakeGitHub, type Fault, type FakeGitHubOptions, type FakeInstallationInit, type FakeRepositoryInit, type RecordedRequest } from './fake.js';
+export { FAKE_OAUTH_CLIENT, FakeGitHub, type FakeAppUser, type Fault, type FakeGitHubOptions, type FakeInstallationInit, type FakeRepositoryInit, type RecordedRequest } from './fake.js';
 export { FULL_PERMISSIONS, type FakeAccount, type FakeFile, type FakeInstallation, type FakeRepository, type Permissions } from './model.js';
 export { testAppCredentials, type TestAppCredentials } from './keys.js';
 

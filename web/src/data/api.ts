@@ -1,6 +1,10 @@
 import type {
   AttackPaths,
   Combination,
+  Dismissal,
+  DismissalKind,
+  DismissalReason,
+  Dismissals,
   Installation,
   InstallationLink,
   Repository,
@@ -30,6 +34,8 @@ export class Api {
     private readonly token: () => Promise<string | null>,
     private readonly fetcher: Fetch = (input, init) => fetch(input, init),
     private readonly base = '',
+    /** Called on a 401: the session is over (expired, or its GitHub authorization was revoked). */
+    private readonly onUnauthorized?: (message: string) => void,
   ) {}
 
   async request<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -53,6 +59,7 @@ export class Api {
     }
     if (!response.ok) {
       const error = (parsed as { error?: { code?: string; message?: string } } | null)?.error;
+      if (response.status === 401) this.onUnauthorized?.(error?.message ?? 'Your session ended; sign in again.');
       throw new ApiError(response.status, error?.code ?? 'error', error?.message ?? `The service answered ${response.status}.`);
     }
     return parsed as T;
@@ -65,6 +72,10 @@ export class Api {
     this.request<{ combos: Combination[]; critical_count: number; high_count: number }>('GET', `/api/repositories/${encodeURIComponent(repoId)}/combos`);
   link = (installationId: string) =>
     this.request<InstallationLink>('GET', `/api/github/callback?installation_id=${encodeURIComponent(installationId)}`);
+  /** The App's user authorization: GitHub's authorize page, then the code it came back with; DELETE on sign-out. */
+  authorizeUrl = () => this.request<{ url: string }>('GET', '/api/github/authorize');
+  completeAuthorization = (code: string, state: string) => this.request<{ github_login: string }>('POST', '/api/github/authorization', { code, state });
+  revokeAuthorization = () => this.request<void>('DELETE', '/api/github/authorization');
   rules = () => this.request<{ rules: Rule[] }>('GET', '/api/rules');
   setRuleSetting = (ruleId: string, enabled: boolean) => this.request<void>('PUT', `/api/rule-settings/${encodeURIComponent(ruleId)}`, { enabled });
   clearRuleSetting = (ruleId: string) => this.request<void>('DELETE', `/api/rule-settings/${encodeURIComponent(ruleId)}`);
@@ -72,6 +83,11 @@ export class Api {
     this.request<void>('PUT', `/api/repositories/${encodeURIComponent(repoId)}/rule-overrides/${encodeURIComponent(ruleId)}`, { enabled });
   clearOverride = (repoId: string, ruleId: string) =>
     this.request<void>('DELETE', `/api/repositories/${encodeURIComponent(repoId)}/rule-overrides/${encodeURIComponent(ruleId)}`);
+
+  dismiss = (repoId: string, fingerprint: string, decision: { reason: DismissalReason; comment: string; kind: DismissalKind }) =>
+    this.request<Dismissal>('PUT', `/api/repositories/${encodeURIComponent(repoId)}/dismissals/${encodeURIComponent(fingerprint)}`, decision);
+  reopen = (repoId: string, fingerprint: string) =>
+    this.request<void>('DELETE', `/api/repositories/${encodeURIComponent(repoId)}/dismissals/${encodeURIComponent(fingerprint)}`);
 
   // Reads that a Supabase-configured client takes from the database instead (see reads.ts).
   installations = () => this.request<{ installations: Installation[] }>('GET', '/api/installations');
@@ -84,5 +100,6 @@ export class Api {
   };
   scanById = (scanId: string) => this.request<Scan>('GET', `/api/scans/${encodeURIComponent(scanId)}`);
   ruleSettings = () => this.request<{ settings: RuleSetting[] }>('GET', '/api/rule-settings');
+  dismissals = (repoId: string) => this.request<Dismissals>('GET', `/api/repositories/${encodeURIComponent(repoId)}/dismissals`);
   overrides = (repoId: string) => this.request<{ overrides: RuleSetting[] }>('GET', `/api/repositories/${encodeURIComponent(repoId)}/rule-overrides`);
 }

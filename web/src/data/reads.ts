@@ -1,5 +1,5 @@
 import { ApiError, type Api } from './api.js';
-import type { Counts, Finding, Installation, RuleSetting, Scan, ScanPage, ScanSummary } from './types.js';
+import type { Counts, Dismissals, Finding, Installation, RuleSetting, Scan, ScanPage, ScanSummary } from './types.js';
 
 /**
  * The reads the contract lets a client take straight from the database (installations, scans, findings, rule
@@ -15,6 +15,8 @@ export interface Reads {
   scan(scanId: string): Promise<Scan | null>;
   ruleSettings(): Promise<RuleSetting[]>;
   overrides(repoId: string): Promise<RuleSetting[]>;
+  /** The repository's triage decisions and their trail (newest first, at most 500 events). */
+  dismissals(repoId: string): Promise<Dismissals>;
 }
 
 export class ApiReads implements Reads {
@@ -39,6 +41,9 @@ export class ApiReads implements Reads {
   async overrides(repoId: string) {
     return (await this.api.overrides(repoId)).overrides;
   }
+  dismissals(repoId: string) {
+    return this.api.dismissals(repoId);
+  }
 }
 
 /** The part of supabase-js's query builder these reads use (a PostgREST query; awaiting it runs it). */
@@ -55,6 +60,9 @@ export interface TableClient {
 const SCAN_COLUMNS = 'id,repository_id,ruleset,high_count,medium_count,low_count,info_count,created_at,seq';
 const FINDING_COLUMNS = 'file,line,column,severity,category,rule_id,title,description,recommendation,fingerprint,fix';
 const SETTING_COLUMNS = 'rule_id,enabled,updated_at';
+const DISMISSAL_COLUMNS = 'fingerprint,kind,reason,comment,dismissed_by,created_at,updated_at';
+const EVENT_COLUMNS = 'fingerprint,action,kind,reason,comment,actor,at';
+const MAX_EVENTS = 500;
 const MAX_PAGE = 100;
 
 async function rows(query: TableQuery): Promise<Record<string, unknown>[]> {
@@ -111,5 +119,13 @@ export class SupabaseReads implements Reads {
 
   async overrides(repoId: string): Promise<RuleSetting[]> {
     return (await rows(this.client.from('rule_overrides').select(SETTING_COLUMNS).eq('repository_id', repoId).order('rule_id'))) as unknown as RuleSetting[];
+  }
+
+  async dismissals(repoId: string): Promise<Dismissals> {
+    const [dismissals, events] = await Promise.all([
+      rows(this.client.from('dismissals').select(DISMISSAL_COLUMNS).eq('repository_id', repoId).order('fingerprint')),
+      rows(this.client.from('dismissal_events').select(EVENT_COLUMNS).eq('repository_id', repoId).order('id', { ascending: false }).limit(MAX_EVENTS)),
+    ]);
+    return { dismissals, events } as unknown as Dismissals;
   }
 }

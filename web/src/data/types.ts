@@ -35,7 +35,42 @@ export interface Finding {
   title: string;
   description: string;
   recommendation: string;
+  /** Line-independent identity (what dismissals and baselines are keyed by). */
+  fingerprint?: string;
   fix?: FindingFix;
+}
+
+export type DismissalReason = 'false_positive' | 'accepted_risk' | 'wont_fix';
+export const DISMISSAL_REASONS: readonly { value: DismissalReason; label: string }[] = [
+  { value: 'false_positive', label: 'False positive' },
+  { value: 'accepted_risk', label: 'Accepted risk' },
+  { value: 'wont_fix', label: "Won't fix" },
+];
+export type DismissalKind = 'finding' | 'attack_path';
+
+export interface Dismissal {
+  fingerprint: string;
+  kind: DismissalKind;
+  reason: DismissalReason;
+  comment: string;
+  dismissed_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DismissalEvent {
+  fingerprint: string;
+  action: 'dismiss' | 'reopen';
+  kind: DismissalKind;
+  reason: DismissalReason | null;
+  comment: string;
+  actor: string;
+  at: string;
+}
+
+export interface Dismissals {
+  dismissals: Dismissal[];
+  events: DismissalEvent[];
 }
 
 export interface ScanSummary {
@@ -89,6 +124,10 @@ export interface Combination {
   break_chain_rule: string;
   stages: Stage[];
   components: { rule_id: string; finding: Finding }[];
+  /** The path's stable identity, to dismiss it by. */
+  fingerprint?: string;
+  /** Set on a dismissed path. */
+  dismissal?: { reason: DismissalReason; comment: string; updated_at: string };
 }
 
 export interface AttackPaths {
@@ -96,6 +135,8 @@ export interface AttackPaths {
   total_combos: number;
   critical_count: number;
   high_count: number;
+  /** The paths the user dismissed (left out of `repos` and the counts). */
+  dismissed?: { repo_id: string; full_name: string; html_url: string; combo: Combination }[];
 }
 
 export interface InstallationLink {
@@ -109,6 +150,8 @@ export interface ClientConfig {
   mode: 'embedded' | 'supabase';
   devSignIn: boolean;
   connectUrl: string | null;
+  /** The deployment offers the App's user authorization: members reach repositories through their own GitHub access. */
+  memberAccess?: boolean;
   supabaseUrl: string | null;
   supabaseAnonKey: string | null;
 }

@@ -2,8 +2,9 @@ import type { RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Services } from '../app.js';
 import { layoutChain, wrapText } from '../chain.js';
-import type { AttackPaths, Combination } from '../data/types.js';
+import type { AttackPaths, Combination, DismissalReason } from '../data/types.js';
 import { Loading, Notice, Prose, SeverityBadge, errorText } from './common.js';
+import { DismissForm, DismissalNote } from './triage.js';
 
 const NODE_HEIGHT = 104;
 
@@ -106,9 +107,26 @@ const RANK = { CRITICAL: 0, HIGH: 1 } as const;
 export function AttackPathsView({ services }: { services: Services }) {
   const [data, setData] = useState<AttackPaths | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [dismissing, setDismissing] = useState<string | null>(null);
+  const [showDismissed, setShowDismissed] = useState(false);
+  const load = () => services.api.attackPaths().then(setData, (e: unknown) => setError(errorText(e)));
   useEffect(() => {
-    services.api.attackPaths().then(setData, (e: unknown) => setError(errorText(e)));
+    void load();
   }, []);
+  const dismiss = async (repoId: string, fingerprint: string, reason: DismissalReason, comment: string) => {
+    await services.api.dismiss(repoId, fingerprint, { reason, comment, kind: 'attack_path' });
+    setDismissing(null);
+    await load();
+  };
+  const reopen = async (repoId: string, fingerprint: string) => {
+    try {
+      await services.api.reopen(repoId, fingerprint);
+      await load();
+    } catch (e) {
+      setError(errorText(e));
+    }
+  };
+  const dismissed = data?.dismissed ?? [];
 
   const all = (data?.repos ?? [])
     .flatMap((repo) => repo.combos.map((combo) => ({ repo, combo })))
@@ -147,8 +165,43 @@ export function AttackPathsView({ services }: { services: Services }) {
               <Prose text={combo.break_chain} /> <a href={`/rules/${encodeURIComponent(combo.break_chain_rule)}`}>({combo.break_chain_rule})</a>
             </dd>
           </dl>
+          {combo.fingerprint !== undefined &&
+            (dismissing === `${repo.repo_id}:${combo.fingerprint}` ? (
+              <DismissForm
+                what={`the attack path ${combo.title} in ${repo.full_name}`}
+                onSubmit={(reason, comment) => dismiss(repo.repo_id, combo.fingerprint ?? '', reason, comment)}
+                onCancel={() => setDismissing(null)}
+              />
+            ) : (
+              <div class="triage">
+                <button type="button" onClick={() => setDismissing(`${repo.repo_id}:${combo.fingerprint}`)} aria-label={`Dismiss the attack path ${combo.title} in ${repo.full_name}`}>
+                  Dismiss…
+                </button>
+              </div>
+            ))}
         </article>
       ))}
+      {dismissed.length > 0 && (
+        <section class="dismissed-paths" aria-labelledby="dismissed-paths-title">
+          <h2 id="dismissed-paths-title">Dismissed ({dismissed.length})</h2>
+          <button type="button" aria-expanded={showDismissed} onClick={() => setShowDismissed(!showDismissed)}>
+            {showDismissed ? 'Hide dismissed attack paths' : 'Show dismissed attack paths'}
+          </button>
+          {showDismissed && (
+            <ul class="dismissed-list">
+              {dismissed.map(({ repo_id, full_name, combo }) => (
+                <li key={`${repo_id}:${combo.fingerprint}`} data-combo={combo.id}>
+                  <SeverityBadge severity={combo.severity} /> <strong>{combo.title}</strong> · <a href={`#/repos/${encodeURIComponent(repo_id)}`}>{full_name}</a> · <code>{combo.file}</code>
+                  {combo.dismissal && <DismissalNote dismissal={combo.dismissal} />}
+                  <button type="button" onClick={() => void reopen(repo_id, combo.fingerprint ?? '')} aria-label={`Reopen the attack path ${combo.title} in ${full_name}`}>
+                    Reopen
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
     </section>
   );
 }

@@ -1,7 +1,16 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Services } from '../app.js';
-import { SEVERITIES, type Finding, type Repository, type Scan, type Severity } from '../data/types.js';
+import { SEVERITIES, type Counts, type Dismissal, type DismissalEvent, type DismissalReason, type Dismissals, type Finding, type Repository, type Scan, type Severity } from '../data/types.js';
 import { CountBadges, Loading, Notice, Prose, SeverityBadge, cachedRepos, errorText, formatTime } from './common.js';
+import { DismissForm, DismissalNote } from './triage.js';
+
+export type FindingStatus = 'open' | 'dismissed';
+
+function countsOf(findings: readonly Finding[]): Counts {
+  const counts: Counts = { HIGH: 0, MEDIUM: 0, LOW: 0, INFO: 0 };
+  for (const f of findings) counts[f.severity] += 1;
+  return counts;
+}
 
 /** A finding's fix: a workflow diff with a copy button, or whatever else it carries (a settings API call) as text. */
 function Fix({ fix }: { fix: NonNullable<Finding['fix']> }) {
@@ -27,20 +36,71 @@ function Fix({ fix }: { fix: NonNullable<Finding['fix']> }) {
   );
 }
 
-export function FindingsView({ services, repoId, rule }: { services: Services; repoId: string; rule: string | null }) {
+/** A finding's triage: Dismiss (with the form), or for a dismissed one its decision and Reopen. */
+function Triage(props: {
+  finding: Finding;
+  what: string;
+  dismissal: Dismissal | undefined;
+  events: DismissalEvent[];
+  open: boolean;
+  onOpen: (open: boolean) => void;
+  onDismiss: (reason: DismissalReason, comment: string) => Promise<void>;
+  onReopen: () => Promise<void>;
+}) {
+  const [error, setError] = useState<string | null>(null);
+  // A finding read from a scan stored before fingerprints were returned cannot be triaged.
+  if (props.finding.fingerprint === undefined) return null;
+  if (props.dismissal) {
+    return (
+      <div class="triage">
+        <DismissalNote dismissal={props.dismissal} events={props.events} />
+        <button type="button" onClick={() => props.onReopen().catch((e: unknown) => setError(errorText(e)))} aria-label={`Reopen ${props.what}`}>
+          Reopen
+        </button>
+        {error && <span role="alert">{error}</span>}
+      </div>
+    );
+  }
+  if (props.open) return <DismissForm what={props.what} onSubmit={props.onDismiss} onCancel={() => props.onOpen(false)} />;
+  return (
+    <div class="triage">
+      <button type="button" onClick={() => props.onOpen(true)} aria-label={`Dismiss ${props.what}`}>
+        Dismiss…
+      </button>
+    </div>
+  );
+}
+
+export function FindingsView({ services, repoId, rule, status: initialStatus }: { services: Services; repoId: string; rule: string | null; status?: FindingStatus }) {
   const { api, reads } = services;
   const [repo, setRepo] = useState<Repository | null>(null);
   const [scan, setScan] = useState<Scan | null | undefined>(undefined);
+  const [triage, setTriage] = useState<Dismissals>({ dismissals: [], events: [] });
   const [error, setError] = useState<string | null>(null);
   const [severity, setSeverity] = useState<Severity | ''>('');
   const [ruleFilter, setRuleFilter] = useState<string>(rule ?? '');
+  const [status, setStatusState] = useState<FindingStatus>(initialStatus ?? 'open');
+  const [dismissing, setDismissing] = useState<string | null>(null);
+
+  const setStatus = (next: FindingStatus) => {
+    setStatusState(next);
+    // Kept in the URL, so a reload or a shared link shows the same list.
+    const params = new URLSearchParams();
+    if (rule) params.set('rule', rule);
+    if (next === 'dismissed') params.set('status', 'dismissed');
+    const query = params.size > 0 ? `?${params}` : '';
+    history.replaceState(null, '', `#/repos/${encodeURIComponent(repoId)}${query}`);
+  };
+
+  const loadTriage = async () => setTriage(await reads.dismissals(repoId));
 
   useEffect(() => {
     void (async () => {
       try {
         const listed = await cachedRepos(api);
         setRepo(listed.repositories.find((r) => r.id === repoId) ?? null);
-        const [latest] = (await reads.scans(repoId, { limit: 1 })).scans;
+        const [[latest], decisions] = await Promise.all([reads.scans(repoId, { limit: 1 }).then((page) => page.scans), reads.dismissals(repoId)]);
+        setTriage(decisions);
         setScan(latest ? await reads.scan(latest.scan_id) : null);
       } catch (e) {
         setError(errorText(e));
@@ -48,8 +108,15 @@ export function FindingsView({ services, repoId, rule }: { services: Services; r
     })();
   }, [repoId]);
 
-  const findings = scan?.findings ?? [];
-  const rules = useMemo(() => [...new Set(findings.map((f) => f.rule_id))].sort(), [scan]);
+  const dismissedBy = useMemo(() => new Map(triage.dismissals.filter((d) => d.kind === 'finding').map((d) => [d.fingerprint, d])), [triage]);
+  const all = scan?.findings ?? [];
+  const isDismissed = (f: Finding) => f.fingerprint !== undefined && dismissedBy.has(f.fingerprint);
+  const open = all.filter((f) => !isDismissed(f));
+  const dismissedFindings = all.filter(isDismissed);
+  // Dismissed findings leave the counts; the Dismissed filter lists them.
+  const counts = useMemo(() => countsOf(open), [scan, triage]);
+  const findings = status === 'dismissed' ? dismissedFindings : open;
+  const rules = useMemo(() => [...new Set(all.map((f) => f.rule_id))].sort(), [scan]);
   const shown = findings.filter((f) => (severity === '' || f.severity === severity) && (ruleFilter === '' || f.rule_id === ruleFilter));
   const groups = SEVERITIES.map((sev) => {
     const ofSeverity = shown.filter((f) => f.severity === sev);
@@ -78,9 +145,9 @@ export function FindingsView({ services, repoId, rule }: { services: Services; r
       {scan && (
         <>
           <div class="summary">
-            <CountBadges counts={scan.counts} />
-            <span class="muted">
-              {findings.length} findings{shown.length !== findings.length ? `, ${shown.length} shown` : ''}
+            <CountBadges counts={counts} />
+            <span class="muted" role="status">
+              {open.length} open findings, {dismissedFindings.length} dismissed{shown.length !== findings.length ? `; ${shown.length} shown` : ''}
             </span>
           </div>
           <div class="filters">
@@ -90,7 +157,7 @@ export function FindingsView({ services, repoId, rule }: { services: Services; r
                 <option value="">All severities</option>
                 {SEVERITIES.map((s) => (
                   <option key={s} value={s}>
-                    {s} ({scan.counts[s]})
+                    {s} ({counts[s]})
                   </option>
                 ))}
               </select>
@@ -106,8 +173,16 @@ export function FindingsView({ services, repoId, rule }: { services: Services; r
                 ))}
               </select>
             </label>
+            <label>
+              Status
+              <select value={status} onChange={(e) => setStatus((e.currentTarget as HTMLSelectElement).value as FindingStatus)}>
+                <option value="open">Open ({open.length})</option>
+                <option value="dismissed">Dismissed ({dismissedFindings.length})</option>
+              </select>
+            </label>
           </div>
-          {findings.length === 0 && <Notice kind="ok">No findings: nothing to fix in this repository under the current settings.</Notice>}
+          {status === 'open' && findings.length === 0 && <Notice kind="ok">No open findings: nothing to fix in this repository under the current settings.</Notice>}
+          {status === 'dismissed' && findings.length === 0 && <Notice kind="info">No dismissed findings in this repository.</Notice>}
           {groups.map((group) => (
             <section key={group.severity} class="sev-group" aria-labelledby={`sev-${group.severity}`}>
               <h2 id={`sev-${group.severity}`}>
@@ -134,6 +209,23 @@ export function FindingsView({ services, repoId, rule }: { services: Services; r
                           <strong>Fix:</strong> <Prose text={f.recommendation} />
                         </p>
                         {f.fix && <Fix fix={f.fix} />}
+                        <Triage
+                          finding={f}
+                          what={`${f.title} at ${f.file}:${f.line}`}
+                          dismissal={f.fingerprint === undefined ? undefined : dismissedBy.get(f.fingerprint)}
+                          events={triage.events.filter((e) => e.fingerprint === f.fingerprint)}
+                          open={dismissing === `${f.fingerprint}`}
+                          onOpen={(on) => setDismissing(on ? `${f.fingerprint}` : null)}
+                          onDismiss={async (reason, comment) => {
+                            await api.dismiss(repoId, f.fingerprint ?? '', { reason, comment, kind: 'finding' });
+                            setDismissing(null);
+                            await loadTriage();
+                          }}
+                          onReopen={async () => {
+                            await api.reopen(repoId, f.fingerprint ?? '');
+                            await loadTriage();
+                          }}
+                        />
                       </li>
                     ))}
                   </ul>

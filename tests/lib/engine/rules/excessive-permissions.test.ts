@@ -6,6 +6,11 @@ import { scanRepository } from '../../../../lib/engine/scan.js';
 const RULE = 'excessive-permissions';
 
 describe(RULE, () => {
+  it('reads a run: that YAML types as a number (a fuzzing counterexample threw here)', () => {
+    const findings = scanWith(RULE, 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    permissions:\n      contents: write\n    steps:\n    - run: 5\n');
+    expect(findings.map((f) => f.severity)).toEqual(['LOW']);
+  });
+
   it('reports a workflow-level write scope that some job provably does not use, naming it, bound to no job (LOW: not armed)', () => {
     const records = recordsWith(RULE, yaml`
       on: push

@@ -30,11 +30,10 @@ describe(RULE, () => {
     expect(findings[2]?.description).toContain('`write-all`');
   });
 
-  it('accepts a comment on the permissions key for the whole block, and ignores read scopes', () => {
+  it('accepts a comment on the permissions key\'s own line for the whole block, and ignores read scopes', () => {
     expect(scanWith(RULE, yaml`
       on: push
-      # Needed to push the changelog and comment on the released pull requests.
-      permissions:
+      permissions: # push the changelog and comment on the released pull requests
         contents: write
         pull-requests: write
       jobs:
@@ -47,6 +46,32 @@ describe(RULE, () => {
           runs-on: x
           steps: [{ run: make }]
     `)).toEqual([]);
+  });
+
+  it('does not take a comment heading the block for each grant\'s reason', () => {
+    // A comment above `permissions:` heads a section; it does not say which step needs each scope.
+    expect(positions(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        a:
+          runs-on: x
+          # Missing individual permission comments
+          permissions:
+            contents: write
+            actions: write # cancel superseded runs
+          steps: [{ run: make }]
+    `))).toEqual(['7:7 INFO']);
+  });
+
+  it('does not take a suppression comment for documentation, unless a reason follows it', () => {
+    expect(positions(scanWith(RULE, yaml`
+      on: push
+      permissions:
+        contents: write # zizmor: ignore[excessive-permissions]
+        issues: write # zizmor: ignore[excessive-permissions] update issue comments
+      jobs:
+        a: { runs-on: x, steps: [{ run: make }] }
+    `))).toEqual(['3:3 INFO']);
   });
 
   it('does not take a suppression comment for documentation', () => {
