@@ -6,7 +6,7 @@ import { open, readFile, realpath, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isMap, isScalar, parseDocument } from 'yaml';
-import { BASELINE_FILE, BaselineError, formatBaseline, parseBaseline } from '../lib/cli/baseline.js';
+import { BASELINE_FILE, BaselineError, DISMISSAL_REASONS, baselineDecisions, formatBaseline, parseBaseline, type BaselineDecision, type DismissalReason } from '../lib/cli/baseline.js';
 import { CONFIG_FILE, CONFIG_FILE_YAML, ConfigError, configDisabled, configRuleOptions, configSeverities, parseConfig, type Config } from '../lib/cli/config.js';
 import { globMatcher } from '../lib/cli/glob.js';
 import { repositoryUrl } from '../lib/cli/repository-url.js';
@@ -140,12 +140,17 @@ Lists the rule catalog; the JSON is { "rules": [...] } with the fields of GET /a
 With a rule id, prints that rule's documentation (Markdown; --format json: its catalog entry).
 `;
 
-const BASELINE_HELP = `Usage: chainbreaker baseline [path ...] [-o FILE] [scan options]
+const BASELINE_HELP = `Usage: chainbreaker baseline [path ...] [-o FILE] [--reason R [--comment TEXT]] [scan options]
 
 Scans like "chainbreaker scan" and records every current finding by its line-independent fingerprint in
 FILE (default ${BASELINE_FILE}). Commit it; then "chainbreaker scan --baseline ${BASELINE_FILE}"
 reports and fails only on findings that are not in it. Inserting lines above a finding or renaming an
 unrelated job does not make it new. Takes the options of scan except --format, --baseline and --fail-on.
+
+  --reason R         record why, the triage decision of the web client: ${DISMISSAL_REASONS.join(', ')}
+  --comment TEXT     with --reason, a free-text note (at most 1000 characters)
+The decisions FILE already records for the same findings are kept. The web client's Findings view
+downloads a repository's dismissals as such a file and imports one.
 `;
 
 const COMBINATIONS_HELP = `Usage: chainbreaker combinations [--format text|json] [--ruleset all|owasp] [--disable IDS]
@@ -421,16 +426,41 @@ async function fix(values: SourceValues & { fix?: string }, positionals: readonl
 }
 
 async function baseline(args: readonly string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parse(args, { ...SOURCE_OPTIONS, output: { type: 'string', short: 'o' } }, true);
+  const { values, positionals } = parse(args, { ...SOURCE_OPTIONS, output: { type: 'string', short: 'o' }, reason: { type: 'string' }, comment: { type: 'string' } }, true);
   if (values.help === true) {
     io.stdout.write(BASELINE_HELP);
     return EXIT.ok;
   }
+  const all = decisionOption(values.reason, values.comment);
   const { report } = await readScan(values, positionals, io);
   const output = values.output ?? BASELINE_FILE;
-  await writeOutput(resolve(io.cwd, output), output, formatBaseline(report, await version()));
+  // The decisions an existing baseline at the output records stay with their findings.
+  const existing = await readBoundedFile(resolve(io.cwd, output), MAX_BASELINE_BYTES).catch(() => null);
+  let byKey: Map<string, BaselineDecision> | undefined;
+  if (existing !== null) {
+    try {
+      byKey = baselineDecisions(existing, output);
+    } catch (error) {
+      if (!(error instanceof BaselineError)) throw error;
+      io.stderr.write(`chainbreaker: ${error.message}; its decisions are not kept\n`);
+    }
+  }
+  await writeOutput(resolve(io.cwd, output), output, formatBaseline(report, await version(), { ...(byKey === undefined ? {} : { byKey }), ...(all === undefined ? {} : { all }) }));
   io.stderr.write(`chainbreaker: recorded ${report.records.length} finding${report.records.length === 1 ? '' : 's'} in ${output}\n`);
   return EXIT.ok;
+}
+
+/** `--reason` and `--comment` as a decision, checked (a usage error otherwise). */
+function decisionOption(reasonValue: string | undefined, comment: string | undefined): BaselineDecision | undefined {
+  if (reasonValue === undefined) {
+    if (comment !== undefined) throw new UsageError('baseline: --comment needs --reason');
+    return undefined;
+  }
+  if (!(DISMISSAL_REASONS as readonly string[]).includes(reasonValue)) {
+    throw new UsageError(`baseline: --reason must be one of ${DISMISSAL_REASONS.join(', ')}${didYouMean(reasonValue.slice(0, 100), DISMISSAL_REASONS)}`);
+  }
+  if (comment !== undefined && comment.length > 1000) throw new UsageError('baseline: --comment must be at most 1000 characters');
+  return { reason: reasonValue as DismissalReason, ...(comment === undefined || comment === '' ? {} : { comment }) };
 }
 
 /** A baseline path named by a checkout's config: relative, inside it (no absolute path, no `..`). */

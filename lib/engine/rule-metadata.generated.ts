@@ -40,7 +40,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Workflow uses a trigger that runs with base-repository privileges",
     severity: "MEDIUM",
     surface: "workflow",
-    description: "The workflow runs on `pull_request_target` or `workflow_run`: events an outsider can cause (by opening a pull request) that run with the base repository's secrets and a write token. Any mistake in such a workflow (checking out the pull request, expanding its text into a script, trusting its artifacts) is exploitable by anyone.",
+    description: "The workflow runs on `pull_request_target` or `workflow_run`: events an outsider can cause (by opening a pull request) that run with the base repository's secrets and a write token. MEDIUM when some job runs an outsider's content (run model: a checkout or download of pull request code that a step runs, event text expanded into a script, or a fork run's artifacts read by a job that holds secrets) with no approval, or behind one the code can change after; LOW otherwise (the trigger is the setting in which such a mistake would be exploitable), saying what is there: a checkout nothing runs, a gate, calls to reusable workflows, jobs that only read pull request data through the API or act on merged pull requests.",
     recommendation: "Prefer `pull_request`, which runs fork pull requests without secrets. Where the privileged trigger is needed, keep its jobs minimal: no checkout of pull request code, no `${{ }}` of pull request data in scripts, least `permissions:`, and artifacts treated as untrusted data.",
   },
   {

@@ -3,6 +3,7 @@
 // a reload keeps it (and the Dismissed filter, which is in the URL) -> reopen brings both back; then the
 // same for an attack path dismissed on its own. axe-core on each state, screenshots, no console error.
 
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations, buildClient, collectErrors, launchBrowser, screenshot, BROWSER_SKIPPED, SKIP_BROWSER, startDevServer, VIEWPORTS, type DevServer } from './support.js';
@@ -18,6 +19,7 @@ describe.skipIf(SKIP_BROWSER)(`triage in the web client${skipReason(BROWSER_SKIP
   let page: Page;
   let errors: string[];
   let findingsUrl = '';
+  let baseline = '';
 
   beforeAll(async () => {
     buildClient();
@@ -94,6 +96,14 @@ describe.skipIf(SKIP_BROWSER)(`triage in the web client${skipReason(BROWSER_SKIP
     await page.locator(INJECTION_GROUP).waitFor();
     expect(await page.getByLabel('Status').inputValue()).toBe('dismissed');
     await expect(await axeViolations(page), 'dismissed findings').toEqual([]);
+
+    // The decision downloads as a baseline file the CLI reads, with its reason and comment.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download dismissals as a baseline' }).click()]);
+    expect(download.suggestedFilename()).toBe('chainbreaker-baseline.json');
+    baseline = await readFile((await download.path()) ?? '', 'utf8');
+    const file = JSON.parse(baseline) as { version: number; findings: { rule_id: string; reason: string; comment: string }[] };
+    expect(file.version).toBe(1);
+    expect(file.findings.map((f) => [f.rule_id, f.reason, f.comment])).toEqual([['script-injection', 'accepted_risk', 'Only maintainers can open issues here']]);
     await screenshot(page, 'triage-dismissed-1280x800');
     await page.setViewportSize(VIEWPORTS.phone);
     await screenshot(page, 'triage-dismissed-390x844');
@@ -109,6 +119,17 @@ describe.skipIf(SKIP_BROWSER)(`triage in the web client${skipReason(BROWSER_SKIP
     await page.reload();
     await page.getByText(/0 dismissed/).waitFor();
     expect(await highCount()).toBe(high);
+
+    // Importing the downloaded baseline dismisses it again, with the same reason; then it is reopened.
+    await page.getByLabel('Import a baseline…').setInputFiles({ name: 'team-baseline.json', mimeType: 'application/json', buffer: Buffer.from(baseline) });
+    await page.getByText('Imported 1 decision from team-baseline.json.').waitFor();
+    await page.getByText(/1 dismissed/).waitFor();
+    expect(await highCount()).toBe(high - 1);
+    await page.getByLabel('Status').selectOption('dismissed');
+    expect(await page.locator(`${INJECTION_GROUP} .dismissal`).textContent()).toContain('Accepted risk');
+    await page.locator(`${INJECTION_GROUP} button`, { hasText: 'Reopen' }).click();
+    await page.getByText(/0 dismissed/).waitFor();
+
     await go('Attack paths', 'Attack paths');
     await expect.poll(() => page.locator(PATH).count()).toBe(1);
   });

@@ -17,7 +17,9 @@ import { ScanCache } from '../model/scan-cache.js';
  * - `label`: a maintainer applied a given label (`github.event.label.name == 'safe to test'`): an approval of
  *   the pull request as it was at that moment;
  * - `maintainer-event`: the event is one only users with write access cause (`github.event_name ==
- *   'workflow_dispatch'`), so pull request, issue and comment data are absent;
+ *   'workflow_dispatch'`), so pull request, issue and comment data are absent; or a merged pull request
+ *   (`github.event.pull_request.merged == true`, on `closed`): a maintainer merged it, so its code is now the
+ *   base repository's and its text what they accepted;
  * - `environment`: the job deploys to an environment, whose required reviewers (where configured, which the
  *   workflow cannot show) approve each run: an approval, like a label. When the settings snapshot shows the
  *   environment has required reviewers (`markReviewedEnvironments`), the guard is `reviewed` and it is a
@@ -337,6 +339,9 @@ function contradictory(atoms: readonly Atom[]): boolean {
   return false;
 }
 
+/** A merged pull request (on `closed`): a maintainer merged it, so its code and text are what they accepted. */
+const MERGED = 'github.event.pull_request.merged';
+
 /** The fact of an atom that cannot hold on the event the trust is computed for (`jobTrustOn`). */
 const IMPOSSIBLE = 'impossible';
 
@@ -352,6 +357,8 @@ function atomOf(expr: Expr, context: AtomContext): Atom {
   const labeledOnly = context.labeledOnly;
   const none: Atom = { guard: null, fact: null };
   if (expr instanceof Grouping) return atomOf(expr.group, context);
+  // `if: github.event.pull_request.merged`: only someone with write access merges, and what runs is what they merged.
+  if (dotted(expr) === MERGED) return { guard: 'maintainer-event', fact: 'merged' };
   if (expr instanceof Unary && expr.operator.lexeme === '!') {
     const path = dotted(expr.expr);
     return path !== null && FORK_FLAGS.has(path) ? { guard: 'same-repository', fact: '!fork' } : none;
@@ -387,6 +394,7 @@ function comparison(subject: Expr, other: Expr, context: AtomContext): Atom | nu
   const otherPath = dotted(other);
   const literal = other instanceof Literal ? other.literal.coerceString() : undefined;
   if (literal !== undefined && permissionOutput(path, context)) return { guard: 'commenter', fact: null };
+  if (path === MERGED && (literal === 'true' || literal === 'false')) return literal === 'true' ? { guard: 'maintainer-event', fact: 'merged' } : { guard: null, fact: '!merged' };
   if (literal !== undefined && branchRefOnPullRequest(subject, other, context)) return { guard: null, fact: IMPOSSIBLE };
   if (path === 'github.event_name' && literal !== undefined && context.event !== undefined && literal !== context.event) return { guard: null, fact: IMPOSSIBLE };
   if (path === 'github.event_name' && literal !== undefined) return { guard: MAINTAINER_EVENTS.has(literal) ? 'maintainer-event' : null, fact: `event:${literal}` };

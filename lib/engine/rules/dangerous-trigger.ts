@@ -1,11 +1,12 @@
-import { foreignDownloads } from '../analysis/artifacts.js';
-import { untrustedCheckouts } from '../analysis/pr-head.js';
+import { describeStep } from '../analysis/describe.js';
+import { envInjections, scriptInjections } from '../analysis/injections.js';
+import { outsiderCode } from '../analysis/permissions.js';
+import { reachFacts } from '../analysis/run-model/facts.js';
+import { severityOf, whoText } from '../analysis/run-model/index.js';
+import { outsiderReach } from '../analysis/run-model/reach.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
-import { outsiderControlled } from '../expressions/controller.js';
-import { stepScope } from '../expressions/taint.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import type { Job, Workflow } from '../model/workflow.js';
-import { getText } from '../yaml/model.js';
 
 const DANGEROUS = new Set(['pull_request_target', 'workflow_run']);
 
@@ -40,30 +41,78 @@ function triageOnly(job: Job): boolean {
   return job.steps.every((step) => step.run === undefined && step.usesRef?.kind === 'repository' && TRIAGE_ACTIONS.has(step.usesRef.slug));
 }
 
-/** Scripts that read the event payload themselves (`context.payload`, `$GITHUB_EVENT_PATH`, `gh pr ...`). */
-const READS_EVENT = /context\.payload|GITHUB_EVENT_PATH|GITHUB_HEAD_REF|\bgh\s+pr\s|pull_request/;
+/** What an outsider's content does in the workflow's jobs (run model), or why it does nothing, in words. */
+interface Exposure {
+  /** MEDIUM: some job runs outsider code, runs outsider text, or consumes outsider artifacts that reach code or secrets. */
+  armed: boolean;
+  text: string;
+  facts: string[];
+}
 
-/**
- * True when some job of the workflow touches pull request code or data: checks it out, downloads the
- * triggering run's artifacts, passes outsider-controlled values to a step, reads the event payload in a
- * script, or calls a reusable workflow (whose steps the engine does not follow here).
- */
-function touchesPullRequest(workflow: Workflow, context: WorkflowRuleContext): boolean {
-  for (const job of workflow.jobs) {
-    if (job.uses !== undefined) return true;
-    if (untrustedCheckouts(job, context.repository).length > 0 || foreignDownloads(job).length > 0) return true;
-    for (const step of job.steps) {
-      const scope = stepScope(step);
-      for (const node of [step.run, step.with, step.env]) {
-        if (node === undefined) continue;
-        const taint = context.taint.ofNode(node, scope);
-        if (taint !== null && outsiderControlled(taint.controller)) return true;
-      }
-      const script = step.run !== undefined ? String(step.run.value ?? '') : (getText(step.with, 'script') ?? '');
-      if (READS_EVENT.test(script)) return true;
+function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
+  const jobs = workflow.jobs;
+  const code = outsiderCode(context, jobs);
+  if (code !== null) {
+    const severity = severityOf({ reach: code.reach, executes: true, holds: ['the base repository\'s token and secrets'], raceAfterApproval: code.race });
+    if (severity !== 'LOW') return { armed: true, text: `${code.text}; ${whoText(code.reach)}`, facts: [...reachFacts(code.reach), 'exec'] };
+  }
+  // Outsider text in a script, a code input (`github-script`), a local action's script, or `$GITHUB_ENV`: the
+  // injection rules' own analyses and claims (script-injection, github-env-injection).
+  for (const job of jobs) {
+    if (job.uses !== undefined) continue;
+    for (const { step } of context.runs.job(job).steps) {
+      const hits = [...scriptInjections(step, context.taint, context.runs), ...(step.job !== null ? envInjections(step, context.taint) : [])];
+      const hit = hits.find((h) => h.severity === undefined || h.severity === 'HIGH' || h.severity === 'MEDIUM');
+      if (hit === undefined) continue;
+      const line = step.owner.file.position(hit.node.start).line;
+      const message = hit.message.length > 240 ? `${hit.message.slice(0, 237)}...` : hit.message;
+      return { armed: true, text: `line ${line} of \`${step.owner.file.path}\`: ${message.replace(/\.$/, '')}`, facts: [...(hit.facts ?? []).filter((f) => f.startsWith('reach:') || f === 'exec')] };
     }
   }
-  return false;
+  // Another run's artifacts a fork's run made, read by a job that holds secrets: their content steers that job.
+  for (const job of jobs) {
+    if (job.uses !== undefined) continue;
+    const run = context.runs.job(job);
+    const holdsSecrets = run.holdings.secrets.length > 0 || run.holdings.inheritsSecrets;
+    for (const entry of run.workspace) {
+      if (entry.kind !== 'download' || entry.content !== 'outsider' || !holdsSecrets) continue;
+      const reach = context.runs.stepReach(entry.step);
+      if (!outsiderReach(reach)) continue;
+      const line = workflow.file.position(entry.step.node.start).line;
+      return { armed: true, text: `${describeStep(entry.step)} (line ${line}) downloads artifacts a fork's run made (${entry.how}) into a job that holds ${run.valuables.join(', ') || 'secrets'}; ${whoText(reach)}`, facts: [...reachFacts(reach)] };
+    }
+  }
+  // Not armed: say what is there, never what the workflow contradicts.
+  const notes: string[] = [];
+  if (code !== null) notes.push(`${code.text}, but ${whoText(code.reach)}`);
+  for (const job of jobs) {
+    if (job.uses !== undefined) continue;
+    const run = context.runs.job(job);
+    for (const entry of run.workspace) {
+      if (entry.content !== 'outsider' || (code !== null && code.job === job)) continue;
+      const line = workflow.file.position(entry.step.node.start).line;
+      const what = entry.kind === 'download' ? `downloads artifacts of a pull request's run (${entry.how}, line ${line})` : `checks out pull request code (${entry.how}, line ${line})`;
+      const why =
+        entry.checkout?.hiddenBy === 'trusted-author'
+          ? whoText(context.runs.stepReach(entry.step))
+          : context.runs.sinksOf(run, entry).length === 0
+            ? entry.kind === 'download'
+              ? 'no step runs code from them and the job holds no secret'
+              : 'no later step runs code from it'
+            : whoText(context.runs.stepReach(entry.step));
+      notes.push(`job \`${job.id}\` ${what}, but ${why}`);
+      break;
+    }
+    if (notes.length >= 2) break;
+  }
+  const calls = jobs.filter((j) => j.uses !== undefined);
+  if (calls.length > 0) {
+    const owners = calls.map((j) => (j.usesRef === undefined ? 'third-party' : context.runs.ownershipOf(j.usesRef)));
+    const own = owners.every((o) => o === 'local' || o === 'first-party');
+    notes.push(`${calls.length === 1 ? `job \`${calls[0]!.id}\` calls` : `${calls.length} jobs call`} ${own ? 'reusable workflows of this repository or its owner' : 'reusable workflows'}, whose own findings say what they do with the event`);
+  }
+  if (notes.length === 0) notes.push("no job runs the pull request's code, downloads its run's artifacts into a job with secrets, or puts its text into a script or `$GITHUB_ENV`");
+  return { armed: false, text: notes.join('; '), facts: [] };
 }
 
 export default defineWorkflowRule({
@@ -74,43 +123,43 @@ export default defineWorkflowRule({
     severity: 'MEDIUM',
     surface: 'workflow',
     description:
-      'The workflow runs on `pull_request_target` or `workflow_run`: events an outsider can cause (by opening a pull request) that run with the base repository\'s secrets and a write token. Any mistake in such a workflow (checking out the pull request, expanding its text into a script, trusting its artifacts) is exploitable by anyone.',
+      'The workflow runs on `pull_request_target` or `workflow_run`: events an outsider can cause (by opening a pull request) that run with the base repository\'s secrets and a write token. MEDIUM when some job runs an outsider\'s content (run model: a checkout or download of pull request code that a step runs, event text expanded into a script, or a fork run\'s artifacts read by a job that holds secrets) with no approval, or behind one the code can change after; LOW otherwise (the trigger is the setting in which such a mistake would be exploitable), saying what is there: a checkout nothing runs, a gate, calls to reusable workflows, jobs that only read pull request data through the API or act on merged pull requests.',
     recommendation:
       'Prefer `pull_request`, which runs fork pull requests without secrets. Where the privileged trigger is needed, keep its jobs minimal: no checkout of pull request code, no `${{ }}` of pull request data in scripts, least `permissions:`, and artifacts treated as untrusted data.',
   },
   create: (context) => ({
     workflow(workflow) {
       const safe = workflow.jobs.length > 0 && workflow.jobs.every(triageOnly);
-      let touches: boolean | undefined;
+      let found: Exposure | undefined;
       for (const trigger of workflow.triggers) {
         if (!DANGEROUS.has(trigger.name)) continue;
-        touches ??= safe || touchesPullRequest(workflow, context);
         const outsiders = trigger.name === 'pull_request_target' || followsUntrustedRuns(workflow, context.repository);
-        if (!safe && (!touches || !outsiders)) {
-          // The trigger alone grants an outsider nothing: keep it visible as hygiene, say why it is LOW.
+        if (!outsiders) {
           context.report({
             node: trigger.node,
             job: null,
             severity: 'LOW',
-            message: outsiders
-              ? `\`${trigger.name}\` runs with the base repository's secrets and a write token on events outsiders cause, but no job checks out, downloads or reads pull request code or data; keep it that way, with least \`permissions:\`.`
-              : `\`${trigger.name}\` runs with the base repository's secrets and a write token after workflows that do not run on pull requests today; any that starts to hands its runs to this one.`,
+            message: `\`${trigger.name}\` runs with the base repository's secrets and a write token after workflows that do not run on pull requests today; any that starts to hands its runs to this one.`,
           });
           continue;
         }
         const what =
           trigger.name === 'pull_request_target'
             ? 'runs on pull requests from forks with the base repository\'s secrets and a write token'
-            : followsUntrustedRuns(workflow, context.repository)
-              ? 'runs after other workflows, including runs started by fork pull requests, with the base repository\'s secrets and a write token'
-              : 'runs after other workflows with the base repository\'s secrets and a write token (the workflows it names do not run on pull requests today, but any that starts to hands its runs to this one)';
+            : 'runs after other workflows, including runs started by fork pull requests, with the base repository\'s secrets and a write token';
+        if (safe) {
+          context.report({ node: trigger.node, job: null, severity: 'LOW', message: `\`${trigger.name}\` ${what}; every job only runs well-known labeling or triage actions, with no checkout or script.` });
+          continue;
+        }
+        found ??= exposure(workflow, context);
         context.report({
           node: trigger.node,
           job: null,
-          severity: safe ? 'LOW' : 'MEDIUM',
-          message: safe
-            ? `\`${trigger.name}\` ${what}; every job only runs well-known labeling or triage actions, with no checkout or script.`
-            : `\`${trigger.name}\` ${what}; its jobs check out code, run scripts or call actions that must all treat pull request data as hostile.`,
+          severity: found.armed ? 'MEDIUM' : 'LOW',
+          message: found.armed
+            ? `\`${trigger.name}\` ${what}, and an outsider's content runs in it: ${found.text}.`
+            : `\`${trigger.name}\` ${what}; ${found.text}. LOW: keep it that way, with least \`permissions:\`.`,
+          facts: found.facts,
         });
       }
     },

@@ -3,6 +3,7 @@ import type { Services } from '../app.js';
 import { SEVERITIES, type Counts, type Dismissal, type DismissalEvent, type DismissalReason, type Dismissals, type Finding, type Repository, type Scan, type Severity } from '../data/types.js';
 import { CountBadges, Loading, Notice, Prose, SeverityBadge, cachedRepos, errorText, formatTime } from './common.js';
 import { DismissForm, DismissalNote } from './triage.js';
+import { BASELINE_NAME, baselineOf, parseBaselineDecisions } from '../data/baseline.js';
 
 export type FindingStatus = 'open' | 'dismissed';
 
@@ -93,6 +94,32 @@ export function FindingsView({ services, repoId, rule, status: initialStatus }: 
   };
 
   const loadTriage = async () => setTriage(await reads.dismissals(repoId));
+  const [importNote, setImportNote] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
+
+  /** A baseline file's decisions become dismissals of the latest scan's findings (at most 3 requests at a time). */
+  const importBaseline = async (file: File) => {
+    try {
+      const decisions = parseBaselineDecisions(await file.text());
+      const present = new Set((scan?.findings ?? []).map((f) => f.fingerprint));
+      const todo = decisions.filter((d) => present.has(d.fingerprint) && !dismissedBy.has(d.fingerprint));
+      for (let i = 0; i < todo.length; i += 3) {
+        await Promise.all(todo.slice(i, i + 3).map((d) => api.dismiss(repoId, d.fingerprint, { reason: d.reason, comment: d.comment, kind: 'finding' })));
+      }
+      await loadTriage();
+      const skipped = decisions.length - todo.length;
+      setImportNote({ kind: 'ok', text: `Imported ${todo.length} ${todo.length === 1 ? 'decision' : 'decisions'} from ${file.name}${skipped > 0 ? `; ${skipped} skipped (already dismissed, or not in the latest scan)` : ''}.` });
+    } catch (e) {
+      setImportNote({ kind: 'error', text: `${file.name}: ${errorText(e)}` });
+    }
+  };
+  const downloadBaseline = () => {
+    const url = URL.createObjectURL(new Blob([baselineOf(scan?.findings ?? [], dismissedBy)], { type: 'application/json' }));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = BASELINE_NAME;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  };
 
   useEffect(() => {
     void (async () => {
@@ -181,6 +208,28 @@ export function FindingsView({ services, repoId, rule, status: initialStatus }: 
               </select>
             </label>
           </div>
+          <div class="baseline-actions">
+            <button type="button" onClick={downloadBaseline} disabled={dismissedFindings.length === 0}>
+              Download dismissals as a baseline
+            </button>
+            <label class="file-button">
+              Import a baseline…
+              <input
+                type="file"
+                accept="application/json,.json"
+                onChange={(e) => {
+                  const input = e.currentTarget as HTMLInputElement;
+                  const file = input.files?.[0];
+                  if (file) void importBaseline(file).finally(() => (input.value = ''));
+                }}
+              />
+            </label>
+          </div>
+          {importNote && (
+            <Notice kind={importNote.kind} onDismiss={() => setImportNote(null)}>
+              {importNote.text}
+            </Notice>
+          )}
           {status === 'open' && findings.length === 0 && <Notice kind="ok">No open findings: nothing to fix in this repository under the current settings.</Notice>}
           {status === 'dismissed' && findings.length === 0 && <Notice kind="info">No dismissed findings in this repository.</Notice>}
           {groups.map((group) => (

@@ -28,9 +28,11 @@ describe(RULE, () => {
   });
 
   it('finds the trigger in scalar and list forms of on:', () => {
-    const job = 'jobs:\n  j:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo "$GITHUB_HEAD_REF"\n';
-    expect(positions(scanWith(RULE, `on: pull_request_target\n${job}`))).toEqual(['1:5 MEDIUM']);
-    expect(positions(scanWith(RULE, `on: [push, workflow_run]\n${job}`))).toEqual(['1:12 MEDIUM']);
+    const job = (expression: string) => `jobs:\n  j:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo "\${{ ${expression} }}"\n`;
+    expect(positions(scanWith(RULE, `on: pull_request_target\n${job('github.event.pull_request.title')}`))).toEqual(['1:5 MEDIUM']);
+    expect(positions(scanWith(RULE, `on: [push, workflow_run]\n${job('github.event.workflow_run.head_commit.message')}`))).toEqual(['1:12 MEDIUM']);
+    // A branch name read by the shell from the environment is data, not script text.
+    expect(positions(scanWith(RULE, 'on: pull_request_target\njobs:\n  j:\n    runs-on: x\n    steps:\n      - run: echo "$GITHUB_HEAD_REF"\n'))).toEqual(['1:5 LOW']);
   });
 
   it('is LOW when every job only runs well-known triage actions', () => {
@@ -49,11 +51,12 @@ describe(RULE, () => {
     `))).toEqual(['1:5 LOW']);
   });
 
-  it('is MEDIUM when a job touches pull request code or data, LOW (saying why) when none does', () => {
+  it('is MEDIUM when a job runs outsider code or text, LOW (saying what is there) when none does', () => {
     const variants: [string, string][] = [
-      ['- uses: actions/labeler@v5\n      - uses: actions/checkout@v4\n        with:\n          ref: ${{ github.event.pull_request.head.sha }}', 'MEDIUM'],
+      ['- uses: actions/labeler@v5\n      - uses: actions/checkout@v4\n        with:\n          ref: ${{ github.event.pull_request.head.sha }}\n      - run: npm ci', 'MEDIUM'],
       ['- uses: actions/labeler@v5\n      - run: echo "${{ github.event.pull_request.title }}"', 'MEDIUM'],
-      ['- uses: actions/github-script@v7\n        with:\n          script: console.log(context.payload.pull_request.number)', 'MEDIUM'],
+      // Pull request data read through the API or the payload is data, not code.
+      ['- uses: actions/github-script@v7\n        with:\n          script: console.log(context.payload.pull_request.number)', 'LOW'],
       ['- uses: actions/labeler@v5\n      - uses: actions/checkout@v4', 'LOW'],
       ['- uses: actions/labeler@v5\n      - run: echo done', 'LOW'],
       ['- uses: actions/github-script@v7', 'LOW'],
@@ -62,14 +65,65 @@ describe(RULE, () => {
       const text = `on: pull_request_target\njobs:\n  j:\n    runs-on: ubuntu-latest\n    steps:\n      ${steps}\n`;
       const found = scanWith(RULE, text);
       expect(positions(found), steps).toEqual([`1:5 ${severity}`]);
-      if (severity === 'LOW') expect(found[0]?.description).toContain('no job checks out, downloads or reads pull request code or data');
+      if (severity === 'LOW') expect(found[0]?.description).toContain("no job runs the pull request's code");
     }
-    expect(positions(scanWith(RULE, yaml`
+    const call = scanWith(RULE, yaml`
       on: pull_request_target
       jobs:
         call:
           uses: ./.github/workflows/label.yml
-    `))).toEqual(['1:5 MEDIUM']);
+    `);
+    expect(positions(call)).toEqual(['1:5 LOW']);
+    expect(call[0]?.description).toContain('job `call` calls reusable workflows of this repository or its owner');
+  });
+
+  it('is LOW for a job that acts on a merged pull request (a maintainer merged that code), MEDIUM when the merge is not required', () => {
+    const workflow = (condition: string) => yaml`
+      on:
+        pull_request_target:
+          types: [closed]
+      jobs:
+        docs:
+          if: ${condition}
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with: { ref: '\${{ github.event.pull_request.merge_commit_sha }}' }
+            - run: npm ci && npm run docs
+    `;
+    for (const condition of ['github.event.pull_request.merged == true', 'github.event.pull_request.merged']) {
+      const found = scanWith(RULE, workflow(condition));
+      expect(positions(found), condition).toEqual(['2:3 LOW']);
+      expect(found[0]?.description).toContain('only trusted authors reach it');
+    }
+    // Closed without merging: the fork's code runs.
+    expect(positions(scanWith(RULE, workflow("github.event.action == 'closed'")))).toEqual(['2:3 MEDIUM']);
+  });
+
+  it('never says no job checks out pull request code when one does: it names the checkout and what stands in the way', () => {
+    const gated = scanWith(RULE, yaml`
+      on: pull_request_target
+      jobs:
+        test:
+          if: github.event.pull_request.head.repo.full_name == github.repository
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with: { ref: '\${{ github.event.pull_request.head.sha }}' }
+            - run: npm ci
+        look:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with: { ref: '\${{ github.event.pull_request.head.sha }}' }
+            - run: ls
+    `);
+    expect(positions(gated)).toEqual(['1:5 LOW']);
+    expect(gated[0]?.description).toContain('job `test` checks out pull request code');
+    expect(gated[0]?.description).toContain('only trusted authors reach it');
+    expect(gated[0]?.description).toContain('job `look` checks out pull request code');
+    expect(gated[0]?.description).toContain('no later step runs code from it');
+    expect(gated[0]?.description).not.toContain('no job');
   });
 
   it('says whether the runs a workflow_run follows can come from fork pull requests', () => {
