@@ -8,6 +8,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DELETE as SIGN_OUT, POST as COMPLETE } from '../../api/github/authorization.js';
 import { GET as AUTHORIZE } from '../../api/github/authorize.js';
+import { GET as CALLBACK } from '../../api/github/callback.js';
 import { POST as WEBHOOK } from '../../api/github/webhooks.js';
 import { GET as REPOS } from '../../api/repos.js';
 import { POST as SCAN } from '../../api/scan.js';
@@ -185,6 +186,23 @@ describe('GET /api/repos through the user authorization', () => {
     // Each member has their own rows (RLS): alice reads hers only.
     const seen = await t.as('authenticated', alice.userId, (tx) => tx.query<{ full_name: string }>('select full_name from public.repositories order by full_name'));
     expect(seen.map((r) => r.full_name)).toEqual([acme.full('api'), acme.full('web')]);
+  });
+
+  it('a plain member is pointed to their own access by the callback; once an owner, the callback makes the member link a link', async () => {
+    const acme = organization(['api', 'web']);
+    const alice = await person('alice', [acme.full('api')]);
+    github.addMember(acme.org, alice.login);
+    const refused = await CALLBACK(await apiRequest('GET', `/api/github/callback?installation_id=${acme.id}`, { authorization: alice.authorization }));
+    expect(refused.status).toBe(403);
+    expect((await errorOf(refused)).message).toContain('Use my GitHub access');
+    expect((await authorize(alice)).status).toBe(200);
+    expect(await repos(alice.authorization)).toEqual([acme.full('api')]);
+    github.addMember(acme.org, alice.login, 'active', 'admin');
+    clearRoleCache(); // the callback answers a refusal again from memory for a minute
+    const linked = await CALLBACK(await apiRequest('GET', `/api/github/callback?installation_id=${acme.id}`, { authorization: alice.authorization }));
+    expect(linked.status).toBe(200);
+    expect(await t.query('select access from public.installations where user_id = $1', [alice.userId])).toEqual([{ access: 'link' }]);
+    expect(await repos(alice.authorization)).toEqual([acme.full('api'), acme.full('web')]);
   });
 
   it('an outside collaborator sees only their repositories', async () => {
