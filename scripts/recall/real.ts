@@ -142,7 +142,8 @@ function calledActions(text: string, line: number): string[] {
   const lines = text.split('\n').slice(line - 1, line + 3);
   const dirs: string[] = [];
   for (const l of lines) {
-    const m = /uses:\s*["']?\.\/([^"'\s#@]+)/.exec(l);
+    // `uses: ./` is the repository's root action.
+    const m = /uses:\s*["']?\.\/([^"'\s#@]*)/.exec(l);
     if (m?.[1] !== undefined && !m[1].split('/').includes('..')) dirs.push(m[1].replace(/\/+$/, ''));
   }
   return dirs;
@@ -165,7 +166,7 @@ export function score(corpus: string, problems: readonly Problem[]): Score {
     const text = readFileSync(join(corpus, problem.file), 'utf8');
     const job = jobAt(text, problem.line);
     const records = (byRepo.get(repo) ?? []).filter((r) => r.finding.file === path && r.finding.rule_id === problem.kind);
-    const actions = new Set(calledActions(text, problem.line).flatMap((dir) => [`${dir}/action.yml`, `${dir}/action.yaml`]));
+    const actions = new Set(calledActions(text, problem.line).flatMap((dir) => (dir === '' ? ['action.yml', 'action.yaml'] : [`${dir}/action.yml`, `${dir}/action.yaml`])));
     const hit =
       records.find((r) => (job !== null ? r.job === job || (r.job === null && Math.abs(r.finding.line - problem.line) <= 5) : Math.abs(r.finding.line - problem.line) <= 5)) ??
       (byRepo.get(repo) ?? []).find((r) => actions.has(r.finding.file) && r.finding.rule_id === problem.kind);

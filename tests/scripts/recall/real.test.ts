@@ -50,6 +50,10 @@ describe('recall on real workflows', () => {
       { file: 'a__one/.github/workflows/other.yml', line: 6, severity: 'LOW', kind: 'download-without-checksum' },
     ]);
     expect(result).toMatchObject({ found: 1, total: 2, sameSeverity: 0 });
+    // The repository's root action, `uses: ./`.
+    await put('a__one/action.yml', action);
+    await put('a__one/.github/workflows/root.yml', call.replace('./.github/actions/get', './'));
+    expect(score(dir, [{ file: 'a__one/.github/workflows/root.yml', line: 6, severity: 'MEDIUM', kind: 'download-without-checksum' }])).toMatchObject({ found: 1, sameSeverity: 1 });
     expect(result.rated).toEqual(['LOW -> MEDIUM download-without-checksum a__one/.github/workflows/call.yml:6']);
   });
 });
