@@ -330,9 +330,14 @@ export function revokeGithubAuthorization(db: Database, userId: string): Promise
   return db.call('revoke_github_authorization', { p_user_id: userId });
 }
 
-/** GitHub says the account revoked the App's authorization: as `revokeGithubAuthorization` for every user acting for it. */
-export function githubAuthorizationRevoked(db: Database, githubUserId: string): Promise<{ user_ids: string[]; links: number }> {
-  return db.call('github_authorization_revoked', { p_github_user_id: githubUserId });
+/** The live authorizations acting for a GitHub account (user ids, token ciphertexts). */
+export function githubAuthorizationsOf(db: Database, githubUserId: string): Promise<{ user_id: string; access_token: string | null }[]> {
+  return db.call('github_authorizations_of', { p_github_user_id: githubUserId });
+}
+
+/** GitHub confirmed the account revoked the App's authorization: as `revokeGithubAuthorization` for these users, whose sessions end too. */
+export function githubAuthorizationRevoked(db: Database, githubUserId: string, userIds: readonly string[]): Promise<{ user_ids: string[]; links: number }> {
+  return db.call('github_authorization_revoked', { p_github_user_id: githubUserId, p_user_ids: userIds });
 }
 
 /** The installations GitHub lists for the user's token become their `member` links; unlisted `member` links go. */

@@ -16,7 +16,9 @@ export interface LinkedInstallation {
 
 const NOT_YOURS = 'This installation belongs neither to your GitHub account nor to an organization you own.';
 const notOwner = (org: string) =>
-  forbidden(`Only an owner of the GitHub organization ${org} can connect its installation; ask an organization owner to connect it.`);
+  forbidden(
+    `Only an owner of the GitHub organization ${org} can connect its installation. As a member, use your own GitHub access ("Use my GitHub access", GET /api/github/authorize) to see the repositories of ${org} you can access.`,
+  );
 
 /**
  * Links a code-host App installation to the user, after checking that it is theirs: a personal installation

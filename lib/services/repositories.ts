@@ -97,6 +97,9 @@ function resync(db: Database, userId: string, outcomes: readonly SyncOutcome[]) 
   });
 }
 
+/** Installations whose repositories a member sync lists at once. */
+const MEMBER_SYNC_CONCURRENCY = 6;
+
 interface Reached {
   /** Installation id -> the repositories GitHub lists for the user (never empty). */
   repositories: Map<number, HostedRepository[]>;
@@ -115,7 +118,13 @@ async function reachedThroughUser(db: Database, access: UserAccessHost, user: Us
   const githubUser = { id: user.id, githubUserId: authorization.github_user_id };
   const lists = await withUserToken(db, access, user, authorization, async (token) => {
     const installations = await access.installations(token);
-    return Promise.all(installations.map(async (installation) => ({ installation, repositories: await memberRepositories(access, token, githubUser, installation.installationId, 0) })));
+    // A few installations at a time: GitHub's secondary limits punish many concurrent requests of one token.
+    const out: { installation: InstallationAccount; repositories: HostedRepository[] }[] = [];
+    for (let i = 0; i < installations.length; i += MEMBER_SYNC_CONCURRENCY) {
+      const batch = installations.slice(i, i + MEMBER_SYNC_CONCURRENCY);
+      out.push(...(await Promise.all(batch.map(async (installation) => ({ installation, repositories: await memberRepositories(access, token, githubUser, installation.installationId, 0) })))));
+    }
+    return out;
   });
   const reached: Reached = { repositories: new Map(), accounts: [] };
   for (const { installation, repositories } of lists) {

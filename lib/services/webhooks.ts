@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import { codeHost } from '../codehost/index.js';
-import { CodeHostError, type OrganizationRole } from '../codehost/port.js';
+import { CodeHostError, UserTokenRefused, type OrganizationRole } from '../codehost/port.js';
 import { database } from '../db/connection.js';
 import {
   claimWebhookDelivery,
   githubAuthorizationRevoked,
+  githubAuthorizationsOf,
   installationDeleted,
   installationRepositoriesRemoved,
   organizationMemberLinks,
@@ -17,7 +18,7 @@ import type { Database } from '../db/port.js';
 import { env } from '../env.js';
 import { HttpError, invalidRequest } from '../http/errors.js';
 import { forgetRoles, organizationRole } from './installations.js';
-import { forgetMemberAccess } from './user-access.js';
+import { forgetMemberAccess, openToken } from './user-access.js';
 
 /**
  * GitHub's webhooks, so that links follow GitHub: an uninstalled installation, a repository taken out of an
@@ -161,6 +162,32 @@ export async function receiveWebhook(delivery: Delivery): Promise<WebhookOutcome
 }
 
 /**
+ * `github_app_authorization` *revoked*: the authorizations acting for that account end once GitHub confirms
+ * it: each stored token is tried (`GET /user`) and those GitHub refuses (or that cannot be read) are ended;
+ * one GitHub still accepts stays (a late or replayed delivery signs nobody out). A GitHub failure fails the
+ * delivery (answered 5xx, given back); meanwhile a truly revoked token fails at its next use, which ends it too.
+ */
+async function confirmedRevocation(db: Database, githubUserId: string): Promise<unknown> {
+  const rows = await githubAuthorizationsOf(db, githubUserId);
+  if (rows.length === 0) return { user_ids: [] };
+  const host = await codeHost();
+  const key = env().tokenEncryptionKey;
+  const ended: string[] = [];
+  for (const row of rows) {
+    const token = key === null || row.access_token === null ? null : openToken(key, row.user_id, row.access_token);
+    if (token !== null && host.userAccess !== undefined) {
+      try {
+        if ((await host.userAccess.user(token)).id === githubUserId) continue;
+      } catch (error) {
+        if (!(error instanceof UserTokenRefused)) throw error;
+      }
+    }
+    ended.push(row.user_id);
+  }
+  return ended.length === 0 ? { user_ids: [] } : githubAuthorizationRevoked(db, githubUserId, ended);
+}
+
+/**
  * `installation` *deleted*: every user's link goes once GitHub confirms it no longer knows the installation
  * (a late or replayed delivery about an installation that exists again removes nothing).
  */
@@ -227,7 +254,7 @@ function actionOf(event: string, payload: unknown): ((db: Database) => Promise<u
       const githubUserId = String(p.sender.id);
       forgetMemberAccess({ githubUserId });
       // The user's tokens go, with what they reached as a member, and their sessions end (they sign in again).
-      return (db) => githubAuthorizationRevoked(db, githubUserId);
+      return (db) => confirmedRevocation(db, githubUserId);
     }
     case 'membership': {
       const p = parse(MembershipEvent);

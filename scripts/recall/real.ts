@@ -9,7 +9,9 @@
  * The audit is a JSON list of the real problems found by reading the files: `{ file, line, severity, kind,
  * note }`, `file` as printed by `sample` (`<repo dir>/.github/workflows/x.yml`), `kind` one of our rule ids
  * (what the problem is, in our catalog's words). A problem counts as found when the scan reports a finding of
- * that rule in that file within the same job (or within five lines when the problem is outside jobs). Meant
+ * that rule in that file within the same job (or within five lines when the problem is outside jobs), or in the
+ * file of a local action (`uses: ./dir`, or the repository's own `owner/name/dir@ref`) the problem's line calls,
+ * where the action's own steps are reported. Meant
  * for the shared corpus's checking half (`../shared/tools/corpus-split.mjs`), which this script does not need:
  * any directory of repositories works, and a missing directory is an error in one line.
  */
@@ -126,7 +128,30 @@ export interface Score {
   total: number;
   foundHigh: number;
   high: number;
+  /** Found problems the scan rates at the audited severity. */
+  sameSeverity: number;
   misses: string[];
+  /** Found, at another severity: `<audited> -> <ours> <kind> <file>:<line>`. */
+  rated: string[];
+}
+
+/**
+ * The local actions (`uses: ./dir`) named on the problem's line or the three after it (a step's `name:` line
+ * comes first): a problem an auditor lists at the call may be reported in the action's own file.
+ */
+function calledActions(text: string, line: number, repo: string): string[] {
+  const lines = text.split('\n').slice(line - 1, line + 3);
+  const dirs: string[] = [];
+  // The repository's own actions named as `owner/name[/path]@ref` (the corpus folder is `owner__name`).
+  const self = repo.replace('__', '/').toLowerCase();
+  for (const l of lines) {
+    const own = /uses:\s*["']?([\w.-]+\/[\w.-]+)((?:\/[^"'\s#@]*)?)@/.exec(l);
+    if (own?.[1] !== undefined && own[1].toLowerCase() === self && !(own[2] ?? '').split('/').includes('..')) dirs.push((own[2] ?? '').replace(/^\/+|\/+$/g, ''));
+    // `uses: ./` is the repository's root action.
+    const m = /uses:\s*["']?\.\/([^"'\s#@]*)/.exec(l);
+    if (m?.[1] !== undefined && !m[1].split('/').includes('..')) dirs.push(m[1].replace(/\/+$/, ''));
+  }
+  return dirs;
 }
 
 /** Which audited problems the scan reports (see the header). */
@@ -135,7 +160,9 @@ export function score(corpus: string, problems: readonly Problem[]): Score {
   let found = 0;
   let foundHigh = 0;
   let high = 0;
+  let sameSeverity = 0;
   const misses: string[] = [];
+  const rated: string[] = [];
   for (const problem of problems) {
     const [repo, ...rest] = problem.file.split('/');
     const path = rest.join('/');
@@ -144,24 +171,30 @@ export function score(corpus: string, problems: readonly Problem[]): Score {
     const text = readFileSync(join(corpus, problem.file), 'utf8');
     const job = jobAt(text, problem.line);
     const records = (byRepo.get(repo) ?? []).filter((r) => r.finding.file === path && r.finding.rule_id === problem.kind);
-    const hit = records.find((r) => (job !== null ? r.job === job || (r.job === null && Math.abs(r.finding.line - problem.line) <= 5) : Math.abs(r.finding.line - problem.line) <= 5));
+    const actions = new Set(calledActions(text, problem.line, repo).flatMap((dir) => (dir === '' ? ['action.yml', 'action.yaml'] : [`${dir}/action.yml`, `${dir}/action.yaml`])));
+    const hit =
+      records.find((r) => (job !== null ? r.job === job || (r.job === null && Math.abs(r.finding.line - problem.line) <= 5) : Math.abs(r.finding.line - problem.line) <= 5)) ??
+      (byRepo.get(repo) ?? []).find((r) => actions.has(r.finding.file) && r.finding.rule_id === problem.kind);
     if (problem.severity === 'HIGH') high++;
     if (hit !== undefined) {
       found++;
       if (problem.severity === 'HIGH') foundHigh++;
+      if (hit.finding.severity === problem.severity) sameSeverity++;
+      else rated.push(`${problem.severity} -> ${hit.finding.severity} ${problem.kind} ${problem.file}:${problem.line}`);
     } else {
       misses.push(`${problem.severity} ${problem.kind} ${problem.file}:${problem.line}${problem.note !== undefined ? ` (${problem.note})` : ''}`);
     }
   }
-  return { found, total: problems.length, foundHigh, high, misses };
+  return { found, total: problems.length, foundHigh, high, sameSeverity, misses, rated };
 }
 
 function compare(corpus: string, auditFile: string): void {
   if (!existsSync(auditFile)) fail(`${auditFile} does not exist: write the audit first (see the header of scripts/recall/real.ts)`);
   const result = score(corpus, JSON.parse(readFileSync(auditFile, 'utf8')) as Problem[]);
   const pct = (a: number, b: number) => (b === 0 ? 'n/a' : `${Math.round((100 * a) / b)}%`);
-  process.stdout.write(`found ${result.found} of ${result.total} real problems (${pct(result.found, result.total)}); HIGH ${result.foundHigh} of ${result.high} (${pct(result.foundHigh, result.high)})\n`);
+  process.stdout.write(`found ${result.found} of ${result.total} real problems (${pct(result.found, result.total)}); HIGH ${result.foundHigh} of ${result.high} (${pct(result.foundHigh, result.high)}); at the audited severity ${result.sameSeverity} of ${result.found} found\n`);
   for (const miss of result.misses) process.stdout.write(`  missed: ${miss}\n`);
+  for (const other of result.rated) process.stdout.write(`  rated differently (audit -> scan): ${other}\n`);
 }
 
 function main(argv: readonly string[]): void {

@@ -8,6 +8,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DELETE as SIGN_OUT, POST as COMPLETE } from '../../api/github/authorization.js';
 import { GET as AUTHORIZE } from '../../api/github/authorize.js';
+import { GET as CALLBACK } from '../../api/github/callback.js';
 import { POST as WEBHOOK } from '../../api/github/webhooks.js';
 import { GET as REPOS } from '../../api/repos.js';
 import { POST as SCAN } from '../../api/scan.js';
@@ -126,7 +127,10 @@ describe('the App user authorization', () => {
     expect(openToken(key, alice.userId, row?.access_token ?? '')).toBe(token);
     // A ciphertext moved to another user's row does not open.
     expect(openToken(key, randomUUID(), row?.access_token ?? '')).toBeNull();
-    expect(openToken(key, alice.userId, sealToken(key, alice.userId, 'x').replace(/.$/, 'A'))).toBeNull();
+    // A tampered authentication tag (its first character: the last one has spare bits) does not open.
+    const sealed = sealToken(key, alice.userId, 'x').split(':');
+    const tag = sealed[3] ?? '';
+    expect(openToken(key, alice.userId, [...sealed.slice(0, 3), `${tag[0] === 'A' ? 'B' : 'A'}${tag.slice(1)}`].join(':'))).toBeNull();
     // Browsers read nothing of the table, not even their own row.
     const seen = await t.as('authenticated', alice.userId, (tx) => tx.query('select * from public.github_user_authorizations').catch((error: unknown) => error));
     expect(seen).toBeInstanceOf(Error);
@@ -182,6 +186,23 @@ describe('GET /api/repos through the user authorization', () => {
     // Each member has their own rows (RLS): alice reads hers only.
     const seen = await t.as('authenticated', alice.userId, (tx) => tx.query<{ full_name: string }>('select full_name from public.repositories order by full_name'));
     expect(seen.map((r) => r.full_name)).toEqual([acme.full('api'), acme.full('web')]);
+  });
+
+  it('a plain member is pointed to their own access by the callback; once an owner, the callback makes the member link a link', async () => {
+    const acme = organization(['api', 'web']);
+    const alice = await person('alice', [acme.full('api')]);
+    github.addMember(acme.org, alice.login);
+    const refused = await CALLBACK(await apiRequest('GET', `/api/github/callback?installation_id=${acme.id}`, { authorization: alice.authorization }));
+    expect(refused.status).toBe(403);
+    expect((await errorOf(refused)).message).toContain('Use my GitHub access');
+    expect((await authorize(alice)).status).toBe(200);
+    expect(await repos(alice.authorization)).toEqual([acme.full('api')]);
+    github.addMember(acme.org, alice.login, 'active', 'admin');
+    clearRoleCache(); // the callback answers a refusal again from memory for a minute
+    const linked = await CALLBACK(await apiRequest('GET', `/api/github/callback?installation_id=${acme.id}`, { authorization: alice.authorization }));
+    expect(linked.status).toBe(200);
+    expect(await t.query('select access from public.installations where user_id = $1', [alice.userId])).toEqual([{ access: 'link' }]);
+    expect(await repos(alice.authorization)).toEqual([acme.full('api'), acme.full('web')]);
   });
 
   it('an outside collaborator sees only their repositories', async () => {
@@ -262,6 +283,18 @@ describe('GET /api/repos through the user authorization', () => {
     expect(await repos(again)).toEqual([]);
     expect((await authorize({ ...alice, authorization: again })).status).toBe(200);
     expect(await repos(again)).toEqual([acme.full('api')]);
+  });
+
+  it('a late or replayed revocation GitHub does not confirm signs nobody out', async () => {
+    const acme = organization(['api']);
+    const alice = await person('alice', [acme.full('api')]);
+    expect((await authorize(alice)).status).toBe(200);
+    const asked = github.count('GET /user');
+    const delivered = await deliver('github_app_authorization', { action: 'revoked', sender: { login: alice.login, id: alice.appUser.id, type: 'User' } });
+    expect(delivered.status).toBe(204);
+    // GitHub was asked with the stored token, and still accepts it.
+    expect(github.count('GET /user')).toBe(asked + 1);
+    expect(await repos(alice.authorization)).toEqual([acme.full('api')]);
   });
 
   it('a token GitHub refuses without a webhook ends the authorization as well (401)', async () => {

@@ -167,7 +167,7 @@ describe('server functions', () => {
   test('every function pins an empty search_path, and only github_identity and github_authorization_revoked (auth.sessions) are security definer', async () => {
     const functions = await publicFunctions();
     for (const f of functions) expect(f.config, f.signature).toContain('search_path=""');
-    expect(functions.filter((f) => f.definer).map((f) => f.signature).sort()).toEqual(['github_authorization_revoked(text)', 'github_identity(uuid)']);
+    expect(functions.filter((f) => f.definer).map((f) => f.signature).sort()).toEqual(['github_authorization_revoked(text,jsonb)', 'github_identity(uuid)']);
   });
 
   test.each(['anon', 'authenticated'] as const)('%s cannot execute them', async (role) => {
@@ -177,7 +177,8 @@ describe('server functions', () => {
       `select public.attack_path_inputs('${owner}', '{}', '[]')`,
       `select public.github_identity('${owner}')`,
       `select public.github_authorization('${owner}')`,
-      `select public.github_authorization_revoked('1')`,
+      `select public.github_authorization_revoked('1', '[]')`,
+      `select public.github_authorizations_of('1')`,
       `select public.consume_rate_limit('${owner}', 'scan', 1, 60)`,
     ];
     for (const sql of calls) {

@@ -58,7 +58,7 @@ function takeAuthorizationParams(): void {
 
 function explainLinkError(error: unknown): string {
   if (error instanceof ApiError && error.status === 403) {
-    return `GitHub says this installation is not yours to link: it must be on your own GitHub account or on an organization you are a member of. Ask an owner of that account to sign in and connect it, or install the App on your account. (${error.message})`;
+    return `GitHub says this installation is not yours to link: it must be on your own GitHub account or on an organization you own. As a member of the organization, choose "Use my GitHub access" to see the repositories you can access there. (${error.message})`;
   }
   if (error instanceof ApiError && error.status === 400) return 'GitHub came back without a valid installation id. Try "Connect GitHub" again.';
   return `The installation could not be linked: ${errorText(error)}`;

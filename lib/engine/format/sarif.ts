@@ -146,5 +146,11 @@ export function formatSarif(report: Report, options: SarifOptions): string {
       },
     ],
   };
-  return `${JSON.stringify(log, null, 2)}\n`;
+  // Repository strings (paths, expressions, names quoted in messages) are hostile: a bidirectional override
+  // or isolate could make the code-scanning view show text in another order than it is. They are dropped
+  // (JSON does not escape them; URIs are percent-encoded already).
+  return `${JSON.stringify(log, null, 2).replace(BIDI_CONTROLS, '')}\n`;
 }
+
+/** Unicode's bidirectional controls: embeddings and overrides, isolates, and the implicit marks. */
+export const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;

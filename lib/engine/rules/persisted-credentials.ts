@@ -1,11 +1,12 @@
 import { hasAny, scriptOf, wordMask } from '../analysis/file-scripts.js';
 import { compareVersions, parseRefVersion, parseVersion, versionComment, type RefVersion } from '../analysis/action-version.js';
+import { outsiderCode } from '../analysis/permissions.js';
 import { holdingFacts, runFact } from '../analysis/run-model/facts.js';
 import { carriedSecrets, isGithubToken } from '../analysis/secrets.js';
 import { stepLabel } from '../analysis/step-label.js';
 import { expressionsOf } from '../expressions/extract.js';
 import { normalizeLocalPath } from '../model/repository.js';
-import { privilegedTriggers, type Step } from '../model/workflow.js';
+import type { Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { get, getScalar, getText, isTruthy, type YNode } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
@@ -147,7 +148,7 @@ export default defineWorkflowRule({
     surface: 'workflow',
     fix: { safe: true },
     description:
-      '`actions/checkout` without `persist-credentials: false` leaves the token it used in the git configuration for every later step of the job. MEDIUM in a workflow with a privileged trigger; HIGH when a later step uploads the checkout\'s `.git` directory as an artifact.',
+      '`actions/checkout` without `persist-credentials: false` leaves the token it used in the git configuration for every later step of the job. MEDIUM when an outsider\'s code or text runs in the job (a pull request checkout a later step runs, event text in a script); HIGH when a later step uploads the checkout\'s `.git` directory as an artifact.',
     recommendation:
       'Set `persist-credentials: false` on `actions/checkout`, and give the token only to the step that pushes (for example through `git remote set-url` or the action that needs it).',
   },
@@ -172,8 +173,10 @@ export default defineWorkflowRule({
       const token = getScalar(step.with, 'token');
       const secret = token === undefined ? undefined : expressionsOf(step.owner.file, token).flatMap((o) => carriedSecrets(o.expr)).find((s) => !isGithubToken(s));
       const credential = secret === undefined ? "the job's GITHUB_TOKEN" : `\`secrets.${secret}\``;
-      const privileged = step.job === null ? [] : privilegedTriggers(step.job.workflow).map((t) => t.name);
-
+      // MEDIUM only where an outsider's code or text runs in the job (the run model: a pull request checkout or
+      // download a later step runs, or event text expanded into a script, on a step an outsider can start):
+      // that code can read the token from the git configuration. A privileged trigger alone is not that.
+      const outsider = step.job === null ? null : outsiderCode(context, [step.job]);
       if (upload !== undefined) {
         context.report({
           node: step.uses,
@@ -189,10 +192,10 @@ export default defineWorkflowRule({
       }
       context.report({
         node: step.uses,
-        severity: privileged.length > 0 ? 'MEDIUM' : 'LOW',
+        severity: outsider !== null ? 'MEDIUM' : 'LOW',
         message:
           `\`actions/checkout\` does not set \`persist-credentials: false\`, so ${credential} stays in the git configuration for every later step of the job` +
-          (privileged.length > 0 ? `, in a workflow triggered by \`${privileged[0]}\`.` : '.'),
+          (outsider !== null ? `, where an outsider's code or text runs: ${outsider.text}.` : '.'),
       });
     },
   }),

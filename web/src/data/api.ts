@@ -13,6 +13,7 @@ import type {
   Scan,
   ScanPage,
 } from './types.js';
+import { withoutBidi } from './text.js';
 
 /** An API error with the contract's error body: `status` and the server's one-line `message`. */
 export class ApiError extends Error {
@@ -53,7 +54,7 @@ export class Api {
     const text = await response.text();
     let parsed: unknown;
     try {
-      parsed = text === '' ? null : JSON.parse(text);
+      parsed = text === '' ? null : withoutBidi(JSON.parse(text) as unknown);
     } catch {
       parsed = null;
     }

@@ -1,5 +1,6 @@
 import { ApiError, type Api } from './api.js';
 import type { Counts, Dismissals, Finding, Installation, RuleSetting, Scan, ScanPage, ScanSummary } from './types.js';
+import { withoutBidi } from './text.js';
 
 /**
  * The reads the contract lets a client take straight from the database (installations, scans, findings, rule
@@ -68,7 +69,7 @@ const MAX_PAGE = 100;
 async function rows(query: TableQuery): Promise<Record<string, unknown>[]> {
   const { data, error } = await query;
   if (error !== null) throw new ApiError(0, 'database', `The database refused the read: ${error.message}`);
-  return data ?? [];
+  return withoutBidi(data ?? []);
 }
 
 function summary(row: Record<string, unknown>): ScanSummary {

@@ -136,3 +136,17 @@ describe('sarif format', () => {
     expect(formatSarif(report, { toolVersion: '1.2.3', docUrl: (id: string) => `https://docs.example/rules/${id}` })).toBe(text);
   });
 });
+
+describe('sarif format: hostile repository strings', () => {
+  it('drops bidirectional overrides, isolates and marks from messages, so code scanning shows the text as it is', () => {
+    const hostile = sampleReport();
+    const first = hostile.records[0]!;
+    first.finding = { ...first.finding, description: 'Runs `\u202Eexe.tset\u202C` and \u2066isolated\u2069 text\u200F here', file: '.github/workflows/\u202Eci.yml' };
+    const out = formatSarif(hostile, { toolVersion: '1.2.3', docUrl: (id: string) => `https://docs.example/rules/${id}` });
+    expect(out).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/);
+    const parsed = JSON.parse(out) as Sarif;
+    expect(parsed.runs[0]?.results[0]?.message.text).toContain('Runs `exe.tset` and isolated text here');
+    // The path stays exact, percent-encoded.
+    expect(parsed.runs[0]?.results[0]?.locations[0]?.physicalLocation.artifactLocation.uri).toBe('.github/workflows/%E2%80%AEci.yml');
+  });
+});

@@ -30,14 +30,39 @@ describe(RULE, () => {
     expect(records[1]?.finding.description).toContain('`secrets.RELEASE_PAT`');
   });
 
-  it('is MEDIUM on a privileged trigger', () => {
+  it('is MEDIUM where an outsider\'s code or text runs in the job, LOW on a privileged trigger alone', () => {
+    // A privileged trigger whose job runs only the base branch's code: nothing of an outsider's reads the token.
     expect(positions(scanWith(RULE, yaml`
       on: issue_comment
       jobs:
         fix:
           runs-on: ubuntu-latest
-          steps: [{ uses: actions/checkout@v4 }]
-    `))).toEqual(['5:21 MEDIUM']);
+          steps: [{ uses: actions/checkout@v4 }, { run: make }]
+    `))).toEqual(['5:21 LOW']);
+    // The comment's text runs as shell code after the checkout: it can read the token from .git/config.
+    const injected = scanWith(RULE, yaml`
+      on: issue_comment
+      jobs:
+        fix:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+            - run: echo "\${{ github.event.comment.body }}"
+    `);
+    expect(positions(injected)).toEqual(['6:15 MEDIUM']);
+    expect(injected[0]?.description).toContain('where an outsider');
+    // The pull request's code runs after the checkout of it.
+    expect(positions(scanWith(RULE, yaml`
+      on: pull_request_target
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ github.event.pull_request.head.sha }}
+            - run: npm ci
+    `))).toEqual(['6:15 MEDIUM']);
   });
 
   it('is HIGH when a later step uploads the .git directory as an artifact', () => {
