@@ -127,6 +127,8 @@ export interface RepositorySnapshot {
   files: RepositoryFile[];
   settings: SettingsSnapshot;
   defaultBranch: string;
+  /** The commit the files were read at (40 hex digits), when the code host knows it; links to the code name it. */
+  commitSha?: string;
   /** How many requests the snapshot cost (for the request-budget benchmark and logs). */
   requests: number;
 }

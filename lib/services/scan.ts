@@ -40,6 +40,8 @@ export interface ScanResult {
   repo_id: string;
   counts: Counts;
   findings: (Finding & { fix?: ApiFix })[];
+  /** The commit the files were read at, when the code host said. */
+  commit_sha?: string;
   /** The findings dismissed in the repository, left out of `findings` and `counts`; absent when none. */
   dismissed_findings?: (Finding & { fix?: ApiFix })[];
   /** Set when findings that may have a fix got none because fix computation met a bound (time, size, count). */
@@ -172,6 +174,7 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
       counts: result.counts,
       findings,
       retention: { contentHash: contentHash(snapshot.files, findings), keep: history, quota },
+      ...(snapshot.commitSha === undefined ? {} : { commitSha: snapshot.commitSha }),
     }),
     rememberReferences(db, user.id, repository.id, context.action_references ?? [], references),
   ]);
@@ -191,6 +194,7 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
     counts,
     findings: open,
     ...(open.length === withFixes.length ? {} : { dismissed_findings: withFixes.filter((f) => dismissed.has(f.fingerprint)) }),
+    ...(snapshot.commitSha === undefined ? {} : { commit_sha: snapshot.commitSha }),
     ...(fixesLimited === null ? {} : { fixes_limited: fixesLimited }),
   };
 }

@@ -10,7 +10,8 @@
  * note }`, `file` as printed by `sample` (`<repo dir>/.github/workflows/x.yml`), `kind` one of our rule ids
  * (what the problem is, in our catalog's words). A problem counts as found when the scan reports a finding of
  * that rule in that file within the same job (or within five lines when the problem is outside jobs), or in the
- * file of a local action (`uses: ./dir`) the problem's line calls, where the action's own steps are reported. Meant
+ * file of a local action (`uses: ./dir`, or the repository's own `owner/name/dir@ref`) the problem's line calls,
+ * where the action's own steps are reported. Meant
  * for the shared corpus's checking half (`../shared/tools/corpus-split.mjs`), which this script does not need:
  * any directory of repositories works, and a missing directory is an error in one line.
  */
@@ -138,10 +139,14 @@ export interface Score {
  * The local actions (`uses: ./dir`) named on the problem's line or the three after it (a step's `name:` line
  * comes first): a problem an auditor lists at the call may be reported in the action's own file.
  */
-function calledActions(text: string, line: number): string[] {
+function calledActions(text: string, line: number, repo: string): string[] {
   const lines = text.split('\n').slice(line - 1, line + 3);
   const dirs: string[] = [];
+  // The repository's own actions named as `owner/name[/path]@ref` (the corpus folder is `owner__name`).
+  const self = repo.replace('__', '/').toLowerCase();
   for (const l of lines) {
+    const own = /uses:\s*["']?([\w.-]+\/[\w.-]+)((?:\/[^"'\s#@]*)?)@/.exec(l);
+    if (own?.[1] !== undefined && own[1].toLowerCase() === self && !(own[2] ?? '').split('/').includes('..')) dirs.push((own[2] ?? '').replace(/^\/+|\/+$/g, ''));
     // `uses: ./` is the repository's root action.
     const m = /uses:\s*["']?\.\/([^"'\s#@]*)/.exec(l);
     if (m?.[1] !== undefined && !m[1].split('/').includes('..')) dirs.push(m[1].replace(/\/+$/, ''));
@@ -166,7 +171,7 @@ export function score(corpus: string, problems: readonly Problem[]): Score {
     const text = readFileSync(join(corpus, problem.file), 'utf8');
     const job = jobAt(text, problem.line);
     const records = (byRepo.get(repo) ?? []).filter((r) => r.finding.file === path && r.finding.rule_id === problem.kind);
-    const actions = new Set(calledActions(text, problem.line).flatMap((dir) => (dir === '' ? ['action.yml', 'action.yaml'] : [`${dir}/action.yml`, `${dir}/action.yaml`])));
+    const actions = new Set(calledActions(text, problem.line, repo).flatMap((dir) => (dir === '' ? ['action.yml', 'action.yaml'] : [`${dir}/action.yml`, `${dir}/action.yaml`])));
     const hit =
       records.find((r) => (job !== null ? r.job === job || (r.job === null && Math.abs(r.finding.line - problem.line) <= 5) : Math.abs(r.finding.line - problem.line) <= 5)) ??
       (byRepo.get(repo) ?? []).find((r) => actions.has(r.finding.file) && r.finding.rule_id === problem.kind);

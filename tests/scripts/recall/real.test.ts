@@ -54,6 +54,13 @@ describe('recall on real workflows', () => {
     await put('a__one/action.yml', action);
     await put('a__one/.github/workflows/root.yml', call.replace('./.github/actions/get', './'));
     expect(score(dir, [{ file: 'a__one/.github/workflows/root.yml', line: 6, severity: 'MEDIUM', kind: 'download-without-checksum' }])).toMatchObject({ found: 1, sameSeverity: 1 });
+    // The repository's own action by name at a ref (`a/one@main` inside a__one), not another repository's.
+    await put('a__one/.github/workflows/self.yml', call.replace('./.github/actions/get', 'a/one@main'));
+    await put('a__one/.github/workflows/theirs.yml', call.replace('./.github/actions/get', 'b/one@main'));
+    expect(score(dir, [
+      { file: 'a__one/.github/workflows/self.yml', line: 6, severity: 'MEDIUM', kind: 'download-without-checksum' },
+      { file: 'a__one/.github/workflows/theirs.yml', line: 6, severity: 'MEDIUM', kind: 'download-without-checksum' },
+    ])).toMatchObject({ found: 1, total: 2 });
     expect(result.rated).toEqual(['LOW -> MEDIUM download-without-checksum a__one/.github/workflows/call.yml:6']);
   });
 });
