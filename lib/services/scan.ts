@@ -13,7 +13,7 @@ import { invalidRequest, notFound, rateLimited, storageQuotaExceeded } from '../
 import { acquireEngine, prewarmEngine, TIMED_OUT } from './engine-runner.js';
 import type { EngineJob } from './engine-worker.js';
 import { checkInstallationUsable, checkScanEntitlement } from './installations.js';
-import { checkMemberScanEntitlement } from './user-access.js';
+import { checkMemberScanEntitlement, memberSnapshot } from './user-access.js';
 
 /**
  * The scan service: fetch -> engine -> filter -> persist. One scan is one repository, so an org-wide scan is
@@ -103,15 +103,22 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
         );
   online?.catch(() => undefined);
   await usable;
-  const snapshot = await host.fetchSnapshot(
-    {
-      installationId: repository.installation_id,
-      fullName: repository.full_name,
-      defaultBranch: repository.default_branch,
-      private: repository.private,
-    },
-    { deadline },
-  );
+  const locator = {
+    installationId: repository.installation_id,
+    fullName: repository.full_name,
+    defaultBranch: repository.default_branch,
+    private: repository.private,
+  };
+  // A repository the user reaches as a member is read with their own token: no more than they may see.
+  const [installations] = await links;
+  const asMember = installations.find((i) => i.installation_id === repository.installation_id)?.access === 'member';
+  // A member's snapshot GitHub refuses is most likely access just lost: the entitlement says so, in words.
+  const snapshot = asMember
+    ? await memberSnapshot(db, host, user, locator, { deadline }).catch(async (error: unknown) => {
+        await entitled;
+        throw error;
+      })
+    : await host.fetchSnapshot(locator, { deadline });
   await entitled;
 
   // The API contract enables every rule without a stored preference, hygiene (pedantic) ones included, as the CLI
