@@ -117,7 +117,7 @@ export interface ScanToRecord {
    * is returned); the user's stored findings stay under `quota` (0: none), oldest history first.
    */
   retention?: { contentHash: string; keep: number; quota: number };
-  /** The commit the files were read at (with `retention` only; 20261128008000_scan_commit.sql). */
+  /** The commit the files were read at (with `retention` only; 20261128010000_scan_commit.sql). */
   commitSha?: string;
 }
 
