@@ -192,6 +192,13 @@ export const ScanResult = v.object({
   repo_id: Uuid,
   counts: Counts,
   findings: v.array(Finding),
+  commit_sha: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^[0-9a-f]{40}$/),
+      v.description('The commit the scan read (the default branch’s head), when the code host said: a finding is at `<html_url>/blob/<commit_sha>/<file>#L<line>`.'),
+    ),
+  ),
   dismissed_findings: v.optional(
     v.pipe(
       v.array(Finding),

@@ -98,10 +98,10 @@ export function createLocalCodeHost(options: LocalCodeHostOptions): CodeHost {
     );
   }
 
-  return {
+  const self: CodeHost = {
     // Answers from a directory: no installation's GitHub budget to protect.
     spendsInstallationBudget: false,
-    userAccess: localUserAccess(installation, listRepositories),
+    userAccess: localUserAccess(installation, listRepositories, (locator, fetchOptions) => self.fetchSnapshot(locator, fetchOptions)),
 
     async getInstallation(installationId) {
       if (installationId !== LOCAL_INSTALLATION_ID) throw new CodeHostError('not_found', `No installation ${installationId}.`);
@@ -129,6 +129,7 @@ export function createLocalCodeHost(options: LocalCodeHostOptions): CodeHost {
       return { files, settings, defaultBranch: repositoryArea(stored).defaultBranch, requests: 0 };
     },
   };
+  return self;
 }
 
 type StoredSnapshot = { kind: 'missing' } | { kind: 'invalid'; reason: string } | { kind: 'ok'; snapshot: SettingsSnapshot };
@@ -215,7 +216,11 @@ const LOCAL_TOKEN = /^local-(user|refresh)-token-[A-Za-z0-9_-]{16,64}$/;
  * the code and the refresh token give fresh opaque tokens (8 hours, 6 months, as GitHub's), and the token
  * reaches the one installation and every repository of it, as a member would who can access them all.
  */
-function localUserAccess(installation: InstallationAccount, listRepositories: (ids: readonly number[]) => Promise<HostedRepository[]>): UserAccessHost {
+function localUserAccess(
+  installation: InstallationAccount,
+  listRepositories: (ids: readonly number[]) => Promise<HostedRepository[]>,
+  fetchSnapshot: (locator: RepositoryLocator, options?: FetchOptions) => Promise<RepositorySnapshot>,
+): UserAccessHost {
   const fresh = (): UserTokens => ({
     accessToken: `local-user-token-${randomBytes(18).toString('base64url')}`,
     expiresAt: Date.now() + 8 * 3600_000,
@@ -252,6 +257,10 @@ function localUserAccess(installation: InstallationAccount, listRepositories: (i
     async repositories(accessToken, installationId) {
       check(accessToken, 'user');
       return listRepositories([installationId]);
+    },
+    async fetchSnapshot(accessToken, locator, options) {
+      check(accessToken, 'user');
+      return fetchSnapshot(locator, options);
     },
   };
 }

@@ -70,6 +70,11 @@ export interface UserAccessHost {
   installations(accessToken: string): Promise<InstallationAccount[]>;
   /** The repositories of one installation the user can access (`GET /user/installations/{id}/repositories`, every page). */
   repositories(accessToken: string, installationId: number): Promise<HostedRepository[]>;
+  /**
+   * What a scan reads, with the user's token: a member's scan sees no more of a repository than they may
+   * (settings only an admin may read are reported unreadable, as GitHub refuses them).
+   */
+  fetchSnapshot(accessToken: string, repository: RepositoryLocator, options?: FetchOptions): Promise<RepositorySnapshot>;
 }
 
 /** GitHub refused a user-to-server token (revoked, expired, or the authorization is gone): the user must authorize again. */
@@ -122,6 +127,8 @@ export interface RepositorySnapshot {
   files: RepositoryFile[];
   settings: SettingsSnapshot;
   defaultBranch: string;
+  /** The commit the files were read at (40 hex digits), when the code host knows it; links to the code name it. */
+  commitSha?: string;
   /** How many requests the snapshot cost (for the request-budget benchmark and logs). */
   requests: number;
 }

@@ -158,7 +158,12 @@ export function recordScan(db: Database, userId: string, scan: ScanToRecord): Pr
     p_findings: scan.findings,
     ...(scan.retention === undefined
       ? {}
-      : { p_content_hash: scan.retention.contentHash, p_keep: scan.retention.keep, p_quota: scan.retention.quota }),
+      : {
+          p_content_hash: scan.retention.contentHash,
+          p_keep: scan.retention.keep,
+          p_quota: scan.retention.quota,
+          ...(scan.commitSha === undefined ? {} : { p_commit_sha: scan.commitSha }),
+        }),
   });
 }
 

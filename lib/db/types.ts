@@ -117,6 +117,8 @@ export interface ScanToRecord {
    * is returned); the user's stored findings stay under `quota` (0: none), oldest history first.
    */
   retention?: { contentHash: string; keep: number; quota: number };
+  /** The commit the files were read at (with `retention` only; 20261128010000_scan_commit.sql). */
+  commitSha?: string;
 }
 
 export interface RecordedScan {
@@ -143,6 +145,8 @@ export interface ScanSummary {
 /** A stored scan with its public findings (each with its fix, if any) in recorded order, as `get_scan` returns it. */
 export interface StoredScan extends Omit<ScanSummary, 'seq'> {
   findings: FindingWithFix[];
+  /** The commit the scan read, when the code host said (no key otherwise). */
+  commit_sha?: string;
 }
 
 /**

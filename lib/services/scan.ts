@@ -13,7 +13,7 @@ import { invalidRequest, notFound, rateLimited, storageQuotaExceeded } from '../
 import { acquireEngine, prewarmEngine, TIMED_OUT } from './engine-runner.js';
 import type { EngineJob } from './engine-worker.js';
 import { checkInstallationUsable, checkScanEntitlement } from './installations.js';
-import { checkMemberScanEntitlement } from './user-access.js';
+import { checkMemberScanEntitlement, memberSnapshot } from './user-access.js';
 
 /**
  * The scan service: fetch -> engine -> filter -> persist. One scan is one repository, so an org-wide scan is
@@ -40,6 +40,8 @@ export interface ScanResult {
   repo_id: string;
   counts: Counts;
   findings: (Finding & { fix?: ApiFix })[];
+  /** The commit the files were read at, when the code host said. */
+  commit_sha?: string;
   /** The findings dismissed in the repository, left out of `findings` and `counts`; absent when none. */
   dismissed_findings?: (Finding & { fix?: ApiFix })[];
   /** Set when findings that may have a fix got none because fix computation met a bound (time, size, count). */
@@ -101,15 +103,22 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
         );
   online?.catch(() => undefined);
   await usable;
-  const snapshot = await host.fetchSnapshot(
-    {
-      installationId: repository.installation_id,
-      fullName: repository.full_name,
-      defaultBranch: repository.default_branch,
-      private: repository.private,
-    },
-    { deadline },
-  );
+  const locator = {
+    installationId: repository.installation_id,
+    fullName: repository.full_name,
+    defaultBranch: repository.default_branch,
+    private: repository.private,
+  };
+  // A repository the user reaches as a member is read with their own token: no more than they may see.
+  const [installations] = await links;
+  const asMember = installations.find((i) => i.installation_id === repository.installation_id)?.access === 'member';
+  // A member's snapshot GitHub refuses is most likely access just lost: the entitlement says so, in words.
+  const snapshot = asMember
+    ? await memberSnapshot(db, host, user, locator, { deadline }).catch(async (error: unknown) => {
+        await entitled;
+        throw error;
+      })
+    : await host.fetchSnapshot(locator, { deadline });
   await entitled;
 
   // The API contract enables every rule without a stored preference, hygiene (pedantic) ones included, as the CLI
@@ -165,6 +174,7 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
       counts: result.counts,
       findings,
       retention: { contentHash: contentHash(snapshot.files, findings), keep: history, quota },
+      ...(snapshot.commitSha === undefined ? {} : { commitSha: snapshot.commitSha }),
     }),
     rememberReferences(db, user.id, repository.id, context.action_references ?? [], references),
   ]);
@@ -184,6 +194,7 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
     counts,
     findings: open,
     ...(open.length === withFixes.length ? {} : { dismissed_findings: withFixes.filter((f) => dismissed.has(f.fingerprint)) }),
+    ...(snapshot.commitSha === undefined ? {} : { commit_sha: snapshot.commitSha }),
     ...(fixesLimited === null ? {} : { fixes_limited: fixesLimited }),
   };
 }

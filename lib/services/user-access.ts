@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { User } from '../auth.js';
 import { codeHost } from '../codehost/index.js';
-import { CodeHostError, UserTokenRefused, type CodeHost, type HostedRepository, type UserAccessHost, type UserTokens } from '../codehost/port.js';
+import { CodeHostError, UserTokenRefused, type CodeHost, type FetchOptions, type HostedRepository, type RepositoryLocator, type RepositorySnapshot, type UserAccessHost, type UserTokens } from '../codehost/port.js';
 import { database } from '../db/connection.js';
 import { githubAuthorization, githubIdentity, removeUserRepository, revokeGithubAuthorization, storeGithubAuthorization, unlinkInstallation } from '../db/operations.js';
 import type { Database } from '../db/port.js';
@@ -306,4 +306,16 @@ export async function checkMemberScanEntitlement(
   if (listed.some((r) => r.githubId === repository.github_id)) return;
   await removeUserRepository(db, user.id, repository.id);
   throw notFound(`GitHub no longer lets you access ${repository.full_name}, so it was removed from your repositories with its scans.`);
+}
+
+/**
+ * A member repository's scan snapshot, read with the user's own token: the scan sees no more than the member
+ * may (settings GitHub shows only to admins are reported unreadable), and spends the user's GitHub budget,
+ * not the installation's. Without an authorization it is a 404, as the entitlement check says.
+ */
+export async function memberSnapshot(db: Database, host: CodeHost, user: User, locator: RepositoryLocator, options: FetchOptions): Promise<RepositorySnapshot> {
+  const stored = await currentAuthorization(db, user);
+  if (stored === null || host.userAccess === undefined) throw notFound('This repository came through your GitHub authorization, which is gone; authorize again to reach it.');
+  const access = host.userAccess;
+  return withUserToken(db, access, user, stored, (token) => access.fetchSnapshot(token, locator, options));
 }

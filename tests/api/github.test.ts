@@ -9,6 +9,7 @@ import { GET as CALLBACK } from '../../api/github/callback.js';
 import { GET as COMBOS } from '../../api/repositories/[repo_id]/combos.js';
 import { GET as REPOS } from '../../api/repos.js';
 import { POST as SCAN } from '../../api/scan.js';
+import { GET as SCAN_BY_ID } from '../../api/scans/[scan_id].js';
 import { useCodeHost } from '../../lib/codehost/index.js';
 import { ONLINE_RULES } from '../../lib/online/audit.js';
 import { clearRoleCache } from '../../lib/services/installations.js';
@@ -221,7 +222,11 @@ describe('POST /api/scan (3) on GitHub', () => {
     const { authorization, repo } = await triageBotOnGitHub();
     const response = await scan(authorization, repo);
     expect(response.status).toBe(200);
-    const fromGitHub = (await response.json()) as { findings: unknown[]; counts: unknown };
+    const fromGitHub = (await response.json()) as { findings: unknown[]; counts: unknown; scan_id: string; commit_sha?: string };
+    // The commit the files were read at (the default branch's head) is in the answer and stored with the scan.
+    expect(fromGitHub.commit_sha).toMatch(/^[0-9a-f]{40}$/);
+    const stored = await SCAN_BY_ID(await apiRequest('GET', `/api/scans/${fromGitHub.scan_id}`, { authorization }));
+    expect(((await stored.json()) as { commit_sha?: string }).commit_sha).toBe(fromGitHub.commit_sha);
     // One query reads the snapshot; the online audits (lib/online) send their own batch (`OnlineAudit`).
     expect(github.count((r) => r.route === 'POST /graphql' && r.operation !== 'OnlineAudit')).toBe(1);
 
@@ -231,7 +236,9 @@ describe('POST /api/scan (3) on GitHub', () => {
       const local = await signedIn();
       expect((await callback(local.authorization, 1)).status).toBe(200);
       const localRepo = (await repos(local.authorization)).repositories.find((r) => r.full_name === 'examples/issue-triage-bot');
-      const fromLocal = (await (await scan(local.authorization, localRepo?.id ?? '')).json()) as { findings: unknown[]; counts: unknown };
+      const fromLocal = (await (await scan(local.authorization, localRepo?.id ?? '')).json()) as { findings: unknown[]; counts: unknown; commit_sha?: string };
+      // The local code host knows no commit: none is claimed.
+      expect(fromLocal.commit_sha).toBeUndefined();
       // On GitHub the scan also runs the online audits (lib/online), which the local code host cannot: this
       // fake GitHub knows none of the actions used, so they are reported as unassessed, never as clean.
       const online = (f: unknown) => ONLINE_RULES.includes((f as { rule_id: string }).rule_id as never);

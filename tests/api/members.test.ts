@@ -205,6 +205,21 @@ describe('GET /api/repos through the user authorization', () => {
     expect(await repos(alice.authorization)).toEqual([acme.full('api'), acme.full('web')]);
   });
 
+  it("a member's scan reads the repository with the member's own token, so admin-only settings are unreadable to it", async () => {
+    const acme = organization(['api']);
+    const alice = await person('alice', [acme.full('api')]);
+    expect((await authorize(alice)).status).toBe(200);
+    const api = await repoId(alice.authorization, acme.full('api'));
+    github.reset();
+    const response = await scan(alice.authorization, api);
+    expect(response.status).toBe(200);
+    const snapshotRequests = github.requests.filter((r) => r.repository?.toLowerCase() === acme.full('api').toLowerCase());
+    expect(snapshotRequests.length).toBeGreaterThan(0);
+    expect(snapshotRequests.every((r) => r.auth === 'app-user')).toBe(true);
+    const body = (await response.json()) as { findings: { rule_id: string }[] };
+    expect(body.findings.some((f) => f.rule_id === 'settings-unreadable')).toBe(true);
+  });
+
   it('an outside collaborator sees only their repositories', async () => {
     const acme = organization(['api', 'web']);
     const other = organization(['tool']);

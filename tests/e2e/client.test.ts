@@ -133,7 +133,9 @@ describe.skipIf(SKIP_BROWSER)(`the web client in Chromium${skipReason(BROWSER_SK
     const api = async (path: string, init: RequestInit = {}) =>
       (await fetch(`${server.base}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } })).json();
     const { repositories } = (await api('/api/repos')) as { repositories: { id: string; full_name: string }[] };
-    const key = (f: { rule_id: string; severity: string; file: string; line: number; column: number }) => `${f.severity} ${f.rule_id} ${f.file}:${f.line}:${f.column}`;
+    // A settings finding is shown as the settings page it is about, not as `<repository settings>:0:0`.
+    const key = (f: { rule_id: string; severity: string; file: string; line: number; column: number }) =>
+      `${f.severity} ${f.rule_id} ${f.file === '<repository settings>' ? 'Repository settings' : `${f.file}:${f.line}:${f.column}`}`;
     for (const name of exampleNames()) {
       const cli = await scanExample(name);
       const repo = repositories.find((r) => r.full_name === `examples/${name}`);
@@ -155,7 +157,7 @@ describe.skipIf(SKIP_BROWSER)(`the web client in Chromium${skipReason(BROWSER_SK
           const severity = section.querySelector('h2')?.id.replace(/^sev-/, '') ?? '';
           return [...section.querySelectorAll('article.rule-group')].flatMap((group) => {
             const rule = group.querySelector('h3 code')?.textContent ?? '';
-            return [...group.querySelectorAll('code.where')].map((where) => `${severity} ${rule} ${where.textContent?.trim() ?? ''}`);
+            return [...group.querySelectorAll('.where')].map((where) => `${severity} ${rule} ${where.textContent?.trim() ?? ''}`);
           });
         }),
       );

@@ -157,4 +157,36 @@ describe.skipIf(SKIP_BROWSER)(`triage in the web client${skipReason(BROWSER_SKIP
     expect(await total()).toBe(before);
     expect(errors).toEqual([]);
   });
+
+  it('links each finding to its file and line at the scanned commit, and a settings finding to its settings page with the gh api fix', async () => {
+    // The local code host has file: URLs and no commit; GitHub's answers are simulated for this page.
+    const sha = 'c0ffee0000000000000000000000000000000001';
+    await page.route('**/api/repos', async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { repositories: { full_name: string; html_url: string }[] };
+      for (const r of body.repositories) r.html_url = `https://github.com/${r.full_name}`;
+      await route.fulfill({ response, json: body });
+    });
+    await page.route('**/api/scans/*', async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, json: { ...((await response.json()) as object), commit_sha: sha } });
+    });
+    await page.goto(findingsUrl);
+    await page.locator(INJECTION_GROUP).waitFor();
+    await page.reload();
+    await page.locator(`${INJECTION_GROUP} a.where`).first().waitFor();
+    const where = page.locator(`${INJECTION_GROUP} a.where`).first();
+    expect(await where.getAttribute('href')).toBe(`https://github.com/examples/issue-triage-bot/blob/${sha}/.github/workflows/triage.yml#L17`);
+    expect(await where.getAttribute('rel')).toContain('noopener');
+    const settings = page.locator('article.rule-group:has(code:text-is("actions-can-approve-prs"))');
+    expect(await settings.locator('a.where').getAttribute('href')).toBe('https://github.com/examples/issue-triage-bot/settings/actions');
+    expect(await settings.locator('.fix pre').textContent()).toBe(
+      `echo '{"can_approve_pull_request_reviews":false}' | gh api --method PUT '/repos/examples/issue-triage-bot/actions/permissions/workflow' --input -`,
+    );
+    await expect(await axeViolations(page), 'findings with links').toEqual([]);
+    await settings.scrollIntoViewIfNeeded();
+    await screenshot(page, 'links-settings-finding-1280x800');
+    await page.unrouteAll();
+    expect(errors).toEqual([]);
+  });
 });

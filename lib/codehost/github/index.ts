@@ -93,7 +93,16 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCode
     }
   }
 
-  const userAccess = options.oauth === undefined ? undefined : createGitHubUserAccess({ ...options.oauth, apiUrl, fetch: options.fetch });
+  const userAccess =
+    options.oauth === undefined
+      ? undefined
+      : createGitHubUserAccess({
+          ...options.oauth,
+          apiUrl,
+          ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+          ...(options.retry === undefined ? {} : { retry: options.retry }),
+          ...(options.throttle === undefined ? {} : { throttle: options.throttle }),
+        });
 
   return {
     apiUrl,

@@ -106,6 +106,7 @@ export function snapshotQuery(fields: SnapshotQueryFields): string {
     ${fields.viewerCanAdminister ? 'viewerCanAdminister' : ''}
     defaultBranchRef {
       name
+      target { oid }
       ${fields.branchProtection ? BRANCH_PROTECTION_RULE : ''}
       rules(first: ${CONNECTION_PAGE}) {
         pageInfo { hasNextPage }

@@ -203,7 +203,10 @@ export async function fetchRepositorySnapshot(source: SnapshotSource, target: Sn
   if ('environments' in unreadable) (settings.unreadable as Record<string, string>).environments = unreadable.environments ?? '';
   else if (values.has('environments')) settings.environments = values.get('environments');
   const files = [...collector.result(), ...skippedFiles].sort((a, b) => compare(a.path, b.path));
-  return { files, settings: settings as SettingsSnapshot, defaultBranch };
+  // The commit the snapshot's files are read at (the default branch's head), for links to the code.
+  const head = isObject(ref?.target) ? ref.target : null;
+  const commitSha = typeof head?.oid === 'string' && /^[0-9a-f]{40}$/.test(head.oid) ? head.oid : undefined;
+  return { files, settings: settings as SettingsSnapshot, defaultBranch, ...(commitSha === undefined ? {} : { commitSha }) };
 }
 
 /** Estimated text bytes of one blob query (GitHub's answer stays far below its limits). */

@@ -1,5 +1,6 @@
 import { isObject } from '../../engine/settings/json.js';
 import { CodeHostError, UserTokenRefused, type HostedRepository, type InstallationAccount, type UserAccessHost, type UserTokens } from '../port.js';
+import { fetchSnapshotWithToken } from './token.js';
 
 /**
  * The GitHub App's user authorization (GitHub's "web application flow" for GitHub Apps) and what a
@@ -25,6 +26,9 @@ export interface GitHubUserAccessOptions {
   fetch?: typeof globalThis.fetch;
   /** Per request (default 10 s). */
   timeoutMs?: number;
+  /** Octokit's retries and throttling of a member's snapshot (on by default; tests turn them off). */
+  retry?: boolean;
+  throttle?: boolean;
 }
 
 const PAGE_SIZE = 100;
@@ -191,6 +195,19 @@ export function createGitHubUserAccess(options: GitHubUserAccessOptions): UserAc
           htmlUrl: String(r.html_url),
           defaultBranch: typeof r.default_branch === 'string' ? r.default_branch : '',
         })) satisfies HostedRepository[];
+    },
+
+    fetchSnapshot(accessToken, repository, fetchOptions = {}) {
+      // The same requests and mapping as the App's snapshot (and the CLI's --github), with the user's rights.
+      return fetchSnapshotWithToken({
+        token: accessToken,
+        fullName: repository.fullName,
+        baseUrl: apiUrl,
+        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+        ...(options.retry === undefined ? {} : { retry: options.retry }),
+        ...(options.throttle === undefined ? {} : { throttle: options.throttle }),
+        ...(fetchOptions.deadline === undefined ? {} : { deadline: fetchOptions.deadline }),
+      });
     },
   };
 }

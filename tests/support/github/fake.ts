@@ -516,8 +516,16 @@ export class FakeGitHub {
 
   // --- Access ------------------------------------------------------------------------------------
 
+  /** A user-to-server token: the account's own access (public repositories, its grants, all of an account it owns). */
+  private appUserAccess(user: FakeAppUser, repository: FakeRepository): { read: boolean; admin: boolean } {
+    const installation = repository.installationId === null ? undefined : this.installations.get(repository.installationId);
+    const admin = installation !== undefined && this.isAccountOwner(user, installation);
+    return { read: admin || repository.visibility === 'public' || user.repositories.has(repository.fullName.toLowerCase()), admin };
+  }
+
   private canSee(identity: Identity, repository: FakeRepository): boolean {
     if (identity.kind === 'installation') return repository.installationId === identity.installation.id;
+    if (identity.kind === 'app-user') return this.appUserAccess(identity.user, repository).read;
     if (identity.kind === 'user') return true;
     return identity.kind === 'none' && repository.visibility === 'public';
   }
@@ -525,6 +533,7 @@ export class FakeGitHub {
   private can(identity: Identity, repository: FakeRepository, permission: string): boolean {
     if (!this.canSee(identity, repository)) return false;
     if (identity.kind === 'installation') return identity.installation.permissions[permission] !== undefined;
+    if (identity.kind === 'app-user') return this.appUserAccess(identity.user, repository).admin || permission === 'metadata' || permission === 'contents' || permission === 'actions';
     // Environments (`actions`) are readable by anyone who can read the repository, as on GitHub.
     if (identity.kind === 'user') return identity.user.admin || permission === 'metadata' || permission === 'contents' || permission === 'actions';
     return permission === 'metadata' || permission === 'contents' || permission === 'actions';
@@ -537,13 +546,18 @@ export class FakeGitHub {
       canEditRulesets: (r, sourceType) => {
         if (sourceType === 'Enterprise') return false;
         if (identity.kind === 'user') return identity.user.admin;
+        if (identity.kind === 'app-user') return this.appUserAccess(identity.user, r).admin;
         if (identity.kind !== 'installation' || !this.canSee(identity, r)) return false;
         const key = sourceType === 'Organization' ? 'organization_administration' : 'administration';
         return identity.installation.permissions[key] !== undefined;
       },
       refusal: identity.kind === 'installation' ? NOT_ACCESSIBLE : 'Must have admin rights to Repository.',
       viewerCanAdminister: (r) =>
-        identity.kind === 'user' ? identity.user.admin : identity.kind === 'installation' && this.canSee(identity, r) && identity.installation.permissions.administration === 'write',
+        identity.kind === 'user'
+          ? identity.user.admin
+          : identity.kind === 'app-user'
+            ? this.appUserAccess(identity.user, r).admin
+            : identity.kind === 'installation' && this.canSee(identity, r) && identity.installation.permissions.administration === 'write',
     };
   }
 

@@ -107,11 +107,12 @@ export class SupabaseReads implements Reads {
   }
 
   async scan(scanId: string): Promise<Scan | null> {
-    const [row] = await rows(this.client.from('scans').select(SCAN_COLUMNS).eq('id', scanId).limit(1));
+    const [row] = await rows(this.client.from('scans').select(`${SCAN_COLUMNS},commit_sha`).eq('id', scanId).limit(1));
     if (row === undefined) return null;
+    const commit = typeof row.commit_sha === 'string' ? { commit_sha: row.commit_sha } : {};
     const findings = await rows(this.client.from('findings').select(FINDING_COLUMNS).eq('scan_id', scanId).order('ordinal'));
     // A finding without a fix has a null column; the API leaves the key out, and so does this.
-    return { ...summary(row), findings: findings.map(({ fix, ...rest }) => (fix === null || fix === undefined ? rest : { ...rest, fix })) as unknown as Finding[] };
+    return { ...summary(row), ...commit, findings: findings.map(({ fix, ...rest }) => (fix === null || fix === undefined ? rest : { ...rest, fix })) as unknown as Finding[] };
   }
 
   async ruleSettings(): Promise<RuleSetting[]> {

@@ -83,6 +83,8 @@ export interface ScanSummary {
 
 export interface Scan extends ScanSummary {
   findings: Finding[];
+  /** The commit the scan read, when the code host said. */
+  commit_sha?: string;
 }
 
 export interface ScanPage {

@@ -4,6 +4,7 @@ import { SEVERITIES, type Counts, type Dismissal, type DismissalEvent, type Dism
 import { CountBadges, Loading, Notice, Prose, SeverityBadge, cachedRepos, errorText, formatTime } from './common.js';
 import { DismissForm, DismissalNote } from './triage.js';
 import { BASELINE_NAME, baselineOf, parseBaselineDecisions } from '../data/baseline.js';
+import { codeUrl, ghApiCommand, settingsUrl, SETTINGS_FILE, type ApiCall } from '../data/links.js';
 
 export type FindingStatus = 'open' | 'dismissed';
 
@@ -13,14 +14,20 @@ function countsOf(findings: readonly Finding[]): Counts {
   return counts;
 }
 
-/** A finding's fix: a workflow diff with a copy button, or whatever else it carries (a settings API call) as text. */
-function Fix({ fix }: { fix: NonNullable<Finding['fix']> }) {
+function apiCallOf(fix: Finding['fix']): ApiCall | undefined {
+  const api = fix?.api as Partial<ApiCall> | undefined;
+  return api && typeof api.method === 'string' && typeof api.path === 'string' ? (api as ApiCall) : undefined;
+}
+
+/** A finding's fix: a workflow diff with a copy button, a settings fix as the `gh api` command, else as text. */
+function Fix({ fix, fullName }: { fix: NonNullable<Finding['fix']>; fullName: string }) {
   const [copied, setCopied] = useState(false);
-  const text = typeof fix.diff === 'string' ? fix.diff : JSON.stringify(fix, null, 2);
+  const call = apiCallOf(fix);
+  const text = typeof fix.diff === 'string' ? fix.diff : call ? ghApiCommand(call, fullName) : JSON.stringify(fix, null, 2);
   return (
     <div class="fix">
       <div class="fix-head">
-        <strong>{typeof fix.diff === 'string' ? (fix.safe ? 'Suggested fix (safe to apply)' : 'Suggested fix (review before applying)') : 'Fix'}</strong>
+        <strong>{typeof fix.diff === 'string' ? (fix.safe ? 'Suggested fix (safe to apply)' : 'Suggested fix (review before applying)') : call ? 'Fix with the GitHub CLI' : 'Fix'}</strong>
         <button
           type="button"
           onClick={() => {
@@ -30,10 +37,34 @@ function Fix({ fix }: { fix: NonNullable<Finding['fix']> }) {
           {copied ? 'Copied' : 'Copy'}
         </button>
       </div>
-      <pre>
+      <pre class={call && typeof fix.diff !== 'string' ? 'command' : undefined}>
         <code>{text}</code>
       </pre>
     </div>
+  );
+}
+
+/** Where the finding is, linked to the file and line at the scanned commit, or to the settings page it is about. */
+function Where({ finding: f, htmlUrl, commitSha }: { finding: Finding; htmlUrl: string; commitSha: string | undefined }) {
+  if (f.file === SETTINGS_FILE) {
+    const href = settingsUrl(htmlUrl, apiCallOf(f.fix)?.path);
+    const label = 'Repository settings';
+    return href ? (
+      <a class="where" href={href} rel="noreferrer noopener" target="_blank">
+        {label}
+      </a>
+    ) : (
+      <code class="where">{label}</code>
+    );
+  }
+  const text = `${f.file}:${f.line}:${f.column}`;
+  const href = codeUrl(htmlUrl, commitSha, f.file, f.line);
+  return href ? (
+    <a class="where" href={href} rel="noreferrer noopener" target="_blank">
+      <code>{text}</code>
+    </a>
+  ) : (
+    <code class="where">{text}</code>
   );
 }
 
@@ -248,16 +279,14 @@ export function FindingsView({ services, repoId, rule, status: initialStatus }: 
                   <ul class="findings">
                     {list.map((f, i) => (
                       <li key={`${f.file}:${f.line}:${f.column}:${i}`} id={`finding-${ruleId}-${i}`}>
-                        <code class="where">
-                          {f.file}:{f.line}:{f.column}
-                        </code>
+                        <Where finding={f} htmlUrl={repo?.html_url ?? ''} commitSha={scan.commit_sha} />
                         <p>
                           <Prose text={f.description} />
                         </p>
                         <p class="recommendation">
                           <strong>Fix:</strong> <Prose text={f.recommendation} />
                         </p>
-                        {f.fix && <Fix fix={f.fix} />}
+                        {f.fix && <Fix fix={f.fix} fullName={repo?.full_name ?? ''} />}
                         <Triage
                           finding={f}
                           what={`${f.title} at ${f.file}:${f.line}`}
