@@ -1,3 +1,4 @@
+import { outsiderCode } from '../analysis/permissions.js';
 import type { Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { get, getText, isTruthy, keyText, type YNode } from '../yaml/model.js';
@@ -33,6 +34,15 @@ export default defineWorkflowRule({
   },
   create: (context) => ({
     step(step: Step) {
+      // The severity policy (docs/severity.md): a token wider than the job needs is hygiene (LOW) until
+      // something an outsider controls runs in the job that holds it (MEDIUM, naming it).
+      let code: ReturnType<typeof outsiderCode> | undefined;
+      const rated = (message: string): { severity: 'MEDIUM' | 'LOW'; message: string } => {
+        code ??= step.job === null ? null : outsiderCode(context, [step.job]);
+        return code !== null
+          ? { severity: 'MEDIUM', message: `${message} An outsider's code or text runs in the job: ${code.text}.` }
+          : { severity: 'LOW', message: `${message} LOW: nothing an outsider controls runs in the job that holds it.` };
+      };
       if (step.usesRef?.kind !== 'repository' || step.uses === undefined) return;
       // `with: ${{ ... }}` cannot be read statically.
       const withNode = get(step.node, 'with');
@@ -43,7 +53,7 @@ export default defineWorkflowRule({
       if (slug === 'actions/create-github-app-token') {
         const revoke = get(step.with, 'skip-token-revoke');
         if (revoke !== undefined && isTruthy(revoke)) {
-          context.report({ node: revoke, message: '`skip-token-revoke: true` keeps the installation token valid for up to an hour after the job, for whoever copied it.' });
+          context.report({ node: revoke, ...rated('`skip-token-revoke: true` keeps the installation token valid for up to an hour after the job, for whoever copied it.') });
         }
         const owner = get(step.with, 'owner');
         const permissions = inputs.map((p) => keyText(p.key)).filter((k) => k.startsWith('permission-'));
@@ -52,13 +62,13 @@ export default defineWorkflowRule({
         if (owner !== undefined && present(owner) && !present(get(step.with, 'repositories')) && !organizationOnly) {
           context.report({
             node: owner,
-            message: `\`owner: ${getText(step.with, 'owner') ?? ''}\` without \`repositories\` mints a token for every repository the app can reach in that account.`,
+            ...rated(`\`owner: ${getText(step.with, 'owner') ?? ''}\` without \`repositories\` mints a token for every repository the app can reach in that account.`),
           });
         }
         if (!inputs.some((p) => keyText(p.key).startsWith('permission-'))) {
           context.report({
             node: step.uses,
-            message: 'The app token is minted without any `permission-*` input, so it carries every permission granted to the app installation.',
+            ...rated('The app token is minted without any `permission-*` input, so it carries every permission granted to the app installation.'),
           });
         }
         return;
@@ -67,14 +77,14 @@ export default defineWorkflowRule({
       if (slug === 'tibdex/github-app-token') {
         const revoke = get(step.with, 'revoke');
         if (revoke !== undefined && isFalse(revoke)) {
-          context.report({ node: revoke, message: '`revoke: false` keeps the installation token valid for up to an hour after the job, for whoever copied it.' });
+          context.report({ node: revoke, ...rated('`revoke: false` keeps the installation token valid for up to an hour after the job, for whoever copied it.') });
         }
         const missing = [
           present(get(step.with, 'repositories')) ? null : 'every repository of the installation (no `repositories`)',
           present(get(step.with, 'permissions')) ? null : "all of the app's permissions (no `permissions`)",
         ].filter((m): m is string => m !== null);
         if (missing.length > 0) {
-          context.report({ node: step.uses, message: `\`tibdex/github-app-token\` mints a token for ${missing.join(' and ')}.` });
+          context.report({ node: step.uses, ...rated(`\`tibdex/github-app-token\` mints a token for ${missing.join(' and ')}.`) });
         }
       }
     },

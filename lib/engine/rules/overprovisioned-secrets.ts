@@ -1,6 +1,7 @@
 import { occurrencesIn } from '../analysis/file-scalars.js';
+import { outsiderCode } from '../analysis/permissions.js';
 import { fileMayUseSecrets, isGithubToken, mayUseSecrets, secretOccurrencesIn, secretUses } from '../analysis/secrets.js';
-import type { Action, Workflow } from '../model/workflow.js';
+import type { Action, Job, Workflow } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowReport } from '../rule.js';
 import { keyText, type YNode } from '../yaml/model.js';
 
@@ -28,6 +29,17 @@ export default defineWorkflowRule({
       'Reference each secret by its literal name (`secrets.NAME`) in the `env:` or `with:` of the step that needs it, never the whole context.',
   },
   create: (context) => {
+    /**
+     * The severity policy (docs/severity.md): handing out more secrets than needed is hygiene (LOW) until
+     * something an outsider controls runs where they are (MEDIUM, naming it), or the whole context goes to
+     * another repository's reusable workflow, whose code decides what happens to it.
+     */
+    const rated = (jobs: readonly Job[], message: string, external = false): { severity: 'MEDIUM' | 'LOW'; message: string } => {
+      const code = outsiderCode(context, jobs);
+      if (code !== null) return { severity: 'MEDIUM', message: `${message} An outsider's code or text runs there: ${code.text}.` };
+      if (external) return { severity: 'MEDIUM', message };
+      return { severity: 'LOW', message: `${message} LOW: nothing an outsider controls runs where the secrets are.` };
+    };
     /** `toJSON(secrets)` and `secrets[<expression>]` anywhere below `node`. */
     const reportWholeContext = (model: Workflow | Action, node: YNode, job: WorkflowReport['job'], calls?: string) => {
       if (!fileMayUseSecrets(model)) return;
@@ -35,17 +47,15 @@ export default defineWorkflowRule({
         if (occurrence.expr === null || !mayUseSecrets(occurrence.span.source)) continue;
         const use = secretUses(occurrence.expr).find((u) => u.kind !== 'named');
         if (use === undefined) continue;
-        context.report({
-          node: occurrence.scalar,
-          offset: occurrence.offset,
-          job,
-          message:
-            use.kind === 'whole'
-              ? calls !== undefined
-                ? `\`\${{ ${occurrence.span.source} }}\` hands every secret of the repository to the reusable workflow \`${calls}\`, not just the ones it needs.`
-                : `\`\${{ ${occurrence.span.source} }}\` exposes every secret of the repository, not just the ones this step needs.`
-              : `\`\${{ ${occurrence.span.source} }}\` picks a secret by a computed name, so any secret can be reached; GitHub cannot tell which secrets the workflow uses.`,
-        });
+        const message =
+          use.kind === 'whole'
+            ? calls !== undefined
+              ? `\`\${{ ${occurrence.span.source} }}\` hands every secret of the repository to the reusable workflow \`${calls}\`, not just the ones it needs.`
+              : `\`\${{ ${occurrence.span.source} }}\` exposes every secret of the repository, not just the ones this step needs.`
+            : `\`\${{ ${occurrence.span.source} }}\` picks a secret by a computed name, so any secret can be reached; GitHub cannot tell which secrets the workflow uses.`;
+        const jobs = job !== null && job !== undefined ? [job] : model.kind === 'workflow' ? model.jobs : [];
+        const external = use.kind === 'whole' && calls !== undefined && !calls.startsWith('./');
+        context.report({ node: occurrence.scalar, offset: occurrence.offset, job, ...rated(jobs, message, external) });
       }
     };
     return {
@@ -63,7 +73,7 @@ export default defineWorkflowRule({
           context.report({
             node: pair.key,
             job: null,
-            message: `Secret \`${secret.name}\` is mapped into the workflow-level \`env:\` as \`${keyText(pair.key)}\`, so every step of every job (third-party actions included) receives it.`,
+            ...rated(workflow.jobs, `Secret \`${secret.name}\` is mapped into the workflow-level \`env:\` as \`${keyText(pair.key)}\`, so every step of every job (third-party actions included) receives it.`),
           });
         }
       },

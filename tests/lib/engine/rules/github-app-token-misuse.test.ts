@@ -18,7 +18,7 @@ describe(RULE, () => {
                 owner: \${{ github.repository_owner }}
                 skip-token-revoke: true
     `);
-    expect(positions(records.map((r) => r.finding))).toEqual(['6:15 MEDIUM', '10:18 MEDIUM', '11:30 MEDIUM']);
+    expect(positions(records.map((r) => r.finding))).toEqual(['6:15 LOW', '10:18 LOW', '11:30 LOW']);
     expect(records.map((r) => r.job)).toEqual(['sync', 'sync', 'sync']);
     expect(records[0]?.finding.rule_id).toBe(RULE);
     expect(records.map((r) => r.finding.description.split(' ')[0])).toEqual(['The', '`owner:', '`skip-token-revoke:']);
@@ -100,7 +100,7 @@ describe(RULE, () => {
                 repositories: '["org/repo"]'
                 permissions: '{"contents": "write"}'
     `);
-    expect(positions(findings)).toEqual(['6:15 MEDIUM', '10:19 MEDIUM']);
+    expect(positions(findings)).toEqual(['6:15 LOW', '10:19 LOW']);
     expect(findings[0]?.description).toContain('every repository of the installation');
   });
 
@@ -122,7 +122,7 @@ describe(RULE, () => {
               - uses: actions/create-github-app-token@v2
         `,
       },
-    ]))).toEqual(['11:13 MEDIUM']);
+    ]))).toEqual(['11:13 LOW']);
   });
 
   it('does not throw on odd shapes', () => {
@@ -132,5 +132,27 @@ describe(RULE, () => {
       'on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - run: "echo ${{ secrets.X"\n      - run: "X=$(echo ${{ }} ${ $(( <<EOF"\n',
     ];
     for (const text of odd) expect(() => scanWith(RULE, text)).not.toThrow();
+  });
+
+  it('is MEDIUM only where an outsider\'s code or text runs in the job (the severity policy), LOW otherwise', () => {
+    const workflow = (trigger: string, extra: string) => yaml`
+      on: ${trigger}
+      jobs:
+        a:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/create-github-app-token@v2
+              with:
+                app-id: \${{ vars.APP_ID }}
+                private-key: \${{ secrets.APP_KEY }}
+            - run: ${extra}
+    `;
+    const outsider = scanWith('github-app-token-misuse', workflow('issues', 'echo "${{ github.event.issue.title }}"'));
+    expect(outsider.length).toBeGreaterThan(0);
+    expect(outsider.every((f) => f.severity === 'MEDIUM')).toBe(true);
+    expect(outsider[0]?.description).toContain('An outsider\'s code or text runs');
+    const trusted = scanWith('github-app-token-misuse', workflow('issues', 'make'));
+    expect(trusted.length).toBe(outsider.length);
+    expect(trusted.every((f) => f.severity === 'LOW')).toBe(true);
   });
 });

@@ -20,7 +20,7 @@ describe(RULE, () => {
               run: ./push
             - run: ./ok --token "\${{ secrets.DEPLOY_TOKEN }}" --other "\${{ secrets['NAMED'] }}"
     `);
-    expect(positions(records.map((r) => r.finding))).toEqual(['8:30 MEDIUM', '10:18 MEDIUM']);
+    expect(positions(records.map((r) => r.finding))).toEqual(['8:30 LOW', '10:18 LOW']);
     expect(records.map((r) => r.job)).toEqual(['dump', 'dump']);
     expect(records[0]?.finding.rule_id).toBe(RULE);
     expect(records[0]?.finding.description).toContain('every secret');
@@ -66,7 +66,7 @@ describe(RULE, () => {
         a: { runs-on: x, steps: [{ run: a }] }
         b: { runs-on: x, steps: [{ run: b }] }
     `);
-    expect(positions(records.map((r) => r.finding))).toEqual(['3:3 MEDIUM']);
+    expect(positions(records.map((r) => r.finding))).toEqual(['3:3 LOW']);
     expect(records[0]?.job).toBeNull();
     expect(records[0]?.finding.description).toContain('`NPM_TOKEN`');
   });
@@ -86,7 +86,7 @@ describe(RULE, () => {
       on: push
       run-name: \${{ toJSON(secrets) }}
       jobs: {}
-    `))).toEqual(['2:11 MEDIUM']);
+    `))).toEqual(['2:11 LOW']);
     const findings = scanWith(RULE, [
       {
         path: 'action.yml',
@@ -100,7 +100,7 @@ describe(RULE, () => {
         `,
       },
     ]);
-    expect(positions(findings)).toEqual(['5:18 MEDIUM']);
+    expect(positions(findings)).toEqual(['5:18 LOW']);
   });
 
   it('does not report workflow-level env secrets that are no credential (user names, regions, channels)', () => {
@@ -136,5 +136,24 @@ describe(RULE, () => {
       'on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - run: "echo ${{ secrets.X"\n      - run: "X=$(echo ${{ }} ${ $(( <<EOF"\n',
     ];
     for (const text of odd) expect(() => scanWith(RULE, text)).not.toThrow();
+  });
+
+  it('is MEDIUM only where an outsider\'s code or text runs in the job (the severity policy), LOW otherwise', () => {
+    const workflow = (trigger: string, extra: string) => yaml`
+      on: ${trigger}
+      jobs:
+        a:
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "\${{ toJSON(secrets) }}" > /dev/null
+            - run: ${extra}
+    `;
+    const outsider = scanWith('overprovisioned-secrets', workflow('issues', 'echo "${{ github.event.issue.title }}"'));
+    expect(outsider.length).toBeGreaterThan(0);
+    expect(outsider.every((f) => f.severity === 'MEDIUM')).toBe(true);
+    expect(outsider[0]?.description).toContain('An outsider\'s code or text runs');
+    const trusted = scanWith('overprovisioned-secrets', workflow('issues', 'make'));
+    expect(trusted.length).toBe(outsider.length);
+    expect(trusted.every((f) => f.severity === 'LOW')).toBe(true);
   });
 });
