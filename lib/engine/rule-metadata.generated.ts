@@ -389,7 +389,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Toolchain version left floating",
     severity: "LOW",
     surface: "workflow",
-    description: "A `setup-*` action or a tool installer (`aquasecurity/setup-trivy`, `1password/load-secrets-action`; the table with a source per entry is `lib/engine/data/setup-actions.ts`) is given no version (and does not read a version file by default) or a floating one such as `latest`, `lts/*`, `stable` or `3.x`, so the toolchain changes under the build whenever a new release ships.",
+    description: "A `setup-*` action or a tool installer (`aquasecurity/setup-trivy`, `1password/load-secrets-action`; a table with a source per entry, in the rule's documentation) is given no version (and does not read a version file by default) or a floating one such as `latest`, `lts/*`, `stable` or `3.x`, so the toolchain changes under the build whenever a new release ships.",
     recommendation: "Set an explicit version line (`node-version: 22`, `python-version: \"3.13\"`, `go-version-file: go.mod`) or point the action at a version file committed in the repository.",
   },
   {
@@ -427,7 +427,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Action from an archived repository",
     severity: "LOW",
     surface: "workflow",
-    description: "A step uses an action (or a job calls a reusable workflow) whose repository its owner archived: it gets no fixes, security fixes included, and its dependencies age in place. Offline from a generated snapshot with a source per entry (`lib/engine/data/archived-actions.ts`); with `--online`, live from GitHub for the repositories the snapshot lacks.",
+    description: "A step uses an action (or a job calls a reusable workflow) whose repository its owner archived: it gets no fixes, security fixes included, and its dependencies age in place. Offline from a dated snapshot with a source per entry (listed in the rule's documentation); with `--online`, live from GitHub for the repositories the snapshot lacks.",
     recommendation: "Move to the maintained replacement the finding names, or vendor the action and maintain it yourself.",
   },
   {
@@ -436,7 +436,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Action duplicates a tool the runner image has",
     severity: "INFO",
     surface: "workflow",
-    description: "A step runs a third-party action whose whole job is one call of a program every GitHub-hosted image the job runs on already has (`gh release create`, `gh issue create`, `jq`, `yq`, `docker run`), so the job trusts one more outside party with its token for nothing. The list, with a source per entry, and the images read (named by image version and date) are in `lib/engine/data/runner-tools.ts`.",
+    description: "A step runs a third-party action whose whole job is one call of a program every GitHub-hosted image the job runs on already has (`gh release create`, `gh issue create`, `jq`, `yq`, `docker run`), so the job trusts one more outside party with its token for nothing. The list, with a source per entry, and the images read (named by image version and date) are in the rule's documentation.",
     recommendation: "Call the program in a `run:` step instead (for example `gh release create \"$TAG\" dist/* --generate-notes` with `GH_TOKEN: ${{ github.token }}`), and drop the action.",
   },
   {
@@ -475,7 +475,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Hazardous GitHub Actions feature in use",
     severity: "LOW",
     surface: "workflow",
-    description: "A feature GitHub Actions permits but that is hazardous, from a table with a source per entry (`lib/engine/data/misfeatures.ts`): the Windows `cmd` shell, `actions/setup-python` `pip-install`, `actions/checkout` with `ssh-key` or with `submodules`. Each finding has the severity of its entry (LOW or INFO).",
+    description: "A feature GitHub Actions permits but that is hazardous, from a table with a source per entry (in the rule's documentation): the Windows `cmd` shell, `actions/setup-python` `pip-install`, `actions/checkout` with `ssh-key` or with `submodules`. Each finding has the severity of its entry (LOW or INFO).",
     recommendation: "Replace the feature as the finding says.",
   },
   {

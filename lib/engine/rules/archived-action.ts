@@ -11,7 +11,7 @@ export default defineWorkflowRule({
     severity: 'LOW',
     surface: 'workflow',
     description:
-      'A step uses an action (or a job calls a reusable workflow) whose repository its owner archived: it gets no fixes, security fixes included, and its dependencies age in place. Offline from a generated snapshot with a source per entry (`lib/engine/data/archived-actions.ts`); with `--online`, live from GitHub for the repositories the snapshot lacks.',
+      'A step uses an action (or a job calls a reusable workflow) whose repository its owner archived: it gets no fixes, security fixes included, and its dependencies age in place. Offline from a dated snapshot with a source per entry (listed in the rule\'s documentation); with `--online`, live from GitHub for the repositories the snapshot lacks.',
     recommendation: 'Move to the maintained replacement the finding names, or vendor the action and maintain it yourself.',
   },
   create: (context) => {

@@ -18,7 +18,7 @@ export default defineWorkflowRule({
     severity: 'LOW',
     surface: 'workflow',
     description:
-      'A feature GitHub Actions permits but that is hazardous, from a table with a source per entry (`lib/engine/data/misfeatures.ts`): the Windows `cmd` shell, `actions/setup-python` `pip-install`, `actions/checkout` with `ssh-key` or with `submodules`. Each finding has the severity of its entry (LOW or INFO).',
+      'A feature GitHub Actions permits but that is hazardous, from a table with a source per entry (in the rule\'s documentation): the Windows `cmd` shell, `actions/setup-python` `pip-install`, `actions/checkout` with `ssh-key` or with `submodules`. Each finding has the severity of its entry (LOW or INFO).',
     recommendation: 'Replace the feature as the finding says.',
   },
   create: (context) => {

@@ -33,7 +33,7 @@ export default defineWorkflowRule({
     severity: 'INFO',
     surface: 'workflow',
     description:
-      'A step runs a third-party action whose whole job is one call of a program every GitHub-hosted image the job runs on already has (`gh release create`, `gh issue create`, `jq`, `yq`, `docker run`), so the job trusts one more outside party with its token for nothing. The list, with a source per entry, and the images read (named by image version and date) are in `lib/engine/data/runner-tools.ts`.',
+      'A step runs a third-party action whose whole job is one call of a program every GitHub-hosted image the job runs on already has (`gh release create`, `gh issue create`, `jq`, `yq`, `docker run`), so the job trusts one more outside party with its token for nothing. The list, with a source per entry, and the images read (named by image version and date) are in the rule\'s documentation.',
     recommendation:
       'Call the program in a `run:` step instead (for example `gh release create "$TAG" dist/* --generate-notes` with `GH_TOKEN: ${{ github.token }}`), and drop the action.',
   },

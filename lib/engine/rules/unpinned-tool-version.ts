@@ -42,7 +42,7 @@ export default defineWorkflowRule({
     severity: 'LOW',
     surface: 'workflow',
     description:
-      'A `setup-*` action or a tool installer (`aquasecurity/setup-trivy`, `1password/load-secrets-action`; the table with a source per entry is `lib/engine/data/setup-actions.ts`) is given no version (and does not read a version file by default) or a floating one such as `latest`, `lts/*`, `stable` or `3.x`, so the toolchain changes under the build whenever a new release ships.',
+      'A `setup-*` action or a tool installer (`aquasecurity/setup-trivy`, `1password/load-secrets-action`; a table with a source per entry, in the rule\'s documentation) is given no version (and does not read a version file by default) or a floating one such as `latest`, `lts/*`, `stable` or `3.x`, so the toolchain changes under the build whenever a new release ships.',
     recommendation:
       'Set an explicit version line (`node-version: 22`, `python-version: "3.13"`, `go-version-file: go.mod`) or point the action at a version file committed in the repository.',
   },
