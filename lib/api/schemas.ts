@@ -257,7 +257,15 @@ export const CombosResponse = v.object({
   dismissed: v.optional(v.pipe(v.array(DismissedCombination), v.description('The attack paths dismissed in this repository, left out of `combos` and the counts.'))),
 });
 export const AttackPathsResponse = v.object({
-  repos: v.array(v.object({ repo_id: Uuid, full_name: v.string(), html_url: v.string(), combos: v.array(Combination) })),
+  repos: v.array(
+    v.object({
+      repo_id: Uuid,
+      full_name: v.string(),
+      html_url: v.string(),
+      combos: v.array(Combination),
+      commit_sha: v.optional(v.pipe(v.string(), v.description('The commit the repository’s latest scan read, when the code host said: a stage’s finding is at `<html_url>/blob/<commit_sha>/<file>#L<line>`.'))),
+    }),
+  ),
   total_combos: Count,
   critical_count: Count,
   high_count: Count,

@@ -168,7 +168,7 @@ export type CompactFinding = [
 ];
 
 /** One repository of `attack_path_inputs`: its latest scan's usable findings (see `attackPathInputs`), in recorded order. */
-export type AttackPathInput = [repo_id: string, full_name: string, html_url: string, findings: CompactFinding[], dismissed?: CompactDismissal[]];
+export type AttackPathInput = [repo_id: string, full_name: string, html_url: string, findings: CompactFinding[], dismissed?: CompactDismissal[], commit_sha?: string | null];
 
 /** A decision of `attack_path_inputs`: `[fingerprint, kind, reason, comment, updated_at]`. */
 export type CompactDismissal = [fingerprint: string, kind: DismissalKind, reason: DismissalReason, comment: string, updated_at: Timestamp];

@@ -43,7 +43,8 @@ export interface RepositoryCombinations {
 }
 
 export interface AttackPaths {
-  repos: { repo_id: string; full_name: string; html_url: string; combos: IdentifiedCombination[] }[];
+  /** `commit_sha`: the commit the repository's latest scan read, when the code host said. */
+  repos: { repo_id: string; full_name: string; html_url: string; combos: IdentifiedCombination[]; commit_sha?: string }[];
   total_combos: number;
   critical_count: number;
   high_count: number;
@@ -76,11 +77,11 @@ export function attackPathsOf(inputs: Awaited<ReturnType<typeof attackPathInputs
   const repos: AttackPaths['repos'] = [];
   const dismissedPaths: NonNullable<AttackPaths['dismissed']> = [];
   const totals = { total_combos: 0, critical_count: 0, high_count: 0 };
-  for (const [repo_id, full_name, html_url, findings, decisions] of inputs) {
+  for (const [repo_id, full_name, html_url, findings, decisions, commitSha] of inputs) {
     const { combos, dismissed } = triaged(findings.map(storedFinding), decisions ?? []);
     for (const combo of dismissed) dismissedPaths.push({ repo_id, full_name, html_url, combo });
     if (combos.length === 0) continue;
-    repos.push({ repo_id, full_name, html_url, combos });
+    repos.push({ repo_id, full_name, html_url, combos, ...(typeof commitSha === 'string' ? { commit_sha: commitSha } : {}) });
     const counts = countCombinations(combos);
     totals.total_combos += combos.length;
     totals.critical_count += counts.critical_count;

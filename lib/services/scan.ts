@@ -74,9 +74,13 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
   const isEnabled = (ruleId: string) => !disabled.has(ruleId);
   const links = Promise.all([listInstallations(db, user.id), githubIdentity(db, user.id)]);
   links.catch(() => undefined);
-  const usable = installationSuspended(db, repository.installation_id).then((suspended) =>
-    checkInstallationUsable(host, { installationId: repository.installation_id, account: repository.full_name.split('/')[0] ?? repository.full_name, suspended }),
-  );
+  // How the user reaches the installation is known with `usable` (a member's scan reads with their own token),
+  // so the snapshot starts at once after it, as the online audits' reader does.
+  let asMember = false;
+  const usable = Promise.all([installationSuspended(db, repository.installation_id), links]).then(([suspended, [installations]]) => {
+    asMember = installations.find((i) => i.installation_id === repository.installation_id)?.access === 'member';
+    checkInstallationUsable(host, { installationId: repository.installation_id, account: repository.full_name.split('/')[0] ?? repository.full_name, suspended });
+  });
   usable.catch(() => undefined);
   // The user must still be entitled to the installation (an organization's owner): checked beside the
   // snapshot, so a cached role costs nothing and a stale one one request in parallel, never a round trip.
@@ -110,8 +114,6 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
     private: repository.private,
   };
   // A repository the user reaches as a member is read with their own token: no more than they may see.
-  const [installations] = await links;
-  const asMember = installations.find((i) => i.installation_id === repository.installation_id)?.access === 'member';
   // A member's snapshot GitHub refuses is most likely access just lost: the entitlement says so, in words.
   const snapshot = asMember
     ? await memberSnapshot(db, host, user, locator, { deadline }).catch(async (error: unknown) => {

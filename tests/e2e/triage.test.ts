@@ -186,6 +186,20 @@ describe.skipIf(SKIP_BROWSER)(`triage in the web client${skipReason(BROWSER_SKIP
     await expect(await axeViolations(page), 'findings with links').toEqual([]);
     await settings.scrollIntoViewIfNeeded();
     await screenshot(page, 'links-settings-finding-1280x800');
+
+    // Each stage of an attack path links to its finding in the code at the repository's scanned commit.
+    await page.route('**/api/attack-paths', async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { repos: { full_name: string; html_url: string; commit_sha?: string }[] };
+      for (const r of body.repos) Object.assign(r, { html_url: `https://github.com/${r.full_name}`, commit_sha: sha });
+      await route.fulfill({ response, json: body });
+    });
+    await go('Attack paths', 'Attack paths');
+    const stage = page.locator(`${PATH} ol.stages-in-code a`).first();
+    expect(await stage.getAttribute('href')).toBe(`https://github.com/examples/issue-triage-bot/blob/${sha}/.github/workflows/triage.yml#L17`);
+    await expect(await axeViolations(page), 'attack paths with links').toEqual([]);
+    await page.locator(PATH).scrollIntoViewIfNeeded();
+    await screenshot(page, 'links-attack-path-1280x800');
     await page.unrouteAll();
     expect(errors).toEqual([]);
   });

@@ -174,7 +174,7 @@ describe('merge precedence', () => {
   test('scan_context returns the repository with its effective disabled rules, or null when not owned', async () => {
     const { user, repo } = await userWithRepository();
     await setRuleSetting(t.db, user, 'pipe-to-shell', false);
-    expect(await scanContext(t.db, user, repo.id)).toEqual({ repository: repo, disabled_rules: ['pipe-to-shell'], rule_options: {}, action_references: [] });
+    expect(await scanContext(t.db, user, repo.id)).toEqual({ repository: repo, disabled_rules: ['pipe-to-shell'], rule_options: {}, action_references: [], dismissed: [] });
     expect(await scanContext(t.db, await t.createUser(), repo.id)).toBeNull();
     expect(await effectiveRuleStates(t.db, await t.createUser(), repo.id)).toBeNull();
   });
@@ -210,6 +210,7 @@ describe('rule options (global settings)', () => {
       disabled_rules: ['forbidden-uses', 'missing-timeout'],
       rule_options: { 'forbidden-uses': { allow: ['actions/*'] }, 'unpinned-action': { 'trusted-owners': ['my-org'] } },
       action_references: [],
+      dismissed: [],
     });
   });
 

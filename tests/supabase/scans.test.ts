@@ -242,8 +242,9 @@ describe('attack_path_inputs', () => {
     const catalog = catalogOf(['pipe-to-shell', 'script-injection', 'excessive-permissions']);
     const inputs = await attackPathInputs(t.db, user, catalog);
     expect(inputs).toEqual([
-      [a!.id, a!.full_name, a!.html_url, [compact(aFindings[1]!, 'default recommendation of script-injection')]],
-      [c!.id, c!.full_name, c!.html_url, cLatest.map((f) => compact(f))],
+      // Then the repository's triage decisions (none) and the commit its latest scan read (none recorded here).
+      [a!.id, a!.full_name, a!.html_url, [compact(aFindings[1]!, 'default recommendation of script-injection')], [], null],
+      [c!.id, c!.full_name, c!.html_url, cLatest.map((f) => compact(f)), [], null],
     ]);
     // The recommendation equal to the rule's default comes back as null, the others as stored.
     expect(inputs[0]![3][0]![6]).toBeNull();
@@ -271,7 +272,7 @@ describe('attack_path_inputs', () => {
     await recordScan(t.db, user, scanOf(both!, findings));
     await recordScan(t.db, user, scanOf(half!, [finding({ rule_id: 'injection' }), finding({ rule_id: 'amplifier' })]));
     // `other-kind` has no `needs-this` beside it; `half` has no `token`: neither kind can fire there.
-    expect(await attackPathInputs(t.db, user, catalog)).toEqual([[both!.id, both!.full_name, both!.html_url, [0, 2, 3].map((i) => compact(findings[i]!))]]);
+    expect(await attackPathInputs(t.db, user, catalog)).toEqual([[both!.id, both!.full_name, both!.html_url, [0, 2, 3].map((i) => compact(findings[i]!)), [], null]]);
 
     // A disabled rule fills no group: with `token` off in `both`, nothing there can combine.
     await setRuleOverride(t.db, user, both!.id, 'token', false);

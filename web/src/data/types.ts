@@ -133,7 +133,7 @@ export interface Combination {
 }
 
 export interface AttackPaths {
-  repos: { repo_id: string; full_name: string; html_url: string; combos: Combination[] }[];
+  repos: { repo_id: string; full_name: string; html_url: string; combos: Combination[]; commit_sha?: string }[];
   total_combos: number;
   critical_count: number;
   high_count: number;

@@ -5,6 +5,35 @@ import { layoutChain, wrapText } from '../chain.js';
 import type { AttackPaths, Combination, DismissalReason } from '../data/types.js';
 import { Loading, Notice, Prose, SeverityBadge, errorText } from './common.js';
 import { DismissForm, DismissalNote } from './triage.js';
+import { codeUrl, settingsUrl, SETTINGS_FILE } from '../data/links.js';
+
+/** Each stage's finding, linked to its file and line at the scanned commit (or its settings page). */
+function StagesInCode({ combo, htmlUrl, commitSha }: { combo: Combination; htmlUrl: string; commitSha: string | undefined }) {
+  const stages = [...combo.stages].sort((a, b) => a.order - b.order).filter((s) => s.rule_id !== '');
+  return (
+    <ol class="stages-in-code" aria-label="The stages in the code">
+      {stages.map((stage) => {
+        const finding = combo.components.find((c) => c.rule_id === stage.rule_id)?.finding;
+        if (!finding) return null;
+        const settings = finding.file === SETTINGS_FILE;
+        const href = settings ? settingsUrl(htmlUrl, undefined) : codeUrl(htmlUrl, commitSha, finding.file, finding.line);
+        const text = settings ? 'Repository settings' : `${finding.file}:${finding.line}`;
+        return (
+          <li key={stage.order}>
+            <code>{stage.rule_id}</code>:{' '}
+            {href ? (
+              <a href={href} rel="noreferrer noopener" target="_blank">
+                {text}
+              </a>
+            ) : (
+              <span>{text}</span>
+            )}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
 
 const NODE_HEIGHT = 104;
 
@@ -155,6 +184,7 @@ export function AttackPathsView({ services }: { services: Services }) {
             <a href={`#/repos/${encodeURIComponent(repo.repo_id)}`}>{repo.full_name}</a> · <code>{combo.file}</code>
           </p>
           <Chain combo={combo} repoId={repo.repo_id} />
+          <StagesInCode combo={combo} htmlUrl={repo.html_url} commitSha={repo.commit_sha} />
           <dl>
             <dt>Impact</dt>
             <dd>
