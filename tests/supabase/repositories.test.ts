@@ -27,7 +27,7 @@ describe('installations', () => {
     const installationId = githubId();
     const linked = await linkInstallation(t.db, user, { installationId, accountLogin: 'octocat', accountType: 'User' });
     expect(linked).toEqual({ installation_id: installationId, account_login: 'octocat', account_type: 'User', created_at: expect.stringMatching(ISO_UTC) });
-    expect(await listInstallations(t.db, user)).toEqual([{ ...linked, suspended: false }]);
+    expect(await listInstallations(t.db, user)).toEqual([{ ...linked, suspended: false, access: 'link' }]);
   });
 
   test('linking again is idempotent and refreshes the account', async () => {
@@ -36,7 +36,7 @@ describe('installations', () => {
     const first = await linkInstallation(t.db, user, { installationId, accountLogin: 'old-name', accountType: 'Organization' });
     const second = await linkInstallation(t.db, user, { installationId, accountLogin: 'new-name', accountType: 'Organization' });
     expect(second).toEqual({ ...first, account_login: 'new-name' });
-    expect(await listInstallations(t.db, user)).toEqual([{ ...second, suspended: false }]);
+    expect(await listInstallations(t.db, user)).toEqual([{ ...second, suspended: false, access: 'link' }]);
   });
 
   test('one installation may be linked by several users, each seeing only their own links', async () => {
