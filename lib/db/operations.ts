@@ -381,3 +381,8 @@ export function setDismissal(
 export function clearDismissal(db: Database, userId: string, repositoryId: string, fingerprint: string): Promise<Cleared> {
   return db.call('clear_dismissal', { p_user_id: userId, p_repository_id: repositoryId, p_fingerprint: fingerprint });
 }
+
+/** A demoted owner's `link` rows to the organization's installation go; their `member` rows stay. */
+export function organizationOwnerLinksRemoved(db: Database, installationId: number, githubUserId: string): Promise<{ links: number }> {
+  return db.call('organization_owner_links_removed', { p_installation_id: installationId, p_github_user_id: githubUserId });
+}

@@ -11,6 +11,7 @@ import {
   installationRepositoriesRemoved,
   organizationMemberLinks,
   organizationMemberRemoved,
+  organizationOwnerLinksRemoved,
   releaseWebhookDelivery,
   setInstallationSuspended,
 } from '../db/operations.js';
@@ -219,7 +220,9 @@ async function memberDemoted(db: Database, member: { installationId: number | nu
     } catch (error) {
       if (!(error instanceof CodeHostError && error.kind === 'not_found')) throw error;
     }
-    if (role !== 'admin') await organizationMemberRemoved(db, { ...member, installationId });
+    // Still a member: only the owner's links go (what they reach as a member follows their own access).
+    if (role === 'member') await organizationOwnerLinksRemoved(db, installationId, member.githubUserId);
+    else if (role !== 'admin') await organizationMemberRemoved(db, { ...member, installationId });
   }
   return { links: installationIds.length };
 }

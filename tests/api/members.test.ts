@@ -220,6 +220,26 @@ describe('GET /api/repos through the user authorization', () => {
     expect(body.findings.some((f) => f.rule_id === 'settings-unreadable')).toBe(true);
   });
 
+  it("an organization delivery about a member keeps what they reach as a member; leaving the organization removes it", async () => {
+    const acme = organization(['api', 'web']);
+    const alice = await person('alice', [acme.full('api')]);
+    github.addMember(acme.org, alice.login);
+    expect((await authorize(alice)).status).toBe(200);
+    expect(await repos(alice.authorization)).toEqual([acme.full('api')]);
+    const payload = (action: string) => ({
+      action,
+      membership: { state: 'active', role: 'member', user: { login: alice.login, id: alice.appUser.id } },
+      organization: { login: acme.org, id: acme.id + 1 },
+      installation: { id: acme.id },
+      sender: { login: 'owner', id: 1 },
+    });
+    expect((await deliver('organization', payload('member_added'))).status).toBe(204);
+    expect(await t.query('select access from public.installations where user_id = $1', [alice.userId])).toEqual([{ access: 'member' }]);
+    github.removeMember(acme.org, alice.login);
+    expect((await deliver('organization', payload('member_removed'))).status).toBe(204);
+    expect(await t.query('select 1 from public.installations where user_id = $1', [alice.userId])).toEqual([]);
+  });
+
   it('an outside collaborator sees only their repositories', async () => {
     const acme = organization(['api', 'web']);
     const other = organization(['tool']);

@@ -1,6 +1,7 @@
 import { hasAny, scriptOf, scriptWords, wordMask } from '../analysis/file-scripts.js';
 import { fetchOf, isLocalUrl, type Fetch } from '../analysis/remote-fetch.js';
 import { feedFacts, holdingFacts, runFact } from '../analysis/run-model/facts.js';
+import { holdingStrength } from '../analysis/run-model/holdings.js';
 import type { Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { commandName, scriptPipelines } from '../shell.js';
@@ -199,6 +200,12 @@ export default defineWorkflowRule({
       const madeExecutable = () => (names ??= executables(script));
       // For the attack paths: what the job holds (a publish), whether it feeds one, and when the step runs (run-model/facts.ts).
       const facts = step.job === null ? [] : [...holdingFacts(context.runs.job(step.job)), ...feedFacts(context.runs, step.job), ...runFact(context.runs, step)];
+      // Whoever controls the download host (or takes it over) runs their binary in the job: what they gain is
+      // what the job holds (docs/severity.md, the supply-chain rules). A job holding no write scope, secret,
+      // OIDC token, self-hosted machine or publish gives them only this run: LOW. A composite action's step is
+      // judged where it is called (its own file cannot tell): MEDIUM.
+      const strength = step.job === null ? null : holdingStrength(context.runs.job(step.job).holdings, context.runs.defaultToken);
+      const low = strength === 'none' || strength === 'default-token';
       for (const pipeline of scriptPipelines(script)) {
         if (executed.has(pipeline.offset)) continue;
         pipeline.commands.forEach((command, i) => {
@@ -212,7 +219,10 @@ export default defineWorkflowRule({
           context.report({
             node: run,
             offset: valueOffsetToSource(step.owner.file, run, command.offset),
-            message: `\`${fetch.program}\` downloads ${evidence} and nothing in the step verifies its checksum or signature before it is used.`,
+            severity: low ? 'LOW' : 'MEDIUM',
+            message:
+              `\`${fetch.program}\` downloads ${evidence} and nothing in the step verifies its checksum or signature before it is used.` +
+              (low ? ' LOW: the job holds no write scope, secret, OIDC token, self-hosted machine or publish, so a swapped file changes only this run.' : ''),
             facts,
           });
         });

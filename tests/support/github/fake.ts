@@ -246,6 +246,11 @@ export class FakeGitHub {
     this.memberships.set(`${org.toLowerCase()}/${login.toLowerCase()}`, { state, role });
   }
 
+  /** The account leaves the organization (or its invitation is withdrawn). */
+  removeMember(org: string, login: string): void {
+    this.memberships.delete(`${org.toLowerCase()}/${login.toLowerCase()}`);
+  }
+
   /** A personal token: read access to every repository, or an owner's rights (admin everywhere) with `admin`. */
   addUserToken(token: string, user: { login: string; id?: number; admin?: boolean }): void {
     this.users.set(token, { login: user.login, id: user.id ?? this.id(), admin: user.admin ?? false });

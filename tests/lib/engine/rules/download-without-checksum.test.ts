@@ -15,7 +15,7 @@ describe(RULE, () => {
       'wget https://x.test/pkg_1.0_amd64.deb',
       'Invoke-WebRequest -Uri https://x.test/setup.exe -OutFile setup.exe',
     ].join('\n')));
-    expect(positions(records.map((r) => r.finding))).toEqual(['7:11 MEDIUM', '8:11 MEDIUM', '9:11 MEDIUM']);
+    expect(positions(records.map((r) => r.finding))).toEqual(['7:11 LOW', '8:11 LOW', '9:11 LOW']);
     expect(records.every((r) => r.job === 'build')).toBe(true);
     expect(records[0]?.finding.description).toContain('`https://x.test/tool-1.2.3.tgz`');
   });
@@ -26,7 +26,7 @@ describe(RULE, () => {
       'curl -fsSL https://x.test/latest | tar xz -C /usr/local/bin',
       'curl -fsSLo /usr/local/bin/kubectl https://dl.test/release/stable/bin/linux/amd64/kubectl',
       'chmod +x /usr/local/bin/kubectl',
-    ].join('\n'))))).toEqual(['7:11 MEDIUM', '8:11 MEDIUM', '9:11 MEDIUM']);
+    ].join('\n'))))).toEqual(['7:11 LOW', '8:11 LOW', '9:11 LOW']);
   });
 
   it('takes a download that coreutils install copies with an execute mode (0755 by default)', () => {
@@ -88,6 +88,19 @@ describe(RULE, () => {
     ].join('\n')))).toEqual([]);
   });
 
+  it('is MEDIUM where the job holds something worth taking, LOW where a swapped file changes only the run', () => {
+    const job = (extra: string) => ['on: push', 'jobs:', '  build:', '    runs-on: ubuntu-latest', ...extra.split('\n').filter((l) => l !== '').map((l) => `    ${l}`), '    steps:', '      - run: curl -fsSLo tool.tgz https://x.test/tool-1.2.3.tgz', ''].join('\n');
+    for (const holds of ['permissions:\n  contents: write', 'permissions:\n  id-token: write', 'env:\n  NPM_TOKEN: ${{ secrets.NPM_TOKEN }}']) {
+      const findings = scanWith(RULE, job(holds));
+      expect(findings.map((f) => f.severity), holds).toEqual(['MEDIUM']);
+    }
+    for (const holds of ['permissions:\n  contents: read', '']) {
+      const findings = scanWith(RULE, job(holds));
+      expect(findings.map((f) => f.severity), holds).toEqual(['LOW']);
+      expect(findings[0]?.description).toContain('changes only this run');
+    }
+  });
+
   it('checks composite-action steps', () => {
     const records = recordsWith(RULE, [{ path: 'action.yml', text: 'runs:\n  using: composite\n  steps:\n    - run: wget -q https://x.test/t.tar.xz\n      shell: bash\n' }]);
     expect(positions(records.map((r) => r.finding))).toEqual(['4:12 MEDIUM']);
@@ -97,7 +110,7 @@ describe(RULE, () => {
   it('stays linear on a line that repeats a verifier name', () => {
     // The quadratic pattern this guards against took ~5 s for 60,000 repetitions; 200,000 would take ~1 min.
     const findings = expectLive('a repeated verifier name', () => scanWith(RULE, step(`curl -o a.zip https://x.test/a.zip ${'gpg '.repeat(200_000)}`)));
-    expect(positions(findings)).toEqual(['7:11 MEDIUM']);
+    expect(positions(findings)).toEqual(['7:11 LOW']);
   });
 
   it('does not throw on odd shapes', () => {
