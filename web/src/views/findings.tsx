@@ -1,8 +1,9 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Services } from '../app.js';
-import { SEVERITIES, type Counts, type Dismissal, type DismissalEvent, type DismissalReason, type Dismissals, type Finding, type Repository, type Scan, type Severity } from '../data/types.js';
+import { SEVERITIES, type Counts, type Dismissal, type DismissalEvent, type DismissalReason, type Dismissals, type Finding, type Repository, type Scan, type ScanSummary, type Severity } from '../data/types.js';
 import { CountBadges, Loading, Notice, Prose, SeverityBadge, cachedRepos, errorText, formatTime } from './common.js';
 import { DismissForm, DismissalNote } from './triage.js';
+import { History, changesBetween } from './history.js';
 import { BASELINE_NAME, baselineOf, parseBaselineDecisions } from '../data/baseline.js';
 import { codeUrl, ghApiCommand, settingsUrl, SETTINGS_FILE, type ApiCall } from '../data/links.js';
 
@@ -113,6 +114,8 @@ export function FindingsView({ services, repoId, rule, status: initialStatus }: 
   const [ruleFilter, setRuleFilter] = useState<string>(rule ?? '');
   const [status, setStatusState] = useState<FindingStatus>(initialStatus ?? 'open');
   const [dismissing, setDismissing] = useState<string | null>(null);
+  const [scans, setScans] = useState<ScanSummary[]>([]);
+  const [changes, setChanges] = useState<ReturnType<typeof changesBetween> | null>(null);
 
   const setStatus = (next: FindingStatus) => {
     setStatusState(next);
@@ -157,9 +160,13 @@ export function FindingsView({ services, repoId, rule, status: initialStatus }: 
       try {
         const listed = await cachedRepos(api);
         setRepo(listed.repositories.find((r) => r.id === repoId) ?? null);
-        const [[latest], decisions] = await Promise.all([reads.scans(repoId, { limit: 1 }).then((page) => page.scans), reads.dismissals(repoId)]);
+        const [recent, decisions] = await Promise.all([reads.scans(repoId, { limit: 20 }).then((page) => page.scans), reads.dismissals(repoId)]);
         setTriage(decisions);
-        setScan(latest ? await reads.scan(latest.scan_id) : null);
+        setScans(recent);
+        const [latest, previous] = recent;
+        const [latestScan, previousScan] = await Promise.all([latest ? reads.scan(latest.scan_id) : null, previous ? reads.scan(previous.scan_id) : null]);
+        setChanges(latestScan && previousScan ? changesBetween(latestScan, previousScan) : null);
+        setScan(latestScan);
       } catch (e) {
         setError(errorText(e));
       }
@@ -239,6 +246,7 @@ export function FindingsView({ services, repoId, rule, status: initialStatus }: 
               </select>
             </label>
           </div>
+          <History scans={scans} changes={changes} />
           <div class="baseline-actions">
             <button type="button" onClick={downloadBaseline} disabled={dismissedFindings.length === 0}>
               Download dismissals as a baseline
