@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useDatabase } from '../../lib/db/connection.js';
-import { recordScan, setRuleOverride, setRuleSetting } from '../../lib/db/operations.js';
+import { clearDismissal, recordScan, setDismissal, setRuleOverride, setRuleSetting } from '../../lib/db/operations.js';
 import { Api } from '../../web/src/data/api.js';
 import { ApiReads, SupabaseReads, type TableClient, type TableQuery } from '../../web/src/data/reads.js';
 import { bearer } from '../support/auth.js';
@@ -99,6 +99,42 @@ describe('the client data module', () => {
     expect(full?.findings[1]).not.toHaveProperty('fix');
     expect(await both((r) => r.ruleSettings())).toEqual([{ rule_id: 'script-injection', enabled: false, updated_at: expect.any(String) }]);
     expect(await both((r) => r.overrides(repo))).toEqual([{ rule_id: 'script-injection', enabled: true, updated_at: expect.any(String) }]);
+  });
+
+  it('returns the same triage decisions and trail, and the scanned commit, from both backends', async () => {
+    const user = await t.createUser();
+    const { repositories } = await userWithRepositories(t.db, user, 1);
+    const repo = repositories[0]?.id ?? '';
+    const sha = 'b'.repeat(40);
+    const findings = [finding({ severity: 'HIGH' })];
+    const { scan_id } = await recordScan(t.db, user, {
+      repositoryId: repo,
+      ruleset: 'all',
+      counts: countsOf(findings),
+      findings,
+      retention: { contentHash: 'c'.repeat(64), keep: 10, quota: 0 },
+      commitSha: sha,
+    });
+    await setDismissal(t.db, user, repo, { fingerprint: 'abc123', kind: 'finding', reason: 'accepted_risk', comment: 'known' });
+    await setDismissal(t.db, user, repo, { fingerprint: 'path-abc123', kind: 'attack_path', reason: 'wont_fix', comment: '' });
+    await clearDismissal(t.db, user, repo, 'path-abc123');
+    const viaApi = new ApiReads(api(await bearer(user)));
+    const viaSupabase = new SupabaseReads(tables(user));
+    const [a, b] = await Promise.all([viaApi.dismissals(repo), viaSupabase.dismissals(repo)]);
+    expect(b).toEqual(a);
+    expect(a.dismissals.map((d) => [d.fingerprint, d.reason, d.comment])).toEqual([['abc123', 'accepted_risk', 'known']]);
+    expect(a.events.map((e) => [e.fingerprint, e.action])).toEqual([
+      ['path-abc123', 'reopen'],
+      ['path-abc123', 'dismiss'],
+      ['abc123', 'dismiss'],
+    ]);
+    const [sa, sb] = await Promise.all([viaApi.scan(scan_id), viaSupabase.scan(scan_id)]);
+    expect(sb).toEqual(sa);
+    expect(sa?.commit_sha).toBe(sha);
+    // Another user reads none of it: the API says 404, row-level security shows nothing.
+    const stranger = await t.createUser();
+    await expect(new ApiReads(api(await bearer(stranger))).dismissals(repo)).rejects.toMatchObject({ status: 404 });
+    expect(await new SupabaseReads(tables(stranger)).dismissals(repo)).toEqual({ dismissals: [], events: [] });
   });
 
   it('sees none of another user’s rows through either backend', async () => {
