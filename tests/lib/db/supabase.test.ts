@@ -122,7 +122,7 @@ describe('every operation through PostgREST against the real schema', () => {
     const installationId = githubId();
 
     const installation = await linkInstallation(db, user, { installationId, accountLogin: 'octocat', accountType: 'User' });
-    expect(await listInstallations(db, user)).toEqual([{ ...installation, suspended: false }]);
+    expect(await listInstallations(db, user)).toEqual([{ ...installation, suspended: false, access: 'link' }]);
 
     const repos = await syncRepositories(db, user, [listing(installationId, { full_name: 'octocat/b' }), listing(installationId, { full_name: 'octocat/a' })]);
     expect(repos.map((r) => r.full_name)).toEqual(['octocat/a', 'octocat/b']);
