@@ -12,6 +12,7 @@ import { stepExecutions } from './run-model/execution.js';
 import { REACH_ORDER } from './run-model/reach.js';
 import type { Reach } from './run-model/reach.js';
 import type { RunModel } from './run-model/index.js';
+import { ScanCache } from '../model/scan-cache.js';
 
 /** A `<scope>: write` entry of a `permissions:` mapping. */
 export interface WriteScope {
@@ -231,11 +232,28 @@ export interface OutsiderCode {
  */
 export function outsiderCode(context: { runs: RunModel; taint: TaintAnalyzer }, jobs: readonly Job[]): OutsiderCode | null {
   let best: OutsiderCode | null = null;
+  for (const job of jobs) {
+    const found = jobOutsiderCode(context, job);
+    if (found !== null && (best === null || REACH_ORDER.indexOf(found.reach.level) < REACH_ORDER.indexOf(best.reach.level))) best = found;
+  }
+  return best;
+}
+
+/** Per job, once per scan: rules ask it per step (a checkout, a token step), which must not cost a walk of the job each. */
+const outsiderCodeCache = new ScanCache<Job, OutsiderCode | null>();
+
+function jobOutsiderCode(context: { runs: RunModel; taint: TaintAnalyzer }, job: Job): OutsiderCode | null {
+  const cached = outsiderCodeCache.get(job);
+  if (cached !== undefined) return cached;
+  let best: OutsiderCode | null = null;
   const better = (found: OutsiderCode) => {
     if (best === null || REACH_ORDER.indexOf(found.reach.level) < REACH_ORDER.indexOf(best.reach.level)) best = found;
   };
-  for (const job of jobs) {
-    if (job.uses !== undefined) continue;
+  {
+    if (job.uses !== undefined) {
+      outsiderCodeCache.set(job, null);
+      return null;
+    }
     const run = context.runs.job(job);
     for (const entry of run.workspace) {
       if (entry.content !== 'outsider' || entry.checkout?.hiddenBy === 'trusted-author') continue;
@@ -266,5 +284,6 @@ export function outsiderCode(context: { runs: RunModel; taint: TaintAnalyzer }, 
       }
     }
   }
+  outsiderCodeCache.set(job, best);
   return best;
 }

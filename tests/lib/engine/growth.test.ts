@@ -56,7 +56,9 @@ const NO_WORKFLOW_RULE: ScanOptions = { isEnabled: (id) => id === BASELINE_RULE 
 describe.skipIf(SLOW_SKIPPED !== null)(`growth on pathological input${skipReason(SLOW_SKIPPED)}`, () => {
   for (const [kind, generate] of Object.entries(PATHOLOGICAL)) {
     const n = SIZES[kind] ?? 500;
-    it.skipIf(KNOWN[kind] !== undefined)(`${kind}: all rules together grow at most ${MAX_GROWTH}x from n=${n} to 2n${skipReason(KNOWN[kind] ?? null)}`, () => {
+    // A super-linear rule fails every attempt; a collector pause or a busy neighbour on a shared machine does not
+    // repeat itself three times, so a failing measurement is retried twice before it fails the suite.
+    it.skipIf(KNOWN[kind] !== undefined)(`${kind}: all rules together grow at most ${MAX_GROWTH}x from n=${n} to 2n${skipReason(KNOWN[kind] ?? null)}`, { retry: 2 }, () => {
       let size = n;
       let small = generate(size);
       best(small, {}, 1); // warm-up: the first scan also compiles the engine
@@ -72,7 +74,7 @@ describe.skipIf(SLOW_SKIPPED !== null)(`growth on pathological input${skipReason
       expect(grewTooMuch(atN, at2N), `${kind}: ${atN.toFixed(0)} ms at n=${size}, ${at2N.toFixed(0)} ms at 2n`).toBe(false);
     });
 
-    it.skipIf(KNOWN[kind] !== undefined)(`${kind}: each rule alone grows at most ${MAX_GROWTH}x from n=${n} to 2n${skipReason(KNOWN[kind] ?? null)}`, { timeout: 300_000 }, () => {
+    it.skipIf(KNOWN[kind] !== undefined)(`${kind}: each rule alone grows at most ${MAX_GROWTH}x from n=${n} to 2n${skipReason(KNOWN[kind] ?? null)}`, { timeout: 300_000, retry: 2 }, () => {
       const small = generate(n);
       const large = generate(2 * n);
       best(small, {}, 1); // warm-up
