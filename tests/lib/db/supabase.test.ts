@@ -138,7 +138,7 @@ describe('every operation through PostgREST against the real schema', () => {
       { rule_id: 'pipe-to-shell', enabled: false, source: 'global' },
       { rule_id: 'script-injection', enabled: false, source: 'override' },
     ]);
-    expect(await scanContext(db, user, repo.id)).toEqual({ repository: repo, disabled_rules: ['pipe-to-shell', 'script-injection'], rule_options: {}, action_references: [] });
+    expect(await scanContext(db, user, repo.id)).toEqual({ repository: repo, disabled_rules: ['pipe-to-shell', 'script-injection'], rule_options: {}, action_references: [], dismissed: [] });
 
     const kept = finding({ rule_id: 'excessive-permissions' });
     const findings = [kept, finding({ rule_id: 'pipe-to-shell' }), finding({ rule_id: 'script-injection' })];
@@ -146,7 +146,8 @@ describe('every operation through PostgREST against the real schema', () => {
     expect(await repositoryComboInputs(db, user, repo.id)).toEqual([kept]);
     const catalog = { rules: { 'excessive-permissions': kept.recommendation, 'pipe-to-shell': '' }, kinds: [{ requires: [['excessive-permissions', 'pipe-to-shell']], rules: ['excessive-permissions', 'pipe-to-shell'] }] };
     expect(await attackPathInputs(db, user, catalog)).toEqual([
-      [repo.id, repo.full_name, repo.html_url, [[kept.file, kept.line, kept.column, kept.severity, kept.rule_id, kept.description, null, kept.job, kept.fingerprint, null]]],
+      // Then the repository's dismissed fingerprints and its latest scan's commit (none here).
+      [repo.id, repo.full_name, repo.html_url, [[kept.file, kept.line, kept.column, kept.severity, kept.rule_id, kept.description, null, kept.job, kept.fingerprint, null]], [], null],
     ]);
 
     expect(await clearRuleOverride(db, user, repo.id, 'script-injection')).toEqual({ deleted: true });
