@@ -11,69 +11,78 @@
  * A `ScanCache` is a WeakMap that `resetScanCaches` (called by `scanRepository` when a scan ends) replaces
  * with a new, young one; a `ScanMemo` is the same for values keyed by text (scripts, commands, expressions), as
  * a Map bounded in size. Outside a scan either still works as a plain memo, until the next scan ends. Make one
- * per module, when the module loads: every cache made is registered for good.
+ * per module, when the module loads.
  */
 
-const caches: { reset(): void }[] = [];
+/**
+ * The caches written since the last reset: only those are replaced when a scan ends. A scan of a small file
+ * touches few of them, and making a fresh WeakMap for every registered cache was a tenth of such a scan.
+ */
+let dirty: { reset(): void }[] = [];
 
 export class ScanCache<K extends WeakKey, V> {
-  #map = new WeakMap<K, V>();
-
-  constructor() {
-    caches.push(this);
-  }
+  /** Null until the first write after a reset (a read of a missing map finds nothing, as a fresh map would). */
+  #map: WeakMap<K, V> | null = null;
 
   get(key: K): V | undefined {
-    return this.#map.get(key);
+    return this.#map?.get(key);
   }
 
   has(key: K): boolean {
-    return this.#map.has(key);
+    return this.#map?.has(key) ?? false;
   }
 
   set(key: K, value: V): this {
+    if (this.#map === null) {
+      this.#map = new WeakMap();
+      dirty.push(this);
+    }
     this.#map.set(key, value);
     return this;
   }
 
-  /** Forgets every entry (by starting a new map: see above). */
+  /** Forgets every entry (the next write starts a new map: see above). */
   reset(): void {
-    this.#map = new WeakMap();
+    this.#map = null;
   }
 }
 
 /** A memo keyed by text, forgotten when a scan ends, and started afresh whenever it holds `limit` entries. */
 export class ScanMemo<K, V> {
-  #map = new Map<K, V>();
+  #map: Map<K, V> | null = null;
   readonly #limit: number;
 
   constructor(limit: number) {
     this.#limit = limit;
-    caches.push(this);
   }
 
   get(key: K): V | undefined {
-    return this.#map.get(key);
+    return this.#map?.get(key);
   }
 
   has(key: K): boolean {
-    return this.#map.has(key);
+    return this.#map?.has(key) ?? false;
   }
 
   set(key: K, value: V): this {
     // Wholesale, when full: deterministic and cheap.
-    if (this.#map.size >= this.#limit) this.#map = new Map();
+    if (this.#map === null) {
+      this.#map = new Map();
+      dirty.push(this);
+    } else if (this.#map.size >= this.#limit) this.#map = new Map();
     this.#map.set(key, value);
     return this;
   }
 
-  /** Forgets every entry (by starting a new map: see above). */
+  /** Forgets every entry (the next write starts a new map: see above). */
   reset(): void {
-    this.#map = new Map();
+    this.#map = null;
   }
 }
 
-/** Forgets what every scan cache and memo holds (the scan calls it when it is done). */
+/** Forgets what every scan cache and memo written since the last call holds (the scan calls it when it is done). */
 export function resetScanCaches(): void {
-  for (const cache of caches) cache.reset();
+  const written = dirty;
+  dirty = [];
+  for (const cache of written) cache.reset();
 }
