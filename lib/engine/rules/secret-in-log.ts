@@ -283,14 +283,17 @@ export default defineWorkflowRule({
         // the job exposes nothing new. Printing it still leaks it while the job runs.
         if (destination !== 'log' && secret.secrets.every(isGithubToken)) continue;
         const via = `\`${name}\``;
-        const masked = secret.partial || transformed ? ', in a form GitHub does not mask' : '';
+        const unmasked = secret.partial || transformed;
+        const masked = unmasked
+          ? ', in a form GitHub does not mask'
+          : ". LOW: GitHub replaces a registered secret's exact value with `***` in the log, so nothing is published as long as the value is printed as it is; a transformed copy or a field of it would not be masked";
         const message = {
           log: `${secret.label} is printed to the job log by ${via}${masked}.`,
           output: `${secret.label} is written to a step output by ${via}; outputs are plain values that later steps and expressions pass on unmasked.`,
           env: `${secret.label} is written to \`$GITHUB_ENV\` by ${via}, so every later step of the job, third-party actions included, receives it. MEDIUM: it stays masked in the log; what widens is which steps hold it.`,
           summary: `${secret.label} is written to the job summary by ${via}, where anyone who can read the run sees it.`,
         }[destination];
-        report(step, run, secret.scriptOffset, message, destination, destination === 'env' ? 'MEDIUM' : undefined);
+        report(step, run, secret.scriptOffset, message, destination, destination === 'env' ? 'MEDIUM' : destination === 'log' && !unmasked ? 'LOW' : undefined);
       }
     };
 
