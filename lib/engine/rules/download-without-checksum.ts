@@ -1,7 +1,7 @@
 import { hasAny, scriptOf, scriptWords, wordMask } from '../analysis/file-scripts.js';
 import { fetchOf, isLocalUrl, type Fetch } from '../analysis/remote-fetch.js';
 import { feedFacts, holdingFacts, runFact } from '../analysis/run-model/facts.js';
-import { holdingStrength } from '../analysis/run-model/holdings.js';
+import { holdsNothing } from '../analysis/run-model/holdings.js';
 import type { Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { commandName, scriptPipelines } from '../shell.js';
@@ -204,8 +204,7 @@ export default defineWorkflowRule({
       // what the job holds (docs/severity.md, the supply-chain rules). A job holding no write scope, secret,
       // OIDC token, self-hosted machine or publish gives them only this run: LOW. A composite action's step is
       // judged where it is called (its own file cannot tell): MEDIUM.
-      const strength = step.job === null ? null : holdingStrength(context.runs.job(step.job).holdings, context.runs.defaultToken);
-      const low = strength === 'none' || strength === 'default-token';
+      const low = step.job !== null && holdsNothing(context.runs.job(step.job).holdings, context.runs.defaultToken);
       for (const pipeline of scriptPipelines(script)) {
         if (executed.has(pipeline.offset)) continue;
         pipeline.commands.forEach((command, i) => {

@@ -2,6 +2,7 @@ import { hasAny, scriptOf, scriptWords, wordMask, type RunScript } from '../anal
 import { fetchOf, isLocalUrl, mentionsFetch } from '../analysis/remote-fetch.js';
 import { vendorInstaller } from '../data/installers.js';
 import { hostedRunnersOnly } from '../analysis/runners.js';
+import { holdsNothing } from '../analysis/run-model/holdings.js';
 import { defineWorkflowRule } from '../rule.js';
 import { PipeToShellOptions } from '../rule-options.js';
 import type { Severity } from '../types.js';
@@ -203,7 +204,14 @@ export default defineWorkflowRule({
           // The team trusts this host's scripts (`trusted-hosts`), and HTTPS means only that host decides what runs.
           const host = httpsHost(hit.url);
           if (host !== null && trusted.length > 0 && isTrustedHost(host, trusted)) continue;
-          const { severity, why } = hitSeverity(hit, step.job !== null && hostedRunnersOnly(step.job));
+          let { severity, why } = hitSeverity(hit, step.job !== null && hostedRunnersOnly(step.job));
+          // The attacker is whoever controls the host: what they gain is what the job holds (docs/severity.md,
+          // the supply-chain rules). Over HTTPS, in a job that holds no write scope, secret, OIDC token,
+          // self-hosted machine or publish, a swapped script changes only that run: LOW.
+          if (severity === 'MEDIUM' && step.job !== null && holdsNothing(context.runs.job(step.job).holdings, context.runs.defaultToken)) {
+            severity = 'LOW';
+            why = `${why.replace(' MEDIUM:', ' LOW:')} The job holds no write scope, secret, OIDC token, self-hosted machine or publish, so a swapped script changes only this run.`;
+          }
           context.report({
             node: run,
             offset: valueOffsetToSource(file, run, hit.offset),

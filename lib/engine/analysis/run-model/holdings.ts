@@ -132,6 +132,15 @@ export function holdingStrength(holdings: Holdings, defaultToken: DefaultToken):
 }
 
 /**
+ * A job that holds nothing a compromised upstream could take (a read-only token, or the default token of a job
+ * that declares no `permissions:` and references no secret): the supply-chain rules' LOW (docs/severity.md).
+ */
+export function holdsNothing(holdings: Holdings, defaultToken: DefaultToken): boolean {
+  const strength = holdingStrength(holdings, defaultToken);
+  return strength === 'none' || strength === 'default-token';
+}
+
+/**
  * The stored secrets (never `GITHUB_TOKEN`) that reach a step's own process: its `with:` and `env:`, and the
  * `env:` of its job and workflow, which every step of the job gets. The job's other secrets reach only the
  * runner's memory, where code of any step can still read them.

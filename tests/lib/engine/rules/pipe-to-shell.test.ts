@@ -48,7 +48,9 @@ describe(RULE, () => {
                 curl -fsSL https://x.test/install.sh | bash
                 echo done && wget -qO- https://x.test/b.sh | sh
     `);
-    expect(positions(records.map((r) => r.finding))).toEqual(['9:11 MEDIUM', '10:24 MEDIUM']);
+    expect(positions(records.map((r) => r.finding))).toEqual(['9:11 LOW', '10:24 LOW']);
+    // The job declares no `permissions:` and references no secret: a swapped script changes only this run.
+    expect(records[0]?.finding.description).toContain('The job holds no write scope, secret, OIDC token, self-hosted machine or publish');
     expect(records.map((r) => r.job)).toEqual(['setup', 'setup']);
     expect(records[0]?.finding.description).toContain('`https://x.test/install.sh`');
     expect(records[0]?.finding.description).toContain('step `Install`');
@@ -102,10 +104,10 @@ ${matrix}
             - run: curl -fsSL https://github.com/o/helper/releases/latest/download/install.sh | sudo bash
     `;
     const hosted = scanWith(RULE, workflow('macos-latest'));
-    expect(hosted.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(hosted.map((f) => f.severity)).toEqual(['LOW']);
     expect(hosted[0]?.description).toContain('It runs as root, but on GitHub-hosted runners only, whose user already has passwordless sudo');
     const matrix = '          strategy:\n            matrix:\n              os: [ubuntu-latest, macos-14]';
-    expect(scanWith(RULE, workflow('${{ matrix.os }}', matrix)).map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(scanWith(RULE, workflow('${{ matrix.os }}', matrix)).map((f) => f.severity)).toEqual(['LOW']);
     // A runner that may be self-hosted, or one the workflow does not tell: root can persist, HIGH.
     expect(scanWith(RULE, workflow('[self-hosted, macos]')).map((f) => f.severity)).toEqual(['HIGH']);
     expect(scanWith(RULE, workflow('build-farm')).map((f) => f.severity)).toEqual(['HIGH']);
