@@ -61,6 +61,32 @@ describe(RULE, () => {
     expect(findings[1]?.description).toContain('`python tools/check.py`');
   });
 
+  it('counts a github-script that requires a script of the checkout as running its code, not a package or inline code', () => {
+    const workflow = (script: string) => yaml`
+      on: pull_request_target
+      permissions:
+        contents: write
+      jobs:
+        bot:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ github.event.pull_request.head.sha }}
+            - uses: actions/github-script@v7
+              with:
+                script: |
+                  ${script}
+    `;
+    const local = scanWith(RULE, workflow("const run = require('./.github/scripts/review.js'); await run({ github, context });"));
+    expect(positions(local)).toEqual(['10:16 HIGH']);
+    expect(local[0]?.description).toContain("`require('./.github/scripts/review.js')` in actions/github-script");
+    const workspace = scanWith(RULE, workflow('const run = require(`${process.env.GITHUB_WORKSPACE}/scripts/review.js`);'));
+    expect(positions(workspace)).toEqual(['10:16 HIGH']);
+    // A package of the runner's node_modules, or inline code: nothing of the checkout runs.
+    expect(positions(scanWith(RULE, workflow("const fs = require('fs'); const { exec } = require('@actions/exec');")))).toEqual(['10:16 MEDIUM']);
+  });
+
   it('ignores workflows without a privileged trigger and checkouts of the base', () => {
     expect(scanWith(RULE, yaml`
       on: pull_request
