@@ -270,6 +270,18 @@ export const operations = {
     response: s.InstallationsResponse,
     errors: [],
   }),
+  repositoryOverview: defineOperation({
+    operationId: 'repositoryOverview',
+    method: 'GET',
+    path: '/api/repositories',
+    summary: "The user's stored repositories with their latest scan's open counts",
+    description:
+      "One request for the whole Repositories view, however many repositories: the rows the last `GET /api/repos` stored, by full name, each with its latest scan (null when never scanned) and that scan's counts without the findings the user dismissed (`dismissed` counts those). Does not ask the code host.",
+    tag: 'repositories',
+    auth: true,
+    response: s.RepositoryOverviewResponse,
+    errors: [],
+  }),
   listRepositoryScans: defineOperation({
     operationId: 'listRepositoryScans',
     method: 'GET',
