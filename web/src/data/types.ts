@@ -11,6 +11,15 @@ export interface Repository {
   html_url: string;
 }
 
+/** A repository with its latest scan's open counts (`GET /api/repositories`). */
+export interface RepositoryOverview {
+  repo_id: string;
+  full_name: string;
+  private: boolean;
+  html_url: string;
+  latest_scan: { scan_id: string; ruleset: 'all' | 'owasp'; created_at: string; counts: Counts; dismissed: number } | null;
+}
+
 export interface Installation {
   installation_id: number;
   account: string;
@@ -85,6 +94,8 @@ export interface Scan extends ScanSummary {
   findings: Finding[];
   /** The commit the scan read, when the code host said. */
   commit_sha?: string;
+  /** `POST /api/scan`: the findings the user dismissed, left out of `findings` and `counts`. */
+  dismissed_findings?: Finding[];
 }
 
 export interface ScanPage {
