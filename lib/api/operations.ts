@@ -130,7 +130,7 @@ export const operations = {
     path: '/api/github/webhooks',
     summary: "GitHub's webhook deliveries for the App",
     description:
-      'Authenticated by `X-Hub-Signature-256` (HMAC-SHA256 of the exact body with `GITHUB_WEBHOOK_SECRET`), not by a bearer token; without a valid signature nothing is done (401). Each `X-GitHub-Delivery` is acted on once. Acts on `installation` (deleted, suspend, unsuspend), `installation_repositories` (removed) and `organization` (member_removed); other events are accepted and ignored. 204 in every accepted case.',
+      'Authenticated by `X-Hub-Signature-256` (HMAC-SHA256 of the exact body with `GITHUB_WEBHOOK_SECRET`), not by a bearer token; without a valid signature nothing is done (401). Each `X-GitHub-Delivery` is acted on once. Acts on `installation` (deleted, suspend, unsuspend), `installation_repositories` (removed) and `organization` (member_removed); `push` to the default branch changing `.github/`, an `action.yml|yaml` or a `dependabot.yml|yaml`, and `pull_request` (opened, synchronize, reopened), enqueue monitoring jobs for an installation someone linked, and the delivery runs a small batch of them; other events are accepted and ignored. 204 in every accepted case.',
     tag: 'repositories',
     auth: false,
     // An `installation_repositories` delivery lists every repository it names.
