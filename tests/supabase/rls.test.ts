@@ -16,7 +16,7 @@ import { countsOf, finding, userWithRepositories } from '../support/db-fixtures.
 const BROWSER_READABLE_TABLES = ['installations', 'repositories', 'scans', 'findings', 'rule_settings', 'rule_overrides', 'dismissals', 'dismissal_events', 'check_runs'];
 const ALL_TABLES = [...BROWSER_READABLE_TABLES, 'rate_limits'];
 /** Tables of no user: what GitHub's webhooks said (suspended installations, deliveries acted on), the online audits' facts. */
-const SERVICE_TABLES = ['suspended_installations', 'webhook_deliveries', 'online_facts', 'repository_action_references', 'installation_rate_limits', 'installation_check_policies'];
+const SERVICE_TABLES = ['suspended_installations', 'webhook_deliveries', 'online_facts', 'repository_action_references', 'installation_rate_limits', 'installation_check_policies', 'monitor_jobs'];
 /** Per user, never readable by a browser: the users' GitHub tokens (ciphertexts), read by the API only. */
 const SECRET_USER_TABLES = ['github_user_authorizations'];
 
@@ -212,7 +212,7 @@ test('no sequence in public is usable by a browser role', async () => {
      from pg_class c join pg_namespace n on n.oid = c.relnamespace
      where n.nspname = 'public' and c.relkind = 'S'`,
   );
-  expect(sequences.map((s) => s.name).sort()).toEqual(['dismissal_events_id_seq', 'scans_seq_seq']);
+  expect(sequences.map((s) => s.name).sort()).toEqual(['dismissal_events_id_seq', 'monitor_jobs_id_seq', 'scans_seq_seq']);
   for (const sequence of sequences) expect(sequence).toEqual({ name: sequence.name, anon: false, authenticated: false });
 });
 
