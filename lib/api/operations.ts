@@ -138,6 +138,30 @@ export const operations = {
     response: null,
     errors: [400, 401, 413, 503],
   }),
+  cronDrain: defineOperation({
+    operationId: 'drainMonitoringQueue',
+    method: 'GET',
+    path: '/api/cron/drain',
+    summary: "Vercel cron: runs a bounded batch of the monitoring queue's jobs",
+    description:
+      "Called by Vercel's cron every minute with `Authorization: Bearer <CRON_SECRET>`, not a user's token; anything else is 401 and touches nothing. Prunes jobs past their windows, then claims and runs jobs for up to 25 s (at most 200). 204.",
+    tag: 'service',
+    auth: false,
+    response: null,
+    errors: [401, 503],
+  }),
+  cronRecheck: defineOperation({
+    operationId: 'enqueueDailyRechecks',
+    method: 'GET',
+    path: '/api/cron/recheck',
+    summary: 'Vercel cron: enqueues the daily re-check of repositories scanned in the last 30 days',
+    description:
+      "Called by Vercel's cron once a day with `Authorization: Bearer <CRON_SECRET>`; anything else is 401. One `recheck` job per repository scanned in the last 30 days, once per day; the minute's drains run them. 204.",
+    tag: 'service',
+    auth: false,
+    response: null,
+    errors: [401, 503],
+  }),
   listRules: defineOperation({
     operationId: 'listRules',
     method: 'GET',

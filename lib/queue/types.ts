@@ -10,6 +10,12 @@ import type { Database } from '../db/port.js';
  * repository is served by one job), `headRepoId` the repository the pull request's head lives in (a fork's
  * id when it comes from a fork: its files are data, read through the API, never executed). SHAs are 40
  * lower-case hex digits; `deliveryId` is the `X-GitHub-Delivery` that caused the job (for logs).
+ *
+ * Who enqueues what (lib/services/webhooks.ts, lib/services/cron.ts): `push-scan` for a push to the default
+ * branch whose listed files touch `.github/`, an `action.yml|yaml` or a `dependabot.yml|yaml`; `pr-check` for
+ * every pull request opened, synchronized or reopened (the delivery does not list its files: the handler
+ * asks GitHub for them and ends without a check when none touches those paths); `recheck` daily for each
+ * repository scanned in the last 30 days. Only for an installation someone linked and a repository some user has.
  */
 export type MonitorJob =
   | { kind: 'push-scan'; installationId: number; repoId: number; sha: string; deliveryId: string }
