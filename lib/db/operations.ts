@@ -3,6 +3,7 @@
 
 import type { Database } from './port.js';
 import type {
+  RepositoryOverview,
   AttackPathInput,
   CheckPolicy,
   CheckRunResult,
@@ -259,6 +260,11 @@ export function listRepositoryScans(
     p_limit: page.limit,
     p_before_seq: page.beforeSeq,
   });
+}
+
+/** Every repository of the user, by full name, with its latest scan and that scan's open counts (dismissed findings left out). */
+export function repositoryOverview(db: Database, userId: string): Promise<RepositoryOverview[]> {
+  return db.call('repository_overview', { p_user_id: userId });
 }
 
 /** One scan of the user with its findings in recorded order; null when it is not theirs or does not exist. */

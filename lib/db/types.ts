@@ -150,6 +150,16 @@ export interface ScanSummary {
   commit_sha?: string;
 }
 
+/** A repository of the user with its latest scan's open counts, as `repository_overview` returns it. */
+export interface RepositoryOverview {
+  repo_id: string;
+  full_name: string;
+  private: boolean;
+  html_url: string;
+  /** Null when never scanned; `counts` leave out the findings the user dismissed, `dismissed` counts them. */
+  latest_scan: { scan_id: string; ruleset: Ruleset; created_at: Timestamp; counts: ScanSummary['counts']; dismissed: number } | null;
+}
+
 /** A stored scan with its public findings (each with its fix, if any) in recorded order, as `get_scan` returns it. */
 export interface StoredScan extends Omit<ScanSummary, 'seq'> {
   findings: FindingWithFix[];

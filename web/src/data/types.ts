@@ -11,6 +11,15 @@ export interface Repository {
   html_url: string;
 }
 
+/** A repository with its latest scan's open counts (`GET /api/repositories`). */
+export interface RepositoryOverview {
+  repo_id: string;
+  full_name: string;
+  private: boolean;
+  html_url: string;
+  latest_scan: { scan_id: string; ruleset: 'all' | 'owasp'; created_at: string; counts: Counts; dismissed: number } | null;
+}
+
 export interface Installation {
   installation_id: number;
   account: string;
@@ -89,6 +98,8 @@ export interface ScanSummary {
 
 export interface Scan extends ScanSummary {
   findings: Finding[];
+  /** `POST /api/scan`: the findings the user dismissed, left out of `findings` and `counts`. */
+  dismissed_findings?: Finding[];
 }
 
 /** The latest check run Chainbreaker published on one of the repository's pull requests. */
