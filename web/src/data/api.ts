@@ -8,6 +8,7 @@ import type {
   Installation,
   InstallationLink,
   Repository,
+  RepositoryOverview,
   Rule,
   RuleSetting,
   Scan,
@@ -66,6 +67,8 @@ export class Api {
     return parsed as T;
   }
 
+  /** Every stored repository with its latest scan's open counts, in one request (no code-host sync). */
+  overview = () => this.request<{ repositories: RepositoryOverview[] }>('GET', '/api/repositories');
   repos = () => this.request<{ connected: boolean; repositories: Repository[] }>('GET', '/api/repos');
   scan = (repoId: string) => this.request<Scan>('POST', '/api/scan', { repo_id: repoId });
   attackPaths = () => this.request<AttackPaths>('GET', '/api/attack-paths');

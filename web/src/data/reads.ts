@@ -58,7 +58,7 @@ export interface TableClient {
   from(table: string): { select(columns: string): TableQuery };
 }
 
-const SCAN_COLUMNS = 'id,repository_id,ruleset,high_count,medium_count,low_count,info_count,created_at,seq';
+const SCAN_COLUMNS = 'id,repository_id,ruleset,trigger,high_count,medium_count,low_count,info_count,created_at,seq,commit_sha';
 const FINDING_COLUMNS = 'file,line,column,severity,category,rule_id,title,description,recommendation,fingerprint,fix';
 const SETTING_COLUMNS = 'rule_id,enabled,updated_at';
 const DISMISSAL_COLUMNS = 'fingerprint,kind,reason,comment,dismissed_by,created_at,updated_at';
@@ -78,8 +78,10 @@ function summary(row: Record<string, unknown>): ScanSummary {
     scan_id: String(row.id),
     repo_id: String(row.repository_id),
     ruleset: row.ruleset as ScanSummary['ruleset'],
+    trigger: row.trigger as ScanSummary['trigger'],
     counts,
     created_at: String(row.created_at),
+    ...(typeof row.commit_sha === 'string' ? { commit_sha: row.commit_sha } : {}),
   };
 }
 
@@ -107,12 +109,11 @@ export class SupabaseReads implements Reads {
   }
 
   async scan(scanId: string): Promise<Scan | null> {
-    const [row] = await rows(this.client.from('scans').select(`${SCAN_COLUMNS},commit_sha`).eq('id', scanId).limit(1));
+    const [row] = await rows(this.client.from('scans').select(SCAN_COLUMNS).eq('id', scanId).limit(1));
     if (row === undefined) return null;
-    const commit = typeof row.commit_sha === 'string' ? { commit_sha: row.commit_sha } : {};
     const findings = await rows(this.client.from('findings').select(FINDING_COLUMNS).eq('scan_id', scanId).order('ordinal'));
     // A finding without a fix has a null column; the API leaves the key out, and so does this.
-    return { ...summary(row), ...commit, findings: findings.map(({ fix, ...rest }) => (fix === null || fix === undefined ? rest : { ...rest, fix })) as unknown as Finding[] };
+    return { ...summary(row), findings: findings.map(({ fix, ...rest }) => (fix === null || fix === undefined ? rest : { ...rest, fix })) as unknown as Finding[] };
   }
 
   async ruleSettings(): Promise<RuleSetting[]> {

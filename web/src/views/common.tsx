@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
 import { ApiError, type Api } from '../data/api.js';
 import { SEVERITIES, type Counts, type Repository } from '../data/types.js';
 
@@ -68,5 +69,48 @@ export function Prose({ text }: { text: string }) {
     <>
       {parts.map((part, i) => (part.length > 2 && part.startsWith('`') && part.endsWith('`') ? <code key={i}>{part.slice(1, -1)}</code> : part))}
     </>
+  );
+}
+
+const DISMISSED_NOTICES = 'chainbreaker.dismissedNotices';
+
+function dismissedNotices(): string[] {
+  try {
+    const list: unknown = JSON.parse(localStorage.getItem(DISMISSED_NOTICES) ?? '[]');
+    return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string').slice(0, 100) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Whether the notice `id` was dismissed in this browser (kept in localStorage: a reload or a later visit keeps it so). */
+export function noticeDismissed(id: string): boolean {
+  return dismissedNotices().includes(id);
+}
+
+export function rememberNoticeDismissed(id: string): void {
+  try {
+    localStorage.setItem(DISMISSED_NOTICES, JSON.stringify([...new Set([...dismissedNotices(), id])].slice(-100)));
+  } catch {
+    // Storage refused (private mode, quota): the notice is gone for this page load only.
+  }
+}
+
+/** A notice that, once dismissed, stays dismissed in this browser. */
+export function PersistentNotice({ id, kind, children }: { id: string; kind: 'ok' | 'info'; children: ComponentChildren }) {
+  const [hidden, setHidden] = useState(() => noticeDismissed(id));
+  if (hidden) return null;
+  return (
+    <div data-notice={id}>
+      <Notice
+        kind={kind}
+        onDismiss={() => {
+          rememberNoticeDismissed(id);
+          setHidden(true);
+        }}
+      >
+        {children}
+      </Notice>
+    </div>
   );
 }
