@@ -123,10 +123,13 @@ export default defineWorkflowRule({
       const unused: WriteScope[] = permissions.writes.filter((w) => scopeUse(job, w.scope) === null);
       const first = unused[0];
       if (first === undefined) return;
+      const reach = context.runs.job(job).reach;
+      // Started by anyone (a comment, an issue): their text is in the job, and any step's bug runs with the grant.
+      const outsiders = reach.level === 'anyone' ? ` ${whoText(reach)[0]?.toUpperCase() ?? ''}${whoText(reach).slice(1)}, so every step that handles their text does so holding ${unused.length === 1 ? 'it' : 'them'}.` : '';
       context.report({
         node: first.key,
         severity: 'LOW',
-        message: `Job \`${job.id}\` grants ${unused.map((w) => `\`${w.scope}: write\``).join(', ')} that its steps never use: they run only scripts and actions that never write with the token, and hand the token to nothing. LOW: wider than needed, not armed; drop ${unused.length === 1 ? 'it' : 'them'}.`,
+        message: `Job \`${job.id}\` grants ${unused.map((w) => `\`${w.scope}: write\``).join(', ')} that its steps never use: they run only scripts and actions that never write with the token, and hand the token to nothing.${outsiders} LOW: wider than needed, not armed; drop ${unused.length === 1 ? 'it' : 'them'}.`,
       });
     },
   }),
