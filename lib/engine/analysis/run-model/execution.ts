@@ -231,7 +231,7 @@ function commandExecution(command: string, cwd: string | null): Omit<Execution, 
     const pkg = args.find((a) => !a.startsWith('-')) ?? '';
     // `npx tsx scripts/x.ts`: a registry runner of a script, given a file of the workspace, runs that file.
     const script = SCRIPT_RUNNERS.has(pkg.replace(/@[^/]*$/, '')) ? args.slice(args.indexOf(pkg) + 1).find((a) => !a.startsWith('-')) : undefined;
-    if (script !== undefined && /^[\w.\/-]+\.(?:[cm]?[jt]sx?)$/.test(script)) return { kind: 'file', evidence: `\`${name} ${pkg} ${script}\``, path: resolvePath(cwd, script) };
+    if (script !== undefined && /^[\w./-]+\.(?:[cm]?[jt]sx?)$/.test(script)) return { kind: 'file', evidence: `\`${name} ${pkg} ${script}\``, path: resolvePath(cwd, script) };
     return local ? { kind: 'project', evidence: `\`${name} --no-install ${pkg}\``, path: cwd } : { kind: 'registry', evidence: `\`${name} ${pkg}\``, path: null };
   }
   if (name === 'docker' && ['build', 'buildx', 'compose'].includes(args[0] ?? '')) {
