@@ -374,5 +374,9 @@ describe('excessive-permissions: a workflow-level grant of the only job that che
     // A check run uses `checks`; a raw request may use anything.
     expect(scanWith(RULE, workflow("await github.rest.checks.create({ ...context.repo, name: 'x', head_sha: context.sha })"))[0]?.description).toContain('grants `issues: write`, `deployments: write` that');
     expect(scanWith(RULE, workflow("await github.request('POST /repos/{owner}/{repo}/deployments', context.repo)"))).toEqual([]);
+    // write-all says it too; a push-started job's does not.
+    const all = (on: string) => scanWith(RULE, `on: ${on}\npermissions: write-all\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo hi\n`)[0]?.description ?? '';
+    expect(all('issues')).toContain('Anyone with a GitHub account can start it through `issues`, so every step that handles their text does so holding the grant. LOW');
+    expect(all('push')).not.toContain('Anyone');
   });
 });
