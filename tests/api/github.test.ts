@@ -184,8 +184,9 @@ describe('GET /api/github/callback (6) on GitHub', () => {
     const response = await callback(owner.authorization, org.installationId);
     expect(response.status).toBe(403);
     expect(await installationsOf(owner.userId)).toEqual([]);
-    // The same membership under the signed-in account's own id links.
+    // The same membership under the signed-in account's own id links (once the refusal is no longer remembered).
     github.addMember(org.login, owner.account, 'active', 'admin');
+    clearRoleCache();
     expect((await callback(owner.authorization, org.installationId)).status).toBe(200);
   });
 
