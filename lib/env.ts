@@ -104,6 +104,8 @@ export interface Env {
   githubRateReserve: number;
   /** Verifies `POST /api/github/webhooks`; null: webhooks are refused (401). */
   githubWebhookSecret: string | null;
+  /** Vercel's `CRON_SECRET`: the bearer token of `/api/cron/*`; null: those endpoints refuse everything (401). */
+  cronSecret: string | null;
   /** AES-256-GCM key of the stored GitHub user tokens (`GITHUB_TOKEN_ENCRYPTION_KEY`); null: the user authorization is off. */
   tokenEncryptionKey: Buffer | null;
   /** What one scan reads, stores and spends at most. */
@@ -176,6 +178,7 @@ const EnvSchema = v.object({
   SCAN_STORAGE_QUOTA: integer(0, 1_000_000_000),
   GITHUB_RATE_RESERVE: integer(0, 1_000_000),
   GITHUB_WEBHOOK_SECRET: text(),
+  CRON_SECRET: text(),
   GITHUB_APP_CLIENT_ID: v.pipe(text(), v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9._-]{1,100}$/, "must be the App's client id")))),
   GITHUB_APP_CLIENT_SECRET: text(),
   GITHUB_WEB_URL: httpUrl(),
@@ -227,6 +230,10 @@ export function loadEnv(source: EnvSource): Env {
     need(
       e.GITHUB_WEBHOOK_SECRET === undefined || e.GITHUB_WEBHOOK_SECRET.length >= MIN_WEBHOOK_SECRET_LENGTH,
       `GITHUB_WEBHOOK_SECRET must be at least ${MIN_WEBHOOK_SECRET_LENGTH} characters in production`,
+    );
+    need(
+      e.CRON_SECRET === undefined || e.CRON_SECRET.length >= MIN_WEBHOOK_SECRET_LENGTH,
+      `CRON_SECRET must be at least ${MIN_WEBHOOK_SECRET_LENGTH} characters in production (openssl rand -hex 32)`,
     );
     need(e.GITHUB_API_URL === undefined || e.GITHUB_API_URL.startsWith('https://'), 'GITHUB_API_URL must use https in production (the App\'s key signs what it sends there)');
     need(e.GITHUB_WEB_URL === undefined || e.GITHUB_WEB_URL.startsWith('https://'), "GITHUB_WEB_URL must use https in production (the App's client secret and users' codes go there)");
@@ -328,6 +335,7 @@ export function loadEnv(source: EnvSource): Env {
     scanStorage: { history: e.SCAN_HISTORY ?? DEFAULT_SCAN_HISTORY, quota: e.SCAN_STORAGE_QUOTA ?? DEFAULT_SCAN_STORAGE_QUOTA },
     githubRateReserve: e.GITHUB_RATE_RESERVE ?? DEFAULT_GITHUB_RATE_RESERVE,
     githubWebhookSecret: e.GITHUB_WEBHOOK_SECRET ?? null,
+    cronSecret: e.CRON_SECRET ?? null,
     // The embedded mode (local code host, public development secret) seals with a key derived from that
     // public secret: its tokens are the local host's fakes. Anywhere else the key must be configured.
     tokenEncryptionKey:

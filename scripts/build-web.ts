@@ -29,9 +29,10 @@ function page(title: string, body: string, head = ''): string {
 <title>${escape(title)} · Chainbreaker</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/static/pages.css">
-${head}</head>
+${head}<script src="/static/header.js" defer></script>
+</head>
 <body>
-<header class="top"><a class="brand" href="/">Chainbreaker</a><nav aria-label="Main"><a href="/#/">Repositories</a><a href="/#/attack-paths">Attack paths</a><a href="/#/settings">Rule settings</a><a href="/rules">Rules</a><a href="/docs/api">API</a></nav></header>
+<header class="top"><a class="brand" href="/">Chainbreaker</a><nav aria-label="Main"><a href="/#/">Repositories</a><a href="/#/attack-paths">Attack paths</a><a href="/#/settings">Rule settings</a><a href="/rules">Rules</a><a href="/docs/api">API</a></nav><div class="who" id="who"></div></header>
 <main id="main">
 ${body}
 </main>
@@ -51,7 +52,63 @@ code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9em;overflow-w
 pre code{overflow-wrap:normal}
 table{border-collapse:collapse;background:#fff}th,td{border:1px solid #d0d7de;padding:6px 10px;text-align:left;vertical-align:top}
 .rule-list td:first-child{white-space:nowrap}
-@media (max-width:640px){main{padding:14px 12px 40px}.top{padding:10px 12px}table{display:block;overflow-x:auto}}
+@media (max-width:640px){main{padding:14px 12px 40px}.top{padding:10px 12px}table{display:block;overflow-x:auto}.top .who{margin-left:0}}
+.top .who{margin-left:auto;display:flex;gap:12px;align-items:center;color:#b1bac4}
+.top .who button{font:inherit;background:none;border:none;padding:0;color:#e6edf3;text-decoration:underline;cursor:pointer}
+@media (prefers-color-scheme:dark){:root{color:#e6edf3;background:#0d1117;color-scheme:dark}a{color:#6cb6ff}
+.top{background:#010409;border-bottom:1px solid #3d444d}pre{background:#1c232c;border-color:#3d444d}
+table{background:#151b23}th,td{border-color:#3d444d}}
+`;
+
+/**
+ * Swagger UI's method badges are white on light colours (GET's #61affe is 2.5:1): darker ones, 4.5:1 or more
+ * against the white text, and the page's own look for the rest.
+ */
+const SWAGGER_CSS = `.swagger-ui .opblock .opblock-summary-method{color:#fff;text-shadow:none;min-width:84px}
+.swagger-ui .opblock.opblock-get .opblock-summary-method{background:#0b5cad}
+.swagger-ui .opblock.opblock-post .opblock-summary-method{background:#1a7f37}
+.swagger-ui .opblock.opblock-put .opblock-summary-method{background:#8a5300}
+.swagger-ui .opblock.opblock-delete .opblock-summary-method{background:#b42318}
+.swagger-ui .opblock.opblock-patch .opblock-summary-method{background:#6f42c1}
+.swagger-ui .opblock.opblock-options .opblock-summary-method{background:#57606a}
+.swagger-ui .opblock .opblock-summary-description{color:#1b1f24;font-size:14px}
+.swagger-ui .opblock .opblock-summary-path{color:#1b1f24}
+.swagger-ui .info .title small pre,.swagger-ui .info .title small.version-stamp{background:#1a7f37}
+.swagger-ui .info .title small .version-stamp pre{color:#fff}
+@media (prefers-color-scheme:dark){#swagger{background:#f7f8fa;color:#1b1f24;border-radius:8px;padding:4px 12px}}
+`;
+
+/**
+ * The signed-in header of the static pages: who is signed in (the development user's token kept for the tab,
+ * or the Supabase session) and Sign out, as the client's header has; else "Sign in". Plain DOM, text only.
+ */
+const HEADER_JS = `(() => {
+  const who = document.getElementById('who');
+  if (!who) return;
+  const claims = (token) => { try { return JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/'))); } catch { return {}; } };
+  let label = null;
+  let signOut = null;
+  const dev = sessionStorage.getItem('chainbreaker.devToken');
+  if (dev) {
+    const c = claims(dev);
+    if (!(c.exp && c.exp * 1000 < Date.now())) { label = c.email || 'development user'; signOut = () => sessionStorage.removeItem('chainbreaker.devToken'); }
+  }
+  for (let i = 0; label === null && i < localStorage.length; i += 1) {
+    const key = localStorage.key(i) || '';
+    if (!/^sb-.*-auth-token$/.test(key)) continue;
+    try {
+      const s = JSON.parse(localStorage.getItem(key) || '{}');
+      if (s && s.user && !(s.expires_at && s.expires_at * 1000 < Date.now())) { label = s.user.email || (s.user.user_metadata && s.user.user_metadata.user_name) || 'signed in'; signOut = () => localStorage.removeItem(key); }
+    } catch {}
+  }
+  if (label === null) {
+    const a = document.createElement('a'); a.href = '/'; a.textContent = 'Sign in'; who.append(a); return;
+  }
+  const span = document.createElement('span'); span.textContent = label; span.className = 'signed-in'; who.append(span);
+  const button = document.createElement('button'); button.type = 'button'; button.textContent = 'Sign out';
+  button.addEventListener('click', () => { signOut(); location.assign('/'); });
+  who.append(button);
+})();
 `;
 
 async function clean(): Promise<void> {
@@ -85,6 +142,7 @@ async function buildRulePages(): Promise<void> {
   await mkdir(join(PUBLIC, 'rules'), { recursive: true });
   await mkdir(join(PUBLIC, 'static'), { recursive: true });
   await writeFile(join(PUBLIC, 'static/pages.css'), PAGES_CSS);
+  await writeFile(join(PUBLIC, 'static/header.js'), HEADER_JS);
   for (const rule of CATALOG) {
     const source = await readFile(join(ROOT, 'lib/engine/rules', `${rule.id}.md`), 'utf8');
     await writeFile(join(PUBLIC, 'rules', `${rule.id}.html`), page(rule.title, `<article>\n${md.render(source)}</article>\n<p><a href="/rules">All rules</a></p>`));
@@ -103,6 +161,7 @@ async function buildApiViewer(): Promise<void> {
   await mkdir(join(PUBLIC, 'docs'), { recursive: true });
   await mkdir(join(PUBLIC, 'static/swagger'), { recursive: true });
   for (const file of ['swagger-ui-bundle.js', 'swagger-ui.css']) await copyFile(join(dist, file), join(PUBLIC, 'static/swagger', file));
+  await writeFile(join(PUBLIC, 'static/swagger/readable.css'), SWAGGER_CSS);
   await writeFile(
     join(PUBLIC, 'static/swagger/init.js'),
     `window.ui = SwaggerUIBundle({ url: '/api/openapi.json', dom_id: '#swagger', deepLinking: true, tryItOutEnabled: false });\n`,
@@ -112,7 +171,7 @@ async function buildApiViewer(): Promise<void> {
     page(
       'API reference',
       `<h1>API reference</h1>\n<p>The OpenAPI document itself: <a href="/api/openapi.json">/api/openapi.json</a>.</p>\n<div id="swagger"></div>\n<script src="/static/swagger/swagger-ui-bundle.js"></script>\n<script src="/static/swagger/init.js"></script>`,
-      '<link rel="stylesheet" href="/static/swagger/swagger-ui.css">\n',
+      '<link rel="stylesheet" href="/static/swagger/swagger-ui.css">\n<link rel="stylesheet" href="/static/swagger/readable.css">\n',
     ).replace('<main id="main">', '<main id="main" class="wide">'),
   );
 }

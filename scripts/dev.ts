@@ -7,6 +7,8 @@
 // Why not `vercel dev`: it runs every request in a fresh process (measured with CLI 60.1.3: a new pid per
 // request), and the embedded database is a single-process engine whose data directory must not be opened
 // by two processes at once. This server loads the same api/ files with the same routing (lib/dev/router.ts).
+//
+// The monitoring queue is drained in the background every 5 s, as Vercel's crons do in production.
 
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,6 +21,7 @@ import { createRouter, discoverRoutes } from '../lib/dev/router.js';
 import { serve } from '../lib/dev/node-server.js';
 import { PAGE_HEADERS, staticFiles } from '../lib/dev/static.js';
 import { env } from '../lib/env.js';
+import { startBackgroundDrain } from '../lib/queue/background.js';
 
 const TOKEN_LIFETIME_SECONDS = 7 * 24 * 3600;
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -42,6 +45,7 @@ if (isSql(db)) {
   userId = user?.id ?? null;
 }
 useDatabase(db);
+const drainer = startBackgroundDrain(db);
 
 // The web client (built into public/ by `npm run build:web`), its configuration, the development sign-in
 // route, and the API under /api/.
@@ -141,7 +145,10 @@ const shutdown = () => {
   server.close();
   server.closeAllConnections();
   // PGlite writes its data directory on close; a hard exit could leave it inconsistent.
-  void db.close().finally(() => process.exit(0));
+  void drainer
+    .stop()
+    .then(() => db.close())
+    .finally(() => process.exit(0));
 };
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);

@@ -1,13 +1,13 @@
 import { defineOperation, type Operation } from '../http/operation.js';
 import * as s from './schemas.js';
 
-/** Every endpoint of `api-spec.md` (numbered as there), plus the OpenAPI document itself. */
+/** Every endpoint of `api-spec.md`, plus the OpenAPI document itself (summaries say what each does, without the spec's numbering). */
 export const operations = {
   health: defineOperation({
     operationId: 'getHealth',
     method: 'GET',
     path: '/api/health',
-    summary: 'Liveness check (1)',
+    summary: 'Liveness check',
     tag: 'service',
     auth: false,
     response: s.HealthResponse,
@@ -17,7 +17,7 @@ export const operations = {
     operationId: 'listRepositories',
     method: 'GET',
     path: '/api/repos',
-    summary: "The user's repositories across all their installations (2)",
+    summary: "The user's repositories across all their installations",
     description:
       'Fetches the repositories from the code host, stores them and returns the stored rows. With no installation: `connected` false and no repositories. The sync follows GitHub: organization links whose user is no longer an owner, and installations GitHub no longer knows, are unlinked; repositories no longer listed are removed with their scans. A suspended installation is not synced (409 when it is the only one); an installation whose GitHub request budget is nearly spent: 503 with `Retry-After`. Rate-limited per user (429).',
     tag: 'repositories',
@@ -29,7 +29,7 @@ export const operations = {
     operationId: 'scanRepository',
     method: 'POST',
     path: '/api/scan',
-    summary: 'Scan one repository (3)',
+    summary: 'Scan one repository',
     description:
       "Rules disabled by the user's settings (global merged with the repository's overrides) are filtered out before the result is stored. A repository the user does not own: 404. Its installation suspended by GitHub: 409. Its installation's GitHub request budget nearly spent: 503 with `Retry-After`. A repository over a scan limit is scanned up to the limit and the result carries an INFO `scan-limit-reached` finding.",
     tag: 'scans',
@@ -42,7 +42,7 @@ export const operations = {
     operationId: 'listAttackPaths',
     method: 'GET',
     path: '/api/attack-paths',
-    summary: "Toxic combinations across the user's repositories (4)",
+    summary: "Toxic combinations across the user's repositories",
     description: 'From each repository’s latest-scan findings under the current settings; repositories without combinations are omitted. Rate-limited per user with the other expensive reads (429).',
     tag: 'combinations',
     auth: true,
@@ -53,7 +53,7 @@ export const operations = {
     operationId: 'listRepositoryCombinations',
     method: 'GET',
     path: '/api/repositories/{repo_id}/combos',
-    summary: 'Toxic combinations of one repository (5)',
+    summary: 'Toxic combinations of one repository',
     description: 'From the latest scan under the current settings; never scanned: an empty array. Rate-limited per user with the other expensive reads (429).',
     tag: 'combinations',
     auth: true,
@@ -65,7 +65,7 @@ export const operations = {
     operationId: 'linkInstallation',
     method: 'GET',
     path: '/api/github/callback',
-    summary: 'Link a GitHub App installation to the user (6)',
+    summary: 'Link a GitHub App installation to the user',
     description:
       "The installation's account must be the user's GitHub account (same numeric id) or an organization the user owns (an active membership with role `admin`); otherwise 403 and nothing is stored. A plain member is told who can connect it.",
     tag: 'repositories',
@@ -130,7 +130,7 @@ export const operations = {
     path: '/api/github/webhooks',
     summary: "GitHub's webhook deliveries for the App",
     description:
-      'Authenticated by `X-Hub-Signature-256` (HMAC-SHA256 of the exact body with `GITHUB_WEBHOOK_SECRET`), not by a bearer token; without a valid signature nothing is done (401). Each `X-GitHub-Delivery` is acted on once. Acts on `installation` (deleted, suspend, unsuspend), `installation_repositories` (removed) and `organization` (member_removed); other events are accepted and ignored. 204 in every accepted case.',
+      'Authenticated by `X-Hub-Signature-256` (HMAC-SHA256 of the exact body with `GITHUB_WEBHOOK_SECRET`), not by a bearer token; without a valid signature nothing is done (401). Each `X-GitHub-Delivery` is acted on once. Acts on `installation` (deleted, suspend, unsuspend), `installation_repositories` (removed) and `organization` (member_removed); `push` to the default branch changing `.github/`, an `action.yml|yaml` or a `dependabot.yml|yaml`, and `pull_request` (opened, synchronize, reopened), enqueue monitoring jobs for an installation someone linked, and the delivery runs a small batch of them; other events are accepted and ignored. 204 in every accepted case.',
     tag: 'repositories',
     auth: false,
     // An `installation_repositories` delivery lists every repository it names.
@@ -138,11 +138,35 @@ export const operations = {
     response: null,
     errors: [400, 401, 413, 503],
   }),
+  cronDrain: defineOperation({
+    operationId: 'drainMonitoringQueue',
+    method: 'GET',
+    path: '/api/cron/drain',
+    summary: "Vercel cron: runs a bounded batch of the monitoring queue's jobs",
+    description:
+      "Called by Vercel's cron every minute with `Authorization: Bearer <CRON_SECRET>`, not a user's token; anything else is 401 and touches nothing. Prunes jobs past their windows, then claims and runs jobs for up to 25 s (at most 200). 204.",
+    tag: 'service',
+    auth: false,
+    response: null,
+    errors: [401, 503],
+  }),
+  cronRecheck: defineOperation({
+    operationId: 'enqueueDailyRechecks',
+    method: 'GET',
+    path: '/api/cron/recheck',
+    summary: 'Vercel cron: enqueues the daily re-check of repositories scanned in the last 30 days',
+    description:
+      "Called by Vercel's cron once a day with `Authorization: Bearer <CRON_SECRET>`; anything else is 401. One `recheck` job per repository scanned in the last 30 days, once per day; the minute's drains run them. 204.",
+    tag: 'service',
+    auth: false,
+    response: null,
+    errors: [401, 503],
+  }),
   listRules: defineOperation({
     operationId: 'listRules',
     method: 'GET',
     path: '/api/rules',
-    summary: 'The static rule catalog (7)',
+    summary: 'The static rule catalog',
     tag: 'rules',
     auth: true,
     response: s.RulesResponse,
@@ -152,7 +176,7 @@ export const operations = {
     operationId: 'listRuleSettings',
     method: 'GET',
     path: '/api/rule-settings',
-    summary: "The user's global rule preferences, sparse (8)",
+    summary: "The user's global rule preferences, sparse",
     description: 'Only rules with an explicit preference appear; a missing rule is enabled.',
     tag: 'rules',
     auth: true,
@@ -163,7 +187,7 @@ export const operations = {
     operationId: 'setRuleSetting',
     method: 'PUT',
     path: '/api/rule-settings/{rule_id}',
-    summary: 'Enable or disable a rule globally, and set its options (9)',
+    summary: 'Enable or disable a rule globally, and set its options',
     description:
       "`options` (optional) configures a rule that takes options, for every scan of the user's repositories: for instance `forbidden-uses` with `{\"allow\": [\"actions/*\"]}` or `{\"deny\": [\"docker://*\"]}`. Options the rule's schema rejects: 400.",
     tag: 'rules',
@@ -177,7 +201,7 @@ export const operations = {
     operationId: 'clearRuleSetting',
     method: 'DELETE',
     path: '/api/rule-settings/{rule_id}',
-    summary: 'Remove the global preference: the rule is enabled by default (10)',
+    summary: 'Remove the global preference: the rule is enabled by default',
     description: 'Idempotent: 204 whether or not a preference existed.',
     tag: 'rules',
     auth: true,
@@ -189,7 +213,7 @@ export const operations = {
     operationId: 'listRuleOverrides',
     method: 'GET',
     path: '/api/repositories/{repo_id}/rule-overrides',
-    summary: "A repository's rule overrides, sparse (11)",
+    summary: "A repository's rule overrides, sparse",
     tag: 'rules',
     auth: true,
     params: s.RepoPath,
@@ -200,7 +224,7 @@ export const operations = {
     operationId: 'setRuleOverride',
     method: 'PUT',
     path: '/api/repositories/{repo_id}/rule-overrides/{rule_id}',
-    summary: 'Enable or disable a rule for one repository (12)',
+    summary: 'Enable or disable a rule for one repository',
     description: 'Takes precedence over the global preference.',
     tag: 'rules',
     auth: true,
@@ -213,7 +237,7 @@ export const operations = {
     operationId: 'clearRuleOverride',
     method: 'DELETE',
     path: '/api/repositories/{repo_id}/rule-overrides/{rule_id}',
-    summary: 'Remove the override: the rule inherits the global preference (13)',
+    summary: 'Remove the override: the rule inherits the global preference',
     description: 'Idempotent: 204 whether or not an override existed.',
     tag: 'rules',
     auth: true,
@@ -270,6 +294,18 @@ export const operations = {
     response: s.InstallationsResponse,
     errors: [],
   }),
+  repositoryOverview: defineOperation({
+    operationId: 'repositoryOverview',
+    method: 'GET',
+    path: '/api/repositories',
+    summary: "The user's stored repositories with their latest scan's open counts",
+    description:
+      "One request for the whole Repositories view, however many repositories: the rows the last `GET /api/repos` stored, by full name, each with its latest scan (null when never scanned) and that scan's counts without the findings the user dismissed (`dismissed` counts those). Does not ask the code host.",
+    tag: 'repositories',
+    auth: true,
+    response: s.RepositoryOverviewResponse,
+    errors: [],
+  }),
   listRepositoryScans: defineOperation({
     operationId: 'listRepositoryScans',
     method: 'GET',
@@ -282,6 +318,19 @@ export const operations = {
     query: s.ScansQuery,
     response: s.ScansResponse,
     errors: [400, 404],
+  }),
+  getRepositoryCheckRun: defineOperation({
+    operationId: 'getRepositoryCheckRun',
+    method: 'GET',
+    path: '/api/repositories/{repo_id}/check-run',
+    summary: "The repository's latest pull request check run",
+    description:
+      'What the GitHub App’s check "Chainbreaker" concluded on the repository’s latest checked pull request (the App’s monitoring, issue 28), with the link to it on GitHub. A repository the user does not own: 404.',
+    tag: 'scans',
+    auth: true,
+    params: s.RepoPath,
+    response: s.CheckRunResponse,
+    errors: [404],
   }),
   getScan: defineOperation({
     operationId: 'getScan',

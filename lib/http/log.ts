@@ -27,7 +27,22 @@ export interface ErrorLogRecord {
   error: { name: string; message: string; stack?: string; cause?: { name: string; message: string } };
 }
 
-export type LogRecord = RequestLogRecord | ErrorLogRecord;
+/**
+ * A queue job's attempt that did not end done (`error`: the error's name only; the reason, its message, is
+ * kept with the job in the database), or one drain's counts.
+ */
+export interface QueueLogRecord {
+  level: 'info' | 'error';
+  msg: 'queue job failed' | 'queue drained';
+  job_id?: number;
+  kind?: string;
+  attempt?: number;
+  outcome?: string;
+  error?: string;
+  counts?: Record<string, number>;
+}
+
+export type LogRecord = RequestLogRecord | ErrorLogRecord | QueueLogRecord;
 export type LogSink = (record: LogRecord & { time: string }) => void;
 
 const defaultSink: LogSink = (record) => {

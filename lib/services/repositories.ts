@@ -2,9 +2,9 @@ import type { User } from '../auth.js';
 import { codeHost } from '../codehost/index.js';
 import { CodeHostError, type CodeHost, type HostedRepository, type InstallationAccount, type UserAccessHost } from '../codehost/port.js';
 import { database } from '../db/connection.js';
-import { consumeRateLimit, githubIdentity, listInstallations, resyncRepositories, syncMemberInstallations } from '../db/operations.js';
+import { consumeRateLimit, githubIdentity, listInstallations, repositoryOverview, resyncRepositories, syncMemberInstallations } from '../db/operations.js';
 import type { Database } from '../db/port.js';
-import type { GithubIdentity, Installation, StoredGithubAuthorization } from '../db/types.js';
+import type { GithubIdentity, Installation, RepositoryOverview, StoredGithubAuthorization } from '../db/types.js';
 import { env } from '../env.js';
 import { conflict, rateLimited } from '../http/errors.js';
 import { checkInstallationUsable, organizationRole } from './installations.js';
@@ -77,6 +77,15 @@ export async function listRepositories(user: User): Promise<UserRepositories> {
     connected: listed.length > 0 || demoted.length > 0 || installations.length > active.length,
     repositories: stored.map((r) => ({ id: r.id, full_name: r.full_name, private: r.private, html_url: r.html_url })),
   };
+}
+
+/**
+ * The user's stored repositories with their latest scan's open counts (dismissed findings left out), in one
+ * database round trip: what the Repositories view lists, with one request whatever the number of
+ * repositories. The code host is not asked (`listRepositories` is the sync).
+ */
+export async function repositoriesOverview(user: User): Promise<{ repositories: RepositoryOverview[] }> {
+  return { repositories: await repositoryOverview(await database(), user.id) };
 }
 
 function resync(db: Database, userId: string, outcomes: readonly SyncOutcome[]) {

@@ -18,6 +18,9 @@ import {
 import type { Database } from '../db/port.js';
 import { env } from '../env.js';
 import { HttpError, invalidRequest } from '../http/errors.js';
+import { log } from '../http/log.js';
+import { drain, enqueue } from '../queue/queue.js';
+import type { MonitorJob } from '../queue/types.js';
 import { forgetRoles, organizationRole } from './installations.js';
 import { forgetMemberAccess, openToken } from './user-access.js';
 
@@ -31,6 +34,9 @@ import { forgetMemberAccess, openToken } from './user-access.js';
  * `app.webhooks`); without a valid signature nothing is read or done (401). Each `X-GitHub-Delivery` is acted
  * on once: it is claimed before anything is done, and given back when acting fails, so that GitHub's
  * redelivery is acted on instead.
+ *
+ * `push` and `pull_request` start monitoring work (issue 28): they enqueue jobs (lib/queue), and the delivery
+ * then runs a small batch of its own installation's jobs before it answers; the cron drain takes the rest.
  */
 
 /** What verifies a delivery's signature: `app.webhooks` of `@octokit/app` (an `@octokit/webhooks` instance). */
@@ -111,6 +117,66 @@ const MembershipEvent = v.object({
   member: v.nullish(v.object({ id: Id })),
 });
 
+const Sha = v.pipe(v.string(), v.regex(/^[0-9a-f]{40}$/));
+const MAX_COMMITS = 2048; // GitHub lists at most 2,048 commits in a push
+const Paths = v.pipe(v.array(v.pipe(v.string(), v.maxLength(4096))), v.maxLength(10_000));
+const PushEvent = v.object({
+  ref: v.pipe(v.string(), v.maxLength(1024)),
+  after: Sha,
+  deleted: v.optional(v.boolean()),
+  repository: v.object({ id: Id, default_branch: v.pipe(v.string(), v.minLength(1), v.maxLength(1024)) }),
+  installation: v.optional(v.object({ id: Id })),
+  pusher: v.object({}),
+  commits: v.pipe(v.array(v.object({ added: v.optional(Paths), modified: v.optional(Paths), removed: v.optional(Paths) })), v.maxLength(MAX_COMMITS)),
+});
+const PullRequestEvent = v.object({
+  action: v.string(),
+  number: Id,
+  pull_request: v.object({
+    number: Id,
+    head: v.object({ sha: Sha, repo: v.nullable(v.object({ id: Id })) }),
+    base: v.object({ sha: Sha, repo: v.object({ id: Id }) }),
+  }),
+  repository: v.object({ id: Id }),
+  installation: v.optional(v.object({ id: Id })),
+});
+
+/**
+ * Whether a changed path is one the scan reads: anything under `.github/` (workflows, local actions,
+ * `dependabot.yml`), an action's metadata (`action.yml|yaml` anywhere) or a `dependabot.yml|yaml`.
+ */
+export function touchesPipelines(path: string): boolean {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  return path.startsWith('.github/') || /^(action|dependabot)\.ya?ml$/.test(name);
+}
+
+/** What a push changed, when the delivery can tell: null when the list may be incomplete (a scan is cheaper than a miss). */
+function changedPaths(commits: v.InferOutput<typeof PushEvent>['commits']): string[] | null {
+  if (commits.length === 0 || commits.length >= MAX_COMMITS) return null;
+  return commits.flatMap((c) => [...(c.added ?? []), ...(c.modified ?? []), ...(c.removed ?? [])]);
+}
+
+/** Monitoring jobs one delivery enqueued: the delivery drains its own installation's batch before it answers. */
+class Enqueued {
+  constructor(
+    readonly installationId: number,
+    readonly keys: readonly string[],
+  ) {}
+}
+
+/** What the delivery's own drain may take: GitHub waits 10 s for an answer; the function may run 30 s. */
+export interface DeliveryDrain {
+  maxJobs: number;
+  budgetMs: number;
+}
+const DEFAULT_DELIVERY_DRAIN: DeliveryDrain = { maxJobs: 2, budgetMs: 7_000 };
+let deliveryDrain: DeliveryDrain | null = DEFAULT_DELIVERY_DRAIN;
+
+/** Changes what a delivery drains after enqueueing (tests); null: nothing (the cron drains). */
+export function useDeliveryDrain(next: DeliveryDrain | null | 'default'): void {
+  deliveryDrain = next === 'default' ? DEFAULT_DELIVERY_DRAIN : next;
+}
+
 export interface Delivery {
   /** `X-Hub-Signature-256`. */
   signature: string | null;
@@ -143,7 +209,7 @@ export async function receiveWebhook(delivery: Delivery): Promise<WebhookOutcome
   } catch {
     throw invalidRequest('The delivery is not JSON.');
   }
-  const action = actionOf(delivery.event, payload);
+  const action = actionOf(delivery.event, payload, delivery.deliveryId);
   if (action === null) return 'ignored';
 
   const db = await database();
@@ -153,13 +219,32 @@ export async function receiveWebhook(delivery: Delivery): Promise<WebhookOutcome
   const bodyKey = `sha256:${createHash('sha256').update(delivery.body).digest('hex')}`;
   const { first: newBody } = await claimWebhookDelivery(db, bodyKey, delivery.event);
   if (!newBody) return 'duplicate';
+  let result: unknown;
   try {
-    await action(db);
+    result = await action(db);
   } catch (error) {
     await Promise.all([releaseWebhookDelivery(db, delivery.deliveryId), releaseWebhookDelivery(db, bodyKey)]).catch(() => undefined);
     throw error;
   }
+  if (result instanceof Enqueued && result.keys.length > 0 && deliveryDrain !== null) await drainDelivery(db, result.installationId, deliveryDrain);
   return 'acted';
+}
+
+/**
+ * Runs a small batch of the installation's jobs. The jobs are queued already, so a failure here fails no
+ * delivery: whatever did not finish is the cron drain's.
+ */
+async function drainDelivery(db: Database, installationId: number, limits: DeliveryDrain): Promise<void> {
+  try {
+    await drain({ db, maxJobs: limits.maxJobs, budgetMs: limits.budgetMs, installationIds: [installationId] });
+  } catch (error) {
+    log({ level: 'error', msg: 'queue job failed', error: error instanceof Error ? error.name : typeof error });
+  }
+}
+
+/** Enqueues a delivery's jobs, when it names an installation. */
+async function enqueueFor(db: Database, installationId: number, jobs: readonly MonitorJob[]): Promise<Enqueued> {
+  return new Enqueued(installationId, await enqueue(db, jobs));
 }
 
 /**
@@ -232,10 +317,12 @@ const REFUSED_KEYS: Record<string, readonly string[]> = {
   installation: ['repository', 'repository_selection', 'repositories_removed', 'membership', 'member', 'organization'],
   installation_repositories: ['repository', 'membership', 'member', 'organization'],
   organization: ['repository', 'repository_selection', 'repositories_removed', 'repositories', 'member'],
+  push: ['pull_request', 'membership', 'member', 'repository_selection', 'repositories_removed'],
+  pull_request: ['pusher', 'commits', 'membership', 'member', 'repository_selection', 'repositories_removed'],
 };
 
 /** What to do for a delivery, or null for events and actions this service does not act on. */
-function actionOf(event: string, payload: unknown): ((db: Database) => Promise<unknown>) | null {
+function actionOf(event: string, payload: unknown, deliveryId: string): ((db: Database) => Promise<unknown>) | null {
   const parse = <S extends v.GenericSchema>(schema: S): v.InferOutput<S> => {
     const parsed = v.safeParse(schema, payload);
     const foreign = (REFUSED_KEYS[event] ?? []).some((key) => typeof payload === 'object' && payload !== null && Object.hasOwn(payload, key));
@@ -291,6 +378,35 @@ function actionOf(event: string, payload: unknown): ((db: Database) => Promise<u
       // Without the login GitHub always sends, nothing can be confirmed: as before, a removal removes.
       if (removed) return (db) => organizationMemberRemoved(db, member);
       return null;
+    }
+    case 'push': {
+      const p = parse(PushEvent);
+      const installationId = p.installation?.id;
+      // Only the default branch, and only a commit that may change what a scan finds.
+      if (installationId === undefined || p.deleted === true || p.ref !== `refs/heads/${p.repository.default_branch}`) return null;
+      const paths = changedPaths(p.commits);
+      if (paths !== null && !paths.some(touchesPipelines)) return null;
+      const job: MonitorJob = { kind: 'push-scan', installationId, repoId: p.repository.id, sha: p.after, deliveryId };
+      return (db) => enqueueFor(db, installationId, [job]);
+    }
+    case 'pull_request': {
+      const p = parse(PullRequestEvent);
+      const installationId = p.installation?.id;
+      const head = p.pull_request.head;
+      // The delivery does not list the pull request's files, so every such pull request is checked (the check
+      // compares head with base: no pipeline change, nothing new). A deleted head repository has nothing to read.
+      if (installationId === undefined || head.repo === null || !['opened', 'synchronize', 'reopened'].includes(p.action)) return null;
+      const job: MonitorJob = {
+        kind: 'pr-check',
+        installationId,
+        repoId: p.repository.id,
+        pullNumber: p.pull_request.number,
+        headSha: head.sha,
+        baseSha: p.pull_request.base.sha,
+        headRepoId: head.repo.id,
+        deliveryId,
+      };
+      return (db) => enqueueFor(db, installationId, [job]);
     }
     default:
       return null;

@@ -71,7 +71,8 @@ describe('GET /api/openapi.json', () => {
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(item)) {
         const open = path === '/api/health' || path === '/api/openapi.json';
-        const signed = path === '/api/github/webhooks';
+        // Webhooks: a signature; cron jobs: Vercel's CRON_SECRET as the bearer (not a user's token).
+        const signed = path === '/api/github/webhooks' || path.startsWith('/api/cron/');
         expect(operation.security, `${method} ${path}`).toEqual(open || signed ? [] : [{ bearerAuth: [] }]);
         expect(operation.responses['401'] !== undefined, `${method} ${path}`).toBe(!open);
         expect(operation.responses['500'], `${method} ${path}`).toBeDefined();

@@ -5,12 +5,15 @@
 
 import { App } from '@octokit/app';
 import { createHmac, randomInt, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { POST } from '../../api/github/webhooks.js';
 import { useCodeHost } from '../../lib/codehost/index.js';
 import { useDatabase } from '../../lib/db/connection.js';
 import { linkInstallation, syncRepositories } from '../../lib/db/operations.js';
-import { useWebhookVerifier } from '../../lib/services/webhooks.js';
+import { jobKey } from '../../lib/queue/queue.js';
+import { useJobHandlers } from '../../lib/queue/handlers.js';
+import type { MonitorJob } from '../../lib/queue/types.js';
+import { touchesPipelines, useWebhookVerifier } from '../../lib/services/webhooks.js';
 import { githubUser, ScriptedCodeHost } from '../support/codehost.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { testAppCredentials } from '../support/github/index.js';
@@ -257,7 +260,175 @@ describe('POST /api/github/webhooks: the events', () => {
     const { installationId, members } = await linked(1);
     expect((await deliver('ping', { zen: 'Keep it logically awesome.', hook_id: 1 })).status).toBe(204);
     expect((await deliver('installation', installationEvent('new_permissions_accepted', installationId))).status).toBe(204);
-    expect((await deliver('push', { ref: 'refs/heads/main' })).status).toBe(204);
+    expect((await deliver('push', pushEvent(installationId, 1, { ref: 'refs/heads/feature' }))).status).toBe(204);
     expect(await counts(members[0]!.userId)).toEqual({ installations: 1, repositories: 3 });
+  });
+});
+
+const sha = () => randomUUID().replace(/-/g, '').padEnd(40, 'a').slice(0, 40);
+
+/** A `push` delivery as GitHub sends it for an App installation (the fields the service reads, and a few it does not). */
+function pushEvent(installationId: number, repoId: number, overrides: { ref?: string; after?: string; deleted?: boolean; paths?: string[]; commits?: unknown[] } = {}) {
+  const after = overrides.after ?? sha();
+  return {
+    ref: overrides.ref ?? 'refs/heads/main',
+    before: sha(),
+    after,
+    created: false,
+    deleted: overrides.deleted ?? false,
+    forced: false,
+    base_ref: null,
+    compare: `https://github.com/o/r/compare/a...b`,
+    commits: overrides.commits ?? [
+      { id: after, message: 'ci: pin actions', added: [], removed: [], modified: overrides.paths ?? ['.github/workflows/ci.yml'] },
+    ],
+    head_commit: { id: after },
+    repository: { id: repoId, name: 'r', full_name: 'o/r', default_branch: 'main', private: true },
+    pusher: { name: 'octocat', email: 'octocat@example.com' },
+    sender: { login: 'octocat', id: 1 },
+    installation: { id: installationId, node_id: 'MDIz' },
+  };
+}
+
+function pullRequestEvent(installationId: number, repoId: number, overrides: { action?: string; headRepoId?: number | null; headSha?: string; number?: number } = {}) {
+  const number = overrides.number ?? randomInt(1, 10_000);
+  const headRepoId = overrides.headRepoId === undefined ? repoId : overrides.headRepoId;
+  return {
+    action: overrides.action ?? 'opened',
+    number,
+    pull_request: {
+      number,
+      state: 'open',
+      head: { ref: 'feature', sha: overrides.headSha ?? sha(), repo: headRepoId === null ? null : { id: headRepoId, full_name: 'fork/r' } },
+      base: { ref: 'main', sha: sha(), repo: { id: repoId, full_name: 'o/r' } },
+    },
+    repository: { id: repoId, name: 'r', full_name: 'o/r', default_branch: 'main' },
+    sender: { login: 'contributor', id: 2 },
+    installation: { id: installationId },
+  };
+}
+
+interface QueuedJob {
+  job_key: string;
+  kind: string;
+  state: string;
+  payload: MonitorJob;
+}
+const jobsOf = (installationId: number) =>
+  t.query<QueuedJob>('select job_key, kind, state, payload from public.monitor_jobs where installation_id = $1 order by id', [installationId]);
+
+describe('POST /api/github/webhooks: push and pull_request enqueue monitoring jobs', () => {
+  let ran: MonitorJob[];
+  beforeEach(() => {
+    ran = [];
+    useJobHandlers({ run: async (job) => void ran.push(job) });
+  });
+  afterEach(() => useJobHandlers(null));
+
+  it('a push to the default branch that changes a workflow enqueues one scan of that commit, which the delivery runs', async () => {
+    const { installationId, githubIds } = await linked(2);
+    const push = pushEvent(installationId, githubIds[0]!);
+    const delivery = randomUUID();
+    expect((await deliver('push', push, { delivery })).status).toBe(204);
+    const expected: MonitorJob = { kind: 'push-scan', installationId, repoId: githubIds[0]!, sha: push.after, deliveryId: delivery };
+    // One job for the repository, however many users linked the installation: the handler serves each of them.
+    expect(await jobsOf(installationId)).toEqual([{ job_key: jobKey(expected), kind: 'push-scan', state: 'done', payload: expected }]);
+    expect(ran).toEqual([expected]);
+  });
+
+  it('the same push delivered again, under a new delivery id or as a new body, enqueues nothing', async () => {
+    const { installationId, githubIds } = await linked(1);
+    const push = pushEvent(installationId, githubIds[0]!);
+    const delivery = randomUUID();
+    expect((await deliver('push', push, { delivery })).status).toBe(204);
+    expect((await deliver('push', push, { delivery })).status).toBe(204);
+    expect((await deliver('push', push)).status).toBe(204);
+    expect((await deliver('push', { ...push, pusher: { name: 'someone-else' } })).status).toBe(204);
+    expect(await jobsOf(installationId)).toHaveLength(1);
+    expect(ran).toHaveLength(1);
+  });
+
+  it('enqueues nothing for another branch, a deleted branch, a change outside the pipelines or an installation nobody linked', async () => {
+    const { installationId, githubIds } = await linked(1);
+    const repoId = githubIds[0]!;
+    const unlinked = randomInt(1, 2 ** 40);
+    for (const payload of [
+      pushEvent(installationId, repoId, { ref: 'refs/heads/feature' }),
+      pushEvent(installationId, repoId, { ref: 'refs/tags/main' }),
+      pushEvent(installationId, repoId, { deleted: true }),
+      pushEvent(installationId, repoId, { paths: ['README.md', 'src/.github.ts', 'docs/action.yml.md'] }),
+      pushEvent(unlinked, repoId),
+      pushEvent(installationId, randomInt(1, 2 ** 47)),
+    ]) {
+      expect((await deliver('push', payload)).status).toBe(204);
+    }
+    expect(await jobsOf(installationId)).toEqual([]);
+    expect(await jobsOf(unlinked)).toEqual([]);
+  });
+
+  it('enqueues a scan when an action or dependabot file changes anywhere, or when the push does not list every file', async () => {
+    const { installationId, githubIds } = await linked(1);
+    const repoId = githubIds[0]!;
+    const pushes = [
+      pushEvent(installationId, repoId, { paths: ['actions/build/action.yaml'] }),
+      pushEvent(installationId, repoId, { paths: ['dependabot.yml'] }),
+      pushEvent(installationId, repoId, { commits: [{ id: sha(), added: [], modified: ['README.md'], removed: ['.github/workflows/old.yml'] }] }),
+      pushEvent(installationId, repoId, { commits: [] }),
+    ];
+    for (const payload of pushes) expect((await deliver('push', payload)).status).toBe(204);
+    expect((await jobsOf(installationId)).map((j) => j.kind)).toEqual(['push-scan', 'push-scan', 'push-scan', 'push-scan']);
+  });
+
+  it('refuses an unsigned or wrongly signed push (401) and a push without its commit (400), enqueueing nothing', async () => {
+    const { installationId, githubIds } = await linked(1);
+    const push = pushEvent(installationId, githubIds[0]!);
+    expect((await deliver('push', push, { signature: null })).status).toBe(401);
+    expect((await deliver('push', push, { signature: sign(JSON.stringify(push), 'another-secret') })).status).toBe(401);
+    expect((await deliver('push', { ...push, after: 'main' })).status).toBe(400);
+    expect((await deliver('push', { ...push, pull_request: { number: 1 } })).status).toBe(400);
+    expect(await jobsOf(installationId)).toEqual([]);
+  });
+
+  it('a pull request opened, synchronized or reopened enqueues a check of its head commit; a fork head is named by its own id', async () => {
+    const { installationId, githubIds } = await linked(1);
+    const repoId = githubIds[0]!;
+    const fork = randomInt(1, 2 ** 47);
+    const opened = pullRequestEvent(installationId, repoId, { headRepoId: fork });
+    const delivery = randomUUID();
+    expect((await deliver('pull_request', opened, { delivery })).status).toBe(204);
+    const expected: MonitorJob = {
+      kind: 'pr-check',
+      installationId,
+      repoId,
+      pullNumber: opened.number,
+      headSha: opened.pull_request.head.sha,
+      baseSha: opened.pull_request.base.sha,
+      headRepoId: fork,
+      deliveryId: delivery,
+    };
+    expect(ran).toEqual([expected]);
+    for (const action of ['synchronize', 'reopened']) {
+      expect((await deliver('pull_request', pullRequestEvent(installationId, repoId, { action, number: opened.number }))).status).toBe(204);
+    }
+    // The same head again (a reopened pull request GitHub delivers twice) is the same check.
+    expect((await deliver('pull_request', { ...opened, action: 'reopened' })).status).toBe(204);
+    for (const action of ['closed', 'edited', 'labeled']) {
+      expect((await deliver('pull_request', pullRequestEvent(installationId, repoId, { action }))).status).toBe(204);
+    }
+    expect((await deliver('pull_request', pullRequestEvent(installationId, repoId, { headRepoId: null }))).status).toBe(204);
+    const jobs = await jobsOf(installationId);
+    expect(jobs.map((j) => j.kind)).toEqual(['pr-check', 'pr-check', 'pr-check']);
+    expect(jobs.every((j) => !JSON.stringify(j.payload).includes('token'))).toBe(true);
+  });
+});
+
+describe('touchesPipelines', () => {
+  it('is true for what a scan reads and false for look-alikes', () => {
+    for (const path of ['.github/workflows/ci.yml', '.github/dependabot.yml', '.github/actions/x/action.yml', 'action.yaml', 'a/b/action.yml', 'tools/dependabot.yaml']) {
+      expect(touchesPipelines(path), path).toBe(true);
+    }
+    for (const path of ['README.md', 'src/.github/x', 'github/workflows/ci.yml', 'my-action.yml', 'action.yml.bak', 'dependabot.json']) {
+      expect(touchesPipelines(path), path).toBe(false);
+    }
   });
 });

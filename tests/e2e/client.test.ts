@@ -122,7 +122,8 @@ describe.skipIf(SKIP_BROWSER)(`the web client in Chromium${skipReason(BROWSER_SK
     await expect.poll(() => page.locator('table.repos tbody .counts').count()).toBe(3);
     await expectAccessible('repositories');
     // The header has "Use my GitHub access" before "Sign out": one tab stop more before the view's controls.
-    const stops = await tabStops(15);
+    // Past the search, filters, export and pager: the rows' Scan buttons.
+    const stops = await tabStops(30);
     expect(stops).toContain('Scan all');
     expect(stops).toContain('Scan examples/issue-triage-bot');
     await photograph('repositories');

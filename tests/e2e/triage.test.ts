@@ -148,10 +148,12 @@ describe.skipIf(SKIP_BROWSER)(`triage in the web client${skipReason(BROWSER_SKIP
     expect(await listed.textContent()).toContain("Dismissed: Won't fix");
     await expect(await axeViolations(page), 'attack paths with dismissed').toEqual([]);
     await screenshot(page, 'triage-attack-paths-1280x800');
+    // Shown dismissed paths are part of the view's address: a reload keeps them shown.
+    expect(page.url()).toContain('dismissed=show');
     await page.reload();
     await heading('Attack paths').waitFor();
     await page.getByRole('heading', { name: 'Dismissed (1)' }).waitFor();
-    await page.getByRole('button', { name: 'Show dismissed attack paths' }).click();
+    await page.getByRole('button', { name: 'Hide dismissed attack paths' }).waitFor();
     await listed.getByRole('button', { name: /^Reopen/ }).click();
     await expect.poll(() => page.locator(PATH).count()).toBe(1);
     expect(await total()).toBe(before);

@@ -48,12 +48,13 @@ export async function endpoints(): Promise<Endpoint[]> {
 }
 
 /**
- * The endpoints that need a token: all but the health check, the OpenAPI document and GitHub's webhooks
- * (authenticated by their signature instead: tests/hardening/webhooks.test.ts).
+ * The endpoints that need a token: all but the health check, the OpenAPI document, GitHub's webhooks
+ * (authenticated by their signature instead: tests/hardening/webhooks.test.ts) and Vercel's cron jobs (by
+ * CRON_SECRET: tests/hardening/cron.test.ts).
  */
 export async function authenticatedEndpoints(): Promise<Endpoint[]> {
   const all = await endpoints();
-  expect(all.filter((e) => !e.operation.auth).map((e) => e.name).sort()).toEqual(['GET /api/health', 'GET /api/openapi.json', 'POST /api/github/webhooks']);
+  expect(all.filter((e) => !e.operation.auth).map((e) => e.name).sort()).toEqual(['GET /api/cron/drain', 'GET /api/cron/recheck', 'GET /api/health', 'GET /api/openapi.json', 'POST /api/github/webhooks']);
   return all.filter((e) => e.operation.auth);
 }
 

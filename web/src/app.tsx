@@ -139,6 +139,11 @@ export function App() {
       .catch((error: unknown) => setLinkNotice({ kind: 'error', text: `Your GitHub access could not be used: ${errorText(error)}` }));
   }, [services]);
 
+  // A success notice belongs to the view it appeared on: it does not follow the user to the next one.
+  useEffect(() => {
+    setLinkNotice((notice) => (notice?.kind === 'ok' ? null : notice));
+  }, [route.view]);
+
   useEffect(() => {
     const titles = { repos: 'Repositories', findings: 'Findings', 'attack-paths': 'Attack paths', settings: 'Rule settings' } as const;
     document.title = `${titles[route.view]} · Chainbreaker`;

@@ -92,3 +92,28 @@ export function wrapText(text: string, perLine: number, maxLines: number): strin
   kept[maxLines - 1] = last.length >= perLine ? `${last.slice(0, perLine - 1)}…` : `${last}…`;
   return kept;
 }
+
+/**
+ * Breaks text into lines of at most `perLine` characters without losing any of it: words go whole onto a
+ * line when they fit, and a word longer than a line (a rule id, a path) is split across lines, never cut.
+ */
+export function wrapAll(text: string, perLine: number): string[] {
+  const width = Math.max(1, perLine);
+  const lines: string[] = [];
+  let current = '';
+  for (const raw of text.split(/\s+/).filter((w) => w !== '')) {
+    let word = raw;
+    if (current !== '' && current.length + 1 + word.length <= width) {
+      current = `${current} ${word}`;
+      continue;
+    }
+    if (current !== '') lines.push(current);
+    while (word.length > width) {
+      lines.push(word.slice(0, width));
+      word = word.slice(width);
+    }
+    current = word;
+  }
+  if (current !== '') lines.push(current);
+  return lines;
+}

@@ -88,6 +88,34 @@ function hasInput(step: Step, name: string): boolean {
 /** A shell line that reads a file's content (`$(cat x)`, `< x`, `jq ... x`, `read`). */
 export const READS_FILE = /\$\(\s*<|\$\(\s*(cat|head|tail|jq|yq|awk|sed|grep|cut|tr|unzip|base64|xargs)\b|`\s*(cat|head|tail|jq)\b|(^|[;&|]\s*)(cat|head|tail|jq|yq|awk|sed|grep|cut)\b|<\s*["']?[\w./$-]|\bread\b|Get-Content/;
 
+/**
+ * The first download of an outsider's artifacts (a fork's run, `downloadContent` `outsider`) in the job of
+ * `step`, by an earlier step or by the step's own script: what a file read of the step may be reading.
+ */
+export function outsiderDownloadBefore(step: Step, repository: RepositoryModel): ForeignDownload | null {
+  const job = step.job;
+  if (job === null) return null;
+  for (const s of job.steps) {
+    if (s.index > step.index) break;
+    for (const d of stepDownloads(s)) if (downloadContent(d, job.workflow, repository) === 'outsider') return d;
+  }
+  return null;
+}
+
+/**
+ * True when a line of a script reads a file the download may hold: it reads a file (not a here-document, not
+ * the event payload), after the download when the download is the same script's, and names the directory the
+ * files landed in when the download gives one.
+ */
+export function readsDownloadedFile(step: Step, line: { text: string; offset: number }, download: ForeignDownload): boolean {
+  const text = line.text.replace(/<<-?\s*['"]?\w+/g, '');
+  if (!READS_FILE.test(text) || /GITHUB_EVENT_PATH|github\.event_path/.test(text)) return false;
+  if (download.step === step && (download.scriptOffset === undefined || line.offset <= download.scriptOffset)) return false;
+  const last = (download.destination ?? '').trim().replace(/^(["'])(.*)\1$/, '$2').replace(/\/+$/, '').split('/').at(-1) ?? '';
+  if (last === '' || last === '.' || /[$*?{}\\]/.test(last)) return true;
+  return directoryPattern(last).test(text);
+}
+
 const firstDownloads = new ScanCache<Job, Step | null>();
 
 /** An earlier step of the job that downloaded artifacts of another run (`run-id`, `gh run download` ...), or null. */
@@ -297,8 +325,12 @@ function outputUse(step: Step, refs: readonly string[]): ArtifactUse {
 function stepUse(step: Step, named: RegExp | null, later: boolean): { use: ArtifactUse; outputs: boolean } | null {
   const ref = step.usesRef;
   if (typeof step.run?.value === 'string') {
-    if (!later) return null;
-    return scriptUse(step, step.run.value, named);
+    if (later) return scriptUse(step, step.run.value, named);
+    // The download's own script: what it does with the files after the command that downloads them.
+    const lines = logicalLines(step.run.value);
+    const at = lines.findIndex((l) => /\bgh\s+run\s+download\b/.test(l.text));
+    const rest = at === -1 ? '' : lines.slice(at + 1).map((l) => l.text).join('\n');
+    return rest.trim() === '' ? null : scriptUse(step, rest, named);
   }
   if (ref?.kind !== 'repository') return null;
   if (ref.slug === 'actions/github-script') {

@@ -6,6 +6,9 @@ import { actionMajorVersion } from '../analysis/step-version.js';
 import { normalizeLocalPath } from '../model/repository.js';
 import { get, getMap, getText, keyText, type YNode, type YPair, type YScalar } from '../yaml/model.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
+import { outsiderDownloadBefore, readsDownloadedFile } from '../analysis/artifacts.js';
+import { validatedVariables } from '../analysis/script-outputs.js';
+import { describeStep } from '../analysis/describe.js';
 import { contextController, controllerRank, eventController, outsiderEvents, triggersWithField, type Controller } from './controller.js';
 import { expressionsOf, type ExpressionOccurrence } from './extract.js';
 import { expressionScalarsInFile } from '../analysis/file-scalars.js';
@@ -480,9 +483,17 @@ export class TaintAnalyzer {
     if (cached !== undefined) return cached;
     const run = step.run as YScalar;
     const occurrences = expressionsOf(step.owner.file, run);
+    const artifact = this.#artifactTaint(step, scope);
+    const validated = artifact === null ? new Set<string>() : validatedVariables(String(run.value));
     const fold = scriptFold<Taint | null>(String(run.value), {
-      own: (_, [from, to]) => {
+      own: (line, [from, to]) => {
         let taint: Taint | null = null;
+        // A file of an outsider's artifact read into the value (`N=$(cat pr/NR)`), unless the variable it is
+        // assigned to is checked against an anchored pattern before the script goes on.
+        if (artifact !== null && readsDownloadedFile(step, line, artifact.download)) {
+          const assigned = /^\s*(?:export\s+|local\s+)?([A-Za-z_]\w*)=/.exec(line.text)?.[1] ?? /\bread\s+(?:-\w+\s+)*([A-Za-z_]\w*)/.exec(line.text)?.[1];
+          if (assigned === undefined || !validated.has(assigned)) taint = artifact.taint;
+        }
         for (let i = firstAtOrAfter(occurrences, from); i < occurrences.length; i++) {
           const occurrence = occurrences[i] as ExpressionOccurrence;
           if (occurrence.span.start >= to) break;
@@ -496,6 +507,17 @@ export class TaintAnalyzer {
     });
     this.#folds.set(step, fold);
     return fold;
+  }
+
+  /**
+   * The taint of a file an outsider's artifact may hold, for a step of a job that downloads one (a fork's run
+   * chose the files: free text an outsider sets, on the events that bring the run in); null otherwise.
+   */
+  #artifactTaint(step: Step, scope: TaintScope): { taint: Taint; download: NonNullable<ReturnType<typeof outsiderDownloadBefore>> } | null {
+    const download = outsiderDownloadBefore(step, this.#repo);
+    if (download === null) return null;
+    const taint = withEvents({ level: 'arbitrary', controller: 'external', source: `the content of an artifact downloaded by ${describeStep(download.step)}`, via: [] }, this.triggersOf(scope));
+    return { taint, download };
   }
 
   /** An environment variable a script reads: from `env:`, or a runner variable that carries outsider text. */
@@ -546,6 +568,10 @@ export class TaintAnalyzer {
       }
     }
     let taint: Taint | null = null;
+    // A file read into the output after an outsider's artifact was downloaded, unless it becomes a number.
+    if (seeds.some((seed) => /\breadFileSync\s*\(|\breadFile\s*\(/.test(seed.text) && !/\b(Number|parseInt|parseFloat)\s*\(/.test(seed.text))) {
+      taint = this.#artifactTaint(step, scope)?.taint ?? null;
+    }
     for (const seed of seeds.slice(0, 64)) {
       for (const match of seed.text.matchAll(/\bcontext\.payload((?:\.[A-Za-z_]\w*){1,8})(\s*\()?|\bprocess\.env\.([A-Za-z_]\w*)/g)) {
         if (match[1] !== undefined) {

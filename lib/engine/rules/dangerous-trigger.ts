@@ -1,6 +1,7 @@
 import { describeStep } from '../analysis/describe.js';
 import { envInjections, scriptInjections } from '../analysis/injections.js';
 import { outsiderCode } from '../analysis/permissions.js';
+import { prHeadDispatches } from '../analysis/pr-dispatch.js';
 import { reachFacts } from '../analysis/run-model/facts.js';
 import { severityOf, whoText } from '../analysis/run-model/index.js';
 import { outsiderReach } from '../analysis/run-model/reach.js';
@@ -69,6 +70,16 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
       return { armed: true, text: `line ${line} of \`${step.owner.file.path}\`: ${message.replace(/\.$/, '')}`, facts: [...(hit.facts ?? []).filter((f) => f.startsWith('reach:') || f === 'exec')] };
     }
   }
+  // The pull request's head handed to another repository's CI (untrusted-checkout's dispatch claim).
+  for (const job of jobs) {
+    if (job.uses !== undefined) continue;
+    for (const dispatch of prHeadDispatches(job, context.runs.identity.names)) {
+      const reach = context.runs.stepReach(dispatch.step);
+      if (severityOf({ reach, executes: true, holds: ['a dispatch token'], raceAfterApproval: !dispatch.pinned }) === 'LOW') continue;
+      const line = workflow.file.position(dispatch.step.node.start).line;
+      return { armed: true, text: `${describeStep(dispatch.step)} (line ${line}) dispatches \`${dispatch.target}\` with the pull request's head (\`${dispatch.head}\`), whose CI then runs the pull request's code; ${whoText(reach)}`, facts: [...reachFacts(reach), 'exec'] };
+    }
+  }
   // Another run's artifacts a fork's run made, read by a job that holds secrets: their content steers that job.
   for (const job of jobs) {
     if (job.uses !== undefined) continue;
@@ -111,7 +122,7 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
     const own = owners.every((o) => o === 'local' || o === 'first-party');
     notes.push(`${calls.length === 1 ? `job \`${calls[0]!.id}\` calls` : `${calls.length} jobs call`} ${own ? 'reusable workflows of this repository or its owner' : 'reusable workflows'}, whose own findings say what they do with the event`);
   }
-  if (notes.length === 0) notes.push("no job runs the pull request's code, downloads its run's artifacts into a job with secrets, or puts its text into a script or `$GITHUB_ENV`");
+  if (notes.length === 0) notes.push("no job runs the pull request's code, hands its head to another repository's CI, downloads its run's artifacts into a job with secrets, or puts its text into a script or `$GITHUB_ENV`");
   return { armed: false, text: notes.join('; '), facts: [] };
 }
 

@@ -1,4 +1,6 @@
 import { describeStep } from '../analysis/describe.js';
+import { prHeadDispatches } from '../analysis/pr-dispatch.js';
+import { valueOffsetToSource } from '../yaml/offsets.js';
 import { holdingFacts, reachFacts, runFact } from '../analysis/run-model/facts.js';
 import { describeClaim, severityOf, type Claim, type Reach, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
 import type { Job } from '../model/workflow.js';
@@ -70,6 +72,26 @@ export default defineWorkflowRule({
             `${describeStep(entry.step)} checks out pull request code (${checkout.how}, from ${checkout.evidence}) in a workflow triggered by \`${checkout.trigger}\`${consequence}; ` +
             `${describeClaim(claim)}${approvalText}.`,
           facts: [...reachFacts(reach), ...(sinks.length > 0 ? ['exec'] : []), ...holdingFacts(run), ...runFact(context.runs, entry.step)],
+        });
+      }
+      // The head handed to another repository's CI: that CI checks it out and runs it with its own secrets.
+      for (const dispatch of prHeadDispatches(job, context.runs.identity.names)) {
+        const reach = context.runs.stepReach(dispatch.step);
+        if (reach.level === 'trusted-author' || reach.level === 'collaborator') continue;
+        const theirs = `a token that starts the CI of \`${dispatch.target}\` (with that repository's secrets)`;
+        const claim: Claim = { reach, executes: true, holds: [theirs, ...run.valuables], raceAfterApproval: !dispatch.pinned };
+        const approvalText =
+          reach.level === 'approval' && !dispatch.pinned
+            ? '; the head is resolved when that CI runs, not when the approval was given, so commits pushed after the approval run there (send `github.event.pull_request.head.sha` and have that CI check out exactly that commit)'
+            : '';
+        context.report({
+          node: dispatch.node,
+          ...(dispatch.scriptOffset !== undefined && dispatch.step.run !== undefined ? { offset: valueOffsetToSource(job.workflow.file, dispatch.step.run, dispatch.scriptOffset) } : {}),
+          severity: severityOf(claim),
+          message:
+            `${describeStep(dispatch.step)} dispatches \`${dispatch.target}\` (${dispatch.how}) with the pull request's head (\`${dispatch.head}\`) in a workflow triggered by \`${reach.event ?? job.workflow.triggers[0]?.name ?? 'a privileged event'}\`, so that repository's CI checks out and runs the pull request's code on this job's word; ` +
+            `${describeClaim(claim)}${approvalText}.`,
+          facts: [...reachFacts(reach), 'exec', 'holds', 'holds:secrets', ...runFact(context.runs, dispatch.step)],
         });
       }
     },

@@ -1,18 +1,4 @@
-import type {
-  AttackPaths,
-  Combination,
-  Dismissal,
-  DismissalKind,
-  DismissalReason,
-  Dismissals,
-  Installation,
-  InstallationLink,
-  Repository,
-  Rule,
-  RuleSetting,
-  Scan,
-  ScanPage,
-} from './types.js';
+import type { AttackPaths, CheckRun, Combination, Dismissal, DismissalKind, DismissalReason, Dismissals, Installation, InstallationLink, Repository, RepositoryOverview, Rule, RuleSetting, Scan, ScanPage } from './types.js';
 import { withoutBidi } from './text.js';
 
 /** An API error with the contract's error body: `status` and the server's one-line `message`. */
@@ -66,6 +52,8 @@ export class Api {
     return parsed as T;
   }
 
+  /** Every stored repository with its latest scan's open counts, in one request (no code-host sync). */
+  overview = () => this.request<{ repositories: RepositoryOverview[] }>('GET', '/api/repositories');
   repos = () => this.request<{ connected: boolean; repositories: Repository[] }>('GET', '/api/repos');
   scan = (repoId: string) => this.request<Scan>('POST', '/api/scan', { repo_id: repoId });
   attackPaths = () => this.request<AttackPaths>('GET', '/api/attack-paths');
@@ -103,4 +91,5 @@ export class Api {
   ruleSettings = () => this.request<{ settings: RuleSetting[] }>('GET', '/api/rule-settings');
   dismissals = (repoId: string) => this.request<Dismissals>('GET', `/api/repositories/${encodeURIComponent(repoId)}/dismissals`);
   overrides = (repoId: string) => this.request<{ overrides: RuleSetting[] }>('GET', `/api/repositories/${encodeURIComponent(repoId)}/rule-overrides`);
+  checkRun = (repoId: string) => this.request<{ check_run: CheckRun | null }>('GET', `/api/repositories/${encodeURIComponent(repoId)}/check-run`);
 }

@@ -1,6 +1,8 @@
 import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
 import { ApiError, type Api } from '../data/api.js';
-import { SEVERITIES, type Counts, type Repository } from '../data/types.js';
+import { commitUrl } from '../data/links.js';
+import { SEVERITIES, type CheckRun, type Counts, type Repository, type ScanTrigger } from '../data/types.js';
 
 export function errorText(error: unknown): string {
   if (error instanceof ApiError) return error.message;
@@ -68,5 +70,77 @@ export function Prose({ text }: { text: string }) {
     <>
       {parts.map((part, i) => (part.length > 2 && part.startsWith('`') && part.endsWith('`') ? <code key={i}>{part.slice(1, -1)}</code> : part))}
     </>
+  );
+}
+
+const DISMISSED_NOTICES = 'chainbreaker.dismissedNotices';
+
+function dismissedNotices(): string[] {
+  try {
+    const list: unknown = JSON.parse(localStorage.getItem(DISMISSED_NOTICES) ?? '[]');
+    return Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string').slice(0, 100) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Whether the notice `id` was dismissed in this browser (kept in localStorage: a reload or a later visit keeps it so). */
+export function noticeDismissed(id: string): boolean {
+  return dismissedNotices().includes(id);
+}
+
+export function rememberNoticeDismissed(id: string): void {
+  try {
+    localStorage.setItem(DISMISSED_NOTICES, JSON.stringify([...new Set([...dismissedNotices(), id])].slice(-100)));
+  } catch {
+    // Storage refused (private mode, quota): the notice is gone for this page load only.
+  }
+}
+
+/** A notice that, once dismissed, stays dismissed in this browser. */
+export function PersistentNotice({ id, kind, children }: { id: string; kind: 'ok' | 'info'; children: ComponentChildren }) {
+  const [hidden, setHidden] = useState(() => noticeDismissed(id));
+  if (hidden) return null;
+  return (
+    <div data-notice={id}>
+      <Notice
+        kind={kind}
+        onDismiss={() => {
+          rememberNoticeDismissed(id);
+          setHidden(true);
+        }}
+      >
+        {children}
+      </Notice>
+    </div>
+  );
+}
+
+/** What started a scan, in the words the views use. */
+export const TRIGGER_LABELS: Readonly<Record<ScanTrigger, string>> = { manual: 'manual', push: 'push', pull_request: 'pull request', schedule: 'schedule' };
+
+/** A commit as its short SHA, linked to it on GitHub when the repository has an `https:` URL. */
+export function Commit({ sha, htmlUrl }: { sha: string | undefined; htmlUrl: string }) {
+  if (sha === undefined) return <span class="muted">–</span>;
+  const url = commitUrl(htmlUrl, sha);
+  const short = <code title={sha}>{sha.slice(0, 7)}</code>;
+  return url === null ? short : (
+    <a href={url} rel="noreferrer noopener" target="_blank" aria-label={`Commit ${sha.slice(0, 7)} on GitHub`}>
+      {short}
+    </a>
+  );
+}
+
+/** The latest pull request check run: its conclusion, linked to it on GitHub. */
+export function CheckRunResult({ run }: { run: CheckRun }) {
+  const label = { success: 'passed', failure: 'failed', neutral: 'neutral (scan limited)' }[run.conclusion];
+  return (
+    <span class={`check-run check-${run.conclusion}`} data-testid="check-run">
+      Latest pull request check (#{run.pull_number}):{' '}
+      <a href={run.html_url.startsWith('https://') ? run.html_url : undefined} rel="noreferrer noopener" target="_blank">
+        {label}
+      </a>
+      {run.new_findings + run.new_attack_paths > 0 && ` · ${run.new_attack_paths} new attack ${run.new_attack_paths === 1 ? 'path' : 'paths'}, ${run.new_findings} new ${run.new_findings === 1 ? 'finding' : 'findings'}`}
+    </span>
   );
 }

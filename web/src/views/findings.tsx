@@ -1,11 +1,15 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Services } from '../app.js';
-import { SEVERITIES, type Counts, type Dismissal, type DismissalEvent, type DismissalReason, type Dismissals, type Finding, type Repository, type Scan, type ScanSummary, type Severity } from '../data/types.js';
-import { CountBadges, Loading, Notice, Prose, SeverityBadge, cachedRepos, errorText, formatTime } from './common.js';
+import { SEVERITIES, type CheckRun, type Counts, type Dismissal, type DismissalEvent, type DismissalReason, type Dismissals, type Finding, type Repository, type Scan, type ScanSummary, type Severity } from '../data/types.js';
+import { CheckRunResult, Commit, CountBadges, Loading, Notice, Prose, SeverityBadge, TRIGGER_LABELS, cachedRepos, errorText, formatTime } from './common.js';
 import { DismissForm, DismissalNote } from './triage.js';
 import { History, changesBetween } from './history.js';
 import { BASELINE_NAME, baselineOf, parseBaselineDecisions } from '../data/baseline.js';
 import { codeUrl, ghApiCommand, settingsUrl, SETTINGS_FILE, type ApiCall } from '../data/links.js';
+import { download, findingsCsv, findingsSarif, type FindingRow } from '../data/export.js';
+import { matches, oneOf } from '../data/query.js';
+import { ExportButtons, SearchBox, useViewQuery } from './find.js';
+import { diffLineKind } from '../data/diff.js';
 
 export type FindingStatus = 'open' | 'dismissed';
 
@@ -18,6 +22,21 @@ function countsOf(findings: readonly Finding[]): Counts {
 function apiCallOf(fix: Finding['fix']): ApiCall | undefined {
   const api = fix?.api as Partial<ApiCall> | undefined;
   return api && typeof api.method === 'string' && typeof api.path === 'string' ? (api as ApiCall) : undefined;
+}
+
+/** A diff coloured line by line (the text stays exactly the diff: Copy and a reader's selection get it whole). */
+function DiffLines({ diff }: { diff: string }) {
+  const lines = diff.split('\n');
+  return (
+    <>
+      {lines.map((line, i) => (
+        <span key={i} class={diffLineKind(line)}>
+          {line}
+          {i < lines.length - 1 ? '\n' : ''}
+        </span>
+      ))}
+    </>
+  );
 }
 
 /** A finding's fix: a workflow diff with a copy button, a settings fix as the `gh api` command, else as text. */
@@ -38,8 +57,8 @@ function Fix({ fix, fullName }: { fix: NonNullable<Finding['fix']>; fullName: st
           {copied ? 'Copied' : 'Copy'}
         </button>
       </div>
-      <pre class={call && typeof fix.diff !== 'string' ? 'command' : undefined}>
-        <code>{text}</code>
+      <pre class={call && typeof fix.diff !== 'string' ? 'command' : typeof fix.diff === 'string' ? 'diff' : undefined}>
+        <code>{typeof fix.diff === 'string' ? <DiffLines diff={fix.diff} /> : text}</code>
       </pre>
     </div>
   );
@@ -104,28 +123,32 @@ function Triage(props: {
   );
 }
 
-export function FindingsView({ services, repoId, rule, status: initialStatus }: { services: Services; repoId: string; rule: string | null; status?: FindingStatus }) {
+const FINDING_DEFAULTS = { q: '', severity: '', rule: '', status: 'open' };
+type FindingQuery = typeof FINDING_DEFAULTS;
+const readFindingQuery = (raw: Record<string, string>): FindingQuery => ({
+  q: raw.q ?? '',
+  severity: oneOf(raw.severity, ['', ...SEVERITIES] as const, ''),
+  // Checked against the scan's rules when it is shown (an unknown one matches nothing and says so).
+  rule: /^[a-z0-9-]{1,64}$/.test(raw.rule ?? '') ? (raw.rule ?? '') : '',
+  status: oneOf(raw.status, ['open', 'dismissed'] as const, 'open'),
+});
+
+export function FindingsView({ services, repoId }: { services: Services; repoId: string; rule?: string | null; status?: FindingStatus }) {
   const { api, reads } = services;
   const [repo, setRepo] = useState<Repository | null>(null);
   const [scan, setScan] = useState<Scan | null | undefined>(undefined);
   const [triage, setTriage] = useState<Dismissals>({ dismissals: [], events: [] });
   const [error, setError] = useState<string | null>(null);
-  const [severity, setSeverity] = useState<Severity | ''>('');
-  const [ruleFilter, setRuleFilter] = useState<string>(rule ?? '');
-  const [status, setStatusState] = useState<FindingStatus>(initialStatus ?? 'open');
+  // Search, severity, rule and status are kept in the address: a reload or a shared link shows the same list.
+  const [query, setQuery] = useViewQuery(`/repos/${encodeURIComponent(repoId)}`, FINDING_DEFAULTS, readFindingQuery);
+  const severity = query.severity as Severity | '';
+  const ruleFilter = query.rule;
+  const status = query.status as FindingStatus;
+  const setStatus = (next: FindingStatus) => setQuery({ status: next });
   const [dismissing, setDismissing] = useState<string | null>(null);
   const [scans, setScans] = useState<ScanSummary[]>([]);
   const [changes, setChanges] = useState<ReturnType<typeof changesBetween> | null>(null);
-
-  const setStatus = (next: FindingStatus) => {
-    setStatusState(next);
-    // Kept in the URL, so a reload or a shared link shows the same list.
-    const params = new URLSearchParams();
-    if (rule) params.set('rule', rule);
-    if (next === 'dismissed') params.set('status', 'dismissed');
-    const query = params.size > 0 ? `?${params}` : '';
-    history.replaceState(null, '', `#/repos/${encodeURIComponent(repoId)}${query}`);
-  };
+  const [checkRun, setCheckRun] = useState<CheckRun | null>(null);
 
   const loadTriage = async () => setTriage(await reads.dismissals(repoId));
   const [importNote, setImportNote] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
@@ -163,6 +186,8 @@ export function FindingsView({ services, repoId, rule, status: initialStatus }: 
         const [recent, decisions] = await Promise.all([reads.scans(repoId, { limit: 20 }).then((page) => page.scans), reads.dismissals(repoId)]);
         setTriage(decisions);
         setScans(recent);
+        // The GitHub App's latest pull request check; a failed read only leaves it out.
+        void reads.checkRun(repoId).then(setCheckRun, () => setCheckRun(null));
         const [latest, previous] = recent;
         const [latestScan, previousScan] = await Promise.all([latest ? reads.scan(latest.scan_id) : null, previous ? reads.scan(previous.scan_id) : null]);
         setChanges(latestScan && previousScan ? changesBetween(latestScan, previousScan) : null);
@@ -182,7 +207,11 @@ export function FindingsView({ services, repoId, rule, status: initialStatus }: 
   const counts = useMemo(() => countsOf(open), [scan, triage]);
   const findings = status === 'dismissed' ? dismissedFindings : open;
   const rules = useMemo(() => [...new Set(all.map((f) => f.rule_id))].sort(), [scan]);
-  const shown = findings.filter((f) => (severity === '' || f.severity === severity) && (ruleFilter === '' || f.rule_id === ruleFilter));
+  const shown = findings.filter(
+    (f) => (severity === '' || f.severity === severity) && (ruleFilter === '' || f.rule_id === ruleFilter) && matches(query.q, f.title, f.file, f.rule_id, f.description),
+  );
+  const exportRows = (): FindingRow[] => shown.map((finding) => ({ finding, repository: repo?.full_name ?? '', htmlUrl: repo?.html_url ?? '', commitSha: scan?.commit_sha, status }));
+  const exportName = `chainbreaker-findings-${(repo?.full_name ?? 'repository').replace(/[^A-Za-z0-9._-]+/g, '-')}`;
   const groups = SEVERITIES.map((sev) => {
     const ofSeverity = shown.filter((f) => f.severity === sev);
     const byRule = new Map<string, Finding[]>();
@@ -202,6 +231,22 @@ export function FindingsView({ services, repoId, rule, status: initialStatus }: 
             {repo.full_name}
           </a>
           {scan && ` · scanned ${formatTime(scan.created_at)} (ruleset ${scan.ruleset})`}
+          {scan && (
+            <span data-testid="scan-origin">
+              {` · ${TRIGGER_LABELS[scan.trigger] ?? 'manual'}`}
+              {scan.commit_sha !== undefined && (
+                <>
+                  {' at '}
+                  <Commit sha={scan.commit_sha} htmlUrl={repo.html_url} />
+                </>
+              )}
+            </span>
+          )}
+        </p>
+      )}
+      {checkRun && (
+        <p>
+          <CheckRunResult run={checkRun} />
         </p>
       )}
       {error && <Notice kind="error">{error}</Notice>}
@@ -215,10 +260,11 @@ export function FindingsView({ services, repoId, rule, status: initialStatus }: 
               {open.length} open findings, {dismissedFindings.length} dismissed{shown.length !== findings.length ? `; ${shown.length} shown` : ''}
             </span>
           </div>
-          <div class="filters">
+          <div class="filters toolbar">
+            <SearchBox label="Search" value={query.q} placeholder="title, file or rule" onInput={(q) => setQuery({ q })} />
             <label>
               Severity
-              <select value={severity} onChange={(e) => setSeverity((e.currentTarget as HTMLSelectElement).value as Severity | '')}>
+              <select value={severity} onChange={(e) => setQuery({ severity: (e.currentTarget as HTMLSelectElement).value })}>
                 <option value="">All severities</option>
                 {SEVERITIES.map((s) => (
                   <option key={s} value={s}>
@@ -229,8 +275,9 @@ export function FindingsView({ services, repoId, rule, status: initialStatus }: 
             </label>
             <label>
               Rule
-              <select value={ruleFilter} onChange={(e) => setRuleFilter((e.currentTarget as HTMLSelectElement).value)}>
+              <select value={ruleFilter} onChange={(e) => setQuery({ rule: (e.currentTarget as HTMLSelectElement).value })}>
                 <option value="">All rules</option>
+                {ruleFilter !== '' && !rules.includes(ruleFilter) && <option value={ruleFilter}>{ruleFilter} (no finding)</option>}
                 {rules.map((r) => (
                   <option key={r} value={r}>
                     {r}
@@ -245,8 +292,14 @@ export function FindingsView({ services, repoId, rule, status: initialStatus }: 
                 <option value="dismissed">Dismissed ({dismissedFindings.length})</option>
               </select>
             </label>
+            <ExportButtons
+              what="findings"
+              structured="SARIF"
+              onCsv={() => download(`${exportName}.csv`, 'text/csv', findingsCsv(exportRows()))}
+              onStructured={() => download(`${exportName}.sarif`, 'application/sarif+json', findingsSarif(exportRows(), location.origin))}
+            />
           </div>
-          <History scans={scans} changes={changes} />
+          <History scans={scans} changes={changes} htmlUrl={repo?.html_url ?? ''} />
           <div class="baseline-actions">
             <button type="button" onClick={downloadBaseline} disabled={dismissedFindings.length === 0}>
               Download dismissals as a baseline

@@ -131,6 +131,7 @@ function readExecutions(step: Step): Execution[] {
       if (context === null || /^\s*\{\{\s*defaultContext\s*\}\}/.test(context)) return [];
       return [{ step, kind: 'project', evidence: `${slug} with \`context: ${context.trim()}\``, path: normalizeWorkspacePath(context) }];
     }
+    if (slug === 'actions/github-script') return scriptRequires(step);
     const known = WORKSPACE_ACTIONS[full] ?? WORKSPACE_ACTIONS[slug];
     if (known === undefined || (known.when !== undefined && !known.when(step))) return [];
     return [{ step, kind: 'project', evidence: slug, path: known.dir === null ? '' : inputDirectory(step, known.dir) }];
@@ -153,6 +154,27 @@ function readExecutions(step: Step): Execution[] {
     }
   }
   return result;
+}
+
+/**
+ * `require('./scripts/x.js')`, `await import('./x.mjs')`, `require(\`${process.env.GITHUB_WORKSPACE}/x\`)` in an
+ * `actions/github-script` script: github-script resolves a relative module path from the working directory
+ * (the workspace), so the script runs that file of the checkout, with the job's token in `github`.
+ */
+const SCRIPT_REQUIRE = /\b(?:require|import)\s*\(\s*(?:(['"`])((?:\.{1,2}\/|\.github\/)[^'"`\n]{1,300})\1|`\$\{\s*process\.env\.GITHUB_WORKSPACE\s*\}\/?([^`\n]{1,300})`|process\.env\.GITHUB_WORKSPACE\s*\+\s*(['"])\/?([^'"\n]{1,300})\4|process\.cwd\(\)\s*\+\s*(['"])\/?([^'"\n]{1,300})\6)/g;
+
+function scriptRequires(step: Step): Execution[] {
+  const script = getText(step.with, 'script');
+  if (script === null || !/\b(require|import)\s*\(/.test(script)) return [];
+  const cwd = normalizeWorkspacePath(getText(step.node, 'working-directory') ?? '');
+  const found: Execution[] = [];
+  for (const m of script.matchAll(SCRIPT_REQUIRE)) {
+    const relative = m[2] ?? m[3] ?? m[5] ?? m[7] ?? '';
+    if (relative.includes('${') || found.length >= 20) continue;
+    const path = m[2] !== undefined ? resolvePath(cwd, relative) : normalizeWorkspacePath(relative);
+    found.push({ step, kind: 'file', evidence: `\`${m[0].startsWith('import') ? 'import' : 'require'}(${m[2] !== undefined ? `'${relative.slice(0, 80)}'` : `<workspace>/${relative.slice(0, 80)}`})\` in actions/github-script`, path });
+  }
+  return found;
 }
 
 function inputDirectory(step: Step, input: string): string | null {

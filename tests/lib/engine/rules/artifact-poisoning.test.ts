@@ -443,4 +443,26 @@ ${later}
     expect(paths(workflow('          - run: gh pr edit "$(cat meta/number)" --add-label ok'))).not.toContain('artifact-poisoning-chain CRITICAL');
     expect(paths(workflow('          - run: gh pr edit "$(cat meta/number)" --add-label ok')).some((p) => p.startsWith('artifact-poisoning-chain'))).toBe(false);
   });
+
+  it('reads what the download step itself does after `gh run download`: an unquoted value in a command is MEDIUM, a validated one nothing', () => {
+    const workflow = (after: string) => ON + yaml`
+      jobs:
+        preview:
+          runs-on: ubuntu-latest
+          steps:
+            - env:
+                GH_TOKEN: \${{ github.token }}
+                AWS_SECRET_ACCESS_KEY: \${{ secrets.AWS_SECRET }}
+              run: |
+                gh run download \${{ github.event.workflow_run.id }} -n preview
+${after}
+    `;
+    const [steered] = scanWith(RULE, workflow('                PR=$(cat pr-number.txt)\n                aws s3 sync ./site s3://previews/$PR --delete'));
+    expect(steered?.severity).toBe('MEDIUM');
+    expect(steered?.description).toContain('aws s3 sync ./site s3://previews/$PR --delete');
+    const validated = scanWith(RULE, workflow('                PR=$(cat pr-number.txt)\n                [[ "$PR" =~ ^[0-9]+$ ]] || exit 1\n                aws s3 sync ./site "s3://previews/$PR" --delete'));
+    expect(validated).toEqual([]);
+    // Nothing read after the download: LOW, as before.
+    expect(positions(scanWith(RULE, workflow('                ls')))).toEqual(['13:11 LOW']);
+  });
 });

@@ -147,4 +147,26 @@ describe(RULE, () => {
             - run: make
     `)).toEqual([]);
   });
+
+  it('is MEDIUM when a job hands the pull request\'s head to another repository\'s CI, LOW when it sends no head', () => {
+    const workflow = (payload: string) => yaml`
+      on: pull_request_target
+      jobs:
+        dispatch:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: peter-evans/repository-dispatch@v3
+              with:
+                token: \${{ secrets.CI_TOKEN }}
+                repository: acme/integration
+                event-type: pr-test
+                client-payload: '{"sha": "\${{ ${payload} }}"}'
+    `;
+    const [armed] = scanWith(RULE, workflow('github.event.pull_request.head.sha'));
+    expect(armed?.severity).toBe('MEDIUM');
+    expect(armed?.description).toContain("dispatches `acme/integration` with the pull request's head");
+    const [quiet] = scanWith(RULE, workflow('github.sha'));
+    expect(quiet?.severity).toBe('LOW');
+    expect(quiet?.description).toContain("hands its head to another repository's CI");
+  });
 });

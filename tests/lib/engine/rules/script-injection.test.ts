@@ -634,4 +634,37 @@ describe('script-injection: severity from the run model (docs/severity.md)', () 
     expect(findings[0]?.description).toContain('`github.event.comment.body`');
     expect(findings[0]?.description).not.toContain('whoever calls it');
   });
+
+  it('follows a step output read from the files of a fork\'s artifact into a script: HIGH with secrets, nothing when validated or not an artifact', () => {
+    const workflow = (read: string, on = 'workflow_run:\n    workflows: [CI]\n    types: [completed]') => `on:
+  ${on}
+jobs:
+  deploy:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/download-artifact@v4
+        with:
+          name: pr
+          path: pr
+          run-id: \${{ github.event.workflow_run.id }}
+          github-token: \${{ github.token }}
+      - id: pr
+        run: |
+${read}
+      - env:
+          AWS_SECRET_ACCESS_KEY: \${{ secrets.AWS_SECRET }}
+        run: aws s3 sync ./site s3://previews/\${{ steps.pr.outputs.number }}
+`;
+    const read = '          echo "number=$(cat pr/number.txt)" >> "$GITHUB_OUTPUT"';
+    const findings = scanWith(RULE, workflow(read));
+    expect(positions(findings)).toEqual(['20:47 HIGH']);
+    expect(findings[0]?.description).toContain('the content of an artifact downloaded by step 1 of job `deploy`');
+    const validated = '          N=$(cat pr/number.txt)\n          [[ "$N" =~ ^[0-9]+$ ]] || exit 1\n          echo "number=$N" >> "$GITHUB_OUTPUT"';
+    expect(scanWith(RULE, workflow(validated))).toEqual([]);
+    // A file of another directory than the artifact's, or the event payload: not the fork's files.
+    expect(scanWith(RULE, workflow('          echo "number=$(cat site/version.txt)" >> "$GITHUB_OUTPUT"'))).toEqual([]);
+    expect(scanWith(RULE, workflow('          echo "number=$(jq -r .number pr/x "$GITHUB_EVENT_PATH")" >> "$GITHUB_OUTPUT"'))).toEqual([]);
+    // Only collaborators' runs (a workflow that follows a push-only workflow would be the base's): a dispatch is collaborators'.
+    expect(positions(scanWith(RULE, workflow(read, 'workflow_dispatch:')))).toEqual([]);
+  });
 });

@@ -61,6 +61,104 @@ describe(RULE, () => {
     expect(findings[1]?.description).toContain('`python tools/check.py`');
   });
 
+  it('counts a github-script that requires a script of the checkout as running its code, not a package or inline code', () => {
+    const workflow = (script: string) => yaml`
+      on: pull_request_target
+      permissions:
+        contents: write
+      jobs:
+        bot:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ github.event.pull_request.head.sha }}
+            - uses: actions/github-script@v7
+              with:
+                script: |
+                  ${script}
+    `;
+    const local = scanWith(RULE, workflow("const run = require('./.github/scripts/review.js'); await run({ github, context });"));
+    expect(positions(local)).toEqual(['10:16 HIGH']);
+    expect(local[0]?.description).toContain("`require('./.github/scripts/review.js')` in actions/github-script");
+    const workspace = scanWith(RULE, workflow('const run = require(`${process.env.GITHUB_WORKSPACE}/scripts/review.js`);'));
+    expect(positions(workspace)).toEqual(['10:16 HIGH']);
+    // A package of the runner's node_modules, or inline code: nothing of the checkout runs.
+    expect(positions(scanWith(RULE, workflow("const fs = require('fs'); const { exec } = require('@actions/exec');")))).toEqual(['10:16 MEDIUM']);
+  });
+
+  it('reports a privileged job that dispatches another repository\'s CI with the pull request\'s head, not this repository or data without the head', () => {
+    const workflow = (on: string, step: string) => `on: ${on}
+jobs:
+  dispatch:
+    runs-on: ubuntu-latest
+    steps:
+${step}
+`;
+    const action = (repository: string, payload: string) => `      - uses: peter-evans/repository-dispatch@v3
+        with:
+          token: \${{ secrets.CI_TOKEN }}
+          repository: ${repository}
+          event-type: pr-test
+          client-payload: '{"ref": "\${{ ${payload} }}"}'`;
+    const script = `      - env:
+          GH_TOKEN: \${{ secrets.CI_TOKEN }}
+        run: |
+          gh api repos/acme/integration/dispatches -f event_type=test -F client_payload[sha]=\${{ github.event.pull_request.head.sha }}`;
+    const head = scanWith(RULE, workflow('pull_request_target', action('acme/integration', 'github.event.pull_request.head.ref')));
+    expect(positions(head)).toEqual(['6:15 HIGH']);
+    expect(head[0]?.description).toContain("dispatches `acme/integration` (peter-evans/repository-dispatch) with the pull request's head (`github.event.pull_request.head.ref`)");
+    expect(positions(scanWith(RULE, workflow('pull_request_target', script)))).toEqual(['9:11 HIGH']);
+    // Behind a maintainer's label on a labeled-only workflow: the approved commit when the SHA is sent, a race with the branch.
+    const labeled = (payload: string) => workflow('\n  pull_request_target:\n    types: [labeled]', action('acme/integration', payload)).replace('    runs-on:', "    if: github.event.label.name == 'ok-to-test'\n    runs-on:");
+    expect(positions(scanWith(RULE, labeled('github.event.pull_request.head.sha')))).toEqual(['9:15 LOW']);
+    expect(positions(scanWith(RULE, labeled('github.event.pull_request.head.ref')))).toEqual(['9:15 MEDIUM']);
+    // This repository (its own workflows are read for what they run), no head in the payload, or a push.
+    expect(scanWith(RULE, workflow('pull_request_target', action('${{ github.repository }}', 'github.event.pull_request.head.ref')))).toEqual([]);
+    expect(scanWith(RULE, workflow('pull_request_target', action('acme/integration', 'github.event.repository.default_branch')))).toEqual([]);
+    expect(scanWith(RULE, workflow('push', action('acme/integration', 'github.sha')))).toEqual([]);
+  });
+
+  it('counts a permission check only when it fails the job on the answer: not in a catch block, not on the API call failing, not an output nothing reads', () => {
+    const workflow = (check: string, gate = '') => `on:
+  issue_comment:
+    types: [created]
+jobs:
+  deploy:
+    if: github.event.issue.pull_request && startsWith(github.event.comment.body, '/deploy')
+    runs-on: ubuntu-latest
+    permissions:
+      contents: write
+    steps:
+${check}
+      - uses: actions/checkout@v4
+        ${gate}with:
+          ref: refs/pull/\${{ github.event.issue.number }}/head
+      - run: npm ci
+`;
+    const script = (body: string) => `      - id: perm
+        uses: actions/github-script@v7
+        with:
+          script: |
+${body.split('\n').map((l) => `            ${l}`).join('\n')}`;
+    const read = "const { data } = await github.rest.repos.getCollaboratorPermissionLevel({ ...context.repo, username: context.actor });";
+    const severity = (check: string, gate?: string) => scanWith(RULE, workflow(check, gate)).map((f) => f.severity);
+    // Fails on the answer (a github-script step counts, as a run: step does): a maintainer's approval, the branch can move.
+    expect(severity(script(`${read}\nif (data.permission !== 'admin') core.setFailed('not allowed');`))).toEqual(['MEDIUM']);
+    // Fails only when the call throws, or records the answer that no step reads: it gates nothing.
+    expect(severity(script(`try {\n  ${read}\n  core.setOutput('allowed', data.permission === 'admin');\n} catch (error) {\n  core.setFailed(error.message);\n}`))).toEqual(['HIGH']);
+    expect(severity(script(`${read}\ncore.setOutput('allowed', data.permission === 'admin');`))).toEqual(['HIGH']);
+    const shell = `      - id: perm
+        env:
+          GH_TOKEN: \${{ github.token }}
+        run: |
+          perm=$(gh api "repos/\${{ github.repository }}/collaborators/\${{ github.actor }}/permission" --jq .permission) || exit 1
+          echo "permission=$perm" >> "$GITHUB_OUTPUT"`;
+    expect(severity(shell)).toEqual(['HIGH']);
+    // The recorded answer read by the checkout's own if: that gates it.
+    expect(severity(script(`${read}\ncore.setOutput('allowed', data.permission === 'admin');`), "if: steps.perm.outputs.allowed == 'true'\n        ")).toEqual(['MEDIUM']);
+  });
+
   it('ignores workflows without a privileged trigger and checkouts of the base', () => {
     expect(scanWith(RULE, yaml`
       on: pull_request
