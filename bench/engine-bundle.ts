@@ -2,6 +2,9 @@
  * The engine as it ships: bundled with esbuild under the CLI's own settings (scripts/build-cli.ts), into a
  * temporary directory, and imported from there. Benchmarks time this, not the TypeScript sources under tsx,
  * whose transform adds a `__name` call to every function and class (about a sixth of a small file's scan).
+ * The bundle is written as `.mjs`: tsx's loader transforms the `.js` files it imports outside `node_modules`
+ * (the same `__name` calls: 1.26x the engine's CPU time against 1.00x for the same bundle under plain Node 20),
+ * and leaves `.mjs` files alone.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,9 +25,10 @@ export async function loadBundledEngine(): Promise<{ scanRepository: typeof scan
       outdir: dir,
       ...NODE_BUNDLE,
       minify: true,
+      outExtension: { '.js': '.mjs' },
       logLevel: 'warning',
     });
-    return (await import(pathToFileURL(join(dir, 'engine.js')).href)) as { scanRepository: typeof scanRepository };
+    return (await import(pathToFileURL(join(dir, 'engine.mjs')).href)) as { scanRepository: typeof scanRepository };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
