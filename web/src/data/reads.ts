@@ -1,5 +1,5 @@
 import { ApiError, type Api } from './api.js';
-import type { Counts, Dismissals, Finding, Installation, RuleSetting, Scan, ScanPage, ScanSummary } from './types.js';
+import type { CheckRun, Counts, Dismissals, Finding, Installation, RuleSetting, Scan, ScanPage, ScanSummary } from './types.js';
 import { withoutBidi } from './text.js';
 
 /**
@@ -18,6 +18,8 @@ export interface Reads {
   overrides(repoId: string): Promise<RuleSetting[]>;
   /** The repository's triage decisions and their trail (newest first, at most 500 events). */
   dismissals(repoId: string): Promise<Dismissals>;
+  /** The latest check run the GitHub App published on one of the repository's pull requests; null before one. */
+  checkRun(repoId: string): Promise<CheckRun | null>;
 }
 
 export class ApiReads implements Reads {
@@ -45,6 +47,9 @@ export class ApiReads implements Reads {
   dismissals(repoId: string) {
     return this.api.dismissals(repoId);
   }
+  async checkRun(repoId: string) {
+    return (await this.api.checkRun(repoId)).check_run;
+  }
 }
 
 /** The part of supabase-js's query builder these reads use (a PostgREST query; awaiting it runs it). */
@@ -63,6 +68,7 @@ const FINDING_COLUMNS = 'file,line,column,severity,category,rule_id,title,descri
 const SETTING_COLUMNS = 'rule_id,enabled,updated_at';
 const DISMISSAL_COLUMNS = 'fingerprint,kind,reason,comment,dismissed_by,created_at,updated_at';
 const EVENT_COLUMNS = 'fingerprint,action,kind,reason,comment,actor,at';
+const CHECK_RUN_COLUMNS = 'pull_number,head_sha,conclusion,html_url,new_findings,new_attack_paths,updated_at';
 const MAX_EVENTS = 500;
 const MAX_PAGE = 100;
 
@@ -130,5 +136,10 @@ export class SupabaseReads implements Reads {
       rows(this.client.from('dismissal_events').select(EVENT_COLUMNS).eq('repository_id', repoId).order('id', { ascending: false }).limit(MAX_EVENTS)),
     ]);
     return { dismissals, events } as unknown as Dismissals;
+  }
+
+  async checkRun(repoId: string): Promise<CheckRun | null> {
+    const [row] = await rows(this.client.from('check_runs').select(CHECK_RUN_COLUMNS).eq('repository_id', repoId).limit(1));
+    return row === undefined ? null : (row as unknown as CheckRun);
   }
 }

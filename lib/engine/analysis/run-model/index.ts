@@ -19,6 +19,7 @@ import type { TrustGuard } from '../trust-guards.js';
 import { codeOf, workspaceEntries, type WorkspaceEntry } from './workspace.js';
 import { imageOwnership, repositoryIdentity, usesOwnership, type Ownership, type RepositoryIdentity } from './ownership.js';
 import type { UsesRef } from '../../model/uses.js';
+import { get } from '../../yaml/model.js';
 
 export type { ForkReach, Reach, ReachLevel, ValueReach } from './reach.js';
 export type { Holdings, DefaultToken } from './holdings.js';
@@ -120,7 +121,8 @@ export class RunModel {
     if (step.job === null) return { level: 'collaborator', event: null, gates: [], forkPullRequest: false };
     let reach = this.#steps.get(step);
     if (reach === undefined) {
-      reach = step.if === undefined && !step.job.steps.some((s) => s.index < step.index && s.run !== undefined) ? this.job(step.job).reach : reachOf(step.job, step, this.repository);
+      // Only an earlier script (a `run:` or a github-script's `script`) can fail the job for outsiders.
+      reach = step.if === undefined && !step.job.steps.some((s) => s.index < step.index && (s.run !== undefined || get(s.with, 'script') !== undefined)) ? this.job(step.job).reach : reachOf(step.job, step, this.repository);
       this.#steps.set(step, reach);
     }
     return reach;

@@ -83,6 +83,10 @@ describe(RULE, () => {
     expect(local[0]?.description).toContain("`require('./.github/scripts/review.js')` in actions/github-script");
     const workspace = scanWith(RULE, workflow('const run = require(`${process.env.GITHUB_WORKSPACE}/scripts/review.js`);'));
     expect(positions(workspace)).toEqual(['10:16 HIGH']);
+    // A registry runner given a script of the checkout runs that script; a registry tool alone does not.
+    const npx = (command: string) => workflow('core.info("x")').replace(/ {6}- uses: actions\/github-script@v7[^]*$/, `      - run: ${command}\n`);
+    expect(positions(scanWith(RULE, npx('npx tsx .github/scripts/label.ts')))).toEqual(['10:16 HIGH']);
+    expect(positions(scanWith(RULE, npx('npx prettier --check .github')))).toEqual(['10:16 MEDIUM']);
     // A package of the runner's node_modules, or inline code: nothing of the checkout runs.
     expect(positions(scanWith(RULE, workflow("const fs = require('fs'); const { exec } = require('@actions/exec');")))).toEqual(['10:16 MEDIUM']);
   });
@@ -117,6 +121,46 @@ ${step}
     expect(scanWith(RULE, workflow('pull_request_target', action('${{ github.repository }}', 'github.event.pull_request.head.ref')))).toEqual([]);
     expect(scanWith(RULE, workflow('pull_request_target', action('acme/integration', 'github.event.repository.default_branch')))).toEqual([]);
     expect(scanWith(RULE, workflow('push', action('acme/integration', 'github.sha')))).toEqual([]);
+  });
+
+  it('counts a permission check only when it fails the job on the answer: not in a catch block, not on the API call failing, not an output nothing reads', () => {
+    const workflow = (check: string, gate = '') => `on:
+  issue_comment:
+    types: [created]
+jobs:
+  deploy:
+    if: github.event.issue.pull_request && startsWith(github.event.comment.body, '/deploy')
+    runs-on: ubuntu-latest
+    permissions:
+      contents: write
+    steps:
+${check}
+      - uses: actions/checkout@v4
+        ${gate}with:
+          ref: refs/pull/\${{ github.event.issue.number }}/head
+      - run: npm ci
+`;
+    const script = (body: string) => `      - id: perm
+        uses: actions/github-script@v7
+        with:
+          script: |
+${body.split('\n').map((l) => `            ${l}`).join('\n')}`;
+    const read = "const { data } = await github.rest.repos.getCollaboratorPermissionLevel({ ...context.repo, username: context.actor });";
+    const severity = (check: string, gate?: string) => scanWith(RULE, workflow(check, gate)).map((f) => f.severity);
+    // Fails on the answer (a github-script step counts, as a run: step does): a maintainer's approval, the branch can move.
+    expect(severity(script(`${read}\nif (data.permission !== 'admin') core.setFailed('not allowed');`))).toEqual(['MEDIUM']);
+    // Fails only when the call throws, or records the answer that no step reads: it gates nothing.
+    expect(severity(script(`try {\n  ${read}\n  core.setOutput('allowed', data.permission === 'admin');\n} catch (error) {\n  core.setFailed(error.message);\n}`))).toEqual(['HIGH']);
+    expect(severity(script(`${read}\ncore.setOutput('allowed', data.permission === 'admin');`))).toEqual(['HIGH']);
+    const shell = `      - id: perm
+        env:
+          GH_TOKEN: \${{ github.token }}
+        run: |
+          perm=$(gh api "repos/\${{ github.repository }}/collaborators/\${{ github.actor }}/permission" --jq .permission) || exit 1
+          echo "permission=$perm" >> "$GITHUB_OUTPUT"`;
+    expect(severity(shell)).toEqual(['HIGH']);
+    // The recorded answer read by the checkout's own if: that gates it.
+    expect(severity(script(`${read}\ncore.setOutput('allowed', data.permission === 'admin');`), "if: steps.perm.outputs.allowed == 'true'\n        ")).toEqual(['MEDIUM']);
   });
 
   it('ignores workflows without a privileged trigger and checkouts of the base', () => {
