@@ -319,6 +319,19 @@ export const operations = {
     response: s.ScansResponse,
     errors: [400, 404],
   }),
+  getRepositoryCheckRun: defineOperation({
+    operationId: 'getRepositoryCheckRun',
+    method: 'GET',
+    path: '/api/repositories/{repo_id}/check-run',
+    summary: "The repository's latest pull request check run",
+    description:
+      'What the GitHub App’s check "Chainbreaker" concluded on the repository’s latest checked pull request (the App’s monitoring, issue 28), with the link to it on GitHub. A repository the user does not own: 404.',
+    tag: 'scans',
+    auth: true,
+    params: s.RepoPath,
+    response: s.CheckRunResponse,
+    errors: [404],
+  }),
   getScan: defineOperation({
     operationId: 'getScan',
     method: 'GET',

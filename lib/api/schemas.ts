@@ -213,7 +213,27 @@ export const ScanResult = v.object({
   ),
 });
 const Ruleset = v.picklist(['all', 'owasp']);
-export const ScanSummary = v.object({ scan_id: Uuid, repo_id: Uuid, ruleset: Ruleset, counts: Counts, created_at: Timestamp });
+const Trigger = v.pipe(
+  v.picklist(['manual', 'push', 'pull_request', 'schedule']),
+  v.description('What started the scan: a person (`POST /api/scan`), a push to the default branch, a pull request’s check, or the daily re-check of the online audits (the GitHub App’s monitoring).'),
+);
+const Commit = v.pipe(v.string(), v.regex(/^[0-9a-f]{40}$/), v.description('The commit the scan read, when the code host said.'));
+export const ScanSummary = v.object({ scan_id: Uuid, repo_id: Uuid, ruleset: Ruleset, trigger: Trigger, counts: Counts, created_at: Timestamp, commit_sha: v.optional(Commit) });
+export const CheckRun = v.object({
+  pull_number: v.pipe(v.number(), v.integer(), v.minValue(1), v.description('The pull request the check ran on.')),
+  head_sha: v.pipe(v.string(), v.regex(/^[0-9a-f]{40}$/), v.description('The commit the check run is on (the pull request’s head).')),
+  conclusion: v.pipe(
+    v.picklist(['success', 'failure', 'neutral']),
+    v.description('`failure`: a new HIGH finding or a new attack path (when the installation’s policy fails on them); `neutral`: the scan met a limit; else `success`.'),
+  ),
+  html_url: v.pipe(v.string(), v.url(), v.description('The check run on GitHub.')),
+  new_findings: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('New findings above LOW, compared with the base commit.')),
+  new_attack_paths: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  updated_at: Timestamp,
+});
+export const CheckRunResponse = v.object({
+  check_run: v.pipe(v.nullable(CheckRun), v.description('The latest check run Chainbreaker published on one of the repository’s pull requests; null before the first.')),
+});
 export const ScansResponse = v.object({
   scans: v.pipe(v.array(ScanSummary), v.description('Newest first.')),
   next_cursor: v.pipe(v.nullable(v.string()), v.description('Pass as `cursor` for the next (older) page; null on the last page.')),
@@ -237,7 +257,7 @@ export const RepositoryOverview = v.object({
   ),
 });
 export const RepositoryOverviewResponse = v.object({ repositories: v.pipe(v.array(RepositoryOverview), v.description('By full name.')) });
-export const StoredScan = v.object({ ...ScanResult.entries, ruleset: Ruleset, created_at: Timestamp });
+export const StoredScan = v.object({ ...ScanResult.entries, ruleset: Ruleset, trigger: Trigger, created_at: Timestamp });
 
 export const Combination = v.object({
   id: v.string(),

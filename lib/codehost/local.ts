@@ -115,6 +115,7 @@ export function createLocalCodeHost(options: LocalCodeHostOptions): CodeHost {
     listRepositories,
 
     async fetchSnapshot(locator: RepositoryLocator, fetchOptions: FetchOptions = {}): Promise<RepositorySnapshot> {
+      if (locator.ref !== undefined) throw new CodeHostError('not_found', `The local code host keeps no commits: ${locator.fullName} is read as it is on disk only.`);
       const root = await repositoryDir(locator.installationId, locator.fullName);
       if (root === null) throw new CodeHostError('not_found', `No repository ${locator.fullName}.`);
       const [files, stored, codeowners] = await Promise.all([

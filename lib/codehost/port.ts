@@ -40,6 +40,28 @@ export interface CodeHost {
    * without it (test hosts) offer members nothing beyond the installation callback.
    */
   readonly userAccess?: UserAccessHost;
+  /** The App's check runs (GitHub only; the installation needs "Checks: write"). Absent: no pull request check is published. */
+  readonly checks?: ChecksHost;
+}
+
+/**
+ * Check runs on a commit, with the installation's token (lib/services/monitor/pr-check.ts). Bodies are
+ * GitHub's (`POST /repos/{owner}/{repo}/check-runs`); failures reject with CodeHostError.
+ */
+export interface ChecksHost {
+  /** The App's check run named `name` on `headSha` with this `externalId`, or null (one request: the check runs of the commit). */
+  find(installationId: number, fullName: string, headSha: string, name: string, externalId: string): Promise<CheckRunRef | null>;
+  create(installationId: number, fullName: string, body: Readonly<Record<string, unknown>>): Promise<CheckRunRef>;
+  update(installationId: number, fullName: string, checkRunId: number, body: Readonly<Record<string, unknown>>): Promise<CheckRunRef>;
+}
+
+export interface CheckRunRef {
+  id: number;
+  htmlUrl: string;
+  status: string;
+  conclusion: string | null;
+  /** Annotations the check run holds (each update appends its own). */
+  annotationsCount: number;
 }
 
 /** Tokens of the App's user authorization; times in epoch ms, null when GitHub gave none (tokens that do not expire). */
@@ -115,11 +137,20 @@ export interface RepositoryLocator {
    * settings only public repositories are assessed on (fork-PR approval, runners): two requests fewer.
    */
   private?: boolean;
+  /**
+   * Read the files of this commit (40 hex digits) instead of the default branch's head: a push's commit, a
+   * pull request's base or head. GitHub keeps every pull request's head commits in the base repository
+   * (`refs/pull/<n>/head`), a fork's too, so the base repository's locator reads them; the settings are the
+   * repository's own. A host without commits (the local directory) refuses it with 'not_found'.
+   */
+  ref?: string;
 }
 
 export interface FetchOptions {
   /** Abort every code-host request still running at this time (epoch ms), with CodeHostError 'timeout'. */
   deadline?: number;
+  /** Read the files only (no settings area is asked for; the snapshot's `settings` are then empty, not to be used). */
+  filesOnly?: boolean;
 }
 
 export interface RepositorySnapshot {

@@ -5,6 +5,8 @@ import type { Database } from './port.js';
 import type {
   RepositoryOverview,
   AttackPathInput,
+  CheckPolicy,
+  CheckRunResult,
   Cleared,
   Deleted,
   Dismissal,
@@ -21,8 +23,11 @@ import type {
   RepositoryListing,
   RuleSetting,
   RuleState,
+  MonitoredRepository,
   ScanContext,
   ScanSummary,
+  ScanTrigger,
+  StoredCheckRun,
   StoredScan,
   ScanToRecord,
   StoredFinding,
@@ -166,6 +171,51 @@ export function recordScan(db: Database, userId: string, scan: ScanToRecord): Pr
           ...(scan.commitSha === undefined ? {} : { p_commit_sha: scan.commitSha }),
         }),
   });
+}
+
+/**
+ * Stores a scan started by the monitor (lib/services/monitor): as `recordScan` with retention, plus its
+ * trigger. A scan on push or pull request names its commit, and a second one of the same commit and trigger
+ * is not stored (the first is returned, `stored: false`).
+ */
+export function recordTriggeredScan(db: Database, userId: string, scan: ScanToRecord & { retention: NonNullable<ScanToRecord['retention']>; trigger: ScanTrigger }): Promise<RecordedScan> {
+  return db.call('record_scan', {
+    p_user_id: userId,
+    p_repository_id: scan.repositoryId,
+    p_ruleset: scan.ruleset,
+    p_counts: scan.counts,
+    p_findings: scan.findings,
+    p_content_hash: scan.retention.contentHash,
+    p_keep: scan.retention.keep,
+    p_quota: scan.retention.quota,
+    p_commit_sha: scan.commitSha ?? null,
+    p_trigger: scan.trigger,
+  });
+}
+
+/** Whom a job about one repository of an installation serves (every user linked who has it); [] while the installation is suspended. */
+export function monitorRepositoryUsers(db: Database, installationId: number, githubId: number): Promise<MonitoredRepository[]> {
+  return db.call('monitor_repository_users', { p_installation_id: installationId, p_github_id: githubId });
+}
+
+/** Stores a published check run as the repository's latest, for every user who has the repository. */
+export function recordCheckRun(db: Database, installationId: number, githubId: number, result: CheckRunResult & { check_run_id: number }): Promise<{ users: number }> {
+  return db.call('record_check_run', { p_installation_id: installationId, p_github_id: githubId, p_result: result });
+}
+
+/** The repository's latest check run for the user (`check_run` null before one); null when not owned. */
+export function repositoryCheckRun(db: Database, userId: string, repositoryId: string): Promise<{ check_run: StoredCheckRun | null } | null> {
+  return db.call('repository_check_run', { p_user_id: userId, p_repository_id: repositoryId });
+}
+
+/** The installation's pull request check policy (default: a new HIGH finding or HIGH/CRITICAL path fails the check). */
+export function installationCheckPolicy(db: Database, installationId: number): Promise<CheckPolicy> {
+  return db.call('installation_check_policy', { p_installation_id: installationId });
+}
+
+/** Sets the installation's check policy; rejects with 'not_found' unless the user linked the installation (not as a member). */
+export function setInstallationCheckPolicy(db: Database, userId: string, installationId: number, policy: CheckPolicy): Promise<CheckPolicy> {
+  return db.call('set_installation_check_policy', { p_user_id: userId, p_installation_id: installationId, p_fail_on_high: policy.fail_on_high });
 }
 
 /**

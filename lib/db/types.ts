@@ -132,6 +132,10 @@ export interface RecordedScan {
   quota?: number;
 }
 
+/** What started a scan: a person (manual), a push to the default branch, a pull request's check, the daily re-check. */
+export const SCAN_TRIGGERS = ['manual', 'push', 'pull_request', 'schedule'] as const;
+export type ScanTrigger = (typeof SCAN_TRIGGERS)[number];
+
 /** A stored scan without its findings, as `list_repository_scans` returns it (`seq` orders and pages). */
 export interface ScanSummary {
   scan_id: string;
@@ -140,6 +144,10 @@ export interface ScanSummary {
   counts: { HIGH: number; MEDIUM: number; LOW: number; INFO: number };
   created_at: Timestamp;
   seq: number;
+  /** What started it (20261128224504_monitoring.sql; every scan before it was manual). */
+  trigger: ScanTrigger;
+  /** The commit the scan read, when the code host said (no key otherwise). */
+  commit_sha?: string;
 }
 
 /** A repository of the user with its latest scan's open counts, as `repository_overview` returns it. */
@@ -155,8 +163,39 @@ export interface RepositoryOverview {
 /** A stored scan with its public findings (each with its fix, if any) in recorded order, as `get_scan` returns it. */
 export interface StoredScan extends Omit<ScanSummary, 'seq'> {
   findings: FindingWithFix[];
-  /** The commit the scan read, when the code host said (no key otherwise). */
-  commit_sha?: string;
+}
+
+/** One user's repository a monitor job serves (`monitor_repository_users`). */
+export interface MonitoredRepository {
+  user_id: string;
+  repository_id: string;
+  full_name: string;
+  private: boolean;
+  default_branch: string;
+  html_url: string;
+  /** How the user reaches the installation (see `Installation.access`). */
+  access: 'link' | 'member';
+}
+
+/** A pull request check's outcome, as published on GitHub. */
+export interface CheckRunResult {
+  pull_number: number;
+  head_sha: string;
+  conclusion: 'success' | 'failure' | 'neutral';
+  html_url: string;
+  new_findings: number;
+  new_attack_paths: number;
+}
+
+/** The repository's latest check run as `repository_check_run` returns it. */
+export interface StoredCheckRun extends CheckRunResult {
+  updated_at: Timestamp;
+}
+
+/** The installation's pull request check policy. */
+export interface CheckPolicy {
+  /** A new HIGH finding or a new HIGH/CRITICAL attack path makes the check fail (else it only reports). */
+  fail_on_high: boolean;
 }
 
 /**

@@ -1,15 +1,25 @@
-// Where the monitor's job handlers plug into the queue. Until they land, every job fails with "no handler"
-// (and is retried, then moved to the dead letter), so nothing is lost and nothing pretends to have run.
+// Where the monitor's job handlers plug into the queue: by default, what lib/services/monitor does for each
+// job kind (push-scan, pr-check, recheck). That module (the scan service, the engine's thread, the code host)
+// is imported on a drain's first job, not when the queue loads: a webhook delivery that enqueues only, or a
+// drain with nothing to run, does not pay for it.
 import type { JobHandlers } from './types.js';
 
-export class NoHandler extends Error {
-  override readonly name = 'NoHandler';
-}
+/** The monitor's handlers, loaded on first use (a failed import is tried again by the next job). */
+let monitor: Promise<JobHandlers> | undefined;
+const monitorHandlers = (): Promise<JobHandlers> => {
+  monitor ??= import('../services/monitor/index.js').then(
+    (m) => m.monitorHandlers(),
+    (error: unknown) => {
+      monitor = undefined;
+      throw error;
+    },
+  );
+  return monitor;
+};
 
-/** The handlers a drain runs jobs with: the monitor (lib/services/monitor) puts its own here, by import. */
 const defaultHandlers: JobHandlers = {
-  run(job) {
-    return Promise.reject(new NoHandler(`No handler is registered for ${job.kind} jobs.`));
+  async run(job, ctx) {
+    await (await monitorHandlers()).run(job, ctx);
   },
 };
 
@@ -20,7 +30,7 @@ export function jobHandlers(): JobHandlers {
   return current;
 }
 
-/** Uses these handlers from now on (the monitor's at start-up; a test's fake); null restores the default. */
+/** Uses these handlers from now on (a test's fake); null restores the monitor's. */
 export function useJobHandlers(next: JobHandlers | null): void {
   current = next ?? defaultHandlers;
 }

@@ -13,8 +13,9 @@ import type { Database } from '../db/port.js';
  *
  * Who enqueues what (lib/services/webhooks.ts, lib/services/cron.ts): `push-scan` for a push to the default
  * branch whose listed files touch `.github/`, an `action.yml|yaml` or a `dependabot.yml|yaml`; `pr-check` for
- * every pull request opened, synchronized or reopened (the delivery does not list its files: the handler
- * asks GitHub for them and ends without a check when none touches those paths); `recheck` daily for each
+ * every pull request opened, synchronized or reopened (the delivery does not list its files; the check
+ * compares the head's findings with the base's, so a pull request that changes no pipeline file gets a
+ * check with nothing new); `recheck` daily for each
  * repository scanned in the last 30 days. Only for an installation someone linked and a repository some user has.
  */
 export type MonitorJob =

@@ -7,6 +7,7 @@ import type { Database } from '../db/port.js';
 import type { StoredFinding } from '../db/types.js';
 import type { ApiFix, apiFixes } from '../engine/fixes/apply.js';
 import type { ScanResult as EngineScanResult, scanRepository } from '../engine/scan.js';
+import type { OnlinePass } from '../online/service.js';
 import type { Counts, Finding, Ruleset } from '../engine/types.js';
 import { env } from '../env.js';
 import { invalidRequest, notFound, rateLimited, storageQuotaExceeded } from '../http/errors.js';
@@ -141,33 +142,8 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
     limits,
     maxEngineMs,
   };
-  let result: EngineScanResult;
-  let references: string[] | undefined;
-  let fixes: (ApiFix | null)[];
-  let fixesLimited: string | null;
-  const session = await acquireEngine();
-  try {
-    const scanned = await session.scan(job, HARD_STOP_GRACE_MS);
-    result = scanned.result === TIMED_OUT ? await outOfTime(job) : scanned.result;
-    references = online === undefined ? undefined : await (await online).finish(result, snapshot.files, Date.now() + ONLINE_DEADLINE_MS);
-    // Each finding's fix (a diff, or the settings call), from the same snapshot, in what the engine left of
-    // the budget (the online audits' wait is not the engine's), stored with the scan so that the stored reads
-    // show what this response shows.
-    const budgetMs = scanned.result === TIMED_OUT ? 0 : maxEngineMs - scanned.ms;
-    const computed = budgetMs <= 0 ? TIMED_OUT : await session.fix(result.findings, {}, budgetMs, HARD_STOP_GRACE_MS);
-    if (computed === TIMED_OUT) {
-      fixes = result.findings.map(() => null);
-      fixesLimited = 'No finding has a fix: the scan\'s time ran out before its fixes were computed.';
-    } else {
-      fixes = boundFixes(computed.fixes);
-      fixesLimited = computed.limited;
-    }
-  } finally {
-    session.release();
-  }
-  const findings: StoredFinding[] = result.records.map((record, i) =>
-    withFix({ ...record.finding, job: record.job, fingerprint: record.fingerprint, ...(record.facts === undefined ? {} : { facts: record.facts }) }, fixes[i]),
-  );
+  const { result, references, fixes, fixesLimited } = await runEngineJob(job, online, snapshot.files);
+  const findings = storedFindings(result, fixes);
   const { history, quota } = env().scanStorage;
   const [recorded] = await Promise.all([
     recordScan(db, user.id, {
@@ -199,6 +175,60 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
     ...(snapshot.commitSha === undefined ? {} : { commit_sha: snapshot.commitSha }),
     ...(fixesLimited === null ? {} : { fixes_limited: fixesLimited }),
   };
+}
+
+/** What one engine run gave: the result (online findings joined), the `uses:` references, each finding's fix. */
+export interface EngineRun {
+  result: EngineScanResult;
+  /** The scan's `uses:` references (for the next scan's read-ahead); undefined without online audits. */
+  references: string[] | undefined;
+  /** Each finding's fix (null: none), in the result's order. */
+  fixes: (ApiFix | null)[];
+  fixesLimited: string | null;
+}
+
+/**
+ * Runs the engine, the online audits (when `online` is given) and the fixes on one snapshot's files, in
+ * a worker thread within one budget, `maxEngineMs` (see `scan`). Shared by the manual scan and the monitor's jobs.
+ * `fixes: false` computes none (a pull request's check shows no diff).
+ */
+export async function runEngineJob(job: EngineJob, online: Promise<OnlinePass> | undefined, files: EngineJob['files'], options: { fixes?: boolean } = {}): Promise<EngineRun> {
+  const { maxEngineMs } = job;
+  let result: EngineScanResult;
+  let references: string[] | undefined;
+  let fixes: (ApiFix | null)[];
+  let fixesLimited: string | null;
+  const session = await acquireEngine();
+  try {
+    const scanned = await session.scan(job, HARD_STOP_GRACE_MS);
+    result = scanned.result === TIMED_OUT ? await outOfTime(job) : scanned.result;
+    references = online === undefined ? undefined : await (await online).finish(result, files, Date.now() + ONLINE_DEADLINE_MS);
+    // Each finding's fix (a diff, or the settings call), from the same snapshot, in what the engine left of
+    // the budget (the online audits' wait is not the engine's), stored with the scan so that the stored reads
+    // show what this response shows.
+    const budgetMs = scanned.result === TIMED_OUT ? 0 : maxEngineMs - scanned.ms;
+    const computed = options.fixes === false ? null : budgetMs <= 0 ? TIMED_OUT : await session.fix(result.findings, {}, budgetMs, HARD_STOP_GRACE_MS);
+    if (computed === null) {
+      fixes = result.findings.map(() => null);
+      fixesLimited = null;
+    } else if (computed === TIMED_OUT) {
+      fixes = result.findings.map(() => null);
+      fixesLimited = 'No finding has a fix: the scan\'s time ran out before its fixes were computed.';
+    } else {
+      fixes = boundFixes(computed.fixes);
+      fixesLimited = computed.limited;
+    }
+  } finally {
+    session.release();
+  }
+  return { result, references, fixes, fixesLimited };
+}
+
+/** The findings as `record_scan` stores them: each with its job, fingerprint, facts and fix. */
+export function storedFindings(result: EngineScanResult, fixes: readonly (ApiFix | null)[]): StoredFinding[] {
+  return result.records.map((record, i) =>
+    withFix({ ...record.finding, job: record.job, fingerprint: record.fingerprint, ...(record.facts === undefined ? {} : { facts: record.facts }) }, fixes[i]),
+  );
 }
 
 function countOf(findings: readonly Finding[]): Counts {
@@ -264,7 +294,7 @@ export function loadEngine(): Promise<Engine> {
  * scan is refused with what to change. The rule catalog and the option schemas are loaded only for a user
  * who has stored options.
  */
-async function storedRuleOptions(stored: Readonly<Record<string, unknown>> | undefined): Promise<Record<string, unknown>> {
+export async function storedRuleOptions(stored: Readonly<Record<string, unknown>> | undefined): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   const entries = Object.entries(stored ?? {});
   if (entries.length === 0) return out;
@@ -307,7 +337,7 @@ function withFix<T extends object>(finding: T, fix: ApiFix | null | undefined): 
  * Stores the scan's `uses:` references for the next scan's read-ahead, when they changed. Beside
  * `recordScan` (no round trip of its own); a failure only costs the next scan a round trip to GitHub.
  */
-async function rememberReferences(db: Database, userId: string, repositoryId: string, previous: readonly string[], current: readonly string[] | undefined): Promise<void> {
+export async function rememberReferences(db: Database, userId: string, repositoryId: string, previous: readonly string[], current: readonly string[] | undefined): Promise<void> {
   if (current === undefined || (current.length === previous.length && current.every((key, i) => key === previous[i]))) return;
   await setActionReferences(db, userId, repositoryId, current).catch(() => undefined);
 }

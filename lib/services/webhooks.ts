@@ -393,8 +393,8 @@ function actionOf(event: string, payload: unknown, deliveryId: string): ((db: Da
       const p = parse(PullRequestEvent);
       const installationId = p.installation?.id;
       const head = p.pull_request.head;
-      // The delivery does not list the pull request's files: the check's handler asks GitHub for them and
-      // stops when none touches the pipelines. A head repository that was deleted has nothing to read.
+      // The delivery does not list the pull request's files, so every such pull request is checked (the check
+      // compares head with base: no pipeline change, nothing new). A deleted head repository has nothing to read.
       if (installationId === undefined || head.repo === null || !['opened', 'synchronize', 'reopened'].includes(p.action)) return null;
       const job: MonitorJob = {
         kind: 'pr-check',

@@ -86,7 +86,7 @@ describe('GET /api/repositories/{repo_id}/scans', () => {
     } while (cursor !== null && pages < 10);
     expect(pages).toBe(3);
     expect(seen.map((s) => s.scan_id)).toEqual(newestFirst);
-    expect(seen[0]).toEqual({ scan_id: newestFirst[0], repo_id: repo, ruleset: 'all', counts: { HIGH: 4, MEDIUM: 0, LOW: 0, INFO: 0 }, created_at: expect.any(String) });
+    expect(seen[0]).toEqual({ scan_id: newestFirst[0], repo_id: repo, ruleset: 'all', trigger: 'manual', counts: { HIGH: 4, MEDIUM: 0, LOW: 0, INFO: 0 }, created_at: expect.any(String) });
     expect(seen[1]?.ruleset).toBe('owasp');
   });
 
@@ -132,11 +132,12 @@ describe('GET /api/scans/{scan_id}', () => {
     const response = await get(SCAN, `/api/scans/${scan_id}`, a.authorization);
     expect(response.status).toBe(200);
     const body = (await response.json()) as Record<string, unknown>;
-    expect(Object.keys(body).sort()).toEqual(['counts', 'created_at', 'findings', 'repo_id', 'ruleset', 'scan_id']);
+    expect(Object.keys(body).sort()).toEqual(['counts', 'created_at', 'findings', 'repo_id', 'ruleset', 'scan_id', 'trigger']);
     expect(body).toEqual({
       scan_id,
       repo_id: repo,
       ruleset: 'owasp',
+      trigger: 'manual',
       created_at,
       counts: { HIGH: 1, MEDIUM: 0, LOW: 1, INFO: 0 },
       // The public finding with its fingerprint, as POST /api/scan returns it; the job binding stays inside.

@@ -3,6 +3,7 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
+  recordCheckRun,
   recordScan,
   setDismissal,
   setRuleOverride,
@@ -12,10 +13,10 @@ import {
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
 import { countsOf, finding, userWithRepositories } from '../support/db-fixtures.js';
 
-const BROWSER_READABLE_TABLES = ['installations', 'repositories', 'scans', 'findings', 'rule_settings', 'rule_overrides', 'dismissals', 'dismissal_events'];
+const BROWSER_READABLE_TABLES = ['installations', 'repositories', 'scans', 'findings', 'rule_settings', 'rule_overrides', 'dismissals', 'dismissal_events', 'check_runs'];
 const ALL_TABLES = [...BROWSER_READABLE_TABLES, 'rate_limits'];
 /** Tables of no user: what GitHub's webhooks said (suspended installations, deliveries acted on), the online audits' facts. */
-const SERVICE_TABLES = ['suspended_installations', 'webhook_deliveries', 'online_facts', 'repository_action_references', 'installation_rate_limits'];
+const SERVICE_TABLES = ['suspended_installations', 'webhook_deliveries', 'online_facts', 'repository_action_references', 'installation_rate_limits', 'installation_check_policies', 'monitor_jobs'];
 /** Per user, never readable by a browser: the users' GitHub tokens (ciphertexts), read by the API only. */
 const SECRET_USER_TABLES = ['github_user_authorizations'];
 
@@ -42,6 +43,15 @@ async function giveData(userId: string): Promise<void> {
   await setRuleOverride(t.db, userId, repo.id, 'pipe-to-shell', true);
   await setDismissal(t.db, userId, repo.id, { fingerprint: 'abc123', kind: 'finding', reason: 'wont_fix', comment: 'later' });
   await consumeRateLimit(t.db, userId, { bucket: 'scan', limit: 10, windowSeconds: 60 });
+  await recordCheckRun(t.db, repo.installation_id, repo.github_id, {
+    pull_number: 7,
+    head_sha: 'a'.repeat(40),
+    check_run_id: 1,
+    conclusion: 'success',
+    html_url: 'https://github.com/acme/widget/runs/1',
+    new_findings: 0,
+    new_attack_paths: 0,
+  });
 }
 
 /** The SQLSTATE a statement fails with, or null when it succeeds. */
@@ -202,7 +212,7 @@ test('no sequence in public is usable by a browser role', async () => {
      from pg_class c join pg_namespace n on n.oid = c.relnamespace
      where n.nspname = 'public' and c.relkind = 'S'`,
   );
-  expect(sequences.map((s) => s.name).sort()).toEqual(['dismissal_events_id_seq', 'scans_seq_seq']);
+  expect(sequences.map((s) => s.name).sort()).toEqual(['dismissal_events_id_seq', 'monitor_jobs_id_seq', 'scans_seq_seq']);
   for (const sequence of sequences) expect(sequence).toEqual({ name: sequence.name, anon: false, authenticated: false });
 });
 

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { inject } from 'vitest';
 import { functionCallStatement } from '../../lib/db/function-call.js';
+import { migrate } from '../../lib/db/migrate.js';
 import { PgliteDatabase } from '../../lib/db/pglite.js';
 import type { SqlDatabase, SqlTransaction } from '../../lib/db/port.js';
 import { PostgresDatabase } from '../../lib/db/postgres.js';
@@ -53,6 +54,18 @@ export async function openTestDatabase(options: { maxConnections?: number } = {}
     testDatabaseTarget.kind === 'postgres'
       ? new PostgresDatabase({ connectionString: testDatabaseTarget.url, maxConnections: options.maxConnections ?? 4 })
       : await PgliteDatabase.open({ loadDataDir: new Blob([await readFile(testDatabaseTarget.dumpFile)]) });
+  return wrap(db);
+}
+
+/**
+ * A database no other test file shares, for a test that drains every installation's queued jobs (the cron
+ * endpoint, `npm run dev`'s background drain): on a shared server such a drain would take other files' jobs.
+ * PGlite in memory, migrated here when the run's database is a server (a few seconds).
+ */
+export async function openIsolatedDatabase(): Promise<TestDatabase> {
+  if (testDatabaseTarget.kind === 'pglite') return openTestDatabase();
+  const db = await PgliteDatabase.open();
+  await migrate(db);
   return wrap(db);
 }
 

@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useDatabase } from '../../lib/db/connection.js';
-import { clearDismissal, recordScan, setDismissal, setRuleOverride, setRuleSetting } from '../../lib/db/operations.js';
+import { clearDismissal, recordCheckRun, recordScan, recordTriggeredScan, setDismissal, setRuleOverride, setRuleSetting } from '../../lib/db/operations.js';
 import { Api } from '../../web/src/data/api.js';
 import { ApiReads, SupabaseReads, type TableClient, type TableQuery } from '../../web/src/data/reads.js';
 import { bearer } from '../support/auth.js';
@@ -135,6 +135,52 @@ describe('the client data module', () => {
     const stranger = await t.createUser();
     await expect(new ApiReads(api(await bearer(stranger))).dismissals(repo)).rejects.toMatchObject({ status: 404 });
     expect(await new SupabaseReads(tables(stranger)).dismissals(repo)).toEqual({ dismissals: [], events: [] });
+  });
+
+  it('returns each scan\'s trigger and commit, and the repository\'s latest check run, the same from both backends', async () => {
+    const user = await t.createUser();
+    const { repositories } = await userWithRepositories(t.db, user, 1);
+    const repo = repositories[0]!;
+    const sha = 'e'.repeat(40);
+    await recordScan(t.db, user, { repositoryId: repo.id, ruleset: 'all', counts: countsOf([]), findings: [] });
+    const pushed = await recordTriggeredScan(t.db, user, {
+      repositoryId: repo.id,
+      ruleset: 'all',
+      counts: countsOf([finding()]),
+      findings: [finding()],
+      retention: { contentHash: 'd'.repeat(64), keep: 10, quota: 0 },
+      commitSha: sha,
+      trigger: 'push',
+    });
+    const viaApi = new ApiReads(api(await bearer(user)));
+    const viaSupabase = new SupabaseReads(tables(user));
+    expect(await viaApi.checkRun(repo.id)).toBeNull();
+    expect(await viaSupabase.checkRun(repo.id)).toBeNull();
+    await recordCheckRun(t.db, repo.installation_id, repo.github_id, {
+      pull_number: 42,
+      head_sha: sha,
+      check_run_id: 991,
+      conclusion: 'failure',
+      html_url: `https://github.com/${repo.full_name}/runs/991`,
+      new_findings: 3,
+      new_attack_paths: 1,
+    });
+    const [pa, pb] = await Promise.all([viaApi.scans(repo.id), viaSupabase.scans(repo.id)]);
+    expect(pb).toEqual(pa);
+    expect(pa.scans.map((s) => [s.trigger, s.commit_sha])).toEqual([
+      ['push', sha],
+      ['manual', undefined],
+    ]);
+    const [sa, sb] = await Promise.all([viaApi.scan(pushed.scan_id), viaSupabase.scan(pushed.scan_id)]);
+    expect(sb).toEqual(sa);
+    expect(sa).toMatchObject({ trigger: 'push', commit_sha: sha });
+    const [ca, cb] = await Promise.all([viaApi.checkRun(repo.id), viaSupabase.checkRun(repo.id)]);
+    expect(cb).toEqual(ca);
+    expect(ca).toMatchObject({ pull_number: 42, head_sha: sha, conclusion: 'failure', new_findings: 3, new_attack_paths: 1 });
+    // Another user: 404 through the API, nothing under row-level security.
+    const stranger = await t.createUser();
+    await expect(new ApiReads(api(await bearer(stranger))).checkRun(repo.id)).rejects.toMatchObject({ status: 404 });
+    expect(await new SupabaseReads(tables(stranger)).checkRun(repo.id)).toBeNull();
   });
 
   it('sees none of another user’s rows through either backend', async () => {

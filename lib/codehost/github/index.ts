@@ -9,6 +9,7 @@ import { fetchReader } from '../../online/client.js';
 import { codeHostError, describeFailure } from './errors.js';
 import { fetchRepositorySnapshot, OPTIONAL_AREA_RESERVE_MS } from './snapshot.js';
 import { createGitHubUserAccess } from './user-access.js';
+import { createChecksHost } from './checks.js';
 
 export { fetchSnapshotWithToken, type TokenSnapshotOptions } from './token.js';
 
@@ -104,8 +105,17 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCode
           ...(options.throttle === undefined ? {} : { throttle: options.throttle }),
         });
 
+  const checks = createChecksHost(async (installationId) => {
+    // Each check-run request has the operations' default deadline; the installation's token is cached.
+    const deadline = timeout();
+    const signal = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+    const { octokit } = await withDeadline(deadline, (d) => installation(installationId, d));
+    return bindRequest(octokit, signal, options, observe(installationId)).request;
+  });
+
   return {
     apiUrl,
+    checks,
     ...(userAccess === undefined ? {} : { userAccess }),
 
     budget(installationId) {
@@ -188,7 +198,8 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCode
       return withDeadline(fetchOptions.deadline ?? timeout(), async (deadline): Promise<RepositorySnapshot> => {
         const { octokit, permissions, tokenRequested } = await installation(locator.installationId, deadline);
         const bound = bindRequest(octokit, deadline.signal, options, observe(locator.installationId));
-        const snapshot = await fetchRepositorySnapshot({ request: bound.request, permissions, apiUrl, optionalSignal: deadline.early(OPTIONAL_AREA_RESERVE_MS) }, locator);
+        const target = { ...locator, ...(fetchOptions.filesOnly === true ? { filesOnly: true } : {}) };
+        const snapshot = await fetchRepositorySnapshot({ request: bound.request, permissions, apiUrl, optionalSignal: deadline.early(OPTIONAL_AREA_RESERVE_MS) }, target);
         return { ...snapshot, requests: bound.count + (tokenRequested ? 1 : 0) };
       });
     },

@@ -99,7 +99,17 @@ export const FILE_OBJECTS = {
   docsCodeowners: 'docs/CODEOWNERS',
 } as const;
 
-export function snapshotQuery(fields: SnapshotQueryFields): string {
+/**
+ * The revision the files are read at: `HEAD` (the default branch) or a commit's 40-hex SHA (a push, a pull
+ * request's base or head). Anything else is refused here, so nothing else is ever spliced into a document.
+ */
+export function revision(ref: string | undefined): string {
+  if (ref === undefined) return 'HEAD';
+  if (!/^[0-9a-f]{40}$/.test(ref)) throw new Error('a commit to read files at is 40 lower-case hex digits');
+  return ref;
+}
+
+export function snapshotQuery(fields: SnapshotQueryFields, rev = 'HEAD'): string {
   return `query ChainbreakerSnapshot($owner: String!, $name: String!) {
   repository(owner: $owner, name: $name) {
     visibility
@@ -122,15 +132,15 @@ export function snapshotQuery(fields: SnapshotQueryFields): string {
         }
       }
     }
-    root: object(expression: "HEAD:") { ... on Tree { ${LISTING} } }
-    dotGithub: object(expression: "HEAD:.github") { ... on Tree { ${LISTING} } }
-    workflows: object(expression: "HEAD:.github/workflows") { ... on Tree { ${walk(1)} } }
-    actions: object(expression: "HEAD:.github/actions") { ... on Tree { ${walk(ACTION_TREE_LEVELS)} } }
-    actionYml: object(expression: "HEAD:action.yml") { ... on Blob { ${BLOB} } }
-    actionYaml: object(expression: "HEAD:action.yaml") { ... on Blob { ${BLOB} } }
-    dependabotYml: object(expression: "HEAD:.github/dependabot.yml") { ... on Blob { ${BLOB} } }
-    dependabotYaml: object(expression: "HEAD:.github/dependabot.yaml") { ... on Blob { ${BLOB} } }
-    docsCodeowners: object(expression: "HEAD:docs/CODEOWNERS") { __typename }
+    root: object(expression: "${rev}:") { ... on Tree { ${LISTING} } }
+    dotGithub: object(expression: "${rev}:.github") { ... on Tree { ${LISTING} } }
+    workflows: object(expression: "${rev}:.github/workflows") { ... on Tree { ${walk(1)} } }
+    actions: object(expression: "${rev}:.github/actions") { ... on Tree { ${walk(ACTION_TREE_LEVELS)} } }
+    actionYml: object(expression: "${rev}:action.yml") { ... on Blob { ${BLOB} } }
+    actionYaml: object(expression: "${rev}:action.yaml") { ... on Blob { ${BLOB} } }
+    dependabotYml: object(expression: "${rev}:.github/dependabot.yml") { ... on Blob { ${BLOB} } }
+    dependabotYaml: object(expression: "${rev}:.github/dependabot.yaml") { ... on Blob { ${BLOB} } }
+    docsCodeowners: object(expression: "${rev}:docs/CODEOWNERS") { __typename }
   }
   ${fields.vulnerabilityAlerts ? `${VULNERABILITY_ALERTS}: repository(owner: $owner, name: $name) { hasVulnerabilityAlertsEnabled }` : ''}
   ${fields.environments ? `${ENVIRONMENTS_ALIAS}: repository(owner: $owner, name: $name) { ${ENVIRONMENTS} }` : ''}
@@ -142,14 +152,14 @@ export function snapshotQuery(fields: SnapshotQueryFields): string {
  * symbolic link, as a checkout does) and its `action.yml` / `action.yaml`. Aliases are `d<i>`, `d<i>yml`
  * and `d<i>yaml`.
  */
-export function localActionsQuery(dirs: readonly string[]): { query: string; variables: Record<string, string> } {
+export function localActionsQuery(dirs: readonly string[], rev = 'HEAD'): { query: string; variables: Record<string, string> } {
   const variables: Record<string, string> = {};
   const declarations: string[] = [];
   const selections: string[] = [];
   dirs.forEach((dir, i) => {
-    variables[`d${i}`] = `HEAD:${dir}`;
-    variables[`d${i}yml`] = `HEAD:${dir === '' ? '' : `${dir}/`}action.yml`;
-    variables[`d${i}yaml`] = `HEAD:${dir === '' ? '' : `${dir}/`}action.yaml`;
+    variables[`d${i}`] = `${rev}:${dir}`;
+    variables[`d${i}yml`] = `${rev}:${dir === '' ? '' : `${dir}/`}action.yml`;
+    variables[`d${i}yaml`] = `${rev}:${dir === '' ? '' : `${dir}/`}action.yaml`;
     declarations.push(`$d${i}: String!, $d${i}yml: String!, $d${i}yaml: String!`);
     selections.push(
       `d${i}: object(expression: $d${i}) { ... on Tree { ${LISTING} } }`,
@@ -168,13 +178,13 @@ export function localActionsQuery(dirs: readonly string[]): { query: string; var
 /** Blobs fetched by path in one query (each an alias `b<i>`). */
 export const BLOBS_PER_QUERY = 100;
 
-/** Blobs by path, as aliases `b<i>` of `object(expression: "HEAD:<path>")`; paths travel as variables. */
-export function blobsQuery(paths: readonly string[]): { query: string; variables: Record<string, string> } {
+/** Blobs by path, as aliases `b<i>` of `object(expression: "<rev>:<path>")`; paths travel as variables. */
+export function blobsQuery(paths: readonly string[], rev = 'HEAD'): { query: string; variables: Record<string, string> } {
   const variables: Record<string, string> = {};
   const declarations: string[] = [];
   const selections: string[] = [];
   paths.forEach((path, i) => {
-    variables[`b${i}`] = `HEAD:${path}`;
+    variables[`b${i}`] = `${rev}:${path}`;
     declarations.push(`$b${i}: String!`);
     selections.push(`b${i}: object(expression: $b${i}) { ... on Blob { ${BLOB} } }`);
   });

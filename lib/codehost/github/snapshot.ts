@@ -8,7 +8,7 @@ import { codeHostError, describeFailure } from './errors.js';
 import { FileCollector, isRegularTreeEntry, treeEntries, type TreeEntry } from './files.js';
 import { compare, isActionDefinition, isWorkflowSurfaceAction, planActionDefinitions, skippedActionFiles } from '../actions.js';
 import { MAX_FILE_BYTES } from '../../engine/yaml/parse.js';
-import { ACTION_TREE_LEVELS, blobsQuery, BLOBS_PER_QUERY, ENVIRONMENTS_ALIAS, FILE_OBJECTS, localActionsQuery, snapshotQuery, VULNERABILITY_ALERTS, type SnapshotQueryFields } from './query.js';
+import { ACTION_TREE_LEVELS, blobsQuery, BLOBS_PER_QUERY, ENVIRONMENTS_ALIAS, FILE_OBJECTS, localActionsQuery, revision, snapshotQuery, VULNERABILITY_ALERTS, type SnapshotQueryFields } from './query.js';
 import { ACTIONS_PERMISSION, branchProtectionBody, branchRulesBody, environmentsBody, missingPermission, ORGANIZATION_ADMINISTRATION, permissionOf, rulesetBodies } from './settings.js';
 
 /** Who asks, and how: the same code serves the App (installation token) and the CLI (personal token). */
@@ -40,6 +40,14 @@ export interface SnapshotTarget {
   private?: boolean;
   /** The default branch as last synced; used only when the repository has no branch at all (empty). */
   defaultBranch?: string;
+  /**
+   * The commit (40 hex digits) whose files are read, instead of the default branch's head: a push's commit,
+   * a pull request's base or head (GitHub keeps a pull request's head commits, a fork's too, in the base
+   * repository). The settings are the repository's own either way.
+   */
+  ref?: string;
+  /** Read the files only: no settings area is asked for (`settings` is then empty and not to be used). */
+  filesOnly?: boolean;
 }
 
 export interface FetchedSnapshot {
@@ -93,6 +101,8 @@ type GraphArea = SettingsArea | 'environments';
  */
 export async function fetchRepositorySnapshot(source: SnapshotSource, target: SnapshotTarget): Promise<FetchedSnapshot> {
   const [owner, name] = splitFullName(target.fullName);
+  const rev = revision(target.ref);
+  const filesOnly = target.filesOnly === true;
   const { permissions } = source;
   if (permissions !== null && permissions[permissionOf('codeowners')] === undefined) {
     throw new CodeHostError('forbidden', `repository ${target.fullName}: the installation has no "Contents: read" permission, so its workflows cannot be read`);
@@ -103,11 +113,11 @@ export async function fetchRepositorySnapshot(source: SnapshotSource, target: Sn
     for (const area of [...ADMIN_GRAPHQL_AREAS, 'security_and_analysis'] as const) unreadable[area] = missingPermission(permissions ?? {}, area) ?? '';
   }
   const fields: SnapshotQueryFields = {
-    branchProtection: admin !== false,
-    vulnerabilityAlerts: admin !== false,
-    bypassActors: admin !== false,
-    viewerCanAdminister: permissions === null,
-    environments: permissions === null || permissions[ACTIONS_PERMISSION] !== undefined,
+    branchProtection: !filesOnly && admin !== false,
+    vulnerabilityAlerts: !filesOnly && admin !== false,
+    bypassActors: !filesOnly && admin !== false,
+    viewerCanAdminister: !filesOnly && permissions === null,
+    environments: !filesOnly && (permissions === null || permissions[ACTIONS_PERMISSION] !== undefined),
   };
   // Environments are an optional area no settings rule reports: unreadable, no environment is a gate.
   if (!fields.environments) unreadable.environments = 'the installation has no "Actions: read" permission';
@@ -118,10 +128,10 @@ export async function fetchRepositorySnapshot(source: SnapshotSource, target: Sn
       if (missing !== null) return Promise.resolve<AreaResult>({ area: def.area, unreadable: missing });
       return readRestArea(source, def, owner, name, target.fullName);
     });
-  const firstRest = REST_AREAS.filter((def) => !(def.publicOnly === true && target.private === true));
+  const firstRest = filesOnly ? [] : REST_AREAS.filter((def) => !(def.publicOnly === true && target.private === true));
   const [graph, tree, ...rest] = await Promise.all([
-    graphql(source, snapshotQuery(fields), { owner, name }, target.fullName),
-    readTree(source, owner, name),
+    graphql(source, snapshotQuery(fields, rev), { owner, name }, target.fullName),
+    readTree(source, owner, name, rev),
     ...restFor(firstRest),
   ]);
 
@@ -153,17 +163,17 @@ export async function fetchRepositorySnapshot(source: SnapshotSource, target: Sn
   const regular = new Map(listing.entries.filter((e) => isRegularTreeEntry(e) && isActionDefinition(e.path)).map((e) => [e.path, e]));
   const plan = planActionDefinitions(regular.keys());
   const wanted = [...[...regular.keys()].filter(isWorkflowSurfaceAction), ...plan.read].filter((p) => !collector.has(p));
-  await fetchBlobs(source, wanted.map((p) => regular.get(p)).filter((e) => e !== undefined), collector, { owner, name, fullName: target.fullName });
+  await fetchBlobs(source, wanted.map((p) => regular.get(p)).filter((e) => e !== undefined), collector, { owner, name, fullName: target.fullName, rev });
 
   // Follow-ups, all in one round each: local actions, public-only areas a stale sync skipped, webhook pages.
-  const late = isPublic ? REST_AREAS.filter((def) => def.publicOnly === true && !results.has(def.area)) : [];
+  const late = isPublic && !filesOnly ? REST_AREAS.filter((def) => def.publicOnly === true && !results.has(def.area)) : [];
   const lateResults = restFor(late);
   const hooks = results.get('hooks');
   const morePages = hooks !== undefined && 'next' in hooks ? followPages(source, hooks as NextPage, target.fullName) : null;
   for (let round = 0; round < MAX_FOLLOW_UPS; round++) {
     const dirs = collector.pendingLocalActions().slice(0, DIRS_PER_FOLLOW_UP);
     if (dirs.length === 0) break;
-    const { query, variables } = localActionsQuery(dirs);
+    const { query, variables } = localActionsQuery(dirs, rev);
     const answer = await graphql(source, query, { owner, name, ...variables }, target.fullName);
     dirs.forEach((dir, i) => {
       collector.addTree(dir, answer.repository[`d${i}`], 1);
@@ -172,6 +182,10 @@ export async function fetchRepositorySnapshot(source: SnapshotSource, target: Sn
     });
   }
   const skippedFiles = skippedActionFiles(plan.over, collector.paths(), listing.truncated);
+  if (filesOnly) {
+    const files = [...collector.result(), ...skippedFiles].sort((a, b) => compare(a.path, b.path));
+    return { files, settings: { unreadable: {} } as SettingsSnapshot, defaultBranch: typeof repository.defaultBranchRef === 'object' && isObject(repository.defaultBranchRef) && typeof repository.defaultBranchRef.name === 'string' ? repository.defaultBranchRef.name : (target.defaultBranch ?? ''), ...(target.ref === undefined ? {} : { commitSha: target.ref }) };
+  }
   for (const result of await Promise.all(lateResults)) results.set(result.area, result);
   if (morePages !== null) results.set('hooks', await morePages);
   if (!isPublic) {
@@ -205,7 +219,7 @@ export async function fetchRepositorySnapshot(source: SnapshotSource, target: Sn
   const files = [...collector.result(), ...skippedFiles].sort((a, b) => compare(a.path, b.path));
   // The commit the snapshot's files are read at (the default branch's head), for links to the code.
   const head = isObject(ref?.target) ? ref.target : null;
-  const commitSha = typeof head?.oid === 'string' && /^[0-9a-f]{40}$/.test(head.oid) ? head.oid : undefined;
+  const commitSha = target.ref ?? (typeof head?.oid === 'string' && /^[0-9a-f]{40}$/.test(head.oid) ? head.oid : undefined);
   return { files, settings: settings as SettingsSnapshot, defaultBranch, ...(commitSha === undefined ? {} : { commitSha }) };
 }
 
@@ -217,7 +231,7 @@ const BLOB_QUERY_BYTES = 4_000_000;
  * `BLOB_QUERY_BYTES` each, all in parallel (one round trip). A file over the engine's limit is not fetched:
  * its size alone makes it unreadable, with the engine's words.
  */
-async function fetchBlobs(source: SnapshotSource, entries: readonly TreeEntry[], collector: FileCollector, target: { owner: string; name: string; fullName: string }): Promise<void> {
+async function fetchBlobs(source: SnapshotSource, entries: readonly TreeEntry[], collector: FileCollector, target: { owner: string; name: string; fullName: string; rev: string }): Promise<void> {
   const batches: string[][] = [];
   let batch: string[] = [];
   let bytes = 0;
@@ -238,7 +252,7 @@ async function fetchBlobs(source: SnapshotSource, entries: readonly TreeEntry[],
   if (batch.length > 0) batches.push(batch);
   await Promise.all(
     batches.map(async (paths) => {
-      const { query, variables } = blobsQuery(paths);
+      const { query, variables } = blobsQuery(paths, target.rev);
       const answer = await graphql(source, query, { owner: target.owner, name: target.name, ...variables }, target.fullName);
       paths.forEach((path, i) => collector.addRegularBlob(path, answer.repository[`b${i}`]));
     }),
@@ -250,9 +264,9 @@ async function fetchBlobs(source: SnapshotSource, entries: readonly TreeEntry[],
  * and says `truncated`). A failure is returned, not thrown: an empty repository has no tree, which only
  * the GraphQL answer beside it can tell.
  */
-async function readTree(source: SnapshotSource, owner: string, repo: string): Promise<{ entries: TreeEntry[]; truncated: boolean } | { error: unknown }> {
+async function readTree(source: SnapshotSource, owner: string, repo: string, rev: string): Promise<{ entries: TreeEntry[]; truncated: boolean } | { error: unknown }> {
   try {
-    const response = await source.request('GET /repos/{owner}/{repo}/git/trees/{tree_sha}', { owner, repo, tree_sha: 'HEAD', recursive: '1' });
+    const response = await source.request('GET /repos/{owner}/{repo}/git/trees/{tree_sha}', { owner, repo, tree_sha: rev, recursive: '1' });
     const tree = treeEntries(response.data);
     return tree ?? { error: Object.assign(new Error("GitHub's tree listing is not in its documented shape"), { status: 502 }) };
   } catch (error) {

@@ -124,6 +124,24 @@ const SCRIPT_SCOPE: Readonly<Record<string, RegExp>> = {
   packages: /\bpackages\./,
   actions: /\bactions\.|\/actions\//,
 };
+/**
+ * The API families of the other write scopes an `actions/github-script` script calls (GitHub's "permissions
+ * required for GitHub Apps" pages name the scope of each REST endpoint). Comments and labels on a pull request
+ * go through the issues API, which either `issues` or `pull-requests` allows, so both count them. A raw
+ * `github.request`/`graphql` call, or a client of its own, may use any scope.
+ */
+const SCRIPT_API: Readonly<Record<string, RegExp>> = {
+  issues: /\bissues\.|\/issues\b|\/labels\b|\breactions\./,
+  'pull-requests': /\bpulls\.|\/pulls\b|\bissues\.|\/issues\b|\/labels\b|\breactions\./,
+  checks: /\bchecks\.|\/check-runs|\/check-suites/,
+  statuses: /createCommitStatus|\/statuses\//,
+  deployments: /\bdeployments?\b|createDeployment/i,
+  discussions: /discussion/i,
+  'security-events': /codeScanning|secretScanning|code-scanning|secret-scanning|dependabot/i,
+  pages: /\bpages\b/i,
+};
+const ANY_API = /\bgithub\.(request|graphql)\b|\bgetOctokit\b|\bnew\s+Octokit\b|\bfetch\s*\(|\brequire\s*\(|\bimport\s*\(/;
+
 /** What a `run:` script does that needs each critical scope (a token given to it aside). */
 const RUN_SCOPE: Readonly<Record<string, RegExp>> = {
   contents: /\bgit\s+(push|tag)\b|\bgh\s+(release|api|repo|pr\s+(merge|create))\b/,
@@ -171,6 +189,10 @@ function stepMayUse(step: Step, scope: string): boolean {
     if (full === 'actions/github-script' && critical) {
       const text = step.owner.file.text.slice(step.node.start, step.node.end);
       return SCRIPT_SCOPE[scope]!.test(text);
+    }
+    if (full === 'actions/github-script' && SCRIPT_API[scope] !== undefined) {
+      const text = step.owner.file.text.slice(step.node.start, step.node.end);
+      return ANY_API.test(text) || SCRIPT_API[scope]!.test(text);
     }
     return true;
   }

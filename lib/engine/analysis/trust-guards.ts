@@ -249,6 +249,24 @@ const FAILS = /exit\s+1|setFailed|throw\b|exit\s+\$/;
  */
 const FORK_CHECK = /(head\.repo\.full_name|head\.repo\.fork\b|headRepository|isCrossRepository|head_repository\.full_name)[^]{0,400}?(exit\s+1|setFailed|throw\b)/;
 
+/** A JavaScript `catch` block (one level of braces inside): what fails there fails on an error, not on a check. */
+const CATCH_BLOCK = /\bcatch\s*(?:\([^)]*\))?\s*\{(?:[^{}]|\{[^{}]*\})*\}/g;
+/** `|| exit 1` (or `|| { echo ...; exit 1; }`) right after a command: it fails when the command fails. */
+const ON_COMMAND_ERROR = /\|\|\s*(?:\{[^}]*\}|exit\s+\S+)/g;
+
+/**
+ * True when a permission-checking script fails the job on the check's answer: a failure (`exit 1`,
+ * `core.setFailed`, `throw`) after the check, not only in a `catch` block or as `|| exit 1` of the API call
+ * itself (those fail when the call fails, and let every commenter through when it answers `read`). A script
+ * that only records the answer (`core.setOutput`, `$GITHUB_OUTPUT`) gates nothing unless a later step's `if:`
+ * reads it (conditions.ts reads those).
+ */
+function failsOnPermission(script: string): boolean {
+  const text = script.replace(CATCH_BLOCK, '').split('\n').map((line) => (PERMISSION_CHECK.test(line) || /\bgh\s+api\b|\bcurl\b/.test(line) ? line.replace(ON_COMMAND_ERROR, '') : line)).join('\n');
+  const at = text.search(PERMISSION_CHECK);
+  return at !== -1 && FAILS.test(text.slice(at));
+}
+
 function scriptOf(step: Step): string | null {
   const script = step.run ?? get(step.with, 'script');
   return script?.kind === 'scalar' && typeof script.value === 'string' ? script.value : null;
@@ -272,7 +290,7 @@ function failingChecks(job: Job): FailingCheck[] {
     const name = s.name ?? s.id ?? String(s.index + 1);
     const condition = s.if?.kind === 'scalar' ? String(s.if.value ?? '') : '';
     const checked = [...condition.matchAll(/\bsteps\.([\w-]+)\.outputs\b/gi)].some((m) => job.steps.some((p) => p.index < s.index && p.id?.toLowerCase() === m[1]?.toLowerCase() && permission(p)));
-    if (PERMISSION_CHECK.test(script) || checked) found.push({ step: s, guard: { kind: 'commenter', condition: `permission check in step \`${name}\`` } });
+    if ((PERMISSION_CHECK.test(script) && failsOnPermission(script)) || checked) found.push({ step: s, guard: { kind: 'commenter', condition: `permission check in step \`${name}\`` } });
     else if (FORK_CHECK.test(script)) found.push({ step: s, guard: { kind: 'same-repository', condition: `fork check in step \`${name}\`` } });
   }
   checks.set(job, found);

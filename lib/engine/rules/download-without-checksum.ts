@@ -1,7 +1,6 @@
 import { hasAny, scriptOf, scriptWords, wordMask } from '../analysis/file-scripts.js';
 import { fetchOf, isLocalUrl, type Fetch } from '../analysis/remote-fetch.js';
 import { feedFacts, holdingFacts, runFact } from '../analysis/run-model/facts.js';
-import { holdsNothing } from '../analysis/run-model/holdings.js';
 import type { Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { commandName, scriptPipelines } from '../shell.js';
@@ -202,9 +201,10 @@ export default defineWorkflowRule({
       const facts = step.job === null ? [] : [...holdingFacts(context.runs.job(step.job)), ...feedFacts(context.runs, step.job), ...runFact(context.runs, step)];
       // Whoever controls the download host (or takes it over) runs their binary in the job: what they gain is
       // what the job holds (docs/severity.md, the supply-chain rules). A job holding no write scope, secret,
-      // OIDC token, self-hosted machine or publish gives them only this run: LOW. A composite action's step is
-      // judged where it is called (its own file cannot tell): MEDIUM.
-      const low = step.job !== null && holdsNothing(context.runs.job(step.job).holdings, context.runs.defaultToken);
+      // OIDC token, self-hosted machine or publish, and handing no build to a job that publishes, gives them
+      // only this run: LOW. A composite action's step is judged at the job steps that call it (MEDIUM when no
+      // workflow here calls it).
+      const low = context.runs.suppliesNothing(step);
       for (const pipeline of scriptPipelines(script)) {
         if (executed.has(pipeline.offset)) continue;
         pipeline.commands.forEach((command, i) => {
@@ -221,7 +221,9 @@ export default defineWorkflowRule({
             severity: low ? 'LOW' : 'MEDIUM',
             message:
               `\`${fetch.program}\` downloads ${evidence} and nothing in the step verifies its checksum or signature before it is used.` +
-              (low ? ' LOW: the job holds no write scope, secret, OIDC token, self-hosted machine or publish, so a swapped file changes only this run.' : ''),
+              (low
+                ? ` LOW: ${step.job === null ? 'the jobs that run this action hold' : 'the job holds'} no write scope, secret, OIDC token, self-hosted machine or publish and hand${step.job === null ? '' : 's'} no build to a publishing job, so a swapped file changes only this run.`
+                : ''),
             facts,
           });
         });

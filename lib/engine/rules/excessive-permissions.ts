@@ -2,7 +2,7 @@ import { outsiderCode, readPermissions, scopeUse, type OutsiderCode, type WriteS
 import { reachFacts } from '../analysis/run-model/facts.js';
 import { severityOf, whoText } from '../analysis/run-model/index.js';
 import type { Job } from '../model/workflow.js';
-import { defineWorkflowRule } from '../rule.js';
+import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import type { Severity } from '../types.js';
 
 /** Write scopes that let a token change code, releases, packages or workflow runs, or mint OIDC tokens. */
@@ -22,10 +22,18 @@ function severity(critical: boolean, code: OutsiderCode | null): Severity {
   return severityOf({ reach: code.reach, executes: true, holds: ['a write scope'], raceAfterApproval: code.race });
 }
 
+/** ` Anyone with a GitHub account can start it through \`issues\`, ...` when an outsider starts one of `jobs`; '' otherwise. */
+function startedByAnyone(context: WorkflowRuleContext, jobs: readonly Job[]): string {
+  const reach = jobs.map((j) => context.runs.job(j).reach).find((r) => r.level === 'anyone');
+  if (reach === undefined) return '';
+  const who = whoText(reach);
+  return ` ${who[0]?.toUpperCase() ?? ''}${who.slice(1)}, so every step that handles their text does so holding the grant.`;
+}
+
 /** `; HIGH: <who>, and <what runs>` or the reason it is not HIGH. */
-function why(critical: boolean, code: OutsiderCode | null, what: string): string {
+function why(critical: boolean, code: OutsiderCode | null, what: string, starts = ''): string {
   if (!critical) return ' LOW: the scope does not hand over the repository, its releases or packages, or a cloud account.';
-  if (code === null) return ` LOW: no job that holds it runs an outsider's code (a checkout or download of pull request code that a step runs, or event text expanded into a script), so the grant is wider than needed, not armed.`;
+  if (code === null) return `${starts} LOW: no job that holds it runs an outsider's code (a checkout or download of pull request code that a step runs, or event text expanded into a script), so the grant is wider than needed, not armed.`;
   return ` ${severity(critical, code)}: ${code.text}, and ${whoText(code.reach)}, so that code runs with the grant and can ${what}.`;
 }
 
@@ -62,7 +70,7 @@ export default defineWorkflowRule({
           node: permissions.node,
           job: null,
           severity: severity(true, code),
-          message: `The workflow grants \`write-all\`: ${single ? 'its job gets' : 'every job gets'} a token that can write to every scope of the repository.${why(true, code, 'write to every scope')}`,
+          message: `The workflow grants \`write-all\`: ${single ? 'its job gets' : 'every job gets'} a token that can write to every scope of the repository.${why(true, code, 'write to every scope', startedByAnyone(context, inheriting))}`,
           facts: code === null ? [] : [...reachFacts(code.reach), 'exec', 'holds:token'],
         });
         return;
@@ -100,7 +108,7 @@ export default defineWorkflowRule({
         context.report({
           node: permissions.node,
           severity: severity(true, code),
-          message: `Job \`${job.id}\` grants \`write-all\`: its token can write to every scope of the repository.${why(true, code, 'write to every scope')}`,
+          message: `Job \`${job.id}\` grants \`write-all\`: its token can write to every scope of the repository.${why(true, code, 'write to every scope', startedByAnyone(context, [job]))}`,
           facts: code === null ? [] : [...reachFacts(code.reach), 'exec', 'holds:token'],
         });
         return;
@@ -123,10 +131,12 @@ export default defineWorkflowRule({
       const unused: WriteScope[] = permissions.writes.filter((w) => scopeUse(job, w.scope) === null);
       const first = unused[0];
       if (first === undefined) return;
+      // Started by anyone (a comment, an issue): their text is in the job, and any step's bug runs with the grant.
+      const outsiders = startedByAnyone(context, [job]);
       context.report({
         node: first.key,
         severity: 'LOW',
-        message: `Job \`${job.id}\` grants ${unused.map((w) => `\`${w.scope}: write\``).join(', ')} that its steps never use: they run only scripts and actions that never write with the token, and hand the token to nothing. LOW: wider than needed, not armed; drop ${unused.length === 1 ? 'it' : 'them'}.`,
+        message: `Job \`${job.id}\` grants ${unused.map((w) => `\`${w.scope}: write\``).join(', ')} that its steps never use: they run only scripts and actions that never write with the token, and hand the token to nothing.${outsiders} LOW: wider than needed, not armed; drop ${unused.length === 1 ? 'it' : 'them'}.`,
       });
     },
   }),

@@ -2,7 +2,6 @@ import { hasAny, scriptOf, scriptWords, wordMask, type RunScript } from '../anal
 import { fetchOf, isLocalUrl, mentionsFetch } from '../analysis/remote-fetch.js';
 import { vendorInstaller } from '../data/installers.js';
 import { hostedRunnersOnly } from '../analysis/runners.js';
-import { holdsNothing } from '../analysis/run-model/holdings.js';
 import { defineWorkflowRule } from '../rule.js';
 import { PipeToShellOptions } from '../rule-options.js';
 import type { Severity } from '../types.js';
@@ -207,10 +206,10 @@ export default defineWorkflowRule({
           let { severity, why } = hitSeverity(hit, step.job !== null && hostedRunnersOnly(step.job));
           // The attacker is whoever controls the host: what they gain is what the job holds (docs/severity.md,
           // the supply-chain rules). Over HTTPS, in a job that holds no write scope, secret, OIDC token,
-          // self-hosted machine or publish, a swapped script changes only that run: LOW.
-          if (severity === 'MEDIUM' && step.job !== null && holdsNothing(context.runs.job(step.job).holdings, context.runs.defaultToken)) {
+          // self-hosted machine or publish and feeds no publishing job, a swapped script changes only that run: LOW.
+          if (severity === 'MEDIUM' && context.runs.suppliesNothing(step)) {
             severity = 'LOW';
-            why = `${why.replace(' MEDIUM:', ' LOW:')} The job holds no write scope, secret, OIDC token, self-hosted machine or publish, so a swapped script changes only this run.`;
+            why = `${why.replace(' MEDIUM:', ' LOW:')} ${step.job === null ? 'The jobs that run this action hold' : 'The job holds'} no write scope, secret, OIDC token, self-hosted machine or publish and hand${step.job === null ? '' : 's'} no build to a publishing job, so a swapped script changes only this run.`;
           }
           context.report({
             node: run,

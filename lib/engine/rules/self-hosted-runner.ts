@@ -56,12 +56,21 @@ function waysIn(runs: RunModel, run: JobRun): Way[] {
 
 /** Why nothing of a fork's runs on the machine, in words the workflow cannot contradict. */
 function nothingRuns(run: JobRun): string {
-  const fork = run.workspace.filter((e) => e.forkCode || e.content === 'outsider');
+  // The event's own code is the fork's only on a fork's `pull_request` run; a `workflow_run`, `issue_comment` or
+  // `pull_request_target` run without `ref:` checks out the base repository's default branch or merge base.
+  const fork = run.workspace.filter((e) => (e.forkCode && run.forkReach !== null) || e.content === 'outsider');
   if (fork.length > 0) {
     const line = run.job.workflow.file.position(fork[0]!.step.node.start).line;
     return `it checks out pull request code (${fork[0]!.how}, line ${line}) but no later step runs code from that checkout (a build tool in its directory, a script or local action from it)`;
   }
   const checkouts = run.workspace.filter((e) => e.kind === 'checkout');
+  const own = checkouts.find((e) => e.forkCode && e.content === 'base');
+  if (own !== undefined) {
+    const line = run.job.workflow.file.position(own.step.node.start).line;
+    const events = [...new Set(run.job.workflow.triggers.map((t) => t.name).filter((n) => n !== 'pull_request' && n !== 'workflow_call'))];
+    const on = events.length > 0 ? ` on ${events.map((e) => `\`${e}\``).join(', ')}` : '';
+    return `its checkout (${own.how} without a pull request ref, line ${line}) brings the base repository's own code${on}, not the pull request's`;
+  }
   if (checkouts.length > 0) return 'its checkouts name a fixed ref or another repository, not the pull request';
   return 'it checks out no pull request code';
 }

@@ -95,10 +95,17 @@ function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef, truste
   if (step !== null) facts.push(...runFact(context.runs, step));
   // The action that itself ships the release: an attack path about a release names it before any other.
   if (step !== null && job !== null && publishingSteps(job).some((p) => p.step === step && publishesForReal(p))) facts.push('publisher');
+  // A third party's action in a job that holds nothing worth taking and hands no build to a publishing job (the
+  // supply-chain rules' policy, docs/severity.md): a moved ref changes only what that run does: LOW. A reusable
+  // workflow's call stays MEDIUM (the called workflow's own jobs decide what they hold).
+  const low = ownership === 'third-party' && step !== null && context.runs.suppliesNothing(step);
+  const why = low
+    ? ` LOW: ${step?.job === null ? 'the jobs that run this action hold' : 'the job holds'} no write scope, secret, OIDC token, self-hosted machine or publish${run?.holdings.token.kind === 'default' ? ' (its default token is read-write only if the repository\'s settings make it so)' : ''} and hand${step?.job === null ? '' : 's'} no build to a publishing job, so a moved ref changes only what this run does.`
+    : '';
   context.report({
     node,
-    severity: ownership === 'third-party' ? 'MEDIUM' : 'LOW',
-    message: `${what} is referenced by ${how}; ${who} can change the code this job runs without any change here${exposed === null ? '' : `; ${exposed.text}`}.`,
+    severity: ownership === 'third-party' && !low ? 'MEDIUM' : 'LOW',
+    message: `${what} is referenced by ${how}; ${who} can change the code this job runs without any change here${exposed === null ? '' : `; ${exposed.text}`}.${why}`,
     facts,
   });
 }

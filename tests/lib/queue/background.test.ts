@@ -5,11 +5,11 @@ import { useJobHandlers } from '../../../lib/queue/handlers.js';
 import { enqueue } from '../../../lib/queue/queue.js';
 import type { MonitorJob } from '../../../lib/queue/types.js';
 import { userWithRepositories } from '../../support/db-fixtures.js';
-import { openTestDatabase, type TestDatabase } from '../../support/db.js';
+import { openIsolatedDatabase, type TestDatabase } from '../../support/db.js';
 
 let t: TestDatabase;
 beforeAll(async () => {
-  t = await openTestDatabase();
+  t = await openIsolatedDatabase();
 });
 afterAll(async () => {
   useJobHandlers(null);
@@ -22,7 +22,7 @@ describe("npm run dev's background drain", () => {
     const job: MonitorJob = { kind: 'push-scan', installationId, repoId: repositories[0]!.github_id, sha: 'b'.repeat(40), deliveryId: randomUUID() };
     let resolveRan: (job: MonitorJob) => void = () => undefined;
     const ran = new Promise<MonitorJob>((resolve) => (resolveRan = resolve));
-    useJobHandlers({ run: async (j) => void (j.installationId === installationId && resolveRan(j)) });
+    useJobHandlers({ run: async (j) => resolveRan(j) });
     await enqueue(t.db, [job]);
     const drainer = startBackgroundDrain(t.db, { intervalMs: 50 });
     try {

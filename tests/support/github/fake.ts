@@ -13,6 +13,7 @@ import {
   findNode,
   FULL_PERMISSIONS,
   type FakeAccount,
+  type FakeCheckRun,
   type FakeFile,
   type FakeInstallation,
   type FakeRepository,
@@ -175,6 +176,7 @@ export class FakeGitHub {
   /** The web root of the OAuth endpoints (`https://github.com` for the public API). */
   readonly webUrl: string;
   private nextId = 700_000_000;
+  private readonly runs = new Map<number, FakeCheckRun>();
 
   constructor(options: FakeGitHubOptions = {}) {
     this.baseUrl = (options.baseUrl ?? 'https://api.github.com').replace(/\/+$/, '');
@@ -224,6 +226,7 @@ export class FakeGitHub {
       files,
       settings,
       createdAt: '2023-01-17T08:05:12Z',
+      commits: new Map(),
     };
     this.repositories.set(init.fullName.toLowerCase(), repository);
     return repository;
@@ -234,6 +237,23 @@ export class FakeGitHub {
     const repository = this.repositories.get(fullName.toLowerCase());
     if (repository === undefined) throw new Error(`no fake repository ${fullName}`);
     return repository;
+  }
+
+  /**
+   * A commit of the repository with these files (a push's commit, a pull request's base or head, a fork's
+   * head included: GitHub keeps pull requests' head commits in the base repository); returns its SHA.
+   * `sha` names it (40 hex digits); by default one is made from the repository and the files.
+   */
+  addCommit(fullName: string, files: Record<string, FakeFile>, sha?: string): string {
+    const repository = this.repository(fullName);
+    const id = sha ?? fakeOid(`commit:${repository.fullName}:${repository.commits.size}:${JSON.stringify(files)}`);
+    repository.commits.set(id, new Map(Object.entries(files)));
+    return id;
+  }
+
+  /** The check runs of a repository (`owner/name`), oldest first; of every repository without one. */
+  checkRuns(fullName?: string): FakeCheckRun[] {
+    return [...this.runs.values()].filter((r) => fullName === undefined || r.repository === fullName.toLowerCase());
   }
 
   installation(id: number): FakeInstallation {
@@ -707,9 +727,10 @@ export class FakeGitHub {
     repo('/git/trees/{tree_sha}', ({ identity, params, url }, repository) => {
       if (!this.can(identity, repository, 'contents')) return forbidden(identity);
       if (repository.empty) return json(errorBody('Git Repository is empty.', 409), 409);
-      const root = buildTree(repository.files);
-      const rootSha = fakeOid(`tree:${repository.fullName}`);
-      if (params.tree_sha !== 'HEAD' && params.tree_sha !== repository.defaultBranch && params.tree_sha !== rootSha) return notFound();
+      const commit = repository.commits.get(params.tree_sha ?? '');
+      const root = buildTree(commit ?? repository.files);
+      const rootSha = fakeOid(`tree:${repository.fullName}${commit === undefined ? '' : `@${params.tree_sha}`}`);
+      if (commit === undefined && params.tree_sha !== 'HEAD' && params.tree_sha !== repository.defaultBranch && params.tree_sha !== rootSha) return notFound();
       const recursive = url.searchParams.has('recursive');
       const entries: Record<string, unknown>[] = [];
       let truncated = false;
@@ -751,6 +772,106 @@ export class FakeGitHub {
       }
       const text = fileText(node.file);
       return json({ type: 'file', encoding: 'base64', size: Buffer.byteLength(text), name: node.path.split('/').pop(), path: node.path, content: Buffer.from(text).toString('base64'), url: link(node.path) });
+    });
+
+    // Check runs (the App's checks: write permission). Annotations: at most 50 per request, appended by
+    // each update, as on GitHub; `output` needs `title` and `summary` when it is given.
+    const checkRunBody = (run: FakeCheckRun, repository: FakeRepository) => ({
+      id: run.id,
+      name: run.name,
+      head_sha: run.head_sha,
+      external_id: run.external_id ?? '',
+      status: run.status,
+      conclusion: run.conclusion,
+      url: `${api}/repos/${repository.fullName}/check-runs/${run.id}`,
+      html_url: `${this.webUrl}/${repository.fullName}/runs/${run.id}`,
+      details_url: null,
+      output: { title: run.output.title, summary: run.output.summary, text: run.output.text, annotations_count: run.annotations.length, annotations_url: `${api}/repos/${repository.fullName}/check-runs/${run.id}/annotations` },
+      app: { id: run.appId, slug: this.app.slug },
+      pull_requests: [],
+    });
+    const checkRunInput = (body: Record<string, unknown>, creating: boolean): string | null => {
+      if (creating && (typeof body.name !== 'string' || body.name === '' || typeof body.head_sha !== 'string' || !/^[0-9a-f]{40}$/.test(body.head_sha))) return 'name and head_sha are required';
+      if (body.status !== undefined && !['queued', 'in_progress', 'completed'].includes(String(body.status))) return 'status is not one of queued, in_progress, completed';
+      if (body.conclusion !== undefined && !['success', 'failure', 'neutral', 'cancelled', 'skipped', 'timed_out', 'action_required'].includes(String(body.conclusion))) return 'conclusion is invalid';
+      if (body.status === 'completed' && body.conclusion === undefined) return 'conclusion is required when status is completed';
+      if (body.output === undefined) return null;
+      if (!isRecord(body.output) || typeof body.output.title !== 'string' || typeof body.output.summary !== 'string') return 'output needs title and summary';
+      if (body.output.title.length > 255 || body.output.summary.length > 65_535 || (typeof body.output.text === 'string' && body.output.text.length > 65_535)) return 'output is too long';
+      const annotations = body.output.annotations;
+      if (annotations === undefined) return null;
+      if (!Array.isArray(annotations) || annotations.length > 50) return 'at most 50 annotations per request';
+      for (const a of annotations) {
+        if (!isRecord(a) || typeof a.path !== 'string' || typeof a.start_line !== 'number' || typeof a.end_line !== 'number' || typeof a.message !== 'string') return 'an annotation needs path, start_line, end_line and message';
+        if (!['notice', 'warning', 'failure'].includes(String(a.annotation_level))) return 'annotation_level is not one of notice, warning, failure';
+        if (a.message.length > 65_535 || (typeof a.title === 'string' && a.title.length > 255)) return 'an annotation is too long';
+      }
+      return null;
+    };
+    const applyOutput = (run: FakeCheckRun, body: Record<string, unknown>) => {
+      if (typeof body.status === 'string') run.status = body.status;
+      if (typeof body.conclusion === 'string') {
+        run.conclusion = body.conclusion;
+        run.status = 'completed';
+      }
+      if (typeof body.external_id === 'string') run.external_id = body.external_id;
+      if (isRecord(body.output)) {
+        run.output = { title: String(body.output.title), summary: String(body.output.summary), text: typeof body.output.text === 'string' ? body.output.text : null };
+        if (Array.isArray(body.output.annotations)) run.annotations.push(...body.output.annotations.filter(isRecord));
+      }
+      run.bodies.push(body);
+    };
+    repo(
+      '/check-runs',
+      async ({ identity, request }, repository) => {
+        if (identity.kind !== 'installation') return json(errorBody('You must authenticate via a GitHub App.', 403), 403);
+        if (identity.installation.permissions.checks !== 'write') return forbidden(identity);
+        const body = (await request.json().catch(() => null)) as unknown;
+        if (!isRecord(body)) return json(errorBody('Problems parsing JSON', 400), 400);
+        const invalid = checkRunInput(body, true);
+        if (invalid !== null) return json(errorBody(`Invalid request. ${invalid}`, 422), 422);
+        const run: FakeCheckRun = {
+          id: this.id(),
+          repository: repository.fullName.toLowerCase(),
+          name: String(body.name),
+          head_sha: String(body.head_sha),
+          external_id: null,
+          status: 'queued',
+          conclusion: null,
+          appId: this.app.id,
+          output: { title: null, summary: null, text: null },
+          annotations: [],
+          bodies: [],
+        };
+        applyOutput(run, body);
+        this.runs.set(run.id, run);
+        return json(checkRunBody(run, repository), 201);
+      },
+      'POST',
+    );
+    repo(
+      '/check-runs/{check_run_id}',
+      async ({ identity, params, request }, repository) => {
+        if (identity.kind !== 'installation') return json(errorBody('You must authenticate via a GitHub App.', 403), 403);
+        if (identity.installation.permissions.checks !== 'write') return forbidden(identity);
+        const run = this.runs.get(Number(params.check_run_id));
+        if (run === undefined || run.repository !== repository.fullName.toLowerCase()) return notFound();
+        const body = (await request.json().catch(() => null)) as unknown;
+        if (!isRecord(body)) return json(errorBody('Problems parsing JSON', 400), 400);
+        const invalid = checkRunInput(body, false);
+        if (invalid !== null) return json(errorBody(`Invalid request. ${invalid}`, 422), 422);
+        applyOutput(run, body);
+        return json(checkRunBody(run, repository));
+      },
+      'PATCH',
+    );
+    repo('/commits/{ref}/check-runs', ({ identity, params, url }, repository) => {
+      if (!this.can(identity, repository, 'checks')) return forbidden(identity);
+      const name = url.searchParams.get('check_name');
+      const appId = url.searchParams.get('app_id');
+      const runs = this.checkRuns(repository.fullName).filter((r) => r.head_sha === params.ref && (name === null || r.name === name) && (appId === null || String(r.appId) === appId));
+      const { items, headers } = page(runs, url);
+      return json({ total_count: runs.length, check_runs: items.map((r) => checkRunBody(r, repository)) }, 200, headers);
     });
     return routes;
   }

@@ -114,9 +114,11 @@ function repositoryObject(repository: FakeRepository, viewer: Viewer): Record<st
     },
     object: ({ expression }: { expression?: string }) => {
       const match = /^([^:]*):(.*)$/.exec(expression ?? '');
-      if (repository.empty || match === null || (match[1] !== 'HEAD' && match[1] !== repository.defaultBranch)) return null;
+      // `HEAD:path`, `<default branch>:path`, or `<sha>:path` of a commit the repository has.
+      const commit = match === null ? undefined : repository.commits.get(match[1] ?? '');
+      if (repository.empty || match === null || (commit === undefined && match[1] !== 'HEAD' && match[1] !== repository.defaultBranch)) return null;
       if (!viewer.can(repository, 'contents')) throw githubError('FORBIDDEN', viewer.refusal);
-      const node = findNode(tree, match[2] ?? '');
+      const node = findNode(commit === undefined ? tree : buildTree(commit), match[2] ?? '');
       return node === null ? null : gitObject(node);
     },
   };

@@ -21,6 +21,9 @@ export const FULL_PERMISSIONS: Readonly<Permissions> = {
   repository_hooks: 'read',
   members: 'read',
   organization_administration: 'read',
+  // The pull request checks (lib/services/monitor): check runs on the head commit, and the pull request itself.
+  checks: 'write',
+  pull_requests: 'read',
 };
 
 export interface FakeInstallation {
@@ -52,6 +55,29 @@ export interface FakeRepository {
   /** REST bodies by area (the format of tests/fixtures/settings); areas in `unreadable` answer 403. */
   settings: SettingsSnapshot;
   createdAt: string;
+  /**
+   * Commits other than the default branch's head, by SHA: their files (`FakeGitHub.addCommit`). A pull
+   * request's head commits are here too, a fork's included: GitHub keeps them in the base repository
+   * (`refs/pull/<n>/head`), where the base repository's token reads them.
+   */
+  commits: Map<string, Map<string, FakeFile>>;
+}
+
+/** A check run as GitHub keeps it: what was created, then every update (annotations are appended). */
+export interface FakeCheckRun {
+  id: number;
+  repository: string;
+  name: string;
+  head_sha: string;
+  external_id: string | null;
+  status: string;
+  conclusion: string | null;
+  /** The App that created it (the installation's). */
+  appId: number;
+  output: { title: string | null; summary: string | null; text: string | null };
+  annotations: Record<string, unknown>[];
+  /** The request bodies, in order (the POST, then each PATCH). */
+  bodies: Record<string, unknown>[];
 }
 
 export interface FakeUser {

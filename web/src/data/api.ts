@@ -1,19 +1,4 @@
-import type {
-  AttackPaths,
-  Combination,
-  Dismissal,
-  DismissalKind,
-  DismissalReason,
-  Dismissals,
-  Installation,
-  InstallationLink,
-  Repository,
-  RepositoryOverview,
-  Rule,
-  RuleSetting,
-  Scan,
-  ScanPage,
-} from './types.js';
+import type { AttackPaths, CheckRun, Combination, Dismissal, DismissalKind, DismissalReason, Dismissals, Installation, InstallationLink, Repository, RepositoryOverview, Rule, RuleSetting, Scan, ScanPage } from './types.js';
 import { withoutBidi } from './text.js';
 
 /** An API error with the contract's error body: `status` and the server's one-line `message`. */
@@ -108,4 +93,5 @@ export class Api {
   ruleSettings = () => this.request<{ settings: RuleSetting[] }>('GET', '/api/rule-settings');
   dismissals = (repoId: string) => this.request<Dismissals>('GET', `/api/repositories/${encodeURIComponent(repoId)}/dismissals`);
   overrides = (repoId: string) => this.request<{ overrides: RuleSetting[] }>('GET', `/api/repositories/${encodeURIComponent(repoId)}/rule-overrides`);
+  checkRun = (repoId: string) => this.request<{ check_run: CheckRun | null }>('GET', `/api/repositories/${encodeURIComponent(repoId)}/check-run`);
 }

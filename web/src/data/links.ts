@@ -24,6 +24,12 @@ export function codeUrl(htmlUrl: string, commitSha: string | undefined, file: st
   return `${root}/blob/${ref}/${path}${line > 0 ? `#L${line}` : ''}`;
 }
 
+/** `<html_url>/commit/<sha>`: the commit a scan read or a check ran on; null without an `https:` URL or a full SHA. */
+export function commitUrl(htmlUrl: string, sha: string | undefined): string | null {
+  const root = base(htmlUrl);
+  return root === null || sha === undefined || !/^[0-9a-f]{40}$/.test(sha) ? null : `${root}/commit/${sha}`;
+}
+
 /** The settings page a settings finding is about, from the GitHub API path of its fix (else the settings root). */
 export function settingsUrl(htmlUrl: string, apiPath: string | undefined): string | null {
   const root = base(htmlUrl);

@@ -1,5 +1,5 @@
 import { ApiError, type Api } from './api.js';
-import type { Counts, Dismissals, Finding, Installation, RuleSetting, Scan, ScanPage, ScanSummary } from './types.js';
+import type { CheckRun, Counts, Dismissals, Finding, Installation, RuleSetting, Scan, ScanPage, ScanSummary } from './types.js';
 import { withoutBidi } from './text.js';
 
 /**
@@ -18,6 +18,8 @@ export interface Reads {
   overrides(repoId: string): Promise<RuleSetting[]>;
   /** The repository's triage decisions and their trail (newest first, at most 500 events). */
   dismissals(repoId: string): Promise<Dismissals>;
+  /** The latest check run the GitHub App published on one of the repository's pull requests; null before one. */
+  checkRun(repoId: string): Promise<CheckRun | null>;
 }
 
 export class ApiReads implements Reads {
@@ -45,6 +47,9 @@ export class ApiReads implements Reads {
   dismissals(repoId: string) {
     return this.api.dismissals(repoId);
   }
+  async checkRun(repoId: string) {
+    return (await this.api.checkRun(repoId)).check_run;
+  }
 }
 
 /** The part of supabase-js's query builder these reads use (a PostgREST query; awaiting it runs it). */
@@ -58,12 +63,13 @@ export interface TableClient {
   from(table: string): { select(columns: string): TableQuery };
 }
 
-const SCAN_COLUMNS = 'id,repository_id,ruleset,high_count,medium_count,low_count,info_count,created_at,seq';
+const SCAN_COLUMNS = 'id,repository_id,ruleset,trigger,high_count,medium_count,low_count,info_count,created_at,seq,commit_sha';
 const FINDING_COLUMNS = 'file,line,column,severity,category,rule_id,title,description,recommendation,fingerprint,fix';
 const SETTING_COLUMNS = 'rule_id,enabled,updated_at';
 const GLOBAL_SETTING_COLUMNS = `${SETTING_COLUMNS},options`;
 const DISMISSAL_COLUMNS = 'fingerprint,kind,reason,comment,dismissed_by,created_at,updated_at';
 const EVENT_COLUMNS = 'fingerprint,action,kind,reason,comment,actor,at';
+const CHECK_RUN_COLUMNS = 'pull_number,head_sha,conclusion,html_url,new_findings,new_attack_paths,updated_at';
 const MAX_EVENTS = 500;
 const MAX_PAGE = 100;
 
@@ -79,8 +85,10 @@ function summary(row: Record<string, unknown>): ScanSummary {
     scan_id: String(row.id),
     repo_id: String(row.repository_id),
     ruleset: row.ruleset as ScanSummary['ruleset'],
+    trigger: row.trigger as ScanSummary['trigger'],
     counts,
     created_at: String(row.created_at),
+    ...(typeof row.commit_sha === 'string' ? { commit_sha: row.commit_sha } : {}),
   };
 }
 
@@ -108,12 +116,11 @@ export class SupabaseReads implements Reads {
   }
 
   async scan(scanId: string): Promise<Scan | null> {
-    const [row] = await rows(this.client.from('scans').select(`${SCAN_COLUMNS},commit_sha`).eq('id', scanId).limit(1));
+    const [row] = await rows(this.client.from('scans').select(SCAN_COLUMNS).eq('id', scanId).limit(1));
     if (row === undefined) return null;
-    const commit = typeof row.commit_sha === 'string' ? { commit_sha: row.commit_sha } : {};
     const findings = await rows(this.client.from('findings').select(FINDING_COLUMNS).eq('scan_id', scanId).order('ordinal'));
     // A finding without a fix has a null column; the API leaves the key out, and so does this.
-    return { ...summary(row), ...commit, findings: findings.map(({ fix, ...rest }) => (fix === null || fix === undefined ? rest : { ...rest, fix })) as unknown as Finding[] };
+    return { ...summary(row), findings: findings.map(({ fix, ...rest }) => (fix === null || fix === undefined ? rest : { ...rest, fix })) as unknown as Finding[] };
   }
 
   async ruleSettings(): Promise<RuleSetting[]> {
@@ -132,5 +139,10 @@ export class SupabaseReads implements Reads {
       rows(this.client.from('dismissal_events').select(EVENT_COLUMNS).eq('repository_id', repoId).order('id', { ascending: false }).limit(MAX_EVENTS)),
     ]);
     return { dismissals, events } as unknown as Dismissals;
+  }
+
+  async checkRun(repoId: string): Promise<CheckRun | null> {
+    const [row] = await rows(this.client.from('check_runs').select(CHECK_RUN_COLUMNS).eq('repository_id', repoId).limit(1));
+    return row === undefined ? null : (row as unknown as CheckRun);
   }
 }

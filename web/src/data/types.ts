@@ -82,20 +82,35 @@ export interface Dismissals {
   events: DismissalEvent[];
 }
 
+/** What started a scan: a person, a push to the default branch, a pull request's check, the daily re-check. */
+export type ScanTrigger = 'manual' | 'push' | 'pull_request' | 'schedule';
+
 export interface ScanSummary {
   scan_id: string;
   repo_id: string;
   ruleset: 'all' | 'owasp';
+  trigger: ScanTrigger;
   counts: Counts;
   created_at: string;
+  /** The commit the scan read, when the code host said. */
+  commit_sha?: string;
 }
 
 export interface Scan extends ScanSummary {
   findings: Finding[];
-  /** The commit the scan read, when the code host said. */
-  commit_sha?: string;
   /** `POST /api/scan`: the findings the user dismissed, left out of `findings` and `counts`. */
   dismissed_findings?: Finding[];
+}
+
+/** The latest check run Chainbreaker published on one of the repository's pull requests. */
+export interface CheckRun {
+  pull_number: number;
+  head_sha: string;
+  conclusion: 'success' | 'failure' | 'neutral';
+  html_url: string;
+  new_findings: number;
+  new_attack_paths: number;
+  updated_at: string;
 }
 
 export interface ScanPage {

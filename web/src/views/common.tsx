@@ -1,7 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { ApiError, type Api } from '../data/api.js';
-import { SEVERITIES, type Counts, type Repository, type RepositoryOverview } from '../data/types.js';
+import { commitUrl } from '../data/links.js';
+import { SEVERITIES, type CheckRun, type Counts, type Repository, type RepositoryOverview, type ScanTrigger } from '../data/types.js';
 
 export function errorText(error: unknown): string {
   if (error instanceof ApiError) return error.message;
@@ -130,5 +131,34 @@ export function PersistentNotice({ id, kind, children }: { id: string; kind: 'ok
         {children}
       </Notice>
     </div>
+  );
+}
+
+/** What started a scan, in the words the views use. */
+export const TRIGGER_LABELS: Readonly<Record<ScanTrigger, string>> = { manual: 'manual', push: 'push', pull_request: 'pull request', schedule: 'schedule' };
+
+/** A commit as its short SHA, linked to it on GitHub when the repository has an `https:` URL. */
+export function Commit({ sha, htmlUrl }: { sha: string | undefined; htmlUrl: string }) {
+  if (sha === undefined) return <span class="muted">–</span>;
+  const url = commitUrl(htmlUrl, sha);
+  const short = <code title={sha}>{sha.slice(0, 7)}</code>;
+  return url === null ? short : (
+    <a href={url} rel="noreferrer noopener" target="_blank" aria-label={`Commit ${sha.slice(0, 7)} on GitHub`}>
+      {short}
+    </a>
+  );
+}
+
+/** The latest pull request check run: its conclusion, linked to it on GitHub. */
+export function CheckRunResult({ run }: { run: CheckRun }) {
+  const label = { success: 'passed', failure: 'failed', neutral: 'neutral (scan limited)' }[run.conclusion];
+  return (
+    <span class={`check-run check-${run.conclusion}`} data-testid="check-run">
+      Latest pull request check (#{run.pull_number}):{' '}
+      <a href={run.html_url.startsWith('https://') ? run.html_url : undefined} rel="noreferrer noopener" target="_blank">
+        {label}
+      </a>
+      {run.new_findings + run.new_attack_paths > 0 && ` · ${run.new_attack_paths} new attack ${run.new_attack_paths === 1 ? 'path' : 'paths'}, ${run.new_findings} new ${run.new_findings === 1 ? 'finding' : 'findings'}`}
+    </span>
   );
 }

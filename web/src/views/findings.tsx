@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Services } from '../app.js';
-import { SEVERITIES, type Counts, type Dismissal, type DismissalEvent, type DismissalReason, type Dismissals, type Finding, type Repository, type Scan, type ScanSummary, type Severity } from '../data/types.js';
-import { CountBadges, Loading, Notice, Prose, SeverityBadge, errorText, formatTime, storedRepos } from './common.js';
+import { SEVERITIES, type CheckRun, type Counts, type Dismissal, type DismissalEvent, type DismissalReason, type Dismissals, type Finding, type Repository, type Scan, type ScanSummary, type Severity } from '../data/types.js';
+import { CheckRunResult, Commit, CountBadges, Loading, Notice, Prose, SeverityBadge, TRIGGER_LABELS, errorText, formatTime, storedRepos } from './common.js';
 import { DismissForm, DismissalNote } from './triage.js';
 import { History, changesBetween } from './history.js';
 import { BASELINE_NAME, baselineOf, parseBaselineDecisions } from '../data/baseline.js';
@@ -148,6 +148,7 @@ export function FindingsView({ services, repoId }: { services: Services; repoId:
   const [dismissing, setDismissing] = useState<string | null>(null);
   const [scans, setScans] = useState<ScanSummary[]>([]);
   const [changes, setChanges] = useState<ReturnType<typeof changesBetween> | null>(null);
+  const [checkRun, setCheckRun] = useState<CheckRun | null>(null);
 
   const loadTriage = async () => setTriage(await reads.dismissals(repoId));
   const [importNote, setImportNote] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
@@ -185,6 +186,8 @@ export function FindingsView({ services, repoId }: { services: Services; repoId:
         setRepo(listed.find((r) => r.id === repoId) ?? null);
         setTriage(decisions);
         setScans(recent);
+        // The GitHub App's latest pull request check; a failed read only leaves it out.
+        void reads.checkRun(repoId).then(setCheckRun, () => setCheckRun(null));
         const [latest, previous] = recent;
         const [latestScan, previousScan] = await Promise.all([latest ? reads.scan(latest.scan_id) : null, previous ? reads.scan(previous.scan_id) : null]);
         setChanges(latestScan && previousScan ? changesBetween(latestScan, previousScan) : null);
@@ -228,6 +231,22 @@ export function FindingsView({ services, repoId }: { services: Services; repoId:
             {repo.full_name}
           </a>
           {scan && ` · scanned ${formatTime(scan.created_at)} (ruleset ${scan.ruleset})`}
+          {scan && (
+            <span data-testid="scan-origin">
+              {` · ${TRIGGER_LABELS[scan.trigger] ?? 'manual'}`}
+              {scan.commit_sha !== undefined && (
+                <>
+                  {' at '}
+                  <Commit sha={scan.commit_sha} htmlUrl={repo.html_url} />
+                </>
+              )}
+            </span>
+          )}
+        </p>
+      )}
+      {checkRun && (
+        <p>
+          <CheckRunResult run={checkRun} />
         </p>
       )}
       {error && <Notice kind="error">{error}</Notice>}
@@ -280,7 +299,7 @@ export function FindingsView({ services, repoId }: { services: Services; repoId:
               onStructured={() => download(`${exportName}.sarif`, 'application/sarif+json', findingsSarif(exportRows(), location.origin))}
             />
           </div>
-          <History scans={scans} changes={changes} />
+          <History scans={scans} changes={changes} htmlUrl={repo?.html_url ?? ''} />
           <div class="baseline-actions">
             <button type="button" onClick={downloadBaseline} disabled={dismissedFindings.length === 0}>
               Download dismissals as a baseline

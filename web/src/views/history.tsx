@@ -1,5 +1,5 @@
 import { SEVERITIES, type Finding, type Scan, type ScanSummary } from '../data/types.js';
-import { CountBadges, formatTime } from './common.js';
+import { Commit, CountBadges, formatTime, TRIGGER_LABELS } from './common.js';
 
 /** What changed between two scans, by fingerprint (line-independent: a moved finding is neither new nor fixed). */
 export function changesBetween(latest: Scan, previous: Scan): { added: Finding[]; fixed: Finding[] } {
@@ -51,7 +51,7 @@ function Changed({ title, findings, id }: { title: string; findings: readonly Fi
 }
 
 /** The repository's scans over time with their counts, and what the latest scan found new or no longer found. */
-export function History({ scans, changes }: { scans: readonly ScanSummary[]; changes: { added: Finding[]; fixed: Finding[] } | null }) {
+export function History({ scans, changes, htmlUrl = '' }: { scans: readonly ScanSummary[]; changes: { added: Finding[]; fixed: Finding[] } | null; htmlUrl?: string }) {
   return (
     <section class="history" aria-labelledby="history-title">
       <h2 id="history-title">History</h2>
@@ -74,6 +74,8 @@ export function History({ scans, changes }: { scans: readonly ScanSummary[]; cha
           <thead>
             <tr>
               <th scope="col">Scanned</th>
+              <th scope="col">Trigger</th>
+              <th scope="col">Commit</th>
               <th scope="col">Findings</th>
             </tr>
           </thead>
@@ -81,6 +83,10 @@ export function History({ scans, changes }: { scans: readonly ScanSummary[]; cha
             {scans.map((s) => (
               <tr key={s.scan_id}>
                 <td>{formatTime(s.created_at)}</td>
+                <td data-testid="scan-trigger">{TRIGGER_LABELS[s.trigger] ?? 'manual'}</td>
+                <td>
+                  <Commit sha={s.commit_sha} htmlUrl={htmlUrl} />
+                </td>
                 <td>
                   <CountBadges counts={s.counts} />
                 </td>

@@ -11,12 +11,15 @@ import { workflowRunSets, type Job, type Step, type Workflow } from '../../model
 import { ScanCache } from '../../model/scan-cache.js';
 import { occasionIndexes, overlap, workflowRuns, type RunSet } from './conditions.js';
 import { stepExecutions, type Execution } from './execution.js';
-import { jobHoldings, valuables, type DefaultToken, type Holdings } from './holdings.js';
+import { holdsNothing, jobHoldings, valuables, type DefaultToken, type Holdings } from './holdings.js';
+import { feedsPublish } from './feeds.js';
+import { cacheStep, sameFamily, type CacheUse } from '../caching.js';
 import { forkReach, localCallers, reachOf, valueReach, type ForkReach, type Reach, type ValueReach } from './reach.js';
 import type { TrustGuard } from '../trust-guards.js';
 import { codeOf, workspaceEntries, type WorkspaceEntry } from './workspace.js';
 import { imageOwnership, repositoryIdentity, usesOwnership, type Ownership, type RepositoryIdentity } from './ownership.js';
 import type { UsesRef } from '../../model/uses.js';
+import { get } from '../../yaml/model.js';
 
 export type { ForkReach, Reach, ReachLevel, ValueReach } from './reach.js';
 export type { Holdings, DefaultToken } from './holdings.js';
@@ -70,6 +73,9 @@ export interface RunModelOptions {
   repository?: string | null;
 }
 
+/** Events whose runs write only the pull request's own cache scope, which no default-branch run reads. */
+const PULL_REQUEST_SCOPED: ReadonlySet<string> = new Set(['pull_request', 'pull_request_review', 'pull_request_review_comment']);
+
 /** At most this many levels of local composite actions are followed. */
 const MAX_ACTION_DEPTH = 4;
 
@@ -115,7 +121,8 @@ export class RunModel {
     if (step.job === null) return { level: 'collaborator', event: null, gates: [], forkPullRequest: false };
     let reach = this.#steps.get(step);
     if (reach === undefined) {
-      reach = step.if === undefined && !step.job.steps.some((s) => s.index < step.index && s.run !== undefined) ? this.job(step.job).reach : reachOf(step.job, step, this.repository);
+      // Only an earlier script (a `run:` or a github-script's `script`) can fail the job for outsiders.
+      reach = step.if === undefined && !step.job.steps.some((s) => s.index < step.index && (s.run !== undefined || get(s.with, 'script') !== undefined)) ? this.job(step.job).reach : reachOf(step.job, step, this.repository);
       this.#steps.set(step, reach);
     }
     return reach;
@@ -198,6 +205,67 @@ export class RunModel {
       if (event !== null && event !== undefined) events.add(event);
     }
     return [...events];
+  }
+
+  /**
+   * For the supply-chain rules (a compromised upstream: an action's, a download host's, a script's): true when
+   * the job a step runs in holds nothing worth taking (holdings.ts `holdsNothing`: a read-only token, or the
+   * default token of a job that declares no `permissions:`, and no secret, OIDC, self-hosted machine or publish)
+   * and hands nothing it builds to a job that publishes (feeds.ts). A step of a local composite action is judged
+   * at the job steps that call it: true only when every one of them supplies nothing (false with no caller here).
+   */
+  suppliesNothing(step: Step): boolean {
+    const callers = this.jobSteps(step);
+    if (callers.length === 0) return false;
+    return callers.every((caller) => this.#jobSuppliesNothing(caller.job as Job));
+  }
+
+  readonly #supplies = new ScanCache<Job, boolean>();
+
+  #jobSuppliesNothing(job: Job): boolean {
+    let found = this.#supplies.get(job);
+    if (found === undefined) {
+      found = holdsNothing(this.job(job).holdings, this.defaultToken) && feedsPublish(job, this).length === 0 && !this.#savesShippedCache(job);
+      this.#supplies.set(job, found);
+    }
+    return found;
+  }
+
+  /**
+   * True when a job saves cache entries, on a run outside a pull request's own cache scope, of a family that a
+   * job which publishes (or feeds a publish) restores: code running in it can plant what a release builds from.
+   */
+  #savesShippedCache(job: Job): boolean {
+    if (!job.workflow.triggers.some((t) => !PULL_REQUEST_SCOPED.has(t.name))) return false;
+    const saves = this.job(job).steps.flatMap(({ step }) => {
+      const use = cacheStep(step);
+      return use !== null && use.saves ? [use] : [];
+    });
+    if (saves.length === 0) return false;
+    const shipped = this.#shippedRestores();
+    return saves.some((save) => shipped.some((restore) => sameFamily(save, restore)));
+  }
+
+  #shipped: CacheUse[] | undefined;
+
+  /**
+   * Cache restores of every job of the repository that publishes (read once per scan, from the jobs' own steps
+   * and holdings only: no job's run is built for it).
+   */
+  #shippedRestores(): CacheUse[] {
+    if (this.#shipped !== undefined) return this.#shipped;
+    const found: CacheUse[] = [];
+    for (const workflow of this.repository.workflows) {
+      for (const job of workflow.jobs) {
+        if (jobHoldings(job).publishes === null) continue;
+        for (const step of job.steps) {
+          const use = cacheStep(step);
+          if (use !== null && use.restores) found.push(use);
+        }
+      }
+    }
+    this.#shipped = found;
+    return found;
   }
 
   /** Executions after `entry` (in the same run) that run the code it holds. */

@@ -101,6 +101,40 @@ describe(RULE, () => {
     }
   });
 
+  it('judges a composite action\'s step at the jobs that call it, and a build job by the publish it feeds', () => {
+    const action = { path: '.github/actions/tools/action.yml', text: 'runs:\n  using: composite\n  steps:\n    - run: wget -q https://x.test/t.tar.xz\n      shell: bash\n' };
+    const caller = (permissions: string) => ({
+      path: '.github/workflows/ci.yml',
+      text: `on: push\npermissions: ${permissions}\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - uses: ./.github/actions/tools\n`,
+    });
+    const low = scanWith(RULE, [action, caller('{ contents: read }')]);
+    expect(positions(low)).toEqual(['4:12 LOW']);
+    expect(low[0]?.description).toContain('the jobs that run this action hold no write scope');
+    expect(positions(scanWith(RULE, [action, caller('{ contents: write }')]))).toEqual(['4:12 MEDIUM']);
+    // A build job that holds nothing but hands its artifact to a job that publishes: what it fetches ships.
+    const feeds = scanWith(RULE, yaml`
+      on: push
+      permissions: { contents: read }
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - run: curl -fsSLo tool.tgz https://x.test/tool-1.2.3.tgz
+            - uses: actions/upload-artifact@v4
+              with: { name: dist, path: dist }
+        publish:
+          needs: build
+          runs-on: ubuntu-latest
+          environment: pypi
+          permissions: { id-token: write }
+          steps:
+            - uses: actions/download-artifact@v4
+              with: { name: dist, path: dist }
+            - uses: pypa/gh-action-pypi-publish@release/v1
+    `);
+    expect(positions(feeds)).toEqual(['7:14 MEDIUM']);
+  });
+
   it('checks composite-action steps', () => {
     const records = recordsWith(RULE, [{ path: 'action.yml', text: 'runs:\n  using: composite\n  steps:\n    - run: wget -q https://x.test/t.tar.xz\n      shell: bash\n' }]);
     expect(positions(records.map((r) => r.finding))).toEqual(['4:12 MEDIUM']);

@@ -348,4 +348,35 @@ describe('excessive-permissions: a workflow-level grant of the only job that che
     const findings = scanWith('excessive-permissions', workflow('timeout-minutes: 10').replace('types: [labeled]', 'types: [opened, synchronize]'));
     expect(findings.map((f) => f.severity)).toEqual(['HIGH']);
   });
+
+  it('reads which API families a github-script calls for the other write scopes, and says when anyone starts the job', () => {
+    const workflow = (script: string) => yaml`
+      on:
+        issue_comment:
+          types: [created]
+      jobs:
+        label:
+          runs-on: ubuntu-latest
+          permissions:
+            issues: write
+            checks: write
+            deployments: write
+          steps:
+            - uses: actions/github-script@v7
+              with:
+                script: |
+                  ${script}
+    `;
+    const [labels] = scanWith(RULE, workflow("await github.rest.issues.addLabels({ ...context.repo, issue_number: context.issue.number, labels: ['triage'] })"));
+    expect(labels?.severity).toBe('LOW');
+    expect(labels?.description).toContain('grants `checks: write`, `deployments: write` that its steps never use');
+    expect(labels?.description).toContain('Anyone with a GitHub account can start it through `issue_comment`');
+    // A check run uses `checks`; a raw request may use anything.
+    expect(scanWith(RULE, workflow("await github.rest.checks.create({ ...context.repo, name: 'x', head_sha: context.sha })"))[0]?.description).toContain('grants `issues: write`, `deployments: write` that');
+    expect(scanWith(RULE, workflow("await github.request('POST /repos/{owner}/{repo}/deployments', context.repo)"))).toEqual([]);
+    // write-all says it too; a push-started job's does not.
+    const all = (on: string) => scanWith(RULE, `on: ${on}\npermissions: write-all\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo hi\n`)[0]?.description ?? '';
+    expect(all('issues')).toContain('Anyone with a GitHub account can start it through `issues`, so every step that handles their text does so holding the grant. LOW');
+    expect(all('push')).not.toContain('Anyone');
+  });
 });

@@ -64,6 +64,19 @@ describe(RULE, () => {
     expect(records[0]?.job).toBeNull();
   });
 
+  it('judges a composite action\'s step at the jobs that call it', () => {
+    const action = { path: '.github/actions/tools/action.yml', text: 'runs:\n  using: composite\n  steps:\n    - run: curl -sSf https://x.test/i.sh | sh\n      shell: bash\n' };
+    const caller = (permissions: string) => ({
+      path: '.github/workflows/ci.yml',
+      text: `on: push\npermissions: ${permissions}\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: ./.github/actions/tools\n`,
+    });
+    const low = scanWith(RULE, [action, caller('{ contents: read }')]);
+    expect(positions(low)).toEqual(['4:12 LOW']);
+    expect(low[0]?.description).toContain('The jobs that run this action hold no write scope');
+    expect(positions(scanWith(RULE, [action, caller('{ contents: write }')]))).toEqual(['4:12 MEDIUM']);
+    expect(positions(scanWith(RULE, [action]))).toEqual(['4:12 MEDIUM']);
+  });
+
   it('rates a well-known vendor installer over HTTPS LOW, and says why', () => {
     const findings = scanWith(RULE, yaml`
       on: push

@@ -122,6 +122,34 @@ describe(RULE, () => {
     `))).toEqual(['4:14 LOW']);
   });
 
+  it('takes a workflow_run checkout without ref: for the default branch, not the pull request, and says so', () => {
+    const files = (ref: string) => [
+      { path: '.github/workflows/ci.yml', text: 'name: CI\non: pull_request\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps: [{ run: make }]\n' },
+      {
+        path: '.github/workflows/bench.yml',
+        text: yaml`
+          on:
+            workflow_run:
+              workflows: [CI]
+              types: [completed]
+          jobs:
+            bench:
+              runs-on: [self-hosted, linux]
+              steps:
+                - uses: actions/checkout@v4${ref}
+                - run: make bench
+        `,
+      },
+    ];
+    const base = scanWith(RULE, files(''));
+    expect(positions(base)).toEqual(['7:15 LOW']);
+    expect(base[0]?.description).toContain("its checkout (actions/checkout without a pull request ref, line 9) brings the base repository's own code on `workflow_run`, not the pull request's");
+    expect(base[0]?.description).not.toContain('checks out pull request code');
+    // With the triggering run's head, the fork's code runs on the machine.
+    const head = scanWith(RULE, files("\n                  with: { ref: '${{ github.event.workflow_run.head_sha }}' }"));
+    expect(positions(head)).toEqual(['7:15 HIGH']);
+  });
+
   it('follows matrix values that runs-on reads, including include entries', () => {
     const findings = scanWith(RULE, yaml`
       on: push

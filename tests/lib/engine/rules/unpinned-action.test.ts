@@ -18,6 +18,7 @@ describe(RULE, () => {
             - uses: github/codeql-action/init@main
             - uses: docker/login-action@v3
             - uses: Actions/cache@v4
+      permissions: { contents: write }
     `);
     expect(positions(records.map((r) => r.finding))).toEqual(['6:15 LOW', '7:15 LOW', '8:15 MEDIUM', '9:15 LOW']);
     expect(records.every((r) => r.finding.rule_id === RULE && r.job === 'build')).toBe(true);
@@ -47,6 +48,7 @@ describe(RULE, () => {
           runs-on: ubuntu-latest
           steps:
             - uses: some-org/some-action@08eba0b
+      permissions: { packages: write }
     `);
     expect(positions(findings)).toEqual(['6:15 MEDIUM']);
     expect(findings[0]?.description).toContain('shortened SHA');
@@ -87,6 +89,7 @@ describe(RULE, () => {
             - uses: my-org/my-action/.github/actions/setup@main
         reuse:
           uses: my-org/my-action/.github/workflows/build.yml@main
+      permissions: { contents: write }
     `;
     const action = yaml`
       name: setup
@@ -184,6 +187,7 @@ describe(`${RULE}: first-party actions (the repository's own owner)`, () => {
           steps:
             - uses: acme/tools/setup@main
             - uses: other-org/deploy@v2
+      permissions: { deployments: write }
     `;
     const records = recordsWith(RULE, inferred);
     expect(positions(records.map((r) => r.finding))).toEqual(['7:15 LOW', '8:15 MEDIUM']);
@@ -219,6 +223,7 @@ describe(`${RULE}: first-party actions (the repository's own owner)`, () => {
             - uses: docker/login-action@v3
         call:
           uses: my-org/workflows/.github/workflows/release.yml@main
+      permissions: { contents: write }
     `;
 
     it('reports every owner by default', () => {
@@ -295,6 +300,59 @@ describe(`${RULE}: what the job hands the mutable code`, () => {
     `);
     expect(records[0]?.finding.description).toContain('the job holds no write scope, secret or OIDC token');
     expect(records[0]?.facts?.some((f) => f.startsWith('holds') || f.startsWith('secrets:'))).toBe(false);
+  });
+
+  it('is LOW for a third party\'s action in a job that holds nothing and feeds no publish, MEDIUM otherwise', () => {
+    const job = (permissions: string) => yaml`
+      on: push
+      permissions: ${permissions}
+      jobs:
+        lint:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: some-org/lint@v1
+    `;
+    const low = scanWith(RULE, job('{ contents: read }'));
+    expect(positions(low)).toEqual(['7:15 LOW']);
+    expect(low[0]?.description).toContain('LOW: the job holds no write scope, secret, OIDC token, self-hosted machine or publish and hands no build to a publishing job');
+    expect(positions(scanWith(RULE, job('{ contents: write }')))).toEqual(['7:15 MEDIUM']);
+    // The default token (no `permissions:` anywhere) counts as nothing, and the description says why.
+    const unset = scanWith(RULE, 'on: push\njobs:\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: some-org/lint@v1\n');
+    expect(positions(unset)).toEqual(['6:15 LOW']);
+    expect(unset[0]?.description).toContain("its default token is read-write only if the repository's settings make it so");
+    // A build job that holds nothing but whose artifact a publishing job ships.
+    expect(positions(scanWith(RULE, yaml`
+      on: push
+      permissions: { contents: read }
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: some-org/build@v1
+            - uses: actions/upload-artifact@${SHA}
+              with: { name: dist, path: dist }
+        publish:
+          needs: build
+          runs-on: ubuntu-latest
+          permissions: { id-token: write }
+          steps:
+            - uses: actions/download-artifact@${SHA}
+              with: { name: dist, path: dist }
+            - run: npm publish --provenance
+    `))).toEqual(['7:15 MEDIUM']);
+    // A job that holds nothing but saves cache entries a publishing job restores: a moved ref can plant them.
+    const cached = (on: string) => [
+      { path: '.github/workflows/lint.yml', text: `on: ${on}\npermissions: {}\njobs:\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/setup-node@${SHA}\n        with: { cache: npm }\n      - uses: some-org/lint@v1\n` },
+      { path: '.github/workflows/release.yml', text: `on: { push: { tags: ['v*'] } }\npermissions: { contents: read, id-token: write }\njobs:\n  release:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/setup-node@${SHA}\n        with: { cache: npm }\n      - run: npm publish --provenance\n` },
+    ];
+    expect(scanWith(RULE, cached('push')).filter((f) => f.file === '.github/workflows/lint.yml').map((f) => f.severity)).toEqual(['MEDIUM']);
+    // On pull requests only, the entries stay in the pull request's own cache scope, which a release never reads.
+    expect(scanWith(RULE, cached('pull_request')).filter((f) => f.file === '.github/workflows/lint.yml').map((f) => f.severity)).toEqual(['LOW']);
+    // A composite action's step: LOW only when every job that calls it supplies nothing; no caller here: MEDIUM.
+    const action = { path: '.github/actions/lint/action.yml', text: 'runs:\n  using: composite\n  steps:\n    - uses: some-org/lint@v1\n' };
+    const caller = { path: '.github/workflows/ci.yml', text: 'on: push\npermissions: {}\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: ./.github/actions/lint\n' };
+    expect(positions(scanWith(RULE, [action, caller]))).toEqual(['4:13 LOW']);
+    expect(positions(scanWith(RULE, [action]))).toEqual(['4:13 MEDIUM']);
   });
 
   it('secrets: inherit hands every secret to the called workflow itself', () => {

@@ -119,6 +119,46 @@ ${step}
     expect(scanWith(RULE, workflow('push', action('acme/integration', 'github.sha')))).toEqual([]);
   });
 
+  it('counts a permission check only when it fails the job on the answer: not in a catch block, not on the API call failing, not an output nothing reads', () => {
+    const workflow = (check: string, gate = '') => `on:
+  issue_comment:
+    types: [created]
+jobs:
+  deploy:
+    if: github.event.issue.pull_request && startsWith(github.event.comment.body, '/deploy')
+    runs-on: ubuntu-latest
+    permissions:
+      contents: write
+    steps:
+${check}
+      - uses: actions/checkout@v4
+        ${gate}with:
+          ref: refs/pull/\${{ github.event.issue.number }}/head
+      - run: npm ci
+`;
+    const script = (body: string) => `      - id: perm
+        uses: actions/github-script@v7
+        with:
+          script: |
+${body.split('\n').map((l) => `            ${l}`).join('\n')}`;
+    const read = "const { data } = await github.rest.repos.getCollaboratorPermissionLevel({ ...context.repo, username: context.actor });";
+    const severity = (check: string, gate?: string) => scanWith(RULE, workflow(check, gate)).map((f) => f.severity);
+    // Fails on the answer (a github-script step counts, as a run: step does): a maintainer's approval, the branch can move.
+    expect(severity(script(`${read}\nif (data.permission !== 'admin') core.setFailed('not allowed');`))).toEqual(['MEDIUM']);
+    // Fails only when the call throws, or records the answer that no step reads: it gates nothing.
+    expect(severity(script(`try {\n  ${read}\n  core.setOutput('allowed', data.permission === 'admin');\n} catch (error) {\n  core.setFailed(error.message);\n}`))).toEqual(['HIGH']);
+    expect(severity(script(`${read}\ncore.setOutput('allowed', data.permission === 'admin');`))).toEqual(['HIGH']);
+    const shell = `      - id: perm
+        env:
+          GH_TOKEN: \${{ github.token }}
+        run: |
+          perm=$(gh api "repos/\${{ github.repository }}/collaborators/\${{ github.actor }}/permission" --jq .permission) || exit 1
+          echo "permission=$perm" >> "$GITHUB_OUTPUT"`;
+    expect(severity(shell)).toEqual(['HIGH']);
+    // The recorded answer read by the checkout's own if: that gates it.
+    expect(severity(script(`${read}\ncore.setOutput('allowed', data.permission === 'admin');`), "if: steps.perm.outputs.allowed == 'true'\n        ")).toEqual(['MEDIUM']);
+  });
+
   it('ignores workflows without a privileged trigger and checkouts of the base', () => {
     expect(scanWith(RULE, yaml`
       on: pull_request
