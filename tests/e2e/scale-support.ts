@@ -57,7 +57,8 @@ export async function startScaleSession(): Promise<ScaleSession> {
   const run = mkdtempSync(join(tmpdir(), 'chainbreaker-scale-'));
   cpSync(fixture.dataDir, join(run, 'pglite'), { recursive: true });
   buildClient();
-  const server = await startDevServer({ codehostDir: fixture.codehostDir, dataDir: join(run, 'pglite') });
+  // No background drain: its daily re-checks would re-scan the fixture's repositories during the measurements.
+  const server = await startDevServer({ codehostDir: fixture.codehostDir, dataDir: join(run, 'pglite'), backgroundDrain: false });
   const browser = await launchBrowser();
   const context = await browser.newContext({ viewport: VIEWPORTS.desktop, baseURL: server.base, acceptDownloads: true });
   await context.addInitScript(MARKER);
