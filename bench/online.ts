@@ -99,7 +99,7 @@ async function rounds(fake: FakeActions, graphql: boolean) {
 export async function benchOnline(): Promise<OnlineBenchResult> {
   const fake = fakeActions();
   const server = setupServer(...fake.handlers);
-  server.listen({ onUnhandledFrame: 'error' });
+  server.listen({ onUnhandledRequest: 'error' });
   try {
     const rest = await rounds(fake, false);
     const graphql = await rounds(fake, true);

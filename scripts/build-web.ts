@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import MarkdownIt from 'markdown-it';
 import { build } from 'vite';
 import { CATALOG } from '../lib/engine/catalog.js';
+import { connectSources, withConnectPolicy } from './web-csp.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const PUBLIC = join(ROOT, 'public');
@@ -20,7 +21,7 @@ const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCode
 
 /** A static page sharing the client's look (the stylesheet is written next to the rule pages). */
 function page(title: string, body: string, head = ''): string {
-  return `<!doctype html>
+  return withConnectPolicy(`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -37,7 +38,7 @@ ${body}
 </main>
 </body>
 </html>
-`;
+`, process.env.SUPABASE_URL);
 }
 
 const PAGES_CSS = `:root{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1b1f24;background:#f7f8fa;line-height:1.5}
@@ -119,6 +120,8 @@ async function clean(): Promise<void> {
 
 async function buildClient(): Promise<void> {
   await build({ configFile: join(ROOT, 'web/vite.config.ts'), logLevel: 'warn' });
+  const index = join(PUBLIC, 'index.html');
+  await writeFile(index, withConnectPolicy(await readFile(index, 'utf8'), process.env.SUPABASE_URL));
 }
 
 async function buildRulePages(): Promise<void> {
@@ -187,6 +190,12 @@ async function writeConfig(): Promise<void> {
   await writeFile(join(PUBLIC, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
 }
 
+try {
+  connectSources(process.env.SUPABASE_URL);
+} catch (error) {
+  console.error(`build:web: ${(error as Error).message}`);
+  process.exit(1);
+}
 const started = performance.now();
 await clean();
 await buildClient();

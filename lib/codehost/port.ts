@@ -13,9 +13,10 @@ export interface CodeHost {
   /**
    * `login`'s role in organization `org` as the installation sees it: `admin` (an owner of the organization),
    * `member` (any other active membership), or null when `login` has no active membership (none, or only a
-   * pending invitation).
+   * pending invitation). With `userId` (GitHub's numeric user id, as text), the membership counts only when it
+   * is that account's: a login can be renamed and taken by someone else, an id cannot.
    */
-  organizationRole(installationId: number, org: string, login: string): Promise<OrganizationRole | null>;
+  organizationRole(installationId: number, org: string, login: string, userId?: string): Promise<OrganizationRole | null>;
   /** Every repository of the given installations (all pages, installations in parallel), in a stable order. */
   listRepositories(installationIds: readonly number[]): Promise<HostedRepository[]>;
   /** What a scan reads: the workflow surface's files and the settings snapshot. */

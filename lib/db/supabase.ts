@@ -1,7 +1,9 @@
-// Production adapter: Supabase's REST API (PostgREST) through supabase-js `.rpc()`, with the service-role
-// key, so the server functions run as service_role. No session handling: the API is stateless.
+// Production adapter: Supabase's REST API (PostgREST) through `.rpc()` of PostgREST's own client (the one
+// supabase-js wraps; the server needs neither its auth nor its realtime client, which wants a WebSocket
+// Node 20 lacks), with the service-role key, so the server functions run as service_role. No session
+// handling: the API is stateless.
 
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { PostgrestClient } from '@supabase/postgrest-js';
 import { DatabaseError, kindOfSqlState, type DatabaseErrorKind } from './errors.js';
 import type { Database } from './port.js';
 
@@ -15,13 +17,13 @@ export interface SupabaseOptions {
 }
 
 export class SupabaseDatabase implements Database {
-  private readonly client: SupabaseClient;
+  private readonly client: PostgrestClient;
   private readonly timeoutMs: number;
 
   constructor(options: SupabaseOptions) {
-    this.client = createClient(options.url, options.serviceRoleKey, {
-      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-      ...(options.fetch === undefined ? {} : { global: { fetch: options.fetch } }),
+    this.client = new PostgrestClient(`${options.url.replace(/\/+$/, '')}/rest/v1`, {
+      headers: { apikey: options.serviceRoleKey, Authorization: `Bearer ${options.serviceRoleKey}` },
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     });
     this.timeoutMs = options.timeoutMs ?? 10_000;
   }

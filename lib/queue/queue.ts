@@ -140,20 +140,46 @@ export async function drain(options: DrainOptions): Promise<DrainResult> {
   const timer = setTimeout(() => abort.abort(new Error('The drain ran out of time.')), Math.max(options.budgetMs, 0));
   try {
     if (options.prune === true) await pruneRows(db, QUEUE_LIMITS.doneRetentionDays, QUEUE_LIMITS.deadRetentionDays, 1_000);
-    while (result.claimed < maxJobs && Date.now() < stopClaimingAt) {
-      const rows = await claimRows(db, {
-        limit: Math.min(parallel, maxJobs - result.claimed),
+    // `parallel` workers, each taking the next job as soon as its last one settles (no batch waits for its
+    // slowest job). One claim at a time, sized to the workers waiting for one. A worker whose claim finds
+    // nothing ends; while others still run, their own next claims find what their jobs' installations free.
+    const buffer: ClaimedRow[] = [];
+    let claiming: Promise<number> | null = null;
+    let waiting = 0;
+    const claim = (limit: number) =>
+      claimRows(db, {
+        limit,
         leaseSeconds: QUEUE_LIMITS.leaseSeconds,
         maxAttempts: QUEUE_LIMITS.maxAttempts,
         concurrency: QUEUE_LIMITS.installationConcurrency,
         budget: QUEUE_LIMITS.installationJobsPerHour,
         budgetWindowSeconds: 3600,
         ...(options.installationIds === undefined ? {} : { installationIds: options.installationIds }),
+      }).then((rows) => {
+        result.claimed += rows.length;
+        buffer.push(...rows);
+        return rows.length;
       });
-      if (rows.length === 0) break;
-      result.claimed += rows.length;
-      await Promise.all(rows.map((row) => runOne(db, handlers, row, { signal: abort.signal, deadline }, result)));
-    }
+    const next = async (): Promise<ClaimedRow | null> => {
+      for (;;) {
+        const row = buffer.shift();
+        if (row !== undefined) return row;
+        if (result.claimed >= maxJobs || Date.now() >= stopClaimingAt) return null;
+        waiting += 1;
+        try {
+          // Let the other idle workers reach this point, so that one claim serves them all.
+          await Promise.resolve();
+          claiming ??= claim(Math.max(1, Math.min(waiting, maxJobs - result.claimed))).finally(() => (claiming = null));
+          if ((await claiming) === 0 && buffer.length === 0) return null;
+        } finally {
+          waiting -= 1;
+        }
+      }
+    };
+    const worker = async () => {
+      for (let row = await next(); row !== null; row = await next()) await runOne(db, handlers, row, { signal: abort.signal, deadline }, result);
+    };
+    await Promise.all(Array.from({ length: Math.min(parallel, maxJobs) }, worker));
   } finally {
     clearTimeout(timer);
   }

@@ -48,17 +48,23 @@ export function useEngineWorker(entry: URL | undefined): void {
   for (const worker of idle.splice(0)) retire(worker);
 }
 
-/** A TypeScript entry needs the loader the process runs under; a process without one (a test runner's) gets tsx's. */
-function execArgvFor(entry: URL): string[] | undefined {
-  if (!entry.pathname.endsWith('.ts') || process.execArgv.some((arg) => arg.includes('tsx'))) return undefined;
-  return [...process.execArgv, '--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href];
+/**
+ * A TypeScript entry (the dev server, the tests) runs behind a small bootstrap that registers tsx's loader in
+ * the worker itself: loader flags given to a worker (`--import tsx`, or the ones the tsx CLI started the process
+ * with) are not applied to worker threads on Node 20, and Node's own type stripping (22.6+) does not map the
+ * sources' `.js` imports to `.ts` files. The compiled entry of a deployment starts as it is.
+ */
+function workerFor(entry: URL): Worker {
+  if (!entry.pathname.endsWith('.ts')) return new Worker(entry);
+  const tsxApi = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const bootstrap = `import { register } from ${JSON.stringify(tsxApi)};\nregister();\nawait import(${JSON.stringify(entry.href)});\n`;
+  return new Worker(bootstrap, { eval: true });
 }
 
 function spawn(): Worker {
   const entry = entryOverride ?? defaultEntry();
-  const execArgv = execArgvFor(entry);
   live++;
-  const worker = new Worker(entry, { ...(execArgv === undefined ? {} : { execArgv }) });
+  const worker = workerFor(entry);
   // An idle worker that stops (it should not) leaves the pool.
   worker.on('exit', () => {
     const at = idle.indexOf(worker);

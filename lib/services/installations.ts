@@ -68,13 +68,13 @@ async function checkEntitled(db: Database, host: CodeHost, installation: Install
       return identity;
     case 'Organization': {
       if (identity.login === null || identity.login === '') throw forbidden(NOT_YOURS);
-      const refused = roles.get(roleKey(installation.installationId, installation.account, identity.login));
+      const refused = roles.get(roleKey(installation.installationId, installation.account, identity.login, identity.provider_id));
       let role: OrganizationRole | null;
       if (refused !== undefined && refused.role !== 'admin' && Date.now() - refused.at < REFUSAL_CACHE_MS) {
         role = refused.role;
       } else {
         if (!linked && host.spendsInstallationBudget !== false) await enforceInstallationCheckLimit(db, installation.installationId);
-        role = await organizationRole(host, installation.installationId, installation.account, identity.login, { fresh: true });
+        role = await organizationRole(host, installation.installationId, installation.account, identity.login, { fresh: true, userId: identity.provider_id });
       }
       if (role === null) throw forbidden(NOT_YOURS);
       if (role !== 'admin') throw notOwner(installation.account);
@@ -114,7 +114,8 @@ export const SCAN_ROLE_CACHE_MS = 60_000;
 const ROLE_CACHE_ENTRIES = 10_000;
 const roles = new Map<string, { role: OrganizationRole | null; at: number }>();
 
-const roleKey = (installationId: number, org: string, login: string) => `${installationId}\0${org.toLowerCase()}\0${login.toLowerCase()}`;
+// The login last, so that `forgetRoles` finds every key of a login by its suffix.
+const roleKey = (installationId: number, org: string, login: string, userId = '') => `${installationId}\0${userId}\0${org.toLowerCase()}\0${login.toLowerCase()}`;
 
 /**
  * `login`'s role in the organization of an installation: from the code host, or from this process's cache
@@ -127,13 +128,13 @@ export async function organizationRole(
   installationId: number,
   org: string,
   login: string,
-  options: { fresh?: boolean; now?: number; maxAgeMs?: number } = {},
+  options: { fresh?: boolean; now?: number; maxAgeMs?: number; userId?: string } = {},
 ): Promise<OrganizationRole | null> {
-  const key = roleKey(installationId, org, login);
+  const key = roleKey(installationId, org, login, options.userId);
   const now = options.now ?? Date.now();
   const cached = roles.get(key);
   if (options.fresh !== true && cached !== undefined && now - cached.at < (options.maxAgeMs ?? ROLE_CACHE_MS)) return cached.role;
-  const role = await host.organizationRole(installationId, org, login);
+  const role = await host.organizationRole(installationId, org, login, options.userId);
   roles.delete(key);
   roles.set(key, { role, at: now });
   for (const oldest of roles.keys()) {
@@ -176,7 +177,7 @@ export async function checkScanEntitlement(
   let role: OrganizationRole | null = null;
   if (login !== null && login !== '') {
     try {
-      role = await organizationRole(host, installationId, installation.account_login, login, { maxAgeMs: SCAN_ROLE_CACHE_MS });
+      role = await organizationRole(host, installationId, installation.account_login, login, { maxAgeMs: SCAN_ROLE_CACHE_MS, userId: stored.identity?.provider_id });
     } catch (error) {
       // GitHub no longer knows the installation: as the sync does, the link goes.
       if (!(error instanceof CodeHostError && error.kind === 'not_found')) throw error;

@@ -158,7 +158,7 @@ async function syncOf(host: CodeHost, installation: Installation, identity: Gith
     if (installation.account_type === 'Organization') {
       const login = identity?.login ?? null;
       if (login === null || login === '') return { kind: 'dropped', installationId };
-      const role = await organizationRole(host, installationId, installation.account_login, login);
+      const role = await organizationRole(host, installationId, installation.account_login, login, { userId: identity?.provider_id });
       if (role !== 'admin') return { kind: 'dropped', installationId };
     }
     return { kind: 'listed', installationId, repositories: await host.listRepositories([installationId]) };

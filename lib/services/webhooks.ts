@@ -301,7 +301,7 @@ async function memberDemoted(db: Database, member: { installationId: number | nu
   for (const installationId of installationIds) {
     let role: OrganizationRole | null = null;
     try {
-      role = await organizationRole(host, installationId, member.orgLogin, login, { fresh: true });
+      role = await organizationRole(host, installationId, member.orgLogin, login, { fresh: true, userId: member.githubUserId });
     } catch (error) {
       if (!(error instanceof CodeHostError && error.kind === 'not_found')) throw error;
     }

@@ -71,7 +71,7 @@ async function scansOf(repo: string): Promise<number> {
 }
 
 /** An organization with an installation of the App, `count` repositories, and the given members. */
-function organization(count: number, members: string[] = []): { installationId: number; login: string } {
+function organization(count: number, members: GithubAccount[] = []): { installationId: number; login: string } {
   const installationId = id();
   const login = `org-${installationId}`;
   github.addInstallation({ id: installationId, account: { login, id: id(), type: 'Organization' } });
@@ -88,9 +88,9 @@ describe('GET /api/repos (2) on GitHub', () => {
     const personal = id();
     github.addInstallation({ id: personal, account: { login: user.account.login, id: Number(user.account.id), type: 'User' } });
     github.addRepository({ fullName: `${user.account.login}/dotfiles`, installationId: personal });
-    const big = organization(130, [user.account.login]);
-    const small = organization(3, [user.account.login]);
-    const unlinked = organization(5, [user.account.login]);
+    const big = organization(130, [user.account]);
+    const small = organization(3, [user.account]);
+    const unlinked = organization(5, [user.account]);
 
     expect(await repos(user.authorization)).toEqual({ connected: false, repositories: [] });
     for (const installationId of [personal, big.installationId, small.installationId]) {
@@ -123,7 +123,7 @@ describe('GET /api/repos (2) on GitHub', () => {
 
   it('answers 503 with Retry-After when GitHub rate-limits the listing, and stores nothing', async () => {
     const user = await signedIn();
-    const org = organization(2, [user.account.login]);
+    const org = organization(2, [user.account]);
     expect((await callback(user.authorization, org.installationId)).status).toBe(200);
     github.fault('GET /installation/repositories', { kind: 'secondary-rate-limit', retryAfter: 17 }, { times: 1 });
     const response = await REPOS(await apiRequest('GET', '/api/repos', { authorization: user.authorization }));
@@ -157,9 +157,9 @@ describe('GET /api/github/callback (6) on GitHub', () => {
     const invitee = await signedIn();
     const stranger = await signedIn();
     const plain = await signedIn();
-    const org = organization(1, [member.account.login]);
-    github.addMember(org.login, invitee.account.login, 'pending', 'admin');
-    github.addMember(org.login, plain.account.login, 'active', 'member');
+    const org = organization(1, [member.account]);
+    github.addMember(org.login, invitee.account, 'pending', 'admin');
+    github.addMember(org.login, plain.account, 'active', 'member');
 
     const linked = await callback(member.authorization, org.installationId);
     expect(linked.status).toBe(200);
@@ -176,10 +176,24 @@ describe('GET /api/github/callback (6) on GitHub', () => {
     expect((await errorOf(refused)).message).toMatch(/Only an owner of the GitHub organization .* can connect/);
   });
 
+  it("refuses an owner's login that now names another GitHub account (membership is checked by numeric id)", async () => {
+    const owner = await signedIn();
+    const org = organization(1, [owner.account]);
+    // The signed-in account renamed itself and someone else took the login, then was made an owner.
+    github.reassignLogin(org.login, owner.account.login);
+    const response = await callback(owner.authorization, org.installationId);
+    expect(response.status).toBe(403);
+    expect(await installationsOf(owner.userId)).toEqual([]);
+    // The same membership under the signed-in account's own id links (once the refusal is no longer remembered).
+    github.addMember(org.login, owner.account, 'active', 'admin');
+    clearRoleCache();
+    expect((await callback(owner.authorization, org.installationId)).status).toBe(200);
+  });
+
   it("spends one of the installation's requests on a stranger's repeated callbacks, then answers from the refusal", async () => {
     const owner = await signedIn();
     const stranger = await signedIn();
-    const org = organization(1, [owner.account.login]);
+    const org = organization(1, [owner.account]);
     github.reset();
     for (let i = 0; i < 5; i += 1) expect((await callback(stranger.authorization, org.installationId)).status).toBe(403);
     expect(github.count('GET /orgs/{org}/memberships/{username}')).toBe(1);
@@ -190,7 +204,7 @@ describe('GET /api/github/callback (6) on GitHub', () => {
   it('refuses an installation GitHub does not know (403), and answers 502 when GitHub fails, storing nothing', async () => {
     const user = await signedIn();
     expect((await callback(user.authorization, id())).status).toBe(403);
-    const org = organization(1, [user.account.login]);
+    const org = organization(1, [user.account]);
     github.fault('GET /app/installations/{installation_id}', { kind: 'status', status: 500 }, { times: 1 });
     const failed = await callback(user.authorization, org.installationId);
     expect(failed.status).toBe(502);
@@ -203,7 +217,7 @@ describe('POST /api/scan (3) on GitHub', () => {
   /** A copy of examples/issue-triage-bot on the fake GitHub, linked and synced for a new user. */
   async function triageBotOnGitHub() {
     const user = await signedIn();
-    const org = organization(0, [user.account.login]);
+    const org = organization(0, [user.account]);
     const files = await collectRepositoryFiles(join(EXAMPLES_DIR, 'issue-triage-bot'));
     const settings = JSON.parse(await readFile(join(EXAMPLES_DIR, 'issue-triage-bot/.chainbreaker/settings.json'), 'utf8')) as SettingsSnapshot;
     github.addRepository({
@@ -294,7 +308,7 @@ describe('POST /api/scan (3) on GitHub', () => {
     expect(github.count('GET /orgs/{org}/memberships/{username}')).toBe(0);
     const [installationId] = await installationsOf(userId);
     const org = `org-${installationId}`;
-    github.addMember(org, account.login, 'active', 'member');
+    github.addMember(org, account, 'active', 'member');
     clearRoleCache(); // a minute later (SCAN_ROLE_CACHE_MS)
     const response = await scan(authorization, repo);
     expect(response.status).toBe(404);

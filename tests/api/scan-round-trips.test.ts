@@ -48,7 +48,7 @@ it('asks the online facts beside the snapshot: 2 round trips with the token requ
   const installationId = 6_100_001;
   const login = `rt-org-${installationId}`;
   github.addInstallation({ id: installationId, account: { login, id: 6_100_002, type: 'Organization' } });
-  github.addMember(login, account.login, 'active', 'admin');
+  github.addMember(login, account, 'active', 'admin');
   const files = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`.github/workflows/w${i}.yml`, workflow(`some-org/act-${i}@v1`, `other-org/tool-${i}@${PIN} # v1.2.3`)]));
   github.addRepository({ fullName: `${login}/app`, installationId, files });
   expect((await CALLBACK(await apiRequest('GET', `/api/github/callback?installation_id=${installationId}`, { authorization }))).status).toBe(200);

@@ -28,7 +28,7 @@ const server = setupServer(
     return HttpResponse.json({ data });
   }),
 );
-beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
 
 const roots: string[] = [];

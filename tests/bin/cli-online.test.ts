@@ -13,7 +13,7 @@ const FORK = sha('fork');
 
 let fake: FakeActions;
 const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => {
   server.close();
   cleanup();

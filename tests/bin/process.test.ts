@@ -4,12 +4,15 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compileCacheDirectory } from '../../lib/cli/compile-cache.js';
+import { skipReason } from '../support/skips.js';
 import { NO_TIMEOUT, cleanup, only, tempDir } from './support.js';
 
 /*
  * The CLI as a whole process (issue 15): the compile cache of the bundle, the scanning thread's output
  * relayed by the main thread, exit codes. The built bundle (dist/, built by the suite's global setup) in a
- * child process with the Node 24 that runs the tests (it has module.enableCompileCache).
+ * child process with the Node that runs the tests. The compile cache exists from Node 22.1
+ * (module.enableCompileCache): on an older Node, the cache tests are skipped with that reason (CI's Node 24
+ * leg runs them) and the CLI is checked to write no cache and run the same.
  */
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -86,7 +89,21 @@ describe('compileCacheDirectory', () => {
   });
 });
 
-describe('the compile cache', () => {
+const NO_COMPILE_CACHE = 'enableCompileCache' in (await import('node:module')) ? null : `Node ${process.versions.node} has no compile cache (module.enableCompileCache, Node 22.1+)`;
+
+describe.runIf(NO_COMPILE_CACHE !== null)(`without a compile cache (Node before 22.1)${skipReason(NO_COMPILE_CACHE === null ? `Node ${process.versions.node} has a compile cache: the tests below cover it` : null)}`, () => {
+  it('writes no cache anywhere and scans the same', () => {
+    const repo = tempDir({ '.github/workflows/ci.yml': NO_TIMEOUT });
+    const cache = tempDir();
+    const result = run(['scan', repo, '--format', 'json', '--fail-on', 'none'], { env: { XDG_CACHE_HOME: cache } });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(readdirSync(cache)).toEqual([]);
+    expect(run(['scan', repo, '--format', 'json', '--fail-on', 'none'], { env: { XDG_CACHE_HOME: cache, NODE_DISABLE_COMPILE_CACHE: '1' } })).toEqual(result);
+  });
+});
+
+describe.skipIf(NO_COMPILE_CACHE !== null)(`the compile cache${skipReason(NO_COMPILE_CACHE)}`, () => {
   it('is written to the user cache directory, never into the scanned repository, and changes no output', () => {
     const repo = tempDir({ '.github/workflows/ci.yml': NO_TIMEOUT });
     const cache = tempDir();

@@ -58,7 +58,7 @@ async function onGitHub(init: { files?: Record<string, string | { text: string; 
   const installationId = id();
   const org = `org-${installationId}`;
   github.addInstallation({ id: installationId, account: { login: org, id: id(), type: 'Organization' } });
-  github.addMember(org, account.login, 'active', 'admin');
+  github.addMember(org, account, 'active', 'admin');
   const fullName = `${org}/issue-triage-bot`;
   github.addRepository({ fullName, installationId, visibility: init.visibility ?? 'public', files: init.files ?? files, settings: { ...settings, rulesets: [] } });
   expect((await send('GET', `/api/github/callback?installation_id=${installationId}`, { authorization })).status).toBe(200);
@@ -269,7 +269,7 @@ describe('GitHub faults while listing and linking', () => {
     const authorization = await bearer(userId);
     const installationId = id();
     github.addInstallation({ id: installationId, account: { login: `org-${installationId}`, id: id(), type: 'Organization' } });
-    github.addMember(`org-${installationId}`, account.login, 'active', 'admin');
+    github.addMember(`org-${installationId}`, account, 'active', 'admin');
     github.fault('GET /orgs/{org}/memberships/{username}', fault);
     const response = await send('GET', `/api/github/callback?installation_id=${installationId}`, { authorization });
     expect(response.status).toBe(status);

@@ -154,7 +154,7 @@ async function scenario(): Promise<Sent[]> {
   const installationId = 8_000_000 + Math.floor(Math.random() * 1e6);
   const org = `org-${installationId}`;
   github.addInstallation({ id: installationId, account: { login: org, id: installationId + 1, type: 'Organization' } });
-  github.addMember(org, account.login, 'active', 'admin');
+  github.addMember(org, account, 'active', 'admin');
   const dir = join(EXAMPLES_DIR, 'issue-triage-bot');
   const files = Object.fromEntries((await collectRepositoryFiles(dir)).map((f) => [f.path, f.text]));
   const settings = JSON.parse(await readFile(join(dir, '.chainbreaker/settings.json'), 'utf8')) as SettingsSnapshot;

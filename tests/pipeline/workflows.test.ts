@@ -124,7 +124,7 @@ describe('ci.yml', () => {
     expect(ci.on.push.branches).toEqual(['main']);
   });
 
-  it('mirrors .ci/run: Postgres service, Node 24, npm ci, Chromium, typecheck, lint, npm test', async () => {
+  it('mirrors .ci/run: Postgres service, Node 20 and the production Node, npm ci, Chromium, typecheck, lint, npm test', async () => {
     const ciRun = await readFile(join(root, '.ci/run'), 'utf8');
     const test = ci.jobs.test;
     expect(test.services.postgres.image).toMatch(/^postgres:\d+@sha256:[0-9a-f]{64}$/);
@@ -134,7 +134,13 @@ describe('ci.yml', () => {
     expect(test.services.postgres.env.POSTGRES_DB).toBe(new URL(test.env.TEST_DATABASE_URL).pathname.slice(1));
     expect(test.services.postgres.ports).toEqual(['5432:5432']);
     const setupNode = test.steps.find((s: { uses?: string }) => s.uses?.startsWith('actions/setup-node@'));
-    expect(String(setupNode.with['node-version'])).toBe('24');
+    // The machine's Node (20, the oldest the CLI supports) and production's (.nvmrc), with no Node from npm.
+    expect(setupNode.with['node-version']).toBe('${{ matrix.node }}');
+    const nvmrc = (await readFile(join(root, '.nvmrc'), 'utf8')).trim();
+    expect(test.strategy.matrix.node).toEqual(['20', nvmrc]);
+    const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
+    expect(pkg.engines.node).toBe('>=20');
+    expect(Object.keys({ ...pkg.dependencies, ...pkg.devDependencies })).not.toContain('node');
     const runs: string[] = test.steps.map((s: { run?: string }) => s.run).filter((r: unknown) => typeof r === 'string');
     const order = ['npm ci', 'chromium --version', 'npm run typecheck', 'npm run lint', 'npm test'].map((cmd) =>
       runs.findIndex((r) => r.includes(cmd)),
@@ -356,5 +362,23 @@ describe('what the workflows call', () => {
     const paths = [...Object.values(texts).join('\n').matchAll(/npx tsx ([\w./-]+\.ts)/g)].map((m) => m[1] ?? '');
     expect(paths.length).toBeGreaterThan(0);
     for (const path of paths) expect([path, existsSync(join(root, path))]).toEqual([path, true]);
+  });
+});
+
+describe('deploy jobs', () => {
+  it.each(['preview.yml', 'release.yml'])('%s: Node from .nvmrc, the Vercel CLI from its lockfile, nothing installed globally', async (file) => {
+    const text = await readFile(join(root, '.github/workflows', file), 'utf8');
+    const wf = workflow(file);
+    for (const job of Object.values(wf.jobs) as { steps?: { uses?: string; with?: Record<string, unknown>; run?: string }[] }[]) {
+      for (const step of job.steps ?? []) {
+        expect(step.run ?? '').not.toMatch(/npm (?:install|i) (?:--global|-g)\b/);
+        if (step.uses?.startsWith('actions/setup-node@')) expect(step.with?.['node-version-file']).toBe('.nvmrc');
+      }
+    }
+    expect(text).toContain('npm ci --prefix .github/tools/vercel --ignore-scripts');
+    const lock = JSON.parse(await readFile(join(root, '.github/tools/vercel/package-lock.json'), 'utf8'));
+    const vercel = lock.packages['node_modules/vercel'];
+    expect(vercel.version).toBe(JSON.parse(await readFile(join(root, '.github/tools/vercel/package.json'), 'utf8')).dependencies.vercel);
+    expect(vercel.integrity).toMatch(/^sha512-/);
   });
 });

@@ -15,7 +15,7 @@ const plain = { defaultBranch: 'main', commits: { [C1]: [] }, branches: { main: 
 let fake: FakeActions;
 let dir: string;
 const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
 beforeEach(async () => {
   fake = new FakeActions();

@@ -142,7 +142,7 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCode
      * Unlike `GET /orgs/{org}/members/{username}`, it never redirects to the public member list, and it
      * names the role (`admin` for the organization's owners; `member`, `billing_manager`... read as member).
      */
-    organizationRole(installationId, org, login) {
+    organizationRole(installationId, org, login, userId) {
       return withDeadline(timeout(), async (deadline) => {
         const { octokit, permissions } = await installation(installationId, deadline);
         if (permissions.members === undefined) {
@@ -151,6 +151,8 @@ export function createGitHubCodeHost(options: GitHubCodeHostOptions): GitHubCode
         try {
           const { data } = await bindRequest(octokit, deadline.signal, options, observe(installationId)).request('GET /orgs/{org}/memberships/{username}', { org, username: login });
           if (!isObject(data) || data.state !== 'active') return null;
+          // The login was looked up; the account it names now must be the one we know by id (renamed logins).
+          if (userId !== undefined && !(isObject(data.user) && String(data.user.id) === userId)) return null;
           return data.role === 'admin' ? 'admin' : 'member';
         } catch (error) {
           if (describeFailure(error).kind === 'not_found') return null;

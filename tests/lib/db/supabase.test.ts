@@ -68,7 +68,7 @@ const server = setupServer(postgrest);
 
 beforeAll(async () => {
   t = await openTestDatabase();
-  server.listen({ onUnhandledFrame: 'error' });
+  server.listen({ onUnhandledRequest: 'error' });
 });
 afterEach(() => {
   server.resetHandlers();

@@ -40,7 +40,7 @@ const server = setupServer(
     return HttpResponse.json({ data, ...(query.includes('r3:') ? { errors: [{ type: 'NOT_FOUND', path: ['r3'], message: 'Could not resolve to a Repository' }] } : {}) });
   }),
 );
-beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
   server.resetHandlers();
   queries.length = 0;

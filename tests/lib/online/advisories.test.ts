@@ -55,7 +55,7 @@ describe('vulnerable version ranges (the Advisory Database syntax)', () => {
 
 let fake: FakeActions;
 const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
 beforeEach(() => {
   fake = new FakeActions()

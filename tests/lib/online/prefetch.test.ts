@@ -15,7 +15,7 @@ const fake = new FakeActions()
   .add('actions/checkout', { defaultBranch: 'main', commits: { [C1]: [], [C2]: [C1] }, branches: { main: C2 }, tags: { 'v4.0.0': C1, 'v4.1.0': C2 } })
   .add('some-org/deploy', { defaultBranch: 'main', commits: { [C1]: [] }, branches: { main: C1, v1: C1 }, tags: { v1: C1 } });
 const server = setupServer(...fake.handlers);
-beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
 
 const workflow = (...uses: string[]): RepositoryFile[] => [

@@ -78,7 +78,7 @@ describe('the service path over GitHub\'s real shapes (msw: REST and GraphQL val
   const SVC_FORK = sha('svc-fork');
   let fake: FakeActions;
   const server = setupServer();
-  beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
   afterAll(() => server.close());
 
   function setup(owner: string): void {

@@ -213,6 +213,27 @@ describe('drain', () => {
     expect((await row(job)).last_error).toMatch(/deadline/);
   });
 
+  it('keeps every worker busy: a slow job does not hold back the jobs after it', async () => {
+    const { installationId, repoIds } = await repositoriesOf(5);
+    const jobs = repoIds.map((id) => push(installationId, id));
+    await enqueue(t.db, jobs);
+    const started: string[] = [];
+    const finished: string[] = [];
+    const handlers: JobHandlers = {
+      run: async (job) => {
+        const slow = job.kind === 'push-scan' && job.repoId === repoIds[0];
+        started.push(slow ? 'slow' : 'fast');
+        await new Promise((resolve) => setTimeout(resolve, slow ? 1_500 : 20));
+        finished.push(slow ? 'slow' : 'fast');
+      },
+    };
+    const result = await drain({ db: t.db, handlers, maxJobs: 10, budgetMs: 20_000, leaveMs: 0, parallel: 2, installationIds: [installationId] });
+    expect(result).toMatchObject({ claimed: 5, done: 5 });
+    // The oldest job (the slow one) is claimed first; the four others run beside it, one after the other.
+    expect(started[0]).toBe('slow');
+    expect(finished).toEqual(['fast', 'fast', 'fast', 'fast', 'slow']);
+  });
+
   it('backs off 4x per failure, capped at an hour, with at most 20% jitter', () => {
     expect(backoffSeconds(1, () => 0)).toBe(30);
     expect(backoffSeconds(2, () => 0)).toBe(120);

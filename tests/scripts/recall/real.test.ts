@@ -39,28 +39,29 @@ describe('recall on real workflows', () => {
   });
 
   it('credits a problem listed at a local action call to the action file, and counts severity agreement', async () => {
-    const call = 'on: issues\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - name: Install\n        uses: ./.github/actions/get\n';
+    // The job holds a write token, so the engine rates the unchecked download MEDIUM (what it holds decides).
+    const call = 'on: issues\njobs:\n  a:\n    runs-on: ubuntu-latest\n    permissions:\n      contents: write\n    steps:\n      - name: Install\n        uses: ./.github/actions/get\n';
     const action = 'name: get\ndescription: get\nruns:\n  using: composite\n  steps:\n    - shell: bash\n      run: |\n        curl -fsSL https://x.test/releases/tool-linux -o tool\n        sudo install -m 0755 tool /usr/local/bin/tool\n';
     await put('a__one/.github/workflows/call.yml', call);
     await put('a__one/.github/actions/get/action.yml', action);
     await put('a__one/.github/workflows/other.yml', call.replace('./.github/actions/get', 'actions/checkout@v4'));
     const result = score(dir, [
-      { file: 'a__one/.github/workflows/call.yml', line: 6, severity: 'LOW', kind: 'download-without-checksum' },
+      { file: 'a__one/.github/workflows/call.yml', line: 8, severity: 'LOW', kind: 'download-without-checksum' },
       // The same problem at a step that calls no local action is not credited.
-      { file: 'a__one/.github/workflows/other.yml', line: 6, severity: 'LOW', kind: 'download-without-checksum' },
+      { file: 'a__one/.github/workflows/other.yml', line: 8, severity: 'LOW', kind: 'download-without-checksum' },
     ]);
     expect(result).toMatchObject({ found: 1, total: 2, sameSeverity: 0 });
     // The repository's root action, `uses: ./`.
     await put('a__one/action.yml', action);
     await put('a__one/.github/workflows/root.yml', call.replace('./.github/actions/get', './'));
-    expect(score(dir, [{ file: 'a__one/.github/workflows/root.yml', line: 6, severity: 'MEDIUM', kind: 'download-without-checksum' }])).toMatchObject({ found: 1, sameSeverity: 1 });
+    expect(score(dir, [{ file: 'a__one/.github/workflows/root.yml', line: 8, severity: 'MEDIUM', kind: 'download-without-checksum' }])).toMatchObject({ found: 1, sameSeverity: 1 });
     // The repository's own action by name at a ref (`a/one@main` inside a__one), not another repository's.
     await put('a__one/.github/workflows/self.yml', call.replace('./.github/actions/get', 'a/one@main'));
     await put('a__one/.github/workflows/theirs.yml', call.replace('./.github/actions/get', 'b/one@main'));
     expect(score(dir, [
-      { file: 'a__one/.github/workflows/self.yml', line: 6, severity: 'MEDIUM', kind: 'download-without-checksum' },
-      { file: 'a__one/.github/workflows/theirs.yml', line: 6, severity: 'MEDIUM', kind: 'download-without-checksum' },
+      { file: 'a__one/.github/workflows/self.yml', line: 8, severity: 'MEDIUM', kind: 'download-without-checksum' },
+      { file: 'a__one/.github/workflows/theirs.yml', line: 8, severity: 'MEDIUM', kind: 'download-without-checksum' },
     ])).toMatchObject({ found: 1, total: 2 });
-    expect(result.rated).toEqual(['LOW -> MEDIUM download-without-checksum a__one/.github/workflows/call.yml:6']);
+    expect(result.rated).toEqual(['LOW -> MEDIUM download-without-checksum a__one/.github/workflows/call.yml:8']);
   });
 });

@@ -164,7 +164,7 @@ export class FakeGitHub {
   private readonly now: () => number;
   private readonly installations = new Map<number, FakeInstallation>();
   private readonly repositories = new Map<string, FakeRepository>();
-  private readonly memberships = new Map<string, { state: string; role: string }>();
+  private readonly memberships = new Map<string, { state: string; role: string; id: number }>();
   private readonly users = new Map<string, FakeUser>();
   private readonly tokens = new Map<string, { installationId: number; expiresAt: number }>();
   private readonly faults: FaultRule[] = [];
@@ -262,8 +262,31 @@ export class FakeGitHub {
     return installation;
   }
 
-  addMember(org: string, login: string, state: 'active' | 'pending' = 'active', role: 'member' | 'admin' = 'member'): void {
-    this.memberships.set(`${org.toLowerCase()}/${login.toLowerCase()}`, { state, role });
+  /**
+   * `member`: a login, or an account with GitHub's numeric id (as a test identity has it). A bare login is the
+   * App user or token user of that login when there is one, else an account the fake makes up once.
+   */
+  addMember(org: string, member: string | { login: string; id: string | number }, state: 'active' | 'pending' = 'active', role: 'member' | 'admin' = 'member'): void {
+    const login = typeof member === 'string' ? member : member.login;
+    const id = typeof member === 'string' ? this.accountId(login) : Number(member.id);
+    this.memberships.set(`${org.toLowerCase()}/${login.toLowerCase()}`, { state, role, id });
+  }
+
+  private readonly madeUpIds = new Map<string, number>();
+
+  private accountId(login: string): number {
+    const key = login.toLowerCase();
+    const known = [...this.appUsers.values(), ...this.users.values()].find((u) => u.login.toLowerCase() === key);
+    if (known !== undefined) return known.id;
+    let id = this.madeUpIds.get(key);
+    if (id === undefined) this.madeUpIds.set(key, (id = this.id()));
+    return id;
+  }
+
+  /** The account behind a login is now another one (a renamed login taken over): same login, a new id. */
+  reassignLogin(org: string, login: string): void {
+    const membership = this.memberships.get(`${org.toLowerCase()}/${login.toLowerCase()}`);
+    if (membership !== undefined) membership.id = this.id();
   }
 
   /** The account leaves the organization (or its invitation is withdrawn). */
@@ -663,7 +686,7 @@ export class FakeGitHub {
       }
       const membership = this.memberships.get(`${params.org?.toLowerCase()}/${params.username?.toLowerCase()}`);
       if (membership === undefined) return notFound();
-      return json(membershipBody(api, org, { login: params.username ?? '', id: 583231 }, membership.state, membership.role));
+      return json(membershipBody(api, org, { login: params.username ?? '', id: membership.id }, membership.state, membership.role));
     });
 
     route('POST', '/graphql', async ({ identity, request }) => {

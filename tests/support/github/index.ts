@@ -16,13 +16,13 @@ export interface RunningFakeGitHub {
 }
 
 /**
- * A fake GitHub served through msw (`onUnhandledFrame: 'error'`: a request the fake does not know fails
+ * A fake GitHub served through msw (`onUnhandledRequest: 'error'`: a request the fake does not know fails
  * the test). For tests that already run an msw server, add `github.handlers` to it instead.
  */
 export function startFakeGitHub(options: FakeGitHubOptions = {}): RunningFakeGitHub {
   const github = new FakeGitHub(options);
   const server = setupServer(...github.handlers);
-  server.listen({ onUnhandledFrame: 'error' });
+  server.listen({ onUnhandledRequest: 'error' });
   return { github, server, close: () => server.close() };
 }
 

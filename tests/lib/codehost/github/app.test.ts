@@ -21,7 +21,7 @@ github.addInstallation({ id: 2, account: { login: 'acme', id: 90210417, type: 'O
 github.addInstallation({ id: 3, account: { login: 'globex', id: 7700, type: 'Organization' }, permissions: { metadata: 'read', contents: 'read' } });
 github.addMember('acme', 'octocat');
 github.addMember('acme', 'newcomer', 'pending');
-github.addMember('acme', 'boss', 'active', 'admin');
+github.addMember('acme', { login: 'boss', id: 4242 }, 'active', 'admin');
 github.addMember('acme', 'invited-owner', 'pending', 'admin');
 
 describe('getInstallation', () => {
@@ -60,6 +60,15 @@ describe('organizationRole', () => {
     expect(await host.organizationRole(2, 'acme', 'newcomer')).toBeNull();
     expect(await host.organizationRole(2, 'acme', 'invited-owner')).toBeNull();
     expect(await host.organizationRole(2, 'no-such-org', 'octocat')).toBeNull();
+  });
+
+  test('with the account id: the membership counts only when the login is still that account (ids, not logins)', async () => {
+    expect(await host.organizationRole(2, 'acme', 'boss', '4242')).toBe('admin');
+    // The login now belongs to someone else (renamed, then taken): same login, another account.
+    expect(await host.organizationRole(2, 'acme', 'boss', '4243')).toBeNull();
+    github.reassignLogin('acme', 'boss');
+    expect(await host.organizationRole(2, 'acme', 'boss', '4242')).toBeNull();
+    expect(await host.organizationRole(2, 'acme', 'boss')).toBe('admin');
   });
 
   test('without the "Members: read" permission: forbidden, without asking', async () => {
