@@ -234,6 +234,13 @@ export const CheckRun = v.object({
 export const CheckRunResponse = v.object({
   check_run: v.pipe(v.nullable(CheckRun), v.description('The latest check run Chainbreaker published on one of the repository’s pull requests; null before the first.')),
 });
+export const CheckPolicy = v.object({
+  fail_on_high: v.pipe(
+    v.boolean(),
+    v.description('Whether a new HIGH finding or a new attack path fails the pull request check (`failure`); false: the check reports them and succeeds. Default true.'),
+  ),
+});
+export const CheckPolicyBody = v.strictObject({ fail_on_high: v.boolean('must be a boolean') });
 export const ScansResponse = v.object({
   scans: v.pipe(v.array(ScanSummary), v.description('Newest first.')),
   next_cursor: v.pipe(v.nullable(v.string()), v.description('Pass as `cursor` for the next (older) page; null on the last page.')),

@@ -1,7 +1,7 @@
 import type { User } from '../auth.js';
 import { database } from '../db/connection.js';
-import { repositoryCheckRun } from '../db/operations.js';
-import type { StoredCheckRun } from '../db/types.js';
+import { installationCheckPolicy, listInstallations, repositoryCheckRun, setInstallationCheckPolicy } from '../db/operations.js';
+import type { CheckPolicy, StoredCheckRun } from '../db/types.js';
 import { notFound } from '../http/errors.js';
 
 /**
@@ -13,4 +13,20 @@ export async function latestCheckRun(user: User, repositoryId: string): Promise<
   const found = await repositoryCheckRun(await database(), user.id, repositoryId);
   if (found === null) throw notFound();
   return found;
+}
+
+/** The installation's pull request check policy; 404 unless the user linked the installation (either way). */
+export async function checkPolicy(user: User, installationId: number): Promise<CheckPolicy> {
+  const db = await database();
+  const [links, policy] = await Promise.all([listInstallations(db, user.id), installationCheckPolicy(db, installationId)]);
+  if (!links.some((i) => i.installation_id === installationId)) throw notFound();
+  return policy;
+}
+
+/**
+ * Sets the installation's check policy. Only a user who linked the installation itself may (the database
+ * function checks it: a member's link, another's installation or none is a 404).
+ */
+export async function setCheckPolicy(user: User, installationId: number, policy: CheckPolicy): Promise<CheckPolicy> {
+  return setInstallationCheckPolicy(await database(), user.id, installationId, policy);
 }

@@ -54,6 +54,8 @@ const BUILD_TOOLS = new Set([
   'eslint', 'prettier', 'stylelint', 'tsc', 'jest', 'vitest', 'mocha', 'webpack', 'vite', 'rollup', 'esbuild', 'playwright', 'cypress',
   'terraform', 'tofu', 'terragrunt', 'tflint', 'checkov', 'docker-compose',
 ]);
+/** Packages that run the script file they are given (`npx tsx scripts/x.ts`). */
+const SCRIPT_RUNNERS = new Set(['tsx', 'ts-node', 'zx', 'babel-node', '@babel/node', 'esno', 'vite-node', 'node', 'jiti', 'esrun']);
 /** Runners of registry packages: the package named runs, not the project (unless told to use the local install). */
 const PACKAGE_RUNNERS = new Set(['npx', 'pnpx', 'bunx']);
 /** Commands that only read package metadata, or print versions. */
@@ -227,6 +229,9 @@ function commandExecution(command: string, cwd: string | null): Omit<Execution, 
   if (PACKAGE_RUNNERS.has(name)) {
     const local = args.includes('--no-install') || args.includes('--offline');
     const pkg = args.find((a) => !a.startsWith('-')) ?? '';
+    // `npx tsx scripts/x.ts`: a registry runner of a script, given a file of the workspace, runs that file.
+    const script = SCRIPT_RUNNERS.has(pkg.replace(/@[^/]*$/, '')) ? args.slice(args.indexOf(pkg) + 1).find((a) => !a.startsWith('-')) : undefined;
+    if (script !== undefined && /^[\w./-]+\.(?:[cm]?[jt]sx?)$/.test(script)) return { kind: 'file', evidence: `\`${name} ${pkg} ${script}\``, path: resolvePath(cwd, script) };
     return local ? { kind: 'project', evidence: `\`${name} --no-install ${pkg}\``, path: cwd } : { kind: 'registry', evidence: `\`${name} ${pkg}\``, path: null };
   }
   if (name === 'docker' && ['build', 'buildx', 'compose'].includes(args[0] ?? '')) {

@@ -83,6 +83,10 @@ describe(RULE, () => {
     expect(local[0]?.description).toContain("`require('./.github/scripts/review.js')` in actions/github-script");
     const workspace = scanWith(RULE, workflow('const run = require(`${process.env.GITHUB_WORKSPACE}/scripts/review.js`);'));
     expect(positions(workspace)).toEqual(['10:16 HIGH']);
+    // A registry runner given a script of the checkout runs that script; a registry tool alone does not.
+    const npx = (command: string) => workflow('core.info("x")').replace(/ {6}- uses: actions\/github-script@v7[^]*$/, `      - run: ${command}\n`);
+    expect(positions(scanWith(RULE, npx('npx tsx .github/scripts/label.ts')))).toEqual(['10:16 HIGH']);
+    expect(positions(scanWith(RULE, npx('npx prettier --check .github')))).toEqual(['10:16 MEDIUM']);
     // A package of the runner's node_modules, or inline code: nothing of the checkout runs.
     expect(positions(scanWith(RULE, workflow("const fs = require('fs'); const { exec } = require('@actions/exec');")))).toEqual(['10:16 MEDIUM']);
   });
