@@ -81,7 +81,7 @@ const COMMENTERS = new Set(['github.event.comment.user.login', 'github.event.rev
 const MAINTAINER_EVENTS = new Set(['workflow_dispatch', 'repository_dispatch', 'schedule', 'push', 'release', 'merge_group', 'create', 'delete', 'registry_package', 'deployment', 'deployment_status', 'page_build', 'workflow_call']);
 const STATUS_FUNCTIONS = /\b(always|failure|cancelled)\s*\(/i;
 /** A script that checks the permission or association of whoever triggered the run. */
-const PERMISSION_CHECK = /getCollaboratorPermissionLevel|collaborators\/[^\s/]+\/permission|author_association|authorAssociation|checkUserPermission/;
+const PERMISSION_CHECK = /getCollaboratorPermissionLevel|collaborators\/(?:\$\{\{[^}]{0,100}\}\}|[^\s/]+)\/permission|author_association|authorAssociation|checkUserPermission/;
 const MAX_PATHS = 32;
 
 /** Facts an atom of a condition states, for spotting contradictions (`fork == true` and `fork == false`). */
@@ -262,7 +262,10 @@ const ON_COMMAND_ERROR = /\|\|\s*(?:\{[^}]*\}|exit\s+\S+)/g;
  * reads it (conditions.ts reads those).
  */
 function failsOnPermission(script: string): boolean {
-  const text = script.replace(CATCH_BLOCK, '').split('\n').map((line) => (PERMISSION_CHECK.test(line) || /\bgh\s+api\b|\bcurl\b/.test(line) ? line.replace(ON_COMMAND_ERROR, '') : line)).join('\n');
+  // Only a line that is the call (`gh api ...`, `curl ...`, `perm=$(gh api ...)`) fails on the call's error; a
+  // test of the answer on one line (`[[ "$(gh api ...)" =~ ^(admin|write)$ ]] || exit 1`) fails on the answer.
+  const call = /^\s*(?:(?:export\s+|local\s+)?[A-Za-z_]\w*=["']?\$\(\s*)?(?:gh\s+api|curl)\b/;
+  const text = script.replace(CATCH_BLOCK, '').split('\n').map((line) => (call.test(line) ? line.replace(ON_COMMAND_ERROR, '') : line)).join('\n');
   const at = text.search(PERMISSION_CHECK);
   return at !== -1 && FAILS.test(text.slice(at));
 }

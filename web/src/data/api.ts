@@ -66,7 +66,9 @@ export class Api {
   completeAuthorization = (code: string, state: string) => this.request<{ github_login: string }>('POST', '/api/github/authorization', { code, state });
   revokeAuthorization = () => this.request<void>('DELETE', '/api/github/authorization');
   rules = () => this.request<{ rules: Rule[] }>('GET', '/api/rules');
-  setRuleSetting = (ruleId: string, enabled: boolean) => this.request<void>('PUT', `/api/rule-settings/${encodeURIComponent(ruleId)}`, { enabled });
+  /** `options` undefined keeps the stored ones, `{}` clears them; the API checks them against the rule's schema (400 with its message). */
+  setRuleSetting = (ruleId: string, enabled: boolean, options?: Record<string, unknown>) =>
+    this.request<void>('PUT', `/api/rule-settings/${encodeURIComponent(ruleId)}`, options === undefined ? { enabled } : { enabled, options });
   clearRuleSetting = (ruleId: string) => this.request<void>('DELETE', `/api/rule-settings/${encodeURIComponent(ruleId)}`);
   setOverride = (repoId: string, ruleId: string, enabled: boolean) =>
     this.request<void>('PUT', `/api/repositories/${encodeURIComponent(repoId)}/rule-overrides/${encodeURIComponent(ruleId)}`, { enabled });

@@ -132,6 +132,8 @@ export interface RuleSetting {
   rule_id: string;
   enabled: boolean;
   updated_at: string;
+  /** A global preference's options, when the rule has some (see data/rule-options.ts). */
+  options?: Record<string, unknown>;
 }
 
 export interface Stage {

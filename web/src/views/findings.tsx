@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Services } from '../app.js';
 import { SEVERITIES, type CheckRun, type Counts, type Dismissal, type DismissalEvent, type DismissalReason, type Dismissals, type Finding, type Repository, type Scan, type ScanSummary, type Severity } from '../data/types.js';
-import { CheckRunResult, Commit, CountBadges, Loading, Notice, Prose, SeverityBadge, TRIGGER_LABELS, cachedRepos, errorText, formatTime } from './common.js';
+import { CheckRunResult, Commit, CountBadges, Loading, Notice, Prose, SeverityBadge, TRIGGER_LABELS, errorText, formatTime, storedRepos } from './common.js';
 import { DismissForm, DismissalNote } from './triage.js';
 import { History, changesBetween } from './history.js';
 import { BASELINE_NAME, baselineOf, parseBaselineDecisions } from '../data/baseline.js';
@@ -181,9 +181,9 @@ export function FindingsView({ services, repoId }: { services: Services; repoId:
   useEffect(() => {
     void (async () => {
       try {
-        const listed = await cachedRepos(api);
-        setRepo(listed.repositories.find((r) => r.id === repoId) ?? null);
-        const [recent, decisions] = await Promise.all([reads.scans(repoId, { limit: 20 }).then((page) => page.scans), reads.dismissals(repoId)]);
+        // The stored repositories name it (no sync with the code host), beside the scans and the decisions.
+        const [listed, recent, decisions] = await Promise.all([storedRepos(api), reads.scans(repoId, { limit: 20 }).then((page) => page.scans), reads.dismissals(repoId)]);
+        setRepo(listed.find((r) => r.id === repoId) ?? null);
         setTriage(decisions);
         setScans(recent);
         // The GitHub App's latest pull request check; a failed read only leaves it out.

@@ -1,7 +1,52 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Services } from '../app.js';
 import type { Repository, Rule, RuleSetting } from '../data/types.js';
-import { Loading, Notice, SeverityBadge, cachedRepos, errorText } from './common.js';
+import { RULE_OPTION_FIELDS, optionsFromText, optionsSummary, textFromOptions } from '../data/rule-options.js';
+import { Loading, Notice, SeverityBadge, errorText, storedRepos } from './common.js';
+
+/** A rule's options, edited one entry per line; saved with the rule's global preference, checked by the API. */
+function OptionsEditor({ rule, options, onSave, onCancel }: { rule: Rule; options: Record<string, unknown> | undefined; onSave: (options: Record<string, string[]>) => Promise<void>; onCancel: () => void }) {
+  const [text, setText] = useState(() => textFromOptions(rule.id, options));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const fields = RULE_OPTION_FIELDS[rule.id] ?? [];
+  return (
+    <form
+      class="options-form"
+      aria-label={`Options of ${rule.id}`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        setBusy(true);
+        setError(null);
+        onSave(optionsFromText(rule.id, text)).catch((err: unknown) => {
+          setError(errorText(err));
+          setBusy(false);
+        });
+      }}
+    >
+      {fields.map((field) => (
+        <label key={field.key}>
+          {field.label} <code>{field.key}</code>
+          <span class="muted small">One per line: {field.hint}.</span>
+          <textarea rows={3} value={text[field.key] ?? ''} onInput={(e) => setText({ ...text, [field.key]: (e.currentTarget as HTMLTextAreaElement).value })} />
+        </label>
+      ))}
+      <div class="actions">
+        <button type="submit" class="primary" disabled={busy}>
+          Save options
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+      {error && (
+        <p role="alert" class="error-text">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
 
 const GLOBAL = '';
 
@@ -14,6 +59,8 @@ export function RuleSettingsView({ services }: { services: Services }) {
   const { api, reads } = services;
   const [rules, setRules] = useState<Rule[] | null>(null);
   const [global, setGlobal] = useState<Record<string, boolean>>({});
+  const [globalOptions, setGlobalOptions] = useState<Record<string, Record<string, unknown>>>({});
+  const [editing, setEditing] = useState<string | null>(null);
   const [repos, setRepos] = useState<Repository[]>([]);
   const [scope, setScope] = useState<string>(GLOBAL);
   const [overrides, setOverrides] = useState<Record<string, boolean>>({});
@@ -26,10 +73,12 @@ export function RuleSettingsView({ services }: { services: Services }) {
   useEffect(() => {
     void (async () => {
       try {
-        const [catalog, settings, listed] = await Promise.all([api.rules(), reads.ruleSettings(), cachedRepos(api)]);
+        // The repositories (for the scope) load beside the rules without holding them up.
+        storedRepos(api).then(setRepos, (e: unknown) => setError(errorText(e)));
+        const [catalog, settings] = await Promise.all([api.rules(), reads.ruleSettings()]);
         setRules(catalog.rules);
         setGlobal(asMap(settings));
-        setRepos(listed.repositories);
+        setGlobalOptions(Object.fromEntries(settings.filter((r) => r.options !== undefined).map((r) => [r.rule_id, r.options ?? {}])));
       } catch (e) {
         setError(errorText(e));
       }
@@ -64,8 +113,24 @@ export function RuleSettingsView({ services }: { services: Services }) {
       `${rule.id} ${enabled ? 'on' : 'off'} for every repository`,
       () => setGlobal(next),
       () => setGlobal((g) => ({ ...g, [rule.id]: before ?? true })),
-      () => (enabled ? api.clearRuleSetting(rule.id) : api.setRuleSetting(rule.id, false)),
+      // A rule with options keeps its row (clearing it would drop the options): on is then a PUT.
+      () => (enabled && globalOptions[rule.id] === undefined ? api.clearRuleSetting(rule.id) : api.setRuleSetting(rule.id, enabled)),
     );
+  };
+
+  const saveOptions = async (rule: Rule, options: Record<string, string[]>) => {
+    const enabled = global[rule.id] ?? true;
+    await api.setRuleSetting(rule.id, enabled, options);
+    setGlobalOptions((all) => {
+      const next = { ...all };
+      if (Object.keys(options).length === 0) delete next[rule.id];
+      else next[rule.id] = options;
+      return next;
+    });
+    // The row now exists (with the options, or none): keep the switch's state explicit.
+    setGlobal((g) => ({ ...g, [rule.id]: enabled }));
+    setEditing(null);
+    setSaved(Object.keys(options).length === 0 ? `${rule.id} uses its default options` : `options of ${rule.id}`);
   };
 
   const setOverride = (rule: Rule, value: 'inherit' | 'on' | 'off') => {
@@ -123,6 +188,7 @@ export function RuleSettingsView({ services }: { services: Services }) {
                 <th scope="col">Rule</th>
                 <th scope="col">Severity</th>
                 <th scope="col">{scope === GLOBAL ? 'Enabled' : 'In this repository'}</th>
+                {scope === GLOBAL && <th scope="col">Options</th>}
               </tr>
             </thead>
             <tbody>
@@ -156,6 +222,22 @@ export function RuleSettingsView({ services }: { services: Services }) {
                         </select>
                       )}
                     </td>
+                    {scope === GLOBAL && (
+                      <td class="options">
+                        {RULE_OPTION_FIELDS[rule.id] === undefined ? (
+                          <span class="muted">—</span>
+                        ) : editing === rule.id ? (
+                          <OptionsEditor rule={rule} options={globalOptions[rule.id]} onSave={(options) => saveOptions(rule, options)} onCancel={() => setEditing(null)} />
+                        ) : (
+                          <>
+                            <span class="options-summary">{optionsSummary(globalOptions[rule.id]) || 'Defaults'}</span>{' '}
+                            <button type="button" onClick={() => setEditing(rule.id)} aria-label={`Edit the options of ${rule.id}`}>
+                              Edit
+                            </button>
+                          </>
+                        )}
+                      </td>
+                    )}
                   </tr>
                 );
               })}

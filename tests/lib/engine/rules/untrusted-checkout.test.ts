@@ -159,6 +159,10 @@ ${body.split('\n').map((l) => `            ${l}`).join('\n')}`;
           perm=$(gh api "repos/\${{ github.repository }}/collaborators/\${{ github.actor }}/permission" --jq .permission) || exit 1
           echo "permission=$perm" >> "$GITHUB_OUTPUT"`;
     expect(severity(shell)).toEqual(['HIGH']);
+    // A test of the answer on the call's line fails on the answer.
+    const test = shell.replace(/perm=\$\((.*)\) \|\| exit 1/, '[[ "$($1)" =~ ^(admin|write)$ ]] || exit 1');
+    expect(test).toContain('=~ ^(admin|write)$ ]] || exit 1');
+    expect(severity(test)).toEqual(['MEDIUM']);
     // The recorded answer read by the checkout's own if: that gates it.
     expect(severity(script(`${read}\ncore.setOutput('allowed', data.permission === 'admin');`), "if: steps.perm.outputs.allowed == 'true'\n        ")).toEqual(['MEDIUM']);
   });
