@@ -2,6 +2,7 @@ import { earlierForeignDownload, READS_FILE } from './artifacts.js';
 import { codeSinkInputs, inJavaScriptCode, type CodeLanguage } from './code-sinks.js';
 import { describeStep, describeTaint } from './describe.js';
 import { scriptFold, scriptLines, validatedVariables } from './script-outputs.js';
+import { expressionPath, validatedBefore } from './validation.js';
 import { describeGate, gateOf, guardCovers, reviewedEnvironmentGate, stepTrust, type TrustGuard, type TrustPaths } from './trust-guards.js';
 import { holdingFacts, reachFacts, runFact } from './run-model/facts.js';
 import { severityOf, whoText, type Claim, type RunModel, type ValueReach } from './run-model/index.js';
@@ -205,6 +206,10 @@ export function scriptInjections(step: Step, analyzer: TaintAnalyzer, runs: RunM
       if (taint === null) continue;
       // A JSON document pasted where JavaScript expects an expression is a literal, not code.
       if (taint.json === true && sink.language === 'JavaScript' && inJavaScriptCode(String(sink.node.value), occurrence.span.start, occurrences.map((o) => o.span))) continue;
+      // A value checked against an anchored pattern or an allow-list before this use, with the step or job
+      // failing otherwise (validation.ts), has the checked shape here: it carries no code.
+      const paths = [expressionPath(occurrence.expr), taint.source, ...taint.via].filter((p): p is string => p !== null && /^[\w-]+(\.[\w-]+)+$/.test(p));
+      if (validatedBefore(step, paths, sink.node === step.run ? occurrence.span.start : undefined) !== null) continue;
       const claim = assess(step, taint, runs, issueComment);
       if (claim === null) continue;
       hits.push({
