@@ -333,7 +333,10 @@ describe.skipIf(SKIP_BROWSER)(`the web client in Chromium${skipReason(BROWSER_SK
     // Back to the rule's own severity: the override goes (Inherit), then the global severity.
     await go('Rule settings', 'Rule settings');
     await page.getByLabel('Applies to').selectOption({ label: 'examples/issue-triage-bot' });
-    await page.getByRole('combobox', { name: 'script-injection in this repository', exact: true }).selectOption('inherit');
+    const state = page.getByRole('combobox', { name: 'script-injection in this repository', exact: true });
+    // The override (On, recorded with the severity) is read before it is changed.
+    await expect.poll(() => state.inputValue()).toBe('on');
+    await state.selectOption('inherit');
     await page.getByText('Saved: script-injection inherits the global setting in examples/issue-triage-bot.').waitFor({ state: 'attached' });
     await expect.poll(() => page.getByRole('combobox', { name: 'script-injection severity in this repository', exact: true }).inputValue()).toBe('');
     await page.getByLabel('Applies to').selectOption({ label: 'All repositories (global)' });
