@@ -112,7 +112,7 @@ function assess(step: Step, taint: Taint, runs: RunModel, issueComment: boolean)
       taint.controller === 'external-after-merge'
         ? { level: 'approval', event: 'push', gates: ['a maintainer merges the commits first'], forkPullRequest: false, unvouched: true }
         : runs.valueReach(caller, events, covers);
-    const claim: Claim = { reach, executes: true, holds: run.valuables, forkHolds: run.forkValuables, raceAfterApproval: reach.unvouched };
+    const claim: Claim = { reach, executes: true, holds: run.valuables, forkHolds: run.forkValuables, nothingHeld: run.nothingHeld, raceAfterApproval: reach.unvouched };
     const severity = milder(severityOf(claim), ceiling);
     const where = caller === step ? '' : ` (run by ${describeStep(caller)}, line ${caller.owner.file.position(caller.node.start).line})`;
     const text = `${where}; ${valueWho(reach, taint)}; ${holdsText(claim, reach)}`;
@@ -180,7 +180,7 @@ function holdsText(claim: Claim, reach: ValueReach): string {
     const machine = claim.forkHolds ?? [];
     return machine.length > 0 ? `but the job runs on ${machine.join(', ')}, which a fork's run reaches too` : 'the fork\'s run holds nothing worth taking';
   }
-  return claim.holds.length > 0 ? `the job holds ${claim.holds.join(', ')}` : 'the job holds no write scope, secret or OIDC token';
+  return claim.holds.length > 0 ? `the job holds ${claim.holds.join(', ')}` : (claim.nothingHeld ?? 'the job holds no write scope, secret or OIDC token');
 }
 
 /** `${{ }}` expressions with a value someone can choose, expanded into code a step runs (script-injection). */

@@ -56,7 +56,7 @@ function names(list: readonly string[]): string {
 function exposure(run: JobRun, job: Job, step: Step | null): { text: string; facts: string[] } {
   const direct = step === null ? callSecrets(job) : stepSecrets(step);
   const inherits = step === null && run.holdings.inheritsSecrets;
-  const holds = run.valuables.length > 0 ? `the job holds ${run.valuables.join(', ')}` : 'the job holds no write scope, secret or OIDC token';
+  const holds = run.valuables.length > 0 ? `the job holds ${run.valuables.join(', ')}` : run.nothingHeld;
   if (inherits) return { text: `${holds}, and every secret reaches the called workflow itself (\`secrets: inherit\`)`, facts: ['secrets:step'] };
   if (direct.length > 0) {
     const where = step === null ? 'the called workflow itself (its `with:` or `secrets:`)' : 'the action itself (its `with:` or its environment)';
@@ -103,7 +103,7 @@ function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef, truste
   const why = feeds
     ? ' MEDIUM: the job holds nothing worth taking itself, but what it builds or caches reaches a job that publishes.'
     : low
-    ? ` LOW: ${step?.job === null ? 'the jobs that run this action hold' : 'the job holds'} no write scope, secret, OIDC token, self-hosted machine or publish${run?.holdings.token.kind === 'default' ? ' (its default token is read-write only if the repository\'s settings make it so)' : ''} and hand${step?.job === null ? '' : 's'} no build to a publishing job, so a moved ref changes only what this run does.`
+    ? ` LOW: ${step?.job === null ? 'the jobs that run this action hold' : 'the job holds'} no write scope that changes code, releases or packages, no secret, OIDC token, self-hosted machine or publish${run?.holdings.token.kind === 'default' ? ' (its default token is read-write only if the repository\'s settings make it so)' : ''} and hand${step?.job === null ? '' : 's'} no build to a publishing job, so a moved ref changes only what this run does.`
     : '';
   context.report({
     node,
