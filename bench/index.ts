@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only engine|github|attack-paths|cli|online|cold-start|queue|load]`: runs the benchmarks, prints a table per section and writes
+ * `npm run bench [-- --only engine|github|attack-paths|cli|online|cold-start|queue|load|web]`: runs the benchmarks, prints a table per section and writes
  * bench/results/bench-<date>.json (not committed). Numbers are only comparable within one run.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -28,6 +28,8 @@ const sections: [string, () => Promise<string>][] = [
   ['online', async () => { const m = await import('./online.js'); const r = await m.benchOnline(); results.online = r; return m.formatOnline(r); }],
   ['cold-start', async () => { const m = await import('./cold-start.js'); const r = await m.benchColdStart(); results.coldStart = r; return m.formatColdStart(r); }],
   ['queue', async () => { const m = await import('./queue.js'); const r = await m.benchQueue(); results.queue = r; return m.formatQueue(r); }],
+  // Issue 27's web client at scale: a browser, a server and the scale fixture, so only when asked for.
+  ...(only === 'web' ? ([['web', async () => { const m = await import('./web.js'); const r = await m.benchWeb(); results.web = r; return m.formatWeb(r); }]] as [string, () => Promise<string>][]) : []),
 ];
 for (const [name, run] of sections) {
   if (only !== undefined && only !== name) continue;

@@ -8,7 +8,9 @@
 // request), and the embedded database is a single-process engine whose data directory must not be opened
 // by two processes at once. This server loads the same api/ files with the same routing (lib/dev/router.ts).
 //
-// The monitoring queue is drained in the background every 5 s, as Vercel's crons do in production.
+// The monitoring queue is drained in the background every 5 s, as Vercel's crons do in production
+// (`DEV_BACKGROUND_DRAIN=0` turns it off: the web client's scale measurements want a server doing nothing
+// else, where the day's re-checks would re-scan the fixture's repositories under them).
 
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -45,7 +47,7 @@ if (isSql(db)) {
   userId = user?.id ?? null;
 }
 useDatabase(db);
-const drainer = startBackgroundDrain(db);
+const drainer = process.env.DEV_BACKGROUND_DRAIN === '0' ? null : startBackgroundDrain(db);
 
 // The web client (built into public/ by `npm run build:web`), its configuration, the development sign-in
 // route, and the API under /api/.
@@ -145,8 +147,7 @@ const shutdown = () => {
   server.close();
   server.closeAllConnections();
   // PGlite writes its data directory on close; a hard exit could leave it inconsistent.
-  void drainer
-    .stop()
+  void (drainer?.stop() ?? Promise.resolve())
     .then(() => db.close())
     .finally(() => process.exit(0));
 };

@@ -11,8 +11,10 @@
 // is chosen so that the paths add up to the asked number; the generator then reads the attack paths back
 // through the service and fails unless they do.
 
-import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Database, SqlDatabase } from '../lib/db/index.js';
 
@@ -59,6 +61,9 @@ export function mix(pathsPerTemplate: readonly number[], repositories: number, p
 
 export async function generateScaleFixture(dir: string, options: ScaleOptions = SCALE): Promise<ScaleFixture> {
   const started = Date.now();
+  const trace = (what: string) => {
+    if (process.env.SCALE_FIXTURE_TRACE) console.error(`${((Date.now() - started) / 1000).toFixed(1)} s ${what}`);
+  };
   const codehostDir = join(dir, 'repos');
   const dataDir = join(dir, 'pglite');
   rmSync(codehostDir, { recursive: true, force: true });
@@ -84,11 +89,13 @@ export async function generateScaleFixture(dir: string, options: ScaleOptions = 
   const isSql = (candidate: Database): candidate is SqlDatabase => 'transaction' in candidate;
   if (!isSql(opened)) throw new Error('the embedded database speaks SQL');
   const db = opened;
+    trace('open');
   await migrate(db);
   await seed(db);
   useDatabase(db);
   const user = { id: DEV_USER };
   try {
+    trace('migrated');
     await linkInstallation(user, 1);
     const listed = await listRepositories(user);
     const templates: { name: string; repoId: string; scanId: string; paths: number }[] = [];
@@ -98,6 +105,7 @@ export async function generateScaleFixture(dir: string, options: ScaleOptions = 
       const result = await scan(user, { repo_id: repo.id, ruleset: 'all' });
       templates.push({ name, repoId: repo.id, scanId: result.scan_id, paths: 0 });
     }
+    trace('templates scanned');
     const paths = await attackPaths(user);
     for (const t of templates) t.paths = paths.repos.find((r) => r.repo_id === t.repoId)?.combos.length ?? 0;
 
@@ -145,6 +153,7 @@ export async function generateScaleFixture(dir: string, options: ScaleOptions = 
       );
     }
 
+    trace('padded');
     const counts = mix(
       templates.map((t) => t.paths),
       options.repositories,
@@ -161,9 +170,11 @@ export async function generateScaleFixture(dir: string, options: ScaleOptions = 
     // A template with no repository in the mix is removed from the code host (the sync then drops it).
     for (const [i, t] of templates.entries()) if ((counts[i] ?? 0) === 0) rmSync(join(codehostDir, `template-${t.name}`), { recursive: true, force: true });
     for (const { dir: name, template } of names) copyTemplate(template, join(codehostDir, name));
+    trace('copied folders');
     const synced = await listRepositories(user);
     if (synced.repositories.length !== options.repositories) throw new Error(`the code host lists ${synced.repositories.length} repositories, not ${options.repositories}`);
 
+    trace('synced');
     // Every other repository's latest scan: a copy of its template's, in SQL.
     const templateScan = new Map(templates.map((t) => [t.name, t.scanId]));
     const targets = synced.repositories
@@ -186,11 +197,13 @@ export async function generateScaleFixture(dir: string, options: ScaleOptions = 
        select m.scan_id, f.ordinal, f.fingerprint, f.line, ${findingColumns.map((c) => `f.${c}`).join(', ')}
        from fixture_map m join public.findings f on f.scan_id = m.template`,
     );
+    trace('copied scans');
     await sql(`drop table fixture_map`);
     // The planner's statistics, as a server's autovacuum would gather them after such a load (the embedded
     // database has no autovacuum): without them it reads every finding of the user once per repository.
-    await sql('analyze');
+    await sql('analyze public.repositories, public.scans, public.findings, public.dismissals');
 
+    trace('analyzed');
     const [total] = await sql(`select count(*)::int as n from public.findings f join public.scans s on s.id = f.scan_id where s.user_id = $1`, [DEV_USER]);
     const formed = await attackPaths(user);
     if (formed.total_combos !== options.attackPaths) throw new Error(`the fixture forms ${formed.total_combos} attack paths, not ${options.attackPaths}`);
@@ -200,13 +213,49 @@ export async function generateScaleFixture(dir: string, options: ScaleOptions = 
   }
 }
 
-/** A repository of the fixture: the example's workflows and settings snapshot (not its code). */
-function copyTemplate(name: string, to: string): void {
+/** The files of a repository of the fixture: the example's workflows and settings snapshot (not its code). */
+const templateFiles = new Map<string, { path: string; content: Buffer }[]>();
+function filesOf(name: string): { path: string; content: Buffer }[] {
+  const known = templateFiles.get(name);
+  if (known) return known;
   const from = join(ROOT, 'examples', name);
-  mkdirSync(to, { recursive: true });
-  for (const part of ['.github', '.chainbreaker']) {
-    if (existsSync(join(from, part))) cpSync(join(from, part), join(to, part), { recursive: true });
+  const files: { path: string; content: Buffer }[] = [];
+  const walk = (dir: string, prefix: string) => {
+    for (const entry of readdirSync(join(from, dir), { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path, prefix);
+      else if (entry.isFile()) files.push({ path, content: readFileSync(join(from, path)) });
+    }
+  };
+  for (const part of ['.github', '.chainbreaker']) if (existsSync(join(from, part))) walk(part, part);
+  templateFiles.set(name, files);
+  return files;
+}
+
+function copyTemplate(name: string, to: string): void {
+  for (const file of filesOf(name)) {
+    mkdirSync(dirname(join(to, file.path)), { recursive: true });
+    writeFileSync(join(to, file.path), file.content);
   }
+}
+
+/**
+ * The fixture for these sources, generated once into `cacheRoot/<key>` and reused while the migrations, the
+ * examples and this generator are unchanged; the caller copies its database before writing to it.
+ */
+export async function cachedScaleFixture(cacheRoot: string, options: ScaleOptions = SCALE): Promise<ScaleFixture & { cached: boolean }> {
+  const hash = createHash('sha256');
+  hash.update(JSON.stringify(options));
+  hash.update(readFileSync(fileURLToPath(import.meta.url)));
+  for (const file of readdirSync(join(ROOT, 'supabase/migrations')).sort()) hash.update(file).update(readFileSync(join(ROOT, 'supabase/migrations', file)));
+  for (const name of TEMPLATES) for (const file of filesOf(name)) hash.update(`${name}/${file.path}`).update(file.content);
+  const dir = join(cacheRoot, hash.digest('hex').slice(0, 16));
+  const stamp = join(dir, 'fixture.json');
+  if (existsSync(stamp)) return { ...(JSON.parse(readFileSync(stamp, 'utf8')) as ScaleFixture), cached: true };
+  // Generated in a child process: the engine's worker threads and the embedded database end with it.
+  const child = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), dir], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'silent' } });
+  if (child.status !== 0 || !existsSync(stamp)) throw new Error(`the scale fixture could not be generated:\n${child.stdout}\n${child.stderr}`);
+  return { ...(JSON.parse(readFileSync(stamp, 'utf8')) as ScaleFixture), cached: false };
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -216,6 +265,7 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
     process.exit(2);
   }
   const fixture = await generateScaleFixture(resolve(dir));
+  writeFileSync(join(resolve(dir), 'fixture.json'), `${JSON.stringify(fixture)}\n`);
   console.log(
     `${fixture.repositories} repositories, ${fixture.findings} findings, ${fixture.attackPaths} attack paths in ${(fixture.ms / 1000).toFixed(1)} s\n` +
       `CODEHOST_DIR=${fixture.codehostDir} PGLITE_DATA_DIR=${fixture.dataDir} npm run dev`,

@@ -3,7 +3,7 @@ import { endpoint, preflight } from '../../lib/http/endpoint.js';
 import { clearRuleSetting, setRuleSetting } from '../../lib/services/rule-settings.js';
 
 export const PUT = endpoint(operations.setRuleSetting, async ({ user, params, body }) => {
-  await setRuleSetting(user, params.rule_id, body.enabled, body.options);
+  await setRuleSetting(user, params.rule_id, body.enabled, body.options, body.severity);
 });
 
 export const DELETE = endpoint(operations.clearRuleSetting, async ({ user, params }) => {

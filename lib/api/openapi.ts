@@ -9,6 +9,7 @@ const NAMED = {
   Rule: s.Rule,
   RuleState: s.RuleState,
   RuleSetting: s.RuleSetting,
+  RuleOverride: s.RuleOverride,
   ...s.RULE_OPTIONS_SCHEMAS,
   Repository: s.Repository,
   Finding: s.Finding,

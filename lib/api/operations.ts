@@ -213,9 +213,10 @@ export const operations = {
     operationId: 'setRuleSetting',
     method: 'PUT',
     path: '/api/rule-settings/{rule_id}',
-    summary: 'Enable or disable a rule globally, and set its options',
+    summary: 'Enable or disable a rule globally, and set its options and severity',
     description:
-      "`options` (optional) configures a rule that takes options, for every scan of the user's repositories: for instance `forbidden-uses` with `{\"allow\": [\"actions/*\"]}` or `{\"deny\": [\"docker://*\"]}`. Options the rule's schema rejects: 400.",
+      "`options` (optional) configures a rule that takes options, for every scan of the user's repositories: for instance `forbidden-uses` with `{\"allow\": [\"actions/*\"]}` or `{\"deny\": [\"docker://*\"]}`. Options the rule's schema rejects: 400. " +
+      '`severity` (optional: `HIGH`, `MEDIUM`, `LOW`, `INFO`, or null to clear) re-rates every finding of the rule in later scans; another value: 400.',
     tag: 'rules',
     auth: true,
     params: s.RulePath,
@@ -250,8 +251,8 @@ export const operations = {
     operationId: 'setRuleOverride',
     method: 'PUT',
     path: '/api/repositories/{repo_id}/rule-overrides/{rule_id}',
-    summary: 'Enable or disable a rule for one repository',
-    description: 'Takes precedence over the global preference.',
+    summary: 'Enable or disable a rule for one repository, and set its severity there',
+    description: 'Takes precedence over the global preference. `severity` (optional: `HIGH`, `MEDIUM`, `LOW`, `INFO`, or null to clear) wins over the global severity for this repository; another value: 400.',
     tag: 'rules',
     auth: true,
     params: s.RepoRulePath,

@@ -43,7 +43,15 @@ export const InstallationPath = v.object({
 });
 
 // Request bodies and query strings.
-export const RuleStateBody = v.strictObject({ enabled: v.boolean('must be a boolean') });
+const RuleSeverity = v.pipe(
+  v.nullable(v.picklist(SEVERITY, `must be one of ${SEVERITY.join(', ')}, or null for the rule's own severity`)),
+  v.description(
+    "Every finding of the rule is reported, counted, gated and read by the attack paths at this severity, as `rules.<id>.severity` in the CLI's `.chainbreaker.yml` does. " +
+      "In `PUT`: absent keeps the stored severity, null clears it (the rule's own severity). A repository's override wins over the global setting.",
+  ),
+  v.examples(['LOW']),
+);
+export const RuleStateBody = v.strictObject({ enabled: v.boolean('must be a boolean'), severity: v.optional(RuleSeverity) });
 export type RuleStateBody = v.InferOutput<typeof RuleStateBody>;
 
 /** The name of a rule's options schema in `components.schemas`: `forbidden-uses` -> `ForbiddenUsesOptions`. */
@@ -67,7 +75,7 @@ const RuleOptions = v.pipe(
 );
 
 /** `PUT /api/rule-settings/{rule_id}`: the global preference, and the rule's options when it takes some. */
-export const RuleSettingBody = v.strictObject({ enabled: v.boolean('must be a boolean'), options: v.optional(RuleOptions) });
+export const RuleSettingBody = v.strictObject({ enabled: v.boolean('must be a boolean'), options: v.optional(RuleOptions), severity: v.optional(RuleSeverity) });
 export type RuleSettingBody = v.InferOutput<typeof RuleSettingBody>;
 
 export const ScanBody = v.strictObject({
@@ -138,9 +146,11 @@ export const RulesResponse = v.object({ rules: v.array(Rule) });
 
 export const RuleState = v.object({ rule_id: v.string(), enabled: v.boolean(), updated_at: Timestamp });
 export type RuleState = v.InferOutput<typeof RuleState>;
-export const RuleSetting = v.object({ ...RuleState.entries, options: v.optional(RuleOptions) });
+const StoredSeverity = v.pipe(v.picklist(SEVERITY), v.description('The severity set for the rule (no key: the rule\'s own).'));
+export const RuleSetting = v.object({ ...RuleState.entries, options: v.optional(RuleOptions), severity: v.optional(StoredSeverity) });
 export const RuleSettingsResponse = v.object({ settings: v.array(RuleSetting) });
-export const RuleOverridesResponse = v.object({ overrides: v.array(RuleState) });
+export const RuleOverride = v.object({ ...RuleState.entries, severity: v.optional(StoredSeverity) });
+export const RuleOverridesResponse = v.object({ overrides: v.array(RuleOverride) });
 
 export const Repository = v.object({
   id: Uuid,

@@ -54,6 +54,11 @@ export interface ChecksHost {
   find(installationId: number, fullName: string, headSha: string, name: string, externalId: string): Promise<CheckRunRef | null>;
   create(installationId: number, fullName: string, body: Readonly<Record<string, unknown>>): Promise<CheckRunRef>;
   update(installationId: number, fullName: string, checkRunId: number, body: Readonly<Record<string, unknown>>): Promise<CheckRunRef>;
+  /**
+   * The paths a pull request changes (renamed files under both names), with "Pull requests: read"; null when
+   * GitHub lists only part of them (it stops at 3,000 files) or no longer knows the pull request.
+   */
+  pullRequestFiles(installationId: number, fullName: string, pullNumber: number): Promise<string[] | null>;
 }
 
 export interface CheckRunRef {

@@ -2,6 +2,7 @@
 // documents what it returns; the SQL side is supabase/migrations, the full list lib/db/README.md.
 
 import type { Database } from './port.js';
+import type { Severity } from '../engine/types.js';
 import type {
   RepositoryOverview,
   AttackPathInput,
@@ -281,9 +282,19 @@ export function listRuleSettings(db: Database, userId: string): Promise<RuleSett
  * Upserts the global preference. `options` undefined keeps the stored options, `{}` clears them (the rule's
  * defaults), another object replaces them; validate it first (lib/engine/rule-options.ts).
  */
-export function setRuleSetting(db: Database, userId: string, ruleId: string, enabled: boolean, options?: Readonly<Record<string, unknown>>): Promise<RuleSetting> {
-  return db.call('set_rule_setting', { p_user_id: userId, p_rule_id: ruleId, p_enabled: enabled, p_options: options });
+export function setRuleSetting(
+  db: Database,
+  userId: string,
+  ruleId: string,
+  enabled: boolean,
+  options?: Readonly<Record<string, unknown>>,
+  severity?: Severity | null,
+): Promise<RuleSetting> {
+  return db.call('set_rule_setting', { p_user_id: userId, p_rule_id: ruleId, p_enabled: enabled, p_options: options, p_severity: storedSeverity(severity) });
 }
+
+/** `p_severity` of set_rule_setting and set_rule_override: undefined keeps the stored severity, null clears it ('DEFAULT'). */
+const storedSeverity = (severity: Severity | null | undefined): string | undefined => (severity === null ? 'DEFAULT' : severity);
 
 /** Removes the global preference (the rule becomes enabled by default); idempotent. */
 export function clearRuleSetting(db: Database, userId: string, ruleId: string): Promise<Cleared> {
@@ -302,12 +313,14 @@ export function setRuleOverride(
   repositoryId: string,
   ruleId: string,
   enabled: boolean,
+  severity?: Severity | null,
 ): Promise<RuleSetting> {
   return db.call('set_rule_override', {
     p_user_id: userId,
     p_repository_id: repositoryId,
     p_rule_id: ruleId,
     p_enabled: enabled,
+    p_severity: storedSeverity(severity),
   });
 }
 

@@ -80,6 +80,8 @@ export interface ScanContext {
   disabled_rules: string[];
   /** The options of the user's global rule settings that have some, by rule id (`ScanOptions.ruleOptions`). */
   rule_options: Record<string, Record<string, unknown>>;
+  /** The effective severity per rule (the repository's override, else the global setting) where one is set (absent before the rule-severity migration). */
+  rule_severities?: Record<string, Severity>;
   /** The repository's `uses:` references at its last scan (`owner/repo@ref#version`, sorted; [] before one). */
   action_references: string[];
   /** Fingerprints of the repository's dismissed findings (absent before the dismissals migration's scan_context). */
@@ -92,6 +94,8 @@ export interface RuleSetting {
   updated_at: Timestamp;
   /** The rule's options (global settings only), when it has some; no key otherwise. */
   options?: Record<string, unknown>;
+  /** The severity set for the rule (global settings and overrides), when one is; no key otherwise. */
+  severity?: Severity;
 }
 
 export interface RuleState {

@@ -2,6 +2,7 @@ import { CATALOG } from './catalog.js';
 import { compareCombinations, findCombinations } from './combinations/detect.js';
 import type { Combination } from './combinations/types.js';
 import { scanRepository, type ScanLimits } from './scan.js';
+import { applySeverities } from './severities.js';
 import type { SettingsSnapshot } from './settings/snapshot.js';
 import { joinExtraRecords, type UnusedSuppression } from './suppress.js';
 import { SEVERITIES, emptyCounts, severityRank, type Counts, type FindingRecord, type RepositoryFile, type Ruleset, type Severity } from './types.js';
@@ -119,10 +120,7 @@ export class ReportBuilder {
       scan.suppressed = joined.suppressed;
       scan.unusedSuppressions = joined.unusedSuppressions;
     }
-    const severities = options.severities;
-    if (severities !== undefined && severities.size > 0) {
-      for (const r of scan.records) r.finding.severity = severities.get(r.finding.rule_id) ?? r.finding.severity;
-    }
+    if (options.severities !== undefined) applySeverities(scan.records, options.severities);
     const found = findCombinations(scan.records, isEnabled);
     const prefix = repository.display ?? (this.#several ? (file: string) => prefixed(repository.name, file) : (file: string) => file);
     this.#records.push(...scan.records.map((r) => ({ ...r, finding: { ...r.finding, file: prefix(r.finding.file) } })));

@@ -11,7 +11,7 @@ import { isMainThread, parentPort } from 'node:worker_threads';
 import type { ApiFix, FixLimits } from '../engine/fixes/apply.js';
 import type { ScanOptions, ScanResult } from '../engine/scan.js';
 import type { SettingsSnapshot } from '../engine/settings/snapshot.js';
-import type { Finding, RepositoryFile, Ruleset } from '../engine/types.js';
+import type { Finding, RepositoryFile, Ruleset, Severity } from '../engine/types.js';
 
 /** What the engine thread needs of a scan (plain data: it crosses threads). */
 export interface EngineJob {
@@ -22,6 +22,8 @@ export interface EngineJob {
   settings?: SettingsSnapshot;
   repository: string;
   ruleOptions: Record<string, unknown>;
+  /** The user's severity per rule (override, else global setting), applied once the online findings are joined (`runEngineJob`). */
+  severities?: Record<string, Severity>;
   online: boolean;
   limits: Omit<NonNullable<ScanOptions['limits']>, 'now' | 'deadline'>;
   /** The engine's budget: its deadline is this long after the thread starts the scan. */

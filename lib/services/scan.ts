@@ -8,6 +8,7 @@ import type { StoredFinding } from '../db/types.js';
 import type { ApiFix, apiFixes } from '../engine/fixes/apply.js';
 import type { ScanResult as EngineScanResult, scanRepository } from '../engine/scan.js';
 import type { OnlinePass } from '../online/service.js';
+import { applySeverities } from '../engine/severities.js';
 import type { Counts, Finding, Ruleset } from '../engine/types.js';
 import { env } from '../env.js';
 import { invalidRequest, notFound, rateLimited, storageQuotaExceeded } from '../http/errors.js';
@@ -138,6 +139,7 @@ export async function scan(user: User, request: ScanRequest): Promise<ScanResult
     ...(snapshot.settings === undefined ? {} : { settings: snapshot.settings }),
     repository: repository.full_name,
     ruleOptions,
+    ...(context.rule_severities === undefined ? {} : { severities: context.rule_severities }),
     online: host.onlineReader !== undefined,
     limits,
     maxEngineMs,
@@ -203,6 +205,12 @@ export async function runEngineJob(job: EngineJob, online: Promise<OnlinePass> |
     const scanned = await session.scan(job, HARD_STOP_GRACE_MS);
     result = scanned.result === TIMED_OUT ? await outOfTime(job) : scanned.result;
     references = online === undefined ? undefined : await (await online).finish(result, files, Date.now() + ONLINE_DEADLINE_MS);
+    // The user's severities re-rate the findings, the engine's and the online audits' alike, as the CLI's
+    // config does (lib/engine/report.ts): what is stored, counted, gated and read by the attack paths.
+    if (job.severities !== undefined && applySeverities(result.records, new Map(Object.entries(job.severities))) > 0) {
+      result.findings = result.records.map((r) => r.finding);
+      result.counts = countOf(result.findings);
+    }
     // Each finding's fix (a diff, or the settings call), from the same snapshot, in what the engine left of
     // the budget (the online audits' wait is not the engine's), stored with the scan so that the stored reads
     // show what this response shows.

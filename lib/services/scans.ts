@@ -26,7 +26,8 @@ export async function repositoryScans(user: User, repositoryId: string, page: { 
   const shown = rows.slice(0, page.limit);
   const last = shown.at(-1);
   return {
-    scans: shown.map(({ seq: _seq, ...scan }) => scan),
+    // A scan without a commit has none (the database says null; the key is left out, as browsers' reads do).
+    scans: shown.map(({ seq: _seq, commit_sha: commit, ...scan }) => (typeof commit === 'string' ? { ...scan, commit_sha: commit } : scan)),
     next_cursor: rows.length > page.limit && last !== undefined ? String(last.seq) : null,
   };
 }

@@ -404,9 +404,10 @@ describe('output file content matches stdout', () => {
 });
 
 describe('scan: the repository owner from the checkout origin remote', () => {
+  // The job holds a write scope: a third party's mutable action there is MEDIUM (in a job holding nothing, LOW).
   const ACTION_WORKFLOW = `on: push
 permissions:
-  contents: read
+  contents: write
 jobs:
   build:
     runs-on: ubuntu-latest

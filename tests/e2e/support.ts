@@ -49,13 +49,15 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
-/** `scripts/dev.ts` on a free port, the embedded database in memory, the example repositories as code host. */
-export async function startDevServer(options: { codehostDir?: string } = {}): Promise<DevServer> {
+/** `scripts/dev.ts` on a free port, the embedded database in memory (or `dataDir`), the example repositories (or `codehostDir`) as code host. */
+export async function startDevServer(options: { codehostDir?: string; dataDir?: string; backgroundDrain?: boolean } = {}): Promise<DevServer> {
   const port = await freePort();
-  const env: Record<string, string | undefined> = { ...process.env, PORT: String(port), PGLITE_DATA_DIR: 'memory://', LOG_LEVEL: 'silent' };
+  // A database of the test's making (the scale fixture's) instead of a fresh one in memory.
+  const env: Record<string, string | undefined> = { ...process.env, PORT: String(port), PGLITE_DATA_DIR: options.dataDir ?? 'memory://', LOG_LEVEL: 'silent' };
   for (const name of ['DATABASE_URL', 'SUPABASE_URL', 'SUPABASE_SERVICE_ROLE_KEY', 'JWT_SIGNING_SECRET', 'GITHUB_APP_ID', 'GITHUB_APP_PRIVATE_KEY', 'NODE_ENV', 'VERCEL_ENV', 'CODEHOST_DIR']) delete env[name];
   // Repositories of the test's own making instead of examples/ (the local code host serves each folder).
   if (options.codehostDir !== undefined) env.CODEHOST_DIR = options.codehostDir;
+  if (options.backgroundDrain === false) env.DEV_BACKGROUND_DRAIN = '0';
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   await new Promise<void>((resolve, reject) => {

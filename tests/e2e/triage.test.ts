@@ -169,6 +169,13 @@ describe.skipIf(SKIP_BROWSER)(`triage in the web client${skipReason(BROWSER_SKIP
       for (const r of body.repositories) r.html_url = `https://github.com/${r.full_name}`;
       await route.fulfill({ response, json: body });
     });
+    // The stored list the Findings view names the repository from, likewise.
+    await page.route('**/api/repositories', async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { repositories: { full_name: string; html_url: string }[] };
+      for (const r of body.repositories) r.html_url = `https://github.com/${r.full_name}`;
+      await route.fulfill({ response, json: body });
+    });
     await page.route('**/api/scans/*', async (route) => {
       const response = await route.fetch();
       await route.fulfill({ response, json: { ...((await response.json()) as object), commit_sha: sha } });

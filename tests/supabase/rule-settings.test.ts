@@ -174,7 +174,7 @@ describe('merge precedence', () => {
   test('scan_context returns the repository with its effective disabled rules, or null when not owned', async () => {
     const { user, repo } = await userWithRepository();
     await setRuleSetting(t.db, user, 'pipe-to-shell', false);
-    expect(await scanContext(t.db, user, repo.id)).toEqual({ repository: repo, disabled_rules: ['pipe-to-shell'], rule_options: {}, action_references: [], dismissed: [] });
+    expect(await scanContext(t.db, user, repo.id)).toEqual({ repository: repo, disabled_rules: ['pipe-to-shell'], rule_options: {}, rule_severities: {}, action_references: [], dismissed: [] });
     expect(await scanContext(t.db, await t.createUser(), repo.id)).toBeNull();
     expect(await effectiveRuleStates(t.db, await t.createUser(), repo.id)).toBeNull();
   });
@@ -209,6 +209,7 @@ describe('rule options (global settings)', () => {
       repository: repo,
       disabled_rules: ['forbidden-uses', 'missing-timeout'],
       rule_options: { 'forbidden-uses': { allow: ['actions/*'] }, 'unpinned-action': { 'trusted-owners': ['my-org'] } },
+      rule_severities: {},
       action_references: [],
       dismissed: [],
     });
@@ -223,5 +224,36 @@ describe('rule options (global settings)', () => {
 
   test('an unknown user still gets 28000 with options', async () => {
     expect((await rejection(setRuleSetting(t.db, randomUUID(), 'forbidden-uses', true, { deny: ['a'] }))).sqlState).toBe('28000');
+  });
+});
+
+describe('rule severities (global settings and overrides)', () => {
+  test("scan_context carries the effective severity: the repository's override, else the global one, the user's only", async () => {
+    const user = await t.createUser();
+    const { repositories } = await userWithRepositories(t.db, user, 2);
+    const [repo, second] = repositories as [Repository, Repository];
+    const other = await userWithRepository();
+    await setRuleSetting(t.db, other.user, 'missing-timeout', true, undefined, 'HIGH');
+    expect((await scanContext(t.db, user, repo.id))!.rule_severities).toEqual({});
+    await setRuleSetting(t.db, user, 'missing-timeout', true, undefined, 'HIGH');
+    await setRuleSetting(t.db, user, 'unpinned-action', true, undefined, 'LOW');
+    await setRuleOverride(t.db, user, repo.id, 'unpinned-action', true, 'INFO');
+    await setRuleOverride(t.db, user, repo.id, 'pipe-to-shell', true, 'MEDIUM');
+    // An override without a severity (only enabled) leaves the global severity in force.
+    await setRuleOverride(t.db, user, repo.id, 'missing-timeout', true);
+    expect((await scanContext(t.db, user, repo.id))!.rule_severities).toEqual({ 'missing-timeout': 'HIGH', 'pipe-to-shell': 'MEDIUM', 'unpinned-action': 'INFO' });
+    // Another repository of the user has the global severities only.
+    expect((await scanContext(t.db, user, second.id))!.rule_severities).toEqual({ 'missing-timeout': 'HIGH', 'unpinned-action': 'LOW' });
+    // null clears (the rule's own severity); undefined keeps.
+    await setRuleOverride(t.db, user, repo.id, 'unpinned-action', false, null);
+    await setRuleSetting(t.db, user, 'missing-timeout', false);
+    expect((await scanContext(t.db, user, repo.id))!.rule_severities).toEqual({ 'missing-timeout': 'HIGH', 'pipe-to-shell': 'MEDIUM', 'unpinned-action': 'LOW' });
+  });
+
+  test('the tables refuse a severity outside HIGH, MEDIUM, LOW, INFO', async () => {
+    const { user, repo } = await userWithRepository();
+    expect((await rejection(setRuleSetting(t.db, user, 'missing-timeout', true, undefined, 'CRITICAL' as never))).sqlState).toBe('23514');
+    expect((await rejection(setRuleOverride(t.db, user, repo.id, 'missing-timeout', true, 'high' as never))).sqlState).toBe('23514');
+    expect(await listRuleSettings(t.db, user)).toEqual([]);
   });
 });

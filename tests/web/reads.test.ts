@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useDatabase } from '../../lib/db/connection.js';
 import { clearDismissal, recordCheckRun, recordScan, recordTriggeredScan, setDismissal, setRuleOverride, setRuleSetting } from '../../lib/db/operations.js';
 import { Api } from '../../web/src/data/api.js';
+import { ratedBy } from '../../web/src/data/rated.js';
 import { ApiReads, SupabaseReads, type TableClient, type TableQuery } from '../../web/src/data/reads.js';
 import { bearer } from '../support/auth.js';
 import { openTestDatabase, type TestDatabase } from '../support/db.js';
@@ -99,6 +100,23 @@ describe('the client data module', () => {
     expect(full?.findings[1]).not.toHaveProperty('fix');
     expect(await both((r) => r.ruleSettings())).toEqual([{ rule_id: 'script-injection', enabled: false, updated_at: expect.any(String) }]);
     expect(await both((r) => r.overrides(repo))).toEqual([{ rule_id: 'script-injection', enabled: true, updated_at: expect.any(String) }]);
+
+    // Severities (issue 27 item 5) come back through both, the key left out where none is set.
+    await setRuleSetting(t.db, user, 'unpinned-action', true, undefined, 'INFO');
+    await setRuleOverride(t.db, user, repo, 'unpinned-action', true, 'HIGH');
+    await setRuleSetting(t.db, other, 'missing-timeout', true, undefined, 'HIGH');
+    expect(await both((r) => r.ruleSettings())).toEqual([
+      { rule_id: 'script-injection', enabled: false, updated_at: expect.any(String) },
+      { rule_id: 'unpinned-action', enabled: true, updated_at: expect.any(String), severity: 'INFO' },
+    ]);
+    const overrides = await both((r) => r.overrides(repo));
+    expect(overrides).toEqual([
+      { rule_id: 'script-injection', enabled: true, updated_at: expect.any(String) },
+      { rule_id: 'unpinned-action', enabled: true, updated_at: expect.any(String), severity: 'HIGH' },
+    ]);
+    // What the Findings view says re-rated a rule: the repository's severity over the global one.
+    expect(ratedBy(await viaSupabase.ruleSettings(), overrides)).toEqual(new Map([['unpinned-action', { severity: 'HIGH', scope: 'repository' }]]));
+    expect(ratedBy(await viaSupabase.ruleSettings(), [])).toEqual(new Map([['unpinned-action', { severity: 'INFO', scope: 'global' }]]));
   });
 
   it('returns the same triage decisions and trail, and the scanned commit, from both backends', async () => {

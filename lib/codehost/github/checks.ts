@@ -10,6 +10,9 @@ import { splitFullName } from './snapshot.js';
  * check run needs the App permission "Checks: write"; without it GitHub answers 403 and this rejects with
  * CodeHostError 'forbidden'.
  */
+/** GitHub lists at most 3,000 files of a pull request, 100 a page. */
+const PULL_FILES_PAGES = 30;
+
 export function createChecksHost(requestFor: (installationId: number) => Promise<RequestFunction>): ChecksHost {
   return {
     async find(installationId, fullName, headSha, name, externalId) {
@@ -34,6 +37,29 @@ export function createChecksHost(requestFor: (installationId: number) => Promise
         return checkRunRef(data, fullName);
       } catch (error) {
         throw codeHostError(error, `check run on ${fullName}`);
+      }
+    },
+    async pullRequestFiles(installationId, fullName, pullNumber) {
+      const [owner, repo] = splitFullName(fullName);
+      const request = await requestFor(installationId);
+      const paths: string[] = [];
+      try {
+        for (let page = 1; page <= PULL_FILES_PAGES; page++) {
+          const { data } = await request('GET /repos/{owner}/{repo}/pulls/{pull_number}/files', { owner, repo, pull_number: pullNumber, per_page: 100, page });
+          if (!Array.isArray(data)) throw new CodeHostError('unavailable', `files of pull request #${pullNumber} of ${fullName}: GitHub's answer is not a list`);
+          for (const file of data as unknown[]) {
+            if (!isObject(file) || typeof file.filename !== 'string') continue;
+            paths.push(file.filename);
+            if (typeof file.previous_filename === 'string') paths.push(file.previous_filename);
+          }
+          if (data.length < 100) return paths;
+        }
+        // GitHub lists at most 3,000 files of a pull request: the rest are unknown.
+        return null;
+      } catch (error) {
+        const failure = codeHostError(error, `files of pull request #${pullNumber} of ${fullName}`);
+        if (failure.kind === 'not_found') return null;
+        throw failure;
       }
     },
     async update(installationId, fullName, checkRunId, body) {

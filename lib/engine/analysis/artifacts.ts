@@ -3,6 +3,7 @@ import { privilegedTriggers, type Job, type Step, type Workflow } from '../model
 import { followsUntrustedRuns } from './workflow-run.js';
 import { commandName, logicalLines, pipelines, words } from '../shell.js';
 import { validatedVariables } from './script-outputs.js';
+import { usesOnlyValidated } from './validation.js';
 import { get, getText, keyText, type YNode } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
 
@@ -316,6 +317,8 @@ export function artifactUses(download: Step, dir: string | null, sameRun: (a: St
 /** A step that uses an output carrying the files' content. */
 function outputUse(step: Step, refs: readonly string[]): ArtifactUse {
   const ref = step.usesRef;
+  // Every use checks the value against a pattern or an allow-list first (validation.ts): it has that shape.
+  if (usesOnlyValidated(step, refs)) return { kind: 'validated', step, detail: `checks \`${refs[0] ?? ''}\` against a pattern before use` };
   if (ref?.kind === 'repository' && COMMENT_ACTIONS.has(ref.slug)) return { kind: 'comment', step, detail: `gives \`${refs[0] ?? ''}\` to ${ref.slug}` };
   if (texts(step.if).some((t) => refs.some((r) => t.includes(r)))) return { kind: 'data', step, detail: `decides in its \`if:\` whether it runs (\`${refs[0] ?? ''}\`)` };
   return { kind: 'data', step, detail: `uses \`${refs[0] ?? ''}\`, read from them` };

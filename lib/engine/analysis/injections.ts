@@ -2,6 +2,7 @@ import { earlierForeignDownload, READS_FILE } from './artifacts.js';
 import { codeSinkInputs, inJavaScriptCode, type CodeLanguage } from './code-sinks.js';
 import { describeStep, describeTaint } from './describe.js';
 import { scriptFold, scriptLines, validatedVariables } from './script-outputs.js';
+import { expressionPath, validatedBefore } from './validation.js';
 import { describeGate, gateOf, guardCovers, reviewedEnvironmentGate, stepTrust, type TrustGuard, type TrustPaths } from './trust-guards.js';
 import { holdingFacts, reachFacts, runFact } from './run-model/facts.js';
 import { severityOf, whoText, type Claim, type RunModel, type ValueReach } from './run-model/index.js';
@@ -111,7 +112,7 @@ function assess(step: Step, taint: Taint, runs: RunModel, issueComment: boolean)
       taint.controller === 'external-after-merge'
         ? { level: 'approval', event: 'push', gates: ['a maintainer merges the commits first'], forkPullRequest: false, unvouched: true }
         : runs.valueReach(caller, events, covers);
-    const claim: Claim = { reach, executes: true, holds: run.valuables, forkHolds: run.forkValuables, raceAfterApproval: reach.unvouched };
+    const claim: Claim = { reach, executes: true, holds: run.valuables, forkHolds: run.forkValuables, nothingHeld: run.nothingHeld, raceAfterApproval: reach.unvouched };
     const severity = milder(severityOf(claim), ceiling);
     const where = caller === step ? '' : ` (run by ${describeStep(caller)}, line ${caller.owner.file.position(caller.node.start).line})`;
     const text = `${where}; ${valueWho(reach, taint)}; ${holdsText(claim, reach)}`;
@@ -179,7 +180,7 @@ function holdsText(claim: Claim, reach: ValueReach): string {
     const machine = claim.forkHolds ?? [];
     return machine.length > 0 ? `but the job runs on ${machine.join(', ')}, which a fork's run reaches too` : 'the fork\'s run holds nothing worth taking';
   }
-  return claim.holds.length > 0 ? `the job holds ${claim.holds.join(', ')}` : 'the job holds no write scope, secret or OIDC token';
+  return claim.holds.length > 0 ? `the job holds ${claim.holds.join(', ')}` : (claim.nothingHeld ?? 'the job holds no write scope, secret or OIDC token');
 }
 
 /** `${{ }}` expressions with a value someone can choose, expanded into code a step runs (script-injection). */
@@ -205,6 +206,10 @@ export function scriptInjections(step: Step, analyzer: TaintAnalyzer, runs: RunM
       if (taint === null) continue;
       // A JSON document pasted where JavaScript expects an expression is a literal, not code.
       if (taint.json === true && sink.language === 'JavaScript' && inJavaScriptCode(String(sink.node.value), occurrence.span.start, occurrences.map((o) => o.span))) continue;
+      // A value checked against an anchored pattern or an allow-list before this use, with the step or job
+      // failing otherwise (validation.ts), has the checked shape here: it carries no code.
+      const paths = [expressionPath(occurrence.expr), taint.source, ...taint.via].filter((p): p is string => p !== null && /^[\w-]+(\.[\w-]+)+$/.test(p));
+      if (validatedBefore(step, paths, sink.node === step.run ? occurrence.span.start : undefined) !== null) continue;
       const claim = assess(step, taint, runs, issueComment);
       if (claim === null) continue;
       hits.push({

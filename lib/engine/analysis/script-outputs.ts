@@ -218,19 +218,68 @@ export function outputLines(script: string, name: string): ScriptSpan[] | null {
 /** `[[ "$X" =~ ^[0-9]+$ ]]`: a test of a variable against an anchored pattern without wildcards. */
 const VALIDATION = /\$\{?([A-Za-z_]\w*)\}?["']?\s*=~\s*['"]?\^([^\s'"]{0,200})\$/g;
 const GREP_VALIDATION = /\bgrep\s+(?:-[A-Za-z]{1,8}\s+){1,4}['"]\^([^'"]{0,200})\$['"][^\n]{0,200}?<<<\s*["']?\$\{?([A-Za-z_]\w*)/g;
+/** `echo "$X" | grep -qE '^[0-9]+$'`, `printf '%s' "$X" | grep -Eq '^(a|b)$'`. */
+const PIPED_GREP_VALIDATION = /\b(?:echo|printf)\b[^|\n]{0,120}?\$\{?([A-Za-z_]\w*)\}?[^|\n]{0,40}\|\s*grep\s+(?:-[A-Za-z]{1,8}\s+){1,4}['"]\^([^'"]{0,200})\$['"]/g;
+/** `case "$X" in a|b) ;; *) exit 1 ;; esac` and `case $X in ''|*[!0-9]*) exit 1 ;; esac`: the head of a `case`. */
+const CASE_HEAD = /\bcase\s+["']?\$\{?([A-Za-z_]\w*)\}?["']?\s+in\b/g;
+/** `X=$(jq -r '.number | tonumber' f)`: jq fails (and `bash -e` with it) unless the value is a number. */
+const JQ_NUMBER = /^\s*(?:(?:export|local|readonly)\s+)?([A-Za-z_]\w*)=["']?\$\(\s*jq\b[^\n)]{0,200}?\b(?:tonumber|numbers)\b[^\n)]{0,200}\)["']?\s*(?:$|[;#&|])/gm;
+
+/** The branches of a `case` starting at `from` (bounded): each branch's patterns and whether its body fails. */
+function caseBranches(script: string, from: number): { patterns: string; fails: boolean }[] | null {
+  const end = script.indexOf('esac', from);
+  if (end === -1 || end - from > 4000) return null;
+  const body = script.slice(from, end);
+  const branches: { patterns: string; fails: boolean }[] = [];
+  for (const part of body.split(';;')) {
+    const close = part.indexOf(')');
+    if (close === -1) continue;
+    branches.push({ patterns: part.slice(0, close).trim().replace(/^\(/, ''), fails: /\bexit\s+[1-9]|\bfalse\b|\breturn\s+[1-9]/.test(part.slice(close + 1)) });
+  }
+  return branches;
+}
 
 /**
- * Variables a script checks against an anchored pattern (`[[ "$N" =~ ^[0-9]+$ ]]`, `grep -qE '^...$' <<< "$N"`)
- * when it also exits on failure somewhere: after the check their value has the pattern's shape.
+ * True when a `case` lets only listed values through: its catch-all `*)` fails and every other pattern is a
+ * literal word (an allow-list), or a branch that fails matches anything but digits (`*[!0-9]*`) and the empty
+ * value fails too (the shell's number check).
+ */
+function caseValidates(script: string, from: number): boolean {
+  const branches = caseBranches(script, from);
+  if (branches === null || branches.length === 0) return false;
+  const alternatives = (b: { patterns: string }) => b.patterns.split('|').map((p) => p.trim().replace(/^["']|["']$/g, ''));
+  const catchAll = branches.find((b) => alternatives(b).includes('*'));
+  if (catchAll?.fails === true && branches.every((b) => b === catchAll || alternatives(b).every((p) => /^[\w./@:+-]+$/.test(p)))) return true;
+  const number = branches.find((b) => b.fails && alternatives(b).some((p) => /^\*\[!\^?[0-9a-zA-Z_.-]+\]\*$/.test(p) || /^\*\[\^?!?[0-9]+\]\*$/.test(p)));
+  return number !== undefined && branches.some((b) => b.fails && alternatives(b).some((p) => p === '' || p === "''" || p === '""'));
+}
+
+/**
+ * Variables a script checks before it uses them, so that after the check their value has a known shape:
+ * against an anchored pattern (`[[ "$N" =~ ^[0-9]+$ ]]`, `grep -qE '^...$' <<< "$N"`,
+ * `echo "$N" | grep -qE '^...$'`) or an allow-list (`case "$N" in a|b) ;; *) exit 1 ;; esac`,
+ * `case $N in ''|*[!0-9]*) exit 1 ;; esac`) when it also exits on failure somewhere; or read as a number by jq
+ * (`N=$(jq -r '.n | tonumber' f)`), which fails the step on anything else.
  */
 export function validatedVariables(script: string): Set<string> {
   const result = new Set<string>();
+  if (script.includes('jq')) for (const match of script.matchAll(JQ_NUMBER)) if (match[1] !== undefined) result.add(match[1]);
   if (!/\bexit\s+[1-9]|\bexit\s*$|\bfalse\b/m.test(script)) return result;
   for (const match of script.matchAll(VALIDATION)) {
     if (match[1] !== undefined && !/\.[*+]/.test(match[2] ?? '')) result.add(match[1]);
   }
-  for (const match of script.matchAll(GREP_VALIDATION)) {
-    if (match[2] !== undefined && /-[A-Za-z]*[qx]/.test(match[0]) && !/\.[*+]/.test(match[1] ?? '')) result.add(match[2]);
+  if (script.includes('grep')) {
+    for (const match of script.matchAll(GREP_VALIDATION)) {
+      if (match[2] !== undefined && /-[A-Za-z]*[qx]/.test(match[0]) && !/\.[*+]/.test(match[1] ?? '')) result.add(match[2]);
+    }
+    for (const match of script.matchAll(PIPED_GREP_VALIDATION)) {
+      if (match[1] !== undefined && /grep\s+(?:-[A-Za-z]{1,8}\s+){0,3}-[A-Za-z]*[qx]/.test(match[0]) && !/\.[*+]/.test(match[2] ?? '')) result.add(match[1]);
+    }
+  }
+  if (script.includes('esac')) {
+    for (const match of script.matchAll(CASE_HEAD)) {
+      if (match[1] !== undefined && caseValidates(script, (match.index ?? 0) + match[0].length)) result.add(match[1]);
+    }
   }
   return result;
 }

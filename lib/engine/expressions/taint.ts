@@ -1,13 +1,12 @@
 import { githubContextCapability } from '../contexts/index.js';
 import type { RepositoryModel } from '../model/repository.js';
 import type { Action, Job, Step, Workflow } from '../model/workflow.js';
-import { outputLines, referencedEnvVars, scriptFold, type ScriptFold } from '../analysis/script-outputs.js';
+import { outputLines, referencedEnvVars, scriptFold, validatedVariables, type ScriptFold } from '../analysis/script-outputs.js';
 import { actionMajorVersion } from '../analysis/step-version.js';
 import { normalizeLocalPath } from '../model/repository.js';
 import { get, getMap, getText, keyText, type YNode, type YPair, type YScalar } from '../yaml/model.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
 import { outsiderDownloadBefore, readsDownloadedFile } from '../analysis/artifacts.js';
-import { validatedVariables } from '../analysis/script-outputs.js';
 import { describeStep } from '../analysis/describe.js';
 import { contextController, controllerRank, eventController, outsiderEvents, triggersWithField, type Controller } from './controller.js';
 import { expressionsOf, type ExpressionOccurrence } from './extract.js';
@@ -484,8 +483,9 @@ export class TaintAnalyzer {
     const run = step.run as YScalar;
     const occurrences = expressionsOf(step.owner.file, run);
     const artifact = this.#artifactTaint(step, scope);
-    const validated = artifact === null ? new Set<string>() : validatedVariables(String(run.value));
-    const fold = scriptFold<Taint | null>(String(run.value), {
+    const text = String(run.value);
+    const validated = validatedVariables(text);
+    const fold = scriptFold<Taint | null>(text, {
       own: (line, [from, to]) => {
         let taint: Taint | null = null;
         // A file of an outsider's artifact read into the value (`N=$(cat pr/NR)`), unless the variable it is
@@ -504,6 +504,9 @@ export class TaintAnalyzer {
       external: (name) => this.#ofShellVariable(name, scope, depth),
       combine: stronger,
       empty: null,
+      // A variable the script checks against an anchored pattern or an allow-list (failing otherwise) carries
+      // the checked shape into the outputs it writes, not the text it was given.
+      stop: validated,
     });
     this.#folds.set(step, fold);
     return fold;

@@ -113,7 +113,7 @@ function reachable(reach: Reach): boolean {
 /** Severity and wording of a download, from the model's facts and what later steps do with the files; null: no claim. */
 function judge(run: JobRun, reach: Reach, runsThem: boolean, use: ArtifactUse | null): { severity: Severity; executes: boolean; consequence: string } | null {
   const executes = runsThem || use?.kind === 'env';
-  const claim: Claim = { reach, executes, holds: run.valuables, forkHolds: run.forkValuables, raceAfterApproval: true };
+  const claim: Claim = { reach, executes, holds: run.valuables, forkHolds: run.forkValuables, nothingHeld: run.nothingHeld, raceAfterApproval: true };
   if (executes) {
     const consequence = use?.kind === 'env' ? `; ${who(use)} ${use.detail}, which every later step of the job runs with` : '';
     return { severity: severityOf(claim), executes, consequence };
@@ -136,7 +136,7 @@ function judge(run: JobRun, reach: Reach, runsThem: boolean, use: ArtifactUse | 
 function report(context: WorkflowRuleContext, job: Job, r: Report): void {
   const { download, reach, run } = r;
   const where = download.isolated ? `\`${download.destination ?? ''}\`, outside the workspace` : download.destination === null ? 'the workspace' : `\`${download.destination}\`, inside the workspace`;
-  const claim: Claim = { reach, executes: r.executes, holds: run.valuables };
+  const claim: Claim = { reach, executes: r.executes, holds: run.valuables, nothingHeld: run.nothingHeld };
   const who = runChoice(download) === 'triggering' ? `${whoseRun(job)} can come from a fork's pull request` : "the job picks the run (by branch, pull request or a computed id), and a fork's pull request run can be the one picked";
   context.report({
     node: download.node,

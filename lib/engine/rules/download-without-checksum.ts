@@ -222,7 +222,7 @@ export default defineWorkflowRule({
             message:
               `\`${fetch.program}\` downloads ${evidence} and nothing in the step verifies its checksum or signature before it is used.` +
               (low
-                ? ` LOW: ${step.job === null ? 'the jobs that run this action hold' : 'the job holds'} no write scope, secret, OIDC token, self-hosted machine or publish and hand${step.job === null ? '' : 's'} no build to a publishing job, so a swapped file changes only this run.`
+                ? ` LOW: ${step.job === null ? 'the jobs that run this action hold' : 'the job holds'} no write scope that changes code, releases or packages, no secret, OIDC token, self-hosted machine or publish and hand${step.job === null ? '' : 's'} no build to a publishing job, so a swapped file changes only this run.`
                 : ''),
             facts,
           });

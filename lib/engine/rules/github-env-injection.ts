@@ -65,7 +65,7 @@ export default defineWorkflowRule({
       const reach = runs.stepReach(step);
       const { later, posts } = affected(context, step);
       const executes = later.length > 0 || posts.length > 0;
-      const claim: Claim = { reach, executes, holds: run.valuables, forkHolds: run.forkValuables, raceAfterApproval: true };
+      const claim: Claim = { reach, executes, holds: run.valuables, forkHolds: run.forkValuables, nothingHeld: run.nothingHeld, raceAfterApproval: true };
       const model = severityOf(claim);
       const first = later[0] ?? posts[0];
       const runsAfter =

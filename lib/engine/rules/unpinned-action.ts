@@ -1,5 +1,5 @@
 import { holdingFacts, runFact } from '../analysis/run-model/facts.js';
-import { callSecrets, stepSecrets } from '../analysis/run-model/holdings.js';
+import { callSecrets, holdsNothing, stepSecrets } from '../analysis/run-model/holdings.js';
 import { publishesForReal, publishingSteps } from '../analysis/publishing.js';
 import { ownerFact, type JobRun } from '../analysis/run-model/index.js';
 import type { UsesRef } from '../model/uses.js';
@@ -56,7 +56,7 @@ function names(list: readonly string[]): string {
 function exposure(run: JobRun, job: Job, step: Step | null): { text: string; facts: string[] } {
   const direct = step === null ? callSecrets(job) : stepSecrets(step);
   const inherits = step === null && run.holdings.inheritsSecrets;
-  const holds = run.valuables.length > 0 ? `the job holds ${run.valuables.join(', ')}` : 'the job holds no write scope, secret or OIDC token';
+  const holds = run.valuables.length > 0 ? `the job holds ${run.valuables.join(', ')}` : run.nothingHeld;
   if (inherits) return { text: `${holds}, and every secret reaches the called workflow itself (\`secrets: inherit\`)`, facts: ['secrets:step'] };
   if (direct.length > 0) {
     const where = step === null ? 'the called workflow itself (its `with:` or `secrets:`)' : 'the action itself (its `with:` or its environment)';
@@ -99,8 +99,11 @@ function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef, truste
   // supply-chain rules' policy, docs/severity.md): a moved ref changes only what that run does: LOW. A reusable
   // workflow's call stays MEDIUM (the called workflow's own jobs decide what they hold).
   const low = ownership === 'third-party' && step !== null && context.runs.suppliesNothing(step);
-  const why = low
-    ? ` LOW: ${step?.job === null ? 'the jobs that run this action hold' : 'the job holds'} no write scope, secret, OIDC token, self-hosted machine or publish${run?.holdings.token.kind === 'default' ? ' (its default token is read-write only if the repository\'s settings make it so)' : ''} and hand${step?.job === null ? '' : 's'} no build to a publishing job, so a moved ref changes only what this run does.`
+  const feeds = ownership === 'third-party' && step !== null && !low && run !== null && holdsNothing(run.holdings, context.runs.defaultToken);
+  const why = feeds
+    ? ' MEDIUM: the job holds nothing worth taking itself, but what it builds or caches reaches a job that publishes.'
+    : low
+    ? ` LOW: ${step?.job === null ? 'the jobs that run this action hold' : 'the job holds'} no write scope that changes code, releases or packages, no secret, OIDC token, self-hosted machine or publish${run?.holdings.token.kind === 'default' ? ' (its default token is read-write only if the repository\'s settings make it so)' : ''} and hand${step?.job === null ? '' : 's'} no build to a publishing job, so a moved ref changes only what this run does.`
     : '';
   context.report({
     node,

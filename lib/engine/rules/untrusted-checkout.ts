@@ -45,7 +45,7 @@ export default defineWorkflowRule({
         let reach: Reach = context.runs.stepReach(entry.step);
         if (checkout.dispatcher !== undefined) reach = { ...reach, level: 'approval', gates: [`the workflow runs only on \`repository_dispatch\`, sent by ${checkout.dispatcher}`] };
         const pinned = IMMUTABLE.has(checkout.evidence);
-        const claim: Claim = { reach, executes: sinks.length > 0, holds: run.valuables, forkHolds: run.forkValuables, raceAfterApproval: !pinned };
+        const claim: Claim = { reach, executes: sinks.length > 0, holds: run.valuables, forkHolds: run.forkValuables, nothingHeld: run.nothingHeld, raceAfterApproval: !pinned };
         let severity = severityOf(claim);
         // Without a step that runs it, the checkout is still a loaded workspace: any tool that reads its files
         // (configuration, lockfiles, scripts) can be turned against the job. MEDIUM when anyone starts it and

@@ -115,6 +115,7 @@ export async function scanForUser(db: Database, scan: UserScan): Promise<Recorde
     settings,
     repository: target.full_name,
     ruleOptions,
+    ...(context.rule_severities === undefined ? {} : { severities: context.rule_severities }),
     online: scan.online !== undefined && scan.online.host.onlineReader !== undefined,
     limits,
     maxEngineMs,

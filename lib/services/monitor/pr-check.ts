@@ -6,6 +6,7 @@ import { env } from '../../env.js';
 import { triaged } from '../attack-paths.js';
 import type { EngineJob } from '../engine-worker.js';
 import { runEngineJob, storedFindings } from '../scan.js';
+import { touchesPipelines } from '../webhooks.js';
 import { ANNOTATIONS_PER_REQUEST, CHECK_NAME, checkRunOutput, type CheckRunOutput } from './check-run.js';
 import { forQueue, gateBudget, snapshotDeadline } from './common.js';
 import { JobRejected, type JobContext, type MonitorJob } from './jobs.js';
@@ -13,7 +14,7 @@ import { JobRejected, type JobContext, type MonitorJob } from './jobs.js';
 export type PullRequestCheckJob = Extract<MonitorJob, { kind: 'pr-check' }>;
 
 export interface PullRequestCheckOutcome {
-  /** Null when nothing was published (no one linked the installation, or it is suspended). */
+  /** Null when nothing was published (no one linked the installation, it is suspended, or the pull request changes no pipeline file). */
   checkRun: CheckRunRef | null;
   output: CheckRunOutput | null;
   /** Whether this run created the check run (false: it found the one an earlier attempt made). */
@@ -48,6 +49,10 @@ export async function runPullRequestCheck(job: PullRequestCheckJob, ctx: Pick<Jo
   const checks = github.checks;
   if (checks === undefined) throw new JobRejected('This code host publishes no check runs (the GitHub App is not configured).');
   gateBudget(github, job.installationId, first.full_name.split('/')[0] ?? first.full_name);
+  // Only a pull request that changes the pipelines (`.github/`, an action's metadata, dependabot) gets a check:
+  // the same paths a push must touch to be scanned. A list GitHub cannot give whole is taken as touching them.
+  const changed = await forQueue(() => checks.pullRequestFiles(job.installationId, first.full_name, job.pullNumber));
+  if (changed !== null && !changed.some(touchesPipelines)) return { checkRun: null, output: null, created: false };
   const locator = { installationId: job.installationId, fullName: first.full_name, defaultBranch: first.default_branch, private: first.private };
   const deadline = snapshotDeadline(ctx.deadline);
   const [base, head, policy] = await forQueue(() =>

@@ -34,7 +34,7 @@ export async function runRecheck(job: RecheckJob, ctx: Pick<JobContext, 'db' | '
     const latest = (await listRepositoryScans(db, target.user_id, target.repository_id, { limit: 1, beforeSeq: null }))?.[0];
     // Never scanned by this user: nothing of theirs to re-check.
     if (latest === undefined) continue;
-    const ref = latest.commit_sha;
+    const ref = latest.commit_sha ?? undefined;
     const key = ref ?? 'HEAD';
     let snapshot = snapshots.get(key);
     if (snapshot === undefined) {

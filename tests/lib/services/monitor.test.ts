@@ -240,6 +240,36 @@ describe('pr-check', () => {
     expect(github.checkRuns(s.fullName)).toHaveLength(1);
   });
 
+  it("checks only a pull request that changes the pipelines: GitHub's file list decides, renames by either name; a list GitHub cannot give whole counts as changed", async () => {
+    const s = await setup(1);
+    const baseSha = github.addCommit(s.fullName, { '.github/workflows/ci.yml': CI });
+    // The head adds a vulnerable workflow, but the pull request's own changes are elsewhere (the base moved on).
+    const headSha = github.addCommit(s.fullName, { '.github/workflows/ci.yml': CI, '.github/workflows/triage.yml': triage() });
+    github.setPullRequestFiles(s.fullName, 31, ['src/index.ts', 'docs/action.yml.md', 'README.md']);
+    const skipped = await runPullRequestCheck(prJob(s, headSha, baseSha, { pullNumber: 31 }), ctx(), host);
+    expect(skipped).toEqual({ checkRun: null, output: null, created: false });
+    expect(github.count('GET /repos/{owner}/{repo}/pulls/{pull_number}/files')).toBe(1);
+    expect(github.count('POST /repos/{owner}/{repo}/check-runs')).toBe(0);
+    // Nothing of the commits was read either.
+    expect(github.requests.filter((r) => r.route !== 'GET /repos/{owner}/{repo}/pulls/{pull_number}/files' && !r.route.includes('access_tokens'))).toEqual([]);
+
+    // A workflow moved out of .github/ counts by its previous name; an action's metadata anywhere counts.
+    for (const [number, files] of [
+      [32, [{ filename: 'ci/old.yml', previous_filename: '.github/workflows/old.yml' }]],
+      [33, ['tools/setup/action.yaml']],
+    ] as const) {
+      github.reset();
+      github.setPullRequestFiles(s.fullName, number, files);
+      const checked = await runPullRequestCheck(prJob(s, headSha, baseSha, { pullNumber: number }), ctx(), host);
+      expect(checked.checkRun).not.toBeNull();
+    }
+    // No list (GitHub no longer knows the pull request, or it has more than 3,000 files): checked.
+    github.reset();
+    const unknown = await runPullRequestCheck(prJob(s, headSha, baseSha, { pullNumber: 34 }), ctx(), host);
+    expect(unknown.checkRun).not.toBeNull();
+    expect(github.count('GET /repos/{owner}/{repo}/pulls/{pull_number}/files')).toBe(1);
+  });
+
   it('sends more than 50 annotations in batches; a retry after a failed batch resumes without a second check run or a repeated annotation', async () => {
     const s = await setup(1);
     const baseSha = github.addCommit(s.fullName, { '.github/workflows/ci.yml': CI });
@@ -278,6 +308,7 @@ describe('pr-check', () => {
     expect(new Set(github.routesRequested())).toEqual(
       new Set([
         'POST /app/installations/{installation_id}/access_tokens',
+        'GET /repos/{owner}/{repo}/pulls/{pull_number}/files',
         'POST /graphql',
         'GET /repos/{owner}/{repo}/git/trees/{tree_sha}',
         'GET /repos/{owner}/{repo}',

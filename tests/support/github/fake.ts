@@ -251,6 +251,16 @@ export class FakeGitHub {
     return id;
   }
 
+  /**
+   * The files pull request `number` of `fullName` changes (`GET .../pulls/{n}/files`): a path, or a rename with
+   * its previous name. A pull request without any is unknown to the fake (404, as GitHub answers for one).
+   */
+  setPullRequestFiles(fullName: string, number: number, files: readonly (string | { filename: string; previous_filename: string })[]): void {
+    this.pullFiles.set(`${fullName.toLowerCase()}#${number}`, files.map((f) => (typeof f === 'string' ? { filename: f } : f)));
+  }
+
+  private readonly pullFiles = new Map<string, { filename: string; previous_filename?: string }[]>();
+
   /** The check runs of a repository (`owner/name`), oldest first; of every repository without one. */
   checkRuns(fullName?: string): FakeCheckRun[] {
     return [...this.runs.values()].filter((r) => fullName === undefined || r.repository === fullName.toLowerCase());
@@ -888,6 +898,17 @@ export class FakeGitHub {
       },
       'PATCH',
     );
+    repo('/pulls/{pull_number}/files', ({ identity, params, url }, repository) => {
+      if (!this.can(identity, repository, 'pull_requests')) return forbidden(identity);
+      const files = this.pullFiles.get(`${repository.fullName.toLowerCase()}#${params.pull_number}`);
+      if (files === undefined) return notFound();
+      const { items, headers } = page(files, url);
+      return json(
+        items.map((f, i) => ({ sha: fakeOid(`${f.filename}:${i}`), filename: f.filename, status: f.previous_filename === undefined ? 'modified' : 'renamed', additions: 1, deletions: 1, changes: 2, ...(f.previous_filename === undefined ? {} : { previous_filename: f.previous_filename }) })),
+        200,
+        headers,
+      );
+    });
     repo('/commits/{ref}/check-runs', ({ identity, params, url }, repository) => {
       if (!this.can(identity, repository, 'checks')) return forbidden(identity);
       const name = url.searchParams.get('check_name');

@@ -1,4 +1,4 @@
-import type { AttackPaths, CheckRun, Combination, Dismissal, DismissalKind, DismissalReason, Dismissals, Installation, InstallationLink, Repository, RepositoryOverview, Rule, RuleSetting, Scan, ScanPage } from './types.js';
+import type { AttackPaths, CheckRun, Combination, Dismissal, DismissalKind, DismissalReason, Dismissals, Installation, InstallationLink, Repository, RepositoryOverview, Rule, RuleSetting, Scan, ScanPage, Severity } from './types.js';
 import { withoutBidi } from './text.js';
 
 /** An API error with the contract's error body: `status` and the server's one-line `message`. */
@@ -66,10 +66,23 @@ export class Api {
   completeAuthorization = (code: string, state: string) => this.request<{ github_login: string }>('POST', '/api/github/authorization', { code, state });
   revokeAuthorization = () => this.request<void>('DELETE', '/api/github/authorization');
   rules = () => this.request<{ rules: Rule[] }>('GET', '/api/rules');
-  setRuleSetting = (ruleId: string, enabled: boolean) => this.request<void>('PUT', `/api/rule-settings/${encodeURIComponent(ruleId)}`, { enabled });
+  /**
+   * `options` undefined keeps the stored ones, `{}` clears them; the API checks them against the rule's schema (400 with its message).
+   * `severity` undefined keeps the stored one, null clears it (the rule's own severity).
+   */
+  setRuleSetting = (ruleId: string, enabled: boolean, options?: Record<string, unknown>, severity?: Severity | null) =>
+    this.request<void>('PUT', `/api/rule-settings/${encodeURIComponent(ruleId)}`, {
+      enabled,
+      ...(options === undefined ? {} : { options }),
+      ...(severity === undefined ? {} : { severity }),
+    });
   clearRuleSetting = (ruleId: string) => this.request<void>('DELETE', `/api/rule-settings/${encodeURIComponent(ruleId)}`);
-  setOverride = (repoId: string, ruleId: string, enabled: boolean) =>
-    this.request<void>('PUT', `/api/repositories/${encodeURIComponent(repoId)}/rule-overrides/${encodeURIComponent(ruleId)}`, { enabled });
+  /** `severity` as in `setRuleSetting`: the repository's severity wins over the global one. */
+  setOverride = (repoId: string, ruleId: string, enabled: boolean, severity?: Severity | null) =>
+    this.request<void>('PUT', `/api/repositories/${encodeURIComponent(repoId)}/rule-overrides/${encodeURIComponent(ruleId)}`, {
+      enabled,
+      ...(severity === undefined ? {} : { severity }),
+    });
   clearOverride = (repoId: string, ruleId: string) =>
     this.request<void>('DELETE', `/api/repositories/${encodeURIComponent(repoId)}/rule-overrides/${encodeURIComponent(ruleId)}`);
 

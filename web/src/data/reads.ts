@@ -65,7 +65,12 @@ export interface TableClient {
 
 const SCAN_COLUMNS = 'id,repository_id,ruleset,trigger,high_count,medium_count,low_count,info_count,created_at,seq,commit_sha';
 const FINDING_COLUMNS = 'file,line,column,severity,category,rule_id,title,description,recommendation,fingerprint,fix';
-const SETTING_COLUMNS = 'rule_id,enabled,updated_at';
+const SETTING_COLUMNS = 'rule_id,enabled,updated_at,severity';
+const GLOBAL_SETTING_COLUMNS = `${SETTING_COLUMNS},options`;
+
+/** A row as the API shows it: null columns (no options, no severity) leave their key out. */
+const settingOf = (row: Record<string, unknown>): RuleSetting =>
+  Object.fromEntries(Object.entries(row).filter(([, value]) => value !== null && value !== undefined)) as unknown as RuleSetting;
 const DISMISSAL_COLUMNS = 'fingerprint,kind,reason,comment,dismissed_by,created_at,updated_at';
 const EVENT_COLUMNS = 'fingerprint,action,kind,reason,comment,actor,at';
 const CHECK_RUN_COLUMNS = 'pull_number,head_sha,conclusion,html_url,new_findings,new_attack_paths,updated_at';
@@ -123,11 +128,11 @@ export class SupabaseReads implements Reads {
   }
 
   async ruleSettings(): Promise<RuleSetting[]> {
-    return (await rows(this.client.from('rule_settings').select(SETTING_COLUMNS).order('rule_id'))) as unknown as RuleSetting[];
+    return (await rows(this.client.from('rule_settings').select(GLOBAL_SETTING_COLUMNS).order('rule_id'))).map(settingOf);
   }
 
   async overrides(repoId: string): Promise<RuleSetting[]> {
-    return (await rows(this.client.from('rule_overrides').select(SETTING_COLUMNS).eq('repository_id', repoId).order('rule_id'))) as unknown as RuleSetting[];
+    return (await rows(this.client.from('rule_overrides').select(SETTING_COLUMNS).eq('repository_id', repoId).order('rule_id'))).map(settingOf);
   }
 
   async dismissals(repoId: string): Promise<Dismissals> {

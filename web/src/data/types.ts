@@ -132,6 +132,10 @@ export interface RuleSetting {
   rule_id: string;
   enabled: boolean;
   updated_at: string;
+  /** A global preference's options, when the rule has some (see data/rule-options.ts). */
+  options?: Record<string, unknown>;
+  /** The severity the user set for the rule (globally or in a repository's override); no key: the rule's own. */
+  severity?: Severity;
 }
 
 export interface Stage {

@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { ApiError, type Api } from '../data/api.js';
 import { commitUrl } from '../data/links.js';
-import { SEVERITIES, type CheckRun, type Counts, type Repository, type ScanTrigger } from '../data/types.js';
+import { SEVERITIES, type CheckRun, type Counts, type Repository, type RepositoryOverview, type ScanTrigger } from '../data/types.js';
 
 export function errorText(error: unknown): string {
   if (error instanceof ApiError) return error.message;
@@ -61,6 +61,24 @@ export function cachedRepos(api: Api, refresh = false) {
     });
   }
   return repos;
+}
+
+// GET /api/repositories reads the stored rows (no code host): what a view needs to name a repository and
+// link to it, fast at any number of repositories. The Repositories view refreshes it after its sync.
+let stored: Promise<Repository[]> | null = null;
+const asRepository = (r: RepositoryOverview): Repository => ({ id: r.repo_id, full_name: r.full_name, private: r.private, html_url: r.html_url });
+/** What the Repositories view read last, for the other views. */
+export function rememberStoredRepos(rows: readonly RepositoryOverview[]): void {
+  stored = Promise.resolve(rows.map(asRepository));
+}
+export function storedRepos(api: Api, refresh = false): Promise<Repository[]> {
+  if (refresh || stored === null) {
+    stored = api.overview().then(({ repositories }) => repositories.map(asRepository));
+    stored.catch(() => {
+      stored = null;
+    });
+  }
+  return stored;
 }
 
 /** Text with `code spans` (as the rule and combination texts write them) shown as code; everything else as text. */

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Services } from '../app.js';
 import { SEVERITIES, type CheckRun, type Counts, type Dismissal, type DismissalEvent, type DismissalReason, type Dismissals, type Finding, type Repository, type Scan, type ScanSummary, type Severity } from '../data/types.js';
-import { CheckRunResult, Commit, CountBadges, Loading, Notice, Prose, SeverityBadge, TRIGGER_LABELS, cachedRepos, errorText, formatTime } from './common.js';
+import { CheckRunResult, Commit, CountBadges, Loading, Notice, Prose, SeverityBadge, TRIGGER_LABELS, errorText, formatTime, storedRepos } from './common.js';
 import { DismissForm, DismissalNote } from './triage.js';
 import { History, changesBetween } from './history.js';
 import { BASELINE_NAME, baselineOf, parseBaselineDecisions } from '../data/baseline.js';
@@ -10,6 +10,7 @@ import { download, findingsCsv, findingsSarif, type FindingRow } from '../data/e
 import { matches, oneOf } from '../data/query.js';
 import { ExportButtons, SearchBox, useViewQuery } from './find.js';
 import { diffLineKind } from '../data/diff.js';
+import { ratedBy, type RatedBy } from '../data/rated.js';
 
 export type FindingStatus = 'open' | 'dismissed';
 
@@ -123,6 +124,16 @@ function Triage(props: {
   );
 }
 
+/** Says that a rule's findings are at the severity the user's Rule settings give it (not the rule's own). */
+function RatedNote({ rated }: { rated: RatedBy }) {
+  return (
+    <span class="rerated small" data-testid="rerated">
+      Rated {rated.severity} by your{' '}
+      <a href="#/settings">{rated.scope === 'repository' ? 'setting for this repository' : 'global rule setting'}</a>
+    </span>
+  );
+}
+
 const FINDING_DEFAULTS = { q: '', severity: '', rule: '', status: 'open' };
 type FindingQuery = typeof FINDING_DEFAULTS;
 const readFindingQuery = (raw: Record<string, string>): FindingQuery => ({
@@ -149,6 +160,7 @@ export function FindingsView({ services, repoId }: { services: Services; repoId:
   const [scans, setScans] = useState<ScanSummary[]>([]);
   const [changes, setChanges] = useState<ReturnType<typeof changesBetween> | null>(null);
   const [checkRun, setCheckRun] = useState<CheckRun | null>(null);
+  const [rated, setRated] = useState<Map<string, RatedBy>>(new Map());
 
   const loadTriage = async () => setTriage(await reads.dismissals(repoId));
   const [importNote, setImportNote] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
@@ -181,13 +193,15 @@ export function FindingsView({ services, repoId }: { services: Services; repoId:
   useEffect(() => {
     void (async () => {
       try {
-        const listed = await cachedRepos(api);
-        setRepo(listed.repositories.find((r) => r.id === repoId) ?? null);
-        const [recent, decisions] = await Promise.all([reads.scans(repoId, { limit: 20 }).then((page) => page.scans), reads.dismissals(repoId)]);
+        // The stored repositories name it (no sync with the code host), beside the scans and the decisions.
+        const [listed, recent, decisions] = await Promise.all([storedRepos(api), reads.scans(repoId, { limit: 20 }).then((page) => page.scans), reads.dismissals(repoId)]);
+        setRepo(listed.find((r) => r.id === repoId) ?? null);
         setTriage(decisions);
         setScans(recent);
         // The GitHub App's latest pull request check; a failed read only leaves it out.
         void reads.checkRun(repoId).then(setCheckRun, () => setCheckRun(null));
+        // The severities set in Rule settings, to say which findings they re-rated; a failed read only leaves the note out.
+        void Promise.all([reads.ruleSettings(), reads.overrides(repoId)]).then(([global, overrides]) => setRated(ratedBy(global, overrides)), () => setRated(new Map()));
         const [latest, previous] = recent;
         const [latestScan, previousScan] = await Promise.all([latest ? reads.scan(latest.scan_id) : null, previous ? reads.scan(previous.scan_id) : null]);
         setChanges(latestScan && previousScan ? changesBetween(latestScan, previousScan) : null);
@@ -329,47 +343,57 @@ export function FindingsView({ services, repoId }: { services: Services; repoId:
               <h2 id={`sev-${group.severity}`}>
                 <SeverityBadge severity={group.severity} /> {group.count} {group.count === 1 ? 'finding' : 'findings'}
               </h2>
-              {group.rules.map(([ruleId, list]) => (
-                <article key={ruleId} class="rule-group">
-                  <h3>
-                    {list[0]?.title} <code>{ruleId}</code>{' '}
-                    <a href={`/rules/${encodeURIComponent(ruleId)}`} class="small">
-                      About this rule
-                    </a>
-                  </h3>
-                  <ul class="findings">
-                    {list.map((f, i) => (
-                      <li key={`${f.file}:${f.line}:${f.column}:${i}`} id={`finding-${ruleId}-${i}`}>
-                        <Where finding={f} htmlUrl={repo?.html_url ?? ''} commitSha={scan.commit_sha} />
-                        <p>
-                          <Prose text={f.description} />
-                        </p>
-                        <p class="recommendation">
-                          <strong>Fix:</strong> <Prose text={f.recommendation} />
-                        </p>
-                        {f.fix && <Fix fix={f.fix} fullName={repo?.full_name ?? ''} />}
-                        <Triage
-                          finding={f}
-                          what={`${f.title} at ${f.file}:${f.line}`}
-                          dismissal={f.fingerprint === undefined ? undefined : dismissedBy.get(f.fingerprint)}
-                          events={triage.events.filter((e) => e.fingerprint === f.fingerprint)}
-                          open={dismissing === `${f.fingerprint}`}
-                          onOpen={(on) => setDismissing(on ? `${f.fingerprint}` : null)}
-                          onDismiss={async (reason, comment) => {
-                            await api.dismiss(repoId, f.fingerprint ?? '', { reason, comment, kind: 'finding' });
-                            setDismissing(null);
-                            await loadTriage();
-                          }}
-                          onReopen={async () => {
-                            await api.reopen(repoId, f.fingerprint ?? '');
-                            await loadTriage();
-                          }}
-                        />
-                      </li>
-                    ))}
-                  </ul>
-                </article>
-              ))}
+              {group.rules.map(([ruleId, list]) => {
+                // Findings recorded at the severity the settings give the rule: re-rated by them (the scan applied them).
+                const rating = rated.get(ruleId);
+                return (
+                  <article key={ruleId} class="rule-group">
+                    <h3>
+                      {list[0]?.title} <code>{ruleId}</code>{' '}
+                      <a href={`/rules/${encodeURIComponent(ruleId)}`} class="small">
+                        About this rule
+                      </a>
+                      {rating !== undefined && rating.severity === group.severity && (
+                        <>
+                          {' '}
+                          <RatedNote rated={rating} />
+                        </>
+                      )}
+                    </h3>
+                    <ul class="findings">
+                      {list.map((f, i) => (
+                        <li key={`${f.file}:${f.line}:${f.column}:${i}`} id={`finding-${ruleId}-${i}`}>
+                          <Where finding={f} htmlUrl={repo?.html_url ?? ''} commitSha={scan.commit_sha} />
+                          <p>
+                            <Prose text={f.description} />
+                          </p>
+                          <p class="recommendation">
+                            <strong>Fix:</strong> <Prose text={f.recommendation} />
+                          </p>
+                          {f.fix && <Fix fix={f.fix} fullName={repo?.full_name ?? ''} />}
+                          <Triage
+                            finding={f}
+                            what={`${f.title} at ${f.file}:${f.line}`}
+                            dismissal={f.fingerprint === undefined ? undefined : dismissedBy.get(f.fingerprint)}
+                            events={triage.events.filter((e) => e.fingerprint === f.fingerprint)}
+                            open={dismissing === `${f.fingerprint}`}
+                            onOpen={(on) => setDismissing(on ? `${f.fingerprint}` : null)}
+                            onDismiss={async (reason, comment) => {
+                              await api.dismiss(repoId, f.fingerprint ?? '', { reason, comment, kind: 'finding' });
+                              setDismissing(null);
+                              await loadTriage();
+                            }}
+                            onReopen={async () => {
+                              await api.reopen(repoId, f.fingerprint ?? '');
+                              await loadTriage();
+                            }}
+                          />
+                        </li>
+                      ))}
+                    </ul>
+                  </article>
+                );
+              })}
             </section>
           ))}
         </>

@@ -4,7 +4,7 @@ import { SEVERITIES, type Installation, type RepositoryOverview, type Severity }
 import { download, repositoriesCsv, type RepositoryRow } from '../data/export.js';
 import { matches, oneOf, pageNumber, paginate } from '../data/query.js';
 import { runPool } from '../pool.js';
-import { CountBadges, Loading, Notice, PersistentNotice, cachedRepos, errorText, formatTime } from './common.js';
+import { CountBadges, Loading, Notice, PersistentNotice, cachedRepos, errorText, formatTime, rememberStoredRepos } from './common.js';
 import { Choice, ExportButtons, Pager, SearchBox, Toolbar, useViewQuery } from './find.js';
 
 type RowStatus = { state: 'idle' } | { state: 'queued' } | { state: 'scanning' } | { state: 'done' } | { state: 'failed'; message: string };
@@ -77,15 +77,19 @@ export function RepositoriesView({ services }: { services: Services }) {
   const [query, setQuery] = useViewQuery('/', DEFAULTS, readQuery);
 
   // One request for every repository's latest scan and open counts, however many there are.
-  const loadOverview = async () => setRows((await api.overview()).repositories);
+  const loadOverview = async () => {
+    const { repositories } = await api.overview();
+    setRows(repositories);
+    rememberStoredRepos(repositories);
+  };
 
   useEffect(() => {
     void (async () => {
       try {
-        // What is stored shows at once; the sync with the code host follows, then the list once more.
-        const stored = Promise.all([loadOverview(), reads.installations().then(setInstallations)]);
+        // What is stored shows first; the sync with the code host follows (after it, not beside it: the
+        // sync's writes would hold up the read), then the list once more.
+        await Promise.all([loadOverview(), reads.installations().then(setInstallations)]);
         const listed = await cachedRepos(api, true);
-        await stored;
         setConnected(listed.connected);
         await loadOverview();
       } catch (e) {

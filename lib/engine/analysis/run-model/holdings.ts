@@ -108,6 +108,18 @@ export function valuables(holdings: Holdings, defaultToken: DefaultToken, forkPu
 }
 
 /**
+ * The words for a job whose `valuables` are empty: nothing worth taking, and, when its token has write scopes
+ * that hand over no code, release or package (`issues`, `pull-requests`, `checks`...), those named, so the
+ * sentence never says "no write scope" of a job that has one.
+ */
+export function nothingHeldText(holdings: Holdings): string {
+  const token = holdings.token;
+  const minor = token.kind === 'scopes' ? token.writes.filter((s) => !VALUABLE_SCOPES.has(s)) : [];
+  if (minor.length === 0) return 'the job holds no write scope, secret or OIDC token';
+  return `the job holds only ${minor.map((s) => `\`${s}: write\``).join(', ')} (no scope that changes code, releases or packages), no secret or OIDC token`;
+}
+
+/**
  * How much a job holds, for claims whose attacker is a compromised upstream (an action's, image's or script
  * host's maintainer) and whose severity follows what the job holds: `valuable` (a write scope that hands over
  * the repository, releases or packages, `write-all`, a stored secret, OIDC, a self-hosted machine, a publish,

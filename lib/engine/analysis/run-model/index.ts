@@ -11,7 +11,7 @@ import { workflowRunSets, type Job, type Step, type Workflow } from '../../model
 import { ScanCache } from '../../model/scan-cache.js';
 import { occasionIndexes, overlap, workflowRuns, type RunSet } from './conditions.js';
 import { stepExecutions, type Execution } from './execution.js';
-import { holdsNothing, jobHoldings, valuables, type DefaultToken, type Holdings } from './holdings.js';
+import { holdsNothing, jobHoldings, nothingHeldText, valuables, type DefaultToken, type Holdings } from './holdings.js';
 import { feedsPublish } from './feeds.js';
 import { cacheStep, sameFamily, type CacheUse } from '../caching.js';
 import { forkReach, localCallers, reachOf, valueReach, type ForkReach, type Reach, type ValueReach } from './reach.js';
@@ -48,6 +48,8 @@ export interface JobRun {
   valuables: readonly string[];
   /** What a fork's read-only `pull_request` run of the job holds (the machine, if self-hosted). */
   forkValuables: readonly string[];
+  /** The sentence for a job whose `valuables` are empty (it names write scopes that are not worth taking). */
+  nothingHeld: string;
   /** Checkouts and downloads, in step order. */
   workspace: readonly WorkspaceEntry[];
   /** Everything the job's steps execute, in order, steps of local composite actions included at their call. */
@@ -291,6 +293,7 @@ export class RunModel {
       holdings,
       valuables: valuables(holdings, this.defaultToken),
       forkValuables: valuables(holdings, this.defaultToken, true),
+      nothingHeld: nothingHeldText(holdings),
       workspace,
       executions,
       steps,

@@ -23,6 +23,8 @@ export interface Claim {
   holds: readonly string[];
   /** (c) on a fork's `pull_request` run (read-only token, no secrets): the machine, if self-hosted. */
   forkHolds?: readonly string[];
+  /** The words when `holds` is empty (the run model's `nothingHeld`); "no write scope, secret or OIDC token" without. */
+  nothingHeld?: string;
   /**
    * For approvals: the code that runs can change after the approval (a branch or `refs/pull/*` resolved when
    * the job runs, not the approved commit). MEDIUM instead of LOW.

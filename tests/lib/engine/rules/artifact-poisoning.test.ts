@@ -279,6 +279,57 @@ ${check}
     expect(unchecked?.description).toContain('gh pr edit "$PR" --add-label reviewed');
   });
 
+  it('reports nothing when an output read from the files is checked in a later step, or in a job the user needs, before every use', () => {
+    const workflow = (check: string, use: string) => follow(yaml`
+      jobs:
+        read:
+          runs-on: ubuntu-latest
+          outputs:
+            pr: \${{ steps.pr.outputs.number }}
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                name: pr
+                run-id: \${{ github.event.workflow_run.id }}
+            - id: pr
+              run: echo "number=$(cat NR)" >> "$GITHUB_OUTPUT"
+${check}
+        label:
+          needs: read
+          runs-on: ubuntu-latest
+          permissions:
+            pull-requests: write
+          steps:
+${use}
+    `);
+    const checkStep = [
+      '            - name: Check',
+      '              env:',
+      '                PR: ${{ steps.pr.outputs.number }}',
+      '              run: |',
+      '                case "$PR" in',
+      "                  ''|*[!0-9]*) echo 'not a number'; exit 1 ;;",
+      '                esac',
+    ].join('\n');
+    const use = '            - run: gh pr edit ${{ needs.read.outputs.pr }} --add-label ok\n              env:\n                GH_TOKEN: ${{ github.token }}';
+    // Checked in the job that reads it: every job that needs it gets the checked value.
+    expect(scanWith(RULE, workflow(checkStep, use))).toEqual([]);
+    // Checked in the using step itself, through its environment.
+    const ownCheck = [
+      '            - env:',
+      '                PR: ${{ needs.read.outputs.pr }}',
+      '                GH_TOKEN: ${{ github.token }}',
+      '              run: |',
+      "                echo \"$PR\" | grep -qE '^[0-9]+$' || exit 1",
+      '                gh pr edit "$PR" --add-label ok',
+    ].join('\n');
+    expect(scanWith(RULE, workflow('', ownCheck))).toEqual([]);
+    // Unchecked, or checked only in a step that may be skipped: the value steers the job (MEDIUM).
+    expect(positions(scanWith(RULE, workflow('', use)))).toEqual(['11:15 MEDIUM']);
+    const skipped = checkStep.replace('            - name: Check', "            - name: Check\n              if: github.event.workflow_run.event == 'push'");
+    expect(positions(scanWith(RULE, workflow(skipped, use)))).toEqual(['11:15 MEDIUM']);
+  });
+
   it('is HIGH for a deploy action working inside the artifact directory with a token (its CLI resolves there)', () => {
     const findings = scanWith(RULE, follow(yaml`
       jobs:

@@ -50,7 +50,7 @@ describe(RULE, () => {
     `);
     expect(positions(records.map((r) => r.finding))).toEqual(['9:11 LOW', '10:24 LOW']);
     // The job declares no `permissions:` and references no secret: a swapped script changes only this run.
-    expect(records[0]?.finding.description).toContain('The job holds no write scope, secret, OIDC token, self-hosted machine or publish');
+    expect(records[0]?.finding.description).toContain('The job holds no write scope that changes code, releases or packages, no secret, OIDC token, self-hosted machine or publish');
     expect(records.map((r) => r.job)).toEqual(['setup', 'setup']);
     expect(records[0]?.finding.description).toContain('`https://x.test/install.sh`');
     expect(records[0]?.finding.description).toContain('step `Install`');

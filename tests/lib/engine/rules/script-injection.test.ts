@@ -402,7 +402,8 @@ describe('script-injection: severity from the run model (docs/severity.md)', () 
     expect(positions(scanWith(RULE, inject('on: issues', 'permissions: { contents: read }')))).toEqual(['7:20 MEDIUM']);
     const readOnly = scanWith(RULE, inject('on: issues', 'permissions: { issues: write }'));
     expect(positions(readOnly)).toEqual(['7:20 MEDIUM']);
-    expect(readOnly[0]?.description).toContain('anyone with a GitHub account can start it through `issues`; the job holds no write scope, secret or OIDC token');
+    expect(readOnly[0]?.description).toContain('anyone with a GitHub account can start it through `issues`; the job holds only `issues: write` (no scope that changes code, releases or packages), no secret or OIDC token');
+    expect(scanWith(RULE, inject('on: issues', 'permissions: { contents: read }'))[0]?.description).toContain('the job holds no write scope, secret or OIDC token');
     expect(positions(scanWith(RULE, inject('on: issues', 'permissions: { contents: write }')))).toEqual(['7:20 HIGH']);
     const secret = scanWith(RULE, inject('on: issues', 'permissions: {}\n        env: { TOKEN: "${{ secrets.NPM_TOKEN }}" }'));
     expect(positions(secret)).toEqual(['8:20 HIGH']);

@@ -26,6 +26,30 @@ describe(RULE, () => {
     expect(records[2]?.finding.description).toContain('`v3`');
   });
 
+  it("names a job's write scopes that hand over no code, release or package instead of saying it holds no write scope", () => {
+    const minor = recordsWith(RULE, yaml`
+      on: push
+      permissions: { issues: write, pull-requests: write }
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: docker/login-action@v3
+    `);
+    expect(minor[0]?.finding.description).toContain('the job holds only `issues: write`, `pull-requests: write` (no scope that changes code, releases or packages), no secret or OIDC token');
+    expect(minor[0]?.finding.description).not.toContain('holds no write scope,');
+    const none = recordsWith(RULE, yaml`
+      on: push
+      permissions: { contents: read }
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: docker/login-action@v3
+    `);
+    expect(none[0]?.finding.description).toContain('the job holds no write scope, secret or OIDC token');
+  });
+
   it('accepts full commit SHAs and exempts local actions and docker images', () => {
     expect(scanWith(RULE, yaml`
       on: push
@@ -314,7 +338,7 @@ describe(`${RULE}: what the job hands the mutable code`, () => {
     `;
     const low = scanWith(RULE, job('{ contents: read }'));
     expect(positions(low)).toEqual(['7:15 LOW']);
-    expect(low[0]?.description).toContain('LOW: the job holds no write scope, secret, OIDC token, self-hosted machine or publish and hands no build to a publishing job');
+    expect(low[0]?.description).toContain('LOW: the job holds no write scope that changes code, releases or packages, no secret, OIDC token, self-hosted machine or publish and hands no build to a publishing job');
     expect(positions(scanWith(RULE, job('{ contents: write }')))).toEqual(['7:15 MEDIUM']);
     // The default token (no `permissions:` anywhere) counts as nothing, and the description says why.
     const unset = scanWith(RULE, 'on: push\njobs:\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: some-org/lint@v1\n');

@@ -1,0 +1,223 @@
+/**
+ * Values a job checks before it uses them. A step that binds a value to an environment variable and checks the
+ * variable against an anchored pattern or an allow-list, failing the step otherwise (`validatedVariables`:
+ * `[[ "$N" =~ ^[0-9]+$ ]] || exit 1`, `case "$N" in a|b) ;; *) exit 1 ;; esac`, `N=$(jq '.n | tonumber' f)`),
+ * stops every later step of its job, and every job that needs its job, from running with any other value. Such a
+ * value cannot carry shell code into them: script-injection and artifact-poisoning read this before they claim
+ * that it does.
+ *
+ * The check counts where it always runs first: earlier in the same script, in an earlier step of the job that has
+ * no `if:` of its own and no `continue-on-error`, or in such a step of a job this job needs (directly or
+ * through others); never for a step or job whose condition runs it after a failure (`always()`, `failure()`,
+ * `cancelled()`).
+ */
+import type { Job, Step } from '../model/workflow.js';
+import { ScanCache } from '../model/scan-cache.js';
+import { expressionsOf } from '../expressions/extract.js';
+import { contextPath } from '../expressions/parse.js';
+import { keyText, type YMap, type YNode } from '../yaml/model.js';
+import { validatedVariables } from './script-outputs.js';
+import { expressionScalarsInFile } from './file-scalars.js';
+
+/** A condition that runs a step or job after an earlier failure. */
+const AFTER_FAILURE = /\b(always|failure|cancelled)\s*\(/i;
+/** At most this many jobs are followed through `needs`. */
+const MAX_NEEDED = 64;
+
+/** `github.event.inputs.x` and `inputs.x` are the same value for a dispatch; paths compare lower-cased. */
+export function normalizePath(path: string): string {
+  const lower = path.toLowerCase();
+  return lower.startsWith('github.event.inputs.') ? `inputs.${lower.slice('github.event.inputs.'.length)}` : lower;
+}
+
+/** What a step validates: the context paths bound to the variables it checks, and where in its script each check starts. */
+interface StepChecks {
+  /** Normalised path -> offset in the script of the first read of the variable that carries it. */
+  paths: Map<string, number>;
+}
+
+const cache = new ScanCache<Step, StepChecks>();
+
+/** The context path a whole-value `${{ }}` reads (`${{ github.event.pull_request.number }}`), or null. */
+function boundPath(node: YNode | undefined, file: Step['owner']['file']): string | null {
+  if (node?.kind !== 'scalar' || typeof node.value !== 'string') return null;
+  const occurrences = expressionsOf(file, node);
+  if (occurrences.length !== 1) return null;
+  const occurrence = occurrences[0];
+  if (occurrence === undefined || occurrence.expr === null || occurrence.span.start !== 0 || occurrence.span.end !== node.value.trimEnd().length) return null;
+  const path = contextPath(occurrence.expr);
+  return path === null ? null : normalizePath(path.join('.'));
+}
+
+function envPairs(map: YMap | undefined): [string, YNode][] {
+  return (map?.pairs ?? []).map((p) => [keyText(p.key), p.value] as [string, YNode]);
+}
+
+/** The paths a step's `run:` script validates (see the module comment), memoised per step. */
+function stepChecks(step: Step): StepChecks {
+  let found = cache.get(step);
+  if (found !== undefined) return found;
+  found = { paths: new Map() };
+  cache.set(step, found);
+  const script = step.run?.value;
+  if (typeof script !== 'string' || script.length > 200_000) return found;
+  const validated = validatedVariables(script);
+  if (validated.size === 0) return found;
+  const file = step.owner.file;
+  // The step's own env wins over its job's, which wins over the workflow's.
+  const layers: [YMap | undefined, boolean][] = [[step.env, false], [step.job?.env, true], [step.job?.workflow.env, true]];
+  const seen = new Set<string>();
+  for (const [map, shared] of layers) {
+    for (const [name, value] of envPairs(map)) {
+      if (seen.has(name)) continue;
+      seen.add(name);
+      if (!validated.has(name)) continue;
+      const at = firstRead(script, name);
+      const path = boundPath(value, file);
+      if (path !== null) found.paths.set(path, at);
+      // A job's or workflow's variable is `env.<name>` to every step that reads it.
+      if (shared) found.paths.set(`env.${name.toLowerCase()}`, at);
+    }
+  }
+  return found;
+}
+
+/** Offset of the first `$NAME` / `${NAME}` in a script. */
+function firstRead(script: string, name: string): number {
+  const match = new RegExp(`\\$\\{?${name}\\b`).exec(script);
+  return match?.index ?? 0;
+}
+
+function conditionText(node: YNode | undefined): string {
+  return node?.kind === 'scalar' ? String(node.value ?? '') : '';
+}
+
+/** True when a step or job node sets `continue-on-error` to anything but false. */
+function continuesOnError(node: YMap): boolean {
+  const value = node.pairs.find((p) => keyText(p.key) === 'continue-on-error')?.value;
+  if (value === undefined) return false;
+  return !(value.kind === 'scalar' && (value.value === false || String(value.value).trim().toLowerCase() === 'false'));
+}
+
+/** A step whose check always runs before the later steps of its job: no `if:`, no `continue-on-error`. */
+function alwaysRuns(step: Step): boolean {
+  return step.if === undefined && !continuesOnError(step.node);
+}
+
+/** Paths that mean the same value in another job: event data, inputs, other jobs' outputs (not `steps.*` or `env.*`). */
+function crossJob(path: string): boolean {
+  return !path.startsWith('steps.') && !path.startsWith('env.');
+}
+
+/** Per job, read once: the first always-running step checking each path, and the paths the job checks for jobs that need it. */
+interface JobChecks {
+  /** Normalised path -> index of the first step without `if:` or `continue-on-error` that checks it. */
+  firstCheck: Map<string, number>;
+  /** Paths a job that needs this one gets checked (cross-job paths, and `needs.<id>.outputs.<k>` handing on a checked value). */
+  forDependents: Set<string>;
+}
+
+const jobCache = new ScanCache<Job, JobChecks>();
+const workflowHasChecks = new ScanCache<Job['workflow'], boolean>();
+
+function jobChecks(job: Job): JobChecks {
+  let found = jobCache.get(job);
+  if (found !== undefined) return found;
+  found = { firstCheck: new Map(), forDependents: new Set() };
+  jobCache.set(job, found);
+  for (const step of job.steps) {
+    if (!alwaysRuns(step)) continue;
+    for (const path of stepChecks(step).paths.keys()) if (!found.firstCheck.has(path)) found.firstCheck.set(path, step.index);
+  }
+  if (found.firstCheck.size === 0 || continuesOnError(job.node)) return found;
+  for (const path of found.firstCheck.keys()) if (crossJob(path)) found.forDependents.add(path);
+  // The job's outputs that hand on a checked value (`pr: ${{ steps.pr.outputs.number }}`) are checked too.
+  for (const pair of job.outputs?.pairs ?? []) {
+    const bound = boundPath(pair.value, job.workflow.file);
+    if (bound !== null && found.firstCheck.has(bound)) found.forDependents.add(`needs.${job.id.toLowerCase()}.outputs.${keyText(pair.key).toLowerCase()}`);
+  }
+  return found;
+}
+
+/** Whether any step of a workflow checks a value at all (most check none: then nothing else is read). */
+function hasChecks(workflow: Job['workflow']): boolean {
+  let found = workflowHasChecks.get(workflow);
+  if (found === undefined) {
+    found = workflow.jobs.some((j) => j.steps.some((s) => stepChecks(s).paths.size > 0));
+    workflowHasChecks.set(workflow, found);
+  }
+  return found;
+}
+
+/**
+ * Where a value is checked before `step` uses it (at `scriptOffset` of its `run:` script, when it is in the
+ * script), in words (`step \`Validate\` checks it against a pattern first`), or null when nothing is known to.
+ * `paths`: the context paths the used value goes through (the expression itself, and the hops of its taint).
+ */
+export function validatedBefore(step: Step, paths: readonly string[], scriptOffset?: number): string | null {
+  const job = step.job;
+  if (job === null || paths.length === 0 || !hasChecks(job.workflow)) return null;
+  const wanted = new Set(paths.map(normalizePath));
+  // The same script, before the use.
+  if (scriptOffset !== undefined) {
+    for (const [path, at] of stepChecks(step).paths) if (wanted.has(path) && at < scriptOffset) return 'the step checks it against a pattern or an allow-list before this line, and fails otherwise';
+  }
+  if (AFTER_FAILURE.test(conditionText(step.if))) return null;
+  const own = jobChecks(job).firstCheck;
+  for (const path of wanted) {
+    const index = own.get(path);
+    if (index !== undefined && index < step.index) {
+      const earlier = job.steps[index] as Step;
+      return `${earlier.name === null ? `step ${index + 1}` : `step \`${earlier.name}\``} checks it against a pattern or an allow-list first, and fails the job otherwise`;
+    }
+  }
+  // Jobs this job needs, directly or through others: a failed check there skips this job.
+  if (AFTER_FAILURE.test(conditionText(job.if))) return null;
+  const byId = new Map(job.workflow.jobs.map((j) => [j.id, j]));
+  const seen = new Set<Job>([job]);
+  const queue = [...job.needs];
+  while (queue.length > 0 && seen.size <= MAX_NEEDED) {
+    const needed = byId.get(queue.shift() as string);
+    if (needed === undefined || seen.has(needed)) continue;
+    seen.add(needed);
+    const checked = jobChecks(needed).forDependents;
+    for (const path of wanted) if (checked.has(path)) return `job \`${needed.id}\`, which this job needs, checks it against a pattern or an allow-list first, and fails otherwise`;
+    if (!AFTER_FAILURE.test(conditionText(needed.if))) queue.push(...needed.needs);
+  }
+  return null;
+}
+
+/** The normalised path of an expression that is one context access, or null. */
+export function expressionPath(expr: Parameters<typeof contextPath>[0] | null): string | null {
+  if (expr === null) return null;
+  const path = contextPath(expr);
+  return path === null ? null : normalizePath(path.join('.'));
+}
+
+/**
+ * True when every use a step makes of values read from `refs` (`steps.json.outputs`, `needs.changes.outputs.pr`)
+ * is a checked one: bound to an environment variable its own script checks, or checked before (see
+ * `validatedBefore`). A use in its `if:` decides whether it runs, which no check changes: false. False too when
+ * the step uses none of them.
+ */
+export function usesOnlyValidated(step: Step, refs: readonly string[]): boolean {
+  if (step.job === null || !hasChecks(step.job.workflow)) return false;
+  const wanted = refs.map(normalizePath);
+  const file = step.owner.file;
+  const checks = stepChecks(step);
+  const envValues = new Set<YNode>((step.env?.pairs ?? []).map((p) => p.value));
+  let any = false;
+  for (const scalar of expressionScalarsInFile(file, step.node)) {
+    for (const occurrence of expressionsOf(file, scalar)) {
+      const path = expressionPath(occurrence.expr);
+      const hits = wanted.some((w) => occurrence.span.source.toLowerCase().includes(w));
+      if (!hits) continue;
+      any = true;
+      if (scalar === step.if || path === null || !wanted.some((w) => path.startsWith(w))) return false;
+      // `env: { PR: ${{ steps.json.outputs.pr }} }` with `$PR` checked by the step's own script.
+      if (envValues.has(scalar) && checks.paths.has(path)) continue;
+      if (validatedBefore(step, [path], scalar === step.run ? occurrence.span.start : undefined) === null) return false;
+    }
+  }
+  return any;
+}

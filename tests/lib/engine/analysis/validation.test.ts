@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { validatedVariables } from '../../../../lib/engine/analysis/script-outputs.js';
+import { positions, scanWith, yaml } from '../../../support/engine.js';
+
+describe('validatedVariables: checks that fail the step unless a value has a known shape', () => {
+  it('reads anchored patterns, piped and here-string grep, allow-list and number case, and jq numbers', () => {
+    const found = (script: string) => [...validatedVariables(script)].sort();
+    expect(found('[[ "$PR" =~ ^[0-9]+$ ]] || exit 1')).toEqual(['PR']);
+    expect(found('if ! echo "$V" | grep -qE \'^v[0-9]+\\.[0-9]+$\'; then\n  exit 1\nfi')).toEqual(['V']);
+    expect(found('printf \'%s\' "$TAG" | grep -Eq \'^(main|dev)$\' || exit 2')).toEqual(['TAG']);
+    expect(found('case "$ENV" in\n  staging|production) ;;\n  *) echo "unknown"; exit 1 ;;\nesac')).toEqual(['ENV']);
+    expect(found("case $N in\n  ''|*[!0-9]*) echo bad; exit 1 ;;\nesac")).toEqual(['N']);
+    expect(found("PR=$(jq -r '.number | tonumber' event.json)")).toEqual(['PR']);
+  });
+
+  it('does not take unanchored or open patterns, glob branches, or checks that never fail the step', () => {
+    const found = (script: string) => [...validatedVariables(script)];
+    expect(found('[[ "$PR" =~ ^[0-9]+$ ]] && echo ok')).toEqual([]);
+    expect(found('[[ "$T" =~ ^.*$ ]] || exit 1')).toEqual([]);
+    expect(found('echo "$V" | grep -E \'^v.+$\' || exit 1')).toEqual([]);
+    // A catch-all that does not fail, or another branch that is a glob, lets anything through.
+    expect(found('case "$ENV" in\n  staging|production) ;;\n  *) echo "other" ;;\nesac\nexit 1')).toEqual([]);
+    expect(found('case "$ENV" in\n  prod*) ;;\n  *) exit 1 ;;\nesac')).toEqual([]);
+    // A number check that lets the empty value through does not say the value is a number.
+    expect(found('case $N in\n  *[!0-9]*) exit 1 ;;\nesac')).toEqual([]);
+    expect(found("PR=$(jq -r '.number' event.json)")).toEqual([]);
+  });
+});
+
+describe('a value checked before use is not an injection (script-injection)', () => {
+  const RULE = 'script-injection';
+
+  it('drops uses after a check in an earlier step, a needed job, or earlier in the same script', () => {
+    const findings = scanWith(RULE, yaml`
+      on:
+        workflow_dispatch:
+          inputs:
+            version: { required: true }
+      jobs:
+        check:
+          runs-on: ubuntu-latest
+          steps:
+            - name: Validate
+              env:
+                VERSION: \${{ inputs.version }}
+              run: |
+                if [[ ! "$VERSION" =~ ^v[0-9]+\\.[0-9]+\\.[0-9]+$ ]]; then exit 1; fi
+        release:
+          needs: check
+          runs-on: ubuntu-latest
+          steps:
+            - run: git tag \${{ inputs.version }} && git push origin \${{ github.event.inputs.version }}
+        same:
+          runs-on: ubuntu-latest
+          steps:
+            - env:
+                V: \${{ inputs.version }}
+              run: |
+                case "$V" in
+                  v1|v2) ;;
+                  *) exit 1 ;;
+                esac
+                echo \${{ inputs.version }}
+            - run: echo \${{ inputs.version }}
+    `);
+    expect(findings).toEqual([]);
+  });
+
+  it('keeps uses a check does not always precede: a step after a failure, a conditional check, an unchecked job', () => {
+    const findings = scanWith(RULE, yaml`
+      on:
+        workflow_dispatch:
+          inputs:
+            version: { required: true }
+      jobs:
+        a:
+          runs-on: ubuntu-latest
+          steps:
+            - if: github.ref == 'refs/heads/main'
+              env:
+                V: \${{ inputs.version }}
+              run: '[[ "$V" =~ ^[0-9]+$ ]] || exit 1'
+            - run: echo \${{ inputs.version }}
+        b:
+          runs-on: ubuntu-latest
+          steps:
+            - env:
+                V: \${{ inputs.version }}
+              run: '[[ "$V" =~ ^[0-9]+$ ]] || exit 1'
+            - if: always()
+              run: echo \${{ inputs.version }}
+        c:
+          needs: b
+          if: always()
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo \${{ inputs.version }}
+        d:
+          runs-on: ubuntu-latest
+          steps:
+            - run: |
+                echo \${{ inputs.version }}
+                V="\${{ inputs.version }}"
+                [[ "$V" =~ ^[0-9]+$ ]] || exit 1
+    `);
+    expect(positions(findings)).toEqual(['13:19 LOW', '21:19 LOW', '27:19 LOW', '32:16 LOW', '33:14 LOW']);
+  });
+});
