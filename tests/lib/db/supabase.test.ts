@@ -138,7 +138,7 @@ describe('every operation through PostgREST against the real schema', () => {
       { rule_id: 'pipe-to-shell', enabled: false, source: 'global' },
       { rule_id: 'script-injection', enabled: false, source: 'override' },
     ]);
-    expect(await scanContext(db, user, repo.id)).toEqual({ repository: repo, disabled_rules: ['pipe-to-shell', 'script-injection'], rule_options: {}, action_references: [], dismissed: [] });
+    expect(await scanContext(db, user, repo.id)).toEqual({ repository: repo, disabled_rules: ['pipe-to-shell', 'script-injection'], rule_options: {}, rule_severities: {}, action_references: [], dismissed: [] });
 
     const kept = finding({ rule_id: 'excessive-permissions' });
     const findings = [kept, finding({ rule_id: 'pipe-to-shell' }), finding({ rule_id: 'script-injection' })];
