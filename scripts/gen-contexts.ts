@@ -15,6 +15,7 @@
  * `generateWebhookContextsModule` is pure (schema in, source text out) so a test can regenerate the module
  * in memory and compare it with the committed file; only the CLI block at the bottom touches the disk.
  */
+import { fileURLToPath } from 'node:url';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
@@ -470,7 +471,7 @@ export function loadInstalledSchemas(): InstalledSchemas {
 
 export const GENERATED_MODULE_URL = new URL('../lib/engine/contexts/webhook-contexts.generated.ts', import.meta.url);
 
-if (import.meta.main) {
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const { schemas, version } = loadInstalledSchemas();
   writeFileSync(GENERATED_MODULE_URL, generateWebhookContextsModule(schemas, version));
   const stats = contextStatistics(buildGithubContextTree(schemas));

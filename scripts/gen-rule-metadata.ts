@@ -5,6 +5,7 @@
  * milliseconds of cold start. `generateRuleMetadataModule` is pure, so a test regenerates the module in
  * memory and compares it with the committed file: it cannot drift from the registry.
  */
+import { fileURLToPath } from 'node:url';
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { RuleMeta } from '../lib/engine/rule.js';
 import { RULES } from '../lib/engine/rules/index.js';
@@ -53,7 +54,7 @@ export function generateRuleMetadataModule(metas: readonly RuleMeta[]): string {
   ].join('\n');
 }
 
-if (import.meta.main) {
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   writeFileSync(GENERATED_MODULE_URL, generateRuleMetadataModule(RULES.map((rule) => rule.meta)));
   console.log(`wrote lib/engine/rule-metadata.generated.ts (${RULES.length} rules)`);
   writeFileSync(RULES_DOC_URL, withRulesTable(readFileSync(RULES_DOC_URL, 'utf8'), RULES.map((rule) => rule.meta)));
