@@ -142,7 +142,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Container image not pinned by digest",
     severity: "MEDIUM",
     surface: "workflow",
-    description: "A job container, service container, `docker://` step image or docker action `runs.image` is referenced by a tag instead of an `@sha256:` digest, so a re-pushed tag silently changes the code that runs. Severity follows what the job holds: HIGH for a floating (`latest` or untagged) third-party image that runs the job's steps in a job holding a secret, a write scope, OIDC, a self-hosted runner or a publish; LOW in a job that holds nothing, and for the repository's own or GitHub's images.",
+    description: "A job container, service container, `docker://` step image or docker action `runs.image` is referenced by a tag instead of an `@sha256:` digest, so a re-pushed tag silently changes the code that runs. Severity follows what the job holds: MEDIUM for a third-party image in a job holding a secret, a write scope, OIDC, a self-hosted runner or a publish (the attacker is the image's publisher or whoever takes over their registry account, as for a third-party action on a branch); LOW in a job that holds nothing, and for the repository's own or GitHub's images.",
     recommendation: "Reference the image by digest and keep the tag for readers (`image: node:22-bookworm@sha256:<digest>`); let Dependabot (`package-ecosystem: docker`) or Renovate update the digest.",
     fix: { safe: true },
   },

@@ -71,7 +71,7 @@ export default defineWorkflowRule({
     surface: 'workflow',
     fix: { safe: true },
     description:
-      'A job container, service container, `docker://` step image or docker action `runs.image` is referenced by a tag instead of an `@sha256:` digest, so a re-pushed tag silently changes the code that runs. Severity follows what the job holds: HIGH for a floating (`latest` or untagged) third-party image that runs the job\'s steps in a job holding a secret, a write scope, OIDC, a self-hosted runner or a publish; LOW in a job that holds nothing, and for the repository\'s own or GitHub\'s images.',
+      'A job container, service container, `docker://` step image or docker action `runs.image` is referenced by a tag instead of an `@sha256:` digest, so a re-pushed tag silently changes the code that runs. Severity follows what the job holds: MEDIUM for a third-party image in a job holding a secret, a write scope, OIDC, a self-hosted runner or a publish (the attacker is the image\'s publisher or whoever takes over their registry account, as for a third-party action on a branch); LOW in a job that holds nothing, and for the repository\'s own or GitHub\'s images.',
     recommendation:
       'Reference the image by digest and keep the tag for readers (`image: node:22-bookworm@sha256:<digest>`); let Dependabot (`package-ecosystem: docker`) or Renovate update the digest.',
   },
@@ -134,15 +134,13 @@ const STRENGTH_ORDER: readonly HoldingStrength[] = ['valuable', 'default-token',
 
 /**
  * The severity of one third-party image. The attacker is whoever can push to the image's repository (its
- * publisher, or whoever takes over their registry account); what they gain is what the job holds.
+ * publisher, or whoever takes over their registry account), not an outside GitHub user: MEDIUM at most, as a
+ * third-party action on a branch (`@main`), which follows every push the same way, is; what they gain is what
+ * the job holds.
  */
-function imageSeverity(image: Unpinned, site: Site, strength: HoldingStrength | null): Severity {
+function imageSeverity(image: Unpinned, strength: HoldingStrength | null): Severity {
   if (strength === 'none') return 'LOW';
-  if (!image.floating) return strength === 'default-token' ? 'LOW' : 'MEDIUM';
-  // A floating image follows every push: HIGH only where it runs the job's steps, from an account's namespace
-  // (not Docker's reviewed official images), in a job that holds something worth taking.
-  if (strength === null || strength === 'default-token' || site === 'service' || isOfficialImage(image.image)) return 'MEDIUM';
-  return 'HIGH';
+  return !image.floating && strength === 'default-token' ? 'LOW' : 'MEDIUM';
 }
 
 function list(images: readonly string[]): string {
@@ -183,7 +181,7 @@ function check(context: WorkflowRuleContext, place: Place, node: YNode | undefin
   let severity: Severity = 'LOW';
   let worst: Unpinned = others[0] as Unpinned;
   for (const image of others) {
-    const found = imageSeverity(image, site, strength);
+    const found = imageSeverity(image, strength);
     if (severityRank(found) < severityRank(severity) || (found === severity && image.floating && !worst.floating)) {
       severity = found;
       worst = image;
@@ -203,9 +201,7 @@ function check(context: WorkflowRuleContext, place: Place, node: YNode | undefin
             ? `it runs the job's steps, and the job holds ${holds.join(', ')}`
             : "it runs the job's steps";
   const reason =
-    severity === 'HIGH'
-      ? ''
-      : strength === 'none'
+    strength === 'none'
         ? ` LOW: ${place.job === null ? 'they hold' : 'the job holds'} nothing worth taking (a read-only token, no secret, no publish), so a re-pushed image can only change what the run does and produces.`
         : strength === 'default-token'
           ? ` ${severity}: the job declares no \`permissions:\` and references no secret; its default token is read-write only if the repository's settings make it so.`
@@ -215,7 +211,9 @@ function check(context: WorkflowRuleContext, place: Place, node: YNode | undefin
               ? ` ${severity}: it is a Docker Official Image, published by Docker's reviewed program rather than an arbitrary account.`
               : strength === null
                 ? ` ${severity}: no job of this repository that runs it is known.`
-                : '';
+                : floating
+                  ? ` ${severity}: it follows every push, as a third-party action on a branch does, and the one who can change it is its publisher or whoever takes over their registry account, not an outside GitHub user.`
+                  : '';
   context.report({
     node,
     severity,

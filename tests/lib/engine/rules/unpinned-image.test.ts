@@ -18,7 +18,7 @@ describe(RULE, () => {
     expect(imagePin('node:22@latest')).toEqual({ kind: 'malformed' });
   });
 
-  it('reports job containers and services: HIGH for a floating image in a job holding a secret, MEDIUM for other tags and services', () => {
+  it('reports job containers and services: MEDIUM for a third-party image in a job holding a secret, floating or tagged, and for services', () => {
     const records = recordsWith(RULE, yaml`
       on: push
       permissions:
@@ -46,7 +46,7 @@ describe(RULE, () => {
             - run: make
     `);
     // A floating service image is MEDIUM: it runs beside the job, without its steps or secrets.
-    expect(positions(records.map((r) => r.finding))).toEqual(['7:16 HIGH', '10:16 MEDIUM', '12:16 MEDIUM', '22:14 MEDIUM']);
+    expect(positions(records.map((r) => r.finding))).toEqual(['7:16 MEDIUM', '10:16 MEDIUM', '12:16 MEDIUM', '22:14 MEDIUM']);
     expect(records[0]?.finding.description).toContain('the job holds secret `DEPLOY_TOKEN`');
     expect(records[2]?.finding.description).toContain('MEDIUM: a service container never sees');
     expect(records.map((r) => r.job)).toEqual(['test', 'test', 'test', 'other']);
@@ -95,10 +95,10 @@ describe(RULE, () => {
           steps:
             - run: make
     `, { settings: { workflow_permissions: { default_workflow_permissions: 'write' } } });
-    expect(positions(writable)).toEqual(['5:16 HIGH']);
+    expect(positions(writable)).toEqual(['5:16 MEDIUM']);
   });
 
-  it('a publishing job, a write scope, OIDC or a self-hosted runner make a floating image HIGH', () => {
+  it('a publishing job, a write scope, OIDC or a self-hosted runner make a floating image MEDIUM (never HIGH: the attacker is its publisher)', () => {
     const findings = scanWith(RULE, yaml`
       on: push
       jobs:
@@ -130,7 +130,7 @@ describe(RULE, () => {
           steps:
             - run: make
     `);
-    expect(positions(findings)).toEqual(['7:16 HIGH', '14:16 HIGH', '21:16 HIGH', '27:16 HIGH']);
+    expect(positions(findings)).toEqual(['7:16 MEDIUM', '14:16 MEDIUM', '21:16 MEDIUM', '27:16 MEDIUM']);
   });
 
   it('reports docker:// steps, in workflows and composite actions (by what their callers hold)', () => {
@@ -147,7 +147,7 @@ describe(RULE, () => {
             - uses: docker://alpine@${DIGEST}
             - uses: docker://alpine@sha256:deadbeef
     `;
-    expect(positions(scanWith(RULE, workflow))).toEqual(['8:15 MEDIUM', '9:15 HIGH']);
+    expect(positions(scanWith(RULE, workflow))).toEqual(['8:15 MEDIUM', '9:15 MEDIUM']);
     const action = yaml`
       name: composite
       runs:
@@ -159,10 +159,10 @@ describe(RULE, () => {
     const records = recordsWith(RULE, [{ path: 'action.yml', text: action }]);
     expect(positions(records.map((r) => r.finding))).toEqual(['5:13 MEDIUM']);
     expect(records[0]?.job).toBeNull();
-    // Called from a job that holds a write scope: HIGH; from a read-only job only: LOW.
+    // Called from a job that holds a write scope: MEDIUM; from a read-only job only: LOW.
     const caller = (permissions: string) => ({ path: '.github/workflows/ci.yml', text: `on: push\npermissions:\n  contents: ${permissions}\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: ./.github/actions/tool\n` });
     const local = { path: '.github/actions/tool/action.yml', text: action };
-    expect(positions(scanWith(RULE, [local, caller('write')]))).toEqual(['5:13 HIGH']);
+    expect(positions(scanWith(RULE, [local, caller('write')]))).toEqual(['5:13 MEDIUM']);
     expect(positions(scanWith(RULE, [local, caller('read')]))).toEqual(['5:13 LOW']);
   });
 
@@ -226,7 +226,7 @@ describe(RULE, () => {
           steps:
             - run: make
     `);
-    expect(positions(findings)).toEqual(['11:16 HIGH']);
+    expect(positions(findings)).toEqual(['11:16 MEDIUM']);
     expect(findings[0]?.description).toContain('`fedora:41`, `someuser/debian`');
   });
 
@@ -252,7 +252,7 @@ describe(RULE, () => {
           container: \${{ matrix.image }}
           steps:
             - run: make
-    `))).toEqual(['11:16 HIGH']);
+    `))).toEqual(['11:16 MEDIUM']);
   });
 
   it("rates the repository's own images LOW: built or pushed by its workflows (matrix names too) or under its owner", () => {
@@ -308,15 +308,15 @@ describe(RULE, () => {
             - uses: docker://ghcr.io/actions/actions-runner:latest
     `;
     const named = recordsWith(RULE, workflow, { repository: 'step-security/harden-runner' });
-    expect(positions(named.map((r) => r.finding))).toEqual(['7:15 LOW', '8:15 HIGH', '9:15 LOW']);
+    expect(positions(named.map((r) => r.finding))).toEqual(['7:15 LOW', '8:15 MEDIUM', '9:15 LOW']);
     expect(named[0]?.facts).toContain('owner:first-party');
     expect(named[2]?.facts).toContain('owner:platform');
     expect(named[2]?.finding.description).toContain("GitHub's own image");
     // Without the repository's name nothing tells the image apart from a third party's.
-    expect(positions(scanWith(RULE, workflow))).toEqual(['7:15 HIGH', '8:15 HIGH', '9:15 LOW']);
+    expect(positions(scanWith(RULE, workflow))).toEqual(['7:15 MEDIUM', '8:15 MEDIUM', '9:15 LOW']);
   });
 
-  it('rates floating Docker Official Images MEDIUM, not HIGH, and says why', () => {
+  it('rates floating Docker Official Images MEDIUM and says why', () => {
     const findings = scanWith(RULE, yaml`
       on: push
       permissions: write-all
@@ -325,11 +325,11 @@ describe(RULE, () => {
         b: { runs-on: ubuntu-latest, container: docker.io/library/debian, steps: [{ run: make }] }
         c: { runs-on: ubuntu-latest, container: bitnami/git:latest, steps: [{ run: make }] }
     `);
-    expect(findings.map((f) => f.severity)).toEqual(['MEDIUM', 'MEDIUM', 'HIGH']);
+    expect(findings.map((f) => f.severity)).toEqual(['MEDIUM', 'MEDIUM', 'MEDIUM']);
     expect(findings[0]?.description).toContain('MEDIUM: it is a Docker Official Image');
   });
 
-  it("judges a matrix per image: the repository's own floating image does not make a tagged third-party one HIGH (Homebrew test-bot)", () => {
+  it("judges a matrix per image: the repository's own floating image does not make a tagged third-party one worse (Homebrew test-bot)", () => {
     const workflow = (third: string) => yaml`
       on: push
       permissions: write-all
@@ -350,7 +350,7 @@ describe(RULE, () => {
     expect(scanWith(RULE, workflow('ubuntu:22.04')).map((f) => f.severity)).toEqual(['MEDIUM']);
     expect(scanWith(RULE, workflow('ubuntu')).map((f) => f.severity)).toEqual(['MEDIUM']);
     // A floating third-party image next to it still is.
-    expect(scanWith(RULE, workflow('someuser/ubuntu:latest')).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, workflow('someuser/ubuntu:latest')).map((f) => f.severity)).toEqual(['MEDIUM']);
   });
 
   it('does not take a third-party image for an own one because a matrix of a non-building job names it, or because it is re-tagged', () => {
@@ -371,7 +371,7 @@ describe(RULE, () => {
           container: someuser/tool:latest
           steps: []
     `);
-    expect(findings.map((f) => f.severity)).toEqual(['HIGH', 'HIGH']);
+    expect(findings.map((f) => f.severity)).toEqual(['MEDIUM', 'MEDIUM']);
   });
 
   it('does not throw on odd shapes', () => {
