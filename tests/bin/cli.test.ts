@@ -434,7 +434,7 @@ describe('the gate counts attack paths at their severity', () => {
     expect(report.counts.HIGH).toBe(0);
     // Its paths enter through someone else's action or download on a tag: MEDIUM (docs/severity.md, attack paths).
     expect(report.combinations.length).toBeGreaterThan(0);
-    expect(new Set(report.combinations.map((c: { severity: string }) => c.severity))).toEqual(new Set(['MEDIUM']));
+    expect(new Set(report.combinations.map((c) => (c as unknown as { severity: string }).severity))).toEqual(new Set(['MEDIUM']));
     expect(r.code).toBe(EXIT.ok);
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('Exit 0: no attack path or finding at or above --fail-on high.');
     const medium = await run(['scan', example('release-pipeline'), '--fail-on', 'medium']);
