@@ -51,7 +51,7 @@ class OperationalError extends Error {}
 
 const EXIT_CODES = `Exit codes:
   0  no attack path and no finding at or above the --fail-on threshold
-  1  an attack path (CRITICAL or HIGH, at its severity) or a finding at or above the --fail-on threshold
+  1  an attack path or a finding at or above the --fail-on threshold (a path at its own severity)
   2  usage error: unknown command or option, invalid value, unknown rule id (in an option, the config file
      or a suppression comment), invalid config, baseline or settings snapshot, --github or --online without
      GITHUB_TOKEN

@@ -279,7 +279,7 @@ export const StoredScan = v.object({ ...ScanResult.entries, ruleset: Ruleset, tr
 export const Combination = v.object({
   id: v.string(),
   title: v.string(),
-  severity: v.picklist(['CRITICAL', 'HIGH']),
+  severity: v.picklist(['CRITICAL', 'HIGH', 'MEDIUM']),
   scope: v.picklist(['file', 'repo']),
   file: v.string(),
   impact: v.string(),

@@ -184,7 +184,7 @@ export function narrowReport(report: Report, narrowing: Narrowing): Report {
     }
     return true;
   });
-  // Attack paths are CRITICAL or HIGH, so --min-severity never hides one; the baseline does when every
+  // --min-severity hides findings, never an attack path (a MEDIUM path too); the baseline does when every
   // component of the chain is in it.
   const position = (file: string, line: number, column: number, rule: string) => `${file}\0${line}\0${column}\0${rule}`;
   const fresh = new Set(report.records.filter((r) => baseline?.has(baselineKey(r)) !== true).map((r) => position(r.finding.file, r.finding.line, r.finding.column, r.finding.rule_id)));
@@ -214,7 +214,7 @@ export function failsThreshold(counts: Counts, failOn: FailOn): boolean {
 }
 
 /**
- * The gate of a run: it fails when an attack path (at its severity, CRITICAL or HIGH) or a finding is at
+ * The gate of a run: it fails when an attack path (at its severity: CRITICAL, HIGH or MEDIUM) or a finding is at
  * or above `failOn`. `reason` says why the exit code is what it is, in one sentence.
  */
 export function gate(report: Pick<Report, 'counts' | 'combinations'>, failOn: FailOn): { fails: boolean; reason: string } {

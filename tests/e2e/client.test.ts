@@ -217,7 +217,11 @@ describe.skipIf(SKIP_BROWSER)(`the web client in Chromium${skipReason(BROWSER_SK
     await expect.poll(() => combos.count()).toBeGreaterThan(0);
     const severities = await combos.locator('header .badge').allTextContents();
     expect(severities[0]).toBe('CRITICAL');
-    expect([...severities].sort((a, b) => (a === b ? 0 : a === 'CRITICAL' ? -1 : 1))).toEqual(severities);
+    const rank = (s: string) => ['CRITICAL', 'HIGH', 'MEDIUM'].indexOf(s);
+    expect(severities.every((s) => rank(s) >= 0)).toBe(true);
+    expect([...severities].sort((a, b) => rank(a) - rank(b))).toEqual(severities);
+    // release-pipeline's paths enter through someone else's action on a tag: MEDIUM, after the CRITICAL ones.
+    expect(severities).toContain('MEDIUM');
 
     const takeover = page.locator(TAKEOVER);
     expect(await takeover.count()).toBe(1);

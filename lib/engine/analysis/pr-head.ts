@@ -4,7 +4,7 @@ import { earlierForeignDownload, READS_FILE } from './artifacts.js';
 import { referencedEnvVars } from './script-outputs.js';
 import type { RepositoryModel } from '../model/repository.js';
 import { privilegedTriggers, type Job, type Step, type Workflow } from '../model/workflow.js';
-import { logicalLines, words } from '../shell.js';
+import { logicalLines, pipelines, words } from '../shell.js';
 import { get, getText, keyText, type YNode, type YScalar } from '../yaml/model.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 import { githubScriptOutputValues, outputSources } from './script-outputs.js';
@@ -257,6 +257,10 @@ export interface ScriptCheckout {
 
 /** Git commands that put a commit's files in the working tree (a bare `git fetch` does not). */
 const WORKING_TREE = new Set(['checkout', 'switch', 'reset', 'restore', 'worktree', 'merge', 'rebase', 'cherry-pick', 'pull', 'clone']);
+/** A command with each `${{ }}` replaced by one word, `N`: an expression names one value, whatever its spaces. */
+function maskExpressions(text: string): string {
+  return text.includes('${{') ? text.replace(/\$\{\{[^}]*\}\}/g, 'N') : text;
+}
 const FETCH_DESTINATION = /(?:refs\/)?pull\/[^\s:'"/]+\/(?:head|merge):(?:refs\/heads\/)?([^\s'"]+)/g;
 
 /**
@@ -286,51 +290,60 @@ export function scriptCheckouts(job: Job, workflow: Workflow, triggers: PrHeadTr
     const script = run.value;
     const occurrences = expressionsOf(workflow.file, run);
     const lines = logicalLines(script);
-    lines.forEach((line, i) => {
+    lines.forEach((logical, i) => {
       // Both `git` and `gh` start with a `g` followed by an `i` or `h`, quotes aside (`g"it"` is a word `git`):
       // a line without one names neither, and most lines of a long script are skipped before being split.
-      if (!GIT_OR_GH_TEXT.test(line.text)) return;
-      const list = words(line.text);
-      const report = (evidence: string) => result.push({ step, offset: line.offset, command: line.text.trim(), evidence });
-      if (list.some((w, j) => w === 'gh' && list[j + 1] === 'pr' && list[j + 2] === 'checkout')) {
-        report('`gh pr checkout`');
-        return;
-      }
-      const git = list.findIndex((w) => w === 'git' || w.endsWith('/git'));
-      const sub = git === -1 ? undefined : list.slice(git + 1).find((w) => !w.startsWith('-'));
-      if (sub === undefined || (sub !== 'fetch' && sub !== 'remote' && !WORKING_TREE.has(sub))) return;
+      if (!GIT_OR_GH_TEXT.test(logical.text)) return;
       // The line's raw text ends where the next logical line starts (continuations included).
-      const end = lines[i + 1]?.offset ?? script.length;
-      const exprs = occurrences.flatMap((o) => (o.expr !== null && o.span.start >= line.offset && o.span.start < end ? [o.expr] : []));
-      if (sub === 'remote') {
-        // `git remote add fork <head repository URL>` (or `set-url`): later commands naming `fork` fetch the fork.
-        const name = list.slice(git + 2).filter((w) => !w.startsWith('-'))[1];
-        const url = prHeadInCommand(line.text, exprs, { workflow, job, step }, triggers);
-        if (name !== undefined && url !== null && !isBranchNameEvidence(url)) forkRemotes.add(name);
-        return;
-      }
-      let found = prHeadInCommand(line.text, exprs, { workflow, job, step }, triggers);
-      // A branch name alone, on the base repository's remote, is the base repository's branch (as for `ref:`):
-      // fork code only when the command also names the head repository (its URL, a remote added for it).
-      if (found !== null && isBranchNameEvidence(found)) {
-        const args = list.slice(git + 2);
-        const parts = [...exprs.map((e) => prHeadInCommand('', [e], { workflow, job, step }, triggers)), ...[...referencedEnvVars(line.text)].map((name) => prHeadInCommand(`$${name}`, [], { workflow, job, step }, triggers))];
-        const fork = parts.find((e) => e !== null && !isBranchNameEvidence(e));
-        if (fork !== undefined && fork !== null) found = fork;
-        else if (!args.some((w) => forkRemotes.has(w) || forkRemotes.has(w.split('/')[0] ?? ''))) found = null;
-      }
-      if (sub === 'fetch') {
-        if (found === null) return;
-        const refs = new Set(['FETCH_HEAD']);
-        for (const match of line.text.matchAll(FETCH_DESTINATION)) if (match[1] !== undefined) refs.add(match[1]);
-        fetched = { evidence: found, refs };
-        return;
-      }
-      if (found !== null) report(`\`${found}\``);
-      else if (fetched !== null) {
-        const refs = fetched.refs;
-        if (list.slice(git + 2).some((w) => refs.has(w.replace(/^(refs\/heads\/|origin\/)/, '')))) report(`\`${fetched.evidence}\`, fetched earlier`);
-      }
+      const lineEnd = lines[i + 1]?.offset ?? script.length;
+      // Each command of the line in turn: `git fetch origin pull/N/head && git checkout FETCH_HEAD` is a fetch,
+      // then a checkout of what it fetched.
+      const commands = pipelines(logical).flatMap((p) => p.commands);
+      commands.forEach((line, c) => {
+        if (!GIT_OR_GH_TEXT.test(line.text)) return;
+        // `${{ }}` masked, so an expression's spaces do not split a word (`pull/${{ github.event.issue.number }}/head:pr`).
+        const list = words(maskExpressions(line.text));
+        const report = (evidence: string) => result.push({ step, offset: line.offset, command: line.text.trim(), evidence });
+        if (list.some((w, j) => w === 'gh' && list[j + 1] === 'pr' && list[j + 2] === 'checkout')) {
+          report('`gh pr checkout`');
+          return;
+        }
+        const git = list.findIndex((w) => w === 'git' || w.endsWith('/git'));
+        const sub = git === -1 ? undefined : list.slice(git + 1).find((w) => !w.startsWith('-'));
+        if (sub === undefined || (sub !== 'fetch' && sub !== 'remote' && !WORKING_TREE.has(sub))) return;
+        // The command's raw text ends where the next command (or logical line) starts.
+        const end = commands[c + 1]?.offset ?? lineEnd;
+        const exprs = occurrences.flatMap((o) => (o.expr !== null && o.span.start >= line.offset && o.span.start < end ? [o.expr] : []));
+        if (sub === 'remote') {
+          // `git remote add fork <head repository URL>` (or `set-url`): later commands naming `fork` fetch the fork.
+          const name = list.slice(git + 2).filter((w) => !w.startsWith('-'))[1];
+          const url = prHeadInCommand(line.text, exprs, { workflow, job, step }, triggers);
+          if (name !== undefined && url !== null && !isBranchNameEvidence(url)) forkRemotes.add(name);
+          return;
+        }
+        let found = prHeadInCommand(line.text, exprs, { workflow, job, step }, triggers);
+        // A branch name alone, on the base repository's remote, is the base repository's branch (as for `ref:`):
+        // fork code only when the command also names the head repository (its URL, a remote added for it).
+        if (found !== null && isBranchNameEvidence(found)) {
+          const args = list.slice(git + 2);
+          const parts = [...exprs.map((e) => prHeadInCommand('', [e], { workflow, job, step }, triggers)), ...[...referencedEnvVars(line.text)].map((name) => prHeadInCommand(`$${name}`, [], { workflow, job, step }, triggers))];
+          const fork = parts.find((e) => e !== null && !isBranchNameEvidence(e));
+          if (fork !== undefined && fork !== null) found = fork;
+          else if (!args.some((w) => forkRemotes.has(w) || forkRemotes.has(w.split('/')[0] ?? ''))) found = null;
+        }
+        if (sub === 'fetch') {
+          if (found === null) return;
+          const refs = new Set(['FETCH_HEAD']);
+          for (const match of maskExpressions(line.text).matchAll(FETCH_DESTINATION)) if (match[1] !== undefined) refs.add(match[1]);
+          fetched = { evidence: found, refs };
+          return;
+        }
+        if (found !== null) report(`\`${found}\``);
+        else if (fetched !== null) {
+          const refs = fetched.refs;
+          if (list.slice(git + 2).some((w) => refs.has(w.replace(/^(refs\/heads\/|origin\/)/, '')))) report(`\`${fetched.evidence}\`, fetched earlier`);
+        }
+      });
     });
   }
   return result;

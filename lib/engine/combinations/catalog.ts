@@ -938,9 +938,9 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
 const BY_ID: ReadonlyMap<string, CombinationKind> = new Map(COMBINATION_KINDS.map((k) => [k.id, k]));
 
 /** Rules through which an outsider's pull request, issue or comment enters a chain. */
-const OUTSIDER_ENTRIES = new Set(['script-injection', 'untrusted-checkout', 'artifact-poisoning', 'github-env-injection', 'bot-actor-condition', 'cache-poisoning', 'agent-untrusted-input']);
+export const OUTSIDER_ENTRIES: ReadonlySet<string> = new Set(['script-injection', 'untrusted-checkout', 'artifact-poisoning', 'github-env-injection', 'bot-actor-condition', 'cache-poisoning', 'agent-untrusted-input']);
 /** Rules through which someone else's code enters: an action, an image or a download. */
-const UPSTREAM_ENTRIES = new Set(['known-vulnerable-action', 'typosquat-action', 'unpinned-action', 'unpinned-image', 'download-without-checksum', 'pipe-to-shell']);
+export const UPSTREAM_ENTRIES: ReadonlySet<string> = new Set(['known-vulnerable-action', 'typosquat-action', 'unpinned-action', 'unpinned-image', 'download-without-checksum', 'pipe-to-shell']);
 
 /** Who starts a kind's chain: its own `attacker`, or the one its first group's rules let in. */
 export function attackerOf(kind: CombinationKind): string {

@@ -1,7 +1,7 @@
 import { SETTINGS_FILE, severityRank, type Finding, type FindingRecord } from '../types.js';
-import { attackerOf, COMBINATION_KINDS } from './catalog.js';
+import { attackerOf, COMBINATION_KINDS, OUTSIDER_ENTRIES, UPSTREAM_ENTRIES } from './catalog.js';
 import { runsOverlap } from '../analysis/run-model/facts.js';
-import { COMBINATION_SEVERITIES, type BreakChainAdvice, type Combination, type CombinationKind, type InstanceQualifier } from './types.js';
+import { COMBINATION_SEVERITIES, type BreakChainAdvice, type Combination, type CombinationKind, type CombinationSeverity, type InstanceQualifier } from './types.js';
 
 /** Whether a rule is enabled for the user and repository (global preference merged with the override). */
 export type RuleEnabled = (ruleId: string) => boolean;
@@ -16,16 +16,7 @@ interface Match {
  * unknown caller sets, or one a gate vouches for) are hygiene and start no attack path; below HIGH (text
  * the attacker only shapes, a merge in the way) they start one that is at most HIGH.
  */
-const ENTRY_RULES: ReadonlySet<string> = new Set([
-  'script-injection',
-  'untrusted-checkout',
-  'artifact-poisoning',
-  'github-env-injection',
-  'bot-actor-condition',
-  'cache-poisoning',
-  // LOW: the agent's tools are restricted to an allowlist, so an injected prompt steers only its output.
-  'agent-untrusted-input',
-]);
+const ENTRY_RULES: ReadonlySet<string> = OUTSIDER_ENTRIES;
 
 /**
  * Kinds whose chain really crosses workflow files, through a repository-wide store: the Actions cache a
@@ -84,7 +75,7 @@ export function findCombinations(records: readonly FindingRecord[], isEnabled: R
   return combinations.sort(compareCombinations);
 }
 
-/** CRITICAL before HIGH, then kind id, then file. */
+/** CRITICAL before HIGH before MEDIUM, then kind id, then file. */
 export function compareCombinations(a: Combination, b: Combination): number {
   return (
     COMBINATION_SEVERITIES.indexOf(a.severity) - COMBINATION_SEVERITIES.indexOf(b.severity) ||
@@ -246,10 +237,7 @@ function build(kind: CombinationKind, matches: readonly Match[], file: string, u
   stages.push({ order: stages.length, title: kind.impact_title, description: `${kind.impact} Attacker: ${attacker}.`, rule_id: '' });
   const advice = kind.break_chain.find((b) => matched.has(b.rule_id) && adviceApplies(kind, b, matches, usable)) ?? kind.break_chain.find((b) => matched.has(b.rule_id)) ?? kind.break_chain[0];
   const target = advice === undefined ? undefined : found.get(advice.rule_id)?.finding;
-  // The entry finding decides: an outsider's free text with no gate in the way is CRITICAL, anything
-  // weaker (text the attacker only shapes, a merge to wait for) keeps the chain at HIGH.
-  const entry = matches.find((m) => ENTRY_RULES.has(m.rule_id));
-  const severity = kind.severity === 'CRITICAL' && entry !== undefined && entry.record.finding.severity !== 'HIGH' ? 'HIGH' : kind.severity;
+  const severity = pathSeverity(kind, matches);
   return {
     id: kind.id,
     title: kind.title,
@@ -262,6 +250,24 @@ function build(kind: CombinationKind, matches: readonly Match[], file: string, u
     stages,
     components: matches.map((m) => ({ rule_id: m.rule_id, finding: publicFinding(m.record.finding) })),
   };
+}
+
+/**
+ * The severity of a path found: its kind's, lowered when the way in is weaker than the kind presumes
+ * (docs/severity.md, "Attack paths"), so a chain never claims more reach than its entry finding has.
+ * - An outsider's way in (script injection, an untrusted checkout, a poisoned artifact...): a CRITICAL kind stays
+ *   CRITICAL only on a HIGH entry (anyone can start it, their content runs, the job holds something); on a weaker
+ *   one (text the attacker only shapes, a merge or a label in the way) the chain is HIGH.
+ * - Someone else's code as the way in (the kind's first group: an action or image on a tag, a download nothing
+ *   verifies, a remote script): the attacker is one upstream party, whom the policy never rates HIGH by itself,
+ *   so the path takes the entry's severity, MEDIUM, unless the entry is HIGH (a known compromise).
+ */
+export function pathSeverity(kind: CombinationKind, matches: readonly { rule_id: string; record: FindingRecord }[]): CombinationSeverity {
+  const outsider = matches.find((m) => ENTRY_RULES.has(m.rule_id));
+  if (outsider !== undefined) return kind.severity === 'CRITICAL' && outsider.record.finding.severity !== 'HIGH' ? 'HIGH' : kind.severity;
+  const way = matches[0];
+  if (way !== undefined && UPSTREAM_ENTRIES.has(way.rule_id) && way.record.finding.severity !== 'HIGH') return 'MEDIUM';
+  return kind.severity;
 }
 
 /**

@@ -1,7 +1,14 @@
 import type { Finding, Severity } from '../types.js';
 
-/** Severity of a combination: every kind is one of these two. */
-export const COMBINATION_SEVERITIES = ['CRITICAL', 'HIGH'] as const;
+/** Severity of a kind of combination in the catalog: what its chain is worth when its way in is as strong as the kind presumes. */
+export const KIND_SEVERITIES = ['CRITICAL', 'HIGH'] as const;
+export type KindSeverity = (typeof KIND_SEVERITIES)[number];
+
+/**
+ * Severity of one combination (an attack path found): its kind's, or lower when the way in is weaker than the
+ * kind presumes (`pathSeverity` in detect.ts). Ordered most severe first.
+ */
+export const COMBINATION_SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM'] as const;
 export type CombinationSeverity = (typeof COMBINATION_SEVERITIES)[number];
 
 /**
@@ -72,7 +79,7 @@ export interface BreakChainAdvice {
 export interface CombinationKind {
   id: string;
   title: string;
-  severity: CombinationSeverity;
+  severity: KindSeverity;
   scope: CombinationScope;
   /** AND of OR-groups of rule ids; within a group, earlier alternatives are preferred. */
   requires: readonly (readonly string[])[];

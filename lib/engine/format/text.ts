@@ -202,5 +202,7 @@ function summary(report: Report): string {
   const notShown = left.length === 0 ? '' : ` Not shown: ${left.join(', ')}.`;
   if (report.combinations.length === 0) return `${findings}.${notShown}`;
   const critical = report.combinations.filter((c) => c.severity === 'CRITICAL').length;
-  return `${findings}; ${plural(report.combinations.length, 'attack path')} (${critical} critical, ${report.combinations.length - critical} high).${notShown}`;
+  const medium = report.combinations.filter((c) => c.severity === 'MEDIUM').length;
+  const bySeverity = `${critical} critical, ${report.combinations.length - critical - medium} high${medium === 0 ? '' : `, ${medium} medium`}`;
+  return `${findings}; ${plural(report.combinations.length, 'attack path')} (${bySeverity}).${notShown}`;
 }

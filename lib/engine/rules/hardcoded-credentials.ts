@@ -164,6 +164,46 @@ const SCRIPT_OPTION = /(?:^|\s)--(password|passwd|token|api-key|apikey|secret|cl
 /** What a script must hold before the patterns above are run on it: a credential word (most scripts have none). */
 const SCRIPT_HINT = /pass|pwd|token|secret|key|auth/i;
 
+/** Names of a password (not a token or key): what it opens is usually set up by the same workflow. */
+const PASSWORD_NAME = /(?:^|[_.-])(?:password|passwd|pwd|passphrase)$/i;
+
+/**
+ * Commands and actions that create, inside the job, the resource a literal password or key is then given to:
+ * a container, a local database server, a test cluster or a test VM. Such a credential protects something
+ * that lives only as long as the job (or that the job itself provisions from scratch).
+ */
+const THROWAWAY_COMMAND =
+  /\bdocker(?:\s+container)?\s+(?:run|create)\b|\bdocker(?:-compose|\s+compose)\b[^\n]{0,200}\bup\b|\bpodman\s+run\b|\b(?:kind\s+create\s+cluster|minikube\s+start|k3d\s+cluster\s+create|vagrant\s+up|multipass\s+launch)\b|\baz\s+vm\s+create\b|\bNew-AzVM\b|\bgcloud\s+compute\s+instances\s+create\b|\baws\s+ec2\s+run-instances\b|\b(?:initdb|pg_ctl|pg_ctlcluster|createuser|mysqld|mongod|redis-server)\b|\b(?:service|systemctl)\s+(?:start\s+)?(?:postgresql|mysql|mariadb|mongod|redis)[\w@.-]{0,20}(?:\s+start)?\b|\b(?:CREATE|ALTER)\s+(?:USER|ROLE)\b/i;
+const THROWAWAY_ACTION = /(?:^|\/)(?:setup-(?:postgres(?:ql)?|mysql|mariadb|mongodb|redis|minio)|(?:postgresql|mysql|mariadb|mongodb|redis)-action|mongodb-github-action|setup-kind|kind-action|setup-minikube)(?:@|$)/i;
+
+/** The first step or setting of `steps` (and `services`) that creates a throwaway resource, described. */
+function throwawayResource(steps: readonly Step[], services: YMap | undefined): string | null {
+  if (services !== undefined && services.pairs.length > 0) return `the job's service container \`${keyText(services.pairs[0]!.key)}\``;
+  for (const step of steps) {
+    const run = typeof step.run?.value === 'string' ? step.run.value.slice(0, 20_000) : '';
+    const match = run === '' ? null : THROWAWAY_COMMAND.exec(run);
+    if (match !== null) return `\`${match[0].replace(/\s+/g, ' ')}\` in step \`${stepLabel(step)}\``;
+    const uses = typeof step.uses?.value === 'string' ? step.uses.value : '';
+    if (uses !== '' && THROWAWAY_ACTION.test(uses)) return `\`${uses.split('@')[0]}\` in step \`${stepLabel(step)}\``;
+  }
+  return null;
+}
+
+/**
+ * The severity of a credential recognised by its name, not by a provider's format. One the provider's shape
+ * confirms stays HIGH. A credential for something the job itself creates (a service container, a database it
+ * starts, a test VM) protects a resource that lives only as long as the run: LOW. A password otherwise: MEDIUM,
+ * since nothing in the file says it opens something that outlives the run (a token or key name does).
+ */
+function nameSeverity(name: string, throwaway: string | null): { severity?: 'LOW' | 'MEDIUM'; why: string } {
+  if (PROVIDER_SHAPES.some((p) => p.name.test(name))) return { why: '' };
+  if (throwaway !== null)
+    return { severity: 'LOW', why: ` LOW: the job creates what it protects (${throwaway}), a throwaway resource that lives only as long as the run; still, use a secret or a generated value` };
+  if (PASSWORD_NAME.test(name))
+    return { severity: 'MEDIUM', why: ' MEDIUM: it is a password, and nothing in the file shows that what it opens outlives the run (a test account or a resource set up elsewhere may be all it protects)' };
+  return { why: '' };
+}
+
 function publicByDesign(name: string, value: string, step: Step | undefined): PublicByDesign | undefined {
   const slug = step?.usesRef?.kind === 'repository' ? step.usesRef.slug : null;
   return PUBLIC_BY_DESIGN.find((p) => (p.name.test(name) || (slug !== null && p.actions.has(slug))) && p.value.test(value.trim()));
@@ -220,10 +260,19 @@ export default defineWorkflowRule({
       const password = get(getMap(container, 'credentials'), 'password');
       const text = literalText(password);
       if (password === undefined || text === null || text.trim() === '' || text.includes('${{')) return;
+      // A registry account outlives the run; a placeholder, the user name again or the container's own
+      // database password (`POSTGRES_PASSWORD` in its `env:`) is a throwaway value put in the wrong place.
+      const value = text.trim();
+      const user = literalText(get(getMap(container, 'credentials'), 'username'))?.trim();
+      const ownEnv = (getMap(container, 'env')?.pairs ?? []).some((pair) => literalText(pair.value)?.trim() === value);
+      const placeholder = PLACEHOLDER.test(value) || PLACEHOLDER_WORDS.has(value.toLowerCase()) || value === user || ownEnv;
       context.report({
         node: password,
         job,
-        message: `The registry password of ${what} is written literally in the workflow.`,
+        ...(placeholder ? { severity: 'LOW' as const } : {}),
+        message: placeholder
+          ? `The registry password of ${what} is written literally in the workflow. LOW: the value is ${ownEnv ? 'the container\'s own `env:` password' : 'a placeholder or the user name'}, the setting of a throwaway container rather than a registry account's password; move it to \`env:\` or a secret.`
+          : `The registry password of ${what} is written literally in the workflow.`,
       });
     };
 
@@ -231,7 +280,15 @@ export default defineWorkflowRule({
      * Secret-named entries of an `env:` or `with:` mapping with a realistic literal value; every entry of a
      * reusable workflow call's `secrets:` (`anyName`), where the name says nothing but the place says secret.
      */
-    const checkMapping = (map: YMap | undefined, where: () => string, job: Job | null, skip: Set<number>, step?: Step, anyName = false) => {
+    const checkMapping = (
+      map: YMap | undefined,
+      where: () => string,
+      job: Job | null,
+      skip: Set<number>,
+      throwaway: string | null,
+      step?: Step,
+      anyName = false,
+    ) => {
       for (const pair of map?.pairs ?? []) {
         const name = keyText(pair.key);
         const text = literalText(pair.value);
@@ -239,20 +296,22 @@ export default defineWorkflowRule({
         const value = pair.value as YScalar;
         if (skip.has(value.start) || [...skip].some((o) => o >= value.start && o < value.end)) continue;
         const known = publicByDesign(name, text, step);
+        const rated = nameSeverity(name, throwaway);
+        const severity = known !== undefined ? ('LOW' as const) : rated.severity;
         context.report({
           node: value,
           job,
-          ...(known !== undefined ? { severity: 'LOW' as const } : {}),
+          ...(severity !== undefined ? { severity } : {}),
           message:
             known !== undefined
               ? `\`${name}\` in ${where()} is a literal ${known.vendor} key. LOW: ${known.why}.`
-              : `\`${name}\` in ${where()} is set to a literal value that looks like a real credential.`,
+              : `\`${name}\` in ${where()} is set to a literal value that looks like a real credential.${rated.why}${rated.why === '' ? '' : '.'}`,
         });
       }
     };
 
     /** Secret-named variables and credential options given a literal value in a step's script. */
-    const checkScript = (file: SourceFile, step: Step, job: Job | null, skip: Set<number>) => {
+    const checkScript = (file: SourceFile, step: Step, job: Job | null, skip: Set<number>, throwaway: string | null) => {
       const run = step.run;
       const script = typeof run?.value === 'string' ? run.value : null;
       if (run === undefined || script === null || !SCRIPT_HINT.test(script)) return;
@@ -268,14 +327,17 @@ export default defineWorkflowRule({
           const at = match.indices?.[group]?.[0] ?? match.index;
           const offset = valueOffsetToSource(file, run, at);
           if (!looksLikeCredential(value, name) || [...skip].some((o) => o >= offset && o < offset + value.length)) continue;
+          const rated = nameSeverity(name, throwaway);
+          const why = rated.why === '' ? '' : `${rated.why}.`;
           context.report({
             node: run,
             offset,
             job,
+            ...(rated.severity !== undefined ? { severity: rated.severity } : {}),
             message:
               what === 'option'
-                ? `The script of step \`${stepLabel(step)}\` passes a literal value that looks like a real credential to \`--${name}\`.`
-                : `The script of step \`${stepLabel(step)}\` sets \`${name}\` to a literal value that looks like a real credential.`,
+                ? `The script of step \`${stepLabel(step)}\` passes a literal value that looks like a real credential to \`--${name}\`.${why}`
+                : `The script of step \`${stepLabel(step)}\` sets \`${name}\` to a literal value that looks like a real credential.${why}`,
             key: `script:${name}:${value}`,
           });
         }
@@ -286,8 +348,13 @@ export default defineWorkflowRule({
       workflow(workflow) {
         const jobAt = (offset: number) => workflow.jobs.find((j) => offset >= j.key.start && offset < j.node.end) ?? null;
         const reported = scanText(workflow.file, jobAt);
-        checkMapping(workflow.env, () => 'the workflow `env:`', null, reported);
+        const throwaways = new Map(workflow.jobs.map((job) => [job, throwawayResource(job.steps, job.services)] as const));
+        // A workflow-wide value is throwaway when every job that could read it creates what it protects.
+        const everyJob = [...throwaways.values()];
+        const workflowThrowaway = everyJob.length > 0 && everyJob.every((t) => t !== null) ? everyJob[0]! : null;
+        checkMapping(workflow.env, () => 'the workflow `env:`', null, reported, workflowThrowaway);
         for (const job of workflow.jobs) {
+          const throwaway = throwaways.get(job) ?? null;
           checkContainer(job.container, `the container of job \`${job.id}\``, job);
           for (const service of job.services?.pairs ?? []) {
             checkContainer(service.value, `service \`${keyText(service.key)}\` of job \`${job.id}\``, job);
@@ -295,25 +362,27 @@ export default defineWorkflowRule({
           // Jobs with service containers set up throwaway databases and brokers: their literal
           // passwords configure those containers and protect nothing.
           if (job.services !== undefined) continue;
-          checkMapping(job.env, () => `the \`env:\` of job \`${job.id}\``, job, reported);
-          checkMapping(getMap(job.container, 'env'), () => `the container \`env:\` of job \`${job.id}\``, job, reported);
+          checkMapping(job.env, () => `the \`env:\` of job \`${job.id}\``, job, reported, throwaway);
+          checkMapping(getMap(job.container, 'env'), () => `the container \`env:\` of job \`${job.id}\``, job, reported, throwaway);
           if (job.uses !== undefined) {
-            checkMapping(job.with, () => `the \`with:\` of the reusable workflow call of job \`${job.id}\``, job, reported);
-            if (isMap(job.secrets)) checkMapping(job.secrets, () => `the \`secrets:\` of the reusable workflow call of job \`${job.id}\``, job, reported, undefined, true);
+            checkMapping(job.with, () => `the \`with:\` of the reusable workflow call of job \`${job.id}\``, job, reported, null);
+            if (isMap(job.secrets))
+              checkMapping(job.secrets, () => `the \`secrets:\` of the reusable workflow call of job \`${job.id}\``, job, reported, null, undefined, true);
           }
           for (const step of job.steps) {
-            checkMapping(step.env, () => `the \`env:\` of step \`${stepLabel(step)}\``, job, reported, step);
-            checkMapping(step.with, () => `the \`with:\` of step \`${stepLabel(step)}\``, job, reported, step);
-            checkScript(workflow.file, step, job, reported);
+            checkMapping(step.env, () => `the \`env:\` of step \`${stepLabel(step)}\``, job, reported, throwaway, step);
+            checkMapping(step.with, () => `the \`with:\` of step \`${stepLabel(step)}\``, job, reported, throwaway, step);
+            checkScript(workflow.file, step, job, reported, throwaway);
           }
         }
       },
       action(action) {
         const reported = scanText(action.file, () => null);
+        const throwaway = throwawayResource(action.steps, undefined);
         for (const step of action.steps) {
-          checkMapping(step.env, () => `the \`env:\` of step \`${stepLabel(step)}\``, null, reported, step);
-          checkMapping(step.with, () => `the \`with:\` of step \`${stepLabel(step)}\``, null, reported, step);
-          checkScript(action.file, step, null, reported);
+          checkMapping(step.env, () => `the \`env:\` of step \`${stepLabel(step)}\``, null, reported, throwaway, step);
+          checkMapping(step.with, () => `the \`with:\` of step \`${stepLabel(step)}\``, null, reported, throwaway, step);
+          checkScript(action.file, step, null, reported, throwaway);
         }
       },
       dependabot(config) {

@@ -61,8 +61,8 @@ const SEVERITY_ORDER: Record<string, number> = { CRITICAL: 0, HIGH: 1, MEDIUM: 2
 
 /**
  * Compares the head's scan with the base's by fingerprint (a finding's identity apart from its line) and
- * builds the check run. Conclusion: `failure` when a new HIGH finding or a new attack path (every path is
- * HIGH or CRITICAL) appears and the policy fails on them; else `neutral` when either scan met a bound (what
+ * builds the check run. Conclusion: `failure` when a new HIGH finding or a new HIGH or CRITICAL attack path
+ * (a MEDIUM one, someone else's code on a tag, is reported but does not block) appears and the policy fails on them; else `neutral` when either scan met a bound (what
  * it did not read is unassessed, so success would claim too much); else `success`.
  */
 export function checkRunOutput(input: CheckRunInput): CheckRunOutput {
@@ -73,7 +73,7 @@ export function checkRunOutput(input: CheckRunInput): CheckRunOutput {
   const knownPaths = new Set(input.basePaths.map((p) => p.fingerprint));
   const newPaths = input.headPaths.filter((p) => !knownPaths.has(p.fingerprint)).sort((a, b) => (SEVERITY_ORDER[a.severity] ?? 9) - (SEVERITY_ORDER[b.severity] ?? 9) || compare(a.file, b.file));
   const limited = [...input.head, ...input.base].some((f) => f.rule_id === 'scan-limit-reached');
-  const blocking = newFindings.some((f) => f.severity === 'HIGH') || newPaths.length > 0;
+  const blocking = newFindings.some((f) => f.severity === 'HIGH') || newPaths.some((p) => p.severity === 'CRITICAL' || p.severity === 'HIGH');
   const conclusion: CheckConclusion = input.failOnHigh && blocking ? 'failure' : limited ? 'neutral' : 'success';
   const annotations = newFindings.filter((f) => isRepositoryPath(f.file)).slice(0, MAX_ANNOTATIONS).map(annotation);
   return { conclusion, title: title(newFindings, newPaths, limited), summary: summary(input, newFindings, newPaths, annotations.length, limited, blocking), annotations, newFindings, newPaths, limited };

@@ -45,6 +45,27 @@ describe('checkRunOutput', () => {
     expect(checkRunOutput(input([finding({ severity: 'MEDIUM' })], [limit])).conclusion).toBe('neutral');
   });
 
+  it('a new MEDIUM attack path (someone else\'s code on a tag) is listed but does not fail the check; a HIGH one does', () => {
+    const path = (severity: 'HIGH' | 'MEDIUM', fingerprint: string) => ({
+      id: 'mutable-action-secret-theft',
+      title: 'Mutable third-party action in a job with secrets',
+      severity,
+      scope: 'file' as const,
+      file: '.github/workflows/release.yml',
+      impact: 'Secrets stolen through the action.',
+      break_chain: 'Pin the action to a full commit SHA.',
+      break_chain_rule: 'unpinned-action',
+      stages: [],
+      components: [],
+      fingerprint,
+    });
+    const withPaths = (headPaths: ReturnType<typeof path>[]) => ({ ...input([], []), headPaths });
+    const medium = checkRunOutput(withPaths([path('MEDIUM', 'p1')]));
+    expect(medium.conclusion).toBe('success');
+    expect(medium.summary).toContain('- **MEDIUM** ');
+    expect(checkRunOutput(withPaths([path('MEDIUM', 'p1'), path('HIGH', 'p2')])).conclusion).toBe('failure');
+  });
+
   it('does not annotate settings findings (no file in the repository) and bounds the annotations', () => {
     const settings = finding({ file: '<repository settings>', line: 0 });
     const many = Array.from({ length: MAX_ANNOTATIONS + 5 }, (_, i) => finding({ line: i + 1 }));

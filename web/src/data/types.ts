@@ -148,7 +148,8 @@ export interface Stage {
 export interface Combination {
   id: string;
   title: string;
-  severity: 'CRITICAL' | 'HIGH';
+  /** MEDIUM when the way in is weaker than the kind presumes (someone else's code on a tag); not in the counts. */
+  severity: 'CRITICAL' | 'HIGH' | 'MEDIUM';
   scope: string;
   file: string;
   impact: string;

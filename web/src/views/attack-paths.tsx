@@ -149,14 +149,14 @@ export function Chain({ combo, repoId }: { combo: Combination; repoId: string })
   );
 }
 
-const RANK = { CRITICAL: 0, HIGH: 1 } as const;
+const RANK = { CRITICAL: 0, HIGH: 1, MEDIUM: 2 } as const;
 export const PATHS_PER_PAGE = 20;
 
 const PATH_DEFAULTS = { q: '', severity: '', kind: '', repo: '', sort: 'severity', dismissed: '', page: '1' };
 type PathQuery = typeof PATH_DEFAULTS;
 const readPathQuery = (raw: Record<string, string>): PathQuery => ({
   q: raw.q ?? '',
-  severity: oneOf(raw.severity, ['', 'CRITICAL', 'HIGH'] as const, ''),
+  severity: oneOf(raw.severity, ['', 'CRITICAL', 'HIGH', 'MEDIUM'] as const, ''),
   kind: /^[a-z0-9-]{1,64}$/.test(raw.kind ?? '') ? (raw.kind ?? '') : '',
   repo: /^[0-9a-f-]{36}$/.test(raw.repo ?? '') ? (raw.repo ?? '') : '',
   sort: oneOf(raw.sort, ['severity', 'repository', 'kind'] as const, 'severity'),
@@ -210,6 +210,7 @@ export function AttackPathsView({ services }: { services: Services }) {
   };
 
   const everything = useMemo(() => (data?.repos ?? []).flatMap((repo) => repo.combos.map((combo) => ({ repo, combo }))), [data]);
+  const medium = useMemo(() => everything.filter((e) => e.combo.severity === 'MEDIUM').length, [everything]);
   const all = useMemo(() => selectPaths(everything, query), [everything, query.q, query.severity, query.kind, query.repo, query.sort]);
   const dismissed = useMemo(
     () => selectPaths((data?.dismissed ?? []).map(({ combo, ...repo }) => ({ repo, combo })), query).map(({ repo, combo }) => ({ ...repo, combo })),
@@ -241,6 +242,12 @@ export function AttackPathsView({ services }: { services: Services }) {
         <p class="summary" role="status">
           {data.total_combos} attack {data.total_combos === 1 ? 'path' : 'paths'}: <SeverityBadge severity="CRITICAL" count={data.critical_count} />{' '}
           <SeverityBadge severity="HIGH" count={data.high_count} />
+          {medium > 0 && (
+            <>
+              {' '}
+              <SeverityBadge severity="MEDIUM" count={medium} />
+            </>
+          )}
         </p>
       )}
       {data && everything.length > 0 && (
@@ -254,6 +261,7 @@ export function AttackPathsView({ services }: { services: Services }) {
               { value: '', label: 'All severities' },
               { value: 'CRITICAL', label: `CRITICAL (${data.critical_count})` },
               { value: 'HIGH', label: `HIGH (${data.high_count})` },
+              { value: 'MEDIUM', label: `MEDIUM (${medium})` },
             ]}
           />
           <Choice label="Kind" value={query.kind} onChange={(kind) => setQuery({ kind })} options={[{ value: '', label: 'All kinds' }, ...kinds.map(([id, title]) => ({ value: id, label: title }))]} />

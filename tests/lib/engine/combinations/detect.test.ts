@@ -285,6 +285,40 @@ describe('the attacker model in paths', () => {
     expect(severityOf('HIGH')).toEqual(['injection-token-theft CRITICAL']);
     expect(severityOf('MEDIUM')).toEqual(['injection-token-theft HIGH']);
   });
+
+  it('a chain whose way in is someone else\'s code on a tag (one upstream party) is MEDIUM, like its entry', () => {
+    const secrets = rec('personal-access-token', { line: 20, job: 'release' });
+    const theft = (severity: 'HIGH' | 'MEDIUM') =>
+      findCombinations([rec('unpinned-action', { line: 14, job: 'release', severity, facts: ['owner:third-party', 'secrets:step'] }), secrets], all).map((c) => `${c.id} ${c.severity}`);
+    expect(theft('MEDIUM')).toEqual(['mutable-action-secret-theft MEDIUM']);
+    // An entry the rule itself rates HIGH keeps the kind's severity.
+    expect(theft('HIGH')).toEqual(['mutable-action-secret-theft HIGH']);
+    const runner = rec('self-hosted-runner', { file: CI_WORKFLOW, line: 6, job: 'a', severity: 'HIGH', facts: ['exec', 'holds:self-hosted', 'reach:anyone'] });
+    const foothold = findCombinations([rec('unpinned-image', { file: CI_WORKFLOW, line: 9, job: 'a', severity: 'MEDIUM', facts: ['owner:third-party', 'holds:self-hosted'] }), runner], all);
+    // The runner's own HIGH finding (fork code on it) stands on its own; the chain through the image is the image's.
+    expect(foothold.map((c) => `${c.id} ${c.severity}`)).toContain('persistent-supply-chain-foothold MEDIUM');
+    const download = rec('download-without-checksum', { line: 5, job: 'release', severity: 'MEDIUM' });
+    expect(findCombinations([download, rec('unpinned-action', { line: 9, job: 'release', severity: 'MEDIUM' })], all).map((c) => `${c.id} ${c.severity}`)).toEqual([
+      'silent-supply-chain-tampering MEDIUM',
+    ]);
+  });
+
+  it('a known compromise (the advisory\'s HIGH) keeps its CRITICAL kind', () => {
+    const compromise = rec('known-vulnerable-action', { line: 9, job: 'build', severity: 'HIGH', facts: ['advisory:compromise'] });
+    expect(findCombinations([compromise, rec('missing-permissions', { line: 1, job: null })], all).map((c) => `${c.id} ${c.severity}`)).toEqual(['compromised-action CRITICAL']);
+  });
+
+  it('orders MEDIUM paths after HIGH ones and leaves them out of the counts', () => {
+    const records = [
+      rec('unpinned-action', { line: 14, job: 'release', severity: 'MEDIUM', facts: ['owner:third-party', 'secrets:step'] }),
+      rec('personal-access-token', { line: 20, job: 'release' }),
+      rec('script-injection', { file: CI_WORKFLOW, line: 20, job: 'lint', severity: 'MEDIUM' }),
+      rec('missing-permissions', { file: CI_WORKFLOW, line: 1, job: null }),
+    ];
+    const combinations = findCombinations(records, all);
+    expect(combinations.map((c) => c.severity)).toEqual(['HIGH', 'MEDIUM']);
+    expect(countCombinations(combinations)).toEqual({ critical_count: 0, high_count: 1 });
+  });
 });
 
 describe('cannotFire', () => {

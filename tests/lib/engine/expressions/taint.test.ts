@@ -50,7 +50,8 @@ describe('TaintAnalyzer', () => {
     ` });
     const step = stepAt(WORKFLOW, 'j', 0);
     expect(evaluate('github.event.pull_request.title', step)?.level).toBe('arbitrary');
-    expect(evaluate('github.event.pull_request.head.repo.html_url', step)?.level).toBe('structured');
+    expect(evaluate('github.event.pull_request.head.repo.html_url', step)).toBeNull();
+    expect(evaluate('github.event.pull_request.head.repo.homepage', step)?.level).toBe('arbitrary');
     expect(evaluate('github.head_ref', step)?.level).toBe('arbitrary');
     expect(evaluate('github.event.pull_request.head.label', step)?.level).toBe('arbitrary');
     for (const fixed of [
@@ -285,7 +286,7 @@ describe('TaintAnalyzer', () => {
     expect(evaluate('github.event.issue.pull_request', step)).toBeNull();
     expect(evaluate('github.event.issue.pull_request.html_url', step)).toBeNull();
     expect(evaluate('toJSON(github.event.issue.pull_request)', step)).toBeNull();
-    expect(evaluate('github.event.issue.html_url', step)?.level).toBe('structured');
+    expect(evaluate('github.event.issue.html_url', step)).toBeNull();
     expect(evaluate('github.event.issue.title', step)).toMatchObject({ level: 'arbitrary', events: ['issue_comment'] });
   });
 

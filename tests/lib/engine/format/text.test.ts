@@ -90,6 +90,9 @@ describe('text format', () => {
   it('ends with a summary line and the reason for the exit code', () => {
     expect(plain.trimEnd().split('\n').slice(-2).join(' ')).toBe('7 findings (3 high, 1 medium, 2 low, 1 info); 1 attack path (1 critical, 0 high). LOW and INFO findings are counted above; --verbose lists them.'.replace(/^(.{0,79}) /, '$1 '));
     expect(formatText(emptyReport(), { color: false })).toBe('No findings.\n');
+    // A MEDIUM path (someone else's code on a tag) is counted apart.
+    const withMedium = { ...report, combinations: [...report.combinations, { ...report.combinations[0]!, severity: 'MEDIUM' as const }] };
+    expect(formatText(withMedium, { color: false }).replace(/\s+/g, ' ')).toContain('2 attack paths (1 critical, 0 high, 1 medium).');
     expect(formatText(emptyReport(), { color: false, gate: 'Exit 0: no attack path or finding at or above --fail-on high.' })).toBe('No findings.\nExit 0: no attack path or finding at or above --fail-on high.\n');
   });
 

@@ -109,7 +109,8 @@ describe(RULE, () => {
               with:
                 deploy-api-key: 304657e2357ba57b416b94e6b119131c
     `);
-    expect(positions(records.map((r) => r.finding))).toEqual(['3:19 HIGH', '8:16 HIGH', '12:27 HIGH']);
+    // A password is MEDIUM (nothing shows it opens something that outlives the run); a key stays HIGH.
+    expect(positions(records.map((r) => r.finding))).toEqual(['3:19 MEDIUM', '8:16 HIGH', '12:27 HIGH']);
     expect(records.map((r) => r.job)).toEqual([null, 'scan', 'scan']);
     expect(records[2]?.finding.description).toContain('`deploy-api-key`');
   });
@@ -261,6 +262,79 @@ describe(RULE, () => {
             MINIO_SECRET_KEY: polar123456789
           steps: [{ run: make test }]
     `)).toEqual([]);
+  });
+
+  it('rates a password of something the job creates LOW, and a password it does not create MEDIUM', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        vm:
+          runs-on: ubuntu-latest
+          steps:
+            - run: az vm create --name ci-\${{ github.run_id }} --admin-username ci --admin-password "$ADMIN_PASSWORD"
+              env:
+                ADMIN_PASSWORD: Kq7-Zx82!mWv
+        db:
+          runs-on: ubuntu-latest
+          steps:
+            - run: |
+                docker run -d -p 5432:5432 -e POSTGRES_PASSWORD=Xk82-pq7Lm-Wv4R postgres:16
+                DB_PASSWORD=Xk82-pq7Lm-Wv4R make integration
+        login:
+          runs-on: ubuntu-latest
+          steps:
+            - run: ./login
+              env:
+                SERVICE_PASSWORD: Kq7-Zx82!mWv
+                SERVICE_TOKEN: 9f3a71c0e2b84d5fQ
+    `);
+    expect(positions(findings)).toEqual(['8:27 LOW', '13:59 LOW', '14:23 LOW', '20:29 MEDIUM', '21:26 HIGH']);
+    expect(findings[0]?.description).toContain('creates what it protects (`az vm create`');
+    expect(findings[1]?.description).toContain('`docker run`');
+    expect(findings[3]?.description).toContain('MEDIUM: it is a password');
+    // A token under a token's name, with nothing throwaway in the job, stays HIGH.
+    expect(findings[4]?.description).not.toContain('LOW');
+  });
+
+  it('keeps a workflow-wide password LOW only when every job creates what it protects', () => {
+    const text = (second: string) => yaml`
+      on: push
+      env:
+        DB_PASSWORD: Xk82-pq7Lm-Wv4R
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          services: { db: { image: postgres:16 } }
+          steps: [{ run: make test }]
+        other:
+          runs-on: ubuntu-latest
+          steps: [{ run: ${second} }]
+    `;
+    expect(positions(scanWith(RULE, text('docker compose up -d')))).toEqual(['3:16 LOW']);
+    expect(positions(scanWith(RULE, text('make deploy')))).toEqual(['3:16 MEDIUM']);
+  });
+
+  it('lowers a registry password that is a placeholder or the service container\'s own password', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          services:
+            db:
+              image: postgres:16
+              credentials: { username: postgres, password: postgres }
+            mysql:
+              image: mysql:8
+              env: { MYSQL_ROOT_PASSWORD: Kq7Zx82mWv }
+              credentials: { username: ci, password: Kq7Zx82mWv }
+            cache:
+              image: registry.example.com/cache
+              credentials: { username: ci, password: Kq7Zx82mWv }
+          steps: [{ run: make test }]
+    `);
+    expect(positions(findings)).toEqual(['8:54 LOW', '12:48 LOW', '15:48 HIGH']);
+    expect(findings[1]?.description).toContain("container's own `env:` password");
   });
 
   it('scans composite actions and Dependabot configuration', () => {

@@ -35,11 +35,38 @@ describe(RULE, () => {
         j:
           runs-on: ubuntu-latest
           steps:
-            - run: echo \${{ github.event.issue.html_url }}
+            - run: echo \${{ github.event.issue.user.email }}
             - run: echo \${{ inputs.name }}
             - run: echo \${{ inputs.dry }} \${{ inputs.level }}
     `);
     expect(positions(findings)).toEqual(['12:19 MEDIUM', '13:19 LOW']);
+  });
+
+  it('does not take fields GitHub generates (URLs it builds, ids, numbers, timestamps, SHAs) for outsider text', () => {
+    expect(scanWith(RULE, yaml`
+      on: [issues, issue_comment, pull_request_target]
+      permissions: { issues: write }
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - run: |
+                echo "\${{ github.event.issue.html_url }} \${{ github.event.issue.url }} \${{ github.event.comment.html_url }}"
+                echo "\${{ github.event.issue.id }} \${{ github.event.issue.node_id }} \${{ github.event.issue.number }}"
+                echo "\${{ github.event.issue.created_at }} \${{ github.event.issue.user.id }} \${{ github.event.issue.user.html_url }}"
+                echo "\${{ github.event.pull_request.html_url }} \${{ github.event.pull_request.head.sha }} \${{ github.event.pull_request.diff_url }}"
+                gh issue comment "\${{ github.event.issue.number }}" --body "\${{ toJSON(github.event.issue.pull_request) }}"
+    `)).toEqual([]);
+    // The object's own text, and a URL a check run's creator supplies, still count.
+    expect(positions(scanWith(RULE, yaml`
+      on: [issues, check_run]
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "\${{ github.event.issue.title }}"
+            - run: echo "\${{ github.event.check_run.details_url }}"
+    `)).map((p) => p.split(' ')[1])).toEqual(['HIGH', 'LOW']);
   });
 
   it('follows env, step outputs and shell variables, and names the chain', () => {

@@ -885,3 +885,52 @@ describe(`${RULE}: inside local composite actions (issue 25)`, () => {
     expect(scanWith(RULE, [workflow('main'), action('${{ inputs.ref }}')])).toEqual([]);
   });
 });
+
+describe(`${RULE}: a fork's head fetched on a maintainer's comment (issue 25)`, () => {
+  const workflow = (fetch: string, gate = '') => yaml`
+    on:
+      issue_comment:
+        types: [created]
+    permissions:
+      contents: read
+    jobs:
+      bench:
+        if: github.event.issue.pull_request && contains(github.event.comment.body, '/bench')${gate}
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/checkout@v4
+          - name: Keep workflow files out
+            run: cp scripts/post-checkout .git/hooks/post-checkout
+          - name: Fetch
+            run: |
+              ${fetch}
+          - name: Trusted files only
+            run: if git diff --name-only origin/main...HEAD | grep -q '^.github/'; then exit 1; fi
+          - run: make bench
+            env:
+              BENCH_TOKEN: \${{ secrets.BENCH_TOKEN }}
+  `;
+  const MEMBER = " && contains(fromJSON('[\"OWNER\", \"MEMBER\", \"COLLABORATOR\"]'), github.event.comment.author_association)";
+
+  it.each([
+    ['git fetch origin pull/${{ github.event.issue.number }}/head && git checkout FETCH_HEAD'],
+    ['git fetch origin pull/${{ github.event.issue.number }}/head:pr-${{ github.event.issue.number }} && git checkout pr-${{ github.event.issue.number }}'],
+    ['git fetch origin refs/pull/${{ github.event.issue.number }}/head:pr; git switch pr'],
+  ])('reads each command of a line and fetch destinations named by an expression: %s', (fetch) => {
+    const findings = scanWith(RULE, workflow(fetch));
+    expect(findings.map((f) => f.severity)).toEqual(['HIGH']);
+    expect(findings[0]?.description).toContain('fetched earlier');
+  });
+
+  it('is MEDIUM behind a member\'s comment, naming the race: a git hook or a trusted-files check the fork\'s code can change is no gate', () => {
+    const findings = scanWith(RULE, workflow('git fetch origin pull/${{ github.event.issue.number }}/head:pr && git checkout pr', MEMBER));
+    expect(findings.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(findings[0]?.description).toContain('a maintainer approves each run first');
+    expect(findings[0]?.description).toContain('commits pushed after the approval run');
+  });
+
+  it('negative: a fetch for a diff on the same line, or into a branch nothing checks out, is no checkout', () => {
+    expect(scanWith(RULE, workflow('git fetch origin pull/${{ github.event.issue.number }}/head:pr && git diff main...pr'))).toEqual([]);
+    expect(scanWith(RULE, workflow('git fetch origin pull/${{ github.event.issue.number }}/head:pr-${{ github.event.issue.number }} && git checkout main'))).toEqual([]);
+  });
+});
