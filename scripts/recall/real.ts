@@ -9,7 +9,8 @@
  * The audit is a JSON list of the real problems found by reading the files: `{ file, line, severity, kind,
  * note }`, `file` as printed by `sample` (`<repo dir>/.github/workflows/x.yml`), `kind` one of our rule ids
  * (what the problem is, in our catalog's words). A problem counts as found when the scan reports a finding of
- * that rule in that file within the same job (or within five lines when the problem is outside jobs), or in the
+ * that rule in that file within the same job (when the problem is outside jobs, a workflow-level problem: within
+ * five lines, or a finding about the whole file or a whole job, bound to no job or at a job's key), or in the
  * file of a local action (`uses: ./dir`, or the repository's own `owner/name/dir@ref`) the problem's line calls,
  * where the action's own steps are reported. Meant
  * for the shared corpus's checking half (`../shared/tools/corpus-split.mjs`), which this script does not need:
@@ -123,6 +124,18 @@ function jobAt(text: string, line: number): string | null {
   return inJobs ? job : null;
 }
 
+/** The lines (1-based) of the job keys (`  build:` under `jobs:`): a finding there is about a whole job. */
+function jobKeyLines(text: string): Set<number> {
+  const keys = new Set<number>();
+  let inJobs = false;
+  text.split('\n').forEach((l, i) => {
+    if (/^jobs:\s*$/.test(l)) inJobs = true;
+    else if (/^\S/.test(l)) inJobs = false;
+    else if (inJobs && /^ {2}[A-Za-z_][\w-]*:\s*$/.test(l)) keys.add(i + 1);
+  });
+  return keys;
+}
+
 export interface Score {
   found: number;
   total: number;
@@ -172,8 +185,12 @@ export function score(corpus: string, problems: readonly Problem[]): Score {
     const job = jobAt(text, problem.line);
     const records = (byRepo.get(repo) ?? []).filter((r) => r.finding.file === path && r.finding.rule_id === problem.kind);
     const actions = new Set(calledActions(text, problem.line, repo).flatMap((dir) => (dir === '' ? ['action.yml', 'action.yaml'] : [`${dir}/action.yml`, `${dir}/action.yaml`])));
+    // A workflow-level problem (outside jobs: the auditor's brief puts one such as a missing `permissions:` block
+    // on the `on:` line or line 1) is found by a finding about the whole file or a whole job: one bound to no job,
+    // or at a job's key (missing-permissions names each job that runs with the default token there).
+    const keys = job === null ? jobKeyLines(text) : new Set<number>();
     const hit =
-      records.find((r) => (job !== null ? r.job === job || (r.job === null && Math.abs(r.finding.line - problem.line) <= 5) : Math.abs(r.finding.line - problem.line) <= 5)) ??
+      records.find((r) => (job !== null ? r.job === job || (r.job === null && Math.abs(r.finding.line - problem.line) <= 5) : Math.abs(r.finding.line - problem.line) <= 5 || r.job === null || keys.has(r.finding.line))) ??
       (byRepo.get(repo) ?? []).find((r) => actions.has(r.finding.file) && r.finding.rule_id === problem.kind);
     if (problem.severity === 'HIGH') high++;
     if (hit !== undefined) {

@@ -64,4 +64,23 @@ describe('recall on real workflows', () => {
     ])).toMatchObject({ found: 1, total: 2 });
     expect(result.rated).toEqual(['LOW -> MEDIUM download-without-checksum a__one/.github/workflows/call.yml:8']);
   });
+
+  it('credits a workflow-level problem (on the `on:` line or line 1) to a finding about the whole file or a whole job, not to one inside a step', async () => {
+    // A privileged workflow with no `permissions:` block whose `on:` is long: the jobs start far below line 1.
+    const on = 'name: triage\non:\n  issues:\n    types: [opened, edited, reopened, labeled]\n  issue_comment:\n    types: [created]\n  pull_request_target:\n    types: [opened]\nconcurrency:\n  group: triage\n';
+    const step = '    runs-on: ubuntu-latest\n    steps:\n      - run: gh issue edit "$N" --add-label triage\n        env:\n          GH_TOKEN: ${{ github.token }}\n          N: ${{ github.event.issue.number }}\n';
+    await put('a__one/.github/workflows/one.yml', `${on}jobs:\n  label:\n${step}`);
+    await put('a__one/.github/workflows/two.yml', `${on}jobs:\n  label:\n${step}  greet:\n${step}`);
+    await put('a__one/.github/workflows/inject.yml', `${on}permissions: {}\njobs:\n  echo:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo "\${{ github.event.issue.title }}"\n`);
+    const result = score(dir, [
+      { file: 'a__one/.github/workflows/one.yml', line: 2, severity: 'LOW', kind: 'missing-permissions' },
+      { file: 'a__one/.github/workflows/two.yml', line: 1, severity: 'LOW', kind: 'missing-permissions' },
+      // Not reported in the file at all.
+      { file: 'a__one/.github/workflows/inject.yml', line: 2, severity: 'LOW', kind: 'missing-permissions' },
+      // Reported, but inside a step far from the line: a step-level finding is not the workflow's.
+      { file: 'a__one/.github/workflows/inject.yml', line: 1, severity: 'HIGH', kind: 'script-injection' },
+    ]);
+    expect(result).toMatchObject({ found: 2, total: 4 });
+    expect(result.misses.map((m) => m.split(' ').slice(1, 3).join(' '))).toEqual(['missing-permissions a__one/.github/workflows/inject.yml:2', 'script-injection a__one/.github/workflows/inject.yml:1']);
+  });
 });

@@ -235,6 +235,44 @@ describe(RULE, () => {
   });
 });
 
+describe(`${RULE}: privileged triggers with no permissions: block at all (issue 25)`, () => {
+  const workflow = (on: string, permissions = '') => yaml`
+    name: triage
+    on:
+      ${on}
+    ${permissions}
+    jobs:
+      label:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/labeler@v5
+      greet:
+        runs-on: ubuntu-latest
+        steps:
+          - run: gh issue comment "$N" --body thanks
+            env:
+              GH_TOKEN: \${{ github.token }}
+              N: \${{ github.event.issue.number }}
+  `;
+
+  it.each([
+    ['issues: { types: [opened] }'],
+    ['issue_comment: { types: [created] }'],
+    ['pull_request_target: { types: [opened] }'],
+    ['workflow_run: { workflows: [CI], types: [completed] }'],
+    ['discussion: { types: [created] }'],
+    ['pull_request_review: { types: [submitted] }'],
+  ])('reports LOW on %s when no job runs an outsider\'s code or text, saying who starts it', (on) => {
+    const findings = scanWith(RULE, workflow(on));
+    expect(findings.map((f) => f.severity)).toEqual(['LOW']);
+    expect(findings[0]?.description).toContain('neither do its jobs `label`, `greet`');
+  });
+
+  it('negative: a workflow-level permissions: block, even one granting writes, satisfies it', () => {
+    expect(scanWith(RULE, workflow('issues: { types: [opened] }', 'permissions: { issues: write }'))).toEqual([]);
+  });
+});
+
 describe(`${RULE} in attack paths`, () => {
   // A workflow_run job that unpacks the triggering run's artifact and runs a script from it (artifact-poisoning).
   const workflow = (permissions: string) => yaml`
