@@ -10,6 +10,7 @@
  * the job, and the job's own post-step saves what the code left). A fork's `pull_request` run writes only its
  * pull request's own scope, which no release reads; `pull_request_review*` runs the merge ref's.
  */
+import { pinsApprovedCode } from './pr-head.js';
 import { describeStep } from './describe.js';
 import { envInjections, scriptInjections, type InjectionHit } from './injections.js';
 import { cacheStep, sameFamily, type CacheUse } from './caching.js';
@@ -43,7 +44,6 @@ export interface CacheWriter {
 }
 
 /** Head references fixed by the event: what a maintainer approved is what runs. */
-const IMMUTABLE = new Set(['`github.event.pull_request.head.sha`', '`github.event.workflow_run.head_sha`']);
 
 /** The writer's standing, from the model's reach of the step: null when no outsider gets there. */
 function gateOf(reach: Reach, race: boolean): string | null | undefined {
@@ -100,7 +100,7 @@ function readWriters(runs: RunModel, taint: TaintAnalyzer): CacheWriter[] {
         const sinks = runs.sinksOf(run, entry);
         if (sinks.length === 0) continue;
         const reach = runs.stepReach(entry.step);
-        const race = entry.checkout === undefined || !IMMUTABLE.has(entry.checkout.evidence);
+        const race = entry.checkout === undefined || !pinsApprovedCode(entry.checkout);
         const gate = gateOf(reach, race);
         if (gate === undefined) continue;
         writers.push({ job, step: entry.step, rule: entry.kind === 'checkout' ? 'untrusted-checkout' : 'artifact-poisoning', gate, text: entryText(entry, reach, sinks, job) });

@@ -1,3 +1,4 @@
+import { approvalRaceClosedBefore } from './approval-race.js';
 import { expressionsOf, findExpressions } from '../expressions/extract.js';
 import { ContextAccess, contextPath, IndexAccess, parseExpression, walkExpression, type Expr } from '../expressions/parse.js';
 import { earlierForeignDownload, READS_FILE } from './artifacts.js';
@@ -391,6 +392,16 @@ export interface UntrustedCheckout {
    * wrong; without, anyone's pull request runs.
    */
   uncheckedEnvironment?: string;
+  /**
+   * An earlier step (or a job this one needs) fails the job when the head was pushed after the approval, in words:
+   * the approved commits are what runs though the checkout names a branch (`approval-race.ts`).
+   */
+  raceClosedBy?: string;
+}
+
+/** True when what the checkout runs is the commit a maintainer approved: pinned by the event, or the race closed by a check. */
+export function pinsApprovedCode(checkout: Pick<UntrustedCheckout, 'evidence' | 'raceClosedBy'>): boolean {
+  return IMMUTABLE.has(checkout.evidence) || checkout.raceClosedBy !== undefined;
 }
 
 /** Guards that stand for a maintainer's approval of the pull request as it was at that moment. */
@@ -463,13 +474,15 @@ function findPullRequestCheckouts(job: Job, repository: RepositoryModel): (Untru
     // An environment counts as an approval of the commit it pins only when its reviewers are known (settings);
     // offline it may hold the run or not, so the checkout is reported, saying the reviewers were not checked.
     const knownApproval = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label' && (g.kind !== 'environment' || g.reviewed === true));
-    const pinned = found.every((c) => IMMUTABLE.has(c.evidence));
+    const closed = approved ? approvalRaceClosedBefore(step) : null;
+    const raceClosed = closed === null ? {} : { raceClosedBy: closed };
+    const pinned = closed !== null || found.every((c) => IMMUTABLE.has(c.evidence));
     const hidden: { hiddenBy?: 'trusted-author' | 'approved-commit' } = trusted ? { hiddenBy: 'trusted-author' } : knownApproval && pinned ? { hiddenBy: 'approved-commit' } : {};
     const unchecked = approved && pinned && !knownApproval ? { uncheckedEnvironment: environmentOf(trust) } : {};
     const dispatcher = dispatched?.holds === true ? { dispatcher: dispatched.by } : {};
     // Every way to run passes a maintainer's act or a trust condition (not an environment of unknown strength).
     const gated = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label' && g.kind !== 'environment');
-    for (const checkout of found) result.push({ ...checkout, approved, gated, ...dispatcher, ...unchecked, ...hidden, trigger: triggerOf(checkout.evidence, triggers) });
+    for (const checkout of found) result.push({ ...checkout, approved, gated, ...dispatcher, ...unchecked, ...hidden, ...raceClosed, trigger: triggerOf(checkout.evidence, triggers) });
   }
   return result;
 }

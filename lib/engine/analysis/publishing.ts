@@ -146,3 +146,54 @@ export function publishesForReal(p: PublishingStep): boolean {
   }
   return true;
 }
+
+/** `gh release create` options that take a value (the rest of its options are flags). */
+const GH_RELEASE_VALUE_OPTIONS = new Set(['-t', '--title', '-n', '--notes', '-F', '--notes-file', '--target', '-R', '--repo', '--discussion-category', '--notes-start-tag', '--fail-on-no-commits']);
+
+/** The words of a command line after `gh release create`, lines joined at `\`, quotes kept together. */
+function ghReleaseCreateArgs(script: string): string[][] {
+  const joined = script.replace(/\\\r?\n/g, ' ');
+  const result: string[][] = [];
+  for (const match of joined.matchAll(/\bgh\s+release\s+create\b([^\n;&|]{0,2000})/g)) {
+    result.push([...(match[1] ?? '').matchAll(/"(?:[^"\\]|\\.)*"|'[^']*'|\S+/g)].map((m) => m[0]));
+  }
+  return result;
+}
+
+/**
+ * True when a publishing step ships files a build produced, not only a tag or a release of the source: every
+ * registry upload does; a GitHub release only with assets (`gh release create <tag> <files>`, `gh release
+ * upload`, `files:` of softprops/action-gh-release, `artifacts:` of ncipollo/release-action, goreleaser,
+ * svenstaro/upload-release-action). `gh release create v1 --generate-notes` and `actions/create-release`
+ * publish the tagged source, which GitHub archives itself: no cache entry reaches it.
+ */
+export function shipsBuild(p: PublishingStep): boolean {
+  if (p.registry !== 'github-release') return true;
+  const script = p.step.run?.value;
+  if (typeof script === 'string') {
+    if (/\bgh\s+release\s+upload\b|\bgoreleaser\b/.test(script)) return true;
+    return ghReleaseCreateArgs(script).some((args) => {
+      const positional: string[] = [];
+      for (let i = 0; i < args.length; i++) {
+        const word = args[i] as string;
+        if (word.startsWith('-')) {
+          if (!word.includes('=') && GH_RELEASE_VALUE_OPTIONS.has(word)) i++;
+          continue;
+        }
+        positional.push(word);
+      }
+      // The first is the tag; anything after it is an asset.
+      return positional.length > 1;
+    });
+  }
+  switch (p.evidence) {
+    case 'softprops/action-gh-release':
+      return get(p.step.with, 'files') !== undefined;
+    case 'ncipollo/release-action':
+      return get(p.step.with, 'artifacts') !== undefined;
+    case 'actions/create-release':
+      return false;
+    default:
+      return true;
+  }
+}

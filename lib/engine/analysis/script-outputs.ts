@@ -325,3 +325,65 @@ export function githubScriptOutputValues(script: string, name: string): string[]
   return values.length > 0 ? values : null;
 }
 
+
+/** A JavaScript identifier an `actions/github-script` script checks before it goes on. */
+export interface JsCheck {
+  /** Offset in the script where the check ends: uses after it see the checked shape. */
+  at: number;
+  /** True when a failed check fails the step (`throw`, `core.setFailed`, `process.exit`), not only ends the script. */
+  fails: boolean;
+}
+
+const JS_IDENTIFIER = '([A-Za-z_$][\\w$]{0,60})';
+/**
+ * The checks an identifier passes: an anchored regular expression without `.*` / `.+` (`/^\d+$/.test(pr)`,
+ * `pr.match(/^v\d+$/)`), an integer test (`Number.isInteger(pr)`), an allow-list (`['a', 'b'].includes(x)`,
+ * `ALLOWED.includes(x)`, `allowed.has(x)`). Each alternative captures the identifier.
+ */
+const JS_CHECK = new RegExp(
+  [
+    `\\/\\^(?:[^/\\n\\\\]|\\\\.){0,200}\\$\\/[gimsuy]{0,6}\\.test\\(\\s*${JS_IDENTIFIER}\\s*\\)`,
+    `\\b${JS_IDENTIFIER}\\.match\\(\\s*\\/\\^(?:[^/\\n\\\\]|\\\\.){0,200}\\$\\/[gimsuy]{0,6}\\s*\\)`,
+    `\\bNumber\\.is(?:Safe)?Integer\\(\\s*${JS_IDENTIFIER}\\s*\\)`,
+    `(?:\\]|\\b[A-Za-z_$][\\w$]{0,60})\\.(?:includes|has)\\(\\s*${JS_IDENTIFIER}\\s*\\)`,
+  ].join('|'),
+  'g',
+);
+/** What a failed check does next: fail the step, or end the script. */
+const JS_FAIL = /^[^;{}]{0,80}?\)\s*(?:\{[^{}]{0,300}?)?\b(throw|core\.setFailed|process\.exit\s*\(\s*[1-9]|return)\b/;
+/** A number made from a value: it carries no code whatever it was given. */
+export const JS_NUMBER = /^\s*(?:Number|parseInt|parseFloat|Math\.\w+)\s*\(|^\s*\+\s*[A-Za-z_$]/;
+
+/**
+ * Identifiers an `actions/github-script` script checks with a guard that stops it otherwise:
+ * `if (!/^\d+$/.test(pr)) { core.setFailed('bad'); return; }`, `if (!ALLOWED.includes(env)) throw new Error(...)`.
+ * Also identifiers assigned a number (`const pr = parseInt(x, 10)`). Regular expressions that allow anything
+ * (`.*`, `.+`) check nothing.
+ */
+export function githubScriptChecks(script: string): Map<string, JsCheck> {
+  const result = new Map<string, JsCheck>();
+  if (script.length > 200_000) return result;
+  for (const match of script.matchAll(/^\s*(?:const|let|var)\s+([A-Za-z_$][\w$]{0,60})\s*=([^\n]*)$/gm)) {
+    if (match[1] !== undefined && JS_NUMBER.test(match[2] ?? '')) result.set(match[1], { at: (match.index ?? 0) + match[0].length, fails: false });
+  }
+  for (const match of script.matchAll(JS_CHECK)) {
+    const name = match[1] ?? match[2] ?? match[3] ?? match[4];
+    if (name === undefined || /\.[*+]/.test(match[0])) continue;
+    let start = match.index ?? 0;
+    const end = start + match[0].length;
+    // An array literal's allow-list: the check starts at its `[`.
+    if (match[0].startsWith(']')) start = script.lastIndexOf('[', start);
+    if (start < 0) continue;
+    // Negated inside an `if (`: `if (!check)`, `if (x === '' || !check)`.
+    const before = script.slice(Math.max(0, start - 200), start);
+    if (!/!\s*$/.test(before) || !/\bif\s*\([^;{}]*$/.test(before)) continue;
+    // Template literals' `${...}` are not blocks.
+    const window = script.slice(end, end + 400).replace(/\$\{[^{}]{0,100}\}/g, '_');
+    const after = JS_FAIL.exec(window);
+    if (after === null) continue;
+    const fails = after[1] !== 'return' || /\bcore\.setFailed\s*\(|\breturn\s+core\.setFailed\b/.test(window.slice(0, after[0].length + 20));
+    const known = result.get(name);
+    if (known === undefined || (!known.fails && fails)) result.set(name, { at: end, fails });
+  }
+  return result;
+}

@@ -2,7 +2,10 @@
  * Values a job checks before it uses them. A step that binds a value to an environment variable and checks the
  * variable against an anchored pattern or an allow-list, failing the step otherwise (`validatedVariables`:
  * `[[ "$N" =~ ^[0-9]+$ ]] || exit 1`, `case "$N" in a|b) ;; *) exit 1 ;; esac`, `N=$(jq '.n | tonumber' f)`),
- * stops every later step of its job, and every job that needs its job, from running with any other value. Such a
+ * stops every later step of its job, and every job that needs its job, from running with any other value. So does
+ * an `actions/github-script` step that assigns an event field or an environment variable to a name and checks it
+ * (`if (!/^\d+$/.test(pr)) throw ...`, `Number.isInteger`, an allow-list's `includes`; `githubScriptChecks`); the
+ * output such a script sets from a checked name or a number is clean at its source (taint.ts). Such a
  * value cannot carry shell code into them: script-injection and artifact-poisoning read this before they claim
  * that it does.
  *
@@ -15,8 +18,8 @@ import type { Job, Step } from '../model/workflow.js';
 import { ScanCache } from '../model/scan-cache.js';
 import { expressionsOf } from '../expressions/extract.js';
 import { contextPath } from '../expressions/parse.js';
-import { keyText, type YMap, type YNode } from '../yaml/model.js';
-import { validatedVariables } from './script-outputs.js';
+import { get, keyText, type YMap, type YNode } from '../yaml/model.js';
+import { githubScriptChecks, validatedVariables } from './script-outputs.js';
 import { expressionScalarsInFile } from './file-scalars.js';
 
 /** A condition that runs a step or job after an earlier failure. */
@@ -53,12 +56,45 @@ function envPairs(map: YMap | undefined): [string, YNode][] {
   return (map?.pairs ?? []).map((p) => [keyText(p.key), p.value] as [string, YNode]);
 }
 
+/**
+ * The paths an `actions/github-script` step checks, failing the step otherwise (`githubScriptChecks`): an
+ * identifier assigned the whole event field (`const pr = context.payload.issue.title`) or an environment
+ * variable (`process.env.PR`, bound to `${{ ... }}` in `env:`), then checked.
+ */
+function githubScriptPaths(step: Step, found: StepChecks): void {
+  if (step.usesRef?.kind !== 'repository' || step.usesRef.slug !== 'actions/github-script') return;
+  const node = get(step.with, 'script');
+  const script = node?.kind === 'scalar' && typeof node.value === 'string' ? node.value : null;
+  if (script === null || script.length > 200_000) return;
+  const checks = githubScriptChecks(script);
+  if (checks.size === 0) return;
+  const layers: [YMap | undefined, boolean][] = [[step.env, false], [step.job?.env, true], [step.job?.workflow.env, true]];
+  for (const match of script.matchAll(/^\s*(?:const|let|var)\s+([A-Za-z_$][\w$]{0,60})\s*=\s*(?:context\.payload((?:\.\w+){1,8})|process\.env\.(\w+))\s*(?:\.trim\(\))?\s*;?\s*$/gm)) {
+    const check = checks.get(match[1] ?? '');
+    if (check === undefined || !check.fails) continue;
+    if (match[2] !== undefined) {
+      found.paths.set(normalizePath(`github.event${match[2]}`), 0);
+      continue;
+    }
+    const name = match[3] ?? '';
+    for (const [map, shared] of layers) {
+      const value = envPairs(map).find(([key]) => key === name)?.[1];
+      if (value === undefined) continue;
+      const path = boundPath(value, step.owner.file);
+      if (path !== null) found.paths.set(path, 0);
+      if (shared) found.paths.set(`env.${name.toLowerCase()}`, 0);
+      break;
+    }
+  }
+}
+
 /** The paths a step's `run:` script validates (see the module comment), memoised per step. */
 function stepChecks(step: Step): StepChecks {
   let found = cache.get(step);
   if (found !== undefined) return found;
   found = { paths: new Map() };
   cache.set(step, found);
+  githubScriptPaths(step, found);
   const script = step.run?.value;
   if (typeof script !== 'string' || script.length > 200_000) return found;
   const validated = validatedVariables(script);

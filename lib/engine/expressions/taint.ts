@@ -1,7 +1,7 @@
 import { githubContextCapability } from '../contexts/index.js';
 import type { RepositoryModel } from '../model/repository.js';
 import type { Action, Job, Step, Workflow } from '../model/workflow.js';
-import { outputLines, referencedEnvVars, scriptFold, validatedVariables, type ScriptFold } from '../analysis/script-outputs.js';
+import { githubScriptChecks, JS_NUMBER, outputLines, referencedEnvVars, scriptFold, validatedVariables, type ScriptFold } from '../analysis/script-outputs.js';
 import { actionMajorVersion } from '../analysis/step-version.js';
 import { normalizeLocalPath } from '../model/repository.js';
 import { get, getMap, getText, keyText, type YNode, type YPair, type YScalar } from '../yaml/model.js';
@@ -556,12 +556,19 @@ export class TaintAnalyzer {
     // The lines that give the output, and (`return title`) the line that assigns the name they give.
     const seeds: { text: string; start: number; end: number }[] = [];
     const named = new Set<string>();
+    // Values the script checks first, stopping otherwise, or turns into numbers (githubScriptChecks).
+    const checks = githubScriptChecks(script);
     for (const line of lines) {
       const match = wanted.exec(line.text);
       if (match === null) continue;
-      seeds.push({ text: match[1] ?? '', start: line.start, end: line.start + line.text.length });
+      if (JS_NUMBER.test(match[1] ?? '')) continue;
       const identifier = /^\s*([A-Za-z_$][\w$]*)\s*\)?\s*;?\s*$/.exec(match[1] ?? '')?.[1];
-      if (identifier !== undefined) named.add(identifier);
+      if (identifier !== undefined) {
+        const check = checks.get(identifier);
+        if (check !== undefined && check.at <= line.start) continue;
+        named.add(identifier);
+      }
+      seeds.push({ text: match[1] ?? '', start: line.start, end: line.start + line.text.length });
     }
     if (seeds.length === 0) return null;
     if (named.size > 0) {

@@ -4,6 +4,7 @@ import { describeStep } from '../analysis/describe.js';
 import { overlap, sharedOccasion, type RunSet } from '../analysis/run-model/conditions.js';
 import { runFact } from '../analysis/run-model/facts.js';
 import { publishersOf, publishingConsumers, type Publisher } from '../analysis/run-model/feeds.js';
+import { shipsBuild } from '../analysis/publishing.js';
 import type { CalledStep } from '../analysis/run-model/index.js';
 import { isGithubToken, secretEnv, secretOccurrences } from '../analysis/secrets.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
@@ -120,18 +121,20 @@ export default defineWorkflowRule({
 /**
  * The publishing step a restore feeds on a run where both happen: a later step of its own job whose runs
  * overlap the restore's, or a job it hands artifacts to that publishes on a common occasion. Null when none
- * does: a release or tag trigger alone publishes nothing.
+ * does: a release or tag trigger alone publishes nothing, and neither does a GitHub release of the tagged
+ * source without assets (`shipsBuild`): nothing a cache entry changes reaches it.
  */
 function publisherFor(own: readonly Publisher[], consumers: readonly Job[], caller: Step, set: RunSet | undefined, context: WorkflowRuleContext): Publisher | null {
   const runs = context.runs;
   const same = own.find((p) => {
-    if (p.caller.index < caller.index) return false;
+    if (p.caller.index < caller.index || !shipsBuild(p.publishing)) return false;
     const theirs = runs.runSet(p.caller);
     return set === undefined || theirs === undefined || overlap(set, theirs);
   });
   if (same !== undefined) return same;
   for (const job of consumers) {
     for (const p of publishersOf(runs.job(job))) {
+      if (!shipsBuild(p.publishing)) continue;
       const theirs = runs.runSet(p.caller);
       if (set === undefined || theirs === undefined || sharedOccasion(set, theirs)) return p;
     }

@@ -17,6 +17,8 @@ export default defineWorkflowRule({
       // Reusable-workflow calls take their timeouts from the called workflow's jobs.
       if (job.uses !== undefined || job.steps.length === 0) return;
       if (job.node.pairs.some((p) => p.key.value === 'timeout-minutes')) return;
+      // Every step bounded: the job is too (only its setup, which GitHub runs, is left).
+      if (job.steps.every((step) => step.node.pairs.some((p) => p.key.value === 'timeout-minutes'))) return;
       context.report({
         node: job.key,
         message: `Job \`${job.id}\` has no \`timeout-minutes\`; it can run for up to 6 hours.`,

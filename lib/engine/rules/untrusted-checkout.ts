@@ -1,5 +1,6 @@
 import { describeStep } from '../analysis/describe.js';
 import { prHeadDispatches } from '../analysis/pr-dispatch.js';
+import { pinsApprovedCode } from '../analysis/pr-head.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 import { holdingFacts, reachFacts, runFact } from '../analysis/run-model/facts.js';
 import { describeClaim, severityOf, type Claim, type Reach, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
@@ -7,7 +8,6 @@ import type { Job } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 
 /** Head references fixed by the event itself: what a maintainer approved is what gets checked out. */
-const IMMUTABLE = new Set(['`github.event.pull_request.head.sha`', '`github.event.workflow_run.head_sha`']);
 
 /** `line 31 runs \`npm ci\` in \`pr/\`` for the first sink (and how many more). */
 function sinkText(job: Job, sinks: readonly TracedExecution[], entry: WorkspaceEntry): string {
@@ -44,7 +44,7 @@ export default defineWorkflowRule({
         const sinks = context.runs.sinksOf(run, entry);
         let reach: Reach = context.runs.stepReach(entry.step);
         if (checkout.dispatcher !== undefined) reach = { ...reach, level: 'approval', gates: [`the workflow runs only on \`repository_dispatch\`, sent by ${checkout.dispatcher}`] };
-        const pinned = IMMUTABLE.has(checkout.evidence);
+        const pinned = pinsApprovedCode(checkout);
         const claim: Claim = { reach, executes: sinks.length > 0, holds: run.valuables, forkHolds: run.forkValuables, nothingHeld: run.nothingHeld, raceAfterApproval: !pinned };
         let severity = severityOf(claim);
         // Without a step that runs it, the checkout is still a loaded workspace: any tool that reads its files
@@ -60,6 +60,8 @@ export default defineWorkflowRule({
           reach.level === 'approval'
             ? reach.approvalMoves === true
               ? '; check the label the event adds (`github.event.label.name == ...`) and check out `github.event.pull_request.head.sha`, so each run is the commit that was labelled'
+              : checkout.raceClosedBy !== undefined
+              ? `; ${checkout.raceClosedBy}, so the commits that run are the ones approved`
               : pinned
               ? '; the approval applies to the commit the event names, which is what runs (a commit pushed just before the approval still runs: review the head the approval names)'
               : '; the code is resolved when the job runs, not when the approval was given, so commits pushed after the approval run (pin the approved commit, such as `github.event.pull_request.head.sha`)'

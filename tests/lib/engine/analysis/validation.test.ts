@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validatedVariables } from '../../../../lib/engine/analysis/script-outputs.js';
+import { githubScriptChecks, validatedVariables } from '../../../../lib/engine/analysis/script-outputs.js';
 import { positions, scanWith, yaml } from '../../../support/engine.js';
 
 describe('validatedVariables: checks that fail the step unless a value has a known shape', () => {
@@ -104,5 +104,86 @@ describe('a value checked before use is not an injection (script-injection)', ()
                 [[ "$V" =~ ^[0-9]+$ ]] || exit 1
     `);
     expect(positions(findings)).toEqual(['13:19 LOW', '21:19 LOW', '27:19 LOW', '32:16 LOW', '33:14 LOW']);
+  });
+});
+
+describe('githubScriptChecks: an actions/github-script script that checks a value and stops otherwise', () => {
+  it('reads anchored patterns, integer tests, allow-lists and numbers, and whether a failed check fails the step', () => {
+    const found = (script: string) => Object.fromEntries([...githubScriptChecks(script)].map(([name, check]) => [name, check.fails]));
+    expect(found("const pr = context.payload.comment.body.split(' ')[1];\nif (!/^\\d+$/.test(pr)) {\n  core.setFailed(`bad ${pr}`);\n  return;\n}")).toEqual({ pr: true });
+    expect(found("const env = process.env.TARGET;\nif (!['staging', 'prod'].includes(env)) throw new Error('no');")).toEqual({ env: true });
+    expect(found('if (!ALLOWED.has(kind) || !Number.isInteger(n)) return;')).toEqual({ kind: false, n: false });
+    expect(found('const n = parseInt(process.env.N, 10);')).toEqual({ n: false });
+    expect(found("if (!tag.match(/^v[0-9.]+$/)) { return core.setFailed('bad tag') }")).toEqual({ tag: true });
+  });
+
+  it('does not take open patterns, checks that are not negated, or guards that go on', () => {
+    const found = (script: string) => [...githubScriptChecks(script).keys()];
+    expect(found("if (!/^.*$/.test(t)) throw new Error('x');")).toEqual([]);
+    expect(found("if (/^\\d+$/.test(t)) console.log('a number');")).toEqual([]);
+    expect(found("if (!/^\\d+$/.test(t)) { console.log('not a number'); }")).toEqual([]);
+    expect(found("if (!/\\d+/.test(t)) throw new Error('x');")).toEqual([]);
+  });
+});
+
+describe('a value an actions/github-script step checks is not an injection (script-injection)', () => {
+  const RULE = 'script-injection';
+  const workflow = (check: string) => yaml`
+    on: issue_comment
+    permissions: { contents: write }
+    jobs:
+      parse:
+        runs-on: ubuntu-latest
+        outputs:
+          pr: \${{ steps.parse.outputs.pr }}
+        steps:
+          - id: parse
+            uses: actions/github-script@v7
+            env:
+              BODY: \${{ github.event.comment.body }}
+            with:
+              script: |
+                const pr = process.env.BODY.split(' ')[1];
+                ${check}
+                core.setOutput('pr', pr);
+          - run: echo "\${{ steps.parse.outputs.pr }}"
+      use:
+        needs: parse
+        runs-on: ubuntu-latest
+        steps:
+          - run: git fetch origin "pull/\${{ needs.parse.outputs.pr }}/head"
+  `;
+
+  it('drops the output a check stops, in its job and in the jobs that need it', () => {
+    expect(scanWith(RULE, workflow("if (!/^[0-9]+$/.test(pr)) { core.setFailed('not a number'); return; }"))).toEqual([]);
+  });
+
+  it('keeps it when the check lets anything through or does not stop the script', () => {
+    expect(positions(scanWith(RULE, workflow("if (!/^.+$/.test(pr)) { core.setFailed('empty'); return; }")))).toEqual(['18:20 HIGH', '23:37 HIGH']);
+    expect(positions(scanWith(RULE, workflow("if (!/^[0-9]+$/.test(pr)) { core.warning('odd'); }")))).toEqual(['18:20 HIGH', '23:37 HIGH']);
+  });
+
+  it('drops a later use of the event field the script checked, in the job and in jobs that need it', () => {
+    const findings = scanWith(RULE, yaml`
+      on: issues
+      permissions: { contents: write }
+      jobs:
+        check:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/github-script@v7
+              with:
+                script: |
+                  const title = context.payload.issue.title;
+                  if (!/^release v[0-9]+\\.[0-9]+$/.test(title)) throw new Error('not a release request');
+            - run: echo "\${{ github.event.issue.title }}"
+            - run: echo "\${{ github.event.issue.body }}"
+        tag:
+          needs: check
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "\${{ github.event.issue.title }}"
+    `);
+    expect(positions(findings)).toEqual(['13:20 HIGH']);
   });
 });

@@ -60,6 +60,41 @@ describe(RULE, () => {
     `)).toEqual([]);
   });
 
+  it('a tag or a GitHub release of the source ships nothing a cache changed; a release with assets does', () => {
+    const release = (last: string) => yaml`
+      on:
+        push:
+          tags: ['v*']
+      permissions: { contents: write }
+      jobs:
+        release:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+            - uses: actions/setup-node@v4
+              with: { cache: npm }
+            - run: npm ci && npm run changelog
+            - ${last}
+    `;
+    for (const sourceOnly of [
+      'run: gh release create "$GITHUB_REF_NAME" --generate-notes --title "Release $GITHUB_REF_NAME"',
+      'run: gh release create v1 -n notes --draft',
+      'uses: softprops/action-gh-release@v2',
+      'uses: ncipollo/release-action@v1',
+      'uses: actions/create-release@v1',
+    ]) {
+      expect(scanWith(RULE, release(sourceOnly)), sourceOnly).toEqual([]);
+    }
+    for (const assets of [
+      'run: gh release create "$GITHUB_REF_NAME" dist/*.tgz --generate-notes',
+      'run: gh release upload v1 dist/app.tgz',
+      "uses: softprops/action-gh-release@v2\n              with: { files: 'dist/*' }",
+      "uses: ncipollo/release-action@v1\n              with: { artifacts: 'dist/*' }",
+    ]) {
+      expect(positions(scanWith(RULE, release(assets))), assets).toEqual(['10:15 LOW']);
+    }
+  });
+
   it('follows the jobs a publisher needs only when they hand over artifacts', () => {
     const findings = scanWith(RULE, yaml`
       on: workflow_dispatch

@@ -27,6 +27,26 @@ describe(RULE, () => {
     expect(records[0]?.finding.rule_id).toBe(RULE);
   });
 
+  it('takes a job whose every step has timeout-minutes as bounded, not one with a step left unbounded', () => {
+    expect(positions(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        bounded:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              timeout-minutes: 2
+            - run: make test
+              timeout-minutes: 30
+        partly:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              timeout-minutes: 2
+            - run: make test
+    `))).toEqual(['10:3 LOW']);
+  });
+
   it('exempts reusable-workflow calls', () => {
     expect(scanWith(RULE, yaml`
       on: push

@@ -934,3 +934,73 @@ describe(`${RULE}: a fork's head fetched on a maintainer's comment (issue 25)`, 
     expect(scanWith(RULE, workflow('git fetch origin pull/${{ github.event.issue.number }}/head:pr-${{ github.event.issue.number }} && git checkout main'))).toEqual([]);
   });
 });
+
+describe(`${RULE}: an approval race the workflow closes itself`, () => {
+  // A member's comment approves the run; the job checks out the pull request's branch, resolved when it runs.
+  const workflow = (check: string, opts: { if?: string; inNeededJob?: boolean } = {}) => {
+    const checkStep = `
+          - name: Refuse pushes after the approval
+            ${opts.if === undefined ? '' : `if: ${opts.if}`}
+            uses: actions/github-script@v7
+            with:
+              script: |
+                ${check}`;
+    return yaml`
+    on:
+      issue_comment:
+        types: [created]
+    permissions:
+      contents: read
+    jobs:
+      gate:
+        if: github.event.issue.pull_request && contains(fromJSON('["OWNER", "MEMBER", "COLLABORATOR"]'), github.event.comment.author_association)
+        runs-on: ubuntu-latest
+        steps:
+          - run: echo approved${opts.inNeededJob === true ? checkStep : ''}
+      test:
+        needs: gate
+        runs-on: ubuntu-latest
+        steps:${opts.inNeededJob === true ? '' : checkStep}
+          - uses: actions/checkout@v4
+            with:
+              ref: refs/pull/\${{ github.event.issue.number }}/head
+          - run: make test
+            env:
+              API_KEY: \${{ secrets.API_KEY }}
+  `;
+  };
+  const PUSHED_AT = [
+    "const { data: pr } = await github.rest.pulls.get({ ...context.repo, pull_number: context.issue.number });",
+    "                if (new Date(pr.head.repo.pushed_at) >= new Date(context.payload.comment.created_at)) core.setFailed('pushed after the approval');",
+  ].join('\n');
+
+  it('without the check: MEDIUM, naming the race', () => {
+    const findings = scanWith(RULE, workflow('core.info("hello")'));
+    expect(findings.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(findings[0]?.description).toContain('commits pushed after the approval run');
+  });
+
+  it('LOW when an earlier step fails the job for a head repository pushed after the approving comment', () => {
+    const findings = scanWith(RULE, workflow(PUSHED_AT));
+    expect(findings.map((f) => f.severity)).toEqual(['LOW']);
+    expect(findings[0]?.description).toContain('step `Refuse pushes after the approval` fails the job when the head was pushed after the approval');
+    expect(findings[0]?.description).not.toContain('commits pushed after the approval run');
+  });
+
+  it('LOW when a job this job needs does the check', () => {
+    const findings = scanWith(RULE, workflow(PUSHED_AT, { inNeededJob: true }));
+    expect(findings.map((f) => f.severity)).toEqual(['LOW']);
+    expect(findings[0]?.description).toContain('job `gate`, which this job needs, fails when the head was pushed after the approval');
+  });
+
+  it('negative: a commit date is the contributor\'s to set (`git commit --date`), so comparing it closes nothing', () => {
+    const committed = PUSHED_AT.replace('pr.head.repo.pushed_at', 'commit.committer.date');
+    expect(scanWith(RULE, workflow(committed)).map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+
+  it('negative: a check that may not run (its own `if:`) or only logs closes nothing', () => {
+    expect(scanWith(RULE, workflow(PUSHED_AT, { if: "github.event.comment.body == '/test'" })).map((f) => f.severity)).toEqual(['MEDIUM']);
+    const logs = PUSHED_AT.replace("core.setFailed('pushed after the approval')", "core.warning('pushed after the approval')");
+    expect(scanWith(RULE, workflow(logs)).map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+});
