@@ -2,15 +2,21 @@ import type { RepositoryModel } from '../model/repository.js';
 import type { Workflow } from '../model/workflow.js';
 import { asList, get, scalarText } from '../yaml/model.js';
 
-/** Triggers whose runs may carry code or artifacts an outsider chose (a fork's pull request, or a run that follows one). */
-const UNTRUSTED_UPSTREAM_TRIGGERS = /^(pull_request|workflow_run$)/;
+/** Triggers whose runs may carry code or artifacts an outsider chose (a fork's pull request). */
+const UNTRUSTED_UPSTREAM_TRIGGERS = /^pull_request/;
+
+/** At most this many `workflow_run` hops are followed upstream; a longer chain is taken as untrusted. */
+const MAX_HOPS = 8;
 
 /**
  * Whether the runs a `workflow_run` workflow follows may have been started by an outsider's pull request,
  * so their head commit and artifacts are the outsider's. False only when every workflow named in
- * `workflows:` is found in the repository and none of them runs on `pull_request*`.
+ * `workflows:` is found in the repository and none of them runs on `pull_request*` or follows, through
+ * `workflow_run` in turn, runs that do: artifacts of the repository's own `push`, `schedule` and
+ * `workflow_dispatch` runs (and of runs that follow only those) are what collaborators' code produced.
  */
-export function followsUntrustedRuns(workflow: Workflow, repository: RepositoryModel): boolean {
+export function followsUntrustedRuns(workflow: Workflow, repository: RepositoryModel, seen: ReadonlySet<Workflow> = new Set()): boolean {
+  if (seen.size > MAX_HOPS) return true;
   const trigger = workflow.triggers.find((t) => t.name === 'workflow_run');
   if (trigger === undefined) return false;
   const names = asList(get(trigger.config, 'workflows')).map(scalarText);
@@ -23,6 +29,9 @@ export function followsUntrustedRuns(workflow: Workflow, repository: RepositoryM
     // A reusable workflow (only `workflow_call`) never runs on its own, so it triggers nothing; its callers'
     // runs are named after the callers.
     if (upstream.some((w) => w.triggers.some((t) => UNTRUSTED_UPSTREAM_TRIGGERS.test(t.name)))) return true;
+    // A follower of a follower: untrusted when what it follows is (a cycle adds nothing new).
+    const inner = new Set([...seen, workflow]);
+    if (upstream.some((w) => !inner.has(w) && w.triggers.some((t) => t.name === 'workflow_run') && followsUntrustedRuns(w, repository, inner))) return true;
   }
   return false;
 }

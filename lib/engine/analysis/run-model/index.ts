@@ -1,10 +1,10 @@
 /**
- * One model of each job run, built once per job and shared by every exploitability rule and by the attack
- * paths: when it can run (conditions.ts), who can start it and what stands in the way (reach.ts), what the
- * workspace holds and whose code each step runs (workspace.ts, execution.ts), what the job holds that is worth
- * taking (holdings.ts), which publishing jobs a job's artifacts feed (feeds.ts), and the severity those facts
- * give (severity.ts). Rules read these facts; they do not derive them again; findings carry them for the attack
- * paths as short tags (facts.ts).
+ * One model of each job run, each fact built once when first asked for, and shared by every exploitability
+ * rule and by the attack paths: when it can run (conditions.ts), who can start it and what stands in the way
+ * (reach.ts), what the workspace holds and whose code each step runs (workspace.ts, execution.ts), what the
+ * job holds that is worth taking (holdings.ts), which publishing jobs a job's artifacts feed (feeds.ts), and
+ * the severity those facts give (severity.ts). Rules read these facts; they do not derive them again; findings
+ * carry them for the attack paths as short tags (facts.ts).
  */
 import type { RepositoryModel } from '../../model/repository.js';
 import { workflowRunSets, type Job, type Step, type Workflow } from '../../model/workflow.js';
@@ -276,28 +276,23 @@ export class RunModel {
   }
 
   #build(job: Job): JobRun {
-    const holdings = jobHoldings(job);
-    const workspace = workspaceEntries(job, this.repository);
+    return new LazyJobRun(job, this);
+  }
+
+  /** The job's executions, traced to the workspace entries whose code they run (LazyJobRun's `executions`). */
+  tracedExecutions(job: Job, workspace: readonly WorkspaceEntry[]): TracedExecution[] {
     const executions: TracedExecution[] = [];
-    const steps: CalledStep[] = [];
     for (const step of job.steps) {
-      for (const execution of this.#expand(step, step, 0)) {
-        executions.push({ execution, step, code: codeOf(execution, workspace, step) });
-      }
-      this.#called(step, step, 0, steps);
+      for (const execution of this.#expand(step, step, 0)) executions.push({ execution, step, code: codeOf(execution, workspace, step) });
     }
-    return {
-      job,
-      reach: reachOf(job, null, this.repository),
-      forkReach: forkReach(job, this.repository),
-      holdings,
-      valuables: valuables(holdings, this.defaultToken),
-      forkValuables: valuables(holdings, this.defaultToken, true),
-      nothingHeld: nothingHeldText(holdings),
-      workspace,
-      executions,
-      steps,
-    };
+    return executions;
+  }
+
+  /** The job's steps, each followed by the steps of the local composite actions it calls (LazyJobRun's `steps`). */
+  calledSteps(job: Job): CalledStep[] {
+    const steps: CalledStep[] = [];
+    for (const step of job.steps) this.#called(step, step, 0, steps);
+    return steps;
   }
 
   /** A step and the steps of the local composite action it calls, at the caller's place. */
@@ -316,6 +311,68 @@ export class RunModel {
     const action = this.repository.localAction(step);
     if (action === undefined || action.using !== 'composite') return [...own];
     return [...own, ...action.steps.flatMap((inner) => this.#expand(inner, caller, depth + 1))];
+  }
+}
+
+/**
+ * A job's run, each fact read when a rule first asks for it and kept: of the corpus's jobs, every one is asked
+ * for its steps and workspace, about half for its reach, a third for its holdings, and under a twentieth for
+ * its executions or fork reach. Each fact depends only on the job and the repository, so when it is read does
+ * not change what it is.
+ */
+class LazyJobRun implements JobRun {
+  readonly job: Job;
+  readonly #model: RunModel;
+  #reach: Reach | undefined;
+  #forkReach: ForkReach | null | undefined;
+  #holdings: Holdings | undefined;
+  #valuables: readonly string[] | undefined;
+  #forkValuables: readonly string[] | undefined;
+  #nothingHeld: string | undefined;
+  #workspace: readonly WorkspaceEntry[] | undefined;
+  #executions: readonly TracedExecution[] | undefined;
+  #steps: readonly CalledStep[] | undefined;
+
+  constructor(job: Job, model: RunModel) {
+    this.job = job;
+    this.#model = model;
+  }
+
+  get reach(): Reach {
+    return (this.#reach ??= reachOf(this.job, null, this.#model.repository));
+  }
+
+  get forkReach(): ForkReach | null {
+    if (this.#forkReach === undefined) this.#forkReach = forkReach(this.job, this.#model.repository);
+    return this.#forkReach;
+  }
+
+  get holdings(): Holdings {
+    return (this.#holdings ??= jobHoldings(this.job));
+  }
+
+  get valuables(): readonly string[] {
+    return (this.#valuables ??= valuables(this.holdings, this.#model.defaultToken));
+  }
+
+  get forkValuables(): readonly string[] {
+    return (this.#forkValuables ??= valuables(this.holdings, this.#model.defaultToken, true));
+  }
+
+  get nothingHeld(): string {
+    return (this.#nothingHeld ??= nothingHeldText(this.holdings));
+  }
+
+  get workspace(): readonly WorkspaceEntry[] {
+    return (this.#workspace ??= workspaceEntries(this.job, this.#model.repository));
+  }
+
+  get executions(): readonly TracedExecution[] {
+    return (this.#executions ??= this.#model.tracedExecutions(this.job, this.workspace));
+  }
+
+  get steps(): readonly CalledStep[] {
+    return (this.#steps ??= this.#model.calledSteps(this.job));
   }
 }
 

@@ -216,6 +216,27 @@ ${later}
     `)).toEqual([]);
   });
 
+  it('follows a chain of workflow_run workflows to its start: push-only runs are collaborators\' artifacts', () => {
+    const workflow = ON + yaml`
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                run-id: \${{ github.event.workflow_run.id }}
+            - run: make
+    `;
+    const ci = { path: '.github/workflows/ci.yml', text: 'name: CI\non:\n  workflow_run:\n    workflows: [Build]\n    types: [completed]\njobs: {}\n' };
+    const build = (trigger: string) => ({ path: '.github/workflows/build.yml', text: `name: Build\non: ${trigger}\njobs: {}\n` });
+    const follow = { path: '.github/workflows/follow.yml', text: workflow };
+    expect(scanWith(RULE, [follow, ci, build('[push, schedule, workflow_dispatch]')])).toEqual([]);
+    expect(scanWith(RULE, [follow, ci, build('[push, pull_request]')])).toHaveLength(1);
+    // A cycle of followers that nothing outside starts is no fork's run either.
+    const loop = { path: '.github/workflows/build.yml', text: 'name: Build\non:\n  workflow_run:\n    workflows: [CI]\njobs: {}\n' };
+    expect(scanWith(RULE, [follow, ci, loop])).toEqual([]);
+  });
+
   it('tolerates odd shapes', () => {
     expect(scanWith(RULE, ON + yaml`
       jobs:
