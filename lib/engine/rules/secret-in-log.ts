@@ -182,6 +182,14 @@ function mayPrintSecret(script: RunScript): boolean {
   return levels.some((env) => namesIn(env, script.text));
 }
 
+/** The sentence for a secret written to `$GITHUB_ENV`: MEDIUM when someone else's action runs after it, LOW otherwise. */
+function envMessage(what: string, thirdParty: readonly string[]): string {
+  if (thirdParty.length === 0)
+    return `${what}, so every later step of the job receives it; LOW: only the repository's own scripts and actions, its owner's and GitHub's run after it, and it stays masked in the log (pass it to the steps that need it instead).`;
+  const named = thirdParty.length <= 3 ? thirdParty.join(', ') : `${thirdParty.slice(0, 3).join(', ')} and ${thirdParty.length - 3} more`;
+  return `${what}, so every later step of the job receives it, third-party actions included (${named}). MEDIUM: it stays masked in the log; what widens is which code holds it.`;
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'secret-in-log',
@@ -199,6 +207,20 @@ export default defineWorkflowRule({
     const report = (step: Step, run: YScalar, scriptOffset: number, message: string, destination: Destination, severity?: Severity) => {
       const facts = [`dest:${destination}`, ...eventFacts(context.runs, step), ...runFact(context.runs, step)];
       context.report({ node: run, offset: valueOffsetToSource(step.owner.file, run, scriptOffset), message, facts, ...(severity === undefined ? {} : { severity }) });
+    };
+
+    /**
+     * The later steps of the job that run someone else's action (third party by the run model's ownership, also
+     * inside the repository's composite actions), in words: those are what a secret in `$GITHUB_ENV` reaches that
+     * the workflow did not hand it to. Empty when only the repository's own scripts and actions, its owner's and
+     * GitHub's come after.
+     */
+    const laterThirdParty = (step: Step): string[] => {
+      const job = step.job;
+      if (job === null) return ['the steps after it'];
+      const after = context.runs.job(job).steps.filter((s) => s.caller.index > step.index);
+      const names = after.flatMap((s) => (s.step.usesRef !== undefined && context.runs.ownershipOf(s.step.usesRef) === 'third-party' && s.step.uses !== undefined ? [`\`${String(s.step.uses.value)}\``] : []));
+      return [...new Set(names)];
     };
 
     const checkScript = (step: Step, run: YScalar, script: string) => {
@@ -290,10 +312,10 @@ export default defineWorkflowRule({
         const message = {
           log: `${secret.label} is printed to the job log by ${via}${masked}.`,
           output: `${secret.label} is written to a step output by ${via}; outputs are plain values that later steps and expressions pass on unmasked.`,
-          env: `${secret.label} is written to \`$GITHUB_ENV\` by ${via}, so every later step of the job, third-party actions included, receives it. MEDIUM: it stays masked in the log; what widens is which steps hold it.`,
+          env: envMessage(`${secret.label} is written to \`$GITHUB_ENV\` by ${via}`, laterThirdParty(step)),
           summary: `${secret.label} is written to the job summary by ${via}, where anyone who can read the run sees it.`,
         }[destination];
-        report(step, run, secret.scriptOffset, message, destination, destination === 'env' ? 'MEDIUM' : destination === 'log' && !unmasked ? 'LOW' : undefined);
+        report(step, run, secret.scriptOffset, message, destination, destination === 'env' ? (laterThirdParty(step).length > 0 ? 'MEDIUM' : 'LOW') : destination === 'log' && !unmasked ? 'LOW' : undefined);
       }
     };
 

@@ -47,9 +47,9 @@ describe(RULE, () => {
       'echo "::set-output name=token::$TOKEN"',
       'echo "key: $TOKEN" | tee -a "$GITHUB_STEP_SUMMARY"',
     ].join('\n')));
-    // $GITHUB_ENV keeps the secret masked in the log: MEDIUM, and the finding says why.
-    expect(positions(findings)).toEqual(['9:23 HIGH', '10:23 MEDIUM', '11:42 HIGH', '12:22 HIGH']);
-    expect(findings[1]?.description).toContain('MEDIUM: it stays masked in the log');
+    // $GITHUB_ENV keeps the secret masked in the log, and only the repository's own steps come after: LOW, saying why.
+    expect(positions(findings)).toEqual(['9:23 HIGH', '10:23 LOW', '11:42 HIGH', '12:22 HIGH']);
+    expect(findings[1]?.description).toContain("LOW: only the repository's own scripts and actions, its owner's and GitHub's run after it");
     expect(findings.map((f) => f.description.split(' by ')[0])).toEqual([
       '`$TOKEN` (secrets.DEPLOY_TOKEN) is written to a step output',
       '`secrets.API_KEY` is written to `$GITHUB_ENV`',
@@ -110,7 +110,7 @@ describe(RULE, () => {
 
   it('reads PowerShell', () => {
     const findings = scanWith(RULE, job('Write-Host "Token: $env:TOKEN"\n"PW=$env:TOKEN" >> $env:GITHUB_ENV', 'TOKEN: ${{ secrets.PFX_PASSWORD }}'));
-    expect(positions(findings)).toEqual(['9:30 LOW', '10:15 MEDIUM']);
+    expect(positions(findings)).toEqual(['9:30 LOW', '10:15 LOW']);
   });
 
   it('reports console.log of a secret in actions/github-script', () => {
@@ -147,7 +147,7 @@ describe(RULE, () => {
 });
 
 describe('secret-in-log: where a group, subshell or loop sends what it prints', () => {
-  it('follows the redirect of the compound command around a printer: a file is not the log, $GITHUB_ENV is MEDIUM', () => {
+  it('follows the redirect of the compound command around a printer: a file is not the log, $GITHUB_ENV is reported', () => {
     const findings = scanWith(RULE, job([
       '{',
       '  echo "key<<EOF"',
@@ -167,7 +167,7 @@ describe('secret-in-log: where a group, subshell or loop sends what it prints', 
       '  echo "$TOKEN"',
       'fi | docker login ghcr.io -u bot --password-stdin',
     ].join('\n')));
-    expect(positions(findings)).toEqual(['11:28 MEDIUM']);
+    expect(positions(findings)).toEqual(['11:28 LOW']);
     expect(findings[0]?.description).toContain('is written to `$GITHUB_ENV` by `printf`');
   });
 
@@ -192,10 +192,26 @@ describe('secret-in-log: where a group, subshell or loop sends what it prints', 
 
   it('carries where the secret goes and the events and runs of the step, for the attack paths', () => {
     const records = recordsWith(RULE, job('echo "$TOKEN"\necho "T=$TOKEN" >> "$GITHUB_ENV"').replace('on: push', 'on: [push, repository_dispatch]'));
-    expect(records.map((r) => r.finding.severity)).toEqual(['LOW', 'MEDIUM']);
+    expect(records.map((r) => r.finding.severity)).toEqual(['LOW', 'LOW']);
     expect(records[0]?.facts).toEqual(expect.arrayContaining(['dest:log', 'event:push', 'event:repository_dispatch']));
     expect(records[1]?.facts).toContain('dest:env');
     expect(records[0]?.facts?.some((f) => f.startsWith('run:'))).toBe(true);
+  });
+});
+
+describe('secret-in-log: a secret in $GITHUB_ENV, by what runs after it', () => {
+  const after = (uses: string) => `${job('echo "T=$TOKEN" >> "$GITHUB_ENV"')}      - uses: ${uses}\n`;
+
+  it('is MEDIUM when someone else\'s action runs later in the job, and names it', () => {
+    const findings = scanWith(RULE, after('some-vendor/upload-action@v2'));
+    expect(positions(findings)).toEqual(['9:19 MEDIUM']);
+    expect(findings[0]?.description).toContain('third-party actions included (`some-vendor/upload-action@v2`)');
+  });
+
+  it('is LOW when only GitHub\'s or the repository\'s own actions follow (negative)', () => {
+    for (const uses of ['actions/upload-artifact@v4', './.github/actions/publish']) {
+      expect(positions(scanWith(RULE, after(uses)))).toEqual(['9:19 LOW']);
+    }
   });
 });
 
