@@ -4,7 +4,7 @@
  * about concurrent drainers). 100 installations x 100 repositories = 10,000 repositories, one push-scan job
  * each, then:
  *   - enqueue rate: in batches of 500 (one `monitor_enqueue` each), and one job per call as a webhook does;
- *   - database growth per job (`pg_total_relation_size` of the table and its indexes);
+ *   - database growth per job (`pg_total_relation_size` of our table, pgmq's queue and archive, with indexes);
  *   - drain throughput per invocation (the cron's: at most 200 jobs, 4 at once) with a no-op handler, so
  *     the queue's own cost, with one drainer and with 4 concurrent drainers;
  *   - the same with a fake scan (the handler waits 100 ms, standing in for GitHub's round trips and the engine);
@@ -164,8 +164,18 @@ async function owner<R>(db: SqlDatabase, sql: string): Promise<R> {
   const rows = await db.transaction((tx) => tx.query<R>(sql));
   return rows[0]!;
 }
-const tableBytes = async (db: SqlDatabase) => Number((await owner<{ n: string }>(db, `select pg_total_relation_size('public.monitor_jobs') as n`)).n);
-const readyCount = async (db: SqlDatabase) => (await owner<{ n: number }>(db, `select count(*)::int as n from public.monitor_jobs where state = 'queued'`)).n;
+/** The queue's tables and their indexes: our keys and states, pgmq's messages and its archive. */
+const tableBytes = async (db: SqlDatabase) =>
+  Number(
+    (
+      await owner<{ n: string }>(
+        db,
+        `select pg_total_relation_size('public.monitor_jobs') + pg_total_relation_size('pgmq.q_monitor') + pg_total_relation_size('pgmq.a_monitor') as n`,
+      )
+    ).n,
+  );
+/** Messages still in the queue (due now, later, or held back for their installation). */
+const readyCount = async (db: SqlDatabase) => (await owner<{ n: number }>(db, `select count(*)::int as n from pgmq.q_monitor`)).n;
 
 export function formatQueue(r: QueueBenchResult): string {
   if (r.skipped !== undefined) return `Queue: skipped (${r.skipped})`;

@@ -150,6 +150,18 @@ export const operations = {
     response: s.CheckPolicy,
     errors: [400, 404, 413],
   }),
+  listDeadJobs: defineOperation({
+    operationId: 'listDeadJobs',
+    method: 'GET',
+    path: '/api/monitor/dead-jobs',
+    summary: 'Monitoring jobs set aside for the user’s repositories',
+    description:
+      'The GitHub App’s monitoring jobs (a push’s scan, a pull request’s check, a re-check) that failed for the last time or could not be retried, for repositories the user has, with the reason each was set aside. Another user’s repositories never show.',
+    tag: 'repositories',
+    auth: true,
+    response: s.DeadJobsResponse,
+    errors: [],
+  }),
   githubWebhook: defineOperation({
     operationId: 'receiveGitHubWebhook',
     method: 'POST',

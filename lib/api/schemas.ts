@@ -244,6 +244,19 @@ export const CheckRun = v.object({
 export const CheckRunResponse = v.object({
   check_run: v.pipe(v.nullable(CheckRun), v.description('The latest check run Chainbreaker published on one of the repository’s pull requests; null before the first.')),
 });
+export const DeadJob = v.object({
+  kind: v.pipe(v.picklist(['push-scan', 'pr-check', 'recheck']), v.description('A push’s scan, a pull request’s check, or the daily re-check.')),
+  repo_id: Uuid,
+  full_name: v.pipe(v.string(), v.description('The repository, `owner/name`.')),
+  sha: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-f]{40}$/), v.description('The commit the job was for (a pull request check’s: the head).'))),
+  pull_number: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  attempts: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  reason: v.pipe(v.string(), v.maxLength(1000), v.description('Why it was set aside: the last failure’s message.')),
+  finished_at: Timestamp,
+});
+export const DeadJobsResponse = v.object({
+  dead_jobs: v.pipe(v.array(DeadJob), v.description('Newest first, at most 100; kept 30 days.')),
+});
 export const CheckPolicy = v.object({
   fail_on_high: v.pipe(
     v.boolean(),

@@ -4,6 +4,7 @@
 import type { Database } from './port.js';
 import type { Severity } from '../engine/types.js';
 import type {
+  DeadJob,
   RepositoryOverview,
   AttackPathInput,
   CheckPolicy,
@@ -207,6 +208,11 @@ export function recordCheckRun(db: Database, installationId: number, githubId: n
 /** The repository's latest check run for the user (`check_run` null before one); null when not owned. */
 export function repositoryCheckRun(db: Database, userId: string, repositoryId: string): Promise<{ check_run: StoredCheckRun | null } | null> {
   return db.call('repository_check_run', { p_user_id: userId, p_repository_id: repositoryId });
+}
+
+/** The dead monitoring jobs of the user's repositories, newest first (at most `limit`, 1..200). */
+export function monitorDeadJobs(db: Database, userId: string, limit: number): Promise<{ dead_jobs: DeadJob[] }> {
+  return db.call('monitor_dead_jobs', { p_user_id: userId, p_limit: limit });
 }
 
 /** The installation's pull request check policy (default: a new HIGH finding or HIGH/CRITICAL path fails the check). */

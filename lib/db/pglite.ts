@@ -4,6 +4,7 @@
 
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
+import { pgmq } from '@electric-sql/pglite-pgmq';
 import { toDatabaseError } from './errors.js';
 import { functionCallStatement } from './function-call.js';
 import type { SqlDatabase, SqlTransaction } from './port.js';
@@ -27,7 +28,9 @@ export class PgliteDatabase implements SqlDatabase {
     if (options.dataDir !== undefined && !/^[a-z]+:\/\//.test(options.dataDir)) {
       await mkdir(options.dataDir, { recursive: true });
     }
+    // pgmq (the monitoring queue's extension, pure SQL) is loaded into every instance, as Supabase hosts it.
     const pglite = await PGlite.create({
+      extensions: { pgmq },
       ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
       ...(options.loadDataDir === undefined ? {} : { loadDataDir: options.loadDataDir }),
     });

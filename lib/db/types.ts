@@ -196,6 +196,21 @@ export interface StoredCheckRun extends CheckRunResult {
   updated_at: Timestamp;
 }
 
+/** A monitoring job set aside (the dead letter) for one of the user's repositories, as `monitor_dead_jobs` returns it. */
+export interface DeadJob {
+  kind: 'push-scan' | 'pr-check' | 'recheck';
+  /** The user's repository (the database's id) and its name. */
+  repo_id: string;
+  full_name: string;
+  /** The commit the job was for (a pull request check's: the head), when it names one. */
+  sha?: string;
+  pull_number?: number;
+  attempts: number;
+  /** Why it was set aside: the last failure's message (at most 1,000 characters). */
+  reason: string;
+  finished_at: Timestamp;
+}
+
 /** The installation's pull request check policy. */
 export interface CheckPolicy {
   /** A new HIGH finding or a new HIGH/CRITICAL attack path makes the check fail (else it only reports). */

@@ -1,6 +1,7 @@
 // The monitoring queue: enqueue jobs (idempotent by key) and drain a bounded batch of them. The queue itself
-// is SQL (supabase/migrations/*_monitor_queue.sql) behind the `Database` port, so the same code runs on
-// Supabase (over its RPC API), a Postgres server and the embedded PGlite of `npm run dev`.
+// is pgmq (messages, visibility-timeout leases, read counts, the archive) with server functions around it for
+// what pgmq does not do (supabase/migrations/*_monitor_queue_pgmq.sql), behind the `Database` port, so the
+// same code runs on Supabase (over its RPC API), a Postgres server and the embedded PGlite of `npm run dev`.
 import * as v from 'valibot';
 import type { Database } from '../db/port.js';
 import { log } from '../http/log.js';

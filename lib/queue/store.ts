@@ -1,4 +1,4 @@
-// Typed wrappers of the queue's server functions (supabase/migrations/*_monitor_queue.sql), as
+// Typed wrappers of the queue's server functions (supabase/migrations/*_monitor_queue_pgmq.sql, on pgmq), as
 // lib/db/operations.ts has for the others: callers never spell a function or parameter name.
 import type { Database } from '../db/port.js';
 
@@ -12,10 +12,13 @@ export interface JobRow {
   delay_seconds?: number;
 }
 
-/** A job one drain claimed: its lease and this attempt's number. `payload` is read back, so it is checked again. */
+/**
+ * A job one drain claimed: its pgmq message, the lease (pgmq's read count when this drain read it: another read
+ * after the lease ran out changes it) and this attempt's number. `payload` is read back, so it is checked again.
+ */
 export interface ClaimedRow {
   id: number;
-  lease_token: string;
+  read_ct: number;
   attempt: number;
   payload: unknown;
   enqueued_at: string;
@@ -69,12 +72,12 @@ export function claimRows(db: Database, limits: ClaimLimits): Promise<ClaimedRow
 /** Ends an attempt; `settled` false when the lease was no longer this drain's. */
 export function settleRow(
   db: Database,
-  row: { id: number; lease_token: string },
+  row: { id: number; read_ct: number },
   outcome: Outcome,
   reason: string | null = null,
   afterSeconds = 0,
 ): Promise<{ settled: boolean }> {
-  return db.call('monitor_settle', { p_id: row.id, p_lease_token: row.lease_token, p_outcome: outcome, p_reason: reason, p_after_seconds: afterSeconds });
+  return db.call('monitor_settle', { p_id: row.id, p_read_ct: row.read_ct, p_outcome: outcome, p_reason: reason, p_after_seconds: afterSeconds });
 }
 
 /** Deletes done jobs past their idempotency window and dead jobs past theirs, at most `limit`. */

@@ -92,7 +92,12 @@ const push = (installationId: number, repoId: number, after: string) => ({
 const scansOf = (repositoryId: string) =>
   t.query<{ trigger: string; commit_sha: string | null }>('select trigger, commit_sha from public.scans where repository_id = $1 order by seq', [repositoryId]);
 const jobsOf = (installationId: number) =>
-  t.query<{ kind: string; state: string; attempts: number; last_error: string | null }>('select kind, state, attempts, last_error from public.monitor_jobs where installation_id = $1 order by id', [installationId]);
+  t.query<{ kind: string; state: string; attempts: number; last_error: string | null }>(
+    `select j.kind, j.state, coalesce(j.attempts, q.read_ct - j.read_offset, 0) as attempts, j.last_error
+     from public.monitor_jobs j left join pgmq.q_monitor q on q.msg_id = j.msg_id
+     where j.installation_id = $1 order by j.msg_id`,
+    [installationId],
+  );
 
 describe('monitoring from a signed delivery to its result', () => {
   it('a push to the default branch leads to a stored scan of that SHA; the same push again stores nothing', async () => {
@@ -150,7 +155,7 @@ describe('monitoring from a signed delivery to its result', () => {
 
     // GitHub recovers; the backoff is over (moved to now rather than waited for).
     github.clearFaults();
-    await t.query('update public.monitor_jobs set run_after = now() where installation_id = $1', [r.installationId]);
+    await t.query('update pgmq.q_monitor set vt = now() where msg_id in (select msg_id from public.monitor_jobs where installation_id = $1)', [r.installationId]);
     const result = await drain({ db: t.db, maxJobs: 5, budgetMs: 25_000, installationIds: [r.installationId] });
     expect(result).toMatchObject({ claimed: 1, done: 1 });
     expect(await jobsOf(r.installationId)).toEqual([{ kind: 'push-scan', state: 'done', attempts: 2, last_error: expect.stringContaining('502') }]);

@@ -212,8 +212,48 @@ test('no sequence in public is usable by a browser role', async () => {
      from pg_class c join pg_namespace n on n.oid = c.relnamespace
      where n.nspname = 'public' and c.relkind = 'S'`,
   );
-  expect(sequences.map((s) => s.name).sort()).toEqual(['dismissal_events_id_seq', 'monitor_jobs_id_seq', 'scans_seq_seq']);
+  expect(sequences.map((s) => s.name).sort()).toEqual(['dismissal_events_id_seq', 'scans_seq_seq']);
   for (const sequence of sequences) expect(sequence).toEqual({ name: sequence.name, anon: false, authenticated: false });
+});
+
+describe('the monitoring queue (pgmq)', () => {
+  test.each(['anon', 'authenticated'] as const)('%s can neither read nor move its messages', async (role) => {
+    const calls = [
+      'select * from pgmq.q_monitor',
+      'select * from pgmq.a_monitor',
+      `select pgmq.send('monitor', '{}'::jsonb, 0)`,
+      `select * from pgmq.read('monitor', 30, 1)`,
+      `select pgmq.create('mine')`,
+      'select public.monitor_claim(1, 1, 1, 1, 1, 1)',
+      'select public.monitor_stats()',
+    ];
+    for (const sql of calls) {
+      expect(await sqlStateOf(() => t.as(role, role === 'anon' ? null : owner, (tx) => tx.query(sql))), sql).toBe('42501');
+    }
+  });
+
+  test('service_role, as PostgREST runs it, enqueues, claims and settles through pgmq', async () => {
+    const { installationId, repositories } = await userWithRepositories(t.db, owner, 1);
+    const repoId = repositories[0]!.github_id;
+    const sha = 'a'.repeat(40);
+    const key = `push-scan:${installationId}:${repoId}:${sha}`;
+    const payload = { kind: 'push-scan', installationId, repoId, sha, deliveryId: 'd-1' };
+    const added = await t.callAsServiceRole<{ enqueued: string[] }>('monitor_enqueue', {
+      p_jobs: [{ key, kind: 'push-scan', installation_id: installationId, repo_id: repoId, payload }],
+    });
+    expect(added.enqueued).toEqual([key]);
+    const claimed = await t.callAsServiceRole<{ id: number; read_ct: number; payload: unknown }[]>('monitor_claim', {
+      p_limit: 5, p_lease_seconds: 60, p_max_attempts: 5, p_concurrency: 2, p_budget: 10, p_budget_window_seconds: 3600,
+      p_installation_ids: [installationId],
+    });
+    expect(claimed.map((c) => c.payload)).toEqual([payload]);
+    const settled = await t.callAsServiceRole<{ settled: boolean }>('monitor_settle', {
+      p_id: claimed[0]!.id, p_read_ct: claimed[0]!.read_ct, p_outcome: 'dead', p_reason: 'gone', p_after_seconds: 0,
+    });
+    expect(settled).toEqual({ settled: true });
+    expect(await t.callAsServiceRole('monitor_stats', {})).toMatchObject({ dead: expect.any(Number) });
+    expect(await t.callAsServiceRole('monitor_prune', { p_done_days: 7, p_dead_days: 30, p_limit: 10 })).toEqual({ deleted: 0 });
+  });
 });
 
 test('every table has row-level security and only SELECT policies for authenticated', async () => {

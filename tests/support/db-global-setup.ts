@@ -80,7 +80,10 @@ async function dropStaleDatabases(admin: pg.Client, now: number): Promise<void> 
 async function migratedPgliteDump(): Promise<string> {
   const pglitePackage = new URL('../../node_modules/@electric-sql/pglite/package.json', import.meta.url);
   const pgliteVersion = (JSON.parse(await readFile(pglitePackage, 'utf8')) as { version: string }).version;
-  const hash = createHash('sha256').update(pgliteVersion).update(await readBootstrap());
+  // The dump holds the pgmq extension's objects too (the monitoring queue): its package's version is part of the key.
+  const pgmqPackage = new URL('../../node_modules/@electric-sql/pglite-pgmq/package.json', import.meta.url);
+  const pgmqVersion = (JSON.parse(await readFile(pgmqPackage, 'utf8')) as { version: string }).version;
+  const hash = createHash('sha256').update(pgliteVersion).update(pgmqVersion).update(await readBootstrap());
   for (const migration of await readMigrations()) hash.update(migration.version).update(migration.checksum);
   const cacheDir = fileURLToPath(new URL('../../node_modules/.cache/chainbreaker-db/', import.meta.url));
   const dumpFile = `${cacheDir}pglite-${hash.digest('hex').slice(0, 16)}.tar`;

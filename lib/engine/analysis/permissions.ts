@@ -8,6 +8,8 @@ import { everyPathGuarded, stepTrust } from './trust-guards.js';
 import { getText, keyText, type YNode, type YScalar } from '../yaml/model.js';
 import { actionPermissions, GH_COMMANDS, type Scope } from '../data/permissions.js';
 import { describeStep } from './describe.js';
+import { stepAgent } from './agent-input.js';
+import type { AgentAction } from '../data/agent-actions.js';
 import { stepExecutions } from './run-model/execution.js';
 import { REACH_ORDER } from './run-model/reach.js';
 import type { Reach } from './run-model/reach.js';
@@ -166,6 +168,21 @@ function envText(step: Step): string {
   return nodes.map((n) => file.slice(n!.start, n!.end)).join('\n');
 }
 
+/** The job's own token named in a value: `github.token`, `secrets.GITHUB_TOKEN` (not a token another step minted). */
+const JOB_TOKEN = /\bgithub\.token\b|\bsecrets\.GITHUB_TOKEN\b/i;
+
+/**
+ * Whether an AI agent step may use a write scope of its job's token. OIDC (`id-token`) is how agents reach their
+ * model or their app's token, so it is theirs; an agent that writes only with a token it is handed (the table's
+ * `jobToken: 'given'`) uses the job's write scopes only when an input or the environment hands it over.
+ */
+function agentMayUse(step: Step, agent: AgentAction, scope: string): boolean {
+  if (scope === 'id-token' || agent.jobToken !== 'given') return true;
+  const file = step.owner.file.text;
+  const given = [step.with, step.env].some((n) => n !== undefined && JOB_TOKEN.test(file.slice(n.start, n.end)));
+  return given || JOB_TOKEN.test(envText(step));
+}
+
 /** Whether one step may use a write scope of its job's token (false: it provably does not). */
 function stepMayUse(step: Step, scope: string): boolean {
   const critical = SCRIPT_SCOPE[scope] !== undefined;
@@ -174,6 +191,8 @@ function stepMayUse(step: Step, scope: string): boolean {
     if (ref.kind === 'docker') return false;
     if (ref.kind !== 'repository') return true;
     const full = ref.path === '' ? ref.slug : `${ref.slug}/${ref.path.toLowerCase()}`;
+    const agent = stepAgent(step);
+    if (agent !== undefined) return agentMayUse(step, agent, scope);
     // The least-privilege table of the permissions fix knows what a well-known action asks for, by its inputs.
     const known = actionPermissions(full);
     if (known !== undefined) {

@@ -24,6 +24,13 @@ export interface AgentAction {
    * grants one (Claude Code runs no Bash unless `allowed_tools` / `--allowedTools` names it).
    */
   shell: true | { input: string; pattern: RegExp }[];
+  /**
+   * What the action itself does with the job's GITHUB_TOKEN. `given`: it writes with it only when the workflow
+   * hands it over (an input or `env:` set to `github.token` / `secrets.GITHUB_TOKEN`); otherwise it reads with it
+   * at most and acts through its own app's token, so the job's write scopes are not its need (a steered agent
+   * with a shell can still take them). Absent: it may write with the job's token on its own.
+   */
+  jobToken?: 'given';
   source: string;
 }
 
@@ -32,6 +39,9 @@ export const AGENT_ACTIONS: readonly AgentAction[] = [
     slug: 'anthropics/claude-code-action',
     name: 'Claude Code',
     checksActor: { unlessInput: 'allowed_non_write_users' },
+    // `github_token`: "optional if using GitHub App" (action.yml): without it the action writes with the Claude
+    // app's token from an OIDC exchange, and reads with the job's (`DEFAULT_WORKFLOW_TOKEN`).
+    jobToken: 'given',
     // Claude Code runs no Bash commands unless they are allowed; `Bash` alone or `Bash(*)` allows every command.
     shell: [
       { input: 'allowed_tools', pattern: /(?:^|[\s,"'])Bash(?:\(\*\)|(?!\())/ },
@@ -42,6 +52,8 @@ export const AGENT_ACTIONS: readonly AgentAction[] = [
   {
     slug: 'anthropics/claude-code-base-action',
     name: 'Claude Code (base action)',
+    // No GitHub token input: Claude Code gets one only through the step's `env:`.
+    jobToken: 'given',
     // Claude Code runs no Bash commands unless they are allowed; `Bash` alone or `Bash(*)` allows every command.
     shell: [
       { input: 'allowed_tools', pattern: /(?:^|[\s,"'])Bash(?:\(\*\)|(?!\())/ },
@@ -52,6 +64,8 @@ export const AGENT_ACTIONS: readonly AgentAction[] = [
   {
     slug: 'google-github-actions/run-gemini-cli',
     name: 'Gemini CLI',
+    // No GitHub token input (action.yml): its GitHub tools read `GITHUB_TOKEN` from the step's `env:`.
+    jobToken: 'given',
     // `settings: {"tools": {"core": ["read_file", "run_shell_command(echo)"]}}` limits the built-in tools.
     toolAllowlist: [{ input: 'settings', pattern: /"core"\s*:/ }],
     shell: true,
@@ -61,6 +75,7 @@ export const AGENT_ACTIONS: readonly AgentAction[] = [
     // The action's first home, before it moved to google-github-actions/run-gemini-cli.
     slug: 'google-gemini/gemini-cli-action',
     name: 'Gemini CLI',
+    jobToken: 'given',
     toolAllowlist: [{ input: 'settings', pattern: /"core"\s*:/ }],
     shell: true,
     source: 'https://github.com/google-github-actions/run-gemini-cli#readme',
@@ -70,6 +85,8 @@ export const AGENT_ACTIONS: readonly AgentAction[] = [
     name: 'Codex',
     // "users who have write access to the GitHub repo have access by default"; `allow-users: '*'` opens it to all.
     checksActor: { unlessInput: 'allow-users', pattern: /\*/ },
+    // The job's token is used only for the write-access check (a read); Codex itself gets none (action.yml).
+    jobToken: 'given',
     toolAllowlist: [
       { input: 'sandbox', pattern: /^\s*read-only\s*$/ },
       { input: 'safety-strategy', pattern: /^\s*read-only\s*$/ },

@@ -1,36 +1,12 @@
 import { readPermissions } from '../analysis/permissions.js';
 import { holdingFacts, reachFacts } from '../analysis/run-model/facts.js';
 import { isGithubToken, secretOccurrences } from '../analysis/secrets.js';
-import type { TrustGuard } from '../analysis/trust-guards.js';
 import { describeStep } from '../analysis/describe.js';
-import { agentAction, type AgentAction } from '../data/agent-actions.js';
-import { outsiderControlled } from '../expressions/controller.js';
-import { stepScope } from '../expressions/taint.js';
+import { agentEvents, agentReach, agentRestricted, agentShell, stepAgent } from '../analysis/agent-input.js';
+import type { AgentAction } from '../data/agent-actions.js';
 import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { getPair, getText, type YNode } from '../yaml/model.js';
-
-/**
- * Events whose run hands the agent an issue, pull request or discussion thread (title, body, earlier comments,
- * branch names) that anyone with a GitHub account can write into. A fork's `pull_request` run is not listed: its
- * token is read-only and it has no secrets.
- */
-const THREAD_EVENTS: ReadonlySet<string> = new Set([
-  'issues',
-  'issue_comment',
-  'pull_request_target',
-  'pull_request_review',
-  'pull_request_review_comment',
-  'discussion',
-  'discussion_comment',
-]);
-
-/**
- * Guards that vouch for the thread itself: an event with no thread (`workflow_dispatch`), or a pull request a
- * trusted author opened (same-repository branch, author association). A commenter, actor or label check lets a
- * maintainer start the agent, but the thread it then reads is still whoever wrote it.
- */
-const VOUCHES_FOR_THREAD = (guard: TrustGuard): boolean => guard.kind === 'maintainer-event' || guard.kind === 'same-repository' || guard.kind === 'pr-author';
 
 /** Write scopes that hand over code, releases, packages, workflow runs, deployments or cloud credentials (OIDC). */
 const STRONG_SCOPES = new Set(['contents', 'actions', 'packages', 'workflows', 'deployments', 'id-token']);
@@ -79,34 +55,23 @@ export default defineWorkflowRule({
   },
   create: (context) => ({
     step(step) {
-      const ref = step.usesRef;
-      if (ref?.kind !== 'repository' || step.uses === undefined) return;
-      const agent = agentAction(ref.slug, ref.path);
-      if (agent === undefined) return;
+      const agent = stepAgent(step);
+      if (agent === undefined || step.uses === undefined) return;
       // An agent inside a local composite action runs at each job step that calls it, with that job's trigger,
       // permissions and secrets: the finding is at the call.
       const callers = step.job !== null ? [step] : context.runs.jobSteps(step);
-      // The events through which an outsider's text reaches the agent: the thread events, and those that bring
-      // outsider text into its inputs or environment (a `workflow_run` head branch, a prompt passed down).
-      const events = new Set(THREAD_EVENTS);
-      for (const node of [step.with, step.env]) {
-        const taint = node === undefined ? null : context.taint.ofNode(node, stepScope(step));
-        if (taint !== null && outsiderControlled(taint.controller)) for (const e of taint.events ?? []) events.add(e);
-      }
+      const events = agentEvents(step, context.taint);
       const actorCheck = checksActor(agent, step);
       for (const caller of callers) {
         const job = caller.job as Job;
-        const reach = context.runs.valueReach(caller, events, VOUCHES_FOR_THREAD);
+        const reach = agentReach(context.runs, caller, events);
         if (reach.level === 'collaborator' || reach.level === 'trusted-author') continue;
         const outsider = (reach.level === 'anyone' || reach.level === 'sticky-label') && actorCheck !== 'checks';
         const writes = writeScopes(job);
         const secrets = stepSecrets(caller, job);
         if ((writes === null || writes.length === 0) && secrets.length === 0) continue;
-        const restricted = (agent.toolAllowlist ?? []).some(({ input, pattern }) => {
-          const text = getText(step.with, input);
-          return text !== null && (pattern === undefined || pattern.test(text));
-        });
-        const shell = !restricted && (agent.shell === true || agent.shell.some(({ input, pattern }) => pattern.test(getText(step.with, input) ?? '')));
+        const restricted = agentRestricted(agent, step);
+        const shell = agentShell(agent, step);
         const strong = shell && writes !== null && writes.some((scope) => scope === 'all scopes' || STRONG_SCOPES.has(scope));
         const holds = [
           ...(writes !== null && writes.length > 0 ? [`a token with write access (${writes.join(', ')})`] : []),

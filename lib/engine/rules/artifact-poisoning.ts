@@ -126,10 +126,10 @@ function judge(run: JobRun, reach: Reach, runsThem: boolean, use: ArtifactUse | 
   }
   const consequence =
     use === null
-      ? '; no later step of the job runs them or reads their content (LOW)'
+      ? '; no later step of the job runs them, and their content reaches no command, output or condition the analysis follows (LOW)'
       : use.kind === 'comment'
         ? `; ${who(use)} ${use.detail}, and nothing else uses their content (LOW: a comment's text or target, nothing that runs)`
-        : `; ${who(use)} ${use.detail}, and nothing runs them or reads their content (LOW: files served, not run)`;
+        : `; ${who(use)} ${use.detail}, and no later step runs them or puts their content into a command (LOW: files served, not run)`;
   return { severity: 'LOW', executes, consequence };
 }
 

@@ -1,7 +1,7 @@
 import { conditionOf } from '../analysis/expression-sites.js';
 import { stepWhere } from '../analysis/step-label.js';
 import { Binary, contextPath, FunctionCall, functionName, Grouping, Literal, Logical, Unary, type Expr } from '../expressions/parse.js';
-import { hasPullRequestTrigger, isPrivileged, type Workflow } from '../model/workflow.js';
+import { hasPullRequestTrigger, isPrivileged, type Job, type Workflow } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import type { YNode } from '../yaml/model.js';
 
@@ -152,7 +152,7 @@ export default defineWorkflowRule({
       'Check who authored the change instead: `github.event.pull_request.user.login == \'dependabot[bot]\'` (and the head repository), or use the bot\'s own metadata action (`dependabot/fetch-metadata`) before granting anything.',
   },
   create: (context) => {
-    const check = (workflow: Workflow, node: YNode | undefined, where: () => string) => {
+    const check = (workflow: Workflow, job: Job, node: YNode | undefined, where: () => string) => {
       // Every actor context has `actor` or `sender` in its path, which conditions write out (in any case).
       if (node?.kind !== 'scalar' || typeof node.value !== 'string' || !ACTOR_WORD.test(node.value)) return;
       const condition = conditionOf(workflow, node);
@@ -162,13 +162,22 @@ export default defineWorkflowRule({
       // Under plain `pull_request` a fork's run gets a read-only token and no secrets: passing the check
       // grants the attacker nothing they did not have. Privileged triggers keep the default severity.
       const privileged = isPrivileged(workflow);
+      // What passing the check hands over is what the job holds (docs/severity.md, (c)): nothing worth taking
+      // makes it MEDIUM when the token can still write something (comments, labels, reviews), LOW otherwise.
+      const run = context.runs.job(job);
+      const minorWrites = /holds only/.test(run.nothingHeld);
+      const severity = !privileged ? 'LOW' : run.valuables.length > 0 ? undefined : minorWrites ? 'MEDIUM' : 'LOW';
+      const holds = !privileged
+        ? '; under `pull_request` a fork\'s run has no secrets and a read-only token, so this is hygiene.'
+        : run.valuables.length > 0
+          ? `; the job holds ${run.valuables.join(', ')}.`
+          : `; ${run.nothingHeld}, so passing the check gains little (${severity ?? 'HIGH'}).`;
       context.report({
         node,
         offset: condition.offset,
-        ...(privileged ? {} : { severity: 'LOW' as const }),
-        message:
-          `The \`if:\` of ${where()} trusts \`${comparison}\`: the actor is whoever triggered the latest event, which an attacker can arrange to be the bot for a pull request carrying their code` +
-          (privileged ? '.' : '; under `pull_request` a fork\'s run has no secrets and a read-only token, so this is hygiene.'),
+        ...(severity !== undefined ? { severity } : {}),
+        job,
+        message: `The \`if:\` of ${where()} trusts \`${comparison}\`: the actor is whoever triggered the latest event, which an attacker can arrange to be the bot for a pull request carrying their code${holds}`,
       });
     };
     let relevant = false;
@@ -177,10 +186,10 @@ export default defineWorkflowRule({
         relevant = isPrivileged(workflow) || hasPullRequestTrigger(workflow);
       },
       job(job) {
-        if (relevant) check(job.workflow, job.if, () => `job \`${job.id}\``);
+        if (relevant) check(job.workflow, job, job.if, () => `job \`${job.id}\``);
       },
       step(step) {
-        if (relevant && step.owner.kind === 'workflow') check(step.owner, step.if, () => stepWhere(step));
+        if (relevant && step.owner.kind === 'workflow' && step.job !== null) check(step.owner, step.job, step.if, () => stepWhere(step));
       },
     };
   },

@@ -126,6 +126,22 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
   return { armed: false, text: notes.join('; '), facts: [] };
 }
 
+/**
+ * What the workflow's jobs run with, in words, from the run model's holdings: the sentence used to say "the base
+ * repository's secrets and a write token" of workflows whose jobs hold a read-only token and no secret.
+ */
+function privileges(workflow: Workflow, context: WorkflowRuleContext): string {
+  // A reusable workflow's jobs hold what the called workflow declares: not known here.
+  if (workflow.jobs.length === 0 || workflow.jobs.some((j) => j.uses !== undefined)) return "the base repository's secrets and a write token";
+  const holdings = workflow.jobs.map((j) => context.runs.job(j).holdings);
+  const writes = holdings.some((h) => h.token.kind !== 'scopes' || h.token.writes.length > 0);
+  const secrets = holdings.some((h) => h.secrets.length > 0 || h.inheritsSecrets);
+  if (writes && secrets) return "the base repository's secrets and a write token";
+  if (writes) return 'a write token (its jobs read none of the stored secrets)';
+  if (secrets) return "the base repository's secrets (its jobs' tokens are read-only here)";
+  return "the base repository's context (its jobs' tokens are read-only here and they read none of the stored secrets)";
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'dangerous-trigger',
@@ -150,14 +166,15 @@ export default defineWorkflowRule({
             node: trigger.node,
             job: null,
             severity: 'LOW',
-            message: `\`${trigger.name}\` runs with the base repository's secrets and a write token after workflows that do not run on pull requests today; any that starts to hands its runs to this one.`,
+            message: `\`${trigger.name}\` runs with ${privileges(workflow, context)} after workflows that do not run on pull requests today; any that starts to hands its runs to this one.`,
           });
           continue;
         }
+        const held = privileges(workflow, context);
         const what =
           trigger.name === 'pull_request_target'
-            ? 'runs on pull requests from forks with the base repository\'s secrets and a write token'
-            : 'runs after other workflows, including runs started by fork pull requests, with the base repository\'s secrets and a write token';
+            ? `runs on pull requests from forks with ${held}`
+            : `runs after other workflows, including runs started by fork pull requests, with ${held}`;
         if (safe) {
           context.report({ node: trigger.node, job: null, severity: 'LOW', message: `\`${trigger.name}\` ${what}; every job only runs well-known labeling or triage actions, with no checkout or script.` });
           continue;

@@ -1,6 +1,8 @@
+import { agentEvents, agentReach, agentShell, stepAgent } from '../analysis/agent-input.js';
+import { describeStep } from '../analysis/describe.js';
 import { outsiderCode, readPermissions, scopeUse, type OutsiderCode, type WriteScope } from '../analysis/permissions.js';
 import { reachFacts } from '../analysis/run-model/facts.js';
-import { severityOf, whoText } from '../analysis/run-model/index.js';
+import { severityOf, whoText, type Reach } from '../analysis/run-model/index.js';
 import type { Job } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import type { Severity } from '../types.js';
@@ -14,6 +16,14 @@ const SCOPE_USE: Readonly<Record<string, string>> = {
   'id-token': 'mint OIDC tokens for the cloud accounts that trust this repository',
   packages: 'publish packages',
   actions: 'change workflow runs and caches',
+  issues: 'edit, label, close and comment on issues',
+  'pull-requests': 'edit, close, comment on and review pull requests',
+  checks: 'write check runs',
+  statuses: 'set commit statuses',
+  discussions: 'edit and comment on discussions',
+  deployments: 'create deployments',
+  pages: 'publish the Pages site',
+  'security-events': 'dismiss code scanning alerts',
 };
 
 /** The severity of a grant, from the run model: HIGH needs an outsider's code running with it (policy in docs/severity.md). */
@@ -37,6 +47,40 @@ function why(critical: boolean, code: OutsiderCode | null, what: string, starts 
   return ` ${severity(critical, code)}: ${code.text}, and ${whoText(code.reach)}, so that code runs with the grant and can ${what}.`;
 }
 
+/**
+ * How outside text can steer a job that holds a grant it never uses, or null: an outsider's code or text runs in
+ * it (a pull request's code, event text expanded into a script), or an AI agent with a shell reads a thread an
+ * outsider can write (whoever starts it). Every scope the job holds is then what the steered step can use.
+ */
+interface Steering {
+  reach: Reach;
+  text: string;
+}
+
+function steering(context: WorkflowRuleContext, job: Job): Steering | null {
+  const code = outsiderCode(context, [job]);
+  if (code !== null) return { reach: code.reach, text: code.text };
+  for (const step of job.steps) {
+    // The agent's step, or one inside the local composite action the step runs (it runs with this job's token).
+    const inner = step.usesRef?.kind === 'local' ? (context.repository.localAction(step)?.steps ?? []) : [];
+    for (const candidate of [step, ...inner]) {
+      const agent = stepAgent(candidate);
+      if (agent === undefined || !agentShell(agent, candidate)) continue;
+      const reach = agentReach(context.runs, step, agentEvents(candidate, context.taint));
+      if (reach.level === 'collaborator' || reach.level === 'trusted-author') continue;
+      const line = job.workflow.file.position(step.node.start).line;
+      const via = candidate === step ? '' : ` (inside local action \`${String(step.uses?.value ?? '')}\`)`;
+      return { reach, text: `${describeStep(step)} (line ${line}) runs ${agent.name}${via}, an agent with a shell, on \`${reach.event ?? 'the trigger'}\`, where it reads a thread (title, body, comments) an outsider can write` };
+    }
+  }
+  return null;
+}
+
+/** `MEDIUM: <how it is steered>; <who>, ...` for a grant a steered job holds but never uses. */
+function steeredText(steer: Steering, what: string): string {
+  return ` MEDIUM: ${steer.text}; ${whoText(steer.reach)}, so injected instructions or code can ${what} with it although no step needs it.`;
+}
+
 function jobsText(jobs: readonly Job[]): string {
   const names = jobs.slice(0, 3).map((j) => `\`${j.id}\``);
   const more = jobs.length > 3 ? ` and ${jobs.length - 3} more` : '';
@@ -52,7 +96,7 @@ export default defineWorkflowRule({
     surface: 'workflow',
     fix: { safe: true },
     description:
-      '`permissions: write-all` on a workflow or job; a write scope at workflow level that some job inheriting it provably does not use (it runs only scripts and actions that never write with the token, and hands the token to nothing); a write scope in a job\'s own `permissions:` that its steps never use (a test job, a comment bot granted `contents: write`). HIGH when the scope is `contents`, `id-token`, `packages`, `actions` (or `write-all`) and an outsider\'s code runs with it with no approval (run model: a checkout or download of pull request code that a step runs, or event text expanded into a script, on a trigger anyone can fire); MEDIUM behind an approval the code can change after, or an environment of unknown strength; LOW otherwise (wider than needed, not armed). A job\'s own grant that it uses is reported only when an outsider\'s code runs with it.',
+      '`permissions: write-all` on a workflow or job; a write scope at workflow level that some job inheriting it provably does not use (it runs only scripts and actions that never write with the token, and hands the token to nothing); a write scope in a job\'s own `permissions:` that its steps never use (a test job, a comment bot granted `contents: write`). HIGH when the scope is `contents`, `id-token`, `packages`, `actions` (or `write-all`) and an outsider\'s code runs with it with no approval (run model: a checkout or download of pull request code that a step runs, or event text expanded into a script, on a trigger anyone can fire); MEDIUM behind an approval the code can change after, or an environment of unknown strength, and for a grant the job never uses while an outsider\'s text can steer it (an AI agent with a shell reading a thread an outsider writes, whoever starts it; their text expanded into a script; a pull request\'s code); LOW otherwise (wider than needed, not armed). A job\'s own grant that it uses is reported only when an outsider\'s code runs with it.',
     recommendation:
       'Set `permissions: {}` or `contents: read` at workflow level and grant each write scope only in the `permissions:` of the job that needs it; drop grants no step uses, and never grant a write scope to a job that runs a pull request\'s code.',
   },
@@ -85,6 +129,9 @@ export default defineWorkflowRule({
         const critical = CRITICAL_SCOPES.has(write.scope);
         const code = critical ? outsiderCode(context, inheriting) : null;
         if (unused.length === 0 && code === null) continue;
+        // A job that does not need the grant but can be steered by an outsider's text (an agent with a shell
+        // reading their thread, their text in a script): MEDIUM, unless outsider code already makes it worse.
+        const steered = code === null ? unused.map((j) => steering(context, j)).find((x) => x !== null) ?? null : null;
         const what =
           unused.length === 0
             ? `\`${write.scope}: write\` is granted at workflow level to ${jobsText(inheriting)}, which may use it`
@@ -94,9 +141,9 @@ export default defineWorkflowRule({
         context.report({
           node: write.key,
           job: null,
-          severity: severity(critical, code),
-          message: `${what}.${why(critical, code, SCOPE_USE[write.scope] ?? write.scope)}`,
-          facts: code === null ? [] : [...reachFacts(code.reach), 'exec', 'holds:token'],
+          severity: steered !== null ? 'MEDIUM' : severity(critical, code),
+          message: `${what}.${steered !== null ? steeredText(steered, SCOPE_USE[write.scope] ?? `write \`${write.scope}\``) : why(critical, code, SCOPE_USE[write.scope] ?? write.scope)}`,
+          facts: code !== null ? [...reachFacts(code.reach), 'exec', 'holds:token'] : steered !== null ? [...reachFacts(steered.reach), 'holds:token'] : [],
         });
       }
     },
@@ -131,12 +178,23 @@ export default defineWorkflowRule({
       const unused: WriteScope[] = permissions.writes.filter((w) => scopeUse(job, w.scope) === null);
       const first = unused[0];
       if (first === undefined) return;
+      const grants = `Job \`${job.id}\` grants ${unused.map((w) => `\`${w.scope}: write\``).join(', ')} that its steps never use: they run only scripts and actions that never write with the token, and hand the token to nothing.`;
+      const steered = steering(context, job);
+      if (steered !== null) {
+        context.report({
+          node: first.key,
+          severity: 'MEDIUM',
+          message: `${grants}${steeredText(steered, unused.map((w) => SCOPE_USE[w.scope] ?? `write \`${w.scope}\``).join(', '))} Drop ${unused.length === 1 ? 'it' : 'them'}.`,
+          facts: [...reachFacts(steered.reach), 'holds:token'],
+        });
+        return;
+      }
       // Started by anyone (a comment, an issue): their text is in the job, and any step's bug runs with the grant.
       const outsiders = startedByAnyone(context, [job]);
       context.report({
         node: first.key,
         severity: 'LOW',
-        message: `Job \`${job.id}\` grants ${unused.map((w) => `\`${w.scope}: write\``).join(', ')} that its steps never use: they run only scripts and actions that never write with the token, and hand the token to nothing.${outsiders} LOW: wider than needed, not armed; drop ${unused.length === 1 ? 'it' : 'them'}.`,
+        message: `${grants}${outsiders} LOW: wider than needed, not armed; drop ${unused.length === 1 ? 'it' : 'them'}.`,
       });
     },
   }),

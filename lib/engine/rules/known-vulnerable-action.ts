@@ -129,7 +129,9 @@ export default defineWorkflowRule({
 function report(context: WorkflowRuleContext, use: Use): void {
   const { ref } = use;
   const matched = use.matched.map((m) => (m.malicious || m.advisory.injection === undefined ? m : { ...m, exposure: exposureOf(context, m.advisory, use) }));
-  const wording = vulnerableWording({ slug: `${ref.owner}/${ref.repo}`, path: ref.path, ref: ref.ref, version: use.version?.normalized ?? null, matched, otherLines: use.lines.slice(1) });
+  // Every job that uses it holds nothing worth taking (run model): a compromise's window had nothing to leak there.
+  const heldNothing = use.jobs.size > 0 && [...use.jobs].every((j) => j !== null && j.uses === undefined && context.runs.job(j).valuables.length === 0);
+  const wording = vulnerableWording({ slug: `${ref.owner}/${ref.repo}`, path: ref.path, ref: ref.ref, version: use.version?.normalized ?? null, matched, otherLines: use.lines.slice(1), heldNothing });
   context.report({
     node: use.node,
     file: use.file,
@@ -210,7 +212,7 @@ function exposureOf(context: WorkflowRuleContext, advisory: SnapshotMatch['advis
 }
 
 /** A use's advisories as a finding says them (the live lookup words its findings the same way). */
-export function vulnerableWording(use: { slug: string; path: string; ref: string; version: string | null; matched: readonly SnapshotMatch[]; otherLines: readonly number[] }): {
+export function vulnerableWording(use: { slug: string; path: string; ref: string; version: string | null; matched: readonly SnapshotMatch[]; otherLines: readonly number[]; heldNothing?: boolean }): {
   message: string;
   recommendation: string;
   severity: Severity;
@@ -230,8 +232,9 @@ export function vulnerableWording(use: { slug: string; path: string; ref: string
       : `\`${target}@${use.ref}\` is an affected version`;
   const others = use.otherLines;
   const also = others.length === 0 ? '' : ` The same action and ref are also used at line${others.length > 1 ? 's' : ''} ${others.join(', ')} of this file.`;
-  const severity: Severity = matched.some((m) => matchSeverity(m) === 'HIGH') ? 'HIGH' : matched.some((m) => matchSeverity(m) === 'MEDIUM') ? 'MEDIUM' : 'LOW';
-  const decisive = matched.find((m) => matchSeverity(m) === severity);
+  const held = use.heldNothing !== true;
+  const severity: Severity = matched.some((m) => matchSeverity(m, held) === 'HIGH') ? 'HIGH' : matched.some((m) => matchSeverity(m, held) === 'MEDIUM') ? 'MEDIUM' : 'LOW';
+  const decisive = matched.find((m) => matchSeverity(m, held) === severity);
   const exposed = matched.filter((m) => m.exposure !== undefined);
   const here = exposed.map((m) => ` ${m.advisory.id} here: ${m.exposure?.text ?? ''}.`).join('');
   const restored = matched.find((m) => !m.malicious && m.advisory.compromise && m.advisory.restored !== undefined)?.advisory.restored;
@@ -239,11 +242,11 @@ export function vulnerableWording(use: { slug: string; path: string; ref: string
     severity === 'HIGH' || decisive?.exposure !== undefined
       ? ''
       : restored !== undefined && matched.every((m) => m.advisory.compromise || m.exposure !== undefined)
-        ? ` ${severity}: ${restored}, so a run today gets the original code; runs during the compromise could have leaked every secret the job reads.`
+        ? ` ${severity}: ${restored}, so a run today gets the original code; ${held ? 'runs during the compromise could have leaked every secret the job reads' : 'the job holds nothing worth taking (no stored secret, no write scope), so its runs during the compromise had nothing to leak'}.`
         : ` ${severity}: exploiting it needs more than a crafted input to the job (see the advisory).`;
   const upgrade = matched.map((m) => m.advisory.upgrade).sort(byVersionText).at(-1) ?? '';
   const compromise = matched.some((m) => m.malicious || m.advisory.compromise);
-  const facts = [compromise && matched.some((m) => m.malicious || (m.advisory.compromise && matchSeverity(m) === severity)) ? 'advisory:compromise' : 'advisory:bug'];
+  const facts = [compromise && matched.some((m) => m.malicious || (m.advisory.compromise && matchSeverity(m, held) === severity)) ? 'advisory:compromise' : 'advisory:bug'];
   if (decisive?.exposure !== undefined && severity !== 'LOW') facts.push(...decisive.exposure.facts);
   return {
     message: `${how} (${described}).${also}${here}${why}`,
@@ -255,12 +258,13 @@ export function vulnerableWording(use: { slug: string; path: string; ref: string
 
 /**
  * How much one matched advisory says: a known-malicious commit is HIGH; a tag of a compromise whose tags were
- * restored runs genuine code again (only the window's runs were harmed), MEDIUM; otherwise the advisory's own.
+ * restored runs genuine code again (only the window's runs were harmed), MEDIUM, LOW where the job holds nothing
+ * worth taking (`held` false: the window's runs had nothing to leak); otherwise the advisory's own.
  */
-function matchSeverity(m: SnapshotMatch): Severity {
+function matchSeverity(m: SnapshotMatch, held: boolean): Severity {
   if (m.malicious) return 'HIGH';
   if (m.exposure !== undefined) return m.exposure.severity;
-  if (m.advisory.compromise && m.advisory.restored !== undefined) return 'MEDIUM';
+  if (m.advisory.compromise && m.advisory.restored !== undefined) return held ? 'MEDIUM' : 'LOW';
   return m.advisory.severity ?? 'HIGH';
 }
 

@@ -45,7 +45,9 @@ export default defineWorkflowRule({
       let reach: Reach = { level: 'collaborator', event: null, gates: [], forkPullRequest: false };
       for (const job of jobs) {
         const theirs = context.runs.job(job).reach;
-        if (REACH_ORDER.indexOf(theirs.level) < REACH_ORDER.indexOf(reach.level)) reach = theirs;
+        const rank = REACH_ORDER.indexOf(theirs.level) - REACH_ORDER.indexOf(reach.level);
+        // At the same level, a fork's `pull_request` run is wider reach than collaborators alone.
+        if (rank < 0 || (rank === 0 && theirs.forkPullRequest && !reach.forkPullRequest)) reach = theirs;
       }
       const code = outsiderCode(context, stepJobs);
       const readOnly = context.runs.defaultToken === 'read';
@@ -61,7 +63,10 @@ export default defineWorkflowRule({
       } else if (outsiderReach(reach)) {
         why = ` LOW: the ${jobs.length === 1 ? 'job only calls' : 'jobs only call'} reusable workflows${localCallers.length === jobs.length ? ' of this repository, whose own jobs decide what they do with the token' : ''}.`;
       } else {
-        why = ` LOW: ${reach.level === 'collaborator' && reach.forkPullRequest ? whoText(reach) : reach.level === 'collaborator' ? 'only collaborators start it' : whoText(reach)}, so no outsider's code runs with the token.`;
+        why =
+          reach.level === 'collaborator' && reach.forkPullRequest
+            ? ` LOW: ${whoText(reach)}; the default permissions apply to collaborators' runs (pushes, their own pull requests), so no outsider's code runs with a token that can write.`
+            : ` LOW: ${reach.level === 'collaborator' ? 'only collaborators start it' : whoText(reach)}, so no outsider's code runs with the token.`;
       }
       const what =
         jobs.length === workflow.jobs.length

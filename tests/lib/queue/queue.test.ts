@@ -27,16 +27,37 @@ interface JobRow {
   due_in: number;
 }
 async function row(job: MonitorJob): Promise<JobRow> {
+  // Our row (state, reason) with its pgmq message (the read count, what attempts are counted from; when it is due).
   const [r] = await t.query<JobRow>(
-    `select state, attempts, last_error, extract(epoch from run_after - clock_timestamp())::float8 as due_in from public.monitor_jobs where job_key = $1`,
+    `select j.state, coalesce(j.attempts, q.read_ct - j.read_offset, 0) as attempts, j.last_error,
+            extract(epoch from q.vt - clock_timestamp())::float8 as due_in
+     from public.monitor_jobs j left join pgmq.q_monitor q on q.msg_id = j.msg_id
+     where j.job_key = $1`,
     [jobKey(job)],
   );
   if (r === undefined) throw new Error(`no job ${jobKey(job)}`);
   return r;
 }
-/** Time passes: every job of the installation is due now (and its budget is fresh). */
+/** Where pgmq holds the job's message: in the queue, in its archive (set aside), or nowhere (done). */
+async function messageOf(job: MonitorJob): Promise<'queue' | 'archive' | 'gone'> {
+  const [r] = await t.query<{ place: 'queue' | 'archive' | 'gone' }>(
+    `select case when exists (select 1 from pgmq.q_monitor q where q.msg_id = j.msg_id) then 'queue'
+                 when exists (select 1 from pgmq.a_monitor a where a.msg_id = j.msg_id) then 'archive' else 'gone' end as place
+     from public.monitor_jobs j where j.job_key = $1`,
+    [jobKey(job)],
+  );
+  return r!.place;
+}
+/** Time passes: every queued job of the installation is due now (its pgmq message is visible). */
 async function due(installationId: number): Promise<void> {
-  await t.query(`update public.monitor_jobs set run_after = clock_timestamp() where installation_id = $1 and state = 'queued'`, [installationId]);
+  await t.query(
+    `update pgmq.q_monitor set vt = clock_timestamp() where msg_id in (select msg_id from public.monitor_jobs where installation_id = $1 and state in ('queued', 'waiting'))`,
+    [installationId],
+  );
+}
+/** The lease of a claimed job runs out (its drain died). */
+async function leaseRunsOut(job: MonitorJob): Promise<void> {
+  await t.query(`update pgmq.q_monitor set vt = clock_timestamp() - interval '1 second' where msg_id = (select msg_id from public.monitor_jobs where job_key = $1)`, [jobKey(job)]);
 }
 async function repositoriesOf(count: number) {
   const user = await t.createUser();
@@ -54,9 +75,11 @@ describe('enqueue', () => {
     const { installationId, repoIds } = await repositoriesOf(1);
     const job = push(installationId, repoIds[0]!);
     expect(await enqueue(t.db, [job])).toEqual([jobKey(job)]);
+    expect(await messageOf(job)).toBe('queue');
     expect(await enqueue(t.db, [{ ...job, deliveryId: randomUUID() }])).toEqual([]);
     const ran = await drainOf(installationId, succeed);
     expect(ran.done).toBe(1);
+    expect(await messageOf(job)).toBe('gone');
     expect((await row(job)).state).toBe('done');
     expect(await enqueue(t.db, [job])).toEqual([]);
     // Another commit of the same repository is another job.
@@ -77,7 +100,7 @@ describe('enqueue', () => {
     const { installationId, repoIds } = await repositoriesOf(1);
     const withToken = { ...push(installationId, repoIds[0]!), token: 'ghs_secret' } as unknown as MonitorJob;
     await expect(enqueue(t.db, [withToken])).rejects.toThrow();
-    const [stored] = await t.query<{ n: number }>(`select count(*)::int as n from public.monitor_jobs where payload::text like '%ghs_%'`);
+    const [stored] = await t.query<{ n: number }>(`select count(*)::int as n from pgmq.q_monitor where message::text like '%ghs_%'`);
     expect(stored!.n).toBe(0);
   });
 
@@ -133,6 +156,7 @@ describe('drain', () => {
       await due(installationId);
     }
     expect(await row(job)).toMatchObject({ state: 'dead', attempts: QUEUE_LIMITS.maxAttempts, last_error: 'TypeError: cannot read the tree' });
+    expect(await messageOf(job)).toBe('archive');
     expect(await drainOf(installationId, poison)).toMatchObject({ claimed: 0 });
   });
 
@@ -158,7 +182,7 @@ describe('drain', () => {
     const { installationId, repoIds } = await repositoriesOf(1);
     const job = push(installationId, repoIds[0]!);
     await enqueue(t.db, [job]);
-    await t.query(`update public.monitor_jobs set payload = '{"kind":"push-scan","token":"x"}' where job_key = $1`, [jobKey(job)]);
+    await t.query(`update pgmq.q_monitor set message = message || '{"token":"x"}' where msg_id = (select msg_id from public.monitor_jobs where job_key = $1)`, [jobKey(job)]);
     let ran = 0;
     expect(await drainOf(installationId, { run: async () => void ran++ })).toMatchObject({ claimed: 1, dead: 1 });
     expect(ran).toBe(0);
@@ -173,12 +197,12 @@ describe('drain', () => {
     const [first] = await claimRows(t.db, limits);
     expect(first).toMatchObject({ attempt: 1 });
     expect(await claimRows(t.db, limits)).toEqual([]);
-    await t.query(`update public.monitor_jobs set leased_until = clock_timestamp() - interval '1 second' where job_key = $1`, [jobKey(job)]);
+    await leaseRunsOut(job);
     const [second] = await claimRows(t.db, limits);
     expect(second).toMatchObject({ id: first!.id, attempt: 2 });
     expect(await settleRow(t.db, first!, 'done')).toEqual({ settled: false });
     // The second lease runs out at the last attempt: the job is set aside.
-    await t.query(`update public.monitor_jobs set leased_until = clock_timestamp() - interval '1 second' where job_key = $1`, [jobKey(job)]);
+    await leaseRunsOut(job);
     expect(await claimRows(t.db, limits)).toEqual([]);
     expect(await row(job)).toMatchObject({ state: 'dead', last_error: 'the last attempt did not finish within its lease' });
   });
@@ -194,7 +218,8 @@ describe('drain', () => {
     // One more fits the budget of 3 per hour; then the rest wait for the window to reset.
     expect(await claimRows(t.db, limits)).toHaveLength(1);
     const waiting = await t.query<{ due_in: number }>(
-      `select extract(epoch from run_after - clock_timestamp())::float8 as due_in from public.monitor_jobs where installation_id = $1 and state = 'queued'`,
+      `select extract(epoch from q.vt - clock_timestamp())::float8 as due_in
+       from public.monitor_jobs j join pgmq.q_monitor q on q.msg_id = j.msg_id where j.installation_id = $1 and j.state = 'queued'`,
       [installationId],
     );
     expect(waiting).toHaveLength(2);

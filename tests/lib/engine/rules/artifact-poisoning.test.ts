@@ -237,6 +237,34 @@ ${later}
     expect(scanWith(RULE, [follow, ci, loop])).toEqual([]);
   });
 
+  it('does not claim that nothing reads the files when a step reads them into a variable', () => {
+    const files = (script: string) => [
+      { path: '.github/workflows/ci.yml', text: 'name: CI\non: pull_request\njobs: {}\n' },
+      {
+        path: '.github/workflows/follow.yml',
+        text: ON + yaml`
+          jobs:
+            j:
+              runs-on: ubuntu-latest
+              steps:
+                - uses: actions/download-artifact@v4
+                  with:
+                    run-id: \${{ github.event.workflow_run.id }}
+                    path: out
+                - run: ${script}
+        `,
+      },
+    ];
+    const read = scanWith(RULE, files('|\n                    FLAG=$(cat out/flag)\n                    if [[ "$FLAG" == yes ]]; then echo hi; fi'));
+    expect(read.map((f) => f.severity)).toEqual(['LOW']);
+    expect(read[0]?.description).toContain('reaches no command, output or condition the analysis follows');
+    expect(read[0]?.description).not.toContain('reads their content');
+    // Content put into a command is a use the analysis follows: MEDIUM, naming the command.
+    const used = scanWith(RULE, files('curl -X POST "https://example.com/hook?state=$(cat out/flag)"'));
+    expect(used.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(used[0]?.description).toContain('uses their content in');
+  });
+
   it('tolerates odd shapes', () => {
     expect(scanWith(RULE, ON + yaml`
       jobs:

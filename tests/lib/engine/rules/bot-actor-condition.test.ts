@@ -23,6 +23,29 @@ describe(RULE, () => {
     expect(records[1]?.finding.description).toContain("github.triggering_actor == 'renovate[bot]'");
   });
 
+  it('rates a privileged check by what the job holds: HIGH with a write scope or secret, MEDIUM with minor writes, LOW with nothing', () => {
+    const workflow = (permissions: string, env = '') => yaml`
+      on: pull_request_target
+      permissions: ${permissions}
+      jobs:
+        automerge:
+          if: github.actor == 'dependabot[bot]'
+          runs-on: ubuntu-latest
+          steps:
+            - run: gh pr review --approve "$PR"${env}
+    `;
+    const high = scanWith(RULE, workflow('{ contents: write }'));
+    expect(positions(high)).toEqual(['5:9 HIGH']);
+    expect(high[0]?.description).toContain('the job holds `contents: write`');
+    expect(positions(scanWith(RULE, workflow('{}', '\n              env: { TOKEN: "${{ secrets.BOT_TOKEN }}" }')))).toEqual(['5:9 HIGH']);
+    const medium = scanWith(RULE, workflow('{ pull-requests: write }'));
+    expect(positions(medium)).toEqual(['5:9 MEDIUM']);
+    expect(medium[0]?.description).toContain('`pull-requests: write`');
+    const low = scanWith(RULE, workflow('{}'));
+    expect(positions(low)).toEqual(['5:9 LOW']);
+    expect(low[0]?.description).toContain('holds no write scope, secret or OIDC token');
+  });
+
   it('reports contains/startsWith checks and bot lists: HIGH when privileged, LOW under plain pull_request', () => {
     const workflow = (trigger: string) => yaml`
       on: ${trigger}

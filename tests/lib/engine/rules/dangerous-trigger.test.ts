@@ -170,3 +170,28 @@ describe(RULE, () => {
     expect(quiet?.description).toContain("hands its head to another repository's CI");
   });
 });
+
+describe('dangerous-trigger: what the jobs hold, in words', () => {
+  const workflow = (permissions: string, secret = false) => yaml`
+    on: pull_request_target
+    permissions: ${permissions}
+    jobs:
+      label:
+        runs-on: ubuntu-latest
+        steps:
+          - run: gh pr view "$N" --json files
+            env:
+              N: \${{ github.event.number }}
+              ${secret ? 'GH_TOKEN: ${{ secrets.BOT }}' : 'X: y'}
+  `;
+  const text = (permissions: string, secret = false) => (scanWith('dangerous-trigger', workflow(permissions, secret))[0]?.description ?? '').replace(/\s+/g, ' ');
+
+  it('says "a write token" only when a job holds a write scope, and "secrets" only when one reads a stored secret', () => {
+    expect(text('{ pull-requests: write }')).toContain('with a write token (its jobs read none of the stored secrets)');
+    expect(text('{ contents: read }')).toContain("with the base repository's context (its jobs' tokens are read-only here and they read none of the stored secrets)");
+    expect(text('{ contents: read }', true)).toContain("with the base repository's secrets (its jobs' tokens are read-only here)");
+    expect(text('{ pull-requests: write }', true)).toContain("with the base repository's secrets and a write token");
+    // Nothing declared: the repository's default token, which may write.
+    expect(scanWith('dangerous-trigger', workflow('{ contents: read }').replace(/^ *permissions:.*\n/m, ''))[0]?.description).toContain('a write token');
+  });
+});

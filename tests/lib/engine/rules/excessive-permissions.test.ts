@@ -77,7 +77,8 @@ describe(RULE, () => {
         b: { runs-on: x, steps: [{ run: '${b}' }] }
     `;
     const findings = scanWith(RULE, workflow('echo "${{ github.event.pull_request.title }}"'));
-    expect(positions(findings)).toEqual(['3:3 HIGH', '4:3 HIGH', '5:3 HIGH', '6:3 HIGH', '7:3 LOW']);
+    // `issues: write` hands over no code, but the outsider's text runs in a script beside it: MEDIUM (issue 25).
+    expect(positions(findings)).toEqual(['3:3 HIGH', '4:3 HIGH', '5:3 HIGH', '6:3 HIGH', '7:3 MEDIUM']);
     expect(findings[0]?.description).toContain('step 1 of job `b` (line 10) expands `github.event.pull_request.title` into its script');
     expect(findings[0]?.description).toContain('anyone with a GitHub account can start it through `pull_request_target`');
     // No job runs outsider code or text (terraform's equivalence-test-update, on `closed`): wider than needed, not armed.
@@ -286,10 +287,11 @@ describe(`${RULE}: a job's own write grant next to a pull request checkout`, () 
     }
   });
 
-  it('is only "not needed" without the checkout, under a same-repository gate, or for other scopes', () => {
+  it('is only "not needed" without the checkout or under a same-repository gate; another scope unused beside the fork\'s code is MEDIUM', () => {
     expect(scanWith(RULE, prt('id-token: write').replace(/ref: .*\n/, '')).map((f) => f.severity)).toEqual(['LOW']);
     expect(scanWith(RULE, prt('id-token: write', 'if: github.event.pull_request.head.repo.full_name == github.repository')).map((f) => f.severity)).toEqual(['LOW']);
-    expect(scanWith(RULE, prt('pull-requests: write')).map((f) => f.severity)).toEqual(['LOW']);
+    // A scope that hands over no code, unused beside the fork's code running: MEDIUM, that code can use it (issue 25).
+    expect(scanWith(RULE, prt('pull-requests: write')).map((f) => f.severity)).toEqual(['MEDIUM']);
   });
 
   it('forms a CRITICAL pwn-request with the untrusted checkout', () => {
@@ -378,5 +380,97 @@ describe('excessive-permissions: a workflow-level grant of the only job that che
     const all = (on: string) => scanWith(RULE, `on: ${on}\npermissions: write-all\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo hi\n`)[0]?.description ?? '';
     expect(all('issues')).toContain('Anyone with a GitHub account can start it through `issues`, so every step that handles their text does so holding the grant. LOW');
     expect(all('push')).not.toContain('Anyone');
+  });
+});
+
+describe(`${RULE}: unused grants of a job an outsider's text can steer (issue 25)`, () => {
+  const job = (on: string, condition: string, permissions: string, steps: string) => yaml`
+    on:
+      ${on}
+    jobs:
+      bot:
+        if: ${condition}
+        runs-on: ubuntu-latest
+        permissions:
+          ${permissions}
+        steps:
+          ${steps}
+  `;
+  const CLAUDE = (extra = '') => `- uses: anthropics/claude-code-action@v1
+            with:
+              anthropic_api_key: \${{ secrets.ANTHROPIC_API_KEY }}${extra}`;
+  const GEMINI = `- uses: google-github-actions/run-gemini-cli@v0
+            env:
+              ISSUE_BODY: \${{ github.event.issue.body }}
+            with:
+              gemini_api_key: \${{ secrets.GEMINI_API_KEY }}
+              prompt: Label this issue`;
+  const COMMENT = 'issue_comment: { types: [created] }';
+  const MEMBER = "contains(fromJSON('[\"OWNER\", \"MEMBER\"]'), github.event.comment.author_association)";
+
+  it('is MEDIUM for write scopes an issue-started agent with a shell is never handed, naming the agent and who starts it', () => {
+    const findings = scanWith(RULE, job('issues: { types: [opened] }', 'true', 'contents: write\n          pull-requests: write', GEMINI));
+    expect(findings.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(findings[0]?.description).toContain('`contents: write`, `pull-requests: write` that its steps never use');
+    expect(findings[0]?.description).toContain('runs Gemini CLI, an agent with a shell, on `issues`');
+    expect(findings[0]?.description).toContain('anyone with a GitHub account can start it through `issues`');
+  });
+
+  it('is MEDIUM when a maintainer starts the agent: the thread it reads is still an outsider\'s', () => {
+    const findings = scanWith(RULE, job(COMMENT, MEMBER, 'contents: write', CLAUDE('\n              claude_args: --allowedTools Bash')));
+    expect(findings.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(findings[0]?.description).toContain('runs Claude Code, an agent with a shell, on `issue_comment`');
+  });
+
+  it('is MEDIUM for an unused grant beside an outsider\'s text expanded into a script', () => {
+    const steps = `- uses: actions/labeler@v5
+          - run: echo "\${{ github.event.issue.title }}" > title.txt`;
+    const findings = scanWith(RULE, job('issues: { types: [opened] }', 'true', 'issues: write\n          pull-requests: write\n          checks: write', steps));
+    expect(findings.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(findings[0]?.description).toContain('`checks: write` that its steps never use');
+    expect(findings[0]?.description).toContain('expands `github.event.issue.title` into its script');
+  });
+
+  it('is MEDIUM for a workflow-level grant that an agent-running job inherits and does not need', () => {
+    const findings = scanWith(RULE, yaml`
+      on:
+        issues:
+          types: [opened]
+      permissions:
+        contents: write
+        id-token: write
+      jobs:
+        triage:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: google-github-actions/run-gemini-cli@v0
+              with:
+                prompt: Label this issue
+    `);
+    // `id-token` is the agent's own (it reaches its model or its app's token through OIDC); `contents` is not.
+    expect(findings.map((f) => `${f.line} ${f.severity}`)).toEqual(['5 MEDIUM']);
+    expect(findings[0]?.description).toContain('`contents: write` is granted at workflow level to its only job `triage`, which does not need it');
+  });
+
+  it('negative: an agent handed the job\'s token may use its scopes (agent-untrusted-input reports the agent)', () => {
+    expect(scanWith(RULE, job(COMMENT, 'true', 'contents: write', CLAUDE('\n              github_token: ${{ secrets.GITHUB_TOKEN }}\n              claude_args: --allowedTools Bash')))).toEqual([]);
+    const handed = GEMINI.replace('ISSUE_BODY:', 'GITHUB_TOKEN: ${{ github.token }}\n              ISSUE_BODY:');
+    expect(scanWith(RULE, job('issues: { types: [opened] }', 'true', 'contents: write', handed))).toEqual([]);
+  });
+
+  it('negative: keeps today\'s LOW without a shell, on a trigger no outsider writes into, or without their text in a script', () => {
+    // Claude Code without Bash: its tools act with its app's token, not the job's.
+    expect(scanWith(RULE, job(COMMENT, 'true', 'contents: write', CLAUDE())).map((f) => f.severity)).toEqual(['LOW']);
+    // Gemini CLI restricted to an allowlist of tools.
+    const restricted = `${GEMINI}\n              settings: '{"tools": {"core": ["read_file"]}}'`;
+    expect(scanWith(RULE, job('issues: { types: [opened] }', 'true', 'contents: write', restricted)).map((f) => f.severity)).toEqual(['LOW']);
+    // A schedule: nobody outside writes the text it reads.
+    expect(scanWith(RULE, job("schedule: [{ cron: '0 0 * * *' }]", 'true', 'contents: write', GEMINI)).map((f) => f.severity)).toEqual(['LOW']);
+    // The title passed through env:, not expanded into the script.
+    const safe = `- uses: actions/labeler@v5
+          - run: echo "$TITLE" > title.txt
+            env:
+              TITLE: \${{ github.event.issue.title }}`;
+    expect(scanWith(RULE, job('issues: { types: [opened] }', 'true', 'issues: write\n          checks: write', safe)).map((f) => f.severity)).toEqual(['LOW']);
   });
 });

@@ -19,7 +19,8 @@ describe(RULE, () => {
               env:
                 ACTIONS_ALLOW_UNSECURE_COMMANDS: 1
     `);
-    expect(positions(records.map((r) => r.finding))).toEqual(['3:3 HIGH', '8:7 HIGH', '12:11 HIGH']);
+    // Only collaborators start a push; the default token may write: MEDIUM (what merged code or a dependency prints).
+    expect(positions(records.map((r) => r.finding))).toEqual(['3:3 MEDIUM', '8:7 MEDIUM', '12:11 MEDIUM']);
     expect(records.map((r) => r.job)).toEqual([null, 'build', 'build']);
     expect(records[0]?.finding.rule_id).toBe(RULE);
     expect(records[0]?.finding.description).toContain('env of the workflow');
@@ -34,7 +35,30 @@ describe(RULE, () => {
           env:
             ACTIONS_ALLOW_UNSECURE_COMMANDS: \${{ inputs.legacy }}
           steps: [{ run: make }]
-    `))).toEqual(['6:7 HIGH']);
+    `))).toEqual(['6:7 MEDIUM']);
+  });
+
+  it('rates by who can get text printed and what the job holds', () => {
+    const workflow = (on: string, permissions: string, runner = 'ubuntu-latest') => yaml`
+      on: ${on}
+      permissions: ${permissions}
+      jobs:
+        build:
+          runs-on: ${runner}
+          env:
+            ACTIONS_ALLOW_UNSECURE_COMMANDS: true
+          steps:
+            - run: echo "\${{ github.event.comment.body }}" | ./triage
+    `;
+    const rated = (on: string, permissions: string, runner?: string) => {
+      const found = scanWith(RULE, workflow(on, permissions, runner));
+      return `${found[0]?.severity}: ${found[0]?.description.split(': ').slice(2).join(': ')}`;
+    };
+    expect(rated('issue_comment', '{ contents: write }')).toBe('HIGH: anyone with a GitHub account can start it through `issue_comment` and get their text printed; the job holds `contents: write`.');
+    expect(rated('issue_comment', '{ issues: write }')).toMatch(/^MEDIUM: anyone with a GitHub account can start it through `issue_comment`, but the job holds only `issues: write`/);
+    expect(rated('pull_request', '{ contents: read }')).toMatch(/^LOW: a fork's `pull_request` run already runs the fork's code/);
+    expect(rated('pull_request', '{ contents: read }', '[self-hosted, gpu]')).toMatch(/^HIGH: a fork's `pull_request` run reaches it, and the job holds a self-hosted runner/);
+    expect(rated('push', '{}')).toMatch(/^LOW: only collaborators start it/);
   });
 
   it('ignores values the runner reads as false, and the name outside env', () => {

@@ -128,6 +128,16 @@ describe(RULE, () => {
     expect(positions(scanWith(RULE, job('tj-actions/changed-files@0e58ed8671d6b60d0890c21b07f8835ace038e67 # v45')))).toEqual(['6:15 HIGH']);
   });
 
+  it('a restored compromise is LOW in a job that holds nothing worth taking (its window had nothing to leak), MEDIUM with a secret', () => {
+    const held = (extra: string) => ['on: pull_request', 'permissions:', '  contents: read', 'jobs:', '  build:', '    runs-on: ubuntu-latest', '    steps:', '      - uses: tj-actions/changed-files@v45', extra, ''].join('\n');
+    const quiet = scanWith(RULE, held(''));
+    expect(positions(quiet)).toEqual(['8:15 LOW']);
+    expect(quiet[0]?.description).toContain('had nothing to leak');
+    const secret = scanWith(RULE, held('      - run: ./deploy.sh\n        env:\n          KEY: ${{ secrets.DEPLOY_KEY }}'));
+    expect(positions(secret)).toEqual(['8:15 MEDIUM']);
+    expect(secret[0]?.description).toContain('could have leaked every secret');
+  });
+
   it('reports commits known to be malicious however they are referenced', () => {
     const findings = scanWith(RULE, job('reviewdog/action-setup@f0d342d24037bb11d26b9bd8496e0808ba32e9ec # v1', 'tj-actions/changed-files@0e58ed8671d6b60d0890c21b07f8835ace038e67'));
     expect(positions(findings)).toEqual(['6:15 HIGH', '7:15 HIGH']);

@@ -164,6 +164,27 @@ describe(RULE, () => {
     expect(findings[0]?.description).toContain('LOW: only collaborators start it');
   });
 
+  it('on pull_request says that anyone starts it through a fork, with a read-only token, not that only collaborators do', () => {
+    const workflow = (jobs: string) => yaml`
+      on:
+        pull_request:
+        push:
+          branches: [main]
+      jobs:
+${jobs}
+    `;
+    const job = (id: string) => `        ${id}:\n          runs-on: ubuntu-latest\n          steps:\n            - run: npm ci && npm run lint\n`;
+    for (const jobs of [job('lint'), job('lint') + job('test')]) {
+      const findings = scanWith(RULE, workflow(jobs));
+      expect(findings.map((f) => f.severity)).toEqual(['LOW']);
+      expect(findings[0]?.description).toContain("anyone can start it through a fork's `pull_request`, whose run has a read-only token");
+      expect(findings[0]?.description).not.toContain('only collaborators start it');
+    }
+    // push alone: collaborators only.
+    const pushOnly = scanWith(RULE, workflow(job('lint')).replace(/^ *pull_request:\n/m, ''));
+    expect(pushOnly[0]?.description).toContain('LOW: only collaborators start it');
+  });
+
   it('is not HIGH when a privileged workflow only calls local reusable workflows', () => {
     const caller = yaml`
       on: pull_request_target

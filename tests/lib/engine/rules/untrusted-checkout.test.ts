@@ -1004,3 +1004,51 @@ describe(`${RULE}: an approval race the workflow closes itself`, () => {
     expect(scanWith(RULE, workflow(logs)).map((f) => f.severity)).toEqual(['MEDIUM']);
   });
 });
+
+describe(`${RULE}: the head through env: and job outputs (issue 25)`, () => {
+  const workflow = (value: string) => yaml`
+    on: pull_request_target
+    permissions:
+      contents: read
+    env:
+      REF: ${value}
+    jobs:
+      meta:
+        runs-on: ubuntu-latest
+        outputs:
+          sha: \${{ steps.s.outputs.sha }}
+        steps:
+          - id: s
+            run: echo "sha=$REF" >> "$GITHUB_OUTPUT"
+      viaenv:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/checkout@v4
+            with:
+              ref: \${{ env.REF }}
+          - run: npm ci
+            env:
+              TOKEN: \${{ secrets.TOKEN }}
+      vianeeds:
+        needs: meta
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/checkout@v4
+            with:
+              ref: \${{ needs.meta.outputs.sha }}
+          - run: npm ci
+            env:
+              TOKEN: \${{ secrets.TOKEN }}
+  `;
+
+  it('a workflow env: value, and a job output set from it, that is the head SHA is a pull request checkout', () => {
+    const records = recordsWith(RULE, workflow('${{ github.event.pull_request.head.sha }}'));
+    expect(records.map((r) => `${r.job} ${r.finding.severity}`)).toEqual(['viaenv HIGH', 'vianeeds HIGH']);
+    expect(records[0]?.finding.description).toContain('from `github.event.pull_request.head.sha`');
+    expect(records[1]?.finding.description).toContain('needs.meta.outputs.sha <- ');
+  });
+
+  it('negative: the same chain from the base branch is no pull request code', () => {
+    expect(scanWith(RULE, workflow('${{ github.event.pull_request.base.sha }}'))).toEqual([]);
+  });
+});
