@@ -297,7 +297,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Downloaded binary or archive not verified",
     severity: "MEDIUM",
     surface: "workflow",
-    description: "A `run:` script downloads an archive, package, binary or script with `curl`/`wget` (or PowerShell) and nothing in the step checks a checksum or signature (`sha256sum -c`, `shasum`, `gpg --verify`, `cosign verify`, `gh attestation verify`, `slsa-verifier`, `minisign`).",
+    description: "A `run:` script downloads an archive, package, binary or script with `curl`/`wget` (or PowerShell) and nothing in the step checks a checksum or signature (`sha256sum -c`, `shasum`, `gpg --verify`, `cosign verify`, `gh attestation verify`, `slsa-verifier`, `minisign`); or a package manager installs with its own check turned off (`choco --ignore-checksums`, `apt-get --allow-unauthenticated`, `dnf --nogpgcheck`, `pip --trusted-host`).",
     recommendation: "Commit the expected SHA-256 next to the version and check it before use (`echo \"<sha256>  file.tar.gz\" | sha256sum -c -`), or verify the publisher's signature or attestation; better, install through a pinned package manager or a SHA-pinned setup action.",
   },
   {

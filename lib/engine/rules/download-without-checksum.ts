@@ -3,7 +3,7 @@ import { fetchOf, isLocalUrl, type Fetch } from '../analysis/remote-fetch.js';
 import { feedFacts, holdingFacts, runFact } from '../analysis/run-model/facts.js';
 import type { Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
-import { commandName, scriptPipelines } from '../shell.js';
+import { commandName, scriptPipelines, words } from '../shell.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 import { scriptRemoteRuns } from './pipe-to-shell.js';
 
@@ -173,6 +173,37 @@ function verifiedInJob(step: Step): boolean {
   return last > step.index;
 }
 
+/** A package manager's own integrity or authenticity check turned off, by program: the flags that do it. */
+const CHECK_OFF: ReadonlyMap<string, { flags: RegExp; check: string }> = new Map([
+  ['choco', { flags: /^--?ignore-?checksums?$/i, check: 'the package checksum' }],
+  ['apt-get', { flags: /^--allow-unauthenticated$/, check: 'the package signatures' }],
+  ['apt', { flags: /^--allow-unauthenticated$/, check: 'the package signatures' }],
+  ['yum', { flags: /^--nogpgcheck$/, check: 'the package signatures' }],
+  ['dnf', { flags: /^--nogpgcheck$/, check: 'the package signatures' }],
+  ['zypper', { flags: /^--no-gpg-checks$/, check: 'the package signatures' }],
+  ['rpm', { flags: /^--no(signature|digest)$/, check: 'the package signature or digest' }],
+  ['pip', { flags: /^--trusted-host(=.*)?$/, check: 'the index host\'s TLS certificate (`--trusted-host`)' }],
+  ['pip3', { flags: /^--trusted-host(=.*)?$/, check: 'the index host\'s TLS certificate (`--trusted-host`)' }],
+]);
+/** Cheap test before any command is split: none of the flags appears. */
+const CHECK_OFF_TEXT = /--?ignore-?checksum|--allow-unauthenticated|--nogpgcheck|--no-gpg-checks|--nosignature|--nodigest|--trusted-host/i;
+
+/** Commands of a script that install with the package manager's integrity check turned off. */
+function checksTurnedOff(script: string): { offset: number; program: string; flag: string; check: string }[] {
+  if (!CHECK_OFF_TEXT.test(script)) return [];
+  const found: { offset: number; program: string; flag: string; check: string }[] = [];
+  for (const pipeline of scriptPipelines(script)) {
+    for (const command of pipeline.commands) {
+      const name = commandName(command.text)?.toLowerCase() ?? null;
+      const rule = name === null ? undefined : CHECK_OFF.get(name.replace(/\.exe$/, ''));
+      if (rule === undefined || name === null) continue;
+      const flag = words(command.text).find((w) => rule.flags.test(w));
+      if (flag !== undefined) found.push({ offset: command.offset, program: name, flag: flag.split('=')[0] ?? flag, check: rule.check });
+    }
+  }
+  return found;
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'download-without-checksum',
@@ -181,14 +212,31 @@ export default defineWorkflowRule({
     severity: 'MEDIUM',
     surface: 'workflow',
     description:
-      'A `run:` script downloads an archive, package, binary or script with `curl`/`wget` (or PowerShell) and nothing in the step checks a checksum or signature (`sha256sum -c`, `shasum`, `gpg --verify`, `cosign verify`, `gh attestation verify`, `slsa-verifier`, `minisign`).',
+      'A `run:` script downloads an archive, package, binary or script with `curl`/`wget` (or PowerShell) and nothing in the step checks a checksum or signature (`sha256sum -c`, `shasum`, `gpg --verify`, `cosign verify`, `gh attestation verify`, `slsa-verifier`, `minisign`); or a package manager installs with its own check turned off (`choco --ignore-checksums`, `apt-get --allow-unauthenticated`, `dnf --nogpgcheck`, `pip --trusted-host`).',
     recommendation:
       'Commit the expected SHA-256 next to the version and check it before use (`echo "<sha256>  file.tar.gz" | sha256sum -c -`), or verify the publisher\'s signature or attestation; better, install through a pinned package manager or a SHA-pinned setup action.',
   },
   create: (context) => ({
     step(step) {
       const found = scriptOf(step);
-      if (found === null || !hasAny(found.words, FETCHES)) return;
+      if (found === null) return;
+      // A package manager told to skip its own integrity check: whoever controls the package's host or the
+      // network path swaps what gets installed, as with a download nothing verifies.
+      for (const off of checksTurnedOff(found.text)) {
+        const low = context.runs.suppliesNothing(step);
+        context.report({
+          node: found.run,
+          offset: valueOffsetToSource(step.owner.file, found.run, off.offset),
+          severity: low ? 'LOW' : 'MEDIUM',
+          message:
+            `\`${off.program}\` installs with \`${off.flag}\`, which turns off its check of ${off.check}, so a package swapped on its host or on the way is installed and run.` +
+            (low
+              ? ` LOW: ${step.job === null ? 'the jobs that run this action hold' : 'the job holds'} no write scope that changes code, releases or packages, no secret, OIDC token, self-hosted machine or publish and hand${step.job === null ? '' : 's'} no build to a publishing job, so a swapped package changes only this run.`
+              : ''),
+          facts: step.job === null ? [] : [...holdingFacts(context.runs.job(step.job)), ...feedFacts(context.runs, step.job), ...runFact(context.runs, step)],
+        });
+      }
+      if (!hasAny(found.words, FETCHES)) return;
       const run = found.run;
       const script = found.text;
       if (!/\b(curl|wget|iwr|invoke-webrequest|irm|invoke-restmethod)\b|\.Download(File|String|Data)\s*\(/i.test(script)) return;

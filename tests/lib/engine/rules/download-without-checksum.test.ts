@@ -161,3 +161,39 @@ describe(RULE, () => {
     `)).toEqual([]);
   });
 });
+
+describe('download-without-checksum: a package manager told to skip its integrity check', () => {
+  const workflow = (script: string, secret = true) => yaml`
+    on: push
+    permissions:
+      contents: read
+    jobs:
+      e2e:
+        runs-on: windows-latest
+        steps:
+          - run: ${script}
+            ${secret ? 'env:\n              KEY: ${{ secrets.API_KEY }}' : ''}
+  `;
+  const rule = 'download-without-checksum';
+
+  it.each([
+    ['choco install googlechrome -y --ignore-checksums', 'choco', '--ignore-checksums'],
+    ['sudo apt-get install -y --allow-unauthenticated mytool', 'apt-get', '--allow-unauthenticated'],
+    ['pip install --trusted-host pypi.example.org tool', 'pip', '--trusted-host'],
+    ['dnf install -y --nogpgcheck tool', 'dnf', '--nogpgcheck'],
+  ])('reports %s, MEDIUM in a job that holds a secret', (script, program, flag) => {
+    const findings = scanWith(rule, workflow(script));
+    expect(findings.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(findings[0]?.description).toContain(`\`${program}\` installs with \`${flag}\``);
+  });
+
+  it('is LOW in a job that holds nothing worth taking and supplies no release', () => {
+    expect(scanWith(rule, workflow('choco install googlechrome --ignore-checksums', false)).map((f) => f.severity)).toEqual(['LOW']);
+  });
+
+  it('negative: the same install with its check on, or the flag only mentioned', () => {
+    expect(scanWith(rule, workflow('choco install googlechrome -y'))).toEqual([]);
+    expect(scanWith(rule, workflow('echo "never pass --ignore-checksums to choco"'))).toEqual([]);
+    expect(scanWith(rule, workflow('sudo apt-get install -y mytool'))).toEqual([]);
+  });
+});
