@@ -1,7 +1,7 @@
 import { expandMatrix } from '../analysis/matrix-values.js';
-import { holdingFacts, runFact } from '../analysis/run-model/facts.js';
+import { holdingFacts, holdingFactsOf, runFact } from '../analysis/run-model/facts.js';
 import { holdingStrength, type HoldingStrength } from '../analysis/run-model/holdings.js';
-import { ownerFact, type Ownership } from '../analysis/run-model/index.js';
+import { ownerFact, type Ownership, type ServiceRun } from '../analysis/run-model/index.js';
 import type { Action, Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import { severityRank, type Severity } from '../types.js';
@@ -71,7 +71,7 @@ export default defineWorkflowRule({
     surface: 'workflow',
     fix: { safe: true },
     description:
-      'A job container, service container, `docker://` step image or docker action `runs.image` is referenced by a tag instead of an `@sha256:` digest, so a re-pushed tag silently changes the code that runs. Severity follows what the job holds: MEDIUM for a third-party image in a job holding a secret, a write scope, OIDC, a self-hosted runner or a publish (the attacker is the image\'s publisher or whoever takes over their registry account, as for a third-party action on a branch); LOW in a job that holds nothing, and for the repository\'s own or GitHub\'s images.',
+      'A job container, service container, `docker://` step image or docker action `runs.image` is referenced by a tag instead of an `@sha256:` digest, so a re-pushed tag silently changes the code that runs. Severity follows what the job holds: MEDIUM for a third-party image in a job holding a secret, a write scope, OIDC, a self-hosted runner or a publish (the attacker is the image\'s publisher or whoever takes over their registry account, as for a third-party action on a branch); LOW in a job that holds nothing, and for the repository\'s own or GitHub\'s images. A service container runs beside the job and is judged by what its own definition gives it (a stored secret or the token in its `env:`, a mount of the workspace or the Docker socket, `--privileged`): LOW when it gets none of these.',
     recommendation:
       'Reference the image by digest and keep the tag for readers (`image: node:22-bookworm@sha256:<digest>`); let Dependabot (`package-ecosystem: docker`) or Renovate update the digest.',
   },
@@ -83,7 +83,8 @@ export default defineWorkflowRule({
       for (const pair of job.services?.pairs ?? []) {
         const service = pair.value;
         const image = service.kind === 'scalar' ? service : getScalar(service, 'image');
-        check(context, { job, step: null, action: null }, image, `service \`${scalarText(pair.key) ?? ''}\``, 'service');
+        const place = { job, step: null, action: null, service: context.runs.service(job, service) };
+        check(context, place, image, `service \`${scalarText(pair.key) ?? ''}\``, 'service');
       }
     },
     action(action) {
@@ -111,6 +112,8 @@ interface Place {
   step: Step | null;
   /** A docker action (its `runs.image`). */
   action: Action | null;
+  /** A service container of `job`: what its definition gives it (the run model's `service`). */
+  service?: ServiceRun;
 }
 
 /**
@@ -118,6 +121,7 @@ interface Place {
  * repository the strongest of its callers' jobs; null when no job of the repository runs it.
  */
 function strengthOf(context: WorkflowRuleContext, place: Place): HoldingStrength | null {
+  if (place.service !== undefined) return holdingStrength(place.service.holdings, context.runs.defaultToken);
   if (place.job !== null) return holdingStrength(context.runs.job(place.job).holdings, context.runs.defaultToken);
   const action = place.action ?? (place.step?.owner.kind === 'action' ? place.step.owner : null);
   if (action === null) return null;
@@ -159,7 +163,8 @@ function check(context: WorkflowRuleContext, place: Place, node: YNode | undefin
   const run = place.job === null ? null : context.runs.job(place.job);
   const strength = strengthOf(context, place);
   const facts: string[] = [ownerFact(others.length > 0 ? 'third-party' : found.some((f) => owned(f) === 'platform') ? 'platform' : 'first-party')];
-  if (run !== null) facts.push(...holdingFacts(run));
+  if (place.service !== undefined) facts.push(...holdingFactsOf(place.service.holdings, place.service.valuables));
+  else if (run !== null) facts.push(...holdingFacts(run));
   if (place.step !== null) facts.push(...runFact(context.runs, place.step));
   if (others.length === 0) {
     // The repository's own images (or GitHub's): pinning them is about reproducible builds, not an outside attacker.
@@ -189,10 +194,10 @@ function check(context: WorkflowRuleContext, place: Place, node: YNode | undefin
   }
   const floating = others.some((f) => f.floating);
   const why = floating ? 'has no tag or uses `latest`, so it follows whatever its publisher pushes next' : 'is pinned by a tag, which its publisher can re-push';
-  const holds = run === null ? null : run.valuables;
+  const holds = place.service?.valuables ?? (run === null ? null : run.valuables);
   const reaches =
-    site === 'service'
-      ? 'a service container runs beside the job, on its network but without its steps, secrets or workspace'
+    place.service !== undefined
+      ? serviceReach(place.service)
       : strength === null
         ? 'it runs the steps of whichever job uses this action, with what that job holds'
         : place.job === null
@@ -201,12 +206,14 @@ function check(context: WorkflowRuleContext, place: Place, node: YNode | undefin
             ? `it runs the job's steps, and the job holds ${holds.join(', ')}`
             : "it runs the job's steps";
   const reason =
-    strength === 'none'
+    place.service !== undefined && place.service.access.mounts.length === 0 && strength === 'none'
+      ? ` LOW: ${SERVICE_GETS} ${serviceGiven(place.service)}.`
+      : strength === 'none'
         ? ` LOW: ${place.job === null ? 'they hold' : 'the job holds'} nothing worth taking (a read-only token, no secret, no publish), so a re-pushed image can only change what the run does and produces.`
         : strength === 'default-token'
           ? ` ${severity}: the job declares no \`permissions:\` and references no secret; its default token is read-write only if the repository's settings make it so.`
           : site === 'service'
-            ? ` ${severity}: a service container never sees the job's secrets or workspace.`
+            ? ` ${severity}: ${SERVICE_GETS} holds ${holds !== null && holds.length > 0 ? holds.join(', ') : 'what its job holds'}.`
             : floating && isOfficialImage(worst.image)
               ? ` ${severity}: it is a Docker Official Image, published by Docker's reviewed program rather than an arbitrary account.`
               : strength === null
@@ -220,4 +227,30 @@ function check(context: WorkflowRuleContext, place: Place, node: YNode | undefin
     message: `The ${where} image ${list(found.map((f) => f.image))} ${why}; it is not pinned by \`@sha256:\` digest. Whoever controls its repository on the registry (its publisher, or whoever takes over their account) changes the code that runs; ${reaches}.${reason}`,
     facts,
   });
+}
+
+const SERVICE_GETS = 'a service container gets only what its definition gives it, and this one';
+
+/** What a service's definition gives it, in words, for a service that holds nothing worth taking. */
+function serviceGiven(service: ServiceRun): string {
+  const gets = service.access.token ? "gets no stored secret (only the job's token, with no write scope worth taking)" : 'gets no secret';
+  return `${gets}, no mount of the workspace or the Docker socket, and does not run privileged`;
+}
+
+/** Where a service container's code runs, and what its definition hands it. */
+function serviceReach(service: ServiceRun): string {
+  const beside = 'a service container runs beside the job, reached over the network by its steps';
+  const { mounts, secrets, token } = service.access;
+  const given: string[] = mounts.slice(0, 3).map((m) => m.text);
+  if (secrets.length > 0) given.push(`${secrets.length === 1 ? 'secret' : 'secrets'} ${secrets.slice(0, 3).map((n) => `\`${n}\``).join(', ')} in its \`env:\``);
+  if (token) given.push("the job's token in its `env:`");
+  if (given.length === 0) return beside;
+  const host = mounts.some((m) => m.reach === 'host');
+  const workspace = mounts.some((m) => m.reach === 'workspace');
+  const so = host
+    ? ", so it controls the runner's machine and, through it, the job"
+    : workspace
+      ? ', so it reads the checkout and changes the code later steps run'
+      : '';
+  return `${beside}, and its definition gives it ${given.join(', ')}${so}`;
 }

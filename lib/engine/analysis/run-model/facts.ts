@@ -21,6 +21,7 @@
  */
 import type { Job, Step } from '../../model/workflow.js';
 import { feedsPublish } from './feeds.js';
+import type { Holdings } from './holdings.js';
 import type { JobRun, RunModel } from './index.js';
 import type { Reach } from './reach.js';
 
@@ -32,9 +33,13 @@ export function reachFacts(reach: Reach): string[] {
 }
 
 export function holdingFacts(run: JobRun): string[] {
-  const h = run.holdings;
+  return holdingFactsOf(run.holdings, run.valuables);
+}
+
+/** `holdingFacts` of any holdings (a service container's, services.ts) and their `valuables` words. */
+export function holdingFactsOf(h: Holdings, held: readonly string[]): string[] {
   const facts: string[] = [];
-  if (run.valuables.length > 0) facts.push('holds');
+  if (held.length > 0) facts.push('holds');
   if (h.token.kind === 'all' || h.token.kind === 'default' || h.token.writes.some((s) => s === 'contents' || s === 'packages' || s === 'actions')) facts.push('holds:token');
   if (h.token.kind === 'default') facts.push('token:default');
   if (h.secrets.length > 0 || h.inheritsSecrets) facts.push('holds:secrets');

@@ -19,7 +19,8 @@ import type { TrustGuard } from '../trust-guards.js';
 import { codeOf, workspaceEntries, type WorkspaceEntry } from './workspace.js';
 import { imageOwnership, repositoryIdentity, usesOwnership, type Ownership, type RepositoryIdentity } from './ownership.js';
 import type { UsesRef } from '../../model/uses.js';
-import { get } from '../../yaml/model.js';
+import { get, type YNode } from '../../yaml/model.js';
+import { serviceAccess, serviceHoldings, type ServiceAccess } from './services.js';
 
 export type { ForkReach, Reach, ReachLevel, ValueReach } from './reach.js';
 export type { Holdings, DefaultToken } from './holdings.js';
@@ -27,6 +28,7 @@ export type { Execution, ExecutionKind } from './execution.js';
 export type { WorkspaceEntry, Content } from './workspace.js';
 export { severityOf, describeClaim, whoText, type Claim } from './severity.js';
 export { outsiderReach, REACH_ORDER, weaker } from './reach.js';
+export type { ServiceAccess, ServiceMount } from './services.js';
 export { ownerFact, usesOwnership, imageOwnership, repositoryIdentity, type Ownership, type RepositoryIdentity } from './ownership.js';
 
 /** An execution traced to its code: the workspace entry that holds what it runs (null: nothing of the workspace's). */
@@ -59,6 +61,14 @@ export interface JobRun {
    * actions those call), which run at the caller's place, with its trigger, permissions and secrets.
    */
   steps: readonly CalledStep[];
+}
+
+/** A service container of a job: what its definition gives it, and what that amounts to (holdings.ts). */
+export interface ServiceRun {
+  access: ServiceAccess;
+  holdings: Holdings;
+  /** What it holds that is worth taking, in words (empty: nothing). */
+  valuables: readonly string[];
 }
 
 /** A step as it runs in a job: itself, or a step of a local composite action run by `caller`. */
@@ -107,6 +117,16 @@ export class RunModel {
   /** Who owns a container image reference (ownership.ts). */
   imageOwnershipOf(reference: string): Ownership {
     return imageOwnership(reference, this.identity);
+  }
+
+  /**
+   * What a service container of `job` (`definition`: the value under its name) is given and so holds
+   * (services.ts): a service runs beside the job and gets only what its definition gives it.
+   */
+  service(job: Job, definition: YNode): ServiceRun {
+    const access = serviceAccess(job, definition);
+    const holdings = serviceHoldings(access, this.job(job).holdings);
+    return { access, holdings, valuables: valuables(holdings, this.defaultToken) };
   }
 
   job(job: Job): JobRun {

@@ -72,6 +72,29 @@ describe('persistent-supply-chain-foothold', () => {
     expect(scanPaths(CI_WORKFLOW, workflow('[self-hosted, linux]')).map((c) => c.id)).toContain('persistent-supply-chain-foothold');
     expect(scanPaths(CI_WORKFLOW, workflow('gpu-box')).map((c) => c.id)).not.toContain('persistent-supply-chain-foothold');
   });
+
+  it("from a scan: a service container takes the self-hosted machine only through the Docker socket or privileges", () => {
+    const workflow = (definition: string[]) => [
+      'on: push',
+      'permissions: {}',
+      'jobs:',
+      '  build:',
+      '    runs-on: [self-hosted, linux]',
+      '    services:',
+      '      builder:',
+      '        image: someuser/dind:latest',
+      ...definition.map((line) => `        ${line}`),
+      '    steps:',
+      '      - run: make',
+      '',
+    ];
+    const kinds = (definition: string[]) => scanPaths(CI_WORKFLOW, workflow(definition)).map((c) => c.id);
+    expect(kinds(['volumes:', '  - /var/run/docker.sock:/var/run/docker.sock'])).toContain('persistent-supply-chain-foothold');
+    expect(kinds(['options: --privileged'])).toContain('persistent-supply-chain-foothold');
+    // Beside the job with nothing of the machine: removed with the job, it keeps nothing there.
+    expect(kinds(['volumes:', '  - cache:/var/cache'])).not.toContain('persistent-supply-chain-foothold');
+    expect(kinds(['volumes:', '  - ${{ github.workspace }}:/src'])).not.toContain('persistent-supply-chain-foothold');
+  });
 });
 
 describe('a runner that may be GitHub-hosted is no machine to keep', () => {

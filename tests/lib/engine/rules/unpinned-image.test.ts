@@ -18,7 +18,7 @@ describe(RULE, () => {
     expect(imagePin('node:22@latest')).toEqual({ kind: 'malformed' });
   });
 
-  it('reports job containers and services: MEDIUM for a third-party image in a job holding a secret, floating or tagged, and for services', () => {
+  it('reports job containers and services: MEDIUM for a third-party job container in a job holding a secret, floating or tagged; LOW for services given nothing', () => {
     const records = recordsWith(RULE, yaml`
       on: push
       permissions:
@@ -45,13 +45,112 @@ describe(RULE, () => {
           steps:
             - run: make
     `);
-    // A floating service image is MEDIUM: it runs beside the job, without its steps or secrets.
-    expect(positions(records.map((r) => r.finding))).toEqual(['7:16 MEDIUM', '10:16 MEDIUM', '12:16 MEDIUM', '22:14 MEDIUM']);
+    // A service runs beside the job and gets only its own definition: the job's secret is not its to take.
+    expect(positions(records.map((r) => r.finding))).toEqual(['7:16 MEDIUM', '10:16 LOW', '12:16 LOW', '22:14 MEDIUM']);
     expect(records[0]?.finding.description).toContain('the job holds secret `DEPLOY_TOKEN`');
-    expect(records[2]?.finding.description).toContain('MEDIUM: a service container never sees');
+    expect(records[2]?.finding.description).toContain('LOW: a service container gets only what its definition gives it, and this one gets no secret, no mount of the workspace');
+    expect(records[2]?.facts).not.toContain('holds:secrets');
     expect(records.map((r) => r.job)).toEqual(['test', 'test', 'test', 'other']);
     expect(records[1]?.finding.description).toContain('service `db`');
     expect(records[0]?.facts).toEqual(expect.arrayContaining(['owner:third-party', 'holds', 'holds:secrets']));
+  });
+
+  describe('service containers: judged by what their definition gives them', () => {
+    // A job that holds a secret and a write scope: what the service gets of it decides.
+    const job = (definition: string, runsOn = 'ubuntu-latest', permissions = 'contents: write') => yaml`
+      on: push
+      permissions:
+        ${permissions}
+      jobs:
+        test:
+          runs-on: ${runsOn}
+          env:
+            DEPLOY: \${{ secrets.DEPLOY_TOKEN }}
+          services:
+            svc:
+              image: someuser/proxy:1.2
+      ${definition}
+          steps:
+            - run: make
+    `;
+    const svc = (definition: string, runsOn?: string, permissions?: string) => recordsWith(RULE, job(definition, runsOn, permissions))[0];
+    const indent = (lines: string[]) => lines.map((l, i) => (i === 0 ? '' : '      ') + `        ${l}`).join('\n');
+
+    it('a stored secret in its `env:` is MEDIUM; a literal or the job\'s `env:` is not, nor `credentials:` (the runner pulls with them)', () => {
+      const secret = svc(indent(['env:', '  API_KEY: ${{ secrets.PROXY_KEY }}']));
+      expect(secret?.finding.severity).toBe('MEDIUM');
+      expect(secret?.finding.description).toContain('secret `PROXY_KEY` in its `env:`');
+      expect(secret?.facts).toEqual(expect.arrayContaining(['holds', 'holds:secrets', 'owner:third-party']));
+      expect(svc(indent(['env:', '  POSTGRES_PASSWORD: postgres']))?.finding.severity).toBe('LOW');
+      const pull = svc(indent(['credentials:', '  username: bot', '  password: ${{ secrets.REGISTRY_PASSWORD }}']));
+      expect(pull?.finding.severity).toBe('LOW');
+      expect(pull?.facts).not.toContain('holds');
+    });
+
+    it("the job's token in its `env:` counts as much as the token is worth", () => {
+      expect(svc(indent(['env:', '  GH: ${{ github.token }}']))?.finding.severity).toBe('MEDIUM');
+      expect(svc(indent(['env:', '  GH: ${{ secrets.GITHUB_TOKEN }}']))?.finding.severity).toBe('MEDIUM');
+      expect(svc(indent(['env:', '  GH: ${{ github.token }}']), undefined, 'contents: read')?.finding.severity).toBe('LOW');
+    });
+
+    it('a mount of the Docker socket, a host root or the workspace is MEDIUM; a named volume or another path is not', () => {
+      const socket = svc(indent(['volumes:', '  - /var/run/docker.sock:/var/run/docker.sock']));
+      expect(socket?.finding.severity).toBe('MEDIUM');
+      expect(socket?.finding.description).toContain("the Docker socket (`/var/run/docker.sock`), so it controls the runner's machine");
+      expect(svc(indent(['volumes:', '  - /:/host:ro']))?.finding.severity).toBe('MEDIUM');
+      const workspace = svc(indent(['volumes:', '  - ${{ github.workspace }}:/src']));
+      expect(workspace?.finding.severity).toBe('MEDIUM');
+      expect(workspace?.finding.description).toContain('changes the code later steps run');
+      expect(svc(indent(['volumes:', '  - ./config:/etc/app:ro']))?.finding.severity).toBe('MEDIUM');
+      expect(svc(indent(['volumes:', '  - pgdata:/var/lib/postgresql/data', '  - /tmp/cache:/cache', '  - /data']))?.finding.severity).toBe('LOW');
+    });
+
+    it('`options:` that mount the socket or the workspace, run privileged or add a host capability are MEDIUM; health checks and network capabilities are not', () => {
+      expect(svc(indent(['options: --privileged']))?.finding.severity).toBe('MEDIUM');
+      expect(svc(indent(['options: --health-cmd "pg_isready" --privileged=false']))?.finding.severity).toBe('LOW');
+      expect(svc(indent(['options: --cap-add SYS_ADMIN']))?.finding.severity).toBe('MEDIUM');
+      expect(svc(indent(['options: --cap-add=NET_ADMIN --health-interval 10s']))?.finding.severity).toBe('LOW');
+      expect(svc(indent(['options: -v /var/run/docker.sock:/var/run/docker.sock']))?.finding.severity).toBe('MEDIUM');
+      expect(svc(indent(['options: --mount type=bind,source=${{ github.workspace }},target=/src']))?.finding.severity).toBe('MEDIUM');
+      expect(svc(indent(['options: --mount type=volume,source=data,target=/data']))?.finding.severity).toBe('LOW');
+    });
+
+    it('a mount past the container gives what the job holds: nothing in a job that holds nothing', () => {
+      const mount = indent(['volumes:', '  - /var/run/docker.sock:/var/run/docker.sock']);
+      const readOnly = scanWith(RULE, job(mount, 'ubuntu-latest', 'contents: read').replace(/\n\s+env:\n\s+DEPLOY: .*\n/, '\n'));
+      expect(positions(readOnly)).toEqual(['9:16 LOW']);
+      expect(readOnly[0]?.description).toContain('LOW: the job holds nothing worth taking');
+    });
+
+    it('on a self-hosted runner, the machine counts only through the socket or privileges', () => {
+      const socket = svc(indent(['volumes:', '  - /var/run/docker.sock:/var/run/docker.sock']), '[self-hosted, linux]', 'contents: read');
+      expect(socket?.facts).toContain('holds:self-hosted');
+      expect(socket?.finding.severity).toBe('MEDIUM');
+      const plain = svc(indent(['env:', '  MODE: test']), '[self-hosted, linux]', 'contents: read');
+      expect(plain?.facts).not.toContain('holds:self-hosted');
+      expect(plain?.finding.severity).toBe('LOW');
+      // The workspace gives what the job holds but the machine (here the job's secret).
+      const workspace = svc(indent(['volumes:', '  - ${{ github.workspace }}:/src']), '[self-hosted, linux]', 'contents: read');
+      expect(workspace?.facts).not.toContain('holds:self-hosted');
+      expect(workspace?.facts).toContain('holds:secrets');
+    });
+
+    it('leaves job containers and `docker://` steps judged by what the job holds', () => {
+      const findings = scanWith(RULE, yaml`
+        on: push
+        permissions:
+          contents: write
+        jobs:
+          test:
+            runs-on: ubuntu-latest
+            container: someuser/node:22
+            services:
+              db: someuser/postgres:16
+            steps:
+              - uses: docker://someuser/lint:1.2
+    `);
+      expect(positions(findings)).toEqual(['7:16 MEDIUM', '9:11 LOW', '11:15 MEDIUM']);
+    });
   });
 
   it('rates a test job that holds nothing LOW, whatever the tag, and says why', () => {
@@ -290,7 +389,7 @@ describe(RULE, () => {
       { path: '.github/workflows/build.yml', text: build },
       { path: '.github/workflows/tests.yml', text: tests },
     ]);
-    expect(positions(findings)).toEqual(['7:16 LOW', '9:14 LOW', '10:12 LOW', '11:11 MEDIUM']);
+    expect(positions(findings)).toEqual(['7:16 LOW', '9:14 LOW', '10:12 LOW', '11:11 LOW']);
     expect(findings[0]?.description).toContain("LOW: it is the repository's own image");
     expect(findings[3]?.description).not.toContain('own image');
   });
