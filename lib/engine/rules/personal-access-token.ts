@@ -84,8 +84,8 @@ function mutableImage(reference: string): boolean {
 /**
  * Someone else's code that can change under the job without a change to this repository, in words (empty: none):
  * a third party's action or reusable workflow on a tag or branch (the run model's ownership; steps of local
- * composite actions included at their call), a third party's image by tag (job and service containers,
- * `docker://` steps), a script fetched and run (`curl … | sh`, not a vendor's official installer) and a download
+ * composite actions included at their call), a third party's image by tag (the job's container, a service given
+ * the PAT, the workspace or the machine, `docker://` steps), a script fetched and run (`curl … | sh`, not a vendor's official installer) and a download
  * nothing verifies. Any of them runs beside the token: the runner's memory holds every secret of the job.
  */
 function foreignCode(runs: RunModel, job: Job): string[] {
@@ -96,7 +96,11 @@ function foreignCode(runs: RunModel, job: Job): string[] {
   if (job.usesRef?.kind === 'repository' && !isFullSha(job.usesRef.ref) && runs.ownershipOf(job.usesRef) === 'third-party' && job.uses !== undefined) found.push(`reusable workflow ${shown(String(job.uses.value))}`);
   const container = job.container;
   image(container === undefined ? null : (scalarText(container) ?? getScalar(container, 'image')?.value?.toString() ?? null));
-  for (const pair of job.services?.pairs ?? []) image(scalarText(pair.value) ?? getScalar(pair.value, 'image')?.value?.toString() ?? null);
+  // A service container runs apart from the job: only one given the PAT, the workspace or the machine reaches it (the run model's service access).
+  for (const pair of job.services?.pairs ?? []) {
+    const access = runs.service(job, pair.value).access;
+    if (access.mounts.length > 0 || access.secrets.some((name) => isGithubPat(name, { kind: 'other' }))) image(scalarText(pair.value) ?? getScalar(pair.value, 'image')?.value?.toString() ?? null);
+  }
   for (const { step } of runs.job(job).steps) {
     const ref = step.usesRef;
     if (ref?.kind === 'repository' && !isFullSha(ref.ref) && runs.ownershipOf(ref) === 'third-party' && step.uses !== undefined) found.push(`action ${shown(String(step.uses.value))}`);

@@ -181,7 +181,13 @@ ${extra}      - uses: actions/checkout@v4
     expect(only(job('', 'push', `    services:
       db:
         image: someone/db:latest
+        options: -v /var/run/docker.sock:/var/run/docker.sock
 `))[0]?.description).toContain('image `someone/db:latest`');
+    // A service container given neither the PAT, the workspace nor the machine runs apart from the token.
+    expect(only(job('', 'push', `    services:
+      db:
+        image: someone/db:latest
+`)).map((f) => f.severity)).toEqual(['LOW']);
     expect(only(job(`      - uses: docker://someone/tool:3
 `)).map((f) => f.severity)).toEqual(['MEDIUM']);
     expect(only(job('', 'push', `    container: someone/builder@sha256:${'b'.repeat(64)}
