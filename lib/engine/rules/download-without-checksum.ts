@@ -204,6 +204,45 @@ function checksTurnedOff(script: string): { offset: number; program: string; fla
   return found;
 }
 
+/** A download the rule reports: the command and why it fetches an artifact. */
+export interface UnverifiedDownload {
+  /** Offset of the command in the script. */
+  offset: number;
+  fetch: Fetch;
+  evidence: string;
+}
+
+/**
+ * The downloads of a step's script that nothing verifies (no checksum or signature check in the step or a later
+ * step of the job), pipelines that run what they fetch left to pipe-to-shell. Shared with the rules that ask
+ * whether a job runs a file nobody checked (personal-access-token).
+ */
+export function unverifiedDownloads(step: Step): UnverifiedDownload[] {
+  const found = scriptOf(step);
+  if (found === null || !hasAny(found.words, FETCHES)) return [];
+  const script = found.text;
+  if (!/\b(curl|wget|iwr|invoke-webrequest|irm|invoke-restmethod)\b|\.Download(File|String|Data)\s*\(/i.test(script)) return [];
+  if (verifies(script) || verifiedInJob(step)) return [];
+  // Pipelines that run what they fetch are pipe-to-shell's, which reports them more severely.
+  const executed = new Set(scriptRemoteRuns(found).map((h) => h.offset));
+  let names: Set<string> | undefined;
+  const madeExecutable = () => (names ??= executables(script));
+  const downloads: UnverifiedDownload[] = [];
+  for (const pipeline of scriptPipelines(script)) {
+    if (executed.has(pipeline.offset)) continue;
+    pipeline.commands.forEach((command, i) => {
+      // `fetchOf` needs these words in the command too: most commands, even in these scripts, have none.
+      if (!hasAny(scriptWords(command.text), FETCHES)) return;
+      const fetch = fetchOf(command.text);
+      if (fetch === null || isLocalUrl(fetch.url)) return;
+      const rest = pipeline.commands.slice(i + 1).map((c) => c.text);
+      const evidence = artifactEvidence(fetch, rest, madeExecutable);
+      if (evidence !== null) downloads.push({ offset: command.offset, fetch, evidence });
+    });
+  }
+  return downloads;
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'download-without-checksum',
@@ -236,15 +275,9 @@ export default defineWorkflowRule({
           facts: step.job === null ? [] : [...holdingFacts(context.runs.job(step.job)), ...feedFacts(context.runs, step.job), ...runFact(context.runs, step)],
         });
       }
-      if (!hasAny(found.words, FETCHES)) return;
+      const downloads = unverifiedDownloads(step);
+      if (downloads.length === 0) return;
       const run = found.run;
-      const script = found.text;
-      if (!/\b(curl|wget|iwr|invoke-webrequest|irm|invoke-restmethod)\b|\.Download(File|String|Data)\s*\(/i.test(script)) return;
-      if (verifies(script) || verifiedInJob(step)) return;
-      // Pipelines that run what they fetch are pipe-to-shell's, which reports them more severely.
-      const executed = new Set(scriptRemoteRuns(found).map((h) => h.offset));
-      let names: Set<string> | undefined;
-      const madeExecutable = () => (names ??= executables(script));
       // For the attack paths: what the job holds (a publish), whether it feeds one, and when the step runs (run-model/facts.ts).
       const facts = step.job === null ? [] : [...holdingFacts(context.runs.job(step.job)), ...feedFacts(context.runs, step.job), ...runFact(context.runs, step)];
       // Whoever controls the download host (or takes it over) runs their binary in the job: what they gain is
@@ -253,30 +286,19 @@ export default defineWorkflowRule({
       // only this run: LOW. A composite action's step is judged at the job steps that call it (MEDIUM when no
       // workflow here calls it).
       const low = context.runs.suppliesNothing(step);
-      for (const pipeline of scriptPipelines(script)) {
-        if (executed.has(pipeline.offset)) continue;
-        pipeline.commands.forEach((command, i) => {
-          // `fetchOf` needs these words in the command too: most commands, even in these scripts, have none.
-          if (!hasAny(scriptWords(command.text), FETCHES)) return;
-          const fetch = fetchOf(command.text);
-          if (fetch === null || isLocalUrl(fetch.url)) return;
-          const rest = pipeline.commands.slice(i + 1).map((c) => c.text);
-          const evidence = artifactEvidence(fetch, rest, madeExecutable);
-          if (evidence === null) return;
-          context.report({
-            node: run,
-            offset: valueOffsetToSource(step.owner.file, run, command.offset),
-            severity: low ? 'LOW' : 'MEDIUM',
-            message:
-              `\`${fetch.program}\` downloads ${evidence} and nothing in the step verifies its checksum or signature before it is used.` +
-              (low
-                ? ` LOW: ${step.job === null ? 'the jobs that run this action hold' : 'the job holds'} no write scope that changes code, releases or packages, no secret, OIDC token, self-hosted machine or publish and hand${step.job === null ? '' : 's'} no build to a publishing job, so a swapped file changes only this run.`
-                : ''),
-            facts,
-          });
+      for (const { offset, fetch, evidence } of downloads) {
+        context.report({
+          node: run,
+          offset: valueOffsetToSource(step.owner.file, run, offset),
+          severity: low ? 'LOW' : 'MEDIUM',
+          message:
+            `\`${fetch.program}\` downloads ${evidence} and nothing in the step verifies its checksum or signature before it is used.` +
+            (low
+              ? ` LOW: ${step.job === null ? 'the jobs that run this action hold' : 'the job holds'} no write scope that changes code, releases or packages, no secret, OIDC token, self-hosted machine or publish and hand${step.job === null ? '' : 's'} no build to a publishing job, so a swapped file changes only this run.`
+              : ''),
+          facts,
         });
       }
     },
   }),
 });
-

@@ -1,4 +1,11 @@
 import { occurrencesIn } from '../analysis/file-scalars.js';
+import { scriptOf } from '../analysis/file-scripts.js';
+import { outsiderReach, whoText, type Reach, type RunModel } from '../analysis/run-model/index.js';
+import { isFullSha } from '../model/uses.js';
+import { getScalar, scalarText } from '../yaml/model.js';
+import { unverifiedDownloads } from './download-without-checksum.js';
+import { hitSeverity, scriptRemoteRuns } from './pipe-to-shell.js';
+import type { Severity } from '../types.js';
 import { fileMayUseSecrets, mayUseSecrets, secretUses } from '../analysis/secrets.js';
 import { expressionsOf, type ExpressionOccurrence } from '../expressions/extract.js';
 import type { Action, Job, Step, Workflow } from '../model/workflow.js';
@@ -60,6 +67,94 @@ function describe(position: Position): string {
   }
 }
 
+/** At most this many pieces of someone else's code are named in a description. */
+const NAMED = 3;
+
+/** A `uses:` or image text for a description: bounded (it is the scanned repository's) and without backticks. */
+function shown(text: string): string {
+  const clean = text.replace(/`/g, "'").trim();
+  return `\`${clean.length > 80 ? `${clean.slice(0, 77)}...` : clean}\``;
+}
+
+/** An image reference not pinned by digest (`name:tag`, `name`), read as text; expressions are not resolved. */
+function mutableImage(reference: string): boolean {
+  return reference.trim() !== '' && !reference.includes('@');
+}
+
+/**
+ * Someone else's code that can change under the job without a change to this repository, in words (empty: none):
+ * a third party's action or reusable workflow on a tag or branch (the run model's ownership; steps of local
+ * composite actions included at their call), a third party's image by tag (the job's container, a service given
+ * the PAT, the workspace or the machine, `docker://` steps), a script fetched and run (`curl … | sh`, not a vendor's official installer) and a download
+ * nothing verifies. Any of them runs beside the token: the runner's memory holds every secret of the job.
+ */
+function foreignCode(runs: RunModel, job: Job): string[] {
+  const found: string[] = [];
+  const image = (text: string | null) => {
+    if (text !== null && !text.includes('${{') && mutableImage(text) && runs.imageOwnershipOf(text) === 'third-party') found.push(`image ${shown(text)}`);
+  };
+  if (job.usesRef?.kind === 'repository' && !isFullSha(job.usesRef.ref) && runs.ownershipOf(job.usesRef) === 'third-party' && job.uses !== undefined) found.push(`reusable workflow ${shown(String(job.uses.value))}`);
+  const container = job.container;
+  image(container === undefined ? null : (scalarText(container) ?? getScalar(container, 'image')?.value?.toString() ?? null));
+  // A service container runs apart from the job: only one given the PAT, the workspace or the machine reaches it (the run model's service access).
+  for (const pair of job.services?.pairs ?? []) {
+    const access = runs.service(job, pair.value).access;
+    if (access.mounts.length > 0 || access.secrets.some((name) => isGithubPat(name, { kind: 'other' }))) image(scalarText(pair.value) ?? getScalar(pair.value, 'image')?.value?.toString() ?? null);
+  }
+  for (const { step } of runs.job(job).steps) {
+    const ref = step.usesRef;
+    if (ref?.kind === 'repository' && !isFullSha(ref.ref) && runs.ownershipOf(ref) === 'third-party' && step.uses !== undefined) found.push(`action ${shown(String(step.uses.value))}`);
+    else if (ref?.kind === 'docker') image(ref.image);
+    const script = scriptOf(step);
+    if (script === null) continue;
+    const fetched = scriptRemoteRuns(script).find((hit) => hitSeverity(hit).severity !== 'LOW');
+    if (fetched !== undefined) found.push(`a script fetched and run (${shown(fetched.form)}${fetched.url === null ? '' : ` from ${shown(fetched.url)}`})`);
+    const download = unverifiedDownloads(step)[0];
+    if (download !== undefined) found.push(`an unverified download (${shown(download.fetch.url ?? download.fetch.program)})`);
+  }
+  return [...new Set(found)];
+}
+
+/** What raises a PAT above hygiene in one job: someone else's mutable code in it, or an outsider who starts or feeds it. */
+interface Exposure {
+  foreign: string[];
+  /** The reach that lets an outsider start the job (or the step), or null. */
+  outsider: Reach | null;
+  /** The job holds an outsider's code or files (a pull request's checkout, a pull request run's artifacts). */
+  outsiderFiles: boolean;
+}
+
+/** An outsider can start it: anyone, a sticky label, or an environment whose reviewers could not be checked. */
+function outsiderStarts(reach: Reach): boolean {
+  return outsiderReach(reach) || reach.level === 'unreviewed-environment';
+}
+
+function exposureOf(runs: RunModel, job: Job, reach: Reach): Exposure {
+  const run = runs.job(job);
+  return { foreign: foreignCode(runs, job), outsider: outsiderStarts(reach) ? reach : null, outsiderFiles: run.workspace.some((e) => e.content === 'outsider') };
+}
+
+function exposed(e: Exposure): boolean {
+  return e.foreign.length > 0 || e.outsider !== null || e.outsiderFiles;
+}
+
+const LOW_WHY =
+  "LOW: only collaborators start the job and it runs only this repository's, its owner's and GitHub's code and actions pinned by SHA, so taking the token needs a compromise of one of those first.";
+
+/** The severity of a PAT held by these jobs (the worst of them), and the sentence that says why. */
+function judge(exposures: readonly Exposure[]): { severity: Severity; why: string } {
+  const worst = exposures.find(exposed);
+  if (worst === undefined) return { severity: 'LOW', why: LOW_WHY };
+  const reasons: string[] = [];
+  if (worst.outsider !== null) reasons.push(whoText(worst.outsider));
+  if (worst.outsiderFiles) reasons.push("the job holds an outsider's code or files (a pull request's checkout or artifacts)");
+  if (worst.foreign.length > 0) {
+    const named = worst.foreign.slice(0, NAMED).join(', ');
+    reasons.push(`the job also runs someone else's code that can change without a change here: ${named}${worst.foreign.length > NAMED ? ` and ${worst.foreign.length - NAMED} more` : ''}`);
+  }
+  return { severity: 'MEDIUM', why: `MEDIUM: ${reasons.join('; ')}.` };
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'personal-access-token',
@@ -75,7 +170,23 @@ export default defineWorkflowRule({
   create: (context) => {
     // Offsets are per file: remember them per scalar (each belongs to one file), not across the repository.
     const seen = new WeakMap<object, Set<number>>();
-    const reportOccurrence = (occurrence: ExpressionOccurrence, position: Position, job: Job | null | undefined) => {
+    /**
+     * The severity where the PAT sits: a step's (its own reach, in its job; a local composite action's step at
+     * the jobs that call it), a job's (its reach), or the workflow's `env:` (every job of the workflow).
+     */
+    const severityAt = (job: Job | null | undefined, step: Step | null, workflow: Workflow | null): { severity: Severity; why: string } => {
+      const runs = context.runs;
+      if (step !== null) {
+        if (step.job !== null) return judge([exposureOf(runs, step.job, runs.stepReach(step))]);
+        const callers = runs.jobSteps(step);
+        if (callers.length === 0) return { severity: 'MEDIUM', why: 'MEDIUM: no workflow here runs this action, so who starts its jobs and what runs beside it are not known.' };
+        return judge(callers.map((caller) => exposureOf(runs, caller.job as Job, runs.stepReach(caller))));
+      }
+      if (job !== null && job !== undefined) return judge([exposureOf(runs, job, runs.job(job).reach)]);
+      if (workflow !== null) return workflow.jobs.length === 0 ? { severity: 'LOW', why: LOW_WHY } : judge(workflow.jobs.map((j) => exposureOf(runs, j, runs.job(j).reach)));
+      return { severity: 'MEDIUM', why: '' };
+    };
+    const reportOccurrence = (occurrence: ExpressionOccurrence, position: Position, job: Job | null | undefined, step: Step | null = null, workflow: Workflow | null = null) => {
       if (occurrence.expr === null || !mayUseSecrets(occurrence.span.source)) return;
       const offsets = seen.get(occurrence.scalar) ?? new Set<number>();
       seen.set(occurrence.scalar, offsets);
@@ -83,21 +194,23 @@ export default defineWorkflowRule({
       const use = secretUses(occurrence.expr).find((u) => u.kind === 'named' && !u.tested && isGithubPat(u.name, position));
       if (use?.kind !== 'named') return;
       offsets.add(occurrence.offset);
+      const { severity, why } = severityAt(job, step, workflow);
       const report: WorkflowReport = {
         node: occurrence.scalar,
         offset: occurrence.offset,
-        message: `\`secrets.${use.name}\`, by its name a personal access token, is ${describe(position)}; unlike the job token it outlives the run and carries its owner's access.`,
+        severity,
+        message: `\`secrets.${use.name}\`, by its name a personal access token, is ${describe(position)}; unlike the job token it outlives the run and carries its owner's access.${why === '' ? '' : ` ${why}`}`,
       };
       context.report(job === undefined ? report : { ...report, job });
     };
     /** Every PAT carried by the `${{ }}` of `node`. */
-    const check = (model: Workflow | Action, node: YNode, position: Position, job: Job | null | undefined) => {
-      for (const occurrence of occurrencesIn(model, node)) reportOccurrence(occurrence, position, job);
+    const check = (model: Workflow | Action, node: YNode, position: Position, job: Job | null | undefined, step: Step | null) => {
+      for (const occurrence of occurrencesIn(model, node)) reportOccurrence(occurrence, position, job, step, model.kind === 'workflow' && job === null ? model : null);
     };
     const checkMap = (model: Workflow | Action, map: YMap | undefined, kind: 'with' | 'env' | 'secrets', step: Step | null, job: Job | null | undefined) => {
       for (const pair of map?.pairs ?? []) {
         const key = keyText(pair.key);
-        check(model, pair.value, kind === 'with' ? { kind, key, step } : { kind, key }, job);
+        check(model, pair.value, kind === 'with' ? { kind, key, step } : { kind, key }, job, step);
       }
     };
     return {
@@ -125,7 +238,7 @@ export default defineWorkflowRule({
             if (!mayUseSecrets(occurrence.span.source)) continue;
             const start = script.lastIndexOf('\n', occurrence.span.start) + 1;
             const end = script.indexOf('\n', occurrence.span.end);
-            reportOccurrence(occurrence, { kind: 'run', line: script.slice(start, end === -1 ? script.length : end) }, undefined);
+            reportOccurrence(occurrence, { kind: 'run', line: script.slice(start, end === -1 ? script.length : end) }, undefined, step);
           }
         }
       },

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
+import { findCombinations } from '../../../../lib/engine/combinations/index.js';
+import { scanRepository } from '../../../../lib/engine/scan.js';
 
 const RULE = 'personal-access-token';
 
@@ -78,7 +80,7 @@ describe(RULE, () => {
             - run: gh release upload v1 dist/*
               env:
                 GITHUB_TOKEN: \${{ secrets.AZURE_DEVOPS_PAT }}
-    `))).toEqual(['8:25 MEDIUM']);
+    `))).toEqual(['8:25 LOW']);
   });
 
   it('checks composite-action steps', () => {
@@ -105,6 +107,130 @@ describe(RULE, () => {
       'on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - run: "echo ${{ secrets.X"\n      - run: "X=$(echo ${{ }} ${ $(( <<EOF"\n',
     ];
     for (const text of odd) expect(() => scanWith(RULE, text)).not.toThrow();
+  });
+});
+
+describe('personal-access-token: severity from what else runs in the job', () => {
+  /** A push job that hands `secrets.BOT_PAT` to checkout, with `extra` steps (YAML, indented as steps) before it. */
+  const job = (extra: string, on = 'push', head = '') => `on: ${on}
+jobs:
+  bump:
+    runs-on: ubuntu-latest
+${head}    steps:
+${extra}      - uses: actions/checkout@v4
+        with:
+          token: \${{ secrets.BOT_PAT }}
+      - run: ./bump.sh && git push
+`;
+  const only = (text: string | { path: string; text: string }[]) => scanWith(RULE, text).map((f) => ({ severity: f.severity, description: f.description }));
+
+  it('is LOW when collaborators start the job and it runs only the repository\'s, its owner\'s, GitHub\'s and SHA-pinned code', () => {
+    const found = only(job(`      - uses: actions/setup-node@v4
+      - uses: peter-evans/create-pull-request@5f6978faf089d4d20b00c7766989d076bb2fc7f1
+      - uses: ./.github/actions/local
+      - run: curl -fsSL https://sh.rustup.rs | sh -s -- -y
+      - run: curl -fsSLo tool.tar.gz https://example.com/tool.tar.gz && echo "abc  tool.tar.gz" | sha256sum -c -
+`, '[push, workflow_dispatch, pull_request]', `    container: node@sha256:${'a'.repeat(64)}
+`));
+    expect(found.map((f) => f.severity)).toEqual(['LOW']);
+    expect(found[0]?.description).toContain("only collaborators start the job and it runs only this repository's, its owner's and GitHub's code and actions pinned by SHA");
+    // The owner's own action (the workflow compares `github.repository_owner` with it) is first-party.
+    expect(only(job(`      - uses: acme/tools/setup@v1
+`, 'schedule', `    if: github.repository_owner == 'acme'
+`)).map((f) => f.severity)).toEqual(['LOW']);
+  });
+
+  it('is MEDIUM when a third-party action on a tag runs anywhere in the job, and names it', () => {
+    const found = only(job(`      - uses: someone/setup-tool@v2
+`));
+    expect(found.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(found[0]?.description).toContain("someone else's code that can change without a change here: action `someone/setup-tool@v2`");
+    // After the PAT's step too: the runner's memory holds every secret of the job.
+    expect(scanWith(RULE, job('').replace('git push\n', 'git push\n      - uses: someone/notify@main\n')).map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+
+  it('counts the steps of a local composite action at its call', () => {
+    const action = (uses: string) => ({ path: '.github/actions/setup/action.yml', text: `name: setup\nruns:\n  using: composite\n  steps:\n    - uses: ${uses}\n` });
+    const workflow = { path: '.github/workflows/bump.yml', text: job(`      - uses: ./.github/actions/setup
+`) };
+    expect(only([workflow, action('someone/setup-tool@v2')]).map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(only([workflow, action('someone/setup-tool@5f6978faf089d4d20b00c7766989d076bb2fc7f1')]).map((f) => f.severity)).toEqual(['LOW']);
+  });
+
+  it('judges a PAT in a composite action at the jobs that call it', () => {
+    const action = { path: '.github/actions/release/action.yml', text: 'name: release\nruns:\n  using: composite\n  steps:\n    - uses: actions/checkout@v4\n      with:\n        token: ${{ secrets.RELEASE_PAT }}\n' };
+    const caller = (extra: string) => ({ path: '.github/workflows/r.yml', text: `on: push\njobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n${extra}      - uses: ./.github/actions/release\n` });
+    expect(only([action, caller('')]).map((f) => f.severity)).toEqual(['LOW']);
+    expect(only([action, caller('      - uses: someone/tool@v1\n')]).map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+
+  it('is MEDIUM for a script fetched and run, or a download nothing verifies, and LOW once verified or a vendor installer', () => {
+    expect(only(job(`      - run: curl -fsSL https://example.com/install.sh | bash
+`))[0]?.description).toContain('a script fetched and run');
+    const download = only(job(`      - run: curl -fsSLo tool.tar.gz https://example.com/tool.tar.gz && tar xzf tool.tar.gz
+`));
+    expect(download.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(download[0]?.description).toContain('an unverified download (`https://example.com/tool.tar.gz`)');
+    expect(only(job(`      - run: curl -fsSL https://sh.rustup.rs | sh -s -- -y
+`)).map((f) => f.severity)).toEqual(['LOW']);
+  });
+
+  it('is MEDIUM for a third party\'s image on a tag, LOW by digest', () => {
+    expect(only(job('', 'push', `    container: someone/builder:1.2
+`)).map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(only(job('', 'push', `    services:
+      db:
+        image: someone/db:latest
+        options: -v /var/run/docker.sock:/var/run/docker.sock
+`))[0]?.description).toContain('image `someone/db:latest`');
+    // A service container given neither the PAT, the workspace nor the machine runs apart from the token.
+    expect(only(job('', 'push', `    services:
+      db:
+        image: someone/db:latest
+`)).map((f) => f.severity)).toEqual(['LOW']);
+    expect(only(job(`      - uses: docker://someone/tool:3
+`)).map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(only(job('', 'push', `    container: someone/builder@sha256:${'b'.repeat(64)}
+`)).map((f) => f.severity)).toEqual(['LOW']);
+  });
+
+  it('is MEDIUM when an outsider can start the job, and LOW when a check keeps the step to collaborators', () => {
+    const found = only(job('', 'issue_comment'));
+    expect(found.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(found[0]?.description).toContain('anyone with a GitHub account can start it through `issue_comment`');
+    expect(only(job('', 'pull_request_target')).map((f) => f.severity)).toEqual(['MEDIUM']);
+    // A fork's `pull_request` run gets no secrets: not an outsider's way to the PAT.
+    expect(only(job('', 'pull_request')).map((f) => f.severity)).toEqual(['LOW']);
+    expect(only(job('', 'issue_comment', `    if: github.event.comment.author_association == 'OWNER'
+`)).map((f) => f.severity)).toEqual(['LOW']);
+  });
+
+  it('judges a PAT in the workflow\'s env by its worst job, and a third party\'s reusable workflow on a tag', () => {
+    const text = (second: string) => `on: push\nenv:\n  GH_TOKEN: \${{ secrets.BOT_PAT }}\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: gh release list\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: ${second}\n`;
+    expect(only(text('someone/tool@v1')).map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(only(text('actions/setup-go@v5')).map((f) => f.severity)).toEqual(['LOW']);
+    const call = (ref: string) => `on: push\njobs:\n  c:\n    uses: someone/flows/.github/workflows/release.yml@${ref}\n    secrets:\n      token: \${{ secrets.BOT_PAT }}\n`;
+    expect(only(call('v1'))[0]?.description).toContain('reusable workflow `someone/flows/.github/workflows/release.yml@v1`');
+    expect(only(call('5f6978faf089d4d20b00c7766989d076bb2fc7f1')).map((f) => f.severity)).toEqual(['LOW']);
+  });
+});
+
+describe('personal-access-token in attack paths', () => {
+  const paths = (text: string) => {
+    const scan = scanRepository([{ path: '.github/workflows/w.yml', text }]);
+    return {
+      pat: scan.records.filter((r) => r.finding.rule_id === RULE).map((r) => r.finding.severity),
+      paths: findCombinations(scan.records, () => true).filter((c) => c.components.some((k) => k.rule_id === RULE)).map((c) => c.id),
+    };
+  };
+
+  it('still joins the paths it is a stage of: a mutable action in its job, an outsider\'s injection', () => {
+    expect(paths(`on: push\njobs:\n  j:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: someone/release@v2\n        with:\n          token: \${{ secrets.BOT_PAT }}\n`)).toEqual({ pat: ['MEDIUM'], paths: ['mutable-action-secret-theft'] });
+    expect(paths(`on: issues\njobs:\n  j:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo "\${{ github.event.issue.title }}"\n      - run: gh issue comment 1 --body hi\n        env:\n          GH_TOKEN: \${{ secrets.BOT_PAT }}\n`)).toEqual({ pat: ['MEDIUM'], paths: ['injection-secret-exfiltration'] });
+  });
+
+  it('forms none where nothing else\'s code runs and only collaborators start the job', () => {
+    expect(paths(`on: push\njobs:\n  j:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          token: \${{ secrets.BOT_PAT }}\n`)).toEqual({ pat: ['LOW'], paths: [] });
   });
 });
 
