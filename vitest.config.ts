@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
     pool: 'forks',
+    // The growth test collects garbage before each timed scan (tests/lib/engine/growth.test.ts).
+    execArgv: ['--expose-gc'],
     // One migrated database per run for the data tests (PGlite, or TEST_DATABASE_URL's server).
     // And the CLI bundle (dist/), which the CLI tests run as a child process.
     globalSetup: ['tests/support/db-global-setup.ts', 'tests/bin/build-setup.ts'],
