@@ -59,6 +59,17 @@ const KNOWN: Record<string, string> = {
 
 const NO_WORKFLOW_RULE: ScanOptions = { isEnabled: (id) => id === BASELINE_RULE };
 
+/**
+ * The per-rule checks time scans of a few milliseconds each; with other test files running beside this one (the
+ * full suite on two cores) do-nothing rules measured 4-13x at 2n in two CI runs of 2026-11-29, different rules
+ * each attempt, while the file alone passes every kind. They run when asked: `GROWTH_PER_RULE=1 npx vitest run
+ * tests/lib/engine/growth.test.ts`. The all-rules checks always run.
+ */
+const PER_RULE_SKIPPED =
+  process.env.GROWTH_PER_RULE === '1'
+    ? null
+    : 'per-rule CPU times of a few ms are not stable while the suite runs other test files beside this one; run with GROWTH_PER_RULE=1 (the file alone)';
+
 describe.skipIf(SLOW_SKIPPED !== null)(`growth on pathological input${skipReason(SLOW_SKIPPED)}`, () => {
   for (const [kind, generate] of Object.entries(PATHOLOGICAL)) {
     const n = SIZES[kind] ?? 500;
@@ -80,7 +91,7 @@ describe.skipIf(SLOW_SKIPPED !== null)(`growth on pathological input${skipReason
       expect(grewTooMuch(atN, at2N), `${kind}: ${atN.toFixed(0)} ms at n=${size}, ${at2N.toFixed(0)} ms at 2n`).toBe(false);
     });
 
-    it.skipIf(KNOWN[kind] !== undefined)(`${kind}: each rule alone grows at most ${MAX_GROWTH}x from n=${n} to 2n${skipReason(KNOWN[kind] ?? null)}`, { timeout: 300_000, retry: 2 }, () => {
+    it.skipIf(KNOWN[kind] !== undefined || PER_RULE_SKIPPED !== null)(`${kind}: each rule alone grows at most ${MAX_GROWTH}x from n=${n} to 2n${skipReason(KNOWN[kind] ?? PER_RULE_SKIPPED)}`, { timeout: 300_000, retry: 2 }, () => {
       const small = generate(n);
       const large = generate(2 * n);
       best(small, {}, 1); // warm-up
