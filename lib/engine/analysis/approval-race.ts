@@ -14,7 +14,8 @@
  */
 import type { Job, Step } from '../model/workflow.js';
 import { ScanCache } from '../model/scan-cache.js';
-import { keyText, type YMap, type YNode } from '../yaml/model.js';
+import type { YNode } from '../yaml/model.js';
+import { alwaysRuns, continuesOnError, gatingJobs } from './validation.js';
 
 /** The approving act's time: a comment's or a review's. */
 const APPROVAL_TIME = /\b(?:comment|review)\.(?:created_at|submitted_at)\b/;
@@ -22,9 +23,8 @@ const APPROVAL_TIME = /\b(?:comment|review)\.(?:created_at|submitted_at)\b/;
 const PUSH_TIME = /\bpushed_?at\b|\bpushedDate\b/i;
 /** The step fails the job when the check does not hold. */
 const FAILS = /\bexit\s+[1-9]\b|\bcore\.setFailed\s*\(|\bthrow\s+new\b|\bthrow\s+['"`]|\bprocess\.exit\s*\(\s*[1-9]/;
-const AFTER_FAILURE = /\b(always|failure|cancelled)\s*\(/i;
-const MAX_NEEDED = 64;
 
+/** Every string value of a node, joined: a script and the environment it reads the times from. */
 function text(node: YNode | undefined): string {
   if (node === undefined) return '';
   if (node.kind === 'scalar') return typeof node.value === 'string' ? node.value : '';
@@ -32,15 +32,9 @@ function text(node: YNode | undefined): string {
   return node.items.map(text).join('\n');
 }
 
-function continuesOnError(node: YMap): boolean {
-  const value = node.pairs.find((p) => keyText(p.key) === 'continue-on-error')?.value;
-  if (value === undefined) return false;
-  return !(value.kind === 'scalar' && (value.value === false || String(value.value).trim().toLowerCase() === 'false'));
-}
-
 /** True when the step compares a GitHub-recorded push time with the approval's time and fails otherwise. */
 export function closesApprovalRace(step: Step): boolean {
-  if (step.if !== undefined || continuesOnError(step.node)) return false;
+  if (!alwaysRuns(step)) return false;
   // The script (`run:` or a github-script's `script:`) and the environment it reads the times from.
   const body = `${text(step.run)}\n${text(step.with)}\n${text(step.env)}`;
   return APPROVAL_TIME.test(body) && PUSH_TIME.test(body) && FAILS.test(body);
@@ -67,16 +61,8 @@ export function approvalRaceClosedBefore(step: Step): string | null {
   if (job === null) return null;
   const own = closingStep(job);
   if (own !== null && own.index < step.index) return `${own.name === null ? `step ${own.index + 1}` : `step \`${own.name}\``} fails the job when the head was pushed after the approval`;
-  if (AFTER_FAILURE.test(text(job.if))) return null;
-  const byId = new Map(job.workflow.jobs.map((j) => [j.id, j]));
-  const seen = new Set<Job>([job]);
-  const queue = [...job.needs];
-  while (queue.length > 0 && seen.size <= MAX_NEEDED) {
-    const needed = byId.get(queue.shift() as string);
-    if (needed === undefined || seen.has(needed)) continue;
-    seen.add(needed);
+  for (const needed of gatingJobs(job)) {
     if (!continuesOnError(needed.node) && closingStep(needed) !== null) return `job \`${needed.id}\`, which this job needs, fails when the head was pushed after the approval`;
-    if (!AFTER_FAILURE.test(text(needed.if))) queue.push(...needed.needs);
   }
   return null;
 }

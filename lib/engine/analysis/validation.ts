@@ -23,7 +23,7 @@ import { githubScriptChecks, validatedVariables } from './script-outputs.js';
 import { expressionScalarsInFile } from './file-scalars.js';
 
 /** A condition that runs a step or job after an earlier failure. */
-const AFTER_FAILURE = /\b(always|failure|cancelled)\s*\(/i;
+export const AFTER_FAILURE = /\b(always|failure|cancelled)\s*\(/i;
 /** At most this many jobs are followed through `needs`. */
 const MAX_NEEDED = 64;
 
@@ -124,19 +124,19 @@ function firstRead(script: string, name: string): number {
   return match?.index ?? 0;
 }
 
-function conditionText(node: YNode | undefined): string {
+export function conditionText(node: YNode | undefined): string {
   return node?.kind === 'scalar' ? String(node.value ?? '') : '';
 }
 
 /** True when a step or job node sets `continue-on-error` to anything but false. */
-function continuesOnError(node: YMap): boolean {
+export function continuesOnError(node: YMap): boolean {
   const value = node.pairs.find((p) => keyText(p.key) === 'continue-on-error')?.value;
   if (value === undefined) return false;
   return !(value.kind === 'scalar' && (value.value === false || String(value.value).trim().toLowerCase() === 'false'));
 }
 
 /** A step whose check always runs before the later steps of its job: no `if:`, no `continue-on-error`. */
-function alwaysRuns(step: Step): boolean {
+export function alwaysRuns(step: Step): boolean {
   return step.if === undefined && !continuesOnError(step.node);
 }
 
@@ -208,7 +208,19 @@ export function validatedBefore(step: Step, paths: readonly string[], scriptOffs
     }
   }
   // Jobs this job needs, directly or through others: a failed check there skips this job.
-  if (AFTER_FAILURE.test(conditionText(job.if))) return null;
+  for (const needed of gatingJobs(job)) {
+    const checked = jobChecks(needed).forDependents;
+    for (const path of wanted) if (checked.has(path)) return `job \`${needed.id}\`, which this job needs, checks it against a pattern or an allow-list first, and fails otherwise`;
+  }
+  return null;
+}
+
+/**
+ * The jobs whose failure skips `job`: those it needs, directly or through others, in breadth-first order; none
+ * when the job runs after a failure, and a needed job that itself runs after one stops the walk there.
+ */
+export function* gatingJobs(job: Job): Generator<Job> {
+  if (AFTER_FAILURE.test(conditionText(job.if))) return;
   const byId = new Map(job.workflow.jobs.map((j) => [j.id, j]));
   const seen = new Set<Job>([job]);
   const queue = [...job.needs];
@@ -216,11 +228,9 @@ export function validatedBefore(step: Step, paths: readonly string[], scriptOffs
     const needed = byId.get(queue.shift() as string);
     if (needed === undefined || seen.has(needed)) continue;
     seen.add(needed);
-    const checked = jobChecks(needed).forDependents;
-    for (const path of wanted) if (checked.has(path)) return `job \`${needed.id}\`, which this job needs, checks it against a pattern or an allow-list first, and fails otherwise`;
+    yield needed;
     if (!AFTER_FAILURE.test(conditionText(needed.if))) queue.push(...needed.needs);
   }
-  return null;
 }
 
 /** The normalised path of an expression that is one context access, or null. */
