@@ -243,6 +243,12 @@ export function unverifiedDownloads(step: Step): UnverifiedDownload[] {
   return downloads;
 }
 
+/** Why a swapped download or package is LOW here: the job (or the jobs running this action) supplies nothing. */
+function lowReason(step: Step, what: 'file' | 'package'): string {
+  const action = step.job === null;
+  return ` LOW: ${action ? 'the jobs that run this action hold' : 'the job holds'} no write scope that changes code, releases or packages, no secret, OIDC token, self-hosted machine or publish and hand${action ? '' : 's'} no build to a publishing job, so a swapped ${what} changes only this run.`;
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'download-without-checksum',
@@ -270,7 +276,7 @@ export default defineWorkflowRule({
           message:
             `\`${off.program}\` installs with \`${off.flag}\`, which turns off its check of ${off.check}, so a package swapped on its host or on the way is installed and run.` +
             (low
-              ? ` LOW: ${step.job === null ? 'the jobs that run this action hold' : 'the job holds'} no write scope that changes code, releases or packages, no secret, OIDC token, self-hosted machine or publish and hand${step.job === null ? '' : 's'} no build to a publishing job, so a swapped package changes only this run.`
+              ? lowReason(step, 'package')
               : ''),
           facts: step.job === null ? [] : [...holdingFacts(context.runs.job(step.job)), ...feedFacts(context.runs, step.job), ...runFact(context.runs, step)],
         });
@@ -294,7 +300,7 @@ export default defineWorkflowRule({
           message:
             `\`${fetch.program}\` downloads ${evidence} and nothing in the step verifies its checksum or signature before it is used.` +
             (low
-              ? ` LOW: ${step.job === null ? 'the jobs that run this action hold' : 'the job holds'} no write scope that changes code, releases or packages, no secret, OIDC token, self-hosted machine or publish and hand${step.job === null ? '' : 's'} no build to a publishing job, so a swapped file changes only this run.`
+              ? lowReason(step, 'file')
               : ''),
           facts,
         });
