@@ -869,8 +869,12 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     requires: [['persisted-credentials'], ['dangerous-trigger', 'missing-permissions', 'excessive-permissions']],
     amplifiers: [],
     // The token in the artifact is the job's: a default token (`token:default`) for missing-permissions, a write grant the job holds for excessive-permissions.
+    // persisted-credentials is HIGH only when the token is still valid when the artifact can be downloaded: the
+    // job's token in an upload-artifact v4+ artifact (downloadable during the run), or a stored secret in any; the
+    // job's token in a v1-v3 artifact, served only after the run when the token has expired, is LOW and joins no
+    // path. A stored secret's finding carries none of the job token's facts, so no grant of the job's token joins it.
     qualifiers: [
-      { rule_id: 'persisted-credentials', min_severity: 'HIGH', instance: 'workspace uploaded as an artifact' },
+      { rule_id: 'persisted-credentials', min_severity: 'HIGH', instance: 'workspace uploaded as an artifact someone can download while its token is valid' },
       DEFAULT_TOKEN_OF_ENTRY('missing-permissions'),
       GRANT_OF_ENTRY,
     ],
@@ -882,7 +886,7 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
       },
     ],
     impact:
-      "The job's `GITHUB_TOKEN` ships inside `.git/config` in an artifact that anyone who can read the repository can download, and use while the run is still going.",
+      "The token the checkout persisted ships inside `.git/config` in an artifact that anyone who can read the repository can download while the token is still valid: the job's `GITHUB_TOKEN` while the run is still going (upload-artifact v4 and later serve artifacts during the run), a stored secret for as long as it lives.",
     impact_title: 'Token stolen from the artifact',
     stages: [
       stage(

@@ -350,6 +350,36 @@ describe('compromised-action, agent-prompt-injection-takeover, token-leak-via-ar
     // The job declares its own read-only `permissions:`: a missing workflow-level block gives it nothing.
     expect(ids([upload([]), permissions])).toEqual([]);
   });
+
+  it('from a scan: token-leak-via-artifact forms only where the token is still valid when the artifact can be downloaded', () => {
+    const workflow = (upload: string, token = '') => [
+      'on: push',
+      'jobs:',
+      '  build:',
+      '    runs-on: ubuntu-latest',
+      '    steps:',
+      '      - uses: actions/checkout@v4',
+      ...(token === '' ? [] : ['        with:', `          token: ${token}`]),
+      `      - uses: actions/upload-artifact@${upload}`,
+      '        with:',
+      '          path: .',
+      '          include-hidden-files: true',
+      '',
+    ];
+    const paths = (upload: string, token?: string) => scanPaths(CI_WORKFLOW, workflow(upload, token)).filter((c) => c.id === 'token-leak-via-artifact');
+    // upload-artifact v4 serves the artifact during the run, while the job's default token is live.
+    const [live] = paths('v4');
+    expect(live?.severity).toBe('HIGH');
+    expect(live?.components.map((c) => c.rule_id)).toEqual(['persisted-credentials', 'missing-permissions']);
+    // v3 serves it only after the run, when the job's token has expired with the job: no path.
+    expect(paths('v3')).toEqual([]);
+    // A stored secret outlives the job, but it is not the job's token: the job's default grant does not join it.
+    const scan = scanRepository([{ path: CI_WORKFLOW, text: workflow('v3', '${{ secrets.RELEASE_PAT }}').join('\n') }]);
+    const finding = scan.records.find((r) => r.finding.rule_id === 'persisted-credentials');
+    expect(finding?.finding.severity).toBe('HIGH');
+    expect(finding?.facts).not.toContain('token:default');
+    expect(findCombinations(scan.records, all).map((c) => c.id)).not.toContain('token-leak-via-artifact');
+  });
 });
 
 describe('bot-confused-deputy', () => {
