@@ -683,14 +683,15 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
       { rule_id: 'self-hosted-runner', min_severity: 'LOW', instance: 'job on a definite self-hosted runner (the `self-hosted` label)', facts: ['holds:self-hosted'] },
     ],
     // Pinning one action breaks the chain only when it is the job's one mutable input: a runner that already runs
-    // an outsider's code (self-hosted-runner with `exec`), or a job with other mutable inputs (actions or images on
-    // tags, downloads nothing verifies, remote scripts), breaks at the runner.
+    // an outsider's code (self-hosted-runner with `exec`), a job that builds someone else's repository cloned at a
+    // branch or tag (`clone:mutable`, run model: RunModel.mutableClones), or a job with other mutable inputs
+    // (actions or images on tags, downloads nothing verifies, remote scripts), breaks at the runner.
     break_chain: [
       {
         rule_id: 'self-hosted-runner',
-        when: { facts: ['exec'], several: ['unpinned-action', 'unpinned-image', 'download-without-checksum', 'pipe-to-shell'] },
+        when: { facts: ['exec|clone:mutable'], several: ['unpinned-action', 'unpinned-image', 'download-without-checksum', 'pipe-to-shell'] },
         advice:
-          'Run this job on a GitHub-hosted runner, or make the runner ephemeral (`config.sh --ephemeral`, Actions Runner Controller) so nothing a job leaves behind survives it: the runner takes more than this one mutable input (other actions or images on tags, unverified downloads, or pull request code), so pinning one of them leaves the others; then pin the actions and images by SHA and digest.',
+          "Run this job on a GitHub-hosted runner, or make the runner ephemeral (`config.sh --ephemeral`, Actions Runner Controller) so nothing a job leaves behind survives it: the runner takes more than this one mutable input (other actions or images on tags, unverified downloads, another repository cloned at a branch and built, or pull request code), so pinning one of them leaves the others; then pin the actions and images by SHA and digest, and check out a full commit SHA of what the job clones.",
       },
       {
         rule_id: 'unpinned-action',

@@ -1,5 +1,5 @@
 import { describeStep } from '../analysis/describe.js';
-import { reachFacts } from '../analysis/run-model/facts.js';
+import { cloneFacts, reachFacts } from '../analysis/run-model/facts.js';
 import { severityOf, whoText, type JobRun, type Reach, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
 import type { RunModel } from '../analysis/run-model/index.js';
 import { selfHosted } from '../analysis/runners.js';
@@ -78,6 +78,19 @@ function nothingRuns(run: JobRun): string {
 const APPROVAL_RISK =
   "the approval is given to the pull request as the maintainer saw it: commits pushed after their review and before the approval, or a branch that moved since, still run on the runner and can persist in it";
 
+/**
+ * ` The job also builds ...`: someone else's repository the job clones at a branch or tag and builds (run model,
+ * RunModel.mutableClones), one more input of the machine that changes when that repository's maintainers push.
+ */
+function clonedText(runs: RunModel, run: JobRun): string {
+  const clones = runs.mutableClones(run);
+  const first = clones[0];
+  if (first === undefined) return '';
+  const file = run.job.workflow.file;
+  const more = clones.length > 1 ? ` (and ${clones.length - 1} more)` : '';
+  return ` The job also builds code it clones from someone else's repository at a branch or tag, which that repository's maintainers can change at any time: ${describeStep(first.sink.step)} (line ${file.position(first.sink.step.node.start).line}) runs ${first.sink.execution.evidence} in \`${first.entry.dir ?? first.entry.clone?.url ?? ''}\`, cloned by ${first.entry.how} (line ${file.position(first.entry.step.node.start).line})${more}.`;
+}
+
 /** Who starts the way in, and what stands in the way, in words. */
 function whoOf(way: Way): string {
   const gates = way.reach.gates.length > 0 ? ` (${way.reach.gates.join(' / ')})` : '';
@@ -119,8 +132,8 @@ export default defineWorkflowRule({
           severity,
           message:
             `Job \`${job.id}\` runs on ${runner} and runs an outsider's code there: ${sinkText(job, way)}; ${whoOf(way)}. ` +
-            `Code that runs on a persistent runner can stay behind, read the secrets and tokens of the jobs that run there next, and reach the machine's network.${maybe}`,
-          facts: [...reachFacts(way.reach), ...(way.fork ? ['reach:fork-pr'] : []), 'exec', hit.certain ? 'holds:self-hosted' : 'runner:possible'],
+            `Code that runs on a persistent runner can stay behind, read the secrets and tokens of the jobs that run there next, and reach the machine's network.${maybe}${clonedText(context.runs, run)}`,
+          facts: [...reachFacts(way.reach), ...(way.fork ? ['reach:fork-pr'] : []), 'exec', hit.certain ? 'holds:self-hosted' : 'runner:possible', ...cloneFacts(context.runs, run)],
         });
         return;
       }
@@ -135,8 +148,8 @@ export default defineWorkflowRule({
       const reason = way === undefined && outsider ? `; pull requests start it, and ${nothingRuns(run)}` : gated;
       context.report({
         node: hit.node,
-        message: `Job \`${job.id}\` runs on ${runner}${reason}; whatever the job runs can persist in the runner and reach its network.`,
-        facts: [...reachFacts(run.reach), hit.certain ? 'holds:self-hosted' : 'runner:possible'],
+        message: `Job \`${job.id}\` runs on ${runner}${reason}; whatever the job runs can persist in the runner and reach its network.${clonedText(context.runs, run)}`,
+        facts: [...reachFacts(run.reach), hit.certain ? 'holds:self-hosted' : 'runner:possible', ...cloneFacts(context.runs, run)],
       });
     },
   }),

@@ -58,6 +58,30 @@ describe('persistent-supply-chain-foothold', () => {
     expect(findCombinations([runner(), action(12), vendor], all)[0]?.break_chain_rule).toBe('unpinned-action');
   });
 
+  it('breaks at the runner when the job also builds someone else\'s repository cloned at a branch (`clone:mutable`)', () => {
+    const cloned = rec('self-hosted-runner', { file: CI_WORKFLOW, line: 7, job: 'build', facts: ['holds:self-hosted', 'clone:mutable'] });
+    expect(findCombinations([cloned, action(12)], all)[0]?.break_chain_rule).toBe('self-hosted-runner');
+    expect(findCombinations([cloned, action(12)], all)[0]?.break_chain).toContain('another repository cloned at a branch and built');
+    const workflow = (...clone: string[]) => [
+      'on: push',
+      'permissions: {}',
+      'jobs:',
+      '  build:',
+      '    runs-on: [self-hosted, linux]',
+      '    steps:',
+      '      - uses: actions/checkout@v4',
+      '      - uses: some-org/setup-tool@v2',
+      '      - run: |',
+      ...clone.map((line) => `          ${line}`),
+      '',
+    ];
+    const breaks = (...clone: string[]) => scanPaths(CI_WORKFLOW, workflow(...clone)).find((c) => c.id === 'persistent-supply-chain-foothold')?.break_chain_rule;
+    expect(breaks('git clone https://github.com/example-org/upstream-lib', 'cd upstream-lib', 'pip install .')).toBe('self-hosted-runner');
+    // Pinned to a commit, or only the project's own build: the action is the one mutable input.
+    expect(breaks('git clone https://github.com/example-org/upstream-lib', 'cd upstream-lib', `git checkout ${'b'.repeat(40)}`, 'pip install .')).toBe('unpinned-action');
+    expect(breaks('pip install .')).toBe('unpinned-action');
+  });
+
   it('from a scan: the `self-hosted` label is definite, a custom label alone is not', () => {
     const workflow = (runsOn: string) => [
       'on: push',

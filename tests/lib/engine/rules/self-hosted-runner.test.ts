@@ -313,6 +313,29 @@ describe(RULE, () => {
     expect(findings.map((f) => f.severity)).toEqual(['HIGH', 'HIGH', 'HIGH', 'HIGH']);
   });
 
+  it('does not cite a build of a repository the job clones as running the pull request\'s code', () => {
+    const clone = [
+      '      - name: Install upstream',
+      '        run: |',
+      '          git clone https://github.com/example-org/upstream-lib',
+      '          cd upstream-lib',
+      '          python -m pip install .',
+    ];
+    const workflow = (...more: string[]) =>
+      ['on: pull_request', 'jobs:', '  t:', '    runs-on: [self-hosted, gpu]', '    steps:', '      - uses: actions/checkout@v4', ...clone, ...more, ''].join('\n');
+    // The project's own build runs the pull request's code: that step is cited, and the clone named as an input.
+    const [cited] = scanWith(RULE, workflow('      - name: Install project', '        run: pip install .[dev]'));
+    expect(cited?.severity).toBe('HIGH');
+    expect(cited?.description).toContain('step `Install project` of job `t` (line 12) runs `pip install` from the workspace');
+    expect(cited?.description).not.toContain('and 1 more');
+    expect(cited?.description).toContain("The job also builds code it clones from someone else's repository at a branch or tag");
+    expect(cited?.description).toContain('runs `python pip` in `upstream-lib`, cloned by `git clone https://github.com/example-org/upstream-lib` (line 7)');
+    // Only the clone is built: nothing of the pull request runs on the machine.
+    const [clonedOnly] = scanWith(RULE, workflow());
+    expect(clonedOnly?.severity).toBe('LOW');
+    expect(clonedOnly?.description).toContain('no later step runs code from that checkout');
+  });
+
   it('does not report a self-hosted matrix entry that exclude removes from every leg', () => {
     expect(scanWith(RULE, yaml`
       on: pull_request
