@@ -837,7 +837,18 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
       { rule_id: 'download-without-checksum', min_severity: 'MEDIUM', instance: 'download in a job that publishes or feeds one', facts: ['holds:publish|feeds:publish'] },
       { rule_id: 'unpinned-action', min_severity: 'MEDIUM', instance: 'third-party action', facts: ['owner:third-party'], prefer_facts: ['publisher'] },
     ],
+    // Verifying the one download breaks the chain only when it is the job's one mutable input: a job that also runs
+    // actions on tags or branches (the chain's own mutable action among them: repo scope binds both to one job),
+    // other unverified downloads, images on tags or remote scripts still ships whatever they change, so the fix is
+    // to pin and verify all of them (listed by line when there are few).
     break_chain: [
+      {
+        rule_id: 'download-without-checksum',
+        when: { several: ['download-without-checksum', 'unpinned-action', 'unpinned-image', 'pipe-to-shell'] },
+        list: true,
+        advice:
+          'Pin every third-party action and image of this job to a full commit SHA or digest and verify every download and remote script in it against a pinned checksum or signature (`sha256sum -c`, `gh attestation verify`, `cosign verify-blob`): the job takes more than this one mutable input, so verifying this download alone leaves the others able to change what it ships.',
+      },
       {
         rule_id: 'download-without-checksum',
         advice:

@@ -245,7 +245,7 @@ function build(kind: CombinationKind, matches: readonly Match[], file: string, u
     scope: kind.scope,
     file,
     impact: kind.impact,
-    break_chain: advice === undefined ? '' : target === undefined ? advice.advice : `At ${location(target)} (${target.title.replace(/\.$/, '')}): ${advice.advice}`,
+    break_chain: advice === undefined ? '' : `${target === undefined ? advice.advice : `At ${location(target)} (${target.title.replace(/\.$/, '')}): ${advice.advice}`}${listedInputs(kind, advice, matches, usable)}`,
     break_chain_rule: advice?.rule_id ?? '',
     stages,
     components: matches.map((m) => ({ rule_id: m.rule_id, finding: publicFinding(m.record.finding) })),
@@ -280,19 +280,53 @@ function adviceApplies(kind: CombinationKind, advice: BreakChainAdvice, matches:
   if (when === undefined) return true;
   const own = matches.find((m) => m.rule_id === advice.rule_id)?.record;
   if (when.facts !== undefined && own !== undefined && hasFacts(own, when.facts)) return true;
-  if (when.several !== undefined) {
-    const bound = matches.find((m) => m.record.job !== null && m.record.finding.file !== SETTINGS_FILE)?.record;
-    if (bound === undefined) return false;
-    const rules = new Set(when.several);
-    const inputs = usable.filter((r) => {
-      if (!rules.has(r.finding.rule_id) || r.finding.file !== bound.finding.file || r.job !== bound.job) return false;
-      const qualifier = kind.qualifiers.find((q) => q.rule_id === r.finding.rule_id);
-      // A rule the kind does not qualify counts above LOW (a vendor installer, a GitHub-owned action are no one else's input).
-      return qualifier === undefined ? r.finding.severity !== 'LOW' && r.finding.severity !== 'INFO' : qualifies(r, qualifier);
-    });
-    if (inputs.length > 1) return true;
+  return severalInputs(kind, advice, matches, usable).length > 1;
+}
+
+/**
+ * The qualifying findings of the advice's `several` rules in the job of the chain (the first component bound to a
+ * job): the mutable inputs that job takes, in (file, line) order. Empty when the advice names no `several`.
+ */
+function severalInputs(kind: CombinationKind, advice: BreakChainAdvice, matches: readonly Match[], usable: readonly FindingRecord[]): FindingRecord[] {
+  const several = advice.when?.several;
+  if (several === undefined) return [];
+  const bound = matches.find((m) => m.record.job !== null && m.record.finding.file !== SETTINGS_FILE)?.record;
+  if (bound === undefined) return [];
+  const rules = new Set(several);
+  return usable.filter((r) => {
+    if (!rules.has(r.finding.rule_id) || r.finding.file !== bound.finding.file || r.job !== bound.job) return false;
+    const qualifier = kind.qualifiers.find((q) => q.rule_id === r.finding.rule_id);
+    // A rule the kind does not qualify counts above LOW (a vendor installer, a GitHub-owned action are no one else's input).
+    return qualifier === undefined ? r.finding.severity !== 'LOW' && r.finding.severity !== 'INFO' : qualifies(r, qualifier);
+  });
+}
+
+/** What each rule an advice lists stands for, in the words of a list (`the actions on tags at lines 12, 40`). */
+const INPUT_NOUNS: Readonly<Record<string, readonly [string, string]>> = {
+  'unpinned-action': ['the action on a tag or branch', 'the actions on tags or branches'],
+  'unpinned-image': ['the image on a tag', 'the images on tags'],
+  'download-without-checksum': ['the unverified download', 'the unverified downloads'],
+  'pipe-to-shell': ['the remote script', 'the remote scripts'],
+};
+
+/** At most this many inputs are listed by line; more are counted. */
+const LISTED_INPUTS = 8;
+
+/** ` Here: the unverified downloads at lines 14 and 30, the action on a tag or branch at line 12.` for an advice that lists them. */
+function listedInputs(kind: CombinationKind, advice: BreakChainAdvice, matches: readonly Match[], usable: readonly FindingRecord[]): string {
+  if (advice.list !== true) return '';
+  const inputs = severalInputs(kind, advice, matches, usable);
+  if (inputs.length < 2) return '';
+  if (inputs.length > LISTED_INPUTS) return ` Here the job takes ${inputs.length} of them.`;
+  const parts: string[] = [];
+  for (const rule of advice.when?.several ?? []) {
+    const lines = [...new Set(inputs.filter((r) => r.finding.rule_id === rule).map((r) => r.finding.line))].sort((a, b) => a - b);
+    if (lines.length === 0) continue;
+    const [one, many] = INPUT_NOUNS[rule] ?? [`the \`${rule}\` finding`, `the \`${rule}\` findings`];
+    const where = lines.length === 1 ? `line ${lines[0]}` : `lines ${lines.slice(0, -1).join(', ')} and ${lines[lines.length - 1]}`;
+    parts.push(`${lines.length === 1 ? one : many} at ${where}`);
   }
-  return false;
+  return ` Here: ${parts.join(', ')}.`;
 }
 
 /** `.github/workflows/x.yml:31`, or `the repository settings`. */

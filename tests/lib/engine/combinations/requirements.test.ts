@@ -214,6 +214,30 @@ describe('unverifiable-release and silent-supply-chain-tampering', () => {
     expect(path?.components.find((c) => c.rule_id === 'unpinned-action')?.finding.line).toBe(25);
   });
 
+  it('silent-supply-chain-tampering breaks at every input of the job when the download is not its one mutable input, listing them', () => {
+    const download = (line: number, job = 'publish') => rec('download-without-checksum', { file: RELEASE, line, job, severity: 'MEDIUM', facts: ['holds', 'holds:publish'] });
+    const mutable = (line: number) => action(line, ['holds', 'holds:publish', 'owner:third-party']);
+    // The download and the one action of the chain in the same job: two inputs, so both are named.
+    const [both] = findCombinations([download(14), mutable(12)], all);
+    expect(both?.break_chain).toContain(`At ${RELEASE}:14`);
+    expect(both?.break_chain).toContain('verifying this download alone leaves the others');
+    expect(both?.break_chain).toContain('Here: the unverified download at line 14, the action on a tag or branch at line 12.');
+    const [more] = findCombinations([download(14), download(30), mutable(12), rec('unpinned-image', { file: RELEASE, line: 8, job: 'publish', severity: 'MEDIUM' })], all);
+    expect(more?.break_chain).toContain('Here: the unverified downloads at lines 14 and 30, the action on a tag or branch at line 12, the image on a tag at line 8.');
+    // Past eight inputs only the count.
+    const many = findCombinations([...[14, 15, 16, 17, 18, 19, 20, 21].map((l) => download(l)), mutable(12)], all)[0];
+    expect(many?.break_chain).toContain('Here the job takes 9 of them.');
+    // The download is the job's one mutable input (the chain's other half is a check allowed to fail): verify it.
+    const ignored = rec('continue-on-error', { file: RELEASE, line: 20, job: 'publish', severity: 'LOW' });
+    const [one] = findCombinations([download(14), ignored], all);
+    expect(one?.break_chain).toContain('Verify every download in the step that fetches it');
+    expect(one?.break_chain).not.toContain('Here:');
+    // A GitHub-owned action on a tag (LOW), or a mutable action of another job, is no other input of this job.
+    const platform = rec('unpinned-action', { file: RELEASE, line: 12, job: 'publish', severity: 'LOW', facts: ['holds', 'owner:platform'] });
+    const other = rec('unpinned-action', { file: RELEASE, line: 50, job: 'build', severity: 'MEDIUM', facts: ['holds', 'owner:third-party'] });
+    expect(findCombinations([download(14), ignored, platform, other], all)[0]?.break_chain).toContain('Verify every download in the step that fetches it');
+  });
+
   it('from a scan: a download in a job whose artifact a publishing job ships feeds the publish (`feeds:publish`)', () => {
     const workflow = (downloaded: string) => [
       'on:',
