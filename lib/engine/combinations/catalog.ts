@@ -437,7 +437,7 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
   },
   {
     id: 'agent-prompt-injection-takeover',
-    title: 'AI agent that anyone can prompt holds a write token or secrets',
+    title: 'AI agent that reads text anyone can write holds a write token or secrets',
     severity: 'HIGH',
     scope: 'file',
     requires: [['agent-untrusted-input'], ['excessive-permissions', 'missing-permissions', 'default-token-write', 'secrets-inherit', 'overprovisioned-secrets']],
@@ -454,18 +454,18 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
       {
         rule_id: 'agent-untrusted-input',
         advice:
-          "Start the agent only for trusted actors (check `github.event.comment.author_association` or the actor's permission in the job's `if:`), and give its job read-only permissions and only the secrets it needs; let a separate job with write access act on its reviewed output.",
+          "Give the agent's job read-only permissions and only the secrets it needs, and let a separate job with write access act on its reviewed output (or restrict the agent's tools to an allowlist). Starting it only for trusted actors (`author_association`, the actor's permission) keeps outsiders from starting it, but not from writing the thread it reads.",
       },
     ],
     impact:
-      "Text anyone can put in an issue, comment or pull request becomes instructions to an agent with a shell, which uses the job's write token to push code or publish, or sends its secrets out.",
+      "Text anyone can put in an issue, comment or pull request becomes instructions to the agent that reads it, which uses the job's write token to push code or publish, or sends its secrets out.",
     impact_title: 'Repository write access or secrets stolen through the agent',
     attacker: 'an outside GitHub user (an issue, a comment or a pull request the agent reads)',
     stages: [
       stage(
         'agent-untrusted-input',
-        'Agent prompted by anyone',
-        'An AI coding agent with a shell and the GitHub API runs on issues, comments or pull requests that anyone can write, with no check on who wrote them, and builds its prompt from that text.',
+        'Agent reads text anyone can write',
+        'An AI coding agent, acting with its tools and the GitHub API, runs on an issue, comment or pull request and builds its prompt from the thread (title, body, earlier comments), which anyone can write: whether an outsider starts it or a maintainer does, nothing checks who wrote that text.',
       ),
       EXCESSIVE_PERMISSIONS,
       MISSING_PERMISSIONS,

@@ -14,9 +14,25 @@ interface Match {
 /**
  * Rules whose findings are how an outsider gets in. Their LOW findings (a value only a collaborator or an
  * unknown caller sets, or one a gate vouches for) are hygiene and start no attack path; below HIGH (text
- * the attacker only shapes, a merge in the way) they start one that is at most HIGH.
+ * the attacker only shapes, a merge in the way) they start one that is at most HIGH; one that only a
+ * maintainer's act starts, one that is MEDIUM (see `MAINTAINER_STARTED`).
  */
 const ENTRY_RULES: ReadonlySet<string> = OUTSIDER_ENTRIES;
+
+/**
+ * The run model's reach (`reach:<level>`, reach.ts) of a run that only a maintainer's act starts: a maintainer
+ * approves each run (a member's comment, a label, an assignment, an action's own write-access check), or only
+ * trusted authors or collaborators start it. The outsider writes text and waits for that act, which the severity
+ * policy rates MEDIUM at most (docs/severity.md). `reach:unreviewed-environment` (an approval of unknown strength)
+ * and `reach:fork-pr` (anyone's pull request runs it) are not.
+ */
+const MAINTAINER_REACH: ReadonlySet<string> = new Set(['reach:approval', 'reach:trusted-author', 'reach:collaborator']);
+
+/** True when the finding says who starts its run and every way it names is a maintainer's act. */
+function maintainerStarted(r: FindingRecord): boolean {
+  const reach = (r.facts ?? []).filter((f) => f.startsWith('reach:'));
+  return reach.length > 0 && reach.every((f) => MAINTAINER_REACH.has(f));
+}
 
 /**
  * Kinds whose chain really crosses workflow files, through a repository-wide store: the Actions cache a
@@ -255,16 +271,23 @@ function build(kind: CombinationKind, matches: readonly Match[], file: string, u
 /**
  * The severity of a path found: its kind's, lowered when the way in is weaker than the kind presumes
  * (docs/severity.md, "Attack paths"), so a chain never claims more reach than its entry finding has.
- * - An outsider's way in (script injection, an untrusted checkout, a poisoned artifact...): a CRITICAL kind stays
- *   CRITICAL only on a HIGH entry (anyone can start it, their content runs, the job holds something); on a weaker
- *   one (text the attacker only shapes, a merge or a label in the way) the chain is HIGH.
+ * - An outsider's way in (script injection, an untrusted checkout, a poisoned artifact, an agent's prompt...):
+ *   a CRITICAL kind stays CRITICAL only on a HIGH entry (anyone can start it, their content runs, the job holds
+ *   something); on a weaker one (text the attacker only shapes, a merge or a label in the way) the chain is HIGH.
+ *   An entry whose run only a maintainer's act starts (its reach facts: an approval, trusted authors,
+ *   collaborators; an agent started by a member's comment or behind its action's own write-access check) makes
+ *   the chain MEDIUM, whatever the kind and whatever the entry's own severity: the outsider only writes text
+ *   that waits for that act, which the policy never rates above MEDIUM.
  * - Someone else's code as the way in (the kind's first group: an action or image on a tag, a download nothing
  *   verifies, a remote script): the attacker is one upstream party, whom the policy never rates HIGH by itself,
  *   so the path takes the entry's severity, MEDIUM, unless the entry is HIGH (a known compromise).
  */
 export function pathSeverity(kind: CombinationKind, matches: readonly { rule_id: string; record: FindingRecord }[]): CombinationSeverity {
   const outsider = matches.find((m) => ENTRY_RULES.has(m.rule_id));
-  if (outsider !== undefined) return kind.severity === 'CRITICAL' && outsider.record.finding.severity !== 'HIGH' ? 'HIGH' : kind.severity;
+  if (outsider !== undefined) {
+    if (maintainerStarted(outsider.record)) return 'MEDIUM';
+    return kind.severity === 'CRITICAL' && outsider.record.finding.severity !== 'HIGH' ? 'HIGH' : kind.severity;
+  }
   const way = matches[0];
   if (way !== undefined && UPSTREAM_ENTRIES.has(way.rule_id) && way.record.finding.severity !== 'HIGH') return 'MEDIUM';
   return kind.severity;
