@@ -1,6 +1,6 @@
 import { artifactUses, downloadContent, foreignDownloads, isolatedExecutions, runChoice, strongestUse, type ArtifactUse, type ForeignDownload } from '../analysis/artifacts.js';
 import { describeStep } from '../analysis/describe.js';
-import { envInjections } from '../analysis/injections.js';
+import { envInjections, outputCarriesOutsiderText } from '../analysis/injections.js';
 import { holdingFacts, reachFacts, runFact } from '../analysis/run-model/facts.js';
 import { describeClaim, outsiderReach, severityOf, whoText, type Claim, type JobRun, type Reach, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
 import { within } from '../analysis/run-model/execution.js';
@@ -61,7 +61,7 @@ export default defineWorkflowRule({
         const reach = runs.stepReach(entry.step);
         if (!reachable(reach)) continue;
         const sinks = downloadSinks(context, run, entry);
-        const uses = sinks.length > 0 ? [] : artifactUses(entry.step, entry.dir, (a, b) => runs.sameRun(a, b), envWrites);
+        const uses = sinks.length > 0 ? [] : artifactUses(entry.step, entry.dir, (a, b) => runs.sameRun(a, b), envWrites, outputCarriesOutsiderText(context.taint));
         const found = judge(run, reach, sinks.length > 0, strongestUse(uses));
         if (found === null) continue;
         report(context, job, { download: entry.download, reach, run, ...found, consequence: sinks.length > 0 ? `; ${sinkText(job, sinks, entry)}` : found.consequence });
