@@ -2,7 +2,7 @@ import type { TaintAnalyzer } from '../expressions/taint.js';
 import { ScanCache } from '../model/scan-cache.js';
 import type { Job, Step } from '../model/workflow.js';
 import { artifactUses, strongestUse, type ArtifactUse } from './artifacts.js';
-import { envInjections } from './injections.js';
+import { envInjections, outputCarriesOutsiderText } from './injections.js';
 import { within } from './run-model/execution.js';
 import { codeOf } from './run-model/workspace.js';
 import type { JobRun, RunModel, TracedExecution, WorkspaceEntry } from './run-model/index.js';
@@ -27,7 +27,7 @@ export function downloadEffect(runs: RunModel, taint: TaintAnalyzer, run: JobRun
   if (found === undefined) {
     const sinks = downloadSinks(runs, run, entry);
     const envWrites = (step: Step) => envInjections(step, taint).some((h) => h.artifact === true);
-    const context = { repository: runs.repository, sameRun: (a: Step, b: Step) => runs.sameRun(a, b), envWrites, valuables: (job: Job) => runs.job(job).valuables };
+    const context = { repository: runs.repository, sameRun: (a: Step, b: Step) => runs.sameRun(a, b), envWrites, valuables: (job: Job) => runs.job(job).valuables, carries: outputCarriesOutsiderText(taint) };
     const use = sinks.length > 0 ? null : strongestUse(artifactUses(entry.step, entry.dir, context));
     found = { sinks, use };
     effects.set(entry, found);

@@ -2,7 +2,7 @@ import type { RepositoryModel } from '../model/repository.js';
 import { privilegedTriggers, type Job, type Step, type Workflow } from '../model/workflow.js';
 import { followsUntrustedRuns } from './workflow-run.js';
 import { commandName, logicalLines, pipelines, words } from '../shell.js';
-import { validatedVariables } from './script-outputs.js';
+import { checkedLine, outputLines, validatedVariables } from './script-outputs.js';
 import { usesOnlyValidated } from './validation.js';
 import { get, getText, keyText, type YNode } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
@@ -313,14 +313,24 @@ export interface UseContext {
   envWrites: (step: Step) => boolean;
   /** What a job holds that is worth taking (run model `valuables`): named when a value decides whether it runs. */
   valuables: (job: Job) => readonly string[];
+  /** Whether an output a later step reads carries outsider text there (taint analysis; see `OutputCarries`). */
+  carries?: OutputCarries;
 }
+
+/**
+ * Whether an output a step uses still carries outsider text where it is used (`steps.read.outputs.sha` in step
+ * `user`): the taint analysis's answer, which follows the script that writes it (and the checks it makes).
+ */
+export type OutputCarries = (user: Step, path: string) => boolean;
 
 /**
  * What the steps after a download (in the same job run, and the jobs that read the job's outputs) do with the
  * downloaded files. `dir`: where the files landed in the workspace (`''`: the workspace itself, null: not known).
+ * `context.carries`: asked about each output of a `run:` step that visibly writes it; an output it says carries
+ * nothing (every value written to it is checked first) is not a use of the files' content.
  */
 export function artifactUses(download: Step, dir: string | null, context: UseContext): ArtifactUse[] {
-  const { repository, sameRun, envWrites } = context;
+  const { repository, sameRun, envWrites, carries } = context;
   const job = download.job;
   if (job === null) return [];
   const uses: ArtifactUse[] = [];
@@ -336,7 +346,10 @@ export function artifactUses(download: Step, dir: string | null, context: UseCon
     // Outputs of earlier artifact-reading steps, used here.
     const own = texts(step.node);
     const refs = [...tainted.steps].filter((id) => own.some((t) => t.includes(`steps.${id}.outputs`)));
-    if (later && refs.length > 0) uses.push(outputUse(step, refs.map((id) => `steps.${id}.outputs`)));
+    if (later && refs.length > 0) {
+      const prefixes = refs.map((id) => `steps.${id}.outputs`);
+      uses.push(checkedOutputs(job, step, own, prefixes, carries) ?? outputUse(step, prefixes));
+    }
     const found = later || step.run !== undefined ? stepUse(step, named, later) : null;
     if (found === null) continue;
     uses.push(found.use);
@@ -374,6 +387,33 @@ export function artifactUses(download: Step, dir: string | null, context: UseCon
     }
   }
   return uses;
+}
+
+/**
+ * A `validated` use when every output of `prefixes` the step reads is written by a `run:` step of `job` that
+ * visibly writes it, and `carries` says none carries outsider text here; null otherwise.
+ */
+function checkedOutputs(job: Job, step: Step, own: readonly string[], prefixes: readonly string[], carries: OutputCarries | undefined): ArtifactUse | null {
+  if (carries === undefined) return null;
+  const paths = new Set<string>();
+  for (const text of own) {
+    for (const match of text.matchAll(/\bsteps\.([\w-]+)\.outputs\.([\w-]+)/g)) {
+      if (prefixes.includes(`steps.${match[1] ?? ''}.outputs`)) paths.add(`steps.${match[1] ?? ''}.outputs.${match[2] ?? ''}`);
+    }
+  }
+  // `steps.x.outputs[...]`, `toJSON(steps.x.outputs)`: outputs the analysis cannot name.
+  const mentions = own.reduce((n, t) => n + prefixes.reduce((m, p) => m + (t.split(p).length - 1), 0), 0);
+  const listed = own.reduce((n, t) => n + (t.match(/\bsteps\.[\w-]+\.outputs\.[\w-]+/g) ?? []).filter((m) => prefixes.some((p) => m.startsWith(`${p}.`))).length, 0);
+  if (paths.size === 0 || mentions !== listed) return null;
+  // A use in the step's `if:` decides whether it runs, which no check changes (as in `usesOnlyValidated`).
+  if (texts(step.if).some((t) => prefixes.some((p) => t.includes(p)))) return null;
+  for (const path of paths) {
+    const [, id = '', , name = ''] = path.split('.');
+    const writer = job.steps.find((s) => s.id === id);
+    const script = writer?.run?.value;
+    if (typeof script !== 'string' || outputLines(script, name) === null || carries(step, path)) return null;
+  }
+  return { kind: 'validated', step, detail: `uses \`${[...paths][0] ?? ''}\`, which the step that writes it checks against a pattern first` };
 }
 
 /** A step that uses an output carrying the files' content. */
@@ -432,7 +472,12 @@ function stepUse(step: Step, named: RegExp | null, later: boolean): { use: Artif
   return { use: { kind: 'content', step, detail: `hands them to ${full}` }, outputs: false };
 }
 
-function scriptUse(step: Step, script: string, named: RegExp | null): { use: ArtifactUse; outputs: boolean } | null {
+/** `[ -f dir/x ]`, `test -d dir`: whether a path exists, not what it holds. */
+const FILE_TEST = /\[\[?\s+(?:!\s+)?-[efdsLh]\s+(?:"[^"\n]*"|'[^'\n]*'|[^\s\]]+)\s+\]\]?|\btest\s+(?:!\s+)?-[efdsLh]\s+(?:"[^"\n]*"|'[^'\n]*'|\S+)/g;
+
+function scriptUse(step: Step, script: string, directory: RegExp | null): { use: ArtifactUse; outputs: boolean } | null {
+  // A line that names the download's directory outside a test of whether a file exists there.
+  const named = directory === null ? null : { test: (text: string) => directory.test(text.includes('-') ? text.replace(FILE_TEST, ' ') : text) };
   const lines = logicalLines(script);
   const validated = validatedVariables(script);
   const variables = readVariables(script);
@@ -441,7 +486,8 @@ function scriptUse(step: Step, script: string, named: RegExp | null): { use: Art
   // Lines that use what was read: they read (and do not only assign), or expand a variable assigned from a read.
   const consumers = lines.filter((l) => {
     const uses = variables.some((v) => new RegExp(`\\$\\{?${v}\\b`).test(l.text));
-    const assignsOnly = /^\s*(?:export\s+|local\s+)?[A-Za-z_]\w*=/.test(l.text) && !/;|&&|\|\|/.test(l.text);
+    // `X=$(jq -r .n f || true)`: the separators inside the command substitution are its own.
+    const assignsOnly = /^\s*(?:export\s+|local\s+)?[A-Za-z_]\w*=/.test(l.text) && !/;|&&|\|\|/.test(l.text.replace(/\$\((?:[^()]|\([^()]*\))*\)/g, ''));
     return (uses && !/^\s*(if\b|\[\[|\[\s|test\b)/.test(l.text)) || (READS_FILE.test(l.text) && !assignsOnly) || (named !== null && named.test(l.text) && !READS_FILE.test(l.text));
   });
   if (consumers.length === 0) {
@@ -451,10 +497,10 @@ function scriptUse(step: Step, script: string, named: RegExp | null): { use: Art
     const firstWords = pipelines(l).flatMap((p) => p.commands.map((c) => commandName(c.text) ?? ''));
     // Only validated values (a number checked against `^[0-9]+$`), and no file read on the line itself.
     const expanded = variables.filter((v) => new RegExp(`\\$\\{?${v}\\b`).test(l.text));
-    if (!READS_FILE.test(l.text) && expanded.length > 0 && expanded.every((v) => validated.has(v)) && (named === null || !named.test(l.text))) return 'validated';
+    if (!READS_FILE.test(l.text) && expanded.length > 0 && expanded.every((v) => checkedLine(script, v, l)) && (named === null || !named.test(l.text))) return 'validated';
     if (COMMENT_COMMAND.test(l.text)) return 'comment';
     // An output carries the value on: where it is used decides.
-    if (/GITHUB_OUTPUT/.test(l.text)) return variables.every((v) => validated.has(v) || !l.text.includes(v)) && !READS_FILE.test(l.text) ? 'validated' : 'read';
+    if (/GITHUB_OUTPUT/.test(l.text)) return variables.every((v) => !l.text.includes(v) || checkedLine(script, v, l)) && !READS_FILE.test(l.text) ? 'validated' : 'read';
     // Moving, unpacking or printing files (and values) decides nothing; a moved value read into another command does.
     if (firstWords.every((w) => FILE_SHUFFLING.has(w)) && !/\$\(/.test(l.text)) return firstWords.every((w) => w === 'echo' || w === 'printf') || expanded.length === 0 ? 'read' : 'data';
     if (!READS_FILE.test(l.text) && !variables.some((v) => l.text.includes(v)) && CONTENT_COMMANDS.test(l.text)) return 'content';

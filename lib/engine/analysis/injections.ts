@@ -1,7 +1,7 @@
-import { earlierForeignDownload, READS_FILE } from './artifacts.js';
+import { earlierForeignDownload, READS_FILE, type OutputCarries } from './artifacts.js';
 import { codeSinkInputs, inJavaScriptCode, type CodeLanguage } from './code-sinks.js';
 import { describeStep, describeTaint } from './describe.js';
-import { scriptFold, scriptLines, validatedVariables } from './script-outputs.js';
+import { scriptFold, scriptLines } from './script-outputs.js';
 import { expressionPath, validatedBefore } from './validation.js';
 import { describeGate, gateOf, guardCovers, reviewedEnvironmentGate, stepTrust, type TrustGuard, type TrustPaths } from './trust-guards.js';
 import { holdingFacts, reachFacts, runFact } from './run-model/facts.js';
@@ -289,6 +289,20 @@ function envWrites(lines: readonly ScriptSpan[]): EnvWrite[] {
   return writes;
 }
 
+/**
+ * For artifactUses: whether an output a step reads (`steps.read.outputs.sha`) is outsider text there, as the
+ * taint analysis follows it (an artifact's content, event data) through the script that writes it and the checks
+ * that script makes (`[[ "$SHA" =~ ^[0-9a-f]{40}$ ]] || exit 1`).
+ */
+export function outputCarriesOutsiderText(analyzer: TaintAnalyzer): OutputCarries {
+  return (user, path) => {
+    const expr = parseExpression(path);
+    if (expr === null) return true;
+    const taint = analyzer.ofExpression(expr, stepScope(user));
+    return taint !== null && (taint.level === 'arbitrary' || taint.level === 'structured') && outsiderControlled(taint.controller);
+  };
+}
+
 /** Outsider text or artifact content a step writes to `$GITHUB_ENV` / `$GITHUB_PATH` (github-env-injection). */
 export function envInjections(step: Step, analyzer: TaintAnalyzer): InjectionHit[] {
   const hits: InjectionHit[] = [];
@@ -307,7 +321,6 @@ export function envInjections(step: Step, analyzer: TaintAnalyzer): InjectionHit
   let trust: TrustPaths | undefined;
   const issueComment = workflow.triggers.some((t) => t.name === 'issue_comment');
   const download = earlierForeignDownload(step);
-  const validated = validatedVariables(script);
   // What each line feeds into a write: the strongest taint, and whether it reads a file.
   const fold = scriptFold<Fed>(script, {
     own: (line, [from, to]) => {
@@ -328,7 +341,7 @@ export function envInjections(step: Step, analyzer: TaintAnalyzer): InjectionHit
     },
     combine: (a, b) => ({ taint: stronger(a.taint, b.taint), readsFile: a.readsFile || b.readsFile }),
     empty: { taint: null, readsFile: false },
-    stop: validated,
+    checked: true,
   });
   for (const write of writes) {
     const { taint, readsFile } = fold.ofLines(write.seeds);

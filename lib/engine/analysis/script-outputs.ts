@@ -1,5 +1,6 @@
 import { ScanMemo } from '../model/scan-cache.js';
 import { logicalLines, type ScriptSpan } from '../shell.js';
+import { checkedAt, failingChecks, shellChecks } from './shell-checks.js';
 
 /** Environment variables a script reads: `$X`, `${X}`, `$env:X`, `%X%`, `process.env.X`. */
 export function referencedEnvVars(script: string): Set<string> {
@@ -31,6 +32,8 @@ interface ScriptIndex {
   reads: (readonly string[] | undefined)[];
   /** Lower-cased names written as `name=`, `name<<` or `::set-output name=`, with the indexes of the lines doing so. */
   writes: Map<string, number[]>;
+  /** The lines of here-document bodies, when first asked for. */
+  heredocs?: ReadonlySet<number>;
 }
 
 const ASSIGNMENT = /(?:^|[\s;&|({])(?:(?:export|local|readonly|declare(?:\s+-\w+)*)\s+)?([A-Za-z_]\w*)=|\bfor\s+([A-Za-z_]\w*)\s+in\b|\bread\s+(?:-\w+\s+)*([A-Za-z_]\w*)|\$([A-Za-z_]\w*)\s*=(?!=)/g;
@@ -169,21 +172,24 @@ export function opaqueAssignment(line: string): boolean {
 /**
  * Folds a value over the data flow of a script: each line contributes `own(line, [start, end))` and the
  * values of the variables it reads, which come from the lines assigning them (each variable computed once)
- * or, for variables the script does not assign, from `external`. Variables in `stop` contribute nothing.
- * Linear in the script however many lines are asked about; chains deeper than 256 assignments are cut.
+ * or, for variables the script does not assign, from `external`. With `checked`, a read of a variable where the
+ * script has checked it (`checkedLine`: after `[[ "$N" =~ ^[0-9]+$ ]] || exit 1`, inside
+ * `if [[ "$RAW" =~ ^[0-9a-f]{40}$ ]]; then SHA="$RAW"; fi`) contributes nothing: it carries the checked shape,
+ * not the text the variable was given. Linear in the script however many lines are asked about; chains deeper
+ * than 256 assignments are cut.
  */
 export function scriptFold<T>(
   script: string,
-  fold: { own: (line: ScriptSpan, range: [number, number]) => T; external: (name: string) => T; combine: (a: T, b: T) => T; empty: T; stop?: ReadonlySet<string> },
+  fold: { own: (line: ScriptSpan, range: [number, number]) => T; external: (name: string) => T; combine: (a: T, b: T) => T; empty: T; checked?: boolean },
 ): ScriptFold<T> {
   const index = indexOf(script);
   const memo = new Map<string, T>();
-  const stop = fold.stop ?? new Set<string>();
+  const checked = fold.checked === true;
   const lineValue = (line: ScriptSpan, depth: number): T => {
     if (opaqueAssignment(line.text)) return fold.empty;
     let value = fold.own(line, [line.offset, lineEnd(index, line)]);
     for (const name of lineReads(index, line) ?? []) {
-      if (!stop.has(name)) value = fold.combine(value, variableValue(name, depth + 1));
+      if (!checked || !checkedLine(script, name, line)) value = fold.combine(value, variableValue(name, depth + 1));
     }
     return value;
   };
@@ -215,73 +221,55 @@ export function outputLines(script: string, name: string): ScriptSpan[] | null {
   return outputWriteLines(indexOf(script), name);
 }
 
-/** `[[ "$X" =~ ^[0-9]+$ ]]`: a test of a variable against an anchored pattern without wildcards. */
-const VALIDATION = /\$\{?([A-Za-z_]\w*)\}?["']?\s*=~\s*['"]?\^([^\s'"]{0,200})\$/g;
-const GREP_VALIDATION = /\bgrep\s+(?:-[A-Za-z]{1,8}\s+){1,4}['"]\^([^'"]{0,200})\$['"][^\n]{0,200}?<<<\s*["']?\$\{?([A-Za-z_]\w*)/g;
-/** `echo "$X" | grep -qE '^[0-9]+$'`, `printf '%s' "$X" | grep -Eq '^(a|b)$'`. */
-const PIPED_GREP_VALIDATION = /\b(?:echo|printf)\b[^|\n]{0,120}?\$\{?([A-Za-z_]\w*)\}?[^|\n]{0,40}\|\s*grep\s+(?:-[A-Za-z]{1,8}\s+){1,4}['"]\^([^'"]{0,200})\$['"]/g;
-/** `case "$X" in a|b) ;; *) exit 1 ;; esac` and `case $X in ''|*[!0-9]*) exit 1 ;; esac`: the head of a `case`. */
-const CASE_HEAD = /\bcase\s+["']?\$\{?([A-Za-z_]\w*)\}?["']?\s+in\b/g;
 /** `X=$(jq -r '.number | tonumber' f)`: jq fails (and `bash -e` with it) unless the value is a number. */
 const JQ_NUMBER = /^\s*(?:(?:export|local|readonly)\s+)?([A-Za-z_]\w*)=["']?\$\(\s*jq\b[^\n)]{0,200}?\b(?:tonumber|numbers)\b[^\n)]{0,200}\)["']?\s*(?:$|[;#&|])/gm;
+const jqNumbers = new ScanMemo<string, ReadonlySet<string>>(INDEX_CACHE_LIMIT);
 
-/** The branches of a `case` starting at `from` (bounded): each branch's patterns and whether its body fails. */
-function caseBranches(script: string, from: number): { patterns: string; fails: boolean }[] | null {
-  const end = script.indexOf('esac', from);
-  if (end === -1 || end - from > 4000) return null;
-  const body = script.slice(from, end);
-  const branches: { patterns: string; fails: boolean }[] = [];
-  for (const part of body.split(';;')) {
-    const close = part.indexOf(')');
-    if (close === -1) continue;
-    branches.push({ patterns: part.slice(0, close).trim().replace(/^\(/, ''), fails: /\bexit\s+[1-9]|\bfalse\b|\breturn\s+[1-9]/.test(part.slice(close + 1)) });
-  }
-  return branches;
+/** Variables a script assigns a number read by jq (`N=$(jq -r '.n | tonumber' f)`): jq fails the step on anything else. */
+function jqNumberVariables(script: string): ReadonlySet<string> {
+  let found = jqNumbers.get(script);
+  if (found !== undefined) return found;
+  const names = new Set<string>();
+  if (script.includes('jq')) for (const match of script.matchAll(JQ_NUMBER)) if (match[1] !== undefined) names.add(match[1]);
+  found = names;
+  jqNumbers.set(script, found);
+  return found;
 }
 
 /**
- * True when a `case` lets only listed values through: its catch-all `*)` fails and every other pattern is a
- * literal word (an allow-list), or a branch that fails matches anything but digits (`*[!0-9]*`) and the empty
- * value fails too (the shell's number check).
- */
-function caseValidates(script: string, from: number): boolean {
-  const branches = caseBranches(script, from);
-  if (branches === null || branches.length === 0) return false;
-  const alternatives = (b: { patterns: string }) => b.patterns.split('|').map((p) => p.trim().replace(/^["']|["']$/g, ''));
-  const catchAll = branches.find((b) => alternatives(b).includes('*'));
-  if (catchAll?.fails === true && branches.every((b) => b === catchAll || alternatives(b).every((p) => /^[\w./@:+-]+$/.test(p)))) return true;
-  const number = branches.find((b) => b.fails && alternatives(b).some((p) => /^\*\[!\^?[0-9a-zA-Z_.-]+\]\*$/.test(p) || /^\*\[\^?!?[0-9]+\]\*$/.test(p)));
-  return number !== undefined && branches.some((b) => b.fails && alternatives(b).some((p) => p === '' || p === "''" || p === '""'));
-}
-
-/**
- * Variables a script checks before it uses them, so that after the check their value has a known shape:
- * against an anchored pattern (`[[ "$N" =~ ^[0-9]+$ ]]`, `grep -qE '^...$' <<< "$N"`,
- * `echo "$N" | grep -qE '^...$'`) or an allow-list (`case "$N" in a|b) ;; *) exit 1 ;; esac`,
- * `case $N in ''|*[!0-9]*) exit 1 ;; esac`) when it also exits on failure somewhere; or read as a number by jq
- * (`N=$(jq -r '.n | tonumber' f)`), which fails the step on anything else.
+ * Variables a script checks so that the step fails on any other value, and the rest of the job sees the checked
+ * shape: against an anchored pattern of harmless characters (`[[ "$N" =~ ^[0-9]+$ ]] || exit 1`,
+ * `if ! echo "$N" | grep -qE '^...$'; then exit 1; fi`) or an allow-list (`case "$N" in a|b) ;; *) exit 1 ;; esac`,
+ * `case $N in ''|*[!0-9]*) exit 1 ;; esac`), see shell-checks.ts; or read as a number by jq
+ * (`N=$(jq -r '.n | tonumber' f)`).
  */
 export function validatedVariables(script: string): Set<string> {
-  const result = new Set<string>();
-  if (script.includes('jq')) for (const match of script.matchAll(JQ_NUMBER)) if (match[1] !== undefined) result.add(match[1]);
-  if (!/\bexit\s+[1-9]|\bexit\s*$|\bfalse\b/m.test(script)) return result;
-  for (const match of script.matchAll(VALIDATION)) {
-    if (match[1] !== undefined && !/\.[*+]/.test(match[2] ?? '')) result.add(match[1]);
-  }
-  if (script.includes('grep')) {
-    for (const match of script.matchAll(GREP_VALIDATION)) {
-      if (match[2] !== undefined && /-[A-Za-z]*[qx]/.test(match[0]) && !/\.[*+]/.test(match[1] ?? '')) result.add(match[2]);
-    }
-    for (const match of script.matchAll(PIPED_GREP_VALIDATION)) {
-      if (match[1] !== undefined && /grep\s+(?:-[A-Za-z]{1,8}\s+){0,3}-[A-Za-z]*[qx]/.test(match[0]) && !/\.[*+]/.test(match[2] ?? '')) result.add(match[1]);
-    }
-  }
-  if (script.includes('esac')) {
-    for (const match of script.matchAll(CASE_HEAD)) {
-      if (match[1] !== undefined && caseValidates(script, (match.index ?? 0) + match[0].length)) result.add(match[1]);
-    }
-  }
+  const result = failingChecks(shellChecks(script));
+  for (const name of jqNumberVariables(script)) result.add(name);
   return result;
+}
+
+/**
+ * True when every read of `name` in `script[from, to)` sees a checked value (shell-checks.ts): after a check
+ * that stops the script or empties the variable otherwise, inside a branch that runs only when it matched, or in
+ * the test itself; or the variable holds a number jq read. False when the range reads it some other way.
+ */
+export function checkedReads(script: string, name: string, from: number, to: number): boolean {
+  if (jqNumberVariables(script).has(name)) return true;
+  const checks = shellChecks(script);
+  if (!checks.ranges.has(name) && !checks.tests.has(name)) return false;
+  const text = script.slice(from, to);
+  let any = false;
+  for (const match of text.matchAll(new RegExp(`\\$\\{?${name}\\b`, 'g'))) {
+    if (!checkedAt(checks, name, from + (match.index ?? 0))) return false;
+    any = true;
+  }
+  return any;
+}
+
+/** `checkedReads` over one logical line of the script (from `scriptLines`). */
+export function checkedLine(script: string, name: string, line: ScriptSpan): boolean {
+  return checkedReads(script, name, line.offset, lineEnd(indexOf(script), line));
 }
 
 function escapeRegExp(text: string): string {
@@ -293,6 +281,41 @@ function escapeRegExp(text: string): string {
  * its here-document, `::set-output name=name::`), or null when none is recognisable.
  */
 function outputWriteLines(index: ScriptIndex, name: string): ScriptSpan[] | null {
+  const all = writeLines(index, name);
+  if (all === null) return null;
+  // `PR_NUMBER=$(jq ...)` assigns a shell variable of the output's name (output names are matched without case):
+  // not a write, when the script writes the output elsewhere (`echo "pr_number=$PR_NUMBER" >> "$GITHUB_OUTPUT"`).
+  const writes = all.filter((line) => !shellAssignmentOnly(line.text, name) || heredocBodies(index).has(lineNumber(index, line)));
+  return writes.length > 0 ? writes : all;
+}
+
+/** The numbers of the lines of here-document bodies (`cat >> "$GITHUB_OUTPUT" <<EOF`, then `name=$X`), worked out once. */
+function heredocBodies(index: ScriptIndex): ReadonlySet<number> {
+  if (index.heredocs !== undefined) return index.heredocs;
+  const bodies = new Set<number>();
+  for (let i = 0; i < index.lines.length; i++) {
+    const delimiter = /<<-?\s*['"]?([A-Za-z_][\w.-]*)/.exec((index.lines[i] as ScriptSpan).text.replace(/<<</g, ''))?.[1];
+    if (delimiter === undefined) continue;
+    for (i++; i < index.lines.length && (index.lines[i] as ScriptSpan).text.trim() !== delimiter; i++) bodies.add(i);
+  }
+  index.heredocs = bodies;
+  return bodies;
+}
+
+/** True when every `name=` of a line assigns a shell variable (at the start of a command, outside quotes). */
+function shellAssignmentOnly(text: string, name: string): boolean {
+  const pattern = new RegExp(`(^|[\\s"'{(>;|])${escapeRegExp(name)}(?:=|<<)`, 'gi');
+  let any = false;
+  for (const match of text.matchAll(pattern)) {
+    const before = text.slice(0, (match.index ?? 0) + (match[1] ?? '').length);
+    const quotes = (before.match(/["']/g) ?? []).length;
+    if (quotes % 2 !== 0 || !/(?:^|[;&|]|\b(?:then|do|else|export|local|readonly|declare(?:\s+-\w+)*))\s*$/.test(before)) return false;
+    any = true;
+  }
+  return any;
+}
+
+function writeLines(index: ScriptIndex, name: string): ScriptSpan[] | null {
   const found: ScriptSpan[] = [];
   const heredoc = new RegExp(`${escapeRegExp(name)}<<\\s*['"]?(\\w+)`, 'i');
   let skipTo = -1;

@@ -1,7 +1,7 @@
 import { githubContextCapability } from '../contexts/index.js';
 import type { RepositoryModel } from '../model/repository.js';
 import type { Action, Job, Step, Workflow } from '../model/workflow.js';
-import { githubScriptChecks, JS_NUMBER, outputLines, referencedEnvVars, scriptFold, validatedVariables, type ScriptFold } from '../analysis/script-outputs.js';
+import { githubScriptChecks, JS_NUMBER, outputLines, referencedEnvVars, scriptFold, type ScriptFold } from '../analysis/script-outputs.js';
 import { actionMajorVersion } from '../analysis/step-version.js';
 import { normalizeLocalPath } from '../model/repository.js';
 import { get, getMap, getText, keyText, type YNode, type YPair, type YScalar } from '../yaml/model.js';
@@ -484,16 +484,12 @@ export class TaintAnalyzer {
     const occurrences = expressionsOf(step.owner.file, run);
     const artifact = this.#artifactTaint(step, scope);
     const text = String(run.value);
-    const validated = validatedVariables(text);
     const fold = scriptFold<Taint | null>(text, {
       own: (line, [from, to]) => {
         let taint: Taint | null = null;
-        // A file of an outsider's artifact read into the value (`N=$(cat pr/NR)`), unless the variable it is
-        // assigned to is checked against an anchored pattern before the script goes on.
-        if (artifact !== null && readsDownloadedFile(step, line, artifact.download)) {
-          const assigned = /^\s*(?:export\s+|local\s+)?([A-Za-z_]\w*)=/.exec(line.text)?.[1] ?? /\bread\s+(?:-\w+\s+)*([A-Za-z_]\w*)/.exec(line.text)?.[1];
-          if (assigned === undefined || !validated.has(assigned)) taint = artifact.taint;
-        }
+        // A file of an outsider's artifact read into the value (`N=$(cat pr/NR)`). A read of the variable it is
+        // assigned to after a check (`[[ "$N" =~ ^[0-9]+$ ]] || exit 1`) does not come here (`checked` below).
+        if (artifact !== null && readsDownloadedFile(step, line, artifact.download)) taint = artifact.taint;
         for (let i = firstAtOrAfter(occurrences, from); i < occurrences.length; i++) {
           const occurrence = occurrences[i] as ExpressionOccurrence;
           if (occurrence.span.start >= to) break;
@@ -504,9 +500,10 @@ export class TaintAnalyzer {
       external: (name) => this.#ofShellVariable(name, scope, depth),
       combine: stronger,
       empty: null,
-      // A variable the script checks against an anchored pattern or an allow-list (failing otherwise) carries
+      // A variable read where the script has checked it against an anchored pattern or an allow-list (after a
+      // check that stops the script or empties it otherwise, or in the branch that runs only on a match) carries
       // the checked shape into the outputs it writes, not the text it was given.
-      stop: validated,
+      checked: true,
     });
     this.#folds.set(step, fold);
     return fold;

@@ -1,0 +1,240 @@
+import { describe, expect, it } from 'vitest';
+import { safePattern, shellChecks } from '../../../../lib/engine/analysis/shell-checks.js';
+import { checkedReads, outputLines, validatedVariables } from '../../../../lib/engine/analysis/script-outputs.js';
+import { findCombinations } from '../../../../lib/engine/combinations/detect.js';
+import { scanRepository } from '../../../../lib/engine/scan.js';
+import { positions, scanWith } from '../../../support/engine.js';
+
+/** Whether each `$NAME` read of `name` after the last `#>` marker line sees a checked value. */
+function lastRead(script: string, name: string): boolean {
+  const at = script.lastIndexOf(`$${name}`);
+  return checkedReads(script, name, at, at + name.length + 1);
+}
+
+describe('safePattern: anchored patterns of characters that cannot break out of a sink', () => {
+  it('takes hex, digits, names and versions', () => {
+    for (const pattern of ['^[0-9a-f]{40}$', '^[1-9][0-9]*$', '^[A-Za-z0-9._/-]+$', '^v[0-9]+\\.[0-9]+(-[a-z0-9]+)?$', '^(main|dev)$', '^[[:digit:]]+$', '^\\d+$']) {
+      expect(safePattern(pattern), pattern).toBe(true);
+    }
+  });
+
+  it('rejects unanchored patterns, wildcards, negated classes and characters that end a string', () => {
+    for (const pattern of ['[0-9a-f]{40}', '^[0-9]+', '[0-9]+$', '^v.+$', '^.*$', '^[^/]+$', '^[a-z ]+$', "^[a-z']+$", '^[a-z$]+$', '^[a-z\\-]+$', '^a|b$', '^[A-z]+$', '^\\s+$', '^[[:print:]]+$']) {
+      expect(safePattern(pattern), pattern).toBe(false);
+    }
+  });
+});
+
+describe('checkedReads: where a script has checked a variable', () => {
+  it('covers a copy made only in the branch that matched (shape A), and reads after a check that clears or exits (shape B)', () => {
+    const shapeA = [
+      "RAW=$(jq -r '.head_sha // empty' a/summary.json)",
+      'if [[ "$RAW" =~ ^[0-9a-f]{40}$ ]]; then',
+      '  SHA="$RAW"',
+      'elif [ -n "$RAW" ]; then',
+      `  echo "::warning::not a sha ('$RAW')"`,
+      'fi',
+    ].join('\n');
+    const copy = shapeA.indexOf('SHA="$RAW"');
+    expect(checkedReads(shapeA, 'RAW', copy, copy + 10)).toBe(true);
+    // The warning prints the raw value: not a checked read.
+    expect(lastRead(shapeA, 'RAW')).toBe(false);
+    const shapeB = 'PR=$(jq -r .pr f.json)\nif [ -n "$PR" ] && ! [[ "$PR" =~ ^[1-9][0-9]*$ ]]; then PR=""; fi\necho "pr=$PR"';
+    expect(lastRead(shapeB, 'PR')).toBe(true);
+    for (const check of [
+      '[[ "$PR" =~ ^[0-9]+$ ]] || exit 1',
+      'if ! [[ $PR =~ ^[0-9]+$ ]]; then echo bad; exit 1; fi',
+      "case \"$PR\" in *[!0-9]*|'') exit 1;; esac",
+      '[[ "$PR" =~ ^[0-9]+$ ]] || { echo "bad"; exit 1; }',
+      "re='^[0-9]+$'\nif [[ ! $PR =~ $re ]]; then exit 2; fi",
+      'if [[ "$PR" =~ ^[0-9]+$ ]]; then\n  :\nelse\n  exit 1\nfi',
+      "echo \"$PR\" | grep -qE '^[0-9]+$' || exit 1",
+      'log() { echo "$1"; }\n[[ "$PR" =~ ^[0-9]+$ ]] || exit 1',
+    ]) {
+      const script = `PR=$(cat a/pr)\n${check}\necho "pr=$PR"`;
+      expect(lastRead(script, 'PR'), check).toBe(true);
+      expect([...validatedVariables(script)], check).toEqual(['PR']);
+    }
+  });
+
+  it('does not cover an unanchored or open pattern, a copy on both branches, a conditional check, or a value assigned again', () => {
+    for (const check of [
+      '[[ "$PR" =~ [0-9]+ ]] || exit 1',
+      '[[ "$PR" =~ ^[^/]+$ ]] || exit 1',
+      '[[ "$PR" =~ ^[0-9]+$ ]] && echo ok',
+      'if [ "$STRICT" = 1 ] && ! [[ "$PR" =~ ^[0-9]+$ ]]; then exit 1; fi',
+      'if [ "$STRICT" = 1 ]; then\n  [[ "$PR" =~ ^[0-9]+$ ]] || exit 1\nfi',
+      '[[ "$PR" =~ ^[0-9]+$ ]] || exit 1\nPR=$(cat a/other)',
+      "cat <<EOF\n[[ \"$PR\" =~ ^[0-9]+$ ]] || exit 1\nEOF",
+      // Inside a function only called later, or an exit that runs only when the message fails.
+      'check() {\n  [[ "$PR" =~ ^[0-9]+$ ]] || exit 1\n}',
+      'if ! [[ "$PR" =~ ^[0-9]+$ ]]; then\n  { echo bad; } || exit 1\nfi',
+    ]) {
+      expect(lastRead(`PR=$(cat a/pr)\n${check}\necho "pr=$PR"`, 'PR'), check).toBe(false);
+    }
+    const both = 'if [[ "$RAW" =~ ^[0-9a-f]{40}$ ]]; then SHA="$RAW"; else SHA="$RAW"; fi';
+    expect(checkedReads(both, 'RAW', both.indexOf('then'), both.indexOf('else'))).toBe(true);
+    expect(checkedReads(both, 'RAW', both.indexOf('else'), both.length)).toBe(false);
+    // Blocks that do not match: nothing is taken as checked.
+    expect(lastRead('[[ "$PR" =~ ^[0-9]+$ ]] || exit 1\nfi\necho "$PR"', 'PR')).toBe(false);
+  });
+});
+
+describe('shellChecks on hostile scripts', () => {
+  it('stays bounded with thousands of checked variables, pattern variables, nesting and unclosed quotes', () => {
+    const checks = Array.from({ length: 1_800 }, (_, i) => `re${i}='^[0-9]+$'\nif [[ "$V${i}" =~ $re${i} ]]; then W${i}="$V${i}"; fi\nV${i}=$(cat f)`).join('\n');
+    const nested = `${'if [[ "$X" =~ ^[0-9]+$ ]]; then\n'.repeat(1_000)}echo "$X"\n${'fi\n'.repeat(1_000)}`;
+    const script = `${checks}\n${nested}`;
+    // Under the 200,000 characters above which a script is not read at all.
+    expect(script.length).toBeLessThan(200_000);
+    const started = process.hrtime.bigint();
+    const many = shellChecks(script);
+    shellChecks(`${'$('.repeat(20_000)} "unclosed [[ $X =~ ^a$ ]] || exit 1`);
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    // Only the first variables get ranges (each costs a pass over the script); the checks found are still right.
+    expect(many.ranges.size).toBeLessThanOrEqual(64);
+    expect(many.ranges.get('V0')?.[0]?.outcome).toBe('branch');
+    expect(many.tests.get('X')?.length).toBeGreaterThan(0);
+    expect(ms).toBeLessThan(5_000);
+  });
+});
+
+describe('outputLines: a shell variable named like the output is not a write of it', () => {
+  it('keeps the lines that write the output, here-document bodies included, and falls back to assignments alone', () => {
+    const lines = (script: string) => (outputLines(script, 'pr_number') ?? []).map((l) => l.text.trim());
+    expect(lines('PR_NUMBER=$(cat a/pr)\nif [ -z "$PR_NUMBER" ]; then PR_NUMBER=""; fi\necho "pr_number=$PR_NUMBER" >> "$GITHUB_OUTPUT"')).toEqual(['echo "pr_number=$PR_NUMBER" >> "$GITHUB_OUTPUT"']);
+    expect(lines('PR_NUMBER=1\ncat >> "$GITHUB_OUTPUT" <<EOF\npr_number=$(cat a/pr)\nEOF')).toEqual(['pr_number=$(cat a/pr)']);
+    expect(lines('pr_number=$(cat a/pr)')).toEqual(['pr_number=$(cat a/pr)']);
+  });
+});
+
+/** A workflow_run follower that reads a fork's artifact into step outputs and expands them into github-script. */
+function follower(read: string): string {
+  return [
+    'name: Publish',
+    'on:',
+    '  workflow_run:',
+    '    workflows: [CI]',
+    '    types: [completed]',
+    'permissions:',
+    '  contents: read',
+    '  pull-requests: write',
+    '  checks: write',
+    'jobs:',
+    '  publish:',
+    '    runs-on: ubuntu-latest',
+    '    steps:',
+    '      - env:',
+    '          GH_TOKEN: ${{ github.token }}',
+    '        run: gh run download ${{ github.event.workflow_run.id }} --repo ${{ github.repository }} --name summary --dir .artifacts',
+    '      - id: run-info',
+    '        run: |',
+    '          STEP_OUTPUTS=$(mktemp)',
+    ...read.split('\n').map((line) => `          ${line}`),
+    '          cat "$STEP_OUTPUTS" >> "$GITHUB_OUTPUT"',
+    '      - uses: actions/github-script@v7',
+    '        with:',
+    '          script: |',
+    "            const sha = '${{ steps.run-info.outputs.head_sha }}';",
+    "            const pr = '${{ steps.run-info.outputs.pr_number }}';",
+    "            await github.rest.checks.create({ owner: context.repo.owner, repo: context.repo.repo, name: 'summary', head_sha: sha });",
+    '',
+  ].join('\n');
+}
+
+const RELEASE = [
+  'name: Release',
+  'on:',
+  '  push:',
+  "    tags: ['v*']",
+  'permissions:',
+  '  contents: write',
+  'jobs:',
+  '  release:',
+  '    runs-on: ubuntu-latest',
+  '    steps:',
+  '      - uses: actions/checkout@v4',
+  '      - uses: actions/setup-go@v5',
+  '        with:',
+  "          go-version: '1.22'",
+  '      - run: make dist',
+  '      - uses: softprops/action-gh-release@v2',
+  '        with:',
+  '          files: dist/*',
+  '',
+].join('\n');
+
+const READ = "SHA=$(jq -r '.head_sha // empty' .artifacts/summary.json)\nPR_NUMBER=$(jq -r '.pr_number // empty' .artifacts/summary.json)";
+const WRITE = 'echo "head_sha=$SHA" >> "$STEP_OUTPUTS"\necho "pr_number=$PR_NUMBER" >> "$STEP_OUTPUTS"';
+const VALIDATED: Record<string, string> = {
+  'shape A and B': [
+    "RAW_SHA=$(jq -r '.head_sha // empty' .artifacts/summary.json)",
+    'SHA=""',
+    'if [[ "$RAW_SHA" =~ ^[0-9a-f]{40}$ ]]; then',
+    '  SHA="$RAW_SHA"',
+    'elif [ -n "$RAW_SHA" ]; then',
+    `  echo "::warning::not a sha ('$RAW_SHA')"`,
+    'fi',
+    "PR_NUMBER=$(jq -r '.pr_number // empty' .artifacts/summary.json)",
+    'if [ -n "$PR_NUMBER" ] && ! [[ "$PR_NUMBER" =~ ^[1-9][0-9]*$ ]]; then PR_NUMBER=""; fi',
+    WRITE,
+  ].join('\n'),
+  'one-line checks': `${READ}\n[[ "$SHA" =~ ^[0-9a-f]{40}$ ]] || exit 1\nif ! [[ $PR_NUMBER =~ ^[0-9]+$ ]]; then echo bad; exit 1; fi\n${WRITE}`,
+  'case checks': `${READ}\ncase "$SHA" in *[!0-9a-f]*|'') exit 1;; esac\ncase "$PR_NUMBER" in *[!0-9]*|'') exit 1;; esac\n${WRITE}`,
+};
+const UNCHECKED: Record<string, string> = {
+  'no check': `${READ}\n${WRITE}`,
+  'unanchored patterns': `${READ}\n[[ "$SHA" =~ [0-9a-f]{40} ]] || exit 1\n[[ "$PR_NUMBER" =~ ^[0-9]+ ]] || exit 1\n${WRITE}`,
+  'patterns admitting quotes and anything but a slash': `${READ}\n[[ "$SHA" =~ ^[0-9a-f\\ \\']+$ ]] || exit 1\n[[ "$PR_NUMBER" =~ ^[^/]+$ ]] || exit 1\n${WRITE}`,
+  'the raw value copied on both branches': [
+    "RAW_SHA=$(jq -r '.head_sha // empty' .artifacts/summary.json)",
+    'if [[ "$RAW_SHA" =~ ^[0-9a-f]{40}$ ]]; then',
+    '  SHA="$RAW_SHA"',
+    'else',
+    '  SHA="$RAW_SHA"',
+    'fi',
+    "PR_NUMBER=$(jq -r '.pr_number // empty' .artifacts/summary.json)",
+    'if [[ "$PR_NUMBER" =~ ^[0-9]+$ ]]; then echo ok; fi',
+    WRITE,
+  ].join('\n'),
+};
+
+describe('a value a script checks before writing it to a step output is not an injection', () => {
+  const files = (read: string) => [
+    { path: '.github/workflows/publish.yml', text: follower(read) },
+    { path: '.github/workflows/release.yml', text: RELEASE },
+  ];
+
+  it('reports the outputs expanded into github-script when the values are not checked, or checked wrongly', () => {
+    for (const [what, read] of Object.entries(UNCHECKED)) {
+      const findings = scanWith('script-injection', files(read));
+      expect(findings.map((f) => `${f.severity} ${/outputs\.(\w+)/.exec(f.description)?.[1] ?? ''}`), what).toEqual(['MEDIUM head_sha', 'MEDIUM pr_number']);
+      expect(findings[0]?.description, what).toContain('the content of an artifact downloaded by step 1 of job `publish`');
+      expect(positions(scanWith('artifact-poisoning', files(read))), what).toEqual(['16:14 MEDIUM']);
+      expect(scanWith('dangerous-trigger', files(read))[0]?.severity, what).toBe('MEDIUM');
+    }
+  });
+
+  it('reports nothing for outputs the script checked, and the workflow says no step runs the files', () => {
+    for (const [what, read] of Object.entries(VALIDATED)) {
+      expect(scanWith('script-injection', files(read)), what).toEqual([]);
+      expect(scanWith('artifact-poisoning', files(read)), what).toEqual([]);
+      const [trigger] = scanWith('dangerous-trigger', files(read));
+      expect(trigger?.severity, what).toBe('LOW');
+      expect(trigger?.description, what).toContain('no step runs code from them');
+    }
+  });
+
+  it('feeds the cache-poisoning of the release only while the outputs carry the artifact', () => {
+    const scan = (read: string) => {
+      const { records, findings } = scanRepository(files(read), {});
+      return { paths: findCombinations(records, () => true).map((c) => `${c.id} ${c.severity}`), cache: findings.find((f) => f.rule_id === 'cache-poisoning')?.severity };
+    };
+    const raw = scan(UNCHECKED['no check'] as string);
+    expect(raw.paths).toContain('cache-poisoning-release HIGH');
+    expect(raw.cache).toBe('HIGH');
+    const checked = scan(VALIDATED['shape A and B'] as string);
+    expect(checked.paths).not.toContain('cache-poisoning-release HIGH');
+    expect(checked.cache).toBe('LOW');
+  });
+});
