@@ -242,6 +242,26 @@ export class RunModel {
     return callers.every((caller) => this.#jobSuppliesNothing(caller.job as Job));
   }
 
+  /**
+   * What a compromised upstream reaches through a step, in words, for the supply-chain rules' descriptions: what
+   * the job holds (`the job holds secret \`NPM_TOKEN\``), or how it supplies a release while holding nothing
+   * (what it builds reaches a job that publishes; cache entries such a job restores). A step of a local composite
+   * action is described at the first of its callers that supplies something (or says no workflow here runs it).
+   */
+  supplyText(step: Step): string {
+    const callers = this.jobSteps(step);
+    if (callers.length === 0) return 'no workflow here runs this action, so what its jobs hold is not known';
+    const caller = callers.find((c) => !this.#jobSuppliesNothing(c.job as Job)) ?? callers[0];
+    const job = caller?.job as Job;
+    const run = this.job(job);
+    const whose = step.job === null ? `job \`${job.id}\`, which runs this action,` : 'the job';
+    if (!holdsNothing(run.holdings, this.defaultToken)) return `${whose} holds ${run.valuables.join(', ')}`;
+    const fed = feedsPublish(job, this);
+    if (fed.length > 0) return `${whose} holds nothing worth taking itself, but what it builds reaches ${fed.slice(0, 2).map((j) => `job \`${j.id}\``).join(' and ')}, which publishes`;
+    if (this.#savesShippedCache(job)) return `${whose} holds nothing worth taking itself, but it saves cache entries that a job which publishes restores`;
+    return step.job === null ? `the jobs that run this action hold nothing worth taking` : run.nothingHeld;
+  }
+
   readonly #supplies = new ScanCache<Job, boolean>();
 
   #jobSuppliesNothing(job: Job): boolean {
