@@ -21,6 +21,7 @@ import { imageOwnership, repositoryIdentity, usesOwnership, type Ownership, type
 import type { UsesRef } from '../../model/uses.js';
 import { get, type YNode } from '../../yaml/model.js';
 import { serviceAccess, serviceHoldings, type ServiceAccess } from './services.js';
+import { containerAccess, containerHoldings, type ContainerAccess } from './containers.js';
 
 export type { ForkReach, Reach, ReachLevel, ValueReach } from './reach.js';
 export type { Holdings, DefaultToken } from './holdings.js';
@@ -29,6 +30,7 @@ export type { WorkspaceEntry, Content } from './workspace.js';
 export { severityOf, describeClaim, whoText, type Claim } from './severity.js';
 export { outsiderReach, REACH_ORDER, weaker } from './reach.js';
 export type { ServiceAccess, ServiceMount } from './services.js';
+export type { ContainerAccess } from './containers.js';
 export { ownerFact, usesOwnership, imageOwnership, repositoryIdentity, type Ownership, type RepositoryIdentity } from './ownership.js';
 
 /** An execution traced to its code: the workspace entry that holds what it runs (null: nothing of the workspace's). */
@@ -66,6 +68,14 @@ export interface JobRun {
 /** A service container of a job: what its definition gives it, and what that amounts to (holdings.ts). */
 export interface ServiceRun {
   access: ServiceAccess;
+  holdings: Holdings;
+  /** What it holds that is worth taking, in words (empty: nothing). */
+  valuables: readonly string[];
+}
+
+/** A job's container (`jobs.<id>.container`): what reaches it (containers.ts), and what that amounts to. */
+export interface ContainerRun {
+  access: ContainerAccess;
   holdings: Holdings;
   /** What it holds that is worth taking, in words (empty: nothing). */
   valuables: readonly string[];
@@ -127,6 +137,36 @@ export class RunModel {
     const access = serviceAccess(job, definition);
     const holdings = serviceHoldings(access, this.job(job).holdings);
     return { access, holdings, valuables: valuables(holdings, this.defaultToken) };
+  }
+
+  readonly #containers = new ScanCache<Job, ContainerRun>();
+
+  /**
+   * What the container of `job` is given and so holds (containers.ts): the secrets and the token its steps get,
+   * the job's OIDC, self-hosted machine and publish; null when the job has no container.
+   */
+  container(job: Job): ContainerRun | null {
+    const definition = job.container;
+    if (definition === undefined) return null;
+    let found = this.#containers.get(job);
+    if (found === undefined) {
+      const access = containerAccess(job, definition, this.job(job).steps, this.repository);
+      const holdings = containerHoldings(access, this.job(job).holdings);
+      found = { access, holdings, valuables: valuables(holdings, this.defaultToken) };
+      this.#containers.set(job, found);
+    }
+    return found;
+  }
+
+  /**
+   * How a job that holds nothing worth taking still supplies a release, in words: what it builds reaches a job
+   * that publishes, or it saves cache entries such a job restores; null when it does neither.
+   */
+  releaseFeed(job: Job): string | null {
+    const fed = feedsPublish(job, this);
+    if (fed.length > 0) return `what it builds reaches ${fed.slice(0, 2).map((j) => `job \`${j.id}\``).join(' and ')}, which publishes`;
+    if (this.#savesShippedCache(job)) return 'it saves cache entries that a job which publishes restores';
+    return null;
   }
 
   job(job: Job): JobRun {
@@ -256,9 +296,8 @@ export class RunModel {
     const run = this.job(job);
     const whose = step.job === null ? `job \`${job.id}\`, which runs this action,` : 'the job';
     if (!holdsNothing(run.holdings, this.defaultToken)) return `${whose} holds ${run.valuables.join(', ')}`;
-    const fed = feedsPublish(job, this);
-    if (fed.length > 0) return `${whose} holds nothing worth taking itself, but what it builds reaches ${fed.slice(0, 2).map((j) => `job \`${j.id}\``).join(' and ')}, which publishes`;
-    if (this.#savesShippedCache(job)) return `${whose} holds nothing worth taking itself, but it saves cache entries that a job which publishes restores`;
+    const feed = this.releaseFeed(job);
+    if (feed !== null) return `${whose} holds nothing worth taking itself, but ${feed}`;
     return step.job === null ? `the jobs that run this action hold nothing worth taking` : run.nothingHeld;
   }
 
