@@ -258,6 +258,11 @@ function originReason(origin: Exclude<DownloadOrigin, { kind: 'mutable' }>): str
   }
 }
 
+/** A fixed version of someone else's archive in a job whose build ships. */
+function shippedReason(origin: Extract<DownloadOrigin, { kind: 'versioned' }>, supplies: string): string {
+  return ` MEDIUM: it names the fixed version \`${origin.version}\` in ${origin.where}, so only a compromise of that archive (or of the account that uploads to it) can swap it, but what this job builds ships: ${supplies}, and a replaced version would reach every user of the release with nothing but a committed checksum to stop it.`;
+}
+
 /** Who can change a download the rule rates MEDIUM, what they reach, and what stands in the way. */
 function mediumReason(origin: Extract<DownloadOrigin, { kind: 'mutable' }>, supplies: string): string {
   const who = origin.plain
@@ -320,14 +325,23 @@ export default defineWorkflowRule({
       const supplies = !context.runs.suppliesNothing(step);
       for (const { offset, fetch, evidence } of downloads) {
         const origin = downloadOrigin(step, found.text, offset, fetch.url, context.runs.identity);
-        const low = origin.kind !== 'mutable' || !supplies;
+        // A fixed version of someone else's archive stays MEDIUM only where what the job builds ships: a replaced
+        // version would reach every user of the release, and the checksum is the one check before it does.
+        const ships = origin.kind === 'versioned' && context.runs.shipsRelease(step);
+        const low = ships ? false : origin.kind !== 'mutable' || !supplies;
         context.report({
           node: run,
           offset: valueOffsetToSource(step.owner.file, run, offset),
           severity: low ? 'LOW' : 'MEDIUM',
           message:
             `\`${fetch.program}\` downloads ${evidence} and nothing in the step verifies its checksum or signature before it is used.` +
-            (origin.kind !== 'mutable' ? originReason(origin) : low ? lowReason(step, 'file') : mediumReason(origin, context.runs.supplyText(step))),
+            (origin.kind === 'versioned' && ships
+              ? shippedReason(origin, context.runs.supplyText(step))
+              : origin.kind !== 'mutable'
+                ? originReason(origin)
+                : low
+                  ? lowReason(step, 'file')
+                  : mediumReason(origin, context.runs.supplyText(step))),
           facts,
         });
       }

@@ -248,12 +248,12 @@ function judgeContainer(context: WorkflowRuleContext, job: Job, container: Conta
 function judgeStep(context: WorkflowRuleContext, step: Step): Judged {
   const direct = step.job === null ? [] : stepSecrets(step);
   const given = direct.length === 0 ? '' : `; ${direct.length === 1 ? 'secret' : 'secrets'} ${direct.slice(0, 3).map((n) => `\`${n}\``).join(', ')} ${direct.length === 1 ? 'reaches' : 'reach'} the step itself (its \`with:\` or environment)`;
-  const reaches = `it runs this step only, but the runner mounts the Docker socket and the workspace into a \`docker://\` step's container, which gives it the machine: ${context.runs.supplyText(step)}${given}`;
-  if (!context.runs.suppliesNothing(step)) return { severity: 'MEDIUM', reaches, reason: ` MEDIUM:${UPSTREAM}` };
+  const runs = "it runs this step only, but the runner mounts the Docker socket and the workspace into a `docker://` step's container, which gives it the machine";
+  if (!context.runs.suppliesNothing(step)) return { severity: 'MEDIUM', reaches: `${runs}: ${context.runs.supplyText(step)}${given}`, reason: ` MEDIUM:${UPSTREAM}` };
   const action = step.job === null;
   return {
     severity: 'LOW',
-    reaches,
+    reaches: `${runs} and what the job holds${given}`,
     reason: ` LOW: ${action ? 'the jobs that run this action hold' : 'the job holds'} no write scope that changes code, releases or packages, no secret, OIDC token, self-hosted machine or publish and hand${action ? '' : 's'} no build to a publishing job, so a re-pushed image changes only what this run does.`,
   };
 }

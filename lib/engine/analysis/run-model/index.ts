@@ -159,6 +159,18 @@ export class RunModel {
   }
 
   /**
+   * True when what a step produces can end up in a release: its job publishes, or hands its build (artifacts, or
+   * cache entries) to a job that publishes. A step of a local composite action: when one of the jobs that call it
+   * does (false with no caller here).
+   */
+  shipsRelease(step: Step): boolean {
+    return this.jobSteps(step).some((caller) => {
+      const job = caller.job as Job;
+      return this.job(job).holdings.publishes !== null || this.releaseFeed(job) !== null;
+    });
+  }
+
+  /**
    * How a job that holds nothing worth taking still supplies a release, in words: what it builds reaches a job
    * that publishes, or it saves cache entries such a job restores; null when it does neither.
    */

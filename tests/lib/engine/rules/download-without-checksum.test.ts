@@ -174,6 +174,35 @@ describe(RULE, () => {
       expect(findings[3]?.description).toContain('`v0.124.1`');
     });
 
+    it('keeps a fixed version of a third party MEDIUM where what the job builds ships, not in a job that only holds a secret', () => {
+      const release = (publish: string) => yaml`
+        on: push
+        permissions: { contents: read }
+        jobs:
+          build:
+            runs-on: ubuntu-latest
+            steps:
+              - run: curl -sSLO https://github.com/some-vendor/packer/releases/download/v1.8.2/packer-linux.tar.gz && tar xzf packer-linux.tar.gz
+              - run: curl -fsSLo r.sh https://static.rust-lang.org/rustup/archive/1.27.1/x86_64-unknown-linux-gnu/rustup-init
+              - uses: actions/upload-artifact@v4
+                with: { name: dist, path: dist }
+          publish:
+            needs: build
+            runs-on: ubuntu-latest
+            permissions: { contents: write }
+            steps:
+              - uses: actions/download-artifact@v4
+                with: { name: dist, path: dist }
+              - run: ${publish}
+      `;
+      const shipped = scanWith(RULE, release('gh release upload v1 dist/*'), { repository: 'acme-labs/widget' });
+      expect(shipped.map((f) => f.severity)).toEqual(['MEDIUM', 'LOW']);
+      expect(shipped[0]?.description).toContain('what this job builds ships: the job holds nothing worth taking itself, but what it builds reaches job `publish`, which publishes');
+      // A vendor's own distribution stays LOW (the job trusts the vendor by using the tool); a job that ships nothing is LOW.
+      expect(shipped[1]?.description).toContain('official rustup distribution');
+      expect(scanWith(RULE, release('echo done'), { repository: 'acme-labs/widget' }).map((f) => f.severity)).toEqual(['LOW', 'LOW']);
+    });
+
     it("negative: someone else's changeable location stays MEDIUM in a job that holds something, saying who can change it and what the job holds", () => {
       const findings = scanWith(RULE, held([
         'curl -fsSLo f.tar.xz https://ffmpeg.example.com/releases/ffmpeg-7.0.2-amd64-static.tar.xz',
