@@ -1,4 +1,5 @@
 import { hasAny, scriptOf, scriptWords, wordMask } from '../analysis/file-scripts.js';
+import { downloadOrigin, type DownloadOrigin } from '../analysis/download-origin.js';
 import { fetchOf, isLocalUrl, type Fetch } from '../analysis/remote-fetch.js';
 import { feedFacts, holdingFacts, runFact } from '../analysis/run-model/facts.js';
 import type { Step } from '../model/workflow.js';
@@ -243,6 +244,35 @@ export function unverifiedDownloads(step: Step): UnverifiedDownload[] {
   return downloads;
 }
 
+/** Why a download from this origin is LOW whatever the job holds. */
+function originReason(origin: Exclude<DownloadOrigin, { kind: 'mutable' }>): string {
+  switch (origin.kind) {
+    case 'own':
+      return ` LOW: it is served from ${origin.text}, so whoever can change it already maintains this repository; a checksum only makes the build reproducible.`;
+    case 'platform':
+      return ` LOW: it is served from ${origin.text}, published by the party that runs the runner itself.`;
+    case 'vendor':
+      return ` LOW: it comes from the official ${origin.tool} distribution over HTTPS, which the job trusts by using ${origin.tool} at all; a committed checksum still makes the build reproducible.`;
+    case 'versioned':
+      return ` LOW: it names the fixed version \`${origin.version}\` in ${origin.where}, over HTTPS: a published version is uploaded once and not replaced in the normal course, unlike a tag or \`latest\`, so swapping it means compromising that archive and a committed checksum is defense in depth.`;
+  }
+}
+
+/** A fixed version of someone else's archive in a job whose build ships. */
+function shippedReason(origin: Extract<DownloadOrigin, { kind: 'versioned' }>, supplies: string): string {
+  return ` MEDIUM: it names the fixed version \`${origin.version}\` in ${origin.where}, so only a compromise of that archive (or of the account that uploads to it) can swap it, but what this job builds ships: ${supplies}, and a replaced version would reach every user of the release with nothing but a committed checksum to stop it.`;
+}
+
+/** Who can change a download the rule rates MEDIUM, what they reach, and what stands in the way. */
+function mediumReason(origin: Extract<DownloadOrigin, { kind: 'mutable' }>, supplies: string): string {
+  const who = origin.plain
+    ? `it is fetched over plain HTTP, so anyone on the network path (or whoever controls ${origin.host ?? 'the host'}) can swap it`
+    : origin.host === null
+      ? 'whoever controls the host it is fetched from (one the scan cannot read) can swap it'
+      : `whoever controls ${origin.host} (its publisher, or whoever takes over their account or server) can swap it, and the address names no fixed version`;
+  return ` MEDIUM: ${who}; ${supplies}. Nothing but a committed checksum stands in the way; the one who can change it is that upstream, not an outside GitHub user.`;
+}
+
 /** Why a swapped download or package is LOW here: the job (or the jobs running this action) supplies nothing. */
 function lowReason(step: Step, what: 'file' | 'package'): string {
   const action = step.job === null;
@@ -277,7 +307,7 @@ export default defineWorkflowRule({
             `\`${off.program}\` installs with \`${off.flag}\`, which turns off its check of ${off.check}, so a package swapped on its host or on the way is installed and run.` +
             (low
               ? lowReason(step, 'package')
-              : ''),
+              : ` MEDIUM: whoever controls the package's host (or the network path, for a check of the host's certificate) can swap it; ${context.runs.supplyText(step)}.`),
           facts: step.job === null ? [] : [...holdingFacts(context.runs.job(step.job)), ...feedFacts(context.runs, step.job), ...runFact(context.runs, step)],
         });
       }
@@ -286,22 +316,32 @@ export default defineWorkflowRule({
       const run = found.run;
       // For the attack paths: what the job holds (a publish), whether it feeds one, and when the step runs (run-model/facts.ts).
       const facts = step.job === null ? [] : [...holdingFacts(context.runs.job(step.job)), ...feedFacts(context.runs, step.job), ...runFact(context.runs, step)];
-      // Whoever controls the download host (or takes it over) runs their binary in the job: what they gain is
-      // what the job holds (docs/severity.md, the supply-chain rules). A job holding no write scope, secret,
-      // OIDC token, self-hosted machine or publish, and handing no build to a job that publishes, gives them
-      // only this run: LOW. A composite action's step is judged at the job steps that call it (MEDIUM when no
-      // workflow here calls it).
-      const low = context.runs.suppliesNothing(step);
+      // Whoever controls the download's location (or takes it over) runs their file in the job: what they gain is
+      // what the job holds (docs/severity.md, the supply-chain rules). The repository's own or its owner's
+      // content, GitHub's, a vendor's official installer and a fixed version of a per-version archive are LOW
+      // (download-origin.ts); so is anything in a job that holds no write scope, secret, OIDC token, self-hosted
+      // machine or publish and hands no build to a job that publishes. A composite action's step is judged at
+      // the job steps that call it (MEDIUM when no workflow here calls it).
+      const supplies = !context.runs.suppliesNothing(step);
       for (const { offset, fetch, evidence } of downloads) {
+        const origin = downloadOrigin(step, found.text, offset, fetch.url, context.runs.identity);
+        // A fixed version of someone else's archive stays MEDIUM only where what the job builds ships: a replaced
+        // version would reach every user of the release, and the checksum is the one check before it does.
+        const ships = origin.kind === 'versioned' && context.runs.shipsRelease(step);
+        const low = ships ? false : origin.kind !== 'mutable' || !supplies;
         context.report({
           node: run,
           offset: valueOffsetToSource(step.owner.file, run, offset),
           severity: low ? 'LOW' : 'MEDIUM',
           message:
             `\`${fetch.program}\` downloads ${evidence} and nothing in the step verifies its checksum or signature before it is used.` +
-            (low
-              ? lowReason(step, 'file')
-              : ''),
+            (origin.kind === 'versioned' && ships
+              ? shippedReason(origin, context.runs.supplyText(step))
+              : origin.kind !== 'mutable'
+                ? originReason(origin)
+                : low
+                  ? lowReason(step, 'file')
+                  : mediumReason(origin, context.runs.supplyText(step))),
           facts,
         });
       }

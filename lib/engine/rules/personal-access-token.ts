@@ -4,6 +4,9 @@ import { outsiderReach, whoText, type Reach, type RunModel } from '../analysis/r
 import { isFullSha } from '../model/uses.js';
 import { getScalar, scalarText } from '../yaml/model.js';
 import { unverifiedDownloads } from './download-without-checksum.js';
+import { downloadOrigin } from '../analysis/download-origin.js';
+import { outsiderSteering } from '../analysis/outsider-code.js';
+import type { TaintAnalyzer } from '../expressions/taint.js';
 import { hitSeverity, scriptRemoteRuns } from './pipe-to-shell.js';
 import type { Severity } from '../types.js';
 import { fileMayUseSecrets, mayUseSecrets, secretUses } from '../analysis/secrets.js';
@@ -95,7 +98,12 @@ function foreignCode(runs: RunModel, job: Job): string[] {
   };
   if (job.usesRef?.kind === 'repository' && !isFullSha(job.usesRef.ref) && runs.ownershipOf(job.usesRef) === 'third-party' && job.uses !== undefined) found.push(`reusable workflow ${shown(String(job.uses.value))}`);
   const container = job.container;
-  image(container === undefined ? null : (scalarText(container) ?? getScalar(container, 'image')?.value?.toString() ?? null));
+  // The job's container holds only what reaches the steps that run in it (the run model's container): it counts
+  // when a PAT does, or when its definition gives it the machine.
+  const access = runs.container(job)?.access;
+  if (container !== undefined && access !== undefined && (access.mounts.some((m) => m.reach === 'host') || access.secrets.some((name) => isGithubPat(name, { kind: 'other' })))) {
+    image(scalarText(container) ?? getScalar(container, 'image')?.value?.toString() ?? null);
+  }
   // A service container runs apart from the job: only one given the PAT, the workspace or the machine reaches it (the run model's service access).
   for (const pair of job.services?.pairs ?? []) {
     const access = runs.service(job, pair.value).access;
@@ -107,21 +115,24 @@ function foreignCode(runs: RunModel, job: Job): string[] {
     else if (ref?.kind === 'docker') image(ref.image);
     const script = scriptOf(step);
     if (script === null) continue;
-    const fetched = scriptRemoteRuns(script).find((hit) => hitSeverity(hit).severity !== 'LOW');
+    // The repository's own, its owner's and GitHub's scripts and files are not someone else's (ownership.ts), nor is
+    // a vendor's official installer or a fixed version of a per-version archive (download-origin.ts).
+    const fetched = scriptRemoteRuns(script).find((hit) => hitSeverity(hit, false, runs.identity).severity !== 'LOW');
     if (fetched !== undefined) found.push(`a script fetched and run (${shown(fetched.form)}${fetched.url === null ? '' : ` from ${shown(fetched.url)}`})`);
-    const download = unverifiedDownloads(step)[0];
+    const download = unverifiedDownloads(step).find((d) => downloadOrigin(step, script.text, d.offset, d.fetch.url, runs.identity).kind === 'mutable');
     if (download !== undefined) found.push(`an unverified download (${shown(download.fetch.url ?? download.fetch.program)})`);
   }
   return [...new Set(found)];
 }
 
-/** What raises a PAT above hygiene in one job: someone else's mutable code in it, or an outsider who starts or feeds it. */
+/** What raises a PAT above hygiene in one job: someone else's mutable code in it, or an outsider who starts it and steers code in it. */
 interface Exposure {
+  job: Job;
   foreign: string[];
   /** The reach that lets an outsider start the job (or the step), or null. */
   outsider: Reach | null;
-  /** The job holds an outsider's code or files (a pull request's checkout, a pull request run's artifacts). */
-  outsiderFiles: boolean;
+  /** How the outsider steers code that runs in the job (their checkout run, their text run as code), or null. */
+  steer: string | null;
 }
 
 /** An outsider can start it: anyone, a sticky label, or an environment whose reviewers could not be checked. */
@@ -129,28 +140,49 @@ function outsiderStarts(reach: Reach): boolean {
   return outsiderReach(reach) || reach.level === 'unreviewed-environment';
 }
 
-function exposureOf(runs: RunModel, job: Job, reach: Reach): Exposure {
-  const run = runs.job(job);
-  return { foreign: foreignCode(runs, job), outsider: outsiderStarts(reach) ? reach : null, outsiderFiles: run.workspace.some((e) => e.content === 'outsider') };
+function exposureOf(runs: RunModel, taint: TaintAnalyzer, job: Job, reach: Reach): Exposure {
+  const outsider = outsiderStarts(reach) ? reach : null;
+  return { job, foreign: foreignCode(runs, job), outsider, steer: outsider === null ? null : outsiderSteering(job, runs, taint) };
 }
 
+/** Someone else's mutable code runs beside the token, or an outsider who starts the job steers code in it. */
 function exposed(e: Exposure): boolean {
-  return e.foreign.length > 0 || e.outsider !== null || e.outsiderFiles;
+  return e.foreign.length > 0 || (e.outsider !== null && e.steer !== null);
 }
 
 const LOW_WHY =
   "LOW: only collaborators start the job and it runs only this repository's, its owner's and GitHub's code and actions pinned by SHA, so taking the token needs a compromise of one of those first.";
 
+/**
+ * An outsider starts the job but nothing they write runs in it: the token goes only to code of this repository,
+ * its owner or GitHub, or actions pinned by SHA (or, for a reusable workflow's call, to the owner's workflow,
+ * which decides what runs).
+ */
+function startedOnly(e: Exposure & { outsider: Reach }): string {
+  const uses = e.job.uses === undefined ? null : String(e.job.uses.value).replace(/@.*$/, '');
+  const where =
+    uses === null
+      ? "no step runs their code or expands their text into code, and the job runs only this repository's, its owner's and GitHub's code and actions pinned by SHA"
+      : `the token goes only to reusable workflow \`${uses}\`, the repository's own or its owner's, which decides what runs, and nothing here runs their code or text`;
+  return `LOW: ${whoText(e.outsider)}, but ${where}; starting the run gives them no way to the token without a compromise of that code first.`;
+}
+
 /** The severity of a PAT held by these jobs (the worst of them), and the sentence that says why. */
 function judge(exposures: readonly Exposure[]): { severity: Severity; why: string } {
   const worst = exposures.find(exposed);
-  if (worst === undefined) return { severity: 'LOW', why: LOW_WHY };
+  if (worst === undefined) {
+    const started = exposures.find((e): e is Exposure & { outsider: Reach } => e.outsider !== null);
+    return { severity: 'LOW', why: started === undefined ? LOW_WHY : startedOnly(started) };
+  }
   const reasons: string[] = [];
-  if (worst.outsider !== null) reasons.push(whoText(worst.outsider));
-  if (worst.outsiderFiles) reasons.push("the job holds an outsider's code or files (a pull request's checkout or artifacts)");
+  if (worst.outsider !== null && worst.steer !== null) reasons.push(`${whoText(worst.outsider)}, and ${worst.steer}`);
   if (worst.foreign.length > 0) {
     const named = worst.foreign.slice(0, NAMED).join(', ');
-    reasons.push(`the job also runs someone else's code that can change without a change here: ${named}${worst.foreign.length > NAMED ? ` and ${worst.foreign.length - NAMED} more` : ''}`);
+    reasons.push(
+      `the job also runs someone else's code that can change without a change here: ${named}${worst.foreign.length > NAMED ? ` and ${worst.foreign.length - NAMED} more` : ''}, so its publisher (or whoever takes over their account) can take the token with nothing but a pin in the way`,
+    );
+    // Who starts the run matters less than who changes that code, but it is said when an outsider can.
+    if (worst.outsider !== null && worst.steer === null) reasons.push(whoText(worst.outsider));
   }
   return { severity: 'MEDIUM', why: `MEDIUM: ${reasons.join('; ')}.` };
 }
@@ -176,14 +208,15 @@ export default defineWorkflowRule({
      */
     const severityAt = (job: Job | null | undefined, step: Step | null, workflow: Workflow | null): { severity: Severity; why: string } => {
       const runs = context.runs;
+      const taint = context.taint;
       if (step !== null) {
-        if (step.job !== null) return judge([exposureOf(runs, step.job, runs.stepReach(step))]);
+        if (step.job !== null) return judge([exposureOf(runs, taint, step.job, runs.stepReach(step))]);
         const callers = runs.jobSteps(step);
         if (callers.length === 0) return { severity: 'MEDIUM', why: 'MEDIUM: no workflow here runs this action, so who starts its jobs and what runs beside it are not known.' };
-        return judge(callers.map((caller) => exposureOf(runs, caller.job as Job, runs.stepReach(caller))));
+        return judge(callers.map((caller) => exposureOf(runs, taint, caller.job as Job, runs.stepReach(caller))));
       }
-      if (job !== null && job !== undefined) return judge([exposureOf(runs, job, runs.job(job).reach)]);
-      if (workflow !== null) return workflow.jobs.length === 0 ? { severity: 'LOW', why: LOW_WHY } : judge(workflow.jobs.map((j) => exposureOf(runs, j, runs.job(j).reach)));
+      if (job !== null && job !== undefined) return judge([exposureOf(runs, taint, job, runs.job(job).reach)]);
+      if (workflow !== null) return workflow.jobs.length === 0 ? { severity: 'LOW', why: LOW_WHY } : judge(workflow.jobs.map((j) => exposureOf(runs, taint, j, runs.job(j).reach)));
       return { severity: 'MEDIUM', why: '' };
     };
     const reportOccurrence = (occurrence: ExpressionOccurrence, position: Position, job: Job | null | undefined, step: Step | null = null, workflow: Workflow | null = null) => {

@@ -2,6 +2,7 @@ import { hasAny, scriptOf, scriptWords, wordMask, type RunScript } from '../anal
 import { fetchOf, isLocalUrl, mentionsFetch } from '../analysis/remote-fetch.js';
 import { vendorInstaller } from '../data/installers.js';
 import { hostedRunnersOnly } from '../analysis/runners.js';
+import { urlOwnership, type RepositoryIdentity } from '../analysis/run-model/ownership.js';
 import { defineWorkflowRule } from '../rule.js';
 import { PipeToShellOptions } from '../rule-options.js';
 import type { Severity } from '../types.js';
@@ -142,10 +143,19 @@ function pipelineHit(commands: string[], depth: number): Omit<Hit, 'offset'> | n
  * GitHub-hosted (or managed ephemeral, or VM-per-job) runners, whose user already has passwordless `sudo` on a machine that
  * lives for one job, so root gives the script nothing more.
  */
-export function hitSeverity(hit: Pick<Hit, 'url' | 'sudo'>, hostedRunner = false): { severity: Severity; why: string } {
+export function hitSeverity(hit: Pick<Hit, 'url' | 'sudo'>, hostedRunner = false, identity: RepositoryIdentity | null = null): { severity: Severity; why: string } {
   const url = hit.url?.trim() ?? null;
   if (url !== null && /^(http|ftp):\/\//i.test(url)) {
     return { severity: 'HIGH', why: ' It is fetched over plain HTTP, so anyone on the network path can replace it.' };
+  }
+  // The repository's own content, its owner's or GitHub's (run-model/ownership.ts), over HTTPS: whoever can change
+  // it already maintains this repository or runs the runner.
+  const owner = identity === null ? null : urlOwnership(url, identity);
+  if (owner !== null && owner.ownership !== 'third-party' && url !== null && /^https:\/\//i.test(url)) {
+    return {
+      severity: 'LOW',
+      why: ` LOW: it is served from ${owner.text} over HTTPS, so whoever can change it ${owner.ownership === 'platform' ? 'runs the runner itself' : 'already maintains this repository'}; a pinned version and a checksum still make the build reproducible.`,
+    };
   }
   const vendor = vendorInstaller(url);
   if (vendor !== null) {
@@ -203,7 +213,7 @@ export default defineWorkflowRule({
           // The team trusts this host's scripts (`trusted-hosts`), and HTTPS means only that host decides what runs.
           const host = httpsHost(hit.url);
           if (host !== null && trusted.length > 0 && isTrustedHost(host, trusted)) continue;
-          let { severity, why } = hitSeverity(hit, step.job !== null && hostedRunnersOnly(step.job));
+          let { severity, why } = hitSeverity(hit, step.job !== null && hostedRunnersOnly(step.job), context.runs.identity);
           // The attacker is whoever controls the host: what they gain is what the job holds (docs/severity.md,
           // the supply-chain rules). Over HTTPS, in a job that holds no write scope, secret, OIDC token,
           // self-hosted machine or publish and feeds no publishing job, a swapped script changes only that run: LOW.

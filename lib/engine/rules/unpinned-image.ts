@@ -1,7 +1,7 @@
 import { expandMatrix } from '../analysis/matrix-values.js';
 import { holdingFacts, holdingFactsOf, runFact } from '../analysis/run-model/facts.js';
-import { holdingStrength, type HoldingStrength } from '../analysis/run-model/holdings.js';
-import { ownerFact, type Ownership, type ServiceRun } from '../analysis/run-model/index.js';
+import { holdingStrength, holdsNothing, stepSecrets, VALUABLE_SCOPES, type HoldingStrength } from '../analysis/run-model/holdings.js';
+import { ownerFact, type ContainerRun, type Ownership, type ServiceRun } from '../analysis/run-model/index.js';
 import type { Action, Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import { severityRank, type Severity } from '../types.js';
@@ -71,7 +71,7 @@ export default defineWorkflowRule({
     surface: 'workflow',
     fix: { safe: true },
     description:
-      'A job container, service container, `docker://` step image or docker action `runs.image` is referenced by a tag instead of an `@sha256:` digest, so a re-pushed tag silently changes the code that runs. Severity follows what the job holds: MEDIUM for a third-party image in a job holding a secret, a write scope, OIDC, a self-hosted runner or a publish (the attacker is the image\'s publisher or whoever takes over their registry account, as for a third-party action on a branch); LOW in a job that holds nothing, and for the repository\'s own or GitHub\'s images. A service container runs beside the job and is judged by what its own definition gives it (a stored secret or the token in its `env:`, a mount of the workspace or the Docker socket, `--privileged`): LOW when it gets none of these.',
+      'A job container, service container, `docker://` step image or docker action `runs.image` is referenced by a tag instead of an `@sha256:` digest, so a re-pushed tag silently changes the code that runs. Severity follows what the image holds: a job container what reaches the steps that run in it (their secrets, the token when a step names it or an action runs in it, OIDC, a self-hosted machine, a publish), a `docker://` step what the job holds (the runner gives it the Docker socket). MEDIUM for a third-party image holding a secret, a token with a write scope, OIDC, a self-hosted runner or a publish, or building what a publishing job ships (the attacker is the image\'s publisher or whoever takes over their registry account, as for a third-party action on a branch); LOW otherwise, and for the repository\'s own or GitHub\'s images. A service container runs beside the job and is judged by what its own definition gives it (a stored secret or the token in its `env:`, a mount of the workspace or the Docker socket, `--privileged`): LOW when it gets none of these.',
     recommendation:
       'Reference the image by digest and keep the tag for readers (`image: node:22-bookworm@sha256:<digest>`); let Dependabot (`package-ecosystem: docker`) or Renovate update the digest.',
   },
@@ -161,9 +161,10 @@ function check(context: WorkflowRuleContext, place: Place, node: YNode | undefin
   const owned = (image: Unpinned): Ownership => context.runs.imageOwnershipOf(image.image);
   const others = found.filter((f) => owned(f) === 'third-party');
   const run = place.job === null ? null : context.runs.job(place.job);
-  const strength = strengthOf(context, place);
+  const container = site === 'container' && place.job !== null ? context.runs.container(place.job) : null;
   const facts: string[] = [ownerFact(others.length > 0 ? 'third-party' : found.some((f) => owned(f) === 'platform') ? 'platform' : 'first-party')];
   if (place.service !== undefined) facts.push(...holdingFactsOf(place.service.holdings, place.service.valuables));
+  else if (container !== null) facts.push(...holdingFactsOf(container.holdings, container.valuables));
   else if (run !== null) facts.push(...holdingFacts(run));
   if (place.step !== null) facts.push(...runFact(context.runs, place.step));
   if (others.length === 0) {
@@ -181,30 +182,100 @@ function check(context: WorkflowRuleContext, place: Place, node: YNode | undefin
     });
     return;
   }
+  const floating = others.some((f) => f.floating);
+  const why = floating ? 'has no tag or uses `latest`, so it follows whatever its publisher pushes next' : 'is pinned by a tag, which its publisher can re-push';
+  const judged =
+    container !== null && place.job !== null
+      ? judgeContainer(context, place.job, container)
+      : site === 'step' && place.step !== null
+        ? judgeStep(context, place.step)
+        : judgeByHoldings(context, place, site, others);
+  const official = judged.severity !== 'LOW' && floating && isOfficialImage(others.find((f) => f.floating)?.image ?? '');
+  context.report({
+    node,
+    severity: judged.severity,
+    message: `The ${where} image ${list(found.map((f) => f.image))} ${why}; it is not pinned by \`@sha256:\` digest. Whoever controls its repository on the registry (its publisher, or whoever takes over their account) changes the code that runs; ${judged.reaches}.${judged.reason}${
+      official ? " It is a Docker Official Image, published by Docker's reviewed program rather than an arbitrary account." : ''
+    }`,
+    facts,
+  });
+}
+
+interface Judged {
+  severity: Severity;
+  /** What the image's code runs and reaches, in words. */
+  reaches: string;
+  /** Why this severity, with a leading space; empty when `reaches` says it. */
+  reason: string;
+}
+
+const UPSTREAM = ' the one who can change it is its publisher or whoever takes over their registry account, not an outside GitHub user, and nothing but a digest stands in the way.';
+
+/**
+ * A job container runs the job's steps (all but `docker://` steps and docker actions) and holds what reaches
+ * them (the run model's `container`): MEDIUM when that is worth taking (a secret, a token with a write scope,
+ * OIDC, a self-hosted machine, a publish) or the job hands its build to a publishing job; LOW otherwise.
+ */
+function judgeContainer(context: WorkflowRuleContext, job: Job, container: ContainerRun): Judged {
+  const runs = "it runs the job's steps (all but `docker://` steps)";
+  const { access, holdings, valuables } = container;
+  const route = access.token === null ? '' : ` (the job's token: ${access.token})`;
+  if (!holdsNothing(holdings, context.runs.defaultToken)) {
+    const token = holdings.token;
+    const tokenHeld = token.kind === 'all' || (token.kind === 'scopes' ? token.writes.some((w) => VALUABLE_SCOPES.has(w) && w !== 'id-token') : context.runs.defaultToken !== 'read');
+    return { severity: 'MEDIUM', reaches: `${runs}, so it holds ${valuables.join(', ')}${tokenHeld ? route : ''}`, reason: ` MEDIUM:${UPSTREAM}` };
+  }
+  const feed = context.runs.releaseFeed(job);
+  if (feed !== null) return { severity: 'MEDIUM', reaches: `${runs}; nothing worth taking reaches it, but ${feed}`, reason: ` MEDIUM: what it builds ships.${UPSTREAM}` };
+  const token =
+    access.token === null
+      ? "and none gets the job's token"
+      : holdings.token.kind === 'default'
+        ? `and the job's token reaches it (${access.token}), but the job declares no \`permissions:\`, so that token is read-write only if the repository's settings make it so`
+        : `and the job's token reaches it (${access.token}) with no write scope that changes code, releases or packages`;
+  return {
+    severity: 'LOW',
+    reaches: runs,
+    reason: ` LOW: nothing worth taking reaches it: no step that runs in it gets a stored secret, ${token}; the job has no OIDC, self-hosted machine or publish and hands no build to a publishing job, so a re-pushed image can only change what the run does and produces.`,
+  };
+}
+
+/**
+ * A `docker://` step runs that step only, in a container of its own into which the runner mounts the Docker
+ * socket and the workspace: it reaches the machine and with it what the job holds, as a third party's action in
+ * the job does. MEDIUM unless the job supplies nothing (the supply-chain rules' LOW, run-model `suppliesNothing`).
+ */
+function judgeStep(context: WorkflowRuleContext, step: Step): Judged {
+  const direct = step.job === null ? [] : stepSecrets(step);
+  const given = direct.length === 0 ? '' : `; ${direct.length === 1 ? 'secret' : 'secrets'} ${direct.slice(0, 3).map((n) => `\`${n}\``).join(', ')} ${direct.length === 1 ? 'reaches' : 'reach'} the step itself (its \`with:\` or environment)`;
+  const runs = "it runs this step only, but the runner mounts the Docker socket and the workspace into a `docker://` step's container, which gives it the machine";
+  if (!context.runs.suppliesNothing(step)) return { severity: 'MEDIUM', reaches: `${runs}: ${context.runs.supplyText(step)}${given}`, reason: ` MEDIUM:${UPSTREAM}` };
+  const action = step.job === null;
+  return {
+    severity: 'LOW',
+    reaches: `${runs} and what the job holds${given}`,
+    reason: ` LOW: ${action ? 'the jobs that run this action hold' : 'the job holds'} no write scope that changes code, releases or packages, no secret, OIDC token, self-hosted machine or publish and hand${action ? '' : 's'} no build to a publishing job, so a re-pushed image changes only what this run does.`,
+  };
+}
+
+/** A service container (by its own definition) or a docker action (by the jobs that use it): by what they hold. */
+function judgeByHoldings(context: WorkflowRuleContext, place: Place, site: Site, others: readonly Unpinned[]): Judged {
+  const strength = strengthOf(context, place);
   // Judged per image (a matrix can list the repository's own `:latest` next to a tagged third-party image):
   // the repository's own images never make it floating.
   let severity: Severity = 'LOW';
-  let worst: Unpinned = others[0] as Unpinned;
   for (const image of others) {
     const found = imageSeverity(image, strength);
-    if (severityRank(found) < severityRank(severity) || (found === severity && image.floating && !worst.floating)) {
-      severity = found;
-      worst = image;
-    }
+    if (severityRank(found) < severityRank(severity)) severity = found;
   }
   const floating = others.some((f) => f.floating);
-  const why = floating ? 'has no tag or uses `latest`, so it follows whatever its publisher pushes next' : 'is pinned by a tag, which its publisher can re-push';
-  const holds = place.service?.valuables ?? (run === null ? null : run.valuables);
+  const holds = place.service?.valuables ?? null;
   const reaches =
     place.service !== undefined
       ? serviceReach(place.service)
       : strength === null
         ? 'it runs the steps of whichever job uses this action, with what that job holds'
-        : place.job === null
-          ? 'it runs the steps of the jobs of this repository that use this action'
-          : holds !== null && holds.length > 0 && strength === 'valuable'
-            ? `it runs the job's steps, and the job holds ${holds.join(', ')}`
-            : "it runs the job's steps";
+        : 'it runs the steps of the jobs of this repository that use this action';
   const reason =
     place.service !== undefined && place.service.access.mounts.length === 0 && strength === 'none'
       ? ` LOW: ${SERVICE_GETS} ${serviceGiven(place.service)}.`
@@ -214,19 +285,12 @@ function check(context: WorkflowRuleContext, place: Place, node: YNode | undefin
           ? ` ${severity}: the job declares no \`permissions:\` and references no secret; its default token is read-write only if the repository's settings make it so.`
           : site === 'service'
             ? ` ${severity}: ${SERVICE_GETS} holds ${holds !== null && holds.length > 0 ? holds.join(', ') : 'what its job holds'}.`
-            : floating && isOfficialImage(worst.image)
-              ? ` ${severity}: it is a Docker Official Image, published by Docker's reviewed program rather than an arbitrary account.`
-              : strength === null
-                ? ` ${severity}: no job of this repository that runs it is known.`
-                : floating
-                  ? ` ${severity}: it follows every push, as a third-party action on a branch does, and the one who can change it is its publisher or whoever takes over their registry account, not an outside GitHub user.`
-                  : '';
-  context.report({
-    node,
-    severity,
-    message: `The ${where} image ${list(found.map((f) => f.image))} ${why}; it is not pinned by \`@sha256:\` digest. Whoever controls its repository on the registry (its publisher, or whoever takes over their account) changes the code that runs; ${reaches}.${reason}`,
-    facts,
-  });
+            : strength === null
+              ? ` ${severity}: no job of this repository that runs it is known.`
+              : floating
+                ? ` ${severity}: it follows every push, as a third-party action on a branch does, and the one who can change it is its publisher or whoever takes over their registry account, not an outside GitHub user.`
+                : '';
+  return { severity, reaches, reason };
 }
 
 const SERVICE_GETS = 'a service container gets only what its definition gives it, and this one';

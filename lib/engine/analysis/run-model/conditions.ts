@@ -8,7 +8,8 @@
  * What is read: `github.event_name`, `github.event.action`, `github.ref` / `github.ref_type` (branch, tag or
  * pull request merge ref, as the event and its filters allow), fork exclusion (`head.repo.full_name ==
  * github.repository`, `head.repo.fork == false`, the same for `workflow_run.head_repository`), whether an event
- * payload exists at all (`github.event.pull_request` is null on `push`), `matrix.*` and `runner.os` per leg.
+ * payload exists at all (`github.event.pull_request` is null on `push`, `github.event.issue.pull_request` on
+ * `issues`), `matrix.*` and `runner.os` per leg.
  * Anything else is unknown, and unknown never rules a run out.
  */
 import { data } from '@actions/expressions';
@@ -387,6 +388,9 @@ function contextValue(path: readonly string[], env: Env): Value {
     return UNKNOWN;
   }
   if (path.length === 3 && carriers !== undefined) return { k: 'object' };
+  // An `issues` event is never about a pull request (a pull request's activity is a `pull_request` event): its
+  // issue has no `pull_request` link. On `issue_comment` it has one when the comment is on a pull request.
+  if (b === 'issue' && path[3] === 'pull_request' && event === 'issues') return NULL;
   return UNKNOWN;
 }
 

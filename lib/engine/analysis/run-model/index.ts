@@ -21,6 +21,7 @@ import { imageOwnership, PLATFORM_OWNERS, repositoryIdentity, usesOwnership, typ
 import type { UsesRef } from '../../model/uses.js';
 import { get, type YNode } from '../../yaml/model.js';
 import { serviceAccess, serviceHoldings, type ServiceAccess } from './services.js';
+import { containerAccess, containerHoldings, type ContainerAccess } from './containers.js';
 
 export type { ForkReach, Reach, ReachLevel, ValueReach } from './reach.js';
 export type { Holdings, DefaultToken } from './holdings.js';
@@ -29,6 +30,7 @@ export type { WorkspaceEntry, Content, Clone } from './workspace.js';
 export { severityOf, describeClaim, whoText, type Claim } from './severity.js';
 export { outsiderReach, REACH_ORDER, weaker } from './reach.js';
 export type { ServiceAccess, ServiceMount } from './services.js';
+export type { ContainerAccess } from './containers.js';
 export { ownerFact, usesOwnership, imageOwnership, repositoryIdentity, type Ownership, type RepositoryIdentity } from './ownership.js';
 
 /** An execution traced to its code: the workspace entry that holds what it runs (null: nothing of the workspace's). */
@@ -66,6 +68,14 @@ export interface JobRun {
 /** A service container of a job: what its definition gives it, and what that amounts to (holdings.ts). */
 export interface ServiceRun {
   access: ServiceAccess;
+  holdings: Holdings;
+  /** What it holds that is worth taking, in words (empty: nothing). */
+  valuables: readonly string[];
+}
+
+/** A job's container (`jobs.<id>.container`): what reaches it (containers.ts), and what that amounts to. */
+export interface ContainerRun {
+  access: ContainerAccess;
   holdings: Holdings;
   /** What it holds that is worth taking, in words (empty: nothing). */
   valuables: readonly string[];
@@ -127,6 +137,48 @@ export class RunModel {
     const access = serviceAccess(job, definition);
     const holdings = serviceHoldings(access, this.job(job).holdings);
     return { access, holdings, valuables: valuables(holdings, this.defaultToken) };
+  }
+
+  readonly #containers = new ScanCache<Job, ContainerRun>();
+
+  /**
+   * What the container of `job` is given and so holds (containers.ts): the secrets and the token its steps get,
+   * the job's OIDC, self-hosted machine and publish; null when the job has no container.
+   */
+  container(job: Job): ContainerRun | null {
+    const definition = job.container;
+    if (definition === undefined) return null;
+    let found = this.#containers.get(job);
+    if (found === undefined) {
+      const access = containerAccess(job, definition, this.job(job).steps, this.repository);
+      const holdings = containerHoldings(access, this.job(job).holdings);
+      found = { access, holdings, valuables: valuables(holdings, this.defaultToken) };
+      this.#containers.set(job, found);
+    }
+    return found;
+  }
+
+  /**
+   * True when what a step produces can end up in a release: its job publishes, or hands its build (artifacts, or
+   * cache entries) to a job that publishes. A step of a local composite action: when one of the jobs that call it
+   * does (false with no caller here).
+   */
+  shipsRelease(step: Step): boolean {
+    return this.jobSteps(step).some((caller) => {
+      const job = caller.job as Job;
+      return this.job(job).holdings.publishes !== null || this.releaseFeed(job) !== null;
+    });
+  }
+
+  /**
+   * How a job that holds nothing worth taking still supplies a release, in words: what it builds reaches a job
+   * that publishes, or it saves cache entries such a job restores; null when it does neither.
+   */
+  releaseFeed(job: Job): string | null {
+    const fed = feedsPublish(job, this);
+    if (fed.length > 0) return `what it builds reaches ${fed.slice(0, 2).map((j) => `job \`${j.id}\``).join(' and ')}, which publishes`;
+    if (this.#savesShippedCache(job)) return 'it saves cache entries that a job which publishes restores';
+    return null;
   }
 
   job(job: Job): JobRun {
@@ -240,6 +292,25 @@ export class RunModel {
     const callers = this.jobSteps(step);
     if (callers.length === 0) return false;
     return callers.every((caller) => this.#jobSuppliesNothing(caller.job as Job));
+  }
+
+  /**
+   * What a compromised upstream reaches through a step, in words, for the supply-chain rules' descriptions: what
+   * the job holds (`the job holds secret \`NPM_TOKEN\``), or how it supplies a release while holding nothing
+   * (what it builds reaches a job that publishes; cache entries such a job restores). A step of a local composite
+   * action is described at the first of its callers that supplies something (or says no workflow here runs it).
+   */
+  supplyText(step: Step): string {
+    const callers = this.jobSteps(step);
+    if (callers.length === 0) return 'no workflow here runs this action, so what its jobs hold is not known';
+    const caller = callers.find((c) => !this.#jobSuppliesNothing(c.job as Job)) ?? callers[0];
+    const job = caller?.job as Job;
+    const run = this.job(job);
+    const whose = step.job === null ? `job \`${job.id}\`, which runs this action,` : 'the job';
+    if (!holdsNothing(run.holdings, this.defaultToken)) return `${whose} holds ${run.valuables.join(', ')}`;
+    const feed = this.releaseFeed(job);
+    if (feed !== null) return `${whose} holds nothing worth taking itself, but ${feed}`;
+    return step.job === null ? `the jobs that run this action hold nothing worth taking` : run.nothingHeld;
   }
 
   readonly #supplies = new ScanCache<Job, boolean>();

@@ -255,6 +255,77 @@ function isOwnPath(repository: RepositoryModel, refPath: string): boolean {
   return repository.actions.some((a) => a.directory === path) || repository.workflows.some((w) => w.file.path === path);
 }
 
+/** Where a URL points, for `urlOwnership`: the account whose content it is and how that was read. */
+export interface UrlOwner {
+  ownership: Ownership;
+  /** In words, for descriptions: "the repository owner's repository `acme/tools` on GitHub", "the repository owner's own domain `acme.dev`". */
+  text: string;
+}
+
+/** `${{ github.repository }}` / `$GITHUB_REPOSITORY` and the owner's, which the runner sets to this repository's. */
+const SELF_NAME = /^(?:\$\{\{github\.repository\}\}|\$\{?GITHUB_REPOSITORY\}?)$/;
+const SELF_OWNER = /^(?:\$\{\{github\.repository_owner\}\}|\$\{?GITHUB_REPOSITORY_OWNER\}?)$/;
+/** `${{ github.server_url }}` / `$GITHUB_SERVER_URL`: github.com on GitHub's own service. */
+const SERVER_URL = /^(?:\$\{\{github\.server_url\}\}|\$\{?GITHUB_SERVER_URL\}?)\//i;
+
+/**
+ * Whose content a URL serves, when its address says so; null when it does not (another host, a host the
+ * scan cannot read such as `$URL`):
+ * - GitHub's hosting of an account's repositories: `github.com/<owner>/<repo>/…` (release assets, archives,
+ *   raw files), `raw.githubusercontent.com/<owner>/<repo>/…`, `codeload.github.com/<owner>/<repo>/…`,
+ *   `api.github.com/repos/<owner>/<repo>/…`, and `<owner>.github.io` (their Pages). `${{ github.repository }}`
+ *   and `$GITHUB_REPOSITORY` in the owner's place are this repository; the owner is read as for actions:
+ *   this repository (`local`), its owner (`first-party`), GitHub (`platform`, `actions/runner` releases), or
+ *   a third party.
+ * - The owner's own domain: a host whose registered name (its last two labels) is the owner's name, spelled
+ *   with or without its dots and hyphens (`static.rust-lang.org` for `rust-lang`, `dl.deno.land` for
+ *   `denoland`, `gradio.app` for `gradio-app`): first-party. Only owners the scan knows (the scanned
+ *   repository's, and those its workflows compare `github.repository_owner` against) count, and only names of
+ *   at least four characters, so a short account name does not claim a common domain.
+ */
+export function urlOwnership(url: string | null, identity: RepositoryIdentity): UrlOwner | null {
+  if (url === null) return null;
+  // `${{ github.repository }}` as one word, whatever its spacing.
+  let text = url
+    .trim()
+    .replace(/^["']|["']$/g, '')
+    .replace(/\$\{\{\s*([\w.]+)\s*\}\}/g, '${{$1}}');
+  if (SERVER_URL.test(text)) text = `https://github.com/${text.slice(text.indexOf('/') + 1)}`;
+  const match = /^(?:https?:\/\/)?([^/?#\s]+)(\/[^?#\s]*)?/i.exec(text);
+  if (match === null) return null;
+  const host = (match[1] ?? '').replace(/^[^@]*@/, '').replace(/:\d+$/, '').toLowerCase();
+  const segments = (match[2] ?? '').split('/').filter((s) => s !== '');
+  let owner: string | undefined;
+  let name: string | undefined;
+  if (host === 'github.com' || host === 'www.github.com' || host === 'raw.githubusercontent.com' || host === 'codeload.github.com') [owner, name] = segments;
+  else if (host === 'api.github.com' && segments[0] === 'repos') [, owner, name] = segments;
+  else if (host.endsWith('.github.io') && host.split('.').length === 3) owner = host.slice(0, -'.github.io'.length);
+  if (owner !== undefined) {
+    if (SELF_NAME.test(owner)) return { ownership: 'local', text: 'this repository on GitHub' };
+    if (SELF_OWNER.test(owner)) return { ownership: 'first-party', text: "the repository owner's GitHub account" };
+    const lowered = owner.toLowerCase();
+    const repo = name === undefined ? null : `${lowered}/${name.toLowerCase().replace(/\.git$/, '')}`;
+    const shown = repo === null ? `\`${owner}\`'s GitHub Pages` : `repository \`${owner}/${name ?? ''}\` on GitHub`;
+    if (repo !== null && identity.names.has(repo)) return { ownership: 'local', text: `this repository (\`${owner}/${name ?? ''}\` on GitHub)` };
+    if (identity.owners.has(lowered)) return { ownership: 'first-party', text: `the repository owner's ${shown}` };
+    if (PLATFORM_OWNERS.has(lowered)) return { ownership: 'platform', text: `GitHub's own ${shown}` };
+    return { ownership: 'third-party', text: shown };
+  }
+  if (!/^[a-z0-9.-]+$/.test(host)) return null;
+  const labels = host.split('.');
+  if (labels.length < 2) return null;
+  const registered = labels.slice(-2);
+  const spelled = (value: string) => value.replace(/[^a-z0-9]/g, '');
+  for (const candidate of identity.owners) {
+    const plain = spelled(candidate);
+    if (plain.length < 4) continue;
+    if (registered[0] === candidate || spelled(registered[0] ?? '') === plain || spelled(registered.join('')) === plain) {
+      return { ownership: 'first-party', text: `the repository owner's own domain \`${registered.join('.')}\`` };
+    }
+  }
+  return null;
+}
+
 /**
  * The fact a finding about code of this ownership carries: `owner:first-party` (the repository's own code,
  * local or its owner's), `owner:platform` (GitHub's), `owner:third-party`.

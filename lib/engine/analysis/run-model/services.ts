@@ -52,17 +52,26 @@ export function serviceAccess(job: Job, service: YNode): ServiceAccess {
     }
     if (!token) token = occurrencesInFile(file, env).some((o) => /\bgithub\s*\.\s*token\b|\bgithub\s*\[\s*'token'\s*\]/i.test(o.span.source));
   }
+  return { secrets: [...secrets], token, mounts: containerMounts(service) };
+}
+
+/**
+ * The mounts and privileges of a container's definition (a service's, or a job container's `volumes:` and
+ * `options:`) that reach past the container: the Docker socket, a host directory above it, `--privileged`, a
+ * capability that amounts to root (`host`), or the workspace (`workspace`).
+ */
+export function containerMounts(definition: YNode): ServiceMount[] {
   const mounts: ServiceMount[] = [];
   const add = (mount: ServiceMount | null): void => {
     if (mount !== null && mounts.length < MAX_ITEMS && !mounts.some((m) => m.text === mount.text)) mounts.push(mount);
   };
-  for (const volume of asList(get(service, 'volumes')).slice(0, MAX_ITEMS)) {
+  for (const volume of asList(get(definition, 'volumes')).slice(0, MAX_ITEMS)) {
     const text = scalarText(volume);
     if (text !== null) add(mountOf(volumeSource(text)));
   }
-  const options = scalarText(get(service, 'options'));
+  const options = scalarText(get(definition, 'options'));
   if (options !== null) for (const mount of optionMounts(options.slice(0, MAX_OPTIONS_CHARS))) add(mount);
-  return { secrets: [...secrets], token, mounts };
+  return mounts;
 }
 
 /** The host side of a `volumes:` entry (`source:target[:mode]`); null for an anonymous volume (`/data`). */

@@ -135,6 +135,92 @@ describe(RULE, () => {
     expect(positions(feeds)).toEqual(['7:14 MEDIUM']);
   });
 
+  describe('who can change what is downloaded', () => {
+    // A job that holds a secret: only the download's origin decides between MEDIUM and LOW.
+    const held = (script: string, env = '') =>
+      ['on: push', 'jobs:', '  build:', '    runs-on: ubuntu-latest', '    env:', '      NPM_TOKEN: ${{ secrets.NPM_TOKEN }}', ...env.split('\n').filter((l) => l !== '').map((l) => `      ${l}`), '    steps:', '      - run: |', ...script.split('\n').map((l) => `          ${l}`), ''].join('\n');
+    const severities = (script: string, env = '') => scanWith(RULE, held(script, env), { repository: 'acme-labs/widget' }).map((f) => f.severity);
+
+    it("is LOW for the repository's own and its owner's content on GitHub or on the owner's domain, saying whose it is", () => {
+      const findings = scanWith(RULE, held([
+        'curl -fsSLo upload.py https://raw.githubusercontent.com/acme-labs/widget/main/scripts/upload.py',
+        'wget -O /tmp/root.tar.xz https://github.com/acme-labs/sysroot/releases/download/sysroot-2025/root.tar.xz',
+        'curl -fsSLo t.zip https://github.com/${{ github.repository }}/releases/latest/download/t.zip',
+        'SRC=https://dl.acme-labs.dev/canary',
+        'curl -fsSLo n.zip "$SRC/nightly.zip"',
+      ].join('\n')), { repository: 'acme-labs/widget' });
+      expect(findings.map((f) => f.severity)).toEqual(['LOW', 'LOW', 'LOW', 'LOW']);
+      expect(findings[0]?.description).toContain('this repository (`acme-labs/widget` on GitHub), so whoever can change it already maintains this repository');
+      expect(findings[1]?.description).toContain("the repository owner's repository `acme-labs/sysroot` on GitHub");
+      expect(findings[3]?.description).toContain("the repository owner's own domain `acme-labs.dev`");
+    });
+
+    it("is LOW for GitHub's own releases and a vendor's official distribution", () => {
+      expect(severities('curl -fsSLo r.tar.gz https://github.com/actions/runner/releases/download/v2.316.1/actions-runner-linux-x64-2.316.1.tar.gz')).toEqual(['LOW']);
+      expect(severities('curl -fsSLo rustup-init https://static.rust-lang.org/rustup/dist/x86_64-unknown-linux-gnu/rustup-init\nchmod +x rustup-init')).toEqual(['LOW']);
+    });
+
+    it('is LOW for a fixed version in a per-version archive over HTTPS, the version read from the script or the env', () => {
+      const findings = scanWith(RULE, held([
+        'curl -fsSLo r.sh https://tools.example.com/rustup/archive/1.27.1/x86_64/rustup-init.sh',
+        'wget https://github.com/some-vendor/tool/releases/download/v1.2.3/tool-linux.tar.gz',
+        'VERSION=v1.8.0',
+        'curl -fsSLo d.tgz https://github.com/some-vendor/cli/releases/download/$VERSION/cli.tgz',
+        'curl -fsSLo h.deb https://github.com/some-vendor/hugo/releases/download/v${TOOL_VERSION}/hugo_${TOOL_VERSION}.deb',
+      ].join('\n'), 'TOOL_VERSION: 0.124.1'), { repository: 'acme-labs/widget' });
+      expect(findings.map((f) => f.severity)).toEqual(['LOW', 'LOW', 'LOW', 'LOW']);
+      expect(findings[0]?.description).toContain("names the fixed version `1.27.1` in `tools.example.com`'s per-version archive");
+      expect(findings[1]?.description).toContain('the releases of repository `some-vendor/tool` on GitHub');
+      expect(findings[3]?.description).toContain('`v0.124.1`');
+    });
+
+    it('keeps a fixed version of a third party MEDIUM where what the job builds ships, not in a job that only holds a secret', () => {
+      const release = (publish: string) => yaml`
+        on: push
+        permissions: { contents: read }
+        jobs:
+          build:
+            runs-on: ubuntu-latest
+            steps:
+              - run: curl -sSLO https://github.com/some-vendor/packer/releases/download/v1.8.2/packer-linux.tar.gz && tar xzf packer-linux.tar.gz
+              - run: curl -fsSLo r.sh https://static.rust-lang.org/rustup/archive/1.27.1/x86_64-unknown-linux-gnu/rustup-init
+              - uses: actions/upload-artifact@v4
+                with: { name: dist, path: dist }
+          publish:
+            needs: build
+            runs-on: ubuntu-latest
+            permissions: { contents: write }
+            steps:
+              - uses: actions/download-artifact@v4
+                with: { name: dist, path: dist }
+              - run: ${publish}
+      `;
+      const shipped = scanWith(RULE, release('gh release upload v1 dist/*'), { repository: 'acme-labs/widget' });
+      expect(shipped.map((f) => f.severity)).toEqual(['MEDIUM', 'LOW']);
+      expect(shipped[0]?.description).toContain('what this job builds ships: the job holds nothing worth taking itself, but what it builds reaches job `publish`, which publishes');
+      // A vendor's own distribution stays LOW (the job trusts the vendor by using the tool); a job that ships nothing is LOW.
+      expect(shipped[1]?.description).toContain('official rustup distribution');
+      expect(scanWith(RULE, release('echo done'), { repository: 'acme-labs/widget' }).map((f) => f.severity)).toEqual(['LOW', 'LOW']);
+    });
+
+    it("negative: someone else's changeable location stays MEDIUM in a job that holds something, saying who can change it and what the job holds", () => {
+      const findings = scanWith(RULE, held([
+        'curl -fsSLo f.tar.xz https://ffmpeg.example.com/releases/ffmpeg-7.0.2-amd64-static.tar.xz',
+        'curl -fsSLo t.zip https://github.com/some-vendor/tool/releases/latest/download/t.zip',
+        'curl -fsSLo n.tgz https://dist.example.com/v20.11.0/latest/node.tgz',
+        'curl -fsSLo p.tgz http://dist.example.com/v20.11.0/node.tgz',
+        'curl -fsSLo q.tgz https://github.com/acme-labs-evil/widget/releases/download/build-42/q.tgz?x=1 && curl -fsSL $UNKNOWN_URL/v1.2.3/x.tgz -o x.tgz',
+        'curl -fsSLo u.tgz "https://dist.example.com/$UNSET_VERSION/u.tgz"',
+      ].join('\n')), { repository: 'acme-labs/widget' });
+      expect(findings.map((f) => f.severity)).toEqual(['MEDIUM', 'MEDIUM', 'MEDIUM', 'MEDIUM', 'MEDIUM', 'MEDIUM', 'MEDIUM']);
+      expect(findings[4]?.description).toContain('whoever controls repository `acme-labs-evil/widget` on GitHub (its publisher');
+      expect(findings[0]?.description).toContain('whoever controls `ffmpeg.example.com` (its publisher, or whoever takes over their account or server) can swap it, and the address names no fixed version; the job holds');
+      expect(findings[0]?.description).toContain('secret `NPM_TOKEN`. Nothing but a committed checksum stands in the way');
+      expect(findings[3]?.description).toContain('plain HTTP, so anyone on the network path');
+      expect(findings[5]?.description).toContain('one the scan cannot read');
+    });
+  });
+
   it('checks composite-action steps', () => {
     const records = recordsWith(RULE, [{ path: 'action.yml', text: 'runs:\n  using: composite\n  steps:\n    - run: wget -q https://x.test/t.tar.xz\n      shell: bash\n' }]);
     expect(positions(records.map((r) => r.finding))).toEqual(['4:12 MEDIUM']);

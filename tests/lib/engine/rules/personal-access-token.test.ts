@@ -194,15 +194,64 @@ ${extra}      - uses: actions/checkout@v4
 `)).map((f) => f.severity)).toEqual(['LOW']);
   });
 
-  it('is MEDIUM when an outsider can start the job, and LOW when a check keeps the step to collaborators', () => {
-    const found = only(job('', 'issue_comment'));
-    expect(found.map((f) => f.severity)).toEqual(['MEDIUM']);
-    expect(found[0]?.description).toContain('anyone with a GitHub account can start it through `issue_comment`');
-    expect(only(job('', 'pull_request_target')).map((f) => f.severity)).toEqual(['MEDIUM']);
+  it('is MEDIUM when an outsider who can start the job steers code in it: their text run as code, their checkout run', () => {
+    const injected = only(job(`      - run: echo "\${{ github.event.comment.body }}"
+`, 'issue_comment'));
+    expect(injected.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(injected[0]?.description).toContain('anyone with a GitHub account can start it through `issue_comment`, and step 1 of job `bump` expands their text into code it runs');
+    const checkout = only(job(`      - uses: actions/checkout@v4
+        with:
+          ref: \${{ github.event.pull_request.head.sha }}
+          path: pr
+      - run: npm test
+        working-directory: pr
+`, 'pull_request_target'));
+    expect(checkout.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(checkout[0]?.description).toContain('runs `npm test` from their checkout');
+  });
+
+  it("does not count the owner's own scripts, downloads and images, or a fixed version of a vendor's archive, as someone else's code", () => {
+    const withPat = (steps: string) => scanWith(RULE, `on: push\njobs:\n  docs:\n    runs-on: ubuntu-latest\n    env:\n      GITHUB_TOKEN: \${{ secrets.GH_TOKEN_REPO }}\n    steps:\n${steps}`, { repository: 'acme-labs/widget' }).map((f) => f.severity);
+    expect(withPat('      - run: curl -sfL https://raw.githubusercontent.com/acme-labs/doc-tool/master/install.sh | bash\n')).toEqual(['LOW']);
+    expect(withPat('      - run: curl -fsSLo t.tgz https://github.com/acme-labs/tools/releases/download/nightly/t.tgz\n')).toEqual(['LOW']);
+    expect(withPat('      - run: curl -fsSLo t.tgz https://github.com/some-vendor/tool/releases/download/v1.2.3/t.tgz\n')).toEqual(['LOW']);
+    expect(withPat('      - uses: docker://ghcr.io/acme-labs/integration:latest\n')).toEqual(['LOW']);
+    // Negative: the same from another account, or a location that names no version.
+    expect(withPat('      - run: curl -sfL https://raw.githubusercontent.com/someone/doc-tool/master/install.sh | bash\n')).toEqual(['MEDIUM']);
+    expect(withPat('      - run: curl -fsSLo t.tgz https://github.com/some-vendor/tool/releases/latest/download/t.tgz\n')).toEqual(['MEDIUM']);
+    expect(withPat('      - uses: docker://ghcr.io/someone/integration:latest\n')).toEqual(['MEDIUM']);
+  });
+
+  it("counts a third party's job container when the PAT reaches the steps that run in it", () => {
+    const contained = (steps: string) => scanWith(RULE, `on: push\njobs:\n  sync:\n    runs-on: ubuntu-latest\n    container: someuser/tools:latest\n    steps:\n${steps}`).map((f) => f.severity);
+    expect(contained('      - run: ./sync.sh\n        env:\n          GH_TOKEN: ${{ secrets.BOT_PAT }}\n')).toEqual(['MEDIUM']);
+    // Negative: the PAT goes only to a `docker://` step pinned by digest, in a container of its own.
+    expect(contained(`      - run: make\n      - uses: docker://alpine/git@sha256:${'b'.repeat(64)}\n        with:\n          token: \${{ secrets.BOT_PAT }}\n`)).toEqual(['LOW']);
+  });
+
+  it('is LOW when an outsider can only start the job, or a check keeps the step to collaborators', () => {
+    // Starting the run is not reaching the token: nothing they write runs beside it.
+    const started = only(job('', 'issue_comment'));
+    expect(started.map((f) => f.severity)).toEqual(['LOW']);
+    expect(started[0]?.description).toContain('LOW: anyone with a GitHub account can start it through `issue_comment`, but no step runs their code or expands their text into code');
+    expect(only(job('', 'pull_request_target')).map((f) => f.severity)).toEqual(['LOW']);
+    // A PR checkout that nothing runs holds their files but runs none of them.
+    expect(only(job(`      - uses: actions/checkout@v4
+        with:
+          ref: \${{ github.event.pull_request.head.sha }}
+          path: pr
+`, 'pull_request_target')).map((f) => f.severity)).toEqual(['LOW']);
     // A fork's `pull_request` run gets no secrets: not an outsider's way to the PAT.
     expect(only(job('', 'pull_request')).map((f) => f.severity)).toEqual(['LOW']);
-    expect(only(job('', 'issue_comment', `    if: github.event.comment.author_association == 'OWNER'
+    expect(only(job(`      - run: echo "\${{ github.event.comment.body }}"
+`, 'issue_comment', `    if: github.event.comment.author_association == 'OWNER'
 `)).map((f) => f.severity)).toEqual(['LOW']);
+    // A call of the owner's own reusable workflow: the token goes to code this repository's owner maintains.
+    const call = only([{ path: '.github/workflows/w.yml', text: `on: pull_request_target\njobs:\n  backport:\n    uses: acme-labs/flows/.github/workflows/backport.yml@main\n    secrets:\n      github-token: \${{ secrets.BOT_GITHUB_TOKEN }}\n` }]);
+    expect(call.map((f) => f.severity)).toEqual(['MEDIUM']);
+    const own = scanWith(RULE, `on: pull_request_target\njobs:\n  backport:\n    uses: acme-labs/flows/.github/workflows/backport.yml@main\n    secrets:\n      github-token: \${{ secrets.BOT_GITHUB_TOKEN }}\n`, { repository: 'acme-labs/widget' });
+    expect(own.map((f) => f.severity)).toEqual(['LOW']);
+    expect(own[0]?.description).toContain('the token goes only to reusable workflow `acme-labs/flows/.github/workflows/backport.yml`');
   });
 
   it('judges a PAT in the workflow\'s env by its worst job, and a third party\'s reusable workflow on a tag', () => {

@@ -106,6 +106,26 @@ describe(RULE, () => {
     expect(severities('curl -fsSL https://get.docker.com | sudo sh')).toEqual(['LOW']);
   });
 
+  it("is LOW for a script of the repository's own owner or of GitHub over HTTPS; another account's stays MEDIUM", () => {
+    const workflow = (url: string) => yaml`
+      on: push
+      permissions: { contents: write }
+      jobs:
+        docs:
+          runs-on: ubuntu-latest
+          steps:
+            - run: curl -sfL ${url} | bash -s -- -b $HOME/bin
+    `;
+    const own = scanWith(RULE, workflow('https://raw.githubusercontent.com/acme-labs/doc-tool/master/godownloader.sh'), { repository: 'acme-labs/widget' });
+    expect(own.map((f) => f.severity)).toEqual(['LOW']);
+    expect(own[0]?.description).toContain("LOW: it is served from the repository owner's repository `acme-labs/doc-tool` on GitHub over HTTPS");
+    expect(scanWith(RULE, workflow('https://raw.githubusercontent.com/actions/toolkit/main/install.sh'), { repository: 'acme-labs/widget' }).map((f) => f.severity)).toEqual(['LOW']);
+    // Negative: another account's script, plain HTTP to the owner's own content, and no known identity.
+    expect(scanWith(RULE, workflow('https://raw.githubusercontent.com/acme-labs-x/doc-tool/master/godownloader.sh'), { repository: 'acme-labs/widget' }).map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(scanWith(RULE, workflow('http://raw.githubusercontent.com/acme-labs/doc-tool/master/godownloader.sh'), { repository: 'acme-labs/widget' }).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, workflow('https://raw.githubusercontent.com/acme-labs/doc-tool/master/godownloader.sh')).map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+
   it('takes root as an escalation only where the runner may outlive the job (minikube functional_test on macOS)', () => {
     const workflow = (runsOn: string, matrix = '') => yaml`
       on: pull_request

@@ -18,7 +18,7 @@ describe(RULE, () => {
     expect(imagePin('node:22@latest')).toEqual({ kind: 'malformed' });
   });
 
-  it('reports job containers and services: MEDIUM for a third-party job container in a job holding a secret, floating or tagged; LOW for services given nothing', () => {
+  it('reports job containers and services: MEDIUM for a third-party job container whose steps get a secret; LOW for one whose steps get nothing, and for services given nothing', () => {
     const records = recordsWith(RULE, yaml`
       on: push
       permissions:
@@ -45,9 +45,12 @@ describe(RULE, () => {
           steps:
             - run: make
     `);
-    // A service runs beside the job and gets only its own definition: the job's secret is not its to take.
-    expect(positions(records.map((r) => r.finding))).toEqual(['7:16 MEDIUM', '10:16 LOW', '12:16 LOW', '22:14 MEDIUM']);
-    expect(records[0]?.finding.description).toContain('the job holds secret `DEPLOY_TOKEN`');
+    // A service runs beside the job and gets only its own definition: the job's secret is not its to take. The
+    // job container of `other` runs only `make`: no step in it gets a secret or the job's token (`packages: write`).
+    expect(positions(records.map((r) => r.finding))).toEqual(['7:16 MEDIUM', '10:16 LOW', '12:16 LOW', '22:14 LOW']);
+    expect(records[0]?.finding.description).toContain("it runs the job's steps (all but `docker://` steps), so it holds secret `DEPLOY_TOKEN`");
+    expect(records[3]?.finding.description).toContain("LOW: nothing worth taking reaches it: no step that runs in it gets a stored secret, and none gets the job's token");
+    expect(records[3]?.facts).not.toContain('holds:token');
     expect(records[2]?.finding.description).toContain('LOW: a service container gets only what its definition gives it, and this one gets no secret, no mount of the workspace');
     expect(records[2]?.facts).not.toContain('holds:secrets');
     expect(records.map((r) => r.job)).toEqual(['test', 'test', 'test', 'other']);
@@ -135,7 +138,7 @@ describe(RULE, () => {
       expect(workspace?.facts).toContain('holds:secrets');
     });
 
-    it('leaves job containers and `docker://` steps judged by what the job holds', () => {
+    it('leaves `docker://` steps judged by what the job holds (the runner gives them the Docker socket), and job containers by what reaches their steps', () => {
       const findings = scanWith(RULE, yaml`
         on: push
         permissions:
@@ -149,7 +152,10 @@ describe(RULE, () => {
             steps:
               - uses: docker://someuser/lint:1.2
     `);
-      expect(positions(findings)).toEqual(['7:16 MEDIUM', '9:11 LOW', '11:15 MEDIUM']);
+      // The only step runs in a container of its own: nothing of the job reaches the job container.
+      expect(positions(findings)).toEqual(['7:16 LOW', '9:11 LOW', '11:15 MEDIUM']);
+      expect(findings[2]?.description).toContain("it runs this step only, but the runner mounts the Docker socket and the workspace into a `docker://` step's container, which gives it the machine: the job holds `contents: write`");
+      expect(findings[2]?.description).not.toContain("runs the job's steps");
     });
   });
 
@@ -169,10 +175,11 @@ describe(RULE, () => {
             - run: npm test
     `);
     expect(positions(findings)).toEqual(['7:16 LOW', '9:11 LOW', '11:15 LOW']);
-    expect(findings[0]?.description).toContain('LOW: the job holds nothing worth taking');
+    expect(findings[0]?.description).toContain('LOW: nothing worth taking reaches it');
+    expect(findings[2]?.description).toContain('LOW: the job holds no write scope that changes code, releases or packages');
   });
 
-  it('without permissions or secrets (only a default token of unknown scopes): floating MEDIUM, tagged LOW', () => {
+  it('without permissions or secrets (only a default token of unknown scopes): LOW, as for a third-party action, floating or tagged', () => {
     const findings = scanWith(RULE, yaml`
       on: push
       jobs:
@@ -180,21 +187,66 @@ describe(RULE, () => {
           runs-on: ubuntu-latest
           container: someuser/node:latest
           steps:
-            - uses: docker://someuser/lint:1.2
+            - uses: actions/checkout@v4
+            - uses: docker://someuser/lint
     `);
-    expect(positions(findings)).toEqual(['5:16 MEDIUM', '7:15 LOW']);
-    expect(findings[0]?.description).toContain('declares no `permissions:`');
-    // With a settings snapshot that makes the default token read-write, the job holds it for sure.
-    const writable = scanWith(RULE, yaml`
+    expect(positions(findings)).toEqual(['5:16 LOW', '8:15 LOW']);
+    expect(findings[0]?.description).toContain("the job's token reaches it (action `actions/checkout` runs in it, and actions take the job's token through inputs that default to `github.token`), but the job declares no `permissions:`");
+    // With a settings snapshot that makes the default token read-write, the token the checkout gets is worth taking.
+    const writable = (steps: string) => scanWith(RULE, `on: push
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    container: someuser/node:latest
+    steps:
+${steps}`, { settings: { workflow_permissions: { default_workflow_permissions: 'write' } } });
+    expect(positions(writable('      - uses: actions/checkout@v4\n'))).toEqual(['5:16 MEDIUM']);
+    expect(positions(writable('      - run: gh release upload v1 dist/*\n        env:\n          GH_TOKEN: ${{ github.token }}\n'))).toEqual(['5:16 MEDIUM']);
+    // Negative: steps that only run commands, with no token named: the token never enters the container.
+    expect(positions(writable('      - run: make\n'))).toEqual(['5:16 LOW']);
+  });
+
+  it("a job container gets its own `env:`, not its `credentials:`; the Docker socket or privileges in its definition give it everything the job holds", () => {
+    const job = (definition: string) =>
+      `on: push\npermissions: { contents: read }\njobs:\n  test:\n    runs-on: ubuntu-latest\n    env:\n      UNUSED: x\n    container:\n      image: someuser/node:22\n${definition}    steps:\n      - run: make\n      - uses: docker://someuser/upload:1\n        with:\n          key: \${{ secrets.UPLOAD_KEY }}\n`;
+    const severity = (definition: string) => scanWith(RULE, job(definition))[0]?.severity;
+    expect(severity('      env:\n        API: ${{ secrets.API_KEY }}\n')).toBe('MEDIUM');
+    expect(severity('      volumes:\n        - /var/run/docker.sock:/var/run/docker.sock\n')).toBe('MEDIUM');
+    expect(severity('      options: --privileged\n')).toBe('MEDIUM');
+    // Negative: the registry password the runner pulls with, and a secret only a `docker://` step gets.
+    expect(severity('      credentials:\n        username: bot\n        password: ${{ secrets.REGISTRY_PASSWORD }}\n')).toBe('LOW');
+    expect(severity('      options: --cpus 2\n')).toBe('LOW');
+  });
+
+  it("a build job's container that holds nothing itself is MEDIUM when what it builds reaches a publishing job", () => {
+    const findings = scanWith(RULE, yaml`
       on: push
+      permissions: { contents: read }
       jobs:
-        test:
+        build:
           runs-on: ubuntu-latest
-          container: someuser/node:latest
+          container: someuser/manylinux
           steps:
-            - run: make
-    `, { settings: { workflow_permissions: { default_workflow_permissions: 'write' } } });
-    expect(positions(writable)).toEqual(['5:16 MEDIUM']);
+            - run: make dist
+            - uses: actions/upload-artifact@v4
+              with: { name: dist, path: dist }
+        publish:
+          needs: build
+          runs-on: ubuntu-latest
+          environment: pypi
+          permissions: { id-token: write }
+          steps:
+            - uses: actions/download-artifact@v4
+              with: { name: dist, path: dist }
+            - uses: pypa/gh-action-pypi-publish@release/v1
+        lint:
+          runs-on: ubuntu-latest
+          container: someuser/manylinux
+          steps:
+            - run: make lint
+    `);
+    expect(positions(findings)).toEqual(['6:16 MEDIUM', '22:16 LOW']);
+    expect(findings[0]?.description).toContain('nothing worth taking reaches it, but what it builds reaches job `publish`, which publishes');
   });
 
   it('a publishing job, a write scope, OIDC or a self-hosted runner make a floating image MEDIUM (never HIGH: the attacker is its publisher)', () => {
@@ -214,6 +266,7 @@ describe(RULE, () => {
             contents: write
           container: someuser/node
           steps:
+            - uses: actions/checkout@v4
             - run: make
         oidc:
           runs-on: ubuntu-latest
@@ -229,7 +282,7 @@ describe(RULE, () => {
           steps:
             - run: make
     `);
-    expect(positions(findings)).toEqual(['7:16 MEDIUM', '14:16 MEDIUM', '21:16 MEDIUM', '27:16 MEDIUM']);
+    expect(positions(findings)).toEqual(['7:16 MEDIUM', '14:16 MEDIUM', '22:16 MEDIUM', '28:16 MEDIUM']);
   });
 
   it('reports docker:// steps, in workflows and composite actions (by what their callers hold)', () => {
@@ -425,7 +478,7 @@ describe(RULE, () => {
         c: { runs-on: ubuntu-latest, container: bitnami/git:latest, steps: [{ run: make }] }
     `);
     expect(findings.map((f) => f.severity)).toEqual(['MEDIUM', 'MEDIUM', 'MEDIUM']);
-    expect(findings[0]?.description).toContain('MEDIUM: it is a Docker Official Image');
+    expect(findings[0]?.description).toContain('It is a Docker Official Image, published by Docker');
   });
 
   it("judges a matrix per image: the repository's own floating image does not make a tagged third-party one worse (Homebrew test-bot)", () => {

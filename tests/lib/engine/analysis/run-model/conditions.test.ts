@@ -52,6 +52,15 @@ describe('three-valued conditions', () => {
     expect(conditionTruth(condition("contains(github.event.issue.title, 'x')"), push)).toBe(false);
   });
 
+  it('knows that an `issues` event is never about a pull request, while a comment may be', () => {
+    const issues = { event: 'issues', action: 'opened', ref: 'branch' as const, fork: null };
+    const comment = { event: 'issue_comment', action: 'created', ref: 'branch' as const, fork: null };
+    expect(conditionTruth(condition('github.event.issue.pull_request'), issues)).toBe(false);
+    expect(conditionTruth(condition("'!github.event.issue.pull_request'"), issues)).toBe(true);
+    expect(conditionTruth(condition('github.event.issue.pull_request'), comment)).toBeNull();
+    expect(conditionTruth(condition('github.event.issue.title'), issues)).toBeNull();
+  });
+
   it('reads matrix values and runner.os of a leg', () => {
     const leg = new Map([['os', (condition("'windows-latest'"))]]);
     expect(conditionTruth(condition("matrix.os == 'windows-latest'"), PRT, leg)).toBe(true);
@@ -171,6 +180,26 @@ describe('jobs and steps that never run are dropped', () => {
               run: choco install y
     `);
     expect(workflow.jobs[0]!.steps.map((s) => s.index)).toEqual([1]);
+  });
+
+  it('a step whose condition asks for an event the workflow does not have is dropped, as a job is; one that may hold is kept', () => {
+    const workflow = model(yaml`
+      on:
+        issues:
+          types: [opened, reopened]
+      jobs:
+        triage:
+          runs-on: ubuntu-latest
+          steps:
+            - name: pull request only
+              if: |
+                github.event.pull_request || github.event.issue.pull_request || github.event_name == 'workflow_dispatch' && inputs.kind == 'pr'
+              run: make pr
+            - name: issues
+              if: github.event_name == 'issues' || github.event_name == 'workflow_dispatch'
+              run: make issue
+    `);
+    expect(workflow.jobs[0]!.steps.map((s) => s.name)).toEqual(['issues']);
   });
 
   it('a condition written as text around ${{ }} (a block scalar keeps its newline) is always true: nothing is dropped', () => {

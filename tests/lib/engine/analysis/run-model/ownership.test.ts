@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { imageOwnership, ownerFact, parseImage, repositoryIdentity, usesOwnership } from '../../../../../lib/engine/analysis/run-model/ownership.js';
+import { imageOwnership, ownerFact, parseImage, repositoryIdentity, urlOwnership, usesOwnership } from '../../../../../lib/engine/analysis/run-model/ownership.js';
 import { RepositoryModel } from '../../../../../lib/engine/model/repository.js';
 import { parseUses } from '../../../../../lib/engine/model/uses.js';
 import { buildAction, buildWorkflow } from '../../../../../lib/engine/model/workflow.js';
@@ -145,6 +145,41 @@ describe('who owns a container image', () => {
     expect(imageOwnership('ghcr.io/acme-tools/other', identity)).toBe('first-party');
     // The source of a `docker tag` is pulled, not built: `node` stays Docker's.
     expect(imageOwnership('node:22', identity)).toBe('third-party');
+  });
+});
+
+describe('who owns what a URL serves', () => {
+  const identity = repositoryIdentity(EMPTY, 'acme-labs/widget');
+  const owner = (url: string | null) => urlOwnership(url, identity)?.ownership ?? null;
+
+  it("the repository's own GitHub content is local, its owner's other repositories' content first-party", () => {
+    expect(owner('https://raw.githubusercontent.com/acme-labs/widget/main/scripts/upload.py')).toBe('local');
+    expect(owner('https://github.com/${{ github.repository }}/releases/download/v1/tool.tar.gz')).toBe('local');
+    expect(owner('https://github.com/$GITHUB_REPOSITORY/archive/main.zip')).toBe('local');
+    expect(owner('https://github.com/Acme-Labs/sysroot/releases/download/sysroot-1/root.tar.xz')).toBe('first-party');
+    expect(owner('https://api.github.com/repos/acme-labs/tools/tarball/main')).toBe('first-party');
+    expect(owner('${{ github.server_url }}/acme-labs/tools/releases/download/v2/t.zip')).toBe('first-party');
+    expect(owner('https://acme-labs.github.io/charts/index.tgz')).toBe('first-party');
+  });
+
+  it("GitHub's own releases are the platform's; any other account on GitHub is a third party", () => {
+    expect(owner('https://github.com/actions/runner/releases/download/v2.316.1/actions-runner-linux-x64-2.316.1.tar.gz')).toBe('platform');
+    expect(owner('https://github.com/acme-evil/widget/releases/download/v1/tool.tar.gz')).toBe('third-party');
+    expect(owner('https://raw.githubusercontent.com/someone/acme-labs/main/install.sh')).toBe('third-party');
+  });
+
+  it("a host of the owner's own domain is first-party, spelled with or without its dots and hyphens", () => {
+    expect(owner('https://dl.acme-labs.dev/release/v1/tool.zip')).toBe('first-party');
+    expect(owner('https://static.acmelabs.io/tool.zip')).toBe('first-party');
+    expect(owner('https://cdn.acme.labs/tool.zip')).toBe('first-party');
+  });
+
+  it('any other host, a host the scan cannot read and a short owner name say nothing', () => {
+    expect(owner('https://acme-labs.example.com/tool.zip')).toBeNull();
+    expect(owner('https://example.com/acme-labs/tool.zip')).toBeNull();
+    expect(owner('$SRC_URL/tool.zip')).toBeNull();
+    expect(owner(null)).toBeNull();
+    expect(urlOwnership('https://go.dev/dl/go1.22.linux-amd64.tar.gz', repositoryIdentity(EMPTY, 'go/tools'))).toBeNull();
   });
 });
 

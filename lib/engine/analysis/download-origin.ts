@@ -1,0 +1,139 @@
+/**
+ * Where a download comes from, for the rules that ask who can change what a step downloads
+ * (download-without-checksum, personal-access-token): the repository's own or its owner's content, GitHub's,
+ * a vendor's official installer, a fixed version in a per-version archive, or a location someone else can
+ * change at will (no version, `latest`, a branch, plain HTTP, a host the scan cannot read).
+ *
+ * Variables in the URL are read from the script's own assignments before the command (`VERSION=v1.8.0`,
+ * `$SrcUrl = "https://…"` in PowerShell) and from the step's, job's and workflow's `env:` (a composite
+ * action's `${{ inputs.x }}` by its default); a URL that can take several values is judged by the most
+ * changeable of them.
+ */
+import { vendorInstaller } from '../data/installers.js';
+import type { Step } from '../model/workflow.js';
+import { getText, scalarText } from '../yaml/model.js';
+import { urlOwnership, type RepositoryIdentity } from './run-model/ownership.js';
+
+export type DownloadOrigin =
+  /** The repository's own content or its owner's (`local` or `first-party` in ownership.ts terms). */
+  | { kind: 'own'; text: string }
+  /** GitHub's own (`actions/runner` releases). */
+  | { kind: 'platform'; text: string }
+  /** A vendor's official installer or distribution host (data/installers.ts). */
+  | { kind: 'vendor'; tool: string }
+  /** A fixed version in a per-version archive over HTTPS: `…/archive/1.28.2/…`, `…/releases/download/v1.2.3/…`. */
+  | { kind: 'versioned'; version: string; where: string }
+  /**
+   * Anything else; `host`: who controls it, in words (`\`dl.example.com\``, "repository `o/n` on GitHub"), null
+   * when the scan cannot read it; `plain`: fetched over plain HTTP (or FTP).
+   */
+  | { kind: 'mutable'; host: string | null; plain: boolean };
+
+/**
+ * A path directory that names a fixed version: `1.28.2`, `v20.11.0`, `jq-1.8.1`, `v2.53.0.windows.2`,
+ * `cli-v0.9.1` (at least a major and a minor number; `17` or a date alone is not one).
+ */
+const VERSION = /^(?:[a-z][\w.]*?[-_])?v?\d+(?:\.\d+){1,3}(?:[-+._][0-9a-z]+)*$/i;
+/** Directories that name a moving target, whatever else the path says. */
+const MOVING = /^(?:latest|nightly|canary|snapshots?|edge|main|master|head|trunk|current|stable|dev|develop)$/i;
+/** At most this many values of one URL are judged (its variables may each have a few). */
+const MAX_VALUES = 8;
+const MAX_DEPTH = 3;
+
+/** Which origin gives the attacker most: the one a URL that can take several values is judged by. */
+const RANK: Record<DownloadOrigin['kind'], number> = { mutable: 0, versioned: 1, vendor: 2, platform: 3, own: 4 };
+
+/** The origin of a download by `step`'s script (`script`: its text; `offset`: where the command starts). */
+export function downloadOrigin(step: Step, script: string, offset: number, url: string | null, identity: RepositoryIdentity): DownloadOrigin {
+  if (url === null) return { kind: 'mutable', host: null, plain: false };
+  let worst: DownloadOrigin | null = null;
+  for (const value of expand(step, script, offset, whole(url, script, offset), 0)) {
+    const origin = originOf(value, identity);
+    if (worst === null || RANK[origin.kind] < RANK[worst.kind]) worst = origin;
+    if (worst.kind === 'mutable') break;
+  }
+  return worst ?? { kind: 'mutable', host: null, plain: false };
+}
+
+/**
+ * The URL with its `${{ }}` expressions whole: the shell's words split `https://github.com/${{ github.repository }}/…`
+ * at the expression's spaces, which the runner replaces before the shell reads the line.
+ */
+function whole(url: string, script: string, offset: number): string {
+  const open = url.lastIndexOf('${{');
+  if (open === -1 || url.indexOf('}}', open) !== -1) return url;
+  const end = script.indexOf('\n', offset);
+  const line = script.slice(offset, end === -1 ? script.length : end).replace(/\$\{\{\s*([^}]*?)\s*\}\}/g, '${{$1}}');
+  const start = line.indexOf(url.slice(0, open));
+  return start === -1 ? url : (/^[^\s'"]+/.exec(line.slice(start))?.[0] ?? url);
+}
+
+function originOf(url: string, identity: RepositoryIdentity): DownloadOrigin {
+  const owner = urlOwnership(url, identity);
+  if (owner !== null && (owner.ownership === 'local' || owner.ownership === 'first-party')) return { kind: 'own', text: owner.text };
+  if (owner?.ownership === 'platform') return { kind: 'platform', text: owner.text };
+  const match = /^(https?|ftp):\/\/(?:[^/@\s]*@)?([^/:?#\s]+)[^/?#\s]*(\/[^?#\s]*)?/i.exec(url.trim());
+  if (match === null) return { kind: 'mutable', host: null, plain: false };
+  const host = (match[2] ?? '').toLowerCase();
+  // A host the scan cannot read (`$HOST`, `${{ … }}`) is no one's in particular.
+  if (!/^[a-z0-9.-]+$/.test(host)) return { kind: 'mutable', host: null, plain: false };
+  const who = owner?.text ?? `\`${host}\``;
+  if ((match[1] ?? '').toLowerCase() !== 'https') return { kind: 'mutable', host: who, plain: true };
+  const tool = vendorInstaller(url.trim());
+  if (tool !== null) return { kind: 'vendor', tool };
+  const directories = (match[3] ?? '').split('/').slice(1, -1);
+  if (directories.some((d) => MOVING.test(d))) return { kind: 'mutable', host: who, plain: false };
+  const version = directories.find((d) => VERSION.test(d));
+  if (version === undefined) return { kind: 'mutable', host: who, plain: false };
+  return { kind: 'versioned', version, where: owner === null ? `\`${host}\`'s per-version archive` : `the releases of ${owner.text}` };
+}
+
+/** `$NAME`, `${NAME}`, `$env:NAME`, `${{ env.NAME }}`, `${{ inputs.name }}` in a URL. */
+const VARIABLE = /\$\{\{\s*(env|inputs)\.([\w-]+)\s*\}\}|\$env:([A-Za-z_]\w*)|\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)/g;
+
+/** The values `text` can take, its variables replaced by every value found for them (a variable with none is left as it is). */
+function expand(step: Step, script: string, offset: number, text: string, depth: number): string[] {
+  let values = [text];
+  if (depth >= MAX_DEPTH || !text.includes('$')) return values;
+  for (const match of [...text.matchAll(VARIABLE)]) {
+    const whole = match[0];
+    const found =
+      match[1] === 'inputs'
+        ? inputDefault(step, match[2] ?? '')
+        : variableValues(step, script, offset, match[2] ?? match[3] ?? match[4] ?? match[5] ?? '', match[1] === 'env');
+    if (found.length === 0) continue;
+    const next: string[] = [];
+    for (const value of values) for (const replacement of found) for (const expanded of expand(step, script, offset, replacement, depth + 1)) next.push(value.replace(whole, expanded));
+    values = next.slice(0, MAX_VALUES);
+  }
+  return values;
+}
+
+/** The literal values a variable is given before `offset`: the script's assignments, else the `env:` the step sees. */
+function variableValues(step: Step, script: string, offset: number, name: string, envOnly: boolean): string[] {
+  if (name === '') return [];
+  const values: string[] = [];
+  if (!envOnly) {
+    const before = script.slice(0, offset);
+    // `NAME=value`, `export NAME=value`, PowerShell `$NAME = "value"`: the value as written, quotes removed.
+    const assignment = new RegExp(`(?:^|[\\s;&(])(?:export\\s+|local\\s+|readonly\\s+|declare\\s+(?:-\\w+\\s+)?)?\\$?${name}\\s*=\\s*("[^"\\n]*"|'[^'\\n]*'|[^\\s;&|)]*)`, 'gm');
+    for (const m of before.matchAll(assignment)) {
+      const value = (m[1] ?? '').replace(/^["']|["']$/g, '');
+      if (value !== '' && !/[`]|\$\(/.test(value)) values.push(value);
+    }
+    if (values.length > 0) return [...new Set(values)].slice(0, MAX_VALUES);
+  }
+  for (const env of [step.env, step.job?.env, step.job?.workflow.env]) {
+    const value = getText(env, name);
+    if (value !== null && value.trim() !== '') return [value.trim()];
+  }
+  return [];
+}
+
+/** A composite action's input default (`${{ inputs.version }}`), which callers may override. */
+function inputDefault(step: Step, name: string): string[] {
+  if (step.owner.kind !== 'action') return [];
+  const input = step.owner.inputs.find((i) => i.name === name);
+  const value = input?.default === undefined ? null : scalarText(input.default);
+  return value === null || value.trim() === '' ? [] : [value.trim()];
+}
