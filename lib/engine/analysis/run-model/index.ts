@@ -17,6 +17,7 @@ import { cacheStep, sameFamily, type CacheUse } from '../caching.js';
 import { forkReach, localCallers, reachOf, valueReach, type ForkReach, type Reach, type ValueReach } from './reach.js';
 import type { TrustGuard } from '../trust-guards.js';
 import { codeOf, workspaceEntries, type WorkspaceEntry } from './workspace.js';
+import { laterUse, type LaterUse } from './readers.js';
 import { imageOwnership, repositoryIdentity, usesOwnership, type Ownership, type RepositoryIdentity } from './ownership.js';
 import type { UsesRef } from '../../model/uses.js';
 import { get, type YNode } from '../../yaml/model.js';
@@ -26,6 +27,7 @@ export type { ForkReach, Reach, ReachLevel, ValueReach } from './reach.js';
 export type { Holdings, DefaultToken } from './holdings.js';
 export type { Execution, ExecutionKind } from './execution.js';
 export type { WorkspaceEntry, Content } from './workspace.js';
+export type { LaterUse } from './readers.js';
 export { severityOf, describeClaim, whoText, type Claim } from './severity.js';
 export { outsiderReach, REACH_ORDER, weaker } from './reach.js';
 export type { ServiceAccess, ServiceMount } from './services.js';
@@ -293,6 +295,14 @@ export class RunModel {
   /** Executions after `entry` (in the same run) that run the code it holds. */
   sinksOf(run: JobRun, entry: WorkspaceEntry): TracedExecution[] {
     return run.executions.filter((t) => t.code === entry && this.sameRun(entry.step, t.step));
+  }
+
+  /**
+   * What the steps from `entry` on do with it when none runs its code (readers.ts): the first that may load
+   * configuration from it (an unknown program, a third-party action on a movable ref), and what the others run.
+   */
+  laterUse(run: JobRun, entry: WorkspaceEntry): LaterUse {
+    return laterUse(run.steps, entry, (ref) => this.ownershipOf(ref), this.repository);
   }
 
   #build(job: Job): JobRun {
