@@ -17,7 +17,7 @@ import { cacheStep, sameFamily, type CacheUse } from '../caching.js';
 import { forkReach, localCallers, reachOf, valueReach, type ForkReach, type Reach, type ValueReach } from './reach.js';
 import type { TrustGuard } from '../trust-guards.js';
 import { codeOf, workspaceEntries, type WorkspaceEntry } from './workspace.js';
-import { laterUse, type LaterUse } from './readers.js';
+import { envReaders, laterUse, type EnvReaders, type LaterUse } from './readers.js';
 import { imageOwnership, repositoryIdentity, usesOwnership, type Ownership, type RepositoryIdentity } from './ownership.js';
 import type { UsesRef } from '../../model/uses.js';
 import { get, type YNode } from '../../yaml/model.js';
@@ -27,7 +27,8 @@ export type { ForkReach, Reach, ReachLevel, ValueReach } from './reach.js';
 export type { Holdings, DefaultToken } from './holdings.js';
 export type { Execution, ExecutionKind } from './execution.js';
 export type { WorkspaceEntry, Content } from './workspace.js';
-export type { LaterUse } from './readers.js';
+export type { EnvReaders, LaterUse } from './readers.js';
+export { nothingReads } from './readers.js';
 export { severityOf, describeClaim, whoText, type Claim } from './severity.js';
 export { outsiderReach, REACH_ORDER, weaker } from './reach.js';
 export type { ServiceAccess, ServiceMount } from './services.js';
@@ -303,6 +304,21 @@ export class RunModel {
    */
   laterUse(run: JobRun, entry: WorkspaceEntry): LaterUse {
     return laterUse(run.steps, entry, (ref) => this.ownershipOf(ref), this.repository);
+  }
+
+  readonly #envReaders = new ScanCache<Step, EnvReaders>();
+
+  /**
+   * The steps that run with what `step` writes to `$GITHUB_ENV` / `$GITHUB_PATH` (readers.ts): its job's later
+   * steps in the same run, and earlier actions' post steps. Both empty: nothing reads the variables it defines.
+   */
+  envReaders(step: Step): EnvReaders {
+    let found = this.#envReaders.get(step);
+    if (found === undefined) {
+      found = envReaders(step, (a, b) => this.sameRun(a, b));
+      this.#envReaders.set(step, found);
+    }
+    return found;
   }
 
   #build(job: Job): JobRun {

@@ -172,3 +172,54 @@ export function laterUse(steps: readonly CalledStep[], entry: WorkspaceEntry, ow
   }
   return { unknown: null, does: [...new Set(does)] };
 }
+
+/**
+ * Actions whose `action.yml` declares a `post:` step (a cleanup, a cache save, a logout), which the runner starts
+ * after the job's last step with the environment `$GITHUB_ENV` defines. Source: each action's `action.yml`.
+ */
+const POST_STEP_ACTIONS: ReadonlySet<string> = new Set([
+  'actions/checkout',
+  'actions/cache',
+  'actions/setup-node',
+  'actions/setup-python',
+  'actions/setup-go',
+  'actions/setup-java',
+  'actions/setup-dotnet',
+  'actions/create-github-app-token',
+  'astral-sh/setup-uv',
+  'aws-actions/configure-aws-credentials',
+  'azure/login',
+  'docker/login-action',
+  'docker/setup-buildx-action',
+  'google-github-actions/auth',
+  'gradle/actions/setup-gradle',
+  'pnpm/action-setup',
+  'swatinem/rust-cache',
+  'webfactory/ssh-agent',
+]);
+
+/** The steps that run with what a step writes to `$GITHUB_ENV` / `$GITHUB_PATH`. */
+export interface EnvReaders {
+  /** The later steps of the job (in the same job run). */
+  later: Step[];
+  /** Earlier actions whose post step runs after the job's last step, with that environment. */
+  posts: Step[];
+}
+
+/**
+ * Who reads what `step` writes to `$GITHUB_ENV` / `$GITHUB_PATH`: the later steps of its job that can run in the
+ * same job run (`sameRun`), and the post steps of actions that ran before it (`actions/checkout`'s cleanup, a
+ * cache save). Both empty for a job's last step after no such action: the variables it defines reach nothing.
+ */
+export function envReaders(step: Step, sameRun: (a: Step, b: Step) => boolean): EnvReaders {
+  const job = step.job;
+  if (job === null) return { later: [], posts: [] };
+  const later = job.steps.filter((s) => s.index > step.index && sameRun(step, s));
+  const posts = job.steps.filter((s) => s.index < step.index && s.usesRef?.kind === 'repository' && POST_STEP_ACTIONS.has(s.usesRef.path === '' ? s.usesRef.slug : `${s.usesRef.slug}/${s.usesRef.path}`) && sameRun(step, s));
+  return { later, posts };
+}
+
+/** True when nothing runs with what the step wrote (a job's last step, after no action with a post step). */
+export function nothingReads(readers: EnvReaders): boolean {
+  return readers.later.length === 0 && readers.posts.length === 0;
+}
