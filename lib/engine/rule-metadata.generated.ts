@@ -85,7 +85,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Substring check used as an allow-list",
     severity: "MEDIUM",
     surface: "workflow",
-    description: "`contains('<string>', <context>)` with a string literal as the first argument tests whether the value is a substring of that string, so a shorter or crafted value passes: `contains('refs/heads/main refs/heads/dev', github.ref)` accepts `refs/heads/m` or `main refs`.",
+    description: "`contains('<string>', <context>)` with a string literal as the first argument tests whether the value is a substring of that string, so a shorter or crafted value passes: `contains('alice bob', github.actor)` accepts the login `ali`. MEDIUM when an outsider chooses the value (a login, a fork's branch name, text they write, an author association or event name that is a piece of the list) and reaches the check on a run with the base repository's privileges, or when who chooses it is not known; LOW when only collaborators choose it (`github.ref`, `github.ref_name`: branch and tag names only they create), the runner's administrators (`runner.name`), the repository itself, when the value is always empty (`env.GITHUB_REF_NAME`: default variables are not in the `env` context, so the check is always true), or when an outsider reaches it only on a fork's read-only `pull_request` run.",
     recommendation: "Compare exactly (`github.ref == 'refs/heads/main' || github.ref == 'refs/heads/dev'`) or search a real list: `contains(fromJSON('[\"refs/heads/main\", \"refs/heads/dev\"]'), github.ref)`.",
   },
   {

@@ -406,6 +406,9 @@ function atomOf(expr: Expr, context: AtomContext): Atom {
     if (path === null || values === null || values.length === 0) return none;
     if (path === 'github.event_name' && context.event !== undefined && !values.includes(context.event)) return { guard: null, fact: IMPOSSIBLE };
     if (path === 'github.event_name') return { guard: values.every((v) => MAINTAINER_EVENTS.has(v)) ? 'maintainer-event' : null, fact: null };
+    // `contains('alice bob', github.actor)` searches the string: any login that is a piece of it (`ali`) passes,
+    // and anyone can register one. A real list (`fromJSON('[...]')`) names the accounts.
+    if (haystack instanceof Literal && (ACTORS.has(path) || PR_AUTHORS.has(path) || COMMENTERS.has(path))) return none;
     return { guard: subjectKind(path, values), fact: null };
   }
   return none;

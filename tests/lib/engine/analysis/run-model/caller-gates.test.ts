@@ -115,3 +115,23 @@ describe("a reusable workflow's own permission check, on its caller's event", ()
     expect(reach('.github/workflows/bot.yml', 'comment')).toMatchObject({ level: 'approval', event: 'issue_comment' });
   });
 });
+
+describe('a login searched in a string is no named-actor gate', () => {
+  const workflow = (condition: string) => ({
+    '.github/workflows/w.yml': yaml`
+      on: issue_comment
+      jobs:
+        run:
+          if: ${condition}
+          runs-on: ubuntu-latest
+          steps:
+            - run: make
+    `,
+  });
+
+  it("contains('<string>', github.actor) admits any login that is a piece of it; a real list names the accounts", () => {
+    expect(model(workflow("contains('alice bob', github.actor)"))('.github/workflows/w.yml', 'run').level).toBe('anyone');
+    expect(model(workflow(`contains(fromJSON('["alice", "bob"]'), github.actor)`))('.github/workflows/w.yml', 'run').level).toBe('trusted-author');
+    expect(model(workflow("github.actor == 'alice'"))('.github/workflows/w.yml', 'run').level).toBe('trusted-author');
+  });
+});
