@@ -14,8 +14,10 @@
  *   `mypy` ...) are build tools of execution.ts, and run the checkout's code when they work in its directory;
  * - actions of GitHub, of the repository's owner, or pinned to a commit SHA (what they do is fixed and
  *   reviewable); a local composite action is read step by step.
- * Anything else (an unknown program, an interpreter's inline code, which imports from its working directory, a
- * third-party action on a movable ref, a container) may read the checkout's files: the first such step is named.
+ * Anything else (an unknown program, an interpreter's inline code, which imports from its working directory,
+ * `find -exec`, `sed -f`, a third-party action on a movable ref, a container, a github-script that requires a
+ * package by name, which it resolves from its working directory's `node_modules`) may load the checkout's
+ * files: the first such step is named.
  */
 import type { RepositoryModel } from '../../model/repository.js';
 import { isFullSha, type UsesRef } from '../../model/uses.js';
@@ -88,13 +90,17 @@ function commandUse(text: string, depth = 0): { unknown: string | null; does: st
       }
     }
   }
-  const list = [...words(text)];
+  // `(cd pr && git diff)`, `{ git add .; }`: the brackets of a group are not part of the words.
+  const list = words(text).map((w, i, all) => (i === 0 ? w.replace(/^[({]+(?=.)/, '') : i === all.length - 1 ? w.replace(/(?<=.)[)}]+$/, '') : w));
   while (list.length > 0 && OPENERS.has(list[0] as string)) list.shift();
   // A `case` pattern (`"default")`) before the command.
   if (list.length > 0 && /^[^=(]*\)$/.test(list[0] as string)) list.shift();
   if (list.length === 0 || CLOSERS.has(list[0] as string)) return { unknown: null, does };
   const program = commandName(list.join(' '));
-  if (program === null || QUIET.has(program)) return { unknown: null, does };
+  if (program === null) return { unknown: null, does };
+  // `find . -exec {} \;` runs what it finds.
+  if (program === 'find' && list.some((w) => w === '-exec' || w === '-execdir' || w === '-ok' || w === '-okdir')) return { unknown: '`find -exec`', does };
+  if (QUIET.has(program)) return { unknown: null, does };
   if (PROGRAM_FILE.has(program)) return list.includes('-f') ? { unknown: `\`${program} -f\``, does } : { unknown: null, does };
   if (!DATA_ONLY.has(program)) return { unknown: `\`${[program, list[list.indexOf(program) + 1] ?? ''].join(' ').trim()}\``, does };
   if (program === 'git' && GIT_RUNS.test(text)) return { unknown: '`git` with configuration that runs a program', does };

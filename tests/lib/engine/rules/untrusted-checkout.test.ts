@@ -53,6 +53,8 @@ jobs:
     expect(positions(scanWith(RULE, workflow('- uses: some-org/comment-action@v2')))).toEqual(['8:23 MEDIUM']);
     expect(positions(scanWith(RULE, workflow('- run: git config core.hooksPath .githooks && git commit -am fix')))).toEqual(['8:23 MEDIUM']);
     expect(positions(scanWith(RULE, workflow('- run: python -c "import setup"')))).toEqual(['8:23 MEDIUM']);
+    expect(positions(scanWith(RULE, workflow("- run: find . -name '*.sh' -exec {} \\;")))).toEqual(['8:23 MEDIUM']);
+    expect(positions(scanWith(RULE, workflow('- run: (cd docs && git add . && git commit -m docs)')))).toEqual(['8:23 LOW']);
   });
 
   it('counts local actions and scripts from the checkout as running its code', () => {
