@@ -12,6 +12,7 @@
  * that rule in that file within the same job (when the problem is outside jobs, a workflow-level problem: within
  * five lines, or a finding about the whole file or a whole job, bound to no job or at a job's key), or in the
  * file of a local action (`uses: ./dir`, or the repository's own `owner/name/dir@ref`) the problem's line calls,
+ * or of one of the repository's own actions that action calls in turn (three levels at most),
  * where the action's own steps are reported. Meant
  * for the shared corpus's checking half (`../shared/tools/corpus-split.mjs`), which this script does not need:
  * any directory of repositories works, and a missing directory is an error in one line.
@@ -152,8 +153,8 @@ export interface Score {
  * The local actions (`uses: ./dir`) named on the problem's line or the three after it (a step's `name:` line
  * comes first): a problem an auditor lists at the call may be reported in the action's own file.
  */
-function calledActions(text: string, line: number, repo: string): string[] {
-  const lines = text.split('\n').slice(line - 1, line + 3);
+function calledActions(text: string, line: number, repo: string, span = 4): string[] {
+  const lines = text.split('\n').slice(line - 1, line - 1 + span);
   const dirs: string[] = [];
   // The repository's own actions named as `owner/name[/path]@ref` (the corpus folder is `owner__name`).
   const self = repo.replace('__', '/').toLowerCase();
@@ -165,6 +166,28 @@ function calledActions(text: string, line: number, repo: string): string[] {
     if (m?.[1] !== undefined && !m[1].split('/').includes('..')) dirs.push(m[1].replace(/\/+$/, ''));
   }
   return dirs;
+}
+
+/** The action files of `dirs` and of the repository's own actions they call in turn (a composite calling another), three levels at most. */
+function actionFiles(corpus: string, repo: string, dirs: readonly string[]): Set<string> {
+  const files = new Set<string>();
+  let level = [...dirs];
+  for (let depth = 0; depth < 3 && level.length > 0; depth++) {
+    const next: string[] = [];
+    for (const dir of level) {
+      for (const name of dir === '' ? ['action.yml', 'action.yaml'] : [`${dir}/action.yml`, `${dir}/action.yaml`]) {
+        if (files.has(name)) continue;
+        files.add(name);
+        const path = join(corpus, repo, name);
+        if (!existsSync(path)) continue;
+        const text = readFileSync(path, 'utf8');
+        // Every `uses:` of the action's steps: a problem the auditor lists at the outer call may sit in an inner action.
+        next.push(...calledActions(text, 1, repo, Infinity));
+      }
+    }
+    level = next;
+  }
+  return files;
 }
 
 /** Which audited problems the scan reports (see the header). */
@@ -184,7 +207,7 @@ export function score(corpus: string, problems: readonly Problem[]): Score {
     const text = readFileSync(join(corpus, problem.file), 'utf8');
     const job = jobAt(text, problem.line);
     const records = (byRepo.get(repo) ?? []).filter((r) => r.finding.file === path && r.finding.rule_id === problem.kind);
-    const actions = new Set(calledActions(text, problem.line, repo).flatMap((dir) => (dir === '' ? ['action.yml', 'action.yaml'] : [`${dir}/action.yml`, `${dir}/action.yaml`])));
+    const actions = actionFiles(corpus, repo, calledActions(text, problem.line, repo));
     // A workflow-level problem (outside jobs: the auditor's brief puts one such as a missing `permissions:` block
     // on the `on:` line or line 1) is found by a finding about the whole file or a whole job: one bound to no job,
     // or at a job's key (missing-permissions names each job that runs with the default token there).

@@ -1,7 +1,8 @@
 /**
  * Which runner a job asks for: a self-hosted one (the `self-hosted` label, in a literal, an expression or a
  * matrix value), a runner group or a label no GitHub-hosted runner has (self-hosted or the organisation's
- * larger runners: the workflow cannot tell), or only GitHub-hosted and managed ephemeral runners.
+ * larger runners: the workflow cannot tell), or only GitHub-hosted and managed ephemeral runners (a managed
+ * service's label, or a label naming the VM image a fresh machine is made from for each job).
  */
 import { expressionsOf } from '../expressions/extract.js';
 import { contextPath, Literal } from '../expressions/parse.js';
@@ -120,10 +121,35 @@ const MANAGED = /^(blacksmith|namespace-profile|nscloud|buildjet|depot-|warp-|ub
  */
 const LARGER_RUNNER = /^github-|larger runners|(?=.*\b(ubuntu|windows|macos)\b).*(\d+-?cores?\b|\d+core\b|\blarge\b|\bxlarge\b|\d+vcpu)/i;
 
+/**
+ * A label that is a container or VM image reference: a registry host with a dot (and maybe a port), a path, and a
+ * tag or digest (`ghcr.io/org/macos-sequoia-xcode:16`, `registry.example.com/vm/ubuntu@sha256:...`). VM-per-job
+ * orchestrators (tart-based Cirrus runners and the like) register a runner for one job from the image the label
+ * names and delete the VM afterwards, so like the managed services nothing a job leaves behind meets the next.
+ */
+const IMAGE_LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+(?::\d{1,5})?\/[a-z0-9._-]+(?:\/[a-z0-9._-]+)*(?::[\w][\w.-]{0,127}|@sha256:[0-9a-f]{64})$/i;
+
+export function isImageLabel(text: string): boolean {
+  return IMAGE_LABEL.test(text.trim());
+}
+
 /** A literal `runs-on` label that is neither GitHub-hosted nor a managed service: a self-hosted or larger runner. */
 function customLabel(text: string): boolean {
   const label = text.trim();
-  return label !== '' && !label.includes('${{') && !GITHUB_HOSTED.test(label) && !MANAGED.test(label) && !LARGER_RUNNER.test(label) && !isLabel(label);
+  return label !== '' && !label.includes('${{') && !GITHUB_HOSTED.test(label) && !MANAGED.test(label) && !isImageLabel(label) && !LARGER_RUNNER.test(label) && !isLabel(label);
+}
+
+/**
+ * True when one of the labels (a runner must carry them all) names the image a fresh VM is made from for the job
+ * (`runs-on: [self-hosted, macOS, arm64, ghcr.io/org/image:tag]`): a VM-per-job orchestrator's runner, not a
+ * machine that keeps state between jobs. A label given by an expression counts when every value the matrix gives it is one.
+ */
+function provisionedPerJob(job: Job, labels: readonly YNode[]): boolean {
+  return labels.some((item) => {
+    if (item.kind !== 'scalar' || typeof item.value !== 'string') return false;
+    const values = item.value.includes('${{') ? expandMatrix(job, item.value) : [item.value];
+    return values !== null && values.length > 0 && values.every(isImageLabel);
+  });
 }
 
 export type Selection = { node: YScalar; how: string; certain: boolean };
@@ -134,6 +160,8 @@ export function selfHosted(job: Job): Selection | null {
   if (runsOn === undefined) return null;
   // `runs-on: { group: ..., labels: [...] }`: the labels decide; a group alone may be GitHub-hosted larger runners.
   const labels = runsOn.kind === 'map' ? get(runsOn, 'labels') : runsOn;
+  // A label that names the VM image the job gets: a fresh machine per job, whatever the other labels say.
+  if (provisionedPerJob(job, asList(labels))) return null;
   for (const item of asList(labels)) {
     if (item.kind !== 'scalar') continue;
     const how = selfHostedScalar(job, item);
@@ -165,6 +193,7 @@ export function hostedRunnersOnly(job: Job): boolean {
   if (runsOn.kind === 'map' && get(runsOn, 'group') !== undefined) return false;
   const labels = asList(runsOn.kind === 'map' ? get(runsOn, 'labels') : runsOn);
   if (labels.length === 0) return false;
+  if (provisionedPerJob(job, labels)) return true;
   return labels.every((item) => {
     if (item.kind !== 'scalar' || typeof item.value !== 'string') return false;
     const values = item.value.includes('${{') ? expandMatrix(job, item.value) : [item.value];

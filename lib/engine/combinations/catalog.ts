@@ -437,7 +437,7 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
   },
   {
     id: 'agent-prompt-injection-takeover',
-    title: 'AI agent that anyone can prompt holds a write token or secrets',
+    title: 'AI agent that reads text anyone can write holds a write token or secrets',
     severity: 'HIGH',
     scope: 'file',
     requires: [['agent-untrusted-input'], ['excessive-permissions', 'missing-permissions', 'default-token-write', 'secrets-inherit', 'overprovisioned-secrets']],
@@ -454,18 +454,18 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
       {
         rule_id: 'agent-untrusted-input',
         advice:
-          "Start the agent only for trusted actors (check `github.event.comment.author_association` or the actor's permission in the job's `if:`), and give its job read-only permissions and only the secrets it needs; let a separate job with write access act on its reviewed output.",
+          "Give the agent's job read-only permissions and only the secrets it needs, and let a separate job with write access act on its reviewed output (or restrict the agent's tools to an allowlist). Starting it only for trusted actors (`author_association`, the actor's permission) keeps outsiders from starting it, but not from writing the thread it reads.",
       },
     ],
     impact:
-      "Text anyone can put in an issue, comment or pull request becomes instructions to an agent with a shell, which uses the job's write token to push code or publish, or sends its secrets out.",
+      "Text anyone can put in an issue, comment or pull request becomes instructions to the agent that reads it, which uses the job's write token to push code or publish, or sends its secrets out.",
     impact_title: 'Repository write access or secrets stolen through the agent',
     attacker: 'an outside GitHub user (an issue, a comment or a pull request the agent reads)',
     stages: [
       stage(
         'agent-untrusted-input',
-        'Agent prompted by anyone',
-        'An AI coding agent with a shell and the GitHub API runs on issues, comments or pull requests that anyone can write, with no check on who wrote them, and builds its prompt from that text.',
+        'Agent reads text anyone can write',
+        'An AI coding agent, acting with its tools and the GitHub API, runs on an issue, comment or pull request and builds its prompt from the thread (title, body, earlier comments), which anyone can write: whether an outsider starts it or a maintainer does, nothing checks who wrote that text.',
       ),
       EXCESSIVE_PERMISSIONS,
       MISSING_PERMISSIONS,
@@ -683,14 +683,15 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
       { rule_id: 'self-hosted-runner', min_severity: 'LOW', instance: 'job on a definite self-hosted runner (the `self-hosted` label)', facts: ['holds:self-hosted'] },
     ],
     // Pinning one action breaks the chain only when it is the job's one mutable input: a runner that already runs
-    // an outsider's code (self-hosted-runner with `exec`), or a job with other mutable inputs (actions or images on
-    // tags, downloads nothing verifies, remote scripts), breaks at the runner.
+    // an outsider's code (self-hosted-runner with `exec`), a job that builds someone else's repository cloned at a
+    // branch or tag (`clone:mutable`, run model: RunModel.mutableClones), or a job with other mutable inputs
+    // (actions or images on tags, downloads nothing verifies, remote scripts), breaks at the runner.
     break_chain: [
       {
         rule_id: 'self-hosted-runner',
-        when: { facts: ['exec'], several: ['unpinned-action', 'unpinned-image', 'download-without-checksum', 'pipe-to-shell'] },
+        when: { facts: ['exec|clone:mutable'], several: ['unpinned-action', 'unpinned-image', 'download-without-checksum', 'pipe-to-shell'] },
         advice:
-          'Run this job on a GitHub-hosted runner, or make the runner ephemeral (`config.sh --ephemeral`, Actions Runner Controller) so nothing a job leaves behind survives it: the runner takes more than this one mutable input (other actions or images on tags, unverified downloads, or pull request code), so pinning one of them leaves the others; then pin the actions and images by SHA and digest.',
+          "Run this job on a GitHub-hosted runner, or make the runner ephemeral (`config.sh --ephemeral`, Actions Runner Controller) so nothing a job leaves behind survives it: the runner takes more than this one mutable input (other actions or images on tags, unverified downloads, another repository cloned at a branch and built, or pull request code), so pinning one of them leaves the others; then pin the actions and images by SHA and digest, and check out a full commit SHA of what the job clones.",
       },
       {
         rule_id: 'unpinned-action',
@@ -836,7 +837,18 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
       { rule_id: 'download-without-checksum', min_severity: 'MEDIUM', instance: 'download in a job that publishes or feeds one', facts: ['holds:publish|feeds:publish'] },
       { rule_id: 'unpinned-action', min_severity: 'MEDIUM', instance: 'third-party action', facts: ['owner:third-party'], prefer_facts: ['publisher'] },
     ],
+    // Verifying the one download breaks the chain only when it is the job's one mutable input: a job that also runs
+    // actions on tags or branches (the chain's own mutable action among them: repo scope binds both to one job),
+    // other unverified downloads, images on tags or remote scripts still ships whatever they change, so the fix is
+    // to pin and verify all of them (listed by line when there are few).
     break_chain: [
+      {
+        rule_id: 'download-without-checksum',
+        when: { several: ['download-without-checksum', 'unpinned-action', 'unpinned-image', 'pipe-to-shell'] },
+        list: true,
+        advice:
+          'Pin every third-party action and image of this job to a full commit SHA or digest and verify every download and remote script in it against a pinned checksum or signature (`sha256sum -c`, `gh attestation verify`, `cosign verify-blob`): the job takes more than this one mutable input, so verifying this download alone leaves the others able to change what it ships.',
+      },
       {
         rule_id: 'download-without-checksum',
         advice:
@@ -869,8 +881,12 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     requires: [['persisted-credentials'], ['dangerous-trigger', 'missing-permissions', 'excessive-permissions']],
     amplifiers: [],
     // The token in the artifact is the job's: a default token (`token:default`) for missing-permissions, a write grant the job holds for excessive-permissions.
+    // persisted-credentials is HIGH only when the token is still valid when the artifact can be downloaded: the
+    // job's token in an upload-artifact v4+ artifact (downloadable during the run), or a stored secret in any; the
+    // job's token in a v1-v3 artifact, served only after the run when the token has expired, is LOW and joins no
+    // path. A stored secret's finding carries none of the job token's facts, so no grant of the job's token joins it.
     qualifiers: [
-      { rule_id: 'persisted-credentials', min_severity: 'HIGH', instance: 'workspace uploaded as an artifact' },
+      { rule_id: 'persisted-credentials', min_severity: 'HIGH', instance: 'workspace uploaded as an artifact someone can download while its token is valid' },
       DEFAULT_TOKEN_OF_ENTRY('missing-permissions'),
       GRANT_OF_ENTRY,
     ],
@@ -882,7 +898,7 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
       },
     ],
     impact:
-      "The job's `GITHUB_TOKEN` ships inside `.git/config` in an artifact that anyone who can read the repository can download, and use while the run is still going.",
+      "The token the checkout persisted ships inside `.git/config` in an artifact that anyone who can read the repository can download while the token is still valid: the job's `GITHUB_TOKEN` while the run is still going (upload-artifact v4 and later serve artifacts during the run), a stored secret for as long as it lives.",
     impact_title: 'Token stolen from the artifact',
     stages: [
       stage(

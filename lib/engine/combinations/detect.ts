@@ -14,9 +14,25 @@ interface Match {
 /**
  * Rules whose findings are how an outsider gets in. Their LOW findings (a value only a collaborator or an
  * unknown caller sets, or one a gate vouches for) are hygiene and start no attack path; below HIGH (text
- * the attacker only shapes, a merge in the way) they start one that is at most HIGH.
+ * the attacker only shapes, a merge in the way) they start one that is at most HIGH; one that only a
+ * maintainer's act starts, one that is MEDIUM (see `MAINTAINER_STARTED`).
  */
 const ENTRY_RULES: ReadonlySet<string> = OUTSIDER_ENTRIES;
+
+/**
+ * The run model's reach (`reach:<level>`, reach.ts) of a run that only a maintainer's act starts: a maintainer
+ * approves each run (a member's comment, a label, an assignment, an action's own write-access check), or only
+ * trusted authors or collaborators start it. The outsider writes text and waits for that act, which the severity
+ * policy rates MEDIUM at most (docs/severity.md). `reach:unreviewed-environment` (an approval of unknown strength)
+ * and `reach:fork-pr` (anyone's pull request runs it) are not.
+ */
+const MAINTAINER_REACH: ReadonlySet<string> = new Set(['reach:approval', 'reach:trusted-author', 'reach:collaborator']);
+
+/** True when the finding says who starts its run and every way it names is a maintainer's act. */
+function maintainerStarted(r: FindingRecord): boolean {
+  const reach = (r.facts ?? []).filter((f) => f.startsWith('reach:'));
+  return reach.length > 0 && reach.every((f) => MAINTAINER_REACH.has(f));
+}
 
 /**
  * Kinds whose chain really crosses workflow files, through a repository-wide store: the Actions cache a
@@ -245,7 +261,7 @@ function build(kind: CombinationKind, matches: readonly Match[], file: string, u
     scope: kind.scope,
     file,
     impact: kind.impact,
-    break_chain: advice === undefined ? '' : target === undefined ? advice.advice : `At ${location(target)} (${target.title.replace(/\.$/, '')}): ${advice.advice}`,
+    break_chain: advice === undefined ? '' : `${target === undefined ? advice.advice : `At ${location(target)} (${target.title.replace(/\.$/, '')}): ${advice.advice}`}${listedInputs(kind, advice, matches, usable)}`,
     break_chain_rule: advice?.rule_id ?? '',
     stages,
     components: matches.map((m) => ({ rule_id: m.rule_id, finding: publicFinding(m.record.finding) })),
@@ -255,16 +271,23 @@ function build(kind: CombinationKind, matches: readonly Match[], file: string, u
 /**
  * The severity of a path found: its kind's, lowered when the way in is weaker than the kind presumes
  * (docs/severity.md, "Attack paths"), so a chain never claims more reach than its entry finding has.
- * - An outsider's way in (script injection, an untrusted checkout, a poisoned artifact...): a CRITICAL kind stays
- *   CRITICAL only on a HIGH entry (anyone can start it, their content runs, the job holds something); on a weaker
- *   one (text the attacker only shapes, a merge or a label in the way) the chain is HIGH.
+ * - An outsider's way in (script injection, an untrusted checkout, a poisoned artifact, an agent's prompt...):
+ *   a CRITICAL kind stays CRITICAL only on a HIGH entry (anyone can start it, their content runs, the job holds
+ *   something); on a weaker one (text the attacker only shapes, a merge or a label in the way) the chain is HIGH.
+ *   An entry whose run only a maintainer's act starts (its reach facts: an approval, trusted authors,
+ *   collaborators; an agent started by a member's comment or behind its action's own write-access check) makes
+ *   the chain MEDIUM, whatever the kind and whatever the entry's own severity: the outsider only writes text
+ *   that waits for that act, which the policy never rates above MEDIUM.
  * - Someone else's code as the way in (the kind's first group: an action or image on a tag, a download nothing
  *   verifies, a remote script): the attacker is one upstream party, whom the policy never rates HIGH by itself,
  *   so the path takes the entry's severity, MEDIUM, unless the entry is HIGH (a known compromise).
  */
 export function pathSeverity(kind: CombinationKind, matches: readonly { rule_id: string; record: FindingRecord }[]): CombinationSeverity {
   const outsider = matches.find((m) => ENTRY_RULES.has(m.rule_id));
-  if (outsider !== undefined) return kind.severity === 'CRITICAL' && outsider.record.finding.severity !== 'HIGH' ? 'HIGH' : kind.severity;
+  if (outsider !== undefined) {
+    if (maintainerStarted(outsider.record)) return 'MEDIUM';
+    return kind.severity === 'CRITICAL' && outsider.record.finding.severity !== 'HIGH' ? 'HIGH' : kind.severity;
+  }
   const way = matches[0];
   if (way !== undefined && UPSTREAM_ENTRIES.has(way.rule_id) && way.record.finding.severity !== 'HIGH') return 'MEDIUM';
   return kind.severity;
@@ -280,19 +303,53 @@ function adviceApplies(kind: CombinationKind, advice: BreakChainAdvice, matches:
   if (when === undefined) return true;
   const own = matches.find((m) => m.rule_id === advice.rule_id)?.record;
   if (when.facts !== undefined && own !== undefined && hasFacts(own, when.facts)) return true;
-  if (when.several !== undefined) {
-    const bound = matches.find((m) => m.record.job !== null && m.record.finding.file !== SETTINGS_FILE)?.record;
-    if (bound === undefined) return false;
-    const rules = new Set(when.several);
-    const inputs = usable.filter((r) => {
-      if (!rules.has(r.finding.rule_id) || r.finding.file !== bound.finding.file || r.job !== bound.job) return false;
-      const qualifier = kind.qualifiers.find((q) => q.rule_id === r.finding.rule_id);
-      // A rule the kind does not qualify counts above LOW (a vendor installer, a GitHub-owned action are no one else's input).
-      return qualifier === undefined ? r.finding.severity !== 'LOW' && r.finding.severity !== 'INFO' : qualifies(r, qualifier);
-    });
-    if (inputs.length > 1) return true;
+  return severalInputs(kind, advice, matches, usable).length > 1;
+}
+
+/**
+ * The qualifying findings of the advice's `several` rules in the job of the chain (the first component bound to a
+ * job): the mutable inputs that job takes, in (file, line) order. Empty when the advice names no `several`.
+ */
+function severalInputs(kind: CombinationKind, advice: BreakChainAdvice, matches: readonly Match[], usable: readonly FindingRecord[]): FindingRecord[] {
+  const several = advice.when?.several;
+  if (several === undefined) return [];
+  const bound = matches.find((m) => m.record.job !== null && m.record.finding.file !== SETTINGS_FILE)?.record;
+  if (bound === undefined) return [];
+  const rules = new Set(several);
+  return usable.filter((r) => {
+    if (!rules.has(r.finding.rule_id) || r.finding.file !== bound.finding.file || r.job !== bound.job) return false;
+    const qualifier = kind.qualifiers.find((q) => q.rule_id === r.finding.rule_id);
+    // A rule the kind does not qualify counts above LOW (a vendor installer, a GitHub-owned action are no one else's input).
+    return qualifier === undefined ? r.finding.severity !== 'LOW' && r.finding.severity !== 'INFO' : qualifies(r, qualifier);
+  });
+}
+
+/** What each rule an advice lists stands for, in the words of a list (`the actions on tags at lines 12, 40`). */
+const INPUT_NOUNS: Readonly<Record<string, readonly [string, string]>> = {
+  'unpinned-action': ['the action on a tag or branch', 'the actions on tags or branches'],
+  'unpinned-image': ['the image on a tag', 'the images on tags'],
+  'download-without-checksum': ['the unverified download', 'the unverified downloads'],
+  'pipe-to-shell': ['the remote script', 'the remote scripts'],
+};
+
+/** At most this many inputs are listed by line; more are counted. */
+const LISTED_INPUTS = 8;
+
+/** ` Here: the unverified downloads at lines 14 and 30, the action on a tag or branch at line 12.` for an advice that lists them. */
+function listedInputs(kind: CombinationKind, advice: BreakChainAdvice, matches: readonly Match[], usable: readonly FindingRecord[]): string {
+  if (advice.list !== true) return '';
+  const inputs = severalInputs(kind, advice, matches, usable);
+  if (inputs.length < 2) return '';
+  if (inputs.length > LISTED_INPUTS) return ` Here the job takes ${inputs.length} of them.`;
+  const parts: string[] = [];
+  for (const rule of advice.when?.several ?? []) {
+    const lines = [...new Set(inputs.filter((r) => r.finding.rule_id === rule).map((r) => r.finding.line))].sort((a, b) => a - b);
+    if (lines.length === 0) continue;
+    const [one, many] = INPUT_NOUNS[rule] ?? [`the \`${rule}\` finding`, `the \`${rule}\` findings`];
+    const where = lines.length === 1 ? `line ${lines[0]}` : `lines ${lines.slice(0, -1).join(', ')} and ${lines[lines.length - 1]}`;
+    parts.push(`${lines.length === 1 ? one : many} at ${where}`);
   }
-  return false;
+  return ` Here: ${parts.join(', ')}.`;
 }
 
 /** `.github/workflows/x.yml:31`, or `the repository settings`. */

@@ -28,7 +28,7 @@ function whenText(b: BreakChainAdvice): string {
   const parts: string[] = [];
   if (when.facts !== undefined) parts.push(`it carries ${when.facts.map((f) => `\`${f}\``).join(', ')}`);
   if (when.several !== undefined) parts.push(`the job has several ${when.several.map((r) => `\`${r}\``).join('/')} findings`);
-  return `, when ${parts.join(' or ')}`;
+  return `, when ${parts.join(' or ')}${b.list === true ? ', listed by line after the advice' : ''}`;
 }
 
 /**

@@ -73,6 +73,11 @@ export interface BreakChainAdvice {
    * holds more than one qualifying finding of the `several` rules (pinning one mutable input leaves the others).
    */
   when?: { facts?: readonly string[]; several?: readonly string[] };
+  /**
+   * The advice is followed by the job's qualifying findings of the `several` rules, by line (`Here: the unverified
+   * downloads at lines 14 and 30, the action on a tag or branch at line 12.`), or their count when there are many.
+   */
+  list?: boolean;
 }
 
 /** A kind of combination, exactly as the static catalog exports it (JSON-ready). */

@@ -90,6 +90,9 @@ export default defineWorkflowRule({
           who = `is started by a maintainer on ${event} (${gates.join(' / ') || 'a maintainer\'s act'}), but it reads the thread it is started on, whose title, body and earlier comments an outsider can write`;
         }
         const run = context.runs.job(job);
+        // The action's own write-access check makes every start a maintainer's act, whatever the trigger lets in:
+        // the facts say so (`reach:approval`, a maintainer's act that does not vouch for the thread), as the text does.
+        const started = !outsider && (reach.level === 'anyone' || reach.level === 'sticky-label') ? { ...reach, level: 'approval' as const } : reach;
         context.report({
           node: caller.uses ?? step.uses,
           file: caller.owner.file,
@@ -97,7 +100,7 @@ export default defineWorkflowRule({
           ...(strong ? { severity: 'HIGH' as const } : restricted ? { severity: 'LOW' as const } : {}),
           message: `${agent.name}${through} ${who}, while its job holds ${holds}: instructions hidden in an issue, comment or pull request reach an agent holding them${tools}.`,
           key: `${job.id}:${agent.slug}`,
-          facts: [...reachFacts(reach), ...holdingFacts(run)],
+          facts: [...reachFacts(started), ...holdingFacts(run)],
         });
       }
     },

@@ -1,6 +1,7 @@
 import { inRange, parseRefVersion, versionComment, type RefVersion } from '../analysis/action-version.js';
 import { describeTaint } from '../analysis/describe.js';
 import { injectionClaim, scriptInjections, type InjectionHit } from '../analysis/injections.js';
+import { durableHoldings } from '../analysis/run-model/holdings.js';
 import { ACTION_ADVISORIES, ADVISORY_SNAPSHOT_DATE, type ActionAdvisory } from '../data/advisories.js';
 import { parseExpression } from '../expressions/parse.js';
 import { stepScope } from '../expressions/taint.js';
@@ -84,7 +85,7 @@ export default defineWorkflowRule({
     title: 'Action version with a known advisory or compromise',
     severity: 'HIGH',
     surface: 'workflow',
-    description: `A \`uses:\` reference falls in the affected range of a published advisory, or names a commit known to be malicious, according to the built-in advisory snapshot (${ADVISORY_SNAPSHOT_DATE}). Reported once per action and ref in a file, with each advisory and its fixed version. An injection advisory takes its severity from the run model, as a script injection of the text would: HIGH or MEDIUM only where an outsider's text reaches the affected event field, input or output on a run they can start, LOW elsewhere. MEDIUM when every advisory matched needs more than a crafted input to harm the job (a world-writable binary on a shared runner, a CSV formula, an unmasked multi-line secret) or is a compromise whose tags were put back on genuine commits.`,
+    description: `A \`uses:\` reference falls in the affected range of a published advisory, or names a commit known to be malicious, according to the built-in advisory snapshot (${ADVISORY_SNAPSHOT_DATE}). Reported once per action and ref in a file, with each advisory and its fixed version. An injection advisory takes its severity from the run model, as a script injection of the text would: HIGH or MEDIUM only where an outsider's text reaches the affected event field, input or output on a run they can start, LOW elsewhere. MEDIUM when every advisory matched needs more than a crafted input to harm the job (a world-writable binary on a shared runner, a CSV formula, an unmasked multi-line secret) or is a compromise whose tags were put back on genuine commits in a job whose runs held what outlives them (a stored secret other than \`GITHUB_TOKEN\`, a self-hosted machine); LOW for such a compromise in a job that held only its \`GITHUB_TOKEN\`, which expired when each run of the window ended.`,
     recommendation:
       'Upgrade to the fixed release named in the finding and pin it by full commit SHA; if the advisory is a compromise, also rotate every secret the affected runs could read.',
   },
@@ -129,9 +130,7 @@ export default defineWorkflowRule({
 function report(context: WorkflowRuleContext, use: Use): void {
   const { ref } = use;
   const matched = use.matched.map((m) => (m.malicious || m.advisory.injection === undefined ? m : { ...m, exposure: exposureOf(context, m.advisory, use) }));
-  // Every job that uses it holds nothing worth taking (run model): a compromise's window had nothing to leak there.
-  const heldNothing = use.jobs.size > 0 && [...use.jobs].every((j) => j !== null && j.uses === undefined && context.runs.job(j).valuables.length === 0);
-  const wording = vulnerableWording({ slug: `${ref.owner}/${ref.repo}`, path: ref.path, ref: ref.ref, version: use.version?.normalized ?? null, matched, otherLines: use.lines.slice(1), heldNothing });
+  const wording = vulnerableWording({ slug: `${ref.owner}/${ref.repo}`, path: ref.path, ref: ref.ref, version: use.version?.normalized ?? null, matched, otherLines: use.lines.slice(1), durable: durableOf(context, use) });
   context.report({
     node: use.node,
     file: use.file,
@@ -141,6 +140,28 @@ function report(context: WorkflowRuleContext, use: Use): void {
     message: wording.message,
     recommendation: wording.recommendation,
     ...(wording.facts.length > 0 ? { facts: wording.facts } : {}),
+  });
+}
+
+/**
+ * What the runs of a use held that outlives a run (run model, `durableHoldings`): the stored secrets and
+ * self-hosted machines of the jobs that use it (a local composite action's: of the jobs that call it), which a
+ * compromise's past window could have leaked or tampered with. Undefined when no job is known (an action no
+ * workflow of the repository calls): then nothing says its runs held nothing.
+ */
+function durableOf(context: WorkflowRuleContext, use: Use): string[] | undefined {
+  const jobs = new Set<Job>();
+  for (const j of use.jobs) if (j !== null) jobs.add(j);
+  for (const step of use.steps) for (const caller of context.runs.jobSteps(step)) if (caller.job !== null) jobs.add(caller.job);
+  const held = [...jobs].map((j) => context.runs.job(j).holdings);
+  const first = held[0];
+  if (first === undefined) return undefined;
+  // The jobs' holdings as one: every secret any of them reads, a self-hosted machine any of them runs on.
+  return durableHoldings({
+    ...first,
+    secrets: [...new Set(held.flatMap((h) => h.secrets))],
+    inheritsSecrets: held.some((h) => h.inheritsSecrets),
+    selfHosted: held.some((h) => h.selfHosted === 'definite') ? 'definite' : null,
   });
 }
 
@@ -212,7 +233,19 @@ function exposureOf(context: WorkflowRuleContext, advisory: SnapshotMatch['advis
 }
 
 /** A use's advisories as a finding says them (the live lookup words its findings the same way). */
-export function vulnerableWording(use: { slug: string; path: string; ref: string; version: string | null; matched: readonly SnapshotMatch[]; otherLines: readonly number[]; heldNothing?: boolean }): {
+export function vulnerableWording(use: {
+  slug: string;
+  path: string;
+  ref: string;
+  version: string | null;
+  matched: readonly SnapshotMatch[];
+  otherLines: readonly number[];
+  /**
+   * What the jobs' runs held that outlives a run (`durableHoldings`: stored secrets, a self-hosted machine), in
+   * words; empty when they held nothing of the kind; undefined when not known (the live lookup, no run model).
+   */
+  durable?: readonly string[];
+}): {
   message: string;
   recommendation: string;
   severity: Severity;
@@ -232,7 +265,8 @@ export function vulnerableWording(use: { slug: string; path: string; ref: string
       : `\`${target}@${use.ref}\` is an affected version`;
   const others = use.otherLines;
   const also = others.length === 0 ? '' : ` The same action and ref are also used at line${others.length > 1 ? 's' : ''} ${others.join(', ')} of this file.`;
-  const held = use.heldNothing !== true;
+  // A restored compromise harmed only the window's runs: what they leaked is usable today only if it outlives a run.
+  const held = use.durable === undefined || use.durable.length > 0;
   const severity: Severity = matched.some((m) => matchSeverity(m, held) === 'HIGH') ? 'HIGH' : matched.some((m) => matchSeverity(m, held) === 'MEDIUM') ? 'MEDIUM' : 'LOW';
   const decisive = matched.find((m) => matchSeverity(m, held) === severity);
   const exposed = matched.filter((m) => m.exposure !== undefined);
@@ -242,7 +276,7 @@ export function vulnerableWording(use: { slug: string; path: string; ref: string
     severity === 'HIGH' || decisive?.exposure !== undefined
       ? ''
       : restored !== undefined && matched.every((m) => m.advisory.compromise || m.exposure !== undefined)
-        ? ` ${severity}: ${restored}, so a run today gets the original code; ${held ? 'runs during the compromise could have leaked every secret the job reads' : 'the job holds nothing worth taking (no stored secret, no write scope), so its runs during the compromise had nothing to leak'}.`
+        ? ` ${severity}: ${restored}, so a run today gets the original code; ${windowText(use.durable)}.`
         : ` ${severity}: exploiting it needs more than a crafted input to the job (see the advisory).`;
   const upgrade = matched.map((m) => m.advisory.upgrade).sort(byVersionText).at(-1) ?? '';
   const compromise = matched.some((m) => m.malicious || m.advisory.compromise);
@@ -256,10 +290,20 @@ export function vulnerableWording(use: { slug: string; path: string; ref: string
   };
 }
 
+/** What the runs during a restored compromise's window could have leaked that is still usable today. */
+function windowText(durable: readonly string[] | undefined): string {
+  if (durable === undefined) return 'runs during the compromise could have leaked every secret the job reads';
+  if (durable.length === 0) {
+    return "the job reads no stored secret, and the `GITHUB_TOKEN` its runs held during the compromise expired when each run ended, so nothing they could have leaked is usable today";
+  }
+  return `runs during the compromise could have taken what outlives a run: ${durable.join(' and ')}`;
+}
+
 /**
  * How much one matched advisory says: a known-malicious commit is HIGH; a tag of a compromise whose tags were
- * restored runs genuine code again (only the window's runs were harmed), MEDIUM, LOW where the job holds nothing
- * worth taking (`held` false: the window's runs had nothing to leak); otherwise the advisory's own.
+ * restored runs genuine code again (only the window's runs were harmed), MEDIUM where those runs held something
+ * that outlives them (a stored secret, a self-hosted machine), LOW where they held only what expired with the run
+ * (`held` false: the `GITHUB_TOKEN`, whatever its scopes); otherwise the advisory's own.
  */
 function matchSeverity(m: SnapshotMatch, held: boolean): Severity {
   if (m.malicious) return 'HIGH';

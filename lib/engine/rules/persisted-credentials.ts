@@ -134,6 +134,35 @@ function leakingUpload(step: Step, steps: readonly Step[], checkoutDir: string):
     : uploads.filter((u) => u.step.index > archive.index && u.archiveFile !== null).map((u) => ({ step: u.step, pattern: u.archiveFile, archive }))[0];
 }
 
+/**
+ * Whether an upload's artifact can be downloaded only once the workflow run has completed: upload-artifact v1 to
+ * v3 (the old artifact backend, retired on github.com). v4 and later, and a version the workflow does not show
+ * (a SHA pin without a version comment), make it downloadable while the run goes on.
+ */
+function downloadableAfterRunOnly(upload: Step): boolean {
+  return olderThan(stepVersion(upload), '4.0.0');
+}
+
+/** `${{ github.token }}` or `${{ secrets.GITHUB_TOKEN }}`: the job's own token, passed explicitly. */
+const JOB_TOKEN = /^\s*\$\{\{\s*(?:github\.token|secrets\.github_token)\s*\}\}\s*$/i;
+
+/**
+ * The credential a checkout persists, from its `token:` input: the job's GITHUB_TOKEN (no input, or the job's
+ * token passed explicitly), which expires when the job ends; a stored secret (a personal access token, a
+ * deploy key's token), which lives until someone revokes it; or another value (a token a step minted), whose
+ * lifetime the workflow does not show and which is taken as possibly still valid.
+ */
+function persistedCredential(step: Step): { text: string; expiresWithJob: boolean; lifetime: string } {
+  const token = getScalar(step.with, 'token');
+  if (token === undefined || typeof token.value !== 'string' || token.value.trim() === '' || JOB_TOKEN.test(token.value)) {
+    return { text: "the job's GITHUB_TOKEN", expiresWithJob: true, lifetime: '' };
+  }
+  const secret = expressionsOf(step.owner.file, token).flatMap((o) => carriedSecrets(o.expr)).find((s) => !isGithubToken(s));
+  return secret === undefined
+    ? { text: 'the token passed as `token:`', expiresWithJob: false, lifetime: 'the workflow does not show how long the token passed as `token:` lives, so it may still be valid when the artifact is downloaded' }
+    : { text: `\`secrets.${secret}\``, expiresWithJob: false, lifetime: `\`secrets.${secret}\` is a stored secret, which does not expire with the job, so the artifact hands it over whenever it is downloaded` };
+}
+
 /** Whether an upload step includes hidden files such as `.git`: opt-in since upload-artifact v4.4. */
 function includesHiddenFiles(upload: Step): boolean {
   return isTruthy(get(upload.with, 'include-hidden-files')) || olderThan(stepVersion(upload), '4.4.0');
@@ -148,7 +177,7 @@ export default defineWorkflowRule({
     surface: 'workflow',
     fix: { safe: true },
     description:
-      '`actions/checkout` without `persist-credentials: false` leaves the token it used in the git configuration for every later step of the job. MEDIUM when an outsider\'s code or text runs in the job (a pull request checkout a later step runs, event text in a script); HIGH when a later step uploads the checkout\'s `.git` directory as an artifact.',
+      '`actions/checkout` without `persist-credentials: false` leaves the token it used in the git configuration for every later step of the job. MEDIUM when an outsider\'s code or text runs in the job (a pull request checkout a later step runs, event text in a script); HIGH when a later step uploads the checkout\'s `.git` directory as an artifact someone can download while the token is still valid (upload-artifact v4 and later, or a stored secret as the token); the job\'s GITHUB_TOKEN in an upload-artifact v3 artifact, downloadable only after the run, when the token has expired, is not escalated.',
     recommendation:
       'Set `persist-credentials: false` on `actions/checkout`, and give the token only to the step that pushes (for example through `git remote set-url` or the action that needs it).',
   },
@@ -170,32 +199,43 @@ export default defineWorkflowRule({
       // upload that leaks it is reported.
       if (setting === 'true' && upload === undefined) return;
 
-      const token = getScalar(step.with, 'token');
-      const secret = token === undefined ? undefined : expressionsOf(step.owner.file, token).flatMap((o) => carriedSecrets(o.expr)).find((s) => !isGithubToken(s));
-      const credential = secret === undefined ? "the job's GITHUB_TOKEN" : `\`secrets.${secret}\``;
+      const { text: credential, expiresWithJob, lifetime } = persistedCredential(step);
       // MEDIUM only where an outsider's code or text runs in the job (the run model: a pull request checkout or
       // download a later step runs, or event text expanded into a script, on a step an outsider can start):
       // that code can read the token from the git configuration. A privileged trigger alone is not that.
       const outsider = step.job === null ? null : outsiderCode(context, [step.job]);
-      if (upload !== undefined) {
+      const uploaded =
+        upload === undefined
+          ? ''
+          : (upload.archive === undefined ? '' : `step \`${stepLabel(upload.archive)}\` archives the workspace, .git included, then `) +
+            `step \`${stepLabel(upload.step)}\` uploads \`${upload.pattern ?? ''}\`${upload.archive === undefined ? ', .git included,' : ''} as an artifact`;
+      // The old artifact backend (upload-artifact v1-v3) serves an artifact only once the run has completed, when
+      // the job's GITHUB_TOKEN has expired with its job: whoever downloads it gets a dead token. A stored secret
+      // lives on, and v4 artifacts can be downloaded while the job, and its token, still run.
+      const expired = upload !== undefined && expiresWithJob && downloadableAfterRunOnly(upload.step);
+      if (upload !== undefined && !expired) {
         context.report({
           node: step.uses,
           severity: 'HIGH',
           message:
-            `\`actions/checkout\` leaves ${credential} in .git/config, and ` +
-            (upload.archive === undefined ? '' : `step \`${stepLabel(upload.archive)}\` archives the workspace, .git included, then `) +
-            `step \`${stepLabel(upload.step)}\` uploads \`${upload.pattern ?? ''}\`${upload.archive === undefined ? ', .git included,' : ''} as an artifact anyone who can read the run can download.`,
-          // For the attack paths: what the job's token holds, and when the step runs (run-model/facts.ts).
-          facts: step.job === null ? [] : [...holdingFacts(context.runs.job(step.job)), ...runFact(context.runs, step)],
+            `\`actions/checkout\` leaves ${credential} in .git/config, and ${uploaded} anyone who can read the run can download` +
+            (expiresWithJob ? ' while the run is still going, before the token expires with its job.' : `; ${lifetime}.`),
+          // For the attack paths: what the job's token holds (only when it is the token that leaks), and when the
+          // step runs (run-model/facts.ts).
+          facts: step.job === null ? [] : [...holdingFacts(context.runs.job(step.job)).filter((f) => expiresWithJob || (f !== 'holds:token' && f !== 'token:default')), ...runFact(context.runs, step)],
         });
         return;
       }
+      const version = upload === undefined ? null : stepVersion(upload.step)?.normalized;
       context.report({
         node: step.uses,
         severity: outsider !== null ? 'MEDIUM' : 'LOW',
         message:
           `\`actions/checkout\` does not set \`persist-credentials: false\`, so ${credential} stays in the git configuration for every later step of the job` +
-          (outsider !== null ? `, where an outsider's code or text runs: ${outsider.text}.` : '.'),
+          (outsider !== null ? `, where an outsider's code or text runs: ${outsider.text}.` : '.') +
+          (upload === undefined
+            ? ''
+            : ` ${uploaded.charAt(0).toUpperCase()}${uploaded.slice(1)} with upload-artifact v${version ?? '3'}, which can be downloaded only once the run has completed, after the token expired with its job, so whoever downloads it gets no live token; upload-artifact v3 and older are retired, and moving to v4 or later, whose artifacts can be downloaded during the run, would ship a live token: set \`persist-credentials: false\` first.`),
       });
     },
   }),

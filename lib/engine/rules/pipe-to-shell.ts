@@ -139,7 +139,7 @@ function pipelineHit(commands: string[], depth: number): Omit<Hit, 'offset'> | n
 
 /**
  * The severity of one hit and, when it is not the default HIGH, why. `hostedRunner`: the job runs only on
- * GitHub-hosted (or managed ephemeral) runners, whose user already has passwordless `sudo` on a machine that
+ * GitHub-hosted (or managed ephemeral, or VM-per-job) runners, whose user already has passwordless `sudo` on a machine that
  * lives for one job, so root gives the script nothing more.
  */
 export function hitSeverity(hit: Pick<Hit, 'url' | 'sudo'>, hostedRunner = false): { severity: Severity; why: string } {
@@ -155,7 +155,7 @@ export function hitSeverity(hit: Pick<Hit, 'url' | 'sudo'>, hostedRunner = false
     };
   }
   if (hit.sudo && !hostedRunner) return { severity: 'HIGH', why: ' It runs as root from a host that is not a known vendor installer.' };
-  const root = hit.sudo ? ' It runs as root, but on GitHub-hosted runners only, whose user already has passwordless sudo on a machine that lives for one job.' : '';
+  const root = hit.sudo ? ' It runs as root, but only on runners made for one job (GitHub-hosted, a managed service, or a VM its orchestrator makes from the image the labels name), whose user already has passwordless sudo on a machine that lives for one job.' : '';
   return {
     severity: 'MEDIUM',
     why: ` MEDIUM: it is fetched over HTTPS, so only whoever controls that host (or its hosting account) can change what runs, not anyone on the network.${root}`,

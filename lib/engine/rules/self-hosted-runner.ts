@@ -1,5 +1,5 @@
 import { describeStep } from '../analysis/describe.js';
-import { reachFacts } from '../analysis/run-model/facts.js';
+import { cloneFacts, reachFacts } from '../analysis/run-model/facts.js';
 import { severityOf, whoText, type JobRun, type Reach, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
 import type { RunModel } from '../analysis/run-model/index.js';
 import { selfHosted } from '../analysis/runners.js';
@@ -78,6 +78,19 @@ function nothingRuns(run: JobRun): string {
 const APPROVAL_RISK =
   "the approval is given to the pull request as the maintainer saw it: commits pushed after their review and before the approval, or a branch that moved since, still run on the runner and can persist in it";
 
+/**
+ * ` The job also builds ...`: someone else's repository the job clones at a branch or tag and builds (run model,
+ * RunModel.mutableClones), one more input of the machine that changes when that repository's maintainers push.
+ */
+function clonedText(runs: RunModel, run: JobRun): string {
+  const clones = runs.mutableClones(run);
+  const first = clones[0];
+  if (first === undefined) return '';
+  const file = run.job.workflow.file;
+  const more = clones.length > 1 ? ` (and ${clones.length - 1} more)` : '';
+  return ` The job also builds code it clones from someone else's repository at a branch or tag, which that repository's maintainers can change at any time: ${describeStep(first.sink.step)} (line ${file.position(first.sink.step.node.start).line}) runs ${first.sink.execution.evidence} in \`${first.entry.dir ?? first.entry.clone?.url ?? ''}\`, cloned by ${first.entry.how} (line ${file.position(first.entry.step.node.start).line})${more}.`;
+}
+
 /** Who starts the way in, and what stands in the way, in words. */
 function whoOf(way: Way): string {
   const gates = way.reach.gates.length > 0 ? ` (${way.reach.gates.join(' / ')})` : '';
@@ -99,7 +112,7 @@ export default defineWorkflowRule({
     severity: 'LOW',
     surface: 'workflow',
     description:
-      'A job\'s `runs-on` selects the `self-hosted` label (as a string, a list item, the `labels:` of a runner group, or a matrix value a leg runs with). Self-hosted runners keep state between jobs and sit inside your network. HIGH when an outsider\'s code runs on the machine with no approval: a fork\'s `pull_request` run (or a privileged run) checks out the pull request\'s code and a later step runs it (a build tool in its directory, a script or local action from it); MEDIUM when a maintainer\'s approval comes first (a label, a member\'s comment, an environment); LOW when nothing of an outsider\'s runs there (the job checks nothing out, checks out a fixed ref, runs only registry tools), when only trusted authors reach it, and off pull requests. A runner group or a label no GitHub-hosted runner has is one step lower (it may be a GitHub-hosted larger runner), and reported only where pull requests or outsiders reach it.',
+      'A job\'s `runs-on` selects the `self-hosted` label (as a string, a list item, the `labels:` of a runner group, or a matrix value a leg runs with). Self-hosted runners keep state between jobs and sit inside your network. HIGH when an outsider\'s code runs on the machine with no approval: a fork\'s `pull_request` run (or a privileged run) checks out the pull request\'s code and a later step runs it (a build tool in its directory, a script or local action from it); MEDIUM when a maintainer\'s approval comes first (a label, a member\'s comment, an environment); LOW when nothing of an outsider\'s runs there (the job checks nothing out, checks out a fixed ref, runs only registry tools), when only trusted authors reach it, and off pull requests. A runner group or a label no GitHub-hosted runner has is one step lower (it may be a GitHub-hosted larger runner), and reported only where pull requests or outsiders reach it. Labels that name the VM image a fresh machine is made from for each job (`ghcr.io/org/image:tag`) and managed ephemeral services are not reported.',
     recommendation:
       'Run untrusted or pull-request jobs on GitHub-hosted runners; keep self-hosted runners for trusted branches, make them ephemeral (one job per runner, e.g. actions-runner-controller), and isolate their network and credentials.',
   },
@@ -119,8 +132,8 @@ export default defineWorkflowRule({
           severity,
           message:
             `Job \`${job.id}\` runs on ${runner} and runs an outsider's code there: ${sinkText(job, way)}; ${whoOf(way)}. ` +
-            `Code that runs on a persistent runner can stay behind, read the secrets and tokens of the jobs that run there next, and reach the machine's network.${maybe}`,
-          facts: [...reachFacts(way.reach), ...(way.fork ? ['reach:fork-pr'] : []), 'exec', hit.certain ? 'holds:self-hosted' : 'runner:possible'],
+            `Code that runs on a persistent runner can stay behind, read the secrets and tokens of the jobs that run there next, and reach the machine's network.${maybe}${clonedText(context.runs, run)}`,
+          facts: [...reachFacts(way.reach), ...(way.fork ? ['reach:fork-pr'] : []), 'exec', hit.certain ? 'holds:self-hosted' : 'runner:possible', ...cloneFacts(context.runs, run)],
         });
         return;
       }
@@ -135,8 +148,8 @@ export default defineWorkflowRule({
       const reason = way === undefined && outsider ? `; pull requests start it, and ${nothingRuns(run)}` : gated;
       context.report({
         node: hit.node,
-        message: `Job \`${job.id}\` runs on ${runner}${reason}; whatever the job runs can persist in the runner and reach its network.`,
-        facts: [...reachFacts(run.reach), hit.certain ? 'holds:self-hosted' : 'runner:possible'],
+        message: `Job \`${job.id}\` runs on ${runner}${reason}; whatever the job runs can persist in the runner and reach its network.${clonedText(context.runs, run)}`,
+        facts: [...reachFacts(run.reach), hit.certain ? 'holds:self-hosted' : 'runner:possible', ...cloneFacts(context.runs, run)],
       });
     },
   }),

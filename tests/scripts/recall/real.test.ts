@@ -65,6 +65,20 @@ describe('recall on real workflows', () => {
     expect(result.rated).toEqual(['LOW -> MEDIUM download-without-checksum a__one/.github/workflows/call.yml:8']);
   });
 
+  it('credits a problem listed at a call to an action that calls another of the repository\'s own actions to the inner action\'s file', async () => {
+    const call = 'on: issues\njobs:\n  a:\n    runs-on: ubuntu-latest\n    permissions:\n      contents: write\n    steps:\n      - name: Install\n        uses: a/one/outer@main\n';
+    const outer = (inner: string) => `name: outer\ndescription: outer\nruns:\n  using: composite\n  steps:\n    - shell: bash\n      run: echo setting up\n    - uses: ${inner}\n`;
+    const inner = 'name: inner\ndescription: inner\nruns:\n  using: composite\n  steps:\n    - shell: bash\n      run: |\n        curl -fsSL https://x.test/releases/tool-linux -o tool\n        sudo install -m 0755 tool /usr/local/bin/tool\n';
+    await put('a__one/.github/workflows/call.yml', call);
+    await put('a__one/outer/action.yml', outer('a/one/inner@main'));
+    await put('a__one/inner/action.yml', inner);
+    const problem = { file: 'a__one/.github/workflows/call.yml', line: 8, severity: 'LOW' as const, kind: 'download-without-checksum' };
+    expect(score(dir, [problem])).toMatchObject({ found: 1 });
+    // The outer action calls another repository's action of the same path: nothing of this repository's is credited.
+    await put('a__one/outer/action.yml', outer('b/one/inner@main'));
+    expect(score(dir, [problem])).toMatchObject({ found: 0 });
+  });
+
   it('credits a workflow-level problem (on the `on:` line or line 1) to a finding about the whole file or a whole job, not to one inside a step', async () => {
     // A privileged workflow with no `permissions:` block whose `on:` is long: the jobs start far below line 1.
     const on = 'name: triage\non:\n  issues:\n    types: [opened, edited, reopened, labeled]\n  issue_comment:\n    types: [created]\n  pull_request_target:\n    types: [opened]\nconcurrency:\n  group: triage\n';

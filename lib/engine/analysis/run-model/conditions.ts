@@ -13,9 +13,10 @@
  */
 import { data } from '@actions/expressions';
 import { conditionExpression } from '../../expressions/extract.js';
-import { Binary, ContextAccess, contextPath, FunctionCall, functionName, Grouping, IndexAccess, Literal, Logical, Unary, type Expr } from '../../expressions/parse.js';
+import { Binary, ContextAccess, contextPath, FunctionCall, functionName, Grouping, IndexAccess, Literal, Logical, Unary, walkExpression, type Expr } from '../../expressions/parse.js';
 import { findExpressions } from '../../expressions/extract.js';
 import { parseExpression } from '../../expressions/parse.js';
+import { ScanCache } from '../../model/scan-cache.js';
 import type { Job, Step, Workflow } from '../../model/workflow.js';
 import { asList, get, isMap, keyText, scalarText, type YMap, type YNode } from '../../yaml/model.js';
 
@@ -477,19 +478,60 @@ function conditionSet(condition: YNode | undefined, occasions: readonly Occasion
   }
   const expr = parsed.expr;
   const usesLeg = /\b(matrix|runner)\b/i.test(parsed.source);
+  const reads = occasionReads(expr);
+  const truths = new Map<string, Truth>();
   for (let o = 0; o < occasions.length; o++) {
     const occasion = occasions[o] as Occasion;
-    let shared: Truth | undefined;
+    const seen = occasionKey(occasion, reads);
     for (let l = 0; l < legsPer; l++) {
       const i = o * legsPer + l;
       if (bits[i] === 0) continue;
-      let t: Truth;
-      if (usesLeg) t = evaluate(expr, { occasion, leg: legs?.[l] ?? null, os: os[l] ?? null });
-      else t = shared ??= evaluate(expr, { occasion, leg: null, os: null });
+      const key = usesLeg ? `${seen}\u0000${l}` : seen;
+      let t = truths.get(key);
+      if (t === undefined) {
+        t = usesLeg ? evaluate(expr, { occasion, leg: legs?.[l] ?? null, os: os[l] ?? null }) : evaluate(expr, { occasion, leg: null, os: null });
+        truths.set(key, t);
+      }
       if (t === false) bits[i] = 0;
     }
   }
   return bits;
+}
+
+// What an expression reads of an occasion, so that occasions alike in those fields are evaluated once.
+const READS_EVENT = 1;
+const READS_ACTION = 2;
+const READS_REF = 4;
+const READS_FORK = 8;
+const readsMemo = new ScanCache<Expr, number>();
+
+/**
+ * The occasion fields (`READS_*` bits) that `contextValue` may read for some context path of `expr`: an over-
+ * approximation (every path of the tree counts, evaluated or not). `github.repository*` and paths outside
+ * `github` read none; `matrix` and `runner` read the leg, which `usesLeg` covers.
+ */
+function occasionReads(expr: Expr): number {
+  const known = readsMemo.get(expr);
+  if (known !== undefined) return known;
+  let reads = 0;
+  walkExpression(expr, (node) => {
+    if (!(node instanceof ContextAccess || node instanceof IndexAccess)) return;
+    const path = contextPath(node);
+    if (path === null || path[0] !== 'github') return;
+    const a = path[1];
+    if (a === 'event_name' || a === 'head_ref') reads |= READS_EVENT;
+    else if (a === 'ref' || a === 'ref_type') reads |= READS_REF;
+    else if (a === 'event') reads |= READS_EVENT | READS_ACTION | READS_FORK;
+  });
+  readsMemo.set(expr, reads);
+  return reads;
+}
+
+/** The fields of `occasion` in `reads`, as one string (a field left out, or null, has a code of its own). */
+function occasionKey(occasion: Occasion, reads: number): string {
+  if (reads === 0) return '';
+  const field = (bit: number, value: string | null) => ((reads & bit) === 0 ? '\u0001' : value === null ? '\u0002' : value);
+  return `${field(READS_EVENT, occasion.event)}\u0000${field(READS_ACTION, occasion.action)}\u0000${field(READS_REF, occasion.ref)}\u0000${field(READS_FORK, occasion.fork)}`;
 }
 
 /** `runner.os` of each leg, when `runs-on` (resolved through the leg's matrix values) names a hosted image family. */
@@ -634,14 +676,21 @@ export function valueRunSet(value: YNode | undefined, job: Job, within: RunSet, 
   const legsPer = legCount(within);
   const os = legSystems(job, within.legs);
   const usesLeg = /\b(matrix|runner)\b/i.test(only.source);
+  const reads = occasionReads(expr);
+  const truths = new Map<string, Truth>();
   const bits = within.bits.slice();
   for (let o = 0; o < within.occasions.length; o++) {
     const occasion = within.occasions[o] as Occasion;
-    let shared: Truth | undefined;
+    const seen = occasionKey(occasion, reads);
     for (let l = 0; l < legsPer; l++) {
       const i = o * legsPer + l;
       if (bits[i] === 0) continue;
-      const t = usesLeg ? evaluate(expr, { occasion, leg: within.legs?.[l] ?? null, os: os[l] ?? null }) : (shared ??= evaluate(expr, { occasion, leg: null, os: null }));
+      const key = usesLeg ? `${seen}\u0000${l}` : seen;
+      let t = truths.get(key);
+      if (t === undefined) {
+        t = usesLeg ? evaluate(expr, { occasion, leg: within.legs?.[l] ?? null, os: os[l] ?? null }) : evaluate(expr, { occasion, leg: null, os: null });
+        truths.set(key, t);
+      }
       if (t === !want) bits[i] = 0;
     }
   }

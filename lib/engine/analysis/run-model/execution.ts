@@ -185,7 +185,7 @@ function inputDirectory(step: Step, input: string): string | null {
 }
 
 /** For `cd x`, `pushd x`: the new directory (null: unknown); undefined for any other command. */
-function changedDirectory(command: string, cwd: string | null): string | null | undefined {
+export function changedDirectory(command: string, cwd: string | null): string | null | undefined {
   const list = words(command);
   if (list[0] !== 'cd' && list[0] !== 'pushd') return undefined;
   const target = list.slice(1).find((w) => !w.startsWith('-'));

@@ -17,7 +17,10 @@
  *   which the step runs (`eventFacts`, for findings about what a step does, such as printing a secret);
  * - `run:<hex>`: the occasions and matrix legs on which the step can run (conditions.ts), so two findings of
  *   one job join only when they can happen in the same job run;
- * - `owner:first-party` / `owner:third-party`: whose code a `uses:` runs.
+ * - `owner:first-party` / `owner:third-party`: whose code a `uses:` runs;
+ * - `clone:mutable`: the job builds or runs a repository of someone else's that a script clones at a branch or
+ *   tag (`git clone <url> && cd <dir> && make`, RunModel.mutableClones): one more input that changes whenever
+ *   that repository's maintainers push.
  */
 import type { Job, Step } from '../../model/workflow.js';
 import { feedsPublish } from './feeds.js';
@@ -78,4 +81,9 @@ export function runsOverlap(a: readonly string[] | undefined, b: readonly string
   if (x === undefined || y === undefined || x.length !== y.length) return true;
   for (let i = 4; i < x.length; i++) if ((parseInt(x[i] as string, 16) & parseInt(y[i] as string, 16)) !== 0) return true;
   return false;
+}
+
+/** `clone:mutable` when the job builds a repository of someone else's cloned at a branch or tag (RunModel.mutableClones); none otherwise. */
+export function cloneFacts(runs: RunModel, run: JobRun): string[] {
+  return runs.mutableClones(run).length > 0 ? ['clone:mutable'] : [];
 }

@@ -108,6 +108,23 @@ export function valuables(holdings: Holdings, defaultToken: DefaultToken, forkPu
 }
 
 /**
+ * What of a job's holdings outlives its run, in words: its stored secrets (`secret \`NPM_TOKEN\``, or every
+ * secret with `secrets: inherit`) and a definite self-hosted machine. Not the `GITHUB_TOKEN` (whatever its
+ * scopes, it expires when the job ends) nor an OIDC token (minted for the run, short-lived), nor a publish. For
+ * claims about what a past run leaked that is still usable today (a compromise whose tags were restored).
+ */
+export function durableHoldings(holdings: Holdings): string[] {
+  const found: string[] = [];
+  if (holdings.inheritsSecrets) found.push('every secret of the repository (`secrets: inherit`)');
+  else if (holdings.secrets.length > 0) {
+    const shown = holdings.secrets.slice(0, 3).map((s) => `\`${s}\``).join(', ');
+    found.push(`the ${holdings.secrets.length === 1 ? 'stored secret' : 'stored secrets'} ${shown}${holdings.secrets.length > 3 ? ` and ${holdings.secrets.length - 3} more` : ''}`);
+  }
+  if (holdings.selfHosted === 'definite') found.push('the self-hosted machine it runs on, which keeps whatever that code left behind');
+  return found;
+}
+
+/**
  * The words for a job whose `valuables` are empty: nothing worth taking, and, when its token has write scopes
  * that hand over no code, release or package (`issues`, `pull-requests`, `checks`...), those named, so the
  * sentence never says "no write scope" of a job that has one.

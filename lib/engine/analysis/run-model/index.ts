@@ -18,7 +18,7 @@ import { forkReach, localCallers, reachOf, valueReach, type ForkReach, type Reac
 import type { TrustGuard } from '../trust-guards.js';
 import { codeOf, workspaceEntries, type WorkspaceEntry } from './workspace.js';
 import { envReaders, laterUse, type EnvReaders, type LaterUse } from './readers.js';
-import { imageOwnership, repositoryIdentity, usesOwnership, type Ownership, type RepositoryIdentity } from './ownership.js';
+import { imageOwnership, PLATFORM_OWNERS, repositoryIdentity, usesOwnership, type Ownership, type RepositoryIdentity } from './ownership.js';
 import type { UsesRef } from '../../model/uses.js';
 import { get, type YNode } from '../../yaml/model.js';
 import { serviceAccess, serviceHoldings, type ServiceAccess } from './services.js';
@@ -26,7 +26,7 @@ import { serviceAccess, serviceHoldings, type ServiceAccess } from './services.j
 export type { ForkReach, Reach, ReachLevel, ValueReach } from './reach.js';
 export type { Holdings, DefaultToken } from './holdings.js';
 export type { Execution, ExecutionKind } from './execution.js';
-export type { WorkspaceEntry, Content } from './workspace.js';
+export type { WorkspaceEntry, Content, Clone } from './workspace.js';
 export type { EnvReaders, LaterUse } from './readers.js';
 export { nothingReads } from './readers.js';
 export { severityOf, describeClaim, whoText, type Claim } from './severity.js';
@@ -55,7 +55,7 @@ export interface JobRun {
   forkValuables: readonly string[];
   /** The sentence for a job whose `valuables` are empty (it names write scopes that are not worth taking). */
   nothingHeld: string;
-  /** Checkouts and downloads, in step order. */
+  /** Checkouts, downloads and clones, in step order. */
   workspace: readonly WorkspaceEntry[];
   /** Everything the job's steps execute, in order, steps of local composite actions included at their call. */
   executions: readonly TracedExecution[];
@@ -321,6 +321,24 @@ export class RunModel {
     return found;
   }
 
+  /**
+   * The job's clones of someone else's repository (not this repository, its owner's or GitHub's) at a branch or tag
+   * (not checked out at a full SHA) that a later step builds or runs: code that changes whenever that repository's
+   * maintainers push, one more mutable input of the machine, with the first step that runs it.
+   */
+  mutableClones(run: JobRun): { entry: WorkspaceEntry; sink: TracedExecution }[] {
+    const found: { entry: WorkspaceEntry; sink: TracedExecution }[] = [];
+    for (const entry of run.workspace) {
+      const clone = entry.clone;
+      if (entry.kind !== 'clone' || clone === undefined || clone.pinned || entry.content !== 'other') continue;
+      const owner = clone.repository?.split('/')[0] ?? null;
+      if (owner !== null && (this.identity.owners.has(owner) || PLATFORM_OWNERS.has(owner))) continue;
+      const sink = this.sinksOf(run, entry)[0];
+      if (sink !== undefined) found.push({ entry, sink });
+    }
+    return found;
+  }
+
   #build(job: Job): JobRun {
     return new LazyJobRun(job, this);
   }
@@ -410,7 +428,7 @@ class LazyJobRun implements JobRun {
   }
 
   get workspace(): readonly WorkspaceEntry[] {
-    return (this.#workspace ??= workspaceEntries(this.job, this.#model.repository));
+    return (this.#workspace ??= workspaceEntries(this.job, this.#model.repository, this.#model.identity));
   }
 
   get executions(): readonly TracedExecution[] {

@@ -1,17 +1,20 @@
 /**
  * What a job's workspace holds, step by step: every checkout (with the repository and ref it brings, its
- * `path:`, whether it leaves credentials in `.git/config`), and every download of another run's artifacts, each
- * with the directory it lands in and who controls its content. With `codeOf`, an execution (execution.ts) is
- * traced to the checkout or download that holds the code it runs.
+ * `path:`, whether it leaves credentials in `.git/config`), every download of another run's artifacts, and every
+ * `git clone` / `gh repo clone` of a repository a script names, each with the directory it lands in and who
+ * controls its content. With `codeOf`, an execution (execution.ts) is traced to the checkout, download or clone
+ * that holds the code it runs: `cd vendor/lib && make` after `git clone <url> vendor/lib` runs the cloned code.
  */
 import { downloadContent, foreignDownloads, type ForeignDownload } from '../artifacts.js';
 import { pullRequestCheckouts, type UntrustedCheckout } from '../pr-head.js';
 import type { RepositoryModel } from '../../model/repository.js';
 import type { Job, Step } from '../../model/workflow.js';
 import { getText, keyText } from '../../yaml/model.js';
-import { normalizeWorkspacePath, within, workingDirectory, type Execution } from './execution.js';
-import { words } from '../../shell.js';
+import { changedDirectory, normalizeWorkspacePath, resolvePath, within, workingDirectory, type Execution } from './execution.js';
+import { logicalLines, pipelines, words } from '../../shell.js';
 import { valueOffsetToSource } from '../../yaml/offsets.js';
+import { hasAny, scriptOf, wordMask } from '../file-scripts.js';
+import type { RepositoryIdentity } from './ownership.js';
 
 /** Who decides what a workspace entry holds. */
 export type Content =
@@ -22,9 +25,24 @@ export type Content =
   /** Another repository's code, or a ref the workflow cannot show. */
   | 'other';
 
+/** A `git clone` or `gh repo clone` of a repository a script names literally (`scriptClones`). */
+export interface Clone {
+  /** The URL or `owner/name` as written. */
+  url: string;
+  /** `owner/name` (lower case) of the cloned repository, when the URL shows it. */
+  repository: string | null;
+  /** The script checks out a full commit SHA of it after the clone: the code is fixed. Else its default branch, a branch or a tag. */
+  pinned: boolean;
+}
+
 export interface WorkspaceEntry {
   step: Step;
-  kind: 'checkout' | 'download';
+  /**
+   * `clone`: a `git clone <url> [dir]` (or `gh repo clone`) in a script, of a repository the URL names literally:
+   * its directory holds that repository's code (its default branch, or the branch or tag `-b` names), not the
+   * workspace's checkout, so a build run there (`cd dir && pip install .`) runs the cloned repository's code.
+   */
+  kind: 'checkout' | 'download' | 'clone';
   /** Directory in the workspace (`''`: the workspace itself); null when it cannot be placed. */
   dir: string | null;
   content: Content;
@@ -34,6 +52,8 @@ export interface WorkspaceEntry {
   checkout?: UntrustedCheckout & { hiddenBy?: 'trusted-author' | 'approved-commit' };
   /** For downloads of another run's artifacts. */
   download?: ForeignDownload;
+  /** For clones in scripts. */
+  clone?: Clone;
   /** File offset of the command in a script, for script checkouts and downloads. */
   offset?: number;
   /** A checkout that leaves the token in `.git/config` (actions/checkout's default). */
@@ -47,7 +67,7 @@ export interface WorkspaceEntry {
   forkCode: boolean;
 }
 
-export function workspaceEntries(job: Job, repository: RepositoryModel): WorkspaceEntry[] {
+export function workspaceEntries(job: Job, repository: RepositoryModel, identity: RepositoryIdentity | null = null): WorkspaceEntry[] {
   const entries: WorkspaceEntry[] = [];
   const untrusted = pullRequestCheckouts(job, repository);
   const workflow = job.workflow;
@@ -77,6 +97,14 @@ export function workspaceEntries(job: Job, repository: RepositoryModel): Workspa
       }
       if (step.run === undefined) continue;
       entries.push({ step, kind: 'checkout', dir: scriptCheckoutDirectory(step, c.how), content: 'outsider', how: c.how, checkout: c, offset: c.offset, persistsCredentials: false, forkCode: true });
+    }
+    // Clones of repositories the script names: one a pull request checkout above (same command) already covers is left to it.
+    if (step.run !== undefined) {
+      for (const c of scriptClones(step)) {
+        if (entries.some((e) => e.step === step && e.offset === c.offset)) continue;
+        const own = c.clone.repository !== null && identity !== null && identity.names.has(c.clone.repository);
+        entries.push({ step, kind: 'clone', dir: c.dir, content: own ? 'base' : 'other', how: c.how, clone: c.clone, offset: c.offset, persistsCredentials: false, forkCode: false });
+      }
     }
     for (const d of downloadsOf.get(step) ?? []) {
       if (d.isolated) continue;
@@ -140,6 +168,119 @@ function scriptCheckoutDirectory(step: Step, how: string): string | null {
   }
   if (cwd === null) return null;
   return normalizeWorkspacePath(cwd === '' ? target : `${cwd}/${target}`);
+}
+
+const GIT_OR_GH = wordMask('git', 'gh');
+/** `git clone` options that take the next word as their value. */
+const CLONE_VALUE_OPTIONS = new Set([
+  '-b', '--branch', '-o', '--origin', '-u', '--upload-pack', '--depth', '--reference', '--reference-if-able', '--separate-git-dir',
+  '-c', '--config', '--filter', '-j', '--jobs', '--template', '--shallow-since', '--shallow-exclude', '--server-option', '--bundle-uri', '--ref-format',
+]);
+/** `git` options before the subcommand that take the next word as their value. */
+const GIT_VALUE_OPTIONS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env']);
+/** A repository URL the script names: `https://host/owner/name(.git)`, `git@host:owner/name`, `ssh://...`, or `owner/name` for `gh`. */
+const REPOSITORY_URL = /^(?:(?:https?|git|ssh):\/\/(?:[^@/\s]+@)?[\w.-]+(?::\d+)?\/|[\w.-]+@[\w.-]+:)([\w.-]+(?:\/[\w.-]+)*?)\/([\w.-]+?)(?:\.git)?\/?$/;
+const GH_REPOSITORY = /^([\w.-]+)\/([\w.-]+?)(?:\.git)?$/;
+const FULL_SHA = /^[0-9a-f]{40}$/i;
+
+/** What a script clones: the directory it lands in, the repository, and the command (offsets in the file). */
+interface ScriptClone {
+  offset: number;
+  dir: string | null;
+  how: string;
+  clone: Clone;
+}
+
+/**
+ * The `git clone <url> [dir]` and `gh repo clone <owner/name> [dir]` commands of a step's script whose repository
+ * is written literally (no `$`, no `${{ }}`), each with the directory it lands in (the script's directory at that
+ * point, after any `cd`, joined with the target or the repository's name) and whether a later command checks out a
+ * full commit SHA (`git checkout <sha>`, `git reset --hard <sha>`). A later command naming a pull request ref
+ * (`pull/`), or a fetch or pull of a ref the script computes (`$REF`), may bring other code into the directory:
+ * such a clone is not read, and a build there stays traced to what held the directory before.
+ */
+function scriptClones(step: Step): ScriptClone[] {
+  const run = step.run;
+  if (run === undefined || typeof run.value !== 'string') return [];
+  const mask = scriptOf(step)?.words;
+  if (mask !== undefined && !hasAny(mask, GIT_OR_GH)) return [];
+  const script = run.value;
+  if (!script.includes('clone')) return [];
+  const found: (ScriptClone & { unknown: boolean })[] = [];
+  let cwd: string | null = workingDirectory(step);
+  for (const line of logicalLines(script)) {
+    for (const pipeline of pipelines(line)) {
+      for (const command of pipeline.commands) {
+        const moved = changedDirectory(command.text, cwd);
+        if (moved !== undefined) {
+          cwd = moved;
+          continue;
+        }
+        const list = words(command.text);
+        const gh = list.findIndex((w, i) => (w === 'gh' || w.endsWith('/gh')) && list[i + 1] === 'repo' && list[i + 2] === 'clone');
+        if (gh !== -1) {
+          const args = list.slice(gh + 3);
+          const end = args.indexOf('--');
+          const positional = (end === -1 ? args : args.slice(0, end)).filter((w, i, all) => !w.startsWith('-') && !['-u', '--upstream-remote-name'].includes(all[i - 1] ?? ''));
+          const clone = cloneOf(positional[0], positional[1], cwd);
+          if (clone !== null) found.push({ ...clone, offset: valueOffsetToSource(step.owner.file, run, command.offset), how: `\`${command.text.length > 80 ? `${command.text.slice(0, 77)}...` : command.text}\``, unknown: false });
+          continue;
+        }
+        const git = list.findIndex((w) => w === 'git' || w.endsWith('/git'));
+        if (git === -1) continue;
+        // Global options before the subcommand (`git -C dir clone ...`).
+        let i = git + 1;
+        let base = cwd;
+        while (i < list.length && (list[i] ?? '').startsWith('-')) {
+          const option = list[i] ?? '';
+          if (option === '-C') base = resolvePath(base, list[i + 1] ?? '$');
+          i += GIT_VALUE_OPTIONS.has(option) ? 2 : 1;
+        }
+        const sub = list[i];
+        const rest = list.slice(i + 1);
+        if (sub === 'clone') {
+          const positional: string[] = [];
+          for (let j = 0; j < rest.length; j++) {
+            const word = rest[j] ?? '';
+            if (word === '--') {
+              positional.push(...rest.slice(j + 1));
+              break;
+            }
+            if (word.startsWith('-')) {
+              if (CLONE_VALUE_OPTIONS.has(word)) j++;
+              continue;
+            }
+            positional.push(word);
+          }
+          const clone = cloneOf(positional[0], positional[1], base, false);
+          if (clone !== null) found.push({ ...clone, offset: valueOffsetToSource(step.owner.file, run, command.offset), how: `\`${command.text.length > 80 ? `${command.text.slice(0, 77)}...` : command.text}\``, unknown: false });
+          continue;
+        }
+        if (found.length === 0 || (sub !== 'checkout' && sub !== 'switch' && sub !== 'reset' && sub !== 'fetch' && sub !== 'pull')) continue;
+        // What a later command does to the clones before it (in the directory it names, or any when unknown).
+        const targets = found.filter((c) => c.dir === null || base === null || within(base, c.dir));
+        const refs = rest.filter((w) => !w.startsWith('-'));
+        for (const target of targets) {
+          // A fetch or pull can bring any ref the remote has, pull request heads included; a checkout only what is there.
+          if (refs.some((w) => /(^|[/:])pull\//.test(w)) || ((sub === 'fetch' || sub === 'pull') && refs.some((w) => w.includes('$')))) target.unknown = true;
+          else if ((sub === 'checkout' || sub === 'reset' || sub === 'switch') && refs.some((w) => FULL_SHA.test(w))) target.clone.pinned = true;
+        }
+      }
+    }
+  }
+  return found.filter((c) => !c.unknown).map(({ unknown: _unknown, ...c }) => c);
+}
+
+/** The clone of `url` into `target` (or the repository's name) from directory `cwd`; null when the URL is not literal. */
+function cloneOf(url: string | undefined, target: string | undefined, cwd: string | null, gh = true): Omit<ScriptClone, 'offset' | 'how'> | null {
+  if (url === undefined || url.includes('$')) return null;
+  const match = REPOSITORY_URL.exec(url) ?? (gh ? GH_REPOSITORY.exec(url) : null);
+  if (match === null) return null;
+  const owner = match[1] ?? '';
+  const name = match[2] ?? '';
+  const repository = owner.includes('/') ? null : `${owner}/${name}`.toLowerCase();
+  const dir = target === undefined ? resolvePath(cwd, name) : target.includes('$') ? null : resolvePath(cwd, target);
+  return { dir, clone: { url, repository, pinned: false } };
 }
 
 /**

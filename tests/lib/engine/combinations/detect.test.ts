@@ -286,6 +286,31 @@ describe('the attacker model in paths', () => {
     expect(severityOf('MEDIUM')).toEqual(['injection-token-theft HIGH']);
   });
 
+  it('a chain whose entry only a maintainer\'s act starts is MEDIUM, whatever its kind and the entry\'s own severity', () => {
+    const TRIAGE = '.github/workflows/triage.yml';
+    const write = rec('excessive-permissions', { file: TRIAGE, line: 3, job: null });
+    const agent = (severity: 'HIGH' | 'MEDIUM', facts: string[]) =>
+      findCombinations([rec('agent-untrusted-input', { file: TRIAGE, line: 14, job: 'triage', severity, facts: ['holds', 'holds:token', ...facts] }), write], all).map((c) => `${c.id} ${c.severity}`);
+    // Anyone starts it: the kind's HIGH, on a MEDIUM entry (no free shell) as on a HIGH one.
+    expect(agent('MEDIUM', ['reach:anyone'])).toEqual(['agent-prompt-injection-takeover HIGH']);
+    expect(agent('HIGH', ['reach:anyone'])).toEqual(['agent-prompt-injection-takeover HIGH']);
+    expect(agent('MEDIUM', ['reach:sticky-label'])).toEqual(['agent-prompt-injection-takeover HIGH']);
+    // A member's comment, a label, the action's own write-access check: the outsider only writes the thread.
+    expect(agent('MEDIUM', ['reach:approval', 'event:issue_comment'])).toEqual(['agent-prompt-injection-takeover MEDIUM']);
+    expect(agent('HIGH', ['reach:approval'])).toEqual(['agent-prompt-injection-takeover MEDIUM']);
+    // An environment of unknown strength is no maintainer's act for sure; a finding without reach facts is not lowered.
+    expect(agent('MEDIUM', ['reach:unreviewed-environment'])).toEqual(['agent-prompt-injection-takeover HIGH']);
+    expect(findCombinations([rec('agent-untrusted-input', { file: TRIAGE, line: 14, job: 'triage', severity: 'MEDIUM', facts: ['holds:token'] }), write], all).map((c) => c.severity)).toEqual(['HIGH']);
+    // The same rule for another kind: a cache writer's injection behind a maintainer's approval.
+    const release = rec('cache-poisoning', { file: CI_WORKFLOW, line: 20, job: 'release', facts: ['holds:publish', `writer:${PR_WORKFLOW}#test`] });
+    const writer = (facts: string[]) =>
+      findCombinations([rec('script-injection', { line: 20, job: 'test', severity: 'MEDIUM', facts: ['exec', ...facts] }), release], all).map((c) => `${c.id} ${c.severity}`);
+    expect(writer(['reach:anyone'])).toEqual(['cache-poisoning-release HIGH']);
+    expect(writer(['reach:approval'])).toEqual(['cache-poisoning-release MEDIUM']);
+    // A fork's pull request run is anyone's, even where the privileged events are a collaborator's.
+    expect(writer(['reach:collaborator', 'reach:fork-pr'])).toEqual(['cache-poisoning-release HIGH']);
+  });
+
   it('a chain whose way in is someone else\'s code on a tag (one upstream party) is MEDIUM, like its entry', () => {
     const secrets = rec('personal-access-token', { line: 20, job: 'release' });
     const theft = (severity: 'HIGH' | 'MEDIUM') =>
@@ -511,5 +536,38 @@ describe('compromised-action: a compromise whose tags were restored', () => {
     // The malicious commit itself still starts one.
     const pinned = scan('@0e58ed8671d6b60d0890c21b07f8835ace038e67');
     expect(findCombinations(pinned.records, all).map((c) => `${c.id} ${c.severity}`)).toContain('compromised-action CRITICAL');
+  });
+});
+
+describe('agent-prompt-injection-takeover from a scan', () => {
+  const workflow = (extra: string) =>
+    [
+      'on: issue_comment',
+      'jobs:',
+      '  claude:',
+      '    runs-on: ubuntu-latest',
+      '    steps:',
+      '      - uses: anthropics/claude-code-action@v1',
+      '        with:',
+      '          anthropic_api_key: ${{ secrets.ANTHROPIC_API_KEY }}',
+      extra,
+      '',
+    ].join('\n');
+  const paths = (extra: string) =>
+    findCombinations(scanRepository([{ path: '.github/workflows/claude.yml', text: workflow(extra) }]).records, all).filter((c) => c.id === 'agent-prompt-injection-takeover');
+
+  it('an agent its action lets only maintainers start, reading an outsider\'s thread, is a MEDIUM path whose words fit', () => {
+    const [path] = paths('');
+    expect(path?.severity).toBe('MEDIUM');
+    expect(path?.title).toBe('AI agent that reads text anyone can write holds a write token or secrets');
+    expect(path?.stages[0]?.title).toBe('Agent reads text anyone can write');
+    expect(path?.stages[0]?.description).toContain('whether an outsider starts it or a maintainer does');
+    expect(path?.stages[0]?.description).toContain('is started by a maintainer on `issue_comment`');
+  });
+
+  it('the same agent that anyone can start is a HIGH path', () => {
+    const [path] = paths("          allowed_non_write_users: '*'");
+    expect(path?.severity).toBe('HIGH');
+    expect(path?.stages[0]?.description).toContain('runs on `issue_comment` events that anyone can cause');
   });
 });

@@ -58,6 +58,30 @@ describe('persistent-supply-chain-foothold', () => {
     expect(findCombinations([runner(), action(12), vendor], all)[0]?.break_chain_rule).toBe('unpinned-action');
   });
 
+  it('breaks at the runner when the job also builds someone else\'s repository cloned at a branch (`clone:mutable`)', () => {
+    const cloned = rec('self-hosted-runner', { file: CI_WORKFLOW, line: 7, job: 'build', facts: ['holds:self-hosted', 'clone:mutable'] });
+    expect(findCombinations([cloned, action(12)], all)[0]?.break_chain_rule).toBe('self-hosted-runner');
+    expect(findCombinations([cloned, action(12)], all)[0]?.break_chain).toContain('another repository cloned at a branch and built');
+    const workflow = (...clone: string[]) => [
+      'on: push',
+      'permissions: {}',
+      'jobs:',
+      '  build:',
+      '    runs-on: [self-hosted, linux]',
+      '    steps:',
+      '      - uses: actions/checkout@v4',
+      '      - uses: some-org/setup-tool@v2',
+      '      - run: |',
+      ...clone.map((line) => `          ${line}`),
+      '',
+    ];
+    const breaks = (...clone: string[]) => scanPaths(CI_WORKFLOW, workflow(...clone)).find((c) => c.id === 'persistent-supply-chain-foothold')?.break_chain_rule;
+    expect(breaks('git clone https://github.com/example-org/upstream-lib', 'cd upstream-lib', 'pip install .')).toBe('self-hosted-runner');
+    // Pinned to a commit, or only the project's own build: the action is the one mutable input.
+    expect(breaks('git clone https://github.com/example-org/upstream-lib', 'cd upstream-lib', `git checkout ${'b'.repeat(40)}`, 'pip install .')).toBe('unpinned-action');
+    expect(breaks('pip install .')).toBe('unpinned-action');
+  });
+
   it('from a scan: the `self-hosted` label is definite, a custom label alone is not', () => {
     const workflow = (runsOn: string) => [
       'on: push',
@@ -188,6 +212,30 @@ describe('unverifiable-release and silent-supply-chain-tampering', () => {
     const publisher = action(25, ['holds', 'holds:publish', 'owner:third-party', 'publisher']);
     const [path] = findCombinations([download(['holds', 'holds:publish']), mutable, publisher], all);
     expect(path?.components.find((c) => c.rule_id === 'unpinned-action')?.finding.line).toBe(25);
+  });
+
+  it('silent-supply-chain-tampering breaks at every input of the job when the download is not its one mutable input, listing them', () => {
+    const download = (line: number, job = 'publish') => rec('download-without-checksum', { file: RELEASE, line, job, severity: 'MEDIUM', facts: ['holds', 'holds:publish'] });
+    const mutable = (line: number) => action(line, ['holds', 'holds:publish', 'owner:third-party']);
+    // The download and the one action of the chain in the same job: two inputs, so both are named.
+    const [both] = findCombinations([download(14), mutable(12)], all);
+    expect(both?.break_chain).toContain(`At ${RELEASE}:14`);
+    expect(both?.break_chain).toContain('verifying this download alone leaves the others');
+    expect(both?.break_chain).toContain('Here: the unverified download at line 14, the action on a tag or branch at line 12.');
+    const [more] = findCombinations([download(14), download(30), mutable(12), rec('unpinned-image', { file: RELEASE, line: 8, job: 'publish', severity: 'MEDIUM' })], all);
+    expect(more?.break_chain).toContain('Here: the unverified downloads at lines 14 and 30, the action on a tag or branch at line 12, the image on a tag at line 8.');
+    // Past eight inputs only the count.
+    const many = findCombinations([...[14, 15, 16, 17, 18, 19, 20, 21].map((l) => download(l)), mutable(12)], all)[0];
+    expect(many?.break_chain).toContain('Here the job takes 9 of them.');
+    // The download is the job's one mutable input (the chain's other half is a check allowed to fail): verify it.
+    const ignored = rec('continue-on-error', { file: RELEASE, line: 20, job: 'publish', severity: 'LOW' });
+    const [one] = findCombinations([download(14), ignored], all);
+    expect(one?.break_chain).toContain('Verify every download in the step that fetches it');
+    expect(one?.break_chain).not.toContain('Here:');
+    // A GitHub-owned action on a tag (LOW), or a mutable action of another job, is no other input of this job.
+    const platform = rec('unpinned-action', { file: RELEASE, line: 12, job: 'publish', severity: 'LOW', facts: ['holds', 'owner:platform'] });
+    const other = rec('unpinned-action', { file: RELEASE, line: 50, job: 'build', severity: 'MEDIUM', facts: ['holds', 'owner:third-party'] });
+    expect(findCombinations([download(14), ignored, platform, other], all)[0]?.break_chain).toContain('Verify every download in the step that fetches it');
   });
 
   it('from a scan: a download in a job whose artifact a publishing job ships feeds the publish (`feeds:publish`)', () => {
@@ -349,6 +397,36 @@ describe('compromised-action, agent-prompt-injection-takeover, token-leak-via-ar
     expect(ids([upload(['holds', 'holds:token', 'token:default']), permissions])).toEqual([`token-leak-via-artifact ${CI_WORKFLOW}`]);
     // The job declares its own read-only `permissions:`: a missing workflow-level block gives it nothing.
     expect(ids([upload([]), permissions])).toEqual([]);
+  });
+
+  it('from a scan: token-leak-via-artifact forms only where the token is still valid when the artifact can be downloaded', () => {
+    const workflow = (upload: string, token = '') => [
+      'on: push',
+      'jobs:',
+      '  build:',
+      '    runs-on: ubuntu-latest',
+      '    steps:',
+      '      - uses: actions/checkout@v4',
+      ...(token === '' ? [] : ['        with:', `          token: ${token}`]),
+      `      - uses: actions/upload-artifact@${upload}`,
+      '        with:',
+      '          path: .',
+      '          include-hidden-files: true',
+      '',
+    ];
+    const paths = (upload: string, token?: string) => scanPaths(CI_WORKFLOW, workflow(upload, token)).filter((c) => c.id === 'token-leak-via-artifact');
+    // upload-artifact v4 serves the artifact during the run, while the job's default token is live.
+    const [live] = paths('v4');
+    expect(live?.severity).toBe('HIGH');
+    expect(live?.components.map((c) => c.rule_id)).toEqual(['persisted-credentials', 'missing-permissions']);
+    // v3 serves it only after the run, when the job's token has expired with the job: no path.
+    expect(paths('v3')).toEqual([]);
+    // A stored secret outlives the job, but it is not the job's token: the job's default grant does not join it.
+    const scan = scanRepository([{ path: CI_WORKFLOW, text: workflow('v3', '${{ secrets.RELEASE_PAT }}').join('\n') }]);
+    const finding = scan.records.find((r) => r.finding.rule_id === 'persisted-credentials');
+    expect(finding?.finding.severity).toBe('HIGH');
+    expect(finding?.facts).not.toContain('token:default');
+    expect(findCombinations(scan.records, all).map((c) => c.id)).not.toContain('token-leak-via-artifact');
   });
 });
 

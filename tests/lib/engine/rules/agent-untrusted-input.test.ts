@@ -57,6 +57,11 @@ describe(RULE, () => {
     `;
     const own = scanWith(RULE, workflow(''));
     expect(positions(own)).toEqual(['8:15 MEDIUM']);
+    // The action's own check makes every start a maintainer's act: the facts say so, not the trigger's reach.
+    const [started] = recordsWith(RULE, workflow(''));
+    expect(started?.facts).toContain('reach:approval');
+    expect(started?.facts).not.toContain('reach:anyone');
+    expect(recordsWith(RULE, workflow("\n                allowed_non_write_users: '*'"))[0]?.facts).toContain('reach:anyone');
     expect(own[0]?.description).toContain("is started by a maintainer on `issue_comment` (the action's own check that the actor has write access)");
     expect(own[0]?.description).toContain('whose title, body and earlier comments an outsider can write');
     const findings = scanWith(RULE, workflow("\n                allowed_non_write_users: '*'"));

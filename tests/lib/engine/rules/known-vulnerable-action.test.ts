@@ -79,9 +79,9 @@ describe(RULE, () => {
       'github/codeql-action/init@v2',
       'rlespinasse/github-slug-action@4.0.1',
     ));
-    // On `push`: the compromise of changed-files' tags was undone (MEDIUM) and its file names reach no script;
-    // the branch name github-slug-action expands is a collaborator's on `push` (LOW).
-    expect(positions(records.map((r) => r.finding))).toEqual(['6:15 MEDIUM', '7:15 HIGH', '8:15 MEDIUM', '9:15 LOW']);
+    // On `push`: the compromise of changed-files' tags was undone and the job reads no stored secret (LOW), and
+    // its file names reach no script; the branch name github-slug-action expands is a collaborator's on `push` (LOW).
+    expect(positions(records.map((r) => r.finding))).toEqual(['6:15 LOW', '7:15 HIGH', '8:15 MEDIUM', '9:15 LOW']);
     expect(records.every((r) => r.job === 'build')).toBe(true);
     const [changedFiles, download, codeql, slug] = records.map((r) => r.finding);
     expect(changedFiles?.description).toContain('GHSA-mrrh-fwg8-r2c3 / CVE-2025-30066');
@@ -108,34 +108,61 @@ describe(RULE, () => {
     ))).toEqual([]);
   });
 
-  it('reports the reviewdog v1 tag named by its advisory (MEDIUM: the tag is back on a genuine commit)', () => {
+  it('reports the reviewdog v1 tag named by its advisory (the tag is back on a genuine commit: LOW without a stored secret)', () => {
     const findings = scanWith(RULE, job('reviewdog/action-setup@v1', 'reviewdog/action-setup@v1.3.0'));
-    expect(positions(findings)).toEqual(['6:15 MEDIUM']);
+    expect(positions(findings)).toEqual(['6:15 LOW']);
     expect(findings[0]?.description).toContain('CVE-2025-30154');
-    expect(findings[0]?.description).toContain('MEDIUM: the v1 tag was moved back to a genuine commit');
+    expect(findings[0]?.description).toContain('LOW: the v1 tag was moved back to a genuine commit');
   });
 
-  it('a tag of a compromise whose tags were restored is MEDIUM; another advisory on the same tag decides only where it is exploitable', () => {
+  it('a tag of a compromise whose tags were restored is MEDIUM in a job that reads a stored secret; another advisory on the same tag decides only where it is exploitable', () => {
     // v45 falls only under the March 2025 compromise, whose tags GitHub put back; v40 also under CVE-2023-51664,
     // whose file names reach no script here.
-    const findings = scanWith(RULE, job('tj-actions/changed-files@v45', 'tj-actions/changed-files@v40'));
+    const npm = '      - run: npm publish\n        env:\n          NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}';
+    const findings = scanWith(RULE, job('tj-actions/changed-files@v45', 'tj-actions/changed-files@v40') + npm);
     expect(positions(findings)).toEqual(['6:15 MEDIUM', '7:15 MEDIUM']);
     expect(findings[1]?.description).toContain('GHSA-mcph-m25j-8j63 here: no text an outsider writes reaches its outputs');
     expect(findings[0]?.description).toContain('GHSA-mrrh-fwg8-r2c3');
-    expect(findings[0]?.description).toContain('so a run today gets the original code; runs during the compromise could have leaked every secret');
+    expect(findings[0]?.description).toContain('so a run today gets the original code; runs during the compromise could have taken what outlives a run: the stored secret `NPM_TOKEN`.');
     expect(findings[1]?.description).toContain('run today');
     // The malicious commit itself stays HIGH, however it is referenced.
     expect(positions(scanWith(RULE, job('tj-actions/changed-files@0e58ed8671d6b60d0890c21b07f8835ace038e67 # v45')))).toEqual(['6:15 HIGH']);
   });
 
-  it('a restored compromise is LOW in a job that holds nothing worth taking (its window had nothing to leak), MEDIUM with a secret', () => {
-    const held = (extra: string) => ['on: pull_request', 'permissions:', '  contents: read', 'jobs:', '  build:', '    runs-on: ubuntu-latest', '    steps:', '      - uses: tj-actions/changed-files@v45', extra, ''].join('\n');
-    const quiet = scanWith(RULE, held(''));
-    expect(positions(quiet)).toEqual(['8:15 LOW']);
-    expect(quiet[0]?.description).toContain('had nothing to leak');
-    const secret = scanWith(RULE, held('      - run: ./deploy.sh\n        env:\n          KEY: ${{ secrets.DEPLOY_KEY }}'));
+  it('a restored compromise is MEDIUM only where the window\'s runs held a stored secret (it outlives the run), LOW with only the GITHUB_TOKEN (it expired with the run)', () => {
+    const held = (permissions: readonly string[], extra: string) =>
+      ['on: pull_request', ...permissions, 'jobs:', '  build:', '    runs-on: ubuntu-latest', '    steps:', '      - uses: tj-actions/changed-files@v45', extra, ''].join('\n');
+    // The default token, a write-scoped token, or the token passed to a step: all expired when the run ended.
+    for (const permissions of [[], ['permissions:', '  contents: write', '  packages: write'], ['permissions: write-all']]) {
+      const quiet = scanWith(RULE, held(permissions, '      - run: gh release list\n        env:\n          GH_TOKEN: ${{ secrets.GITHUB_TOKEN }}'));
+      expect(positions(quiet)).toEqual([`${6 + permissions.length}:15 LOW`]);
+      expect(quiet[0]?.description).toContain('the job reads no stored secret, and the `GITHUB_TOKEN` its runs held during the compromise expired when each run ended');
+    }
+    const secret = scanWith(RULE, held(['permissions:', '  contents: read'], '      - run: npm publish\n        env:\n          NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}'));
     expect(positions(secret)).toEqual(['8:15 MEDIUM']);
-    expect(secret[0]?.description).toContain('could have leaked every secret');
+    expect(secret[0]?.description).toContain('could have taken what outlives a run: the stored secret `NPM_TOKEN`');
+    expect(secret[0]?.recommendation).toContain('rotate');
+    // A definite self-hosted machine outlives the run too (the code could have left something behind).
+    const machine = scanWith(RULE, held([], '').replace('ubuntu-latest', '[self-hosted, linux]'));
+    expect(positions(machine)).toEqual(['6:15 MEDIUM']);
+    expect(machine[0]?.description).toContain('the self-hosted machine it runs on');
+    // A reusable workflow call holds only what it passes: a secret makes it MEDIUM, nothing LOW.
+    const call = (extra: string) => ['on: push', 'jobs:', '  call:', '    uses: tj-actions/changed-files/.github/workflows/x.yml@v45', extra, ''].join('\n');
+    expect(positions(scanWith(RULE, call('')))).toEqual(['4:11 LOW']);
+    expect(positions(scanWith(RULE, call('    secrets:\n      token: ${{ secrets.RELEASE_PAT }}')))).toEqual(['4:11 MEDIUM']);
+    expect(positions(scanWith(RULE, call('    secrets: inherit')))).toEqual(['4:11 MEDIUM']);
+  });
+
+  it('a restored compromise in a local composite action is judged by the jobs that call it', () => {
+    const action = { path: '.github/actions/files/action.yml', text: 'runs:\n  using: composite\n  steps:\n    - uses: tj-actions/changed-files@v45\n' };
+    const caller = (extra: string) => ({
+      path: '.github/workflows/ci.yml',
+      text: ['on: pull_request', 'jobs:', '  build:', '    runs-on: ubuntu-latest', '    steps:', '      - uses: ./.github/actions/files', extra, ''].join('\n'),
+    });
+    expect(positions(scanWith(RULE, [action, caller('')]))).toEqual(['4:13 LOW']);
+    expect(positions(scanWith(RULE, [action, caller('      - run: ./deploy.sh\n        env:\n          KEY: ${{ secrets.DEPLOY_KEY }}')]))).toEqual(['4:13 MEDIUM']);
+    // No workflow of the repository calls it: what its runs hold is not known, and the finding stays MEDIUM.
+    expect(positions(scanWith(RULE, [action]))).toEqual(['4:13 MEDIUM']);
   });
 
   it('reports commits known to be malicious however they are referenced', () => {
@@ -167,7 +194,7 @@ describe(RULE, () => {
       jobs:
         call:
           uses: tj-actions/changed-files/.github/workflows/x.yml@v40
-    `))).toEqual(['4:11 MEDIUM']);
+    `))).toEqual(['4:11 LOW']);
     const records = recordsWith(RULE, [{ path: 'action.yml', text: 'runs:\n  using: composite\n  steps:\n    - uses: dawidd6/action-download-artifact@v5\n' }]);
     expect(positions(records.map((r) => r.finding))).toEqual(['4:13 HIGH']);
     expect(records[0]?.job).toBeNull();

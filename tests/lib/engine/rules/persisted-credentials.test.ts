@@ -81,6 +81,8 @@ describe(RULE, () => {
           runs-on: x
           steps:
             - uses: actions/checkout@v4
+              with:
+                token: \${{ secrets.RELEASE_PAT }}
             - uses: actions/upload-artifact@v3
               with:
                 path: \${{ github.workspace }}
@@ -96,9 +98,52 @@ describe(RULE, () => {
                   dist/
                   src
     `);
-    expect(positions(records.map((r) => r.finding))).toEqual(['6:15 HIGH', '14:15 HIGH', '21:15 HIGH']);
+    expect(positions(records.map((r) => r.finding))).toEqual(['6:15 HIGH', '14:15 HIGH', '23:15 HIGH']);
     expect(records.map((r) => r.job)).toEqual(['a', 'b', 'c']);
     expect(records[0]?.finding.description).toContain('uploads `.`');
+    expect(records[0]?.finding.description).toContain('while the run is still going, before the token expires with its job');
+    // A stored secret outlives the job: even an artifact served only after the run hands it over.
+    expect(records[1]?.finding.description).toContain('`secrets.RELEASE_PAT` is a stored secret, which does not expire with the job');
+  });
+
+  it('does not escalate the job token in an upload-artifact v3 artifact, served only after the run, when the token has expired', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        a:
+          runs-on: x
+          steps:
+            - uses: actions/checkout@v4
+            - uses: actions/upload-artifact@v3
+              with: { path: . }
+        b:
+          runs-on: x
+          steps:
+            - uses: actions/checkout@v4
+              with: { token: '\${{ github.token }}' }
+            - run: tar -czf build.tar.gz .
+            - uses: actions/upload-artifact@0123456789abcdef0123456789abcdef01234567 # v2.3.1
+              with: { path: build.tar.gz }
+        c:
+          runs-on: x
+          steps:
+            - uses: actions/checkout@v4
+              with: { token: '\${{ steps.app.outputs.token }}' }
+            - uses: actions/upload-artifact@v3
+              with: { path: . }
+        d:
+          runs-on: x
+          steps:
+            - uses: actions/checkout@v4
+            - uses: actions/upload-artifact@v4
+              with: { path: ., include-hidden-files: true }
+    `);
+    expect(positions(findings)).toEqual(['6:15 LOW', '12:15 LOW', '20:15 HIGH', '27:15 HIGH']);
+    expect(findings[0]?.description).toContain('with upload-artifact v3, which can be downloaded only once the run has completed, after the token expired with its job');
+    expect(findings[0]?.description).toContain('upload-artifact v3 and older are retired');
+    expect(findings[1]?.description).toContain('archives the workspace, .git included, then step `#3` uploads `build.tar.gz` as an artifact with upload-artifact v2.3.1');
+    // A token a step minted: the workflow does not show that it expires with the job.
+    expect(findings[2]?.description).toContain('may still be valid when the artifact is downloaded');
   });
 
   it('is HIGH when the workspace is archived, then uploaded', () => {
@@ -170,9 +215,16 @@ describe(RULE, () => {
           steps:
             - uses: actions/checkout@v4
               with: { persist-credentials: true }
+            - uses: actions/upload-artifact@v4.3.0
+              with: { path: ./ }
+        expired:
+          runs-on: x
+          steps:
+            - uses: actions/checkout@v4
+              with: { persist-credentials: true }
             - uses: actions/upload-artifact@v3
               with: { path: ./ }
-    `))).toEqual(['12:15 HIGH']);
+    `))).toEqual(['12:15 HIGH', '19:15 LOW']);
   });
 
   it('checks composite-action steps, unbound', () => {

@@ -271,6 +271,71 @@ describe(RULE, () => {
     `)).toEqual([]);
   });
 
+  it('does not report a runner whose labels name the VM image of a fresh machine per job, and keeps plain self-hosted labels', () => {
+    // A fork's pull request code runs on the machine: HIGH on a persistent runner, nothing on a VM made for the job.
+    const steps = '[{ uses: actions/checkout@v4 }, { run: make test }]';
+    expect(scanWith(RULE, yaml`
+      on: pull_request
+      jobs:
+        mac:
+          runs-on: [self-hosted, macOS, ARM64, ghcr.io/example-org/macos-sequoia-xcode:16.2]
+          steps: ${steps}
+        digest:
+          runs-on: [self-hosted, linux, registry.example.com:5000/vm/ubuntu@sha256:${'a'.repeat(64)}]
+          steps: ${steps}
+        matrix:
+          strategy:
+            matrix:
+              image: [ghcr.io/example-org/macos-sonoma:15, ghcr.io/example-org/macos-sequoia:16]
+          runs-on: [self-hosted, '\${{ matrix.image }}']
+          steps: ${steps}
+    `)).toEqual([]);
+    // Near misses: plain labels, a path without a registry host, a host without a tag.
+    const findings = scanWith(RULE, yaml`
+      on: pull_request
+      jobs:
+        linux:
+          runs-on: [self-hosted, linux]
+          steps: ${steps}
+        no-host:
+          runs-on: [self-hosted, example-org/macos:15]
+          steps: ${steps}
+        no-tag:
+          runs-on: [self-hosted, ghcr.io/example-org/macos]
+          steps: ${steps}
+        mixed-matrix:
+          strategy:
+            matrix:
+              image: [ghcr.io/example-org/macos-sonoma:15, linux]
+          runs-on: [self-hosted, '\${{ matrix.image }}']
+          steps: ${steps}
+    `);
+    expect(findings.map((f) => f.severity)).toEqual(['HIGH', 'HIGH', 'HIGH', 'HIGH']);
+  });
+
+  it('does not cite a build of a repository the job clones as running the pull request\'s code', () => {
+    const clone = [
+      '      - name: Install upstream',
+      '        run: |',
+      '          git clone https://github.com/example-org/upstream-lib',
+      '          cd upstream-lib',
+      '          python -m pip install .',
+    ];
+    const workflow = (...more: string[]) =>
+      ['on: pull_request', 'jobs:', '  t:', '    runs-on: [self-hosted, gpu]', '    steps:', '      - uses: actions/checkout@v4', ...clone, ...more, ''].join('\n');
+    // The project's own build runs the pull request's code: that step is cited, and the clone named as an input.
+    const [cited] = scanWith(RULE, workflow('      - name: Install project', '        run: pip install .[dev]'));
+    expect(cited?.severity).toBe('HIGH');
+    expect(cited?.description).toContain('step `Install project` of job `t` (line 12) runs `pip install` from the workspace');
+    expect(cited?.description).not.toContain('and 1 more');
+    expect(cited?.description).toContain("The job also builds code it clones from someone else's repository at a branch or tag");
+    expect(cited?.description).toContain('runs `python pip` in `upstream-lib`, cloned by `git clone https://github.com/example-org/upstream-lib` (line 7)');
+    // Only the clone is built: nothing of the pull request runs on the machine.
+    const [clonedOnly] = scanWith(RULE, workflow());
+    expect(clonedOnly?.severity).toBe('LOW');
+    expect(clonedOnly?.description).toContain('no later step runs code from that checkout');
+  });
+
   it('does not report a self-hosted matrix entry that exclude removes from every leg', () => {
     expect(scanWith(RULE, yaml`
       on: pull_request

@@ -57,6 +57,29 @@ jobs:
     expect(positions(scanWith(RULE, workflow('- run: (cd docs && git add . && git commit -m docs)')))).toEqual(['8:23 LOW']);
   });
 
+  it('does not count a build of another repository the job clones as running the pull request\'s code', () => {
+    const workflow = (build: string) => yaml`
+      on: pull_request_target
+      permissions: { contents: write }
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ github.event.pull_request.head.sha }}
+            - run: |
+                git clone --depth 1 https://github.com/example-org/upstream-lib vendor/upstream
+                ${build}
+    `;
+    // The build runs in the clone's directory: upstream's code, not the pull request's.
+    expect(positions(scanWith(RULE, workflow('cd vendor/upstream && make')))).toEqual(['9:16 MEDIUM']);
+    // From the workspace root, the same build runs the pull request's code.
+    const [root] = scanWith(RULE, workflow('make'));
+    expect(root?.severity).toBe('HIGH');
+    expect(root?.description).toContain('`make`');
+  });
+
   it('counts local actions and scripts from the checkout as running its code', () => {
     const findings = scanWith(RULE, yaml`
       on: pull_request_target

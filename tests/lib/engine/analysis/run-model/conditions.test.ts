@@ -210,3 +210,72 @@ describe('jobs and steps that never run are dropped', () => {
     expect(a.bits.some((bit, i) => bit === 1 && b.bits[i] === 1)).toBe(false);
   });
 });
+
+describe('a condition is evaluated once per distinct thing it reads', () => {
+  // The run sets fold each condition over occasions alike in what it reads (event, activity, ref kind, fork)
+  // once: the result must be the truth on each occasion and leg, evaluated on its own.
+  const workflow = model(yaml`
+    on:
+      pull_request_target:
+        types: [opened, labeled, synchronize]
+      push:
+      workflow_dispatch:
+      issue_comment:
+    jobs:
+      build:
+        runs-on: \${{ matrix.os }}
+        strategy:
+          matrix:
+            os: [ubuntu-latest, windows-latest]
+        steps:
+          - if: github.event.action == 'labeled'
+            run: a
+          - if: github.event.pull_request.head.repo.full_name == github.repository
+            run: b
+          - if: startsWith(github.ref, 'refs/tags/')
+            run: c
+          - if: github.event_name != 'push' && runner.os == 'Linux'
+            run: d
+          - if: inputs.flag && matrix.os == 'windows-latest'
+            run: e
+          - if: \${{ github.event.comment.body == 'go' || github.head_ref == '' }}
+            run: f
+          - if: steps.x.outputs.y == 'z'
+            run: g
+  `);
+  const runs = workflowRuns(workflow);
+  const job = workflow.jobs[0]!;
+  const legs = legsOf(job)!;
+
+  it('gives each occasion and leg the truth of the condition there', () => {
+    // Each step runs on some occasion: none may have been dropped by a truth read off another occasion.
+    expect(job.steps.map((s) => s.run?.value)).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g']);
+    const systems = legs.map((leg) => (/windows/.test(String((leg.get('os') as { value: unknown }).value)) ? 'Windows' : 'Linux'));
+    for (const step of job.steps) {
+      const set = runs.steps.get(step)!;
+      runs.occasions.forEach((occasion, o) =>
+        legs.forEach((leg, l) => {
+          const expected = conditionTruth(step.if, occasion, leg, systems[l]) === false ? 0 : 1;
+          expect(set.bits[o * legs.length + l], `step ${step.run?.value} on ${JSON.stringify(occasion)} leg ${l}`).toBe(expected);
+        }),
+      );
+    }
+  });
+
+  it('still tells occasions apart by the field read, and keeps every run when nothing known is read', () => {
+    const bits = (index: number) => [...runs.steps.get(job.steps[index]!)!.bits];
+    const at = (match: (o: (typeof runs.occasions)[number]) => boolean) => runs.occasions.flatMap((o, i) => (match(o) ? [i] : []));
+    // `github.event.action == 'labeled'`: of the activities known, only `labeled` keeps its legs.
+    expect(at((o) => o.action === 'labeled').length).toBeGreaterThan(0);
+    for (const o of at((x) => x.action === 'labeled')) expect(bits(0).slice(o * 2, o * 2 + 2)).toEqual([1, 1]);
+    for (const o of at((x) => x.action !== null && x.action !== 'labeled')) expect(bits(0).slice(o * 2, o * 2 + 2)).toEqual([0, 0]);
+    // `head.repo.full_name == github.repository`: never on a fork's pull request.
+    for (const o of at((x) => x.fork === 'fork')) expect(bits(1).slice(o * 2, o * 2 + 2)).toEqual([0, 0]);
+    for (const o of at((x) => x.fork === 'same')) expect(bits(1).slice(o * 2, o * 2 + 2)).toEqual([1, 1]);
+    // A tag only on a push or dispatch: some occasions keep it, the pull request and comment ones do not.
+    expect(bits(2).some((b) => b === 1)).toBe(true);
+    expect(bits(2).some((b) => b === 0)).toBe(true);
+    // Reads nothing the model knows (a step output): every occasion and leg.
+    expect(bits(6).every((b) => b === 1)).toBe(true);
+  });
+});
