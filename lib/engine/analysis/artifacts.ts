@@ -6,6 +6,9 @@ import { validatedVariables } from './script-outputs.js';
 import { usesOnlyValidated } from './validation.js';
 import { get, getText, keyText, type YNode } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
+import { jobNotices, stepNotice, type Notice } from './notices.js';
+import { isFullSha } from '../model/uses.js';
+import { compareVersions, parseRefVersion, versionComment, type RefVersion } from './action-version.js';
 
 /** A step that downloads artifacts of another workflow run (for a `workflow_run` workflow, the triggering one). */
 export interface ForeignDownload {
@@ -81,6 +84,46 @@ function trustedRunsOnly(step: Step): boolean {
   return event !== null && TRUSTED_RUN_EVENTS.test(event.trim()) && !['run_id', 'run_number', 'commit', 'pr'].some((name) => hasInput(step, name));
 }
 
+/**
+ * `dawidd6/action-download-artifact` searching for a run (no `run_id`: by commit, pull request, branch, event ...)
+ * skips runs whose head repository is not the repository searched, a fork's pull request runs among them, unless
+ * `allow_forks` is true. The input came in v2.28.0 with `true` as its default, which v4 (2024-06) turned to
+ * `false` for every later major; older versions have no such input and take any run. A run named by `run_id` is
+ * fetched as given, a fork's too. True when the step skips forks' runs: `allow_forks: false` on v2.28.0 or later
+ * (or a version not known), or no `allow_forks` on v4 and later or a branch (which has today's default).
+ */
+export function skipsForkRuns(step: Step): boolean {
+  const ref = step.usesRef;
+  if (ref?.kind !== 'repository' || ref.slug !== 'dawidd6/action-download-artifact' || hasInput(step, 'run_id')) return false;
+  const version = actionVersion(step);
+  const allow = getText(step.with, 'allow_forks')?.trim().toLowerCase();
+  if (allow !== undefined && allow !== '') {
+    // An expression may be true; `false` counts from the version that reads it.
+    if (allow !== 'false') return false;
+    return version === null || version === 'branch' || compareVersions(newest(version), [2, 28, 0]) >= 0;
+  }
+  if (version === 'branch') return true;
+  return version !== null && compareVersions(oldest(version), [4, 0, 0]) >= 0;
+}
+
+/** The version of the action a step runs (from its ref, or a SHA pin's comment), `branch` for a branch name, or null. */
+function actionVersion(step: Step): RefVersion | 'branch' | null {
+  const ref = step.usesRef;
+  if (ref?.kind !== 'repository') return null;
+  const parsed = parseRefVersion(ref.ref);
+  if (parsed !== null) return parsed;
+  if (isFullSha(ref.ref)) return step.uses === undefined ? null : versionComment(step.owner.file, step.uses);
+  return /^[0-9a-f]{7,39}$/i.test(ref.ref) ? null : 'branch';
+}
+
+/** A floating tag (`v2`) as the newest release it can name, or as its first one. */
+function newest(version: RefVersion): number[] {
+  return [0, 1, 2].map((i) => version.parts[i] ?? Number.MAX_SAFE_INTEGER);
+}
+function oldest(version: RefVersion): number[] {
+  return [0, 1, 2].map((i) => version.parts[i] ?? 0);
+}
+
 function hasInput(step: Step, name: string): boolean {
   const pair = step.with?.pairs.find((p) => keyText(p.key) === name);
   return pair !== undefined && get(step.with, name)?.kind === 'scalar' && getText(step.with, name) !== null;
@@ -140,7 +183,9 @@ export function earlierForeignDownload(step: Step): Step | null {
  * `github.event.workflow_run.id`, or its head commit), `trusted` (picked among runs only collaborators cause:
  * an event filter of `push`, `schedule`, `workflow_dispatch`, `release` or `merge_group`), or `chosen` (any
  * other way: a branch name, a pull request, a run id the job computes). A branch name alone picks a fork's
- * runs too: a fork's pull request run carries its own branch name, `main` included.
+ * runs too: a fork's pull request run carries its own branch name, `main` included. A search of
+ * `dawidd6/action-download-artifact` that skips forks' runs (`skipsForkRuns`) is `trusted` too, whatever it
+ * searches by: the run it finds is one of a branch of the repository.
  */
 export type RunChoice = 'triggering' | 'trusted' | 'chosen';
 
@@ -161,6 +206,8 @@ function choosingText(step: Step): string {
 export function runChoice(download: ForeignDownload): RunChoice {
   const step = download.step;
   const ref = step.usesRef;
+  // Searching with forks skipped, whatever names the run: a run of a branch of the repository, a collaborator's.
+  if (skipsForkRuns(step)) return 'trusted';
   let value: string;
   if (ref?.kind === 'repository' && ref.slug === 'actions/download-artifact') value = getText(step.with, 'run-id') ?? '';
   else if (ref?.kind === 'repository' && CROSS_RUN_ACTIONS.has(ref.slug)) value = ['run_id', 'run_number', 'commit', 'workflow_conclusion'].map((n) => getText(step.with, n) ?? '').join(' ');
@@ -186,11 +233,14 @@ export function runChoice(download: ForeignDownload): RunChoice {
  * - `data`: their content becomes a value the job acts on: read into a command, an output a later step or job
  *   uses in a script, an input or an `if:` (a condition that decides whether a step holding secrets runs);
  * - `content`: the files are uploaded, deployed or published as they are (a preview, a coverage report);
- * - `comment`: their content only becomes a comment's body or the number of the pull request commented on;
+ * - `status`: their content only decides a commit status or check run: the commit marked, or whether the step
+ *   or job that sets it runs (notices.ts);
+ * - `comment`: their content only becomes a comment's body or the number of the pull request commented on, or
+ *   decides whether a step or job that only comments runs;
  * - `validated`: the values read are checked against an anchored pattern (a number) before any use;
  * - `read`: they are read into step outputs, which count where they are used.
  */
-export type ArtifactUseKind = 'env' | 'data' | 'content' | 'comment' | 'validated' | 'read';
+export type ArtifactUseKind = 'env' | 'data' | 'content' | 'status' | 'comment' | 'validated' | 'read';
 
 export interface ArtifactUse {
   kind: ArtifactUseKind;
@@ -201,7 +251,7 @@ export interface ArtifactUse {
   subject?: string;
 }
 
-const USE_ORDER: readonly ArtifactUseKind[] = ['env', 'data', 'content', 'comment', 'validated', 'read'];
+const USE_ORDER: readonly ArtifactUseKind[] = ['env', 'data', 'content', 'status', 'comment', 'validated', 'read'];
 
 /** The most telling use first. */
 export function strongestUse(uses: readonly ArtifactUse[]): ArtifactUse | null {
@@ -210,19 +260,6 @@ export function strongestUse(uses: readonly ArtifactUse[]): ArtifactUse | null {
   return best;
 }
 
-/** Actions that post or edit comments: a file or output given to them becomes a comment's body or its target. */
-const COMMENT_ACTIONS = new Set([
-  'marocchino/sticky-pull-request-comment',
-  'peter-evans/create-or-update-comment',
-  'peter-evans/find-comment',
-  'thollander/actions-comment-pull-request',
-  'mshick/add-pr-comment',
-  'edumserrano/find-create-or-update-comment',
-  'kanga333/comment-hider',
-  'actions-cool/maintain-one-comment',
-  'phulsechinmay/rewritable-pr-comment',
-  'unsplash/comment-on-pr',
-]);
 /** JavaScript API calls that only post, edit or list comments and reviews. */
 const COMMENT_CALLS = /\b(createComment|updateComment|deleteComment|listComments|createReview|createReviewComment|updateReview|getComment)\b/g;
 /** Any call to the GitHub API from github-script. */
@@ -231,8 +268,8 @@ const API_CALLS = /\bgithub\.(?:rest\.)?\w+\.(\w+)\s*\(|\bgithub\.(graphql|reque
 const COMMENT_COMMAND = /\bgh\s+(pr|issue)\s+(comment|review)\b|\bgh\s+api\b[^\n]{0,300}\/comments\b/;
 /** Commands that only move, unpack, list or print files. */
 const FILE_SHUFFLING = new Set(['cat', 'unzip', 'tee', 'ls', 'head', 'tail', 'sort', 'mv', 'cp', 'mkdir', 'rm', 'echo', 'printf', 'find', 'tar', 'gunzip', 'zcat', 'wc', 'tree', 'du', 'stat', 'file', 'test', '[', 'true', 'cd']);
-/** Commands that upload, deploy or sync files as they are. */
-const CONTENT_COMMANDS = /\b(upload|deploy|sync|publish|push|cp|release)\b/;
+/** Commands that upload, deploy or sync files as they are (`surge`, `ghp-import` and `gh-pages` publish a directory). */
+const CONTENT_COMMANDS = /\b(upload|deploy|sync|publish|push|cp|release|surge|ghp-import|gh-pages)\b/;
 /** Inputs that name a file or directory to read. */
 const PATH_INPUTS = /^(path|paths|file|files|file-path|filepath|file_path|body-path|body-file|bodyfile|message-path|json-file|json_file|input|source|dir|directory|folder|publish_dir|publish-dir|working-directory|workingdirectory|project|projectdir|entrypoint|command|args)$/i;
 
@@ -267,11 +304,23 @@ interface Tainted {
   steps: Set<string>;
 }
 
+/** What `artifactUses` asks of the run model and the injection analyses (artifact-effects.ts gives it). */
+export interface UseContext {
+  repository: RepositoryModel;
+  /** True when two steps run in the same job run (run model). */
+  sameRun: (a: Step, b: Step) => boolean;
+  /** True when a step writes the files' content to `$GITHUB_ENV` / `$GITHUB_PATH` (injections.ts). */
+  envWrites: (step: Step) => boolean;
+  /** What a job holds that is worth taking (run model `valuables`): named when a value decides whether it runs. */
+  valuables: (job: Job) => readonly string[];
+}
+
 /**
  * What the steps after a download (in the same job run, and the jobs that read the job's outputs) do with the
  * downloaded files. `dir`: where the files landed in the workspace (`''`: the workspace itself, null: not known).
  */
-export function artifactUses(download: Step, dir: string | null, sameRun: (a: Step, b: Step) => boolean, envWrites: (step: Step) => boolean): ArtifactUse[] {
+export function artifactUses(download: Step, dir: string | null, context: UseContext): ArtifactUse[] {
+  const { repository, sameRun, envWrites } = context;
   const job = download.job;
   if (job === null) return [];
   const uses: ArtifactUse[] = [];
@@ -299,15 +348,28 @@ export function artifactUses(download: Step, dir: string | null, sameRun: (a: St
     const names = outputs.map((p) => `needs.${job.id}.outputs.${keyText(p.key)}`);
     for (const other of job.workflow.jobs) {
       if (!other.needs.includes(job.id)) continue;
-      const condition = texts(other.if).some((t) => names.some((n) => t.includes(n)));
-      if (condition) uses.push({ kind: 'data', step: other.steps[0] ?? download, subject: `job \`${other.id}\``, detail: `runs only when \`${names[0] ?? ''}\`, read from them, says so (its \`if:\`)` });
+      // A job that only comments or sets statuses: what steers it decides a comment or a status, nothing more.
+      const notices = jobNotices(other, repository);
+      const notice = notices === null ? null : notices.includes('status') ? 'status' : 'comment';
+      const held = other.uses === undefined ? context.valuables(other) : [];
+      const posts =
+        notices !== null
+          ? `, a job that only ${noticeText(notices)}${other.uses === undefined ? '' : ` (\`${getText(other.node, 'uses') ?? ''}\`)`}`
+          : held.length > 0
+            ? `, a job that holds ${held.join(', ')}`
+            : '';
+      const condition = texts(other.if).find((t) => names.some((n) => t.includes(n)));
+      if (condition !== undefined) {
+        const name = names.find((n) => condition.includes(n)) ?? names[0] ?? '';
+        uses.push({ kind: notice ?? 'data', step: other.steps[0] ?? download, subject: `job \`${other.id}\``, detail: `runs only when \`${name}\`, read from them, says so (its \`if:\`)${posts}` });
+      }
       for (const step of other.steps) {
         const own = texts(step.node);
         const hit = names.filter((n) => own.some((t) => t.includes(n)));
         if (hit.length > 0) uses.push(outputUse(step, hit));
       }
       if (other.uses !== undefined && texts(other.with).some((t) => names.some((n) => t.includes(n)))) {
-        uses.push({ kind: 'data', step: download, subject: `job \`${other.id}\``, detail: 'passes a value read from them to its reusable workflow' });
+        uses.push({ kind: notice ?? 'data', step: download, subject: `job \`${other.id}\``, detail: `passes a value read from them to its reusable workflow${posts}` });
       }
     }
   }
@@ -319,8 +381,18 @@ function outputUse(step: Step, refs: readonly string[]): ArtifactUse {
   const ref = step.usesRef;
   // Every use checks the value against a pattern or an allow-list first (validation.ts): it has that shape.
   if (usesOnlyValidated(step, refs)) return { kind: 'validated', step, detail: `checks \`${refs[0] ?? ''}\` against a pattern before use` };
-  if (ref?.kind === 'repository' && COMMENT_ACTIONS.has(ref.slug)) return { kind: 'comment', step, detail: `gives \`${refs[0] ?? ''}\` to ${ref.slug}` };
-  if (texts(step.if).some((t) => refs.some((r) => t.includes(r)))) return { kind: 'data', step, detail: `decides in its \`if:\` whether it runs (\`${refs[0] ?? ''}\`)` };
+  // A step that only comments or sets a status: the value decides its target, or whether it runs.
+  const notice = stepNotice(step);
+  const gate = texts(step.if).find((t) => refs.some((r) => t.includes(r)));
+  const ref0 = (gate === undefined ? undefined : refs.find((r) => gate.includes(r))) ?? refs[0] ?? '';
+  const to = ref?.kind === 'repository' ? ref.slug + (ref.path === '' ? '' : `/${ref.path}`) : 'a script';
+  if (notice !== null) {
+    const posts = noticeText([notice]);
+    return gate !== undefined
+      ? { kind: notice, step, detail: `decides in its \`if:\` whether it runs (\`${ref0}\`), and it only ${posts} (${to})` }
+      : { kind: notice, step, detail: `gives \`${ref0}\` to ${to}, which only ${posts}` };
+  }
+  if (gate !== undefined) return { kind: 'data', step, detail: `decides in its \`if:\` whether it runs (\`${ref0}\`)` };
   return { kind: 'data', step, detail: `uses \`${refs[0] ?? ''}\`, read from them` };
 }
 
@@ -351,7 +423,9 @@ function stepUse(step: Step, named: RegExp | null, later: boolean): { use: Artif
     texts(p.value).some((t) => (named !== null ? named.test(t) : !t.includes('${{') && /^[\w./-]+$/.test(t.trim()) && !t.trim().startsWith('/'))),
   );
   if (!mentions) return null;
-  if (COMMENT_ACTIONS.has(ref.slug)) return { use: { kind: 'comment', step, detail: `posts them as a comment (${ref.slug})` }, outputs: false };
+  const notice = stepNotice(step);
+  if (notice === 'comment') return { use: { kind: 'comment', step, detail: `posts them as a comment (${ref.slug})` }, outputs: false };
+  if (notice === 'status') return { use: { kind: 'status', step, detail: `gives them to ${ref.slug}, which only sets a commit status or check` }, outputs: false };
   // An action that reads a file into outputs (json-to-output, read-file): what the outputs feed decides.
   const full = ref.path === '' ? ref.slug : `${ref.slug}/${ref.path}`;
   if (step.id !== null && /json|read|file|jq|yq|output|var/i.test(full)) return { use: { kind: 'read', step, detail: `reads them into outputs (${full})` }, outputs: true };
@@ -393,13 +467,21 @@ function scriptUse(step: Step, script: string, named: RegExp | null): { use: Art
     kind === 'comment'
       ? 'posts them as a comment'
       : kind === 'content'
-        ? 'uploads or deploys them as they are'
+        ? `uploads or deploys them as they are (\`${oneLine((at?.text ?? '').trim()).slice(0, 80)}\`)`
         : kind === 'validated'
           ? 'checks the values it reads against a pattern'
           : kind === 'read'
             ? 'reads them into step outputs'
             : `uses their content in \`${oneLine((at?.text ?? '').trim()).slice(0, 80)}\``;
   return { use: { kind, step, detail }, outputs };
+}
+
+/** `posts a comment`, `sets a commit status or check`, or both. */
+function noticeText(notices: readonly Notice[]): string {
+  return notices
+    .map((n) => (n === 'comment' ? 'posts a comment' : 'sets a commit status or check'))
+    .sort()
+    .join(' and ');
 }
 
 function oneLine(text: string): string {

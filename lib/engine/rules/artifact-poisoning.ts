@@ -1,10 +1,9 @@
-import { artifactUses, downloadContent, foreignDownloads, isolatedExecutions, runChoice, strongestUse, type ArtifactUse, type ForeignDownload } from '../analysis/artifacts.js';
+import { downloadEffect } from '../analysis/artifact-effects.js';
+import { downloadContent, foreignDownloads, isolatedExecutions, runChoice, type ArtifactUse, type ForeignDownload } from '../analysis/artifacts.js';
 import { describeStep } from '../analysis/describe.js';
-import { envInjections } from '../analysis/injections.js';
 import { holdingFacts, reachFacts, runFact } from '../analysis/run-model/facts.js';
 import { describeClaim, nothingReads, outsiderReach, severityOf, whoText, type Claim, type JobRun, type Reach, type RunModel, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
-import { within } from '../analysis/run-model/execution.js';
-import type { Job, Step } from '../model/workflow.js';
+import type { Job } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import type { Severity } from '../types.js';
 import { asList, get, scalarText } from '../yaml/model.js';
@@ -47,7 +46,7 @@ export default defineWorkflowRule({
     severity: 'HIGH',
     surface: 'workflow',
     description:
-      "A privileged workflow (`workflow_run`, `issue_comment`, `pull_request_target` ...) downloads the artifacts of a run a fork's pull request can produce (`actions/download-artifact` with `run-id`, `dawidd6/action-download-artifact`, `gh run download`, `downloadArtifact` in github-script): the fork chose those files. HIGH when a later step runs them (a build tool, script or local action in the directory they land in, a deploy action working there, a script run from an isolated directory, or their content written to `$GITHUB_ENV` with a later step to run with it), anyone can start the run and the job holds a write scope, secret or OIDC; MEDIUM when their content only steers what the job does (a value read into a command, an output in a later `if:`); LOW when it only becomes a comment, or the files are uploaded as they are. Not reported when the values are validated numbers, or only trusted authors' runs reach the job.",
+      "A privileged workflow (`workflow_run`, `issue_comment`, `pull_request_target` ...) downloads the artifacts of a run a fork's pull request can produce (`actions/download-artifact` with `run-id`, `dawidd6/action-download-artifact`, `gh run download`, `downloadArtifact` in github-script): the fork chose those files. HIGH when a later step runs them (a build tool, script or local action in the directory they land in, a deploy action working there, a script run from an isolated directory, or their content written to `$GITHUB_ENV` with a later step to run with it), anyone can start the run and the job holds a write scope, secret or OIDC; MEDIUM when their content only steers what the job does (a value read into a command, an output in a later `if:` of a step or job that does more than comment or set a status); LOW when it only decides a comment or a commit status (its text, its pull request or commit, whether a job that only posts it runs), or the files are uploaded or deployed as they are (a static preview). Not reported when the values are validated numbers, when `dawidd6/action-download-artifact` searches with forks' runs skipped (its default from v4), or when only trusted authors' runs reach the job.",
     recommendation:
       'Download into an isolated directory (`path: ${{ runner.temp }}/artifacts`), treat every file as untrusted data (validate numbers and names before use, never execute or source it), and never extract it over the checkout.',
   },
@@ -55,14 +54,12 @@ export default defineWorkflowRule({
     job(job) {
       const runs = context.runs;
       const run = runs.job(job);
-      const envWrites = (step: Step) => envInjections(step, context.taint).some((h) => h.artifact === true);
       for (const entry of run.workspace) {
         if (entry.kind !== 'download' || entry.download === undefined || entry.content !== 'outsider') continue;
         const reach = runs.stepReach(entry.step);
         if (!reachable(reach)) continue;
-        const sinks = downloadSinks(context, run, entry);
-        const uses = sinks.length > 0 ? [] : artifactUses(entry.step, entry.dir, (a, b) => runs.sameRun(a, b), envWrites);
-        const found = judge(runs, run, reach, sinks.length > 0, strongestUse(uses));
+        const { sinks, use } = downloadEffect(runs, context.taint, run, entry);
+        const found = judge(runs, run, reach, sinks.length > 0, use);
         if (found === null) continue;
         report(context, job, { download: entry.download, reach, run, ...found, consequence: sinks.length > 0 ? `; ${sinkText(job, sinks, entry)}` : found.consequence });
       }
@@ -83,24 +80,6 @@ export default defineWorkflowRule({
   }),
 });
 
-/**
- * Executions after a download that run files it may hold: traced to it, or to a later download into the same
- * directory or below (an extraction adds files, it does not remove the earlier ones; only a checkout over the
- * directory cleans it).
- */
-function downloadSinks(context: WorkflowRuleContext, run: JobRun, entry: WorkspaceEntry): TracedExecution[] {
-  return run.executions.filter((t) => {
-    if (!context.runs.sameRun(entry.step, t.step)) return false;
-    if (t.code === entry) return true;
-    // A download whose directory is not known may hold any path of the workspace: whatever runs after it.
-    if (entry.dir === null && t.execution.kind !== 'registry' && (t.step.index > entry.step.index || (t.step === entry.step && (t.execution.offset ?? 0) > (entry.offset ?? 0)))) return true;
-    const code = t.code;
-    if (code === null || code.kind !== 'download' || code.step.index < entry.step.index || (code.step === entry.step && (code.offset ?? 0) < (entry.offset ?? 0))) return false;
-    if (t.execution.path === null) return entry.dir === null;
-    return entry.dir === null || within(t.execution.path, entry.dir);
-  });
-}
-
 function who(use: ArtifactUse): string {
   return use.subject ?? describeStep(use.step);
 }
@@ -113,8 +92,7 @@ function reachable(reach: Reach): boolean {
 /** Severity and wording of a download, from the model's facts and what later steps do with the files; null: no claim. */
 function judge(runs: RunModel, run: JobRun, reach: Reach, runsThem: boolean, use: ArtifactUse | null): { severity: Severity; executes: boolean; consequence: string } | null {
   // Their content in `$GITHUB_ENV` runs only in the steps after the write (and earlier actions' post steps).
-  const readers = use?.kind === 'env' ? runs.envReaders(use.step) : null;
-  if (!runsThem && use !== null && readers !== null && nothingReads(readers)) {
+  if (!runsThem && use?.kind === 'env' && nothingReads(runs.envReaders(use.step))) {
     return { severity: 'LOW', executes: false, consequence: `; ${who(use)} ${use.detail}, but no later step of the job runs with it, and no earlier action has a post step to run with it (LOW)` };
   }
   const executes = runsThem || use?.kind === 'env';
@@ -133,8 +111,10 @@ function judge(runs: RunModel, run: JobRun, reach: Reach, runsThem: boolean, use
     use === null
       ? '; no later step of the job runs them, and their content reaches no command, output or condition the analysis follows (LOW)'
       : use.kind === 'comment'
-        ? `; ${who(use)} ${use.detail}, and nothing else uses their content (LOW: a comment's text or target, nothing that runs)`
-        : `; ${who(use)} ${use.detail}, and no later step runs them or puts their content into a command (LOW: files served, not run)`;
+        ? `; ${who(use)} ${use.detail}, and nothing else uses their content (LOW: at worst a comment of the fork's wording, or on a pull request it picks; nothing that runs)`
+        : use.kind === 'status'
+          ? `; ${who(use)} ${use.detail}, and nothing else uses their content (LOW: at worst a spoofed status or check on a commit of the fork's choosing; nothing that runs)`
+          : `; ${who(use)} ${use.detail}, and no later step runs them or puts their content into a command (LOW: the fork chooses only the files that upload publishes, such as a preview of its own pull request; nothing runs them)`;
   return { severity: 'LOW', executes, consequence };
 }
 

@@ -1,3 +1,4 @@
+import { downloadEffect, inertEffect, type DownloadEffect } from '../analysis/artifact-effects.js';
 import { describeStep } from '../analysis/describe.js';
 import { envInjections, scriptInjections } from '../analysis/injections.js';
 import { outsiderCode } from '../analysis/permissions.js';
@@ -85,13 +86,15 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
       return { armed: true, text: `${describeStep(dispatch.step)} (line ${line}) dispatches \`${dispatch.target}\` with the pull request's head (\`${dispatch.head}\`), whose CI then runs the pull request's code; ${whoText(reach)}`, facts: [...reachFacts(reach), 'exec'] };
     }
   }
-  // Another run's artifacts a fork's run made, read by a job that holds secrets: their content steers that job.
+  // Another run's artifacts a fork's run made, read by a job that holds secrets: their content steers that job,
+  // unless nothing runs them and their content only goes where it cannot act (a static upload, a comment, a status).
   for (const job of jobs) {
     if (job.uses !== undefined) continue;
     const run = context.runs.job(job);
     const holdsSecrets = run.holdings.secrets.length > 0 || run.holdings.inheritsSecrets;
     for (const entry of run.workspace) {
       if (entry.kind !== 'download' || entry.content !== 'outsider' || !holdsSecrets) continue;
+      if (inertEffect(downloadEffect(context.runs, context.taint, run, entry))) continue;
       const reach = context.runs.stepReach(entry.step);
       if (!outsiderReach(reach)) continue;
       const line = workflow.file.position(entry.step.node.start).line;
@@ -108,14 +111,17 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
       if (entry.content !== 'outsider' || (code !== null && code.job === job)) continue;
       const line = workflow.file.position(entry.step.node.start).line;
       const what = entry.kind === 'download' ? `downloads artifacts of a pull request's run (${entry.how}, line ${line})` : `checks out pull request code (${entry.how}, line ${line})`;
+      const effect = entry.kind === 'download' ? downloadEffect(context.runs, context.taint, run, entry) : null;
       const why =
         entry.checkout?.hiddenBy === 'trusted-author'
           ? whoText(context.runs.stepReach(entry.step))
-          : context.runs.sinksOf(run, entry).length === 0
-            ? entry.kind === 'download'
-              ? 'no step runs code from them and the job holds no secret'
-              : 'no later step runs code from it'
-            : whoText(context.runs.stepReach(entry.step));
+          : effect !== null && inertEffect(effect)
+            ? `no step runs code from them: ${inertText(effect)}`
+            : context.runs.sinksOf(run, entry).length === 0
+              ? entry.kind === 'download'
+                ? 'no step runs code from them and the job holds no secret'
+                : 'no later step runs code from it'
+              : whoText(context.runs.stepReach(entry.step));
       notes.push(`job \`${job.id}\` ${what}, but ${why}`);
       break;
     }
@@ -130,6 +136,22 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
   }
   if (notes.length === 0) notes.push("no job runs the pull request's code, hands its head to another repository's CI, downloads its run's artifacts into a job with secrets, or puts its text into a script or `$GITHUB_ENV`");
   return { armed: false, text: notes.join('; '), facts: [] };
+}
+
+/** Where the content of a download nothing runs goes (artifact-effects.ts `inertEffect`), in words. */
+function inertText(effect: DownloadEffect): string {
+  const use = effect.use;
+  if (use === null) return 'nothing uses their content';
+  const who = use.subject ?? describeStep(use.step);
+  const what =
+    use.kind === 'content'
+      ? "the fork chooses only the files that upload publishes, such as a preview of its own pull request"
+      : use.kind === 'status'
+        ? "at worst a spoofed status or check on a commit of the fork's choosing"
+        : use.kind === 'comment'
+          ? "at worst a comment of the fork's wording, or on a pull request it picks"
+          : 'the values are validated before use';
+  return `${who} ${use.detail} (${what})`;
 }
 
 /**
@@ -156,7 +178,7 @@ export default defineWorkflowRule({
     severity: 'MEDIUM',
     surface: 'workflow',
     description:
-      'The workflow runs on `pull_request_target` or `workflow_run`: events an outsider can cause (by opening a pull request) that run with the base repository\'s secrets and a write token. MEDIUM when some job runs an outsider\'s content (run model: a checkout or download of pull request code that a step runs, event text expanded into a script or into `$GITHUB_ENV` that a later step runs with, or a fork run\'s artifacts read by a job that holds secrets) with no approval, or behind one the code can change after; LOW otherwise (the trigger is the setting in which such a mistake would be exploitable), saying what is there: a checkout nothing runs, a gate, calls to reusable workflows, jobs that only read pull request data through the API or act on merged pull requests.',
+      'The workflow runs on `pull_request_target` or `workflow_run`: events an outsider can cause (by opening a pull request) that run with the base repository\'s secrets and a write token. MEDIUM when some job runs an outsider\'s content (run model: a checkout or download of pull request code that a step runs, event text expanded into a script or into `$GITHUB_ENV` that a later step runs with, or a fork run\'s artifacts read by a job that holds secrets, unless nothing runs them and they are only uploaded as they are or only decide a comment or a status) with no approval, or behind one the code can change after; LOW otherwise (the trigger is the setting in which such a mistake would be exploitable), saying what is there: a checkout nothing runs, a gate, calls to reusable workflows, jobs that only read pull request data through the API or act on merged pull requests.',
     recommendation:
       'Prefer `pull_request`, which runs fork pull requests without secrets. Where the privileged trigger is needed, keep its jobs minimal: no checkout of pull request code, no `${{ }}` of pull request data in scripts, least `permissions:`, and artifacts treated as untrusted data.',
   },

@@ -3,7 +3,8 @@
  * step's `working-directory`, the job's or workflow's `defaults.run.working-directory`, and any `cd` before it),
  * a script file by its path, a build tool in its project directory, a local action by its directory, an action
  * that builds or runs the project in a directory it is given. Registry packages (`npm install -g x`, `npx x`,
- * `pip install x`, `go install x@v`) run code from the registry, not from the workspace.
+ * `pip install x`, `go install x@v`) run code from the registry, not from the workspace (`npx x` and `bunx x`
+ * keep the directory they run in as `resolvesFrom`: a package installed there comes first).
  *
  * Paths are relative to the workspace (`''` is the workspace itself); null when they cannot be placed
  * (a variable, an absolute path outside the workspace, `..` above it).
@@ -32,6 +33,11 @@ export interface Execution {
   path: string | null;
   /** Offset of the command in the step's script (value offset), for scripts. */
   offset?: number;
+  /**
+   * For a package runner that runs a package installed in its project first (`npx x`, `bunx x`: `node_modules/.bin`
+   * of the nearest `package.json` before the registry), the directory it runs in; null when not known.
+   */
+  resolvesFrom?: string | null;
 }
 
 /**
@@ -58,6 +64,8 @@ const BUILD_TOOLS = new Set([
 const SCRIPT_RUNNERS = new Set(['tsx', 'ts-node', 'zx', 'babel-node', '@babel/node', 'esno', 'vite-node', 'node', 'jiti', 'esrun']);
 /** Runners of registry packages: the package named runs, not the project (unless told to use the local install). */
 const PACKAGE_RUNNERS = new Set(['npx', 'pnpx', 'bunx']);
+/** Package runners that take a package installed in the project they run in before the registry's (`pnpx` is `pnpm dlx`: always fetched). */
+const LOCAL_FIRST_RUNNERS = new Set(['npx', 'bunx']);
 /** Commands that only read package metadata, or print versions. */
 const HARMLESS_SUBCOMMANDS = new Set(['view', 'info', 'show', 'whoami', 'config', 'help', 'cache', 'version', 'search', '--version', '-v', '-V', '--help', 'outdated', 'audit', 'login', 'env', 'fmt', 'mod']);
 /** Interpreters: running one on a file (not `-c`/`-e` inline code) runs that file. */
@@ -232,7 +240,8 @@ function commandExecution(command: string, cwd: string | null): Omit<Execution, 
     // `npx tsx scripts/x.ts`: a registry runner of a script, given a file of the workspace, runs that file.
     const script = SCRIPT_RUNNERS.has(pkg.replace(/@[^/]*$/, '')) ? args.slice(args.indexOf(pkg) + 1).find((a) => !a.startsWith('-')) : undefined;
     if (script !== undefined && /^[\w./-]+\.(?:[cm]?[jt]sx?)$/.test(script)) return { kind: 'file', evidence: `\`${name} ${pkg} ${script}\``, path: resolvePath(cwd, script) };
-    return local ? { kind: 'project', evidence: `\`${name} --no-install ${pkg}\``, path: cwd } : { kind: 'registry', evidence: `\`${name} ${pkg}\``, path: null };
+    if (local) return { kind: 'project', evidence: `\`${name} --no-install ${pkg}\``, path: cwd };
+    return { kind: 'registry', evidence: `\`${name} ${pkg}\``, path: null, ...(LOCAL_FIRST_RUNNERS.has(name) ? { resolvesFrom: cwd } : {}) };
   }
   if (name === 'docker' && ['build', 'buildx', 'compose'].includes(args[0] ?? '')) {
     return { kind: 'project', evidence: `\`docker ${args[0] ?? ''}\``, path: cwd };

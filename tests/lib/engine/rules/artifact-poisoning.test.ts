@@ -100,11 +100,12 @@ ${inputs}
     `;
     // Runs of `push` are the base repository's, whatever branch name the pull request picked.
     expect(scanWith(RULE, workflow('                event: push'))).toEqual([]);
-    // Without `event:`, or with the triggering run or a pull request's runs named, the files are the pull request's
+    // Without `event:` (forks' runs allowed), or with the triggering run named, the files are the pull request's
     // (LOW: they stay in temp/size-prev, which no later step names; the checkout's own script runs).
-    expect(positions(scanWith(RULE, workflow('                event: pull_request')))).toEqual(['9:15 LOW']);
+    const forks = '\n                allow_forks: true';
+    expect(positions(scanWith(RULE, workflow(`                event: pull_request${forks}`)))).toEqual(['9:15 LOW']);
     expect(positions(scanWith(RULE, workflow('                event: push\n                run_id: ${{ github.event.workflow_run.id }}')))).toEqual(['9:15 LOW']);
-    expect(positions(scanWith(RULE, workflow('                name: size-data')))).toEqual(['9:15 LOW']);
+    expect(positions(scanWith(RULE, workflow(`                name: size-data${forks}`)))).toEqual(['9:15 LOW']);
   });
 
   it('is LOW when their content only becomes a comment (a diff to post, the pull request commented on)', () => {
@@ -274,7 +275,7 @@ ${later}
             - uses: actions/download-artifact@v4
               with:
                 run-id: { a: b }
-            - uses: dawidd6/action-download-artifact@v6
+            - uses: dawidd6/action-download-artifact@v3
               with: [1, 2]
             - run: 17
     `)).toHaveLength(1);
@@ -519,6 +520,7 @@ describe(`${RULE}: artifacts of other runs outside workflow_run (issue 25)`, () 
               with:
                 workflow: build.yml
                 pr: \${{ github.event.pull_request.number }}
+                allow_forks: true
                 path: \${{ runner.temp }}/build
             - run: ${after}
               env:
@@ -583,5 +585,207 @@ ${after}
     expect(validated).toEqual([]);
     // Nothing read after the download: LOW, as before.
     expect(positions(scanWith(RULE, workflow('                ls')))).toEqual(['13:11 LOW']);
+  });
+});
+
+describe(`${RULE}: dawidd6/action-download-artifact skips forks' runs by default (v4 on)`, () => {
+  const pick = (uses: string, inputs: string) => ON + yaml`
+    jobs:
+      report:
+        runs-on: ubuntu-latest
+        permissions:
+          contents: write
+        steps:
+          - uses: actions/checkout@v4
+          - ${uses}
+            with:
+              workflow: ci.yml
+              commit: \${{ github.event.workflow_run.head_sha }}
+${inputs}
+          - run: npm ci && npm run report
+  `;
+  const forks = (value: string) => `              allow_forks: ${value}`;
+
+  it('reports a search that may take a fork\'s run: allowed, an older default, or a run named by run_id', () => {
+    expect(positions(scanWith(RULE, pick('uses: dawidd6/action-download-artifact@v6', forks('true'))))).toEqual(['12:15 HIGH']);
+    // v2.28.0 to v3 allowed forks by default; before v2.28.0 there was no such input, so `false` did nothing.
+    expect(positions(scanWith(RULE, pick('uses: dawidd6/action-download-artifact@v3', '')))).toEqual(['12:15 HIGH']);
+    expect(positions(scanWith(RULE, pick(`uses: dawidd6/action-download-artifact@${'a'.repeat(40)} # v2.27.0`, forks('false'))))).toEqual(['12:15 HIGH']);
+    // An expression may be true.
+    expect(positions(scanWith(RULE, pick('uses: dawidd6/action-download-artifact@v6', forks('${{ inputs.forks }}'))))).toEqual(['12:15 HIGH']);
+    // A bare commit whose version is not known may be an old one.
+    expect(positions(scanWith(RULE, pick(`uses: dawidd6/action-download-artifact@${'b'.repeat(40)}`, '')))).toEqual(['12:15 HIGH']);
+    // A run named by run_id is fetched as given, a fork's too.
+    const byId = ON + yaml`
+      jobs:
+        report:
+          runs-on: ubuntu-latest
+          permissions:
+            contents: write
+          steps:
+            - uses: dawidd6/action-download-artifact@v6
+              with:
+                run_id: \${{ github.event.workflow_run.id }}
+            - run: npm ci
+    `;
+    expect(positions(scanWith(RULE, byId))).toEqual(['11:15 HIGH']);
+  });
+
+  it('reports nothing when the search skips forks\' runs: the run found is one of a branch of the repository', () => {
+    expect(scanWith(RULE, pick('uses: dawidd6/action-download-artifact@v6', ''))).toEqual([]);
+    expect(scanWith(RULE, pick(`uses: dawidd6/action-download-artifact@${'c'.repeat(40)} # v21`, ''))).toEqual([]);
+    expect(scanWith(RULE, pick('uses: dawidd6/action-download-artifact@master', ''))).toEqual([]);
+    expect(scanWith(RULE, pick('uses: dawidd6/action-download-artifact@v3', forks('false')))).toEqual([]);
+    expect(scanWith(RULE, pick('uses: dawidd6/action-download-artifact@v2', forks('False')))).toEqual([]);
+  });
+});
+
+describe(`${RULE}: files only published as they are`, () => {
+  const deploy = (script: string) => ON + yaml`
+    jobs:
+      preview:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/checkout@v4
+          - uses: actions/download-artifact@v4
+            with:
+              name: site
+              path: site
+              run-id: \${{ github.event.workflow_run.id }}
+          - run: ${script}
+            env:
+              SURGE_TOKEN: \${{ secrets.SURGE_TOKEN }}
+  `;
+
+  it('is LOW when a static host only receives the files, and names the upload', () => {
+    const [finding] = scanWith(RULE, deploy('npx surge ./site preview-1.example.dev'));
+    expect(finding?.severity).toBe('LOW');
+    expect(finding?.description).toContain('uploads or deploys them as they are (`npx surge ./site preview-1.example.dev`)');
+    expect(finding?.description).toContain('the fork chooses only the files that upload publishes');
+  });
+
+  it('is HIGH when the deploy tool runs from the directory the files landed in', () => {
+    const [finding] = scanWith(RULE, deploy('cd site && npx surge . preview-1.example.dev'));
+    expect(finding?.severity).toBe('HIGH');
+    expect(finding?.description).toContain('from `site/`');
+  });
+});
+
+describe(`${RULE}: values that only decide a comment or a status`, () => {
+  const changes = yaml`
+    changes:
+      runs-on: ubuntu-latest
+      permissions:
+        actions: read
+      outputs:
+        should_run: \${{ steps.json.outputs.should_run }}
+        pr: \${{ steps.json.outputs.pr }}
+        sha: \${{ steps.json.outputs.sha }}
+      steps:
+        - uses: actions/download-artifact@v4
+          with:
+            name: changes
+            run-id: \${{ github.event.workflow_run.id }}
+        - uses: example-org/ci/actions/json-to-output@main
+          id: json
+          with:
+            path: output.json
+  `;
+  const indent = (text: string) => text.split('\n').map((l) => (l === '' ? l : `  ${l}`)).join('\n');
+  const workflow = (jobs: string) => `${ON}jobs:\n${indent(changes)}\n${indent(jobs)}`;
+  const commentQueue = (steps: string) => ({
+    path: '.github/workflows/comment.yml',
+    text: yaml`
+      on:
+        workflow_call:
+          inputs:
+            pr: { type: string }
+          secrets:
+            token: { required: true }
+      jobs:
+        comment:
+          runs-on: ubuntu-latest
+          steps:
+    ` + steps.split('\n').map((l) => `      ${l}`).join('\n') + '\n',
+  });
+  const callComment = yaml`
+    comment-start:
+      needs: changes
+      if: needs.changes.outputs.should_run == 'true'
+      uses: ./.github/workflows/comment.yml
+      secrets:
+        token: \${{ secrets.COMMENT_TOKEN }}
+      with:
+        pr: \${{ needs.changes.outputs.pr }}
+  `;
+  const status = yaml`
+    update-status:
+      needs: changes
+      if: needs.changes.outputs.should_run == 'false'
+      runs-on: ubuntu-latest
+      permissions:
+        statuses: write
+      steps:
+        - run: echo "CHECK=tests" >> "$GITHUB_ENV"
+        - uses: example-org/ci/actions/set-commit-status@main
+          with:
+            sha: \${{ needs.changes.outputs.sha }}
+            token: \${{ secrets.GITHUB_TOKEN }}
+  `;
+  const posting = commentQueue('- uses: example-org/ci/actions/comment-pr@main\n  with:\n    token: ${{ secrets.token }}\n    pr: ${{ inputs.pr }}');
+
+  it('is LOW when the gated job only comments (through a reusable workflow) or only sets a status, naming it', () => {
+    const [comment] = scanWith(RULE, [{ path: '.github/workflows/follow.yml', text: workflow(callComment) }, posting]);
+    expect(comment?.severity).toBe('LOW');
+    expect(comment?.description).toContain('job `comment-start` runs only when `needs.changes.outputs.should_run`, read from them, says so (its `if:`), a job that only posts a comment (`./.github/workflows/comment.yml`)');
+    expect(comment?.description).toContain("a comment of the fork's wording, or on a pull request it picks");
+    const [marked] = scanWith(RULE, [{ path: '.github/workflows/follow.yml', text: workflow(status) }]);
+    expect(marked?.severity).toBe('LOW');
+    expect(marked?.description).toContain("a spoofed status or check on a commit of the fork's choosing");
+    // A step that only comments, behind an if: on the value.
+    const stepGate = yaml`
+      notify:
+        needs: changes
+        runs-on: ubuntu-latest
+        steps:
+          - if: needs.changes.outputs.should_run == 'true'
+            uses: actions/github-script@v7
+            with:
+              script: |
+                await github.rest.issues.createComment({ ...context.repo, issue_number: 1, body: 'queued' })
+    `;
+    expect(scanWith(RULE, workflow(stepGate)).map((f) => f.severity)).toEqual(['LOW']);
+  });
+
+  it('stays MEDIUM when the value also decides whether a job that holds secrets runs, or the gated job does more', () => {
+    const deploy = yaml`
+      deploy:
+        needs: changes
+        if: needs.changes.outputs.should_run == 'true'
+        runs-on: ubuntu-latest
+        steps:
+          - run: ./deploy.sh
+            env:
+              TOKEN: \${{ secrets.DEPLOY_TOKEN }}
+    `;
+    const [both] = scanWith(RULE, [{ path: '.github/workflows/follow.yml', text: workflow(`${callComment}\n${deploy}`) }, posting]);
+    expect(both?.severity).toBe('MEDIUM');
+    expect(both?.description).toContain('job `deploy` runs only when `needs.changes.outputs.should_run`, read from them, says so (its `if:`), a job that holds');
+    expect(both?.description).toContain('secret `DEPLOY_TOKEN`');
+    // The called workflow builds before it comments: not only a comment.
+    const builds = commentQueue('- run: make preview\n- uses: example-org/ci/actions/comment-pr@main\n  with:\n    pr: ${{ inputs.pr }}');
+    expect(scanWith(RULE, [{ path: '.github/workflows/follow.yml', text: workflow(callComment) }, builds]).map((f) => f.severity)).toEqual(['MEDIUM']);
+    // A step behind the if: that runs a script with a secret.
+    const stepGate = yaml`
+      notify:
+        needs: changes
+        runs-on: ubuntu-latest
+        steps:
+          - if: needs.changes.outputs.should_run == 'true'
+            run: ./release.sh
+            env:
+              TOKEN: \${{ secrets.RELEASE_TOKEN }}
+    `;
+    expect(scanWith(RULE, workflow(stepGate)).map((f) => f.severity)).toEqual(['MEDIUM']);
   });
 });

@@ -214,3 +214,42 @@ describe('dangerous-trigger: what the jobs hold, in words', () => {
     expect(scanWith('dangerous-trigger', workflow('{ contents: read }').replace(/^ *permissions:.*\n/m, ''))[0]?.description).toContain('a write token');
   });
 });
+
+describe(`${RULE}: artifacts of a pull request's run`, () => {
+  const follow = (steps: string) => yaml`
+    on:
+      workflow_run:
+        workflows: [CI]
+        types: [completed]
+    jobs:
+      preview:
+        runs-on: ubuntu-latest
+        steps:
+    ` + steps.split('\n').map((l) => `      ${l}`).join('\n') + '\n';
+  const download = '- uses: actions/download-artifact@v4\n  with:\n    name: site\n    path: site\n    run-id: ${{ github.event.workflow_run.id }}';
+
+  it('is LOW when the files are only published as they are, and names the upload', () => {
+    const [finding] = scanWith(RULE, follow(`${download}\n- run: npx surge ./site preview.example.dev\n  env:\n    SURGE_TOKEN: \${{ secrets.SURGE_TOKEN }}`));
+    expect(finding?.severity).toBe('LOW');
+    expect(finding?.description).not.toContain("an outsider's content runs in it");
+    expect(finding?.description).toContain('uploads or deploys them as they are (`npx surge ./site preview.example.dev`)');
+    expect(finding?.description).toContain('the fork chooses only the files that upload publishes');
+  });
+
+  it('is MEDIUM when their content steers a job that holds secrets', () => {
+    const [finding] = scanWith(RULE, follow(`${download}\n- run: aws s3 sync ./site "s3://docs/$(cat site/version)/"\n  env:\n    AWS_SECRET_ACCESS_KEY: \${{ secrets.AWS_SECRET_ACCESS_KEY }}`));
+    expect(finding?.severity).toBe('MEDIUM');
+    expect(finding?.description).toContain("downloads artifacts a fork's run made");
+  });
+
+  it("does not count a dawidd6/action-download-artifact search that skips forks' runs (its default from v4)", () => {
+    const search = (extra: string) =>
+      follow(`- uses: dawidd6/action-download-artifact@v6\n  with:\n    workflow: ci.yml\n    commit: \${{ github.event.workflow_run.head_sha }}${extra}\n- run: ./site/deploy.sh\n  env:\n    TOKEN: \${{ secrets.DEPLOY_TOKEN }}`);
+    const [skipped] = scanWith(RULE, search(''));
+    expect(skipped?.severity).toBe('LOW');
+    expect(skipped?.description).not.toContain("a fork's run made");
+    expect(skipped?.description).not.toContain("artifacts of a pull request's run");
+    const [allowed] = scanWith(RULE, search('\n    allow_forks: true'));
+    expect(allowed?.severity).toBe('MEDIUM');
+  });
+});

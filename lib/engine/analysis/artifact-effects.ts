@@ -1,0 +1,68 @@
+import type { TaintAnalyzer } from '../expressions/taint.js';
+import { ScanCache } from '../model/scan-cache.js';
+import type { Job, Step } from '../model/workflow.js';
+import { artifactUses, strongestUse, type ArtifactUse } from './artifacts.js';
+import { envInjections } from './injections.js';
+import { within } from './run-model/execution.js';
+import { codeOf } from './run-model/workspace.js';
+import type { JobRun, RunModel, TracedExecution, WorkspaceEntry } from './run-model/index.js';
+
+/**
+ * What a job does with the files of a download of another run's artifacts (a workspace entry of the run model):
+ * the executions that run them, or else the most telling use later steps (and the jobs that read the job's
+ * outputs) make of their content (artifacts.ts `artifactUses`). Shared by `artifact-poisoning`, which judges
+ * the download, and `dangerous-trigger`, which says whether an outsider's content does anything in the workflow.
+ */
+export interface DownloadEffect {
+  /** Executions after the download that run files it may hold, in order. */
+  sinks: TracedExecution[];
+  /** When no step runs them: the most telling use of their content; null when the analysis follows none. */
+  use: ArtifactUse | null;
+}
+
+const effects = new ScanCache<WorkspaceEntry, DownloadEffect>();
+
+export function downloadEffect(runs: RunModel, taint: TaintAnalyzer, run: JobRun, entry: WorkspaceEntry): DownloadEffect {
+  let found = effects.get(entry);
+  if (found === undefined) {
+    const sinks = downloadSinks(runs, run, entry);
+    const envWrites = (step: Step) => envInjections(step, taint).some((h) => h.artifact === true);
+    const context = { repository: runs.repository, sameRun: (a: Step, b: Step) => runs.sameRun(a, b), envWrites, valuables: (job: Job) => runs.job(job).valuables };
+    const use = sinks.length > 0 ? null : strongestUse(artifactUses(entry.step, entry.dir, context));
+    found = { sinks, use };
+    effects.set(entry, found);
+  }
+  return found;
+}
+
+/**
+ * True when nothing runs the files and their content only goes where it cannot act: uploaded or deployed as
+ * they are (a static preview), into a comment or a commit status, or read as validated values.
+ */
+export function inertEffect(effect: DownloadEffect): boolean {
+  const kind = effect.use?.kind;
+  return effect.sinks.length === 0 && (kind === 'content' || kind === 'comment' || kind === 'status' || kind === 'validated');
+}
+
+/**
+ * Executions after a download that run files it may hold: traced to it, or to a later download into the same
+ * directory or below (an extraction adds files, it does not remove the earlier ones; only a checkout over the
+ * directory cleans it).
+ */
+function downloadSinks(runs: RunModel, run: JobRun, entry: WorkspaceEntry): TracedExecution[] {
+  return run.executions.filter((t) => {
+    if (!runs.sameRun(entry.step, t.step)) return false;
+    if (t.code === entry) return true;
+    // `npx x` run where the files landed takes the package they install (`node_modules/.bin/x`) before the registry's.
+    if (t.execution.kind === 'registry' && typeof t.execution.resolvesFrom === 'string') {
+      const holder = codeOf({ ...t.execution, kind: 'project', path: t.execution.resolvesFrom }, run.workspace, t.step);
+      return holder === entry || (holder !== null && holder.kind === 'download' && holder.step.index >= entry.step.index && entry.dir !== null && holder.dir !== null && within(holder.dir, entry.dir));
+    }
+    // A download whose directory is not known may hold any path of the workspace: whatever runs after it.
+    if (entry.dir === null && t.execution.kind !== 'registry' && (t.step.index > entry.step.index || (t.step === entry.step && (t.execution.offset ?? 0) > (entry.offset ?? 0)))) return true;
+    const code = t.code;
+    if (code === null || code.kind !== 'download' || code.step.index < entry.step.index || (code.step === entry.step && (code.offset ?? 0) < (entry.offset ?? 0))) return false;
+    if (t.execution.path === null) return entry.dir === null;
+    return entry.dir === null || within(t.execution.path, entry.dir);
+  });
+}

@@ -1,0 +1,133 @@
+import type { RepositoryModel } from '../model/repository.js';
+import type { Job, Step } from '../model/workflow.js';
+import { commandName, logicalLines, pipelines } from '../shell.js';
+import { getText } from '../yaml/model.js';
+import { calledLocalWorkflow } from './callers.js';
+
+/**
+ * Steps and jobs that only notify: they post (or edit, or look up) a comment or a review on an issue or pull
+ * request (`comment`), or set a commit status or a check run (`status`), and do nothing else. A value that only
+ * steers one of them (the pull request commented on, the commit marked, whether the job runs at all) decides a
+ * comment's target or a status's commit, nothing that runs or is published.
+ */
+export type Notice = 'comment' | 'status';
+
+/** Actions that post or edit comments: a file or output given to them becomes a comment's body or its target. */
+export const COMMENT_ACTIONS: ReadonlySet<string> = new Set([
+  'marocchino/sticky-pull-request-comment',
+  'peter-evans/create-or-update-comment',
+  'peter-evans/find-comment',
+  'thollander/actions-comment-pull-request',
+  'mshick/add-pr-comment',
+  'edumserrano/find-create-or-update-comment',
+  'kanga333/comment-hider',
+  'actions-cool/maintain-one-comment',
+  'phulsechinmay/rewritable-pr-comment',
+  'unsplash/comment-on-pr',
+]);
+
+/** Actions that set a commit status or a check run. */
+const STATUS_ACTIONS: ReadonlySet<string> = new Set([
+  'myrotvorets/set-commit-status-action',
+  'ouzi-dev/commit-status-updater',
+  'sibz/github-status-action',
+  'guibranco/github-status-action-v2',
+  'louisbrunner/checks-action',
+  'niteoweb/pull_request_status_action',
+]);
+
+/** An action named for what it posts (`org/github/actions/comment-pr`, `org/set-commit-status`), by its last path segment or its repository. */
+const COMMENT_NAME = /(^|[-_])(comment|comments)([-_]|$)/;
+const STATUS_NAME = /(^|[-_])(commit[-_]status|set[-_]status|status[-_]check|github[-_]status|check[-_]run|checks?[-_]action)([-_]|$)|^(commit[-_]?)?status$/;
+
+/** github-script API calls that post, edit, delete or read comments, reviews and reactions. */
+const COMMENT_CALLS = /^(createComment|updateComment|deleteComment|listComments|getComment|createReview|createReviewComment|updateReview|listReviews|createForIssue|createForIssueComment)$/;
+/** github-script API calls that set commit statuses or check runs, or read them. */
+const STATUS_CALLS = /^(createCommitStatus|listCommitStatusesForRef|getCombinedStatusForRef|create|update|listForRef|listForSuite)$/;
+/** Any call to the GitHub API from github-script, with its family (`issues`, `repos`, `checks` ...) and method. */
+const API_CALLS = /\bgithub\.(?:rest\.)?(\w+)\.(\w+)\s*\(|\bgithub\.(graphql|request)\s*\(/g;
+/** What else a github-script script may do: run a process, load a module, write a file, call another client. */
+const SCRIPT_DOES_MORE = /\bexec\b|child_process|\brequire\s*\(|\bimport\s*\(|\bfetch\s*\(|writeFile|getOctokit|new\s+Octokit/;
+
+/** Shell commands that post a comment or a review, or a status through the API. */
+const COMMENT_COMMAND = /^gh\s+(pr|issue)\s+(comment|review)\b|^gh\s+api\b[^\n]{0,300}\/comments\b/;
+const STATUS_COMMAND = /^gh\s+api\b[^\n]{0,300}\/(statuses|check-runs)\b/;
+/** Commands that only print or set shell state. */
+const INERT_COMMANDS = new Set(['echo', 'printf', 'true', ':', 'exit', 'set']);
+
+/** What a step posts, when that is all it does (null: it does something else, or nothing the engine knows). */
+export function stepNotice(step: Step): Notice | null {
+  const ref = step.usesRef;
+  if (ref?.kind === 'repository') {
+    if (ref.slug === 'actions/github-script') return scriptNotice(getText(step.with, 'script') ?? '');
+    if (COMMENT_ACTIONS.has(ref.slug)) return 'comment';
+    if (STATUS_ACTIONS.has(ref.slug)) return 'status';
+    const name = (ref.path === '' ? ref.repo : (ref.path.split('/').at(-1) ?? '')).toLowerCase();
+    if (STATUS_NAME.test(name)) return 'status';
+    if (COMMENT_NAME.test(name)) return 'comment';
+    return null;
+  }
+  if (typeof step.run?.value !== 'string') return null;
+  let found: Notice | null = null;
+  for (const line of logicalLines(step.run.value)) {
+    for (const pipeline of pipelines(line)) {
+      for (const command of pipeline.commands) {
+        const text = command.text.trim();
+        if (COMMENT_COMMAND.test(text)) found ??= 'comment';
+        else if (STATUS_COMMAND.test(text)) found ??= 'status';
+        else if (!INERT_COMMANDS.has(commandName(text) ?? '') || /\$\(|`/.test(text)) return null;
+      }
+    }
+  }
+  return found;
+}
+
+/** A github-script script whose every API call posts or reads comments, or statuses and checks. */
+function scriptNotice(script: string): Notice | null {
+  if (SCRIPT_DOES_MORE.test(script)) return null;
+  const calls = [...script.matchAll(API_CALLS)];
+  if (calls.length === 0) return null;
+  let found: Notice | null = null;
+  for (const call of calls) {
+    const [family, method] = [call[1] ?? '', call[2] ?? ''];
+    if ((family === 'issues' || family === 'pulls' || family === 'reactions') && COMMENT_CALLS.test(method)) found ??= 'comment';
+    else if ((family === 'repos' || family === 'checks') && STATUS_CALLS.test(method) && (family === 'checks' || /Status/.test(method))) found = found === 'comment' ? 'comment' : 'status';
+    else if (/^(get|list)/.test(method) && family !== '') continue;
+    else return null;
+  }
+  return found;
+}
+
+/** A step that prints or sets a variable only (`echo "NAME=x" >> "$GITHUB_ENV"`): nothing of note. */
+function inertStep(step: Step): boolean {
+  if (typeof step.run?.value !== 'string') return false;
+  return logicalLines(step.run.value).every((line) =>
+    pipelines(line).every((p) => p.commands.every((c) => INERT_COMMANDS.has(commandName(c.text.trim()) ?? '') && !/\$\(|`/.test(c.text))),
+  );
+}
+
+/**
+ * What a job posts, when that is all it does: every step posts a comment or a status (or only prints), or, for a
+ * job that calls a reusable workflow of the repository, every job of that workflow does. The secrets it is given
+ * go to those posts only. Null when some step does anything else, or the called workflow is not the scan's.
+ */
+export function jobNotices(job: Job, repository: RepositoryModel, depth = 0): Notice[] | null {
+  if (job.uses !== undefined) {
+    const called = calledLocalWorkflow(repository, job);
+    if (called === undefined || depth > 3 || called.jobs.length === 0) return null;
+    const all = new Set<Notice>();
+    for (const inner of called.jobs) {
+      const found = jobNotices(inner, repository, depth + 1);
+      if (found === null) return null;
+      for (const n of found) all.add(n);
+    }
+    return [...all];
+  }
+  const all = new Set<Notice>();
+  for (const step of job.steps) {
+    const notice = stepNotice(step);
+    if (notice !== null) all.add(notice);
+    else if (!inertStep(step)) return null;
+  }
+  return all.size === 0 ? null : [...all];
+}
