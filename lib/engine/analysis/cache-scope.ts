@@ -17,6 +17,7 @@ import { cacheStep, sameFamily, type CacheUse } from './caching.js';
 import { describeTaint } from './describe.js';
 import { isEmpty, valueRunSet, type RunSet } from './run-model/conditions.js';
 import type { Reach, RunModel, TracedExecution, WorkspaceEntry } from './run-model/index.js';
+import { nothingReads } from './run-model/readers.js';
 import { stepScope, type TaintAnalyzer } from '../expressions/taint.js';
 import { PRIVILEGED_TRIGGERS, type Job, type Step } from '../model/workflow.js';
 import { ScanCache } from '../model/scan-cache.js';
@@ -109,6 +110,8 @@ function readWriters(runs: RunModel, taint: TaintAnalyzer): CacheWriter[] {
       for (const step of job.steps) {
         for (const [analysis, rule, what] of ENTRY_ANALYSES) {
           if (!analysis(step, taint, runs).some(strong)) continue;
+          // Variables a job's last step defines reach no step: nothing runs with them.
+          if (rule === 'github-env-injection' && nothingReads(runs.envReaders(step))) continue;
           const reach = runs.stepReach(step);
           const gate = gateOf(reach, true);
           if (gate === undefined) continue;

@@ -378,6 +378,9 @@ function atomOf(expr: Expr, context: AtomContext): Atom {
   const labeledOnly = context.labeledOnly;
   const none: Atom = { guard: null, fact: null };
   if (expr instanceof Grouping) return atomOf(expr.group, context);
+  // `if: needs.check.outputs.allowed` / `fromJSON(needs.check.outputs.allowed)`: the output of a permission check, tested for truth.
+  const tested = expr instanceof FunctionCall && functionName(expr) === 'fromjson' && expr.args.length === 1 ? dotted(expr.args[0] as Expr) : dotted(expr);
+  if (tested !== null && permissionOutput(tested, context)) return { guard: 'commenter', fact: null };
   // `if: github.event.pull_request.merged`: only someone with write access merges, and what runs is what they merged.
   if (dotted(expr) === MERGED) return { guard: 'maintainer-event', fact: 'merged' };
   if (expr instanceof Unary && expr.operator.lexeme === '!') {
@@ -403,6 +406,9 @@ function atomOf(expr: Expr, context: AtomContext): Atom {
     if (path === null || values === null || values.length === 0) return none;
     if (path === 'github.event_name' && context.event !== undefined && !values.includes(context.event)) return { guard: null, fact: IMPOSSIBLE };
     if (path === 'github.event_name') return { guard: values.every((v) => MAINTAINER_EVENTS.has(v)) ? 'maintainer-event' : null, fact: null };
+    // `contains('alice bob', github.actor)` searches the string: any login that is a piece of it (`ali`) passes,
+    // and anyone can register one. A real list (`fromJSON('[...]')`) names the accounts.
+    if (haystack instanceof Literal && (ACTORS.has(path) || PR_AUTHORS.has(path) || COMMENTERS.has(path))) return none;
     return { guard: subjectKind(path, values), fact: null };
   }
   return none;
@@ -410,6 +416,8 @@ function atomOf(expr: Expr, context: AtomContext): Atom {
 
 /** `<subject> == <other>` read as an atom. */
 function comparison(subject: Expr, other: Expr, context: AtomContext): Atom | null {
+  const decoded = subject instanceof FunctionCall && functionName(subject) === 'fromjson' && subject.args.length === 1 ? dotted(subject.args[0] as Expr) : null;
+  if (decoded !== null && other instanceof Literal && permissionOutput(decoded, context)) return { guard: 'commenter', fact: null };
   const path = dotted(subject);
   if (path === null) return null;
   const otherPath = dotted(other);
@@ -461,11 +469,18 @@ function subjectKind(path: string, values: readonly string[]): TrustGuardKind | 
  * of whoever triggered the run (`gh api .../collaborators/$ACTOR/permission`): comparing it is an authorisation.
  */
 function permissionOutput(path: string, context: AtomContext): boolean {
-  const [head, id, outputs] = path.split('.');
+  const [head, id, outputs, name] = path.split('.');
   if (outputs !== 'outputs' || id === undefined) return false;
   let steps: readonly Step[] = [];
   if (head === 'steps') steps = (context.job?.steps ?? []).filter((s) => s.id?.toLowerCase() === id);
-  else if (head === 'needs') steps = context.workflow?.jobs.find((j) => j.id.toLowerCase() === id)?.steps ?? [];
+  else if (head === 'needs') {
+    const needed = context.workflow?.jobs.find((j) => j.id.toLowerCase() === id);
+    steps = needed?.steps ?? [];
+    // The job's output names the step it comes from (`allowed: ${{ steps.perm.outputs.ok }}`): that step must be the check.
+    const value = name === undefined ? undefined : needed?.outputs?.pairs.find((p) => String(p.key.value).toLowerCase() === name)?.value;
+    const from = value?.kind === 'scalar' && typeof value.value === 'string' ? [...value.value.matchAll(/\bsteps\.([\w-]+)\.outputs\b/gi)].map((m) => (m[1] as string).toLowerCase()) : [];
+    if (from.length > 0) steps = steps.filter((s) => typeof s.id === 'string' && from.includes(s.id.toLowerCase()));
+  }
   return steps.some((s) => {
     const script = s.run ?? get(s.with, 'script');
     return script?.kind === 'scalar' && typeof script.value === 'string' && PERMISSION_CHECK.test(script.value);

@@ -150,3 +150,57 @@ export function eventController(triggers: ReadonlySet<string> | null): Controlle
   if ([...triggers].some((t) => EXTERNAL_TRIGGERS.has(t))) return 'external';
   return triggers.has('push') || triggers.has('merge_group') ? 'external-after-merge' : 'collaborator';
 }
+
+/**
+ * Who picks the whole value a check compares with a list (`contains('alice,bob', github.actor)`), for the
+ * allow-list checks: whether someone outside the repository can choose a value that passes.
+ * - `anyone`: any GitHub account picks it (a login they register, a fork's branch name, text they write);
+ * - `collaborator`: a branch or tag name, which only users with write access create (a fork's pull request
+ *   runs on `refs/pull/<n>/merge`, `<n>/merge` as `ref_name`);
+ * - `runner`: the runner's name, OS, architecture or environment, set by whoever registers or provides it;
+ * - `owner`: the repository (or its owner) the run belongs to: fixed in this repository's runs, and a fork's
+ *   name only in the fork's own runs, with the fork's own secrets;
+ * - `enum`: GitHub picks it among fixed values (`values`), of which those in `outsiders` an outsider can have;
+ * - `empty`: always empty (a default variable read through the `env` context, which does not hold them).
+ * Null for any other value (the caller reads the taint analysis).
+ */
+export interface ValueChoice {
+  who: 'anyone' | 'collaborator' | 'runner' | 'owner' | 'enum' | 'empty';
+  /** For `enum`: every value it can take, and those an outsider can bring. */
+  values?: readonly string[];
+  outsiders?: readonly string[];
+}
+
+/** Author associations, and those any GitHub account can have. Source: the webhook payloads' `author_association`. */
+const ASSOCIATIONS = ['OWNER', 'MEMBER', 'COLLABORATOR', 'CONTRIBUTOR', 'FIRST_TIME_CONTRIBUTOR', 'FIRST_TIMER', 'NONE', 'MANNEQUIN'];
+const OUTSIDER_ASSOCIATIONS = ['CONTRIBUTOR', 'FIRST_TIME_CONTRIBUTOR', 'FIRST_TIMER', 'NONE', 'MANNEQUIN'];
+/** Logins: of whoever caused the event, or of an author the payload names. */
+const LOGINS = new Set(['github.actor', 'github.triggering_actor', 'github.event.sender.login']);
+const OWN = new Set(['github.repository', 'github.repository_owner', 'github.event.repository.full_name', 'github.event.repository.owner.login']);
+const REFS = new Set(['github.ref', 'github.ref_name', 'github.base_ref', 'github.event.ref', 'github.event.base_ref']);
+/** Variables the runner sets for every step: read through `env.` they are empty (the `env` context holds only `env:` keys). */
+const DEFAULT_VARIABLE = /^(?:github_\w+|runner_\w+|ci)$/i;
+
+/**
+ * The choice of a context path (lower-case segments). `triggers`: the workflow's (null: not known);
+ * `definedEnv`: true when an `env:` map in scope defines the variable.
+ */
+export function valueChoice(path: readonly string[], triggers: ReadonlySet<string> | null, definedEnv: (name: string) => boolean): ValueChoice | null {
+  const dotted = path.join('.');
+  if (path[0] === 'runner') return { who: 'runner' };
+  if (path[0] === 'env' && path.length === 2 && DEFAULT_VARIABLE.test(path[1] as string) && !definedEnv(path[1] as string)) return { who: 'empty' };
+  if (REFS.has(dotted)) return { who: 'collaborator' };
+  if (OWN.has(dotted)) return { who: 'owner' };
+  if (dotted.endsWith('.author_association')) return { who: 'enum', values: ASSOCIATIONS, outsiders: OUTSIDER_ASSOCIATIONS };
+  if (dotted === 'github.event_name' && triggers !== null) {
+    const events = [...triggers].map((t) => t.replace(/:.*$/, ''));
+    return { who: 'enum', values: events, outsiders: events.filter((e) => EXTERNAL_TRIGGERS.has(e)) };
+  }
+  const login = LOGINS.has(dotted) || (path[0] === 'github' && path[1] === 'event' && (dotted.endsWith('.user.login') || dotted.endsWith('.head.repo.owner.login') || dotted.endsWith('.head_repository.owner.login')));
+  if (login) {
+    // Logins on events only collaborators cause are theirs (a pusher's, a dispatcher's).
+    const outside = triggers === null || [...triggers].some((t) => EXTERNAL_TRIGGERS.has(t));
+    return { who: outside ? 'anyone' : 'collaborator' };
+  }
+  return null;
+}

@@ -2,7 +2,7 @@ import { downloadEffect } from '../analysis/artifact-effects.js';
 import { downloadContent, foreignDownloads, isolatedExecutions, runChoice, type ArtifactUse, type ForeignDownload } from '../analysis/artifacts.js';
 import { describeStep } from '../analysis/describe.js';
 import { holdingFacts, reachFacts, runFact } from '../analysis/run-model/facts.js';
-import { describeClaim, outsiderReach, severityOf, whoText, type Claim, type JobRun, type Reach, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
+import { describeClaim, nothingReads, outsiderReach, severityOf, whoText, type Claim, type JobRun, type Reach, type RunModel, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
 import type { Job } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import type { Severity } from '../types.js';
@@ -46,7 +46,7 @@ export default defineWorkflowRule({
     severity: 'HIGH',
     surface: 'workflow',
     description:
-      "A privileged workflow (`workflow_run`, `issue_comment`, `pull_request_target` ...) downloads the artifacts of a run a fork's pull request can produce (`actions/download-artifact` with `run-id`, `dawidd6/action-download-artifact`, `gh run download`, `downloadArtifact` in github-script): the fork chose those files. HIGH when a later step runs them (a build tool, script or local action in the directory they land in, a deploy action working there, a script run from an isolated directory, or their content written to `$GITHUB_ENV`), anyone can start the run and the job holds a write scope, secret or OIDC; MEDIUM when their content only steers what the job does (a value read into a command, an output in a later `if:` of a step or job that does more than comment or set a status); LOW when it only decides a comment or a commit status (its text, its pull request or commit, whether a job that only posts it runs), or the files are uploaded or deployed as they are (a static preview). Not reported when the values are validated numbers, when `dawidd6/action-download-artifact` searches with forks' runs skipped (its default from v4), or when only trusted authors' runs reach the job.",
+      "A privileged workflow (`workflow_run`, `issue_comment`, `pull_request_target` ...) downloads the artifacts of a run a fork's pull request can produce (`actions/download-artifact` with `run-id`, `dawidd6/action-download-artifact`, `gh run download`, `downloadArtifact` in github-script): the fork chose those files. HIGH when a later step runs them (a build tool, script or local action in the directory they land in, a deploy action working there, a script run from an isolated directory, or their content written to `$GITHUB_ENV` with a later step to run with it), anyone can start the run and the job holds a write scope, secret or OIDC; MEDIUM when their content only steers what the job does (a value read into a command, an output in a later `if:` of a step or job that does more than comment or set a status); LOW when it only decides a comment or a commit status (its text, its pull request or commit, whether a job that only posts it runs), or the files are uploaded or deployed as they are (a static preview). Not reported when the values are validated numbers, when `dawidd6/action-download-artifact` searches with forks' runs skipped (its default from v4), or when only trusted authors' runs reach the job.",
     recommendation:
       'Download into an isolated directory (`path: ${{ runner.temp }}/artifacts`), treat every file as untrusted data (validate numbers and names before use, never execute or source it), and never extract it over the checkout.',
   },
@@ -59,7 +59,7 @@ export default defineWorkflowRule({
         const reach = runs.stepReach(entry.step);
         if (!reachable(reach)) continue;
         const { sinks, use } = downloadEffect(runs, context.taint, run, entry);
-        const found = judge(run, reach, sinks.length > 0, use);
+        const found = judge(runs, run, reach, sinks.length > 0, use);
         if (found === null) continue;
         report(context, job, { download: entry.download, reach, run, ...found, consequence: sinks.length > 0 ? `; ${sinkText(job, sinks, entry)}` : found.consequence });
       }
@@ -72,7 +72,7 @@ export default defineWorkflowRule({
         const first = executions[0];
         if (first === undefined) continue;
         const line = job.workflow.file.position(first.step.run?.start ?? first.step.node.start).line;
-        const found = judge(run, reach, true, null);
+        const found = judge(runs, run, reach, true, null);
         if (found === null) continue;
         report(context, job, { download, reach, run, ...found, consequence: `; ${describeStep(first.step)} (line ${line}) then runs ${first.evidence} from \`${download.destination ?? ''}\`, where they landed` });
       }
@@ -90,7 +90,11 @@ function reachable(reach: Reach): boolean {
 }
 
 /** Severity and wording of a download, from the model's facts and what later steps do with the files; null: no claim. */
-function judge(run: JobRun, reach: Reach, runsThem: boolean, use: ArtifactUse | null): { severity: Severity; executes: boolean; consequence: string } | null {
+function judge(runs: RunModel, run: JobRun, reach: Reach, runsThem: boolean, use: ArtifactUse | null): { severity: Severity; executes: boolean; consequence: string } | null {
+  // Their content in `$GITHUB_ENV` runs only in the steps after the write (and earlier actions' post steps).
+  if (!runsThem && use?.kind === 'env' && nothingReads(runs.envReaders(use.step))) {
+    return { severity: 'LOW', executes: false, consequence: `; ${who(use)} ${use.detail}, but no later step of the job runs with it, and no earlier action has a post step to run with it (LOW)` };
+  }
   const executes = runsThem || use?.kind === 'env';
   const claim: Claim = { reach, executes, holds: run.valuables, forkHolds: run.forkValuables, nothingHeld: run.nothingHeld, raceAfterApproval: true };
   if (executes) {

@@ -4,7 +4,7 @@ import { envInjections, scriptInjections } from '../analysis/injections.js';
 import { outsiderCode } from '../analysis/permissions.js';
 import { prHeadDispatches } from '../analysis/pr-dispatch.js';
 import { reachFacts } from '../analysis/run-model/facts.js';
-import { severityOf, whoText } from '../analysis/run-model/index.js';
+import { nothingReads, severityOf, whoText } from '../analysis/run-model/index.js';
 import { outsiderReach } from '../analysis/run-model/reach.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
@@ -58,12 +58,17 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
     const severity = severityOf({ reach: code.reach, executes: true, holds: ['the base repository\'s token and secrets'], raceAfterApproval: code.race });
     if (severity !== 'LOW') return { armed: true, text: `${code.text}; ${whoText(code.reach)}`, facts: [...reachFacts(code.reach), 'exec'] };
   }
-  // Outsider text in a script, a code input (`github-script`), a local action's script, or `$GITHUB_ENV`: the
-  // injection rules' own analyses and claims (script-injection, github-env-injection).
+  // Outsider text in a script, a code input (`github-script`), a local action's script, or `$GITHUB_ENV` that a
+  // later step (or an earlier action's post step) runs with: the injection rules' own analyses and claims
+  // (script-injection, github-env-injection). A write in the job's last step defines variables nothing reads.
+  let unreadEnv: string | null = null;
   for (const job of jobs) {
     if (job.uses !== undefined) continue;
     for (const { step } of context.runs.job(job).steps) {
-      const hits = [...scriptInjections(step, context.taint, context.runs), ...(step.job !== null ? envInjections(step, context.taint) : [])];
+      const env = step.job !== null ? envInjections(step, context.taint) : [];
+      const read = env.length > 0 && !nothingReads(context.runs.envReaders(step));
+      if (env.length > 0 && !read) unreadEnv ??= `${describeStep(step)} (line ${step.owner.file.position(step.node.start).line}) writes pull request text to \`$GITHUB_ENV\`, but no later step of job \`${job.id}\` runs with it`;
+      const hits = [...scriptInjections(step, context.taint, context.runs), ...(read ? env : [])];
       const hit = hits.find((h) => h.severity === undefined || h.severity === 'HIGH' || h.severity === 'MEDIUM');
       if (hit === undefined) continue;
       const line = step.owner.file.position(hit.node.start).line;
@@ -122,6 +127,7 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
     }
     if (notes.length >= 2) break;
   }
+  if (unreadEnv !== null && notes.length < 2) notes.push(unreadEnv);
   const calls = jobs.filter((j) => j.uses !== undefined);
   if (calls.length > 0) {
     const owners = calls.map((j) => (j.usesRef === undefined ? 'third-party' : context.runs.ownershipOf(j.usesRef)));
@@ -172,7 +178,7 @@ export default defineWorkflowRule({
     severity: 'MEDIUM',
     surface: 'workflow',
     description:
-      'The workflow runs on `pull_request_target` or `workflow_run`: events an outsider can cause (by opening a pull request) that run with the base repository\'s secrets and a write token. MEDIUM when some job runs an outsider\'s content (run model: a checkout or download of pull request code that a step runs, event text expanded into a script, or a fork run\'s artifacts read by a job that holds secrets, unless nothing runs them and they are only uploaded as they are or only decide a comment or a status) with no approval, or behind one the code can change after; LOW otherwise (the trigger is the setting in which such a mistake would be exploitable), saying what is there: a checkout nothing runs, a gate, calls to reusable workflows, jobs that only read pull request data through the API or act on merged pull requests.',
+      'The workflow runs on `pull_request_target` or `workflow_run`: events an outsider can cause (by opening a pull request) that run with the base repository\'s secrets and a write token. MEDIUM when some job runs an outsider\'s content (run model: a checkout or download of pull request code that a step runs, event text expanded into a script or into `$GITHUB_ENV` that a later step runs with, or a fork run\'s artifacts read by a job that holds secrets, unless nothing runs them and they are only uploaded as they are or only decide a comment or a status) with no approval, or behind one the code can change after; LOW otherwise (the trigger is the setting in which such a mistake would be exploitable), saying what is there: a checkout nothing runs, a gate, calls to reusable workflows, jobs that only read pull request data through the API or act on merged pull requests.',
     recommendation:
       'Prefer `pull_request`, which runs fork pull requests without secrets. Where the privileged trigger is needed, keep its jobs minimal: no checkout of pull request code, no `${{ }}` of pull request data in scripts, least `permissions:`, and artifacts treated as untrusted data.',
   },

@@ -2,47 +2,8 @@ import { describeStep } from '../analysis/describe.js';
 import { envInjections } from '../analysis/injections.js';
 import { holdingFacts, reachFacts, runFact } from '../analysis/run-model/facts.js';
 import { describeClaim, severityOf, type Claim } from '../analysis/run-model/index.js';
-import type { Step } from '../model/workflow.js';
-import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
+import { defineWorkflowRule } from '../rule.js';
 import { severityRank, type Severity } from '../types.js';
-
-/**
- * Actions whose `action.yml` declares a `post:` step (a cleanup, a cache save, a logout), which the runner starts
- * after the job's last step with the environment `$GITHUB_ENV` defines. Source: each action's `action.yml`.
- */
-const POST_STEP_ACTIONS = new Set([
-  'actions/checkout',
-  'actions/cache',
-  'actions/setup-node',
-  'actions/setup-python',
-  'actions/setup-go',
-  'actions/setup-java',
-  'actions/setup-dotnet',
-  'actions/create-github-app-token',
-  'astral-sh/setup-uv',
-  'aws-actions/configure-aws-credentials',
-  'azure/login',
-  'docker/login-action',
-  'docker/setup-buildx-action',
-  'google-github-actions/auth',
-  'gradle/actions/setup-gradle',
-  'pnpm/action-setup',
-  'swatinem/rust-cache',
-  'webfactory/ssh-agent',
-]);
-
-/**
- * The steps that run with what a step writes to `$GITHUB_ENV` / `$GITHUB_PATH`: the later steps of the job (in
- * the same job run), and the post steps of actions that ran before it (`actions/checkout`'s cleanup, a cache
- * save).
- */
-function affected(context: WorkflowRuleContext, step: Step): { later: Step[]; posts: Step[] } {
-  const job = step.job;
-  if (job === null) return { later: [], posts: [] };
-  const later = job.steps.filter((s) => s.index > step.index && context.runs.sameRun(step, s));
-  const posts = job.steps.filter((s) => s.index < step.index && s.usesRef?.kind === 'repository' && POST_STEP_ACTIONS.has(s.usesRef.path === '' ? s.usesRef.slug : `${s.usesRef.slug}/${s.usesRef.path}`) && context.runs.sameRun(step, s));
-  return { later, posts };
-}
 
 export default defineWorkflowRule({
   meta: {
@@ -63,7 +24,7 @@ export default defineWorkflowRule({
       const runs = context.runs;
       const run = runs.job(step.job);
       const reach = runs.stepReach(step);
-      const { later, posts } = affected(context, step);
+      const { later, posts } = runs.envReaders(step);
       const executes = later.length > 0 || posts.length > 0;
       const claim: Claim = { reach, executes, holds: run.valuables, forkHolds: run.forkValuables, nothingHeld: run.nothingHeld, raceAfterApproval: true };
       const model = severityOf(claim);

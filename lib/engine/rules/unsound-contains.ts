@@ -1,16 +1,22 @@
+import { describeClaim, whoText } from '../analysis/run-model/index.js';
 import { expressionSites, type ExpressionSite } from '../analysis/expression-sites.js';
+import { CONTROLLER_TEXT, valueChoice, type ValueChoice } from '../expressions/controller.js';
 import { contextPath, FunctionCall, functionName, Literal, walkExpression, type Expr } from '../expressions/parse.js';
+import { stepScope, type TaintScope } from '../expressions/taint.js';
+import type { Action, Job, Step, Workflow } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
+import type { Severity } from '../types.js';
+import { getMap, keyText, type YNode } from '../yaml/model.js';
 
 /** `contains('<string literal>', <non-literal>)`: the literal is searched for the value as a substring. */
-function substringAllowList(expr: Expr): { list: string; value: Expr } | null {
-  let found: { list: string; value: Expr } | null = null;
+function substringAllowLists(expr: Expr): { list: string; value: Expr }[] {
+  const found: { list: string; value: Expr }[] = [];
   walkExpression(expr, (node) => {
-    if (found !== null || !(node instanceof FunctionCall) || functionName(node) !== 'contains') return;
+    if (!(node instanceof FunctionCall) || functionName(node) !== 'contains') return;
     const [haystack, needle] = node.args;
     if (!(haystack instanceof Literal) || typeof haystack.token.value !== 'string') return;
     if (needle === undefined || needle instanceof Literal) return;
-    found = { list: haystack.token.value, value: needle };
+    found.push({ list: haystack.token.value, value: needle });
   });
   return found;
 }
@@ -18,15 +24,98 @@ function substringAllowList(expr: Expr): { list: string; value: Expr } | null {
 /** Function names are case-insensitive and have no escapes: an expression calls `contains` only if its text says so. */
 const CONTAINS = /contains/i;
 
-function check(context: WorkflowRuleContext, site: ExpressionSite) {
+/** The entries the literal seems to list. */
+function entries(list: string): string[] {
+  return list.split(/[\s,;|]+/).filter((e) => e !== '');
+}
+
+/** The step whose definition holds the expression, if any. */
+function stepAt(model: Workflow | Action, job: Job | null, offset: number): Step | null {
+  const steps = job !== null ? job.steps : model.kind === 'action' ? model.steps : [];
+  return steps.find((s) => s.node.start <= offset && offset < s.node.end) ?? null;
+}
+
+/** True when an `env:` map around the expression (workflow, job, step) defines `name` (case-insensitive). */
+function envDefines(nodes: readonly (YNode | undefined)[], name: string): boolean {
+  return nodes.some((node) => (getMap(node, 'env')?.pairs ?? []).some((p) => keyText(p.key)?.toLowerCase() === name.toLowerCase()));
+}
+
+interface Judged {
+  list: string;
+  value: string;
+  /** Rank: the hit an expression is reported for is the one an outsider passes most easily. */
+  rank: number;
+  severity: Severity;
+  why: string;
+}
+
+function judge(context: WorkflowRuleContext, model: Workflow | Action, site: ExpressionSite, hit: { list: string; value: Expr }): Judged {
+  const path = contextPath(hit.value);
+  const value = path?.join('.') ?? '…';
+  const step = stepAt(model, site.job, site.offset);
+  const scope: TaintScope = step !== null ? stepScope(step) : model.kind === 'workflow' ? { workflow: model, job: site.job } : { action: model };
+  const triggers = context.taint.triggersOf(scope);
+  const around = [model.root, site.job?.node, step?.node];
+  const choice: ValueChoice | null = path === null ? null : valueChoice(path, triggers, (name) => envDefines(around, name));
+  const base = { list: hit.list, value };
+  const passing = (values: readonly string[]) => values.filter((v) => hit.list.toLowerCase().includes(v.toLowerCase()) && !entries(hit.list).some((e) => e.toLowerCase() === v.toLowerCase()));
+  if (choice?.who === 'empty') {
+    return { ...base, rank: 3, severity: 'LOW', why: `\`${value}\` is always empty (GitHub's default variables are not in the \`env\` context, only \`env:\` keys are), and an empty string is a piece of every string: the check is always true and filters nothing, whatever it guards runs on every run of the job (LOW: no outsider chooses the value; read \`github.ref_name\` or \`$GITHUB_REF_NAME\` instead)` };
+  }
+  if (choice?.who === 'runner') return { ...base, rank: 1, severity: 'LOW', why: `\`${value}\` is set by whoever registers or provides the runner, not by an outsider (LOW: hygiene)` };
+  if (choice?.who === 'owner') return { ...base, rank: 1, severity: 'LOW', why: `\`${value}\` is this repository's in its own runs; a fork named like a piece of the list passes only in the fork's own runs, with the fork's own secrets (LOW: hygiene)` };
+  if (choice?.who === 'collaborator') {
+    return { ...base, rank: 2, severity: 'LOW', why: `\`${value}\` is ${value.includes('ref') ? 'a branch or tag name, which only users with write access create (a fork\'s pull request runs on `refs/pull/<n>/merge`)' : 'the login of a user with write access on the events this workflow runs on'}, so only they can pick a value that passes (LOW: hygiene)` };
+  }
+  if (choice?.who === 'enum') {
+    const outsiders = passing(choice.outsiders ?? []);
+    if (outsiders.length > 0) return { ...base, ...anyone(context, site, step, 3, `\`${value}\` can be \`${outsiders[0]}\`, which an outsider can bring and which is a piece of the list but not one of its entries`) };
+    const others = passing(choice.values ?? []);
+    return { ...base, rank: 1, severity: 'LOW', why: `\`${value}\` takes fixed values, and ${others.length > 0 ? `the one that passes without being an entry (\`${others[0]}\`) is not an outsider's` : 'none that passes without being an entry is an outsider\'s'} (LOW: hygiene)` };
+  }
+  if (choice?.who === 'anyone') {
+    const first = entries(hit.list).find((e) => e.replace(/-+$/, '').length >= 2);
+    const example = first === undefined ? 'a login that is a piece of it' : `a login such as \`${first.slice(0, -1).replace(/-+$/, '')}\``;
+    return { ...base, ...anyone(context, site, step, 5, `\`${value}\` is a GitHub login, and anyone can register ${example}, which passes`) };
+  }
+  const taint = path === null ? null : context.taint.ofExpression(hit.value, scope);
+  if (taint !== null && taint.controller === 'external' && (taint.events === undefined || taint.events.length > 0)) {
+    return { ...base, ...anyone(context, site, step, 5, `\`${value}\` is set by ${CONTROLLER_TEXT.external}${taint.source === value ? '' : ` (from \`${taint.source}\`)`}, who can write a piece of the list`) };
+  }
+  if (taint !== null && (taint.controller === 'collaborator' || taint.controller === 'maintainer')) {
+    return { ...base, rank: 2, severity: 'LOW', why: `\`${value}\` is set by ${CONTROLLER_TEXT[taint.controller]} (LOW: hygiene)` };
+  }
+  return { ...base, rank: 4, severity: 'MEDIUM', why: 'a shorter or partial value passes the check' };
+}
+
+/**
+ * An outsider picks a value that passes: MEDIUM when they reach the guarded job or step on a run that holds
+ * something or runs with the base repository's privileges; LOW when they only reach it on a fork's
+ * `pull_request` run (read-only token, no secrets) and the machine holds nothing either.
+ */
+function anyone(context: WorkflowRuleContext, site: ExpressionSite, step: Step | null, rank: number, what: string): { rank: number; severity: Severity; why: string } {
+  if (site.job === null) return { rank, severity: 'MEDIUM', why: `${what}, and the check lets it through` };
+  const run = context.runs.job(site.job);
+  const reach = step !== null ? context.runs.stepReach(step) : run.reach;
+  const outsider = reach.level === 'anyone' || reach.level === 'sticky-label' || reach.level === 'unreviewed-environment';
+  if (outsider) return { rank, severity: 'MEDIUM', why: `${what}; ${describeClaim({ reach, executes: false, holds: run.valuables, nothingHeld: run.nothingHeld })}` };
+  if (reach.forkPullRequest && run.forkValuables.length > 0) return { rank, severity: 'MEDIUM', why: `${what}; ${whoText({ ...reach, level: 'collaborator' })}, on a machine that holds ${run.forkValuables.join(', ')}` };
+  if (reach.forkPullRequest) return { rank, severity: 'LOW', why: `${what}, but an outsider reaches this check only on a fork's \`pull_request\` run, whose read-only token and missing secrets leave nothing to take (LOW)` };
+  return { rank, severity: 'LOW', why: `${what}, but ${whoText(reach)} (LOW)` };
+}
+
+function check(context: WorkflowRuleContext, model: Workflow | Action, site: ExpressionSite) {
   if (!CONTAINS.test(site.source)) return;
-  const hit = substringAllowList(site.expr);
-  if (hit === null) return;
+  const hits = substringAllowLists(site.expr).map((hit) => judge(context, model, site, hit));
+  if (hits.length === 0) return;
+  const worst = hits.reduce((a, b) => (b.rank > a.rank ? b : a));
+  const others = hits.length > 1 ? ` (and ${hits.length - 1} more \`contains\` on a string in this expression)` : '';
   context.report({
     node: site.scalar,
     offset: site.offset,
     job: site.job,
-    message: `\`contains('${hit.list.slice(0, 60)}', ${contextPath(hit.value)?.join('.') ?? '…'})\` matches any substring of the string literal, not just its entries: a shorter or partial value passes the check.`,
+    severity: worst.severity,
+    message: `\`contains('${worst.list.slice(0, 60)}', ${worst.value})\` matches any piece of the string literal, not just its entries${others}: ${worst.why}.`,
   });
 }
 
@@ -38,16 +127,17 @@ export default defineWorkflowRule({
     severity: 'MEDIUM',
     surface: 'workflow',
     description:
-      '`contains(\'<string>\', <context>)` with a string literal as the first argument tests whether the value is a substring of that string, so a shorter or crafted value passes: `contains(\'refs/heads/main refs/heads/dev\', github.ref)` accepts `refs/heads/m` or `main refs`.',
+      '`contains(\'<string>\', <context>)` with a string literal as the first argument tests whether the value is a substring of that string, so a shorter or crafted value passes: `contains(\'alice bob\', github.actor)` accepts the login `ali`. MEDIUM when an outsider chooses the value (a login, a fork\'s branch name, text they write, an author association or event name that is a piece of the list) and reaches the check on a run with the base repository\'s privileges, or when who chooses it is not known; LOW when only collaborators choose it (`github.ref`, `github.ref_name`: branch and tag names only they create), the runner\'s administrators (`runner.name`), the repository itself, when the value is always empty (`env.GITHUB_REF_NAME`: default variables are not in the `env` context, so the check is always true), or when an outsider reaches it only on a fork\'s read-only `pull_request` run.',
     recommendation:
       'Compare exactly (`github.ref == \'refs/heads/main\' || github.ref == \'refs/heads/dev\'`) or search a real list: `contains(fromJSON(\'["refs/heads/main", "refs/heads/dev"]\'), github.ref)`.',
   },
   create: (context) => ({
     workflow(workflow) {
-      for (const site of expressionSites(workflow)) check(context, site);
+      for (const site of expressionSites(workflow)) check(context, workflow, site);
     },
     action(action) {
-      for (const site of expressionSites(action)) check(context, site);
+      for (const site of expressionSites(action)) check(context, action, site);
     },
   }),
 });
+

@@ -3,7 +3,7 @@ import { prHeadDispatches } from '../analysis/pr-dispatch.js';
 import { pinsApprovedCode } from '../analysis/pr-head.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 import { holdingFacts, reachFacts, runFact } from '../analysis/run-model/facts.js';
-import { describeClaim, severityOf, type Claim, type Reach, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
+import { describeClaim, severityOf, type Claim, type LaterUse, type Reach, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
 import type { Job } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 
@@ -21,6 +21,18 @@ function sinkText(job: Job, sinks: readonly TracedExecution[], entry: WorkspaceE
   return `${describeStep(first.step)} (line ${line}) then runs ${first.execution.evidence}${inside} from ${where}, which holds that checkout${more}`;
 }
 
+/** What the job does with a checkout none of its steps runs code from (the run model's `laterUse`). */
+function unusedText(job: Job, later: LaterUse): string {
+  if (later.unknown !== null) {
+    const line = job.workflow.file.position(later.unknown.step.node.start).line;
+    return `; no later step of the job runs code from it as a build tool, script or local action, but ${describeStep(later.unknown.step)} (line ${line}) runs ${later.unknown.what}, which can load configuration from its files and be turned against the job`;
+  }
+  if (later.does.length === 0) return '; no later step of the job runs code or a tool that loads configuration from it (the steps after it only run shell built-ins and text tools)';
+  const shown = later.does.slice(0, 6).map((d) => `\`${d}\``).join(', ');
+  const more = later.does.length > 6 ? ` and ${later.does.length - 6} more` : '';
+  return `; no later step of the job runs code or a tool that loads configuration from it: after it the job only runs ${shown}${more} (git, text tools, and actions that are GitHub's, the owner's or pinned)`;
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'untrusted-checkout',
@@ -29,7 +41,7 @@ export default defineWorkflowRule({
     severity: 'HIGH',
     surface: 'workflow',
     description:
-      'A workflow that runs with the base repository\'s token and secrets (`pull_request_target`, `workflow_run`, `issue_comment` ...) checks out the head of a pull request (`actions/checkout` with the head ref or SHA, `git fetch` of `refs/pull/*` then `git checkout`, `gh pr checkout`), so the contributor\'s code lands in a privileged job. HIGH when anyone can start it, a later step runs code from that checkout (a build tool in its directory, a script or local action from it) and the job holds a write scope, a secret, OIDC or a self-hosted machine; MEDIUM when one of those is missing or a maintainer\'s approval comes first but the code can still change after it; LOW when only trusted authors reach it or the approved commit is what runs.',
+      'A workflow that runs with the base repository\'s token and secrets (`pull_request_target`, `workflow_run`, `issue_comment` ...) checks out the head of a pull request (`actions/checkout` with the head ref or SHA, `git fetch` of `refs/pull/*` then `git checkout`, `gh pr checkout`), so the contributor\'s code lands in a privileged job. HIGH when anyone can start it, a later step runs code from that checkout (a build tool in its directory, a script or local action from it) and the job holds a write scope, a secret, OIDC or a self-hosted machine; MEDIUM when one of those is missing (without a step that runs the checkout: only when a later step runs a tool or action that may load configuration from it) or a maintainer\'s approval comes first but the code can still change after it; LOW when only trusted authors reach it, the approved commit is what runs, or the steps after the checkout only run git, text tools and GitHub\'s, the owner\'s or pinned actions.',
     recommendation:
       'Build and test pull requests in a `pull_request` workflow, which runs without secrets; if a privileged follow-up is needed, pass results as data through an artifact to a `workflow_run` job that never checks out or runs the pull request\'s code. If the checkout must stay, restrict the job to trusted authors (`github.event.pull_request.head.repo.full_name == github.repository`).',
   },
@@ -47,15 +59,14 @@ export default defineWorkflowRule({
         const pinned = pinsApprovedCode(checkout);
         const claim: Claim = { reach, executes: sinks.length > 0, holds: run.valuables, forkHolds: run.forkValuables, nothingHeld: run.nothingHeld, raceAfterApproval: !pinned };
         let severity = severityOf(claim);
-        // Without a step that runs it, the checkout is still a loaded workspace: any tool that reads its files
-        // (configuration, lockfiles, scripts) can be turned against the job. MEDIUM when anyone starts it and
-        // the job holds something worth taking, never HIGH.
+        // Without a step that runs it, the checkout is still a loaded workspace: a tool that loads configuration
+        // from it can be turned against the job. MEDIUM when anyone starts it, the job holds something worth
+        // taking and a later step runs such a tool (or one the run model cannot vouch for), never HIGH; LOW when
+        // the later steps only run git, text tools and GitHub's, the owner's or pinned actions.
         const outsider = reach.level === 'anyone' || reach.level === 'sticky-label';
-        if (sinks.length === 0 && outsider && run.valuables.length > 0) severity = 'MEDIUM';
-        const consequence =
-          sinks.length > 0
-            ? `; ${sinkText(job, sinks, entry)}`
-            : '; no later step of the job runs code from it (a build tool in its directory, a script or local action from it), but any tool that reads its files (configuration, lockfiles) can be turned against the job';
+        const later = sinks.length === 0 ? context.runs.laterUse(run, entry) : null;
+        if (later !== null && later.unknown !== null && outsider && run.valuables.length > 0) severity = 'MEDIUM';
+        const consequence = sinks.length > 0 ? `; ${sinkText(job, sinks, entry)}` : unusedText(job, later as LaterUse);
         const approvalText =
           reach.level === 'approval'
             ? reach.approvalMoves === true

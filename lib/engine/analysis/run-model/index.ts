@@ -17,6 +17,7 @@ import { cacheStep, sameFamily, type CacheUse } from '../caching.js';
 import { forkReach, localCallers, reachOf, valueReach, type ForkReach, type Reach, type ValueReach } from './reach.js';
 import type { TrustGuard } from '../trust-guards.js';
 import { codeOf, workspaceEntries, type WorkspaceEntry } from './workspace.js';
+import { envReaders, laterUse, type EnvReaders, type LaterUse } from './readers.js';
 import { imageOwnership, PLATFORM_OWNERS, repositoryIdentity, usesOwnership, type Ownership, type RepositoryIdentity } from './ownership.js';
 import type { UsesRef } from '../../model/uses.js';
 import { get, type YNode } from '../../yaml/model.js';
@@ -27,6 +28,8 @@ export type { ForkReach, Reach, ReachLevel, ValueReach } from './reach.js';
 export type { Holdings, DefaultToken } from './holdings.js';
 export type { Execution, ExecutionKind } from './execution.js';
 export type { WorkspaceEntry, Content, Clone } from './workspace.js';
+export type { EnvReaders, LaterUse } from './readers.js';
+export { nothingReads } from './readers.js';
 export { severityOf, describeClaim, whoText, type Claim } from './severity.js';
 export { outsiderReach, REACH_ORDER, weaker } from './reach.js';
 export type { ServiceAccess, ServiceMount } from './services.js';
@@ -364,6 +367,29 @@ export class RunModel {
   /** Executions after `entry` (in the same run) that run the code it holds. */
   sinksOf(run: JobRun, entry: WorkspaceEntry): TracedExecution[] {
     return run.executions.filter((t) => t.code === entry && this.sameRun(entry.step, t.step));
+  }
+
+  /**
+   * What the steps from `entry` on do with it when none runs its code (readers.ts): the first that may load
+   * configuration from it (an unknown program, a third-party action on a movable ref), and what the others run.
+   */
+  laterUse(run: JobRun, entry: WorkspaceEntry): LaterUse {
+    return laterUse(run.steps, entry, (ref) => this.ownershipOf(ref), this.repository);
+  }
+
+  readonly #envReaders = new ScanCache<Step, EnvReaders>();
+
+  /**
+   * The steps that run with what `step` writes to `$GITHUB_ENV` / `$GITHUB_PATH` (readers.ts): its job's later
+   * steps in the same run, and earlier actions' post steps. Both empty: nothing reads the variables it defines.
+   */
+  envReaders(step: Step): EnvReaders {
+    let found = this.#envReaders.get(step);
+    if (found === undefined) {
+      found = envReaders(step, (a, b) => this.sameRun(a, b));
+      this.#envReaders.set(step, found);
+    }
+    return found;
   }
 
   /**

@@ -106,8 +106,11 @@ function pathReach(path: readonly TrustGuard[], base: ReachLevel): { level: Reac
   return { level, gates: [...new Set(gates)], approvalMoves: level === 'approval' && approvalMoves };
 }
 
-/** The weakest reach of a job (`step` null) or step over the occasions of its run set. */
-export function reachOf(job: Job, step: Step | null, repository: RepositoryModel): Reach {
+/**
+ * The weakest reach of a job (`step` null) or step over the occasions of its run set; with `only`, over the
+ * occasions of that one event (through callers too).
+ */
+export function reachOf(job: Job, step: Step | null, repository: RepositoryModel, only?: string): Reach {
   const workflow = job.workflow;
   const runs = workflowRunSets(workflow) ?? workflowRuns(workflow);
   const set: RunSet | undefined = step === null ? runs.jobs.get(job) : (runs.steps.get(step) ?? runs.jobs.get(job));
@@ -116,17 +119,25 @@ export function reachOf(job: Job, step: Step | null, repository: RepositoryModel
   const trustByEvent = new Map<string, TrustPaths>();
   for (const index of occasions) {
     const occasion = runs.occasions[index] as Occasion;
+    if (occasion.event !== null && only !== undefined && occasion.event !== only) continue;
     if (occasion.event === null) {
-      // A reusable workflow runs on its callers' events, behind their jobs' conditions.
+      // A reusable workflow runs on its callers' events, behind their jobs' conditions and then its own (a
+      // first job that checks the commenter's permission, whose output or failure the later jobs need): per
+      // event, the stronger of the two.
       if (active.has(workflow)) continue;
       active.add(workflow);
       try {
-      for (const caller of localCallers(workflow, repository)) {
-        if (caller.workflow === workflow) continue;
-        const theirs = reachOf(caller, null, repository);
-        best.forkPullRequest = best.forkPullRequest || theirs.forkPullRequest;
-        if (REACH_ORDER.indexOf(theirs.level) < REACH_ORDER.indexOf(best.level)) best = { ...theirs, forkPullRequest: best.forkPullRequest };
-      }
+        for (const caller of localCallers(workflow, repository)) {
+          if (caller.workflow === workflow) continue;
+          for (const event of only !== undefined ? [only] : callerEvents(caller.workflow, repository)) {
+            const theirs = reachOf(caller, null, repository, event);
+            const found = throughCaller(job, step, theirs, trustByEvent);
+            best.forkPullRequest = best.forkPullRequest || found.forkPullRequest;
+            if (REACH_ORDER.indexOf(found.level) < REACH_ORDER.indexOf(best.level) || (found.level === best.level && found.approvalMoves === true && best.approvalMoves !== true)) {
+              best = { ...found, forkPullRequest: best.forkPullRequest };
+            }
+          }
+        }
       } finally {
         active.delete(workflow);
       }
@@ -150,6 +161,34 @@ export function reachOf(job: Job, step: Step | null, repository: RepositoryModel
     }
   }
   return best;
+}
+
+/** The events a workflow runs on, through its local callers for a reusable workflow. */
+function callerEvents(workflow: Workflow, repository: RepositoryModel, seen: Set<Workflow> = new Set()): string[] {
+  if (seen.has(workflow)) return [];
+  seen.add(workflow);
+  const runs = workflowRunSets(workflow) ?? workflowRuns(workflow);
+  const events = new Set<string>();
+  for (const occasion of runs.occasions) {
+    if (occasion.event !== null) events.add(occasion.event);
+    else for (const caller of localCallers(workflow, repository)) for (const event of callerEvents(caller.workflow, repository, seen)) events.add(event);
+  }
+  return [...events];
+}
+
+/**
+ * A called job's (or step's) reach on one event of its caller (`theirs`, the caller's reach on that event):
+ * the called job's own conditions stand in the way too. A fork's read-only `pull_request` run still reaches it
+ * unless those conditions keep it out.
+ */
+function throughCaller(job: Job, step: Step | null, theirs: Reach, cache: Map<string, TrustPaths>): Reach {
+  const forkPullRequest = theirs.forkPullRequest && [...FORK_RUN_EVENTS].some((event) => guardedReach(job, step, event, 'anyone', cache).level === 'anyone');
+  if (theirs.event === null || theirs.level === 'collaborator' || theirs.level === 'trusted-author') return { ...theirs, forkPullRequest };
+  const own = guardedReach(job, step, theirs.event, theirs.level, cache);
+  const approvalMoves = own.approvalMoves || (theirs.approvalMoves === true && own.level === 'approval' && own.gates.length === 0);
+  const reach: Reach = { level: own.level, event: own.level === 'collaborator' ? null : theirs.event, gates: [...new Set([...theirs.gates, ...own.gates])], forkPullRequest };
+  if (approvalMoves) reach.approvalMoves = true;
+  return reach;
 }
 
 /** Who can start a job's runs for a fork's pull request, and what stands in the way there. */

@@ -452,6 +452,25 @@ ${use}
     expect(positions(findings)).toEqual(['9:15 HIGH']);
     expect(findings[0]?.description).toContain('writes their content to `$GITHUB_ENV`');
   });
+
+  it('is LOW when the write to $GITHUB_ENV is the last step of the job (nothing runs with it)', () => {
+    const findings = scanWith(RULE, follow(yaml`
+      jobs:
+        report:
+          runs-on: ubuntu-latest
+          env:
+            GH_TOKEN: \${{ secrets.RELEASE_TOKEN }}
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                name: meta
+                path: meta
+                run-id: \${{ github.event.workflow_run.id }}
+            - run: echo "VERSION=$(cat meta/version)" >> "$GITHUB_ENV"
+    `));
+    expect(positions(findings)).toEqual(['11:15 LOW']);
+    expect(findings[0]?.description).toContain('writes their content to `$GITHUB_ENV` or `$GITHUB_PATH`, but no later step of the job runs with it');
+  });
 });
 
 describe(`${RULE}: artifacts of other runs outside workflow_run (issue 25)`, () => {

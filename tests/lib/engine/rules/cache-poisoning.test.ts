@@ -479,6 +479,25 @@ describe(`${RULE}: who writes the cache a release restores`, () => {
     expect(injected?.description).toContain('(script-injection)');
   });
 
+  it("counts outsider text written to $GITHUB_ENV as a writer only when a later step runs with it", () => {
+    const envWrite = (after: string) => other(yaml`
+      on: issues
+      jobs:
+        triage:
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "TITLE=$TITLE" >> "$GITHUB_ENV"
+              env:
+                TITLE: \${{ github.event.issue.title }}
+            ${after}
+    `);
+    const [read] = scanWith(RULE, [release, envWrite('- run: make triage')]);
+    expect(read?.severity).toBe('HIGH');
+    expect(read?.description).toContain('(github-env-injection)');
+    // The job's last step: the variables it defines reach no step, so no code of the outsider's runs there.
+    expect(scanWith(RULE, [release, envWrite('')]).map((f) => f.description).join()).not.toContain('github-env-injection');
+  });
+
   it('finds the writer with the shared injection analyses, whichever rules are enabled', () => {
     const files = [release, injection('issues')];
     const onlyThis = scanWith(RULE, files);

@@ -35,6 +35,25 @@ describe(RULE, () => {
     expect(positions(scanWith(RULE, 'on: pull_request_target\njobs:\n  j:\n    runs-on: x\n    steps:\n      - run: echo "$GITHUB_HEAD_REF"\n'))).toEqual(['1:5 LOW']);
   });
 
+  it("is LOW when pull request text goes to $GITHUB_ENV only in a job's last step, MEDIUM when a later step runs with it", () => {
+    const workflow = (after: string) => yaml`
+      on: pull_request_target
+      permissions: {}
+      jobs:
+        title:
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "TITLE=$TITLE" >> "$GITHUB_ENV"
+              env:
+                TITLE: \${{ github.event.pull_request.title }}
+            ${after}
+    `;
+    const last = scanWith(RULE, workflow(''));
+    expect(positions(last)).toEqual(['1:5 LOW']);
+    expect(last[0]?.description).toContain('step 1 of job `title` (line 7) writes pull request text to `$GITHUB_ENV`, but no later step of job `title` runs with it');
+    expect(positions(scanWith(RULE, workflow('- run: ./check-title.sh')))).toEqual(['1:5 MEDIUM']);
+  });
+
   it('is LOW when every job only runs well-known triage actions', () => {
     expect(positions(scanWith(RULE, yaml`
       on: pull_request_target

@@ -82,6 +82,6 @@ describe(`${RULE}: the $/ form in the model`, () => {
     expect(self[0]?.description).toContain('runs `make` (inside local action `./.github/actions/build`)');
     const noBuild = { ...action, text: 'name: build\nruns:\n  using: composite\n  steps:\n    - run: echo done\n      shell: bash\n' };
     const quiet = scanWith('untrusted-checkout', [{ path: '.github/workflows/t.yml', text: workflow('$/.github/actions/build') }, noBuild]);
-    expect(quiet[0]?.description).toContain('no later step of the job runs code from it');
+    expect(quiet[0]?.description).toContain('no later step of the job runs code or a tool that loads configuration from it');
   });
 });

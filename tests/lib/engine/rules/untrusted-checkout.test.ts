@@ -22,19 +22,39 @@ describe(RULE, () => {
     expect(records[0]?.finding.description).toContain('`npm ci`');
   });
 
-  it('is MEDIUM when nothing after the checkout runs workspace code', () => {
-    expect(positions(scanWith(RULE, yaml`
-      on: pull_request_target
-      jobs:
-        diff:
-          runs-on: ubuntu-latest
-          steps:
-            - uses: actions/checkout@v4
-              with:
-                repository: \${{ github.event.pull_request.head.repo.full_name }}
-                ref: \${{ github.head_ref }}
-            - run: git diff --stat HEAD~1
-    `))).toEqual(['8:23 MEDIUM']);
+  it('is LOW when nothing after the checkout runs it or loads configuration from it, MEDIUM when a later tool may', () => {
+    const workflow = (later: string) => `on: pull_request_target
+jobs:
+  diff:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          repository: \${{ github.event.pull_request.head.repo.full_name }}
+          ref: \${{ github.head_ref }}
+      ${later}
+`;
+    // git, a formatter whose configuration is data, GitHub's and pinned actions: nothing loads the fork's code.
+    const inert = scanWith(RULE, workflow(`- run: |
+          if [ -n "$(git status --porcelain)" ]; then
+            git diff --stat HEAD~1
+            ruff check --fix .
+          fi
+      - uses: actions/upload-artifact@v4
+        with: { name: diff, path: . }
+      - uses: some-org/comment-action@0123456789abcdef0123456789abcdef01234567`));
+    expect(positions(inert)).toEqual(['8:23 LOW']);
+    expect(inert[0]?.description).toContain('after it the job only runs `git status`, `git diff`, `ruff`, `actions/upload-artifact`, `some-org/comment-action`');
+    expect(positions(scanWith(RULE, workflow('- run: echo done')))).toEqual(['8:23 LOW']);
+    // A registry tool that loads the checkout's configuration, a third-party action on a tag, git told to run hooks.
+    const npx = scanWith(RULE, workflow('- run: npx eslint .'));
+    expect(positions(npx)).toEqual(['8:23 MEDIUM']);
+    expect(npx[0]?.description).toContain('but step 2 of job `diff` (line 10) runs `npx eslint`, which can load configuration from its files');
+    expect(positions(scanWith(RULE, workflow('- uses: some-org/comment-action@v2')))).toEqual(['8:23 MEDIUM']);
+    expect(positions(scanWith(RULE, workflow('- run: git config core.hooksPath .githooks && git commit -am fix')))).toEqual(['8:23 MEDIUM']);
+    expect(positions(scanWith(RULE, workflow('- run: python -c "import setup"')))).toEqual(['8:23 MEDIUM']);
+    expect(positions(scanWith(RULE, workflow("- run: find . -name '*.sh' -exec {} \\;")))).toEqual(['8:23 MEDIUM']);
+    expect(positions(scanWith(RULE, workflow('- run: (cd docs && git add . && git commit -m docs)')))).toEqual(['8:23 LOW']);
   });
 
   it('does not count a build of another repository the job clones as running the pull request\'s code', () => {
@@ -110,8 +130,12 @@ describe(RULE, () => {
     const npx = (command: string) => workflow('core.info("x")').replace(/ {6}- uses: actions\/github-script@v7[^]*$/, `      - run: ${command}\n`);
     expect(positions(scanWith(RULE, npx('npx tsx .github/scripts/label.ts')))).toEqual(['10:16 HIGH']);
     expect(positions(scanWith(RULE, npx('npx prettier --check .github')))).toEqual(['10:16 MEDIUM']);
-    // A package of the runner's node_modules, or inline code: nothing of the checkout runs.
-    expect(positions(scanWith(RULE, workflow("const fs = require('fs'); const { exec } = require('@actions/exec');")))).toEqual(['10:16 MEDIUM']);
+    // Inline code with Node's own modules: nothing of the checkout runs or loads.
+    expect(positions(scanWith(RULE, workflow("const fs = require('fs'); core.info(fs.readFileSync('x', 'utf8'));")))).toEqual(['10:16 LOW']);
+    // A package by name resolves from the working directory's node_modules, which the checkout can bring.
+    const named = scanWith(RULE, workflow("const { exec } = require('@actions/exec');"));
+    expect(positions(named)).toEqual(['10:16 MEDIUM']);
+    expect(named[0]?.description).toContain("`require('@actions/exec')` in actions/github-script");
   });
 
   it('reports a privileged job that dispatches another repository\'s CI with the pull request\'s head, not this repository or data without the head', () => {
@@ -1073,5 +1097,65 @@ describe(`${RULE}: the head through env: and job outputs (issue 25)`, () => {
 
   it('negative: the same chain from the base branch is no pull request code', () => {
     expect(scanWith(RULE, workflow('${{ github.event.pull_request.base.sha }}'))).toEqual([]);
+  });
+});
+
+describe(`${RULE}: a comment bot whose first job checks the commenter's permission`, () => {
+  const caller = {
+    path: '.github/workflows/bot.yml',
+    text: yaml`
+      on:
+        issue_comment:
+          types: [created]
+      jobs:
+        bot:
+          uses: ./.github/workflows/bot-run.yml
+          secrets: inherit
+    `,
+  };
+  /** `gate`: the `if:` of the job that checks out and builds the pull request. */
+  const called = (gate: string) => ({
+    path: '.github/workflows/bot-run.yml',
+    text: yaml`
+      on: workflow_call
+      jobs:
+        check:
+          runs-on: ubuntu-latest
+          outputs:
+            allowed: \${{ steps.perm.outputs.allowed }}
+          steps:
+            - id: perm
+              env:
+                GH_TOKEN: \${{ github.token }}
+              run: |
+                level=$(gh api "repos/$GITHUB_REPOSITORY/collaborators/$ACTOR/permission" --jq .permission)
+                if [ "$level" = admin ] || [ "$level" = write ]; then echo "allowed=true" >> "$GITHUB_OUTPUT"; fi
+        fix:
+          needs: check
+          ${gate}
+          runs-on: ubuntu-latest
+          steps:
+            - id: pr
+              run: echo "sha=$(gh pr view \${{ github.event.issue.number }} --json headRefOid -q .headRefOid)" >> "$GITHUB_OUTPUT"
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ steps.pr.outputs.sha }}
+            - run: npm ci && npm run lint -- --fix
+              env:
+                TOKEN: \${{ secrets.BOT_TOKEN }}
+    `,
+  });
+
+  it("reads the check job's output in the called workflow: a maintainer approves each run, no outsider starts it", () => {
+    const findings = scanWith(RULE, [caller, called("if: needs.check.outputs.allowed == 'true'")]);
+    expect(findings.map((f) => `${f.file}:${f.line} ${f.severity}`)).toEqual(['.github/workflows/bot-run.yml:23 MEDIUM']);
+    expect(findings[0]?.description).toContain("a maintainer approves each run first (`needs.check.outputs.allowed == 'true'`)");
+    expect(findings[0]?.description).not.toContain('anyone');
+  });
+
+  it('without the gate, anyone who comments starts it', () => {
+    const findings = scanWith(RULE, [caller, called('')]);
+    expect(findings.map((f) => `${f.file}:${f.line} ${f.severity}`)).toEqual(['.github/workflows/bot-run.yml:23 HIGH']);
+    expect(findings[0]?.description).toContain('anyone with a GitHub account can start it through `issue_comment`');
   });
 });

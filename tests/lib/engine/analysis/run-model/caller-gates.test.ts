@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { RunModel } from '../../../../../lib/engine/analysis/run-model/index.js';
+import { RepositoryModel } from '../../../../../lib/engine/model/repository.js';
+import { buildWorkflow, type Workflow } from '../../../../../lib/engine/model/workflow.js';
+import { parseYaml } from '../../../../../lib/engine/yaml/parse.js';
+import { SourceFile } from '../../../../../lib/engine/yaml/source.js';
+import { yaml } from '../../../../support/engine.js';
+
+function model(files: Record<string, string>) {
+  const workflows: Workflow[] = [];
+  for (const [path, text] of Object.entries(files)) {
+    const parsed = parseYaml(text);
+    if (!parsed.ok || parsed.root.kind !== 'map') throw new Error(`bad fixture ${path}`);
+    workflows.push(buildWorkflow(new SourceFile(path, text), parsed.root));
+  }
+  const runs = new RunModel(new RepositoryModel(workflows, [], []));
+  return (path: string, id: string) => {
+    const found = workflows.find((w) => w.file.path === path)?.jobs.find((j) => j.id === id);
+    if (found === undefined) throw new Error(`no job ${id}`);
+    return runs.job(found).reach;
+  };
+}
+
+const CALLER = yaml`
+  on:
+    issue_comment:
+      types: [created]
+  jobs:
+    bot:
+      uses: ./.github/workflows/bot.yml
+      secrets: inherit
+`;
+
+/** A reusable workflow whose first job checks the commenter's permission; `gate` is the later job's `if:`. */
+const bot = (check: string, gate: string, outputs = 'allowed: ${{ steps.perm.outputs.ok }}') => yaml`
+  on: workflow_call
+  jobs:
+    check:
+      runs-on: ubuntu-latest
+      outputs:
+        ${outputs}
+        sha: \${{ steps.pr.outputs.sha }}
+      steps:
+        - id: perm
+          uses: actions/github-script@v7
+          with:
+            script: |
+              ${check}
+        - id: pr
+          run: echo "sha=$(gh pr view --json headRefOid -q .headRefOid)" >> "$GITHUB_OUTPUT"
+    fix:
+      needs: check
+      ${gate}
+      runs-on: ubuntu-latest
+      steps:
+        - run: make
+`;
+
+const READS = "const { data } = await github.rest.repos.getCollaboratorPermissionLevel({ owner: context.repo.owner, repo: context.repo.repo, username: context.actor }); core.setOutput('ok', ['admin', 'write'].includes(data.permission));";
+const FAILS = "const { data } = await github.rest.repos.getCollaboratorPermissionLevel({ owner: context.repo.owner, repo: context.repo.repo, username: context.actor }); if (data.permission !== 'admin') core.setFailed('no');";
+
+describe("a reusable workflow's own permission check, on its caller's event", () => {
+  it("a later job gated on the check job's output is a maintainer's approval, not anyone's", () => {
+    const reach = model({ '.github/workflows/caller.yml': CALLER, '.github/workflows/bot.yml': bot(READS, "if: needs.check.outputs.allowed == 'true'") });
+    expect(reach('.github/workflows/bot.yml', 'fix')).toMatchObject({ level: 'approval', event: 'issue_comment' });
+    expect(reach('.github/workflows/bot.yml', 'fix').gates.join()).toContain('needs.check.outputs.allowed');
+    // The check job itself runs for anyone who comments.
+    expect(reach('.github/workflows/bot.yml', 'check')).toMatchObject({ level: 'anyone', event: 'issue_comment' });
+  });
+
+  it('reads a bare or fromJSON test of the output, and a check job that fails the run', () => {
+    for (const gate of ['if: needs.check.outputs.allowed', 'if: fromJSON(needs.check.outputs.allowed)', 'if: fromJSON(needs.check.outputs.allowed) == true']) {
+      const reach = model({ '.github/workflows/caller.yml': CALLER, '.github/workflows/bot.yml': bot(READS, gate) });
+      expect(reach('.github/workflows/bot.yml', 'fix').level).toBe('approval');
+    }
+    const failing = model({ '.github/workflows/caller.yml': CALLER, '.github/workflows/bot.yml': bot(FAILS, '') });
+    expect(failing('.github/workflows/bot.yml', 'fix').level).toBe('approval');
+  });
+
+  it('a gate on an output that does not come from the check, or no gate at all, leaves it to anyone', () => {
+    const other = model({ '.github/workflows/caller.yml': CALLER, '.github/workflows/bot.yml': bot(READS, "if: needs.check.outputs.sha != ''") });
+    expect(other('.github/workflows/bot.yml', 'fix').level).toBe('anyone');
+    const none = model({ '.github/workflows/caller.yml': CALLER, '.github/workflows/bot.yml': bot(READS, '') });
+    expect(none('.github/workflows/bot.yml', 'fix').level).toBe('anyone');
+    // An output named like the check's but taken from another step is no permission check.
+    const renamed = model({ '.github/workflows/caller.yml': CALLER, '.github/workflows/bot.yml': bot(READS, "if: needs.check.outputs.allowed == 'true'", 'allowed: ${{ steps.pr.outputs.sha }}') });
+    expect(renamed('.github/workflows/bot.yml', 'fix').level).toBe('anyone');
+  });
+
+  it("reads the called job's conditions per event of the caller: one event it excludes does not hide another", () => {
+    const caller = yaml`
+      on:
+        issue_comment:
+        pull_request_target:
+      jobs:
+        bot:
+          uses: ./.github/workflows/bot.yml
+    `;
+    const callee = yaml`
+      on: workflow_call
+      jobs:
+        fix:
+          if: github.event_name == 'pull_request_target'
+          runs-on: ubuntu-latest
+          steps:
+            - run: make
+        comment:
+          if: github.event_name == 'issue_comment' && github.event.comment.author_association == 'OWNER'
+          runs-on: ubuntu-latest
+          steps:
+            - run: make
+    `;
+    const reach = model({ '.github/workflows/caller.yml': caller, '.github/workflows/bot.yml': callee });
+    expect(reach('.github/workflows/bot.yml', 'fix')).toMatchObject({ level: 'anyone', event: 'pull_request_target' });
+    expect(reach('.github/workflows/bot.yml', 'comment')).toMatchObject({ level: 'approval', event: 'issue_comment' });
+  });
+});
+
+describe('a login searched in a string is no named-actor gate', () => {
+  const workflow = (condition: string) => ({
+    '.github/workflows/w.yml': yaml`
+      on: issue_comment
+      jobs:
+        run:
+          if: ${condition}
+          runs-on: ubuntu-latest
+          steps:
+            - run: make
+    `,
+  });
+
+  it("contains('<string>', github.actor) admits any login that is a piece of it; a real list names the accounts", () => {
+    expect(model(workflow("contains('alice bob', github.actor)"))('.github/workflows/w.yml', 'run').level).toBe('anyone');
+    expect(model(workflow(`contains(fromJSON('["alice", "bob"]'), github.actor)`))('.github/workflows/w.yml', 'run').level).toBe('trusted-author');
+    expect(model(workflow("github.actor == 'alice'"))('.github/workflows/w.yml', 'run').level).toBe('trusted-author');
+  });
+});
