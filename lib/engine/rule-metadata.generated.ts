@@ -700,7 +700,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Fork pull requests run without maintainer approval",
     severity: "MEDIUM",
     surface: "repo-settings",
-    description: "A public repository whose fork pull request approval policy is weaker than \"all external contributors\", so workflows of outsiders' pull requests start without a maintainer approving them.",
+    description: "A public repository whose fork pull request approval policy is weaker than \"all external contributors\", so workflows of outsiders' pull requests start without a maintainer approving them. Also a workflow that approves fork pull requests' pending runs itself through the REST API (`POST .../actions/runs/{run_id}/approve`) on an event the fork causes, behind a label that stays, or on a schedule: LOW when the approved runs are `pull_request` runs (read-only token, no secrets), MEDIUM when a `pull_request` job of the repository runs on a self-hosted runner.",
     recommendation: "Settings → Actions → General → \"Approval for running fork pull request workflows from contributors\": choose \"Require approval for all external contributors\" (`PUT /repos/{owner}/{repo}/actions/permissions/fork-pr-contributor-approval` with `approval_policy: all_external_contributors`).",
   },
   {
