@@ -61,12 +61,12 @@ describe(RULE, () => {
     const [started] = recordsWith(RULE, workflow(''));
     expect(started?.facts).toContain('reach:approval');
     expect(started?.facts).not.toContain('reach:anyone');
-    const open = "\n                allowed_non_write_users: '*'\n                github_token: \${{ github.token }}";
+    const open = "\n                allowed_non_write_users: '*'\n                github_token: ${{ github.token }}";
     expect(recordsWith(RULE, workflow(open))[0]?.facts).toContain('reach:anyone');
     // The input lifts the check only with a `github_token` input, and only `*` lets everyone in.
     expect(recordsWith(RULE, workflow("\n                allowed_non_write_users: '*'"))[0]?.facts).toContain('reach:approval');
-    expect(recordsWith(RULE, workflow('\n                allowed_non_write_users: alice,bob\n                github_token: \${{ github.token }}'))[0]?.facts).toContain('reach:approval');
-    expect(recordsWith(RULE, workflow('\n                allowed_non_write_users: \${{ vars.USERS }}\n                github_token: \${{ github.token }}'))[0]?.facts).toContain('reach:anyone');
+    expect(recordsWith(RULE, workflow('\n                allowed_non_write_users: alice,bob\n                github_token: ${{ github.token }}'))[0]?.facts).toContain('reach:approval');
+    expect(recordsWith(RULE, workflow('\n                allowed_non_write_users: ${{ vars.USERS }}\n                github_token: ${{ github.token }}'))[0]?.facts).toContain('reach:anyone');
     expect(own[0]?.description).toContain("is started by a maintainer on `issue_comment` (the action's own check that the actor has write access)");
     expect(own[0]?.description).toContain('whose title, body and earlier comments an outsider can write');
     const findings = scanWith(RULE, workflow(open));
@@ -109,7 +109,7 @@ ${on}
       expect(record?.finding.description).toContain("(the action's own check that the actor has write access)");
     }
     // Lifted for everyone: anyone who opens an issue starts it.
-    const [open] = recordsWith(RULE, workflow('        issues: { types: [opened] }', "\n                allowed_non_write_users: '*'\n                github_token: \${{ github.token }}"));
+    const [open] = recordsWith(RULE, workflow('        issues: { types: [opened] }', "\n                allowed_non_write_users: '*'\n                github_token: ${{ github.token }}"));
     expect(open?.facts).toContain('reach:anyone');
     expect(open?.finding.description).toContain('runs on `issues` events that anyone can cause');
   });
