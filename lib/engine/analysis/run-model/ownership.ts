@@ -13,7 +13,7 @@
  * What each answer means for an attacker who takes over the code's publisher (a compromised upstream):
  * - `local`: the code changes only through a commit to this repository (any ref of it);
  * - `first-party`: whoever can move the ref already maintains this repository (the same user or organisation);
- * - `platform`: GitHub's own actions (`actions/*`, `github/*`) and images (`ghcr.io/actions/...`): GitHub runs
+ * - `platform`: GitHub's own actions (`actions/*`, `github/*`, `dependabot/*`) and images (`ghcr.io/actions/...`): GitHub runs
  *   the runner and holds the job's token anyway;
  * - `third-party`: another account, whose takeover reaches this repository's jobs.
  */
@@ -27,8 +27,14 @@ import { hasAny, scriptOf, wordMask } from '../file-scripts.js';
 
 export type Ownership = 'local' | 'first-party' | 'platform' | 'third-party';
 
-/** Owners whose actions GitHub itself publishes. */
-export const PLATFORM_OWNERS: ReadonlySet<string> = new Set(['actions', 'github']);
+/**
+ * Owners whose actions GitHub itself publishes: `actions` and `github` (the organisations of "actions created by
+ * GitHub", https://docs.github.com/en/repositories/managing-your-repositorys-settings-and-features/enabling-features-for-your-repository/managing-github-actions-settings-for-a-repository),
+ * and `dependabot`, the organisation of Dependabot, which GitHub acquired in 2019 and runs as part of the platform;
+ * GitHub's own documentation has workflows use its `dependabot/fetch-metadata`
+ * (https://docs.github.com/en/code-security/dependabot/working-with-dependabot/automating-dependabot-with-github-actions).
+ */
+export const PLATFORM_OWNERS: ReadonlySet<string> = new Set(['actions', 'github', 'dependabot']);
 
 /** What the scan knows of the scanned repository's identity, all lower-cased. */
 export interface RepositoryIdentity {

@@ -42,6 +42,11 @@ describe('who owns an action or reusable workflow', () => {
     const identity = repositoryIdentity(EMPTY, 'acme/widget');
     expect(usesOwnership(uses('actions/checkout@v4'), identity)).toBe('platform');
     expect(usesOwnership(uses('github/codeql-action/init@v3'), identity)).toBe('platform');
+    // Dependabot's organisation is GitHub's.
+    expect(usesOwnership(uses('dependabot/fetch-metadata@v2'), identity)).toBe('platform');
+    expect(usesOwnership(uses('Dependabot/fetch-metadata@v2'), identity)).toBe('platform');
+    // A look-alike owner is not.
+    expect(usesOwnership(uses('dependabot-actions/fetch-metadata@v2'), identity)).toBe('third-party');
     expect(usesOwnership(uses('tj-actions/changed-files@v45'), identity)).toBe('third-party');
     expect(usesOwnership(uses('acme-evil/widget@v1'), identity)).toBe('third-party');
   });
@@ -164,6 +169,7 @@ describe('who owns what a URL serves', () => {
 
   it("GitHub's own releases are the platform's; any other account on GitHub is a third party", () => {
     expect(owner('https://github.com/actions/runner/releases/download/v2.316.1/actions-runner-linux-x64-2.316.1.tar.gz')).toBe('platform');
+    expect(owner('https://github.com/dependabot/cli/releases/download/v1.60.0/dependabot-v1.60.0-linux-amd64.tar.gz')).toBe('platform');
     expect(owner('https://github.com/acme-evil/widget/releases/download/v1/tool.tar.gz')).toBe('third-party');
     expect(owner('https://raw.githubusercontent.com/someone/acme-labs/main/install.sh')).toBe('third-party');
   });
