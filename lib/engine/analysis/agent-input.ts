@@ -7,7 +7,7 @@ import { agentAction, type AgentAction } from '../data/agent-actions.js';
 import { outsiderControlled } from '../expressions/controller.js';
 import { stepScope, type TaintAnalyzer } from '../expressions/taint.js';
 import type { Step } from '../model/workflow.js';
-import { getText } from '../yaml/model.js';
+import { getPair, getText } from '../yaml/model.js';
 import type { RunModel } from './run-model/index.js';
 import type { ValueReach } from './run-model/reach.js';
 import type { TrustGuard } from './trust-guards.js';
@@ -75,4 +75,48 @@ export function agentRestricted(agent: AgentAction, step: Step): boolean {
 export function agentShell(agent: AgentAction, step: Step): boolean {
   if (agentRestricted(agent, step)) return false;
   return agent.shell === true || agent.shell.some(({ input, pattern }) => pattern.test(getText(step.with, input) ?? ''));
+}
+
+/**
+ * The action's own check that the actor has write access (`checks`), unless an input widens it to everyone
+ * (`widened`: set to a value that lets anyone in, or to an expression, which may be anything); `none` when the
+ * action checks nobody.
+ */
+export function agentActorCheck(agent: AgentAction, step: Step): 'checks' | 'widened' | 'none' {
+  const check = agent.checksActor;
+  if (check === undefined) return 'none';
+  const pair = getPair(step.with, check.unlessInput);
+  if (pair === undefined) return 'checks';
+  if (check.pattern === undefined) return 'widened';
+  const text = getText(step.with, check.unlessInput);
+  return text === null || text.includes('${{') || check.pattern.test(text) ? 'widened' : 'checks';
+}
+
+/** At most this many allowed commands are read from an agent's inputs. */
+const MAX_AGENT_COMMANDS = 20;
+
+/**
+ * The commands the agent of `step` may run in its workspace: `any` when it has a free shell (`agentShell`, or an
+ * allowed command tool without a command, such as `Bash` or `run_shell_command`), else each command its allowed
+ * tools name (`Bash(bun install)` gives `bun install`; a trailing `:*` or ` *` wildcard is dropped), in order.
+ * Empty: it runs no command (its tools only read, edit or talk to the API).
+ */
+export function agentCommands(agent: AgentAction, step: Step): 'any' | string[] {
+  if (agentShell(agent, step)) return 'any';
+  const found: string[] = [];
+  for (const { input, tool, within } of agent.commandTools ?? []) {
+    const text = getText(step.with, input);
+    if (text === null) continue;
+    const parts = within === undefined ? [text] : [...text.matchAll(within)].map((m) => m[1] ?? '');
+    for (const part of parts) {
+      for (const m of part.matchAll(tool)) {
+        const command = m[1];
+        if (command === undefined) return 'any';
+        const trimmed = command.trim().replace(/(?::\*|\s+\*|\*)$/, '').trim();
+        if (trimmed === '' || trimmed === '*') return 'any';
+        if (found.length < MAX_AGENT_COMMANDS && !found.includes(trimmed)) found.push(trimmed.slice(0, 200));
+      }
+    }
+  }
+  return found;
 }

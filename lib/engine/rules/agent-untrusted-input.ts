@@ -2,11 +2,10 @@ import { readPermissions } from '../analysis/permissions.js';
 import { holdingFacts, reachFacts } from '../analysis/run-model/facts.js';
 import { isGithubToken, secretOccurrences } from '../analysis/secrets.js';
 import { describeStep } from '../analysis/describe.js';
-import { agentEvents, agentReach, agentRestricted, agentShell, stepAgent } from '../analysis/agent-input.js';
-import type { AgentAction } from '../data/agent-actions.js';
+import { agentActorCheck, agentEvents, agentReach, agentRestricted, agentShell, stepAgent } from '../analysis/agent-input.js';
 import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
-import { getPair, getText, type YNode } from '../yaml/model.js';
+import type { YNode } from '../yaml/model.js';
 
 /** Write scopes that hand over code, releases, packages, workflow runs, deployments or cloud credentials (OIDC). */
 const STRONG_SCOPES = new Set(['contents', 'actions', 'packages', 'workflows', 'deployments', 'id-token']);
@@ -29,18 +28,6 @@ function stepSecrets(step: Step, job: Job): string[] {
   return [...new Set(names.filter((name) => !isGithubToken(name)))];
 }
 
-/** The action's own actor check, unless an input widens it to everyone. */
-function checksActor(agent: AgentAction, step: Step): 'checks' | 'widened' | 'none' {
-  const check = agent.checksActor;
-  if (check === undefined) return 'none';
-  const pair = getPair(step.with, check.unlessInput);
-  if (pair === undefined) return 'checks';
-  if (check.pattern === undefined) return 'widened';
-  const text = getText(step.with, check.unlessInput);
-  // A value computed by an expression may be anything.
-  return text === null || text.includes('${{') || check.pattern.test(text) ? 'widened' : 'checks';
-}
-
 export default defineWorkflowRule({
   meta: {
     id: 'agent-untrusted-input',
@@ -61,7 +48,7 @@ export default defineWorkflowRule({
       // permissions and secrets: the finding is at the call.
       const callers = step.job !== null ? [step] : context.runs.jobSteps(step);
       const events = agentEvents(step, context.taint);
-      const actorCheck = checksActor(agent, step);
+      const actorCheck = agentActorCheck(agent, step);
       for (const caller of callers) {
         const job = caller.job as Job;
         const reach = agentReach(context.runs, caller, events);
