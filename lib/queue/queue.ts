@@ -195,9 +195,14 @@ async function runOne(db: Database, handlers: JobHandlers, row: ClaimedRow, run:
   if (!parsed.success) {
     outcome = 'dead';
     reason = 'The stored payload is not a job of this version.';
+  } else if (run.signal.aborted || Date.now() >= run.deadline) {
+    // Claimed, but the drain ran out of time before the job could start: handed back at once, and the read
+    // is not an attempt (nothing ran, so there is nothing to back off from).
+    outcome = 'defer';
+    after = 1;
+    reason = 'The drain ran out of time before the job started.';
   } else {
     try {
-      if (run.signal.aborted) throw run.signal.reason;
       await handlers.run(parsed.output, {
         db,
         jobId: String(row.id),

@@ -178,10 +178,20 @@ describe.skipIf(SKIP_BROWSER)(`the web client at scale${skipReason(BROWSER_SKIPP
     await summary.getByText('deny: docker://*, evil-org/action', { exact: true }).waitFor();
     // Turning the rule off and on keeps its options (on is a PUT, not the DELETE that would drop them).
     const toggle = page.getByRole('switch', { name: 'forbidden-uses', exact: true });
-    const saved = (enabled: boolean) =>
-      page.waitForResponse((r) => r.url().endsWith('/api/rule-settings/forbidden-uses') && r.request().method() === 'PUT' && r.request().postData() === JSON.stringify({ enabled }));
-    await Promise.all([saved(false), toggle.uncheck()]);
-    await Promise.all([saved(true), toggle.check()]);
+    const puts: string[] = [];
+    const onRequest = (request: { url(): string; method(): string; postData(): string | null }) => {
+      if (request.url().endsWith('/api/rule-settings/forbidden-uses')) puts.push(`${request.method()} ${request.postData() ?? ''}`);
+    };
+    page.on('request', onRequest);
+    // The client says "Saved" once its call has resolved (the response read in full): only then is the next
+    // action safe. Waiting for the response's headers alone let the reload abort the PUT's body mid-read.
+    const saved = (text: string) => page.getByRole('status').filter({ hasText: text }).waitFor({ state: 'attached' });
+    await toggle.uncheck();
+    await saved('Saved: forbidden-uses off for every repository.');
+    await toggle.check();
+    await saved('Saved: forbidden-uses on for every repository.');
+    page.off('request', onRequest);
+    expect(puts).toEqual([`PUT ${JSON.stringify({ enabled: false })}`, `PUT ${JSON.stringify({ enabled: true })}`]);
     await page.reload();
     await summary.getByText('deny: docker://*, evil-org/action', { exact: true }).waitFor();
   });

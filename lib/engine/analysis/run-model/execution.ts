@@ -13,7 +13,7 @@ import type { Step } from '../../model/workflow.js';
 import { commandName, logicalLines, pipelines, words } from '../../shell.js';
 import { get, getText, isTruthy, type YNode } from '../../yaml/model.js';
 import { ScanCache } from '../../model/scan-cache.js';
-import { agentActorCheck, agentCommands, stepAgent } from '../agent-input.js';
+import { agentCommands, agentGate, stepAgent } from '../agent-input.js';
 import type { AgentAction } from '../../data/agent-actions.js';
 
 export type ExecutionKind =
@@ -204,7 +204,8 @@ function scriptRequires(step: Step): Execution[] {
  */
 function agentExecutions(step: Step, agent: AgentAction): Execution[] {
   const commands = agentCommands(agent, step);
-  const gate = agentActorCheck(agent, step) === 'checks' ? { startedBy: `${agent.name}'s own check that the actor has write access` } : {};
+  const check = agentGate(agent, step, step.job?.workflow.triggers.map((t) => t.name) ?? []);
+  const gate = check === null ? {} : { startedBy: check };
   if (commands === 'any') return [{ step, kind: 'project', evidence: `commands of its choosing (${agent.name}, whose tools include a shell)`, path: '', ...gate }];
   const found: Execution[] = [];
   for (const command of commands) {

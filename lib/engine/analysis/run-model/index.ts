@@ -316,6 +316,31 @@ export class RunModel {
     return step.job === null ? `the jobs that run this action hold nothing worth taking` : run.nothingHeld;
   }
 
+  /**
+   * `suppliesNothing` for a job that calls another owner's reusable workflow (`jobs.<id>.uses`): the called
+   * workflow's jobs get no more than the call gives them (a token capped by the calling job's `permissions:`, the
+   * secrets of its `secrets:` or every one with `inherit`, OIDC only with `id-token: write`; another owner's
+   * workflow cannot use this repository's self-hosted runners), so true when the calling job holds nothing worth
+   * taking and no job of the workflow that needs it, directly or through other jobs, publishes: what the called
+   * workflow uploads or outputs is not known here.
+   */
+  callSuppliesNothing(job: Job): boolean {
+    if (!holdsNothing(this.job(job).holdings, this.defaultToken)) return false;
+    const workflow = job.workflow;
+    const downstream = new Set<string>([job.id]);
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const other of workflow.jobs) {
+        if (downstream.has(other.id) || !other.needs.some((id) => downstream.has(id))) continue;
+        if (this.job(other).holdings.publishes !== null) return false;
+        downstream.add(other.id);
+        grew = true;
+      }
+    }
+    return true;
+  }
+
   readonly #supplies = new ScanCache<Job, boolean>();
 
   #jobSuppliesNothing(job: Job): boolean {

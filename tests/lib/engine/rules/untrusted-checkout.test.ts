@@ -1195,7 +1195,7 @@ describe(`${RULE}: a comment bot whose first job checks the commenter's permissi
     });
 
     it('is HIGH when the action lets anyone start it', () => {
-      const records = recordsWith(RULE, workflow('\n                allowed_tools: "Bash(npm test)"\n                allowed_non_write_users: "*"'));
+      const records = recordsWith(RULE, workflow('\n                allowed_tools: "Bash(npm test)"\n                github_token: ${{ secrets.GITHUB_TOKEN }}\n                allowed_non_write_users: "*"'));
       expect(positions(records.map((r) => r.finding))).toEqual(['14:16 HIGH']);
       expect(records[0]?.facts).toContain('reach:anyone');
     });
