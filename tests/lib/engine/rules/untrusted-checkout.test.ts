@@ -1206,7 +1206,7 @@ describe(`${RULE}: a comment bot whose first job checks the commenter's permissi
         expect(records.map((r) => r.facts?.includes('exec')), tools).toEqual([false]);
       }
       expect(recordsWith(RULE, workflow('\n                allowed_tools: "Bash(npm test)"', 'main'))).toEqual([]);
-      expect(recordsWith(RULE, workflow('\n                allowed_tools: "Bash(npm test)"', '\${{ github.event.repository.default_branch }}'))).toEqual([]);
+      expect(recordsWith(RULE, workflow('\n                allowed_tools: "Bash(npm test)"', '${{ github.event.repository.default_branch }}'))).toEqual([]);
     });
 
     it('counts an agent whose default tools include a shell (Gemini CLI) and one restricted to a command allowlist that runs the project', () => {
