@@ -1,6 +1,7 @@
 import type { TaintAnalyzer } from '../expressions/taint.js';
 import { ScanCache } from '../model/scan-cache.js';
 import type { Job, Step } from '../model/workflow.js';
+import { get } from '../yaml/model.js';
 import { artifactUses, strongestUse, type ArtifactUse } from './artifacts.js';
 import { envInjections, outputCarriesOutsiderText } from './injections.js';
 import { within } from './run-model/execution.js';
@@ -18,6 +19,13 @@ export interface DownloadEffect {
   sinks: TracedExecution[];
   /** When no step runs them: the most telling use of their content; null when the analysis follows none. */
   use: ArtifactUse | null;
+  /**
+   * When no step runs them: true when every job their content steers (a value read into a step, an output in
+   * a job's `if:`) holds nothing worth taking (run model `valuables`: a read-only token, no secret, OIDC,
+   * self-hosted machine or publish), so the steering reaches nothing but that job's own results and the
+   * comments or statuses other jobs post. False when a value goes to a reusable workflow, whose jobs are not known here.
+   */
+  steersOnlyBareJobs: boolean;
 }
 
 const effects = new ScanCache<WorkspaceEntry, DownloadEffect>();
@@ -28,11 +36,20 @@ export function downloadEffect(runs: RunModel, taint: TaintAnalyzer, run: JobRun
     const sinks = downloadSinks(runs, run, entry);
     const envWrites = (step: Step) => envInjections(step, taint).some((h) => h.artifact === true);
     const context = { repository: runs.repository, sameRun: (a: Step, b: Step) => runs.sameRun(a, b), envWrites, valuables: (job: Job) => runs.job(job).valuables, carries: outputCarriesOutsiderText(taint) };
-    const use = sinks.length > 0 ? null : strongestUse(artifactUses(entry.step, entry.dir, context));
-    found = { sinks, use };
+    const uses = sinks.length > 0 ? [] : artifactUses(entry.step, entry.dir, context);
+    const bare = uses.every((u) => u.kind !== 'data' || (u.step.job !== null && !(u.subject !== undefined && u.step === entry.step) && !interpolatesOutputs(u.step) && runs.job(u.step.job).valuables.length === 0));
+    found = { sinks, use: strongestUse(uses), steersOnlyBareJobs: sinks.length === 0 && bare };
     effects.set(entry, found);
   }
   return found;
+}
+
+/** A script (`run:` or a github-script's `script`) that splices a step's or job's output into its code: it may run it. */
+function interpolatesOutputs(step: Step): boolean {
+  const file = step.owner.file.text;
+  const script = step.run ?? (step.usesRef?.kind === 'repository' && step.usesRef.slug === 'actions/github-script' ? get(step.with, 'script') : undefined);
+  if (script === undefined) return false;
+  return /\$\{\{[^}]*\b(?:steps|needs)\.[\w-]+\.outputs\b/.test(file.slice(script.start, script.end));
 }
 
 /**

@@ -300,7 +300,7 @@ function jobOutsiderCode(context: { runs: RunModel; taint: TaintAnalyzer }, job:
       if (entry.content !== 'outsider' || entry.checkout?.hiddenBy === 'trusted-author') continue;
       const sink = context.runs.sinksOf(run, entry)[0];
       if (sink === undefined) continue;
-      const reach = context.runs.stepReach(sink.step);
+      const reach = context.runs.sinkReach(context.runs.stepReach(sink.step), [sink]);
       if (!OUTSIDER.has(reach.level)) continue;
       const file = job.workflow.file;
       better({

@@ -64,6 +64,15 @@ function literalName(index: Expr): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
+/**
+ * True for a name GitHub can store a secret under: letters, digits and `_`, not starting with a digit, and not
+ * with `GITHUB_` (the job token aside). `secrets.special-secret` names none: GitHub evaluates it to an empty
+ * string, so it carries no secret.
+ */
+export function isStoredSecretName(name: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !/^GITHUB_/i.test(name);
+}
+
 /** True for the job token, which GitHub mints per run: it is not a long-lived stored secret. */
 export function isGithubToken(name: string): boolean {
   return name.toUpperCase() === 'GITHUB_TOKEN';

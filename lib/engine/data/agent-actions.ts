@@ -8,11 +8,13 @@ export interface AgentAction {
   slug: string;
   name: string;
   /**
-   * The action refuses to run for actors without write access to the repository unless the named input
-   * widens it (claude-code-action's `allowed_non_write_users`; with `pattern`, only a value matching it):
-   * outsiders cannot start it, only feed it text through the thread it reads.
+   * The action refuses to run for an actor (the account whose act fired the event: the issue's author on
+   * `issues: opened`, the commenter, the reviewer) without write access to the repository, unless the named
+   * input widens it (with `pattern`, only a value matching it; with `withInput`, only when that input is given
+   * too): outsiders cannot start it, only feed it text through the thread it reads. `events`: the events on
+   * which the action makes the check (absent: every event).
    */
-  checksActor?: { unlessInput: string; pattern?: RegExp };
+  checksActor?: { unlessInput: string; pattern?: RegExp; withInput?: string; events?: readonly string[] };
   /**
    * Inputs whose presence restricts the agent's tools to an allowlist (no free shell): an injected prompt
    * then steers only the agent's output. A pattern the input's text must match, when only some values do.
@@ -24,6 +26,12 @@ export interface AgentAction {
    * grants one (Claude Code runs no Bash unless `allowed_tools` / `--allowedTools` names it).
    */
   shell: true | { input: string; pattern: RegExp }[];
+  /**
+   * Inputs that name the commands the agent may run when it has no free shell: `tool` (global) matches one
+   * allowed command tool, its first group the command (no group: any command); `within` (global), when given,
+   * the parts of the input's text that list allowed tools (its first group), so a disallowed list is not read.
+   */
+  commandTools?: { input: string; tool: RegExp; within?: RegExp }[];
   /**
    * What the action itself does with the job's GITHUB_TOKEN. `given`: it writes with it only when the workflow
    * hands it over (an input or `env:` set to `github.token` / `secrets.GITHUB_TOKEN`); otherwise it reads with it
@@ -38,7 +46,18 @@ export const AGENT_ACTIONS: readonly AgentAction[] = [
   {
     slug: 'anthropics/claude-code-action',
     name: 'Claude Code',
-    checksActor: { unlessInput: 'allowed_non_write_users' },
+    // The check runs on the events whose thread it reads (src/github/context.ts `ENTITY_EVENT_NAMES`, with
+    // `pull_request_target` read as `pull_request`; src/entrypoints/prepare.ts). It runs on `workflow_run` only
+    // since August 2026 (#1590), so a `workflow_run` start is not counted as checked. `allowed_non_write_users`
+    // lifts it only when `github_token` is given (src/github/validation/permissions.ts), and only `*` lets
+    // everyone in; a list names the users the maintainers chose. A `[bot]` actor passes: an app acts on the
+    // repository only where its maintainers installed it.
+    checksActor: {
+      unlessInput: 'allowed_non_write_users',
+      pattern: /\*/,
+      withInput: 'github_token',
+      events: ['issues', 'issue_comment', 'pull_request', 'pull_request_target', 'pull_request_review', 'pull_request_review_comment'],
+    },
     // `github_token`: "optional if using GitHub App" (action.yml): without it the action writes with the Claude
     // app's token from an OIDC exchange, and reads with the job's (`DEFAULT_WORKFLOW_TOKEN`).
     jobToken: 'given',
@@ -46,6 +65,11 @@ export const AGENT_ACTIONS: readonly AgentAction[] = [
     shell: [
       { input: 'allowed_tools', pattern: /(?:^|[\s,"'])Bash(?:\(\*\)|(?!\())/ },
       { input: 'claude_args', pattern: /--dangerously-skip-permissions|--allowed-?tools\b[^\n]*?(?:^|[\s,"'=])Bash(?:\(\*\)|(?!\())/i },
+    ],
+    // `Bash(bun install)`, `Bash(npm run test:*)`: the commands Claude Code may run without asking.
+    commandTools: [
+      { input: 'allowed_tools', tool: /\bBash(?:\(([^)]*)\))?/g },
+      { input: 'claude_args', tool: /\bBash(?:\(([^)]*)\))?/g, within: /--allowed-?tools(?:=|\s+)((?:(?!\s--)[^\n])*)/gi },
     ],
     source: 'https://github.com/anthropics/claude-code-action/blob/main/docs/security.md',
   },
@@ -59,6 +83,11 @@ export const AGENT_ACTIONS: readonly AgentAction[] = [
       { input: 'allowed_tools', pattern: /(?:^|[\s,"'])Bash(?:\(\*\)|(?!\())/ },
       { input: 'claude_args', pattern: /--dangerously-skip-permissions|--allowed-?tools\b[^\n]*?(?:^|[\s,"'=])Bash(?:\(\*\)|(?!\())/i },
     ],
+    // `Bash(bun install)`, `Bash(npm run test:*)`: the commands Claude Code may run without asking.
+    commandTools: [
+      { input: 'allowed_tools', tool: /\bBash(?:\(([^)]*)\))?/g },
+      { input: 'claude_args', tool: /\bBash(?:\(([^)]*)\))?/g, within: /--allowed-?tools(?:=|\s+)((?:(?!\s--)[^\n])*)/gi },
+    ],
     source: 'https://github.com/anthropics/claude-code-base-action',
   },
   {
@@ -69,6 +98,8 @@ export const AGENT_ACTIONS: readonly AgentAction[] = [
     // `settings: {"tools": {"core": ["read_file", "run_shell_command(echo)"]}}` limits the built-in tools.
     toolAllowlist: [{ input: 'settings', pattern: /"core"\s*:/ }],
     shell: true,
+    // `"core": ["run_shell_command(npm test)"]`: the commands an allowlist still lets it run.
+    commandTools: [{ input: 'settings', tool: /\brun_shell_command(?:\(([^)]*)\))?/g }],
     source: 'https://github.com/google-github-actions/run-gemini-cli',
   },
   {
@@ -78,6 +109,8 @@ export const AGENT_ACTIONS: readonly AgentAction[] = [
     jobToken: 'given',
     toolAllowlist: [{ input: 'settings', pattern: /"core"\s*:/ }],
     shell: true,
+    // `"core": ["run_shell_command(npm test)"]`: the commands an allowlist still lets it run.
+    commandTools: [{ input: 'settings', tool: /\brun_shell_command(?:\(([^)]*)\))?/g }],
     source: 'https://github.com/google-github-actions/run-gemini-cli#readme',
   },
   {

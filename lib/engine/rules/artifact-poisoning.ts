@@ -46,7 +46,7 @@ export default defineWorkflowRule({
     severity: 'HIGH',
     surface: 'workflow',
     description:
-      "A privileged workflow (`workflow_run`, `issue_comment`, `pull_request_target` ...) downloads the artifacts of a run a fork's pull request can produce (`actions/download-artifact` with `run-id`, `dawidd6/action-download-artifact`, `gh run download`, `downloadArtifact` in github-script): the fork chose those files. HIGH when a later step runs them (a build tool, script or local action in the directory they land in, a deploy action working there, a script run from an isolated directory, or their content written to `$GITHUB_ENV` with a later step to run with it), anyone can start the run and the job holds a write scope, secret or OIDC; MEDIUM when their content only steers what the job does (a value read into a command, an output in a later `if:` of a step or job that does more than comment or set a status); LOW when it only decides a comment or a commit status (its text, its pull request or commit, whether a job that only posts it runs), or the files are uploaded or deployed as they are (a static preview). Not reported when the values are validated numbers, when `dawidd6/action-download-artifact` searches with forks' runs skipped (its default from v4), or when only trusted authors' runs reach the job.",
+      "A privileged workflow (`workflow_run`, `issue_comment`, `pull_request_target` ...) downloads the artifacts of a run a fork's pull request can produce (`actions/download-artifact` with `run-id`, `dawidd6/action-download-artifact`, `gh run download`, `downloadArtifact` in github-script): the fork chose those files. HIGH when a later step runs them (a build tool, script or local action in the directory they land in, a deploy action working there, a script run from an isolated directory, or their content written to `$GITHUB_ENV` with a later step to run with it), anyone can start the run and the job holds a write scope, secret or OIDC; MEDIUM when their content only steers what the job does (a value read into a command, an output in a later `if:` of a step or job that does more than comment or set a status) and a job it steers holds something worth taking or splices the value into a script; LOW when it only decides a comment or a commit status (its text, its pull request or commit, whether a job that only posts it runs), or the files are uploaded or deployed as they are (a static preview). Not reported when the values are validated numbers, when `dawidd6/action-download-artifact` searches with forks' runs skipped (its default from v4), or when only trusted authors' runs reach the job.",
     recommendation:
       'Download into an isolated directory (`path: ${{ runner.temp }}/artifacts`), treat every file as untrusted data (validate numbers and names before use, never execute or source it), and never extract it over the checkout.',
   },
@@ -56,10 +56,10 @@ export default defineWorkflowRule({
       const run = runs.job(job);
       for (const entry of run.workspace) {
         if (entry.kind !== 'download' || entry.download === undefined || entry.content !== 'outsider') continue;
-        const reach = runs.stepReach(entry.step);
-        if (!reachable(reach)) continue;
-        const { sinks, use } = downloadEffect(runs, context.taint, run, entry);
-        const found = judge(runs, run, reach, sinks.length > 0, use);
+        if (!reachable(runs.stepReach(entry.step))) continue;
+        const { sinks, use, steersOnlyBareJobs } = downloadEffect(runs, context.taint, run, entry);
+        const reach = runs.sinkReach(runs.stepReach(entry.step), sinks);
+        const found = judge(runs, run, reach, sinks.length > 0, use, steersOnlyBareJobs);
         if (found === null) continue;
         report(context, job, { download: entry.download, reach, run, ...found, consequence: sinks.length > 0 ? `; ${sinkText(job, sinks, entry)}` : found.consequence });
       }
@@ -72,7 +72,7 @@ export default defineWorkflowRule({
         const first = executions[0];
         if (first === undefined) continue;
         const line = job.workflow.file.position(first.step.run?.start ?? first.step.node.start).line;
-        const found = judge(runs, run, reach, true, null);
+        const found = judge(runs, run, reach, true, null, false);
         if (found === null) continue;
         report(context, job, { download, reach, run, ...found, consequence: `; ${describeStep(first.step)} (line ${line}) then runs ${first.evidence} from \`${download.destination ?? ''}\`, where they landed` });
       }
@@ -90,7 +90,7 @@ function reachable(reach: Reach): boolean {
 }
 
 /** Severity and wording of a download, from the model's facts and what later steps do with the files; null: no claim. */
-function judge(runs: RunModel, run: JobRun, reach: Reach, runsThem: boolean, use: ArtifactUse | null): { severity: Severity; executes: boolean; consequence: string } | null {
+function judge(runs: RunModel, run: JobRun, reach: Reach, runsThem: boolean, use: ArtifactUse | null, steersOnlyBareJobs: boolean): { severity: Severity; executes: boolean; consequence: string } | null {
   // Their content in `$GITHUB_ENV` runs only in the steps after the write (and earlier actions' post steps).
   if (!runsThem && use?.kind === 'env' && nothingReads(runs.envReaders(use.step))) {
     return { severity: 'LOW', executes: false, consequence: `; ${who(use)} ${use.detail}, but no later step of the job runs with it, and no earlier action has a post step to run with it (LOW)` };
@@ -102,6 +102,14 @@ function judge(runs: RunModel, run: JobRun, reach: Reach, runsThem: boolean, use
     return { severity: severityOf(claim), executes, consequence };
   }
   if (use?.kind === 'validated' || use?.kind === 'read') return null;
+  if (use?.kind === 'data' && steersOnlyBareJobs) {
+    // Every job it steers holds nothing worth taking: the fork decides only what those jobs do with a read token.
+    return {
+      severity: 'LOW',
+      executes,
+      consequence: `; ${who(use)} ${use.detail}, so their content steers the job, but every job it steers holds no write scope that changes code, releases or packages, no secret, OIDC token, self-hosted machine or publish (LOW: no later step runs them, so the fork decides at most what such a job does and the comments or statuses posted)`,
+    };
+  }
   if (use?.kind === 'data') {
     // Their content steers what the job does without running as code: MEDIUM at most, and only an outsider's.
     const severity: Severity = outsiderReach(reach) || reach.level === 'unreviewed-environment' ? 'MEDIUM' : 'LOW';

@@ -7,6 +7,7 @@ import { defineWorkflowRule } from '../rule.js';
 import { commandName, scriptPipelines, words } from '../shell.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 import { scriptRemoteRuns } from './pipe-to-shell.js';
+import { downloadedToolUnused } from '../analysis/tool-use.js';
 
 /** File names of archives, packages, installers, binaries and scripts. */
 const ARTIFACT = /\.(tar|tgz|tar\.(gz|xz|bz2|zst)|txz|tbz2?|zip|gz|xz|bz2|zst|7z|deb|rpm|apk|msi|exe|dmg|pkg|appimage|jar|war|whl|gem|nupkg|crate|vsix|sh|bash|ps1|py|pl|rb|run|bin)$/i;
@@ -273,6 +274,13 @@ function mediumReason(origin: Extract<DownloadOrigin, { kind: 'mutable' }>, supp
   return ` MEDIUM: ${who}; ${supplies}. Nothing but a committed checksum stands in the way; the one who can change it is that upstream, not an outside GitHub user.`;
 }
 
+/** Why a program downloaded where tools go is LOW when nothing later in the job runs it. */
+function unusedReason(output: string): string {
+  output = output.slice(0, 200);
+  const file = output.replace(/\\/g, '/').slice(output.replace(/\\/g, '/').lastIndexOf('/') + 1).replace(/[`\\]/g, '');
+  return ` LOW: it is saved as \`${output.replace(/[`\\]/g, '')}\`, and nothing later in the job runs it (no command calls \`${file.replace(/\.exe$/i, '')}\` by name or path, nor a tool known to call it) or hands the file on, so a swapped file changes nothing this job does or ships.`;
+}
+
 /** Why a swapped download or package is LOW here: the job (or the jobs running this action) supplies nothing. */
 function lowReason(step: Step, what: 'file' | 'package'): string {
   const action = step.job === null;
@@ -323,19 +331,29 @@ export default defineWorkflowRule({
       // machine or publish and hands no build to a job that publishes. A composite action's step is judged at
       // the job steps that call it (MEDIUM when no workflow here calls it).
       const supplies = !context.runs.suppliesNothing(step);
+      let executableNames: Set<string> | undefined;
       for (const { offset, fetch, evidence } of downloads) {
         const origin = downloadOrigin(step, found.text, offset, fetch.url, context.runs.identity);
         // A fixed version of someone else's archive stays MEDIUM only where what the job builds ships: a replaced
         // version would reach every user of the release, and the checksum is the one check before it does.
         const ships = origin.kind === 'versioned' && context.runs.shipsRelease(step);
-        const low = ships ? false : origin.kind !== 'mutable' || !supplies;
+        const rated = ships ? false : origin.kind !== 'mutable' || !supplies;
+        // A program saved where tools go that nothing later in the job runs (by path, by name, or through a tool
+        // known to call it) nor hands on: swapping it changes nothing the job does or ships (tool-use.ts).
+        const output = outputFile(fetch);
+        const unused =
+          !rated && output !== null && step.job !== null &&
+          downloadedToolUnused(context.runs.job(step.job), step, offset, output, (executableNames ??= executables(found.text)).has(output.slice(output.lastIndexOf('/') + 1)));
+        const low = rated || unused;
         context.report({
           node: run,
           offset: valueOffsetToSource(step.owner.file, run, offset),
           severity: low ? 'LOW' : 'MEDIUM',
           message:
             `\`${fetch.program}\` downloads ${evidence} and nothing in the step verifies its checksum or signature before it is used.` +
-            (origin.kind === 'versioned' && ships
+            (unused && output !== null
+              ? unusedReason(output)
+              : origin.kind === 'versioned' && ships
               ? shippedReason(origin, context.runs.supplyText(step))
               : origin.kind !== 'mutable'
                 ? originReason(origin)

@@ -1,5 +1,6 @@
 import { holdingFacts, runFact } from '../analysis/run-model/facts.js';
 import { callSecrets, holdsNothing, stepSecrets } from '../analysis/run-model/holdings.js';
+import { carriesToken } from '../analysis/run-model/containers.js';
 import { publishesForReal, publishingSteps } from '../analysis/publishing.js';
 import { ownerFact, type JobRun } from '../analysis/run-model/index.js';
 import type { UsesRef } from '../model/uses.js';
@@ -62,10 +63,17 @@ function exposure(run: JobRun, job: Job, step: Step | null): { text: string; fac
     const where = step === null ? 'the called workflow itself (its `with:` or `secrets:`)' : 'the action itself (its `with:` or its environment)';
     return { text: `${holds}; ${direct.length === 1 ? 'secret' : 'secrets'} ${names(direct)} ${direct.length === 1 ? 'reaches' : 'reach'} ${where}`, facts: ['secrets:step'] };
   }
+  // A default token the job writes with: say whether it reaches this action (a step's own `with:` or environment).
+  const token =
+    step !== null && run.holdings.token.kind === 'default' && run.holdings.tokenWriter !== null
+      ? [step.with, step.env, job.env, job.workflow.env].some((n) => carriesToken(step.owner.file, n))
+        ? '; the job\'s token reaches the action itself (its `with:` or its environment)'
+        : '; the action can take that token without being handed it (an input that defaults to `github.token`, or the runner\'s memory)'
+      : '';
   if (run.holdings.secrets.length > 0) {
-    return { text: `${holds}; none of its secrets is passed to this ${step === null ? 'workflow' : 'action'}, but they are in the runner's memory, which code of any step can read`, facts: ['secrets:job'] };
+    return { text: `${holds}${token}; none of its secrets is passed to this ${step === null ? 'workflow' : 'action'}, but they are in the runner's memory, which code of any step can read`, facts: ['secrets:job'] };
   }
-  return { text: holds, facts: [] };
+  return { text: `${holds}${token}`, facts: [] };
 }
 
 function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef, trustedOwners: ReadonlySet<string>, job: Job | null, step: Step | null): void {
@@ -97,13 +105,16 @@ function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef, truste
   if (step !== null && job !== null && publishingSteps(job).some((p) => p.step === step && publishesForReal(p))) facts.push('publisher');
   // A third party's action in a job that holds nothing worth taking and hands no build to a publishing job (the
   // supply-chain rules' policy, docs/severity.md): a moved ref changes only what that run does: LOW. A reusable
-  // workflow's call stays MEDIUM (the called workflow's own jobs decide what they hold).
-  const low = ownership === 'third-party' && step !== null && context.runs.suppliesNothing(step);
+  // workflow's call likewise, when the calling job gives it nothing worth taking and no job after it publishes.
+  const low = ownership === 'third-party' && (step !== null ? context.runs.suppliesNothing(step) : job !== null && context.runs.callSuppliesNothing(job));
   const feeds = ownership === 'third-party' && step !== null && !low && run !== null && holdsNothing(run.holdings, context.runs.defaultToken);
+  const defaultNote = run?.holdings.token.kind === 'default' ? ' (its default token is read-write only if the repository\'s settings make it so)' : '';
   const why = feeds
-    ? ' MEDIUM: the job holds nothing worth taking itself, but what it builds or caches reaches a job that publishes.'
+    ? ` MEDIUM: the job holds nothing worth taking itself, but ${(step.job === null ? null : context.runs.releaseFeed(step.job)) ?? 'what it builds or caches reaches a job that publishes'}.`
+    : low && step === null
+    ? ` LOW: the calling job holds no write scope that changes code, releases or packages, no secret or OIDC token${defaultNote}, so the called workflow gets none of them (nor, being another owner's, this repository's self-hosted runners), and no job after it publishes, so a moved ref changes only what this run does.`
     : low
-    ? ` LOW: ${step?.job === null ? 'the jobs that run this action hold' : 'the job holds'} no write scope that changes code, releases or packages, no secret, OIDC token, self-hosted machine or publish${run?.holdings.token.kind === 'default' ? ' (its default token is read-write only if the repository\'s settings make it so)' : ''} and hand${step?.job === null ? '' : 's'} no build to a publishing job, so a moved ref changes only what this run does.`
+    ? ` LOW: ${step?.job === null ? 'the jobs that run this action hold' : 'the job holds'} no write scope that changes code, releases or packages, no secret, OIDC token, self-hosted machine or publish${defaultNote} and hand${step?.job === null ? '' : 's'} no build to a publishing job, so a moved ref changes only what this run does.`
     : '';
   context.report({
     node,

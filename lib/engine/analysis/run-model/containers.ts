@@ -46,7 +46,7 @@ interface Called {
 const TOKEN_TEXT = /\bgithub\s*\.\s*token\b|\bgithub\s*\[\s*'token'\s*\]/i;
 
 /** Whether a node carries the job's token (`secrets.GITHUB_TOKEN`, `github.token`). */
-function carriesToken(file: SourceFile, node: YNode | undefined): boolean {
+export function carriesToken(file: SourceFile, node: YNode | undefined): boolean {
   if (node === undefined) return false;
   return secretOccurrences(file, node).some((use) => isGithubToken(use.name)) || occurrencesInFile(file, node).some((o) => TOKEN_TEXT.test(o.span.source));
 }
@@ -105,5 +105,6 @@ export function containerHoldings(access: ContainerAccess, job: Holdings): Holdi
     oidc: job.oidc,
     selfHosted: job.selfHosted,
     publishes: job.publishes,
+    tokenWriter: access.token !== null ? job.tokenWriter : null,
   };
 }

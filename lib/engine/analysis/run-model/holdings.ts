@@ -9,8 +9,9 @@ import type { Job, Step } from '../../model/workflow.js';
 import { readPermissions } from '../permissions.js';
 import { publishesForReal, publishingSteps } from '../publishing.js';
 import { selfHosted } from '../runners.js';
-import { isGithubToken, secretOccurrences } from '../secrets.js';
+import { isStoredSecretName, secretOccurrences } from '../secrets.js';
 import { ScanCache } from '../../model/scan-cache.js';
+import { actionPermissions } from '../../data/permissions.js';
 import type { YNode } from '../../yaml/model.js';
 import type { SourceFile } from '../../yaml/source.js';
 
@@ -20,7 +21,7 @@ export const VALUABLE_SCOPES: ReadonlySet<string> = new Set(['contents', 'packag
 export interface Holdings {
   /** The token's write scopes: listed, `all` (`write-all`), or `default` (nothing declared: the repository's default). */
   token: { kind: 'scopes'; writes: readonly string[] } | { kind: 'all' } | { kind: 'default' };
-  /** Stored secrets the job references (never `GITHUB_TOKEN`), in file order. */
+  /** Stored secrets the job references (never `GITHUB_TOKEN`, nor a name no secret can have), in file order. */
   secrets: readonly string[];
   /** `secrets: inherit` to a reusable workflow: every secret. */
   inheritsSecrets: boolean;
@@ -29,6 +30,13 @@ export interface Holdings {
   selfHosted: 'definite' | 'possible' | null;
   /** How the job publishes (a real publish, not a rehearsal), or null. */
   publishes: string | null;
+  /**
+   * A step that writes to the repository with the job's own token (a deploy to GitHub Pages, a push of a
+   * commit or a release: an action the permissions table says needs `contents: write` or `packages: write`, given
+   * no other credential), in words (`peaceiris/actions-gh-pages`), or null. With the repository's default token,
+   * the job only works when that token is read-write: it is worth taking whatever the settings are not known to say.
+   */
+  tokenWriter: string | null;
 }
 
 const cache = new ScanCache<Job, Holdings>();
@@ -62,11 +70,12 @@ function readHoldings(job: Job): Holdings {
   const names = new Set<string>();
   for (const node of [job.node, job.workflow.env]) {
     if (node === undefined) continue;
-    for (const use of secretOccurrences(file, node)) if (!isGithubToken(use.name)) names.add(use.name);
+    for (const use of secretOccurrences(file, node)) if (isStoredSecretName(use.name)) names.add(use.name);
   }
   const inherits = job.secrets?.kind === 'scalar' && String(job.secrets.value ?? '').trim() === 'inherit';
   const runner = selfHosted(job);
   const publisher = publishingSteps(job).find(publishesForReal);
+  const writer = job.steps.find((step) => writesWithJobToken(file, step));
   return {
     token,
     secrets: [...names],
@@ -74,7 +83,22 @@ function readHoldings(job: Job): Holdings {
     oidc,
     selfHosted: runner === null ? null : runner.certain ? 'definite' : 'possible',
     publishes: publisher === undefined ? null : publisher.evidence,
+    tokenWriter: writer === undefined ? null : `\`${writer.usesRef?.kind === 'repository' ? writer.usesRef.slug : String(writer.uses?.value ?? '')}\``,
   };
+}
+
+/**
+ * True when a step is a well-known action that writes to the repository or its packages (the permissions table:
+ * `contents: write` or `packages: write` for any inputs) and is handed no stored secret, so it writes with the
+ * job's token (given as an input, or through its input that defaults to \`github.token\`), not a deploy key or
+ * personal token.
+ */
+function writesWithJobToken(file: SourceFile, step: Step): boolean {
+  const ref = step.usesRef;
+  if (ref?.kind !== 'repository') return false;
+  const known = actionPermissions(ref.path === '' ? ref.slug : `${ref.slug}/${ref.path}`);
+  if (known === undefined || (known.scopes.contents !== 'write' && known.scopes.packages !== 'write')) return false;
+  return namedSecrets(file, [step.with, step.env]).length === 0;
 }
 
 /** Whether a default token may write: what the settings snapshot says, or null when it is not known. */
@@ -95,7 +119,13 @@ export function valuables(holdings: Holdings, defaultToken: DefaultToken, forkPu
     const scopes = token.writes.filter((s) => VALUABLE_SCOPES.has(s) && s !== 'id-token');
     if (scopes.length > 0) found.push(scopes.map((s) => `\`${s}: write\``).join(', '));
   } else if (defaultToken !== 'read') {
-    found.push(defaultToken === 'write' ? 'the repository\'s read-write default token' : 'the repository\'s default token (read-write on many repositories)');
+    found.push(
+      defaultToken === 'write'
+        ? 'the repository\'s read-write default token'
+        : holdings.tokenWriter !== null
+          ? `the repository's default token, which ${holdings.tokenWriter} writes to the repository with (so it is read-write here)`
+          : 'the repository\'s default token (read-write on many repositories)',
+    );
   }
   if (holdings.oidc && token.kind !== 'all') found.push('OIDC (`id-token: write`)');
   if (holdings.inheritsSecrets) found.push('every secret (`secrets: inherit`)');
@@ -150,7 +180,7 @@ export function holdingStrength(holdings: Holdings, defaultToken: DefaultToken):
   const definite =
     token.kind === 'all' ||
     (token.kind === 'scopes' && token.writes.some((s) => VALUABLE_SCOPES.has(s))) ||
-    (token.kind === 'default' && defaultToken === 'write') ||
+    (token.kind === 'default' && (defaultToken === 'write' || (defaultToken === null && holdings.tokenWriter !== null))) ||
     holdings.oidc ||
     holdings.inheritsSecrets ||
     holdings.secrets.length > 0 ||
@@ -187,7 +217,7 @@ function namedSecrets(file: SourceFile, nodes: readonly (YNode | undefined)[]): 
   const names = new Set<string>();
   for (const node of nodes) {
     if (node === undefined) continue;
-    for (const use of secretOccurrences(file, node)) if (!isGithubToken(use.name)) names.add(use.name);
+    for (const use of secretOccurrences(file, node)) if (isStoredSecretName(use.name)) names.add(use.name);
   }
   return [...names];
 }

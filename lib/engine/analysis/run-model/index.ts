@@ -14,11 +14,11 @@ import { stepExecutions, type Execution } from './execution.js';
 import { holdsNothing, jobHoldings, nothingHeldText, valuables, type DefaultToken, type Holdings } from './holdings.js';
 import { feedsPublish } from './feeds.js';
 import { cacheStep, sameFamily, type CacheUse } from '../caching.js';
-import { forkReach, localCallers, reachOf, valueReach, type ForkReach, type Reach, type ValueReach } from './reach.js';
+import { forkReach, localCallers, reachOf, REACH_ORDER, valueReach, type ForkReach, type Reach, type ValueReach } from './reach.js';
 import type { TrustGuard } from '../trust-guards.js';
 import { codeOf, workspaceEntries, type WorkspaceEntry } from './workspace.js';
 import { envReaders, laterUse, type EnvReaders, type LaterUse } from './readers.js';
-import { imageOwnership, PLATFORM_OWNERS, repositoryIdentity, usesOwnership, type Ownership, type RepositoryIdentity } from './ownership.js';
+import { imageOwnership, ownerNamespace, PLATFORM_OWNERS, repositoryIdentity, usesOwnership, type Ownership, type RepositoryIdentity } from './ownership.js';
 import type { UsesRef } from '../../model/uses.js';
 import { get, type YNode } from '../../yaml/model.js';
 import { serviceAccess, serviceHoldings, type ServiceAccess } from './services.js';
@@ -132,6 +132,11 @@ export class RunModel {
     return imageOwnership(reference, this.identity);
   }
 
+  /** The repository owner's namespace an image is published under, or null (ownership.ts `ownerNamespace`). */
+  imageOwnerNamespaceOf(reference: string): string | null {
+    return ownerNamespace(reference, this.identity);
+  }
+
   /**
    * What a service container of `job` (`definition`: the value under its name) is given and so holds
    * (services.ts): a service runs beside the job and gets only what its definition gives it.
@@ -203,6 +208,14 @@ export class RunModel {
       this.#steps.set(step, reach);
     }
     return reach;
+  }
+
+  /**
+   * Who can start a job (`step` null) or step on the occasions of one event only (reach.ts `reachOf` with
+   * `only`): a `workflow_run` job's reach on `workflow_run` alone, whatever else the workflow runs on.
+   */
+  reachOn(job: Job, step: Step | null, event: string): Reach {
+    return reachOf(job, step, this.repository, event);
   }
 
   /** True when two steps of one job can run in the same job run (a common occasion and matrix leg). */
@@ -316,6 +329,31 @@ export class RunModel {
     return step.job === null ? `the jobs that run this action hold nothing worth taking` : run.nothingHeld;
   }
 
+  /**
+   * `suppliesNothing` for a job that calls another owner's reusable workflow (`jobs.<id>.uses`): the called
+   * workflow's jobs get no more than the call gives them (a token capped by the calling job's `permissions:`, the
+   * secrets of its `secrets:` or every one with `inherit`, OIDC only with `id-token: write`; another owner's
+   * workflow cannot use this repository's self-hosted runners), so true when the calling job holds nothing worth
+   * taking and no job of the workflow that needs it, directly or through other jobs, publishes: what the called
+   * workflow uploads or outputs is not known here.
+   */
+  callSuppliesNothing(job: Job): boolean {
+    if (!holdsNothing(this.job(job).holdings, this.defaultToken)) return false;
+    const workflow = job.workflow;
+    const downstream = new Set<string>([job.id]);
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const other of workflow.jobs) {
+        if (downstream.has(other.id) || !other.needs.some((id) => downstream.has(id))) continue;
+        if (this.job(other).holdings.publishes !== null) return false;
+        downstream.add(other.id);
+        grew = true;
+      }
+    }
+    return true;
+  }
+
   readonly #supplies = new ScanCache<Job, boolean>();
 
   #jobSuppliesNothing(job: Job): boolean {
@@ -362,6 +400,23 @@ export class RunModel {
     }
     this.#shipped = found;
     return found;
+  }
+
+  /**
+   * Who can make code run through `sinks`, given `reach`, who can bring it in: when every sink is a command of
+   * an AI agent whose action runs only for an actor with write access (`Execution.startedBy`), a maintainer's
+   * act starts what runs (an approval, after which the code can still change); otherwise `reach` itself.
+   */
+  sinkReach(reach: Reach, sinks: readonly TracedExecution[]): Reach {
+    if (sinks.length === 0 || REACH_ORDER.indexOf(reach.level) >= REACH_ORDER.indexOf('approval')) return reach;
+    const gates: string[] = [];
+    for (const sink of sinks) {
+      const gate = sink.execution.startedBy;
+      if (gate === undefined) return reach;
+      if (!gates.includes(gate)) gates.push(gate);
+    }
+    const { approvalMoves: _moves, ...rest } = reach;
+    return { ...rest, level: 'approval', gates: [...new Set([...reach.gates, ...gates])] };
   }
 
   /** Executions after `entry` (in the same run) that run the code it holds. */

@@ -145,5 +145,6 @@ export function serviceHoldings(access: ServiceAccess, job: Holdings): Holdings 
     oidc: false,
     selfHosted: null,
     publishes: null,
+    tokenWriter: access.token ? job.tokenWriter : null,
   };
 }

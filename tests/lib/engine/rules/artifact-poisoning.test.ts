@@ -323,10 +323,55 @@ ${check}
                 GH_TOKEN: \${{ github.token }}
     `);
     expect(scanWith(RULE, workflow("                if ! [[ \"$PR\" =~ ^[0-9]+$ ]]; then exit 1; fi"))).toEqual([]);
-    // Unchecked, the number steers what the job does: MEDIUM.
+    // Unchecked, the number steers what the job does; the job holds only `pull-requests: write`, so the fork picks
+    // at most which pull request gets the label: LOW.
     const [unchecked] = scanWith(RULE, workflow('                echo "label $PR"'));
-    expect(unchecked?.severity).toBe('MEDIUM');
+    expect(unchecked?.severity).toBe('LOW');
     expect(unchecked?.description).toContain('gh pr edit "$PR" --add-label reviewed');
+    expect(unchecked?.description).toContain('but every job it steers holds no write scope that changes code, releases or packages, no secret, OIDC token, self-hosted machine or publish (LOW: no later step runs them');
+    // The same in a job that holds a secret: MEDIUM.
+    const secret = workflow('                echo "label $PR"').replace('GH_TOKEN: ${{ github.token }}', 'GH_TOKEN: ${{ secrets.BOT_TOKEN }}');
+    expect(scanWith(RULE, secret).map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+
+  it('is LOW when the values steer only a job with a read-only token whose outputs set a commit status; MEDIUM when spliced into a script', () => {
+    const workflow = (use: string) => follow(yaml`
+      permissions: {}
+      jobs:
+        scan:
+          runs-on: ubuntu-latest
+          permissions:
+            contents: read
+          outputs:
+            sha: \${{ steps.json.outputs.sha }}
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                name: changes
+                run-id: \${{ github.event.workflow_run.id }}
+            - uses: example-org/ci/actions/json-to-output@main
+              id: json
+              with:
+                path: output.json
+${use}
+        status:
+          needs: scan
+          runs-on: ubuntu-latest
+          permissions:
+            statuses: write
+          steps:
+            - uses: example-org/ci/actions/set-commit-status@main
+              with:
+                sha: \${{ needs.scan.outputs.sha }}
+                token: \${{ secrets.GITHUB_TOKEN }}
+    `);
+    const checkout = ['            - uses: actions/checkout@v4', '              with:', '                repository: ${{ steps.json.outputs.repo }}', '                ref: ${{ steps.json.outputs.sha }}', '            - run: semgrep ci'].join('\n');
+    const [low] = scanWith(RULE, workflow(checkout));
+    expect(low?.severity).toBe('LOW');
+    expect(low?.description).toContain('so their content steers the job, but every job it steers holds no write scope');
+    // Spliced into a script, the value may run as code: the claim stays MEDIUM.
+    const spliced = '            - run: echo "scanning ${{ steps.json.outputs.sha }}"';
+    expect(scanWith(RULE, workflow(spliced)).map((f) => f.severity)).toEqual(['MEDIUM']);
   });
 
   it('reports nothing when an output read from the files is checked in a later step, or in a job the user needs, before every use', () => {

@@ -283,3 +283,53 @@ describe('download-without-checksum: a package manager told to skip its integrit
     expect(scanWith(rule, workflow('sudo apt-get install -y mytool'))).toEqual([]);
   });
 });
+
+describe(`${RULE}: a downloaded program nothing in the job runs`, () => {
+  /** A job that holds a write scope: a swapped download it runs is MEDIUM. */
+  const job = (download: string[], later: string[] = [], extra = '') =>
+    [
+      'on: push',
+      'permissions: { contents: write }',
+      'jobs:',
+      '  build:',
+      '    runs-on: ubuntu-latest',
+      '    steps:',
+      '      - run: |',
+      ...download.map((l) => `          ${l}`),
+      ...(later.length > 0 ? ['      - run: |', ...later.map((l) => `          ${l}`)] : []),
+      ...(extra === '' ? [] : extra.split('\n').map((l) => `      ${l}`)),
+      '',
+    ].join('\n');
+  const fetchJq = 'Invoke-WebRequest https://x.test/latest/jq-windows.exe -OutFile /jq.exe';
+
+  it('is LOW for a program put where tools go that no later command runs, and says so', () => {
+    const found = scanWith(RULE, job([fetchJq, 'echo "C:/" >> $GITHUB_PATH'], ['pip install yq', 'cargo build --release']));
+    expect(found.map((f) => f.severity)).toEqual(['LOW']);
+    expect(found[0]?.description).toContain('LOW: it is saved as `/jq.exe`, and nothing later in the job runs it (no command calls `jq` by name or path, nor a tool known to call it)');
+    const bin = scanWith(RULE, job(['curl -fsSLo /usr/local/bin/tool https://x.test/latest/tool', 'chmod +x /usr/local/bin/tool'], ['make test']));
+    expect(bin.map((f) => f.severity)).toEqual(['LOW']);
+    // Moved onto PATH under another name that nothing calls.
+    const moved = scanWith(RULE, job(['curl -fsSLo /tmp/tool-linux https://x.test/latest/tool-linux', 'chmod +x /tmp/tool-linux', 'sudo mv /tmp/tool-linux /usr/local/bin/tool'], ['make test']));
+    expect(moved.map((f) => f.severity)).toEqual(['LOW']);
+  });
+
+  it('stays MEDIUM when a later command runs it by name or path, or a tool known to call it runs', () => {
+    for (const later of [['jq .version package.json'], ['tomlq -r .project.version pyproject.toml'], ['VERSION=$(jq -r .v x.json)'], ['& /jq.exe --version'], ['xargs jq < list']]) {
+      expect(scanWith(RULE, job([fetchJq], later)).map((f) => f.severity), later[0]).toEqual(['MEDIUM']);
+    }
+    // In the same step, after the download; and under the name it was moved to.
+    expect(scanWith(RULE, job(['curl -fsSLo /tmp/tool https://x.test/latest/tool', 'chmod +x /tmp/tool', '/tmp/tool --version'])).map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(scanWith(RULE, job(['curl -fsSLo /tmp/tool-linux https://x.test/latest/tool-linux', 'chmod +x /tmp/tool-linux', 'sudo mv /tmp/tool-linux /usr/local/bin/tool'], ['tool build'])).map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+
+  it('stays MEDIUM for a download that may be packaged or handed on: into the workspace, or named by a later step', () => {
+    // Into a directory of the workspace, which a later upload or release may include by a glob.
+    expect(scanWith(RULE, job(['curl -fsSLo dist/tool.exe https://x.test/latest/tool.exe'])).map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(scanWith(RULE, job(['curl -fsSLo tool.exe https://x.test/latest/tool.exe'])).map((f) => f.severity)).toEqual(['MEDIUM']);
+    // An action given the file.
+    const upload = '- uses: actions/upload-artifact@v4\n  with:\n    name: tool\n    path: /tmp/tool.exe';
+    expect(scanWith(RULE, job(['curl -fsSLo /tmp/tool.exe https://x.test/latest/tool.exe'], [], upload)).map((f) => f.severity)).toEqual(['MEDIUM']);
+    // Not a program: an archive is unpacked or shipped as it is.
+    expect(scanWith(RULE, job(['curl -fsSLo /tmp/tool.zip https://x.test/latest/tool.zip'])).map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+});

@@ -26,6 +26,23 @@ describe(RULE, () => {
     expect(records[2]?.finding.description).toContain('`v3`');
   });
 
+  it("treats Dependabot's organisation as GitHub's own (LOW), not a look-alike owner", () => {
+    const records = recordsWith(RULE, yaml`
+      on: pull_request_target
+      permissions: { contents: write, pull-requests: write }
+      jobs:
+        automerge:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: dependabot/fetch-metadata@v2
+            - uses: dependabot-tools/fetch-metadata@v2
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['7:15 LOW', '8:15 MEDIUM']);
+    expect(records[0]?.facts).toContain('owner:platform');
+    expect(records[0]?.finding.description).toContain('GitHub can change the code');
+    expect(records[1]?.facts).toContain('owner:third-party');
+  });
+
   it("names a job's write scopes that hand over no code, release or package instead of saying it holds no write scope", () => {
     const minor = recordsWith(RULE, yaml`
       on: push
@@ -81,13 +98,14 @@ describe(RULE, () => {
   it('reports reusable-workflow calls bound to the calling job', () => {
     const records = recordsWith(RULE, yaml`
       on: push
+      permissions: { contents: write }
       jobs:
         call:
           uses: org/shared/.github/workflows/ci.yml@main
         pinned:
           uses: org/shared/.github/workflows/ci.yml@${SHA}
     `);
-    expect(positions(records.map((r) => r.finding))).toEqual(['4:11 MEDIUM']);
+    expect(positions(records.map((r) => r.finding))).toEqual(['5:11 MEDIUM']);
     expect(records[0]?.job).toBe('call');
     expect(records[0]?.finding.description).toMatch(/^Reusable workflow/);
   });
@@ -100,6 +118,7 @@ describe(RULE, () => {
           uses: slsa-framework/slsa-github-generator/.github/workflows/generator_generic_slsa3.yml@v2.1.0
         other:
           uses: slsa-framework/slsa-github-generator/.github/workflows/generator_generic_slsa3.yml@main
+          secrets: inherit
     `))).toEqual(['6:11 MEDIUM']);
   });
 
@@ -377,6 +396,90 @@ describe(`${RULE}: what the job hands the mutable code`, () => {
     const caller = { path: '.github/workflows/ci.yml', text: 'on: push\npermissions: {}\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: ./.github/actions/lint\n' };
     expect(positions(scanWith(RULE, [action, caller]))).toEqual(['4:13 LOW']);
     expect(positions(scanWith(RULE, [action]))).toEqual(['4:13 MEDIUM']);
+  });
+
+  it("rates a reusable workflow's call by what the calling job gives it: LOW when nothing worth taking and no later job publishes", () => {
+    const call = (extra: string, permissions = '{}') => yaml`
+      on: push
+      permissions: ${permissions}
+      jobs:
+        call:
+          uses: some-org/workflows/.github/workflows/build.yml@main
+          ${extra}
+    `;
+    const none = scanWith(RULE, call('secrets: {}'));
+    expect(positions(none)).toEqual(['5:11 LOW']);
+    expect(none[0]?.description).toContain('LOW: the calling job holds no write scope that changes code, releases or packages, no secret or OIDC token, so the called workflow gets none of them');
+    // `special-secret` is no name GitHub stores a secret under: it evaluates to an empty string and hands nothing over.
+    const invalid = scanWith(RULE, call('secrets: { special-secret: "${{ secrets.special-secret }}" }'));
+    expect(positions(invalid)).toEqual(['5:11 LOW']);
+    expect(invalid[0]?.description).not.toContain('special-secret` reaches');
+    // A real secret, every secret, a write scope or OIDC: MEDIUM.
+    expect(positions(scanWith(RULE, call('secrets: { NPM_TOKEN: "${{ secrets.NPM_TOKEN }}" }')))).toEqual(['5:11 MEDIUM']);
+    expect(positions(scanWith(RULE, call('secrets: inherit')))).toEqual(['5:11 MEDIUM']);
+    expect(positions(scanWith(RULE, call('secrets: {}', '{ contents: write }')))).toEqual(['5:11 MEDIUM']);
+    expect(positions(scanWith(RULE, call('secrets: {}', '{ id-token: write }')))).toEqual(['5:11 MEDIUM']);
+    // A later job that publishes may ship what the called workflow built or uploaded: MEDIUM.
+    expect(positions(scanWith(RULE, yaml`
+      on: push
+      permissions: {}
+      jobs:
+        call:
+          uses: some-org/workflows/.github/workflows/build.yml@main
+        release:
+          needs: call
+          runs-on: ubuntu-latest
+          permissions: { id-token: write }
+          steps:
+            - run: npm publish --provenance
+    `).filter((f) => f.line === 5))).toEqual(['5:11 MEDIUM']);
+  });
+
+  it('says a job writes with its default token, which makes it worth taking, and whether the token reaches the action', () => {
+    const deploy = (token: string) => yaml`
+      on: push
+      jobs:
+        docs:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: some-org/setup-tool@v1
+            - uses: peaceiris/actions-gh-pages@v4
+              with:
+                ${token}
+                publish_dir: ./site
+    `;
+    const given = scanWith(RULE, deploy('github_token: ${{ secrets.GITHUB_TOKEN }}'));
+    expect(positions(given)).toEqual(['6:15 MEDIUM', '7:15 MEDIUM']);
+    expect(given[0]?.description).toContain("the job holds the repository's default token, which `peaceiris/actions-gh-pages` writes to the repository with (so it is read-write here); the action can take that token without being handed it");
+    expect(given[1]?.description).toContain("the job's token reaches the action itself (its `with:` or its environment)");
+    expect(given.some((f) => f.description.includes('holds nothing worth taking itself'))).toBe(false);
+    // With a deploy key the action does not write with the job's token: the job holds that key (a secret), not a writable token.
+    const keyed = scanWith(RULE, deploy('deploy_key: ${{ secrets.PAGES_KEY }}'));
+    expect(positions(keyed.filter((f) => f.line === 6))).toEqual(['6:15 MEDIUM']);
+    expect(keyed[0]?.description).not.toContain('writes to the repository with');
+  });
+
+  it("names the release feed the model found when the job holds nothing itself", () => {
+    const records = scanWith(RULE, yaml`
+      on: push
+      permissions: { contents: read }
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: some-org/build@v1
+            - uses: actions/upload-artifact@${SHA}
+              with: { name: dist, path: dist }
+        publish:
+          needs: build
+          runs-on: ubuntu-latest
+          permissions: { id-token: write }
+          steps:
+            - uses: actions/download-artifact@${SHA}
+              with: { name: dist, path: dist }
+            - run: npm publish --provenance
+    `);
+    expect(records.find((f) => f.line === 7)?.description).toContain('MEDIUM: the job holds nothing worth taking itself, but what it builds reaches job `publish`, which publishes.');
   });
 
   it('secrets: inherit hands every secret to the called workflow itself', () => {

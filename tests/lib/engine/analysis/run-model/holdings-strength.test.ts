@@ -100,3 +100,63 @@ describe('which secrets reach a step itself', () => {
     expect(callSecrets(found.get('call')!)).toEqual(['PASSED', 'KEY', 'WIDE']);
   });
 });
+
+describe('names no secret can have, and a default token the job writes with', () => {
+  const found = jobs(yaml`
+    on: push
+    permissions: {}
+    jobs:
+      invalid:
+        uses: org/repo/.github/workflows/x.yml@v1
+        secrets:
+          special-secret: \${{ secrets.special-secret }}
+          reserved: \${{ secrets.GITHUB_SOMETHING }}
+          digit: \${{ secrets['1ST'] }}
+      valid:
+        uses: org/repo/.github/workflows/x.yml@v1
+        secrets:
+          key: \${{ secrets.SPECIAL_SECRET }}
+  `);
+
+  it('a name with a hyphen, a leading digit or the GITHUB_ prefix is no stored secret (GitHub evaluates it to empty)', () => {
+    expect(jobHoldings(found.get('invalid')!).secrets).toEqual([]);
+    expect(callSecrets(found.get('invalid')!)).toEqual([]);
+    expect(holdingStrength(jobHoldings(found.get('invalid')!), null)).toBe('none');
+    expect(jobHoldings(found.get('valid')!).secrets).toEqual(['SPECIAL_SECRET']);
+    expect(holdingStrength(jobHoldings(found.get('valid')!), null)).toBe('valuable');
+  });
+
+  const deploys = jobs(yaml`
+    on: push
+    jobs:
+      pages:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: peaceiris/actions-gh-pages@v4
+            with:
+              github_token: \${{ secrets.GITHUB_TOKEN }}
+              publish_dir: site
+      keyed:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: peaceiris/actions-gh-pages@v4
+            with:
+              deploy_key: \${{ secrets.PAGES_KEY }}
+              publish_dir: site
+      lint:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: some-org/lint@v1
+  `);
+  const strength = (id: string, defaultToken: 'read' | 'write' | null = null) => holdingStrength(jobHoldings(deploys.get(id)!), defaultToken);
+
+  it('a default token that a step deploys or pushes with is read-write here: valuable, unless the settings say read-only', () => {
+    expect(jobHoldings(deploys.get('pages')!).tokenWriter).toBe('`peaceiris/actions-gh-pages`');
+    expect(strength('pages')).toBe('valuable');
+    expect(strength('pages', 'read')).toBe('none');
+    // A deploy key, not the job's token: only the secret counts.
+    expect(jobHoldings(deploys.get('keyed')!).tokenWriter).toBeNull();
+    expect(jobHoldings(deploys.get('lint')!).tokenWriter).toBeNull();
+    expect(strength('lint')).toBe('default-token');
+  });
+});
