@@ -174,14 +174,14 @@ ${steps}
     expect(fixed?.severity).toBe('LOW');
     expect(fixed?.description).toContain('gives `steps.pr.outputs` to actions/github-script, which only posts a fixed comment');
     expect(fixed?.description).toContain('at worst a fixed comment on an issue or pull request the fork picks');
-    const [gh] = scanWith(RULE, job('            - run: gh pr comment "\${{ steps.pr.outputs.number }}" --body "Thanks!"'));
+    const [gh] = scanWith(RULE, job('            - run: gh pr comment "${{ steps.pr.outputs.number }}" --body "Thanks!"'));
     expect(gh?.severity).toBe('LOW');
     expect(gh?.description).toContain('to `gh pr comment`, which only posts a fixed comment');
     // The body carries their text: a comment of the fork's wording, as for the known comment actions.
     const [raw] = scanWith(RULE, job(script("body: fs.readFileSync('report.md', 'utf8')")));
     expect(raw?.severity).toBe('LOW');
     expect(raw?.description).toContain("a comment of the fork's wording");
-    const [file] = scanWith(RULE, job('            - run: gh pr comment "\${{ steps.pr.outputs.number }}" --body-file report.md'));
+    const [file] = scanWith(RULE, job('            - run: gh pr comment "${{ steps.pr.outputs.number }}" --body-file report.md'));
     expect(file?.description).toContain("a comment of the fork's wording");
     // A script that also writes the job's environment does more than comment.
     const [more] = scanWith(RULE, job(script("body: 'Thanks!'", "\n                  fs.appendFileSync(process.env.GITHUB_ENV, `PR=${process.env.PR}\\n`);")));
