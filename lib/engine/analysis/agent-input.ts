@@ -7,9 +7,9 @@ import { agentAction, type AgentAction } from '../data/agent-actions.js';
 import { outsiderControlled } from '../expressions/controller.js';
 import { stepScope, type TaintAnalyzer } from '../expressions/taint.js';
 import type { Step } from '../model/workflow.js';
-import { getText } from '../yaml/model.js';
+import { getPair, getText } from '../yaml/model.js';
 import type { RunModel } from './run-model/index.js';
-import type { ValueReach } from './run-model/reach.js';
+import { REACH_ORDER, type ValueReach } from './run-model/reach.js';
 import type { TrustGuard } from './trust-guards.js';
 
 /**
@@ -57,6 +57,57 @@ export function agentEvents(step: Step, taint: TaintAnalyzer): Set<string> {
 /** Who can put an outsider's text in front of the agent that `caller` runs (the step itself, or the call of its local action). */
 export function agentReach(runs: RunModel, caller: Step, events: ReadonlySet<string>): ValueReach {
   return runs.valueReach(caller, events, VOUCHES_FOR_THREAD);
+}
+
+/** The action's own actor check (`AgentAction.checksActor`): made, widened to everyone by an input, or absent. */
+export function agentActorCheck(agent: AgentAction, step: Step): 'checks' | 'widened' | 'none' {
+  const check = agent.checksActor;
+  if (check === undefined) return 'none';
+  const pair = getPair(step.with, check.unlessInput);
+  if (pair === undefined) return 'checks';
+  // The input that must come with it (claude-code-action's `github_token`) is not given: the check stands.
+  if (check.withInput !== undefined && getPair(step.with, check.withInput) === undefined) return 'checks';
+  if (check.pattern === undefined) return 'widened';
+  const text = getText(step.with, check.unlessInput);
+  // A value computed by an expression may be anything.
+  return text === null || text.includes('${{') || check.pattern.test(text) ? 'widened' : 'checks';
+}
+
+/**
+ * Who starts the agent, and whether an outsider can. `reach` is the run model's over every event that hands
+ * the agent an outsider's text. When the action checks the actor's write access itself (`check: 'checks'`), a
+ * start on an event the check covers is a maintainer's act, whatever the trigger lets in: the actor is the one
+ * who acted (the issue's author on `issues: opened`, the commenter, the reviewer), and an outsider has no write
+ * access. Such a start is `approval` (a maintainer's act that does not vouch for the thread), and a fork's
+ * `pull_request_review*` run is checked too. Only the events the check does not cover (a `workflow_run` for
+ * claude-code-action) can still let an outsider start it: `outsider` says so, with their reach.
+ */
+export interface AgentStart {
+  reach: ValueReach;
+  outsider: boolean;
+  check: 'checks' | 'widened' | 'none';
+  /** True when `reach` was lowered to a maintainer's act by the action's own check. */
+  checked: boolean;
+}
+
+const OPEN: ReadonlySet<string> = new Set(['anyone', 'sticky-label']);
+
+export function agentStart(runs: RunModel, agent: AgentAction, step: Step, caller: Step, events: ReadonlySet<string>): AgentStart {
+  const reach = agentReach(runs, caller, events);
+  const check = agentActorCheck(agent, step);
+  if (check !== 'checks') return { reach, outsider: OPEN.has(reach.level), check, checked: false };
+  const covered = agent.checksActor?.events;
+  const open = covered === undefined ? [] : [...events].filter((e) => !covered.includes(e));
+  const unchecked = open.length === 0 ? null : agentReach(runs, caller, new Set(open));
+  if (unchecked !== null && OPEN.has(unchecked.level)) return { reach: unchecked, outsider: true, check, checked: false };
+  // A fork's `pull_request_review*` run is checked like any other: only an unchecked event's fork run counts.
+  const forkPullRequest = unchecked?.forkPullRequest ?? false;
+  if (!OPEN.has(reach.level)) return { reach: { ...reach, forkPullRequest }, outsider: false, check, checked: false };
+  // Every way an outsider could start it passes the action's check: a maintainer's act.
+  const lowered: ValueReach = { ...reach, level: 'approval', forkPullRequest };
+  // A weaker way in on an event the check does not cover (an environment of unknown strength) still counts.
+  const started = unchecked !== null && REACH_ORDER.indexOf(unchecked.level) < REACH_ORDER.indexOf('approval') ? unchecked : lowered;
+  return { reach: started, outsider: false, check, checked: started === lowered };
 }
 
 /** True when the agent's tools are restricted to an allowlist (no free shell): an injected prompt steers only its output. */

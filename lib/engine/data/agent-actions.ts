@@ -8,11 +8,13 @@ export interface AgentAction {
   slug: string;
   name: string;
   /**
-   * The action refuses to run for actors without write access to the repository unless the named input
-   * widens it (claude-code-action's `allowed_non_write_users`; with `pattern`, only a value matching it):
-   * outsiders cannot start it, only feed it text through the thread it reads.
+   * The action refuses to run for an actor (the account whose act fired the event: the issue's author on
+   * `issues: opened`, the commenter, the reviewer) without write access to the repository, unless the named
+   * input widens it (with `pattern`, only a value matching it; with `withInput`, only when that input is given
+   * too): outsiders cannot start it, only feed it text through the thread it reads. `events`: the events on
+   * which the action makes the check (absent: every event).
    */
-  checksActor?: { unlessInput: string; pattern?: RegExp };
+  checksActor?: { unlessInput: string; pattern?: RegExp; withInput?: string; events?: readonly string[] };
   /**
    * Inputs whose presence restricts the agent's tools to an allowlist (no free shell): an injected prompt
    * then steers only the agent's output. A pattern the input's text must match, when only some values do.
@@ -38,7 +40,18 @@ export const AGENT_ACTIONS: readonly AgentAction[] = [
   {
     slug: 'anthropics/claude-code-action',
     name: 'Claude Code',
-    checksActor: { unlessInput: 'allowed_non_write_users' },
+    // The check runs on the events whose thread it reads (src/github/context.ts `ENTITY_EVENT_NAMES`, with
+    // `pull_request_target` read as `pull_request`; src/entrypoints/prepare.ts). It runs on `workflow_run` only
+    // since August 2026 (#1590), so a `workflow_run` start is not counted as checked. `allowed_non_write_users`
+    // lifts it only when `github_token` is given (src/github/validation/permissions.ts), and only `*` lets
+    // everyone in; a list names the users the maintainers chose. A `[bot]` actor passes: an app acts on the
+    // repository only where its maintainers installed it.
+    checksActor: {
+      unlessInput: 'allowed_non_write_users',
+      pattern: /\*/,
+      withInput: 'github_token',
+      events: ['issues', 'issue_comment', 'pull_request', 'pull_request_target', 'pull_request_review', 'pull_request_review_comment'],
+    },
     // `github_token`: "optional if using GitHub App" (action.yml): without it the action writes with the Claude
     // app's token from an OIDC exchange, and reads with the job's (`DEFAULT_WORKFLOW_TOKEN`).
     jobToken: 'given',

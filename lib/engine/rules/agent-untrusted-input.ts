@@ -2,11 +2,10 @@ import { readPermissions } from '../analysis/permissions.js';
 import { holdingFacts, reachFacts } from '../analysis/run-model/facts.js';
 import { isGithubToken, secretOccurrences } from '../analysis/secrets.js';
 import { describeStep } from '../analysis/describe.js';
-import { agentEvents, agentReach, agentRestricted, agentShell, stepAgent } from '../analysis/agent-input.js';
-import type { AgentAction } from '../data/agent-actions.js';
+import { agentEvents, agentRestricted, agentShell, agentStart, stepAgent } from '../analysis/agent-input.js';
 import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
-import { getPair, getText, type YNode } from '../yaml/model.js';
+import type { YNode } from '../yaml/model.js';
 
 /** Write scopes that hand over code, releases, packages, workflow runs, deployments or cloud credentials (OIDC). */
 const STRONG_SCOPES = new Set(['contents', 'actions', 'packages', 'workflows', 'deployments', 'id-token']);
@@ -29,18 +28,6 @@ function stepSecrets(step: Step, job: Job): string[] {
   return [...new Set(names.filter((name) => !isGithubToken(name)))];
 }
 
-/** The action's own actor check, unless an input widens it to everyone. */
-function checksActor(agent: AgentAction, step: Step): 'checks' | 'widened' | 'none' {
-  const check = agent.checksActor;
-  if (check === undefined) return 'none';
-  const pair = getPair(step.with, check.unlessInput);
-  if (pair === undefined) return 'checks';
-  if (check.pattern === undefined) return 'widened';
-  const text = getText(step.with, check.unlessInput);
-  // A value computed by an expression may be anything.
-  return text === null || text.includes('${{') || check.pattern.test(text) ? 'widened' : 'checks';
-}
-
 export default defineWorkflowRule({
   meta: {
     id: 'agent-untrusted-input',
@@ -61,12 +48,10 @@ export default defineWorkflowRule({
       // permissions and secrets: the finding is at the call.
       const callers = step.job !== null ? [step] : context.runs.jobSteps(step);
       const events = agentEvents(step, context.taint);
-      const actorCheck = checksActor(agent, step);
       for (const caller of callers) {
         const job = caller.job as Job;
-        const reach = agentReach(context.runs, caller, events);
+        const { reach, outsider, check: actorCheck, checked } = agentStart(context.runs, agent, step, caller, events);
         if (reach.level === 'collaborator' || reach.level === 'trusted-author') continue;
-        const outsider = (reach.level === 'anyone' || reach.level === 'sticky-label') && actorCheck !== 'checks';
         const writes = writeScopes(job);
         const secrets = stepSecrets(caller, job);
         if ((writes === null || writes.length === 0) && secrets.length === 0) continue;
@@ -82,17 +67,19 @@ export default defineWorkflowRule({
         const tools = restricted ? ' (its tools are restricted to an allowlist, which limits what an injected prompt can make it do)' : '';
         let who: string;
         if (outsider) {
-          const widened = actorCheck === 'widened' ? ` (\`${agent.checksActor?.unlessInput ?? ''}\` lets actors without write access start it)` : '';
+          const widened =
+            actorCheck === 'widened'
+              ? ` (\`${agent.checksActor?.unlessInput ?? ''}\` lets actors without write access start it)`
+              : actorCheck === 'checks'
+                ? ` (the action checks the actor's write access, but not on ${event})`
+                : '';
           const label = reach.level === 'sticky-label' ? ` once a maintainer has labelled the pull request (${reach.gates.join(' / ')}), a label that stays when new commits are pushed` : '';
           who = `runs on ${event} events that anyone can cause${widened}${label}`;
         } else {
-          const gates = actorCheck === 'checks' && (reach.level === 'anyone' || reach.level === 'sticky-label') ? [`the action's own check that the actor has write access`] : reach.gates;
+          const gates = checked ? [`the action's own check that the actor has write access`] : reach.gates;
           who = `is started by a maintainer on ${event} (${gates.join(' / ') || 'a maintainer\'s act'}), but it reads the thread it is started on, whose title, body and earlier comments an outsider can write`;
         }
         const run = context.runs.job(job);
-        // The action's own write-access check makes every start a maintainer's act, whatever the trigger lets in:
-        // the facts say so (`reach:approval`, a maintainer's act that does not vouch for the thread), as the text does.
-        const started = !outsider && (reach.level === 'anyone' || reach.level === 'sticky-label') ? { ...reach, level: 'approval' as const } : reach;
         context.report({
           node: caller.uses ?? step.uses,
           file: caller.owner.file,
@@ -100,7 +87,9 @@ export default defineWorkflowRule({
           ...(strong ? { severity: 'HIGH' as const } : restricted ? { severity: 'LOW' as const } : {}),
           message: `${agent.name}${through} ${who}, while its job holds ${holds}: instructions hidden in an issue, comment or pull request reach an agent holding them${tools}.`,
           key: `${job.id}:${agent.slug}`,
-          facts: [...reachFacts(started), ...holdingFacts(run)],
+          // Behind the action's own write-access check, `reach` is already a maintainer's act (`reach:approval`, one that
+          // does not vouch for the thread), whatever the trigger lets in (agent-input.ts `agentStart`).
+          facts: [...reachFacts(reach), ...holdingFacts(run)],
         });
       }
     },

@@ -170,13 +170,18 @@ function check(context: WorkflowRuleContext, place: Place, node: YNode | undefin
   if (others.length === 0) {
     // The repository's own images (or GitHub's): pinning them is about reproducible builds, not an outside attacker.
     const platform = found.every((f) => owned(f) === 'platform');
+    const namespaces = [...new Set(found.filter((f) => owned(f) !== 'platform').map((f) => context.runs.imageOwnerNamespaceOf(f.image)))];
+    const [namespace] = namespaces;
+    const owners = namespaces.length === 1 && namespace !== null && namespace !== undefined;
     context.report({
       node,
       severity: 'LOW',
       message: `The ${where} image ${list(found.map((f) => f.image))} is not pinned by \`@sha256:\` digest. LOW: ${
         platform
           ? "it is GitHub's own image, published by the party that runs the runner itself."
-          : "it is the repository's own image (its workflows build or push it, or it is published under its owner's namespace), so only its maintainers can change it."
+          : owners
+            ? `it is the owner's own image, published under the repository owner's namespace \`${namespace}\`, so only the owner's maintainers can change it.`
+            : "it is the repository's own image (its workflows build or push it, or it is published under its owner's namespace), so only its maintainers can change it."
       }`,
       facts,
     });

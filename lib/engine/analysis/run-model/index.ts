@@ -18,7 +18,7 @@ import { forkReach, localCallers, reachOf, valueReach, type ForkReach, type Reac
 import type { TrustGuard } from '../trust-guards.js';
 import { codeOf, workspaceEntries, type WorkspaceEntry } from './workspace.js';
 import { envReaders, laterUse, type EnvReaders, type LaterUse } from './readers.js';
-import { imageOwnership, PLATFORM_OWNERS, repositoryIdentity, usesOwnership, type Ownership, type RepositoryIdentity } from './ownership.js';
+import { imageOwnership, ownerNamespace, PLATFORM_OWNERS, repositoryIdentity, usesOwnership, type Ownership, type RepositoryIdentity } from './ownership.js';
 import type { UsesRef } from '../../model/uses.js';
 import { get, type YNode } from '../../yaml/model.js';
 import { serviceAccess, serviceHoldings, type ServiceAccess } from './services.js';
@@ -130,6 +130,11 @@ export class RunModel {
   /** Who owns a container image reference (ownership.ts). */
   imageOwnershipOf(reference: string): Ownership {
     return imageOwnership(reference, this.identity);
+  }
+
+  /** The repository owner's namespace an image is published under, or null (ownership.ts `ownerNamespace`). */
+  imageOwnerNamespaceOf(reference: string): string | null {
+    return ownerNamespace(reference, this.identity);
   }
 
   /**

@@ -13,7 +13,7 @@
  * What each answer means for an attacker who takes over the code's publisher (a compromised upstream):
  * - `local`: the code changes only through a commit to this repository (any ref of it);
  * - `first-party`: whoever can move the ref already maintains this repository (the same user or organisation);
- * - `platform`: GitHub's own actions (`actions/*`, `github/*`) and images (`ghcr.io/actions/...`): GitHub runs
+ * - `platform`: GitHub's own actions (`actions/*`, `github/*`, `dependabot/*`) and images (`ghcr.io/actions/...`): GitHub runs
  *   the runner and holds the job's token anyway;
  * - `third-party`: another account, whose takeover reaches this repository's jobs.
  */
@@ -27,8 +27,14 @@ import { hasAny, scriptOf, wordMask } from '../file-scripts.js';
 
 export type Ownership = 'local' | 'first-party' | 'platform' | 'third-party';
 
-/** Owners whose actions GitHub itself publishes. */
-export const PLATFORM_OWNERS: ReadonlySet<string> = new Set(['actions', 'github']);
+/**
+ * Owners whose actions GitHub itself publishes: `actions` and `github` (the organisations of "actions created by
+ * GitHub", https://docs.github.com/en/repositories/managing-your-repositorys-settings-and-features/enabling-features-for-your-repository/managing-github-actions-settings-for-a-repository),
+ * and `dependabot`, the organisation of Dependabot, which GitHub acquired in 2019 and runs as part of the platform;
+ * GitHub's own documentation has workflows use its `dependabot/fetch-metadata`
+ * (https://docs.github.com/en/code-security/dependabot/working-with-dependabot/automating-dependabot-with-github-actions).
+ */
+export const PLATFORM_OWNERS: ReadonlySet<string> = new Set(['actions', 'github', 'dependabot']);
 
 /** What the scan knows of the scanned repository's identity, all lower-cased. */
 export interface RepositoryIdentity {
@@ -212,8 +218,23 @@ export function parseImage(reference: string): ParsedImage | null {
   };
 }
 
-/** Registries whose namespaces are GitHub accounts (ghcr.io), or commonly the same account name (Docker Hub). */
-const OWNER_REGISTRIES: ReadonlySet<string> = new Set(['ghcr.io', 'docker.io']);
+/**
+ * Registries whose namespaces are GitHub accounts (ghcr.io), or commonly the same account name (Docker Hub,
+ * Quay): an image the workflows pull from the owner's namespace there is one the owner publishes. Registry
+ * names are case-insensitive (`parseImage` lowers them), as GitHub account names are.
+ */
+const OWNER_REGISTRIES: ReadonlySet<string> = new Set(['ghcr.io', 'docker.io', 'quay.io']);
+
+/**
+ * The repository owner's namespace an image is published under (`acme` for `quay.io/acme/app:1`,
+ * `ghcr.io/${{ github.repository_owner }}/app`, `Acme/app` on Docker Hub), or null: the owner's own image.
+ */
+export function ownerNamespace(reference: string, identity: RepositoryIdentity): string | null {
+  const image = parseImage(reference);
+  if (image === null || image.namespace === null) return null;
+  if (image.namespace === '${{owner}}') return identity.owner ?? '${{ github.repository_owner }}';
+  return OWNER_REGISTRIES.has(image.registry) && identity.owners.has(image.namespace) ? image.namespace : null;
+}
 
 /** Who owns a container image (a job or service container, a `docker://` step, a docker action's image). */
 export function imageOwnership(reference: string, identity: RepositoryIdentity): Ownership {
@@ -224,7 +245,7 @@ export function imageOwnership(reference: string, identity: RepositoryIdentity):
   const full = `${image.registry}/${image.path}`;
   if (identity.images.has(full)) return 'first-party';
   if (image.namespace !== null && identity.namespaces.has(`${image.registry}/${image.namespace}`)) return 'first-party';
-  if (image.namespace !== null && OWNER_REGISTRIES.has(image.registry) && identity.owners.has(image.namespace)) return 'first-party';
+  if (ownerNamespace(reference, identity) !== null) return 'first-party';
   // A name the workflows build under a computed registry: theirs, unless it is an official image's name.
   if (identity.builtNames.has(image.name) && !(image.registry === 'docker.io' && image.namespace === 'library')) return 'first-party';
   return 'third-party';

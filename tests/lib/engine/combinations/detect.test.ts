@@ -566,8 +566,21 @@ describe('agent-prompt-injection-takeover from a scan', () => {
   });
 
   it('the same agent that anyone can start is a HIGH path', () => {
-    const [path] = paths("          allowed_non_write_users: '*'");
+    const [path] = paths("          allowed_non_write_users: '*'\n          github_token: ${{ github.token }}");
     expect(path?.severity).toBe('HIGH');
     expect(path?.stages[0]?.description).toContain('runs on `issue_comment` events that anyone can cause');
+  });
+
+  it('behind the action\'s own check, issues opened and reviews (a fork\'s run among them) start a MEDIUM path too', () => {
+    const text = workflow('').replace(
+      'on: issue_comment',
+      ['on:', '  issue_comment: { types: [created] }', '  pull_request_review_comment: { types: [created] }', '  issues: { types: [opened, assigned] }', '  pull_request_review: { types: [submitted] }'].join('\n'),
+    );
+    const found = findCombinations(scanRepository([{ path: '.github/workflows/claude.yml', text }]).records, all).filter((c) => c.id === 'agent-prompt-injection-takeover');
+    expect(found.map((c) => c.severity)).toEqual(['MEDIUM']);
+    // Without the check (lifted for everyone), an issue anyone opens starts a HIGH one.
+    const open = text.replace('          anthropic_api_key:', "          allowed_non_write_users: '*'\n          github_token: ${{ github.token }}\n          anthropic_api_key:");
+    const lifted = findCombinations(scanRepository([{ path: '.github/workflows/claude.yml', text: open }]).records, all).filter((c) => c.id === 'agent-prompt-injection-takeover');
+    expect(lifted.map((c) => c.severity)).toEqual(['HIGH']);
   });
 });

@@ -61,14 +61,82 @@ describe(RULE, () => {
     const [started] = recordsWith(RULE, workflow(''));
     expect(started?.facts).toContain('reach:approval');
     expect(started?.facts).not.toContain('reach:anyone');
-    expect(recordsWith(RULE, workflow("\n                allowed_non_write_users: '*'"))[0]?.facts).toContain('reach:anyone');
+    const open = "\n                allowed_non_write_users: '*'\n                github_token: ${{ github.token }}";
+    expect(recordsWith(RULE, workflow(open))[0]?.facts).toContain('reach:anyone');
+    // The input lifts the check only with a `github_token` input, and only `*` lets everyone in.
+    expect(recordsWith(RULE, workflow("\n                allowed_non_write_users: '*'"))[0]?.facts).toContain('reach:approval');
+    expect(recordsWith(RULE, workflow('\n                allowed_non_write_users: alice,bob\n                github_token: ${{ github.token }}'))[0]?.facts).toContain('reach:approval');
+    expect(recordsWith(RULE, workflow('\n                allowed_non_write_users: ${{ vars.USERS }}\n                github_token: ${{ github.token }}'))[0]?.facts).toContain('reach:anyone');
     expect(own[0]?.description).toContain("is started by a maintainer on `issue_comment` (the action's own check that the actor has write access)");
     expect(own[0]?.description).toContain('whose title, body and earlier comments an outsider can write');
-    const findings = scanWith(RULE, workflow("\n                allowed_non_write_users: '*'"));
+    const findings = scanWith(RULE, workflow(open));
     expect(positions(findings)).toEqual(['8:15 MEDIUM']);
     expect(findings[0]?.description).toContain('anyone can cause (`allowed_non_write_users` lets actors without write access start it)');
     expect(positions(scanWith(RULE, workflow('\n                claude_args: --allowedTools "Bash,Edit"')))).toEqual(['8:15 HIGH']);
     expect(positions(scanWith(RULE, workflow('\n                claude_args: --allowedTools "Bash(npm test),Edit"')))).toEqual(['8:15 MEDIUM']);
+  });
+
+  it('claude-code-action: its write-access check makes a start on any event whose actor acted (an issue opened, a review) a maintainer\'s act', () => {
+    const workflow = (on: string, extra = '') => yaml`
+      on:
+${on}
+      permissions:
+        contents: write
+        issues: write
+        pull-requests: write
+      jobs:
+        claude:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: anthropics/claude-code-action@v1
+              with:
+                anthropic_api_key: \${{ secrets.ANTHROPIC_API_KEY }}${extra}
+    `;
+    // The usual set of triggers: comments, review comments and reviews (a fork's run among them), issues opened.
+    const usual = [
+      '        issue_comment: { types: [created] }',
+      '        pull_request_review_comment: { types: [created] }',
+      '        issues: { types: [opened, assigned] }',
+      '        pull_request_review: { types: [submitted] }',
+    ].join('\n');
+    for (const on of [usual, '        issues: { types: [opened] }', '        pull_request_review_comment: { types: [created] }\n        issues: { types: [opened] }']) {
+      const [record] = recordsWith(RULE, workflow(on));
+      expect(record?.finding.severity).toBe('MEDIUM');
+      expect(record?.facts).toContain('reach:approval');
+      expect(record?.facts).not.toContain('reach:anyone');
+      expect(record?.facts).not.toContain('reach:fork-pr');
+      expect(record?.finding.description).toContain("is started by a maintainer on");
+      expect(record?.finding.description).toContain("(the action's own check that the actor has write access)");
+    }
+    // Lifted for everyone: anyone who opens an issue starts it.
+    const [open] = recordsWith(RULE, workflow('        issues: { types: [opened] }', "\n                allowed_non_write_users: '*'\n                github_token: ${{ github.token }}"));
+    expect(open?.facts).toContain('reach:anyone');
+    expect(open?.finding.description).toContain('runs on `issues` events that anyone can cause');
+  });
+
+  it('claude-code-action: a start on an event its check does not cover (workflow_run) is still anyone\'s; codex-action checks every event', () => {
+    const workflow = (uses: string, input: string) => yaml`
+      on:
+        workflow_run:
+          workflows: [CI]
+          types: [completed]
+      permissions:
+        contents: write
+      jobs:
+        fix:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: ${uses}
+              with:
+                ${input}: \${{ secrets.API_KEY }}
+                prompt: Fix the failing build of branch \${{ github.event.workflow_run.head_branch }}
+    `;
+    const [claude] = recordsWith(RULE, workflow('anthropics/claude-code-action@v1', 'anthropic_api_key'));
+    expect(claude?.facts).toContain('reach:anyone');
+    expect(claude?.finding.description).toContain("runs on `workflow_run` events that anyone can cause (the action checks the actor's write access, but not on `workflow_run`)");
+    const [codex] = recordsWith(RULE, workflow('openai/codex-action@v1', 'openai-api-key'));
+    expect(codex?.facts).toContain('reach:approval');
+    expect(codex?.facts).not.toContain('reach:anyone');
   });
 
   it('reports an agent a member\'s comment starts: the issue it reads is still an outsider\'s (MEDIUM; HIGH with a shell and a code-writing scope)', () => {

@@ -26,6 +26,23 @@ describe(RULE, () => {
     expect(records[2]?.finding.description).toContain('`v3`');
   });
 
+  it("treats Dependabot's organisation as GitHub's own (LOW), not a look-alike owner", () => {
+    const records = recordsWith(RULE, yaml`
+      on: pull_request_target
+      permissions: { contents: write, pull-requests: write }
+      jobs:
+        automerge:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: dependabot/fetch-metadata@v2
+            - uses: dependabot-tools/fetch-metadata@v2
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['7:15 LOW', '8:15 MEDIUM']);
+    expect(records[0]?.facts).toContain('owner:platform');
+    expect(records[0]?.finding.description).toContain('GitHub can change the code');
+    expect(records[1]?.facts).toContain('owner:third-party');
+  });
+
   it("names a job's write scopes that hand over no code, release or package instead of saying it holds no write scope", () => {
     const minor = recordsWith(RULE, yaml`
       on: push

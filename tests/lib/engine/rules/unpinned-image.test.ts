@@ -468,6 +468,27 @@ ${steps}`, { settings: { workflow_permissions: { default_workflow_permissions: '
     expect(positions(scanWith(RULE, workflow))).toEqual(['7:15 MEDIUM', '8:15 MEDIUM', '9:15 LOW']);
   });
 
+  it("rates the owner's own images on Quay, GitHub's registry or Docker Hub LOW, whatever the case of the names", () => {
+    const workflow = yaml`
+      on: push
+      permissions: write-all
+      jobs:
+        e2e:
+          runs-on: ubuntu-latest
+          container: quay.io/Acme/test-env:latest
+          steps:
+            - uses: docker://ghcr.io/ACME/api:main
+            - uses: docker://acme/db:16
+            - uses: docker://quay.io/someone-else/db:16
+    `;
+    const named = recordsWith(RULE, workflow, { repository: 'acme/widget' });
+    expect(positions(named.map((r) => r.finding))).toEqual(['6:16 LOW', '8:15 LOW', '9:15 LOW', '10:15 MEDIUM']);
+    expect(named[0]?.finding.description).toContain("LOW: it is the owner's own image, published under the repository owner's namespace `acme`");
+    expect(named[0]?.facts).toContain('owner:first-party');
+    expect(named[3]?.facts).toContain('owner:third-party');
+    expect(named[3]?.finding.description).not.toContain('own image');
+  });
+
   it('rates floating Docker Official Images MEDIUM and says why', () => {
     const findings = scanWith(RULE, yaml`
       on: push

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { imageOwnership, ownerFact, parseImage, repositoryIdentity, urlOwnership, usesOwnership } from '../../../../../lib/engine/analysis/run-model/ownership.js';
+import { imageOwnership, ownerFact, ownerNamespace, parseImage, repositoryIdentity, urlOwnership, usesOwnership } from '../../../../../lib/engine/analysis/run-model/ownership.js';
 import { RepositoryModel } from '../../../../../lib/engine/model/repository.js';
 import { parseUses } from '../../../../../lib/engine/model/uses.js';
 import { buildAction, buildWorkflow } from '../../../../../lib/engine/model/workflow.js';
@@ -42,6 +42,11 @@ describe('who owns an action or reusable workflow', () => {
     const identity = repositoryIdentity(EMPTY, 'acme/widget');
     expect(usesOwnership(uses('actions/checkout@v4'), identity)).toBe('platform');
     expect(usesOwnership(uses('github/codeql-action/init@v3'), identity)).toBe('platform');
+    // Dependabot's organisation is GitHub's.
+    expect(usesOwnership(uses('dependabot/fetch-metadata@v2'), identity)).toBe('platform');
+    expect(usesOwnership(uses('Dependabot/fetch-metadata@v2'), identity)).toBe('platform');
+    // A look-alike owner is not.
+    expect(usesOwnership(uses('dependabot-actions/fetch-metadata@v2'), identity)).toBe('third-party');
     expect(usesOwnership(uses('tj-actions/changed-files@v45'), identity)).toBe('third-party');
     expect(usesOwnership(uses('acme-evil/widget@v1'), identity)).toBe('third-party');
   });
@@ -94,17 +99,26 @@ describe('who owns a container image', () => {
     expect(parseImage('${{ env.REGISTRY }}/app:1')).toBeNull();
   });
 
-  it("images under the owner's namespace on GitHub's registry or Docker Hub are first-party", () => {
+  it("images under the owner's namespace on GitHub's registry, Docker Hub or Quay are first-party", () => {
     const identity = repositoryIdentity(EMPTY, 'acme/widget');
     expect(imageOwnership('ghcr.io/acme/builder:latest', identity)).toBe('first-party');
     expect(imageOwnership('docker.io/acme/builder', identity)).toBe('first-party');
     expect(imageOwnership('acme/builder:1', identity)).toBe('first-party');
+    expect(imageOwnership('quay.io/acme/builder', identity)).toBe('first-party');
     expect(imageOwnership('ghcr.io/${{ github.repository_owner }}/builder:latest', identity)).toBe('first-party');
     expect(imageOwnership('ghcr.io/${{ github.repository }}:latest', repositoryIdentity(EMPTY, null))).toBe('first-party');
-    // Another registry's namespace of the same name is not necessarily the same account.
-    expect(imageOwnership('quay.io/acme/builder', identity)).toBe('third-party');
+    expect(ownerNamespace('quay.io/acme/builder:1', identity)).toBe('acme');
+    // Account and organisation names are case-insensitive, on GitHub and on the registries.
+    expect(imageOwnership('Quay.io/Acme/Builder:1', identity)).toBe('first-party');
+    expect(imageOwnership('ghcr.io/ACME/builder', repositoryIdentity(EMPTY, 'Acme/Widget'))).toBe('first-party');
+    expect(ownerNamespace('docker.io/ACME/builder', repositoryIdentity(EMPTY, 'Acme/Widget'))).toBe('acme');
+    // A registry whose namespaces are not accounts of that name, another owner, an official image: not the owner's.
+    expect(imageOwnership('registry.example.com/acme/builder', identity)).toBe('third-party');
+    expect(ownerNamespace('registry.example.com/acme/builder', identity)).toBeNull();
+    expect(imageOwnership('quay.io/acme-evil/builder', identity)).toBe('third-party');
     expect(imageOwnership('ghcr.io/acme-evil/builder', identity)).toBe('third-party');
     expect(imageOwnership('node:22', identity)).toBe('third-party');
+    expect(ownerNamespace('node:22', identity)).toBeNull();
   });
 
   it("GitHub's own images are the platform's", () => {
@@ -164,6 +178,7 @@ describe('who owns what a URL serves', () => {
 
   it("GitHub's own releases are the platform's; any other account on GitHub is a third party", () => {
     expect(owner('https://github.com/actions/runner/releases/download/v2.316.1/actions-runner-linux-x64-2.316.1.tar.gz')).toBe('platform');
+    expect(owner('https://github.com/dependabot/cli/releases/download/v1.60.0/dependabot-v1.60.0-linux-amd64.tar.gz')).toBe('platform');
     expect(owner('https://github.com/acme-evil/widget/releases/download/v1/tool.tar.gz')).toBe('third-party');
     expect(owner('https://raw.githubusercontent.com/someone/acme-labs/main/install.sh')).toBe('third-party');
   });
