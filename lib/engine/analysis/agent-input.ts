@@ -4,7 +4,7 @@
  * `excessive-permissions` (the grants a steered agent can use).
  */
 import { agentAction, type AgentAction } from '../data/agent-actions.js';
-import { outsiderControlled } from '../expressions/controller.js';
+import { EXTERNAL_TRIGGERS, outsiderControlled } from '../expressions/controller.js';
 import { stepScope, type TaintAnalyzer } from '../expressions/taint.js';
 import type { Step } from '../model/workflow.js';
 import { getPair, getText } from '../yaml/model.js';
@@ -126,4 +126,46 @@ export function agentRestricted(agent: AgentAction, step: Step): boolean {
 export function agentShell(agent: AgentAction, step: Step): boolean {
   if (agentRestricted(agent, step)) return false;
   return agent.shell === true || agent.shell.some(({ input, pattern }) => pattern.test(getText(step.with, input) ?? ''));
+}
+
+/**
+ * The action's own write-access check, in words, when it stands for every start of the step an outsider could
+ * cause: it is made (`agentActorCheck`) on each event of the step's workflow that anyone can cause (a reusable
+ * workflow's: its local callers'); null otherwise (no check, widened, or an event it does not check, such as
+ * `workflow_run` for claude-code-action).
+ */
+export function agentGate(agent: AgentAction, step: Step, events: readonly string[]): string | null {
+  if (agentActorCheck(agent, step) !== 'checks') return null;
+  const covered = agent.checksActor?.events;
+  if (covered !== undefined && events.some((e) => EXTERNAL_TRIGGERS.has(e) && !covered.includes(e))) return null;
+  return `${agent.name}'s own check that the actor has write access`;
+}
+
+/** At most this many allowed commands are read from an agent's inputs. */
+const MAX_AGENT_COMMANDS = 20;
+
+/**
+ * The commands the agent of `step` may run in its workspace: `any` when it has a free shell (`agentShell`, or an
+ * allowed command tool without a command, such as `Bash` or `run_shell_command`), else each command its allowed
+ * tools name (`Bash(bun install)` gives `bun install`; a trailing `:*` or ` *` wildcard is dropped), in order.
+ * Empty: it runs no command (its tools only read, edit or talk to the API).
+ */
+export function agentCommands(agent: AgentAction, step: Step): 'any' | string[] {
+  if (agentShell(agent, step)) return 'any';
+  const found: string[] = [];
+  for (const { input, tool, within } of agent.commandTools ?? []) {
+    const text = getText(step.with, input);
+    if (text === null) continue;
+    const parts = within === undefined ? [text] : [...text.matchAll(within)].map((m) => m[1] ?? '');
+    for (const part of parts) {
+      for (const m of part.matchAll(tool)) {
+        const command = m[1];
+        if (command === undefined) return 'any';
+        const trimmed = command.trim().replace(/(?::\*|\s+\*|\*)$/, '').trim();
+        if (trimmed === '' || trimmed === '*') return 'any';
+        if (found.length < MAX_AGENT_COMMANDS && !found.includes(trimmed)) found.push(trimmed.slice(0, 200));
+      }
+    }
+  }
+  return found;
 }

@@ -100,7 +100,7 @@ function readWriters(runs: RunModel, taint: TaintAnalyzer): CacheWriter[] {
         if (entry.content !== 'outsider' || entry.checkout?.hiddenBy === 'trusted-author') continue;
         const sinks = runs.sinksOf(run, entry);
         if (sinks.length === 0) continue;
-        const reach = runs.stepReach(entry.step);
+        const reach = runs.sinkReach(runs.stepReach(entry.step), sinks);
         const race = entry.checkout === undefined || !pinsApprovedCode(entry.checkout);
         const gate = gateOf(reach, race);
         if (gate === undefined) continue;

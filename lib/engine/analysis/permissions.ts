@@ -336,7 +336,7 @@ function jobOutsiderCandidates(context: { runs: RunModel; taint: TaintAnalyzer }
     for (const entry of run.workspace) {
       if (entry.content !== 'outsider' || entry.checkout?.hiddenBy === 'trusted-author') continue;
       context.runs.sinksOf(run, entry).forEach((sink, i) => {
-        const reach = context.runs.stepReach(sink.step);
+        const reach = context.runs.sinkReach(context.runs.stepReach(sink.step), [sink]);
         if (!OUTSIDER.has(reach.level)) return;
         const file = job.workflow.file;
         found.push({

@@ -27,6 +27,12 @@ export interface AgentAction {
    */
   shell: true | { input: string; pattern: RegExp }[];
   /**
+   * Inputs that name the commands the agent may run when it has no free shell: `tool` (global) matches one
+   * allowed command tool, its first group the command (no group: any command); `within` (global), when given,
+   * the parts of the input's text that list allowed tools (its first group), so a disallowed list is not read.
+   */
+  commandTools?: { input: string; tool: RegExp; within?: RegExp }[];
+  /**
    * What the action itself does with the job's GITHUB_TOKEN. `given`: it writes with it only when the workflow
    * hands it over (an input or `env:` set to `github.token` / `secrets.GITHUB_TOKEN`); otherwise it reads with it
    * at most and acts through its own app's token, so the job's write scopes are not its need (a steered agent
@@ -60,6 +66,11 @@ export const AGENT_ACTIONS: readonly AgentAction[] = [
       { input: 'allowed_tools', pattern: /(?:^|[\s,"'])Bash(?:\(\*\)|(?!\())/ },
       { input: 'claude_args', pattern: /--dangerously-skip-permissions|--allowed-?tools\b[^\n]*?(?:^|[\s,"'=])Bash(?:\(\*\)|(?!\())/i },
     ],
+    // `Bash(bun install)`, `Bash(npm run test:*)`: the commands Claude Code may run without asking.
+    commandTools: [
+      { input: 'allowed_tools', tool: /\bBash(?:\(([^)]*)\))?/g },
+      { input: 'claude_args', tool: /\bBash(?:\(([^)]*)\))?/g, within: /--allowed-?tools(?:=|\s+)((?:(?!\s--)[^\n])*)/gi },
+    ],
     source: 'https://github.com/anthropics/claude-code-action/blob/main/docs/security.md',
   },
   {
@@ -72,6 +83,11 @@ export const AGENT_ACTIONS: readonly AgentAction[] = [
       { input: 'allowed_tools', pattern: /(?:^|[\s,"'])Bash(?:\(\*\)|(?!\())/ },
       { input: 'claude_args', pattern: /--dangerously-skip-permissions|--allowed-?tools\b[^\n]*?(?:^|[\s,"'=])Bash(?:\(\*\)|(?!\())/i },
     ],
+    // `Bash(bun install)`, `Bash(npm run test:*)`: the commands Claude Code may run without asking.
+    commandTools: [
+      { input: 'allowed_tools', tool: /\bBash(?:\(([^)]*)\))?/g },
+      { input: 'claude_args', tool: /\bBash(?:\(([^)]*)\))?/g, within: /--allowed-?tools(?:=|\s+)((?:(?!\s--)[^\n])*)/gi },
+    ],
     source: 'https://github.com/anthropics/claude-code-base-action',
   },
   {
@@ -82,6 +98,8 @@ export const AGENT_ACTIONS: readonly AgentAction[] = [
     // `settings: {"tools": {"core": ["read_file", "run_shell_command(echo)"]}}` limits the built-in tools.
     toolAllowlist: [{ input: 'settings', pattern: /"core"\s*:/ }],
     shell: true,
+    // `"core": ["run_shell_command(npm test)"]`: the commands an allowlist still lets it run.
+    commandTools: [{ input: 'settings', tool: /\brun_shell_command(?:\(([^)]*)\))?/g }],
     source: 'https://github.com/google-github-actions/run-gemini-cli',
   },
   {
@@ -91,6 +109,8 @@ export const AGENT_ACTIONS: readonly AgentAction[] = [
     jobToken: 'given',
     toolAllowlist: [{ input: 'settings', pattern: /"core"\s*:/ }],
     shell: true,
+    // `"core": ["run_shell_command(npm test)"]`: the commands an allowlist still lets it run.
+    commandTools: [{ input: 'settings', tool: /\brun_shell_command(?:\(([^)]*)\))?/g }],
     source: 'https://github.com/google-github-actions/run-gemini-cli#readme',
   },
   {

@@ -56,9 +56,9 @@ export default defineWorkflowRule({
       const run = runs.job(job);
       for (const entry of run.workspace) {
         if (entry.kind !== 'download' || entry.download === undefined || entry.content !== 'outsider') continue;
-        const reach = runs.stepReach(entry.step);
-        if (!reachable(reach)) continue;
+        if (!reachable(runs.stepReach(entry.step))) continue;
         const { sinks, use, steersOnlyBareJobs } = downloadEffect(runs, context.taint, run, entry);
+        const reach = runs.sinkReach(runs.stepReach(entry.step), sinks);
         const found = judge(runs, run, reach, sinks.length > 0, use, steersOnlyBareJobs);
         if (found === null) continue;
         report(context, job, { download: entry.download, reach, run, ...found, consequence: sinks.length > 0 ? `; ${sinkText(job, sinks, entry)}` : found.consequence });

@@ -47,7 +47,7 @@ function waysIn(runs: RunModel, run: JobRun): Way[] {
       ways.push({ entry, sinks, reach, fork: true, severity: severityOf({ reach, executes: true, holds: HOLDS, raceAfterApproval: true }) });
     }
     if (entry.content === 'outsider' && entry.checkout?.hiddenBy !== 'trusted-author') {
-      const reach = runs.stepReach(sinks[0]!.step);
+      const reach = runs.sinkReach(runs.stepReach(sinks[0]!.step), sinks);
       ways.push({ entry, sinks, reach, fork: false, severity: severityOf({ reach, executes: true, holds: HOLDS, raceAfterApproval: entry.checkout?.hiddenBy !== 'approved-commit' }) });
     }
   }

@@ -54,7 +54,7 @@ export default defineWorkflowRule({
         // that fails for forks): the code is not an outsider's, so there is no claim to make.
         if (checkout === undefined || checkout.hiddenBy === 'trusted-author') continue;
         const sinks = context.runs.sinksOf(run, entry);
-        let reach: Reach = context.runs.stepReach(entry.step);
+        let reach: Reach = context.runs.sinkReach(context.runs.stepReach(entry.step), sinks);
         if (checkout.dispatcher !== undefined) reach = { ...reach, level: 'approval', gates: [`the workflow runs only on \`repository_dispatch\`, sent by ${checkout.dispatcher}`] };
         const pinned = pinsApprovedCode(checkout);
         const claim: Claim = { reach, executes: sinks.length > 0, holds: run.valuables, forkHolds: run.forkValuables, nothingHeld: run.nothingHeld, raceAfterApproval: !pinned };

@@ -13,6 +13,8 @@ import type { Step } from '../../model/workflow.js';
 import { commandName, logicalLines, pipelines, words } from '../../shell.js';
 import { get, getText, isTruthy, type YNode } from '../../yaml/model.js';
 import { ScanCache } from '../../model/scan-cache.js';
+import { agentCommands, agentGate, stepAgent } from '../agent-input.js';
+import type { AgentAction } from '../../data/agent-actions.js';
 
 export type ExecutionKind =
   /** A build tool, package manager, test runner or linter that runs the project in `path` (a directory). */
@@ -38,6 +40,12 @@ export interface Execution {
    * of the nearest `package.json` before the registry), the directory it runs in; null when not known.
    */
   resolvesFrom?: string | null;
+  /**
+   * For a command an AI coding agent runs (agent-input.ts `agentCommands`): the agent's action runs only for an
+   * actor with write access, in words. What the command runs then runs on a maintainer's act (a comment, a
+   * label), not on an outsider's.
+   */
+  startedBy?: string;
 }
 
 /**
@@ -142,6 +150,8 @@ function readExecutions(step: Step): Execution[] {
       return [{ step, kind: 'project', evidence: `${slug} with \`context: ${context.trim()}\``, path: normalizeWorkspacePath(context) }];
     }
     if (slug === 'actions/github-script') return scriptRequires(step);
+    const agent = stepAgent(step);
+    if (agent !== undefined) return agentExecutions(step, agent);
     const known = WORKSPACE_ACTIONS[full] ?? WORKSPACE_ACTIONS[slug];
     if (known === undefined || (known.when !== undefined && !known.when(step))) return [];
     return [{ step, kind: 'project', evidence: slug, path: known.dir === null ? '' : inputDirectory(step, known.dir) }];
@@ -183,6 +193,24 @@ function scriptRequires(step: Step): Execution[] {
     if (relative.includes('${') || found.length >= 20) continue;
     const path = m[2] !== undefined ? resolvePath(cwd, relative) : normalizeWorkspacePath(relative);
     found.push({ step, kind: 'file', evidence: `\`${m[0].startsWith('import') ? 'import' : 'require'}(${m[2] !== undefined ? `'${relative.slice(0, 80)}'` : `<workspace>/${relative.slice(0, 80)}`})\` in actions/github-script`, path });
+  }
+  return found;
+}
+
+/**
+ * What an AI coding agent may run in the workspace (its working directory): any command when it has a shell,
+ * else each command its allowed tools name that runs code (`Bash(bun install)`, `Bash(npm test)`; `git diff` and
+ * `gh pr view` run none). An agent whose tools only read and edit files runs nothing.
+ */
+function agentExecutions(step: Step, agent: AgentAction): Execution[] {
+  const commands = agentCommands(agent, step);
+  const check = agentGate(agent, step, step.job?.workflow.triggers.map((t) => t.name) ?? []);
+  const gate = check === null ? {} : { startedBy: check };
+  if (commands === 'any') return [{ step, kind: 'project', evidence: `commands of its choosing (${agent.name}, whose tools include a shell)`, path: '', ...gate }];
+  const found: Execution[] = [];
+  for (const command of commands) {
+    const execution = commandExecution(command, '');
+    if (execution !== null) found.push({ step, ...execution, evidence: `${execution.evidence} (a command ${agent.name} is allowed to run)`, ...gate });
   }
   return found;
 }

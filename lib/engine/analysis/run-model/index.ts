@@ -14,7 +14,7 @@ import { stepExecutions, type Execution } from './execution.js';
 import { holdsNothing, jobHoldings, nothingHeldText, valuables, type DefaultToken, type Holdings } from './holdings.js';
 import { feedsPublish } from './feeds.js';
 import { cacheStep, sameFamily, type CacheUse } from '../caching.js';
-import { forkReach, localCallers, reachOf, valueReach, type ForkReach, type Reach, type ValueReach } from './reach.js';
+import { forkReach, localCallers, reachOf, REACH_ORDER, valueReach, type ForkReach, type Reach, type ValueReach } from './reach.js';
 import type { TrustGuard } from '../trust-guards.js';
 import { codeOf, workspaceEntries, type WorkspaceEntry } from './workspace.js';
 import { envReaders, laterUse, type EnvReaders, type LaterUse } from './readers.js';
@@ -392,6 +392,23 @@ export class RunModel {
     }
     this.#shipped = found;
     return found;
+  }
+
+  /**
+   * Who can make code run through `sinks`, given `reach`, who can bring it in: when every sink is a command of
+   * an AI agent whose action runs only for an actor with write access (`Execution.startedBy`), a maintainer's
+   * act starts what runs (an approval, after which the code can still change); otherwise `reach` itself.
+   */
+  sinkReach(reach: Reach, sinks: readonly TracedExecution[]): Reach {
+    if (sinks.length === 0 || REACH_ORDER.indexOf(reach.level) >= REACH_ORDER.indexOf('approval')) return reach;
+    const gates: string[] = [];
+    for (const sink of sinks) {
+      const gate = sink.execution.startedBy;
+      if (gate === undefined) return reach;
+      if (!gates.includes(gate)) gates.push(gate);
+    }
+    const { approvalMoves: _moves, ...rest } = reach;
+    return { ...rest, level: 'approval', gates: [...new Set([...reach.gates, ...gates])] };
   }
 
   /** Executions after `entry` (in the same run) that run the code it holds. */

@@ -1158,4 +1158,77 @@ describe(`${RULE}: a comment bot whose first job checks the commenter's permissi
     expect(findings.map((f) => `${f.file}:${f.line} ${f.severity}`)).toEqual(['.github/workflows/bot-run.yml:23 HIGH']);
     expect(findings[0]?.description).toContain('anyone with a GitHub account can start it through `issue_comment`');
   });
+
+  describe('an AI coding agent that runs commands in the checkout', () => {
+    const workflow = (tools: string, ref = 'refs/pull/${{ github.event.issue.number }}/head') => yaml`
+      on:
+        issue_comment:
+          types: [created]
+      permissions:
+        contents: write
+        pull-requests: write
+      jobs:
+        claude:
+          if: github.event.issue.pull_request && contains(github.event.comment.body, '@claude')
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: ${ref}
+            - uses: anthropics/claude-code-action@v1
+              with:
+                anthropic_api_key: \${{ secrets.ANTHROPIC_API_KEY }}${tools}
+    `;
+
+    it('runs the pull request code through allowed commands that run the project: MEDIUM, since its own check makes a maintainer start it', () => {
+      for (const tools of ['\n                allowed_tools: "Bash(bun install),Bash(bun test),Edit"', '\n                claude_args: --allowedTools "Bash(npm test),Read" --model opus', '\n                allowed_tools: "Bash(*)"']) {
+        const records = recordsWith(RULE, workflow(tools));
+        expect(positions(records.map((r) => r.finding)), tools).toEqual(['14:16 MEDIUM']);
+        const description = records[0]?.finding.description ?? '';
+        expect(description).toContain('Claude Code');
+        expect(description).toContain("a maintainer approves each run first");
+        expect(description).toContain("Claude Code's own check that the actor has write access");
+        expect(records[0]?.facts).toContain('reach:approval');
+        expect(records[0]?.facts).toContain('exec');
+      }
+      expect(recordsWith(RULE, workflow('\n                allowed_tools: "Bash(bun install),Bash(bun test),Edit"'))[0]?.finding.description).toContain('`bun install` (a command Claude Code is allowed to run)');
+    });
+
+    it('is HIGH when the action lets anyone start it', () => {
+      const records = recordsWith(RULE, workflow('\n                allowed_tools: "Bash(npm test)"\n                github_token: ${{ secrets.GITHUB_TOKEN }}\n                allowed_non_write_users: "*"'));
+      expect(positions(records.map((r) => r.finding))).toEqual(['14:16 HIGH']);
+      expect(records[0]?.facts).toContain('reach:anyone');
+    });
+
+    it('is no sink when its tools only read and edit files or run git and gh, and there is no claim for a checkout of the base branch', () => {
+      for (const tools of ['', '\n                allowed_tools: "Read,Edit,Glob,Grep"', '\n                allowed_tools: "Bash(git diff:*),Bash(gh pr view:*),Edit"', '\n                claude_args: --disallowedTools "Bash(npm test)"']) {
+        const records = recordsWith(RULE, workflow(tools));
+        expect(records.map((r) => r.facts?.includes('exec')), tools).toEqual([false]);
+      }
+      expect(recordsWith(RULE, workflow('\n                allowed_tools: "Bash(npm test)"', 'main'))).toEqual([]);
+      expect(recordsWith(RULE, workflow('\n                allowed_tools: "Bash(npm test)"', '${{ github.event.repository.default_branch }}'))).toEqual([]);
+    });
+
+    it('counts an agent whose default tools include a shell (Gemini CLI) and one restricted to a command allowlist that runs the project', () => {
+      const gemini = (settings: string) => yaml`
+        on: pull_request_target
+        permissions:
+          contents: read
+        jobs:
+          review:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/checkout@v4
+                with:
+                  ref: \${{ github.event.pull_request.head.sha }}
+              - uses: google-github-actions/run-gemini-cli@v0
+                with:
+                  gemini_api_key: \${{ secrets.GEMINI_API_KEY }}${settings}
+      `;
+      expect(positions(scanWith(RULE, gemini('')))).toEqual(['10:16 HIGH']);
+      expect(positions(scanWith(RULE, gemini(`\n                  settings: '{"tools": {"core": ["read_file", "run_shell_command(npm test)"]}}'`)))).toEqual(['10:16 HIGH']);
+      const readOnly = scanWith(RULE, gemini(`\n                  settings: '{"tools": {"core": ["read_file", "run_shell_command(git diff)"]}}'`));
+      expect(readOnly.map((f) => f.severity)).not.toContain('HIGH');
+    });
+  });
 });
