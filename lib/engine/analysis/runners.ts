@@ -110,16 +110,27 @@ function selfHostedScalar(job: Job, scalar: YScalar): string | null {
   return null;
 }
 
-/** Labels of GitHub-hosted runners (standard and arm images; larger runners carry names their owner chose). */
+/**
+ * Labels of GitHub-hosted runners (standard and arm images, the macOS larger runners' `-large`/`-xlarge`; Linux
+ * and Windows larger runners carry names their owner chose). Source: the runner images' labels,
+ * https://docs.github.com/en/actions/using-github-hosted-runners/about-github-hosted-runners (`ubuntu-24.04-arm`,
+ * `windows-11-arm`, `macos-15-xlarge`) and https://github.com/actions/runner-images#available-images.
+ */
 const GITHUB_HOSTED = /^(ubuntu|windows|macos)-(latest|\d+(\.\d+)?)(-(arm|arm64|large|xlarge|intel|x64|vs\d+))?$|^ubuntu-slim$/i;
 /** Labels of managed, ephemeral runner services (one fresh machine per job): not the persistence risk this rule is about. */
 const MANAGED = /^(blacksmith|namespace-profile|nscloud|buildjet|depot-|warp-|ubicloud|cirun|runs-on[=/]|actuated|codspeed-)/i;
 
 /**
  * Names organisations give GitHub's larger hosted runners: an OS image and a size (`ubuntu-latest-8-cores`,
- * `gemini-cli-ubuntu-16-core`, `windows-2022-large`, `github-ubuntu-24.04-x86_64-8`, "Default Larger Runners").
+ * `ubuntu-22.04-16core`, `gemini-cli-ubuntu-16-core`, `x64-ubuntu24-64-core`, `windows-2022-large`,
+ * `github-ubuntu-24.04-x86_64-8`, "Default Larger Runners"). A larger runner's label is the name its owner gave it
+ * ("Larger runners are automatically assigned a default label that corresponds to the runner name. You cannot
+ * add custom labels to larger runners"), and GitHub's own examples name the image and the cores
+ * (`ubuntu-20.04-16core`): https://docs.github.com/en/actions/how-tos/manage-runners/larger-runners/use-larger-runners.
+ * Such a name is probably a GitHub-hosted larger runner, a fresh machine per job, not evidence of a persistent
+ * self-hosted one. Sizes GitHub's documentation does not use (`-xl`, `-small`) are not read as one.
  */
-const LARGER_RUNNER = /^github-|larger runners|(?=.*\b(ubuntu|windows|macos)\b).*(\d+-?cores?\b|\d+core\b|\blarge\b|\bxlarge\b|\d+vcpu)/i;
+const LARGER_RUNNER = /^github-|larger runners|(?=.*\b(ubuntu|windows|macos)(\d+(\.\d+)?)?\b).*(\d+-?cores?\b|\d+core\b|\blarge\b|\bxlarge\b|\d+vcpu)/i;
 
 /**
  * A label that is a container or VM image reference: a registry host with a dot (and maybe a port), a path, and a

@@ -258,6 +258,13 @@ describe(RULE, () => {
         j: { runs-on: github-ubuntu-24.04-x86_64-8, steps: [{ run: make }] }
         k: { runs-on: { group: Default Larger Runners }, steps: [{ run: make }] }
         l: { runs-on: ubuntu-arm64-large, steps: [{ run: make }] }
+        m: { runs-on: ubuntu-22.04-16core, steps: [{ run: make }] }
+        n: { runs-on: windows-latest-8-cores, steps: [{ run: make }] }
+        o: { runs-on: ubuntu-latest-4-cores, steps: [{ run: make }] }
+        p: { runs-on: windows-11-arm, steps: [{ run: make }] }
+        q: { runs-on: ubuntu-22.04-arm, steps: [{ run: make }] }
+        r: { runs-on: x64-ubuntu24-64-core, steps: [{ run: make }] }
+        s: { runs-on: ubuntu2404-16-core, steps: [{ run: make }] }
     `)).toEqual([]);
     expect(scanWith(RULE, yaml`
       on: push
@@ -269,6 +276,24 @@ describe(RULE, () => {
           runs-on: { group: big-runners }
           steps: [{ run: make }]
     `)).toEqual([]);
+  });
+
+  it('keeps a custom label that names no image and size GitHub documents for larger runners (one step lower: it may still be one)', () => {
+    const job = (label: string) => yaml`
+      on: pull_request
+      jobs:
+        test:
+          runs-on: ${label}
+          steps:
+            - uses: actions/checkout@v4
+            - run: make test
+    `;
+    // An OS word glued to other letters, a size GitHub's examples do not use, no OS at all: not read as a larger runner.
+    for (const label of ['ubuntu-latest-xl', 'ubuntu-x64-small', 'linux-arm64-8core', 'kubuntu-8-cores', 'gpu-16-cores']) {
+      const [finding] = scanWith(RULE, job(label));
+      expect(finding?.severity, label).toBe('MEDIUM');
+      expect(finding?.description, label).toContain('If it is a GitHub-hosted larger runner, nothing persists');
+    }
   });
 
   it('does not report a runner whose labels name the VM image of a fresh machine per job, and keeps plain self-hosted labels', () => {
