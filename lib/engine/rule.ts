@@ -106,6 +106,12 @@ export interface SettingsRuleContext {
 export interface SettingsRule {
   meta: RuleMeta<'repo-settings'>;
   check(snapshot: SettingsSnapshot, context: SettingsRuleContext): void;
+  /**
+   * Workflows that undo the setting the rule checks (a workflow that approves fork pull requests' runs itself):
+   * visited like a workflow rule's, in every scan, with or without a settings snapshot; their findings carry this
+   * rule's id, at a line of the workflow.
+   */
+  workflows?(context: WorkflowRuleContext): WorkflowVisitor;
 }
 
 export type Rule = WorkflowRule | SettingsRule;

@@ -6,7 +6,7 @@ import { resetScanCaches } from './model/scan-cache.js';
 import { buildAction, buildDependabot, buildWorkflow, type Action, type Dependabot, type Job, type Step, type Workflow } from './model/workflow.js';
 import { resolveRuleOptions } from './rule-options.js';
 import { findingOf, type SettingsRule, type WorkflowReport, type WorkflowRule, type WorkflowRuleContext, type WorkflowVisitor } from './rule.js';
-import { LIVE_RULES, ONLINE_ONLY_RULES, SETTINGS_RULES, WORKFLOW_RULES } from './rules/index.js';
+import { LIVE_RULES, ONLINE_ONLY_RULES, SETTINGS_RULES, WORKFLOW_RULES, WORKFLOW_VISITORS } from './rules/index.js';
 
 /** Rules whose suppression comments an offline scan cannot judge unused (the online audits may report them). */
 const NOT_JUDGED_OFFLINE: ReadonlySet<string> = new Set([...ONLINE_ONLY_RULES, ...LIVE_RULES]);
@@ -180,7 +180,7 @@ function scan(files: readonly RepositoryFile[], options: ScanOptions): ScanResul
   // Without a ruleset or a filter every rule applies (the common case: no need to ask each one).
   const everyRule = options.ruleset !== 'owasp' && options.isEnabled === undefined;
   const visited = runWorkflowRules(
-    everyRule ? WORKFLOW_RULES : WORKFLOW_RULES.filter((r) => ruleApplies(r, options)),
+    everyRule ? WORKFLOW_VISITORS : WORKFLOW_VISITORS.filter((r) => ruleApplies(r, options)),
     parsed,
     repository,
     collector,
@@ -196,7 +196,7 @@ function scan(files: readonly RepositoryFile[], options: ScanOptions): ScanResul
   }
   const limitRule = ruleApplies(scanLimitReached, options) ? scanLimitReached : null;
   const offlineOnly = options.online !== true;
-  const ran = (id: string) => !(offlineOnly && NOT_JUDGED_OFFLINE.has(id)) && WORKFLOW_RULES.some((r) => r.meta.id === id && ruleApplies(r, options));
+  const ran = (id: string) => !(offlineOnly && NOT_JUDGED_OFFLINE.has(id)) && WORKFLOW_VISITORS.some((r) => r.meta.id === id && ruleApplies(r, options));
   const known = (id: string) => WORKFLOW_RULES.some((r) => r.meta.id === id) || SETTINGS_RULES.some((r) => r.meta.id === id);
   const unused: UnusedSuppression[] = [];
   const unknown: UnusedSuppression[] = [];

@@ -8,7 +8,7 @@ import { ScanCache } from '../model/scan-cache.js';
  * What keeps outsiders out of a job or step:
  * - `same-repository`: the pull request (or the run a `workflow_run` follows) comes from a branch of the
  *   base repository, which only users with write access can push (`head.repo.full_name == github.repository`,
- *   `!head.repo.fork`);
+ *   `!head.repo.fork`, or `workflow_run.event == 'push'`: a run only collaborators start);
  * - `pr-author`: the pull request was opened by a named account or a trusted author association (an
  *   author's login cannot be spoofed, unlike `github.actor`);
  * - `actor`: whoever caused the event is a named, non-bot account;
@@ -74,6 +74,8 @@ const TRUSTED_ASSOCIATIONS = new Set(['OWNER', 'MEMBER', 'COLLABORATOR']);
 const HEAD_REPOSITORY_NAMES = new Set(['github.event.pull_request.head.repo.full_name', 'github.event.workflow_run.head_repository.full_name']);
 const HEAD_REPOSITORY_OWNERS = new Set(['github.event.pull_request.head.repo.owner.login', 'github.event.workflow_run.head_repository.owner.login']);
 const FORK_FLAGS = new Set(['github.event.pull_request.head.repo.fork', 'github.event.workflow_run.head_repository.fork']);
+/** The event of the run a `workflow_run` follows. */
+const RUN_EVENT = 'github.event.workflow_run.event';
 const ACTORS = new Set(['github.actor', 'github.triggering_actor', 'github.event.sender.login']);
 const PR_AUTHORS = new Set(['github.event.pull_request.user.login']);
 const COMMENTERS = new Set(['github.event.comment.user.login', 'github.event.review.user.login']);
@@ -406,6 +408,7 @@ function atomOf(expr: Expr, context: AtomContext): Atom {
     if (path === null || values === null || values.length === 0) return none;
     if (path === 'github.event_name' && context.event !== undefined && !values.includes(context.event)) return { guard: null, fact: IMPOSSIBLE };
     if (path === 'github.event_name') return { guard: values.every((v) => MAINTAINER_EVENTS.has(v)) ? 'maintainer-event' : null, fact: null };
+    if (path === RUN_EVENT) return { guard: values.every((v) => MAINTAINER_EVENTS.has(v)) ? 'same-repository' : null, fact: null };
     // `contains('alice bob', github.actor)` searches the string: any login that is a piece of it (`ali`) passes,
     // and anyone can register one. A real list (`fromJSON('[...]')`) names the accounts.
     if (haystack instanceof Literal && (ACTORS.has(path) || PR_AUTHORS.has(path) || COMMENTERS.has(path))) return none;
@@ -431,6 +434,9 @@ function comparison(subject: Expr, other: Expr, context: AtomContext): Atom | nu
     return { guard: 'same-repository', fact: 'same-repository' };
   }
   if (HEAD_REPOSITORY_OWNERS.has(path) && otherPath === 'github.repository_owner') return { guard: 'same-repository', fact: 'same-owner' };
+  // The run a `workflow_run` follows was a `push` (or another event only collaborators cause): its head is a
+  // branch of the base repository, never a fork's.
+  if (path === RUN_EVENT && literal !== undefined && MAINTAINER_EVENTS.has(literal)) return { guard: 'same-repository', fact: `run-event:${literal}` };
   if (FORK_FLAGS.has(path) && (literal === 'false' || literal === 'true')) {
     return literal === 'false' ? { guard: 'same-repository', fact: '!fork' } : { guard: null, fact: 'fork' };
   }

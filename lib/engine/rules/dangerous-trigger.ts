@@ -9,6 +9,7 @@ import { outsiderReach } from '../analysis/run-model/reach.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import type { Job, Workflow } from '../model/workflow.js';
+import { asList, get, scalarText, type YNode } from '../yaml/model.js';
 
 const DANGEROUS = new Set(['pull_request_target', 'workflow_run']);
 
@@ -170,6 +171,20 @@ function privileges(workflow: Workflow, context: WorkflowRuleContext): string {
   return "the base repository's context (its jobs' tokens are read-only here and they read none of the stored secrets)";
 }
 
+/**
+ * For a `workflow_run` trigger with a `branches:` filter that runs started by forks' pull requests pass: the filter
+ * in words (it compares the followed run's head branch by name, which a fork chooses), or ''.
+ */
+function branchFilterText(config: YNode | undefined): string {
+  const names = asList(get(config, 'branches')).flatMap((n) => {
+    const text = scalarText(n);
+    return text === null ? [] : [text.replace(/[`\r\n]/g, '').slice(0, 60)];
+  });
+  if (names.length === 0) return '';
+  const shown = `${names.slice(0, 5).join(', ')}${names.length > 5 ? ', ...' : ''}`;
+  return ` Its \`branches: [${shown}]\` filter keeps no fork out: it matches the head branch of the run it follows, which for a fork's pull request is the fork's own branch name (a fork can name its branch \`${names[0]}\`), so it does not restrict the trigger to the base repository's branches.`;
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'dangerous-trigger',
@@ -199,12 +214,13 @@ export default defineWorkflowRule({
           continue;
         }
         const held = privileges(workflow, context);
+        const filter = trigger.name === 'workflow_run' ? branchFilterText(trigger.config) : '';
         const what =
           trigger.name === 'pull_request_target'
             ? `runs on pull requests from forks with ${held}`
             : `runs after other workflows, including runs started by fork pull requests, with ${held}`;
         if (safe) {
-          context.report({ node: trigger.node, job: null, severity: 'LOW', message: `\`${trigger.name}\` ${what}; every job only runs well-known labeling or triage actions, with no checkout or script.` });
+          context.report({ node: trigger.node, job: null, severity: 'LOW', message: `\`${trigger.name}\` ${what}; every job only runs well-known labeling or triage actions, with no checkout or script.${filter}` });
           continue;
         }
         found ??= exposure(workflow, context);
@@ -213,8 +229,8 @@ export default defineWorkflowRule({
           job: null,
           severity: found.armed ? 'MEDIUM' : 'LOW',
           message: found.armed
-            ? `\`${trigger.name}\` ${what}, and an outsider's content runs in it: ${found.text}.`
-            : `\`${trigger.name}\` ${what}; ${found.text}. LOW: keep it that way, with least \`permissions:\`.`,
+            ? `\`${trigger.name}\` ${what}, and an outsider's content runs in it: ${found.text}.${filter}`
+            : `\`${trigger.name}\` ${what}; ${found.text}.${filter} LOW: keep it that way, with least \`permissions:\`.`,
           facts: found.facts,
         });
       }

@@ -1,4 +1,4 @@
-import type { Rule, SettingsRule, WorkflowRule } from '../rule.js';
+import type { Rule, SettingsRule, WorkflowRule, WorkflowRuleContext } from '../rule.js';
 import untrustedCheckout from './untrusted-checkout.js';
 import scriptInjection from './script-injection.js';
 import githubEnvInjection from './github-env-injection.js';
@@ -175,6 +175,18 @@ export const SETTINGS_RULES: readonly SettingsRule[] = [
 ];
 
 export const RULES: readonly Rule[] = [...WORKFLOW_RULES, ...SETTINGS_RULES];
+
+/**
+ * Every rule that visits workflow files, as the engine walks them: the workflow rules, then the settings rules'
+ * `workflows` visitors (a setting a workflow can undo), each under its settings rule's metadata.
+ */
+export const WORKFLOW_VISITORS: readonly WorkflowRule[] = [
+  ...WORKFLOW_RULES,
+  ...SETTINGS_RULES.flatMap((rule) => {
+    const workflows = rule.workflows;
+    return workflows === undefined ? [] : [{ meta: rule.meta as unknown as WorkflowRule['meta'], create: (context: WorkflowRuleContext) => workflows.call(rule, context) }];
+  }),
+];
 
 /**
  * Rules only the online audits report (lib/online; their `create` reports nothing offline). A suppression

@@ -1,13 +1,15 @@
+import { describeStep } from '../analysis/describe.js';
 import { conditionOf } from '../analysis/expression-sites.js';
-import { outsiderReach, type RunModel } from '../analysis/run-model/index.js';
+import { reachFacts } from '../analysis/run-model/facts.js';
+import { outsiderReach, type Reach, type RunModel, type TracedExecution } from '../analysis/run-model/index.js';
 import { stepWhere } from '../analysis/step-label.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
 import { findExpressions } from '../expressions/extract.js';
-import { Binary, contextPath, Grouping, Literal, Logical, type Expr } from '../expressions/parse.js';
-import type { Job, Workflow } from '../model/workflow.js';
+import { Binary, contextPath, FunctionCall, functionName, Grouping, Literal, Logical, type Expr } from '../expressions/parse.js';
+import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import type { Severity } from '../types.js';
-import { asList, get, scalarText, type YNode } from '../yaml/model.js';
+import type { YNode } from '../yaml/model.js';
 
 /**
  * Why a condition is a string rather than an expression, or null. GitHub evaluates an `if:` as an
@@ -70,22 +72,36 @@ export function conditionSeverity(node: YNode): { severity: Severity; why: strin
   return { severity: 'LOW', why: ' LOW: the condition filters on events, paths, platforms or inputs, which is no security gate; it only runs more than intended.' };
 }
 
-/**
- * The code or artifacts of the run a `workflow_run` job follows that it uses (a checkout of the run's head, a
- * download of its artifacts), from the run model's workspace: the job trusts that run. Null when it uses none,
- * or when an outsider cannot start it (a fork check, a trusted-author gate).
- */
-function trustedRun(runs: RunModel, job: Job): string | null {
-  const run = runs.job(job);
-  if (!outsiderReach(run.reach)) return null;
-  const entry = run.workspace.find((e) => e.content === 'outsider');
-  if (entry === undefined) return null;
-  const line = entry.step.owner.file.position(entry.offset ?? entry.step.node.start).line;
-  return `job \`${job.id}\` then uses that run's ${entry.kind === 'download' ? 'artifacts' : 'code'} (line ${line}: ${entry.how})`;
+const HEAD_BRANCH = 'github.event.workflow_run.head_branch';
+
+/** A literal from the scanned file, bounded and made safe inside a code span of a description. */
+function shown(text: string): string {
+  return text.replace(/[`\r\n]/g, ' ').slice(0, 60);
 }
 
-/** `github.event.workflow_run.head_branch == 'main'`, granting (not under `!`), when a condition has one. */
-function headBranchCheck(expr: Expr): string | null {
+/** A string literal's text, or `github.event.repository.default_branch` as written; null for anything else. */
+function branchName(expr: Expr): string | null {
+  if (expr instanceof Literal && typeof expr.token.value === 'string') return `'${shown(expr.token.value)}'`;
+  const path = contextPath(expr)?.join('.');
+  return path === 'github.event.repository.default_branch' ? path : null;
+}
+
+/** The branch names of `'a'`, `fromJSON('["a","b"]')`, as written (bounded); null for anything else. */
+function branchList(expr: Expr): string | null {
+  if (expr instanceof Literal && typeof expr.token.value === 'string') return `'${shown(expr.token.value)}'`;
+  if (expr instanceof FunctionCall && functionName(expr) === 'fromjson' && expr.args.length === 1) {
+    const arg = expr.args[0];
+    if (arg instanceof Literal && typeof arg.token.value === 'string') return `fromJSON('${shown(arg.token.value)}')`;
+  }
+  return null;
+}
+
+/**
+ * A check of the followed run's head branch by name that grants (not under `!`): `head_branch == 'main'`,
+ * `startsWith(head_branch, 'releases/')`, `contains(fromJSON('["main","next"]'), head_branch)`, as text; null
+ * when the condition has none.
+ */
+export function headBranchCheck(expr: Expr): string | null {
   let node = expr;
   while (node instanceof Grouping) node = node.group;
   if (node instanceof Logical) {
@@ -95,15 +111,77 @@ function headBranchCheck(expr: Expr): string | null {
     }
     return null;
   }
-  if (!(node instanceof Binary) || node.operator.lexeme !== '==') return null;
-  for (const [a, b] of [[node.left, node.right], [node.right, node.left]] as const) {
-    if (contextPath(a)?.join('.') === 'github.event.workflow_run.head_branch' && b instanceof Literal && typeof b.token.value === 'string') return `github.event.workflow_run.head_branch == '${b.token.value}'`;
+  if (node instanceof Binary && node.operator.lexeme === '==') {
+    for (const [a, b] of [[node.left, node.right], [node.right, node.left]] as const) {
+      const name = contextPath(a)?.join('.') === HEAD_BRANCH ? branchName(b) : null;
+      if (name !== null) return `${HEAD_BRANCH} == ${name}`;
+    }
+    return null;
+  }
+  if (node instanceof FunctionCall && node.args.length === 2) {
+    const fn = functionName(node);
+    const [first, second] = node.args as [Expr, Expr];
+    if ((fn === 'startswith' || fn === 'endswith' || fn === 'contains') && contextPath(first)?.join('.') === HEAD_BRANCH) {
+      const name = branchName(second);
+      if (name !== null) return `${fn === 'startswith' ? 'startsWith' : fn === 'endswith' ? 'endsWith' : 'contains'}(${HEAD_BRANCH}, ${name})`;
+    }
+    if (fn === 'contains' && contextPath(second)?.join('.') === HEAD_BRANCH) {
+      const list = branchList(first);
+      if (list !== null) return `contains(${list}, ${HEAD_BRANCH})`;
+    }
   }
   return null;
 }
 
-const BRANCH_FILTER_WHY =
-  "the branch a `workflow_run` filter (or condition) compares is the head branch of the run it follows, and a fork's pull request can come from a branch of the fork with that very name, so the run still carries the fork's code";
+/**
+ * What a job whose `if:` trusts the followed run's branch name does on a fork's run, from the run model: the
+ * run's code or artifacts (its workspace), and whether a step runs them (MEDIUM) or not (LOW); otherwise only the
+ * base repository's code, with what the job holds (LOW: an extra run of it).
+ */
+function onForkRun(runs: RunModel, job: Job): { severity: Severity; text: string } {
+  const run = runs.job(job);
+  const entries = run.workspace.filter((e) => e.content === 'outsider' && e.checkout?.hiddenBy !== 'trusted-author');
+  const executed = entries.find((e) => runs.sinksOf(run, e).length > 0);
+  const entry = executed ?? entries[0];
+  if (entry !== undefined) {
+    const line = entry.step.owner.file.position(entry.offset ?? entry.step.node.start).line;
+    const uses = `job \`${job.id}\` then uses that run's ${entry.kind === 'download' ? 'artifacts' : 'code'} (line ${line}: ${entry.how})`;
+    if (executed === undefined) return { severity: 'LOW', text: `${uses}, though no step runs code from them. LOW: the condition only narrows which runs start it` };
+    const sink = runs.sinksOf(run, executed)[0] as TracedExecution;
+    const at = job.workflow.file.position(sink.step.node.start).line;
+    return {
+      severity: 'MEDIUM',
+      text: `${uses}, and ${describeStep(sink.step)} (line ${at}) runs ${sink.execution.evidence} from them. MEDIUM: the check meant to keep such runs out lets a fork's run through to code it chose; the rules about that code say what it reaches`,
+    };
+  }
+  const holds = run.valuables.length > 0 ? `with ${run.valuables.join(', ')}` : `and ${run.nothingHeld.replace(/^the job /, 'it ')}`;
+  return {
+    severity: 'LOW',
+    text: `job \`${job.id}\` then runs only the base repository's own code ${holds}. LOW: a fork's branch of that name only starts an extra run of it (a build, test or canary publish of the base repository's code the fork did not choose)`,
+  };
+}
+
+const BRANCH_CHECK_WHY =
+  "the branch a `workflow_run` condition compares is the head branch of the run it follows, which for a fork's pull request is the fork's branch name, and a fork names its branches as it likes, `main` included";
+
+const BRANCH_CHECK_FIX =
+  "Check where the run came from as well: `github.event.workflow_run.event == 'push'` (a run only collaborators start) or `github.event.workflow_run.head_repository.full_name == github.repository`, and treat the run's artifacts as untrusted data.";
+
+/**
+ * A head-branch check in the `if:` of a job (or step) of a `workflow_run` workflow that an outsider's fork run
+ * still gets through (run model: the job's reach on `workflow_run`, where a fork check or `workflow_run.event
+ * == 'push'` rules the fork's runs out); null otherwise.
+ */
+function headBranchTrust(runs: RunModel, job: Job, step: Step | null, node: YNode | undefined): { compared: string; offset: number; reach: Reach } | null {
+  if (node?.kind !== 'scalar' || !String(node.value).includes('head_branch')) return null;
+  if (!job.workflow.triggers.some((t) => t.name === 'workflow_run') || !followsUntrustedRuns(job.workflow, runs.repository)) return null;
+  const check = conditionOf(job.workflow, node);
+  const compared = check === null ? null : headBranchCheck(check.expr);
+  if (check === null || compared === null) return null;
+  const reach = runs.reachOn(job, step, 'workflow_run');
+  if (!outsiderReach(reach)) return null;
+  return { compared, offset: check.offset, reach };
+}
 
 export default defineWorkflowRule({
   meta: {
@@ -113,46 +191,24 @@ export default defineWorkflowRule({
     severity: 'HIGH',
     surface: 'workflow',
     description:
-      'An `if:` mixes literal text with `${{ }}` (for example `${{ a }} && ${{ b }}`, quoted text with a trailing space, or a `|` block scalar with its trailing newline), so GitHub evaluates it as a non-empty string, which is always true: the job or step always runs. HIGH when the condition was a trust gate (actor, author association, fork or repository check, label), MEDIUM for branch or tag filters, LOW for event, path, platform or input filters. Also LOW: a `workflow_run` `branches:` filter or `head_branch ==` check taken for a safety check in a job that then uses the run\'s code or artifacts, although a fork\'s branch with that name matches it.',
+      'An `if:` mixes literal text with `${{ }}` (for example `${{ a }} && ${{ b }}`, quoted text with a trailing space, or a `|` block scalar with its trailing newline), so GitHub evaluates it as a non-empty string, which is always true: the job or step always runs. HIGH when the condition was a trust gate (actor, author association, fork or repository check, label), MEDIUM for branch or tag filters, LOW for event, path, platform or input filters. Also: a `workflow_run` job or step `if:` that checks the followed run\'s head branch by name (`head_branch == \'main\'`, `startsWith(head_branch, \'releases/\')`) with no check of where the run came from, which a fork\'s branch of that name passes: LOW when the job then runs only the base repository\'s code (an extra run), MEDIUM when a step runs the run\'s code or artifacts.',
     recommendation:
       'Write the whole condition as one expression: either bare (`if: a && b`) or one `${{ a && b }}` with nothing around it; use `|-` or `>-` if the condition must be a block scalar.',
   },
   create: (context) => ({
-    workflow(workflow: Workflow) {
-      // `on: workflow_run: branches: [main]` read as "only runs of main": it filters by the head branch's name.
-      const trigger = workflow.triggers.find((t) => t.name === 'workflow_run');
-      const branches = get(trigger?.config, 'branches');
-      const names = asList(branches).map(scalarText).filter((n): n is string => n !== null);
-      if (trigger === undefined || branches === undefined || names.length === 0 || !followsUntrustedRuns(workflow, context.runs.repository)) return;
-      const trusting = workflow.jobs.map((job) => ({ job, uses: trustedRun(context.runs, job) })).filter((t) => t.uses !== null);
-      const first = trusting[0];
-      if (first === undefined) return;
-      context.report({
-        node: branches,
-        job: trusting.length === 1 ? first.job : null,
-        severity: 'LOW',
-        message: `The \`workflow_run\` trigger's \`branches: [${names.slice(0, 5).join(', ')}]\` filter is no safety check: ${BRANCH_FILTER_WHY}; ${trusting.map((t) => t.uses).join('; ')}. LOW: the filter only narrows which runs start it; what the job does with the run is reported by the rules about it.`,
-        recommendation:
-          'Check where the run came from instead: `github.event.workflow_run.head_repository.full_name == github.repository` (or `github.event.workflow_run.event == \'push\'`) in the job\'s `if:`, and treat its artifacts as untrusted data.',
-      });
-    },
     job(job) {
-      const text = job.if?.kind === 'scalar' ? String(job.if.value) : '';
-      const check = job.if === undefined || !text.includes('head_branch') ? null : conditionOf(job.workflow, job.if);
-      const compared = check === null ? null : headBranchCheck(check.expr);
-      if (compared !== null && job.if !== undefined && check !== null && job.workflow.triggers.some((t) => t.name === 'workflow_run') && followsUntrustedRuns(job.workflow, context.runs.repository)) {
-        const uses = trustedRun(context.runs, job);
-        if (uses !== null) {
-          context.report({
-            node: job.if,
-            offset: check.offset,
-            severity: 'LOW',
-            message: `The \`if:\` of job \`${job.id}\` trusts \`${compared}\` as a safety check, but ${BRANCH_FILTER_WHY}; ${uses}. LOW: the condition only narrows which runs start it.`,
-            recommendation:
-              'Check where the run came from instead: `github.event.workflow_run.head_repository.full_name == github.repository` (or `github.event.workflow_run.event == \'push\'`), and treat its artifacts as untrusted data.',
-            key: `head-branch:${job.id}`,
-          });
-        }
+      const branchCheck = headBranchTrust(context.runs, job, null, job.if);
+      if (branchCheck !== null && job.if !== undefined) {
+        const effect = onForkRun(context.runs, job);
+        context.report({
+          node: job.if,
+          offset: branchCheck.offset,
+          severity: effect.severity,
+          message: `The \`if:\` of job \`${job.id}\` trusts \`${branchCheck.compared}\` to mean a run of the base repository's branch, but ${BRANCH_CHECK_WHY}, and nothing in the condition checks where the run came from; ${effect.text}.`,
+          recommendation: BRANCH_CHECK_FIX,
+          facts: [...reachFacts(branchCheck.reach)],
+          key: `head-branch:${job.id}`,
+        });
       }
       const reason = unsoundReason(job.if);
       if (reason === null || job.if === undefined) return;
@@ -160,6 +216,27 @@ export default defineWorkflowRule({
       context.report({ node: job.if, severity, message: `The \`if:\` of job \`${job.id}\` is always true: ${reason}, so the job runs regardless of the condition.${why}` });
     },
     step(step) {
+      const branchCheck = step.job === null ? null : headBranchTrust(context.runs, step.job, step, step.if);
+      if (branchCheck !== null && step.if !== undefined && step.job !== null) {
+        const run = context.runs.job(step.job);
+        // The step itself brings or runs the run's code: what the job's finding would say, for this step.
+        const entry = run.workspace.find((e) => e.step === step && e.content === 'outsider' && context.runs.sinksOf(run, e).length > 0);
+        const sink = run.executions.find((t) => t.step === step && t.code !== null && t.code.content === 'outsider');
+        const severity: Severity = entry !== undefined || sink !== undefined ? 'MEDIUM' : 'LOW';
+        const text =
+          severity === 'MEDIUM'
+            ? `the step ${entry !== undefined ? `brings that run's ${entry.kind === 'download' ? 'artifacts' : 'code'} (${entry.how}), which a later step runs` : `runs ${sink?.execution.evidence ?? 'code'} from that run's code or artifacts`}. MEDIUM: the check meant to keep such runs out lets a fork's run through to code it chose`
+            : 'LOW: the condition only narrows which runs start the step';
+        context.report({
+          node: step.if,
+          offset: branchCheck.offset,
+          severity,
+          message: `The \`if:\` of ${stepWhere(step)} trusts \`${branchCheck.compared}\` to mean a run of the base repository's branch, but ${BRANCH_CHECK_WHY}, and nothing in the condition checks where the run came from; ${text}.`,
+          recommendation: BRANCH_CHECK_FIX,
+          facts: [...reachFacts(branchCheck.reach)],
+          key: `head-branch:${step.job.id}:${step.index}`,
+        });
+      }
       const reason = unsoundReason(step.if);
       if (reason === null || step.if === undefined) return;
       const { severity, why } = conditionSeverity(step.if);

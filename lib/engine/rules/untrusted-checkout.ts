@@ -3,9 +3,10 @@ import { prHeadDispatches } from '../analysis/pr-dispatch.js';
 import { pinsApprovedCode } from '../analysis/pr-head.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 import { holdingFacts, reachFacts, runFact } from '../analysis/run-model/facts.js';
-import { describeClaim, severityOf, type Claim, type LaterUse, type Reach, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
+import { describeClaim, severityOf, type Claim, type JobRun, type LaterUse, type Reach, type RunModel, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
 import type { Job } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
+import { getText } from '../yaml/model.js';
 
 /** Head references fixed by the event itself: what a maintainer approved is what gets checked out. */
 
@@ -33,6 +34,35 @@ function unusedText(job: Job, later: LaterUse): string {
   return `; no later step of the job runs code or a tool that loads configuration from it: after it the job only runs ${shown}${more} (git, text tools, and actions that are GitHub's, the owner's or pinned)`;
 }
 
+/**
+ * Events whose `github.ref` is the pull request's merge ref (`refs/pull/<n>/merge`), like `pull_request`'s, so an
+ * `actions/checkout` without `ref:` checks out the pull request's code; for a fork's pull request their runs get a
+ * read-only token and no secrets, as `pull_request` runs do.
+ */
+const REVIEW_EVENTS: readonly string[] = ['pull_request_review', 'pull_request_review_comment'];
+
+/** A checkout `ref:` that is the event's own ref: none, `github.ref`, `github.sha`. */
+const EVENT_REF = /^\s*(?:\$\{\{\s*github\.(?:ref|sha)\s*\}\})?\s*$/;
+
+/**
+ * The checkouts of a job that bring the pull request's merge commit on `pull_request_review*` (a checkout of the
+ * event's own ref, run model `forkCode`) and that a step then runs code from, with the review event a fork's run
+ * reaches the step on (no condition keeps forks out).
+ */
+function reviewCheckouts(runs: RunModel, run: JobRun): { entry: WorkspaceEntry; event: string; sinks: TracedExecution[] }[] {
+  const found: { entry: WorkspaceEntry; event: string; sinks: TracedExecution[] }[] = [];
+  for (const entry of run.workspace) {
+    if (entry.kind !== 'checkout' || entry.content !== 'base' || !entry.forkCode || entry.checkout !== undefined) continue;
+    if (!EVENT_REF.test(getText(entry.step.with, 'ref') ?? '')) continue;
+    const events = runs.eventsOf(entry.step).filter((e) => REVIEW_EVENTS.includes(e));
+    const event = events.find((e) => runs.reachOn(run.job, entry.step, e).forkPullRequest);
+    if (event === undefined) continue;
+    const sinks = runs.sinksOf(run, entry);
+    if (sinks.length > 0) found.push({ entry, event, sinks });
+  }
+  return found;
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'untrusted-checkout',
@@ -41,7 +71,7 @@ export default defineWorkflowRule({
     severity: 'HIGH',
     surface: 'workflow',
     description:
-      'A workflow that runs with the base repository\'s token and secrets (`pull_request_target`, `workflow_run`, `issue_comment` ...) checks out the head of a pull request (`actions/checkout` with the head ref or SHA, `git fetch` of `refs/pull/*` then `git checkout`, `gh pr checkout`), so the contributor\'s code lands in a privileged job. HIGH when anyone can start it, a later step runs code from that checkout (a build tool in its directory, a script or local action from it) and the job holds a write scope, a secret, OIDC or a self-hosted machine; MEDIUM when one of those is missing (without a step that runs the checkout: only when a later step runs a tool or action that may load configuration from it) or a maintainer\'s approval comes first but the code can still change after it; LOW when only trusted authors reach it, the approved commit is what runs, or the steps after the checkout only run git, text tools and GitHub\'s, the owner\'s or pinned actions.',
+      'A workflow that runs with the base repository\'s token and secrets (`pull_request_target`, `workflow_run`, `issue_comment` ...) checks out the head of a pull request (`actions/checkout` with the head ref or SHA, `git fetch` of `refs/pull/*` then `git checkout`, `gh pr checkout`), so the contributor\'s code lands in a privileged job. HIGH when anyone can start it, a later step runs code from that checkout (a build tool in its directory, a script or local action from it) and the job holds a write scope, a secret, OIDC or a self-hosted machine; MEDIUM when one of those is missing (without a step that runs the checkout: only when a later step runs a tool or action that may load configuration from it) or a maintainer\'s approval comes first but the code can still change after it; LOW when only trusted authors reach it, the approved commit is what runs, or the steps after the checkout only run git, text tools and GitHub\'s, the owner\'s or pinned actions. Also: on `pull_request_review*`, a checkout without `ref:` is the pull request\'s merge commit; when a step runs it, LOW (a fork\'s run has a read-only token and no secrets), HIGH on a self-hosted runner.',
     recommendation:
       'Build and test pull requests in a `pull_request` workflow, which runs without secrets; if a privileged follow-up is needed, pass results as data through an artifact to a `workflow_run` job that never checks out or runs the pull request\'s code. If the checkout must stay, restrict the job to trusted authors (`github.event.pull_request.head.repo.full_name == github.repository`).',
   },
@@ -85,6 +115,23 @@ export default defineWorkflowRule({
             `${describeStep(entry.step)} checks out pull request code (${checkout.how}, from ${checkout.evidence}) in a workflow triggered by \`${checkout.trigger}\`${consequence}; ` +
             `${describeClaim(claim)}${approvalText}.`,
           facts: [...reachFacts(reach), ...(sinks.length > 0 ? ['exec'] : []), ...holdingFacts(run), ...runFact(context.runs, entry.step)],
+        });
+      }
+      // `pull_request_review*`: a checkout without `ref:` is the pull request's merge commit, as on `pull_request`.
+      for (const { entry, event, sinks } of reviewCheckouts(context.runs, run)) {
+        const reach: Reach = { level: 'collaborator', event, gates: [], forkPullRequest: true };
+        const severity = severityOf({ reach, executes: true, holds: [], forkHolds: run.forkValuables });
+        const held = run.forkValuables.length > 0 ? `on a fork's run the job still holds ${run.forkValuables.join(', ')}` : "on a fork's run the job holds nothing worth taking";
+        context.report({
+          node: entry.step.uses ?? entry.step.node,
+          severity,
+          message:
+            `${describeStep(entry.step)} checks out the event's own ref (actions/checkout without a pull request \`ref:\`), which on \`${event}\` is the pull request's merge ref (\`refs/pull/<number>/merge\`): the pull request's code, as on \`pull_request\`; ${sinkText(job, sinks, entry)}. ` +
+            `Anyone can start it through a fork's pull request (\`${event}\` on a review or review comment), whose run has a read-only token and no secrets, as a \`pull_request\` run does; ${held}${severity === 'LOW' ? '. LOW: the pull request\'s author only runs their code with what their own `pull_request` run would have' : ''}.`,
+          recommendation:
+            "Treat a `pull_request_review*` workflow like a `pull_request` one: it runs the pull request's code. Keep secrets and self-hosted runners out of it, or restrict it to same-repository pull requests (`github.event.pull_request.head.repo.full_name == github.repository`).",
+          facts: [...reachFacts(reach), 'exec', ...(run.forkValuables.length > 0 ? ['holds', 'holds:self-hosted'] : []), ...runFact(context.runs, entry.step)],
+          key: `review-checkout:${job.id}:${entry.step.index}`,
         });
       }
       // The head handed to another repository's CI: that CI checks it out and runs it with its own secrets.

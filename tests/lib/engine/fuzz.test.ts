@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { classifyPath, scanRepository, type ScanResult } from '../../../lib/engine/scan.js';
-import { WORKFLOW_RULES } from '../../../lib/engine/rules/index.js';
+import { WORKFLOW_VISITORS } from '../../../lib/engine/rules/index.js';
 import { SEVERITIES, type Finding, type RepositoryFile } from '../../../lib/engine/types.js';
 import { localActionPaths } from '../../../lib/codehost/checkout.js';
 import { invalidUtf8, mutate, mutation, repository, workflowText } from '../../support/fuzz.js';
@@ -26,7 +26,7 @@ const runs = (n: number) => Math.max(1, Math.round(n * SCALE));
 /** A property runs thousands of scans: far more than the suite's default test timeout allows on a busy machine. */
 const PROPERTY_TIMEOUT_MS = 180_000 * SCALE;
 
-const WORKFLOW_META = new Map(WORKFLOW_RULES.map((r) => [r.meta.id, r.meta]));
+const WORKFLOW_META = new Map(WORKFLOW_VISITORS.map((r) => [r.meta.id, r.meta]));
 const FINDING_KEYS = ['file', 'line', 'column', 'severity', 'category', 'rule_id', 'title', 'description', 'recommendation'].join();
 const timings: { label: string; ms: number; chars: number }[] = [];
 

@@ -7,7 +7,8 @@
  *
  * What is read: `github.event_name`, `github.event.action`, `github.ref` / `github.ref_type` (branch, tag or
  * pull request merge ref, as the event and its filters allow), fork exclusion (`head.repo.full_name ==
- * github.repository`, `head.repo.fork == false`, the same for `workflow_run.head_repository`), whether an event
+ * github.repository`, `head.repo.fork == false`, the same for `workflow_run.head_repository`, and
+ * `workflow_run.event == 'push'`, which a fork's run never is), whether an event
  * payload exists at all (`github.event.pull_request` is null on `push`, `github.event.issue.pull_request` on
  * `issues`), `matrix.*` and `runner.os` per leg.
  * Anything else is unknown, and unknown never rules a run out.
@@ -158,6 +159,8 @@ type Value =
   | { k: 'owner'; self: boolean }
   /** Something non-null (an object of the payload), otherwise unknown. */
   | { k: 'object' }
+  /** One of these strings (lower case), not known which: the event of a run a fork's pull request started. */
+  | { k: 'among'; v: readonly string[] }
   | { k: 'unknown' };
 
 const UNKNOWN: Value = { k: 'unknown' };
@@ -187,6 +190,7 @@ function truthy(value: Value): Truth {
     case 'repo':
     case 'owner':
     case 'object':
+    case 'among':
       return true;
     default:
       return null;
@@ -278,6 +282,13 @@ function equals(a: Value, b: Value): Truth {
     if (other.k !== 'str') return null;
     return other.v.toLowerCase().startsWith(prefix.v.toLowerCase()) ? null : false;
   }
+  if (a.k === 'among' || b.k === 'among') {
+    const among = (a.k === 'among' ? a : b) as { v: readonly string[] };
+    const other = a.k === 'among' ? b : a;
+    if (other.k !== 'str') return null;
+    if (!among.v.includes(other.v.toLowerCase())) return false;
+    return among.v.length === 1 ? true : null;
+  }
   if (a.k === 'repo' && b.k === 'repo') return a.self && b.self ? true : a.self !== b.self ? false : null;
   if (a.k === 'owner' && b.k === 'owner') return a.self && b.self ? true : a.self !== b.self ? false : null;
   return null;
@@ -338,6 +349,9 @@ function textTest(name: string, a: Value, b: Value): Truth {
   return null;
 }
 
+/** The events of the runs a fork's pull request starts (what `github.event.workflow_run.event` is on a fork's run). */
+const FORK_RUN_SOURCES: readonly string[] = ['pull_request', 'pull_request_target', 'pull_request_review', 'pull_request_review_comment'];
+
 /** Payload objects and the events that carry them. */
 const PAYLOADS: Record<string, ReadonlySet<string>> = {
   pull_request: PULL_REQUEST_EVENTS,
@@ -385,6 +399,8 @@ function contextValue(path: readonly string[], env: Env): Value {
     if (rest === 'head.repo.full_name' || rest === 'head_repository.full_name') return { k: 'repo', self: fork === 'same' };
     if (rest === 'head.repo.owner.login' || rest === 'head_repository.owner.login') return { k: 'owner', self: fork === 'same' };
     if (rest === 'head.repo.fork' || rest === 'head_repository.fork') return { k: 'bool', v: fork === 'fork' };
+    // The run a fork's pull request started ran on a pull request event, never on `push`, `schedule` or a dispatch.
+    if (b === 'workflow_run' && rest === 'event' && fork === 'fork') return { k: 'among', v: FORK_RUN_SOURCES };
     return UNKNOWN;
   }
   if (path.length === 3 && carriers !== undefined) return { k: 'object' };

@@ -210,6 +210,14 @@ export class RunModel {
     return reach;
   }
 
+  /**
+   * Who can start a job (`step` null) or step on the occasions of one event only (reach.ts `reachOf` with
+   * `only`): a `workflow_run` job's reach on `workflow_run` alone, whatever else the workflow runs on.
+   */
+  reachOn(job: Job, step: Step | null, event: string): Reach {
+    return reachOf(job, step, this.repository, event);
+  }
+
   /** True when two steps of one job can run in the same job run (a common occasion and matrix leg). */
   sameRun(a: Step, b: Step): boolean {
     if (a.job === null || b.job === null || a.job !== b.job) return a.job === b.job;

@@ -156,6 +156,24 @@ describe(RULE, () => {
     expect(untrusted[0]?.description).toContain('started by fork pull requests');
   });
 
+  it('says a workflow_run branches filter keeps no fork out, at the severity of what the jobs do', () => {
+    const ci = (trigger: string) => ({ path: '.github/workflows/ci.yml', text: `name: CI\non: ${trigger}\njobs: {}\n` });
+    const canary = (filter: string) => ({
+      path: '.github/workflows/canary.yml',
+      text: `on:\n  workflow_run:\n    workflows: [CI]\n    types: [completed]${filter}\njobs:\n  publish:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - run: npm ci && npm publish --tag canary\n        env:\n          NODE_AUTH_TOKEN: \${{ secrets.NPM_TOKEN }}\n`,
+    });
+    const filtered = scanWith(RULE, [canary('\n    branches: [main]'), ci('pull_request')]);
+    // The job runs the base repository's own code (a checkout without `ref:` on `workflow_run`): an extra run of it.
+    expect(positions(filtered)).toEqual(['2:3 LOW']);
+    expect(filtered[0]?.description).toContain('`branches: [main]` filter keeps no fork out');
+    expect(filtered[0]?.description).toContain('a fork can name its branch `main`');
+    // Negative: no filter, or followed runs no pull request starts.
+    expect(scanWith(RULE, [canary(''), ci('pull_request')])[0]?.description).not.toContain('filter');
+    const trusted = scanWith(RULE, [canary('\n    branches: [main]'), ci('push')]);
+    expect(positions(trusted)).toEqual(['2:3 LOW']);
+    expect(trusted[0]?.description).not.toContain('keeps no fork out');
+  });
+
   it('ignores other triggers', () => {
     expect(scanWith(RULE, yaml`
       on: [pull_request, issue_comment, push]

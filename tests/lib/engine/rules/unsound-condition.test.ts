@@ -132,15 +132,16 @@ describe(RULE, () => {
     expect(records[0]?.job).toBeNull();
   });
 
-  it('a workflow_run branches filter or head_branch check is no safety check when the job then uses the run (LOW)', () => {
+  describe('a workflow_run head-branch check taken for a safety check', () => {
     const ci = { path: '.github/workflows/ci.yml', text: 'name: CI\non: pull_request\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps: [{ run: make }]\n' };
-    const deploy = (filter: string, condition: string, steps: string) => ({
+    const pushOnly = { path: '.github/workflows/ci.yml', text: 'name: CI\non: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps: [{ run: make }]\n' };
+    const deploy = (condition: string, steps: string) => ({
       path: '.github/workflows/deploy.yml',
       text: yaml`
         on:
           workflow_run:
             workflows: [CI]
-            types: [completed]${filter}
+            types: [completed]
         permissions: { contents: write }
         jobs:
           preview:
@@ -154,17 +155,50 @@ describe(RULE, () => {
                   run-id: \${{ github.event.workflow_run.id }}
                   github-token: \${{ secrets.GITHUB_TOKEN }}
               - run: ./site/deploy.sh`;
-    const branches = recordsWith(RULE, [ci, deploy('\n            branches: [main]', '', download)]);
-    expect(positions(branches.map((r) => r.finding))).toEqual(['5:15 LOW']);
-    expect(branches[0]?.finding.description).toContain("a fork's pull request can come from a branch of the fork with that very name");
-    expect(branches[0]?.finding.description).toContain("job `preview` then uses that run's artifacts (line 11");
-    const condition = recordsWith(RULE, [ci, deploy('', "\n            if: github.event.workflow_run.head_branch == 'main'", download)]);
-    expect(positions(condition.map((r) => r.finding))).toEqual(['9:9 LOW']);
-    expect(condition[0]?.finding.description).toContain("trusts `github.event.workflow_run.head_branch == 'main'` as a safety check");
-    // Negative: a fork check, a job that uses nothing of the run, or runs no pull request can start.
-    expect(recordsWith(RULE, [ci, deploy('\n            branches: [main]', '\n            if: github.event.workflow_run.head_repository.full_name == github.repository', download)])).toEqual([]);
-    expect(recordsWith(RULE, [ci, deploy('\n            branches: [main]', '', '\n              - run: echo done')])).toEqual([]);
-    const pushOnly = { path: '.github/workflows/ci.yml', text: 'name: CI\non: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps: [{ run: make }]\n' };
-    expect(recordsWith(RULE, [pushOnly, deploy('\n            branches: [main]', '', download)])).toEqual([]);
+    const publish = `
+              - uses: actions/checkout@v4
+              - run: npm ci && npm publish --tag canary
+                env:
+                  NODE_AUTH_TOKEN: \${{ secrets.NPM_TOKEN }}`;
+
+    it('is MEDIUM when a step then runs the run\'s artifacts', () => {
+      const records = recordsWith(RULE, [ci, deploy("\n            if: github.event.workflow_run.head_branch == 'main'", download)]);
+      expect(positions(records.map((r) => r.finding))).toEqual(['9:9 MEDIUM']);
+      expect(records[0]?.finding.description).toContain("trusts `github.event.workflow_run.head_branch == 'main'`");
+      expect(records[0]?.finding.description).toContain('a fork names its branches as it likes, `main` included');
+      expect(records[0]?.finding.description).toContain("job `preview` then uses that run's artifacts (line 11");
+    });
+
+    it('is LOW when the job runs only the base repository\'s code, saying what it holds', () => {
+      const records = recordsWith(RULE, [ci, deploy("\n            if: github.event.workflow_run.conclusion == 'success' && startsWith(github.event.workflow_run.head_branch, 'releases/')", publish)]);
+      expect(positions(records.map((r) => r.finding))).toEqual(['9:9 LOW']);
+      expect(records[0]?.finding.description).toContain("trusts `startsWith(github.event.workflow_run.head_branch, 'releases/')`");
+      expect(records[0]?.finding.description).toContain("runs only the base repository's own code with");
+      expect(records[0]?.finding.description).toContain('secret `NPM_TOKEN`');
+      const listed = recordsWith(RULE, [ci, deploy('\n            if: contains(fromJSON(\'["main","next"]\'), github.event.workflow_run.head_branch)', publish)]);
+      expect(positions(listed.map((r) => r.finding))).toEqual(['9:9 LOW']);
+    });
+
+    it('reports a step condition too', () => {
+      const step = `
+              - uses: actions/checkout@v4
+              - run: ./release.sh
+                if: github.event.workflow_run.head_branch == github.event.repository.default_branch`;
+      const records = recordsWith(RULE, [ci, deploy('', step)]);
+      expect(positions(records.map((r) => r.finding))).toEqual(['12:13 LOW']);
+      expect(records[0]?.finding.description).toContain('github.event.workflow_run.head_branch == github.event.repository.default_branch');
+    });
+
+    it('stays silent behind a check of where the run came from, or when no pull request starts the followed runs', () => {
+      for (const guard of ["github.event.workflow_run.event == 'push'", 'github.event.workflow_run.head_repository.full_name == github.repository', 'github.event.workflow_run.head_repository.fork == false', "contains(fromJSON('[\"push\",\"schedule\"]'), github.event.workflow_run.event)"]) {
+        expect(recordsWith(RULE, [ci, deploy(`\n            if: github.event.workflow_run.head_branch == 'main' && ${guard}`, download)])).toEqual([]);
+      }
+      expect(recordsWith(RULE, [pushOnly, deploy("\n            if: github.event.workflow_run.head_branch == 'main'", download)])).toEqual([]);
+      // Not a grant: a branch excluded, or a check of another value.
+      expect(recordsWith(RULE, [ci, deploy("\n            if: github.event.workflow_run.head_branch != 'main'", publish)])).toEqual([]);
+      expect(recordsWith(RULE, [ci, deploy("\n            if: github.event.workflow_run.conclusion == 'success'", publish)])).toEqual([]);
+      // A `branches:` filter is the trigger's (dangerous-trigger says so), not a condition.
+      expect(recordsWith(RULE, [ci, { path: '.github/workflows/deploy.yml', text: 'on:\n  workflow_run:\n    workflows: [CI]\n    branches: [main]\njobs:\n  d:\n    runs-on: ubuntu-latest\n    steps: [{ uses: actions/checkout@v4 }, { run: make }]\n' }])).toEqual([]);
+    });
   });
 });

@@ -1158,6 +1158,50 @@ describe(`${RULE}: a comment bot whose first job checks the commenter's permissi
     expect(findings.map((f) => `${f.file}:${f.line} ${f.severity}`)).toEqual(['.github/workflows/bot-run.yml:23 HIGH']);
     expect(findings[0]?.description).toContain('anyone with a GitHub account can start it through `issue_comment`');
   });
+  describe('pull_request_review and pull_request_review_comment check out the pull request by default', () => {
+    const review = (on: string, runsOn: string, checkout: string, after: string) => yaml`
+      on: ${on}
+      jobs:
+        check:
+          runs-on: ${runsOn}
+          steps:
+            - uses: actions/checkout@v4${checkout}
+            - run: ${after}
+    `;
+
+    it("is LOW when a step runs the merge commit's code on a fork's read-only run", () => {
+      for (const on of ['pull_request_review', 'pull_request_review_comment', '{ pull_request_review: { types: [submitted] }, push: {} }']) {
+        const findings = scanWith(RULE, review(on, 'ubuntu-latest', '', 'npm ci && npm test'));
+        expect(positions(findings)).toEqual(['6:15 LOW']);
+        expect(findings[0]?.description).toContain("the pull request's merge ref (`refs/pull/<number>/merge`)");
+        expect(findings[0]?.description).toContain('runs `npm ci`');
+        expect(findings[0]?.description).toContain('read-only token and no secrets');
+      }
+      expect(positions(scanWith(RULE, review('pull_request_review', 'ubuntu-latest', '\n              with: { ref: "${{ github.ref }}" }', 'make')))).toEqual(['6:15 LOW']);
+    });
+
+    it('is HIGH on a self-hosted runner, which a fork\'s run still holds', () => {
+      const findings = scanWith(RULE, review('pull_request_review', '[self-hosted, linux]', '', './scripts/test.sh'));
+      expect(positions(findings)).toEqual(['6:15 HIGH']);
+      expect(findings[0]?.description).toContain("on a fork's run the job still holds a self-hosted runner");
+    });
+
+    it('stays silent for a fixed ref, a fork check, a checkout nothing runs, and pull_request', () => {
+      expect(scanWith(RULE, review('pull_request_review', 'ubuntu-latest', '\n              with: { ref: main }', 'npm ci'))).toEqual([]);
+      expect(scanWith(RULE, review('pull_request_review', 'ubuntu-latest', '', 'echo reviewed'))).toEqual([]);
+      expect(scanWith(RULE, review('pull_request', 'ubuntu-latest', '', 'npm ci'))).toEqual([]);
+      expect(scanWith(RULE, yaml`
+        on: pull_request_review
+        jobs:
+          check:
+            if: github.event.pull_request.head.repo.full_name == github.repository
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/checkout@v4
+              - run: npm ci
+      `)).toEqual([]);
+    });
+  });
 
   describe('an AI coding agent that runs commands in the checkout', () => {
     const workflow = (tools: string, ref = 'refs/pull/${{ github.event.issue.number }}/head') => yaml`

@@ -45,6 +45,16 @@ describe('three-valued conditions', () => {
     expect(conditionTruth(condition('github.event.workflow_run.head_repository.full_name != github.repository'), { event: 'workflow_run', action: null, ref: 'branch', fork: 'same' })).toBe(false);
   });
 
+  it("knows a fork's run that a workflow_run follows ran on a pull request event, never on push", () => {
+    const forkRun = { event: 'workflow_run', action: null, ref: 'branch' as const, fork: 'fork' as const };
+    expect(conditionTruth(condition("github.event.workflow_run.event == 'push'"), forkRun)).toBe(false);
+    expect(conditionTruth(condition("github.event.workflow_run.event != 'push'"), forkRun)).toBe(true);
+    expect(conditionTruth(condition("github.event.workflow_run.event == 'pull_request'"), forkRun)).toBeNull();
+    // The branch name is the fork's choice: unknown.
+    expect(conditionTruth(condition("github.event.workflow_run.head_branch == 'main'"), forkRun)).toBeNull();
+    expect(conditionTruth(condition("github.event.workflow_run.event == 'push'"), { ...forkRun, fork: 'same' })).toBeNull();
+  });
+
   it('knows that an event carries no payload of another event', () => {
     const push = { event: 'push', action: null, ref: 'branch' as const, fork: null };
     expect(conditionTruth(condition('github.event.pull_request.head.repo.full_name == github.repository'), push)).toBe(false);
