@@ -405,6 +405,7 @@ function atomOf(expr: Expr, context: AtomContext): Atom {
     if (labels === 'github.event.pull_request.labels.*.name') return labeledOnly ? { guard: 'label', fact: null, laterLabels: true } : { guard: 'bypassable-label', fact: null };
     const path = dotted(needle);
     const values = literalList(haystack);
+    if (values !== null && values.length > 0 && path === null) return { guard: associationFallback(needle, values), fact: null };
     if (path === null || values === null || values.length === 0) return none;
     if (path === 'github.event_name' && context.event !== undefined && !values.includes(context.event)) return { guard: null, fact: IMPOSSIBLE };
     if (path === 'github.event_name') return { guard: values.every((v) => MAINTAINER_EVENTS.has(v)) ? 'maintainer-event' : null, fact: null };
@@ -415,6 +416,23 @@ function atomOf(expr: Expr, context: AtomContext): Atom {
     return { guard: subjectKind(path, values), fact: null };
   }
   return none;
+}
+
+/**
+ * `contains(fromJSON('["OWNER","MEMBER"]'), comment.author_association || review.author_association ||
+ * issue.author_association)`: the first association the event carries must be a trusted one. Every alternative an
+ * association check: the weakest of their guards (a commenter's, an approval, before an author's); null otherwise.
+ */
+function associationFallback(needle: Expr, values: readonly string[]): TrustGuardKind | null {
+  let node = needle;
+  while (node instanceof Grouping) node = node.group;
+  if (!(node instanceof Logical) || node.operator.lexeme !== '||') return null;
+  const kinds = node.args.map((arg) => {
+    const path = dotted(arg);
+    return path !== null && path.endsWith('.author_association') ? subjectKind(path, values) : null;
+  });
+  if (kinds.some((k) => k === null)) return null;
+  return kinds.includes('commenter') ? 'commenter' : (kinds[0] ?? null);
 }
 
 /** `<subject> == <other>` read as an atom. */

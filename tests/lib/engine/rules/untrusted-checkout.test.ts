@@ -1186,6 +1186,22 @@ describe(`${RULE}: a comment bot whose first job checks the commenter's permissi
       expect(findings[0]?.description).toContain("on a fork's run the job still holds a self-hosted runner");
     });
 
+    it("reads a member check over the first association the event carries (a comment's, else a review's) as a maintainer's act", () => {
+      const gated = (needle: string) => yaml`
+        on: pull_request_review_comment
+        jobs:
+          check:
+            if: contains(fromJSON('["OWNER", "MEMBER", "COLLABORATOR"]'), ${needle})
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/checkout@v4
+              - run: npm ci
+      `;
+      expect(scanWith(RULE, gated('github.event.comment.author_association || github.event.review.author_association'))).toEqual([]);
+      // An alternative that is no association check (the comment's body) keeps nobody out.
+      expect(positions(scanWith(RULE, gated('github.event.comment.author_association || github.event.comment.body')))).toEqual(['7:15 LOW']);
+    });
+
     it('stays silent for a fixed ref, a fork check, a checkout nothing runs, and pull_request', () => {
       expect(scanWith(RULE, review('pull_request_review', 'ubuntu-latest', '\n              with: { ref: main }', 'npm ci'))).toEqual([]);
       expect(scanWith(RULE, review('pull_request_review', 'ubuntu-latest', '', 'echo reviewed'))).toEqual([]);
