@@ -215,7 +215,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Checkout leaves the token in .git/config",
     severity: "LOW",
     surface: "workflow",
-    description: "`actions/checkout` without `persist-credentials: false` leaves the token it used in the git configuration for every later step of the job. MEDIUM when an outsider's code or text runs in the job (a pull request checkout a later step runs, event text in a script); HIGH when a later step uploads the checkout's `.git` directory as an artifact someone can download while the token is still valid (upload-artifact v4 and later, or a stored secret as the token); the job's GITHUB_TOKEN in an upload-artifact v3 artifact, downloadable only after the run, when the token has expired, is not escalated.",
+    description: "`actions/checkout` without `persist-credentials: false` leaves the token it used in the git configuration for every later step of the job. MEDIUM when an outsider's code or text runs in the job after the checkout, in a run the checkout is part of (a pull request checkout a later step runs, event text in a script); HIGH when a later step uploads the checkout's `.git` directory as an artifact someone can download while the token is still valid (upload-artifact v4 and later, or a stored secret as the token); the job's GITHUB_TOKEN in an upload-artifact v3 artifact, downloadable only after the run, when the token has expired, is not escalated, nor is a job GITHUB_TOKEN with no write scope (LOW: whoever takes it can only read).",
     recommendation: "Set `persist-credentials: false` on `actions/checkout`, and give the token only to the step that pushes (for example through `git remote set-url` or the action that needs it).",
     fix: { safe: true },
   },

@@ -280,34 +280,76 @@ export function outsiderCode(context: { runs: RunModel; taint: TaintAnalyzer }, 
   return best;
 }
 
+/**
+ * The outsider code of `step`'s job that can read what `step` leaves behind for later steps (the credentials a
+ * checkout persists): code that runs at or after `step`, in a job run `step` also runs in (the run model's
+ * condition compatibility: a checkout for same-repository pull requests and one for forks, under mutually
+ * exclusive `if:`s, never run together). The weakest-reached such code, or null.
+ */
+export function outsiderCodeAfter(context: { runs: RunModel; taint: TaintAnalyzer }, step: Step): OutsiderCode | null {
+  const job = step.job;
+  if (job === null) return null;
+  let best: OutsiderCode | null = null;
+  for (const candidate of jobOutsiderCandidates(context, job)) {
+    if (candidate.runs.index < step.index) continue;
+    if (!candidate.with.every((s) => s === step || context.runs.sameRun(step, s))) continue;
+    if (best === null || REACH_ORDER.indexOf(candidate.found.reach.level) < REACH_ORDER.indexOf(best.reach.level)) best = candidate.found;
+  }
+  return best;
+}
+
+/** An outsider's code found in a job: the step that runs it, and the steps that must run with it (its checkout). */
+interface OutsiderCandidate {
+  found: OutsiderCode;
+  runs: Step;
+  with: readonly Step[];
+  /** The first step that runs its entry's code (or a script): what `outsiderCode` names for the job. */
+  first: boolean;
+}
+
 /** Per job, once per scan: rules ask it per step (a checkout, a token step), which must not cost a walk of the job each. */
 const outsiderCodeCache = new ScanCache<Job, OutsiderCode | null>();
+const outsiderCandidateCache = new ScanCache<Job, readonly OutsiderCandidate[]>();
 
 function jobOutsiderCode(context: { runs: RunModel; taint: TaintAnalyzer }, job: Job): OutsiderCode | null {
   const cached = outsiderCodeCache.get(job);
   if (cached !== undefined) return cached;
   let best: OutsiderCode | null = null;
-  const better = (found: OutsiderCode) => {
+  for (const { found, first } of jobOutsiderCandidates(context, job)) {
+    if (!first) continue;
     if (best === null || REACH_ORDER.indexOf(found.reach.level) < REACH_ORDER.indexOf(best.reach.level)) best = found;
-  };
-  {
-    if (job.uses !== undefined) {
-      outsiderCodeCache.set(job, null);
-      return null;
-    }
+  }
+  outsiderCodeCache.set(job, best);
+  return best;
+}
+
+/**
+ * Every outsider code of a job, from the run model: each workspace entry of pull request code with the first
+ * step that runs it, and each script that expands outsider text, on a step an outsider can start.
+ */
+function jobOutsiderCandidates(context: { runs: RunModel; taint: TaintAnalyzer }, job: Job): readonly OutsiderCandidate[] {
+  const cached = outsiderCandidateCache.get(job);
+  if (cached !== undefined) return cached;
+  const found: OutsiderCandidate[] = [];
+  if (job.uses === undefined) {
     const run = context.runs.job(job);
     for (const entry of run.workspace) {
       if (entry.content !== 'outsider' || entry.checkout?.hiddenBy === 'trusted-author') continue;
-      const sink = context.runs.sinksOf(run, entry)[0];
-      if (sink === undefined) continue;
-      const reach = context.runs.sinkReach(context.runs.stepReach(sink.step), [sink]);
-      if (!OUTSIDER.has(reach.level)) continue;
-      const file = job.workflow.file;
-      better({
-        job,
-        reach,
-        race: entry.checkout?.hiddenBy !== 'approved-commit',
-        text: `${describeStep(sink.step)} (line ${file.position(sink.step.node.start).line}) runs ${sink.execution.evidence} from the pull request's ${entry.kind === 'download' ? 'artifacts' : 'checkout'} (${entry.how}, line ${file.position(entry.step.node.start).line})`,
+      context.runs.sinksOf(run, entry).forEach((sink, i) => {
+        const reach = context.runs.sinkReach(context.runs.stepReach(sink.step), [sink]);
+        if (!OUTSIDER.has(reach.level)) return;
+        const file = job.workflow.file;
+        found.push({
+          first: i === 0,
+          runs: sink.step,
+          with: [entry.step, sink.step],
+          found: {
+            job,
+            reach,
+            race: entry.checkout?.hiddenBy !== 'approved-commit',
+            text: `${describeStep(sink.step)} (line ${file.position(sink.step.node.start).line}) runs ${sink.execution.evidence} from the pull request's ${entry.kind === 'download' ? 'artifacts' : 'checkout'} (${entry.how}, line ${file.position(entry.step.node.start).line})`,
+          },
+        });
       });
     }
     for (const step of job.steps) {
@@ -319,12 +361,12 @@ function jobOutsiderCode(context: { runs: RunModel; taint: TaintAnalyzer }, job:
         if (occurrence.expr === null) continue;
         const taint = context.taint.ofExpression(occurrence.expr, scope);
         if (taint !== null && (taint.level === 'arbitrary' || taint.level === 'structured') && taint.controller === 'external') {
-          better({ job, reach, race: true, text: `${describeStep(step)} (line ${step.owner.file.position(step.run.start).line}) expands \`${taint.source}\` into its script` });
+          found.push({ first: true, runs: step, with: [step], found: { job, reach, race: true, text: `${describeStep(step)} (line ${step.owner.file.position(step.run.start).line}) expands \`${taint.source}\` into its script` } });
           break;
         }
       }
     }
   }
-  outsiderCodeCache.set(job, best);
-  return best;
+  outsiderCandidateCache.set(job, found);
+  return found;
 }

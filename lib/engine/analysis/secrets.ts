@@ -20,10 +20,15 @@ const TESTING_FUNCTIONS = new Set(['contains', 'startswith', 'endswith']);
 
 /** Every use of the `secrets` context in an expression, outermost first. */
 export function secretUses(expr: Expr): SecretUse[] {
+  return contextUses(expr, isSecretsContext);
+}
+
+/** Every use of the context `isContext` accepts in an expression (`secrets`, `env`), outermost first. */
+function contextUses(expr: Expr, isContext: (expr: Expr) => expr is ContextAccess): SecretUse[] {
   const uses: SecretUse[] = [];
   const visit = (node: Expr, tested: boolean): void => {
     if (node instanceof IndexAccess) {
-      if (isSecretsContext(node.expr)) {
+      if (isContext(node.expr)) {
         const name = literalName(node.index);
         uses.push(name === null ? { kind: 'dynamic', node } : { kind: 'named', name, node, tested });
         if (name === null) visit(node.index, true);
@@ -32,7 +37,7 @@ export function secretUses(expr: Expr): SecretUse[] {
       visit(node.expr, tested);
       visit(node.index, true);
     } else if (node instanceof ContextAccess) {
-      if (isSecretsContext(node)) uses.push({ kind: 'whole', node });
+      if (isContext(node)) uses.push({ kind: 'whole', node });
     } else if (node instanceof FunctionCall) {
       const testing = tested || TESTING_FUNCTIONS.has(functionName(node));
       for (const arg of node.args) visit(arg, testing);
@@ -52,6 +57,38 @@ export function secretUses(expr: Expr): SecretUse[] {
   visit(expr, false);
   return uses;
 }
+
+function isEnvContext(expr: Expr): expr is ContextAccess {
+  return expr instanceof ContextAccess && expr.name.lexeme.toLowerCase() === 'env';
+}
+
+/**
+ * The secrets a value of `step` carries (an input under `with:`, an entry of its `env:`): those its `${{ }}`
+ * name (`secrets.Y`, `secrets['Y']`), and, one level deep, those of the environment variables it reads
+ * (`${{ env.X }}` where the step's, job's or workflow's `env:` sets `X: ${{ secrets.Y }}`, the innermost winning;
+ * names compared without case, as expressions do). In file order, each once.
+ */
+export function valueSecrets(step: Step, node: YNode | undefined): string[] {
+  if (node === undefined) return [];
+  const names: string[] = [];
+  const add = (name: string) => {
+    if (!names.includes(name)) names.push(name);
+  };
+  const env = secretEnv(step);
+  for (const occurrence of occurrencesInFile(step.owner.file, node)) {
+    if (occurrence.expr === null) continue;
+    if (mayUseSecrets(occurrence.span.source)) for (const name of carriedSecrets(occurrence.expr)) add(name);
+    if (env.size === 0 || !ENV_WORD.test(occurrence.span.source)) continue;
+    for (const use of contextUses(occurrence.expr, isEnvContext)) {
+      if (use.kind !== 'named' || use.tested) continue;
+      const wanted = use.name.toLowerCase();
+      for (const variable of env.values()) if (variable.name.toLowerCase() === wanted) variable.secrets.forEach(add);
+    }
+  }
+  return names;
+}
+
+const ENV_WORD = /\benv\b/i;
 
 function isSecretsContext(expr: Expr): expr is ContextAccess {
   return expr instanceof ContextAccess && expr.name.lexeme.toLowerCase() === 'secrets';

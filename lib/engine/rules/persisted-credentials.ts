@@ -1,10 +1,10 @@
 import { hasAny, scriptOf, wordMask } from '../analysis/file-scripts.js';
 import { compareVersions, parseRefVersion, parseVersion, versionComment, type RefVersion } from '../analysis/action-version.js';
-import { outsiderCode } from '../analysis/permissions.js';
+import { outsiderCodeAfter } from '../analysis/permissions.js';
 import { holdingFacts, runFact } from '../analysis/run-model/facts.js';
-import { carriedSecrets, isGithubToken } from '../analysis/secrets.js';
+import { readOnlyToken } from '../analysis/run-model/holdings.js';
+import { isGithubToken, valueSecrets } from '../analysis/secrets.js';
 import { stepLabel } from '../analysis/step-label.js';
-import { expressionsOf } from '../expressions/extract.js';
 import { normalizeLocalPath } from '../model/repository.js';
 import type { Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
@@ -150,17 +150,28 @@ const JOB_TOKEN = /^\s*\$\{\{\s*(?:github\.token|secrets\.github_token)\s*\}\}\s
  * The credential a checkout persists, from its `token:` input: the job's GITHUB_TOKEN (no input, or the job's
  * token passed explicitly), which expires when the job ends; a stored secret (a personal access token, a
  * deploy key's token), which lives until someone revokes it; or another value (a token a step minted), whose
- * lifetime the workflow does not show and which is taken as possibly still valid.
+ * lifetime the workflow does not show and which is taken as possibly still valid. A secret handed through an
+ * environment variable (`token: ${{ env.X }}`, `X: ${{ secrets.Y }}` in an `env:`) is that secret.
  */
 function persistedCredential(step: Step): { text: string; expiresWithJob: boolean; lifetime: string } {
   const token = getScalar(step.with, 'token');
   if (token === undefined || typeof token.value !== 'string' || token.value.trim() === '' || JOB_TOKEN.test(token.value)) {
     return { text: "the job's GITHUB_TOKEN", expiresWithJob: true, lifetime: '' };
   }
-  const secret = expressionsOf(step.owner.file, token).flatMap((o) => carriedSecrets(o.expr)).find((s) => !isGithubToken(s));
+  const carried = valueSecrets(step, token);
+  const secret = carried.find((s) => !isGithubToken(s));
+  if (secret === undefined && carried.length > 0) return { text: "the job's GITHUB_TOKEN", expiresWithJob: true, lifetime: '' };
   return secret === undefined
     ? { text: 'the token passed as `token:`', expiresWithJob: false, lifetime: 'the workflow does not show how long the token passed as `token:` lives, so it may still be valid when the artifact is downloaded' }
     : { text: `\`secrets.${secret}\``, expiresWithJob: false, lifetime: `\`secrets.${secret}\` is a stored secret, which does not expire with the job, so the artifact hands it over whenever it is downloaded` };
+}
+
+/** Where a job's read-only token comes from, in words (the run model's holdings say that it is read-only). */
+function readOnlyWhy(step: Step): string {
+  const job = step.job;
+  if (job?.permissions !== undefined) return "the job's `permissions:` grant no write scope";
+  if (job?.workflow.permissions !== undefined) return "the workflow's `permissions:`, which the job inherits, grant no write scope";
+  return "the repository's settings make the default token read-only";
 }
 
 /** Whether an upload step includes hidden files such as `.git`: opt-in since upload-artifact v4.4. */
@@ -177,7 +188,7 @@ export default defineWorkflowRule({
     surface: 'workflow',
     fix: { safe: true },
     description:
-      '`actions/checkout` without `persist-credentials: false` leaves the token it used in the git configuration for every later step of the job. MEDIUM when an outsider\'s code or text runs in the job (a pull request checkout a later step runs, event text in a script); HIGH when a later step uploads the checkout\'s `.git` directory as an artifact someone can download while the token is still valid (upload-artifact v4 and later, or a stored secret as the token); the job\'s GITHUB_TOKEN in an upload-artifact v3 artifact, downloadable only after the run, when the token has expired, is not escalated.',
+      '`actions/checkout` without `persist-credentials: false` leaves the token it used in the git configuration for every later step of the job. MEDIUM when an outsider\'s code or text runs in the job after the checkout, in a run the checkout is part of (a pull request checkout a later step runs, event text in a script); HIGH when a later step uploads the checkout\'s `.git` directory as an artifact someone can download while the token is still valid (upload-artifact v4 and later, or a stored secret as the token); the job\'s GITHUB_TOKEN in an upload-artifact v3 artifact, downloadable only after the run, when the token has expired, is not escalated, nor is a job GITHUB_TOKEN with no write scope (LOW: whoever takes it can only read).',
     recommendation:
       'Set `persist-credentials: false` on `actions/checkout`, and give the token only to the step that pushes (for example through `git remote set-url` or the action that needs it).',
   },
@@ -200,10 +211,17 @@ export default defineWorkflowRule({
       if (setting === 'true' && upload === undefined) return;
 
       const { text: credential, expiresWithJob, lifetime } = persistedCredential(step);
-      // MEDIUM only where an outsider's code or text runs in the job (the run model: a pull request checkout or
-      // download a later step runs, or event text expanded into a script, on a step an outsider can start):
-      // that code can read the token from the git configuration. A privileged trigger alone is not that.
-      const outsider = step.job === null ? null : outsiderCode(context, [step.job]);
+      // MEDIUM only where an outsider's code or text runs in the job after this checkout, in a run this checkout
+      // is part of (the run model: a pull request checkout or download a later step runs, or event text expanded
+      // into a script, on a step an outsider can start; a checkout under an `if:` that excludes that code's run
+      // leaves nothing for it to read): that code can read the token from the git configuration. A privileged
+      // trigger alone is not that.
+      const outsider = outsiderCodeAfter(context, step);
+      // The job's own token with no write scope (the run model's holdings: `permissions:` of the job or its
+      // workflow grant none, or the settings make the default token read-only): whoever takes it can do no more
+      // than read, so the finding is LOW whoever runs after the checkout or downloads the workspace.
+      const readOnly = expiresWithJob && step.job !== null && readOnlyToken(context.runs.job(step.job).holdings, context.runs.defaultToken);
+      const readOnlyText = readOnly ? ` The job's GITHUB_TOKEN is read-only here (${readOnlyWhy(step)}): whoever takes it can read the repository at most, so this is LOW.` : '';
       const uploaded =
         upload === undefined
           ? ''
@@ -213,7 +231,7 @@ export default defineWorkflowRule({
       // the job's GITHUB_TOKEN has expired with its job: whoever downloads it gets a dead token. A stored secret
       // lives on, and v4 artifacts can be downloaded while the job, and its token, still run.
       const expired = upload !== undefined && expiresWithJob && downloadableAfterRunOnly(upload.step);
-      if (upload !== undefined && !expired) {
+      if (upload !== undefined && !expired && !readOnly) {
         context.report({
           node: step.uses,
           severity: 'HIGH',
@@ -229,13 +247,16 @@ export default defineWorkflowRule({
       const version = upload === undefined ? null : stepVersion(upload.step)?.normalized;
       context.report({
         node: step.uses,
-        severity: outsider !== null ? 'MEDIUM' : 'LOW',
+        severity: outsider !== null && !readOnly ? 'MEDIUM' : 'LOW',
         message:
           `\`actions/checkout\` does not set \`persist-credentials: false\`, so ${credential} stays in the git configuration for every later step of the job` +
           (outsider !== null ? `, where an outsider's code or text runs: ${outsider.text}.` : '.') +
           (upload === undefined
             ? ''
-            : ` ${uploaded.charAt(0).toUpperCase()}${uploaded.slice(1)} with upload-artifact v${version ?? '3'}, which can be downloaded only once the run has completed, after the token expired with its job, so whoever downloads it gets no live token; upload-artifact v3 and older are retired, and moving to v4 or later, whose artifacts can be downloaded during the run, would ship a live token: set \`persist-credentials: false\` first.`),
+            : expired
+              ? ` ${uploaded.charAt(0).toUpperCase()}${uploaded.slice(1)} with upload-artifact v${version ?? '3'}, which can be downloaded only once the run has completed, after the token expired with its job, so whoever downloads it gets no live token; upload-artifact v3 and older are retired, and moving to v4 or later, whose artifacts can be downloaded during the run, would ship a live token: set \`persist-credentials: false\` first.`
+              : ` ${uploaded.charAt(0).toUpperCase()}${uploaded.slice(1)} anyone who can read the run can download while the job still runs.`) +
+          (readOnly && (outsider !== null || (upload !== undefined && !expired)) ? readOnlyText : ''),
       });
     },
   }),

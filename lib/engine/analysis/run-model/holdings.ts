@@ -9,7 +9,7 @@ import type { Job, Step } from '../../model/workflow.js';
 import { readPermissions } from '../permissions.js';
 import { publishesForReal, publishingSteps } from '../publishing.js';
 import { selfHosted } from '../runners.js';
-import { isStoredSecretName, secretOccurrences } from '../secrets.js';
+import { isStoredSecretName, secretOccurrences, valueSecrets } from '../secrets.js';
 import { ScanCache } from '../../model/scan-cache.js';
 import { actionPermissions } from '../../data/permissions.js';
 import type { YNode } from '../../yaml/model.js';
@@ -91,14 +91,15 @@ function readHoldings(job: Job): Holdings {
  * True when a step is a well-known action that writes to the repository or its packages (the permissions table:
  * `contents: write` or `packages: write` for any inputs) and is handed no stored secret, so it writes with the
  * job's token (given as an input, or through its input that defaults to \`github.token\`), not a deploy key or
- * personal token.
+ * personal token (an input that reads a secret through an environment variable, `${{ env.DEPLOY_TOKEN }}`, is handed
+ * that secret).
  */
 function writesWithJobToken(file: SourceFile, step: Step): boolean {
   const ref = step.usesRef;
   if (ref?.kind !== 'repository') return false;
   const known = actionPermissions(ref.path === '' ? ref.slug : `${ref.slug}/${ref.path}`);
   if (known === undefined || (known.scopes.contents !== 'write' && known.scopes.packages !== 'write')) return false;
-  return namedSecrets(file, [step.with, step.env]).length === 0;
+  return namedSecrets(file, [step.with, step.env]).length === 0 && !valueSecrets(step, step.with).some(isStoredSecretName);
 }
 
 /** Whether a default token may write: what the settings snapshot says, or null when it is not known. */
@@ -155,6 +156,16 @@ export function durableHoldings(holdings: Holdings): string[] {
 }
 
 /**
+ * True when a job's `GITHUB_TOKEN` can write nothing: its `permissions:` (job level, or the workflow's it inherits)
+ * grant no write scope (`read-all`, only `read` scopes, `{}`), or it declares none and the settings snapshot says
+ * the repository's default token is read-only. Whoever takes that token gets read access at most.
+ */
+export function readOnlyToken(holdings: Holdings, defaultToken: DefaultToken): boolean {
+  const token = holdings.token;
+  return (token.kind === 'scopes' && token.writes.length === 0) || (token.kind === 'default' && defaultToken === 'read');
+}
+
+/**
  * The words for a job whose `valuables` are empty: nothing worth taking, and, when its token has write scopes
  * that hand over no code, release or package (`issues`, `pull-requests`, `checks`...), those named, so the
  * sentence never says "no write scope" of a job that has one.
@@ -205,7 +216,10 @@ export function holdsNothing(holdings: Holdings, defaultToken: DefaultToken): bo
  * runner's memory, where code of any step can still read them.
  */
 export function stepSecrets(step: Step): string[] {
-  return namedSecrets(step.owner.file, [step.with, step.env, step.job?.env, step.job?.workflow.env]);
+  const names = namedSecrets(step.owner.file, [step.with, step.env, step.job?.env, step.job?.workflow.env]);
+  // An input that reads an environment variable holding a secret (`token: ${{ env.X }}`) is handed that secret.
+  for (const name of valueSecrets(step, step.with)) if (isStoredSecretName(name) && !names.includes(name)) names.push(name);
+  return names;
 }
 
 /** The stored secrets a reusable workflow call hands to the called workflow (`with:`, `secrets:`; every one with `secrets: inherit`). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { carriedSecrets, secretEnv, secretUses } from '../../../../lib/engine/analysis/secrets.js';
+import { carriedSecrets, secretEnv, secretUses, valueSecrets } from '../../../../lib/engine/analysis/secrets.js';
 import { buildWorkflow } from '../../../../lib/engine/model/workflow.js';
 import { parseYaml } from '../../../../lib/engine/yaml/parse.js';
 import { SourceFile } from '../../../../lib/engine/yaml/source.js';
@@ -109,5 +109,51 @@ jobs:
     const [first, second] = steps(WORKFLOW);
     expect(secretEnv(first!)).toBe(secretEnv(first!));
     expect(secretEnv(second!)).not.toBe(secretEnv(first!));
+  });
+});
+
+describe('valueSecrets', () => {
+  const text = `on: push
+env:
+  TOKEN: \${{ secrets.ORG_TOKEN }}
+  HAS_TOKEN: \${{ secrets.ORG_TOKEN != '' }}
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    env:
+      JOB_TOKEN: \${{ secrets['JOB_PAT'] }}
+    steps:
+      - uses: some/action@v1
+        env:
+          TOKEN: plain
+          OWN: \${{ secrets.STEP_PAT }}
+        with:
+          a: \${{ env.own }}
+          b: \${{ env['JOB_TOKEN'] }}
+          c: \${{ env.TOKEN }}
+          d: \${{ env.HAS_TOKEN }}
+          e: \${{ env.OWN != '' && 'yes' }}
+          f: \${{ secrets.DIRECT }}
+      - uses: some/action@v1
+        with:
+          c: \${{ env.TOKEN }}
+`;
+  const parsed = parseYaml(text);
+  if (!parsed.ok || parsed.root.kind !== 'map') throw new Error('not a mapping');
+  const [first, second] = buildWorkflow(new SourceFile('.github/workflows/ci.yml', text), parsed.root).jobs.flatMap((j) => j.steps);
+  const input = (step: typeof first, key: string) => (step?.with?.kind === 'map' ? step.with.pairs.find((p) => p.key.value === key)?.value : undefined);
+
+  it('follows one environment variable to the secret it holds, the innermost env winning', () => {
+    expect(valueSecrets(first!, input(first, 'a'))).toEqual(['STEP_PAT']);
+    expect(valueSecrets(first!, input(first, 'b'))).toEqual(['JOB_PAT']);
+    expect(valueSecrets(first!, input(first, 'f'))).toEqual(['DIRECT']);
+    expect(valueSecrets(second!, input(second, 'c'))).toEqual(['ORG_TOKEN']);
+  });
+
+  it('names none for a variable the step overrides with text, one that only tests a secret, or a test of one', () => {
+    expect(valueSecrets(first!, input(first, 'c'))).toEqual([]);
+    expect(valueSecrets(first!, input(first, 'd'))).toEqual([]);
+    expect(valueSecrets(first!, input(first, 'e'))).toEqual([]);
+    expect(valueSecrets(first!, undefined)).toEqual([]);
   });
 });

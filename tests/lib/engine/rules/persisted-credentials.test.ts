@@ -252,4 +252,158 @@ describe(RULE, () => {
     ];
     for (const text of odd) expect(() => scanWith(RULE, text)).not.toThrow();
   });
+  it('is LOW, saying so, when the job token it persists is read-only, whoever runs after it', () => {
+    // Outsider text runs after the checkout, but the job's token can write nothing (job-level `contents: read`).
+    const readOnly = scanWith(RULE, yaml`
+      on: issue_comment
+      jobs:
+        fix:
+          runs-on: ubuntu-latest
+          permissions:
+            contents: read
+          steps:
+            - uses: actions/checkout@v4
+            - run: echo "\${{ github.event.comment.body }}"
+    `);
+    expect(positions(readOnly)).toEqual(['8:15 LOW']);
+    expect(readOnly[0]?.description).toContain("where an outsider");
+    expect(readOnly[0]?.description).toContain("GITHUB_TOKEN is read-only here (the job's `permissions:` grant no write scope)");
+    // Inherited from the workflow (`read-all`), with the workspace uploaded while the run goes on: LOW too.
+    const uploaded = scanWith(RULE, yaml`
+      on: pull_request_target
+      permissions: read-all
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ github.event.pull_request.head.sha }}
+            - run: npm ci
+            - uses: actions/upload-artifact@v4
+              with:
+                path: .
+                include-hidden-files: true
+    `);
+    expect(positions(uploaded)).toEqual(['7:15 LOW']);
+    expect(uploaded[0]?.description).toContain("the workflow's `permissions:`, which the job inherits, grant no write scope");
+    expect(uploaded[0]?.description).toContain('uploads `.`');
+  });
+
+  it('keeps MEDIUM or HIGH when the token can write, or is a credential other than the job token', () => {
+    // A write scope: the persisted token is worth taking.
+    expect(positions(scanWith(RULE, yaml`
+      on: issue_comment
+      jobs:
+        fix:
+          runs-on: ubuntu-latest
+          permissions:
+            contents: read
+            pull-requests: write
+          steps:
+            - uses: actions/checkout@v4
+            - run: echo "\${{ github.event.comment.body }}"
+    `))).toEqual(['9:15 MEDIUM']);
+    // A read-only job token, but checkout persists a personal token passed as `token:`.
+    const pat = scanWith(RULE, yaml`
+      on: issue_comment
+      permissions: read-all
+      jobs:
+        fix:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                token: \${{ secrets.BOT_PAT }}
+            - run: echo "\${{ github.event.comment.body }}"
+            - uses: actions/upload-artifact@v4
+              with:
+                path: .
+                include-hidden-files: true
+    `);
+    expect(positions(pat)).toEqual(['7:15 HIGH']);
+    expect(pat[0]?.description).not.toContain('read-only');
+  });
+
+  it('cites only outsider code that runs after the checkout in a run the checkout is part of', () => {
+    // Two checkouts under mutually exclusive conditions: the base checkout (same-repository pull requests) never
+    // runs with the fork's code, so it is LOW; the fork's checkout, whose code `npm ci` runs, is MEDIUM.
+    const findings = scanWith(RULE, yaml`
+      on: pull_request_target
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              if: github.event.pull_request.head.repo.fork == false
+            - uses: actions/checkout@v4
+              if: github.event.pull_request.head.repo.fork == true
+              with:
+                ref: \${{ github.event.pull_request.head.sha }}
+            - run: npm ci
+              if: github.event.pull_request.head.repo.fork == true
+    `);
+    expect(positions(findings)).toEqual(['6:15 LOW', '8:15 MEDIUM']);
+    expect(findings[0]?.description).not.toContain('outsider');
+    // Without the conditions both checkouts run with it: both MEDIUM.
+    expect(positions(scanWith(RULE, yaml`
+      on: pull_request_target
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ github.event.pull_request.head.sha }}
+                path: pr
+            - run: npm ci
+              working-directory: pr
+    `))).toEqual(['6:15 MEDIUM', '7:15 MEDIUM']);
+    // Outsider text expanded before the checkout cannot read what it persists later.
+    expect(positions(scanWith(RULE, yaml`
+      on: issue_comment
+      jobs:
+        fix:
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "\${{ github.event.comment.body }}"
+            - uses: actions/checkout@v4
+    `))).toEqual(['7:15 LOW']);
+  });
+
+  it('names the stored secret a `token:` reads through an environment variable', () => {
+    for (const level of ['step', 'job', 'workflow'] as const) {
+      const env = '      env:\n        CHECKOUT_TOKEN: ${{ secrets.DEPLOY_PAT }}\n';
+      const text =
+        'on: push\n' +
+        (level === 'workflow' ? env.replace(/^ {6}/gm, '') : '') +
+        'jobs:\n  a:\n    runs-on: x\n' +
+        (level === 'job' ? env.replace(/^ {6}/gm, '    ') : '') +
+        '    steps:\n      - uses: actions/checkout@v4\n' +
+        (level === 'step' ? env.replace(/^ {6}/gm, '        ') : '') +
+        "        with:\n          token: ${{ env.checkout_token }}\n      - uses: actions/upload-artifact@v3\n        with:\n          path: .\n";
+      const [finding] = scanWith(RULE, text);
+      expect(finding?.severity, level).toBe('HIGH');
+      expect(finding?.description, level).toContain('`secrets.DEPLOY_PAT` is a stored secret');
+    }
+    // An environment variable that holds no secret, or one only tested, names none.
+    const plain = scanWith(RULE, yaml`
+      on: push
+      env:
+        CHECKOUT_TOKEN: \${{ github.token }}
+        HAS_PAT: \${{ secrets.DEPLOY_PAT != '' }}
+      jobs:
+        a:
+          runs-on: x
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                token: \${{ env.CHECKOUT_TOKEN }}
+            - uses: actions/checkout@v4
+              with:
+                token: \${{ env.HAS_PAT }}
+    `);
+    expect(plain.map((f) => f.description).join('\n')).not.toContain('DEPLOY_PAT');
+  });
 });

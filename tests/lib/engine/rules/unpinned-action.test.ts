@@ -310,6 +310,25 @@ describe(`${RULE}: what the job hands the mutable code`, () => {
     expect(records[0]?.facts).toEqual(expect.arrayContaining(['owner:third-party', 'holds:secrets', 'secrets:step']));
   });
 
+  it('counts a secret an input reads through an environment variable as passed to the action', () => {
+    const records = recordsWith(RULE, yaml`
+      on: push
+      permissions:
+        contents: read
+      env:
+        PUSH_TOKEN: \${{ secrets.BOT_PAT }}
+      jobs:
+        release:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: some-org/push@v1
+              with:
+                token: \${{ env.PUSH_TOKEN }}
+    `);
+    expect(records[0]?.finding.description).toContain('secret `BOT_PAT` reaches the action itself');
+    expect(records[0]?.finding.description).not.toContain('none of its secrets');
+  });
+
   it("says when the job's secrets reach only the runner's memory", () => {
     const records = recordsWith(RULE, yaml`
       on: push

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callSecrets, holdingStrength, jobHoldings, stepSecrets } from '../../../../../lib/engine/analysis/run-model/holdings.js';
+import { callSecrets, holdingStrength, jobHoldings, readOnlyToken, stepSecrets } from '../../../../../lib/engine/analysis/run-model/holdings.js';
 import { buildWorkflow, type Job } from '../../../../../lib/engine/model/workflow.js';
 import { parseYaml } from '../../../../../lib/engine/yaml/parse.js';
 import type { YMap } from '../../../../../lib/engine/yaml/model.js';
@@ -147,6 +147,24 @@ describe('names no secret can have, and a default token the job writes with', ()
         runs-on: ubuntu-latest
         steps:
           - uses: some-org/lint@v1
+      envkeyed:
+        runs-on: ubuntu-latest
+        env:
+          PAGES_TOKEN: \${{ secrets.PAGES_PAT }}
+        steps:
+          - uses: peaceiris/actions-gh-pages@v4
+            with:
+              github_token: \${{ env.PAGES_TOKEN }}
+              publish_dir: site
+      envplain:
+        runs-on: ubuntu-latest
+        env:
+          PAGES_TOKEN: \${{ github.token }}
+        steps:
+          - uses: peaceiris/actions-gh-pages@v4
+            with:
+              github_token: \${{ env.PAGES_TOKEN }}
+              publish_dir: site
   `);
   const strength = (id: string, defaultToken: 'read' | 'write' | null = null) => holdingStrength(jobHoldings(deploys.get(id)!), defaultToken);
 
@@ -158,5 +176,52 @@ describe('names no secret can have, and a default token the job writes with', ()
     expect(jobHoldings(deploys.get('keyed')!).tokenWriter).toBeNull();
     expect(jobHoldings(deploys.get('lint')!).tokenWriter).toBeNull();
     expect(strength('lint')).toBe('default-token');
+  });
+
+  it('an input that reads a secret through an environment variable is handed that secret, not the job token', () => {
+    expect(jobHoldings(deploys.get('envkeyed')!).tokenWriter).toBeNull();
+    expect(stepSecrets(deploys.get('envkeyed')!.steps[0]!)).toEqual(['PAGES_PAT']);
+    // The variable holds the job's own token: the step writes with it.
+    expect(jobHoldings(deploys.get('envplain')!).tokenWriter).toBe('`peaceiris/actions-gh-pages`');
+    expect(stepSecrets(deploys.get('envplain')!.steps[0]!)).toEqual([]);
+  });
+
+  it('a token is read-only when the permissions that apply grant no write scope, or the settings make the default so', () => {
+    const tokens = jobs(yaml`
+      on: push
+      permissions: read-all
+      jobs:
+        inherits:
+          runs-on: x
+          steps: [{ run: make }]
+        reads:
+          runs-on: x
+          permissions: { contents: read }
+          steps: [{ run: make }]
+        none:
+          runs-on: x
+          permissions: {}
+          steps: [{ run: make }]
+        writes:
+          runs-on: x
+          permissions: { contents: read, issues: write }
+          steps: [{ run: make }]
+        oidc:
+          runs-on: x
+          permissions: { id-token: write }
+          steps: [{ run: make }]
+    `);
+    for (const id of ['inherits', 'reads', 'none']) expect(readOnlyToken(jobHoldings(tokens.get(id)!), null), id).toBe(true);
+    for (const id of ['writes', 'oidc']) expect(readOnlyToken(jobHoldings(tokens.get(id)!), 'read'), id).toBe(false);
+    const undeclared = jobs(yaml`
+      on: push
+      jobs:
+        a:
+          runs-on: x
+          steps: [{ run: make }]
+    `).get('a')!;
+    expect(readOnlyToken(jobHoldings(undeclared), null)).toBe(false);
+    expect(readOnlyToken(jobHoldings(undeclared), 'write')).toBe(false);
+    expect(readOnlyToken(jobHoldings(undeclared), 'read')).toBe(true);
   });
 });
