@@ -6,7 +6,7 @@ import { checkedLine, outputLines, validatedVariables } from './script-outputs.j
 import { usesOnlyValidated } from './validation.js';
 import { get, getText, keyText, type YNode } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
-import { jobNotices, stepNotice, type Notice } from './notices.js';
+import { commentSink, fixedCommentBody, jobNotices, stepNotice, type Notice } from './notices.js';
 import { isFullSha } from '../model/uses.js';
 import { compareVersions, parseRefVersion, versionComment, type RefVersion } from './action-version.js';
 
@@ -249,6 +249,8 @@ export interface ArtifactUse {
   detail: string;
   /** Who does it when it is not `step` (`job \`deploy\``): the detail then reads after it. */
   subject?: string;
+  /** A `comment` use whose step posts a fixed text (notices.ts `fixedCommentBody`): the files choose only where it goes. */
+  fixedBody?: boolean;
 }
 
 const USE_ORDER: readonly ArtifactUseKind[] = ['env', 'data', 'content', 'status', 'comment', 'validated', 'read'];
@@ -261,7 +263,7 @@ export function strongestUse(uses: readonly ArtifactUse[]): ArtifactUse | null {
 }
 
 /** JavaScript API calls that only post, edit or list comments and reviews. */
-const COMMENT_CALLS = /\b(createComment|updateComment|deleteComment|listComments|createReview|createReviewComment|updateReview|getComment)\b/g;
+const COMMENT_CALLS = /^(createComment|updateComment|deleteComment|listComments|createReview|createReviewComment|updateReview|getComment)$/;
 /** Any call to the GitHub API from github-script. */
 const API_CALLS = /\bgithub\.(?:rest\.)?\w+\.(\w+)\s*\(|\bgithub\.(graphql|request)\s*\(/g;
 /** Shell commands that post comments. */
@@ -426,6 +428,9 @@ function outputUse(step: Step, refs: readonly string[]): ArtifactUse {
   const gate = texts(step.if).find((t) => refs.some((r) => t.includes(r)));
   const ref0 = (gate === undefined ? undefined : refs.find((r) => gate.includes(r))) ?? refs[0] ?? '';
   const to = ref?.kind === 'repository' ? ref.slug + (ref.path === '' ? '' : `/${ref.path}`) : 'a script';
+  if (notice === 'comment' && gate === undefined && fixedCommentBody(step)) {
+    return { kind: 'comment', step, fixedBody: true, detail: `gives \`${ref0}\` to ${commentSink(step)}, which only posts a fixed comment: the value picks the issue or pull request it goes to, not what it says` };
+  }
   if (notice !== null) {
     const posts = noticeText([notice]);
     return gate !== undefined
@@ -453,8 +458,12 @@ function stepUse(step: Step, named: RegExp | null, later: boolean): { use: Artif
     if (!/\breadFileSync\b|\breadFile\s*\(|\bfs\.promises\b|\brequire\(\s*['"]fs/.test(script)) return null;
     const calls = [...script.matchAll(API_CALLS)].map((m) => m[1] ?? m[2] ?? '');
     const comments = calls.filter((c) => COMMENT_CALLS.test(c) || /^list\w*Artifacts$|^downloadArtifact$|^get$/.test(c));
-    COMMENT_CALLS.lastIndex = 0;
-    if (calls.length > 0 && comments.length === calls.length) return { use: { kind: 'comment', step, detail: 'reads them into a comment (github-script)' }, outputs: true };
+    if (calls.length > 0 && comments.length === calls.length) {
+      if (fixedCommentBody(step)) {
+        return { use: { kind: 'comment', step, fixedBody: true, detail: 'reads them only to pick the issue or pull request that actions/github-script posts a fixed comment on' }, outputs: true };
+      }
+      return { use: { kind: 'comment', step, detail: 'reads them into a comment (github-script)' }, outputs: true };
+    }
     return { use: { kind: 'data', step, detail: 'reads them in a github-script' }, outputs: true };
   }
   // An action given a path in (or, for a download into the workspace itself, any relative path).
@@ -509,9 +518,12 @@ function scriptUse(step: Step, script: string, directory: RegExp | null): { use:
   const outputs = kinds.includes('read');
   const kind = USE_ORDER.find((k) => kinds.includes(k)) ?? 'data';
   const at = consumers[kinds.indexOf(kind)];
+  const fixed = kind === 'comment' && fixedCommentBody(step) && consumers.every((l, i) => kinds[i] !== 'comment' || !/--body-file|\s-F\b/.test(l.text));
   const detail =
     kind === 'comment'
-      ? 'posts them as a comment'
+      ? fixed
+        ? `reads them only to pick the issue or pull request that ${commentSink(step)} posts a fixed comment on`
+        : 'posts them as a comment'
       : kind === 'content'
         ? `uploads or deploys them as they are (\`${oneLine((at?.text ?? '').trim()).slice(0, 80)}\`)`
         : kind === 'validated'
@@ -519,7 +531,7 @@ function scriptUse(step: Step, script: string, directory: RegExp | null): { use:
           : kind === 'read'
             ? 'reads them into step outputs'
             : `uses their content in \`${oneLine((at?.text ?? '').trim()).slice(0, 80)}\``;
-  return { use: { kind, step, detail }, outputs };
+  return { use: { kind, step, detail, ...(fixed ? { fixedBody: true } : {}) }, outputs };
 }
 
 /** `posts a comment`, `sets a commit status or check`, or both. */

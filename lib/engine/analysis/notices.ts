@@ -46,8 +46,14 @@ const COMMENT_CALLS = /^(createComment|updateComment|deleteComment|listComments|
 const STATUS_CALLS = /^(createCommitStatus|listCommitStatusesForRef|getCombinedStatusForRef|create|update|listForRef|listForSuite)$/;
 /** Any call to the GitHub API from github-script, with its family (`issues`, `repos`, `checks` ...) and method. */
 const API_CALLS = /\bgithub\.(?:rest\.)?(\w+)\.(\w+)\s*\(|\bgithub\.(graphql|request)\s*\(/g;
-/** What else a github-script script may do: run a process, load a module, write a file, call another client. */
-const SCRIPT_DOES_MORE = /\bexec\b|child_process|\brequire\s*\(|\bimport\s*\(|\bfetch\s*\(|writeFile|getOctokit|new\s+Octokit/;
+/**
+ * What else a github-script script may do: run a process, load a module, write a file or the job's environment,
+ * call another client. Loading `fs` or `path` to read a file (the number of the pull request to comment on) is
+ * not more: what it writes is caught by name.
+ */
+const SCRIPT_DOES_MORE = /\bexec\b|child_process|\brequire\s*\(|\bimport\s*\(|\bfetch\s*\(|writeFile|appendFile|createWriteStream|\bcopyFile|\brename(?:Sync)?\s*\(|\bunlink|\brmSync|exportVariable|addPath|GITHUB_ENV|GITHUB_PATH|getOctokit|new\s+Octokit/;
+/** `require('fs')`, `require("node:path")`: modules a script loads to read a file. */
+const READING_MODULES = /\brequire\s*\(\s*(['"])(?:node:)?(?:fs|path)(?:\/promises)?\1\s*\)/g;
 
 /** Shell commands that post a comment or a review, or a status through the API. */
 const COMMENT_COMMAND = /^gh\s+(pr|issue)\s+(comment|review)\b|^gh\s+api\b[^\n]{0,300}\/comments\b/;
@@ -84,7 +90,7 @@ export function stepNotice(step: Step): Notice | null {
 
 /** A github-script script whose every API call posts or reads comments, or statuses and checks. */
 function scriptNotice(script: string): Notice | null {
-  if (SCRIPT_DOES_MORE.test(script)) return null;
+  if (SCRIPT_DOES_MORE.test(script.replace(READING_MODULES, ''))) return null;
   const calls = [...script.matchAll(API_CALLS)];
   if (calls.length === 0) return null;
   let found: Notice | null = null;
@@ -96,6 +102,64 @@ function scriptNotice(script: string): Notice | null {
     else return null;
   }
   return found;
+}
+
+/** A literal string (quoted, or a template with no `${...}`) at the start of `text`. */
+const LITERAL = /^\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`[^`$]*`)/;
+/** github-script calls that post or edit the text of a comment or review. */
+const POSTING_CALLS = /\bgithub\.(?:rest\.)?(?:issues|pulls)\.(?:createComment|updateComment|createReview|createReviewComment|updateReview|submitReview)\s*\(/;
+
+/**
+ * True when a step that posts comments (an `actions/github-script` step, or `gh pr|issue comment` / `gh api
+ * .../comments` in `run:`) posts a fixed text: every `body` it gives is a literal (in github-script, `body: '...'`,
+ * or `body` shorthand for a `const body = '...'`; for gh, `--body`/`-b` with a literal that expands nothing, never
+ * `--body-file`). What it reads can then choose only where the comment goes, not what it says.
+ */
+export function fixedCommentBody(step: Step): boolean {
+  const ref = step.usesRef;
+  if (ref?.kind === 'repository' && ref.slug === 'actions/github-script') {
+    const script = getText(step.with, 'script') ?? '';
+    if (!POSTING_CALLS.test(script)) return false;
+    let bodies = 0;
+    for (const m of script.matchAll(/(?<![.\w$])body\b(\s*:)?/g)) {
+      const rest = script.slice((m.index ?? 0) + m[0].length);
+      if (m[1] !== undefined) {
+        bodies++;
+        if (!LITERAL.test(rest)) return false;
+      } else if (/^\s*[,}]/.test(rest)) {
+        // Shorthand `{ body }`: one `const body = '...'` and nothing else assigned to it.
+        bodies++;
+        const assigned = [...script.matchAll(/(?<![.\w$])body\s*=(?!=)/g)];
+        const declared = /\bconst\s+body\s*=(.*)/.exec(script);
+        if (assigned.length !== 1 || declared === null || !LITERAL.test(declared[1] ?? '')) return false;
+      }
+    }
+    return bodies > 0;
+  }
+  if (typeof step.run?.value !== 'string') return false;
+  let posts = 0;
+  for (const line of logicalLines(step.run.value)) {
+    for (const pipeline of pipelines(line)) {
+      for (const command of pipeline.commands) {
+        const text = command.text.trim();
+        if (!COMMENT_COMMAND.test(text)) continue;
+        posts++;
+        if (/\s(?:--body-file|-F|--input)\b/.test(text)) return false;
+        const body = /\s(?:--body|-b|-f\s+body)[=\s]+((?:'[^'\n]*'|"[^"\n]*"|[^\s'"]+))/.exec(` ${text}`);
+        if (body === null || /[$`]/.test(body[1] ?? '') || /\$\(|`/.test(text.replace(/\$\(\s*(?:cat|head|jq)\b[^)]*\)/g, ''))) return false;
+      }
+    }
+  }
+  return posts > 0;
+}
+
+/** The comment sink a step is, in words: `actions/github-script`, or the `gh pr comment` its script runs. */
+export function commentSink(step: Step): string {
+  const ref = step.usesRef;
+  if (ref?.kind === 'repository') return ref.slug;
+  const script = typeof step.run?.value === 'string' ? step.run.value : '';
+  const command = /\bgh\s+(?:pr|issue)\s+(?:comment|review)\b|\bgh\s+api\b/.exec(script)?.[0];
+  return command === undefined ? 'a script' : `\`${command.replace(/\s+/g, ' ')}\``;
 }
 
 /** A step that prints or sets a variable only (`echo "NAME=x" >> "$GITHUB_ENV"`): nothing of note. */

@@ -118,7 +118,9 @@ function judge(runs: RunModel, run: JobRun, reach: Reach, runsThem: boolean, use
   const consequence =
     use === null
       ? '; no later step of the job runs them, and their content reaches no command, output or condition the analysis follows (LOW)'
-      : use.kind === 'comment'
+      : use.kind === 'comment' && use.fixedBody === true
+        ? `; ${who(use)} ${use.detail}, and nothing else uses their content (LOW: at worst a fixed comment on an issue or pull request the fork picks; nothing that runs)`
+        : use.kind === 'comment'
         ? `; ${who(use)} ${use.detail}, and nothing else uses their content (LOW: at worst a comment of the fork's wording, or on a pull request it picks; nothing that runs)`
         : use.kind === 'status'
           ? `; ${who(use)} ${use.detail}, and nothing else uses their content (LOW: at worst a spoofed status or check on a commit of the fork's choosing; nothing that runs)`

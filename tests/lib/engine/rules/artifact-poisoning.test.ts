@@ -127,6 +127,95 @@ ${inputs}
     `);
     expect(positions(findings)).toEqual(['9:15 LOW']);
     expect(findings[0]?.description).toContain('reads them into a comment (github-script)');
+    // Read only for the number of the pull request, a fixed text posted (list, then update or create: a sticky comment).
+    const [sticky] = scanWith(RULE, ON + yaml`
+      jobs:
+        comment:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                run-id: \${{ github.event.workflow_run.id }}
+            - uses: actions/github-script@v7
+              with:
+                script: |
+                  const issue_number = Number(require('fs').readFileSync('./NR', 'utf8'));
+                  const { data } = await github.rest.issues.listComments({ ...context.repo, issue_number });
+                  const old = data.find((c) => c.body.includes('<!-- preview -->'));
+                  if (old) await github.rest.issues.updateComment({ ...context.repo, comment_id: old.id, body: '<!-- preview --> Ready' });
+                  else await github.rest.issues.createComment({ ...context.repo, issue_number, body: '<!-- preview --> Ready' });
+    `);
+    expect(sticky?.severity).toBe('LOW');
+    expect(sticky?.description).toContain('reads them only to pick the issue or pull request that actions/github-script posts a fixed comment on');
+  });
+
+  it('is LOW naming the sink when the files only pick where a fixed comment goes (github-script or gh), in a step or a job after it', () => {
+    const job = (steps: string) => ON + yaml`
+      permissions: { contents: write, pull-requests: write }
+      jobs:
+        comment:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                run-id: \${{ github.event.workflow_run.id }}
+            - id: pr
+              run: echo "number=$(cat NR)" >> "$GITHUB_OUTPUT"
+${steps}
+    `;
+    const script = (body: string, extra = '') => `            - uses: actions/github-script@v7
+              env:
+                PR: \${{ steps.pr.outputs.number }}
+              with:
+                script: |
+                  const fs = require('fs');${extra}
+                  await github.rest.issues.createComment({ ...context.repo, issue_number: Number(process.env.PR), ${body} });`;
+    const [fixed] = scanWith(RULE, job(script("body: 'Thanks! The preview is ready.'")));
+    expect(fixed?.severity).toBe('LOW');
+    expect(fixed?.description).toContain('gives `steps.pr.outputs` to actions/github-script, which only posts a fixed comment');
+    expect(fixed?.description).toContain('at worst a fixed comment on an issue or pull request the fork picks');
+    const [gh] = scanWith(RULE, job('            - run: gh pr comment "${{ steps.pr.outputs.number }}" --body "Thanks!"'));
+    expect(gh?.severity).toBe('LOW');
+    expect(gh?.description).toContain('to `gh pr comment`, which only posts a fixed comment');
+    // The body carries their text: a comment of the fork's wording, as for the known comment actions.
+    const [raw] = scanWith(RULE, job(script("body: fs.readFileSync('report.md', 'utf8')")));
+    expect(raw?.severity).toBe('LOW');
+    expect(raw?.description).toContain("a comment of the fork's wording");
+    const [file] = scanWith(RULE, job('            - run: gh pr comment "${{ steps.pr.outputs.number }}" --body-file report.md'));
+    expect(file?.description).toContain("a comment of the fork's wording");
+    // A script that also writes the job's environment does more than comment.
+    const [more] = scanWith(RULE, job(script("body: 'Thanks!'", "\n                  fs.appendFileSync(process.env.GITHUB_ENV, `PR=${process.env.PR}\\n`);")));
+    expect(more?.severity).toBe('MEDIUM');
+    // A job that only posts a fixed comment, given the number through the job's outputs.
+    const [later] = scanWith(RULE, ON + yaml`
+      permissions: {}
+      jobs:
+        read:
+          runs-on: ubuntu-latest
+          permissions: { actions: read }
+          outputs:
+            pr: \${{ steps.pr.outputs.number }}
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                run-id: \${{ github.event.workflow_run.id }}
+            - id: pr
+              run: echo "number=$(cat NR)" >> "$GITHUB_OUTPUT"
+        comment:
+          needs: read
+          runs-on: ubuntu-latest
+          permissions: { pull-requests: write }
+          steps:
+            - uses: actions/github-script@v7
+              with:
+                github-token: \${{ secrets.BOT_TOKEN }}
+                script: |
+                  const fs = require('node:fs');
+                  const body = 'Thanks!';
+                  await github.rest.issues.createComment({ ...context.repo, issue_number: Number('\${{ needs.read.outputs.pr }}'), body });
+    `);
+    expect(later?.severity).toBe('LOW');
+    expect(later?.description).toContain('gives `needs.read.outputs.pr` to actions/github-script, which only posts a fixed comment');
   });
 
   it('files kept in a subdirectory are HIGH only when a later step runs code there (fastapi deploy-docs)', () => {
