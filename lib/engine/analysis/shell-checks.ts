@@ -103,6 +103,10 @@ function wordStart(script: string, i: number): boolean {
   return i === 0 || /[\s;&|(!]/.test(script[i - 1] as string);
 }
 
+/** The characters `splitStatements` acts on in some state; it steps over every other one (and every non-ASCII one). */
+const STATEMENT_SYNTAX = new Uint8Array(128);
+for (const c of '\\\'"`$#\n[]<();&|}') STATEMENT_SYNTAX[c.charCodeAt(0)] = 1;
+
 /**
  * The statements of a script: split at unquoted newlines, `;` and `;;` outside `$( )`, subshells, `[[ ]]`
  * and `${ }`, each split into the parts of its `&&` / `||` list. Here-document bodies and comments are skipped.
@@ -141,6 +145,9 @@ function splitStatements(script: string): Statement[] {
     return end === -1 ? n : end;
   };
   for (let i = 0; i < n; i++) {
+    // Most characters are ones no state below acts on (letters, digits, blanks): skipped on one table read.
+    const code = script.charCodeAt(i);
+    if (code >= 128 || STATEMENT_SYNTAX[code] === 0) continue;
     const c = script[i];
     const top = stack.length === 0 ? 0 : (stack[stack.length - 1] as number);
     if (c === '\\') {
@@ -192,7 +199,7 @@ function splitStatements(script: string): Statement[] {
       if (top === TEST) stack.pop();
       if (stack.length === 0) {
         // `a &&` / `a ||` at the end of a line: the list goes on on the next one.
-        const pending = script.slice(partStart, i).trim() === '' && op !== null;
+        const pending = op !== null && script.slice(partStart, i).trim() === '';
         if (!pending) {
           closeStatement(i, false);
           partStart = i + 1;
@@ -393,7 +400,7 @@ function classify(text: string, script: string, patterns: Map<string, string | n
     rest = rest.slice(bang[0].length);
   }
   const flip = (kind: TestKind): TestKind => (!negated ? kind : kind === 'match' ? 'mismatch' : kind === 'mismatch' ? 'match' : kind === 'empty' ? 'nonempty' : 'empty');
-  const regex = REGEX_TEST.exec(rest);
+  const regex = rest.includes('=~') ? REGEX_TEST.exec(rest) : null;
   if (regex !== null) {
     const pattern = regexPattern(regex[3] ?? '', script, patterns);
     if (pattern === null || !safePattern(pattern)) return null;
@@ -481,7 +488,8 @@ function tokens(statement: Statement, out: Token[]): void {
         continue;
       }
       // `name() {`, `function name {`, `name() { body`: a function's body is a block.
-      const header = /^(?:function\s+)?[\w.:-]+\s*\(\s*\)\s*\{(?=\s|$)|^function\s+[\w.:-]+\s*\{(?=\s|$)/.exec(first.text);
+      // Both forms hold a `{`: most statements are not tried.
+      const header = first.text.includes('{') ? /^(?:function\s+)?[\w.:-]+\s*\(\s*\)\s*\{(?=\s|$)|^function\s+[\w.:-]+\s*\{(?=\s|$)/.exec(first.text) : null;
       if (header !== null) {
         out.push({ keyword: '{', parts: [], start: first.start + header[0].length - 1, end: first.start + header[0].length, arm: false });
         const body = rest(first, header[0].length);

@@ -151,8 +151,12 @@ export const AGENT_ACTIONS: readonly AgentAction[] = [
   },
 ];
 
-/** The agent a `owner/repo[/path]` reference runs, or undefined. */
+/** The `owner/repo` of every entry: a reference to any other repository is no agent (one lookup for most steps). */
+const AGENT_REPOSITORIES: ReadonlySet<string> = new Set(AGENT_ACTIONS.map((a) => a.slug.split('/').slice(0, 2).join('/')));
+
+/** The agent a `owner/repo[/path]` reference runs, or undefined. `slug` is the reference's `owner/repo`. */
 export function agentAction(slug: string, path: string): AgentAction | undefined {
+  if (!AGENT_REPOSITORIES.has(slug)) return undefined;
   const full = path === '' ? slug : `${slug}/${path.toLowerCase()}`;
   return AGENT_ACTIONS.find((a) => a.slug === slug || full === a.slug || full.startsWith(`${a.slug}/`));
 }

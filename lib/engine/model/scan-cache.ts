@@ -8,10 +8,15 @@
  * where ~0.1 MB do with a fresh map per scan. The same holds for a module-level Map that is `clear()`ed: V8
  * gives the cleared map its new table in the old generation too.
  *
- * A `ScanCache` is a WeakMap that `resetScanCaches` (called by `scanRepository` when a scan ends) replaces
- * with a new, young one; a `ScanMemo` is the same for values keyed by text (scripts, commands, expressions), as
- * a Map bounded in size. Outside a scan either still works as a plain memo, until the next scan ends. Make one
- * per module, when the module loads.
+ * A `ScanCache` is a map by object identity that `resetScanCaches` (called by `scanRepository` when a scan ends)
+ * replaces with a new, young one; a `ScanMemo` is the same for values keyed by text (scripts, commands,
+ * expressions), bounded in size. Outside a scan either still works as a plain memo, until the next scan ends. Make
+ * one per module, when the module loads.
+ *
+ * A `ScanCache` holds a plain `Map`, not a `WeakMap`: its keys (one scan's model objects) live as long as the scan
+ * does anyway, and the map is dropped when the scan ends. V8's optimizing compiler inlines `Map#get`, while
+ * `WeakMap#get` stays a builtin call over an ephemeron table, which the garbage collector also treats apart (see
+ * docs/performance.md for what it saved). Used outside a scan, a cache keeps its keys alive until the next scan ends.
  */
 
 /**
@@ -22,7 +27,7 @@ let dirty: { reset(): void }[] = [];
 
 export class ScanCache<K extends WeakKey, V> {
   /** Null until the first write after a reset (a read of a missing map finds nothing, as a fresh map would). */
-  #map: WeakMap<K, V> | null = null;
+  #map: Map<K, V> | null = null;
 
   get(key: K): V | undefined {
     return this.#map?.get(key);
@@ -34,7 +39,7 @@ export class ScanCache<K extends WeakKey, V> {
 
   set(key: K, value: V): this {
     if (this.#map === null) {
-      this.#map = new WeakMap();
+      this.#map = new Map();
       dirty.push(this);
     }
     this.#map.set(key, value);

@@ -214,7 +214,9 @@ export default defineWorkflowRule({
           continue;
         }
         const held = privileges(workflow, context);
-        const filter = trigger.name === 'workflow_run' ? branchFilterText(trigger.config) : '';
+        // The filter said to keep no fork out only where a fork's run still reaches a job (no origin check in its `if:`).
+        const forkReaches = trigger.name === 'workflow_run' && workflow.jobs.some((j) => outsiderReach(context.runs.reachOn(j, null, 'workflow_run')));
+        const filter = forkReaches ? branchFilterText(trigger.config) : '';
         const what =
           trigger.name === 'pull_request_target'
             ? `runs on pull requests from forks with ${held}`

@@ -117,10 +117,11 @@ function archivesOf(steps: readonly Step[]): Step[] {
 
 /**
  * The upload after a checkout that ships its `.git` (with the credentials in .git/config): directly, or in an
- * archive of the workspace made after the checkout. Without an upload after it there is none.
+ * archive of the workspace made after the checkout, in a job run the checkout runs in. Without such an upload there is none.
  */
-function leakingUpload(step: Step, steps: readonly Step[], checkoutDir: string): { step: Step; pattern: string | null; archive: Step | undefined } | undefined {
-  const after = (s: { index: number }) => s.index > step.index;
+function leakingUpload(step: Step, steps: readonly Step[], checkoutDir: string, sameRun: (a: Step, b: Step) => boolean): { step: Step; pattern: string | null; archive: Step | undefined } | undefined {
+  // Later in the job, and in a job run the checkout is part of (an upload under an `if:` that excludes the checkout's runs ships none of its .git).
+  const after = (s: Step) => s.index > step.index && sameRun(step, s);
   const uploads = uploadsOf(steps).filter((u) => after(u.step));
   if (uploads.length === 0) return undefined;
   const direct = uploads
@@ -131,7 +132,7 @@ function leakingUpload(step: Step, steps: readonly Step[], checkoutDir: string):
   const archive = archivesOf(steps).find(after);
   return archive === undefined
     ? undefined
-    : uploads.filter((u) => u.step.index > archive.index && u.archiveFile !== null).map((u) => ({ step: u.step, pattern: u.archiveFile, archive }))[0];
+    : uploads.filter((u) => u.step.index > archive.index && u.archiveFile !== null && sameRun(archive, u.step)).map((u) => ({ step: u.step, pattern: u.archiveFile, archive }))[0];
 }
 
 /**
@@ -204,7 +205,7 @@ export default defineWorkflowRule({
       const inGitConfig = checkoutVersion === null || olderThan(checkoutVersion, '6.0.0');
       const checkoutDir = normalizeLocalPath(getText(step.with, 'path') ?? '');
       const steps = step.job?.steps ?? (step.owner.kind === 'action' ? step.owner.steps : []);
-      const upload = inGitConfig ? leakingUpload(step, steps, checkoutDir) : undefined;
+      const upload = inGitConfig ? leakingUpload(step, steps, checkoutDir, (a, b) => context.runs.sameRun(a, b)) : undefined;
 
       // An explicit `persist-credentials: true` is a deliberate choice (the job pushes): only the
       // upload that leaks it is reported.

@@ -65,7 +65,9 @@ export function keyText(key: YScalar): string {
 export function getPair(map: YMap | undefined, key: string): YPair | undefined {
   if (map === undefined) return undefined;
   for (const pair of map.pairs) {
-    if (keyText(pair.key) === key) return pair;
+    // Most keys are strings: compared as they are, without `keyText`'s conversion.
+    const value = pair.key.value;
+    if (typeof value === 'string' ? value === key : keyText(pair.key) === key) return pair;
   }
   return undefined;
 }

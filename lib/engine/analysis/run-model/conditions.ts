@@ -637,7 +637,8 @@ export function workflowRuns(workflow: Workflow): WorkflowRuns {
       }
     }
     jobs.set(job, { occasions, legs, bits });
-    for (const step of job.steps) steps.set(step, { occasions, legs, bits: conditionSet(step.if, occasions, legs, os, bits) });
+    // A step without `if:` runs wherever its job does: it shares the job's bits (no set's bits change once made).
+    for (const step of job.steps) steps.set(step, { occasions, legs, bits: step.if === undefined ? bits : conditionSet(step.if, occasions, legs, os, bits) });
   };
   // Jobs after the jobs they need, without recursion (a chain of thousands of `needs` must not exhaust the stack).
   const state = new Map<Job, 'open' | 'done'>();

@@ -80,6 +80,20 @@ describe('checkedReads: where a script has checked a variable', () => {
   });
 });
 
+describe('shellChecks: the statement splitter steps over plain and non-ASCII characters', () => {
+  it('finds a check after lines of non-ASCII text and of functions', () => {
+    const script = 'echo "héllo wörld ✓"\nsetup() { echo ready; }\n[[ "$N" =~ ^[0-9]+$ ]] || exit 1\necho "$N"';
+    expect(validatedVariables(script).has('N')).toBe(true);
+    expect(lastRead(script, 'N')).toBe(true);
+  });
+
+  it('finds none where the check is text inside quotes among non-ASCII characters', () => {
+    const script = 'echo "é [[ \\"$N\\" =~ ^[0-9]+$ ]] || exit 1 ✓"\necho "$N"';
+    expect(validatedVariables(script).has('N')).toBe(false);
+    expect(lastRead(script, 'N')).toBe(false);
+  });
+});
+
 describe('shellChecks on hostile scripts', () => {
   it('stays bounded with thousands of checked variables, pattern variables, nesting and unclosed quotes', () => {
     const checks = Array.from({ length: 1_800 }, (_, i) => `re${i}='^[0-9]+$'\nif [[ "$V${i}" =~ $re${i} ]]; then W${i}="$V${i}"; fi\nV${i}=$(cat f)`).join('\n');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AGENT_ACTIONS } from '../../../../lib/engine/data/agent-actions.js';
+import { AGENT_ACTIONS, agentAction } from '../../../../lib/engine/data/agent-actions.js';
 import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
 
 const RULE = 'agent-untrusted-input';
@@ -461,5 +461,17 @@ ${on}
       const dispatch = { ...caller, text: caller.text.replace(/issues:\n\s+types: \[opened\]\n\s+issue_comment:\n\s+types: \[created\]/, 'workflow_dispatch:') };
       expect(scanWith(RULE, [dispatch, called('codex exec --full-auto "Fix it"')])).toEqual([]);
     });
+  });
+});
+
+describe('agentAction', () => {
+  it('finds a listed agent by its repository, with or without a path below it', () => {
+    expect(agentAction('anthropics/claude-code-action', '')?.name).toBe('Claude Code');
+    expect(agentAction('anthropics/claude-code-action', 'sub/dir')?.name).toBe('Claude Code');
+  });
+
+  it('finds none for a repository the table does not list, even one named like a listed one', () => {
+    expect(agentAction('anthropics/claude-code-action-fork', '')).toBeUndefined();
+    expect(agentAction('someone/claude-code-action', '')).toBeUndefined();
   });
 });

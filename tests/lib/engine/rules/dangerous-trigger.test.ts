@@ -169,6 +169,10 @@ describe(RULE, () => {
     expect(filtered[0]?.description).toContain('a fork can name its branch `main`');
     // Negative: no filter, or followed runs no pull request starts.
     expect(scanWith(RULE, [canary(''), ci('pull_request')])[0]?.description).not.toContain('filter');
+    // A job condition that checks where the run came from does keep forks out.
+    const checked = canary('\n    branches: [main]');
+    checked.text = checked.text.replace('    runs-on: ubuntu-latest', "    if: github.event.workflow_run.event == 'push'\n    runs-on: ubuntu-latest");
+    expect(scanWith(RULE, [checked, ci('pull_request')])[0]?.description).not.toContain('keeps no fork out');
     const trusted = scanWith(RULE, [canary('\n    branches: [main]'), ci('push')]);
     expect(positions(trusted)).toEqual(['2:3 LOW']);
     expect(trusted[0]?.description).not.toContain('keeps no fork out');

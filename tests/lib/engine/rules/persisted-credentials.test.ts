@@ -406,4 +406,26 @@ describe(RULE, () => {
     `);
     expect(plain.map((f) => f.description).join('\n')).not.toContain('DEPLOY_PAT');
   });
+  it('escalates only for an upload that can run in a job run the checkout is part of', () => {
+    const findings = scanWith(RULE, yaml`
+      on: [push, pull_request]
+      jobs:
+        a:
+          runs-on: x
+          steps:
+            - uses: actions/checkout@v4
+              if: github.event_name == 'push'
+            - uses: actions/checkout@v4
+              if: github.event_name == 'pull_request'
+              with:
+                path: other
+            - uses: actions/upload-artifact@v4
+              if: github.event_name == 'pull_request'
+              with:
+                path: .
+                include-hidden-files: true
+    `);
+    // The first checkout never runs with the upload; the second, under the upload's condition, does.
+    expect(positions(findings)).toEqual(['6:15 LOW', '8:15 HIGH']);
+  });
 });
