@@ -3,7 +3,8 @@
  * and what it can do with what its job holds. Shared by `agent-untrusted-input` (the agent itself) and
  * `excessive-permissions` (the grants a steered agent can use).
  */
-import { agentAction, type AgentAction } from '../data/agent-actions.js';
+import { AGENT_CLIS, agentAction, type AgentAction, type AgentCli } from '../data/agent-actions.js';
+import { commandName, logicalLines, pipelines, words } from '../shell.js';
 import { EXTERNAL_TRIGGERS, outsiderControlled } from '../expressions/controller.js';
 import { stepScope, type TaintAnalyzer } from '../expressions/taint.js';
 import type { Step } from '../model/workflow.js';
@@ -167,5 +168,76 @@ export function agentCommands(agent: AgentAction, step: Step): 'any' | string[] 
       }
     }
   }
+  return found;
+}
+
+/** Package runners whose first non-option word is the package they run (`npx -y @openai/codex exec`). */
+const PACKAGE_RUNNERS = new Set(['npx', 'bunx', 'pnpx']);
+
+/** An AI agent's command-line tool a `run:` script runs headless: the tool, its arguments, and where (value offset). */
+export interface ScriptAgent {
+  cli: AgentCli;
+  args: readonly string[];
+  offset: number;
+}
+
+/** At most this many agent commands are read from one script. */
+const MAX_SCRIPT_AGENTS = 5;
+
+/** The agent tools a step's `run:` script runs headless (`claude -p`, `codex exec`, `npx @google/gemini-cli -p`), in order. */
+export function scriptAgents(step: Step): ScriptAgent[] {
+  const run = step.run;
+  if (run === undefined || typeof run.value !== 'string') return [];
+  const script = run.value;
+  if (!/\b(?:claude|codex|gemini|opencode|copilot)\b/.test(script)) return [];
+  const found: ScriptAgent[] = [];
+  for (const line of logicalLines(script)) {
+    for (const pipeline of pipelines(line)) {
+      for (const command of pipeline.commands) {
+        if (found.length >= MAX_SCRIPT_AGENTS) return found;
+        const program = commandName(command.text);
+        if (program === null) continue;
+        const list = words(command.text);
+        const at = list.findIndex((w) => w === program || w.endsWith(`/${program}`));
+        if (at === -1) continue;
+        const name = program.split('/').pop() ?? program;
+        let args = list.slice(at + 1);
+        const runner = PACKAGE_RUNNERS.has(name) || (name === 'npm' && args[0] === 'exec') || (name === 'pnpm' && args[0] === 'dlx') || (name === 'yarn' && args[0] === 'dlx');
+        let cli: AgentCli | undefined;
+        if (runner) {
+          const rest = PACKAGE_RUNNERS.has(name) ? args : args.slice(1);
+          const index = rest.findIndex((w) => !w.startsWith('-'));
+          const pkg = (rest[index] ?? '').replace(/(?!^)@[^/]*$/, '');
+          cli = AGENT_CLIS.find((c) => c.packages.includes(pkg));
+          args = rest.slice(index + 1);
+        } else cli = AGENT_CLIS.find((c) => c.programs.includes(name));
+        if (cli === undefined || !cli.headless(args)) continue;
+        found.push({ cli, args, offset: command.offset });
+      }
+    }
+  }
+  return found;
+}
+
+/** True when the script agent can run any command. */
+export function scriptAgentShell(agent: ScriptAgent): boolean {
+  if (agent.cli.restricted?.(agent.args) === true) return false;
+  return agent.cli.shell === true || agent.cli.shell(agent.args);
+}
+
+/** The commands a script agent may run (see `agentCommands`). */
+export function scriptAgentCommands(agent: ScriptAgent): 'any' | string[] {
+  if (scriptAgentShell(agent)) return 'any';
+  const tools = agent.cli.commandTools;
+  if (tools === undefined) return [];
+  const found: string[] = [];
+  agent.args.forEach((arg, i) => {
+    const value = tools.option.test(arg) ? agent.args[i + 1] : undefined;
+    if (value === undefined) return;
+    for (const m of value.matchAll(tools.tool)) {
+      const command = m[1]?.trim().replace(/(?::\*|\s+\*|\*)$/, '').trim();
+      if (command !== undefined && command !== '' && found.length < MAX_AGENT_COMMANDS && !found.includes(command)) found.push(command.slice(0, 200));
+    }
+  });
   return found;
 }

@@ -5,6 +5,7 @@ import { get } from '../yaml/model.js';
 import { artifactUses, strongestUse, type ArtifactUse } from './artifacts.js';
 import { envInjections, outputCarriesOutsiderText } from './injections.js';
 import { within } from './run-model/execution.js';
+import { namedByArtifact } from './pr-head.js';
 import { codeOf } from './run-model/workspace.js';
 import type { JobRun, RunModel, TracedExecution, WorkspaceEntry } from './run-model/index.js';
 
@@ -15,8 +16,13 @@ import type { JobRun, RunModel, TracedExecution, WorkspaceEntry } from './run-mo
  * the download, and `dangerous-trigger`, which says whether an outsider's content does anything in the workflow.
  */
 export interface DownloadEffect {
-  /** Executions after the download that run files it may hold, in order. */
+  /**
+   * Executions after the download that run files it may hold, in order; or, when none does, those that run a
+   * later checkout whose ref a value read from the files names (`checkout`).
+   */
   sinks: TracedExecution[];
+  /** The checkout the sinks run, when the files only name what is checked out (`ref: ${{ steps.x.outputs.sha }}`). */
+  checkout?: WorkspaceEntry;
   /** When no step runs them: the most telling use of their content; null when the analysis follows none. */
   use: ArtifactUse | null;
   /**
@@ -33,15 +39,28 @@ const effects = new ScanCache<WorkspaceEntry, DownloadEffect>();
 export function downloadEffect(runs: RunModel, taint: TaintAnalyzer, run: JobRun, entry: WorkspaceEntry): DownloadEffect {
   let found = effects.get(entry);
   if (found === undefined) {
-    const sinks = downloadSinks(runs, run, entry);
+    let sinks = downloadSinks(runs, run, entry);
+    // A value read from the files names the commit a later checkout brings (`ref: ${{ steps.meta.outputs.sha }}`):
+    // the fork picks the code that checkout holds, so what runs it runs their choice.
+    const checkout = sinks.length > 0 ? undefined : artifactCheckout(runs, run, entry.step);
+    if (checkout !== undefined) sinks = runs.sinksOf(run, checkout);
     const envWrites = (step: Step) => envInjections(step, taint).some((h) => h.artifact === true);
     const context = { repository: runs.repository, sameRun: (a: Step, b: Step) => runs.sameRun(a, b), envWrites, valuables: (job: Job) => runs.job(job).valuables, carries: outputCarriesOutsiderText(taint) };
     const uses = sinks.length > 0 ? [] : artifactUses(entry.step, entry.dir, context);
     const bare = uses.every((u) => u.kind !== 'data' || (u.step.job !== null && !(u.subject !== undefined && u.step === entry.step) && !interpolatesOutputs(u.step) && runs.job(u.step.job).valuables.length === 0));
-    found = { sinks, use: strongestUse(uses), steersOnlyBareJobs: sinks.length === 0 && bare };
+    found = { sinks, ...(checkout !== undefined ? { checkout } : {}), use: strongestUse(uses), steersOnlyBareJobs: sinks.length === 0 && bare };
     effects.set(entry, found);
   }
   return found;
+}
+
+/**
+ * A checkout after `download` (a step that downloads another run's artifacts) whose ref a value read from those
+ * artifacts names (pr-head.ts: `ref: ${{ steps.x.outputs.sha }}` where step x read a downloaded file), and which a
+ * later step runs; undefined when there is none.
+ */
+export function artifactCheckout(runs: RunModel, run: JobRun, download: Step): WorkspaceEntry | undefined {
+  return run.workspace.find((e) => e.kind === 'checkout' && e.checkout !== undefined && e.step.index > download.index && namedByArtifact(e.checkout.evidence) && runs.sinksOf(run, e).length > 0);
 }
 
 /** A script (`run:` or a github-script's `script`) that splices a step's or job's output into its code: it may run it. */

@@ -1,14 +1,14 @@
 import { approvalRaceClosedBefore } from './approval-race.js';
 import { expressionsOf, findExpressions } from '../expressions/extract.js';
 import { ContextAccess, contextPath, IndexAccess, parseExpression, walkExpression, type Expr } from '../expressions/parse.js';
-import { earlierForeignDownload, READS_FILE } from './artifacts.js';
+import { earlierForeignDownload, outsiderDownloadBefore, READS_FILE } from './artifacts.js';
 import { referencedEnvVars } from './script-outputs.js';
 import type { RepositoryModel } from '../model/repository.js';
 import { privilegedTriggers, type Job, type Step, type Workflow } from '../model/workflow.js';
 import { logicalLines, pipelines, words } from '../shell.js';
 import { get, getText, keyText, type YNode, type YScalar } from '../yaml/model.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
-import { githubScriptOutputValues, outputSources } from './script-outputs.js';
+import { feedingLines, githubScriptOutputValues, outputSources, scriptLines } from './script-outputs.js';
 import { everyPathGuarded, stepTrust, type TrustGuardKind, type TrustPaths } from './trust-guards.js';
 import { followsUntrustedRuns } from './workflow-run.js';
 import { dispatchGate } from './dispatch-gate.js';
@@ -25,6 +25,8 @@ export interface PrHeadTriggers {
   workflowRun: boolean;
   /** Any privileged trigger (`refs/pull/<n>/head` can be fetched from all of them), or null. */
   privileged: string | null;
+  /** The repository scanned: whose artifacts a download brings (`downloadContent`) depends on its workflows. */
+  repository: RepositoryModel;
 }
 
 export function prHeadTriggers(workflow: Workflow, repository: RepositoryModel): PrHeadTriggers {
@@ -40,6 +42,7 @@ export function prHeadTriggers(workflow: Workflow, repository: RepositoryModel):
     pullRequest: privileged.find((t) => t.startsWith('pull_request')) ?? null,
     workflowRun: privileged.includes('workflow_run') && followsUntrustedRuns(workflow, repository),
     privileged: privileged[0] ?? null,
+    repository,
   };
 }
 
@@ -77,6 +80,11 @@ function lookupText(branchOnly: boolean): string {
  * or a looked-up `headRefName`, at the end of an evidence chain (`a <- b <- github.head_ref`).
  */
 const BRANCH_NAME_EVIDENCE = /(?:^|<- )(?:github\.head_ref|github\.event\.pull_request\.head\.ref|github\.event\.workflow_run\.head_branch|github\.event\.workflow_run\.pull_requests\.\*\.head\.ref|pull request head branch name looked up by step .*)$/;
+
+/** True when an evidence chain of `prHeadReference` ends at a value read from another run's artifacts. */
+export function namedByArtifact(evidence: string): boolean {
+  return /<- artifact content read by step /.test(evidence);
+}
 
 /** True when an evidence chain of `prHeadReference` ends at a branch name, not a commit or a repository. */
 export function isBranchNameEvidence(evidence: string): boolean {
@@ -139,7 +147,12 @@ function fromText(text: string, exprs: readonly Expr[], scope: Scope, triggers: 
     if (value !== undefined) {
       const found = fromNode(value, { ...scope }, triggers, depth + 1);
       if (found !== null) return found;
+      continue;
     }
+    // A variable an earlier step wrote to `$GITHUB_ENV`.
+    const written = envFileWrite(scope, name);
+    const found = written === null ? null : fromProducerScript(written.step, written.text, written.ranges, scope, triggers, depth + 1);
+    if (found !== null) return `$${name} <- ${found}`;
   }
   return null;
 }
@@ -166,7 +179,12 @@ function fromPath(path: string[], scope: Scope, triggers: PrHeadTriggers, depth:
   const [head, a, b, c] = path;
   if (head === 'env' && a !== undefined) {
     const value = envValue(scope, a);
-    return value === undefined ? null : fromNode(value, scope, triggers, depth + 1);
+    if (value !== undefined) return fromNode(value, scope, triggers, depth + 1);
+    // Not set by an `env:` map: an earlier step may have written it to `$GITHUB_ENV`.
+    const written = envFileWrite(scope, a);
+    if (written === null) return null;
+    const found = fromProducerScript(written.step, written.text, written.ranges, scope, triggers, depth);
+    return found === null ? null : `${dotted} <- ${found}`;
   }
   if (head === 'matrix' && a !== undefined) {
     // A matrix value (an axis item or an `include` entry) that names the head: `ref: ${{ matrix.settings.ref }}`.
@@ -205,17 +223,7 @@ function fromPath(path: string[], scope: Scope, triggers: PrHeadTriggers, depth:
       const script = producer.run.value;
       const sources = outputSources(script, c);
       const text = sources === null ? script : sources.ranges.map(([from, to]) => script.slice(from, to)).join('\n');
-      if (PR_LOOKUP.test(text)) return `${dotted} <- ${lookupText(branchOnlyLookup(text))} by step ${producer.name ?? producer.id ?? a}`;
-      // A `workflow_run` job that downloaded the triggering run's artifacts and reads a file into the output:
-      // the pull request's build wrote that file (a head SHA, a branch, a repository name of its choosing).
-      const download = earlierForeignDownload(producer);
-      if (triggers.workflowRun && download !== null && READS_FILE.test(text)) {
-        return `${dotted} <- artifact content read by step ${producer.name ?? producer.id ?? a}`;
-      }
-      const exprs = expressionsOf(scope.workflow.file, producer.run).flatMap((o) =>
-        o.expr !== null && (sources === null || sources.ranges.some(([from, to]) => o.span.start >= from && o.span.start < to)) ? [o.expr] : [],
-      );
-      const found = fromText(text, exprs, { ...scope, step: producer }, triggers, depth + 1);
+      const found = fromProducerScript(producer, text, sources === null ? null : sources.ranges, scope, triggers, depth);
       return found === null ? null : `${dotted} <- ${found}`;
     }
     const script = producer.usesRef?.kind === 'repository' && producer.usesRef.slug === 'actions/github-script' ? get(producer.with, 'script') : undefined;
@@ -225,6 +233,8 @@ function fromPath(path: string[], scope: Scope, triggers: PrHeadTriggers, depth:
       const branch = values === null ? branchOnlyLookup(script.value) : values.every((v) => !PR_HEAD_VALUE.test(v) || branchOnlyLookup(v));
       return `${dotted} <- ${lookupText(branch)} by step ${producer.name ?? producer.id ?? a}`;
     }
+    // A script that reads a file an earlier step downloaded from a fork's run: the fork wrote the value.
+    if (JS_READS_FILE.test(script.value) && artifactBefore(producer, triggers)) return `${dotted} <- artifact content read by step ${producer.name ?? producer.id ?? a}`;
     return null;
   }
   if (head === 'needs' && a !== undefined && b === 'outputs' && c !== undefined) {
@@ -233,6 +243,60 @@ function fromPath(path: string[], scope: Scope, triggers: PrHeadTriggers, depth:
     if (job === undefined || value === undefined) return null;
     const found = fromNode(value, { workflow: scope.workflow, job, step: null }, triggers, depth + 1);
     return found === null ? null : `${dotted} <- ${found}`;
+  }
+  return null;
+}
+
+/** A github-script that reads a file (`fs.readFileSync`, `fs.promises.readFile`, `require('./x.json')`). */
+const JS_READS_FILE = /\breadFile(?:Sync)?\s*\(|\brequire\s*\(\s*[^)]{0,200}\.json\b/;
+
+/**
+ * True when an earlier step of the producer's job (or its own script) downloaded another run's artifacts that a
+ * fork's pull request can make: the triggering run of a `workflow_run` that follows pull request runs, or any
+ * run whose artifacts are an outsider's (`downloadContent`).
+ */
+function artifactBefore(producer: Step, triggers: PrHeadTriggers): boolean {
+  if (triggers.workflowRun && earlierForeignDownload(producer) !== null) return true;
+  return outsiderDownloadBefore(producer, triggers.repository) !== null;
+}
+
+/**
+ * What the lines of a producer's script that feed a value (`text`; `ranges` in its script, null: all of it)
+ * name: a pull request head it looks up, the content of a fork's artifacts it reads, or a head reference in
+ * its expressions and variables.
+ */
+function fromProducerScript(producer: Step, text: string, ranges: readonly (readonly [number, number])[] | null, scope: Scope, triggers: PrHeadTriggers, depth: number): string | null {
+  const label = producer.name ?? producer.id ?? String(producer.index + 1);
+  if (PR_LOOKUP.test(text)) return `${lookupText(branchOnlyLookup(text))} by step ${label}`;
+  // A job that downloaded a fork's run's artifacts and reads a file into the value: the pull request's build
+  // wrote that file (a head SHA, a branch, a repository name of its choosing).
+  if (READS_FILE.test(text) && artifactBefore(producer, triggers)) return `artifact content read by step ${label}`;
+  if (producer.run === undefined) return null;
+  const exprs = expressionsOf(scope.workflow.file, producer.run).flatMap((o) => (o.expr !== null && (ranges === null || ranges.some(([from, to]) => o.span.start >= from && o.span.start < to)) ? [o.expr] : []));
+  return fromText(text, exprs, { ...scope, step: producer }, triggers, depth + 1);
+}
+
+/** `NAME=...` written to `$GITHUB_ENV` (`echo "NAME=$(cat f)" >> "$GITHUB_ENV"`). */
+function envWriteLine(name: string): RegExp {
+  return new RegExp(`(?:^|[\\s"'(])${name.replace(/[^\w]/g, '')}=[^\\n]*>>\\s*["']?\\$\\{?GITHUB_ENV\\b`, 'i');
+}
+
+/**
+ * The last step before `scope.step` (any step of the job when null) whose `run:` script writes `name` to
+ * `$GITHUB_ENV`, with the lines that feed the write; null when none does.
+ */
+function envFileWrite(scope: Scope, name: string): { step: Step; text: string; ranges: [number, number][] } | null {
+  if (scope.textOnly === true || scope.actionCaller !== undefined) return null;
+  const limit = scope.step !== null && scope.step.job === scope.job ? scope.step.index : Infinity;
+  const line = envWriteLine(name);
+  for (const step of [...scope.job.steps].reverse()) {
+    if (step.index >= limit) continue;
+    const script = step.run?.value;
+    if (typeof script !== 'string' || !script.includes('GITHUB_ENV')) continue;
+    const writes = scriptLines(script).filter((l) => line.test(l.text));
+    if (writes.length === 0) continue;
+    const sources = feedingLines(script, writes);
+    return { step, text: sources.ranges.map(([from, to]) => script.slice(from, to)).join('\n'), ranges: sources.ranges };
   }
   return null;
 }

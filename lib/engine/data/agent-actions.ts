@@ -160,3 +160,103 @@ export function agentAction(slug: string, path: string): AgentAction | undefined
   const full = path === '' ? slug : `${slug}/${path.toLowerCase()}`;
   return AGENT_ACTIONS.find((a) => a.slug === slug || full === a.slug || full.startsWith(`${a.slug}/`));
 }
+
+/**
+ * AI coding agents' command-line tools, run headless by a `run:` script (`claude -p`, `codex exec`, `gemini -p`,
+ * `opencode run`, `copilot -p`), directly or through a package runner (`npx @openai/codex exec`). Like the
+ * actions, they act with what the job holds; unlike them, none checks who started the run. Each entry says where
+ * its flags are documented.
+ */
+export interface AgentCli {
+  /** A stable key for findings (`cli:codex`). */
+  key: string;
+  name: string;
+  /** Program names, and the npm packages a package runner (`npx`, `bunx`, `pnpx`, `npm exec`) runs it from. */
+  programs: readonly string[];
+  packages: readonly string[];
+  /** The arguments run it headless on a prompt (not `--version`, not an interactive session). */
+  headless: (args: readonly string[]) => boolean;
+  /** The arguments give it a shell that runs any command (`true`: its defaults do). */
+  shell: true | ((args: readonly string[]) => boolean);
+  /** The arguments restrict its tools so that it runs nothing that changes anything (read-only). */
+  restricted?: (args: readonly string[]) => boolean;
+  /** With `restricted` or no shell: the commands the arguments still allow (`--allowedTools "Bash(npm test)"`). */
+  commandTools?: { option: RegExp; tool: RegExp };
+  source: string;
+}
+
+/** The value of option `name` (`--name value` or `--name=value`), every occurrence. */
+function optionValues(args: readonly string[], names: readonly string[]): string[] {
+  const found: string[] = [];
+  args.forEach((arg, i) => {
+    for (const name of names) {
+      if (arg === name && args[i + 1] !== undefined) found.push(args[i + 1] as string);
+      else if (arg.startsWith(`${name}=`)) found.push(arg.slice(name.length + 1));
+    }
+  });
+  return found;
+}
+
+const CLAUDE_BASH = /(?:^|[\s,"'])Bash(?:\(\*\)|(?!\())/;
+
+export const AGENT_CLIS: readonly AgentCli[] = [
+  {
+    key: 'cli:claude',
+    name: 'Claude Code (CLI)',
+    programs: ['claude'],
+    packages: ['@anthropic-ai/claude-code'],
+    headless: (args) => args.includes('-p') || args.includes('--print'),
+    shell: (args) =>
+      args.includes('--dangerously-skip-permissions') ||
+      optionValues(args, ['--permission-mode']).some((v) => v === 'bypassPermissions') ||
+      optionValues(args, ['--allowedTools', '--allowed-tools']).some((v) => CLAUDE_BASH.test(v)),
+    commandTools: { option: /^--allowed-?tools$/i, tool: /\bBash(?:\(([^)]*)\))?/g },
+    source: 'https://docs.anthropic.com/en/docs/claude-code/cli-reference',
+  },
+  {
+    key: 'cli:codex',
+    name: 'Codex (CLI)',
+    programs: ['codex'],
+    packages: ['@openai/codex'],
+    headless: (args) => {
+      const sub = args.find((a) => !a.startsWith('-'));
+      return sub === 'exec' || sub === 'e';
+    },
+    // `codex exec` runs in a read-only sandbox unless told otherwise.
+    shell: (args) =>
+      args.includes('--full-auto') ||
+      args.includes('--dangerously-bypass-approvals-and-sandbox') ||
+      args.includes('--yolo') ||
+      optionValues(args, ['--sandbox', '-s']).some((v) => v === 'workspace-write' || v === 'danger-full-access'),
+    restricted: (args) => !args.includes('--full-auto') && !args.includes('--dangerously-bypass-approvals-and-sandbox') && !args.includes('--yolo') && !optionValues(args, ['--sandbox', '-s']).some((v) => v !== 'read-only'),
+    source: 'https://github.com/openai/codex/blob/main/docs/exec.md',
+  },
+  {
+    key: 'cli:gemini',
+    name: 'Gemini CLI',
+    programs: ['gemini'],
+    packages: ['@google/gemini-cli'],
+    headless: (args) => args.some((a) => a === '-p' || a === '--prompt' || a.startsWith('--prompt=') || a === '-y' || a === '--yolo'),
+    // Headless, it runs shell commands only when every tool call is approved in advance.
+    shell: (args) => args.includes('-y') || args.includes('--yolo') || optionValues(args, ['--approval-mode']).some((v) => v === 'yolo'),
+    source: 'https://github.com/google-gemini/gemini-cli/blob/main/docs/cli/headless.md',
+  },
+  {
+    key: 'cli:opencode',
+    name: 'opencode (CLI)',
+    programs: ['opencode'],
+    packages: ['opencode-ai'],
+    headless: (args) => args.find((a) => !a.startsWith('-')) === 'run',
+    shell: true,
+    source: 'https://opencode.ai/docs/cli/',
+  },
+  {
+    key: 'cli:copilot',
+    name: 'GitHub Copilot CLI',
+    programs: ['copilot'],
+    packages: ['@github/copilot'],
+    headless: (args) => args.includes('-p') || args.includes('--prompt'),
+    shell: (args) => args.includes('--allow-all-tools') || optionValues(args, ['--allow-tool']).some((v) => /^'?shell'?$/.test(v)),
+    source: 'https://docs.github.com/en/copilot/how-tos/use-copilot-agents/use-copilot-cli',
+  },
+];

@@ -2,10 +2,12 @@ import { readPermissions } from '../analysis/permissions.js';
 import { holdingFacts, reachFacts } from '../analysis/run-model/facts.js';
 import { isGithubToken, secretOccurrences } from '../analysis/secrets.js';
 import { describeStep } from '../analysis/describe.js';
-import { agentEvents, agentRestricted, agentShell, agentStart, stepAgent } from '../analysis/agent-input.js';
+import { agentEvents, agentReach, agentRestricted, agentShell, agentStart, scriptAgents, scriptAgentShell, stepAgent, type AgentStart } from '../analysis/agent-input.js';
+import type { RunModel } from '../analysis/run-model/index.js';
+import { valueOffsetToSource } from '../yaml/offsets.js';
 import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
-import type { YNode } from '../yaml/model.js';
+import { get, getText, keyText, type YNode } from '../yaml/model.js';
 
 /** Write scopes that hand over code, releases, packages, workflow runs, deployments or cloud credentials (OIDC). */
 const STRONG_SCOPES = new Set(['contents', 'actions', 'packages', 'workflows', 'deployments', 'id-token']);
@@ -28,6 +30,47 @@ function stepSecrets(step: Step, job: Job): string[] {
   return [...new Set(names.filter((name) => !isGithubToken(name)))];
 }
 
+/** `env:` names through which tools (`gh`, `git` helpers, agents' GitHub tools) take a GitHub token. */
+const TOKEN_ENV = /^(?:GH|GITHUB)_(?:TOKEN|PAT)$|^GH_ENTERPRISE_TOKEN$|^GITHUB_ENTERPRISE_TOKEN$/i;
+/** Actions that mint a GitHub App installation token (`outputs.token`) from a stored private key. */
+const APP_TOKEN_ACTIONS = new Set(['actions/create-github-app-token', 'tibdex/github-app-token']);
+/** `with:` inputs through which an agent action takes a GitHub token. */
+const TOKEN_INPUT = /token/i;
+
+/**
+ * Stored secrets (not the run's GITHUB_TOKEN) the calling step hands over as a GitHub token (`GH_TOKEN:
+ * ${{ secrets.DOCS_PAT }}`, `github_token: ${{ secrets.BOT_TOKEN }}`, an app token an earlier step minted from
+ * `secrets.APP_KEY`), or an earlier checkout left in
+ * `.git/config` (`token: ${{ secrets.DOCS_PAT }}`): a personal access token or a bot's, which can push to every
+ * repository it reaches, this one or others.
+ */
+function tokenSecrets(step: Step): string[] {
+  const file = step.owner.file;
+  const names = new Set<string>();
+  for (const [node, pattern] of [[step.env, TOKEN_ENV], [step.with, TOKEN_INPUT]] as const) {
+    if (node?.kind !== 'map') continue;
+    for (const pair of node.pairs) {
+      if (!pattern.test(keyText(pair.key))) continue;
+      for (const use of secretOccurrences(file, pair.value)) if (!isGithubToken(use.name)) names.add(use.name);
+      // An app's installation token minted by an earlier step from a stored private key.
+      const text = pair.value.kind === 'scalar' && typeof pair.value.value === 'string' ? pair.value.value : '';
+      for (const m of text.matchAll(/\bsteps\.([\w-]+)\.outputs\.token\b/g)) {
+        const minter = step.job?.steps.find((s) => s.id === m[1] && s.index < step.index && s.usesRef?.kind === 'repository' && APP_TOKEN_ACTIONS.has(s.usesRef.slug));
+        const key = minter === undefined ? undefined : (get(minter.with, 'private-key') ?? get(minter.with, 'private_key'));
+        if (key !== undefined) for (const use of secretOccurrences(file, key)) names.add(use.name);
+      }
+    }
+  }
+  // A checkout before it with a stored token leaves that token in `.git/config` (unless `persist-credentials: false`).
+  for (const earlier of step.job?.steps ?? []) {
+    if (earlier.index >= step.index || earlier.usesRef?.kind !== 'repository' || earlier.usesRef.slug !== 'actions/checkout') continue;
+    const token = get(earlier.with, 'token');
+    if (token === undefined || (getText(earlier.with, 'persist-credentials') ?? '').trim().toLowerCase() === 'false') continue;
+    for (const use of secretOccurrences(file, token)) if (!isGithubToken(use.name)) names.add(use.name);
+  }
+  return [...names];
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'agent-untrusted-input',
@@ -36,62 +79,124 @@ export default defineWorkflowRule({
     severity: 'MEDIUM',
     surface: 'workflow',
     description:
-      'An AI coding-agent action (Claude Code, Gemini CLI, Codex, opencode, Bonk) runs on an issue, comment, review, discussion or `pull_request_target` event, directly, through a reusable workflow or inside a local composite action, while its job holds a write token or stored secrets: the thread it reads (title, body, earlier comments) is text anyone can write, so hidden instructions reach an agent holding those credentials, whether an outsider starts it or a maintainer does (a member\'s comment, a label, an assignment). MEDIUM; HIGH when the agent has a free shell and the token can write code, releases, packages or deployments, or mint cloud credentials (`id-token`); LOW when its tools are restricted to an allowlist. Not reported when only trusted authors\' threads reach it.',
+      'An AI coding-agent action (Claude Code, Gemini CLI, Codex, opencode, Bonk), or an agent\'s command-line tool a script runs headless (`claude -p`, `codex exec`, `gemini -p`, `opencode run`, `copilot -p`), runs on an issue, comment, review, discussion or `pull_request_target` event, directly, through a reusable workflow or inside a local composite action, while its job holds a write token or stored secrets: the thread it reads (title, body, earlier comments) is text anyone can write, so hidden instructions reach an agent holding those credentials, whether an outsider starts it or a maintainer does (a member\'s comment, a label, an assignment). MEDIUM; HIGH when the agent has a free shell and the token can write code, releases, packages or deployments, or mint cloud credentials (`id-token`), or it is handed a stored GitHub token (a personal access token or a bot\'s, which pushes to every repository it reaches); LOW when its tools are restricted to an allowlist. Not reported when only trusted authors\' threads reach it.',
     recommendation:
       'Give the agent\'s job read-only permissions and only the secrets it needs, restrict its tools to an allowlist, and let a separate job with write access act on its reviewed output; run it only for trusted actors (check `author_association` or the actor\'s permission in the job\'s `if:`), and remember that a maintainer starting it does not vouch for the thread it reads.',
   },
   create: (context) => ({
     step(step) {
-      const agent = stepAgent(step);
-      if (agent === undefined || step.uses === undefined) return;
-      // An agent inside a local composite action runs at each job step that calls it, with that job's trigger,
-      // permissions and secrets: the finding is at the call.
-      const callers = step.job !== null ? [step] : context.runs.jobSteps(step);
-      const events = agentEvents(step, context.taint);
-      for (const caller of callers) {
-        const job = caller.job as Job;
-        const { reach, outsider, check: actorCheck, checked } = agentStart(context.runs, agent, step, caller, events);
-        if (reach.level === 'collaborator' || reach.level === 'trusted-author') continue;
-        const writes = writeScopes(job);
-        const secrets = stepSecrets(caller, job);
-        if ((writes === null || writes.length === 0) && secrets.length === 0) continue;
-        const restricted = agentRestricted(agent, step);
-        const shell = agentShell(agent, step);
-        const strong = shell && writes !== null && writes.some((scope) => scope === 'all scopes' || STRONG_SCOPES.has(scope));
-        const holds = [
-          ...(writes !== null && writes.length > 0 ? [`a token with write access (${writes.join(', ')})`] : []),
-          ...(secrets.length > 0 ? [`secrets (${secrets.slice(0, 5).join(', ')}${secrets.length > 5 ? ', ...' : ''})`] : []),
-        ].join(' and ');
-        const event = `\`${reach.event ?? 'the trigger'}\``;
-        const through = caller === step ? '' : ` (inside local action \`${String(caller.uses?.value ?? '')}\`, called by ${describeStep(caller)})`;
-        const tools = restricted ? ' (its tools are restricted to an allowlist, which limits what an injected prompt can make it do)' : '';
-        let who: string;
-        if (outsider) {
-          const widened =
-            actorCheck === 'widened'
-              ? ` (\`${agent.checksActor?.unlessInput ?? ''}\` lets actors without write access start it)`
-              : actorCheck === 'checks'
-                ? ` (the action checks the actor's write access, but not on ${event})`
-                : '';
-          const label = reach.level === 'sticky-label' ? ` once a maintainer has labelled the pull request (${reach.gates.join(' / ')}), a label that stays when new commits are pushed` : '';
-          who = `runs on ${event} events that anyone can cause${widened}${label}`;
-        } else {
-          const gates = checked ? [`the action's own check that the actor has write access`] : reach.gates;
-          who = `is started by a maintainer on ${event} (${gates.join(' / ') || 'a maintainer\'s act'}), but it reads the thread it is started on, whose title, body and earlier comments an outsider can write`;
+      for (const use of agentUses(step)) {
+        // An agent inside a local composite action runs at each job step that calls it, with that job's trigger,
+        // permissions and secrets: the finding is at the call.
+        const callers = step.job !== null ? [step] : context.runs.jobSteps(step);
+        const events = agentEvents(step, context.taint);
+        for (const caller of callers) {
+          const job = caller.job as Job;
+          const { reach, outsider, check: actorCheck, checked } = use.start(context.runs, caller, events);
+          if (reach.level === 'collaborator' || reach.level === 'trusted-author') continue;
+          const writes = writeScopes(job);
+          const tokens = tokenSecrets(caller);
+          const secrets = [...new Set([...stepSecrets(caller, job), ...tokens])];
+          if ((writes === null || writes.length === 0) && secrets.length === 0) continue;
+          const { restricted, shell } = use;
+          // A stored GitHub token handed to an agent with a shell pushes wherever it reaches, whatever the job's own token can.
+          const pushTokens = shell ? tokens : [];
+          const strong = shell && ((writes !== null && writes.some((scope) => scope === 'all scopes' || STRONG_SCOPES.has(scope))) || pushTokens.length > 0);
+          const holds = [
+            ...(writes !== null && writes.length > 0 ? [`a token with write access (${writes.join(', ')})`] : []),
+            ...(secrets.length > 0 ? [`secrets (${secrets.slice(0, 5).join(', ')}${secrets.length > 5 ? ', ...' : ''})`] : []),
+          ].join(' and ');
+          const pushes = pushTokens.length > 0 ? ` (\`${pushTokens[0] ?? ''}\` is handed over as a GitHub token, which pushes to every repository it reaches, this one or others)` : '';
+          const event = `\`${reach.event ?? 'the trigger'}\``;
+          const through = caller === step ? '' : ` (inside local action \`${String(caller.uses?.value ?? '')}\`, called by ${describeStep(caller)})`;
+          const tools = restricted ? ' (its tools are restricted to an allowlist, which limits what an injected prompt can make it do)' : '';
+          let who: string;
+          if (outsider) {
+            const widened =
+              actorCheck === 'widened'
+                ? ` (\`${use.unlessInput ?? ''}\` lets actors without write access start it)`
+                : actorCheck === 'checks'
+                  ? ` (the action checks the actor's write access, but not on ${event})`
+                  : '';
+            const label = reach.level === 'sticky-label' ? ` once a maintainer has labelled the pull request (${reach.gates.join(' / ')}), a label that stays when new commits are pushed` : '';
+            who = `runs on ${event} events that anyone can cause${widened}${label}`;
+          } else {
+            const gates = checked ? [`the action's own check that the actor has write access`] : reach.gates;
+            who = `is started by a maintainer on ${event} (${gates.join(' / ') || 'a maintainer\'s act'}), but it reads the thread it is started on, whose title, body and earlier comments an outsider can write`;
+          }
+          const run = context.runs.job(job);
+          context.report({
+            node: caller === step ? use.node : (caller.uses ?? use.node),
+            ...(caller === step && use.offset !== undefined ? { offset: use.offset } : {}),
+            file: caller.owner.file,
+            job,
+            ...(strong ? { severity: 'HIGH' as const } : restricted ? { severity: 'LOW' as const } : {}),
+            message: `${use.name}${use.how}${through} ${who}, while its job holds ${holds}${pushes}: instructions hidden in an issue, comment or pull request reach an agent holding them${tools}.`,
+            key: `${job.id}:${use.key}`,
+            // Behind the action's own write-access check, `reach` is already a maintainer's act (`reach:approval`, one that
+            // does not vouch for the thread), whatever the trigger lets in (agent-input.ts `agentStart`).
+            facts: [...reachFacts(reach), ...holdingFacts(run)],
+          });
         }
-        const run = context.runs.job(job);
-        context.report({
-          node: caller.uses ?? step.uses,
-          file: caller.owner.file,
-          job,
-          ...(strong ? { severity: 'HIGH' as const } : restricted ? { severity: 'LOW' as const } : {}),
-          message: `${agent.name}${through} ${who}, while its job holds ${holds}: instructions hidden in an issue, comment or pull request reach an agent holding them${tools}.`,
-          key: `${job.id}:${agent.slug}`,
-          // Behind the action's own write-access check, `reach` is already a maintainer's act (`reach:approval`, one that
-          // does not vouch for the thread), whatever the trigger lets in (agent-input.ts `agentStart`).
-          facts: [...reachFacts(reach), ...holdingFacts(run)],
-        });
       }
     },
   }),
 });
+
+/** An agent a step runs: its action, or an agent tool its script runs headless. */
+interface AgentUse {
+  name: string;
+  /** ` (\`codex exec --full-auto\` in its script)` for a script's tool; empty for an action. */
+  how: string;
+  key: string;
+  node: YNode;
+  /** For a script's tool: the command's offset in the file. */
+  offset?: number;
+  unlessInput?: string;
+  restricted: boolean;
+  shell: boolean;
+  /** Who starts it at `caller` (agent-input.ts `agentStart`; a script's tool checks nobody). */
+  start: (runs: RunModel, caller: Step, events: ReadonlySet<string>) => AgentStart;
+}
+
+function agentUses(step: Step): AgentUse[] {
+  const agent = stepAgent(step);
+  if (agent !== undefined && step.uses !== undefined) {
+    return [
+      {
+        name: agent.name,
+        how: '',
+        key: agent.slug,
+        node: step.uses,
+        ...(agent.checksActor !== undefined ? { unlessInput: agent.checksActor.unlessInput } : {}),
+        restricted: agentRestricted(agent, step),
+        shell: agentShell(agent, step),
+        start: (runs, caller, events) => agentStart(runs, agent, step, caller, events),
+      },
+    ];
+  }
+  const run = step.run;
+  if (run === undefined) return [];
+  const seen = new Set<string>();
+  const uses: AgentUse[] = [];
+  for (const found of scriptAgents(step)) {
+    if (seen.has(found.cli.key)) continue;
+    seen.add(found.cli.key);
+    const sub = found.args.find((a) => !a.startsWith('-'));
+    const words = [found.cli.programs[0] ?? found.cli.key, ...(sub === 'exec' || sub === 'e' || sub === 'run' ? [sub] : []), ...found.args.filter((a) => a.startsWith('-') && a.length <= 40).slice(0, 4)];
+    uses.push({
+      name: found.cli.name,
+      how: ` (\`${words.join(' ').replace(/`/g, "'")}\` in its script)`,
+      key: found.cli.key,
+      node: run,
+      offset: valueOffsetToSource(step.owner.file, run, found.offset),
+      restricted: found.cli.restricted?.(found.args) === true,
+      shell: scriptAgentShell(found),
+      start: (runs, caller, events) => {
+        const reach = agentReach(runs, caller, events);
+        return { reach, outsider: reach.level === 'anyone' || reach.level === 'sticky-label', check: 'none', checked: false };
+      },
+    });
+  }
+  return uses;
+}

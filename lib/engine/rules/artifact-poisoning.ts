@@ -1,4 +1,4 @@
-import { downloadEffect } from '../analysis/artifact-effects.js';
+import { artifactCheckout, downloadEffect } from '../analysis/artifact-effects.js';
 import { downloadContent, foreignDownloads, isolatedExecutions, runChoice, type ArtifactUse, type ForeignDownload } from '../analysis/artifacts.js';
 import { describeStep } from '../analysis/describe.js';
 import { holdingFacts, reachFacts, runFact } from '../analysis/run-model/facts.js';
@@ -19,10 +19,19 @@ function whoseRun(job: Job): string {
   return upstream.length > 0 ? `the run of ${upstream.join(', ')}` : 'the run';
 }
 
-/** `step X (line 31) runs \`npm ci\` from \`site/\`` for the first sink, and how many more. */
-function sinkText(job: Job, sinks: readonly TracedExecution[], entry: WorkspaceEntry): string {
+/**
+ * `step X (line 31) runs \`npm ci\` from \`site/\`` for the first sink, and how many more; with `checkout`, the
+ * checkout whose ref a value read from the files names, which the sinks run.
+ */
+function sinkText(job: Job, sinks: readonly TracedExecution[], entry: WorkspaceEntry, checkout?: WorkspaceEntry): string {
   const first = sinks[0] as TracedExecution;
   const line = job.workflow.file.position(first.step.node.start).line;
+  if (checkout !== undefined) {
+    const at = job.workflow.file.position(checkout.step.node.start).line;
+    const where = checkout.dir === '' || checkout.dir === null ? 'the workspace' : `\`${checkout.dir}/\``;
+    const more = sinks.length > 1 ? ` (and ${sinks.length - 1} more)` : '';
+    return `${describeStep(checkout.step)} (line ${at}) checks out the commit a value read from them names (${checkout.checkout?.how ?? checkout.how}), and ${describeStep(first.step)} (line ${line}) then runs ${first.execution.evidence} from ${where}, so the fork picks the code that runs${more}`;
+  }
   const where = entry.dir === '' || entry.dir === null ? 'the workspace' : `\`${entry.dir}/\``;
   const inside = first.execution.step !== first.step && first.step.usesRef?.kind === 'local' ? ` (inside local action \`${first.step.usesRef.path}\`)` : '';
   const more = sinks.length > 1 ? ` (and ${sinks.length - 1} more)` : '';
@@ -57,11 +66,11 @@ export default defineWorkflowRule({
       for (const entry of run.workspace) {
         if (entry.kind !== 'download' || entry.download === undefined || entry.content !== 'outsider') continue;
         if (!reachable(runs.stepReach(entry.step))) continue;
-        const { sinks, use, steersOnlyBareJobs } = downloadEffect(runs, context.taint, run, entry);
+        const { sinks, use, steersOnlyBareJobs, checkout } = downloadEffect(runs, context.taint, run, entry);
         const reach = runs.sinkReach(runs.stepReach(entry.step), sinks);
         const found = judge(runs, run, reach, sinks.length > 0, use, steersOnlyBareJobs);
         if (found === null) continue;
-        report(context, job, { download: entry.download, reach, run, ...found, consequence: sinks.length > 0 ? `; ${sinkText(job, sinks, entry)}` : found.consequence });
+        report(context, job, { download: entry.download, reach, run, ...found, consequence: sinks.length > 0 ? `; ${sinkText(job, sinks, entry, checkout)}` : found.consequence });
       }
       // Kept outside the workspace, the files replace nothing of the checkout: reported only when a step runs them.
       for (const download of foreignDownloads(job)) {
@@ -70,7 +79,16 @@ export default defineWorkflowRule({
         if (!reachable(reach)) continue;
         const executions = isolatedExecutions(download, (a, b) => runs.sameRun(a, b));
         const first = executions[0];
-        if (first === undefined) continue;
+        if (first === undefined) {
+          // Kept aside, the files can still name the commit a later checkout brings, which a step then runs.
+          const checkout = artifactCheckout(runs, run, download.step);
+          if (checkout === undefined) continue;
+          const sinks = runs.sinksOf(run, checkout);
+          const gated = runs.sinkReach(reach, sinks);
+          const found = judge(runs, run, gated, true, null, false);
+          if (found !== null) report(context, job, { download, reach: gated, run, ...found, consequence: `; ${sinkText(job, sinks, checkout, checkout)}` });
+          continue;
+        }
         const line = job.workflow.file.position(first.step.run?.start ?? first.step.node.start).line;
         const found = judge(runs, run, reach, true, null, false);
         if (found === null) continue;

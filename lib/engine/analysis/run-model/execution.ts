@@ -13,7 +13,7 @@ import type { Step } from '../../model/workflow.js';
 import { commandName, logicalLines, pipelines, words } from '../../shell.js';
 import { get, getText, isTruthy, type YNode } from '../../yaml/model.js';
 import { ScanCache } from '../../model/scan-cache.js';
-import { agentCommands, agentGate, stepAgent } from '../agent-input.js';
+import { agentCommands, agentGate, scriptAgentCommands, scriptAgents, stepAgent } from '../agent-input.js';
 import type { AgentAction } from '../../data/agent-actions.js';
 
 export type ExecutionKind =
@@ -171,6 +171,20 @@ function readExecutions(step: Step): Execution[] {
         const found = commandExecution(command.text, cwd);
         if (found !== null) result.push({ step, ...found, offset: command.offset });
       }
+    }
+  }
+  // An AI agent's command-line tool run headless (`claude -p`, `codex exec --full-auto`): what it may run, in the
+  // step's directory.
+  for (const agent of scriptAgents(step)) {
+    const commands = scriptAgentCommands(agent);
+    const base = workingDirectory(step);
+    if (commands === 'any') {
+      result.push({ step, kind: 'project', evidence: `commands of its choosing (${agent.cli.name}, whose tools include a shell)`, path: base, offset: agent.offset });
+      continue;
+    }
+    for (const command of commands) {
+      const execution = commandExecution(command, base);
+      if (execution !== null) result.push({ step, ...execution, evidence: `${execution.evidence} (a command ${agent.cli.name} is allowed to run)`, offset: agent.offset });
     }
   }
   return result;

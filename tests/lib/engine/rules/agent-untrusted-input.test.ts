@@ -357,6 +357,111 @@ ${on}
     expect(positions(findings)).toEqual(['7:15 LOW']);
     expect(findings[0]?.description).toContain('allowlist');
   });
+
+  describe('an agent command-line tool run headless by a script', () => {
+    const caller = {
+      path: '.github/workflows/issue-fix.yml',
+      text: yaml`
+        on:
+          issues:
+            types: [opened]
+          issue_comment:
+            types: [created]
+        permissions:
+          contents: read
+        jobs:
+          fix:
+            uses: ./.github/workflows/agent.yml
+            secrets:
+              PUSH_TOKEN: \${{ secrets.DOCS_REPO_PAT }}
+      `,
+    };
+    const called = (command: string) => ({
+      path: '.github/workflows/agent.yml',
+      text: yaml`
+        on:
+          workflow_call:
+            secrets:
+              PUSH_TOKEN:
+                required: true
+        permissions:
+          contents: read
+        jobs:
+          agent:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/checkout@v4
+              - env:
+                  GH_TOKEN: \${{ secrets.PUSH_TOKEN }}
+                  OPENAI_API_KEY: \${{ secrets.OPENAI_API_KEY }}
+                run: |
+                  npm install -g @openai/codex
+                  ${command}
+      `,
+    });
+
+    it("reports one a local reusable workflow runs on its caller's issue events: HIGH with a shell and a GitHub token passed in", () => {
+      const records = recordsWith(RULE, [caller, called('codex exec --full-auto "Fix issue $NUMBER and push to example-org/docs"')]);
+      expect(records.map((r) => `${r.finding.file}:${r.finding.line}:${r.finding.column} ${r.finding.severity}`)).toEqual(['.github/workflows/agent.yml:18:11 HIGH']);
+      const description = records[0]?.finding.description ?? '';
+      expect(description).toContain('Codex (CLI) (`codex exec --full-auto` in its script) runs on `issues` events that anyone can cause');
+      expect(description).toContain('`PUSH_TOKEN` is handed over as a GitHub token');
+      expect(records[0]?.facts).toContain('reach:anyone');
+    });
+
+    it('finds the tool through a package runner and reads its flags: a read-only sandbox is LOW, a shell with a code-writing token HIGH', () => {
+      expect(positions(scanWith(RULE, [caller, called('npx -y @openai/codex@latest exec "Triage the issue"')]))).toEqual(['18:11 LOW']);
+      const write = (command: string) => yaml`
+        on: issue_comment
+        permissions:
+          contents: write
+        jobs:
+          fix:
+            runs-on: ubuntu-latest
+            steps:
+              - run: ${command}
+                env:
+                  ANTHROPIC_API_KEY: \${{ secrets.ANTHROPIC_API_KEY }}
+      `;
+      expect(positions(scanWith(RULE, write('claude -p "fix it" --dangerously-skip-permissions')))).toEqual(['8:14 HIGH']);
+      expect(positions(scanWith(RULE, write('claude -p "fix it" --allowedTools "Read,Edit"')))).toEqual(['8:14 MEDIUM']);
+      expect(positions(scanWith(RULE, write('npx @google/gemini-cli --yolo -p "fix it"')))).toEqual(['8:14 HIGH']);
+    });
+
+    it('counts an app token minted from a stored key and handed to an agent with a shell as a push token (HIGH); without a shell, MEDIUM', () => {
+      const app = (args: string) => yaml`
+        on: issues
+        permissions:
+          contents: read
+        jobs:
+          fix:
+            runs-on: ubuntu-latest
+            steps:
+              - id: app
+                uses: actions/create-github-app-token@v2
+                with:
+                  app-id: \${{ vars.APP_ID }}
+                  private-key: \${{ secrets.APP_PRIVATE_KEY }}
+                  owner: example-org
+              - uses: anthropics/claude-code-action@v1
+                with:
+                  anthropic_api_key: \${{ secrets.ANTHROPIC_API_KEY }}
+                  github_token: \${{ steps.app.outputs.token }}
+                  allowed_non_write_users: '*'${args}
+      `;
+      const shell = scanWith(RULE, app('\n                  claude_args: --allowedTools "Bash,Edit"'));
+      expect(positions(shell)).toEqual(['14:15 HIGH']);
+      expect(shell[0]?.description).toContain('`APP_PRIVATE_KEY` is handed over as a GitHub token');
+      expect(positions(scanWith(RULE, app('')))).toEqual(['14:15 MEDIUM']);
+    });
+
+    it('ignores the tool when it is not run headless, or not at all, and a caller only collaborators start', () => {
+      expect(scanWith(RULE, [caller, called('codex --version')])).toEqual([]);
+      expect(scanWith(RULE, [caller, called('echo "ask codex later"')])).toEqual([]);
+      const dispatch = { ...caller, text: caller.text.replace(/issues:\n\s+types: \[opened\]\n\s+issue_comment:\n\s+types: \[created\]/, 'workflow_dispatch:') };
+      expect(scanWith(RULE, [dispatch, called('codex exec --full-auto "Fix it"')])).toEqual([]);
+    });
+  });
 });
 
 describe('agentAction', () => {

@@ -922,4 +922,63 @@ describe(`${RULE}: values that only decide a comment or a status`, () => {
     `;
     expect(scanWith(RULE, workflow(stepGate)).map((f) => f.severity)).toEqual(['MEDIUM']);
   });
+
+  describe('a value read from the files names the commit a later checkout brings', () => {
+    const job = (read: string, ref: string, build = '- run: npm ci && npm run build', path = '') => ON + yaml`
+      permissions:
+        contents: read
+      jobs:
+        preview:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                name: meta
+                run-id: \${{ github.event.workflow_run.id }}${path}
+            ${read}
+            - uses: actions/checkout@v4
+              with:
+                ref: ${ref}
+            ${build}
+              env:
+                NETLIFY_AUTH_TOKEN: \${{ secrets.NETLIFY_AUTH_TOKEN }}
+    `;
+    const script = `- id: meta
+              run: echo "sha=$(cat sha.txt)" >> "$GITHUB_OUTPUT"`;
+    const githubScript = `- id: meta
+              uses: actions/github-script@v7
+              with:
+                script: |
+                  const sha = require('fs').readFileSync(process.env.RUNNER_TEMP + '/meta/sha.txt', 'utf8').trim();
+                  core.setOutput('sha', sha);`;
+    const env = `- run: echo "PR_SHA=$(cat sha.txt)" >> "$GITHUB_ENV"`;
+
+    it('is a code sink: the fork picks the code the build runs (HIGH with a secret), whether read by a script, a github-script or through $GITHUB_ENV', () => {
+      for (const [read, ref, path] of [
+        [script, '${{ steps.meta.outputs.sha }}', ''],
+        [githubScript, '${{ steps.meta.outputs.sha }}', '\n                path: ${{ runner.temp }}/meta'],
+        [env, '${{ env.PR_SHA }}', ''],
+      ] as const) {
+        const records = recordsWith(RULE, job(read, ref, undefined, path));
+        expect(positions(records.map((r) => r.finding)), read).toEqual(['11:15 HIGH']);
+        expect(records[0]?.finding.description).toContain('checks out the commit a value read from them names');
+        expect(records[0]?.finding.description).toContain('`npm ci`');
+        expect(records[0]?.facts).toContain('exec');
+        // The checkout is the pull request's code too.
+        expect(positions(scanWith('untrusted-checkout', job(read, ref, undefined, path))).map((p) => p.split(' ')[1])).toEqual(['HIGH']);
+      }
+    });
+
+    it('is no code sink when nothing runs the checkout, or the ref does not come from the files', () => {
+      const quiet = job(script, '${{ steps.meta.outputs.sha }}', '- run: echo done');
+      expect(recordsWith(RULE, quiet).map((r) => r.facts?.includes('exec') ?? false)).not.toContain(true);
+      expect(scanWith('untrusted-checkout', quiet).map((f) => f.severity)).not.toContain('HIGH');
+      const fixed = job(`- id: meta
+              run: echo "sha=main" >> "$GITHUB_OUTPUT"`, '${{ steps.meta.outputs.sha }}');
+      expect(recordsWith(RULE, fixed).map((r) => r.facts?.includes('exec') ?? false)).not.toContain(true);
+      expect(scanWith('untrusted-checkout', fixed)).toEqual([]);
+      const otherVariable = job(`- run: echo "OTHER=$(cat sha.txt)" >> "$GITHUB_ENV"`, '${{ env.PR_SHA }}');
+      expect(scanWith('untrusted-checkout', otherVariable)).toEqual([]);
+    });
+  });
 });

@@ -843,3 +843,75 @@ describe(`${RULE}: a label-approved pull_request_target job writing the cache a 
     expect(findCombinations(scanRepository(files, {}).records, () => true).map((c) => c.id)).not.toContain('cache-poisoning-release');
   });
 });
+
+describe(`${RULE}: the halves of actions/cache in a local composite action, keyed by the call's inputs (issue 25)`, () => {
+  const action = { path: '.github/actions/deps/action.yml', text: yaml`
+    name: deps
+    inputs:
+      cache-key: { required: true }
+      save: { default: 'false' }
+    runs:
+      using: composite
+      steps:
+        - uses: actions/cache/restore@v4
+          with:
+            path: node_modules
+            key: \${{ inputs.cache-key }}
+        - run: npm ci
+          shell: bash
+        - uses: actions/cache/save@v4
+          if: inputs.save == 'true'
+          with:
+            path: node_modules
+            key: \${{ inputs.cache-key }}
+  ` };
+  const pr = (ref: string) => ({ path: '.github/workflows/pr.yml', text: yaml`
+    on: pull_request_target
+    permissions:
+      contents: read
+    jobs:
+      test:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/checkout@v4
+            with:
+              ref: ${ref}
+          - uses: ./.github/actions/deps
+            with:
+              cache-key: deps-\${{ hashFiles('package-lock.json') }}
+              save: true
+          - run: npm test
+  ` });
+  const release = { path: '.github/workflows/release.yml', text: yaml`
+    on:
+      release:
+        types: [published]
+    permissions:
+      contents: read
+    jobs:
+      publish:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/checkout@v4
+          - uses: ./.github/actions/deps
+            with:
+              cache-key: deps-\${{ hashFiles('package-lock.json') }}
+          - run: npm publish
+            env:
+              NODE_AUTH_TOKEN: \${{ secrets.NPM_TOKEN }}
+  ` };
+
+  it("is HIGH at the release's call when a pull_request_target job runs the fork's code with the same action, and forms cache-poisoning-release", () => {
+    const files = [action, pr('${{ github.event.pull_request.head.sha }}'), release];
+    const found = scanWith(RULE, files).filter((f) => f.file === release.path);
+    expect(positions(found)).toEqual(['11:15 HIGH']);
+    expect(found[0]?.description).toContain('actions/cache/restore');
+    const path = findCombinations(scanRepository(files, {}).records, () => true).find((c) => c.id === 'cache-poisoning-release');
+    expect(path?.severity).toBe('HIGH');
+  });
+
+  it('is LOW when the pull_request_target job checks out the base branch (no outsider writes the scope)', () => {
+    const files = [action, pr('${{ github.event.pull_request.base.sha }}'), release];
+    expect(positions(scanWith(RULE, files).filter((f) => f.file === release.path))).toEqual(['11:15 LOW']);
+  });
+});
