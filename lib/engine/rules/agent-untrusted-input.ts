@@ -120,6 +120,9 @@ export default defineWorkflowRule({
                   : '';
             const label = reach.level === 'sticky-label' ? ` once a maintainer has labelled the pull request (${reach.gates.join(' / ')}), a label that stays when new commits are pushed` : '';
             who = `runs on ${event} events that anyone can cause${widened}${label}`;
+          } else if (!checked && reach.level === 'unreviewed-environment') {
+            // An environment whose protection rules the files do not show: a maintainer's act only if it requires reviewers.
+            who = `runs on ${event} events that anyone can cause, unless ${reach.gates.join(' / ')} requires a reviewer's approval of each run (its protection rules are not in the repository's files), and it reads the thread it is started on, whose title, body and earlier comments an outsider can write`;
           } else {
             const gates = checked ? [`the action's own check that the actor has write access`] : reach.gates;
             who = `is started by a maintainer on ${event} (${gates.join(' / ') || 'a maintainer\'s act'}), but it reads the thread it is started on, whose title, body and earlier comments an outsider can write`;

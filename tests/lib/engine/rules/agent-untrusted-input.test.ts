@@ -27,6 +27,31 @@ describe(RULE, () => {
     expect(findings[0]?.description).toContain('GEMINI_API_KEY');
   });
 
+  it('an environment whose protection rules the files do not show is not said to be a maintainer\'s start', () => {
+    const workflow = (environment: string) => yaml`
+      on:
+        issues:
+          types: [opened]
+      permissions:
+        contents: read
+      jobs:
+        triage:
+          runs-on: ubuntu-latest
+          ${environment}
+          steps:
+            - uses: openai/codex-action@v1
+              with:
+                openai-api-key: \${{ secrets.OPENAI_API_KEY }}
+                allow-users: '*'
+    `;
+    const [gated] = scanWith(RULE, workflow('environment: automations'));
+    expect(gated?.description).toContain('runs on `issues` events that anyone can cause, unless environment `automations` requires a reviewer\'s approval of each run');
+    expect(gated?.description).not.toContain('started by a maintainer');
+    const [open] = scanWith(RULE, workflow(''));
+    expect(open?.description).toContain('runs on `issues` events that anyone can cause');
+    expect(open?.description).not.toContain('unless environment');
+  });
+
   it('is MEDIUM when the job only holds secrets or conversation scopes', () => {
     expect(positions(scanWith(RULE, yaml`
       on: issue_comment
