@@ -13,17 +13,16 @@
 import { pinsApprovedCode } from './pr-head.js';
 import { describeStep } from './describe.js';
 import { envInjections, scriptInjections, type InjectionHit } from './injections.js';
-import { cacheStep, sameFamily, type CacheUse } from './caching.js';
+import { cacheStep, DEFAULT_SCOPE_EVENTS, sameFamily, type CacheUse } from './caching.js';
 import { describeTaint } from './describe.js';
 import { isEmpty, valueRunSet, type RunSet } from './run-model/conditions.js';
 import type { Reach, RunModel, TracedExecution, WorkspaceEntry } from './run-model/index.js';
 import { nothingReads } from './run-model/readers.js';
 import { stepScope, type TaintAnalyzer } from '../expressions/taint.js';
-import { PRIVILEGED_TRIGGERS, type Job, type Step } from '../model/workflow.js';
+import type { Job, Step } from '../model/workflow.js';
 import { ScanCache } from '../model/scan-cache.js';
 
-/** Events whose runs write the default (or base) branch's cache scope while an outsider decides what runs. */
-export const DEFAULT_SCOPE_EVENTS: ReadonlySet<string> = new Set([...[...PRIVILEGED_TRIGGERS].filter((t) => !t.startsWith('pull_request_review')), 'repository_dispatch']);
+export { DEFAULT_SCOPE_EVENTS } from './caching.js';
 
 /** The rule whose finding stands for a writer (the entry of the `cache-poisoning-release` attack path). */
 export type WriterRule = 'untrusted-checkout' | 'artifact-poisoning' | 'script-injection' | 'github-env-injection' | 'cache-poisoning';

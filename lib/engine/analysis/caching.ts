@@ -1,6 +1,47 @@
-import type { Step } from '../model/workflow.js';
+import { PRIVILEGED_TRIGGERS, type Step } from '../model/workflow.js';
+import type { RefKind } from './run-model/conditions.js';
 import { get, getText, keyText, type YNode } from '../yaml/model.js';
 import { actionMajorVersion } from './step-version.js';
+
+/** Events whose runs write the default (or base) branch's cache scope while an outsider decides what runs. */
+export const DEFAULT_SCOPE_EVENTS: ReadonlySet<string> = new Set([...[...PRIVILEGED_TRIGGERS].filter((t) => !t.startsWith('pull_request_review')), 'repository_dispatch']);
+
+/**
+ * Events whose runs, started by nobody's manual choice of ref, run on the default branch (or, for
+ * `pull_request_target`, the base branch) and so save to its cache scope, which every branch, tag and release
+ * run restores from.
+ */
+const DEFAULT_BRANCH_EVENTS: ReadonlySet<string> = new Set([
+  ...DEFAULT_SCOPE_EVENTS,
+  'schedule',
+  'status',
+  'check_run',
+  'check_suite',
+  'delete',
+  'page_build',
+  'label',
+  'milestone',
+  'gollum',
+  'public',
+  'member',
+  'project',
+  'project_card',
+  'project_column',
+  'branch_protection_rule',
+]);
+
+/**
+ * True when a run on `event` (at a ref of kind `ref`) can save cache entries in the default branch's scope in
+ * the normal course, so that a release or tag run, or any branch's, restores them. Caches are scoped by ref: a
+ * `pull_request*` run saves to the pull request's merge ref, seen only by that pull request's runs; a push of a
+ * tag, a `release`, `create` or `merge_group` run to its own ref; a push to a branch counts (the default branch's
+ * name is not known here, and a branch a release is cut from is read by its own release runs).
+ * `workflow_dispatch` does not: which branch it runs on is a maintainer's choice at each start, not the normal course.
+ */
+export function savesToDefaultScope(event: string, ref: RefKind): boolean {
+  if (event === 'push') return ref !== 'tag';
+  return DEFAULT_BRANCH_EVENTS.has(event);
+}
 
 /**
  * An input whose `${{ }}` value switches caching by the run (`cache: ${{ !startsWith(github.ref, 'refs/tags/') && 'npm' || '' }}`):

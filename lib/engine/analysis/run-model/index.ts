@@ -13,7 +13,7 @@ import { occasionIndexes, overlap, workflowRuns, type RunSet } from './condition
 import { stepExecutions, type Execution } from './execution.js';
 import { holdsNothing, jobHoldings, nothingHeldText, valuables, type DefaultToken, type Holdings } from './holdings.js';
 import { feedsPublish } from './feeds.js';
-import { cacheStep, sameFamily, type CacheUse } from '../caching.js';
+import { cacheStep, sameFamily, savesToDefaultScope, type CacheUse } from '../caching.js';
 import { forkReach, localCallers, reachOf, REACH_ORDER, valueReach, type ForkReach, type Reach, type ValueReach } from './reach.js';
 import type { TrustGuard } from '../trust-guards.js';
 import { codeOf, workspaceEntries, type WorkspaceEntry } from './workspace.js';
@@ -97,9 +97,6 @@ export interface RunModelOptions {
   /** The scanned repository's `owner/name` when the caller knows it (ScanOptions.repository): its owner's code is first-party. */
   repository?: string | null;
 }
-
-/** Events whose runs write only the pull request's own cache scope, which no default-branch run reads. */
-const PULL_REQUEST_SCOPED: ReadonlySet<string> = new Set(['pull_request', 'pull_request_review', 'pull_request_review_comment']);
 
 /** At most this many levels of local composite actions are followed. */
 const MAX_ACTION_DEPTH = 4;
@@ -366,11 +363,13 @@ export class RunModel {
   }
 
   /**
-   * True when a job saves cache entries, on a run outside a pull request's own cache scope, of a family that a
-   * job which publishes (or feeds a publish) restores: code running in it can plant what a release builds from.
+   * True when a job saves cache entries, on a run in the default branch's cache scope (caching.ts
+   * `savesToDefaultScope`: not a pull request's merge ref, a tag, or a branch a maintainer picks for a manual
+   * dispatch), of a family that a job which publishes (or feeds a publish) restores: code running in it can plant
+   * what a release builds from.
    */
   #savesShippedCache(job: Job): boolean {
-    if (!job.workflow.triggers.some((t) => !PULL_REQUEST_SCOPED.has(t.name))) return false;
+    if (!this.#savesDefaultScope(job, 0)) return false;
     const saves = this.job(job).steps.flatMap(({ step }) => {
       const use = cacheStep(step);
       return use !== null && use.saves ? [use] : [];
@@ -378,6 +377,28 @@ export class RunModel {
     if (saves.length === 0) return false;
     const shipped = this.#shippedRestores();
     return saves.some((save) => shipped.some((restore) => sameFamily(save, restore)));
+  }
+
+  /**
+   * True when some run of a job can be in the default branch's cache scope: one of its occasions' events saves
+   * there (caching.ts `savesToDefaultScope`); a reusable workflow's job, when one of its local callers can (or it
+   * has none here: not known).
+   */
+  #savesDefaultScope(job: Job, depth: number): boolean {
+    const set = this.jobRunSet(job);
+    if (set === undefined) return true;
+    for (const index of occasionIndexes(set)) {
+      const occasion = set.occasions[index];
+      if (occasion === undefined) continue;
+      if (occasion.event !== null) {
+        if (savesToDefaultScope(occasion.event, occasion.ref)) return true;
+        continue;
+      }
+      const callers = localCallers(job.workflow, this.repository);
+      if (callers.length === 0 || depth >= MAX_ACTION_DEPTH) return true;
+      if (callers.some((caller) => this.#savesDefaultScope(caller, depth + 1))) return true;
+    }
+    return false;
   }
 
   #shipped: CacheUse[] | undefined;

@@ -410,6 +410,27 @@ describe(`${RULE}: what the job hands the mutable code`, () => {
     expect(scanWith(RULE, cached('push')).filter((f) => f.file === '.github/workflows/lint.yml').map((f) => f.severity)).toEqual(['MEDIUM']);
     // On pull requests only, the entries stay in the pull request's own cache scope, which a release never reads.
     expect(scanWith(RULE, cached('pull_request')).filter((f) => f.file === '.github/workflows/lint.yml').map((f) => f.severity)).toEqual(['LOW']);
+    // Caches are scoped by ref: only runs in the default branch's scope reach a tag's release run. A manual dispatch
+    // (which branch it runs on is a maintainer's choice) or a tag push does not save there in the normal course.
+    const lint = (on: string) => scanWith(RULE, cached(on)).filter((f) => f.file === '.github/workflows/lint.yml');
+    expect(lint('{ push: { branches: [main] } }').map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(lint('{ push: { branches: [main] } }')[0]?.description).toContain('saves cache entries that a job which publishes restores');
+    expect(lint('{ schedule: [{ cron: "0 0 * * *" }] }').map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(lint('[pull_request, workflow_dispatch]').map((f) => f.severity)).toEqual(['LOW']);
+    expect(lint('{ push: { tags: ["v*"] } }').map((f) => f.severity)).toEqual(['LOW']);
+    // A job that runs on push too but saves only on pull requests' occasions (its own condition): no link either.
+    const conditioned = cached('[push, pull_request]');
+    conditioned[0] = { path: '.github/workflows/lint.yml', text: `on: [push, pull_request]\npermissions: {}\njobs:\n  lint:\n    if: github.event_name == 'pull_request'\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/setup-node@${SHA}\n        with: { cache: npm }\n      - uses: some-org/lint@v1\n` };
+    expect(scanWith(RULE, conditioned).filter((f) => f.file === '.github/workflows/lint.yml').map((f) => f.severity)).toEqual(['LOW']);
+    // A reusable workflow's job saves where its local callers run: a push caller's scope reaches the release, a
+    // pull request caller's does not.
+    const called = (on: string) => {
+      const files = cached('workflow_call');
+      files.push({ path: '.github/workflows/ci.yml', text: `on: ${on}\npermissions: {}\njobs:\n  call:\n    uses: ./.github/workflows/lint.yml\n` });
+      return scanWith(RULE, files).filter((f) => f.file === '.github/workflows/lint.yml').map((f) => f.severity);
+    };
+    expect(called('push')).toEqual(['MEDIUM']);
+    expect(called('pull_request')).toEqual(['LOW']);
     // A composite action's step: LOW only when every job that calls it supplies nothing; no caller here: MEDIUM.
     const action = { path: '.github/actions/lint/action.yml', text: 'runs:\n  using: composite\n  steps:\n    - uses: some-org/lint@v1\n' };
     const caller = { path: '.github/workflows/ci.yml', text: 'on: push\npermissions: {}\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: ./.github/actions/lint\n' };
