@@ -369,10 +369,11 @@ export class RunModel {
    * what a release builds from.
    */
   #savesShippedCache(job: Job): boolean {
-    if (!this.#savesDefaultScope(job, 0)) return false;
-    const saves = this.job(job).steps.flatMap(({ step }) => {
+    // Each save at its own occasions (the caller's, for a composite action's step): a step that saves only on
+    // pull request runs plants nothing a release reads, whatever else the job runs on.
+    const saves = this.job(job).steps.flatMap(({ step, caller }) => {
       const use = cacheStep(step);
-      return use !== null && use.saves ? [use] : [];
+      return use !== null && use.saves && this.#savesDefaultScope(job, this.runSet(caller), 0) ? [use] : [];
     });
     if (saves.length === 0) return false;
     const shipped = this.#shippedRestores();
@@ -380,12 +381,11 @@ export class RunModel {
   }
 
   /**
-   * True when some run of a job can be in the default branch's cache scope: one of its occasions' events saves
-   * there (caching.ts `savesToDefaultScope`); a reusable workflow's job, when one of its local callers can (or it
-   * has none here: not known).
+   * True when some run of `set` (a step's or job's of `job`) can be in the default branch's cache scope: one of its
+   * occasions' events saves there (caching.ts `savesToDefaultScope`); in a reusable workflow, when one of its
+   * local callers can (or it has none here: not known).
    */
-  #savesDefaultScope(job: Job, depth: number): boolean {
-    const set = this.jobRunSet(job);
+  #savesDefaultScope(job: Job, set: RunSet | undefined, depth: number): boolean {
     if (set === undefined) return true;
     for (const index of occasionIndexes(set)) {
       const occasion = set.occasions[index];
@@ -396,7 +396,7 @@ export class RunModel {
       }
       const callers = localCallers(job.workflow, this.repository);
       if (callers.length === 0 || depth >= MAX_ACTION_DEPTH) return true;
-      if (callers.some((caller) => this.#savesDefaultScope(caller, depth + 1))) return true;
+      if (callers.some((caller) => this.#savesDefaultScope(caller, this.jobRunSet(caller), depth + 1))) return true;
     }
     return false;
   }

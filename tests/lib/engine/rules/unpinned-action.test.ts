@@ -422,6 +422,12 @@ describe(`${RULE}: what the job hands the mutable code`, () => {
     const conditioned = cached('[push, pull_request]');
     conditioned[0] = { path: '.github/workflows/lint.yml', text: `on: [push, pull_request]\npermissions: {}\njobs:\n  lint:\n    if: github.event_name == 'pull_request'\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/setup-node@${SHA}\n        with: { cache: npm }\n      - uses: some-org/lint@v1\n` };
     expect(scanWith(RULE, conditioned).filter((f) => f.file === '.github/workflows/lint.yml').map((f) => f.severity)).toEqual(['LOW']);
+    // Likewise a save step that runs only on pull requests' occasions, in a job that also runs on push.
+    const saveOnPr = cached('[push, pull_request]');
+    saveOnPr[0] = { path: '.github/workflows/lint.yml', text: `on: [push, pull_request]\npermissions: {}\njobs:\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/setup-node@${SHA}\n        if: github.event_name == 'pull_request'\n        with: { cache: npm }\n      - uses: some-org/lint@v1\n` };
+    expect(scanWith(RULE, saveOnPr).filter((f) => f.file === '.github/workflows/lint.yml').map((f) => f.severity)).toEqual(['LOW']);
+    saveOnPr[0] = { path: '.github/workflows/lint.yml', text: (saveOnPr[0]?.text ?? '').replace("== 'pull_request'", "== 'push'") };
+    expect(scanWith(RULE, saveOnPr).filter((f) => f.file === '.github/workflows/lint.yml').map((f) => f.severity)).toEqual(['MEDIUM']);
     // A reusable workflow's job saves where its local callers run: a push caller's scope reaches the release, a
     // pull request caller's does not.
     const called = (on: string) => {
