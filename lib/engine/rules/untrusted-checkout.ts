@@ -99,7 +99,9 @@ export default defineWorkflowRule({
         const consequence = sinks.length > 0 ? `; ${sinkText(job, sinks, entry)}` : unusedText(job, later as LaterUse);
         const approvalText =
           reach.level === 'approval'
-            ? reach.approvalMoves === true
+            ? reach.approvalMoves === true && reach.labelRemoved !== undefined
+              ? '; to close the race, run only on `labeled`, check the label the event adds (`github.event.label.name == ...`) and check out `github.event.pull_request.head.sha`, so each run is the commit that was labelled'
+              : reach.approvalMoves === true
               ? '; check the label the event adds (`github.event.label.name == ...`) and check out `github.event.pull_request.head.sha`, so each run is the commit that was labelled'
               : checkout.raceClosedBy !== undefined
               ? `; ${checkout.raceClosedBy}, so the commits that run are the ones approved`
