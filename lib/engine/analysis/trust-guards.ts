@@ -29,7 +29,9 @@ import { labelRemovedEachRun } from './label-removal.js';
  *   no guard at all: the environment only scopes secrets, and nobody approves anything;
  * - `bypassable-label`: a check of the pull request's labels in a workflow that also runs on new commits
  *   (`synchronize`, or no `types` filter): the label stays when the attacker pushes again, so it is no gate.
- *   It is kept to be reported, never accepted as a mitigation.
+ *   It is kept to be reported, never accepted as a mitigation. A label the workflow removes in every run
+ *   (label-removal.ts) does not stay: it is a `label` approval of one run (`removedBy`), with the race of a push
+ *   between the label and its removal where the workflow also runs on pushes (`pushRace`).
  */
 export type TrustGuardKind = 'same-repository' | 'pr-author' | 'actor' | 'commenter' | 'label' | 'maintainer-event' | 'environment' | 'bypassable-label';
 
