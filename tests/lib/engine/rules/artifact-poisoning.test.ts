@@ -504,10 +504,13 @@ ${use}
       '                PR: ${{ needs.read.outputs.pr }}',
       '                GH_TOKEN: ${{ github.token }}',
       '              run: |',
-      "                echo \"$PR\" | grep -qE '^[0-9]+$' || exit 1",
+      '                if ! [[ "$PR" =~ ^[1-9][0-9]*$ ]]; then exit 1; fi',
       '                gh pr edit "$PR" --add-label ok',
     ].join('\n');
     expect(scanWith(RULE, workflow('', ownCheck))).toEqual([]);
+    // A grep of it checks each line, not the value.
+    const grepped = ownCheck.replace('if ! [[ "$PR" =~ ^[1-9][0-9]*$ ]]; then exit 1; fi', "echo \"$PR\" | grep -qE '^[0-9]+$' || exit 1");
+    expect(positions(scanWith(RULE, workflow('', grepped)))).toEqual(['11:15 LOW']);
     // Unchecked, or checked only in a step that may be skipped: the value steers the job (MEDIUM).
     expect(positions(scanWith(RULE, workflow('', use)))).toEqual(['11:15 MEDIUM']);
     const skipped = checkStep.replace('            - name: Check', "            - name: Check\n              if: github.event.workflow_run.event == 'push'");
