@@ -1,6 +1,6 @@
 import { ScanMemo } from '../model/scan-cache.js';
 import { logicalLines, type ScriptSpan } from '../shell.js';
-import { checkedAt, failingChecks, shellChecks } from './shell-checks.js';
+import { checkedAt, failingChecks, safePattern, shellChecks } from './shell-checks.js';
 
 /** Environment variables a script reads: `$X`, `${X}`, `$env:X`, `%X%`, `process.env.X`. */
 export function referencedEnvVars(script: string): Set<string> {
@@ -239,7 +239,7 @@ function jqNumberVariables(script: string): ReadonlySet<string> {
 /**
  * Variables a script checks so that the step fails on any other value, and the rest of the job sees the checked
  * shape: against an anchored pattern of harmless characters (`[[ "$N" =~ ^[0-9]+$ ]] || exit 1`,
- * `if ! echo "$N" | grep -qE '^...$'; then exit 1; fi`) or an allow-list (`case "$N" in a|b) ;; *) exit 1 ;; esac`,
+ * `if ! [[ $N =~ ^[1-9][0-9]*$ ]]; then exit 1; fi`; not a `grep`, which matches line by line) or an allow-list (`case "$N" in a|b) ;; *) exit 1 ;; esac`,
  * `case $N in ''|*[!0-9]*) exit 1 ;; esac`), see shell-checks.ts; or read as a number by jq
  * (`N=$(jq -r '.n | tonumber' f)`).
  */
@@ -378,6 +378,17 @@ const JS_FAIL = /^[^;{}]{0,80}?\)\s*(?:\{[^{}]{0,300}?)?\b(throw|core\.setFailed
 export const JS_NUMBER = /^\s*(?:Number|parseInt|parseFloat|Math\.\w+)\s*\(|^\s*\+\s*[A-Za-z_$]/;
 
 /**
+ * True unless the check is a regular expression that lets a harmful character through: one not anchored at both
+ * ends, with the `m` flag (`^` and `$` then match at every line, so a newline and anything after it pass), or
+ * admitting characters other than letters, digits and `_ - . / : @ +` (`safePattern`, JavaScript's escapes).
+ */
+function jsPatternChecks(check: string): boolean {
+  const literal = /\/(\^(?:[^/\n\\]|\\.)*\$)\/([a-z]*)/.exec(check);
+  if (literal === null) return true;
+  return !(literal[2] ?? '').includes('m') && safePattern(literal[1] ?? '', true, true);
+}
+
+/**
  * Identifiers an `actions/github-script` script checks with a guard that stops it otherwise:
  * `if (!/^\d+$/.test(pr)) { core.setFailed('bad'); return; }`, `if (!ALLOWED.includes(env)) throw new Error(...)`.
  * Also identifiers assigned a number (`const pr = parseInt(x, 10)`). Regular expressions that allow anything
@@ -391,7 +402,7 @@ export function githubScriptChecks(script: string): Map<string, JsCheck> {
   }
   for (const match of script.matchAll(JS_CHECK)) {
     const name = match[1] ?? match[2] ?? match[3] ?? match[4];
-    if (name === undefined || /\.[*+]/.test(match[0])) continue;
+    if (name === undefined || !jsPatternChecks(match[0])) continue;
     let start = match.index ?? 0;
     const end = start + match[0].length;
     // An array literal's allow-list: the check starts at its `[`.

@@ -180,6 +180,11 @@ function check(context: WorkflowRuleContext, place: Place, node: YNode | undefin
     const namespaces = [...new Set(found.filter((f) => owned(f) !== 'platform').map((f) => context.runs.imageOwnerNamespaceOf(f.image)))];
     const [namespace] = namespaces;
     const owners = namespaces.length === 1 && namespace !== null && namespace !== undefined;
+    // Not under the owner's name, but under a namespace the repository's own workflows push to (a former
+    // organisation name, a second registry account): pushing there takes its credentials.
+    const pushed = [...new Set(found.filter((f) => owned(f) !== 'platform').map((f) => context.runs.imagePushedNamespaceOf(f.image)))];
+    const [target] = pushed;
+    const publishes = !owners && pushed.length === 1 && target !== null && target !== undefined;
     context.report({
       node,
       severity: 'LOW',
@@ -188,7 +193,9 @@ function check(context: WorkflowRuleContext, place: Place, node: YNode | undefin
           ? "it is GitHub's own image, published by the party that runs the runner itself."
           : owners
             ? `it is the owner's own image, published under the repository owner's namespace \`${namespace}\`, so only the owner's maintainers can change it.`
-            : "it is the repository's own image (its workflows build or push it, or it is published under its owner's namespace), so only its maintainers can change it."
+            : publishes
+              ? `it is the owner's own image: the repository publishes to \`${target}\` (its own workflows push images there, with that namespace's credentials), so only its maintainers can change it.`
+              : "it is the repository's own image (its workflows build or push it, or it is published under its owner's namespace), so only its maintainers can change it."
       }`,
       facts,
     });
