@@ -229,8 +229,11 @@ function fromPath(path: string[], scope: Scope, triggers: PrHeadTriggers, depth:
     const script = producer.usesRef?.kind === 'repository' && producer.usesRef.slug === 'actions/github-script' ? get(producer.with, 'script') : undefined;
     if (script?.kind !== 'scalar' || typeof script.value !== 'string') return null;
     const values = githubScriptOutputValues(script.value, c);
-    if (values === null ? PR_LOOKUP.test(script.value) : values.some((v) => PR_HEAD_VALUE.test(v))) {
-      const branch = values === null ? branchOnlyLookup(script.value) : values.every((v) => !PR_HEAD_VALUE.test(v) || branchOnlyLookup(v));
+    // A commit picked from the pull request's own commits (`pulls.listCommits`, say the last one dated before
+    // the comment) is the contributor's code as much as the head is.
+    const listed = PR_COMMITS.test(script.value) && values !== null && values.some((v) => COMMIT_VALUE.test(v));
+    if (listed || (values === null ? PR_LOOKUP.test(script.value) : values.some((v) => PR_HEAD_VALUE.test(v)))) {
+      const branch = !listed && (values === null ? branchOnlyLookup(script.value) : values.every((v) => !PR_HEAD_VALUE.test(v) || branchOnlyLookup(v)));
       return `${dotted} <- ${lookupText(branch)} by step ${producer.name ?? producer.id ?? a}`;
     }
     // A script that reads a file an earlier step downloaded from a fork's run: the fork wrote the value.
@@ -246,6 +249,11 @@ function fromPath(path: string[], scope: Scope, triggers: PrHeadTriggers, depth:
   }
   return null;
 }
+
+/** A script that lists a pull request's commits. */
+const PR_COMMITS = /\bpulls\.listCommits\b|\/pulls\/[^\s'"`]*\/commits\b/;
+/** A commit's SHA in an output value (`commit.sha`, `commits[n - 1].sha`). */
+const COMMIT_VALUE = /\.sha\b|\.oid\b/;
 
 /** A github-script that reads a file (`fs.readFileSync`, `fs.promises.readFile`, `require('./x.json')`). */
 const JS_READS_FILE = /\breadFile(?:Sync)?\s*\(|\brequire\s*\(\s*[^)]{0,200}\.json\b/;
@@ -540,7 +548,10 @@ function findPullRequestCheckouts(job: Job, repository: RepositoryModel): (Untru
     const knownApproval = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label' && (g.kind !== 'environment' || g.reviewed === true));
     const closed = approved ? approvalRaceClosedBefore(step) : null;
     const raceClosed = closed === null ? {} : { raceClosedBy: closed };
-    const pinned = closed !== null || found.every((c) => IMMUTABLE.has(c.evidence));
+    // A label the workflow removes each run, on a workflow that also runs on pushes: a push racing the run runs
+    // its own head (the event's head SHA is the pushed commit), so pinning the event's head binds nothing there.
+    const pushRaced = trust.some((path) => path.some((g) => g.kind === 'label' && g.pushRace === true) && !path.some((g) => (g.kind === 'label' && g.pushRace !== true && g.laterLabels !== true) || g.kind === 'commenter' || (g.kind === 'environment' && g.reviewed === true)));
+    const pinned = closed !== null || (!pushRaced && found.every((c) => IMMUTABLE.has(c.evidence)));
     const hidden: { hiddenBy?: 'trusted-author' | 'approved-commit' } = trusted ? { hiddenBy: 'trusted-author' } : knownApproval && pinned ? { hiddenBy: 'approved-commit' } : {};
     const unchecked = approved && pinned && !knownApproval ? { uncheckedEnvironment: environmentOf(trust) } : {};
     const dispatcher = dispatched?.holds === true ? { dispatcher: dispatched.by } : {};

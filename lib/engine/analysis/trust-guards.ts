@@ -3,6 +3,7 @@ import { Binary, ContextAccess, contextPath, FunctionCall, functionName, Groupin
 import type { Job, Step, Workflow } from '../model/workflow.js';
 import { asList, get, scalarText, type YNode } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
+import { labelRemovedEachRun } from './label-removal.js';
 
 /**
  * What keeps outsiders out of a job or step:
@@ -28,7 +29,9 @@ import { ScanCache } from '../model/scan-cache.js';
  *   no guard at all: the environment only scopes secrets, and nobody approves anything;
  * - `bypassable-label`: a check of the pull request's labels in a workflow that also runs on new commits
  *   (`synchronize`, or no `types` filter): the label stays when the attacker pushes again, so it is no gate.
- *   It is kept to be reported, never accepted as a mitigation.
+ *   It is kept to be reported, never accepted as a mitigation. A label the workflow removes in every run
+ *   (label-removal.ts) does not stay: it is a `label` approval of one run (`removedBy`), with the race of a push
+ *   between the label and its removal where the workflow also runs on pushes (`pushRace`).
  */
 export type TrustGuardKind = 'same-repository' | 'pr-author' | 'actor' | 'commenter' | 'label' | 'maintainer-event' | 'environment' | 'bypassable-label';
 
@@ -45,6 +48,16 @@ export interface TrustGuard {
    * old label: the approval does not bind to the code.
    */
   laterLabels?: boolean;
+  /**
+   * For `label`: the workflow removes the label itself in every run it lets through (label-removal.ts), where,
+   * in words. The label approves one run: a later push or label event finds it gone.
+   */
+  removedBy?: string;
+  /**
+   * For a `label` the workflow removes each run, checked on a workflow that also runs on new commits: a commit
+   * pushed between the label and its removal runs under it (a race, not a standing approval).
+   */
+  pushRace?: boolean;
 }
 
 interface EnvironmentFacts {
@@ -92,6 +105,9 @@ interface Atom {
   fact: string | null;
   /** A `label` guard that reads the labels the pull request has, not the label the event adds (see TrustGuard). */
   laterLabels?: true;
+  /** A `label` guard whose label the workflow removes each run (see TrustGuard). */
+  removedBy?: string;
+  pushRace?: true;
 }
 
 const jobCache = new ScanCache<Job, TrustPaths>();
@@ -256,12 +272,41 @@ const CATCH_BLOCK = /\bcatch\s*(?:\([^)]*\))?\s*\{(?:[^{}]|\{[^{}]*\})*\}/g;
 /** `|| exit 1` (or `|| { echo ...; exit 1; }`) right after a command: it fails when the command fails. */
 const ON_COMMAND_ERROR = /\|\|\s*(?:\{[^}]*\}|exit\s+\S+)/g;
 
+/** JavaScript `if (...) { ... }` or `if (...) statement;` (one level of nesting in the condition and the block). */
+const JS_IF = /\bif\s*(\((?:[^()]|\([^()]*\))*\))\s*(\{(?:[^{}]|\{[^{}]*\})*\}|[^;\n{]*;?)/g;
+/** A shell `if ...; then ... fi`, or a command run on a test's outcome (`[ ... ] || exit 0`, `&& { echo; exit 0; }`). */
+const SH_BRANCH = /\bif\b([^\n]*?)\bthen\b([^]*?)\bfi\b|([^\n]*?)(?:\|\||&&)\s*(\{[^}]*\}|exit\b[^\n;]*)/g;
+/** A branch's condition that tests the permission or association answer (not, say, which command was given). */
+const ON_PERMISSION = /permission|allowed|authori[sz]ed|association|\bperm\b|\$\{?perm|\badmin\b|\bwrite\b|\bmaintain\b|\bmember\b|\bcollaborator\b|\bowner\b/i;
+/** Ends the step without failing it: `return` (github-script runs the script as a function), `exit 0`, a bare `exit`. */
+const QUIET_END = /\breturn\b|\bprocess\.exit\s*\(\s*0?\s*\)|\bexit(?:\s+0)?\s*(?:;|$|\n|\})/;
+/** A statement that fails the step unconditionally, at the start of a line. */
+const FAILS_NEXT = /^\s*(?:core\.setFailed\b|throw\b|exit\s+[1-9]|process\.exit\s*\(\s*[1-9])/;
+
+/**
+ * True when, after a permission check, the first branch that leaves the script is a quiet one: `if (!allowed) {
+ * core.info(...); return; }` or `if [ "$PERM" != admin ]; then echo no; exit 0; fi` ends the step with success,
+ * and the job's later steps run anyway. Not when the script fails right after that branch (an allowed actor's
+ * early return, everyone else failing).
+ */
+function quietDeny(after: string): boolean {
+  const failAt = after.search(FAILS);
+  const branches = [...after.matchAll(JS_IF)].map((m) => ({ at: m.index, end: m.index + m[0].length, condition: m[1] ?? '', body: m[2] ?? '' }));
+  for (const m of after.matchAll(SH_BRANCH)) branches.push({ at: m.index, end: m.index + m[0].length, condition: m[1] ?? m[3] ?? '', body: m[2] ?? m[4] ?? '' });
+  const first = branches.filter((b) => QUIET_END.test(`${b.body}\n`) && !FAILS.test(b.body) && ON_PERMISSION.test(b.condition)).sort((a, b) => a.at - b.at)[0];
+  if (first === undefined) return false;
+  if (failAt !== -1 && failAt < first.at) return false;
+  const next = after.slice(first.end).split('\n').find((line) => line.trim() !== '' && line.trim() !== '}' && !/^\s*(?:else\b|\}\s*else\b)/.test(line));
+  return next === undefined || !FAILS_NEXT.test(next);
+}
+
 /**
  * True when a permission-checking script fails the job on the check's answer: a failure (`exit 1`,
  * `core.setFailed`, `throw`) after the check, not only in a `catch` block or as `|| exit 1` of the API call
  * itself (those fail when the call fails, and let every commenter through when it answers `read`). A script
  * that only records the answer (`core.setOutput`, `$GITHUB_OUTPUT`) gates nothing unless a later step's `if:`
- * reads it (conditions.ts reads those).
+ * reads it (conditions.ts reads those). Nor does a check whose deny path ends the step with success (`return`
+ * without `core.setFailed`, `exit 0`): the job's later steps run for everyone.
  */
 function failsOnPermission(script: string): boolean {
   // Only a line that is the call (`gh api ...`, `curl ...`, `perm=$(gh api ...)`) fails on the call's error; a
@@ -269,7 +314,8 @@ function failsOnPermission(script: string): boolean {
   const call = /^\s*(?:(?:export\s+|local\s+)?[A-Za-z_]\w*=["']?\$\(\s*)?(?:gh\s+api|curl)\b/;
   const text = script.replace(CATCH_BLOCK, '').split('\n').map((line) => (call.test(line) ? line.replace(ON_COMMAND_ERROR, '') : line)).join('\n');
   const at = text.search(PERMISSION_CHECK);
-  return at !== -1 && FAILS.test(text.slice(at));
+  // A deny path that ends the step quietly (`return`, `exit 0`) before anything fails it fails nothing.
+  return at !== -1 && FAILS.test(text.slice(at)) && !quietDeny(text.slice(at));
 }
 
 function scriptOf(step: Step): string | null {
@@ -325,9 +371,17 @@ export function conditionTrust(node: YNode | undefined, workflow: Workflow | nul
   for (const conjuncts of disjuncts) {
     const atoms = conjuncts.map((c) => atomOf(c, { labeledOnly, workflow, job, event }));
     if (contradictory(atoms)) continue;
-    paths.push(atoms.flatMap((a) => (a.guard === null ? [] : [a.laterLabels === true ? { kind: a.guard, condition: parsed.source, laterLabels: true } : { kind: a.guard, condition: parsed.source }])));
+    paths.push(atoms.flatMap((a) => (a.guard === null ? [] : [guardOf(a, a.guard, parsed.source)])));
   }
   return paths;
+}
+
+function guardOf(atom: Atom, kind: TrustGuardKind, condition: string): TrustGuard {
+  const guard: TrustGuard = { kind, condition };
+  if (atom.laterLabels === true) guard.laterLabels = true;
+  if (atom.removedBy !== undefined) guard.removedBy = atom.removedBy;
+  if (atom.pushRace === true) guard.pushRace = true;
+  return guard;
 }
 
 /**
@@ -413,7 +467,14 @@ function atomOf(expr: Expr, context: AtomContext): Atom {
   if (expr instanceof FunctionCall && functionName(expr) === 'contains' && expr.args.length === 2) {
     const [haystack, needle] = expr.args as [Expr, Expr];
     const labels = dotted(haystack);
-    if (labels === 'github.event.pull_request.labels.*.name') return labeledOnly ? { guard: 'label', fact: null, laterLabels: true } : { guard: 'bypassable-label', fact: null };
+    if (labels === 'github.event.pull_request.labels.*.name') {
+      // A label the workflow removes in every run approves one run: a later label event or push finds it gone,
+      // except a push that races the run (between the label and its removal) on a workflow that runs on pushes.
+      const label = needle instanceof Literal ? needle.literal.coerceString() : null;
+      const removedBy = label === null || context.job === null ? null : labelRemovedEachRun(context.job, label);
+      if (removedBy !== null) return labeledOnly ? { guard: 'label', fact: null, removedBy } : { guard: 'label', fact: null, removedBy, pushRace: true };
+      return labeledOnly ? { guard: 'label', fact: null, laterLabels: true } : { guard: 'bypassable-label', fact: null };
+    }
     const path = dotted(needle);
     const values = literalList(haystack);
     if (values !== null && values.length > 0 && path === null) return { guard: associationFallback(needle, values), fact: null };

@@ -1,3 +1,4 @@
+import { nothingWorthText } from '../analysis/run-model/holdings.js';
 import { artifactCheckout, downloadEffect } from '../analysis/artifact-effects.js';
 import { downloadContent, foreignDownloads, isolatedExecutions, runChoice, type ArtifactUse, type ForeignDownload } from '../analysis/artifacts.js';
 import { describeStep } from '../analysis/describe.js';
@@ -55,7 +56,7 @@ export default defineWorkflowRule({
     severity: 'HIGH',
     surface: 'workflow',
     description:
-      "A privileged workflow (`workflow_run`, `issue_comment`, `pull_request_target` ...) downloads the artifacts of a run a fork's pull request can produce (`actions/download-artifact` with `run-id`, `dawidd6/action-download-artifact`, `gh run download`, `downloadArtifact` in github-script): the fork chose those files. HIGH when a later step runs them (a build tool, script or local action in the directory they land in, a deploy action working there, a script run from an isolated directory, or their content written to `$GITHUB_ENV` with a later step to run with it), anyone can start the run and the job holds a write scope, secret or OIDC; MEDIUM when their content only steers what the job does (a value read into a command, an output in a later `if:` of a step or job that does more than comment or set a status) and a job it steers holds something worth taking or splices the value into a script; LOW when it only decides a comment or a commit status (its text, its pull request or commit, whether a job that only posts it runs), or the files are uploaded or deployed as they are (a static preview). Not reported when the values are validated numbers, when `dawidd6/action-download-artifact` searches with forks' runs skipped (its default from v4), or when only trusted authors' runs reach the job.",
+      "A privileged workflow (`workflow_run`, `issue_comment`, `pull_request_target` ...) downloads the artifacts of a run a fork's pull request can produce (`actions/download-artifact` with `run-id`, `dawidd6/action-download-artifact`, `gh run download`, `downloadArtifact` in github-script): the fork chose those files. HIGH when a later step runs them (a build tool, script or local action in the directory they land in, a deploy action working there, a script run from an isolated directory, or their content written to `$GITHUB_ENV` with a later step to run with it), anyone can start the run and the job holds a write scope, secret or OIDC; MEDIUM when their content only steers what the job does (a value read into a command, an output in a later `if:` of a step or job that does more than comment or set a status) and a job it steers holds something worth taking or splices the value into a script; LOW when it only decides a comment, a commit status or a label added with the run's own token (its text, the label, its pull request or commit, whether a job that only posts it runs), or the files are uploaded or deployed as they are (a static preview). Not reported when the values are validated numbers, when `dawidd6/action-download-artifact` searches with forks' runs skipped (its default from v4), or when only trusted authors' runs reach the job.",
     recommendation:
       'Download into an isolated directory (`path: ${{ runner.temp }}/artifacts`), treat every file as untrusted data (validate numbers and names before use, never execute or source it), and never extract it over the checkout.',
   },
@@ -125,7 +126,7 @@ function judge(runs: RunModel, run: JobRun, reach: Reach, runsThem: boolean, use
     return {
       severity: 'LOW',
       executes,
-      consequence: `; ${who(use)} ${use.detail}, so their content steers the job, but every job it steers holds no write scope that changes code, releases or packages, no secret, OIDC token, self-hosted machine or publish (LOW: no later step runs them, so the fork decides at most what such a job does and the comments or statuses posted)`,
+      consequence: `; ${who(use)} ${use.detail}, so their content steers the job, but every job it steers holds ${nothingWorthText(run.holdings.webhooks)} (LOW: no later step runs them, so the fork decides at most what such a job does and the comments or statuses posted)`,
     };
   }
   if (use?.kind === 'data') {
@@ -142,6 +143,8 @@ function judge(runs: RunModel, run: JobRun, reach: Reach, runsThem: boolean, use
         ? `; ${who(use)} ${use.detail}, and nothing else uses their content (LOW: at worst a comment of the fork's wording, or on a pull request it picks; nothing that runs)`
         : use.kind === 'status'
           ? `; ${who(use)} ${use.detail}, and nothing else uses their content (LOW: at worst a spoofed status or check on a commit of the fork's choosing; nothing that runs)`
+          : use.kind === 'label'
+          ? `; ${who(use)} ${use.detail}, and nothing else uses their content (LOW: at worst a label of the fork's choosing added to or removed from an issue or pull request it picks, with the run's own token, whose events start no workflow; nothing that runs)`
           : `; ${who(use)} ${use.detail}, and no later step runs them or puts their content into a command (LOW: the fork chooses only the files that upload publishes, such as a preview of its own pull request; nothing runs them)`;
   return { severity: 'LOW', executes, consequence };
 }

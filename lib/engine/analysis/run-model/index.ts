@@ -18,7 +18,7 @@ import { forkReach, localCallers, reachOf, REACH_ORDER, valueReach, type ForkRea
 import type { TrustGuard } from '../trust-guards.js';
 import { codeOf, workspaceEntries, type WorkspaceEntry } from './workspace.js';
 import { envReaders, laterUse, type EnvReaders, type LaterUse } from './readers.js';
-import { imageOwnership, ownerNamespace, PLATFORM_OWNERS, repositoryIdentity, usesOwnership, type Ownership, type RepositoryIdentity } from './ownership.js';
+import { imageOwnership, ownerNamespace, PLATFORM_OWNERS, pushedNamespace, repositoryIdentity, usesOwnership, type Ownership, type RepositoryIdentity } from './ownership.js';
 import type { UsesRef } from '../../model/uses.js';
 import { get, type YNode } from '../../yaml/model.js';
 import { serviceAccess, serviceHoldings, type ServiceAccess } from './services.js';
@@ -132,6 +132,11 @@ export class RunModel {
   /** The repository owner's namespace an image is published under, or null (ownership.ts `ownerNamespace`). */
   imageOwnerNamespaceOf(reference: string): string | null {
     return ownerNamespace(reference, this.identity);
+  }
+
+  /** The namespace the repository's workflows push to that an image is under, or null (ownership.ts `pushedNamespace`). */
+  imagePushedNamespaceOf(reference: string): string | null {
+    return pushedNamespace(reference, this.identity);
   }
 
   /**
@@ -324,6 +329,13 @@ export class RunModel {
     const feed = this.releaseFeed(job);
     if (feed !== null) return `${whose} holds nothing worth taking itself, but ${feed}`;
     return step.job === null ? `the jobs that run this action hold nothing worth taking` : run.nothingHeld;
+  }
+
+  /** The chat webhooks the jobs a step runs in hold (holdings.ts `webhooks`; a composite action's step: its callers'), each once. */
+  webhooksAt(step: Step): string[] {
+    const found = new Set<string>();
+    for (const caller of this.jobSteps(step)) for (const name of this.job(caller.job as Job).holdings.webhooks) found.add(name);
+    return [...found];
   }
 
   /**

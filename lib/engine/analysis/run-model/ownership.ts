@@ -20,9 +20,11 @@
 import type { RepositoryModel } from '../../model/repository.js';
 import { ScanCache } from '../../model/scan-cache.js';
 import type { UsesRef } from '../../model/uses.js';
-import type { Job } from '../../model/workflow.js';
+import type { Step } from '../../model/workflow.js';
+import { localCallers } from '../callers.js';
 import { matrixValues } from '../matrix-values.js';
-import { getText } from '../../yaml/model.js';
+import { get, getText, scalarText } from '../../yaml/model.js';
+import { logicalLines } from '../../shell.js';
 import { hasAny, scriptOf, wordMask } from '../file-scripts.js';
 
 export type Ownership = 'local' | 'first-party' | 'platform' | 'third-party';
@@ -48,7 +50,10 @@ export interface RepositoryIdentity {
   owners: ReadonlySet<string>;
   /** Images the workflows build or push, as `registry/namespace/name` (tag and digest removed; Docker Hub as `docker.io`). */
   images: ReadonlySet<string>;
-  /** `registry/namespace` of every image the workflows push: a namespace they hold credentials for. */
+  /**
+   * `registry/namespace` of every image the workflows and local actions push: a namespace they hold credentials
+   * for (a former organisation name, a second registry account), never Docker Hub's `library`.
+   */
   namespaces: ReadonlySet<string>;
   /**
    * Names (last path segment) of images the workflows build or push under a registry or namespace they compute
@@ -86,8 +91,12 @@ export function repositoryIdentity(repository: RepositoryModel, known: string | 
 const NAMED = /github\.repository(?:_owner)?\s*==\s*'([\w.-]+(?:\/[\w.-]+)?)'|'([\w.-]+(?:\/[\w.-]+)?)'\s*==\s*github\.repository(?:_owner)?\b/g;
 
 const BUILDERS = wordMask('docker', 'podman', 'buildah');
-/** The commands that name the images a workflow builds or pushes (`docker build -t`, `docker tag A B`, `docker push`). */
-const BUILD_COMMAND = /\b(?:docker|podman|buildah)\s+(?:buildx\s+)?(build|push|tag|image\s+push|bud)\b([^\n|;&]*)/g;
+/**
+ * The commands that name the images a workflow builds or pushes (`docker build -t`, `docker tag A B`, `docker
+ * push`, `docker manifest push`, `docker buildx imagetools create -t`), read per logical line (a command
+ * continued with `\` is one line).
+ */
+const BUILD_COMMAND = /\b(?:docker|podman|buildah)\s+(?:buildx\s+)?(build|push|tag|image\s+push|manifest\s+push|imagetools\s+create|bud)\b([^\n|;&]*)/g;
 
 function readIdentity(repository: RepositoryModel, known: string | null): RepositoryIdentity {
   const owner = ownerOfName(known);
@@ -97,7 +106,9 @@ function readIdentity(repository: RepositoryModel, known: string | null): Reposi
   const images = new Set<string>();
   const namespaces = new Set<string>();
   const builtNames = new Set<string>();
-  const add = (job: Job, word: string, pushes: boolean) => addImage(job, word, pushes, images, namespaces, builtNames);
+  const add = (step: Step, word: string, pushes: boolean, script?: { text: string; offset: number }) => {
+    for (const value of resolveWord(repository, step, word, script)) addImage(step, value, pushes, images, namespaces, builtNames);
+  };
   for (const workflow of repository.workflows) {
     const text = workflow.file.text;
     if (text.includes('github.repository')) {
@@ -111,31 +122,138 @@ function readIdentity(repository: RepositoryModel, known: string | null): Reposi
         }
       }
     }
-    for (const job of workflow.jobs) {
-      for (const step of job.steps) {
-        const slug = step.usesRef?.kind === 'repository' ? step.usesRef.slug : null;
-        if (slug === 'docker/build-push-action' || slug === 'docker/bake-action') {
-          // `push: ${{ github.event_name != 'pull_request' }}` pushes on some runs: only a literal false never does.
-          const push = getText(step.with, 'push');
-          const pushes = push !== null && !/^\s*false\s*$/i.test(push);
-          for (const word of imageWords(getText(step.with, 'tags') ?? '')) add(job, word, pushes);
-        } else if (slug === 'docker/metadata-action') {
-          // The images it computes tags for are the ones the job publishes (`images: ghcr.io/org/app`, `name=org/app,enable=...`).
-          for (const line of (getText(step.with, 'images') ?? '').split('\n')) add(job, (line.split(',')[0] ?? '').trim().replace(/^name=/, ''), true);
-        }
-        // Only string scripts can hold a build command; most name no container tool at all.
-        const script = scriptOf(step);
-        if (script === null || !hasAny(script.words, BUILDERS)) continue;
-        for (const m of script.text.matchAll(BUILD_COMMAND)) {
-          const verb = (m[1] ?? '').replace(/\s+/g, ' ');
-          const args = (m[2] ?? '').split(/\s+/).filter((w) => w !== '');
-          const pushes = verb.endsWith('push') || args.includes('--push');
-          for (const image of commandImages(verb, args)) add(job, image, pushes);
-        }
+  }
+  // Every step of the repository's workflows and of its local (composite) actions.
+  const steps = [...repository.workflows.flatMap((w) => w.jobs.flatMap((j) => j.steps)), ...repository.actions.flatMap((a) => a.steps)];
+  for (const step of steps) {
+    const slug = step.usesRef?.kind === 'repository' ? step.usesRef.slug : null;
+    if (slug === 'docker/build-push-action' || slug === 'docker/bake-action') {
+      // `push: ${{ github.event_name != 'pull_request' }}` pushes on some runs: only a literal false never does.
+      const push = getText(step.with, 'push');
+      const pushes = push !== null && !/^\s*false\s*$/i.test(push);
+      for (const word of imageWords(getText(step.with, 'tags') ?? '')) add(step, word, pushes);
+    } else if (slug === 'docker/metadata-action') {
+      // The images it computes tags for are the ones the job publishes (`images: ghcr.io/org/app`, `name=org/app,enable=...`).
+      for (const line of (getText(step.with, 'images') ?? '').split('\n')) add(step, (line.split(',')[0] ?? '').trim(), true);
+    }
+    // Only string scripts can hold a build command; most name no container tool at all.
+    const script = scriptOf(step);
+    if (script === null || !hasAny(script.words, BUILDERS)) continue;
+    for (const line of logicalLines(script.text)) {
+      if (!/\b(?:docker|podman|buildah)\b/.test(line.text)) continue;
+      for (const m of line.text.matchAll(BUILD_COMMAND)) {
+        const verb = (m[1] ?? '').replace(/\s+/g, ' ');
+        // An expression (`${{ inputs.image }}`) stays one word, as the runner fills it in before the shell reads the line.
+        const args = (m[2] ?? '').replace(/\$\{\{[^}]*\}\}/g, (e) => e.replace(/\s+/g, '')).split(/\s+/).filter((w) => w !== '');
+        // `--push`, `--output type=registry`, `-o type=image,push=true` and `imagetools create` all push.
+        const pushes = verb.endsWith('push') || verb === 'imagetools create' || args.some((a) => a === '--push' || /(?:^|[=,])(?:type=registry|push=true)\b/.test(a));
+        for (const image of commandImages(verb, args)) add(step, image, pushes, { text: script.text, offset: line.offset + (m.index ?? 0) });
       }
     }
   }
   return { fullName, owner, names, owners, images, namespaces, builtNames };
+}
+
+/** At most this many values for one image word once its expressions and variables are replaced. */
+const MAX_VALUES = 16;
+/** `${{ inputs.x }}`, `${{ env.X }}`, `${{ matrix.x }}`: the expressions an image word's values are read from. */
+const WORD_EXPRESSION = /\$\{\{\s*(inputs|env|matrix)\.([\w-]+)\s*\}\}/g;
+/** `$NAME` and `${NAME}` in a script. */
+const SHELL_VARIABLE = /\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)/g;
+
+/**
+ * The values an image word can take, its expressions and variables replaced where they are constant: a
+ * reusable workflow's or composite action's `${{ inputs.x }}` by what its local callers pass (and the default
+ * when a caller passes nothing), `${{ env.X }}` and a script's `$X` by the literal `env:` the step sees (or an
+ * assignment earlier in the script), `${{ matrix.x }}` by the job's matrix. A part the scan cannot read stays as
+ * written, so `addImage` keeps only the name. `${{ github.repository_owner }}` is left to `parseImage`.
+ */
+function resolveWord(repository: RepositoryModel, step: Step, word: string, script?: { text: string; offset: number }): string[] {
+  let values = [word.replace(/["']/g, '').trim()];
+  for (let depth = 0; depth < 3; depth++) {
+    let changed = false;
+    const next: string[] = [];
+    for (const value of values) {
+      const replaced = replaceAll(value, (text) => {
+        const found: [string, string[]][] = [];
+        for (const m of text.matchAll(WORD_EXPRESSION)) found.push([m[0], expressionValues(repository, step, m[1] as string, m[2] as string)]);
+        if (script !== undefined) for (const m of text.matchAll(SHELL_VARIABLE)) found.push([m[0], shellValues(step, script, m[1] ?? m[2] ?? '')]);
+        return found;
+      });
+      if (replaced.length !== 1 || replaced[0] !== value) changed = true;
+      next.push(...replaced);
+    }
+    // A value can hold several images (an input given `a/x:1,b/y:1`).
+    values = [...new Set(next.flatMap(imageWords))].filter((v) => v !== '').slice(0, MAX_VALUES);
+    if (!changed) break;
+  }
+  return values;
+}
+
+/** Every string `text` becomes when each placeholder `find` reports is replaced by each of its values (none: kept). */
+function replaceAll(text: string, find: (text: string) => [string, string[]][]): string[] {
+  let results = [text];
+  for (const [placeholder, replacements] of find(text)) {
+    const usable = replacements.filter((r) => r.trim() !== '');
+    if (usable.length === 0) continue;
+    const next: string[] = [];
+    for (const result of results) for (const r of usable) next.push(result.split(placeholder).join(r.trim()));
+    results = next.slice(0, MAX_VALUES);
+  }
+  return results;
+}
+
+function expressionValues(repository: RepositoryModel, step: Step, context: string, name: string): string[] {
+  if (context === 'matrix') return matrixValues(step.job, name) ?? [];
+  if (context === 'env') return envValues(step, name);
+  return inputValues(repository, step, name);
+}
+
+/** The literal value of `name` in the `env:` a step sees (the step's, its job's, its workflow's). */
+function envValues(step: Step, name: string): string[] {
+  for (const env of [step.env, step.job?.env, step.job?.workflow.env]) {
+    const value = getText(env, name);
+    if (value !== null) return [value];
+  }
+  return [];
+}
+
+/** A script variable's literal values: assignments before `offset` (`NAME=value`, `export NAME=value`), else the `env:`. */
+function shellValues(step: Step, script: { text: string; offset: number }, name: string): string[] {
+  if (name === '') return [];
+  const assignment = new RegExp(`(?:^|[\\s;&(])(?:export\\s+|local\\s+|readonly\\s+|declare\\s+(?:-\\w+\\s+)?)?${name}=("[^"\\n]*"|'[^'\\n]*'|[^\\s;&|)]*)`, 'gm');
+  const values: string[] = [];
+  for (const m of script.text.slice(0, script.offset).matchAll(assignment)) {
+    const value = (m[1] ?? '').replace(/^["']|["']$/g, '');
+    // Only literals (and `${{ … }}` the runner fills in): a command substitution or another variable is not read.
+    if (value !== '' && !/[`]|\$\(|\$(?!\{\{)/.test(value)) values.push(value);
+  }
+  return values.length > 0 ? values : envValues(step, name);
+}
+
+/**
+ * What a reusable workflow's or composite action's `${{ inputs.x }}` is given by the repository's own calls:
+ * each local caller's literal `with:` value, and the input's default when a caller passes none or no local
+ * caller is known. A workflow that is not reusable (a dispatch's inputs) has no constant values.
+ */
+function inputValues(repository: RepositoryModel, step: Step, name: string): string[] {
+  const owner = step.owner;
+  let given: (string | null)[];
+  let fallback: string | null;
+  if (owner.kind === 'action') {
+    given = repository.callersOf(owner).map((caller) => getText(caller.with, name));
+    const input = owner.inputs.find((i) => i.name === name);
+    fallback = scalarText(input?.default);
+  } else {
+    const call = owner.triggers.find((t) => t.name === 'workflow_call');
+    if (call === undefined) return [];
+    given = localCallers(owner, repository).map((caller) => getText(caller.with, name));
+    fallback = getText(get(get(call.config, 'inputs'), name), 'default');
+  }
+  const values = given.filter((v): v is string => v !== null);
+  if ((given.length === 0 || values.length < given.length) && fallback !== null) values.push(fallback);
+  // A caller's own expression (`${{ inputs.image }}` of an outer workflow) is not followed.
+  return values.filter((v) => !v.includes('${{'));
 }
 
 /** The words of a list of images, an expression (`${{ env.REGISTRY }}`) staying one word. */
@@ -160,15 +278,16 @@ function commandImages(verb: string, args: readonly string[]): string[] {
   return found;
 }
 
-function addImage(job: Job, word: string, pushes: boolean, images: Set<string>, namespaces: Set<string>, builtNames: Set<string>): void {
-  const cleaned = word.replace(/["']/g, '').trim();
-  if (cleaned === '' || cleaned.startsWith('-')) return;
+function addImage(step: Step, word: string, pushes: boolean, images: Set<string>, namespaces: Set<string>, builtNames: Set<string>): void {
+  // `name=org/app` in `docker/metadata-action`'s `images:`; no image reference holds `=` otherwise.
+  const cleaned = word.replace(/["']/g, '').trim().replace(/^name=/, '');
+  if (cleaned === '' || cleaned.startsWith('-') || cleaned.includes('=')) return;
   const parsed = parseImage(cleaned);
   if (parsed === null) {
     // A computed registry or namespace: keep the name, literal or from the job's matrix.
     const last = cleaned.slice(cleaned.lastIndexOf('/') + 1).replace(/:[^:}]*$/, '');
     const matrix = /^\$\{\{\s*matrix\.([\w-]+)\s*\}\}$/.exec(last);
-    const values = matrix !== null ? (matrixValues(job, matrix[1] as string) ?? []) : last.includes('${{') ? [] : [last];
+    const values = matrix !== null ? (matrixValues(step.job, matrix[1] as string) ?? []) : last.includes('${{') ? [] : [last];
     for (const value of values) if (/^[\w.-]+$/.test(value)) builtNames.add(value.toLowerCase());
     return;
   }
@@ -234,6 +353,17 @@ export function ownerNamespace(reference: string, identity: RepositoryIdentity):
   if (image === null || image.namespace === null) return null;
   if (image.namespace === '${{owner}}') return identity.owner ?? '${{ github.repository_owner }}';
   return OWNER_REGISTRIES.has(image.registry) && identity.owners.has(image.namespace) ? image.namespace : null;
+}
+
+/**
+ * The namespace (`docker.io/acme-old`) the repository's own workflows push images to that an image is published
+ * under, when that, not the image itself being built or pushed, is what makes it the owner's; null otherwise.
+ */
+export function pushedNamespace(reference: string, identity: RepositoryIdentity): string | null {
+  const image = parseImage(reference);
+  if (image === null || image.namespace === null || identity.images.has(`${image.registry}/${image.path}`)) return null;
+  const namespace = `${image.registry}/${image.namespace}`;
+  return identity.namespaces.has(namespace) ? namespace : null;
 }
 
 /** Who owns a container image (a job or service container, a `docker://` step, a docker action's image). */

@@ -218,6 +218,59 @@ ${steps}
     expect(later?.description).toContain('gives `needs.read.outputs.pr` to actions/github-script, which only posts a fixed comment');
   });
 
+  it('is LOW naming the sink when the files only pick a label or the pull request it goes on, with the run token', () => {
+    const job = (steps: string) => ON + yaml`
+      permissions: { contents: write, pull-requests: write }
+      jobs:
+        label:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                run-id: \${{ github.event.workflow_run.id }}
+            - id: pr
+              run: |
+                echo "number=$(cat NR)" >> "$GITHUB_OUTPUT"
+                echo "label=$(cat LABEL)" >> "$GITHUB_OUTPUT"
+${steps}
+    `;
+    const env = `              env:
+                PR: \${{ steps.pr.outputs.number }}
+                LABEL: \${{ steps.pr.outputs.label }}`;
+    const [gh] = scanWith(RULE, job(`            - run: gh pr edit "$PR" --add-label "$LABEL"
+${env}
+                GH_TOKEN: \${{ github.token }}`));
+    expect(gh?.severity).toBe('LOW');
+    expect(gh?.description).toContain('which only adds or removes a label');
+    expect(gh?.description).toContain('`gh pr edit <number> --add-label`');
+    expect(gh?.description).toContain("at worst a label of the fork's choosing");
+    const [script] = scanWith(RULE, job(`            - uses: actions/github-script@v7
+${env}
+              with:
+                script: |
+                  await github.rest.issues.addLabels({ ...context.repo, issue_number: Number(process.env.PR), labels: [process.env.LABEL] });`));
+    expect(script?.severity).toBe('LOW');
+    expect(script?.description).toContain('to actions/github-script, which only adds or removes a label');
+    // With another token, the label starts workflows (a label gate among them): not a harmless notice.
+    const [pat] = scanWith(RULE, job(`            - run: gh pr edit "$PR" --add-label "$LABEL"
+${env}
+                GH_TOKEN: \${{ secrets.BOT_TOKEN }}`));
+    expect(pat?.severity).toBe('MEDIUM');
+    // The value reaches a shell command (spliced into the script, or given to another program): unchanged.
+    const [splice] = scanWith(RULE, job(`            - run: gh pr edit "\${{ steps.pr.outputs.number }}" --add-label "\${{ steps.pr.outputs.label }}"
+              env:
+                GH_TOKEN: \${{ github.token }}`));
+    expect(splice?.severity).toBe('MEDIUM');
+    const [shell] = scanWith(RULE, job(`            - run: gh pr edit "$PR" --add-label x && git tag "$LABEL"
+${env}
+                GH_TOKEN: \${{ github.token }}`));
+    expect(shell?.severity).toBe('MEDIUM');
+    const [title] = scanWith(RULE, job(`            - run: gh pr edit "$PR" --title "$LABEL"
+${env}
+                GH_TOKEN: \${{ github.token }}`));
+    expect(title?.severity).toBe('MEDIUM');
+  });
+
   it('files kept in a subdirectory are HIGH only when a later step runs code there (fastapi deploy-docs)', () => {
     const workflow = (path: string, later: string) => ON + yaml`
       jobs:
@@ -416,8 +469,8 @@ ${check}
     // at most which pull request gets the label: LOW.
     const [unchecked] = scanWith(RULE, workflow('                echo "label $PR"'));
     expect(unchecked?.severity).toBe('LOW');
-    expect(unchecked?.description).toContain('gh pr edit "$PR" --add-label reviewed');
-    expect(unchecked?.description).toContain('but every job it steers holds no write scope that changes code, releases or packages, no secret, OIDC token, self-hosted machine or publish (LOW: no later step runs them');
+    expect(unchecked?.description).toContain('reads them only to pick a label, or the issue or pull request that `gh pr edit <number> --add-label` adds it to');
+    expect(unchecked?.description).toContain("LOW: at worst a label of the fork's choosing");
     // The same in a job that holds a secret: MEDIUM.
     const secret = workflow('                echo "label $PR"').replace('GH_TOKEN: ${{ github.token }}', 'GH_TOKEN: ${{ secrets.BOT_TOKEN }}');
     expect(scanWith(RULE, secret).map((f) => f.severity)).toEqual(['MEDIUM']);
@@ -504,10 +557,13 @@ ${use}
       '                PR: ${{ needs.read.outputs.pr }}',
       '                GH_TOKEN: ${{ github.token }}',
       '              run: |',
-      "                echo \"$PR\" | grep -qE '^[0-9]+$' || exit 1",
+      '                if ! [[ "$PR" =~ ^[1-9][0-9]*$ ]]; then exit 1; fi',
       '                gh pr edit "$PR" --add-label ok',
     ].join('\n');
     expect(scanWith(RULE, workflow('', ownCheck))).toEqual([]);
+    // A grep of it checks each line, not the value.
+    const grepped = ownCheck.replace('if ! [[ "$PR" =~ ^[1-9][0-9]*$ ]]; then exit 1; fi', "echo \"$PR\" | grep -qE '^[0-9]+$' || exit 1");
+    expect(positions(scanWith(RULE, workflow('', grepped)))).toEqual(['11:15 LOW']);
     // Unchecked, or checked only in a step that may be skipped: the value steers the job (MEDIUM).
     expect(positions(scanWith(RULE, workflow('', use)))).toEqual(['11:15 MEDIUM']);
     const skipped = checkStep.replace('            - name: Check', "            - name: Check\n              if: github.event.workflow_run.event == 'push'");
@@ -980,5 +1036,104 @@ describe(`${RULE}: values that only decide a comment or a status`, () => {
       const otherVariable = job(`- run: echo "OTHER=$(cat sha.txt)" >> "$GITHUB_ENV"`, '${{ env.PR_SHA }}');
       expect(scanWith('untrusted-checkout', otherVariable)).toEqual([]);
     });
+  });
+});
+
+describe(`${RULE}: runs listed from a workflow that never runs on pull requests`, () => {
+  const release = (trigger: string) => ({ path: '.github/workflows/release.yml', text: `name: Release build\non: ${trigger}\njobs: {}\n` });
+  const follow = (steps: string) => ({
+    path: '.github/workflows/follow.yml',
+    text: yaml`
+      on:
+        issue_comment:
+          types: [created]
+      jobs:
+        install:
+          runs-on: ubuntu-latest
+          permissions:
+            contents: write
+          steps:
+            ${steps}
+            - run: bash dist/install.sh
+    `,
+  });
+  const listed = (list: string) => `- env:
+                GH_TOKEN: \${{ github.token }}
+              run: |
+                RUN_ID=$(${list} --limit 1 --json databaseId --jq '.[0].databaseId')
+                gh run download "$RUN_ID" -n dist -D dist`;
+
+  it('reports nothing when `gh run list --workflow` names a workflow here that runs only on push, by hand or on a schedule', () => {
+    const trusted = release("{ push: { branches: [main] }, workflow_dispatch: {}, schedule: [{ cron: '0 0 * * *' }] }");
+    expect(scanWith(RULE, [follow(listed('gh run list --workflow release.yml --branch main')), trusted])).toEqual([]);
+    // `-w` with the workflow's name, and the path, in the same repository spelled out.
+    expect(scanWith(RULE, [follow(listed("gh run list -w 'Release build'")), trusted])).toEqual([]);
+    expect(scanWith(RULE, [follow(listed('gh run list -R "$GITHUB_REPOSITORY" --workflow=.github/workflows/release.yml')), trusted])).toEqual([]);
+    // The run id computed by an earlier step and given to actions/download-artifact.
+    const computed = `- id: find
+              env:
+                GH_TOKEN: \${{ github.token }}
+              run: echo "id=$(gh run list --workflow release.yml -L 1 --json databaseId -q '.[0].databaseId')" >> "$GITHUB_OUTPUT"
+            - uses: actions/download-artifact@v4
+              with:
+                name: dist
+                path: dist
+                run-id: \${{ steps.find.outputs.id }}
+                github-token: \${{ github.token }}`;
+    expect(scanWith(RULE, [follow(computed), trusted])).toEqual([]);
+  });
+
+  it('negative: still reports a workflow that runs on pull requests, one not in the repository, another repository, or no workflow', () => {
+    expect(scanWith(RULE, [follow(listed('gh run list --workflow release.yml')), release('[push, pull_request]')]).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, [follow(listed('gh run list --workflow release.yml')), release('pull_request_target')]).map((f) => f.severity)).toEqual(['HIGH']);
+    const trusted = release('push');
+    expect(scanWith(RULE, [follow(listed('gh run list --workflow other.yml')), trusted]).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, [follow(listed('gh run list -R someone/else --workflow release.yml')), trusted]).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, [follow(listed('gh run list --branch main')), trusted]).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, [follow(listed('gh run list --workflow "$WORKFLOW"')), trusted]).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+});
+
+describe(`${RULE}: a github-script that checks what it reads`, () => {
+  const workflow = (script: string) => yaml`
+    on:
+      workflow_run:
+        workflows: [CI]
+        types: [completed]
+    jobs:
+      comment:
+        runs-on: ubuntu-latest
+        permissions:
+          pull-requests: write
+        steps:
+          - uses: actions/download-artifact@v4
+            with:
+              name: pr
+              run-id: \${{ github.event.workflow_run.id }}
+              github-token: \${{ github.token }}
+          - uses: actions/github-script@v7
+            id: js
+            with:
+              script: |
+                ${script}
+          - run: gh pr edit "$PR" --add-label checked
+            env:
+              PR: \${{ steps.js.outputs.number }}
+              GH_TOKEN: \${{ secrets.BOT_TOKEN }}
+  `;
+  const read = "const fs = require('fs');\n                const v = fs.readFileSync('pr/number', 'utf8').trim();";
+
+  it('reports nothing when every value read is checked against a strict pattern before use, failing otherwise, or made a number', () => {
+    expect(scanWith(RULE, workflow(`${read}\n                if (!/^[1-9][0-9]*$/.test(v)) {\n                  core.setFailed('not a number');\n                  return;\n                }\n                core.setOutput('number', v);`))).toEqual([]);
+    expect(scanWith(RULE, workflow(`${read}\n                if (!/^\\d+$/.test(v)) throw new Error('not a number');\n                core.setOutput('number', v);`))).toEqual([]);
+    expect(scanWith(RULE, workflow("const n = Number(require('fs').readFileSync('pr/number', 'utf8'));\n                core.setOutput('number', n);"))).toEqual([]);
+  });
+
+  it('negative: still reports a check that goes on, a pattern with the m flag, a use before the check, or a file parsed as JSON', () => {
+    const reported = (script: string) => scanWith(RULE, workflow(script)).map((f) => f.severity);
+    expect(reported(`${read}\n                if (!/^\\d+$/.test(v)) core.warning('odd');\n                core.setOutput('number', v);`)).toEqual(['MEDIUM']);
+    expect(reported(`${read}\n                if (!/^\\d+$/m.test(v)) throw new Error('not a number');\n                core.setOutput('number', v);`)).toEqual(['MEDIUM']);
+    expect(reported(`${read}\n                core.setOutput('number', v);\n                if (!/^\\d+$/.test(v)) throw new Error('not a number');`)).toEqual(['MEDIUM']);
+    expect(reported("const data = JSON.parse(require('fs').readFileSync('pr/event.json', 'utf8'));\n                core.setOutput('number', data.number);")).toEqual(['MEDIUM']);
   });
 });

@@ -547,6 +547,35 @@ ${steps}`, { settings: { workflow_permissions: { default_workflow_permissions: '
     expect(findings.map((f) => f.severity)).toEqual(['MEDIUM', 'MEDIUM']);
   });
 
+  it('rates images under a namespace the repository publishes to LOW (a former organisation name), and only for pushes', () => {
+    const tests = yaml`
+      on: push
+      permissions: { contents: read }
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          container: oldorg/builder:2024-01
+          steps:
+            - run: make test
+              env:
+                TOKEN: \${{ secrets.DEPLOY_TOKEN }}
+    `;
+    const release = (steps: string) => ({ path: '.github/workflows/release.yml', text: `on: push\njobs:\n  image:\n    runs-on: ubuntu-latest\n    steps:\n${steps}` });
+    const test = { path: '.github/workflows/test.yml', text: tests };
+    const severity = (steps: string) => scanWith(RULE, [release(steps), test], { repository: 'neworg/product' }).map((f) => f.severity);
+    const pushed = scanWith(RULE, [release('      - uses: docker/build-push-action@v6\n        with:\n          push: true\n          tags: oldorg/product:latest,oldorg/product:1\n'), test], { repository: 'neworg/product' });
+    expect(pushed.map((f) => f.severity)).toEqual(['LOW']);
+    expect(pushed[0]?.description).toContain('LOW: it is the owner\'s own image: the repository publishes to `docker.io/oldorg`');
+    expect(severity('      - run: docker build -t oldorg/product:$VERSION . && docker push oldorg/product:$VERSION\n')).toEqual(['LOW']);
+    expect(severity('      - run: |\n          docker buildx build \\\n            --platform linux/amd64 \\\n            --push -t oldorg/product:1 .\n')).toEqual(['LOW']);
+    // Only pulled (and re-tagged for local use), pushed to another namespace, or never pushed: not the owner's.
+    expect(severity('      - run: docker pull oldorg/product:1 && docker tag oldorg/product:1 product:local\n')).toEqual(['MEDIUM']);
+    expect(severity('      - run: docker push otherorg/product:1\n')).toEqual(['MEDIUM']);
+    expect(severity('      - uses: docker/build-push-action@v6\n        with:\n          push: false\n          tags: oldorg/product:1\n')).toEqual(['MEDIUM']);
+    // A bare name is an official image's namespace, never the repository's.
+    expect(severity('      - run: docker push builder:2024-01\n')).toEqual(['MEDIUM']);
+  });
+
   it('does not throw on odd shapes', () => {
     expect(scanWith(RULE, yaml`
       on: push

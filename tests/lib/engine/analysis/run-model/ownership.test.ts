@@ -162,6 +162,87 @@ describe('who owns a container image', () => {
   });
 });
 
+describe('the namespaces the repository publishes to', () => {
+  const namespaces = (workflows: Record<string, string>, actions: Record<string, string> = {}) => [...repositoryIdentity(repository(workflows, actions), null).namespaces].sort();
+
+  it("reads a reusable workflow's and a composite action's inputs from the repository's own calls, and env values", () => {
+    const reusable = yaml`
+      on:
+        workflow_call:
+          inputs:
+            image: { type: string, required: true }
+            registry: { type: string, default: quay.io/acme-ci }
+      jobs:
+        push:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: docker/metadata-action@v5
+              with:
+                images: \${{ inputs.image }}
+            - run: docker push \${{ inputs.registry }}/runner:1
+    `;
+    const caller = yaml`
+      on: push
+      jobs:
+        a:
+          uses: ./.github/workflows/push.yml
+          with:
+            image: oldorg/product
+        b:
+          uses: ./.github/workflows/push.yml
+          with:
+            image: ghcr.io/second/product
+            registry: registry.example.com/team
+    `;
+    const action = yaml`
+      inputs:
+        repo: { default: public.ecr.aws/a1b2 }
+      runs:
+        using: composite
+        steps:
+          - shell: bash
+            env:
+              TARGET: \${{ inputs.repo }}/tool
+            run: |
+              docker buildx imagetools create -t "$TARGET:latest" src@sha256:x
+              NAME=images.example.org/mirror/app
+              docker manifest push $NAME:1
+    `;
+    expect(namespaces({ '.github/workflows/push.yml': reusable, '.github/workflows/release.yml': caller }, { '.github/actions/publish/action.yml': action })).toEqual([
+      'docker.io/oldorg',
+      'ghcr.io/second',
+      'images.example.org/mirror',
+      'public.ecr.aws/a1b2',
+      'quay.io/acme-ci',
+      'registry.example.com/team',
+    ]);
+  });
+
+  it('leaves out what it cannot read as a constant: a dispatch input, a computed value, a pull', () => {
+    expect(namespaces({
+      '.github/workflows/a.yml': yaml`
+        on:
+          workflow_dispatch:
+            inputs:
+              image: { default: oldorg/product }
+        env:
+          REGISTRY: \${{ vars.REGISTRY }}
+        jobs:
+          a:
+            runs-on: ubuntu-latest
+            steps:
+              - run: |
+                  docker push \${{ inputs.image }}:1
+                  docker push \${{ env.REGISTRY }}/\${{ github.event.inputs.org }}/app:1
+                  IMAGE=$(cat image.txt)
+                  docker push $IMAGE
+                  docker pull pulled/app:1
+                  docker push app:1
+      `,
+    })).toEqual([]);
+  });
+});
+
 describe('who owns what a URL serves', () => {
   const identity = repositoryIdentity(EMPTY, 'acme-labs/widget');
   const owner = (url: string | null) => urlOwnership(url, identity)?.ownership ?? null;
