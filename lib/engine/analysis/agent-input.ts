@@ -300,7 +300,8 @@ export function llmStep(step: Step, taint: TaintAnalyzer, executes: (step: Step)
   // The step's own inputs and environment; a script or a local action also sees the job's and workflow's `env:`.
   const own = namesIn([step.with, step.env]);
   const inherited = namesIn([job.env, job.workflow.env]);
-  const what = action ? `\`${slug ?? ''}\`` : describeLlmCode(step, executes);
+  // A build (`npm ci`, `make`) counts only when the step is handed the key itself, not through the job's `env:`.
+  const what = action ? `\`${slug ?? ''}\`` : describeLlmCode(step, executes, own.length > 0);
   // Another action (a checkout, an upload) is an LLM step only when it is handed the key itself.
   if (!action && own.length === 0 && (what === null || inherited.length === 0)) return undefined;
   const keys = [...new Set([...own, ...(what !== null ? inherited : [])])];
@@ -315,14 +316,14 @@ export function llmStep(step: Step, taint: TaintAnalyzer, executes: (step: Step)
 }
 
 /** The repository's own code a step runs, in words (a local action, a script file, a script that reads the payload); null for none. */
-function describeLlmCode(step: Step, executes: (step: Step) => readonly { kind: string; evidence: string }[]): string | null {
+function describeLlmCode(step: Step, executes: (step: Step) => readonly { kind: string; evidence: string }[], builds: boolean): string | null {
   const ref = step.usesRef;
   if (ref?.kind === 'local') return `local action \`${ref.path}\``;
   if (ref?.kind === 'repository') {
     const script = ref.slug === 'actions/github-script' ? getText(step.with, 'script') : null;
     if (script !== null && READS_EVENT.test(script)) return 'its github-script, which reads `context.payload`';
   }
-  const own = executes(step).find((e) => e.kind === 'file' || e.kind === 'local-action' || (e.kind === 'project' && step.run !== undefined));
+  const own = executes(step).find((e) => e.kind === 'file' || e.kind === 'local-action' || (builds && e.kind === 'project' && step.run !== undefined));
   if (own !== undefined) return `the repository's own code (${own.evidence})`;
   const run = step.run;
   if (run !== undefined && typeof run.value === 'string' && READS_EVENT.test(run.value)) return 'its script, which reads `$GITHUB_EVENT_PATH`';

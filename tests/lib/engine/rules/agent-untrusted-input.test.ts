@@ -564,5 +564,9 @@ ${step}
     // A third-party action is not counted unless it is handed the key and the text itself.
     const checkout = '      - run: echo done';
     expect(scanWith(RULE, workflow(issues, '  issues: write', checkout).replace('jobs:', 'env:\n  OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}\njobs:'))).toEqual([]);
+    // Nor is a build given the key only through the workflow's `env:`; the repository's script is.
+    const inherit = (step: string) => workflow(issues, '  issues: write', step).replace('jobs:', 'env:\n  OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}\njobs:');
+    expect(scanWith(RULE, inherit('      - run: npm ci && npm test'))).toEqual([]);
+    expect(positions(scanWith(RULE, inherit('      - run: node .github/scripts/reply.js')))).toEqual(['13:14 LOW']);
   });
 });
