@@ -2,7 +2,7 @@ import type { RepositoryModel } from '../model/repository.js';
 import { privilegedTriggers, type Job, type Step, type Workflow } from '../model/workflow.js';
 import { followsUntrustedRuns } from './workflow-run.js';
 import { commandName, logicalLines, pipelines, words } from '../shell.js';
-import { checkedLine, outputLines, validatedVariables } from './script-outputs.js';
+import { checkedLine, githubScriptChecks, JS_NUMBER, outputLines, validatedVariables } from './script-outputs.js';
 import { usesOnlyValidated } from './validation.js';
 import { get, getText, keyText, type YNode } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
@@ -202,12 +202,10 @@ function choosingText(step: Step): string {
   return getText(step.with, 'script') ?? '';
 }
 
-/** How the run of a download is chosen (see `RunChoice`). */
-export function runChoice(download: ForeignDownload): RunChoice {
+/** What names the run of a download (`run-id:`, the `gh run download` line ...), and the steps that computed it. */
+function runValue(download: ForeignDownload): { value: string; producers: Step[] } {
   const step = download.step;
   const ref = step.usesRef;
-  // Searching with forks skipped, whatever names the run: a run of a branch of the repository, a collaborator's.
-  if (skipsForkRuns(step)) return 'trusted';
   let value: string;
   if (ref?.kind === 'repository' && ref.slug === 'actions/download-artifact') value = getText(step.with, 'run-id') ?? '';
   else if (ref?.kind === 'repository' && CROSS_RUN_ACTIONS.has(ref.slug)) value = ['run_id', 'run_number', 'commit', 'workflow_conclusion'].map((n) => getText(step.with, n) ?? '').join(' ');
@@ -215,13 +213,113 @@ export function runChoice(download: ForeignDownload): RunChoice {
     const line = logicalLines(step.run.value).find((l) => l.offset === download.scriptOffset);
     value = line?.text ?? '';
   } else value = choosingText(step);
-  if (TRIGGERING_RUN.test(value)) return 'triggering';
   // The run id computed by an earlier step (`run-id: ${{ steps.find.outputs.id }}`) or the same script.
   const producers = [...value.matchAll(/steps\.([\w-]+)\.outputs/g)].flatMap((m) => step.job?.steps.filter((s) => s.id === m[1] && s.index < step.index) ?? []);
+  return { value, producers };
+}
+
+/** How the run of a download is chosen (see `RunChoice`). */
+export function runChoice(download: ForeignDownload): RunChoice {
+  const step = download.step;
+  const ref = step.usesRef;
+  // Searching with forks skipped, whatever names the run: a run of a branch of the repository, a collaborator's.
+  if (skipsForkRuns(step)) return 'trusted';
+  const { value, producers } = runValue(download);
+  if (TRIGGERING_RUN.test(value)) return 'triggering';
   const texts = [choosingText(step), ...producers.map(choosingText), ...(ref?.kind === 'repository' && CROSS_RUN_ACTIONS.has(ref.slug) ? [`event: '${getText(step.with, 'event') ?? ''}'`] : [])];
   if (texts.some((t) => TRUSTED_EVENT_FILTER.test(t))) return 'trusted';
   if (producers.some((p) => TRIGGERING_RUN.test(choosingText(p)))) return 'triggering';
   return 'chosen';
+}
+
+/**
+ * Commands and calls that list one workflow's runs: `gh run list --workflow <file or name>` (`-w`),
+ * `gh api .../actions/workflows/<file>/runs`, github-script's `listWorkflowRuns({ workflow_id: '<file>' })`.
+ */
+const RUN_LISTING = /\bgh\s+run\s+list\b[^\n|;&)`]*|\/actions\/workflows\/[^\s/"'`?]+\/runs\b|\blistWorkflowRuns\s*\(\s*\{[^}]{0,400}\}|\bgh\s+run\s+download\b/g;
+/** This repository, as a `gh -R` value or the start of an API path: `${{ github.repository }}`, `$GITHUB_REPOSITORY`, `{owner}/{repo}`. */
+const THIS_REPOSITORY = /^["']?(?:\$\{\{\s*github\.repository\s*\}\}|\$\{?GITHUB_REPOSITORY\}?|\{owner\}\/\{repo\}|:owner\/:repo)["']?$/;
+
+/**
+ * The workflows whose runs `text` lists, as written (a file name, a path or a `name:`), or null when a listing
+ * names no workflow, a computed one, or another repository's. `gh run download` with a run id of its own (not a
+ * variable) counts as a listing that names none.
+ */
+function listedWorkflows(raw: string): string[] | null {
+  const names: string[] = [];
+  const text = raw.replace(/\$\{\{\s*github\.repository\s*\}\}/g, '$GITHUB_REPOSITORY');
+  for (const match of text.matchAll(RUN_LISTING)) {
+    const found = match[0];
+    if (/^gh\s+run\s+download/.test(found)) continue;
+    if (found.startsWith('gh')) {
+      const list = words(found);
+      let workflow: string | null = null;
+      for (let i = 3; i < list.length; i++) {
+        const word = list[i] as string;
+        const [flag, inline] = word.startsWith('--') && word.includes('=') ? [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)] : [word, undefined];
+        const value = inline ?? list[i + 1];
+        if (flag === '-w' || flag === '--workflow') workflow = value ?? null;
+        else if ((flag === '-R' || flag === '--repo') && (value === undefined || !THIS_REPOSITORY.test(value))) return null;
+      }
+      if (workflow === null) return null;
+      names.push(workflow);
+    } else if (found.startsWith('/actions')) {
+      const start = match.index ?? 0;
+      const repository = /repos\/([^\s"'`]+?)$/.exec(text.slice(Math.max(0, start - 120), start))?.[1];
+      if (repository === undefined || !THIS_REPOSITORY.test(repository)) return null;
+      names.push(found.slice('/actions/workflows/'.length, -'/runs'.length));
+    } else {
+      const workflow = /\bworkflow_id\s*:\s*(['"`])([^'"`$\n]+)\1/.exec(found)?.[2];
+      if (workflow === undefined || !/\.\.\.\s*context\.repo\b|\bowner\s*:\s*context\.repo\.owner\b/.test(found)) return null;
+      names.push(workflow);
+    }
+  }
+  return names;
+}
+
+/**
+ * True when the run a download fetches is picked among the runs of workflows of this repository that never run
+ * on a pull request (every trigger `push`, `schedule`, `workflow_dispatch`, `release`, `merge_group` or
+ * `workflow_call`): `RUN=$(gh run list --workflow release.yml ...)`, `run-id` computed so by an earlier step, or
+ * `dawidd6/action-download-artifact` searching `workflow: release.yml` of this repository. Their artifacts are
+ * the repository's own, whichever run is picked. False when a listing names a workflow not found here (or one
+ * with any other trigger), a computed name, another repository, or none.
+ */
+export function picksOwnWorkflowRuns(download: ForeignDownload, repository: RepositoryModel): boolean {
+  const step = download.step;
+  const ref = step.usesRef;
+  let names: string[] | null;
+  if (ref?.kind === 'repository' && CROSS_RUN_ACTIONS.has(ref.slug)) {
+    const workflow = getText(step.with, 'workflow');
+    const repo = getText(step.with, 'repo');
+    if (hasInput(step, 'run_id') || workflow === null || (repo !== null && !THIS_REPOSITORY.test(repo.trim()))) return false;
+    names = [workflow];
+  } else {
+    const { producers } = runValue(download);
+    const texts = [choosingText(step), ...producers.map(choosingText)];
+    names = [];
+    for (const text of texts) {
+      const found = listedWorkflows(text);
+      if (found === null) return false;
+      names.push(...found);
+    }
+  }
+  return names.length > 0 && names.every((name) => {
+    const workflow = workflowNamed(name.trim(), repository);
+    return workflow !== undefined && workflow.triggers.length > 0 && workflow.triggers.every((t) => OWN_RUN_EVENTS.test(t.name));
+  });
+}
+
+/** Events whose runs only the repository's collaborators (or GitHub for them) start, or that add no runs of their own. */
+const OWN_RUN_EVENTS = /^(push|schedule|workflow_dispatch|release|merge_group|workflow_call)$/;
+
+/** The workflow of this repository a `--workflow` value names: its file name, its path, or its `name:`. */
+function workflowNamed(name: string, repository: RepositoryModel): Workflow | undefined {
+  if (name === '' || /[$*{}]/.test(name)) return undefined;
+  const byFile = repository.workflows.filter((w) => w.file.path === name || w.file.path.split('/').at(-1) === name);
+  if (byFile.length > 0) return byFile.length === 1 ? byFile[0] : undefined;
+  const byName = repository.workflows.filter((w) => w.name === name);
+  return byName.length === 1 ? byName[0] : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -464,6 +562,7 @@ function stepUse(step: Step, named: RegExp | null, later: boolean): { use: Artif
       }
       return { use: { kind: 'comment', step, detail: 'reads them into a comment (github-script)' }, outputs: true };
     }
+    if (scriptChecksWhatItReads(script)) return { use: { kind: 'validated', step, detail: 'checks the values it reads against a pattern (github-script)' }, outputs: false };
     return { use: { kind: 'data', step, detail: 'reads them in a github-script' }, outputs: true };
   }
   // An action given a path in (or, for a download into the workspace itself, any relative path).
@@ -479,6 +578,32 @@ function stepUse(step: Step, named: RegExp | null, later: boolean): { use: Artif
   const full = ref.path === '' ? ref.slug : `${ref.slug}/${ref.path}`;
   if (step.id !== null && /json|read|file|jq|yq|output|var/i.test(full)) return { use: { kind: 'read', step, detail: `reads them into outputs (${full})` }, outputs: true };
   return { use: { kind: 'content', step, detail: `hands them to ${full}` }, outputs: false };
+}
+
+/**
+ * True when a github-script reads files only into names it checks before any other use, stopping otherwise, or
+ * turns into numbers: `const pr = fs.readFileSync('pr/number', 'utf8').trim(); if (!/^\d+$/.test(pr)) {
+ * core.setFailed('bad'); return; }`, `const n = Number(fs.readFileSync(...))` (`githubScriptChecks`). A read
+ * into anything else (`JSON.parse(...)`, an argument) is not.
+ */
+function scriptChecksWhatItReads(script: string): boolean {
+  const reads = script.match(/\breadFile(?:Sync)?\s*\(/g)?.length ?? 0;
+  if (reads === 0 || script.length > 50_000) return false;
+  const checks = githubScriptChecks(script);
+  let checked = 0;
+  for (const match of script.matchAll(/^\s*(?:const|let|var)\s+([A-Za-z_$][\w$]{0,60})\s*=\s*([^\n;]*\breadFile(?:Sync)?\s*\([^\n;]*)\s*;?\s*$/gm)) {
+    const name = match[1] as string;
+    const check = checks.get(name);
+    if (check === undefined || (match[2]?.match(/\breadFile(?:Sync)?\s*\(/g)?.length ?? 0) !== 1) return false;
+    const assigned = (match.index ?? 0) + match[0].length;
+    // A number made from the file (`Number(...)`) carries no text; a pattern check must come before any other use.
+    if (!JS_NUMBER.test(match[2] ?? '')) {
+      const first = new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])`).exec(script.slice(assigned));
+      if (first === null || assigned + first.index < check.from || assigned + first.index > check.at) return false;
+    }
+    checked++;
+  }
+  return checked === reads;
 }
 
 /** `[ -f dir/x ]`, `test -d dir`: whether a path exists, not what it holds. */
@@ -600,6 +725,7 @@ export function isolatedExecutions(download: ForeignDownload, sameRun: (a: Step,
 export function downloadContent(download: ForeignDownload, workflow: Workflow, repository: RepositoryModel): 'outsider' | 'base' | 'other' {
   const choice = runChoice(download);
   if (choice === 'trusted') return 'base';
+  if (choice === 'chosen' && picksOwnWorkflowRuns(download, repository)) return 'base';
   if (choice === 'triggering') {
     if (!workflow.triggers.some((t) => t.name === 'workflow_run')) return 'other';
     return followsUntrustedRuns(workflow, repository) ? 'outsider' : 'base';

@@ -177,7 +177,7 @@ const JOB_TOKEN = /\bgithub\.token\b|\bsecrets\.GITHUB_TOKEN\b/i;
  * `jobToken: 'given'`) uses the job's write scopes only when an input or the environment hands it over.
  */
 function agentMayUse(step: Step, agent: AgentAction, scope: string): boolean {
-  if (scope === 'id-token' || agent.jobToken !== 'given') return true;
+  if (scope === 'id-token' || agent.jobToken !== 'given' || agent.implicitToken?.use === 'write') return true;
   const file = step.owner.file.text;
   const given = [step.with, step.env].some((n) => n !== undefined && JOB_TOKEN.test(file.slice(n.start, n.end)));
   return given || JOB_TOKEN.test(envText(step));
@@ -245,6 +245,20 @@ function stepMayUse(step: Step, scope: string): boolean {
  * setup, and for `contents`/`id-token`/`packages`/`actions` the comment and label actions and a `github-script`
  * that calls no API of that scope). A test, lint or build job, or a comment bot for `contents: write`, does not.
  */
+/**
+ * The steps of a job that take its token without being handed it, to read with it only (an agent action whose
+ * action.yml reads `github.token` for a check of the actor's access): `openai/codex-action (its write-access
+ * check ...)`. Empty for most jobs.
+ */
+export function implicitTokenReaders(job: Job): string[] {
+  const found: string[] = [];
+  for (const step of job.steps) {
+    const agent = stepAgent(step);
+    if (agent?.implicitToken?.use === 'read' && step.usesRef?.kind === 'repository') found.push(`${step.usesRef.slug} (${agent.implicitToken.what})`);
+  }
+  return found;
+}
+
 export function scopeUse(job: Job, scope: string): string | null {
   if (job.uses !== undefined) return 'it calls a reusable workflow, whose jobs the grant is the ceiling of';
   for (const step of job.steps) if (stepMayUse(step, scope)) return describeStep(step);

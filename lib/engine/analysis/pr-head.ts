@@ -229,8 +229,11 @@ function fromPath(path: string[], scope: Scope, triggers: PrHeadTriggers, depth:
     const script = producer.usesRef?.kind === 'repository' && producer.usesRef.slug === 'actions/github-script' ? get(producer.with, 'script') : undefined;
     if (script?.kind !== 'scalar' || typeof script.value !== 'string') return null;
     const values = githubScriptOutputValues(script.value, c);
-    if (values === null ? PR_LOOKUP.test(script.value) : values.some((v) => PR_HEAD_VALUE.test(v))) {
-      const branch = values === null ? branchOnlyLookup(script.value) : values.every((v) => !PR_HEAD_VALUE.test(v) || branchOnlyLookup(v));
+    // A commit picked from the pull request's own commits (`pulls.listCommits`, say the last one dated before
+    // the comment) is the contributor's code as much as the head is.
+    const listed = PR_COMMITS.test(script.value) && values !== null && values.some((v) => COMMIT_VALUE.test(v));
+    if (listed || (values === null ? PR_LOOKUP.test(script.value) : values.some((v) => PR_HEAD_VALUE.test(v)))) {
+      const branch = !listed && (values === null ? branchOnlyLookup(script.value) : values.every((v) => !PR_HEAD_VALUE.test(v) || branchOnlyLookup(v)));
       return `${dotted} <- ${lookupText(branch)} by step ${producer.name ?? producer.id ?? a}`;
     }
     // A script that reads a file an earlier step downloaded from a fork's run: the fork wrote the value.
@@ -246,6 +249,11 @@ function fromPath(path: string[], scope: Scope, triggers: PrHeadTriggers, depth:
   }
   return null;
 }
+
+/** A script that lists a pull request's commits. */
+const PR_COMMITS = /\bpulls\.listCommits\b|\/pulls\/[^\s'"`]*\/commits\b/;
+/** A commit's SHA in an output value (`commit.sha`, `commits[n - 1].sha`). */
+const COMMIT_VALUE = /\.sha\b|\.oid\b/;
 
 /** A github-script that reads a file (`fs.readFileSync`, `fs.promises.readFile`, `require('./x.json')`). */
 const JS_READS_FILE = /\breadFile(?:Sync)?\s*\(|\brequire\s*\(\s*[^)]{0,200}\.json\b/;

@@ -1,6 +1,6 @@
 import { ScanMemo } from '../model/scan-cache.js';
 import { logicalLines, type ScriptSpan } from '../shell.js';
-import { checkedAt, failingChecks, shellChecks } from './shell-checks.js';
+import { checkedAt, failingChecks, safePattern, shellChecks } from './shell-checks.js';
 
 /** Environment variables a script reads: `$X`, `${X}`, `$env:X`, `%X%`, `process.env.X`. */
 export function referencedEnvVars(script: string): Set<string> {
@@ -239,7 +239,7 @@ function jqNumberVariables(script: string): ReadonlySet<string> {
 /**
  * Variables a script checks so that the step fails on any other value, and the rest of the job sees the checked
  * shape: against an anchored pattern of harmless characters (`[[ "$N" =~ ^[0-9]+$ ]] || exit 1`,
- * `if ! echo "$N" | grep -qE '^...$'; then exit 1; fi`) or an allow-list (`case "$N" in a|b) ;; *) exit 1 ;; esac`,
+ * `if ! [[ $N =~ ^[1-9][0-9]*$ ]]; then exit 1; fi`; not a `grep`, which matches line by line) or an allow-list (`case "$N" in a|b) ;; *) exit 1 ;; esac`,
  * `case $N in ''|*[!0-9]*) exit 1 ;; esac`), see shell-checks.ts; or read as a number by jq
  * (`N=$(jq -r '.n | tonumber' f)`).
  */
@@ -351,6 +351,8 @@ export function githubScriptOutputValues(script: string, name: string): string[]
 
 /** A JavaScript identifier an `actions/github-script` script checks before it goes on. */
 export interface JsCheck {
+  /** Offset in the script where the check starts (its `[`, its regular expression, its `Number(`). */
+  from: number;
   /** Offset in the script where the check ends: uses after it see the checked shape. */
   at: number;
   /** True when a failed check fails the step (`throw`, `core.setFailed`, `process.exit`), not only ends the script. */
@@ -378,6 +380,17 @@ const JS_FAIL = /^[^;{}]{0,80}?\)\s*(?:\{[^{}]{0,300}?)?\b(throw|core\.setFailed
 export const JS_NUMBER = /^\s*(?:Number|parseInt|parseFloat|Math\.\w+)\s*\(|^\s*\+\s*[A-Za-z_$]/;
 
 /**
+ * True unless the check is a regular expression that lets a harmful character through: one not anchored at both
+ * ends, with the `m` flag (`^` and `$` then match at every line, so a newline and anything after it pass), or
+ * admitting characters other than letters, digits and `_ - . / : @ +` (`safePattern`, JavaScript's escapes).
+ */
+function jsPatternChecks(check: string): boolean {
+  const literal = /\/(\^(?:[^/\n\\]|\\.)*\$)\/([a-z]*)/.exec(check);
+  if (literal === null) return true;
+  return !(literal[2] ?? '').includes('m') && safePattern(literal[1] ?? '', true, true);
+}
+
+/**
  * Identifiers an `actions/github-script` script checks with a guard that stops it otherwise:
  * `if (!/^\d+$/.test(pr)) { core.setFailed('bad'); return; }`, `if (!ALLOWED.includes(env)) throw new Error(...)`.
  * Also identifiers assigned a number (`const pr = parseInt(x, 10)`). Regular expressions that allow anything
@@ -387,11 +400,11 @@ export function githubScriptChecks(script: string): Map<string, JsCheck> {
   const result = new Map<string, JsCheck>();
   if (script.length > 200_000) return result;
   for (const match of script.matchAll(/^\s*(?:const|let|var)\s+([A-Za-z_$][\w$]{0,60})\s*=([^\n]*)$/gm)) {
-    if (match[1] !== undefined && JS_NUMBER.test(match[2] ?? '')) result.set(match[1], { at: (match.index ?? 0) + match[0].length, fails: false });
+    if (match[1] !== undefined && JS_NUMBER.test(match[2] ?? '')) result.set(match[1], { from: match.index ?? 0, at: (match.index ?? 0) + match[0].length, fails: false });
   }
   for (const match of script.matchAll(JS_CHECK)) {
     const name = match[1] ?? match[2] ?? match[3] ?? match[4];
-    if (name === undefined || /\.[*+]/.test(match[0])) continue;
+    if (name === undefined || !jsPatternChecks(match[0])) continue;
     let start = match.index ?? 0;
     const end = start + match[0].length;
     // An array literal's allow-list: the check starts at its `[`.
@@ -406,7 +419,7 @@ export function githubScriptChecks(script: string): Map<string, JsCheck> {
     if (after === null) continue;
     const fails = after[1] !== 'return' || /\bcore\.setFailed\s*\(|\breturn\s+core\.setFailed\b/.test(window.slice(0, after[0].length + 20));
     const known = result.get(name);
-    if (known === undefined || (!known.fails && fails)) result.set(name, { at: end, fails });
+    if (known === undefined || (!known.fails && fails)) result.set(name, { from: start, at: end, fails });
   }
   return result;
 }

@@ -7,12 +7,15 @@
  *     if ! [[ $N =~ ^[0-9]+$ ]]; then echo bad; exit 1; fi   # the same
  *     if [ -n "$N" ] && ! [[ "$N" =~ ^[1-9][0-9]*$ ]]; then N=""; fi
  *     case "$N" in ''|*[!0-9]*) exit 1 ;; esac
+ *     if [[ -z "$N" || ! "$N" =~ ^[0-9]+$ ]]; then exit 1; fi   # `[[ A || B ]]` read as `[[ A ]] || [[ B ]]`
+ *     [[ "$N" =~ ^[0-9]+$ ]] || (echo bad; exit 1)           # the subshell fails, and `bash -e` with it
  *     if [[ "$RAW" =~ ^[0-9a-f]{40}$ ]]; then SHA="$RAW"; fi  # the read inside the branch
  *
  * A check counts only against an anchored pattern (`^...$`) whose every character is one that cannot end a
  * quoted string or start a command in a shell or JavaScript sink (letters, digits, `_ - . / : @ +`): a
  * pattern admitting `.`, spaces, quotes, `$`, backslashes or a negated class checks nothing, nor does an
- * unanchored one. Reads inside the tests themselves (`[[ "$N" =~ ... ]]`, `[ -n "$N" ]`) carry the value
+ * unanchored one. `=~` and `case` match the whole value, so it holds no newline either; a `grep` of the value
+ * checks nothing, since it matches line by line (`1`, a newline and anything after it pass). Reads inside the tests themselves (`[[ "$N" =~ ... ]]`, `[ -n "$N" ]`) carry the value
  * nowhere.
  *
  * This is not a shell parser: it splits the script into statements (quotes, `$( )`, `[[ ]]`, here-documents
@@ -50,7 +53,7 @@ const memo = new ScanMemo<string, ShellChecks>(128);
 export function shellChecks(script: string): ShellChecks {
   const known = memo.get(script);
   if (known !== undefined) return known;
-  const found = script.length > MAX_SCRIPT || !/=~|grep|esac/.test(script) ? EMPTY : analyse(script);
+  const found = script.length > MAX_SCRIPT || !/=~|esac/.test(script) ? EMPTY : analyse(script);
   memo.set(script, found);
   return found;
 }
@@ -281,12 +284,10 @@ type TestKind = 'match' | 'mismatch' | 'nonempty' | 'empty';
 
 const VAR = String.raw`"?\$\{?([A-Za-z_]\w*)(?::-)?\}?"?`;
 const REGEX_TEST = new RegExp(String.raw`^\[\[\s+(!\s+)?"?\$\{?([A-Za-z_]\w*)\}?"?\s+=~\s+(\S+)\s+\]\]$`);
-const PIPED_GREP = new RegExp(String.raw`^(?:echo|printf)\s+(?:-[neE]{1,3}\s+|(['"])%s(?:\\n)?\1\s+)?${VAR}\s*\|\s*grep\s+((?:-[A-Za-z]{1,8}\s+){0,4})(['"])([^'"]*)\4$`);
-const HERE_GREP = new RegExp(String.raw`^grep\s+((?:-[A-Za-z]{1,8}\s+){0,4})(['"])([^'"]*)\2\s*<<<\s*${VAR}$`);
 const EMPTINESS = new RegExp(String.raw`^(?:\[\[?\s+|test\s+)(?:-([nz])\s+)?${VAR}(?:\s+\]\]?)?$`);
 
 /** `^...$` whose characters, classes and groups admit only letters, digits and `_ - . / : @ +` (see the module comment). */
-export function safePattern(pattern: string, extended = true): boolean {
+export function safePattern(pattern: string, extended = true, javascript = false): boolean {
   if (pattern.length > 300 || !pattern.startsWith('^') || !pattern.endsWith('$') || pattern.endsWith('\\$')) return false;
   const inner = pattern.slice(1, -1);
   let depth = 0;
@@ -310,7 +311,7 @@ export function safePattern(pattern: string, extended = true): boolean {
       continue;
     }
     if (c === '[') {
-      const end = classEnd(inner, i);
+      const end = classEnd(inner, i, javascript);
       if (end === -1) return false;
       i = end;
       continue;
@@ -336,6 +337,8 @@ export function safePattern(pattern: string, extended = true): boolean {
         continue;
       }
     } else if (c === '*') continue;
+    // A literal space in a JavaScript pattern (`/^release v[0-9]+$/`) is fixed text, not a class that admits any.
+    if (javascript && c === ' ') continue;
     // `.` outside a bracket expression is any character.
     if (c === '.' || !/[\w/:@+-]/.test(c)) return false;
   }
@@ -343,12 +346,20 @@ export function safePattern(pattern: string, extended = true): boolean {
 }
 
 /** The index of the `]` closing a safe bracket expression starting at `start`, or -1 (negated, or admitting other characters). */
-function classEnd(text: string, start: number): number {
+function classEnd(text: string, start: number, javascript = false): number {
   let j = start + 1;
   if (text[j] === '^' || text[j] === '!') return -1;
   let previous: string | null = null;
   for (; j < text.length; j++) {
     const c = text[j] as string;
+    // In JavaScript (not in POSIX brackets, where `\` is itself admitted) `[\w.-]`, `[\d]`, `[a-z\-]`.
+    if (javascript && c === '\\') {
+      const d = text[j + 1];
+      if (d === undefined || !/[dw./:@+_-]/.test(d)) return -1;
+      j++;
+      previous = null;
+      continue;
+    }
     if (c === ']' && j > start + 1) return j;
     if (c === '[' && text[j + 1] === ':') {
       const close = text.indexOf(':]', j + 2);
@@ -407,20 +418,39 @@ function classify(text: string, script: string, patterns: Map<string, string | n
     if (regex[1] !== undefined) negated = !negated;
     return { name: regex[2] as string, kind: flip('match') };
   }
-  if (rest.includes('grep')) {
-    const piped = PIPED_GREP.exec(rest);
-    const here = piped === null ? HERE_GREP.exec(rest) : null;
-    const flags = piped?.[3] ?? here?.[1];
-    const pattern = piped?.[5] ?? here?.[3];
-    const name = piped?.[2] ?? here?.[4];
-    if (flags === undefined || pattern === undefined || name === undefined || /-[A-Za-z]*[vFf]/.test(flags)) return null;
-    return safePattern(pattern, /-[A-Za-z]*[EP]/.test(flags)) ? { name, kind: flip('match') } : null;
-  }
+  // `echo "$N" | grep -qE '^[0-9]+$'` is no check: grep matches line by line, so `1` followed by a newline and
+  // anything at all passes, and that newline is what a `$GITHUB_ENV` write or a `${{ }}` splice needs.
+  if (rest.includes('grep')) return null;
   const emptiness = EMPTINESS.exec(rest);
   if (emptiness !== null && emptiness[2] !== undefined && (rest.startsWith('test') || /\]$/.test(rest))) {
     return { name: emptiness[2], kind: flip(emptiness[1] === 'z' ? 'empty' : 'nonempty') };
   }
   return null;
+}
+
+/**
+ * A list with `[[ A || B ]]` (or `&&`) inside a test read as `[[ A ]] || [[ B ]]`, when that keeps its meaning:
+ * the test is the whole list, or joined to it by the same operator as inside it. Each part keeps the test's
+ * offsets. `[[ -z "$N" || ! "$N" =~ ^[0-9]+$ ]]` is then an emptiness test or'ed with a pattern test.
+ */
+function expandTests(parts: readonly Part[]): readonly Part[] {
+  if (!parts.some((p) => p.text.startsWith('[[') && (p.text.includes('||') || p.text.includes('&&')))) return parts;
+  const out: Part[] = [];
+  for (const [i, part] of parts.entries()) {
+    const inner = /^\[\[\s+(.*)\s+\]\]$/s.exec(part.text)?.[1];
+    const ops = inner === undefined ? [] : [...inner.matchAll(/\s(\|\||&&)\s/g)].map((m) => m[1]);
+    const op = ops[0];
+    const uniform = op !== undefined && ops.every((o) => o === op) && !/[()]/.test(inner ?? '');
+    const outer = parts.filter((_, j) => j !== i).map((p) => p.op).filter((o) => o !== null);
+    if (inner === undefined || !uniform || (parts.length > 1 && (outer.some((o) => o !== op) || (i > 0 && part.op !== op)))) {
+      out.push(part);
+      continue;
+    }
+    inner.split(op === '||' ? /\s\|\|\s/ : /\s&&\s/).forEach((test, j) => {
+      out.push({ start: part.start, end: part.end, text: `[[ ${test.trim()} ]]`, op: j === 0 ? part.op : (op as '&&' | '||') });
+    });
+  }
+  return out;
 }
 
 /** Uniform `&&` (`and`) or `||` (`or`) list, or mixed (null). A single part is both. */
@@ -445,6 +475,8 @@ function failsOnlyChecked(kinds: (TestKind | null)[], list: { and: boolean; or: 
 function effect(text: string, name: string, afterTest: boolean): CheckOutcome | null {
   const t = text.trim();
   if (/^(?:exit\s+[1-9]\d*|return\s+[1-9]\d*|false)\s*(?:[;#].*)?$/.test(t)) return 'fail';
+  // `|| (echo bad; exit 1)`: the subshell fails, and the step's shell (`bash -e`) stops on the list's last command.
+  if (/^\((?:\s*(?:echo|printf)\b[^()`;&|]*;)?\s*exit\s+[1-9]\d*\s*;?\s*\)$/.test(t)) return 'fail';
   // A bare `exit` returns the status of the command before it: the failed test's, right after one.
   if (/^(?:exit|return)\s*$/.test(t)) return afterTest ? 'fail' : 'stop';
   if (/^exit\s+0\s*$/.test(t)) return 'stop';
@@ -717,7 +749,7 @@ function analyse(script: string): ShellChecks {
     const parts = token.parts;
     if (parts.length < 2) return;
     const last = parts[parts.length - 1] as Part;
-    const list = parts.slice(0, -1);
+    const list = expandTests(parts.slice(0, -1));
     const shape = listKind(list);
     for (const [name, kinds] of listTests(list)) {
       const onlyChecked = last.op === '||' ? passesOnlyChecked(kinds, shape) : failsOnlyChecked(kinds, shape);
@@ -732,10 +764,11 @@ function analyse(script: string): ShellChecks {
   function ifChecks(block: Frame, end: number, parent: Body): void {
     const first = block.branches[0];
     if (first?.condition === undefined || first.condition === null) return;
-    const shape = listKind(first.condition);
+    const condition = expandTests(first.condition);
+    const shape = listKind(condition);
     const others = block.branches.slice(1);
     const onlyElse = others.length === 1 && others[0]?.isElse === true ? (others[0] as Branch) : null;
-    for (const [name, kinds] of listTests(first.condition)) {
+    for (const [name, kinds] of listTests(condition)) {
       if (passesOnlyChecked(kinds, shape)) {
         addRange(name, first.body.start, first.end, 'branch');
         // Every other way through fails or empties the variable: after `fi` it is checked.
@@ -754,9 +787,9 @@ function analyse(script: string): ShellChecks {
 
   /** `test || { echo bad; exit 1; }`, `test && { Y="$X"; }`. */
   function groupChecks(group: Frame, closeAt: number, end: number, parent: Body): void {
-    const list = group.list;
     const op = group.listOp;
-    if (list === undefined || op === undefined) return;
+    if (group.list === undefined || op === undefined) return;
+    const list = expandTests(group.list);
     const shape = listKind(list);
     for (const [name, kinds] of listTests(list)) {
       const onlyChecked = op === '||' ? passesOnlyChecked(kinds, shape) : failsOnlyChecked(kinds, shape);

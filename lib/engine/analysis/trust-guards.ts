@@ -256,12 +256,41 @@ const CATCH_BLOCK = /\bcatch\s*(?:\([^)]*\))?\s*\{(?:[^{}]|\{[^{}]*\})*\}/g;
 /** `|| exit 1` (or `|| { echo ...; exit 1; }`) right after a command: it fails when the command fails. */
 const ON_COMMAND_ERROR = /\|\|\s*(?:\{[^}]*\}|exit\s+\S+)/g;
 
+/** JavaScript `if (...) { ... }` or `if (...) statement;` (one level of nesting in the condition and the block). */
+const JS_IF = /\bif\s*(\((?:[^()]|\([^()]*\))*\))\s*(\{(?:[^{}]|\{[^{}]*\})*\}|[^;\n{]*;?)/g;
+/** A shell `if ...; then ... fi`, or a command run on a test's outcome (`[ ... ] || exit 0`, `&& { echo; exit 0; }`). */
+const SH_BRANCH = /\bif\b([^\n]*?)\bthen\b([^]*?)\bfi\b|([^\n]*?)(?:\|\||&&)\s*(\{[^}]*\}|exit\b[^\n;]*)/g;
+/** A branch's condition that tests the permission or association answer (not, say, which command was given). */
+const ON_PERMISSION = /permission|allowed|authori[sz]ed|association|\bperm\b|\$\{?perm|\badmin\b|\bwrite\b|\bmaintain\b|\bmember\b|\bcollaborator\b|\bowner\b/i;
+/** Ends the step without failing it: `return` (github-script runs the script as a function), `exit 0`, a bare `exit`. */
+const QUIET_END = /\breturn\b|\bprocess\.exit\s*\(\s*0?\s*\)|\bexit(?:\s+0)?\s*(?:;|$|\n|\})/;
+/** A statement that fails the step unconditionally, at the start of a line. */
+const FAILS_NEXT = /^\s*(?:core\.setFailed\b|throw\b|exit\s+[1-9]|process\.exit\s*\(\s*[1-9])/;
+
+/**
+ * True when, after a permission check, the first branch that leaves the script is a quiet one: `if (!allowed) {
+ * core.info(...); return; }` or `if [ "$PERM" != admin ]; then echo no; exit 0; fi` ends the step with success,
+ * and the job's later steps run anyway. Not when the script fails right after that branch (an allowed actor's
+ * early return, everyone else failing).
+ */
+function quietDeny(after: string): boolean {
+  const failAt = after.search(FAILS);
+  const branches = [...after.matchAll(JS_IF)].map((m) => ({ at: m.index, end: m.index + m[0].length, condition: m[1] ?? '', body: m[2] ?? '' }));
+  for (const m of after.matchAll(SH_BRANCH)) branches.push({ at: m.index, end: m.index + m[0].length, condition: m[1] ?? m[3] ?? '', body: m[2] ?? m[4] ?? '' });
+  const first = branches.filter((b) => QUIET_END.test(`${b.body}\n`) && !FAILS.test(b.body) && ON_PERMISSION.test(b.condition)).sort((a, b) => a.at - b.at)[0];
+  if (first === undefined) return false;
+  if (failAt !== -1 && failAt < first.at) return false;
+  const next = after.slice(first.end).split('\n').find((line) => line.trim() !== '' && line.trim() !== '}' && !/^\s*(?:else\b|\}\s*else\b)/.test(line));
+  return next === undefined || !FAILS_NEXT.test(next);
+}
+
 /**
  * True when a permission-checking script fails the job on the check's answer: a failure (`exit 1`,
  * `core.setFailed`, `throw`) after the check, not only in a `catch` block or as `|| exit 1` of the API call
  * itself (those fail when the call fails, and let every commenter through when it answers `read`). A script
  * that only records the answer (`core.setOutput`, `$GITHUB_OUTPUT`) gates nothing unless a later step's `if:`
- * reads it (conditions.ts reads those).
+ * reads it (conditions.ts reads those). Nor does a check whose deny path ends the step with success (`return`
+ * without `core.setFailed`, `exit 0`): the job's later steps run for everyone.
  */
 function failsOnPermission(script: string): boolean {
   // Only a line that is the call (`gh api ...`, `curl ...`, `perm=$(gh api ...)`) fails on the call's error; a
@@ -269,7 +298,8 @@ function failsOnPermission(script: string): boolean {
   const call = /^\s*(?:(?:export\s+|local\s+)?[A-Za-z_]\w*=["']?\$\(\s*)?(?:gh\s+api|curl)\b/;
   const text = script.replace(CATCH_BLOCK, '').split('\n').map((line) => (call.test(line) ? line.replace(ON_COMMAND_ERROR, '') : line)).join('\n');
   const at = text.search(PERMISSION_CHECK);
-  return at !== -1 && FAILS.test(text.slice(at));
+  // A deny path that ends the step quietly (`return`, `exit 0`) before anything fails it fails nothing.
+  return at !== -1 && FAILS.test(text.slice(at)) && !quietDeny(text.slice(at));
 }
 
 function scriptOf(step: Step): string | null {

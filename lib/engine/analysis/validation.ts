@@ -192,7 +192,9 @@ function hasChecks(workflow: Job['workflow']): boolean {
  */
 export function validatedBefore(step: Step, paths: readonly string[], scriptOffset?: number): string | null {
   const job = step.job;
-  if (job === null || paths.length === 0 || !hasChecks(job.workflow)) return null;
+  if (paths.length === 0) return null;
+  if (job === null) return step.owner.kind === 'action' ? actionValidatedBefore(step, paths, scriptOffset) : null;
+  if (!hasChecks(job.workflow)) return null;
   const wanted = new Set(paths.map(normalizePath));
   // The same script, before the use.
   if (scriptOffset !== undefined) {
@@ -211,6 +213,29 @@ export function validatedBefore(step: Step, paths: readonly string[], scriptOffs
   for (const needed of gatingJobs(job)) {
     const checked = jobChecks(needed).forDependents;
     for (const path of wanted) if (checked.has(path)) return `job \`${needed.id}\`, which this job needs, checks it against a pattern or an allow-list first, and fails otherwise`;
+  }
+  return null;
+}
+
+/**
+ * `validatedBefore` for a step of a composite action: the same script before the use, or an earlier step of the
+ * action with no `if:` and no `continue-on-error` (a failed step of a composite action ends it, and its caller's
+ * step fails). The action's inputs (`inputs.pr`) are the paths its checks bind.
+ */
+function actionValidatedBefore(step: Step, paths: readonly string[], scriptOffset: number | undefined): string | null {
+  const action = step.owner;
+  if (action.kind !== 'action') return null;
+  const wanted = new Set(paths.map(normalizePath));
+  if (scriptOffset !== undefined) {
+    for (const [path, at] of stepChecks(step).paths) if (wanted.has(path) && at < scriptOffset) return 'the step checks it against a pattern or an allow-list before this line, and fails otherwise';
+  }
+  if (AFTER_FAILURE.test(conditionText(step.if))) return null;
+  for (const earlier of action.steps) {
+    if (earlier.index >= step.index) break;
+    if (!alwaysRuns(earlier)) continue;
+    for (const path of stepChecks(earlier).paths.keys()) {
+      if (wanted.has(path)) return `${earlier.name === null ? `step ${earlier.index + 1}` : `step \`${earlier.name}\``} of the action checks it against a pattern or an allow-list first, and fails the action otherwise`;
+    }
   }
   return null;
 }

@@ -39,6 +39,13 @@ export interface AgentAction {
    * with a shell can still take them). Absent: it may write with the job's token on its own.
    */
   jobToken?: 'given';
+  /**
+   * The action's own action.yml reads the job's token (`${{ github.token }}`) whatever the workflow passes, so
+   * the step holds it even when no input or `env:` hands it over. `write`: the action may write with it (its
+   * write scopes are the action's to use); `read`: it only reads with it, in `what` (a check of the actor's
+   * access), so the job's write scopes stay unused.
+   */
+  implicitToken?: { use: 'write' | 'read'; what: string };
   source: string;
 }
 
@@ -59,8 +66,10 @@ export const AGENT_ACTIONS: readonly AgentAction[] = [
       events: ['issues', 'issue_comment', 'pull_request', 'pull_request_target', 'pull_request_review', 'pull_request_review_comment'],
     },
     // `github_token`: "optional if using GitHub App" (action.yml): without it the action writes with the Claude
-    // app's token from an OIDC exchange, and reads with the job's (`DEFAULT_WORKFLOW_TOKEN`).
-    jobToken: 'given',
+    // app's token from an OIDC exchange. Its action.yml hands the job's token to its prepare step whatever the
+    // inputs (`DEFAULT_WORKFLOW_TOKEN: ${{ github.token }}`), which reads CI results with it and, in some modes and
+    // versions, writes reviews and comments with it: the step holds the job's token and may use its scopes.
+    implicitToken: { use: 'write', what: 'its prepare step (`DEFAULT_WORKFLOW_TOKEN`)' },
     // Claude Code runs no Bash commands unless they are allowed; `Bash` alone or `Bash(*)` allows every command.
     shell: [
       { input: 'allowed_tools', pattern: /(?:^|[\s,"'])Bash(?:\(\*\)|(?!\())/ },
@@ -120,6 +129,7 @@ export const AGENT_ACTIONS: readonly AgentAction[] = [
     checksActor: { unlessInput: 'allow-users', pattern: /\*/ },
     // The job's token is used only for the write-access check (a read); Codex itself gets none (action.yml).
     jobToken: 'given',
+    implicitToken: { use: 'read', what: 'its write-access check (`GITHUB_TOKEN: ${{ github.token }}` in action.yml)' },
     toolAllowlist: [
       { input: 'sandbox', pattern: /^\s*read-only\s*$/ },
       { input: 'safety-strategy', pattern: /^\s*read-only\s*$/ },

@@ -1,6 +1,6 @@
 import { agentEvents, agentReach, agentShell, stepAgent } from '../analysis/agent-input.js';
 import { describeStep } from '../analysis/describe.js';
-import { outsiderCode, readPermissions, scopeUse, type OutsiderCode, type WriteScope } from '../analysis/permissions.js';
+import { implicitTokenReaders, outsiderCode, readPermissions, scopeUse, type OutsiderCode, type WriteScope } from '../analysis/permissions.js';
 import { reachFacts } from '../analysis/run-model/facts.js';
 import { severityOf, whoText, type Reach } from '../analysis/run-model/index.js';
 import type { Job } from '../model/workflow.js';
@@ -178,7 +178,10 @@ export default defineWorkflowRule({
       const unused: WriteScope[] = permissions.writes.filter((w) => scopeUse(job, w.scope) === null);
       const first = unused[0];
       if (first === undefined) return;
-      const grants = `Job \`${job.id}\` grants ${unused.map((w) => `\`${w.scope}: write\``).join(', ')} that its steps never use: they run only scripts and actions that never write with the token, and hand the token to nothing.`;
+      // An action that takes the token itself to read with it (an agent's access check) holds it, but writes nothing.
+      const readers = implicitTokenReaders(job);
+      const handed = readers.length === 0 ? 'and hand the token to nothing' : `and hand the token only to ${readers.join(', ')}, which reads with it`;
+      const grants = `Job \`${job.id}\` grants ${unused.map((w) => `\`${w.scope}: write\``).join(', ')} that its steps never use: they run only scripts and actions that never write with the token, ${handed}.`;
       const steered = steering(context, job);
       if (steered !== null) {
         context.report({

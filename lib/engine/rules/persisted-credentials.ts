@@ -6,7 +6,9 @@ import { readOnlyToken } from '../analysis/run-model/holdings.js';
 import { isGithubToken, valueSecrets } from '../analysis/secrets.js';
 import { stepLabel } from '../analysis/step-label.js';
 import { normalizeLocalPath } from '../model/repository.js';
-import type { Step } from '../model/workflow.js';
+import type { Job, Step } from '../model/workflow.js';
+import { describeStep } from '../analysis/describe.js';
+import type { RunModel } from '../analysis/run-model/index.js';
 import { defineWorkflowRule } from '../rule.js';
 import { get, getScalar, getText, isTruthy, type YNode } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
@@ -180,6 +182,44 @@ function includesHiddenFiles(upload: Step): boolean {
   return isTruthy(get(upload.with, 'include-hidden-files')) || olderThan(stepVersion(upload), '4.4.0');
 }
 
+/** A condition that lets only Dependabot's runs through (`github.actor == 'dependabot[bot]'`), with no `||`. */
+const DEPENDABOT_ONLY = /\b(?:github\.(?:actor|triggering_actor)|github\.event\.(?:pull_request\.user|sender)\.login)\s*==\s*['"]dependabot\[bot\]['"]/;
+/** A checkout `ref:` naming the pull request's head (the update branch, or its commit). */
+const HEAD_REF = /\bgithub\.(?:event\.pull_request\.head\.(?:ref|sha)|head_ref)\b/;
+/** Executions that build in containers rather than on the runner. */
+const CONTAINER_BUILD = /^docker\/|\b(?:docker|podman|buildah|nerdctl)\b|\bkaniko\b|\bbuildx\b/;
+/** Pull request events whose runs Dependabot's pull requests start. */
+const PR_EVENTS = new Set(['pull_request', 'pull_request_target']);
+
+function conditionText(node: YNode | undefined): string {
+  return node?.kind === 'scalar' && typeof node.value === 'string' ? node.value : '';
+}
+
+/**
+ * A job that runs only for Dependabot's pull requests, checks out the update (its branch or commit) and then
+ * builds it: the first step that runs code from that checkout, in words (`step 2 of job \`x\` (line 14) runs
+ * \`make generate\``), or null. The update brings a dependency's new release, which whoever publishes it wrote
+ * (install scripts, code the build loads); it runs before anyone has reviewed the pull request.
+ */
+function dependabotBuild(context: { runs: RunModel }, step: Step): string | null {
+  const job = step.job;
+  if (job === null || !job.workflow.triggers.some((t) => PR_EVENTS.has(t.name))) return null;
+  const condition = `${conditionText(job.if)}\n${conditionText(step.if)}`;
+  if (!DEPENDABOT_ONLY.test(condition) || condition.includes('||')) return null;
+  const ref = getText(step.with, 'ref');
+  const onPullRequest = job.workflow.triggers.some((t) => t.name === 'pull_request');
+  if (!(ref !== null ? HEAD_REF.test(ref) : onPullRequest)) return null;
+  const run = context.runs.job(job);
+  const entry = run.workspace.find((e) => e.step === step && e.kind === 'checkout');
+  if (entry === undefined) return null;
+  // A container build (`docker/bake-action`, `docker build`) runs the update's code in BuildKit's containers,
+  // which see only what the Dockerfile copies in: the workflow does not show that `.git/config` is among it.
+  const sink = context.runs.sinksOf(run, entry).find((t) => !CONTAINER_BUILD.test(t.execution.evidence));
+  if (sink === undefined) return null;
+  const line = job.workflow.file.position(sink.step.node.start).line;
+  return `${describeStep(sink.step)} (line ${line}) runs ${sink.execution.evidence}`;
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'persisted-credentials',
@@ -189,7 +229,7 @@ export default defineWorkflowRule({
     surface: 'workflow',
     fix: { safe: true },
     description:
-      '`actions/checkout` without `persist-credentials: false` leaves the token it used in the git configuration for every later step of the job. MEDIUM when an outsider\'s code or text runs in the job after the checkout, in a run the checkout is part of (a pull request checkout a later step runs, event text in a script); HIGH when a later step uploads the checkout\'s `.git` directory as an artifact someone can download while the token is still valid (upload-artifact v4 and later, or a stored secret as the token); the job\'s GITHUB_TOKEN in an upload-artifact v3 artifact, downloadable only after the run, when the token has expired, is not escalated, nor is a job GITHUB_TOKEN with no write scope (LOW: whoever takes it can only read).',
+      '`actions/checkout` without `persist-credentials: false` leaves the token it used in the git configuration for every later step of the job. MEDIUM when an outsider\'s code or text runs in the job after the checkout, in a run the checkout is part of (a pull request checkout a later step runs, event text in a script), or when a job that runs only for Dependabot\'s pull requests builds the update it checked out (the new release\'s code runs beside the token); HIGH when a later step uploads the checkout\'s `.git` directory as an artifact someone can download while the token is still valid (upload-artifact v4 and later, or a stored secret as the token); the job\'s GITHUB_TOKEN in an upload-artifact v3 artifact, downloadable only after the run, when the token has expired, is not escalated, nor is a job GITHUB_TOKEN with no write scope (LOW: whoever takes it can only read).',
     recommendation:
       'Set `persist-credentials: false` on `actions/checkout`, and give the token only to the step that pushes (for example through `git remote set-url` or the action that needs it).',
   },
@@ -246,6 +286,19 @@ export default defineWorkflowRule({
         return;
       }
       const version = upload === undefined ? null : stepVersion(upload.step)?.normalized;
+      // A Dependabot-only job that builds the update: the new release's code runs beside the token.
+      const build = outsider === null && upload === undefined ? dependabotBuild(context, step) : null;
+      if (build !== null) {
+        context.report({
+          node: step.uses,
+          severity: readOnly ? 'LOW' : 'MEDIUM',
+          message:
+            `\`actions/checkout\` does not set \`persist-credentials: false\`, so ${credential} stays in the git configuration for every later step of the job, which runs only for Dependabot's pull requests and checks out the update: ${build} there, so the updated dependency's code (an install script, code the build loads), written by whoever publishes that release, runs with the token in reach before anyone reviews the pull request.` +
+            (readOnly ? readOnlyText : ` MEDIUM: one upstream party (the package's maintainer, or whoever takes over their account) can take ${credential}${expiresWithJob ? ' and its write scopes' : credential.startsWith('`secrets.') ? ', which outlives the run' : ''}.`),
+          facts: holdingFacts(context.runs.job(step.job as Job)),
+        });
+        return;
+      }
       context.report({
         node: step.uses,
         severity: outsider !== null && !readOnly ? 'MEDIUM' : 'LOW',

@@ -1,4 +1,5 @@
 import { hasAny, scriptOf, scriptWords, wordMask, type WordMask } from '../analysis/file-scripts.js';
+import { publishesForReal, publishingSteps } from '../analysis/publishing.js';
 import { defineWorkflowRule } from '../rule.js';
 import { words } from '../shell.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
@@ -157,6 +158,22 @@ export function unpinnedInstall(command: string): Install | null {
   }
 }
 
+/**
+ * `npm install -g npm@latest` (`npm i -g npm`, a range of npm): the npm CLI upgrading itself to whatever its
+ * registry serves now, as `npm install -g` spelt it; null otherwise. Not reported as an ordinary install (an
+ * installer's self-upgrade is routine), only where the job then publishes with it.
+ */
+export function npmSelfUpgrade(command: string): string | null {
+  const list = argv(command);
+  const [tool, sub] = list;
+  if (tool !== 'npm' || sub === undefined || !['i', 'install', 'add', 'in', 'isntall'].includes(sub)) return null;
+  const global = list.some((w) => /^-[a-zA-Z]*g[a-zA-Z]*$/.test(w) || w === '--global' || w === '--location=global');
+  if (!global) return null;
+  const spec = positional(list, 2, NPM_VALUE).find((p) => p === 'npm' || p.startsWith('npm@'));
+  if (spec === undefined) return null;
+  return spec === 'npm' || isNpmRange(spec.slice('npm@'.length)) ? spec : null;
+}
+
 function only(packages: string[], tool: string): Install | null {
   return packages.length === 0 ? null : { tool, packages };
 }
@@ -212,12 +229,25 @@ export default defineWorkflowRule({
       if (script === null || !hasAny(script.words, VERBS) || !hasAny(script.words, INSTALLERS)) return;
       if (!/\b(install|i|add|dlx|npx|pnpx|uvx|pipx|run)\b/.test(script.text) || !/\b(pip3?|uv|uvx|pipx|npm|pnpm|bun|yarn|npx|pnpx|go|cargo|gem)\b/.test(script.text)) return;
       const run = script.run;
+      const publisher = step.job === null ? undefined : publishingSteps(step.job).find(publishesForReal);
       for (const pipeline of script.pipelines) {
         for (const command of pipeline.commands) {
           // Most commands of such scripts (`npm run build`, `go test ./...`) install nothing: skip their argument reading.
           if (!mayInstall(scriptWords(command.text))) continue;
           const install = unpinnedInstall(command.text);
-          if (install === null) continue;
+          if (install === null) {
+            // The npm CLI upgraded to its latest release in a job that publishes: that release does the publish.
+            const self = publisher === undefined ? null : npmSelfUpgrade(command.text);
+            if (self !== null && publisher !== undefined) {
+              const line = step.owner.file.position(publisher.step.node.start).line;
+              context.report({
+                node: run,
+                offset: valueOffsetToSource(step.owner.file, run, command.offset),
+                message: `\`${command.text.trim().slice(0, 80)}\` upgrades the npm CLI (\`${self}\`) to whatever release npm's registry serves when the job runs, in a job that publishes (${publisher.evidence}, line ${line}): that release runs the publish with the job's registry token or OIDC, so the publish job runs whatever npm's latest is. LOW: only npm's own publisher (or whoever takes over its release) can change it.`,
+              });
+            }
+            continue;
+          }
           const shown = install.packages.slice(0, 4).map((p) => `\`${p}\``).join(', ') + (install.packages.length > 4 ? ` and ${install.packages.length - 4} more` : '');
           context.report({
             node: run,

@@ -1,3 +1,4 @@
+import { commitDateCheck } from '../analysis/approval-race.js';
 import { describeStep } from '../analysis/describe.js';
 import { prHeadDispatches } from '../analysis/pr-dispatch.js';
 import { pinsApprovedCode } from '../analysis/pr-head.js';
@@ -97,6 +98,7 @@ export default defineWorkflowRule({
         const later = sinks.length === 0 ? context.runs.laterUse(run, entry) : null;
         if (later !== null && later.unknown !== null && outsider && run.valuables.length > 0) severity = 'MEDIUM';
         const consequence = sinks.length > 0 ? `; ${sinkText(job, sinks, entry)}` : unusedText(job, later as LaterUse);
+        const dated = reach.level === 'approval' && !pinned ? commitDateCheck(job) : null;
         const approvalText =
           reach.level === 'approval'
             ? reach.approvalMoves === true
@@ -105,7 +107,7 @@ export default defineWorkflowRule({
               ? `; ${checkout.raceClosedBy}, so the commits that run are the ones approved`
               : pinned
               ? '; the approval applies to the commit the event names, which is what runs (a commit pushed just before the approval still runs: review the head the approval names)'
-              : '; the code is resolved when the job runs, not when the approval was given, so commits pushed after the approval run (pin the approved commit, such as `github.event.pull_request.head.sha`)'
+              : `; the code is resolved when the job runs, not when the approval was given, so commits pushed after the approval run${dated === null ? '' : `; ${dated}`} (pin the approved commit, such as \`github.event.pull_request.head.sha\`)`
             : '';
         context.report({
           node: entry.checkout?.node ?? entry.step.node,
@@ -140,9 +142,10 @@ export default defineWorkflowRule({
         if (reach.level === 'trusted-author' || reach.level === 'collaborator') continue;
         const theirs = `a token that starts the CI of \`${dispatch.target}\` (with that repository's secrets)`;
         const claim: Claim = { reach, executes: true, holds: [theirs, ...run.valuables], raceAfterApproval: !dispatch.pinned };
+        const dated = reach.level === 'approval' && !dispatch.pinned ? commitDateCheck(job) : null;
         const approvalText =
           reach.level === 'approval' && !dispatch.pinned
-            ? '; the head is resolved when that CI runs, not when the approval was given, so commits pushed after the approval run there (send `github.event.pull_request.head.sha` and have that CI check out exactly that commit)'
+            ? `; the head is resolved when that CI runs, not when the approval was given, so commits pushed after the approval run there${dated === null ? '' : `; ${dated}`} (send \`github.event.pull_request.head.sha\` and have that CI check out exactly that commit)`
             : '';
         context.report({
           node: dispatch.node,

@@ -48,8 +48,11 @@ describe('checkedReads: where a script has checked a variable', () => {
       '[[ "$PR" =~ ^[0-9]+$ ]] || { echo "bad"; exit 1; }',
       "re='^[0-9]+$'\nif [[ ! $PR =~ $re ]]; then exit 2; fi",
       'if [[ "$PR" =~ ^[0-9]+$ ]]; then\n  :\nelse\n  exit 1\nfi',
-      "echo \"$PR\" | grep -qE '^[0-9]+$' || exit 1",
       'log() { echo "$1"; }\n[[ "$PR" =~ ^[0-9]+$ ]] || exit 1',
+      // Variants seen in the wild: a subshell that exits, a compound test, a positive-integer pattern.
+      '[[ "$PR" =~ ^[0-9]+$ ]] || (echo "bad: $PR"; exit 1)',
+      'if [[ -z "$PR" || ! "$PR" =~ ^[1-9][0-9]*$ ]]; then\n  echo "::error::not a number"\n  exit 1\nfi',
+      '[[ -n "$PR" && "$PR" =~ ^[a-zA-Z0-9._-]+$ ]] || exit 1',
     ]) {
       const script = `PR=$(cat a/pr)\n${check}\necho "pr=$PR"`;
       expect(lastRead(script, 'PR'), check).toBe(true);
@@ -69,6 +72,16 @@ describe('checkedReads: where a script has checked a variable', () => {
       // Inside a function only called later, or an exit that runs only when the message fails.
       'check() {\n  [[ "$PR" =~ ^[0-9]+$ ]] || exit 1\n}',
       'if ! [[ "$PR" =~ ^[0-9]+$ ]]; then\n  { echo bad; } || exit 1\nfi',
+      // grep matches line by line: `1`, a newline and anything after it pass.
+      "echo \"$PR\" | grep -qE '^[0-9]+$' || exit 1",
+      "grep -Eq '^[0-9]+$' <<< \"$PR\" || exit 1",
+      // A compound test that lets a non-empty mismatch through, a subshell that does not exit.
+      'if [[ -z "$PR" && ! "$PR" =~ ^[0-9]+$ ]]; then exit 1; fi',
+      '[[ "$PR" =~ ^[0-9]+$ ]] || (echo bad)',
+      // A class admitting a space, a quote or `$`; `.*`.
+      '[[ "$PR" =~ ^[a-z0-9\\ ]+$ ]] || exit 1',
+      '[[ "$PR" =~ ^[a-z$]+$ ]] || exit 1',
+      '[[ "$PR" =~ ^v.*$ ]] || exit 1',
     ]) {
       expect(lastRead(`PR=$(cat a/pr)\n${check}\necho "pr=$PR"`, 'PR'), check).toBe(false);
     }

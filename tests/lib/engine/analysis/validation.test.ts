@@ -3,11 +3,10 @@ import { githubScriptChecks, validatedVariables } from '../../../../lib/engine/a
 import { positions, scanWith, yaml } from '../../../support/engine.js';
 
 describe('validatedVariables: checks that fail the step unless a value has a known shape', () => {
-  it('reads anchored patterns, piped and here-string grep, allow-list and number case, and jq numbers', () => {
+  it('reads anchored patterns, allow-list and number case, and jq numbers', () => {
     const found = (script: string) => [...validatedVariables(script)].sort();
     expect(found('[[ "$PR" =~ ^[0-9]+$ ]] || exit 1')).toEqual(['PR']);
-    expect(found('if ! echo "$V" | grep -qE \'^v[0-9]+\\.[0-9]+$\'; then\n  exit 1\nfi')).toEqual(['V']);
-    expect(found('printf \'%s\' "$TAG" | grep -Eq \'^(main|dev)$\' || exit 2')).toEqual(['TAG']);
+    expect(found('if ! [[ "$V" =~ ^v[0-9]+\\.[0-9]+$ ]]; then\n  exit 1\nfi')).toEqual(['V']);
     expect(found('case "$ENV" in\n  staging|production) ;;\n  *) echo "unknown"; exit 1 ;;\nesac')).toEqual(['ENV']);
     expect(found("case $N in\n  ''|*[!0-9]*) echo bad; exit 1 ;;\nesac")).toEqual(['N']);
     expect(found("PR=$(jq -r '.number | tonumber' event.json)")).toEqual(['PR']);
@@ -18,6 +17,9 @@ describe('validatedVariables: checks that fail the step unless a value has a kno
     expect(found('[[ "$PR" =~ ^[0-9]+$ ]] && echo ok')).toEqual([]);
     expect(found('[[ "$T" =~ ^.*$ ]] || exit 1')).toEqual([]);
     expect(found('echo "$V" | grep -E \'^v.+$\' || exit 1')).toEqual([]);
+    // grep checks each line: a value with a newline passes whatever follows it.
+    expect(found('if ! echo "$V" | grep -qE \'^v[0-9]+\\.[0-9]+$\'; then\n  exit 1\nfi')).toEqual([]);
+    expect(found('printf \'%s\' "$TAG" | grep -Eq \'^(main|dev)$\' || exit 2')).toEqual([]);
     // A catch-all that does not fail, or another branch that is a glob, lets anything through.
     expect(found('case "$ENV" in\n  staging|production) ;;\n  *) echo "other" ;;\nesac\nexit 1')).toEqual([]);
     expect(found('case "$ENV" in\n  prod*) ;;\n  *) exit 1 ;;\nesac')).toEqual([]);
@@ -124,6 +126,13 @@ describe('githubScriptChecks: an actions/github-script script that checks a valu
     expect(found("if (!/^\\d+$/.test(t)) { console.log('not a number'); }")).toEqual([]);
     expect(found("if (!/\\d+/.test(t)) throw new Error('x');")).toEqual([]);
   });
+
+  it('takes JavaScript classes of safe characters (`[\\w.-]`), but not the `m` flag or classes admitting spaces, quotes or `$`', () => {
+    const found = (check: string) => [...githubScriptChecks(`const v = process.env.V;\nif (!${check}.test(v)) { core.setFailed('bad'); return; }`).keys()];
+    for (const check of ['/^[1-9][0-9]*$/', '/^\\d+$/', '/^[\\w.-]+$/', '/^[a-zA-Z0-9._-]+$/i']) expect(found(check), check).toEqual(['v']);
+    // With `m`, `$` matches at every line end: `1`, a newline and anything after it pass.
+    for (const check of ['/^\\d+$/m', '/^[\\w\\s]+$/', "/^[a-z' ]+$/", '/^[a-z$]+$/', '/^[^;]+$/']) expect(found(check), check).toEqual([]);
+  });
 });
 
 describe('a value an actions/github-script step checks is not an injection (script-injection)', () => {
@@ -185,5 +194,42 @@ describe('a value an actions/github-script step checks is not an injection (scri
             - run: echo "\${{ github.event.issue.title }}"
     `);
     expect(positions(findings)).toEqual(['13:20 HIGH']);
+  });
+});
+
+describe('a composite action\'s input checked before use is not an injection (script-injection)', () => {
+  const action = (check: string, condition = '') => [
+    {
+      path: 'act/action.yml',
+      text: yaml`
+        name: comment
+        inputs:
+          pr-number:
+            required: true
+        runs:
+          using: composite
+          steps:
+            - shell: bash${condition}
+              env:
+                PR: \${{ inputs.pr-number }}
+              run: |
+                ${check}
+                gh pr checkout \${{ inputs.pr-number }}
+            - shell: bash
+              run: echo "PR=\${{ inputs.pr-number }}" >> "$GITHUB_ENV"
+      `,
+    },
+  ];
+
+  it('drops uses after a check that stops the action, in the same script and in later steps', () => {
+    expect(scanWith('script-injection', action('if ! [[ "$PR" =~ ^[1-9][0-9]*$ ]]; then\n                  exit 1\n                fi'))).toEqual([]);
+    expect(scanWith('script-injection', action('[[ -z "$PR" || ! "$PR" =~ ^[0-9]+$ ]] && exit 1'))).toEqual([]);
+  });
+
+  it('negative: keeps them after a check that goes on, a grep, or in a step that may be skipped', () => {
+    expect(positions(scanWith('script-injection', action('[[ "$PR" =~ ^[0-9]+$ ]] || echo "odd"')))).toEqual(['13:24 LOW', '15:21 LOW']);
+    expect(positions(scanWith('script-injection', action("echo \"$PR\" | grep -qE '^[0-9]+$' || exit 1")))).toEqual(['13:24 LOW', '15:21 LOW']);
+    // A check in a step with its own `if:` may not run: the later step keeps its finding.
+    expect(positions(scanWith('script-injection', action('[[ "$PR" =~ ^[0-9]+$ ]] || exit 1', "\n              if: inputs.pr-number != ''")))).toEqual(['16:21 LOW']);
   });
 });

@@ -504,10 +504,13 @@ ${use}
       '                PR: ${{ needs.read.outputs.pr }}',
       '                GH_TOKEN: ${{ github.token }}',
       '              run: |',
-      "                echo \"$PR\" | grep -qE '^[0-9]+$' || exit 1",
+      '                if ! [[ "$PR" =~ ^[1-9][0-9]*$ ]]; then exit 1; fi',
       '                gh pr edit "$PR" --add-label ok',
     ].join('\n');
     expect(scanWith(RULE, workflow('', ownCheck))).toEqual([]);
+    // A grep of it checks each line, not the value.
+    const grepped = ownCheck.replace('if ! [[ "$PR" =~ ^[1-9][0-9]*$ ]]; then exit 1; fi', "echo \"$PR\" | grep -qE '^[0-9]+$' || exit 1");
+    expect(positions(scanWith(RULE, workflow('', grepped)))).toEqual(['11:15 LOW']);
     // Unchecked, or checked only in a step that may be skipped: the value steers the job (MEDIUM).
     expect(positions(scanWith(RULE, workflow('', use)))).toEqual(['11:15 MEDIUM']);
     const skipped = checkStep.replace('            - name: Check', "            - name: Check\n              if: github.event.workflow_run.event == 'push'");
@@ -980,5 +983,104 @@ describe(`${RULE}: values that only decide a comment or a status`, () => {
       const otherVariable = job(`- run: echo "OTHER=$(cat sha.txt)" >> "$GITHUB_ENV"`, '${{ env.PR_SHA }}');
       expect(scanWith('untrusted-checkout', otherVariable)).toEqual([]);
     });
+  });
+});
+
+describe(`${RULE}: runs listed from a workflow that never runs on pull requests`, () => {
+  const release = (trigger: string) => ({ path: '.github/workflows/release.yml', text: `name: Release build\non: ${trigger}\njobs: {}\n` });
+  const follow = (steps: string) => ({
+    path: '.github/workflows/follow.yml',
+    text: yaml`
+      on:
+        issue_comment:
+          types: [created]
+      jobs:
+        install:
+          runs-on: ubuntu-latest
+          permissions:
+            contents: write
+          steps:
+            ${steps}
+            - run: bash dist/install.sh
+    `,
+  });
+  const listed = (list: string) => `- env:
+                GH_TOKEN: \${{ github.token }}
+              run: |
+                RUN_ID=$(${list} --limit 1 --json databaseId --jq '.[0].databaseId')
+                gh run download "$RUN_ID" -n dist -D dist`;
+
+  it('reports nothing when `gh run list --workflow` names a workflow here that runs only on push, by hand or on a schedule', () => {
+    const trusted = release("{ push: { branches: [main] }, workflow_dispatch: {}, schedule: [{ cron: '0 0 * * *' }] }");
+    expect(scanWith(RULE, [follow(listed('gh run list --workflow release.yml --branch main')), trusted])).toEqual([]);
+    // `-w` with the workflow's name, and the path, in the same repository spelled out.
+    expect(scanWith(RULE, [follow(listed("gh run list -w 'Release build'")), trusted])).toEqual([]);
+    expect(scanWith(RULE, [follow(listed('gh run list -R "$GITHUB_REPOSITORY" --workflow=.github/workflows/release.yml')), trusted])).toEqual([]);
+    // The run id computed by an earlier step and given to actions/download-artifact.
+    const computed = `- id: find
+              env:
+                GH_TOKEN: \${{ github.token }}
+              run: echo "id=$(gh run list --workflow release.yml -L 1 --json databaseId -q '.[0].databaseId')" >> "$GITHUB_OUTPUT"
+            - uses: actions/download-artifact@v4
+              with:
+                name: dist
+                path: dist
+                run-id: \${{ steps.find.outputs.id }}
+                github-token: \${{ github.token }}`;
+    expect(scanWith(RULE, [follow(computed), trusted])).toEqual([]);
+  });
+
+  it('negative: still reports a workflow that runs on pull requests, one not in the repository, another repository, or no workflow', () => {
+    expect(scanWith(RULE, [follow(listed('gh run list --workflow release.yml')), release('[push, pull_request]')]).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, [follow(listed('gh run list --workflow release.yml')), release('pull_request_target')]).map((f) => f.severity)).toEqual(['HIGH']);
+    const trusted = release('push');
+    expect(scanWith(RULE, [follow(listed('gh run list --workflow other.yml')), trusted]).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, [follow(listed('gh run list -R someone/else --workflow release.yml')), trusted]).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, [follow(listed('gh run list --branch main')), trusted]).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, [follow(listed('gh run list --workflow "$WORKFLOW"')), trusted]).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+});
+
+describe(`${RULE}: a github-script that checks what it reads`, () => {
+  const workflow = (script: string) => yaml`
+    on:
+      workflow_run:
+        workflows: [CI]
+        types: [completed]
+    jobs:
+      comment:
+        runs-on: ubuntu-latest
+        permissions:
+          pull-requests: write
+        steps:
+          - uses: actions/download-artifact@v4
+            with:
+              name: pr
+              run-id: \${{ github.event.workflow_run.id }}
+              github-token: \${{ github.token }}
+          - uses: actions/github-script@v7
+            id: js
+            with:
+              script: |
+                ${script}
+          - run: gh pr edit "$PR" --add-label checked
+            env:
+              PR: \${{ steps.js.outputs.number }}
+              GH_TOKEN: \${{ secrets.BOT_TOKEN }}
+  `;
+  const read = "const fs = require('fs');\n                const v = fs.readFileSync('pr/number', 'utf8').trim();";
+
+  it('reports nothing when every value read is checked against a strict pattern before use, failing otherwise, or made a number', () => {
+    expect(scanWith(RULE, workflow(`${read}\n                if (!/^[1-9][0-9]*$/.test(v)) {\n                  core.setFailed('not a number');\n                  return;\n                }\n                core.setOutput('number', v);`))).toEqual([]);
+    expect(scanWith(RULE, workflow(`${read}\n                if (!/^\\d+$/.test(v)) throw new Error('not a number');\n                core.setOutput('number', v);`))).toEqual([]);
+    expect(scanWith(RULE, workflow("const n = Number(require('fs').readFileSync('pr/number', 'utf8'));\n                core.setOutput('number', n);"))).toEqual([]);
+  });
+
+  it('negative: still reports a check that goes on, a pattern with the m flag, a use before the check, or a file parsed as JSON', () => {
+    const reported = (script: string) => scanWith(RULE, workflow(script)).map((f) => f.severity);
+    expect(reported(`${read}\n                if (!/^\\d+$/.test(v)) core.warning('odd');\n                core.setOutput('number', v);`)).toEqual(['MEDIUM']);
+    expect(reported(`${read}\n                if (!/^\\d+$/m.test(v)) throw new Error('not a number');\n                core.setOutput('number', v);`)).toEqual(['MEDIUM']);
+    expect(reported(`${read}\n                core.setOutput('number', v);\n                if (!/^\\d+$/.test(v)) throw new Error('not a number');`)).toEqual(['MEDIUM']);
+    expect(reported("const data = JSON.parse(require('fs').readFileSync('pr/event.json', 'utf8'));\n                core.setOutput('number', data.number);")).toEqual(['MEDIUM']);
   });
 });

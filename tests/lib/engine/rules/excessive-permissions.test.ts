@@ -417,9 +417,29 @@ describe(`${RULE}: unused grants of a job an outsider's text can steer (issue 25
   });
 
   it('is MEDIUM when a maintainer starts the agent: the thread it reads is still an outsider\'s', () => {
-    const findings = scanWith(RULE, job(COMMENT, MEMBER, 'contents: write', CLAUDE('\n              claude_args: --allowedTools Bash')));
+    const findings = scanWith(RULE, job(COMMENT, MEMBER, 'contents: write', GEMINI));
     expect(findings.map((f) => f.severity)).toEqual(['MEDIUM']);
-    expect(findings[0]?.description).toContain('runs Claude Code, an agent with a shell, on `issue_comment`');
+    expect(findings[0]?.description).toContain('runs Gemini CLI, an agent with a shell, on `issue_comment`');
+  });
+
+  it('negative: Claude Code holds the job\'s token without being handed it (its action.yml reads `github.token`)', () => {
+    expect(scanWith(RULE, job(COMMENT, MEMBER, 'contents: write', CLAUDE('\n              claude_args: --allowedTools Bash')))).toEqual([]);
+    expect(scanWith(RULE, job(COMMENT, 'true', 'contents: write\n          pull-requests: write', CLAUDE()))).toEqual([]);
+  });
+
+  it('names the agent that takes the token only to read with it, instead of saying it is handed to nothing', () => {
+    const codex = `- uses: openai/codex-action@v1
+            with:
+              openai-api-key: \${{ secrets.OPENAI_API_KEY }}
+              prompt: Summarise the release notes
+              sandbox: read-only`;
+    const findings = scanWith(RULE, job("schedule: [{ cron: '0 0 * * *' }]", 'true', 'contents: write', codex));
+    expect(findings.map((f) => f.severity)).toEqual(['LOW']);
+    expect(findings[0]?.description).toContain('hand the token only to openai/codex-action (its write-access check');
+    expect(findings[0]?.description).not.toContain('to nothing');
+    // Nothing takes it: said so.
+    const bare = scanWith(RULE, job("schedule: [{ cron: '0 0 * * *' }]", 'true', 'contents: write', '- run: make test'));
+    expect(bare[0]?.description).toContain('hand the token to nothing');
   });
 
   it('is MEDIUM for an unused grant beside an outsider\'s text expanded into a script', () => {
@@ -459,8 +479,6 @@ describe(`${RULE}: unused grants of a job an outsider's text can steer (issue 25
   });
 
   it('negative: keeps today\'s LOW without a shell, on a trigger no outsider writes into, or without their text in a script', () => {
-    // Claude Code without Bash: its tools act with its app's token, not the job's.
-    expect(scanWith(RULE, job(COMMENT, 'true', 'contents: write', CLAUDE())).map((f) => f.severity)).toEqual(['LOW']);
     // Gemini CLI restricted to an allowlist of tools.
     const restricted = `${GEMINI}\n              settings: '{"tools": {"core": ["read_file"]}}'`;
     expect(scanWith(RULE, job('issues: { types: [opened] }', 'true', 'contents: write', restricted)).map((f) => f.severity)).toEqual(['LOW']);

@@ -108,6 +108,49 @@ describe(RULE, () => {
     `)).toEqual([]);
   });
 
+  it('does not report an artifact\'s value written after a strict check that stops the script; reports one grep or a soft check lets through', () => {
+    const job = (check: string) => yaml`
+      on:
+        workflow_run:
+          workflows: [CI]
+          types: [completed]
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          permissions:
+            pull-requests: write
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                name: pr
+                run-id: \${{ github.event.workflow_run.id }}
+                github-token: \${{ github.token }}
+            - run: |
+                PR=$(cat pr/number)
+                ${check}
+                echo "PR_NUMBER=$PR" >> "$GITHUB_ENV"
+            - run: gh pr comment "$PR_NUMBER" --body done
+    `;
+    for (const check of [
+      'if ! [[ "$PR" =~ ^[1-9][0-9]*$ ]]; then exit 1; fi',
+      '[[ $PR =~ ^[0-9]+$ ]] || exit 1',
+      "case \"$PR\" in *[!0-9]*|'') exit 1;; esac",
+      '[[ "$PR" =~ ^[0-9]+$ ]] || (echo "bad"; exit 1)',
+    ]) {
+      expect(scanWith(RULE, job(check)), check).toEqual([]);
+    }
+    for (const check of [
+      // grep matches line by line: `1`, a newline and `NODE_OPTIONS=...` pass.
+      "echo \"$PR\" | grep -Eq '^[0-9]+$' || exit 1",
+      // A failed check that goes on, an open pattern, a class admitting a space.
+      'if ! [[ "$PR" =~ ^[0-9]+$ ]]; then echo "not a number"; fi',
+      '[[ "$PR" =~ ^.*$ ]] || exit 1',
+      '[[ "$PR" =~ ^[0-9\\ ]+$ ]] || exit 1',
+    ]) {
+      expect(positions(scanWith(RULE, job(check))), check).toEqual(['19:11 MEDIUM']);
+    }
+  });
+
   it('lowers data a guard vouches for to LOW and names the gate', () => {
     const findings = scanWith(RULE, yaml`
       on: pull_request_target

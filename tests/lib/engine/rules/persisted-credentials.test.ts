@@ -429,3 +429,45 @@ describe(RULE, () => {
     expect(positions(findings)).toEqual(['6:15 LOW', '8:15 HIGH']);
   });
 });
+
+describe(`${RULE}: a Dependabot-only job that builds the update (issue 25)`, () => {
+  const workflow = (opts: { condition?: string; token?: string; persist?: string; build?: string; permissions?: string } = {}) => yaml`
+    on: pull_request_target
+    permissions:
+      contents: ${opts.permissions ?? 'read'}
+    jobs:
+      regenerate:
+        if: ${opts.condition ?? "github.actor == 'dependabot[bot]'"}
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/checkout@v4
+            with:
+              ref: \${{ github.event.pull_request.head.ref }}
+              token: ${opts.token ?? '${{ secrets.BOT_PAT }}'}${opts.persist === undefined ? '' : `\n              persist-credentials: ${opts.persist}`}
+          - run: ${opts.build ?? 'make generate'}
+          - run: git commit -am regenerate && git push
+  `;
+
+  it('MEDIUM: the updated package\'s code runs beside a stored token left in .git/config', () => {
+    const findings = scanWith(RULE, workflow());
+    expect(positions(findings)).toEqual(['9:15 MEDIUM']);
+    expect(findings[0]?.description).toContain("runs only for Dependabot's pull requests and checks out the update");
+    expect(findings[0]?.description).toContain('runs `make generate`');
+    expect(findings[0]?.description).toContain('`secrets.BOT_PAT`, which outlives the run');
+  });
+
+  it('the job\'s token: MEDIUM with a write scope, LOW when read-only', () => {
+    expect(positions(scanWith(RULE, workflow({ token: '${{ github.token }}', permissions: 'write' })))).toEqual(['9:15 MEDIUM']);
+    expect(positions(scanWith(RULE, workflow({ token: '${{ github.token }}' })))).toEqual(['9:15 LOW']);
+  });
+
+  it('negative: not Dependabot-only, nothing built from the checkout, or credentials not persisted', () => {
+    const other = scanWith(RULE, workflow({ condition: "github.actor == 'dependabot[bot]' || github.actor == 'renovate[bot]'" }));
+    expect(positions(other)).toEqual(['9:15 LOW']);
+    expect(other[0]?.description).not.toContain('Dependabot');
+    expect(positions(scanWith(RULE, workflow({ build: 'git status' })))).toEqual(['9:15 LOW']);
+    // A container build runs the update in BuildKit's containers, which see only what the Dockerfile copies in.
+    expect(positions(scanWith(RULE, workflow({ build: 'docker build -t app .' })))).toEqual(['9:15 LOW']);
+    expect(scanWith(RULE, workflow({ persist: 'false' }))).toEqual([]);
+  });
+});

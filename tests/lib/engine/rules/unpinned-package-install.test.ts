@@ -134,3 +134,38 @@ describe(RULE, () => {
     expect(scanWith(RULE, steps('npm run build\ngo test ./...\nuv run pytest\nnpm ci'))).toEqual([]);
   });
 });
+
+describe(`${RULE}: npm upgrading itself in a publishing job (issue 25)`, () => {
+  const workflow = (upgrade: string, publish: string) => yaml`
+    on:
+      push:
+        tags: ['v*']
+    permissions:
+      contents: read
+      id-token: write
+    jobs:
+      publish:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/checkout@v4
+          - run: ${upgrade}
+          - run: npm ci
+          - run: ${publish}
+  `;
+
+  it('LOW where the job publishes: the publish runs whatever npm\'s latest is', () => {
+    const findings = scanWith(RULE, workflow('npm install -g npm@latest', 'npm publish --provenance'));
+    expect(positions(findings)).toEqual(['12:14 LOW']);
+    expect(findings[0]?.description).toContain('in a job that publishes (npm publish, line 14)');
+    expect(findings[0]?.description).toContain("the publish job runs whatever npm's latest is");
+    expect(positions(scanWith(RULE, workflow('npm i -g npm', 'npm publish')))).toEqual(['12:14 LOW']);
+    expect(positions(scanWith(RULE, workflow('npm i --global npm@^11', 'npm publish')))).toEqual(['12:14 LOW']);
+  });
+
+  it('negative: an exact npm version, no publish (or a rehearsal), or a project install of npm', () => {
+    expect(scanWith(RULE, workflow('npm install -g npm@11.6.2', 'npm publish'))).toEqual([]);
+    expect(scanWith(RULE, workflow('npm install -g npm@latest', 'npm test'))).toEqual([]);
+    expect(scanWith(RULE, workflow('npm install -g npm@latest', 'npm publish --dry-run'))).toEqual([]);
+    expect(scanWith(RULE, workflow('npm install npm@latest', 'npm publish'))).toEqual([]);
+  });
+});

@@ -269,6 +269,50 @@ ${body.split('\n').map((l) => `            ${l}`).join('\n')}`;
     expect(severity(script(`${read}\ncore.setOutput('allowed', data.permission === 'admin');`), "if: steps.perm.outputs.allowed == 'true'\n        ")).toEqual(['MEDIUM']);
   });
 
+  it('a permission check whose deny path ends only its own step (return, exit 0) gates nothing (issue 25)', () => {
+    const workflow = (check: string) => `on:
+  issue_comment:
+    types: [created]
+jobs:
+  patch:
+    if: github.event.issue.pull_request && startsWith(github.event.comment.body, '/patch')
+    runs-on: ubuntu-latest
+    permissions:
+      contents: write
+    steps:
+${check}
+      - uses: actions/checkout@v4
+        with:
+          ref: refs/pull/\${{ github.event.issue.number }}/head
+      - run: make patch
+`;
+    const script = (body: string) => `      - id: perm
+        uses: actions/github-script@v7
+        with:
+          script: |
+${body.split('\n').map((l) => `            ${l}`).join('\n')}`;
+    const shell = (body: string) => `      - id: perm
+        env:
+          GH_TOKEN: \${{ github.token }}
+        run: |
+          PERM=$(gh api "repos/$GITHUB_REPOSITORY/collaborators/\${{ github.actor }}/permission" --jq .permission)
+${body.split('\n').map((l) => `          ${l}`).join('\n')}`;
+    const read = "const { data } = await github.rest.repos.getCollaboratorPermissionLevel({ ...context.repo, username: context.actor });";
+    const later = "const { data: pr } = await github.rest.pulls.get({ ...context.repo, pull_number: context.issue.number });\nif (pr.state !== 'open') throw new Error('closed');";
+    const severity = (check: string) => scanWith(RULE, workflow(check)).map((f) => f.severity);
+    // The deny path logs and returns: the step succeeds, the checkout and `make patch` run for any commenter.
+    expect(severity(script(`${read}\nif (!['admin', 'write'].includes(data.permission)) {\n  core.info('not allowed');\n  return;\n}\n${later}`))).toEqual(['HIGH']);
+    expect(severity(shell('if [ "$PERM" != admin ] && [ "$PERM" != write ]; then\n  echo "not allowed"\n  exit 0\nfi\nmake lint || exit 1'))).toEqual(['HIGH']);
+    expect(severity(shell('[ "$PERM" = admin ] || exit 0\nmake lint || exit 1'))).toEqual(['HIGH']);
+    // Negative: the deny path fails the step (setFailed, throw, exit 1), or only an allowed actor returns early.
+    expect(severity(script(`${read}\nif (!['admin', 'write'].includes(data.permission)) {\n  core.setFailed('not allowed');\n  return;\n}\n${later}`))).toEqual(['MEDIUM']);
+    expect(severity(script(`${read}\nif (!['admin', 'write'].includes(data.permission)) throw new Error('not allowed');\n${later}`))).toEqual(['MEDIUM']);
+    expect(severity(shell('if [ "$PERM" != admin ]; then\n  echo "not allowed"\n  exit 1\nfi'))).toEqual(['MEDIUM']);
+    expect(severity(script(`${read}\nif (data.permission === 'admin') {\n  return;\n}\ncore.setFailed('not allowed');`))).toEqual(['MEDIUM']);
+    // A quiet return on another test (which command was given) is not the deny path.
+    expect(severity(script(`${read}\nif (!context.payload.comment.body.includes('/patch')) return;\nif (data.permission !== 'admin') core.setFailed('not allowed');`))).toEqual(['MEDIUM']);
+  });
+
   it('ignores workflows without a privileged trigger and checkouts of the base', () => {
     expect(scanWith(RULE, yaml`
       on: pull_request
@@ -1098,6 +1142,91 @@ describe(`${RULE}: an approval race the workflow closes itself`, () => {
   it('negative: a commit date is the contributor\'s to set (`git commit --date`), so comparing it closes nothing', () => {
     const committed = PUSHED_AT.replace('pr.head.repo.pushed_at', 'commit.committer.date');
     expect(scanWith(RULE, workflow(committed)).map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+
+  it('a commit-date check is named in the race: the pull request\'s author sets commit dates (issue 25)', () => {
+    const committed = PUSHED_AT.replace('pr.head.repo.pushed_at', 'commit.committer.date');
+    const findings = scanWith(RULE, workflow(committed));
+    expect(findings.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(findings[0]?.description).toContain("step `Refuse pushes after the approval` compares the approval's time with a commit's own date, which the pull request's author sets");
+    // A variable called `pushedAt` that holds the committer date is still the author's date.
+    const named = [
+      "const { data: commit } = await github.rest.repos.getCommit({ ...context.repo, ref: 'refs/pull/' + context.issue.number + '/head' });",
+      "                const pushedAt = new Date(commit.commit.committer.date);",
+      "                if (pushedAt > new Date(context.payload.comment.created_at)) core.setFailed('pushed after the approval');",
+    ].join('\n');
+    expect(scanWith(RULE, workflow(named)).map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+
+  it('a commit picked from the pull request\'s commits by its date is the author\'s code, racing the approval (issue 25)', () => {
+    const findings = scanWith(RULE, yaml`
+      on:
+        issue_comment:
+          types: [created]
+      permissions:
+        contents: read
+      jobs:
+        test:
+          if: github.event.issue.pull_request && github.event.comment.body == '/ok-to-test' && github.event.comment.author_association == 'MEMBER'
+          runs-on: ubuntu-latest
+          steps:
+            - id: pick
+              uses: actions/github-script@v7
+              with:
+                script: |
+                  const commits = await github.paginate(github.rest.pulls.listCommits, { ...context.repo, pull_number: context.issue.number });
+                  const commented = new Date(context.payload.comment.created_at);
+                  const approved = commits.filter((c) => new Date(c.commit.committer.date) <= commented).pop();
+                  if (!approved) throw new Error('no commit before the comment');
+                  core.setOutput('sha', approved.sha);
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ steps.pick.outputs.sha }}
+            - run: make test
+              env:
+                API_KEY: \${{ secrets.API_KEY }}
+    `);
+    expect(positions(findings)).toEqual(['22:16 MEDIUM']);
+    expect(findings[0]?.description).toContain("a commit's own date, which the pull request's author sets");
+  });
+
+  it('a `run:` check of `git log --format=%ct` against the comment\'s time closes nothing (issue 25)', () => {
+    const findings = scanWith(RULE, yaml`
+      on:
+        issue_comment:
+          types: [created]
+      permissions:
+        contents: read
+      jobs:
+        test:
+          if: github.event.issue.pull_request && github.event.comment.body == '/ok-to-test' && github.event.comment.author_association == 'MEMBER'
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: refs/pull/\${{ github.event.issue.number }}/head
+            - name: Refuse commits after the comment
+              env:
+                COMMENT_AT: \${{ github.event.comment.created_at }}
+              run: |
+                if [ "$(git log -1 --format=%ct)" -gt "$(date -d "$COMMENT_AT" +%s)" ]; then exit 1; fi
+            - run: make test
+              env:
+                API_KEY: \${{ secrets.API_KEY }}
+    `);
+    expect(findings.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(findings[0]?.description).toContain('step `Refuse commits after the comment` compares');
+  });
+
+  it('negative: a check that the head is the commit the comment names (`/ok-to-test sha=...`) closes the race (issue 25)', () => {
+    const check = [
+      'const named = /sha=([0-9a-f]{7,40})/.exec(context.payload.comment.body);',
+      '                const { data: pr } = await github.rest.pulls.get({ ...context.repo, pull_number: context.issue.number });',
+      "                if (named === null || !pr.head.sha.startsWith(named[1])) core.setFailed('the head is not the approved commit');",
+    ].join('\n');
+    const findings = scanWith(RULE, workflow(check));
+    expect(findings.map((f) => f.severity)).toEqual(['LOW']);
+    expect(findings[0]?.description).toContain('fails the job when the head is not the commit the approving comment names');
   });
 
   it('negative: a check that may not run (its own `if:`) or only logs closes nothing', () => {
