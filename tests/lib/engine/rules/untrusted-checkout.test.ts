@@ -1525,6 +1525,35 @@ ${checkout('head.sha')}`;
           steps:
             - run: gh api -X DELETE repos/\${{ github.repository }}/issues/\${{ github.event.number }}/labels/safe%20to%20test`;
       expect(positions(scanWith(RULE, workflow('labeled, synchronize', checkout('head.sha'), alongside)))).toEqual(['11:16 MEDIUM']);
+      // The label checked by a gate job that the job running the code needs, and removed there first.
+      const gated = yaml`
+        on:
+          pull_request_target:
+            types: [labeled, synchronize]
+        jobs:
+          approve:
+            if: contains(github.event.pull_request.labels.*.name, 'safe to test')
+            runs-on: ubuntu-latest
+            steps:
+              - run: echo approved
+          test:
+            needs: approve
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions-ecosystem/action-remove-labels@v1
+                with:
+                  labels: safe to test
+              - uses: actions/checkout@v4
+                with:
+                  ref: \${{ github.event.pull_request.head.sha }}
+              - run: npm test
+                env:
+                  KEY: \${{ secrets.KEY }}
+      `;
+      const needing = scanWith(RULE, gated);
+      expect(positions(needing)).toEqual(['19:16 MEDIUM']);
+      expect(needing[0]?.description).toContain('step 1 of job `test`');
+      expect(positions(scanWith(RULE, gated.replace('labels: safe to test', 'labels: stale')))).toEqual(['19:16 HIGH']);
     });
 
     it('is LOW on a labeled-only workflow that checks out the labelled commit, MEDIUM with the branch', () => {
