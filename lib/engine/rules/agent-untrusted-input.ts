@@ -220,6 +220,8 @@ const TALK_SCOPES = new Set(['issues', 'pull-requests', 'discussions']);
  */
 function reportLlm(context: WorkflowRuleContext, step: Step, llm: LlmStep): void {
   const job = step.job as Job;
+  // A local action that wraps an agent is reported as that agent, at this call.
+  if (context.repository.localAction(step)?.steps.some((s) => stepAgent(s) !== undefined || scriptAgents(s).length > 0) === true) return;
   const reach = agentReach(context.runs, step, llm.events);
   if (reach.level !== 'anyone' && reach.level !== 'sticky-label') return;
   const writes = writeScopes(job);

@@ -551,6 +551,30 @@ ${step}
     expect(scanWith(RULE, workflow(issues, '  issues: write', constant))).toEqual([]);
   });
 
+  it('reports a local action that wraps an agent once, as that agent', () => {
+    const found = scanWith(RULE, [
+      {
+        path: '.github/workflows/triage.yml',
+        text: workflow(issues, '  issues: write', `      - uses: ./.github/actions/triage\n        with:\n          key: \${{ secrets.GEMINI_API_KEY }}`),
+      },
+      {
+        path: '.github/actions/triage/action.yml',
+        text: `name: triage
+inputs:
+  key: { required: true }
+runs:
+  using: composite
+  steps:
+    - uses: google-github-actions/run-gemini-cli@v0
+      with:
+        gemini_api_key: \${{ inputs.key }}
+`,
+      },
+    ]);
+    expect(found).toHaveLength(1);
+    expect(found[0]?.description).toContain('Gemini CLI');
+  });
+
   it('reports nothing in a job only maintainers start, with a key that is not a model\'s, or with a read-only token', () => {
     for (const on of ['  push:', '  schedule:\n    - cron: "0 0 * * *"', '  workflow_dispatch:']) {
       expect(scanWith(RULE, workflow(on, '  contents: write', script)), on).toEqual([]);
