@@ -2,7 +2,7 @@ import type { RepositoryModel } from '../model/repository.js';
 import { privilegedTriggers, type Job, type Step, type Workflow } from '../model/workflow.js';
 import { followsUntrustedRuns } from './workflow-run.js';
 import { commandName, logicalLines, pipelines, words } from '../shell.js';
-import { checkedLine, outputLines, validatedVariables } from './script-outputs.js';
+import { checkedLine, githubScriptChecks, JS_NUMBER, outputLines, validatedVariables } from './script-outputs.js';
 import { usesOnlyValidated } from './validation.js';
 import { get, getText, keyText, type YNode } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
@@ -562,6 +562,7 @@ function stepUse(step: Step, named: RegExp | null, later: boolean): { use: Artif
       }
       return { use: { kind: 'comment', step, detail: 'reads them into a comment (github-script)' }, outputs: true };
     }
+    if (scriptChecksWhatItReads(script)) return { use: { kind: 'validated', step, detail: 'checks the values it reads against a pattern (github-script)' }, outputs: false };
     return { use: { kind: 'data', step, detail: 'reads them in a github-script' }, outputs: true };
   }
   // An action given a path in (or, for a download into the workspace itself, any relative path).
@@ -577,6 +578,32 @@ function stepUse(step: Step, named: RegExp | null, later: boolean): { use: Artif
   const full = ref.path === '' ? ref.slug : `${ref.slug}/${ref.path}`;
   if (step.id !== null && /json|read|file|jq|yq|output|var/i.test(full)) return { use: { kind: 'read', step, detail: `reads them into outputs (${full})` }, outputs: true };
   return { use: { kind: 'content', step, detail: `hands them to ${full}` }, outputs: false };
+}
+
+/**
+ * True when a github-script reads files only into names it checks before any other use, stopping otherwise, or
+ * turns into numbers: `const pr = fs.readFileSync('pr/number', 'utf8').trim(); if (!/^\d+$/.test(pr)) {
+ * core.setFailed('bad'); return; }`, `const n = Number(fs.readFileSync(...))` (`githubScriptChecks`). A read
+ * into anything else (`JSON.parse(...)`, an argument) is not.
+ */
+function scriptChecksWhatItReads(script: string): boolean {
+  const reads = script.match(/\breadFile(?:Sync)?\s*\(/g)?.length ?? 0;
+  if (reads === 0 || script.length > 50_000) return false;
+  const checks = githubScriptChecks(script);
+  let checked = 0;
+  for (const match of script.matchAll(/^\s*(?:const|let|var)\s+([A-Za-z_$][\w$]{0,60})\s*=\s*([^\n;]*\breadFile(?:Sync)?\s*\([^\n;]*)\s*;?\s*$/gm)) {
+    const name = match[1] as string;
+    const check = checks.get(name);
+    if (check === undefined || (match[2]?.match(/\breadFile(?:Sync)?\s*\(/g)?.length ?? 0) !== 1) return false;
+    const assigned = (match.index ?? 0) + match[0].length;
+    // A number made from the file (`Number(...)`) carries no text; a pattern check must come before any other use.
+    if (!JS_NUMBER.test(match[2] ?? '')) {
+      const first = new RegExp(`(?<![\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])`).exec(script.slice(assigned));
+      if (first === null || assigned + first.index < check.from || assigned + first.index > check.at) return false;
+    }
+    checked++;
+  }
+  return checked === reads;
 }
 
 /** `[ -f dir/x ]`, `test -d dir`: whether a path exists, not what it holds. */

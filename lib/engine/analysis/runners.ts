@@ -163,7 +163,18 @@ function provisionedPerJob(job: Job, labels: readonly YNode[]): boolean {
   });
 }
 
-export type Selection = { node: YScalar; how: string; certain: boolean };
+export type Selection = {
+  node: YScalar;
+  how: string;
+  certain: boolean;
+  /**
+   * Not `certain`, and the job asks for a single label and no runner group of its own: a GitHub-hosted larger runner
+   * carries exactly one label, its name, which its owner chose (`windows`, `linux`, `gpu` are possible names), so the
+   * label may be one as much as a self-hosted runner's. Several labels at once (`[linux, x64, gpu]`) or a runner
+   * group are a self-hosted runner's more likely, and keep the one-step-lower reading.
+   */
+  maybeLarger: boolean;
+};
 
 /** The node of `runs-on` that selects a self-hosted runner, with how; `certain` false for custom labels and groups. */
 export function selfHosted(job: Job): Selection | null {
@@ -176,19 +187,26 @@ export function selfHosted(job: Job): Selection | null {
   for (const item of asList(labels)) {
     if (item.kind !== 'scalar') continue;
     const how = selfHostedScalar(job, item);
-    if (how !== null) return { node: item, how, certain: true };
+    if (how !== null) return { node: item, how, certain: true, maybeLarger: false };
   }
   // No `self-hosted` label: a runner group, or labels no GitHub-hosted runner has, still route to
   // self-hosted runners (or to the organisation's larger runners, which the workflow cannot tell apart).
   const group = runsOn.kind === 'map' ? getScalar(runsOn, 'group') : undefined;
   if (group !== undefined && typeof group.value === 'string' && customLabel(group.value)) {
-    return { node: group, how: `runner group \`${group.value}\``, certain: false };
+    return { node: group, how: `runner group \`${group.value}\``, certain: false, maybeLarger: false };
   }
-  for (const item of asList(labels)) {
+  const items = asList(labels);
+  for (const item of items) {
     if (item.kind !== 'scalar' || typeof item.value !== 'string') continue;
     const values = item.value.includes('${{') ? expandMatrix(job, item.value) : [item.value];
     const custom = (values ?? []).find(customLabel);
-    if (custom !== undefined) return { node: item, how: `label \`${custom.trim()}\`, which no GitHub-hosted runner has`, certain: false };
+    // One label (a matrix value is one per leg unless it is a list): what a larger runner's name would be.
+    const single = items.length === 1 && group === undefined && (values ?? []).every((v) => !v.trim().startsWith('['));
+    if (custom !== undefined) {
+      return single
+        ? { node: item, how: `label \`${custom.trim()}\`, which no standard GitHub-hosted runner has`, certain: false, maybeLarger: true }
+        : { node: item, how: `label \`${custom.trim()}\`, which no GitHub-hosted runner has`, certain: false, maybeLarger: false };
+    }
   }
   return null;
 }

@@ -351,6 +351,8 @@ export function githubScriptOutputValues(script: string, name: string): string[]
 
 /** A JavaScript identifier an `actions/github-script` script checks before it goes on. */
 export interface JsCheck {
+  /** Offset in the script where the check starts (its `[`, its regular expression, its `Number(`). */
+  from: number;
   /** Offset in the script where the check ends: uses after it see the checked shape. */
   at: number;
   /** True when a failed check fails the step (`throw`, `core.setFailed`, `process.exit`), not only ends the script. */
@@ -398,7 +400,7 @@ export function githubScriptChecks(script: string): Map<string, JsCheck> {
   const result = new Map<string, JsCheck>();
   if (script.length > 200_000) return result;
   for (const match of script.matchAll(/^\s*(?:const|let|var)\s+([A-Za-z_$][\w$]{0,60})\s*=([^\n]*)$/gm)) {
-    if (match[1] !== undefined && JS_NUMBER.test(match[2] ?? '')) result.set(match[1], { at: (match.index ?? 0) + match[0].length, fails: false });
+    if (match[1] !== undefined && JS_NUMBER.test(match[2] ?? '')) result.set(match[1], { from: match.index ?? 0, at: (match.index ?? 0) + match[0].length, fails: false });
   }
   for (const match of script.matchAll(JS_CHECK)) {
     const name = match[1] ?? match[2] ?? match[3] ?? match[4];
@@ -417,7 +419,7 @@ export function githubScriptChecks(script: string): Map<string, JsCheck> {
     if (after === null) continue;
     const fails = after[1] !== 'return' || /\bcore\.setFailed\s*\(|\breturn\s+core\.setFailed\b/.test(window.slice(0, after[0].length + 20));
     const known = result.get(name);
-    if (known === undefined || (!known.fails && fails)) result.set(name, { at: end, fails });
+    if (known === undefined || (!known.fails && fails)) result.set(name, { from: start, at: end, fails });
   }
   return result;
 }

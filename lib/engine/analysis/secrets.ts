@@ -3,7 +3,7 @@ import { Binary, ContextAccess, FunctionCall, functionName, Grouping, IndexAcces
 import type { Action, Step, Workflow } from '../model/workflow.js';
 import { fileScalars, occurrencesIn, occurrencesInFile } from './file-scalars.js';
 import type { SourceFile } from '../yaml/source.js';
-import { keyText, type YMap, type YNode, type YScalar } from '../yaml/model.js';
+import { get, keyText, type YMap, type YNode, type YScalar } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
 
 /** How an expression touches the `secrets` context. */
@@ -250,4 +250,90 @@ function computeSecretEnv(step: Step): Map<string, SecretEnvVar> {
     }
   }
   return result;
+}
+
+/**
+ * Chat platforms whose incoming webhooks do one thing: post a message to one channel (Slack, Discord, Microsoft
+ * Teams, Mattermost, Google Chat). Whoever takes such a webhook URL can post there, not push code, publish or read
+ * data: https://api.slack.com/messaging/webhooks, https://support.discord.com/hc/en-us/articles/228383668,
+ * https://learn.microsoft.com/microsoftteams/platform/webhooks-and-connectors/how-to/add-incoming-webhook,
+ * https://developers.mattermost.com/integrate/webhooks/incoming/, https://developers.google.com/workspace/chat/quickstart/webhooks.
+ */
+const CHAT_PLATFORM = /SLACK|DISCORD|TEAMS|MATTERMOST|GOOGLE_?CHAT|GCHAT|HANGOUTS/;
+/** Name parts that say a value is a credential, not a webhook URL (a Slack bot token `xoxb-`, a signing secret, an API key). */
+const CREDENTIAL_PART = /TOKEN|(^|_)BOT(_|$)|KEY|SECRET|PASS|SIGNING|OAUTH|XOX|API|AUTH|CRED/;
+/** `with:` inputs through which a chat platform's notification action takes its incoming-webhook URL. */
+const WEBHOOK_INPUT = /^(incoming_)?webhook(_?(url|uri))?$/;
+/** A chat platform's notification action (`slackapi/slack-github-action`, `sarisia/actions-status-discord`, `skitionek/notify-microsoft-teams`). */
+const CHAT_ACTION = /slack|discord|teams|mattermost|google-?chat|gchat|hangouts/i;
+
+function nameParts(name: string): string {
+  return name.toUpperCase().replace(/[^A-Z0-9]+/g, '_');
+}
+
+/**
+ * True for a name that says its value is a chat platform's incoming-webhook URL (`SLACK_WEBHOOK`,
+ * `SLACK_WEBHOOK_URL`, `DISCORD_WEBHOOK`, `TEAMS_WEBHOOK_URL`, `MATTERMOST_WEBHOOK_URL`, `GOOGLE_CHAT_WEBHOOK`,
+ * `slack-webhook`): a platform, a hook, and no word of a credential (`SLACK_BOT_TOKEN` is a token, not a webhook).
+ */
+export function isChatWebhookName(name: string): boolean {
+  const parts = nameParts(name);
+  return CHAT_PLATFORM.test(parts) && parts.includes('HOOK') && !CREDENTIAL_PART.test(parts.replace(/WEBHOOK/g, ''));
+}
+
+/**
+ * True when a stored secret of a workflow is a chat webhook (it lets whoever takes it post to one channel):
+ * its own name says so (`isChatWebhookName`), or the workflow hands it, as the whole of a value, to a name that
+ * says so (`SLACK_WEBHOOK: ${{ secrets.SLACK }}` in an `env:`, `slack-webhook:` in a `with:`) or to the
+ * `webhook`/`webhook-url` input of a chat platform's notification action, and never to a name that says
+ * credential (`token:`, `API_KEY:`). Names compare without case, as GitHub's secrets do.
+ */
+export function isChatWebhookSecret(model: Workflow | Action, name: string): boolean {
+  if (isChatWebhookName(name)) return true;
+  if (CREDENTIAL_PART.test(nameParts(name))) return false;
+  return chatWebhooks(model).has(name.toUpperCase());
+}
+
+const webhookCache = new ScanCache<Workflow | Action, ReadonlySet<string>>();
+
+/** The secrets (upper case) a workflow hands only to chat webhook names and inputs (`isChatWebhookSecret`). */
+function chatWebhooks(model: Workflow | Action): ReadonlySet<string> {
+  let found = webhookCache.get(model);
+  if (found !== undefined) return found;
+  const given = new Set<string>();
+  const against = new Set<string>();
+  const read = (map: YNode | undefined, webhookInput: boolean): void => {
+    if (map?.kind !== 'map') return;
+    for (const pair of map.pairs) {
+      if (pair.value.kind !== 'scalar') continue;
+      const names = secretOccurrencesIn(model, pair.value).map((s) => s.name.toUpperCase());
+      if (names.length === 0) continue;
+      const key = keyText(pair.key);
+      if (isChatWebhookName(key) || (webhookInput && WEBHOOK_INPUT.test(nameParts(key).toLowerCase()))) names.forEach((n) => given.add(n));
+      else if (CREDENTIAL_PART.test(nameParts(key))) names.forEach((n) => against.add(n));
+    }
+  };
+  if (fileMayUseSecrets(model)) {
+    const steps: Step[] = [];
+    if (model.kind === 'workflow') {
+      read(model.env, false);
+      for (const job of model.jobs) {
+        read(job.env, false);
+        read(job.with, false);
+        read(job.secrets, false);
+        read(get(job.container, 'env'), false);
+        for (const service of job.services?.pairs ?? []) read(get(service.value, 'env'), false);
+        steps.push(...job.steps);
+      }
+    } else steps.push(...model.steps);
+    for (const step of steps) {
+      const ref = step.usesRef;
+      read(step.env, false);
+      read(step.with, ref?.kind === 'repository' && CHAT_ACTION.test(`${ref.owner}/${ref.repo}`));
+    }
+  }
+  // A secret also handed to a name that says credential (a `token:`, a script's `API_KEY`) is more than a webhook.
+  found = new Set([...given].filter((n) => !against.has(n)));
+  webhookCache.set(model, found);
+  return found;
 }

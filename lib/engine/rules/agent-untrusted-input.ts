@@ -1,6 +1,6 @@
 import { readPermissions } from '../analysis/permissions.js';
 import { holdingFacts, reachFacts } from '../analysis/run-model/facts.js';
-import { isGithubToken, secretOccurrences } from '../analysis/secrets.js';
+import { isChatWebhookSecret, isGithubToken, secretOccurrences } from '../analysis/secrets.js';
 import { describeStep } from '../analysis/describe.js';
 import { agentEvents, agentReach, agentRestricted, agentShell, agentStart, scriptAgents, scriptAgentShell, stepAgent, type AgentStart } from '../analysis/agent-input.js';
 import type { RunModel } from '../analysis/run-model/index.js';
@@ -22,12 +22,12 @@ function writeScopes(job: Job): string[] | null {
   return [];
 }
 
-/** Stored secrets (not the run's GITHUB_TOKEN) the calling step's inputs and environments carry. */
+/** Stored secrets (not the run's GITHUB_TOKEN, nor a chat webhook, which only posts to a channel) the calling step's inputs and environments carry. */
 function stepSecrets(step: Step, job: Job): string[] {
   const file = job.workflow.file;
   const nodes: (YNode | undefined)[] = [step.with, step.env, job.env, job.workflow.env];
   const names = nodes.flatMap((node) => (node === undefined ? [] : secretOccurrences(file, node).map((s) => s.name)));
-  return [...new Set(names.filter((name) => !isGithubToken(name)))];
+  return [...new Set(names.filter((name) => !isGithubToken(name) && !isChatWebhookSecret(job.workflow, name)))];
 }
 
 /** `env:` names through which tools (`gh`, `git` helpers, agents' GitHub tools) take a GitHub token. */

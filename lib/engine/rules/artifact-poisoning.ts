@@ -1,3 +1,4 @@
+import { nothingWorthText } from '../analysis/run-model/holdings.js';
 import { artifactCheckout, downloadEffect } from '../analysis/artifact-effects.js';
 import { downloadContent, foreignDownloads, isolatedExecutions, runChoice, type ArtifactUse, type ForeignDownload } from '../analysis/artifacts.js';
 import { describeStep } from '../analysis/describe.js';
@@ -125,7 +126,7 @@ function judge(runs: RunModel, run: JobRun, reach: Reach, runsThem: boolean, use
     return {
       severity: 'LOW',
       executes,
-      consequence: `; ${who(use)} ${use.detail}, so their content steers the job, but every job it steers holds no write scope that changes code, releases or packages, no secret, OIDC token, self-hosted machine or publish (LOW: no later step runs them, so the fork decides at most what such a job does and the comments or statuses posted)`,
+      consequence: `; ${who(use)} ${use.detail}, so their content steers the job, but every job it steers holds ${nothingWorthText(run.holdings.webhooks)} (LOW: no later step runs them, so the fork decides at most what such a job does and the comments or statuses posted)`,
     };
   }
   if (use?.kind === 'data') {

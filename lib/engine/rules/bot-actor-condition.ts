@@ -1,4 +1,5 @@
 import { conditionOf } from '../analysis/expression-sites.js';
+import { minorWrites } from '../analysis/run-model/holdings.js';
 import { stepWhere } from '../analysis/step-label.js';
 import { Binary, contextPath, FunctionCall, functionName, Grouping, Literal, Logical, Unary, type Expr } from '../expressions/parse.js';
 import { hasPullRequestTrigger, isPrivileged, type Job, type Workflow } from '../model/workflow.js';
@@ -165,8 +166,9 @@ export default defineWorkflowRule({
       // What passing the check hands over is what the job holds (docs/severity.md, (c)): nothing worth taking
       // makes it MEDIUM when the token can still write something (comments, labels, reviews), LOW otherwise.
       const run = context.runs.job(job);
-      const minorWrites = /holds only/.test(run.nothingHeld);
-      const severity = !privileged ? 'LOW' : run.valuables.length > 0 ? undefined : minorWrites ? 'MEDIUM' : 'LOW';
+      // (A chat webhook the job holds is not that: it posts to one channel, outside the repository.)
+      const writesSomething = minorWrites(run.holdings).length > 0;
+      const severity = !privileged ? 'LOW' : run.valuables.length > 0 ? undefined : writesSomething ? 'MEDIUM' : 'LOW';
       const holds = !privileged
         ? '; under `pull_request` a fork\'s run has no secrets and a read-only token, so this is hygiene.'
         : run.valuables.length > 0

@@ -6,7 +6,7 @@ import { runFact } from '../analysis/run-model/facts.js';
 import { publishersOf, publishingConsumers, type Publisher } from '../analysis/run-model/feeds.js';
 import { shipsBuild } from '../analysis/publishing.js';
 import type { CalledStep } from '../analysis/run-model/index.js';
-import { isGithubToken, secretEnv, secretOccurrences } from '../analysis/secrets.js';
+import { isChatWebhookSecret, isGithubToken, secretEnv, secretOccurrences } from '../analysis/secrets.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
 import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
@@ -26,13 +26,16 @@ function subject(called: CalledStep, verb: string): string {
   return called.step === called.caller ? `${stepText(called)} ${verb}` : `${stepText(called)} ${verb})`;
 }
 
-/** The first stored secret (not the run's GITHUB_TOKEN) a step of `job` from `from` on reads, as `name` and step. */
+/**
+ * The first stored secret (not the run's GITHUB_TOKEN, nor a chat webhook, which only posts to a channel: the run
+ * model's holdings) a step of `job` from `from` on reads, as `name` and step.
+ */
 function laterSecret(job: Job, from: number): { name: string; step: Step } | null {
   for (const step of job.steps) {
     if (step.index < from) continue;
     const direct = secretOccurrences(step.owner.file, step.node).map((s) => s.name);
     const inherited = [...secretEnv(step).values()].flatMap((v) => v.secrets);
-    const name = [...direct, ...inherited].find((n) => !isGithubToken(n));
+    const name = [...direct, ...inherited].find((n) => !isGithubToken(n) && !isChatWebhookSecret(job.workflow, n));
     if (name !== undefined) return { name, step };
   }
   return null;

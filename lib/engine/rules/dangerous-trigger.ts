@@ -1,3 +1,4 @@
+import { webhookWords } from '../analysis/run-model/holdings.js';
 import { downloadEffect, inertEffect, type DownloadEffect } from '../analysis/artifact-effects.js';
 import { describeStep } from '../analysis/describe.js';
 import { envInjections, scriptInjections } from '../analysis/injections.js';
@@ -120,7 +121,7 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
             ? `no step runs code from them: ${inertText(effect)}`
             : context.runs.sinksOf(run, entry).length === 0
               ? entry.kind === 'download'
-                ? 'no step runs code from them and the job holds no secret'
+                ? `no step runs code from them and the job holds no secret${run.holdings.webhooks.length === 0 ? '' : ` but ${webhookWords(run.holdings.webhooks)}`}`
                 : 'no later step runs code from it'
               : whoText(context.runs.stepReach(entry.step));
       notes.push(`job \`${job.id}\` ${what}, but ${why}`);
@@ -166,9 +167,9 @@ function privileges(workflow: Workflow, context: WorkflowRuleContext): string {
   const writes = holdings.some((h) => h.token.kind !== 'scopes' || h.token.writes.length > 0);
   const secrets = holdings.some((h) => h.secrets.length > 0 || h.inheritsSecrets);
   if (writes && secrets) return "the base repository's secrets and a write token";
-  if (writes) return 'a write token (its jobs read none of the stored secrets)';
+  if (writes) return `a write token (its jobs read none of the stored secrets${holdings.some((h) => h.webhooks.length > 0) ? ' but a chat webhook' : ''})`;
   if (secrets) return "the base repository's secrets (its jobs' tokens are read-only here)";
-  return "the base repository's context (its jobs' tokens are read-only here and they read none of the stored secrets)";
+  return `the base repository's context (its jobs' tokens are read-only here and they read none of the stored secrets${holdings.some((h) => h.webhooks.length > 0) ? ' but a chat webhook' : ''})`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { nothingWorthText } from '../analysis/run-model/holdings.js';
 import { hasAny, scriptOf, scriptWords, wordMask, type RunScript } from '../analysis/file-scripts.js';
 import { fetchOf, isLocalUrl, mentionsFetch } from '../analysis/remote-fetch.js';
 import { vendorInstaller } from '../data/installers.js';
@@ -219,7 +220,7 @@ export default defineWorkflowRule({
           // self-hosted machine or publish and feeds no publishing job, a swapped script changes only that run: LOW.
           if (severity === 'MEDIUM' && context.runs.suppliesNothing(step)) {
             severity = 'LOW';
-            why = `${why.replace(' MEDIUM:', ' LOW:')} ${step.job === null ? 'The jobs that run this action hold' : 'The job holds'} no write scope that changes code, releases or packages, no secret, OIDC token, self-hosted machine or publish and hand${step.job === null ? '' : 's'} no build to a publishing job, so a swapped script changes only this run.`;
+            why = `${why.replace(' MEDIUM:', ' LOW:')} ${step.job === null ? 'The jobs that run this action hold' : 'The job holds'} ${nothingWorthText(context.runs.webhooksAt(step))} and hand${step.job === null ? '' : 's'} no build to a publishing job, so a swapped script changes only this run.`;
           }
           context.report({
             node: run,

@@ -2,7 +2,7 @@ import { describeStep } from '../analysis/describe.js';
 import { cloneFacts, reachFacts } from '../analysis/run-model/facts.js';
 import { severityOf, whoText, type JobRun, type Reach, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
 import type { RunModel } from '../analysis/run-model/index.js';
-import { selfHosted } from '../analysis/runners.js';
+import { selfHosted, type Selection } from '../analysis/runners.js';
 import type { Job } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import type { Severity } from '../types.js';
@@ -99,6 +99,41 @@ function whoOf(way: Way): string {
   return whoText(way.reach);
 }
 
+/** Where to look, in words, for whether a label names a larger runner or a self-hosted one. */
+const CHECK_RUNNERS =
+  "check which under Settings > Actions > Runners (the repository's, and its organization's, where larger runners are listed with their labels as GitHub-hosted runners, self-hosted ones under Self-hosted runners)";
+
+/**
+ * A single label and no runner group, without `self-hosted` (runners.ts `maybeLarger`): it may name one of the
+ * organization's GitHub-hosted larger runners (a fresh machine per job, whose one label is the name its owner gave
+ * it) as much as a self-hosted runner, so nothing is asserted above LOW: the finding says what would make it matter
+ * and where to look. Reported where an outsider's code runs there, or pull requests or outsiders start the job.
+ */
+function reportMaybeLarger(
+  runs: RunModel,
+  run: JobRun,
+  hit: Selection,
+  way: Way | undefined,
+  report: (r: { node: Selection['node']; severity: Severity; message: string; facts: string[] }) => void,
+): void {
+  const job = run.job;
+  const fork = run.forkReach;
+  const outsider = (fork !== null && OUTSIDER.has(fork.level)) || OUTSIDER.has(run.reach.level) || run.reach.forkPullRequest;
+  if (!outsider && (way === undefined || !OUTSIDER.has(way.reach.level))) return;
+  const label = `Job \`${job.id}\` runs on ${hit.how}: it may name a GitHub-hosted larger runner (a fresh machine for each job, which keeps nothing) or a self-hosted runner (which keeps what a job leaves behind and sits in its owner's network), and the workflow cannot tell which`;
+  const armed = way !== undefined && way.severity !== 'LOW';
+  const what = way === undefined ? `pull requests start it, and ${nothingRuns(run)}` : `${sinkText(job, way)}; ${whoOf(way)}`;
+  const matters = armed
+    ? `if a self-hosted runner carries the label, an outsider's code stays behind on it and reaches the secrets and tokens of the jobs that run there next (${way.severity} for a self-hosted runner)`
+    : 'if a self-hosted runner carries the label, whatever the job runs can persist on it and reach its network';
+  report({
+    node: hit.node,
+    severity: 'LOW',
+    message: `${label}. ${what.charAt(0).toUpperCase()}${what.slice(1)}. LOW: ${CHECK_RUNNERS}; ${matters}.${clonedText(runs, run)}`,
+    facts: way === undefined ? [...reachFacts(run.reach), 'runner:possible', ...cloneFacts(runs, run)] : [...reachFacts(way.reach), ...(way.fork ? ['reach:fork-pr'] : []), 'exec', 'runner:possible', ...cloneFacts(runs, run)],
+  });
+}
+
 /** One step down for a runner the workflow cannot tell from a GitHub-hosted larger runner (null: the LOW form). */
 function lower(severity: Severity): Severity | null {
   return severity === 'HIGH' ? 'MEDIUM' : null;
@@ -112,7 +147,7 @@ export default defineWorkflowRule({
     severity: 'LOW',
     surface: 'workflow',
     description:
-      'A job\'s `runs-on` selects the `self-hosted` label (as a string, a list item, the `labels:` of a runner group, or a matrix value a leg runs with). Self-hosted runners keep state between jobs and sit inside your network. HIGH when an outsider\'s code runs on the machine with no approval: a fork\'s `pull_request` run (or a privileged run) checks out the pull request\'s code and a later step runs it (a build tool in its directory, a script or local action from it); MEDIUM when a maintainer\'s approval comes first (a label, a member\'s comment, an environment); LOW when nothing of an outsider\'s runs there (the job checks nothing out, checks out a fixed ref, runs only registry tools), when only trusted authors reach it, and off pull requests. A runner group or a label no GitHub-hosted runner has is one step lower (it may be a GitHub-hosted larger runner), and reported only where pull requests or outsiders reach it. Labels that name the VM image a fresh machine is made from for each job (`ghcr.io/org/image:tag`) and managed ephemeral services are not reported.',
+      'A job\'s `runs-on` selects the `self-hosted` label (as a string, a list item, the `labels:` of a runner group, or a matrix value a leg runs with). Self-hosted runners keep state between jobs and sit inside your network. HIGH when an outsider\'s code runs on the machine with no approval: a fork\'s `pull_request` run (or a privileged run) checks out the pull request\'s code and a later step runs it (a build tool in its directory, a script or local action from it); MEDIUM when a maintainer\'s approval comes first (a label, a member\'s comment, an environment); LOW when nothing of an outsider\'s runs there (the job checks nothing out, checks out a fixed ref, runs only registry tools), when only trusted authors reach it, and off pull requests. A runner group or a list of labels no GitHub-hosted runner has is one step lower (it may be a GitHub-hosted larger runner); a single such label with no group (`runs-on: windows`) is LOW, saying it may name a larger runner or a self-hosted one and where to check (Settings > Actions > Runners); both are reported only where pull requests or outsiders reach them. Labels that name the VM image a fresh machine is made from for each job (`ghcr.io/org/image:tag`) and managed ephemeral services are not reported.',
     recommendation:
       'Run untrusted or pull-request jobs on GitHub-hosted runners; keep self-hosted runners for trusted branches, make them ephemeral (one job per runner, e.g. actions-runner-controller), and isolate their network and credentials.',
   },
@@ -124,6 +159,10 @@ export default defineWorkflowRule({
       const ways = waysIn(context.runs, run);
       const way = ways[0];
       const runner = hit.certain ? `a self-hosted runner (${hit.how})` : `a ${hit.how}`;
+      if (hit.maybeLarger) {
+        reportMaybeLarger(context.runs, run, hit, way, (report) => context.report(report));
+        return;
+      }
       const maybe = hit.certain ? '' : ' If it is a GitHub-hosted larger runner, nothing persists; the workflow cannot tell, so the finding is one step lower.';
       const severity = way === undefined || way.severity === 'LOW' ? null : hit.certain ? way.severity : lower(way.severity);
       if (way !== undefined && severity !== null) {

@@ -1,5 +1,5 @@
 import { holdingFacts, runFact } from '../analysis/run-model/facts.js';
-import { callSecrets, holdsNothing, stepSecrets } from '../analysis/run-model/holdings.js';
+import { callSecrets, holdsNothing, nothingWorthText, stepSecrets, stepWebhooks, webhookLead } from '../analysis/run-model/holdings.js';
 import { carriesToken } from '../analysis/run-model/containers.js';
 import { publishesForReal, publishingSteps } from '../analysis/publishing.js';
 import { ownerFact, type JobRun } from '../analysis/run-model/index.js';
@@ -73,7 +73,11 @@ function exposure(run: JobRun, job: Job, step: Step | null): { text: string; fac
   if (run.holdings.secrets.length > 0) {
     return { text: `${holds}${token}; none of its secrets is passed to this ${step === null ? 'workflow' : 'action'}, but they are in the runner's memory, which code of any step can read`, facts: ['secrets:job'] };
   }
-  return { text: `${holds}${token}`, facts: [] };
+  // A chat webhook handed to the action (a Slack or Discord notifier's `webhook:`): named, but not a credential worth taking.
+  const hooks = step === null ? [] : stepWebhooks(step);
+  const posts = run.valuables.length > 0 ? ` (${hooks.length === 1 ? 'it lets' : 'they let'} someone post to a channel, no more)` : '';
+  const hooked = hooks.length === 0 ? '' : `; ${hooks.length === 1 ? 'chat webhook' : 'chat webhooks'} ${names(hooks)} ${hooks.length === 1 ? 'reaches' : 'reach'} the action itself${posts}`;
+  return { text: `${holds}${token}${hooked}`, facts: [] };
 }
 
 function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef, trustedOwners: ReadonlySet<string>, job: Job | null, step: Step | null): void {
@@ -112,9 +116,9 @@ function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef, truste
   const why = feeds
     ? ` MEDIUM: the job holds nothing worth taking itself, but ${(step.job === null ? null : context.runs.releaseFeed(step.job)) ?? 'what it builds or caches reaches a job that publishes'}.`
     : low && step === null
-    ? ` LOW: the calling job holds no write scope that changes code, releases or packages, no secret or OIDC token${defaultNote}, so the called workflow gets none of them (nor, being another owner's, this repository's self-hosted runners), and no job after it publishes, so a moved ref changes only what this run does.`
+    ? ` LOW: the calling job holds ${webhookLead(run?.holdings.webhooks ?? [], true).lead}no write scope that changes code, releases or packages, no ${webhookLead(run?.holdings.webhooks ?? []).other}secret or OIDC token${defaultNote}, so the called workflow gets none of them (nor, being another owner's, this repository's self-hosted runners), and no job after it publishes, so a moved ref changes only what this run does.`
     : low
-    ? ` LOW: ${step?.job === null ? 'the jobs that run this action hold' : 'the job holds'} no write scope that changes code, releases or packages, no secret, OIDC token, self-hosted machine or publish${defaultNote} and hand${step?.job === null ? '' : 's'} no build to a publishing job, so a moved ref changes only what this run does.`
+    ? ` LOW: ${step?.job === null ? 'the jobs that run this action hold' : 'the job holds'} ${nothingWorthText(step === null ? [] : context.runs.webhooksAt(step), exposed !== null)}${defaultNote} and hand${step?.job === null ? '' : 's'} no build to a publishing job, so a moved ref changes only what this run does.`
     : '';
   context.report({
     node,

@@ -1,6 +1,6 @@
 import { expandMatrix } from '../analysis/matrix-values.js';
 import { holdingFacts, holdingFactsOf, runFact } from '../analysis/run-model/facts.js';
-import { holdingStrength, holdsNothing, stepSecrets, VALUABLE_SCOPES, type HoldingStrength } from '../analysis/run-model/holdings.js';
+import { holdingStrength, holdsNothing, nothingWorthText, stepSecrets, VALUABLE_SCOPES, webhookWords, type HoldingStrength } from '../analysis/run-model/holdings.js';
 import { ownerFact, type ContainerRun, type Ownership, type ServiceRun } from '../analysis/run-model/index.js';
 import type { Action, Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
@@ -134,6 +134,13 @@ function strengthOf(context: WorkflowRuleContext, place: Place): HoldingStrength
   return best;
 }
 
+/** The chat webhooks what runs an image holds, in words (holdings.ts `webhookWords`; a service's own), or ''. */
+function webhooksOf(context: WorkflowRuleContext, place: Place): string {
+  if (place.service !== undefined) return webhookWords(place.service.holdings.webhooks);
+  if (place.job !== null) return webhookWords(context.runs.job(place.job).holdings.webhooks);
+  return '';
+}
+
 const STRENGTH_ORDER: readonly HoldingStrength[] = ['valuable', 'default-token', 'none'];
 
 /**
@@ -248,7 +255,7 @@ function judgeContainer(context: WorkflowRuleContext, job: Job, container: Conta
   return {
     severity: 'LOW',
     reaches: runs,
-    reason: ` LOW: nothing worth taking reaches it: no step that runs in it gets a stored secret, ${token}; the job has no OIDC, self-hosted machine or publish and hands no build to a publishing job, so a re-pushed image can only change what the run does and produces.`,
+    reason: ` LOW: nothing worth taking reaches it: ${holdings.webhooks.length === 0 ? 'no step that runs in it gets a stored secret' : `the steps that run in it get only ${webhookWords(holdings.webhooks)}, no other stored secret`}, ${token}; the job has no OIDC, self-hosted machine or publish and hands no build to a publishing job, so a re-pushed image can only change what the run does and produces.`,
   };
 }
 
@@ -266,7 +273,7 @@ function judgeStep(context: WorkflowRuleContext, step: Step): Judged {
   return {
     severity: 'LOW',
     reaches: `${runs} and what the job holds${given}`,
-    reason: ` LOW: ${action ? 'the jobs that run this action hold' : 'the job holds'} no write scope that changes code, releases or packages, no secret, OIDC token, self-hosted machine or publish and hand${action ? '' : 's'} no build to a publishing job, so a re-pushed image changes only what this run does.`,
+    reason: ` LOW: ${action ? 'the jobs that run this action hold' : 'the job holds'} ${nothingWorthText(context.runs.webhooksAt(step))} and hand${action ? '' : 's'} no build to a publishing job, so a re-pushed image changes only what this run does.`,
   };
 }
 
@@ -292,9 +299,9 @@ function judgeByHoldings(context: WorkflowRuleContext, place: Place, site: Site,
     place.service !== undefined && place.service.access.mounts.length === 0 && strength === 'none'
       ? ` LOW: ${SERVICE_GETS} ${serviceGiven(place.service)}.`
       : strength === 'none'
-        ? ` LOW: ${place.job === null ? 'they hold' : 'the job holds'} nothing worth taking (a read-only token, no secret, no publish), so a re-pushed image can only change what the run does and produces.`
+        ? ` LOW: ${place.job === null ? 'they hold' : 'the job holds'} nothing worth taking (a read-only token, ${webhooksOf(context, place) === '' ? 'no secret' : `no secret but ${webhooksOf(context, place)}`}, no publish), so a re-pushed image can only change what the run does and produces.`
         : strength === 'default-token'
-          ? ` ${severity}: the job declares no \`permissions:\` and references no secret; its default token is read-write only if the repository's settings make it so.`
+          ? ` ${severity}: the job declares no \`permissions:\` and references no secret${webhooksOf(context, place) === '' ? '' : ` but ${webhooksOf(context, place)}`}; its default token is read-write only if the repository's settings make it so.`
           : site === 'service'
             ? ` ${severity}: ${SERVICE_GETS} holds ${holds !== null && holds.length > 0 ? holds.join(', ') : 'what its job holds'}.`
             : strength === null

@@ -2,14 +2,16 @@
  * What a job run holds that is worth taking: its `GITHUB_TOKEN`'s write scopes (declared at job or workflow
  * level, `write-all`, or the repository default when neither declares any), the stored secrets its steps and
  * environment reference (or all of them, with `secrets: inherit`), OIDC (`id-token: write`), a self-hosted
- * machine, and a publish. Code that runs anywhere in a job can take all of it: on a GitHub-hosted runner the
+ * machine, and a publish. A chat webhook (a Slack, Discord, Teams, Mattermost or Google Chat incoming-webhook
+ * URL kept in a secret: secrets.ts `isChatWebhookSecret`) is held but not worth taking: it lets whoever takes it
+ * post to one channel, not push code, publish or read data. Code that runs anywhere in a job can take all of it: on a GitHub-hosted runner the
  * job's user has passwordless `sudo`, and the runner process holds every secret the job references.
  */
-import type { Job, Step } from '../../model/workflow.js';
+import type { Action, Job, Step, Workflow } from '../../model/workflow.js';
 import { readPermissions } from '../permissions.js';
 import { publishesForReal, publishingSteps } from '../publishing.js';
 import { selfHosted } from '../runners.js';
-import { isStoredSecretName, secretOccurrences, valueSecrets } from '../secrets.js';
+import { isChatWebhookSecret, isStoredSecretName, secretOccurrences, valueSecrets } from '../secrets.js';
 import { ScanCache } from '../../model/scan-cache.js';
 import { actionPermissions } from '../../data/permissions.js';
 import type { YNode } from '../../yaml/model.js';
@@ -21,8 +23,13 @@ export const VALUABLE_SCOPES: ReadonlySet<string> = new Set(['contents', 'packag
 export interface Holdings {
   /** The token's write scopes: listed, `all` (`write-all`), or `default` (nothing declared: the repository's default). */
   token: { kind: 'scopes'; writes: readonly string[] } | { kind: 'all' } | { kind: 'default' };
-  /** Stored secrets the job references (never `GITHUB_TOKEN`, nor a name no secret can have), in file order. */
+  /**
+   * Stored secrets the job references that are credentials (never `GITHUB_TOKEN`, nor a name no secret can have,
+   * nor a chat webhook), in file order.
+   */
   secrets: readonly string[];
+  /** Stored secrets the job references that are only chat webhooks (secrets.ts `isChatWebhookSecret`): not worth taking. */
+  webhooks: readonly string[];
   /** `secrets: inherit` to a reusable workflow: every secret. */
   inheritsSecrets: boolean;
   oidc: boolean;
@@ -73,18 +80,64 @@ function readHoldings(job: Job): Holdings {
     for (const use of secretOccurrences(file, node)) if (isStoredSecretName(use.name)) names.add(use.name);
   }
   const inherits = job.secrets?.kind === 'scalar' && String(job.secrets.value ?? '').trim() === 'inherit';
+  const [secrets, webhooks] = splitWebhooks(job.workflow, [...names]);
   const runner = selfHosted(job);
   const publisher = publishingSteps(job).find(publishesForReal);
   const writer = job.steps.find((step) => writesWithJobToken(file, step));
   return {
     token,
-    secrets: [...names],
+    secrets,
+    webhooks,
     inheritsSecrets: inherits,
     oidc,
     selfHosted: runner === null ? null : runner.certain ? 'definite' : 'possible',
     publishes: publisher === undefined ? null : publisher.evidence,
     tokenWriter: writer === undefined ? null : `\`${writer.usesRef?.kind === 'repository' ? writer.usesRef.slug : String(writer.uses?.value ?? '')}\``,
   };
+}
+
+/** True when `name` is one of the chat webhooks a job holds (names compare without case, as GitHub's secrets do). */
+export function isWebhookOf(holdings: Holdings, name: string): boolean {
+  const upper = name.toUpperCase();
+  return holdings.webhooks.some((w) => w.toUpperCase() === upper);
+}
+
+/** Stored secret names split into credentials and chat webhooks (secrets.ts `isChatWebhookSecret`). */
+export function splitWebhooks(model: Workflow | Action, names: readonly string[]): [string[], string[]] {
+  const credentials: string[] = [];
+  const webhooks: string[] = [];
+  for (const name of names) (isChatWebhookSecret(model, name) ? webhooks : credentials).push(name);
+  return [credentials, webhooks];
+}
+
+/**
+ * A job's chat webhooks in words, for findings that say what a job holds: `a chat webhook (\`SLACK_WEBHOOK\`), which
+ * lets someone post to a channel, not push code, publish or read data`; empty for none.
+ */
+export function webhookWords(names: readonly string[]): string {
+  if (names.length === 0) return '';
+  const shown = names.slice(0, 3).map((n) => `\`${n}\``).join(', ');
+  return `${names.length === 1 ? 'a chat webhook' : 'chat webhooks'} (${shown}${names.length > 3 ? ` and ${names.length - 3} more` : ''}), which ${names.length === 1 ? 'lets' : 'let'} someone post to a channel, not push code, publish or read data`;
+}
+
+/**
+ * For a sentence "<who> holds <lead>no write scope ..., no <other>secret, ...": the chat webhooks the jobs hold
+ * (`only a chat webhook (...); `, and `other ` before "secret"), or nothing to add when they hold none. `named`:
+ * the sentence before already said what a webhook lets someone do, so only the names are repeated.
+ */
+export function webhookLead(names: readonly string[], named = false): { lead: string; other: string } {
+  if (names.length === 0) return { lead: '', other: '' };
+  const words = named ? `${names.length === 1 ? 'a chat webhook' : 'chat webhooks'} (${names.slice(0, 3).map((n) => `\`${n}\``).join(', ')}${names.length > 3 ? ', ...' : ''})` : webhookWords(names);
+  return { lead: `only ${words}; `, other: 'other ' };
+}
+
+/**
+ * `no write scope that changes code, releases or packages, no secret, OIDC token, self-hosted machine or publish`,
+ * for the supply-chain rules' LOW: led by the chat webhooks the jobs hold (`webhookLead`) when they hold any.
+ */
+export function nothingWorthText(webhooks: readonly string[], named = false): string {
+  const { lead, other } = webhookLead(webhooks, named);
+  return `${lead}no write scope that changes code, releases or packages, no ${other}secret, OIDC token, self-hosted machine or publish`;
 }
 
 /**
@@ -171,10 +224,17 @@ export function readOnlyToken(holdings: Holdings, defaultToken: DefaultToken): b
  * sentence never says "no write scope" of a job that has one.
  */
 export function nothingHeldText(holdings: Holdings): string {
+  const minor = minorWrites(holdings);
+  const webhooks = webhookWords(holdings.webhooks);
+  if (minor.length === 0) return webhooks === '' ? 'the job holds no write scope, secret or OIDC token' : `the job holds only ${webhooks}: no write scope, other secret or OIDC token`;
+  const scopes = `${minor.map((s) => `\`${s}: write\``).join(', ')} (no scope that changes code, releases or packages)`;
+  return webhooks === '' ? `the job holds only ${scopes}, no secret or OIDC token` : `the job holds only ${scopes} and ${webhooks}, no other secret or OIDC token`;
+}
+
+/** The token's write scopes that hand over no code, release or package (`issues`, `pull-requests`, `checks`...). */
+export function minorWrites(holdings: Holdings): string[] {
   const token = holdings.token;
-  const minor = token.kind === 'scopes' ? token.writes.filter((s) => !VALUABLE_SCOPES.has(s)) : [];
-  if (minor.length === 0) return 'the job holds no write scope, secret or OIDC token';
-  return `the job holds only ${minor.map((s) => `\`${s}: write\``).join(', ')} (no scope that changes code, releases or packages), no secret or OIDC token`;
+  return token.kind === 'scopes' ? token.writes.filter((s) => !VALUABLE_SCOPES.has(s)) : [];
 }
 
 /**
@@ -211,20 +271,32 @@ export function holdsNothing(holdings: Holdings, defaultToken: DefaultToken): bo
 }
 
 /**
- * The stored secrets (never `GITHUB_TOKEN`) that reach a step's own process: its `with:` and `env:`, and the
- * `env:` of its job and workflow, which every step of the job gets. The job's other secrets reach only the
+ * The stored secrets that are credentials (never `GITHUB_TOKEN`, nor a chat webhook) that reach a step's own
+ * process: its `with:` and `env:`, and the `env:` of its job and workflow, which every step of the job gets. The job's other secrets reach only the
  * runner's memory, where code of any step can still read them.
  */
 export function stepSecrets(step: Step): string[] {
+  return splitWebhooks(step.owner, stepStoredSecrets(step))[0];
+}
+
+/** The chat webhooks (secrets.ts `isChatWebhookSecret`) that reach a step's own process, as `stepSecrets` reads them. */
+export function stepWebhooks(step: Step): string[] {
+  return splitWebhooks(step.owner, stepStoredSecrets(step))[1];
+}
+
+function stepStoredSecrets(step: Step): string[] {
   const names = namedSecrets(step.owner.file, [step.with, step.env, step.job?.env, step.job?.workflow.env]);
   // An input that reads an environment variable holding a secret (`token: ${{ env.X }}`) is handed that secret.
   for (const name of valueSecrets(step, step.with)) if (isStoredSecretName(name) && !names.includes(name)) names.push(name);
   return names;
 }
 
-/** The stored secrets a reusable workflow call hands to the called workflow (`with:`, `secrets:`; every one with `secrets: inherit`). */
+/**
+ * The stored secrets that are credentials (not chat webhooks) a reusable workflow call hands to the called workflow
+ * (`with:`, `secrets:`; every one with `secrets: inherit`).
+ */
 export function callSecrets(job: Job): string[] {
-  return namedSecrets(job.workflow.file, [job.with, job.secrets, job.env, job.workflow.env]);
+  return splitWebhooks(job.workflow, namedSecrets(job.workflow.file, [job.with, job.secrets, job.env, job.workflow.env]))[0];
 }
 
 function namedSecrets(file: SourceFile, nodes: readonly (YNode | undefined)[]): string[] {

@@ -331,6 +331,13 @@ export class RunModel {
     return step.job === null ? `the jobs that run this action hold nothing worth taking` : run.nothingHeld;
   }
 
+  /** The chat webhooks the jobs a step runs in hold (holdings.ts `webhooks`; a composite action's step: its callers'), each once. */
+  webhooksAt(step: Step): string[] {
+    const found = new Set<string>();
+    for (const caller of this.jobSteps(step)) for (const name of this.job(caller.job as Job).holdings.webhooks) found.add(name);
+    return [...found];
+  }
+
   /**
    * `suppliesNothing` for a job that calls another owner's reusable workflow (`jobs.<id>.uses`): the called
    * workflow's jobs get no more than the call gives them (a token capped by the calling job's `permissions:`, the

@@ -16,7 +16,7 @@ import type { Job } from '../../model/workflow.js';
 import { occurrencesInFile } from '../file-scalars.js';
 import { isGithubToken, secretOccurrences } from '../secrets.js';
 import { asList, get, scalarText, type YNode } from '../../yaml/model.js';
-import type { Holdings } from './holdings.js';
+import { isWebhookOf, type Holdings } from './holdings.js';
 
 /** A way out of the container: to the runner's machine (`host`) or into the job's workspace (`workspace`). */
 export interface ServiceMount {
@@ -140,7 +140,8 @@ export function serviceHoldings(access: ServiceAccess, job: Holdings): Holdings 
   if (access.mounts.some((m) => m.reach === 'workspace')) return { ...job, selfHosted: null };
   return {
     token: access.token ? job.token : { kind: 'scopes', writes: [] },
-    secrets: access.secrets,
+    secrets: access.secrets.filter((n) => !isWebhookOf(job, n)),
+    webhooks: access.secrets.filter((n) => isWebhookOf(job, n)),
     inheritsSecrets: false,
     oidc: false,
     selfHosted: null,

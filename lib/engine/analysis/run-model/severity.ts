@@ -58,7 +58,7 @@ export function severityOf(claim: Claim): Severity {
 /** The three facts in words, for a finding's description: `; who: ...; runs: ...; holds: ...`. */
 export function describeClaim(claim: Claim): string {
   const who = whoText(claim.reach);
-  const holds = claim.holds.length > 0 ? `the job holds ${claim.holds.join(', ')}` : 'the job holds no write scope, secret or OIDC token';
+  const holds = claim.holds.length > 0 ? `the job holds ${claim.holds.join(', ')}` : (claim.nothingHeld ?? 'the job holds no write scope, secret or OIDC token');
   return `${who}; ${holds}`;
 }
 

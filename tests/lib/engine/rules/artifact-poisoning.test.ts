@@ -1040,3 +1040,47 @@ describe(`${RULE}: runs listed from a workflow that never runs on pull requests`
     expect(scanWith(RULE, [follow(listed('gh run list --workflow "$WORKFLOW"')), trusted]).map((f) => f.severity)).toEqual(['HIGH']);
   });
 });
+
+describe(`${RULE}: a github-script that checks what it reads`, () => {
+  const workflow = (script: string) => yaml`
+    on:
+      workflow_run:
+        workflows: [CI]
+        types: [completed]
+    jobs:
+      comment:
+        runs-on: ubuntu-latest
+        permissions:
+          pull-requests: write
+        steps:
+          - uses: actions/download-artifact@v4
+            with:
+              name: pr
+              run-id: \${{ github.event.workflow_run.id }}
+              github-token: \${{ github.token }}
+          - uses: actions/github-script@v7
+            id: js
+            with:
+              script: |
+                ${script}
+          - run: gh pr edit "$PR" --add-label checked
+            env:
+              PR: \${{ steps.js.outputs.number }}
+              GH_TOKEN: \${{ secrets.BOT_TOKEN }}
+  `;
+  const read = "const fs = require('fs');\n                const v = fs.readFileSync('pr/number', 'utf8').trim();";
+
+  it('reports nothing when every value read is checked against a strict pattern before use, failing otherwise, or made a number', () => {
+    expect(scanWith(RULE, workflow(`${read}\n                if (!/^[1-9][0-9]*$/.test(v)) {\n                  core.setFailed('not a number');\n                  return;\n                }\n                core.setOutput('number', v);`))).toEqual([]);
+    expect(scanWith(RULE, workflow(`${read}\n                if (!/^\\d+$/.test(v)) throw new Error('not a number');\n                core.setOutput('number', v);`))).toEqual([]);
+    expect(scanWith(RULE, workflow("const n = Number(require('fs').readFileSync('pr/number', 'utf8'));\n                core.setOutput('number', n);"))).toEqual([]);
+  });
+
+  it('negative: still reports a check that goes on, a pattern with the m flag, a use before the check, or a file parsed as JSON', () => {
+    const reported = (script: string) => scanWith(RULE, workflow(script)).map((f) => f.severity);
+    expect(reported(`${read}\n                if (!/^\\d+$/.test(v)) core.warning('odd');\n                core.setOutput('number', v);`)).toEqual(['MEDIUM']);
+    expect(reported(`${read}\n                if (!/^\\d+$/m.test(v)) throw new Error('not a number');\n                core.setOutput('number', v);`)).toEqual(['MEDIUM']);
+    expect(reported(`${read}\n                core.setOutput('number', v);\n                if (!/^\\d+$/.test(v)) throw new Error('not a number');`)).toEqual(['MEDIUM']);
+    expect(reported("const data = JSON.parse(require('fs').readFileSync('pr/event.json', 'utf8'));\n                core.setOutput('number', data.number);")).toEqual(['MEDIUM']);
+  });
+});

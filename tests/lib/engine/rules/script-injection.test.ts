@@ -696,3 +696,28 @@ ${read}
     expect(positions(scanWith(RULE, workflow(read, 'workflow_dispatch:')))).toEqual([]);
   });
 });
+
+describe(`${RULE}: what the job holds`, () => {
+  const job = (secret: string) => yaml`
+    on: issues
+    permissions:
+      contents: read
+    jobs:
+      greet:
+        runs-on: ubuntu-latest
+        steps:
+          - run: ./notify.sh "\${{ github.event.issue.title }}"
+            env:
+              SLACK_WEBHOOK_URL: \${{ secrets.${secret} }}
+  `;
+
+  it('is MEDIUM, not HIGH, when the job holds only a chat webhook: it lets someone post to a channel, nothing worth taking', () => {
+    const findings = scanWith(RULE, job('SLACK_WEBHOOK_URL'));
+    expect(positions(findings)).toEqual(['8:27 MEDIUM']);
+    expect(findings[0]?.description).toContain('the job holds only a chat webhook (`SLACK_WEBHOOK_URL`), which lets someone post to a channel');
+  });
+
+  it('stays HIGH when the secret is a Slack bot token, a credential', () => {
+    expect(positions(scanWith(RULE, job('SLACK_BOT_TOKEN')))).toEqual(['8:27 HIGH']);
+  });
+});

@@ -214,7 +214,7 @@ describe(RULE, () => {
     `)).toEqual([]);
   });
 
-  it('reports runner groups and custom labels without the self-hosted label one step lower, and only where pull requests reach them', () => {
+  it('reports runner groups and lists of custom labels without the self-hosted label one step lower, a single label LOW, and only where pull requests reach them', () => {
     const findings = scanWith(RULE, yaml`
       on: pull_request
       jobs:
@@ -235,7 +235,9 @@ describe(RULE, () => {
           runs-on: { group: gpu-runners }
           steps: [{ run: make }]
     `);
-    expect(positions(findings)).toEqual(['5:14 MEDIUM', '8:15 MEDIUM', '14:14 MEDIUM', '17:23 LOW']);
+    // The matrix gives one label per leg: a larger runner's name as much as a self-hosted runner's (LOW).
+    expect(positions(findings)).toEqual(['5:14 MEDIUM', '8:15 MEDIUM', '14:14 LOW', '17:23 LOW']);
+    expect(findings[2]?.description).toContain('may name a GitHub-hosted larger runner');
     expect(findings[3]?.description).toContain('pull requests start it, and it checks out no pull request code');
     expect(findings[0]?.description).toContain('runner group `gpu-runners`');
     expect(findings[1]?.description).toContain('label `linux`, which no GitHub-hosted runner has');
@@ -278,7 +280,7 @@ describe(RULE, () => {
     `)).toEqual([]);
   });
 
-  it('keeps a custom label that names no image and size GitHub documents for larger runners (one step lower: it may still be one)', () => {
+  it('keeps a single custom label that names no image and size GitHub documents for larger runners, LOW: it may still be one', () => {
     const job = (label: string) => yaml`
       on: pull_request
       jobs:
@@ -291,9 +293,45 @@ describe(RULE, () => {
     // An OS word glued to other letters, a size GitHub's examples do not use, no OS at all: not read as a larger runner.
     for (const label of ['ubuntu-latest-xl', 'ubuntu-x64-small', 'linux-arm64-8core', 'kubuntu-8-cores', 'gpu-16-cores']) {
       const [finding] = scanWith(RULE, job(label));
-      expect(finding?.severity, label).toBe('MEDIUM');
-      expect(finding?.description, label).toContain('If it is a GitHub-hosted larger runner, nothing persists');
+      expect(finding?.severity, label).toBe('LOW');
+      expect(finding?.description, label).toContain('it may name a GitHub-hosted larger runner');
     }
+  });
+
+  describe('a single label that may name a GitHub-hosted larger runner', () => {
+    const job = (runsOn: string) => yaml`
+      on: pull_request
+      jobs:
+        test:
+          runs-on: ${runsOn}
+          steps:
+            - uses: actions/checkout@v4
+            - run: make test
+    `;
+
+    it('is LOW, says the label may be a larger runner or a self-hosted one, and where to check', () => {
+      for (const label of ['windows', 'linux', 'gpu', '[windows]', '{ labels: linux }']) {
+        const findings = scanWith(RULE, job(label));
+        expect(positions(findings).map((p) => p.split(' ')[1]), label).toEqual(['LOW']);
+        const text = findings[0]?.description ?? '';
+        expect(text, label).toContain('it may name a GitHub-hosted larger runner (a fresh machine for each job, which keeps nothing) or a self-hosted runner');
+        expect(text, label).toContain('Settings > Actions > Runners');
+        // What it would be on a self-hosted machine, and the outsider's code that runs there.
+        expect(text, label).toContain('(HIGH for a self-hosted runner)');
+        expect(text, label).toContain('runs `make test` from the workspace');
+      }
+    });
+
+    it('keeps today\'s severity for the `self-hosted` label, a list of labels (a larger runner carries one) or a runner group', () => {
+      expect(positions(scanWith(RULE, job('self-hosted')))).toEqual(['4:14 HIGH']);
+      expect(positions(scanWith(RULE, job('[self-hosted, linux, x64]')))).toEqual(['4:15 HIGH']);
+      expect(positions(scanWith(RULE, job('[linux, x64]')))).toEqual(['4:15 MEDIUM']);
+      expect(positions(scanWith(RULE, job('{ group: gpu-farm }')))).toEqual(['4:23 MEDIUM']);
+    });
+
+    it('is not reported off pull requests and outsiders, as before', () => {
+      expect(scanWith(RULE, job('windows').replace('on: pull_request', 'on: push'))).toEqual([]);
+    });
   });
 
   it('does not report a runner whose labels name the VM image of a fresh machine per job, and keeps plain self-hosted labels', () => {

@@ -540,3 +540,41 @@ describe(`${RULE}: what the job hands the mutable code`, () => {
     expect(records[0]?.facts).toContain('secrets:step');
   });
 });
+
+describe(`${RULE}: a job that holds only a chat webhook`, () => {
+  const job = (secret: string, input: string) => yaml`
+    on: push
+    permissions:
+      contents: read
+    jobs:
+      notify:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: slackapi/slack-github-action@v2
+            with:
+              ${input}: \${{ secrets.${secret} }}
+              payload: '{"text":"released"}'
+  `;
+
+  it('is LOW: a stolen webhook lets someone post to a channel, not push code, publish or read data, and joins no secret-theft path', () => {
+    for (const [secret, input] of [['SLACK_WEBHOOK_URL', 'webhook'], ['NOTIFY', 'webhook'], ['DISCORD_WEBHOOK', 'url']] as const) {
+      const records = recordsWith(RULE, job(secret, input));
+      expect(positions(records.map((r) => r.finding)), secret).toEqual(['8:15 LOW']);
+      const text = records[0]?.finding.description ?? '';
+      expect(text, secret).toContain(`the job holds only a chat webhook (\`${secret}\`), which lets someone post to a channel, not push code, publish or read data`);
+      expect(text, secret).toContain(`chat webhook \`${secret}\` reaches the action itself`);
+      expect(text, secret).toContain(`LOW: the job holds only a chat webhook (\`${secret}\`); no write scope that changes code, releases or packages, no other secret`);
+      expect(records[0]?.facts, secret).not.toContain('holds:secrets');
+      expect(records[0]?.facts, secret).not.toContain('secrets:step');
+    }
+  });
+
+  it('stays MEDIUM for a Slack bot token or an API token, which are credentials, not webhooks', () => {
+    for (const secret of ['SLACK_BOT_TOKEN', 'SLACK_API_TOKEN']) {
+      const records = recordsWith(RULE, job(secret, 'token'));
+      expect(positions(records.map((r) => r.finding)), secret).toEqual(['8:15 MEDIUM']);
+      expect(records[0]?.finding.description, secret).toContain(`secret \`${secret}\` reaches the action itself`);
+      expect(records[0]?.facts, secret).toEqual(expect.arrayContaining(['holds:secrets', 'secrets:step']));
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { callSecrets, holdingStrength, jobHoldings, readOnlyToken, stepSecrets } from '../../../../../lib/engine/analysis/run-model/holdings.js';
+import { callSecrets, holdingStrength, jobHoldings, nothingHeldText, readOnlyToken, stepSecrets, stepWebhooks, valuables } from '../../../../../lib/engine/analysis/run-model/holdings.js';
+import { isChatWebhookName } from '../../../../../lib/engine/analysis/secrets.js';
 import { buildWorkflow, type Job } from '../../../../../lib/engine/model/workflow.js';
 import { parseYaml } from '../../../../../lib/engine/yaml/parse.js';
 import type { YMap } from '../../../../../lib/engine/yaml/model.js';
@@ -223,5 +224,77 @@ describe('names no secret can have, and a default token the job writes with', ()
     expect(readOnlyToken(jobHoldings(undeclared), null)).toBe(false);
     expect(readOnlyToken(jobHoldings(undeclared), 'write')).toBe(false);
     expect(readOnlyToken(jobHoldings(undeclared), 'read')).toBe(true);
+  });
+});
+
+describe('chat webhooks: held, but not worth taking', () => {
+  const found = jobs(yaml`
+    on: push
+    permissions: { contents: read }
+    jobs:
+      named:
+        runs-on: ubuntu-latest
+        steps:
+          - run: ./notify.sh "$SLACK_WEBHOOK_URL"
+            env:
+              SLACK_WEBHOOK_URL: \${{ secrets.SLACK_WEBHOOK_URL }}
+              DISCORD: \${{ secrets.DISCORD_WEBHOOK }}
+              TEAMS: \${{ secrets.TEAMS_WEBHOOK_URL }}
+              MM: \${{ secrets.MATTERMOST_WEBHOOK_URL }}
+              CHAT: \${{ secrets.GOOGLE_CHAT_WEBHOOK }}
+      keyed:
+        runs-on: ubuntu-latest
+        steps:
+          - run: ./notify.sh "$SLACK_WEBHOOK"
+            env:
+              SLACK_WEBHOOK: \${{ secrets.SLACK }}
+          - uses: sarisia/actions-status-discord@v1
+            with:
+              webhook: \${{ secrets.NOTIFY }}
+      bot:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: slackapi/slack-github-action@v2
+            with:
+              method: chat.postMessage
+              token: \${{ secrets.SLACK_BOT_TOKEN }}
+          - run: ./notify.sh "$T"
+            env:
+              T: \${{ secrets.SLACK_API_TOKEN }}
+      both:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: some/notifier@v1
+            with:
+              webhook: \${{ secrets.HOOK }}
+          - run: make
+            env:
+              SLACK_WEBHOOK: \${{ secrets.SHARED }}
+              API_KEY: \${{ secrets.SHARED }}
+              NPM_TOKEN: \${{ secrets.NPM_TOKEN }}
+  `);
+  const held = (id: string) => jobHoldings(found.get(id)!);
+
+  it('a chat platform webhook by its name, or handed only to a webhook name or a notifier\'s `webhook` input, is a webhook: the job holds nothing worth taking', () => {
+    expect(held('named').secrets).toEqual([]);
+    expect(held('named').webhooks).toEqual(['SLACK_WEBHOOK_URL', 'DISCORD_WEBHOOK', 'TEAMS_WEBHOOK_URL', 'MATTERMOST_WEBHOOK_URL', 'GOOGLE_CHAT_WEBHOOK']);
+    expect(held('keyed').webhooks).toEqual(['SLACK', 'NOTIFY']);
+    for (const id of ['named', 'keyed']) {
+      expect(holdingStrength(held(id), null), id).toBe('none');
+      expect(valuables(held(id), null), id).toEqual([]);
+      expect(nothingHeldText(held(id)), id).toMatch(/^the job holds only chat webhooks \(.*\), which let someone post to a channel, not push code, publish or read data: no write scope, other secret or OIDC token$/);
+    }
+    expect(stepSecrets(found.get('keyed')!.steps[1]!)).toEqual([]);
+    expect(stepWebhooks(found.get('keyed')!.steps[1]!)).toEqual(['NOTIFY']);
+  });
+
+  it('a Slack bot or API token is a credential, as is a secret also handed to a credential name, or a `webhook` input of an action that is no chat notifier', () => {
+    expect(held('bot').secrets).toEqual(['SLACK_BOT_TOKEN', 'SLACK_API_TOKEN']);
+    expect(held('bot').webhooks).toEqual([]);
+    expect(holdingStrength(held('bot'), null)).toBe('valuable');
+    expect(held('both').secrets).toEqual(['HOOK', 'SHARED', 'NPM_TOKEN']);
+    expect(held('both').webhooks).toEqual([]);
+    expect(['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_WEBHOOK_TOKEN', 'ZAPIER_WEBHOOK_URL', 'WEBHOOK_URL', 'SLACK'].filter(isChatWebhookName)).toEqual([]);
+    expect(['SLACK_WEBHOOK', 'slack-webhook', 'SLACK_CLIENT_LIBS_WEBHOOK', 'MS_TEAMS_WEBHOOK_URI', 'GCHAT_WEBHOOK'].every(isChatWebhookName)).toBe(true);
   });
 });
