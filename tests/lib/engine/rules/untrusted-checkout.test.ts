@@ -1422,4 +1422,111 @@ describe(`${RULE}: a comment bot whose first job checks the commenter's permissi
       expect(readOnly.map((f) => f.severity)).not.toContain('HIGH');
     });
   });
+  describe('a label the workflow removes in every run', () => {
+    const workflow = (types: string, steps: string, extraJob = '') => yaml`
+      on:
+        pull_request_target:
+          types: [${types}]
+      jobs:
+        test:
+          if: contains(github.event.pull_request.labels.*.name, 'safe to test')
+          runs-on: ubuntu-latest
+          steps:
+${steps}
+            - run: npm test
+              env:
+                KEY: \${{ secrets.KEY }}
+${extraJob}
+    `;
+    const checkout = (ref: string) => `            - uses: actions/checkout@v4
+              with:
+                ref: \${{ github.event.pull_request.${ref} }}`;
+    const removeFirst = `            - run: gh pr edit \${{ github.event.pull_request.number }} --remove-label "safe to test"
+              env:
+                GH_TOKEN: \${{ github.token }}
+${checkout('head.sha')}`;
+
+    it('is the approval race (MEDIUM), not a sticky label, when the workflow also runs on pushes', () => {
+      const findings = scanWith(RULE, workflow('labeled, synchronize', removeFirst));
+      expect(positions(findings)).toEqual(['14:16 MEDIUM']);
+      expect(findings[0]?.description).toContain('removes that label in every run (step 1)');
+      expect(findings[0]?.description).toContain('a push racing the run');
+      expect(findings[0]?.description).not.toContain('every commit they push afterwards');
+    });
+
+    it('counts an always() removal at the end, a removing action and a removal in a job that starts alongside', () => {
+      const always = `${checkout('head.sha')}
+            - uses: actions/github-script@v7
+              if: always()
+              with:
+                script: |
+                  await github.rest.issues.removeLabel({ owner: context.repo.owner, repo: context.repo.repo, issue_number: context.issue.number, name: 'safe to test' })`;
+      expect(positions(scanWith(RULE, workflow('labeled, synchronize', always)))).toEqual(['11:16 MEDIUM']);
+      const action = `            - uses: actions-ecosystem/action-remove-labels@v1
+              with:
+                labels: safe to test
+${checkout('head.sha')}`;
+      expect(positions(scanWith(RULE, workflow('labeled, synchronize', action)))).toEqual(['14:16 MEDIUM']);
+      const alongside = `        unlabel:
+          runs-on: ubuntu-latest
+          steps:
+            - run: gh api -X DELETE repos/\${{ github.repository }}/issues/\${{ github.event.number }}/labels/safe%20to%20test`;
+      expect(positions(scanWith(RULE, workflow('labeled, synchronize', checkout('head.sha'), alongside)))).toEqual(['11:16 MEDIUM']);
+      // The label checked by a gate job that the job running the code needs, and removed there first.
+      const gated = yaml`
+        on:
+          pull_request_target:
+            types: [labeled, synchronize]
+        jobs:
+          approve:
+            if: contains(github.event.pull_request.labels.*.name, 'safe to test')
+            runs-on: ubuntu-latest
+            steps:
+              - run: echo approved
+          test:
+            needs: approve
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions-ecosystem/action-remove-labels@v1
+                with:
+                  labels: safe to test
+              - uses: actions/checkout@v4
+                with:
+                  ref: \${{ github.event.pull_request.head.sha }}
+              - run: npm test
+                env:
+                  KEY: \${{ secrets.KEY }}
+      `;
+      const needing = scanWith(RULE, gated);
+      expect(positions(needing)).toEqual(['19:16 MEDIUM']);
+      expect(needing[0]?.description).toContain('step 1 of job `test`');
+      expect(positions(scanWith(RULE, gated.replace('labels: safe to test', 'labels: stale')))).toEqual(['19:16 HIGH']);
+    });
+
+    it('is LOW on a labeled-only workflow that checks out the labelled commit, MEDIUM with the branch', () => {
+      const pinned = scanWith(RULE, workflow('labeled', removeFirst));
+      expect(positions(pinned)).toEqual(['14:16 LOW']);
+      expect(pinned[0]?.description).toContain('so a later label event finds no label');
+      expect(pinned[0]?.description).not.toContain('any later label event');
+      const branch = removeFirst.replace('ref: ${{ github.event.pull_request.head.sha }}', 'repository: ${{ github.event.pull_request.head.repo.full_name }}\n                ref: ${{ github.event.pull_request.head.ref }}');
+      const raced = scanWith(RULE, workflow('labeled', branch));
+      expect(positions(raced)).toEqual(['14:23 MEDIUM']);
+      expect(raced[0]?.description).toContain('commits pushed after the approval run');
+    });
+
+    it('keeps the label sticky when a run can leave it on or another label is removed', () => {
+      // At the end without always(): a failing test leaves the label on, and the next push runs under it.
+      const atEnd = `${checkout('head.sha')}
+            - run: npm ci
+            - run: gh pr edit \${{ github.event.pull_request.number }} --remove-label "safe to test"`;
+      const end = scanWith(RULE, workflow('labeled, synchronize', atEnd));
+      expect(positions(end)).toEqual(['11:16 HIGH']);
+      expect(end[0]?.description).toContain('every commit they push afterwards');
+      const other = removeFirst.replace('--remove-label "safe to test"', '--remove-label "needs triage"');
+      expect(positions(scanWith(RULE, workflow('labeled, synchronize', other)))).toEqual(['14:16 HIGH']);
+      // Behind a condition of its own (only for members' pull requests): not every run removes it.
+      const conditional = removeFirst.replace('            - run: gh pr edit', "            - if: github.event.pull_request.author_association == 'MEMBER'\n              run: gh pr edit");
+      expect(positions(scanWith(RULE, workflow('labeled, synchronize', conditional)))).toEqual(['15:16 HIGH']);
+    });
+  });
 });
