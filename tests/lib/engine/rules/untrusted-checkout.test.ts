@@ -301,7 +301,9 @@ ${body.split('\n').map((l) => `          ${l}`).join('\n')}`;
     const later = "const { data: pr } = await github.rest.pulls.get({ ...context.repo, pull_number: context.issue.number });\nif (pr.state !== 'open') throw new Error('closed');";
     const severity = (check: string) => scanWith(RULE, workflow(check)).map((f) => f.severity);
     // The deny path logs and returns: the step succeeds, the checkout and `make patch` run for any commenter.
-    expect(severity(script(`${read}\nif (!['admin', 'write'].includes(data.permission)) {\n  core.info('not allowed');\n  return;\n}\n${later}`))).toEqual(['HIGH']);
+    const quiet = scanWith(RULE, workflow(script(`${read}\nif (!['admin', 'write'].includes(data.permission)) {\n  core.info('not allowed');\n  return;\n}\n${later}`)));
+    expect(quiet.map((f) => f.severity)).toEqual(['HIGH']);
+    expect(quiet[0]?.description).toContain('step `perm` of job `patch` checks the actor\'s permission, but its deny path only ends that step');
     expect(severity(shell('if [ "$PERM" != admin ] && [ "$PERM" != write ]; then\n  echo "not allowed"\n  exit 0\nfi\nmake lint || exit 1'))).toEqual(['HIGH']);
     expect(severity(shell('[ "$PERM" = admin ] || exit 0\nmake lint || exit 1'))).toEqual(['HIGH']);
     // Negative: the deny path fails the step (setFailed, throw, exit 1), or only an allowed actor returns early.
