@@ -2,7 +2,7 @@ import type { RepositoryModel } from '../model/repository.js';
 import { privilegedTriggers, type Job, type Step, type Workflow } from '../model/workflow.js';
 import { followsUntrustedRuns } from './workflow-run.js';
 import { commandName, logicalLines, pipelines, words } from '../shell.js';
-import { checkedLine, githubScriptChecks, JS_NUMBER, outputLines, validatedVariables } from './script-outputs.js';
+import { checkedLine, feedingLines, githubScriptChecks, JS_NUMBER, outputLines, outputSources, validatedVariables } from './script-outputs.js';
 import { usesOnlyValidated } from './validation.js';
 import { get, getText, keyText, type YNode } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
@@ -295,8 +295,7 @@ export function picksOwnWorkflowRuns(download: ForeignDownload, repository: Repo
     if (hasInput(step, 'run_id') || workflow === null || (repo !== null && !THIS_REPOSITORY.test(repo.trim()))) return false;
     names = [workflow];
   } else {
-    const { producers } = runValue(download);
-    const texts = [choosingText(step), ...producers.map(choosingText)];
+    const texts = runSources(download);
     names = [];
     for (const text of texts) {
       const found = listedWorkflows(text);
@@ -308,6 +307,34 @@ export function picksOwnWorkflowRuns(download: ForeignDownload, repository: Repo
     const workflow = workflowNamed(name.trim(), repository);
     return workflow !== undefined && workflow.triggers.length > 0 && workflow.triggers.every((t) => OWN_RUN_EVENTS.test(t.name));
   });
+}
+
+/**
+ * The script text that computes the run a download fetches: for `gh run download "$RUN_ID"`, the line and the
+ * lines that assign what it reads, transitively; for `run-id: ${{ steps.find.outputs.id }}`, the lines of step
+ * `find` that write `id` (a github-script producer: its whole script). Empty when nothing here computes it.
+ */
+function runSources(download: ForeignDownload): string[] {
+  const step = download.step;
+  const script = step.run?.value;
+  if (download.scriptOffset !== undefined && typeof script === 'string') {
+    const line = logicalLines(script).find((l) => l.offset === download.scriptOffset);
+    return line === undefined ? [] : [linesText(script, feedingLines(script, [line]).ranges)];
+  }
+  const { value } = runValue(download);
+  const texts: string[] = [];
+  for (const match of value.matchAll(/steps\.([\w-]+)\.outputs\.([\w-]+)/g)) {
+    const producer = step.job?.steps.find((s) => s.id === match[1] && s.index < step.index);
+    if (producer === undefined) continue;
+    const own = producer.run?.value;
+    const sources = typeof own === 'string' ? outputSources(own, match[2] ?? '') : null;
+    texts.push(typeof own === 'string' && sources !== null ? linesText(own, sources.ranges) : choosingText(producer));
+  }
+  return texts;
+}
+
+function linesText(script: string, ranges: readonly [number, number][]): string {
+  return [...ranges].sort((a, b) => a[0] - b[0]).map(([from, to]) => script.slice(from, to)).join('\n');
 }
 
 /** Events whose runs only the repository's collaborators (or GitHub for them) start, or that add no runs of their own. */

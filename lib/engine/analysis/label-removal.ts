@@ -10,9 +10,9 @@
  * - a step of the gated job that comes before any step that runs a script or a local action (only remote
  *   actions, such as the checkout, before it), with no `if:` or one that only tests the label or the event's
  *   action; or a step with `if: always()` / `!cancelled()` anywhere in the job (it runs also after a failure);
- * - such a step of another job of the workflow that starts with the gated job (no `needs:`), with no `if:` or one
- *   that only tests the label or the event's action; or of a job the gated job needs (the gated job runs only
- *   after it succeeded).
+ * - such a step of another job of the workflow that starts with the gated job (no `needs:`) or right after it
+ *   (it needs the gated job), with no `if:` or one that only tests the label or the event's action; or of a job
+ *   the gated job needs (the gated job runs only after it succeeded).
  *
  * A removal at the end of the job without `always()` does not count: a failing test leaves the label on, and
  * the next push runs under it.
@@ -160,8 +160,9 @@ function findRemoval(job: Job, label: string): string | null {
     if (other === job || other.uses !== undefined) continue;
     // A job the gated job needs: the gated job runs only after it succeeded, so the removal ran.
     const needed = job.needs.includes(other.id);
-    // A job that starts with it, on the same runs (no `needs:`; its condition only the label's).
-    const alongside = other.needs.length === 0 && labelOnly(conditionText(other.if));
+    // A job that starts with it, on the same runs (no `needs:`; its condition only the label's), or right after
+    // it (the label check is a gate job's, and the job that runs the code needs it).
+    const alongside = (other.needs.length === 0 || other.needs.includes(job.id)) && labelOnly(conditionText(other.if));
     if (!needed && !alongside) continue;
     // Alongside, a failing step before the removal leaves the label on while the gated job runs.
     const step = removalIn(other, label, needed);

@@ -1091,6 +1091,16 @@ describe(`${RULE}: runs listed from a workflow that never runs on pull requests`
     expect(scanWith(RULE, [follow(listed('gh run list -R someone/else --workflow release.yml')), trusted]).map((f) => f.severity)).toEqual(['HIGH']);
     expect(scanWith(RULE, [follow(listed('gh run list --branch main')), trusted]).map((f) => f.severity)).toEqual(['HIGH']);
     expect(scanWith(RULE, [follow(listed('gh run list --workflow "$WORKFLOW"')), trusted]).map((f) => f.severity)).toEqual(['HIGH']);
+    // The release workflow's runs are listed, but the run downloaded comes from another query.
+    const other = `- env:
+                GH_TOKEN: \${{ github.token }}
+                BRANCH: \${{ github.event.issue.title }}
+              run: |
+                LAST=$(gh run list --workflow release.yml -L 1 --json databaseId -q '.[0].databaseId')
+                RUN_ID=$(gh api "repos/$GITHUB_REPOSITORY/actions/runs?branch=$BRANCH" --jq '.workflow_runs[0].id')
+                echo "last release build: $LAST"
+                gh run download "$RUN_ID" -n dist -D dist`;
+    expect(scanWith(RULE, [follow(other), trusted]).map((f) => f.severity)).toEqual(['HIGH']);
   });
 });
 

@@ -336,6 +336,14 @@ describe('cache-poisoning: fork code writing the Actions cache', () => {
       expect(findings[0]?.description).toContain('`.github/workflows/pr.yml` (job `test`) checks out pull request code');
     });
 
+    it("is LOW when the workflow_run job already checks out and runs the pull request's head", () => {
+      const theirs = followUp(secretStep);
+      theirs.text = theirs.text.replace('- uses: actions/checkout@v4', '- uses: actions/checkout@v4\n        with:\n          ref: ${{ github.event.workflow_run.head_sha }}');
+      const findings = scanWith(RULE, [ci('pull_request'), theirs, writer]);
+      expect(positions(findings)).toEqual(['12:15 LOW']);
+      expect(findings[0]?.description).toContain("the job already runs the outsider's code");
+    });
+
     it('stays silent when nothing of an outsider writes the default branch scope', () => {
       expect(scanWith(RULE, [ci('pull_request'), followUp(secretStep)])).toEqual([]);
     });
