@@ -318,6 +318,21 @@ function failsOnPermission(script: string): boolean {
   return at !== -1 && FAILS.test(text.slice(at)) && !quietDeny(text.slice(at));
 }
 
+/**
+ * The steps of a job before step `before` that check the actor's permission or association but end only their own
+ * step on the deny path (`return` without `core.setFailed`, `exit 0`): no gate, though they look like one. For
+ * messages that say why such a job is open to anyone.
+ */
+export function quietPermissionChecks(job: Job, before: number): Step[] {
+  return job.steps.filter((s) => {
+    if (s.index >= before) return false;
+    const script = scriptOf(s);
+    if (script === null) return false;
+    const at = script.replace(CATCH_BLOCK, '').search(PERMISSION_CHECK);
+    return at !== -1 && quietDeny(script.replace(CATCH_BLOCK, '').slice(at));
+  });
+}
+
 function scriptOf(step: Step): string | null {
   const script = step.run ?? get(step.with, 'script');
   return script?.kind === 'scalar' && typeof script.value === 'string' ? script.value : null;
