@@ -45,6 +45,12 @@ export interface TrustGuard {
    * old label: the approval does not bind to the code.
    */
   laterLabels?: boolean;
+  /**
+   * For `maintainer-event`: the check that the pull request was merged (`github.event.pull_request.merged`, on
+   * `closed`). A maintainer's merge starts the run, so the code is what they accepted; the text its author wrote
+   * (title, body, branch name) is still the author's, which the merge approves without reading it as code.
+   */
+  merged?: true;
 }
 
 interface EnvironmentFacts {
@@ -355,7 +361,11 @@ export function conditionTrust(node: YNode | undefined, workflow: Workflow | nul
   for (const conjuncts of disjuncts) {
     const atoms = conjuncts.map((c) => atomOf(c, { labeledOnly, workflow, job, event }));
     if (contradictory(atoms)) continue;
-    paths.push(atoms.flatMap((a) => (a.guard === null ? [] : [a.laterLabels === true ? { kind: a.guard, condition: parsed.source, laterLabels: true } : { kind: a.guard, condition: parsed.source }])));
+    paths.push(
+      atoms.flatMap((a): TrustGuard[] =>
+        a.guard === null ? [] : [{ kind: a.guard, condition: parsed.source, ...(a.laterLabels === true ? { laterLabels: true } : {}), ...(a.fact === 'merged' ? { merged: true as const } : {}) }],
+      ),
+    );
   }
   return paths;
 }
