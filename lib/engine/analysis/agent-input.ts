@@ -8,7 +8,8 @@ import { commandName, logicalLines, pipelines, words } from '../shell.js';
 import { EXTERNAL_TRIGGERS, outsiderControlled } from '../expressions/controller.js';
 import { stepScope, type TaintAnalyzer } from '../expressions/taint.js';
 import type { Step } from '../model/workflow.js';
-import { getPair, getText } from '../yaml/model.js';
+import { getPair, getText, type YNode } from '../yaml/model.js';
+import { secretOccurrences } from './secrets.js';
 import type { RunModel } from './run-model/index.js';
 import { REACH_ORDER, type ValueReach } from './run-model/reach.js';
 import type { TrustGuard } from './trust-guards.js';
@@ -240,4 +241,91 @@ export function scriptAgentCommands(agent: ScriptAgent): 'any' | string[] {
     }
   });
   return found;
+}
+
+/**
+ * Secrets that are a language-model provider's API key (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, `GEMINI_API_KEY`,
+ * `GOOGLE_API_KEY`, the name the Gemini SDKs read, `AZURE_OPENAI_KEY`, `OPENROUTER_API_KEY` ...): the provider's
+ * name, then `KEY` or `TOKEN`, with at most a word between (Google's only as its SDKs name it, not `GOOGLE_MAPS_API_KEY`).
+ */
+const LLM_KEY = /^(?:[A-Z0-9]+_)?(?:OPENAI|ANTHROPIC|CLAUDE|GEMINI|MISTRAL|GROQ|COHERE|DEEPSEEK|OPENROUTER|PERPLEXITY|XAI|GROK|LLM)_(?:[A-Z0-9]+_)?(?:API_?)?(?:KEY|TOKEN)$|^GOOGLE_(?:GENAI_|AI_|GENERATIVE_AI_)?API_KEY$/i;
+
+/** True when a secret's name is a language-model provider's API key. */
+export function isLlmKey(name: string): boolean {
+  return LLM_KEY.test(name);
+}
+
+/** Actions that send a prompt to a language model and return its answer, with no tools of their own (no shell). */
+const LLM_ACTIONS: ReadonlySet<string> = new Set([
+  // GitHub's own: `prompt` / `system-prompt` to GitHub Models with the run's token (its README).
+  'actions/ai-inference',
+]);
+
+/** A script reads the event payload itself: `$GITHUB_EVENT_PATH`, github-script's `context.payload`. */
+const READS_EVENT = /\bGITHUB_EVENT_PATH\b|\bcontext\.payload\b|\bgithub\.context\.payload\b/;
+
+/**
+ * A step that calls a language model with no shell of its own: an LLM action (`actions/ai-inference`), or a step
+ * given a model provider's API key (a repository's own script or action, a script calling the API). Its answer
+ * is what the step then acts on (a label, a comment), with what the job holds.
+ */
+export interface LlmStep {
+  /** The provider keys it is given (secret names); empty for an action that uses the run's token. */
+  keys: string[];
+  /**
+   * How the outsider's text reaches it: `inputs` (its `with:`, `env:` or script expand the event's text), or
+   * `event-payload` (a repository's own script or action, which reads the event from `GITHUB_EVENT_PATH`).
+   */
+  via: 'inputs' | 'event-payload';
+  /** The events whose text reaches it. */
+  events: Set<string>;
+  /** In words: `actions/ai-inference`, `its script \`python .github/scripts/triage.py\``, `local action \`./x\``. */
+  what: string;
+}
+
+/**
+ * The language-model step a job step is, or undefined. Not for known agents (`stepAgent`, `scriptAgents`), which
+ * have tools. The outsider's text reaches it when its inputs carry the event's text, or, for the repository's own
+ * code given a provider key (a local action, a script file, a `run:` or github-script that reads the payload),
+ * through the event payload any step can read.
+ */
+export function llmStep(step: Step, taint: TaintAnalyzer, executes: (step: Step) => readonly { kind: string; evidence: string }[]): LlmStep | undefined {
+  const job = step.job;
+  if (job === null || stepAgent(step) !== undefined || scriptAgents(step).length > 0) return undefined;
+  const ref = step.usesRef;
+  const slug = ref?.kind === 'repository' ? ref.slug : undefined;
+  const action = slug !== undefined && LLM_ACTIONS.has(slug) && ref?.kind === 'repository' && ref.path === '';
+  const file = job.workflow.file;
+  const namesIn = (list: (YNode | undefined)[]): string[] => list.flatMap((node) => (node === undefined ? [] : secretOccurrences(file, node).map((s) => s.name))).filter(isLlmKey);
+  // The step's own inputs and environment; a script or a local action also sees the job's and workflow's `env:`.
+  const own = namesIn([step.with, step.env]);
+  const inherited = namesIn([job.env, job.workflow.env]);
+  // A build (`npm ci`, `make`) counts only when the step is handed the key itself, not through the job's `env:`.
+  const what = action ? `\`${slug ?? ''}\`` : describeLlmCode(step, executes, own.length > 0);
+  // Another action (a checkout, an upload) is an LLM step only when it is handed the key itself.
+  if (!action && own.length === 0 && (what === null || inherited.length === 0)) return undefined;
+  const keys = [...new Set([...own, ...(what !== null ? inherited : [])])];
+  const events = new Set<string>();
+  for (const node of [step.with, step.env, step.run]) {
+    const found = node === undefined ? null : taint.ofNode(node, stepScope(step));
+    if (found !== null && outsiderControlled(found.controller)) for (const e of found.events ?? []) events.add(e);
+  }
+  if (events.size > 0) return { keys, via: 'inputs', events, what: what ?? (slug !== undefined ? `action \`${slug}\`` : 'its script') };
+  if (what === null || action) return undefined;
+  return { keys, via: 'event-payload', events: new Set(THREAD_EVENTS), what };
+}
+
+/** The repository's own code a step runs, in words (a local action, a script file, a script that reads the payload); null for none. */
+function describeLlmCode(step: Step, executes: (step: Step) => readonly { kind: string; evidence: string }[], builds: boolean): string | null {
+  const ref = step.usesRef;
+  if (ref?.kind === 'local') return `local action \`${ref.path}\``;
+  if (ref?.kind === 'repository') {
+    const script = ref.slug === 'actions/github-script' ? getText(step.with, 'script') : null;
+    if (script !== null && READS_EVENT.test(script)) return 'its github-script, which reads `context.payload`';
+  }
+  const own = executes(step).find((e) => e.kind === 'file' || e.kind === 'local-action' || (builds && e.kind === 'project' && step.run !== undefined));
+  if (own !== undefined) return `the repository's own code (${own.evidence})`;
+  const run = step.run;
+  if (run !== undefined && typeof run.value === 'string' && READS_EVENT.test(run.value)) return 'its script, which reads `$GITHUB_EVENT_PATH`';
+  return null;
 }

@@ -73,11 +73,12 @@ function interpolatesOutputs(step: Step): boolean {
 
 /**
  * True when nothing runs the files and their content only goes where it cannot act: uploaded or deployed as
- * they are (a static preview), into a comment or a commit status, or read as validated values.
+ * they are (a static preview), into a comment, a commit status or a label added with the run's own token, or read
+ * as validated values.
  */
 export function inertEffect(effect: DownloadEffect): boolean {
   const kind = effect.use?.kind;
-  return effect.sinks.length === 0 && (kind === 'content' || kind === 'comment' || kind === 'status' || kind === 'validated');
+  return effect.sinks.length === 0 && (kind === 'content' || kind === 'comment' || kind === 'status' || kind === 'label' || kind === 'validated');
 }
 
 /**

@@ -2,11 +2,11 @@ import type { RepositoryModel } from '../model/repository.js';
 import { privilegedTriggers, type Job, type Step, type Workflow } from '../model/workflow.js';
 import { followsUntrustedRuns } from './workflow-run.js';
 import { commandName, logicalLines, pipelines, words } from '../shell.js';
-import { checkedLine, githubScriptChecks, JS_NUMBER, outputLines, validatedVariables } from './script-outputs.js';
+import { checkedLine, feedingLines, githubScriptChecks, JS_NUMBER, outputLines, outputSources, validatedVariables } from './script-outputs.js';
 import { usesOnlyValidated } from './validation.js';
 import { get, getText, keyText, type YNode } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
-import { commentSink, fixedCommentBody, jobNotices, stepNotice, type Notice } from './notices.js';
+import { commentSink, fixedCommentBody, jobNotices, labelCommand, labelSink, runToken, stepNotice, type Notice } from './notices.js';
 import { isFullSha } from '../model/uses.js';
 import { compareVersions, parseRefVersion, versionComment, type RefVersion } from './action-version.js';
 
@@ -295,8 +295,7 @@ export function picksOwnWorkflowRuns(download: ForeignDownload, repository: Repo
     if (hasInput(step, 'run_id') || workflow === null || (repo !== null && !THIS_REPOSITORY.test(repo.trim()))) return false;
     names = [workflow];
   } else {
-    const { producers } = runValue(download);
-    const texts = [choosingText(step), ...producers.map(choosingText)];
+    const texts = runSources(download);
     names = [];
     for (const text of texts) {
       const found = listedWorkflows(text);
@@ -308,6 +307,34 @@ export function picksOwnWorkflowRuns(download: ForeignDownload, repository: Repo
     const workflow = workflowNamed(name.trim(), repository);
     return workflow !== undefined && workflow.triggers.length > 0 && workflow.triggers.every((t) => OWN_RUN_EVENTS.test(t.name));
   });
+}
+
+/**
+ * The script text that computes the run a download fetches: for `gh run download "$RUN_ID"`, the line and the
+ * lines that assign what it reads, transitively; for `run-id: ${{ steps.find.outputs.id }}`, the lines of step
+ * `find` that write `id` (a github-script producer: its whole script). Empty when nothing here computes it.
+ */
+function runSources(download: ForeignDownload): string[] {
+  const step = download.step;
+  const script = step.run?.value;
+  if (download.scriptOffset !== undefined && typeof script === 'string') {
+    const line = logicalLines(script).find((l) => l.offset === download.scriptOffset);
+    return line === undefined ? [] : [linesText(script, feedingLines(script, [line]).ranges)];
+  }
+  const { value } = runValue(download);
+  const texts: string[] = [];
+  for (const match of value.matchAll(/steps\.([\w-]+)\.outputs\.([\w-]+)/g)) {
+    const producer = step.job?.steps.find((s) => s.id === match[1] && s.index < step.index);
+    if (producer === undefined) continue;
+    const own = producer.run?.value;
+    const sources = typeof own === 'string' ? outputSources(own, match[2] ?? '') : null;
+    texts.push(typeof own === 'string' && sources !== null ? linesText(own, sources.ranges) : choosingText(producer));
+  }
+  return texts;
+}
+
+function linesText(script: string, ranges: readonly [number, number][]): string {
+  return [...ranges].sort((a, b) => a[0] - b[0]).map(([from, to]) => script.slice(from, to)).join('\n');
 }
 
 /** Events whose runs only the repository's collaborators (or GitHub for them) start, or that add no runs of their own. */
@@ -333,12 +360,14 @@ function workflowNamed(name: string, repository: RepositoryModel): Workflow | un
  * - `content`: the files are uploaded, deployed or published as they are (a preview, a coverage report);
  * - `status`: their content only decides a commit status or check run: the commit marked, or whether the step
  *   or job that sets it runs (notices.ts);
+ * - `label`: their content only picks a label, or the issue or pull request a label is added to or removed from
+ *   with the run's own token (which starts no workflow), or decides whether a step or job that only does that runs;
  * - `comment`: their content only becomes a comment's body or the number of the pull request commented on, or
  *   decides whether a step or job that only comments runs;
  * - `validated`: the values read are checked against an anchored pattern (a number) before any use;
  * - `read`: they are read into step outputs, which count where they are used.
  */
-export type ArtifactUseKind = 'env' | 'data' | 'content' | 'status' | 'comment' | 'validated' | 'read';
+export type ArtifactUseKind = 'env' | 'data' | 'content' | 'status' | 'label' | 'comment' | 'validated' | 'read';
 
 export interface ArtifactUse {
   kind: ArtifactUseKind;
@@ -351,7 +380,7 @@ export interface ArtifactUse {
   fixedBody?: boolean;
 }
 
-const USE_ORDER: readonly ArtifactUseKind[] = ['env', 'data', 'content', 'status', 'comment', 'validated', 'read'];
+const USE_ORDER: readonly ArtifactUseKind[] = ['env', 'data', 'content', 'status', 'label', 'comment', 'validated', 'read'];
 
 /** The most telling use first. */
 export function strongestUse(uses: readonly ArtifactUse[]): ArtifactUse | null {
@@ -360,6 +389,10 @@ export function strongestUse(uses: readonly ArtifactUse[]): ArtifactUse | null {
   return best;
 }
 
+/** github-script calls that add or remove an issue's or pull request's labels. */
+const LABEL_CALLS = /^(addLabels|removeLabel|setLabels|removeAllLabels)$/;
+/** Commands that only print or set shell state, next to a label command on its line. */
+const INERT_WORDS = new Set(['echo', 'printf', 'true', ':']);
 /** JavaScript API calls that only post, edit or list comments and reviews. */
 const COMMENT_CALLS = /^(createComment|updateComment|deleteComment|listComments|createReview|createReviewComment|updateReview|getComment)$/;
 /** Any call to the GitHub API from github-script. */
@@ -463,7 +496,7 @@ export function artifactUses(download: Step, dir: string | null, context: UseCon
       if (!other.needs.includes(job.id)) continue;
       // A job that only comments or sets statuses: what steers it decides a comment or a status, nothing more.
       const notices = jobNotices(other, repository);
-      const notice = notices === null ? null : notices.includes('status') ? 'status' : 'comment';
+      const notice = notices === null ? null : notices.includes('status') ? 'status' : notices.includes('comment') ? 'comment' : 'label';
       const held = other.uses === undefined ? context.valuables(other) : [];
       const posts =
         notices !== null
@@ -529,14 +562,24 @@ function outputUse(step: Step, refs: readonly string[]): ArtifactUse {
   if (notice === 'comment' && gate === undefined && fixedCommentBody(step)) {
     return { kind: 'comment', step, fixedBody: true, detail: `gives \`${ref0}\` to ${commentSink(step)}, which only posts a fixed comment: the value picks the issue or pull request it goes to, not what it says` };
   }
+  // A label step given the value through its environment or inputs: spliced into its script, the value is code.
+  if (notice === 'label' && spliced(step, refs)) return gate !== undefined ? { kind: 'data', step, detail: `decides in its \`if:\` whether it runs (\`${ref0}\`)` } : { kind: 'data', step, detail: `splices \`${refs[0] ?? ''}\` into its script` };
   if (notice !== null) {
     const posts = noticeText([notice]);
+    const sink = notice === 'label' ? labelSink(step) : to;
     return gate !== undefined
-      ? { kind: notice, step, detail: `decides in its \`if:\` whether it runs (\`${ref0}\`), and it only ${posts} (${to})` }
-      : { kind: notice, step, detail: `gives \`${ref0}\` to ${to}, which only ${posts}` };
+      ? { kind: notice, step, detail: `decides in its \`if:\` whether it runs (\`${ref0}\`), and it only ${posts} (${sink})` }
+      : { kind: notice, step, detail: `gives \`${ref0}\` to ${sink}, which only ${posts}` };
   }
   if (gate !== undefined) return { kind: 'data', step, detail: `decides in its \`if:\` whether it runs (\`${ref0}\`)` };
   return { kind: 'data', step, detail: `uses \`${refs[0] ?? ''}\`, read from them` };
+}
+
+/** True when an output of `refs` is spliced into the step's script (`run:` or a github-script's `script:`). */
+function spliced(step: Step, refs: readonly string[]): boolean {
+  const script = step.run ?? get(step.with, 'script');
+  const text = script?.kind === 'scalar' && typeof script.value === 'string' ? script.value : '';
+  return [...text.matchAll(/\$\{\{([^}]*)\}\}/g)].some((m) => refs.some((r) => (m[1] ?? '').includes(r)));
 }
 
 /** What one step does with the files (null: nothing the engine sees), and whether its outputs carry their content. */
@@ -556,6 +599,10 @@ function stepUse(step: Step, named: RegExp | null, later: boolean): { use: Artif
     if (!/\breadFileSync\b|\breadFile\s*\(|\bfs\.promises\b|\brequire\(\s*['"]fs/.test(script)) return null;
     const calls = [...script.matchAll(API_CALLS)].map((m) => m[1] ?? m[2] ?? '');
     const comments = calls.filter((c) => COMMENT_CALLS.test(c) || /^list\w*Artifacts$|^downloadArtifact$|^get$/.test(c));
+    const labels = calls.filter((c) => LABEL_CALLS.test(c));
+    if (labels.length > 0 && comments.length + labels.length === calls.length && !calls.some((c) => COMMENT_CALLS.test(c)) && runToken(step)) {
+      return { use: { kind: 'label', step, detail: 'reads them only to pick a label, or the issue or pull request that actions/github-script adds it to or removes it from' }, outputs: true };
+    }
     if (calls.length > 0 && comments.length === calls.length) {
       if (fixedCommentBody(step)) {
         return { use: { kind: 'comment', step, fixedBody: true, detail: 'reads them only to pick the issue or pull request that actions/github-script posts a fixed comment on' }, outputs: true };
@@ -574,6 +621,7 @@ function stepUse(step: Step, named: RegExp | null, later: boolean): { use: Artif
   const notice = stepNotice(step);
   if (notice === 'comment') return { use: { kind: 'comment', step, detail: `posts them as a comment (${ref.slug})` }, outputs: false };
   if (notice === 'status') return { use: { kind: 'status', step, detail: `gives them to ${ref.slug}, which only sets a commit status or check` }, outputs: false };
+  if (notice === 'label') return { use: { kind: 'label', step, detail: `gives them to ${ref.slug}, which only adds or removes labels` }, outputs: false };
   // An action that reads a file into outputs (json-to-output, read-file): what the outputs feed decides.
   const full = ref.path === '' ? ref.slug : `${ref.slug}/${ref.path}`;
   if (step.id !== null && /json|read|file|jq|yq|output|var/i.test(full)) return { use: { kind: 'read', step, detail: `reads them into outputs (${full})` }, outputs: true };
@@ -638,7 +686,11 @@ function scriptUse(step: Step, script: string, directory: RegExp | null): { use:
     // Moving, unpacking or printing files (and values) decides nothing; a moved value read into another command does.
     if (firstWords.every((w) => FILE_SHUFFLING.has(w)) && !/\$\(/.test(l.text)) return firstWords.every((w) => w === 'echo' || w === 'printf') || expanded.length === 0 ? 'read' : 'data';
     if (!READS_FILE.test(l.text) && !variables.some((v) => l.text.includes(v)) && CONTENT_COMMANDS.test(l.text)) return 'content';
-    return variables.length > 0 && variables.every((v) => validated.has(v)) && !READS_FILE.test(l.text) ? 'validated' : 'data';
+    if (variables.length > 0 && variables.every((v) => validated.has(v)) && !READS_FILE.test(l.text)) return 'validated';
+    // A line that only adds or removes labels with the run's own token: the value picks a label or its target.
+    const commands = pipelines(l).flatMap((p) => p.commands.map((c) => c.text.trim()));
+    if (commands.some(labelCommand) && commands.every((c) => labelCommand(c) || INERT_WORDS.has(commandName(c) ?? '')) && runToken(step)) return 'label';
+    return 'data';
   });
   const outputs = kinds.includes('read');
   const kind = USE_ORDER.find((k) => kinds.includes(k)) ?? 'data';
@@ -649,6 +701,8 @@ function scriptUse(step: Step, script: string, directory: RegExp | null): { use:
       ? fixed
         ? `reads them only to pick the issue or pull request that ${commentSink(step)} posts a fixed comment on`
         : 'posts them as a comment'
+      : kind === 'label'
+        ? `reads them only to pick a label, or the issue or pull request that ${labelSink(step)} adds it to or removes it from`
       : kind === 'content'
         ? `uploads or deploys them as they are (\`${oneLine((at?.text ?? '').trim()).slice(0, 80)}\`)`
         : kind === 'validated'
@@ -662,7 +716,7 @@ function scriptUse(step: Step, script: string, directory: RegExp | null): { use:
 /** `posts a comment`, `sets a commit status or check`, or both. */
 function noticeText(notices: readonly Notice[]): string {
   return notices
-    .map((n) => (n === 'comment' ? 'posts a comment' : 'sets a commit status or check'))
+    .map((n) => (n === 'comment' ? 'posts a comment' : n === 'label' ? 'adds or removes a label' : 'sets a commit status or check'))
     .sort()
     .join(' and ');
 }

@@ -6,11 +6,14 @@ import { calledLocalWorkflow } from './callers.js';
 
 /**
  * Steps and jobs that only notify: they post (or edit, or look up) a comment or a review on an issue or pull
- * request (`comment`), or set a commit status or a check run (`status`), and do nothing else. A value that only
- * steers one of them (the pull request commented on, the commit marked, whether the job runs at all) decides a
- * comment's target or a status's commit, nothing that runs or is published.
+ * request (`comment`), set a commit status or a check run (`status`), or add or remove labels with the run's own
+ * token (`label`), and do nothing else. A value that only steers one of them (the pull request commented on or
+ * labelled, the label, the commit marked, whether the job runs at all) decides a comment's target, a label or a
+ * status's commit, nothing that runs or is published. A label added with the run's `GITHUB_TOKEN` starts no
+ * workflow (GitHub does not trigger runs from that token's events); one added with another token can start a
+ * `labeled` workflow, a label gate among them, so such a step is no notice.
  */
-export type Notice = 'comment' | 'status';
+export type Notice = 'comment' | 'status' | 'label';
 
 /** Actions that post or edit comments: a file or output given to them becomes a comment's body or its target. */
 export const COMMENT_ACTIONS: ReadonlySet<string> = new Set([
@@ -55,6 +58,26 @@ const SCRIPT_DOES_MORE = /\bexec\b|child_process|\brequire\s*\(|\bimport\s*\(|\b
 /** `require('fs')`, `require("node:path")`: modules a script loads to read a file. */
 const READING_MODULES = /\brequire\s*\(\s*(['"])(?:node:)?(?:fs|path)(?:\/promises)?\1\s*\)/g;
 
+/** Actions that add or remove the labels they are given. */
+const LABEL_ACTIONS: ReadonlySet<string> = new Set([
+  'actions-ecosystem/action-add-labels',
+  'actions-ecosystem/action-remove-labels',
+  'andymckay/labeler',
+  'buildsville/add-remove-label',
+  'christianvuerings/add-labels',
+  'mondeja/remove-labels-gh-action',
+]);
+const LABEL_NAME = /(^|[-_])(add|remove|set)[-_](remove[-_])?labels?([-_]|$)/;
+/** github-script API calls that add, remove or read an issue's or pull request's labels. */
+const LABEL_CALLS = /^(addLabels|removeLabel|setLabels|removeAllLabels|listLabelsOnIssue|getLabel)$/;
+/** `gh pr edit <n> --add-label x --remove-label y` with nothing else edited; `gh api .../labels`. */
+const LABEL_COMMAND = /^gh\s+(?:pr|issue)\s+edit\b|^gh\s+api\b[^\n]{0,300}\/labels\b/;
+const LABEL_FLAGS = /^--(?:add-label|remove-label|repo|R)(?:=|$)|^-R$/;
+/** Inputs and variables that hand a step a token. */
+const TOKEN_KEYS = new Set(['github-token', 'github_token', 'token', 'repo-token', 'repo_token', 'GH_TOKEN', 'GITHUB_TOKEN']);
+/** The run's own token: its events start no workflow. */
+const RUN_TOKEN = /^\s*\$\{\{\s*(?:secrets\.GITHUB_TOKEN|github\.token)\s*\}\}\s*$/i;
+
 /** Shell commands that post a comment or a review, or a status through the API. */
 const COMMENT_COMMAND = /^gh\s+(pr|issue)\s+(comment|review)\b|^gh\s+api\b[^\n]{0,300}\/comments\b/;
 const STATUS_COMMAND = /^gh\s+api\b[^\n]{0,300}\/(statuses|check-runs)\b/;
@@ -65,12 +88,16 @@ const INERT_COMMANDS = new Set(['echo', 'printf', 'true', ':', 'exit', 'set']);
 export function stepNotice(step: Step): Notice | null {
   const ref = step.usesRef;
   if (ref?.kind === 'repository') {
-    if (ref.slug === 'actions/github-script') return scriptNotice(getText(step.with, 'script') ?? '');
+    if (ref.slug === 'actions/github-script') {
+      const notice = scriptNotice(getText(step.with, 'script') ?? '');
+      return notice === 'label' && !runToken(step) ? null : notice;
+    }
     if (COMMENT_ACTIONS.has(ref.slug)) return 'comment';
     if (STATUS_ACTIONS.has(ref.slug)) return 'status';
     const name = (ref.path === '' ? ref.repo : (ref.path.split('/').at(-1) ?? '')).toLowerCase();
     if (STATUS_NAME.test(name)) return 'status';
     if (COMMENT_NAME.test(name)) return 'comment';
+    if ((LABEL_ACTIONS.has(ref.slug) || LABEL_NAME.test(name)) && runToken(step)) return 'label';
     return null;
   }
   if (typeof step.run?.value !== 'string') return null;
@@ -81,6 +108,7 @@ export function stepNotice(step: Step): Notice | null {
         const text = command.text.trim();
         if (COMMENT_COMMAND.test(text)) found ??= 'comment';
         else if (STATUS_COMMAND.test(text)) found ??= 'status';
+        else if (labelCommand(text) && runToken(step)) found ??= 'label';
         else if (!INERT_COMMANDS.has(commandName(text) ?? '') || /\$\(|`/.test(text)) return null;
       }
     }
@@ -96,12 +124,48 @@ function scriptNotice(script: string): Notice | null {
   let found: Notice | null = null;
   for (const call of calls) {
     const [family, method] = [call[1] ?? '', call[2] ?? ''];
-    if ((family === 'issues' || family === 'pulls' || family === 'reactions') && COMMENT_CALLS.test(method)) found ??= 'comment';
+    if ((family === 'issues' || family === 'pulls' || family === 'reactions') && COMMENT_CALLS.test(method)) found = found === 'label' ? 'comment' : (found ?? 'comment');
+    else if (family === 'issues' && LABEL_CALLS.test(method)) found ??= 'label';
     else if ((family === 'repos' || family === 'checks') && STATUS_CALLS.test(method) && (family === 'checks' || /Status/.test(method))) found = found === 'comment' ? 'comment' : 'status';
     else if (/^(get|list)/.test(method) && family !== '') continue;
     else return null;
   }
   return found;
+}
+
+/** `gh pr edit 12 --add-label x` that edits nothing but labels, or `gh api .../labels`. */
+export function labelCommand(text: string): boolean {
+  if (!LABEL_COMMAND.test(text)) return false;
+  if (/^gh\s+api\b/.test(text)) return true;
+  // Every flag a label flag (`--add-label`, `--remove-label`, `--repo`): `--title` or `--body` edits text.
+  return text.split(/\s+/).filter((w) => w.startsWith('-')).every((w) => LABEL_FLAGS.test(w));
+}
+
+/**
+ * True when the step acts with the run's own `GITHUB_TOKEN` (a token input or `GH_TOKEN` / `GITHUB_TOKEN` in its,
+ * its job's or its workflow's `env:` is the run's token, or none is given): what it does starts no workflow.
+ */
+export function runToken(step: Step): boolean {
+  const values: string[] = [];
+  const collect = (node: Parameters<typeof getText>[0]) => {
+    if (node?.kind !== 'map') return;
+    for (const pair of node.pairs) if (TOKEN_KEYS.has(String(pair.key.value)) && pair.value.kind === 'scalar') values.push(String(pair.value.value ?? ''));
+  };
+  collect(step.with);
+  collect(step.env);
+  if (step.job !== null) collect(step.job.env);
+  if (step.owner.kind === 'workflow') collect(step.owner.env);
+  return values.every((v) => RUN_TOKEN.test(v));
+}
+
+/** The label sink a step is, in words: the action, or the `gh pr edit` its script runs. */
+export function labelSink(step: Step): string {
+  const ref = step.usesRef;
+  if (ref?.kind === 'repository') return ref.path === '' ? ref.slug : `${ref.slug}/${ref.path}`;
+  const script = typeof step.run?.value === 'string' ? step.run.value : '';
+  const edit = /\bgh\s+(pr|issue)\s+edit\b[^\n;|&]*?(--(?:add|remove)-label)\b/.exec(script);
+  if (edit !== null) return `\`gh ${edit[1] ?? 'pr'} edit <number> ${edit[2] ?? '--add-label'}\``;
+  return /\bgh\s+api\b/.test(script) ? '`gh api .../labels`' : 'a script';
 }
 
 /** A literal string (quoted, or a template with no `${...}`) at the start of `text`. */

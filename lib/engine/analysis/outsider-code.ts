@@ -8,8 +8,9 @@
 import { describeStep } from './describe.js';
 import { envInjections, scriptInjections, type InjectionHit } from './injections.js';
 import type { RunModel } from './run-model/index.js';
+import { REACH_ORDER, type Reach } from './run-model/reach.js';
 import type { TaintAnalyzer } from '../expressions/taint.js';
-import type { Job } from '../model/workflow.js';
+import type { Job, Step } from '../model/workflow.js';
 import { ScanCache } from '../model/scan-cache.js';
 
 const cache = new ScanCache<Job, string | null>();
@@ -38,4 +39,58 @@ function readSteering(job: Job, runs: RunModel, taint: TaintAnalyzer): string | 
     if (step.job !== null && envInjections(step, taint).some(strong)) return `${describeStep(step)} writes their text to \`$GITHUB_ENV\` or \`$GITHUB_PATH\``;
   }
   return null;
+}
+
+/** A pull request's checkout whose code a step of the job runs, on a job run a given step is part of. */
+export interface OutsiderCheckoutRun {
+  /** Who can make that code run (the run model's reach of the checkout, through its sinks). */
+  reach: Reach;
+  /** `step \`Test\` (line 14) runs \`npm test\` from the pull request's checkout (line 9)` */
+  text: string;
+}
+
+const checkoutRuns = new ScanCache<Step, OutsiderCheckoutRun | null>();
+
+/**
+ * The pull request checkout (an untrusted checkout, as `untrusted-checkout` reports it) whose code a step of
+ * `step`'s job runs in a job run `step` is part of, reached the most openly; null when the job runs nothing of
+ * theirs with it. A finding about what an outsider could slip into such a job by another way (a cache entry it
+ * restores or saves) adds nothing: the job is already theirs, with the same token and secrets, and the fix is
+ * that checkout.
+ */
+export function outsiderCheckoutWith(runs: RunModel, step: Step): OutsiderCheckoutRun | null {
+  let found = checkoutRuns.get(step);
+  if (found === undefined) {
+    found = readCheckoutRun(runs, step);
+    checkoutRuns.set(step, found);
+  }
+  return found;
+}
+
+function readCheckoutRun(runs: RunModel, step: Step): OutsiderCheckoutRun | null {
+  const job = step.job;
+  if (job === null || job.uses !== undefined) return null;
+  const run = runs.job(job);
+  let best: OutsiderCheckoutRun | null = null;
+  for (const entry of run.workspace) {
+    if (entry.kind !== 'checkout' || entry.content !== 'outsider' || entry.checkout === undefined || entry.checkout.hiddenBy === 'trusted-author') continue;
+    if (entry.step !== step && !runs.sameRun(entry.step, step)) continue;
+    const sinks = runs.sinksOf(run, entry).filter((s) => s.step === step || runs.sameRun(s.step, step));
+    const sink = sinks[0];
+    if (sink === undefined) continue;
+    const reach = runs.sinkReach(runs.stepReach(entry.step), sinks);
+    if (reach.level === 'trusted-author' || reach.level === 'collaborator') continue;
+    if (best !== null && REACH_ORDER.indexOf(reach.level) >= REACH_ORDER.indexOf(best.reach.level)) continue;
+    const file = job.workflow.file;
+    best = {
+      reach,
+      text: `${describeStep(sink.step)} (line ${file.position(sink.step.node.start).line}) runs ${sink.execution.evidence} from the pull request's checkout (${entry.how}, line ${file.position(entry.step.node.start).line})`,
+    };
+  }
+  return best;
+}
+
+/** True when `theirs` is reached at least as openly as `reach`: the outsider's code runs wherever the other claim does. */
+export function reachedAsOpenly(theirs: Reach, reach: Reach): boolean {
+  return REACH_ORDER.indexOf(theirs.level) <= REACH_ORDER.indexOf(reach.level);
 }

@@ -548,7 +548,10 @@ function findPullRequestCheckouts(job: Job, repository: RepositoryModel): (Untru
     const knownApproval = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label' && (g.kind !== 'environment' || g.reviewed === true));
     const closed = approved ? approvalRaceClosedBefore(step) : null;
     const raceClosed = closed === null ? {} : { raceClosedBy: closed };
-    const pinned = closed !== null || found.every((c) => IMMUTABLE.has(c.evidence));
+    // A label the workflow removes each run, on a workflow that also runs on pushes: a push racing the run runs
+    // its own head (the event's head SHA is the pushed commit), so pinning the event's head binds nothing there.
+    const pushRaced = trust.some((path) => path.some((g) => g.kind === 'label' && g.pushRace === true) && !path.some((g) => (g.kind === 'label' && g.pushRace !== true && g.laterLabels !== true) || g.kind === 'commenter' || (g.kind === 'environment' && g.reviewed === true)));
+    const pinned = closed !== null || (!pushRaced && found.every((c) => IMMUTABLE.has(c.evidence)));
     const hidden: { hiddenBy?: 'trusted-author' | 'approved-commit' } = trusted ? { hiddenBy: 'trusted-author' } : knownApproval && pinned ? { hiddenBy: 'approved-commit' } : {};
     const unchecked = approved && pinned && !knownApproval ? { uncheckedEnvironment: environmentOf(trust) } : {};
     const dispatcher = dispatched?.holds === true ? { dispatcher: dispatched.by } : {};

@@ -3,6 +3,7 @@ import { Binary, ContextAccess, contextPath, FunctionCall, functionName, Groupin
 import type { Job, Step, Workflow } from '../model/workflow.js';
 import { asList, get, scalarText, type YNode } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
+import { labelRemovedEachRun } from './label-removal.js';
 
 /**
  * What keeps outsiders out of a job or step:
@@ -28,7 +29,9 @@ import { ScanCache } from '../model/scan-cache.js';
  *   no guard at all: the environment only scopes secrets, and nobody approves anything;
  * - `bypassable-label`: a check of the pull request's labels in a workflow that also runs on new commits
  *   (`synchronize`, or no `types` filter): the label stays when the attacker pushes again, so it is no gate.
- *   It is kept to be reported, never accepted as a mitigation.
+ *   It is kept to be reported, never accepted as a mitigation. A label the workflow removes in every run
+ *   (label-removal.ts) does not stay: it is a `label` approval of one run (`removedBy`), with the race of a push
+ *   between the label and its removal where the workflow also runs on pushes (`pushRace`).
  */
 export type TrustGuardKind = 'same-repository' | 'pr-author' | 'actor' | 'commenter' | 'label' | 'maintainer-event' | 'environment' | 'bypassable-label';
 
@@ -45,6 +48,16 @@ export interface TrustGuard {
    * old label: the approval does not bind to the code.
    */
   laterLabels?: boolean;
+  /**
+   * For `label`: the workflow removes the label itself in every run it lets through (label-removal.ts), where,
+   * in words. The label approves one run: a later push or label event finds it gone.
+   */
+  removedBy?: string;
+  /**
+   * For a `label` the workflow removes each run, checked on a workflow that also runs on new commits: a commit
+   * pushed between the label and its removal runs under it (a race, not a standing approval).
+   */
+  pushRace?: boolean;
   /**
    * For `maintainer-event`: the check that the pull request was merged (`github.event.pull_request.merged`, on
    * `closed`). A maintainer's merge starts the run, so the code is what they accepted; the text its author wrote
@@ -98,6 +111,9 @@ interface Atom {
   fact: string | null;
   /** A `label` guard that reads the labels the pull request has, not the label the event adds (see TrustGuard). */
   laterLabels?: true;
+  /** A `label` guard whose label the workflow removes each run (see TrustGuard). */
+  removedBy?: string;
+  pushRace?: true;
 }
 
 const jobCache = new ScanCache<Job, TrustPaths>();
@@ -308,6 +324,21 @@ function failsOnPermission(script: string): boolean {
   return at !== -1 && FAILS.test(text.slice(at)) && !quietDeny(text.slice(at));
 }
 
+/**
+ * The steps of a job before step `before` that check the actor's permission or association but end only their own
+ * step on the deny path (`return` without `core.setFailed`, `exit 0`): no gate, though they look like one. For
+ * messages that say why such a job is open to anyone.
+ */
+export function quietPermissionChecks(job: Job, before: number): Step[] {
+  return job.steps.filter((s) => {
+    if (s.index >= before) return false;
+    const script = scriptOf(s);
+    if (script === null) return false;
+    const at = script.replace(CATCH_BLOCK, '').search(PERMISSION_CHECK);
+    return at !== -1 && quietDeny(script.replace(CATCH_BLOCK, '').slice(at));
+  });
+}
+
 function scriptOf(step: Step): string | null {
   const script = step.run ?? get(step.with, 'script');
   return script?.kind === 'scalar' && typeof script.value === 'string' ? script.value : null;
@@ -361,13 +392,18 @@ export function conditionTrust(node: YNode | undefined, workflow: Workflow | nul
   for (const conjuncts of disjuncts) {
     const atoms = conjuncts.map((c) => atomOf(c, { labeledOnly, workflow, job, event }));
     if (contradictory(atoms)) continue;
-    paths.push(
-      atoms.flatMap((a): TrustGuard[] =>
-        a.guard === null ? [] : [{ kind: a.guard, condition: parsed.source, ...(a.laterLabels === true ? { laterLabels: true } : {}), ...(a.fact === 'merged' ? { merged: true as const } : {}) }],
-      ),
-    );
+    paths.push(atoms.flatMap((a) => (a.guard === null ? [] : [guardOf(a, a.guard, parsed.source)])));
   }
   return paths;
+}
+
+function guardOf(atom: Atom, kind: TrustGuardKind, condition: string): TrustGuard {
+  const guard: TrustGuard = { kind, condition };
+  if (atom.laterLabels === true) guard.laterLabels = true;
+  if (atom.removedBy !== undefined) guard.removedBy = atom.removedBy;
+  if (atom.pushRace === true) guard.pushRace = true;
+  if (atom.fact === 'merged') guard.merged = true;
+  return guard;
 }
 
 /** The condition as OR of ANDs of atoms; null when it would grow too large. */
@@ -442,7 +478,14 @@ function atomOf(expr: Expr, context: AtomContext): Atom {
   if (expr instanceof FunctionCall && functionName(expr) === 'contains' && expr.args.length === 2) {
     const [haystack, needle] = expr.args as [Expr, Expr];
     const labels = dotted(haystack);
-    if (labels === 'github.event.pull_request.labels.*.name') return labeledOnly ? { guard: 'label', fact: null, laterLabels: true } : { guard: 'bypassable-label', fact: null };
+    if (labels === 'github.event.pull_request.labels.*.name') {
+      // A label the workflow removes in every run approves one run: a later label event or push finds it gone,
+      // except a push that races the run (between the label and its removal) on a workflow that runs on pushes.
+      const label = needle instanceof Literal ? needle.literal.coerceString() : null;
+      const removedBy = label === null || context.job === null ? null : labelRemovedEachRun(context.job, label);
+      if (removedBy !== null) return labeledOnly ? { guard: 'label', fact: null, removedBy } : { guard: 'label', fact: null, removedBy, pushRace: true };
+      return labeledOnly ? { guard: 'label', fact: null, laterLabels: true } : { guard: 'bypassable-label', fact: null };
+    }
     const path = dotted(needle);
     const values = literalList(haystack);
     if (values !== null && values.length > 0 && path === null) return { guard: associationFallback(needle, values), fact: null };

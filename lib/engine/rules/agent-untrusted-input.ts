@@ -2,7 +2,9 @@ import { readPermissions } from '../analysis/permissions.js';
 import { holdingFacts, reachFacts } from '../analysis/run-model/facts.js';
 import { isChatWebhookSecret, isGithubToken, secretOccurrences } from '../analysis/secrets.js';
 import { describeStep } from '../analysis/describe.js';
-import { agentEvents, agentReach, agentRestricted, agentShell, agentStart, scriptAgents, scriptAgentShell, stepAgent, type AgentStart } from '../analysis/agent-input.js';
+import { agentEvents, agentReach, agentRestricted, agentShell, agentStart, isLlmKey, llmStep, scriptAgents, scriptAgentShell, stepAgent, type AgentStart, type LlmStep } from '../analysis/agent-input.js';
+import { stepExecutions } from '../analysis/run-model/execution.js';
+import type { WorkflowRuleContext } from '../rule.js';
 import type { RunModel } from '../analysis/run-model/index.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 import type { Job, Step } from '../model/workflow.js';
@@ -79,12 +81,14 @@ export default defineWorkflowRule({
     severity: 'MEDIUM',
     surface: 'workflow',
     description:
-      'An AI coding-agent action (Claude Code, Gemini CLI, Codex, opencode, Bonk), or an agent\'s command-line tool a script runs headless (`claude -p`, `codex exec`, `gemini -p`, `opencode run`, `copilot -p`), runs on an issue, comment, review, discussion or `pull_request_target` event, directly, through a reusable workflow or inside a local composite action, while its job holds a write token or stored secrets: the thread it reads (title, body, earlier comments) is text anyone can write, so hidden instructions reach an agent holding those credentials, whether an outsider starts it or a maintainer does (a member\'s comment, a label, an assignment). MEDIUM; HIGH when the agent has a free shell and the token can write code, releases, packages or deployments, or mint cloud credentials (`id-token`), or it is handed a stored GitHub token (a personal access token or a bot\'s, which pushes to every repository it reaches); LOW when its tools are restricted to an allowlist. Not reported when only trusted authors\' threads reach it.',
+      'An AI coding-agent action (Claude Code, Gemini CLI, Codex, opencode, Bonk), or an agent\'s command-line tool a script runs headless (`claude -p`, `codex exec`, `gemini -p`, `opencode run`, `copilot -p`), runs on an issue, comment, review, discussion or `pull_request_target` event, directly, through a reusable workflow or inside a local composite action, while its job holds a write token or stored secrets: the thread it reads (title, body, earlier comments) is text anyone can write, so hidden instructions reach an agent holding those credentials, whether an outsider starts it or a maintainer does (a member\'s comment, a label, an assignment). MEDIUM; HIGH when the agent has a free shell and the token can write code, releases, packages or deployments, or mint cloud credentials (`id-token`), or it is handed a stored GitHub token (a personal access token or a bot\'s, which pushes to every repository it reaches); LOW when its tools are restricted to an allowlist. Also a language-model step without a shell (`actions/ai-inference` with the event\'s text in its prompt, or the repository\'s own script or action given a model provider\'s API key, which reads the event payload) in a job anyone can start: MEDIUM when its token can do more than label or comment or it holds other secrets, LOW otherwise. Not reported when only trusted authors\' threads reach it.',
     recommendation:
       'Give the agent\'s job read-only permissions and only the secrets it needs, restrict its tools to an allowlist, and let a separate job with write access act on its reviewed output; run it only for trusted actors (check `author_association` or the actor\'s permission in the job\'s `if:`), and remember that a maintainer starting it does not vouch for the thread it reads.',
   },
   create: (context) => ({
     step(step) {
+      const llm = llmStep(step, context.taint, stepExecutions);
+      if (llm !== undefined) reportLlm(context, step, llm);
       for (const use of agentUses(step)) {
         // An agent inside a local composite action runs at each job step that calls it, with that job's trigger,
         // permissions and secrets: the finding is at the call.
@@ -202,4 +206,49 @@ function agentUses(step: Step): AgentUse[] {
     });
   }
   return uses;
+}
+
+/** Write scopes with which a steered answer can only label, comment or review: what a triage bot needs. */
+const TALK_SCOPES = new Set(['issues', 'pull-requests', 'discussions']);
+
+/**
+ * A language-model step without a shell (agent-input.ts `llmStep`) in a job anyone can start: prompt injection
+ * steers its answer, and so the labels and comments the step posts, and anything else its token allows. MEDIUM
+ * when the job's token can do more than label or comment, or it holds a stored token or other secrets; LOW when
+ * the run's token can only label or comment (or its permissions are not declared); nothing with a read-only token
+ * and no other secret.
+ */
+function reportLlm(context: WorkflowRuleContext, step: Step, llm: LlmStep): void {
+  const job = step.job as Job;
+  // A local action that wraps an agent is reported as that agent, at this call.
+  if (context.repository.localAction(step)?.steps.some((s) => stepAgent(s) !== undefined || scriptAgents(s).length > 0) === true) return;
+  const reach = agentReach(context.runs, step, llm.events);
+  if (reach.level !== 'anyone' && reach.level !== 'sticky-label') return;
+  const writes = writeScopes(job);
+  const tokens = tokenSecrets(step);
+  const others = [...new Set([...stepSecrets(step, job), ...tokens])].filter((name) => !isLlmKey(name));
+  const wide = writes !== null && writes.some((scope) => scope === 'all scopes' || !TALK_SCOPES.has(scope));
+  if (writes !== null && writes.length === 0 && others.length === 0) return;
+  const holds = [
+    writes === null ? 'the repository\'s default token (its `permissions:` are not declared)' : writes.length > 0 ? `a token with write access (${writes.join(', ')})` : '',
+    others.length > 0 ? `secrets (${others.slice(0, 5).join(', ')}${others.length > 5 ? ', ...' : ''})` : '',
+  ].filter((s) => s !== '').join(' and ');
+  const key = llm.keys.length > 0 ? `, given \`${llm.keys.slice(0, 3).join('`, `')}\`` : '';
+  const event = `\`${reach.event ?? 'the trigger'}\``;
+  const label = reach.level === 'sticky-label' ? ` once a maintainer has labelled the pull request (${reach.gates.join(' / ')})` : '';
+  const reaches =
+    llm.via === 'inputs'
+      ? 'the outsider\'s text is passed to it in its inputs'
+      : 'the outsider\'s text reaches it through the event payload, which the repository\'s own code can read from `GITHUB_EVENT_PATH`';
+  const severity = wide || others.length > 0 ? 'MEDIUM' : 'LOW';
+  const can = severity === 'MEDIUM' ? 'labels, comments and whatever else the job holds allows' : 'only the labels and comments the token allows';
+  context.report({
+    node: step.uses ?? step.run ?? step.node,
+    file: step.owner.file,
+    job,
+    severity,
+    message: `${describeStep(step)} calls a language model (${llm.what}${key}) and runs on ${event} events that anyone can cause${label}; ${reaches}. It has no shell, but instructions hidden in an issue, comment or pull request steer its answer, and so what the step does with it while its job holds ${holds}: ${can}.`,
+    key: `${job.id}:llm:${step.index}`,
+    facts: [...reachFacts(reach), ...holdingFacts(context.runs.job(job))],
+  });
 }

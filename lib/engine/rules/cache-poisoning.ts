@@ -8,6 +8,8 @@ import { shipsBuild } from '../analysis/publishing.js';
 import type { CalledStep } from '../analysis/run-model/index.js';
 import { isChatWebhookSecret, isGithubToken, secretEnv, secretOccurrences } from '../analysis/secrets.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
+import { outsiderCheckoutWith, reachedAsOpenly, type OutsiderCheckoutRun } from '../analysis/outsider-code.js';
+import type { Reach } from '../analysis/run-model/reach.js';
 import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 
@@ -53,7 +55,7 @@ export default defineWorkflowRule({
     severity: 'HIGH',
     surface: 'workflow',
     description:
-      'A job that publishes (package upload, `gh release`, image push) or feeds one restores a GitHub Actions cache (`actions/cache`, `actions/cache/restore`, or a `setup-*` action with caching), on a run on which it publishes, steps of local composite actions included. Cache entries of the default branch are written by every run there. HIGH when a workflow of the repository runs an outsider\'s code or text in the default branch\'s cache scope (a checkout or artifact of a pull request that a step runs, or an injection, under `pull_request_target`, `workflow_run`, `issue_comment` ...) with no approval in the way, or saves the same cache from a pull request\'s files: the finding names that job. MEDIUM when that writer needs a maintainer\'s approval first; LOW when only collaborators\' runs write the scope. Also MEDIUM: a `pull_request_target` cache save whose key or content the pull request picks, and a `workflow_run` job following pull request runs that restores a cache an outsider can write and then uses stored secrets.',
+      'A job that publishes (package upload, `gh release`, image push) or feeds one restores a GitHub Actions cache (`actions/cache`, `actions/cache/restore`, or a `setup-*` action with caching), on a run on which it publishes, steps of local composite actions included. Cache entries of the default branch are written by every run there. HIGH when a workflow of the repository runs an outsider\'s code or text in the default branch\'s cache scope (a checkout or artifact of a pull request that a step runs, or an injection, under `pull_request_target`, `workflow_run`, `issue_comment` ...) with no approval in the way, or saves the same cache from a pull request\'s files: the finding names that job. MEDIUM when that writer needs a maintainer\'s approval first; LOW when only collaborators\' runs write the scope. Also MEDIUM: a `pull_request_target` cache save whose key or content the pull request picks, and a `workflow_run` job following pull request runs that restores a cache an outsider can write and then uses stored secrets. LOW when the job already runs the pull request\'s checkout (reported by untrusted-checkout): the cache adds no way in.',
     recommendation:
       'Do not restore caches in release and publishing jobs: build them from a clean state (`cache: false`, `lookup-only: true`, no `actions/cache`). Under `pull_request_target`, do not run pull request code, and do not save caches from pull request data.',
   },
@@ -88,11 +90,12 @@ export default defineWorkflowRule({
               const theirs = writersFor(writers(), use).filter((w) => w.job !== job);
               if (secret !== null && theirs.length > 0) {
                 const writer = theirs[0] as CacheWriter;
+                const already = redundant(context, caller, runs.stepReach(caller));
                 context.report({
                   node,
                   job,
-                  severity: writer.gate === null ? 'MEDIUM' : 'LOW',
-                  message: `${subject(called, `restores a cache (${use.how})`)} in a \`workflow_run\` job that follows runs a pull request can start, and ${secret.step === caller ? 'the same step' : describeStep(secret.step)} then uses \`secrets.${secret.name}\`; ${writer.text}${writer.gate === null ? '' : ` ${writer.gate}`}, so an entry an outsider plants in the default branch's cache scope runs with that secret${writer.gate === null ? '' : " (LOW: it takes a maintainer's approval first)"}.`,
+                  severity: writer.gate === null && already === null ? 'MEDIUM' : 'LOW',
+                  message: `${subject(called, `restores a cache (${use.how})`)} in a \`workflow_run\` job that follows runs a pull request can start, and ${secret.step === caller ? 'the same step' : describeStep(secret.step)} then uses \`secrets.${secret.name}\`; ${writer.text}${writer.gate === null ? '' : ` ${writer.gate}`}, so an entry an outsider plants in the default branch's cache scope runs with that secret${already !== null ? alreadyText(already) : writer.gate === null ? '' : " (LOW: it takes a maintainer's approval first)"}.`,
                   facts: [...runFact(runs, caller), ...writerFacts(theirs.filter((w) => w.gate === null))],
                 });
                 continue;
@@ -108,11 +111,12 @@ export default defineWorkflowRule({
           const open = reach.level === 'anyone' || reach.level === 'sticky-label';
           const gated = reach.level === 'approval' || reach.level === 'unreviewed-environment';
           if (!open && !gated) continue;
+          const already = redundant(context, caller, reach);
           context.report({
             node,
             job,
-            severity: open ? 'MEDIUM' : 'LOW',
-            message: `${subject(called, `saves a cache (${use.how})`)} under \`pull_request_target\`, in the base branch's cache scope, and ${controlled}; runs on the default branch, releases included, restore it${open ? '' : ` (LOW: ${reach.gates.join(' / ') || 'an approval'} comes first)`}.`,
+            severity: open && already === null ? 'MEDIUM' : 'LOW',
+            message: `${subject(called, `saves a cache (${use.how})`)} under \`pull_request_target\`, in the base branch's cache scope, and ${controlled}; runs on the default branch, releases included, restore it${already !== null ? alreadyText(already) : open ? '' : ` (LOW: ${reach.gates.join(' / ') || 'an approval'} comes first)`}.`,
             facts: runFact(runs, caller),
           });
         }
@@ -120,6 +124,21 @@ export default defineWorkflowRule({
     },
   }),
 });
+
+/**
+ * The pull request checkout whose code the job of `step` already runs on the same job run, reached at least as
+ * openly as the cache finding's `reach` (outsider-code.ts): the job is the outsider's already, with the same token
+ * and secrets, so a way to slip code into it through the cache adds nothing (LOW, naming the checkout, which
+ * `untrusted-checkout` reports and whose fix is the fix). Null when the job runs nothing of theirs.
+ */
+function redundant(context: WorkflowRuleContext, step: Step, reach: Reach): OutsiderCheckoutRun | null {
+  const theirs = outsiderCheckoutWith(context.runs, step);
+  return theirs !== null && reachedAsOpenly(theirs.reach, reach) ? theirs : null;
+}
+
+function alreadyText(theirs: OutsiderCheckoutRun): string {
+  return ` (LOW: the job already runs the outsider's code, ${theirs.text}, which untrusted-checkout reports: with their code running in the job, the cache adds no way in, and the fix is that checkout)`;
+}
 
 /**
  * The publishing step a restore feeds on a run where both happen: a later step of its own job whose runs
@@ -157,7 +176,13 @@ function reportRelease(context: WorkflowRuleContext, job: Job, called: CalledSte
   const same = first?.save !== undefined ? ` (the same cache: ${first.save.how})` : '';
   let severity: 'HIGH' | 'MEDIUM' | 'LOW';
   let tail: string;
-  if (first !== undefined) {
+  // The outsider who writes the cache runs their code in this very job already (at least as openly as they write it).
+  const writerReach: Reach | null = first !== undefined ? { level: 'anyone', event: null, gates: [], forkPullRequest: false } : gated !== undefined ? { level: 'approval', event: null, gates: [], forkPullRequest: false } : null;
+  const already = writerReach === null ? null : redundant(context, called.caller, writerReach);
+  if (already !== null) {
+    severity = 'LOW';
+    tail = `, and ${(first ?? gated)?.text ?? ''}, so an outsider can write them${alreadyText(already)}.`;
+  } else if (first !== undefined) {
     severity = 'HIGH';
     const more = open.length > 1 ? ` (and ${open.length - 1} more)` : '';
     tail = `, and ${first.text}${same}${more}, so anyone with a GitHub account can write them, and the release ships what they planted.`;

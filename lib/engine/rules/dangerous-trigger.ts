@@ -152,6 +152,8 @@ function inertText(effect: DownloadEffect): string {
         ? "at worst a spoofed status or check on a commit of the fork's choosing"
         : use.kind === 'comment'
           ? "at worst a comment of the fork's wording, or on a pull request it picks"
+          : use.kind === 'label'
+          ? "at worst a label of the fork's choosing on an issue or pull request it picks, added with the run's own token, whose events start no workflow"
           : 'the values are validated before use';
   return `${who} ${use.detail} (${what})`;
 }

@@ -1,4 +1,5 @@
 import { commitDateCheck } from '../analysis/approval-race.js';
+import { quietPermissionChecks } from '../analysis/trust-guards.js';
 import { describeStep } from '../analysis/describe.js';
 import { prHeadDispatches } from '../analysis/pr-dispatch.js';
 import { pinsApprovedCode } from '../analysis/pr-head.js';
@@ -72,7 +73,7 @@ export default defineWorkflowRule({
     severity: 'HIGH',
     surface: 'workflow',
     description:
-      'A workflow that runs with the base repository\'s token and secrets (`pull_request_target`, `workflow_run`, `issue_comment` ...) checks out the head of a pull request (`actions/checkout` with the head ref or SHA, `git fetch` of `refs/pull/*` then `git checkout`, `gh pr checkout`), so the contributor\'s code lands in a privileged job. HIGH when anyone can start it, a later step runs code from that checkout (a build tool in its directory, a script or local action from it) and the job holds a write scope, a secret, OIDC or a self-hosted machine; MEDIUM when one of those is missing (without a step that runs the checkout: only when a later step runs a tool or action that may load configuration from it) or a maintainer\'s approval comes first but the code can still change after it; LOW when only trusted authors reach it, the approved commit is what runs, or the steps after the checkout only run git, text tools and GitHub\'s, the owner\'s or pinned actions. Also: on `pull_request_review*`, a checkout without `ref:` is the pull request\'s merge commit; when a step runs it, LOW (a fork\'s run has a read-only token and no secrets), HIGH on a self-hosted runner.',
+      'A workflow that runs with the base repository\'s token and secrets (`pull_request_target`, `workflow_run`, `issue_comment` ...) checks out the head of a pull request (`actions/checkout` with the head ref or SHA, `git fetch` of `refs/pull/*` then `git checkout`, `gh pr checkout`), so the contributor\'s code lands in a privileged job. HIGH when anyone can start it, a later step runs code from that checkout (a build tool in its directory, a script or local action from it) and the job holds a write scope, a secret, OIDC or a self-hosted machine; MEDIUM when one of those is missing (without a step that runs the checkout: only when a later step runs a tool or action that may load configuration from it) or a maintainer\'s approval comes first but the code can still change after it (a label the workflow removes in every run, on a workflow that also runs on pushes: a push racing the run); LOW when only trusted authors reach it, the approved commit is what runs, or the steps after the checkout only run git, text tools and GitHub\'s, the owner\'s or pinned actions. Also: on `pull_request_review*`, a checkout without `ref:` is the pull request\'s merge commit; when a step runs it, LOW (a fork\'s run has a read-only token and no secrets), HIGH on a self-hosted runner.',
     recommendation:
       'Build and test pull requests in a `pull_request` workflow, which runs without secrets; if a privileged follow-up is needed, pass results as data through an artifact to a `workflow_run` job that never checks out or runs the pull request\'s code. If the checkout must stay, restrict the job to trusted authors (`github.event.pull_request.head.repo.full_name == github.repository`).',
   },
@@ -99,9 +100,16 @@ export default defineWorkflowRule({
         if (later !== null && later.unknown !== null && outsider && run.valuables.length > 0) severity = 'MEDIUM';
         const consequence = sinks.length > 0 ? `; ${sinkText(job, sinks, entry)}` : unusedText(job, later as LaterUse);
         const dated = reach.level === 'approval' && !pinned ? commitDateCheck(job) : null;
+        const quiet = reach.level === 'anyone' ? quietPermissionChecks(job, entry.step.index)[0] : undefined;
+        const quietText =
+          quiet === undefined
+            ? ''
+            : `; ${describeStep(quiet)} checks the actor's permission, but its deny path only ends that step (it returns or exits 0 without failing it), so the later steps run for anyone`;
         const approvalText =
           reach.level === 'approval'
-            ? reach.approvalMoves === true
+            ? reach.approvalMoves === true && reach.labelRemoved !== undefined
+              ? '; to close the race, run only on `labeled`, check the label the event adds (`github.event.label.name == ...`) and check out `github.event.pull_request.head.sha`, so each run is the commit that was labelled'
+              : reach.approvalMoves === true
               ? '; check the label the event adds (`github.event.label.name == ...`) and check out `github.event.pull_request.head.sha`, so each run is the commit that was labelled'
               : checkout.raceClosedBy !== undefined
               ? `; ${checkout.raceClosedBy}, so the commits that run are the ones approved`
@@ -115,7 +123,7 @@ export default defineWorkflowRule({
           severity,
           message:
             `${describeStep(entry.step)} checks out pull request code (${checkout.how}, from ${checkout.evidence}) in a workflow triggered by \`${checkout.trigger}\`${consequence}; ` +
-            `${describeClaim(claim)}${approvalText}.`,
+            `${describeClaim(claim)}${quietText}${approvalText}.`,
           facts: [...reachFacts(reach), ...(sinks.length > 0 ? ['exec'] : []), ...holdingFacts(run), ...runFact(context.runs, entry.step)],
         });
       }

@@ -65,8 +65,23 @@ const BUILD_TOOLS = new Set([
   'bundle', 'bundler', 'rake', 'rails', 'rubocop', 'pod', 'fastlane',
   'composer', 'phpunit', 'phpstan',
   'swift', 'xcodebuild', 'flutter', 'dart', 'mix', 'rebar3', 'cabal', 'stack', 'zig',
-  'eslint', 'prettier', 'stylelint', 'tsc', 'jest', 'vitest', 'mocha', 'webpack', 'vite', 'rollup', 'esbuild', 'playwright', 'cypress',
+  'eslint', 'prettier', 'stylelint', 'jest', 'vitest', 'mocha', 'babel', 'webpack', 'webpack-cli', 'vite', 'rollup', 'esbuild', 'playwright', 'cypress',
+  'commitlint',
   'terraform', 'tofu', 'terragrunt', 'tflint', 'checkov', 'docker-compose',
+]);
+/**
+ * Registry packages that load their configuration as code from the directory they run in, so `npx prettier`
+ * runs the workspace's `prettier.config.js` even though the program itself comes from the registry. Sources:
+ * each tool's configuration docs: prettier (`prettier.config.js`, `.prettierrc.js`, plugins), ESLint
+ * (`eslint.config.js`, `.eslintrc.js`), Stylelint (`stylelint.config.js`), Jest (`jest.config.js`), Vitest and
+ * Vite (`vite.config.ts`, `vitest.config.ts`), Mocha (`.mocharc.js`), Babel (`babel.config.js`), webpack
+ * (`webpack.config.js`), Rollup (`rollup.config.js`), Playwright (`playwright.config.ts`), Cypress
+ * (`cypress.config.js`), commitlint (`commitlint.config.js`). Not `tsc`: `tsconfig.json` is data, and the
+ * compiler does not run the code it compiles.
+ */
+const CONFIG_AS_CODE_PACKAGES = new Set([
+  'prettier', 'eslint', 'stylelint', 'jest', 'vitest', 'vite', 'mocha', '@babel/cli', 'babel-cli', 'webpack', 'webpack-cli',
+  'rollup', 'playwright', '@playwright/test', 'cypress', '@commitlint/cli', 'commitlint',
 ]);
 /** Packages that run the script file they are given (`npx tsx scripts/x.ts`). */
 const SCRIPT_RUNNERS = new Set(['tsx', 'ts-node', 'zx', 'babel-node', '@babel/node', 'esno', 'vite-node', 'node', 'jiti', 'esrun']);
@@ -283,6 +298,9 @@ function commandExecution(command: string, cwd: string | null): Omit<Execution, 
     const script = SCRIPT_RUNNERS.has(pkg.replace(/@[^/]*$/, '')) ? args.slice(args.indexOf(pkg) + 1).find((a) => !a.startsWith('-')) : undefined;
     if (script !== undefined && /^[\w./-]+\.(?:[cm]?[jt]sx?)$/.test(script)) return { kind: 'file', evidence: `\`${name} ${pkg} ${script}\``, path: resolvePath(cwd, script) };
     if (local) return { kind: 'project', evidence: `\`${name} --no-install ${pkg}\``, path: cwd };
+    // `npx prettier --check .`: the registry's program, the workspace's configuration, which is code.
+    const bare = pkg.replace(/(?!^)@[^/]*$/, '');
+    if (CONFIG_AS_CODE_PACKAGES.has(bare)) return { kind: 'project', evidence: `\`${name} ${bare}\` (which loads its configuration from the working directory as code)`, path: cwd };
     return { kind: 'registry', evidence: `\`${name} ${pkg}\``, path: null, ...(LOCAL_FIRST_RUNNERS.has(name) ? { resolvesFrom: cwd } : {}) };
   }
   if (name === 'docker' && ['build', 'buildx', 'compose'].includes(args[0] ?? '')) {
@@ -295,6 +313,9 @@ function commandExecution(command: string, cwd: string | null): Omit<Execution, 
   if (name === 'pip' || name === 'pip3' || name === 'uv') return pipExecution(evidence, args, cwd);
   // Global installs and package runners fetch and run a registry package, not the project.
   if ((name === 'npm' || name === 'pnpm' || name === 'yarn' || name === 'bun') && (args.includes('-g') || args.includes('--global') || sub === 'dlx' || (name === 'yarn' && sub === 'global'))) {
+    // `pnpm dlx eslint .`: as `npx eslint`, the workspace's configuration runs.
+    const pkg = sub === 'dlx' ? (args.slice(args.indexOf('dlx') + 1).find((a) => !a.startsWith('-')) ?? '').replace(/(?!^)@[^/]*$/, '') : '';
+    if (CONFIG_AS_CODE_PACKAGES.has(pkg)) return { kind: 'project', evidence: `\`${name} dlx ${pkg}\` (which loads its configuration from the working directory as code)`, path: cwd };
     return { kind: 'registry', evidence, path: null };
   }
   if ((name === 'go' || name === 'cargo') && sub === 'install' && !args.some((a) => a === '.' || a.startsWith('./') || a === '--path')) {

@@ -46,6 +46,12 @@ export interface Reach {
    * pull request has, on a `labeled`-only workflow: any later label event runs the commits pushed since.
    */
   approvalMoves?: boolean;
+  /**
+   * For `approval` by a label: the workflow removes that label in every run (where, in words), so the label
+   * approves one run. With `approvalMoves`, the workflow also runs on new commits: a push between the label and
+   * its removal runs under it.
+   */
+  labelRemoved?: string;
 }
 
 /** Activity types only people with triage or write access cause (labels, assignments, milestones, locks, merge queue). */
@@ -74,11 +80,14 @@ function occasionReach(occasion: Occasion, workflow: Workflow, repository: Repos
 }
 
 /** How one way to run (a conjunction of guards) holds an outsider back. */
-function pathReach(path: readonly TrustGuard[], base: ReachLevel): { level: ReachLevel; gates: string[]; approvalMoves: boolean } {
+function pathReach(path: readonly TrustGuard[], base: ReachLevel): PathReach {
   let level = base;
   const gates: string[] = [];
-  // Another guard that binds the approval to the code (`github.event.label.name == X`) keeps it bound.
-  const approvalMoves = path.some((g) => g.kind === 'label' && g.laterLabels === true) && !path.some((g) => (g.kind === 'label' && g.laterLabels !== true) || g.kind === 'commenter' || (g.kind === 'environment' && g.reviewed === true));
+  // Another guard that binds the approval to the code (`github.event.label.name == X`) keeps it bound. A label
+  // the workflow removes each run on a workflow that also runs on pushes: a push racing the run gets in.
+  const moves = (g: TrustGuard) => g.kind === 'label' && (g.laterLabels === true || g.pushRace === true);
+  const approvalMoves = path.some(moves) && !path.some((g) => (g.kind === 'label' && !moves(g)) || g.kind === 'commenter' || (g.kind === 'environment' && g.reviewed === true));
+  const removedBy = path.find((g) => g.kind === 'label' && g.removedBy !== undefined)?.removedBy;
   const tighten = (to: ReachLevel, guard: TrustGuard) => {
     if (REACH_ORDER.indexOf(to) > REACH_ORDER.indexOf(level)) level = to;
     gates.push(guard.kind === 'environment' ? guard.condition : `\`${guard.condition}\``);
@@ -103,7 +112,16 @@ function pathReach(path: readonly TrustGuard[], base: ReachLevel): { level: Reac
         break;
     }
   }
-  return { level, gates: [...new Set(gates)], approvalMoves: level === 'approval' && approvalMoves };
+  const found: PathReach = { level, gates: [...new Set(gates)], approvalMoves: level === 'approval' && approvalMoves };
+  if (level === 'approval' && removedBy !== undefined) found.labelRemoved = removedBy;
+  return found;
+}
+
+interface PathReach {
+  level: ReachLevel;
+  gates: string[];
+  approvalMoves: boolean;
+  labelRemoved?: string;
 }
 
 /**
@@ -158,6 +176,8 @@ export function reachOf(job: Job, step: Step | null, repository: RepositoryModel
       best = { ...best, level: found.level, event: occasion.event, gates: found.gates };
       if (found.approvalMoves) best.approvalMoves = true;
       else delete best.approvalMoves;
+      if (found.labelRemoved !== undefined) best.labelRemoved = found.labelRemoved;
+      else delete best.labelRemoved;
     }
   }
   return best;
@@ -251,13 +271,13 @@ export function forkReach(job: Job, repository: RepositoryModel): ForkReach | nu
   return best;
 }
 
-function guardedReach(job: Job, step: Step | null, event: string, base: ReachLevel, cache: Map<string, TrustPaths>): { level: ReachLevel; gates: string[]; approvalMoves: boolean } {
+function guardedReach(job: Job, step: Step | null, event: string, base: ReachLevel, cache: Map<string, TrustPaths>): PathReach {
   let paths = cache.get(event);
   if (paths === undefined) {
     paths = step === null ? jobTrustOn(job, event) : stepTrustOn(step, event);
     cache.set(event, paths);
   }
-  let best: { level: ReachLevel; gates: string[]; approvalMoves: boolean } | null = null;
+  let best: PathReach | null = null;
   for (const path of paths) {
     const found = pathReach(path, base);
     if (best === null || REACH_ORDER.indexOf(found.level) < REACH_ORDER.indexOf(best.level) || (found.level === best.level && found.approvalMoves && !best.approvalMoves)) best = found;

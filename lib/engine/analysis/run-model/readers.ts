@@ -62,6 +62,8 @@ const DATA_ONLY = new Set([
   'git', 'gh', 'curl', 'wget', 'jq', 'yq',
   'ruff', 'black', 'isort', 'shellcheck', 'shfmt', 'yamllint', 'codespell', 'typos', 'hadolint', 'actionlint', 'zizmor',
   'gofmt', 'rustfmt', 'clang-format', 'taplo',
+  // `tsconfig.json` is data, and the compiler does not run what it compiles.
+  'tsc',
 ]);
 
 /** `sed -f script`, `awk -f program`: the program comes from a file, which may be the checkout's. */

@@ -72,6 +72,11 @@ export function whoText(reach: Reach): string {
     case 'unreviewed-environment':
       return `an outsider can start it through \`${reach.event ?? 'the trigger'}\` unless the environment${gates} has required reviewers, which could not be checked without a settings snapshot`;
     case 'approval':
+      if (reach.labelRemoved !== undefined) {
+        return reach.approvalMoves === true
+          ? `a maintainer's label approves a run${gates}, and the workflow removes that label in every run (${reach.labelRemoved}), so a later push finds no label; but the workflow also runs on new commits, so only a commit pushed between the label and its removal (a push racing the run) runs under it`
+          : `a maintainer's label approves each run${gates}, and the workflow removes that label in every run (${reach.labelRemoved}), so a later label event finds no label`;
+      }
       return reach.approvalMoves === true
         ? `a maintainer approves the first run${gates}, but the check reads the labels the pull request has, not the label the event adds: any later label event (a maintainer's or a labelling bot's) runs the commits pushed since under the old label`
         : `a maintainer approves each run first${gates}`;

@@ -500,3 +500,97 @@ describe('agentAction', () => {
     expect(agentAction('someone/claude-code-action', '')).toBeUndefined();
   });
 });
+
+describe(`${RULE}: a language-model step without a shell`, () => {
+  const workflow = (on: string, permissions: string, step: string, job = '') => `on:
+${on}
+permissions:
+${permissions}
+jobs:
+  triage:
+    runs-on: ubuntu-latest${job}
+    steps:
+      - uses: actions/checkout@v4
+${step}
+`;
+  const script = `      - run: python .github/scripts/label.py
+        env:
+          OPENAI_API_KEY: \${{ secrets.OPENAI_API_KEY }}`;
+  const issues = '  issues:\n    types: [opened, edited]';
+
+  it('reports the repository\'s own script given an LLM key on issues: LOW when it can only label or comment', () => {
+    const found = scanWith(RULE, workflow(issues, '  contents: read\n  issues: write', script));
+    expect(positions(found)).toEqual(['12:14 LOW']);
+    expect(found[0]?.description).toContain('calls a language model (the repository\'s own code (`python .github/scripts/label.py`), given `OPENAI_API_KEY`)');
+    expect(found[0]?.description).toContain('through the event payload');
+    expect(found[0]?.description).toContain('only the labels and comments the token allows');
+  });
+
+  it('is MEDIUM when its token can do more than label or comment, or it holds other secrets', () => {
+    expect(positions(scanWith(RULE, workflow(issues, '  contents: write\n  issues: write', script)))).toEqual(['12:14 MEDIUM']);
+    const pat = `${script}\n          GH_TOKEN: \${{ secrets.BOT_PAT }}`;
+    const found = scanWith(RULE, workflow('  issue_comment:', '  issues: write', pat));
+    expect(positions(found)).toEqual(['10:14 MEDIUM']);
+    expect(found[0]?.description).toContain('secrets (BOT_PAT)');
+  });
+
+  it('reports actions/ai-inference and a local action when the event text is in their inputs', () => {
+    const inference = `      - uses: actions/ai-inference@v1
+        with:
+          prompt: "Label: \${{ github.event.issue.title }}"`;
+    const found = scanWith(RULE, workflow(issues, '  issues: write\n  models: read', inference));
+    expect(positions(found)).toEqual(['12:15 LOW']);
+    expect(found[0]?.description).toContain('`actions/ai-inference`');
+    expect(found[0]?.description).toContain('passed to it in its inputs');
+    const local = `      - uses: ./.github/actions/ai-reply
+        with:
+          anthropic-key: \${{ secrets.ANTHROPIC_API_KEY }}`;
+    expect(positions(scanWith(RULE, workflow('  discussion:', '  discussions: write\n  contents: write', local)))).toEqual(['11:15 MEDIUM']);
+    // Without the event text, GitHub's action sees only its prompt: nothing reaches it.
+    const constant = inference.replace('${{ github.event.issue.title }}', 'hello');
+    expect(scanWith(RULE, workflow(issues, '  issues: write', constant))).toEqual([]);
+  });
+
+  it('reports a local action that wraps an agent once, as that agent', () => {
+    const found = scanWith(RULE, [
+      {
+        path: '.github/workflows/triage.yml',
+        text: workflow(issues, '  issues: write', `      - uses: ./.github/actions/triage\n        with:\n          key: \${{ secrets.GEMINI_API_KEY }}`),
+      },
+      {
+        path: '.github/actions/triage/action.yml',
+        text: `name: triage
+inputs:
+  key: { required: true }
+runs:
+  using: composite
+  steps:
+    - uses: google-github-actions/run-gemini-cli@v0
+      with:
+        gemini_api_key: \${{ inputs.key }}
+`,
+      },
+    ]);
+    expect(found).toHaveLength(1);
+    expect(found[0]?.description).toContain('Gemini CLI');
+  });
+
+  it('reports nothing in a job only maintainers start, with a key that is not a model\'s, or with a read-only token', () => {
+    for (const on of ['  push:', '  schedule:\n    - cron: "0 0 * * *"', '  workflow_dispatch:']) {
+      expect(scanWith(RULE, workflow(on, '  contents: write', script)), on).toEqual([]);
+    }
+    const member = `\n    if: contains(fromJSON('["OWNER", "MEMBER"]'), github.event.comment.author_association)`;
+    expect(scanWith(RULE, workflow('  issue_comment:', '  contents: write', script, member))).toEqual([]);
+    for (const name of ['SENTRY_API_KEY', 'GOOGLE_MAPS_API_KEY', 'NPM_TOKEN']) {
+      expect(scanWith(RULE, workflow(issues, '  issues: write', script.replace(/OPENAI_API_KEY/g, name))), name).toEqual([]);
+    }
+    expect(scanWith(RULE, workflow(issues, '  contents: read', script))).toEqual([]);
+    // A third-party action is not counted unless it is handed the key and the text itself.
+    const checkout = '      - run: echo done';
+    expect(scanWith(RULE, workflow(issues, '  issues: write', checkout).replace('jobs:', 'env:\n  OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}\njobs:'))).toEqual([]);
+    // Nor is a build given the key only through the workflow's `env:`; the repository's script is.
+    const inherit = (step: string) => workflow(issues, '  issues: write', step).replace('jobs:', 'env:\n  OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}\njobs:');
+    expect(scanWith(RULE, inherit('      - run: npm ci && npm test'))).toEqual([]);
+    expect(positions(scanWith(RULE, inherit('      - run: node .github/scripts/reply.js')))).toEqual(['13:14 LOW']);
+  });
+});

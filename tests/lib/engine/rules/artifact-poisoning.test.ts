@@ -218,6 +218,59 @@ ${steps}
     expect(later?.description).toContain('gives `needs.read.outputs.pr` to actions/github-script, which only posts a fixed comment');
   });
 
+  it('is LOW naming the sink when the files only pick a label or the pull request it goes on, with the run token', () => {
+    const job = (steps: string) => ON + yaml`
+      permissions: { contents: write, pull-requests: write }
+      jobs:
+        label:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                run-id: \${{ github.event.workflow_run.id }}
+            - id: pr
+              run: |
+                echo "number=$(cat NR)" >> "$GITHUB_OUTPUT"
+                echo "label=$(cat LABEL)" >> "$GITHUB_OUTPUT"
+${steps}
+    `;
+    const env = `              env:
+                PR: \${{ steps.pr.outputs.number }}
+                LABEL: \${{ steps.pr.outputs.label }}`;
+    const [gh] = scanWith(RULE, job(`            - run: gh pr edit "$PR" --add-label "$LABEL"
+${env}
+                GH_TOKEN: \${{ github.token }}`));
+    expect(gh?.severity).toBe('LOW');
+    expect(gh?.description).toContain('which only adds or removes a label');
+    expect(gh?.description).toContain('`gh pr edit <number> --add-label`');
+    expect(gh?.description).toContain("at worst a label of the fork's choosing");
+    const [script] = scanWith(RULE, job(`            - uses: actions/github-script@v7
+${env}
+              with:
+                script: |
+                  await github.rest.issues.addLabels({ ...context.repo, issue_number: Number(process.env.PR), labels: [process.env.LABEL] });`));
+    expect(script?.severity).toBe('LOW');
+    expect(script?.description).toContain('to actions/github-script, which only adds or removes a label');
+    // With another token, the label starts workflows (a label gate among them): not a harmless notice.
+    const [pat] = scanWith(RULE, job(`            - run: gh pr edit "$PR" --add-label "$LABEL"
+${env}
+                GH_TOKEN: \${{ secrets.BOT_TOKEN }}`));
+    expect(pat?.severity).toBe('MEDIUM');
+    // The value reaches a shell command (spliced into the script, or given to another program): unchanged.
+    const [splice] = scanWith(RULE, job(`            - run: gh pr edit "\${{ steps.pr.outputs.number }}" --add-label "\${{ steps.pr.outputs.label }}"
+              env:
+                GH_TOKEN: \${{ github.token }}`));
+    expect(splice?.severity).toBe('MEDIUM');
+    const [shell] = scanWith(RULE, job(`            - run: gh pr edit "$PR" --add-label x && git tag "$LABEL"
+${env}
+                GH_TOKEN: \${{ github.token }}`));
+    expect(shell?.severity).toBe('MEDIUM');
+    const [title] = scanWith(RULE, job(`            - run: gh pr edit "$PR" --title "$LABEL"
+${env}
+                GH_TOKEN: \${{ github.token }}`));
+    expect(title?.severity).toBe('MEDIUM');
+  });
+
   it('files kept in a subdirectory are HIGH only when a later step runs code there (fastapi deploy-docs)', () => {
     const workflow = (path: string, later: string) => ON + yaml`
       jobs:
@@ -416,8 +469,8 @@ ${check}
     // at most which pull request gets the label: LOW.
     const [unchecked] = scanWith(RULE, workflow('                echo "label $PR"'));
     expect(unchecked?.severity).toBe('LOW');
-    expect(unchecked?.description).toContain('gh pr edit "$PR" --add-label reviewed');
-    expect(unchecked?.description).toContain('but every job it steers holds no write scope that changes code, releases or packages, no secret, OIDC token, self-hosted machine or publish (LOW: no later step runs them');
+    expect(unchecked?.description).toContain('reads them only to pick a label, or the issue or pull request that `gh pr edit <number> --add-label` adds it to');
+    expect(unchecked?.description).toContain("LOW: at worst a label of the fork's choosing");
     // The same in a job that holds a secret: MEDIUM.
     const secret = workflow('                echo "label $PR"').replace('GH_TOKEN: ${{ github.token }}', 'GH_TOKEN: ${{ secrets.BOT_TOKEN }}');
     expect(scanWith(RULE, secret).map((f) => f.severity)).toEqual(['MEDIUM']);
@@ -1038,6 +1091,16 @@ describe(`${RULE}: runs listed from a workflow that never runs on pull requests`
     expect(scanWith(RULE, [follow(listed('gh run list -R someone/else --workflow release.yml')), trusted]).map((f) => f.severity)).toEqual(['HIGH']);
     expect(scanWith(RULE, [follow(listed('gh run list --branch main')), trusted]).map((f) => f.severity)).toEqual(['HIGH']);
     expect(scanWith(RULE, [follow(listed('gh run list --workflow "$WORKFLOW"')), trusted]).map((f) => f.severity)).toEqual(['HIGH']);
+    // The release workflow's runs are listed, but the run downloaded comes from another query.
+    const other = `- env:
+                GH_TOKEN: \${{ github.token }}
+                BRANCH: \${{ github.event.issue.title }}
+              run: |
+                LAST=$(gh run list --workflow release.yml -L 1 --json databaseId -q '.[0].databaseId')
+                RUN_ID=$(gh api "repos/$GITHUB_REPOSITORY/actions/runs?branch=$BRANCH" --jq '.workflow_runs[0].id')
+                echo "last release build: $LAST"
+                gh run download "$RUN_ID" -n dist -D dist`;
+    expect(scanWith(RULE, [follow(other), trusted]).map((f) => f.severity)).toEqual(['HIGH']);
   });
 });
 

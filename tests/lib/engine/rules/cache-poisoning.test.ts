@@ -285,8 +285,10 @@ describe('cache-poisoning: fork code writing the Actions cache', () => {
             - run: docker buildx build --cache-to type=gha,mode=max --cache-from type=gha .
     `;
     const findings = scanWith('cache-poisoning', workflow('${{ github.event.pull_request.head.sha }}'));
-    expect(findings.map((f) => `${f.line} ${f.severity}`)).toEqual(['9 MEDIUM']);
+    // The build runs the pull request's Dockerfile in the same job: the job is theirs already (LOW, naming it).
+    expect(findings.map((f) => `${f.line} ${f.severity}`)).toEqual(['9 LOW']);
     expect(findings[0]?.description).toContain('docker buildx --cache-to type=gha');
+    expect(findings[0]?.description).toContain("the job already runs the outsider's code");
     expect(scanWith('cache-poisoning', workflow('main'))).toEqual([]);
   });
   describe('caches restored in privileged workflow_run jobs', () => {
@@ -332,6 +334,14 @@ describe('cache-poisoning: fork code writing the Actions cache', () => {
       expect(findings[0]?.description).toContain('`secrets.REPORT_TOKEN`');
       expect(findings[0]?.description).toContain('workflow_run');
       expect(findings[0]?.description).toContain('`.github/workflows/pr.yml` (job `test`) checks out pull request code');
+    });
+
+    it("is LOW when the workflow_run job already checks out and runs the pull request's head", () => {
+      const theirs = followUp(secretStep);
+      theirs.text = theirs.text.replace('- uses: actions/checkout@v4', '- uses: actions/checkout@v4\n        with:\n          ref: ${{ github.event.workflow_run.head_sha }}');
+      const findings = scanWith(RULE, [ci('pull_request'), theirs, writer]);
+      expect(positions(findings)).toEqual(['12:15 LOW']);
+      expect(findings[0]?.description).toContain("the job already runs the outsider's code");
     });
 
     it('stays silent when nothing of an outsider writes the default branch scope', () => {
@@ -403,7 +413,8 @@ describe('cache-poisoning: fork code writing the Actions cache', () => {
               - run: uv run pytest
       `;
       const saveOnly = scanWith(RULE, target('restore-cache: false'));
-      expect(positions(saveOnly)).toEqual(['9:15 MEDIUM']);
+      // `uv run pytest` runs the checkout in the same job: LOW, the checkout is the way in.
+      expect(positions(saveOnly)).toEqual(['9:15 LOW']);
       expect(saveOnly[0]?.description).toContain('saves only');
       expect(scanWith(RULE, target('save-cache: false'))).toEqual([]);
     });
@@ -429,7 +440,33 @@ describe('cache-poisoning: fork code writing the Actions cache', () => {
             - uses: gradle/actions/setup-gradle@v4
             - run: ./gradlew test
     `);
-    expect(positions(findings)).toEqual(['16:15 MEDIUM']);
+    // The one that saves is LOW: `./gradlew test` runs the pull request's code in the same job already.
+    expect(positions(findings)).toEqual(['16:15 LOW']);
+  });
+
+  it("is LOW when the job already runs the pull request's code with the same token and secrets, MEDIUM when it runs nothing of theirs", () => {
+    const workflow = (after: string) => yaml`
+      on: pull_request_target
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ github.event.pull_request.head.sha }}
+            - uses: actions/setup-node@v4
+              with:
+                cache: npm
+${after}
+    `;
+    const runs = scanWith(RULE, workflow('            - run: npm ci && npm test\n              env:\n                KEY: ${{ secrets.KEY }}'));
+    expect(positions(runs)).toEqual(['9:15 LOW']);
+    expect(runs[0]?.description).toContain("the job already runs the outsider's code, step 3 of job `test` (line 12) runs `npm ci`");
+    expect(runs[0]?.description).toContain('untrusted-checkout reports');
+    // Nothing of theirs runs: the lockfile only picks the key and what is cached (MEDIUM, as before).
+    const data = scanWith(RULE, workflow('            - run: git diff --stat HEAD~1'));
+    expect(positions(data)).toEqual(['9:15 MEDIUM']);
+    expect(data[0]?.description).not.toContain('already runs');
   });
 });
 

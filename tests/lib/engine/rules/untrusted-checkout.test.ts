@@ -47,14 +47,67 @@ jobs:
     expect(inert[0]?.description).toContain('after it the job only runs `git status`, `git diff`, `ruff`, `actions/upload-artifact`, `some-org/comment-action`');
     expect(positions(scanWith(RULE, workflow('- run: echo done')))).toEqual(['8:23 LOW']);
     // A registry tool that loads the checkout's configuration, a third-party action on a tag, git told to run hooks.
-    const npx = scanWith(RULE, workflow('- run: npx eslint .'));
+    const npx = scanWith(RULE, workflow('- run: npx markdown-table-formatter .'));
     expect(positions(npx)).toEqual(['8:23 MEDIUM']);
-    expect(npx[0]?.description).toContain('but step 2 of job `diff` (line 10) runs `npx eslint`, which can load configuration from its files');
+    expect(npx[0]?.description).toContain('but step 2 of job `diff` (line 10) runs `npx markdown-table-formatter`, which can load configuration from its files');
     expect(positions(scanWith(RULE, workflow('- uses: some-org/comment-action@v2')))).toEqual(['8:23 MEDIUM']);
     expect(positions(scanWith(RULE, workflow('- run: git config core.hooksPath .githooks && git commit -am fix')))).toEqual(['8:23 MEDIUM']);
     expect(positions(scanWith(RULE, workflow('- run: python -c "import setup"')))).toEqual(['8:23 MEDIUM']);
     expect(positions(scanWith(RULE, workflow("- run: find . -name '*.sh' -exec {} \\;")))).toEqual(['8:23 MEDIUM']);
     expect(positions(scanWith(RULE, workflow('- run: (cd docs && git add . && git commit -m docs)')))).toEqual(['8:23 LOW']);
+  });
+
+  it('counts a registry tool that loads its configuration as code (`npx prettier`, `pnpm dlx eslint`) as running the checkout', () => {
+    const workflow = (checkout: string, later: string) => `on: pull_request_target
+permissions:
+  contents: write
+jobs:
+  fmt:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4${checkout}
+      ${later}
+`;
+    const head = `
+        with:
+          ref: \${{ github.event.pull_request.head.sha }}`;
+    // prettier.config.js, eslint.config.js, babel.config.js, jest.config.js: the fork's files, run as code.
+    for (const later of ['- run: npx prettier --check .', '- run: npx -y eslint@9 .', '- run: pnpm dlx stylelint "**/*.css"', '- run: bunx jest', '- run: babel src -d lib']) {
+      const found = scanWith(RULE, workflow(head, later));
+      expect(positions(found), later).toEqual(['10:16 HIGH']);
+      if (!later.includes('babel')) expect(found[0]?.description).toContain('(which loads its configuration from the working directory as code)');
+    }
+    // `tsc` reads `tsconfig.json`, which is data, and runs nothing it compiles.
+    expect(positions(scanWith(RULE, workflow(head, '- run: tsc --noEmit')))).toEqual(['10:16 LOW']);
+    // Only the base branch is checked out: nothing of the fork's runs.
+    expect(scanWith(RULE, workflow('', '- run: npx prettier --check .'))).toEqual([]);
+  });
+
+  it('counts `npx eslint` inside a local composite action that checks out the pull request head, at the call', () => {
+    const found = scanWith(RULE, [
+      { path: '.github/workflows/fmt.yml', text: `on: pull_request_target
+permissions:
+  contents: write
+jobs:
+  fmt:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: ./.github/actions/lint
+` },
+      { path: '.github/actions/lint/action.yml', text: `name: lint
+runs:
+  using: composite
+  steps:
+    - uses: actions/checkout@v4
+      with:
+        ref: \${{ github.event.pull_request.head.sha }}
+    - run: npx eslint .
+      shell: bash
+` },
+    ]);
+    expect(positions(found)).toEqual(['9:15 HIGH']);
+    expect(found[0]?.description).toContain('`npx eslint` (which loads its configuration from the working directory as code)');
   });
 
   it('does not count a build of another repository the job clones as running the pull request\'s code', () => {
@@ -126,10 +179,12 @@ jobs:
     expect(local[0]?.description).toContain("`require('./.github/scripts/review.js')` in actions/github-script");
     const workspace = scanWith(RULE, workflow('const run = require(`${process.env.GITHUB_WORKSPACE}/scripts/review.js`);'));
     expect(positions(workspace)).toEqual(['10:16 HIGH']);
-    // A registry runner given a script of the checkout runs that script; a registry tool alone does not.
+    // A registry runner given a script of the checkout runs that script; a registry tool alone only may load it,
+    // unless its configuration is code (prettier.config.js).
     const npx = (command: string) => workflow('core.info("x")').replace(/ {6}- uses: actions\/github-script@v7[^]*$/, `      - run: ${command}\n`);
     expect(positions(scanWith(RULE, npx('npx tsx .github/scripts/label.ts')))).toEqual(['10:16 HIGH']);
-    expect(positions(scanWith(RULE, npx('npx prettier --check .github')))).toEqual(['10:16 MEDIUM']);
+    expect(positions(scanWith(RULE, npx('npx prettier --check .github')))).toEqual(['10:16 HIGH']);
+    expect(positions(scanWith(RULE, npx('npx markdownlint-cli2 .github')))).toEqual(['10:16 MEDIUM']);
     // Inline code with Node's own modules: nothing of the checkout runs or loads.
     expect(positions(scanWith(RULE, workflow("const fs = require('fs'); core.info(fs.readFileSync('x', 'utf8'));")))).toEqual(['10:16 LOW']);
     // A package by name resolves from the working directory's node_modules, which the checkout can bring.
@@ -246,7 +301,9 @@ ${body.split('\n').map((l) => `          ${l}`).join('\n')}`;
     const later = "const { data: pr } = await github.rest.pulls.get({ ...context.repo, pull_number: context.issue.number });\nif (pr.state !== 'open') throw new Error('closed');";
     const severity = (check: string) => scanWith(RULE, workflow(check)).map((f) => f.severity);
     // The deny path logs and returns: the step succeeds, the checkout and `make patch` run for any commenter.
-    expect(severity(script(`${read}\nif (!['admin', 'write'].includes(data.permission)) {\n  core.info('not allowed');\n  return;\n}\n${later}`))).toEqual(['HIGH']);
+    const quiet = scanWith(RULE, workflow(script(`${read}\nif (!['admin', 'write'].includes(data.permission)) {\n  core.info('not allowed');\n  return;\n}\n${later}`)));
+    expect(quiet.map((f) => f.severity)).toEqual(['HIGH']);
+    expect(quiet[0]?.description).toContain('step `perm` of job `patch` checks the actor\'s permission, but its deny path only ends that step');
     expect(severity(shell('if [ "$PERM" != admin ] && [ "$PERM" != write ]; then\n  echo "not allowed"\n  exit 0\nfi\nmake lint || exit 1'))).toEqual(['HIGH']);
     expect(severity(shell('[ "$PERM" = admin ] || exit 0\nmake lint || exit 1'))).toEqual(['HIGH']);
     // Negative: the deny path fails the step (setFailed, throw, exit 1), or only an allowed actor returns early.
@@ -1418,6 +1475,113 @@ describe(`${RULE}: a comment bot whose first job checks the commenter's permissi
       expect(positions(scanWith(RULE, gemini(`\n                  settings: '{"tools": {"core": ["read_file", "run_shell_command(npm test)"]}}'`)))).toEqual(['10:16 HIGH']);
       const readOnly = scanWith(RULE, gemini(`\n                  settings: '{"tools": {"core": ["read_file", "run_shell_command(git diff)"]}}'`));
       expect(readOnly.map((f) => f.severity)).not.toContain('HIGH');
+    });
+  });
+  describe('a label the workflow removes in every run', () => {
+    const workflow = (types: string, steps: string, extraJob = '') => yaml`
+      on:
+        pull_request_target:
+          types: [${types}]
+      jobs:
+        test:
+          if: contains(github.event.pull_request.labels.*.name, 'safe to test')
+          runs-on: ubuntu-latest
+          steps:
+${steps}
+            - run: npm test
+              env:
+                KEY: \${{ secrets.KEY }}
+${extraJob}
+    `;
+    const checkout = (ref: string) => `            - uses: actions/checkout@v4
+              with:
+                ref: \${{ github.event.pull_request.${ref} }}`;
+    const removeFirst = `            - run: gh pr edit \${{ github.event.pull_request.number }} --remove-label "safe to test"
+              env:
+                GH_TOKEN: \${{ github.token }}
+${checkout('head.sha')}`;
+
+    it('is the approval race (MEDIUM), not a sticky label, when the workflow also runs on pushes', () => {
+      const findings = scanWith(RULE, workflow('labeled, synchronize', removeFirst));
+      expect(positions(findings)).toEqual(['14:16 MEDIUM']);
+      expect(findings[0]?.description).toContain('removes that label in every run (step 1)');
+      expect(findings[0]?.description).toContain('a push racing the run');
+      expect(findings[0]?.description).not.toContain('every commit they push afterwards');
+    });
+
+    it('counts an always() removal at the end, a removing action and a removal in a job that starts alongside', () => {
+      const always = `${checkout('head.sha')}
+            - uses: actions/github-script@v7
+              if: always()
+              with:
+                script: |
+                  await github.rest.issues.removeLabel({ owner: context.repo.owner, repo: context.repo.repo, issue_number: context.issue.number, name: 'safe to test' })`;
+      expect(positions(scanWith(RULE, workflow('labeled, synchronize', always)))).toEqual(['11:16 MEDIUM']);
+      const action = `            - uses: actions-ecosystem/action-remove-labels@v1
+              with:
+                labels: safe to test
+${checkout('head.sha')}`;
+      expect(positions(scanWith(RULE, workflow('labeled, synchronize', action)))).toEqual(['14:16 MEDIUM']);
+      const alongside = `        unlabel:
+          runs-on: ubuntu-latest
+          steps:
+            - run: gh api -X DELETE repos/\${{ github.repository }}/issues/\${{ github.event.number }}/labels/safe%20to%20test`;
+      expect(positions(scanWith(RULE, workflow('labeled, synchronize', checkout('head.sha'), alongside)))).toEqual(['11:16 MEDIUM']);
+      // The label checked by a gate job that the job running the code needs, and removed there first.
+      const gated = yaml`
+        on:
+          pull_request_target:
+            types: [labeled, synchronize]
+        jobs:
+          approve:
+            if: contains(github.event.pull_request.labels.*.name, 'safe to test')
+            runs-on: ubuntu-latest
+            steps:
+              - run: echo approved
+          test:
+            needs: approve
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions-ecosystem/action-remove-labels@v1
+                with:
+                  labels: safe to test
+              - uses: actions/checkout@v4
+                with:
+                  ref: \${{ github.event.pull_request.head.sha }}
+              - run: npm test
+                env:
+                  KEY: \${{ secrets.KEY }}
+      `;
+      const needing = scanWith(RULE, gated);
+      expect(positions(needing)).toEqual(['19:16 MEDIUM']);
+      expect(needing[0]?.description).toContain('step 1 of job `test`');
+      expect(positions(scanWith(RULE, gated.replace('labels: safe to test', 'labels: stale')))).toEqual(['19:16 HIGH']);
+    });
+
+    it('is LOW on a labeled-only workflow that checks out the labelled commit, MEDIUM with the branch', () => {
+      const pinned = scanWith(RULE, workflow('labeled', removeFirst));
+      expect(positions(pinned)).toEqual(['14:16 LOW']);
+      expect(pinned[0]?.description).toContain('so a later label event finds no label');
+      expect(pinned[0]?.description).not.toContain('any later label event');
+      const branch = removeFirst.replace('ref: ${{ github.event.pull_request.head.sha }}', 'repository: ${{ github.event.pull_request.head.repo.full_name }}\n                ref: ${{ github.event.pull_request.head.ref }}');
+      const raced = scanWith(RULE, workflow('labeled', branch));
+      expect(positions(raced)).toEqual(['14:23 MEDIUM']);
+      expect(raced[0]?.description).toContain('commits pushed after the approval run');
+    });
+
+    it('keeps the label sticky when a run can leave it on or another label is removed', () => {
+      // At the end without always(): a failing test leaves the label on, and the next push runs under it.
+      const atEnd = `${checkout('head.sha')}
+            - run: npm ci
+            - run: gh pr edit \${{ github.event.pull_request.number }} --remove-label "safe to test"`;
+      const end = scanWith(RULE, workflow('labeled, synchronize', atEnd));
+      expect(positions(end)).toEqual(['11:16 HIGH']);
+      expect(end[0]?.description).toContain('every commit they push afterwards');
+      const other = removeFirst.replace('--remove-label "safe to test"', '--remove-label "needs triage"');
+      expect(positions(scanWith(RULE, workflow('labeled, synchronize', other)))).toEqual(['14:16 HIGH']);
+      // Behind a condition of its own (only for members' pull requests): not every run removes it.
+      const conditional = removeFirst.replace('            - run: gh pr edit', "            - if: github.event.pull_request.author_association == 'MEMBER'\n              run: gh pr edit");
+      expect(positions(scanWith(RULE, workflow('labeled, synchronize', conditional)))).toEqual(['15:16 HIGH']);
     });
   });
 });
