@@ -187,15 +187,21 @@ async function run(github: FakeGitHub, bench: BenchDatabase): Promise<GitHubBenc
 
   const userId = await bench.createUser();
   const authorization = await bearer(userId);
-  // An organization link is kept only while the user is an owner of the organization on GitHub.
-  await signInWithGitHub(bench, userId, { id: '7400001', login: 'bench-owner' });
-  github.addMember(org.login, 'bench-owner', 'active', 'admin');
+  // An organization link is kept only while the user is an owner of the organization on GitHub, and the
+  // membership must name the account the user signed in with (by id: a renamed login is not the owner).
+  const owner = { id: '7400001', login: 'bench-owner' };
+  await signInWithGitHub(bench, userId, owner);
+  github.addMember(org.login, owner, 'active', 'admin');
   await bench.db.call('link_installation', { p_user_id: userId, p_installation_id: org.id, p_account_login: org.login, p_account_type: 'Organization', p_github_user_id: '7400001' });
   const listed = await request(api.repos, 'GET', '/api/repos', authorization);
-  const listedBody = (await listed.json()) as { repositories?: { id: string; full_name: string }[] };
+  const listedBody = (await listed.json()) as { connected?: boolean; repositories?: { id: string; full_name: string }[] };
   if (listed.status !== 200 || listedBody.repositories === undefined) throw new Error(`GET /api/repos: ${listed.status} ${JSON.stringify(listedBody).slice(0, 300)}`);
   const { repositories } = listedBody as { repositories: { id: string; full_name: string }[] };
-  const idOf = (name: string) => repositories.find((r) => r.full_name === `${org.login}/${name}`)?.id ?? '';
+  const idOf = (name: string) => {
+    const id = repositories.find((r) => r.full_name === `${org.login}/${name}`)?.id;
+    if (id === undefined) throw new Error(`bench: ${org.login}/${name} is not among the ${repositories.length} repositories GET /api/repos listed (connected: ${String(listedBody.connected)}); the owner check or the sync dropped it`);
+    return id;
+  };
 
   // One POST /api/scan: latency, GitHub round trips and requests.
   const scanOnce = async (repoId: string) => {
@@ -304,7 +310,8 @@ async function run(github: FakeGitHub, bench: BenchDatabase): Promise<GitHubBenc
 
   // Repository sync: 5 installations x 300 repositories, pages of 100, for a new user.
   const syncUser = await bench.createUser();
-  await signInWithGitHub(bench, syncUser, { id: '7400002', login: 'bench-sync-owner' });
+  const syncOwner = { id: '7400002', login: 'bench-sync-owner' };
+  await signInWithGitHub(bench, syncUser, syncOwner);
   const syncAuthorization = await bearer(syncUser);
   for (let i = 0; i < SYNC_INSTALLATIONS; i++) {
     const id = 7_200_000 + i;
@@ -313,7 +320,7 @@ async function run(github: FakeGitHub, bench: BenchDatabase): Promise<GitHubBenc
     for (let r = 0; r < SYNC_REPOSITORIES; r++) {
       github.addRepository({ fullName: `${login}/repo-${String(r).padStart(3, '0')}`, installationId: id, visibility: r % 4 === 0 ? 'private' : 'public', empty: true });
     }
-    github.addMember(login, 'bench-sync-owner', 'active', 'admin');
+    github.addMember(login, syncOwner, 'active', 'admin');
     await bench.db.call('link_installation', { p_user_id: syncUser, p_installation_id: id, p_account_login: login, p_account_type: 'Organization', p_github_user_id: '7400002' });
   }
   const syncs = [];
@@ -322,7 +329,9 @@ async function run(github: FakeGitHub, bench: BenchDatabase): Promise<GitHubBenc
     bench.resetCalls();
     const { ms: elapsed, value: response } = await timed(() => request(api.repos, 'GET', '/api/repos', syncAuthorization));
     const body = (await response.json()) as { repositories: unknown[] };
-    if (response.status !== 200 || body.repositories.length !== SYNC_INSTALLATIONS * SYNC_REPOSITORIES) throw new Error(`GET /api/repos: ${response.status}`);
+    if (response.status !== 200 || body.repositories.length !== SYNC_INSTALLATIONS * SYNC_REPOSITORIES) {
+      throw new Error(`bench: GET /api/repos for the sync user: ${response.status}, ${body.repositories?.length ?? 0} repositories listed, ${SYNC_INSTALLATIONS * SYNC_REPOSITORIES} expected`);
+    }
     syncs.push({ ms: elapsed, requests: github.count(), roundTrips: github.roundTrips(), db: bench.calls.map((c) => c.fn) });
   }
   const last = syncs[syncs.length - 1];

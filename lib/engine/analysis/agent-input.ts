@@ -7,6 +7,7 @@ import { AGENT_CLIS, agentAction, type AgentAction, type AgentCli } from '../dat
 import { commandName, logicalLines, pipelines, words } from '../shell.js';
 import { EXTERNAL_TRIGGERS, outsiderControlled } from '../expressions/controller.js';
 import { stepScope, type TaintAnalyzer } from '../expressions/taint.js';
+import { ScanCache } from '../model/scan-cache.js';
 import type { Step } from '../model/workflow.js';
 import { getPair, getText, type YNode } from '../yaml/model.js';
 import { secretOccurrences } from './secrets.js';
@@ -185,14 +186,39 @@ export interface ScriptAgent {
 /** At most this many agent commands are read from one script. */
 const MAX_SCRIPT_AGENTS = 5;
 
+/**
+ * The program names a command must run for `scriptAgents` to read it: the agents' own, and the package runners
+ * (`npx`, `npm exec`, `pnpm dlx`, `yarn dlx`) that fetch them.
+ */
+const AGENT_PROGRAMS: readonly string[] = [...PACKAGE_RUNNERS, 'npm', 'pnpm', 'yarn', ...AGENT_CLIS.flatMap((c) => c.programs)];
+
+/**
+ * False when no command of `text` (a logical line) can run one of `AGENT_PROGRAMS`: with no quote or backslash
+ * in it, its commands' shell words are pieces of it as written, so the program's name would be too.
+ */
+function mayRunAgent(text: string): boolean {
+  return AGENT_PROGRAMS.some((name) => text.includes(name)) || /["'\\]/.test(text);
+}
+
+/** Per step, once per scan: the rule and the run model's executions both ask. */
+const scriptAgentCache = new ScanCache<Step, readonly ScriptAgent[]>();
+
 /** The agent tools a step's `run:` script runs headless (`claude -p`, `codex exec`, `npx @google/gemini-cli -p`), in order. */
-export function scriptAgents(step: Step): ScriptAgent[] {
+export function scriptAgents(step: Step): readonly ScriptAgent[] {
+  let found = scriptAgentCache.get(step);
+  if (found === undefined) scriptAgentCache.set(step, (found = readScriptAgents(step)));
+  return found;
+}
+
+function readScriptAgents(step: Step): ScriptAgent[] {
   const run = step.run;
   if (run === undefined || typeof run.value !== 'string') return [];
   const script = run.value;
   if (!/\b(?:claude|codex|gemini|opencode|copilot)\b/.test(script)) return [];
   const found: ScriptAgent[] = [];
   for (const line of logicalLines(script)) {
+    // Most lines of a script that names an agent run something else: not split into commands and words.
+    if (!mayRunAgent(line.text)) continue;
     for (const pipeline of pipelines(line)) {
       for (const command of pipeline.commands) {
         if (found.length >= MAX_SCRIPT_AGENTS) return found;

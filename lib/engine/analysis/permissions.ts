@@ -368,14 +368,17 @@ function jobOutsiderCandidates(context: { runs: RunModel; taint: TaintAnalyzer }
     }
     for (const step of job.steps) {
       if (step.run === undefined) continue;
-      const reach = context.runs.stepReach(step);
-      if (!OUTSIDER.has(reach.level)) continue;
+      // The script's outsider text first: most scripts expand none, and a step's reach costs a walk of its
+      // conditions over the workflow's occasions.
       const scope = stepScope(step);
       for (const occurrence of expressionsOf(step.owner.file, step.run)) {
         if (occurrence.expr === null) continue;
         const taint = context.taint.ofExpression(occurrence.expr, scope);
         if (taint !== null && (taint.level === 'arbitrary' || taint.level === 'structured') && taint.controller === 'external') {
-          found.push({ first: true, runs: step, with: [step], found: { job, reach, race: true, text: `${describeStep(step)} (line ${step.owner.file.position(step.run.start).line}) expands \`${taint.source}\` into its script` } });
+          const reach = context.runs.stepReach(step);
+          if (OUTSIDER.has(reach.level)) {
+            found.push({ first: true, runs: step, with: [step], found: { job, reach, race: true, text: `${describeStep(step)} (line ${step.owner.file.position(step.run.start).line}) expands \`${taint.source}\` into its script` } });
+          }
           break;
         }
       }

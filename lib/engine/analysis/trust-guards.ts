@@ -385,7 +385,7 @@ function product(a: TrustPaths, b: TrustPaths): TrustPaths {
 export function conditionTrust(node: YNode | undefined, workflow: Workflow | null, job: Job | null, event?: string): TrustPaths {
   const parsed = conditionExpression(node);
   if (parsed === null || parsed.expr === null) return [[]];
-  const disjuncts = dnf(parsed.expr);
+  const disjuncts = dnfOf(parsed.expr);
   if (disjuncts === null) return [[]];
   const labeledOnly = workflow !== null && onlyLabeledPullRequests(workflow, event);
   const paths: TrustPaths = [];
@@ -404,6 +404,17 @@ function guardOf(atom: Atom, kind: TrustGuardKind, condition: string): TrustGuar
   if (atom.pushRace === true) guard.pushRace = true;
   if (atom.fact === 'merged') guard.merged = true;
   return guard;
+}
+
+/**
+ * `dnf` of a parsed condition, once per tree: a condition is read per event and per step of the job (the trees
+ * are shared through the parse memo), and callers only read the result.
+ */
+const dnfs = new WeakMap<Expr, readonly (readonly Expr[])[] | null>();
+function dnfOf(expr: Expr): readonly (readonly Expr[])[] | null {
+  let found = dnfs.get(expr);
+  if (found === undefined) dnfs.set(expr, (found = dnf(expr)));
+  return found;
 }
 
 /** The condition as OR of ANDs of atoms; null when it would grow too large. */
