@@ -408,7 +408,8 @@ const PATH_INPUTS = /^(path|paths|file|files|file-path|filepath|file_path|body-p
 
 /** A pattern for a workspace subdirectory as a path or word in text (`site` in `./site/`, `cd site`, `--dir=site`). */
 function directoryPattern(dir: string): RegExp {
-  return new RegExp(`(^|[\\s'"=:/.(])${dir.replace(/[.+^$()|[\]{}*?\\]/g, '\\$&')}(/|$|[\\s'";)&|])`);
+  // `gh pr comment`, `gh release view`: a subcommand of the GitHub CLI, not a directory named `pr` or `release`.
+  return new RegExp(`(^|[\\s'"=:/.(])(?<!\\bgh\\s+)${dir.replace(/[.+^$()|[\]{}*?\\]/g, '\\$&')}(/|$|[\\s'";)&|])`);
 }
 
 /** Every scalar text below a node (bounded: a node's strings, at most 200 of them). */

@@ -451,9 +451,10 @@ ${on}
       expect(positions(scanWith(RULE, write('claude -p "fix it" --dangerously-skip-permissions')))).toEqual(['8:14 HIGH']);
       expect(positions(scanWith(RULE, write('claude -p "fix it" --allowedTools "Read,Edit"')))).toEqual(['8:14 MEDIUM']);
       expect(positions(scanWith(RULE, write('npx @google/gemini-cli --yolo -p "fix it"')))).toEqual(['8:14 HIGH']);
-      // The agent as a later command of the line counts; its name in a message does not.
+      // The agent as a later command of the line counts; its name in a message is no agent tool (the step is still
+      // given a model provider's key, so it is a language-model step, MEDIUM, not the agent's HIGH).
       expect(positions(scanWith(RULE, write('npm ci && claude -p "fix it" --dangerously-skip-permissions')))).toEqual(['8:24 HIGH']);
-      expect(positions(scanWith(RULE, write('npm ci && echo "ask claude -p to fix it"')))).toEqual([]);
+      expect(positions(scanWith(RULE, write('npm ci && echo "ask claude -p to fix it"')))).toEqual(['8:14 MEDIUM']);
     });
 
     it('counts an app token minted from a stored key and handed to an agent with a shell as a push token (HIGH); without a shell, MEDIUM', () => {

@@ -1147,3 +1147,37 @@ describe(`${RULE}: a github-script that checks what it reads`, () => {
     expect(reported("const data = JSON.parse(require('fs').readFileSync('pr/event.json', 'utf8'));\n                core.setOutput('number', data.number);")).toEqual(['MEDIUM']);
   });
 });
+
+describe(`${RULE}: a directory named like a GitHub CLI subcommand`, () => {
+  const workflow = (use: string) => yaml`
+    on:
+      workflow_run:
+        workflows: [CI]
+        types: [completed]
+    jobs:
+      j:
+        runs-on: ubuntu-latest
+        permissions:
+          pull-requests: write
+          contents: write
+        steps:
+          - run: gh run download \${{ github.event.workflow_run.id }} -n pr -D pr
+            env:
+              GH_TOKEN: \${{ github.token }}
+          - run: |
+              PR=$(cat pr/number)
+              if ! [[ "$PR" =~ ^[1-9][0-9]*$ ]]; then exit 1; fi
+              echo "PR_NUMBER=$PR" >> "$GITHUB_ENV"
+          - run: ${use}
+            env:
+              GH_TOKEN: \${{ github.token }}
+  `;
+
+  it('does not take `gh pr ...` for a use of the files in `pr/`', () => {
+    expect(scanWith(RULE, workflow('gh pr merge "$PR_NUMBER" --auto --squash'))).toEqual([]);
+  });
+
+  it('negative: a path into `pr/` is still a use of the files', () => {
+    expect(scanWith(RULE, workflow('gh pr merge "$PR_NUMBER" --auto --body-file pr/body.md')).map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+});
