@@ -165,6 +165,7 @@ function valueWho(reach: ValueReach, taint: Taint): string {
   switch (reach.level) {
     case 'trusted-author':
     case 'approval':
+      if (reach.merged === true) return `a maintainer must merge the pull request first (${gates}), but its author chose this text, and the merge does not vouch for it as code`;
       if (reach.unvouched) return `a maintainer starts the run (${gates}), but that does not vouch for this value, which an outsider wrote and nobody reads as code`;
       if (gates !== '') return `${gates} keeps outsiders' values out, so this is hygiene, not an exploit`;
       break;

@@ -212,6 +212,27 @@ export function selfHosted(job: Job): Selection | null {
 }
 
 /**
+ * A label or runner group name that suggests ephemeral runners: Actions Runner Controller scale sets (`arc` as a
+ * word of the name, `arc-runner-set`, `...-runner-set`, `...-scale-set`) or `ephemeral` in the name. ARC gives
+ * each job a fresh pod by default, so what a job leaves behind may not meet the next one; the workflow cannot
+ * prove it, so this only tempers what is claimed (https://docs.github.com/en/actions/concepts/runners/actions-runner-controller).
+ */
+const EPHEMERAL_NAME = /(^|[^a-z0-9])arc([^a-z0-9]|$)|runner-?set|scale-?set|ephemeral/i;
+
+/** True when one of the job's `runs-on` labels or its runner group (matrix values included) suggests ephemeral runners. */
+export function ephemeralHint(job: Job): boolean {
+  const runsOn = job.runsOn;
+  if (runsOn === undefined) return false;
+  const group = runsOn.kind === 'map' ? getScalar(runsOn, 'group') : undefined;
+  const items = [...(group === undefined ? [] : [group]), ...asList(runsOn.kind === 'map' ? get(runsOn, 'labels') : runsOn)];
+  return items.some((item) => {
+    if (item.kind !== 'scalar' || typeof item.value !== 'string') return false;
+    const values = item.value.includes('${{') ? (expandMatrix(job, item.value) ?? []) : [item.value];
+    return values.some((v) => EPHEMERAL_NAME.test(v));
+  });
+}
+
+/**
  * True when every runner the job can get is GitHub-hosted (standard or larger) or a managed ephemeral service:
  * a fresh machine per job whose runner user already has passwordless `sudo`. False when it may be self-hosted
  * or `runs-on` cannot be read (an expression the matrix does not resolve, a runner group).

@@ -58,6 +58,12 @@ export interface TrustGuard {
    * pushed between the label and its removal runs under it (a race, not a standing approval).
    */
   pushRace?: boolean;
+  /**
+   * For `maintainer-event`: the check that the pull request was merged (`github.event.pull_request.merged`, on
+   * `closed`). A maintainer's merge starts the run, so the code is what they accepted; the text its author wrote
+   * (title, body, branch name) is still the author's, which the merge approves without reading it as code.
+   */
+  merged?: true;
 }
 
 interface EnvironmentFacts {
@@ -396,6 +402,7 @@ function guardOf(atom: Atom, kind: TrustGuardKind, condition: string): TrustGuar
   if (atom.laterLabels === true) guard.laterLabels = true;
   if (atom.removedBy !== undefined) guard.removedBy = atom.removedBy;
   if (atom.pushRace === true) guard.pushRace = true;
+  if (atom.fact === 'merged') guard.merged = true;
   return guard;
 }
 

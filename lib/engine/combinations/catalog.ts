@@ -81,11 +81,19 @@ const DEBUG_LOGGING = stage(
   'Debug logging forced on',
   '`ACTIONS_STEP_DEBUG` or `ACTIONS_RUNNER_DEBUG` is set in the workflow, so every run logs expanded expressions, environment and step internals for anyone who can read the logs.',
 );
-const SELF_HOSTED_RUNNER = stage(
-  'self-hosted-runner',
-  'Runs on a self-hosted runner',
-  'The job runs on a self-hosted machine that keeps its state between jobs, so whatever runs there can stay behind and watch the jobs that follow.',
-);
+/**
+ * The self-hosted-runner finding's fact for labels that suggest ephemeral runners (Actions Runner Controller scale
+ * sets such as `arc-runner-set`, `ephemeral` in a label or group): persistence is then only a possibility.
+ */
+const EPHEMERAL_HINT = 'runner:ephemeral-hint';
+const SELF_HOSTED_RUNNER: StageTemplate = {
+  ...stage(
+    'self-hosted-runner',
+    'Runs on a self-hosted runner',
+    'The job runs on a self-hosted machine that keeps its state between jobs, so whatever runs there can stay behind and watch the jobs that follow.',
+  ),
+  notes: [{ fact: EPHEMERAL_HINT, text: 'Its labels suggest ephemeral runners (a fresh machine or pod per job, as Actions Runner Controller scale sets give): then nothing stays behind, and this holds only if the runners are reused between jobs.' }],
+};
 const DOWNLOAD_WITHOUT_CHECKSUM = stage(
   'download-without-checksum',
   'Downloads not verified',
@@ -226,6 +234,13 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     ],
     impact:
       'Attacker code runs on your own machine, where it can stay behind, steal the secrets and tokens of the jobs that run there next, and reach your internal network.',
+    impact_variants: [
+      {
+        when: { rule_id: 'self-hosted-runner', facts: [EPHEMERAL_HINT] },
+        impact:
+          'Attacker code runs on your own machine, where it can reach your internal network and, if the runners are reused between jobs (the labels suggest ephemeral ones), stay behind and steal the secrets and tokens of the jobs that run there next.',
+      },
+    ],
     impact_title: 'Persistent foothold on your runner',
     stages: [
       SCRIPT_INJECTION,
@@ -307,6 +322,13 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     ],
     impact:
       'Anyone with a GitHub account opens a pull request and runs code on your self-hosted runner, where it can stay behind, attack the jobs that follow and reach your network.',
+    impact_variants: [
+      {
+        when: { rule_id: 'self-hosted-runner', facts: [EPHEMERAL_HINT] },
+        impact:
+          'Anyone with a GitHub account opens a pull request and runs code on your self-hosted runner, where it can reach your network and, if the runners are reused between jobs (the labels suggest ephemeral ones), stay behind and attack the jobs that follow.',
+      },
+    ],
     impact_title: 'Persistent foothold on your runner',
     stages: [
       stage(
@@ -706,6 +728,13 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     ],
     impact:
       "Whoever takes over the action's tag or the image's tag (its maintainer's account, a compromised release) runs code on your own machine, where it can stay after the job, watch and alter the jobs that run there next, steal their secrets and reach your internal network.",
+    impact_variants: [
+      {
+        when: { rule_id: 'self-hosted-runner', facts: [EPHEMERAL_HINT] },
+        impact:
+          "Whoever takes over the action's tag or the image's tag (its maintainer's account, a compromised release) runs code on your own machine, where it can steal the job's secrets and reach your internal network and, if the runners are reused between jobs (the labels suggest ephemeral ones), stay after the job and watch and alter the jobs that run there next.",
+      },
+    ],
     impact_title: 'Persistent foothold on your runner',
     stages: [
       stage(
@@ -743,6 +772,13 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     ],
     impact:
       "Whoever controls the script's server, or the network path to it, runs code on your self-hosted runner, where it can stay behind and watch the jobs that follow.",
+    impact_variants: [
+      {
+        when: { rule_id: 'self-hosted-runner', facts: [EPHEMERAL_HINT] },
+        impact:
+          "Whoever controls the script's server, or the network path to it, runs code on your self-hosted runner, where it can read what the job holds and, if the runners are reused between jobs (the labels suggest ephemeral ones), stay behind and watch the jobs that follow.",
+      },
+    ],
     impact_title: 'Persistent foothold on your runner',
     stages: [
       stage(
@@ -855,8 +891,16 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
           'Verify every download in the step that fetches it, against a pinned checksum or signature (`sha256sum -c`, `gh attestation verify`, `cosign verify-blob`).',
       },
     ],
-    impact:
-      'A tampered download or a silently updated action goes into your builds unnoticed, because nothing verifies what is fetched and failing checks do not stop the run.',
+    // "Failing checks do not stop the run" only where the job ignores a failure (`continue-on-error` on it or on
+    // a check of it); elsewhere a failing build or check still stops the release.
+    impact: 'A tampered download or a silently updated action goes into your builds unnoticed, because nothing verifies what is fetched.',
+    impact_variants: [
+      {
+        when: { rule_id: 'continue-on-error', in_job: true },
+        impact:
+          'A tampered download or a silently updated action goes into your builds unnoticed, because nothing verifies what is fetched and failing checks do not stop the run.',
+      },
+    ],
     impact_title: 'Tampered build output shipped',
     stages: [
       DOWNLOAD_WITHOUT_CHECKSUM,

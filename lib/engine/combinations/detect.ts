@@ -250,7 +250,8 @@ function build(kind: CombinationKind, matches: readonly Match[], file: string, u
       return { order, title: s.title, description: `${s.description}${note === undefined ? '' : ` ${note.text}`} Here: ${foundAt(record?.finding)}`, rule_id: s.rule_id };
     });
   const attacker = attackerOf(kind);
-  stages.push({ order: stages.length, title: kind.impact_title, description: `${kind.impact} Attacker: ${attacker}.`, rule_id: '' });
+  const impact = impactOf(kind, matches, usable);
+  stages.push({ order: stages.length, title: kind.impact_title, description: `${impact} Attacker: ${attacker}.`, rule_id: '' });
   const advice = kind.break_chain.find((b) => matched.has(b.rule_id) && adviceApplies(kind, b, matches, usable)) ?? kind.break_chain.find((b) => matched.has(b.rule_id)) ?? kind.break_chain[0];
   const target = advice === undefined ? undefined : found.get(advice.rule_id)?.finding;
   const severity = pathSeverity(kind, matches);
@@ -260,12 +261,30 @@ function build(kind: CombinationKind, matches: readonly Match[], file: string, u
     severity,
     scope: kind.scope,
     file,
-    impact: kind.impact,
+    impact,
     break_chain: advice === undefined ? '' : `${target === undefined ? advice.advice : `At ${location(target)} (${target.title.replace(/\.$/, '')}): ${advice.advice}`}${listedInputs(kind, advice, matches, usable)}`,
     break_chain_rule: advice?.rule_id ?? '',
     stages,
     components: matches.map((m) => ({ rule_id: m.rule_id, finding: publicFinding(m.record.finding) })),
   };
+}
+
+/**
+ * The kind's impact, or the first of its variants whose condition the components show: a clause (a runner that
+ * keeps state, failures that do not stop the run) is claimed only where a component carries the fact behind it.
+ */
+function impactOf(kind: CombinationKind, matches: readonly Match[], usable: readonly FindingRecord[]): string {
+  for (const variant of kind.impact_variants ?? []) {
+    const { rule_id, facts, in_job } = variant.when;
+    const component = matches.some((m) => m.rule_id === rule_id && hasFacts(m.record, facts));
+    const bound = matches.find((m) => m.record.job !== null && m.record.finding.file !== SETTINGS_FILE)?.record;
+    const job =
+      in_job === true &&
+      bound !== undefined &&
+      usable.some((r) => r.finding.rule_id === rule_id && r.finding.file === bound.finding.file && r.job === bound.job && hasFacts(r, facts));
+    if (component || job) return variant.impact;
+  }
+  return kind.impact;
 }
 
 /**

@@ -45,7 +45,13 @@ export function kindsMarkdown(kinds: readonly CombinationKind[] = COMBINATION_KI
     ),
   ];
   for (const k of kinds) {
-    lines.push('', `### ${k.id}`, '', `**${k.title}.** ${k.severity}, ${k.scope} scope. ${k.impact}`, '', `Attacker: ${attackerOf(k)}.`, '', 'Stages, in attack order (those whose rule matched):', '');
+    lines.push('', `### ${k.id}`, '', `**${k.title}.** ${k.severity}, ${k.scope} scope. ${k.impact}`, '');
+    for (const v of k.impact_variants ?? []) {
+      const facts = v.when.facts === undefined ? '' : ` carrying ${v.when.facts.map((f) => `\`${f}\``).join(', ')}`;
+      const where = v.when.in_job === true ? `a \`${v.when.rule_id}\` finding${facts} in the chain's job` : `the \`${v.when.rule_id}\` component${facts}`;
+      lines.push(`With ${where}, the impact reads: ${v.impact}`, '');
+    }
+    lines.push(`Attacker: ${attackerOf(k)}.`, '', 'Stages, in attack order (those whose rule matched):', '');
     k.stages.forEach((s, i) => lines.push(`${i + 1}. **${s.title}** (\`${s.rule_id}\`): ${s.description}`));
     lines.push(`${k.stages.length + 1}. **${k.impact_title}**.`, '');
     for (const b of k.break_chain) lines.push(`Break the chain (\`${b.rule_id}\`${whenText(b)}): ${b.advice}`, '');

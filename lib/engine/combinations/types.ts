@@ -80,6 +80,16 @@ export interface BreakChainAdvice {
   list?: boolean;
 }
 
+/**
+ * One impact of a kind, taken when `when` holds: a component of `rule_id` carries every fact of `facts` (each one
+ * fact or alternatives separated by `|`), or, with `in_job`, a finding of `rule_id` is
+ * bound to the job of the chain's first component.
+ */
+export interface ImpactVariant {
+  when: { rule_id: string; facts?: readonly string[]; in_job?: boolean };
+  impact: string;
+}
+
 /** A kind of combination, exactly as the static catalog exports it (JSON-ready). */
 export interface CombinationKind {
   id: string;
@@ -99,6 +109,11 @@ export interface CombinationKind {
   break_chain: readonly BreakChainAdvice[];
   /** What the attacker ends with, one sentence: the description of the final stage. */
   impact: string;
+  /**
+   * Impacts that replace `impact` when the components show (or fail to show) the facts a clause of it claims:
+   * the first variant whose condition holds is taken. A clause no component backs is never claimed.
+   */
+  impact_variants?: readonly ImpactVariant[];
   /** Short title of the final stage. */
   impact_title: string;
   /** The story in attack order; one template per rule of `requires` and `amplifiers`. */

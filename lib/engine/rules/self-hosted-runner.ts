@@ -2,7 +2,7 @@ import { describeStep } from '../analysis/describe.js';
 import { cloneFacts, reachFacts } from '../analysis/run-model/facts.js';
 import { severityOf, whoText, type JobRun, type Reach, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
 import type { RunModel } from '../analysis/run-model/index.js';
-import { selfHosted, type Selection } from '../analysis/runners.js';
+import { ephemeralHint, selfHosted, type Selection } from '../analysis/runners.js';
 import type { Job } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import type { Severity } from '../types.js';
@@ -172,7 +172,7 @@ export default defineWorkflowRule({
           message:
             `Job \`${job.id}\` runs on ${runner} and runs an outsider's code there: ${sinkText(job, way)}; ${whoOf(way)}. ` +
             `Code that runs on a persistent runner can stay behind, read the secrets and tokens of the jobs that run there next, and reach the machine's network.${maybe}${clonedText(context.runs, run)}`,
-          facts: [...reachFacts(way.reach), ...(way.fork ? ['reach:fork-pr'] : []), 'exec', hit.certain ? 'holds:self-hosted' : 'runner:possible', ...cloneFacts(context.runs, run)],
+          facts: [...reachFacts(way.reach), ...(way.fork ? ['reach:fork-pr'] : []), 'exec', hit.certain ? 'holds:self-hosted' : 'runner:possible', ...cloneFacts(context.runs, run), ...(ephemeralHint(job) ? ['runner:ephemeral-hint'] : [])],
         });
         return;
       }
@@ -188,7 +188,7 @@ export default defineWorkflowRule({
       context.report({
         node: hit.node,
         message: `Job \`${job.id}\` runs on ${runner}${reason}; whatever the job runs can persist in the runner and reach its network.${clonedText(context.runs, run)}`,
-        facts: [...reachFacts(run.reach), hit.certain ? 'holds:self-hosted' : 'runner:possible', ...cloneFacts(context.runs, run)],
+        facts: [...reachFacts(run.reach), hit.certain ? 'holds:self-hosted' : 'runner:possible', ...cloneFacts(context.runs, run), ...(ephemeralHint(job) ? ['runner:ephemeral-hint'] : [])],
       });
     },
   }),

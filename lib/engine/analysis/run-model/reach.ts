@@ -301,6 +301,11 @@ export interface ValueReach extends Reach {
    * way, but nobody read the value as code (MEDIUM with holdings, where a vouched value is LOW).
    */
   unvouched: boolean;
+  /**
+   * The approval is the merge of the pull request (`github.event.pull_request.merged`): a maintainer merged it,
+   * and the value is text its author chose (title, body, branch name), which the merge does not vouch for as code.
+   */
+  merged?: true;
 }
 
 /** Events whose runs for a fork's pull request have a read-only token and no secrets. */
@@ -381,9 +386,11 @@ function guardText(guard: TrustGuard): string {
 }
 
 /** How one way to run (a conjunction of guards) holds an outsider's value back. */
-function valuePathReach(path: readonly TrustGuard[], covers: (guard: TrustGuard) => boolean): { level: ReachLevel; gates: string[]; unvouched: boolean } {
+function valuePathReach(path: readonly TrustGuard[], covers: (guard: TrustGuard) => boolean): { level: ReachLevel; gates: string[]; unvouched: boolean; merged?: true } {
   const text = guardText;
-  const vouching = path.filter(covers);
+  // A merge vouches for the code, not for the text its author wrote: the merge is a maintainer's act that lets
+  // that text in (an approval not read as code), unless another guard vouches for it.
+  const vouching = path.filter((g) => g.merged !== true && covers(g));
   if (vouching.length > 0) {
     const approval = vouching.every((g) => g.kind === 'label' || g.kind === 'environment');
     return { level: approval ? 'approval' : 'trusted-author', gates: [...new Set(vouching.map(text))], unvouched: false };
@@ -397,7 +404,7 @@ function valuePathReach(path: readonly TrustGuard[], covers: (guard: TrustGuard)
   for (const guard of path) {
     switch (guard.kind) {
       case 'maintainer-event':
-        tighten('trusted-author', guard);
+        tighten(guard.merged === true && covers(guard) ? 'approval' : 'trusted-author', guard);
         break;
       case 'commenter':
       case 'actor':
@@ -415,5 +422,6 @@ function valuePathReach(path: readonly TrustGuard[], covers: (guard: TrustGuard)
         break;
     }
   }
-  return { level, gates: [...new Set(gates)], unvouched: level === 'approval' };
+  const merged = level === 'approval' && path.some((g) => g.merged === true && covers(g));
+  return { level, gates: [...new Set(gates)], unvouched: level === 'approval', ...(merged ? { merged: true as const } : {}) };
 }

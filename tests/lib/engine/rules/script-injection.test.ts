@@ -272,6 +272,81 @@ describe(RULE, () => {
     expect(tainted[0]?.finding.description).toContain('via `inputs.who`');
   });
 
+  it('rates pull request text behind a merge MEDIUM (a maintainer merges, the author chose the text), also in a composite action the merged-only job calls; `closed` alone stays HIGH', () => {
+    const action = yaml`
+      name: notify
+      runs:
+        using: composite
+        steps:
+          - shell: bash
+            run: echo "Merged \${{ github.event.pull_request.title }}"
+    `;
+    const workflow = (condition: string) => yaml`
+      on:
+        pull_request_target:
+          types: [closed]
+      jobs:
+        notify:
+          ${condition}
+          runs-on: ubuntu-latest
+          permissions:
+            contents: write
+          steps:
+            - uses: actions/checkout@v4
+            - uses: ./.github/actions/notify
+            - run: echo "\${{ github.event.pull_request.head.ref }}"
+    `;
+    const scan = (condition: string) =>
+      recordsWith(RULE, [
+        { path: '.github/actions/notify/action.yml', text: action },
+        { path: '.github/workflows/merged.yml', text: workflow(condition) },
+      ]);
+    const merged = scan('if: github.event.pull_request.merged == true');
+    expect(merged.map((r) => `${r.finding.file}:${r.finding.line} ${r.finding.severity}`)).toEqual(['.github/actions/notify/action.yml:6 MEDIUM', '.github/workflows/merged.yml:13 MEDIUM']);
+    for (const r of merged) {
+      expect(r.finding.description).toContain('a maintainer must merge the pull request first');
+      expect(r.finding.description).toContain('its author chose this text');
+      expect(r.facts).toContain('reach:approval');
+    }
+    // Anyone can close their own pull request: no maintainer's act stands in the way.
+    const closed = scan('if: github.event.action == \'closed\'');
+    expect(closed.map((r) => r.finding.severity)).toEqual(['HIGH', 'HIGH']);
+    expect(closed[0]?.finding.description).not.toContain('merge');
+  });
+
+  it('reads the merge gate on the caller of a reusable workflow as the same maintainer\'s act', () => {
+    const records = recordsWith(RULE, [
+      {
+        path: '.github/workflows/merged.yml',
+        text: yaml`
+          on:
+            pull_request_target:
+              types: [closed]
+          jobs:
+            call:
+              if: github.event.pull_request.merged
+              uses: ./.github/workflows/reusable.yml
+              secrets: inherit
+        `,
+      },
+      {
+        path: '.github/workflows/reusable.yml',
+        text: yaml`
+          on: workflow_call
+          jobs:
+            notify:
+              runs-on: ubuntu-latest
+              steps:
+                - run: echo "\${{ github.event.pull_request.body }}"
+                  env:
+                    TOKEN: \${{ secrets.BOT_TOKEN }}
+        `,
+      },
+    ]);
+    expect(records.map((r) => `${r.finding.file} ${r.finding.severity}`)).toEqual(['.github/workflows/reusable.yml MEDIUM']);
+    expect(records[0]?.finding.description).toContain('a maintainer must merge the pull request first');
+  });
+
   it('reports the inputs of a published action at LOW', () => {
     const findings = scanWith(RULE, [
       {

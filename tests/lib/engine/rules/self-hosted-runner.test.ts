@@ -512,4 +512,23 @@ describe(RULE, () => {
       expect(positions(scanWith(RULE, group("contains(github.event.comment.body, '/run')")))).toEqual(['8:14 MEDIUM']);
     });
   });
+  it('marks labels or groups that suggest ephemeral runners (Actions Runner Controller scale sets) with `runner:ephemeral-hint`, and no others', () => {
+    const records = recordsWith(RULE, yaml`
+      on: push
+      jobs:
+        arc:
+          runs-on: [self-hosted, arc-runner-set]
+          steps: [{ run: make }]
+        pods:
+          runs-on:
+            group: ephemeral-pods
+            labels: [self-hosted, linux]
+          steps: [{ run: make }]
+        kept:
+          runs-on: [self-hosted, linux, search]
+          steps: [{ run: make }]
+    `);
+    const hinted = Object.fromEntries(records.map((r) => [r.job, (r.facts ?? []).includes('runner:ephemeral-hint')]));
+    expect(hinted).toEqual({ arc: true, pods: true, kept: false });
+  });
 });
