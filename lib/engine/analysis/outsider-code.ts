@@ -7,7 +7,7 @@
  */
 import { describeStep } from './describe.js';
 import { envInjections, scriptInjections, type InjectionHit } from './injections.js';
-import type { RunModel } from './run-model/index.js';
+import type { JobRun, RunModel, TracedExecution } from './run-model/index.js';
 import { REACH_ORDER, type Reach } from './run-model/reach.js';
 import type { TaintAnalyzer } from '../expressions/taint.js';
 import type { Job, Step } from '../model/workflow.js';
@@ -67,27 +67,64 @@ export function outsiderCheckoutWith(runs: RunModel, step: Step): OutsiderChecko
   return found;
 }
 
+/** A pull request checkout of a job whose code some step runs, with all its sinks and their reach (any run). */
+interface Candidate {
+  index: number;
+  entry: JobRun['workspace'][number];
+  sinks: TracedExecution[];
+  /** REACH_ORDER index of the reach through all its sinks: the most open any job run can give it. */
+  order: number;
+}
+
+const jobCandidates = new ScanCache<Job, Candidate[]>();
+
+/**
+ * The job's pull request checkouts that some step runs, most openly reached first (stable in workspace order), once
+ * per job: a step's answer then usually takes the first one, instead of walking every checkout and every execution
+ * of the job for each step that asks (a job of n checkouts and n caches was quadratic).
+ */
+function candidatesOf(runs: RunModel, job: Job): Candidate[] {
+  let found = jobCandidates.get(job);
+  if (found !== undefined) return found;
+  const run = runs.job(job);
+  found = [];
+  for (const [index, entry] of run.workspace.entries()) {
+    if (entry.kind !== 'checkout' || entry.content !== 'outsider' || entry.checkout === undefined || entry.checkout.hiddenBy === 'trusted-author') continue;
+    const sinks = runs.sinksOf(run, entry);
+    if (sinks.length === 0) continue;
+    found.push({ index, entry, sinks, order: REACH_ORDER.indexOf(runs.sinkReach(runs.stepReach(entry.step), sinks).level) });
+  }
+  found.sort((a, b) => a.order - b.order || a.index - b.index);
+  jobCandidates.set(job, found);
+  return found;
+}
+
 function readCheckoutRun(runs: RunModel, step: Step): OutsiderCheckoutRun | null {
   const job = step.job;
   if (job === null || job.uses !== undefined) return null;
-  const run = runs.job(job);
-  let best: OutsiderCheckoutRun | null = null;
-  for (const entry of run.workspace) {
-    if (entry.kind !== 'checkout' || entry.content !== 'outsider' || entry.checkout === undefined || entry.checkout.hiddenBy === 'trusted-author') continue;
+  // The most openly reached checkout whose code runs in a job run `step` is part of; of equally open ones the
+  // earliest. A checkout's reach through fewer sinks is never more open than through all of them (sinkReach), so
+  // once the best found is at least as open as what the rest can reach, the walk stops.
+  let best: { candidate: Candidate; order: number; reach: Reach; sinks: TracedExecution[] } | null = null;
+  for (const candidate of candidatesOf(runs, job)) {
+    if (best !== null && (candidate.order > best.order || (candidate.order === best.order && best.candidate.order === best.order))) break;
+    const { entry } = candidate;
     if (entry.step !== step && !runs.sameRun(entry.step, step)) continue;
-    const sinks = runs.sinksOf(run, entry).filter((s) => s.step === step || runs.sameRun(s.step, step));
-    const sink = sinks[0];
-    if (sink === undefined) continue;
+    const sinks = candidate.sinks.filter((s) => s.step === step || runs.sameRun(s.step, step));
+    if (sinks.length === 0) continue;
     const reach = runs.sinkReach(runs.stepReach(entry.step), sinks);
     if (reach.level === 'trusted-author' || reach.level === 'collaborator') continue;
-    if (best !== null && REACH_ORDER.indexOf(reach.level) >= REACH_ORDER.indexOf(best.reach.level)) continue;
-    const file = job.workflow.file;
-    best = {
-      reach,
-      text: `${describeStep(sink.step)} (line ${file.position(sink.step.node.start).line}) runs ${sink.execution.evidence} from the pull request's checkout (${entry.how}, line ${file.position(entry.step.node.start).line})`,
-    };
+    const order = REACH_ORDER.indexOf(reach.level);
+    if (best !== null && (order > best.order || (order === best.order && candidate.index > best.candidate.index))) continue;
+    best = { candidate, order, reach, sinks };
   }
-  return best;
+  if (best === null) return null;
+  const sink = best.sinks[0] as TracedExecution;
+  const file = job.workflow.file;
+  return {
+    reach: best.reach,
+    text: `${describeStep(sink.step)} (line ${file.position(sink.step.node.start).line}) runs ${sink.execution.evidence} from the pull request's checkout (${best.candidate.entry.how}, line ${file.position(best.candidate.entry.step.node.start).line})`,
+  };
 }
 
 /** True when `theirs` is reached at least as openly as `reach`: the outsider's code runs wherever the other claim does. */
