@@ -172,7 +172,7 @@ function scan(files: readonly RepositoryFile[], options: ScanOptions): ScanResul
     else if (p.model?.kind === 'action') actions.push(p.model);
     else if (p.model?.kind === 'dependabot') dependabot.push(p.model);
   }
-  const repository = new RepositoryModel(workflows, actions, dependabot);
+  const repository = new RepositoryModel(workflows, actions, dependabot, options.repository ?? null);
   // Environments with required reviewers gate the jobs that deploy to them (read before any rule runs).
   const environments = environmentProtection(options.settings);
   if (environments !== null) markReviewedEnvironments(workflows, environments.reviewed, environments.isUnreviewed);

@@ -7,9 +7,10 @@ import { AGENT_CLIS, agentAction, type AgentAction, type AgentCli } from '../dat
 import { commandName, logicalLines, pipelines, words } from '../shell.js';
 import { EXTERNAL_TRIGGERS, outsiderControlled } from '../expressions/controller.js';
 import { stepScope, type TaintAnalyzer } from '../expressions/taint.js';
+import type { RepositoryModel } from '../model/repository.js';
 import { ScanCache } from '../model/scan-cache.js';
 import type { Step } from '../model/workflow.js';
-import { getPair, getText, type YNode } from '../yaml/model.js';
+import { getPair, getText, keyText, stringScalars, type YNode } from '../yaml/model.js';
 import { secretOccurrences } from './secrets.js';
 import type { RunModel } from './run-model/index.js';
 import { REACH_ORDER, type ValueReach } from './run-model/reach.js';
@@ -354,4 +355,83 @@ function describeLlmCode(step: Step, executes: (step: Step) => readonly { kind: 
   const run = step.run;
   if (run !== undefined && typeof run.value === 'string' && READS_EVENT.test(run.value)) return 'its script, which reads `$GITHUB_EVENT_PATH`';
   return null;
+}
+
+/**
+ * Programs that call no language model: the shell's builtins, text tools, git and `gh`, package installers (an
+ * action installs its tool with `pip install x`, then runs it). A command run by any other program, with a
+ * provider's key in its environment, is taken to be what uses the key.
+ */
+const NON_LLM_PROGRAMS: ReadonlySet<string> = new Set([
+  'echo', 'printf', 'cat', 'cd', 'ls', 'mkdir', 'cp', 'mv', 'rm', 'touch', 'chmod', 'export', 'set', 'unset', 'test', '[', '[[', 'true',
+  'false', 'exit', 'source', '.', 'if', 'then', 'else', 'fi', 'for', 'do', 'done', 'while', 'jq', 'yq', 'sed', 'awk', 'grep', 'tee', 'head',
+  'tail', 'sort', 'uniq', 'wc', 'tr', 'cut', 'xargs', 'sleep', 'date', 'git', 'gh', 'pip', 'pip3', 'pipx', 'npm', 'yarn', 'pnpm', 'apt-get',
+  'apt', 'brew', 'gem',
+]);
+
+/** `inputs.NAME` in an expression of a composite action's step. */
+const INPUT_REFERENCE = /\binputs\.([A-Za-z_][\w-]*)/g;
+
+/** At most this many commands are read from a composite action's step. */
+const MAX_INNER_COMMANDS = 50;
+
+/** The first command of a script whose program is not in `NON_LLM_PROGRAMS`, or null. */
+function llmCommand(script: string): string | null {
+  let seen = 0;
+  for (const line of logicalLines(script)) {
+    for (const pipeline of pipelines(line)) {
+      for (const command of pipeline.commands) {
+        if (++seen > MAX_INNER_COMMANDS) return null;
+        const program = commandName(command.text);
+        if (program === null) continue;
+        const name = program.split('/').pop() ?? program;
+        if (!NON_LLM_PROGRAMS.has(name)) return command.text.trim().slice(0, 80);
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * A `run:` step of the repository's own composite action (a local `./path`, or one a workflow names by the
+ * repository's full name, `owner/repo/path@ref`: RepositoryModel `ownAction`) whose environment or inputs take a
+ * model provider's key from the action's inputs (`OPENAI_API_KEY: ${{ inputs.openai_api_key }}`) and whose
+ * script runs a program that is not a known non-LLM tool: at each job step that calls the action and hands it a
+ * provider key in that input, an LLM step of the caller's job (`llmStep`). The action runs in the caller's job,
+ * with its event payload in `GITHUB_EVENT_PATH`, which a tool can read whole: `via: 'event-payload'`. Only
+ * direct calls from a job's steps; a call `llmStep` already counts (a local action given the key) is left to it.
+ */
+export function ownActionLlmCalls(step: Step, repository: RepositoryModel): { caller: Step; llm: LlmStep }[] {
+  const action = step.owner;
+  if (step.job !== null || action.kind !== 'action' || action.using !== 'composite') return [];
+  const run = step.run;
+  if (run === undefined || typeof run.value !== 'string') return [];
+  const inputs = new Set<string>();
+  for (const node of [step.env, step.with, run]) {
+    if (node === undefined) continue;
+    for (const scalar of stringScalars(node)) {
+      const text = String(scalar.value);
+      if (text.includes('inputs.')) for (const m of text.matchAll(INPUT_REFERENCE)) inputs.add((m[1] ?? '').toLowerCase());
+    }
+  }
+  if (inputs.size === 0) return [];
+  const callers = repository.callersOf(action).filter((c) => c.job !== null && c.with?.kind === 'map');
+  if (callers.length === 0) return [];
+  const command = llmCommand(run.value);
+  if (command === null) return [];
+  const found: { caller: Step; llm: LlmStep }[] = [];
+  for (const caller of callers) {
+    const keys = new Set<string>();
+    for (const pair of caller.with?.kind === 'map' ? caller.with.pairs : []) {
+      if (!inputs.has(keyText(pair.key).toLowerCase())) continue;
+      for (const use of secretOccurrences(caller.owner.file, pair.value)) if (isLlmKey(use.name)) keys.add(use.name);
+    }
+    if (keys.size === 0) continue;
+    const name = step.name !== null ? `\`${step.name}\`` : `${step.index + 1}`;
+    found.push({
+      caller,
+      llm: { keys: [...keys], via: 'event-payload', events: new Set(THREAD_EVENTS), what: `the repository's own action \`${String(caller.uses?.value ?? '')}\`, whose step ${name} runs \`${command.replace(/`/g, "'")}\`` },
+    });
+  }
+  return found;
 }

@@ -5,13 +5,16 @@ export class RepositoryModel {
   readonly workflows: Workflow[];
   readonly actions: Action[];
   readonly dependabot: Dependabot[];
+  /** `owner/repo` in lower case when the scan knows it (the checkout's `origin` remote, `--github`), else null. */
+  readonly fullName: string | null;
   readonly #actionsByDirectory = new Map<string, Action>();
   #callers: Map<Action, Step[]> | undefined;
 
-  constructor(workflows: Workflow[], actions: Action[], dependabot: Dependabot[]) {
+  constructor(workflows: Workflow[], actions: Action[], dependabot: Dependabot[], fullName: string | null = null) {
     this.workflows = workflows;
     this.actions = actions;
     this.dependabot = dependabot;
+    this.fullName = fullName === null ? null : fullName.toLowerCase();
     for (const action of actions) this.#actionsByDirectory.set(action.directory, action);
   }
 
@@ -21,13 +24,27 @@ export class RepositoryModel {
     return this.#actionsByDirectory.get(normalizeLocalPath(step.usesRef.path));
   }
 
-  /** Steps (of workflows and of other composite actions) that run a local action. */
+  /**
+   * The repository's own action a step runs: a local action (`./path`), or one the step names by the repository's
+   * own name (`uses: owner/repo/path@ref`, when the scan knows that name), whose action file is in the checkout.
+   * GitHub fetches the latter at `ref`, not from the workspace, so rules that reason about the workspace keep
+   * asking `localAction`; the checkout's file stands for what runs (the same people control every ref). Only
+   * the checkout's action files are looked up: `..` stops at the root.
+   */
+  ownAction(step: Step): Action | undefined {
+    const ref = step.usesRef;
+    if (ref?.kind === 'local') return this.localAction(step);
+    if (ref?.kind !== 'repository' || ref.isWorkflow || this.fullName === null || ref.slug !== this.fullName) return undefined;
+    return this.#actionsByDirectory.get(normalizeLocalPath(ref.path));
+  }
+
+  /** Steps (of workflows and of other composite actions) that run one of the repository's own actions (`ownAction`). */
   callersOf(action: Action): readonly Step[] {
     if (this.#callers === undefined) {
       const callers = new Map<Action, Step[]>();
       const steps = [...this.workflows.flatMap((w) => w.jobs.flatMap((j) => j.steps)), ...this.actions.flatMap((a) => a.steps)];
       for (const step of steps) {
-        const target = this.localAction(step);
+        const target = this.ownAction(step);
         if (target === undefined) continue;
         const list = callers.get(target) ?? [];
         list.push(step);

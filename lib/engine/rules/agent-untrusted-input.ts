@@ -2,7 +2,7 @@ import { readPermissions } from '../analysis/permissions.js';
 import { holdingFacts, reachFacts } from '../analysis/run-model/facts.js';
 import { isChatWebhookSecret, isGithubToken, secretOccurrences } from '../analysis/secrets.js';
 import { describeStep } from '../analysis/describe.js';
-import { agentEvents, agentReach, agentRestricted, agentShell, agentStart, isLlmKey, llmStep, scriptAgents, scriptAgentShell, stepAgent, type AgentStart, type LlmStep } from '../analysis/agent-input.js';
+import { agentEvents, agentReach, agentRestricted, agentShell, agentStart, isLlmKey, llmStep, ownActionLlmCalls, scriptAgents, scriptAgentShell, stepAgent, type AgentStart, type LlmStep } from '../analysis/agent-input.js';
 import { stepExecutions } from '../analysis/run-model/execution.js';
 import type { WorkflowRuleContext } from '../rule.js';
 import type { RunModel } from '../analysis/run-model/index.js';
@@ -85,69 +85,80 @@ export default defineWorkflowRule({
     recommendation:
       'Give the agent\'s job read-only permissions and only the secrets it needs, restrict its tools to an allowlist, and let a separate job with write access act on its reviewed output; run it only for trusted actors (check `author_association` or the actor\'s permission in the job\'s `if:`), and remember that a maintainer starting it does not vouch for the thread it reads.',
   },
-  create: (context) => ({
-    step(step) {
-      const llm = llmStep(step, context.taint, stepExecutions);
-      if (llm !== undefined) reportLlm(context, step, llm);
-      for (const use of agentUses(step)) {
-        // An agent inside a local composite action runs at each job step that calls it, with that job's trigger,
-        // permissions and secrets: the finding is at the call.
-        const callers = step.job !== null ? [step] : context.runs.jobSteps(step);
-        const events = agentEvents(step, context.taint);
-        for (const caller of callers) {
-          const job = caller.job as Job;
-          const { reach, outsider, check: actorCheck, checked } = use.start(context.runs, caller, events);
-          if (reach.level === 'collaborator' || reach.level === 'trusted-author') continue;
-          const writes = writeScopes(job);
-          const tokens = tokenSecrets(caller);
-          const secrets = [...new Set([...stepSecrets(caller, job), ...tokens])];
-          if ((writes === null || writes.length === 0) && secrets.length === 0) continue;
-          const { restricted, shell } = use;
-          // A stored GitHub token handed to an agent with a shell pushes wherever it reaches, whatever the job's own token can.
-          const pushTokens = shell ? tokens : [];
-          const strong = shell && ((writes !== null && writes.some((scope) => scope === 'all scopes' || STRONG_SCOPES.has(scope))) || pushTokens.length > 0);
-          const holds = [
-            ...(writes !== null && writes.length > 0 ? [`a token with write access (${writes.join(', ')})`] : []),
-            ...(secrets.length > 0 ? [`secrets (${secrets.slice(0, 5).join(', ')}${secrets.length > 5 ? ', ...' : ''})`] : []),
-          ].join(' and ');
-          const pushes = pushTokens.length > 0 ? ` (\`${pushTokens[0] ?? ''}\` is handed over as a GitHub token, which pushes to every repository it reaches, this one or others)` : '';
-          const event = `\`${reach.event ?? 'the trigger'}\``;
-          const through = caller === step ? '' : ` (inside local action \`${String(caller.uses?.value ?? '')}\`, called by ${describeStep(caller)})`;
-          const tools = restricted ? ' (its tools are restricted to an allowlist, which limits what an injected prompt can make it do)' : '';
-          let who: string;
-          if (outsider) {
-            const widened =
-              actorCheck === 'widened'
-                ? ` (\`${use.unlessInput ?? ''}\` lets actors without write access start it)`
-                : actorCheck === 'checks'
-                  ? ` (the action checks the actor's write access, but not on ${event})`
-                  : '';
-            const label = reach.level === 'sticky-label' ? ` once a maintainer has labelled the pull request (${reach.gates.join(' / ')}), a label that stays when new commits are pushed` : '';
-            who = `runs on ${event} events that anyone can cause${widened}${label}`;
-          } else if (!checked && reach.level === 'unreviewed-environment') {
-            // An environment whose protection rules the files do not show: a maintainer's act only if it requires reviewers.
-            who = `runs on ${event} events that anyone can cause, unless ${reach.gates.join(' / ')} requires a reviewer's approval of each run (its protection rules are not in the repository's files), and it reads the thread it is started on, whose title, body and earlier comments an outsider can write`;
-          } else {
-            const gates = checked ? [`the action's own check that the actor has write access`] : reach.gates;
-            who = `is started by a maintainer on ${event} (${gates.join(' / ') || 'a maintainer\'s act'}), but it reads the thread it is started on, whose title, body and earlier comments an outsider can write`;
-          }
-          const run = context.runs.job(job);
-          context.report({
-            node: caller === step ? use.node : (caller.uses ?? use.node),
-            ...(caller === step && use.offset !== undefined ? { offset: use.offset } : {}),
-            file: caller.owner.file,
-            job,
-            ...(strong ? { severity: 'HIGH' as const } : restricted ? { severity: 'LOW' as const } : {}),
-            message: `${use.name}${use.how}${through} ${who}, while its job holds ${holds}${pushes}: instructions hidden in an issue, comment or pull request reach an agent holding them${tools}.`,
-            key: `${job.id}:${use.key}`,
-            // Behind the action's own write-access check, `reach` is already a maintainer's act (`reach:approval`, one that
-            // does not vouch for the thread), whatever the trigger lets in (agent-input.ts `agentStart`).
-            facts: [...reachFacts(reach), ...holdingFacts(run)],
-          });
+  create: (context) => {
+    /** Job steps reported for a language-model step inside the repository's own action they call: once each. */
+    const calls = new Set<Step>();
+    return {
+      step(step) {
+        const llm = llmStep(step, context.taint, stepExecutions);
+        if (llm !== undefined) reportLlm(context, step, llm);
+        // A step of the repository's own composite action that runs a tool with a provider key the caller hands
+        // it: reported at the call, unless the call is itself an LLM step (a local action given the key).
+        for (const { caller, llm: inner } of ownActionLlmCalls(step, context.repository)) {
+          if (calls.has(caller) || llmStep(caller, context.taint, stepExecutions) !== undefined) continue;
+          calls.add(caller);
+          reportLlm(context, caller, inner);
         }
-      }
-    },
-  }),
+        for (const use of agentUses(step)) {
+          // An agent inside a local composite action runs at each job step that calls it, with that job's trigger,
+          // permissions and secrets: the finding is at the call.
+          const callers = step.job !== null ? [step] : context.runs.jobSteps(step);
+          const events = agentEvents(step, context.taint);
+          for (const caller of callers) {
+            const job = caller.job as Job;
+            const { reach, outsider, check: actorCheck, checked } = use.start(context.runs, caller, events);
+            if (reach.level === 'collaborator' || reach.level === 'trusted-author') continue;
+            const writes = writeScopes(job);
+            const tokens = tokenSecrets(caller);
+            const secrets = [...new Set([...stepSecrets(caller, job), ...tokens])];
+            if ((writes === null || writes.length === 0) && secrets.length === 0) continue;
+            const { restricted, shell } = use;
+            // A stored GitHub token handed to an agent with a shell pushes wherever it reaches, whatever the job's own token can.
+            const pushTokens = shell ? tokens : [];
+            const strong = shell && ((writes !== null && writes.some((scope) => scope === 'all scopes' || STRONG_SCOPES.has(scope))) || pushTokens.length > 0);
+            const holds = [
+              ...(writes !== null && writes.length > 0 ? [`a token with write access (${writes.join(', ')})`] : []),
+              ...(secrets.length > 0 ? [`secrets (${secrets.slice(0, 5).join(', ')}${secrets.length > 5 ? ', ...' : ''})`] : []),
+            ].join(' and ');
+            const pushes = pushTokens.length > 0 ? ` (\`${pushTokens[0] ?? ''}\` is handed over as a GitHub token, which pushes to every repository it reaches, this one or others)` : '';
+            const event = `\`${reach.event ?? 'the trigger'}\``;
+            const through = caller === step ? '' : ` (inside local action \`${String(caller.uses?.value ?? '')}\`, called by ${describeStep(caller)})`;
+            const tools = restricted ? ' (its tools are restricted to an allowlist, which limits what an injected prompt can make it do)' : '';
+            let who: string;
+            if (outsider) {
+              const widened =
+                actorCheck === 'widened'
+                  ? ` (\`${use.unlessInput ?? ''}\` lets actors without write access start it)`
+                  : actorCheck === 'checks'
+                    ? ` (the action checks the actor's write access, but not on ${event})`
+                    : '';
+              const label = reach.level === 'sticky-label' ? ` once a maintainer has labelled the pull request (${reach.gates.join(' / ')}), a label that stays when new commits are pushed` : '';
+              who = `runs on ${event} events that anyone can cause${widened}${label}`;
+            } else if (!checked && reach.level === 'unreviewed-environment') {
+              // An environment whose protection rules the files do not show: a maintainer's act only if it requires reviewers.
+              who = `runs on ${event} events that anyone can cause, unless ${reach.gates.join(' / ')} requires a reviewer's approval of each run (its protection rules are not in the repository's files), and it reads the thread it is started on, whose title, body and earlier comments an outsider can write`;
+            } else {
+              const gates = checked ? [`the action's own check that the actor has write access`] : reach.gates;
+              who = `is started by a maintainer on ${event} (${gates.join(' / ') || 'a maintainer\'s act'}), but it reads the thread it is started on, whose title, body and earlier comments an outsider can write`;
+            }
+            const run = context.runs.job(job);
+            context.report({
+              node: caller === step ? use.node : (caller.uses ?? use.node),
+              ...(caller === step && use.offset !== undefined ? { offset: use.offset } : {}),
+              file: caller.owner.file,
+              job,
+              ...(strong ? { severity: 'HIGH' as const } : restricted ? { severity: 'LOW' as const } : {}),
+              message: `${use.name}${use.how}${through} ${who}, while its job holds ${holds}${pushes}: instructions hidden in an issue, comment or pull request reach an agent holding them${tools}.`,
+              key: `${job.id}:${use.key}`,
+              // Behind the action's own write-access check, `reach` is already a maintainer's act (`reach:approval`, one that
+              // does not vouch for the thread), whatever the trigger lets in (agent-input.ts `agentStart`).
+              facts: [...reachFacts(reach), ...holdingFacts(run)],
+            });
+          }
+        }
+      },
+    };
+  },
 });
 
 /** An agent a step runs: its action, or an agent tool its script runs headless. */
@@ -221,7 +232,7 @@ const TALK_SCOPES = new Set(['issues', 'pull-requests', 'discussions']);
 function reportLlm(context: WorkflowRuleContext, step: Step, llm: LlmStep): void {
   const job = step.job as Job;
   // A local action that wraps an agent is reported as that agent, at this call.
-  if (context.repository.localAction(step)?.steps.some((s) => stepAgent(s) !== undefined || scriptAgents(s).length > 0) === true) return;
+  if (context.repository.ownAction(step)?.steps.some((s) => stepAgent(s) !== undefined || scriptAgents(s).length > 0) === true) return;
   const reach = agentReach(context.runs, step, llm.events);
   if (reach.level !== 'anyone' && reach.level !== 'sticky-label') return;
   const writes = writeScopes(job);

@@ -521,8 +521,9 @@ export class RunModel {
   /** A step and the steps of the local composite action it calls, at the caller's place. */
   #called(step: Step, caller: Step, depth: number, into: CalledStep[]): void {
     into.push({ step, caller });
-    if (step.usesRef?.kind !== 'local' || depth >= MAX_ACTION_DEPTH) return;
-    const action = this.repository.localAction(step);
+    if (depth >= MAX_ACTION_DEPTH) return;
+    // A local action, or the repository's own named by its full name (`owner/repo/path@ref`, RepositoryModel `ownAction`).
+    const action = this.repository.ownAction(step);
     if (action === undefined || action.using !== 'composite') return;
     for (const inner of action.steps) this.#called(inner, caller, depth + 1, into);
   }
@@ -530,8 +531,8 @@ export class RunModel {
   /** A step's executions, with those of the local composite action it calls (run at the caller's place). */
   #expand(step: Step, caller: Step, depth: number): Execution[] {
     const own = stepExecutions(step);
-    if (step.usesRef?.kind !== 'local' || depth >= MAX_ACTION_DEPTH) return [...own];
-    const action = this.repository.localAction(step);
+    if (depth >= MAX_ACTION_DEPTH) return [...own];
+    const action = this.repository.ownAction(step);
     if (action === undefined || action.using !== 'composite') return [...own];
     return [...own, ...action.steps.flatMap((inner) => this.#expand(inner, caller, depth + 1))];
   }

@@ -597,4 +597,79 @@ runs:
     expect(scanWith(RULE, inherit('      - run: npm ci && npm test'))).toEqual([]);
     expect(positions(scanWith(RULE, inherit('      - run: node .github/scripts/reply.js')))).toEqual(['13:14 LOW']);
   });
+
+  describe('the repository\'s own action named by its full name', () => {
+    const caller = (on: string, uses: string, permissions = '  issues: write') => `on:
+${on}
+permissions:
+${permissions}
+jobs:
+  first:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: ${uses}
+        with:
+          openai_api_key: \${{ secrets.OPENAI_API_KEY }}
+          token: \${{ secrets.BOT_PAT }}
+`;
+    const action = (command: string) => `name: first interaction
+inputs:
+  openai_api_key: { required: true }
+  token: { required: true }
+runs:
+  using: composite
+  steps:
+    - run: pip install acme-actions
+      shell: bash
+    - run: ${command}
+      shell: bash
+      env:
+        OPENAI_API_KEY: \${{ inputs.openai_api_key }}
+        GITHUB_TOKEN: \${{ inputs.token }}
+`;
+    const issues = '  issues:\n    types: [opened]';
+    const files = (on: string, uses: string, command = 'acme-first-interaction', at = 'action.yml') => [
+      { path: '.github/workflows/first.yml', text: caller(on, uses) },
+      { path: at, text: action(command) },
+    ];
+
+    it('follows `owner/repo@ref` and `owner/repo/path@ref` into the checkout\'s action and reports a tool given the key at the call', () => {
+      const root = scanWith(RULE, files(issues, 'acme/actions@main'), { repository: 'Acme/Actions' });
+      expect(positions(root)).toEqual(['10:15 MEDIUM']);
+      expect(root[0]?.description).toContain('the repository\'s own action `acme/actions@main`, whose step 2 runs `acme-first-interaction`');
+      expect(root[0]?.description).toContain('BOT_PAT');
+      const sub = scanWith(RULE, files(issues, 'acme/actions/first@v1', 'acme-first-interaction', 'first/action.yml'), { repository: 'acme/actions' });
+      expect(positions(sub)).toEqual(['10:15 MEDIUM']);
+      // A local call of the same action is reported once.
+      expect(positions(scanWith(RULE, files(issues, './first', 'acme-first-interaction', 'first/action.yml'), { repository: 'acme/actions' }))).toEqual(['10:15 MEDIUM']);
+    });
+
+    it('does not follow another owner\'s action of the same name, nor any when the repository is unknown', () => {
+      expect(scanWith(RULE, files(issues, 'other/actions@main'), { repository: 'acme/actions' })).toEqual([]);
+      expect(scanWith(RULE, files(issues, 'acme/actions@main'))).toEqual([]);
+      // A path that climbs out of the repository stays at its root, where there is no such action.
+      expect(scanWith(RULE, files(issues, 'acme/actions/../../x@main'), { repository: 'acme/actions' })).toEqual([]);
+    });
+
+    it('reports nothing when only maintainers start it, or the step runs only known non-LLM tools', () => {
+      for (const on of ['  push:', '  schedule:\n    - cron: "0 0 * * *"']) {
+        expect(scanWith(RULE, files(on, 'acme/actions@main'), { repository: 'acme/actions' }), on).toEqual([]);
+      }
+      expect(scanWith(RULE, files(issues, 'acme/actions@main', 'gh issue edit 1 --add-label triage'), { repository: 'acme/actions' })).toEqual([]);
+    });
+
+    it('reports an agent inside the followed action at the call', () => {
+      const agent = `name: agent
+inputs:
+  openai_api_key: {}
+runs:
+  using: composite
+  steps:
+    - uses: sst/opencode/github@v1
+`;
+      const found = scanWith(RULE, [{ path: '.github/workflows/first.yml', text: caller(issues, 'acme/actions@main', '  contents: write') }, { path: 'action.yml', text: agent }], { repository: 'acme/actions' });
+      expect(positions(found)).toEqual(['10:15 HIGH']);
+      expect(scanWith(RULE, [{ path: '.github/workflows/first.yml', text: caller(issues, 'other/actions@main', '  contents: write') }, { path: 'action.yml', text: agent }], { repository: 'acme/actions' })).toEqual([]);
+    });
+  });
 });
