@@ -10,7 +10,7 @@ import { stepScope, type TaintAnalyzer } from '../expressions/taint.js';
 import type { RepositoryModel } from '../model/repository.js';
 import { ScanCache } from '../model/scan-cache.js';
 import type { Step } from '../model/workflow.js';
-import { getPair, getText, keyText, stringScalars, type YNode } from '../yaml/model.js';
+import { getPair, getText, keyText, type YNode } from '../yaml/model.js';
 import { secretOccurrences } from './secrets.js';
 import type { RunModel } from './run-model/index.js';
 import { REACH_ORDER, type ValueReach } from './run-model/reach.js';
@@ -364,13 +364,13 @@ function describeLlmCode(step: Step, executes: (step: Step) => readonly { kind: 
  */
 const NON_LLM_PROGRAMS: ReadonlySet<string> = new Set([
   'echo', 'printf', 'cat', 'cd', 'ls', 'mkdir', 'cp', 'mv', 'rm', 'touch', 'chmod', 'export', 'set', 'unset', 'test', '[', '[[', 'true',
-  'false', 'exit', 'source', '.', 'if', 'then', 'else', 'fi', 'for', 'do', 'done', 'while', 'jq', 'yq', 'sed', 'awk', 'grep', 'tee', 'head',
+  '{', '}', '(', ')', 'false', 'exit', 'return', 'local', 'function', 'source', '.', 'if', 'elif', 'case', 'esac', 'then', 'else', 'fi', 'for', 'do', 'done', 'while', 'jq', 'yq', 'sed', 'awk', 'grep', 'tee', 'head',
   'tail', 'sort', 'uniq', 'wc', 'tr', 'cut', 'xargs', 'sleep', 'date', 'git', 'gh', 'pip', 'pip3', 'pipx', 'npm', 'yarn', 'pnpm', 'apt-get',
   'apt', 'brew', 'gem',
 ]);
 
-/** `inputs.NAME` in an expression of a composite action's step. */
-const INPUT_REFERENCE = /\binputs\.([A-Za-z_][\w-]*)/g;
+/** A value that is one of the action's inputs as it is (`${{ inputs.openai_api_key }}`), not a test of it (`inputs.key != ''`). */
+const WHOLE_INPUT = /^\s*\$\{\{\s*inputs\.([A-Za-z_][\w-]*)\s*\}\}\s*$/;
 
 /** At most this many commands are read from a composite action's step. */
 const MAX_INNER_COMMANDS = 50;
@@ -385,6 +385,8 @@ function llmCommand(script: string): string | null {
         const program = commandName(command.text);
         if (program === null) continue;
         const name = program.split('/').pop() ?? program;
+        // A shell function's definition (`warn() {`) runs nothing.
+        if (name.endsWith('()') || /^\w[\w-]*\(\)/.test(command.text.trim())) continue;
         if (!NON_LLM_PROGRAMS.has(name)) return command.text.trim().slice(0, 80);
       }
     }
@@ -394,8 +396,9 @@ function llmCommand(script: string): string | null {
 
 /**
  * A `run:` step of the repository's own composite action (a local `./path`, or one a workflow names by the
- * repository's full name, `owner/repo/path@ref`: RepositoryModel `ownAction`) whose environment or inputs take a
- * model provider's key from the action's inputs (`OPENAI_API_KEY: ${{ inputs.openai_api_key }}`) and whose
+ * repository's full name, `owner/repo/path@ref`: RepositoryModel `ownAction`) whose environment takes a
+ * model provider's key from the action's inputs as it is (`OPENAI_API_KEY: ${{ inputs.openai_api_key }}` in its
+ * `env:`) and whose
  * script runs a program that is not a known non-LLM tool: at each job step that calls the action and hands it a
  * provider key in that input, an LLM step of the caller's job (`llmStep`). The action runs in the caller's job,
  * with its event payload in `GITHUB_EVENT_PATH`, which a tool can read whole: `via: 'event-payload'`. Only
@@ -406,16 +409,15 @@ export function ownActionLlmCalls(step: Step, repository: RepositoryModel): { ca
   if (step.job !== null || action.kind !== 'action' || action.using !== 'composite') return [];
   const run = step.run;
   if (run === undefined || typeof run.value !== 'string') return [];
+  // The inputs its environment takes as they are: the key handed to the tool.
   const inputs = new Set<string>();
-  for (const node of [step.env, step.with, run]) {
-    if (node === undefined) continue;
-    for (const scalar of stringScalars(node)) {
-      const text = String(scalar.value);
-      if (text.includes('inputs.')) for (const m of text.matchAll(INPUT_REFERENCE)) inputs.add((m[1] ?? '').toLowerCase());
-    }
+  for (const pair of step.env?.kind === 'map' ? step.env.pairs : []) {
+    const m = pair.value.kind === 'scalar' && typeof pair.value.value === 'string' ? WHOLE_INPUT.exec(pair.value.value) : null;
+    if (m !== null) inputs.add((m[1] ?? '').toLowerCase());
   }
   if (inputs.size === 0) return [];
-  const callers = repository.callersOf(action).filter((c) => c.job !== null && c.with?.kind === 'map');
+  // A call that runs an agent of the table is reported as that agent; one `llmStep` counts is left to it.
+  const callers = repository.callersOf(action).filter((c) => c.job !== null && c.with?.kind === 'map' && stepAgent(c) === undefined);
   if (callers.length === 0) return [];
   const command = llmCommand(run.value);
   if (command === null) return [];

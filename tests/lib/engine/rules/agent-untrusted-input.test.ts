@@ -656,6 +656,11 @@ runs:
         expect(scanWith(RULE, files(on, 'acme/actions@main'), { repository: 'acme/actions' }), on).toEqual([]);
       }
       expect(scanWith(RULE, files(issues, 'acme/actions@main', 'gh issue edit 1 --add-label triage'), { repository: 'acme/actions' })).toEqual([]);
+      // A step that only tests the input is given no key; a shell function's definition runs nothing.
+      const test = files(issues, 'acme/actions@main', 'warn() { echo "$1"; }');
+      expect(scanWith(RULE, test, { repository: 'acme/actions' })).toEqual([]);
+      const present = test.map((f) => ({ ...f, text: f.text.replace('${{ inputs.openai_api_key }}', "${{ inputs.openai_api_key != '' }}").replace('warn() { echo "$1"; }', 'acme-first-interaction') }));
+      expect(scanWith(RULE, present, { repository: 'acme/actions' })).toEqual([]);
     });
 
     it('reports an agent inside the followed action at the call', () => {
