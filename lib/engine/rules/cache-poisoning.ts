@@ -19,8 +19,10 @@ const MAX_WRITER_FACTS = 8;
 /** A step of a job as it runs: the cache step itself when it is the job's, else `step X of composite action ...` called by the job's step. */
 function stepText(called: CalledStep): string {
   if (called.step === called.caller) return describeStep(called.step);
-  const path = called.caller.usesRef?.kind === 'local' ? called.caller.usesRef.path : '';
-  return `${describeStep(called.caller)} (local action \`${path}\`, whose step ${called.step.name !== null ? `\`${called.step.name}\`` : called.step.index + 1}`;
+  // A local action by its path, or the repository's own action named by its full name (`owner/repo/path@ref`).
+  const ref = called.caller.usesRef;
+  const named = ref?.kind === 'local' ? `local action \`${ref.path}\`` : `the repository's own action \`${String(called.caller.uses?.value ?? '')}\``;
+  return `${describeStep(called.caller)} (${named}, whose step ${called.step.name !== null ? `\`${called.step.name}\`` : called.step.index + 1}`;
 }
 
 /** `step X of job Y` or `step X of job Y (local action ./a, whose step Z ...)` followed by the verb: closes the parenthesis. */

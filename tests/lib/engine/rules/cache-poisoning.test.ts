@@ -796,6 +796,37 @@ ${inputs}
     // Without the publishing action, nothing ships.
     expect(scanWith(RULE, [action, { ...release, text: release.text.replace('            - uses: ./.github/actions/publish\n', '') }])).toEqual([]);
   });
+
+  it("names the repository's own action called by its full name, which the run model follows like a local one", () => {
+    const action = { path: '.github/actions/setup/action.yml', text: yaml`
+      name: setup
+      runs:
+        using: composite
+        steps:
+          - uses: actions/setup-node@v4
+            with:
+              cache: pnpm
+          - run: pnpm install --frozen-lockfile
+            shell: bash
+    ` };
+    const release = { path: '.github/workflows/release.yml', text: yaml`
+      on:
+        push:
+          tags: ['v*']
+      jobs:
+        publish:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+            - uses: acme/tools/.github/actions/setup@main
+            - run: pnpm publish --no-git-checks
+    ` };
+    const records = recordsWith(RULE, [action, release], { repository: 'acme/tools' });
+    expect(records.map((r) => `${r.finding.line} ${r.finding.severity}`)).toEqual(['9 LOW']);
+    expect(records[0]?.finding.description).toContain("the repository's own action `acme/tools/.github/actions/setup@main`");
+    // Another owner's action of the same path is not followed: its steps are not the repository's to read.
+    expect(scanWith(RULE, [action, release], { repository: 'other/tools' })).toEqual([]);
+  });
 });
 
 describe(`${RULE}: a label-approved pull_request_target job writing the cache a tag-triggered publish restores (issue 25)`, () => {
