@@ -9,7 +9,7 @@ import { EXTERNAL_TRIGGERS, outsiderControlled } from '../expressions/controller
 import { stepScope, type TaintAnalyzer } from '../expressions/taint.js';
 import type { RepositoryModel } from '../model/repository.js';
 import { ScanCache } from '../model/scan-cache.js';
-import type { Step } from '../model/workflow.js';
+import type { Step, Workflow } from '../model/workflow.js';
 import { getPair, getText, keyText, type YNode } from '../yaml/model.js';
 import { secretOccurrences } from './secrets.js';
 import type { RunModel } from './run-model/index.js';
@@ -322,6 +322,8 @@ export function llmStep(step: Step, taint: TaintAnalyzer, executes: (step: Step)
   const ref = step.usesRef;
   const slug = ref?.kind === 'repository' ? ref.slug : undefined;
   const action = slug !== undefined && LLM_ACTIONS.has(slug) && ref?.kind === 'repository' && ref.path === '';
+  // Any other step needs a provider key somewhere in its workflow: asked once per workflow, not per step.
+  if (!action && !workflowHasLlmKey(job.workflow)) return undefined;
   const file = job.workflow.file;
   const namesIn = (list: (YNode | undefined)[]): string[] => list.flatMap((node) => (node === undefined ? [] : secretOccurrences(file, node).map((s) => s.name))).filter(isLlmKey);
   // The step's own inputs and environment; a script or a local action also sees the job's and workflow's `env:`.
@@ -340,6 +342,18 @@ export function llmStep(step: Step, taint: TaintAnalyzer, executes: (step: Step)
   if (events.size > 0) return { keys, via: 'inputs', events, what: what ?? (slug !== undefined ? `action \`${slug}\`` : 'its script') };
   if (what === null || action) return undefined;
   return { keys, via: 'event-payload', events: new Set(THREAD_EVENTS), what };
+}
+
+const llmKeyWorkflows = new ScanCache<Workflow, boolean>();
+
+/** True when a secret anywhere in the workflow is a language-model provider's key (`isLlmKey`). */
+function workflowHasLlmKey(workflow: Workflow): boolean {
+  let known = llmKeyWorkflows.get(workflow);
+  if (known === undefined) {
+    known = secretOccurrences(workflow.file, workflow.root).some((s) => isLlmKey(s.name));
+    llmKeyWorkflows.set(workflow, known);
+  }
+  return known;
 }
 
 /** The repository's own code a step runs, in words (a local action, a script file, a script that reads the payload); null for none. */
