@@ -318,12 +318,13 @@ export interface LlmStep {
  */
 export function llmStep(step: Step, taint: TaintAnalyzer, executes: (step: Step) => readonly { kind: string; evidence: string }[]): LlmStep | undefined {
   const job = step.job;
-  if (job === null || stepAgent(step) !== undefined || scriptAgents(step).length > 0) return undefined;
+  if (job === null) return undefined;
   const ref = step.usesRef;
   const slug = ref?.kind === 'repository' ? ref.slug : undefined;
   const action = slug !== undefined && LLM_ACTIONS.has(slug) && ref?.kind === 'repository' && ref.path === '';
   // Any other step needs a provider key somewhere in its workflow: asked once per workflow, not per step.
   if (!action && !workflowHasLlmKey(job.workflow)) return undefined;
+  if (stepAgent(step) !== undefined || scriptAgents(step).length > 0) return undefined;
   const file = job.workflow.file;
   const namesIn = (list: (YNode | undefined)[]): string[] => list.flatMap((node) => (node === undefined ? [] : secretOccurrences(file, node).map((s) => s.name))).filter(isLlmKey);
   // The step's own inputs and environment; a script or a local action also sees the job's and workflow's `env:`.
