@@ -18,7 +18,7 @@
  * any directory of repositories works, and a missing directory is an error in one line.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { scanRepository } from '../../lib/engine/scan.js';
 import type { FindingRecord, Severity } from '../../lib/engine/types.js';
@@ -101,12 +101,17 @@ export function sample(corpus: string, seed: number, count: number): string[] {
   return all.slice(0, count).sort();
 }
 
-/** Scans one repository directory as the CLI does (workflows, actions, Dependabot), under its folder name. */
+/**
+ * Scans one repository directory as the CLI does (workflows, actions, Dependabot), under its folder name, and
+ * knowing the repository's name as the CLI does from a clone's `origin` remote: here from the folder's name
+ * (`owner__name`), so the repository's own actions and images named in full are its own.
+ */
 function scanRepositoryDir(dir: string): FindingRecord[] {
   const paths: string[] = [];
   walk(dir, paths);
-  const files = paths.map((p) => ({ path: relative(dir, p).split('\\').join('/'), text: readFileSync(p, 'utf8') }));
-  return scanRepository(files).records;
+  const files = paths.filter((p) => !relative(dir, p).startsWith('.git/')).map((p) => ({ path: relative(dir, p).split('\\').join('/'), text: readFileSync(p, 'utf8') }));
+  const name = /^([A-Za-z0-9][A-Za-z0-9-]*)__([A-Za-z0-9._-]+)$/.exec(basename(dir));
+  return scanRepository(files, name === null ? {} : { repository: `${name[1]}/${name[2]}` }).records;
 }
 
 function jobAt(text: string, line: number): string | null {

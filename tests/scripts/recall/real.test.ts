@@ -79,6 +79,19 @@ describe('recall on real workflows', () => {
     expect(score(dir, [problem])).toMatchObject({ found: 0 });
   });
 
+  it('scans each folder knowing the repository name its folder gives (`owner__name`), as the CLI does from a clone\'s origin', async () => {
+    const call = 'on:\n  issues:\n    types: [opened]\npermissions:\n  contents: write\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: a/one/bot@main\n        with:\n          token: ${{ secrets.BOT_PAT }}\n          openai_api_key: ${{ secrets.OPENAI_API_KEY }}\n';
+    const action = 'name: bot\ndescription: bot\ninputs:\n  token: {}\n  openai_api_key: {}\nruns:\n  using: composite\n  steps:\n    - shell: bash\n      env:\n        OPENAI_API_KEY: ${{ inputs.openai_api_key }}\n        GITHUB_TOKEN: ${{ inputs.token }}\n      run: bot-first-answer\n';
+    const problem = (repo: string) => ({ file: `${repo}/.github/workflows/answer.yml`, line: 10, severity: 'MEDIUM' as const, kind: 'agent-untrusted-input' });
+    for (const repo of ['a__one', 'plain']) {
+      await put(`${repo}/.github/workflows/answer.yml`, call);
+      await put(`${repo}/bot/action.yml`, action);
+    }
+    // Only where the folder names the repository is `a/one/bot@main` its own action, followed like `./bot`.
+    expect(score(dir, [problem('a__one')])).toMatchObject({ found: 1 });
+    expect(score(dir, [problem('plain')])).toMatchObject({ found: 0 });
+  });
+
   it('credits a workflow-level problem (on the `on:` line or line 1) to a finding about the whole file or a whole job, not to one inside a step', async () => {
     // A privileged workflow with no `permissions:` block whose `on:` is long: the jobs start far below line 1.
     const on = 'name: triage\non:\n  issues:\n    types: [opened, edited, reopened, labeled]\n  issue_comment:\n    types: [created]\n  pull_request_target:\n    types: [opened]\nconcurrency:\n  group: triage\n';
