@@ -8,7 +8,7 @@
 import { describeStep } from './describe.js';
 import { envInjections, scriptInjections, type InjectionHit } from './injections.js';
 import type { JobRun, RunModel, TracedExecution } from './run-model/index.js';
-import { REACH_ORDER, type Reach } from './run-model/reach.js';
+import { REACH_ORDER, type Reach, type ReachLevel } from './run-model/reach.js';
 import type { TaintAnalyzer } from '../expressions/taint.js';
 import type { Job, Step } from '../model/workflow.js';
 import { ScanCache } from '../model/scan-cache.js';
@@ -127,7 +127,7 @@ function readCheckoutRun(runs: RunModel, step: Step): OutsiderCheckoutRun | null
   };
 }
 
-/** True when `theirs` is reached at least as openly as `reach`: the outsider's code runs wherever the other claim does. */
-export function reachedAsOpenly(theirs: Reach, reach: Reach): boolean {
-  return REACH_ORDER.indexOf(theirs.level) <= REACH_ORDER.indexOf(reach.level);
+/** True when `theirs` is reached at least as openly as `level`: the outsider's code runs wherever the other claim does. */
+export function reachedAsOpenly(theirs: Reach, level: ReachLevel): boolean {
+  return REACH_ORDER.indexOf(theirs.level) <= REACH_ORDER.indexOf(level);
 }

@@ -196,10 +196,8 @@ export function validatedBefore(step: Step, paths: readonly string[], scriptOffs
   if (job === null) return step.owner.kind === 'action' ? actionValidatedBefore(step, paths, scriptOffset) : null;
   if (!hasChecks(job.workflow)) return null;
   const wanted = new Set(paths.map(normalizePath));
-  // The same script, before the use.
-  if (scriptOffset !== undefined) {
-    for (const [path, at] of stepChecks(step).paths) if (wanted.has(path) && at < scriptOffset) return 'the step checks it against a pattern or an allow-list before this line, and fails otherwise';
-  }
+  const inScript = checkedInScript(step, wanted, scriptOffset);
+  if (inScript !== null) return inScript;
   if (AFTER_FAILURE.test(conditionText(step.if))) return null;
   const own = jobChecks(job).firstCheck;
   for (const path of wanted) {
@@ -217,6 +215,13 @@ export function validatedBefore(step: Step, paths: readonly string[], scriptOffs
   return null;
 }
 
+/** A check of one of the `wanted` paths earlier in the step's own script than the use at `scriptOffset`, in words. */
+function checkedInScript(step: Step, wanted: ReadonlySet<string>, scriptOffset: number | undefined): string | null {
+  if (scriptOffset === undefined) return null;
+  for (const [path, at] of stepChecks(step).paths) if (wanted.has(path) && at < scriptOffset) return 'the step checks it against a pattern or an allow-list before this line, and fails otherwise';
+  return null;
+}
+
 /**
  * `validatedBefore` for a step of a composite action: the same script before the use, or an earlier step of the
  * action with no `if:` and no `continue-on-error` (a failed step of a composite action ends it, and its caller's
@@ -226,9 +231,8 @@ function actionValidatedBefore(step: Step, paths: readonly string[], scriptOffse
   const action = step.owner;
   if (action.kind !== 'action') return null;
   const wanted = new Set(paths.map(normalizePath));
-  if (scriptOffset !== undefined) {
-    for (const [path, at] of stepChecks(step).paths) if (wanted.has(path) && at < scriptOffset) return 'the step checks it against a pattern or an allow-list before this line, and fails otherwise';
-  }
+  const inScript = checkedInScript(step, wanted, scriptOffset);
+  if (inScript !== null) return inScript;
   if (AFTER_FAILURE.test(conditionText(step.if))) return null;
   for (const earlier of action.steps) {
     if (earlier.index >= step.index) break;

@@ -9,7 +9,7 @@ import type { CalledStep } from '../analysis/run-model/index.js';
 import { isChatWebhookSecret, isGithubToken, secretEnv, secretOccurrences } from '../analysis/secrets.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
 import { outsiderCheckoutWith, reachedAsOpenly, type OutsiderCheckoutRun } from '../analysis/outsider-code.js';
-import type { Reach } from '../analysis/run-model/reach.js';
+import type { ReachLevel } from '../analysis/run-model/reach.js';
 import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 
@@ -92,7 +92,7 @@ export default defineWorkflowRule({
               const theirs = writersFor(writers(), use).filter((w) => w.job !== job);
               if (secret !== null && theirs.length > 0) {
                 const writer = theirs[0] as CacheWriter;
-                const already = redundant(context, caller, runs.stepReach(caller));
+                const already = redundant(context, caller, runs.stepReach(caller).level);
                 context.report({
                   node,
                   job,
@@ -113,7 +113,7 @@ export default defineWorkflowRule({
           const open = reach.level === 'anyone' || reach.level === 'sticky-label';
           const gated = reach.level === 'approval' || reach.level === 'unreviewed-environment';
           if (!open && !gated) continue;
-          const already = redundant(context, caller, reach);
+          const already = redundant(context, caller, reach.level);
           context.report({
             node,
             job,
@@ -133,9 +133,9 @@ export default defineWorkflowRule({
  * and secrets, so a way to slip code into it through the cache adds nothing (LOW, naming the checkout, which
  * `untrusted-checkout` reports and whose fix is the fix). Null when the job runs nothing of theirs.
  */
-function redundant(context: WorkflowRuleContext, step: Step, reach: Reach): OutsiderCheckoutRun | null {
+function redundant(context: WorkflowRuleContext, step: Step, level: ReachLevel): OutsiderCheckoutRun | null {
   const theirs = outsiderCheckoutWith(context.runs, step);
-  return theirs !== null && reachedAsOpenly(theirs.reach, reach) ? theirs : null;
+  return theirs !== null && reachedAsOpenly(theirs.reach, level) ? theirs : null;
 }
 
 function alreadyText(theirs: OutsiderCheckoutRun): string {
@@ -179,8 +179,8 @@ function reportRelease(context: WorkflowRuleContext, job: Job, called: CalledSte
   let severity: 'HIGH' | 'MEDIUM' | 'LOW';
   let tail: string;
   // The outsider who writes the cache runs their code in this very job already (at least as openly as they write it).
-  const writerReach: Reach | null = first !== undefined ? { level: 'anyone', event: null, gates: [], forkPullRequest: false } : gated !== undefined ? { level: 'approval', event: null, gates: [], forkPullRequest: false } : null;
-  const already = writerReach === null ? null : redundant(context, called.caller, writerReach);
+  const writerLevel: ReachLevel | null = first !== undefined ? 'anyone' : gated !== undefined ? 'approval' : null;
+  const already = writerLevel === null ? null : redundant(context, called.caller, writerLevel);
   if (already !== null) {
     severity = 'LOW';
     tail = `, and ${(first ?? gated)?.text ?? ''}, so an outsider can write them${alreadyText(already)}.`;
