@@ -15,6 +15,7 @@ import { secretOccurrences } from './secrets.js';
 import type { RunModel } from './run-model/index.js';
 import { REACH_ORDER, type ValueReach } from './run-model/reach.js';
 import type { TrustGuard } from './trust-guards.js';
+import { flatMap } from '../model/arrays.js';
 
 /**
  * Events whose run hands the agent an issue, pull request or discussion thread (title, body, earlier comments,
@@ -326,7 +327,7 @@ export function llmStep(step: Step, taint: TaintAnalyzer, executes: (step: Step)
   if (!action && !workflowHasLlmKey(job.workflow)) return undefined;
   if (stepAgent(step) !== undefined || scriptAgents(step).length > 0) return undefined;
   const file = job.workflow.file;
-  const namesIn = (list: (YNode | undefined)[]): string[] => list.flatMap((node) => (node === undefined ? [] : secretOccurrences(file, node).map((s) => s.name))).filter(isLlmKey);
+  const namesIn = (list: (YNode | undefined)[]): string[] => flatMap(list, (node) => (node === undefined ? [] : secretOccurrences(file, node).map((s) => s.name))).filter(isLlmKey);
   // The step's own inputs and environment; a script or a local action also sees the job's and workflow's `env:`.
   const own = namesIn([step.with, step.env]);
   const inherited = namesIn([job.env, job.workflow.env]);

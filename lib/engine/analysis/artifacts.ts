@@ -9,6 +9,7 @@ import { ScanCache } from '../model/scan-cache.js';
 import { commentSink, fixedCommentBody, jobNotices, labelCommand, labelSink, runToken, stepNotice, type Notice } from './notices.js';
 import { isFullSha } from '../model/uses.js';
 import { compareVersions, parseRefVersion, versionComment, type RefVersion } from './action-version.js';
+import { flatMap } from '../model/arrays.js';
 
 /** A step that downloads artifacts of another workflow run (for a `workflow_run` workflow, the triggering one). */
 export interface ForeignDownload {
@@ -32,7 +33,7 @@ const SCRIPT_ISOLATED = /RUNNER_TEMP|runner\.temp|['"`]\/tmp\//;
 
 /** The steps of a job that download artifacts of another run, in order. */
 export function foreignDownloads(job: Job): ForeignDownload[] {
-  return job.steps.flatMap(stepDownloads);
+  return flatMap(job.steps, stepDownloads);
 }
 
 export function stepDownloads(step: Step): ForeignDownload[] {
@@ -214,7 +215,7 @@ function runValue(download: ForeignDownload): { value: string; producers: Step[]
     value = line?.text ?? '';
   } else value = choosingText(step);
   // The run id computed by an earlier step (`run-id: ${{ steps.find.outputs.id }}`) or the same script.
-  const producers = [...value.matchAll(/steps\.([\w-]+)\.outputs/g)].flatMap((m) => step.job?.steps.filter((s) => s.id === m[1] && s.index < step.index) ?? []);
+  const producers = flatMap([...value.matchAll(/steps\.([\w-]+)\.outputs/g)], (m) => step.job?.steps.filter((s) => s.id === m[1] && s.index < step.index) ?? []);
   return { value, producers };
 }
 
@@ -677,7 +678,7 @@ function scriptUse(step: Step, script: string, directory: RegExp | null): { use:
     return variables.length > 0 && variables.every((v) => validated.has(v)) ? { use: { kind: 'validated', step, detail: 'checks the values it reads against a pattern' }, outputs: false } : null;
   }
   const kinds = consumers.map((l): ArtifactUseKind => {
-    const firstWords = pipelines(l).flatMap((p) => p.commands.map((c) => commandName(c.text) ?? ''));
+    const firstWords = flatMap(pipelines(l), (p) => p.commands.map((c) => commandName(c.text) ?? ''));
     // Only validated values (a number checked against `^[0-9]+$`), and no file read on the line itself.
     const expanded = variables.filter((v) => new RegExp(`\\$\\{?${v}\\b`).test(l.text));
     if (!READS_FILE.test(l.text) && expanded.length > 0 && expanded.every((v) => checkedLine(script, v, l)) && (named === null || !named.test(l.text))) return 'validated';
@@ -689,7 +690,7 @@ function scriptUse(step: Step, script: string, directory: RegExp | null): { use:
     if (!READS_FILE.test(l.text) && !variables.some((v) => l.text.includes(v)) && CONTENT_COMMANDS.test(l.text)) return 'content';
     if (variables.length > 0 && variables.every((v) => validated.has(v)) && !READS_FILE.test(l.text)) return 'validated';
     // A line that only adds or removes labels with the run's own token: the value picks a label or its target.
-    const commands = pipelines(l).flatMap((p) => p.commands.map((c) => c.text.trim()));
+    const commands = flatMap(pipelines(l), (p) => p.commands.map((c) => c.text.trim()));
     if (commands.some(labelCommand) && commands.every((c) => labelCommand(c) || INERT_WORDS.has(commandName(c) ?? '')) && runToken(step)) return 'label';
     return 'data';
   });

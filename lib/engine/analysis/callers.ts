@@ -2,6 +2,7 @@ import type { RepositoryModel } from '../model/repository.js';
 import { ScanCache } from '../model/scan-cache.js';
 import type { Job, Workflow } from '../model/workflow.js';
 import { scalarText } from '../yaml/model.js';
+import { flatMap } from '../model/arrays.js';
 
 /**
  * The repository path a job's `uses:` names when it calls a reusable workflow of the same repository:
@@ -28,7 +29,7 @@ const callersCache = new ScanCache<Workflow, Job[]>();
 export function localCallers(workflow: Workflow, repository: RepositoryModel): Job[] {
   let found = callersCache.get(workflow);
   if (found === undefined) {
-    found = workflow.triggers.some((t) => t.name === 'workflow_call') ? repository.workflows.flatMap((w) => w.jobs.filter((j) => calledLocalWorkflow(repository, j) === workflow)) : [];
+    found = workflow.triggers.some((t) => t.name === 'workflow_call') ? flatMap(repository.workflows, (w) => w.jobs.filter((j) => calledLocalWorkflow(repository, j) === workflow)) : [];
     callersCache.set(workflow, found);
   }
   return found;

@@ -4,6 +4,7 @@ import type { Step, Workflow } from '../model/workflow.js';
 import { asList, get, getText, scalarText } from '../yaml/model.js';
 import { everyPathGuarded, stepTrust } from './trust-guards.js';
 import { ScanCache } from '../model/scan-cache.js';
+import { flatMap } from '../model/arrays.js';
 
 /**
  * Who makes a `repository_dispatch` workflow run. The event can only be sent with a token that has write
@@ -31,7 +32,7 @@ export function dispatchGate(workflow: Workflow, repository: RepositoryModel): D
   const cached = cache.get(workflow);
   if (cached !== undefined) return cached;
   const trigger = workflow.triggers.find((t) => t.name === 'repository_dispatch');
-  const types = asList(get(trigger?.config, 'types')).flatMap((n) => {
+  const types = flatMap(asList(get(trigger?.config, 'types')), (n) => {
     const text = scalarText(n);
     return text === null ? [] : [text];
   });
@@ -39,7 +40,7 @@ export function dispatchGate(workflow: Workflow, repository: RepositoryModel): D
   let gated: string | null = null;
   let open: string | null = null;
   for (const source of repository.workflows) {
-    for (const step of source.jobs.flatMap((j) => j.steps)) {
+    for (const step of flatMap(source.jobs, (j) => j.steps)) {
       const slug = step.usesRef?.kind === 'repository' ? step.usesRef.slug : null;
       if (slug === 'peter-evans/slash-command-dispatch') {
         if ((getText(step.with, 'dispatch-type') ?? 'repository') !== 'repository') continue;
@@ -78,7 +79,7 @@ function slashCommands(step: Step): { command: string; permission: string | null
   try {
     const parsed: unknown = JSON.parse(config);
     if (!Array.isArray(parsed)) return [];
-    return parsed.flatMap((entry: unknown) => {
+    return flatMap(parsed, (entry: unknown) => {
       if (typeof entry !== 'object' || entry === null) return [];
       const { command, permission } = entry as { command?: unknown; permission?: unknown };
       return typeof command === 'string' ? [{ command, permission: typeof permission === 'string' ? permission : null }] : [];

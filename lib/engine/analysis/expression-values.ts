@@ -1,4 +1,5 @@
 import { contextPath, FunctionCall, functionName, Grouping, Literal, Logical, type Expr } from '../expressions/parse.js';
+import { flatMap } from '../model/arrays.js';
 
 /**
  * The sub-expressions an expression's value can come from: `a && 'x' || 'y'` yields `a`, `'x'` or `'y'`,
@@ -17,5 +18,5 @@ export function valueSources(expr: Expr, out: Expr[] = []): Expr[] {
 
 /** The string literals among an expression's value sources. */
 export function literalValues(expr: Expr): string[] {
-  return valueSources(expr).flatMap((e) => (e instanceof Literal && typeof e.token.value === 'string' ? [e.token.value] : []));
+  return flatMap(valueSources(expr), (e) => (e instanceof Literal && typeof e.token.value === 'string' ? [e.token.value] : []));
 }

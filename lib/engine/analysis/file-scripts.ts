@@ -2,6 +2,7 @@ import type { Action, Step, Workflow } from '../model/workflow.js';
 import { logicalLines, scriptPipelines, type Pipeline, type ScriptSpan } from '../shell.js';
 import type { YScalar } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
+import { flatMap } from '../model/arrays.js';
 
 /**
  * The shared per-file reading of `run:` scripts (issue 15): every script of a workflow or composite action
@@ -298,7 +299,7 @@ export function fileScripts(owner: Workflow | Action): FileScripts {
   let a = 0;
   let b = 0;
   let c = 0;
-  const steps = owner.kind === 'workflow' ? owner.jobs.flatMap((job) => job.steps) : owner.steps;
+  const steps = owner.kind === 'workflow' ? flatMap(owner.jobs, (job) => job.steps) : owner.steps;
   for (const step of steps) {
     const script = byStep.has(step) ? byStep.get(step) : readStep(step);
     if (script === null || script === undefined) continue;

@@ -1,6 +1,7 @@
 import type { Job, Step } from '../model/workflow.js';
 import { logicalLines } from '../shell.js';
 import { getText, type YNode, type YScalar } from '../yaml/model.js';
+import { flatMap } from '../model/arrays.js';
 
 /**
  * A privileged job that hands a pull request's head to another repository's CI: a `repository_dispatch` or
@@ -63,7 +64,7 @@ function texts(node: YNode | undefined, into: string[] = []): string[] {
 /** The pull request data a step's text (and the steps whose outputs it reads) carries. */
 function headData(step: Step, job: Job): string[] {
   const own = texts(step.node).join('\n');
-  const producers = [...own.matchAll(/\bsteps\.([\w-]+)\.outputs\b/g)].flatMap((m) => job.steps.filter((s) => s.id === m[1] && s.index < step.index));
+  const producers = flatMap([...own.matchAll(/\bsteps\.([\w-]+)\.outputs\b/g)], (m) => job.steps.filter((s) => s.id === m[1] && s.index < step.index));
   const all = [own, ...producers.map((p) => texts(p.node).join('\n'))].join('\n');
   return [...new Set([...all.matchAll(HEAD)].map((m) => m[0]))];
 }

@@ -16,6 +16,7 @@ import { hasAny, scriptOf, wordMask } from './file-scripts.js';
 import { ScanCache } from '../model/scan-cache.js';
 import { localCallers } from './callers.js';
 import { legsOf } from './run-model/conditions.js';
+import { flatMap } from '../model/arrays.js';
 
 /** What makes the head of a pull request reachable, and dangerous, in a workflow. */
 export interface PrHeadTriggers {
@@ -127,12 +128,12 @@ function prHeadInCommand(text: string, exprs: readonly Expr[], scope: Scope, tri
 function exprsOf(scope: Scope, node: YScalar): Expr[] {
   // A node of a local composite action is not in the workflow's file: parse its text rather than look it up there.
   if (scope.actionCaller !== undefined || scope.textOnly === true) {
-    return findExpressions(String(node.value)).flatMap((span) => {
+    return flatMap(findExpressions(String(node.value)), (span) => {
       const expr = span.terminated ? parseExpression(span.source) : null;
       return expr === null ? [] : [expr];
     });
   }
-  return expressionsOf(scope.workflow.file, node).flatMap((o) => (o.expr === null ? [] : [o.expr]));
+  return flatMap(expressionsOf(scope.workflow.file, node), (o) => (o.expr === null ? [] : [o.expr]));
 }
 
 function fromText(text: string, exprs: readonly Expr[], scope: Scope, triggers: PrHeadTriggers, depth: number): string | null {
@@ -280,7 +281,7 @@ function fromProducerScript(producer: Step, text: string, ranges: readonly (read
   // wrote that file (a head SHA, a branch, a repository name of its choosing).
   if (READS_FILE.test(text) && artifactBefore(producer, triggers)) return `artifact content read by step ${label}`;
   if (producer.run === undefined) return null;
-  const exprs = expressionsOf(scope.workflow.file, producer.run).flatMap((o) => (o.expr !== null && (ranges === null || ranges.some(([from, to]) => o.span.start >= from && o.span.start < to)) ? [o.expr] : []));
+  const exprs = flatMap(expressionsOf(scope.workflow.file, producer.run), (o) => (o.expr !== null && (ranges === null || ranges.some(([from, to]) => o.span.start >= from && o.span.start < to)) ? [o.expr] : []));
   return fromText(text, exprs, { ...scope, step: producer }, triggers, depth + 1);
 }
 
@@ -371,7 +372,7 @@ export function scriptCheckouts(job: Job, workflow: Workflow, triggers: PrHeadTr
       const lineEnd = lines[i + 1]?.offset ?? script.length;
       // Each command of the line in turn: `git fetch origin pull/N/head && git checkout FETCH_HEAD` is a fetch,
       // then a checkout of what it fetched.
-      const commands = pipelines(logical).flatMap((p) => p.commands);
+      const commands = flatMap(pipelines(logical), (p) => p.commands);
       commands.forEach((line, c) => {
         if (!GIT_OR_GH_TEXT.test(line.text)) return;
         // `${{ }}` masked, so an expression's spaces do not split a word (`pull/${{ github.event.issue.number }}/head:pr`).
@@ -386,7 +387,7 @@ export function scriptCheckouts(job: Job, workflow: Workflow, triggers: PrHeadTr
         if (sub === undefined || (sub !== 'fetch' && sub !== 'remote' && !WORKING_TREE.has(sub))) return;
         // The command's raw text ends where the next command (or logical line) starts.
         const end = commands[c + 1]?.offset ?? lineEnd;
-        const exprs = occurrences.flatMap((o) => (o.expr !== null && o.span.start >= line.offset && o.span.start < end ? [o.expr] : []));
+        const exprs = flatMap(occurrences, (o) => (o.expr !== null && o.span.start >= line.offset && o.span.start < end ? [o.expr] : []));
         if (sub === 'remote') {
           // `git remote add fork <head repository URL>` (or `set-url`): later commands naming `fork` fetch the fork.
           const name = list.slice(git + 2).filter((w) => !w.startsWith('-'))[1];

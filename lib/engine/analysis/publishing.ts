@@ -2,6 +2,7 @@ import type { Job, Step, Workflow } from '../model/workflow.js';
 import { hasAny, scriptOf, wordMask, type WordMask } from './file-scripts.js';
 import { getText, isTruthy, get } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
+import { flatMap } from '../model/arrays.js';
 
 export type Registry = 'npm' | 'pypi' | 'crates' | 'rubygems' | 'nuget' | 'maven' | 'container' | 'github-release' | 'other';
 
@@ -102,7 +103,7 @@ function readPublishingStep(step: Step): PublishingStep | null {
 export function publishingSteps(job: Job): readonly PublishingStep[] {
   let result = jobCache.get(job);
   if (result === undefined) {
-    result = job.steps.flatMap((s) => {
+    result = flatMap(job.steps, (s) => {
       const p = publishingStep(s);
       return p === null ? [] : [p];
     });
@@ -115,7 +116,7 @@ export function publishingSteps(job: Job): readonly PublishingStep[] {
 export function workflowPublishingSteps(workflow: Workflow): readonly PublishingStep[] {
   let result = workflowCache.get(workflow);
   if (result === undefined) {
-    result = workflow.jobs.flatMap((job) => publishingSteps(job));
+    result = flatMap(workflow.jobs, (job) => publishingSteps(job));
     workflowCache.set(workflow, result);
   }
   return result;

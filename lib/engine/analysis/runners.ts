@@ -10,6 +10,7 @@ import type { Job } from '../model/workflow.js';
 import { asList, get, getMap, getScalar, isMap, keyText, stringScalars, type YNode, type YScalar } from '../yaml/model.js';
 import { valueSources } from './expression-values.js';
 import { expandMatrix } from './matrix-values.js';
+import { flatMap } from '../model/arrays.js';
 
 const LABEL = 'self-hosted';
 
@@ -75,7 +76,7 @@ function matrixAxisValues(job: Job, name: string, limit = 256): YNode[] | null {
   let legs: Map<string, string>[] = [new Map()];
   for (const [key, { values }] of axes) {
     if (values.length === 0) continue;
-    legs = legs.flatMap((leg) => values.map((v) => new Map([...leg, [key, v]])));
+    legs = flatMap(legs, (leg) => values.map((v) => new Map([...leg, [key, v]])));
     if (legs.length > limit) return [...axis.nodes, ...included];
   }
   const surviving = legs.filter((leg) => !excludes.some((ex) => [...ex].every(([k, v]) => leg.get(k) === v)));

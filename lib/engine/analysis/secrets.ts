@@ -5,6 +5,7 @@ import { fileScalars, occurrencesIn, occurrencesInFile } from './file-scalars.js
 import type { SourceFile } from '../yaml/source.js';
 import { get, keyText, type YMap, type YNode, type YScalar } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
+import { flatMap } from '../model/arrays.js';
 
 /** How an expression touches the `secrets` context. */
 export type SecretUse =
@@ -123,7 +124,7 @@ export function carriedSecrets(expr: Expr | null): string[] {
     const name = literalName(expr.index);
     if (name !== null) return [name];
   }
-  return secretUses(expr).flatMap((u) => (u.kind === 'named' && !u.tested ? [u.name] : []));
+  return flatMap(secretUses(expr), (u) => (u.kind === 'named' && !u.tested ? [u.name] : []));
 }
 
 /** A secret whose value a `${{ }}` of a scalar carries. */

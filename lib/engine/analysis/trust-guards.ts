@@ -4,6 +4,7 @@ import type { Job, Step, Workflow } from '../model/workflow.js';
 import { asList, get, scalarText, type YNode } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
 import { labelRemovedEachRun } from './label-removal.js';
+import { flatMap } from '../model/arrays.js';
 
 /**
  * What keeps outsiders out of a job or step:
@@ -227,8 +228,8 @@ export interface Gate {
 /** The gate for a value from `source` in a step or job that runs on `paths` (gates apply per value). */
 export function gateOf(paths: TrustPaths, source: string, issueComment: boolean): Gate {
   const holds = paths.every((path) => path.some((g) => guardCovers(g, source, issueComment)));
-  const conditions = holds ? unique(paths.flatMap((path) => path.filter((g) => guardCovers(g, source, issueComment)).slice(0, 1).map(gateText))) : [];
-  const bypassable = unique(paths.flatMap((path) => path.filter((g) => g.kind === 'bypassable-label').map((g) => g.condition)));
+  const conditions = holds ? unique(flatMap(paths, (path) => path.filter((g) => guardCovers(g, source, issueComment)).slice(0, 1).map(gateText))) : [];
+  const bypassable = unique(flatMap(paths, (path) => path.filter((g) => g.kind === 'bypassable-label').map((g) => g.condition)));
   return { holds, conditions, bypassable };
 }
 
@@ -236,7 +237,7 @@ export function gateOf(paths: TrustPaths, source: string, issueComment: boolean)
 export function reviewedEnvironmentGate(paths: TrustPaths): Gate {
   const reviewed = (g: TrustGuard) => g.kind === 'environment' && g.reviewed === true;
   const holds = paths.every((path) => path.some(reviewed));
-  return { holds, conditions: holds ? unique(paths.flatMap((path) => path.filter(reviewed).slice(0, 1).map(gateText))) : [], bypassable: [] };
+  return { holds, conditions: holds ? unique(flatMap(paths, (path) => path.filter(reviewed).slice(0, 1).map(gateText))) : [], bypassable: [] };
 }
 
 /** A guard as a gate's description names it. */
@@ -378,7 +379,7 @@ function withAuthorization(paths: TrustPaths, job: Job, before: number): TrustPa
 
 function product(a: TrustPaths, b: TrustPaths): TrustPaths {
   if (a.length * b.length > MAX_PATHS) return [[]];
-  return a.flatMap((x) => b.map((y) => [...x, ...y]));
+  return flatMap(a, (x) => b.map((y) => [...x, ...y]));
 }
 
 /** The ways a condition can be true, with the trust guards of each. */
@@ -392,7 +393,7 @@ export function conditionTrust(node: YNode | undefined, workflow: Workflow | nul
   for (const conjuncts of disjuncts) {
     const atoms = conjuncts.map((c) => atomOf(c, { labeledOnly, workflow, job, event }));
     if (contradictory(atoms)) continue;
-    paths.push(atoms.flatMap((a) => (a.guard === null ? [] : [guardOf(a, a.guard, parsed.source)])));
+    paths.push(flatMap(atoms, (a) => (a.guard === null ? [] : [guardOf(a, a.guard, parsed.source)])));
   }
   return paths;
 }
@@ -434,7 +435,7 @@ function dnf(expr: Expr): Expr[][] | null {
     for (const arg of expr.args) {
       const part = dnf(arg);
       if (part === null || result.length * part.length > MAX_PATHS) return null;
-      result = result.flatMap((x) => part.map((y) => [...x, ...y]));
+      result = flatMap(result, (x) => part.map((y) => [...x, ...y]));
     }
     return result;
   }
@@ -442,7 +443,7 @@ function dnf(expr: Expr): Expr[][] | null {
 }
 
 function contradictory(atoms: readonly Atom[]): boolean {
-  const facts = new Set(atoms.flatMap((a) => (a.fact === null ? [] : [a.fact])));
+  const facts = new Set(flatMap(atoms, (a) => (a.fact === null ? [] : [a.fact])));
   if (facts.has(IMPOSSIBLE)) return true;
   if ([...facts].filter((f) => f.startsWith('event:')).length > 1) return true;
   for (const fact of facts) if (facts.has(fact.startsWith('!') ? fact.slice(1) : `!${fact}`)) return true;

@@ -1,4 +1,5 @@
 import type { Action, Dependabot, Step, Workflow } from './workflow.js';
+import { flatMap } from './arrays.js';
 
 /** Everything the engine parsed from one repository, with the cross-file links rules need. */
 export class RepositoryModel {
@@ -42,7 +43,7 @@ export class RepositoryModel {
   callersOf(action: Action): readonly Step[] {
     if (this.#callers === undefined) {
       const callers = new Map<Action, Step[]>();
-      const steps = [...this.workflows.flatMap((w) => w.jobs.flatMap((j) => j.steps)), ...this.actions.flatMap((a) => a.steps)];
+      const steps = [...flatMap(this.workflows, (w) => flatMap(w.jobs, (j) => j.steps)), ...flatMap(this.actions, (a) => a.steps)];
       for (const step of steps) {
         const target = this.ownAction(step);
         if (target === undefined) continue;

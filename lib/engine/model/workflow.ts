@@ -16,6 +16,7 @@ import {
 import { parseUses, type UsesRef } from './uses.js';
 import { pruneUnreachable, type WorkflowRuns } from '../analysis/run-model/conditions.js';
 import { ScanCache } from './scan-cache.js';
+import { flatMap } from './arrays.js';
 
 const runSets = new ScanCache<Workflow, WorkflowRuns>();
 
@@ -176,7 +177,7 @@ function parseTriggers(on: YNode | undefined): Trigger[] {
   if (on === undefined) return [];
   if (on.kind === 'scalar') return on.value === null ? [] : [{ name: String(on.value), node: on, config: undefined }];
   if (on.kind === 'seq') {
-    return on.items.flatMap((item) =>
+    return flatMap(on.items, (item) =>
       item.kind === 'scalar' && item.value !== null ? [{ name: String(item.value), node: item, config: undefined }] : [],
     );
   }
@@ -394,7 +395,7 @@ export function buildDependabot(file: SourceFile, root: YMap): Dependabot {
     kind: 'dependabot',
     file,
     root,
-    updates: asList(get(root, 'updates')).flatMap((node) =>
+    updates: flatMap(asList(get(root, 'updates')), (node) =>
       isMap(node) ? [{ node, ecosystem: getText(node, 'package-ecosystem') }] : [],
     ),
   };

@@ -10,6 +10,7 @@ import { valueOffsetToSource } from '../yaml/offsets.js';
 import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { get, getText, keyText, type YNode } from '../yaml/model.js';
+import { flatMap } from '../model/arrays.js';
 
 /** Write scopes that hand over code, releases, packages, workflow runs, deployments or cloud credentials (OIDC). */
 const STRONG_SCOPES = new Set(['contents', 'actions', 'packages', 'workflows', 'deployments', 'id-token']);
@@ -28,7 +29,7 @@ function writeScopes(job: Job): string[] | null {
 function stepSecrets(step: Step, job: Job): string[] {
   const file = job.workflow.file;
   const nodes: (YNode | undefined)[] = [step.with, step.env, job.env, job.workflow.env];
-  const names = nodes.flatMap((node) => (node === undefined ? [] : secretOccurrences(file, node).map((s) => s.name)));
+  const names = flatMap(nodes, (node) => (node === undefined ? [] : secretOccurrences(file, node).map((s) => s.name)));
   return [...new Set(names.filter((name) => !isGithubToken(name) && !isChatWebhookSecret(job.workflow, name)))];
 }
 

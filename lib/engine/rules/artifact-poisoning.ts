@@ -9,11 +9,12 @@ import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import type { Severity } from '../types.js';
 import { asList, get, scalarText } from '../yaml/model.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
+import { flatMap } from '../model/arrays.js';
 
 /** `the run of \`CI\`` for a workflow_run's triggering run, else `a run`. */
 function whoseRun(job: Job): string {
   const trigger = job.workflow.triggers.find((t) => t.name === 'workflow_run');
-  const upstream = asList(get(trigger?.config, 'workflows')).flatMap((n) => {
+  const upstream = flatMap(asList(get(trigger?.config, 'workflows')), (n) => {
     const name = scalarText(n);
     return name === null ? [] : [`\`${name}\``];
   });

@@ -12,6 +12,7 @@ import { outsiderCheckoutWith, reachedAsOpenly, type OutsiderCheckoutRun } from 
 import type { ReachLevel } from '../analysis/run-model/reach.js';
 import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
+import { flatMap } from '../model/arrays.js';
 
 /** At most this many writers are named in a finding's facts (`writer:<file>#<job>`). */
 const MAX_WRITER_FACTS = 8;
@@ -38,7 +39,7 @@ function laterSecret(job: Job, from: number): { name: string; step: Step } | nul
   for (const step of job.steps) {
     if (step.index < from) continue;
     const direct = secretOccurrences(step.owner.file, step.node).map((s) => s.name);
-    const inherited = [...secretEnv(step).values()].flatMap((v) => v.secrets);
+    const inherited = flatMap([...secretEnv(step).values()], (v) => v.secrets);
     const name = [...direct, ...inherited].find((n) => !isGithubToken(n) && !isChatWebhookSecret(job.workflow, n));
     if (name !== undefined) return { name, step };
   }

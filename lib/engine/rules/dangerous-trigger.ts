@@ -11,6 +11,7 @@ import { followsUntrustedRuns } from '../analysis/workflow-run.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import type { Job, Workflow } from '../model/workflow.js';
 import { asList, get, scalarText, type YNode } from '../yaml/model.js';
+import { flatMap } from '../model/arrays.js';
 
 const DANGEROUS = new Set(['pull_request_target', 'workflow_run']);
 
@@ -179,7 +180,7 @@ function privileges(workflow: Workflow, context: WorkflowRuleContext): string {
  * in words (it compares the followed run's head branch by name, which a fork chooses), or ''.
  */
 function branchFilterText(config: YNode | undefined): string {
-  const names = asList(get(config, 'branches')).flatMap((n) => {
+  const names = flatMap(asList(get(config, 'branches')), (n) => {
     const text = scalarText(n);
     return text === null ? [] : [text.replace(/[`\r\n]/g, '').slice(0, 60)];
   });

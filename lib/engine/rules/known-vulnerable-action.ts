@@ -11,6 +11,7 @@ import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import { severityRank, type Severity } from '../types.js';
 import type { SourceFile } from '../yaml/source.js';
 import { keyText, type YScalar } from '../yaml/model.js';
+import { flatMap } from '../model/arrays.js';
 
 const BY_ACTION = new Map<string, ActionAdvisory[]>();
 for (const advisory of ACTION_ADVISORIES) {
@@ -159,7 +160,7 @@ function durableOf(context: WorkflowRuleContext, use: Use): string[] | undefined
   // The jobs' holdings as one: every secret any of them reads, a self-hosted machine any of them runs on.
   return durableHoldings({
     ...first,
-    secrets: [...new Set(held.flatMap((h) => h.secrets))],
+    secrets: [...new Set(flatMap(held, (h) => h.secrets))],
     inheritsSecrets: held.some((h) => h.inheritsSecrets),
     selfHosted: held.some((h) => h.selfHosted === 'definite') ? 'definite' : null,
   });
@@ -170,7 +171,7 @@ function webhooksOf(context: WorkflowRuleContext, use: Use): string[] {
   const jobs = new Set<Job>();
   for (const j of use.jobs) if (j !== null) jobs.add(j);
   for (const step of use.steps) for (const caller of context.runs.jobSteps(step)) if (caller.job !== null) jobs.add(caller.job);
-  return [...new Set([...jobs].flatMap((j) => context.runs.job(j).holdings.webhooks))];
+  return [...new Set(flatMap([...jobs], (j) => context.runs.job(j).holdings.webhooks))];
 }
 
 /** The script injections of a step, read once per scan whatever the number of uses that ask (a WeakMap: steps die with their scan). */
@@ -214,7 +215,7 @@ function exposureOf(context: WorkflowRuleContext, advisory: SnapshotMatch['advis
       const id = step.id.toLowerCase();
       const own = `steps.${id}.outputs.`;
       const job = step.job;
-      const later = job === null ? (step.owner.kind === 'action' ? step.owner.steps : []) : job.workflow.jobs.flatMap((j) => j.steps);
+      const later = job === null ? (step.owner.kind === 'action' ? step.owner.steps : []) : flatMap(job.workflow.jobs, (j) => j.steps);
       for (const sink of later.slice(0, MAX_SINK_STEPS)) {
         const through = (via: string): boolean => (sink.job === job && via.toLowerCase().startsWith(own)) || (job !== null && sink.job !== job && via.toLowerCase().startsWith(`needs.${job.id.toLowerCase()}.outputs.`));
         let hits = injectionsOf.get(sink);

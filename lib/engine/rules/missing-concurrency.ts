@@ -4,6 +4,7 @@ import { expressionsOf } from '../expressions/extract.js';
 import { defineWorkflowRule } from '../rule.js';
 import type { Job } from '../model/workflow.js';
 import { get, scalarText, type YNode } from '../yaml/model.js';
+import { flatMap } from '../model/arrays.js';
 
 /** A `concurrency:` that is present and not empty. */
 function hasConcurrency(node: YNode | undefined): boolean {
@@ -28,7 +29,7 @@ function deployEnvironment(job: Job): string | null {
   // (`${{ inputs.environment }}`) is taken as a deployment target.
   const occurrences = name?.kind === 'scalar' ? expressionsOf(job.workflow.file, name) : [];
   const candidates =
-    occurrences.length === 0 ? [text] : occurrences.flatMap((o) => (o.expr === null ? [] : literalValues(o.expr))).filter((c) => c !== '');
+    occurrences.length === 0 ? [text] : flatMap(occurrences, (o) => (o.expr === null ? [] : literalValues(o.expr))).filter((c) => c !== '');
   if (candidates.length > 0 && candidates.every((c) => NON_DEPLOY_ENVIRONMENT.test(c))) return null;
   return text;
 }
@@ -59,7 +60,7 @@ export default defineWorkflowRule({
   create: (context) => ({
     workflow(workflow) {
       if (hasConcurrency(workflow.concurrency)) return;
-      const unguarded = workflow.jobs.flatMap((job) => {
+      const unguarded = flatMap(workflow.jobs, (job) => {
         if (hasConcurrency(get(job.node, 'concurrency'))) return [];
         const environment = deployEnvironment(job);
         if (environment !== null) return [{ job, what: `deploys to environment \`${environment.slice(0, 60)}\`` }];

@@ -4,6 +4,7 @@ import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { getText, type YNode } from '../yaml/model.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
+import { flatMap } from '../model/arrays.js';
 
 /** Something the job takes in that another run, repository or registry produced. */
 interface Intake {
@@ -125,7 +126,7 @@ export default defineWorkflowRule({
     job(job) {
       const taken = intakes(job);
       if (taken.length === 0 || verifies(job)) return;
-      const publishes = job.steps.flatMap((s) => {
+      const publishes = flatMap(job.steps, (s) => {
         const p = publishingStep(s);
         return p !== null && publishesForReal(p) ? [p] : [];
       });

@@ -11,6 +11,7 @@ import { destinationOf, enclosingAt, enclosingDestinations, heredocDelimiter, he
 import { valueOffsetToSource } from '../yaml/offsets.js';
 import { eventFacts, runFact } from '../analysis/run-model/facts.js';
 import { getScalar, keyText, type YMap, type YScalar } from '../yaml/model.js';
+import { flatMap } from '../model/arrays.js';
 
 /** PowerShell cmdlets that write their `-Value` to the file they name. */
 const FILE_WRITERS = new Set(['add-content', 'set-content', 'out-file']);
@@ -141,7 +142,7 @@ function trackDerived(line: ScriptSpan, script: string, env: Variables): void {
     if (existing?.derived === true) env.delete(name);
     return;
   }
-  const secrets = [...new Set(carried.flatMap((c) => c.secrets))];
+  const secrets = [...new Set(flatMap(carried, (c) => c.secrets))];
   env.set(name, { name, secrets, derived: true, partial: inner !== undefined || carried.some((c) => c.partial), masked: false });
 }
 
@@ -219,7 +220,7 @@ export default defineWorkflowRule({
       const job = step.job;
       if (job === null) return ['the steps after it'];
       const after = context.runs.job(job).steps.filter((s) => s.caller.index > step.index);
-      const names = after.flatMap((s) => (s.step.usesRef !== undefined && context.runs.ownershipOf(s.step.usesRef) === 'third-party' && s.step.uses !== undefined ? [`\`${String(s.step.uses.value)}\``] : []));
+      const names = flatMap(after, (s) => (s.step.usesRef !== undefined && context.runs.ownershipOf(s.step.usesRef) === 'third-party' && s.step.uses !== undefined ? [`\`${String(s.step.uses.value)}\``] : []));
       return [...new Set(names)];
     };
 
@@ -280,7 +281,7 @@ export default defineWorkflowRule({
 
       let secrets: PrintedSecret[];
       if (name === 'cat' && body.length > 0) {
-        secrets = body.flatMap((l) => secretsIn(l, script, env));
+        secrets = flatMap(body, (l) => secretsIn(l, script, env));
       } else if (PRINTERS.has(name) || /^["']/.test(producer.text) || (FILE_WRITERS.has(name) && destinationOf(producer.text) !== null)) {
         if (producer.text.includes('::add-mask::')) {
           for (const use of variableUses(producer.text)) {

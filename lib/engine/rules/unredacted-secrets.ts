@@ -9,6 +9,7 @@ import { keyText, type YNode, type YScalar } from '../yaml/model.js';
 import { enclosingDestinations, printedAt, type Destination, type Printed } from '../analysis/log-destination.js';
 import { ScanCache } from '../model/scan-cache.js';
 import { logicalLines } from '../shell.js';
+import { flatMap } from '../model/arrays.js';
 
 /** `fromJSON(<secret>)` calls of an expression whose result is used as a value (a field of it, or itself). */
 function decodedSecrets(expr: Expr): { name: string; field: boolean }[] {
@@ -25,7 +26,7 @@ function decodedSecrets(expr: Expr): { name: string; field: boolean }[] {
   const carried = new Set(carriedSecrets(expr));
   walkExpression(expr, (node) => {
     if (!(node instanceof FunctionCall) || functionName(node) !== 'fromjson') return;
-    for (const name of node.args.flatMap((a) => carriedSecrets(a))) {
+    for (const name of flatMap(node.args, (a) => carriedSecrets(a))) {
       if (carried.has(name)) found.push({ name, field: fields.has(node) });
     }
   });

@@ -10,6 +10,7 @@ import { defineWorkflowRule } from '../rule.js';
 import { commandName, pipelines, words, type ScriptSpan } from '../shell.js';
 import { get, getText, keyText, type YNode, type YScalar } from '../yaml/model.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
+import { flatMap } from '../model/arrays.js';
 
 /** Registries with OIDC trusted publishing for GitHub Actions. */
 type Registry = 'PyPI' | 'npm' | 'crates.io' | 'RubyGems' | 'NuGet';
@@ -266,7 +267,7 @@ function fromScript(step: Step, repository: RepositoryModel): Evidence | null {
   const calls: (readonly { program: string; args: readonly string[] }[] | undefined)[] = [];
   const callsOf = (index: number) =>
     (calls[index] ??= PUBLISH_TEXT.test((lines[index] as ScriptSpan).text)
-      ? pipelines(lines[index] as ScriptSpan).flatMap((p) => p.commands.flatMap((c) => invocation(c.text) ?? []))
+      ? flatMap(pipelines(lines[index] as ScriptSpan), (p) => flatMap(p.commands, (c) => invocation(c.text) ?? []))
       : []);
   for (const command of COMMANDS) {
     const line = lines.find((_, index) =>

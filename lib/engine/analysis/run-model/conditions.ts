@@ -21,6 +21,7 @@ import { parseExpression } from '../../expressions/parse.js';
 import { ScanCache } from '../../model/scan-cache.js';
 import type { Job, Step, Workflow } from '../../model/workflow.js';
 import { asList, get, isMap, keyText, scalarText, type YMap, type YNode } from '../../yaml/model.js';
+import { flatMap } from '../../model/arrays.js';
 
 /** The kind of `github.ref` a run has: a branch, a tag, a pull request's merge ref; null when not known. */
 export type RefKind = 'branch' | 'tag' | 'pr' | null;
@@ -55,7 +56,7 @@ export function occasionsOf(workflow: Workflow): Occasion[] {
       result.push({ event: null, action: null, ref: null, fork: null });
       continue;
     }
-    const types = asList(get(trigger.config, 'types')).flatMap((n) => {
+    const types = flatMap(asList(get(trigger.config, 'types')), (n) => {
       const text = scalarText(n);
       return text === null ? [] : [text.toLowerCase()];
     });

@@ -9,6 +9,7 @@ import { ScanCache } from '../../model/scan-cache.js';
 import { getText } from '../../yaml/model.js';
 import { publishesForReal, publishingStep, type PublishingStep } from '../publishing.js';
 import type { CalledStep, JobRun, RunModel } from './index.js';
+import { flatMap } from '../../model/arrays.js';
 
 export interface Publisher {
   publishing: PublishingStep;
@@ -18,7 +19,7 @@ export interface Publisher {
 
 /** The real publishing steps of a job, steps of local composite actions included at their call. */
 export function publishersOf(run: JobRun): Publisher[] {
-  return run.steps.flatMap(({ step, caller }) => {
+  return flatMap(run.steps, ({ step, caller }) => {
     const publishing = publishingStep(step);
     return publishing !== null && publishesForReal(publishing) ? [{ publishing, caller }] : [];
   });
@@ -32,7 +33,7 @@ function namePrefix(text: string): string {
 
 /** Names (their literal beginnings) of the artifacts a job uploads; empty when it uploads none. */
 function uploads(run: JobRun): string[] {
-  return run.steps.flatMap(({ step }) => {
+  return flatMap(run.steps, ({ step }) => {
     if (step.usesRef?.kind !== 'repository' || !/^actions\/upload(-pages)?-artifact$/.test(step.usesRef.slug)) return [];
     return [namePrefix(getText(step.with, 'name') ?? (step.usesRef.slug === 'actions/upload-pages-artifact' ? 'github-pages' : 'artifact'))];
   });

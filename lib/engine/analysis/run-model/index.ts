@@ -23,6 +23,7 @@ import type { UsesRef } from '../../model/uses.js';
 import { get, type YNode } from '../../yaml/model.js';
 import { serviceAccess, serviceHoldings, type ServiceAccess } from './services.js';
 import { containerAccess, containerHoldings, type ContainerAccess } from './containers.js';
+import { flatMap } from '../../model/arrays.js';
 
 export type { ForkReach, Reach, ReachLevel, ValueReach } from './reach.js';
 export type { Holdings, DefaultToken } from './holdings.js';
@@ -383,7 +384,7 @@ export class RunModel {
   #savesShippedCache(job: Job): boolean {
     // Each save at its own occasions (the caller's, for a composite action's step): a step that saves only on
     // pull request runs plants nothing a release reads, whatever else the job runs on.
-    const saves = this.job(job).steps.flatMap(({ step, caller }) => {
+    const saves = flatMap(this.job(job).steps, ({ step, caller }) => {
       const use = cacheStep(step);
       return use !== null && use.saves && this.#savesDefaultScope(job, this.runSet(caller), 0) ? [use] : [];
     });
@@ -534,7 +535,7 @@ export class RunModel {
     if (depth >= MAX_ACTION_DEPTH) return [...own];
     const action = this.repository.ownAction(step);
     if (action === undefined || action.using !== 'composite') return [...own];
-    return [...own, ...action.steps.flatMap((inner) => this.#expand(inner, caller, depth + 1))];
+    return [...own, ...flatMap(action.steps, (inner) => this.#expand(inner, caller, depth + 1))];
   }
 }
 

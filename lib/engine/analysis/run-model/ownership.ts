@@ -26,6 +26,7 @@ import { matrixValues } from '../matrix-values.js';
 import { get, getText, scalarText } from '../../yaml/model.js';
 import { logicalLines } from '../../shell.js';
 import { hasAny, scriptOf, wordMask } from '../file-scripts.js';
+import { flatMap } from '../../model/arrays.js';
 
 export type Ownership = 'local' | 'first-party' | 'platform' | 'third-party';
 
@@ -124,7 +125,7 @@ function readIdentity(repository: RepositoryModel, known: string | null): Reposi
     }
   }
   // Every step of the repository's workflows and of its local (composite) actions.
-  const steps = [...repository.workflows.flatMap((w) => w.jobs.flatMap((j) => j.steps)), ...repository.actions.flatMap((a) => a.steps)];
+  const steps = [...flatMap(repository.workflows, (w) => flatMap(w.jobs, (j) => j.steps)), ...flatMap(repository.actions, (a) => a.steps)];
   for (const step of steps) {
     const slug = step.usesRef?.kind === 'repository' ? step.usesRef.slug : null;
     if (slug === 'docker/build-push-action' || slug === 'docker/bake-action') {
@@ -184,7 +185,7 @@ function resolveWord(repository: RepositoryModel, step: Step, word: string, scri
       next.push(...replaced);
     }
     // A value can hold several images (an input given `a/x:1,b/y:1`).
-    values = [...new Set(next.flatMap(imageWords))].filter((v) => v !== '').slice(0, MAX_VALUES);
+    values = [...new Set(flatMap(next, imageWords))].filter((v) => v !== '').slice(0, MAX_VALUES);
     if (!changed) break;
   }
   return values;

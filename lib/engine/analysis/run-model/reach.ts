@@ -23,6 +23,7 @@ export { localCallers } from '../callers.js';
 import { jobTrustOn, stepTrustOn, type TrustGuard, type TrustPaths } from '../trust-guards.js';
 import { followsUntrustedRuns } from '../workflow-run.js';
 import { occasionIndexes, workflowRuns, type Occasion, type RunSet } from './conditions.js';
+import { flatMap } from '../../model/arrays.js';
 
 export type ReachLevel = 'anyone' | 'sticky-label' | 'unreviewed-environment' | 'approval' | 'trusted-author' | 'collaborator';
 
@@ -353,7 +354,7 @@ function valueReachOf(job: Job, step: Step | null, repository: RepositoryModel, 
     if (base === 'collaborator' || base === 'trusted-author') {
       // A condition folded into the occasion (a same-repository check): name the guard that says so.
       const paths = base === 'trusted-author' ? (step === null ? jobTrustOn(job, occasion.event) : stepTrustOn(step, occasion.event)) : [];
-      const gates = [...new Set(paths.flatMap((path) => path.filter(covers).slice(0, 1).map(guardText)))];
+      const gates = [...new Set(flatMap(paths, (path) => path.filter(covers).slice(0, 1).map(guardText)))];
       better({ level: base, event: null, gates, forkPullRequest: false, unvouched: false });
       continue;
     }
