@@ -334,10 +334,11 @@ function runWorkflowRules(
   const onAction = new Hooks<Hook<'action'>>();
   const onDependabot = new Hooks<Hook<'dependabot'>>();
   const onDone = new Hooks<Hook<'done'>>();
+  const options = ruleOptions === undefined ? defaultOptions(rules) : rules.map((rule) => resolveRuleOptions(rule.meta.id, ruleOptions[rule.meta.id]));
   // Every scan creates every rule's visitor afresh: rules keep per-scan state in their create() closure.
-  for (const rule of rules) {
-    const id = rule.meta.id;
-    const visitor = rule.create(new RuleContext(rule, shared, resolveRuleOptions(id, ruleOptions?.[id])));
+  for (let r = 0; r < rules.length; r++) {
+    const rule = rules[r]!;
+    const visitor = rule.create(new RuleContext(rule, shared, options[r]!));
     onInvalid.add(visitor, visitor.invalidFile);
     onWorkflow.add(visitor, visitor.workflow);
     onJob.add(visitor, visitor.job);
@@ -377,6 +378,17 @@ function runWorkflowRules(
   at.job = null;
   for (let i = 0; i < onDone.fns.length; i++) onDone.fns[i]!.call(onDone.visitors[i]);
   return visited;
+}
+
+/** The last rule list scanned without rule options, and each rule's default options (most scans: every rule, no options). */
+let defaultsFor: { rules: readonly WorkflowRule[]; options: readonly Readonly<Record<string, unknown>>[] } | null = null;
+
+/** Each rule's default options, in order: resolved once per rule list rather than looked up by id in every scan. */
+function defaultOptions(rules: readonly WorkflowRule[]): readonly Readonly<Record<string, unknown>>[] {
+  if (defaultsFor?.rules === rules) return defaultsFor.options;
+  const options = rules.map((rule) => resolveRuleOptions(rule.meta.id, undefined));
+  defaultsFor = { rules, options };
+  return options;
 }
 
 function visitSteps(steps: readonly Step[], onStep: Hooks<Hook<'step'>>): void {
