@@ -48,3 +48,21 @@ describe('the collector (scanRepository): occurrences and duplicates', () => {
     expect(twice.counts).toEqual(once.counts);
   });
 });
+
+describe('rule options across scans (defaults are kept per rule list)', () => {
+  const files: RepositoryFile[] = [{ path: '.github/workflows/a.yml', text: workflow(1) }];
+  const forbidden = (options: Parameters<typeof scanRepository>[1]) => scanRepository(files, options).findings.filter((f) => f.rule_id === 'forbidden-uses').length;
+
+  it('applies the options a scan gives, and the defaults again in the next scan without them', () => {
+    const deny = { ruleOptions: { 'forbidden-uses': { deny: ['some-org/*'] } } };
+    expect(forbidden(deny)).toBe(1);
+    expect(forbidden({})).toBe(0);
+    expect(forbidden(deny)).toBe(1);
+    expect(forbidden({})).toBe(0);
+  });
+
+  it('rejects invalid options even after scans without options', () => {
+    expect(forbidden({})).toBe(0);
+    expect(() => forbidden({ ruleOptions: { 'forbidden-uses': { deny: 'some-org/*' } } })).toThrow(/forbidden-uses/);
+  });
+});
