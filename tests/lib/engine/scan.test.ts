@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { findingFingerprint, nodeAnchor } from '../../../lib/engine/fingerprint.js';
 import { scanRepository } from '../../../lib/engine/scan.js';
 import type { RepositoryFile } from '../../../lib/engine/types.js';
+import type { WorkflowRuleContext } from '../../../lib/engine/rule.js';
+import { resolveRuleOptions } from '../../../lib/engine/rule-options.js';
+import { WORKFLOW_VISITORS } from '../../../lib/engine/rules/index.js';
 
 const ONLY_UNPINNED = { isEnabled: (id: string) => id === 'unpinned-action' };
 
@@ -65,4 +68,25 @@ describe('rule options across scans (defaults are kept per rule list)', () => {
     expect(forbidden({})).toBe(0);
     expect(() => forbidden({ ruleOptions: { 'forbidden-uses': { deny: 'some-org/*' } } })).toThrow(/forbidden-uses/);
   });
+});
+
+describe('rule visitors (the walk reads their hooks from their own enumerable keys)', () => {
+  const HOOKS = ['invalidFile', 'workflow', 'job', 'step', 'action', 'dependabot', 'done'] as const;
+  const context = (id: string) =>
+    ({ repository: null, owner: null, taint: null, runs: null, options: resolveRuleOptions(id, undefined), report: () => undefined }) as unknown as WorkflowRuleContext;
+
+  it('every rule makes an object literal whose hooks are functions it enumerates', () => {
+    for (const rule of WORKFLOW_VISITORS) {
+      const visitor = rule.create(context(rule.meta.id));
+      expect(Object.getPrototypeOf(visitor), rule.meta.id).toBe(Object.prototype);
+      const keys: string[] = [];
+      for (const key in visitor) keys.push(key);
+      const hooks = HOOKS.filter((h) => visitor[h] !== undefined);
+      for (const hook of hooks) {
+        expect(keys, `${rule.meta.id}.${hook}`).toContain(hook);
+        expect(typeof visitor[hook], `${rule.meta.id}.${hook}`).toBe('function');
+      }
+    }
+  });
+
 });
