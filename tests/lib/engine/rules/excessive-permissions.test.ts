@@ -74,7 +74,7 @@ describe(RULE, () => {
       expect(scanWith(RULE, job('{ id-token: write }', '- run: npm publish --provenance --access public'))).toEqual([]);
       expect(scanWith(RULE, job('{ id-token: write }', '- run: npm run release', 'env: { NPM_CONFIG_PROVENANCE: true }'))).toEqual([]);
       expect(scanWith(RULE, job('{ id-token: write }', '- run: NPM_CONFIG_PROVENANCE=true pnpm run release'))).toEqual([]);
-      expect(scanWith(RULE, job('{ id-token: write, contents: write, pull-requests: write }', '- uses: changesets/action@v1\n              with: { publish: pnpm release }\n              env: { NPM_CONFIG_PROVENANCE: \"true\" }'))).toEqual([]);
+      expect(scanWith(RULE, job('{ id-token: write, contents: write, pull-requests: write }', '- uses: changesets/action@v1\n              with: { publish: pnpm release }\n              env: { NPM_CONFIG_PROVENANCE: "true" }'))).toEqual([]);
       // negative: provenance set where nothing publishes, or provenance turned off.
       for (const [steps, env] of [['- run: npm test', 'env: { NPM_CONFIG_PROVENANCE: true }'], ['- run: npm run release', 'env: { NPM_CONFIG_PROVENANCE: false }'], ['- uses: changesets/action@v1\n              with: { publish: pnpm release }', '']] as const) {
         const found = scanWith(RULE, job('{ id-token: write }', steps, env));
