@@ -23,6 +23,7 @@ import type { UsesRef } from '../../model/uses.js';
 import { get, type YNode } from '../../yaml/model.js';
 import { serviceAccess, serviceHoldings, type ServiceAccess } from './services.js';
 import { containerAccess, containerHoldings, type ContainerAccess } from './containers.js';
+import { actionFailsJob } from '../permission-actions.js';
 
 export type { ForkReach, Reach, ReachLevel, ValueReach } from './reach.js';
 export type { Holdings, DefaultToken } from './holdings.js';
@@ -205,8 +206,9 @@ export class RunModel {
     if (step.job === null) return { level: 'collaborator', event: null, gates: [], forkPullRequest: false };
     let reach = this.#steps.get(step);
     if (reach === undefined) {
-      // Only an earlier script (a `run:` or a github-script's `script`) can fail the job for outsiders.
-      reach = step.if === undefined && !step.job.steps.some((s) => s.index < step.index && (s.run !== undefined || get(s.with, 'script') !== undefined)) ? this.job(step.job).reach : reachOf(step.job, step, this.repository);
+      // Only an earlier script (a `run:` or a github-script's `script`) or a permission action that fails its
+      // step (permission-actions.ts) can fail the job for outsiders.
+      reach = step.if === undefined && !step.job.steps.some((s) => s.index < step.index && (s.run !== undefined || get(s.with, 'script') !== undefined || actionFailsJob(s))) ? this.job(step.job).reach : reachOf(step.job, step, this.repository);
       this.#steps.set(step, reach);
     }
     return reach;
