@@ -31,8 +31,10 @@ export interface PermissionAction {
    * tests one for truth is no gate, unless through `fromJSON` (`'false'` decodes to false).
    */
   answers: ReadonlySet<string>;
-  /** What the action does for an account without the permission, in words. */
+  /** What the action does for an account without the permission, in words (for one that does not fail). */
   deny: string;
+  /** What else a reader of the finding needs to know, in words. */
+  note?: string;
 }
 
 const OPEN_LEVELS = new Set(['none', 'read']);
@@ -42,13 +44,14 @@ const ACTIONS: readonly PermissionAction[] = [
     slug: 'peter-evans/slash-command-dispatch',
     failsOnDeny: () => false,
     answers: new Set(),
-    deny: 'logs that the command is not configured for their permission level and ends its step without failing it (it dispatches nothing)',
+    deny: 'logs that the command is not configured for their permission level and ends its step without failing it, dispatching nothing',
   },
   {
     slug: 'xt0rted/slash-command-action',
     failsOnDeny: (step) => !OPEN_LEVELS.has((getText(step.with, 'permission-level') ?? 'write').trim().toLowerCase()),
     answers: new Set(),
-    deny: 'fails its step (its `command-name` output is set before the permission is checked)',
+    deny: 'fails its step',
+    note: 'it sets `command-name` before it checks the permission, so an `if:` on that output lets anyone through',
   },
   {
     slug: 'prince-chrismc/check-actor-permissions-action',
@@ -60,7 +63,7 @@ const ACTIONS: readonly PermissionAction[] = [
     slug: 'actions-cool/check-user-permission',
     failsOnDeny: () => false,
     answers: new Set(['require-result', 'result', 'user-permission']),
-    deny: 'records the answer in its outputs (`require-result`, `user-permission`) and succeeds',
+    deny: 'records the answer in its outputs `require-result` and `user-permission` and succeeds',
   },
   {
     slug: 'lidofinance/check-user-permission',
@@ -100,7 +103,7 @@ export function actionGatesOnlyItself(step: Step): string | null {
   if (action === null) return null;
   if (action.failsOnDeny(step)) {
     if (!continuesOnError(step)) return null;
-    return `\`${action.slug}\` ${action.deny} and \`continue-on-error\` lets the job go on`;
+    return `\`${action.slug}\` fails its step for an account without the permission, but \`continue-on-error\` lets the job go on${action.note === undefined ? '' : `; ${action.note}`}`;
   }
   if (action.slug === 'xt0rted/slash-command-action') return `\`${action.slug}\` lets every account through at \`permission-level: ${getText(step.with, 'permission-level') ?? ''}\``;
   return `\`${action.slug}\` gates only what it does itself: for an account without the permission it ${action.deny}`;

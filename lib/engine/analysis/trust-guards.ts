@@ -348,14 +348,20 @@ export function quietPermissionChecks(job: Job, before: number): Step[] {
  * (conditions read it); these are for messages that say why a step is open to anyone.
  */
 export function openPermissionChecks(job: Job, before: number): { step: Step; why: string }[] {
-  const quiet = new Set(quietPermissionChecks(job, before));
-  return job.steps.flatMap((s) => {
-    if (s.index >= before) return [];
-    if (quiet.has(s)) return [{ step: s, why: 'its deny path only ends that step (it returns or exits 0 without failing it)' }];
-    const why = actionGatesOnlyItself(s);
-    return why === null ? [] : [{ step: s, why }];
-  });
+  let all = openChecks.get(job);
+  if (all === undefined) {
+    const quiet = new Set(quietPermissionChecks(job, Infinity));
+    all = job.steps.flatMap((s) => {
+      if (quiet.has(s)) return [{ step: s, why: 'its deny path only ends that step (it returns or exits 0 without failing it)' }];
+      const why = actionGatesOnlyItself(s);
+      return why === null ? [] : [{ step: s, why }];
+    });
+    openChecks.set(job, all);
+  }
+  return all.filter((c) => c.step.index < before);
 }
+
+const openChecks = new ScanCache<Job, { step: Step; why: string }[]>();
 
 function scriptOf(step: Step): string | null {
   const script = step.run ?? get(step.with, 'script');

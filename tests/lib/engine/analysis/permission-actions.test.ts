@@ -54,7 +54,7 @@ describe('permission-checking actions', () => {
     expect(severities(prince())).toEqual(['MEDIUM']);
     expect(severities(xt0rted('        continue-on-error: true\n'))).toEqual(['HIGH']);
     expect(severities(prince('        continue-on-error: true\n'))).toEqual(['HIGH']);
-    expect(checkout(xt0rted('        continue-on-error: true\n'))[0]?.description).toContain('`continue-on-error` lets the job go on');
+    expect(checkout(xt0rted('        continue-on-error: true\n'))[0]?.description).toContain('`continue-on-error` lets the job go on; it sets `command-name` before it checks the permission');
     // `continue-on-error: false` is no swallowing.
     expect(severities(xt0rted('        continue-on-error: false\n'))).toEqual(['MEDIUM']);
     // `permission-level: read` (or `none`) lets every account through: no failure to stand in the way.
@@ -93,7 +93,7 @@ ${check}
 `;
     const open = scanWith('script-injection', inject(dispatch));
     expect(open.map((f) => f.severity)).toEqual(['HIGH']);
-    expect(open[0]?.description).toContain('anyone with a GitHub account can start it');
+    expect(open[0]?.description).toContain('anyone with a GitHub account can start it through `issue_comment` (step `Check` of job `cmd` checks the actor\'s permission, but `peter-evans/slash-command-dispatch` gates only what it does itself');
     // After a check that fails the job, only users with write access reach the script (their own text).
     const gated = scanWith('script-injection', inject(xt0rted()));
     expect(gated.map((f) => f.severity)).not.toContain('HIGH');
