@@ -78,6 +78,39 @@ describe('permission-checking actions', () => {
     expect(severities(dispatch, "if: steps.check.outputs.error-message == ''\n        ")).toEqual(['HIGH']);
   });
 
+  it('reads the answer through a failing step or a job output', () => {
+    // A separate step that fails the job on the recorded answer gates the steps after it.
+    const fail = `${coolCheck}
+      - if: steps.check.outputs.require-result != 'true'
+        run: exit 1`;
+    expect(severities(fail)).toEqual(['MEDIUM']);
+    // A later job that needs the check's job and compares its output.
+    const jobs = (condition: string) => `on:
+  issue_comment:
+    types: [created]
+jobs:
+  check:
+    runs-on: ubuntu-latest
+    outputs:
+      allowed: \${{ steps.check.outputs.require-result }}
+    steps:
+${coolCheck}
+  test:
+    needs: check
+    if: ${condition}
+    runs-on: ubuntu-latest
+    permissions:
+      contents: write
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          ref: refs/pull/\${{ github.event.issue.number }}/head
+      - run: make test
+`;
+    expect(scanWith('untrusted-checkout', jobs("needs.check.outputs.allowed == 'true'")).map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(scanWith('untrusted-checkout', jobs('needs.check.outputs.allowed')).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+
   it('a later step that expands the comment into a script is reported for anyone after a gate of the action alone', () => {
     const inject = (check: string) => `on:
   issue_comment:
