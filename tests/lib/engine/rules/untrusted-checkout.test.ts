@@ -262,6 +262,13 @@ ${step}
     expect(positions(minted)).toEqual(['14:14 MEDIUM']);
     expect(minted[0]?.description).toContain('`steps.app.outputs.token`');
     expect(scanWith('dangerous-trigger', workflow(app + script('${{ steps.app.outputs.token }}'))).map((f) => f.severity)).toEqual(['MEDIUM']);
+    // actions/github-script: its client is the job's token unless `github-token:` names another.
+    const github = (token: string) => `      - uses: actions/github-script@v7
+        with:
+          ${token}script: |
+            await github.rest.repos.createDispatchEvent({ owner: 'acme', repo: 'integration', event_type: 'pr', client_payload: { sha: context.payload.pull_request.head.sha } })`;
+    expect(scanWith(RULE, workflow(github('')))).toEqual([]);
+    expect(positions(scanWith(RULE, workflow(github('github-token: ${{ secrets.DISPATCH_PAT }}\n          '))))).toEqual(['9:15 MEDIUM']);
   });
 
   it('counts a permission check only when it fails the job on the answer: not in a catch block, not on the API call failing, not an output nothing reads', () => {
