@@ -114,7 +114,7 @@ function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef, truste
   const feeds = ownership === 'third-party' && step !== null && !low && run !== null && holdsNothing(run.holdings, context.runs.defaultToken);
   const defaultNote = run?.holdings.token.kind === 'default' ? ' (its default token is read-write only if the repository\'s settings make it so)' : '';
   const why = feeds
-    ? ` MEDIUM: the job holds nothing worth taking itself, but ${(step.job === null ? null : context.runs.releaseFeed(step.job)) ?? 'what it builds or caches reaches a job that publishes'}.`
+    ? ` MEDIUM: the job holds nothing worth taking itself, but ${(step.job === null ? null : context.runs.releaseFeed(step.job, step)) ?? 'what it builds or caches reaches a job that publishes'}.`
     : low && step === null
     ? ` LOW: the calling job holds ${webhookLead(run?.holdings.webhooks ?? [], true).lead}no write scope that changes code, releases or packages, no ${webhookLead(run?.holdings.webhooks ?? []).other}secret or OIDC token${defaultNote}, so the called workflow gets none of them (nor, being another owner's, this repository's self-hosted runners), and no job after it publishes, so a moved ref changes only what this run does.`
     : low
