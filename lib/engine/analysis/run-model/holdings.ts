@@ -192,6 +192,18 @@ export function valuables(holdings: Holdings, defaultToken: DefaultToken, forkPu
 }
 
 /**
+ * Everything a holder holds, most worth taking first, in words: what `valuables` names (a self-hosted machine,
+ * the token's write scopes, OIDC, secrets, a publish), then the chat webhooks, which are not worth taking
+ * (`webhookWords`); empty when it holds neither. For sentences that name what a job (or a container) holds, so
+ * that a chat webhook is never named before, or instead of, something worth taking.
+ */
+export function heldWords(holdings: Holdings, defaultToken: DefaultToken): string[] {
+  const found = valuables(holdings, defaultToken);
+  const webhooks = webhookWords(holdings.webhooks);
+  return webhooks === '' ? found : [...found, webhooks];
+}
+
+/**
  * What of a job's holdings outlives its run, in words: its stored secrets (`secret \`NPM_TOKEN\``, or every
  * secret with `secrets: inherit`) and a definite self-hosted machine. Not the `GITHUB_TOKEN` (whatever its
  * scopes, it expires when the job ends) nor an OIDC token (minted for the run, short-lived), nor a publish. For
