@@ -1,5 +1,5 @@
 import { holdingFacts, runFact } from '../analysis/run-model/facts.js';
-import { callSecrets, holdsNothing, nothingWorthText, stepSecrets, stepWebhooks, webhookLead } from '../analysis/run-model/holdings.js';
+import { callSecrets, holdsNothing, holdsSecrets, nothingWorthText, stepSecrets, stepWebhooks, webhookLead } from '../analysis/run-model/holdings.js';
 import { carriesToken } from '../analysis/run-model/containers.js';
 import { publishesForReal, publishingSteps } from '../analysis/publishing.js';
 import { ownerFact, type JobRun } from '../analysis/run-model/index.js';
@@ -70,7 +70,7 @@ function exposure(run: JobRun, job: Job, step: Step | null): { text: string; fac
         ? '; the job\'s token reaches the action itself (its `with:` or its environment)'
         : '; the action can take that token without being handed it (an input that defaults to `github.token`, or the runner\'s memory)'
       : '';
-  if (run.holdings.secrets.length > 0) {
+  if (holdsSecrets(run.holdings)) {
     return { text: `${holds}${token}; none of its secrets is passed to this ${step === null ? 'workflow' : 'action'}, but they are in the runner's memory, which code of any step can read`, facts: ['secrets:job'] };
   }
   // A chat webhook handed to the action (a Slack or Discord notifier's `webhook:`): named, but not a credential worth taking.

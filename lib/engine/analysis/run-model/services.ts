@@ -145,6 +145,7 @@ export function serviceHoldings(access: ServiceAccess, job: Holdings): Holdings 
     secrets: access.secrets.filter((n) => !isWebhookOf(job, n)),
     webhooks: access.secrets.filter((n) => isWebhookOf(job, n)),
     inheritsSecrets: false,
+    dynamicSecrets: null,
     oidc: false,
     selfHosted: null,
     publishes: null,
