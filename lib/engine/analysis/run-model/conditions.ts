@@ -722,6 +722,23 @@ export function valueRunSet(value: YNode | undefined, job: Job, within: RunSet, 
   return { occasions: within.occasions, legs: within.legs, bits };
 }
 
+/**
+ * `within` (a run set of one of `job`'s steps) narrowed by an `if:` that is not the job's or one of its own steps'
+ * (a step of a local composite action, run at that step's place): the occasions and legs on which it may hold.
+ */
+export function conditionRunSet(condition: YNode | undefined, job: Job, within: RunSet): RunSet {
+  if (condition === undefined) return within;
+  return { occasions: within.occasions, legs: within.legs, bits: conditionSet(condition, within.occasions, within.legs, legSystems(job, within.legs), within.bits) };
+}
+
+/** The runs two sets of one job have in common (same occasion and leg); `a` when the sets are not of one job. */
+export function intersect(a: RunSet, b: RunSet): RunSet {
+  if (a.bits.length !== b.bits.length || a.occasions !== b.occasions) return a;
+  const bits = a.bits.slice();
+  for (let i = 0; i < bits.length; i++) if (b.bits[i] !== 1) bits[i] = 0;
+  return { occasions: a.occasions, legs: a.legs, bits };
+}
+
 /** The occasions (as `Occasion`s) of a run set on which some leg can run. */
 export function occasionsOfSet(set: RunSet): Occasion[] {
   return occasionIndexes(set).map((o) => set.occasions[o] as Occasion);

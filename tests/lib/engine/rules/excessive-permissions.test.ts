@@ -46,6 +46,43 @@ describe(RULE, () => {
     `)).toEqual([]);
   });
 
+  describe('scopes a documented option or environment uses', () => {
+    const job = (perms: string, steps: string, env = '') => yaml`
+      on: push
+      jobs:
+        main:
+          runs-on: ubuntu-latest
+          permissions: ${perms}
+          ${env}
+          steps:
+            - uses: actions/checkout@v4
+              with: { persist-credentials: false }
+            ${steps}
+    `;
+    it('actions/stale with delete-branch uses contents: write; without it, contents: write is unused', () => {
+      const stale = (withs: string) => scanWith(RULE, job('{ contents: write, issues: write, pull-requests: write }', `- uses: actions/stale@v9\n              with: ${withs}`));
+      expect(stale('{ delete-branch: true }')).toEqual([]);
+      expect(stale('{ delete-branch: "${{ inputs.delete }}" }')).toEqual([]);
+      for (const withs of ['{ days-before-stale: 30 }', '{ delete-branch: false }']) {
+        const found = stale(withs);
+        expect(found.map((f) => f.severity), withs).toEqual(['LOW']);
+        expect(found[0]?.description).toContain('grants `contents: write` that its steps never use');
+      }
+    });
+
+    it('an npm publish with provenance (flag or NPM_CONFIG_PROVENANCE) uses id-token: write; other steps do not', () => {
+      expect(scanWith(RULE, job('{ id-token: write }', '- run: npm publish --provenance --access public'))).toEqual([]);
+      expect(scanWith(RULE, job('{ id-token: write }', '- run: npm run release', 'env: { NPM_CONFIG_PROVENANCE: true }'))).toEqual([]);
+      expect(scanWith(RULE, job('{ id-token: write }', '- run: NPM_CONFIG_PROVENANCE=true pnpm run release'))).toEqual([]);
+      expect(scanWith(RULE, job('{ id-token: write, contents: write, pull-requests: write }', '- uses: changesets/action@v1\n              with: { publish: pnpm release }\n              env: { NPM_CONFIG_PROVENANCE: "true" }'))).toEqual([]);
+      // negative: provenance set where nothing publishes, or provenance turned off.
+      for (const [steps, env] of [['- run: npm test', 'env: { NPM_CONFIG_PROVENANCE: true }'], ['- run: npm run release', 'env: { NPM_CONFIG_PROVENANCE: false }'], ['- uses: changesets/action@v1\n              with: { publish: pnpm release }', '']] as const) {
+        const found = scanWith(RULE, job('{ id-token: write }', steps, env));
+        expect(found.map((f) => f.description.includes('grants `id-token: write` that its steps never use')), steps).toEqual([true]);
+      }
+    });
+  });
+
   it('reports the only job\'s unneeded grant as "not needed", not "every job gets it"', () => {
     const findings = scanWith(RULE, yaml`
       on: push
