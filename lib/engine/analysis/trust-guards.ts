@@ -65,6 +65,25 @@ export interface TrustGuard {
    * (title, body, branch name) is still the author's, which the merge approves without reading it as code.
    */
   merged?: true;
+  /**
+   * For `commenter`: a check of whoever caused the event (`context.actor`, `github.actor`), not of the comment's
+   * author. Both are the commenter when a comment is created; when it is edited or deleted the actor is whoever
+   * edits or deletes it (a maintainer moderating an outsider's comment), so the check no longer vouches for the
+   * comment's text. An `actor` guard is always one.
+   */
+  actor?: true;
+}
+
+/** True when the guard checks whoever caused the event rather than the author of what it carries. */
+export function checksActor(guard: TrustGuard): boolean {
+  return guard.kind === 'actor' || guard.actor === true;
+}
+
+/** A script that names the actor (whoever caused the event) and not the comment's author. */
+const ACTOR_NAMED = /\bcontext\.actor\b|\bgithub\.(?:actor|triggering_actor)\b|\bGITHUB_ACTOR\b|\bGITHUB_TRIGGERING_ACTOR\b|\bsender\.login\b/;
+const AUTHOR_NAMED = /\bcomment\??\.user\b|\bcomment\??\.author|author_association|authorAssociation|\breview\??\.user\b/;
+function scriptChecksActor(script: string): boolean {
+  return ACTOR_NAMED.test(script) && !AUTHOR_NAMED.test(script);
 }
 
 interface EnvironmentFacts {
@@ -115,6 +134,8 @@ interface Atom {
   /** A `label` guard whose label the workflow removes each run (see TrustGuard). */
   removedBy?: string;
   pushRace?: true;
+  /** A `commenter` guard that checks the actor (see TrustGuard). */
+  actor?: true;
 }
 
 const jobCache = new ScanCache<Job, TrustPaths>();
@@ -383,7 +404,7 @@ function failingChecks(job: Job): FailingCheck[] {
   for (const s of job.steps) {
     // An action that fails its step for an account without the permission (permission-actions.ts).
     if (actionFailsJob(s)) {
-      found.push({ step: s, guard: { kind: 'commenter', condition: `permission check by \`${permissionAction(s)?.slug ?? ''}\` in step \`${s.name ?? s.id ?? String(s.index + 1)}\`` } });
+      found.push({ step: s, guard: { kind: 'commenter', condition: `permission check by \`${permissionAction(s)?.slug ?? ''}\` in step \`${s.name ?? s.id ?? String(s.index + 1)}\``, actor: true } });
       continue;
     }
     if (s.node.pairs.some((p) => p.key.value === 'continue-on-error')) continue;
@@ -391,8 +412,13 @@ function failingChecks(job: Job): FailingCheck[] {
     if (script === null || !FAILS.test(script)) continue;
     const name = s.name ?? s.id ?? String(s.index + 1);
     const condition = s.if?.kind === 'scalar' ? String(s.if.value ?? '') : '';
-    const checked = [...condition.matchAll(/\bsteps\.([\w-]+)\.outputs\b/gi)].some((m) => job.steps.some((p) => p.index < s.index && p.id?.toLowerCase() === m[1]?.toLowerCase() && permission(p)));
-    if ((PERMISSION_CHECK.test(script) && failsOnPermission(script)) || checked) found.push({ step: s, guard: { kind: 'commenter', condition: `permission check in step \`${name}\`` } });
+    const producers = [...condition.matchAll(/\bsteps\.([\w-]+)\.outputs\b/gi)].flatMap((m) => job.steps.filter((p) => p.index < s.index && p.id?.toLowerCase() === m[1]?.toLowerCase() && permission(p)));
+    const checked = producers.length > 0;
+    const own = PERMISSION_CHECK.test(script) && failsOnPermission(script);
+    if (own || checked) {
+      const actor = own ? scriptChecksActor(script) : producers.every((p) => permissionAction(p) !== null || scriptChecksActor(scriptOf(p) ?? ''));
+      found.push({ step: s, guard: { kind: 'commenter', condition: `permission check in step \`${name}\``, ...(actor ? { actor: true as const } : {}) } });
+    }
     else if (FORK_CHECK.test(script)) found.push({ step: s, guard: { kind: 'same-repository', condition: `fork check in step \`${name}\`` } });
   }
   checks.set(job, found);
@@ -433,6 +459,7 @@ function guardOf(atom: Atom, kind: TrustGuardKind, condition: string): TrustGuar
   if (atom.removedBy !== undefined) guard.removedBy = atom.removedBy;
   if (atom.pushRace === true) guard.pushRace = true;
   if (atom.fact === 'merged') guard.merged = true;
+  if (atom.actor === true) guard.actor = true;
   return guard;
 }
 
@@ -500,7 +527,8 @@ function atomOf(expr: Expr, context: AtomContext): Atom {
   // `if: needs.check.outputs.allowed` / `fromJSON(needs.check.outputs.allowed)`: the output of a permission check, tested for truth.
   const decodedTest = expr instanceof FunctionCall && functionName(expr) === 'fromjson' && expr.args.length === 1;
   const tested = decodedTest ? dotted(expr.args[0] as Expr) : dotted(expr);
-  if (tested !== null && permissionOutput(tested, context, decodedTest ? { decoded: true } : {})) return { guard: 'commenter', fact: null };
+  const truth: OutputTest = decodedTest ? { decoded: true } : {};
+  if (tested !== null && permissionOutput(tested, context, truth)) return permissionAtom(tested, context, truth);
   // `if: github.event.pull_request.merged`: only someone with write access merges, and what runs is what they merged.
   if (dotted(expr) === MERGED) return { guard: 'maintainer-event', fact: 'merged' };
   if (expr instanceof Unary && expr.operator.lexeme === '!') {
@@ -563,12 +591,13 @@ function associationFallback(needle: Expr, values: readonly string[]): TrustGuar
 /** `<subject> == <other>` read as an atom. */
 function comparison(subject: Expr, other: Expr, context: AtomContext): Atom | null {
   const decoded = subject instanceof FunctionCall && functionName(subject) === 'fromjson' && subject.args.length === 1 ? dotted(subject.args[0] as Expr) : null;
-  if (decoded !== null && other instanceof Literal && permissionOutput(decoded, context, { decoded: true, value: other.literal.coerceString() })) return { guard: 'commenter', fact: null };
+  const decodedTest: OutputTest | null = other instanceof Literal ? { decoded: true, value: other.literal.coerceString() } : null;
+  if (decoded !== null && decodedTest !== null && permissionOutput(decoded, context, decodedTest)) return permissionAtom(decoded, context, decodedTest);
   const path = dotted(subject);
   if (path === null) return null;
   const otherPath = dotted(other);
   const literal = other instanceof Literal ? other.literal.coerceString() : undefined;
-  if (literal !== undefined && permissionOutput(path, context, { value: literal })) return { guard: 'commenter', fact: null };
+  if (literal !== undefined && permissionOutput(path, context, { value: literal })) return permissionAtom(path, context, { value: literal });
   if (path === MERGED && (literal === 'true' || literal === 'false')) return literal === 'true' ? { guard: 'maintainer-event', fact: 'merged' } : { guard: null, fact: '!merged' };
   if (literal !== undefined && branchRefOnPullRequest(subject, other, context)) return { guard: null, fact: IMPOSSIBLE };
   if (path === 'github.event_name' && literal !== undefined && context.event !== undefined && literal !== context.event) return { guard: null, fact: IMPOSSIBLE };
@@ -631,13 +660,27 @@ const DENYING_ANSWERS = new Set(['', 'false', 'none', 'read', 'triage']);
  * deny path is one too (with `continue-on-error`, the step's outcome is still its failure).
  */
 function permissionOutput(path: string, context: AtomContext, test: OutputTest): boolean {
+  return permissionSteps(path, context, test).length > 0;
+}
+
+/**
+ * The `commenter` atom of a permission check's output, marked when every check producing it checks the actor
+ * (the permission actions all check `github.actor`).
+ */
+function permissionAtom(path: string, context: AtomContext, test: OutputTest): Atom {
+  const actor = permissionSteps(path, context, test).every((s) => permissionAction(s) !== null || scriptChecksActor(scriptOf(s) ?? ''));
+  return actor ? { guard: 'commenter', fact: null, actor: true } : { guard: 'commenter', fact: null };
+}
+
+/** The steps that produce `path` (`steps.<id>.outputs.<x>`, `needs.<job>.outputs.<x>`, `steps.<id>.outcome`) and check a permission. */
+function permissionSteps(path: string, context: AtomContext, test: OutputTest): Step[] {
   const [head, id, outputs, name] = path.split('.');
-  if (id === undefined) return false;
+  if (id === undefined) return [];
   if (head === 'steps' && outputs === 'outcome' && name === undefined) {
-    if (test.value?.toLowerCase() !== 'success') return false;
-    return (context.job?.steps ?? []).some((s) => s.id?.toLowerCase() === id && permissionAction(s)?.failsOnDeny(s) === true);
+    if (test.value?.toLowerCase() !== 'success') return [];
+    return (context.job?.steps ?? []).filter((s) => s.id?.toLowerCase() === id && permissionAction(s)?.failsOnDeny(s) === true);
   }
-  if (outputs !== 'outputs') return false;
+  if (outputs !== 'outputs') return [];
   // The outputs of the step (`steps.<id>`) or, for a job output, the step outputs its value reads.
   let steps: readonly Step[] = [];
   let read: { id: string; name: string }[] | null = null;
@@ -651,7 +694,7 @@ function permissionOutput(path: string, context: AtomContext, test: OutputTest):
     if (read.length > 0) steps = steps.filter((s) => typeof s.id === 'string' && read?.some((r) => r.id === s.id?.toLowerCase()) === true);
   }
   const granting = test.decoded === true ? test.value === undefined || test.value.toLowerCase() === 'true' : test.value !== undefined && !DENYING_ANSWERS.has(test.value.trim().toLowerCase());
-  return steps.some((s) => {
+  return steps.filter((s) => {
     const action = permissionAction(s);
     if (action !== null) {
       const names = head === 'steps' ? [name] : (read ?? []).filter((r) => r.id === s.id?.toLowerCase()).map((r) => r.name);

@@ -1,4 +1,4 @@
-import { webhookWords } from '../analysis/run-model/holdings.js';
+import { holdsSecrets, webhookWords } from '../analysis/run-model/holdings.js';
 import { downloadEffect, inertEffect, type DownloadEffect } from '../analysis/artifact-effects.js';
 import { describeStep } from '../analysis/describe.js';
 import { envInjections, scriptInjections } from '../analysis/injections.js';
@@ -93,9 +93,9 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
   for (const job of jobs) {
     if (job.uses !== undefined) continue;
     const run = context.runs.job(job);
-    const holdsSecrets = run.holdings.secrets.length > 0 || run.holdings.inheritsSecrets;
+    const secrets = holdsSecrets(run.holdings);
     for (const entry of run.workspace) {
-      if (entry.kind !== 'download' || entry.content !== 'outsider' || !holdsSecrets) continue;
+      if (entry.kind !== 'download' || entry.content !== 'outsider' || !secrets) continue;
       if (inertEffect(downloadEffect(context.runs, context.taint, run, entry))) continue;
       const reach = context.runs.stepReach(entry.step);
       if (!outsiderReach(reach)) continue;
@@ -167,7 +167,7 @@ function privileges(workflow: Workflow, context: WorkflowRuleContext): string {
   if (workflow.jobs.length === 0 || workflow.jobs.some((j) => j.uses !== undefined)) return "the base repository's secrets and a write token";
   const holdings = workflow.jobs.map((j) => context.runs.job(j).holdings);
   const writes = holdings.some((h) => h.token.kind !== 'scopes' || h.token.writes.length > 0);
-  const secrets = holdings.some((h) => h.secrets.length > 0 || h.inheritsSecrets);
+  const secrets = holdings.some(holdsSecrets);
   if (writes && secrets) return "the base repository's secrets and a write token";
   if (writes) return `a write token (its jobs read none of the stored secrets${holdings.some((h) => h.webhooks.length > 0) ? ' but a chat webhook' : ''})`;
   if (secrets) return "the base repository's secrets (its jobs' tokens are read-only here)";
