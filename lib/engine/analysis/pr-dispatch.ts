@@ -257,9 +257,12 @@ export function selfDispatches(job: Job, names: ReadonlySet<string>): SelfDispat
         const repository = /\bcreateDispatchEvent\b/.test(script);
         if (!workflow && !repository) continue;
         // Another repository named in the call: not this one (pr-dispatch's claim, when it carries a head).
+        // This repository: `...context.repo`, `repo: context.repo.repo`, or its name as written; a repository
+        // computed at run time (`repo,` from a list) is not known to be this one.
         const repo = /\brepo\s*:\s*['"`]([^'"`$]+)['"`]/.exec(script)?.[1];
         const owner = /\bowner\s*:\s*['"`]([^'"`$]+)['"`]/.exec(script)?.[1];
-        if (repo !== undefined && !isSelf(joinRepo(owner ?? null, repo) ?? repo, names)) continue;
+        const own = /\.\.\.\s*context\.repo\b|\brepo\s*:\s*context\.repo\.repo\b/.test(script) || (repo !== undefined && isSelf(joinRepo(owner ?? null, repo) ?? repo, names));
+        if (!own) continue;
         const target = workflow ? (/\bworkflow_id\s*:\s*['"`]([^'"`$]+)['"`]/.exec(script)?.[1] ?? null) : (/\bevent_type\s*:\s*['"`]([^'"`$]+)['"`]/.exec(script)?.[1] ?? null);
         found.push({ ...base, node: step.uses, kind: workflow ? 'workflow' : 'repository', target, how: `github-script's \`${workflow ? 'createWorkflowDispatch' : 'createDispatchEvent'}\``, credential: dispatchCredential(step, job, 'github-token') });
       }
@@ -296,7 +299,8 @@ export function selfDispatches(job: Job, names: ReadonlySet<string>): SelfDispat
 
 /** The repository (`-R`) and the workflow (the first operand) of `gh workflow run`'s arguments. */
 function ghWorkflowRun(args: string): { repo: string | null; workflow: string | null } {
-  const words = args.trim().split(/\s+/).slice(0, 40);
+  // An expression is one word (`--repo ${{ github.repository }}`).
+  const words = args.replace(/\$\{\{[^}]*\}\}/g, (e) => e.replace(/\s+/g, ' ').replace(/\{\{\s*/, '{{ ').replace(/\s*\}\}/, ' }}').replace(/ /g, '\u0000')).trim().split(/\s+/).slice(0, 40).map((w) => w.replace(/\u0000/g, ' '));
   let repo: string | null = null;
   let workflow: string | null = null;
   for (let i = 0; i < words.length; i++) {

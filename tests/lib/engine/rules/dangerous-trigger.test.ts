@@ -333,6 +333,13 @@ describe(`${RULE}: a step anyone starts that starts another workflow of this rep
       expect(open[0]?.description).toContain('sent with `secrets.PAT`');
     });
 
+    it('reads `gh workflow run` flags before the workflow and an expression naming this repository', () => {
+      const flags = '      - run: gh workflow run --ref main --repo ${{ github.repository }} release.yml\n        env:\n          GH_TOKEN: ${{ github.token }}\n';
+      const found = self([comment(flags), release()]);
+      expect(positions(found)).toEqual(['10:14 MEDIUM']);
+      expect(found[0]?.description).toContain('starts workflow `release.yml`');
+    });
+
     it('is LOW when the started workflow holds nothing or is not in the repository, saying what to check', () => {
       const nothing = self([comment(ghRun), harmless]);
       expect(positions(nothing)).toEqual(['10:14 LOW']);
@@ -355,5 +362,8 @@ describe(`${RULE}: a step anyone starts that starts another workflow of this rep
       // Another repository's workflow: not this repository's (untrusted-checkout's dispatch claim, when it carries a head).
       const other = '      - run: gh workflow run release.yml -R acme/other\n        env:\n          GH_TOKEN: ${{ secrets.PAT }}\n';
       expect(self([comment(other), release()])).toEqual([]);
+      // A github-script dispatch to a repository computed at run time is not known to be this one.
+      const computed = "      - uses: actions/github-script@v7\n        with:\n          script: |\n            for (const repo of ['a', 'b']) await github.rest.actions.createWorkflowDispatch({ owner: 'acme', repo, workflow_id: 'release.yml', ref: 'main' })\n";
+      expect(self([comment(computed), release()])).toEqual([]);
     });
 });
