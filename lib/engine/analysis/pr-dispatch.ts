@@ -299,8 +299,8 @@ export function selfDispatches(job: Job, names: ReadonlySet<string>): SelfDispat
 
 /** The repository (`-R`) and the workflow (the first operand) of `gh workflow run`'s arguments. */
 function ghWorkflowRun(args: string): { repo: string | null; workflow: string | null } {
-  // An expression is one word (`--repo ${{ github.repository }}`).
-  const words = args.replace(/\$\{\{[^}]*\}\}/g, (e) => e.replace(/\s+/g, ' ').replace(/\{\{\s*/, '{{ ').replace(/\s*\}\}/, ' }}').replace(/ /g, '\u0000')).trim().split(/\s+/).slice(0, 40).map((w) => w.replace(/\u0000/g, ' '));
+  // An expression or a quoted value is one word (`--repo ${{ github.repository }}`, `-f note="a b"`).
+  const words = [...args.matchAll(/(?:\$\{\{[^}]*\}\}|"[^"]*"|'[^']*'|[^\s"'])+/g)].slice(0, 40).map((m) => m[0]);
   let repo: string | null = null;
   let workflow: string | null = null;
   for (let i = 0; i < words.length; i++) {
