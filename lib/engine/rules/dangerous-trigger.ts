@@ -257,10 +257,10 @@ function reportSelfDispatches(workflow: Workflow, context: WorkflowRuleContext):
       const what = dispatch.target === null ? `a ${event} of this repository` : dispatch.kind === 'workflow' ? `workflow \`${dispatch.target}\` of this repository (${event})` : `a ${event} of type \`${dispatch.target}\` to this repository`;
       const token = context.runs.job(job).holdings.token;
       const scope = token.kind === 'scopes' ? `\`${DISPATCH_SCOPE[dispatch.kind]}: write\`` : token.kind === 'all' ? '`write-all`' : `${context.runs.defaultToken === 'write' ? 'read-write' : 'default (read-write on many repositories)'} scopes`;
-      const credential = dispatch.credential !== null ? `sent with \`${dispatch.credential}\`` : `sent with the job's own token, whose ${scope} let it start the run (a dispatch is the one event that token's acts start runs on)`;
+      const credential = dispatch.credential !== null ? `sent with \`${dispatch.credential}\`` : `sent with the job's own token, whose ${scope} ${token.kind === 'scopes' ? 'lets' : 'let'} it start the run (a dispatch is the one event that token's acts start runs on)`;
       const opened = dispatch.permission !== undefined ? `, for any commenter (\`permission: ${dispatch.permission}\`)` : '';
       const sends = dispatch.outsiderText !== null ? `; it hands over text the outsider writes (\`${dispatch.outsiderText}\`)` : '';
-      const head = `${describeStep(dispatch.step)} (line ${workflow.file.position(dispatch.step.node.start).line}) starts ${what} (${dispatch.how}${opened}, ${credential}), and ${whoText(reach)}${sends}`;
+      const head = `${describeStep(dispatch.step)} (line ${workflow.file.position(dispatch.step.node.start).line}) starts ${what} with ${dispatch.how}${opened}, ${credential}; ${whoText(reach)}${sends}`;
       const targets = dispatchedWorkflows(dispatch, context);
       let severity: 'MEDIUM' | 'LOW' = 'LOW';
       let tail: string;

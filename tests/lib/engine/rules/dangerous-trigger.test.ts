@@ -308,7 +308,7 @@ describe(`${RULE}: a step anyone starts that starts another workflow of this rep
       const found = self([comment(ghRun), release('environment: release')]);
       expect(positions(found)).toEqual(['10:14 MEDIUM']);
       const text = found[0]?.description ?? '';
-      expect(text).toContain('starts workflow `release.yml` of this repository (`workflow_dispatch`) (`gh workflow run`');
+      expect(text).toContain("starts workflow `release.yml` of this repository (`workflow_dispatch`) with `gh workflow run`, sent with the job's own token, whose `actions: write` lets it start the run");
       expect(text).toContain('anyone with a GitHub account can start it through `issue_comment`');
       expect(text).toContain('`github.event.comment.body`');
       expect(text).toContain('secret `NPM_TOKEN`');
@@ -352,6 +352,9 @@ describe(`${RULE}: a step anyone starts that starts another workflow of this rep
     it('reports nothing when a real gate stands in the way or the dispatch cannot start a run', () => {
       // The commenter's association checked on the job.
       expect(self([comment(ghRun, undefined, "    if: github.event.comment.author_association == 'MEMBER'\n"), release()])).toEqual([]);
+      // A permission check of the actor that fails the job before the dispatch.
+      const check = "      - uses: actions/github-script@v7\n        with:\n          script: |\n            const { data } = await github.rest.repos.getCollaboratorPermissionLevel({ ...context.repo, username: context.actor });\n            if (data.permission !== 'admin' && data.permission !== 'write') core.setFailed('no');\n";
+      expect(self([comment(check + ghRun), release()])).toEqual([]);
       // A slash-command dispatcher that checks the commenter's write access.
       const gated = '      - uses: peter-evans/slash-command-dispatch@v4\n        with:\n          token: ${{ secrets.PAT }}\n          commands: release\n          permission: write\n          dispatch-type: workflow\n';
       expect(self([comment(gated), { ...release(), path: '.github/workflows/release-command.yml' }])).toEqual([]);
