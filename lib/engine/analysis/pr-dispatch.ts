@@ -23,17 +23,47 @@ export interface PrHeadDispatch {
   head: string;
   /** True when only the head commit the event names is handed over (what an approval of the event saw). */
   pinned: boolean;
+  /** The credential the dispatch is sent with, as written (`secrets.CI_PAT`, `steps.app.outputs.token`). */
+  credential: string;
 }
 
-/** Actions that send a dispatch, with the input naming the target repository (absent: this repository). */
-const DISPATCH_ACTIONS: Record<string, { repo: (step: Step) => string | null }> = {
-  'peter-evans/repository-dispatch': { repo: (s) => getText(s.with, 'repository') },
-  'benc-uk/workflow-dispatch': { repo: (s) => getText(s.with, 'repo') },
-  'aurelien-baudet/workflow-dispatch': { repo: (s) => getText(s.with, 'repo') },
-  'convictional/trigger-workflow-and-wait': { repo: (s) => joinRepo(getText(s.with, 'owner'), getText(s.with, 'repo')) },
-  'the-actions-org/workflow-dispatch': { repo: (s) => getText(s.with, 'repo') },
-  'lasith-kg/dispatch-workflow': { repo: (s) => joinRepo(getText(s.with, 'owner'), getText(s.with, 'repo')) },
+/**
+ * Actions that send a dispatch, with the input naming the target repository (absent: this repository) and the
+ * input taking the token (their action.yml: absent, it is the job's own `github.token`).
+ */
+const DISPATCH_ACTIONS: Record<string, { repo: (step: Step) => string | null; token: string }> = {
+  'peter-evans/repository-dispatch': { repo: (s) => getText(s.with, 'repository'), token: 'token' },
+  'benc-uk/workflow-dispatch': { repo: (s) => getText(s.with, 'repo'), token: 'token' },
+  'aurelien-baudet/workflow-dispatch': { repo: (s) => getText(s.with, 'repo'), token: 'token' },
+  'convictional/trigger-workflow-and-wait': { repo: (s) => joinRepo(getText(s.with, 'owner'), getText(s.with, 'repo')), token: 'github_token' },
+  'the-actions-org/workflow-dispatch': { repo: (s) => getText(s.with, 'repo'), token: 'token' },
+  'lasith-kg/dispatch-workflow': { repo: (s) => joinRepo(getText(s.with, 'owner'), getText(s.with, 'repo')), token: 'token' },
+  'actions/github-script': { repo: () => null, token: 'github-token' },
 };
+
+/** A credential other than the job's own token: a stored secret (not `GITHUB_TOKEN`), a step's output (an app's token), an input. */
+const OTHER_CREDENTIAL = /\bsecrets\.(?!GITHUB_TOKEN\b)[A-Za-z_][\w-]*|\bsecrets\[|\bsteps\.[\w-]+\.outputs\.[\w-]*(?:token|pat|key)[\w-]*|\b(?:inputs|env|vars)\.[\w-]*(?:token|pat|key)[\w-]*/i;
+
+/**
+ * The credential a dispatch step sends with, or null when it is provably the job's own token, which GitHub
+ * does not let start workflows in another repository (its scopes are this repository's; the dispatch fails).
+ * An action's token input (absent: `github.token`); for a script, what its step, job and workflow `env:` and
+ * its own text name. Unknown shapes count as another credential.
+ */
+function dispatchCredential(step: Step, job: Job, tokenInput: string | null): string | null {
+  const file = job.workflow.file.text;
+  const slice = (n: YNode | undefined) => (n === undefined ? '' : file.slice(n.start, n.end));
+  const candidates = tokenInput !== null ? [getText(step.with, tokenInput) ?? '', slice(step.env), slice(job.env), slice(job.workflow.env)] : [slice(step.env), slice(step.run), slice(job.env), slice(job.workflow.env)];
+  // An action reads only its input; a script whatever its environment holds.
+  const texts = tokenInput !== null ? [candidates[0]!] : candidates;
+  for (const text of texts) {
+    const other = OTHER_CREDENTIAL.exec(text);
+    if (other !== null) return other[0];
+  }
+  // A `run:` script that logs in some other way (`gh auth login`, a netrc, a credential helper) may hold one.
+  if (tokenInput === null && /\bauth\s+login\b|netrc|credential/i.test(slice(step.run))) return 'a credential the script sets up';
+  return null;
+}
 
 function joinRepo(owner: string | null, repo: string | null): string | null {
   if (repo === null) return null;
@@ -80,7 +110,7 @@ export function prHeadDispatches(job: Job, names: ReadonlySet<string>): PrHeadDi
     const targets: { target: string; how: string; node: YScalar; scriptOffset?: number }[] = [];
     if (ref?.kind === 'repository' && step.uses !== undefined) {
       const known = DISPATCH_ACTIONS[ref.slug];
-      if (known !== undefined) {
+      if (known !== undefined && ref.slug !== 'actions/github-script') {
         const repo = known.repo(step);
         if (repo !== null && !isSelf(repo, names)) targets.push({ target: repo.trim(), how: ref.slug, node: step.uses });
       } else if (ref.slug === 'actions/github-script') {
@@ -103,8 +133,11 @@ export function prHeadDispatches(job: Job, names: ReadonlySet<string>): PrHeadDi
     if (targets.length === 0) continue;
     const head = headData(step, job);
     if (head.length === 0) continue;
+    const tokenInput = ref?.kind === 'repository' ? (DISPATCH_ACTIONS[ref.slug]?.token ?? null) : null;
+    const credential = dispatchCredential(step, job, tokenInput);
+    if (credential === null) continue;
     const first = targets[0]!;
-    found.push({ step, ...first, head: head[0]!, pinned: head.every((h) => PINNED.test(h)) });
+    found.push({ step, ...first, head: head[0]!, pinned: head.every((h) => PINNED.test(h)), credential });
     if (found.length >= 20) break;
   }
   return found;

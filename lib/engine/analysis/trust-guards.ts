@@ -64,6 +64,25 @@ export interface TrustGuard {
    * (title, body, branch name) is still the author's, which the merge approves without reading it as code.
    */
   merged?: true;
+  /**
+   * For `commenter`: a check of whoever caused the event (`context.actor`, `github.actor`), not of the comment's
+   * author. Both are the commenter when a comment is created; when it is edited or deleted the actor is whoever
+   * edits or deletes it (a maintainer moderating an outsider's comment), so the check no longer vouches for the
+   * comment's text. An `actor` guard is always one.
+   */
+  actor?: true;
+}
+
+/** True when the guard checks whoever caused the event rather than the author of what it carries. */
+export function checksActor(guard: TrustGuard): boolean {
+  return guard.kind === 'actor' || guard.actor === true;
+}
+
+/** A script that names the actor (whoever caused the event) and not the comment's author. */
+const ACTOR_NAMED = /\bcontext\.actor\b|\bgithub\.(?:actor|triggering_actor)\b|\bGITHUB_ACTOR\b|\bGITHUB_TRIGGERING_ACTOR\b|\bsender\.login\b/;
+const AUTHOR_NAMED = /\bcomment\??\.user\b|\bcomment\??\.author|author_association|authorAssociation|\breview\??\.user\b/;
+function scriptChecksActor(script: string): boolean {
+  return ACTOR_NAMED.test(script) && !AUTHOR_NAMED.test(script);
 }
 
 interface EnvironmentFacts {
@@ -114,6 +133,8 @@ interface Atom {
   /** A `label` guard whose label the workflow removes each run (see TrustGuard). */
   removedBy?: string;
   pushRace?: true;
+  /** A `commenter` guard that checks the actor (see TrustGuard). */
+  actor?: true;
 }
 
 const jobCache = new ScanCache<Job, TrustPaths>();
@@ -361,8 +382,13 @@ function failingChecks(job: Job): FailingCheck[] {
     if (script === null || !FAILS.test(script)) continue;
     const name = s.name ?? s.id ?? String(s.index + 1);
     const condition = s.if?.kind === 'scalar' ? String(s.if.value ?? '') : '';
-    const checked = [...condition.matchAll(/\bsteps\.([\w-]+)\.outputs\b/gi)].some((m) => job.steps.some((p) => p.index < s.index && p.id?.toLowerCase() === m[1]?.toLowerCase() && permission(p)));
-    if ((PERMISSION_CHECK.test(script) && failsOnPermission(script)) || checked) found.push({ step: s, guard: { kind: 'commenter', condition: `permission check in step \`${name}\`` } });
+    const producers = [...condition.matchAll(/\bsteps\.([\w-]+)\.outputs\b/gi)].flatMap((m) => job.steps.filter((p) => p.index < s.index && p.id?.toLowerCase() === m[1]?.toLowerCase() && permission(p)));
+    const checked = producers.length > 0;
+    const own = PERMISSION_CHECK.test(script) && failsOnPermission(script);
+    if (own || checked) {
+      const actor = own ? scriptChecksActor(script) : producers.every((p) => scriptChecksActor(scriptOf(p) ?? ''));
+      found.push({ step: s, guard: { kind: 'commenter', condition: `permission check in step \`${name}\``, ...(actor ? { actor: true as const } : {}) } });
+    }
     else if (FORK_CHECK.test(script)) found.push({ step: s, guard: { kind: 'same-repository', condition: `fork check in step \`${name}\`` } });
   }
   checks.set(job, found);
@@ -403,6 +429,7 @@ function guardOf(atom: Atom, kind: TrustGuardKind, condition: string): TrustGuar
   if (atom.removedBy !== undefined) guard.removedBy = atom.removedBy;
   if (atom.pushRace === true) guard.pushRace = true;
   if (atom.fact === 'merged') guard.merged = true;
+  if (atom.actor === true) guard.actor = true;
   return guard;
 }
 
@@ -469,7 +496,7 @@ function atomOf(expr: Expr, context: AtomContext): Atom {
   if (expr instanceof Grouping) return atomOf(expr.group, context);
   // `if: needs.check.outputs.allowed` / `fromJSON(needs.check.outputs.allowed)`: the output of a permission check, tested for truth.
   const tested = expr instanceof FunctionCall && functionName(expr) === 'fromjson' && expr.args.length === 1 ? dotted(expr.args[0] as Expr) : dotted(expr);
-  if (tested !== null && permissionOutput(tested, context)) return { guard: 'commenter', fact: null };
+  if (tested !== null && permissionOutput(tested, context)) return permissionAtom(tested, context);
   // `if: github.event.pull_request.merged`: only someone with write access merges, and what runs is what they merged.
   if (dotted(expr) === MERGED) return { guard: 'maintainer-event', fact: 'merged' };
   if (expr instanceof Unary && expr.operator.lexeme === '!') {
@@ -532,12 +559,12 @@ function associationFallback(needle: Expr, values: readonly string[]): TrustGuar
 /** `<subject> == <other>` read as an atom. */
 function comparison(subject: Expr, other: Expr, context: AtomContext): Atom | null {
   const decoded = subject instanceof FunctionCall && functionName(subject) === 'fromjson' && subject.args.length === 1 ? dotted(subject.args[0] as Expr) : null;
-  if (decoded !== null && other instanceof Literal && permissionOutput(decoded, context)) return { guard: 'commenter', fact: null };
+  if (decoded !== null && other instanceof Literal && permissionOutput(decoded, context)) return permissionAtom(decoded, context);
   const path = dotted(subject);
   if (path === null) return null;
   const otherPath = dotted(other);
   const literal = other instanceof Literal ? other.literal.coerceString() : undefined;
-  if (literal !== undefined && permissionOutput(path, context)) return { guard: 'commenter', fact: null };
+  if (literal !== undefined && permissionOutput(path, context)) return permissionAtom(path, context);
   if (path === MERGED && (literal === 'true' || literal === 'false')) return literal === 'true' ? { guard: 'maintainer-event', fact: 'merged' } : { guard: null, fact: '!merged' };
   if (literal !== undefined && branchRefOnPullRequest(subject, other, context)) return { guard: null, fact: IMPOSSIBLE };
   if (path === 'github.event_name' && literal !== undefined && context.event !== undefined && literal !== context.event) return { guard: null, fact: IMPOSSIBLE };
@@ -587,8 +614,19 @@ function subjectKind(path: string, values: readonly string[]): TrustGuardKind | 
  * of whoever triggered the run (`gh api .../collaborators/$ACTOR/permission`): comparing it is an authorisation.
  */
 function permissionOutput(path: string, context: AtomContext): boolean {
+  return permissionSteps(path, context).length > 0;
+}
+
+/** The `commenter` atom of a permission check's output, marked when every check producing it checks the actor. */
+function permissionAtom(path: string, context: AtomContext): Atom {
+  const actor = permissionSteps(path, context).every((s) => scriptChecksActor(scriptOf(s) ?? ''));
+  return actor ? { guard: 'commenter', fact: null, actor: true } : { guard: 'commenter', fact: null };
+}
+
+/** The steps that produce `path` (`steps.<id>.outputs.<x>`, `needs.<job>.outputs.<x>`) and check a permission. */
+function permissionSteps(path: string, context: AtomContext): Step[] {
   const [head, id, outputs, name] = path.split('.');
-  if (outputs !== 'outputs' || id === undefined) return false;
+  if (outputs !== 'outputs' || id === undefined) return [];
   let steps: readonly Step[] = [];
   if (head === 'steps') steps = (context.job?.steps ?? []).filter((s) => s.id?.toLowerCase() === id);
   else if (head === 'needs') {
@@ -599,7 +637,7 @@ function permissionOutput(path: string, context: AtomContext): boolean {
     const from = value?.kind === 'scalar' && typeof value.value === 'string' ? [...value.value.matchAll(/\bsteps\.([\w-]+)\.outputs\b/gi)].map((m) => (m[1] as string).toLowerCase()) : [];
     if (from.length > 0) steps = steps.filter((s) => typeof s.id === 'string' && from.includes(s.id.toLowerCase()));
   }
-  return steps.some((s) => {
+  return steps.filter((s) => {
     const script = s.run ?? get(s.with, 'script');
     return script?.kind === 'scalar' && typeof script.value === 'string' && PERMISSION_CHECK.test(script.value);
   });

@@ -148,20 +148,27 @@ export default defineWorkflowRule({
       for (const dispatch of prHeadDispatches(job, context.runs.identity.names)) {
         const reach = context.runs.stepReach(dispatch.step);
         if (reach.level === 'trusted-author' || reach.level === 'collaborator') continue;
-        const theirs = `a token that starts the CI of \`${dispatch.target}\` (with that repository's secrets)`;
+        const theirs = `a token that starts the CI of \`${dispatch.target}\` (\`${dispatch.credential}\`, with that repository's secrets)`;
         const claim: Claim = { reach, executes: true, holds: [theirs, ...run.valuables], raceAfterApproval: !dispatch.pinned };
         const dated = reach.level === 'approval' && !dispatch.pinned ? commitDateCheck(job) : null;
         const approvalText =
           reach.level === 'approval' && !dispatch.pinned
             ? `; the head is resolved when that CI runs, not when the approval was given, so commits pushed after the approval run there${dated === null ? '' : `; ${dated}`} (send \`github.event.pull_request.head.sha\` and have that CI check out exactly that commit)`
             : '';
+        // What the other repository's workflow does with the head is not in this scan: the claim that it checks
+        // it out and runs it is what the dispatch is for, but unseen, so never above MEDIUM.
+        const claimed = severityOf(claim);
+        const unseen =
+          claimed === 'HIGH'
+            ? `. MEDIUM, not HIGH: this scan cannot see \`${dispatch.target}\`'s workflows; check whether the one this dispatch starts checks out the ref it is given in a job that holds that repository's secrets or a write token (then the pull request's author runs code there), and have it check out only reviewed code or run without them`
+            : '';
         context.report({
           node: dispatch.node,
           ...(dispatch.scriptOffset !== undefined && dispatch.step.run !== undefined ? { offset: valueOffsetToSource(job.workflow.file, dispatch.step.run, dispatch.scriptOffset) } : {}),
-          severity: severityOf(claim),
+          severity: claimed === 'HIGH' ? 'MEDIUM' : claimed,
           message:
-            `${describeStep(dispatch.step)} dispatches \`${dispatch.target}\` (${dispatch.how}) with the pull request's head (\`${dispatch.head}\`) in a workflow triggered by \`${reach.event ?? job.workflow.triggers[0]?.name ?? 'a privileged event'}\`, so that repository's CI checks out and runs the pull request's code on this job's word; ` +
-            `${describeClaim(claim)}${approvalText}.`,
+            `${describeStep(dispatch.step)} dispatches \`${dispatch.target}\` (${dispatch.how}) with the pull request's head (\`${dispatch.head}\`) in a workflow triggered by \`${reach.event ?? job.workflow.triggers[0]?.name ?? 'a privileged event'}\`, so that repository's CI runs the pull request's code on this job's word if it checks out what it is given; ` +
+            `${describeClaim(claim)}${approvalText}${unseen}.`,
           facts: [...reachFacts(reach), 'exec', 'holds', 'holds:secrets', ...runFact(context.runs, dispatch.step)],
         });
       }

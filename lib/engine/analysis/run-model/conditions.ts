@@ -45,6 +45,8 @@ const MAX_LEGS = 64;
 const MAX_OCCASIONS = 128;
 
 const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target', 'pull_request_review', 'pull_request_review_comment']);
+/** Events about one comment, with the activity types `created`, `edited` and `deleted`. */
+export const COMMENT_EVENTS: ReadonlySet<string> = new Set(['issue_comment', 'pull_request_review_comment', 'discussion_comment']);
 
 /** The occasions a workflow runs on, from its triggers and their filters. */
 export function occasionsOf(workflow: Workflow): Occasion[] {
@@ -59,7 +61,9 @@ export function occasionsOf(workflow: Workflow): Occasion[] {
       const text = scalarText(n);
       return text === null ? [] : [text.toLowerCase()];
     });
-    const actions: (string | null)[] = types.length > 0 ? types : [null];
+    // A comment event without `types:` runs on each of its activity types: an edit or a deletion is caused by
+    // whoever edits or deletes the comment, not always its author (reach.ts, `valueReach`).
+    const actions: (string | null)[] = types.length > 0 ? types : COMMENT_EVENTS.has(event) ? ['created', 'edited', 'deleted'] : [null];
     const refs = refKinds(event, trigger.config);
     const forks: ('fork' | 'same' | null)[] = PULL_REQUEST_EVENTS.has(event) || event === 'workflow_run' ? ['fork', 'same'] : [null];
     for (const action of actions) for (const ref of refs) for (const fork of forks) result.push({ event, action, ref, fork });

@@ -488,6 +488,48 @@ describe(`${RULE}: unused grants of a job an outsider's text can steer (issue 25
     expect(findings[0]?.description).toContain('expands `github.event.issue.title` into its script');
   });
 
+  it('is MEDIUM for an unused grant beside an outsider\'s text expanded into the code of actions/github-script; LOW when it goes through env:', () => {
+    const script = (title: string, env = '') => `- uses: actions/github-script@v7${env}
+            with:
+              script: |
+                const title = ${title};
+                await github.rest.issues.addLabels({ ...context.repo, issue_number: context.issue.number, labels: [title.slice(0, 10)] })`;
+    const injected = scanWith(RULE, job('issues: { types: [opened] }', 'true', 'contents: write\n          issues: write', script('"${{ github.event.issue.title }}"')));
+    expect(injected.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(injected[0]?.description).toContain('grants `contents: write` that its steps never use');
+    expect(injected[0]?.description).toContain('expands `github.event.issue.title` into the code its action runs; anyone with a GitHub account can start it through `issues`');
+    // Read from the environment: data, not code.
+    const safe = scanWith(RULE, job('issues: { types: [opened] }', 'true', 'contents: write\n          issues: write', script('process.env.TITLE', '\n            env:\n              TITLE: ${{ github.event.issue.title }}')));
+    expect(safe.map((f) => f.severity)).toEqual(['LOW']);
+    expect(safe[0]?.description).toContain('Anyone with a GitHub account can start it through `issues`');
+    // Only a member's comment reaches it, and the text is the comment's number: nothing an outsider writes.
+    const number = scanWith(RULE, job(COMMENT, MEMBER, 'contents: write\n          issues: write', script('"${{ github.event.issue.number }}"')));
+    expect(number.map((f) => f.severity)).toEqual(['LOW']);
+  });
+
+  it('says a workflow-level grant\'s job is started by anyone (an issue), and not for a push', () => {
+    const workflow = (on: string) => yaml`
+      on:
+        ${on}
+      permissions:
+        contents: write
+        issues: write
+      jobs:
+        triage:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/labeler@v5
+    `;
+    // Line 4 is `contents: write`; actions/labeler does not use `issues` either (line 5).
+    const issue = scanWith(RULE, workflow('issues: { types: [opened] }'));
+    expect(issue.map((f) => `${f.line} ${f.severity}`)).toEqual(['4 LOW', '5 LOW']);
+    expect(issue[0]?.description).toContain('`contents: write` is granted at workflow level to its only job `triage`, which does not need it');
+    expect(issue[0]?.description).toContain('Anyone with a GitHub account can start it through `issues`, so every step that handles their text does so holding the grant. LOW');
+    const push = scanWith(RULE, workflow('push'));
+    expect(push.map((f) => `${f.line} ${f.severity}`)).toEqual(['4 LOW', '5 LOW']);
+    expect(push[0]?.description).not.toContain('Anyone');
+  });
+
   it('is MEDIUM for a workflow-level grant that an agent-running job inherits and does not need', () => {
     const findings = scanWith(RULE, yaml`
       on:
