@@ -1,5 +1,4 @@
 import { commitDateCheck } from '../analysis/approval-race.js';
-import { quietPermissionChecks } from '../analysis/trust-guards.js';
 import { describeStep } from '../analysis/describe.js';
 import { prHeadDispatches } from '../analysis/pr-dispatch.js';
 import { pinsApprovedCode } from '../analysis/pr-head.js';
@@ -100,11 +99,6 @@ export default defineWorkflowRule({
         if (later !== null && later.unknown !== null && outsider && run.valuables.length > 0) severity = 'MEDIUM';
         const consequence = sinks.length > 0 ? `; ${sinkText(job, sinks, entry)}` : unusedText(job, later as LaterUse);
         const dated = reach.level === 'approval' && !pinned ? commitDateCheck(job) : null;
-        const quiet = reach.level === 'anyone' ? quietPermissionChecks(job, entry.step.index)[0] : undefined;
-        const quietText =
-          quiet === undefined
-            ? ''
-            : `; ${describeStep(quiet)} checks the actor's permission, but its deny path only ends that step (it returns or exits 0 without failing it), so the later steps run for anyone`;
         const approvalText =
           reach.level === 'approval'
             ? reach.approvalMoves === true && reach.labelRemoved !== undefined
@@ -123,7 +117,7 @@ export default defineWorkflowRule({
           severity,
           message:
             `${describeStep(entry.step)} checks out pull request code (${checkout.how}, from ${checkout.evidence}) in a workflow triggered by \`${checkout.trigger}\`${consequence}; ` +
-            `${describeClaim(claim)}${quietText}${approvalText}.`,
+            `${describeClaim(claim)}${approvalText}.`,
           facts: [...reachFacts(reach), ...(sinks.length > 0 ? ['exec'] : []), ...holdingFacts(run), ...runFact(context.runs, entry.step)],
         });
       }

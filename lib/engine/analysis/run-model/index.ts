@@ -15,7 +15,8 @@ import { holdsNothing, jobHoldings, nothingHeldText, valuables, type DefaultToke
 import { feedsPublish } from './feeds.js';
 import { cacheStep, sameFamily, savesToDefaultScope, type CacheUse } from '../caching.js';
 import { forkReach, localCallers, reachOf, REACH_ORDER, valueReach, type ForkReach, type Reach, type ValueReach } from './reach.js';
-import type { TrustGuard } from '../trust-guards.js';
+import { openPermissionChecks, type TrustGuard } from '../trust-guards.js';
+import { describeStep } from '../describe.js';
 import { codeOf, workspaceEntries, type WorkspaceEntry } from './workspace.js';
 import { envReaders, laterUse, type EnvReaders, type LaterUse } from './readers.js';
 import { imageOwnership, ownerNamespace, PLATFORM_OWNERS, pushedNamespace, repositoryIdentity, usesOwnership, type Ownership, type RepositoryIdentity } from './ownership.js';
@@ -23,6 +24,7 @@ import type { UsesRef } from '../../model/uses.js';
 import { get, type YNode } from '../../yaml/model.js';
 import { serviceAccess, serviceHoldings, type ServiceAccess } from './services.js';
 import { containerAccess, containerHoldings, type ContainerAccess } from './containers.js';
+import { actionFailsJob } from '../permission-actions.js';
 
 export type { ForkReach, Reach, ReachLevel, ValueReach } from './reach.js';
 export type { Holdings, DefaultToken } from './holdings.js';
@@ -207,8 +209,10 @@ export class RunModel {
     if (step.job === null) return { level: 'collaborator', event: null, gates: [], forkPullRequest: false };
     let reach = this.#steps.get(step);
     if (reach === undefined) {
-      // Only an earlier script (a `run:` or a github-script's `script`) can fail the job for outsiders.
-      reach = step.if === undefined && !step.job.steps.some((s) => s.index < step.index && (s.run !== undefined || get(s.with, 'script') !== undefined)) ? this.job(step.job).reach : reachOf(step.job, step, this.repository);
+      // Only an earlier script (a `run:` or a github-script's `script`) or a permission action that fails its
+      // step (permission-actions.ts) can fail the job for outsiders.
+      reach = step.if === undefined && !step.job.steps.some((s) => s.index < step.index && (s.run !== undefined || get(s.with, 'script') !== undefined || actionFailsJob(s))) ? this.job(step.job).reach : reachOf(step.job, step, this.repository);
+      reach = withNoGate(reach, step);
       this.#steps.set(step, reach);
     }
     return reach;
@@ -270,7 +274,7 @@ export class RunModel {
   /** Who can put a value brought in by `events` into a step (reach.ts `valueReach`); `covers`: the guards that vouch for it. */
   valueReach(step: Step, events: ReadonlySet<string>, covers: (guard: TrustGuard) => boolean): ValueReach {
     if (step.job === null) return { level: 'collaborator', event: null, gates: [], forkPullRequest: false, unvouched: false };
-    return valueReach(step.job, step, this.repository, events, covers);
+    return withNoGate(valueReach(step.job, step, this.repository, events, covers), step);
   }
 
   /**
@@ -627,4 +631,11 @@ class LazyJobRun implements JobRun {
 
 function runSets(workflow: Workflow) {
   return workflowRunSets(workflow) ?? workflowRuns(workflow);
+}
+
+/** `reach` with, when anyone starts the step, the earlier permission check that stands in its way in appearance only. */
+function withNoGate<R extends Reach>(reach: R, step: Step): R {
+  if (reach.level !== 'anyone' || step.job === null) return reach;
+  const open = openPermissionChecks(step.job, step.index)[0];
+  return open === undefined ? reach : { ...reach, noGate: `${describeStep(open.step)} checks the actor's permission, but ${open.why}, so the later steps run for anyone` };
 }

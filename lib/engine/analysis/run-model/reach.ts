@@ -52,6 +52,12 @@ export interface Reach {
    * its removal runs under it.
    */
   labelRemoved?: string;
+  /**
+   * For `anyone` on a step: an earlier step of the job that checks the actor's permission but stands in the way
+   * of no later step (its deny path ends only its own step, or an action that gates only what it does itself,
+   * trust-guards.ts `openPermissionChecks`), in words: why a job that looks guarded is not.
+   */
+  noGate?: string;
 }
 
 /** Activity types only people with triage or write access cause (labels, assignments, milestones, locks, merge queue). */
