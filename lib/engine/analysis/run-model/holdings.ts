@@ -40,7 +40,10 @@ export interface Holdings {
    */
   dynamicSecrets: string | null;
   oidc: boolean;
-  /** `definite` (the `self-hosted` label), `possible` (a custom label or group), or null (GitHub-hosted). */
+  /**
+   * `definite` (the `self-hosted` label, or a group or label named after another cloud's machine: runners.ts
+   * `otherCloudEvidence`), `possible` (another custom label or group), or null (GitHub-hosted).
+   */
   selfHosted: 'definite' | 'possible' | null;
   /** How the job publishes (a real publish, not a rehearsal), or null. */
   publishes: string | null;
