@@ -248,7 +248,7 @@ const THIS_REPOSITORY = /^["']?(?:\$\{\{\s*github\.repository\s*\}\}|\$\{?GITHUB
  */
 function listedWorkflows(raw: string): string[] | null {
   const names: string[] = [];
-  const text = raw.replace(/\$\{\{\s*github\.repository\s*\}\}/g, '$GITHUB_REPOSITORY');
+  const text = raw.replace(/\$\{\{\s*github\.repository\s*\}\}/g, '$GITHUB_REPOSITORY').replace(/\$\{\{\s*github\.workflow\s*\}\}/g, '$GITHUB_WORKFLOW');
   for (const match of text.matchAll(RUN_LISTING)) {
     const found = match[0];
     if (/^gh\s+run\s+download/.test(found)) continue;
@@ -305,7 +305,7 @@ export function picksOwnWorkflowRuns(download: ForeignDownload, repository: Repo
     }
   }
   return names.length > 0 && names.every((name) => {
-    const workflow = workflowNamed(name.trim(), repository);
+    const workflow = OWN_WORKFLOW.test(name.trim()) ? runningWorkflow(step) : workflowNamed(name.trim(), repository);
     return workflow !== undefined && workflow.triggers.length > 0 && workflow.triggers.every((t) => OWN_RUN_EVENTS.test(t.name));
   });
 }
@@ -340,6 +340,19 @@ function linesText(script: string, ranges: readonly [number, number][]): string 
 
 /** Events whose runs only the repository's collaborators (or GitHub for them) start, or that add no runs of their own. */
 const OWN_RUN_EVENTS = /^(push|schedule|workflow_dispatch|release|merge_group|workflow_call)$/;
+
+/** The running workflow's own name: `${{ github.workflow }}` (rewritten above) or `$GITHUB_WORKFLOW`. */
+const OWN_WORKFLOW = /^["']?\$\{?GITHUB_WORKFLOW\}?["']?$/;
+
+/**
+ * The workflow `${{ github.workflow }}` names for a step: its own, so a listing of it finds only runs of its own
+ * triggers. Undefined in a composite action or a reusable workflow, where it is the caller's, not known here.
+ */
+function runningWorkflow(step: Step): Workflow | undefined {
+  const owner = step.owner;
+  if (owner.kind !== 'workflow' || owner.triggers.some((t) => t.name === 'workflow_call')) return undefined;
+  return owner;
+}
 
 /** The workflow of this repository a `--workflow` value names: its file name, its path, or its `name:`. */
 function workflowNamed(name: string, repository: RepositoryModel): Workflow | undefined {

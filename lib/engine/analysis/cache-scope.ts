@@ -15,7 +15,7 @@ import { describeStep } from './describe.js';
 import { envInjections, scriptInjections, type InjectionHit } from './injections.js';
 import { cacheStep, DEFAULT_SCOPE_EVENTS, sameFamily, type CacheUse } from './caching.js';
 import { describeTaint } from './describe.js';
-import { isEmpty, valueRunSet, type RunSet } from './run-model/conditions.js';
+import { isEmpty, type RunSet } from './run-model/conditions.js';
 import type { Reach, RunModel, TracedExecution, WorkspaceEntry } from './run-model/index.js';
 import { nothingReads } from './run-model/readers.js';
 import { stepScope, type TaintAnalyzer } from '../expressions/taint.js';
@@ -164,13 +164,9 @@ export function prControlled(use: CacheUse, caller: Step, workspace: readonly Wo
   return null;
 }
 
-/** The run set of a cache step at its caller, narrowed by the inputs that switch caching by the run. */
+/** The run set of a cache step at its caller, narrowed by the inputs that switch caching by the run (the run model's `cacheRunSet`). */
 export function cachingRuns(runs: RunModel, use: CacheUse, caller: Step): RunSet | undefined {
-  const set = runs.runSet(caller);
-  if (set === undefined || caller.job === null) return set;
-  let narrowed = set;
-  for (const s of use.switches) narrowed = valueRunSet(s.node, caller.job, narrowed, s.on);
-  return narrowed;
+  return runs.cacheRunSet(use, caller);
 }
 
 /** True when a run set is known and empty (the step never caches). */

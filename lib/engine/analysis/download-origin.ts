@@ -11,7 +11,7 @@
  */
 import { vendorInstaller } from '../data/installers.js';
 import type { Step } from '../model/workflow.js';
-import { getText, scalarText } from '../yaml/model.js';
+import { get, getText, scalarText } from '../yaml/model.js';
 import { urlOwnership, type RepositoryIdentity } from './run-model/ownership.js';
 
 export type DownloadOrigin =
@@ -21,13 +21,20 @@ export type DownloadOrigin =
   | { kind: 'platform'; text: string }
   /** A vendor's official installer or distribution host (data/installers.ts). */
   | { kind: 'vendor'; tool: string }
-  /** A fixed version in a per-version archive over HTTPS: `…/archive/1.28.2/…`, `…/releases/download/v1.2.3/…`. */
-  | { kind: 'versioned'; version: string; where: string }
+  /**
+   * A fixed version in a per-version archive over HTTPS: `…/archive/1.28.2/…`, `…/releases/download/v1.2.3/…`.
+   * `publisher`: the tool's own publisher serves it (the file is named after the GitHub repository whose
+   * releases hold it, or after the host's registered name: `Kitware/CMake`'s `cmake-4.2.3-….zip`,
+   * `nodejs.org`'s `node-v20.11.0-….tar.xz`), so the one who can swap it is the one whose code the job runs anyway.
+   */
+  | { kind: 'versioned'; version: string; where: string; publisher: boolean }
   /**
    * Anything else; `host`: who controls it, in words (`\`dl.example.com\``, "repository `o/n` on GitHub"), null
-   * when the scan cannot read it; `plain`: fetched over plain HTTP (or FTP).
+   * when the scan cannot read it; `plain`: fetched over plain HTTP (or FTP); `why`: what the address says of its
+   * version: nothing (`none`), a moving name (`moving`: `latest`, a branch), a version only in the file name
+   * (`file`), or a variable the scan cannot resolve to a fixed value (`unread`, its name in `variable`).
    */
-  | { kind: 'mutable'; host: string | null; plain: boolean };
+  | { kind: 'mutable'; host: string | null; plain: boolean; why?: 'none' | 'moving' | 'file' | 'unread'; variable?: string; moving?: string };
 
 /**
  * A path directory that names a fixed version: `1.28.2`, `v20.11.0`, `jq-1.8.1`, `v2.53.0.windows.2`,
@@ -81,15 +88,52 @@ function originOf(url: string, identity: RepositoryIdentity): DownloadOrigin {
   if ((match[1] ?? '').toLowerCase() !== 'https') return { kind: 'mutable', host: who, plain: true };
   const tool = vendorInstaller(url.trim());
   if (tool !== null) return { kind: 'vendor', tool };
-  const directories = (match[3] ?? '').split('/').slice(1, -1);
-  if (directories.some((d) => MOVING.test(d))) return { kind: 'mutable', host: who, plain: false };
+  const segments = (match[3] ?? '').split('/').slice(1);
+  const directories = segments.slice(0, -1);
+  const moving = directories.find((d) => MOVING.test(d));
+  if (moving !== undefined) return { kind: 'mutable', host: who, plain: false, why: 'moving', moving };
   const version = directories.find((d) => VERSION.test(d));
-  if (version === undefined) return { kind: 'mutable', host: who, plain: false };
-  return { kind: 'versioned', version, where: owner === null ? `\`${host}\`'s per-version archive` : `the releases of ${owner.text}` };
+  if (version === undefined) {
+    // A variable left in the path (its value set at run time, by a step's output or a caller) is not "no version".
+    const variable = /\$\{\{[^}]*\}\}|\$\{?[A-Za-z_]\w*\}?|\$env:[A-Za-z_]\w*/.exec(segments.join('/'))?.[0];
+    if (variable !== undefined) return { kind: 'mutable', host: who, plain: false, why: 'unread', variable };
+    const file = segments.at(-1) ?? '';
+    return { kind: 'mutable', host: who, plain: false, why: /\d+\.\d+/.test(file) ? 'file' : 'none' };
+  }
+  return {
+    kind: 'versioned',
+    version,
+    where: owner === null ? `\`${host}\`'s per-version archive` : `the releases of ${owner.text}`,
+    publisher: ownPublisher(host, (match[3] ?? '').split('/').slice(1), segments.at(-1) ?? ''),
+  };
+}
+
+/** Labels of a host that name no one in particular (the service, not the vendor). */
+const GENERIC_LABELS = new Set(['www', 'dl', 'download', 'downloads', 'release', 'releases', 'get', 'static', 'cdn', 'files', 'file', 'mirror', 'mirrors', 'dist', 'pkg', 'pkgs', 'packages', 'artifacts', 'objects', 'storage', 'blob', 'core', 's3', 'amazonaws', 'cloudfront', 'azureedge', 'windows', 'googleapis', 'sourceforge', 'github', 'githubusercontent', 'gitlab', 'bitbucket', 'org', 'com', 'net', 'io', 'dev', 'co']);
+
+/**
+ * Whether a versioned file is served by the tool's own publisher: its name's leading word (`cmake` of
+ * `cmake-4.2.3-windows-arm64.zip`, `node` of `node-v20.11.0-linux-x64.tar.xz`) is, or contains, or is contained
+ * in (three characters or more) the name of the GitHub repository whose releases hold it, or a label of the
+ * host's name (`nodejs.org`). A mirror, a CDN or a repository that repackages someone else's tool
+ * (`some-user/prebuilt/…/protoc-25.1.zip`) is not.
+ */
+function ownPublisher(host: string, path: string[], file: string): boolean {
+  const tool = (/^[A-Za-z][A-Za-z0-9]*?(?=[-_.]|\d+\.|$)/.exec(file)?.[0] ?? '').toLowerCase();
+  if (tool.length < 2) return false;
+  const same = (name: string) => {
+    const plain = name.toLowerCase().replace(/[^a-z0-9]/g, '');
+    if (plain === tool) return true;
+    const [short, long] = plain.length < tool.length ? [plain, tool] : [tool, plain];
+    return short.length >= 3 && long.includes(short);
+  };
+  if (host === 'github.com' || host === 'www.github.com') return path[2] === 'releases' && path[1] !== undefined && same(path[1]);
+  const labels = host.split('.').slice(0, -1).filter((l) => !GENERIC_LABELS.has(l));
+  return labels.some(same);
 }
 
 /** `$NAME`, `${NAME}`, `$env:NAME`, `${{ env.NAME }}`, `${{ inputs.name }}` in a URL. */
-const VARIABLE = /\$\{\{\s*(env|inputs)\.([\w-]+)\s*\}\}|\$env:([A-Za-z_]\w*)|\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)/g;
+const VARIABLE = /\$\{\{\s*(env|inputs|github\.event\.inputs)\.([\w-]+)\s*\}\}|\$env:([A-Za-z_]\w*)|\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)/g;
 
 /** The values `text` can take, its variables replaced by every value found for them (a variable with none is left as it is). */
 function expand(step: Step, script: string, offset: number, text: string, depth: number): string[] {
@@ -98,7 +142,7 @@ function expand(step: Step, script: string, offset: number, text: string, depth:
   for (const match of [...text.matchAll(VARIABLE)]) {
     const whole = match[0];
     const found =
-      match[1] === 'inputs'
+      match[1] === 'inputs' || match[1] === 'github.event.inputs'
         ? inputDefault(step, match[2] ?? '')
         : variableValues(step, script, offset, match[2] ?? match[3] ?? match[4] ?? match[5] ?? '', match[1] === 'env');
     if (found.length === 0) continue;
@@ -130,10 +174,23 @@ function variableValues(step: Step, script: string, offset: number, name: string
   return [];
 }
 
-/** A composite action's input default (`${{ inputs.version }}`), which callers may override. */
+/**
+ * An input's default (`${{ inputs.version }}`, `${{ github.event.inputs.version }}`): a composite action's, or
+ * a workflow's `workflow_dispatch` / `workflow_call` input's. A caller or the one who dispatches may give
+ * another version; the default is the one the repository pins. An empty default names none.
+ */
 function inputDefault(step: Step, name: string): string[] {
-  if (step.owner.kind !== 'action') return [];
-  const input = step.owner.inputs.find((i) => i.name === name);
-  const value = input?.default === undefined ? null : scalarText(input.default);
+  const owner = step.owner;
+  let value: string | null = null;
+  if (owner.kind === 'action') {
+    const input = owner.inputs.find((i) => i.name === name);
+    value = input?.default === undefined ? null : scalarText(input.default);
+  } else {
+    for (const trigger of owner.triggers) {
+      if (trigger.name !== 'workflow_dispatch' && trigger.name !== 'workflow_call') continue;
+      const found = getText(get(get(trigger.config, 'inputs'), name), 'default');
+      if (found !== null && found.trim() !== '') value = found;
+    }
+  }
   return value === null || value.trim() === '' ? [] : [value.trim()];
 }

@@ -183,9 +183,27 @@ function agentMayUse(step: Step, agent: AgentAction, scope: string): boolean {
   return given || JOB_TOKEN.test(envText(step));
 }
 
+/** npm told to attach provenance through its environment (`NPM_CONFIG_PROVENANCE: true`, `npm_config_provenance=true`). */
+const NPM_PROVENANCE = /\bnpm_config_provenance["']?\s*[:=]\s*["']?true\b/i;
+
+/**
+ * A step that publishes to npm with provenance, which signs with the job's OIDC token (`id-token: write`, per
+ * npm's "Generating provenance statements" and GitHub's npm publishing guide): `--provenance` on the command,
+ * or `NPM_CONFIG_PROVENANCE=true` in the step's script or env, the job's or the workflow's, on a step that
+ * publishes or releases (`npm publish`, `npm run release`, `changesets/action` with `publish:`). The package's
+ * own `publishConfig.provenance` is not visible here.
+ */
+function publishesWithProvenance(step: Step): boolean {
+  const text = step.owner.file.text.slice(step.node.start, step.node.end);
+  if (/--provenance\b/.test(text) && /\bpublish\b/i.test(text)) return true;
+  if (!NPM_PROVENANCE.test(text) && !NPM_PROVENANCE.test(envText(step))) return false;
+  return /\bpublish\b/i.test(text) || RELEASE_WORDS.test(text);
+}
+
 /** Whether one step may use a write scope of its job's token (false: it provably does not). */
 function stepMayUse(step: Step, scope: string): boolean {
   const critical = SCRIPT_SCOPE[scope] !== undefined;
+  if (scope === 'id-token' && publishesWithProvenance(step)) return true;
   const ref = step.usesRef;
   if (ref !== undefined) {
     if (ref.kind === 'docker') return false;

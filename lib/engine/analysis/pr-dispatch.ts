@@ -24,17 +24,47 @@ export interface PrHeadDispatch {
   head: string;
   /** True when only the head commit the event names is handed over (what an approval of the event saw). */
   pinned: boolean;
+  /** The credential the dispatch is sent with, as written (`secrets.CI_PAT`, `steps.app.outputs.token`). */
+  credential: string;
 }
 
-/** Actions that send a dispatch, with the input naming the target repository (absent: this repository). */
-const DISPATCH_ACTIONS: Record<string, { repo: (step: Step) => string | null }> = {
-  'peter-evans/repository-dispatch': { repo: (s) => getText(s.with, 'repository') },
-  'benc-uk/workflow-dispatch': { repo: (s) => getText(s.with, 'repo') },
-  'aurelien-baudet/workflow-dispatch': { repo: (s) => getText(s.with, 'repo') },
-  'convictional/trigger-workflow-and-wait': { repo: (s) => joinRepo(getText(s.with, 'owner'), getText(s.with, 'repo')) },
-  'the-actions-org/workflow-dispatch': { repo: (s) => getText(s.with, 'repo') },
-  'lasith-kg/dispatch-workflow': { repo: (s) => joinRepo(getText(s.with, 'owner'), getText(s.with, 'repo')) },
+/**
+ * Actions that send a dispatch, with the input naming the target repository (absent: this repository) and the
+ * input taking the token (their action.yml: absent, it is the job's own `github.token`).
+ */
+const DISPATCH_ACTIONS: Record<string, { repo: (step: Step) => string | null; token: string }> = {
+  'peter-evans/repository-dispatch': { repo: (s) => getText(s.with, 'repository'), token: 'token' },
+  'benc-uk/workflow-dispatch': { repo: (s) => getText(s.with, 'repo'), token: 'token' },
+  'aurelien-baudet/workflow-dispatch': { repo: (s) => getText(s.with, 'repo'), token: 'token' },
+  'convictional/trigger-workflow-and-wait': { repo: (s) => joinRepo(getText(s.with, 'owner'), getText(s.with, 'repo')), token: 'github_token' },
+  'the-actions-org/workflow-dispatch': { repo: (s) => getText(s.with, 'repo'), token: 'token' },
+  'lasith-kg/dispatch-workflow': { repo: (s) => joinRepo(getText(s.with, 'owner'), getText(s.with, 'repo')), token: 'token' },
+  'actions/github-script': { repo: () => null, token: 'github-token' },
 };
+
+/** A credential other than the job's own token: a stored secret (not `GITHUB_TOKEN`), a step's output (an app's token), an input. */
+const OTHER_CREDENTIAL = /\bsecrets\.(?!GITHUB_TOKEN\b)[A-Za-z_][\w-]*|\bsecrets\[|\bsteps\.[\w-]+\.outputs\.[\w-]*(?:token|pat|key)[\w-]*|\b(?:inputs|env|vars)\.[\w-]*(?:token|pat|key)[\w-]*/i;
+
+/**
+ * The credential a dispatch step sends with, or null when it is provably the job's own token, which GitHub
+ * does not let start workflows in another repository (its scopes are this repository's; the dispatch fails).
+ * An action's token input (absent: `github.token`); for a script, what its step, job and workflow `env:` and
+ * its own text name. Unknown shapes count as another credential.
+ */
+function dispatchCredential(step: Step, job: Job, tokenInput: string | null): string | null {
+  const file = job.workflow.file.text;
+  const slice = (n: YNode | undefined) => (n === undefined ? '' : file.slice(n.start, n.end));
+  const candidates = tokenInput !== null ? [getText(step.with, tokenInput) ?? '', slice(step.env), slice(job.env), slice(job.workflow.env)] : [slice(step.env), slice(step.run), slice(job.env), slice(job.workflow.env)];
+  // An action reads only its input; a script whatever its environment holds.
+  const texts = tokenInput !== null ? [candidates[0]!] : candidates;
+  for (const text of texts) {
+    const other = OTHER_CREDENTIAL.exec(text);
+    if (other !== null) return other[0];
+  }
+  // A `run:` script that logs in some other way (`gh auth login`, a netrc, a credential helper) may hold one.
+  if (tokenInput === null && /\bauth\s+login\b|netrc|credential/i.test(slice(step.run))) return 'a credential the script sets up';
+  return null;
+}
 
 function joinRepo(owner: string | null, repo: string | null): string | null {
   if (repo === null) return null;
@@ -81,7 +111,7 @@ export function prHeadDispatches(job: Job, names: ReadonlySet<string>): PrHeadDi
     const targets: { target: string; how: string; node: YScalar; scriptOffset?: number }[] = [];
     if (ref?.kind === 'repository' && step.uses !== undefined) {
       const known = DISPATCH_ACTIONS[ref.slug];
-      if (known !== undefined) {
+      if (known !== undefined && ref.slug !== 'actions/github-script') {
         const repo = known.repo(step);
         if (repo !== null && !isSelf(repo, names)) targets.push({ target: repo.trim(), how: ref.slug, node: step.uses });
       } else if (ref.slug === 'actions/github-script') {
@@ -104,9 +134,186 @@ export function prHeadDispatches(job: Job, names: ReadonlySet<string>): PrHeadDi
     if (targets.length === 0) continue;
     const head = headData(step, job);
     if (head.length === 0) continue;
+    const tokenInput = ref?.kind === 'repository' ? (DISPATCH_ACTIONS[ref.slug]?.token ?? null) : null;
+    const credential = dispatchCredential(step, job, tokenInput);
+    if (credential === null) continue;
     const first = targets[0]!;
-    found.push({ step, ...first, head: head[0]!, pinned: head.every((h) => PINNED.test(h)) });
+    found.push({ step, ...first, head: head[0]!, pinned: head.every((h) => PINNED.test(h)), credential });
     if (found.length >= 20) break;
   }
   return found;
+}
+
+/**
+ * A step that starts another workflow of this same repository: a `workflow_dispatch` (`gh workflow run <file>`,
+ * `.../actions/workflows/<id>/dispatches`, github-script's `createWorkflowDispatch`, a workflow-dispatch action)
+ * or a `repository_dispatch` to this repository (`repos/<this>/dispatches`, `createDispatchEvent`,
+ * `peter-evans/repository-dispatch` without another `repository`), or a slash-command dispatcher that lets any
+ * commenter run its commands. Both events start workflow runs even when sent with the job's own `GITHUB_TOKEN`
+ * (the documented exception to "events the token triggers start no runs"), given the scope: `actions: write`
+ * for a `workflow_dispatch`, `contents: write` for a `repository_dispatch`.
+ */
+export interface SelfDispatch {
+  step: Step;
+  node: YScalar;
+  scriptOffset?: number;
+  kind: 'workflow' | 'repository';
+  /**
+   * What is dispatched, as written: the workflow file (or name) of a `workflow_dispatch`, the event type of a
+   * `repository_dispatch`; null when computed at run time.
+   */
+  target: string | null;
+  /** How, in words: `gh workflow run`, `peter-evans/repository-dispatch`, ... */
+  how: string;
+  /** The credential, as written, when it is not the job's own token; null: the job's own token. */
+  credential: string | null;
+  /** Event text an outsider writes that the step's text hands over (the first one, as written), or null. */
+  outsiderText: string | null;
+  /** For a slash-command dispatcher: the permission its commands run with (`none`, `read`, ...). */
+  permission?: string;
+}
+
+/** Workflow-dispatch actions (besides the repository-dispatch ones) and the input naming the workflow. */
+const WORKFLOW_INPUT: Record<string, string> = {
+  'benc-uk/workflow-dispatch': 'workflow',
+  'aurelien-baudet/workflow-dispatch': 'workflow',
+  'the-actions-org/workflow-dispatch': 'workflow',
+  'lasith-kg/dispatch-workflow': 'workflow',
+  'convictional/trigger-workflow-and-wait': 'workflow_file_name',
+};
+
+/** Text of an issue, comment, discussion, review or pull request that its author writes, in an expression or a script. */
+const OUTSIDER_TEXT =
+  /\b(?:github\.event|context\.payload)\.(?:comment\.body|issue\.(?:title|body)|discussion\.(?:title|body)|review\.body|pull_request\.(?:title|body|head\.ref|head\.label)|head_commit\.message)\b|\bgithub\.head_ref\b/;
+
+/** Permissions of `peter-evans/slash-command-dispatch` that let users without write access run a command. */
+const OPEN_COMMAND_PERMISSIONS = new Set(['none', 'read', 'triage']);
+
+/** `gh workflow run <workflow>` with no other repository, and the REST paths of both dispatches. */
+const GH_WORKFLOW_RUN = /\bgh\s+workflow\s+run\b([^\n;&|]*)/;
+/** Flags of `gh workflow run` that take a value. */
+const GH_VALUE_FLAGS = new Set(['-R', '--repo', '-r', '--ref', '-f', '--raw-field', '-F', '--field', '--json']);
+const REST_DISPATCH = /repos\/(\$\{\{\s*github\.(?:repository|event\.repository\.full_name)\s*\}\}|\$\{?GITHUB_REPOSITORY\}?|[^\s'"`/]+\/[^\s'"`/]+)\/(?:actions\/workflows\/([^\s'"`/]+)\/)?dispatches\b/g;
+/** This repository, as a REST path's `owner/repo` (`{owner}/{repo}` is the `gh api` placeholder for it). */
+const SELF_PATH = /^(?:\{owner\}\/\{repo\}|:owner\/:repo|\$\{\{\s*github\.repository\s*\}\}|\$\{?GITHUB_REPOSITORY\}?|\$\{\{\s*github\.event\.repository\.full_name\s*\}\})$/;
+
+function literal(text: string | null | undefined): string | null {
+  if (text === null || text === undefined) return null;
+  const trimmed = text.trim().replace(/^["'`]|["'`]$/g, '');
+  return trimmed === '' || /\$\{|\$[A-Za-z_]/.test(trimmed) ? null : trimmed;
+}
+
+/** The steps of a job that start another workflow of this repository (bounded: at most 20). */
+export function selfDispatches(job: Job, names: ReadonlySet<string>): SelfDispatch[] {
+  const found: SelfDispatch[] = [];
+  const self = (repo: string | null) => repo === null || SELF_PATH.test(repo.trim()) || isSelf(repo, names);
+  for (const step of job.steps) {
+    if (found.length >= 20) break;
+    const ref = step.usesRef;
+    const own = texts(step.node).join('\n');
+    const outsiderText = OUTSIDER_TEXT.exec(own)?.[0] ?? null;
+    const base = { step, outsiderText };
+    if (ref?.kind === 'repository' && step.uses !== undefined) {
+      if (ref.slug === 'peter-evans/slash-command-dispatch') {
+        const type = (getText(step.with, 'dispatch-type') ?? 'repository').toLowerCase();
+        if (type !== 'workflow' && type !== 'repository') continue;
+        if (!self(getText(step.with, 'repository'))) continue;
+        const permission = (getText(step.with, 'permission') ?? 'write').toLowerCase();
+        const commands = getText(step.with, 'commands')?.split(/[\s,]+/).filter((c) => c !== '') ?? [];
+        const config = getText(step.with, 'config');
+        // A per-command permission in a JSON `config` may open one command: count the most open one.
+        const perCommand = config === null ? [] : [...config.matchAll(/"permission"\s*:\s*"(\w+)"|"command"\s*:\s*"([\w-]+)"/g)];
+        const configCommands = perCommand.flatMap((m) => (m[2] === undefined ? [] : [m[2]]));
+        const open = [permission, ...perCommand.flatMap((m) => (m[1] === undefined ? [] : [m[1].toLowerCase()]))].find((p) => OPEN_COMMAND_PERMISSIONS.has(p));
+        if (open === undefined) continue;
+        const suffix = getText(step.with, 'event-type-suffix') ?? '-command';
+        const command = [...commands, ...configCommands][0];
+        found.push({
+          ...base,
+          node: step.uses,
+          kind: type,
+          target: command === undefined ? null : type === 'workflow' ? `${command}${suffix}.yml` : `${command}${suffix}`,
+          how: '`peter-evans/slash-command-dispatch`',
+          credential: dispatchCredential(step, job, 'token'),
+          outsiderText: outsiderText ?? 'the command\'s arguments in the comment',
+          permission: open,
+        });
+        continue;
+      }
+      if (ref.slug === 'peter-evans/repository-dispatch') {
+        if (!self(getText(step.with, 'repository'))) continue;
+        found.push({ ...base, node: step.uses, kind: 'repository', target: literal(getText(step.with, 'event-type')), how: '`peter-evans/repository-dispatch`', credential: dispatchCredential(step, job, 'token') });
+        continue;
+      }
+      const input = WORKFLOW_INPUT[ref.slug];
+      const known = DISPATCH_ACTIONS[ref.slug];
+      if (input !== undefined && known !== undefined) {
+        if (!self(known.repo(step))) continue;
+        found.push({ ...base, node: step.uses, kind: 'workflow', target: literal(getText(step.with, input)), how: `\`${ref.slug}\``, credential: dispatchCredential(step, job, known.token) });
+        continue;
+      }
+      if (ref.slug === 'actions/github-script') {
+        const script = getText(step.with, 'script') ?? '';
+        const workflow = /\bcreateWorkflowDispatch\b/.test(script);
+        const repository = /\bcreateDispatchEvent\b/.test(script);
+        if (!workflow && !repository) continue;
+        // Another repository named in the call: not this one (pr-dispatch's claim, when it carries a head).
+        // This repository: `...context.repo`, `repo: context.repo.repo`, or its name as written; a repository
+        // computed at run time (`repo,` from a list) is not known to be this one.
+        const repo = /\brepo\s*:\s*['"`]([^'"`$]+)['"`]/.exec(script)?.[1];
+        const owner = /\bowner\s*:\s*['"`]([^'"`$]+)['"`]/.exec(script)?.[1];
+        const own = /\.\.\.\s*context\.repo\b|\brepo\s*:\s*context\.repo\.repo\b/.test(script) || (repo !== undefined && isSelf(joinRepo(owner ?? null, repo) ?? repo, names));
+        if (!own) continue;
+        const target = workflow ? (/\bworkflow_id\s*:\s*['"`]([^'"`$]+)['"`]/.exec(script)?.[1] ?? null) : (/\bevent_type\s*:\s*['"`]([^'"`$]+)['"`]/.exec(script)?.[1] ?? null);
+        found.push({ ...base, node: step.uses, kind: workflow ? 'workflow' : 'repository', target, how: `github-script's \`${workflow ? 'createWorkflowDispatch' : 'createDispatchEvent'}\``, credential: dispatchCredential(step, job, 'github-token') });
+      }
+      continue;
+    }
+    if (typeof step.run?.value !== 'string' || !/dispatches|gh\s+workflow\s+run/.test(step.run.value)) continue;
+    for (const line of logicalLines(step.run.value)) {
+      const gh = GH_WORKFLOW_RUN.exec(line.text);
+      if (gh !== null) {
+        const { repo, workflow } = ghWorkflowRun(gh[1] ?? '');
+        if (self(repo)) {
+          found.push({ ...base, node: step.run, scriptOffset: line.offset, kind: 'workflow', target: literal(workflow), how: '`gh workflow run`', credential: dispatchCredential(step, job, null) });
+          break;
+        }
+      }
+      const rest = [...line.text.matchAll(REST_DISPATCH)].find((m) => self(m[1] ?? null));
+      if (rest !== undefined) {
+        const type = /event_type["']?\s*[=:]\s*["']?([\w.-]+)/.exec(line.text)?.[1] ?? null;
+        found.push({
+          ...base,
+          node: step.run,
+          scriptOffset: line.offset,
+          kind: rest[2] !== undefined ? 'workflow' : 'repository',
+          target: rest[2] !== undefined ? literal(rest[2]) : type,
+          how: `\`${rest[0].slice(0, 80)}\``,
+          credential: dispatchCredential(step, job, null),
+        });
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+/** The repository (`-R`) and the workflow (the first operand) of `gh workflow run`'s arguments. */
+function ghWorkflowRun(args: string): { repo: string | null; workflow: string | null } {
+  // An expression or a quoted value is one word (`--repo ${{ github.repository }}`, `-f note="a b"`).
+  const words = [...args.matchAll(/(?:\$\{\{[^}]*\}\}|"[^"]*"|'[^']*'|[^\s"'])+/g)].slice(0, 40).map((m) => m[0]);
+  let repo: string | null = null;
+  let workflow: string | null = null;
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    const [flag, value] = word.startsWith('--') && word.includes('=') ? [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)] : [word, undefined];
+    if (GH_VALUE_FLAGS.has(flag)) {
+      const given = value ?? words[++i] ?? '';
+      if (flag === '-R' || flag === '--repo') repo = given.replace(/^["']|["']$/g, '');
+      continue;
+    }
+    if (word.startsWith('-') || word === '\\') continue;
+    workflow ??= word;
+  }
+  return { repo, workflow };
 }

@@ -1,7 +1,8 @@
 /**
  * Which runner a job asks for: a self-hosted one (the `self-hosted` label, in a literal, an expression or a
- * matrix value), a runner group or a label no GitHub-hosted runner has (self-hosted or the organisation's
- * larger runners: the workflow cannot tell), or only GitHub-hosted and managed ephemeral runners (a managed
+ * matrix value, or a runner group or label named after another cloud's machine, which no GitHub-hosted runner
+ * is), a runner group or a label no GitHub-hosted runner has (self-hosted or the organisation's larger runners:
+ * the workflow cannot tell), or only GitHub-hosted and managed ephemeral runners (a managed
  * service's label, or a label naming the VM image a fresh machine is made from for each job).
  */
 import { expressionsOf } from '../expressions/extract.js';
@@ -145,10 +146,72 @@ export function isImageLabel(text: string): boolean {
   return IMAGE_LABEL.test(text.trim());
 }
 
+/**
+ * Another cloud's machines in a runner's name. GitHub-hosted runners, larger runners in runner groups included, run
+ * on GitHub's own infrastructure (Azure: https://docs.github.com/en/actions/concepts/runners/github-hosted-runners,
+ * "GitHub hosts Linux and Windows runners on virtual machines in Microsoft Azure"); GitHub hosts none on AWS EC2
+ * or Google Compute Engine machine types. So a label or group whose name names AWS or Google Cloud (`aws`, `ec2`,
+ * `gcp`, `gce` as a word) or an EC2 instance type / GCE machine type (in their documented shapes) is a machine
+ * its owner runs there: a self-hosted runner (actions-runner-controller, terraform-aws-github-runner and the like).
+ * `azure` is no evidence: GitHub's own runners are Azure machines (and hosted runners can join an Azure network).
+ * The name is split into words on `-`, `_`, `.` and spaces; words are matched whole, never as substrings.
+ */
+const CLOUD_WORDS: ReadonlyMap<string, string> = new Map([
+  ['aws', 'AWS'],
+  ['ec2', 'AWS'],
+  ['gcp', 'Google Cloud'],
+  ['gce', 'Google Cloud'],
+]);
+/**
+ * An EC2 instance family: a documented family prefix, one generation digit, attribute letters
+ * (https://docs.aws.amazon.com/ec2/latest/instancetypes/instance-type-names.html: `g4dn`, `c6i`, `p4d`, `m7gd`,
+ * `x2iedn`, `hpc7g`, `inf2`, `trn1n`). One digit keeps out `x64`, `arm64`, `amd64`; the letter sets keep out
+ * `k8s`, `e2e`, `p2p`. Apple's chips (`m1` to `m4`: `macos-m1-large`) and NVIDIA's T4 (`gpu-t4-large`, the GPU of
+ * GitHub's own GPU larger runners) are not read as EC2's old `m1`-`m4` families or a `t4` (EC2's is `t4g`).
+ */
+const EC2_FAMILY = /^(?!(?:m[1-4]|t4)$)(?:a|c|d|dl|f|g|gr|h|hpc|i|im|inf|is|m|mac|p|r|t|trn|u|vt|x|z)\d[abdegiqnz]{0,4}$/;
+/** An EC2 size (`large`, `xlarge`, `2xlarge`, `metal`); the burstable `t` families also come smaller. */
+const EC2_SIZE = /^(?:large|xlarge|\d{1,2}xlarge|metal)$/;
+const EC2_SMALL = /^(?:nano|micro|small|medium)$/;
+/**
+ * A GCE machine series and type (https://cloud.google.com/compute/docs/machine-resource: `n2-standard-8`,
+ * `c3-highcpu-22`, `a2-highgpu-1g`, `e2-highmem-4`). The general classes need the vCPU count after them; the
+ * accelerator and memory-optimized ones are GCE's own words and count alone.
+ */
+const GCE_SERIES = /^[acefghmntxz]\d[a-z]?$/;
+const GCE_CLASS = /^(?:standard|highmem|highcpu)$/;
+const GCE_OWN_CLASS = /^(?:highgpu|megagpu|ultragpu|edgegpu|ultramem|megamem|hypermem)$/;
+
+/**
+ * Why a runner label or group name is a machine on another cloud, in words (`names an AWS EC2 instance type
+ * (\`g4dn.2xlarge\`)`), or null when it names none.
+ */
+export function otherCloudEvidence(name: string): string | null {
+  if (name.length > 256 || name.includes('${{')) return null;
+  const words = name.toLowerCase().split(/[-_.\s]+/).filter((w) => w !== '');
+  for (let i = 0; i + 1 < words.length; i++) {
+    const [family, size] = [words[i]!, words[i + 1]!];
+    if (EC2_FAMILY.test(family) && (EC2_SIZE.test(size) || (/^t\d/.test(family) && EC2_SMALL.test(size)))) {
+      return `names an AWS EC2 instance type (\`${family}.${size}\`)`;
+    }
+    if (GCE_SERIES.test(family) && (GCE_OWN_CLASS.test(size) || (GCE_CLASS.test(size) && /^\d{1,3}$/.test(words[i + 2] ?? '')))) {
+      const count = /^\d{1,3}g?$/.test(words[i + 2] ?? '') ? `-${words[i + 2]!}` : '';
+      return `names a Google Compute Engine machine type (\`${family}-${size}${count}\`)`;
+    }
+  }
+  const word = words.find((w) => CLOUD_WORDS.has(w));
+  return word === undefined ? null : `names ${CLOUD_WORDS.get(word)!} (\`${word}\`)`;
+}
+
+/** Why GitHub's hosted runners are not what such a name selects, in words, after `otherCloudEvidence`. */
+const NOT_HOSTED = "GitHub-hosted runners, larger ones included, run only on GitHub's own (Azure) machines";
+
 /** A literal `runs-on` label that is neither GitHub-hosted nor a managed service: a self-hosted or larger runner. */
 function customLabel(text: string): boolean {
   const label = text.trim();
-  return label !== '' && !label.includes('${{') && !GITHUB_HOSTED.test(label) && !MANAGED.test(label) && !isImageLabel(label) && !LARGER_RUNNER.test(label) && !isLabel(label);
+  if (label === '' || label.includes('${{') || GITHUB_HOSTED.test(label) || MANAGED.test(label) || isImageLabel(label) || isLabel(label)) return false;
+  // A name of another cloud's machine is no larger runner's, whatever else it says (`ubuntu-aws-xlarge`).
+  return !LARGER_RUNNER.test(label) || otherCloudEvidence(label) !== null;
 }
 
 /**
@@ -177,7 +240,29 @@ export type Selection = {
   maybeLarger: boolean;
 };
 
-/** The node of `runs-on` that selects a self-hosted runner, with how; `certain` false for custom labels and groups. */
+/**
+ * The first runner group or label (a matrix value a leg runs with included) whose name is another cloud's machine
+ * (`otherCloudEvidence`): a certain self-hosted runner, with why in `how`. Null when none is.
+ */
+function otherCloud(job: Job, groups: readonly { node: YScalar; kind: string }[], labels: readonly YNode[]): Selection | null {
+  const named = [...groups, ...labels.flatMap((node) => (node.kind === 'scalar' ? [{ node, kind: 'label' }] : []))];
+  for (const { node, kind } of named) {
+    if (typeof node.value !== 'string') continue;
+    const values = node.value.includes('${{') ? (expandMatrix(job, node.value) ?? []) : [node.value];
+    for (const value of values) {
+      const name = value.trim();
+      if (!customLabel(name)) continue;
+      const evidence = otherCloudEvidence(name);
+      if (evidence !== null) return { node, how: `${kind} \`${name}\`, which ${evidence}: ${NOT_HOSTED}`, certain: true, maybeLarger: false };
+    }
+  }
+  return null;
+}
+
+/**
+ * The node of `runs-on` that selects a self-hosted runner, with how; `certain` for the `self-hosted` label and
+ * for a group or label named after another cloud's machine, false for other custom labels and groups.
+ */
 export function selfHosted(job: Job): Selection | null {
   const runsOn = job.runsOn;
   if (runsOn === undefined) return null;
@@ -191,8 +276,11 @@ export function selfHosted(job: Job): Selection | null {
     if (how !== null) return { node: item, how, certain: true, maybeLarger: false };
   }
   // No `self-hosted` label: a runner group, or labels no GitHub-hosted runner has, still route to
-  // self-hosted runners (or to the organisation's larger runners, which the workflow cannot tell apart).
+  // self-hosted runners (or to the organisation's larger runners, which the workflow cannot tell apart), unless
+  // the name is another cloud's machine, which no GitHub-hosted runner is.
   const group = runsOn.kind === 'map' ? getScalar(runsOn, 'group') : undefined;
+  const cloud = otherCloud(job, group === undefined ? [] : [{ node: group, kind: 'runner group' }], asList(labels));
+  if (cloud !== null) return cloud;
   if (group !== undefined && typeof group.value === 'string' && customLabel(group.value)) {
     return { node: group, how: `runner group \`${group.value}\``, certain: false, maybeLarger: false };
   }

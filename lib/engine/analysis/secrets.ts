@@ -152,6 +152,19 @@ function secretsOf(occurrences: readonly ExpressionOccurrence[]): SecretOccurren
   return result.sort((a, b) => a.occurrence.offset - b.occurrence.offset);
 }
 
+/**
+ * The first `${{ }}` below `node` that reads a secret chosen at run time (`secrets[matrix.name]`,
+ * `secrets[format('{0}_TOKEN', inputs.env)]`) or the whole context (`toJSON(secrets)`), as written, or null.
+ * GitHub cannot tell which secrets such a job uses, so the runner is handed every one it may pick.
+ */
+export function unnamedSecretUse(file: SourceFile, node: YNode): string | null {
+  for (const occurrence of occurrencesInFile(file, node)) {
+    if (occurrence.expr === null || !mayUseSecrets(occurrence.span.source)) continue;
+    if (secretUses(occurrence.expr).some((u) => u.kind !== 'named')) return occurrence.span.source;
+  }
+  return null;
+}
+
 /** Secrets carried by the `${{ }}` of every string below `node`, in file order. */
 export function secretOccurrences(file: SourceFile, node: YNode): SecretOccurrence[] {
   return secretsOf(occurrencesInFile(file, node));

@@ -4,6 +4,7 @@ import type { Job, Step, Workflow } from '../model/workflow.js';
 import { asList, get, scalarText, type YNode } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
 import { labelRemovedEachRun } from './label-removal.js';
+import { actionFailsJob, actionGatesOnlyItself, permissionAction } from './permission-actions.js';
 import { flatMap } from '../model/arrays.js';
 
 /**
@@ -65,6 +66,25 @@ export interface TrustGuard {
    * (title, body, branch name) is still the author's, which the merge approves without reading it as code.
    */
   merged?: true;
+  /**
+   * For `commenter`: a check of whoever caused the event (`context.actor`, `github.actor`), not of the comment's
+   * author. Both are the commenter when a comment is created; when it is edited or deleted the actor is whoever
+   * edits or deletes it (a maintainer moderating an outsider's comment), so the check no longer vouches for the
+   * comment's text. An `actor` guard is always one.
+   */
+  actor?: true;
+}
+
+/** True when the guard checks whoever caused the event rather than the author of what it carries. */
+export function checksActor(guard: TrustGuard): boolean {
+  return guard.kind === 'actor' || guard.actor === true;
+}
+
+/** A script that names the actor (whoever caused the event) and not the comment's author. */
+const ACTOR_NAMED = /\bcontext\.actor\b|\bgithub\.(?:actor|triggering_actor)\b|\bGITHUB_ACTOR\b|\bGITHUB_TRIGGERING_ACTOR\b|\bsender\.login\b/;
+const AUTHOR_NAMED = /\bcomment\??\.user\b|\bcomment\??\.author|author_association|authorAssociation|\breview\??\.user\b/;
+function scriptChecksActor(script: string): boolean {
+  return ACTOR_NAMED.test(script) && !AUTHOR_NAMED.test(script);
 }
 
 interface EnvironmentFacts {
@@ -115,6 +135,8 @@ interface Atom {
   /** A `label` guard whose label the workflow removes each run (see TrustGuard). */
   removedBy?: string;
   pushRace?: true;
+  /** A `commenter` guard that checks the actor (see TrustGuard). */
+  actor?: true;
 }
 
 const jobCache = new ScanCache<Job, TrustPaths>();
@@ -340,6 +362,29 @@ export function quietPermissionChecks(job: Job, before: number): Step[] {
   });
 }
 
+/**
+ * The steps of a job before step `before` that check the actor's permission but stand in the way of no later
+ * step, with why: a script whose deny path ends only its own step (`quietPermissionChecks`), or a permission
+ * action that gates only what it does itself (permission-actions.ts: it does not fail its step on the deny
+ * path, or `continue-on-error` swallows the failure). A later step whose `if:` reads the answer is gated
+ * (conditions read it); these are for messages that say why a step is open to anyone.
+ */
+export function openPermissionChecks(job: Job, before: number): { step: Step; why: string }[] {
+  let all = openChecks.get(job);
+  if (all === undefined) {
+    const quiet = new Set(quietPermissionChecks(job, Infinity));
+    all = job.steps.flatMap((s) => {
+      if (quiet.has(s)) return [{ step: s, why: 'its deny path only ends that step (it returns or exits 0 without failing it)' }];
+      const why = actionGatesOnlyItself(s);
+      return why === null ? [] : [{ step: s, why }];
+    });
+    openChecks.set(job, all);
+  }
+  return all.filter((c) => c.step.index < before);
+}
+
+const openChecks = new ScanCache<Job, { step: Step; why: string }[]>();
+
 function scriptOf(step: Step): string | null {
   const script = step.run ?? get(step.with, 'script');
   return script?.kind === 'scalar' && typeof script.value === 'string' ? script.value : null;
@@ -355,15 +400,26 @@ function failingChecks(job: Job): FailingCheck[] {
   let found = checks.get(job);
   if (found !== undefined) return found;
   found = [];
-  const permission = (s: Step) => !s.node.pairs.some((p) => p.key.value === 'continue-on-error') && PERMISSION_CHECK.test(scriptOf(s) ?? '');
+  // A check whose answer a later step reads: a script that checks, or an action that records the answer.
+  const permission = (s: Step) => !s.node.pairs.some((p) => p.key.value === 'continue-on-error') && (PERMISSION_CHECK.test(scriptOf(s) ?? '') || (permissionAction(s)?.answers.size ?? 0) > 0);
   for (const s of job.steps) {
+    // An action that fails its step for an account without the permission (permission-actions.ts).
+    if (actionFailsJob(s)) {
+      found.push({ step: s, guard: { kind: 'commenter', condition: `permission check by \`${permissionAction(s)?.slug ?? ''}\` in step \`${s.name ?? s.id ?? String(s.index + 1)}\``, actor: true } });
+      continue;
+    }
     if (s.node.pairs.some((p) => p.key.value === 'continue-on-error')) continue;
     const script = scriptOf(s);
     if (script === null || !FAILS.test(script)) continue;
     const name = s.name ?? s.id ?? String(s.index + 1);
     const condition = s.if?.kind === 'scalar' ? String(s.if.value ?? '') : '';
-    const checked = [...condition.matchAll(/\bsteps\.([\w-]+)\.outputs\b/gi)].some((m) => job.steps.some((p) => p.index < s.index && p.id?.toLowerCase() === m[1]?.toLowerCase() && permission(p)));
-    if ((PERMISSION_CHECK.test(script) && failsOnPermission(script)) || checked) found.push({ step: s, guard: { kind: 'commenter', condition: `permission check in step \`${name}\`` } });
+    const producers = [...condition.matchAll(/\bsteps\.([\w-]+)\.outputs\b/gi)].flatMap((m) => job.steps.filter((p) => p.index < s.index && p.id?.toLowerCase() === m[1]?.toLowerCase() && permission(p)));
+    const checked = producers.length > 0;
+    const own = PERMISSION_CHECK.test(script) && failsOnPermission(script);
+    if (own || checked) {
+      const actor = own ? scriptChecksActor(script) : producers.every((p) => permissionAction(p) !== null || scriptChecksActor(scriptOf(p) ?? ''));
+      found.push({ step: s, guard: { kind: 'commenter', condition: `permission check in step \`${name}\``, ...(actor ? { actor: true as const } : {}) } });
+    }
     else if (FORK_CHECK.test(script)) found.push({ step: s, guard: { kind: 'same-repository', condition: `fork check in step \`${name}\`` } });
   }
   checks.set(job, found);
@@ -404,6 +460,7 @@ function guardOf(atom: Atom, kind: TrustGuardKind, condition: string): TrustGuar
   if (atom.removedBy !== undefined) guard.removedBy = atom.removedBy;
   if (atom.pushRace === true) guard.pushRace = true;
   if (atom.fact === 'merged') guard.merged = true;
+  if (atom.actor === true) guard.actor = true;
   return guard;
 }
 
@@ -469,8 +526,10 @@ function atomOf(expr: Expr, context: AtomContext): Atom {
   const none: Atom = { guard: null, fact: null };
   if (expr instanceof Grouping) return atomOf(expr.group, context);
   // `if: needs.check.outputs.allowed` / `fromJSON(needs.check.outputs.allowed)`: the output of a permission check, tested for truth.
-  const tested = expr instanceof FunctionCall && functionName(expr) === 'fromjson' && expr.args.length === 1 ? dotted(expr.args[0] as Expr) : dotted(expr);
-  if (tested !== null && permissionOutput(tested, context)) return { guard: 'commenter', fact: null };
+  const decodedTest = expr instanceof FunctionCall && functionName(expr) === 'fromjson' && expr.args.length === 1;
+  const tested = decodedTest ? dotted(expr.args[0] as Expr) : dotted(expr);
+  const truth: OutputTest = decodedTest ? { decoded: true } : {};
+  if (tested !== null && permissionOutput(tested, context, truth)) return permissionAtom(tested, context, truth);
   // `if: github.event.pull_request.merged`: only someone with write access merges, and what runs is what they merged.
   if (dotted(expr) === MERGED) return { guard: 'maintainer-event', fact: 'merged' };
   if (expr instanceof Unary && expr.operator.lexeme === '!') {
@@ -533,12 +592,13 @@ function associationFallback(needle: Expr, values: readonly string[]): TrustGuar
 /** `<subject> == <other>` read as an atom. */
 function comparison(subject: Expr, other: Expr, context: AtomContext): Atom | null {
   const decoded = subject instanceof FunctionCall && functionName(subject) === 'fromjson' && subject.args.length === 1 ? dotted(subject.args[0] as Expr) : null;
-  if (decoded !== null && other instanceof Literal && permissionOutput(decoded, context)) return { guard: 'commenter', fact: null };
+  const decodedTest: OutputTest | null = other instanceof Literal ? { decoded: true, value: other.literal.coerceString() } : null;
+  if (decoded !== null && decodedTest !== null && permissionOutput(decoded, context, decodedTest)) return permissionAtom(decoded, context, decodedTest);
   const path = dotted(subject);
   if (path === null) return null;
   const otherPath = dotted(other);
   const literal = other instanceof Literal ? other.literal.coerceString() : undefined;
-  if (literal !== undefined && permissionOutput(path, context)) return { guard: 'commenter', fact: null };
+  if (literal !== undefined && permissionOutput(path, context, { value: literal })) return permissionAtom(path, context, { value: literal });
   if (path === MERGED && (literal === 'true' || literal === 'false')) return literal === 'true' ? { guard: 'maintainer-event', fact: 'merged' } : { guard: null, fact: '!merged' };
   if (literal !== undefined && branchRefOnPullRequest(subject, other, context)) return { guard: null, fact: IMPOSSIBLE };
   if (path === 'github.event_name' && literal !== undefined && context.event !== undefined && literal !== context.event) return { guard: null, fact: IMPOSSIBLE };
@@ -583,24 +643,64 @@ function subjectKind(path: string, values: readonly string[]): TrustGuardKind | 
   return null;
 }
 
+/** How a condition tests a check's output: for truth, or compared with a literal; `decoded` through `fromJSON`. */
+interface OutputTest {
+  decoded?: true;
+  value?: string;
+}
+
+/** Values of a permission action's answer that do not grant anything (`require-result`, `permitted`, `user-permission`). */
+const DENYING_ANSWERS = new Set(['', 'false', 'none', 'read', 'triage']);
+
 /**
  * True for `steps.<id>.outputs.<x>` / `needs.<job>.outputs.<x>` produced by a step that checks the permission
  * of whoever triggered the run (`gh api .../collaborators/$ACTOR/permission`): comparing it is an authorisation.
+ * For a permission action (permission-actions.ts), only an output that is the answer counts, compared with a
+ * value that grants (`== 'true'`, `== 'admin'`) or decoded with `fromJSON`: its answers are never empty, so a
+ * test for truth passes for everyone. `steps.<id>.outcome == 'success'` of an action that fails its step on the
+ * deny path is one too (with `continue-on-error`, the step's outcome is still its failure).
  */
-function permissionOutput(path: string, context: AtomContext): boolean {
+function permissionOutput(path: string, context: AtomContext, test: OutputTest): boolean {
+  return permissionSteps(path, context, test).length > 0;
+}
+
+/**
+ * The `commenter` atom of a permission check's output, marked when every check producing it checks the actor
+ * (the permission actions all check `github.actor`).
+ */
+function permissionAtom(path: string, context: AtomContext, test: OutputTest): Atom {
+  const actor = permissionSteps(path, context, test).every((s) => permissionAction(s) !== null || scriptChecksActor(scriptOf(s) ?? ''));
+  return actor ? { guard: 'commenter', fact: null, actor: true } : { guard: 'commenter', fact: null };
+}
+
+/** The steps that produce `path` (`steps.<id>.outputs.<x>`, `needs.<job>.outputs.<x>`, `steps.<id>.outcome`) and check a permission. */
+function permissionSteps(path: string, context: AtomContext, test: OutputTest): Step[] {
   const [head, id, outputs, name] = path.split('.');
-  if (outputs !== 'outputs' || id === undefined) return false;
+  if (id === undefined) return [];
+  if (head === 'steps' && outputs === 'outcome' && name === undefined) {
+    if (test.value?.toLowerCase() !== 'success') return [];
+    return (context.job?.steps ?? []).filter((s) => s.id?.toLowerCase() === id && permissionAction(s)?.failsOnDeny(s) === true);
+  }
+  if (outputs !== 'outputs') return [];
+  // The outputs of the step (`steps.<id>`) or, for a job output, the step outputs its value reads.
   let steps: readonly Step[] = [];
+  let read: { id: string; name: string }[] | null = null;
   if (head === 'steps') steps = (context.job?.steps ?? []).filter((s) => s.id?.toLowerCase() === id);
   else if (head === 'needs') {
     const needed = context.workflow?.jobs.find((j) => j.id.toLowerCase() === id);
     steps = needed?.steps ?? [];
     // The job's output names the step it comes from (`allowed: ${{ steps.perm.outputs.ok }}`): that step must be the check.
     const value = name === undefined ? undefined : needed?.outputs?.pairs.find((p) => String(p.key.value).toLowerCase() === name)?.value;
-    const from = value?.kind === 'scalar' && typeof value.value === 'string' ? [...value.value.matchAll(/\bsteps\.([\w-]+)\.outputs\b/gi)].map((m) => (m[1] as string).toLowerCase()) : [];
-    if (from.length > 0) steps = steps.filter((s) => typeof s.id === 'string' && from.includes(s.id.toLowerCase()));
+    read = value?.kind === 'scalar' && typeof value.value === 'string' ? [...value.value.matchAll(/\bsteps\.([\w-]+)\.outputs\.([\w-]+)/gi)].map((m) => ({ id: (m[1] as string).toLowerCase(), name: (m[2] as string).toLowerCase() })) : [];
+    if (read.length > 0) steps = steps.filter((s) => typeof s.id === 'string' && read?.some((r) => r.id === s.id?.toLowerCase()) === true);
   }
-  return steps.some((s) => {
+  const granting = test.decoded === true ? test.value === undefined || test.value.toLowerCase() === 'true' : test.value !== undefined && !DENYING_ANSWERS.has(test.value.trim().toLowerCase());
+  return steps.filter((s) => {
+    const action = permissionAction(s);
+    if (action !== null) {
+      const names = head === 'steps' ? [name] : (read ?? []).filter((r) => r.id === s.id?.toLowerCase()).map((r) => r.name);
+      return granting && names.some((n) => n !== undefined && action.answers.has(n));
+    }
     const script = s.run ?? get(s.with, 'script');
     return script?.kind === 'scalar' && typeof script.value === 'string' && PERMISSION_CHECK.test(script.value);
   });

@@ -213,17 +213,17 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
       {
         rule_id: 'script-injection',
         min_severity: 'MEDIUM',
-        instance: "outsider text run in a job on the `self-hosted` label (a fork's pull request run counts)",
+        instance: "outsider text run in a job on a definite self-hosted runner (a fork's pull request run counts)",
         facts: ['exec', 'reach:anyone|reach:sticky-label|reach:fork-pr', 'holds:self-hosted'],
       },
       {
         rule_id: 'untrusted-checkout',
         min_severity: 'MEDIUM',
-        instance: 'a checkout whose code a later step runs, started by an outsider, in a job on the `self-hosted` label',
+        instance: 'a checkout whose code a later step runs, started by an outsider, in a job on a definite self-hosted runner',
         facts: ['exec', 'reach:anyone|reach:sticky-label|reach:unreviewed-environment|reach:fork-pr', 'holds:self-hosted'],
       },
       // A runner group or custom label (`runner:possible`) may be a GitHub-hosted larger runner, which persists nothing.
-      { rule_id: 'self-hosted-runner', min_severity: 'LOW', instance: 'job on a definite self-hosted runner (the `self-hosted` label)', facts: ['holds:self-hosted'] },
+      { rule_id: 'self-hosted-runner', min_severity: 'LOW', instance: "job on a definite self-hosted runner (the `self-hosted` label, or a group or label named after another cloud's machine)", facts: ['holds:self-hosted'] },
     ],
     break_chain: [
       {
@@ -697,12 +697,13 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     amplifiers: [],
     // A GitHub-owned action or the repository's own image (LOW) is not someone else's code to take over; the
     // mutable code must run in a job the run model places on a definite self-hosted runner (the `self-hosted`
-    // label: `holds:self-hosted`), not a custom label that may be a GitHub-hosted larger runner.
+    // label, or a name of another cloud's machine: `holds:self-hosted`), not a custom label that may be a
+    // GitHub-hosted larger runner.
     qualifiers: [
       { rule_id: 'unpinned-action', min_severity: 'MEDIUM', instance: 'third-party action in a job on a definite self-hosted runner', facts: ['owner:third-party', 'holds:self-hosted'] },
       { rule_id: 'unpinned-image', min_severity: 'MEDIUM', instance: 'image the repository does not publish, in a job on a definite self-hosted runner', facts: ['owner:third-party', 'holds:self-hosted'] },
       // A runner group or custom label (`runner:possible`) may be a GitHub-hosted larger runner, which persists nothing.
-      { rule_id: 'self-hosted-runner', min_severity: 'LOW', instance: 'job on a definite self-hosted runner (the `self-hosted` label)', facts: ['holds:self-hosted'] },
+      { rule_id: 'self-hosted-runner', min_severity: 'LOW', instance: "job on a definite self-hosted runner (the `self-hosted` label, or a group or label named after another cloud's machine)", facts: ['holds:self-hosted'] },
     ],
     // Pinning one action breaks the chain only when it is the job's one mutable input: a runner that already runs
     // an outsider's code (self-hosted-runner with `exec`), a job that builds someone else's repository cloned at a
@@ -761,7 +762,7 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     qualifiers: [
       { rule_id: 'pipe-to-shell', min_severity: 'MEDIUM', instance: 'script from a host that is not a known vendor installer, or over plain HTTP' },
       // As for injected-runner-takeover: a maybe-hosted larger runner (`runner:possible`) keeps nothing.
-      { rule_id: 'self-hosted-runner', min_severity: 'LOW', instance: 'job on a definite self-hosted runner (the `self-hosted` label)', facts: ['holds:self-hosted'] },
+      { rule_id: 'self-hosted-runner', min_severity: 'LOW', instance: "job on a definite self-hosted runner (the `self-hosted` label, or a group or label named after another cloud's machine)", facts: ['holds:self-hosted'] },
     ],
     break_chain: [
       {

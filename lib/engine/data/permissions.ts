@@ -107,7 +107,8 @@ export const ACTION_PERMISSIONS: Readonly<Record<string, ActionPermissions>> = {
   'marocchino/sticky-pull-request-comment': { scopes: { 'pull-requests': 'write' } },
   'thollander/actions-comment-pull-request': { scopes: { 'pull-requests': 'write' } },
   'actions/labeler': { scopes: { contents: 'read', 'pull-requests': 'write' } },
-  'actions/stale': { scopes: { actions: 'write', issues: 'write', 'pull-requests': 'write' } },
+  // README, "Recommended permissions": `contents: write # only for delete-branch option`.
+  'actions/stale': { scopes: { actions: 'write', issues: 'write', 'pull-requests': 'write' }, when: [{ input: 'delete-branch', matches: /^(true|\$\{\{.*\}\})$/i, scopes: { contents: 'write' } }] },
   'actions/first-interaction': { scopes: { issues: 'write', 'pull-requests': 'write' } },
   'actions-ecosystem/action-add-labels': { scopes: { issues: 'write', 'pull-requests': 'write' } },
   'actions-ecosystem/action-remove-labels': { scopes: { issues: 'write', 'pull-requests': 'write' } },

@@ -1,16 +1,17 @@
-import { webhookWords } from '../analysis/run-model/holdings.js';
+import { holdsSecrets, webhookWords } from '../analysis/run-model/holdings.js';
 import { downloadEffect, inertEffect, type DownloadEffect } from '../analysis/artifact-effects.js';
 import { describeStep } from '../analysis/describe.js';
 import { envInjections, scriptInjections } from '../analysis/injections.js';
 import { outsiderCode } from '../analysis/permissions.js';
-import { prHeadDispatches } from '../analysis/pr-dispatch.js';
+import { prHeadDispatches, selfDispatches, type SelfDispatch } from '../analysis/pr-dispatch.js';
 import { reachFacts } from '../analysis/run-model/facts.js';
 import { nothingReads, severityOf, whoText } from '../analysis/run-model/index.js';
 import { outsiderReach } from '../analysis/run-model/reach.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
+import { valueOffsetToSource } from '../yaml/offsets.js';
 import type { Job, Workflow } from '../model/workflow.js';
-import { asList, get, scalarText, type YNode } from '../yaml/model.js';
+import { asList, get, getText, scalarText, type YNode } from '../yaml/model.js';
 import { flatMap } from '../model/arrays.js';
 
 const DANGEROUS = new Set(['pull_request_target', 'workflow_run']);
@@ -94,9 +95,9 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
   for (const job of jobs) {
     if (job.uses !== undefined) continue;
     const run = context.runs.job(job);
-    const holdsSecrets = run.holdings.secrets.length > 0 || run.holdings.inheritsSecrets;
+    const secrets = holdsSecrets(run.holdings);
     for (const entry of run.workspace) {
-      if (entry.kind !== 'download' || entry.content !== 'outsider' || !holdsSecrets) continue;
+      if (entry.kind !== 'download' || entry.content !== 'outsider' || !secrets) continue;
       if (inertEffect(downloadEffect(context.runs, context.taint, run, entry))) continue;
       const reach = context.runs.stepReach(entry.step);
       if (!outsiderReach(reach)) continue;
@@ -168,7 +169,7 @@ function privileges(workflow: Workflow, context: WorkflowRuleContext): string {
   if (workflow.jobs.length === 0 || workflow.jobs.some((j) => j.uses !== undefined)) return "the base repository's secrets and a write token";
   const holdings = workflow.jobs.map((j) => context.runs.job(j).holdings);
   const writes = holdings.some((h) => h.token.kind !== 'scopes' || h.token.writes.length > 0);
-  const secrets = holdings.some((h) => h.secrets.length > 0 || h.inheritsSecrets);
+  const secrets = holdings.some(holdsSecrets);
   if (writes && secrets) return "the base repository's secrets and a write token";
   if (writes) return `a write token (its jobs read none of the stored secrets${holdings.some((h) => h.webhooks.length > 0) ? ' but a chat webhook' : ''})`;
   if (secrets) return "the base repository's secrets (its jobs' tokens are read-only here)";
@@ -189,6 +190,112 @@ function branchFilterText(config: YNode | undefined): string {
   return ` Its \`branches: [${shown}]\` filter keeps no fork out: it matches the head branch of the run it follows, which for a fork's pull request is the fork's own branch name (a fork can name its branch \`${names[0]}\`), so it does not restrict the trigger to the base repository's branches.`;
 }
 
+/** Write scopes the job's own token needs to send each dispatch. */
+const DISPATCH_SCOPE = { workflow: 'actions', repository: 'contents' } as const;
+
+/** True when the job's own token can send the dispatch (its scope, `write-all`, or a default token not known read-only). */
+function tokenCanDispatch(dispatch: SelfDispatch, job: Job, context: WorkflowRuleContext): boolean {
+  const token = context.runs.job(job).holdings.token;
+  if (token.kind === 'all') return true;
+  if (token.kind === 'default') return context.runs.defaultToken !== 'read';
+  return token.writes.includes(DISPATCH_SCOPE[dispatch.kind]);
+}
+
+/** The workflows of the repository a dispatch starts: by file name or `name:` (workflow_dispatch), by event type (repository_dispatch). */
+function dispatchedWorkflows(dispatch: SelfDispatch, context: WorkflowRuleContext): Workflow[] {
+  const target = dispatch.target;
+  return context.repository.workflows.filter((w) => {
+    if (dispatch.kind === 'workflow') {
+      if (target === null || !w.triggers.some((t) => t.name === 'workflow_dispatch')) return false;
+      const base = w.file.path.slice(w.file.path.lastIndexOf('/') + 1);
+      return base === target || w.name === target;
+    }
+    const trigger = w.triggers.find((t) => t.name === 'repository_dispatch');
+    if (trigger === undefined) return false;
+    const types = asList(get(trigger.config, 'types')).flatMap((n) => {
+      const text = scalarText(n);
+      return text === null || text.trim() === '' ? [] : [text];
+    });
+    return target === null || types.length === 0 || types.includes(target);
+  });
+}
+
+/** The environments a workflow's jobs run in, as written. */
+function environments(workflow: Workflow): string[] {
+  const names = workflow.jobs.flatMap((j) => {
+    const env = j.environment;
+    if (env === undefined) return [];
+    const name = env.kind === 'scalar' ? scalarText(env) : getText(env, 'name');
+    return name === null || name.trim() === '' ? [] : [name.trim().slice(0, 60)];
+  });
+  return [...new Set(names)];
+}
+
+/** Where a dispatched workflow expands what the dispatch sends (its inputs, the payload) into a script, or null. */
+function readsInputInScript(workflow: Workflow, kind: SelfDispatch['kind']): number | null {
+  const read = kind === 'workflow' ? /\$\{\{[^}]*\b(?:inputs|github\.event\.inputs)\.[\w-]+/ : /\$\{\{[^}]*\bgithub\.event\.client_payload\b/;
+  for (const job of workflow.jobs) {
+    for (const step of job.steps) {
+      const script = step.run ?? get(step.with, 'script');
+      if (script?.kind === 'scalar' && typeof script.value === 'string' && read.test(script.value)) return workflow.file.position(script.start).line;
+    }
+  }
+  return null;
+}
+
+/**
+ * Steps anyone with a GitHub account starts that start another workflow of this repository: that workflow runs the
+ * repository's code with its secrets and scopes, when the outsider chooses and on the inputs their text gives.
+ */
+function reportSelfDispatches(workflow: Workflow, context: WorkflowRuleContext): void {
+  for (const job of workflow.jobs) {
+    if (job.uses !== undefined) continue;
+    for (const dispatch of selfDispatches(job, context.runs.identity.names)) {
+      const reach = context.runs.stepReach(dispatch.step);
+      if (!outsiderReach(reach)) continue;
+      if (dispatch.credential === null && !tokenCanDispatch(dispatch, job, context)) continue;
+      const event = dispatch.kind === 'workflow' ? '`workflow_dispatch`' : '`repository_dispatch`';
+      const what = dispatch.target === null ? `a ${event} of this repository` : dispatch.kind === 'workflow' ? `workflow \`${dispatch.target}\` of this repository (${event})` : `a ${event} of type \`${dispatch.target}\` to this repository`;
+      const token = context.runs.job(job).holdings.token;
+      const scope = token.kind === 'scopes' ? `\`${DISPATCH_SCOPE[dispatch.kind]}: write\`` : token.kind === 'all' ? '`write-all`' : `${context.runs.defaultToken === 'write' ? 'read-write' : 'default (read-write on many repositories)'} scopes`;
+      const credential = dispatch.credential !== null ? `sent with \`${dispatch.credential}\`` : `sent with the job's own token, whose ${scope} ${token.kind === 'scopes' ? 'lets' : 'let'} it start the run (a dispatch is the one event that token's acts start runs on)`;
+      const opened = dispatch.permission !== undefined ? `, for any commenter (\`permission: ${dispatch.permission}\`)` : '';
+      const sends = dispatch.outsiderText !== null ? `; it hands over text the outsider writes (\`${dispatch.outsiderText}\`)` : '';
+      const head = `${describeStep(dispatch.step)} (line ${workflow.file.position(dispatch.step.node.start).line}) starts ${what} with ${dispatch.how}${opened}, ${credential}; ${whoText(reach)}${sends}`;
+      const targets = dispatchedWorkflows(dispatch, context);
+      let severity: 'MEDIUM' | 'LOW' = 'LOW';
+      let tail: string;
+      if (targets.length === 0) {
+        tail = dispatch.target === null
+          ? 'which workflow it starts is computed at run time: check what the workflows it can start hold (secrets, write scopes, a publish) and whether they run on the inputs it sends'
+          : `no workflow of this repository here ${dispatch.kind === 'workflow' ? `is \`${dispatch.target}\` with a \`workflow_dispatch\` trigger` : 'runs on that event'}: check what the workflow it starts holds and whether it runs on the inputs it sends`;
+      } else {
+        const held = [...new Set(targets.flatMap((w) => w.jobs.flatMap((j) => context.runs.job(j).valuables)))];
+        const names = targets.slice(0, 3).map((w) => `\`${w.file.path}\``).join(', ');
+        const envs = targets.flatMap(environments);
+        const inputLine = dispatch.outsiderText !== null ? targets.map((w) => ({ w, line: readsInputInScript(w, dispatch.kind) })).find((x) => x.line !== null) : undefined;
+        const flows = inputLine !== undefined ? `; ${inputLine.w.file.path} expands what the dispatch sends into a script (line ${inputLine.line})` : '';
+        if (held.length > 0) {
+          severity = 'MEDIUM';
+          const gate = envs.length > 0 ? `; only the approval of environment ${envs.slice(0, 3).map((e) => `\`${e}\``).join(', ')} stands in the way, if it has required reviewers (not visible here)` : '; nothing stands in the way of that run';
+          tail = `${names} then runs the repository's code with ${held.slice(0, 4).join(', ')}, when the outsider chooses${flows}${gate}`;
+        } else {
+          tail = `${names} ${targets.length === 1 ? 'holds' : 'hold'} nothing worth taking (no stored secret, write scope or publish), so the outsider only chooses when it runs${flows}`;
+        }
+      }
+      context.report({
+        node: dispatch.node,
+        ...(dispatch.scriptOffset !== undefined && dispatch.step.run !== undefined ? { offset: valueOffsetToSource(workflow.file, dispatch.step.run, dispatch.scriptOffset) } : {}),
+        job,
+        severity,
+        key: `self-dispatch:${job.id}:${dispatch.step.index}`,
+        message: `${head}; ${tail}.`,
+        facts: reachFacts(reach),
+      });
+    }
+  }
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'dangerous-trigger',
@@ -197,9 +304,9 @@ export default defineWorkflowRule({
     severity: 'MEDIUM',
     surface: 'workflow',
     description:
-      'The workflow runs on `pull_request_target` or `workflow_run`: events an outsider can cause (by opening a pull request) that run with the base repository\'s secrets and a write token. MEDIUM when some job runs an outsider\'s content (run model: a checkout or download of pull request code that a step runs, event text expanded into a script or into `$GITHUB_ENV` that a later step runs with, or a fork run\'s artifacts read by a job that holds secrets, unless nothing runs them and they are only uploaded as they are or only decide a comment or a status) with no approval, or behind one the code can change after; LOW otherwise (the trigger is the setting in which such a mistake would be exploitable), saying what is there: a checkout nothing runs, a gate, calls to reusable workflows, jobs that only read pull request data through the API or act on merged pull requests.',
+      'The workflow runs on `pull_request_target` or `workflow_run`: events an outsider can cause (by opening a pull request) that run with the base repository\'s secrets and a write token. MEDIUM when some job runs an outsider\'s content (run model: a checkout or download of pull request code that a step runs, event text expanded into a script or into `$GITHUB_ENV` that a later step runs with, or a fork run\'s artifacts read by a job that holds secrets, unless nothing runs them and they are only uploaded as they are or only decide a comment or a status) with no approval, or behind one the code can change after; LOW otherwise (the trigger is the setting in which such a mistake would be exploitable), saying what is there: a checkout nothing runs, a gate, calls to reusable workflows, jobs that only read pull request data through the API or act on merged pull requests. Also, on any trigger: a step anyone with a GitHub account starts that starts another workflow of this repository (`workflow_dispatch`, `repository_dispatch`, an open slash-command dispatcher) with a token that can, MEDIUM when that workflow holds secrets, write scopes or a publish, LOW when it holds nothing or is not found here.',
     recommendation:
-      'Prefer `pull_request`, which runs fork pull requests without secrets. Where the privileged trigger is needed, keep its jobs minimal: no checkout of pull request code, no `${{ }}` of pull request data in scripts, least `permissions:`, and artifacts treated as untrusted data.',
+      'Prefer `pull_request`, which runs fork pull requests without secrets. Where the privileged trigger is needed, keep its jobs minimal: no checkout of pull request code, no `${{ }}` of pull request data in scripts, least `permissions:`, and artifacts treated as untrusted data. Before a step that starts another workflow on an outsider\'s event, check the actor\'s permission in a way that fails the job (or require `write` in a slash-command dispatcher), and pass no event text as inputs.',
   },
   create: (context) => ({
     workflow(workflow) {
@@ -240,6 +347,7 @@ export default defineWorkflowRule({
           facts: found.facts,
         });
       }
+      reportSelfDispatches(workflow, context);
     },
   }),
 });

@@ -256,7 +256,9 @@ function originReason(origin: Exclude<DownloadOrigin, { kind: 'mutable' }>): str
     case 'vendor':
       return ` LOW: it comes from the official ${origin.tool} distribution over HTTPS, which the job trusts by using ${origin.tool} at all; a committed checksum still makes the build reproducible.`;
     case 'versioned':
-      return ` LOW: it names the fixed version \`${origin.version}\` in ${origin.where}, over HTTPS: a published version is uploaded once and not replaced in the normal course, unlike a tag or \`latest\`, so swapping it means compromising that archive and a committed checksum is defense in depth.`;
+      return origin.publisher
+        ? ` LOW: it names the fixed version \`${origin.version}\` in ${origin.where}, the tool's own publisher, over HTTPS: a published version is uploaded once and not replaced in the normal course, and the only one who can replace it is that publisher (or whoever takes over its release account), whose code the job runs by using the tool at all; a committed checksum is defense in depth.`
+        : ` LOW: it names the fixed version \`${origin.version}\` in ${origin.where}, over HTTPS: a published version is uploaded once and not replaced in the normal course, unlike a tag or \`latest\`, so swapping it means compromising that archive and a committed checksum is defense in depth.`;
   }
 }
 
@@ -271,8 +273,22 @@ function mediumReason(origin: Extract<DownloadOrigin, { kind: 'mutable' }>, supp
     ? `it is fetched over plain HTTP, so anyone on the network path (or whoever controls ${origin.host ?? 'the host'}) can swap it`
     : origin.host === null
       ? 'whoever controls the host it is fetched from (one the scan cannot read) can swap it'
-      : `whoever controls ${origin.host} (its publisher, or whoever takes over their account or server) can swap it, and the address names no fixed version`;
+      : `whoever controls ${origin.host} (its publisher, or whoever takes over their account or server) can swap it, and ${versionText(origin)}`;
   return ` MEDIUM: ${who}; ${supplies}. Nothing but a committed checksum stands in the way; the one who can change it is that upstream, not an outside GitHub user.`;
+}
+
+/** What a changeable address says of its version (never "no version" where a variable the scan cannot read stands for it). */
+function versionText(origin: Extract<DownloadOrigin, { kind: 'mutable' }>): string {
+  switch (origin.why) {
+    case 'moving':
+      return `the address points to \`${(origin.moving ?? '').replace(/`/g, '')}\`, a name whose contents move`;
+    case 'unread':
+      return `the version in the address comes from \`${(origin.variable ?? '').slice(0, 80).replace(/`/g, '')}\`, which the scan cannot resolve to a fixed value (set at run time, or with no default), so it may name no fixed version`;
+    case 'file':
+      return 'the address names a version only in its file name, in a directory that is not per-version, where a file can be replaced under the same name';
+    default:
+      return 'the address names no fixed version';
+  }
 }
 
 /** Why a program downloaded where tools go is LOW when nothing later in the job runs it. */
@@ -337,7 +353,8 @@ export default defineWorkflowRule({
         const origin = downloadOrigin(step, found.text, offset, fetch.url, context.runs.identity);
         // A fixed version of someone else's archive stays MEDIUM only where what the job builds ships: a replaced
         // version would reach every user of the release, and the checksum is the one check before it does.
-        const ships = origin.kind === 'versioned' && context.runs.shipsRelease(step);
+        // The tool's own publisher is the one who could replace its pinned version, and the job runs its code anyway.
+        const ships = origin.kind === 'versioned' && !origin.publisher && context.runs.shipsRelease(step);
         const rated = ships ? false : origin.kind !== 'mutable' || !supplies;
         // A program saved where tools go that nothing later in the job runs (by path, by name, or through a tool
         // known to call it) nor hands on: swapping it changes nothing the job does or ships (tool-use.ts).

@@ -1,8 +1,10 @@
 import { agentEvents, agentReach, agentShell, stepAgent } from '../analysis/agent-input.js';
 import { describeStep } from '../analysis/describe.js';
+import { scriptInjections } from '../analysis/injections.js';
 import { implicitTokenReaders, outsiderCode, readPermissions, scopeUse, type OutsiderCode, type WriteScope } from '../analysis/permissions.js';
 import { reachFacts } from '../analysis/run-model/facts.js';
 import { severityOf, whoText, type Reach } from '../analysis/run-model/index.js';
+import { REACH_ORDER } from '../analysis/run-model/reach.js';
 import type { Job } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import type { Severity } from '../types.js';
@@ -60,6 +62,8 @@ interface Steering {
 function steering(context: WorkflowRuleContext, job: Job): Steering | null {
   const code = outsiderCode(context, [job]);
   if (code !== null) return { reach: code.reach, text: code.text };
+  const injected = injectedCode(context, job);
+  if (injected !== null) return injected;
   for (const step of job.steps) {
     // The agent's step, or one inside the local composite action the step runs (it runs with this job's token).
     const inner = step.usesRef?.kind === 'local' ? (context.repository.localAction(step)?.steps ?? []) : [];
@@ -75,6 +79,32 @@ function steering(context: WorkflowRuleContext, job: Job): Steering | null {
   }
   return null;
 }
+
+/**
+ * Outsider text expanded into code an action runs (the `script` of `actions/github-script` and the other code
+ * inputs `script-injection` reads; a `run:` script is `outsiderCode`'s), on a step an outsider can start: the
+ * injected code runs in the job, holding every scope the job was granted. The weakest-reached such step, or null.
+ */
+function injectedCode(context: WorkflowRuleContext, job: Job): Steering | null {
+  let best: Steering | null = null;
+  for (const step of job.steps) {
+    if (step.uses === undefined) continue;
+    for (const hit of scriptInjections(step, context.taint, context.runs)) {
+      const taint = hit.taint;
+      if (taint?.controller !== 'external' || (taint.level !== 'arbitrary' && taint.level !== 'structured')) continue;
+      const reach = context.runs.stepReach(step);
+      if (!STEERING_REACH.has(reach.level)) continue;
+      if (best === null || REACH_ORDER.indexOf(reach.level) < REACH_ORDER.indexOf(best.reach.level)) {
+        best = { reach, text: `${describeStep(step)} (line ${job.workflow.file.position(hit.node.start).line}) expands \`${taint.source}\` into the code its action runs` };
+      }
+      break;
+    }
+  }
+  return best;
+}
+
+/** Reaches at which an outsider's text can steer a step: with no approval, or behind one of some strength (as `outsiderCode`). */
+const STEERING_REACH: ReadonlySet<string> = new Set(['anyone', 'sticky-label', 'unreviewed-environment', 'approval']);
 
 /** `MEDIUM: <how it is steered>; <who>, ...` for a grant a steered job holds but never uses. */
 function steeredText(steer: Steering, what: string): string {
@@ -142,7 +172,7 @@ export default defineWorkflowRule({
           node: write.key,
           job: null,
           severity: steered !== null ? 'MEDIUM' : severity(critical, code),
-          message: `${what}.${steered !== null ? steeredText(steered, SCOPE_USE[write.scope] ?? `write \`${write.scope}\``) : why(critical, code, SCOPE_USE[write.scope] ?? write.scope)}`,
+          message: `${what}.${steered !== null ? steeredText(steered, SCOPE_USE[write.scope] ?? `write \`${write.scope}\``) : why(critical, code, SCOPE_USE[write.scope] ?? write.scope, startedByAnyone(context, unused))}`,
           facts: code !== null ? [...reachFacts(code.reach), 'exec', 'holds:token'] : steered !== null ? [...reachFacts(steered.reach), 'holds:token'] : [],
         });
       }

@@ -162,6 +162,7 @@ function durableOf(context: WorkflowRuleContext, use: Use): string[] | undefined
     ...first,
     secrets: [...new Set(flatMap(held, (h) => h.secrets))],
     inheritsSecrets: held.some((h) => h.inheritsSecrets),
+    dynamicSecrets: held.find((h) => h.dynamicSecrets !== null)?.dynamicSecrets ?? null,
     selfHosted: held.some((h) => h.selfHosted === 'definite') ? 'definite' : null,
   });
 }

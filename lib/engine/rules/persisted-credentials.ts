@@ -198,10 +198,12 @@ function conditionText(node: YNode | undefined): string {
 /**
  * A job that runs only for Dependabot's pull requests, checks out the update (its branch or commit) and then
  * builds it: the first step that runs code from that checkout, in words (`step 2 of job \`x\` (line 14) runs
- * \`make generate\``), or null. The update brings a dependency's new release, which whoever publishes it wrote
- * (install scripts, code the build loads); it runs before anyone has reviewed the pull request.
+ * \`npm ci\``), or null. The update brings a dependency's new release, which whoever publishes it wrote
+ * (install scripts, code the build loads); it runs before anyone has reviewed the pull request. `unseen`: the
+ * only such steps run a task runner's target (`make tidy`), whose recipe is in a file the scan does not read
+ * (the run model's `recipes`): whether it loads the update's code is not shown.
  */
-function dependabotBuild(context: { runs: RunModel }, step: Step): string | null {
+function dependabotBuild(context: { runs: RunModel }, step: Step): { text: string; unseen: string | null } | null {
   const job = step.job;
   if (job === null || !job.workflow.triggers.some((t) => PR_EVENTS.has(t.name))) return null;
   const condition = `${conditionText(job.if)}\n${conditionText(step.if)}`;
@@ -214,10 +216,11 @@ function dependabotBuild(context: { runs: RunModel }, step: Step): string | null
   if (entry === undefined) return null;
   // A container build (`docker/bake-action`, `docker build`) runs the update's code in BuildKit's containers,
   // which see only what the Dockerfile copies in: the workflow does not show that `.git/config` is among it.
-  const sink = context.runs.sinksOf(run, entry).find((t) => !CONTAINER_BUILD.test(t.execution.evidence));
+  const sinks = context.runs.sinksOf(run, entry).filter((t) => !CONTAINER_BUILD.test(t.execution.evidence));
+  const sink = sinks.find((t) => t.execution.recipes === undefined) ?? sinks[0];
   if (sink === undefined) return null;
   const line = job.workflow.file.position(sink.step.node.start).line;
-  return `${describeStep(sink.step)} (line ${line}) runs ${sink.execution.evidence}`;
+  return { text: `${describeStep(sink.step)} (line ${line}) runs ${sink.execution.evidence}`, unseen: sink.execution.recipes ?? null };
 }
 
 export default defineWorkflowRule({
@@ -229,7 +232,7 @@ export default defineWorkflowRule({
     surface: 'workflow',
     fix: { safe: true },
     description:
-      '`actions/checkout` without `persist-credentials: false` leaves the token it used in the git configuration for every later step of the job. MEDIUM when an outsider\'s code or text runs in the job after the checkout, in a run the checkout is part of (a pull request checkout a later step runs, event text in a script), or when a job that runs only for Dependabot\'s pull requests builds the update it checked out (the new release\'s code runs beside the token); HIGH when a later step uploads the checkout\'s `.git` directory as an artifact someone can download while the token is still valid (upload-artifact v4 and later, or a stored secret as the token); the job\'s GITHUB_TOKEN in an upload-artifact v3 artifact, downloadable only after the run, when the token has expired, is not escalated, nor is a job GITHUB_TOKEN with no write scope (LOW: whoever takes it can only read).',
+      '`actions/checkout` without `persist-credentials: false` leaves the token it used in the git configuration for every later step of the job. MEDIUM when an outsider\'s code or text runs in the job after the checkout, in a run the checkout is part of (a pull request checkout a later step runs, event text in a script), or when a job that runs only for Dependabot\'s pull requests builds the update it checked out with a package manager or build tool (the new release\'s code runs beside the token; only a task runner\'s target, `make tidy`, whose recipe the scan does not read, is LOW, naming what to check); HIGH when a later step uploads the checkout\'s `.git` directory as an artifact someone can download while the token is still valid (upload-artifact v4 and later, or a stored secret as the token); the job\'s GITHUB_TOKEN in an upload-artifact v3 artifact, downloadable only after the run, when the token has expired, is not escalated, nor is a job GITHUB_TOKEN with no write scope (LOW: whoever takes it can only read).',
     recommendation:
       'Set `persist-credentials: false` on `actions/checkout`, and give the token only to the step that pushes (for example through `git remote set-url` or the action that needs it).',
   },
@@ -288,12 +291,27 @@ export default defineWorkflowRule({
       const version = upload === undefined ? null : stepVersion(upload.step)?.normalized;
       // A Dependabot-only job that builds the update: the new release's code runs beside the token.
       const build = outsider === null && upload === undefined ? dependabotBuild(context, step) : null;
+      if (build !== null && build.unseen !== null) {
+        // Only a task runner's target runs from the checkout: its recipe is not in the scan, so neither is whether
+        // it builds, tests or installs the update (`make tidy` that runs `go mod tidy` runs none of its code).
+        context.report({
+          node: step.uses,
+          severity: 'LOW',
+          message:
+            `\`actions/checkout\` does not set \`persist-credentials: false\`, so ${credential} stays in the git configuration for every later step of the job, which runs only for Dependabot's pull requests and checks out the update: ${build.text} there, a target whose recipe is in the repository's ${build.unseen}, which the scan does not read.` +
+            (readOnly
+              ? readOnlyText
+              : ` LOW: the workflow does not show that the updated dependency's code runs; check the target's recipe: if it builds, tests or installs the project (the new release's install scripts or code then run with ${credential} in reach, before anyone reviews the pull request), set \`persist-credentials: false\`; a command that only rewrites the manifests (\`go mod tidy\`) runs none of it.`),
+          facts: holdingFacts(context.runs.job(step.job as Job)),
+        });
+        return;
+      }
       if (build !== null) {
         context.report({
           node: step.uses,
           severity: readOnly ? 'LOW' : 'MEDIUM',
           message:
-            `\`actions/checkout\` does not set \`persist-credentials: false\`, so ${credential} stays in the git configuration for every later step of the job, which runs only for Dependabot's pull requests and checks out the update: ${build} there, so the updated dependency's code (an install script, code the build loads), written by whoever publishes that release, runs with the token in reach before anyone reviews the pull request.` +
+            `\`actions/checkout\` does not set \`persist-credentials: false\`, so ${credential} stays in the git configuration for every later step of the job, which runs only for Dependabot's pull requests and checks out the update: ${build.text} there, so the updated dependency's code (an install script, code the build loads), written by whoever publishes that release, runs with the token in reach before anyone reviews the pull request.` +
             (readOnly ? readOnlyText : ` MEDIUM: one upstream party (the package's maintainer, or whoever takes over their account) can take ${credential}${expiresWithJob ? ' and its write scopes' : credential.startsWith('`secrets.') ? ', which outlives the run' : ''}.`),
           facts: holdingFacts(context.runs.job(step.job as Job)),
         });

@@ -66,7 +66,14 @@ function pinnedByDigest(ref: string): boolean {
   return /@sha256:[0-9a-f]{64}\b/i.test(ref) && !ref.includes('${{');
 }
 
-function intakes(job: Job): Intake[] {
+/**
+ * Whether an image reference is the repository owner's own (`first-party` or `local` in the run model: an image
+ * or namespace the repository's workflows push to, the owner's namespace on ghcr.io / Docker Hub / Quay): a copy
+ * of it between the owner's registries takes in nothing someone else published.
+ */
+type Owned = (reference: string) => boolean;
+
+function intakes(job: Job, owned: Owned): Intake[] {
   const found: Intake[] = [];
   const pulled: string[] = [];
   for (const step of job.steps) {
@@ -75,8 +82,9 @@ function intakes(job: Job): Intake[] {
       const text = run.text;
       if (hasAny(run.words, COPIES)) {
         for (const m of text.matchAll(IMAGE_COPY)) {
-          if (pinnedByDigest(m[2] ?? '') || SCRATCH_REGISTRY.test(text)) continue;
-          found.push({ step, what: `an image from another registry (\`${(m[1] ?? '').replace(/\s+/, ' ')}\`)`, at: m.index, republishes: true });
+          const source = (m[2] ?? '').replace(/^["']|["']$/g, '');
+          if (pinnedByDigest(source) || SCRATCH_REGISTRY.test(text) || owned(source)) continue;
+          found.push({ step, what: `an image someone else publishes (\`${source.slice(0, 120)}\`, copied with \`${(m[1] ?? '').replace(/\s+/, ' ')}\`)`, at: m.index, republishes: true });
         }
       }
       if (hasAll(run.words, GH_DOWNLOADS)) {
@@ -90,7 +98,7 @@ function intakes(job: Job): Intake[] {
       if (pulled.length > 0 && hasAll(run.words, DOCKER_TAGS)) {
         for (const m of text.matchAll(DOCKER_TAG)) {
           const source = m[1] ?? '';
-          if (pulled.includes(source)) found.push({ step, what: `a pulled image retagged for this project (\`docker tag ${source}\`)`, at: m.index, republishes: false });
+          if (pulled.includes(source) && !owned(source.replace(/^["']|["']$/g, ''))) found.push({ step, what: `a pulled image retagged for this project (\`docker tag ${source}\`)`, at: m.index, republishes: false });
         }
       }
     }
@@ -124,7 +132,10 @@ export default defineWorkflowRule({
   },
   create: (context) => ({
     job(job) {
-      const taken = intakes(job);
+      const taken = intakes(job, (reference) => {
+        const owner = context.runs.imageOwnershipOf(reference);
+        return owner === 'first-party' || owner === 'local';
+      });
       if (taken.length === 0 || verifies(job)) return;
       const publishes = flatMap(job.steps, (s) => {
         const p = publishingStep(s);

@@ -1,5 +1,5 @@
 import { holdingFacts, runFact } from '../analysis/run-model/facts.js';
-import { callSecrets, holdsNothing, nothingWorthText, stepSecrets, stepWebhooks, webhookLead } from '../analysis/run-model/holdings.js';
+import { callSecrets, holdsNothing, holdsSecrets, nothingWorthText, stepSecrets, stepWebhooks, webhookLead } from '../analysis/run-model/holdings.js';
 import { carriesToken } from '../analysis/run-model/containers.js';
 import { publishesForReal, publishingSteps } from '../analysis/publishing.js';
 import { ownerFact, type JobRun } from '../analysis/run-model/index.js';
@@ -70,7 +70,7 @@ function exposure(run: JobRun, job: Job, step: Step | null): { text: string; fac
         ? '; the job\'s token reaches the action itself (its `with:` or its environment)'
         : '; the action can take that token without being handed it (an input that defaults to `github.token`, or the runner\'s memory)'
       : '';
-  if (run.holdings.secrets.length > 0) {
+  if (holdsSecrets(run.holdings)) {
     return { text: `${holds}${token}; none of its secrets is passed to this ${step === null ? 'workflow' : 'action'}, but they are in the runner's memory, which code of any step can read`, facts: ['secrets:job'] };
   }
   // A chat webhook handed to the action (a Slack or Discord notifier's `webhook:`): named, but not a credential worth taking.
@@ -114,7 +114,7 @@ function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef, truste
   const feeds = ownership === 'third-party' && step !== null && !low && run !== null && holdsNothing(run.holdings, context.runs.defaultToken);
   const defaultNote = run?.holdings.token.kind === 'default' ? ' (its default token is read-write only if the repository\'s settings make it so)' : '';
   const why = feeds
-    ? ` MEDIUM: the job holds nothing worth taking itself, but ${(step.job === null ? null : context.runs.releaseFeed(step.job)) ?? 'what it builds or caches reaches a job that publishes'}.`
+    ? ` MEDIUM: the job holds nothing worth taking itself, but ${(step.job === null ? null : context.runs.releaseFeed(step.job, step)) ?? 'what it builds or caches reaches a job that publishes'}.`
     : low && step === null
     ? ` LOW: the calling job holds ${webhookLead(run?.holdings.webhooks ?? [], true).lead}no write scope that changes code, releases or packages, no ${webhookLead(run?.holdings.webhooks ?? []).other}secret or OIDC token${defaultNote}, so the called workflow gets none of them (nor, being another owner's, this repository's self-hosted runners), and no job after it publishes, so a moved ref changes only what this run does.`
     : low

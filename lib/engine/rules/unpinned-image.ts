@@ -1,6 +1,6 @@
 import { expandMatrix } from '../analysis/matrix-values.js';
 import { holdingFacts, holdingFactsOf, runFact } from '../analysis/run-model/facts.js';
-import { holdingStrength, holdsNothing, nothingWorthText, stepSecrets, VALUABLE_SCOPES, webhookWords, type HoldingStrength } from '../analysis/run-model/holdings.js';
+import { heldWords, holdingStrength, holdsNothing, nothingWorthText, stepSecrets, VALUABLE_SCOPES, webhookWords, type HoldingStrength } from '../analysis/run-model/holdings.js';
 import { ownerFact, type ContainerRun, type Ownership, type ServiceRun } from '../analysis/run-model/index.js';
 import type { Action, Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
@@ -139,6 +139,16 @@ function webhooksOf(context: WorkflowRuleContext, place: Place): string {
   if (place.service !== undefined) return webhookWords(place.service.holdings.webhooks);
   if (place.job !== null) return webhookWords(context.runs.job(place.job).holdings.webhooks);
   return '';
+}
+
+/**
+ * What a service or a job that runs an image holds, most worth taking first and chat webhooks last (holdings.ts
+ * `heldWords`); null for a docker action, whose jobs are its callers'.
+ */
+function heldOf(context: WorkflowRuleContext, place: Place): string[] | null {
+  if (place.service !== undefined) return heldWords(place.service.holdings, context.runs.defaultToken);
+  if (place.job !== null) return heldWords(context.runs.job(place.job).holdings, context.runs.defaultToken);
+  return null;
 }
 
 const STRENGTH_ORDER: readonly HoldingStrength[] = ['valuable', 'default-token', 'none'];
@@ -288,7 +298,8 @@ function judgeByHoldings(context: WorkflowRuleContext, place: Place, site: Site,
     if (severityRank(found) < severityRank(severity)) severity = found;
   }
   const floating = others.some((f) => f.floating);
-  const holds = place.service?.valuables ?? null;
+  const holds = heldOf(context, place);
+  const holder = place.service !== undefined ? 'this service container' : 'the job';
   const reaches =
     place.service !== undefined
       ? serviceReach(place.service)
@@ -301,7 +312,9 @@ function judgeByHoldings(context: WorkflowRuleContext, place: Place, site: Site,
       : strength === 'none'
         ? ` LOW: ${place.job === null ? 'they hold' : 'the job holds'} nothing worth taking (a read-only token, ${webhooksOf(context, place) === '' ? 'no secret' : `no secret but ${webhooksOf(context, place)}`}, no publish), so a re-pushed image can only change what the run does and produces.`
         : strength === 'default-token'
-          ? ` ${severity}: the job declares no \`permissions:\` and references no secret${webhooksOf(context, place) === '' ? '' : ` but ${webhooksOf(context, place)}`}; its default token is read-write only if the repository's settings make it so.`
+          ? holds !== null && holds.length > 0
+            ? ` ${severity}: ${holder} holds ${holds.join(', ')}; the job declares no \`permissions:\`, so its default token is read-write only if the repository's settings make it so, and ${holder} gets no ${webhooksOf(context, place) === '' ? '' : 'other '}secret.`
+            : ` ${severity}: the job declares no \`permissions:\` and references no secret; its default token is read-write only if the repository's settings make it so.`
           : site === 'service'
             ? ` ${severity}: ${SERVICE_GETS} holds ${holds !== null && holds.length > 0 ? holds.join(', ') : 'what its job holds'}.`
             : strength === null
@@ -316,7 +329,12 @@ const SERVICE_GETS = 'a service container gets only what its definition gives it
 
 /** What a service's definition gives it, in words, for a service that holds nothing worth taking. */
 function serviceGiven(service: ServiceRun): string {
-  const gets = service.access.token ? "gets no stored secret (only the job's token, with no write scope worth taking)" : 'gets no secret';
+  const hooks = webhookWords(service.holdings.webhooks);
+  const gets = service.access.token
+    ? `gets no stored secret (only the job's token, with no write scope worth taking${hooks === '' ? '' : `, and ${hooks}`})`
+    : hooks === ''
+      ? 'gets no secret'
+      : `gets no secret but ${hooks}`;
   return `${gets}, no mount of the workspace or the Docker socket, and does not run privileged`;
 }
 

@@ -1,5 +1,4 @@
 import { commitDateCheck } from '../analysis/approval-race.js';
-import { quietPermissionChecks } from '../analysis/trust-guards.js';
 import { describeStep } from '../analysis/describe.js';
 import { prHeadDispatches } from '../analysis/pr-dispatch.js';
 import { pinsApprovedCode } from '../analysis/pr-head.js';
@@ -100,11 +99,6 @@ export default defineWorkflowRule({
         if (later !== null && later.unknown !== null && outsider && run.valuables.length > 0) severity = 'MEDIUM';
         const consequence = sinks.length > 0 ? `; ${sinkText(job, sinks, entry)}` : unusedText(job, later as LaterUse);
         const dated = reach.level === 'approval' && !pinned ? commitDateCheck(job) : null;
-        const quiet = reach.level === 'anyone' ? quietPermissionChecks(job, entry.step.index)[0] : undefined;
-        const quietText =
-          quiet === undefined
-            ? ''
-            : `; ${describeStep(quiet)} checks the actor's permission, but its deny path only ends that step (it returns or exits 0 without failing it), so the later steps run for anyone`;
         const approvalText =
           reach.level === 'approval'
             ? reach.approvalMoves === true && reach.labelRemoved !== undefined
@@ -123,7 +117,7 @@ export default defineWorkflowRule({
           severity,
           message:
             `${describeStep(entry.step)} checks out pull request code (${checkout.how}, from ${checkout.evidence}) in a workflow triggered by \`${checkout.trigger}\`${consequence}; ` +
-            `${describeClaim(claim)}${quietText}${approvalText}.`,
+            `${describeClaim(claim)}${approvalText}.`,
           facts: [...reachFacts(reach), ...(sinks.length > 0 ? ['exec'] : []), ...holdingFacts(run), ...runFact(context.runs, entry.step)],
         });
       }
@@ -148,20 +142,27 @@ export default defineWorkflowRule({
       for (const dispatch of prHeadDispatches(job, context.runs.identity.names)) {
         const reach = context.runs.stepReach(dispatch.step);
         if (reach.level === 'trusted-author' || reach.level === 'collaborator') continue;
-        const theirs = `a token that starts the CI of \`${dispatch.target}\` (with that repository's secrets)`;
+        const theirs = `a token that starts the CI of \`${dispatch.target}\` (\`${dispatch.credential}\`, with that repository's secrets)`;
         const claim: Claim = { reach, executes: true, holds: [theirs, ...run.valuables], raceAfterApproval: !dispatch.pinned };
         const dated = reach.level === 'approval' && !dispatch.pinned ? commitDateCheck(job) : null;
         const approvalText =
           reach.level === 'approval' && !dispatch.pinned
             ? `; the head is resolved when that CI runs, not when the approval was given, so commits pushed after the approval run there${dated === null ? '' : `; ${dated}`} (send \`github.event.pull_request.head.sha\` and have that CI check out exactly that commit)`
             : '';
+        // What the other repository's workflow does with the head is not in this scan: the claim that it checks
+        // it out and runs it is what the dispatch is for, but unseen, so never above MEDIUM.
+        const claimed = severityOf(claim);
+        const unseen =
+          claimed === 'HIGH'
+            ? `. MEDIUM, not HIGH: this scan cannot see \`${dispatch.target}\`'s workflows; check whether the one this dispatch starts checks out the ref it is given in a job that holds that repository's secrets or a write token (then the pull request's author runs code there), and have it check out only reviewed code or run without them`
+            : '';
         context.report({
           node: dispatch.node,
           ...(dispatch.scriptOffset !== undefined && dispatch.step.run !== undefined ? { offset: valueOffsetToSource(job.workflow.file, dispatch.step.run, dispatch.scriptOffset) } : {}),
-          severity: severityOf(claim),
+          severity: claimed === 'HIGH' ? 'MEDIUM' : claimed,
           message:
-            `${describeStep(dispatch.step)} dispatches \`${dispatch.target}\` (${dispatch.how}) with the pull request's head (\`${dispatch.head}\`) in a workflow triggered by \`${reach.event ?? job.workflow.triggers[0]?.name ?? 'a privileged event'}\`, so that repository's CI checks out and runs the pull request's code on this job's word; ` +
-            `${describeClaim(claim)}${approvalText}.`,
+            `${describeStep(dispatch.step)} dispatches \`${dispatch.target}\` (${dispatch.how}) with the pull request's head (\`${dispatch.head}\`) in a workflow triggered by \`${reach.event ?? job.workflow.triggers[0]?.name ?? 'a privileged event'}\`, so that repository's CI runs the pull request's code on this job's word if it checks out what it is given; ` +
+            `${describeClaim(claim)}${approvalText}${unseen}.`,
           facts: [...reachFacts(reach), 'exec', 'holds', 'holds:secrets', ...runFact(context.runs, dispatch.step)],
         });
       }

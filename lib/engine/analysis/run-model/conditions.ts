@@ -46,6 +46,8 @@ const MAX_LEGS = 64;
 const MAX_OCCASIONS = 128;
 
 const PULL_REQUEST_EVENTS = new Set(['pull_request', 'pull_request_target', 'pull_request_review', 'pull_request_review_comment']);
+/** Events about one comment, with the activity types `created`, `edited` and `deleted`. */
+export const COMMENT_EVENTS: ReadonlySet<string> = new Set(['issue_comment', 'pull_request_review_comment', 'discussion_comment']);
 
 /** The occasions a workflow runs on, from its triggers and their filters. */
 export function occasionsOf(workflow: Workflow): Occasion[] {
@@ -60,7 +62,9 @@ export function occasionsOf(workflow: Workflow): Occasion[] {
       const text = scalarText(n);
       return text === null ? [] : [text.toLowerCase()];
     });
-    const actions: (string | null)[] = types.length > 0 ? types : [null];
+    // A comment event without `types:` runs on each of its activity types: an edit or a deletion is caused by
+    // whoever edits or deletes the comment, not always its author (reach.ts, `valueReach`).
+    const actions: (string | null)[] = types.length > 0 ? types : COMMENT_EVENTS.has(event) ? ['created', 'edited', 'deleted'] : [null];
     const refs = refKinds(event, trigger.config);
     const forks: ('fork' | 'same' | null)[] = PULL_REQUEST_EVENTS.has(event) || event === 'workflow_run' ? ['fork', 'same'] : [null];
     for (const action of actions) for (const ref of refs) for (const fork of forks) result.push({ event, action, ref, fork });
@@ -717,6 +721,23 @@ export function valueRunSet(value: YNode | undefined, job: Job, within: RunSet, 
     }
   }
   return { occasions: within.occasions, legs: within.legs, bits };
+}
+
+/**
+ * `within` (a run set of one of `job`'s steps) narrowed by an `if:` that is not the job's or one of its own steps'
+ * (a step of a local composite action, run at that step's place): the occasions and legs on which it may hold.
+ */
+export function conditionRunSet(condition: YNode | undefined, job: Job, within: RunSet): RunSet {
+  if (condition === undefined) return within;
+  return { occasions: within.occasions, legs: within.legs, bits: conditionSet(condition, within.occasions, within.legs, legSystems(job, within.legs), within.bits) };
+}
+
+/** The runs two sets of one job have in common (same occasion and leg); `a` when the sets are not of one job. */
+export function intersect(a: RunSet, b: RunSet): RunSet {
+  if (a.bits.length !== b.bits.length || a.occasions !== b.occasions) return a;
+  const bits = a.bits.slice();
+  for (let i = 0; i < bits.length; i++) if (b.bits[i] !== 1) bits[i] = 0;
+  return { occasions: a.occasions, legs: a.legs, bits };
 }
 
 /** The occasions (as `Occasion`s) of a run set on which some leg can run. */

@@ -103,6 +103,7 @@ export function containerHoldings(access: ContainerAccess, job: Holdings): Holdi
     secrets: access.secrets.filter((n) => !isWebhookOf(job, n)),
     webhooks: access.secrets.filter((n) => isWebhookOf(job, n)),
     inheritsSecrets: false,
+    dynamicSecrets: null,
     oidc: job.oidc,
     selfHosted: job.selfHosted,
     publishes: job.publishes,

@@ -46,7 +46,16 @@ export interface Execution {
    * label), not on an outsider's.
    */
   startedBy?: string;
+  /**
+   * For a task runner (`make`, `just`, `task`): the file its recipes are read from (`Makefile`), which the scan
+   * does not read, so what the target runs is not known: a build or a test of the project, or a command that
+   * runs none of its dependencies' code (`go mod tidy`).
+   */
+  recipes?: string;
 }
+
+/** Task runners, and the file (in words) their recipes come from. */
+const TASK_RUNNERS: Record<string, string> = { make: 'Makefile', gmake: 'Makefile', just: 'justfile', task: 'Taskfile' };
 
 /**
  * Programs that run code or configuration from their working directory: build tools, package managers
@@ -322,7 +331,8 @@ function commandExecution(command: string, cwd: string | null): Omit<Execution, 
     return { kind: 'registry', evidence, path: null };
   }
   if (name === 'go' && sub === 'run' && args.some((a) => /@/.test(a))) return { kind: 'registry', evidence, path: null };
-  return { kind: 'project', evidence, path: cwd };
+  const recipes = TASK_RUNNERS[name];
+  return { kind: 'project', evidence, path: cwd, ...(recipes === undefined ? {} : { recipes }) };
 }
 
 /** `pip install` of the project (`.`, `.[dev]`, `-e`, `-r requirements.txt`) runs its code; of named packages, the registry's. */

@@ -24,7 +24,7 @@
  */
 import type { Job, Step } from '../../model/workflow.js';
 import { feedsPublish } from './feeds.js';
-import type { Holdings } from './holdings.js';
+import { holdsSecrets, type Holdings } from './holdings.js';
 import type { JobRun, RunModel } from './index.js';
 import type { Reach } from './reach.js';
 
@@ -45,7 +45,7 @@ export function holdingFactsOf(h: Holdings, held: readonly string[]): string[] {
   if (held.length > 0) facts.push('holds');
   if (h.token.kind === 'all' || h.token.kind === 'default' || h.token.writes.some((s) => s === 'contents' || s === 'packages' || s === 'actions')) facts.push('holds:token');
   if (h.token.kind === 'default') facts.push('token:default');
-  if (h.secrets.length > 0 || h.inheritsSecrets) facts.push('holds:secrets');
+  if (holdsSecrets(h)) facts.push('holds:secrets');
   if (h.oidc) facts.push('holds:oidc');
   if (h.selfHosted === 'definite') facts.push('holds:self-hosted');
   if (h.publishes !== null) facts.push('holds:publish');

@@ -1,7 +1,8 @@
 /**
  * What a job run holds that is worth taking: its `GITHUB_TOKEN`'s write scopes (declared at job or workflow
  * level, `write-all`, or the repository default when neither declares any), the stored secrets its steps and
- * environment reference (or all of them, with `secrets: inherit`), OIDC (`id-token: write`), a self-hosted
+ * environment reference (or all of them, with `secrets: inherit`, or any of them, with a secret picked at run
+ * time: `secrets[matrix.name]`, `toJSON(secrets)`), OIDC (`id-token: write`), a self-hosted
  * machine, and a publish. A chat webhook (a Slack, Discord, Teams, Mattermost or Google Chat incoming-webhook
  * URL kept in a secret: secrets.ts `isChatWebhookSecret`) is held but not worth taking: it lets whoever takes it
  * post to one channel, not push code, publish or read data. Code that runs anywhere in a job can take all of it: on a GitHub-hosted runner the
@@ -11,7 +12,7 @@ import type { Action, Job, Step, Workflow } from '../../model/workflow.js';
 import { readPermissions } from '../permissions.js';
 import { publishesForReal, publishingSteps } from '../publishing.js';
 import { selfHosted } from '../runners.js';
-import { isChatWebhookSecret, isStoredSecretName, secretOccurrences, valueSecrets } from '../secrets.js';
+import { isChatWebhookSecret, isStoredSecretName, secretOccurrences, unnamedSecretUse, valueSecrets } from '../secrets.js';
 import { ScanCache } from '../../model/scan-cache.js';
 import { actionPermissions } from '../../data/permissions.js';
 import type { YNode } from '../../yaml/model.js';
@@ -32,8 +33,17 @@ export interface Holdings {
   webhooks: readonly string[];
   /** `secrets: inherit` to a reusable workflow: every secret. */
   inheritsSecrets: boolean;
+  /**
+   * The first expression of the job that picks a secret at run time (`secrets[matrix.name]`) or reads the
+   * whole context (`toJSON(secrets)`), as written, or null. Such a job holds stored secrets worth taking
+   * whatever else it names: GitHub cannot tell which ones it reads (secrets.ts `unnamedSecretUse`).
+   */
+  dynamicSecrets: string | null;
   oidc: boolean;
-  /** `definite` (the `self-hosted` label), `possible` (a custom label or group), or null (GitHub-hosted). */
+  /**
+   * `definite` (the `self-hosted` label, or a group or label named after another cloud's machine: runners.ts
+   * `otherCloudEvidence`), `possible` (another custom label or group), or null (GitHub-hosted).
+   */
   selfHosted: 'definite' | 'possible' | null;
   /** How the job publishes (a real publish, not a rehearsal), or null. */
   publishes: string | null;
@@ -75,9 +85,11 @@ function readHoldings(job: Job): Holdings {
   }
   const file = job.workflow.file;
   const names = new Set<string>();
+  let dynamicSecrets: string | null = null;
   for (const node of [job.node, job.workflow.env]) {
     if (node === undefined) continue;
     for (const use of secretOccurrences(file, node)) if (isStoredSecretName(use.name)) names.add(use.name);
+    dynamicSecrets ??= unnamedSecretUse(file, node);
   }
   const inherits = job.secrets?.kind === 'scalar' && String(job.secrets.value ?? '').trim() === 'inherit';
   const [secrets, webhooks] = splitWebhooks(job.workflow, [...names]);
@@ -89,6 +101,7 @@ function readHoldings(job: Job): Holdings {
     secrets,
     webhooks,
     inheritsSecrets: inherits,
+    dynamicSecrets,
     oidc,
     selfHosted: runner === null ? null : runner.certain ? 'definite' : 'possible',
     publishes: publisher === undefined ? null : publisher.evidence,
@@ -183,12 +196,36 @@ export function valuables(holdings: Holdings, defaultToken: DefaultToken, forkPu
   }
   if (holdings.oidc && token.kind !== 'all') found.push('OIDC (`id-token: write`)');
   if (holdings.inheritsSecrets) found.push('every secret (`secrets: inherit`)');
+  else if (holdings.dynamicSecrets !== null) found.push(dynamicWords(holdings.dynamicSecrets));
   else if (holdings.secrets.length > 0) {
     const shown = holdings.secrets.slice(0, 3).map((s) => `\`${s}\``).join(', ');
     found.push(`${holdings.secrets.length === 1 ? 'secret' : 'secrets'} ${shown}${holdings.secrets.length > 3 ? ` and ${holdings.secrets.length - 3} more` : ''}`);
   }
   if (holdings.publishes !== null) found.push(`a publish (${holdings.publishes})`);
   return found;
+}
+
+/** True when a job holds stored secrets worth taking: named ones, every one (`secrets: inherit`), or ones picked at run time. */
+export function holdsSecrets(holdings: Holdings): boolean {
+  return holdings.secrets.length > 0 || holdings.inheritsSecrets || holdings.dynamicSecrets !== null;
+}
+
+/** `secrets picked at run time (\`${{ secrets[matrix.name] }}\`, any of them)`, for `valuables` and `durableHoldings`. */
+function dynamicWords(expression: string): string {
+  const shown = expression.length > 60 ? `${expression.slice(0, 57)}...` : expression;
+  return `secrets picked at run time (\`\${{ ${shown} }}\`: any stored secret can be read)`;
+}
+
+/**
+ * Everything a holder holds, most worth taking first, in words: what `valuables` names (a self-hosted machine,
+ * the token's write scopes, OIDC, secrets, a publish), then the chat webhooks, which are not worth taking
+ * (`webhookWords`); empty when it holds neither. For sentences that name what a job (or a container) holds, so
+ * that a chat webhook is never named before, or instead of, something worth taking.
+ */
+export function heldWords(holdings: Holdings, defaultToken: DefaultToken): string[] {
+  const found = valuables(holdings, defaultToken);
+  const webhooks = webhookWords(holdings.webhooks);
+  return webhooks === '' ? found : [...found, webhooks];
 }
 
 /**
@@ -200,6 +237,7 @@ export function valuables(holdings: Holdings, defaultToken: DefaultToken, forkPu
 export function durableHoldings(holdings: Holdings): string[] {
   const found: string[] = [];
   if (holdings.inheritsSecrets) found.push('every secret of the repository (`secrets: inherit`)');
+  else if (holdings.dynamicSecrets !== null) found.push(`the stored ${dynamicWords(holdings.dynamicSecrets)}`);
   else if (holdings.secrets.length > 0) {
     const shown = holdings.secrets.slice(0, 3).map((s) => `\`${s}\``).join(', ');
     found.push(`the ${holdings.secrets.length === 1 ? 'stored secret' : 'stored secrets'} ${shown}${holdings.secrets.length > 3 ? ` and ${holdings.secrets.length - 3} more` : ''}`);
@@ -253,8 +291,7 @@ export function holdingStrength(holdings: Holdings, defaultToken: DefaultToken):
     (token.kind === 'scopes' && token.writes.some((s) => VALUABLE_SCOPES.has(s))) ||
     (token.kind === 'default' && (defaultToken === 'write' || (defaultToken === null && holdings.tokenWriter !== null))) ||
     holdings.oidc ||
-    holdings.inheritsSecrets ||
-    holdings.secrets.length > 0 ||
+    holdsSecrets(holdings) ||
     holdings.selfHosted === 'definite' ||
     holdings.publishes !== null;
   if (definite) return 'valuable';

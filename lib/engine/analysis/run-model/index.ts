@@ -9,13 +9,14 @@
 import type { RepositoryModel } from '../../model/repository.js';
 import { workflowRunSets, type Job, type Step, type Workflow } from '../../model/workflow.js';
 import { ScanCache } from '../../model/scan-cache.js';
-import { occasionIndexes, overlap, workflowRuns, type RunSet } from './conditions.js';
+import { conditionRunSet, intersect, occasionIndexes, overlap, valueRunSet, workflowRuns, type RunSet } from './conditions.js';
 import { stepExecutions, type Execution } from './execution.js';
 import { holdsNothing, jobHoldings, nothingHeldText, valuables, type DefaultToken, type Holdings } from './holdings.js';
 import { feedsPublish } from './feeds.js';
 import { cacheStep, sameFamily, savesToDefaultScope, type CacheUse } from '../caching.js';
 import { forkReach, localCallers, reachOf, REACH_ORDER, valueReach, type ForkReach, type Reach, type ValueReach } from './reach.js';
-import type { TrustGuard } from '../trust-guards.js';
+import { openPermissionChecks, type TrustGuard } from '../trust-guards.js';
+import { describeStep } from '../describe.js';
 import { codeOf, workspaceEntries, type WorkspaceEntry } from './workspace.js';
 import { envReaders, laterUse, type EnvReaders, type LaterUse } from './readers.js';
 import { imageOwnership, ownerNamespace, PLATFORM_OWNERS, pushedNamespace, repositoryIdentity, usesOwnership, type Ownership, type RepositoryIdentity } from './ownership.js';
@@ -23,6 +24,7 @@ import type { UsesRef } from '../../model/uses.js';
 import { get, type YNode } from '../../yaml/model.js';
 import { serviceAccess, serviceHoldings, type ServiceAccess } from './services.js';
 import { containerAccess, containerHoldings, type ContainerAccess } from './containers.js';
+import { actionFailsJob } from '../permission-actions.js';
 import { flatMap } from '../../model/arrays.js';
 
 export type { ForkReach, Reach, ReachLevel, ValueReach } from './reach.js';
@@ -171,24 +173,26 @@ export class RunModel {
 
   /**
    * True when what a step produces can end up in a release: its job publishes, or hands its build (artifacts, or
-   * cache entries) to a job that publishes. A step of a local composite action: when one of the jobs that call it
-   * does (false with no caller here).
+   * cache entries saved on a run the step runs in) to a job that publishes. A step of a local composite action:
+   * when one of the jobs that call it does (false with no caller here).
    */
   shipsRelease(step: Step): boolean {
     return this.jobSteps(step).some((caller) => {
       const job = caller.job as Job;
-      return this.job(job).holdings.publishes !== null || this.releaseFeed(job) !== null;
+      return this.job(job).holdings.publishes !== null || this.releaseFeed(job, caller) !== null;
     });
   }
 
   /**
    * How a job that holds nothing worth taking still supplies a release, in words: what it builds reaches a job
-   * that publishes, or it saves cache entries such a job restores; null when it does neither.
+   * that publishes, or it saves cache entries such a job restores; null when it does neither. `from`: one of the
+   * job's steps (the one whose code a finding is about): only cache entries saved on runs that step runs in count,
+   * since code it runs can plant nothing in a save of a run it is not part of.
    */
-  releaseFeed(job: Job): string | null {
+  releaseFeed(job: Job, from: Step | null = null): string | null {
     const fed = feedsPublish(job, this);
     if (fed.length > 0) return `what it builds reaches ${fed.slice(0, 2).map((j) => `job \`${j.id}\``).join(' and ')}, which publishes`;
-    if (this.#savesShippedCache(job)) return 'it saves cache entries that a job which publishes restores';
+    if (this.#savesShippedCache(job, from)) return 'it saves cache entries that a job which publishes restores';
     return null;
   }
 
@@ -206,8 +210,10 @@ export class RunModel {
     if (step.job === null) return { level: 'collaborator', event: null, gates: [], forkPullRequest: false };
     let reach = this.#steps.get(step);
     if (reach === undefined) {
-      // Only an earlier script (a `run:` or a github-script's `script`) can fail the job for outsiders.
-      reach = step.if === undefined && !step.job.steps.some((s) => s.index < step.index && (s.run !== undefined || get(s.with, 'script') !== undefined)) ? this.job(step.job).reach : reachOf(step.job, step, this.repository);
+      // Only an earlier script (a `run:` or a github-script's `script`) or a permission action that fails its
+      // step (permission-actions.ts) can fail the job for outsiders.
+      reach = step.if === undefined && !step.job.steps.some((s) => s.index < step.index && (s.run !== undefined || get(s.with, 'script') !== undefined || actionFailsJob(s))) ? this.job(step.job).reach : reachOf(step.job, step, this.repository);
+      reach = withNoGate(reach, step);
       this.#steps.set(step, reach);
     }
     return reach;
@@ -269,7 +275,7 @@ export class RunModel {
   /** Who can put a value brought in by `events` into a step (reach.ts `valueReach`); `covers`: the guards that vouch for it. */
   valueReach(step: Step, events: ReadonlySet<string>, covers: (guard: TrustGuard) => boolean): ValueReach {
     if (step.job === null) return { level: 'collaborator', event: null, gates: [], forkPullRequest: false, unvouched: false };
-    return valueReach(step.job, step, this.repository, events, covers);
+    return withNoGate(valueReach(step.job, step, this.repository, events, covers), step);
   }
 
   /**
@@ -310,7 +316,7 @@ export class RunModel {
   suppliesNothing(step: Step): boolean {
     const callers = this.jobSteps(step);
     if (callers.length === 0) return false;
-    return callers.every((caller) => this.#jobSuppliesNothing(caller.job as Job));
+    return callers.every((caller) => this.#stepSuppliesNothing(caller));
   }
 
   /**
@@ -322,12 +328,12 @@ export class RunModel {
   supplyText(step: Step): string {
     const callers = this.jobSteps(step);
     if (callers.length === 0) return 'no workflow here runs this action, so what its jobs hold is not known';
-    const caller = callers.find((c) => !this.#jobSuppliesNothing(c.job as Job)) ?? callers[0];
-    const job = caller?.job as Job;
+    const caller = callers.find((c) => !this.#stepSuppliesNothing(c)) ?? (callers[0] as Step);
+    const job = caller.job as Job;
     const run = this.job(job);
     const whose = step.job === null ? `job \`${job.id}\`, which runs this action,` : 'the job';
     if (!holdsNothing(run.holdings, this.defaultToken)) return `${whose} holds ${run.valuables.join(', ')}`;
-    const feed = this.releaseFeed(job);
+    const feed = this.releaseFeed(job, caller);
     if (feed !== null) return `${whose} holds nothing worth taking itself, but ${feed}`;
     return step.job === null ? `the jobs that run this action hold nothing worth taking` : run.nothingHeld;
   }
@@ -364,29 +370,52 @@ export class RunModel {
     return true;
   }
 
-  readonly #supplies = new ScanCache<Job, boolean>();
+  readonly #supplies = new ScanCache<Step, boolean>();
 
-  #jobSuppliesNothing(job: Job): boolean {
-    let found = this.#supplies.get(job);
+  /**
+   * True when a job step's code supplies nothing: its job holds nothing worth taking, hands no build to a job that
+   * publishes, and saves no cache entry a publishing job restores on a run the step runs in.
+   */
+  #stepSuppliesNothing(step: Step): boolean {
+    let found = this.#supplies.get(step);
     if (found === undefined) {
-      found = holdsNothing(this.job(job).holdings, this.defaultToken) && feedsPublish(job, this).length === 0 && !this.#savesShippedCache(job);
-      this.#supplies.set(job, found);
+      const job = step.job as Job;
+      found = holdsNothing(this.job(job).holdings, this.defaultToken) && feedsPublish(job, this).length === 0 && !this.#savesShippedCache(job, step);
+      this.#supplies.set(step, found);
     }
     return found;
+  }
+
+  /**
+   * The runs on which a cache step saves or restores, at `caller` (the job step that runs it): the caller's run
+   * set, narrowed by the step's own `if:` when it is a step of a local composite action, and by the inputs that
+   * switch caching by the run (`cache: \${{ github.event_name == 'push' }}`); undefined when not known.
+   */
+  cacheRunSet(use: CacheUse, caller: Step): RunSet | undefined {
+    const job = caller.job;
+    let set = this.runSet(caller);
+    if (set === undefined || job === null) return set;
+    if (use.step !== caller) set = conditionRunSet(use.step.if, job, set);
+    for (const s of use.switches) set = valueRunSet(s.node, job, set, s.on);
+    return set;
   }
 
   /**
    * True when a job saves cache entries, on a run in the default branch's cache scope (caching.ts
    * `savesToDefaultScope`: not a pull request's merge ref, a tag, or a branch a maintainer picks for a manual
    * dispatch), of a family that a job which publishes (or feeds a publish) restores: code running in it can plant
-   * what a release builds from.
+   * what a release builds from. `from` (one of the job's steps): only saves on runs that step runs in count.
    */
-  #savesShippedCache(job: Job): boolean {
-    // Each save at its own occasions (the caller's, for a composite action's step): a step that saves only on
-    // pull request runs plants nothing a release reads, whatever else the job runs on.
+  #savesShippedCache(job: Job, from: Step | null): boolean {
+    // Each save at the runs it can save on (its own condition, the caller's for a composite action's step, and
+    // the inputs that switch caching), and of those only the runs `from` runs in: a save only on pull request
+    // runs, or code that runs only on them, plants nothing a release reads, whatever else the job runs on.
+    const within = from === null ? undefined : this.runSet(from);
     const saves = flatMap(this.job(job).steps, ({ step, caller }) => {
       const use = cacheStep(step);
-      return use !== null && use.saves && this.#savesDefaultScope(job, this.runSet(caller), 0) ? [use] : [];
+      if (use === null || !use.saves) return [];
+      const set = this.cacheRunSet(use, caller);
+      return this.#savesDefaultScope(job, set !== undefined && within !== undefined ? intersect(set, within) : (set ?? within), 0) ? [use] : [];
     });
     if (saves.length === 0) return false;
     const shipped = this.#shippedRestores();
@@ -603,4 +632,11 @@ class LazyJobRun implements JobRun {
 
 function runSets(workflow: Workflow) {
   return workflowRunSets(workflow) ?? workflowRuns(workflow);
+}
+
+/** `reach` with, when anyone starts the step, the earlier permission check that stands in its way in appearance only. */
+function withNoGate<R extends Reach>(reach: R, step: Step): R {
+  if (reach.level !== 'anyone' || step.job === null) return reach;
+  const open = openPermissionChecks(step.job, step.index)[0];
+  return open === undefined ? reach : { ...reach, noGate: `${describeStep(open.step)} checks the actor's permission, but ${open.why}, so the later steps run for anyone` };
 }

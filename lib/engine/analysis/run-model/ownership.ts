@@ -7,8 +7,9 @@
  * The repository's identity comes from the caller when it knows it (`ScanOptions.repository`: the service's
  * `full_name`, `--github`, a checkout's `origin` remote), and from the workflows themselves: an owner or
  * `owner/name` they compare `github.repository` or `github.repository_owner` against is theirs (a fork keeps
- * its upstream's conditions, whose code it runs anyway), and a registry namespace they push images to is one
- * they hold credentials for.
+ * its upstream's conditions, whose code it runs anyway), the `owner/name` a file links itself under or a step
+ * writes to with the job's own token (`declaredNames`: what a copy without `.git` still says), and a registry
+ * namespace they push images to is one they hold credentials for. Names compare without case, as GitHub's do.
  *
  * What each answer means for an attacker who takes over the code's publisher (a compromised upstream):
  * - `local`: the code changes only through a commit to this repository (any ref of it);
@@ -23,7 +24,7 @@ import type { UsesRef } from '../../model/uses.js';
 import type { Step } from '../../model/workflow.js';
 import { localCallers } from '../callers.js';
 import { matrixValues } from '../matrix-values.js';
-import { get, getText, scalarText } from '../../yaml/model.js';
+import { get, getText, scalarText, stringScalars } from '../../yaml/model.js';
 import { logicalLines } from '../../shell.js';
 import { hasAny, scriptOf, wordMask } from '../file-scripts.js';
 import { flatMap } from '../../model/arrays.js';
@@ -92,6 +93,7 @@ export function repositoryIdentity(repository: RepositoryModel, known: string | 
 const NAMED = /github\.repository(?:_owner)?\s*==\s*'([\w.-]+(?:\/[\w.-]+)?)'|'([\w.-]+(?:\/[\w.-]+)?)'\s*==\s*github\.repository(?:_owner)?\b/g;
 
 const BUILDERS = wordMask('docker', 'podman', 'buildah');
+const GH = wordMask('gh');
 /**
  * The commands that name the images a workflow builds or pushes (`docker build -t`, `docker tag A B`, `docker
  * push`, `docker manifest push`, `docker buildx imagetools create -t`), read per logical line (a command
@@ -124,6 +126,10 @@ function readIdentity(repository: RepositoryModel, known: string | null): Reposi
       }
     }
   }
+  for (const name of declaredNames(repository)) {
+    names.add(name);
+    owners.add(name.slice(0, name.indexOf('/')));
+  }
   // Every step of the repository's workflows and of its local (composite) actions.
   const steps = [...flatMap(repository.workflows, (w) => flatMap(w.jobs, (j) => j.steps)), ...flatMap(repository.actions, (a) => a.steps)];
   for (const step of steps) {
@@ -153,6 +159,107 @@ function readIdentity(repository: RepositoryModel, known: string | null): Reposi
     }
   }
   return { fullName, owner, names, owners, images, namespaces, builtNames };
+}
+
+/**
+ * The `owner/name` (lower-cased) the repository's own files declare as theirs, when nothing else names it (a
+ * copy without `.git`, a downloaded archive): never the folder's name, only facts of how GitHub works.
+ * - A self-link: a string value of a workflow or action file (not a comment) that links to the file itself on
+ *   GitHub's web view (`https://github.com/<owner>/<name>/blob/<ref>/<the file's own path>`, `tree`, `edit`
+ *   and `raw` alike, `<ref>` one segment) names the repository it lives in. A link to another path is not read: a workflow copied
+ *   from another repository links its source's files, and common files (`CONTRIBUTING.md`) exist in both.
+ * - A write with the job's own token: a workflow step whose `gh` is given `${{ github.token }}` (or
+ *   `secrets.GITHUB_TOKEN`) and writes to a literal `--repo <owner>/<name>` (`gh release create`, `gh pr comment`,
+ *   `gh workflow run` ...) or to `gh api repos/<owner>/<name>/...` with a writing method: that token is scoped
+ *   to the repository whose workflow runs, so the step only works on that repository. A reusable workflow
+ *   (`workflow_call`) runs with its caller's token and a composite action with its user's: neither is read.
+ * A copy or fork of the repository keeps both, like the `github.repository` conditions: the upstream's code is
+ * the code it runs. Several names are all kept, as the conditions' owners are.
+ */
+function declaredNames(repository: RepositoryModel): Set<string> {
+  const found = new Set<string>();
+  for (const model of [...repository.workflows, ...repository.actions]) {
+    if (!model.file.text.includes('github.com/')) continue;
+    for (const scalar of stringScalars(model.root)) for (const name of selfLinkNames(model.file.path, scalar.value as string)) found.add(name);
+  }
+  for (const workflow of repository.workflows) {
+    if (workflow.triggers.some((t) => t.name === 'workflow_call')) continue;
+    for (const job of workflow.jobs) for (const step of job.steps) for (const name of tokenWriteNames(step)) found.add(name);
+  }
+  return found;
+}
+
+/** A link to a file or folder on GitHub's web view; the third group is `<ref>/<path>`. */
+const FILE_LINK = /https?:\/\/(?:www\.)?github\.com\/([A-Za-z0-9-]+)\/([A-Za-z0-9._-]+)\/(?:blob|tree|edit|raw)\/([^\s"'`<>()[\]{}#?]+)/gi;
+/** At most this many links are read per file. */
+const MAX_LINKS = 200;
+
+/**
+ * The `owner/name` of every link in `text`, a string value of the file at `path`, that points at that file
+ * itself. Comments are not read, neither YAML's (the parser drops them) nor a script's or a text's lines that
+ * start with `#`: that is where a copied or generated file says where it comes from ("copied from <link>",
+ * "edit <link> instead"); a link the file's own values post (a pull request's body naming the workflow that made
+ * it) is the running file's.
+ */
+export function selfLinkNames(path: string, text: string): string[] {
+  if (!text.includes('github.com/') || path === '') return [];
+  const suffix = `/${path}`;
+  const found: string[] = [];
+  let read = 0;
+  const values = text
+    .split('\n')
+    .filter((line) => !/^\s*#/.test(line))
+    .join('\n');
+  for (const m of values.matchAll(FILE_LINK)) {
+    if (++read > MAX_LINKS) break;
+    // Sentence punctuation after a link is not part of it.
+    const rest = (m[3] ?? '').replace(/[.,;:!]+$/, '');
+    // The ref is one segment (`main`, a tag, a commit): a ref with `/` cannot be told from a folder, and a
+    // generated file's source is often the same path under a folder of a template repository.
+    if (rest.length > suffix.length && rest.endsWith(suffix) && !rest.slice(0, -suffix.length).includes('/')) found.push(`${m[1] ?? ''}/${m[2] ?? ''}`.toLowerCase());
+  }
+  return found;
+}
+
+/** The job's own token as an environment value: `${{ github.token }}` or `${{ secrets.GITHUB_TOKEN }}`. */
+const JOB_TOKEN = /^\s*\$\{\{\s*(?:github\.token|secrets\.GITHUB_TOKEN)\s*\}\}\s*$/i;
+/** `gh` subcommands that change a repository (a release, a pull request, an issue, a label, a workflow run, a cache). */
+const GH_WRITE =
+  /\bgh\s+(?:(?:release|pr|issue|label)\s+(?:create|upload|edit|delete|delete-asset|comment|merge|close|reopen|review|ready|lock|unlock|pin|unpin|transfer)|workflow\s+(?:run|enable|disable)|run\s+(?:cancel|rerun|delete)|cache\s+delete)\b/;
+const REPO_FLAG = /(?:^|\s)(?:--repo|-R)(?:=|\s+)["']?([A-Za-z0-9-]+\/[A-Za-z0-9._-]+?)["']?(?=\s|$)/;
+const GH_API = /\bgh\s+api\b/;
+const API_PATH = /(?:^|[\s"'])\/?repos\/([A-Za-z0-9-]+)\/([A-Za-z0-9._-]+)\//;
+const API_METHOD = /(?:^|\s)(?:-X|--method)(?:=|\s*)["']?([A-Za-z]+)/;
+/** `gh api` sends a POST when given fields and no method. */
+const API_FIELDS = /(?:^|\s)(?:-f|-F|--field|--raw-field|--input)(?:=|\s)/;
+/** The script sets the token or the host `gh` uses itself: the step's `env:` does not say which token it is. */
+const TOKEN_SET = /\b(?:GH_TOKEN|GITHUB_TOKEN|GH_HOST|GH_ENTERPRISE_TOKEN)=|\bgh\s+auth\s+login\b/;
+
+/** The `owner/name` a workflow step writes to with `gh` and the job's own token. */
+export function tokenWriteNames(step: Step): string[] {
+  const script = scriptOf(step);
+  if (script === null || !hasAny(script.words, GH) || TOKEN_SET.test(script.text)) return [];
+  // `gh` reads GH_TOKEN before GITHUB_TOKEN; the innermost `env:` wins.
+  const token = envValues(step, 'GH_TOKEN')[0] ?? envValues(step, 'GITHUB_TOKEN')[0];
+  if (token === undefined || !JOB_TOKEN.test(token) || envValues(step, 'GH_HOST').length > 0) return [];
+  const found: string[] = [];
+  for (const line of logicalLines(script.text)) {
+    if (!line.text.includes('gh')) continue;
+    // One command at a time, so a flag is read with the command it belongs to.
+    for (const command of line.text.split(/&&|\|\||[;|]/)) {
+      if (GH_WRITE.test(command)) {
+        const repo = REPO_FLAG.exec(command);
+        if (repo !== null) found.push((repo[1] ?? '').toLowerCase());
+      } else if (GH_API.test(command)) {
+        const path = API_PATH.exec(command);
+        if (path === null) continue;
+        const method = API_METHOD.exec(command);
+        const writes = method === null ? API_FIELDS.test(command) : /^(?:POST|PUT|PATCH|DELETE)$/i.test(method[1] ?? '');
+        if (writes) found.push(`${path[1] ?? ''}/${path[2] ?? ''}`.toLowerCase());
+      }
+    }
+  }
+  return found;
 }
 
 /** At most this many values for one image word once its expressions and variables are replaced. */

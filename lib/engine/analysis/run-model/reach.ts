@@ -20,9 +20,9 @@ import { dispatchGate } from '../dispatch-gate.js';
 import { localCallers } from '../callers.js';
 
 export { localCallers } from '../callers.js';
-import { jobTrustOn, stepTrustOn, type TrustGuard, type TrustPaths } from '../trust-guards.js';
+import { checksActor, jobTrustOn, stepTrustOn, type TrustGuard, type TrustPaths } from '../trust-guards.js';
 import { followsUntrustedRuns } from '../workflow-run.js';
-import { occasionIndexes, workflowRuns, type Occasion, type RunSet } from './conditions.js';
+import { COMMENT_EVENTS, occasionIndexes, workflowRuns, type Occasion, type RunSet } from './conditions.js';
 import { flatMap } from '../../model/arrays.js';
 
 export type ReachLevel = 'anyone' | 'sticky-label' | 'unreviewed-environment' | 'approval' | 'trusted-author' | 'collaborator';
@@ -53,6 +53,12 @@ export interface Reach {
    * its removal runs under it.
    */
   labelRemoved?: string;
+  /**
+   * For `anyone` on a step: an earlier step of the job that checks the actor's permission but stands in the way
+   * of no later step (its deny path ends only its own step, or an action that gates only what it does itself,
+   * trust-guards.ts `openPermissionChecks`), in words: why a job that looks guarded is not.
+   */
+  noGate?: string;
 }
 
 /** Activity types only people with triage or write access cause (labels, assignments, milestones, locks, merge queue). */
@@ -76,7 +82,8 @@ function occasionReach(occasion: Occasion, workflow: Workflow, repository: Repos
   if (event === 'repository_dispatch') return dispatchGate(workflow, repository).holds ? 'collaborator' : 'anyone';
   if (!EXTERNAL_TRIGGERS.has(event)) return 'collaborator';
   if (event === 'workflow_run' && !followsUntrustedRuns(workflow, repository)) return 'collaborator';
-  if (occasion.action !== null && MAINTAINER_ACTIONS.has(occasion.action)) return PULL_REQUEST_FAMILY.has(event) || event === 'issues' || event === 'discussion' ? 'approval' : 'collaborator';
+  // A comment's author edits and deletes it too: those are no maintainer's acts on a comment event.
+  if (occasion.action !== null && MAINTAINER_ACTIONS.has(occasion.action) && !(COMMENT_EVENTS.has(event) && occasion.action === 'deleted')) return PULL_REQUEST_FAMILY.has(event) || event === 'issues' || event === 'discussion' ? 'approval' : 'collaborator';
   return 'anyone';
 }
 
@@ -367,8 +374,15 @@ function valueReachOf(job: Job, step: Step | null, repository: RepositoryModel, 
       paths = step === null ? jobTrustOn(job, occasion.event) : stepTrustOn(step, occasion.event);
       trustByEvent.set(occasion.event, paths);
     }
+    // On an edit or a deletion of a comment, the actor is whoever edits or deletes it (a maintainer moderating an
+    // outsider's comment), not its author: a check of the actor vouches for nothing the comment says.
+    const changed = COMMENT_EVENTS.has(occasion.event) && (occasion.action === null || occasion.action === 'edited' || occasion.action === 'deleted');
+    const coversHere = changed ? (g: TrustGuard) => !checksActor(g) && covers(g) : covers;
     for (const path of paths) {
-      const found = valuePathReach(path, covers);
+      let found = valuePathReach(path, coversHere);
+      if (changed && found.unvouched && path.some((g) => checksActor(g) && covers(g))) {
+        found = { ...found, gates: [...found.gates, "a check of whoever caused the event, which on the comment's `edited` and `deleted` events is whoever edits or deletes it (a maintainer moderating an outsider's comment), not its author"] };
+      }
       if (FORK_RUN_EVENTS.has(occasion.event)) {
         // A fork's run: read-only token, no secrets; only whether it reaches the value at all matters.
         if (found.level === 'anyone') better({ ...best, forkPullRequest: true });

@@ -9,8 +9,9 @@
  * What it holds, as `Holdings` (holdings.ts), for the rules whose severity follows what a compromised image could
  * take: the Docker socket, a host root mount or `--privileged` give it the machine and so everything the job
  * holds; a mount of the workspace gives it the checkout (with its persisted token) and the code later steps run,
- * so everything the job holds but the machine; otherwise only the stored secrets and the token its `env:`
- * carries.
+ * so everything the job holds, and on a self-hosted runner a directory that stays on the machine for later jobs
+ * (what it leaves in `.git`, hooks or configuration, runs in their git commands), as a job container's work
+ * directory does (containers.ts); otherwise only the stored secrets and the token its `env:` carries.
  */
 import type { Job } from '../../model/workflow.js';
 import { occurrencesInFile } from '../file-scalars.js';
@@ -132,17 +133,19 @@ function optionMounts(options: string): ServiceMount[] {
 
 /**
  * What a service given `access` holds, from what its job holds (`job`): the job's holdings with the machine
- * (the Docker socket, a host directory above it, `--privileged`), the job's holdings without the machine (the
- * workspace), otherwise only the secrets and the token its `env:` carries.
+ * (the Docker socket, a host directory above it, `--privileged`), the job's holdings through the workspace (the
+ * self-hosted runner's with it: the workspace stays on that machine for later jobs), otherwise only the secrets and
+ * the token its `env:` carries.
  */
 export function serviceHoldings(access: ServiceAccess, job: Holdings): Holdings {
   if (access.mounts.some((m) => m.reach === 'host')) return job;
-  if (access.mounts.some((m) => m.reach === 'workspace')) return { ...job, selfHosted: null };
+  if (access.mounts.some((m) => m.reach === 'workspace')) return job;
   return {
     token: access.token ? job.token : { kind: 'scopes', writes: [] },
     secrets: access.secrets.filter((n) => !isWebhookOf(job, n)),
     webhooks: access.secrets.filter((n) => isWebhookOf(job, n)),
     inheritsSecrets: false,
+    dynamicSecrets: null,
     oidc: false,
     selfHosted: null,
     publishes: null,

@@ -97,7 +97,7 @@ describe('persistent-supply-chain-foothold', () => {
     expect(scanPaths(CI_WORKFLOW, workflow('gpu-box')).map((c) => c.id)).not.toContain('persistent-supply-chain-foothold');
   });
 
-  it("from a scan: a service container takes the self-hosted machine only through the Docker socket or privileges", () => {
+  it("from a scan: a service container takes the self-hosted machine through the Docker socket, privileges or the workspace", () => {
     const workflow = (definition: string[]) => [
       'on: push',
       'permissions: {}',
@@ -115,9 +115,11 @@ describe('persistent-supply-chain-foothold', () => {
     const kinds = (definition: string[]) => scanPaths(CI_WORKFLOW, workflow(definition)).map((c) => c.id);
     expect(kinds(['volumes:', '  - /var/run/docker.sock:/var/run/docker.sock'])).toContain('persistent-supply-chain-foothold');
     expect(kinds(['options: --privileged'])).toContain('persistent-supply-chain-foothold');
-    // Beside the job with nothing of the machine: removed with the job, it keeps nothing there.
+    // The workspace stays on a self-hosted machine for the repository's later jobs: what the image leaves in
+    // `.git` (a hook, configuration) runs in their git commands.
+    expect(kinds(['volumes:', '  - ${{ github.workspace }}:/src'])).toContain('persistent-supply-chain-foothold');
+    // Beside the job with nothing of the machine (a named volume): removed with the job, it keeps nothing there.
     expect(kinds(['volumes:', '  - cache:/var/cache'])).not.toContain('persistent-supply-chain-foothold');
-    expect(kinds(['volumes:', '  - ${{ github.workspace }}:/src'])).not.toContain('persistent-supply-chain-foothold');
   });
 });
 

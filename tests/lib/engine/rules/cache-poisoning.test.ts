@@ -176,6 +176,32 @@ ${download}
     `)).toEqual([]);
   });
 
+  it('reads actions/setup-go\'s version: caching is on by default from v4, off before (a tag, a full version, a SHA with its version comment)', () => {
+    const publish = (uses: string) => scanWith(RULE, yaml`
+      on:
+        push:
+          tags: ['v*']
+      jobs:
+        publish:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: ${uses}
+            - run: goreleaser release
+              env:
+                GITHUB_TOKEN: \${{ secrets.GITHUB_TOKEN }}
+            - run: gh release upload v1 dist/*
+    `);
+    for (const old of ['actions/setup-go@v3', 'actions/setup-go@v3.1.0', 'actions/setup-go@v2.2.0', 'actions/setup-go@6edd4406fa81c3da01a34fa6f6343087c207a568 # v3.5.0']) {
+      expect(publish(old), old).toEqual([]);
+    }
+    // negative: v4 and later (or a SHA of v5) cache by default, and the finding says so.
+    for (const cached of ['actions/setup-go@v4', 'actions/setup-go@v5.0.1', 'actions/setup-go@0aaccfd150d50ccaeb58ebd88d36e91967a5f35b # v5.4.0']) {
+      const found = publish(cached);
+      expect(found.map((f) => f.severity), cached).toEqual(['LOW']);
+      expect(found[0]?.description, cached).toContain('caches by default (v4 and later)');
+    }
+  });
+
   it('counts image builds that restore BuildKit layers from the Actions cache', () => {
     expect(positions(scanWith(RULE, yaml`
       on:

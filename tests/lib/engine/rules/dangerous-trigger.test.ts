@@ -274,4 +274,99 @@ describe(`${RULE}: artifacts of a pull request's run`, () => {
     const [allowed] = scanWith(RULE, search('\n    allow_forks: true'));
     expect(allowed?.severity).toBe('MEDIUM');
   });
+
+});
+
+describe(`${RULE}: a step anyone starts that starts another workflow of this repository`, () => {
+    const release = (extra = '') => ({
+      path: '.github/workflows/release.yml',
+      text: yaml`
+        on:
+          workflow_dispatch:
+            inputs:
+              note: {}
+        jobs:
+          publish:
+            runs-on: ubuntu-latest
+            ${extra}
+            steps:
+              - run: echo "\${{ inputs.note }}" && npm publish
+                env:
+                  NODE_AUTH_TOKEN: \${{ secrets.NPM_TOKEN }}
+      `,
+    });
+    const harmless = {
+      path: '.github/workflows/release.yml',
+      text: 'on: workflow_dispatch\npermissions: {}\njobs:\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo hi\n',
+    };
+    const comment = (steps: string, head = 'on:\n  issue_comment:\n    types: [created]\npermissions:\n  actions: write\n', jobIf = '') =>
+      ({ path: '.github/workflows/comment.yml', text: `${head}jobs:\n  go:\n    runs-on: ubuntu-latest\n${jobIf}    steps:\n${steps}` });
+    const ghRun = '      - run: gh workflow run release.yml -f note="$BODY"\n        env:\n          GH_TOKEN: ${{ github.token }}\n          BODY: ${{ github.event.comment.body }}\n';
+    const self = (files: { path: string; text: string }[]) => scanWith(RULE, files).filter((f) => f.file === '.github/workflows/comment.yml');
+
+    it('is MEDIUM when the started workflow holds secrets, naming it, the outsider text it is handed and its environment', () => {
+      const found = self([comment(ghRun), release('environment: release')]);
+      expect(positions(found)).toEqual(['10:14 MEDIUM']);
+      const text = found[0]?.description ?? '';
+      expect(text).toContain("starts workflow `release.yml` of this repository (`workflow_dispatch`) with `gh workflow run`, sent with the job's own token, whose `actions: write` lets it start the run");
+      expect(text).toContain('anyone with a GitHub account can start it through `issue_comment`');
+      expect(text).toContain('`github.event.comment.body`');
+      expect(text).toContain('secret `NPM_TOKEN`');
+      expect(text).toContain('expands what the dispatch sends into a script');
+      expect(text).toContain('only the approval of environment `release` stands in the way');
+    });
+
+    it('finds github-script, repository-dispatch to this repository and an open slash-command dispatcher', () => {
+      const script = "      - uses: actions/github-script@v7\n        with:\n          script: |\n            await github.rest.actions.createWorkflowDispatch({ ...context.repo, workflow_id: 'release.yml', ref: 'main' })\n";
+      expect(positions(self([comment(script), release()]))).toEqual(['10:15 MEDIUM']);
+      const repoDispatch = '      - uses: peter-evans/repository-dispatch@v3\n        with:\n          event-type: deploy\n';
+      const deploy = { path: '.github/workflows/deploy.yml', text: 'on:\n  repository_dispatch:\n    types: [deploy]\njobs:\n  d:\n    runs-on: ubuntu-latest\n    steps:\n      - run: ./deploy.sh\n        env:\n          KEY: ${{ secrets.DEPLOY_KEY }}\n' };
+      const contents = 'on:\n  issues:\n    types: [opened]\npermissions:\n  contents: write\n';
+      const found = self([comment(repoDispatch, contents), deploy]);
+      expect(positions(found)).toEqual(['10:15 MEDIUM']);
+      expect(found[0]?.description).toContain('of type `deploy`');
+      const slash = '      - uses: peter-evans/slash-command-dispatch@v4\n        with:\n          token: ${{ secrets.PAT }}\n          commands: release\n          permission: none\n          dispatch-type: workflow\n';
+      const command = { ...release(), path: '.github/workflows/release-command.yml' };
+      const open = self([comment(slash), command]);
+      expect(positions(open)).toEqual(['10:15 MEDIUM']);
+      expect(open[0]?.description).toContain('for any commenter (`permission: none`');
+      expect(open[0]?.description).toContain('sent with `secrets.PAT`');
+    });
+
+    it('reads `gh workflow run` flags before the workflow and an expression naming this repository', () => {
+      const flags = '      - run: gh workflow run --ref main --repo ${{ github.repository }} release.yml\n        env:\n          GH_TOKEN: ${{ github.token }}\n';
+      const found = self([comment(flags), release()]);
+      expect(positions(found)).toEqual(['10:14 MEDIUM']);
+      expect(found[0]?.description).toContain('starts workflow `release.yml`');
+    });
+
+    it('is LOW when the started workflow holds nothing or is not in the repository, saying what to check', () => {
+      const nothing = self([comment(ghRun), harmless]);
+      expect(positions(nothing)).toEqual(['10:14 LOW']);
+      expect(nothing[0]?.description).toContain('holds nothing worth taking');
+      const missing = self([comment(ghRun)]);
+      expect(positions(missing)).toEqual(['10:14 LOW']);
+      expect(missing[0]?.description).toContain('check what the workflow it starts holds');
+    });
+
+    it('reports nothing when a real gate stands in the way or the dispatch cannot start a run', () => {
+      // The commenter's association checked on the job.
+      expect(self([comment(ghRun, undefined, "    if: github.event.comment.author_association == 'MEMBER'\n"), release()])).toEqual([]);
+      // A permission check of the actor that fails the job before the dispatch.
+      const check = "      - uses: actions/github-script@v7\n        with:\n          script: |\n            const { data } = await github.rest.repos.getCollaboratorPermissionLevel({ ...context.repo, username: context.actor });\n            if (data.permission !== 'admin' && data.permission !== 'write') core.setFailed('no');\n";
+      expect(self([comment(check + ghRun), release()])).toEqual([]);
+      // A slash-command dispatcher that checks the commenter's write access.
+      const gated = '      - uses: peter-evans/slash-command-dispatch@v4\n        with:\n          token: ${{ secrets.PAT }}\n          commands: release\n          permission: write\n          dispatch-type: workflow\n';
+      expect(self([comment(gated), { ...release(), path: '.github/workflows/release-command.yml' }])).toEqual([]);
+      // The job's own token without `actions: write`: the dispatch is refused.
+      expect(self([comment(ghRun, 'on:\n  issue_comment:\n    types: [created]\npermissions:\n  contents: write\n'), release()])).toEqual([]);
+      // A label is a maintainer's act.
+      expect(self([comment(ghRun, 'on:\n  issues:\n    types: [labeled]\npermissions:\n  actions: write\n'), release()])).toEqual([]);
+      // Another repository's workflow: not this repository's (untrusted-checkout's dispatch claim, when it carries a head).
+      const other = '      - run: gh workflow run release.yml -R acme/other\n        env:\n          GH_TOKEN: ${{ secrets.PAT }}\n';
+      expect(self([comment(other), release()])).toEqual([]);
+      // A github-script dispatch to a repository computed at run time is not known to be this one.
+      const computed = "      - uses: actions/github-script@v7\n        with:\n          script: |\n            for (const repo of ['a', 'b']) await github.rest.actions.createWorkflowDispatch({ owner: 'acme', repo, workflow_id: 'release.yml', ref: 'main' })\n";
+      expect(self([comment(computed), release()])).toEqual([]);
+    });
 });

@@ -174,6 +174,75 @@ describe(RULE, () => {
       expect(findings[3]?.description).toContain('`v0.124.1`');
     });
 
+    it('reads a version from a workflow_dispatch or workflow_call input default, directly or through env', () => {
+      const dispatch = (defaults: string, url: string, env = '') => scanWith(RULE, yaml`
+        on:
+          push:
+          workflow_dispatch:
+            inputs:
+              version: { ${defaults} }
+          workflow_call:
+            inputs:
+              tool-version: { type: string, default: "2.4.1" }
+        env:
+          NPM_TOKEN: \${{ secrets.NPM_TOKEN }}
+          ${env}
+        jobs:
+          build:
+            runs-on: ubuntu-latest
+            steps:
+              - run: curl -fsSLo t.tgz ${url}
+      `, { repository: 'acme-labs/widget' });
+      for (const url of [
+        'https://example.com/tool/${{ inputs.version }}/tool.tar.gz',
+        'https://example.com/tool/v${{ github.event.inputs.version }}/tool.tar.gz',
+        'https://example.com/tool/${{ inputs.tool-version }}/tool.tar.gz',
+        'https://example.com/tool/v${{ env.TOOL_VERSION }}/tool.tar.gz',
+        'https://example.com/tool/${TOOL_VERSION}/tool.tar.gz',
+      ]) {
+        const found = dispatch('default: "1.8.0"', url, 'TOOL_VERSION: ${{ inputs.version }}');
+        expect(found.map((f) => f.severity), url).toEqual(['LOW']);
+        expect(found[0]?.description, url).toMatch(/names the fixed version `v?(1\.8\.0|2\.4\.1)`/);
+      }
+      // negative: a default of `latest` or none names no fixed version (MEDIUM in a job holding a secret).
+      for (const defaults of ['default: latest', 'type: string', 'default: ""']) {
+        const found = dispatch(defaults, 'https://example.com/tool/${{ inputs.version }}/tool.tar.gz');
+        expect(found.map((f) => f.severity), defaults).toEqual(['MEDIUM']);
+      }
+      expect(dispatch('default: latest', 'https://example.com/tool/${{ inputs.version }}/tool.tar.gz')[0]?.description).toContain('points to `latest`');
+      expect(dispatch('type: string', 'https://example.com/tool/${{ inputs.version }}/tool.tar.gz')[0]?.description).toContain('comes from `${{inputs.version}}`, which the scan cannot resolve');
+    });
+
+    it("is LOW for a fixed version from the tool's own publisher even where the build ships, MEDIUM for a mirror or a moving name", () => {
+      const release = (download: string) => scanWith(RULE, yaml`
+        on: push
+        permissions: { contents: write }
+        jobs:
+          build:
+            runs-on: windows-latest
+            steps:
+              - run: ${download}
+              - run: gh release upload v1 dist/*
+      `, { repository: 'acme-labs/widget' });
+      for (const own of [
+        'curl -fsSLo c.zip https://github.com/Kitware/CMake/releases/download/v4.2.3/cmake-4.2.3-windows-arm64.zip',
+        'curl -fsSLo g.7z.exe https://github.com/git-for-windows/git/releases/download/v2.53.0.windows.2/PortableGit-2.53.0.2-arm64.7z.exe',
+        'curl -fsSLo n.tar.xz https://nodejs.org/dist/v20.11.0/node-v20.11.0-linux-x64.tar.xz',
+      ]) {
+        const found = release(own);
+        expect(found.map((f) => f.severity), own).toEqual(['LOW']);
+        expect(found[0]?.description, own).toContain("the tool's own publisher");
+      }
+      for (const other of [
+        'curl -fsSLo p.zip https://github.com/some-user/prebuilt-binaries/releases/download/v25.1/protoc-25.1-linux-x86_64.zip',
+        'curl -fsSLo n.tar.xz https://mirror.example.com/nodejs/v20.11.0/node-v20.11.0-linux-x64.tar.xz',
+        'curl -fsSLo i.sh https://raw.githubusercontent.com/some-vendor/tool/main/install.sh',
+        'curl -fsSLo c.zip https://github.com/Kitware/CMake/releases/latest/download/cmake-windows-arm64.zip',
+      ]) {
+        expect(release(other).map((f) => f.severity), other).toEqual(['MEDIUM']);
+      }
+    });
+
     it('keeps a fixed version of a third party MEDIUM where what the job builds ships, not in a job that only holds a secret', () => {
       const release = (publish: string) => yaml`
         on: push
@@ -182,7 +251,7 @@ describe(RULE, () => {
           build:
             runs-on: ubuntu-latest
             steps:
-              - run: curl -sSLO https://github.com/some-vendor/packer/releases/download/v1.8.2/packer-linux.tar.gz && tar xzf packer-linux.tar.gz
+              - run: curl -sSLO https://github.com/some-user/ci-tools/releases/download/v1.8.2/packer-linux.tar.gz && tar xzf packer-linux.tar.gz
               - run: curl -fsSLo r.sh https://static.rust-lang.org/rustup/archive/1.27.1/x86_64-unknown-linux-gnu/rustup-init
               - uses: actions/upload-artifact@v4
                 with: { name: dist, path: dist }
@@ -214,7 +283,10 @@ describe(RULE, () => {
       ].join('\n')), { repository: 'acme-labs/widget' });
       expect(findings.map((f) => f.severity)).toEqual(['MEDIUM', 'MEDIUM', 'MEDIUM', 'MEDIUM', 'MEDIUM', 'MEDIUM', 'MEDIUM']);
       expect(findings[4]?.description).toContain('whoever controls repository `acme-labs-evil/widget` on GitHub (its publisher');
-      expect(findings[0]?.description).toContain('whoever controls `ffmpeg.example.com` (its publisher, or whoever takes over their account or server) can swap it, and the address names no fixed version; the job holds');
+      expect(findings[0]?.description).toContain('whoever controls `ffmpeg.example.com` (its publisher, or whoever takes over their account or server) can swap it, and the address names a version only in its file name, in a directory that is not per-version');
+      expect(findings[1]?.description).toContain('the address points to `latest`, a name whose contents move; the job holds');
+      expect(findings[6]?.description).toContain('the version in the address comes from `$UNSET_VERSION`, which the scan cannot resolve to a fixed value');
+      expect([0, 1, 6].map((i) => findings[i]?.description).filter((d) => d?.includes('names no fixed version'))).toEqual([]);
       expect(findings[0]?.description).toContain('secret `NPM_TOKEN`. Nothing but a committed checksum stands in the way');
       expect(findings[3]?.description).toContain('plain HTTP, so anyone on the network path');
       expect(findings[5]?.description).toContain('one the scan cannot read');

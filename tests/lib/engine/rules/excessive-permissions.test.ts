@@ -46,6 +46,43 @@ describe(RULE, () => {
     `)).toEqual([]);
   });
 
+  describe('scopes a documented option or environment uses', () => {
+    const job = (perms: string, steps: string, env = '') => yaml`
+      on: push
+      jobs:
+        main:
+          runs-on: ubuntu-latest
+          permissions: ${perms}
+          ${env}
+          steps:
+            - uses: actions/checkout@v4
+              with: { persist-credentials: false }
+            ${steps}
+    `;
+    it('actions/stale with delete-branch uses contents: write; without it, contents: write is unused', () => {
+      const stale = (withs: string) => scanWith(RULE, job('{ contents: write, issues: write, pull-requests: write }', `- uses: actions/stale@v9\n              with: ${withs}`));
+      expect(stale('{ delete-branch: true }')).toEqual([]);
+      expect(stale('{ delete-branch: "${{ inputs.delete }}" }')).toEqual([]);
+      for (const withs of ['{ days-before-stale: 30 }', '{ delete-branch: false }']) {
+        const found = stale(withs);
+        expect(found.map((f) => f.severity), withs).toEqual(['LOW']);
+        expect(found[0]?.description).toContain('grants `contents: write` that its steps never use');
+      }
+    });
+
+    it('an npm publish with provenance (flag or NPM_CONFIG_PROVENANCE) uses id-token: write; other steps do not', () => {
+      expect(scanWith(RULE, job('{ id-token: write }', '- run: npm publish --provenance --access public'))).toEqual([]);
+      expect(scanWith(RULE, job('{ id-token: write }', '- run: npm run release', 'env: { NPM_CONFIG_PROVENANCE: true }'))).toEqual([]);
+      expect(scanWith(RULE, job('{ id-token: write }', '- run: NPM_CONFIG_PROVENANCE=true pnpm run release'))).toEqual([]);
+      expect(scanWith(RULE, job('{ id-token: write, contents: write, pull-requests: write }', '- uses: changesets/action@v1\n              with: { publish: pnpm release }\n              env: { NPM_CONFIG_PROVENANCE: "true" }'))).toEqual([]);
+      // negative: provenance set where nothing publishes, or provenance turned off.
+      for (const [steps, env] of [['- run: npm test', 'env: { NPM_CONFIG_PROVENANCE: true }'], ['- run: npm run release', 'env: { NPM_CONFIG_PROVENANCE: false }'], ['- uses: changesets/action@v1\n              with: { publish: pnpm release }', '']] as const) {
+        const found = scanWith(RULE, job('{ id-token: write }', steps, env));
+        expect(found.map((f) => f.description.includes('grants `id-token: write` that its steps never use')), steps).toEqual([true]);
+      }
+    });
+  });
+
   it('reports the only job\'s unneeded grant as "not needed", not "every job gets it"', () => {
     const findings = scanWith(RULE, yaml`
       on: push
@@ -449,6 +486,48 @@ describe(`${RULE}: unused grants of a job an outsider's text can steer (issue 25
     expect(findings.map((f) => f.severity)).toEqual(['MEDIUM']);
     expect(findings[0]?.description).toContain('`checks: write` that its steps never use');
     expect(findings[0]?.description).toContain('expands `github.event.issue.title` into its script');
+  });
+
+  it('is MEDIUM for an unused grant beside an outsider\'s text expanded into the code of actions/github-script; LOW when it goes through env:', () => {
+    const script = (title: string, env = '') => `- uses: actions/github-script@v7${env}
+            with:
+              script: |
+                const title = ${title};
+                await github.rest.issues.addLabels({ ...context.repo, issue_number: context.issue.number, labels: [title.slice(0, 10)] })`;
+    const injected = scanWith(RULE, job('issues: { types: [opened] }', 'true', 'contents: write\n          issues: write', script('"${{ github.event.issue.title }}"')));
+    expect(injected.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(injected[0]?.description).toContain('grants `contents: write` that its steps never use');
+    expect(injected[0]?.description).toContain('expands `github.event.issue.title` into the code its action runs; anyone with a GitHub account can start it through `issues`');
+    // Read from the environment: data, not code.
+    const safe = scanWith(RULE, job('issues: { types: [opened] }', 'true', 'contents: write\n          issues: write', script('process.env.TITLE', '\n            env:\n              TITLE: ${{ github.event.issue.title }}')));
+    expect(safe.map((f) => f.severity)).toEqual(['LOW']);
+    expect(safe[0]?.description).toContain('Anyone with a GitHub account can start it through `issues`');
+    // Only a member's comment reaches it, and the text is the comment's number: nothing an outsider writes.
+    const number = scanWith(RULE, job(COMMENT, MEMBER, 'contents: write\n          issues: write', script('"${{ github.event.issue.number }}"')));
+    expect(number.map((f) => f.severity)).toEqual(['LOW']);
+  });
+
+  it('says a workflow-level grant\'s job is started by anyone (an issue), and not for a push', () => {
+    const workflow = (on: string) => yaml`
+      on:
+        ${on}
+      permissions:
+        contents: write
+        issues: write
+      jobs:
+        triage:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/labeler@v5
+    `;
+    // Line 4 is `contents: write`; actions/labeler does not use `issues` either (line 5).
+    const issue = scanWith(RULE, workflow('issues: { types: [opened] }'));
+    expect(issue.map((f) => `${f.line} ${f.severity}`)).toEqual(['4 LOW', '5 LOW']);
+    expect(issue[0]?.description).toContain('`contents: write` is granted at workflow level to its only job `triage`, which does not need it');
+    expect(issue[0]?.description).toContain('Anyone with a GitHub account can start it through `issues`, so every step that handles their text does so holding the grant. LOW');
+    const push = scanWith(RULE, workflow('push'));
+    expect(push.map((f) => `${f.line} ${f.severity}`)).toEqual(['4 LOW', '5 LOW']);
+    expect(push[0]?.description).not.toContain('Anyone');
   });
 
   it('is MEDIUM for a workflow-level grant that an agent-running job inherits and does not need', () => {

@@ -430,7 +430,7 @@ describe(RULE, () => {
   });
 });
 
-describe(`${RULE}: a Dependabot-only job that builds the update (issue 25)`, () => {
+describe(`${RULE}: a Dependabot-only job that builds the update`, () => {
   const workflow = (opts: { condition?: string; token?: string; persist?: string; build?: string; permissions?: string } = {}) => yaml`
     on: pull_request_target
     permissions:
@@ -444,7 +444,7 @@ describe(`${RULE}: a Dependabot-only job that builds the update (issue 25)`, () 
             with:
               ref: \${{ github.event.pull_request.head.ref }}
               token: ${opts.token ?? '${{ secrets.BOT_PAT }}'}${opts.persist === undefined ? '' : `\n              persist-credentials: ${opts.persist}`}
-          - run: ${opts.build ?? 'make generate'}
+          - run: ${opts.build ?? 'npm ci'}
           - run: git commit -am regenerate && git push
   `;
 
@@ -452,8 +452,23 @@ describe(`${RULE}: a Dependabot-only job that builds the update (issue 25)`, () 
     const findings = scanWith(RULE, workflow());
     expect(positions(findings)).toEqual(['9:15 MEDIUM']);
     expect(findings[0]?.description).toContain("runs only for Dependabot's pull requests and checks out the update");
-    expect(findings[0]?.description).toContain('runs `make generate`');
+    expect(findings[0]?.description).toContain('runs `npm ci`');
     expect(findings[0]?.description).toContain('`secrets.BOT_PAT`, which outlives the run');
+  });
+
+  it("LOW when only a task runner's target runs from the checkout: its recipe is not in the scan", () => {
+    // `make tidy` may only run `go mod tidy` (no dependency code runs); the Makefile is not among the scanned files.
+    for (const build of ['make tidy', 'just deps', 'task generate']) {
+      const findings = scanWith(RULE, workflow({ build }));
+      expect(positions(findings)).toEqual(['9:15 LOW']);
+      expect(findings[0]?.description).toContain(`runs \`${build}\` there, a target whose recipe is in the repository's`);
+      expect(findings[0]?.description).toContain("check the target's recipe");
+      expect(findings[0]?.description).not.toContain("the updated dependency's code (an install script");
+    }
+    // A step that builds with a package manager as well: that one is named, MEDIUM.
+    const both = scanWith(RULE, workflow({ build: 'make tidy && npm ci' }));
+    expect(positions(both)).toEqual(['9:15 MEDIUM']);
+    expect(both[0]?.description).toContain('runs `npm ci`');
   });
 
   it('the job\'s token: MEDIUM with a write scope, LOW when read-only', () => {

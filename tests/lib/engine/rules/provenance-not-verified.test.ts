@@ -30,7 +30,28 @@ describe(RULE, () => {
             - run: crane cp "traefik:$tag" "ghcr.io/traefik/traefik:$tag"
     `);
     expect(positions(findings)).toEqual(['6:14 LOW']);
-    expect(findings[0]?.description).toContain('an image from another registry (`crane cp`) and pushes it to a registry of its own');
+    expect(findings[0]?.description).toContain('an image someone else publishes (`traefik:$tag`, copied with `crane cp`) and pushes it to a registry of its own');
+  });
+
+  it("does not take a copy of the owner's own image (a namespace the repository's workflows push to) as something it did not build", () => {
+    const release = { path: '.github/workflows/release.yml', text: 'on: push\njobs:\n  image:\n    runs-on: ubuntu-latest\n    steps:\n      - run: docker build -t docker.io/widget-old/app:1 . && docker push docker.io/widget-old/app:1\n' };
+    const sync = (copy: string) => ({ path: '.github/workflows/sync.yml', text: yaml`
+      on: schedule
+      jobs:
+        sync:
+          runs-on: ubuntu-latest
+          steps:
+            - run: ${copy}
+    ` });
+    for (const own of ['crane cp "docker.io/widget-old/app:$tag" "ghcr.io/acme/app:$tag"', 'crane copy docker.io/widget-old/tool:1 quay.io/other/tool:1', 'skopeo copy docker://ghcr.io/acme/app:1 docker://docker.io/acme/app:1']) {
+      expect(scanWith(RULE, [release, sync(own)], { repository: 'acme/widget' }), own).toEqual([]);
+    }
+    // negative: an image of another namespace, or Docker Hub's official one, is someone else's.
+    for (const other of ['crane cp "docker.io/someone/app:$tag" "ghcr.io/acme/app:$tag"', 'crane cp traefik:latest ghcr.io/acme/traefik:latest']) {
+      const found = scanWith(RULE, [release, sync(other)], { repository: 'acme/widget' });
+      expect(found.map((f) => f.severity), other).toEqual(['LOW']);
+      expect(found[0]?.description, other).toContain('an image someone else publishes');
+    }
   });
 
   it('reports a pulled image retagged and pushed, and another run\'s artifacts published', () => {

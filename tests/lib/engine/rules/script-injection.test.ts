@@ -796,3 +796,47 @@ describe(`${RULE}: what the job holds`, () => {
     expect(positions(scanWith(RULE, job('SLACK_BOT_TOKEN')))).toEqual(['8:27 HIGH']);
   });
 });
+
+describe(`${RULE}: a comment's text behind a check of the actor, on edits and deletions`, () => {
+  const workflow = (on: string, condition: string, steps = '') => `on:${on}
+jobs:
+  cmd:
+    if: startsWith(github.event.comment.body, '/run') && ${condition}
+    runs-on: ubuntu-latest
+    steps:
+${steps}      - run: echo "\${{ github.event.comment.body }}"
+        env:
+          TOKEN: \${{ secrets.DEPLOY_TOKEN }}
+`;
+  const ACTOR = "github.actor == 'octocat'";
+  const ASSOCIATION = "contains(fromJSON('[\"OWNER\",\"MEMBER\"]'), github.event.comment.author_association)";
+  const permission = (who: string) => `      - uses: actions/github-script@v7
+        with:
+          script: |
+            const { data } = await github.rest.repos.getCollaboratorPermissionLevel({ ...context.repo, username: ${who} });
+            if (data.permission !== 'admin') core.setFailed('not allowed');
+`;
+  const severity = (text: string) => scanWith(RULE, text).map((f) => f.severity);
+
+  it('is MEDIUM when the workflow also runs on edits or deletions (no types, or listed): whoever edits or deletes the comment passes the check, not its author', () => {
+    const bare = scanWith(RULE, workflow(' issue_comment', ACTOR));
+    expect(bare.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(bare[0]?.description).toContain("on the comment's `edited` and `deleted` events is whoever edits or deletes it (a maintainer moderating an outsider's comment), not its author");
+    expect(bare[0]?.description).toContain('but that does not vouch for this value');
+    expect(severity(workflow('\n  issue_comment:\n    types: [created, edited]', 'true', permission('context.actor')))).toEqual(['MEDIUM']);
+    expect(severity(workflow('\n  discussion_comment:\n    types: [deleted]', ACTOR))).toEqual(['MEDIUM']);
+    // A fork's review comment runs with a read-only token and no secrets, whoever edits it.
+    expect(severity(workflow('\n  pull_request_review_comment:\n    types: [deleted]', ACTOR))).toEqual(['LOW']);
+  });
+
+  it('negative: LOW on created comments only, for a check of the comment\'s author, or when the condition keeps edits out', () => {
+    expect(severity(workflow('\n  issue_comment:\n    types: [created]', ACTOR))).toEqual(['LOW']);
+    expect(severity(workflow(' issue_comment', ASSOCIATION))).toEqual(['LOW']);
+    expect(severity(workflow(' issue_comment', 'true', permission('context.payload.comment.user.login')))).toEqual(['LOW']);
+    expect(severity(workflow(' issue_comment', `${ACTOR} && github.event.action == 'created'`))).toEqual(['LOW']);
+  });
+
+  it('is HIGH on a comment\'s deletion with no check: its author deletes it as well as a maintainer does', () => {
+    expect(severity(workflow('\n  issue_comment:\n    types: [deleted]', 'true'))).toEqual(['HIGH']);
+  });
+});

@@ -512,6 +512,58 @@ describe(RULE, () => {
       expect(positions(scanWith(RULE, group("contains(github.event.comment.body, '/run')")))).toEqual(['8:14 MEDIUM']);
     });
   });
+  describe('a runner group or label named after another cloud\'s machine', () => {
+    const job = (runsOn: string, on = 'pull_request') => yaml`
+      on: ${on}
+      jobs:
+        test:
+          runs-on: ${runsOn}
+          steps:
+            - uses: actions/checkout@v4
+            - run: make test
+    `;
+
+    it('is a self-hosted machine: full severity, says why, and holds the machine', () => {
+      const [group] = scanWith(RULE, job('{ group: aws-g4dn-2xlarge }'));
+      expect(group?.severity).toBe('HIGH');
+      expect(group?.description).toContain('runs on a self-hosted runner (runner group `aws-g4dn-2xlarge`, which names an AWS EC2 instance type (`g4dn.2xlarge`): GitHub-hosted runners, larger ones included, run only on');
+      expect(group?.description).not.toContain('one step lower');
+      // A single label (no longer possibly a larger runner's name), a label in a list, a GCE machine type, a matrix leg.
+      expect(positions(scanWith(RULE, job('aws-general-8-plus')))).toEqual(['4:14 HIGH']);
+      expect(positions(scanWith(RULE, job('[linux, gpu, ec2]')))).toEqual(['4:27 HIGH']);
+      expect(scanWith(RULE, job('n2-standard-8'))[0]?.description).toContain('label `n2-standard-8`, which names a Google Compute Engine machine type (`n2-standard-8`)');
+      expect(positions(scanWith(RULE, yaml`
+        on: pull_request
+        jobs:
+          test:
+            strategy:
+              matrix:
+                include: [{ runner: gpu-farm }, { runner: aws-g6-12xlarge-plus }]
+            runs-on: { group: '\${{ matrix.runner }}' }
+            steps: [{ uses: actions/checkout@v4 }, { run: make test }]
+      `))).toEqual(['7:23 HIGH']);
+      const records = recordsWith(RULE, job('{ group: aws-g5-12xlarge-cache }'));
+      expect(records[0]?.facts).toContain('holds:self-hosted');
+      expect(records[0]?.facts).not.toContain('runner:possible');
+      // Off pull requests it is reported like the `self-hosted` label (LOW), not left out like a group that may be hosted.
+      expect(positions(scanWith(RULE, job('{ group: aws-g4dn-2xlarge }', 'push')))).toEqual(['4:23 LOW']);
+    });
+
+    it('keeps the one-step-lower or LOW reading for names that name no other cloud\'s machine', () => {
+      expect(positions(scanWith(RULE, job('{ group: message-large }')))).toEqual(['4:23 MEDIUM']);
+      expect(positions(scanWith(RULE, job('{ group: azure-gpu-8 }')))).toEqual(['4:23 MEDIUM']);
+      expect(positions(scanWith(RULE, job('[linux, k8s-large]')))).toEqual(['4:15 MEDIUM']);
+      for (const label of ['awsome-runner', 'gpu-t4-large', 'spec2-xlarge', 'linux-x86-n2-16']) {
+        expect(positions(scanWith(RULE, job(label))).map((p) => p.split(' ')[1]), label).toEqual(['LOW']);
+        expect(scanWith(RULE, job(label))[0]?.description, label).toContain('may name a GitHub-hosted larger runner');
+      }
+      expect(scanWith(RULE, job('{ group: gcp-ish }', 'push'))).toHaveLength(1);
+      expect(scanWith(RULE, job('{ group: gcpish-runners }', 'push'))).toEqual([]);
+      // GitHub-hosted labels and managed services stay out, whatever size words they carry.
+      expect(scanWith(RULE, job('macos-15-xlarge'))).toEqual([]);
+    });
+  });
+
   it('marks labels or groups that suggest ephemeral runners (Actions Runner Controller scale sets) with `runner:ephemeral-hint`, and no others', () => {
     const records = recordsWith(RULE, yaml`
       on: push

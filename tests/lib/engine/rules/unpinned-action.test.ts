@@ -428,6 +428,23 @@ describe(`${RULE}: what the job hands the mutable code`, () => {
     expect(scanWith(RULE, saveOnPr).filter((f) => f.file === '.github/workflows/lint.yml').map((f) => f.severity)).toEqual(['LOW']);
     saveOnPr[0] = { path: '.github/workflows/lint.yml', text: (saveOnPr[0]?.text ?? '').replace("== 'pull_request'", "== 'push'") };
     expect(scanWith(RULE, saveOnPr).filter((f) => f.file === '.github/workflows/lint.yml').map((f) => f.severity)).toEqual(['MEDIUM']);
+    // What counts is where the saving step and this step run together: code that runs only on pull requests
+    // can plant nothing in the entries the job saves on push, and a save switched on only for pull requests
+    // (an input, or the `if:` of a composite action's step) saves nothing a release reads.
+    const jobOf = (steps: string) => `on: [push, pull_request]\npermissions: {}\njobs:\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n${steps}`;
+    const severities = (text: string, ...extra: { path: string; text: string }[]) =>
+      scanWith(RULE, [{ path: '.github/workflows/lint.yml', text }, ...cached('push').slice(1), ...extra]).filter((f) => f.file === '.github/workflows/lint.yml').map((f) => f.severity);
+    const node = `      - uses: actions/setup-node@${SHA}\n        with: { cache: npm }\n`;
+    expect(severities(jobOf(`${node}      - uses: some-org/lint@v1\n        if: github.event_name == 'pull_request'\n`))).toEqual(['LOW']);
+    expect(severities(jobOf(`${node}      - uses: some-org/lint@v1\n        if: github.event_name == 'push'\n`))).toEqual(['MEDIUM']);
+    const switched = (event: string) => jobOf(`      - uses: actions/setup-go@${SHA}\n        with:\n          cache: \${{ github.event_name == '${event}' }}\n      - uses: some-org/lint@v1\n`);
+    const goRelease = { path: '.github/workflows/go-release.yml', text: `on: { push: { tags: ['v*'] } }\npermissions: { contents: read, id-token: write }\njobs:\n  release:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/setup-go@${SHA}\n      - run: npm publish --provenance\n` };
+    expect(severities(switched('pull_request'), goRelease)).toEqual(['LOW']);
+    expect(severities(switched('push'), goRelease)).toEqual(['MEDIUM']);
+    const composite = (event: string) => ({ path: '.github/actions/setup/action.yml', text: `runs:\n  using: composite\n  steps:\n    - uses: actions/setup-node@${SHA}\n      if: github.event_name == '${event}'\n      with: { cache: npm }\n` });
+    const viaAction = jobOf('      - uses: ./.github/actions/setup\n      - uses: some-org/lint@v1\n');
+    expect(severities(viaAction, composite('pull_request'))).toEqual(['LOW']);
+    expect(severities(viaAction, composite('push'))).toEqual(['MEDIUM']);
     // A reusable workflow's job saves where its local callers run: a push caller's scope reaches the release, a
     // pull request caller's does not.
     const called = (on: string) => {

@@ -132,10 +132,32 @@ describe(RULE, () => {
       const plain = svc(indent(['env:', '  MODE: test']), '[self-hosted, linux]', 'contents: read');
       expect(plain?.facts).not.toContain('holds:self-hosted');
       expect(plain?.finding.severity).toBe('LOW');
-      // The workspace gives what the job holds but the machine (here the job's secret).
+      // The workspace gives what the job holds (here the job's secret) and, on a self-hosted runner, a directory
+      // that stays on the machine for later jobs (what it leaves in `.git` runs in their git commands).
       const workspace = svc(indent(['volumes:', '  - ${{ github.workspace }}:/src']), '[self-hosted, linux]', 'contents: read');
-      expect(workspace?.facts).not.toContain('holds:self-hosted');
+      expect(workspace?.facts).toContain('holds:self-hosted');
       expect(workspace?.facts).toContain('holds:secrets');
+      expect(svc(indent(['volumes:', '  - ${{ github.workspace }}:/src']), 'ubuntu-latest', 'contents: read')?.facts).not.toContain('holds:self-hosted');
+    });
+
+    it('names what is worth taking before a chat webhook, which is named last', () => {
+      // A job that declares no `permissions:` and holds only a chat webhook, on a self-hosted runner.
+      const hooked = (runsOn: string, definition: string[]) => {
+        const text = ['on: push', 'jobs:', '  test:', `    runs-on: ${runsOn}`, '    services:', '      svc:', '        image: someuser/proxy', ...definition.map((l) => `        ${l}`), '    steps:', '      - run: curl -d hi "${{ secrets.SLACK_WEBHOOK_URL }}"', ''].join('\n');
+        return scanWith(RULE, text)[0]?.description ?? '';
+      };
+      const onMachine = hooked('[self-hosted, linux]', ['volumes:', '  - ${{ github.workspace }}:/src']);
+      expect(onMachine).toContain('this one holds a self-hosted runner');
+      expect(onMachine.indexOf('self-hosted runner')).toBeLessThan(onMachine.indexOf('chat webhook'));
+      // No machine: the token comes first, the webhook last, and the sentence is about what the service holds.
+      const beside = hooked('[self-hosted, linux]', ['env:', '  GH: ${{ github.token }}', '  HOOK: ${{ secrets.SLACK_WEBHOOK_URL }}']);
+      expect(beside).not.toContain('self-hosted runner');
+      expect(beside).toContain("this service container holds the repository's default token");
+      expect(beside.indexOf('default token')).toBeLessThan(beside.indexOf('chat webhook'));
+      expect(beside).not.toContain('references no secret but a chat webhook');
+      // A service given only the webhook says so instead of "no secret".
+      const only = hooked('ubuntu-latest', ['env:', '  HOOK: ${{ secrets.SLACK_WEBHOOK_URL }}']);
+      expect(only).toContain('this one gets no secret but a chat webhook (`SLACK_WEBHOOK_URL`)');
     });
 
     it('leaves `docker://` steps judged by what the job holds (the runner gives them the Docker socket), and job containers by what reaches their steps', () => {

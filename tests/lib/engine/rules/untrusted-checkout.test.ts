@@ -212,9 +212,12 @@ ${step}
         run: |
           gh api repos/acme/integration/dispatches -f event_type=test -F client_payload[sha]=\${{ github.event.pull_request.head.sha }}`;
     const head = scanWith(RULE, workflow('pull_request_target', action('acme/integration', 'github.event.pull_request.head.ref')));
-    expect(positions(head)).toEqual(['6:15 HIGH']);
+    // Anyone starts it, but what the other repository's workflow does with the head is not in the scan: MEDIUM at most.
+    expect(positions(head)).toEqual(['6:15 MEDIUM']);
     expect(head[0]?.description).toContain("dispatches `acme/integration` (peter-evans/repository-dispatch) with the pull request's head (`github.event.pull_request.head.ref`)");
-    expect(positions(scanWith(RULE, workflow('pull_request_target', script)))).toEqual(['9:11 HIGH']);
+    expect(head[0]?.description).toContain('(`secrets.CI_TOKEN`, with that repository\'s secrets)');
+    expect(head[0]?.description).toContain("MEDIUM, not HIGH: this scan cannot see `acme/integration`'s workflows; check whether the one this dispatch starts checks out the ref it is given");
+    expect(positions(scanWith(RULE, workflow('pull_request_target', script)))).toEqual(['9:11 MEDIUM']);
     // Behind a maintainer's label on a labeled-only workflow: the approved commit when the SHA is sent, a race with the branch.
     const labeled = (payload: string) => workflow('\n  pull_request_target:\n    types: [labeled]', action('acme/integration', payload)).replace('    runs-on:', "    if: github.event.label.name == 'ok-to-test'\n    runs-on:");
     expect(positions(scanWith(RULE, labeled('github.event.pull_request.head.sha')))).toEqual(['9:15 LOW']);
@@ -223,6 +226,49 @@ ${step}
     expect(scanWith(RULE, workflow('pull_request_target', action('${{ github.repository }}', 'github.event.pull_request.head.ref')))).toEqual([]);
     expect(scanWith(RULE, workflow('pull_request_target', action('acme/integration', 'github.event.repository.default_branch')))).toEqual([]);
     expect(scanWith(RULE, workflow('push', action('acme/integration', 'github.sha')))).toEqual([]);
+  });
+
+  it('reports a dispatch of another repository only when it is sent with a credential that can start workflows there', () => {
+    const workflow = (step: string) => `on:
+  pull_request_target:
+    types: [opened, synchronize]
+permissions: {}
+jobs:
+  dispatch:
+    runs-on: ubuntu-latest
+    steps:
+${step}
+`;
+    const action = (token: string) => `      - uses: peter-evans/repository-dispatch@v3
+        with:
+          ${token}repository: acme/integration
+          event-type: pr-test
+          client-payload: '{"sha": "\${{ github.event.pull_request.head.sha }}"}'`;
+    const script = (token: string) => `      - env:
+          GH_TOKEN: ${token}
+        run: gh api repos/acme/integration/dispatches -f event_type=test -F client_payload[sha]=\${{ github.event.pull_request.head.sha }}`;
+    const app = `      - id: app
+        uses: actions/create-github-app-token@v1
+        with: { app-id: '1', private-key: '\${{ secrets.APP_KEY }}', owner: acme }
+`;
+    // The job's own token (the action's default, or named) cannot start another repository's workflows: the dispatch fails.
+    expect(scanWith(RULE, workflow(action('')))).toEqual([]);
+    expect(scanWith(RULE, workflow(action('token: ${{ github.token }}\n          ')))).toEqual([]);
+    expect(scanWith(RULE, workflow(script('${{ secrets.GITHUB_TOKEN }}')))).toEqual([]);
+    expect(scanWith('dangerous-trigger', workflow(script('${{ github.token }}'))).map((f) => f.severity)).toEqual(['LOW']);
+    // A stored token, or an app's token minted in the job, can.
+    expect(positions(scanWith(RULE, workflow(action('token: ${{ secrets.DISPATCH_PAT }}\n          '))))).toEqual(['9:15 MEDIUM']);
+    const minted = scanWith(RULE, workflow(app + script('${{ steps.app.outputs.token }}')));
+    expect(positions(minted)).toEqual(['14:14 MEDIUM']);
+    expect(minted[0]?.description).toContain('`steps.app.outputs.token`');
+    expect(scanWith('dangerous-trigger', workflow(app + script('${{ steps.app.outputs.token }}'))).map((f) => f.severity)).toEqual(['MEDIUM']);
+    // actions/github-script: its client is the job's token unless `github-token:` names another.
+    const github = (token: string) => `      - uses: actions/github-script@v7
+        with:
+          ${token}script: |
+            await github.rest.repos.createDispatchEvent({ owner: 'acme', repo: 'integration', event_type: 'pr', client_payload: { sha: context.payload.pull_request.head.sha } })`;
+    expect(scanWith(RULE, workflow(github('')))).toEqual([]);
+    expect(positions(scanWith(RULE, workflow(github('github-token: ${{ secrets.DISPATCH_PAT }}\n          '))))).toEqual(['9:15 MEDIUM']);
   });
 
   it('counts a permission check only when it fails the job on the answer: not in a catch block, not on the API call failing, not an output nothing reads', () => {

@@ -97,7 +97,10 @@ describe('occasions and legs', () => {
       'pull_request_target/labeled/branch/fork',
       'pull_request_target/labeled/branch/same',
       'push/null/tag/null',
-      'issue_comment/null/branch/null',
+      // A comment event without types: each of its activity types, since who causes an edit or a deletion differs.
+      'issue_comment/created/branch/null',
+      'issue_comment/edited/branch/null',
+      'issue_comment/deleted/branch/null',
     ]);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callSecrets, holdingStrength, jobHoldings, nothingHeldText, readOnlyToken, stepSecrets, stepWebhooks, valuables } from '../../../../../lib/engine/analysis/run-model/holdings.js';
+import { callSecrets, durableHoldings, holdingStrength, holdsSecrets, jobHoldings, nothingHeldText, readOnlyToken, stepSecrets, stepWebhooks, valuables } from '../../../../../lib/engine/analysis/run-model/holdings.js';
 import { isChatWebhookName } from '../../../../../lib/engine/analysis/secrets.js';
 import { buildWorkflow, type Job } from '../../../../../lib/engine/model/workflow.js';
 import { parseYaml } from '../../../../../lib/engine/yaml/parse.js';
@@ -296,5 +296,60 @@ describe('chat webhooks: held, but not worth taking', () => {
     expect(held('both').webhooks).toEqual([]);
     expect(['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_WEBHOOK_TOKEN', 'ZAPIER_WEBHOOK_URL', 'WEBHOOK_URL', 'SLACK'].filter(isChatWebhookName)).toEqual([]);
     expect(['SLACK_WEBHOOK', 'slack-webhook', 'SLACK_CLIENT_LIBS_WEBHOOK', 'MS_TEAMS_WEBHOOK_URI', 'GCHAT_WEBHOOK'].every(isChatWebhookName)).toBe(true);
+  });
+});
+
+describe('secrets picked at run time: GitHub cannot tell which, so the job holds them all', () => {
+  const found = jobs(yaml`
+    on: push
+    permissions: { contents: read }
+    jobs:
+      indexed:
+        runs-on: ubuntu-latest
+        strategy:
+          matrix:
+            target: [NPM_TOKEN, PYPI_TOKEN]
+        steps:
+          - run: ./notify.sh
+            env:
+              SLACK_WEBHOOK: \${{ secrets.SLACK_WEBHOOK }}
+          - run: ./publish.sh
+            env:
+              TOKEN: \${{ secrets[matrix.target] }}
+      whole:
+        runs-on: ubuntu-latest
+        steps:
+          - run: ./notify.sh
+            env:
+              SLACK_WEBHOOK: \${{ secrets.SLACK_WEBHOOK }}
+              ALL: \${{ toJSON(secrets) }}
+      literal:
+        runs-on: ubuntu-latest
+        steps:
+          - run: ./notify.sh
+            env:
+              SLACK_WEBHOOK: \${{ secrets['SLACK_WEBHOOK'] }}
+              LABEL: \${{ matrix.target }}
+  `);
+  const held = (id: string) => jobHoldings(found.get(id)!);
+
+  it('a dynamic index or the whole context holds secrets worth taking, chat webhook or not', () => {
+    expect(held('indexed').dynamicSecrets).toBe('secrets[matrix.target]');
+    expect(held('whole').dynamicSecrets).toBe('toJSON(secrets)');
+    for (const id of ['indexed', 'whole']) {
+      expect(held(id).webhooks, id).toEqual(['SLACK_WEBHOOK']);
+      expect(holdingStrength(held(id), 'read'), id).toBe('valuable');
+      expect(holdsSecrets(held(id)), id).toBe(true);
+      expect(valuables(held(id), 'read').join(' '), id).toMatch(/^secrets picked at run time \(`\$\{\{ .* \}\}`: any stored secret can be read\)$/);
+      expect(durableHoldings(held(id)).join(' '), id).toMatch(/^the stored secrets picked at run time/);
+    }
+  });
+
+  it('a literal index is a named secret: a chat webhook alone is still nothing worth taking', () => {
+    expect(held('literal').dynamicSecrets).toBeNull();
+    expect(held('literal').webhooks).toEqual(['SLACK_WEBHOOK']);
+    expect(holdsSecrets(held('literal'))).toBe(false);
+    expect(holdingStrength(held('literal'), 'read')).toBe('none');
+    expect(valuables(held('literal'), 'read')).toEqual([]);
   });
 });

@@ -88,6 +88,121 @@ describe('who owns an action or reusable workflow', () => {
     const known = repositoryIdentity(repo, 'acme/widget');
     expect(usesOwnership(uses('someone/project/.github/workflows/reusable.yml@main'), known, repo)).toBe('third-party');
   });
+
+  it('without a known name, a workflow that links to itself on GitHub names the repository', () => {
+    const repo = repository({
+      '.github/workflows/sync.yml': yaml`
+        on: push
+        jobs:
+          sync:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: acme/create-pr@v1
+                with:
+                  body: This PR was made by the [sync](https://github.com/Acme/Widget/blob/main/.github/workflows/sync.yml) workflow.
+      `,
+    });
+    const identity = repositoryIdentity(repo, null);
+    expect(identity.fullName).toBeNull();
+    expect(usesOwnership(uses('acme/widget@main'), identity, repo)).toBe('local');
+    expect(usesOwnership(uses('ACME/setup-tool@v1'), identity, repo)).toBe('first-party');
+    expect(usesOwnership(uses('someone/else@v1'), identity, repo)).toBe('third-party');
+    // The same link with the caller's name: both are the repository's.
+    expect(usesOwnership(uses('acme/setup-tool@v1'), repositoryIdentity(repo, 'fork-owner/widget'), repo)).toBe('first-party');
+  });
+
+  it("a link to another file, another repository's file of the same name, or a link in a comment names no one", () => {
+    const repo = repository({
+      '.github/workflows/docs.yml': yaml`
+        # This is copied from the official example:
+        #   https://github.com/upstream/tool/blob/main/.github/workflows/docs.yml
+        on: push
+        jobs:
+          docs:
+            runs-on: ubuntu-latest
+            steps:
+              - run: |
+                  # Edit https://github.com/generator/modules/blob/main/.github/workflows/docs.yml instead.
+                  echo "see https://github.com/other/project/blob/main/CONTRIBUTING.md"
+                  echo "and https://github.com/other/project/blob/main/.github/workflows/build.yml"
+                  echo "and https://github.com/other/project/blob/main/x/.github/workflows/docs.yml.bak"
+                  echo "generated from https://github.com/generator/modules/blob/main/modules/go/.github/workflows/docs.yml"
+      `,
+      '.github/workflows/build.yml': 'on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - run: a\n',
+    });
+    const identity = repositoryIdentity(repo, null);
+    expect([...identity.owners]).toEqual([]);
+    expect(usesOwnership(uses('upstream/tool@v1'), identity, repo)).toBe('third-party');
+    expect(usesOwnership(uses('generator/modules@v1'), identity, repo)).toBe('third-party');
+    expect(usesOwnership(uses('other/project@v1'), identity, repo)).toBe('third-party');
+  });
+
+  it("without a known name, a write with the job's own token to a literal repository names the repository", () => {
+    const repo = repository({
+      '.github/workflows/release.yml': yaml`
+        on: push
+        jobs:
+          release:
+            runs-on: ubuntu-latest
+            steps:
+              - run: |
+                  gh release download --repo tools/helper v1 && gh release create "$TAG" dist/* \
+                    --repo acme/widget --draft
+                env:
+                  GH_TOKEN: \${{ github.token }}
+              - run: gh api -X POST repos/acme-docs/site/dispatches -f event_type=release
+                env:
+                  GITHUB_TOKEN: \${{ secrets.GITHUB_TOKEN }}
+      `,
+    });
+    const identity = repositoryIdentity(repo, null);
+    expect([...identity.names].sort()).toEqual(['acme-docs/site', 'acme/widget']);
+    expect(usesOwnership(uses('acme/setup@v1'), identity, repo)).toBe('first-party');
+    // A read of another repository (`release download`) says nothing.
+    expect(usesOwnership(uses('tools/helper@v1'), identity, repo)).toBe('third-party');
+  });
+
+  it('another token, a read, a reusable workflow or a composite action names no one', () => {
+    const step = (env: string, run: string) => `      - run: ${run}\n        env:\n          ${env}\n`;
+    const workflow = (on: string, steps: string) => `on: ${on}\njobs:\n  a:\n    runs-on: x\n    steps:\n${steps}`;
+    const repo = repository(
+      {
+        '.github/workflows/a.yml': workflow(
+          'push',
+          step('GH_TOKEN: ${{ secrets.RELEASE_PAT }}', 'gh release create v1 --repo pat/target') +
+            step('GITHUB_TOKEN: ${{ steps.app.outputs.token }}', 'gh workflow run bump.yml --repo app/target') +
+            // gh reads GH_TOKEN before GITHUB_TOKEN.
+            step('GH_TOKEN: ${{ secrets.PAT }}\n          GITHUB_TOKEN: ${{ github.token }}', 'gh pr comment 1 --repo both/target -b hi') +
+            step('GH_TOKEN: ${{ github.token }}', 'GH_TOKEN="$PAT" gh issue create --repo prefixed/target -t x') +
+            step('GH_TOKEN: ${{ github.token }}', 'gh api repos/read/target/releases/latest') +
+            step('GH_TOKEN: ${{ github.token }}', 'gh api -X GET repos/get/target/issues -f state=open') +
+            step('GH_TOKEN: ${{ github.token }}', 'gh release view --repo view/target'),
+        ),
+        '.github/workflows/reusable.yml': workflow('workflow_call', step('GH_TOKEN: ${{ github.token }}', 'gh release create v1 --repo caller/app')),
+      },
+      { '.github/actions/rel/action.yml': 'name: rel\nruns:\n  using: composite\n  steps:\n    - run: gh release create v1 --repo user/app\n      shell: bash\n      env:\n        GH_TOKEN: ${{ github.token }}\n' },
+    );
+    const identity = repositoryIdentity(repo, null);
+    expect([...identity.names]).toEqual([]);
+    expect([...identity.owners]).toEqual([]);
+  });
+
+  it('compares owners and names without case, as GitHub does', () => {
+    const upper = repositoryIdentity(EMPTY, 'Azure/app');
+    expect(usesOwnership(uses('azure/login@v2'), upper)).toBe('first-party');
+    expect(usesOwnership(uses('AZURE/login@v2'), upper)).toBe('first-party');
+    expect(usesOwnership(uses('azure/APP/.github/workflows/x.yml@main'), upper)).toBe('local');
+    const lower = repositoryIdentity(EMPTY, 'azure/app');
+    expect(usesOwnership(uses('Azure/login@v2'), lower)).toBe('first-party');
+    expect(usesOwnership(uses('Azure-Samples/login@v2'), lower)).toBe('third-party');
+    const declared = repository({ '.github/workflows/a.yml': "on: push\njobs:\n  a:\n    if: github.repository_owner == 'Azure'\n    runs-on: x\n    steps:\n      - run: a\n" });
+    expect(usesOwnership(uses('azure/login@v2'), repositoryIdentity(declared, null), declared)).toBe('first-party');
+    const action = repository({}, { 'login/action.yml': 'name: login\nruns:\n  using: node20\n  main: index.js\n' });
+    const model = new RepositoryModel(action.workflows, action.actions, [], 'Azure/Login-Tools');
+    const own = repository({ '.github/workflows/t.yml': 'on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - uses: azure/login-tools/login@main\n' });
+    const step = own.workflows[0]!.jobs[0]!.steps[0]!;
+    expect(model.ownAction(step)).toBe(action.actions[0]);
+  });
 });
 
 describe('who owns a container image', () => {

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { downloadContent, foreignDownloads, picksOwnWorkflowRuns } from '../../../../lib/engine/analysis/artifacts.js';
+import { RepositoryModel } from '../../../../lib/engine/model/repository.js';
+import { buildWorkflow } from '../../../../lib/engine/model/workflow.js';
+import { parseYaml } from '../../../../lib/engine/yaml/parse.js';
+import type { YMap } from '../../../../lib/engine/yaml/model.js';
+import { SourceFile } from '../../../../lib/engine/yaml/source.js';
+import { yaml } from '../../../support/engine.js';
+
+/** A workflow that downloads the artifact of the latest successful run its listing names. */
+function listing(on: string, list: string): RepositoryModel {
+  const text = yaml`
+    name: Nightly
+    on: ${on}
+    jobs:
+      build:
+        runs-on: ubuntu-latest
+        steps:
+          - env:
+              GH_TOKEN: \${{ github.token }}
+            run: |
+              RUN_ID=$(${list} --status success --limit 1 --json databaseId --jq '.[0].databaseId')
+              gh run download "$RUN_ID" -n state -D state
+  `;
+  const parsed = parseYaml(text);
+  if (!parsed.ok) throw new Error('bad yaml');
+  return new RepositoryModel([buildWorkflow(new SourceFile('.github/workflows/nightly.yml', text), parsed.root as YMap)], [], []);
+}
+
+function own(on: string, list: string): boolean {
+  const repository = listing(on, list);
+  const job = repository.workflows[0]?.jobs[0];
+  const download = job === undefined ? undefined : foreignDownloads(job)[0];
+  if (download === undefined) throw new Error('no download');
+  return picksOwnWorkflowRuns(download, repository);
+}
+
+describe("a workflow that lists its own runs (`--workflow \"${{ github.workflow }}\"`)", () => {
+  const trusted = "{ push: { branches: [main] }, schedule: [{ cron: '0 0 * * *' }], workflow_dispatch: {} }";
+
+  it('gets only runs of its own triggers: none a fork starts, so the runs are the repository own', () => {
+    expect(own(trusted, 'gh run list --workflow "${{ github.workflow }}"')).toBe(true);
+    expect(own(trusted, 'gh run list -w ${{ github.workflow }}')).toBe(true);
+    expect(own(trusted, 'gh run list --workflow="$GITHUB_WORKFLOW"')).toBe(true);
+    const repository = listing(trusted, 'gh run list --workflow "${{ github.workflow }}"');
+    const workflow = repository.workflows[0];
+    const download = workflow?.jobs[0] === undefined ? undefined : foreignDownloads(workflow.jobs[0])[0];
+    expect(workflow !== undefined && download !== undefined ? downloadContent(download, workflow, repository) : null).toBe('base');
+  });
+
+  it('negative: a workflow that also runs on pull requests or issue comments, or a reusable one (its caller is named)', () => {
+    expect(own('[push, pull_request]', 'gh run list --workflow "${{ github.workflow }}"')).toBe(false);
+    expect(own('{ issue_comment: { types: [created] }, schedule: [] }', 'gh run list --workflow "${{ github.workflow }}"')).toBe(false);
+    expect(own('{ workflow_call: {}, push: {} }', 'gh run list --workflow "${{ github.workflow }}"')).toBe(false);
+    expect(own(trusted, 'gh run list --workflow "$OTHER_WORKFLOW"')).toBe(false);
+    // The same workflow with a privileged trigger: its runs can be an outsider's.
+    const repository = listing('{ issue_comment: { types: [created] }, push: {} }', 'gh run list --workflow "${{ github.workflow }}"');
+    const workflow = repository.workflows[0];
+    const download = workflow?.jobs[0] === undefined ? undefined : foreignDownloads(workflow.jobs[0])[0];
+    expect(workflow !== undefined && download !== undefined ? downloadContent(download, workflow, repository) : null).toBe('outsider');
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { otherCloudEvidence } from '../../../../lib/engine/analysis/runners.js';
+
+describe('otherCloudEvidence', () => {
+  it('reads EC2 instance types and GCE machine types in their documented shapes, as whole words', () => {
+    expect(otherCloudEvidence('aws-g4dn-2xlarge')).toBe('names an AWS EC2 instance type (`g4dn.2xlarge`)');
+    expect(otherCloudEvidence('aws-g5-12xlarge-cache')).toBe('names an AWS EC2 instance type (`g5.12xlarge`)');
+    expect(otherCloudEvidence('g4dn.2xlarge')).toBe('names an AWS EC2 instance type (`g4dn.2xlarge`)');
+    expect(otherCloudEvidence('gpu_p4d_24xlarge')).toBe('names an AWS EC2 instance type (`p4d.24xlarge`)');
+    expect(otherCloudEvidence('C6I-Large')).toBe('names an AWS EC2 instance type (`c6i.large`)');
+    expect(otherCloudEvidence('m5.metal')).toBe('names an AWS EC2 instance type (`m5.metal`)');
+    expect(otherCloudEvidence('runner-t3-medium')).toBe('names an AWS EC2 instance type (`t3.medium`)');
+    expect(otherCloudEvidence('t4g-large')).toBe('names an AWS EC2 instance type (`t4g.large`)');
+    expect(otherCloudEvidence('x2iedn-xlarge')).toBe('names an AWS EC2 instance type (`x2iedn.xlarge`)');
+    expect(otherCloudEvidence('n2-standard-8')).toBe('names a Google Compute Engine machine type (`n2-standard-8`)');
+    expect(otherCloudEvidence('ci-c3-highcpu-22')).toBe('names a Google Compute Engine machine type (`c3-highcpu-22`)');
+    expect(otherCloudEvidence('a2-highgpu-1g')).toBe('names a Google Compute Engine machine type (`a2-highgpu-1g`)');
+    expect(otherCloudEvidence('a2-highgpu')).toBe('names a Google Compute Engine machine type (`a2-highgpu`)');
+  });
+
+  it('reads the clouds named as a word of the name', () => {
+    expect(otherCloudEvidence('aws-general-8-plus')).toBe('names AWS (`aws`)');
+    expect(otherCloudEvidence('ARM64-EC2')).toBe('names AWS (`ec2`)');
+    expect(otherCloudEvidence('gcp-runners')).toBe('names Google Cloud (`gcp`)');
+    expect(otherCloudEvidence('linux_gce_x86')).toBe('names Google Cloud (`gce`)');
+  });
+
+  it('does not read sizes, words or chips that are no other cloud\'s machine', () => {
+    for (const name of [
+      'message-large', // a size after a word that is no instance family
+      'spec2-xlarge', // a family-like word inside a longer word
+      'mec2-runner',
+      'my-ec2ish',
+      'awsome-runner',
+      'jaws-runner',
+      'gcpu',
+      'k8s-large', // letters, a digit, letters, but no EC2 family or attribute
+      'e2e-large',
+      'p2p-xlarge',
+      'x64-large', // architectures
+      'arm64-xlarge',
+      'macos-m1-large', // Apple's chips
+      'm4-large',
+      'gpu-t4-large', // NVIDIA's T4 (GitHub's GPU larger runners)
+      'macos-15-xlarge',
+      'ubuntu-latest-8-cores',
+      'windows-2022-large',
+      'linux-x86-n2-16', // GCE-like, but not the documented machine type shape
+      'n2-standard', // a general class without its vCPU count
+      'm5', // a family without a size
+      'c6i',
+      'azure', // GitHub's hosted runners are Azure machines
+      'azure-linux-8-cores',
+      'gpu-runners',
+      '${{ matrix.runner }}',
+    ]) {
+      expect(otherCloudEvidence(name), name).toBeNull();
+    }
+  });
+});
