@@ -254,7 +254,7 @@ function originReason(origin: Exclude<DownloadOrigin, { kind: 'mutable' }>): str
     case 'platform':
       return ` LOW: it is served from ${origin.text}, published by the party that runs the runner itself.`;
     case 'vendor':
-      return ` LOW: it comes from the official ${origin.tool} distribution over HTTPS, which the job trusts by using ${origin.tool} at all; a committed checksum still makes the build reproducible.`;
+      return ` LOW: it is the official ${origin.tool} ${origin.named ? 'installer' : 'installer or distribution'}, served over HTTPS from ${origin.where}: whoever controls it controls the ${origin.tool} the job then runs, so it adds no party the job does not already trust by using ${origin.tool} at all. Pinning a version with a committed checksum is the hardening.`;
     case 'versioned':
       return origin.publisher
         ? ` LOW: it names the fixed version \`${origin.version}\` in ${origin.where}, the tool's own publisher, over HTTPS: a published version is uploaded once and not replaced in the normal course, and the only one who can replace it is that publisher (or whoever takes over its release account), whose code the job runs by using the tool at all; a committed checksum is defense in depth.`
@@ -287,7 +287,9 @@ function versionText(origin: Extract<DownloadOrigin, { kind: 'mutable' }>): stri
     case 'file':
       return 'the address names a version only in its file name, in a directory that is not per-version, where a file can be replaced under the same name';
     default:
-      return 'the address names no fixed version';
+      return origin.platform === undefined
+        ? 'the address names no fixed version'
+        : `the address names no fixed version (its variable part, \`${origin.platform.slice(0, 80).replace(/`/g, '')}\`, names an architecture or a platform, not a version)`;
   }
 }
 
@@ -350,7 +352,7 @@ export default defineWorkflowRule({
       const supplies = !context.runs.suppliesNothing(step);
       let executableNames: Set<string> | undefined;
       for (const { offset, fetch, evidence } of downloads) {
-        const origin = downloadOrigin(step, found.text, offset, fetch.url, context.runs.identity);
+        const origin = downloadOrigin(step, found.text, offset, fetch.url, context.runs.identity, outputFile(fetch));
         // A fixed version of someone else's archive stays MEDIUM only where what the job builds ships: a replaced
         // version would reach every user of the release, and the checksum is the one check before it does.
         // The tool's own publisher is the one who could replace its pinned version, and the job runs its code anyway.
