@@ -25,7 +25,6 @@ import { get, type YNode } from '../../yaml/model.js';
 import { serviceAccess, serviceHoldings, type ServiceAccess } from './services.js';
 import { containerAccess, containerHoldings, type ContainerAccess } from './containers.js';
 import { actionFailsJob } from '../permission-actions.js';
-import { flatMap } from '../../model/arrays.js';
 
 export type { ForkReach, Reach, ReachLevel, ValueReach } from './reach.js';
 export type { Holdings, DefaultToken } from './holdings.js';
@@ -419,7 +418,7 @@ export class RunModel {
     // the inputs that switch caching), and of those only the runs `from` runs in: a save only on pull request
     // runs, or code that runs only on them, plants nothing a release reads, whatever else the job runs on.
     const within = from === null ? undefined : this.runSet(from);
-    const saves = flatMap(this.job(job).steps, ({ step, caller }) => {
+    const saves = this.job(job).steps.flatMap(({ step, caller }) => {
       const use = cacheStep(step);
       if (use === null || !use.saves) return [];
       const set = this.cacheRunSet(use, caller);
@@ -572,7 +571,7 @@ export class RunModel {
     if (depth >= MAX_ACTION_DEPTH) return [...own];
     const action = this.repository.ownAction(step);
     if (action === undefined || action.using !== 'composite') return [...own];
-    return [...own, ...flatMap(action.steps, (inner) => this.#expand(inner, caller, depth + 1))];
+    return [...own, ...action.steps.flatMap((inner) => this.#expand(inner, caller, depth + 1))];
   }
 }
 
