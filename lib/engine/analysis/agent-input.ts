@@ -10,7 +10,7 @@ import { stepScope, type TaintAnalyzer } from '../expressions/taint.js';
 import type { RepositoryModel } from '../model/repository.js';
 import { ScanCache } from '../model/scan-cache.js';
 import type { Step, Workflow } from '../model/workflow.js';
-import { getPair, getText, keyText, type YNode } from '../yaml/model.js';
+import { getPair, getText, keyText, stringScalars, type YMap, type YNode } from '../yaml/model.js';
 import { secretOccurrences } from './secrets.js';
 import type { RunModel } from './run-model/index.js';
 import { REACH_ORDER, type ValueReach } from './run-model/reach.js';
@@ -130,6 +130,81 @@ export function agentRestricted(agent: AgentAction, step: Step): boolean {
 export function agentShell(agent: AgentAction, step: Step): boolean {
   if (agentRestricted(agent, step)) return false;
   return agent.shell === true || agent.shell.some(({ input, pattern }) => pattern.test(getText(step.with, input) ?? ''));
+}
+
+/**
+ * What the agent of an action with a proxied model key (`AgentAction.proxiedKey`) does not hold, at `caller` (the
+ * step itself, or the job step that calls the local composite action it is in). `proxied`: the stored secrets
+ * handed to the keeper's input (through the caller's input the step passes on whole, `${{ inputs.key }}`, for a
+ * local action) that reach the agent no other way: not in another input of the step or of the caller (the action
+ * turns its inputs into its steps' environment), not in their `env:`, nor in the job's or the workflow's `env:`,
+ * which every process of the step reads. Null when none is proxied: no key is handed over, the confinement
+ * setting lets the agent read the keeper's memory (a value other than those that keep the key, or one set by an
+ * expression), or the job runs in a `container:`, where the action's steps, and the agent, run as the
+ * container's user (usually root, which no dropped sudo confines). `onlyThere`:
+ * those of `proxied` no other step of the job references either (a later step reading one would run what the
+ * agent left behind). `strategy`: the confinement in words (`\`safety-strategy\` \`drop-sudo\`, the default`).
+ */
+export interface AgentKeyCustody {
+  proxied: string[];
+  onlyThere: string[];
+  keeper: string;
+  strategy: string;
+}
+
+export function agentKeyCustody(agent: AgentAction, step: Step, caller: Step): AgentKeyCustody | null {
+  const custody = agent.proxiedKey;
+  const job = caller.job;
+  if (custody === undefined || job === null || job.container !== undefined) return null;
+  const { strategy } = custody;
+  const chosen = getText(step.with, strategy.input);
+  if (chosen !== null && (chosen.includes('${{') || !strategy.keeps.test(chosen))) return null;
+  const keyPair = getPair(step.with, custody.input);
+  if (keyPair === undefined) return null;
+  // Inside a local action: the caller's input the step's key input passes on as it is.
+  let handed: YNode | undefined = keyPair.value;
+  let callerInput: string | null = null;
+  if (caller !== step) {
+    const text = keyPair.value.kind === 'scalar' && typeof keyPair.value.value === 'string' ? keyPair.value.value : '';
+    const m = WHOLE_INPUT.exec(text);
+    callerInput = m === null ? null : (m[1] ?? '').toLowerCase();
+    handed = callerInput === null ? undefined : getPair(caller.with, callerInput)?.value;
+  }
+  if (handed === undefined) return null;
+  const file = caller.owner.file;
+  const upper = (list: readonly { name: string }[]): string[] => list.map((s) => s.name.toUpperCase());
+  const keys = [...new Set(upper(secretOccurrences(file, handed)))];
+  if (keys.length === 0) return null;
+  // Every other way into the agent's process: the step's other inputs and `env:`, and the caller's, the job's and the workflow's `env:`.
+  const exposed = new Set<string>();
+  const stepOthers = [...otherValues(step.with, custody.input), ...(step.env !== undefined ? [step.env] : [])];
+  for (const node of stepOthers) for (const name of upper(secretOccurrences(step.owner.file, node))) exposed.add(name);
+  if (callerInput !== null) {
+    for (const node of [...otherValues(caller.with, callerInput), ...(caller.env !== undefined ? [caller.env] : [])]) {
+      for (const name of upper(secretOccurrences(file, node))) exposed.add(name);
+    }
+    // The local action's step passes the same input on another way (`env: { OPENAI_API_KEY: ${{ inputs.key }} }`).
+    const passed = new RegExp(`\\binputs\\s*(?:\\.\\s*${escapeRegExp(callerInput)}(?![\\w-])|\\[\\s*['"]${escapeRegExp(callerInput)}['"]\\s*\\])`, 'i');
+    if (stepOthers.some((node) => stringScalars(node).some((s) => passed.test(String(s.value))))) return null;
+  }
+  for (const node of [job.env, job.workflow.env]) if (node !== undefined) for (const name of upper(secretOccurrences(file, node))) exposed.add(name);
+  const proxied = keys.filter((k) => !exposed.has(k));
+  if (proxied.length === 0) return null;
+  // Each of them referenced by the job only where the key is handed over.
+  const inJob = upper(secretOccurrences(file, job.node));
+  const there = upper(secretOccurrences(file, handed));
+  const onlyThere = proxied.filter((k) => inJob.filter((n) => n === k).length === there.filter((n) => n === k).length);
+  const shown = chosen === null ? `\`${strategy.input}\` \`${strategy.default}\`, the default` : `\`${strategy.input}: ${chosen.trim()}\``;
+  return { proxied, onlyThere, keeper: custody.keeper, strategy: shown };
+}
+
+/** The values of a map's pairs but the one keyed `skip` (compared in lower case). */
+function otherValues(map: YMap | undefined, skip: string): YNode[] {
+  return (map?.pairs ?? []).filter((pair) => keyText(pair.key).toLowerCase() !== skip.toLowerCase()).map((pair) => pair.value);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**

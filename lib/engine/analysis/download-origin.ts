@@ -5,11 +5,14 @@
  * change at will (no version, `latest`, a branch, plain HTTP, a host the scan cannot read).
  *
  * Variables in the URL are read from the script's own assignments before the command (`VERSION=v1.8.0`,
- * `$SrcUrl = "https://…"` in PowerShell) and from the step's, job's and workflow's `env:` (a composite
- * action's `${{ inputs.x }}` by its default); a URL that can take several values is judged by the most
- * changeable of them.
+ * `$SrcUrl = "https://…"` in PowerShell) and from the step's, job's and workflow's `env:` (PowerShell's
+ * `$env:X` and `${env:X}` too; a composite action's `${{ inputs.x }}` by its default); a URL that can take
+ * several values is judged by the most changeable of them. A variable left unresolved that names an
+ * architecture or a platform (`$ARCH`, `${env:RUSTUP_ARCH}`, `$(uname -m)`, `${{ runner.os }}`, a matrix
+ * value that is one) is not a version, and the address is judged by the rest of it.
  */
-import { vendorInstaller } from '../data/installers.js';
+import { namedInstaller, vendorEntry } from '../data/installers.js';
+import { matrixValues } from './matrix-values.js';
 import type { Step } from '../model/workflow.js';
 import { get, getText, scalarText } from '../yaml/model.js';
 import { urlOwnership, type RepositoryIdentity } from './run-model/ownership.js';
@@ -19,8 +22,12 @@ export type DownloadOrigin =
   | { kind: 'own'; text: string }
   /** GitHub's own (`actions/runner` releases). */
   | { kind: 'platform'; text: string }
-  /** A vendor's official installer or distribution host (data/installers.ts). */
-  | { kind: 'vendor'; tool: string }
+  /**
+   * A vendor's official installer or distribution on the vendor's own host (data/installers.ts): an entry of
+   * its table (`named` false), or an installer whose file names the tool on a host (or GitHub repository)
+   * named after it (`named` true: `rustup-init.exe` from `win.rustup.rs`); `where`: that host or repository in words.
+   */
+  | { kind: 'vendor'; tool: string; host: string; named: boolean; where: string }
   /**
    * A fixed version in a per-version archive over HTTPS: `…/archive/1.28.2/…`, `…/releases/download/v1.2.3/…`.
    * `publisher`: the tool's own publisher serves it (the file is named after the GitHub repository whose
@@ -33,8 +40,9 @@ export type DownloadOrigin =
    * when the scan cannot read it; `plain`: fetched over plain HTTP (or FTP); `why`: what the address says of its
    * version: nothing (`none`), a moving name (`moving`: `latest`, a branch), a version only in the file name
    * (`file`), or a variable the scan cannot resolve to a fixed value (`unread`, its name in `variable`).
+   * `platform`: a variable of the address that names an architecture or a platform, not a version.
    */
-  | { kind: 'mutable'; host: string | null; plain: boolean; why?: 'none' | 'moving' | 'file' | 'unread'; variable?: string; moving?: string };
+  | { kind: 'mutable'; host: string | null; plain: boolean; why?: 'none' | 'moving' | 'file' | 'unread'; variable?: string; moving?: string; platform?: string };
 
 /**
  * A path directory that names a fixed version: `1.28.2`, `v20.11.0`, `jq-1.8.1`, `v2.53.0.windows.2`,
@@ -50,16 +58,87 @@ const MAX_DEPTH = 3;
 /** Which origin gives the attacker most: the one a URL that can take several values is judged by. */
 const RANK: Record<DownloadOrigin['kind'], number> = { mutable: 0, versioned: 1, vendor: 2, platform: 3, own: 4 };
 
-/** The origin of a download by `step`'s script (`script`: its text; `offset`: where the command starts). */
-export function downloadOrigin(step: Step, script: string, offset: number, url: string | null, identity: RepositoryIdentity): DownloadOrigin {
+/**
+ * The origin of a download by `step`'s script (`script`: its text; `offset`: where the command starts;
+ * `saved`: the file name it saves to, when it names one).
+ */
+export function downloadOrigin(step: Step, script: string, offset: number, url: string | null, identity: RepositoryIdentity, saved: string | null = null): DownloadOrigin {
   if (url === null) return { kind: 'mutable', host: null, plain: false };
   let worst: DownloadOrigin | null = null;
+  const platform = (variable: string) => platformVariable(step, variable);
   for (const value of expand(step, script, offset, whole(url, script, offset), 0)) {
-    const origin = originOf(value, identity);
+    const origin = originOf(value, identity, platform, saved);
     if (worst === null || RANK[origin.kind] < RANK[worst.kind]) worst = origin;
     if (worst.kind === 'mutable') break;
   }
   return worst ?? { kind: 'mutable', host: null, plain: false };
+}
+
+/**
+ * The vendor's official installer a piped script is (pipe-to-shell), its variables resolved as for a
+ * download: every value the URL can take must be one, else null.
+ */
+export function officialInstallerAt(step: Step, script: string, offset: number, url: string | null): Extract<DownloadOrigin, { kind: 'vendor' }> | null {
+  if (url === null) return null;
+  let found: Extract<DownloadOrigin, { kind: 'vendor' }> | null = null;
+  for (const value of expand(step, script, offset, whole(url, script, offset), 0)) {
+    const vendor = vendorOf(value.trim().replace(/^["']|["']$/g, ''), null);
+    if (vendor === null) return null;
+    found ??= vendor;
+  }
+  return found;
+}
+
+/** The vendor installer `url` is (the table's, else one named after its host), or null. */
+function vendorOf(url: string, saved: string | null): Extract<DownloadOrigin, { kind: 'vendor' }> | null {
+  const entry = vendorEntry(url);
+  if (entry !== null) return { kind: 'vendor', ...entry, named: false };
+  const named = namedInstaller(url, saved);
+  return named === null ? null : { kind: 'vendor', ...named, named: true };
+}
+
+/** Names of variables that hold an architecture or a platform (`ARCH`, `RUSTUP_ARCH`, `OS`, `runner.os`, `matrix.target`), by their words. */
+const PLATFORM_WORDS = new Set(['arch', 'architecture', 'os', 'platform', 'goos', 'goarch', 'cpu', 'machine', 'triple', 'target', 'ext']);
+/** Words of a value that name an architecture or an operating system (`x86_64`, `aarch64-apple-darwin`, `windows-latest`). */
+const PLATFORM_VALUE_WORDS = new Set(['x86', 'x64', 'amd64', 'arm64', 'aarch64', 'i386', 'i686', '386', 'arm', 'armv6', 'armv6l', 'armv7', 'armv7l', 'armhf', 'ppc64le', 's390x', 'riscv64', 'loong64', 'universal', 'linux', 'windows', 'win', 'win32', 'win64', 'darwin', 'macos', 'osx', 'mac', 'apple', 'freebsd', 'ubuntu', 'musl', 'gnu', 'msvc']);
+/** Commands whose output is the machine's architecture or system (`$(uname -m)`, `$(dpkg --print-architecture)`). */
+const PLATFORM_COMMAND = /^\$\(\s*(?:uname(?:\s+-[a-z]+)*|arch|dpkg\s+--print-architecture|go\s+env\s+GO(?:OS|ARCH)|rpm\s+--eval\s+['"]?%\{?_arch\}?['"]?)\s*\)$/i;
+
+/** The words of a name: `RUSTUP_ARCH` -> rustup, arch; `targetOs` -> target, os; `runner.arch` -> runner, arch. */
+function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== '');
+}
+
+/** Whether a value names an architecture or a platform, not a version. */
+function platformValue(value: string): boolean {
+  return value.length <= 60 && !/^v?\d+(?:\.\d+)+/.test(value) && value.toLowerCase().split(/[-_.\s]+/).some((w) => PLATFORM_VALUE_WORDS.has(w));
+}
+
+/**
+ * Whether a variable left unresolved in a URL names an architecture or a platform rather than a version:
+ * `${{ runner.arch }}`, `${{ runner.os }}`, a `${{ matrix.x }}` whose values are all architectures or systems
+ * (by its name when the matrix is computed), `$(uname -m)`, or a shell, PowerShell or `env` variable whose name
+ * says so (`$ARCH`, `${OS}`, `${env:RUSTUP_ARCH}`, `$env:TARGET_PLATFORM`).
+ */
+function platformVariable(step: Step, variable: string): boolean {
+  if (PLATFORM_COMMAND.test(variable)) return true;
+  const expression = /^\$\{\{\s*([\w.-]+)\s*\}\}$/.exec(variable)?.[1];
+  if (expression !== undefined) {
+    const path = expression.toLowerCase();
+    if (path === 'runner.arch' || path === 'runner.os') return true;
+    if (path.startsWith('matrix.')) {
+      const values = matrixValues(step.job, expression.slice('matrix.'.length));
+      if (values !== null && values.length > 0) return values.every(platformValue);
+    }
+    const last = expression.split('.').at(-1) ?? '';
+    return nameWords(last).some((w) => PLATFORM_WORDS.has(w));
+  }
+  const name = /^\$(?:\{env:|env:|\{)?([A-Za-z_]\w*)\}?$/.exec(variable)?.[1];
+  return name !== undefined && nameWords(name).some((w) => PLATFORM_WORDS.has(w));
 }
 
 /**
@@ -75,30 +154,39 @@ function whole(url: string, script: string, offset: number): string {
   return start === -1 ? url : (/^[^\s'"]+/.exec(line.slice(start))?.[0] ?? url);
 }
 
-function originOf(url: string, identity: RepositoryIdentity): DownloadOrigin {
+/** Variables in a path: `${{ … }}`, PowerShell's `${env:X}` and `$env:X`, `$(…)`, `${X}`, `$X`. */
+const PATH_VARIABLE = /\$\{\{[^}]*\}\}|\$\{env:[A-Za-z_]\w*\}|\$env:[A-Za-z_]\w*|\$\([^()]*\)|\$\{?[A-Za-z_]\w*\}?/g;
+
+function originOf(url: string, identity: RepositoryIdentity, platform: (variable: string) => boolean, saved: string | null): DownloadOrigin {
   const owner = urlOwnership(url, identity);
   if (owner !== null && (owner.ownership === 'local' || owner.ownership === 'first-party')) return { kind: 'own', text: owner.text };
   if (owner?.ownership === 'platform') return { kind: 'platform', text: owner.text };
-  const match = /^(https?|ftp):\/\/(?:[^/@\s]*@)?([^/:?#\s]+)[^/?#\s]*(\/[^?#\s]*)?/i.exec(url.trim());
+  // A command substitution or an expression stays one piece of the path (`tool-$(uname -m).tar.gz`,
+  // `${{ runner.arch }}/tool.zip`): its spaces are kept apart.
+  const joined = url.trim().replace(/\$\([^()\n]{0,80}\)|\$\{\{[^}\n]{0,120}\}\}/g, (m) => m.replace(/\s/g, '\uE000'));
+  const match = /^(https?|ftp):\/\/(?:[^/@\s]*@)?([^/:?#\s]+)[^/?#\s]*(\/[^?#\s]*)?/i.exec(joined);
   if (match === null) return { kind: 'mutable', host: null, plain: false };
   const host = (match[2] ?? '').toLowerCase();
   // A host the scan cannot read (`$HOST`, `${{ … }}`) is no one's in particular.
   if (!/^[a-z0-9.-]+$/.test(host)) return { kind: 'mutable', host: null, plain: false };
   const who = owner?.text ?? `\`${host}\``;
   if ((match[1] ?? '').toLowerCase() !== 'https') return { kind: 'mutable', host: who, plain: true };
-  const tool = vendorInstaller(url.trim());
-  if (tool !== null) return { kind: 'vendor', tool };
+  const vendor = vendorOf(url.trim(), saved);
+  if (vendor !== null) return vendor;
   const segments = (match[3] ?? '').split('/').slice(1);
   const directories = segments.slice(0, -1);
   const moving = directories.find((d) => MOVING.test(d));
   if (moving !== undefined) return { kind: 'mutable', host: who, plain: false, why: 'moving', moving };
   const version = directories.find((d) => VERSION.test(d));
   if (version === undefined) {
-    // A variable left in the path (its value set at run time, by a step's output or a caller) is not "no version".
-    const variable = /\$\{\{[^}]*\}\}|\$\{?[A-Za-z_]\w*\}?|\$env:[A-Za-z_]\w*/.exec(segments.join('/'))?.[0];
+    // A variable left in the path (its value set at run time, by a step's output or a caller) is not "no version",
+    // unless it names an architecture or a platform: then the rest of the address says what version it names.
+    const variables = [...segments.join('/').matchAll(PATH_VARIABLE)].map((m) => m[0].replace(/\uE000/g, ' ')).slice(0, 16);
+    const variable = variables.find((v) => !platform(v));
     if (variable !== undefined) return { kind: 'mutable', host: who, plain: false, why: 'unread', variable };
-    const file = segments.at(-1) ?? '';
-    return { kind: 'mutable', host: who, plain: false, why: /\d+\.\d+/.test(file) ? 'file' : 'none' };
+    const file = (segments.at(-1) ?? '').replace(PATH_VARIABLE, '');
+    const arch = variables[0];
+    return { kind: 'mutable', host: who, plain: false, why: /\d+\.\d+/.test(file) ? 'file' : 'none', ...(arch === undefined ? {} : { platform: arch }) };
   }
   return {
     kind: 'versioned',
@@ -132,8 +220,8 @@ function ownPublisher(host: string, path: string[], file: string): boolean {
   return labels.some(same);
 }
 
-/** `$NAME`, `${NAME}`, `$env:NAME`, `${{ env.NAME }}`, `${{ inputs.name }}` in a URL. */
-const VARIABLE = /\$\{\{\s*(env|inputs|github\.event\.inputs)\.([\w-]+)\s*\}\}|\$env:([A-Za-z_]\w*)|\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)/g;
+/** `$NAME`, `${NAME}`, `$env:NAME`, `${env:NAME}`, `${{ env.NAME }}`, `${{ inputs.name }}` in a URL. */
+const VARIABLE = /\$\{\{\s*(env|inputs|github\.event\.inputs)\.([\w-]+)\s*\}\}|\$\{?env:([A-Za-z_]\w*)\}?|\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)/g;
 
 /** The values `text` can take, its variables replaced by every value found for them (a variable with none is left as it is). */
 function expand(step: Step, script: string, offset: number, text: string, depth: number): string[] {
@@ -159,8 +247,8 @@ function variableValues(step: Step, script: string, offset: number, name: string
   const values: string[] = [];
   if (!envOnly) {
     const before = script.slice(0, offset);
-    // `NAME=value`, `export NAME=value`, PowerShell `$NAME = "value"`: the value as written, quotes removed.
-    const assignment = new RegExp(`(?:^|[\\s;&(])(?:export\\s+|local\\s+|readonly\\s+|declare\\s+(?:-\\w+\\s+)?)?\\$?${name}\\s*=\\s*("[^"\\n]*"|'[^'\\n]*'|[^\\s;&|)]*)`, 'gm');
+    // `NAME=value`, `export NAME=value`, PowerShell `$NAME = "value"` and `$env:NAME = "value"`: the value as written, quotes removed.
+    const assignment = new RegExp(`(?:^|[\\s;&(])(?:export\\s+|local\\s+|readonly\\s+|declare\\s+(?:-\\w+\\s+)?)?(?:\\$env:|\\$)?${name}\\s*=\\s*("[^"\\n]*"|'[^'\\n]*'|[^\\s;&|)]*)`, 'gm');
     for (const m of before.matchAll(assignment)) {
       const value = (m[1] ?? '').replace(/^["']|["']$/g, '');
       if (value !== '' && !/[`]|\$\(/.test(value)) values.push(value);

@@ -350,3 +350,190 @@ function chatWebhooks(model: Workflow | Action): ReadonlySet<string> {
   webhookCache.set(model, found);
   return found;
 }
+
+/**
+ * A coverage or test-report service whose upload token does one thing: lets its holder upload reports for this
+ * repository (an organisation's upload token: for its repositories) to that service. Whoever takes one can make the
+ * service show wrong coverage for a commit, not push code, publish or read data; and when that token is handed to
+ * the service's own action, the action's owner, who could take it, runs the service it is for.
+ */
+export interface UploadTokenService {
+  service: string;
+  /** Secret names (upper case, `_` between words) that say their value is this service's upload token. */
+  names: readonly string[];
+  /** Owners (lower case) of the service's own actions: the service itself. */
+  owners: readonly string[];
+  /** `owner/repo[/path]` of its own actions whose `inputs` take only its upload token (a secret handed to one is one). */
+  actions: readonly string[];
+  inputs: readonly string[];
+  /** The service's documentation of what the token permits. */
+  source: string;
+}
+
+/**
+ * The services whose upload tokens are held but not worth taking (`isUploadTokenSecret`). Not here: SonarCloud and
+ * SonarQube tokens (they read a project's analysis, and a user token acts as its user); Codacy's project API token
+ * (https://docs.codacy.com/codacy-api/api-tokens/: it grants owner permissions to the repository on Codacy and
+ * authenticates its API, issues included); `QLTY_TOKEN` as a name (also the name people give a Qlty CLI access token,
+ * which acts as a user on Qlty Cloud: only the coverage action's `token` input says it is a coverage token); the
+ * `github-token` input of `coverallsapp/github-action` (it takes the job's GitHub token too, so only a name says it
+ * holds the Coveralls repo token).
+ */
+export const UPLOAD_TOKEN_SERVICES: readonly UploadTokenService[] = [
+  {
+    service: 'Codecov',
+    names: ['CODECOV_TOKEN', 'CODECOV_UPLOAD_TOKEN'],
+    owners: ['codecov'],
+    actions: ['codecov/codecov-action', 'codecov/test-results-action'],
+    inputs: ['token'],
+    // Tokens "make sure the uploads we process for a project really come from that project"; a global upload token
+    // works for every repository of its owner, and is for uploads only.
+    source: 'https://docs.codecov.com/docs/codecov-tokens',
+  },
+  {
+    service: 'Coveralls',
+    names: ['COVERALLS_REPO_TOKEN'],
+    owners: ['coverallsapp'],
+    actions: [],
+    inputs: [],
+    // The repo token sends coverage reports to the /jobs endpoint; managing a repository takes a personal API token.
+    source: 'https://docs.coveralls.io/api-repos-endpoint',
+  },
+  {
+    service: 'Qlty',
+    names: ['QLTY_COVERAGE_TOKEN'],
+    owners: ['qltysh'],
+    actions: ['qltysh/qlty-action/coverage'],
+    inputs: ['token'],
+    // "Coverage tokens are used to authenticate when uploading code coverage reports to Qlty" (project or workspace).
+    source: 'https://docs.qlty.sh/coverage/tokens',
+  },
+  {
+    service: 'Code Climate',
+    names: ['CC_TEST_REPORTER_ID', 'CODECLIMATE_TEST_REPORTER_ID', 'CODE_CLIMATE_TEST_REPORTER_ID'],
+    owners: ['codeclimate'],
+    actions: [],
+    inputs: [],
+    // "only used to identify your repo when submitting test coverage payloads. It can't be used to access any of your data."
+    source: 'https://docs.codeclimate.com/docs/finding-your-test-coverage-token#should-i-keep-my-test-reporter-id-secret',
+  },
+];
+
+/** The service whose upload token a name says it is (`CODECOV_TOKEN`, `COVERALLS_REPO_TOKEN`), or undefined. */
+export function uploadTokenServiceOfName(name: string): UploadTokenService | undefined {
+  const parts = nameParts(name).replace(/^_+|_+$/g, '');
+  return UPLOAD_TOKEN_SERVICES.find((s) => s.names.includes(parts));
+}
+
+/** Owners whose actions run on the platform that stores the secrets (GitHub's own): handing them a secret gives no one new. */
+const PLATFORM_ACTION_OWNERS: ReadonlySet<string> = new Set(['actions', 'github']);
+
+/**
+ * True when a stored secret of a workflow (or action) is a coverage upload token (`UPLOAD_TOKEN_SERVICES`): its
+ * name says so (`CODECOV_TOKEN`), or the workflow hands it, as the whole of a value, to a name that says so or to the
+ * token input of that service's own action (`codecov/codecov-action`'s `token:`); and it never reaches anyone else
+ * the workflow names: not another party's action (a `with:`, a step's `env:`, or a job's or workflow's `env:`, which
+ * every action of the job gets; GitHub's own actions and this repository's are no other party), not another owner's
+ * reusable workflow, not a container, not a name that says another credential (`GH_TOKEN:`), and it is not written to
+ * `$GITHUB_ENV`. Such a token is held but not worth taking. Names compare without case, as GitHub's secrets do.
+ */
+export function isUploadTokenSecret(model: Workflow | Action, name: string): boolean {
+  const upper = name.toUpperCase();
+  const handed = uploadHandings(model);
+  if (handed.against.has(upper)) return false;
+  const service = uploadTokenServiceOfName(name) ?? handed.given.get(upper);
+  if (service === undefined) return false;
+  return !(handed.receivers.get(upper) ?? []).some((owner) => !service.owners.includes(owner) && !PLATFORM_ACTION_OWNERS.has(owner));
+}
+
+/** How a workflow hands its secrets (upper case) around, for `isUploadTokenSecret`. */
+interface UploadHandings {
+  /** Secret -> the service a name or token input it is handed to says it is for. */
+  given: ReadonlyMap<string, UploadTokenService>;
+  /** Secret -> the owners (lower case) of the actions, reusable workflows and images it is handed to. */
+  receivers: ReadonlyMap<string, readonly string[]>;
+  /** Secrets handed to a name that says another credential, or written to `$GITHUB_ENV`. */
+  against: ReadonlySet<string>;
+}
+
+const uploadCache = new ScanCache<Workflow | Action, UploadHandings>();
+
+/** Who a value in a step's `with:` or `env:` is handed to: its action (owner and `owner/repo[/path]`), or the runner's shell (owner null). */
+interface Receiver {
+  owner: string | null;
+  action: string | null;
+}
+
+function receiverOf(step: Step): Receiver {
+  const ref = step.usesRef;
+  if (ref === undefined || ref.kind === 'local') return { owner: null, action: null };
+  if (ref.kind === 'invalid') return { owner: '(unknown)', action: null };
+  if (ref.kind === 'docker') return { owner: '(docker image)', action: null };
+  return { owner: ref.owner.toLowerCase(), action: `${ref.slug}${ref.path === '' ? '' : `/${ref.path.toLowerCase()}`}` };
+}
+
+function uploadHandings(model: Workflow | Action): UploadHandings {
+  let found = uploadCache.get(model);
+  if (found !== undefined) return found;
+  const given = new Map<string, UploadTokenService>();
+  const receivers = new Map<string, string[]>();
+  const against = new Set<string>();
+  /** `to`: the owners the map's values reach; `step`: the step whose `with:` this is (its inputs), or null. */
+  const read = (map: YNode | undefined, to: readonly string[], step: Receiver | null): void => {
+    if (map?.kind !== 'map') return;
+    for (const pair of map.pairs) {
+      const names = secretOccurrencesIn(model, pair.value).map((s) => s.name.toUpperCase());
+      if (names.length === 0) continue;
+      const key = keyText(pair.key);
+      const action = step?.action ?? null;
+      const service =
+        uploadTokenServiceOfName(key) ?? (action === null ? undefined : UPLOAD_TOKEN_SERVICES.find((s) => s.actions.includes(action) && s.inputs.includes(key.toLowerCase())));
+      for (const n of names) {
+        if (service !== undefined) given.set(n, service);
+        // A name that says another credential (`GH_TOKEN:`), unless it is an input of the own action of the service the secret's name says.
+        else if (CREDENTIAL_PART.test(nameParts(key)) && !(step?.owner != null && uploadTokenServiceOfName(n)?.owners.includes(step.owner) === true)) against.add(n);
+        if (to.length > 0) receivers.set(n, [...(receivers.get(n) ?? []), ...to]);
+      }
+    }
+  };
+  if (fileMayUseSecrets(model)) {
+    const jobs = model.kind === 'workflow' ? model.jobs : [];
+    const ownersOf = (steps: readonly Step[]): string[] => [...new Set(steps.map((s) => receiverOf(s).owner).filter((o): o is string => o !== null))];
+    if (model.kind === 'workflow') read(model.env, ownersOf(jobs.flatMap((j) => j.steps)), null);
+    for (const job of jobs) {
+      // A job's `env:` reaches every step of it, so every action of it.
+      read(job.env, ownersOf(job.steps), null);
+      const call = job.usesRef;
+      const called = call?.kind === 'repository' ? [call.owner.toLowerCase()] : [];
+      read(job.with, called, null);
+      read(job.secrets, called, null);
+      read(get(job.container, 'env'), ['(container image)'], null);
+      for (const service of job.services?.pairs ?? []) read(get(service.value, 'env'), ['(container image)'], null);
+    }
+    for (const step of model.kind === 'workflow' ? jobs.flatMap((j) => j.steps) : model.steps) {
+      const receiver = receiverOf(step);
+      const to = receiver.owner === null ? [] : [receiver.owner];
+      read(step.env, to, null);
+      read(step.with, to, receiver);
+      for (const n of exportedSecrets(step)) against.add(n);
+    }
+  }
+  found = { given, receivers, against };
+  uploadCache.set(model, found);
+  return found;
+}
+
+/** The secrets (upper case) a step's script writes to `$GITHUB_ENV`, inline (`${{ secrets.X }}`) or through its environment (`$X`). */
+function exportedSecrets(step: Step): string[] {
+  const script = step.run;
+  if (script === undefined || !/GITHUB_ENV/i.test(String(script.value ?? ''))) return [];
+  const env = secretEnv(step);
+  const found: string[] = [];
+  const lines = String(script.value ?? '').split('\n');
+  for (const line of lines.slice(0, 2000)) {
+    if (!/GITHUB_ENV/i.test(line)) continue;
+    for (const m of line.matchAll(/secrets\s*(?:\.\s*([A-Za-z_][A-Za-z0-9_-]*)|\[\s*'([^']+)'\s*\])/g)) found.push((m[1] ?? m[2] ?? '').toUpperCase());
+    for (const v of env.values()) if (new RegExp(`\\$\\{?${v.name.replace(/[^A-Za-z0-9_]/g, '')}\\b`).test(line)) found.push(...v.secrets.map((s) => s.toUpperCase()));
+  }
+  return found;
+}

@@ -46,6 +46,14 @@ export interface AgentAction {
    * access), so the job's write scopes stay unused.
    */
   implicitToken?: { use: 'write' | 'read'; what: string };
+  /**
+   * The model provider's key the action keeps out of the agent's reach: the secret handed in `input` goes to a
+   * process the action starts before the agent (`keeper`), and the agent reaches the model through it, so an
+   * injected instruction can spend the key during the run but not take it. Only while `strategy` (the input
+   * that sets how the agent is confined) is absent (`default`) or takes a value `keeps` matches: any other value
+   * (or one set by an expression) lets the agent read the keeper's memory. `source`: where this is documented.
+   */
+  proxiedKey?: { input: string; keeper: string; strategy: { input: string; default: string; keeps: RegExp }; source: string };
   source: string;
 }
 
@@ -136,6 +144,18 @@ export const AGENT_ACTIONS: readonly AgentAction[] = [
       { input: 'permission-profile', pattern: /^\s*:?read-only\s*$/ },
     ],
     shell: true,
+    // The README's "Safety Strategy" and action.yml's `safety-strategy`: the step "Start Responses API proxy" pipes
+    // `openai-api-key` into `codex-responses-api-proxy` (which reads it from stdin, with the variable unset) and
+    // Codex talks to the model through it. `drop-sudo` (the default) revokes the runner user's sudo before Codex
+    // runs, `unprivileged-user` runs Codex as another user: either way it cannot read the proxy's memory. With
+    // `read-only` Codex "still run[s] as the default user ..., which likely has sudo privileges, so it could read
+    // `openai-api-key` from memory"; `unsafe` restricts nothing (and is the only choice on Windows runners).
+    proxiedKey: {
+      input: 'openai-api-key',
+      keeper: 'the Responses API proxy the action starts',
+      strategy: { input: 'safety-strategy', default: 'drop-sudo', keeps: /^\s*(?:drop-sudo|unprivileged-user)\s*$/ },
+      source: 'https://github.com/openai/codex-action#safety-strategy',
+    },
     source: 'https://github.com/openai/codex-action/blob/main/action.yml',
   },
   {

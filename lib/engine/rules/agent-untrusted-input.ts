@@ -1,8 +1,8 @@
 import { readPermissions } from '../analysis/permissions.js';
-import { holdingFacts, reachFacts } from '../analysis/run-model/facts.js';
+import { holdingFacts, holdingFactsWithout, reachFacts } from '../analysis/run-model/facts.js';
 import { isChatWebhookSecret, isGithubToken, secretOccurrences } from '../analysis/secrets.js';
 import { describeStep } from '../analysis/describe.js';
-import { agentEvents, agentReach, agentRestricted, agentShell, agentStart, isLlmKey, llmStep, ownActionLlmCalls, scriptAgents, scriptAgentShell, stepAgent, type AgentStart, type LlmStep } from '../analysis/agent-input.js';
+import { agentEvents, agentKeyCustody, agentReach, agentRestricted, agentShell, agentStart, isLlmKey, llmStep, ownActionLlmCalls, scriptAgents, scriptAgentShell, stepAgent, type AgentKeyCustody, type AgentStart, type LlmStep } from '../analysis/agent-input.js';
 import { stepExecutions } from '../analysis/run-model/execution.js';
 import type { WorkflowRuleContext } from '../rule.js';
 import type { RunModel } from '../analysis/run-model/index.js';
@@ -81,7 +81,7 @@ export default defineWorkflowRule({
     severity: 'MEDIUM',
     surface: 'workflow',
     description:
-      'An AI coding-agent action (Claude Code, Gemini CLI, Codex, opencode, Bonk), or an agent\'s command-line tool a script runs headless (`claude -p`, `codex exec`, `gemini -p`, `opencode run`, `copilot -p`), runs on an issue, comment, review, discussion or `pull_request_target` event, directly, through a reusable workflow or inside a local composite action, while its job holds a write token or stored secrets: the thread it reads (title, body, earlier comments) is text anyone can write, so hidden instructions reach an agent holding those credentials, whether an outsider starts it or a maintainer does (a member\'s comment, a label, an assignment). MEDIUM; HIGH when the agent has a free shell and the token can write code, releases, packages or deployments, or mint cloud credentials (`id-token`), or it is handed a stored GitHub token (a personal access token or a bot\'s, which pushes to every repository it reaches); LOW when its tools are restricted to an allowlist. Also a language-model step without a shell (`actions/ai-inference` with the event\'s text in its prompt, or the repository\'s own script or action given a model provider\'s API key, which reads the event payload) in a job anyone can start: MEDIUM when its token can do more than label or comment or it holds other secrets, LOW otherwise. Not reported when only trusted authors\' threads reach it.',
+      'An AI coding-agent action (Claude Code, Gemini CLI, Codex, opencode, Bonk), or an agent\'s command-line tool a script runs headless (`claude -p`, `codex exec`, `gemini -p`, `opencode run`, `copilot -p`), runs on an issue, comment, review, discussion or `pull_request_target` event, directly, through a reusable workflow or inside a local composite action, while its job holds a write token or stored secrets: the thread it reads (title, body, earlier comments) is text anyone can write, so hidden instructions reach an agent holding those credentials, whether an outsider starts it or a maintainer does (a member\'s comment, a label, an assignment). MEDIUM; HIGH when the agent has a free shell and the token can write code, releases, packages or deployments, or mint cloud credentials (`id-token`), or it is handed a stored GitHub token (a personal access token or a bot\'s, which pushes to every repository it reaches); LOW when its tools are restricted to an allowlist, or when its token is read-only and its only secret is a model key the action keeps in a proxy out of the agent\'s reach (`openai/codex-action` under its default `safety-strategy`). Also a language-model step without a shell (`actions/ai-inference` with the event\'s text in its prompt, or the repository\'s own script or action given a model provider\'s API key, which reads the event payload) in a job anyone can start: MEDIUM when its token can do more than label or comment or it holds other secrets, LOW otherwise. Not reported when only trusted authors\' threads reach it.',
     recommendation:
       'Give the agent\'s job read-only permissions and only the secrets it needs, restrict its tools to an allowlist, and let a separate job with write access act on its reviewed output; run it only for trusted actors (check `author_association` or the actor\'s permission in the job\'s `if:`), and remember that a maintainer starting it does not vouch for the thread it reads.',
   },
@@ -110,8 +110,11 @@ export default defineWorkflowRule({
             if (reach.level === 'collaborator' || reach.level === 'trusted-author') continue;
             const writes = writeScopes(job);
             const tokens = tokenSecrets(caller);
-            const secrets = [...new Set([...stepSecrets(caller, job), ...tokens])];
-            if ((writes === null || writes.length === 0) && secrets.length === 0) continue;
+            // A model key the action keeps in its own proxy is not the agent's to take (agent-input.ts `agentKeyCustody`).
+            const custody = use.custody(caller);
+            const secrets = [...new Set([...stepSecrets(caller, job), ...tokens])].filter((name) => !(custody?.proxied.includes(name.toUpperCase()) ?? false));
+            const readOnly = (writes === null || writes.length === 0) && secrets.length === 0;
+            if (readOnly && custody === null) continue;
             const { restricted, shell } = use;
             // A stored GitHub token handed to an agent with a shell pushes wherever it reaches, whatever the job's own token can.
             const pushTokens = shell ? tokens : [];
@@ -142,17 +145,21 @@ export default defineWorkflowRule({
               who = `is started by a maintainer on ${event} (${gates.join(' / ') || 'a maintainer\'s act'}), but it reads the thread it is started on, whose title, body and earlier comments an outsider can write`;
             }
             const run = context.runs.job(job);
+            const message = readOnly
+              ? `${use.name}${use.how}${through} ${who}, while ${writes === null ? 'its job declares no `permissions:` (its token has the repository\'s default scopes, which `default-token-write` checks)' : 'its job\'s token is read-only'} and ${keptText(custody)}: instructions hidden in an issue, comment or pull request can only steer the agent's output (what it writes, and its use of the key through the proxy during the run)${tools}.`
+              : `${use.name}${use.how}${through} ${who}, while its job holds ${holds}${pushes}${custody === null ? '' : ` (${keptText(custody)})`}: instructions hidden in an issue, comment or pull request reach an agent holding them${tools}.`;
             context.report({
               node: caller === step ? use.node : (caller.uses ?? use.node),
               ...(caller === step && use.offset !== undefined ? { offset: use.offset } : {}),
               file: caller.owner.file,
               job,
-              ...(strong ? { severity: 'HIGH' as const } : restricted ? { severity: 'LOW' as const } : {}),
-              message: `${use.name}${use.how}${through} ${who}, while its job holds ${holds}${pushes}: instructions hidden in an issue, comment or pull request reach an agent holding them${tools}.`,
+              ...(strong ? { severity: 'HIGH' as const } : restricted || readOnly ? { severity: 'LOW' as const } : {}),
+              message,
               key: `${job.id}:${use.key}`,
               // Behind the action's own write-access check, `reach` is already a maintainer's act (`reach:approval`, one that
-              // does not vouch for the thread), whatever the trigger lets in (agent-input.ts `agentStart`).
-              facts: [...reachFacts(reach), ...holdingFacts(run)],
+              // does not vouch for the thread), whatever the trigger lets in (agent-input.ts `agentStart`). A key the job
+              // references only where the action keeps it in its proxy is not among what the agent holds.
+              facts: [...reachFacts(reach), ...holdingFactsWithout(context.runs, run, custody?.onlyThere ?? [])],
             });
           }
         }
@@ -160,6 +167,13 @@ export default defineWorkflowRule({
     };
   },
 });
+
+/** `the model key \`OPENAI_API_KEY\` it is handed stays in <keeper>, out of the agent's reach (<strategy>)`. */
+function keptText(custody: AgentKeyCustody | null): string {
+  if (custody === null) return '';
+  const keys = custody.proxied.slice(0, 3).map((k) => `\`${k}\``).join(', ');
+  return `the model key ${keys} it is handed stays in ${custody.keeper}, out of the agent's reach (${custody.strategy})`;
+}
 
 /** An agent a step runs: its action, or an agent tool its script runs headless. */
 interface AgentUse {
@@ -173,6 +187,8 @@ interface AgentUse {
   unlessInput?: string;
   restricted: boolean;
   shell: boolean;
+  /** The model key the action keeps from the agent at `caller` (agent-input.ts `agentKeyCustody`); null for a script's tool. */
+  custody: (caller: Step) => AgentKeyCustody | null;
   /** Who starts it at `caller` (agent-input.ts `agentStart`; a script's tool checks nobody). */
   start: (runs: RunModel, caller: Step, events: ReadonlySet<string>) => AgentStart;
 }
@@ -189,6 +205,7 @@ function agentUses(step: Step): AgentUse[] {
         ...(agent.checksActor !== undefined ? { unlessInput: agent.checksActor.unlessInput } : {}),
         restricted: agentRestricted(agent, step),
         shell: agentShell(agent, step),
+        custody: (caller) => agentKeyCustody(agent, step, caller),
         start: (runs, caller, events) => agentStart(runs, agent, step, caller, events),
       },
     ];
@@ -210,6 +227,7 @@ function agentUses(step: Step): AgentUse[] {
       offset: valueOffsetToSource(step.owner.file, run, found.offset),
       restricted: found.cli.restricted?.(found.args) === true,
       shell: scriptAgentShell(found),
+      custody: () => null,
       start: (runs, caller, events) => {
         const reach = agentReach(runs, caller, events);
         return { reach, outsider: reach.level === 'anyone' || reach.level === 'sticky-label', check: 'none', checked: false };

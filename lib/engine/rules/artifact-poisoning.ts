@@ -126,7 +126,7 @@ function judge(runs: RunModel, run: JobRun, reach: Reach, runsThem: boolean, use
     return {
       severity: 'LOW',
       executes,
-      consequence: `; ${who(use)} ${use.detail}, so their content steers the job, but every job it steers holds ${nothingWorthText(run.holdings.webhooks)} (LOW: no later step runs them, so the fork decides at most what such a job does and the comments or statuses posted)`,
+      consequence: `; ${who(use)} ${use.detail}, so their content steers the job, but every job it steers holds ${nothingWorthText(run.holdings)} (LOW: no later step runs them, so the fork decides at most what such a job does and the comments or statuses posted)`,
     };
   }
   if (use?.kind === 'data') {

@@ -1,4 +1,4 @@
-import { holdsSecrets, webhookWords } from '../analysis/run-model/holdings.js';
+import { holdsMinor, holdsSecrets, minorKinds, minorWords } from '../analysis/run-model/holdings.js';
 import { downloadEffect, inertEffect, type DownloadEffect } from '../analysis/artifact-effects.js';
 import { describeStep } from '../analysis/describe.js';
 import { envInjections, scriptInjections } from '../analysis/injections.js';
@@ -122,7 +122,7 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
             ? `no step runs code from them: ${inertText(effect)}`
             : context.runs.sinksOf(run, entry).length === 0
               ? entry.kind === 'download'
-                ? `no step runs code from them and the job holds no secret${run.holdings.webhooks.length === 0 ? '' : ` but ${webhookWords(run.holdings.webhooks)}`}`
+                ? `no step runs code from them and the job holds no secret${holdsMinor(run.holdings) ? ` but ${minorWords(run.holdings)}` : ''}`
                 : 'no later step runs code from it'
               : whoText(context.runs.stepReach(entry.step));
       notes.push(`job \`${job.id}\` ${what}, but ${why}`);
@@ -170,9 +170,9 @@ function privileges(workflow: Workflow, context: WorkflowRuleContext): string {
   const writes = holdings.some((h) => h.token.kind !== 'scopes' || h.token.writes.length > 0);
   const secrets = holdings.some(holdsSecrets);
   if (writes && secrets) return "the base repository's secrets and a write token";
-  if (writes) return `a write token (its jobs read none of the stored secrets${holdings.some((h) => h.webhooks.length > 0) ? ' but a chat webhook' : ''})`;
+  if (writes) return `a write token (its jobs read none of the stored secrets${minorKinds(holdings) === '' ? '' : ` but ${minorKinds(holdings)}`})`;
   if (secrets) return "the base repository's secrets (its jobs' tokens are read-only here)";
-  return `the base repository's context (its jobs' tokens are read-only here and they read none of the stored secrets${holdings.some((h) => h.webhooks.length > 0) ? ' but a chat webhook' : ''})`;
+  return `the base repository's context (its jobs' tokens are read-only here and they read none of the stored secrets${minorKinds(holdings) === '' ? '' : ` but ${minorKinds(holdings)}`})`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { nothingWorthText } from '../analysis/run-model/holdings.js';
+import { nothingWorthText, type MinorSecrets } from '../analysis/run-model/holdings.js';
 import { hasAny, scriptOf, scriptWords, wordMask } from '../analysis/file-scripts.js';
 import { downloadOrigin, type DownloadOrigin } from '../analysis/download-origin.js';
 import { fetchOf, isLocalUrl, type Fetch } from '../analysis/remote-fetch.js';
@@ -254,7 +254,7 @@ function originReason(origin: Exclude<DownloadOrigin, { kind: 'mutable' }>): str
     case 'platform':
       return ` LOW: it is served from ${origin.text}, published by the party that runs the runner itself.`;
     case 'vendor':
-      return ` LOW: it comes from the official ${origin.tool} distribution over HTTPS, which the job trusts by using ${origin.tool} at all; a committed checksum still makes the build reproducible.`;
+      return ` LOW: it is the official ${origin.tool} ${origin.named ? 'installer' : 'installer or distribution'}, served over HTTPS from ${origin.where}: whoever controls it controls the ${origin.tool} the job then runs, so it adds no party the job does not already trust by using ${origin.tool} at all. Pinning a version with a committed checksum is the hardening.`;
     case 'versioned':
       return origin.publisher
         ? ` LOW: it names the fixed version \`${origin.version}\` in ${origin.where}, the tool's own publisher, over HTTPS: a published version is uploaded once and not replaced in the normal course, and the only one who can replace it is that publisher (or whoever takes over its release account), whose code the job runs by using the tool at all; a committed checksum is defense in depth.`
@@ -287,7 +287,9 @@ function versionText(origin: Extract<DownloadOrigin, { kind: 'mutable' }>): stri
     case 'file':
       return 'the address names a version only in its file name, in a directory that is not per-version, where a file can be replaced under the same name';
     default:
-      return 'the address names no fixed version';
+      return origin.platform === undefined
+        ? 'the address names no fixed version'
+        : `the address names no fixed version (its variable part, \`${origin.platform.slice(0, 80).replace(/`/g, '')}\`, names an architecture or a platform, not a version)`;
   }
 }
 
@@ -299,9 +301,9 @@ function unusedReason(output: string): string {
 }
 
 /** Why a swapped download or package is LOW here: the job (or the jobs running this action) supplies nothing. */
-function lowReason(step: Step, what: 'file' | 'package', webhooks: readonly string[]): string {
+function lowReason(step: Step, what: 'file' | 'package', minor: MinorSecrets): string {
   const action = step.job === null;
-  return ` LOW: ${action ? 'the jobs that run this action hold' : 'the job holds'} ${nothingWorthText(webhooks)} and hand${action ? '' : 's'} no build to a publishing job, so a swapped ${what} changes only this run.`;
+  return ` LOW: ${action ? 'the jobs that run this action hold' : 'the job holds'} ${nothingWorthText(minor)} and hand${action ? '' : 's'} no build to a publishing job, so a swapped ${what} changes only this run.`;
 }
 
 export default defineWorkflowRule({
@@ -331,7 +333,7 @@ export default defineWorkflowRule({
           message:
             `\`${off.program}\` installs with \`${off.flag}\`, which turns off its check of ${off.check}, so a package swapped on its host or on the way is installed and run.` +
             (low
-              ? lowReason(step, 'package', context.runs.webhooksAt(step))
+              ? lowReason(step, 'package', context.runs.minorAt(step))
               : ` MEDIUM: whoever controls the package's host (or the network path, for a check of the host's certificate) can swap it; ${context.runs.supplyText(step)}.`),
           facts: step.job === null ? [] : [...holdingFacts(context.runs.job(step.job)), ...feedFacts(context.runs, step.job), ...runFact(context.runs, step)],
         });
@@ -350,7 +352,7 @@ export default defineWorkflowRule({
       const supplies = !context.runs.suppliesNothing(step);
       let executableNames: Set<string> | undefined;
       for (const { offset, fetch, evidence } of downloads) {
-        const origin = downloadOrigin(step, found.text, offset, fetch.url, context.runs.identity);
+        const origin = downloadOrigin(step, found.text, offset, fetch.url, context.runs.identity, outputFile(fetch));
         // A fixed version of someone else's archive stays MEDIUM only where what the job builds ships: a replaced
         // version would reach every user of the release, and the checksum is the one check before it does.
         // The tool's own publisher is the one who could replace its pinned version, and the job runs its code anyway.
@@ -376,7 +378,7 @@ export default defineWorkflowRule({
               : origin.kind !== 'mutable'
                 ? originReason(origin)
                 : low
-                  ? lowReason(step, 'file', context.runs.webhooksAt(step))
+                  ? lowReason(step, 'file', context.runs.minorAt(step))
                   : mediumReason(origin, context.runs.supplyText(step))),
           facts,
         });

@@ -1,7 +1,7 @@
 import { inRange, parseRefVersion, versionComment, type RefVersion } from '../analysis/action-version.js';
 import { describeTaint } from '../analysis/describe.js';
 import { injectionClaim, scriptInjections, type InjectionHit } from '../analysis/injections.js';
-import { durableHoldings, webhookWords } from '../analysis/run-model/holdings.js';
+import { durableHoldings, holdsMinor, minorWords, type MinorSecrets } from '../analysis/run-model/holdings.js';
 import { ACTION_ADVISORIES, ADVISORY_SNAPSHOT_DATE, type ActionAdvisory } from '../data/advisories.js';
 import { parseExpression } from '../expressions/parse.js';
 import { stepScope } from '../expressions/taint.js';
@@ -130,7 +130,7 @@ export default defineWorkflowRule({
 function report(context: WorkflowRuleContext, use: Use): void {
   const { ref } = use;
   const matched = use.matched.map((m) => (m.malicious || m.advisory.injection === undefined ? m : { ...m, exposure: exposureOf(context, m.advisory, use) }));
-  const wording = vulnerableWording({ slug: `${ref.owner}/${ref.repo}`, path: ref.path, ref: ref.ref, version: use.version?.normalized ?? null, matched, otherLines: use.lines.slice(1), durable: durableOf(context, use), webhooks: webhooksOf(context, use) });
+  const wording = vulnerableWording({ slug: `${ref.owner}/${ref.repo}`, path: ref.path, ref: ref.ref, version: use.version?.normalized ?? null, matched, otherLines: use.lines.slice(1), durable: durableOf(context, use), minor: minorOf(context, use) });
   context.report({
     node: use.node,
     file: use.file,
@@ -166,12 +166,13 @@ function durableOf(context: WorkflowRuleContext, use: Use): string[] | undefined
   });
 }
 
-/** The chat webhooks the jobs of a use read (holdings' `webhooks`), each once. */
-function webhooksOf(context: WorkflowRuleContext, use: Use): string[] {
+/** The chat webhooks and coverage upload tokens the jobs of a use read (holdings' `webhooks`, `uploadTokens`), each once. */
+function minorOf(context: WorkflowRuleContext, use: Use): MinorSecrets {
   const jobs = new Set<Job>();
   for (const j of use.jobs) if (j !== null) jobs.add(j);
   for (const step of use.steps) for (const caller of context.runs.jobSteps(step)) if (caller.job !== null) jobs.add(caller.job);
-  return [...new Set([...jobs].flatMap((j) => context.runs.job(j).holdings.webhooks))];
+  const held = [...jobs].map((j) => context.runs.job(j).holdings);
+  return { webhooks: [...new Set(held.flatMap((h) => h.webhooks))], uploadTokens: [...new Set(held.flatMap((h) => h.uploadTokens))] };
 }
 
 /** The script injections of a step, read once per scan whatever the number of uses that ask (a WeakMap: steps die with their scan). */
@@ -254,8 +255,11 @@ export function vulnerableWording(use: {
    * words; empty when they held nothing of the kind; undefined when not known (the live lookup, no run model).
    */
   durable?: readonly string[];
-  /** The chat webhooks those jobs read (holdings' `webhooks`): still usable after a leak, but only to post to a channel. */
-  webhooks?: readonly string[];
+  /**
+   * The chat webhooks and coverage upload tokens those jobs read (holdings' `webhooks`, `uploadTokens`): still
+   * usable after a leak, but only to post to a channel or upload coverage reports.
+   */
+  minor?: MinorSecrets;
 }): {
   message: string;
   recommendation: string;
@@ -287,7 +291,7 @@ export function vulnerableWording(use: {
     severity === 'HIGH' || decisive?.exposure !== undefined
       ? ''
       : restored !== undefined && matched.every((m) => m.advisory.compromise || m.exposure !== undefined)
-        ? ` ${severity}: ${restored}, so a run today gets the original code; ${windowText(use.durable, use.webhooks ?? [])}.`
+        ? ` ${severity}: ${restored}, so a run today gets the original code; ${windowText(use.durable, use.minor ?? { webhooks: [], uploadTokens: [] })}.`
         : ` ${severity}: exploiting it needs more than a crafted input to the job (see the advisory).`;
   const upgrade = matched.map((m) => m.advisory.upgrade).sort(byVersionText).at(-1) ?? '';
   const compromise = matched.some((m) => m.malicious || m.advisory.compromise);
@@ -302,10 +306,10 @@ export function vulnerableWording(use: {
 }
 
 /** What the runs during a restored compromise's window could have leaked that is still usable today. */
-function windowText(durable: readonly string[] | undefined, webhooks: readonly string[]): string {
+function windowText(durable: readonly string[] | undefined, minor: MinorSecrets): string {
   if (durable === undefined) return 'runs during the compromise could have leaked every secret the job reads';
-  if (durable.length === 0 && webhooks.length > 0) {
-    return `the job reads no stored secret but ${webhookWords(webhooks)} (rotate it), and the \`GITHUB_TOKEN\` its runs held during the compromise expired when each run ended, so nothing else they could have leaked is usable today`;
+  if (durable.length === 0 && holdsMinor(minor)) {
+    return `the job reads no stored secret but ${minorWords(minor)} (rotate ${minor.webhooks.length + minor.uploadTokens.length === 1 ? 'it' : 'them'}), and the \`GITHUB_TOKEN\` its runs held during the compromise expired when each run ended, so nothing else they could have leaked is usable today`;
   }
   if (durable.length === 0) {
     return "the job reads no stored secret, and the `GITHUB_TOKEN` its runs held during the compromise expired when each run ended, so nothing they could have leaked is usable today";

@@ -1,7 +1,8 @@
 import { nothingWorthText } from '../analysis/run-model/holdings.js';
 import { hasAny, scriptOf, scriptWords, wordMask, type RunScript } from '../analysis/file-scripts.js';
 import { fetchOf, isLocalUrl, mentionsFetch } from '../analysis/remote-fetch.js';
-import { vendorInstaller } from '../data/installers.js';
+import { namedInstaller, vendorEntry } from '../data/installers.js';
+import { officialInstallerAt } from '../analysis/download-origin.js';
 import { hostedRunnersOnly } from '../analysis/runners.js';
 import { urlOwnership, type RepositoryIdentity } from '../analysis/run-model/ownership.js';
 import { defineWorkflowRule } from '../rule.js';
@@ -120,7 +121,11 @@ function pipelineHit(commands: string[], depth: number): Omit<Hit, 'offset'> | n
       if (runner !== undefined) return { form: `${fetch.program} … | ${commandName(runner) ?? runner}`, url: fetch.url, sudo: SUDO.test(runner) };
     }
     if (!mentionsFetch(command)) continue;
-    const url = /(?:https?|ftp):\/\/[^\s'"()`]+/i.exec(command)?.[0] ?? null;
+    // A literal URL, else a variable handed to the fetch (`DownloadString("${env:URL}")`, `curl -fsSL "$URL"`).
+    const url =
+      /(?:https?|ftp):\/\/[^\s'"()`]+/i.exec(command)?.[0] ??
+      /(?:\.Download(?:String|Data)\(\s*|\b(?:curl|wget|iwr|irm)\s+(?:-[\w-]+\s+)*)["']?(\$\{?(?:env:)?[A-Za-z_]\w*\}?)/i.exec(command)?.[1] ??
+      null;
     if (isLocalUrl(url)) continue;
     const sudo = SUDO.test(command);
     if (PROCESS_SUBSTITUTION.test(command)) return { form: `${commandName(command) ?? 'shell'} <(…)`, url, sudo };
@@ -144,7 +149,12 @@ function pipelineHit(commands: string[], depth: number): Omit<Hit, 'offset'> | n
  * GitHub-hosted (or managed ephemeral, or VM-per-job) runners, whose user already has passwordless `sudo` on a machine that
  * lives for one job, so root gives the script nothing more.
  */
-export function hitSeverity(hit: Pick<Hit, 'url' | 'sudo'>, hostedRunner = false, identity: RepositoryIdentity | null = null): { severity: Severity; why: string } {
+export function hitSeverity(
+  hit: Pick<Hit, 'url' | 'sudo'>,
+  hostedRunner = false,
+  identity: RepositoryIdentity | null = null,
+  installer: { tool: string; where: string } | null = null,
+): { severity: Severity; why: string } {
   const url = hit.url?.trim() ?? null;
   if (url !== null && /^(http|ftp):\/\//i.test(url)) {
     return { severity: 'HIGH', why: ' It is fetched over plain HTTP, so anyone on the network path can replace it.' };
@@ -158,11 +168,13 @@ export function hitSeverity(hit: Pick<Hit, 'url' | 'sudo'>, hostedRunner = false
       why: ` LOW: it is served from ${owner.text} over HTTPS, so whoever can change it ${owner.ownership === 'platform' ? 'runs the runner itself' : 'already maintains this repository'}; a pinned version and a checksum still make the build reproducible.`,
     };
   }
-  const vendor = vendorInstaller(url);
+  // The vendor's official installer on its own host (data/installers.ts: the table, or an installer named after
+  // the tool on a host named after it), its variables resolved by the caller (download-origin.ts).
+  const vendor = installer ?? officialInstaller(url);
   if (vendor !== null) {
     return {
       severity: 'LOW',
-      why: ` LOW: it is the official ${vendor} installer, fetched over HTTPS from the vendor, which the job trusts by installing ${vendor} at all; pinning a version and checking a checksum still makes the build reproducible.`,
+      why: ` LOW: it is the official ${vendor.tool} installer, served over HTTPS from ${vendor.where}: whoever controls it controls the ${vendor.tool} the job then runs, so it adds no party the job does not already trust by installing ${vendor.tool} at all. Pinning a version with a committed checksum is the hardening.`,
     };
   }
   if (hit.sudo && !hostedRunner) return { severity: 'HIGH', why: ' It runs as root from a host that is not a known vendor installer.' };
@@ -171,6 +183,11 @@ export function hitSeverity(hit: Pick<Hit, 'url' | 'sudo'>, hostedRunner = false
     severity: 'MEDIUM',
     why: ` MEDIUM: it is fetched over HTTPS, so only whoever controls that host (or its hosting account) can change what runs, not anyone on the network.${root}`,
   };
+}
+
+/** The vendor installer a literal URL is: the table's, else one whose file names the tool on a host named after it. */
+function officialInstaller(url: string | null): { tool: string; where: string } | null {
+  return httpsHost(url) === null ? null : (vendorEntry(url) ?? namedInstaller(url));
 }
 
 /** The lower-cased host of an `https://` URL, or null for any other URL (plain HTTP is never trusted: the network decides what arrives). */
@@ -214,13 +231,14 @@ export default defineWorkflowRule({
           // The team trusts this host's scripts (`trusted-hosts`), and HTTPS means only that host decides what runs.
           const host = httpsHost(hit.url);
           if (host !== null && trusted.length > 0 && isTrustedHost(host, trusted)) continue;
-          let { severity, why } = hitSeverity(hit, step.job !== null && hostedRunnersOnly(step.job), context.runs.identity);
+          const installer = officialInstallerAt(step, script.text, hit.offset, hit.url);
+          let { severity, why } = hitSeverity(hit, step.job !== null && hostedRunnersOnly(step.job), context.runs.identity, installer);
           // The attacker is whoever controls the host: what they gain is what the job holds (docs/severity.md,
           // the supply-chain rules). Over HTTPS, in a job that holds no write scope, secret, OIDC token,
           // self-hosted machine or publish and feeds no publishing job, a swapped script changes only that run: LOW.
           if (severity === 'MEDIUM' && context.runs.suppliesNothing(step)) {
             severity = 'LOW';
-            why = `${why.replace(' MEDIUM:', ' LOW:')} ${step.job === null ? 'The jobs that run this action hold' : 'The job holds'} ${nothingWorthText(context.runs.webhooksAt(step))} and hand${step.job === null ? '' : 's'} no build to a publishing job, so a swapped script changes only this run.`;
+            why = `${why.replace(' MEDIUM:', ' LOW:')} ${step.job === null ? 'The jobs that run this action hold' : 'The job holds'} ${nothingWorthText(context.runs.minorAt(step))} and hand${step.job === null ? '' : 's'} no build to a publishing job, so a swapped script changes only this run.`;
           }
           context.report({
             node: run,

@@ -1,5 +1,6 @@
 import { holdingFacts, runFact } from '../analysis/run-model/facts.js';
-import { callSecrets, holdsNothing, holdsSecrets, nothingWorthText, stepSecrets, stepWebhooks, webhookLead } from '../analysis/run-model/holdings.js';
+import { callSecrets, holdsMinor, holdsNothing, holdsSecrets, minorLead, minorNames, NO_MINOR_SECRETS, nothingWorthText, stepMinor, stepSecrets } from '../analysis/run-model/holdings.js';
+import { UPLOAD_TOKEN_SERVICES } from '../analysis/secrets.js';
 import { carriesToken } from '../analysis/run-model/containers.js';
 import { publishesForReal, publishingSteps } from '../analysis/publishing.js';
 import { ownerFact, type JobRun } from '../analysis/run-model/index.js';
@@ -57,7 +58,15 @@ function names(list: readonly string[]): string {
 function exposure(run: JobRun, job: Job, step: Step | null): { text: string; facts: string[] } {
   const direct = step === null ? callSecrets(job) : stepSecrets(step);
   const inherits = step === null && run.holdings.inheritsSecrets;
-  const holds = run.valuables.length > 0 ? `the job holds ${run.valuables.join(', ')}` : run.nothingHeld;
+  // A chat webhook handed to the action (a Slack or Discord notifier's `webhook:`), or a coverage upload token handed
+  // to its service's own action (`codecov/codecov-action`'s `token:`): named, but not a credential worth taking.
+  const minor = step === null ? NO_MINOR_SECRETS : stepMinor(step);
+  // The job's other ones, named after what is worth taking (the ones that reach the action are named below).
+  const rest = {
+    webhooks: run.holdings.webhooks.filter((n) => !minor.webhooks.includes(n)),
+    uploadTokens: run.holdings.uploadTokens.filter((n) => !minor.uploadTokens.includes(n)),
+  };
+  const holds = run.valuables.length > 0 ? `the job holds ${[...run.valuables, ...(holdsMinor(rest) ? [minorNames(rest)] : [])].join(', ')}` : run.nothingHeld;
   if (inherits) return { text: `${holds}, and every secret reaches the called workflow itself (\`secrets: inherit\`)`, facts: ['secrets:step'] };
   if (direct.length > 0) {
     const where = step === null ? 'the called workflow itself (its `with:` or `secrets:`)' : 'the action itself (its `with:` or its environment)';
@@ -73,11 +82,18 @@ function exposure(run: JobRun, job: Job, step: Step | null): { text: string; fac
   if (holdsSecrets(run.holdings)) {
     return { text: `${holds}${token}; none of its secrets is passed to this ${step === null ? 'workflow' : 'action'}, but they are in the runner's memory, which code of any step can read`, facts: ['secrets:job'] };
   }
-  // A chat webhook handed to the action (a Slack or Discord notifier's `webhook:`): named, but not a credential worth taking.
-  const hooks = step === null ? [] : stepWebhooks(step);
+  const hooks = minor.webhooks;
   const posts = run.valuables.length > 0 ? ` (${hooks.length === 1 ? 'it lets' : 'they let'} someone post to a channel, no more)` : '';
   const hooked = hooks.length === 0 ? '' : `; ${hooks.length === 1 ? 'chat webhook' : 'chat webhooks'} ${names(hooks)} ${hooks.length === 1 ? 'reaches' : 'reach'} the action itself${posts}`;
-  return { text: `${holds}${token}${hooked}`, facts: [] };
+  const uploads = minor.uploadTokens;
+  const owner = step?.usesRef?.kind === 'repository' ? step.usesRef.owner.toLowerCase() : '';
+  const service = UPLOAD_TOKEN_SERVICES.find((s) => s.owners.includes(owner));
+  const own = service === undefined ? '' : `, whose owner runs ${service.service}, the service ${uploads.length === 1 ? 'it is' : 'they are'} for`;
+  const uploaded =
+    uploads.length === 0
+      ? ''
+      : `; ${uploads.length === 1 ? 'coverage upload token' : 'coverage upload tokens'} ${names(uploads)} ${uploads.length === 1 ? 'reaches' : 'reach'} the action itself${own} (${uploads.length === 1 ? 'it lets' : 'they let'} someone upload coverage reports for this repository, no more)`;
+  return { text: `${holds}${token}${hooked}${uploaded}`, facts: [] };
 }
 
 function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef, trustedOwners: ReadonlySet<string>, job: Job | null, step: Step | null): void {
@@ -116,9 +132,9 @@ function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef, truste
   const why = feeds
     ? ` MEDIUM: the job holds nothing worth taking itself, but ${(step.job === null ? null : context.runs.releaseFeed(step.job, step)) ?? 'what it builds or caches reaches a job that publishes'}.`
     : low && step === null
-    ? ` LOW: the calling job holds ${webhookLead(run?.holdings.webhooks ?? [], true).lead}no write scope that changes code, releases or packages, no ${webhookLead(run?.holdings.webhooks ?? []).other}secret or OIDC token${defaultNote}, so the called workflow gets none of them (nor, being another owner's, this repository's self-hosted runners), and no job after it publishes, so a moved ref changes only what this run does.`
+    ? ` LOW: the calling job holds ${minorLead(run?.holdings ?? NO_MINOR_SECRETS, true).lead}no write scope that changes code, releases or packages, no ${minorLead(run?.holdings ?? NO_MINOR_SECRETS).other}secret or OIDC token${defaultNote}, so the called workflow gets none of them (nor, being another owner's, this repository's self-hosted runners), and no job after it publishes, so a moved ref changes only what this run does.`
     : low
-    ? ` LOW: ${step?.job === null ? 'the jobs that run this action hold' : 'the job holds'} ${nothingWorthText(step === null ? [] : context.runs.webhooksAt(step), exposed !== null)}${defaultNote} and hand${step?.job === null ? '' : 's'} no build to a publishing job, so a moved ref changes only what this run does.`
+    ? ` LOW: ${step?.job === null ? 'the jobs that run this action hold' : 'the job holds'} ${nothingWorthText(step === null ? NO_MINOR_SECRETS : context.runs.minorAt(step), exposed !== null)}${defaultNote} and hand${step?.job === null ? '' : 's'} no build to a publishing job, so a moved ref changes only what this run does.`
     : '';
   context.report({
     node,

@@ -1,6 +1,6 @@
 import { expandMatrix } from '../analysis/matrix-values.js';
 import { holdingFacts, holdingFactsOf, runFact } from '../analysis/run-model/facts.js';
-import { heldWords, holdingStrength, holdsNothing, nothingWorthText, stepSecrets, VALUABLE_SCOPES, webhookWords, type HoldingStrength } from '../analysis/run-model/holdings.js';
+import { heldWords, holdingStrength, holdsMinor, holdsNothing, minorWords, nothingWorthText, stepSecrets, VALUABLE_SCOPES, type HoldingStrength } from '../analysis/run-model/holdings.js';
 import { ownerFact, type ContainerRun, type Ownership, type ServiceRun } from '../analysis/run-model/index.js';
 import type { Action, Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
@@ -134,15 +134,15 @@ function strengthOf(context: WorkflowRuleContext, place: Place): HoldingStrength
   return best;
 }
 
-/** The chat webhooks what runs an image holds, in words (holdings.ts `webhookWords`; a service's own), or ''. */
-function webhooksOf(context: WorkflowRuleContext, place: Place): string {
-  if (place.service !== undefined) return webhookWords(place.service.holdings.webhooks);
-  if (place.job !== null) return webhookWords(context.runs.job(place.job).holdings.webhooks);
+/** The chat webhooks and coverage upload tokens what runs an image holds, in words (holdings.ts `minorWords`; a service's own), or ''. */
+function minorOf(context: WorkflowRuleContext, place: Place): string {
+  if (place.service !== undefined) return minorWords(place.service.holdings);
+  if (place.job !== null) return minorWords(context.runs.job(place.job).holdings);
   return '';
 }
 
 /**
- * What a service or a job that runs an image holds, most worth taking first and chat webhooks last (holdings.ts
+ * What a service or a job that runs an image holds, most worth taking first and chat webhooks and upload tokens last (holdings.ts
  * `heldWords`); null for a docker action, whose jobs are its callers'.
  */
 function heldOf(context: WorkflowRuleContext, place: Place): string[] | null {
@@ -265,7 +265,7 @@ function judgeContainer(context: WorkflowRuleContext, job: Job, container: Conta
   return {
     severity: 'LOW',
     reaches: runs,
-    reason: ` LOW: nothing worth taking reaches it: ${holdings.webhooks.length === 0 ? 'no step that runs in it gets a stored secret' : `the steps that run in it get only ${webhookWords(holdings.webhooks)}, no other stored secret`}, ${token}; the job has no OIDC, self-hosted machine or publish and hands no build to a publishing job, so a re-pushed image can only change what the run does and produces.`,
+    reason: ` LOW: nothing worth taking reaches it: ${holdsMinor(holdings) ? `the steps that run in it get only ${minorWords(holdings)}, no other stored secret` : 'no step that runs in it gets a stored secret'}, ${token}; the job has no OIDC, self-hosted machine or publish and hands no build to a publishing job, so a re-pushed image can only change what the run does and produces.`,
   };
 }
 
@@ -283,7 +283,7 @@ function judgeStep(context: WorkflowRuleContext, step: Step): Judged {
   return {
     severity: 'LOW',
     reaches: `${runs} and what the job holds${given}`,
-    reason: ` LOW: ${action ? 'the jobs that run this action hold' : 'the job holds'} ${nothingWorthText(context.runs.webhooksAt(step))} and hand${action ? '' : 's'} no build to a publishing job, so a re-pushed image changes only what this run does.`,
+    reason: ` LOW: ${action ? 'the jobs that run this action hold' : 'the job holds'} ${nothingWorthText(context.runs.minorAt(step))} and hand${action ? '' : 's'} no build to a publishing job, so a re-pushed image changes only what this run does.`,
   };
 }
 
@@ -310,10 +310,10 @@ function judgeByHoldings(context: WorkflowRuleContext, place: Place, site: Site,
     place.service !== undefined && place.service.access.mounts.length === 0 && strength === 'none'
       ? ` LOW: ${SERVICE_GETS} ${serviceGiven(place.service)}.`
       : strength === 'none'
-        ? ` LOW: ${place.job === null ? 'they hold' : 'the job holds'} nothing worth taking (a read-only token, ${webhooksOf(context, place) === '' ? 'no secret' : `no secret but ${webhooksOf(context, place)}`}, no publish), so a re-pushed image can only change what the run does and produces.`
+        ? ` LOW: ${place.job === null ? 'they hold' : 'the job holds'} nothing worth taking (a read-only token, ${minorOf(context, place) === '' ? 'no secret' : `no secret but ${minorOf(context, place)}`}, no publish), so a re-pushed image can only change what the run does and produces.`
         : strength === 'default-token'
           ? holds !== null && holds.length > 0
-            ? ` ${severity}: ${holder} holds ${holds.join(', ')}; the job declares no \`permissions:\`, so its default token is read-write only if the repository's settings make it so, and ${holder} gets no ${webhooksOf(context, place) === '' ? '' : 'other '}secret.`
+            ? ` ${severity}: ${holder} holds ${holds.join(', ')}; the job declares no \`permissions:\`, so its default token is read-write only if the repository's settings make it so, and ${holder} gets no ${minorOf(context, place) === '' ? '' : 'other '}secret.`
             : ` ${severity}: the job declares no \`permissions:\` and references no secret; its default token is read-write only if the repository's settings make it so.`
           : site === 'service'
             ? ` ${severity}: ${SERVICE_GETS} holds ${holds !== null && holds.length > 0 ? holds.join(', ') : 'what its job holds'}.`
@@ -329,7 +329,7 @@ const SERVICE_GETS = 'a service container gets only what its definition gives it
 
 /** What a service's definition gives it, in words, for a service that holds nothing worth taking. */
 function serviceGiven(service: ServiceRun): string {
-  const hooks = webhookWords(service.holdings.webhooks);
+  const hooks = minorWords(service.holdings);
   const gets = service.access.token
     ? `gets no stored secret (only the job's token, with no write scope worth taking${hooks === '' ? '' : `, and ${hooks}`})`
     : hooks === ''

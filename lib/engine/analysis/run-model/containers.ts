@@ -26,7 +26,7 @@ import { occurrencesInFile } from '../file-scalars.js';
 import { isGithubToken, secretOccurrences } from '../secrets.js';
 import { get, type YNode } from '../../yaml/model.js';
 import type { SourceFile } from '../../yaml/source.js';
-import { isWebhookOf, type Holdings } from './holdings.js';
+import { splitAsHeld, type Holdings } from './holdings.js';
 import { containerMounts, type ServiceMount } from './services.js';
 
 export interface ContainerAccess {
@@ -100,8 +100,7 @@ export function containerHoldings(access: ContainerAccess, job: Holdings): Holdi
   if (access.mounts.some((m) => m.reach === 'host')) return job;
   return {
     token: access.token !== null ? job.token : { kind: 'scopes', writes: [] },
-    secrets: access.secrets.filter((n) => !isWebhookOf(job, n)),
-    webhooks: access.secrets.filter((n) => isWebhookOf(job, n)),
+    ...splitAsHeld(job, access.secrets),
     inheritsSecrets: false,
     dynamicSecrets: null,
     oidc: job.oidc,

@@ -24,7 +24,7 @@
  */
 import type { Job, Step } from '../../model/workflow.js';
 import { feedsPublish } from './feeds.js';
-import { holdsSecrets, type Holdings } from './holdings.js';
+import { holdsSecrets, valuables, type Holdings } from './holdings.js';
 import type { JobRun, RunModel } from './index.js';
 import type { Reach } from './reach.js';
 
@@ -37,6 +37,17 @@ export function reachFacts(reach: Reach): string[] {
 
 export function holdingFacts(run: JobRun): string[] {
   return holdingFactsOf(run.holdings, run.valuables);
+}
+
+/**
+ * `holdingFacts` of a job run less the stored secrets `unreachable` names (in upper case): secrets the job
+ * references only where a step keeps them from what the finding is about (a model key an agent action holds
+ * in its own proxy: agent-input.ts `agentKeyCustody`).
+ */
+export function holdingFactsWithout(runs: RunModel, run: JobRun, unreachable: readonly string[]): string[] {
+  if (unreachable.length === 0) return holdingFacts(run);
+  const holdings: Holdings = { ...run.holdings, secrets: run.holdings.secrets.filter((s) => !unreachable.includes(s.toUpperCase())) };
+  return holdingFactsOf(holdings, valuables(holdings, runs.defaultToken));
 }
 
 /** `holdingFacts` of any holdings (a service container's, services.ts) and their `valuables` words. */

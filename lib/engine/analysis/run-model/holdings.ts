@@ -5,14 +5,17 @@
  * time: `secrets[matrix.name]`, `toJSON(secrets)`), OIDC (`id-token: write`), a self-hosted
  * machine, and a publish. A chat webhook (a Slack, Discord, Teams, Mattermost or Google Chat incoming-webhook
  * URL kept in a secret: secrets.ts `isChatWebhookSecret`) is held but not worth taking: it lets whoever takes it
- * post to one channel, not push code, publish or read data. Code that runs anywhere in a job can take all of it: on a GitHub-hosted runner the
+ * post to one channel, not push code, publish or read data. So is a coverage upload token (Codecov's, Coveralls',
+ * Qlty's, Code Climate's reporter ID: secrets.ts `isUploadTokenSecret`, `UPLOAD_TOKEN_SERVICES`) kept to itself or
+ * handed only to that service's own action: it lets whoever takes it upload coverage reports for this repository,
+ * and the service's own action is run by the service it is for. Code that runs anywhere in a job can take all of it: on a GitHub-hosted runner the
  * job's user has passwordless `sudo`, and the runner process holds every secret the job references.
  */
 import type { Action, Job, Step, Workflow } from '../../model/workflow.js';
 import { readPermissions } from '../permissions.js';
 import { publishesForReal, publishingSteps } from '../publishing.js';
 import { selfHosted } from '../runners.js';
-import { isChatWebhookSecret, isStoredSecretName, secretOccurrences, unnamedSecretUse, valueSecrets } from '../secrets.js';
+import { isChatWebhookSecret, isStoredSecretName, isUploadTokenSecret, secretOccurrences, unnamedSecretUse, valueSecrets } from '../secrets.js';
 import { ScanCache } from '../../model/scan-cache.js';
 import { actionPermissions } from '../../data/permissions.js';
 import type { YNode } from '../../yaml/model.js';
@@ -26,11 +29,16 @@ export interface Holdings {
   token: { kind: 'scopes'; writes: readonly string[] } | { kind: 'all' } | { kind: 'default' };
   /**
    * Stored secrets the job references that are credentials (never `GITHUB_TOKEN`, nor a name no secret can have,
-   * nor a chat webhook), in file order.
+   * nor a chat webhook or coverage upload token), in file order.
    */
   secrets: readonly string[];
   /** Stored secrets the job references that are only chat webhooks (secrets.ts `isChatWebhookSecret`): not worth taking. */
   webhooks: readonly string[];
+  /**
+   * Stored secrets the job references that are only coverage upload tokens (secrets.ts `isUploadTokenSecret`: kept
+   * to themselves or handed only to their service's own action): not worth taking.
+   */
+  uploadTokens: readonly string[];
   /** `secrets: inherit` to a reusable workflow: every secret. */
   inheritsSecrets: boolean;
   /**
@@ -92,7 +100,7 @@ function readHoldings(job: Job): Holdings {
     dynamicSecrets ??= unnamedSecretUse(file, node);
   }
   const inherits = job.secrets?.kind === 'scalar' && String(job.secrets.value ?? '').trim() === 'inherit';
-  const [secrets, webhooks] = splitWebhooks(job.workflow, [...names]);
+  const { credentials: secrets, webhooks, uploadTokens } = splitSecrets(job.workflow, [...names]);
   const runner = selfHosted(job);
   const publisher = publishingSteps(job).find(publishesForReal);
   const writer = job.steps.find((step) => writesWithJobToken(file, step));
@@ -100,6 +108,7 @@ function readHoldings(job: Job): Holdings {
     token,
     secrets,
     webhooks,
+    uploadTokens,
     inheritsSecrets: inherits,
     dynamicSecrets,
     oidc,
@@ -109,47 +118,106 @@ function readHoldings(job: Job): Holdings {
   };
 }
 
-/** True when `name` is one of the chat webhooks a job holds (names compare without case, as GitHub's secrets do). */
-export function isWebhookOf(holdings: Holdings, name: string): boolean {
-  const upper = name.toUpperCase();
-  return holdings.webhooks.some((w) => w.toUpperCase() === upper);
+/**
+ * The stored secrets a holder holds that are not worth taking: chat webhooks and coverage upload tokens (a
+ * `Holdings` is one).
+ */
+export interface MinorSecrets {
+  webhooks: readonly string[];
+  uploadTokens: readonly string[];
 }
 
-/** Stored secret names split into credentials and chat webhooks (secrets.ts `isChatWebhookSecret`). */
-export function splitWebhooks(model: Workflow | Action, names: readonly string[]): [string[], string[]] {
-  const credentials: string[] = [];
-  const webhooks: string[] = [];
-  for (const name of names) (isChatWebhookSecret(model, name) ? webhooks : credentials).push(name);
-  return [credentials, webhooks];
+export const NO_MINOR_SECRETS: MinorSecrets = { webhooks: [], uploadTokens: [] };
+
+/** True when a holder holds a chat webhook or a coverage upload token. */
+export function holdsMinor(minor: MinorSecrets): boolean {
+  return minor.webhooks.length > 0 || minor.uploadTokens.length > 0;
 }
 
 /**
- * A job's chat webhooks in words, for findings that say what a job holds: `a chat webhook (\`SLACK_WEBHOOK\`), which
- * lets someone post to a channel, not push code, publish or read data`; empty for none.
+ * Secret names split as a job's holdings split them (`job`: what its job holds): credentials, chat webhooks and
+ * coverage upload tokens (names compare without case, as GitHub's secrets do). For a container or service that gets
+ * some of its job's secrets.
  */
-export function webhookWords(names: readonly string[]): string {
-  if (names.length === 0) return '';
-  const shown = names.slice(0, 3).map((n) => `\`${n}\``).join(', ');
-  return `${names.length === 1 ? 'a chat webhook' : 'chat webhooks'} (${shown}${names.length > 3 ? ` and ${names.length - 3} more` : ''}), which ${names.length === 1 ? 'lets' : 'let'} someone post to a channel, not push code, publish or read data`;
+export function splitAsHeld(job: Holdings, names: readonly string[]): { secrets: string[]; webhooks: string[]; uploadTokens: string[] } {
+  const has = (list: readonly string[], name: string): boolean => list.some((w) => w.toUpperCase() === name.toUpperCase());
+  return {
+    secrets: names.filter((n) => !has(job.webhooks, n) && !has(job.uploadTokens, n)),
+    webhooks: names.filter((n) => has(job.webhooks, n)),
+    uploadTokens: names.filter((n) => !has(job.webhooks, n) && has(job.uploadTokens, n)),
+  };
 }
 
 /**
- * For a sentence "<who> holds <lead>no write scope ..., no <other>secret, ...": the chat webhooks the jobs hold
- * (`only a chat webhook (...); `, and `other ` before "secret"), or nothing to add when they hold none. `named`:
- * the sentence before already said what a webhook lets someone do, so only the names are repeated.
+ * Stored secret names split into credentials, chat webhooks (secrets.ts `isChatWebhookSecret`) and coverage upload
+ * tokens (secrets.ts `isUploadTokenSecret`).
  */
-export function webhookLead(names: readonly string[], named = false): { lead: string; other: string } {
-  if (names.length === 0) return { lead: '', other: '' };
-  const words = named ? `${names.length === 1 ? 'a chat webhook' : 'chat webhooks'} (${names.slice(0, 3).map((n) => `\`${n}\``).join(', ')}${names.length > 3 ? ', ...' : ''})` : webhookWords(names);
-  return { lead: `only ${words}; `, other: 'other ' };
+export function splitSecrets(model: Workflow | Action, names: readonly string[]): { credentials: string[]; webhooks: string[]; uploadTokens: string[] } {
+  const split = { credentials: [] as string[], webhooks: [] as string[], uploadTokens: [] as string[] };
+  for (const name of names) {
+    if (isChatWebhookSecret(model, name)) split.webhooks.push(name);
+    else if (isUploadTokenSecret(model, name)) split.uploadTokens.push(name);
+    else split.credentials.push(name);
+  }
+  return split;
+}
+
+function listed(names: readonly string[], max: string): string {
+  return `${names.slice(0, 3).map((n) => `\`${n}\``).join(', ')}${names.length > 3 ? max.replace('N', String(names.length - 3)) : ''}`;
+}
+
+/**
+ * What a holder holds that is not worth taking, named: `a chat webhook (\`SLACK_WEBHOOK\`) and a coverage upload
+ * token (\`CODECOV_TOKEN\`)`; empty for none.
+ */
+export function minorNames(minor: MinorSecrets, short = false): string {
+  const more = short ? ', ...' : ' and N more';
+  const parts: string[] = [];
+  const { webhooks, uploadTokens } = minor;
+  if (webhooks.length > 0) parts.push(`${webhooks.length === 1 ? 'a chat webhook' : 'chat webhooks'} (${listed(webhooks, more)})`);
+  if (uploadTokens.length > 0) parts.push(`${uploadTokens.length === 1 ? 'a coverage upload token' : 'coverage upload tokens'} (${listed(uploadTokens, more)})`);
+  return parts.join(' and ');
+}
+
+/** The kinds of minor secret any of `holders` holds, unnamed: `a chat webhook and a coverage upload token`; empty for none. */
+export function minorKinds(holders: readonly MinorSecrets[]): string {
+  const kinds: string[] = [];
+  if (holders.some((h) => h.webhooks.length > 0)) kinds.push('a chat webhook');
+  if (holders.some((h) => h.uploadTokens.length > 0)) kinds.push('a coverage upload token');
+  return kinds.join(' and ');
+}
+
+/**
+ * A holder's chat webhooks and coverage upload tokens in words, for findings that say what a job holds: `a chat
+ * webhook (\`SLACK_WEBHOOK\`), which lets someone post to a channel, not push code, publish or read data`; `a coverage
+ * upload token (\`CODECOV_TOKEN\`), which lets someone upload coverage reports for this repository, not ...`; both
+ * named when it holds both; empty for none.
+ */
+export function minorWords(minor: MinorSecrets): string {
+  if (!holdsMinor(minor)) return '';
+  const { webhooks, uploadTokens } = minor;
+  const one = webhooks.length + uploadTokens.length === 1;
+  const does = [webhooks.length > 0 ? 'post to a channel' : '', uploadTokens.length > 0 ? 'upload coverage reports for this repository' : ''].filter((d) => d !== '').join(' and ');
+  return `${minorNames(minor)}, which ${one ? 'lets' : 'let'} someone ${does}, not push code, publish or read data`;
+}
+
+/**
+ * For a sentence "<who> holds <lead>no write scope ..., no <other>secret, ...": the chat webhooks and coverage upload
+ * tokens the jobs hold (`only a chat webhook (...); `, and `other ` before "secret"), or nothing to add when they hold
+ * none. `named`: the sentence before already said what they let someone do, so only the names are repeated.
+ */
+export function minorLead(minor: MinorSecrets, named = false): { lead: string; other: string } {
+  if (!holdsMinor(minor)) return { lead: '', other: '' };
+  return { lead: `only ${named ? minorNames(minor, true) : minorWords(minor)}; `, other: 'other ' };
 }
 
 /**
  * `no write scope that changes code, releases or packages, no secret, OIDC token, self-hosted machine or publish`,
- * for the supply-chain rules' LOW: led by the chat webhooks the jobs hold (`webhookLead`) when they hold any.
+ * for the supply-chain rules' LOW: led by the chat webhooks and coverage upload tokens the jobs hold (`minorLead`)
+ * when they hold any.
  */
-export function nothingWorthText(webhooks: readonly string[], named = false): string {
-  const { lead, other } = webhookLead(webhooks, named);
+export function nothingWorthText(minor: MinorSecrets, named = false): string {
+  const { lead, other } = minorLead(minor, named);
   return `${lead}no write scope that changes code, releases or packages, no ${other}secret, OIDC token, self-hosted machine or publish`;
 }
 
@@ -218,14 +286,14 @@ function dynamicWords(expression: string): string {
 
 /**
  * Everything a holder holds, most worth taking first, in words: what `valuables` names (a self-hosted machine,
- * the token's write scopes, OIDC, secrets, a publish), then the chat webhooks, which are not worth taking
- * (`webhookWords`); empty when it holds neither. For sentences that name what a job (or a container) holds, so
- * that a chat webhook is never named before, or instead of, something worth taking.
+ * the token's write scopes, OIDC, secrets, a publish), then the chat webhooks and coverage upload tokens, which are
+ * not worth taking (`minorWords`); empty when it holds neither. For sentences that name what a job (or a container)
+ * holds, so that a chat webhook or upload token is never named before, or instead of, something worth taking.
  */
 export function heldWords(holdings: Holdings, defaultToken: DefaultToken): string[] {
   const found = valuables(holdings, defaultToken);
-  const webhooks = webhookWords(holdings.webhooks);
-  return webhooks === '' ? found : [...found, webhooks];
+  const minor = minorWords(holdings);
+  return minor === '' ? found : [...found, minor];
 }
 
 /**
@@ -263,10 +331,10 @@ export function readOnlyToken(holdings: Holdings, defaultToken: DefaultToken): b
  */
 export function nothingHeldText(holdings: Holdings): string {
   const minor = minorWrites(holdings);
-  const webhooks = webhookWords(holdings.webhooks);
-  if (minor.length === 0) return webhooks === '' ? 'the job holds no write scope, secret or OIDC token' : `the job holds only ${webhooks}: no write scope, other secret or OIDC token`;
+  const words = minorWords(holdings);
+  if (minor.length === 0) return words === '' ? 'the job holds no write scope, secret or OIDC token' : `the job holds only ${words}: no write scope, other secret or OIDC token`;
   const scopes = `${minor.map((s) => `\`${s}: write\``).join(', ')} (no scope that changes code, releases or packages)`;
-  return webhooks === '' ? `the job holds only ${scopes}, no secret or OIDC token` : `the job holds only ${scopes} and ${webhooks}, no other secret or OIDC token`;
+  return words === '' ? `the job holds only ${scopes}, no secret or OIDC token` : `the job holds only ${scopes} and ${words}, no other secret or OIDC token`;
 }
 
 /** The token's write scopes that hand over no code, release or package (`issues`, `pull-requests`, `checks`...). */
@@ -308,17 +376,18 @@ export function holdsNothing(holdings: Holdings, defaultToken: DefaultToken): bo
 }
 
 /**
- * The stored secrets that are credentials (never `GITHUB_TOKEN`, nor a chat webhook) that reach a step's own
+ * The stored secrets that are credentials (never `GITHUB_TOKEN`, nor a chat webhook or coverage upload token) that reach a step's own
  * process: its `with:` and `env:`, and the `env:` of its job and workflow, which every step of the job gets. The job's other secrets reach only the
  * runner's memory, where code of any step can still read them.
  */
 export function stepSecrets(step: Step): string[] {
-  return splitWebhooks(step.owner, stepStoredSecrets(step))[0];
+  return splitSecrets(step.owner, stepStoredSecrets(step)).credentials;
 }
 
-/** The chat webhooks (secrets.ts `isChatWebhookSecret`) that reach a step's own process, as `stepSecrets` reads them. */
-export function stepWebhooks(step: Step): string[] {
-  return splitWebhooks(step.owner, stepStoredSecrets(step))[1];
+/** The chat webhooks and coverage upload tokens (`splitSecrets`) that reach a step's own process, as `stepSecrets` reads them. */
+export function stepMinor(step: Step): MinorSecrets {
+  const { webhooks, uploadTokens } = splitSecrets(step.owner, stepStoredSecrets(step));
+  return { webhooks, uploadTokens };
 }
 
 function stepStoredSecrets(step: Step): string[] {
@@ -329,11 +398,11 @@ function stepStoredSecrets(step: Step): string[] {
 }
 
 /**
- * The stored secrets that are credentials (not chat webhooks) a reusable workflow call hands to the called workflow
+ * The stored secrets that are credentials (not chat webhooks or coverage upload tokens) a reusable workflow call hands to the called workflow
  * (`with:`, `secrets:`; every one with `secrets: inherit`).
  */
 export function callSecrets(job: Job): string[] {
-  return splitWebhooks(job.workflow, namedSecrets(job.workflow.file, [job.with, job.secrets, job.env, job.workflow.env]))[0];
+  return splitSecrets(job.workflow, namedSecrets(job.workflow.file, [job.with, job.secrets, job.env, job.workflow.env])).credentials;
 }
 
 function namedSecrets(file: SourceFile, nodes: readonly (YNode | undefined)[]): string[] {

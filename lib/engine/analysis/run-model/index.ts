@@ -11,7 +11,7 @@ import { workflowRunSets, type Job, type Step, type Workflow } from '../../model
 import { ScanCache } from '../../model/scan-cache.js';
 import { conditionRunSet, intersect, occasionIndexes, overlap, valueRunSet, workflowRuns, type RunSet } from './conditions.js';
 import { stepExecutions, type Execution } from './execution.js';
-import { holdsNothing, jobHoldings, nothingHeldText, valuables, type DefaultToken, type Holdings } from './holdings.js';
+import { holdsNothing, jobHoldings, nothingHeldText, valuables, type DefaultToken, type Holdings, type MinorSecrets } from './holdings.js';
 import { feedsPublish } from './feeds.js';
 import { cacheStep, sameFamily, savesToDefaultScope, type CacheUse } from '../caching.js';
 import { forkReach, localCallers, reachOf, REACH_ORDER, valueReach, type ForkReach, type Reach, type ValueReach } from './reach.js';
@@ -337,11 +337,19 @@ export class RunModel {
     return step.job === null ? `the jobs that run this action hold nothing worth taking` : run.nothingHeld;
   }
 
-  /** The chat webhooks the jobs a step runs in hold (holdings.ts `webhooks`; a composite action's step: its callers'), each once. */
-  webhooksAt(step: Step): string[] {
-    const found = new Set<string>();
-    for (const caller of this.jobSteps(step)) for (const name of this.job(caller.job as Job).holdings.webhooks) found.add(name);
-    return [...found];
+  /**
+   * The chat webhooks and coverage upload tokens the jobs a step runs in hold (holdings.ts `webhooks`,
+   * `uploadTokens`; a composite action's step: its callers'), each once.
+   */
+  minorAt(step: Step): MinorSecrets {
+    const webhooks = new Set<string>();
+    const uploadTokens = new Set<string>();
+    for (const caller of this.jobSteps(step)) {
+      const holdings = this.job(caller.job as Job).holdings;
+      for (const name of holdings.webhooks) webhooks.add(name);
+      for (const name of holdings.uploadTokens) uploadTokens.add(name);
+    }
+    return { webhooks: [...webhooks], uploadTokens: [...uploadTokens] };
   }
 
   /**

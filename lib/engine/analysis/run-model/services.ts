@@ -17,7 +17,7 @@ import type { Job } from '../../model/workflow.js';
 import { occurrencesInFile } from '../file-scalars.js';
 import { isGithubToken, secretOccurrences } from '../secrets.js';
 import { asList, get, scalarText, type YNode } from '../../yaml/model.js';
-import { isWebhookOf, type Holdings } from './holdings.js';
+import { splitAsHeld, type Holdings } from './holdings.js';
 
 /** A way out of the container: to the runner's machine (`host`) or into the job's workspace (`workspace`). */
 export interface ServiceMount {
@@ -142,8 +142,7 @@ export function serviceHoldings(access: ServiceAccess, job: Holdings): Holdings 
   if (access.mounts.some((m) => m.reach === 'workspace')) return job;
   return {
     token: access.token ? job.token : { kind: 'scopes', writes: [] },
-    secrets: access.secrets.filter((n) => !isWebhookOf(job, n)),
-    webhooks: access.secrets.filter((n) => isWebhookOf(job, n)),
+    ...splitAsHeld(job, access.secrets),
     inheritsSecrets: false,
     dynamicSecrets: null,
     oidc: false,

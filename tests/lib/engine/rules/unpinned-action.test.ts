@@ -595,3 +595,42 @@ describe(`${RULE}: a job that holds only a chat webhook`, () => {
     }
   });
 });
+
+describe(`${RULE}: a job that holds only a coverage upload token`, () => {
+  const job = (permissions: string, extra = '') => yaml`
+    on: push
+    permissions: ${permissions}
+    jobs:
+      test:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/checkout@v4
+          - run: make coverage${extra}
+          - uses: codecov/codecov-action@v5
+            with:
+              token: \${{ secrets.CODECOV_TOKEN }}
+  `;
+
+  it('is LOW when handed only to its own service\'s action: a stolen upload token lets someone upload coverage reports, and that action\'s owner runs the service', () => {
+    const records = recordsWith(RULE, job('{ contents: read }'));
+    expect(positions(records.map((r) => r.finding))).toEqual(['7:15 LOW', '9:15 LOW']);
+    const text = records[1]?.finding.description ?? '';
+    expect(text).toContain('the job holds only a coverage upload token (`CODECOV_TOKEN`), which lets someone upload coverage reports for this repository, not push code, publish or read data');
+    expect(text).toContain('coverage upload token `CODECOV_TOKEN` reaches the action itself, whose owner runs Codecov, the service it is for');
+    expect(text).toContain('LOW: the job holds only a coverage upload token (`CODECOV_TOKEN`); no write scope that changes code, releases or packages, no other secret');
+    expect(records[1]?.facts).not.toContain('holds:secrets');
+    expect(records[1]?.facts).not.toContain('secrets:step');
+  });
+
+  it('stays MEDIUM with OIDC, a write scope, or the token exported to $GITHUB_ENV', () => {
+    for (const [permissions, extra] of [
+      ['{ contents: read, id-token: write }', ''],
+      ['{ contents: write }', ''],
+      ['{ contents: read }', '\n          - run: echo "CODECOV_TOKEN=${{ secrets.CODECOV_TOKEN }}" >> "$GITHUB_ENV"'],
+    ] as const) {
+      const records = recordsWith(RULE, job(permissions, extra));
+      const codecov = records.filter((r) => r.finding.description.includes('codecov/codecov-action'));
+      expect(codecov.map((r) => r.finding.severity), `${permissions}${extra}`).toEqual(['MEDIUM']);
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callSecrets, durableHoldings, holdingStrength, holdsSecrets, jobHoldings, nothingHeldText, readOnlyToken, stepSecrets, stepWebhooks, valuables } from '../../../../../lib/engine/analysis/run-model/holdings.js';
+import { callSecrets, durableHoldings, holdingStrength, holdsSecrets, jobHoldings, nothingHeldText, readOnlyToken, stepSecrets, stepMinor, valuables } from '../../../../../lib/engine/analysis/run-model/holdings.js';
 import { isChatWebhookName } from '../../../../../lib/engine/analysis/secrets.js';
 import { buildWorkflow, type Job } from '../../../../../lib/engine/model/workflow.js';
 import { parseYaml } from '../../../../../lib/engine/yaml/parse.js';
@@ -285,7 +285,7 @@ describe('chat webhooks: held, but not worth taking', () => {
       expect(nothingHeldText(held(id)), id).toMatch(/^the job holds only chat webhooks \(.*\), which let someone post to a channel, not push code, publish or read data: no write scope, other secret or OIDC token$/);
     }
     expect(stepSecrets(found.get('keyed')!.steps[1]!)).toEqual([]);
-    expect(stepWebhooks(found.get('keyed')!.steps[1]!)).toEqual(['NOTIFY']);
+    expect(stepMinor(found.get('keyed')!.steps[1]!).webhooks).toEqual(['NOTIFY']);
   });
 
   it('a Slack bot or API token is a credential, as is a secret also handed to a credential name, or a `webhook` input of an action that is no chat notifier', () => {
@@ -296,6 +296,147 @@ describe('chat webhooks: held, but not worth taking', () => {
     expect(held('both').webhooks).toEqual([]);
     expect(['SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET', 'SLACK_WEBHOOK_TOKEN', 'ZAPIER_WEBHOOK_URL', 'WEBHOOK_URL', 'SLACK'].filter(isChatWebhookName)).toEqual([]);
     expect(['SLACK_WEBHOOK', 'slack-webhook', 'SLACK_CLIENT_LIBS_WEBHOOK', 'MS_TEAMS_WEBHOOK_URI', 'GCHAT_WEBHOOK'].every(isChatWebhookName)).toBe(true);
+  });
+});
+
+describe('coverage upload tokens: held, but not worth taking when kept to themselves or given to their own service', () => {
+  const held = (text: string, id = 'test') => jobHoldings(jobs(text).get(id)!);
+  const job = (permissions: string, steps: string) => yaml`
+    on: push
+    permissions: ${permissions}
+    jobs:
+      test:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/checkout@v4
+${steps}
+  `;
+
+  it('an upload token by its name, or handed only to the token input of its service\'s own action, is one: the job holds nothing worth taking', () => {
+    const cases: [string, string][] = [
+      ['CODECOV_TOKEN', `
+          - uses: codecov/codecov-action@v5
+            with:
+              token: \${{ secrets.CODECOV_TOKEN }}`],
+      ['COV', `
+          - uses: codecov/codecov-action@v5
+            with:
+              token: \${{ secrets.COV }}`],
+      ['QLTY_TOKEN', `
+          - uses: qltysh/qlty-action/coverage@v2
+            with:
+              token: \${{ secrets.QLTY_TOKEN }}`],
+      ['COVERALLS_REPO_TOKEN', `
+          - uses: coverallsapp/github-action@v2
+            with:
+              github-token: \${{ secrets.COVERALLS_REPO_TOKEN }}`],
+      ['CODECOV_TOKEN', `
+          - run: ./codecov -t "$CODECOV_TOKEN"
+            env:
+              CODECOV_TOKEN: \${{ secrets.CODECOV_TOKEN }}`],
+      ['CC_TEST_REPORTER_ID', `
+          - run: cc-test-reporter after-build
+            env:
+              CC_TEST_REPORTER_ID: \${{ secrets.CC_TEST_REPORTER_ID }}`],
+    ];
+    for (const [secret, steps] of cases) {
+      const h = held(job('{ contents: read }', steps));
+      expect(h.secrets, secret).toEqual([]);
+      expect(h.uploadTokens, secret).toEqual([secret]);
+      expect(holdingStrength(h, null), secret).toBe('none');
+      expect(valuables(h, null), secret).toEqual([]);
+      expect(nothingHeldText(h), secret).toBe(`the job holds only a coverage upload token (\`${secret}\`), which lets someone upload coverage reports for this repository, not push code, publish or read data: no write scope, other secret or OIDC token`);
+    }
+  });
+
+  it('named with a chat webhook when the job holds both', () => {
+    const h = held(job('{ contents: read }', `
+          - uses: codecov/codecov-action@v5
+            with:
+              token: \${{ secrets.CODECOV_TOKEN }}
+          - uses: slackapi/slack-github-action@v2
+            with:
+              webhook: \${{ secrets.SLACK_WEBHOOK_URL }}`));
+    expect(h.secrets).toEqual([]);
+    expect(nothingHeldText(h)).toBe('the job holds only a chat webhook (`SLACK_WEBHOOK_URL`) and a coverage upload token (`CODECOV_TOKEN`), which let someone post to a channel and upload coverage reports for this repository, not push code, publish or read data: no write scope, other secret or OIDC token');
+  });
+
+  it('is worth taking once written to $GITHUB_ENV, handed to another party\'s action or another credential\'s name, or when its service is not an upload-only one', () => {
+    const cases: [string, string][] = [
+      ['CODECOV_TOKEN', `
+          - run: echo "CODECOV_TOKEN=\${{ secrets.CODECOV_TOKEN }}" >> "$GITHUB_ENV"
+          - uses: codecov/codecov-action@v5`],
+      ['CODECOV_TOKEN', `
+          - run: echo "TOKEN=$CODECOV_TOKEN" >> $GITHUB_ENV
+            env:
+              CODECOV_TOKEN: \${{ secrets.CODECOV_TOKEN }}`],
+      ['CODECOV_TOKEN', `
+          - uses: someone/coverage-uploader@v1
+            with:
+              token: \${{ secrets.CODECOV_TOKEN }}`],
+      ['CC_TEST_REPORTER_ID', `
+          - uses: paambaati/codeclimate-action@v9
+            env:
+              CC_TEST_REPORTER_ID: \${{ secrets.CC_TEST_REPORTER_ID }}`],
+      ['COV', `
+          - uses: codecov/codecov-action@v5
+            with:
+              token: \${{ secrets.COV }}
+          - run: gh release list
+            env:
+              GH_TOKEN: \${{ secrets.COV }}`],
+      ['TOKEN', `
+          - uses: coverallsapp/github-action@v2
+            with:
+              github-token: \${{ secrets.TOKEN }}`],
+      ['SONAR_TOKEN', `
+          - uses: SonarSource/sonarqube-scan-action@v5
+            env:
+              SONAR_TOKEN: \${{ secrets.SONAR_TOKEN }}`],
+      ['CODACY_PROJECT_TOKEN', `
+          - uses: codacy/codacy-coverage-reporter-action@v1
+            with:
+              project-token: \${{ secrets.CODACY_PROJECT_TOKEN }}`],
+      ['QLTY_TOKEN', `
+          - run: qlty check
+            env:
+              QLTY_TOKEN: \${{ secrets.QLTY_TOKEN }}`],
+    ];
+    for (const [secret, steps] of cases) {
+      const h = held(job('{ contents: read }', steps));
+      expect(h.uploadTokens, `${secret}${steps}`).toEqual([]);
+      expect(h.secrets, `${secret}${steps}`).toEqual([secret]);
+      expect(holdingStrength(h, null), `${secret}${steps}`).toBe('valuable');
+    }
+  });
+
+  it('a job `env:` hands it to every action of the job: GitHub\'s own and its service\'s are no other party, a third party\'s is', () => {
+    const withEnv = (action: string) => yaml`
+      on: push
+      permissions: { contents: read }
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          env:
+            CODECOV_TOKEN: \${{ secrets.CODECOV_TOKEN }}
+          steps:
+            - uses: actions/checkout@v4
+            - uses: ${action}
+            - uses: codecov/codecov-action@v5
+    `;
+    expect(held(withEnv('actions/setup-node@v4')).uploadTokens).toEqual(['CODECOV_TOKEN']);
+    expect(held(withEnv('some/linter@v1')).secrets).toEqual(['CODECOV_TOKEN']);
+  });
+
+  it('held with OIDC or a write scope, the job still holds something worth taking', () => {
+    const steps = `
+          - uses: codecov/codecov-action@v5
+            with:
+              token: \${{ secrets.CODECOV_TOKEN }}`;
+    const oidc = held(job('{ contents: read, id-token: write }', steps));
+    expect(oidc.uploadTokens).toEqual(['CODECOV_TOKEN']);
+    expect(holdingStrength(oidc, null)).toBe('valuable');
+    expect(holdingStrength(held(job('{ contents: write }', steps)), null)).toBe('valuable');
   });
 });
 
