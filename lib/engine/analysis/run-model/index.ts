@@ -407,6 +407,21 @@ export class RunModel {
     return set;
   }
 
+  readonly #cacheSaves = new ScanCache<Job, { use: CacheUse; set: RunSet | undefined }[]>();
+
+  /** The job's steps that save cache entries, each with the runs it can save on (`cacheRunSet`); read once per job. */
+  #jobCacheSaves(job: Job): { use: CacheUse; set: RunSet | undefined }[] {
+    let found = this.#cacheSaves.get(job);
+    if (found === undefined) {
+      found = this.job(job).steps.flatMap(({ step, caller }) => {
+        const use = cacheStep(step);
+        return use === null || !use.saves ? [] : [{ use, set: this.cacheRunSet(use, caller) }];
+      });
+      this.#cacheSaves.set(job, found);
+    }
+    return found;
+  }
+
   /**
    * True when a job saves cache entries, on a run in the default branch's cache scope (caching.ts
    * `savesToDefaultScope`: not a pull request's merge ref, a tag, or a branch a maintainer picks for a manual
@@ -417,13 +432,10 @@ export class RunModel {
     // Each save at the runs it can save on (its own condition, the caller's for a composite action's step, and
     // the inputs that switch caching), and of those only the runs `from` runs in: a save only on pull request
     // runs, or code that runs only on them, plants nothing a release reads, whatever else the job runs on.
+    const all = this.#jobCacheSaves(job);
+    if (all.length === 0) return false;
     const within = from === null ? undefined : this.runSet(from);
-    const saves = this.job(job).steps.flatMap(({ step, caller }) => {
-      const use = cacheStep(step);
-      if (use === null || !use.saves) return [];
-      const set = this.cacheRunSet(use, caller);
-      return this.#savesDefaultScope(job, set !== undefined && within !== undefined ? intersect(set, within) : (set ?? within), 0) ? [use] : [];
-    });
+    const saves = all.filter(({ set }) => this.#savesDefaultScope(job, set !== undefined && within !== undefined ? intersect(set, within) : (set ?? within), 0)).map(({ use }) => use);
     if (saves.length === 0) return false;
     const shipped = this.#shippedRestores();
     return saves.some((save) => shipped.some((restore) => sameFamily(save, restore)));
