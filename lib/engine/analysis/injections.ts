@@ -1,5 +1,6 @@
 import { earlierForeignDownload, READS_FILE, type OutputCarries } from './artifacts.js';
 import { codeSinkInputs, inJavaScriptCode, type CodeLanguage } from './code-sinks.js';
+import { callerCommandInput } from './command-actions.js';
 import { describeStep, describeTaint } from './describe.js';
 import { scriptFold, scriptLines } from './script-outputs.js';
 import { expressionPath, validatedBefore } from './validation.js';
@@ -211,6 +212,24 @@ export function scriptInjections(step: Step, analyzer: TaintAnalyzer, runs: RunM
       // failing otherwise (validation.ts), has the checked shape here: it carries no code.
       const paths = [expressionPath(occurrence.expr), taint.source, ...taint.via].filter((p): p is string => p !== null && /^[\w-]+(\.[\w-]+)+$/.test(p));
       if (validatedBefore(step, paths, sink.node === step.run ? occurrence.span.start : undefined) !== null) continue;
+      // An action that runs the command its caller gives (command-actions.ts): a caller that sets its inputs
+      // already chooses the code it runs. Nothing when the callers here pass no outsider text (one that does is
+      // judged at that call, below), and hygiene for a published action.
+      const command = step.owner.kind === 'action' && !outsiderControlled(taint.controller) && paths.some((p) => p.startsWith('inputs.')) ? callerCommandInput(step.owner) : null;
+      if (command !== null) {
+        // The command itself is what the action is for; its other inputs are judged at the callers here.
+        if (expressionPath(occurrence.expr) === command || runs.jobSteps(step).length > 0) continue;
+        hits.push({
+          node: sink.node,
+          offset: occurrence.offset,
+          severity: 'INFO',
+          message: `\`\${{ ${occurrence.span.source} }}\` in ${sink.label} of ${describeStep(step)} expands ${describeTaint(taint)} into ${sink.language} code before it runs; the action exists to run the command its caller gives (\`${command}\`), so whoever sets this input already chooses the code it runs: hygiene, unless a workflow passes it an outsider's text.`,
+          job: null,
+          recommendation: injectionFix(occurrence.span.source, sink.language),
+          taint,
+        });
+        continue;
+      }
       const claim = assess(step, taint, runs, issueComment);
       if (claim === null) continue;
       hits.push({

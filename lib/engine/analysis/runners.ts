@@ -338,3 +338,33 @@ export function hostedRunnersOnly(job: Job): boolean {
     return values !== null && values.length > 0 && values.every((v) => GITHUB_HOSTED.test(v.trim()) || MANAGED.test(v.trim()) || LARGER_RUNNER.test(v.trim()));
   });
 }
+
+/**
+ * GitHub-hosted runners whose jobs GitHub itself stops sooner than the usual 6 hours, with the limit in minutes:
+ * `ubuntu-slim` (a single-CPU container runner) ends every job after 15 minutes
+ * (https://docs.github.com/en/actions/reference/runners/github-hosted-runners).
+ */
+const SHORT_LIMITS: readonly [RegExp, number][] = [[/^ubuntu-slim$/i, 15]];
+
+/**
+ * The time limit, in minutes, that the runner itself puts on every run of the job, when every runner the job can
+ * get has one (`runs-on: ubuntu-slim`, matrix values included; the longest when they differ); null when any may
+ * run for GitHub's usual 6 hours or `runs-on` cannot be read.
+ */
+export function runnerTimeLimit(job: Job): number | null {
+  const runsOn = job.runsOn;
+  if (runsOn === undefined || runsOn.kind === 'map') return null;
+  const labels = asList(runsOn);
+  if (labels.length !== 1) return null;
+  const item = labels[0];
+  if (item?.kind !== 'scalar' || typeof item.value !== 'string') return null;
+  const values = item.value.includes('${{') ? expandMatrix(job, item.value) : [item.value];
+  if (values === null || values.length === 0) return null;
+  let limit = 0;
+  for (const value of values) {
+    const found = SHORT_LIMITS.find(([label]) => label.test(value.trim()));
+    if (found === undefined) return null;
+    limit = Math.max(limit, found[1]);
+  }
+  return limit;
+}

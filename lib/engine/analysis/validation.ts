@@ -9,6 +9,10 @@
  * value cannot carry shell code into them: script-injection and artifact-poisoning read this before they claim
  * that it does.
  *
+ * A check of a `${{ }}` pasted into the script (`[[ "${{ inputs.version }}" =~ ^[0-9.]+$ ]] || exit 1`) and of a
+ * plain copy of a variable (`V="$INPUT"`, then `[[ "$V" =~ ... ]]`) counts as well: the first only for later
+ * steps and jobs, since GitHub pastes the value into the text before any of the script runs.
+ *
  * The check counts where it always runs first: earlier in the same script, in an earlier step of the job that has
  * no `if:` of its own and no `continue-on-error`, or in such a step of a job this job needs (directly or
  * through others); never for a step or job whose condition runs it after a failure (`always()`, `failure()`,
@@ -95,11 +99,16 @@ function stepChecks(step: Step): StepChecks {
   found = { paths: new Map() };
   cache.set(step, found);
   githubScriptPaths(step, found);
-  const script = step.run?.value;
-  if (typeof script !== 'string' || script.length > 200_000) return found;
+  const run = step.run;
+  if (run === undefined || typeof run.value !== 'string' || run.value.length > 200_000) return found;
+  const file = step.owner.file;
+  const { script, placeholders } = withPlaceholders(file, run);
   const validated = validatedVariables(script);
   if (validated.size === 0) return found;
-  const file = step.owner.file;
+  const copies = addCopies(script, validated);
+  // A check of `${{ inputs.version }}` written into the script: GitHub pastes the value into the text before the
+  // script runs, so the check guards later steps and jobs, never a use in the same script.
+  for (const [name, path] of placeholders) if (validated.has(name)) found.paths.set(path, Number.MAX_SAFE_INTEGER);
   // The step's own env wins over its job's, which wins over the workflow's.
   const layers: [YMap | undefined, boolean][] = [[step.env, false], [step.job?.env, true], [step.job?.workflow.env, true]];
   const seen = new Set<string>();
@@ -108,7 +117,8 @@ function stepChecks(step: Step): StepChecks {
       if (seen.has(name)) continue;
       seen.add(name);
       if (!validated.has(name)) continue;
-      const at = firstRead(script, name);
+      const copy = copies.get(name);
+      const at = firstRead(run.value, copy ?? name);
       const path = boundPath(value, file);
       if (path !== null) found.paths.set(path, at);
       // A job's or workflow's variable is `env.<name>` to every step that reads it.
@@ -116,6 +126,57 @@ function stepChecks(step: Step): StepChecks {
     }
   }
   return found;
+}
+
+/** The name a `${{ <context path> }}` of a script stands in for while its checks are read (see `withPlaceholders`). */
+const PLACEHOLDER = 'CB_EXPR_';
+
+/**
+ * A `run:` script with every `${{ }}` that reads one context path (`${{ inputs.version }}`) written as a shell
+ * variable (`${CB_EXPR_0}`, one per path), so a check of the pasted value (`[[ "${{ inputs.version }}" =~ ^[0-9.]+$ ]] || exit 1`)
+ * reads as a check of a variable; with the paths the names stand for.
+ */
+function withPlaceholders(file: Step['owner']['file'], run: NonNullable<Step['run']>): { script: string; placeholders: Map<string, string> } {
+  const text = run.value as string;
+  const placeholders = new Map<string, string>();
+  const byPath = new Map<string, string>();
+  let script = '';
+  let from = 0;
+  for (const occurrence of expressionsOf(file, run)) {
+    const path = expressionPath(occurrence.expr);
+    if (path === null || !occurrence.span.terminated || occurrence.span.start < from) continue;
+    let name = byPath.get(path);
+    if (name === undefined) {
+      name = `${PLACEHOLDER}${byPath.size}`;
+      byPath.set(path, name);
+      placeholders.set(name, path);
+    }
+    script += `${text.slice(from, occurrence.span.start)}\${${name}}`;
+    from = occurrence.span.end;
+  }
+  return { script: from === 0 ? text : script + text.slice(from), placeholders };
+}
+
+/** `V="$INPUT"` (or `V=${INPUT}`): a plain copy of one variable into another. */
+const COPY = /^[ \t]*(?:(?:export|local|readonly|declare)[ \t]+)?([A-Za-z_]\w*)=("?)\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))\2[ \t]*(?:$|[;#])/gm;
+
+/**
+ * Adds to `validated` the variables a checked one is a plain copy of (`VS="$VERSION_SPECIFIER"`, then
+ * `[[ "$VS" =~ ^v[0-9.]+$ ]] || exit 1`): the step fails unless the source holds the checked shape too. Only a
+ * copy that is the checked variable's one assignment, made before it is first read. Returns source -> copy.
+ */
+function addCopies(script: string, validated: Set<string>): Map<string, string> {
+  const copies = new Map<string, string>();
+  for (const match of script.matchAll(COPY)) {
+    const name = match[1] ?? '';
+    const source = match[3] ?? match[4] ?? '';
+    if (!validated.has(name) || validated.has(source) || source === name) continue;
+    const assignments = script.match(new RegExp(`(?:^|[\\s;&|(])${name}=|\\bread\\b[^\\n;]*\\b${name}\\b|\\bfor\\s+${name}\\b`, 'g'))?.length ?? 0;
+    if (assignments !== 1 || firstRead(script, name) < (match.index ?? 0)) continue;
+    validated.add(source);
+    copies.set(source, name);
+  }
+  return copies;
 }
 
 /** Offset of the first `$NAME` / `${NAME}` in a script. */

@@ -47,8 +47,8 @@ export const MISFEATURES: readonly Misfeature[] = [
     input: 'submodules',
     value: /^(?:true|recursive)$/i,
     severity: 'INFO',
-    why: 'submodules pull code from other repositories at the commits (or, with `git submodule update --remote`, the branches) the superproject names: whoever can push to those repositories contributes code to this build',
-    fix: 'Check that every submodule is owned by someone you trust with this build, or vendor what is needed.',
+    why: 'submodules bring code from the repositories `.gitmodules` names into the build, at the commits this repository pins: a push to one of them changes nothing here until a commit of this repository bumps the pointer (reviewed like any other change), so they add only the authors of the pinned commits, and submodules of this repository\'s own owner add no one new',
+    fix: 'Review submodule pointer bumps like dependency updates, and check that submodules of other owners are ones you trust with this build (or vendor what is needed); nothing more is needed for submodules of your own organisation.',
     source: 'https://git-scm.com/book/en/v2/Git-Tools-Submodules',
   },
 ];

@@ -5,7 +5,8 @@ import { findExpressions } from '../expressions/extract.js';
 import { parseExpression } from '../expressions/parse.js';
 import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
-import { commandName, scriptPipelines, words } from '../shell.js';
+import { holdsNothing } from '../analysis/run-model/holdings.js';
+import { commandName, logicalLines, pipelines, scriptPipelines, words } from '../shell.js';
 import { get, type YNode } from '../yaml/model.js';
 
 /** Actions that scan or gate on security findings, by `owner/repo` (lower case). */
@@ -126,6 +127,51 @@ export function securityTool(step: Step): string | null {
   return null;
 }
 
+/** Verification commands (`auditCommand`'s checksum and signature checks): they gate a download rather than report. */
+const VERIFICATION = /^(a checksum verification|a signature verification|cosign verify|gh attestation verify)/;
+
+/**
+ * When every checksum or signature verification of a step's script sits in an `&&` chain with what follows
+ * (`sha256sum -c x.sha256 && ./install.sh`), the first command it gates, as written; null otherwise (no
+ * verification, or one whose failure lets the script go on). `continue-on-error` then hides only the failure: a
+ * failed check still stops the command chained after it.
+ */
+export function verificationGates(step: Step): string | null {
+  if (step.run === undefined || typeof step.run.value !== 'string' || step.run.value.length > 200_000) return null;
+  const lines = logicalLines(step.run.value);
+  let gated: string | null = null;
+  for (const [lineIndex, line] of lines.entries()) {
+    const list = pipelines(line);
+    for (const [index, pipeline] of list.entries()) {
+      if (!pipeline.commands.some(isVerification)) continue;
+      // `bash -e` does not stop at a failed command inside an `&&` list: what follows the list still runs. So the
+      // chain must run to the end of the script, joined by `&&` only (no `||`, `;` or later line after it).
+      if (lineIndex !== lines.length - 1 || index === list.length - 1) return null;
+      let cursor = 0;
+      for (const member of list.slice(index, -1)) {
+        const last = member.commands[member.commands.length - 1];
+        const at = last === undefined ? -1 : line.text.indexOf(last.text, cursor);
+        if (last === undefined || at === -1) return null;
+        cursor = at + last.text.length;
+        const rest = line.text.slice(cursor).trimStart();
+        if (!rest.startsWith('&&')) return null;
+      }
+      gated ??= list[index + 1]?.commands[0]?.text.trim() ?? null;
+    }
+  }
+  return gated;
+}
+
+/** A checksum or signature verification command (`sha256sum -c`, `gpg --verify`, `cosign verify`, ...). */
+function isVerification(command: { text: string }): boolean {
+  const program = commandName(command.text)?.toLowerCase();
+  if (program === undefined) return false;
+  const list = words(command.text);
+  const args = list.slice(list.findIndex((w) => w.replace(/^.*\//, '').toLowerCase() === program) + 1).filter((w) => !w.startsWith('-'));
+  const audit = auditCommand(program, program === 'gpg' || program.endsWith('sum') ? list : args);
+  return audit !== null && VERIFICATION.test(audit);
+}
+
 /** What a job guards or ships, when `continue-on-error` on it hides something: a security gate, or a publish. */
 function guarded(job: Job, publishes: string | null): string | null {
   for (const step of job.steps) {
@@ -180,6 +226,19 @@ export default defineWorkflowRule({
       if (!alwaysContinues(value) || value === undefined) return;
       const tool = securityTool(step);
       if (tool === null) return;
+      const gated = verificationGates(step);
+      if (gated !== null) {
+        // A failed check still stops what it gates; only the failure is hidden. In a job that holds nothing
+        // worth taking and publishes nothing (a read-only CI run) that hides no security problem.
+        const run = step.job === null ? null : context.runs.job(step.job);
+        if (run !== null && holdsNothing(run.holdings, context.runs.defaultToken)) return;
+        const holds = run === null ? '' : ` (the job holds ${run.valuables.join(', ')})`;
+        context.report({
+          node: value,
+          message: `Step \`${stepLabel(step)}\` runs ${tool} with \`continue-on-error: true\`: a failed check still stops \`${gated.slice(0, 80)}\`, which it gates with \`&&\`, but the job passes, so a tampered or broken download goes unnoticed${holds}.`,
+        });
+        return;
+      }
       context.report({
         node: value,
         message: `Step \`${stepLabel(step)}\` runs ${tool} with \`continue-on-error: true\`: the job passes even when the tool fails or reports findings.`,

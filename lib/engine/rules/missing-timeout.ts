@@ -1,3 +1,4 @@
+import { runnerTimeLimit } from '../analysis/runners.js';
 import { defineWorkflowRule } from '../rule.js';
 
 export default defineWorkflowRule({
@@ -19,6 +20,8 @@ export default defineWorkflowRule({
       if (job.node.pairs.some((p) => p.key.value === 'timeout-minutes')) return;
       // Every step bounded: the job is too (only its setup, which GitHub runs, is left).
       if (job.steps.every((step) => step.node.pairs.some((p) => p.key.value === 'timeout-minutes'))) return;
+      // A runner that ends every job sooner itself (`ubuntu-slim`: 15 minutes) already bounds it.
+      if (runnerTimeLimit(job) !== null) return;
       context.report({
         node: job.key,
         message: `Job \`${job.id}\` has no \`timeout-minutes\`; it can run for up to 6 hours.`,

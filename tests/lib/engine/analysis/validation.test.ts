@@ -109,6 +109,108 @@ describe('a value checked before use is not an injection (script-injection)', ()
   });
 });
 
+describe('a check of the pasted value, or of a copy of the variable, gates later steps and the jobs that need it', () => {
+  const RULE = 'script-injection';
+
+  it('drops later uses after `[[ "${{ inputs.version }}" =~ ... ]]` or a checked copy, in needing jobs and through outputs', () => {
+    const findings = scanWith(RULE, yaml`
+      on:
+        workflow_dispatch:
+          inputs:
+            version: { required: true }
+            tag: { required: true }
+      jobs:
+        check:
+          runs-on: ubuntu-latest
+          outputs:
+            tag: \${{ steps.t.outputs.tag }}
+          steps:
+            - run: |
+                if [[ ! "\${{ inputs.version }}" =~ ^[0-9]+\\.[0-9]+\\.[0-9]+$ ]]; then
+                  echo "bad version"
+                  exit 1
+                fi
+            - id: t
+              env:
+                INPUT: \${{ inputs.tag }}
+              run: |
+                TAG="$INPUT"
+                if ! [[ "$TAG" =~ ^v[0-9]+$ ]]; then echo bad; exit 1; fi
+                echo "tag=$TAG" >> "$GITHUB_OUTPUT"
+        build:
+          needs: check
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo \${{ inputs.version }}
+        release:
+          needs: build
+          runs-on: ubuntu-latest
+          steps:
+            - run: git tag v\${{ inputs.version }} \${{ inputs.tag }} && git push origin \${{ needs.check.outputs.tag }}
+    `);
+    // Only the check itself, where the value is pasted into the script before any check runs.
+    expect(positions(findings)).toEqual(['13:20 LOW']);
+  });
+
+  it('negative: keeps uses when the pasted check does not fail, the copy is assigned again, or the job runs after a failure', () => {
+    const findings = scanWith(RULE, yaml`
+      on:
+        workflow_dispatch:
+          inputs:
+            version: { required: true }
+            tag: { required: true }
+      jobs:
+        check:
+          runs-on: ubuntu-latest
+          steps:
+            - run: '[[ "\${{ inputs.version }}" =~ ^[0-9.]+$ ]] && echo ok'
+            - env:
+                INPUT: \${{ inputs.tag }}
+              run: |
+                TAG="$INPUT"
+                TAG="\${TAG#refs/tags/}"
+                [[ "$TAG" =~ ^v[0-9]+$ ]] || exit 1
+        release:
+          needs: check
+          runs-on: ubuntu-latest
+          steps:
+            - run: git tag \${{ inputs.version }} \${{ inputs.tag }}
+        cleanup:
+          needs: release
+          if: always()
+          runs-on: ubuntu-latest
+          steps:
+            - run: |
+                [[ "\${{ inputs.version }}" =~ ^[0-9.]+$ ]] || exit 1
+                echo \${{ inputs.version }}
+    `);
+    expect(positions(findings)).toEqual(['10:19 LOW', '21:22 LOW', '21:44 LOW', '28:15 LOW', '29:16 LOW']);
+  });
+
+  it('takes a step output written after a check on the same line (`if ! [[ ... ]]; then exit 1; fi; echo "id=$ID" >> "$GITHUB_OUTPUT"`)', () => {
+    const wf = (check: string) => yaml`
+      on:
+        issue_comment:
+          types: [created]
+      permissions:
+        actions: write
+      jobs:
+        go:
+          runs-on: ubuntu-latest
+          steps:
+            - id: x
+              env:
+                BODY: \${{ github.event.comment.body }}
+              run: |
+                ID="\${BODY#/rerun }"
+                ${check}echo "run_id=$ID" >> "$GITHUB_OUTPUT"
+            - run: gh run rerun \${{ steps.x.outputs.run_id }}
+    `;
+    expect(scanWith(RULE, wf('if ! [[ "$ID" =~ ^[1-9][0-9]*$ ]]; then exit 1; fi; '))).toEqual([]);
+    expect(positions(scanWith(RULE, wf('if ! [[ "$ID" =~ ^[1-9].*$ ]]; then exit 1; fi; ')))).toEqual(['16:27 HIGH']);
+  });
+});
+
 describe('githubScriptChecks: an actions/github-script script that checks a value and stops otherwise', () => {
   it('reads anchored patterns, integer tests, allow-lists and numbers, and whether a failed check fails the step', () => {
     const found = (script: string) => Object.fromEntries([...githubScriptChecks(script)].map(([name, check]) => [name, check.fails]));

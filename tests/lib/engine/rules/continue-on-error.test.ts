@@ -61,6 +61,44 @@ describe(RULE, () => {
     expect(findings[0]?.description).toContain('a checksum verification');
   });
 
+  it('a verification chained with `&&` to its use: silent in a read-only job, and never claims the download is used', () => {
+    const wf = (permissions: string, extra = '') => yaml`
+      on: pull_request
+      permissions: ${permissions}
+      jobs:
+        fetch:
+          runs-on: ubuntu-latest
+          steps:
+            - run: sha256sum -c tool.tar.gz.sha256 && ./install.sh
+              continue-on-error: true
+            - run: gpg --verify tool.tar.gz.asc tool.tar.gz && tar xzf tool.tar.gz${extra}
+              continue-on-error: true
+    `;
+    // A read-only pull_request CI job: a failed check still stops the install, nothing is held.
+    expect(scanWith(RULE, wf('{ contents: read }'))).toEqual([]);
+    const held = scanWith(RULE, wf('{ contents: write }'));
+    expect(positions(held)).toEqual(['8:28 LOW', '10:28 LOW']);
+    expect(held[0]?.description).toContain('a failed check still stops `./install.sh`');
+    expect(held[0]?.description).toContain('`contents: write`');
+    // Negative: a verification whose failure lets the script go on (`||`, `;`) still hides an unverified use.
+    const open = scanWith(RULE, wf('{ contents: read }', ' || true; ./tool'));
+    expect(positions(open)).toEqual(['10:28 LOW']);
+    expect(open[0]?.description).toContain('the job passes even when the tool fails');
+    // Negative: `bash -e` does not stop at a failed command inside an `&&` list, so a later line still runs.
+    expect(positions(scanWith(RULE, yaml`
+      on: pull_request
+      permissions: { contents: read }
+      jobs:
+        fetch:
+          runs-on: ubuntu-latest
+          steps:
+            - run: |
+                sha256sum -c tool.tar.gz.sha256 && tar xzf tool.tar.gz
+                ./tool/install.sh
+              continue-on-error: true
+    `))).toEqual(['10:28 LOW']);
+  });
+
   it('leaves expressions that decide per run (matrix experiments) alone', () => {
     expect(scanWith(RULE, yaml`
       on: push

@@ -46,6 +46,10 @@ describe(RULE, () => {
     expect(positions(findings)).toEqual(['8:11 LOW', '9:11 INFO', '13:11 INFO']);
     expect(findings[2]?.description).toContain('`actions/setup-python` with `pip-install`');
     expect(findings[2]?.recommendation).toContain('venv');
+    // Submodules come at the commits the superproject pins: a push to one changes nothing without a bump here.
+    expect(findings[1]?.description).toContain('at the commits this repository pins');
+    expect(findings[1]?.description).toContain('own owner add no one new');
+    expect(findings[1]?.description).not.toContain('whoever can push');
   });
 
   it('does not report other shells, absent or false inputs, or other actions', () => {

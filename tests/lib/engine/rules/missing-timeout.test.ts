@@ -47,6 +47,32 @@ describe(RULE, () => {
     `))).toEqual(['10:3 LOW']);
   });
 
+  it('exempts a job on ubuntu-slim, whose runner ends every job after 15 minutes, but not one that may get another runner', () => {
+    expect(positions(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        slim:
+          runs-on: ubuntu-slim
+          steps:
+            - run: make lint
+        slimlist:
+          runs-on: [ubuntu-slim]
+          steps:
+            - run: make lint
+        mixed:
+          strategy:
+            matrix:
+              os: [ubuntu-slim, ubuntu-latest]
+          runs-on: \${{ matrix.os }}
+          steps:
+            - run: make test
+        latest:
+          runs-on: ubuntu-latest
+          steps:
+            - run: make test
+    `))).toEqual(['11:3 LOW', '18:3 LOW']);
+  });
+
   it('exempts reusable-workflow calls', () => {
     expect(scanWith(RULE, yaml`
       on: push

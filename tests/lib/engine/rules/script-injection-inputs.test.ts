@@ -75,3 +75,64 @@ describe(`${RULE}: dispatch and call inputs`, () => {
     expect(scan('issues', 'fixed')).toEqual([]);
   });
 });
+
+/**
+ * A composite action that exists to run the command its caller gives (`bash -c "${{ inputs.command }}"`,
+ * `env: { CMD: ${{ inputs.run }} }` then `eval "$CMD"`): whoever sets its other inputs already chooses the code
+ * it runs, so their injection gives that caller nothing more.
+ */
+describe(`${RULE}: actions that run their caller's command`, () => {
+  const runner = (script: string, env = '') => ({
+    path: '.github/actions/run/action.yml',
+    text: yaml`
+      name: run
+      description: runs a command
+      inputs:
+        command: { description: the command }
+        workdir: { description: where, default: . }
+      runs:
+        using: composite
+        steps:
+          - shell: bash${env}
+            run: |
+              cd \${{ inputs.workdir }}
+              ${script}
+    `,
+  });
+  const caller = (workdir: string) => ({
+    path: '.github/workflows/ci.yml',
+    text: yaml`
+      on:
+        pull_request_target:
+        workflow_dispatch:
+          inputs:
+            dir: { required: true }
+      permissions: { contents: write }
+      jobs:
+        a:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: ./.github/actions/run
+              with:
+                command: make test
+                workdir: ${workdir}
+    `,
+  });
+
+  it('drops the other inputs when the callers here pass no outsider text, and is INFO for a published action', () => {
+    expect(scanWith(RULE, [runner('bash -c "${{ inputs.command }}"'), caller('${{ inputs.dir }}')])).toEqual([]);
+    expect(scanWith(RULE, [runner('eval "$CMD"', '\n            env: { CMD: ${{ inputs.command }} }'), caller('${{ inputs.dir }}')])).toEqual([]);
+    const published = scanWith(RULE, [runner('${{ inputs.command }}')]);
+    expect(positions(published)).toEqual(['11:12 INFO']);
+    expect(published[0]?.description).toContain('exists to run the command its caller gives (`inputs.command`)');
+  });
+
+  it('negative: keeps the finding at the call that passes outsider text, and in an action that runs no caller command', () => {
+    const outsider = scanWith(RULE, [runner('bash -c "${{ inputs.command }}"'), caller('${{ github.event.pull_request.head.ref }}')]);
+    expect(positions(outsider)).toEqual(['11:12 HIGH']);
+    expect(outsider[0]?.description).toContain('run by step 1 of job `a`');
+    // Runs a fixed command: the collaborator's `dir` is still text pasted into code (LOW), and a published one too.
+    expect(positions(scanWith(RULE, [runner('make "${{ inputs.command }}"'), caller('${{ inputs.dir }}')]))).toEqual(['11:12 LOW']);
+    expect(positions(scanWith(RULE, [runner('echo "${{ inputs.command }}"')]))).toEqual(['11:12 LOW', '12:15 LOW']);
+  });
+});
