@@ -32,6 +32,11 @@ export interface DownloadEffect {
    * comments or statuses other jobs post. False when a value goes to a reusable workflow, whose jobs are not known here.
    */
   steersOnlyBareJobs: boolean;
+  /**
+   * The steps whose behaviour their content steers: steps that run them (the sinks), and steps given their content
+   * as data (a value in a command, an input, `$GITHUB_ENV`), for a gate on another value (`runsOutsider`).
+   */
+  steered: readonly Step[];
 }
 
 const effects = new ScanCache<WorkspaceEntry, DownloadEffect>();
@@ -45,13 +50,38 @@ export function downloadEffect(runs: RunModel, taint: TaintAnalyzer, run: JobRun
     const checkout = sinks.length > 0 ? undefined : artifactCheckout(runs, run, entry.step);
     if (checkout !== undefined) sinks = runs.sinksOf(run, checkout);
     const envWrites = (step: Step) => envInjections(step, taint).some((h) => h.artifact === true);
-    const context = { repository: runs.repository, sameRun: (a: Step, b: Step) => runs.sameRun(a, b), envWrites, valuables: (job: Job) => runs.job(job).valuables, carries: outputCarriesOutsiderText(taint) };
+    const context = { repository: runs.repository, sameRun: (a: Step, b: Step) => runs.sameRun(a, b), envWrites, valuables: (job: Job) => runs.job(job).valuables, carries: outputCarriesOutsiderText(taint), runsOutsider: (job: Job, step: Step | null) => runsOutsider(runs, taint, job, step) };
     const uses = sinks.length > 0 ? [] : artifactUses(entry.step, entry.dir, context);
     const bare = uses.every((u) => u.kind !== 'data' || (u.step.job !== null && !(u.subject !== undefined && u.step === entry.step) && !interpolatesOutputs(u.step) && runs.job(u.step.job).valuables.length === 0));
-    found = { sinks, ...(checkout !== undefined ? { checkout } : {}), use: strongestUse(uses), steersOnlyBareJobs: sinks.length === 0 && bare };
+    const steered = [...new Set([...sinks.map((t) => t.step), ...uses.filter((u) => (u.kind === 'data' || u.kind === 'env') && u.subject === undefined).map((u) => u.step)])];
+    found = { sinks, ...(checkout !== undefined ? { checkout } : {}), use: strongestUse(uses), steersOnlyBareJobs: sinks.length === 0 && bare, steered };
     effects.set(entry, found);
   }
   return found;
+}
+
+/** Downloads whose effect is being computed (a cycle of jobs, which GitHub rejects, ends here). */
+const computing = new Set<WorkspaceEntry>();
+
+/**
+ * True when a job (`step` null: any of its steps) is steered by an outsider: it runs their content (an execution
+ * traced to a workspace entry that holds a pull request's code, not one only trusted authors reach, or a fork's
+ * run's artifacts), or is given the content of a fork's artifacts as data (a value in a command or an input).
+ */
+function runsOutsider(runs: RunModel, taint: TaintAnalyzer, job: Job, step: Step | null): boolean {
+  const run = runs.job(job);
+  const mine = (s: Step) => step === null || s === step;
+  return run.workspace.some((e) => {
+    if (e.content !== 'outsider' || e.checkout?.hiddenBy === 'trusted-author') return false;
+    if (runs.sinksOf(run, e).some((t) => mine(t.step))) return true;
+    if (e.kind !== 'download' || computing.has(e)) return false;
+    computing.add(e);
+    try {
+      return downloadEffect(runs, taint, run, e).steered.some(mine);
+    } finally {
+      computing.delete(e);
+    }
+  });
 }
 
 /**

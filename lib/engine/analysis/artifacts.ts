@@ -378,10 +378,13 @@ function workflowNamed(name: string, repository: RepositoryModel): Workflow | un
  *   with the run's own token (which starts no workflow), or decides whether a step or job that only does that runs;
  * - `comment`: their content only becomes a comment's body or the number of the pull request commented on, or
  *   decides whether a step or job that only comments runs;
+ * - `gate`: their content only decides, in an `if:`, whether a step or job runs that is not steered by it: it runs
+ *   none of the outsider's content and is given none of their values (LOW: the fork starts or skips the base
+ *   repository's own code; a step or job that holds nothing is `data` for bare jobs, as before);
  * - `validated`: the values read are checked against an anchored pattern (a number) before any use;
  * - `read`: they are read into step outputs, which count where they are used.
  */
-export type ArtifactUseKind = 'env' | 'data' | 'content' | 'status' | 'label' | 'comment' | 'validated' | 'read';
+export type ArtifactUseKind = 'env' | 'data' | 'gate' | 'content' | 'status' | 'label' | 'comment' | 'validated' | 'read';
 
 export interface ArtifactUse {
   kind: ArtifactUseKind;
@@ -394,7 +397,7 @@ export interface ArtifactUse {
   fixedBody?: boolean;
 }
 
-const USE_ORDER: readonly ArtifactUseKind[] = ['env', 'data', 'content', 'status', 'label', 'comment', 'validated', 'read'];
+const USE_ORDER: readonly ArtifactUseKind[] = ['env', 'data', 'gate', 'content', 'status', 'label', 'comment', 'validated', 'read'];
 
 /** The most telling use first. */
 export function strongestUse(uses: readonly ArtifactUse[]): ArtifactUse | null {
@@ -463,6 +466,11 @@ export interface UseContext {
   valuables: (job: Job) => readonly string[];
   /** Whether an output a later step reads carries outsider text there (taint analysis; see `OutputCarries`). */
   carries?: OutputCarries;
+  /**
+   * True when a job (`step` null) or one of its steps runs an outsider's content (run model: an execution traced
+   * to a pull request checkout or a fork's download): a step or job an `if:` unlocks is steered by the fork then.
+   */
+  runsOutsider?: (job: Job, step: Step | null) => boolean;
 }
 
 /**
@@ -496,7 +504,7 @@ export function artifactUses(download: Step, dir: string | null, context: UseCon
     const refs = [...tainted.steps].filter((id) => own.some((t) => t.includes(`steps.${id}.outputs`)));
     if (later && refs.length > 0) {
       const prefixes = refs.map((id) => `steps.${id}.outputs`);
-      uses.push(checkedOutputs(job, step, own, prefixes, carries) ?? outputUse(step, prefixes));
+      uses.push(checkedOutputs(job, step, own, prefixes, carries) ?? outputUse(step, prefixes, context));
     }
     const found = later || step.run !== undefined ? stepUse(step, named, later) : null;
     if (found === null) continue;
@@ -522,12 +530,17 @@ export function artifactUses(download: Step, dir: string | null, context: UseCon
       const condition = texts(other.if).find((t) => names.some((n) => t.includes(n)));
       if (condition !== undefined) {
         const name = names.find((n) => condition.includes(n)) ?? names[0] ?? '';
-        uses.push({ kind: notice ?? 'data', step: other.steps[0] ?? download, subject: `job \`${other.id}\``, detail: `runs only when \`${name}\`, read from them, says so (its \`if:\`)${posts}` });
+        // The `if:` only starts or skips the job: it matters when the job holds something and the fork steers what
+        // it does there (it runs their content; values it is given are uses of their own, below).
+        const steered = other.uses !== undefined || held.length === 0 || context.runsOutsider === undefined || context.runsOutsider(other, null);
+        const kind: ArtifactUseKind = notice ?? (steered ? 'data' : 'gate');
+        const unsteered = kind === 'gate' ? ', but runs none of their content: the fork decides only whether the base repository\'s own steps run' : '';
+        uses.push({ kind, step: other.steps[0] ?? download, subject: `job \`${other.id}\``, detail: `runs only when \`${name}\`, read from them, says so (its \`if:\`)${posts}${unsteered}` });
       }
       for (const step of other.steps) {
         const own = texts(step.node);
         const hit = names.filter((n) => own.some((t) => t.includes(n)));
-        if (hit.length > 0) uses.push(outputUse(step, hit));
+        if (hit.length > 0) uses.push(outputUse(step, hit, context));
       }
       if (other.uses !== undefined && texts(other.with).some((t) => names.some((n) => t.includes(n)))) {
         uses.push({ kind: notice ?? 'data', step: download, subject: `job \`${other.id}\``, detail: `passes a value read from them to its reusable workflow${posts}` });
@@ -565,7 +578,7 @@ function checkedOutputs(job: Job, step: Step, own: readonly string[], prefixes: 
 }
 
 /** A step that uses an output carrying the files' content. */
-function outputUse(step: Step, refs: readonly string[]): ArtifactUse {
+function outputUse(step: Step, refs: readonly string[], context?: UseContext): ArtifactUse {
   const ref = step.usesRef;
   // Every use checks the value against a pattern or an allow-list first (validation.ts): it has that shape.
   if (usesOnlyValidated(step, refs)) return { kind: 'validated', step, detail: `checks \`${refs[0] ?? ''}\` against a pattern before use` };
@@ -586,7 +599,19 @@ function outputUse(step: Step, refs: readonly string[]): ArtifactUse {
       ? { kind: notice, step, detail: `decides in its \`if:\` whether it runs (\`${ref0}\`), and it only ${posts} (${sink})` }
       : { kind: notice, step, detail: `gives \`${ref0}\` to ${sink}, which only ${posts}` };
   }
-  if (gate !== undefined) return { kind: 'data', step, detail: `decides in its \`if:\` whether it runs (\`${ref0}\`)` };
+  if (gate !== undefined) {
+    // Deciding whether a step runs matters when the step holds something and the fork steers what it does: it is
+    // given their values (anywhere but its `if:`) or runs their content. Otherwise the fork only starts or skips
+    // the base repository's own step: LOW, naming it.
+    const given = texts(step.node).some((t) => t !== gate && refs.some((r) => t.includes(r)));
+    const job = step.job;
+    const held = job === null || context === undefined ? [] : context.valuables(job);
+    const runsTheirs = job === null || context?.runsOutsider === undefined || context.runsOutsider(job, step);
+    if (!given && held.length > 0 && !runsTheirs) {
+      return { kind: 'gate', step, detail: `decides in its \`if:\` whether it runs (\`${ref0}\`), and that step (${to}) runs none of their content and is given none of their values: the fork decides only whether the base repository's own step runs` };
+    }
+    return { kind: 'data', step, detail: `decides in its \`if:\` whether it runs (\`${ref0}\`)` };
+  }
   return { kind: 'data', step, detail: `uses \`${refs[0] ?? ''}\`, read from them` };
 }
 

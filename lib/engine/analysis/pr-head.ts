@@ -16,6 +16,7 @@ import { hasAny, scriptOf, wordMask } from './file-scripts.js';
 import { ScanCache } from '../model/scan-cache.js';
 import { localCallers } from './callers.js';
 import { legsOf } from './run-model/conditions.js';
+import { reachOf } from './run-model/reach.js';
 import { flatMap } from '../model/arrays.js';
 
 /** What makes the head of a pull request reachable, and dangerous, in a workflow. */
@@ -542,7 +543,11 @@ function findPullRequestCheckouts(job: Job, repository: RepositoryModel): (Untru
     }
     if (found.length === 0) continue;
     const trust = stepTrust(step);
-    const trusted = everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label' && !APPROVALS.has(g.kind));
+    // The run model's reach of the step, folded over its own `if:` and its job's: a step that runs only for
+    // same-repository pull requests (`head.repo.fork != true`, `!(head.repo.full_name != github.repository)`,
+    // `head.repo.id == github.repository_id` ...) is a trusted author's, whatever form the condition takes.
+    const folded = reachOf(job, step, repository).level;
+    const trusted = everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label' && !APPROVALS.has(g.kind)) || folded === 'trusted-author' || (folded === 'collaborator' && dispatched === null);
     const approved = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label');
     // An environment counts as an approval of the commit it pins only when its reviewers are known (settings);
     // offline it may hold the run or not, so the checkout is reported, saying the reviewers were not checked.

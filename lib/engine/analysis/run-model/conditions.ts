@@ -7,8 +7,10 @@
  *
  * What is read: `github.event_name`, `github.event.action`, `github.ref` / `github.ref_type` (branch, tag or
  * pull request merge ref, as the event and its filters allow), fork exclusion (`head.repo.full_name ==
- * github.repository`, `head.repo.fork == false`, the same for `workflow_run.head_repository`, and
- * `workflow_run.event == 'push'`, which a fork's run never is), whether an event
+ * github.repository`, `head.repo.fork == false`, `head.repo.owner.login == github.repository_owner`, `head.repo.id
+ * == github.repository_id`, the same for `workflow_run.head_repository`, each compared with the run's own repository
+ * however the payload names it (`pull_request.base.repo.*`, `workflow_run.repository.*`, `github.event.repository.*`),
+ * and `workflow_run.event == 'push'`, which a fork's run never is), whether an event
  * payload exists at all (`github.event.pull_request` is null on `push`, `github.event.issue.pull_request` on
  * `issues`), `matrix.*` and `runner.os` per leg.
  * Anything else is unknown, and unknown never rules a run out.
@@ -159,9 +161,10 @@ type Value =
   | { k: 'null' }
   /** A string known to start with `v` (`github.ref` on a tag: `refs/tags/`), otherwise unknown. */
   | { k: 'prefix'; v: string }
-  /** The scanned repository's own name / owner, or another repository's (a fork's), whatever they are. */
+  /** The scanned repository's own name / owner / numeric id, or another repository's (a fork's), whatever they are. */
   | { k: 'repo'; self: boolean }
   | { k: 'owner'; self: boolean }
+  | { k: 'repoid'; self: boolean }
   /** Something non-null (an object of the payload), otherwise unknown. */
   | { k: 'object' }
   /** One of these strings (lower case), not known which: the event of a run a fork's pull request started. */
@@ -194,6 +197,7 @@ function truthy(value: Value): Truth {
     case 'prefix':
     case 'repo':
     case 'owner':
+    case 'repoid':
     case 'object':
     case 'among':
       return true;
@@ -278,7 +282,7 @@ function equals(a: Value, b: Value): Truth {
     const other = a.k === 'null' ? b : a;
     // null coerces to 0 and '' to 0: leave those comparisons unknown; a non-empty string never equals null.
     if (other.k === 'str') return other.v === '' ? null : false;
-    if (other.k === 'prefix' || other.k === 'repo' || other.k === 'owner') return false;
+    if (other.k === 'prefix' || other.k === 'repo' || other.k === 'owner' || other.k === 'repoid') return false;
     return null;
   }
   if (a.k === 'prefix' || b.k === 'prefix') {
@@ -296,6 +300,7 @@ function equals(a: Value, b: Value): Truth {
   }
   if (a.k === 'repo' && b.k === 'repo') return a.self && b.self ? true : a.self !== b.self ? false : null;
   if (a.k === 'owner' && b.k === 'owner') return a.self && b.self ? true : a.self !== b.self ? false : null;
+  if (a.k === 'repoid' && b.k === 'repoid') return a.self && b.self ? true : a.self !== b.self ? false : null;
   return null;
 }
 
@@ -389,9 +394,12 @@ function contextValue(path: readonly string[], env: Env): Value {
   if (a === 'ref_type' && path.length === 2) return occasion.ref === 'tag' ? { k: 'str', v: 'tag' } : occasion.ref === 'branch' ? { k: 'str', v: 'branch' } : UNKNOWN;
   if (a === 'repository' && path.length === 2) return { k: 'repo', self: true };
   if (a === 'repository_owner' && path.length === 2) return { k: 'owner', self: true };
+  if (a === 'repository_id' && path.length === 2) return { k: 'repoid', self: true };
   if (a === 'head_ref' && path.length === 2) return event !== null && !PULL_REQUEST_EVENTS.has(event) ? { k: 'str', v: '' } : UNKNOWN;
   if (a !== 'event' || b === undefined) return UNKNOWN;
   if (b === 'action' && path.length === 3) return occasion.action === null ? UNKNOWN : { k: 'str', v: occasion.action };
+  // The repository the run belongs to, as the payload of a pull request event or `workflow_run` names it.
+  if (b === 'repository' && event !== null && (PULL_REQUEST_EVENTS.has(event) || event === 'workflow_run')) return ownRepository(path.slice(3).join('.'));
   const carriers = PAYLOADS[b];
   if (carriers !== undefined && event !== null && !carriers.has(event)) return NULL;
   // A label object exists only on `labeled` / `unlabeled` activity.
@@ -400,9 +408,13 @@ function contextValue(path: readonly string[], env: Env): Value {
     const rest = path.slice(3).join('.');
     const fork = occasion.fork;
     if (rest === '') return { k: 'object' };
+    // The base repository (`pull_request.base.repo`, `workflow_run.repository`) is the run's own, fork or not.
+    if (b === 'pull_request' && rest.startsWith('base.repo.')) return ownRepository(rest.slice('base.repo.'.length));
+    if (b === 'workflow_run' && rest.startsWith('repository.')) return ownRepository(rest.slice('repository.'.length));
     if (fork === null) return UNKNOWN;
     if (rest === 'head.repo.full_name' || rest === 'head_repository.full_name') return { k: 'repo', self: fork === 'same' };
     if (rest === 'head.repo.owner.login' || rest === 'head_repository.owner.login') return { k: 'owner', self: fork === 'same' };
+    if (rest === 'head.repo.id' || rest === 'head_repository.id') return { k: 'repoid', self: fork === 'same' };
     if (rest === 'head.repo.fork' || rest === 'head_repository.fork') return { k: 'bool', v: fork === 'fork' };
     // The run a fork's pull request started ran on a pull request event, never on `push`, `schedule` or a dispatch.
     if (b === 'workflow_run' && rest === 'event' && fork === 'fork') return { k: 'among', v: FORK_RUN_SOURCES };
@@ -412,6 +424,14 @@ function contextValue(path: readonly string[], env: Env): Value {
   // An `issues` event is never about a pull request (a pull request's activity is a `pull_request` event): its
   // issue has no `pull_request` link. On `issue_comment` it has one when the comment is on a pull request.
   if (b === 'issue' && path[3] === 'pull_request' && event === 'issues') return NULL;
+  return UNKNOWN;
+}
+
+/** A field of the run's own repository object (`full_name`, `id`, `owner.login`); unknown for any other field. */
+function ownRepository(field: string): Value {
+  if (field === 'full_name') return { k: 'repo', self: true };
+  if (field === 'id') return { k: 'repoid', self: true };
+  if (field === 'owner.login') return { k: 'owner', self: true };
   return UNKNOWN;
 }
 

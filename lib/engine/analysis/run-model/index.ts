@@ -511,7 +511,7 @@ export class RunModel {
    * configuration from it (an unknown program, a third-party action on a movable ref), and what the others run.
    */
   laterUse(run: JobRun, entry: WorkspaceEntry): LaterUse {
-    return laterUse(run.steps, entry, (ref) => this.ownershipOf(ref), this.repository);
+    return laterUse(run.steps, entry, (ref) => this.ownershipOf(ref), this.repository, (a, b) => this.sameRun(a, b));
   }
 
   readonly #envReaders = new ScanCache<Step, EnvReaders>();
@@ -555,7 +555,7 @@ export class RunModel {
   tracedExecutions(job: Job, workspace: readonly WorkspaceEntry[]): TracedExecution[] {
     const executions: TracedExecution[] = [];
     for (const step of job.steps) {
-      for (const execution of this.#expand(step, step, 0)) executions.push({ execution, step, code: codeOf(execution, workspace, step) });
+      for (const execution of this.#expand(step, step, 0)) executions.push({ execution, step, code: codeOf(execution, workspace, step, (a, b) => this.sameRun(a, b)) });
     }
     return executions;
   }

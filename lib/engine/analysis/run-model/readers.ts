@@ -166,12 +166,15 @@ function stepUse(step: Step, ownership: (ref: UsesRef) => Ownership, repository:
 
 /**
  * What the steps from the checkout's own step on do with it (`steps`: the job's called steps, in order): the first
- * that may load configuration from it, and what the others run.
+ * that may load configuration from it, and what the others run. A step that can never run in the same job run as
+ * the checkout (`sameRun`: their conditions hold on no common occasion, such as one for forks' pull requests and
+ * one for same-repository ones) does nothing with it.
  */
-export function laterUse(steps: readonly CalledStep[], entry: WorkspaceEntry, ownership: (ref: UsesRef) => Ownership, repository: RepositoryModel): LaterUse {
+export function laterUse(steps: readonly CalledStep[], entry: WorkspaceEntry, ownership: (ref: UsesRef) => Ownership, repository: RepositoryModel, sameRun: (a: Step, b: Step) => boolean = () => true): LaterUse {
   const does: string[] = [];
   for (const { step, caller } of steps) {
     if (caller.index < entry.step.index) continue;
+    if (caller !== entry.step && !sameRun(entry.step, caller)) continue;
     // The checkout step itself (actions/checkout); a script or composite action that checks out is read on.
     if (step === entry.step && step.run === undefined && step.usesRef?.kind !== 'local') continue;
     const found = stepUse(step, ownership, repository);

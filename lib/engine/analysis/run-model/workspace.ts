@@ -284,12 +284,26 @@ function cloneOf(url: string | undefined, target: string | undefined, cwd: strin
 }
 
 /**
+ * How hostile an entry's content is, for entries that hold a directory on different job runs: an outsider's
+ * (a pull request checkout only trusted authors reach is a collaborator's code, not an outsider's), another
+ * repository's, the base repository's.
+ */
+function hostility(entry: WorkspaceEntry): number {
+  if (entry.content === 'outsider') return entry.checkout?.hiddenBy === 'trusted-author' ? 1 : 2;
+  return entry.content === 'other' ? 1 : 0;
+}
+
+/**
  * The workspace entry that holds the code an execution runs: the latest entry before it (an earlier step, or an
  * earlier command of the same script) whose directory contains the execution's path, the deepest directory
  * winning. Registry packages run nothing from the workspace (null). An execution or entry whose place is not
- * known matches only entries (or executions) whose place is not known either.
+ * known matches only entries (or executions) whose place is not known either. With `sameRun` (two steps can run
+ * in the same job run), an entry whose step never runs with the execution's holds nothing for it, and a later
+ * entry replaces an earlier one only when the two can run in one job run: of two checkouts into one directory
+ * whose conditions exclude each other (one for forks' pull requests, one for same-repository ones), each holds
+ * the directory on its own runs, and the execution is traced to the more hostile content (the outsider's).
  */
-export function codeOf(execution: Execution, entries: readonly WorkspaceEntry[], caller: Step = execution.step): WorkspaceEntry | null {
+export function codeOf(execution: Execution, entries: readonly WorkspaceEntry[], caller: Step = execution.step, sameRun?: (a: Step, b: Step) => boolean): WorkspaceEntry | null {
   if (execution.kind === 'registry') return null;
   const step = caller;
   const own = execution.step === caller;
@@ -308,7 +322,11 @@ export function codeOf(execution: Execution, entries: readonly WorkspaceEntry[],
       if (!within(execution.path, entry.dir)) continue;
       depth = entry.dir === '' ? 0 : entry.dir.split('/').length;
     }
-    // Later entries replace earlier ones at the same depth (a second checkout into the same directory).
+    if (sameRun !== undefined && entry.step !== step && !sameRun(entry.step, step)) continue;
+    // Later entries replace earlier ones at the same depth (a second checkout into the same directory), unless
+    // the two never run in one job run and the earlier one's content is the more hostile.
+    const exclusive = best !== null && depth === bestDepth && sameRun !== undefined && best.step !== entry.step && !sameRun(best.step, entry.step);
+    if (exclusive && best !== null && hostility(best) > hostility(entry)) continue;
     if (depth >= bestDepth) {
       best = entry;
       bestDepth = depth;

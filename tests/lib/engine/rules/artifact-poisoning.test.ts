@@ -592,7 +592,102 @@ ${use}
     expect(findings[0]?.description).toContain('`CLOUDFLARE_API_TOKEN`');
   });
 
-  it('is at least MEDIUM when an output read from the files decides, in a later if:, whether secrets are used', () => {
+  it('is MEDIUM when an output read from the files decides, in a later if:, whether a job that holds secrets and runs their content runs; LOW when that job only runs its own code', () => {
+    const gated = (steps: string) => follow(yaml`
+      jobs:
+        changes:
+          runs-on: ubuntu-latest
+          permissions:
+            actions: read
+          outputs:
+            should_run: \${{ steps.json.outputs.should_run }}
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                name: changes
+                run-id: \${{ github.event.workflow_run.id }}
+            - uses: gradio-app/github/actions/json-to-output@main
+              id: json
+              with:
+                path: output.json
+        deploy:
+          needs: changes
+          if: needs.changes.outputs.should_run == 'true'
+          runs-on: ubuntu-latest
+          steps:
+    ` + steps);
+    // The gated job downloads the fork's build and runs it with a secret: the fork steers what it does.
+    const runsTheirs = scanWith(RULE, gated(`      - uses: actions/download-artifact@v4
+        with:
+          name: site
+          path: site
+          run-id: \${{ github.event.workflow_run.id }}
+      - run: cd site && npm ci
+        env:
+          TOKEN: \${{ secrets.DEPLOY_TOKEN }}
+`));
+    expect(positions(runsTheirs)).toEqual(['13:15 MEDIUM', '26:15 HIGH']);
+    expect(runsTheirs[0]?.description).toContain("job `deploy` runs only when `needs.changes.outputs.should_run`, read from them, says so (its `if:`), a job that holds");
+    expect(runsTheirs[0]?.description).toContain('secret `DEPLOY_TOKEN`, so their content steers the job (MEDIUM');
+    // The gated job runs only the base repository's own script: the fork decides only whether it runs.
+    const own = scanWith(RULE, gated(`      - run: ./deploy.sh
+        env:
+          TOKEN: \${{ secrets.DEPLOY_TOKEN }}
+`));
+    expect(positions(own)).toEqual(['13:15 LOW']);
+    expect(own[0]?.description).toContain("but runs none of their content: the fork decides only whether the base repository's own steps run");
+  });
+
+  it('is LOW when checked values only pick where a fixed comment goes and decide, in if:, whether the base repository\'s own step runs', () => {
+    const report = (publish: string) => follow(yaml`
+      permissions:
+        pull-requests: write
+      jobs:
+        report:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                name: pr
+                path: pr
+                run-id: \${{ github.event.workflow_run.id }}
+            - id: pr
+              run: |
+                echo "number=$(cat pr/number)" >> "$GITHUB_OUTPUT"
+                echo "sha=$(cat pr/sha)" >> "$GITHUB_OUTPUT"
+            - name: Validate
+              run: |
+                [[ "$PR" =~ ^[0-9]+$ ]] || exit 1
+                [[ "$SHA" =~ ^[0-9a-f]{40}$ ]] || exit 1
+              env:
+                PR: \${{ steps.pr.outputs.number }}
+                SHA: \${{ steps.pr.outputs.sha }}
+            - name: Comment
+              if: steps.pr.outputs.number != ''
+              uses: actions/github-script@v7
+              env:
+                PR: \${{ steps.pr.outputs.number }}
+              with:
+                script: |
+                  await github.rest.issues.createComment({ ...context.repo, issue_number: Number(process.env.PR), body: 'Thanks!' })
+            - name: Publish
+              if: steps.pr.outputs.sha != ''
+    ` + publish);
+    const own = scanWith(RULE, report(`        run: ./scripts/publish-report.sh
+        env:
+          NPM_TOKEN: \${{ secrets.NPM_TOKEN }}
+`));
+    expect(positions(own)).toEqual(['11:15 LOW']);
+    expect(own[0]?.description).toContain("step `Publish` of job `report` decides in its `if:` whether it runs (`steps.pr.outputs`), and that step (a script) runs none of their content");
+    // The unlocked step runs the fork's files (a script from the directory they landed in): steered, MEDIUM or worse.
+    const theirs = scanWith(RULE, report(`        run: bash pr/publish.sh
+        env:
+          NPM_TOKEN: \${{ secrets.NPM_TOKEN }}
+`));
+    expect(theirs.map((f) => f.severity)).toEqual(['HIGH']);
+  });
+
+  it('was MEDIUM for any if: deciding whether secrets are used (now the gated job must be steered)', () => {
     const findings = scanWith(RULE, follow(yaml`
       jobs:
         changes:
@@ -615,12 +710,14 @@ ${use}
           if: needs.changes.outputs.should_run == 'true'
           runs-on: ubuntu-latest
           steps:
-            - run: ./deploy.sh
+            - run: ./deploy.sh --pr "$PR"
               env:
                 TOKEN: \${{ secrets.DEPLOY_TOKEN }}
+                PR: \${{ needs.changes.outputs.should_run }}
     `));
+    // The gated job is also given the value, into a command: steered.
     expect(positions(findings)).toEqual(['13:15 MEDIUM']);
-    expect(findings[0]?.description).toContain("job `deploy` runs only when `needs.changes.outputs.should_run`, read from them, says so (its `if:`)");
+    expect(findings[0]?.description).toContain('uses `needs.changes.outputs.should_run`, read from them');
   });
 
   it('is HIGH when their content is written to $GITHUB_ENV (every later step runs with it)', () => {
@@ -947,7 +1044,7 @@ describe(`${RULE}: values that only decide a comment or a status`, () => {
     expect(scanWith(RULE, workflow(stepGate)).map((f) => f.severity)).toEqual(['LOW']);
   });
 
-  it('stays MEDIUM when the value also decides whether a job that holds secrets runs, or the gated job does more', () => {
+  it('is LOW when the value decides whether a job or step that holds secrets runs its own code; MEDIUM when the gated job or step is steered by the fork', () => {
     const deploy = yaml`
       deploy:
         needs: changes
@@ -959,9 +1056,10 @@ describe(`${RULE}: values that only decide a comment or a status`, () => {
               TOKEN: \${{ secrets.DEPLOY_TOKEN }}
     `;
     const [both] = scanWith(RULE, [{ path: '.github/workflows/follow.yml', text: workflow(`${callComment}\n${deploy}`) }, posting]);
-    expect(both?.severity).toBe('MEDIUM');
+    expect(both?.severity).toBe('LOW');
     expect(both?.description).toContain('job `deploy` runs only when `needs.changes.outputs.should_run`, read from them, says so (its `if:`), a job that holds');
     expect(both?.description).toContain('secret `DEPLOY_TOKEN`');
+    expect(both?.description).toContain("at worst the base repository's own step runs, or is skipped, when the fork says");
     // The called workflow builds before it comments: not only a comment.
     const builds = commentQueue('- run: make preview\n- uses: example-org/ci/actions/comment-pr@main\n  with:\n    pr: ${{ inputs.pr }}');
     expect(scanWith(RULE, [{ path: '.github/workflows/follow.yml', text: workflow(callComment) }, builds]).map((f) => f.severity)).toEqual(['MEDIUM']);
@@ -976,7 +1074,44 @@ describe(`${RULE}: values that only decide a comment or a status`, () => {
             env:
               TOKEN: \${{ secrets.RELEASE_TOKEN }}
     `;
-    expect(scanWith(RULE, workflow(stepGate)).map((f) => f.severity)).toEqual(['MEDIUM']);
+    const [step] = scanWith(RULE, workflow(stepGate));
+    expect(step?.severity).toBe('LOW');
+    expect(step?.description).toContain('decides in its `if:` whether it runs (`needs.changes.outputs.should_run`), and that step (a script) runs none of their content and is given none of their values');
+    // The same step given the value (through env, into a command): steered, MEDIUM.
+    const given = yaml`
+      notify:
+        needs: changes
+        runs-on: ubuntu-latest
+        steps:
+          - if: needs.changes.outputs.should_run == 'true'
+            run: ./release.sh "$N"
+            env:
+              TOKEN: \${{ secrets.RELEASE_TOKEN }}
+              N: \${{ needs.changes.outputs.should_run }}
+    `;
+    expect(scanWith(RULE, workflow(given)).map((f) => f.severity)).toEqual(['MEDIUM']);
+    // The gated step's own behaviour is steered by the fork's other files (a version read from them picks where a
+    // write with the job's credentials goes): the if: unlocks something the fork steers.
+    const steered = yaml`
+      upload:
+        needs: changes
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/download-artifact@v4
+            with:
+              name: docs
+              path: docs
+              run-id: \${{ github.event.workflow_run.id }}
+          - if: needs.changes.outputs.should_run == 'true'
+            run: |
+              version=$(jq -r .version docs/version.json)
+              aws s3 cp ./docs/ s3://bucket/$version/ --recursive
+            env:
+              AWS_SECRET_ACCESS_KEY: \${{ secrets.AWS_SECRET }}
+    `;
+    const found = scanWith(RULE, workflow(steered));
+    expect(found.map((f) => f.severity)).toEqual(['MEDIUM', 'MEDIUM']);
+    expect(found[0]?.description).toContain('decides in its `if:` whether it runs (`needs.changes.outputs.should_run`)');
   });
 
   describe('a value read from the files names the commit a later checkout brings', () => {

@@ -418,6 +418,114 @@ ${body.split('\n').map((l) => `          ${l}`).join('\n')}`;
     `)).toEqual([]);
   });
 
+  it("reads each checkout's own step condition, in any form of fork exclusion, next to a checkout for forks", () => {
+    // Two checkouts in one job, for same-repository pull requests and for forks: they never run in the same job run.
+    const workflow = (trigger: string, ref: string, same: string, fork: string, later = '- run: git diff --stat') => `on:
+  ${trigger}
+permissions:
+  contents: write
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        if: ${same}
+        with:
+          ref: \${{ ${ref} }}
+      - uses: actions/checkout@v4
+        if: ${fork}
+        with:
+          ref: \${{ ${ref} }}
+          path: other
+          persist-credentials: false
+      ${later}
+`;
+    const PRT = 'pull_request_target:';
+    const RUN = 'workflow_run:\n    workflows: [ci]\n    types: [completed]';
+    const HEAD = 'github.event.pull_request.head.sha';
+    const RUN_HEAD = 'github.event.workflow_run.head_sha';
+    const pairs: [string, string, string, string][] = [
+      [PRT, HEAD, 'github.event.pull_request.head.repo.full_name == github.repository', 'github.event.pull_request.head.repo.full_name != github.repository'],
+      [PRT, HEAD, 'github.event.pull_request.head.repo.fork == false', 'github.event.pull_request.head.repo.fork'],
+      [PRT, HEAD, 'github.event.pull_request.head.repo.fork != true', 'github.event.pull_request.head.repo.fork == true'],
+      [PRT, HEAD, "${{ !github.event.pull_request.head.repo.fork }}", "${{ github.event.pull_request.head.repo.fork }}"],
+      [PRT, HEAD, "\"!(github.event.pull_request.head.repo.full_name != github.repository)\"", 'github.event.pull_request.head.repo.full_name != github.repository'],
+      [PRT, HEAD, 'github.event.pull_request.head.repo.full_name == github.event.pull_request.base.repo.full_name', 'github.event.pull_request.head.repo.full_name != github.event.pull_request.base.repo.full_name'],
+      [PRT, HEAD, 'github.event.pull_request.head.repo.id == github.repository_id', 'github.event.pull_request.head.repo.id != github.repository_id'],
+      [PRT, HEAD, "github.event.pull_request.head.repo.owner.login == github.repository_owner && github.event.action != 'closed'", 'github.event.pull_request.head.repo.owner.login != github.repository_owner'],
+      [RUN, RUN_HEAD, 'github.event.workflow_run.head_repository.full_name == github.repository', 'github.event.workflow_run.head_repository.full_name != github.repository'],
+      [RUN, RUN_HEAD, 'github.event.workflow_run.head_repository.full_name == github.event.workflow_run.repository.full_name', 'github.event.workflow_run.head_repository.full_name != github.event.workflow_run.repository.full_name'],
+      [RUN, RUN_HEAD, "${{ !github.event.workflow_run.head_repository.fork }}", "${{ github.event.workflow_run.head_repository.fork }}"],
+    ];
+    const ci = { path: '.github/workflows/ci.yml', text: 'name: ci\non: pull_request\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make\n' };
+    for (const [trigger, ref, same, fork] of pairs) {
+      const findings = scanWith(RULE, [{ path: '.github/workflows/w.yml', text: workflow(trigger, ref, same, fork) }, ci]);
+      // Only the checkout for forks is the outsider's (its `ref:`); the same-repository one is a collaborator's code.
+      expect(positions(findings), same).toEqual([trigger === PRT ? '16:16 LOW' : '18:16 LOW']);
+    }
+    // Negative: a condition that does not exclude forks (a label anyone's pull request can carry, an unrelated check) is reported.
+    for (const same of ["github.event.pull_request.head.repo.full_name == github.repository || contains(github.event.pull_request.labels.*.name, 'safe')", "github.event.pull_request.head.repo.name == github.event.repository.name"]) {
+      const findings = scanWith(RULE, workflow(PRT, HEAD, same, 'github.event.pull_request.head.repo.fork'));
+      expect(positions(findings), same).toEqual(['12:16 LOW', '16:16 LOW']);
+      expect(findings[0]?.description).not.toContain('only trusted authors');
+    }
+  });
+
+  it('never joins two steps that cannot run in the same job run', () => {
+    const job = (steps: string) => `on: pull_request_target
+permissions:
+  contents: write
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+${steps}
+`;
+    const forkCheckout = `      - uses: actions/checkout@v4
+        if: github.event.pull_request.head.repo.full_name != github.repository
+        with:
+          ref: \${{ github.event.pull_request.head.sha }}
+          persist-credentials: false
+`;
+    const sameCheckout = `      - uses: actions/checkout@v4
+        if: github.event.pull_request.head.repo.full_name == github.repository
+        with:
+          ref: \${{ github.event.pull_request.head.sha }}
+`;
+    // A later checkout into the same directory for same-repository pull requests does not replace the fork's on a
+    // fork's run: the build runs the fork's code there.
+    const replaced = scanWith(RULE, job(`${forkCheckout}${sameCheckout}      - run: npm ci && npm test
+        env:
+          TOKEN: \${{ secrets.NPM_TOKEN }}
+`));
+    expect(positions(replaced)).toEqual(['11:16 HIGH']);
+    expect(replaced[0]?.description).toContain('then runs `npm ci`');
+    // Both checkouts can run in one job run (no fork condition on the second): the second replaces the first.
+    const both = scanWith(RULE, job(`${forkCheckout}      - uses: actions/checkout@v4
+        with:
+          ref: \${{ github.event.pull_request.base.sha }}
+      - run: npm ci && npm test
+        env:
+          TOKEN: \${{ secrets.NPM_TOKEN }}
+`));
+    expect(positions(both)).toEqual(['11:16 MEDIUM']);
+    // A tool that loads configuration, run only for same-repository pull requests, never runs with the fork's checkout.
+    const apart = scanWith(RULE, job(`${forkCheckout}      - run: npx some-linter .
+        if: github.event.pull_request.head.repo.full_name == github.repository
+        env:
+          TOKEN: \${{ secrets.NPM_TOKEN }}
+      - run: git diff --stat
+`));
+    expect(positions(apart)).toEqual(['11:16 LOW']);
+    expect(apart[0]?.description).toContain('only runs `git diff`');
+    // The same tool with no condition runs after the fork's checkout: MEDIUM.
+    const joined = scanWith(RULE, job(`${forkCheckout}      - run: npx some-linter .
+        env:
+          TOKEN: \${{ secrets.NPM_TOKEN }}
+`));
+    expect(positions(joined)).toEqual(['11:16 MEDIUM']);
+  });
+
   it('still reports a spoofable bot-actor check, or a guard on only one branch of an ||', () => {
     const findings = scanWith(RULE, yaml`
       on: pull_request_target

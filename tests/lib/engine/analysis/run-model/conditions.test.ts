@@ -45,6 +45,37 @@ describe('three-valued conditions', () => {
     expect(conditionTruth(condition('github.event.workflow_run.head_repository.full_name != github.repository'), { event: 'workflow_run', action: null, ref: 'branch', fork: 'same' })).toBe(false);
   });
 
+  it("compares the head repository with the run's own, however the payload names it", () => {
+    const same = { ...PRT, fork: 'same' as const };
+    const run = { event: 'workflow_run', action: null, ref: 'branch' as const, fork: 'fork' as const };
+    for (const text of [
+      'github.event.pull_request.head.repo.full_name == github.event.pull_request.base.repo.full_name',
+      'github.event.pull_request.head.repo.full_name == github.event.repository.full_name',
+      'github.event.pull_request.head.repo.id == github.repository_id',
+      'github.event.pull_request.head.repo.id == github.event.pull_request.base.repo.id',
+      'github.event.pull_request.head.repo.owner.login == github.event.repository.owner.login',
+      'github.event.pull_request.head.repo.fork != true',
+      "'!(github.event.pull_request.head.repo.full_name != github.repository)'",
+    ]) {
+      expect(conditionTruth(condition(text), PRT), text).toBe(false);
+      expect(conditionTruth(condition(text), same), text).toBe(true);
+    }
+    for (const text of [
+      'github.event.workflow_run.head_repository.full_name == github.event.workflow_run.repository.full_name',
+      'github.event.workflow_run.head_repository.id == github.event.workflow_run.repository.id',
+      'github.event.workflow_run.head_repository.id == github.repository_id',
+      'github.event.workflow_run.head_repository.full_name == github.event.repository.full_name',
+    ]) {
+      expect(conditionTruth(condition(text), run), text).toBe(false);
+      expect(conditionTruth(condition(text), { ...run, fork: 'same' }), text).toBe(true);
+    }
+    // Another field of the repository object, or a repository the payload of this event does not carry: unknown / absent.
+    expect(conditionTruth(condition("github.event.pull_request.base.repo.name == 'x'"), PRT)).toBeNull();
+    expect(conditionTruth(condition('github.event.repository.full_name == github.repository'), { event: 'push', action: null, ref: 'branch', fork: null })).toBeNull();
+    // On `push` there is no pull request: both sides are null, which GitHub compares equal.
+    expect(conditionTruth(condition('github.event.pull_request.head.repo.full_name == github.event.pull_request.base.repo.full_name'), { event: 'push', action: null, ref: 'branch', fork: null })).toBe(true);
+  });
+
   it("knows a fork's run that a workflow_run follows ran on a pull request event, never on push", () => {
     const forkRun = { event: 'workflow_run', action: null, ref: 'branch' as const, fork: 'fork' as const };
     expect(conditionTruth(condition("github.event.workflow_run.event == 'push'"), forkRun)).toBe(false);
