@@ -333,11 +333,53 @@ export function hostedRunnersOnly(job: Job): boolean {
   const labels = asList(runsOn.kind === 'map' ? get(runsOn, 'labels') : runsOn);
   if (labels.length === 0) return false;
   if (provisionedPerJob(job, labels)) return true;
-  return labels.every((item) => {
+  return everyLabelValue(job, labels, (v) => GITHUB_HOSTED.test(v) || MANAGED.test(v) || LARGER_RUNNER.test(v));
+}
+
+/**
+ * True when every label (a runner must carry them all) is a string whose every value (matrix values included) passes
+ * `test`, trimmed; false for an empty list, a non-scalar or an expression the matrix does not resolve.
+ */
+function everyLabelValue(job: Job, labels: readonly YNode[], test: (value: string) => boolean): boolean {
+  return labels.length > 0 && labels.every((item) => {
     if (item.kind !== 'scalar' || typeof item.value !== 'string') return false;
     const values = item.value.includes('${{') ? expandMatrix(job, item.value) : [item.value];
-    return values !== null && values.length > 0 && values.every((v) => GITHUB_HOSTED.test(v.trim()) || MANAGED.test(v.trim()) || LARGER_RUNNER.test(v.trim()));
+    return values !== null && values.length > 0 && values.every((v) => test(v.trim()));
   });
+}
+
+/** The macOS larger runners' labels (`macos-15-large`, `macos-15-xlarge`): GitHub-hosted, but billed as larger runners. */
+const LARGER_HOSTED_IMAGE = /-(large|xlarge)$/i;
+
+/**
+ * The first `runs-on` label value (matrix values included) that names a GitHub-hosted larger runner: a macOS larger
+ * runner's label, or a name in the shape organisations give their larger runners (`LARGER_RUNNER`: an image and a
+ * size, `ubuntu-latest-8-cores`) that names no other cloud's machine. Larger runners are billed per minute at a
+ * higher rate than standard ones, also for public repositories
+ * (https://docs.github.com/en/billing/concepts/product-billing/github-actions). Null when none is.
+ */
+export function largerRunnerLabel(job: Job): string | null {
+  const runsOn = job.runsOn;
+  if (runsOn === undefined) return null;
+  for (const item of asList(runsOn.kind === 'map' ? get(runsOn, 'labels') : runsOn)) {
+    if (item.kind !== 'scalar' || typeof item.value !== 'string') continue;
+    const values = item.value.includes('${{') ? (expandMatrix(job, item.value) ?? []) : [item.value];
+    const larger = values.map((v) => v.trim()).find((v) => v.length <= 256 && (GITHUB_HOSTED.test(v) ? LARGER_HOSTED_IMAGE.test(v) : LARGER_RUNNER.test(v) && otherCloudEvidence(v) === null));
+    if (larger !== undefined) return larger;
+  }
+  return null;
+}
+
+/**
+ * True when every runner the job can get is a standard GitHub-hosted one (`ubuntu-latest`, `windows-2025`,
+ * `macos-15`, `ubuntu-24.04-arm`; not a macOS `-large`/`-xlarge` larger runner): a fresh machine per job, billed per
+ * minute only for private repositories and only at the standard rate. False for a runner group, a custom, managed or
+ * larger runner's label, or an expression the matrix does not resolve.
+ */
+export function standardHostedOnly(job: Job): boolean {
+  const runsOn = job.runsOn;
+  if (runsOn === undefined || runsOn.kind === 'map') return false;
+  return everyLabelValue(job, asList(runsOn), (v) => GITHUB_HOSTED.test(v) && !LARGER_HOSTED_IMAGE.test(v));
 }
 
 /**
