@@ -27,17 +27,17 @@ interface Json {
 }
 const json = (r: { stdout: string }) => JSON.parse(r.stdout) as Json;
 
-/** Two jobs without timeouts: `missing-timeout` fires on lines 5 and 9. */
+/** Two jobs without timeouts on a larger runner: `missing-timeout` fires on lines 5 and 9, LOW (INFO on a standard hosted runner). */
 const TWO_JOBS = `on: push
 permissions:
   contents: read
 jobs:
   build:
-    runs-on: ubuntu-latest
+    runs-on: ubuntu-latest-8-cores
     steps:
       - run: make
   test:
-    runs-on: ubuntu-latest
+    runs-on: ubuntu-latest-8-cores
     steps:
       - run: make test
 `;
@@ -88,7 +88,7 @@ describe('configuration file', () => {
 
 describe('baseline', () => {
   it('gates only on new findings; line shifts and renames of unrelated jobs are not new', () => {
-    const withTimeout = TWO_JOBS.replace('  test:\n    runs-on: ubuntu-latest\n', '  test:\n    runs-on: ubuntu-latest\n    timeout-minutes: 5\n');
+    const withTimeout = TWO_JOBS.replace('  test:\n    runs-on: ubuntu-latest-8-cores\n', '  test:\n    runs-on: ubuntu-latest-8-cores\n    timeout-minutes: 5\n');
     const repo = tempDir({ '.github/workflows/ci.yml': TWO_JOBS, '.github/workflows/other.yml': withTimeout });
     const baselineFile = join(repo, '.chainbreaker-baseline.json');
     const made = run(['baseline', repo, '-o', baselineFile, ...only('missing-timeout')]);
@@ -108,7 +108,7 @@ describe('baseline', () => {
     expect(scan().code).toBe(0);
     writeFileSync(join(repo, '.github/workflows/ci.yml'), TWO_JOBS);
     // A new job without a timeout is new.
-    writeFileSync(join(repo, '.github/workflows/ci.yml'), `${TWO_JOBS}  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make lint\n`);
+    writeFileSync(join(repo, '.github/workflows/ci.yml'), `${TWO_JOBS}  lint:\n    runs-on: ubuntu-latest-8-cores\n    steps:\n      - run: make lint\n`);
     const fresh = run(['scan', repo, '--baseline', baselineFile, '--fail-on', 'low', '--format', 'json', ...only('missing-timeout')]);
     expect(fresh.code).toBe(1);
     expect(json(fresh).findings.map((f) => f.line)).toEqual([13]);

@@ -3,13 +3,16 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CATALOG } from '../../lib/engine/catalog.js';
 
-/** A workflow on which, of the implemented rules, only `missing-timeout` (LOW) fires. */
+/**
+ * A workflow on which, of the implemented rules, only `missing-timeout` fires: LOW, since its runner is a larger
+ * runner (on a standard GitHub-hosted one it would be INFO).
+ */
 export const NO_TIMEOUT = `on: push
 permissions:
   contents: read
 jobs:
   build:
-    runs-on: ubuntu-latest
+    runs-on: ubuntu-latest-8-cores
     steps:
       - run: make
 `;
