@@ -122,23 +122,38 @@ function platformValue(value: string): boolean {
  * Whether a variable left unresolved in a URL names an architecture or a platform rather than a version:
  * `${{ runner.arch }}`, `${{ runner.os }}`, a `${{ matrix.x }}` whose values are all architectures or systems
  * (by its name when the matrix is computed), `$(uname -m)`, or a shell, PowerShell or `env` variable whose name
- * says so (`$ARCH`, `${OS}`, `${env:RUSTUP_ARCH}`, `$env:TARGET_PLATFORM`).
+ * says so (`$ARCH`, `${OS}`, `${env:RUSTUP_ARCH}`, `$env:TARGET_PLATFORM`). An expression with fallbacks
+ * (`${{ matrix.rustup_arch || 'x86_64' }}`, `${{ inputs.arch || 'amd64' }}`) is one when every operand is.
  */
 function platformVariable(step: Step, variable: string): boolean {
   if (PLATFORM_COMMAND.test(variable)) return true;
-  const expression = /^\$\{\{\s*([\w.-]+)\s*\}\}$/.exec(variable)?.[1];
-  if (expression !== undefined) {
-    const path = expression.toLowerCase();
-    if (path === 'runner.arch' || path === 'runner.os') return true;
-    if (path.startsWith('matrix.')) {
-      const values = matrixValues(step.job, expression.slice('matrix.'.length));
-      if (values !== null && values.length > 0) return values.every(platformValue);
-    }
-    const last = expression.split('.').at(-1) ?? '';
-    return nameWords(last).some((w) => PLATFORM_WORDS.has(w));
+  const inner = /^\$\{\{\s*([^{}]{1,200}?)\s*\}\}$/.exec(variable)?.[1];
+  if (inner !== undefined) {
+    // `a || 'b' || c`: every value it can take (each operand's) must be one.
+    const operands = inner.split('||').map((o) => o.trim());
+    return operands.length <= 8 && operands.every((operand) => platformOperand(step, operand));
   }
   const name = /^\$(?:\{env:|env:|\{)?([A-Za-z_]\w*)\}?$/.exec(variable)?.[1];
   return name !== undefined && nameWords(name).some((w) => PLATFORM_WORDS.has(w));
+}
+
+/**
+ * Whether one operand of an expression names an architecture or a platform: a string literal that is one
+ * (`'x86_64'`), `runner.arch`, `runner.os`, a matrix key whose values all are (by its name when the matrix is
+ * computed), or a context value (`env.X`, `inputs.x`) whose name says so. Anything else (a call, `&&`) is not.
+ */
+function platformOperand(step: Step, operand: string): boolean {
+  const literal = /^'((?:[^']|'')*)'$/.exec(operand)?.[1];
+  if (literal !== undefined) return platformValue(literal.replace(/''/g, "'"));
+  if (!/^[\w.-]+$/.test(operand)) return false;
+  const path = operand.toLowerCase();
+  if (path === 'runner.arch' || path === 'runner.os') return true;
+  if (path.startsWith('matrix.')) {
+    const values = matrixValues(step.job, operand.slice('matrix.'.length));
+    if (values !== null && values.length > 0) return values.every(platformValue);
+  }
+  const last = operand.split('.').at(-1) ?? '';
+  return nameWords(last).some((w) => PLATFORM_WORDS.has(w));
 }
 
 /**
@@ -171,7 +186,9 @@ function originOf(url: string, identity: RepositoryIdentity, platform: (variable
   if (!/^[a-z0-9.-]+$/.test(host)) return { kind: 'mutable', host: null, plain: false };
   const who = owner?.text ?? `\`${host}\``;
   if ((match[1] ?? '').toLowerCase() !== 'https') return { kind: 'mutable', host: who, plain: true };
-  const vendor = vendorOf(url.trim(), saved);
+  // The vendor's host serves whatever a variable of the path names: an expression (`${{ matrix.arch || 'x86_64' }}`,
+  // its spaces and quotes) is one opaque piece of the path, not a reason to miss the host.
+  const vendor = vendorOf(joined.replace(/\$\{\{[^}\n]{0,120}\}\}/g, '\uE001'), saved);
   if (vendor !== null) return vendor;
   const segments = (match[3] ?? '').split('/').slice(1);
   const directories = segments.slice(0, -1);

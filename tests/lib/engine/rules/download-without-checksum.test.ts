@@ -333,6 +333,41 @@ describe(RULE, () => {
       }
     });
 
+    it("reads an expression with a fallback whose every value is an architecture (`${{ matrix.x || 'x86_64' }}`) as one, and still finds the vendor's host behind it", () => {
+      const job = (script: string, env: string, matrix: string) =>
+        ['on: push', 'jobs:', '  build:', '    runs-on: windows-latest', '    strategy:', '      matrix:', ...matrix.split('\n').map((l) => `        ${l}`), '    env:', '      NPM_TOKEN: ${{ secrets.NPM_TOKEN }}', `      ${env}`, '    steps:', '      - shell: pwsh', '        run: |', ...script.split('\n').map((l) => `          ${l}`), ''].join('\n');
+      const texts = (script: string, env: string, matrix: string) => scanWith(RULE, job(script, env, matrix), { repository: 'acme-labs/widget' }).map((f) => `${f.severity} ${f.description}`);
+      const rustup = texts('Invoke-WebRequest "https://win.rustup.rs/${env:RUSTUP_ARCH}" -OutFile rustup-init.exe; .\\rustup-init.exe -y', "RUSTUP_ARCH: ${{ matrix.rustup_arch || 'x86_64' }}", 'rustup_arch: [x86_64, i686, aarch64]');
+      expect(rustup).toHaveLength(1);
+      expect(rustup[0]).toMatch(/^LOW /);
+      expect(rustup[0]).toContain("official rustup installer or distribution, served over HTTPS from the vendor's own host `win.rustup.rs`");
+      // Someone else's host: the fallback expression is an architecture, not a version the scan cannot read.
+      for (const [env, matrix] of [
+        ["TOOL_ARCH: ${{ matrix.arch || 'x86_64' }}", 'arch: [x86_64, aarch64]'],
+        ["TOOL_ARCH: ${{ matrix.flavour || 'amd64' }}", 'flavour: [arm64, amd64]'],
+        ["TOOL_ARCH: ${{ inputs.target || 'linux-x64' }}", 'other: [a]'],
+      ] as const) {
+        const found = texts('Invoke-WebRequest "https://dl.example.com/tool/${env:TOOL_ARCH}/tool.zip" -OutFile tool.zip', env, matrix);
+        expect(found[0], env).toContain('names an architecture or a platform, not a version)');
+        expect(found[0], env).not.toContain('may name no fixed version');
+      }
+    });
+
+    it('negative: a fallback expression with a value that is not an architecture stays a variable that may be a version', () => {
+      const job = (env: string, matrix: string) =>
+        ['on: push', 'jobs:', '  build:', '    runs-on: ubuntu-latest', '    strategy:', '      matrix:', `        ${matrix}`, '    env:', '      NPM_TOKEN: ${{ secrets.NPM_TOKEN }}', `      ${env}`, '    steps:', '      - run: curl -fsSLo tool.zip "https://dl.example.com/tool/${TOOL_DIR}/tool.zip"', ''].join('\n');
+      for (const [env, matrix] of [
+        ["TOOL_DIR: ${{ matrix.arch || 'v1' }}", 'arch: [x86_64, aarch64]'],
+        ["TOOL_DIR: ${{ matrix.version || 'x86_64' }}", 'version: [1.2.3, latest]'],
+        ["TOOL_DIR: ${{ inputs.ref || 'x86_64' }}", 'other: [a]'],
+        ["TOOL_DIR: ${{ matrix.arch && 'v1' || 'x86_64' }}", 'arch: [x86_64]'],
+      ] as const) {
+        const found = scanWith(RULE, job(env, matrix), { repository: 'acme-labs/widget' });
+        expect(found.map((f) => f.severity), env).toEqual(['MEDIUM']);
+        expect(found[0]?.description, env).toContain('may name no fixed version');
+      }
+    });
+
     it("negative: someone else's changeable location stays MEDIUM in a job that holds something, saying who can change it and what the job holds", () => {
       const findings = scanWith(RULE, held([
         'curl -fsSLo f.tar.xz https://ffmpeg.example.com/releases/ffmpeg-7.0.2-amd64-static.tar.xz',
