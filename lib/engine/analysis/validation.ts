@@ -340,6 +340,8 @@ export function expressionPath(expr: Parameters<typeof contextPath>[0] | null): 
 export function usesOnlyValidated(step: Step, refs: readonly string[], exceptIf = false): boolean {
   if (step.job === null || !hasChecks(step.job.workflow)) return false;
   const wanted = refs.map(normalizePath);
+  // An `if:` is an expression with or without `${{ }}`: a bare one (`if: steps.x.outputs.n != ''`) decides too.
+  if (!exceptIf && wanted.some((w) => conditionText(step.if).toLowerCase().includes(w))) return false;
   const file = step.owner.file;
   const checks = stepChecks(step);
   const envValues = new Set<YNode>((step.env?.pairs ?? []).map((p) => p.value));

@@ -726,6 +726,10 @@ ${extra}`;
     const checked = scanWith(RULE, report(strict, post()));
     expect(checked.map((f) => f.severity)).toEqual(['LOW']);
     expect(checked[0]?.description).toContain('step `Post results` of job `report` decides in its `if:` whether it runs (`steps.run-info.outputs`), and that step (a script) runs none of their content and is given only values checked against a pattern first');
+    // A bare `if:` (no `${{ }}`) decides the same: the same LOW, not "every use is checked".
+    const bare = scanWith(RULE, report(strict, post().replace("${{ steps.run-info.outputs.run_id != '' }}", "steps.run-info.outputs.run_id != ''")));
+    expect(bare.map((f) => f.severity)).toEqual(['LOW']);
+    expect(bare[0]?.description).toContain('and is given only values checked against a pattern first');
     // A value the step is also given that nothing checks reaches its command as the fork wrote it.
     const unchecked = scanWith(RULE, report(strict, post('          TITLE: ${{ steps.run-info.outputs.title }}\n')));
     expect(unchecked.map((f) => f.severity)).toEqual(['MEDIUM']);
