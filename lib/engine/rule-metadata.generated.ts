@@ -114,7 +114,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "All secrets passed to a reusable workflow",
     severity: "MEDIUM",
     surface: "workflow",
-    description: "A job calls a reusable workflow with `secrets: inherit`, handing it every secret of the repository, organization and environment instead of the few it needs. HIGH when the called workflow belongs to another owner and anyone with a GitHub account can start the caller (its trigger and activity `types:`, and the job's conditions, as the run model reads them); MEDIUM for another owner's workflow on other triggers, and for the repository owner's own workflows (first-party) on outsider triggers; LOW for a workflow of this same repository (local, any ref) and for first-party workflows that only collaborators start.",
+    description: "A job calls a reusable workflow with `secrets: inherit`, handing it every secret of the repository, organization and environment instead of the few it needs. HIGH when the called workflow belongs to another owner and anyone with a GitHub account can start the caller (its trigger and activity `types:`, and the job's conditions, as the run model reads them); MEDIUM for another owner's workflow on other triggers, and for the repository owner's own workflows (first-party) on outsider triggers; LOW for first-party workflows that only collaborators start; INFO for a workflow of this same repository (local, any ref), whose code is reviewed here: passing only the secrets it uses is least privilege, so a later change of the called workflow cannot reach the others.",
     recommendation: "Replace `secrets: inherit` with an explicit `secrets:` mapping of only the secrets the called workflow declares under `on.workflow_call.secrets`.",
   },
   {

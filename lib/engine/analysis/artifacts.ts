@@ -603,12 +603,17 @@ function outputUse(step: Step, refs: readonly string[], context?: UseContext): A
     // Deciding whether a step runs matters when the step holds something and the fork steers what it does: it is
     // given their values (anywhere but its `if:`) or runs their content. Otherwise the fork only starts or skips
     // the base repository's own step: LOW, naming it.
-    const given = texts(step.node).some((t) => t !== gate && refs.some((r) => t.includes(r)));
+    // A value checked against a pattern before the step gets it (validation.ts; its `if:` aside) has a shape that
+    // steers nothing: a number or a commit SHA picks only what the base repository's own code works on.
+    const mentioned = texts(step.node).some((t) => t !== gate && refs.some((r) => t.includes(r)));
+    const checked = mentioned && usesOnlyValidated(step, refs, true);
+    const given = mentioned && !checked;
     const job = step.job;
     const held = job === null || context === undefined ? [] : context.valuables(job);
     const runsTheirs = job === null || context?.runsOutsider === undefined || context.runsOutsider(job, step);
     if (!given && held.length > 0 && !runsTheirs) {
-      return { kind: 'gate', step, detail: `decides in its \`if:\` whether it runs (\`${ref0}\`), and that step (${to}) runs none of their content and is given none of their values: the fork decides only whether the base repository's own step runs` };
+      const values = checked ? 'is given only values checked against a pattern first' : 'is given none of their values';
+      return { kind: 'gate', step, detail: `decides in its \`if:\` whether it runs (\`${ref0}\`), and that step (${to}) runs none of their content and ${values}: the fork decides only whether the base repository's own step runs` };
     }
     return { kind: 'data', step, detail: `decides in its \`if:\` whether it runs (\`${ref0}\`)` };
   }

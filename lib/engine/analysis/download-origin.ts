@@ -6,10 +6,13 @@
  *
  * Variables in the URL are read from the script's own assignments before the command (`VERSION=v1.8.0`,
  * `$SrcUrl = "https://…"` in PowerShell) and from the step's, job's and workflow's `env:` (PowerShell's
- * `$env:X` and `${env:X}` too; a composite action's `${{ inputs.x }}` by its default); a URL that can take
+ * `$env:X` and `${env:X}` too, `${{ env.tool-version }}` and `${{ env['tool-version'] }}`; a composite action's
+ * `${{ inputs.x }}` by its default); a URL that can take
  * several values is judged by the most changeable of them. A variable left unresolved that names an
  * architecture or a platform (`$ARCH`, `${env:RUSTUP_ARCH}`, `$(uname -m)`, `${{ runner.os }}`, a matrix
- * value that is one) is not a version, and the address is judged by the rest of it.
+ * value that is one) is not a version, and the address is judged by the rest of it. A script that serves the
+ * file a query parameter names (`download.php?file=/pub/tool/4.24/tool-4.24.tar.gz`, `?url=https://…`) is read
+ * by that path as well as its own.
  */
 import { namedInstaller, vendorEntry } from '../data/installers.js';
 import { matrixValues } from './matrix-values.js';
@@ -122,23 +125,38 @@ function platformValue(value: string): boolean {
  * Whether a variable left unresolved in a URL names an architecture or a platform rather than a version:
  * `${{ runner.arch }}`, `${{ runner.os }}`, a `${{ matrix.x }}` whose values are all architectures or systems
  * (by its name when the matrix is computed), `$(uname -m)`, or a shell, PowerShell or `env` variable whose name
- * says so (`$ARCH`, `${OS}`, `${env:RUSTUP_ARCH}`, `$env:TARGET_PLATFORM`).
+ * says so (`$ARCH`, `${OS}`, `${env:RUSTUP_ARCH}`, `$env:TARGET_PLATFORM`). An expression with fallbacks
+ * (`${{ matrix.rustup_arch || 'x86_64' }}`, `${{ inputs.arch || 'amd64' }}`) is one when every operand is.
  */
 function platformVariable(step: Step, variable: string): boolean {
   if (PLATFORM_COMMAND.test(variable)) return true;
-  const expression = /^\$\{\{\s*([\w.-]+)\s*\}\}$/.exec(variable)?.[1];
-  if (expression !== undefined) {
-    const path = expression.toLowerCase();
-    if (path === 'runner.arch' || path === 'runner.os') return true;
-    if (path.startsWith('matrix.')) {
-      const values = matrixValues(step.job, expression.slice('matrix.'.length));
-      if (values !== null && values.length > 0) return values.every(platformValue);
-    }
-    const last = expression.split('.').at(-1) ?? '';
-    return nameWords(last).some((w) => PLATFORM_WORDS.has(w));
+  const inner = /^\$\{\{\s*([^{}]{1,200}?)\s*\}\}$/.exec(variable)?.[1];
+  if (inner !== undefined) {
+    // `a || 'b' || c`: every value it can take (each operand's) must be one.
+    const operands = inner.split('||').map((o) => o.trim());
+    return operands.length <= 8 && operands.every((operand) => platformOperand(step, operand));
   }
   const name = /^\$(?:\{env:|env:|\{)?([A-Za-z_]\w*)\}?$/.exec(variable)?.[1];
   return name !== undefined && nameWords(name).some((w) => PLATFORM_WORDS.has(w));
+}
+
+/**
+ * Whether one operand of an expression names an architecture or a platform: a string literal that is one
+ * (`'x86_64'`), `runner.arch`, `runner.os`, a matrix key whose values all are (by its name when the matrix is
+ * computed), or a context value (`env.X`, `inputs.x`) whose name says so. Anything else (a call, `&&`) is not.
+ */
+function platformOperand(step: Step, operand: string): boolean {
+  const literal = /^'((?:[^']|'')*)'$/.exec(operand)?.[1];
+  if (literal !== undefined) return platformValue(literal.replace(/''/g, "'"));
+  if (!/^[\w.-]+$/.test(operand)) return false;
+  const path = operand.toLowerCase();
+  if (path === 'runner.arch' || path === 'runner.os') return true;
+  if (path.startsWith('matrix.')) {
+    const values = matrixValues(step.job, operand.slice('matrix.'.length));
+    if (values !== null && values.length > 0) return values.every(platformValue);
+  }
+  const last = operand.split('.').at(-1) ?? '';
+  return nameWords(last).some((w) => PLATFORM_WORDS.has(w));
 }
 
 /**
@@ -151,7 +169,8 @@ function whole(url: string, script: string, offset: number): string {
   const end = script.indexOf('\n', offset);
   const line = script.slice(offset, end === -1 ? script.length : end).replace(/\$\{\{\s*([^}]*?)\s*\}\}/g, '${{$1}}');
   const start = line.indexOf(url.slice(0, open));
-  return start === -1 ? url : (/^[^\s'"]+/.exec(line.slice(start))?.[0] ?? url);
+  // An expression is one piece, its quotes too (`${{env['tool-version']}}`).
+  return start === -1 ? url : (/^(?:\$\{\{[^}\n]{0,200}\}\}|[^\s'"])+/.exec(line.slice(start))?.[0] ?? url);
 }
 
 /** Variables in a path: `${{ … }}`, PowerShell's `${env:X}` and `$env:X`, `$(…)`, `${X}`, `$X`. */
@@ -164,36 +183,70 @@ function originOf(url: string, identity: RepositoryIdentity, platform: (variable
   // A command substitution or an expression stays one piece of the path (`tool-$(uname -m).tar.gz`,
   // `${{ runner.arch }}/tool.zip`): its spaces are kept apart.
   const joined = url.trim().replace(/\$\([^()\n]{0,80}\)|\$\{\{[^}\n]{0,120}\}\}/g, (m) => m.replace(/\s/g, '\uE000'));
-  const match = /^(https?|ftp):\/\/(?:[^/@\s]*@)?([^/:?#\s]+)[^/?#\s]*(\/[^?#\s]*)?/i.exec(joined);
+  const match = /^(https?|ftp):\/\/(?:[^/@\s]*@)?([^/:?#\s]+)[^/?#\s]*(\/[^?#\s]*)?(\?[^#\s]*)?/i.exec(joined);
   if (match === null) return { kind: 'mutable', host: null, plain: false };
   const host = (match[2] ?? '').toLowerCase();
   // A host the scan cannot read (`$HOST`, `${{ … }}`) is no one's in particular.
   if (!/^[a-z0-9.-]+$/.test(host)) return { kind: 'mutable', host: null, plain: false };
   const who = owner?.text ?? `\`${host}\``;
   if ((match[1] ?? '').toLowerCase() !== 'https') return { kind: 'mutable', host: who, plain: true };
-  const vendor = vendorOf(url.trim(), saved);
+  // The vendor's host serves whatever a variable of the path names: an expression (`${{ matrix.arch || 'x86_64' }}`,
+  // its spaces and quotes) is one opaque piece of the path, not a reason to miss the host.
+  const vendor = vendorOf(joined.replace(/\$\{\{[^}\n]{0,120}\}\}/g, '\uE001'), saved);
   if (vendor !== null) return vendor;
   const segments = (match[3] ?? '').split('/').slice(1);
-  const directories = segments.slice(0, -1);
+  // A script that serves the file a query parameter names (`download.php?file=/pub/tool/4.24/tool-4.24.tar.gz`):
+  // that path is read as the address's own, and its last segment is the file downloaded.
+  const carried = carriedPath(match[4] ?? '');
+  const directories = [...segments.slice(0, -1), ...carried.slice(0, -1)];
+  const file = carried.at(-1) ?? segments.at(-1) ?? '';
   const moving = directories.find((d) => MOVING.test(d));
   if (moving !== undefined) return { kind: 'mutable', host: who, plain: false, why: 'moving', moving };
   const version = directories.find((d) => VERSION.test(d));
   if (version === undefined) {
     // A variable left in the path (its value set at run time, by a step's output or a caller) is not "no version",
     // unless it names an architecture or a platform: then the rest of the address says what version it names.
-    const variables = [...segments.join('/').matchAll(PATH_VARIABLE)].map((m) => m[0].replace(/\uE000/g, ' ')).slice(0, 16);
+    const variables = [...[...segments, ...carried].join('/').matchAll(PATH_VARIABLE)].map((m) => m[0].replace(/\uE000/g, ' ')).slice(0, 16);
     const variable = variables.find((v) => !platform(v));
     if (variable !== undefined) return { kind: 'mutable', host: who, plain: false, why: 'unread', variable };
-    const file = (segments.at(-1) ?? '').replace(PATH_VARIABLE, '');
     const arch = variables[0];
-    return { kind: 'mutable', host: who, plain: false, why: /\d+\.\d+/.test(file) ? 'file' : 'none', ...(arch === undefined ? {} : { platform: arch }) };
+    return { kind: 'mutable', host: who, plain: false, why: /\d+\.\d+/.test(file.replace(PATH_VARIABLE, '')) ? 'file' : 'none', ...(arch === undefined ? {} : { platform: arch }) };
   }
   return {
     kind: 'versioned',
     version,
     where: owner === null ? `\`${host}\`'s per-version archive` : `the releases of ${owner.text}`,
-    publisher: ownPublisher(host, (match[3] ?? '').split('/').slice(1), segments.at(-1) ?? ''),
+    publisher: ownPublisher(host, segments, file),
   };
+}
+
+/** Query parameters whose name says their value is the file to serve (`?file=`, `?path=`, `?url=`). */
+const PATH_PARAMETER = /^(?:file|files|filename|filepath|path|url|uri|src|source|dl|download|f|p)$/i;
+
+/**
+ * The segments of the path a query parameter carries (`?file=/eclipse/drops4/R-4.24/eclipse-SDK-4.24.tar.gz`,
+ * `?url=https://host/dist/v1.2.3/tool.tgz`), percent-decoded; empty when none does. A value carries a path
+ * when it is an absolute URL (its path is taken), starts with `/`, or holds a `/` under a parameter named for
+ * a file or a path. Other parameters (`?version=latest`, `?X-Amz-Credential=…/s3/aws4_request`) say nothing
+ * of the path. The first parameter that carries one is read.
+ */
+function carriedPath(query: string): string[] {
+  for (const pair of query.slice(1).split('&').slice(0, 16)) {
+    const equals = pair.indexOf('=');
+    if (equals <= 0) continue;
+    let value = pair.slice(equals + 1);
+    try {
+      value = decodeURIComponent(value);
+    } catch {
+      // A malformed escape: the value as written.
+    }
+    const url = /^(?:https?|ftp):\/\/[^/?#]*(\/[^?#]*)?/i.exec(value);
+    const path = url !== null ? (url[1] ?? '') : value.startsWith('/') || (value.includes('/') && PATH_PARAMETER.test(pair.slice(0, equals))) ? value : null;
+    if (path === null) continue;
+    const segments = path.split('/').filter((s) => s !== '').slice(0, 32);
+    if (segments.length > 0) return segments;
+  }
+  return [];
 }
 
 /** Labels of a host that name no one in particular (the service, not the vendor). */
@@ -220,8 +273,11 @@ function ownPublisher(host: string, path: string[], file: string): boolean {
   return labels.some(same);
 }
 
-/** `$NAME`, `${NAME}`, `$env:NAME`, `${env:NAME}`, `${{ env.NAME }}`, `${{ inputs.name }}` in a URL. */
-const VARIABLE = /\$\{\{\s*(env|inputs|github\.event\.inputs)\.([\w-]+)\s*\}\}|\$\{?env:([A-Za-z_]\w*)\}?|\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)/g;
+/**
+ * `$NAME`, `${NAME}`, `$env:NAME`, `${env:NAME}`, `${{ env.NAME }}`, `${{ inputs.name }}` in a URL; a context's
+ * name may hold hyphens (`${{ env.tool-version }}`) and be indexed (`${{ env['tool-version'] }}`), as GitHub allows.
+ */
+const VARIABLE = /\$\{\{\s*(env|inputs|github\.event\.inputs)(?:\.([\w-]+)|\[\s*'([\w-]+)'\s*\])\s*\}\}|\$\{?env:([A-Za-z_]\w*)\}?|\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)/g;
 
 /** The values `text` can take, its variables replaced by every value found for them (a variable with none is left as it is). */
 function expand(step: Step, script: string, offset: number, text: string, depth: number): string[] {
@@ -231,8 +287,8 @@ function expand(step: Step, script: string, offset: number, text: string, depth:
     const whole = match[0];
     const found =
       match[1] === 'inputs' || match[1] === 'github.event.inputs'
-        ? inputDefault(step, match[2] ?? '')
-        : variableValues(step, script, offset, match[2] ?? match[3] ?? match[4] ?? match[5] ?? '', match[1] === 'env');
+        ? inputDefault(step, match[2] ?? match[3] ?? '')
+        : variableValues(step, script, offset, match[2] ?? match[3] ?? match[4] ?? match[5] ?? match[6] ?? '', match[1] === 'env');
     if (found.length === 0) continue;
     const next: string[] = [];
     for (const value of values) for (const replacement of found) for (const expanded of expand(step, script, offset, replacement, depth + 1)) next.push(value.replace(whole, expanded));

@@ -333,12 +333,15 @@ export function expressionPath(expr: Parameters<typeof contextPath>[0] | null): 
 /**
  * True when every use a step makes of values read from `refs` (`steps.json.outputs`, `needs.changes.outputs.pr`)
  * is a checked one: bound to an environment variable its own script checks, or checked before (see
- * `validatedBefore`). A use in its `if:` decides whether it runs, which no check changes: false. False too when
- * the step uses none of them.
+ * `validatedBefore`). A use in its `if:` decides whether it runs, which no check changes: false; with `exceptIf`,
+ * the uses in its `if:` are left out (the question is then what the step is given once it runs). False too when
+ * the step uses none of them (none but in its `if:`, with `exceptIf`).
  */
-export function usesOnlyValidated(step: Step, refs: readonly string[]): boolean {
+export function usesOnlyValidated(step: Step, refs: readonly string[], exceptIf = false): boolean {
   if (step.job === null || !hasChecks(step.job.workflow)) return false;
   const wanted = refs.map(normalizePath);
+  // An `if:` is an expression with or without `${{ }}`: a bare one (`if: steps.x.outputs.n != ''`) decides too.
+  if (!exceptIf && wanted.some((w) => conditionText(step.if).toLowerCase().includes(w))) return false;
   const file = step.owner.file;
   const checks = stepChecks(step);
   const envValues = new Set<YNode>((step.env?.pairs ?? []).map((p) => p.value));
@@ -347,7 +350,7 @@ export function usesOnlyValidated(step: Step, refs: readonly string[]): boolean 
     for (const occurrence of expressionsOf(file, scalar)) {
       const path = expressionPath(occurrence.expr);
       const hits = wanted.some((w) => occurrence.span.source.toLowerCase().includes(w));
-      if (!hits) continue;
+      if (!hits || (exceptIf && scalar === step.if)) continue;
       any = true;
       if (scalar === step.if || path === null || !wanted.some((w) => path.startsWith(w))) return false;
       // `env: { PR: ${{ steps.json.outputs.pr }} }` with `$PR` checked by the step's own script.

@@ -121,8 +121,10 @@ const PERMISSION_STAGES = [MISSING_PERMISSIONS, EXCESSIVE_PERMISSIONS, DEFAULT_T
 const DEFAULT_TOKEN_OF_ENTRY = (rule_id: 'missing-permissions' | 'default-token-write') =>
   ({ rule_id, min_severity: 'LOW', instance: "the default token of the entry's job", entry_facts: ['token:default'] }) as const;
 const GRANT_OF_ENTRY = { rule_id: 'excessive-permissions', min_severity: 'LOW', instance: "a write grant the entry's job holds", entry_facts: ['holds:token|holds:oidc'] } as const;
+// `secrets-inherit` to a workflow of this same repository is INFO (tidiness: no other party gains the secrets), but
+// the job still holds every secret: it joins as the others do.
 const SECRETS_OF_ENTRY = (rule_id: 'secrets-inherit' | 'overprovisioned-secrets') =>
-  ({ rule_id, min_severity: 'LOW', instance: "secrets the entry's job holds", entry_facts: ['holds:secrets'] }) as const;
+  ({ rule_id, min_severity: rule_id === 'secrets-inherit' ? 'INFO' : 'LOW', instance: "secrets the entry's job holds", entry_facts: ['holds:secrets'] }) as const;
 const ENV_ADVICE =
   'Pass the value through an environment variable instead of expanding it in the script: `env: TITLE: ${{ github.event.issue.title }}`, then use `"$TITLE"` in `run:` (or `process.env.TITLE` in `actions/github-script`), so the shell never parses it as code.';
 

@@ -143,7 +143,7 @@ function judge(runs: RunModel, run: JobRun, reach: Reach, runsThem: boolean, use
         : use.kind === 'comment'
         ? `; ${who(use)} ${use.detail}, and nothing else uses their content (LOW: at worst a comment of the fork's wording, or on a pull request it picks; nothing that runs)`
         : use.kind === 'gate'
-          ? `; ${who(use)} ${use.detail}, and no other use of their content goes further (LOW: at worst the base repository's own step runs, or is skipped, when the fork says; nothing of theirs runs, and none of their values reaches a command)`
+          ? `; ${who(use)} ${use.detail}, and no other use of their content goes further (LOW: at worst the base repository's own step runs, or is skipped, when the fork says; nothing of theirs runs, and none of their values reaches a command unchecked)`
         : use.kind === 'status'
           ? `; ${who(use)} ${use.detail}, and nothing else uses their content (LOW: at worst a spoofed status or check on a commit of the fork's choosing; nothing that runs)`
           : use.kind === 'label'

@@ -20,7 +20,7 @@ export default defineWorkflowRule({
     severity: 'MEDIUM',
     surface: 'workflow',
     description:
-      'A job calls a reusable workflow with `secrets: inherit`, handing it every secret of the repository, organization and environment instead of the few it needs. HIGH when the called workflow belongs to another owner and anyone with a GitHub account can start the caller (its trigger and activity `types:`, and the job\'s conditions, as the run model reads them); MEDIUM for another owner\'s workflow on other triggers, and for the repository owner\'s own workflows (first-party) on outsider triggers; LOW for a workflow of this same repository (local, any ref) and for first-party workflows that only collaborators start.',
+      'A job calls a reusable workflow with `secrets: inherit`, handing it every secret of the repository, organization and environment instead of the few it needs. HIGH when the called workflow belongs to another owner and anyone with a GitHub account can start the caller (its trigger and activity `types:`, and the job\'s conditions, as the run model reads them); MEDIUM for another owner\'s workflow on other triggers, and for the repository owner\'s own workflows (first-party) on outsider triggers; LOW for first-party workflows that only collaborators start; INFO for a workflow of this same repository (local, any ref), whose code is reviewed here: passing only the secrets it uses is least privilege, so a later change of the called workflow cannot reach the others.',
     recommendation:
       'Replace `secrets: inherit` with an explicit `secrets:` mapping of only the secrets the called workflow declares under `on.workflow_call.secrets`.',
   },
@@ -53,8 +53,10 @@ export default defineWorkflowRule({
             : `LOW: the called workflow is ${OWNER_TEXT[ownership]}, and ${gated ? whoText(reach) : 'no outsider starts the caller'}`;
           break;
         default:
-          severity = 'LOW';
-          why = `LOW: the called workflow is ${OWNER_TEXT[ownership]}, so \`inherit\` hands nothing to another party${outsider ? `; ${whoText(reach)}, so a weakness in the called workflow would reach every secret (reported there)` : ''}`;
+          // This repository's own code, reviewed where this workflow is: no other party gains anything. Passing
+          // only the secrets it uses is tidiness (least privilege), not an exposure.
+          severity = 'INFO';
+          why = `INFO: the called workflow is ${OWNER_TEXT[ownership]}, so \`inherit\` hands nothing to another party${outsider ? `; ${whoText(reach)}, and a weakness in the called workflow is reported there` : ''}. Passing only the secrets it uses keeps a later change of the called workflow from reaching the others`;
       }
       context.report({
         node: secrets,

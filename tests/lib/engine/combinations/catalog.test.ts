@@ -64,7 +64,7 @@ describe('combination catalog', () => {
       // What a grant or a secret adds must be what the entry's job holds (its default token, a write scope, secrets).
       'artifact-poisoning-chain: missing-permissions >= LOW if the entry has token:default',
       'artifact-poisoning-chain: excessive-permissions >= LOW if the entry has holds:token|holds:oidc',
-      'artifact-poisoning-chain: secrets-inherit >= LOW if the entry has holds:secrets',
+      'artifact-poisoning-chain: secrets-inherit >= INFO if the entry has holds:secrets',
       // Only a compromise (malicious code runs when the action runs), not a bug an outsider's text exploits.
       'compromised-action: known-vulnerable-action >= HIGH with advisory:compromise',
       // The entry runs an outsider's text or code (a fork's pull_request run counts) in a job on a definite self-hosted runner.
@@ -84,7 +84,7 @@ describe('combination catalog', () => {
       'pwn-request: missing-permissions >= LOW if the entry has token:default',
       'pwn-request: excessive-permissions >= HIGH if the entry has holds:token|holds:oidc',
       'pwn-request: default-token-write >= LOW if the entry has token:default',
-      'pwn-request: secrets-inherit >= LOW if the entry has holds:secrets',
+      'pwn-request: secrets-inherit >= INFO if the entry has holds:secrets',
       'pwn-request: script-injection >= MEDIUM with exec & reach:anyone|reach:sticky-label',
       // The settings' read-write default reaches only a job with the default token, run by an outsider's code or text.
       'repository-takeover: untrusted-checkout >= MEDIUM with exec & reach:anyone|reach:sticky-label|reach:unreviewed-environment',
@@ -97,7 +97,7 @@ describe('combination catalog', () => {
       'agent-prompt-injection-takeover: excessive-permissions >= LOW if the entry has holds:token|holds:oidc',
       'agent-prompt-injection-takeover: missing-permissions >= LOW if the entry has token:default',
       'agent-prompt-injection-takeover: default-token-write >= LOW if the entry has token:default',
-      'agent-prompt-injection-takeover: secrets-inherit >= LOW if the entry has holds:secrets',
+      'agent-prompt-injection-takeover: secrets-inherit >= INFO if the entry has holds:secrets',
       'agent-prompt-injection-takeover: overprovisioned-secrets >= LOW if the entry has holds:secrets',
       // A privileged trigger whose jobs use nothing of the pull request (dangerous-trigger LOW) gives a spoofed bot nothing.
       'bot-confused-deputy: dangerous-trigger >= MEDIUM',
@@ -108,7 +108,7 @@ describe('combination catalog', () => {
       'env-injection-hijack: github-env-injection >= MEDIUM with exec & reach:anyone|reach:sticky-label',
       'env-injection-hijack: missing-permissions >= LOW if the entry has token:default',
       'env-injection-hijack: excessive-permissions >= LOW if the entry has holds:token|holds:oidc',
-      'env-injection-hijack: secrets-inherit >= LOW if the entry has holds:secrets',
+      'env-injection-hijack: secrets-inherit >= INFO if the entry has holds:secrets',
       'env-injection-hijack: overprovisioned-secrets >= LOW if the entry has holds:secrets',
       // Someone else's action (ownership), in a job whose secrets reach the action itself or the runner's memory.
       'mutable-action-secret-theft: unpinned-action >= MEDIUM with owner:third-party & secrets:step|secrets:job',

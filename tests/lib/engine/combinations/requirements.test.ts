@@ -313,6 +313,15 @@ describe('a grant or a secret joins only what the entry\'s job holds', () => {
     expect(ids([checkout(['exec', 'holds', 'reach:anyone']), inherit])).toEqual([]);
   });
 
+  it('secrets-inherit to a workflow of this repository (INFO) still joins: the job holds every secret', () => {
+    const local = rec('secrets-inherit', { line: 30, job: 'test', severity: 'INFO', facts: ['holds:secrets', 'owner:first-party'] });
+    expect(ids([checkout(['exec', 'holds', 'holds:secrets', 'reach:anyone']), local])).toEqual([`pwn-request ${PR_WORKFLOW}`]);
+    expect(ids([checkout(['exec', 'holds', 'reach:anyone']), local])).toEqual([]);
+    // overprovisioned-secrets keeps its LOW floor.
+    const overprovisioned = rec('overprovisioned-secrets', { line: 30, job: 'test', severity: 'INFO' });
+    expect(ids([rec('github-env-injection', { line: 12, job: 'test', facts: ['exec', 'holds:secrets', 'reach:anyone'] }), overprovisioned])).toEqual([]);
+  });
+
   it('pwn-request takes as amplifier only an injection an outsider brings into the same privileged run', () => {
     const running = checkout(['exec', 'holds', 'holds:token', 'reach:anyone', 'token:default']);
     const permissions = rec('missing-permissions', { line: 1, job: null });

@@ -687,6 +687,58 @@ ${use}
     expect(theirs.map((f) => f.severity)).toEqual(['HIGH']);
   });
 
+  it("is LOW when an if: decides whether a step runs that is given only values checked against a strict pattern first; MEDIUM when one reaches its command unchecked", () => {
+    const report = (check: string, gated: string) => follow([
+      'permissions:',
+      '  checks: write',
+      '  contents: write',
+      'jobs:',
+      '  report:',
+      '    runs-on: ubuntu-latest',
+      '    steps:',
+      '      - uses: actions/download-artifact@v4',
+      '        with:',
+      '          name: run-info',
+      '          path: run-info',
+      '          run-id: ${{ github.event.workflow_run.id }}',
+      '      - id: run-info',
+      '        run: |',
+      '          echo "run_id=$(cat run-info/run_id)" >> "$GITHUB_OUTPUT"',
+      '          echo "sha=$(cat run-info/head_sha)" >> "$GITHUB_OUTPUT"',
+      '          echo "title=$(cat run-info/title)" >> "$GITHUB_OUTPUT"',
+      '      - name: Validate',
+      '        run: |',
+      check.trimEnd(),
+      '        env:',
+      '          RUN_ID: ${{ steps.run-info.outputs.run_id }}',
+      '          SHA: ${{ steps.run-info.outputs.sha }}',
+      '',
+    ].join('\n') + gated);
+    const strict = '          [[ "$RUN_ID" =~ ^[1-9][0-9]*$ ]] || exit 1\n          [[ "$SHA" =~ ^[0-9a-f]{40}$ ]] || exit 1\n';
+    const post = (extra = '') => `      - name: Post results
+        if: \${{ steps.run-info.outputs.run_id != '' }}
+        run: ./scripts/post-results.sh "$RUN_ID" "$SHA"
+        env:
+          GH_TOKEN: \${{ github.token }}
+          RUN_ID: \${{ steps.run-info.outputs.run_id }}
+          SHA: \${{ steps.run-info.outputs.sha }}
+${extra}`;
+    const checked = scanWith(RULE, report(strict, post()));
+    expect(checked.map((f) => f.severity)).toEqual(['LOW']);
+    expect(checked[0]?.description).toContain('step `Post results` of job `report` decides in its `if:` whether it runs (`steps.run-info.outputs`), and that step (a script) runs none of their content and is given only values checked against a pattern first');
+    // A bare `if:` (no `${{ }}`) decides the same: the same LOW, not "every use is checked".
+    const bare = scanWith(RULE, report(strict, post().replace("${{ steps.run-info.outputs.run_id != '' }}", "steps.run-info.outputs.run_id != ''")));
+    expect(bare.map((f) => f.severity)).toEqual(['LOW']);
+    expect(bare[0]?.description).toContain('and is given only values checked against a pattern first');
+    // A value the step is also given that nothing checks reaches its command as the fork wrote it.
+    const unchecked = scanWith(RULE, report(strict, post('          TITLE: ${{ steps.run-info.outputs.title }}\n')));
+    expect(unchecked.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(unchecked[0]?.description).toContain('step `Post results` of job `report` decides in its `if:` whether it runs (`steps.run-info.outputs`), so their content steers the job (MEDIUM');
+    // Checked only after the step that uses them: no check stands in the way.
+    const late = scanWith(RULE, report('          echo checking later\n', post()));
+    expect(late.map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+
   it('was MEDIUM for any if: deciding whether secrets are used (now the gated job must be steered)', () => {
     const findings = scanWith(RULE, follow(yaml`
       jobs:

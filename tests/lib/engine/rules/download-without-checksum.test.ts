@@ -333,6 +333,95 @@ describe(RULE, () => {
       }
     });
 
+    it("reads an expression with a fallback whose every value is an architecture (`${{ matrix.x || 'x86_64' }}`) as one, and still finds the vendor's host behind it", () => {
+      const job = (script: string, env: string, matrix: string) =>
+        ['on: push', 'jobs:', '  build:', '    runs-on: windows-latest', '    strategy:', '      matrix:', ...matrix.split('\n').map((l) => `        ${l}`), '    env:', '      NPM_TOKEN: ${{ secrets.NPM_TOKEN }}', `      ${env}`, '    steps:', '      - shell: pwsh', '        run: |', ...script.split('\n').map((l) => `          ${l}`), ''].join('\n');
+      const texts = (script: string, env: string, matrix: string) => scanWith(RULE, job(script, env, matrix), { repository: 'acme-labs/widget' }).map((f) => `${f.severity} ${f.description}`);
+      const rustup = texts('Invoke-WebRequest "https://win.rustup.rs/${env:RUSTUP_ARCH}" -OutFile rustup-init.exe; .\\rustup-init.exe -y', "RUSTUP_ARCH: ${{ matrix.rustup_arch || 'x86_64' }}", 'rustup_arch: [x86_64, i686, aarch64]');
+      expect(rustup).toHaveLength(1);
+      expect(rustup[0]).toMatch(/^LOW /);
+      expect(rustup[0]).toContain("official rustup installer or distribution, served over HTTPS from the vendor's own host `win.rustup.rs`");
+      // Someone else's host: the fallback expression is an architecture, not a version the scan cannot read.
+      for (const [env, matrix] of [
+        ["TOOL_ARCH: ${{ matrix.arch || 'x86_64' }}", 'arch: [x86_64, aarch64]'],
+        ["TOOL_ARCH: ${{ matrix.flavour || 'amd64' }}", 'flavour: [arm64, amd64]'],
+        ["TOOL_ARCH: ${{ inputs.target || 'linux-x64' }}", 'other: [a]'],
+      ] as const) {
+        const found = texts('Invoke-WebRequest "https://dl.example.com/tool/${env:TOOL_ARCH}/tool.zip" -OutFile tool.zip', env, matrix);
+        expect(found[0], env).toContain('names an architecture or a platform, not a version)');
+        expect(found[0], env).not.toContain('may name no fixed version');
+      }
+    });
+
+    it('negative: a fallback expression with a value that is not an architecture stays a variable that may be a version', () => {
+      const job = (env: string, matrix: string) =>
+        ['on: push', 'jobs:', '  build:', '    runs-on: ubuntu-latest', '    strategy:', '      matrix:', `        ${matrix}`, '    env:', '      NPM_TOKEN: ${{ secrets.NPM_TOKEN }}', `      ${env}`, '    steps:', '      - run: curl -fsSLo tool.zip "https://dl.example.com/tool/${TOOL_DIR}/tool.zip"', ''].join('\n');
+      for (const [env, matrix] of [
+        ["TOOL_DIR: ${{ matrix.arch || 'v1' }}", 'arch: [x86_64, aarch64]'],
+        ["TOOL_DIR: ${{ matrix.version || 'x86_64' }}", 'version: [1.2.3, latest]'],
+        ["TOOL_DIR: ${{ inputs.ref || 'x86_64' }}", 'other: [a]'],
+        ["TOOL_DIR: ${{ matrix.arch && 'v1' || 'x86_64' }}", 'arch: [x86_64]'],
+      ] as const) {
+        const found = scanWith(RULE, job(env, matrix), { repository: 'acme-labs/widget' });
+        expect(found.map((f) => f.severity), env).toEqual(['MEDIUM']);
+        expect(found[0]?.description, env).toContain('may name no fixed version');
+      }
+    });
+
+    it('reads the path a query parameter carries (`download.php?file=/…/4.24/…`), its version from a hyphenated env name', () => {
+      // A job that ships (publishes a release): the tool's own publisher stays LOW, someone else's fixed version MEDIUM.
+      const shipping = (download: string) => scanWith(RULE, yaml`
+        on: push
+        env:
+          eclipse-version: 4.24
+          eclipse-date: 202206070700
+        permissions: { contents: write }
+        jobs:
+          build:
+            runs-on: ubuntu-latest
+            steps:
+              - run: ${download}
+              - run: gh release upload v1 dist/*
+      `, { repository: 'acme-labs/widget' });
+      const eclipse = shipping("curl --location 'https://www.eclipse.org/downloads/download.php?file=/eclipse/downloads/drops4/R-${{ env.eclipse-version }}-${{ env.eclipse-date }}/eclipse-SDK-${{ env.eclipse-version }}-linux-gtk-x86_64.tar.gz&mirror_id=1' --output eclipse-sdk/eclipse.tar.gz");
+      expect(eclipse.map((f) => f.severity)).toEqual(['LOW']);
+      expect(eclipse[0]?.description).toContain("names the fixed version `R-4.24-202206070700` in `www.eclipse.org`'s per-version archive, the tool's own publisher");
+      // The same fixed version from someone else's host: fixed, but a third party's where the build ships.
+      const mirror = shipping("curl -fsSLo e.tgz 'https://mirror.example.com/get.php?file=/eclipse/R-${{ env.eclipse-version }}/eclipse-SDK-${{ env.eclipse-version }}.tar.gz'");
+      expect(mirror.map((f) => f.severity)).toEqual(['MEDIUM']);
+      expect(mirror[0]?.description).toContain("names the fixed version `R-4.24` in `mirror.example.com`'s per-version archive, so only a compromise of that archive");
+      // In a job that only holds a secret: a URL or a percent-encoded path under a parameter named for one.
+      const findings = scanWith(RULE, held([
+        "curl -fsSLo a.tgz 'https://get.example.com/fetch?url=https://files.example.net/dist/v1.2.3/tool.tgz'",
+        "curl -fsSLo b.tgz 'https://get.example.com/fetch?mirror=1&path=pub%2Ftool%2F2.4.1%2Ftool.tgz'",
+        "curl -fsSLo c.tgz https://get.example.com/tool/${{ env['tool-version'] }}/tool.tgz",
+        'curl -fsSLo d.tgz "https://get.example.com/tool/${{ env.tool-version }}/tool.tgz"',
+      ].join('\n'), 'tool-version: 3.1.4'), { repository: 'acme-labs/widget' });
+      expect(findings.map((f) => f.severity)).toEqual(['LOW', 'LOW', 'LOW', 'LOW']);
+      expect(findings[0]?.description).toContain('fixed version `v1.2.3`');
+      expect(findings[1]?.description).toContain('fixed version `2.4.1`');
+      expect(findings[2]?.description).toContain('fixed version `3.1.4`');
+      expect(findings[3]?.description).toContain('fixed version `3.1.4`');
+    });
+
+    it('negative: a query that names no fixed version, a moving one, a version only in the file, or a path under a parameter not named for one, stays MEDIUM', () => {
+      const findings = scanWith(RULE, held([
+        "curl -fsSLo a.tgz 'https://get.example.com/download?product=tool&version=latest&os=linux'",
+        "curl -fsSLo b.tgz 'https://get.example.com/download.php?file=/tool/latest/tool-linux.tgz'",
+        "curl -fsSLo c.tgz 'https://get.example.com/download.php?file=/pub/tool-1.2.3-linux.tgz'",
+        "curl -fsSLo d.tgz 'https://get.example.com/download?token=ab/1.2.3/cd&name=tool.tgz'",
+        "curl -fsSLo e.tgz 'https://get.example.com/download.php?file=/tool/${{ steps.pick.outputs.version }}/tool.tgz'",
+        "curl -fsSLo f.tgz 'https://get.example.com/v1.2.3/download.php?file=/tool/nightly/tool.tgz'",
+      ].join('\n')), { repository: 'acme-labs/widget' });
+      expect(findings.map((f) => f.severity)).toEqual(['MEDIUM', 'MEDIUM', 'MEDIUM', 'MEDIUM', 'MEDIUM', 'MEDIUM']);
+      expect(findings[0]?.description).toContain('the address names no fixed version;');
+      expect(findings[1]?.description).toContain('the address points to `latest`');
+      expect(findings[2]?.description).toContain('the address names a version only in its file name');
+      expect(findings[3]?.description).toContain('the address names no fixed version;');
+      expect(findings[4]?.description).toContain('comes from `${{ steps.pick.outputs.version }}`');
+      expect(findings[5]?.description).toContain('the address points to `nightly`');
+    });
+
     it("negative: someone else's changeable location stays MEDIUM in a job that holds something, saying who can change it and what the job holds", () => {
       const findings = scanWith(RULE, held([
         'curl -fsSLo f.tar.xz https://ffmpeg.example.com/releases/ffmpeg-7.0.2-amd64-static.tar.xz',

@@ -56,19 +56,29 @@ describe(RULE, () => {
     expect(positions(scanWith(RULE, call('push'), options))).toEqual(['5:14 LOW']);
     // The same call without knowing the owner: another owner's code.
     expect(positions(scanWith(RULE, call('issue_comment')))).toEqual(['5:14 HIGH']);
-    // The repository's own name, at any ref: local.
-    expect(positions(scanWith(RULE, 'on: issue_comment\njobs:\n  r:\n    uses: acme/widget/.github/workflows/r.yml@main\n    secrets: inherit\n', options))).toEqual(['5:14 LOW']);
+    // The repository's own name, at any ref: local, INFO.
+    expect(positions(scanWith(RULE, 'on: issue_comment\njobs:\n  r:\n    uses: acme/widget/.github/workflows/r.yml@main\n    secrets: inherit\n', options))).toEqual(['5:14 INFO']);
+    // The same owner's other repository keeps its severity on both kinds of trigger.
+    expect(positions(scanWith(RULE, 'on: issue_comment\njobs:\n  r:\n    uses: acme/widget-ci/.github/workflows/r.yml@main\n    secrets: inherit\n', options))).toEqual(['5:14 MEDIUM']);
+    expect(positions(scanWith(RULE, 'on: push\njobs:\n  r:\n    uses: acme/widget-ci/.github/workflows/r.yml@main\n    secrets: inherit\n', options))).toEqual(['5:14 LOW']);
   });
 
-  it('is LOW for a reusable workflow of the same repository (./ or $/), and not HIGH on repository_dispatch', () => {
+  it('is INFO (least privilege, no other party) for a reusable workflow of the same repository (./ or $/), whoever starts it', () => {
     for (const prefix of ['./', '$/']) {
-      const onIssues = scanWith(RULE, `on: issues\njobs:\n  triage:\n    uses: ${prefix}.github/workflows/triage.yml\n    secrets: inherit\n`);
-      expect(onIssues.map((f) => f.severity), prefix).toEqual(['LOW']);
-      expect(onIssues[0]?.description).toContain('LOW: the called workflow is a workflow of this repository');
-      expect(onIssues[0]?.description).toContain('anyone with a GitHub account can start it through `issues`');
+      const onIssues = recordsWith(RULE, `on: issues\njobs:\n  triage:\n    uses: ${prefix}.github/workflows/triage.yml\n    secrets: inherit\n`);
+      expect(onIssues.map((r) => r.finding.severity), prefix).toEqual(['INFO']);
+      const description = onIssues[0]?.finding.description ?? '';
+      expect(description).toContain('INFO: the called workflow is a workflow of this repository');
+      expect(description).toContain('hands nothing to another party');
+      expect(description).toContain('anyone with a GitHub account can start it through `issues`');
+      expect(description).toContain('Passing only the secrets it uses keeps a later change of the called workflow from reaching the others.');
+      // The job still holds every secret: attack paths whose entry runs in it count them.
+      expect(onIssues[0]?.facts).toEqual(expect.arrayContaining(['owner:first-party', 'holds:secrets']));
       const onPush = scanWith(RULE, `on: push\njobs:\n  build:\n    uses: ${prefix}.github/workflows/build.yml\n    secrets: inherit\n`);
-      expect(onPush.map((f) => f.severity), prefix).toEqual(['LOW']);
+      expect(onPush.map((f) => f.severity), prefix).toEqual(['INFO']);
     }
+    // Another owner's workflow on the same outsider trigger keeps its severity.
+    expect(scanWith(RULE, 'on: issues\njobs:\n  triage:\n    uses: other/infra/.github/workflows/triage.yml@v1\n    secrets: inherit\n', { repository: 'acme/widget' }).map((f) => f.severity)).toEqual(['HIGH']);
     const dispatch = scanWith(RULE, yaml`
       on: repository_dispatch
       jobs:
