@@ -440,7 +440,8 @@ function expandTests(parts: readonly Part[]): readonly Part[] {
     const inner = /^\[\[\s+(.*)\s+\]\]$/s.exec(part.text)?.[1];
     const ops = inner === undefined ? [] : [...inner.matchAll(/\s(\|\||&&)\s/g)].map((m) => m[1]);
     const op = ops[0];
-    const uniform = op !== undefined && ops.every((o) => o === op) && !/[()]/.test(inner ?? '');
+    // Parentheses group tests, except inside a `=~` pattern (`^[a-z]+(/[a-z]+)*$`), which is one word.
+    const uniform = op !== undefined && ops.every((o) => o === op) && !/[()]/.test((inner ?? '').replace(/=~\s+\S+/g, '=~ P'));
     const outer = parts.filter((_, j) => j !== i).map((p) => p.op).filter((o) => o !== null);
     if (inner === undefined || !uniform || (parts.length > 1 && (outer.some((o) => o !== op) || (i > 0 && part.op !== op)))) {
       out.push(part);

@@ -53,6 +53,8 @@ describe('checkedReads: where a script has checked a variable', () => {
       '[[ "$PR" =~ ^[0-9]+$ ]] || (echo "bad: $PR"; exit 1)',
       'if [[ -z "$PR" || ! "$PR" =~ ^[1-9][0-9]*$ ]]; then\n  echo "::error::not a number"\n  exit 1\nfi',
       '[[ -n "$PR" && "$PR" =~ ^[a-zA-Z0-9._-]+$ ]] || exit 1',
+      // A pattern with a group, beside other tests that only add ways to fail.
+      'if [[ -z "$PR" || "$PR" == *".."* || ! "$PR" =~ ^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$ ]]; then\n  exit 1\nfi',
     ]) {
       const script = `PR=$(cat a/pr)\n${check}\necho "pr=$PR"`;
       expect(lastRead(script, 'PR'), check).toBe(true);
@@ -77,6 +79,8 @@ describe('checkedReads: where a script has checked a variable', () => {
       "grep -Eq '^[0-9]+$' <<< \"$PR\" || exit 1",
       // A compound test that lets a non-empty mismatch through, a subshell that does not exit.
       'if [[ -z "$PR" && ! "$PR" =~ ^[0-9]+$ ]]; then exit 1; fi',
+      // A compound test whose pattern's group admits anything.
+      'if [[ -z "$PR" || ! "$PR" =~ ^[a-z]+(/.*)*$ ]]; then exit 1; fi',
       '[[ "$PR" =~ ^[0-9]+$ ]] || (echo bad)',
       // A class admitting a space, a quote or `$`; `.*`.
       '[[ "$PR" =~ ^[a-z0-9\\ ]+$ ]] || exit 1',
