@@ -210,9 +210,8 @@ export function selfDispatches(job: Job, names: ReadonlySet<string>): SelfDispat
   for (const step of job.steps) {
     if (found.length >= 20) break;
     const ref = step.usesRef;
-    const own = texts(step.node).join('\n');
-    const outsiderText = OUTSIDER_TEXT.exec(own)?.[0] ?? null;
-    const base = { step, outsiderText };
+    // The step's outsider text, read only for a step that dispatches (most steps do not).
+    const base = () => ({ step, outsiderText: OUTSIDER_TEXT.exec(texts(step.node).join('\n'))?.[0] ?? null });
     if (ref?.kind === 'repository' && step.uses !== undefined) {
       if (ref.slug === 'peter-evans/slash-command-dispatch') {
         const type = (getText(step.with, 'dispatch-type') ?? 'repository').toLowerCase();
@@ -228,28 +227,29 @@ export function selfDispatches(job: Job, names: ReadonlySet<string>): SelfDispat
         if (open === undefined) continue;
         const suffix = getText(step.with, 'event-type-suffix') ?? '-command';
         const command = [...commands, ...configCommands][0];
+        const given = base();
         found.push({
-          ...base,
+          ...given,
           node: step.uses,
           kind: type,
           target: command === undefined ? null : type === 'workflow' ? `${command}${suffix}.yml` : `${command}${suffix}`,
           how: '`peter-evans/slash-command-dispatch`',
           credential: dispatchCredential(step, job, 'token'),
-          outsiderText: outsiderText ?? 'the command\'s arguments in the comment',
+          outsiderText: given.outsiderText ?? 'the command\'s arguments in the comment',
           permission: open,
         });
         continue;
       }
       if (ref.slug === 'peter-evans/repository-dispatch') {
         if (!self(getText(step.with, 'repository'))) continue;
-        found.push({ ...base, node: step.uses, kind: 'repository', target: literal(getText(step.with, 'event-type')), how: '`peter-evans/repository-dispatch`', credential: dispatchCredential(step, job, 'token') });
+        found.push({ ...base(), node: step.uses, kind: 'repository', target: literal(getText(step.with, 'event-type')), how: '`peter-evans/repository-dispatch`', credential: dispatchCredential(step, job, 'token') });
         continue;
       }
       const input = WORKFLOW_INPUT[ref.slug];
       const known = DISPATCH_ACTIONS[ref.slug];
       if (input !== undefined && known !== undefined) {
         if (!self(known.repo(step))) continue;
-        found.push({ ...base, node: step.uses, kind: 'workflow', target: literal(getText(step.with, input)), how: `\`${ref.slug}\``, credential: dispatchCredential(step, job, known.token) });
+        found.push({ ...base(), node: step.uses, kind: 'workflow', target: literal(getText(step.with, input)), how: `\`${ref.slug}\``, credential: dispatchCredential(step, job, known.token) });
         continue;
       }
       if (ref.slug === 'actions/github-script') {
@@ -265,7 +265,7 @@ export function selfDispatches(job: Job, names: ReadonlySet<string>): SelfDispat
         const own = /\.\.\.\s*context\.repo\b|\brepo\s*:\s*context\.repo\.repo\b/.test(script) || (repo !== undefined && isSelf(joinRepo(owner ?? null, repo) ?? repo, names));
         if (!own) continue;
         const target = workflow ? (/\bworkflow_id\s*:\s*['"`]([^'"`$]+)['"`]/.exec(script)?.[1] ?? null) : (/\bevent_type\s*:\s*['"`]([^'"`$]+)['"`]/.exec(script)?.[1] ?? null);
-        found.push({ ...base, node: step.uses, kind: workflow ? 'workflow' : 'repository', target, how: `github-script's \`${workflow ? 'createWorkflowDispatch' : 'createDispatchEvent'}\``, credential: dispatchCredential(step, job, 'github-token') });
+        found.push({ ...base(), node: step.uses, kind: workflow ? 'workflow' : 'repository', target, how: `github-script's \`${workflow ? 'createWorkflowDispatch' : 'createDispatchEvent'}\``, credential: dispatchCredential(step, job, 'github-token') });
       }
       continue;
     }
@@ -275,7 +275,7 @@ export function selfDispatches(job: Job, names: ReadonlySet<string>): SelfDispat
       if (gh !== null) {
         const { repo, workflow } = ghWorkflowRun(gh[1] ?? '');
         if (self(repo)) {
-          found.push({ ...base, node: step.run, scriptOffset: line.offset, kind: 'workflow', target: literal(workflow), how: '`gh workflow run`', credential: dispatchCredential(step, job, null) });
+          found.push({ ...base(), node: step.run, scriptOffset: line.offset, kind: 'workflow', target: literal(workflow), how: '`gh workflow run`', credential: dispatchCredential(step, job, null) });
           break;
         }
       }
@@ -283,7 +283,7 @@ export function selfDispatches(job: Job, names: ReadonlySet<string>): SelfDispat
       if (rest !== undefined) {
         const type = /event_type["']?\s*[=:]\s*["']?([\w.-]+)/.exec(line.text)?.[1] ?? null;
         found.push({
-          ...base,
+          ...base(),
           node: step.run,
           scriptOffset: line.offset,
           kind: rest[2] !== undefined ? 'workflow' : 'repository',

@@ -24,7 +24,7 @@ import type { UsesRef } from '../../model/uses.js';
 import type { Step } from '../../model/workflow.js';
 import { localCallers } from '../callers.js';
 import { matrixValues } from '../matrix-values.js';
-import { get, getText, scalarText, stringScalars } from '../../yaml/model.js';
+import { get, getText, scalarText, type YNode } from '../../yaml/model.js';
 import { logicalLines } from '../../shell.js';
 import { hasAny, scriptOf, wordMask } from '../file-scripts.js';
 import { flatMap } from '../../model/arrays.js';
@@ -180,13 +180,33 @@ function declaredNames(repository: RepositoryModel): Set<string> {
   const found = new Set<string>();
   for (const model of [...repository.workflows, ...repository.actions]) {
     if (!model.file.text.includes('github.com/')) continue;
-    for (const scalar of stringScalars(model.root)) for (const name of selfLinkNames(model.file.path, scalar.value as string)) found.add(name);
+    addSelfLinks(model.root, model.file.path, found);
   }
   for (const workflow of repository.workflows) {
     if (workflow.triggers.some((t) => t.name === 'workflow_call')) continue;
     for (const job of workflow.jobs) for (const step of job.steps) for (const name of tokenWriteNames(step)) found.add(name);
   }
   return found;
+}
+
+/**
+ * The self-link names of the string values under `root`, in the order `stringScalars` lists them (document order,
+ * a node an alias shares read once), without listing every value: only those holding `github.com/` are read.
+ */
+function addSelfLinks(root: YNode, path: string, found: Set<string>): void {
+  const seen = new Set<YNode>();
+  const stack: YNode[] = [root];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    if (current.kind === 'scalar') {
+      if (typeof current.value === 'string' && current.value.includes('github.com/')) for (const name of selfLinkNames(path, current.value)) found.add(name);
+      continue;
+    }
+    if (seen.has(current)) continue;
+    seen.add(current);
+    if (current.kind === 'map') for (let i = current.pairs.length - 1; i >= 0; i--) stack.push(current.pairs[i]!.value);
+    else for (let i = current.items.length - 1; i >= 0; i--) stack.push(current.items[i]!);
+  }
 }
 
 /** A link to a file or folder on GitHub's web view; the third group is `<ref>/<path>`. */

@@ -111,6 +111,29 @@ describe('who owns an action or reusable workflow', () => {
     expect(usesOwnership(uses('acme/setup-tool@v1'), repositoryIdentity(repo, 'fork-owner/widget'), repo)).toBe('first-party');
   });
 
+  it('self-links in list items and in a value an alias shares are read once each, in document order', () => {
+    const repo = repository({
+      '.github/workflows/sync.yml': yaml`
+        on: push
+        env:
+          LINKS: &links
+            - https://github.com/First/One/blob/main/.github/workflows/sync.yml
+            - not a link
+        jobs:
+          sync:
+            runs-on: ubuntu-latest
+            env:
+              AGAIN: *links
+            steps:
+              - run: echo https://github.com/Second/Two/tree/v1/.github/workflows/sync.yml
+              - run: echo https://github.com/third/three/blob/main/.github/workflows/other.yml
+      `,
+    });
+    const identity = repositoryIdentity(repo, null);
+    expect([...identity.names]).toEqual(['first/one', 'second/two']);
+    expect([...identity.owners]).toEqual(['first', 'second']);
+  });
+
   it("a link to another file, another repository's file of the same name, or a link in a comment names no one", () => {
     const repo = repository({
       '.github/workflows/docs.yml': yaml`
