@@ -203,6 +203,11 @@ function literal(text: string | null | undefined): string | null {
   return trimmed === '' || /\$\{|\$[A-Za-z_]/.test(trimmed) ? null : trimmed;
 }
 
+/** The step and the outsider text it hands over: read only for a step that dispatches (most steps do not). */
+function base(step: Step): { step: Step; outsiderText: string | null } {
+  return { step, outsiderText: OUTSIDER_TEXT.exec(texts(step.node).join('\n'))?.[0] ?? null };
+}
+
 /** The steps of a job that start another workflow of this repository (bounded: at most 20). */
 export function selfDispatches(job: Job, names: ReadonlySet<string>): SelfDispatch[] {
   const found: SelfDispatch[] = [];
@@ -210,8 +215,6 @@ export function selfDispatches(job: Job, names: ReadonlySet<string>): SelfDispat
   for (const step of job.steps) {
     if (found.length >= 20) break;
     const ref = step.usesRef;
-    // The step's outsider text, read only for a step that dispatches (most steps do not).
-    const base = () => ({ step, outsiderText: OUTSIDER_TEXT.exec(texts(step.node).join('\n'))?.[0] ?? null });
     if (ref?.kind === 'repository' && step.uses !== undefined) {
       if (ref.slug === 'peter-evans/slash-command-dispatch') {
         const type = (getText(step.with, 'dispatch-type') ?? 'repository').toLowerCase();
@@ -227,7 +230,7 @@ export function selfDispatches(job: Job, names: ReadonlySet<string>): SelfDispat
         if (open === undefined) continue;
         const suffix = getText(step.with, 'event-type-suffix') ?? '-command';
         const command = [...commands, ...configCommands][0];
-        const given = base();
+        const given = base(step);
         found.push({
           ...given,
           node: step.uses,
@@ -242,14 +245,14 @@ export function selfDispatches(job: Job, names: ReadonlySet<string>): SelfDispat
       }
       if (ref.slug === 'peter-evans/repository-dispatch') {
         if (!self(getText(step.with, 'repository'))) continue;
-        found.push({ ...base(), node: step.uses, kind: 'repository', target: literal(getText(step.with, 'event-type')), how: '`peter-evans/repository-dispatch`', credential: dispatchCredential(step, job, 'token') });
+        found.push({ ...base(step), node: step.uses, kind: 'repository', target: literal(getText(step.with, 'event-type')), how: '`peter-evans/repository-dispatch`', credential: dispatchCredential(step, job, 'token') });
         continue;
       }
       const input = WORKFLOW_INPUT[ref.slug];
       const known = DISPATCH_ACTIONS[ref.slug];
       if (input !== undefined && known !== undefined) {
         if (!self(known.repo(step))) continue;
-        found.push({ ...base(), node: step.uses, kind: 'workflow', target: literal(getText(step.with, input)), how: `\`${ref.slug}\``, credential: dispatchCredential(step, job, known.token) });
+        found.push({ ...base(step), node: step.uses, kind: 'workflow', target: literal(getText(step.with, input)), how: `\`${ref.slug}\``, credential: dispatchCredential(step, job, known.token) });
         continue;
       }
       if (ref.slug === 'actions/github-script') {
@@ -265,7 +268,7 @@ export function selfDispatches(job: Job, names: ReadonlySet<string>): SelfDispat
         const own = /\.\.\.\s*context\.repo\b|\brepo\s*:\s*context\.repo\.repo\b/.test(script) || (repo !== undefined && isSelf(joinRepo(owner ?? null, repo) ?? repo, names));
         if (!own) continue;
         const target = workflow ? (/\bworkflow_id\s*:\s*['"`]([^'"`$]+)['"`]/.exec(script)?.[1] ?? null) : (/\bevent_type\s*:\s*['"`]([^'"`$]+)['"`]/.exec(script)?.[1] ?? null);
-        found.push({ ...base(), node: step.uses, kind: workflow ? 'workflow' : 'repository', target, how: `github-script's \`${workflow ? 'createWorkflowDispatch' : 'createDispatchEvent'}\``, credential: dispatchCredential(step, job, 'github-token') });
+        found.push({ ...base(step), node: step.uses, kind: workflow ? 'workflow' : 'repository', target, how: `github-script's \`${workflow ? 'createWorkflowDispatch' : 'createDispatchEvent'}\``, credential: dispatchCredential(step, job, 'github-token') });
       }
       continue;
     }
@@ -275,7 +278,7 @@ export function selfDispatches(job: Job, names: ReadonlySet<string>): SelfDispat
       if (gh !== null) {
         const { repo, workflow } = ghWorkflowRun(gh[1] ?? '');
         if (self(repo)) {
-          found.push({ ...base(), node: step.run, scriptOffset: line.offset, kind: 'workflow', target: literal(workflow), how: '`gh workflow run`', credential: dispatchCredential(step, job, null) });
+          found.push({ ...base(step), node: step.run, scriptOffset: line.offset, kind: 'workflow', target: literal(workflow), how: '`gh workflow run`', credential: dispatchCredential(step, job, null) });
           break;
         }
       }
@@ -283,7 +286,7 @@ export function selfDispatches(job: Job, names: ReadonlySet<string>): SelfDispat
       if (rest !== undefined) {
         const type = /event_type["']?\s*[=:]\s*["']?([\w.-]+)/.exec(line.text)?.[1] ?? null;
         found.push({
-          ...base(),
+          ...base(step),
           node: step.run,
           scriptOffset: line.offset,
           kind: rest[2] !== undefined ? 'workflow' : 'repository',

@@ -244,17 +244,29 @@ export type Selection = {
  * The first runner group or label (a matrix value a leg runs with included) whose name is another cloud's machine
  * (`otherCloudEvidence`): a certain self-hosted runner, with why in `how`. Null when none is.
  */
-function otherCloud(job: Job, groups: readonly { node: YScalar; kind: string }[], labels: readonly YNode[]): Selection | null {
-  const named = [...groups, ...labels.flatMap((node) => (node.kind === 'scalar' ? [{ node, kind: 'label' }] : []))];
-  for (const { node, kind } of named) {
-    if (typeof node.value !== 'string') continue;
-    const values = node.value.includes('${{') ? (expandMatrix(job, node.value) ?? []) : [node.value];
-    for (const value of values) {
-      const name = value.trim();
-      if (!customLabel(name)) continue;
-      const evidence = otherCloudEvidence(name);
-      if (evidence !== null) return { node, how: `${kind} \`${name}\`, which ${evidence}: ${NOT_HOSTED}`, certain: true, maybeLarger: false };
-    }
+function otherCloud(job: Job, group: YScalar | undefined, labels: readonly YNode[]): Selection | null {
+  // The group, then each label: no list of them is built (this runs for every job of every scan).
+  if (group !== undefined) {
+    const found = cloudSelection(job, group, 'runner group');
+    if (found !== null) return found;
+  }
+  for (const node of labels) {
+    if (node.kind !== 'scalar') continue;
+    const found = cloudSelection(job, node, 'label');
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/** `otherCloud` for one runner group or label (`kind`). */
+function cloudSelection(job: Job, node: YScalar, kind: string): Selection | null {
+  if (typeof node.value !== 'string') return null;
+  const values = node.value.includes('${{') ? (expandMatrix(job, node.value) ?? []) : [node.value];
+  for (const value of values) {
+    const name = value.trim();
+    if (!customLabel(name)) continue;
+    const evidence = otherCloudEvidence(name);
+    if (evidence !== null) return { node, how: `${kind} \`${name}\`, which ${evidence}: ${NOT_HOSTED}`, certain: true, maybeLarger: false };
   }
   return null;
 }
@@ -279,7 +291,7 @@ export function selfHosted(job: Job): Selection | null {
   // self-hosted runners (or to the organisation's larger runners, which the workflow cannot tell apart), unless
   // the name is another cloud's machine, which no GitHub-hosted runner is.
   const group = runsOn.kind === 'map' ? getScalar(runsOn, 'group') : undefined;
-  const cloud = otherCloud(job, group === undefined ? [] : [{ node: group, kind: 'runner group' }], asList(labels));
+  const cloud = otherCloud(job, group, asList(labels));
   if (cloud !== null) return cloud;
   if (group !== undefined && typeof group.value === 'string' && customLabel(group.value)) {
     return { node: group, how: `runner group \`${group.value}\``, certain: false, maybeLarger: false };

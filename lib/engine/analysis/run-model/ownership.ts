@@ -27,6 +27,7 @@ import { matrixValues } from '../matrix-values.js';
 import { get, getText, scalarText, type YNode } from '../../yaml/model.js';
 import { logicalLines } from '../../shell.js';
 import { hasAny, scriptOf, wordMask } from '../file-scripts.js';
+import { fileScalars } from '../file-scalars.js';
 import { flatMap } from '../../model/arrays.js';
 
 export type Ownership = 'local' | 'first-party' | 'platform' | 'third-party';
@@ -180,7 +181,9 @@ function declaredNames(repository: RepositoryModel): Set<string> {
   const found = new Set<string>();
   for (const model of [...repository.workflows, ...repository.actions]) {
     if (!model.file.text.includes('github.com/')) continue;
-    addSelfLinks(model.root, model.file.path, found);
+    // A model whose ranges nest (no alias: `fileScalars`, built once per file for the rules anyway) has no node
+    // twice, so the walk needs no record of the nodes it has seen.
+    addSelfLinks(model.root, model.file.path, found, fileScalars(model).tree ? null : new Set());
   }
   for (const workflow of repository.workflows) {
     if (workflow.triggers.some((t) => t.name === 'workflow_call')) continue;
@@ -193,8 +196,7 @@ function declaredNames(repository: RepositoryModel): Set<string> {
  * The self-link names of the string values under `root`, in the order `stringScalars` lists them (document order,
  * a node an alias shares read once), without listing every value: only those holding `github.com/` are read.
  */
-function addSelfLinks(root: YNode, path: string, found: Set<string>): void {
-  const seen = new Set<YNode>();
+function addSelfLinks(root: YNode, path: string, found: Set<string>, seen: Set<YNode> | null): void {
   const stack: YNode[] = [root];
   while (stack.length > 0) {
     const current = stack.pop()!;
@@ -202,8 +204,10 @@ function addSelfLinks(root: YNode, path: string, found: Set<string>): void {
       if (typeof current.value === 'string' && current.value.includes('github.com/')) for (const name of selfLinkNames(path, current.value)) found.add(name);
       continue;
     }
-    if (seen.has(current)) continue;
-    seen.add(current);
+    if (seen !== null) {
+      if (seen.has(current)) continue;
+      seen.add(current);
+    }
     if (current.kind === 'map') for (let i = current.pairs.length - 1; i >= 0; i--) stack.push(current.pairs[i]!.value);
     else for (let i = current.items.length - 1; i >= 0; i--) stack.push(current.items[i]!);
   }

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { otherCloudEvidence } from '../../../../lib/engine/analysis/runners.js';
+import { otherCloudEvidence, selfHosted } from '../../../../lib/engine/analysis/runners.js';
+import { buildWorkflow } from '../../../../lib/engine/model/workflow.js';
+import { parseYaml } from '../../../../lib/engine/yaml/parse.js';
+import { SourceFile } from '../../../../lib/engine/yaml/source.js';
+
+function firstJob(runsOn: string) {
+  const text = `on: push\njobs:\n  a:\n    runs-on: ${runsOn}\n    steps:\n      - run: make\n`;
+  const parsed = parseYaml(text);
+  if (!parsed.ok || parsed.root.kind !== 'map') throw new Error('fixture does not parse');
+  return buildWorkflow(new SourceFile('.github/workflows/x.yml', text), parsed.root).jobs[0]!;
+}
 
 describe('otherCloudEvidence', () => {
   it('reads EC2 instance types and GCE machine types in their documented shapes, as whole words', () => {
@@ -56,5 +66,18 @@ describe('otherCloudEvidence', () => {
     ]) {
       expect(otherCloudEvidence(name), name).toBeNull();
     }
+  });
+});
+
+describe('selfHosted: another cloud in a runner group or a label', () => {
+  it('names the runner group before a label, and a label when the group names no cloud', () => {
+    expect(selfHosted(firstJob('{ group: aws-runners, labels: [gcp-big] }'))?.how).toMatch(/^runner group `aws-runners`, which names AWS/);
+    expect(selfHosted(firstJob('{ group: gpu-runners, labels: [linux, gcp-big] }'))?.how).toMatch(/^label `gcp-big`, which names Google Cloud/);
+  });
+
+  it('is not certain for a group and labels that name no cloud', () => {
+    const hit = selfHosted(firstJob('{ group: gpu-runners, labels: [linux, big-box] }'));
+    expect(hit?.certain).toBe(false);
+    expect(hit?.how).not.toMatch(/AWS|Google/);
   });
 });
