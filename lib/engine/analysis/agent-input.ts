@@ -250,6 +250,97 @@ export function agentCommands(agent: AgentAction, step: Step): 'any' | string[] 
   return found;
 }
 
+/** At most this many entries are read from an agent's permission list. */
+const MAX_TOOL_ENTRIES = 50;
+
+/**
+ * `gh` commands that only read or talk on a thread (label, comment, edit an issue's or pull request's text): the
+ * allowed prefix of a `Bash(<command>)` / `Bash(<command>:*)` entry, whole words, nothing a shell reads
+ * specially in it. Not `gh api` (any call the token allows), `gh pr create` / `merge` / `checkout`, `gh release`,
+ * `gh workflow run`. `gh search` only reads.
+ */
+const TALK_COMMAND = /^gh\s+(?:issue\s+(?:view|list|edit|comment|status)|label\s+list|pr\s+(?:view|list|comment|diff|status|checks)|search(?:\s+(?:issues|prs|code|repos|commits))?)(?:\s+[^\s;&|`$<>()*]+)*$/;
+
+/** Claude Code's tools that only read the workspace (no edit, no fetch). */
+const READ_TOOLS = /^(?:Read|Grep|Glob|LS|TodoWrite)(?:\([^()]*\))?$/;
+
+/**
+ * GitHub MCP tools (`mcp__github__<tool>`: GitHub's MCP server; `mcp__github_comment__`, `mcp__github_ci__`,
+ * `mcp__github_inline_comment__`: claude-code-action's own servers) that read, or label, comment and edit issues
+ * and pull request threads. Not its file, branch, pull-request-creating or merging tools.
+ */
+const TALK_MCP = /^mcp__github__(?:(?:get|list|search)_\w+|issue_read|pull_request_read|add_issue_comment|update_issue|create_issue|issue_write|add_sub_issue|add_comment_to_pending_review|create_pending_pull_request_review|submit_pending_pull_request_review|create_and_submit_pull_request_review|pull_request_review_write)$|^mcp__github_comment__update_claude_comment$|^mcp__github_inline_comment__create_inline_comment$|^mcp__github_ci__(?:get_ci_status|get_workflow_run_details|download_job_log)$/;
+
+/** The entries of a permission list (`"Read,Bash(gh issue edit:*) Glob"`): split at commas and spaces outside parentheses, quotes dropped. */
+function toolEntries(text: string): string[] {
+  const found: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const ch of text.slice(0, 10_000)) {
+    if (ch === '(') depth++;
+    else if (ch === ')') depth = Math.max(0, depth - 1);
+    if (depth === 0 && (ch === ',' || /\s/.test(ch))) {
+      if (current !== '') found.push(current);
+      current = '';
+      if (found.length >= MAX_TOOL_ENTRIES) return found;
+      continue;
+    }
+    if (ch !== '"' && ch !== "'") current += ch;
+  }
+  if (current !== '' && found.length < MAX_TOOL_ENTRIES) found.push(current);
+  return found;
+}
+
+/** True when a permission-list entry only reads, or labels, comments on and edits issues and pull request threads. */
+export function talkTool(entry: string): boolean {
+  if (READ_TOOLS.test(entry) || TALK_MCP.test(entry)) return true;
+  const bash = /^Bash\((.*)\)$/.exec(entry);
+  if (bash === null) return false;
+  const command = (bash[1] ?? '').replace(/:\*$/, '').trim();
+  return TALK_COMMAND.test(command);
+}
+
+/**
+ * The entries of the agent's permission list (`AgentAction.toolList`) when it is all the agent may use and each
+ * of them only reads or talks (`talkTool`): a `prompt` run of claude-code-action (agent mode) or its base action,
+ * with `--allowedTools "Bash(gh issue view:*),Bash(gh issue edit:*)"` in `claude_args` or the older
+ * `allowed_tools`, and nothing that grants more (`--permission-mode`, `--dangerously-skip-permissions`, a
+ * `settings` input with its own permissions, `track_progress`). Such an agent runs no code and pushes nothing: an
+ * injected instruction steers only the labels, comments and issue edits it makes, with the token scopes those
+ * commands use. Null otherwise: no list, a free shell, an entry that runs, edits, fetches or calls anything
+ * else (`Bash`, `Bash(*)`, `Edit`, `Write`, `WebFetch`, `gh api`, `gh pr create`, `git push`, `mcp__github__*`),
+ * or an input set by an expression.
+ */
+export function agentTalkOnly(agent: AgentAction, step: Step): string[] | null {
+  const list = agent.toolList;
+  if (list === undefined || agentShell(agent, step)) return null;
+  if (list.requires.some((input) => getPair(step.with, input) === undefined)) return null;
+  for (const { input, pattern } of list.unless) {
+    const text = getText(step.with, input);
+    if (getPair(step.with, input) !== undefined && (text === null || text.includes('${{') || pattern.test(text))) return null;
+  }
+  const entries: string[] = [];
+  for (const { input, within } of list.allowed) {
+    if (getPair(step.with, input) === undefined) continue;
+    const text = getText(step.with, input);
+    if (text === null || text.includes('${{')) return null;
+    const parts = within === undefined ? [text] : [...text.matchAll(within)].map((m) => m[1] ?? '');
+    for (const part of parts) for (const entry of toolEntries(part)) if (!entries.includes(entry)) entries.push(entry);
+  }
+  if (entries.length === 0 || !entries.every(talkTool)) return null;
+  return entries;
+}
+
+/** True when a stored secret reaches the agent of `step` only as its model credential (`AgentAction.toolList.modelKeys`), or is named as a model provider's key. */
+export function agentModelKey(agent: AgentAction, step: Step, name: string): boolean {
+  if (isLlmKey(name)) return true;
+  const upper = name.toUpperCase();
+  return (agent.toolList?.modelKeys ?? []).some((input) => {
+    const node = getPair(step.with, input)?.value;
+    return node !== undefined && secretOccurrences(step.owner.file, node).some((s) => s.name.toUpperCase() === upper);
+  });
+}
+
 /** Package runners whose first non-option word is the package they run (`npx -y @openai/codex exec`). */
 const PACKAGE_RUNNERS = new Set(['npx', 'bunx', 'pnpx']);
 
@@ -327,6 +418,30 @@ function readScriptAgents(step: Step): ScriptAgent[] {
 export function scriptAgentShell(agent: ScriptAgent): boolean {
   if (agent.cli.restricted?.(agent.args) === true) return false;
   return agent.cli.shell === true || agent.cli.shell(agent.args);
+}
+
+/**
+ * The entries of a script agent's permission list (`AgentCli.toolList`: `claude -p --allowedTools "Bash(gh issue
+ * edit:*)" Read`) when each of them only reads or talks (`talkTool`) and no argument grants more; null otherwise.
+ * The list's values run to the next option: a word after it that is no such tool (the prompt) makes it null.
+ */
+export function scriptAgentTalkOnly(agent: ScriptAgent): string[] | null {
+  const list = agent.cli.toolList;
+  if (list === undefined || scriptAgentShell(agent) || agent.args.some((a) => list.unless.test(a))) return null;
+  const entries: string[] = [];
+  let reading = false;
+  for (const arg of agent.args) {
+    if (arg.startsWith('-')) {
+      reading = list.option.test(arg);
+      const inline = reading && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : '';
+      if (inline !== '') entries.push(...toolEntries(inline));
+      continue;
+    }
+    if (reading) entries.push(...toolEntries(arg));
+    if (entries.length > MAX_TOOL_ENTRIES) return null;
+  }
+  if (entries.length === 0 || entries.some((e) => e.includes('${{') || !talkTool(e))) return null;
+  return [...new Set(entries)];
 }
 
 /** The commands a script agent may run (see `agentCommands`). */

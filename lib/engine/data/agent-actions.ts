@@ -54,6 +54,21 @@ export interface AgentAction {
    * (or one set by an expression) lets the agent read the keeper's memory. `source`: where this is documented.
    */
   proxiedKey?: { input: string; keeper: string; strategy: { input: string; default: string; keeps: RegExp }; source: string };
+  /**
+   * The action's permission list, when it is all the agent may use: `allowed` names the inputs whose text lists
+   * the tools it may use (`within`, global: the parts of the text that list them, its first group), read only
+   * when every input of `requires` is given (claude-code-action's agent mode, `prompt`: without it, tag mode
+   * adds editing and `git push` tools of its own) and no input of `unless` matches its pattern (a mode, a
+   * permission setting or a settings file that grants more). `modelKeys`: the inputs that hand it the model
+   * provider's credential. See `agentTalkOnly` (analysis/agent-input.ts) for which tools only read or talk.
+   */
+  toolList?: {
+    allowed: { input: string; within?: RegExp }[];
+    requires: string[];
+    unless: { input: string; pattern: RegExp }[];
+    modelKeys: string[];
+    source: string;
+  };
   source: string;
 }
 
@@ -88,6 +103,22 @@ export const AGENT_ACTIONS: readonly AgentAction[] = [
       { input: 'allowed_tools', tool: /\bBash(?:\(([^)]*)\))?/g },
       { input: 'claude_args', tool: /\bBash(?:\(([^)]*)\))?/g, within: /--allowed-?tools(?:=|\s+)((?:(?!\s--)[^\n])*)/gi },
     ],
+    // src/modes/detector.ts: a `prompt` input runs agent mode (src/modes/agent/index.ts), whose agent gets only the
+    // tools of `--allowedTools` (with Claude Code's read-only tools); `track_progress: true` forces tag mode
+    // (src/modes/tag/index.ts), which adds `acceptEdits` and `git add` / `commit` / push tools. Claude Code runs
+    // headless: a tool outside the list is denied. `--permission-mode`, `--dangerously-skip-permissions` or a
+    // `settings` input with its own `allow` / `defaultMode` grant more.
+    toolList: {
+      allowed: [{ input: 'allowed_tools' }, { input: 'claude_args', within: /--allowed-?tools(?:=|\s+)((?:(?!\s--)[^\n])*)/gi }],
+      requires: ['prompt'],
+      unless: [
+        { input: 'track_progress', pattern: /^(?!\s*false\s*$)/i },
+        { input: 'claude_args', pattern: /--dangerously-skip-permissions|--permission-mode|--allow-dangerously/i },
+        { input: 'settings', pattern: /"(?:allow|defaultMode)"|bypassPermissions|acceptEdits/ },
+      ],
+      modelKeys: ['anthropic_api_key', 'claude_code_oauth_token'],
+      source: 'https://github.com/anthropics/claude-code-action/blob/main/src/modes/agent/index.ts',
+    },
     source: 'https://github.com/anthropics/claude-code-action/blob/main/docs/security.md',
   },
   {
@@ -105,6 +136,17 @@ export const AGENT_ACTIONS: readonly AgentAction[] = [
       { input: 'allowed_tools', tool: /\bBash(?:\(([^)]*)\))?/g },
       { input: 'claude_args', tool: /\bBash(?:\(([^)]*)\))?/g, within: /--allowed-?tools(?:=|\s+)((?:(?!\s--)[^\n])*)/gi },
     ],
+    // It always runs its prompt with only the tools it is allowed (no mode of its own adds any).
+    toolList: {
+      allowed: [{ input: 'allowed_tools' }, { input: 'claude_args', within: /--allowed-?tools(?:=|\s+)((?:(?!\s--)[^\n])*)/gi }],
+      requires: [],
+      unless: [
+        { input: 'claude_args', pattern: /--dangerously-skip-permissions|--permission-mode|--allow-dangerously/i },
+        { input: 'settings', pattern: /"(?:allow|defaultMode)"|bypassPermissions|acceptEdits/ },
+      ],
+      modelKeys: ['anthropic_api_key', 'claude_code_oauth_token'],
+      source: 'https://github.com/anthropics/claude-code-base-action',
+    },
     source: 'https://github.com/anthropics/claude-code-base-action',
   },
   {
@@ -212,6 +254,11 @@ export interface AgentCli {
   restricted?: (args: readonly string[]) => boolean;
   /** With `restricted` or no shell: the commands the arguments still allow (`--allowedTools "Bash(npm test)"`). */
   commandTools?: { option: RegExp; tool: RegExp };
+  /**
+   * Its permission list: the option whose values (every argument up to the next option) list the tools it may
+   * use, read as all it gets unless an argument matches `unless` (a permission mode or settings that grant more).
+   */
+  toolList?: { option: RegExp; unless: RegExp };
   source: string;
 }
 
@@ -241,6 +288,7 @@ export const AGENT_CLIS: readonly AgentCli[] = [
       optionValues(args, ['--permission-mode']).some((v) => v === 'bypassPermissions') ||
       optionValues(args, ['--allowedTools', '--allowed-tools']).some((v) => CLAUDE_BASH.test(v)),
     commandTools: { option: /^--allowed-?tools$/i, tool: /\bBash(?:\(([^)]*)\))?/g },
+    toolList: { option: /^--allowed-?tools(?:=|$)/i, unless: /^--(?:dangerously-skip-permissions|allow-dangerously-skip-permissions|permission-mode|settings)(?:=|$)/ },
     source: 'https://docs.anthropic.com/en/docs/claude-code/cli-reference',
   },
   {

@@ -2,7 +2,7 @@ import { readPermissions } from '../analysis/permissions.js';
 import { holdingFacts, holdingFactsWithout, reachFacts } from '../analysis/run-model/facts.js';
 import { isChatWebhookSecret, isGithubToken, secretOccurrences } from '../analysis/secrets.js';
 import { describeStep } from '../analysis/describe.js';
-import { agentEvents, agentKeyCustody, agentReach, agentRestricted, agentShell, agentStart, isLlmKey, llmStep, ownActionLlmCalls, scriptAgents, scriptAgentShell, stepAgent, type AgentKeyCustody, type AgentStart, type LlmStep } from '../analysis/agent-input.js';
+import { agentEvents, agentKeyCustody, agentModelKey, agentReach, agentRestricted, agentShell, agentStart, agentTalkOnly, isLlmKey, llmStep, ownActionLlmCalls, scriptAgents, scriptAgentShell, scriptAgentTalkOnly, stepAgent, type AgentKeyCustody, type AgentStart, type LlmStep } from '../analysis/agent-input.js';
 import { stepExecutions } from '../analysis/run-model/execution.js';
 import type { WorkflowRuleContext } from '../rule.js';
 import type { RunModel } from '../analysis/run-model/index.js';
@@ -14,6 +14,8 @@ import { flatMap } from '../model/arrays.js';
 
 /** Write scopes that hand over code, releases, packages, workflow runs, deployments or cloud credentials (OIDC). */
 const STRONG_SCOPES = new Set(['contents', 'actions', 'packages', 'workflows', 'deployments', 'id-token']);
+/** Write scopes of the job's token that push code or publish (the token an earlier checkout leaves in `.git/config`). */
+const CODE_SCOPES = new Set(['contents', 'actions', 'packages', 'workflows', 'deployments']);
 
 /** The write scopes the job's token has, from the job's `permissions:` or else the workflow's; null when undeclared. */
 function writeScopes(job: Job): string[] | null {
@@ -82,7 +84,7 @@ export default defineWorkflowRule({
     severity: 'MEDIUM',
     surface: 'workflow',
     description:
-      'An AI coding-agent action (Claude Code, Gemini CLI, Codex, opencode, Bonk), or an agent\'s command-line tool a script runs headless (`claude -p`, `codex exec`, `gemini -p`, `opencode run`, `copilot -p`), runs on an issue, comment, review, discussion or `pull_request_target` event, directly, through a reusable workflow or inside a local composite action, while its job holds a write token or stored secrets: the thread it reads (title, body, earlier comments) is text anyone can write, so hidden instructions reach an agent holding those credentials, whether an outsider starts it or a maintainer does (a member\'s comment, a label, an assignment). MEDIUM; HIGH when the agent has a free shell and the token can write code, releases, packages or deployments, or mint cloud credentials (`id-token`), or it is handed a stored GitHub token (a personal access token or a bot\'s, which pushes to every repository it reaches); LOW when its tools are restricted to an allowlist, or when its token is read-only and its only secret is a model key the action keeps in a proxy out of the agent\'s reach (`openai/codex-action` under its default `safety-strategy`). Also a language-model step without a shell (`actions/ai-inference` with the event\'s text in its prompt, or the repository\'s own script or action given a model provider\'s API key, which reads the event payload) in a job anyone can start: MEDIUM when its token can do more than label or comment or it holds other secrets, LOW otherwise. Not reported when only trusted authors\' threads reach it.',
+      'An AI coding-agent action (Claude Code, Gemini CLI, Codex, opencode, Bonk), or an agent\'s command-line tool a script runs headless (`claude -p`, `codex exec`, `gemini -p`, `opencode run`, `copilot -p`), runs on an issue, comment, review, discussion or `pull_request_target` event, directly, through a reusable workflow or inside a local composite action, while its job holds a write token or stored secrets: the thread it reads (title, body, earlier comments) is text anyone can write, so hidden instructions reach an agent holding those credentials, whether an outsider starts it or a maintainer does (a member\'s comment, a label, an assignment). MEDIUM; HIGH when the agent has a free shell and the token can write code, releases, packages or deployments, or mint cloud credentials (`id-token`), or it is handed a stored GitHub token (a personal access token or a bot\'s, which pushes to every repository it reaches); LOW when its tools are restricted to an allowlist (for Claude Code, a permission list that only reads and labels, comments on or edits issues and pull requests, with no other secret than its model key and no code-writing token left in `.git/config`), or when its token is read-only and its only secret is a model key the action keeps in a proxy out of the agent\'s reach (`openai/codex-action` under its default `safety-strategy`). Also a language-model step without a shell (`actions/ai-inference` with the event\'s text in its prompt, or the repository\'s own script or action given a model provider\'s API key, which reads the event payload) in a job anyone can start: MEDIUM when its token can do more than label or comment or it holds other secrets, LOW otherwise. Not reported when only trusted authors\' threads reach it.',
     recommendation:
       'Give the agent\'s job read-only permissions and only the secrets it needs, restrict its tools to an allowlist, and let a separate job with write access act on its reviewed output; run it only for trusted actors (check `author_association` or the actor\'s permission in the job\'s `if:`), and remember that a maintainer starting it does not vouch for the thread it reads.',
   },
@@ -117,6 +119,13 @@ export default defineWorkflowRule({
             const readOnly = (writes === null || writes.length === 0) && secrets.length === 0;
             if (readOnly && custody === null) continue;
             const { restricted, shell } = use;
+            // A permission list of reads and thread edits only (agent-input.ts `agentTalkOnly`): LOW unless the
+            // agent holds another secret, or the job's code-writing token lies in `.git/config` for it to read and post.
+            const talk = use.talk;
+            const others = talk === null ? [] : secrets.filter((name) => !use.modelKey(caller, name));
+            const codeToken = writes === null || writes.some((scope) => scope === 'all scopes' || CODE_SCOPES.has(scope));
+            const persisted = talk !== null && codeToken && context.runs.job(job).workspace.some((e) => e.kind === 'checkout' && e.persistsCredentials && e.step.index < caller.index);
+            const confined = talk !== null && others.length === 0 && !persisted;
             // A stored GitHub token handed to an agent with a shell pushes wherever it reaches, whatever the job's own token can.
             const pushTokens = shell ? tokens : [];
             const strong = shell && ((writes !== null && writes.some((scope) => scope === 'all scopes' || STRONG_SCOPES.has(scope))) || pushTokens.length > 0);
@@ -127,7 +136,11 @@ export default defineWorkflowRule({
             const pushes = pushTokens.length > 0 ? ` (\`${pushTokens[0] ?? ''}\` is handed over as a GitHub token, which pushes to every repository it reaches, this one or others)` : '';
             const event = `\`${reach.event ?? 'the trigger'}\``;
             const through = caller === step ? '' : ` (inside local action \`${String(caller.uses?.value ?? '')}\`, called by ${describeStep(caller)})`;
-            const tools = restricted ? ' (its tools are restricted to an allowlist, which limits what an injected prompt can make it do)' : '';
+            const tools = restricted
+              ? ' (its tools are restricted to an allowlist, which limits what an injected prompt can make it do)'
+              : talk !== null
+                ? ` (its tools are limited to reading and ${listText(talk)}${others.length > 0 ? `, but it also holds ${others.slice(0, 3).map((n) => `\`${n}\``).join(', ')}, more than its model key` : persisted ? ', but an earlier checkout left the job\'s token, which can write code, in `.git/config`, where its read tools reach it and a comment can post it' : ''})`
+                : '';
             let who: string;
             if (outsider) {
               const widened =
@@ -146,7 +159,10 @@ export default defineWorkflowRule({
               who = `is started by a maintainer on ${event} (${gates.join(' / ') || 'a maintainer\'s act'}), but it reads the thread it is started on, whose title, body and earlier comments an outsider can write`;
             }
             const run = context.runs.job(job);
-            const message = readOnly
+            const oidc = writes?.includes('id-token') === true ? ' (`id-token: write` serves the action\'s own OIDC exchange for its credentials, which the agent, with no shell, cannot make on its own)' : '';
+            const message = confined
+              ? `${use.name}${use.how}${through} ${who}, while its job holds ${holds}${oidc}; but its tools are limited to reading and ${listText(talk)} (no shell, no file edits, no push), so instructions hidden in an issue, comment or pull request can only steer the labels, comments and issue or pull request edits it makes with them.`
+              : readOnly
               ? `${use.name}${use.how}${through} ${who}, while ${writes === null ? 'its job declares no `permissions:` (its token has the repository\'s default scopes, which `default-token-write` checks)' : 'its job\'s token is read-only'} and ${keptText(custody)}: instructions hidden in an issue, comment or pull request can only steer the agent's output (what it writes, and its use of the key through the proxy during the run)${tools}.`
               : `${use.name}${use.how}${through} ${who}, while its job holds ${holds}${pushes}${custody === null ? '' : ` (${keptText(custody)})`}: instructions hidden in an issue, comment or pull request reach an agent holding them${tools}.`;
             context.report({
@@ -154,7 +170,7 @@ export default defineWorkflowRule({
               ...(caller === step && use.offset !== undefined ? { offset: use.offset } : {}),
               file: caller.owner.file,
               job,
-              ...(strong ? { severity: 'HIGH' as const } : restricted || readOnly ? { severity: 'LOW' as const } : {}),
+              ...(strong ? { severity: 'HIGH' as const } : restricted || readOnly || confined ? { severity: 'LOW' as const } : {}),
               message,
               key: `${job.id}:${use.key}`,
               // Behind the action's own write-access check, `reach` is already a maintainer's act (`reach:approval`, one that
@@ -176,6 +192,12 @@ function keptText(custody: AgentKeyCustody | null): string {
   return `the model key ${keys} it is handed stays in ${custody.keeper}, out of the agent's reach (${custody.strategy})`;
 }
 
+/** `\`Bash(gh issue edit:*)\`, \`Read\``: the entries of a permission list the agent may use, at most six named. */
+function listText(entries: readonly string[]): string {
+  const shown = entries.slice(0, 6).map((e) => `\`${e.replace(/`/g, "'")}\``).join(', ');
+  return `the tools of its permission list (${shown}${entries.length > 6 ? ', ...' : ''})`;
+}
+
 /** An agent a step runs: its action, or an agent tool its script runs headless. */
 interface AgentUse {
   name: string;
@@ -188,6 +210,10 @@ interface AgentUse {
   unlessInput?: string;
   restricted: boolean;
   shell: boolean;
+  /** Its permission list when it only reads and talks on threads (agent-input.ts `agentTalkOnly`); null otherwise. */
+  talk: string[] | null;
+  /** True when a secret reaches it only as its model credential. */
+  modelKey: (caller: Step, name: string) => boolean;
   /** The model key the action keeps from the agent at `caller` (agent-input.ts `agentKeyCustody`); null for a script's tool. */
   custody: (caller: Step) => AgentKeyCustody | null;
   /** Who starts it at `caller` (agent-input.ts `agentStart`; a script's tool checks nobody). */
@@ -206,6 +232,8 @@ function agentUses(step: Step): AgentUse[] {
         ...(agent.checksActor !== undefined ? { unlessInput: agent.checksActor.unlessInput } : {}),
         restricted: agentRestricted(agent, step),
         shell: agentShell(agent, step),
+        talk: agentTalkOnly(agent, step),
+        modelKey: (_caller, name) => agentModelKey(agent, step, name),
         custody: (caller) => agentKeyCustody(agent, step, caller),
         start: (runs, caller, events) => agentStart(runs, agent, step, caller, events),
       },
@@ -228,6 +256,8 @@ function agentUses(step: Step): AgentUse[] {
       offset: valueOffsetToSource(step.owner.file, run, found.offset),
       restricted: found.cli.restricted?.(found.args) === true,
       shell: scriptAgentShell(found),
+      talk: scriptAgentTalkOnly(found),
+      modelKey: (_caller, name) => isLlmKey(name),
       custody: () => null,
       start: (runs, caller, events) => {
         const reach = agentReach(runs, caller, events);
@@ -257,7 +287,9 @@ function reportLlm(context: WorkflowRuleContext, step: Step, llm: LlmStep): void
   const writes = writeScopes(job);
   const tokens = tokenSecrets(step);
   const others = [...new Set([...stepSecrets(step, job), ...tokens])].filter((name) => !isLlmKey(name));
-  const wide = writes !== null && writes.some((scope) => scope === 'all scopes' || !TALK_SCOPES.has(scope));
+  // `id-token` mints a token only for code that asks for one: the step's own code (authenticating to its model
+  // provider), not the model, whose answer cannot make a request.
+  const wide = writes !== null && writes.some((scope) => scope === 'all scopes' || (!TALK_SCOPES.has(scope) && scope !== 'id-token'));
   if (writes !== null && writes.length === 0 && others.length === 0) return;
   const holds = [
     writes === null ? 'the repository\'s default token (its `permissions:` are not declared)' : writes.length > 0 ? `a token with write access (${writes.join(', ')})` : '',

@@ -383,6 +383,66 @@ ${on}
     expect(findings[0]?.description).toContain('allowlist');
   });
 
+  describe('claude-code-action with a permission list of reads and thread edits only', () => {
+    const triage = (extra: string, options: { permissions?: string; prompt?: boolean; before?: string } = {}) => yaml`
+      on:
+        issues:
+          types: [opened]
+      permissions:
+        ${options.permissions ?? '{ contents: read, issues: write, id-token: write }'}
+      jobs:
+        triage:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4${options.before ?? ''}
+            - uses: anthropics/claude-code-action@v1
+              with:
+                anthropic_api_key: \${{ secrets.ANTHROPIC_API_KEY }}
+                allowed_non_write_users: '*'
+                github_token: \${{ secrets.GITHUB_TOKEN }}${options.prompt === false ? '' : "\n                prompt: '/label-issue REPO: x ISSUE: y'"}${extra}
+    `;
+    const labels = '\n                claude_args: --allowedTools "Bash(gh label list),Bash(gh issue view:*),Bash(gh issue edit:*),Bash(gh search:*)"';
+
+    it('is LOW when every allowed tool only reads or labels, comments on and edits issues, naming them; id-token serves the action', () => {
+      const [record] = recordsWith(RULE, triage(labels));
+      expect(record?.finding.severity).toBe('LOW');
+      expect(record?.facts).toContain('reach:anyone');
+      const description = record?.finding.description ?? '';
+      expect(description).toContain('limited to reading and the tools of its permission list (`Bash(gh label list)`, `Bash(gh issue view:*)`, `Bash(gh issue edit:*)`, `Bash(gh search:*)`)');
+      expect(description).toContain('can only steer the labels, comments and issue or pull request edits');
+      expect(description).toContain("`id-token: write` serves the action's own OIDC exchange");
+      // The older `allowed_tools` input, GitHub's MCP server's thread tools and a code-writing token the checkout does not keep.
+      expect(positions(scanWith(RULE, triage('\n                allowed_tools: "Read,Glob,Grep,mcp__github__get_issue,mcp__github__update_issue,mcp__github__add_issue_comment"')))).toEqual(['11:15 LOW']);
+      const kept = triage(labels, { permissions: '{ contents: write, issues: write }', before: '\n              with: { persist-credentials: false }' });
+      expect(positions(scanWith(RULE, kept))).toEqual(['12:15 LOW']);
+      // The base action always runs with only its list.
+      expect(positions(scanWith(RULE, triage(labels, { prompt: false }).replace('claude-code-action@v1', 'claude-code-base-action@beta').replace(/\n\s+allowed_non_write_users: '\*'\n\s+github_token: \S+/, '')))).toEqual(['11:15 LOW']);
+    });
+
+    it('stays MEDIUM (HIGH with a free shell) when a tool runs, edits, pushes or calls anything, or the list is not all it gets', () => {
+      for (const tools of ['Bash(gh api:*)', 'Bash(gh pr create:*)', 'Bash(git push:*)', 'Edit', 'Write', 'WebFetch', 'mcp__github__create_or_update_file', 'mcp__github__*', 'Bash(gh issue:*)', 'Bash(gh issue view:*; curl x)', 'Bash(npm test)']) {
+        expect(positions(scanWith(RULE, triage(`\n                claude_args: --allowedTools "Bash(gh issue edit:*),${tools}"`)))).toEqual(['11:15 MEDIUM']);
+      }
+      expect(positions(scanWith(RULE, triage('\n                claude_args: --allowedTools "Bash(gh issue edit:*),Bash"')))).toEqual(['11:15 HIGH']);
+      // Without `prompt` (tag mode) or with `track_progress`, the action adds edit and push tools of its own.
+      expect(positions(scanWith(RULE, triage(labels, { prompt: false })))).toEqual(['11:15 MEDIUM']);
+      expect(positions(scanWith(RULE, triage(`${labels}\n                track_progress: true`)))).toEqual(['11:15 MEDIUM']);
+      expect(positions(scanWith(RULE, triage(`${labels} --permission-mode acceptEdits`)))).toEqual(['11:15 MEDIUM']);
+      expect(positions(scanWith(RULE, triage('\n                claude_args: ${{ vars.CLAUDE_ARGS }}')))).toEqual(['11:15 MEDIUM']);
+      // No list at all: not confined by one.
+      expect(positions(scanWith(RULE, triage('')))).toEqual(['11:15 MEDIUM']);
+    });
+
+    it('stays MEDIUM when it holds another secret, or a code-writing token lies in .git/config for its read tools', () => {
+      const other = scanWith(RULE, triage(`${labels}\n              env:\n                DEPLOY_KEY: \${{ secrets.DEPLOY_KEY }}`));
+      expect(positions(other)).toEqual(['11:15 MEDIUM']);
+      expect(other[0]?.description).toContain('but it also holds `DEPLOY_KEY`, more than its model key');
+      const persisted = scanWith(RULE, triage(labels, { permissions: '{ contents: write, issues: write }' }));
+      expect(positions(persisted)).toEqual(['11:15 MEDIUM']);
+      expect(persisted[0]?.description).toContain('an earlier checkout left the job\'s token, which can write code, in `.git/config`');
+    });
+  });
+
   describe('openai/codex-action keeps its model key in its own proxy', () => {
     const workflow = (permissions: string, inputs = '', env = '') => yaml`
       on: issue_comment
@@ -628,6 +688,12 @@ ${on}
       `;
       expect(positions(scanWith(RULE, write('claude -p "fix it" --dangerously-skip-permissions')))).toEqual(['8:14 HIGH']);
       expect(positions(scanWith(RULE, write('claude -p "fix it" --allowedTools "Read,Edit"')))).toEqual(['8:14 MEDIUM']);
+      // A permission list of reads and issue commands only: LOW, unless an argument grants more or the prompt follows the list.
+      const talk = scanWith(RULE, write('claude -p "label it" --allowedTools "Bash(gh issue view:*),Bash(gh issue edit:*)" Read'));
+      expect(positions(talk)).toEqual(['8:14 LOW']);
+      expect(talk[0]?.description).toContain('(`Bash(gh issue view:*)`, `Bash(gh issue edit:*)`, `Read`)');
+      expect(positions(scanWith(RULE, write('claude -p --allowedTools "Bash(gh issue edit:*)" --permission-mode acceptEdits "label it"')))).toEqual(['8:14 MEDIUM']);
+      expect(positions(scanWith(RULE, write('claude -p --allowedTools "Bash(gh issue edit:*)" "label it"')))).toEqual(['8:14 MEDIUM']);
       expect(positions(scanWith(RULE, write('npx @google/gemini-cli --yolo -p "fix it"')))).toEqual(['8:14 HIGH']);
       // The agent as a later command of the line counts; its name in a message is no agent tool (the step is still
       // given a model provider's key, so it is a language-model step, MEDIUM, not the agent's HIGH).
@@ -714,6 +780,11 @@ ${step}
     const found = scanWith(RULE, workflow('  issue_comment:', '  issues: write', pat));
     expect(positions(found)).toEqual(['10:14 MEDIUM']);
     expect(found[0]?.description).toContain('secrets (BOT_PAT)');
+  });
+
+  it('does not count `id-token: write` as more than labelling: the step\'s own code mints with it, not the model', () => {
+    expect(positions(scanWith(RULE, workflow(issues, '  contents: read\n  issues: write\n  id-token: write', script)))).toEqual(['13:14 LOW']);
+    expect(positions(scanWith(RULE, workflow(issues, '  actions: write\n  issues: write\n  id-token: write', script)))).toEqual(['13:14 MEDIUM']);
   });
 
   it('reports actions/ai-inference and a local action when the event text is in their inputs', () => {
