@@ -103,6 +103,18 @@ export interface RunModelOptions {
 /** At most this many levels of local composite actions are followed. */
 const MAX_ACTION_DEPTH = 4;
 
+/**
+ * True when `job` has a step that uses the same remote action as `step` (`owner/repo[/path]`, any ref): whoever
+ * can change that action's code runs it in `job` directly, so a way into `job` through what `step` leaves behind
+ * (a cache entry `job` restores) gives them nothing more.
+ */
+function runsSameAction(step: Step, job: Job): boolean {
+  const ref = step.usesRef;
+  if (ref?.kind !== 'repository') return false;
+  const path = ref.path.toLowerCase();
+  return job.steps.some((s) => s.usesRef?.kind === 'repository' && s.usesRef.slug === ref.slug && s.usesRef.path.toLowerCase() === path);
+}
+
 export class RunModel {
   readonly repository: RepositoryModel;
   readonly defaultToken: DefaultToken;
@@ -437,7 +449,8 @@ export class RunModel {
     const within = from === null ? undefined : this.runSet(from);
     const saves = all.filter(({ set }) => this.#savesDefaultScope(job, set !== undefined && within !== undefined ? intersect(set, within) : (set ?? within), 0)).map(({ use }) => use);
     if (saves.length === 0) return false;
-    const shipped = this.#shippedRestores();
+    // A publishing job that runs `from`'s action itself is its controller's already: the cache adds no way in.
+    const shipped = this.#shippedRestores().filter((restore) => from === null || restore.step.job === null || !runsSameAction(from, restore.step.job));
     return saves.some((save) => shipped.some((restore) => sameFamily(save, restore)));
   }
 

@@ -408,6 +408,17 @@ describe(`${RULE}: what the job hands the mutable code`, () => {
       { path: '.github/workflows/release.yml', text: `on: { push: { tags: ['v*'] } }\npermissions: { contents: read, id-token: write }\njobs:\n  release:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/setup-node@${SHA}\n        with: { cache: npm }\n      - run: npm publish --provenance\n` },
     ];
     expect(scanWith(RULE, cached('push')).filter((f) => f.file === '.github/workflows/lint.yml').map((f) => f.severity)).toEqual(['MEDIUM']);
+    // The publishing job runs the same action itself (any ref): its controller is in that job already, where the
+    // finding is; the cache adds no way in. Another action of the same owner, or another path, is not the same code.
+    const withAction = (uses: string) => {
+      const files = cached('push');
+      files[1] = { path: '.github/workflows/release.yml', text: `on: { push: { tags: ['v*'] } }\npermissions: { contents: read, id-token: write }\njobs:\n  release:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/setup-node@${SHA}\n        with: { cache: npm }\n      - uses: ${uses}\n      - run: npm publish --provenance\n` };
+      return scanWith(RULE, files);
+    };
+    expect(withAction('some-org/lint@v2').filter((f) => f.file === '.github/workflows/lint.yml').map((f) => f.severity)).toEqual(['LOW']);
+    expect(withAction('some-org/lint@v2').filter((f) => f.file === '.github/workflows/release.yml').map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(withAction('some-org/format@v1').filter((f) => f.file === '.github/workflows/lint.yml').map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(withAction('some-org/lint/sub@v1').filter((f) => f.file === '.github/workflows/lint.yml').map((f) => f.severity)).toEqual(['MEDIUM']);
     // On pull requests only, the entries stay in the pull request's own cache scope, which a release never reads.
     expect(scanWith(RULE, cached('pull_request')).filter((f) => f.file === '.github/workflows/lint.yml').map((f) => f.severity)).toEqual(['LOW']);
     // Caches are scoped by ref: only runs in the default branch's scope reach a tag's release run. A manual dispatch
