@@ -503,8 +503,8 @@ export function sharedOccasion(a: RunSet, b: RunSet): boolean {
 
 const STATUS_FUNCTIONS = /\b(always|failure|cancelled)\s*\(/i;
 
-/** The occasions and legs on which a condition may hold, within `within` (or everywhere). */
-function conditionSet(condition: YNode | undefined, occasions: readonly Occasion[], legs: readonly Leg[] | null, os: readonly (string | null)[], within?: Uint8Array): Uint8Array {
+/** The occasions and legs on which a condition may hold, within `within` (or everywhere). `os`: `runner.os` of each leg, asked only when the condition reads `matrix` or `runner`. */
+function conditionSet(condition: YNode | undefined, occasions: readonly Occasion[], legs: readonly Leg[] | null, os: () => readonly (string | null)[], within?: Uint8Array): Uint8Array {
   const legsPer = legs === null ? 1 : Math.max(1, legs.length);
   const bits = within !== undefined ? within.slice() : new Uint8Array(occasions.length * legsPer).fill(1);
   if (condition?.kind === 'scalar' && (condition.value === false || condition.value === 0)) return bits.fill(0);
@@ -521,26 +521,86 @@ function conditionSet(condition: YNode | undefined, occasions: readonly Occasion
     // always truthy when non-empty. Unknown here: keep every run.
     return bits;
   }
-  const expr = parsed.expr;
-  const usesLeg = /\b(matrix|runner)\b/i.test(parsed.source);
-  const reads = occasionReads(expr);
-  const truths = new Map<string, Truth>();
+  evaluateOver(parsed.expr, /\b(matrix|runner)\b/i.test(parsed.source), occasions, legs, os, bits, true);
+  return bits;
+}
+
+/**
+ * Clears the bits of `bits` (occasion by leg, as a `RunSet`'s) on which `expr` evaluates to `!want` (false for a
+ * condition). The expression is evaluated once per class of alike occasions (`occasionClasses`) and, when it reads
+ * `matrix` or `runner` (`usesLeg`), per leg; a bit already clear is not evaluated.
+ */
+function evaluateOver(expr: Expr, usesLeg: boolean, occasions: readonly Occasion[], legs: readonly Leg[] | null, os: () => readonly (string | null)[], bits: Uint8Array, want: boolean): void {
+  const legsPer = legs === null ? 1 : Math.max(1, legs.length);
+  const classes = occasionClasses(occasions, occasionReads(expr));
+  const width = usesLeg ? legsPer : 1;
+  // Per class (and leg): 0 not yet evaluated, else the truth as TRUTH_CODE gives it.
+  const truths = new Uint8Array(classes.count * width);
+  const clear = want ? FALSE_CODE : TRUE_CODE;
   for (let o = 0; o < occasions.length; o++) {
     const occasion = occasions[o] as Occasion;
-    const seen = occasionKey(occasion, reads);
+    const row = (classes.of[o] as number) * width;
     for (let l = 0; l < legsPer; l++) {
       const i = o * legsPer + l;
       if (bits[i] === 0) continue;
-      const key = usesLeg ? `${seen}\u0000${l}` : seen;
-      let t = truths.get(key);
-      if (t === undefined) {
-        t = usesLeg ? evaluate(expr, { occasion, leg: legs?.[l] ?? null, os: os[l] ?? null }) : evaluate(expr, { occasion, leg: null, os: null });
-        truths.set(key, t);
+      const slot = usesLeg ? row + l : row;
+      let t = truths[slot] as number;
+      if (t === 0) {
+        t = truthCode(usesLeg ? evaluate(expr, { occasion, leg: legs?.[l] ?? null, os: os()[l] ?? null }) : evaluate(expr, { occasion, leg: null, os: null }));
+        truths[slot] = t;
       }
-      if (t === false) bits[i] = 0;
+      if (t === clear) bits[i] = 0;
     }
   }
-  return bits;
+}
+
+const FALSE_CODE = 1;
+const TRUE_CODE = 2;
+const UNKNOWN_CODE = 3;
+
+function truthCode(t: Truth): number {
+  return t === false ? FALSE_CODE : t === true ? TRUE_CODE : UNKNOWN_CODE;
+}
+
+/** Occasions grouped by the fields an expression reads: `of[o]` is occasion `o`'s class, `count` the number of classes. */
+interface OccasionClasses {
+  of: Int32Array;
+  count: number;
+}
+
+/** Per occasion list (one per workflow), the classes for each `READS_*` mask, made when first asked. */
+const classesMemo = new ScanCache<readonly Occasion[], (OccasionClasses | undefined)[]>();
+
+/** The occasions grouped by their `occasionKey` for `reads`: those with the same key evaluate every expression with those reads alike. */
+function occasionClasses(occasions: readonly Occasion[], reads: number): OccasionClasses {
+  let byReads = classesMemo.get(occasions);
+  if (byReads === undefined) {
+    byReads = [];
+    classesMemo.set(occasions, byReads);
+  }
+  let classes = byReads[reads];
+  if (classes === undefined) {
+    const ids = new Map<string, number>();
+    const of = new Int32Array(occasions.length);
+    for (let o = 0; o < occasions.length; o++) {
+      const key = occasionKey(occasions[o] as Occasion, reads);
+      let id = ids.get(key);
+      if (id === undefined) {
+        id = ids.size;
+        ids.set(key, id);
+      }
+      of[o] = id;
+    }
+    classes = { of, count: ids.size };
+    byReads[reads] = classes;
+  }
+  return classes;
+}
+
+/** `runner.os` of each leg (`legSystems`), computed on the first call and kept. */
+function lazyLegSystems(job: Job, legs: readonly Leg[] | null): () => readonly (string | null)[] {
+  let os: (string | null)[] | null = null;
+  return () => (os ??= legSystems(job, legs));
 }
 
 // What an expression reads of an occasion, so that occasions alike in those fields are evaluated once.
@@ -648,7 +708,7 @@ export function workflowRuns(workflow: Workflow): WorkflowRuns {
   const compute = (job: Job): void => {
     const legs = legsOf(job);
     const legsPer = legs === null ? 1 : Math.max(1, legs.length);
-    const os = legSystems(job, legs);
+    const os = lazyLegSystems(job, legs);
     let bits: Uint8Array = new Uint8Array(occasions.length * legsPer).fill(legs !== null && legs.length === 0 ? 0 : 1);
     bits = conditionSet(job.if, occasions, legs, os, bits);
     if (dependsOnNeeds(job)) {
@@ -719,27 +779,8 @@ export function valueRunSet(value: YNode | undefined, job: Job, within: RunSet, 
   if (spans.length !== 1 || only === undefined || only.start !== 0 || only.end !== text.length) return within;
   const expr = parseExpression(only.source);
   if (expr === null) return within;
-  const legsPer = legCount(within);
-  const os = legSystems(job, within.legs);
-  const usesLeg = /\b(matrix|runner)\b/i.test(only.source);
-  const reads = occasionReads(expr);
-  const truths = new Map<string, Truth>();
   const bits = within.bits.slice();
-  for (let o = 0; o < within.occasions.length; o++) {
-    const occasion = within.occasions[o] as Occasion;
-    const seen = occasionKey(occasion, reads);
-    for (let l = 0; l < legsPer; l++) {
-      const i = o * legsPer + l;
-      if (bits[i] === 0) continue;
-      const key = usesLeg ? `${seen}\u0000${l}` : seen;
-      let t = truths.get(key);
-      if (t === undefined) {
-        t = usesLeg ? evaluate(expr, { occasion, leg: within.legs?.[l] ?? null, os: os[l] ?? null }) : evaluate(expr, { occasion, leg: null, os: null });
-        truths.set(key, t);
-      }
-      if (t === !want) bits[i] = 0;
-    }
-  }
+  evaluateOver(expr, /\b(matrix|runner)\b/i.test(only.source), within.occasions, within.legs, lazyLegSystems(job, within.legs), bits, want);
   return { occasions: within.occasions, legs: within.legs, bits };
 }
 
@@ -749,7 +790,7 @@ export function valueRunSet(value: YNode | undefined, job: Job, within: RunSet, 
  */
 export function conditionRunSet(condition: YNode | undefined, job: Job, within: RunSet): RunSet {
   if (condition === undefined) return within;
-  return { occasions: within.occasions, legs: within.legs, bits: conditionSet(condition, within.occasions, within.legs, legSystems(job, within.legs), within.bits) };
+  return { occasions: within.occasions, legs: within.legs, bits: conditionSet(condition, within.occasions, within.legs, lazyLegSystems(job, within.legs), within.bits) };
 }
 
 /** The runs two sets of one job have in common (same occasion and leg); `a` when the sets are not of one job. */
