@@ -12,6 +12,7 @@ import { asList, get, getMap, getScalar, isMap, keyText, stringScalars, type YNo
 import { valueSources } from './expression-values.js';
 import { expandMatrix } from './matrix-values.js';
 import { flatMap } from '../model/arrays.js';
+import { ScanCache } from '../model/scan-cache.js';
 
 const LABEL = 'self-hosted';
 
@@ -275,7 +276,19 @@ function cloudSelection(job: Job, node: YScalar, kind: string): Selection | null
  * The node of `runs-on` that selects a self-hosted runner, with how; `certain` for the `self-hosted` label and
  * for a group or label named after another cloud's machine, false for other custom labels and groups.
  */
+/** `selfHosted` per job: the run model's holdings and three rules ask for every job. */
+const SELF_HOSTED = new ScanCache<Job, Selection | null>();
+
 export function selfHosted(job: Job): Selection | null {
+  let found = SELF_HOSTED.get(job);
+  if (found === undefined) {
+    found = readSelfHosted(job);
+    SELF_HOSTED.set(job, found);
+  }
+  return found;
+}
+
+function readSelfHosted(job: Job): Selection | null {
   const runsOn = job.runsOn;
   if (runsOn === undefined) return null;
   // `runs-on: { group: ..., labels: [...] }`: the labels decide; a group alone may be GitHub-hosted larger runners.
