@@ -348,6 +348,8 @@ function pipExecution(evidence: string, args: readonly string[], cwd: string | n
  * variables, `..` above the workspace).
  */
 export function normalizeWorkspacePath(path: string): string | null {
+  // Most steps name no directory: the workspace itself.
+  if (path === '') return '';
   let text = path.trim().replace(/^(["'])(.*)\1$/, '$2');
   text = text.replace(/^(\$\{\{\s*github\.workspace\s*\}\}|\$\{?GITHUB_WORKSPACE\}?)(\/|$)/, '');
   if (text.startsWith('/') || text.startsWith('~') || /[$*?{}\\]/.test(text)) return null;
