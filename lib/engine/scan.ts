@@ -483,7 +483,7 @@ class Collector {
       const occurrence = seenAnchors.get(identity) ?? 0;
       seenAnchors.set(identity, occurrence + 1);
       const record: FindingRecord = { finding: f, job, fingerprint: findingFingerprint(f.rule_id, f.file, job, anchor, occurrence) };
-      if (facts !== undefined && facts.length > 0) record.facts = [...new Set(facts)].sort();
+      if (facts !== undefined && facts.length > 0) record.facts = facts.length === 1 ? [facts[0]!] : [...new Set(facts)].sort();
       records.push(record);
     }
     records = boundRecords(records, bounds);
