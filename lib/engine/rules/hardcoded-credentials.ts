@@ -195,8 +195,25 @@ function throwawayResource(steps: readonly Step[], services: YMap | undefined): 
  * starts, a test VM) protects a resource that lives only as long as the run: LOW. A password otherwise: MEDIUM,
  * since nothing in the file says it opens something that outlives the run (a token or key name does).
  */
-function nameSeverity(name: string, throwaway: string | null): { severity?: 'LOW' | 'MEDIUM'; why: string } {
+/** No throwaway resource. */
+const NO_THROWAWAY = (): string | null => null;
+
+/** `f`'s answer, computed on the first call and kept. */
+function lazily<T>(f: () => T): () => T {
+  let done = false;
+  let value: T | undefined;
+  return () => {
+    if (!done) {
+      value = f();
+      done = true;
+    }
+    return value as T;
+  };
+}
+
+function nameSeverity(name: string, throwawayOf: () => string | null): { severity?: 'LOW' | 'MEDIUM'; why: string } {
   if (PROVIDER_SHAPES.some((p) => p.name.test(name))) return { why: '' };
+  const throwaway = throwawayOf();
   if (throwaway !== null)
     return { severity: 'LOW', why: ` LOW: the job creates what it protects (${throwaway}), a throwaway resource that lives only as long as the run; still, use a secret or a generated value` };
   if (PASSWORD_NAME.test(name))
@@ -285,7 +302,7 @@ export default defineWorkflowRule({
       where: () => string,
       job: Job | null,
       skip: Set<number>,
-      throwaway: string | null,
+      throwaway: () => string | null,
       step?: Step,
       anyName = false,
     ) => {
@@ -311,7 +328,7 @@ export default defineWorkflowRule({
     };
 
     /** Secret-named variables and credential options given a literal value in a step's script. */
-    const checkScript = (file: SourceFile, step: Step, job: Job | null, skip: Set<number>, throwaway: string | null) => {
+    const checkScript = (file: SourceFile, step: Step, job: Job | null, skip: Set<number>, throwaway: () => string | null) => {
       const run = step.run;
       const script = typeof run?.value === 'string' ? run.value : null;
       if (run === undefined || script === null || !SCRIPT_HINT.test(script)) return;
@@ -348,13 +365,16 @@ export default defineWorkflowRule({
       workflow(workflow) {
         const jobAt = (offset: number) => workflow.jobs.find((j) => offset >= j.key.start && offset < j.node.end) ?? null;
         const reported = scanText(workflow.file, jobAt);
-        const throwaways = new Map(workflow.jobs.map((job) => [job, throwawayResource(job.steps, job.services)] as const));
+        // Read only for a value that looks like a credential (few files have one).
+        const throwaways = new Map(workflow.jobs.map((job) => [job, lazily(() => throwawayResource(job.steps, job.services))] as const));
         // A workflow-wide value is throwaway when every job that could read it creates what it protects.
-        const everyJob = [...throwaways.values()];
-        const workflowThrowaway = everyJob.length > 0 && everyJob.every((t) => t !== null) ? everyJob[0]! : null;
+        const workflowThrowaway = lazily(() => {
+          const everyJob = [...throwaways.values()].map((t) => t());
+          return everyJob.length > 0 && everyJob.every((t) => t !== null) ? everyJob[0]! : null;
+        });
         checkMapping(workflow.env, () => 'the workflow `env:`', null, reported, workflowThrowaway);
         for (const job of workflow.jobs) {
-          const throwaway = throwaways.get(job) ?? null;
+          const throwaway = throwaways.get(job) ?? NO_THROWAWAY;
           checkContainer(job.container, `the container of job \`${job.id}\``, job);
           for (const service of job.services?.pairs ?? []) {
             checkContainer(service.value, `service \`${keyText(service.key)}\` of job \`${job.id}\``, job);
@@ -365,9 +385,9 @@ export default defineWorkflowRule({
           checkMapping(job.env, () => `the \`env:\` of job \`${job.id}\``, job, reported, throwaway);
           checkMapping(getMap(job.container, 'env'), () => `the container \`env:\` of job \`${job.id}\``, job, reported, throwaway);
           if (job.uses !== undefined) {
-            checkMapping(job.with, () => `the \`with:\` of the reusable workflow call of job \`${job.id}\``, job, reported, null);
+            checkMapping(job.with, () => `the \`with:\` of the reusable workflow call of job \`${job.id}\``, job, reported, NO_THROWAWAY);
             if (isMap(job.secrets))
-              checkMapping(job.secrets, () => `the \`secrets:\` of the reusable workflow call of job \`${job.id}\``, job, reported, null, undefined, true);
+              checkMapping(job.secrets, () => `the \`secrets:\` of the reusable workflow call of job \`${job.id}\``, job, reported, NO_THROWAWAY, undefined, true);
           }
           for (const step of job.steps) {
             checkMapping(step.env, () => `the \`env:\` of step \`${stepLabel(step)}\``, job, reported, throwaway, step);
@@ -378,7 +398,7 @@ export default defineWorkflowRule({
       },
       action(action) {
         const reported = scanText(action.file, () => null);
-        const throwaway = throwawayResource(action.steps, undefined);
+        const throwaway = lazily(() => throwawayResource(action.steps, undefined));
         for (const step of action.steps) {
           checkMapping(step.env, () => `the \`env:\` of step \`${stepLabel(step)}\``, null, reported, throwaway, step);
           checkMapping(step.with, () => `the \`with:\` of step \`${stepLabel(step)}\``, null, reported, throwaway, step);
