@@ -10,7 +10,7 @@ import { defineWorkflowRule } from '../rule.js';
  * a larger runner's minutes billed at a higher rate also for public repositories (LOW, saying which).
  */
 function cost(runs: RunModel, job: Job): { severity: Severity; why: string } {
-  const runner = runs.job(job).holdings.selfHosted;
+  const runner = runs.job(job).runner;
   const selection = runner === null ? null : selfHosted(job);
   if (runner === 'definite' && selection !== null) {
     return { severity: 'LOW', why: `It runs on a self-hosted runner (${selection.how}): a hung run keeps that machine from the other jobs that wait for it.` };

@@ -66,6 +66,12 @@ export interface Holdings {
 
 const cache = new ScanCache<Job, Holdings>();
 
+/** `Holdings.selfHosted` of a job, without the rest of its holdings (runners.ts `selfHosted`, kept per job). */
+export function runnerKind(job: Job): Holdings['selfHosted'] {
+  const runner = selfHosted(job);
+  return runner === null ? null : runner.certain ? 'definite' : 'possible';
+}
+
 export function jobHoldings(job: Job): Holdings {
   let found = cache.get(job);
   if (found === undefined) {
@@ -101,7 +107,7 @@ function readHoldings(job: Job): Holdings {
   }
   const inherits = job.secrets?.kind === 'scalar' && String(job.secrets.value ?? '').trim() === 'inherit';
   const { credentials: secrets, webhooks, uploadTokens } = splitSecrets(job.workflow, [...names]);
-  const runner = selfHosted(job);
+  const runner = runnerKind(job);
   const publisher = publishingSteps(job).find(publishesForReal);
   const writer = job.steps.find((step) => writesWithJobToken(file, step));
   return {
@@ -112,7 +118,7 @@ function readHoldings(job: Job): Holdings {
     inheritsSecrets: inherits,
     dynamicSecrets,
     oidc,
-    selfHosted: runner === null ? null : runner.certain ? 'definite' : 'possible',
+    selfHosted: runner,
     publishes: publisher === undefined ? null : publisher.evidence,
     tokenWriter: writer === undefined ? null : `\`${writer.usesRef?.kind === 'repository' ? writer.usesRef.slug : String(writer.uses?.value ?? '')}\``,
   };

@@ -11,7 +11,7 @@ import { workflowRunSets, type Job, type Step, type Workflow } from '../../model
 import { ScanCache } from '../../model/scan-cache.js';
 import { conditionRunSet, intersect, occasionIndexes, overlap, valueRunSet, workflowRuns, type RunSet } from './conditions.js';
 import { stepExecutions, type Execution } from './execution.js';
-import { holdsNothing, jobHoldings, nothingHeldText, valuables, type DefaultToken, type Holdings, type MinorSecrets } from './holdings.js';
+import { holdsNothing, jobHoldings, nothingHeldText, runnerKind, valuables, type DefaultToken, type Holdings, type MinorSecrets } from './holdings.js';
 import { feedsPublish } from './feeds.js';
 import { cacheStep, sameFamily, savesToDefaultScope, type CacheUse } from '../caching.js';
 import { forkReach, localCallers, reachOf, REACH_ORDER, valueReach, type ForkReach, type Reach, type ValueReach } from './reach.js';
@@ -53,6 +53,8 @@ export interface JobRun {
   /** Who can start the job's runs for a fork's pull request (read-only token, no secrets), and what stands in the way; null: none can. */
   forkReach: ForkReach | null;
   holdings: Holdings;
+  /** `holdings.selfHosted`, read without the rest of the holdings (a rule that needs only the runner asks this). */
+  runner: Holdings['selfHosted'];
   /** What the job holds that is worth taking on its privileged runs (words; empty: nothing). */
   valuables: readonly string[];
   /** What a fork's read-only `pull_request` run of the job holds (the machine, if self-hosted). */
@@ -635,6 +637,10 @@ class LazyJobRun implements JobRun {
 
   get holdings(): Holdings {
     return (this.#holdings ??= jobHoldings(this.job));
+  }
+
+  get runner(): Holdings['selfHosted'] {
+    return this.#holdings !== undefined ? this.#holdings.selfHosted : runnerKind(this.job);
   }
 
   get valuables(): readonly string[] {
