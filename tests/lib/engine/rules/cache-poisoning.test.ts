@@ -408,8 +408,22 @@ describe('cache-poisoning: fork code writing the Actions cache', () => {
       expect(scanWith(RULE, release('release', 'astral-sh/setup-uv@v10', '\n              with:\n                enable-cache: auto'))).toEqual([]);
     });
 
-    it('still reports v10 when the workflow also runs on tag pushes, or when enable-cache is true', () => {
-      expect(positions(scanWith(RULE, release('{ push: { tags: ["v*"] }, release: {} }', 'astral-sh/setup-uv@v10')))).toEqual(['6:15 LOW']);
+    it('stays silent for v10 and later on tag pushes only (auto is off there too)', () => {
+      expect(scanWith(RULE, release('{ push: { tags: ["v*"] }, release: {} }', 'astral-sh/setup-uv@v10'))).toEqual([]);
+      expect(scanWith(RULE, release('{ push: { tags: ["v*"] } }', 'astral-sh/setup-uv@v10'))).toEqual([]);
+      // v9 caches on tag pushes.
+      expect(positions(scanWith(RULE, release('{ push: { tags: ["v*"] } }', 'astral-sh/setup-uv@v9')))).toEqual(['6:15 LOW']);
+    });
+
+    it('stays silent on a self-hosted runner without enable-cache (auto caches only on GitHub-hosted runners)', () => {
+      const selfHostedRelease = (uses: string, withBlock = '') => release('release', uses, withBlock).replace('runs-on: ubuntu-latest', 'runs-on: [self-hosted, linux]');
+      expect(scanWith(RULE, selfHostedRelease('astral-sh/setup-uv@v6'))).toEqual([]);
+      expect(scanWith(RULE, selfHostedRelease('astral-sh/setup-uv@v6', '\n              with:\n                enable-cache: auto'))).toEqual([]);
+      expect(positions(scanWith(RULE, selfHostedRelease('astral-sh/setup-uv@v6', '\n              with:\n                enable-cache: true')))).toEqual(['6:15 LOW']);
+    });
+
+    it('still reports v10 when the workflow also runs on branch pushes, or when enable-cache is true', () => {
+      expect(positions(scanWith(RULE, release('{ push: { branches: [main], tags: ["v*"] }, release: {} }', 'astral-sh/setup-uv@v10')))).toEqual(['6:15 LOW']);
       expect(positions(scanWith(RULE, release('release', 'astral-sh/setup-uv@v10', '\n              with:\n                enable-cache: true')))).toEqual(['6:15 LOW']);
       expect(positions(scanWith(RULE, release('release', 'astral-sh/setup-uv@v4', '\n              with:\n                enable-cache: true')))).toEqual(['6:15 LOW']);
     });
