@@ -1023,3 +1023,32 @@ describe(`${RULE}: the halves of actions/cache in a local composite action, keye
     expect(positions(scanWith(RULE, files).filter((f) => f.file === release.path))).toEqual(['11:15 LOW']);
   });
 });
+
+describe('cache-poisoning: a push to a registry the job started is not shipping', () => {
+  const job = (push: string) => yaml`
+    on:
+      push:
+        tags: ['v*']
+    jobs:
+      image:
+        runs-on: ubuntu-latest
+        services:
+          scratch:
+            image: registry:2
+            ports: ['5000:5000']
+        steps:
+          - uses: actions/checkout@v4
+          - uses: actions/setup-go@v5
+          - run: go build ./... && docker build -t app .
+          - run: ${push}
+  `;
+
+  it('stays silent when the only push goes to the registry service or to localhost', () => {
+    expect(scanWith(RULE, job('docker tag app localhost:5000/app:ci && docker push localhost:5000/app:ci'))).toEqual([]);
+    expect(scanWith(RULE, job('docker buildx build --push -t scratch:5000/app:ci --cache-to type=registry,ref=scratch:5000/app:cache .'))).toEqual([]);
+  });
+
+  it('reports when the job pushes to a real registry', () => {
+    expect(positions(scanWith(RULE, job('docker tag app ghcr.io/example/app:1 && docker push ghcr.io/example/app:1')))).toEqual(['13:15 LOW']);
+  });
+});
