@@ -25,6 +25,7 @@ import { get, type YNode } from '../../yaml/model.js';
 import { serviceAccess, serviceHoldings, type ServiceAccess } from './services.js';
 import { containerAccess, containerHoldings, type ContainerAccess } from './containers.js';
 import { actionFailsJob } from '../permission-actions.js';
+import { pushedBefore, type ImagePush } from './pushes.js';
 
 export type { ForkReach, Reach, ReachLevel, ValueReach } from './reach.js';
 export type { Holdings, DefaultToken } from './holdings.js';
@@ -36,6 +37,7 @@ export { severityOf, describeClaim, whoText, type Claim } from './severity.js';
 export { outsiderReach, REACH_ORDER, weaker } from './reach.js';
 export type { ServiceAccess, ServiceMount } from './services.js';
 export type { ContainerAccess } from './containers.js';
+export type { ImagePush } from './pushes.js';
 export { ownerFact, usesOwnership, imageOwnership, repositoryIdentity, type Ownership, type RepositoryIdentity } from './ownership.js';
 
 /** An execution traced to its code: the workspace entry that holds what it runs (null: nothing of the workspace's). */
@@ -141,6 +143,14 @@ export class RunModel {
   /** Who owns a container image reference (ownership.ts). */
   imageOwnershipOf(reference: string): Ownership {
     return imageOwnership(reference, this.identity);
+  }
+
+  /**
+   * The push of the image `reference` names by `step`'s own run before `step` reads it (at `offset` of its script):
+   * an earlier step of the job, earlier in the same script, or a job it needs (pushes.ts); null when none did.
+   */
+  imagePushedBefore(step: Step, reference: string, offset?: number): ImagePush | null {
+    return pushedBefore(this.repository, step, reference, offset);
   }
 
   /** The repository owner's namespace an image is published under, or null (ownership.ts `ownerNamespace`). */
