@@ -2,7 +2,8 @@
  * One model of each job run, each fact built once when first asked for, and shared by every exploitability
  * rule and by the attack paths: when it can run (conditions.ts), who can start it and what stands in the way
  * (reach.ts), what the workspace holds and whose code each step runs (workspace.ts, execution.ts), what the
- * job holds that is worth taking (holdings.ts), which publishing jobs a job's artifacts feed (feeds.ts), and
+ * job holds that is worth taking (holdings.ts), which publishing jobs a job's artifacts feed (feeds.ts), which
+ * container images a job run pushes itself (pushes.ts), and
  * the severity those facts give (severity.ts). Rules read these facts; they do not derive them again; findings
  * carry them for the attack paths as short tags (facts.ts).
  */
