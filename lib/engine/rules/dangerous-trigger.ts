@@ -220,7 +220,9 @@ function inertText(effect: DownloadEffect): string {
           ? "at worst a comment of the fork's wording, or on a pull request it picks"
           : use.kind === 'label'
           ? "at worst a label of the fork's choosing on an issue or pull request it picks, added with the run's own token, whose events start no workflow"
-          : 'the values are validated before use';
+          : use.kind === 'checkout'
+            ? "the pull request's code lands in the workspace, which the job checks out by design, and nothing of it runs"
+            : 'the values are validated before use';
   return `${who} ${use.detail} (${what})`;
 }
 
