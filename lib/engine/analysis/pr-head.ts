@@ -1,7 +1,7 @@
 import { approvalRaceClosedBefore } from './approval-race.js';
 import { expressionsOf, findExpressions } from '../expressions/extract.js';
 import { ContextAccess, contextPath, IndexAccess, parseExpression, walkExpression, type Expr } from '../expressions/parse.js';
-import { earlierForeignDownload, outsiderDownloadBefore, READS_FILE } from './artifacts.js';
+import { earlierForeignDownload, outsiderDownloadBefore, READS_FILE, readsDownloadIntoOutputs, stepDownloads } from './artifacts.js';
 import { referencedEnvVars } from './script-outputs.js';
 import type { RepositoryModel } from '../model/repository.js';
 import { privilegedTriggers, type Job, type Step, type Workflow } from '../model/workflow.js';
@@ -221,6 +221,12 @@ function fromPath(path: string[], scope: Scope, triggers: PrHeadTriggers, depth:
     const producer = scope.job.steps.find((s) => s.id?.toLowerCase() === a);
     if (producer === undefined || triggers.privileged === null) return null;
     if (producer.usesRef?.kind === 'repository' && PR_REF_ACTIONS.has(producer.usesRef.slug)) return `${dotted} <- ${producer.usesRef.slug}`;
+    // An action that reads a downloaded file of a fork's run into its outputs (`json-to-output` with `path:`).
+    if (producer.usesRef?.kind === 'repository' && producer.usesRef.slug !== 'actions/github-script') {
+      const earlier = triggers.workflowRun ? earlierForeignDownload(producer) : null;
+      const download = outsiderDownloadBefore(producer, triggers.repository) ?? (earlier === null ? null : (stepDownloads(earlier)[0] ?? null));
+      return download !== null && readsDownloadIntoOutputs(producer, download) ? `${dotted} <- artifact content read by step ${producer.name ?? producer.id ?? a}` : null;
+    }
     if (producer.run !== undefined && typeof producer.run.value === 'string') {
       const script = producer.run.value;
       const sources = outputSources(script, c);

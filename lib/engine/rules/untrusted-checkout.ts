@@ -18,7 +18,8 @@ function sinkText(job: Job, sinks: readonly TracedExecution[], entry: WorkspaceE
   const at = first.execution.offset !== undefined && first.execution.step.run !== undefined && first.execution.step === first.step ? first.step.run!.start : first.step.node.start;
   const line = file.position(at).line;
   const where = entry.dir === '' || entry.dir === null ? 'the workspace' : `\`${entry.dir}/\``;
-  const inside = first.execution.step !== first.step ? ` (inside local action \`${first.step.usesRef?.kind === 'local' ? first.step.usesRef.path : ''}\`)` : '';
+  // A step of an action the run model follows: a local one by its path, one of this repository by its `uses:`.
+  const inside = first.execution.step === first.step ? '' : first.step.usesRef?.kind === 'local' ? ` (inside local action \`${first.step.usesRef.path}\`)` : ` (inside action \`${String(first.step.uses?.value ?? '')}\`)`;
   const more = sinks.length > 1 ? ` (and ${sinks.length - 1} more)` : '';
   return `${describeStep(first.step)} (line ${line}) then runs ${first.execution.evidence}${inside} from ${where}, which holds that checkout${more}`;
 }
