@@ -265,7 +265,7 @@ function judgeContainer(context: WorkflowRuleContext, job: Job, container: Conta
   return {
     severity: 'LOW',
     reaches: runs,
-    reason: ` LOW: nothing worth taking reaches it: ${holdsMinor(holdings) ? `the steps that run in it get only ${minorWords(holdings)}, no other stored secret` : 'no step that runs in it gets a stored secret'}, ${token}; the job has no OIDC, ${openRunnerNote(holdings) === '' ? 'self-hosted machine or publish' : `publish, and its self-hosted runner is no holding an outsider lacks (${holdings.runnerOpenToForks ?? ''})`} and hands no build to a publishing job, so a re-pushed image can only change what the run does and produces.`,
+    reason: ` LOW: nothing worth taking reaches it: ${holdsMinor(holdings) ? `the steps that run in it get only ${minorWords(holdings)}, no other stored secret` : 'no step that runs in it gets a stored secret'}, ${token}; the job has no OIDC, ${openRunnerNote(holdings) === '' ? 'self-hosted machine or publish' : `or publish (its self-hosted runner is no holding an outsider lacks: ${holdings.runnerOpenToForks ?? ''})`} and hands no build to a publishing job, so a re-pushed image can only change what the run does and produces.`,
   };
 }
 
