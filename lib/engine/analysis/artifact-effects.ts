@@ -48,9 +48,17 @@ export function downloadEffect(runs: RunModel, taint: TaintAnalyzer, run: JobRun
     // A value read from the files names the commit a later checkout brings (`ref: ${{ steps.meta.outputs.sha }}`):
     // the fork picks the code that checkout holds, so what runs it runs their choice.
     const checkout = sinks.length > 0 ? undefined : artifactCheckout(runs, run, entry.step);
-    if (checkout !== undefined) sinks = runs.sinksOf(run, checkout);
+    if (checkout !== undefined) sinks = runs.sinksOf(checkout.step.job === null || checkout.step.job === entry.step.job ? run : runs.job(checkout.step.job), checkout);
     const envWrites = (step: Step) => envInjections(step, taint).some((h) => h.artifact === true);
-    const context = { repository: runs.repository, sameRun: (a: Step, b: Step) => runs.sameRun(a, b), envWrites, valuables: (job: Job) => runs.job(job).valuables, carries: outputCarriesOutsiderText(taint), runsOutsider: (job: Job, step: Step | null) => runsOutsider(runs, taint, job, step) };
+    const context = {
+      repository: runs.repository,
+      sameRun: (a: Step, b: Step) => runs.sameRun(a, b),
+      envWrites,
+      valuables: (job: Job) => runs.job(job).valuables,
+      carries: outputCarriesOutsiderText(taint),
+      runsOutsider: (job: Job, step: Step | null) => runsOutsider(runs, taint, job, step),
+      checkoutRuns: (step: Step) => checkoutRuns(runs, step),
+    };
     const uses = sinks.length > 0 ? [] : artifactUses(entry.step, entry.dir, context);
     const bare = uses.every((u) => u.kind !== 'data' || (u.step.job !== null && !(u.subject !== undefined && u.step === entry.step) && !interpolatesOutputs(u.step) && runs.job(u.step.job).valuables.length === 0));
     const steered = [...new Set([...sinks.map((t) => t.step), ...uses.filter((u) => (u.kind === 'data' || u.kind === 'env') && u.subject === undefined).map((u) => u.step)])];
@@ -87,10 +95,29 @@ function runsOutsider(runs: RunModel, taint: TaintAnalyzer, job: Job, step: Step
 /**
  * A checkout after `download` (a step that downloads another run's artifacts) whose ref a value read from those
  * artifacts names (pr-head.ts: `ref: ${{ steps.x.outputs.sha }}` where step x read a downloaded file), and which a
- * later step runs; undefined when there is none.
+ * later step runs; undefined when there is none. Also in a job that needs the download's job, through its outputs
+ * (`ref: ${{ needs.changes.outputs.branch }}`): the fork's files name the code that job checks out and runs.
  */
 export function artifactCheckout(runs: RunModel, run: JobRun, download: Step): WorkspaceEntry | undefined {
-  return run.workspace.find((e) => e.kind === 'checkout' && e.checkout !== undefined && e.step.index > download.index && namedByArtifact(e.checkout.evidence) && runs.sinksOf(run, e).length > 0);
+  const own = run.workspace.find((e) => e.kind === 'checkout' && e.checkout !== undefined && e.step.index > download.index && namedByArtifact(e.checkout.evidence) && runs.sinksOf(run, e).length > 0);
+  const job = download.job;
+  if (own !== undefined || job === null) return own;
+  const through = `needs.${job.id.toLowerCase()}.outputs.`;
+  for (const other of job.workflow.jobs) {
+    if (other === job || !other.needs.includes(job.id) || other.uses !== undefined) continue;
+    const theirs = runs.job(other);
+    const found = theirs.workspace.find((e) => e.kind === 'checkout' && e.checkout !== undefined && namedByArtifact(e.checkout.evidence) && e.checkout.evidence.toLowerCase().includes(through) && runs.sinksOf(theirs, e).length > 0);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** True when a later step runs what a checkout step brings (run model sinks), or the checkout is not one the model traces. */
+function checkoutRuns(runs: RunModel, step: Step): boolean {
+  if (step.job === null) return true;
+  const run = runs.job(step.job);
+  const entry = run.workspace.find((e) => e.kind === 'checkout' && e.step === step);
+  return entry === undefined || runs.sinksOf(run, entry).length > 0;
 }
 
 /** A script (`run:` or a github-script's `script`) that splices a step's or job's output into its code: it may run it. */
@@ -108,7 +135,7 @@ function interpolatesOutputs(step: Step): boolean {
  */
 export function inertEffect(effect: DownloadEffect): boolean {
   const kind = effect.use?.kind;
-  return effect.sinks.length === 0 && (kind === 'content' || kind === 'comment' || kind === 'status' || kind === 'label' || kind === 'validated');
+  return effect.sinks.length === 0 && (kind === 'content' || kind === 'checkout' || kind === 'comment' || kind === 'status' || kind === 'label' || kind === 'validated');
 }
 
 /**

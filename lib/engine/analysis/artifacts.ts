@@ -378,13 +378,15 @@ function workflowNamed(name: string, repository: RepositoryModel): Workflow | un
  *   with the run's own token (which starts no workflow), or decides whether a step or job that only does that runs;
  * - `comment`: their content only becomes a comment's body or the number of the pull request commented on, or
  *   decides whether a step or job that only comments runs;
- * - `gate`: their content only decides, in an `if:`, whether a step or job runs that is not steered by it: it runs
- *   none of the outsider's content and is given none of their values (LOW: the fork starts or skips the base
- *   repository's own code; a step or job that holds nothing is `data` for bare jobs, as before);
+ * - `gate`: their content only decides, in an `if:`, whether a step or job runs that is given none of their values
+ *   (LOW: the fork starts or skips it, and what it does with the fork's other files, its own download or checkout
+ *   of the pull request's code, is judged there; a step or job that holds nothing is `data` for bare jobs, as before);
+ * - `checkout`: their content only picks the repository or ref a checkout brings, and no step runs that checkout
+ *   (the pull request's code by design, for an action given prebuilt files, such as a visual-testing upload);
  * - `validated`: the values read are checked against an anchored pattern (a number) before any use;
  * - `read`: they are read into step outputs, which count where they are used.
  */
-export type ArtifactUseKind = 'env' | 'data' | 'gate' | 'content' | 'status' | 'label' | 'comment' | 'validated' | 'read';
+export type ArtifactUseKind = 'env' | 'data' | 'gate' | 'checkout' | 'content' | 'status' | 'label' | 'comment' | 'validated' | 'read';
 
 export interface ArtifactUse {
   kind: ArtifactUseKind;
@@ -395,14 +397,21 @@ export interface ArtifactUse {
   subject?: string;
   /** A `comment` use whose step posts a fixed text (notices.ts `fixedCommentBody`): the files choose only where it goes. */
   fixedBody?: boolean;
+  /**
+   * A `data` use whose step expands a value read from them with `${{ }}` into its `run:` script (or a github-script's
+   * code): their text runs as code there (script injection), in the job of `step`.
+   */
+  spliced?: boolean;
 }
 
-const USE_ORDER: readonly ArtifactUseKind[] = ['env', 'data', 'gate', 'content', 'status', 'label', 'comment', 'validated', 'read'];
+const USE_ORDER: readonly ArtifactUseKind[] = ['env', 'data', 'checkout', 'gate', 'content', 'status', 'label', 'comment', 'validated', 'read'];
 
-/** The most telling use first. */
+/** The most telling use first (a value spliced into a script before any other `data` use). */
 export function strongestUse(uses: readonly ArtifactUse[]): ArtifactUse | null {
   let best: ArtifactUse | null = null;
-  for (const use of uses) if (best === null || USE_ORDER.indexOf(use.kind) < USE_ORDER.indexOf(best.kind)) best = use;
+  for (const use of uses) {
+    if (best === null || USE_ORDER.indexOf(use.kind) < USE_ORDER.indexOf(best.kind) || (use.kind === best.kind && use.spliced === true && best.spliced !== true)) best = use;
+  }
   return best;
 }
 
@@ -471,6 +480,8 @@ export interface UseContext {
    * to a pull request checkout or a fork's download): a step or job an `if:` unlocks is steered by the fork then.
    */
   runsOutsider?: (job: Job, step: Step | null) => boolean;
+  /** True when a later step runs what a checkout step brings (run model sinks); false when nothing runs it. */
+  checkoutRuns?: (checkout: Step) => boolean;
 }
 
 /**
@@ -530,11 +541,17 @@ export function artifactUses(download: Step, dir: string | null, context: UseCon
       const condition = texts(other.if).find((t) => names.some((n) => t.includes(n)));
       if (condition !== undefined) {
         const name = names.find((n) => condition.includes(n)) ?? names[0] ?? '';
-        // The `if:` only starts or skips the job: it matters when the job holds something and the fork steers what
-        // it does there (it runs their content; values it is given are uses of their own, below).
-        const steered = other.uses !== undefined || held.length === 0 || context.runsOutsider === undefined || context.runsOutsider(other, null);
-        const kind: ArtifactUseKind = notice ?? (steered ? 'data' : 'gate');
-        const unsteered = kind === 'gate' ? ', but runs none of their content: the fork decides only whether the base repository\'s own steps run' : '';
+        // The `if:` only starts or skips the job; values it is given are uses of their own (below). What the job does
+        // with the fork's other files (its own download of the run's artifacts, a checkout of the pull request's
+        // code) is judged at that download or checkout, with the job's own reach: the gate adds only when it runs.
+        const kind: ArtifactUseKind = notice ?? (other.uses !== undefined || held.length === 0 ? 'data' : 'gate');
+        const theirs = kind === 'gate' && context.runsOutsider !== undefined && context.runsOutsider(other, null);
+        const unsteered =
+          kind !== 'gate'
+            ? ''
+            : theirs
+              ? ", and is given none of their values: the fork decides only whether it runs, and what it does with the fork's other files (its own download or checkout) is reported there"
+              : ", but runs none of their content: the fork decides only whether the base repository's own steps run";
         uses.push({ kind, step: other.steps[0] ?? download, subject: `job \`${other.id}\``, detail: `runs only when \`${name}\`, read from them, says so (its \`if:\`)${posts}${unsteered}` });
       }
       for (const step of other.steps) {
@@ -610,14 +627,51 @@ function outputUse(step: Step, refs: readonly string[], context?: UseContext): A
     const given = mentioned && !checked;
     const job = step.job;
     const held = job === null || context === undefined ? [] : context.valuables(job);
-    const runsTheirs = job === null || context?.runsOutsider === undefined || context.runsOutsider(job, step);
-    if (!given && held.length > 0 && !runsTheirs) {
+    if (!given && held.length > 0) {
       const values = checked ? 'is given only values checked against a pattern first' : 'is given none of their values';
-      return { kind: 'gate', step, detail: `decides in its \`if:\` whether it runs (\`${ref0}\`), and that step (${to}) runs none of their content and ${values}: the fork decides only whether the base repository's own step runs` };
+      // What the step does with the fork's other files is judged at that download or checkout.
+      const runsTheirs = job === null || context?.runsOutsider === undefined || context.runsOutsider(job, step);
+      return runsTheirs
+        ? { kind: 'gate', step, detail: `decides in its \`if:\` whether it runs (\`${ref0}\`), and that step (${to}) ${values}: the fork decides only whether it runs, and what it does with the fork's other files (its own download or checkout) is reported there` }
+        : { kind: 'gate', step, detail: `decides in its \`if:\` whether it runs (\`${ref0}\`), and that step (${to}) runs none of their content and ${values}: the fork decides only whether the base repository's own step runs` };
     }
+    const inScript = splicedUse(step, refs, context);
+    if (inScript.spliced === true) return { kind: 'data', step, detail: `expands \`${inScript.ref}\`, read from them, with \`\${{ }}\` into its ${step.run !== undefined ? '`run:` script, where their text runs as shell code' : 'github-script, where their text runs as JavaScript'} (script injection)`, spliced: true };
     return { kind: 'data', step, detail: `decides in its \`if:\` whether it runs (\`${ref0}\`)` };
   }
+  // A checkout whose repository or ref the value picks, which no later step runs: the pull request's code lands
+  // in the workspace by design (for an action given prebuilt files), and nothing of it runs.
+  if (checkoutOnly(step, refs) && context?.checkoutRuns !== undefined && !context.checkoutRuns(step)) {
+    return { kind: 'checkout', step, detail: `picks the repository or ref it checks out (\`${refs[0] ?? ''}\`), read from them, and no later step runs that checkout` };
+  }
+  const inScript = splicedUse(step, refs, context);
+  if (inScript.spliced === true) return { kind: 'data', step, detail: `expands \`${inScript.ref}\`, read from them, with \`\${{ }}\` into its ${step.run !== undefined ? '`run:` script, where their text runs as shell code' : 'github-script, where their text runs as JavaScript'} (script injection)`, spliced: true };
   return { kind: 'data', step, detail: `uses \`${refs[0] ?? ''}\`, read from them` };
+}
+
+/** `actions/checkout` given the value only in `repository:` or `ref:` (not in its `if:` or another input). */
+function checkoutOnly(step: Step, refs: readonly string[]): boolean {
+  if (step.usesRef?.kind !== 'repository' || step.usesRef.slug !== 'actions/checkout') return false;
+  const mentions = (node: YNode | undefined) => texts(node).some((t) => refs.some((r) => t.includes(r)));
+  if (mentions(step.if)) return false;
+  return (step.with?.pairs ?? []).every((p) => ['repository', 'ref'].includes(keyText(p.key).toLowerCase()) || !mentions(p.value));
+}
+
+/**
+ * Whether an output of `refs` is expanded with `${{ }}` into the step's script (`run:` or a github-script's code),
+ * and (when the taint analysis is given) still carries outsider text there: the value runs as code.
+ */
+function splicedUse(step: Step, refs: readonly string[], context: UseContext | undefined): { spliced?: true; ref?: string } {
+  const script = step.run ?? (step.usesRef?.kind === 'repository' && step.usesRef.slug === 'actions/github-script' ? get(step.with, 'script') : undefined);
+  const text = script?.kind === 'scalar' && typeof script.value === 'string' ? script.value : '';
+  for (const match of text.matchAll(/\$\{\{([^}]*)\}\}/g)) {
+    for (const path of (match[1] ?? '').match(/\b(?:steps|needs)\.[\w-]+\.outputs\.[\w-]+/g) ?? []) {
+      if (!refs.some((r) => path === r || path.startsWith(`${r}.`))) continue;
+      if (context?.carries !== undefined && !context.carries(step, path)) continue;
+      return { spliced: true, ref: path };
+    }
+  }
+  return {};
 }
 
 /** True when an output of `refs` is spliced into the step's script (`run:` or a github-script's `script:`). */
@@ -658,19 +712,42 @@ function stepUse(step: Step, named: RegExp | null, later: boolean): { use: Artif
     return { use: { kind: 'data', step, detail: 'reads them in a github-script' }, outputs: true };
   }
   // An action given a path in (or, for a download into the workspace itself, any relative path).
-  const inputs = (step.with?.pairs ?? []).filter((p) => PATH_INPUTS.test(keyText(p.key)));
-  const mentions = inputs.some((p) =>
-    texts(p.value).some((t) => (named !== null ? named.test(t) : !t.includes('${{') && /^[\w./-]+$/.test(t.trim()) && !t.trim().startsWith('/'))),
-  );
-  if (!mentions) return null;
+  if (!givenPathIn(step, named)) return null;
   const notice = stepNotice(step);
   if (notice === 'comment') return { use: { kind: 'comment', step, detail: `posts them as a comment (${ref.slug})` }, outputs: false };
   if (notice === 'status') return { use: { kind: 'status', step, detail: `gives them to ${ref.slug}, which only sets a commit status or check` }, outputs: false };
   if (notice === 'label') return { use: { kind: 'label', step, detail: `gives them to ${ref.slug}, which only adds or removes labels` }, outputs: false };
   // An action that reads a file into outputs (json-to-output, read-file): what the outputs feed decides.
   const full = ref.path === '' ? ref.slug : `${ref.slug}/${ref.path}`;
-  if (step.id !== null && /json|read|file|jq|yq|output|var/i.test(full)) return { use: { kind: 'read', step, detail: `reads them into outputs (${full})` }, outputs: true };
+  if (step.id !== null && FILE_READING_ACTION.test(full)) return { use: { kind: 'read', step, detail: `reads them into outputs (${full})` }, outputs: true };
   return { use: { kind: 'content', step, detail: `hands them to ${full}` }, outputs: false };
+}
+
+/** Actions named for reading a file into step outputs (`json-to-output`, `read-file`, `jq-action`, `yq`, `dotenv`). */
+const FILE_READING_ACTION = /json|read|file|jq|yq|output|var/i;
+
+/** True when one of the step's path inputs names the directory `named` (null: any relative path, for a download into the workspace). */
+function givenPathIn(step: Step, named: RegExp | null): boolean {
+  const inputs = (step.with?.pairs ?? []).filter((p) => PATH_INPUTS.test(keyText(p.key)));
+  return inputs.some((p) => texts(p.value).some((t) => (named !== null ? named.test(t) : !t.includes('${{') && /^[\w./-]+$/.test(t.trim()) && !t.trim().startsWith('/'))));
+}
+
+/**
+ * True when `step` is an action of another repository named for reading a file into its outputs (`json-to-output`,
+ * `read-file` ...; not github-script, whose script says what it reads) and given a path where `download` put its
+ * files, after it: its outputs carry the files' content (the taint analysis and pr-head.ts read them so).
+ */
+export function readsDownloadIntoOutputs(step: Step, download: ForeignDownload): boolean {
+  const ref = step.usesRef;
+  if (ref?.kind !== 'repository' || ref.slug === 'actions/github-script' || download.step.index >= step.index || download.step.job !== step.job) return false;
+  if (!FILE_READING_ACTION.test(ref.path === '' ? ref.slug : `${ref.slug}/${ref.path}`) || stepNotice(step) !== null) return false;
+  const dir = download.isolated ? null : download.destination;
+  const last = (dir ?? '').trim().replace(/^(["'])(.*)\1$/, '$2').replace(/^\.\//, '').replace(/\/+$/, '');
+  if (download.isolated) {
+    const outside = normalizeOutside(download.destination ?? '');
+    return (step.with?.pairs ?? []).some((p) => PATH_INPUTS.test(keyText(p.key)) && texts(p.value).some((t) => normalizeOutside(t).startsWith(outside)));
+  }
+  return givenPathIn(step, last === '' || last === '.' || /[$*?{}\\]/.test(last) ? null : directoryPattern(last));
 }
 
 /**

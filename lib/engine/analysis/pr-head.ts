@@ -1,7 +1,7 @@
 import { approvalRaceClosedBefore } from './approval-race.js';
 import { expressionsOf, findExpressions } from '../expressions/extract.js';
 import { ContextAccess, contextPath, IndexAccess, parseExpression, walkExpression, type Expr } from '../expressions/parse.js';
-import { earlierForeignDownload, outsiderDownloadBefore, READS_FILE } from './artifacts.js';
+import { earlierForeignDownload, outsiderDownloadBefore, READS_FILE, readsDownloadIntoOutputs, stepDownloads } from './artifacts.js';
 import { referencedEnvVars } from './script-outputs.js';
 import type { RepositoryModel } from '../model/repository.js';
 import { privilegedTriggers, type Job, type Step, type Workflow } from '../model/workflow.js';
@@ -9,7 +9,7 @@ import { logicalLines, pipelines, words } from '../shell.js';
 import { get, getText, keyText, type YNode, type YScalar } from '../yaml/model.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 import { feedingLines, githubScriptOutputValues, outputSources, scriptLines } from './script-outputs.js';
-import { everyPathGuarded, stepTrust, type TrustGuardKind, type TrustPaths } from './trust-guards.js';
+import { environmentApproves, everyPathGuarded, stepTrust, type TrustGuardKind, type TrustPaths } from './trust-guards.js';
 import { followsUntrustedRuns } from './workflow-run.js';
 import { dispatchGate } from './dispatch-gate.js';
 import { hasAny, scriptOf, wordMask } from './file-scripts.js';
@@ -221,6 +221,12 @@ function fromPath(path: string[], scope: Scope, triggers: PrHeadTriggers, depth:
     const producer = scope.job.steps.find((s) => s.id?.toLowerCase() === a);
     if (producer === undefined || triggers.privileged === null) return null;
     if (producer.usesRef?.kind === 'repository' && PR_REF_ACTIONS.has(producer.usesRef.slug)) return `${dotted} <- ${producer.usesRef.slug}`;
+    // An action that reads a downloaded file of a fork's run into its outputs (`json-to-output` with `path:`).
+    if (producer.usesRef?.kind === 'repository' && producer.usesRef.slug !== 'actions/github-script') {
+      const earlier = triggers.workflowRun ? earlierForeignDownload(producer) : null;
+      const download = outsiderDownloadBefore(producer, triggers.repository) ?? (earlier === null ? null : (stepDownloads(earlier)[0] ?? null));
+      return download !== null && readsDownloadIntoOutputs(producer, download) ? `${dotted} <- artifact content read by step ${producer.name ?? producer.id ?? a}` : null;
+    }
     if (producer.run !== undefined && typeof producer.run.value === 'string') {
       const script = producer.run.value;
       const sources = outputSources(script, c);
@@ -551,13 +557,14 @@ function findPullRequestCheckouts(job: Job, repository: RepositoryModel): (Untru
     const approved = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label');
     // An environment counts as an approval of the commit it pins only when its reviewers are known (settings);
     // offline it may hold the run or not, so the checkout is reported, saying the reviewers were not checked.
-    const knownApproval = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label' && (g.kind !== 'environment' || g.reviewed === true));
+    const knownApproval = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label' && (g.kind !== 'environment' || environmentApproves(g)));
     const closed = approved ? approvalRaceClosedBefore(step) : null;
     const raceClosed = closed === null ? {} : { raceClosedBy: closed };
     // A label the workflow removes each run, on a workflow that also runs on pushes: a push racing the run runs
-    // its own head (the event's head SHA is the pushed commit), so pinning the event's head binds nothing there.
-    const pushRaced = trust.some((path) => path.some((g) => g.kind === 'label' && g.pushRace === true) && !path.some((g) => (g.kind === 'label' && g.pushRace !== true && g.laterLabels !== true) || g.kind === 'commenter' || (g.kind === 'environment' && g.reviewed === true)));
-    const pinned = closed !== null || (!pushRaced && found.every((c) => IMMUTABLE.has(c.evidence)));
+    // its own head (the event's head SHA is the pushed commit), the race of any approval between the maintainer's
+    // act and the code the run takes (the run model's `labelRace`, named in the description); pinning the event's
+    // head still binds each run to the commit its event names.
+    const pinned = closed !== null || found.every((c) => IMMUTABLE.has(c.evidence));
     const hidden: { hiddenBy?: 'trusted-author' | 'approved-commit' } = trusted ? { hiddenBy: 'trusted-author' } : knownApproval && pinned ? { hiddenBy: 'approved-commit' } : {};
     const unchecked = approved && pinned && !knownApproval ? { uncheckedEnvironment: environmentOf(trust) } : {};
     const dispatcher = dispatched?.holds === true ? { dispatcher: dispatched.by } : {};

@@ -6,7 +6,7 @@ import { actionMajorVersion } from '../analysis/step-version.js';
 import { normalizeLocalPath } from '../model/repository.js';
 import { get, getMap, getText, keyText, type YNode, type YPair, type YScalar } from '../yaml/model.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
-import { outsiderDownloadBefore, readsDownloadedFile } from '../analysis/artifacts.js';
+import { outsiderDownloadBefore, readsDownloadedFile, readsDownloadIntoOutputs } from '../analysis/artifacts.js';
 import { describeStep } from '../analysis/describe.js';
 import { contextController, controllerRank, eventController, outsiderEvents, triggersWithField, type Controller } from './controller.js';
 import { expressionsOf, type ExpressionOccurrence } from './extract.js';
@@ -447,6 +447,11 @@ export class TaintAnalyzer {
         } else if (slug === 'actions/github-script') {
           // What the script returns (`result`) or sets (`core.setOutput`): tainted only by what those lines read.
           taint = this.#ofGithubScript(step, output, stepScopeValue, depth);
+        } else {
+          // An action that reads a file of an outsider's artifact into its outputs (`json-to-output` given
+          // `path: output.json` after the download): every output is the fork's text.
+          const artifact = this.#artifactTaint(step, stepScopeValue);
+          if (artifact !== null && readsDownloadIntoOutputs(step, artifact.download)) taint = artifact.taint;
         }
       } else if (step.usesRef?.kind === 'local') {
         const action = this.#repo.localAction(step);

@@ -57,7 +57,7 @@ export default defineWorkflowRule({
     severity: 'HIGH',
     surface: 'workflow',
     description:
-      "A privileged workflow (`workflow_run`, `issue_comment`, `pull_request_target` ...) downloads the artifacts of a run a fork's pull request can produce (`actions/download-artifact` with `run-id`, `dawidd6/action-download-artifact`, `gh run download`, `downloadArtifact` in github-script): the fork chose those files. HIGH when a later step runs them (a build tool, script or local action in the directory they land in, a deploy action working there, a script run from an isolated directory, or their content written to `$GITHUB_ENV` with a later step to run with it), anyone can start the run and the job holds a write scope, secret or OIDC; MEDIUM when their content only steers what the job does (a value read into a command, an output in a later `if:` of a step or job that holds something worth taking and that the fork steers: it runs their content or is given their values) and a job it steers holds something worth taking or splices the value into a script; LOW when it only decides a comment, a commit status or a label added with the run's own token (its text, the label, its pull request or commit, whether a job that only posts it runs), or only whether the base repository's own steps run, or the files are uploaded or deployed as they are (a static preview). Not reported when the values are validated numbers, when `dawidd6/action-download-artifact` searches with forks' runs skipped (its default from v4), or when only trusted authors' runs reach the job.",
+      "A privileged workflow (`workflow_run`, `issue_comment`, `pull_request_target` ...) downloads the artifacts of a run a fork's pull request can produce (`actions/download-artifact` with `run-id`, `dawidd6/action-download-artifact`, `gh run download`, `downloadArtifact` in github-script): the fork chose those files. HIGH when a later step runs them (a build tool, script or local action in the directory they land in, a deploy action working there, a script run from an isolated directory, or their content written to `$GITHUB_ENV` with a later step to run with it), anyone can start the run and the job holds a write scope, secret or OIDC; a value read from them expanded with `${{ }}` into a script (script injection) or naming the commit a checkout brings that a step then builds (also in a job that needs the reading one) runs too, at the severity of the job it runs in; MEDIUM when their content only steers what the job does (a value read into a command or an input, an output in a later `if:` of a step or job that holds something worth taking and is given their values) and a job it steers holds something worth taking; LOW when it only decides a comment, a commit status or a label added with the run's own token (its text, the label, its pull request or commit, whether a job that only posts it runs), or only whether a step or job runs that is given none of their values (what it does with the fork's other files is judged at its own download or checkout), or only picks the pull request code a checkout brings that nothing runs, or the files are uploaded or deployed as they are (a static preview). Not reported when the values are validated numbers, when `dawidd6/action-download-artifact` searches with forks' runs skipped (its default from v4), or when only trusted authors' runs reach the job.",
     recommendation:
       'Download into an isolated directory (`path: ${{ runner.temp }}/artifacts`), treat every file as untrusted data (validate numbers and names before use, never execute or source it), and never extract it over the checkout.',
   },
@@ -69,10 +69,14 @@ export default defineWorkflowRule({
         if (entry.kind !== 'download' || entry.download === undefined || entry.content !== 'outsider') continue;
         if (!reachable(runs.stepReach(entry.step))) continue;
         const { sinks, use, steersOnlyBareJobs, checkout } = downloadEffect(runs, context.taint, run, entry);
-        const reach = runs.sinkReach(runs.stepReach(entry.step), sinks);
-        const found = judge(runs, run, reach, sinks.length > 0, use, steersOnlyBareJobs);
+        // What runs may run in another job: a job that needs this one checks out the commit their values name, or
+        // expands a value read from them into its script. That job's reach (its environment) and holdings decide.
+        const elsewhere = checkout !== undefined && checkout.step.job !== job ? checkout.step : sinks.length === 0 && use?.spliced === true && use.step.job !== job ? use.step : null;
+        const sinkRun = elsewhere?.job === null || elsewhere === null ? run : runs.job(elsewhere.job);
+        const reach = runs.sinkReach(elsewhere === null ? runs.stepReach(entry.step) : runs.stepReach(elsewhere), sinks);
+        const found = judge(runs, sinkRun, reach, sinks.length > 0, use, steersOnlyBareJobs);
         if (found === null) continue;
-        report(context, job, { download: entry.download, reach, run, ...found, consequence: sinks.length > 0 ? `; ${sinkText(job, sinks, entry, checkout)}` : found.consequence });
+        report(context, job, { download: entry.download, reach, run: sinkRun, ...found, consequence: sinks.length > 0 ? `; ${sinkText(job, sinks, entry, checkout)}` : found.consequence });
       }
       // Kept outside the workspace, the files replace nothing of the checkout: reported only when a step runs them.
       for (const download of foreignDownloads(job)) {
@@ -115,10 +119,13 @@ function judge(runs: RunModel, run: JobRun, reach: Reach, runsThem: boolean, use
   if (!runsThem && use?.kind === 'env' && nothingReads(runs.envReaders(use.step))) {
     return { severity: 'LOW', executes: false, consequence: `; ${who(use)} ${use.detail}, but no later step of the job runs with it, and no earlier action has a post step to run with it (LOW)` };
   }
-  const executes = runsThem || use?.kind === 'env';
+  // A value read from them expanded with `${{ }}` into a script: their text runs as code in that step.
+  const spliced = !runsThem && use?.kind === 'data' && use.spliced === true;
+  const executes = runsThem || use?.kind === 'env' || spliced;
   const claim: Claim = { reach, executes, holds: run.valuables, forkHolds: run.forkValuables, nothingHeld: run.nothingHeld, raceAfterApproval: true };
   if (executes) {
-    const consequence = use?.kind === 'env' ? `; ${who(use)} ${use.detail}, which every later step of the job runs with` : '';
+    const consequence =
+      use?.kind === 'env' ? `; ${who(use)} ${use.detail}, which every later step of the job runs with` : spliced && use !== null ? `; ${who(use)} ${use.detail}, so the fork's text runs in that job (also reported by \`script-injection\` where it is expanded)` : '';
     return { severity: severityOf(claim), executes, consequence };
   }
   if (use?.kind === 'validated' || use?.kind === 'read') return null;
@@ -143,7 +150,11 @@ function judge(runs: RunModel, run: JobRun, reach: Reach, runsThem: boolean, use
         : use.kind === 'comment'
         ? `; ${who(use)} ${use.detail}, and nothing else uses their content (LOW: at worst a comment of the fork's wording, or on a pull request it picks; nothing that runs)`
         : use.kind === 'gate'
-          ? `; ${who(use)} ${use.detail}, and no other use of their content goes further (LOW: at worst the base repository's own step runs, or is skipped, when the fork says; nothing of theirs runs, and none of their values reaches a command unchecked)`
+          ? use.detail.endsWith('is reported there')
+            ? `; ${who(use)} ${use.detail}, and no other use of their content goes further (LOW: at worst that step or job runs, or is skipped, when the fork says; none of these values reaches a command unchecked, and nothing of these files runs)`
+            : `; ${who(use)} ${use.detail}, and no other use of their content goes further (LOW: at worst the base repository's own step runs, or is skipped, when the fork says; nothing of theirs runs, and none of their values reaches a command unchecked)`
+        : use.kind === 'checkout'
+          ? `; ${who(use)} ${use.detail}, and no other use of their content goes further (LOW: the pull request's code lands in the workspace, which is what the job checks out by design, and nothing of it runs; the fork picks at most which code sits there)`
         : use.kind === 'status'
           ? `; ${who(use)} ${use.detail}, and nothing else uses their content (LOW: at worst a spoofed status or check on a commit of the fork's choosing; nothing that runs)`
           : use.kind === 'label'

@@ -18,7 +18,8 @@ function sinkText(job: Job, sinks: readonly TracedExecution[], entry: WorkspaceE
   const at = first.execution.offset !== undefined && first.execution.step.run !== undefined && first.execution.step === first.step ? first.step.run!.start : first.step.node.start;
   const line = file.position(at).line;
   const where = entry.dir === '' || entry.dir === null ? 'the workspace' : `\`${entry.dir}/\``;
-  const inside = first.execution.step !== first.step ? ` (inside local action \`${first.step.usesRef?.kind === 'local' ? first.step.usesRef.path : ''}\`)` : '';
+  // A step of an action the run model follows: a local one by its path, one of this repository by its `uses:`.
+  const inside = first.execution.step === first.step ? '' : first.step.usesRef?.kind === 'local' ? ` (inside local action \`${first.step.usesRef.path}\`)` : ` (inside action \`${String(first.step.uses?.value ?? '')}\`)`;
   const more = sinks.length > 1 ? ` (and ${sinks.length - 1} more)` : '';
   return `${describeStep(first.step)} (line ${line}) then runs ${first.execution.evidence}${inside} from ${where}, which holds that checkout${more}`;
 }
@@ -72,7 +73,7 @@ export default defineWorkflowRule({
     severity: 'HIGH',
     surface: 'workflow',
     description:
-      'A workflow that runs with the base repository\'s token and secrets (`pull_request_target`, `workflow_run`, `issue_comment` ...) checks out the head of a pull request (`actions/checkout` with the head ref or SHA, `git fetch` of `refs/pull/*` then `git checkout`, `gh pr checkout`), so the contributor\'s code lands in a privileged job. HIGH when anyone can start it, a later step runs code from that checkout (a build tool in its directory, a script or local action from it) and the job holds a write scope, a secret, OIDC or a self-hosted machine; MEDIUM when one of those is missing (without a step that runs the checkout: only when a later step runs a tool or action that may load configuration from it) or a maintainer\'s approval comes first but the code can still change after it (a label the workflow removes in every run, on a workflow that also runs on pushes: a push racing the run); LOW when only trusted authors reach it, the approved commit is what runs, or the steps after the checkout only run git, text tools and GitHub\'s, the owner\'s or pinned actions. Also: on `pull_request_review*`, a checkout without `ref:` is the pull request\'s merge commit; when a step runs it, LOW (a fork\'s run has a read-only token and no secrets), HIGH on a self-hosted runner.',
+      'A workflow that runs with the base repository\'s token and secrets (`pull_request_target`, `workflow_run`, `issue_comment` ...) checks out the head of a pull request (`actions/checkout` with the head ref or SHA, `git fetch` of `refs/pull/*` then `git checkout`, `gh pr checkout`), so the contributor\'s code lands in a privileged job. HIGH when anyone can start it, a later step runs code from that checkout (a build tool in its directory, a script or local action from it) and the job holds a write scope, a secret, OIDC or a self-hosted machine; MEDIUM when one of those is missing (without a step that runs the checkout: only when a later step runs a tool or action that may load configuration from it) or a maintainer\'s approval comes first but the code can still change after it (a branch resolved when the job runs); LOW when only trusted authors reach it, the approved commit is what runs (also behind a label the workflow removes in every run, whose race is a push between the label and its removal, or an environment the workflow\'s own comment says needs an approval, unverified), or the steps after the checkout only run git, text tools and GitHub\'s, the owner\'s or pinned actions. Also: on `pull_request_review*`, a checkout without `ref:` is the pull request\'s merge commit; when a step runs it, LOW (a fork\'s run has a read-only token and no secrets), HIGH on a self-hosted runner.',
     recommendation:
       'Build and test pull requests in a `pull_request` workflow, which runs without secrets; if a privileged follow-up is needed, pass results as data through an artifact to a `workflow_run` job that never checks out or runs the pull request\'s code. If the checkout must stay, restrict the job to trusted authors (`github.event.pull_request.head.repo.full_name == github.repository`).',
   },
@@ -101,8 +102,10 @@ export default defineWorkflowRule({
         const dated = reach.level === 'approval' && !pinned ? commitDateCheck(job) : null;
         const approvalText =
           reach.level === 'approval'
-            ? reach.approvalMoves === true && reach.labelRemoved !== undefined
-              ? '; to close the race, run only on `labeled`, check the label the event adds (`github.event.label.name == ...`) and check out `github.event.pull_request.head.sha`, so each run is the commit that was labelled'
+            ? reach.labelRace === true
+              ? pinned
+                ? '; each run checks out the commit its event names, so a push racing the label runs only that pushed commit (to close the race, run only on `labeled` and check the label the event adds, `github.event.label.name == ...`)'
+                : '; the code is resolved when the job runs, so a commit pushed after the label runs too; to close the race, run only on `labeled`, check the label the event adds (`github.event.label.name == ...`) and check out `github.event.pull_request.head.sha`, so each run is the commit that was labelled'
               : reach.approvalMoves === true
               ? '; check the label the event adds (`github.event.label.name == ...`) and check out `github.event.pull_request.head.sha`, so each run is the commit that was labelled'
               : checkout.raceClosedBy !== undefined

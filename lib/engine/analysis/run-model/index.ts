@@ -2,7 +2,8 @@
  * One model of each job run, each fact built once when first asked for, and shared by every exploitability
  * rule and by the attack paths: when it can run (conditions.ts), who can start it and what stands in the way
  * (reach.ts), what the workspace holds and whose code each step runs (workspace.ts, execution.ts), what the
- * job holds that is worth taking (holdings.ts), which publishing jobs a job's artifacts feed (feeds.ts), and
+ * job holds that is worth taking (holdings.ts), which publishing jobs a job's artifacts feed (feeds.ts), which
+ * container images a job run pushes itself (pushes.ts), and
  * the severity those facts give (severity.ts). Rules read these facts; they do not derive them again; findings
  * carry them for the attack paths as short tags (facts.ts).
  */
@@ -11,6 +12,7 @@ import { workflowRunSets, type Job, type Step, type Workflow } from '../../model
 import { ScanCache } from '../../model/scan-cache.js';
 import { conditionRunSet, intersect, occasionIndexes, overlap, valueRunSet, workflowRuns, type RunSet } from './conditions.js';
 import { stepExecutions, type Execution } from './execution.js';
+import { openedBy, openRunners, openRunnerWords, type OpenRunner } from './open-runners.js';
 import { holdsNothing, jobHoldings, nothingHeldText, runnerKind, valuables, type DefaultToken, type Holdings, type MinorSecrets } from './holdings.js';
 import { feedsPublish } from './feeds.js';
 import { cacheStep, sameFamily, savesToDefaultScope, type CacheUse } from '../caching.js';
@@ -25,6 +27,7 @@ import { get, type YNode } from '../../yaml/model.js';
 import { serviceAccess, serviceHoldings, type ServiceAccess } from './services.js';
 import { containerAccess, containerHoldings, type ContainerAccess } from './containers.js';
 import { actionFailsJob } from '../permission-actions.js';
+import { pushedBefore, type ImagePush } from './pushes.js';
 
 export type { ForkReach, Reach, ReachLevel, ValueReach } from './reach.js';
 export type { Holdings, DefaultToken } from './holdings.js';
@@ -36,6 +39,7 @@ export { severityOf, describeClaim, whoText, type Claim } from './severity.js';
 export { outsiderReach, REACH_ORDER, weaker } from './reach.js';
 export type { ServiceAccess, ServiceMount } from './services.js';
 export type { ContainerAccess } from './containers.js';
+export type { ImagePush } from './pushes.js';
 export { ownerFact, usesOwnership, imageOwnership, repositoryIdentity, type Ownership, type RepositoryIdentity } from './ownership.js';
 
 /** An execution traced to its code: the workspace entry that holds what it runs (null: nothing of the workspace's). */
@@ -143,6 +147,14 @@ export class RunModel {
   /** Who owns a container image reference (ownership.ts). */
   imageOwnershipOf(reference: string): Ownership {
     return imageOwnership(reference, this.identity);
+  }
+
+  /**
+   * The push of the image `reference` names by `step`'s own run before `step` reads it (at `offset` of its script):
+   * an earlier step of the job, earlier in the same script, or a job it needs (pushes.ts); null when none did.
+   */
+  imagePushedBefore(step: Step, reference: string, offset?: number): ImagePush | null {
+    return pushedBefore(this.repository, step, reference, offset);
   }
 
   /** The repository owner's namespace an image is published under, or null (ownership.ts `ownerNamespace`). */
@@ -566,6 +578,48 @@ export class RunModel {
     return new LazyJobRun(job, this);
   }
 
+  #openRunners: readonly OpenRunner[] | undefined;
+  #openingRunners = false;
+
+  /** True once `runnerOpenedBy` has its answer for every job. */
+  get openRunnersKnown(): boolean {
+    return this.#openRunners !== undefined;
+  }
+
+  /**
+   * The job of this repository that already runs forks' pull request code with no approval on every runner `job`
+   * can land on (open-runners.ts; itself when it is one), or null: one fact per scan, read by the rules through the
+   * job's holdings (`runnerOpenToForks`), where the self-hosted machine is then not worth taking. Null while the
+   * fact is being computed (a job's run read on the way does not depend on it).
+   */
+  runnerOpenedBy(job: Job): Job | null {
+    if (this.#openingRunners) return null;
+    if (this.#openRunners === undefined) {
+      this.#openingRunners = true;
+      try {
+        this.#openRunners = openRunners(this.repository.workflows.flatMap((w) => w.jobs), (j) => this.#runsForksCode(j));
+      } finally {
+        this.#openingRunners = false;
+      }
+    }
+    return openedBy(job, this.#openRunners);
+  }
+
+  /** True when anyone, with no approval, gets a pull request's code run in the job (a fork's run, or a privileged one). */
+  #runsForksCode(job: Job): boolean {
+    if (job.uses !== undefined) return false;
+    const run = this.job(job);
+    for (const entry of run.workspace) {
+      if (!entry.forkCode && entry.content !== 'outsider') continue;
+      const sinks = this.sinksOf(run, entry);
+      const first = sinks[0];
+      if (first === undefined) continue;
+      if (entry.forkCode && run.forkReach?.level === 'anyone') return true;
+      if (entry.content === 'outsider' && entry.checkout?.hiddenBy !== 'trusted-author' && this.sinkReach(this.stepReach(first.step), sinks).level === 'anyone') return true;
+    }
+    return false;
+  }
+
   /** The job's executions, traced to the workspace entries whose code they run (LazyJobRun's `executions`). */
   tracedExecutions(job: Job, workspace: readonly WorkspaceEntry[]): TracedExecution[] {
     const executions: TracedExecution[] = [];
@@ -636,7 +690,13 @@ class LazyJobRun implements JobRun {
   }
 
   get holdings(): Holdings {
-    return (this.#holdings ??= jobHoldings(this.job));
+    if (this.#holdings !== undefined) return this.#holdings;
+    const own = jobHoldings(this.job);
+    if (own.selfHosted !== 'definite') return (this.#holdings = own);
+    const by = this.#model.runnerOpenedBy(this.job);
+    // While the repository's open runners are being found, the job's own holdings, not kept.
+    if (by === null) return this.#model.openRunnersKnown ? (this.#holdings = own) : own;
+    return (this.#holdings = { ...own, runnerOpenToForks: openRunnerWords(by, this.job) });
   }
 
   get runner(): Holdings['selfHosted'] {

@@ -6,9 +6,10 @@
  * - `sticky-label`: a label a maintainer put on a pull request, checked on a workflow that also runs on new
  *   commits: after one approval, every later push runs unreviewed;
  * - `unreviewed-environment`: an `environment:` whose required reviewers the workflow cannot show (no settings
- *   snapshot): an approval of unknown strength;
- * - `approval`: a maintainer approves each run as it is (a label on a `labeled`-only run, a member's comment
- *   or permission check, an environment with required reviewers, a maintainer's act such as assigning);
+ *   snapshot, and no comment of the workflow that says it needs an approval): an approval of unknown strength;
+ * - `approval`: a maintainer approves each run as it is (a label on a `labeled`-only run, a label the workflow
+ *   removes in every run, a member's comment or permission check, an environment with required reviewers or one
+ *   the workflow's own comment says needs an approval, a maintainer's act such as assigning);
  * - `trusted-author`: only trusted authors reach it (a same-repository pull request, a member author, a named
  *   actor, an event only collaborators cause on that path);
  * - `collaborator`: only people with write access start it (push, dispatch, schedule, release ...).
@@ -20,7 +21,7 @@ import { dispatchGate } from '../dispatch-gate.js';
 import { localCallers } from '../callers.js';
 
 export { localCallers } from '../callers.js';
-import { checksActor, jobTrustOn, stepTrustOn, type TrustGuard, type TrustPaths } from '../trust-guards.js';
+import { checksActor, environmentApproves, jobTrustOn, stepTrustOn, type TrustGuard, type TrustPaths } from '../trust-guards.js';
 import { followsUntrustedRuns } from '../workflow-run.js';
 import { COMMENT_EVENTS, occasionIndexes, workflowRuns, type Occasion, type RunSet } from './conditions.js';
 import { flatMap } from '../../model/arrays.js';
@@ -49,10 +50,15 @@ export interface Reach {
   approvalMoves?: boolean;
   /**
    * For `approval` by a label: the workflow removes that label in every run (where, in words), so the label
-   * approves one run. With `approvalMoves`, the workflow also runs on new commits: a push between the label and
-   * its removal runs under it.
+   * approves one run: each new push needs a new label.
    */
   labelRemoved?: string;
+  /**
+   * With `labelRemoved`: the workflow also runs on new commits, so a commit pushed between the label and its
+   * removal runs under it. That is the race of any approval (between the maintainer's act and the code the run
+   * takes), not a standing approval: the approval level, with the race named.
+   */
+  labelRace?: boolean;
   /**
    * For `anyone` on a step: an earlier step of the job that checks the actor's permission but stands in the way
    * of no later step (its deny path ends only its own step, or an action that gates only what it does itself,
@@ -92,9 +98,10 @@ function pathReach(path: readonly TrustGuard[], base: ReachLevel): PathReach {
   let level = base;
   const gates: string[] = [];
   // Another guard that binds the approval to the code (`github.event.label.name == X`) keeps it bound. A label
-  // the workflow removes each run on a workflow that also runs on pushes: a push racing the run gets in.
-  const moves = (g: TrustGuard) => g.kind === 'label' && (g.laterLabels === true || g.pushRace === true);
-  const approvalMoves = path.some(moves) && !path.some((g) => (g.kind === 'label' && !moves(g)) || g.kind === 'commenter' || (g.kind === 'environment' && g.reviewed === true));
+  // the workflow removes each run on a workflow that also runs on pushes approves one run: a push racing the run
+  // gets in, the race of any approval (`labelRace`), not a standing approval.
+  const moves = (g: TrustGuard) => g.kind === 'label' && g.laterLabels === true;
+  const approvalMoves = path.some(moves) && !path.some((g) => (g.kind === 'label' && !moves(g)) || g.kind === 'commenter' || environmentApproves(g));
   const removedBy = path.find((g) => g.kind === 'label' && g.removedBy !== undefined)?.removedBy;
   const tighten = (to: ReachLevel, guard: TrustGuard) => {
     if (REACH_ORDER.indexOf(to) > REACH_ORDER.indexOf(level)) level = to;
@@ -113,7 +120,7 @@ function pathReach(path: readonly TrustGuard[], base: ReachLevel): PathReach {
         tighten('approval', guard);
         break;
       case 'environment':
-        tighten(guard.reviewed === true ? 'approval' : 'unreviewed-environment', guard);
+        tighten(environmentApproves(guard) ? 'approval' : 'unreviewed-environment', guard);
         break;
       case 'bypassable-label':
         tighten('sticky-label', guard);
@@ -121,7 +128,10 @@ function pathReach(path: readonly TrustGuard[], base: ReachLevel): PathReach {
     }
   }
   const found: PathReach = { level, gates: [...new Set(gates)], approvalMoves: level === 'approval' && approvalMoves };
-  if (level === 'approval' && removedBy !== undefined) found.labelRemoved = removedBy;
+  if (level === 'approval' && removedBy !== undefined) {
+    found.labelRemoved = removedBy;
+    if (path.some((g) => g.kind === 'label' && g.pushRace === true)) found.labelRace = true;
+  }
   return found;
 }
 
@@ -130,6 +140,7 @@ interface PathReach {
   gates: string[];
   approvalMoves: boolean;
   labelRemoved?: string;
+  labelRace?: boolean;
 }
 
 /**
@@ -186,6 +197,8 @@ export function reachOf(job: Job, step: Step | null, repository: RepositoryModel
       else delete best.approvalMoves;
       if (found.labelRemoved !== undefined) best.labelRemoved = found.labelRemoved;
       else delete best.labelRemoved;
+      if (found.labelRace === true) best.labelRace = true;
+      else delete best.labelRace;
     }
   }
   return best;
@@ -227,6 +240,8 @@ export interface ForkReach {
   event: string;
   /** What stands in the way, in words (the label check, the environment ...). */
   gates: string[];
+  /** For `approval`: the approval does not bind to the code (as `Reach.approvalMoves`: a label any later label event reuses). */
+  approvalMoves?: boolean;
 }
 
 /**
@@ -274,7 +289,7 @@ export function forkReach(job: Job, repository: RepositoryModel): ForkReach | nu
     }
     const found = guardedReach(job, null, occasion.event, base, cache);
     const gates = base === 'approval' ? [`the \`${occasion.action ?? ''}\` activity, a maintainer's act`, ...found.gates] : found.gates;
-    better({ level: found.level, event: occasion.event, gates: [...new Set(gates)] });
+    better({ level: found.level, event: occasion.event, gates: [...new Set(gates)], ...(found.approvalMoves ? { approvalMoves: true } : {}) });
   }
   return best;
 }
@@ -427,7 +442,7 @@ function valuePathReach(path: readonly TrustGuard[], covers: (guard: TrustGuard)
         tighten('approval', guard);
         break;
       case 'environment':
-        tighten('unreviewed-environment', guard);
+        tighten(environmentApproves(guard) ? 'approval' : 'unreviewed-environment', guard);
         break;
       case 'bypassable-label':
         tighten('sticky-label', guard);

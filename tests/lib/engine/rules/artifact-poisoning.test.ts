@@ -510,10 +510,18 @@ ${use}
     const checkout = ['            - uses: actions/checkout@v4', '              with:', '                repository: ${{ steps.json.outputs.repo }}', '                ref: ${{ steps.json.outputs.sha }}', '            - run: semgrep ci'].join('\n');
     const [low] = scanWith(RULE, workflow(checkout));
     expect(low?.severity).toBe('LOW');
-    expect(low?.description).toContain('so their content steers the job, but every job it steers holds no write scope');
-    // Spliced into a script, the value may run as code: the claim stays MEDIUM.
+    expect(low?.description).toContain('picks the repository or ref it checks out (`steps.json.outputs`), read from them, and no later step runs that checkout');
+    // A value read from them steering a step of a job that holds nothing: LOW, saying so.
+    const steers = '            - run: semgrep ci\n              env:\n                TARGET: ${{ steps.json.outputs.sha }}';
+    const [bare] = scanWith(RULE, workflow(steers));
+    expect(bare?.severity).toBe('LOW');
+    expect(bare?.description).toContain('so their content steers the job, but every job it steers holds no write scope');
+    // Spliced into a script, the value runs as shell code (script injection): an outsider's text in a job that
+    // holds nothing worth taking is MEDIUM by the policy.
     const spliced = '            - run: echo "scanning ${{ steps.json.outputs.sha }}"';
-    expect(scanWith(RULE, workflow(spliced)).map((f) => f.severity)).toEqual(['MEDIUM']);
+    const [injected] = scanWith(RULE, workflow(spliced));
+    expect(injected?.severity).toBe('MEDIUM');
+    expect(injected?.description).toContain('expands `steps.json.outputs.sha`, read from them, with `${{ }}` into its `run:` script, where their text runs as shell code (script injection)');
   });
 
   it('reports nothing when an output read from the files is checked in a later step, or in a job the user needs, before every use', () => {
@@ -592,7 +600,7 @@ ${use}
     expect(findings[0]?.description).toContain('`CLOUDFLARE_API_TOKEN`');
   });
 
-  it('is MEDIUM when an output read from the files decides, in a later if:, whether a job that holds secrets and runs their content runs; LOW when that job only runs its own code', () => {
+  it('is LOW when an output read from the files only decides, in a later if:, whether a job that holds secrets runs, whether that job runs the fork\'s other files (reported at its own download) or only its own code', () => {
     const gated = (steps: string) => follow(yaml`
       jobs:
         changes:
@@ -626,9 +634,10 @@ ${use}
         env:
           TOKEN: \${{ secrets.DEPLOY_TOKEN }}
 `));
-    expect(positions(runsTheirs)).toEqual(['13:15 MEDIUM', '26:15 HIGH']);
+    // The gate only decides whether that job runs; what it runs of the fork's is the HIGH at its own download.
+    expect(positions(runsTheirs)).toEqual(['13:15 LOW', '26:15 HIGH']);
     expect(runsTheirs[0]?.description).toContain("job `deploy` runs only when `needs.changes.outputs.should_run`, read from them, says so (its `if:`), a job that holds");
-    expect(runsTheirs[0]?.description).toContain('secret `DEPLOY_TOKEN`, so their content steers the job (MEDIUM');
+    expect(runsTheirs[0]?.description).toContain("secret `DEPLOY_TOKEN`, and is given none of their values: the fork decides only whether it runs, and what it does with the fork's other files (its own download or checkout) is reported there");
     // The gated job runs only the base repository's own script: the fork decides only whether it runs.
     const own = scanWith(RULE, gated(`      - run: ./deploy.sh
         env:
@@ -1096,7 +1105,7 @@ describe(`${RULE}: values that only decide a comment or a status`, () => {
     expect(scanWith(RULE, workflow(stepGate)).map((f) => f.severity)).toEqual(['LOW']);
   });
 
-  it('is LOW when the value decides whether a job or step that holds secrets runs its own code; MEDIUM when the gated job or step is steered by the fork', () => {
+  it('is LOW when the value only decides whether a job or step that holds secrets runs; MEDIUM when the gated step is given the value', () => {
     const deploy = yaml`
       deploy:
         needs: changes
@@ -1161,9 +1170,10 @@ describe(`${RULE}: values that only decide a comment or a status`, () => {
             env:
               AWS_SECRET_ACCESS_KEY: \${{ secrets.AWS_SECRET }}
     `;
+    // The gate decides only whether the upload runs (LOW); where the upload goes is the MEDIUM at its own download.
     const found = scanWith(RULE, workflow(steered));
-    expect(found.map((f) => f.severity)).toEqual(['MEDIUM', 'MEDIUM']);
-    expect(found[0]?.description).toContain('decides in its `if:` whether it runs (`needs.changes.outputs.should_run`)');
+    expect(found.map((f) => f.severity)).toEqual(['LOW', 'MEDIUM']);
+    expect(found[0]?.description).toContain("decides in its `if:` whether it runs (`needs.changes.outputs.should_run`), and that step (a script) is given none of their values: the fork decides only whether it runs");
   });
 
   describe('a value read from the files names the commit a later checkout brings', () => {

@@ -1,0 +1,195 @@
+import { describe, expect, it } from 'vitest';
+import { positions, scanWith, yaml } from '../../../support/engine.js';
+
+const RULE = 'artifact-poisoning';
+
+/**
+ * A `workflow_run` workflow whose first job reads a small metadata file of the triggering run's artifacts into
+ * outputs with an action named for it (`json-to-output` given `path:`), and whose later job uses those outputs.
+ * The followed workflow is not in the repository: a pull request can start it.
+ */
+function follow(later: string, reader = 'example-org/ci/actions/json-to-output@main', path = 'meta.json'): string {
+  return yaml`
+    on:
+      workflow_run:
+        workflows: [Build]
+        types: [completed]
+    permissions: {}
+    jobs:
+      meta:
+        runs-on: ubuntu-latest
+        permissions:
+          actions: read
+        outputs:
+          go: \${{ steps.read.outputs.go }}
+          head: \${{ steps.read.outputs.head }}
+          fork: \${{ steps.read.outputs.fork }}
+          number: \${{ steps.read.outputs.number }}
+        steps:
+          - uses: actions/download-artifact@v4
+            with:
+              name: meta
+              run-id: \${{ github.event.workflow_run.id }}
+          - id: read
+            uses: ${reader}
+            with:
+              path: ${path}
+  ` + later.split('\n').map((l) => (l === '' ? l : `  ${l}`)).join('\n') + '\n';
+}
+
+describe(`${RULE}: values of a fork's artifact that only steer (issue 24)`, () => {
+  const snapshots = (after: string) => follow(yaml`
+      snapshots:
+        needs: meta
+        if: needs.meta.outputs.go == 'yes'
+        runs-on: ubuntu-latest
+        permissions:
+          contents: read
+        steps:
+          - uses: actions/checkout@v4
+            with:
+              repository: \${{ needs.meta.outputs.fork }}
+              ref: \${{ needs.meta.outputs.head }}
+              fetch-depth: 0
+          - uses: actions/download-artifact@v4
+            with:
+              name: prebuilt-stories
+              path: prebuilt-stories
+              run-id: \${{ github.event.workflow_run.id }}
+${after}
+  `);
+  const upload = `          - uses: example-vendor/visual-review-action@v2
+            with:
+              projectToken: \${{ secrets.VISUAL_REVIEW_TOKEN }}
+              buildDir: prebuilt-stories`;
+
+  it('is LOW when the values only pick the pull request code a job checks out and nothing runs it (an upload of prebuilt files)', () => {
+    const found = scanWith(RULE, snapshots(upload));
+    const reader = found.find((f) => f.line === 17);
+    expect(reader?.severity).toBe('LOW');
+    expect(reader?.description).toContain('picks the repository or ref it checks out (`needs.meta.outputs.head`), read from them, and no later step runs that checkout');
+    expect(reader?.description).toContain("LOW: the pull request's code lands in the workspace");
+    expect(found.map((f) => f.severity)).not.toContain('MEDIUM');
+    expect(found.map((f) => f.severity)).not.toContain('HIGH');
+  });
+
+  it('negative: the same checkout built by a later step runs the fork\'s code (the chain is named)', () => {
+    const built = scanWith(RULE, snapshots(`          - run: npm ci && npm run build-stories
+${upload}`));
+    const reader = built.find((f) => f.line === 17);
+    expect(reader?.severity).toBe('HIGH');
+    expect(reader?.description).toContain('step 1 of job `snapshots` (line 32) checks out the commit a value read from them names');
+    expect(reader?.description).toContain('then runs `npm ci`');
+  });
+
+  it('is LOW when the values only decide whether a deploy job runs, whose own download of the fork\'s files is judged there', () => {
+    const deploy = follow(yaml`
+      deploy:
+        needs: meta
+        if: needs.meta.outputs.go == 'yes'
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/download-artifact@v4
+            with:
+              name: site
+              path: site
+              run-id: \${{ github.event.workflow_run.id }}
+          - run: cd site && ./deploy.sh
+            env:
+              TOKEN: \${{ secrets.PREVIEW_TOKEN }}
+    `);
+    const found = scanWith(RULE, deploy);
+    expect(positions(found)).toEqual(['17:15 LOW', '30:15 HIGH']);
+    expect(found[0]?.description).toContain("is given none of their values: the fork decides only whether it runs, and what it does with the fork's other files (its own download or checkout) is reported there");
+    // Uploaded as they are, the deploy's own files are LOW too, and so is the gate.
+    const upload = deploy.replace(/( +)- run: cd site && \.\/deploy\.sh\n/, '$1- uses: example-vendor/static-upload-action@v1\n$1  with:\n$1    dir: site\n');
+    expect(scanWith(RULE, upload).map((f) => f.severity)).toEqual(['LOW', 'LOW']);
+  });
+});
+
+describe(`${RULE}: values of a fork's artifact expanded into a script (issue 24)`, () => {
+  const deploy = (script: string, environment = '') => follow(yaml`
+      deploy:
+        needs: meta
+        if: needs.meta.outputs.go == 'yes'
+        runs-on: ubuntu-latest${environment}
+        steps:
+          - run: ${script}
+            env:
+              UPLOAD_TOKEN: \${{ secrets.UPLOAD_TOKEN }}
+  `);
+
+  it('says the text runs as shell code, at the severity of an injection: HIGH with a secret, MEDIUM behind an environment of unknown reviewers', () => {
+    const spliced = deploy('upload-tool put dist/ "previews/${{ needs.meta.outputs.head }}/"');
+    const [finding] = scanWith(RULE, spliced);
+    expect(finding?.severity).toBe('HIGH');
+    expect(finding?.description).toContain('step 1 of job `deploy` expands `needs.meta.outputs.head`, read from them, with `${{ }}` into its `run:` script, where their text runs as shell code (script injection)');
+    expect(finding?.description).not.toContain('no later step runs them');
+    expect(finding?.description).toContain('secret `UPLOAD_TOKEN`');
+    // script-injection reports the expansion of an output an action read from the fork's file.
+    const injections = scanWith('script-injection', spliced);
+    expect(injections.map((f) => f.severity)).toEqual(['HIGH']);
+    expect(injections[0]?.description).toContain('the content of an artifact downloaded by step 1 of job `meta`');
+    const gated = deploy('upload-tool put dist/ "previews/${{ needs.meta.outputs.head }}/"', '\n        environment: previews');
+    expect(scanWith(RULE, gated).map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(scanWith('script-injection', gated).map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+
+  it('negative: passed through env: and quoted, the value is data, not code; checked first, nothing', () => {
+    const quoted = follow(yaml`
+      deploy:
+        needs: meta
+        runs-on: ubuntu-latest
+        steps:
+          - run: upload-tool put dist/ "previews/$HEAD/"
+            env:
+              HEAD: \${{ needs.meta.outputs.head }}
+              UPLOAD_TOKEN: \${{ secrets.UPLOAD_TOKEN }}
+    `);
+    expect(scanWith('script-injection', quoted)).toEqual([]);
+    const [data] = scanWith(RULE, quoted);
+    expect(data?.severity).toBe('MEDIUM');
+    expect(data?.description).toContain('uses `needs.meta.outputs.head`, read from them, so their content steers the job');
+    // An action that is not named for reading files: its outputs are not taken for the file's text.
+    expect(scanWith('script-injection', deploy('upload-tool put dist/ "previews/${{ needs.meta.outputs.head }}/"'.replace('head', 'number')).replace('example-org/ci/actions/json-to-output@main', 'example-org/ci/actions/notify@main'))).toEqual([]);
+  });
+});
+
+describe(`${RULE}: a repository and branch read from a fork's artifact, checked out and built (issue 25)`, () => {
+  const build = (environment = '', path = 'meta.json') => follow(yaml`
+      build:
+        needs: meta
+        runs-on: ubuntu-latest${environment}
+        steps:
+          - uses: actions/checkout@v4
+            with:
+              repository: \${{ needs.meta.outputs.fork }}
+              ref: \${{ needs.meta.outputs.head }}
+          - run: pnpm install && pnpm build
+          - run: ./publish-docs.sh
+            env:
+              DOCS_TOKEN: \${{ secrets.DOCS_TOKEN }}
+  `, undefined, path);
+
+  it('is the outsider\'s code running in the privileged run: untrusted-checkout and artifact-poisoning name the chain', () => {
+    const checkouts = scanWith('untrusted-checkout', build());
+    expect(checkouts.map((f) => f.severity)).toEqual(['HIGH']);
+    expect(checkouts[0]?.description).toContain('<- artifact content read by step read');
+    expect(checkouts[0]?.description).toContain('`pnpm install`');
+    const [reader] = scanWith(RULE, build());
+    expect(reader?.severity).toBe('HIGH');
+    expect(reader?.description).toContain('step 1 of job `build` (line 29) checks out the commit a value read from them names');
+    expect(reader?.description).toContain('secret `DOCS_TOKEN`');
+    // Behind an environment whose reviewers are not known: MEDIUM, naming it.
+    const gated = build('\n        environment: docs');
+    expect(scanWith('untrusted-checkout', gated).map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(scanWith(RULE, gated).map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+
+  it('negative: the reading action is given a file the download did not bring (a path outside its directory)', () => {
+    const text = build().replace(/( +)name: meta\n/, '$1name: meta\n$1path: meta\n');
+    expect(text).toContain('path: meta\n');
+    expect(scanWith('untrusted-checkout', text.replace('path: meta.json', 'path: config/settings.json'))).toEqual([]);
+    expect(scanWith('untrusted-checkout', text.replace('path: meta.json', 'path: meta/meta.json')).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+});
