@@ -187,6 +187,12 @@ const CACHE_ACTIONS: Record<string, CacheAction> = {
   'actions/setup-python': { caches: optIn('cache'), kind: 'cache' },
   'actions/setup-java': { caches: optIn('cache'), kind: 'cache' },
   'actions/setup-dotnet': { caches: optIn('cache') },
+  // pnpm/setup (the successor of pnpm/action-setup that also installs a runtime). Verified in its `action.yml`
+  // (`cache`: "Whether to cache the pnpm store directory", default 'false'), its README ("Cache the pnpm store":
+  // `cache: true`, "Default: `false`") and its source (src/index.ts: the main step restores the store from
+  // `pnpm-cache-<os>-<arch>-<lockfile hash>`, with that prefix as restore key, when `cache` is true; the post step
+  // saves it on a miss): off unless the workflow sets `cache: true`, then it restores and saves.
+  'pnpm/setup': { caches: optIn('cache') },
   // Caching is on by default since v4.
   'actions/setup-go': {
     caches: (step, input) => {

@@ -506,7 +506,7 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     requires: [['bot-actor-condition'], ['dangerous-trigger', 'excessive-permissions', 'missing-permissions']],
     amplifiers: [],
     // The privileged trigger counts only where some job of it takes an outsider's code, artifacts or text
-    // (dangerous-trigger MEDIUM); LOW is a `pull_request_target` whose jobs use nothing of the pull request,
+    // (dangerous-trigger MEDIUM or HIGH); LOW is a `pull_request_target` whose jobs use nothing of the pull request,
     // where passing the bot check gives the attacker nothing to run.
     qualifiers: [{ rule_id: 'dangerous-trigger', min_severity: 'MEDIUM', instance: "a privileged trigger whose jobs take an outsider's code, artifacts or text" }],
     break_chain: [

@@ -4,8 +4,9 @@ import { describeStep } from '../analysis/describe.js';
 import { envInjections, scriptInjections } from '../analysis/injections.js';
 import { outsiderCode } from '../analysis/permissions.js';
 import { prHeadDispatches, selfDispatches, type SelfDispatch } from '../analysis/pr-dispatch.js';
-import { reachFacts } from '../analysis/run-model/facts.js';
-import { nothingReads, severityOf, whoText } from '../analysis/run-model/index.js';
+import { holdingFacts, reachFacts } from '../analysis/run-model/facts.js';
+import { severityRank, type Severity } from '../types.js';
+import { describeClaim, nothingReads, severityOf, whoText, type Claim } from '../analysis/run-model/index.js';
 import { outsiderReach } from '../analysis/run-model/reach.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
@@ -49,70 +50,133 @@ function triageOnly(job: Job): boolean {
 
 /** What an outsider's content does in the workflow's jobs (run model), or why it does nothing, in words. */
 interface Exposure {
-  /** MEDIUM: some job runs outsider code, runs outsider text, or consumes outsider artifacts that reach code or secrets. */
-  armed: boolean;
+  /**
+   * The policy's severity (docs/severity.md) for the job where an outsider's content does the most: HIGH or MEDIUM
+   * when some job runs outsider code, runs outsider text, or consumes outsider artifacts that reach code or
+   * secrets, from that job's reach, gates and holdings; LOW when none does.
+   */
+  severity: 'HIGH' | 'MEDIUM' | 'LOW';
   text: string;
   facts: string[];
 }
 
+/** One job's exposure to an outsider's content, with the policy's severity for that job. */
+interface Armed {
+  severity: 'HIGH' | 'MEDIUM';
+  text: string;
+  facts: string[];
+}
+
+/** The milder of two severities (github-env-injection: the hit's own ceiling and the policy's). */
+function milder(a: Severity, b: Severity): Severity {
+  return severityRank(a) >= severityRank(b) ? a : b;
+}
+
+function stronger(found: Armed | null, candidate: Armed): Armed {
+  return found === null || severityRank(candidate.severity) < severityRank(found.severity) ? candidate : found;
+}
+
+function armedSeverity(severity: Severity): 'HIGH' | 'MEDIUM' | null {
+  return severity === 'HIGH' || severity === 'MEDIUM' ? severity : null;
+}
+
 function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
   const jobs = workflow.jobs;
-  const code = outsiderCode(context, jobs);
-  if (code !== null) {
-    const severity = severityOf({ reach: code.reach, executes: true, holds: ['the base repository\'s token and secrets'], raceAfterApproval: code.race });
-    if (severity !== 'LOW') return { armed: true, text: `${code.text}; ${whoText(code.reach)}`, facts: [...reachFacts(code.reach), 'exec'] };
+  let armed: Armed | null = null;
+  // Outsider code a step runs, per job: the same claim as untrusted-checkout's (and artifact-poisoning's for a
+  // download a step runs), from that job's reach, the race after an approval and what the job holds.
+  const unarmed: string[] = [];
+  const withCode = new Set<Job>();
+  for (const job of jobs) {
+    const code = outsiderCode(context, [job]);
+    if (code === null) continue;
+    withCode.add(job);
+    const run = context.runs.job(job);
+    const claim: Claim = { reach: code.reach, executes: true, holds: run.valuables, forkHolds: run.forkValuables, nothingHeld: run.nothingHeld, raceAfterApproval: code.race };
+    const severity = armedSeverity(severityOf(claim));
+    if (severity === null) {
+      if (unarmed.length < 2) unarmed.push(`${code.text}, but ${whoText(code.reach)}${run.valuables.length === 0 ? `, and ${run.nothingHeld}` : ''}`);
+      continue;
+    }
+    armed = stronger(armed, { severity, text: `${code.text}; ${describeClaim(claim)}`, facts: [...reachFacts(code.reach), 'exec', ...holdingFacts(run)] });
+    if (armed.severity === 'HIGH') break;
   }
   // Outsider text in a script, a code input (`github-script`), a local action's script, or `$GITHUB_ENV` that a
   // later step (or an earlier action's post step) runs with: the injection rules' own analyses and claims
   // (script-injection, github-env-injection). A write in the job's last step defines variables nothing reads.
   let unreadEnv: string | null = null;
   for (const job of jobs) {
-    if (job.uses !== undefined) continue;
-    for (const { step } of context.runs.job(job).steps) {
+    if (job.uses !== undefined || armed?.severity === 'HIGH') continue;
+    const run = context.runs.job(job);
+    for (const { step } of run.steps) {
       const env = step.job !== null ? envInjections(step, context.taint) : [];
       const read = env.length > 0 && !nothingReads(context.runs.envReaders(step));
       if (env.length > 0 && !read) unreadEnv ??= `${describeStep(step)} (line ${step.owner.file.position(step.node.start).line}) writes pull request text to \`$GITHUB_ENV\`, but no later step of job \`${job.id}\` runs with it`;
-      const hits = [...scriptInjections(step, context.taint, context.runs), ...(read ? env : [])];
-      const hit = hits.find((h) => h.severity === undefined || h.severity === 'HIGH' || h.severity === 'MEDIUM');
-      if (hit === undefined) continue;
-      const line = step.owner.file.position(hit.node.start).line;
-      const message = hit.message.length > 240 ? `${hit.message.slice(0, 237)}...` : hit.message;
-      return { armed: true, text: `line ${line} of \`${step.owner.file.path}\`: ${message.replace(/\.$/, '')}`, facts: [...(hit.facts ?? []).filter((f) => f.startsWith('reach:') || f === 'exec')] };
+      // github-env-injection's claim: the milder of the hit's own ceiling and the policy's for the job.
+      const envClaim: Claim = { reach: context.runs.stepReach(step), executes: true, holds: run.valuables, forkHolds: run.forkValuables, nothingHeld: run.nothingHeld, raceAfterApproval: true };
+      const hits = [
+        ...scriptInjections(step, context.taint, context.runs).map((h) => ({ hit: h, severity: h.severity ?? 'HIGH', claim: '' })),
+        ...(read ? env.map((h) => ({ hit: h, severity: milder(h.severity ?? 'HIGH', severityOf(envClaim)), claim: `; ${describeClaim(envClaim)}` })) : []),
+      ];
+      for (const { hit, severity: own, claim } of hits) {
+        const severity = armedSeverity(own);
+        if (severity === null) continue;
+        const line = step.owner.file.position(hit.node.start).line;
+        const whole = hit.message.replace(/\.$/, '');
+        const message = whole.length > 240 ? `${whole.slice(0, 237)}...` : whole;
+        const facts = [...new Set([...(hit.facts ?? []).filter((f) => f.startsWith('reach:') || f === 'exec'), ...holdingFacts(run)])];
+        armed = stronger(armed, { severity, text: `line ${line} of \`${step.owner.file.path}\`: ${message}${claim}`, facts });
+        break;
+      }
+      if (armed?.severity === 'HIGH') break;
     }
   }
-  // The pull request's head handed to another repository's CI (untrusted-checkout's dispatch claim).
+  // The pull request's head handed to another repository's CI (untrusted-checkout's dispatch claim, MEDIUM at
+  // most there: what that repository's workflow does with the head is not in this scan).
   for (const job of jobs) {
-    if (job.uses !== undefined) continue;
+    if (job.uses !== undefined || armed !== null) continue;
     for (const dispatch of prHeadDispatches(job, context.runs.identity.names)) {
       const reach = context.runs.stepReach(dispatch.step);
       if (severityOf({ reach, executes: true, holds: ['a dispatch token'], raceAfterApproval: !dispatch.pinned }) === 'LOW') continue;
       const line = workflow.file.position(dispatch.step.node.start).line;
-      return { armed: true, text: `${describeStep(dispatch.step)} (line ${line}) dispatches \`${dispatch.target}\` with the pull request's head (\`${dispatch.head}\`), whose CI then runs the pull request's code; ${whoText(reach)}`, facts: [...reachFacts(reach), 'exec'] };
+      armed = { severity: 'MEDIUM', text: `${describeStep(dispatch.step)} (line ${line}) dispatches \`${dispatch.target}\` with the pull request's head (\`${dispatch.head}\`), whose CI then runs the pull request's code; ${whoText(reach)}`, facts: [...reachFacts(reach), 'exec'] };
+      break;
     }
   }
   // Another run's artifacts a fork's run made, read by a job that holds secrets: their content steers that job,
   // unless nothing runs them and their content only goes where it cannot act (a static upload, a comment, a status).
+  // artifact-poisoning's claim: the policy's severity when their content runs (or goes to `$GITHUB_ENV`), MEDIUM
+  // when it only steers the job.
   for (const job of jobs) {
-    if (job.uses !== undefined) continue;
+    if (job.uses !== undefined || armed?.severity === 'HIGH') continue;
     const run = context.runs.job(job);
     const secrets = holdsSecrets(run.holdings);
     for (const entry of run.workspace) {
       if (entry.kind !== 'download' || entry.content !== 'outsider' || !secrets) continue;
-      if (inertEffect(downloadEffect(context.runs, context.taint, run, entry))) continue;
+      const effect = downloadEffect(context.runs, context.taint, run, entry);
+      if (inertEffect(effect)) continue;
       const reach = context.runs.stepReach(entry.step);
       if (!outsiderReach(reach)) continue;
+      const executes = effect.sinks.length > 0 || (effect.use?.kind === 'env' && !nothingReads(context.runs.envReaders(effect.use.step)));
+      const claim: Claim = { reach, executes, holds: run.valuables, forkHolds: run.forkValuables, nothingHeld: run.nothingHeld, raceAfterApproval: true };
+      const severity = (executes ? armedSeverity(severityOf(claim)) : null) ?? 'MEDIUM';
       const line = workflow.file.position(entry.step.node.start).line;
-      return { armed: true, text: `${describeStep(entry.step)} (line ${line}) downloads artifacts a fork's run made (${entry.how}) into a job that holds ${run.valuables.join(', ') || 'secrets'}; ${whoText(reach)}`, facts: [...reachFacts(reach)] };
+      armed = stronger(armed, {
+        severity,
+        text: `${describeStep(entry.step)} (line ${line}) downloads artifacts a fork's run made (${entry.how}) into a job that holds ${run.valuables.join(', ') || 'secrets'}${executes ? ', and a later step runs their content' : ', where their content steers what the job does'}; ${whoText(reach)}`,
+        facts: [...reachFacts(reach), ...(executes ? ['exec'] : []), ...holdingFacts(run)],
+      });
+      break;
     }
   }
+  if (armed !== null) return armed;
   // Not armed: say what is there, never what the workflow contradicts.
-  const notes: string[] = [];
-  if (code !== null) notes.push(`${code.text}, but ${whoText(code.reach)}`);
+  const notes: string[] = [...unarmed];
   for (const job of jobs) {
-    if (job.uses !== undefined) continue;
+    if (job.uses !== undefined || notes.length >= 2) continue;
     const run = context.runs.job(job);
     for (const entry of run.workspace) {
-      if (entry.content !== 'outsider' || (code !== null && code.job === job)) continue;
+      if (entry.content !== 'outsider' || withCode.has(job)) continue;
       const line = workflow.file.position(entry.step.node.start).line;
       const what = entry.kind === 'download' ? `downloads artifacts of a pull request's run (${entry.how}, line ${line})` : `checks out pull request code (${entry.how}, line ${line})`;
       const effect = entry.kind === 'download' ? downloadEffect(context.runs, context.taint, run, entry) : null;
@@ -139,7 +203,7 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
     notes.push(`${calls.length === 1 ? `job \`${calls[0]!.id}\` calls` : `${calls.length} jobs call`} ${own ? 'reusable workflows of this repository or its owner' : 'reusable workflows'}, whose own findings say what they do with the event`);
   }
   if (notes.length === 0) notes.push("no job runs the pull request's code, hands its head to another repository's CI, downloads its run's artifacts into a job with secrets, or puts its text into a script or `$GITHUB_ENV`");
-  return { armed: false, text: notes.join('; '), facts: [] };
+  return { severity: 'LOW', text: notes.join('; '), facts: [] };
 }
 
 /** Where the content of a download nothing runs goes (artifact-effects.ts `inertEffect`), in words. */
@@ -303,10 +367,10 @@ export default defineWorkflowRule({
     id: 'dangerous-trigger',
     category: 'CICD-SEC-4',
     title: 'Workflow uses a trigger that runs with base-repository privileges',
-    severity: 'MEDIUM',
+    severity: 'HIGH',
     surface: 'workflow',
     description:
-      'The workflow runs on `pull_request_target` or `workflow_run`: events an outsider can cause (by opening a pull request) that run with the base repository\'s secrets and a write token. MEDIUM when some job runs an outsider\'s content (run model: a checkout or download of pull request code that a step runs, event text expanded into a script or into `$GITHUB_ENV` that a later step runs with, or a fork run\'s artifacts read by a job that holds secrets, unless nothing runs them and they are only uploaded as they are or only decide a comment or a status) with no approval, or behind one the code can change after; LOW otherwise (the trigger is the setting in which such a mistake would be exploitable), saying what is there: a checkout nothing runs, a gate, calls to reusable workflows, jobs that only read pull request data through the API or act on merged pull requests. Also, on any trigger: a step anyone with a GitHub account starts that starts another workflow of this repository (`workflow_dispatch`, `repository_dispatch`, an open slash-command dispatcher) with a token that can, MEDIUM when that workflow holds secrets, write scopes or a publish, LOW when it holds nothing or is not found here.',
+      'The workflow runs on `pull_request_target` or `workflow_run`: events an outsider can cause (by opening a pull request) that run with the base repository\'s secrets and, unless `permissions:` says otherwise, a write token. Armed when some job runs an outsider\'s content (run model: a checkout or download of pull request code that a step runs, event text expanded into a script or into `$GITHUB_ENV` that a later step runs with, or a fork run\'s artifacts read by a job that holds secrets, unless nothing runs them and they are only uploaded as they are or only decide a comment or a status), at the severity policy\'s verdict for that job, as the finding about the same job says (untrusted-checkout, script-injection, github-env-injection, artifact-poisoning): HIGH when anyone can start it and the job holds a write scope or the undeclared default token, a secret, OIDC, a self-hosted machine or a publish; MEDIUM when it holds none of these, when the artifacts only steer it, or behind an approval the code can change after (a dispatch of the pull request\'s head to another repository\'s CI: MEDIUM at most, as that CI is not in the scan); LOW otherwise (the trigger is the setting in which such a mistake would be exploitable), saying what is there: a checkout nothing runs, a gate, calls to reusable workflows, jobs that only read pull request data through the API or act on merged pull requests. Also, on any trigger: a step anyone with a GitHub account starts that starts another workflow of this repository (`workflow_dispatch`, `repository_dispatch`, an open slash-command dispatcher) with a token that can, MEDIUM when that workflow holds secrets, write scopes or a publish, LOW when it holds nothing or is not found here.',
     recommendation:
       'Prefer `pull_request`, which runs fork pull requests without secrets. Where the privileged trigger is needed, keep its jobs minimal: no checkout of pull request code, no `${{ }}` of pull request data in scripts, least `permissions:`, and artifacts treated as untrusted data. Before a step that starts another workflow on an outsider\'s event, check the actor\'s permission in a way that fails the job (or require `write` in a slash-command dispatcher), and pass no event text as inputs.',
   },
@@ -342,8 +406,8 @@ export default defineWorkflowRule({
         context.report({
           node: trigger.node,
           job: null,
-          severity: found.armed ? 'MEDIUM' : 'LOW',
-          message: found.armed
+          severity: found.severity,
+          message: found.severity !== 'LOW'
             ? `\`${trigger.name}\` ${what}, and an outsider's content runs in it: ${found.text}.${filter}`
             : `\`${trigger.name}\` ${what}; ${found.text}.${filter} LOW: keep it that way, with least \`permissions:\`.`,
           facts: found.facts,

@@ -823,6 +823,44 @@ ${inputs}
     expect(scanWith(RULE, [action, { ...release, text: release.text.replace('            - uses: ./.github/actions/publish\n', '') }])).toEqual([]);
   });
 
+  it('counts pnpm/setup only with `cache: true` (its default is false), also inside a local composite action', () => {
+    const action = (inputs: string) => ({ path: '.github/actions/setup/action.yml', text: `name: setup
+runs:
+  using: composite
+  steps:
+    - uses: pnpm/setup@v2
+${inputs}    - run: pnpm build
+      shell: bash
+` });
+    const release = { path: '.github/workflows/release.yml', text: yaml`
+      on:
+        push:
+          tags: ['v*']
+      jobs:
+        publish:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+            - uses: ./.github/actions/setup
+            - run: pnpm publish --no-git-checks
+              env:
+                NODE_AUTH_TOKEN: \${{ secrets.NPM_TOKEN }}
+    ` };
+    const on = recordsWith(RULE, [action('      with:\n        cache: true\n'), release]);
+    expect(on.map((r) => `${r.finding.file}:${r.finding.line}:${r.finding.column} ${r.finding.severity}`)).toEqual(['.github/workflows/release.yml:9:15 LOW']);
+    expect(on[0]?.finding.description).toContain('pnpm/setup with `cache: true`');
+    expect(on[0]?.job).toBe('publish');
+    expect(scanWith(RULE, [action(''), release])).toEqual([]);
+    expect(scanWith(RULE, [action('      with:\n        cache: false\n'), release])).toEqual([]);
+    expect(scanWith(RULE, [action('      with:\n        install: false\n'), release])).toEqual([]);
+    // In the workflow itself, the same.
+    const direct = (inputs: string) => publishOnTags(`          - uses: pnpm/setup@v2
+${inputs}
+          - run: pnpm publish --no-git-checks`);
+    expect(positions(scanWith(RULE, direct('            with:\n              cache: true')))).toEqual(['8:15 LOW']);
+    expect(scanWith(RULE, direct('            with:\n              runtime: node@22'))).toEqual([]);
+  });
+
   it("names the repository's own action called by its full name, which the run model follows like a local one", () => {
     const action = { path: '.github/actions/setup/action.yml', text: yaml`
       name: setup

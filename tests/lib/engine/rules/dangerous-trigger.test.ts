@@ -21,7 +21,7 @@ describe(RULE, () => {
                 ref: \${{ github.event.pull_request.head.sha }}
             - run: make
     `);
-    expect(positions(records.map((r) => r.finding))).toEqual(['3:3 MEDIUM', '5:3 MEDIUM']);
+    expect(positions(records.map((r) => r.finding))).toEqual(['3:3 HIGH', '5:3 HIGH']);
     expect(records.map((r) => r.job)).toEqual([null, null]);
     expect(records[0]?.finding.rule_id).toBe(RULE);
     expect(records[1]?.finding.description).toContain('`workflow_run`');
@@ -29,8 +29,8 @@ describe(RULE, () => {
 
   it('finds the trigger in scalar and list forms of on:', () => {
     const job = (expression: string) => `jobs:\n  j:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo "\${{ ${expression} }}"\n`;
-    expect(positions(scanWith(RULE, `on: pull_request_target\n${job('github.event.pull_request.title')}`))).toEqual(['1:5 MEDIUM']);
-    expect(positions(scanWith(RULE, `on: [push, workflow_run]\n${job('github.event.workflow_run.head_commit.message')}`))).toEqual(['1:12 MEDIUM']);
+    expect(positions(scanWith(RULE, `on: pull_request_target\n${job('github.event.pull_request.title')}`))).toEqual(['1:5 HIGH']);
+    expect(positions(scanWith(RULE, `on: [push, workflow_run]\n${job('github.event.workflow_run.head_commit.message')}`))).toEqual(['1:12 HIGH']);
     // A branch name read by the shell from the environment is data, not script text.
     expect(positions(scanWith(RULE, 'on: pull_request_target\njobs:\n  j:\n    runs-on: x\n    steps:\n      - run: echo "$GITHUB_HEAD_REF"\n'))).toEqual(['1:5 LOW']);
   });
@@ -70,10 +70,10 @@ describe(RULE, () => {
     `))).toEqual(['1:5 LOW']);
   });
 
-  it('is MEDIUM when a job runs outsider code or text, LOW (saying what is there) when none does', () => {
+  it('is HIGH when a job that holds the default token runs outsider code or text, LOW (saying what is there) when none does', () => {
     const variants: [string, string][] = [
-      ['- uses: actions/labeler@v5\n      - uses: actions/checkout@v4\n        with:\n          ref: ${{ github.event.pull_request.head.sha }}\n      - run: npm ci', 'MEDIUM'],
-      ['- uses: actions/labeler@v5\n      - run: echo "${{ github.event.pull_request.title }}"', 'MEDIUM'],
+      ['- uses: actions/labeler@v5\n      - uses: actions/checkout@v4\n        with:\n          ref: ${{ github.event.pull_request.head.sha }}\n      - run: npm ci', 'HIGH'],
+      ['- uses: actions/labeler@v5\n      - run: echo "${{ github.event.pull_request.title }}"', 'HIGH'],
       // Pull request data read through the API or the payload is data, not code.
       ['- uses: actions/github-script@v7\n        with:\n          script: console.log(context.payload.pull_request.number)', 'LOW'],
       ['- uses: actions/labeler@v5\n      - uses: actions/checkout@v4', 'LOW'],
@@ -96,7 +96,7 @@ describe(RULE, () => {
     expect(call[0]?.description).toContain('job `call` calls reusable workflows of this repository or its owner');
   });
 
-  it('is LOW for a job that acts on a merged pull request (a maintainer merged that code), MEDIUM when the merge is not required', () => {
+  it('is LOW for a job that acts on a merged pull request (a maintainer merged that code), HIGH when the merge is not required', () => {
     const workflow = (condition: string) => yaml`
       on:
         pull_request_target:
@@ -116,7 +116,70 @@ describe(RULE, () => {
       expect(found[0]?.description).toContain('only trusted authors reach it');
     }
     // Closed without merging: the fork's code runs.
-    expect(positions(scanWith(RULE, workflow("github.event.action == 'closed'")))).toEqual(['2:3 MEDIUM']);
+    expect(positions(scanWith(RULE, workflow("github.event.action == 'closed'")))).toEqual(['2:3 HIGH']);
+  });
+
+  it("takes its severity from the job that runs the outsider's content: its reach, gates and actual holdings", () => {
+    const workflow = (permissions: string, job = '', other = '') => yaml`
+      on: pull_request_target
+      ${permissions}
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          ${job}
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ github.event.pull_request.head.sha }}
+            - run: npm install
+      ${other}
+    `;
+    // The default token (read-write on many repositories): HIGH, as untrusted-checkout on the same job.
+    const open = workflow('');
+    const high = scanWith(RULE, open);
+    expect(positions(high)).toEqual(['1:5 HIGH']);
+    expect(high[0]?.description).toContain('runs `npm install` from the pull request\'s checkout');
+    expect(high[0]?.description).toContain('anyone with a GitHub account can start it through `pull_request_target`');
+    expect(high[0]?.description).toContain("the job holds the repository's default token");
+    expect(scanWith('untrusted-checkout', open).map((f) => f.severity)).toEqual(['HIGH']);
+    // A stored secret alone is worth taking.
+    const secret = scanWith(RULE, workflow('permissions: {}', 'env:\n            NPM_TOKEN: ${{ secrets.NPM_TOKEN }}'));
+    expect(positions(secret)).toEqual(['1:5 HIGH']);
+    expect(secret[0]?.description).toContain('secret `NPM_TOKEN`');
+    // The job holds nothing worth taking: MEDIUM, saying so, even when another job of the workflow holds secrets.
+    const other = 'release:\n          runs-on: ubuntu-latest\n          steps:\n            - run: ./release.sh\n              env:\n                TOKEN: ${{ secrets.RELEASE_TOKEN }}';
+    for (const permissions of ['permissions: {}', 'permissions:\n        contents: read\n        pull-requests: write']) {
+      const bare = scanWith(RULE, workflow(permissions, '', other));
+      expect(positions(bare), permissions).toEqual(['1:5 MEDIUM']);
+      expect(bare[0]?.description).toMatch(/the job holds (no write scope, secret or OIDC token|only `pull-requests: write`)/);
+      expect(scanWith('untrusted-checkout', workflow(permissions, '', other)).map((f) => f.severity)).toEqual(['MEDIUM']);
+    }
+  });
+
+  it("is MEDIUM at most behind a maintainer's label the code can move after, LOW when the job then holds nothing or the labelled commit runs", () => {
+    const workflow = (permissions: string, ref: string) => yaml`
+      on:
+        pull_request_target:
+          types: [labeled]
+      ${permissions}
+      jobs:
+        test:
+          if: github.event.label.name == 'safe to test'
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: ${ref}
+            - run: npm install
+    `;
+    const moving = scanWith(RULE, workflow('', 'refs/pull/${{ github.event.pull_request.number }}/head'));
+    expect(positions(moving)).toEqual(['2:3 MEDIUM']);
+    expect(moving[0]?.description).toContain('a maintainer approves each run first');
+    const bare = scanWith(RULE, workflow('permissions: {}', 'refs/pull/${{ github.event.pull_request.number }}/head'));
+    expect(positions(bare)).toEqual(['2:3 LOW']);
+    expect(bare[0]?.description).toContain('a maintainer approves each run first');
+    expect(bare[0]?.description).toContain('the job holds no write scope, secret or OIDC token');
+    expect(positions(scanWith(RULE, workflow('', '${{ github.event.pull_request.head.sha }}')))).toEqual(['2:3 LOW']);
   });
 
   it('never says no job checks out pull request code when one does: it names the checkout and what stands in the way', () => {
@@ -152,7 +215,7 @@ describe(RULE, () => {
     expect(positions(trusted)).toEqual(['2:3 LOW']);
     expect(trusted[0]?.description).toContain('do not run on pull requests today');
     const untrusted = scanWith(RULE, [follower, ci('pull_request')]);
-    expect(positions(untrusted)).toEqual(['2:3 MEDIUM']);
+    expect(positions(untrusted)).toEqual(['2:3 HIGH']);
     expect(untrusted[0]?.description).toContain('started by fork pull requests');
   });
 
@@ -272,7 +335,7 @@ describe(`${RULE}: artifacts of a pull request's run`, () => {
     expect(skipped?.description).not.toContain("a fork's run made");
     expect(skipped?.description).not.toContain("artifacts of a pull request's run");
     const [allowed] = scanWith(RULE, search('\n    allow_forks: true'));
-    expect(allowed?.severity).toBe('MEDIUM');
+    expect(allowed?.severity).toBe('HIGH');
   });
 
 });
