@@ -9,7 +9,7 @@ import { logicalLines, pipelines, words } from '../shell.js';
 import { get, getText, keyText, type YNode, type YScalar } from '../yaml/model.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 import { feedingLines, githubScriptOutputValues, outputSources, scriptLines } from './script-outputs.js';
-import { everyPathGuarded, stepTrust, type TrustGuardKind, type TrustPaths } from './trust-guards.js';
+import { environmentApproves, everyPathGuarded, stepTrust, type TrustGuardKind, type TrustPaths } from './trust-guards.js';
 import { followsUntrustedRuns } from './workflow-run.js';
 import { dispatchGate } from './dispatch-gate.js';
 import { hasAny, scriptOf, wordMask } from './file-scripts.js';
@@ -557,13 +557,14 @@ function findPullRequestCheckouts(job: Job, repository: RepositoryModel): (Untru
     const approved = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label');
     // An environment counts as an approval of the commit it pins only when its reviewers are known (settings);
     // offline it may hold the run or not, so the checkout is reported, saying the reviewers were not checked.
-    const knownApproval = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label' && (g.kind !== 'environment' || g.reviewed === true));
+    const knownApproval = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label' && (g.kind !== 'environment' || environmentApproves(g)));
     const closed = approved ? approvalRaceClosedBefore(step) : null;
     const raceClosed = closed === null ? {} : { raceClosedBy: closed };
     // A label the workflow removes each run, on a workflow that also runs on pushes: a push racing the run runs
-    // its own head (the event's head SHA is the pushed commit), so pinning the event's head binds nothing there.
-    const pushRaced = trust.some((path) => path.some((g) => g.kind === 'label' && g.pushRace === true) && !path.some((g) => (g.kind === 'label' && g.pushRace !== true && g.laterLabels !== true) || g.kind === 'commenter' || (g.kind === 'environment' && g.reviewed === true)));
-    const pinned = closed !== null || (!pushRaced && found.every((c) => IMMUTABLE.has(c.evidence)));
+    // its own head (the event's head SHA is the pushed commit), the race of any approval between the maintainer's
+    // act and the code the run takes (the run model's `labelRace`, named in the description); pinning the event's
+    // head still binds each run to the commit its event names.
+    const pinned = closed !== null || found.every((c) => IMMUTABLE.has(c.evidence));
     const hidden: { hiddenBy?: 'trusted-author' | 'approved-commit' } = trusted ? { hiddenBy: 'trusted-author' } : knownApproval && pinned ? { hiddenBy: 'approved-commit' } : {};
     const unchecked = approved && pinned && !knownApproval ? { uncheckedEnvironment: environmentOf(trust) } : {};
     const dispatcher = dispatched?.holds === true ? { dispatcher: dispatched.by } : {};

@@ -4,6 +4,7 @@ import type { Job, Step, Workflow } from '../model/workflow.js';
 import { asList, get, scalarText, type YNode } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
 import { labelRemovedEachRun } from './label-removal.js';
+import { environmentApprovalComment } from './environment-comment.js';
 import { actionFailsJob, actionGatesOnlyItself, permissionAction } from './permission-actions.js';
 import { flatMap } from '../model/arrays.js';
 
@@ -43,6 +44,12 @@ export interface TrustGuard {
   condition: string;
   /** For `environment`: the settings snapshot shows the environment has required reviewers. */
   reviewed?: boolean;
+  /**
+   * For `environment` without a settings snapshot that shows reviewers: the workflow's own comment that says the
+   * environment needs a manual approval (environment-comment.ts), quoted. The run model takes it as an approval,
+   * unverified: the finding says the gate rests on that comment.
+   */
+  commented?: string;
   /**
    * For `label`: the check reads the labels the pull request has (`contains(...labels.*.name, X)`) on a
    * `labeled`-only workflow. The first run is the maintainer's approval of the code as it was, but any later
@@ -87,6 +94,14 @@ export interface TrustGuard {
 export function holdsOnAction(guard: TrustGuard, action: string | null): boolean {
   if (action === null) return true;
   return (guard.onlyOn === undefined || guard.onlyOn.includes(action)) && (guard.notOn === undefined || !guard.notOn.includes(action));
+}
+
+/**
+ * True when the guard is an environment taken as a maintainer's approval of each run: its required reviewers are
+ * known from the settings snapshot, or the workflow's own comment says it needs one (`commented`, unverified).
+ */
+export function environmentApproves(guard: TrustGuard): boolean {
+  return guard.kind === 'environment' && (guard.reviewed === true || guard.commented !== undefined);
 }
 
 /** True when the guard checks whoever caused the event rather than the author of what it carries. */
@@ -199,7 +214,12 @@ function computeJobTrust(job: Job, event: string | undefined): TrustPaths {
     const reviewed = facts?.reviewed.has(name.toLowerCase()) === true;
     // An environment the snapshot shows without required reviewers approves nothing: no guard.
     if (reviewed || facts?.isUnreviewed(name) !== true) {
-      const guard: TrustGuard = { kind: 'environment', condition: `environment \`${name}\``, ...(reviewed ? { reviewed } : {}) };
+      // Without a snapshot that shows its reviewers, the workflow's own comment may say it needs an approval.
+      const comment = reviewed ? null : environmentApprovalComment(job);
+      const guard: TrustGuard =
+        comment === null
+          ? { kind: 'environment', condition: `environment \`${name}\``, ...(reviewed ? { reviewed } : {}) }
+          : { kind: 'environment', condition: `environment \`${name}\`, whose manual approval rests on the workflow's own comment (\`# ${comment.replace(/`/g, "'")}\`), unverified without a settings snapshot`, commented: comment };
       paths = paths.map((path) => [...path, guard]);
     }
   }

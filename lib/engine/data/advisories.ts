@@ -55,6 +55,26 @@ export interface ActionAdvisory {
    * is LOW (upgrade anyway); the severity otherwise follows the run model, as a script injection's would.
    */
   injection?: { reads?: readonly string[]; inputs?: readonly string[] | '*'; outputs?: boolean };
+  /**
+   * A switch the advisory itself says must be on for the flaw to matter, beyond running an affected version
+   * (source: the advisory): debug mode, a runner shared with other jobs. A use whose workflow turns none of its
+   * ways on is LOW (upgrade anyway), and the finding names what is missing; one that does keeps `severity`.
+   */
+  needs?: AdvisoryPrecondition;
+}
+
+/** What must be on for an advisory to matter (`ActionAdvisory.needs`); any one of the ways listed turns it on. */
+export interface AdvisoryPrecondition {
+  /** The switch, in words: `debug mode`. */
+  what: string;
+  /** Inputs of the action's steps that turn it on when set (`debug: true`; an expression may). */
+  inputs?: readonly string[];
+  /** Environment variables that turn it on when the workflow sets them (workflow, job or the action's step `env:`). */
+  env?: readonly string[];
+  /** A machine other jobs or users share: a self-hosted runner (a GitHub-hosted runner is a fresh VM per job). */
+  sharedRunner?: boolean;
+  /** What can still turn it on outside the workflow's files, in words (a maintainer's act, a setting). */
+  otherwise?: string;
 }
 
 export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
@@ -169,6 +189,14 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
     compromise: false,
     upgrade: '3.28.3',
     severity: 'MEDIUM',
+    // The advisory: debug artifacts are uploaded in debug mode only (the init action's `debug` input, or step or
+    // runner debug logging, which `RUNNER_DEBUG` reflects).
+    needs: {
+      what: 'debug mode',
+      inputs: ['debug'],
+      env: ['ACTIONS_STEP_DEBUG', 'ACTIONS_RUNNER_DEBUG', 'RUNNER_DEBUG'],
+      otherwise: 'only a maintainer re-running a failed run with debug logging, or setting `ACTIONS_STEP_DEBUG` as a repository secret or variable, turns it on',
+    },
   },
   {
     id: 'GHSA-4mgv-m5cm-f9h7',
@@ -311,6 +339,13 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
     compromise: false,
     upgrade: '3.0.0',
     severity: 'MEDIUM',
+    // Another process on the machine must replace the binary: on a GitHub-hosted runner (a fresh VM per job) the
+    // only other processes are the job's own, which hold what the job holds already.
+    needs: {
+      what: 'a runner shared with other jobs or users (a self-hosted machine)',
+      sharedRunner: true,
+      otherwise: 'on a GitHub-hosted runner, a fresh VM for each job, no one else runs a process beside it',
+    },
   },
   {
     id: 'GHSA-rg3q-prf8-qxmp',

@@ -4,6 +4,7 @@ import { isChatWebhookSecret, isGithubToken, secretOccurrences } from '../analys
 import { describeStep } from '../analysis/describe.js';
 import { agentEvents, agentKeyCustody, agentModelKey, agentReach, agentRestricted, agentShell, agentStart, agentTalkOnly, isLlmKey, llmStep, ownActionLlmCalls, scriptAgents, scriptAgentShell, scriptAgentTalkOnly, stepAgent, type AgentKeyCustody, type AgentStart, type LlmStep } from '../analysis/agent-input.js';
 import { stepExecutions } from '../analysis/run-model/execution.js';
+import { nothingHeldText, valuables } from '../analysis/run-model/holdings.js';
 import type { WorkflowRuleContext } from '../rule.js';
 import type { RunModel } from '../analysis/run-model/index.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
@@ -84,7 +85,7 @@ export default defineWorkflowRule({
     severity: 'MEDIUM',
     surface: 'workflow',
     description:
-      'An AI coding-agent action (Claude Code, Gemini CLI, Codex, opencode, Bonk), or an agent\'s command-line tool a script runs headless (`claude -p`, `codex exec`, `gemini -p`, `opencode run`, `copilot -p`), runs on an issue, comment, review, discussion or `pull_request_target` event, directly, through a reusable workflow or inside a local composite action, while its job holds a write token or stored secrets: the thread it reads (title, body, earlier comments) is text anyone can write, so hidden instructions reach an agent holding those credentials, whether an outsider starts it or a maintainer does (a member\'s comment, a label, an assignment). MEDIUM; HIGH when the agent has a free shell and the token can write code, releases, packages or deployments, or mint cloud credentials (`id-token`), or it is handed a stored GitHub token (a personal access token or a bot\'s, which pushes to every repository it reaches); LOW when its tools are restricted to an allowlist (for Claude Code, a permission list that only reads and labels, comments on or edits issues and pull requests, with no other secret than its model key and no code-writing token left in `.git/config`), or when its token is read-only and its only secret is a model key the action keeps in a proxy out of the agent\'s reach (`openai/codex-action` under its default `safety-strategy`). Also a language-model step without a shell (`actions/ai-inference` with the event\'s text in its prompt, or the repository\'s own script or action given a model provider\'s API key, which reads the event payload) in a job anyone can start: MEDIUM when its token can do more than label or comment or it holds other secrets, LOW otherwise. Not reported when only trusted authors\' threads reach it.',
+      'An AI coding-agent action (Claude Code, Gemini CLI, Codex, opencode, Bonk), or an agent\'s command-line tool a script runs headless (`claude -p`, `codex exec`, `gemini -p`, `opencode run`, `copilot -p`), runs on an issue, comment, review, discussion or `pull_request_target` event, directly, through a reusable workflow or inside a local composite action, while its job holds a write token or stored secrets: the thread it reads (title, body, earlier comments) is text anyone can write, so hidden instructions reach an agent holding those credentials, whether an outsider starts it or a maintainer does (a member\'s comment, a label, an assignment). MEDIUM; HIGH when the agent has a free shell and the token can write code, releases, packages or deployments, or mint cloud credentials (`id-token`), or it is handed a stored GitHub token (a personal access token or a bot\'s, which pushes to every repository it reaches); LOW when a maintainer starts it and the job holds nothing worth taking beyond the model key the agent works with (a read-only token or only scopes that post its answer, no other secret, OIDC, self-hosted machine or publish: an injected prompt can only shape what it posts); LOW when its tools are restricted to an allowlist (for Claude Code, a permission list that only reads and labels, comments on or edits issues and pull requests, with no other secret than its model key and no code-writing token left in `.git/config`), or when its token is read-only and its only secret is a model key the action keeps in a proxy out of the agent\'s reach (`openai/codex-action` under its default `safety-strategy`). Also a language-model step without a shell (`actions/ai-inference` with the event\'s text in its prompt, or the repository\'s own script or action given a model provider\'s API key, which reads the event payload) in a job anyone can start: MEDIUM when its token can do more than label or comment or it holds other secrets, LOW otherwise. Not reported when only trusted authors\' threads reach it.',
     recommendation:
       'Give the agent\'s job read-only permissions and only the secrets it needs, restrict its tools to an allowlist, and let a separate job with write access act on its reviewed output; run it only for trusted actors (check `author_association` or the actor\'s permission in the job\'s `if:`), and remember that a maintainer starting it does not vouch for the thread it reads.',
   },
@@ -141,6 +142,13 @@ export default defineWorkflowRule({
               : talk !== null
                 ? ` (its tools are limited to reading and ${listText(talk)}${others.length > 0 ? `, but it also holds ${others.slice(0, 3).map((n) => `\`${n}\``).join(', ')}, more than its model key` : persisted ? ', but an earlier checkout left the job\'s token, which can write code, in `.git/config`, where its read tools reach it and a comment can post it' : ''})`
                 : '';
+            // A maintainer starts it and the job holds nothing worth taking beyond the model key the agent works with (the
+            // run model's holdings: no write scope that changes code, releases or packages, no other credential, no OIDC,
+            // no self-hosted machine, no publish): an injected prompt can only shape what it posts. LOW.
+            const run = context.runs.job(job);
+            const maintainer = !outsider && (checked || reach.level !== 'unreviewed-environment');
+            const beyondKey = run.holdings.secrets.filter((name) => !use.modelKey(caller, name) && !isLlmKey(name));
+            const idle = maintainer && !strong && !run.holdings.inheritsSecrets && run.holdings.dynamicSecrets === null && valuables({ ...run.holdings, secrets: beyondKey }, context.runs.defaultToken).length === 0;
             let who: string;
             if (outsider) {
               const widened =
@@ -158,20 +166,24 @@ export default defineWorkflowRule({
               const gates = checked ? [`the action's own check that the actor has write access`] : reach.gates;
               who = `is started by a maintainer on ${event} (${gates.join(' / ') || 'a maintainer\'s act'}), but it reads the thread it is started on, whose title, body and earlier comments an outsider can write`;
             }
-            const run = context.runs.job(job);
             const oidc = writes?.includes('id-token') === true ? ' (`id-token: write` serves the action\'s own OIDC exchange for its credentials, which the agent, with no shell, cannot make on its own)' : '';
             const message = confined
               ? `${use.name}${use.how}${through} ${who}, while its job holds ${holds}${oidc}; but its tools are limited to reading and ${listText(talk)} (no shell, no file edits, no push), so instructions hidden in an issue, comment or pull request can only steer the labels, comments and issue or pull request edits it makes with them.`
               : readOnly
               ? `${use.name}${use.how}${through} ${who}, while ${writes === null ? 'its job declares no `permissions:` (its token has the repository\'s default scopes, which `default-token-write` checks)' : 'its job\'s token is read-only'} and ${keptText(custody)}: instructions hidden in an issue, comment or pull request can only steer the agent's output (what it writes, and its use of the key through the proxy during the run)${tools}.`
               : `${use.name}${use.how}${through} ${who}, while its job holds ${holds}${pushes}${custody === null ? '' : ` (${keptText(custody)})`}: instructions hidden in an issue, comment or pull request reach an agent holding them${tools}.`;
+            const keys = run.holdings.secrets.filter((name) => !beyondKey.includes(name));
+            const idleWhy =
+              idle && !(restricted || readOnly || confined)
+                ? ` LOW: a maintainer starts it, and ${nothingHeldText({ ...run.holdings, secrets: beyondKey })}${keys.length > 0 ? ` beyond the model key${keys.length > 1 ? 's' : ''} ${keys.slice(0, 3).map((k) => `\`${k}\``).join(', ')} the agent is given to work` : ''}, so an injected prompt can only shape what it posts.`
+                : '';
             context.report({
               node: caller === step ? use.node : (caller.uses ?? use.node),
               ...(caller === step && use.offset !== undefined ? { offset: use.offset } : {}),
               file: caller.owner.file,
               job,
-              ...(strong ? { severity: 'HIGH' as const } : restricted || readOnly || confined ? { severity: 'LOW' as const } : {}),
-              message,
+              ...(strong ? { severity: 'HIGH' as const } : restricted || readOnly || confined || idle ? { severity: 'LOW' as const } : {}),
+              message: `${message}${idleWhy}`,
               key: `${job.id}:${use.key}`,
               // Behind the action's own write-access check, `reach` is already a maintainer's act (`reach:approval`, one that
               // does not vouch for the thread), whatever the trigger lets in (agent-input.ts `agentStart`). A key the job

@@ -169,12 +169,15 @@ const PASSWORD_NAME = /(?:^|[_.-])(?:password|passwd|pwd|passphrase)$/i;
 
 /**
  * Commands and actions that create, inside the job, the resource a literal password or key is then given to:
- * a container, a local database server, a test cluster or a test VM. Such a credential protects something
+ * a container (`docker run`, `docker compose up`/`run`, podman, nerdctl, a compose action), a local database
+ * server, a test cluster or a test VM the job boots (QEMU, `virt-install`, a cloud-init seed made with
+ * `cloud-localds`, LXD/Incus, Lima, an action that runs the job's commands in a VM). Such a credential protects something
  * that lives only as long as the job (or that the job itself provisions from scratch).
  */
 const THROWAWAY_COMMAND =
-  /\bdocker(?:\s+container)?\s+(?:run|create)\b|\bdocker(?:-compose|\s+compose)\b[^\n]{0,200}\bup\b|\bpodman\s+run\b|\b(?:kind\s+create\s+cluster|minikube\s+start|k3d\s+cluster\s+create|vagrant\s+up|multipass\s+launch)\b|\baz\s+vm\s+create\b|\bNew-AzVM\b|\bgcloud\s+compute\s+instances\s+create\b|\baws\s+ec2\s+run-instances\b|\b(?:initdb|pg_ctl|pg_ctlcluster|createuser|mysqld|mongod|redis-server)\b|\b(?:service|systemctl)\s+(?:start\s+)?(?:postgresql|mysql|mariadb|mongod|redis)[\w@.-]{0,20}(?:\s+start)?\b|\b(?:CREATE|ALTER)\s+(?:USER|ROLE)\b/i;
-const THROWAWAY_ACTION = /(?:^|\/)(?:setup-(?:postgres(?:ql)?|mysql|mariadb|mongodb|redis|minio)|(?:postgresql|mysql|mariadb|mongodb|redis)-action|mongodb-github-action|setup-kind|kind-action|setup-minikube)(?:@|$)/i;
+  /\bdocker(?:\s+container)?\s+(?:run|create)\b|\bdocker(?:-compose|\s+compose)\b[^\n]{0,200}\b(?:up|run)\b|\bpodman(?:-compose)?\s+(?:run|create|up|play\s+kube|kube\s+play)\b|\bnerdctl\s+(?:run|compose\s+up)\b|\bqemu-system-[\w-]{1,20}\b|\bvirt-install\b|\bcloud-localds\b|\b(?:lxc|incus)\s+launch\b|\blimactl\s+(?:start|create)\b|\b(?:kind\s+create\s+cluster|minikube\s+start|k3d\s+cluster\s+create|vagrant\s+up|multipass\s+launch)\b|\baz\s+vm\s+create\b|\bNew-AzVM\b|\bgcloud\s+compute\s+instances\s+create\b|\baws\s+ec2\s+run-instances\b|\b(?:initdb|pg_ctl|pg_ctlcluster|createuser|mysqld|mongod|redis-server)\b|\b(?:service|systemctl)\s+(?:start\s+)?(?:postgresql|mysql|mariadb|mongod|redis)[\w@.-]{0,20}(?:\s+start)?\b|\b(?:CREATE|ALTER)\s+(?:USER|ROLE)\b/i;
+const THROWAWAY_ACTION =
+  /(?:^|\/)(?:setup-(?:postgres(?:ql)?|mysql|mariadb|mongodb|redis|minio|k3d|k3s|lxd|incus|qemu-vm)|(?:postgresql|mysql|mariadb|mongodb|redis)-action|mongodb-github-action|setup-kind|kind-action|k3d-action|setup-minikube|compose-action|docker-compose-action|[a-z0-9]{2,20}-vm|run-vm)(?:@|$)|^cross-platform-actions\/action(?:@|$)/i;
 
 /** The first step or setting of `steps` (and `services`) that creates a throwaway resource, described. */
 function throwawayResource(steps: readonly Step[], services: YMap | undefined): string | null {

@@ -2,7 +2,7 @@ import { inRange, parseRefVersion, versionComment, type RefVersion } from '../an
 import { describeTaint } from '../analysis/describe.js';
 import { injectionClaim, scriptInjections, type InjectionHit } from '../analysis/injections.js';
 import { durableHoldings, holdsMinor, minorWords, type MinorSecrets } from '../analysis/run-model/holdings.js';
-import { ACTION_ADVISORIES, ADVISORY_SNAPSHOT_DATE, type ActionAdvisory } from '../data/advisories.js';
+import { ACTION_ADVISORIES, ADVISORY_SNAPSHOT_DATE, type ActionAdvisory, type AdvisoryPrecondition } from '../data/advisories.js';
 import { parseExpression } from '../expressions/parse.js';
 import { stepScope } from '../expressions/taint.js';
 import { isFullSha, type UsesRef } from '../model/uses.js';
@@ -10,7 +10,7 @@ import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import { severityRank, type Severity } from '../types.js';
 import type { SourceFile } from '../yaml/source.js';
-import { keyText, type YScalar } from '../yaml/model.js';
+import { keyText, type YNode, type YScalar } from '../yaml/model.js';
 import { flatMap } from '../model/arrays.js';
 
 const BY_ACTION = new Map<string, ActionAdvisory[]>();
@@ -86,7 +86,7 @@ export default defineWorkflowRule({
     title: 'Action version with a known advisory or compromise',
     severity: 'HIGH',
     surface: 'workflow',
-    description: `A \`uses:\` reference falls in the affected range of a published advisory, or names a commit known to be malicious, according to the built-in advisory snapshot (${ADVISORY_SNAPSHOT_DATE}). Reported once per action and ref in a file, with each advisory and its fixed version. An injection advisory takes its severity from the run model, as a script injection of the text would: HIGH or MEDIUM only where an outsider's text reaches the affected event field, input or output on a run they can start, LOW elsewhere. MEDIUM when every advisory matched needs more than a crafted input to harm the job (a world-writable binary on a shared runner, a CSV formula, an unmasked multi-line secret) or is a compromise whose tags were put back on genuine commits in a job whose runs held what outlives them (a stored secret other than \`GITHUB_TOKEN\`, a self-hosted machine); LOW for such a compromise in a job that held only its \`GITHUB_TOKEN\`, which expired when each run of the window ended.`,
+    description: `A \`uses:\` reference falls in the affected range of a published advisory, or names a commit known to be malicious, according to the built-in advisory snapshot (${ADVISORY_SNAPSHOT_DATE}). Reported once per action and ref in a file, with each advisory and its fixed version. An injection advisory takes its severity from the run model, as a script injection of the text would: HIGH or MEDIUM only where an outsider's text reaches the affected event field, input or output on a run they can start, LOW elsewhere. MEDIUM when every advisory matched needs more than a crafted input to harm the job (a world-writable binary on a shared runner, a CSV formula, an unmasked multi-line secret), LOW when the advisory needs a switch the workflow does not turn on (debug mode for debug artifacts, a self-hosted runner for a binary another tenant replaces), naming what is missing or is a compromise whose tags were put back on genuine commits in a job whose runs held what outlives them (a stored secret other than \`GITHUB_TOKEN\`, a self-hosted machine); LOW for such a compromise in a job that held only its \`GITHUB_TOKEN\`, which expired when each run of the window ended.`,
     recommendation:
       'Upgrade to the fixed release named in the finding and pin it by full commit SHA; if the advisory is a compromise, also rotate every secret the affected runs could read.',
   },
@@ -130,7 +130,12 @@ export default defineWorkflowRule({
 
 function report(context: WorkflowRuleContext, use: Use): void {
   const { ref } = use;
-  const matched = use.matched.map((m) => (m.malicious || m.advisory.injection === undefined ? m : { ...m, exposure: exposureOf(context, m.advisory, use) }));
+  const matched = use.matched.map((m) => {
+    if (m.malicious) return m;
+    if (m.advisory.injection !== undefined) return { ...m, exposure: exposureOf(context, m.advisory, use) };
+    const needs = m.advisory.needs;
+    return needs === undefined ? m : { ...m, exposure: preconditionOf(context, needs, m.advisory.severity ?? 'HIGH', use) };
+  });
   const wording = vulnerableWording({ slug: `${ref.owner}/${ref.repo}`, path: ref.path, ref: ref.ref, version: use.version?.normalized ?? null, matched, otherLines: use.lines.slice(1), durable: durableOf(context, use), minor: minorOf(context, use) });
   context.report({
     node: use.node,
@@ -174,6 +179,64 @@ function minorOf(context: WorkflowRuleContext, use: Use): MinorSecrets {
   for (const step of use.steps) for (const caller of context.runs.jobSteps(step)) if (caller.job !== null) jobs.add(caller.job);
   const held = [...jobs].map((j) => context.runs.job(j).holdings);
   return { webhooks: [...new Set(flatMap(held, (h) => h.webhooks))], uploadTokens: [...new Set(flatMap(held, (h) => h.uploadTokens))] };
+}
+
+/** A literal that turns a switch off (`debug: false`, `RUNNER_DEBUG: 0`, empty). */
+function switchedOff(node: YNode | undefined): boolean {
+  if (node?.kind !== 'scalar') return node === undefined;
+  const text = String(node.value ?? '').trim().toLowerCase();
+  return text === '' || text === 'false' || text === '0' || text === 'no' || text === 'off';
+}
+
+/**
+ * Whether a use meets the switch its advisory needs (`ActionAdvisory.needs`): an input of a step of the same
+ * action in the use's jobs, an environment variable of the workflow, a job or such a step, or a self-hosted
+ * machine among the jobs (run model's holdings). Met (the advisory's severity) when any is on or may be (an
+ * expression); LOW, naming what is missing, when none is; met when no job is known (an uncalled action).
+ */
+function preconditionOf(context: WorkflowRuleContext, needs: AdvisoryPrecondition, severity: Severity, use: Use): Exposure {
+  const jobs = new Set<Job>();
+  for (const j of use.jobs) if (j !== null) jobs.add(j);
+  for (const step of use.steps) for (const caller of context.runs.jobSteps(step)) if (caller.job !== null) jobs.add(caller.job);
+  const on: string[] = [];
+  const slug = use.ref.slug.toLowerCase();
+  const steps = [...use.steps, ...flatMap([...jobs], (j) => j.steps.filter((s) => s.usesRef?.kind === 'repository' && s.usesRef.slug.toLowerCase() === slug))];
+  const lineOf = (file: SourceFile, node: YNode) => file.position(node.start).line;
+  for (const step of new Set(steps)) {
+    for (const pair of step.with?.kind === 'map' ? step.with.pairs : []) {
+      const name = keyText(pair.key);
+      if (needs.inputs?.some((i) => i.toLowerCase() === name.toLowerCase()) === true && !switchedOff(pair.value)) on.push(`\`${name}\` at line ${lineOf(step.owner.file, pair.key)}`);
+    }
+  }
+  const envs: [SourceFile, YNode | undefined][] = [
+    ...[...new Set([...jobs].map((j) => j.workflow))].map((w) => [w.file, w.env] as [SourceFile, YNode | undefined]),
+    ...[...jobs].map((j) => [j.workflow.file, j.env] as [SourceFile, YNode | undefined]),
+    ...[...new Set(steps)].map((s) => [s.owner.file, s.env] as [SourceFile, YNode | undefined]),
+  ];
+  for (const [file, env] of envs) {
+    for (const pair of env?.kind === 'map' ? env.pairs : []) {
+      const name = keyText(pair.key);
+      if (needs.env?.some((e) => e.toLowerCase() === name.toLowerCase()) === true && !switchedOff(pair.value)) on.push(`\`${name}\` at line ${lineOf(file, pair.key)}`);
+    }
+  }
+  if (needs.sharedRunner === true) {
+    const shared = [...jobs].filter((j) => context.runs.job(j).holdings.selfHosted !== null);
+    const first = shared[0];
+    if (first !== undefined) on.push(`job \`${first.id}\` runs on ${context.runs.job(first).holdings.selfHosted === 'definite' ? 'a self-hosted machine' : 'a runner its labels do not show to be GitHub-hosted'}`);
+  }
+  if (on.length > 0 || jobs.size === 0) {
+    return { severity, text: on.length > 0 ? `it needs ${needs.what}, and the workflow turns it on (${[...new Set(on)].slice(0, 3).join(', ')})` : `it needs ${needs.what}; no workflow here runs it, so whether that is on is not known`, facts: [] };
+  }
+  const ways = [
+    ...(needs.inputs ?? []).map((i) => `\`${i}\` on the action`),
+    ...(needs.env !== undefined && needs.env.length > 0 ? [`${needs.env.map((e) => `\`${e}\``).join(' / ')} in an \`env:\``] : []),
+    ...(needs.sharedRunner === true ? ['a self-hosted runner'] : []),
+  ];
+  return {
+    severity: 'LOW',
+    text: `it needs ${needs.what} (${ways.join(', or ')}), which this workflow does not turn on${needs.otherwise === undefined ? '' : ` (${needs.otherwise})`}, so the flaw is not exposed as used: upgrade anyway`,
+    facts: [],
+  };
 }
 
 /** The script injections of a step, read once per scan whatever the number of uses that ask (a WeakMap: steps die with their scan). */

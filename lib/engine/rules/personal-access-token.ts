@@ -7,6 +7,7 @@ import { unverifiedDownloads } from './download-without-checksum.js';
 import { downloadOrigin } from '../analysis/download-origin.js';
 import { outsiderSteering } from '../analysis/outsider-code.js';
 import type { TaintAnalyzer } from '../expressions/taint.js';
+import type { SourceFile } from '../yaml/source.js';
 import { hitSeverity, scriptRemoteRuns } from './pipe-to-shell.js';
 import type { Severity } from '../types.js';
 import { fileMayUseSecrets, mayUseSecrets, secretUses } from '../analysis/secrets.js';
@@ -14,6 +15,7 @@ import { expressionsOf, type ExpressionOccurrence } from '../expressions/extract
 import type { Action, Job, Step, Workflow } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowReport } from '../rule.js';
 import { keyText, type YMap, type YNode } from '../yaml/model.js';
+import { flatMap } from '../model/arrays.js';
 
 /**
  * Secret names that say they hold a GitHub token (`GH_PAT`, `GH_TOKEN`, `BOT_GITHUB_TOKEN`,
@@ -85,50 +87,111 @@ function mutableImage(reference: string): boolean {
 }
 
 /**
- * Someone else's code that can change under the job without a change to this repository, in words (empty: none):
- * a third party's action or reusable workflow on a tag or branch (the run model's ownership; steps of local
- * composite actions included at their call), a third party's image by tag (the job's container, a service given
- * the PAT, the workspace or the machine, `docker://` steps), a script fetched and run (`curl … | sh`, not a vendor's official installer) and a download
- * nothing verifies. Any of them runs beside the token: the runner's memory holds every secret of the job.
+ * A piece of someone else's code that can change under the job without a change to this repository: where it runs
+ * (`step`: a step of the job, or of a local composite action at its call; null for the job's reusable workflow,
+ * container or a service) and, for a container or service, the secrets its definition hands it.
  */
-function foreignCode(runs: RunModel, job: Job): string[] {
-  const found: string[] = [];
-  const image = (text: string | null) => {
-    if (text !== null && !text.includes('${{') && mutableImage(text) && runs.imageOwnershipOf(text) === 'third-party') found.push(`image ${shown(text)}`);
+interface Foreign {
+  text: string;
+  kind: 'workflow' | 'container' | 'service' | 'step';
+  step: Step | null;
+  /** The job's step that runs `step` (itself, or the call of the local composite action it belongs to). */
+  caller: Step | null;
+  secrets: readonly string[];
+}
+
+/**
+ * Someone else's code that can change under the job without a change to this repository: a third party's action or
+ * reusable workflow on a tag or branch (the run model's ownership; steps of local composite actions included at
+ * their call), a third party's image by tag (the job's container, a service given the PAT, the workspace or the
+ * machine, `docker://` steps), a script fetched and run (`curl … | sh`, not a vendor's official installer) and a
+ * download nothing verifies. Any of them runs beside the token: the runner's memory holds every secret of the job.
+ * Whether the PAT is handed to one (`handedTo`) decides the severity.
+ */
+function foreignCode(runs: RunModel, job: Job): Foreign[] {
+  const found: Foreign[] = [];
+  const seen = new Set<string>();
+  const add = (item: Foreign) => {
+    const key = `${item.kind}\u0000${item.text}\u0000${item.step?.index ?? -1}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    found.push(item);
   };
-  if (job.usesRef?.kind === 'repository' && !isFullSha(job.usesRef.ref) && runs.ownershipOf(job.usesRef) === 'third-party' && job.uses !== undefined) found.push(`reusable workflow ${shown(String(job.uses.value))}`);
+  const image = (text: string | null, kind: Foreign['kind'], step: Step | null, caller: Step | null, secrets: readonly string[]) => {
+    if (text !== null && !text.includes('${{') && mutableImage(text) && runs.imageOwnershipOf(text) === 'third-party') add({ text: `image ${shown(text)}`, kind, step, caller, secrets });
+  };
+  if (job.usesRef?.kind === 'repository' && !isFullSha(job.usesRef.ref) && runs.ownershipOf(job.usesRef) === 'third-party' && job.uses !== undefined) add({ text: `reusable workflow ${shown(String(job.uses.value))}`, kind: 'workflow', step: null, caller: null, secrets: [] });
   const container = job.container;
   // The job's container holds only what reaches the steps that run in it (the run model's container): it counts
   // when a PAT does, or when its definition gives it the machine.
   const access = runs.container(job)?.access;
   if (container !== undefined && access !== undefined && (access.mounts.some((m) => m.reach === 'host') || access.secrets.some((name) => isGithubPat(name, { kind: 'other' })))) {
-    image(scalarText(container) ?? getScalar(container, 'image')?.value?.toString() ?? null);
+    image(scalarText(container) ?? getScalar(container, 'image')?.value?.toString() ?? null, 'container', null, null, access.secrets);
   }
   // A service container runs apart from the job: only one given the PAT, the workspace or the machine reaches it (the run model's service access).
   for (const pair of job.services?.pairs ?? []) {
     const access = runs.service(job, pair.value).access;
-    if (access.mounts.length > 0 || access.secrets.some((name) => isGithubPat(name, { kind: 'other' }))) image(scalarText(pair.value) ?? getScalar(pair.value, 'image')?.value?.toString() ?? null);
+    if (access.mounts.length > 0 || access.secrets.some((name) => isGithubPat(name, { kind: 'other' }))) image(scalarText(pair.value) ?? getScalar(pair.value, 'image')?.value?.toString() ?? null, 'service', null, null, access.secrets);
   }
-  for (const { step } of runs.job(job).steps) {
+  for (const { step, caller } of runs.job(job).steps) {
     const ref = step.usesRef;
-    if (ref?.kind === 'repository' && !isFullSha(ref.ref) && runs.ownershipOf(ref) === 'third-party' && step.uses !== undefined) found.push(`action ${shown(String(step.uses.value))}`);
-    else if (ref?.kind === 'docker') image(ref.image);
+    if (ref?.kind === 'repository' && !isFullSha(ref.ref) && runs.ownershipOf(ref) === 'third-party' && step.uses !== undefined) add({ text: `action ${shown(String(step.uses.value))}`, kind: 'step', step, caller, secrets: [] });
+    else if (ref?.kind === 'docker') image(ref.image, 'step', step, caller, []);
     const script = scriptOf(step);
     if (script === null) continue;
     // The repository's own, its owner's and GitHub's scripts and files are not someone else's (ownership.ts), nor is
     // a vendor's official installer or a fixed version of a per-version archive (download-origin.ts).
     const fetched = scriptRemoteRuns(script).find((hit) => hitSeverity(hit, false, runs.identity).severity !== 'LOW');
-    if (fetched !== undefined) found.push(`a script fetched and run (${shown(fetched.form)}${fetched.url === null ? '' : ` from ${shown(fetched.url)}`})`);
+    if (fetched !== undefined) add({ text: `a script fetched and run (${shown(fetched.form)}${fetched.url === null ? '' : ` from ${shown(fetched.url)}`})`, kind: 'step', step, caller, secrets: [] });
     const download = unverifiedDownloads(step).find((d) => downloadOrigin(step, script.text, d.offset, d.fetch.url, runs.identity).kind === 'mutable');
-    if (download !== undefined) found.push(`an unverified download (${shown(download.fetch.url ?? download.fetch.program)})`);
+    if (download !== undefined) add({ text: `an unverified download (${shown(download.fetch.url ?? download.fetch.program)})`, kind: 'step', step, caller, secrets: [] });
   }
-  return [...new Set(found)];
+  return found;
+}
+
+/** Where one use of a PAT puts it: which code gets it in its `with:`, `env:` or script, or reads it from `.git/config`. */
+interface Use {
+  name: string;
+  position: Position;
+  /** The step whose `with:`, `env:` or script carries it; null at job or workflow level. */
+  step: Step | null;
+  /** The job whose `env:`, `with:` or `secrets:` carries it (a reusable workflow call's for the last two); null otherwise. */
+  job: Job | null;
+  /** The workflow whose `env:` carries it; null otherwise. */
+  workflow: Workflow | null;
+  /** A checkout's `token:` that stays in `.git/config`, where every later step of the job reads it. */
+  persisted: boolean;
+}
+
+/**
+ * Whether `use` hands the PAT to `item`: the item's step gets it in its own `with:`, `env:` or script (a local
+ * composite action's steps get the `env:` and inputs of its call), or an `env:` whose scope covers the item (the
+ * job's, the workflow's), or it reads it from `.git/config` a checkout left before it; a reusable workflow gets
+ * it in the call's `with:` or `secrets:`; a container or service when its definition hands it the secret.
+ */
+function handedTo(use: Use, item: Foreign, job: Job, callers: ReadonlyMap<Step, Step>): boolean {
+  if (item.kind === 'container' || item.kind === 'service') return item.secrets.some((n) => n.toUpperCase() === use.name.toUpperCase());
+  if (item.kind === 'workflow') return use.job === job && use.step === null;
+  const step = item.step;
+  if (step === null) return false;
+  if (use.workflow !== null) return true;
+  if (use.step === null) return use.job === job && use.position.kind === 'env';
+  if (use.step === step || use.step === item.caller) return true;
+  // A checkout's token left in `.git/config`: every later step of the job reads it there (a local composite
+  // action's steps in the order of the job's steps that call them, and after it within one action).
+  if (!use.persisted) return false;
+  const from = callers.get(use.step);
+  const at = item.caller ?? step;
+  if (from === undefined) return false;
+  return at.index > from.index || (at === from && step.owner === use.step.owner && step.index > use.step.index);
 }
 
 /** What raises a PAT above hygiene in one job: someone else's mutable code in it, or an outsider who starts it and steers code in it. */
 interface Exposure {
   job: Job;
-  foreign: string[];
+  foreign: Foreign[];
+  /** The job's step that runs each step (itself, or the call of the local composite action it belongs to). */
+  callers: ReadonlyMap<Step, Step>;
   /** The reach that lets an outsider start the job (or the step), or null. */
   outsider: Reach | null;
   /** How the outsider steers code that runs in the job (their checkout run, their text run as code), or null. */
@@ -142,12 +205,21 @@ function outsiderStarts(reach: Reach): boolean {
 
 function exposureOf(runs: RunModel, taint: TaintAnalyzer, job: Job, reach: Reach): Exposure {
   const outsider = outsiderStarts(reach) ? reach : null;
-  return { job, foreign: foreignCode(runs, job), outsider, steer: outsider === null ? null : outsiderSteering(job, runs, taint) };
+  return { job, foreign: foreignCode(runs, job), callers: new Map(runs.job(job).steps.map((c) => [c.step, c.caller] as const)), outsider, steer: outsider === null ? null : outsiderSteering(job, runs, taint) };
 }
 
-/** Someone else's mutable code runs beside the token, or an outsider who starts the job steers code in it. */
-function exposed(e: Exposure): boolean {
-  return e.foreign.length > 0 || (e.outsider !== null && e.steer !== null);
+/** Someone else's mutable code is handed the token, or an outsider who starts the job steers code in it. */
+function exposed(e: Exposure, uses: readonly Use[]): boolean {
+  return handed(e, uses).length > 0 || (e.outsider !== null && e.steer !== null);
+}
+
+/** The pieces of someone else's mutable code of the job that these uses hand the token to. */
+function handed(e: Exposure, uses: readonly Use[]): Foreign[] {
+  return e.foreign.filter((item) => uses.some((use) => handedTo(use, item, e.job, e.callers)));
+}
+
+function named(items: readonly Foreign[]): string {
+  return `${items.slice(0, NAMED).map((i) => i.text).join(', ')}${items.length > NAMED ? ` and ${items.length - NAMED} more` : ''}`;
 }
 
 const LOW_WHY =
@@ -167,20 +239,29 @@ function startedOnly(e: Exposure & { outsider: Reach }): string {
   return `LOW: ${whoText(e.outsider)}, but ${where}; starting the run gives them no way to the token without a compromise of that code first.`;
 }
 
-/** The severity of a PAT held by these jobs (the worst of them), and the sentence that says why. */
-function judge(exposures: readonly Exposure[]): { severity: Severity; why: string } {
-  const worst = exposures.find(exposed);
+/**
+ * The severity of a PAT held by these jobs (the worst of them), and the sentence that says why: MEDIUM when its
+ * uses hand it to someone else's mutable code, or an outsider who starts the job steers code in it; LOW when the
+ * only way to it is such code it is not handed (that code's own finding covers it), or none at all.
+ */
+function judge(exposures: readonly Exposure[], uses: readonly Use[]): { severity: Severity; why: string } {
+  const worst = exposures.find((e) => exposed(e, uses));
   if (worst === undefined) {
+    const nearby = exposures.find((e) => e.foreign.length > 0);
+    if (nearby !== undefined) {
+      return {
+        severity: 'LOW',
+        why: `LOW: the job also runs someone else's code that can change without a change here (${named(nearby.foreign)}), but the token is not handed to it: it is in none of that code's \`with:\` or \`env:\`, nor in an \`env:\` that covers it or a \`.git/config\` it reads, so taking it needs that code compromised and the runner's memory read, a way its own finding covers; a PAT is often needed by design (a pull request, push or label made with the job's \`GITHUB_TOKEN\` starts no workflow).`,
+      };
+    }
     const started = exposures.find((e): e is Exposure & { outsider: Reach } => e.outsider !== null);
     return { severity: 'LOW', why: started === undefined ? LOW_WHY : startedOnly(started) };
   }
   const reasons: string[] = [];
   if (worst.outsider !== null && worst.steer !== null) reasons.push(`${whoText(worst.outsider)}, and ${worst.steer}`);
-  if (worst.foreign.length > 0) {
-    const named = worst.foreign.slice(0, NAMED).join(', ');
-    reasons.push(
-      `the job also runs someone else's code that can change without a change here: ${named}${worst.foreign.length > NAMED ? ` and ${worst.foreign.length - NAMED} more` : ''}, so its publisher (or whoever takes over their account) can take the token with nothing but a pin in the way`,
-    );
+  const given = handed(worst, uses);
+  if (given.length > 0) {
+    reasons.push(`the token is handed to someone else's code that can change without a change here: ${named(given)}, so its publisher (or whoever takes over their account) can take it with nothing but a pin in the way`);
     // Who starts the run matters less than who changes that code, but it is said when an outsider can.
     if (worst.outsider !== null && worst.steer === null) reasons.push(whoText(worst.outsider));
   }
@@ -195,7 +276,7 @@ export default defineWorkflowRule({
     severity: 'MEDIUM',
     surface: 'workflow',
     description:
-      'A secret named like a personal access token (`*_PAT`, `PAT_*`, `*PERSONAL_ACCESS_TOKEN*`, `GH_TOKEN`, `*_GH_TOKEN`, `*_GITHUB_TOKEN`) is passed to an action, a tool or a script as a GitHub token. A PAT does not expire with the run and acts with all of its owner\'s access.',
+      'A secret named like a personal access token (`*_PAT`, `PAT_*`, `*PERSONAL_ACCESS_TOKEN*`, `GH_TOKEN`, `*_GH_TOKEN`, `*_GITHUB_TOKEN`) is passed to an action, a tool or a script as a GitHub token. A PAT does not expire with the run and acts with all of its owner\'s access. One finding per secret per job, at its first use. MEDIUM when it is handed to someone else\'s code that can change without a change here (a third party\'s action, workflow or image on a tag, a fetched script, an unverified download: in its `with:`, `env:`, an `env:` that covers it, or `.git/config` a checkout left), or an outsider who starts the job steers code in it; LOW otherwise, also when such code runs in the job without being handed it.',
     recommendation:
       'Use the job\'s `GITHUB_TOKEN` with the `permissions:` the job needs, or a GitHub App installation token minted per run (`actions/create-github-app-token`) scoped to the repositories and permissions required.',
   },
@@ -203,38 +284,88 @@ export default defineWorkflowRule({
     // Offsets are per file: remember them per scalar (each belongs to one file), not across the repository.
     const seen = new WeakMap<object, Set<number>>();
     /**
-     * The severity where the PAT sits: a step's (its own reach, in its job; a local composite action's step at
-     * the jobs that call it), a job's (its reach), or the workflow's `env:` (every job of the workflow).
+     * One finding per secret per holder: a job (its steps, `env:`, call), a local composite action (its steps, judged
+     * at the jobs that call it), or a workflow's `env:` (every job of it). The first use is where it is reported.
      */
-    const severityAt = (job: Job | null | undefined, step: Step | null, workflow: Workflow | null): { severity: Severity; why: string } => {
+    interface Group {
+      first: { occurrence: ExpressionOccurrence; position: Position; job: Job | null | undefined; file: SourceFile };
+      lines: number[];
+      uses: Use[];
+      /** The holder: its job, the action's steps' owner, or the workflow whose `env:` carries it. */
+      job: Job | null;
+      steps: Step[];
+      workflow: Workflow | null;
+    }
+    const groups = new Map<object, Map<string, Group>>();
+    /**
+     * The severity of a group: a job's (the reach of its steps that carry it, or the job's), a local composite
+     * action's at the jobs that call it, a workflow `env:`'s by its worst job.
+     */
+    const severityOf = (group: Group): { severity: Severity; why: string } => {
       const runs = context.runs;
       const taint = context.taint;
-      if (step !== null) {
-        if (step.job !== null) return judge([exposureOf(runs, taint, step.job, runs.stepReach(step))]);
-        const callers = runs.jobSteps(step);
-        if (callers.length === 0) return { severity: 'MEDIUM', why: 'MEDIUM: no workflow here runs this action, so who starts its jobs and what runs beside it are not known.' };
-        return judge(callers.map((caller) => exposureOf(runs, taint, caller.job as Job, runs.stepReach(caller))));
+      const { job, uses } = group;
+      if (job !== null) {
+        const inJob = group.steps.filter((st) => st.job === job);
+        const reach = uses.some((u) => u.step === null) || inJob.length === 0 ? runs.job(job).reach : runs.stepReach(inJob[0] as Step);
+        return judge([exposureOf(runs, taint, job, reach)], uses);
       }
-      if (job !== null && job !== undefined) return judge([exposureOf(runs, taint, job, runs.job(job).reach)]);
-      if (workflow !== null) return workflow.jobs.length === 0 ? { severity: 'LOW', why: LOW_WHY } : judge(workflow.jobs.map((j) => exposureOf(runs, taint, j, runs.job(j).reach)));
-      return { severity: 'MEDIUM', why: '' };
+      if (group.workflow !== null) {
+        const workflow = group.workflow;
+        return workflow.jobs.length === 0 ? { severity: 'LOW', why: LOW_WHY } : judge(workflow.jobs.map((j) => exposureOf(runs, taint, j, runs.job(j).reach)), uses);
+      }
+      const callers = flatMap(group.steps, (st) => runs.jobSteps(st));
+      if (callers.length === 0) return { severity: 'MEDIUM', why: 'MEDIUM: no workflow here runs this action, so who starts its jobs and what runs beside it are not known.' };
+      return judge(callers.map((caller) => exposureOf(runs, taint, caller.job as Job, runs.stepReach(caller))), uses);
     };
     const reportOccurrence = (occurrence: ExpressionOccurrence, position: Position, job: Job | null | undefined, step: Step | null = null, workflow: Workflow | null = null) => {
       if (occurrence.expr === null || !mayUseSecrets(occurrence.span.source)) return;
       const offsets = seen.get(occurrence.scalar) ?? new Set<number>();
       seen.set(occurrence.scalar, offsets);
       if (offsets.has(occurrence.offset)) return;
-      const use = secretUses(occurrence.expr).find((u) => u.kind === 'named' && !u.tested && isGithubPat(u.name, position));
-      if (use?.kind !== 'named') return;
+      const found = secretUses(occurrence.expr).find((u) => u.kind === 'named' && !u.tested && isGithubPat(u.name, position));
+      if (found?.kind !== 'named') return;
       offsets.add(occurrence.offset);
-      const { severity, why } = severityAt(job, step, workflow);
-      const report: WorkflowReport = {
+      const name = found.name;
+      const holderJob = step !== null ? step.job : (job ?? null);
+      const holder: object = holderJob ?? (step !== null ? step.owner : (workflow ?? occurrence.scalar));
+      const byName = groups.get(holder) ?? new Map<string, Group>();
+      groups.set(holder, byName);
+      const persisted =
+        step !== null &&
+        position.kind === 'with' &&
+        position.key.toLowerCase() === 'token' &&
+        step.usesRef?.kind === 'repository' &&
+        step.usesRef.slug === 'actions/checkout' &&
+        (getScalar(step.with, 'persist-credentials')?.value?.toString() ?? '').trim().toLowerCase() !== 'false';
+      const use: Use = { name, position, step, job: step === null ? (job ?? null) : null, workflow: step === null && (job === null || job === undefined) ? workflow : null, persisted };
+      const file = step?.owner.file ?? holderJob?.workflow.file ?? workflow?.file;
+      if (file === undefined) return;
+      const line = file.position(occurrence.offset).line;
+      // Secret names are not case-sensitive: `secrets.bot_pat` is `secrets.BOT_PAT`.
+      const group = byName.get(name.toUpperCase());
+      if (group === undefined) {
+        byName.set(name.toUpperCase(), { first: { occurrence, position, job, file }, lines: [line], uses: [use], job: holderJob, steps: step === null ? [] : [step], workflow: holderJob === null && step === null ? workflow : null });
+        return;
+      }
+      if (!group.lines.includes(line)) group.lines.push(line);
+      group.uses.push(use);
+      if (step !== null && !group.steps.includes(step)) group.steps.push(step);
+    };
+    const report = (name: string, group: Group) => {
+      const { occurrence, position, job, file } = group.first;
+      const { severity, why } = severityOf(group);
+      const others = group.lines.slice(1);
+      const again = others.length === 0 ? '' : ` (and used again at line${others.length > 1 ? 's' : ''} ${others.slice(0, 10).join(', ')}${others.length > 10 ? ', ...' : ''})`;
+      const finding: WorkflowReport = {
         node: occurrence.scalar,
+        file,
         offset: occurrence.offset,
         severity,
-        message: `\`secrets.${use.name}\`, by its name a personal access token, is ${describe(position)}; unlike the job token it outlives the run and carries its owner's access.${why === '' ? '' : ` ${why}`}`,
+        message: `\`secrets.${name}\`, by its name a personal access token, is ${describe(position)}${again}; unlike the job token it outlives the run and carries its owner's access.${why === '' ? '' : ` ${why}`}`,
       };
-      context.report(job === undefined ? report : { ...report, job });
+      const holder = job ?? group.job;
+      context.report(holder === undefined || holder === null ? finding : { ...finding, job: holder });
     };
     /** Every PAT carried by the `${{ }}` of `node`. */
     const check = (model: Workflow | Action, node: YNode, position: Position, job: Job | null | undefined, step: Step | null) => {
@@ -250,6 +381,9 @@ export default defineWorkflowRule({
       workflow(workflow) {
         if (!fileMayUseSecrets(workflow)) return;
         checkMap(workflow, workflow.env, 'env', null, null);
+      },
+      done() {
+        for (const byName of groups.values()) for (const group of byName.values()) report(group.uses[0]?.name ?? '', group);
       },
       job(job) {
         const workflow = job.workflow;

@@ -2,6 +2,7 @@ import { describeStep } from '../analysis/describe.js';
 import { cloneFacts, reachFacts } from '../analysis/run-model/facts.js';
 import { severityOf, whoText, type JobRun, type Reach, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
 import type { RunModel } from '../analysis/run-model/index.js';
+import { checksOutEventCommit } from '../analysis/run-model/workspace.js';
 import { ephemeralHint, selfHosted, type Selection } from '../analysis/runners.js';
 import type { Job } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
@@ -42,9 +43,11 @@ function waysIn(runs: RunModel, run: JobRun): Way[] {
     const sinks = runs.sinksOf(run, entry);
     if (sinks.length === 0) continue;
     if (entry.forkCode && run.forkReach !== null) {
-      const reach: Reach = { level: run.forkReach.level, event: run.forkReach.event, gates: run.forkReach.gates, forkPullRequest: false };
-      // The machine is what a fork's run holds; an approval (a label) lets commits pushed before it run.
-      ways.push({ entry, sinks, reach, fork: true, severity: severityOf({ reach, executes: true, holds: HOLDS, raceAfterApproval: true }) });
+      const reach: Reach = { level: run.forkReach.level, event: run.forkReach.event, gates: run.forkReach.gates, forkPullRequest: false, ...(run.forkReach.approvalMoves === true ? { approvalMoves: true } : {}) };
+      // The machine is what a fork's run holds; an approval (a label on a `labeled` run) binds to the commit the
+      // event names when the checkout takes that commit (no `ref:`, `github.sha`, the event's head SHA): the
+      // labelled commit runs, but for one pushed just before the label (the race of any approval).
+      ways.push({ entry, sinks, reach, fork: true, severity: severityOf({ reach, executes: true, holds: HOLDS, raceAfterApproval: !checksOutEventCommit(entry) }) });
     }
     if (entry.content === 'outsider' && entry.checkout?.hiddenBy !== 'trusted-author') {
       const reach = runs.sinkReach(runs.stepReach(sinks[0]!.step), sinks);
@@ -147,7 +150,7 @@ export default defineWorkflowRule({
     severity: 'LOW',
     surface: 'workflow',
     description:
-      'A job\'s `runs-on` selects the `self-hosted` label (as a string, a list item, the `labels:` of a runner group, or a matrix value a leg runs with). Self-hosted runners keep state between jobs and sit inside your network. HIGH when an outsider\'s code runs on the machine with no approval: a fork\'s `pull_request` run (or a privileged run) checks out the pull request\'s code and a later step runs it (a build tool in its directory, a script or local action from it); MEDIUM when a maintainer\'s approval comes first (a label, a member\'s comment, an environment); LOW when nothing of an outsider\'s runs there (the job checks nothing out, checks out a fixed ref, runs only registry tools), when only trusted authors reach it, and off pull requests. A runner group or label named after another cloud\'s machine (`aws`, `ec2`, `gcp`, `gce` as a word, an EC2 instance type such as `g4dn-2xlarge`, a GCE machine type such as `n2-standard-8`) is a self-hosted runner, since GitHub-hosted runners run only on GitHub\'s own Azure machines. Another runner group or a list of labels no GitHub-hosted runner has is one step lower (it may be a GitHub-hosted larger runner); a single such label with no group (`runs-on: windows`) is LOW, saying it may name a larger runner or a self-hosted one and where to check (Settings > Actions > Runners); both are reported only where pull requests or outsiders reach them. Labels that name the VM image a fresh machine is made from for each job (`ghcr.io/org/image:tag`) and managed ephemeral services are not reported.',
+      'A job\'s `runs-on` selects the `self-hosted` label (as a string, a list item, the `labels:` of a runner group, or a matrix value a leg runs with). Self-hosted runners keep state between jobs and sit inside your network. HIGH when an outsider\'s code runs on the machine with no approval: a fork\'s `pull_request` run (or a privileged run) checks out the pull request\'s code and a later step runs it (a build tool in its directory, a script or local action from it); MEDIUM when a maintainer\'s approval comes first (a label, a member\'s comment, an environment), LOW when that approval binds the commit that runs or the same runners already run forks\' pull requests with no approval in another job; LOW when nothing of an outsider\'s runs there (the job checks nothing out, checks out a fixed ref, runs only registry tools), when only trusted authors reach it, and off pull requests. A runner group or label named after another cloud\'s machine (`aws`, `ec2`, `gcp`, `gce` as a word, an EC2 instance type such as `g4dn-2xlarge`, a GCE machine type such as `n2-standard-8`) is a self-hosted runner, since GitHub-hosted runners run only on GitHub\'s own Azure machines. Another runner group or a list of labels no GitHub-hosted runner has is one step lower (it may be a GitHub-hosted larger runner); a single such label with no group (`runs-on: windows`) is LOW, saying it may name a larger runner or a self-hosted one and where to check (Settings > Actions > Runners); both are reported only where pull requests or outsiders reach them. Labels that name the VM image a fresh machine is made from for each job (`ghcr.io/org/image:tag`) and managed ephemeral services are not reported.',
     recommendation:
       'Run untrusted or pull-request jobs on GitHub-hosted runners; keep self-hosted runners for trusted branches, make them ephemeral (one job per runner, e.g. actions-runner-controller), and isolate their network and credentials.',
   },
@@ -164,7 +167,10 @@ export default defineWorkflowRule({
         return;
       }
       const maybe = hit.certain ? '' : ' If it is a GitHub-hosted larger runner, nothing persists; the workflow cannot tell, so the finding is one step lower.';
-      const severity = way === undefined || way.severity === 'LOW' ? null : hit.certain ? way.severity : lower(way.severity);
+      // The same runners already run forks' pull requests with no approval in another job (run model, holdings
+      // `runnerOpenToForks`): an approval in the way here adds no way onto the machine that forks lack.
+      const opened = hit.certain && way !== undefined && way.reach.level !== 'anyone' && way.reach.level !== 'sticky-label' ? run.holdings.runnerOpenToForks : undefined;
+      const severity = way === undefined || way.severity === 'LOW' || opened !== undefined ? null : hit.certain ? way.severity : lower(way.severity);
       if (way !== undefined && severity !== null) {
         context.report({
           node: hit.node,
@@ -183,8 +189,9 @@ export default defineWorkflowRule({
       if (!hit.certain && !outsider && (way === undefined || !OUTSIDER.has(way.reach.level))) return;
       const pinned = way !== undefined && way.reach.level === 'approval' && way.severity === 'LOW';
       const gates = way !== undefined && way.reach.gates.length > 0 ? ` (${way.reach.gates.join(' / ')})` : '';
-      const gated = way === undefined ? '' : `; ${sinkText(job, way)}, but ${pinned ? `only after a maintainer's approval of the commit that runs${gates}` : whoOf(way)}${hit.certain ? '' : '.' + maybe.replace(/^ /, ' ').replace(/\.$/, '')}`;
-      const reason = way === undefined && outsider ? `; pull requests start it, and ${nothingRuns(run)}` : gated;
+      const gated = way === undefined ? '' : `; ${sinkText(job, way)}, but ${pinned ? `only after a maintainer's approval of the commit that runs${gates} (a commit pushed just before the approval still runs: the race of any approval, so review the head the approval names)` : whoOf(way)}${hit.certain ? '' : '.' + maybe.replace(/^ /, ' ').replace(/\.$/, '')}`;
+      const openNote = opened === undefined ? '' : `; LOW, not ${way?.severity ?? 'MEDIUM'}: ${opened}, and waiting for an approval here gives an outsider nothing there that a fork's pull request does not`;
+      const reason = way === undefined && outsider ? `; pull requests start it, and ${nothingRuns(run)}` : `${gated}${openNote}`;
       context.report({
         node: hit.node,
         message: `Job \`${job.id}\` runs on ${runner}${reason}; whatever the job runs can persist in the runner and reach its network.${clonedText(context.runs, run)}`,

@@ -1,6 +1,6 @@
 import { expandMatrix } from '../analysis/matrix-values.js';
 import { holdingFacts, holdingFactsOf, runFact } from '../analysis/run-model/facts.js';
-import { heldWords, holdingStrength, holdsMinor, holdsNothing, minorWords, nothingWorthText, stepSecrets, VALUABLE_SCOPES, type HoldingStrength } from '../analysis/run-model/holdings.js';
+import { heldWords, holdingStrength, holdsMinor, holdsNothing, minorWords, nothingWorthText, openRunnerNote, stepSecrets, VALUABLE_SCOPES, type HoldingStrength } from '../analysis/run-model/holdings.js';
 import { ownerFact, type ContainerRun, type Ownership, type ServiceRun } from '../analysis/run-model/index.js';
 import type { Action, Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
@@ -265,7 +265,7 @@ function judgeContainer(context: WorkflowRuleContext, job: Job, container: Conta
   return {
     severity: 'LOW',
     reaches: runs,
-    reason: ` LOW: nothing worth taking reaches it: ${holdsMinor(holdings) ? `the steps that run in it get only ${minorWords(holdings)}, no other stored secret` : 'no step that runs in it gets a stored secret'}, ${token}; the job has no OIDC, self-hosted machine or publish and hands no build to a publishing job, so a re-pushed image can only change what the run does and produces.`,
+    reason: ` LOW: nothing worth taking reaches it: ${holdsMinor(holdings) ? `the steps that run in it get only ${minorWords(holdings)}, no other stored secret` : 'no step that runs in it gets a stored secret'}, ${token}; the job has no OIDC, ${openRunnerNote(holdings) === '' ? 'self-hosted machine or publish' : `or publish (its self-hosted runner is no holding an outsider lacks: ${holdings.runnerOpenToForks ?? ''})`} and hands no build to a publishing job, so a re-pushed image can only change what the run does and produces.`,
   };
 }
 
@@ -283,7 +283,7 @@ function judgeStep(context: WorkflowRuleContext, step: Step): Judged {
   return {
     severity: 'LOW',
     reaches: `${runs} and what the job holds${given}`,
-    reason: ` LOW: ${action ? 'the jobs that run this action hold' : 'the job holds'} ${nothingWorthText(context.runs.minorAt(step))} and hand${action ? '' : 's'} no build to a publishing job, so a re-pushed image changes only what this run does.`,
+    reason: ` LOW: ${action ? 'the jobs that run this action hold' : 'the job holds'} ${nothingWorthText(context.runs.minorAt(step), false, step.job === null ? undefined : context.runs.job(step.job).holdings)} and hand${action ? '' : 's'} no build to a publishing job, so a re-pushed image changes only what this run does.`,
   };
 }
 

@@ -105,6 +105,7 @@ export function containerHoldings(access: ContainerAccess, job: Holdings): Holdi
     dynamicSecrets: null,
     oidc: job.oidc,
     selfHosted: job.selfHosted,
+    ...(job.runnerOpenToForks !== undefined ? { runnerOpenToForks: job.runnerOpenToForks } : {}),
     publishes: job.publishes,
     tokenWriter: access.token !== null ? job.tokenWriter : null,
   };

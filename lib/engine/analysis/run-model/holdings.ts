@@ -62,6 +62,12 @@ export interface Holdings {
    * the job only works when that token is read-write: it is worth taking whatever the settings are not known to say.
    */
   tokenWriter: string | null;
+  /**
+   * For a definite self-hosted machine: the repository already runs forks' pull request code with no approval on
+   * the same runners (open-runners.ts), in words naming that job. The machine is then held but not worth taking:
+   * nothing else that runs there gives an outsider a way onto it that a fork's pull request does not.
+   */
+  runnerOpenToForks?: string;
 }
 
 const cache = new ScanCache<Job, Holdings>();
@@ -216,8 +222,11 @@ export function minorLead(minor: MinorSecrets, named = false): { lead: string; o
  * for the supply-chain rules' LOW: led by the chat webhooks and coverage upload tokens the jobs hold (`minorLead`)
  * when they hold any.
  */
-export function nothingWorthText(minor: MinorSecrets, named = false): string {
+export function nothingWorthText(minor: MinorSecrets, named = false, runner?: Pick<Holdings, 'selfHosted' | 'runnerOpenToForks'>): string {
   const { lead, other } = minorLead(minor, named);
+  if (runner !== undefined && openRunnerNote(runner) !== '') {
+    return `${lead}no write scope that changes code, releases or packages, no ${other}secret, OIDC token or publish, and its self-hosted runner is one that forks already reach`;
+  }
   return `${lead}no write scope that changes code, releases or packages, no ${other}secret, OIDC token, self-hosted machine or publish`;
 }
 
@@ -246,7 +255,7 @@ export type DefaultToken = 'read' | 'write' | null;
  */
 export function valuables(holdings: Holdings, defaultToken: DefaultToken, forkPullRequest = false): string[] {
   const found: string[] = [];
-  if (holdings.selfHosted === 'definite') found.push('a self-hosted runner');
+  if (holdings.selfHosted === 'definite' && (forkPullRequest || holdings.runnerOpenToForks === undefined)) found.push('a self-hosted runner');
   if (forkPullRequest) return found;
   const token = holdings.token;
   if (token.kind === 'all') found.push('a `write-all` token');
@@ -330,11 +339,23 @@ export function readOnlyToken(holdings: Holdings, defaultToken: DefaultToken): b
  * sentence never says "no write scope" of a job that has one.
  */
 export function nothingHeldText(holdings: Holdings): string {
+  return `${nothingHeldWords(holdings)}${openRunnerNote(holdings)}`;
+}
+
+function nothingHeldWords(holdings: Holdings): string {
   const minor = minorWrites(holdings);
   const words = minorWords(holdings);
   if (minor.length === 0) return words === '' ? 'the job holds no write scope, secret or OIDC token' : `the job holds only ${words}: no write scope, other secret or OIDC token`;
   const scopes = `${minor.map((s) => `\`${s}: write\``).join(', ')} (no scope that changes code, releases or packages)`;
   return words === '' ? `the job holds only ${scopes}, no secret or OIDC token` : `the job holds only ${scopes} and ${words}, no other secret or OIDC token`;
+}
+
+/**
+ * `; it runs on a self-hosted runner, but ...` for a job whose self-hosted machine is already open to forks
+ * (`runnerOpenToForks`): why the machine is not counted; empty otherwise.
+ */
+export function openRunnerNote(holdings: Pick<Holdings, 'selfHosted' | 'runnerOpenToForks'>): string {
+  return holdings.selfHosted === 'definite' && holdings.runnerOpenToForks !== undefined ? `; it runs on a self-hosted runner, but ${holdings.runnerOpenToForks}, so the machine is no holding an outsider lacks` : '';
 }
 
 /** The token's write scopes that hand over no code, release or package (`issues`, `pull-requests`, `checks`...). */
@@ -360,7 +381,7 @@ export function holdingStrength(holdings: Holdings, defaultToken: DefaultToken):
     (token.kind === 'default' && (defaultToken === 'write' || (defaultToken === null && holdings.tokenWriter !== null))) ||
     holdings.oidc ||
     holdsSecrets(holdings) ||
-    holdings.selfHosted === 'definite' ||
+    (holdings.selfHosted === 'definite' && holdings.runnerOpenToForks === undefined) ||
     holdings.publishes !== null;
   if (definite) return 'valuable';
   return token.kind === 'default' && defaultToken !== 'read' ? 'default-token' : 'none';

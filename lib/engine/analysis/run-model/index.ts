@@ -11,6 +11,7 @@ import { workflowRunSets, type Job, type Step, type Workflow } from '../../model
 import { ScanCache } from '../../model/scan-cache.js';
 import { conditionRunSet, intersect, occasionIndexes, overlap, valueRunSet, workflowRuns, type RunSet } from './conditions.js';
 import { stepExecutions, type Execution } from './execution.js';
+import { openedBy, openRunners, openRunnerWords, type OpenRunner } from './open-runners.js';
 import { holdsNothing, jobHoldings, nothingHeldText, valuables, type DefaultToken, type Holdings, type MinorSecrets } from './holdings.js';
 import { feedsPublish } from './feeds.js';
 import { cacheStep, sameFamily, savesToDefaultScope, type CacheUse } from '../caching.js';
@@ -580,6 +581,48 @@ export class RunModel {
     return new LazyJobRun(job, this);
   }
 
+  #openRunners: readonly OpenRunner[] | undefined;
+  #openingRunners = false;
+
+  /** True once `runnerOpenedBy` has its answer for every job. */
+  get openRunnersKnown(): boolean {
+    return this.#openRunners !== undefined;
+  }
+
+  /**
+   * The job of this repository that already runs forks' pull request code with no approval on every runner `job`
+   * can land on (open-runners.ts; itself when it is one), or null: one fact per scan, read by the rules through the
+   * job's holdings (`runnerOpenToForks`), where the self-hosted machine is then not worth taking. Null while the
+   * fact is being computed (a job's run read on the way does not depend on it).
+   */
+  runnerOpenedBy(job: Job): Job | null {
+    if (this.#openingRunners) return null;
+    if (this.#openRunners === undefined) {
+      this.#openingRunners = true;
+      try {
+        this.#openRunners = openRunners(this.repository.workflows.flatMap((w) => w.jobs), (j) => this.#runsForksCode(j));
+      } finally {
+        this.#openingRunners = false;
+      }
+    }
+    return openedBy(job, this.#openRunners);
+  }
+
+  /** True when anyone, with no approval, gets a pull request's code run in the job (a fork's run, or a privileged one). */
+  #runsForksCode(job: Job): boolean {
+    if (job.uses !== undefined) return false;
+    const run = this.job(job);
+    for (const entry of run.workspace) {
+      if (!entry.forkCode && entry.content !== 'outsider') continue;
+      const sinks = this.sinksOf(run, entry);
+      const first = sinks[0];
+      if (first === undefined) continue;
+      if (entry.forkCode && run.forkReach?.level === 'anyone') return true;
+      if (entry.content === 'outsider' && entry.checkout?.hiddenBy !== 'trusted-author' && this.sinkReach(this.stepReach(first.step), sinks).level === 'anyone') return true;
+    }
+    return false;
+  }
+
   /** The job's executions, traced to the workspace entries whose code they run (LazyJobRun's `executions`). */
   tracedExecutions(job: Job, workspace: readonly WorkspaceEntry[]): TracedExecution[] {
     const executions: TracedExecution[] = [];
@@ -650,7 +693,13 @@ class LazyJobRun implements JobRun {
   }
 
   get holdings(): Holdings {
-    return (this.#holdings ??= jobHoldings(this.job));
+    if (this.#holdings !== undefined) return this.#holdings;
+    const own = jobHoldings(this.job);
+    if (own.selfHosted !== 'definite') return (this.#holdings = own);
+    const by = this.#model.runnerOpenedBy(this.job);
+    // While the repository's open runners are being found, the job's own holdings, not kept.
+    if (by === null) return this.#model.openRunnersKnown ? (this.#holdings = own) : own;
+    return (this.#holdings = { ...own, runnerOpenToForks: openRunnerWords(by, this.job) });
   }
 
   get valuables(): readonly string[] {

@@ -6,9 +6,10 @@
  * - `sticky-label`: a label a maintainer put on a pull request, checked on a workflow that also runs on new
  *   commits: after one approval, every later push runs unreviewed;
  * - `unreviewed-environment`: an `environment:` whose required reviewers the workflow cannot show (no settings
- *   snapshot): an approval of unknown strength;
- * - `approval`: a maintainer approves each run as it is (a label on a `labeled`-only run, a member's comment
- *   or permission check, an environment with required reviewers, a maintainer's act such as assigning);
+ *   snapshot, and no comment of the workflow that says it needs an approval): an approval of unknown strength;
+ * - `approval`: a maintainer approves each run as it is (a label on a `labeled`-only run, a label the workflow
+ *   removes in every run, a member's comment or permission check, an environment with required reviewers or one
+ *   the workflow's own comment says needs an approval, a maintainer's act such as assigning);
  * - `trusted-author`: only trusted authors reach it (a same-repository pull request, a member author, a named
  *   actor, an event only collaborators cause on that path);
  * - `collaborator`: only people with write access start it (push, dispatch, schedule, release ...).
@@ -20,7 +21,7 @@ import { dispatchGate } from '../dispatch-gate.js';
 import { localCallers } from '../callers.js';
 
 export { localCallers } from '../callers.js';
-import { checksActor, holdsOnAction, jobTrustOn, stepTrustOn, type TrustGuard, type TrustPaths } from '../trust-guards.js';
+import { checksActor, environmentApproves, holdsOnAction, jobTrustOn, stepTrustOn, type TrustGuard, type TrustPaths } from '../trust-guards.js';
 import { followsUntrustedRuns } from '../workflow-run.js';
 import { COMMENT_EVENTS, occasionIndexes, workflowRuns, type Occasion, type RunSet } from './conditions.js';
 import { flatMap } from '../../model/arrays.js';
@@ -49,10 +50,15 @@ export interface Reach {
   approvalMoves?: boolean;
   /**
    * For `approval` by a label: the workflow removes that label in every run (where, in words), so the label
-   * approves one run. With `approvalMoves`, the workflow also runs on new commits: a push between the label and
-   * its removal runs under it.
+   * approves one run: each new push needs a new label.
    */
   labelRemoved?: string;
+  /**
+   * With `labelRemoved`: the workflow also runs on new commits, so a commit pushed between the label and its
+   * removal runs under it. That is the race of any approval (between the maintainer's act and the code the run
+   * takes), not a standing approval: the approval level, with the race named.
+   */
+  labelRace?: boolean;
   /**
    * For `anyone` on a step: an earlier step of the job that checks the actor's permission but stands in the way
    * of no later step (its deny path ends only its own step, or an action that gates only what it does itself,
@@ -95,9 +101,10 @@ function pathReach(all: readonly TrustGuard[], base: ReachLevel, action: string 
   let level = base;
   const gates: string[] = [];
   // Another guard that binds the approval to the code (`github.event.label.name == X`) keeps it bound. A label
-  // the workflow removes each run on a workflow that also runs on pushes: a push racing the run gets in.
-  const moves = (g: TrustGuard) => g.kind === 'label' && (g.laterLabels === true || g.pushRace === true);
-  const approvalMoves = path.some(moves) && !path.some((g) => (g.kind === 'label' && !moves(g)) || g.kind === 'commenter' || (g.kind === 'environment' && g.reviewed === true));
+  // the workflow removes each run on a workflow that also runs on pushes approves one run: a push racing the run
+  // gets in, the race of any approval (`labelRace`), not a standing approval.
+  const moves = (g: TrustGuard) => g.kind === 'label' && g.laterLabels === true;
+  const approvalMoves = path.some(moves) && !path.some((g) => (g.kind === 'label' && !moves(g)) || g.kind === 'commenter' || environmentApproves(g));
   const removedBy = path.find((g) => g.kind === 'label' && g.removedBy !== undefined)?.removedBy;
   const tighten = (to: ReachLevel, guard: TrustGuard) => {
     if (REACH_ORDER.indexOf(to) > REACH_ORDER.indexOf(level)) level = to;
@@ -116,7 +123,7 @@ function pathReach(all: readonly TrustGuard[], base: ReachLevel, action: string 
         tighten('approval', guard);
         break;
       case 'environment':
-        tighten(guard.reviewed === true ? 'approval' : 'unreviewed-environment', guard);
+        tighten(environmentApproves(guard) ? 'approval' : 'unreviewed-environment', guard);
         break;
       case 'bypassable-label':
         tighten('sticky-label', guard);
@@ -124,7 +131,10 @@ function pathReach(all: readonly TrustGuard[], base: ReachLevel, action: string 
     }
   }
   const found: PathReach = { level, gates: [...new Set(gates)], approvalMoves: level === 'approval' && approvalMoves };
-  if (level === 'approval' && removedBy !== undefined) found.labelRemoved = removedBy;
+  if (level === 'approval' && removedBy !== undefined) {
+    found.labelRemoved = removedBy;
+    if (path.some((g) => g.kind === 'label' && g.pushRace === true)) found.labelRace = true;
+  }
   if (unchecked !== undefined && action !== null) {
     const who = unchecked.condition.replace(/^permission check by (`[^`]+`) in step (`[^`]+`)$/, '$1 (step $2)');
     found.noGate = `on a ${action} comment ${who} ends its step without checking the permission: it checks only when a comment is ${(unchecked.onlyOn ?? []).join(' or ')}, so the later steps run for anyone`;
@@ -137,6 +147,7 @@ interface PathReach {
   gates: string[];
   approvalMoves: boolean;
   labelRemoved?: string;
+  labelRace?: boolean;
   /** A guard of the path that does not hold on the occasion's activity, in words (`Reach.noGate`). */
   noGate?: string;
 }
@@ -197,6 +208,8 @@ export function reachOf(job: Job, step: Step | null, repository: RepositoryModel
       else delete best.approvalMoves;
       if (found.labelRemoved !== undefined) best.labelRemoved = found.labelRemoved;
       else delete best.labelRemoved;
+      if (found.labelRace === true) best.labelRace = true;
+      else delete best.labelRace;
     }
   }
   return best;
@@ -238,6 +251,8 @@ export interface ForkReach {
   event: string;
   /** What stands in the way, in words (the label check, the environment ...). */
   gates: string[];
+  /** For `approval`: the approval does not bind to the code (as `Reach.approvalMoves`: a label any later label event reuses). */
+  approvalMoves?: boolean;
 }
 
 /**
@@ -285,7 +300,7 @@ export function forkReach(job: Job, repository: RepositoryModel): ForkReach | nu
     }
     const found = guardedReach(job, null, occasion.event, base, cache, occasion.action);
     const gates = base === 'approval' ? [`the \`${occasion.action ?? ''}\` activity, a maintainer's act`, ...found.gates] : found.gates;
-    better({ level: found.level, event: occasion.event, gates: [...new Set(gates)] });
+    better({ level: found.level, event: occasion.event, gates: [...new Set(gates)], ...(found.approvalMoves ? { approvalMoves: true } : {}) });
   }
   return best;
 }
@@ -439,7 +454,7 @@ function valuePathReach(path: readonly TrustGuard[], covers: (guard: TrustGuard)
         tighten('approval', guard);
         break;
       case 'environment':
-        tighten('unreviewed-environment', guard);
+        tighten(environmentApproves(guard) ? 'approval' : 'unreviewed-environment', guard);
         break;
       case 'bypassable-label':
         tighten('sticky-label', guard);

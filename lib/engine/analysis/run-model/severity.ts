@@ -73,8 +73,8 @@ export function whoText(reach: Reach): string {
       return `an outsider can start it through \`${reach.event ?? 'the trigger'}\` unless the environment${gates} has required reviewers, which could not be checked without a settings snapshot`;
     case 'approval':
       if (reach.labelRemoved !== undefined) {
-        return reach.approvalMoves === true
-          ? `a maintainer's label approves a run${gates}, and the workflow removes that label in every run (${reach.labelRemoved}), so a later push finds no label; but the workflow also runs on new commits, so only a commit pushed between the label and its removal (a push racing the run) runs under it`
+        return reach.labelRace === true
+          ? `a maintainer's label approves one run${gates}, and the workflow removes that label in every run (${reach.labelRemoved}), so each new push needs a new label (no sticky label); the workflow also runs on new commits, so a commit pushed between the label and its removal still runs under it: the race of any approval`
           : `a maintainer's label approves each run${gates}, and the workflow removes that label in every run (${reach.labelRemoved}), so a later label event finds no label`;
       }
       return reach.approvalMoves === true

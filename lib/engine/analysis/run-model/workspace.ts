@@ -153,6 +153,23 @@ export function checksOutEventCode(repositoryInput: string | null, ref: string |
   return !BASE_REF.test(ref);
 }
 
+/** `ref:` values that name the commit the event carries, not a ref that moves when the author pushes. */
+const EVENT_COMMIT = /^\s*(?:\$\{\{\s*(?:github\.sha|github\.event\.pull_request\.head\.sha)\s*\}\})?\s*$/;
+
+/**
+ * True when a checkout of the event's code (`forkCode`) takes the commit the event names, not a ref resolved when
+ * the step runs: `actions/checkout` without `ref:` (the event's `github.sha`: on `pull_request`, the merge commit
+ * made when the event fired), or with `github.sha` or `github.event.pull_request.head.sha`; a pull request checkout
+ * pinned to the event's head SHA. What a maintainer's label approved is then what runs, but for a commit pushed
+ * just before it.
+ */
+export function checksOutEventCommit(entry: WorkspaceEntry): boolean {
+  if (entry.kind !== 'checkout' || !entry.forkCode) return false;
+  if (entry.checkout !== undefined) return entry.checkout.evidence === '`github.event.pull_request.head.sha`' || entry.checkout.raceClosedBy !== undefined;
+  if (entry.step.usesRef?.kind !== 'repository' || entry.step.usesRef.slug !== 'actions/checkout') return false;
+  return EVENT_COMMIT.test(getText(entry.step.with, 'ref') ?? '');
+}
+
 /** Where a script's checkout lands: `git clone <url> <dir>` in its directory, anything else in the step's directory. */
 function scriptCheckoutDirectory(step: Step, how: string): string | null {
   const cwd = workingDirectory(step);

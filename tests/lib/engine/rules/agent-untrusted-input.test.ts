@@ -52,7 +52,7 @@ describe(RULE, () => {
     expect(open?.description).not.toContain('unless environment');
   });
 
-  it('is MEDIUM when the job only holds secrets or conversation scopes', () => {
+  it('is MEDIUM when anyone starts it and the job only holds secrets or conversation scopes', () => {
     expect(positions(scanWith(RULE, yaml`
       on: issue_comment
       permissions:
@@ -64,7 +64,49 @@ describe(RULE, () => {
             - uses: openai/codex-action@v1
               with:
                 openai-api-key: \${{ secrets.OPENAI_API_KEY }}
+                allow-users: '*'
     `))).toEqual(['8:15 MEDIUM']);
+  });
+
+  it('is LOW when a maintainer starts it on an outsider\'s thread and the job holds nothing worth taking beyond the model key; MEDIUM when it holds more', () => {
+    // A maintainer labels the issue; the agent posts its answer with a conversation scope and its own model key.
+    const labelled = (permissions: string, env = '', runsOn = 'ubuntu-latest') => yaml`
+      on:
+        issues:
+          types: [labeled]
+      permissions: ${permissions}
+      jobs:
+        answer:
+          if: github.event.label.name == 'ask-bot'
+          runs-on: ${runsOn}${env}
+          steps:
+            - run: copilot -p "Answer issue $NUMBER" --allow-all-tools
+              env:
+                NUMBER: \${{ github.event.issue.number }}
+    `;
+    const [idle] = scanWith(RULE, labelled('{ contents: read, issues: write, copilot-requests: write }'));
+    expect(idle?.severity).toBe('LOW');
+    expect(idle?.description).toContain('is started by a maintainer on `issues`');
+    expect(idle?.description).toContain('LOW: a maintainer starts it, and the job holds only `issues: write`, `copilot-requests: write` (no scope that changes code, releases or packages)');
+    expect(idle?.description).toContain('so an injected prompt can only shape what it posts');
+    // What keeps it MEDIUM: another credential, a self-hosted machine; a scope that changes code, with a shell, is HIGH as ever.
+    expect(scanWith(RULE, labelled('{ contents: read, issues: write }', '\n          env:\n            NPM_TOKEN: ${{ secrets.NPM_TOKEN }}'))[0]?.severity).toBe('MEDIUM');
+    expect(scanWith(RULE, labelled('{ packages: write, issues: write }'))[0]?.severity).toBe('HIGH');
+    expect(scanWith(RULE, labelled('{ contents: read, issues: write }', '', '[self-hosted, linux]'))[0]?.severity).toBe('MEDIUM');
+    // Anyone who opens an issue starting it keeps it MEDIUM with the same holdings.
+    expect(scanWith(RULE, yaml`
+      on:
+        issues:
+          types: [opened]
+      permissions: { contents: read, issues: write }
+      jobs:
+        answer:
+          runs-on: ubuntu-latest
+          steps:
+            - run: copilot -p "Answer issue $NUMBER" --allow-all-tools
+              env:
+                NUMBER: \${{ github.event.issue.number }}
+    `)[0]?.severity).toBe('MEDIUM');
   });
 
   it('claude-code-action: a maintainer starts it by default (MEDIUM without Bash); allowed_non_write_users lets anyone; Bash gives it a shell', () => {
@@ -180,7 +222,8 @@ ${on}
     expect(positions(high.map((r) => r.finding))).toEqual(['8:15 HIGH']);
     expect(high[0]?.finding.description).toContain('is started by a maintainer on `issue_comment` (the condition');
     expect(high[0]?.facts).toContain('reach:approval');
-    expect(positions(scanWith(RULE, workflow('{ issues: write }')))).toEqual(['8:15 MEDIUM']);
+    // Only a conversation scope and the model key: an injected prompt can only shape the comment it posts (LOW).
+    expect(positions(scanWith(RULE, workflow('{ issues: write }')))).toEqual(['8:15 LOW']);
     // A maintainer's act on the issue itself (labelling it) starts it too.
     expect(positions(scanWith(RULE, yaml`
       on:
@@ -277,7 +320,8 @@ ${on}
       },
     ];
     const records = recordsWith(RULE, files);
-    expect(records.map((r) => `${r.finding.file}:${r.finding.line} ${r.finding.severity}`)).toEqual(['.github/workflows/invoke.yml:7 MEDIUM']);
+    // A member starts it and it holds `issues: write` and its model key only: LOW.
+    expect(records.map((r) => `${r.finding.file}:${r.finding.line} ${r.finding.severity}`)).toEqual(['.github/workflows/invoke.yml:7 LOW']);
     expect(records[0]?.finding.description).toContain('is started by a maintainer on `issue_comment`');
     const composite = recordsWith(RULE, [
       {
@@ -455,6 +499,7 @@ ${on}
             - uses: openai/codex-action@v1
               with:
                 openai-api-key: \${{ secrets.OPENAI_API_KEY }}
+                allow-users: '*'
                 prompt: Answer the question in this comment${inputs}
     `;
 
@@ -531,6 +576,7 @@ ${on}
                   OPENAI_API_KEY: \${{ secrets.OPENAI_API_KEY }}
                 with:
                   openai-api-key: \${{ secrets.OPENAI_API_KEY }}
+                  allow-users: '*'
       `).map((f) => f.severity)).toEqual(['MEDIUM']);
       // Another secret in the job's `env:` is the agent's: MEDIUM, naming only that one.
       const [other] = scanWith(RULE, workflow('{ contents: read }', '', '\n          env:\n            NPM_TOKEN: ${{ secrets.NPM_TOKEN }}'));
@@ -617,7 +663,9 @@ ${on}
               - uses: anthropics/claude-code-action@v1
                 with:
                   anthropic_api_key: \${{ secrets.ANTHROPIC_API_KEY }}
-      `).map((f) => f.severity)).toEqual(['MEDIUM', 'MEDIUM']);
+      `).map((f) => f.severity)).toEqual(['MEDIUM', 'LOW']);
+      // (Claude Code checks that the commenter has write access: a maintainer starts it, and the job holds nothing
+      // beyond the model key, so it is LOW; the script's tool, which anyone starts, holds the key and stays MEDIUM.)
     });
   });
 

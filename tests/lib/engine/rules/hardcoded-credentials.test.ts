@@ -296,6 +296,54 @@ describe(RULE, () => {
     expect(findings[4]?.description).not.toContain('LOW');
   });
 
+  it('rates the password of a VM or container the job boots itself LOW (QEMU with a cloud-init seed, LXD, a VM action, compose run), MEDIUM without one', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        qemu:
+          runs-on: ubuntu-latest
+          env:
+            GUEST_PASSWORD: Rv8-Tq3!pLz6
+          steps:
+            - run: |
+                printf 'chpasswd: { list: "ci:%s" }' "$GUEST_PASSWORD" > user-data
+                cloud-localds seed.img user-data
+                qemu-system-x86_64 -m 2048 -drive file=disk.qcow2 -drive file=seed.img -nographic &
+        lxd:
+          runs-on: ubuntu-latest
+          steps:
+            - run: lxc launch ubuntu:24.04 guest && lxc exec guest -- sh -c "echo ci:$PASS | chpasswd"
+              env:
+                ROOT_PASSWORD: Rv8-Tq3!pLz6
+        vm-action:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: someone/freebsd-vm@v1
+              with:
+                run: ./test.sh
+              env:
+                VM_PASSWORD: Rv8-Tq3!pLz6
+        compose:
+          runs-on: ubuntu-latest
+          steps:
+            - run: docker compose -f ci.yml run --rm tests
+              env:
+                DB_PASSWORD: Rv8-Tq3!pLz6
+        remote:
+          runs-on: ubuntu-latest
+          steps:
+            - run: ./deploy.sh
+              env:
+                GUEST_PASSWORD: Rv8-Tq3!pLz6
+    `);
+    expect(findings.map((f) => f.severity)).toEqual(['LOW', 'LOW', 'LOW', 'LOW', 'MEDIUM']);
+    expect(findings[0]?.description).toContain('creates what it protects (`cloud-localds`');
+    expect(findings[1]?.description).toContain('`lxc launch`');
+    expect(findings[2]?.description).toContain('`someone/freebsd-vm`');
+    expect(findings[3]?.description).toContain('`docker compose -f ci.yml run`');
+    expect(findings[4]?.description).toContain('MEDIUM: it is a password');
+  });
+
   it('keeps a workflow-wide password LOW only when every job creates what it protects', () => {
     const text = (second: string) => yaml`
       on: push

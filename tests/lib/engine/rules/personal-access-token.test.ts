@@ -24,7 +24,9 @@ describe(RULE, () => {
               with:
                 token: \${{ secrets.ORG_PERSONAL_ACCESS_TOKEN || github.token }}
     `);
-    expect(positions(records.map((r) => r.finding))).toEqual(['8:18 MEDIUM', '11:21 MEDIUM', '12:46 MEDIUM', '15:18 MEDIUM']);
+    // The checkout's PAT stays in `.git/config` for the third party's action after it, which also gets the last one in
+    // its `with:` (MEDIUM); the other two go only to `gh` and `git` (LOW: that action's own finding covers the way).
+    expect(positions(records.map((r) => r.finding))).toEqual(['8:18 MEDIUM', '11:21 LOW', '12:46 LOW', '15:18 MEDIUM']);
     expect(records.map((r) => r.job)).toEqual(['bump', 'bump', 'bump', 'bump']);
     expect(records[0]?.finding.rule_id).toBe(RULE);
     expect(records[0]?.finding.description).toContain('passed as `token` to `actions/checkout`');
@@ -41,7 +43,8 @@ describe(RULE, () => {
           uses: org/repo/.github/workflows/release.yml@v1
           secrets:
             api: \${{ secrets.BOT_GITHUB_TOKEN }}
-    `))).toEqual(['3:10 MEDIUM', '8:12 MEDIUM']);
+    `))).toEqual(['3:10 LOW', '8:12 MEDIUM']);
+    // (The workflow's `env:` does not reach a called workflow; its `secrets:` do.)
   });
 
   it('does not report the job token, other tokens, tests of a PAT, or other services\' PATs', () => {
@@ -111,16 +114,19 @@ describe(RULE, () => {
 });
 
 describe('personal-access-token: severity from what else runs in the job', () => {
-  /** A push job that hands `secrets.BOT_PAT` to checkout, with `extra` steps (YAML, indented as steps) before it. */
+  /**
+   * A push job that hands `secrets.BOT_PAT` to checkout, which leaves it in `.git/config` for the `extra` steps
+   * (YAML, indented as steps) after it.
+   */
   const job = (extra: string, on = 'push', head = '') => `on: ${on}
 jobs:
   bump:
     runs-on: ubuntu-latest
 ${head}    steps:
-${extra}      - uses: actions/checkout@v4
+      - uses: actions/checkout@v4
         with:
           token: \${{ secrets.BOT_PAT }}
-      - run: ./bump.sh && git push
+${extra}      - run: ./bump.sh && git push
 `;
   const only = (text: string | { path: string; text: string }[]) => scanWith(RULE, text).map((f) => ({ severity: f.severity, description: f.description }));
 
@@ -149,6 +155,44 @@ ${extra}      - uses: actions/checkout@v4
     expect(scanWith(RULE, job('').replace('git push\n', 'git push\n      - uses: someone/notify@main\n')).map((f) => f.severity)).toEqual(['MEDIUM']);
   });
 
+  it('is LOW when the only way to the PAT is someone else\'s code it is not handed; MEDIUM when handed to it; one finding per secret per job', () => {
+    const text = (steps: string, env = '') => `on: push
+jobs:
+  label:
+    runs-on: ubuntu-latest${env}
+    steps:
+      - uses: someone/setup-tool@v2
+      - run: curl -fsSLo t.tgz https://example.com/t.tgz && tar xzf t.tgz
+${steps}`;
+    const gh = `      - run: gh pr edit 1 --add-label ready
+        env:
+          GH_TOKEN: \${{ secrets.BOT_PAT }}
+      - run: gh pr merge 1 --auto
+        env:
+          GH_TOKEN: \${{ secrets.BOT_PAT }}
+`;
+    const routeOnly = scanWith(RULE, text(gh));
+    expect(positions(routeOnly)).toEqual(['10:21 LOW']);
+    expect(routeOnly[0]?.description).toContain('(and used again at line 13)');
+    expect(routeOnly[0]?.description).toContain("LOW: the job also runs someone else's code that can change without a change here (action `someone/setup-tool@v2`, an unverified download");
+    expect(routeOnly[0]?.description).toContain('but the token is not handed to it');
+    // Handed to the third party's action in its `with:`: MEDIUM, at the first use, naming the action.
+    const given = scanWith(RULE, text(`${gh}      - uses: someone/open-pr@v3
+        with:
+          token: \${{ secrets.BOT_PAT }}
+`));
+    expect(positions(given)).toEqual(['10:21 MEDIUM']);
+    expect(given[0]?.description).toContain('(and used again at lines 13, 16)');
+    expect(given[0]?.description).toContain("the token is handed to someone else's code that can change without a change here: action `someone/open-pr@v3`");
+    // An `env:` whose scope covers the action (the job's): MEDIUM too.
+    expect(positions(scanWith(RULE, text('      - run: gh pr list\n', '\n    env:\n      GH_TOKEN: ${{ secrets.BOT_PAT }}')))).toEqual(['6:17 MEDIUM']);
+    // The same action pinned by SHA: nothing mutable gets it, and the download is only a way its own finding covers.
+    expect(positions(scanWith(RULE, text(`${gh}      - uses: someone/open-pr@5f6978faf089d4d20b00c7766989d076bb2fc7f1
+        with:
+          token: \${{ secrets.BOT_PAT }}
+`)))).toEqual(['10:21 LOW']);
+  });
+
   it('counts the steps of a local composite action at its call', () => {
     const action = (uses: string) => ({ path: '.github/actions/setup/action.yml', text: `name: setup\nruns:\n  using: composite\n  steps:\n    - uses: ${uses}\n` });
     const workflow = { path: '.github/workflows/bump.yml', text: job(`      - uses: ./.github/actions/setup
@@ -161,7 +205,11 @@ ${extra}      - uses: actions/checkout@v4
     const action = { path: '.github/actions/release/action.yml', text: 'name: release\nruns:\n  using: composite\n  steps:\n    - uses: actions/checkout@v4\n      with:\n        token: ${{ secrets.RELEASE_PAT }}\n' };
     const caller = (extra: string) => ({ path: '.github/workflows/r.yml', text: `on: push\njobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n${extra}      - uses: ./.github/actions/release\n` });
     expect(only([action, caller('')]).map((f) => f.severity)).toEqual(['LOW']);
-    expect(only([action, caller('      - uses: someone/tool@v1\n')]).map((f) => f.severity)).toEqual(['MEDIUM']);
+    // Before the call the third party's action only runs beside the token (LOW); after it, it reads the token the
+    // action's checkout left in `.git/config` (MEDIUM).
+    expect(only([action, caller('      - uses: someone/tool@v1\n')]).map((f) => f.severity)).toEqual(['LOW']);
+    const after = { path: '.github/workflows/r.yml', text: `on: push\njobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: ./.github/actions/release\n      - uses: someone/tool@v1\n` };
+    expect(only([action, after]).map((f) => f.severity)).toEqual(['MEDIUM']);
   });
 
   it('is MEDIUM for a script fetched and run, or a download nothing verifies, and LOW once verified or a vendor installer', () => {
@@ -198,7 +246,7 @@ ${extra}      - uses: actions/checkout@v4
     const injected = only(job(`      - run: echo "\${{ github.event.comment.body }}"
 `, 'issue_comment'));
     expect(injected.map((f) => f.severity)).toEqual(['MEDIUM']);
-    expect(injected[0]?.description).toContain('anyone with a GitHub account can start it through `issue_comment`, and step 1 of job `bump` expands their text into code it runs');
+    expect(injected[0]?.description).toContain('anyone with a GitHub account can start it through `issue_comment`, and step 2 of job `bump` expands their text into code it runs');
     const checkout = only(job(`      - uses: actions/checkout@v4
         with:
           ref: \${{ github.event.pull_request.head.sha }}

@@ -1655,12 +1655,23 @@ ${extraJob}
                 GH_TOKEN: \${{ github.token }}
 ${checkout('head.sha')}`;
 
-    it('is the approval race (MEDIUM), not a sticky label, when the workflow also runs on pushes', () => {
+    it('is a per-run approval, not a sticky label, when the workflow also runs on pushes: LOW on the event\'s head SHA, the approval race (MEDIUM) on a moving ref', () => {
       const findings = scanWith(RULE, workflow('labeled, synchronize', removeFirst));
-      expect(positions(findings)).toEqual(['14:16 MEDIUM']);
+      expect(positions(findings)).toEqual(['14:16 LOW']);
       expect(findings[0]?.description).toContain('removes that label in every run (step 1)');
-      expect(findings[0]?.description).toContain('a push racing the run');
+      expect(findings[0]?.description).toContain('each new push needs a new label');
+      expect(findings[0]?.description).toContain('the race of any approval');
       expect(findings[0]?.description).not.toContain('every commit they push afterwards');
+      // The branch, resolved when the job runs: commits pushed after the label run too (the approval race).
+      const branch = removeFirst.replace('ref: ${{ github.event.pull_request.head.sha }}', 'repository: ${{ github.event.pull_request.head.repo.full_name }}\n                ref: ${{ github.event.pull_request.head.ref }}');
+      const moving = scanWith(RULE, workflow('labeled, synchronize', branch));
+      expect(positions(moving)).toEqual(['14:23 MEDIUM']);
+      expect(moving[0]?.description).toContain('each new push needs a new label');
+      expect(moving[0]?.description).not.toContain('every commit they push afterwards');
+      // Without the removal the label stays through new pushes: a sticky label.
+      const sticky = scanWith(RULE, workflow('labeled, synchronize', checkout('head.sha')));
+      expect(positions(sticky)).toEqual(['11:16 HIGH']);
+      expect(sticky[0]?.description).toContain('every commit they push afterwards');
     });
 
     it('counts an always() removal at the end, a removing action and a removal in a job that starts alongside', () => {
@@ -1670,17 +1681,17 @@ ${checkout('head.sha')}`;
               with:
                 script: |
                   await github.rest.issues.removeLabel({ owner: context.repo.owner, repo: context.repo.repo, issue_number: context.issue.number, name: 'safe to test' })`;
-      expect(positions(scanWith(RULE, workflow('labeled, synchronize', always)))).toEqual(['11:16 MEDIUM']);
+      expect(positions(scanWith(RULE, workflow('labeled, synchronize', always)))).toEqual(['11:16 LOW']);
       const action = `            - uses: actions-ecosystem/action-remove-labels@v1
               with:
                 labels: safe to test
 ${checkout('head.sha')}`;
-      expect(positions(scanWith(RULE, workflow('labeled, synchronize', action)))).toEqual(['14:16 MEDIUM']);
+      expect(positions(scanWith(RULE, workflow('labeled, synchronize', action)))).toEqual(['14:16 LOW']);
       const alongside = `        unlabel:
           runs-on: ubuntu-latest
           steps:
             - run: gh api -X DELETE repos/\${{ github.repository }}/issues/\${{ github.event.number }}/labels/safe%20to%20test`;
-      expect(positions(scanWith(RULE, workflow('labeled, synchronize', checkout('head.sha'), alongside)))).toEqual(['11:16 MEDIUM']);
+      expect(positions(scanWith(RULE, workflow('labeled, synchronize', checkout('head.sha'), alongside)))).toEqual(['11:16 LOW']);
       // The label checked by a gate job that the job running the code needs, and removed there first.
       const gated = yaml`
         on:
@@ -1707,7 +1718,7 @@ ${checkout('head.sha')}`;
                   KEY: \${{ secrets.KEY }}
       `;
       const needing = scanWith(RULE, gated);
-      expect(positions(needing)).toEqual(['19:16 MEDIUM']);
+      expect(positions(needing)).toEqual(['19:16 LOW']);
       expect(needing[0]?.description).toContain('step 1 of job `test`');
       expect(positions(scanWith(RULE, gated.replace('labels: safe to test', 'labels: stale')))).toEqual(['19:16 HIGH']);
     });

@@ -1,0 +1,113 @@
+/**
+ * Self-hosted runners this repository already opens to forks, computed once per scan: a job on a definite
+ * self-hosted runner (runners.ts `selfHosted`, certain) that runs a pull request's code with no approval (a fork's
+ * `pull_request` run that checks out the event's code, or a privileged run that checks out pull request code,
+ * that anyone reaches, followed by a step that runs it). Any other job that can only land on those same runners
+ * (its `runs-on` names the same group, or no group, and every label of the fork-running job: a runner that takes
+ * it also takes the fork-running job) gives an outsider nothing on the machine that a fork's pull request does not
+ * already give them: an approval race or a third party's mutable action or image there adds no way in. Such a
+ * job's self-hosted machine is held (the fact stays) but not worth taking (holdings.ts `runnerOpenToForks`).
+ */
+import type { Job } from '../../model/workflow.js';
+import { asList, get, getScalar, scalarText } from '../../yaml/model.js';
+import { expandMatrix } from '../matrix-values.js';
+import { selfHosted } from '../runners.js';
+
+/** One way a job's `runs-on` selects runners: its group (lower case, or null) and its labels (lower case). */
+interface RunnerKey {
+  group: string | null;
+  labels: ReadonlySet<string>;
+}
+
+/** At most this many label sets per job (matrix legs), beyond which the job's runners are not compared. */
+const MAX_KEYS = 16;
+
+/** The label sets (one per matrix leg) a job's `runs-on` selects, or null when they cannot be read. */
+export function runnerKeys(job: Job): RunnerKey[] | null {
+  const runsOn = job.runsOn;
+  if (runsOn === undefined) return null;
+  const groupNode = runsOn.kind === 'map' ? getScalar(runsOn, 'group') : undefined;
+  const group = groupNode === undefined ? null : scalarText(groupNode);
+  if (group !== null && group.includes('${{')) return null;
+  const labelsNode = runsOn.kind === 'map' ? get(runsOn, 'labels') : runsOn;
+  let legs: string[][] = [[]];
+  for (const item of asList(labelsNode)) {
+    const text = item.kind === 'scalar' ? scalarText(item) : null;
+    if (text === null) return null;
+    const values = text.includes('${{') ? expandMatrix(job, text) : [text];
+    if (values === null || values.length === 0) return null;
+    const next: string[][] = [];
+    for (const leg of legs) {
+      for (const value of values) {
+        // A matrix value may itself be a list of labels (`["self-hosted", "gpu"]`).
+        const trimmed = value.trim();
+        const parts = trimmed.startsWith('[') ? listOf(trimmed) : [trimmed];
+        if (parts === null) return null;
+        next.push([...leg, ...parts]);
+      }
+    }
+    if (next.length > MAX_KEYS) return null;
+    legs = next;
+  }
+  return legs.map((leg) => ({ group: group?.trim().toLowerCase() ?? null, labels: new Set(leg.map((l) => l.trim().toLowerCase()).filter((l) => l !== '')) }));
+}
+
+function listOf(text: string): string[] | null {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) && parsed.every((v) => typeof v === 'string') ? (parsed as string[]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** True when every runner `target` can get can also take a job that `open` selects. */
+function covers(open: RunnerKey, target: RunnerKey): boolean {
+  if (open.group !== target.group) return false;
+  if (open.labels.size === 0 && open.group === null) return false;
+  for (const label of open.labels) if (!target.labels.has(label)) return false;
+  return true;
+}
+
+/** A job that runs forks' code on its self-hosted runners with no approval, and the runners it selects. */
+export interface OpenRunner {
+  job: Job;
+  keys: readonly RunnerKey[];
+}
+
+/**
+ * The fork-running job whose runners every runner of `job` is one of (itself first, when it is one), or null.
+ * `open`: the repository's fork-running jobs (`openRunners`).
+ */
+export function openedBy(job: Job, open: readonly OpenRunner[]): Job | null {
+  if (open.length === 0 || selfHosted(job)?.certain !== true) return null;
+  const keys = runnerKeys(job);
+  if (keys === null || keys.length === 0) return null;
+  const ordered = [...open.filter((o) => o.job === job), ...open.filter((o) => o.job !== job)];
+  // Every leg of the job lands on runners some fork-running job's leg also lands on.
+  for (const candidate of ordered) {
+    if (keys.every((k) => candidate.keys.some((o) => covers(o, k)))) return candidate.job;
+  }
+  return null;
+}
+
+/**
+ * The repository's jobs on definite self-hosted runners that run forks' pull request code with no approval
+ * (`runsForksCode`, the run model's test), with their runner keys.
+ */
+export function openRunners(jobs: Iterable<Job>, runsForksCode: (job: Job) => boolean): OpenRunner[] {
+  const found: OpenRunner[] = [];
+  for (const job of jobs) {
+    if (selfHosted(job)?.certain !== true) continue;
+    const keys = runnerKeys(job);
+    if (keys === null || keys.length === 0) continue;
+    if (runsForksCode(job)) found.push({ job, keys });
+  }
+  return found;
+}
+
+/** `job \`unit-tests\` of \`.github/workflows/ci.yml\``, or `this job` for the job itself. */
+export function openRunnerWords(by: Job, job: Job): string {
+  const where = by === job ? 'this job itself' : by.workflow === job.workflow ? `job \`${by.id}\` of this workflow` : `job \`${by.id}\` of \`${by.workflow.file.path}\``;
+  return `the same self-hosted runners already run forks' pull requests with no approval in ${where}`;
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { positions, scanWith } from '../../../support/engine.js';
+
+/**
+ * A self-hosted runner the repository already opens to forks (run model, open-runners.ts): a job that runs a
+ * fork's pull request code with no approval on the same runners. For other findings of jobs on those runners the
+ * machine is not a holding an outsider lacks.
+ */
+const forkTests = (runsOn: string, condition = '') => ({
+  path: '.github/workflows/tests.yml',
+  text: `on: pull_request
+jobs:
+  gpu-tests:${condition === '' ? '' : `\n    if: ${condition}`}
+    runs-on: ${runsOn}
+    steps:
+      - uses: actions/checkout@v4
+      - run: make test
+`,
+});
+
+const nightly = (runsOn: string) => ({
+  path: '.github/workflows/nightly.yml',
+  text: `on:
+  schedule:
+    - cron: '0 3 * * *'
+permissions:
+  issues: write
+jobs:
+  nightly:
+    runs-on: ${runsOn}
+    container:
+      image: vendor/toolchain:1.2
+    steps:
+      - uses: actions/checkout@v4
+      - run: make test
+      - uses: someone/file-an-issue@v2
+        if: failure()
+`,
+});
+
+describe('runners already open to forks', () => {
+  it('does not count the self-hosted machine as worth taking for other jobs on the same runners (LOW, saying why)', () => {
+    const files = [forkTests('[self-hosted, gpu]'), nightly('[self-hosted, gpu, large]')];
+    const actions = scanWith('unpinned-action', files).filter((f) => f.file.endsWith('nightly.yml') && f.description.includes('someone/file-an-issue'));
+    expect(actions.map((f) => f.severity)).toEqual(['LOW']);
+    expect(actions[0]?.description).toContain("it runs on a self-hosted runner, but the same self-hosted runners already run forks' pull requests with no approval in job `gpu-tests` of `.github/workflows/tests.yml`, so the machine is no holding an outsider lacks");
+    expect(actions[0]?.description).toContain('its self-hosted runner is one that forks already reach');
+    const images = scanWith('unpinned-image', files).filter((f) => f.file.endsWith('nightly.yml'));
+    expect(images.map((f) => f.severity)).toEqual(['LOW']);
+    expect(images[0]?.description).toContain("the same self-hosted runners already run forks' pull requests");
+    // The fork-running job keeps its own finding.
+    expect(positions(scanWith('self-hosted-runner', files).filter((f) => f.file.endsWith('tests.yml')))).toEqual(['4:15 HIGH']);
+  });
+
+  it('keeps the machine worth taking when the runners differ or no fork runs unapproved there', () => {
+    // The fork-running job needs a label the other job does not ask for: the other job can land elsewhere.
+    const elsewhere = [forkTests('[self-hosted, gpu]'), nightly('[self-hosted, cpu]')];
+    expect(scanWith('unpinned-action', elsewhere).filter((f) => f.file.endsWith('nightly.yml') && f.description.includes('someone/file-an-issue')).map((f) => f.severity)).toEqual(['MEDIUM']);
+    // Forks are kept out of the pull request job: only trusted authors run code on the runners.
+    const closed = [forkTests('[self-hosted, gpu]', 'github.event.pull_request.head.repo.full_name == github.repository'), nightly('[self-hosted, gpu]')];
+    const found = scanWith('unpinned-action', closed).filter((f) => f.file.endsWith('nightly.yml') && f.description.includes('someone/file-an-issue'));
+    expect(found.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(found[0]?.description).toContain('a self-hosted runner');
+    expect(scanWith('unpinned-image', closed).filter((f) => f.file.endsWith('nightly.yml')).map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+
+  it('lowers an approval-gated self-hosted-runner finding on runners forks already use', () => {
+    const labelled = {
+      path: '.github/workflows/bench.yml',
+      text: `on:
+  pull_request:
+    types: [labeled]
+jobs:
+  bench:
+    if: github.event.label.name == 'run-bench'
+    runs-on: [self-hosted, gpu]
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          ref: \${{ github.ref }}
+      - run: make bench
+`,
+    };
+    expect(positions(scanWith('self-hosted-runner', [labelled]))).toEqual(['7:15 MEDIUM']);
+    const findings = scanWith('self-hosted-runner', [labelled, forkTests('[self-hosted, gpu]')]).filter((f) => f.file.endsWith('bench.yml'));
+    expect(findings.map((f) => f.severity)).toEqual(['LOW']);
+    expect(findings[0]?.description).toContain("already run forks' pull requests with no approval in job `gpu-tests`");
+  });
+});
