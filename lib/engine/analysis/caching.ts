@@ -2,6 +2,7 @@ import { PRIVILEGED_TRIGGERS, type Step } from '../model/workflow.js';
 import type { RefKind } from './run-model/conditions.js';
 import { get, getText, keyText, type YNode } from '../yaml/model.js';
 import { actionMajorVersion } from './step-version.js';
+import { selfHosted } from './runners.js';
 
 /** Events whose runs write the default (or base) branch's cache scope while an outsider decides what runs. */
 export const DEFAULT_SCOPE_EVENTS: ReadonlySet<string> = new Set([...[...PRIVILEGED_TRIGGERS].filter((t) => !t.startsWith('pull_request_review')), 'repository_dispatch']);
@@ -116,23 +117,47 @@ const optOut =
     return { how: 'caches by default', switches: value !== null && isExpression(value) ? [{ node: input.node(name) as YNode, on: false }] : [] };
   };
 
-/** Events on which setup-uv v10 and later turn the default `enable-cache: auto` off. */
+/**
+ * What astral-sh/setup-uv does when `enable-cache` is not set (or set to `auto`), by the first major version it
+ * holds for. Data, with its source: the action's `action.yml` (the `enable-cache` default) and its
+ * `src/utils/inputs.ts` (`getEnableCache`), and the release notes named.
+ * - up to v4: default `"false"`: no cache unless the workflow asks for it;
+ * - v5 (December 2024, pull request #193 "Default to enable-cache: true on GitHub hosted runners"): default
+ *   `"auto"`, on only where `RUNNER_ENVIRONMENT` is `github-hosted` (never on a self-hosted runner);
+ * - v10 (August 2026, issue #984 "Disable automatic caching for sensitive events"): `auto` also stays off on
+ *   `pull_request_target`, `workflow_run` and `release` runs and on tag pushes.
+ */
+const SETUP_UV_AUTO_CACHE: readonly { from: number; auto: 'off' | 'hosted' | 'hosted-not-sensitive' }[] = [
+  { from: 0, auto: 'off' },
+  { from: 5, auto: 'hosted' },
+  { from: 10, auto: 'hosted-not-sensitive' },
+];
+
+/** Events on which setup-uv v10 and later turn the default `enable-cache: auto` off (tag pushes aside). */
 const SETUP_UV_UNCACHED_EVENTS = new Set(['pull_request_target', 'workflow_run', 'release']);
 
+/** A `push` trigger that only fires for tags (`tags:` and no `branches:`/`branches-ignore:`). */
+function tagPushesOnly(trigger: { name: string; config: YNode | undefined }): boolean {
+  if (trigger.name !== 'push') return false;
+  return (get(trigger.config, 'tags') !== undefined || get(trigger.config, 'tags-ignore') !== undefined) && get(trigger.config, 'branches') === undefined && get(trigger.config, 'branches-ignore') === undefined;
+}
+
 /**
- * astral-sh/setup-uv's `enable-cache`. Defaults, from the action's `action.yml` and release notes: `"false"`
- * up to v4; `"auto"` from v5 (December 2024), which caches on GitHub-hosted runners; from v10.0.0 (August
- * 2026, "Disable automatic caching for sensitive events", setup-uv issue #984) `auto` leaves the cache off
- * on `pull_request_target`, `workflow_run` and `release` runs. An explicit `true` always caches. A version
- * the engine cannot read (a SHA without a comment) is taken as caching.
+ * astral-sh/setup-uv's `enable-cache` (`SETUP_UV_AUTO_CACHE`). An explicit `true` always caches, and an explicit
+ * `false` never does. A version the engine cannot read (a SHA without a comment, a branch) is taken as the
+ * newest row; a runner the workflow cannot show is self-hosted is taken as GitHub-hosted.
  */
 const setupUv: Rule = (step, input) => {
   const value = input.text('enable-cache');
   if (value !== null && value.trim().toLowerCase() !== 'auto') return optIn('enable-cache')(step, input);
   const major = actionMajorVersion(step);
-  if (major !== null && major < 5) return null;
-  const triggers = step.job?.workflow.triggers ?? [];
-  if (major !== null && major >= 10 && triggers.length > 0 && triggers.every((t) => SETUP_UV_UNCACHED_EVENTS.has(t.name))) return null;
+  const row = [...SETUP_UV_AUTO_CACHE].reverse().find((r) => major === null || major >= r.from) ?? SETUP_UV_AUTO_CACHE[0];
+  if (row === undefined || row.auto === 'off') return null;
+  const job = step.job;
+  // `auto` reads RUNNER_ENVIRONMENT: a self-hosted runner (the `self-hosted` label, another cloud's machine) never caches.
+  if (job !== null && selfHosted(job)?.certain === true) return null;
+  const triggers = job?.workflow.triggers ?? [];
+  if (row.auto === 'hosted-not-sensitive' && major !== null && triggers.length > 0 && triggers.every((t) => SETUP_UV_UNCACHED_EVENTS.has(t.name) || tagPushesOnly(t))) return null;
   return { how: value === null ? 'caches by default (v5 and later, on GitHub-hosted runners)' : 'with `enable-cache: auto` (caches on GitHub-hosted runners)' };
 };
 

@@ -5,9 +5,10 @@ import type { Job, Step, Workflow } from '../model/workflow.js';
 import { foreignDownloads } from './artifacts.js';
 import { untrustedCheckouts } from './pr-head.js';
 import { everyPathGuarded, stepTrust } from './trust-guards.js';
-import { getText, keyText, type YNode, type YScalar } from '../yaml/model.js';
+import { keyText, type YNode, type YScalar } from '../yaml/model.js';
 import { actionPermissions, GH_COMMANDS, type Scope } from '../data/permissions.js';
 import { describeStep } from './describe.js';
+import { githubPackagesPush, inputWithEnv, oidcPublish } from './token-uses.js';
 import { stepAgent } from './agent-input.js';
 import type { AgentAction } from '../data/agent-actions.js';
 import { stepExecutions } from './run-model/execution.js';
@@ -204,6 +205,9 @@ function publishesWithProvenance(step: Step): boolean {
 function stepMayUse(step: Step, scope: string): boolean {
   const critical = SCRIPT_SCOPE[scope] !== undefined;
   if (scope === 'id-token' && publishesWithProvenance(step)) return true;
+  // Publishing with OIDC, pushing to GitHub's container registry (token-uses.ts): uses no input alone can show.
+  if (scope === 'id-token' && oidcPublish(step) !== null) return true;
+  if (scope === 'packages' && githubPackagesPush(step) !== null) return true;
   const ref = step.usesRef;
   if (ref !== undefined) {
     if (ref.kind === 'docker') return false;
@@ -216,7 +220,8 @@ function stepMayUse(step: Step, scope: string): boolean {
     if (known !== undefined) {
       if (known.scopes[scope as Scope] === 'write') return true;
       return (known.when ?? []).some((c) => {
-        const value = getText(step.with, c.input);
+        // `registry: ${{ env.REGISTRY }}` is the literal the step's `env:` gives it.
+        const value = inputWithEnv(step, c.input);
         const applies = c.absent === true ? value === null : value !== null && (c.matches === undefined || c.matches.test(value.trim()));
         return applies && c.scopes[scope as Scope] === 'write';
       });

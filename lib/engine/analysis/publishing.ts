@@ -1,6 +1,6 @@
 import type { Job, Step, Workflow } from '../model/workflow.js';
 import { hasAny, scriptOf, wordMask, type WordMask } from './file-scripts.js';
-import { getText, isTruthy, get } from '../yaml/model.js';
+import { getText, isTruthy, get, keyText } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
 import { flatMap } from '../model/arrays.js';
 
@@ -133,19 +133,108 @@ export function isReleaseTriggered(workflow: Workflow): boolean {
 const REHEARSAL = /--dry-run\b|--snapshot\b|--skip[-=]publish\b|\bgoreleaser\s+(check|build)\b|\b(localhost|127\.0\.0\.1)(:\d+)?\b|\bttl\.sh\b/;
 
 /**
+ * Images a registry container runs from (Docker's `registry`, the CNCF `distribution`, zot): a service of the
+ * job made from one is a registry the job itself started, thrown away with the job.
+ */
+const REGISTRY_IMAGE = /^(?:(?:docker\.io\/)?(?:library\/)?registry|(?:ghcr\.io\/|docker\.io\/)?distribution\/distribution|ghcr\.io\/project-zot\/zot(?:-linux-\w+)?|(?:docker\.io\/)?kindest\/registry)(?::[^@\s]*)?(?:@\S+)?$/i;
+
+/** The names of the job's service containers that run a registry (`services: { registry: { image: registry:2 } }`). */
+export function registryServices(job: Job | null): string[] {
+  if (job === null) return [];
+  const names: string[] = [];
+  for (const pair of job.services?.pairs ?? []) {
+    const image = pair.value.kind === 'scalar' ? getText(job.services, keyText(pair.key)) : getText(pair.value, 'image');
+    if (image !== null && REGISTRY_IMAGE.test(image.trim())) names.push(keyText(pair.key).toLowerCase());
+  }
+  return names;
+}
+
+/**
+ * True when an image reference (`localhost:5000/app:1`, `registry:5000/app`) names a registry the job itself
+ * runs or a throwaway one: a host on the runner (`localhost`, `127.x`, `0.0.0.0`, `[::1]`), `ttl.sh`, `kind-registry`,
+ * or a registry service container of the job, by its name.
+ */
+export function scratchRegistryReference(reference: string, services: readonly string[]): boolean {
+  const host = (reference.trim().replace(/^["']|["']$/g, '').replace(/^(?:docker|oci):\/\//, '').split('/')[0] ?? '').toLowerCase();
+  if (!reference.includes('/')) return false;
+  const name = host.replace(/:\d+$/, '');
+  return /^(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\]|ttl\.sh|kind-registry)$/.test(name) || services.includes(name);
+}
+
+/** The literal values of the environment variables a script names (the step's, its job's, its workflow's `env:`). */
+function referencedEnv(step: Step, script: string): string[] {
+  const values: string[] = [];
+  for (const env of [step.env, step.job?.env, step.job?.workflow.env]) {
+    for (const pair of env?.pairs ?? []) {
+      const name = keyText(pair.key);
+      if (!/^\w+$/.test(name) || !new RegExp(`\\$\\{?${name}\\b`).test(script)) continue;
+      const value = getText(env, name);
+      if (value !== null) values.push(value);
+    }
+  }
+  return values;
+}
+
+/** Container pushes, by the image words they push (`docker push X`, `-t X` with `--push`). */
+const PUSHED_IMAGE = /\b(?:docker|podman|buildah)\s+(?:image\s+)?push\s+(?:--?\S+\s+)*([^\s;&|]+)/g;
+
+/**
+ * True when every image a container-pushing script pushes goes to a registry the job itself started or a
+ * throwaway one (`scratchRegistryReference`), its variables read from the `env:` the step sees; false when one
+ * goes elsewhere; null when the script names no pushed image the scan can read.
+ */
+function scriptPushesToScratch(step: Step, script: string, services: readonly string[]): boolean | null {
+  const targets = [...script.matchAll(PUSHED_IMAGE)].map((m) => m[1] ?? '');
+  // `docker buildx build --push -t X`: the tags of a building line that pushes.
+  for (const line of script.replace(/\\\r?\n/g, ' ').split('\n')) {
+    if (/\bbuildx\s+build\b/.test(line) && /\s--push\b|type=registry|push=true/.test(line)) for (const m of line.matchAll(/(?:^|\s)(?:-t|--tag)[=\s]+(\S+)/g)) targets.push(m[1] ?? '');
+  }
+  if (targets.length === 0) return null;
+  const env = new Map<string, string>();
+  for (const scope of [step.job?.workflow.env, step.job?.env, step.env]) for (const pair of scope?.pairs ?? []) env.set(keyText(pair.key), getText(scope, keyText(pair.key)) ?? '');
+  const expand = (word: string) => word.replace(/\$\{\{\s*env\.(\w+)\s*\}\}|\$\{(\w+)\}|\$(\w+)/g, (all, a?: string, b?: string, c?: string) => env.get(a ?? b ?? c ?? '') ?? all);
+  return targets.every((t) => scratchRegistryReference(expand(t.replace(/["']/g, '')), services));
+}
+
+/**
  * False for publishing steps that only rehearse: `npm publish --dry-run`, `cargo publish --dry-run`,
- * goreleaser `--snapshot`/`check`/`build`/`install-only`, pushes to a registry on the runner itself or
- * to the throwaway `ttl.sh`. The evidence of `publishingStep` is kept as it is; callers that care about real releases
- * (provenance, signing) filter with this.
+ * goreleaser `--snapshot`/`check`/`build`/`install-only`, pushes to a registry on the runner itself, to a
+ * registry service container of the job (`services: { registry: { image: registry:2 } }`) or to the throwaway
+ * `ttl.sh` (named in the script or in the `env:` values it reads), and image build actions whose every tag goes
+ * to such a registry. A registry the job started is gone when the job ends: nothing is published. The evidence of
+ * `publishingStep` is kept as it is; callers that care about real releases (provenance, signing) filter with this.
  */
 export function publishesForReal(p: PublishingStep): boolean {
-  if (typeof p.step.run?.value === 'string') return !REHEARSAL.test(p.step.run.value);
+  const services = registryServices(p.step.job);
+  if (typeof p.step.run?.value === 'string') {
+    const script = p.step.run.value;
+    // An image push is judged by where each image goes: a push to the runner's registry beside a real one still publishes.
+    if (p.registry === 'container') {
+      const scratch = scriptPushesToScratch(p.step, script, services);
+      if (scratch !== null) return !scratch;
+    }
+    return !(REHEARSAL.test(script) || referencedEnv(p.step, script).some((v) => REHEARSAL.test(v)));
+  }
   if (p.evidence === 'goreleaser/goreleaser-action' && isTruthy(get(p.step.with, 'install-only'))) return false;
   if (p.evidence === 'goreleaser/goreleaser-action') {
     const args = getText(p.step.with, 'args') ?? '';
     return !REHEARSAL.test(args) && !/^\s*(check|build)\b/.test(args);
   }
+  if (p.evidence === 'docker/build-push-action' || p.evidence === 'redhat-actions/push-to-registry') {
+    const targets = p.evidence === 'docker/build-push-action' ? imageTargets(p.step) : [`${getText(p.step.with, 'registry') ?? ''}/x`];
+    if (targets.length > 0 && targets.every((t) => scratchRegistryReference(t, services))) return false;
+  }
   return true;
+}
+
+/** The images a `docker/build-push-action` step pushes: its `tags`, and the `name=` of a registry `outputs`. */
+function imageTargets(step: Step): string[] {
+  const env = new Map<string, string>();
+  for (const scope of [step.job?.workflow.env, step.job?.env, step.env]) for (const pair of scope?.pairs ?? []) env.set(keyText(pair.key), getText(scope, keyText(pair.key)) ?? '');
+  const expand = (word: string) => word.replace(/\$\{\{\s*env\.(\w+)\s*\}\}/g, (all, name: string) => env.get(name) ?? all);
+  const tags = (getText(step.with, 'tags') ?? '').split(/[\n,]+/).map((t) => t.trim()).filter((t) => t !== '');
+  const outputs = [...(getText(step.with, 'outputs') ?? '').matchAll(/\bname=([^,\s]+)/g)].map((m) => m[1] ?? '');
+  return [...tags, ...outputs].map(expand);
 }
 
 /** `gh release create` options that take a value (the rest of its options are flags). */

@@ -16,7 +16,8 @@
  * The check counts where it always runs first: earlier in the same script, in an earlier step of the job that has
  * no `if:` of its own and no `continue-on-error`, or in such a step of a job this job needs (directly or
  * through others); never for a step or job whose condition runs it after a failure (`always()`, `failure()`,
- * `cancelled()`).
+ * `cancelled()`). A job's output bound whole to a checked output of a job it needs (`n: ${{ needs.gate.outputs.n }}`)
+ * is checked too, so the check reaches every job down the `needs:` chain, however many jobs hand the value on.
  */
 import type { Job, Step } from '../model/workflow.js';
 import { ScanCache } from '../model/scan-cache.js';
@@ -210,8 +211,11 @@ function crossJob(path: string): boolean {
 interface JobChecks {
   /** Normalised path -> index of the first step without `if:` or `continue-on-error` that checks it. */
   firstCheck: Map<string, number>;
-  /** Paths a job that needs this one gets checked (cross-job paths, and `needs.<id>.outputs.<k>` handing on a checked value). */
-  forDependents: Set<string>;
+  /**
+   * Paths a job that needs this one gets checked (cross-job paths, and `needs.<id>.outputs.<k>` handing on a
+   * checked value), each with the id of the job whose step checks it.
+   */
+  forDependents: Map<string, string>;
 }
 
 const jobCache = new ScanCache<Job, JobChecks>();
@@ -220,20 +224,41 @@ const workflowHasChecks = new ScanCache<Job['workflow'], boolean>();
 function jobChecks(job: Job): JobChecks {
   let found = jobCache.get(job);
   if (found !== undefined) return found;
-  found = { firstCheck: new Map(), forDependents: new Set() };
+  found = { firstCheck: new Map(), forDependents: new Map() };
   jobCache.set(job, found);
   for (const step of job.steps) {
     if (!alwaysRuns(step)) continue;
     for (const path of stepChecks(step).paths.keys()) if (!found.firstCheck.has(path)) found.firstCheck.set(path, step.index);
   }
+  // The job's outputs that hand on a value a job it needs checked (`version: ${{ needs.check.outputs.version }}`):
+  // that job's failed check skips this one, so whatever runs with this output (a job two or more `needs:` levels
+  // below the check) runs with the checked value. Followed up the chain, each job read once (`gatingJobs` bounds it).
+  const handed = handedOnChecks(job);
+  for (const [path, checker] of handed) found.forDependents.set(path, checker);
   if (found.firstCheck.size === 0 || continuesOnError(job.node)) return found;
-  for (const path of found.firstCheck.keys()) if (crossJob(path)) found.forDependents.add(path);
+  for (const path of found.firstCheck.keys()) if (crossJob(path)) found.forDependents.set(path, job.id);
   // The job's outputs that hand on a checked value (`pr: ${{ steps.pr.outputs.number }}`) are checked too.
   for (const pair of job.outputs?.pairs ?? []) {
     const bound = boundPath(pair.value, job.workflow.file);
-    if (bound !== null && found.firstCheck.has(bound)) found.forDependents.add(`needs.${job.id.toLowerCase()}.outputs.${keyText(pair.key).toLowerCase()}`);
+    if (bound !== null && found.firstCheck.has(bound)) found.forDependents.set(`needs.${job.id.toLowerCase()}.outputs.${keyText(pair.key).toLowerCase()}`, job.id);
   }
   return found;
+}
+
+/** `needs.<job>.outputs.<k>` for each output of `job` bound whole to another job's output that a job it needs checked. */
+function handedOnChecks(job: Job): Map<string, string> {
+  const handed = new Map<string, string>();
+  const pairs = (job.outputs?.pairs ?? []).map((pair) => [keyText(pair.key).toLowerCase(), boundPath(pair.value, job.workflow.file)] as const).filter(([, bound]) => bound !== null && bound.startsWith('needs.'));
+  if (pairs.length === 0) return handed;
+  for (const needed of gatingJobs(job)) {
+    const checked = jobChecks(needed).forDependents;
+    for (const [key, bound] of pairs) {
+      const checker = checked.get(bound as string);
+      const path = `needs.${job.id.toLowerCase()}.outputs.${key}`;
+      if (checker !== undefined && !handed.has(path)) handed.set(path, checker);
+    }
+  }
+  return handed;
 }
 
 /** Whether any step of a workflow checks a value at all (most check none: then nothing else is read). */
@@ -271,7 +296,12 @@ export function validatedBefore(step: Step, paths: readonly string[], scriptOffs
   // Jobs this job needs, directly or through others: a failed check there skips this job.
   for (const needed of gatingJobs(job)) {
     const checked = jobChecks(needed).forDependents;
-    for (const path of wanted) if (checked.has(path)) return `job \`${needed.id}\`, which this job needs, checks it against a pattern or an allow-list first, and fails otherwise`;
+    for (const path of wanted) {
+      const checker = checked.get(path);
+      if (checker === undefined) continue;
+      if (checker === needed.id) return `job \`${needed.id}\`, which this job needs, checks it against a pattern or an allow-list first, and fails otherwise`;
+      return `job \`${checker}\` checks it against a pattern or an allow-list first, and fails otherwise; job \`${needed.id}\`, which this job needs, hands it on`;
+    }
   }
   return null;
 }

@@ -17,15 +17,34 @@ interface Intake {
   republishes: boolean;
 }
 
+/** One shell word, quotes and `${{ }}` expressions (spaces inside them included) kept whole. */
+const WORD = String.raw`(?:"[^"\n]*"|'[^'\n]*'|\$\{\{[^}\n]*\}\}|[^\s;&|"'])+`;
 /** Commands that copy an image from one registry to another, unverified unless the source is a literal digest. */
-const IMAGE_COPY = /\b(crane\s+(?:copy|cp)|skopeo\s+copy|regctl\s+image\s+copy|oras\s+(?:copy|cp))\s+(\S+)/g;
+const IMAGE_COPY = /\b(crane\s+(?:copy|cp)|skopeo\s+copy|regctl\s+image\s+copy|oras\s+(?:copy|cp))\b([^\n;&|]*)/g;
+/** Options of the copy commands that take a separate value (`--platform linux/amd64`), which is no image. */
+const VALUE_OPTIONS = new Set(['--platform', '--src-creds', '--dest-creds', '--creds', '--authfile', '--src-authfile', '--dest-authfile', '--format', '-f', '--multi-arch', '--src-cert-dir', '--dest-cert-dir', '--retry-times', '--jobs', '-j', '--sign-by', '--additional-tag', '--digestfile']);
+
+/** The image words of a copy command's arguments (options and their values left out): source, then destination. */
+function copyImages(args: string): string[] {
+  const words = [...args.matchAll(new RegExp(WORD, 'g'))].map((m) => m[0]);
+  const images: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] as string;
+    if (word.startsWith('-')) {
+      if (!word.includes('=') && VALUE_OPTIONS.has(word)) i++;
+      continue;
+    }
+    images.push(word);
+  }
+  return images;
+}
 /** Registries on the runner itself or throwaway ones: a copy there is a test fixture, not a release. */
 const SCRATCH_REGISTRY = /\b(?:localhost|127\.0\.0\.1)(?::\d+)?\/|\bttl\.sh\b|\bkind-registry\b/;
 const RELEASE_DOWNLOAD = /\bgh\s+release\s+download\b/g;
 /** `gh run download <id>` reads the artifacts of another run (the same run would use actions/download-artifact). */
 const RUN_DOWNLOAD = /\bgh\s+run\s+download\b([^\n]*)/g;
-const DOCKER_PULL = /\bdocker\s+(?:image\s+)?pull\s+(?:--\S+\s+)*([^\s;&|]+)/g;
-const DOCKER_TAG = /\bdocker\s+(?:image\s+)?tag\s+([^\s;&|]+)/g;
+const DOCKER_PULL = new RegExp(String.raw`\bdocker\s+(?:image\s+)?pull\s+(?:--\S+\s+)*(${WORD})`, 'g');
+const DOCKER_TAG = new RegExp(String.raw`\bdocker\s+(?:image\s+)?tag\s+(${WORD})`, 'g');
 
 /** Actions that fetch release assets or another run's artifacts. */
 const FETCH_ACTIONS: Record<string, { what: string; when?: (step: Step) => boolean }> = {
@@ -69,9 +88,10 @@ function pinnedByDigest(ref: string): boolean {
 /**
  * Whether an image reference is the repository owner's own (`first-party` or `local` in the run model: an image
  * or namespace the repository's workflows push to, the owner's namespace on ghcr.io / Docker Hub / Quay): a copy
- * of it between the owner's registries takes in nothing someone else published.
+ * of it between the owner's registries takes in nothing someone else published. Also true for an image the same
+ * run pushed before `step` reads it (at `offset` of its script): its own output, read back to copy or retag.
  */
-type Owned = (reference: string) => boolean;
+type Owned = (reference: string, step: Step, offset: number) => boolean;
 
 function intakes(job: Job, owned: Owned): Intake[] {
   const found: Intake[] = [];
@@ -82,8 +102,9 @@ function intakes(job: Job, owned: Owned): Intake[] {
       const text = run.text;
       if (hasAny(run.words, COPIES)) {
         for (const m of text.matchAll(IMAGE_COPY)) {
-          const source = (m[2] ?? '').replace(/^["']|["']$/g, '');
-          if (pinnedByDigest(source) || SCRATCH_REGISTRY.test(text) || owned(source)) continue;
+          const source = (copyImages(m[2] ?? '')[0] ?? '').replace(/^["']|["']$/g, '');
+          if (source === '') continue;
+          if (pinnedByDigest(source) || SCRATCH_REGISTRY.test(text) || owned(source, step, m.index ?? 0)) continue;
           found.push({ step, what: `an image someone else publishes (\`${source.slice(0, 120)}\`, copied with \`${(m[1] ?? '').replace(/\s+/, ' ')}\`)`, at: m.index, republishes: true });
         }
       }
@@ -93,12 +114,13 @@ function intakes(job: Job, owned: Owned): Intake[] {
           if (!/github\.run_id|GITHUB_RUN_ID/.test(m[1] ?? '')) found.push({ step, what: "another run's artifacts (`gh run download`)", at: m.index, republishes: false });
         }
       }
-      if (hasAll(run.words, DOCKER_PULLS)) for (const m of text.matchAll(DOCKER_PULL)) if (!pinnedByDigest(m[1] ?? '')) pulled.push(m[1] ?? '');
+      // A pull of an image this run pushed reads back its own output.
+      if (hasAll(run.words, DOCKER_PULLS)) for (const m of text.matchAll(DOCKER_PULL)) if (!pinnedByDigest(m[1] ?? '') && !owned((m[1] ?? '').replace(/^["']|["']$/g, ''), step, m.index ?? 0)) pulled.push(m[1] ?? '');
       // A pulled image retagged for a push: it is republished as it was pulled.
       if (pulled.length > 0 && hasAll(run.words, DOCKER_TAGS)) {
         for (const m of text.matchAll(DOCKER_TAG)) {
           const source = m[1] ?? '';
-          if (pulled.includes(source) && !owned(source.replace(/^["']|["']$/g, ''))) found.push({ step, what: `a pulled image retagged for this project (\`docker tag ${source}\`)`, at: m.index, republishes: false });
+          if (pulled.includes(source) && !owned(source.replace(/^["']|["']$/g, ''), step, m.index ?? 0)) found.push({ step, what: `a pulled image retagged for this project (\`docker tag ${source}\`)`, at: m.index, republishes: false });
         }
       }
     }
@@ -132,9 +154,10 @@ export default defineWorkflowRule({
   },
   create: (context) => ({
     job(job) {
-      const taken = intakes(job, (reference) => {
+      const taken = intakes(job, (reference, step, offset) => {
         const owner = context.runs.imageOwnershipOf(reference);
-        return owner === 'first-party' || owner === 'local';
+        // The owner's image, or one this very run pushed earlier (its own output, read back to copy or retag).
+        return owner === 'first-party' || owner === 'local' || context.runs.imagePushedBefore(step, reference, offset) !== null;
       });
       if (taken.length === 0 || verifies(job)) return;
       const publishes = flatMap(job.steps, (s) => {

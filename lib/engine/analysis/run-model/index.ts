@@ -2,7 +2,8 @@
  * One model of each job run, each fact built once when first asked for, and shared by every exploitability
  * rule and by the attack paths: when it can run (conditions.ts), who can start it and what stands in the way
  * (reach.ts), what the workspace holds and whose code each step runs (workspace.ts, execution.ts), what the
- * job holds that is worth taking (holdings.ts), which publishing jobs a job's artifacts feed (feeds.ts), and
+ * job holds that is worth taking (holdings.ts), which publishing jobs a job's artifacts feed (feeds.ts), which
+ * container images a job run pushes itself (pushes.ts), and
  * the severity those facts give (severity.ts). Rules read these facts; they do not derive them again; findings
  * carry them for the attack paths as short tags (facts.ts).
  */
@@ -26,6 +27,7 @@ import { get, type YNode } from '../../yaml/model.js';
 import { serviceAccess, serviceHoldings, type ServiceAccess } from './services.js';
 import { containerAccess, containerHoldings, type ContainerAccess } from './containers.js';
 import { actionFailsJob } from '../permission-actions.js';
+import { pushedBefore, type ImagePush } from './pushes.js';
 
 export type { ForkReach, Reach, ReachLevel, ValueReach } from './reach.js';
 export type { Holdings, DefaultToken } from './holdings.js';
@@ -37,6 +39,7 @@ export { severityOf, describeClaim, whoText, type Claim } from './severity.js';
 export { outsiderReach, REACH_ORDER, weaker } from './reach.js';
 export type { ServiceAccess, ServiceMount } from './services.js';
 export type { ContainerAccess } from './containers.js';
+export type { ImagePush } from './pushes.js';
 export { ownerFact, usesOwnership, imageOwnership, repositoryIdentity, type Ownership, type RepositoryIdentity } from './ownership.js';
 
 /** An execution traced to its code: the workspace entry that holds what it runs (null: nothing of the workspace's). */
@@ -142,6 +145,14 @@ export class RunModel {
   /** Who owns a container image reference (ownership.ts). */
   imageOwnershipOf(reference: string): Ownership {
     return imageOwnership(reference, this.identity);
+  }
+
+  /**
+   * The push of the image `reference` names by `step`'s own run before `step` reads it (at `offset` of its script):
+   * an earlier step of the job, earlier in the same script, or a job it needs (pushes.ts); null when none did.
+   */
+  imagePushedBefore(step: Step, reference: string, offset?: number): ImagePush | null {
+    return pushedBefore(this.repository, step, reference, offset);
   }
 
   /** The repository owner's namespace an image is published under, or null (ownership.ts `ownerNamespace`). */

@@ -300,7 +300,7 @@ const SHELL_VARIABLE = /\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)/g;
  * assignment earlier in the script), `${{ matrix.x }}` by the job's matrix. A part the scan cannot read stays as
  * written, so `addImage` keeps only the name. `${{ github.repository_owner }}` is left to `parseImage`.
  */
-function resolveWord(repository: RepositoryModel, step: Step, word: string, script?: { text: string; offset: number }): string[] {
+export function resolveWord(repository: RepositoryModel, step: Step, word: string, script?: { text: string; offset: number }): string[] {
   let values = [word.replace(/["']/g, '').trim()];
   for (let depth = 0; depth < 3; depth++) {
     let changed = false;

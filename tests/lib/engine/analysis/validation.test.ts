@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { githubScriptChecks, validatedVariables } from '../../../../lib/engine/analysis/script-outputs.js';
+import { validatedBefore } from '../../../../lib/engine/analysis/validation.js';
+import { buildWorkflow, type Workflow } from '../../../../lib/engine/model/workflow.js';
+import { parseYaml } from '../../../../lib/engine/yaml/parse.js';
+import { SourceFile } from '../../../../lib/engine/yaml/source.js';
 import { positions, scanWith, yaml } from '../../../support/engine.js';
+
+function parseWorkflow(text: string): Workflow {
+  const parsed = parseYaml(text);
+  if (!parsed.ok || parsed.root.kind !== 'map') throw new Error('not a mapping');
+  return buildWorkflow(new SourceFile('.github/workflows/ci.yml', text), parsed.root);
+}
 
 describe('validatedVariables: checks that fail the step unless a value has a known shape', () => {
   it('reads anchored patterns, allow-list and number case, and jq numbers', () => {
@@ -333,5 +343,66 @@ describe('a composite action\'s input checked before use is not an injection (sc
     expect(positions(scanWith('script-injection', action("echo \"$PR\" | grep -qE '^[0-9]+$' || exit 1")))).toEqual(['13:24 LOW', '15:21 LOW']);
     // A check in a step with its own `if:` may not run: the later step keeps its finding.
     expect(positions(scanWith('script-injection', action('[[ "$PR" =~ ^[0-9]+$ ]] || exit 1', "\n              if: inputs.pr-number != ''")))).toEqual(['16:21 LOW']);
+  });
+});
+
+describe('validatedBefore: a check two or more `needs:` levels up', () => {
+  // `gate` checks the number, `relay` hands its output on, `use` (needs relay only) reads relay's output.
+  const chain = (relay: string) => parseWorkflow(yaml`
+    on: workflow_dispatch
+    jobs:
+      gate:
+        runs-on: ubuntu-latest
+        outputs:
+          n: \${{ steps.n.outputs.n }}
+        steps:
+          - id: n
+            run: echo "n=$(cat count.txt)" >> "$GITHUB_OUTPUT"
+          - env:
+              N: \${{ steps.n.outputs.n }}
+            run: '[[ "$N" =~ ^[0-9]+$ ]] || exit 1'
+      relay:
+        needs: gate
+${relay}
+        runs-on: ubuntu-latest
+        outputs:
+          n: \${{ needs.gate.outputs.n }}
+          other: \${{ steps.x.outputs.other }}
+        steps:
+          - id: x
+            run: echo relay
+      middle:
+        needs: relay
+        runs-on: ubuntu-latest
+        outputs:
+          n: \${{ needs.relay.outputs.n }}
+        steps:
+          - run: echo middle
+      use:
+        needs: middle
+        runs-on: ubuntu-latest
+        steps:
+          - run: echo "\${{ needs.middle.outputs.n }}" "\${{ needs.relay.outputs.other }}"
+  `);
+  const useStep = (wf: Workflow) => wf.jobs.find((j) => j.id === 'use')?.steps[0];
+
+  it('follows outputs handed on through the needs chain to the job that checked them', () => {
+    const wf = chain('');
+    const step = useStep(wf);
+    expect(step).toBeDefined();
+    if (step === undefined) return;
+    expect(validatedBefore(step, ['needs.middle.outputs.n'])).toMatch(/job `gate`/);
+    // A job that only needs the relay still sees the checked value.
+    const relayStep = wf.jobs.find((j) => j.id === 'middle')?.steps[0];
+    expect(relayStep === undefined ? null : validatedBefore(relayStep, ['needs.relay.outputs.n'])).toMatch(/job `gate`/);
+  });
+
+  it('does not hand on an output nothing checked, nor through a job that runs after a failure', () => {
+    const step = useStep(chain(''));
+    if (step === undefined) throw new Error('no step');
+    expect(validatedBefore(step, ['needs.relay.outputs.other'])).toBeNull();
+    const afterFailure = useStep(chain('        if: always()'));
+    if (afterFailure === undefined) throw new Error('no step');
+    expect(validatedBefore(afterFailure, ['needs.middle.outputs.n'])).toBeNull();
   });
 });

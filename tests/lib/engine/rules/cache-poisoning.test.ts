@@ -408,8 +408,22 @@ describe('cache-poisoning: fork code writing the Actions cache', () => {
       expect(scanWith(RULE, release('release', 'astral-sh/setup-uv@v10', '\n              with:\n                enable-cache: auto'))).toEqual([]);
     });
 
-    it('still reports v10 when the workflow also runs on tag pushes, or when enable-cache is true', () => {
-      expect(positions(scanWith(RULE, release('{ push: { tags: ["v*"] }, release: {} }', 'astral-sh/setup-uv@v10')))).toEqual(['6:15 LOW']);
+    it('stays silent for v10 and later on tag pushes only (auto is off there too)', () => {
+      expect(scanWith(RULE, release('{ push: { tags: ["v*"] }, release: {} }', 'astral-sh/setup-uv@v10'))).toEqual([]);
+      expect(scanWith(RULE, release('{ push: { tags: ["v*"] } }', 'astral-sh/setup-uv@v10'))).toEqual([]);
+      // v9 caches on tag pushes.
+      expect(positions(scanWith(RULE, release('{ push: { tags: ["v*"] } }', 'astral-sh/setup-uv@v9')))).toEqual(['6:15 LOW']);
+    });
+
+    it('stays silent on a self-hosted runner without enable-cache (auto caches only on GitHub-hosted runners)', () => {
+      const selfHostedRelease = (uses: string, withBlock = '') => release('release', uses, withBlock).replace('runs-on: ubuntu-latest', 'runs-on: [self-hosted, linux]');
+      expect(scanWith(RULE, selfHostedRelease('astral-sh/setup-uv@v6'))).toEqual([]);
+      expect(scanWith(RULE, selfHostedRelease('astral-sh/setup-uv@v6', '\n              with:\n                enable-cache: auto'))).toEqual([]);
+      expect(positions(scanWith(RULE, selfHostedRelease('astral-sh/setup-uv@v6', '\n              with:\n                enable-cache: true')))).toEqual(['6:15 LOW']);
+    });
+
+    it('still reports v10 when the workflow also runs on branch pushes, or when enable-cache is true', () => {
+      expect(positions(scanWith(RULE, release('{ push: { branches: [main], tags: ["v*"] }, release: {} }', 'astral-sh/setup-uv@v10')))).toEqual(['6:15 LOW']);
       expect(positions(scanWith(RULE, release('release', 'astral-sh/setup-uv@v10', '\n              with:\n                enable-cache: true')))).toEqual(['6:15 LOW']);
       expect(positions(scanWith(RULE, release('release', 'astral-sh/setup-uv@v4', '\n              with:\n                enable-cache: true')))).toEqual(['6:15 LOW']);
     });
@@ -1045,5 +1059,34 @@ describe(`${RULE}: the halves of actions/cache in a local composite action, keye
   it('is LOW when the pull_request_target job checks out the base branch (no outsider writes the scope)', () => {
     const files = [action, pr('${{ github.event.pull_request.base.sha }}'), release];
     expect(positions(scanWith(RULE, files).filter((f) => f.file === release.path))).toEqual(['11:15 LOW']);
+  });
+});
+
+describe('cache-poisoning: a push to a registry the job started is not shipping', () => {
+  const job = (push: string) => yaml`
+    on:
+      push:
+        tags: ['v*']
+    jobs:
+      image:
+        runs-on: ubuntu-latest
+        services:
+          scratch:
+            image: registry:2
+            ports: ['5000:5000']
+        steps:
+          - uses: actions/checkout@v4
+          - uses: actions/setup-go@v5
+          - run: go build ./... && docker build -t app .
+          - run: ${push}
+  `;
+
+  it('stays silent when the only push goes to the registry service or to localhost', () => {
+    expect(scanWith(RULE, job('docker tag app localhost:5000/app:ci && docker push localhost:5000/app:ci'))).toEqual([]);
+    expect(scanWith(RULE, job('docker buildx build --push -t scratch:5000/app:ci --cache-to type=registry,ref=scratch:5000/app:cache .'))).toEqual([]);
+  });
+
+  it('reports when the job pushes to a real registry', () => {
+    expect(positions(scanWith(RULE, job('docker tag app ghcr.io/example/app:1 && docker push ghcr.io/example/app:1')))).toEqual(['13:15 LOW']);
   });
 });

@@ -75,8 +75,10 @@ describe(RULE, () => {
       expect(scanWith(RULE, job('{ id-token: write }', '- run: npm run release', 'env: { NPM_CONFIG_PROVENANCE: true }'))).toEqual([]);
       expect(scanWith(RULE, job('{ id-token: write }', '- run: NPM_CONFIG_PROVENANCE=true pnpm run release'))).toEqual([]);
       expect(scanWith(RULE, job('{ id-token: write, contents: write, pull-requests: write }', '- uses: changesets/action@v1\n              with: { publish: pnpm release }\n              env: { NPM_CONFIG_PROVENANCE: "true" }'))).toEqual([]);
+      // changesets/action's publish command runs npm publish, whose trusted publishing (npm 11.5+) takes the OIDC token.
+      expect(scanWith(RULE, job('{ id-token: write, contents: write, pull-requests: write }', '- uses: changesets/action@v1\n              with: { publish: pnpm release }'))).toEqual([]);
       // negative: provenance set where nothing publishes, or provenance turned off.
-      for (const [steps, env] of [['- run: npm test', 'env: { NPM_CONFIG_PROVENANCE: true }'], ['- run: npm run release', 'env: { NPM_CONFIG_PROVENANCE: false }'], ['- uses: changesets/action@v1\n              with: { publish: pnpm release }', '']] as const) {
+      for (const [steps, env] of [['- run: npm test', 'env: { NPM_CONFIG_PROVENANCE: true }'], ['- run: npm run release', 'env: { NPM_CONFIG_PROVENANCE: false }']] as const) {
         const found = scanWith(RULE, job('{ id-token: write }', steps, env));
         expect(found.map((f) => f.description.includes('grants `id-token: write` that its steps never use')), steps).toEqual([true]);
       }
@@ -569,5 +571,79 @@ describe(`${RULE}: unused grants of a job an outsider's text can steer (issue 25
             env:
               TITLE: \${{ github.event.issue.title }}`;
     expect(scanWith(RULE, job('issues: { types: [opened] }', 'true', 'issues: write\n          checks: write', safe)).map((f) => f.severity)).toEqual(['LOW']);
+  });
+});
+
+describe(`${RULE}: publishing with OIDC and pushing to GitHub's container registry use their scopes`, () => {
+  const job = (permissions: string, steps: string) => yaml`
+    on:
+      push:
+        branches: [main]
+    env:
+      REGISTRY: ghcr.io
+    jobs:
+      ship:
+        runs-on: ubuntu-latest
+        permissions:
+${permissions}
+        steps:
+${steps}
+  `;
+
+  it('does not call id-token unused where a step publishes with OIDC', () => {
+    const perms = '          contents: write\n          pull-requests: write\n          id-token: write';
+    expect(scanWith(RULE, job(perms, `          - uses: actions/checkout@v4
+          - uses: changesets/action@v1
+            with:
+              publish: pnpm exec changeset publish`))).toEqual([]);
+    expect(scanWith(RULE, job('          id-token: write', `          - uses: actions/checkout@v4
+          - uses: js-devtools/npm-publish@v4`))).toEqual([]);
+    expect(scanWith(RULE, job('          contents: write\n          id-token: write', `          - uses: actions/checkout@v4
+          - uses: sigstore/cosign-installer@v3
+          - uses: goreleaser/goreleaser-action@v6
+            with:
+              args: release --clean`))).toEqual([]);
+  });
+
+  it('still calls id-token unused where nothing publishes with OIDC (changesets only versioning, goreleaser without cosign)', () => {
+    const perms = '          contents: write\n          pull-requests: write\n          id-token: write';
+    expect(positions(scanWith(RULE, job(perms, `          - uses: actions/checkout@v4
+          - uses: changesets/action@v1
+            with:
+              version: pnpm run version`)))).toEqual(['12:7 LOW']);
+    expect(positions(scanWith(RULE, job('          contents: write\n          id-token: write', `          - uses: goreleaser/goreleaser-action@v6
+            with:
+              args: release --clean`)))).toEqual(['11:7 LOW']);
+  });
+
+  it('does not call packages unused where the job pushes to ghcr.io', () => {
+    const meta = `          - id: meta
+            uses: docker/metadata-action@v5
+            with:
+              images: \${{ env.REGISTRY }}/\${{ github.repository }}
+`;
+    expect(scanWith(RULE, job('          packages: write', `${meta}          - uses: docker/build-push-action@v6
+            with:
+              push: true
+              tags: \${{ steps.meta.outputs.tags }}`))).toEqual([]);
+    expect(scanWith(RULE, job('          packages: write', `          - uses: docker/login-action@v3
+            with:
+              registry: \${{ env.REGISTRY }}
+              username: \${{ github.actor }}
+              password: \${{ secrets.GITHUB_TOKEN }}
+          - uses: docker/bake-action@v5
+            with:
+              push: true`))).toEqual([]);
+  });
+
+  it('still calls packages unused where the image goes elsewhere or is not pushed', () => {
+    expect(positions(scanWith(RULE, job('          packages: write', `          - uses: docker/build-push-action@v6
+            with:
+              push: true
+              tags: docker.io/example/app:latest`)))).toEqual(['10:7 LOW']);
+    expect(positions(scanWith(RULE, job('          packages: write', `          - uses: docker/build-push-action@v6
+            with:
+              push: false
+              tags: ghcr.io/example/app:latest`)))).toEqual(['10:7 LOW']);
   });
 });

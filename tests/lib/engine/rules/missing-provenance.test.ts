@@ -40,6 +40,70 @@ describe(RULE, () => {
     ]);
   });
 
+  it('takes a push to a registry the job started (a registry service, localhost through env:) as no publishing', () => {
+    expect(published(yaml`
+      on: push
+      env:
+        SCRATCH: localhost:5000
+      jobs:
+        a:
+          runs-on: ubuntu-latest
+          container: node:22
+          services:
+            cache:
+              image: registry:2
+          steps:
+            - run: docker push "$SCRATCH/app:ci"
+            - run: docker push cache:5000/app:ci
+            - run: docker buildx build --push -t cache:5000/app:ci --cache-to type=registry,ref=cache:5000/app:cache .
+            - uses: docker/build-push-action@v6
+              with:
+                push: true
+                tags: cache:5000/app:ci
+            - uses: docker/build-push-action@v6
+              with:
+                push: true
+                tags: \${{ env.SCRATCH }}/app:ci
+            - env:
+                TARGET: ttl.sh/app-\${{ github.run_id }}:1h
+              run: docker push "\${TARGET}"
+    `)).toEqual([
+      { evidence: 'image push', real: false },
+      { evidence: 'image push', real: false },
+      { evidence: 'image push', real: false },
+      { evidence: 'docker/build-push-action', real: false },
+      { evidence: 'docker/build-push-action', real: false },
+      { evidence: 'image push', real: false },
+    ]);
+  });
+
+  it('keeps a push to a real registry, also beside a registry service or a push to it', () => {
+    expect(published(yaml`
+      on: push
+      env:
+        IMAGE: ghcr.io/example/app
+      jobs:
+        a:
+          runs-on: ubuntu-latest
+          services:
+            cache:
+              image: registry:2
+          steps:
+            - run: docker push "$IMAGE:1.0"
+            - run: |
+                docker push localhost:5000/app:ci
+                docker push cache:5000/app:ci
+                docker push example/app:1.0
+            - uses: docker/build-push-action@v6
+              with:
+                push: true
+                tags: |
+                  cache:5000/app:ci
+                  \${{ env.IMAGE }}:1.0
+            - run: docker push app-cache:5000/app:ci
+    `).map((p) => p.real)).toEqual([true, true, true, true]);
+  });
+
   it('recognises bun publish as publishing to npm', () => {
     expect(published(yaml`
       on: push

@@ -155,4 +155,62 @@ describe(RULE, () => {
                 crane copy docker.io/o/b:1 ghcr.io/o/b:1
     `)).toHaveLength(1);
   });
+
+  describe("an image the run itself pushed, read back", () => {
+    // The registry comes from a variable the scan cannot read: only the run's own push says whose image it is.
+    const job = (steps: string, extra = '', needs = '[]') => yaml`
+      on:
+        push:
+          tags: ['v*']
+      jobs:
+${extra}
+        image:
+          needs: ${needs}
+          runs-on: ubuntu-latest
+          steps:
+${steps}
+    `;
+
+    it('does not report a copy of a tag the same job pushed (build-push-action via metadata-action, docker push)', () => {
+      const built = `            - id: meta
+              uses: docker/metadata-action@v5
+              with:
+                images: \${{ vars.IMAGE_REPO }}
+            - uses: docker/build-push-action@v6
+              with:
+                push: true
+                tags: \${{ steps.meta.outputs.tags }}
+`;
+      expect(scanWith(RULE, job(`${built}            - run: crane copy "\${{ vars.IMAGE_REPO }}:\${{ github.sha }}" "\${{ vars.MIRROR_REPO }}:latest"`))).toEqual([]);
+      expect(scanWith(RULE, job(`            - run: |
+                IMAGE="$(cat image-name.txt)"
+                docker build -t "$IMAGE:$GITHUB_SHA" . && docker push "$IMAGE:$GITHUB_SHA"
+                skopeo copy --all "docker://$IMAGE:$GITHUB_SHA" "docker://\${{ vars.MIRROR_REPO }}:latest"`))).toEqual([]);
+      expect(scanWith(RULE, job(`${built}            - run: |
+                docker pull "\${{ vars.IMAGE_REPO }}:\${{ github.sha }}"
+                docker tag "\${{ vars.IMAGE_REPO }}:\${{ github.sha }}" "\${{ vars.MIRROR_REPO }}:stable"
+                docker push "\${{ vars.MIRROR_REPO }}:stable"`))).toEqual([]);
+    });
+
+    it('does not report a copy of what a job it needs pushed in the same run', () => {
+      const build = `        build:
+          runs-on: ubuntu-latest
+          steps:
+            - run: docker buildx build --push -t "\${{ vars.IMAGE_REPO }}:\${{ github.sha }}" .`;
+      expect(scanWith(RULE, job('            - run: crane cp "${{ vars.IMAGE_REPO }}:${{ github.sha }}" "${{ vars.MIRROR_REPO }}:latest"', build, 'build'))).toEqual([]);
+    });
+
+    it('still reports a copy of an image the run did not push, or one it pushes only after the copy', () => {
+      expect(positions(scanWith(RULE, job(`            - run: docker buildx build --push -t "\${{ vars.IMAGE_REPO }}:\${{ github.sha }}" .
+            - run: crane copy "\${{ vars.UPSTREAM_REPO }}:1" "\${{ vars.MIRROR_REPO }}:1"`)))).toEqual(['11:14 LOW']);
+      expect(positions(scanWith(RULE, job(`            - run: crane copy "\${{ vars.IMAGE_REPO }}:1" "\${{ vars.MIRROR_REPO }}:1"
+            - run: docker buildx build --push -t "\${{ vars.IMAGE_REPO }}:1" .`)))).toEqual(['10:14 LOW']);
+      // A job that does not need the pushing one may run first: its copy is of whatever the registry holds.
+      const build = `        build:
+          runs-on: ubuntu-latest
+          steps:
+            - run: docker buildx build --push -t "\${{ vars.IMAGE_REPO }}:1" .`;
+      expect(scanWith(RULE, job('            - run: crane copy "${{ vars.IMAGE_REPO }}:1" "${{ vars.MIRROR_REPO }}:1"', build))).toHaveLength(1);
+    });
+  });
 });
