@@ -8,7 +8,7 @@ import { everyPathGuarded, stepTrust } from './trust-guards.js';
 import { keyText, type YNode, type YScalar } from '../yaml/model.js';
 import { actionPermissions, GH_COMMANDS, type Scope } from '../data/permissions.js';
 import { describeStep } from './describe.js';
-import { githubPackagesPush, inputWithEnv, oidcPublish } from './token-uses.js';
+import { githubPackagesPush, inputWithEnv, oidcPublish, otherTokenOnly } from './token-uses.js';
 import { stepAgent } from './agent-input.js';
 import type { AgentAction } from '../data/agent-actions.js';
 import { stepExecutions } from './run-model/execution.js';
@@ -215,6 +215,8 @@ function stepMayUse(step: Step, scope: string): boolean {
     const full = ref.path === '' ? ref.slug : `${ref.slug}/${ref.path.toLowerCase()}`;
     const agent = stepAgent(step);
     if (agent !== undefined) return agentMayUse(step, agent, scope);
+    // Given another token (an app's installation token, a PAT) in its token input, the action does not hold the job's.
+    if (scope !== 'id-token' && otherTokenOnly(step) !== null) return false;
     // The least-privilege table of the permissions fix knows what a well-known action asks for, by its inputs.
     const known = actionPermissions(full);
     if (known !== undefined) {
@@ -239,6 +241,8 @@ function stepMayUse(step: Step, scope: string): boolean {
     return true;
   }
   if (step.run === undefined) return false;
+  // A script whose `gh` and git act with another token (GH_TOKEN from an app, a checkout given a PAT) holds no job token.
+  if (scope !== 'id-token' && otherTokenOnly(step) !== null) return false;
   const text = step.owner.file.text.slice(step.node.start, step.node.end);
   if (critical && RUN_SCOPE[scope]!.test(text)) return true;
   // `run: 5` is a number in YAML (GitHub runs its text); only a string script is read below.
@@ -278,6 +282,19 @@ export function implicitTokenReaders(job: Job): string[] {
   for (const step of job.steps) {
     const agent = stepAgent(step);
     if (agent?.implicitToken?.use === 'read' && step.usesRef?.kind === 'repository') found.push(`${step.usesRef.slug} (${agent.implicitToken.what})`);
+  }
+  return found;
+}
+
+/**
+ * The steps of a job that act on GitHub with another token than the job's (an app's installation token, a
+ * personal access token: `otherTokenOnly`), with the token as written (`steps.app.outputs.token`).
+ */
+export function otherTokenSteps(job: Job): { step: Step; token: string }[] {
+  const found: { step: Step; token: string }[] = [];
+  for (const step of job.steps) {
+    const token = otherTokenOnly(step);
+    if (token !== null) found.push({ step, token: token.length > 60 ? `${token.slice(0, 57)}...` : token });
   }
   return found;
 }

@@ -18,6 +18,8 @@
 import type { Job, Step } from '../model/workflow.js';
 import { get, getText, isTruthy } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
+import { stepExecutions } from './run-model/execution.js';
+import { actionPermissions } from '../data/permissions.js';
 
 /** GitHub Packages' container registries. */
 const GITHUB_REGISTRY = /(?:^|[\s,/"'=])(?:ghcr\.io|docker\.pkg\.github\.com)\b/i;
@@ -97,4 +99,121 @@ export function oidcPublish(step: Step): string | null {
   const releases = slug === 'goreleaser/goreleaser-action' || (typeof step.run?.value === 'string' && /\bgoreleaser\s+release\b/.test(step.run.value));
   if (releases && job !== null && job.steps.some((s) => slugOf(s) === 'sigstore/cosign-installer')) return 'goreleaser signs with cosign, whose keyless signing takes the OIDC token';
   return null;
+}
+
+/**
+ * Action inputs named for a GitHub token (`github-token`, `repo-token`, `github_token`, `githubToken`,
+ * `gh-token`): where an action takes the credential it acts on GitHub with, `${{ github.token }}` by default.
+ * A bare `token` is the GitHub token of the actions the permissions table knows, and of others only when its
+ * value is one (`githubCredential`): a service's own `token:` (a coverage or benchmark upload) is not.
+ */
+const GITHUB_TOKEN_INPUT = /^(?:github|repo|gh)[-_]?token$/i;
+/** Secrets named for GitHub, a bot, an app or a personal access token (`GH_PAT`, `BOT_TOKEN`, `RELEASE_APP_TOKEN`). */
+const GITHUB_SECRET = /\bsecrets\.[\w-]*(?:GH|GITHUB|PAT|BOT|APP)[\w-]*/i;
+/** Actions that mint a token (`actions/create-github-app-token`, `tibdex/github-app-token`): their output is a GitHub token. */
+const TOKEN_MINTER = /token/i;
+
+/** True when a value is a GitHub credential other than the job's: a token a minting step output, or a secret named for it. */
+function githubCredential(step: Step, value: string): boolean {
+  if (GITHUB_SECRET.test(value)) return true;
+  const output = /\bsteps\.([\w-]+)\.outputs\.[\w-]*token\b/i.exec(value);
+  const minter = output === null ? undefined : step.job?.steps.find((s) => s.id === output[1]);
+  return minter !== undefined && TOKEN_MINTER.test(slugOf(minter) ?? '');
+}
+/** A value that is a token: an expression (a step's output, a secret), not a literal word. */
+const EXPRESSION = /\$\{\{[^}]*\}\}/;
+/** Variables `gh` (and the tools that follow its convention) read the token from, in that order. */
+const GH_ENV = ['GH_TOKEN', 'GITHUB_TOKEN'] as const;
+/** A script that talks to a remote with the credentials a checkout left (a push), or runs code that may. */
+const GIT_WRITE = /\bgit\b[^\n;&|]*\s(?:push|tag)\b/;
+/** Build tools and interpreters, which may run code that pushes. */
+const RUNS_CODE = /(?:^|[\s;&|(])(?:make|just|task|rake|npm\s+run|yarn|pnpm|bun\s+run|npx|node|python3?|bash|sh|go\s+run|cargo\s+run)\b/m;
+/** Tools that reach GitHub through their own credentials (a registry login), not `gh`'s. */
+const REGISTRY_PUSH = /\b(?:docker|podman|buildah)\s+push\b|\bpublish\b|\b(?:semantic-release|release-it|goreleaser|changeset|lerna)\b/i;
+
+/** The `env:` a step sees: its own over its job's over its workflow's, value text by name. */
+function stepEnv(step: Step): Map<string, string> {
+  const env = new Map<string, string>();
+  const text = step.owner.file.text;
+  for (const map of [step.job?.workflow.env, step.job?.env, step.env]) {
+    for (const pair of map?.pairs ?? []) env.set(String(pair.key.value ?? ''), text.slice(pair.value.start, pair.value.end));
+  }
+  return env;
+}
+
+/** True when the job's own token reaches the step by name: in its inputs, its script or any `env:` it sees. */
+function seesJobToken(step: Step): boolean {
+  const text = step.owner.file.text;
+  for (const node of [step.with, step.run]) if (node !== undefined && JOB_TOKEN.test(text.slice(node.start, node.end))) return true;
+  for (const value of stepEnv(step).values()) if (JOB_TOKEN.test(value)) return true;
+  return false;
+}
+
+/**
+ * True when a step before `step` in its job leaves the job's token where git finds it: an `actions/checkout`
+ * that persists its default credential (no `token:` other than the job's, `persist-credentials` not false), or
+ * a step that names the job's token while it configures git (`gh auth setup-git`, `git config`, `git remote`).
+ */
+function jobTokenPersisted(step: Step): boolean {
+  const job = step.job;
+  if (job === null) return true;
+  for (const earlier of job.steps.slice(0, step.index)) {
+    if (slugOf(earlier) === 'actions/checkout') {
+      if ((getText(earlier.with, 'persist-credentials') ?? '').trim().toLowerCase() === 'false') continue;
+      const token = getText(earlier.with, 'token') ?? '';
+      if (!EXPRESSION.test(token) || JOB_TOKEN.test(token)) return true;
+      continue;
+    }
+    const script = typeof earlier.run?.value === 'string' ? earlier.run.value : '';
+    if (/\bgh\s+auth\b|\bgit\s+(?:config|remote)\b|\bsetup-git\b/.test(script) && seesJobToken(earlier)) return true;
+  }
+  return false;
+}
+
+/**
+ * The other token a step acts on GitHub with, when every GitHub credential it holds is one (a GitHub App
+ * installation token minted by `actions/create-github-app-token`, a personal access token in a secret), so
+ * that it uses none of its job token's scopes; null when it may use the job's token:
+ *
+ * - an action given another token in its GitHub token input (`github-token:`, `repo-token:`, ...; a bare
+ *   `token:` of an action the permissions table knows, or set to a minted token or a secret named for GitHub),
+ *   with the job's token named in none of its inputs or `env:` (an action without that input reads
+ *   `${{ github.token }}`, its action.yml default);
+ * - a script whose `gh` reads another token (`GH_TOKEN`, else `GITHUB_TOKEN`, in the `env:` it sees) and that
+ *   names the job's token nowhere, pushes to no registry and publishes nothing, and, when it pushes with git
+ *   or runs a file that may, after no step left the job's token for git (a checkout without `token:`).
+ *
+ * The value named is the expression as written (`steps.app.outputs.token`).
+ */
+export function otherTokenOnly(step: Step): string | null {
+  if (seesJobToken(step)) return null;
+  const text = step.owner.file.text;
+  if (step.usesRef !== undefined) {
+    if (step.usesRef.kind !== 'repository') return null;
+    const known = actionPermissions(slugOf(step) ?? '') !== undefined;
+    const given = (step.with?.pairs ?? []).find((p) => {
+      const name = String(p.key.value ?? '');
+      const value = text.slice(p.value.start, p.value.end);
+      if (!EXPRESSION.test(value)) return false;
+      return GITHUB_TOKEN_INPUT.test(name) || (/^token$/i.test(name) && (known || githubCredential(step, value)));
+    });
+    return given === undefined ? null : tokenName(text.slice(given.value.start, given.value.end));
+  }
+  const script = typeof step.run?.value === 'string' ? step.run.value : null;
+  if (script === null || REGISTRY_PUSH.test(script)) return null;
+  const env = stepEnv(step);
+  const name = GH_ENV.find((n) => env.has(n));
+  const value = name === undefined ? undefined : env.get(name);
+  if (value === undefined || !EXPRESSION.test(value)) return null;
+  // git, and a file of the repository's or a build tool that may run it, take the credentials a checkout left.
+  if (GIT_WRITE.test(script) || RUNS_CODE.test(script) || stepExecutions(step).some((e) => e.kind === 'file')) {
+    if (jobTokenPersisted(step)) return null;
+  }
+  return tokenName(value);
+}
+
+/** `steps.app.outputs.token` from `${{ steps.app.outputs.token }}`; the text itself when it is not one expression. */
+function tokenName(value: string): string {
+  const one = /^\s*["']?\$\{\{\s*([^}]*?)\s*\}\}["']?\s*$/.exec(value);
+  return one?.[1] ?? value.trim();
 }

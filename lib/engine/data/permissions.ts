@@ -59,6 +59,8 @@ export const ACTION_PERMISSIONS: Readonly<Record<string, ActionPermissions>> = {
   'docker/build-push-action': NONE,
   'sigstore/cosign-installer': NONE,
   'actions/create-github-app-token': NONE,
+  // Mints an installation token from the app's key (its action.yml takes no GitHub token).
+  'tibdex/github-app-token': NONE,
   'slackapi/slack-github-action': NONE,
   'crazy-max/ghaction-import-gpg': NONE,
   'step-security/harden-runner': NONE,

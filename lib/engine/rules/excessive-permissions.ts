@@ -1,11 +1,11 @@
 import { agentEvents, agentReach, agentShell, stepAgent } from '../analysis/agent-input.js';
 import { describeStep } from '../analysis/describe.js';
 import { scriptInjections } from '../analysis/injections.js';
-import { implicitTokenReaders, outsiderCode, readPermissions, scopeUse, type OutsiderCode, type WriteScope } from '../analysis/permissions.js';
+import { implicitTokenReaders, otherTokenSteps, outsiderCode, readPermissions, scopeUse, type OutsiderCode, type WriteScope } from '../analysis/permissions.js';
 import { reachFacts } from '../analysis/run-model/facts.js';
 import { severityOf, whoText, type Reach } from '../analysis/run-model/index.js';
 import { REACH_ORDER } from '../analysis/run-model/reach.js';
-import type { Job } from '../model/workflow.js';
+import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import type { Severity } from '../types.js';
 
@@ -111,6 +111,14 @@ function steeredText(steer: Steering, what: string): string {
   return ` MEDIUM: ${steer.text}; ${whoText(steer.reach)}, so injected instructions or code can ${what} with it although no step needs it.`;
 }
 
+/** `\`steps.app.outputs.token\` in steps \`Review\`, 3`: the other tokens a job's steps act with, and where. */
+function otherText(others: readonly { step: Step; token: string }[]): string {
+  const tokens = [...new Set(others.map((o) => `\`${o.token}\``))];
+  const labels = others.slice(0, 4).map((o) => (o.step.name ?? o.step.id) !== null ? `\`${(o.step.name ?? o.step.id ?? '').replace(/\s+/g, ' ').slice(0, 60)}\`` : String(o.step.index + 1));
+  const more = others.length > 4 ? ` and ${others.length - 4} more` : '';
+  return `${tokens.slice(0, 2).join(', ')}${tokens.length > 2 ? ' and others' : ''} in step${others.length === 1 ? '' : 's'} ${labels.join(', ')}${more}`;
+}
+
 function jobsText(jobs: readonly Job[]): string {
   const names = jobs.slice(0, 3).map((j) => `\`${j.id}\``);
   const more = jobs.length > 3 ? ` and ${jobs.length - 3} more` : '';
@@ -211,7 +219,10 @@ export default defineWorkflowRule({
       // An action that takes the token itself to read with it (an agent's access check) holds it, but writes nothing.
       const readers = implicitTokenReaders(job);
       const handed = readers.length === 0 ? 'and hand the token to nothing' : `and hand the token only to ${readers.join(', ')}, which reads with it`;
-      const grants = `Job \`${job.id}\` grants ${unused.map((w) => `\`${w.scope}: write\``).join(', ')} that its steps never use: they run only scripts and actions that never write with the token, ${handed}.`;
+      // Steps that act on GitHub with another token (an app's, a PAT) leave the job's grant unused.
+      const others = otherTokenSteps(job);
+      const other = others.length === 0 ? '' : ` act on GitHub only with another token (${otherText(others)}),`;
+      const grants = `Job \`${job.id}\` grants ${unused.map((w) => `\`${w.scope}: write\``).join(', ')} that its steps never use: they run only scripts and actions that never write with the token,${other} ${handed}.`;
       const steered = steering(context, job);
       if (steered !== null) {
         context.report({

@@ -647,3 +647,75 @@ ${steps}
               tags: ghcr.io/example/app:latest`)))).toEqual(['10:7 LOW']);
   });
 });
+
+describe(`${RULE}: steps that act with another token`, () => {
+  // A job granted write scopes whose GitHub work is done with an app's installation token (or a PAT).
+  const job = (steps: string, env = '') => yaml`
+    on: pull_request
+    jobs:
+      bot:
+        runs-on: ubuntu-latest
+        permissions:
+          contents: write
+          pull-requests: write
+        ${env}
+        steps:
+          - id: app
+            uses: actions/create-github-app-token@v2
+            with:
+              app-id: \${{ vars.APP_ID }}
+              private-key: \${{ secrets.APP_KEY }}
+          ${steps}
+  `;
+
+  it('reports the job token\'s write scopes unused when gh and every action take the app token', () => {
+    const found = scanWith(RULE, job(`- uses: actions/checkout@v4
+            with: { token: "\${{ steps.app.outputs.token }}" }
+          - run: gh pr review --approve "$PR" && git push origin HEAD
+            env:
+              GH_TOKEN: \${{ steps.app.outputs.token }}
+              PR: \${{ github.event.pull_request.html_url }}
+          - uses: peter-evans/create-pull-request@v7
+            with:
+              token: \${{ steps.app.outputs.token }}
+          - uses: actions/github-script@v7
+            with:
+              github-token: \${{ secrets.BOT_PAT }}
+              script: |
+                await github.rest.pulls.merge({ ...context.repo, pull_number: 1 })`));
+    expect(positions(found)).toEqual(['6:7 LOW']);
+    expect(found[0]?.description).toContain('grants `contents: write`, `pull-requests: write` that its steps never use');
+    expect(found[0]?.description).toContain('act on GitHub only with another token (`steps.app.outputs.token`, `secrets.BOT_PAT` in steps 2, 3, 4, 5)');
+    // tibdex/github-app-token mints the same way, and a PAT in the job's env reaches gh alike.
+    expect(positions(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        bot:
+          runs-on: ubuntu-latest
+          permissions: { contents: write }
+          env: { GH_TOKEN: "\${{ secrets.RELEASE_PAT }}" }
+          steps:
+            - uses: tibdex/github-app-token@v2
+              with: { app_id: "\${{ vars.APP_ID }}", private_key: "\${{ secrets.APP_KEY }}" }
+            - run: gh release create "$GITHUB_REF_NAME"
+    `))).toEqual(['5:20 LOW']);
+  });
+
+  it('keeps the job token used by an action without a token input, gh given github.token, and git after a default checkout', () => {
+    // peter-evans/create-pull-request with no `token:` takes `${{ github.token }}`, its action.yml default.
+    expect(scanWith(RULE, job('- uses: peter-evans/create-pull-request@v7'))).toEqual([]);
+    expect(scanWith(RULE, job(`- run: gh pr review --approve "$PR" && gh pr merge "$PR"
+            env: { GH_TOKEN: "\${{ github.token }}" }`))).toEqual([]);
+    expect(scanWith(RULE, job(`- run: gh pr merge "$PR"
+            env: { GH_TOKEN: "\${{ steps.app.outputs.token || github.token }}" }`))).toEqual([]);
+    // The app token reaches gh, but git pushes with what the default checkout persisted: the job's token.
+    expect(scanWith(RULE, job(`- uses: actions/checkout@v4
+          - run: gh pr comment "$PR" --body done && git push origin HEAD
+            env: { GH_TOKEN: "\${{ steps.app.outputs.token }}" }`))).toEqual([]);
+    // An action given the app token, next to one that is not, still leaves the grant it uses used.
+    const found = scanWith(RULE, job(`- uses: peter-evans/create-pull-request@v7
+            with: { token: "\${{ steps.app.outputs.token }}" }
+          - uses: softprops/action-gh-release@v2`));
+    expect(found.map((f) => f.description.slice(0, 50))).toEqual(['Job `bot` grants `pull-requests: write` that its s']);
+  });
+});
