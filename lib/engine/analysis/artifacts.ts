@@ -4,7 +4,7 @@ import { followsUntrustedRuns } from './workflow-run.js';
 import { commandName, logicalLines, pipelines, words } from '../shell.js';
 import { checkedLine, feedingLines, githubScriptChecks, JS_NUMBER, outputLines, outputSources, validatedVariables } from './script-outputs.js';
 import { usesOnlyValidated } from './validation.js';
-import { get, getText, keyText, type YNode } from '../yaml/model.js';
+import { get, getText, keyText, scalarText, type YNode } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
 import { commentSink, fixedCommentBody, jobNotices, labelCommand, labelSink, runToken, stepNotice, type Notice } from './notices.js';
 import { isFullSha } from '../model/uses.js';
@@ -40,7 +40,8 @@ export function stepDownloads(step: Step): ForeignDownload[] {
   const ref = step.usesRef;
   if (ref?.kind === 'repository' && step.uses !== undefined) {
     const slug = ref.slug;
-    if (slug === 'actions/download-artifact' && hasInput(step, 'run-id')) {
+    // `run-id` that is only the run's own id (`${{ github.run_id }}`, also through `env:`): its own artifacts.
+    if (slug === 'actions/download-artifact' && hasInput(step, 'run-id') && !OWN_RUN_ID.test(downloadInput(step, 'run-id') ?? '')) {
       return [download(step, step.uses, `actions/download-artifact with \`run-id: ${getText(step.with, 'run-id') ?? ''}\``, getText(step.with, 'path'))];
     }
     if (CROSS_RUN_ACTIONS.has(slug)) return trustedRunsOnly(step) ? [] : [download(step, step.uses, slug, getText(step.with, 'path'))];
@@ -65,6 +66,48 @@ export function stepDownloads(step: Step): ForeignDownload[] {
     result.push({ ...download(step, run, '`gh run download`', dir), scriptOffset: line.offset });
   }
   return result;
+}
+
+/** A `run-id` that names the running workflow's own run and nothing else. */
+const OWN_RUN_ID = /^\s*\$\{\{\s*(?:\(\s*)*github\.run_id(?:\s*\))*\s*\}\}\s*$/;
+
+/** `env.NAME` in an expression (the `env` context: names match whatever their case). */
+const ENV_REFERENCE = /(?<![\w.-])env\.([A-Za-z_][\w-]{0,99})\b/g;
+
+/** The value of `name` in the `env:` a step sees (its own, its job's, its workflow's), as written; null when none sets it. */
+function envText(step: Step, name: string): string | null {
+  const lower = name.toLowerCase();
+  for (const env of [step.env, step.job?.env, step.job?.workflow.env]) {
+    const pair = env?.pairs.find((p) => keyText(p.key).toLowerCase() === lower);
+    if (pair !== undefined) return scalarText(pair.value);
+  }
+  return null;
+}
+
+/**
+ * A download input as the runner gives it to the action, with `env.NAME` inside its `${{ }}` replaced by the value
+ * the step's, job's or workflow's `env:` sets (`run-id: ${{ env.RUN_ID }}` with `RUN_ID: ${{ github.event_name ==
+ * 'workflow_run' && github.event.workflow_run.id || github.run_id }}`): an expression value goes in parenthesized,
+ * a literal quoted. A few rounds, on bounded text; a name no `env:` sets is left as written.
+ */
+export function downloadInput(step: Step, name: string): string | null {
+  let text = getText(step.with, name);
+  if (text === null) return null;
+  for (let round = 0; round < 3 && text.length < 2_000; round++) {
+    let changed = false;
+    text = text.replace(/\$\{\{([^}]*(?:\}(?!\})[^}]*)*)\}\}/g, (whole, inner: string) => {
+      const replaced = inner.replace(ENV_REFERENCE, (ref, variable: string) => {
+        const value = envText(step, variable);
+        if (value === null) return ref;
+        changed = true;
+        const expression = /^\s*\$\{\{([^}]*(?:\}(?!\})[^}]*)*)\}\}\s*$/.exec(value);
+        return expression !== null ? `(${(expression[1] ?? '').trim()})` : `'${value.replace(/'/g, "''")}'`;
+      });
+      return `\${{${replaced}}}`;
+    });
+    if (!changed) break;
+  }
+  return text;
 }
 
 function download(step: Step, node: YNode, how: string, destination: string | null): ForeignDownload {
@@ -208,8 +251,9 @@ function runValue(download: ForeignDownload): { value: string; producers: Step[]
   const step = download.step;
   const ref = step.usesRef;
   let value: string;
-  if (ref?.kind === 'repository' && ref.slug === 'actions/download-artifact') value = getText(step.with, 'run-id') ?? '';
-  else if (ref?.kind === 'repository' && CROSS_RUN_ACTIONS.has(ref.slug)) value = ['run_id', 'run_number', 'commit', 'workflow_conclusion'].map((n) => getText(step.with, n) ?? '').join(' ');
+  // Through `env:` too: an `&&`/`||` choice one of whose branches is the triggering run's id may be that run.
+  if (ref?.kind === 'repository' && ref.slug === 'actions/download-artifact') value = downloadInput(step, 'run-id') ?? '';
+  else if (ref?.kind === 'repository' && CROSS_RUN_ACTIONS.has(ref.slug)) value = ['run_id', 'run_number', 'commit', 'workflow_conclusion'].map((n) => downloadInput(step, n) ?? '').join(' ');
   else if (download.scriptOffset !== undefined && typeof step.run?.value === 'string') {
     const line = logicalLines(step.run.value).find((l) => l.offset === download.scriptOffset);
     value = line?.text ?? '';

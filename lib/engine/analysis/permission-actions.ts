@@ -15,6 +15,10 @@ import { getText } from '../yaml/model.js';
  *   the repo")` below `permission-level` (default `write`); `read` or `none` lets every account through. It sets
  *   `command-name` and `command-arguments` before it checks the permission, so an `if:` on them lets anyone
  *   through once `continue-on-error: true` swallows the failure; `steps.<id>.outcome == 'success'` does not.
+ *   It checks only when the comment is `created` (`shouldRunForAction`; on `edited` it fails its step either
+ *   way): on any other activity (`deleted`) it logs and returns, the step succeeding with no output set and no
+ *   permission checked. So the failure (and `outcome == 'success'`) stands in the way only on `created` and
+ *   `edited`; an `if:` on its outputs keeps later steps from running on the other activities (they are empty).
  * - `prince-chrismc/check-actor-permissions-action` (src/main.ts): `core.setFailed('Insufficient Permissions!
  *   ...')` below `permission`, and output `permitted` (`'true'` / `'false'`).
  * - `actions-cool/check-user-permission` (README): never fails on the answer; outputs `require-result` (`'true'`
@@ -35,6 +39,13 @@ export interface PermissionAction {
   deny: string;
   /** What else a reader of the finding needs to know, in words. */
   note?: string;
+  /**
+   * The activities (`github.event.action`) on which the action checks at all; on any other it ends its step
+   * without failing it. Undefined: it checks on every occasion.
+   */
+  checksOn?: readonly string[];
+  /** Outputs it sets only on the occasions it checks on (before the check): an `if:` on one skips a step on the others. */
+  setOnCheck?: ReadonlySet<string>;
 }
 
 const OPEN_LEVELS = new Set(['none', 'read']);
@@ -52,6 +63,8 @@ const ACTIONS: readonly PermissionAction[] = [
     answers: new Set(),
     deny: 'fails its step',
     note: 'it sets `command-name` before it checks the permission, so an `if:` on that output lets anyone through',
+    checksOn: ['created', 'edited'],
+    setOnCheck: new Set(['command-name', 'command-arguments']),
   },
   {
     slug: 'prince-chrismc/check-actor-permissions-action',

@@ -80,6 +80,20 @@ export interface TrustGuard {
    * comment's text. An `actor` guard is always one.
    */
   actor?: true;
+  /**
+   * The guard holds only on occasions whose activity (`github.event.action`) is one of these: a permission action
+   * that checks only when a comment is `created` or `edited` (permission-actions.ts `checksOn`). On another
+   * activity (`deleted`) it is no guard. Undefined: on every occasion.
+   */
+  onlyOn?: readonly string[];
+  /** The guard holds only on occasions whose activity is none of these (an `if:` on outputs set only when checking). */
+  notOn?: readonly string[];
+}
+
+/** True when the guard stands in the way on an occasion of activity `action` (null: not known, any). */
+export function holdsOnAction(guard: TrustGuard, action: string | null): boolean {
+  if (action === null) return true;
+  return (guard.onlyOn === undefined || guard.onlyOn.includes(action)) && (guard.notOn === undefined || !guard.notOn.includes(action));
 }
 
 /**
@@ -152,6 +166,8 @@ interface Atom {
   pushRace?: true;
   /** A `commenter` guard that checks the actor (see TrustGuard). */
   actor?: true;
+  onlyOn?: readonly string[];
+  notOn?: readonly string[];
 }
 
 const jobCache = new ScanCache<Job, TrustPaths>();
@@ -425,7 +441,8 @@ function failingChecks(job: Job): FailingCheck[] {
   for (const s of job.steps) {
     // An action that fails its step for an account without the permission (permission-actions.ts).
     if (actionFailsJob(s)) {
-      found.push({ step: s, guard: { kind: 'commenter', condition: `permission check by \`${permissionAction(s)?.slug ?? ''}\` in step \`${s.name ?? s.id ?? String(s.index + 1)}\``, actor: true } });
+      const checksOn = permissionAction(s)?.checksOn;
+      found.push({ step: s, guard: { kind: 'commenter', condition: `permission check by \`${permissionAction(s)?.slug ?? ''}\` in step \`${s.name ?? s.id ?? String(s.index + 1)}\``, actor: true, ...(checksOn !== undefined ? { onlyOn: checksOn } : {}) } });
       continue;
     }
     if (s.node.pairs.some((p) => p.key.value === 'continue-on-error')) continue;
@@ -481,6 +498,8 @@ function guardOf(atom: Atom, kind: TrustGuardKind, condition: string): TrustGuar
   if (atom.pushRace === true) guard.pushRace = true;
   if (atom.fact === 'merged') guard.merged = true;
   if (atom.actor === true) guard.actor = true;
+  if (atom.onlyOn !== undefined) guard.onlyOn = atom.onlyOn;
+  if (atom.notOn !== undefined) guard.notOn = atom.notOn;
   return guard;
 }
 
@@ -689,8 +708,19 @@ function permissionOutput(path: string, context: AtomContext, test: OutputTest):
  * (the permission actions all check `github.actor`).
  */
 function permissionAtom(path: string, context: AtomContext, test: OutputTest): Atom {
-  const actor = permissionSteps(path, context, test).every((s) => permissionAction(s) !== null || scriptChecksActor(scriptOf(s) ?? ''));
-  return actor ? { guard: 'commenter', fact: null, actor: true } : { guard: 'commenter', fact: null };
+  const steps = permissionSteps(path, context, test);
+  const actor = steps.every((s) => permissionAction(s) !== null || scriptChecksActor(scriptOf(s) ?? ''));
+  const atom: Atom = actor ? { guard: 'commenter', fact: null, actor: true } : { guard: 'commenter', fact: null };
+  // An action that checks only on some activities: its outcome stands in the way only on those; an output it sets
+  // only when it checks (before the check, so no gate there) keeps the step from running only on the others.
+  const actions = steps.map(permissionAction);
+  const checksOn = actions.every((a) => a?.checksOn !== undefined) ? actions[0]?.checksOn : undefined;
+  if (checksOn !== undefined) {
+    const [, , outputs] = path.split('.');
+    if (outputs === 'outputs') atom.notOn = checksOn;
+    else atom.onlyOn = checksOn;
+  }
+  return atom;
 }
 
 /** The steps that produce `path` (`steps.<id>.outputs.<x>`, `needs.<job>.outputs.<x>`, `steps.<id>.outcome`) and check a permission. */
@@ -719,6 +749,9 @@ function permissionSteps(path: string, context: AtomContext, test: OutputTest): 
     const action = permissionAction(s);
     if (action !== null) {
       const names = head === 'steps' ? [name] : (read ?? []).filter((r) => r.id === s.id?.toLowerCase()).map((r) => r.name);
+      // An output set only on the activities it checks on, tested for truth or compared with a non-empty value.
+      const setOnCheck = action.setOnCheck;
+      if (setOnCheck !== undefined && test.decoded !== true && (test.value === undefined || test.value.trim() !== '') && names.some((n) => n !== undefined && setOnCheck.has(n))) return true;
       return granting && names.some((n) => n !== undefined && action.answers.has(n));
     }
     const script = s.run ?? get(s.with, 'script');

@@ -87,12 +87,16 @@ export default defineWorkflowRule({
         const first = executions[0];
         if (first === undefined) {
           // Kept aside, the files can still name the commit a later checkout brings, which a step then runs.
+          // The checkout may be a later job's (one that needs this one): that job's run, reach and holdings decide.
           const checkout = artifactCheckout(runs, run, download.step);
           if (checkout === undefined) continue;
-          const sinks = runs.sinksOf(run, checkout);
-          const gated = runs.sinkReach(reach, sinks);
-          const found = judge(runs, run, gated, true, null, false);
-          if (found !== null) report(context, job, { download, reach: gated, run, ...found, consequence: `; ${sinkText(job, sinks, checkout, checkout)}` });
+          const other = checkout.step.job !== null && checkout.step.job !== job ? checkout.step.job : null;
+          const sinkRun = other === null ? run : runs.job(other);
+          const sinks = runs.sinksOf(sinkRun, checkout);
+          if (sinks.length === 0) continue;
+          const gated = runs.sinkReach(other === null ? reach : runs.stepReach(checkout.step), sinks);
+          const found = judge(runs, sinkRun, gated, true, null, false);
+          if (found !== null) report(context, job, { download, reach: gated, run: sinkRun, ...found, consequence: `; ${sinkText(job, sinks, checkout, checkout)}` });
           continue;
         }
         const line = job.workflow.file.position(first.step.run?.start ?? first.step.node.start).line;

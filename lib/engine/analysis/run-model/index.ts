@@ -521,11 +521,27 @@ export class RunModel {
     const gates: string[] = [];
     for (const sink of sinks) {
       const gate = sink.execution.startedBy;
-      if (gate === undefined) return reach;
+      if (gate === undefined) return this.#sinkStepsReach(reach, sinks);
       if (!gates.includes(gate)) gates.push(gate);
     }
     const { approvalMoves: _moves, ...rest } = reach;
     return { ...rest, level: 'approval', gates: [...new Set([...reach.gates, ...gates])] };
+  }
+
+  /**
+   * When every step that runs the code is itself kept from outsiders where the step that brings it in is not
+   * (its own `if:` on a permission check's output, a check that holds only on some activities of the event:
+   * the code lands on a deleted comment, but nothing runs it there), the weakest of those steps' reach.
+   */
+  #sinkStepsReach(reach: Reach, sinks: readonly TracedExecution[]): Reach {
+    let weakest: Reach | null = null;
+    for (const sink of sinks) {
+      if (sink.step.job === null) return reach;
+      const theirs = this.stepReach(sink.step);
+      if (REACH_ORDER.indexOf(theirs.level) <= REACH_ORDER.indexOf(reach.level)) return reach;
+      if (weakest === null || REACH_ORDER.indexOf(theirs.level) < REACH_ORDER.indexOf(weakest.level)) weakest = theirs;
+    }
+    return weakest ?? reach;
   }
 
   /** Executions after `entry` (in the same run) that run the code it holds. */

@@ -21,7 +21,7 @@ import { dispatchGate } from '../dispatch-gate.js';
 import { localCallers } from '../callers.js';
 
 export { localCallers } from '../callers.js';
-import { checksActor, environmentApproves, jobTrustOn, stepTrustOn, type TrustGuard, type TrustPaths } from '../trust-guards.js';
+import { checksActor, environmentApproves, holdsOnAction, jobTrustOn, stepTrustOn, type TrustGuard, type TrustPaths } from '../trust-guards.js';
 import { followsUntrustedRuns } from '../workflow-run.js';
 import { COMMENT_EVENTS, occasionIndexes, workflowRuns, type Occasion, type RunSet } from './conditions.js';
 import { flatMap } from '../../model/arrays.js';
@@ -94,7 +94,10 @@ function occasionReach(occasion: Occasion, workflow: Workflow, repository: Repos
 }
 
 /** How one way to run (a conjunction of guards) holds an outsider back. */
-function pathReach(path: readonly TrustGuard[], base: ReachLevel): PathReach {
+function pathReach(all: readonly TrustGuard[], base: ReachLevel, action: string | null = null): PathReach {
+  // A guard that holds only on some activities (a permission action that checks only created comments) is none on the others.
+  const path = action === null ? all : all.filter((g) => holdsOnAction(g, action));
+  const unchecked = action === null ? undefined : all.find((g) => g.onlyOn !== undefined && !holdsOnAction(g, action));
   let level = base;
   const gates: string[] = [];
   // Another guard that binds the approval to the code (`github.event.label.name == X`) keeps it bound. A label
@@ -132,6 +135,10 @@ function pathReach(path: readonly TrustGuard[], base: ReachLevel): PathReach {
     found.labelRemoved = removedBy;
     if (path.some((g) => g.kind === 'label' && g.pushRace === true)) found.labelRace = true;
   }
+  if (unchecked !== undefined && action !== null) {
+    const who = unchecked.condition.replace(/^permission check by (`[^`]+`) in step (`[^`]+`)$/, '$1 (step $2)');
+    found.noGate = `on a ${action} comment ${who} ends its step without checking the permission: it checks only when a comment is ${(unchecked.onlyOn ?? []).join(' or ')}, so the later steps run for anyone`;
+  }
   return found;
 }
 
@@ -141,6 +148,8 @@ interface PathReach {
   approvalMoves: boolean;
   labelRemoved?: string;
   labelRace?: boolean;
+  /** A guard of the path that does not hold on the occasion's activity, in words (`Reach.noGate`). */
+  noGate?: string;
 }
 
 /**
@@ -190,9 +199,11 @@ export function reachOf(job: Job, step: Step | null, repository: RepositoryModel
       if (REACH_ORDER.indexOf(base) < REACH_ORDER.indexOf(best.level)) best = { ...best, level: base, event: null, gates: [] };
       continue;
     }
-    const found = guardedReach(job, step, occasion.event as string, base, trustByEvent);
+    const found = guardedReach(job, step, occasion.event as string, base, trustByEvent, occasion.action);
     if (REACH_ORDER.indexOf(found.level) < REACH_ORDER.indexOf(best.level) || (found.level === best.level && found.approvalMoves && best.approvalMoves !== true)) {
       best = { ...best, level: found.level, event: occasion.event, gates: found.gates };
+      if (found.level === 'anyone' && found.noGate !== undefined) best.noGate = found.noGate;
+      else delete best.noGate;
       if (found.approvalMoves) best.approvalMoves = true;
       else delete best.approvalMoves;
       if (found.labelRemoved !== undefined) best.labelRemoved = found.labelRemoved;
@@ -287,14 +298,14 @@ export function forkReach(job: Job, repository: RepositoryModel): ForkReach | nu
       better({ level: base, event: occasion.event, gates: [] });
       continue;
     }
-    const found = guardedReach(job, null, occasion.event, base, cache);
+    const found = guardedReach(job, null, occasion.event, base, cache, occasion.action);
     const gates = base === 'approval' ? [`the \`${occasion.action ?? ''}\` activity, a maintainer's act`, ...found.gates] : found.gates;
     better({ level: found.level, event: occasion.event, gates: [...new Set(gates)], ...(found.approvalMoves ? { approvalMoves: true } : {}) });
   }
   return best;
 }
 
-function guardedReach(job: Job, step: Step | null, event: string, base: ReachLevel, cache: Map<string, TrustPaths>): PathReach {
+function guardedReach(job: Job, step: Step | null, event: string, base: ReachLevel, cache: Map<string, TrustPaths>, action: string | null = null): PathReach {
   let paths = cache.get(event);
   if (paths === undefined) {
     paths = step === null ? jobTrustOn(job, event) : stepTrustOn(step, event);
@@ -302,7 +313,7 @@ function guardedReach(job: Job, step: Step | null, event: string, base: ReachLev
   }
   let best: PathReach | null = null;
   for (const path of paths) {
-    const found = pathReach(path, base);
+    const found = pathReach(path, base, action);
     if (best === null || REACH_ORDER.indexOf(found.level) < REACH_ORDER.indexOf(best.level) || (found.level === best.level && found.approvalMoves && !best.approvalMoves)) best = found;
   }
   return best ?? { level: 'collaborator', gates: [], approvalMoves: false };
@@ -393,7 +404,8 @@ function valueReachOf(job: Job, step: Step | null, repository: RepositoryModel, 
     // outsider's comment), not its author: a check of the actor vouches for nothing the comment says.
     const changed = COMMENT_EVENTS.has(occasion.event) && (occasion.action === null || occasion.action === 'edited' || occasion.action === 'deleted');
     const coversHere = changed ? (g: TrustGuard) => !checksActor(g) && covers(g) : covers;
-    for (const path of paths) {
+    for (const whole of paths) {
+      const path = whole.filter((g) => holdsOnAction(g, occasion.action));
       let found = valuePathReach(path, coversHere);
       if (changed && found.unvouched && path.some((g) => checksActor(g) && covers(g))) {
         found = { ...found, gates: [...found.gates, "a check of whoever caused the event, which on the comment's `edited` and `deleted` events is whoever edits or deletes it (a maintainer moderating an outsider's comment), not its author"] };

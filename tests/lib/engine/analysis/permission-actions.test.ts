@@ -132,3 +132,26 @@ ${check}
     expect(gated.map((f) => f.severity)).not.toContain('HIGH');
   });
 });
+
+describe('xt0rted/slash-command-action checks only created and edited comments (issue 25)', () => {
+  /** The workflow above with the `types:` of its `issue_comment` (none: every activity) and the job's `if:`. */
+  const on = (types: string, condition = "github.event.issue.pull_request && startsWith(github.event.comment.body, '/test')") =>
+    workflow(xt0rted()).replace('    types: [created]\n', types === '' ? '' : `    types: ${types}\n`).replace(/^ {4}if: .*$/m, `    if: ${condition}`);
+  const found = (text: string, guard = '') => scanWith('untrusted-checkout', guard === '' ? text : text.replace(/( +)- run: make test/, `$1- ${guard}run: make test`).replace(/( +)- uses: actions\/checkout@v4\n( +)with:/, `$1- uses: actions/checkout@v4\n$2${guard}with:`));
+
+  it('on a deleted comment (no types:) the action ends its step without checking: the later steps run for anyone', () => {
+    const open = found(on(''));
+    expect(open.map((f) => f.severity)).toEqual(['HIGH']);
+    expect(open[0]?.description).toContain('anyone with a GitHub account can start it through `issue_comment` (on a deleted comment `xt0rted/slash-command-action` (step `Check`) ends its step without checking the permission');
+    expect(found(on('[created, deleted]')).map((f) => f.severity)).toEqual(['HIGH']);
+    // The step succeeds there: its outcome is no gate either.
+    expect(found(on(''), "if: steps.check.outcome == 'success'\n        ").map((f) => f.severity)).toEqual(['HIGH']);
+  });
+
+  it('negative: only created (or edited) comments, or an if: on the activity or on its outputs (empty on a deleted comment), keep the gate', () => {
+    expect(found(on('[created]')).map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(found(on('[created, edited]')).map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(found(on('', "github.event.action == 'created' && startsWith(github.event.comment.body, '/test')")).map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(found(on(''), "if: steps.check.outputs.command-name == 'test'\n        ").map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+});

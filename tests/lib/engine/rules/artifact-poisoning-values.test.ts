@@ -193,3 +193,76 @@ describe(`${RULE}: a repository and branch read from a fork's artifact, checked 
     expect(scanWith('untrusted-checkout', text.replace('path: meta.json', 'path: meta/meta.json')).map((f) => f.severity)).toEqual(['HIGH']);
   });
 });
+
+describe(`${RULE}: a run id given through env: (issue 25)`, () => {
+  /** A workflow_run job (also run by hand, with a mock upload) whose download's `run-id` comes from `env:`; a later job builds the commit its files name. */
+  const chained = (runId: string, where: 'step' | 'job' | 'workflow' = 'step') => {
+    const env = (indent: string, at: typeof where) => (where === at ? `${indent}env:\n${indent}  RUN_ID: ${runId}\n` : '');
+    return [
+      'on:',
+      '  workflow_run:',
+      '    workflows: [Build]',
+      '    types: [completed]',
+      '  workflow_dispatch:',
+      'permissions: {}',
+      `${env('', 'workflow')}jobs:`,
+      '  meta:',
+      '    runs-on: ubuntu-latest',
+      '    permissions:',
+      '      actions: read',
+      '    outputs:',
+      '      repo: ${{ steps.read.outputs.repo }}',
+      '      sha: ${{ steps.read.outputs.sha }}',
+      `${env('    ', 'job')}    steps:`,
+      '      - name: Mock',
+      "        if: github.event_name == 'workflow_dispatch'",
+      '        uses: actions/upload-artifact@v4',
+      '        with:',
+      '          name: meta',
+      '          path: meta.json',
+      '      - uses: actions/download-artifact@v4',
+      `${env('        ', 'step')}        with:`,
+      '          name: meta',
+      '          path: ${{ runner.temp }}/artifacts',
+      '          run-id: ${{ env.RUN_ID }}',
+      '          github-token: ${{ github.token }}',
+      '      - id: read',
+      '        uses: actions/github-script@v7',
+      '        with:',
+      '          script: |',
+      "            const fs = require('fs');",
+      "            const meta = JSON.parse(fs.readFileSync(`${process.env.RUNNER_TEMP}/artifacts/meta.json`, 'utf8'));",
+      "            core.setOutput('repo', meta.repo);",
+      "            core.setOutput('sha', meta.sha);",
+      '  test:',
+      '    needs: meta',
+      '    runs-on: ubuntu-latest',
+      '    steps:',
+      '      - uses: actions/checkout@v4',
+      '        with:',
+      '          repository: ${{ needs.meta.outputs.repo }}',
+      '          ref: ${{ needs.meta.outputs.sha }}',
+      '      - run: npm ci && npm test',
+      '        env:',
+      '          NPM_TOKEN: ${{ secrets.NPM_TOKEN }}',
+      '',
+    ].join('\n');
+  };
+  const choice = "${{ github.event_name == 'workflow_run' && github.event.workflow_run.id || github.run_id }}";
+
+  it('reports the download whose env: picks the followed run on workflow_run, HIGH when a later job builds the commit its files name', () => {
+    for (const where of ['step', 'job', 'workflow'] as const) {
+      const found = scanWith(RULE, chained(choice, where));
+      expect(found.map((f) => f.severity), where).toEqual(['HIGH']);
+      expect(found[0]?.description).toContain('the run of `Build` can come from a fork\'s pull request');
+      expect(found[0]?.description).toContain('checks out the commit a value read from them names');
+      expect(found[0]?.description).toContain('then runs `npm ci`');
+      expect(found[0]?.description).toContain('secret `NPM_TOKEN`');
+    }
+  });
+
+  it("negative: env: that is only the run's own id downloads the run's own artifacts", () => {
+    expect(scanWith(RULE, chained('${{ github.run_id }}'))).toEqual([]);
+    expect(scanWith(RULE, chained('${{ github.run_id }}', 'workflow'))).toEqual([]);
+  });
+});
