@@ -96,20 +96,48 @@ function runsOutsider(runs: RunModel, taint: TaintAnalyzer, job: Job, step: Step
  * A checkout after `download` (a step that downloads another run's artifacts) whose ref a value read from those
  * artifacts names (pr-head.ts: `ref: ${{ steps.x.outputs.sha }}` where step x read a downloaded file), and which a
  * later step runs; undefined when there is none. Also in a job that needs the download's job, through its outputs
- * (`ref: ${{ needs.changes.outputs.branch }}`): the fork's files name the code that job checks out and runs.
+ * (`ref: ${{ needs.changes.outputs.branch }}`), directly or through jobs that pass them on (the checkout's provenance
+ * names the download's job): the fork's files name the code that job checks out and runs.
  */
 export function artifactCheckout(runs: RunModel, run: JobRun, download: Step): WorkspaceEntry | undefined {
   const own = run.workspace.find((e) => e.kind === 'checkout' && e.checkout !== undefined && e.step.index > download.index && namedByArtifact(e.checkout.evidence) && runs.sinksOf(run, e).length > 0);
   const job = download.job;
   if (own !== undefined || job === null) return own;
   const through = `needs.${job.id.toLowerCase()}.outputs.`;
-  for (const other of job.workflow.jobs) {
-    if (other === job || !other.needs.includes(job.id) || other.uses !== undefined) continue;
+  for (const other of downstream(job)) {
+    if (other.uses !== undefined) continue;
     const theirs = runs.job(other);
     const found = theirs.workspace.find((e) => e.kind === 'checkout' && e.checkout !== undefined && namedByArtifact(e.checkout.evidence) && e.checkout.evidence.toLowerCase().includes(through) && runs.sinksOf(theirs, e).length > 0);
     if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/**
+ * The jobs that run after `job` and can read its outputs, directly (`needs: job`) or through a chain of jobs that
+ * pass them on (`needs.resolve.outputs.sha`, which job `resolve` set from `needs.job.outputs.sha`): the run model's
+ * provenance of a checkout's ref names every link of that chain. In the order of the workflow's jobs; bounded by them.
+ */
+function downstream(job: Job): Job[] {
+  const dependents = new Map<string, Job[]>();
+  for (const other of job.workflow.jobs) {
+    for (const need of other.needs) {
+      const list = dependents.get(need);
+      if (list === undefined) dependents.set(need, [other]);
+      else list.push(other);
+    }
+  }
+  // Breadth first from the job: each job is visited once (GitHub rejects cycles; a cycle ends at a visited job).
+  const seen = new Set<Job>([job]);
+  const queue: Job[] = [job];
+  for (let i = 0; i < queue.length; i++) {
+    for (const next of dependents.get((queue[i] as Job).id) ?? []) {
+      if (seen.has(next)) continue;
+      seen.add(next);
+      queue.push(next);
+    }
+  }
+  return job.workflow.jobs.filter((j) => j !== job && seen.has(j));
 }
 
 /** True when a later step runs what a checkout step brings (run model sinks), or the checkout is not one the model traces. */

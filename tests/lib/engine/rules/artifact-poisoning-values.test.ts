@@ -266,3 +266,84 @@ describe(`${RULE}: a run id given through env: (issue 25)`, () => {
     expect(scanWith(RULE, chained('${{ github.run_id }}', 'workflow'))).toEqual([]);
   });
 });
+
+describe(`${RULE}: a checkout several jobs after the download (issue 25)`, () => {
+  /**
+   * Job `meta` reads the followed run's metadata into outputs; job `resolve` (needs: meta) passes them on through
+   * `$GITHUB_OUTPUT`; job `test` (needs: resolve, not meta) checks out the commit they name and builds it.
+   */
+  const relayed = (sha: string, repo = '${{ needs.resolve.outputs.repository }}') => yaml`
+    on:
+      workflow_run:
+        workflows: [Build]
+        types: [completed]
+    permissions: {}
+    jobs:
+      meta:
+        runs-on: ubuntu-latest
+        permissions:
+          actions: read
+        outputs:
+          repo_name: \${{ steps.read.outputs.repo_name }}
+          head_sha: \${{ steps.read.outputs.head_sha }}
+        steps:
+          - uses: actions/download-artifact@v4
+            with:
+              name: meta
+              path: \${{ runner.temp }}/artifacts
+              run-id: \${{ github.event.workflow_run.id }}
+              github-token: \${{ github.token }}
+          - id: read
+            uses: actions/github-script@v7
+            with:
+              script: |
+                const fs = require('fs');
+                core.setOutput('repo_name', fs.readFileSync(process.env.RUNNER_TEMP + '/artifacts/repo', 'utf8').trim());
+                core.setOutput('head_sha', fs.readFileSync(process.env.RUNNER_TEMP + '/artifacts/sha', 'utf8').trim());
+      resolve:
+        needs: meta
+        runs-on: ubuntu-latest
+        outputs:
+          sha: \${{ steps.pick.outputs.sha }}
+          repository: \${{ steps.pick.outputs.repository }}
+        steps:
+          - id: pick
+            env:
+              SHA: \${{ needs.meta.outputs.head_sha || github.event.workflow_run.head_sha }}
+              REPO: \${{ needs.meta.outputs.repo_name || github.repository }}
+            run: |
+              echo "sha=$SHA" >> "$GITHUB_OUTPUT"
+              echo "repository=$REPO" >> "$GITHUB_OUTPUT"
+      lint:
+        needs: [resolve]
+        runs-on: ubuntu-latest
+        steps:
+          - run: echo lint
+      test:
+        needs: [resolve, lint]
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/checkout@v4
+            with:
+              repository: ${repo}
+              ref: ${sha}
+          - run: npm ci && npm test
+            env:
+              NPM_TOKEN: \${{ secrets.NPM_TOKEN }}
+  `;
+
+  it('reports the download HIGH when a job two steps down the needs chain builds the commit its files name', () => {
+    const text = relayed('${{ needs.resolve.outputs.sha }}');
+    expect(scanWith('untrusted-checkout', text).map((f) => f.severity)).toEqual(['HIGH']);
+    const found = scanWith(RULE, text);
+    expect(found.map((f) => f.severity)).toEqual(['HIGH']);
+    expect(found[0]?.description).toContain('checks out the commit a value read from them names');
+    expect(found[0]?.description).toContain('then runs `npm ci`');
+    expect(found[0]?.description).toContain('secret `NPM_TOKEN`');
+  });
+
+  it('negative: the later job checks out the followed run\'s own head, not a value read from the files', () => {
+    const text = relayed('${{ github.event.workflow_run.head_sha }}', '${{ github.repository }}');
+    expect(scanWith(RULE, text).filter((f) => f.description.includes('checks out the commit'))).toEqual([]);
+  });
+});
