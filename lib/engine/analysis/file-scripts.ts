@@ -29,7 +29,7 @@ export const SCRIPT_WORDS = [
   'install', 'i', 'in', 'isntall', 'add', 'dlx', 'run',
   // Publishing.
   'publish', 'upload', 'push', 'twine', 'poetry', 'hatch', 'flit', 'pdm', 'maturin', 'dotnet', 'nuget', 'mvn',
-  'gradle', 'gradlew', 'deploy', 'docker', 'podman', 'buildah', 'buildx', 'gh', 'release', 'goreleaser',
+  'gradle', 'gradlew', 'deploy', 'docker', 'podman', 'buildah', 'buildx', 'gh', 'release', 'goreleaser', 'nx',
   // Copies and downloads of what others built.
   'crane', 'skopeo', 'regctl', 'oras', 'pull', 'tag', 'download',
   // Signing.

@@ -38,6 +38,15 @@ const COMMANDS: { pattern: RegExp; registry: Registry; evidence: string; needs: 
     evidence: 'image push',
     needs: [wordMask('docker', 'podman', 'buildah'), wordMask('push')],
   },
+  {
+    // Nx release (https://nx.dev/docs/guides/nx-release/publish-in-ci-cd): `nx release publish` performs the publishing
+    // step alone; `nx release` with no subcommand runs versioning, changelog and publishing (`--skip-publish`, a
+    // rehearsal, skips it). The JavaScript plugin, its default, publishes to npm.
+    pattern: /(?:^|[\s;&|(])nx\s+release(?:\s+publish\b|(?=[ \t]*(?:$|[;&|)#]|-)))/m,
+    registry: 'npm',
+    evidence: 'nx release publish',
+    needs: [wordMask('nx'), wordMask('release')],
+  },
   { pattern: /\bgh\s+release\s+(create|upload)\b/, registry: 'github-release', evidence: 'gh release', needs: [wordMask('gh'), wordMask('release')] },
   {
     pattern: /(?:^|[\s;&|(])goreleaser\s+(?:[^\n]*\s)?release\b/m,
@@ -48,7 +57,7 @@ const COMMANDS: { pattern: RegExp; registry: Registry; evidence: string; needs: 
 ];
 
 /** Any word some publishing command needs: a script with none of them publishes nothing. */
-const ANY_COMMAND = wordMask('npm', 'pnpm', 'yarn', 'bun', 'twine', 'poetry', 'uv', 'hatch', 'flit', 'pdm', 'cargo', 'gem', 'nuget', 'mvn', 'gradle', 'gradlew', 'docker', 'podman', 'buildah', 'gh', 'goreleaser');
+const ANY_COMMAND = wordMask('npm', 'pnpm', 'yarn', 'bun', 'twine', 'poetry', 'uv', 'hatch', 'flit', 'pdm', 'cargo', 'gem', 'nuget', 'mvn', 'gradle', 'gradlew', 'docker', 'podman', 'buildah', 'gh', 'goreleaser', 'nx');
 
 /** Actions that publish. `when` narrows actions that publish only with some input. */
 const ACTIONS: Record<string, { registry: Registry; when?: (step: Step) => boolean }> = {

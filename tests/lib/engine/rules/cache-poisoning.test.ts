@@ -1090,3 +1090,48 @@ describe('cache-poisoning: a push to a registry the job started is not shipping'
     expect(positions(scanWith(RULE, job('docker tag app ghcr.io/example/app:1 && docker push ghcr.io/example/app:1')))).toEqual(['13:15 LOW']);
   });
 });
+
+describe(`${RULE}: a release published with Nx (issue 25)`, () => {
+  const action = { path: '.github/actions/setup/action.yml', text: `name: setup
+runs:
+  using: composite
+  steps:
+    - uses: pnpm/setup@v2
+      with:
+        cache: true
+    - run: pnpm install --frozen-lockfile
+      shell: bash
+` };
+  const release = (command: string) => ({ path: '.github/workflows/release.yml', text: yaml`
+    on:
+      push:
+        tags: ['v*']
+    permissions: {}
+    jobs:
+      publish:
+        runs-on: ubuntu-latest
+        environment: npm
+        permissions:
+          contents: read
+          id-token: write
+        steps:
+          - uses: actions/checkout@v4
+          - uses: ./.github/actions/setup
+          - run: ${command}
+  ` });
+
+  it('counts `nx release publish` (and a whole `nx release`) as the publish the restored pnpm store reaches: LOW with only trusted writers', () => {
+    for (const command of ['pnpm exec nx release publish --tag latest', 'npx nx release publish', 'pnpm nx release --yes']) {
+      const found = recordsWith(RULE, [action, release(command)]);
+      expect(found.map((r) => `${r.finding.file}:${r.finding.line} ${r.finding.severity}`), command).toEqual(['.github/workflows/release.yml:14 LOW']);
+      expect(found[0]?.finding.description).toContain('nx release publish');
+      expect(found[0]?.finding.description).toContain('pnpm/setup with `cache: true`');
+    }
+  });
+
+  it('negative: Nx release steps that publish nothing (versioning, changelog, a skipped or rehearsed publish)', () => {
+    for (const command of ['pnpm exec nx release version 1.2.3', 'pnpm exec nx release changelog 1.2.3', 'pnpm exec nx release --skip-publish', 'pnpm exec nx release publish --dry-run']) {
+      expect(scanWith(RULE, [action, release(command)]), command).toEqual([]);
+    }
+  });
+});
