@@ -6,7 +6,7 @@ import { outsiderCode } from '../analysis/permissions.js';
 import { prHeadDispatches, selfDispatches, type SelfDispatch } from '../analysis/pr-dispatch.js';
 import { holdingFacts, reachFacts } from '../analysis/run-model/facts.js';
 import { severityRank, type Severity } from '../types.js';
-import { describeClaim, nothingReads, severityOf, whoText, type Claim } from '../analysis/run-model/index.js';
+import { describeClaim, nothingReads, severityOf, whoText, type Claim, type Reach } from '../analysis/run-model/index.js';
 import { outsiderReach } from '../analysis/run-model/reach.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
@@ -362,6 +362,26 @@ function reportSelfDispatches(workflow: Workflow, context: WorkflowRuleContext):
   }
 }
 
+/**
+ * A job of a comment-triggered workflow that holds something worth taking (a write scope, a secret ...), whose
+ * permission check stands in the way on some occasions only: on a comment activity it does not check (a slash-command
+ * action that checks only `created` and `edited` comments, run on `deleted` ones too) or on none (a deny path that
+ * ends only its own step), so a later step runs for anyone (run model `Reach.noGate`). Null when there is none.
+ */
+function openCommentJob(workflow: Workflow, event: string, context: WorkflowRuleContext): { job: Job; holds: string; why: string; reach: Reach } | null {
+  for (const job of workflow.jobs) {
+    if (job.uses !== undefined) continue;
+    const run = context.runs.job(job);
+    if (run.valuables.length === 0) continue;
+    for (const step of job.steps) {
+      const reach = context.runs.stepReach(step);
+      if (reach.level !== 'anyone' || reach.event !== event || reach.noGate === undefined) continue;
+      return { job, holds: run.valuables.slice(0, 4).join(', '), why: reach.noGate, reach };
+    }
+  }
+  return null;
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'dangerous-trigger',
@@ -370,7 +390,7 @@ export default defineWorkflowRule({
     severity: 'MEDIUM',
     surface: 'workflow',
     description:
-      'The workflow runs on `pull_request_target` or `workflow_run`: events an outsider can cause (by opening a pull request) that run with the base repository\'s secrets and, unless `permissions:` says otherwise, a write token. Armed when some job runs an outsider\'s content (run model: a checkout or download of pull request code that a step runs, event text expanded into a script or into `$GITHUB_ENV` that a later step runs with, or a fork run\'s artifacts read by a job that holds secrets, unless nothing runs them and they are only uploaded as they are or only decide a comment or a status), at the severity policy\'s verdict for that job, as the finding about the same job says (untrusted-checkout, script-injection, github-env-injection, artifact-poisoning): HIGH when anyone can start it and the job holds a write scope or the undeclared default token, a secret, OIDC, a self-hosted machine or a publish; MEDIUM when it holds none of these, when the artifacts only steer it, or behind an approval the code can change after (a dispatch of the pull request\'s head to another repository\'s CI: MEDIUM at most, as that CI is not in the scan); LOW otherwise (the trigger is the setting in which such a mistake would be exploitable), saying what is there: a checkout nothing runs, a gate, calls to reusable workflows, jobs that only read pull request data through the API or act on merged pull requests. Also, on any trigger: a step anyone with a GitHub account starts that starts another workflow of this repository (`workflow_dispatch`, `repository_dispatch`, an open slash-command dispatcher) with a token that can, MEDIUM when that workflow holds secrets, write scopes or a publish, LOW when it holds nothing or is not found here.',
+      'The workflow runs on `pull_request_target` or `workflow_run`: events an outsider can cause (by opening a pull request) that run with the base repository\'s secrets and, unless `permissions:` says otherwise, a write token. Armed when some job runs an outsider\'s content (run model: a checkout or download of pull request code that a step runs, event text expanded into a script or into `$GITHUB_ENV` that a later step runs with, or a fork run\'s artifacts read by a job that holds secrets, unless nothing runs them and they are only uploaded as they are or only decide a comment or a status), at the severity policy\'s verdict for that job, as the finding about the same job says (untrusted-checkout, script-injection, github-env-injection, artifact-poisoning): HIGH when anyone can start it and the job holds a write scope or the undeclared default token, a secret, OIDC, a self-hosted machine or a publish; MEDIUM when it holds none of these, when the artifacts only steer it, or behind an approval the code can change after (a dispatch of the pull request\'s head to another repository\'s CI: MEDIUM at most, as that CI is not in the scan); LOW otherwise (the trigger is the setting in which such a mistake would be exploitable), saying what is there: a checkout nothing runs, a gate, calls to reusable workflows, jobs that only read pull request data through the API or act on merged pull requests. Also, on any trigger: a step anyone with a GitHub account starts that starts another workflow of this repository (`workflow_dispatch`, `repository_dispatch`, an open slash-command dispatcher) with a token that can, MEDIUM when that workflow holds secrets, write scopes or a publish, LOW when it holds nothing or is not found here. LOW on an `issue_comment` or `discussion_comment` trigger: a job that holds a write scope, secret or publish behind a permission check some comment activity gets past (a slash-command action that checks only `created` and `edited` comments, on a workflow that also runs on `deleted` ones), when nothing of the outsider\'s runs.',
     recommendation:
       'Prefer `pull_request`, which runs fork pull requests without secrets. Where the privileged trigger is needed, keep its jobs minimal: no checkout of pull request code, no `${{ }}` of pull request data in scripts, least `permissions:`, and artifacts treated as untrusted data. Before a step that starts another workflow on an outsider\'s event, check the actor\'s permission in a way that fails the job (or require `write` in a slash-command dispatcher), and pass no event text as inputs.',
   },
@@ -411,6 +431,21 @@ export default defineWorkflowRule({
             ? `\`${trigger.name}\` ${what}, and an outsider's content runs in it: ${found.text}.${filter}`
             : `\`${trigger.name}\` ${what}; ${found.text}.${filter} LOW: keep it that way, with least \`permissions:\`.`,
           facts: found.facts,
+        });
+      }
+      for (const trigger of workflow.triggers) {
+        if (trigger.name !== 'issue_comment' && trigger.name !== 'discussion_comment') continue;
+        const open = openCommentJob(workflow, trigger.name, context);
+        if (open === null) continue;
+        found ??= exposure(workflow, context);
+        // Where an outsider's content runs, that finding (and the rules about it) says more than this one.
+        if (found.severity !== 'LOW') continue;
+        context.report({
+          node: trigger.node,
+          job: null,
+          severity: 'LOW',
+          message: `\`${trigger.name}\` lets anyone with a GitHub account start job \`${open.job.id}\`, which holds ${open.holds}: ${open.why}; what then runs is the repository's own steps and the actions it names, and nothing of theirs runs (no step runs their code or their text). LOW: the outsider chooses only when those steps run; check the permission in a way that holds on every comment activity, or run only on \`types: [created]\`.`,
+          facts: reachFacts(open.reach),
         });
       }
       reportSelfDispatches(workflow, context);

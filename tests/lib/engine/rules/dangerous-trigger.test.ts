@@ -433,3 +433,40 @@ describe(`${RULE}: a step anyone starts that starts another workflow of this rep
       expect(self([comment(computed), release()])).toEqual([]);
     });
 });
+
+describe(`${RULE}: a comment command whose permission check holds only on some comment activities (issue 25)`, () => {
+  /** A `/backport` command: the slash-command action checks the commenter's permission, then a backport action runs with write scopes. */
+  const backport = (on: string) => yaml`
+    on:
+      ${on}
+    permissions: {}
+    jobs:
+      backport:
+        if: github.event.issue.pull_request && startsWith(github.event.comment.body, '/backport')
+        runs-on: ubuntu-latest
+        permissions:
+          contents: write
+          pull-requests: write
+        steps:
+          - uses: xt0rted/slash-command-action@v2
+            with:
+              command: backport
+              reaction: 'true'
+              permission-level: write
+          - uses: actions/checkout@v4
+          - uses: korthout/backport-action@v3
+  `;
+
+  it('is LOW on the trigger: on a deleted comment anyone starts the job holding write scopes, though nothing of theirs runs', () => {
+    const found = scanWith(RULE, backport('issue_comment:'));
+    expect(found.map((f) => f.severity)).toEqual(['LOW']);
+    expect(found[0]?.description).toContain('`issue_comment`');
+    expect(found[0]?.description).toContain('deleted');
+    expect(found[0]?.description).toContain('contents: write');
+    expect(found[0]?.description).toContain('nothing of theirs runs');
+  });
+
+  it('negative: with `types: [created]` the check holds on every occasion the workflow runs on', () => {
+    expect(scanWith(RULE, backport('issue_comment:\n        types: [created]'))).toEqual([]);
+  });
+});
