@@ -1,3 +1,4 @@
+import { liveJobNodes } from '../analysis/run-model/holdings.js';
 import { isGithubToken, secretOccurrencesIn } from '../analysis/secrets.js';
 import { defineWorkflowRule } from '../rule.js';
 
@@ -17,7 +18,7 @@ export default defineWorkflowRule({
   create: (context) => ({
     job(job) {
       if (job.environment !== undefined || job.uses !== undefined) return;
-      const occurrences = secretOccurrencesIn(job.workflow, job.node).filter((s) => !isGithubToken(s.name));
+      const occurrences = liveJobNodes(job).flatMap((node) => secretOccurrencesIn(job.workflow, node)).filter((s) => !isGithubToken(s.name));
       const first = occurrences[0];
       if (first === undefined) return;
       const names = [...new Set(occurrences.map((s) => s.name))];

@@ -167,6 +167,8 @@ type Value =
   | { k: 'repoid'; self: boolean }
   /** Something non-null (an object of the payload), otherwise unknown. */
   | { k: 'object' }
+  /** An array whose items are known (each a scalar value, or `object` for a nested one): `fromJSON('["a","b"]')`. */
+  | { k: 'array'; v: readonly Value[] }
   /** One of these strings (lower case), not known which: the event of a run a fork's pull request started. */
   | { k: 'among'; v: readonly string[] }
   | { k: 'unknown' };
@@ -199,6 +201,7 @@ function truthy(value: Value): Truth {
     case 'owner':
     case 'repoid':
     case 'object':
+    case 'array':
     case 'among':
       return true;
     default:
@@ -273,7 +276,7 @@ function literal(expr: Literal): Value {
 
 /** GitHub's loose equality, as far as it is known (strings compare case-insensitively). */
 function equals(a: Value, b: Value): Truth {
-  if (a.k === 'unknown' || b.k === 'unknown' || a.k === 'object' || b.k === 'object') return null;
+  if (a.k === 'unknown' || b.k === 'unknown' || a.k === 'object' || b.k === 'object' || a.k === 'array' || b.k === 'array') return null;
   if (a.k === 'str' && b.k === 'str') return a.v.toLowerCase() === b.v.toLowerCase();
   if (a.k === 'num' && b.k === 'num') return a.v === b.v;
   if (a.k === 'bool' && b.k === 'bool') return a.v === b.v;
@@ -318,21 +321,18 @@ function call(expr: FunctionCall, env: Env): Value {
     case 'contains': {
       if (expr.args.length !== 2) return UNKNOWN;
       const [a, b] = [valueOf(expr.args[0] as Expr, env), valueOf(expr.args[1] as Expr, env)];
-      const result = textTest(name, a, b);
+      const result = name === 'contains' && a.k === 'array' ? arrayContains(a.v, b) : textTest(name, a, b);
       return result === null ? UNKNOWN : { k: 'bool', v: result };
     }
     case 'fromjson': {
       const arg = expr.args[0];
       if (expr.args.length !== 1 || arg === undefined) return UNKNOWN;
       const text = valueOf(arg, env);
-      if (text.k !== 'str') return UNKNOWN;
+      if (text.k !== 'str' || text.v.length > MAX_JSON_LITERAL) return UNKNOWN;
       try {
         const parsed: unknown = JSON.parse(text.v);
-        if (typeof parsed === 'boolean') return { k: 'bool', v: parsed };
-        if (typeof parsed === 'number') return { k: 'num', v: parsed };
-        if (typeof parsed === 'string') return { k: 'str', v: parsed };
-        if (parsed === null) return NULL;
-        return { k: 'object' };
+        if (Array.isArray(parsed)) return parsed.length > MAX_JSON_ITEMS ? { k: 'object' } : { k: 'array', v: parsed.map(jsonScalar) };
+        return jsonScalar(parsed);
       } catch {
         return UNKNOWN;
       }
@@ -340,6 +340,30 @@ function call(expr: FunctionCall, env: Env): Value {
     default:
       return UNKNOWN;
   }
+}
+
+/** At most this long a `fromJSON` literal is parsed, and an array of at most this many items is told apart. */
+const MAX_JSON_LITERAL = 4096;
+const MAX_JSON_ITEMS = 64;
+
+/** A parsed JSON value: a scalar as itself, anything nested (array or object) as a non-null object. */
+function jsonScalar(parsed: unknown): Value {
+  if (typeof parsed === 'boolean') return { k: 'bool', v: parsed };
+  if (typeof parsed === 'number') return { k: 'num', v: parsed };
+  if (typeof parsed === 'string') return { k: 'str', v: parsed };
+  if (parsed === null) return NULL;
+  return { k: 'object' };
+}
+
+/** `contains(array, item)`: whether some item equals `item` (GitHub's loose equality, strings case-insensitive). */
+function arrayContains(items: readonly Value[], item: Value): Truth {
+  let unknown = false;
+  for (const element of items) {
+    const equal = equals(element, item);
+    if (equal === true) return true;
+    if (equal === null) unknown = true;
+  }
+  return unknown ? null : false;
 }
 
 function textTest(name: string, a: Value, b: Value): Truth {

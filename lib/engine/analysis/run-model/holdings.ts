@@ -18,7 +18,7 @@ import { selfHosted } from '../runners.js';
 import { isChatWebhookSecret, isStoredSecretName, isUploadTokenSecret, secretOccurrences, unnamedSecretUse, valueSecrets } from '../secrets.js';
 import { ScanCache } from '../../model/scan-cache.js';
 import { actionPermissions } from '../../data/permissions.js';
-import type { YNode } from '../../yaml/model.js';
+import { keyText, type YNode } from '../../yaml/model.js';
 import type { SourceFile } from '../../yaml/source.js';
 
 /** Write scopes that hand over the repository, its releases or packages, or a cloud account. */
@@ -87,6 +87,20 @@ export function jobHoldings(job: Job): Holdings {
   return found;
 }
 
+/**
+ * The parts of a job's node that can run: every key's value but `steps`, and of `steps` only the steps the run
+ * model kept (a step whose condition never holds in its job, `if: github.event_name == 'push'` in a job that never
+ * runs on `push`, is dropped: the secrets it names are never in the job's runs).
+ */
+export function liveJobNodes(job: Job): YNode[] {
+  const nodes: YNode[] = [];
+  for (const pair of job.node.pairs) {
+    if (keyText(pair.key) !== 'steps') nodes.push(pair.value);
+    else for (const step of job.steps) nodes.push(step.node);
+  }
+  return nodes;
+}
+
 function readHoldings(job: Job): Holdings {
   const declared = job.permissions ?? job.workflow.permissions;
   let token: Holdings['token'] = { kind: 'default' };
@@ -106,7 +120,7 @@ function readHoldings(job: Job): Holdings {
   const file = job.workflow.file;
   const names = new Set<string>();
   let dynamicSecrets: string | null = null;
-  for (const node of [job.node, job.workflow.env]) {
+  for (const node of [...liveJobNodes(job), job.workflow.env]) {
     if (node === undefined) continue;
     for (const use of secretOccurrences(file, node)) if (isStoredSecretName(use.name)) names.add(use.name);
     dynamicSecrets ??= unnamedSecretUse(file, node);

@@ -102,6 +102,29 @@ describe('three-valued conditions', () => {
     expect(conditionTruth(condition('github.event.issue.title'), issues)).toBeNull();
   });
 
+  it('folds fromJSON of a literal array and contains() over it, case-insensitively; unknown stays unknown', () => {
+    const push = { event: 'push', action: null, ref: 'branch' as const, fork: null };
+    const pr = { event: 'pull_request', action: 'opened', ref: 'pr' as const, fork: 'same' as const };
+    const events = `contains(fromJSON('["pull_request", "merge_group"]'), github.event_name)`;
+    expect(conditionTruth(condition(events), push)).toBe(false);
+    expect(conditionTruth(condition(events), pr)).toBe(true);
+    expect(conditionTruth(condition(`contains(fromJSON('["PUSH","pull_request"]'), github.event_name)`), push)).toBe(true);
+    expect(conditionTruth(condition(`contains(fromJSON('["opened","synchronize"]'), github.event.action)`), pr)).toBe(true);
+    expect(conditionTruth(condition(`contains(fromJSON('["closed"]'), github.event.action)`), pr)).toBe(false);
+    expect(conditionTruth(condition(`contains(fromJSON('["tag"]'), github.ref_type)`), push)).toBe(false);
+    expect(conditionTruth(condition(`contains('pull_request merge_group', github.event_name)`), push)).toBe(false);
+    expect(conditionTruth(condition(`contains('push pull_request', github.event_name)`), push)).toBe(true);
+    expect(conditionTruth(condition(`fromJSON('true') && github.event_name == 'push'`), push)).toBe(true);
+    // What the occasion does not tell stays unknown: the action of an occasion with any type, a ref's branch name,
+    // an item that is itself an object, an array too long to read.
+    expect(conditionTruth(condition(`contains(fromJSON('["closed"]'), github.event.action)`), { ...pr, action: null })).toBeNull();
+    expect(conditionTruth(condition(`contains(fromJSON('["refs/heads/main"]'), github.ref)`), push)).toBeNull();
+    expect(conditionTruth(condition(`contains(fromJSON('[["push"]]'), github.event_name)`), push)).toBeNull();
+    expect(conditionTruth(condition(`contains(fromJSON(vars.EVENTS), github.event_name)`), push)).toBeNull();
+    const long = JSON.stringify(Array.from({ length: 100 }, (_, i) => `e${i}`));
+    expect(conditionTruth(condition(`contains(fromJSON('${long}'), github.event_name)`), push)).toBeNull();
+  });
+
   it('reads matrix values and runner.os of a leg', () => {
     const leg = new Map([['os', (condition("'windows-latest'"))]]);
     expect(conditionTruth(condition("matrix.os == 'windows-latest'"), PRT, leg)).toBe(true);
@@ -350,5 +373,55 @@ describe('a condition is evaluated once per distinct thing it reads', () => {
     expect(bits(2).some((b) => b === 0)).toBe(true);
     // Reads nothing the model knows (a step output): every occasion and leg.
     expect(bits(6).every((b) => b === 1)).toBe(true);
+  });
+});
+
+describe('a step whose condition never holds in its job gives the job nothing', () => {
+  const scan = (events: string) =>
+    scanRepository(
+      [
+        {
+          path: '.github/workflows/w.yml',
+          text: yaml`
+            on:
+              push:
+                branches: [main]
+              pull_request:
+              merge_group:
+            permissions:
+              contents: read
+            jobs:
+              test:
+                if: contains(fromJSON('EVENTS'), github.event_name)
+                runs-on: ubuntu-latest
+                steps:
+                  - uses: actions/checkout@v4
+                  - run: make test
+                  - name: upload coverage
+                    if: github.event_name == 'push' && github.ref == 'refs/heads/main'
+                    uses: some-owner/s3-sync@main
+                    env:
+                      AWS_ACCESS_KEY_ID: \${{ secrets.AWS_ACCESS_KEY_ID }}
+                      AWS_SECRET_ACCESS_KEY: \${{ secrets.AWS_SECRET_ACCESS_KEY }}
+          `.replace('EVENTS', events),
+        },
+      ],
+      { isEnabled: (id) => id === 'unpinned-action' || id === 'secrets-outside-env' },
+    ).findings;
+
+  it('a push-only step in a job that runs only on pull requests and merge queues: its secrets are not held', () => {
+    const findings = scan('["pull_request", "merge_group"]');
+    expect(findings.filter((f) => f.rule_id === 'secrets-outside-env')).toEqual([]);
+    const unpinned = findings.filter((f) => f.rule_id === 'unpinned-action');
+    expect(unpinned.map((f) => f.description)).toEqual([expect.stringContaining('`actions/checkout`')]);
+    expect(unpinned[0]!.description).not.toContain('AWS_SECRET_ACCESS_KEY');
+  });
+
+  it('the same step in a job that runs on push too: its secrets are held', () => {
+    const findings = scan('["push","pull_request"]');
+    expect(findings.filter((f) => f.rule_id === 'secrets-outside-env')).toHaveLength(1);
+    const unpinned = findings.filter((f) => f.rule_id === 'unpinned-action');
+    expect(unpinned).toHaveLength(2);
+    expect(unpinned.find((f) => f.description.includes('`actions/checkout`'))!.description).toContain('AWS_SECRET_ACCESS_KEY');
   });
 });
