@@ -2,7 +2,7 @@ import { hasAny, scriptOf, wordMask } from '../analysis/file-scripts.js';
 import { compareVersions, parseRefVersion, parseVersion, versionComment, type RefVersion } from '../analysis/action-version.js';
 import { outsiderCodeAfter } from '../analysis/permissions.js';
 import { holdingFacts, runFact } from '../analysis/run-model/facts.js';
-import { readOnlyToken } from '../analysis/run-model/holdings.js';
+import { minorWrites, readOnlyToken, tokenHandsOverNothing } from '../analysis/run-model/holdings.js';
 import { isGithubToken, valueSecrets } from '../analysis/secrets.js';
 import { stepLabel } from '../analysis/step-label.js';
 import { normalizeLocalPath } from '../model/repository.js';
@@ -232,7 +232,7 @@ export default defineWorkflowRule({
     surface: 'workflow',
     fix: { safe: true },
     description:
-      '`actions/checkout` without `persist-credentials: false` leaves the token it used in the git configuration for every later step of the job. MEDIUM when an outsider\'s code or text runs in the job after the checkout, in a run the checkout is part of (a pull request checkout a later step runs, event text in a script), or when a job that runs only for Dependabot\'s pull requests builds the update it checked out with a package manager or build tool (the new release\'s code runs beside the token; only a task runner\'s target, `make tidy`, whose recipe the scan does not read, is LOW, naming what to check); HIGH when a later step uploads the checkout\'s `.git` directory as an artifact someone can download while the token is still valid (upload-artifact v4 and later, or a stored secret as the token); the job\'s GITHUB_TOKEN in an upload-artifact v3 artifact, downloadable only after the run, when the token has expired, is not escalated, nor is a job GITHUB_TOKEN with no write scope (LOW: whoever takes it can only read).',
+      '`actions/checkout` without `persist-credentials: false` leaves the token it used in the git configuration for every later step of the job. MEDIUM when an outsider\'s code or text runs in the job after the checkout, in a run the checkout is part of (a pull request checkout a later step runs, event text in a script), or when a job that runs only for Dependabot\'s pull requests builds the update it checked out with a package manager or build tool (the new release\'s code runs beside the token; only a task runner\'s target, `make tidy`, whose recipe the scan does not read, is LOW, naming what to check); HIGH when a later step uploads the checkout\'s `.git` directory as an artifact someone can download while the token is still valid (upload-artifact v4 and later, or a stored secret as the token); the job\'s GITHUB_TOKEN in an upload-artifact v3 artifact, downloadable only after the run, when the token has expired, is not escalated, nor is a job GITHUB_TOKEN with no write scope (LOW: whoever takes it can only read); a job GITHUB_TOKEN whose only write scopes change no code, release or package (`pull-requests: write`), or outsider code that runs only after a maintainer\'s per-run approval of the commit that runs, is LOW where an outsider\'s code runs.',
     recommendation:
       'Set `persist-credentials: false` on `actions/checkout`, and give the token only to the step that pushes (for example through `git remote set-url` or the action that needs it).',
   },
@@ -266,6 +266,15 @@ export default defineWorkflowRule({
       // than read, so the finding is LOW whoever runs after the checkout or downloads the workspace.
       const readOnly = expiresWithJob && step.job !== null && readOnlyToken(context.runs.job(step.job).holdings, context.runs.defaultToken);
       const readOnlyText = readOnly ? ` The job's GITHUB_TOKEN is read-only here (${readOnlyWhy(step)}): whoever takes it can read the repository at most, so this is LOW.` : '';
+      // The job's own token whose only write scopes change no code, release or package (the run model's holdings:
+      // `pull-requests: write`, `issues: write`): what it persists is not worth taking, whatever runs after it.
+      const holdings = step.job === null ? null : context.runs.job(step.job).holdings;
+      const minorOnly = expiresWithJob && !readOnly && holdings !== null && tokenHandsOverNothing(holdings, context.runs.defaultToken);
+      const minorText = minorOnly && holdings !== null ? ` The job's GITHUB_TOKEN writes only ${minorWrites(holdings).map((w) => `\`${w}: write\``).join(', ') || 'what changes no code'} here (no scope that changes code, releases or packages): whoever takes it cannot push code or publish, so this is LOW.` : '';
+      // A maintainer approves each run and the approved commit is what runs (the run model's reach: no race after
+      // the approval), as for untrusted-checkout: LOW (docs/severity.md, the approval row).
+      const approved = outsider !== null && outsider.reach.level === 'approval' && !outsider.race;
+      const approvedText = approved ? " A maintainer approves each run before that code runs, and the approved commit is what runs, so this is LOW." : '';
       const uploaded =
         upload === undefined
           ? ''
@@ -309,17 +318,17 @@ export default defineWorkflowRule({
       if (build !== null) {
         context.report({
           node: step.uses,
-          severity: readOnly ? 'LOW' : 'MEDIUM',
+          severity: readOnly || minorOnly ? 'LOW' : 'MEDIUM',
           message:
             `\`actions/checkout\` does not set \`persist-credentials: false\`, so ${credential} stays in the git configuration for every later step of the job, which runs only for Dependabot's pull requests and checks out the update: ${build.text} there, so the updated dependency's code (an install script, code the build loads), written by whoever publishes that release, runs with the token in reach before anyone reviews the pull request.` +
-            (readOnly ? readOnlyText : ` MEDIUM: one upstream party (the package's maintainer, or whoever takes over their account) can take ${credential}${expiresWithJob ? ' and its write scopes' : credential.startsWith('`secrets.') ? ', which outlives the run' : ''}.`),
+            (readOnly ? readOnlyText : minorOnly ? minorText : ` MEDIUM: one upstream party (the package's maintainer, or whoever takes over their account) can take ${credential}${expiresWithJob ? ' and its write scopes' : credential.startsWith('`secrets.') ? ', which outlives the run' : ''}.`),
           facts: holdingFacts(context.runs.job(step.job as Job)),
         });
         return;
       }
       context.report({
         node: step.uses,
-        severity: outsider !== null && !readOnly ? 'MEDIUM' : 'LOW',
+        severity: outsider !== null && !readOnly && !minorOnly && !approved ? 'MEDIUM' : 'LOW',
         message:
           `\`actions/checkout\` does not set \`persist-credentials: false\`, so ${credential} stays in the git configuration for every later step of the job` +
           (outsider !== null ? `, where an outsider's code or text runs: ${outsider.text}.` : '.') +
@@ -328,7 +337,8 @@ export default defineWorkflowRule({
             : expired
               ? ` ${uploaded.charAt(0).toUpperCase()}${uploaded.slice(1)} with upload-artifact v${version ?? '3'}, which can be downloaded only once the run has completed, after the token expired with its job, so whoever downloads it gets no live token; upload-artifact v3 and older are retired, and moving to v4 or later, whose artifacts can be downloaded during the run, would ship a live token: set \`persist-credentials: false\` first.`
               : ` ${uploaded.charAt(0).toUpperCase()}${uploaded.slice(1)} anyone who can read the run can download while the job still runs.`) +
-          (readOnly && (outsider !== null || (upload !== undefined && !expired)) ? readOnlyText : ''),
+          (readOnly && (outsider !== null || (upload !== undefined && !expired)) ? readOnlyText : '') +
+          (outsider !== null && !readOnly ? (minorOnly ? minorText : approvedText) : ''),
       });
     },
   }),

@@ -354,6 +354,17 @@ export function readOnlyToken(holdings: Holdings, defaultToken: DefaultToken): b
 }
 
 /**
+ * True when a job's `GITHUB_TOKEN` hands over nothing worth taking: read-only (`readOnlyToken`), or its write
+ * scopes are only ones that change no code, release or package (`pull-requests`, `issues`, `checks`...; `id-token`
+ * is the job's right to ask for an OIDC token, which the `GITHUB_TOKEN` itself cannot mint). For claims about the
+ * token alone (one persisted in `.git/config`), not about the job's other holdings.
+ */
+export function tokenHandsOverNothing(holdings: Holdings, defaultToken: DefaultToken): boolean {
+  const token = holdings.token;
+  return readOnlyToken(holdings, defaultToken) || (token.kind === 'scopes' && token.writes.every((s) => !VALUABLE_SCOPES.has(s) || s === 'id-token'));
+}
+
+/**
  * The words for a job whose `valuables` are empty: nothing worth taking, and, when its token has write scopes
  * that hand over no code, release or package (`issues`, `pull-requests`, `checks`...), those named, so the
  * sentence never says "no write scope" of a job that has one.

@@ -291,14 +291,14 @@ describe(RULE, () => {
   });
 
   it('keeps MEDIUM or HIGH when the token can write, or is a credential other than the job token', () => {
-    // A write scope: the persisted token is worth taking.
+    // A write scope that changes code: the persisted token is worth taking.
     expect(positions(scanWith(RULE, yaml`
       on: issue_comment
       jobs:
         fix:
           runs-on: ubuntu-latest
           permissions:
-            contents: read
+            contents: write
             pull-requests: write
           steps:
             - uses: actions/checkout@v4
@@ -484,5 +484,48 @@ describe(`${RULE}: a Dependabot-only job that builds the update`, () => {
     // A container build runs the update in BuildKit's containers, which see only what the Dockerfile copies in.
     expect(positions(scanWith(RULE, workflow({ build: 'docker build -t app .' })))).toEqual(['9:15 LOW']);
     expect(scanWith(RULE, workflow({ persist: 'false' }))).toEqual([]);
+  });
+  describe('a pull_request_target job behind a label the workflow removes in every run', () => {
+    const workflow = (permissions: string, ref: string) => yaml`
+      on:
+        pull_request_target:
+          types: [labeled, synchronize]
+      permissions:
+${permissions}
+      jobs:
+        test:
+          if: contains(github.event.pull_request.labels.*.name, 'safe to test')
+          runs-on: ubuntu-latest
+          steps:
+            - run: gh pr edit \${{ github.event.pull_request.number }} --remove-label "safe to test"
+              env:
+                GH_TOKEN: \${{ github.token }}
+            - uses: actions/checkout@v4
+              with:
+                repository: \${{ github.event.pull_request.head.repo.full_name }}
+                ref: \${{ github.event.pull_request.${ref} }}
+            - run: npm ci && npm test
+    `;
+    const minor = '        contents: read\n        pull-requests: write';
+    const writes = '        contents: write\n        pull-requests: write';
+
+    it('is LOW when the persisted token writes only pull requests, even with the push race of the branch', () => {
+      const findings = scanWith(RULE, workflow(minor, 'head.ref'));
+      expect(findings.map((f) => f.severity)).toEqual(['LOW']);
+      expect(findings[0]?.description).toContain('`pull-requests: write`');
+      expect(findings[0]?.description).toContain('cannot push code or publish');
+    });
+
+    it('is LOW when the approved commit is what runs, whatever the token can write', () => {
+      const findings = scanWith(RULE, workflow(writes, 'head.sha'));
+      expect(findings.map((f) => f.severity)).toEqual(['LOW']);
+      expect(findings[0]?.description).toContain('the approved commit is what runs');
+    });
+
+    it('stays MEDIUM when the token can push code and the branch can change after the label', () => {
+      const findings = scanWith(RULE, workflow(writes, 'head.ref'));
+      expect(findings.map((f) => f.severity)).toEqual(['MEDIUM']);
+      expect(findings[0]?.description).not.toContain('so this is LOW');
+    });
   });
 });
