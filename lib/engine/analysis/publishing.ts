@@ -138,8 +138,69 @@ export function isReleaseTriggered(workflow: Workflow): boolean {
   );
 }
 
-/** Flags and targets that make a publish command a rehearsal: nothing reaches a real registry. */
-const REHEARSAL = /--dry-run\b|--snapshot\b|--skip[-=]publish\b|\bgoreleaser\s+(check|build)\b|\b(localhost|127\.0\.0\.1)(:\d+)?\b|\bttl\.sh\b/;
+/** Flags and targets other than a dry run that make a publish command a rehearsal: nothing reaches a real registry. */
+const REHEARSAL = /--skip[-=]publish\b|\bgoreleaser\s+(check|build)\b|\b(localhost|127\.0\.0\.1)(:\d+)?\b|\bttl\.sh\b/;
+
+/**
+ * `--dry-run` (npm, pnpm, yarn, nx release, cargo, ...) or goreleaser's `--snapshot`, with the value written after
+ * it: `=value`, or (`--dry-run` only) the next word, an expression `${{ ... }}` kept whole.
+ */
+const REHEARSAL_FLAG = /--(dry-run|snapshot)\b(?:=(\$\{\{[^}\n]{0,300}\}\}|"[^"\n]{0,300}"|'[^'\n]{0,300}'|[^\s;&|)]{0,300})|[ \t]+(\$\{\{[^}\n]{0,300}\}\}|"[^"\n]{0,300}"|'[^'\n]{0,300}'|[^\s;&|)]{1,300}))?/g;
+
+/** The literal `env:` values a step sees (workflow, then job, then step); values holding an expression are left out. */
+export function literalEnv(step: Step): Map<string, string> {
+  const env = new Map<string, string>();
+  for (const scope of [step.job?.workflow.env, step.job?.env, step.env]) {
+    for (const pair of scope?.pairs ?? []) {
+      const name = keyText(pair.key);
+      const value = getText(scope, name);
+      if (value === null || value.includes('${{')) env.delete(name);
+      else env.set(name, value);
+    }
+  }
+  return env;
+}
+
+/**
+ * True when a command line rehearses by a flag whose value is a literal true: `--dry-run`, `--dry-run=true`,
+ * `--dry-run true`, goreleaser `--snapshot`. A literal false (`--dry-run=false`) publishes, and so does a value
+ * taken at run time (`--dry-run="$DRY_RUN"`, `--dry-run=${{ inputs.dry_run }}`): on the runs where it is false the
+ * command publishes, so the job can publish. A variable whose `env:` value is a literal is read as that literal.
+ * A word after a bare `--dry-run` that is no true/false (`npm publish --dry-run pkg/`) is an operand: the flag is
+ * on; a variable there counts as the flag's value only when its name says dry run (`--dry-run $DRY_RUN`).
+ */
+export function rehearsalFlagOn(text: string, env: ReadonlyMap<string, string> = new Map()): boolean {
+  for (const match of text.matchAll(REHEARSAL_FLAG)) {
+    const attached = match[2];
+    const next = match[1] === 'dry-run' ? match[3] : undefined;
+    if (flagValueOn(attached ?? next, attached !== undefined, env)) return true;
+  }
+  return false;
+}
+
+function flagValueOn(written: string | undefined, attached: boolean, env: ReadonlyMap<string, string>): boolean {
+  if (written === undefined) return true;
+  let value = written.trim().replace(/^"([^"]*)"$|^'([^']*)'$/, (_, a?: string, b?: string) => a ?? b ?? '').trim();
+  const variable = /^\$\{\{\s*env\.(\w+)\s*\}\}$|^\$\{(\w+)\}$|^\$(\w+)$/.exec(value);
+  if (variable !== null) {
+    const name = variable[1] ?? variable[2] ?? variable[3] ?? '';
+    const literal = env.get(name);
+    if (literal !== undefined) value = literal.trim();
+    else return !attached && !/dry/i.test(name);
+  } else if (value.includes('$')) {
+    // An expression or a shell expansion: known at run time only.
+    return !attached && !/dry/i.test(value);
+  }
+  if (/^(?:false|0|no|off)$/i.test(value)) return false;
+  if (/^(?:true|1|yes|on)$/i.test(value)) return true;
+  // `=` with no value, or an unknown literal after `=`, is not read as a rehearsal; an operand after a space is.
+  return !attached;
+}
+
+/** True when a script or argument line rehearses: a rehearsal flag that is on, or a rehearsal target. */
+function rehearses(text: string, env: ReadonlyMap<string, string>): boolean {
+  return REHEARSAL.test(text) || rehearsalFlagOn(text, env);
+}
 
 /**
  * Images a registry container runs from (Docker's `registry`, the CNCF `distribution`, zot): a service of the
@@ -222,12 +283,14 @@ export function publishesForReal(p: PublishingStep): boolean {
       const scratch = scriptPushesToScratch(p.step, script, services);
       if (scratch !== null) return !scratch;
     }
-    return !(REHEARSAL.test(script) || referencedEnv(p.step, script).some((v) => REHEARSAL.test(v)));
+    const env = literalEnv(p.step);
+    // A flag held in a variable (`FLAGS: --dry-run`) counts when its `env:` value is a literal.
+    return !(rehearses(script, env) || referencedEnv(p.step, script).some((v) => !v.includes('${{') && rehearses(v, env)));
   }
   if (p.evidence === 'goreleaser/goreleaser-action' && isTruthy(get(p.step.with, 'install-only'))) return false;
   if (p.evidence === 'goreleaser/goreleaser-action') {
     const args = getText(p.step.with, 'args') ?? '';
-    return !REHEARSAL.test(args) && !/^\s*(check|build)\b/.test(args);
+    return !rehearses(args, literalEnv(p.step)) && !/^\s*(check|build)\b/.test(args);
   }
   if (p.evidence === 'docker/build-push-action' || p.evidence === 'redhat-actions/push-to-registry') {
     const targets = p.evidence === 'docker/build-push-action' ? imageTargets(p.step) : [`${getText(p.step.with, 'registry') ?? ''}/x`];

@@ -1,5 +1,5 @@
 import { literalValues } from '../analysis/expression-values.js';
-import { publishingSteps } from '../analysis/publishing.js';
+import { literalEnv, publishingSteps, rehearsalFlagOn } from '../analysis/publishing.js';
 import { expressionsOf } from '../expressions/extract.js';
 import { defineWorkflowRule } from '../rule.js';
 import type { Job } from '../model/workflow.js';
@@ -38,7 +38,7 @@ function deployEnvironment(job: Job): string | null {
 function publishingEvidence(job: Job): string | null {
   for (const publishing of publishingSteps(job)) {
     const script = publishing.step.run?.value;
-    if (typeof script === 'string' && /--dry-run\b/.test(script)) continue;
+    if (typeof script === 'string' && rehearsalFlagOn(script, literalEnv(publishing.step))) continue;
     return publishing.evidence;
   }
   return null;

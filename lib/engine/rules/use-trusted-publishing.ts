@@ -1,4 +1,5 @@
 import { hasAny, scriptOf, wordMask } from '../analysis/file-scripts.js';
+import { literalEnv, rehearsalFlagOn } from '../analysis/publishing.js';
 import { readPermissions } from '../analysis/permissions.js';
 import { carriedSecrets, isGithubToken, secretEnv, secretOccurrences, type SecretEnvVar } from '../analysis/secrets.js';
 import { variableUses } from '../analysis/shell-vars.js';
@@ -262,6 +263,7 @@ function fromScript(step: Step, repository: RepositoryModel): Evidence | null {
   if (!hasAny(found.words, PUBLISHERS) && !/\b(?:nuget\.exe|twine==|twine@)/i.test(found.text)) return null;
   const run = found.run;
   const lines = found.lines;
+  const stepEnv = literalEnv(step);
   // Each line's commands are read once (lazily), not once per registry; a line that does not say publish,
   // upload or push (the script's test above, line by line) has none of them.
   const calls: (readonly { program: string; args: readonly string[] }[] | undefined)[] = [];
@@ -271,7 +273,7 @@ function fromScript(step: Step, repository: RepositoryModel): Evidence | null {
       : []);
   for (const command of COMMANDS) {
     const line = lines.find((_, index) =>
-      callsOf(index).some((call) => command.matches(call.program, call.args) && !call.args.includes('--dry-run') && !call.args.includes('-n')),
+      callsOf(index).some((call) => command.matches(call.program, call.args) && !rehearsalFlagOn(call.args.join(' '), stepEnv) && !call.args.includes('-n')),
     );
     if (line === undefined) continue;
     const target = command.elsewhere.exec(line.text);

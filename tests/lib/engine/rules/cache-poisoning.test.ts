@@ -1134,4 +1134,23 @@ runs:
       expect(scanWith(RULE, [action, release(command)]), command).toEqual([]);
     }
   });
+
+  it('counts a publish whose `--dry-run` takes its value at run time (or is a literal false): on some runs it publishes', () => {
+    for (const command of [
+      'pnpm exec nx release publish --dry-run="$DRY_RUN"',
+      'pnpm exec nx release publish --dry-run=${{ inputs.dry_run }}',
+      'pnpm exec nx release publish --dry-run=$X',
+      'pnpm exec nx release publish --dry-run $DRY_RUN',
+      'pnpm exec nx release publish --dry-run=false',
+    ]) {
+      const found = recordsWith(RULE, [action, release(command)]);
+      expect(found.map((r) => `${r.finding.file}:${r.finding.line} ${r.finding.severity}`), command).toEqual(['.github/workflows/release.yml:14 LOW']);
+    }
+  });
+
+  it('negative: a `--dry-run` that is a literal true rehearses, written bare, with `=true` or `true`', () => {
+    for (const command of ['pnpm exec nx release publish --dry-run', 'pnpm exec nx release publish --dry-run=true', 'pnpm exec nx release publish --dry-run true', 'npm publish --dry-run pkg/']) {
+      expect(scanWith(RULE, [action, release(command)]), command).toEqual([]);
+    }
+  });
 });
