@@ -204,6 +204,26 @@ export function readsDownloadedFile(step: Step, line: { text: string; offset: nu
   return directoryPattern(last).test(text);
 }
 
+/**
+ * True when a github-script of the job may read what a download of the job before it (or in it) brought: a
+ * download into the working directory, one whose directory the scan cannot read (an expression, a glob), or one
+ * whose directory's last name the script names anywhere (`const temp = '${{ runner.temp }}/artifacts';
+ * fs.readFileSync(path.join(temp, 'sha'))`). A script that names none of them reads other files
+ * (`${{ github.workspace }}/meta/sha`); a step with no download before it reads none.
+ */
+export function githubScriptNamesDownload(step: Step, script: string): boolean {
+  const job = step.job;
+  if (job === null) return false;
+  for (const s of job.steps) {
+    if (s.index > step.index) break;
+    for (const download of stepDownloads(s)) {
+      const last = (download.destination ?? '').trim().replace(/^(["'])(.*)\1$/, '$2').replace(/\/+$/, '').split('/').at(-1) ?? '';
+      if (last === '' || last === '.' || /[$*?{}\\]/.test(last) || directoryPattern(last).test(script)) return true;
+    }
+  }
+  return false;
+}
+
 const firstDownloads = new ScanCache<Job, Step | null>();
 
 /** An earlier step of the job that downloaded artifacts of another run (`run-id`, `gh run download` ...), or null. */

@@ -1,7 +1,7 @@
 import { approvalRaceClosedBefore } from './approval-race.js';
 import { expressionsOf, findExpressions } from '../expressions/extract.js';
 import { ContextAccess, contextPath, IndexAccess, parseExpression, walkExpression, type Expr } from '../expressions/parse.js';
-import { earlierForeignDownload, outsiderDownloadBefore, READS_FILE, readsDownloadIntoOutputs, stepDownloads } from './artifacts.js';
+import { earlierForeignDownload, githubScriptNamesDownload, outsiderDownloadBefore, READS_FILE, readsDownloadIntoOutputs, stepDownloads } from './artifacts.js';
 import { referencedEnvVars } from './script-outputs.js';
 import type { RepositoryModel } from '../model/repository.js';
 import { privilegedTriggers, type Job, type Step, type Workflow } from '../model/workflow.js';
@@ -245,7 +245,9 @@ function fromPath(path: string[], scope: Scope, triggers: PrHeadTriggers, depth:
       return `${dotted} <- ${lookupText(branch)} by step ${producer.name ?? producer.id ?? a}`;
     }
     // A script that reads a file an earlier step downloaded from a fork's run: the fork wrote the value.
-    if (JS_READS_FILE.test(script.value) && artifactBefore(producer, triggers)) return `${dotted} <- artifact content read by step ${producer.name ?? producer.id ?? a}`;
+    // It names the directory the files landed in (or they landed in the working directory): `path.join(temp, 'sha')`
+    // after `const temp = '${{ runner.temp }}/artifacts'` reads them; a file elsewhere is not theirs.
+    if (JS_READS_FILE.test(script.value) && artifactBefore(producer, triggers) && githubScriptNamesDownload(producer, script.value)) return `${dotted} <- artifact content read by step ${producer.name ?? producer.id ?? a}`;
     return null;
   }
   if (head === 'needs' && a !== undefined && b === 'outputs' && c !== undefined) {

@@ -347,3 +347,84 @@ describe(`${RULE}: a checkout several jobs after the download (issue 25)`, () =>
     expect(scanWith(RULE, text).filter((f) => f.description.includes('checks out the commit'))).toEqual([]);
   });
 });
+
+describe(`${RULE}: a github-script reading the download through a path built in JavaScript (issue 25)`, () => {
+  /**
+   * Job `meta` downloads the followed run's files to `${{ runner.temp }}/artifacts` (its run id given through the
+   * step's `env:`) and a github-script reads them through `path.join` of a variable holding that directory; job
+   * `resolve` passes the outputs on through `$GITHUB_OUTPUT`; job `test` checks out what they name and builds it.
+   */
+  const chain = (dir: string) => yaml`
+    on:
+      workflow_run:
+        workflows: [Build]
+        types: [completed]
+    permissions: {}
+    jobs:
+      meta:
+        runs-on: ubuntu-latest
+        permissions:
+          actions: read
+        outputs:
+          repo_name: \${{ steps.read.outputs.repo_name }}
+          head_sha: \${{ steps.read.outputs.head_sha }}
+        steps:
+          - uses: actions/download-artifact@v4
+            env:
+              RUN_ID: \${{ github.event.workflow_run.id }}
+            with:
+              name: meta
+              path: '\${{ runner.temp }}/artifacts'
+              run-id: \${{ env.RUN_ID }}
+              github-token: \${{ github.token }}
+          - id: read
+            uses: actions/github-script@v7
+            with:
+              script: |
+                const fs = require('fs');
+                const path = require('path');
+                const temp = '${dir}';
+                const p = path.join(temp, 'repo_name');
+                if (fs.existsSync(p)) { const v = String(fs.readFileSync(p)).trim(); core.setOutput('repo_name', v); }
+                const q = path.join(temp, 'head_sha');
+                if (fs.existsSync(q)) { const v = String(fs.readFileSync(q)).trim(); core.setOutput('head_sha', v); }
+      resolve:
+        needs: meta
+        runs-on: ubuntu-latest
+        outputs:
+          sha: \${{ steps.pick.outputs.sha }}
+          repository: \${{ steps.pick.outputs.repository }}
+        steps:
+          - id: pick
+            env:
+              SHA: \${{ needs.meta.outputs.head_sha }}
+              REPO: \${{ needs.meta.outputs.repo_name }}
+            run: |
+              echo "sha=$SHA" >> "$GITHUB_OUTPUT"
+              echo "repository=$REPO" >> "$GITHUB_OUTPUT"
+      test:
+        needs: resolve
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/checkout@v4
+            with:
+              repository: \${{ needs.resolve.outputs.repository }}
+              ref: \${{ needs.resolve.outputs.sha }}
+          - run: npm ci && npm test
+            env:
+              NPM_TOKEN: \${{ secrets.NPM_TOKEN }}
+  `;
+
+  it('reports the download HIGH when the values read through `path.join(temp, ...)` name the commit a later job builds', () => {
+    const text = chain('${{ runner.temp }}/artifacts');
+    expect(scanWith('untrusted-checkout', text).map((f) => f.severity)).toEqual(['HIGH']);
+    const found = scanWith(RULE, text);
+    expect(found.map((f) => `${f.line} ${f.severity}`)).toEqual(['15 HIGH']);
+    expect(found[0]?.description).toContain('checks out the commit a value read from them names');
+  });
+
+  it('negative: the same script reading files outside the download directory', () => {
+    const text = chain('${{ github.workspace }}/meta');
+    expect(scanWith(RULE, text)).toEqual([]);
+  });
+});
