@@ -341,6 +341,14 @@ function actionValidatedBefore(step: Step, paths: readonly string[], scriptOffse
  */
 export function* gatingJobs(job: Job): Generator<Job> {
   if (AFTER_FAILURE.test(conditionText(job.if))) return;
+  yield* neededJobs(job, (needed) => !AFTER_FAILURE.test(conditionText(needed.if)));
+}
+
+/**
+ * The jobs `job` needs, directly or through others, in breadth-first order (at most `MAX_NEEDED`); `through` says
+ * whether the walk goes on past a needed job to the jobs it needs in turn.
+ */
+export function* neededJobs(job: Job, through: (needed: Job) => boolean = () => true): Generator<Job> {
   const byId = new Map(job.workflow.jobs.map((j) => [j.id, j]));
   const seen = new Set<Job>([job]);
   const queue = [...job.needs];
@@ -349,7 +357,7 @@ export function* gatingJobs(job: Job): Generator<Job> {
     if (needed === undefined || seen.has(needed)) continue;
     seen.add(needed);
     yield needed;
-    if (!AFTER_FAILURE.test(conditionText(needed.if))) queue.push(...needed.needs);
+    if (through(needed)) queue.push(...needed.needs);
   }
 }
 

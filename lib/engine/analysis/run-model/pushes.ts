@@ -19,6 +19,7 @@ import { getText, isTruthy, get } from '../../yaml/model.js';
 import { logicalLines } from '../../shell.js';
 import { hasAny, scriptOf, wordMask } from '../file-scripts.js';
 import { resolveWord } from './ownership.js';
+import { neededJobs } from '../validation.js';
 
 export interface ImagePush {
   step: Step;
@@ -28,8 +29,6 @@ export interface ImagePush {
   keys: ReadonlySet<string>;
 }
 
-/** At most this many jobs are followed up `needs:`. */
-const MAX_NEEDED = 32;
 /** At most this many pushes are read per job. */
 const MAX_PUSHES = 64;
 
@@ -142,16 +141,9 @@ export function pushedBefore(repository: RepositoryModel, step: Step, reference:
     const earlier = push.step.index < step.index || (push.step === step && offset !== undefined && push.offset < offset);
     if (earlier && matches(push)) return push;
   }
-  const byId = new Map(job.workflow.jobs.map((j) => [j.id, j]));
-  const seen = new Set<Job>([job]);
-  const queue = [...job.needs];
-  while (queue.length > 0 && seen.size <= MAX_NEEDED) {
-    const needed = byId.get(queue.shift() as string);
-    if (needed === undefined || seen.has(needed)) continue;
-    seen.add(needed);
+  for (const needed of neededJobs(job)) {
     const push = jobImagePushes(repository, needed).find(matches);
     if (push !== undefined) return push;
-    queue.push(...needed.needs);
   }
   return null;
 }
