@@ -5,6 +5,7 @@ import { defineWorkflowRule } from '../rule.js';
 import { getText, type YNode } from '../yaml/model.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 import { flatMap } from '../model/arrays.js';
+import { copyImages, IMAGE_COPY, WORD } from '../analysis/run-model/pushes.js';
 
 /** Something the job takes in that another run, repository or registry produced. */
 interface Intake {
@@ -17,27 +18,6 @@ interface Intake {
   republishes: boolean;
 }
 
-/** One shell word, quotes and `${{ }}` expressions (spaces inside them included) kept whole. */
-const WORD = String.raw`(?:"[^"\n]*"|'[^'\n]*'|\$\{\{[^}\n]*\}\}|[^\s;&|"'])+`;
-/** Commands that copy an image from one registry to another, unverified unless the source is a literal digest. */
-const IMAGE_COPY = /\b(crane\s+(?:copy|cp)|skopeo\s+copy|regctl\s+image\s+copy|oras\s+(?:copy|cp))\b([^\n;&|]*)/g;
-/** Options of the copy commands that take a separate value (`--platform linux/amd64`), which is no image. */
-const VALUE_OPTIONS = new Set(['--platform', '--src-creds', '--dest-creds', '--creds', '--authfile', '--src-authfile', '--dest-authfile', '--format', '-f', '--multi-arch', '--src-cert-dir', '--dest-cert-dir', '--retry-times', '--jobs', '-j', '--sign-by', '--additional-tag', '--digestfile']);
-
-/** The image words of a copy command's arguments (options and their values left out): source, then destination. */
-function copyImages(args: string): string[] {
-  const words = [...args.matchAll(new RegExp(WORD, 'g'))].map((m) => m[0]);
-  const images: string[] = [];
-  for (let i = 0; i < words.length; i++) {
-    const word = words[i] as string;
-    if (word.startsWith('-')) {
-      if (!word.includes('=') && VALUE_OPTIONS.has(word)) i++;
-      continue;
-    }
-    images.push(word);
-  }
-  return images;
-}
 /** Registries on the runner itself or throwaway ones: a copy there is a test fixture, not a release. */
 const SCRATCH_REGISTRY = /\b(?:localhost|127\.0\.0\.1)(?::\d+)?\/|\bttl\.sh\b|\bkind-registry\b/;
 const RELEASE_DOWNLOAD = /\bgh\s+release\s+download\b/g;

@@ -33,8 +33,30 @@ export interface ImagePush {
 const MAX_PUSHES = 64;
 
 const TOOLS = wordMask('docker', 'podman', 'buildah', 'crane', 'skopeo', 'regctl', 'oras');
-/** Commands whose last image word is what they push (destinations of copies; `push` targets). */
-const COPY = /\b(?:crane\s+(?:copy|cp)|skopeo\s+copy|regctl\s+image\s+copy|oras\s+(?:copy|cp))\b([^\n|;&]*)/g;
+/** One shell word, quotes and `${{ }}` expressions (spaces inside them included) kept whole. */
+export const WORD = String.raw`(?:"[^"\n]*"|'[^'\n]*'|\$\{\{[^}\n]*\}\}|[^\s;&|"'])+`;
+/** Commands that copy an image from one registry to another: the command, then its arguments (`copyImages`). */
+export const IMAGE_COPY = /\b(crane\s+(?:copy|cp)|skopeo\s+copy|regctl\s+image\s+copy|oras\s+(?:copy|cp))\b([^\n;&|]*)/g;
+/** Options of the copy commands that take a separate value (`--platform linux/amd64`), which is no image. */
+const VALUE_OPTIONS = new Set(['--platform', '--src-creds', '--dest-creds', '--creds', '--authfile', '--src-authfile', '--dest-authfile', '--format', '-f', '--multi-arch', '--src-cert-dir', '--dest-cert-dir', '--retry-times', '--jobs', '-j', '--sign-by', '--additional-tag', '--digestfile']);
+
+/**
+ * The image words of a copy command's arguments (options and their values left out, wherever they stand): source,
+ * then destination.
+ */
+export function copyImages(args: string): string[] {
+  const words = [...args.matchAll(new RegExp(WORD, 'g'))].map((m) => m[0]);
+  const images: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] as string;
+    if (word.startsWith('-')) {
+      if (!word.includes('=') && VALUE_OPTIONS.has(word)) i++;
+      continue;
+    }
+    images.push(word);
+  }
+  return images;
+}
 const CRANE_PUSH = /\bcrane\s+push\s+(?:--?\S+\s+)*\S+\s+([^\s;&|]+)/g;
 const PUSH = /\b(?:docker|podman|buildah)\s+(?:image\s+|manifest\s+)?push\s+(?:--?\S+\s+)*([^\s;&|]+)/g;
 const BUILD = /\b(?:docker|podman)\s+(?:buildx\s+)?(?:build|imagetools\s+create)\b([^\n|;&]*)/g;
@@ -103,8 +125,9 @@ export function jobImagePushes(repository: RepositoryModel, job: Job): readonly 
       const at = (index: number | undefined) => ({ text: script.text, offset: line.offset + (index ?? 0) });
       for (const m of line.text.matchAll(PUSH)) add(step, line.offset + (m.index ?? 0), m[1] ?? '', at(m.index));
       for (const m of line.text.matchAll(CRANE_PUSH)) add(step, line.offset + (m.index ?? 0), m[1] ?? '', at(m.index));
-      for (const m of line.text.matchAll(COPY)) {
-        const words = (m[1] ?? '').trim().split(/\s+/).filter((w) => w !== '' && !w.startsWith('-'));
+      for (const m of line.text.matchAll(IMAGE_COPY)) {
+        // The last image word is the destination; an option after the operands (`--platform linux/amd64`) is none.
+        const words = copyImages(m[2] ?? '');
         const destination = words[words.length - 1];
         if (words.length >= 2 && destination !== undefined) add(step, line.offset + (m.index ?? 0), destination, at(m.index));
       }

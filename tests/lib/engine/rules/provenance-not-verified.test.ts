@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { positions, scanWith, yaml } from '../../../support/engine.js';
+import { copyImages } from '../../../../lib/engine/analysis/run-model/pushes.js';
 
 const RULE = 'provenance-not-verified';
 
@@ -198,6 +199,17 @@ ${steps}
           steps:
             - run: docker buildx build --push -t "\${{ vars.IMAGE_REPO }}:\${{ github.sha }}" .`;
       expect(scanWith(RULE, job('            - run: crane cp "${{ vars.IMAGE_REPO }}:${{ github.sha }}" "${{ vars.MIRROR_REPO }}:latest"', build, 'build'))).toEqual([]);
+    });
+
+    it('takes the destination of a copy with an option after its operands (`--platform linux/amd64`) as what it pushed', () => {
+      const copied = (destination: string) => `            - run: docker buildx build --push -t "\${{ vars.BUILD_REPO }}:1" .
+            - run: crane copy "\${{ vars.BUILD_REPO }}:1" "\${{ vars.${destination} }}:1" --platform linux/amd64
+            - run: crane copy "\${{ vars.IMAGE_REPO }}:1" "\${{ vars.MIRROR_REPO }}:1"`;
+      expect(scanWith(RULE, job(copied('IMAGE_REPO')))).toEqual([]);
+      // negative: the copy pushed another repository, so the image copied next is not the run's own.
+      expect(positions(scanWith(RULE, job(copied('OTHER_REPO'))))).toEqual(['12:14 LOW']);
+      expect(copyImages(' "a:1" b:1 --platform linux/amd64')).toEqual(['"a:1"', 'b:1']);
+      expect(copyImages(' --all --format=oci docker://a:1 docker://b:1 --retry-times 3')).toEqual(['docker://a:1', 'docker://b:1']);
     });
 
     it('still reports a copy of an image the run did not push, or one it pushes only after the copy', () => {
