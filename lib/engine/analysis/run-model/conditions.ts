@@ -695,6 +695,35 @@ function systemOf(label: string): string | null {
   return null;
 }
 
+/**
+ * The labels one item of a `runs-on` list becomes in a leg: the item's text with the leg's matrix values
+ * substituted, or, when the item is one matrix expression whose value in the leg is a list
+ * (`${{ matrix.runner }}` with `runner: [self-hosted, gpu]`), that list's items. Null when a value is not known.
+ */
+export function legLabels(text: string, leg: Leg): string[] | null {
+  const spans = findExpressions(text);
+  const only = spans.length === 1 ? spans[0] : undefined;
+  if (only !== undefined && only.terminated && text.slice(0, only.start).trim() === '' && text.slice(only.end).trim() === '') {
+    const expr = parseExpression(only.source);
+    const path = expr === null ? null : contextPath(expr);
+    if (path !== null && path[0] === 'matrix' && path[1] !== undefined) {
+      let node = leg.get(path[1]);
+      for (const segment of path.slice(2)) node = node?.kind === 'map' ? node.pairs.find((p) => keyText(p.key).toLowerCase() === segment)?.value : undefined;
+      if (node?.kind === 'seq') {
+        const labels: string[] = [];
+        for (const item of node.items) {
+          const label = item.kind === 'scalar' ? scalarText(item) : null;
+          if (label === null || label.includes('${{')) return null;
+          labels.push(label);
+        }
+        return labels;
+      }
+    }
+  }
+  const resolved = substitute(text, leg);
+  return resolved === null ? null : [resolved];
+}
+
 /** `text` with its `${{ matrix.x }}` expressions replaced by the leg's values; null when one cannot be. */
 function substitute(text: string, leg: Leg): string | null {
   const spans = findExpressions(text);

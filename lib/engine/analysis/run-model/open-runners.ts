@@ -10,8 +10,8 @@
  */
 import type { Job } from '../../model/workflow.js';
 import { asList, get, getScalar, scalarText } from '../../yaml/model.js';
-import { expandMatrix } from '../matrix-values.js';
 import { selfHosted } from '../runners.js';
+import { legLabels, legsOf } from './conditions.js';
 
 /** One way a job's `runs-on` selects runners: its group (lower case, or null) and its labels (lower case). */
 interface RunnerKey {
@@ -22,7 +22,11 @@ interface RunnerKey {
 /** At most this many label sets per job (matrix legs), beyond which the job's runners are not compared. */
 const MAX_KEYS = 16;
 
-/** The label sets (one per matrix leg) a job's `runs-on` selects, or null when they cannot be read. */
+/**
+ * The label sets (one per matrix leg, the same set once) a job's `runs-on` selects, or null when they cannot be
+ * read. Each set is one leg's (conditions.ts `legsOf`): two include entries `{os: self-hosted, arch: x64}` and
+ * `{os: ubuntu-latest, arch: arm64}` select `self-hosted x64` and `ubuntu-latest arm64`, never `self-hosted arm64`.
+ */
 export function runnerKeys(job: Job): RunnerKey[] | null {
   const runsOn = job.runsOn;
   if (runsOn === undefined) return null;
@@ -30,26 +34,34 @@ export function runnerKeys(job: Job): RunnerKey[] | null {
   const group = groupNode === undefined ? null : scalarText(groupNode);
   if (group !== null && group.includes('${{')) return null;
   const labelsNode = runsOn.kind === 'map' ? get(runsOn, 'labels') : runsOn;
-  let legs: string[][] = [[]];
+  const texts: string[] = [];
   for (const item of asList(labelsNode)) {
     const text = item.kind === 'scalar' ? scalarText(item) : null;
     if (text === null) return null;
-    const values = text.includes('${{') ? expandMatrix(job, text) : [text];
-    if (values === null || values.length === 0) return null;
-    const next: string[][] = [];
-    for (const leg of legs) {
+    texts.push(text);
+  }
+  // Without matrix values in `runs-on`, every leg selects the same runners, however many legs there are.
+  const legs = texts.some((t) => t.includes('${{')) ? legsOf(job) : [new Map()];
+  if (legs === null || legs.length === 0) return null;
+  const keys = new Map<string, RunnerKey>();
+  for (const leg of legs) {
+    const labels: string[] = [];
+    for (const text of texts) {
+      const values = text.includes('${{') ? legLabels(text, leg) : [text];
+      if (values === null) return null;
       for (const value of values) {
-        // A matrix value may itself be a list of labels (`["self-hosted", "gpu"]`).
+        // A matrix value may itself be a list of labels written as text (`'["self-hosted", "gpu"]'`).
         const trimmed = value.trim();
         const parts = trimmed.startsWith('[') ? listOf(trimmed) : [trimmed];
         if (parts === null) return null;
-        next.push([...leg, ...parts]);
+        labels.push(...parts);
       }
     }
-    if (next.length > MAX_KEYS) return null;
-    legs = next;
+    const set = new Set(labels.map((l) => l.trim().toLowerCase()).filter((l) => l !== ''));
+    keys.set([...set].sort().join('\u0000'), { group: group?.trim().toLowerCase() ?? null, labels: set });
+    if (keys.size > MAX_KEYS) return null;
   }
-  return legs.map((leg) => ({ group: group?.trim().toLowerCase() ?? null, labels: new Set(leg.map((l) => l.trim().toLowerCase()).filter((l) => l !== '')) }));
+  return [...keys.values()];
 }
 
 function listOf(text: string): string[] | null {

@@ -86,4 +86,63 @@ jobs:
     expect(findings.map((f) => f.severity)).toEqual(['LOW']);
     expect(findings[0]?.description).toContain("already run forks' pull requests with no approval in job `gpu-tests`");
   });
+
+  describe('matrix legs', () => {
+    // Two legs: a self-hosted x64 machine and a GitHub-hosted arm64 one. No leg asks for self-hosted arm64.
+    const forkLegs = (include: string) => ({
+      path: '.github/workflows/tests.yml',
+      text: `on: pull_request
+jobs:
+  matrix-tests:
+    strategy:
+      matrix:
+        include:
+${include}
+    runs-on:
+      - \${{ matrix.os }}
+      - \${{ matrix.arch }}
+    steps:
+      - uses: actions/checkout@v4
+      - run: make test
+`,
+    });
+    const twoLegs = forkLegs(`          - os: self-hosted
+            arch: x64
+          - os: ubuntu-latest
+            arch: arm64`);
+    const nightlyAction = (files: { path: string; text: string }[]) =>
+      scanWith('unpinned-action', files).filter((f) => f.file.endsWith('nightly.yml') && f.description.includes('someone/file-an-issue'));
+
+    it('does not take a label set no leg has (self-hosted from one leg, arm64 from another) for runners forks reach', () => {
+      const found = nightlyAction([twoLegs, nightly('[self-hosted, arm64]')]);
+      expect(found.map((f) => f.severity)).toEqual(['MEDIUM']);
+      expect(found[0]?.description).not.toContain('already run forks');
+    });
+
+    it('takes the label set of a leg that does run forks\' code on self-hosted runners', () => {
+      const found = nightlyAction([twoLegs, nightly('[self-hosted, x64]')]);
+      expect(found.map((f) => f.severity)).toEqual(['LOW']);
+      expect(found[0]?.description).toContain("already run forks' pull requests with no approval in job `matrix-tests` of `.github/workflows/tests.yml`");
+    });
+
+    it('reads a leg whose matrix value is a list of labels as those labels', () => {
+      const listLeg = {
+        path: '.github/workflows/tests.yml',
+        text: `on: pull_request
+jobs:
+  gpu-tests:
+    strategy:
+      matrix:
+        include:
+          - runner: [self-hosted, gpu]
+    runs-on: \${{ matrix.runner }}
+    steps:
+      - uses: actions/checkout@v4
+      - run: make test
+`,
+      };
+      expect(nightlyAction([listLeg, nightly('[self-hosted, gpu, large]')]).map((f) => f.severity)).toEqual(['LOW']);
+      expect(nightlyAction([listLeg, nightly('[self-hosted, cpu]')]).map((f) => f.severity)).toEqual(['MEDIUM']);
+    });
+  });
 });
