@@ -362,7 +362,7 @@ export interface JsCheck {
 const JS_IDENTIFIER = '([A-Za-z_$][\\w$]{0,60})';
 /**
  * The checks an identifier passes: an anchored regular expression without `.*` / `.+` (`/^\d+$/.test(pr)`,
- * `pr.match(/^v\d+$/)`), an integer test (`Number.isInteger(pr)`), an allow-list (`['a', 'b'].includes(x)`,
+ * `pr.match(/^v\d+$/)`), an integer test (`Number.isInteger(pr)`, `Number.isInteger(Number(pr))`), an allow-list (`['a', 'b'].includes(x)`,
  * `ALLOWED.includes(x)`, `allowed.has(x)`). Each alternative captures the identifier.
  */
 const JS_CHECK = new RegExp(
@@ -370,6 +370,10 @@ const JS_CHECK = new RegExp(
     `\\/\\^(?:[^/\\n\\\\]|\\\\.){0,200}\\$\\/[gimsuy]{0,6}\\.test\\(\\s*${JS_IDENTIFIER}\\s*\\)`,
     `\\b${JS_IDENTIFIER}\\.match\\(\\s*\\/\\^(?:[^/\\n\\\\]|\\\\.){0,200}\\$\\/[gimsuy]{0,6}\\s*\\)`,
     `\\bNumber\\.is(?:Safe)?Integer\\(\\s*${JS_IDENTIFIER}\\s*\\)`,
+    // `Number.isInteger(Number(pr))`, `Number.isInteger(+pr)`: `Number` takes only a number's text (blanks around
+    // it, a sign, a `0x` prefix, an exponent), never a quote or a `;`. Not `parseInt(pr)`, which reads `1;rm` as 1.
+    `\\bNumber\\.is(?:Safe)?Integer\\(\\s*Number\\(\\s*${JS_IDENTIFIER}\\s*\\)\\s*\\)`,
+    `\\bNumber\\.is(?:Safe)?Integer\\(\\s*\\+\\s*${JS_IDENTIFIER}\\s*\\)`,
     `(?:\\]|\\b[A-Za-z_$][\\w$]{0,60})\\.(?:includes|has)\\(\\s*${JS_IDENTIFIER}\\s*\\)`,
   ].join('|'),
   'g',
@@ -403,7 +407,7 @@ export function githubScriptChecks(script: string): Map<string, JsCheck> {
     if (match[1] !== undefined && JS_NUMBER.test(match[2] ?? '')) result.set(match[1], { from: match.index ?? 0, at: (match.index ?? 0) + match[0].length, fails: false });
   }
   for (const match of script.matchAll(JS_CHECK)) {
-    const name = match[1] ?? match[2] ?? match[3] ?? match[4];
+    const name = match.slice(1).find((group) => group !== undefined);
     if (name === undefined || !jsPatternChecks(match[0])) continue;
     let start = match.index ?? 0;
     const end = start + match[0].length;

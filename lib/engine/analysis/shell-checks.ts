@@ -6,7 +6,8 @@
  *     [[ "$N" =~ ^[0-9]+$ ]] || exit 1                      # every later read of N (the enclosing block's)
  *     if ! [[ $N =~ ^[0-9]+$ ]]; then echo bad; exit 1; fi   # the same
  *     if [ -n "$N" ] && ! [[ "$N" =~ ^[1-9][0-9]*$ ]]; then N=""; fi
- *     case "$N" in ''|*[!0-9]*) exit 1 ;; esac
+ *     case "$N" in ''|*[!0-9]*) exit 1 ;; esac              # or without `''`: digits or nothing pass
+ *     [ "$N" -eq "$N" ] 2>/dev/null || exit 1               # `[` / `test` fail on anything but an integer's text
  *     if [[ -z "$N" || ! "$N" =~ ^[0-9]+$ ]]; then exit 1; fi   # `[[ A || B ]]` read as `[[ A ]] || [[ B ]]`
  *     [[ "$N" =~ ^[0-9]+$ ]] || (echo bad; exit 1)           # the subshell fails, and `bash -e` with it
  *     if [[ "$RAW" =~ ^[0-9a-f]{40}$ ]]; then SHA="$RAW"; fi  # the read inside the branch
@@ -14,7 +15,9 @@
  * A check counts only against an anchored pattern (`^...$`) whose every character is one that cannot end a
  * quoted string or start a command in a shell or JavaScript sink (letters, digits, `_ - . / : @ +`): a
  * pattern admitting `.`, spaces, quotes, `$`, backslashes or a negated class checks nothing, nor does an
- * unanchored one. `=~` and `case` match the whole value, so it holds no newline either; a `grep` of the value
+ * unanchored one. An integer comparison of `[` or `test` (`-eq`, `-gt` ...) passes only digits with a sign and
+ * blanks around them (bash also skips a leading newline: a line that is a number runs nothing); `[[ ]]`'s does
+ * not count, since it evaluates the value as arithmetic, which runs `$( )` in an array index. `=~` and `case` match the whole value, so it holds no newline either; a `grep` of the value
  * checks nothing, since it matches line by line (`1`, a newline and anything after it pass). Reads inside the tests themselves (`[[ "$N" =~ ... ]]`, `[ -n "$N" ]`) carry the value
  * nowhere.
  *
@@ -53,7 +56,7 @@ const memo = new ScanMemo<string, ShellChecks>(128);
 export function shellChecks(script: string): ShellChecks {
   const known = memo.get(script);
   if (known !== undefined) return known;
-  const found = script.length > MAX_SCRIPT || !/=~|esac/.test(script) ? EMPTY : analyse(script);
+  const found = script.length > MAX_SCRIPT || !/=~|esac|\s-(?:eq|ne|gt|ge|lt|le)\s/.test(script) ? EMPTY : analyse(script);
   memo.set(script, found);
   return found;
 }
@@ -285,6 +288,15 @@ type TestKind = 'match' | 'mismatch' | 'nonempty' | 'empty';
 const VAR = String.raw`"?\$\{?([A-Za-z_]\w*)(?::-)?\}?"?`;
 const REGEX_TEST = new RegExp(String.raw`^\[\[\s+(!\s+)?"?\$\{?([A-Za-z_]\w*)\}?"?\s+=~\s+(\S+)\s+\]\]$`);
 const EMPTINESS = new RegExp(String.raw`^(?:\[\[?\s+|test\s+)(?:-([nz])\s+)?${VAR}(?:\s+\]\]?)?$`);
+/**
+ * `[ "$N" -eq "$N" ]`, `test "$N" -gt 0`, `[ 0 -lt "$N" ]`: `[` and `test` fail (status 2, "integer expression
+ * expected") on anything but an integer's text, digits with a sign and blanks around them, so a success says the
+ * value is a number. Not `[[ $N -eq $N ]]`, which evaluates the value as arithmetic (`a[$(cmd)]` runs `cmd`).
+ */
+const INTEGER_OP = String.raw`-(?:eq|ne|gt|ge|lt|le)`;
+const INTEGER_TEST = new RegExp(String.raw`^(?:\[\s+|test\s+)(?:${VAR}\s+${INTEGER_OP}\s+[^\s\]]+|[^\s\]]+\s+${INTEGER_OP}\s+${VAR})(\s+\])?$`);
+/** Redirections after a test (`[ "$N" -eq "$N" ] 2>/dev/null`), which do not change its status. */
+const TRAILING_REDIRECTIONS = /(?:\s+(?:[12]?>>?|&>)\s*(?:\/dev\/null|&[12]))+$/;
 
 /** `^...$` whose characters, classes and groups admit only letters, digits and `_ - . / : @ +` (see the module comment). */
 export function safePattern(pattern: string, extended = true, javascript = false): boolean {
@@ -421,6 +433,9 @@ function classify(text: string, script: string, patterns: Map<string, string | n
   // `echo "$N" | grep -qE '^[0-9]+$'` is no check: grep matches line by line, so `1` followed by a newline and
   // anything at all passes, and that newline is what a `$GITHUB_ENV` write or a `${{ }}` splice needs.
   if (rest.includes('grep')) return null;
+  rest = rest.replace(TRAILING_REDIRECTIONS, '');
+  const integer = rest.includes(' -') ? INTEGER_TEST.exec(rest) : null;
+  if (integer !== null && rest.startsWith('[') === (integer[3] !== undefined)) return { name: (integer[1] ?? integer[2]) as string, kind: flip('match') };
   const emptiness = EMPTINESS.exec(rest);
   if (emptiness !== null && emptiness[2] !== undefined && (rest.startsWith('test') || /\]$/.test(rest))) {
     return { name: emptiness[2], kind: flip(emptiness[1] === 'z' ? 'empty' : 'nonempty') };
@@ -863,8 +878,8 @@ function caseBranches(script: string, from: number): { patterns: string; fails: 
 
 /**
  * True when a `case` lets only listed values through: its catch-all `*)` fails and every other pattern is a
- * literal word (an allow-list), or a branch that fails matches anything but digits (`*[!0-9]*`) and the empty
- * value fails too (the shell's number check).
+ * literal word (an allow-list), or a branch that fails matches anything but digits (`*[!0-9]*`): what passes is
+ * digits or nothing, and the empty value carries no code either.
  */
 function caseValidates(script: string, from: number): boolean {
   const branches = caseBranches(script, from);
@@ -872,6 +887,7 @@ function caseValidates(script: string, from: number): boolean {
   const alternatives = (b: { patterns: string }) => b.patterns.split('|').map((p) => p.trim().replace(/^["']|["']$/g, ''));
   const catchAll = branches.find((b) => alternatives(b).includes('*'));
   if (catchAll?.fails === true && branches.every((b) => b === catchAll || alternatives(b).every((p) => /^[\w./@:+-]+$/.test(p)))) return true;
-  const number = branches.find((b) => b.fails && alternatives(b).some((p) => /^\*\[!\^?[0-9a-zA-Z_.-]+\]\*$/.test(p) || /^\*\[\^?!?[0-9]+\]\*$/.test(p)));
-  return number !== undefined && branches.some((b) => b.fails && alternatives(b).some((p) => p === '' || p === "''" || p === '""'));
+  const number = branches.findIndex((b) => b.fails && alternatives(b).some((p) => /^\*\[!\^?[0-9a-zA-Z_.-]+\]\*$/.test(p) || /^\*\[\^?!?[0-9]+\]\*$/.test(p)));
+  // The first branch that matches wins: one before it that passes a glob (`*) ;;`) lets anything through.
+  return number !== -1 && branches.slice(0, number).every((b) => b.fails || alternatives(b).every((p) => /^[\w./@:+-]*$/.test(p)));
 }

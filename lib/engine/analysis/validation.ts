@@ -1,7 +1,8 @@
 /**
  * Values a job checks before it uses them. A step that binds a value to an environment variable and checks the
  * variable against an anchored pattern or an allow-list, failing the step otherwise (`validatedVariables`:
- * `[[ "$N" =~ ^[0-9]+$ ]] || exit 1`, `case "$N" in a|b) ;; *) exit 1 ;; esac`, `N=$(jq '.n | tonumber' f)`),
+ * `[[ "$N" =~ ^[0-9]+$ ]] || exit 1`, `case "$N" in a|b) ;; *) exit 1 ;; esac`, `test "$N" -eq "$N" || exit 1`,
+ * `N=$(jq '.n | tonumber' f)`),
  * stops every later step of its job, and every job that needs its job, from running with any other value. So does
  * an `actions/github-script` step that assigns an event field or an environment variable to a name and checks it
  * (`if (!/^\d+$/.test(pr)) throw ...`, `Number.isInteger`, an allow-list's `includes`; `githubScriptChecks`); the

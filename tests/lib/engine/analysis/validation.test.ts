@@ -20,6 +20,24 @@ describe('validatedVariables: checks that fail the step unless a value has a kno
     expect(found('case "$ENV" in\n  staging|production) ;;\n  *) echo "unknown"; exit 1 ;;\nesac')).toEqual(['ENV']);
     expect(found("case $N in\n  ''|*[!0-9]*) echo bad; exit 1 ;;\nesac")).toEqual(['N']);
     expect(found("PR=$(jq -r '.number | tonumber' event.json)")).toEqual(['PR']);
+    // Digits or nothing pass: the empty value carries no code either.
+    expect(found('case $N in\n  *[!0-9]*) exit 1 ;;\nesac')).toEqual(['N']);
+  });
+
+  it('reads integer comparisons of `[` and `test`, which fail on anything but an integer', () => {
+    const found = (script: string) => [...validatedVariables(script)].sort();
+    expect(found('test "$PR" -eq "$PR" || exit 1')).toEqual(['PR']);
+    expect(found('[ "$PR" -eq "$PR" ] 2>/dev/null || exit 1')).toEqual(['PR']);
+    expect(found('if ! [ "$PR" -gt 0 ] 2>/dev/null; then\n  echo "not a number"\n  exit 1\nfi')).toEqual(['PR']);
+    expect(found('[ 0 -lt "${PR}" ] || { echo bad; exit 1; }')).toEqual(['PR']);
+  });
+
+  it('negative: not an integer comparison that goes on, nor `[[ -eq ]]`, which evaluates the value as arithmetic', () => {
+    const found = (script: string) => [...validatedVariables(script)];
+    expect(found('test "$PR" -eq "$PR" || echo "not a number"')).toEqual([]);
+    expect(found('[[ $PR -eq $PR ]] || exit 1')).toEqual([]);
+    expect(found('[ "$PR" -eq "$PR" -o 1 = 1 ] || exit 1')).toEqual([]);
+    expect(found('[ "$PR" -eq "$PR" ] && echo ok')).toEqual([]);
   });
 
   it('does not take unanchored or open patterns, glob branches, or checks that never fail the step', () => {
@@ -33,8 +51,8 @@ describe('validatedVariables: checks that fail the step unless a value has a kno
     // A catch-all that does not fail, or another branch that is a glob, lets anything through.
     expect(found('case "$ENV" in\n  staging|production) ;;\n  *) echo "other" ;;\nesac\nexit 1')).toEqual([]);
     expect(found('case "$ENV" in\n  prod*) ;;\n  *) exit 1 ;;\nesac')).toEqual([]);
-    // A number check that lets the empty value through does not say the value is a number.
-    expect(found('case $N in\n  *[!0-9]*) exit 1 ;;\nesac')).toEqual([]);
+    // A glob branch that passes before the number check lets anything through.
+    expect(found('case $N in\n  *) ;;\n  *[!0-9]*) exit 1 ;;\nesac')).toEqual([]);
     expect(found("PR=$(jq -r '.number' event.json)")).toEqual([]);
   });
 });
@@ -229,6 +247,9 @@ describe('githubScriptChecks: an actions/github-script script that checks a valu
     expect(found('if (!ALLOWED.has(kind) || !Number.isInteger(n)) return;')).toEqual({ kind: false, n: false });
     expect(found('const n = parseInt(process.env.N, 10);')).toEqual({ n: false });
     expect(found("if (!tag.match(/^v[0-9.]+$/)) { return core.setFailed('bad tag') }")).toEqual({ tag: true });
+    // `Number` takes only a number's text: a quote or a `;` makes it NaN.
+    expect(found("const pr = fs.readFileSync('pr/number', 'utf8');\nif (!Number.isInteger(Number(pr))) { core.setFailed('bad'); return; }")).toEqual({ pr: true });
+    expect(found("if (!Number.isSafeInteger(+pr)) throw new Error('bad');")).toEqual({ pr: true });
   });
 
   it('does not take open patterns, checks that are not negated, or guards that go on', () => {
@@ -237,6 +258,9 @@ describe('githubScriptChecks: an actions/github-script script that checks a valu
     expect(found("if (/^\\d+$/.test(t)) console.log('a number');")).toEqual([]);
     expect(found("if (!/^\\d+$/.test(t)) { console.log('not a number'); }")).toEqual([]);
     expect(found("if (!/\\d+/.test(t)) throw new Error('x');")).toEqual([]);
+    // `parseInt` reads `1;rm -rf /` as 1: the value itself is not checked.
+    expect(found("if (!Number.isInteger(parseInt(t, 10))) throw new Error('x');")).toEqual([]);
+    expect(found("if (!Number.isInteger(Number(t))) console.log('not a number');")).toEqual([]);
   });
 
   it('takes JavaScript classes of safe characters (`[\\w.-]`), but not the `m` flag or classes admitting spaces, quotes or `$`', () => {

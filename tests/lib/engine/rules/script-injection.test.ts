@@ -770,6 +770,50 @@ ${read}
     // Only collaborators' runs (a workflow that follows a push-only workflow would be the base's): a dispatch is collaborators'.
     expect(positions(scanWith(RULE, workflow(read, 'workflow_dispatch:')))).toEqual([]);
   });
+
+  it('drops an artifact\'s number checked as an integer by `test -eq`, a digits-only `case` or github-script `Number.isInteger(Number(x))`; keeps a check that goes on', () => {
+    const workflow = (check: string[], gs = false) => `on:
+  workflow_run:
+    workflows: [CI]
+    types: [completed]
+jobs:
+  deploy:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/download-artifact@v4
+        with:
+          name: pr
+          path: pr
+          run-id: \${{ github.event.workflow_run.id }}
+          github-token: \${{ github.token }}
+${
+  gs
+    ? `      - id: pr
+        uses: actions/github-script@v7
+        with:
+          script: |
+            const n = require('fs').readFileSync('pr/number.txt', 'utf8').trim();
+${check.map((l) => `            ${l}`).join('\n')}
+            core.setOutput('number', n);`
+    : `      - id: pr
+        run: |
+          N=$(cat pr/number.txt)
+${check.map((l) => `          ${l}`).join('\n')}
+          echo "number=$N" >> "$GITHUB_OUTPUT"`
+}
+      - env:
+          AWS_SECRET_ACCESS_KEY: \${{ secrets.AWS_SECRET }}
+        run: aws s3 sync ./site s3://previews/\${{ steps.pr.outputs.number }}
+`;
+    expect(scanWith(RULE, workflow(['test "$N" -eq "$N" 2>/dev/null || exit 1']))).toEqual([]);
+    expect(scanWith(RULE, workflow(['if ! [ "$N" -gt 0 ]; then', '  echo "not a pull request number"', '  exit 1', 'fi']))).toEqual([]);
+    expect(scanWith(RULE, workflow(['case $N in *[!0-9]*) exit 1;; esac']))).toEqual([]);
+    expect(scanWith(RULE, workflow(["if (!Number.isInteger(Number(n))) { core.setFailed('bad'); return; }"], true))).toEqual([]);
+    // Only a message, or `[[ -eq ]]` (arithmetic, which runs `$( )` in an array index): the text goes on.
+    expect(positions(scanWith(RULE, workflow(['test "$N" -eq "$N" || echo "not a number"'])))).toEqual(['22:47 HIGH']);
+    expect(positions(scanWith(RULE, workflow(['[[ $N -eq $N ]] || exit 1'])))).toEqual(['22:47 HIGH']);
+    expect(positions(scanWith(RULE, workflow(["if (!Number.isInteger(parseInt(n, 10))) throw new Error('bad');"], true)))).toEqual(['24:47 HIGH']);
+  });
 });
 
 describe(`${RULE}: what the job holds`, () => {
