@@ -6,7 +6,7 @@ import { checkedLine, feedingLines, githubScriptChecks, JS_NUMBER, outputLines, 
 import { usesOnlyValidated } from './validation.js';
 import { get, getText, keyText, scalarText, type YNode } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
-import { commentSink, fixedCommentBody, jobNotices, labelCommand, labelSink, runToken, stepNotice, type Notice } from './notices.js';
+import { commentSink, fixedCommentBody, jobNotices, labelCommand, labelSink, runToken, scriptDoesMore, stepNotice, type Notice } from './notices.js';
 import { isFullSha } from '../model/uses.js';
 import { compareVersions, parseRefVersion, versionComment, type RefVersion } from './action-version.js';
 import { flatMap } from '../model/arrays.js';
@@ -773,6 +773,11 @@ function stepUse(step: Step, named: RegExp | null, later: boolean): { use: Artif
       return { use: { kind: 'comment', step, detail: 'reads them into a comment (github-script)' }, outputs: true };
     }
     if (scriptChecksWhatItReads(script)) return { use: { kind: 'validated', step, detail: 'checks the values it reads against a pattern (github-script)' }, outputs: false };
+    // A script that only reads them into its outputs (`core.setOutput('pr', fs.readFileSync('pr/number', 'utf8'))`,
+    // or its return value), calling no API but to read: where the outputs are used decides, as for a `run:` step
+    // that writes them to `$GITHUB_OUTPUT` (a pull request number given to a comment is LOW there, spliced into a
+    // script it is an injection).
+    if (readsIntoOutputsOnly(script, calls)) return { use: { kind: 'read', step, detail: 'reads them into step outputs (github-script)' }, outputs: true };
     return { use: { kind: 'data', step, detail: 'reads them in a github-script' }, outputs: true };
   }
   // An action given a path in (or, for a download into the workspace itself, any relative path).
@@ -812,6 +817,12 @@ export function readsDownloadIntoOutputs(step: Step, download: ForeignDownload):
     return (step.with?.pairs ?? []).some((p) => PATH_INPUTS.test(keyText(p.key)) && texts(p.value).some((t) => normalizeOutside(t).startsWith(outside)));
   }
   return givenPathIn(step, last === '' || last === '.' || /[$*?{}\\]/.test(last) ? null : directoryPattern(last));
+}
+
+/** A github-script script that sets outputs (or returns a value) and does nothing else: no call but a read, no process, write or `eval`. */
+function readsIntoOutputsOnly(script: string, calls: readonly string[]): boolean {
+  if (!/\bcore\.setOutput\s*\(|^\s*return\b[^;\n]*\S/m.test(script) || scriptDoesMore(script)) return false;
+  return calls.every((call) => /^(?:get|list|download)/.test(call));
 }
 
 /**

@@ -58,6 +58,11 @@ const SCRIPT_DOES_MORE = /\bexec\b|child_process|\brequire\s*\(|\bimport\s*\(|\b
 /** `require('fs')`, `require("node:path")`: modules a script loads to read a file. */
 const READING_MODULES = /\brequire\s*\(\s*(['"])(?:node:)?(?:fs|path)(?:\/promises)?\1\s*\)/g;
 
+/** True when a github-script script does more than read files and call the API (`SCRIPT_DOES_MORE`), or evaluates text as code. */
+export function scriptDoesMore(script: string): boolean {
+  return SCRIPT_DOES_MORE.test(script.replace(READING_MODULES, '')) || /\beval\s*\(|\bnew\s+Function\s*\(|\bvm\./.test(script);
+}
+
 /** Actions that add or remove the labels they are given. */
 const LABEL_ACTIONS: ReadonlySet<string> = new Set([
   'actions-ecosystem/action-add-labels',
@@ -81,6 +86,21 @@ const RUN_TOKEN = /^\s*\$\{\{\s*(?:secrets\.GITHUB_TOKEN|github\.token)\s*\}\}\s
 /** Shell commands that post a comment or a review, or a status through the API. */
 const COMMENT_COMMAND = /^gh\s+(pr|issue)\s+(comment|review)\b|^gh\s+api\b[^\n]{0,300}\/comments\b/;
 const STATUS_COMMAND = /^gh\s+api\b[^\n]{0,300}\/(statuses|check-runs)\b/;
+/**
+ * `curl` to the REST API of GitHub (`https://api.github.com/repos/...`, `$GITHUB_API_URL/repos/...`): the request
+ * posts a comment or sets a status as `gh api` does, when it writes no file and reads no configuration
+ * (`-o`, `-O`, `-D`, `-K`, `--output`, `--config`).
+ */
+const CURL_API = /^curl\s(?=[^\n]{0,600}(?:api\.github\.com|\$\{?GITHUB_API_URL\}?|github\.api_url\s*\}\})\/repos\/)/;
+const CURL_WRITES = /\s(?:-[a-zA-Z]*[oOKD]|--(?:output|remote-name|remote-name-all|config|dump-header|trace|trace-ascii|create-dirs|output-dir))\b/;
+
+/** What a `curl` call to the API posts: a comment (`/issues/<n>/comments`), a status or check run, or nothing known. */
+function curlNotice(text: string): Notice | null {
+  if (!CURL_API.test(text) || CURL_WRITES.test(text)) return null;
+  if (/\/(?:issues|pulls)\/[^\s/'"]+\/(?:comments|reviews)\b/.test(text)) return 'comment';
+  if (/\/(?:statuses\/[^\s/'"]+|check-runs)\b/.test(text)) return 'status';
+  return null;
+}
 /** Commands that only print or set shell state. */
 const INERT_COMMANDS = new Set(['echo', 'printf', 'true', ':', 'exit', 'set']);
 
@@ -106,8 +126,9 @@ export function stepNotice(step: Step): Notice | null {
     for (const pipeline of pipelines(line)) {
       for (const command of pipeline.commands) {
         const text = command.text.trim();
-        if (COMMENT_COMMAND.test(text)) found ??= 'comment';
-        else if (STATUS_COMMAND.test(text)) found ??= 'status';
+        const curl = commandName(text) === 'curl' ? curlNotice(text) : null;
+        if (COMMENT_COMMAND.test(text) || curl === 'comment') found ??= 'comment';
+        else if (STATUS_COMMAND.test(text) || curl === 'status') found ??= 'status';
         else if (labelCommand(text) && runToken(step)) found ??= 'label';
         else if (!INERT_COMMANDS.has(commandName(text) ?? '') || /\$\(|`/.test(text)) return null;
       }
@@ -118,7 +139,7 @@ export function stepNotice(step: Step): Notice | null {
 
 /** A github-script script whose every API call posts or reads comments, or statuses and checks. */
 function scriptNotice(script: string): Notice | null {
-  if (SCRIPT_DOES_MORE.test(script.replace(READING_MODULES, ''))) return null;
+  if (scriptDoesMore(script)) return null;
   const calls = [...script.matchAll(API_CALLS)];
   if (calls.length === 0) return null;
   let found: Notice | null = null;

@@ -1378,3 +1378,86 @@ describe(`${RULE}: a directory named like a GitHub CLI subcommand`, () => {
     expect(scanWith(RULE, workflow('gh pr merge "$PR_NUMBER" --auto --body-file pr/body.md')).map((f) => f.severity)).toEqual(['MEDIUM']);
   });
 });
+
+describe(`${RULE}: a github-script that only reads the files into its outputs`, () => {
+  const workflow = (extra: string, use: string) => `${ON}permissions:
+  contents: write
+  pull-requests: write
+  statuses: write
+jobs:
+  read:
+    runs-on: ubuntu-latest
+    outputs:
+      pr: \${{ steps.pr.outputs.pr }}
+      sha: \${{ steps.pr.outputs.sha }}
+    steps:
+      - uses: actions/download-artifact@v4
+        with:
+          name: pr
+          run-id: \${{ github.event.workflow_run.id }}
+          github-token: \${{ github.token }}
+      - id: pr
+        uses: actions/github-script@v7
+        with:
+          script: |
+            const fs = require('fs');${extra}
+            core.setOutput('pr', fs.readFileSync('pr_number', 'utf8').trim());
+            core.setOutput('sha', fs.readFileSync('head_sha', 'utf8').trim());
+  notify:
+    needs: read
+    runs-on: ubuntu-latest
+    steps:
+${use}`;
+  const comment = `      - run: gh pr comment "$PR" --body "The preview is ready"
+        env:
+          PR: \${{ needs.read.outputs.pr }}
+          GH_TOKEN: \${{ secrets.BOT_TOKEN }}
+      - run: gh api "repos/$GITHUB_REPOSITORY/statuses/$SHA" -f state=success -f context=preview
+        env:
+          SHA: \${{ needs.read.outputs.sha }}
+          GH_TOKEN: \${{ secrets.BOT_TOKEN }}
+`;
+
+  it('is LOW when the outputs only pick where a fixed comment or a status goes (through env:), naming the sink', () => {
+    const findings = scanWith(RULE, workflow('', comment));
+    expect(findings.map((f) => f.severity)).toEqual(['LOW']);
+    expect(findings[0]?.description).toContain('which only sets a commit status or check');
+    expect(findings[0]?.description).toContain('LOW: at worst a spoofed status or check on a commit of the fork\'s choosing');
+    const github = `      - uses: actions/github-script@v7
+        env:
+          PR: \${{ needs.read.outputs.pr }}
+        with:
+          github-token: \${{ secrets.BOT_TOKEN }}
+          script: |
+            await github.rest.issues.createComment({ ...context.repo, issue_number: Number(process.env.PR), body: 'Thanks' });
+`;
+    const [fixed] = scanWith(RULE, workflow('', github));
+    expect(fixed?.severity).toBe('LOW');
+    expect(fixed?.description).toContain('gives `needs.read.outputs.pr` to actions/github-script, which only posts a fixed comment');
+  });
+
+  it('is LOW when curl posts the comment or the status to the API with the value, writing no file', () => {
+    const curl = `      - run: |
+          curl -sS -X POST -H "Authorization: Bearer $GH_TOKEN" "$GITHUB_API_URL/repos/$GITHUB_REPOSITORY/issues/$PR/comments" -d '{"body":"Thanks"}'
+          curl -sS -X POST -H "Authorization: Bearer $GH_TOKEN" "https://api.github.com/repos/$GITHUB_REPOSITORY/statuses/$SHA" -d '{"state":"success"}'
+        env:
+          PR: \${{ needs.read.outputs.pr }}
+          SHA: \${{ needs.read.outputs.sha }}
+          GH_TOKEN: \${{ secrets.BOT_TOKEN }}
+`;
+    const findings = scanWith(RULE, workflow('', curl));
+    expect(findings.map((f) => f.severity)).toEqual(['LOW']);
+    expect(findings[0]?.description).toContain('gives `needs.read.outputs.pr` to a script, which only posts a comment');
+    // `-o` writes what the API answers to a file (`-K` would read options from one): not only a comment.
+    expect(scanWith(RULE, workflow('', curl.replace('curl -sS -X POST', 'curl -sS -o out.json -X POST'))).map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+
+  it('negative: MEDIUM when the reading script does more (a process), HIGH when an output is spliced into a script', () => {
+    expect(scanWith(RULE, workflow("\n            const { execSync } = require('child_process');", comment)).map((f) => f.severity)).toEqual(['MEDIUM']);
+    const spliced = `      - run: ./notify.sh \${{ needs.read.outputs.pr }}
+        env:
+          TOKEN: \${{ secrets.DEPLOY_TOKEN }}
+`;
+    expect(scanWith(RULE, workflow('', spliced)).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+});
