@@ -8,7 +8,7 @@ import { everyPathGuarded, stepTrust } from './trust-guards.js';
 import { keyText, type YNode, type YScalar } from '../yaml/model.js';
 import { actionPermissions, GH_COMMANDS, type Scope } from '../data/permissions.js';
 import { describeStep } from './describe.js';
-import { githubPackagesPush, inputWithEnv, oidcPublish, otherTokenOnly } from './token-uses.js';
+import { githubPackagesPush, inputWithEnv, JOB_TOKEN, oidcPublish, otherTokenOnly } from './token-uses.js';
 import { stepAgent } from './agent-input.js';
 import type { AgentAction } from '../data/agent-actions.js';
 import { stepExecutions } from './run-model/execution.js';
@@ -169,9 +169,6 @@ function envText(step: Step): string {
   return nodes.map((n) => file.slice(n!.start, n!.end)).join('\n');
 }
 
-/** The job's own token named in a value: `github.token`, `secrets.GITHUB_TOKEN` (not a token another step minted). */
-const JOB_TOKEN = /\bgithub\.token\b|\bsecrets\.GITHUB_TOKEN\b/i;
-
 /**
  * Whether an AI agent step may use a write scope of its job's token. OIDC (`id-token`) is how agents reach their
  * model or their app's token, so it is theirs; an agent that writes only with a token it is handed (the table's
@@ -265,14 +262,6 @@ function stepMayUse(step: Step, scope: string): boolean {
 }
 
 /**
- * Why a job may use a write scope of its token, or null when it provably does not: it calls a reusable
- * workflow (the grant is that workflow's ceiling), or one of its steps may use it: a script that shows a use
- * of the scope (`git push`, `gh release`, a GitHub Packages push, OIDC) or is given the token for more than
- * commenting, or an action that may read the token by default (any but checkout, caches, artifacts, toolchain
- * setup, and for `contents`/`id-token`/`packages`/`actions` the comment and label actions and a `github-script`
- * that calls no API of that scope). A test, lint or build job, or a comment bot for `contents: write`, does not.
- */
-/**
  * The steps of a job that take its token without being handed it, to read with it only (an agent action whose
  * action.yml reads `github.token` for a check of the actor's access): `openai/codex-action (its write-access
  * check ...)`. Empty for most jobs.
@@ -299,6 +288,14 @@ export function otherTokenSteps(job: Job): { step: Step; token: string }[] {
   return found;
 }
 
+/**
+ * Why a job may use a write scope of its token, or null when it provably does not: it calls a reusable
+ * workflow (the grant is that workflow's ceiling), or one of its steps may use it: a script that shows a use
+ * of the scope (`git push`, `gh release`, a GitHub Packages push, OIDC) or is given the token for more than
+ * commenting, or an action that may read the token by default (any but checkout, caches, artifacts, toolchain
+ * setup, and for `contents`/`id-token`/`packages`/`actions` the comment and label actions and a `github-script`
+ * that calls no API of that scope). A test, lint or build job, or a comment bot for `contents: write`, does not.
+ */
 export function scopeUse(job: Job, scope: string): string | null {
   if (job.uses !== undefined) return 'it calls a reusable workflow, whose jobs the grant is the ceiling of';
   for (const step of job.steps) if (stepMayUse(step, scope)) return describeStep(step);

@@ -19,12 +19,13 @@ import type { Job, Step } from '../model/workflow.js';
 import { get, getText, isTruthy } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
 import { stepExecutions } from './run-model/execution.js';
+import { checkoutPersists } from './run-model/workspace.js';
 import { actionPermissions } from '../data/permissions.js';
 
 /** GitHub Packages' container registries. */
 const GITHUB_REGISTRY = /(?:^|[\s,/"'=])(?:ghcr\.io|docker\.pkg\.github\.com)\b/i;
-/** The job's own token named in a value. */
-const JOB_TOKEN = /\bgithub\.token\b|\bsecrets\.GITHUB_TOKEN\b/i;
+/** The job's own token named in a value: `github.token`, `secrets.GITHUB_TOKEN` (not a token another step minted). */
+export const JOB_TOKEN = /\bgithub\.token\b|\bsecrets\.GITHUB_TOKEN\b/i;
 
 /** An input's value with `${{ env.X }}` replaced by the literal `env:` value the step sees. */
 export function inputWithEnv(step: Step, input: string): string | null {
@@ -159,7 +160,7 @@ function jobTokenPersisted(step: Step): boolean {
   if (job === null) return true;
   for (const earlier of job.steps.slice(0, step.index)) {
     if (slugOf(earlier) === 'actions/checkout') {
-      if ((getText(earlier.with, 'persist-credentials') ?? '').trim().toLowerCase() === 'false') continue;
+      if (!checkoutPersists(earlier)) continue;
       const token = getText(earlier.with, 'token') ?? '';
       if (!EXPRESSION.test(token) || JOB_TOKEN.test(token)) return true;
       continue;
@@ -186,6 +187,18 @@ function jobTokenPersisted(step: Step): boolean {
  * The value named is the expression as written (`steps.app.outputs.token`).
  */
 export function otherTokenOnly(step: Step): string | null {
+  let found = otherTokenCache.get(step);
+  if (found === undefined) {
+    found = readOtherToken(step);
+    otherTokenCache.set(step, found);
+  }
+  return found;
+}
+
+/** `otherTokenOnly` per step: excessive-permissions asks it per step per scope, and each answer walks the earlier steps. */
+const otherTokenCache = new ScanCache<Step, string | null>();
+
+function readOtherToken(step: Step): string | null {
   if (seesJobToken(step)) return null;
   const text = step.owner.file.text;
   if (step.usesRef !== undefined) {

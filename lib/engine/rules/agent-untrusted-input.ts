@@ -4,13 +4,14 @@ import { isChatWebhookSecret, isGithubToken, secretOccurrences } from '../analys
 import { describeStep } from '../analysis/describe.js';
 import { agentEvents, agentKeyCustody, agentModelKey, agentReach, agentRestricted, agentShell, agentStart, agentTalkOnly, isLlmKey, llmStep, ownActionLlmCalls, scriptAgents, scriptAgentShell, scriptAgentTalkOnly, stepAgent, type AgentKeyCustody, type AgentStart, type LlmStep } from '../analysis/agent-input.js';
 import { stepExecutions } from '../analysis/run-model/execution.js';
+import { checkoutPersists } from '../analysis/run-model/workspace.js';
 import { nothingHeldText, valuables } from '../analysis/run-model/holdings.js';
 import type { WorkflowRuleContext } from '../rule.js';
 import type { RunModel } from '../analysis/run-model/index.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
-import { get, getText, keyText, type YNode } from '../yaml/model.js';
+import { get, keyText, type YNode } from '../yaml/model.js';
 import { flatMap } from '../model/arrays.js';
 
 /** Write scopes that hand over code, releases, packages, workflow runs, deployments or cloud credentials (OIDC). */
@@ -69,9 +70,9 @@ function tokenSecrets(step: Step): string[] {
   }
   // A checkout before it with a stored token leaves that token in `.git/config` (unless `persist-credentials: false`).
   for (const earlier of step.job?.steps ?? []) {
-    if (earlier.index >= step.index || earlier.usesRef?.kind !== 'repository' || earlier.usesRef.slug !== 'actions/checkout') continue;
+    if (earlier.index >= step.index || !checkoutPersists(earlier)) continue;
     const token = get(earlier.with, 'token');
-    if (token === undefined || (getText(earlier.with, 'persist-credentials') ?? '').trim().toLowerCase() === 'false') continue;
+    if (token === undefined) continue;
     for (const use of secretOccurrences(file, token)) if (!isGithubToken(use.name)) names.add(use.name);
   }
   return [...names];
@@ -129,7 +130,7 @@ export default defineWorkflowRule({
             const confined = talk !== null && others.length === 0 && !persisted;
             // A stored GitHub token handed to an agent with a shell pushes wherever it reaches, whatever the job's own token can.
             const pushTokens = shell ? tokens : [];
-            const strong = shell && ((writes !== null && writes.some((scope) => scope === 'all scopes' || STRONG_SCOPES.has(scope))) || pushTokens.length > 0);
+            const strong = shell && (writes?.some((scope) => scope === 'all scopes' || STRONG_SCOPES.has(scope)) === true || tokens.length > 0);
             const holds = [
               ...(writes !== null && writes.length > 0 ? [`a token with write access (${writes.join(', ')})`] : []),
               ...(secrets.length > 0 ? [`secrets (${secrets.slice(0, 5).join(', ')}${secrets.length > 5 ? ', ...' : ''})`] : []),
@@ -159,7 +160,7 @@ export default defineWorkflowRule({
                     : '';
               const label = reach.level === 'sticky-label' ? ` once a maintainer has labelled the pull request (${reach.gates.join(' / ')}), a label that stays when new commits are pushed` : '';
               who = `runs on ${event} events that anyone can cause${widened}${label}`;
-            } else if (!checked && reach.level === 'unreviewed-environment') {
+            } else if (!maintainer) {
               // An environment whose protection rules the files do not show: a maintainer's act only if it requires reviewers.
               who = `runs on ${event} events that anyone can cause, unless ${reach.gates.join(' / ')} requires a reviewer's approval of each run (its protection rules are not in the repository's files), and it reads the thread it is started on, whose title, body and earlier comments an outsider can write`;
             } else {

@@ -2,6 +2,7 @@ import { hasAny, scriptOf, wordMask } from '../analysis/file-scripts.js';
 import { compareVersions, parseRefVersion, parseVersion, versionComment, type RefVersion } from '../analysis/action-version.js';
 import { outsiderCodeAfter } from '../analysis/permissions.js';
 import { holdingFacts, runFact } from '../analysis/run-model/facts.js';
+import { ONLY_JOB_TOKEN } from '../analysis/run-model/ownership.js';
 import { minorWrites, readOnlyToken, tokenHandsOverNothing } from '../analysis/run-model/holdings.js';
 import { isGithubToken, valueSecrets } from '../analysis/secrets.js';
 import { stepLabel } from '../analysis/step-label.js';
@@ -146,9 +147,6 @@ function downloadableAfterRunOnly(upload: Step): boolean {
   return olderThan(stepVersion(upload), '4.0.0');
 }
 
-/** `${{ github.token }}` or `${{ secrets.GITHUB_TOKEN }}`: the job's own token, passed explicitly. */
-const JOB_TOKEN = /^\s*\$\{\{\s*(?:github\.token|secrets\.github_token)\s*\}\}\s*$/i;
-
 /**
  * The credential a checkout persists, from its `token:` input: the job's GITHUB_TOKEN (no input, or the job's
  * token passed explicitly), which expires when the job ends; a stored secret (a personal access token, a
@@ -158,7 +156,7 @@ const JOB_TOKEN = /^\s*\$\{\{\s*(?:github\.token|secrets\.github_token)\s*\}\}\s
  */
 function persistedCredential(step: Step): { text: string; expiresWithJob: boolean; lifetime: string } {
   const token = getScalar(step.with, 'token');
-  if (token === undefined || typeof token.value !== 'string' || token.value.trim() === '' || JOB_TOKEN.test(token.value)) {
+  if (token === undefined || typeof token.value !== 'string' || token.value.trim() === '' || ONLY_JOB_TOKEN.test(token.value)) {
     return { text: "the job's GITHUB_TOKEN", expiresWithJob: true, lifetime: '' };
   }
   const carried = valueSecrets(step, token);

@@ -1,6 +1,7 @@
 import { occurrencesIn } from '../analysis/file-scalars.js';
 import { scriptOf } from '../analysis/file-scripts.js';
 import { outsiderReach, whoText, type Reach, type RunModel } from '../analysis/run-model/index.js';
+import { checkoutPersists } from '../analysis/run-model/workspace.js';
 import { isFullSha } from '../model/uses.js';
 import { getScalar, scalarText } from '../yaml/model.js';
 import { unverifiedDownloads } from './download-without-checksum.js';
@@ -16,6 +17,7 @@ import type { Action, Job, Step, Workflow } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowReport } from '../rule.js';
 import { keyText, type YMap, type YNode } from '../yaml/model.js';
 import { flatMap } from '../model/arrays.js';
+import { ScanCache } from '../model/scan-cache.js';
 
 /**
  * Secret names that say they hold a GitHub token (`GH_PAT`, `GH_TOKEN`, `BOT_GITHUB_TOKEN`,
@@ -203,9 +205,25 @@ function outsiderStarts(reach: Reach): boolean {
   return outsiderReach(reach) || reach.level === 'unreviewed-environment';
 }
 
+/** What a job runs that decides an exposure, whatever the secret and reach: read once per job per scan. */
+interface JobExposure {
+  foreign: Foreign[];
+  callers: ReadonlyMap<Step, Step>;
+  /** `outsiderSteering`, read the first time an outsider can start the job. */
+  steer?: string | null;
+}
+
+const jobExposures = new ScanCache<Job, JobExposure>();
+
 function exposureOf(runs: RunModel, taint: TaintAnalyzer, job: Job, reach: Reach): Exposure {
+  let known = jobExposures.get(job);
+  if (known === undefined) {
+    known = { foreign: foreignCode(runs, job), callers: new Map(runs.job(job).steps.map((c) => [c.step, c.caller] as const)) };
+    jobExposures.set(job, known);
+  }
   const outsider = outsiderStarts(reach) ? reach : null;
-  return { job, foreign: foreignCode(runs, job), callers: new Map(runs.job(job).steps.map((c) => [c.step, c.caller] as const)), outsider, steer: outsider === null ? null : outsiderSteering(job, runs, taint) };
+  if (outsider !== null && known.steer === undefined) known.steer = outsiderSteering(job, runs, taint);
+  return { job, foreign: known.foreign, callers: known.callers, outsider, steer: outsider === null ? null : (known.steer ?? null) };
 }
 
 /** Someone else's mutable code is handed the token, or an outsider who starts the job steers code in it. */
@@ -331,13 +349,7 @@ export default defineWorkflowRule({
       const holder: object = holderJob ?? (step !== null ? step.owner : (workflow ?? occurrence.scalar));
       const byName = groups.get(holder) ?? new Map<string, Group>();
       groups.set(holder, byName);
-      const persisted =
-        step !== null &&
-        position.kind === 'with' &&
-        position.key.toLowerCase() === 'token' &&
-        step.usesRef?.kind === 'repository' &&
-        step.usesRef.slug === 'actions/checkout' &&
-        (getScalar(step.with, 'persist-credentials')?.value?.toString() ?? '').trim().toLowerCase() !== 'false';
+      const persisted = step !== null && position.kind === 'with' && position.key.toLowerCase() === 'token' && checkoutPersists(step);
       const use: Use = { name, position, step, job: step === null ? (job ?? null) : null, workflow: step === null && (job === null || job === undefined) ? workflow : null, persisted };
       const file = step?.owner.file ?? holderJob?.workflow.file ?? workflow?.file;
       if (file === undefined) return;

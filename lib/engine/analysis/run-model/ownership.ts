@@ -245,8 +245,8 @@ export function selfLinkNames(path: string, text: string): string[] {
   return found;
 }
 
-/** The job's own token as an environment value: `${{ github.token }}` or `${{ secrets.GITHUB_TOKEN }}`. */
-const JOB_TOKEN = /^\s*\$\{\{\s*(?:github\.token|secrets\.GITHUB_TOKEN)\s*\}\}\s*$/i;
+/** A value that is the job's own token and nothing else: `${{ github.token }}` or `${{ secrets.GITHUB_TOKEN }}`. */
+export const ONLY_JOB_TOKEN = /^\s*\$\{\{\s*(?:github\.token|secrets\.GITHUB_TOKEN)\s*\}\}\s*$/i;
 /** `gh` subcommands that change a repository (a release, a pull request, an issue, a label, a workflow run, a cache). */
 const GH_WRITE =
   /\bgh\s+(?:(?:release|pr|issue|label)\s+(?:create|upload|edit|delete|delete-asset|comment|merge|close|reopen|review|ready|lock|unlock|pin|unpin|transfer)|workflow\s+(?:run|enable|disable)|run\s+(?:cancel|rerun|delete)|cache\s+delete)\b/;
@@ -265,7 +265,7 @@ export function tokenWriteNames(step: Step): string[] {
   if (script === null || !hasAny(script.words, GH) || TOKEN_SET.test(script.text)) return [];
   // `gh` reads GH_TOKEN before GITHUB_TOKEN; the innermost `env:` wins.
   const token = envValues(step, 'GH_TOKEN')[0] ?? envValues(step, 'GITHUB_TOKEN')[0];
-  if (token === undefined || !JOB_TOKEN.test(token) || envValues(step, 'GH_HOST').length > 0) return [];
+  if (token === undefined || !ONLY_JOB_TOKEN.test(token) || envValues(step, 'GH_HOST').length > 0) return [];
   const found: string[] = [];
   for (const line of logicalLines(script.text)) {
     if (!line.text.includes('gh')) continue;

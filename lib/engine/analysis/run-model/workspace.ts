@@ -6,7 +6,7 @@
  * that holds the code it runs: `cd vendor/lib && make` after `git clone <url> vendor/lib` runs the cloned code.
  */
 import { downloadContent, foreignDownloads, type ForeignDownload } from '../artifacts.js';
-import { pullRequestCheckouts, type UntrustedCheckout } from '../pr-head.js';
+import { pinsApprovedCode, pullRequestCheckouts, type UntrustedCheckout } from '../pr-head.js';
 import type { RepositoryModel } from '../../model/repository.js';
 import type { Job, Step } from '../../model/workflow.js';
 import { getText, keyText } from '../../yaml/model.js';
@@ -79,7 +79,7 @@ export function workspaceEntries(job: Job, repository: RepositoryModel, identity
     const mine = checkoutsOf.get(step) ?? [];
     if (step.usesRef?.kind === 'repository' && step.usesRef.slug === 'actions/checkout') {
       const dir = normalizeWorkspacePath(getText(step.with, 'path') ?? '');
-      const persist = (getText(step.with, 'persist-credentials') ?? 'true').trim().toLowerCase() !== 'false';
+      const persist = checkoutPersists(step);
       const pr = mine.find((c) => c.offset === undefined);
       if (pr !== undefined) {
         entries.push({ step, kind: 'checkout', dir, content: 'outsider', how: pr.how, checkout: pr, persistsCredentials: persist, forkCode: true });
@@ -165,9 +165,18 @@ const EVENT_COMMIT = /^\s*(?:\$\{\{\s*(?:github\.sha|github\.event\.pull_request
  */
 export function checksOutEventCommit(entry: WorkspaceEntry): boolean {
   if (entry.kind !== 'checkout' || !entry.forkCode) return false;
-  if (entry.checkout !== undefined) return entry.checkout.evidence === '`github.event.pull_request.head.sha`' || entry.checkout.raceClosedBy !== undefined;
+  if (entry.checkout !== undefined) return pinsApprovedCode(entry.checkout);
   if (entry.step.usesRef?.kind !== 'repository' || entry.step.usesRef.slug !== 'actions/checkout') return false;
   return EVENT_COMMIT.test(getText(entry.step.with, 'ref') ?? '');
+}
+
+/**
+ * True when a step is an `actions/checkout` that leaves its token in the workspace's `.git/config`, where every
+ * later step of the job finds it (`persist-credentials` not `false`, the action's default).
+ */
+export function checkoutPersists(step: Step): boolean {
+  if (step.usesRef?.kind !== 'repository' || step.usesRef.slug !== 'actions/checkout') return false;
+  return (getText(step.with, 'persist-credentials') ?? '').trim().toLowerCase() !== 'false';
 }
 
 /** Where a script's checkout lands: `git clone <url> <dir>` in its directory, anything else in the step's directory. */
