@@ -200,8 +200,7 @@ function prefixed(name: string, file: string): string {
   return `${base}/${file}`;
 }
 
-/** `--fail-on`: the lowest severity that fails the run, or `none`. */
-/** The `--fail-on` threshold: a finding or an attack path at or above it fails the run. */
+/** The `--fail-on` threshold, the lowest severity that fails the run (or `none`): a finding or an attack path at or above it fails it. */
 export type FailOn = 'CRITICAL' | Severity | 'none';
 
 const GATE_ORDER = ['CRITICAL', ...SEVERITIES] as const;

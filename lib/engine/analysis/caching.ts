@@ -1,6 +1,6 @@
 import { PRIVILEGED_TRIGGERS, type Step } from '../model/workflow.js';
-import type { RefKind } from './run-model/conditions.js';
-import { get, getText, keyText, type YNode } from '../yaml/model.js';
+import { occasionsOf, type Occasion, type RefKind } from './run-model/conditions.js';
+import { get, getText, isFalsyText, keyText, type YNode } from '../yaml/model.js';
 import { actionMajorVersion } from './step-version.js';
 import { selfHosted } from './runners.js';
 
@@ -90,7 +90,7 @@ const isExpression = (value: string) => value.includes('${{');
 /** A value that is true as written (an opt-out input set so turns caching off). */
 const truthy = (value: string | null) => value !== null && !isExpression(value) && /^(true|yes|1|on)$/i.test(value.trim());
 /** A value that is false as written (an opt-in input set so leaves caching off). */
-const falsy = (value: string | null) => value !== null && !isExpression(value) && /^(false|no|0|off|)$/i.test(value.trim());
+const falsy = (value: string | null) => value !== null && isFalsyText(value);
 
 /** An input that enables caching when set to anything but empty/false. */
 const optIn =
@@ -118,46 +118,45 @@ const optOut =
   };
 
 /**
- * What astral-sh/setup-uv does when `enable-cache` is not set (or set to `auto`), by the first major version it
- * holds for. Data, with its source: the action's `action.yml` (the `enable-cache` default) and its
- * `src/utils/inputs.ts` (`getEnableCache`), and the release notes named.
- * - up to v4: default `"false"`: no cache unless the workflow asks for it;
- * - v5 (December 2024, pull request #193 "Default to enable-cache: true on GitHub hosted runners"): default
- *   `"auto"`, on only where `RUNNER_ENVIRONMENT` is `github-hosted` (never on a self-hosted runner);
- * - v10 (August 2026, issue #984 "Disable automatic caching for sensitive events"): `auto` also stays off on
- *   `pull_request_target`, `workflow_run` and `release` runs and on tag pushes.
+ * What astral-sh/setup-uv does when `enable-cache` is not set (or set to `auto`), by its major version. Data, with
+ * its source: the action's `action.yml` (the `enable-cache` default) and its `src/utils/inputs.ts`
+ * (`getEnableCache`), and the release notes named.
+ * - before v5: default `"false"`: no cache unless the workflow asks for it (`off`);
+ * - v5 to v9 (v5, December 2024, pull request #193 "Default to enable-cache: true on GitHub hosted runners"): default
+ *   `"auto"`, on only where `RUNNER_ENVIRONMENT` is `github-hosted`, never on a self-hosted runner (`hosted`);
+ * - v10 and later (August 2026, issue #984 "Disable automatic caching for sensitive events"): `auto` also stays off
+ *   on `pull_request_target`, `workflow_run` and `release` runs and on tag pushes (`hosted-not-sensitive`).
+ * A version the engine cannot read (null) is taken as the newest.
  */
-const SETUP_UV_AUTO_CACHE: readonly { from: number; auto: 'off' | 'hosted' | 'hosted-not-sensitive' }[] = [
-  { from: 0, auto: 'off' },
-  { from: 5, auto: 'hosted' },
-  { from: 10, auto: 'hosted-not-sensitive' },
-];
+function setupUvAutoCache(major: number | null): 'off' | 'hosted' | 'hosted-not-sensitive' {
+  if (major === null || major >= 10) return 'hosted-not-sensitive';
+  return major >= 5 ? 'hosted' : 'off';
+}
 
 /** Events on which setup-uv v10 and later turn the default `enable-cache: auto` off (tag pushes aside). */
-const SETUP_UV_UNCACHED_EVENTS = new Set(['pull_request_target', 'workflow_run', 'release']);
+const SETUP_UV_UNCACHED_EVENTS: ReadonlySet<string | null> = new Set(['pull_request_target', 'workflow_run', 'release']);
 
-/** A `push` trigger that only fires for tags (`tags:` and no `branches:`/`branches-ignore:`). */
-function tagPushesOnly(trigger: { name: string; config: YNode | undefined }): boolean {
-  if (trigger.name !== 'push') return false;
-  return (get(trigger.config, 'tags') !== undefined || get(trigger.config, 'tags-ignore') !== undefined) && get(trigger.config, 'branches') === undefined && get(trigger.config, 'branches-ignore') === undefined;
+/** An occasion (run model) on which setup-uv v10 and later keep `enable-cache: auto` off: a sensitive event or a tag push. */
+function uncachedOccasion(occasion: Occasion): boolean {
+  return SETUP_UV_UNCACHED_EVENTS.has(occasion.event) || (occasion.event === 'push' && occasion.ref === 'tag');
 }
 
 /**
- * astral-sh/setup-uv's `enable-cache` (`SETUP_UV_AUTO_CACHE`). An explicit `true` always caches, and an explicit
+ * astral-sh/setup-uv's `enable-cache` (`setupUvAutoCache`). An explicit `true` always caches, and an explicit
  * `false` never does. A version the engine cannot read (a SHA without a comment, a branch) is taken as the
- * newest row; a runner the workflow cannot show is self-hosted is taken as GitHub-hosted.
+ * newest; a runner the workflow cannot show is self-hosted is taken as GitHub-hosted.
  */
 const setupUv: Rule = (step, input) => {
   const value = input.text('enable-cache');
   if (value !== null && value.trim().toLowerCase() !== 'auto') return optIn('enable-cache')(step, input);
   const major = actionMajorVersion(step);
-  const row = [...SETUP_UV_AUTO_CACHE].reverse().find((r) => major === null || major >= r.from) ?? SETUP_UV_AUTO_CACHE[0];
-  if (row === undefined || row.auto === 'off') return null;
+  const auto = setupUvAutoCache(major);
+  if (auto === 'off') return null;
   const job = step.job;
   // `auto` reads RUNNER_ENVIRONMENT: a self-hosted runner (the `self-hosted` label, another cloud's machine) never caches.
   if (job !== null && selfHosted(job)?.certain === true) return null;
-  const triggers = job?.workflow.triggers ?? [];
-  if (row.auto === 'hosted-not-sensitive' && major !== null && triggers.length > 0 && triggers.every((t) => SETUP_UV_UNCACHED_EVENTS.has(t.name) || tagPushesOnly(t))) return null;
+  // Off on every occasion the workflow runs on (a workflow without triggers, or called, has an unknown one).
+  if (auto === 'hosted-not-sensitive' && major !== null && job !== null && occasionsOf(job.workflow).every(uncachedOccasion)) return null;
   return { how: value === null ? 'caches by default (v5 and later, on GitHub-hosted runners)' : 'with `enable-cache: auto` (caches on GitHub-hosted runners)' };
 };
 

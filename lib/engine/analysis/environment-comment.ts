@@ -56,10 +56,10 @@ export function environmentApprovalComment(job: Job): string | null {
 function findComment(job: Job): string | null {
   if (job.environment === undefined) return null;
   const file = job.workflow.file;
-  const starts = file.lineStarts;
   const first = file.position(job.key.start).line - 1;
   const last = Math.min(file.position(job.node.end).line - 1, first + MAX_LINES);
-  const lineText = (index: number): string => file.text.slice(starts[index] ?? file.text.length, starts[index + 1] ?? file.text.length).replace(/\r?\n$/, '');
+  // `index` is 0-based here; the file's lines are 1-based.
+  const lineText = (index: number): string => file.lineText(index + 1);
   const comments: string[] = [];
   // The comment block right above the job's key (a job's own heading).
   for (let i = first - 1; i >= 0 && first - i <= 20; i--) {

@@ -234,10 +234,13 @@ export function scratchRegistryReference(reference: string, services: readonly s
 /** The literal values of the environment variables a script names (the step's, its job's, its workflow's `env:`). */
 function referencedEnv(step: Step, script: string): string[] {
   const values: string[] = [];
+  // The names the script expands (`$NAME`, `${NAME}`), read once: a name counts when it is a whole word there.
+  const named = new Set<string>();
+  for (const m of script.matchAll(/\$\{?(\w+)/g)) named.add(m[1] ?? '');
   for (const env of [step.env, step.job?.env, step.job?.workflow.env]) {
     for (const pair of env?.pairs ?? []) {
       const name = keyText(pair.key);
-      if (!/^\w+$/.test(name) || !new RegExp(`\\$\\{?${name}\\b`).test(script)) continue;
+      if (!named.has(name)) continue;
       const value = getText(env, name);
       if (value !== null) values.push(value);
     }

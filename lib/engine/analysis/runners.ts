@@ -272,13 +272,13 @@ function cloudSelection(job: Job, node: YScalar, kind: string): Selection | null
   return null;
 }
 
+/** `selfHosted` per job: the run model's holdings and three rules ask for every job. */
+const SELF_HOSTED = new ScanCache<Job, Selection | null>();
+
 /**
  * The node of `runs-on` that selects a self-hosted runner, with how; `certain` for the `self-hosted` label and
  * for a group or label named after another cloud's machine, false for other custom labels and groups.
  */
-/** `selfHosted` per job: the run model's holdings and three rules ask for every job. */
-const SELF_HOSTED = new ScanCache<Job, Selection | null>();
-
 export function selfHosted(job: Job): Selection | null {
   let found = SELF_HOSTED.get(job);
   if (found === undefined) {

@@ -192,12 +192,6 @@ function throwawayResource(steps: readonly Step[], services: YMap | undefined): 
   return null;
 }
 
-/**
- * The severity of a credential recognised by its name, not by a provider's format. One the provider's shape
- * confirms stays HIGH. A credential for something the job itself creates (a service container, a database it
- * starts, a test VM) protects a resource that lives only as long as the run: LOW. A password otherwise: MEDIUM,
- * since nothing in the file says it opens something that outlives the run (a token or key name does).
- */
 /** No throwaway resource. */
 const NO_THROWAWAY = (): string | null => null;
 
@@ -214,6 +208,12 @@ function lazily<T>(f: () => T): () => T {
   };
 }
 
+/**
+ * The severity of a credential recognised by its name, not by a provider's format. One the provider's shape
+ * confirms stays HIGH. A credential for something the job itself creates (a service container, a database it
+ * starts, a test VM) protects a resource that lives only as long as the run: LOW. A password otherwise: MEDIUM,
+ * since nothing in the file says it opens something that outlives the run (a token or key name does).
+ */
 function nameSeverity(name: string, throwawayOf: () => string | null): { severity?: 'LOW' | 'MEDIUM'; why: string } {
   if (PROVIDER_SHAPES.some((p) => p.name.test(name))) return { why: '' };
   const throwaway = throwawayOf();

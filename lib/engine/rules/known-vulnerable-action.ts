@@ -10,7 +10,7 @@ import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import { severityRank, type Severity } from '../types.js';
 import type { SourceFile } from '../yaml/source.js';
-import { keyText, type YNode, type YScalar } from '../yaml/model.js';
+import { isFalsyText, keyText, type YNode, type YScalar } from '../yaml/model.js';
 import { flatMap } from '../model/arrays.js';
 
 const BY_ACTION = new Map<string, ActionAdvisory[]>();
@@ -149,6 +149,14 @@ function report(context: WorkflowRuleContext, use: Use): void {
   });
 }
 
+/** The jobs that run a use: its own, and for a local composite action's steps, the jobs whose steps call it. */
+function jobsOf(context: WorkflowRuleContext, use: Use): Set<Job> {
+  const jobs = new Set<Job>();
+  for (const j of use.jobs) if (j !== null) jobs.add(j);
+  for (const step of use.steps) for (const caller of context.runs.jobSteps(step)) if (caller.job !== null) jobs.add(caller.job);
+  return jobs;
+}
+
 /**
  * What the runs of a use held that outlives a run (run model, `durableHoldings`): the stored secrets and
  * self-hosted machines of the jobs that use it (a local composite action's: of the jobs that call it), which a
@@ -156,9 +164,7 @@ function report(context: WorkflowRuleContext, use: Use): void {
  * workflow of the repository calls): then nothing says its runs held nothing.
  */
 function durableOf(context: WorkflowRuleContext, use: Use): string[] | undefined {
-  const jobs = new Set<Job>();
-  for (const j of use.jobs) if (j !== null) jobs.add(j);
-  for (const step of use.steps) for (const caller of context.runs.jobSteps(step)) if (caller.job !== null) jobs.add(caller.job);
+  const jobs = jobsOf(context, use);
   const held = [...jobs].map((j) => context.runs.job(j).holdings);
   const first = held[0];
   if (first === undefined) return undefined;
@@ -174,9 +180,7 @@ function durableOf(context: WorkflowRuleContext, use: Use): string[] | undefined
 
 /** The chat webhooks and coverage upload tokens the jobs of a use read (holdings' `webhooks`, `uploadTokens`), each once. */
 function minorOf(context: WorkflowRuleContext, use: Use): MinorSecrets {
-  const jobs = new Set<Job>();
-  for (const j of use.jobs) if (j !== null) jobs.add(j);
-  for (const step of use.steps) for (const caller of context.runs.jobSteps(step)) if (caller.job !== null) jobs.add(caller.job);
+  const jobs = jobsOf(context, use);
   const held = [...jobs].map((j) => context.runs.job(j).holdings);
   return { webhooks: [...new Set(flatMap(held, (h) => h.webhooks))], uploadTokens: [...new Set(flatMap(held, (h) => h.uploadTokens))] };
 }
@@ -184,8 +188,7 @@ function minorOf(context: WorkflowRuleContext, use: Use): MinorSecrets {
 /** A literal that turns a switch off (`debug: false`, `RUNNER_DEBUG: 0`, empty). */
 function switchedOff(node: YNode | undefined): boolean {
   if (node?.kind !== 'scalar') return node === undefined;
-  const text = String(node.value ?? '').trim().toLowerCase();
-  return text === '' || text === 'false' || text === '0' || text === 'no' || text === 'off';
+  return isFalsyText(String(node.value ?? ''));
 }
 
 /**
@@ -195,9 +198,7 @@ function switchedOff(node: YNode | undefined): boolean {
  * expression); LOW, naming what is missing, when none is; met when no job is known (an uncalled action).
  */
 function preconditionOf(context: WorkflowRuleContext, needs: AdvisoryPrecondition, severity: Severity, use: Use): Exposure {
-  const jobs = new Set<Job>();
-  for (const j of use.jobs) if (j !== null) jobs.add(j);
-  for (const step of use.steps) for (const caller of context.runs.jobSteps(step)) if (caller.job !== null) jobs.add(caller.job);
+  const jobs = jobsOf(context, use);
   const on: string[] = [];
   const slug = use.ref.slug.toLowerCase();
   const steps = [...use.steps, ...flatMap([...jobs], (j) => j.steps.filter((s) => s.usesRef?.kind === 'repository' && s.usesRef.slug.toLowerCase() === slug))];
@@ -220,9 +221,8 @@ function preconditionOf(context: WorkflowRuleContext, needs: AdvisoryPreconditio
     }
   }
   if (needs.sharedRunner === true) {
-    const shared = [...jobs].filter((j) => context.runs.job(j).holdings.selfHosted !== null);
-    const first = shared[0];
-    if (first !== undefined) on.push(`job \`${first.id}\` runs on ${context.runs.job(first).holdings.selfHosted === 'definite' ? 'a self-hosted machine' : 'a runner its labels do not show to be GitHub-hosted'}`);
+    const first = [...jobs].find((j) => context.runs.job(j).runner !== null);
+    if (first !== undefined) on.push(`job \`${first.id}\` runs on ${context.runs.job(first).runner === 'definite' ? 'a self-hosted machine' : 'a runner its labels do not show to be GitHub-hosted'}`);
   }
   if (on.length > 0 || jobs.size === 0) {
     return { severity, text: on.length > 0 ? `it needs ${needs.what}, and the workflow turns it on (${[...new Set(on)].slice(0, 3).join(', ')})` : `it needs ${needs.what}; no workflow here runs it, so whether that is on is not known`, facts: [] };

@@ -1,6 +1,6 @@
 import { expandMatrix } from '../analysis/matrix-values.js';
 import { holdingFacts, holdingFactsOf, runFact } from '../analysis/run-model/facts.js';
-import { heldWords, holdingStrength, holdsMinor, holdsNothing, minorWords, nothingWorthText, openRunnerNote, stepSecrets, VALUABLE_SCOPES, type HoldingStrength } from '../analysis/run-model/holdings.js';
+import { heldWords, holdingStrength, holdsMinor, holdsNothing, minorWords, nothingWorthText, openRunnerNote, stepSecrets, tokenHandsOverNothing, type HoldingStrength } from '../analysis/run-model/holdings.js';
 import { ownerFact, type ContainerRun, type Ownership, type ServiceRun } from '../analysis/run-model/index.js';
 import type { Action, Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
@@ -250,8 +250,7 @@ function judgeContainer(context: WorkflowRuleContext, job: Job, container: Conta
   const { access, holdings, valuables } = container;
   const route = access.token === null ? '' : ` (the job's token: ${access.token})`;
   if (!holdsNothing(holdings, context.runs.defaultToken)) {
-    const token = holdings.token;
-    const tokenHeld = token.kind === 'all' || (token.kind === 'scopes' ? token.writes.some((w) => VALUABLE_SCOPES.has(w) && w !== 'id-token') : context.runs.defaultToken !== 'read');
+    const tokenHeld = !tokenHandsOverNothing(holdings, context.runs.defaultToken);
     return { severity: 'MEDIUM', reaches: `${runs}, so it holds ${valuables.join(', ')}${tokenHeld ? route : ''}`, reason: ` MEDIUM:${UPSTREAM}` };
   }
   const feed = context.runs.releaseFeed(job);

@@ -107,6 +107,11 @@ export function isTruthy(node: YNode | undefined): boolean {
   return typeof node.value === 'string' && /^(true|1|yes|on)$/i.test(node.value.trim());
 }
 
+/** True for an empty value and the strings GitHub treats as false in these places (`false`, `no`, `0`, `off`). */
+export function isFalsyText(text: string): boolean {
+  return /^(?:false|no|0|off|)$/i.test(text.trim());
+}
+
 /** Every node below (and including) `node`, depth-first, each shared (aliased) node once. */
 export function* descendants(node: YNode): Generator<YNode> {
   const seen = new Set<YNode>();

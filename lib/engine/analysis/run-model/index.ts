@@ -684,6 +684,7 @@ class LazyJobRun implements JobRun {
   #reach: Reach | undefined;
   #forkReach: ForkReach | null | undefined;
   #holdings: Holdings | undefined;
+  #runner: Holdings['selfHosted'] | undefined;
   #valuables: readonly string[] | undefined;
   #forkValuables: readonly string[] | undefined;
   #nothingHeld: string | undefined;
@@ -716,7 +717,8 @@ class LazyJobRun implements JobRun {
   }
 
   get runner(): Holdings['selfHosted'] {
-    return this.#holdings !== undefined ? this.#holdings.selfHosted : runnerKind(this.job);
+    if (this.#runner === undefined) this.#runner = this.#holdings !== undefined ? this.#holdings.selfHosted : runnerKind(this.job);
+    return this.#runner;
   }
 
   get valuables(): readonly string[] {
