@@ -1,5 +1,5 @@
 import { literalValues } from '../analysis/expression-values.js';
-import { literalEnv, publishingSteps, rehearsalFlagOn } from '../analysis/publishing.js';
+import { publishesForReal, publishingSteps } from '../analysis/publishing.js';
 import { expressionsOf } from '../expressions/extract.js';
 import { defineWorkflowRule } from '../rule.js';
 import type { Job } from '../model/workflow.js';
@@ -34,14 +34,12 @@ function deployEnvironment(job: Job): string | null {
   return text;
 }
 
-/** The first step of a job that publishes for real (`--dry-run` rehearsals race for nothing). */
+/**
+ * The first step of a job that publishes for real (publishing.ts `publishesForReal`): a rehearsal (`--dry-run`,
+ * goreleaser `--snapshot`) or a push to a registry the job itself started or a throwaway one races for nothing.
+ */
 function publishingEvidence(job: Job): string | null {
-  for (const publishing of publishingSteps(job)) {
-    const script = publishing.step.run?.value;
-    if (typeof script === 'string' && rehearsalFlagOn(script, literalEnv(publishing.step))) continue;
-    return publishing.evidence;
-  }
-  return null;
+  return publishingSteps(job).find(publishesForReal)?.evidence ?? null;
 }
 
 export default defineWorkflowRule({

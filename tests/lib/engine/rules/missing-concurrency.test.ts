@@ -102,6 +102,33 @@ describe(RULE, () => {
     `)).toEqual([]);
   });
 
+  it('counts only publishing that publishes for real: not an image push to a registry the job started, or a goreleaser build', () => {
+    expect(positions(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        image:
+          runs-on: ubuntu-latest
+          services:
+            registry:
+              image: registry:2
+              ports: ['5000:5000']
+          steps: [{ run: docker push localhost:5000/app:test }]
+        snapshot:
+          runs-on: ubuntu-latest
+          steps: [{ uses: goreleaser/goreleaser-action@v6, with: { args: build --clean } }]
+    `))).toEqual([]);
+    expect(positions(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        image:
+          runs-on: ubuntu-latest
+          steps: [{ run: docker push ghcr.io/acme/app:latest }]
+        release:
+          runs-on: ubuntu-latest
+          steps: [{ uses: goreleaser/goreleaser-action@v6, with: { args: release --clean } }]
+    `))).toEqual(['3:3 INFO']);
+  });
+
   it('takes an environment chosen by an expression without literals as a deployment', () => {
     expect(positions(scanWith(RULE, yaml`
       on: workflow_dispatch
