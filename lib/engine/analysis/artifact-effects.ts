@@ -2,12 +2,13 @@ import type { TaintAnalyzer } from '../expressions/taint.js';
 import { ScanCache } from '../model/scan-cache.js';
 import type { Job, Step } from '../model/workflow.js';
 import { get } from '../yaml/model.js';
-import { artifactUses, strongestUse, type ArtifactUse } from './artifacts.js';
+import { artifactUses, isolatedExecutions, strongestUse, type ArtifactUse, type ForeignDownload, type IsolatedExecution } from './artifacts.js';
 import { envInjections, outputCarriesOutsiderText } from './injections.js';
 import { within } from './run-model/execution.js';
 import { namedByArtifact } from './pr-head.js';
+import { dependentJobs } from './validation.js';
 import { codeOf } from './run-model/workspace.js';
-import type { JobRun, RunModel, TracedExecution, WorkspaceEntry } from './run-model/index.js';
+import type { JobRun, Reach, RunModel, TracedExecution, WorkspaceEntry } from './run-model/index.js';
 
 /**
  * What a job does with the files of a download of another run's artifacts (a workspace entry of the run model):
@@ -37,6 +38,17 @@ export interface DownloadEffect {
    * as data (a value in a command, an input, `$GITHUB_ENV`), for a gate on another value (`runsOutsider`).
    */
   steered: readonly Step[];
+  /**
+   * Where the effect counts: the download's own job run, or the run of a job that needs it when what runs or is
+   * steered is there (the checkout the files name, or a step that expands a value read from them into its script,
+   * when no step runs them). That run's holdings decide what the effect is worth.
+   */
+  run: JobRun;
+  /**
+   * Who can bring it about: the reach of the download's step, or of that other job's checkout or step, given what
+   * stands between it and the sinks (run model `sinkReach`).
+   */
+  reach: Reach;
 }
 
 const effects = new ScanCache<WorkspaceEntry, DownloadEffect>();
@@ -48,7 +60,7 @@ export function downloadEffect(runs: RunModel, taint: TaintAnalyzer, run: JobRun
     // A value read from the files names the commit a later checkout brings (`ref: ${{ steps.meta.outputs.sha }}`):
     // the fork picks the code that checkout holds, so what runs it runs their choice.
     const checkout = sinks.length > 0 ? undefined : artifactCheckout(runs, run, entry.step);
-    if (checkout !== undefined) sinks = runs.sinksOf(checkout.step.job === null || checkout.step.job === entry.step.job ? run : runs.job(checkout.step.job), checkout);
+    if (checkout !== undefined) sinks = checkout.sinks;
     const envWrites = (step: Step) => envInjections(step, taint).some((h) => h.artifact === true);
     const context = {
       repository: runs.repository,
@@ -62,10 +74,38 @@ export function downloadEffect(runs: RunModel, taint: TaintAnalyzer, run: JobRun
     const uses = sinks.length > 0 ? [] : artifactUses(entry.step, entry.dir, context);
     const bare = uses.every((u) => u.kind !== 'data' || (u.step.job !== null && !(u.subject !== undefined && u.step === entry.step) && !interpolatesOutputs(u.step) && runs.job(u.step.job).valuables.length === 0));
     const steered = [...new Set([...sinks.map((t) => t.step), ...uses.filter((u) => (u.kind === 'data' || u.kind === 'env') && u.subject === undefined).map((u) => u.step)])];
-    found = { sinks, ...(checkout !== undefined ? { checkout } : {}), use: strongestUse(uses), steersOnlyBareJobs: sinks.length === 0 && bare, steered };
+    const use = strongestUse(uses);
+    const site = effectSite(runs, run, entry.step, sinks, checkout, use);
+    found = { sinks, ...(checkout !== undefined ? { checkout: checkout.entry } : {}), use, steersOnlyBareJobs: sinks.length === 0 && bare, steered, ...site };
     effects.set(entry, found);
   }
   return found;
+}
+
+/**
+ * What a job does with a download kept outside the workspace (`path: ${{ runner.temp }}/a`, `gh run download -D
+ * /tmp/a`), which replaces nothing of the checkout: the commands that run a file from there (artifacts.ts
+ * `isolatedExecutions`), or, when none does, the checkout a value read from the files names and the executions that
+ * run it (`artifactCheckout`, in this job or one that needs it). Null when neither: nothing runs them.
+ */
+export interface IsolatedEffect {
+  /** Commands after the download that run a file from where it landed, in order. */
+  executions: IsolatedExecution[];
+  /** When no command runs them: the checkout whose ref a value read from them names. */
+  checkout?: WorkspaceEntry;
+  /** The executions that run that checkout (empty with `executions`). */
+  sinks: TracedExecution[];
+  /** As in `DownloadEffect`: the job run the effect counts in, and who can bring it about. */
+  run: JobRun;
+  reach: Reach;
+}
+
+export function isolatedEffect(runs: RunModel, run: JobRun, download: ForeignDownload): IsolatedEffect | null {
+  const executions = isolatedExecutions(download, (a, b) => runs.sameRun(a, b));
+  if (executions.length > 0) return { executions, sinks: [], ...effectSite(runs, run, download.step, [], undefined, null) };
+  const checkout = artifactCheckout(runs, run, download.step);
+  if (checkout === undefined) return null;
+  return { executions, checkout: checkout.entry, sinks: checkout.sinks, ...effectSite(runs, run, download.step, checkout.sinks, checkout, null) };
 }
 
 /** Downloads whose effect is being computed (a cycle of jobs, which GitHub rejects, ends here). */
@@ -99,46 +139,51 @@ function runsOutsider(runs: RunModel, taint: TaintAnalyzer, job: Job, step: Step
  * (`ref: ${{ needs.changes.outputs.branch }}`), directly or through jobs that pass them on (the checkout's provenance
  * names the download's job): the fork's files name the code that job checks out and runs.
  */
-export function artifactCheckout(runs: RunModel, run: JobRun, download: Step): WorkspaceEntry | undefined {
-  const own = run.workspace.find((e) => e.kind === 'checkout' && e.checkout !== undefined && e.step.index > download.index && namedByArtifact(e.checkout.evidence) && runs.sinksOf(run, e).length > 0);
+export function artifactCheckout(runs: RunModel, run: JobRun, download: Step): ArtifactCheckout | undefined {
+  const named = (theirs: JobRun, e: WorkspaceEntry, through: string | null): ArtifactCheckout | undefined => {
+    if (e.kind !== 'checkout' || e.checkout === undefined || !namedByArtifact(e.checkout.evidence)) return undefined;
+    if (through === null ? e.step.index <= download.index : !e.checkout.evidence.toLowerCase().includes(through)) return undefined;
+    const sinks = runs.sinksOf(theirs, e);
+    return sinks.length > 0 ? { entry: e, run: theirs, sinks } : undefined;
+  };
+  for (const e of run.workspace) {
+    const own = named(run, e, null);
+    if (own !== undefined) return own;
+  }
   const job = download.job;
-  if (own !== undefined || job === null) return own;
+  if (job === null) return undefined;
   const through = `needs.${job.id.toLowerCase()}.outputs.`;
-  for (const other of downstream(job)) {
+  for (const other of dependentJobs(job)) {
     if (other.uses !== undefined) continue;
     const theirs = runs.job(other);
-    const found = theirs.workspace.find((e) => e.kind === 'checkout' && e.checkout !== undefined && namedByArtifact(e.checkout.evidence) && e.checkout.evidence.toLowerCase().includes(through) && runs.sinksOf(theirs, e).length > 0);
-    if (found !== undefined) return found;
+    for (const e of theirs.workspace) {
+      const found = named(theirs, e, through);
+      if (found !== undefined) return found;
+    }
   }
   return undefined;
 }
 
-/**
- * The jobs that run after `job` and can read its outputs, directly (`needs: job`) or through a chain of jobs that
- * pass them on (`needs.resolve.outputs.sha`, which job `resolve` set from `needs.job.outputs.sha`): the run model's
- * provenance of a checkout's ref names every link of that chain. In the order of the workflow's jobs; bounded by them.
- */
-function downstream(job: Job): Job[] {
-  const dependents = new Map<string, Job[]>();
-  for (const other of job.workflow.jobs) {
-    for (const need of other.needs) {
-      const list = dependents.get(need);
-      if (list === undefined) dependents.set(need, [other]);
-      else list.push(other);
-    }
-  }
-  // Breadth first from the job: each job is visited once (GitHub rejects cycles; a cycle ends at a visited job).
-  const seen = new Set<Job>([job]);
-  const queue: Job[] = [job];
-  for (let i = 0; i < queue.length; i++) {
-    for (const next of dependents.get((queue[i] as Job).id) ?? []) {
-      if (seen.has(next)) continue;
-      seen.add(next);
-      queue.push(next);
-    }
-  }
-  return job.workflow.jobs.filter((j) => j !== job && seen.has(j));
+/** A checkout whose ref a value read from a download's files names (`artifactCheckout`), the run it is in, and what runs it there. */
+export interface ArtifactCheckout {
+  entry: WorkspaceEntry;
+  /** The job run of the checkout: the download's own, or a job's that needs it. */
+  run: JobRun;
+  /** The executions after the checkout that run it (never empty). */
+  sinks: TracedExecution[];
 }
+
+/**
+ * The run and reach an effect counts in (`DownloadEffect.run`, `reach`): the job run of the checkout the files name
+ * when it is another job's, or of the step that expands a value read from them into its script when no step runs
+ * them and it is another job's; otherwise the download's own, with the download step's reach.
+ */
+function effectSite(runs: RunModel, run: JobRun, download: Step, sinks: readonly TracedExecution[], checkout: ArtifactCheckout | undefined, use: ArtifactUse | null): { run: JobRun; reach: Reach } {
+  const elsewhere = checkout !== undefined ? (checkout.run !== run ? checkout.entry.step : null) : sinks.length === 0 && use?.spliced === true && use.step.job !== run.job ? use.step : null;
+  const at = elsewhere === null || elsewhere.job === null ? run : runs.job(elsewhere.job);
+  return { run: at, reach: runs.sinkReach(runs.stepReach(elsewhere ?? download), sinks) };
+}
+
 
 /** True when a later step runs what a checkout step brings (run model sinks), or the checkout is not one the model traces. */
 function checkoutRuns(runs: RunModel, step: Step): boolean {

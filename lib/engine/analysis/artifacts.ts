@@ -191,6 +191,16 @@ export function outsiderDownloadBefore(step: Step, repository: RepositoryModel):
 }
 
 /**
+ * A pattern for the directory a download's files land in, as text names it: the last name of its destination
+ * (`pr` for `path: ./out/pr/`), quotes and trailing slashes off. Null when any text may name them: a download
+ * into the working directory, or one whose directory the scan cannot read (an expression, a glob).
+ */
+function downloadDirName(download: ForeignDownload): RegExp | null {
+  const last = (download.destination ?? '').trim().replace(/^(["'])(.*)\1$/, '$2').replace(/\/+$/, '').split('/').at(-1) ?? '';
+  return last === '' || last === '.' || /[$*?{}\\]/.test(last) ? null : directoryPattern(last);
+}
+
+/**
  * True when a line of a script reads a file the download may hold: it reads a file (not a here-document, not
  * the event payload), after the download when the download is the same script's, and names the directory the
  * files landed in when the download gives one.
@@ -199,9 +209,8 @@ export function readsDownloadedFile(step: Step, line: { text: string; offset: nu
   const text = line.text.replace(/<<-?\s*['"]?\w+/g, '');
   if (!READS_FILE.test(text) || /GITHUB_EVENT_PATH|github\.event_path/.test(text)) return false;
   if (download.step === step && (download.scriptOffset === undefined || line.offset <= download.scriptOffset)) return false;
-  const last = (download.destination ?? '').trim().replace(/^(["'])(.*)\1$/, '$2').replace(/\/+$/, '').split('/').at(-1) ?? '';
-  if (last === '' || last === '.' || /[$*?{}\\]/.test(last)) return true;
-  return directoryPattern(last).test(text);
+  const named = downloadDirName(download);
+  return named === null || named.test(text);
 }
 
 /**
@@ -217,8 +226,8 @@ export function githubScriptNamesDownload(step: Step, script: string): boolean {
   for (const s of job.steps) {
     if (s.index > step.index) break;
     for (const download of stepDownloads(s)) {
-      const last = (download.destination ?? '').trim().replace(/^(["'])(.*)\1$/, '$2').replace(/\/+$/, '').split('/').at(-1) ?? '';
-      if (last === '' || last === '.' || /[$*?{}\\]/.test(last) || directoryPattern(last).test(script)) return true;
+      const named = downloadDirName(download);
+      if (named === null || named.test(script)) return true;
     }
   }
   return false;
@@ -466,6 +475,11 @@ export interface ArtifactUse {
    * code): their text runs as code there (script injection), in the job of `step`.
    */
   spliced?: boolean;
+  /**
+   * A `gate` use whose step or job (the one its `if:` starts or skips) runs an outsider's content of its own (a pull
+   * request checkout or a fork's download a step runs, judged there): the fork decides whether that runs.
+   */
+  runsOutsider?: boolean;
 }
 
 const USE_ORDER: readonly ArtifactUseKind[] = ['env', 'data', 'checkout', 'gate', 'content', 'status', 'label', 'comment', 'validated', 'read'];
@@ -616,7 +630,7 @@ export function artifactUses(download: Step, dir: string | null, context: UseCon
             : theirs
               ? ", and is given none of their values: the fork decides only whether it runs, and what it does with the fork's other files (its own download or checkout) is reported there"
               : ", but runs none of their content: the fork decides only whether the base repository's own steps run";
-        uses.push({ kind, step: other.steps[0] ?? download, subject: `job \`${other.id}\``, detail: `runs only when \`${name}\`, read from them, says so (its \`if:\`)${posts}${unsteered}` });
+        uses.push({ kind, step: other.steps[0] ?? download, subject: `job \`${other.id}\``, detail: `runs only when \`${name}\`, read from them, says so (its \`if:\`)${posts}${unsteered}`, ...(theirs ? { runsOutsider: true } : {}) });
       }
       for (const step of other.steps) {
         const own = texts(step.node);
@@ -672,7 +686,7 @@ function outputUse(step: Step, refs: readonly string[], context?: UseContext): A
     return { kind: 'comment', step, fixedBody: true, detail: `gives \`${ref0}\` to ${commentSink(step)}, which only posts a fixed comment: the value picks the issue or pull request it goes to, not what it says` };
   }
   // A label step given the value through its environment or inputs: spliced into its script, the value is code.
-  if (notice === 'label' && spliced(step, refs)) return gate !== undefined ? { kind: 'data', step, detail: `decides in its \`if:\` whether it runs (\`${ref0}\`)` } : { kind: 'data', step, detail: `splices \`${refs[0] ?? ''}\` into its script` };
+  if (notice === 'label' && splicedUse(step, refs, context) !== null) return gate !== undefined ? { kind: 'data', step, detail: `decides in its \`if:\` whether it runs (\`${ref0}\`)` } : { kind: 'data', step, detail: `splices \`${refs[0] ?? ''}\` into its script` };
   if (notice !== null) {
     const posts = noticeText([notice]);
     const sink = notice === 'label' ? labelSink(step) : to;
@@ -696,11 +710,11 @@ function outputUse(step: Step, refs: readonly string[], context?: UseContext): A
       // What the step does with the fork's other files is judged at that download or checkout.
       const runsTheirs = job === null || context?.runsOutsider === undefined || context.runsOutsider(job, step);
       return runsTheirs
-        ? { kind: 'gate', step, detail: `decides in its \`if:\` whether it runs (\`${ref0}\`), and that step (${to}) ${values}: the fork decides only whether it runs, and what it does with the fork's other files (its own download or checkout) is reported there` }
+        ? { kind: 'gate', step, detail: `decides in its \`if:\` whether it runs (\`${ref0}\`), and that step (${to}) ${values}: the fork decides only whether it runs, and what it does with the fork's other files (its own download or checkout) is reported there`, runsOutsider: true }
         : { kind: 'gate', step, detail: `decides in its \`if:\` whether it runs (\`${ref0}\`), and that step (${to}) runs none of their content and ${values}: the fork decides only whether the base repository's own step runs` };
     }
     const inScript = splicedUse(step, refs, context);
-    if (inScript.spliced === true) return { kind: 'data', step, detail: `expands \`${inScript.ref}\`, read from them, with \`\${{ }}\` into its ${step.run !== undefined ? '`run:` script, where their text runs as shell code' : 'github-script, where their text runs as JavaScript'} (script injection)`, spliced: true };
+    if (inScript !== null) return inScript;
     return { kind: 'data', step, detail: `decides in its \`if:\` whether it runs (\`${ref0}\`)` };
   }
   // A checkout whose repository or ref the value picks, which no later step runs: the pull request's code lands
@@ -709,7 +723,7 @@ function outputUse(step: Step, refs: readonly string[], context?: UseContext): A
     return { kind: 'checkout', step, detail: `picks the repository or ref it checks out (\`${refs[0] ?? ''}\`), read from them, and no later step runs that checkout` };
   }
   const inScript = splicedUse(step, refs, context);
-  if (inScript.spliced === true) return { kind: 'data', step, detail: `expands \`${inScript.ref}\`, read from them, with \`\${{ }}\` into its ${step.run !== undefined ? '`run:` script, where their text runs as shell code' : 'github-script, where their text runs as JavaScript'} (script injection)`, spliced: true };
+  if (inScript !== null) return inScript;
   return { kind: 'data', step, detail: `uses \`${refs[0] ?? ''}\`, read from them` };
 }
 
@@ -722,27 +736,22 @@ function checkoutOnly(step: Step, refs: readonly string[]): boolean {
 }
 
 /**
- * Whether an output of `refs` is expanded with `${{ }}` into the step's script (`run:` or a github-script's code),
- * and (when the taint analysis is given) still carries outsider text there: the value runs as code.
+ * The `data` use of a step that expands an output of `refs` with `${{ }}` into its script (`run:` or a
+ * github-script's code) where (when the taint analysis is given) it still carries outsider text: the value runs as
+ * code (script injection). Null when it expands none.
  */
-function splicedUse(step: Step, refs: readonly string[], context: UseContext | undefined): { spliced?: true; ref?: string } {
+function splicedUse(step: Step, refs: readonly string[], context: UseContext | undefined): ArtifactUse | null {
   const script = step.run ?? (step.usesRef?.kind === 'repository' && step.usesRef.slug === 'actions/github-script' ? get(step.with, 'script') : undefined);
   const text = script?.kind === 'scalar' && typeof script.value === 'string' ? script.value : '';
   for (const match of text.matchAll(/\$\{\{([^}]*)\}\}/g)) {
     for (const path of (match[1] ?? '').match(/\b(?:steps|needs)\.[\w-]+\.outputs\.[\w-]+/g) ?? []) {
       if (!refs.some((r) => path === r || path.startsWith(`${r}.`))) continue;
       if (context?.carries !== undefined && !context.carries(step, path)) continue;
-      return { spliced: true, ref: path };
+      const where = step.run !== undefined ? '`run:` script, where their text runs as shell code' : 'github-script, where their text runs as JavaScript';
+      return { kind: 'data', step, detail: `expands \`${path}\`, read from them, with \`\${{ }}\` into its ${where} (script injection)`, spliced: true };
     }
   }
-  return {};
-}
-
-/** True when an output of `refs` is spliced into the step's script (`run:` or a github-script's `script:`). */
-function spliced(step: Step, refs: readonly string[]): boolean {
-  const script = step.run ?? get(step.with, 'script');
-  const text = script?.kind === 'scalar' && typeof script.value === 'string' ? script.value : '';
-  return [...text.matchAll(/\$\{\{([^}]*)\}\}/g)].some((m) => refs.some((r) => (m[1] ?? '').includes(r)));
+  return null;
 }
 
 /** What one step does with the files (null: nothing the engine sees), and whether its outputs carry their content. */
@@ -810,13 +819,11 @@ export function readsDownloadIntoOutputs(step: Step, download: ForeignDownload):
   const ref = step.usesRef;
   if (ref?.kind !== 'repository' || ref.slug === 'actions/github-script' || download.step.index >= step.index || download.step.job !== step.job) return false;
   if (!FILE_READING_ACTION.test(ref.path === '' ? ref.slug : `${ref.slug}/${ref.path}`) || stepNotice(step) !== null) return false;
-  const dir = download.isolated ? null : download.destination;
-  const last = (dir ?? '').trim().replace(/^(["'])(.*)\1$/, '$2').replace(/^\.\//, '').replace(/\/+$/, '');
   if (download.isolated) {
     const outside = normalizeOutside(download.destination ?? '');
     return (step.with?.pairs ?? []).some((p) => PATH_INPUTS.test(keyText(p.key)) && texts(p.value).some((t) => normalizeOutside(t).startsWith(outside)));
   }
-  return givenPathIn(step, last === '' || last === '.' || /[$*?{}\\]/.test(last) ? null : directoryPattern(last));
+  return givenPathIn(step, downloadDirName(download));
 }
 
 /** A github-script script that sets outputs (or returns a value) and does nothing else: no call but a read, no process, write or `eval`. */
@@ -932,6 +939,13 @@ function normalizeOutside(path: string): string {
     .replace(/\/+$/, '');
 }
 
+/** A command that runs a file from where a download outside the workspace put it: its step, the command, its line's offset. */
+export interface IsolatedExecution {
+  step: Step;
+  evidence: string;
+  offset: number;
+}
+
 const RUNS_FILE = new Set(['bash', 'sh', 'zsh', 'dash', 'source', '.', 'python', 'python3', 'node', 'ruby', 'perl', 'pwsh', 'php']);
 
 /**
@@ -939,7 +953,7 @@ const RUNS_FILE = new Set(['bash', 'sh', 'zsh', 'dash', 'source', '.', 'python',
  * commands of the same job run that run a file from there (`bash /tmp/a/run.sh`, `source "$RUNNER_TEMP/a/env"`,
  * `/tmp/a/tool --x`). Keeping the files out of the workspace protects the checkout; running them is running them.
  */
-export function isolatedExecutions(download: ForeignDownload, sameRun: (a: Step, b: Step) => boolean): { step: Step; evidence: string; offset: number }[] {
+export function isolatedExecutions(download: ForeignDownload, sameRun: (a: Step, b: Step) => boolean): IsolatedExecution[] {
   const job = download.step.job;
   if (job === null || download.destination === null) return [];
   const dest = normalizeOutside(download.destination);
@@ -948,7 +962,7 @@ export function isolatedExecutions(download: ForeignDownload, sameRun: (a: Step,
     const w = normalizeOutside(word);
     return w === dest || w.startsWith(`${dest}/`);
   };
-  const found: { step: Step; evidence: string; offset: number }[] = [];
+  const found: IsolatedExecution[] = [];
   for (const step of job.steps) {
     if (step.index < download.step.index || !sameRun(download.step, step) || typeof step.run?.value !== 'string') continue;
     if (!step.run.value.includes(dest.startsWith('$RUNNER_TEMP') ? 'RUNNER_TEMP' : dest) && !(dest.startsWith('$RUNNER_TEMP') && step.run.value.includes('runner.temp'))) continue;

@@ -1,7 +1,7 @@
 import { approvalRaceClosedBefore } from './approval-race.js';
 import { expressionsOf, findExpressions } from '../expressions/extract.js';
 import { ContextAccess, contextPath, IndexAccess, parseExpression, walkExpression, type Expr } from '../expressions/parse.js';
-import { earlierForeignDownload, githubScriptNamesDownload, outsiderDownloadBefore, READS_FILE, readsDownloadIntoOutputs, stepDownloads } from './artifacts.js';
+import { earlierForeignDownload, githubScriptNamesDownload, outsiderDownloadBefore, READS_FILE, readsDownloadIntoOutputs, stepDownloads, type ForeignDownload } from './artifacts.js';
 import { referencedEnvVars } from './script-outputs.js';
 import type { RepositoryModel } from '../model/repository.js';
 import { privilegedTriggers, type Job, type Step, type Workflow } from '../model/workflow.js';
@@ -223,8 +223,7 @@ function fromPath(path: string[], scope: Scope, triggers: PrHeadTriggers, depth:
     if (producer.usesRef?.kind === 'repository' && PR_REF_ACTIONS.has(producer.usesRef.slug)) return `${dotted} <- ${producer.usesRef.slug}`;
     // An action that reads a downloaded file of a fork's run into its outputs (`json-to-output` with `path:`).
     if (producer.usesRef?.kind === 'repository' && producer.usesRef.slug !== 'actions/github-script') {
-      const earlier = triggers.workflowRun ? earlierForeignDownload(producer) : null;
-      const download = outsiderDownloadBefore(producer, triggers.repository) ?? (earlier === null ? null : (stepDownloads(earlier)[0] ?? null));
+      const download = artifactBefore(producer, triggers);
       return download !== null && readsDownloadIntoOutputs(producer, download) ? `${dotted} <- artifact content read by step ${producer.name ?? producer.id ?? a}` : null;
     }
     if (producer.run !== undefined && typeof producer.run.value === 'string') {
@@ -247,7 +246,7 @@ function fromPath(path: string[], scope: Scope, triggers: PrHeadTriggers, depth:
     // A script that reads a file an earlier step downloaded from a fork's run: the fork wrote the value.
     // It names the directory the files landed in (or they landed in the working directory): `path.join(temp, 'sha')`
     // after `const temp = '${{ runner.temp }}/artifacts'` reads them; a file elsewhere is not theirs.
-    if (JS_READS_FILE.test(script.value) && artifactBefore(producer, triggers) && githubScriptNamesDownload(producer, script.value)) return `${dotted} <- artifact content read by step ${producer.name ?? producer.id ?? a}`;
+    if (JS_READS_FILE.test(script.value) && artifactBefore(producer, triggers) !== null && githubScriptNamesDownload(producer, script.value)) return `${dotted} <- artifact content read by step ${producer.name ?? producer.id ?? a}`;
     return null;
   }
   if (head === 'needs' && a !== undefined && b === 'outputs' && c !== undefined) {
@@ -269,13 +268,16 @@ const COMMIT_VALUE = /\.sha\b|\.oid\b/;
 const JS_READS_FILE = /\breadFile(?:Sync)?\s*\(|\brequire\s*\(\s*[^)]{0,200}\.json\b/;
 
 /**
- * True when an earlier step of the producer's job (or its own script) downloaded another run's artifacts that a
- * fork's pull request can make: the triggering run of a `workflow_run` that follows pull request runs, or any
- * run whose artifacts are an outsider's (`downloadContent`).
+ * The first download of another run's artifacts that a fork's pull request can make, by an earlier step of the
+ * producer's job or by its own script: any run whose artifacts are an outsider's (`downloadContent`, the run
+ * model's `content` of the download), or, on a `workflow_run` that follows pull request runs, an earlier step's
+ * download of any other run; null when there is none.
  */
-function artifactBefore(producer: Step, triggers: PrHeadTriggers): boolean {
-  if (triggers.workflowRun && earlierForeignDownload(producer) !== null) return true;
-  return outsiderDownloadBefore(producer, triggers.repository) !== null;
+function artifactBefore(producer: Step, triggers: PrHeadTriggers): ForeignDownload | null {
+  const download = outsiderDownloadBefore(producer, triggers.repository);
+  if (download !== null || !triggers.workflowRun) return download;
+  const earlier = earlierForeignDownload(producer);
+  return earlier === null ? null : (stepDownloads(earlier)[0] ?? null);
 }
 
 /**
@@ -288,7 +290,7 @@ function fromProducerScript(producer: Step, text: string, ranges: readonly (read
   if (PR_LOOKUP.test(text)) return `${lookupText(branchOnlyLookup(text))} by step ${label}`;
   // A job that downloaded a fork's run's artifacts and reads a file into the value: the pull request's build
   // wrote that file (a head SHA, a branch, a repository name of its choosing).
-  if (READS_FILE.test(text) && artifactBefore(producer, triggers)) return `artifact content read by step ${label}`;
+  if (READS_FILE.test(text) && artifactBefore(producer, triggers) !== null) return `artifact content read by step ${label}`;
   if (producer.run === undefined) return null;
   const exprs = flatMap(expressionsOf(scope.workflow.file, producer.run), (o) => (o.expr !== null && (ranges === null || ranges.some(([from, to]) => o.span.start >= from && o.span.start < to)) ? [o.expr] : []));
   return fromText(text, exprs, { ...scope, step: producer }, triggers, depth + 1);

@@ -362,6 +362,32 @@ export function* neededJobs(job: Job, through: (needed: Job) => boolean = () => 
   }
 }
 
+/**
+ * The jobs that need `job`, directly or through others (the jobs that run after it and can read its outputs, or what
+ * a job it feeds passes on), in the order of the workflow's jobs. Each job is visited once: GitHub rejects cycles,
+ * and one ends at a visited job.
+ */
+export function dependentJobs(job: Job): Job[] {
+  const dependents = new Map<string, Job[]>();
+  for (const other of job.workflow.jobs) {
+    for (const need of other.needs) {
+      const list = dependents.get(need);
+      if (list === undefined) dependents.set(need, [other]);
+      else list.push(other);
+    }
+  }
+  const seen = new Set<Job>([job]);
+  const queue: Job[] = [job];
+  for (let i = 0; i < queue.length; i++) {
+    for (const next of dependents.get((queue[i] as Job).id) ?? []) {
+      if (seen.has(next)) continue;
+      seen.add(next);
+      queue.push(next);
+    }
+  }
+  return job.workflow.jobs.filter((j) => j !== job && seen.has(j));
+}
+
 /** The normalised path of an expression that is one context access, or null. */
 export function expressionPath(expr: Parameters<typeof contextPath>[0] | null): string | null {
   if (expr === null) return null;

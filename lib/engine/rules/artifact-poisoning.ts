@@ -1,6 +1,6 @@
 import { nothingWorthText } from '../analysis/run-model/holdings.js';
-import { artifactCheckout, downloadEffect } from '../analysis/artifact-effects.js';
-import { downloadContent, foreignDownloads, isolatedExecutions, runChoice, type ArtifactUse, type ForeignDownload } from '../analysis/artifacts.js';
+import { downloadEffect, isolatedEffect } from '../analysis/artifact-effects.js';
+import { downloadContent, foreignDownloads, runChoice, type ArtifactUse, type ForeignDownload } from '../analysis/artifacts.js';
 import { describeStep } from '../analysis/describe.js';
 import { holdingFacts, reachFacts, runFact } from '../analysis/run-model/facts.js';
 import { describeClaim, nothingReads, outsiderReach, severityOf, whoText, type Claim, type JobRun, type Reach, type RunModel, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
@@ -68,41 +68,31 @@ export default defineWorkflowRule({
       for (const entry of run.workspace) {
         if (entry.kind !== 'download' || entry.download === undefined || entry.content !== 'outsider') continue;
         if (!reachable(runs.stepReach(entry.step))) continue;
-        const { sinks, use, steersOnlyBareJobs, checkout } = downloadEffect(runs, context.taint, run, entry);
-        // What runs may run in another job: a job that needs this one checks out the commit their values name, or
-        // expands a value read from them into its script. That job's reach (its environment) and holdings decide.
-        const elsewhere = checkout !== undefined && checkout.step.job !== job ? checkout.step : sinks.length === 0 && use?.spliced === true && use.step.job !== job ? use.step : null;
-        const sinkRun = elsewhere?.job === null || elsewhere === null ? run : runs.job(elsewhere.job);
-        const reach = runs.sinkReach(elsewhere === null ? runs.stepReach(entry.step) : runs.stepReach(elsewhere), sinks);
-        const found = judge(runs, sinkRun, reach, sinks.length > 0, use, steersOnlyBareJobs);
+        // What runs may run in another job (a job that needs this one checks out the commit their values name, or
+        // expands a value read from them into its script): the effect's run and reach are that job's.
+        const effect = downloadEffect(runs, context.taint, run, entry);
+        const { sinks, checkout } = effect;
+        const found = judge(runs, effect.run, effect.reach, sinks.length > 0, effect.use, effect.steersOnlyBareJobs);
         if (found === null) continue;
-        report(context, job, { download: entry.download, reach, run: sinkRun, ...found, consequence: sinks.length > 0 ? `; ${sinkText(job, sinks, entry, checkout)}` : found.consequence });
+        report(context, job, { download: entry.download, reach: effect.reach, run: effect.run, ...found, consequence: sinks.length > 0 ? `; ${sinkText(job, sinks, entry, checkout)}` : found.consequence });
       }
-      // Kept outside the workspace, the files replace nothing of the checkout: reported only when a step runs them.
+      // Kept outside the workspace, the files replace nothing of the checkout: reported only when a step runs them,
+      // or runs the checkout whose commit a value read from them names (in this job or a later one).
       for (const download of foreignDownloads(job)) {
         if (!download.isolated || downloadContent(download, job.workflow, context.repository) !== 'outsider') continue;
-        const reach = runs.stepReach(download.step);
-        if (!reachable(reach)) continue;
-        const executions = isolatedExecutions(download, (a, b) => runs.sameRun(a, b));
-        const first = executions[0];
-        if (first === undefined) {
-          // Kept aside, the files can still name the commit a later checkout brings, which a step then runs.
-          // The checkout may be a later job's (one that needs this one): that job's run, reach and holdings decide.
-          const checkout = artifactCheckout(runs, run, download.step);
-          if (checkout === undefined) continue;
-          const other = checkout.step.job !== null && checkout.step.job !== job ? checkout.step.job : null;
-          const sinkRun = other === null ? run : runs.job(other);
-          const sinks = runs.sinksOf(sinkRun, checkout);
-          if (sinks.length === 0) continue;
-          const gated = runs.sinkReach(other === null ? reach : runs.stepReach(checkout.step), sinks);
-          const found = judge(runs, sinkRun, gated, true, null, false);
-          if (found !== null) report(context, job, { download, reach: gated, run: sinkRun, ...found, consequence: `; ${sinkText(job, sinks, checkout, checkout)}` });
-          continue;
-        }
-        const line = job.workflow.file.position(first.step.run?.start ?? first.step.node.start).line;
-        const found = judge(runs, run, reach, true, null, false);
+        if (!reachable(runs.stepReach(download.step))) continue;
+        const effect = isolatedEffect(runs, run, download);
+        if (effect === null) continue;
+        const found = judge(runs, effect.run, effect.reach, true, null, false);
         if (found === null) continue;
-        report(context, job, { download, reach, run, ...found, consequence: `; ${describeStep(first.step)} (line ${line}) then runs ${first.evidence} from \`${download.destination ?? ''}\`, where they landed` });
+        const first = effect.executions[0];
+        const consequence =
+          first !== undefined
+            ? `; ${describeStep(first.step)} (line ${job.workflow.file.position(first.step.run?.start ?? first.step.node.start).line}) then runs ${first.evidence} from \`${download.destination ?? ''}\`, where they landed`
+            : effect.checkout !== undefined
+              ? `; ${sinkText(job, effect.sinks, effect.checkout, effect.checkout)}`
+              : '';
+        report(context, job, { download, reach: effect.reach, run: effect.run, ...found, consequence });
       }
     },
   }),
@@ -129,7 +119,7 @@ function judge(runs: RunModel, run: JobRun, reach: Reach, runsThem: boolean, use
   const claim: Claim = { reach, executes, holds: run.valuables, forkHolds: run.forkValuables, nothingHeld: run.nothingHeld, raceAfterApproval: true };
   if (executes) {
     const consequence =
-      use?.kind === 'env' ? `; ${who(use)} ${use.detail}, which every later step of the job runs with` : spliced && use !== null ? `; ${who(use)} ${use.detail}, so the fork's text runs in that job (also reported by \`script-injection\` where it is expanded)` : '';
+      use?.kind === 'env' ? `; ${who(use)} ${use.detail}, which every later step of the job runs with` : spliced ? `; ${who(use)} ${use.detail}, so the fork's text runs in that job (also reported by \`script-injection\` where it is expanded)` : '';
     return { severity: severityOf(claim), executes, consequence };
   }
   if (use?.kind === 'validated' || use?.kind === 'read') return null;
@@ -154,7 +144,7 @@ function judge(runs: RunModel, run: JobRun, reach: Reach, runsThem: boolean, use
         : use.kind === 'comment'
         ? `; ${who(use)} ${use.detail}, and nothing else uses their content (LOW: at worst a comment of the fork's wording, or on a pull request it picks; nothing that runs)`
         : use.kind === 'gate'
-          ? use.detail.endsWith('is reported there')
+          ? use.runsOutsider === true
             ? `; ${who(use)} ${use.detail}, and no other use of their content goes further (LOW: at worst that step or job runs, or is skipped, when the fork says; none of these values reaches a command unchecked, and nothing of these files runs)`
             : `; ${who(use)} ${use.detail}, and no other use of their content goes further (LOW: at worst the base repository's own step runs, or is skipped, when the fork says; nothing of theirs runs, and none of their values reaches a command unchecked)`
         : use.kind === 'checkout'

@@ -28,6 +28,7 @@ import { serviceAccess, serviceHoldings, type ServiceAccess } from './services.j
 import { containerAccess, containerHoldings, type ContainerAccess } from './containers.js';
 import { actionFailsJob } from '../permission-actions.js';
 import { pushedBefore, type ImagePush } from './pushes.js';
+import { dependentJobs } from '../validation.js';
 
 export type { ForkReach, Reach, ReachLevel, ValueReach } from './reach.js';
 export type { Holdings, DefaultToken } from './holdings.js';
@@ -388,19 +389,7 @@ export class RunModel {
    */
   callSuppliesNothing(job: Job): boolean {
     if (!holdsNothing(this.job(job).holdings, this.defaultToken)) return false;
-    const workflow = job.workflow;
-    const downstream = new Set<string>([job.id]);
-    let grew = true;
-    while (grew) {
-      grew = false;
-      for (const other of workflow.jobs) {
-        if (downstream.has(other.id) || !other.needs.some((id) => downstream.has(id))) continue;
-        if (this.job(other).holdings.publishes !== null) return false;
-        downstream.add(other.id);
-        grew = true;
-      }
-    }
-    return true;
+    return dependentJobs(job).every((other) => this.job(other).holdings.publishes === null);
   }
 
   readonly #supplies = new ScanCache<Step, boolean>();
