@@ -8,7 +8,8 @@ import { within } from './run-model/execution.js';
 import { namedByArtifact } from './pr-head.js';
 import { dependentJobs } from './validation.js';
 import { codeOf } from './run-model/workspace.js';
-import type { JobRun, Reach, RunModel, TracedExecution, WorkspaceEntry } from './run-model/index.js';
+import { nothingReads, outsiderReach, severityOf, type Claim, type JobRun, type Reach, type RunModel, type TracedExecution, type WorkspaceEntry } from './run-model/index.js';
+import type { Severity } from '../types.js';
 
 /**
  * What a job does with the files of a download of another run's artifacts (a workspace entry of the run model):
@@ -106,6 +107,39 @@ export function isolatedEffect(runs: RunModel, run: JobRun, download: ForeignDow
   const checkout = artifactCheckout(runs, run, download.step);
   if (checkout === undefined) return null;
   return { executions, checkout: checkout.entry, sinks: checkout.sinks, ...effectSite(runs, run, download.step, checkout.sinks, checkout, null) };
+}
+
+/**
+ * How a download's files act, for the severity policy: `runs` (a step runs them), `env` (their content in
+ * `$GITHUB_ENV` a later step runs with), `unread-env` (written there, but nothing runs with it), `spliced` (a value
+ * read from them expanded into a script), `bare` (their content steers only jobs that hold nothing worth taking),
+ * `steers` (it steers a job: a value in a command or an input, an output in an `if:`), `low` (any other use: a gate,
+ * a comment, a status, a label, a checkout nothing runs, an upload as they are, or none the analysis follows).
+ */
+export type DownloadAct = 'runs' | 'env' | 'unread-env' | 'spliced' | 'bare' | 'steers' | 'low';
+
+/**
+ * The severity of a download of an outsider's artifacts (`artifact-poisoning`'s, which `dangerous-trigger` arms at):
+ * the policy's verdict (run model `severityOf`) when their content runs, MEDIUM at most when it only steers a job
+ * that holds something worth taking and an outsider reaches it, LOW otherwise; null when their values are checked
+ * before use or only read into outputs that count where they are used (no claim).
+ */
+export function downloadSeverity(runs: RunModel, effect: Pick<DownloadEffect, 'run' | 'reach'> & { runsThem: boolean; use: ArtifactUse | null; steersOnlyBareJobs: boolean }): { severity: Severity; executes: boolean; act: DownloadAct } | null {
+  const { run, reach, runsThem, use } = effect;
+  // Their content in `$GITHUB_ENV` runs only in the steps after the write (and earlier actions' post steps).
+  if (!runsThem && use?.kind === 'env' && nothingReads(runs.envReaders(use.step))) return { severity: 'LOW', executes: false, act: 'unread-env' };
+  // A value read from them expanded with `${{ }}` into a script: their text runs as code in that step.
+  const spliced = !runsThem && use?.kind === 'data' && use.spliced === true;
+  if (runsThem || use?.kind === 'env' || spliced) {
+    const claim: Claim = { reach, executes: true, holds: run.valuables, forkHolds: run.forkValuables, nothingHeld: run.nothingHeld, raceAfterApproval: true };
+    return { severity: severityOf(claim), executes: true, act: runsThem ? 'runs' : spliced ? 'spliced' : 'env' };
+  }
+  if (use?.kind === 'validated' || use?.kind === 'read') return null;
+  // Every job it steers holds nothing worth taking: the fork decides only what those jobs do with a read token.
+  if (use?.kind === 'data' && effect.steersOnlyBareJobs) return { severity: 'LOW', executes: false, act: 'bare' };
+  // Their content steers what the job does without running as code: MEDIUM at most, and only an outsider's.
+  if (use?.kind === 'data') return { severity: outsiderReach(reach) || reach.level === 'unreviewed-environment' ? 'MEDIUM' : 'LOW', executes: false, act: 'steers' };
+  return { severity: 'LOW', executes: false, act: 'low' };
 }
 
 /** Downloads whose effect is being computed (a cycle of jobs, which GitHub rejects, ends here). */

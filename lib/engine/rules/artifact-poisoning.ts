@@ -1,9 +1,9 @@
 import { nothingWorthText } from '../analysis/run-model/holdings.js';
-import { downloadEffect, isolatedEffect } from '../analysis/artifact-effects.js';
+import { downloadEffect, downloadSeverity, isolatedEffect } from '../analysis/artifact-effects.js';
 import { downloadContent, foreignDownloads, runChoice, type ArtifactUse, type ForeignDownload } from '../analysis/artifacts.js';
 import { describeStep } from '../analysis/describe.js';
 import { holdingFacts, reachFacts, runFact } from '../analysis/run-model/facts.js';
-import { describeClaim, nothingReads, outsiderReach, severityOf, whoText, type Claim, type JobRun, type Reach, type RunModel, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
+import { describeClaim, whoText, type Claim, type JobRun, type Reach, type RunModel, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
 import type { Job } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import type { Severity } from '../types.js';
@@ -109,33 +109,24 @@ function reachable(reach: Reach): boolean {
 
 /** Severity and wording of a download, from the model's facts and what later steps do with the files; null: no claim. */
 function judge(runs: RunModel, run: JobRun, reach: Reach, runsThem: boolean, use: ArtifactUse | null, steersOnlyBareJobs: boolean): { severity: Severity; executes: boolean; consequence: string } | null {
-  // Their content in `$GITHUB_ENV` runs only in the steps after the write (and earlier actions' post steps).
-  if (!runsThem && use?.kind === 'env' && nothingReads(runs.envReaders(use.step))) {
-    return { severity: 'LOW', executes: false, consequence: `; ${who(use)} ${use.detail}, but no later step of the job runs with it, and no earlier action has a post step to run with it (LOW)` };
+  const verdict = downloadSeverity(runs, { run, reach, runsThem, use, steersOnlyBareJobs });
+  if (verdict === null) return null;
+  const { severity, executes, act } = verdict;
+  if (use !== null && act === 'unread-env') {
+    return { severity, executes, consequence: `; ${who(use)} ${use.detail}, but no later step of the job runs with it, and no earlier action has a post step to run with it (LOW)` };
   }
-  // A value read from them expanded with `${{ }}` into a script: their text runs as code in that step.
-  const spliced = !runsThem && use?.kind === 'data' && use.spliced === true;
-  const executes = runsThem || use?.kind === 'env' || spliced;
-  const claim: Claim = { reach, executes, holds: run.valuables, forkHolds: run.forkValuables, nothingHeld: run.nothingHeld, raceAfterApproval: true };
   if (executes) {
-    const consequence =
-      use?.kind === 'env' ? `; ${who(use)} ${use.detail}, which every later step of the job runs with` : spliced ? `; ${who(use)} ${use.detail}, so the fork's text runs in that job (also reported by \`script-injection\` where it is expanded)` : '';
-    return { severity: severityOf(claim), executes, consequence };
+    const consequence = use !== null && act === 'env' ? `; ${who(use)} ${use.detail}, which every later step of the job runs with` : use !== null && act === 'spliced' ? `; ${who(use)} ${use.detail}, so the fork's text runs in that job (also reported by \`script-injection\` where it is expanded)` : '';
+    return { severity, executes, consequence };
   }
-  if (use?.kind === 'validated' || use?.kind === 'read') return null;
-  if (use?.kind === 'data' && steersOnlyBareJobs) {
-    // Every job it steers holds nothing worth taking: the fork decides only what those jobs do with a read token.
+  if (use !== null && act === 'bare') {
     return {
-      severity: 'LOW',
+      severity,
       executes,
       consequence: `; ${who(use)} ${use.detail}, so their content steers the job, but every job it steers holds ${nothingWorthText(run.holdings)} (LOW: no later step runs them, so the fork decides at most what such a job does and the comments or statuses posted)`,
     };
   }
-  if (use?.kind === 'data') {
-    // Their content steers what the job does without running as code: MEDIUM at most, and only an outsider's.
-    const severity: Severity = outsiderReach(reach) || reach.level === 'unreviewed-environment' ? 'MEDIUM' : 'LOW';
-    return { severity, executes, consequence: `; ${who(use)} ${use.detail}, so their content steers the job (${severity}: no later step runs them)` };
-  }
+  if (use !== null && act === 'steers') return { severity, executes, consequence: `; ${who(use)} ${use.detail}, so their content steers the job (${severity}: no later step runs them)` };
   const consequence =
     use === null
       ? '; no later step of the job runs them, and their content reaches no command, output or condition the analysis follows (LOW)'
@@ -154,7 +145,7 @@ function judge(runs: RunModel, run: JobRun, reach: Reach, runsThem: boolean, use
           : use.kind === 'label'
           ? `; ${who(use)} ${use.detail}, and nothing else uses their content (LOW: at worst a label of the fork's choosing added to or removed from an issue or pull request it picks, with the run's own token, whose events start no workflow; nothing that runs)`
           : `; ${who(use)} ${use.detail}, and no later step runs them or puts their content into a command (LOW: the fork chooses only the files that upload publishes, such as a preview of its own pull request; nothing runs them)`;
-  return { severity: 'LOW', executes, consequence };
+  return { severity, executes, consequence };
 }
 
 function report(context: WorkflowRuleContext, job: Job, r: Report): void {
