@@ -1,5 +1,5 @@
 import { holdsMinor, holdsSecrets, minorKinds, minorWords } from '../analysis/run-model/holdings.js';
-import { downloadEffect, inertEffect, type DownloadEffect } from '../analysis/artifact-effects.js';
+import { downloadEffect, downloadSeverity, inertEffect, type DownloadEffect } from '../analysis/artifact-effects.js';
 import { describeStep } from '../analysis/describe.js';
 import { envInjections, scriptInjections } from '../analysis/injections.js';
 import { outsiderCode } from '../analysis/permissions.js';
@@ -155,11 +155,13 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
       if (entry.kind !== 'download' || entry.content !== 'outsider' || !secrets) continue;
       const effect = downloadEffect(context.runs, context.taint, run, entry);
       if (inertEffect(effect)) continue;
-      const reach = context.runs.stepReach(entry.step);
+      const reach = effect.reach;
       if (!outsiderReach(reach)) continue;
-      const executes = effect.sinks.length > 0 || (effect.use?.kind === 'env' && !nothingReads(context.runs.envReaders(effect.use.step)));
-      const claim: Claim = { reach, executes, holds: run.valuables, forkHolds: run.forkValuables, nothingHeld: run.nothingHeld, raceAfterApproval: true };
-      const severity = (executes ? armedSeverity(severityOf(claim)) : null) ?? 'MEDIUM';
+      // artifact-poisoning's severity for the download (artifact-effects.ts `downloadSeverity`).
+      const verdict = downloadSeverity(context.runs, { run: effect.run, reach, runsThem: effect.sinks.length > 0, use: effect.use, steersOnlyBareJobs: effect.steersOnlyBareJobs });
+      const severity = verdict === null ? null : armedSeverity(verdict.severity);
+      if (verdict === null || severity === null) continue;
+      const executes = verdict.executes;
       const line = workflow.file.position(entry.step.node.start).line;
       armed = stronger(armed, {
         severity,
