@@ -946,6 +946,53 @@ export interface IsolatedExecution {
   offset: number;
 }
 
+/** `tar` and `unzip` commands that extract an archive, and the option naming where (`-C dir`, `--directory=dir`, `-d dir`). */
+const EXTRACTORS: Record<string, { extracts: (args: readonly string[]) => boolean; target: readonly string[] }> = {
+  tar: { extracts: (args) => args.some((a, i) => a === '--extract' || a === '--get' || (/^-?[a-zA-Z]*x[a-zA-Z]*$/.test(a) && (i === 0 || a.startsWith('-')))), target: ['-C', '--directory'] },
+  unzip: { extracts: () => true, target: ['-d'] },
+};
+
+/**
+ * For a download outside the workspace: the later commands of the same job run that extract an archive from there
+ * into the workspace (`tar -xzf "$RUNNER_TEMP/a/build.tgz" -C .`, `unzip /tmp/a/dist.zip -d dist`), each with
+ * the directory it extracts into as written (null: the command's own directory) and its line's offset. The files
+ * leave the isolated directory there: what runs in that directory runs them.
+ */
+export function isolatedExtractions(download: ForeignDownload, sameRun: (a: Step, b: Step) => boolean): { step: Step; target: string | null; evidence: string; offset: number }[] {
+  const job = download.step.job;
+  if (job === null || download.destination === null || !download.isolated) return [];
+  const dest = normalizeOutside(download.destination);
+  if (dest === '' || dest.includes('${{')) return [];
+  const inside = (word: string) => {
+    const w = normalizeOutside(word);
+    return w === dest || w.startsWith(`${dest}/`);
+  };
+  const found: { step: Step; target: string | null; evidence: string; offset: number }[] = [];
+  for (const step of job.steps) {
+    if (step.index < download.step.index || !sameRun(download.step, step) || typeof step.run?.value !== 'string') continue;
+    for (const line of logicalLines(step.run.value)) {
+      if (step === download.step && line.offset <= (download.scriptOffset ?? -1)) continue;
+      for (const pipeline of pipelines(line)) {
+        for (const command of pipeline.commands) {
+          const list = words(command.text.replace(/\$\{\{\s*runner\.temp\s*\}\}/g, '$RUNNER_TEMP'));
+          const name = list[0];
+          const extractor = name === undefined ? undefined : EXTRACTORS[name];
+          if (extractor === undefined) continue;
+          const args = list.slice(1);
+          if (!extractor.extracts(args) || !args.some(inside)) continue;
+          const at = args.findIndex((a) => extractor.target.includes(a) || extractor.target.some((t) => t.startsWith('--') && a.startsWith(`${t}=`)));
+          const option = args[at];
+          const target = at === -1 || option === undefined ? null : option.includes('=') ? option.slice(option.indexOf('=') + 1) : (args[at + 1] ?? null);
+          // Extracted into another directory outside the workspace: still kept aside.
+          if (target !== null && (ISOLATED.test(target) || normalizeOutside(target).startsWith('$RUNNER_TEMP'))) continue;
+          found.push({ step, target, evidence: `\`${oneLine(command.text.trim()).slice(0, 80)}\``, offset: line.offset });
+        }
+      }
+    }
+  }
+  return found;
+}
+
 const RUNS_FILE = new Set(['bash', 'sh', 'zsh', 'dash', 'source', '.', 'python', 'python3', 'node', 'ruby', 'perl', 'pwsh', 'php']);
 
 /**

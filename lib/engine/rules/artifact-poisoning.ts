@@ -42,6 +42,8 @@ function sinkText(job: Job, sinks: readonly TracedExecution[], entry: WorkspaceE
 
 interface Report {
   download: ForeignDownload;
+  /** How the files came into the workspace, when not the download's own words (an archive a script extracts there). */
+  how?: string;
   reach: Reach;
   run: JobRun;
   severity: Severity;
@@ -57,7 +59,7 @@ export default defineWorkflowRule({
     severity: 'HIGH',
     surface: 'workflow',
     description:
-      "A privileged workflow (`workflow_run`, `issue_comment`, `pull_request_target` ...) downloads the artifacts of a run a fork's pull request can produce (`actions/download-artifact` with `run-id`, `dawidd6/action-download-artifact`, `gh run download`, `downloadArtifact` in github-script): the fork chose those files. HIGH when a later step runs them (a build tool, script or local action in the directory they land in, a deploy action working there, a script run from an isolated directory, or their content written to `$GITHUB_ENV` with a later step to run with it), anyone can start the run and the job holds a write scope, secret or OIDC; a value read from them expanded with `${{ }}` into a script (script injection) or naming the commit a checkout brings that a step then builds (also in a job that needs the reading one) runs too, at the severity of the job it runs in; MEDIUM when their content only steers what the job does (a value read into a command or an input, an output in a later `if:` of a step or job that holds something worth taking and is given their values) and a job it steers holds something worth taking; LOW when it only decides a comment, a commit status or a label added with the run's own token (its text, the label, its pull request or commit, whether a job that only posts it runs), or only whether a step or job runs that is given none of their values (what it does with the fork's other files is judged at its own download or checkout), or only picks the pull request code a checkout brings that nothing runs, or the files are uploaded or deployed as they are (a static preview). Not reported when the values are validated numbers, when `dawidd6/action-download-artifact` searches with forks' runs skipped (its default from v4), or when only trusted authors' runs reach the job.",
+      "A privileged workflow (`workflow_run`, `issue_comment`, `pull_request_target` ...) downloads the artifacts of a run a fork's pull request can produce (`actions/download-artifact` with `run-id`, `dawidd6/action-download-artifact`, `gh run download`, `downloadArtifact` in github-script): the fork chose those files. HIGH when a later step runs them (a build tool, script or local action in the directory they land in, a deploy action working there, a script run from an isolated directory or an archive of theirs extracted from there into the workspace, or their content written to `$GITHUB_ENV` with a later step to run with it), anyone can start the run and the job holds a write scope, secret or OIDC; a value read from them expanded with `${{ }}` into a script (script injection) or naming the commit a checkout brings that a step then builds (also in a job that needs the reading one) runs too, at the severity of the job it runs in; MEDIUM when their content only steers what the job does (a value read into a command or an input, an output in a later `if:` of a step or job that holds something worth taking and is given their values) and a job it steers holds something worth taking; LOW when it only decides a comment, a commit status or a label added with the run's own token (its text, the label, its pull request or commit, whether a job that only posts it runs), or only whether a step or job runs that is given none of their values (what it does with the fork's other files is judged at its own download or checkout), or only picks the pull request code a checkout brings that nothing runs, or the files are uploaded or deployed as they are (a static preview). Not reported when the values are validated numbers, when `dawidd6/action-download-artifact` searches with forks' runs skipped (its default from v4), or when only trusted authors' runs reach the job.",
     recommendation:
       'Download into an isolated directory (`path: ${{ runner.temp }}/artifacts`), treat every file as untrusted data (validate numbers and names before use, never execute or source it), and never extract it over the checkout.',
   },
@@ -74,7 +76,7 @@ export default defineWorkflowRule({
         const { sinks, checkout } = effect;
         const found = judge(runs, effect.run, effect.reach, sinks.length > 0, effect.use, effect.steersOnlyBareJobs);
         if (found === null) continue;
-        report(context, job, { download: entry.download, reach: effect.reach, run: effect.run, ...found, consequence: sinks.length > 0 ? `; ${sinkText(job, sinks, entry, checkout)}` : found.consequence });
+        report(context, job, { download: entry.download, how: entry.how, reach: effect.reach, run: effect.run, ...found, consequence: sinks.length > 0 ? `; ${sinkText(job, sinks, entry, checkout)}` : found.consequence });
       }
       // Kept outside the workspace, the files replace nothing of the checkout: reported only when a step runs them,
       // or runs the checkout whose commit a value read from them names (in this job or a later one).
@@ -157,7 +159,7 @@ function report(context: WorkflowRuleContext, job: Job, r: Report): void {
     node: download.node,
     ...(download.scriptOffset !== undefined && download.step.run !== undefined ? { offset: valueOffsetToSource(job.workflow.file, download.step.run, download.scriptOffset) } : {}),
     severity: r.severity,
-    message: `${describeStep(download.step)} downloads another run's artifacts (${download.how}) into ${where}; ${who}, which then chooses those files${r.consequence}; ${r.executes ? describeClaim(claim) : whoText(reach)}.`,
+    message: `${describeStep(download.step)} downloads another run's artifacts (${r.how ?? download.how}) into ${where}; ${who}, which then chooses those files${r.consequence}; ${r.executes ? describeClaim(claim) : whoText(reach)}.`,
     facts: [...reachFacts(reach), ...(r.executes ? ['exec'] : []), ...holdingFacts(run), ...runFact(context.runs, download.step)],
   });
 }

@@ -5,7 +5,7 @@
  * controls its content. With `codeOf`, an execution (execution.ts) is traced to the checkout, download or clone
  * that holds the code it runs: `cd vendor/lib && make` after `git clone <url> vendor/lib` runs the cloned code.
  */
-import { downloadContent, foreignDownloads, type ForeignDownload } from '../artifacts.js';
+import { downloadContent, foreignDownloads, isolatedExtractions, type ForeignDownload } from '../artifacts.js';
 import { pinsApprovedCode, pullRequestCheckouts, type UntrustedCheckout } from '../pr-head.js';
 import type { RepositoryModel } from '../../model/repository.js';
 import type { Job, Step } from '../../model/workflow.js';
@@ -75,6 +75,7 @@ export function workspaceEntries(job: Job, repository: RepositoryModel, identity
   // By step, once: a job of thousands of steps must not search every checkout and download for each step.
   const checkoutsOf = groupByStep(untrusted);
   const downloadsOf = groupByStep(downloads);
+  const extractionsOf = groupByStep(downloads.flatMap((download) => isolatedExtractions(download, () => true).map((x) => ({ ...x, download }))));
   for (const step of job.steps) {
     const mine = checkoutsOf.get(step) ?? [];
     if (step.usesRef?.kind === 'repository' && step.usesRef.slug === 'actions/checkout') {
@@ -105,6 +106,22 @@ export function workspaceEntries(job: Job, repository: RepositoryModel, identity
         const own = c.clone.repository !== null && identity !== null && identity.names.has(c.clone.repository);
         entries.push({ step, kind: 'clone', dir: c.dir, content: own ? 'base' : 'other', how: c.how, clone: c.clone, offset: c.offset, persistsCredentials: false, forkCode: false });
       }
+    }
+    // A download kept outside the workspace whose archive a script extracts into it: the files land there.
+    for (const x of extractionsOf.get(step) ?? []) {
+      const cwd = workingDirectory(step);
+      const dir = x.target === null ? cwd : cwd === null ? null : normalizeWorkspacePath(cwd === '' ? x.target : `${cwd}/${x.target}`);
+      entries.push({
+        step,
+        kind: 'download',
+        dir,
+        content: downloadContent(x.download, workflow, repository),
+        how: `${x.download.how}, extracted into the workspace by ${x.evidence}`,
+        download: x.download,
+        offset: valueOffsetToSource(workflow.file, step.run as NonNullable<Step['run']>, x.offset),
+        persistsCredentials: false,
+        forkCode: false,
+      });
     }
     for (const d of downloadsOf.get(step) ?? []) {
       if (d.isolated) continue;

@@ -1377,6 +1377,36 @@ describe(`${RULE}: a directory named like a GitHub CLI subcommand`, () => {
   it('negative: a path into `pr/` is still a use of the files', () => {
     expect(scanWith(RULE, workflow('gh pr merge "$PR_NUMBER" --auto --body-file pr/body.md')).map((f) => f.severity)).toEqual(['MEDIUM']);
   });
+
+  it('follows an archive of a download kept outside the workspace that a script extracts into it, then runs', () => {
+    const extracted = (extract: string, run: string) => ON + yaml`
+      jobs:
+        e2e:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+            - uses: actions/download-artifact@v4
+              with:
+                name: build
+                run-id: \${{ github.event.workflow_run.id }}
+                github-token: \${{ secrets.GITHUB_TOKEN }}
+                path: \${{ runner.temp }}/build
+            - run: ${extract}
+            - run: ${run}
+              env:
+                API_KEY: \${{ secrets.E2E_KEY }}
+    `;
+    const over = scanWith(RULE, extracted('tar -xzf ${{ runner.temp }}/build/build.tar.gz -C .', 'npm run build'));
+    expect(over.map((f) => f.severity)).toEqual(['HIGH']);
+    expect(over[0]?.description).toContain('extracted into the workspace by `tar -xzf');
+    expect(over[0]?.description).toContain('secret `E2E_KEY`');
+    expect(scanWith(RULE, extracted('unzip "$RUNNER_TEMP/build/dist.zip" -d dist', 'node dist/cli.js --e2e')).map((f) => f.severity)).toEqual(['HIGH']);
+    // Extracted into another directory outside the workspace, or an archive made (not extracted): nothing lands there.
+    expect(scanWith(RULE, extracted('tar -xzf ${{ runner.temp }}/build/build.tar.gz -C ${{ runner.temp }}/out', 'npm run build'))).toEqual([]);
+    expect(scanWith(RULE, extracted('tar -czf xfiles.tgz ${{ runner.temp }}/build', 'npm run build'))).toEqual([]);
+    // Extracted into a directory nothing runs from: in the workspace now, LOW as a download there nothing runs.
+    expect(scanWith(RULE, extracted('unzip "$RUNNER_TEMP/build/report.zip" -d report', 'npm run build')).map((f) => f.severity)).toEqual(['LOW']);
+  });
 });
 
 describe(`${RULE}: a github-script that only reads the files into its outputs`, () => {
