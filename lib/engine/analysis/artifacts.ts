@@ -686,7 +686,9 @@ function outputUse(step: Step, refs: readonly string[], context?: UseContext): A
     return { kind: 'comment', step, fixedBody: true, detail: `gives \`${ref0}\` to ${commentSink(step)}, which only posts a fixed comment: the value picks the issue or pull request it goes to, not what it says` };
   }
   // A label step given the value through its environment or inputs: spliced into its script, the value is code.
-  if (notice === 'label' && splicedUse(step, refs, context) !== null) return gate !== undefined ? { kind: 'data', step, detail: `decides in its \`if:\` whether it runs (\`${ref0}\`)` } : { kind: 'data', step, detail: `splices \`${refs[0] ?? ''}\` into its script` };
+  // Expanded into its script, the value runs as code there (script injection), as in any other step.
+  const labelSplice = notice === 'label' ? splicedUse(step, refs, context) : null;
+  if (labelSplice !== null) return gate !== undefined ? { kind: 'data', step, detail: `decides in its \`if:\` whether it runs (\`${ref0}\`)` } : labelSplice;
   if (notice !== null) {
     const posts = noticeText([notice]);
     const sink = notice === 'label' ? labelSink(step) : to;

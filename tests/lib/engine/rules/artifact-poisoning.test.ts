@@ -256,11 +256,13 @@ ${env}
 ${env}
                 GH_TOKEN: \${{ secrets.BOT_TOKEN }}`));
     expect(pat?.severity).toBe('MEDIUM');
-    // The value reaches a shell command (spliced into the script, or given to another program): unchanged.
+    // Spliced into the script, the value runs as shell code in a job that holds a write scope: HIGH, as in any
+    // other step; given to another program, it steers the job (MEDIUM).
     const [splice] = scanWith(RULE, job(`            - run: gh pr edit "\${{ steps.pr.outputs.number }}" --add-label "\${{ steps.pr.outputs.label }}"
               env:
                 GH_TOKEN: \${{ github.token }}`));
-    expect(splice?.severity).toBe('MEDIUM');
+    expect(splice?.severity).toBe('HIGH');
+    expect(splice?.description).toContain('(script injection)');
     const [shell] = scanWith(RULE, job(`            - run: gh pr edit "$PR" --add-label x && git tag "$LABEL"
 ${env}
                 GH_TOKEN: \${{ github.token }}`));
