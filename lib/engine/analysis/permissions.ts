@@ -383,10 +383,12 @@ function jobOutsiderCandidates(context: { runs: RunModel; taint: TaintAnalyzer }
   if (cached !== undefined) return cached;
   const found: OutsiderCandidate[] = [];
   if (job.uses === undefined) {
-    const run = context.runs.job(job);
-    for (const entry of run.workspace) {
-      if (entry.content !== 'outsider' || entry.checkout?.hiddenBy === 'trusted-author') continue;
-      context.runs.sinksOf(run, entry).forEach((sink, i) => {
+    // The run model's ways in on privileged runs (a fork's read-only run holds no token scope), each step that runs
+    // the code with its own reach: a later step may be kept from outsiders where the first is not.
+    for (const way of context.runs.outsiderWays(job)) {
+      if (way.fork) continue;
+      const entry = way.entry;
+      way.sinks.forEach((sink, i) => {
         const reach = context.runs.sinkReach(context.runs.stepReach(sink.step), [sink]);
         if (!OUTSIDER.has(reach.level)) return;
         const file = job.workflow.file;
@@ -397,7 +399,7 @@ function jobOutsiderCandidates(context: { runs: RunModel; taint: TaintAnalyzer }
           found: {
             job,
             reach,
-            race: entry.checkout?.hiddenBy !== 'approved-commit',
+            race: way.race,
             text: `${describeStep(sink.step)} (line ${file.position(sink.step.node.start).line}) runs ${sink.execution.evidence} from the pull request's ${entry.kind === 'download' ? 'artifacts' : 'checkout'} (${entry.how}, line ${file.position(entry.step.node.start).line})`,
           },
         });

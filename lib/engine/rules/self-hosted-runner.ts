@@ -1,20 +1,14 @@
 import { describeStep } from '../analysis/describe.js';
 import { cloneFacts, reachFacts } from '../analysis/run-model/facts.js';
-import { severityOf, whoText, type JobRun, type Reach, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
+import { severityOf, whoText, type JobRun, type OutsiderWay, type TracedExecution } from '../analysis/run-model/index.js';
 import type { RunModel } from '../analysis/run-model/index.js';
-import { checksOutEventCommit } from '../analysis/run-model/workspace.js';
 import { ephemeralHint, selfHosted, type Selection } from '../analysis/runners.js';
 import type { Job } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import type { Severity } from '../types.js';
 
-/** One way an outsider's code runs on the job's machine: the entry holding it, the steps that run it, and who starts it. */
-interface Way {
-  entry: WorkspaceEntry;
-  sinks: TracedExecution[];
-  reach: Reach;
-  /** A fork's `pull_request` run (read-only token, no secrets: the machine is what it reaches). */
-  fork: boolean;
+/** One way an outsider's code runs on the job's machine (the run model's `outsiderWays`), with the severity it gives. */
+interface Way extends OutsiderWay {
   severity: Severity;
 }
 
@@ -33,27 +27,13 @@ function sinkText(job: Job, way: Way): string {
 }
 
 /**
- * The ways an outsider's code runs on the job's machine: on a fork's `pull_request` run, a checkout of the
- * event's code followed by a step that runs it; on a privileged run, a checkout or download of pull request
- * code followed by a step that runs it (not where only trusted authors reach it).
+ * The ways an outsider's code runs on the job's machine (the run model's `outsiderWays`), strongest first. The
+ * machine is what a fork's run holds; an approval (a label on a `labeled` run) binds to the commit the event names
+ * when the checkout takes that commit: the labelled commit runs, but for one pushed just before the label (the
+ * race of any approval).
  */
 function waysIn(runs: RunModel, run: JobRun): Way[] {
-  const ways: Way[] = [];
-  for (const entry of run.workspace) {
-    const sinks = runs.sinksOf(run, entry);
-    if (sinks.length === 0) continue;
-    if (entry.forkCode && run.forkReach !== null) {
-      const reach: Reach = { level: run.forkReach.level, event: run.forkReach.event, gates: run.forkReach.gates, forkPullRequest: false, ...(run.forkReach.approvalMoves === true ? { approvalMoves: true } : {}) };
-      // The machine is what a fork's run holds; an approval (a label on a `labeled` run) binds to the commit the
-      // event names when the checkout takes that commit (no `ref:`, `github.sha`, the event's head SHA): the
-      // labelled commit runs, but for one pushed just before the label (the race of any approval).
-      ways.push({ entry, sinks, reach, fork: true, severity: severityOf({ reach, executes: true, holds: HOLDS, raceAfterApproval: !checksOutEventCommit(entry) }) });
-    }
-    if (entry.content === 'outsider' && entry.checkout?.hiddenBy !== 'trusted-author') {
-      const reach = runs.sinkReach(runs.stepReach(sinks[0]!.step), sinks);
-      ways.push({ entry, sinks, reach, fork: false, severity: severityOf({ reach, executes: true, holds: HOLDS, raceAfterApproval: entry.checkout?.hiddenBy !== 'approved-commit' }) });
-    }
-  }
+  const ways = runs.outsiderWays(run.job).map((way) => ({ ...way, severity: severityOf({ reach: way.reach, executes: true, holds: HOLDS, raceAfterApproval: way.race }) }));
   return ways.sort((a, b) => ORDER.indexOf(b.severity) - ORDER.indexOf(a.severity));
 }
 

@@ -19,7 +19,7 @@ import { cacheStep, sameFamily, savesToDefaultScope, type CacheUse } from '../ca
 import { forkReach, localCallers, reachOf, REACH_ORDER, valueReach, type ForkReach, type Reach, type ValueReach } from './reach.js';
 import { openPermissionChecks, type TrustGuard } from '../trust-guards.js';
 import { describeStep } from '../describe.js';
-import { codeOf, workspaceEntries, type WorkspaceEntry } from './workspace.js';
+import { checksOutEventCommit, codeOf, workspaceEntries, type WorkspaceEntry } from './workspace.js';
 import { envReaders, laterUse, type EnvReaders, type LaterUse } from './readers.js';
 import { imageOwnership, ownerNamespace, PLATFORM_OWNERS, pushedNamespace, repositoryIdentity, usesOwnership, type Ownership, type RepositoryIdentity } from './ownership.js';
 import type { UsesRef } from '../../model/uses.js';
@@ -49,6 +49,27 @@ export interface TracedExecution {
   /** The step of the job that runs it (the caller, for steps of a local composite action). */
   step: Step;
   code: WorkspaceEntry | null;
+}
+
+/**
+ * One way an outsider's code runs in a job (RunModel `outsiderWays`): a checkout or download of pull request code
+ * that later steps run, on a fork's `pull_request` run or on a privileged one.
+ */
+export interface OutsiderWay {
+  /** The workspace entry that holds the code. */
+  entry: WorkspaceEntry;
+  /** The executions that run it, in order (at least one). */
+  sinks: readonly TracedExecution[];
+  /** A fork's `pull_request` run of the event's code (read-only token, no secrets); false: a privileged run of pull request code. */
+  fork: boolean;
+  /** Who starts it: on a fork's run, the job's fork reach; otherwise the reach of the steps that run it (`sinkReach`). */
+  reach: Reach;
+  /**
+   * Behind an approval, code other than the approved commit can run: on a fork's run, a checkout that does not
+   * take the commit the event names (workspace.ts `checksOutEventCommit`); otherwise pull request code not pinned
+   * to the approved commit.
+   */
+  race: boolean;
 }
 
 export interface JobRun {
@@ -612,17 +633,41 @@ export class RunModel {
 
   /** True when anyone, with no approval, gets a pull request's code run in the job (a fork's run, or a privileged one). */
   #runsForksCode(job: Job): boolean {
-    if (job.uses !== undefined) return false;
-    const run = this.job(job);
-    for (const entry of run.workspace) {
-      if (!entry.forkCode && entry.content !== 'outsider') continue;
-      const sinks = this.sinksOf(run, entry);
-      const first = sinks[0];
-      if (first === undefined) continue;
-      if (entry.forkCode && run.forkReach?.level === 'anyone') return true;
-      if (entry.content === 'outsider' && entry.checkout?.hiddenBy !== 'trusted-author' && this.sinkReach(this.stepReach(first.step), sinks).level === 'anyone') return true;
+    return this.outsiderWays(job).some((way) => way.reach.level === 'anyone');
+  }
+
+  readonly #outsiderWays = new ScanCache<Job, readonly OutsiderWay[]>();
+
+  /**
+   * The ways an outsider's code runs in the job, in workspace order (for one entry, a fork's run first): on a
+   * fork's `pull_request` run, a checkout of the event's code that a later step runs; on a privileged run, a
+   * checkout or download of pull request code that a later step runs (not where only trusted authors reach it).
+   * Whoever starts each and what stands in the way is its `reach`; none reach a job that calls a reusable workflow.
+   */
+  outsiderWays(job: Job): readonly OutsiderWay[] {
+    let found = this.#outsiderWays.get(job);
+    if (found !== undefined) return found;
+    const ways: OutsiderWay[] = [];
+    if (job.uses === undefined) {
+      const run = this.job(job);
+      for (const entry of run.workspace) {
+        const fork = run.forkReach;
+        const forkWay = entry.forkCode && fork !== null;
+        const privileged = entry.content === 'outsider' && entry.checkout?.hiddenBy !== 'trusted-author';
+        if (!forkWay && !privileged) continue;
+        const sinks = this.sinksOf(run, entry);
+        const first = sinks[0];
+        if (first === undefined) continue;
+        if (forkWay) {
+          const reach: Reach = { level: fork.level, event: fork.event, gates: fork.gates, forkPullRequest: false, ...(fork.approvalMoves === true ? { approvalMoves: true } : {}) };
+          ways.push({ entry, sinks, fork: true, reach, race: !checksOutEventCommit(entry) });
+        }
+        if (privileged) ways.push({ entry, sinks, fork: false, reach: this.sinkReach(this.stepReach(first.step), sinks), race: entry.checkout?.hiddenBy !== 'approved-commit' });
+      }
     }
-    return false;
+    found = ways;
+    this.#outsiderWays.set(job, found);
+    return found;
   }
 
   /** The job's executions, traced to the workspace entries whose code they run (LazyJobRun's `executions`). */
