@@ -88,6 +88,8 @@ export interface TrustGuard {
   onlyOn?: readonly string[];
   /** The guard holds only on occasions whose activity is none of these (an `if:` on outputs set only when checking). */
   notOn?: readonly string[];
+  /** For a permission action that fails its step: the action (`owner/repo`) and the step that runs it, for messages. */
+  check?: { action: string; step: string };
 }
 
 /** True when the guard stands in the way on an occasion of activity `action` (null: not known, any). */
@@ -442,7 +444,8 @@ function failingChecks(job: Job): FailingCheck[] {
     // An action that fails its step for an account without the permission (permission-actions.ts).
     if (actionFailsJob(s)) {
       const checksOn = permissionAction(s)?.checksOn;
-      found.push({ step: s, guard: { kind: 'commenter', condition: `permission check by \`${permissionAction(s)?.slug ?? ''}\` in step \`${s.name ?? s.id ?? String(s.index + 1)}\``, actor: true, ...(checksOn !== undefined ? { onlyOn: checksOn } : {}) } });
+      const check = { action: permissionAction(s)?.slug ?? '', step: s.name ?? s.id ?? String(s.index + 1) };
+      found.push({ step: s, guard: { kind: 'commenter', condition: `permission check by \`${check.action}\` in step \`${check.step}\``, actor: true, check, ...(checksOn !== undefined ? { onlyOn: checksOn } : {}) } });
       continue;
     }
     if (s.node.pairs.some((p) => p.key.value === 'continue-on-error')) continue;

@@ -93,7 +93,25 @@ function occasionReach(occasion: Occasion, workflow: Workflow, repository: Repos
   return 'anyone';
 }
 
-/** How one way to run (a conjunction of guards) holds an outsider back. */
+const ACTION_BOUND = new WeakMap<TrustPaths, boolean>();
+
+/**
+ * True when some guard of `paths` holds only on some activities (`onlyOn`, `notOn`), so the paths read differently
+ * per activity; computed once per set of paths (a job's on one event are computed once per scan).
+ */
+function actionBound(paths: TrustPaths): boolean {
+  let bound = ACTION_BOUND.get(paths);
+  if (bound === undefined) {
+    bound = paths.some((path) => path.some((g) => g.onlyOn !== undefined || g.notOn !== undefined));
+    ACTION_BOUND.set(paths, bound);
+  }
+  return bound;
+}
+
+/**
+ * How one way to run (a conjunction of guards) holds an outsider back. `action`: the occasion's activity, given
+ * only when some guard of the paths holds on some activities only (`actionBound`).
+ */
 function pathReach(all: readonly TrustGuard[], base: ReachLevel, action: string | null = null): PathReach {
   // A guard that holds only on some activities (a permission action that checks only created comments) is none on the others.
   const path = action === null ? all : all.filter((g) => holdsOnAction(g, action));
@@ -136,7 +154,8 @@ function pathReach(all: readonly TrustGuard[], base: ReachLevel, action: string 
     if (path.some((g) => g.kind === 'label' && g.pushRace === true)) found.labelRace = true;
   }
   if (unchecked !== undefined && action !== null) {
-    const who = unchecked.condition.replace(/^permission check by (`[^`]+`) in step (`[^`]+`)$/, '$1 (step $2)');
+    const check = unchecked.check;
+    const who = check !== undefined && check.action !== '' && check.step !== '' && !`${check.action}${check.step}`.includes('`') ? `\`${check.action}\` (step \`${check.step}\`)` : unchecked.condition;
     found.noGate = `on a ${action} comment ${who} ends its step without checking the permission: it checks only when a comment is ${(unchecked.onlyOn ?? []).join(' or ')}, so the later steps run for anyone`;
   }
   return found;
@@ -312,8 +331,9 @@ function guardedReach(job: Job, step: Step | null, event: string, base: ReachLev
     cache.set(event, paths);
   }
   let best: PathReach | null = null;
+  const byAction = actionBound(paths) ? action : null;
   for (const path of paths) {
-    const found = pathReach(path, base, action);
+    const found = pathReach(path, base, byAction);
     if (best === null || REACH_ORDER.indexOf(found.level) < REACH_ORDER.indexOf(best.level) || (found.level === best.level && found.approvalMoves && !best.approvalMoves)) best = found;
   }
   return best ?? { level: 'collaborator', gates: [], approvalMoves: false };
@@ -404,8 +424,9 @@ function valueReachOf(job: Job, step: Step | null, repository: RepositoryModel, 
     // outsider's comment), not its author: a check of the actor vouches for nothing the comment says.
     const changed = COMMENT_EVENTS.has(occasion.event) && (occasion.action === null || occasion.action === 'edited' || occasion.action === 'deleted');
     const coversHere = changed ? (g: TrustGuard) => !checksActor(g) && covers(g) : covers;
+    const bound = actionBound(paths);
     for (const whole of paths) {
-      const path = whole.filter((g) => holdsOnAction(g, occasion.action));
+      const path = bound ? whole.filter((g) => holdsOnAction(g, occasion.action)) : whole;
       let found = valuePathReach(path, coversHere);
       if (changed && found.unvouched && path.some((g) => checksActor(g) && covers(g))) {
         found = { ...found, gates: [...found.gates, "a check of whoever caused the event, which on the comment's `edited` and `deleted` events is whoever edits or deletes it (a maintainer moderating an outsider's comment), not its author"] };
