@@ -1,4 +1,4 @@
-import { nothingWorthText, type Holdings, type MinorSecrets } from '../analysis/run-model/holdings.js';
+import { nothingWorthText, type MinorSecrets } from '../analysis/run-model/holdings.js';
 import { hasAny, scriptOf, scriptWords, wordMask } from '../analysis/file-scripts.js';
 import { downloadOrigin, type DownloadOrigin } from '../analysis/download-origin.js';
 import { fetchOf, isLocalUrl, type Fetch } from '../analysis/remote-fetch.js';
@@ -301,9 +301,9 @@ function unusedReason(output: string): string {
 }
 
 /** Why a swapped download or package is LOW here: the job (or the jobs running this action) supplies nothing. */
-function lowReason(step: Step, what: 'file' | 'package', minor: MinorSecrets, runner?: Pick<Holdings, 'selfHosted' | 'runnerOpenToForks'>): string {
+function lowReason(step: Step, what: 'file' | 'package', minor: MinorSecrets): string {
   const action = step.job === null;
-  return ` LOW: ${action ? 'the jobs that run this action hold' : 'the job holds'} ${nothingWorthText(minor, false, runner)} and hand${action ? '' : 's'} no build to a publishing job, so a swapped ${what} changes only this run.`;
+  return ` LOW: ${action ? 'the jobs that run this action hold' : 'the job holds'} ${nothingWorthText(minor)} and hand${action ? '' : 's'} no build to a publishing job, so a swapped ${what} changes only this run.`;
 }
 
 export default defineWorkflowRule({
@@ -333,7 +333,7 @@ export default defineWorkflowRule({
           message:
             `\`${off.program}\` installs with \`${off.flag}\`, which turns off its check of ${off.check}, so a package swapped on its host or on the way is installed and run.` +
             (low
-              ? lowReason(step, 'package', context.runs.minorAt(step), step.job === null ? undefined : context.runs.job(step.job).holdings)
+              ? lowReason(step, 'package', context.runs.minorAt(step))
               : ` MEDIUM: whoever controls the package's host (or the network path, for a check of the host's certificate) can swap it; ${context.runs.supplyText(step)}.`),
           facts: step.job === null ? [] : [...holdingFacts(context.runs.job(step.job)), ...feedFacts(context.runs, step.job), ...runFact(context.runs, step)],
         });
@@ -378,7 +378,7 @@ export default defineWorkflowRule({
               : origin.kind !== 'mutable'
                 ? originReason(origin)
                 : low
-                  ? lowReason(step, 'file', context.runs.minorAt(step), step.job === null ? undefined : context.runs.job(step.job).holdings)
+                  ? lowReason(step, 'file', context.runs.minorAt(step))
                   : mediumReason(origin, context.runs.supplyText(step))),
           facts,
         });

@@ -238,7 +238,7 @@ export default defineWorkflowRule({
           // self-hosted machine or publish and feeds no publishing job, a swapped script changes only that run: LOW.
           if (severity === 'MEDIUM' && context.runs.suppliesNothing(step)) {
             severity = 'LOW';
-            why = `${why.replace(' MEDIUM:', ' LOW:')} ${step.job === null ? 'The jobs that run this action hold' : 'The job holds'} ${nothingWorthText(context.runs.minorAt(step), false, step.job === null ? undefined : context.runs.job(step.job).holdings)} and hand${step.job === null ? '' : 's'} no build to a publishing job, so a swapped script changes only this run.`;
+            why = `${why.replace(' MEDIUM:', ' LOW:')} ${step.job === null ? 'The jobs that run this action hold' : 'The job holds'} ${nothingWorthText(context.runs.minorAt(step))} and hand${step.job === null ? '' : 's'} no build to a publishing job, so a swapped script changes only this run.`;
           }
           context.report({
             node: run,

@@ -282,7 +282,7 @@ function judgeStep(context: WorkflowRuleContext, step: Step): Judged {
   return {
     severity: 'LOW',
     reaches: `${runs} and what the job holds${given}`,
-    reason: ` LOW: ${action ? 'the jobs that run this action hold' : 'the job holds'} ${nothingWorthText(context.runs.minorAt(step), false, step.job === null ? undefined : context.runs.job(step.job).holdings)} and hand${action ? '' : 's'} no build to a publishing job, so a re-pushed image changes only what this run does.`,
+    reason: ` LOW: ${action ? 'the jobs that run this action hold' : 'the job holds'} ${nothingWorthText(context.runs.minorAt(step))} and hand${action ? '' : 's'} no build to a publishing job, so a re-pushed image changes only what this run does.`,
   };
 }
 

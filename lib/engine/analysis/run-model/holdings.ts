@@ -151,6 +151,11 @@ function readHoldings(job: Job): Holdings {
 export interface MinorSecrets {
   webhooks: readonly string[];
   uploadTokens: readonly string[];
+  /**
+   * For a step of a job (RunModel `minorAt`): the job's self-hosted runner is one forks already reach
+   * (`openRunnerNote`), so its machine is not counted either.
+   */
+  openRunner?: true;
 }
 
 export const NO_MINOR_SECRETS: MinorSecrets = { webhooks: [], uploadTokens: [] };
@@ -242,9 +247,9 @@ export function minorLead(minor: MinorSecrets, named = false): { lead: string; o
  * for the supply-chain rules' LOW: led by the chat webhooks and coverage upload tokens the jobs hold (`minorLead`)
  * when they hold any.
  */
-export function nothingWorthText(minor: MinorSecrets, named = false, runner?: Pick<Holdings, 'selfHosted' | 'runnerOpenToForks'>): string {
+export function nothingWorthText(minor: MinorSecrets, named = false): string {
   const { lead, other } = minorLead(minor, named);
-  if (runner !== undefined && openRunnerNote(runner) !== '') {
+  if (minor.openRunner === true) {
     return `${lead}no write scope that changes code, releases or packages, no ${other}secret, OIDC token or publish, and its self-hosted runner is one that forks already reach`;
   }
   return `${lead}no write scope that changes code, releases or packages, no ${other}secret, OIDC token, self-hosted machine or publish`;

@@ -13,7 +13,7 @@ import { ScanCache } from '../../model/scan-cache.js';
 import { conditionRunSet, intersect, occasionIndexes, overlap, valueRunSet, workflowRuns, type RunSet } from './conditions.js';
 import { stepExecutions, type Execution } from './execution.js';
 import { openedBy, openRunners, openRunnerWords, type OpenRunner } from './open-runners.js';
-import { holdsNothing, jobHoldings, nothingHeldText, runnerKind, valuables, type DefaultToken, type Holdings, type MinorSecrets } from './holdings.js';
+import { holdsNothing, jobHoldings, nothingHeldText, openRunnerNote, runnerKind, valuables, type DefaultToken, type Holdings, type MinorSecrets } from './holdings.js';
 import { feedsPublish } from './feeds.js';
 import { cacheStep, sameFamily, savesToDefaultScope, type CacheUse } from '../caching.js';
 import { forkReach, localCallers, reachOf, REACH_ORDER, valueReach, type ForkReach, type Reach, type ValueReach } from './reach.js';
@@ -397,7 +397,9 @@ export class RunModel {
       for (const name of holdings.webhooks) webhooks.add(name);
       for (const name of holdings.uploadTokens) uploadTokens.add(name);
     }
-    return { webhooks: [...webhooks], uploadTokens: [...uploadTokens] };
+    // A step of a job (not of an action, whose callers' runners differ): whether its runner is open to forks.
+    const open = step.job !== null && openRunnerNote(this.job(step.job).holdings) !== '';
+    return { webhooks: [...webhooks], uploadTokens: [...uploadTokens], ...(open ? { openRunner: true as const } : {}) };
   }
 
   /**
@@ -605,29 +607,15 @@ export class RunModel {
   }
 
   #openRunners: readonly OpenRunner[] | undefined;
-  #openingRunners = false;
-
-  /** True once `runnerOpenedBy` has its answer for every job. */
-  get openRunnersKnown(): boolean {
-    return this.#openRunners !== undefined;
-  }
 
   /**
    * The job of this repository that already runs forks' pull request code with no approval on every runner `job`
    * can land on (open-runners.ts; itself when it is one), or null: one fact per scan, read by the rules through the
-   * job's holdings (`runnerOpenToForks`), where the self-hosted machine is then not worth taking. Null while the
-   * fact is being computed (a job's run read on the way does not depend on it).
+   * job's holdings (`runnerOpenToForks`), where the self-hosted machine is then not worth taking. Finding the
+   * fork-running jobs reads their workspace, executions and reach (`outsiderWays`), never a job's holdings.
    */
   runnerOpenedBy(job: Job): Job | null {
-    if (this.#openingRunners) return null;
-    if (this.#openRunners === undefined) {
-      this.#openingRunners = true;
-      try {
-        this.#openRunners = openRunners(this.repository.workflows.flatMap((w) => w.jobs), (j) => this.#runsForksCode(j));
-      } finally {
-        this.#openingRunners = false;
-      }
-    }
+    this.#openRunners ??= openRunners(this.repository.workflows.flatMap((w) => w.jobs), (j) => this.#runsForksCode(j));
     return openedBy(job, this.#openRunners);
   }
 
@@ -745,8 +733,7 @@ class LazyJobRun implements JobRun {
     const own = jobHoldings(this.job);
     if (own.selfHosted !== 'definite') return (this.#holdings = own);
     const by = this.#model.runnerOpenedBy(this.job);
-    // While the repository's open runners are being found, the job's own holdings, not kept.
-    if (by === null) return this.#model.openRunnersKnown ? (this.#holdings = own) : own;
+    if (by === null) return (this.#holdings = own);
     return (this.#holdings = { ...own, runnerOpenToForks: openRunnerWords(by, this.job) });
   }
 
