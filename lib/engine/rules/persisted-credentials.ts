@@ -9,7 +9,7 @@ import { stepLabel } from '../analysis/step-label.js';
 import { normalizeLocalPath } from '../model/repository.js';
 import type { Job, Step } from '../model/workflow.js';
 import { describeStep } from '../analysis/describe.js';
-import type { RunModel } from '../analysis/run-model/index.js';
+import { approvalBindsCode, whoText, type RunModel } from '../analysis/run-model/index.js';
 import { defineWorkflowRule } from '../rule.js';
 import { get, getScalar, getText, isTruthy, type YNode } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
@@ -230,7 +230,7 @@ export default defineWorkflowRule({
     surface: 'workflow',
     fix: { safe: true },
     description:
-      '`actions/checkout` without `persist-credentials: false` leaves the token it used in the git configuration for every later step of the job. MEDIUM when an outsider\'s code or text runs in the job after the checkout, in a run the checkout is part of (a pull request checkout a later step runs, event text in a script), or when a job that runs only for Dependabot\'s pull requests builds the update it checked out with a package manager or build tool (the new release\'s code runs beside the token; only a task runner\'s target, `make tidy`, whose recipe the scan does not read, is LOW, naming what to check); HIGH when a later step uploads the checkout\'s `.git` directory as an artifact someone can download while the token is still valid (upload-artifact v4 and later, or a stored secret as the token); the job\'s GITHUB_TOKEN in an upload-artifact v3 artifact, downloadable only after the run, when the token has expired, is not escalated, nor is a job GITHUB_TOKEN with no write scope (LOW: whoever takes it can only read); a job GITHUB_TOKEN whose only write scopes change no code, release or package (`pull-requests: write`), or outsider code that runs only after a maintainer\'s per-run approval of the commit that runs, is LOW where an outsider\'s code runs.',
+      '`actions/checkout` without `persist-credentials: false` leaves the token it used in the git configuration for every later step of the job. MEDIUM when an outsider\'s code or text runs in the job after the checkout, in a run the checkout is part of (a pull request checkout a later step runs, event text in a script), or when a job that runs only for Dependabot\'s pull requests builds the update it checked out with a package manager or build tool (the new release\'s code runs beside the token; only a task runner\'s target, `make tidy`, whose recipe the scan does not read, is LOW, naming what to check); HIGH when a later step uploads the checkout\'s `.git` directory as an artifact someone can download while the token is still valid (upload-artifact v4 and later, or a stored secret as the token); the job\'s GITHUB_TOKEN in an upload-artifact v3 artifact, downloadable only after the run, when the token has expired, is not escalated, nor is a job GITHUB_TOKEN with no write scope (LOW: whoever takes it can only read); a job GITHUB_TOKEN whose only write scopes change no code, release or package (`pull-requests: write`), or outsider code that runs only after a maintainer\'s per-run approval that binds the commit that runs (not a check of the labels a pull request keeps while new commits are pushed), is LOW where an outsider\'s code runs.',
     recommendation:
       'Set `persist-credentials: false` on `actions/checkout`, and give the token only to the step that pushes (for example through `git remote set-url` or the action that needs it).',
   },
@@ -269,10 +269,15 @@ export default defineWorkflowRule({
       const holdings = step.job === null ? null : context.runs.job(step.job).holdings;
       const minorOnly = expiresWithJob && !readOnly && holdings !== null && tokenHandsOverNothing(holdings, context.runs.defaultToken);
       const minorText = minorOnly && holdings !== null ? ` The job's GITHUB_TOKEN writes only ${minorWrites(holdings).map((w) => `\`${w}: write\``).join(', ') || 'what changes no code'} here (no scope that changes code, releases or packages): whoever takes it cannot push code or publish, so this is LOW.` : '';
-      // A maintainer approves each run and the approved commit is what runs (the run model's reach: no race after
-      // the approval), as for untrusted-checkout: LOW (docs/severity.md, the approval row).
-      const approved = outsider !== null && outsider.reach.level === 'approval' && !outsider.race;
-      const approvedText = approved ? " A maintainer approves each run before that code runs, and the approved commit is what runs, so this is LOW." : '';
+      // A maintainer approves each run, the approval binds the code (not a label the pull request keeps while new
+      // commits come, which any later label event reuses) and the approved commit is what runs (no race after the
+      // approval), as for untrusted-checkout: LOW (docs/severity.md, the approval row).
+      const approved = outsider !== null && approvalBindsCode(outsider.reach) && !outsider.race;
+      const approvedText = approved
+        ? ' A maintainer approves each run before that code runs, and the approved commit is what runs, so this is LOW.'
+        : outsider !== null && outsider.reach.level === 'approval' && !outsider.race
+          ? ` A maintainer's approval stands in the way, but it does not bind the code: ${whoText(outsider.reach)}.`
+          : '';
       const uploaded =
         upload === undefined
           ? ''

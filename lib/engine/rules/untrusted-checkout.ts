@@ -4,7 +4,7 @@ import { prHeadDispatches } from '../analysis/pr-dispatch.js';
 import { pinsApprovedCode } from '../analysis/pr-head.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 import { holdingFacts, reachFacts, runFact } from '../analysis/run-model/facts.js';
-import { describeClaim, severityOf, type Claim, type JobRun, type LaterUse, type Reach, type RunModel, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
+import { approvalBindsCode, describeClaim, severityOf, type Claim, type JobRun, type LaterUse, type Reach, type RunModel, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
 import type { Job } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { getText } from '../yaml/model.js';
@@ -106,7 +106,7 @@ export default defineWorkflowRule({
               ? pinned
                 ? '; each run checks out the commit its event names, so a push racing the label runs only that pushed commit (to close the race, run only on `labeled` and check the label the event adds, `github.event.label.name == ...`)'
                 : '; the code is resolved when the job runs, so a commit pushed after the label runs too; to close the race, run only on `labeled`, check the label the event adds (`github.event.label.name == ...`) and check out `github.event.pull_request.head.sha`, so each run is the commit that was labelled'
-              : reach.approvalMoves === true
+              : !approvalBindsCode(reach)
               ? '; check the label the event adds (`github.event.label.name == ...`) and check out `github.event.pull_request.head.sha`, so each run is the commit that was labelled'
               : checkout.raceClosedBy !== undefined
               ? `; ${checkout.raceClosedBy}, so the commits that run are the ones approved`

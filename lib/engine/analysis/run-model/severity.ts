@@ -32,6 +32,17 @@ export interface Claim {
   raceAfterApproval?: boolean;
 }
 
+/**
+ * Whether a maintainer's approval in the way binds the code that runs, as far as who can start the run goes: the
+ * reach is an approval that the pull request's code cannot move after. Not for `approvalMoves` (a label check
+ * that reads the labels the pull request has, which stay while new commits are pushed and which any later label
+ * event reuses). Whether the code that runs is then the approved commit (not a branch resolved at run time) is
+ * the claim's `raceAfterApproval`.
+ */
+export function approvalBindsCode(reach: Reach): boolean {
+  return reach.level === 'approval' && reach.approvalMoves !== true;
+}
+
 export function severityOf(claim: Claim): Severity {
   const { reach, executes, holds } = claim;
   if (!executes) return 'LOW';
@@ -47,7 +58,7 @@ export function severityOf(claim: Claim): Severity {
       privileged = 'MEDIUM';
       break;
     case 'approval':
-      privileged = (claim.raceAfterApproval === true || reach.approvalMoves === true) && holds.length > 0 ? 'MEDIUM' : 'LOW';
+      privileged = (claim.raceAfterApproval === true || !approvalBindsCode(reach)) && holds.length > 0 ? 'MEDIUM' : 'LOW';
       break;
     default:
       privileged = 'LOW';
@@ -77,7 +88,7 @@ export function whoText(reach: Reach): string {
           ? `a maintainer's label approves one run${gates}, and the workflow removes that label in every run (${reach.labelRemoved}), so each new push needs a new label (no sticky label); the workflow also runs on new commits, so a commit pushed between the label and its removal still runs under it: the race of any approval`
           : `a maintainer's label approves each run${gates}, and the workflow removes that label in every run (${reach.labelRemoved}), so a later label event finds no label`;
       }
-      return reach.approvalMoves === true
+      return !approvalBindsCode(reach)
         ? `a maintainer approves the first run${gates}, but the check reads the labels the pull request has, not the label the event adds: any later label event (a maintainer's or a labelling bot's) runs the commits pushed since under the old label`
         : `a maintainer approves each run first${gates}`;
     case 'trusted-author':

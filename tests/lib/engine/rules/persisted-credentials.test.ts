@@ -528,4 +528,38 @@ ${permissions}
       expect(findings[0]?.description).not.toContain('so this is LOW');
     });
   });
+
+  describe('a labeled-only pull_request_target job that runs the labelled commit', () => {
+    const workflow = (condition: string) => yaml`
+      on:
+        pull_request_target:
+          types: [labeled]
+      permissions:
+        contents: write
+      jobs:
+        test:
+          if: ${condition}
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ github.event.pull_request.head.sha }}
+            - run: make
+    `;
+
+    it('is MEDIUM when the check reads the labels the pull request has: the approval does not bind the code', () => {
+      // The label stays while new commits are pushed, and any later label event runs them under it.
+      const findings = scanWith(RULE, workflow("contains(github.event.pull_request.labels.*.name, 'ok-to-test')"));
+      expect(findings.map((f) => f.severity)).toEqual(['MEDIUM']);
+      expect(findings[0]?.description).not.toContain('so this is LOW');
+      expect(findings[0]?.description).toContain('it does not bind the code');
+      expect(findings[0]?.description).toContain('any later label event');
+    });
+
+    it('negative: LOW when the check reads the label the event adds, which binds that commit', () => {
+      const findings = scanWith(RULE, workflow("github.event.label.name == 'ok-to-test'"));
+      expect(findings.map((f) => f.severity)).toEqual(['LOW']);
+      expect(findings[0]?.description).toContain('the approved commit is what runs, so this is LOW');
+    });
+  });
 });
