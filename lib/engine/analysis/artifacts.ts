@@ -682,6 +682,12 @@ function outputUse(step: Step, refs: readonly string[], context?: UseContext): A
   const gate = texts(step.if).find((t) => refs.some((r) => t.includes(r)));
   const ref0 = (gate === undefined ? undefined : refs.find((r) => gate.includes(r))) ?? refs[0] ?? '';
   const to = ref?.kind === 'repository' ? ref.slug + (ref.path === '' ? '' : `/${ref.path}`) : 'a script';
+  // A step that comments or sets a status with the value expanded with `${{ }}` into its script
+  // (`gh pr comment ${{ needs.changes.outputs.pr }} --body "..."`): the value is shell code there before anything posts.
+  if (notice === 'comment' || notice === 'status') {
+    const inScript = splicedUse(step, refs, context);
+    if (inScript !== null) return inScript;
+  }
   if (notice === 'comment' && gate === undefined && fixedCommentBody(step)) {
     return { kind: 'comment', step, fixedBody: true, detail: `gives \`${ref0}\` to ${commentSink(step)}, which only posts a fixed comment: the value picks the issue or pull request it goes to, not what it says` };
   }

@@ -174,14 +174,14 @@ ${steps}
     expect(fixed?.severity).toBe('LOW');
     expect(fixed?.description).toContain('gives `steps.pr.outputs` to actions/github-script, which only posts a fixed comment');
     expect(fixed?.description).toContain('at worst a fixed comment on an issue or pull request the fork picks');
-    const [gh] = scanWith(RULE, job('            - run: gh pr comment "${{ steps.pr.outputs.number }}" --body "Thanks!"'));
+    const [gh] = scanWith(RULE, job('            - run: gh pr comment "$PR" --body "Thanks!"\n              env:\n                PR: ${{ steps.pr.outputs.number }}'));
     expect(gh?.severity).toBe('LOW');
     expect(gh?.description).toContain('to `gh pr comment`, which only posts a fixed comment');
     // The body carries their text: a comment of the fork's wording, as for the known comment actions.
     const [raw] = scanWith(RULE, job(script("body: fs.readFileSync('report.md', 'utf8')")));
     expect(raw?.severity).toBe('LOW');
     expect(raw?.description).toContain("a comment of the fork's wording");
-    const [file] = scanWith(RULE, job('            - run: gh pr comment "${{ steps.pr.outputs.number }}" --body-file report.md'));
+    const [file] = scanWith(RULE, job('            - run: gh pr comment "$PR" --body-file report.md\n              env:\n                PR: ${{ steps.pr.outputs.number }}'));
     expect(file?.description).toContain("a comment of the fork's wording");
     // A script that also writes the job's environment does more than comment.
     const [more] = scanWith(RULE, job(script("body: 'Thanks!'", "\n                  fs.appendFileSync(process.env.GITHUB_ENV, `PR=${process.env.PR}\\n`);")));
@@ -212,7 +212,9 @@ ${steps}
                 script: |
                   const fs = require('node:fs');
                   const body = 'Thanks!';
-                  await github.rest.issues.createComment({ ...context.repo, issue_number: Number('\${{ needs.read.outputs.pr }}'), body });
+                  await github.rest.issues.createComment({ ...context.repo, issue_number: Number(process.env.PR), body });
+              env:
+                PR: \${{ needs.read.outputs.pr }}
     `);
     expect(later?.severity).toBe('LOW');
     expect(later?.description).toContain('gives `needs.read.outputs.pr` to actions/github-script, which only posts a fixed comment');
@@ -1491,5 +1493,23 @@ ${use}`;
           TOKEN: \${{ secrets.DEPLOY_TOKEN }}
 `;
     expect(scanWith(RULE, workflow('', spliced)).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+
+  it('is HIGH when a comment or status step expands the value with ${{ }} into its script: it is code before anything posts', () => {
+    const comment = `      - run: gh pr comment \${{ needs.read.outputs.pr }} --body "The preview is ready"
+        env:
+          GH_TOKEN: \${{ secrets.BOT_TOKEN }}
+`;
+    const [finding] = scanWith(RULE, workflow('', comment));
+    expect(finding?.severity).toBe('HIGH');
+    expect(finding?.description).toContain('expands `needs.read.outputs.pr`, read from them, with `${{ }}` into its `run:` script');
+    // Quoted or in a JavaScript string it is code all the same (`"$(curl ... | sh)"`, `'); ...; ('`).
+    const js = `      - uses: actions/github-script@v7
+        with:
+          github-token: \${{ secrets.BOT_TOKEN }}
+          script: |
+            await github.rest.issues.createComment({ ...context.repo, issue_number: Number('\${{ needs.read.outputs.pr }}'), body: 'Thanks' });
+`;
+    expect(scanWith(RULE, workflow('', js)).map((f) => f.severity)).toEqual(['HIGH']);
   });
 });
