@@ -13,7 +13,7 @@
 import { pinsApprovedCode } from './pr-head.js';
 import { describeStep } from './describe.js';
 import { envInjections, scriptInjections, type InjectionHit } from './injections.js';
-import { cacheStep, DEFAULT_SCOPE_EVENTS, sameFamily, type CacheUse } from './caching.js';
+import { cacheStep, DEFAULT_SCOPE_EVENTS, restoresFrom, sameFamily, type CacheUse } from './caching.js';
 import { describeTaint } from './describe.js';
 import { isEmpty, type RunSet } from './run-model/conditions.js';
 import type { Reach, RunModel, TracedExecution, WorkspaceEntry } from './run-model/index.js';
@@ -174,7 +174,11 @@ export function neverRuns(set: RunSet | undefined): boolean {
   return set !== undefined && isEmpty(set);
 }
 
-/** The writers whose entries a restore can read: any outsider's code or text, or a save of the same cache. */
-export function writersFor(writers: readonly CacheWriter[], restore: CacheUse): CacheWriter[] {
-  return writers.filter((w) => w.save === undefined || sameFamily(w.save, restore));
+/**
+ * The writers whose entries a restore by a step of `job` can read: any outsider's code or text, or a save of the
+ * same cache; for a restore that reads only its own run's entries (`ownRunOnly`), only writers that can run in
+ * that same workflow run.
+ */
+export function writersFor(writers: readonly CacheWriter[], restore: CacheUse, job: Job, runs: RunModel): CacheWriter[] {
+  return writers.filter((w) => (w.save === undefined || sameFamily(w.save, restore)) && restoresFrom(restore, job.workflow, w.job.workflow, runs.repository));
 }

@@ -1,4 +1,6 @@
-import { PRIVILEGED_TRIGGERS, type Step } from '../model/workflow.js';
+import { PRIVILEGED_TRIGGERS, type Step, type Workflow } from '../model/workflow.js';
+import type { RepositoryModel } from '../model/repository.js';
+import { localCallers } from './callers.js';
 import { occasionsOf, type Occasion, type RefKind } from './run-model/conditions.js';
 import { get, getText, isFalsyText, keyText, type YNode } from '../yaml/model.js';
 import { actionMajorVersion } from './step-version.js';
@@ -69,6 +71,11 @@ export interface CacheUse {
   saves: boolean;
   /** Inputs that switch caching by the run; caching is on where every one of them says so. */
   switches: readonly CacheSwitch[];
+  /**
+   * True when it restores only entries its own workflow run saved: an `actions/cache` (or `actions/cache/restore`)
+   * whose `key:` and every `restore-keys:` line carry `\${{ github.run_id }}` (`ownRunOnly`).
+   */
+  ownRunOnly: boolean;
   /**
    * Which entries it reads and writes, to tell two steps' caches apart: the action (the halves of
    * `actions/cache` are one action) and what names the entries (the key up to its first `${{`, the `cache:`
@@ -268,7 +275,7 @@ export function cacheStep(step: Step): CacheUse | null {
     const saves = GHA_CACHE_TO.test(text);
     const restores = GHA_CACHE_FROM.test(text);
     if (!saves && !restores) return null;
-    return { step, node: step.run, how: `\`docker buildx ${saves ? '--cache-to' : '--cache-from'} type=gha\``, key: undefined, restores, saves, switches: [], family: 'buildkit' };
+    return { step, node: step.run, how: `\`docker buildx ${saves ? '--cache-to' : '--cache-from'} type=gha\``, key: undefined, restores, saves, switches: [], ownRunOnly: false, family: 'buildkit' };
   }
   const ref = step.usesRef;
   if (ref?.kind !== 'repository' || step.uses === undefined) return null;
@@ -292,8 +299,47 @@ export function cacheStep(step: Step): CacheUse | null {
     restores,
     saves,
     switches: verdict.switches ?? [],
+    ownRunOnly: name.startsWith('actions/cache') && ownRunOnly(input),
     family: familyOf(ref.slug, action, input),
   };
+}
+
+/** `\${{ github.run_id }}` as written: the expression alone, not one that may fall back to another value. */
+const RUN_ID = /\$\{\{\s*github\.run_id\s*\}\}/;
+
+/**
+ * True when an `actions/cache` restore can read back only entries of its own workflow run. actions/cache restores
+ * the entry whose key is `key:` exactly, else the newest whose key starts with one of the `restore-keys:` lines.
+ * `github.run_id` is the run's own number, shared by its jobs, re-run attempts and the reusable workflows it calls,
+ * and no other run's: a later run's key never equals an earlier run's, and a restore key that carries it matches
+ * only keys that start with it. Nobody can write an entry under it before the run starts (the id is assigned when
+ * it starts, out of every run on GitHub). A restore key without it (`build-`) matches every run's entries, so one
+ * such line is enough to restore another run's. `github.run_number` does not count: it is unique per run of one
+ * workflow but predictable (the next number is the last one plus one, which the API shows), so code that holds
+ * the cache token can save an entry under a future run's number.
+ */
+function ownRunOnly(input: Inputs): boolean {
+  const key = input.text('key');
+  if (key === null || !RUN_ID.test(key)) return false;
+  const lines = (input.text('restore-keys') ?? '').split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  return lines.every((line) => RUN_ID.test(line));
+}
+
+/**
+ * True when a restore can read entries that a job of `writer` saved: always, unless the restore reads only its
+ * own run's (`ownRunOnly`); then only when `writer` can run in the same workflow run as the restoring
+ * workflow (the same workflow, or one calls the other, or a workflow calls both, as reusable workflows).
+ */
+export function restoresFrom(restore: CacheUse, restoring: Workflow | undefined, writer: Workflow, repository: RepositoryModel): boolean {
+  if (!restore.ownRunOnly || restoring === undefined) return true;
+  return sameRun(restoring, writer, repository);
+}
+
+function sameRun(a: Workflow, b: Workflow, repository: RepositoryModel): boolean {
+  if (a === b) return true;
+  const callersOfA = localCallers(a, repository).map((j) => j.workflow);
+  const callersOfB = localCallers(b, repository).map((j) => j.workflow);
+  return callersOfA.includes(b) || callersOfB.includes(a) || callersOfA.some((w) => callersOfB.includes(w));
 }
 
 /** A step that restores a cache (reads entries back into its run), or null. */

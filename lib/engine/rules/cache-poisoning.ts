@@ -83,14 +83,17 @@ export default defineWorkflowRule({
             if (neverRuns(set)) continue;
             const publisher = publisherFor(own, fed.get(job) ?? [], caller, set, context);
             if (publisher !== null) {
-              reportRelease(context, job, called, use, node, publisher, writersFor(writers(), use));
+              const theirs = writersFor(writers(), use, job, runs);
+              // Keyed by the run's own id: no other run's entry is restored, so nothing written elsewhere ships.
+              if (use.ownRunOnly && theirs.length === 0) continue;
+              reportRelease(context, job, called, use, node, publisher, theirs);
               continue;
             }
             if (followsPullRequests) {
               // A privileged follow-up of pull request runs restores the default branch's cache: an entry an
               // outsider's base-scope run planted there now runs next to the stored secrets.
               const secret = laterSecret(job, caller.index);
-              const theirs = writersFor(writers(), use).filter((w) => w.job !== job);
+              const theirs = writersFor(writers(), use, job, runs).filter((w) => w.job !== job);
               if (secret !== null && theirs.length > 0) {
                 const writer = theirs[0] as CacheWriter;
                 const already = redundant(context, caller, runs.stepReach(caller).level);

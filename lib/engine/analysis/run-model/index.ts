@@ -15,7 +15,7 @@ import { stepExecutions, type Execution } from './execution.js';
 import { openedBy, openRunners, openRunnerWords, type OpenRunner } from './open-runners.js';
 import { holdsNothing, jobHoldings, nothingHeldText, openRunnerNote, runnerKind, valuables, type DefaultToken, type Holdings, type MinorSecrets } from './holdings.js';
 import { feedsPublish } from './feeds.js';
-import { cacheStep, sameFamily, savesToDefaultScope, type CacheUse } from '../caching.js';
+import { cacheStep, restoresFrom, sameFamily, savesToDefaultScope, type CacheUse } from '../caching.js';
 import { forkReach, localCallers, reachOf, REACH_ORDER, valueReach, type ForkReach, type Reach, type ValueReach } from './reach.js';
 import { openPermissionChecks, type TrustGuard } from '../trust-guards.js';
 import { describeStep } from '../describe.js';
@@ -477,7 +477,8 @@ export class RunModel {
     if (saves.length === 0) return false;
     // A publishing job that runs `from`'s action itself is its controller's already: the cache adds no way in.
     const shipped = this.#shippedRestores().filter((restore) => from === null || restore.step.job === null || !runsSameAction(from, restore.step.job));
-    return saves.some((save) => shipped.some((restore) => sameFamily(save, restore)));
+    // A restore keyed by its run's own id reads only what its own workflow run saved (caching.ts `ownRunOnly`).
+    return saves.some((save) => shipped.some((restore) => sameFamily(save, restore) && restoresFrom(restore, restore.step.job?.workflow, job.workflow, this.repository)));
   }
 
   /**

@@ -666,6 +666,65 @@ describe(`${RULE}: who writes the cache a release restores`, () => {
     `);
     expect(paths([saves])).not.toContain('cache-poisoning-release');
   });
+
+  describe('a cache keyed by the run\'s own id', () => {
+    const keyed = (inputs: string) => ({ path: '.github/workflows/release.yml', text: yaml`
+      on:
+        push:
+          tags: ['v*']
+      jobs:
+        publish:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+            - uses: actions/cache@v4
+              with:
+                path: dist
+${inputs.split('\n').map((l) => `                ${l}`).join('\n')}
+            - run: npm ci && npm publish
+    ` });
+
+    it('negative: a key and every restore key carrying github.run_id restore no other run\'s entry, so nothing is reported', () => {
+      expect(scanWith(RULE, [keyed('key: build-${{ github.run_id }}'), prTarget()])).toEqual([]);
+      expect(scanWith(RULE, [keyed('key: build-${{ github.run_id }}-${{ github.run_attempt }}\nrestore-keys: |\n  build-${{ github.run_id }}-'), prTarget()])).toEqual([]);
+      expect(scanWith(RULE, [keyed('key: ${{ runner.os }}-${{ github.run_id }}')])).toEqual([]);
+    });
+
+    it('positive: a restore key without the run id matches other runs\' entries, and a run number is predictable', () => {
+      // `build-` is a prefix of every run's key: the newest entry any run saved under it is restored.
+      const prefix = scanWith(RULE, [keyed('key: build-${{ github.run_id }}\nrestore-keys: |\n  build-${{ github.run_id }}\n  build-'), prTarget()]);
+      expect(positions(prefix)).toEqual(['9:15 HIGH']);
+      // The next run number is the last one plus one: code holding the cache token can save under it beforehand.
+      expect(positions(scanWith(RULE, [keyed('key: build-${{ github.run_number }}-${{ github.run_attempt }}'), prTarget()]))).toEqual(['9:15 HIGH']);
+      // An expression that can fall back to something else is not the run id.
+      expect(positions(scanWith(RULE, [keyed("key: build-${{ inputs.key || github.run_id }}"), prTarget()]))).toEqual(['9:15 HIGH']);
+    });
+
+    it('positive: an outsider\'s job in the same workflow run can save under the run id', () => {
+      const same = yaml`
+        on:
+          pull_request_target:
+        jobs:
+          test:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/checkout@v4
+                with:
+                  ref: \${{ github.event.pull_request.head.sha }}
+              - run: npm ci && npm test
+          publish:
+            needs: test
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/cache@v4
+                with:
+                  path: dist
+                  key: build-\${{ github.run_id }}
+              - run: npm publish
+      `;
+      expect(positions(scanWith(RULE, same))).toEqual(['15:15 HIGH']);
+    });
+  });
 });
 
 describe(`${RULE}: the run model's view of restores and publishers`, () => {

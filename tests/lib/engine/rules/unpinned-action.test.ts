@@ -472,6 +472,17 @@ describe(`${RULE}: what the job hands the mutable code`, () => {
     expect(positions(scanWith(RULE, [action]))).toEqual(['4:13 MEDIUM']);
   });
 
+  it("a publishing job's cache keyed by its run's own id restores nothing another workflow's run saves", () => {
+    const lint = { path: '.github/workflows/lint.yml', text: `on: push\npermissions: {}\njobs:\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/cache@${SHA}\n        with: { path: dist, key: "build-\${{ github.run_id }}" }\n      - uses: some-org/lint@v1\n` };
+    const release = (keys: string) => ({ path: '.github/workflows/release.yml', text: `on: { push: { tags: ['v*'] } }\npermissions: { contents: read, id-token: write }\njobs:\n  release:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/cache@${SHA}\n        with: { path: dist, ${keys} }\n      - run: npm publish --provenance\n` });
+    const severity = (keys: string) => scanWith(RULE, [lint, release(keys)]).filter((f) => f.file === '.github/workflows/lint.yml').map((f) => f.severity);
+    // Negative: key and restore key carry the run id, so the release restores only its own run's entries.
+    expect(severity('key: "build-${{ github.run_id }}"')).toEqual(['LOW']);
+    expect(severity('key: "build-${{ github.run_id }}", restore-keys: "build-${{ github.run_id }}"')).toEqual(['LOW']);
+    // Positive: a restore key without it (`build-`) restores the newest entry of any run, the lint job's included.
+    expect(severity('key: "build-${{ github.run_id }}", restore-keys: "build-"')).toEqual(['MEDIUM']);
+  });
+
   it("rates a reusable workflow's call by what the calling job gives it: LOW when nothing worth taking and no later job publishes", () => {
     const call = (extra: string, permissions = '{}') => yaml`
       on: push
