@@ -5,8 +5,8 @@ import { findExpressions } from '../expressions/extract.js';
 import { parseExpression } from '../expressions/parse.js';
 import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
-import { holdsNothing } from '../analysis/run-model/holdings.js';
-import { commandName, logicalLines, pipelines, scriptPipelines, words } from '../shell.js';
+import { setOptions, stepShell } from '../analysis/step-shell.js';
+import { commandName, logicalLines, pipelines, scriptPipelines, words, type Pipeline, type ScriptSpan } from '../shell.js';
 import { get, type YNode } from '../yaml/model.js';
 
 /** Actions that scan or gate on security findings, by `owner/repo` (lower case). */
@@ -95,6 +95,23 @@ function auditCommand(name: string, args: readonly string[]): string | null {
 const SECURITY_STEP_NAME =
   /\b(security (scan|check|audit)|vulnerabilit(y|ies)|cve scan|sast|secret scan|(dependency|dependencies|npm|pip|cargo|yarn|pnpm|package) audit|audit\b[\w -]{0,30}\b(dependencies|deps|packages))/i;
 
+/** The security tool a command of a script runs (a scanner, an audit, a verification), or null. */
+function commandTool(text: string): string | null {
+  const program = commandName(text)?.toLowerCase();
+  if (program === undefined) return null;
+  const list = words(text);
+  let args = list.slice(list.findIndex((w) => w.replace(/^.*\//, '').toLowerCase() === program) + 1).filter((w) => !w.startsWith('-'));
+  let name = program;
+  // Package runners: `npx audit-ci`, `uvx pip-audit`, `pipx run bandit`.
+  if (RUNNERS.has(program)) {
+    if (program === 'pipx' && args[0] === 'run') args = args.slice(1);
+    name = (args[0] ?? '').replace(/@[^/]*$/, '').toLowerCase();
+    args = args.slice(1);
+  }
+  if (SCANNERS.has(name)) return name;
+  return auditCommand(name, name === 'gpg' || name.endsWith('sum') ? list : args);
+}
+
 /** What security tool a step runs, or null. */
 export function securityTool(step: Step): string | null {
   if (step.usesRef?.kind === 'repository') {
@@ -108,20 +125,8 @@ export function securityTool(step: Step): string | null {
   if (step.run === undefined || typeof step.run.value !== 'string') return null;
   for (const pipeline of scriptPipelines(step.run.value)) {
     for (const command of pipeline.commands) {
-      const program = commandName(command.text)?.toLowerCase();
-      if (program === undefined) continue;
-      const list = words(command.text);
-      let args = list.slice(list.findIndex((w) => w.replace(/^.*\//, '').toLowerCase() === program) + 1).filter((w) => !w.startsWith('-'));
-      let name = program;
-      // Package runners: `npx audit-ci`, `uvx pip-audit`, `pipx run bandit`.
-      if (RUNNERS.has(program)) {
-        if (program === 'pipx' && args[0] === 'run') args = args.slice(1);
-        name = (args[0] ?? '').replace(/@[^/]*$/, '').toLowerCase();
-        args = args.slice(1);
-      }
-      if (SCANNERS.has(name)) return name;
-      const audit = auditCommand(name, name === 'gpg' || name.endsWith('sum') ? list : args);
-      if (audit !== null) return audit;
+      const tool = commandTool(command.text);
+      if (tool !== null) return tool;
     }
   }
   return null;
@@ -130,46 +135,96 @@ export function securityTool(step: Step): string | null {
 /** Verification commands (`auditCommand`'s checksum and signature checks): they gate a download rather than report. */
 const VERIFICATION = /^(a checksum verification|a signature verification|cosign verify|gh attestation verify)/;
 
-/**
- * When every checksum or signature verification of a step's script sits in an `&&` chain with what follows
- * (`sha256sum -c x.sha256 && ./install.sh`), the first command it gates, as written; null otherwise (no
- * verification, or one whose failure lets the script go on). `continue-on-error` then hides only the failure: a
- * failed check still stops the command chained after it.
- */
-export function verificationGates(step: Step): string | null {
-  if (step.run === undefined || typeof step.run.value !== 'string' || step.run.value.length > 200_000) return null;
-  const lines = logicalLines(step.run.value);
-  let gated: string | null = null;
-  for (const [lineIndex, line] of lines.entries()) {
-    const list = pipelines(line);
-    for (const [index, pipeline] of list.entries()) {
-      if (!pipeline.commands.some(isVerification)) continue;
-      // `bash -e` does not stop at a failed command inside an `&&` list: what follows the list still runs. So the
-      // chain must run to the end of the script, joined by `&&` only (no `||`, `;` or later line after it).
-      if (lineIndex !== lines.length - 1 || index === list.length - 1) return null;
-      let cursor = 0;
-      for (const member of list.slice(index, -1)) {
-        const last = member.commands[member.commands.length - 1];
-        const at = last === undefined ? -1 : line.text.indexOf(last.text, cursor);
-        if (last === undefined || at === -1) return null;
-        cursor = at + last.text.length;
-        const rest = line.text.slice(cursor).trimStart();
-        if (!rest.startsWith('&&')) return null;
-      }
-      gated ??= list[index + 1]?.commands[0]?.text.trim() ?? null;
-    }
-  }
-  return gated;
+type Separator = '&&' | '||' | ';' | '&' | 'end';
+
+/** What follows each pipeline of a line (`&&`, `||`, `;`, `&`, or the end of the line); null when it cannot be found. */
+function separators(line: ScriptSpan, list: readonly Pipeline[]): (Separator | null)[] {
+  let cursor = 0;
+  return list.map((pipeline) => {
+    const last = pipeline.commands[pipeline.commands.length - 1];
+    const at = last === undefined ? -1 : line.text.indexOf(last.text, cursor);
+    if (last === undefined || at === -1) return null;
+    cursor = at + last.text.length;
+    const rest = line.text.slice(cursor).trimStart();
+    if (rest.startsWith('&&')) return '&&';
+    if (rest.startsWith('||')) return '||';
+    if (rest.startsWith(';')) return ';';
+    if (rest.startsWith('&')) return '&';
+    return 'end';
+  });
 }
 
-/** A checksum or signature verification command (`sha256sum -c`, `gpg --verify`, `cosign verify`, ...). */
-function isVerification(command: { text: string }): boolean {
-  const program = commandName(command.text)?.toLowerCase();
-  if (program === undefined) return false;
-  const list = words(command.text);
-  const args = list.slice(list.findIndex((w) => w.replace(/^.*\//, '').toLowerCase() === program) + 1).filter((w) => !w.startsWith('-'));
-  const audit = auditCommand(program, program === 'gpg' || program.endsWith('sum') ? list : args);
-  return audit !== null && VERIFICATION.test(audit);
+/** `|| exit`, `|| exit 1`, `|| { echo bad; exit 1; }`, `|| (echo bad; exit 1)`: a branch that ends the script. */
+const EXIT_BRANCH = /^\|\|\s*(exit(\s+[1-9]\d*)?\s*(;|$)|\{[^{}]*;\s*exit(\s+[1-9]\d*)?\s*;\s*\}|\([^()]*;\s*exit(\s+[1-9]\d*)?\s*\))/;
+
+/** True when the text of `line` after pipeline `index` is an `||` branch that exits. */
+function exitsOnFailure(line: ScriptSpan, list: readonly Pipeline[], index: number): boolean {
+  const next = list[index + 1]?.commands[0];
+  if (next === undefined) return false;
+  // The branch starts at the `||` before the next pipeline's first command.
+  const at = line.text.lastIndexOf('||', line.text.indexOf(next.text));
+  return at !== -1 && EXIT_BRANCH.test(line.text.slice(at));
+}
+
+/**
+ * True when the step's script runs a checksum or signature verification, runs something after it, and every
+ * verification's failure stops what follows it (step-shell.ts for the shell's `-e` and `pipefail`):
+ * - an `&&` chain to the end of the script (`sha256sum -c tool.sha256 && sh install.sh`): the rest of the chain
+ *   is skipped, and nothing comes after it; an `&&` chain followed by more (`;`, a later line) does not stop
+ *   it, since `-e` does not act on a failure inside an `&&` list;
+ * - `|| exit 1` (or a `{ ...; exit 1; }` block) before a later line;
+ * - a check on its own, followed by `;` or a later line, when the shell has `-e` (the default `bash -e`, `shell:
+ *   bash`, `shell: sh`, or the script's own `set -e`) and nothing masks the failure: not after `||`, not in a
+ *   pipeline before its last command unless `pipefail` is on (`shell: bash`, `set -o pipefail`).
+ * Then `continue-on-error` hides only the failure: the unverified file is not used in that step. False when any
+ * other security tool runs in the script (its failure would be hidden).
+ */
+export function verificationStops(step: Step): boolean {
+  if (step.run === undefined || typeof step.run.value !== 'string' || step.run.value.length > 200_000) return false;
+  const lines = logicalLines(step.run.value);
+  let state = stepShell(step);
+  let found = false;
+  for (const [lineIndex, line] of lines.entries()) {
+    const list = pipelines(line);
+    const seps = separators(line, list);
+    const lastLine = lineIndex === lines.length - 1;
+    for (const [index, pipeline] of list.entries()) {
+      const first = pipeline.commands[0];
+      if (state.posix && pipeline.commands.length === 1 && first !== undefined && commandName(first.text) === 'set') {
+        state = setOptions(words(first.text).slice(1), state);
+        continue;
+      }
+      const position = pipeline.commands.findIndex((c) => commandTool(c.text) !== null);
+      if (position === -1) continue;
+      const command = pipeline.commands[position] as ScriptSpan;
+      if (!VERIFICATION.test(commandTool(command.text) ?? '')) return false;
+      if (pipeline.commands.slice(position + 1).some((c) => commandTool(c.text) !== null)) return false;
+      found = true;
+      const before = index > 0 ? seps[index - 1] : 'end';
+      const after = seps[index];
+      if (before === null || after === null || before === undefined || after === undefined || before === '||' || before === '&' || after === '&') return false;
+      // `a | sha256sum -c` fails with the check; `sha256sum -c | tee log` only with pipefail.
+      if (position !== pipeline.commands.length - 1 && !(state.posix && state.pipefail)) return false;
+      // Nothing after the check in the step: it stops nothing, and the job goes on to the steps that use the file.
+      if (index === list.length - 1 && lastLine) return false;
+      if (after === '&&') {
+        let end = index;
+        while (seps[end] === '&&' && end < list.length - 1) end++;
+        if (seps[end] === '||') {
+          if (!exitsOnFailure(line, list, end)) return false;
+          continue;
+        }
+        if (!lastLine || end !== list.length - 1) return false;
+        continue;
+      }
+      if (after === '||') {
+        if (!exitsOnFailure(line, list, index) || lastLine) return false;
+        continue;
+      }
+      if (!(state.posix && state.errexit)) return false;
+    }
+  }
+  return found;
 }
 
 /** What a job guards or ships, when `continue-on-error` on it hides something: a security gate, or a publish. */
@@ -204,7 +259,7 @@ export default defineWorkflowRule({
     severity: 'LOW',
     surface: 'workflow',
     description:
-      '`continue-on-error: true` on a step that runs a security gate (CodeQL, a vulnerability or secret scanner, a dependency audit, a signature or checksum verification), or on a job that runs one or publishes, so the run stays green when the gate fails or reports a problem, or a release fails. Test, lint and best-effort jobs that may fail are not reported.',
+      '`continue-on-error: true` on a step that runs a security gate (CodeQL, a vulnerability or secret scanner, a dependency audit, a signature or checksum verification), or on a job that runs one or publishes, so the run stays green when the gate fails or reports a problem, or a release fails. Not reported: a verification whose failure stops the use of what it checks in the same script (`sha256sum -c f.sha256 && sh f`, or a check on its own line under the shell\'s `-e`), and test, lint and best-effort jobs that may fail.',
     recommendation:
       'Remove `continue-on-error`, or limit it to the cases that may fail (`continue-on-error: ${{ matrix.experimental }}`); for scanners, fix or explicitly allow-list findings instead of ignoring the exit status.',
   },
@@ -226,19 +281,9 @@ export default defineWorkflowRule({
       if (!alwaysContinues(value) || value === undefined) return;
       const tool = securityTool(step);
       if (tool === null) return;
-      const gated = verificationGates(step);
-      if (gated !== null) {
-        // A failed check still stops what it gates; only the failure is hidden. In a job that holds nothing
-        // worth taking and publishes nothing (a read-only CI run) that hides no security problem.
-        const run = step.job === null ? null : context.runs.job(step.job);
-        if (run !== null && holdsNothing(run.holdings, context.runs.defaultToken)) return;
-        const holds = run === null ? '' : ` (the job holds ${run.valuables.join(', ')})`;
-        context.report({
-          node: value,
-          message: `Step \`${stepLabel(step)}\` runs ${tool} with \`continue-on-error: true\`: a failed check still stops \`${gated.slice(0, 80)}\`, which it gates with \`&&\`, but the job passes, so a tampered or broken download goes unnoticed${holds}.`,
-        });
-        return;
-      }
+      // A verification whose failure stops the use of what it checks, in the same script: the unverified file
+      // does not run, and `continue-on-error` only lets the job go on (a step named as a security check may run more).
+      if (VERIFICATION.test(tool) && verificationStops(step)) return;
       context.report({
         node: value,
         message: `Step \`${stepLabel(step)}\` runs ${tool} with \`continue-on-error: true\`: the job passes even when the tool fails or reports findings.`,

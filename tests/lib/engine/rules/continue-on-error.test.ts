@@ -61,42 +61,68 @@ describe(RULE, () => {
     expect(findings[0]?.description).toContain('a checksum verification');
   });
 
-  it('a verification chained with `&&` to its use: silent in a read-only job, and never claims the download is used', () => {
-    const wf = (permissions: string, extra = '') => yaml`
-      on: pull_request
-      permissions: ${permissions}
+  describe('a verification that stops the use of what it checks, in the same script', () => {
+    const step = (script: string, extra = '') => yaml`
+      on: push
+      permissions: { contents: write }
       jobs:
         fetch:
-          runs-on: ubuntu-latest
-          steps:
-            - run: sha256sum -c tool.tar.gz.sha256 && ./install.sh
-              continue-on-error: true
-            - run: gpg --verify tool.tar.gz.asc tool.tar.gz && tar xzf tool.tar.gz${extra}
-              continue-on-error: true
-    `;
-    // A read-only pull_request CI job: a failed check still stops the install, nothing is held.
-    expect(scanWith(RULE, wf('{ contents: read }'))).toEqual([]);
-    const held = scanWith(RULE, wf('{ contents: write }'));
-    expect(positions(held)).toEqual(['8:28 LOW', '10:28 LOW']);
-    expect(held[0]?.description).toContain('a failed check still stops `./install.sh`');
-    expect(held[0]?.description).toContain('`contents: write`');
-    // Negative: a verification whose failure lets the script go on (`||`, `;`) still hides an unverified use.
-    const open = scanWith(RULE, wf('{ contents: read }', ' || true; ./tool'));
-    expect(positions(open)).toEqual(['10:28 LOW']);
-    expect(open[0]?.description).toContain('the job passes even when the tool fails');
-    // Negative: `bash -e` does not stop at a failed command inside an `&&` list, so a later line still runs.
-    expect(positions(scanWith(RULE, yaml`
-      on: pull_request
-      permissions: { contents: read }
-      jobs:
-        fetch:
-          runs-on: ubuntu-latest
+          runs-on: ubuntu-latest${extra}
           steps:
             - run: |
-                sha256sum -c tool.tar.gz.sha256 && tar xzf tool.tar.gz
-                ./tool/install.sh
+${script.split('\n').map((l) => `                ${l}`).join('\n')}
               continue-on-error: true
-    `))).toEqual(['10:28 LOW']);
+    `;
+    const reported = (script: string, extra = '') => scanWith(RULE, step(script, extra)).length;
+
+    it('negative: an `&&` chain to the end of the script does not run the file when the check fails, whatever the job holds', () => {
+      for (const script of [
+        'sha256sum -c tool.tar.gz.sha256 && ./install.sh',
+        'echo "$SUM  installer.sh" | sha256sum --check && bash installer.sh',
+        'shasum -a 256 -c installer.sh.sha256 && sh installer.sh',
+        'curl -fsSLO https://example.com/installer.sh\ncd tools && sha256sum -c ../installer.sh.sha256 && sh ../installer.sh',
+        'gpg --verify tool.tar.gz.asc tool.tar.gz && tar xzf tool.tar.gz && ./tool/install.sh',
+        'sha256sum -c installer.sh.sha256 && sh installer.sh || exit 1\necho done',
+      ]) {
+        expect(reported(script), script).toBe(0);
+      }
+    });
+
+    it('negative: with `-e` (the default `bash -e`, `shell: bash`, `shell: sh`, `set -e`) a failed check on its own stops the script', () => {
+      const separate = 'sha256sum -c installer.sh.sha256\nsh installer.sh';
+      expect(reported(separate)).toBe(0);
+      expect(reported('sha256sum -c installer.sh.sha256; sh installer.sh')).toBe(0);
+      expect(reported(separate, '\n          defaults: { run: { shell: sh } }')).toBe(0);
+      expect(reported(separate, '\n          defaults: { run: { shell: bash } }')).toBe(0);
+      // `shell: bash` adds pipefail: a check before the end of a pipeline fails it too.
+      expect(reported('sha256sum -c installer.sh.sha256 | tee check.log\nsh installer.sh', '\n          defaults: { run: { shell: bash } }')).toBe(0);
+      // A custom command has only its own options; the script's `set -e` turns it on.
+      expect(reported(`set -euo pipefail\n${separate}`, '\n          defaults: { run: { shell: "bash {0}" } }')).toBe(0);
+      expect(reported(separate, '\n          defaults: { run: { shell: "bash -e {0}" } }')).toBe(0);
+      expect(reported('sha256sum -c installer.sh.sha256 || { echo "bad checksum"; exit 1; }\nsh installer.sh', '\n          defaults: { run: { shell: "bash {0}" } }')).toBe(0);
+    });
+
+    it('positive: a check whose failure lets the script go on to the file, or that gates nothing in its step', () => {
+      for (const [script, extra] of [
+        // Masked: `|| true`, or an `&&` list followed by more (`-e` does not act inside an `&&` list).
+        ['sha256sum -c installer.sh.sha256 || true\nsh installer.sh', ''],
+        ['sha256sum -c tool.tar.gz.sha256 && tar xzf tool.tar.gz\n./tool/install.sh', ''],
+        ['sha256sum -c installer.sh.sha256 && echo verified; sh installer.sh', ''],
+        // Not the last command of a pipeline, without pipefail (the default `bash -e` has none).
+        ['sha256sum -c installer.sh.sha256 | tee check.log\nsh installer.sh', ''],
+        // No `-e`: a custom shell command without it, the script's `set +e`, PowerShell on a Windows runner.
+        ['sha256sum -c installer.sh.sha256\nsh installer.sh', '\n          defaults: { run: { shell: "bash {0}" } }'],
+        ['set +e\nsha256sum -c installer.sh.sha256\nsh installer.sh', ''],
+        ['sha256sum -c installer.sh.sha256\nsh installer.sh', '\n          defaults: { run: { shell: pwsh } }'],
+        // Nothing after the check in its step: the job goes on to the steps that use the file.
+        ['curl -fsSLO https://example.com/installer.sh\nsha256sum -c installer.sh.sha256', ''],
+        // Another security tool in the same step: its failure is hidden.
+        ['sha256sum -c trivy.tar.gz.sha256 && tar xzf trivy.tar.gz && ./trivy fs .', ''],
+      ] as const) {
+        expect(reported(script, extra), script).toBe(1);
+      }
+      expect(scanWith(RULE, step('sha256sum -c installer.sh.sha256 || true\nsh installer.sh'))[0]?.description).toContain('the job passes even when the tool fails');
+    });
   });
 
   it('leaves expressions that decide per run (matrix experiments) alone', () => {

@@ -1,0 +1,85 @@
+/**
+ * The shell a `run:` step's script runs in, and whether a failing command stops it.
+ *
+ * GitHub runs a `run:` script with the step's `shell:`, else the job's, else the workflow's `defaults.run.shell`
+ * (a composite action's step must name its own), else the runner's default. From GitHub's documentation of
+ * `jobs.<job_id>.steps[*].shell`, the commands it runs:
+ *
+ * | `shell:` | command |
+ * |---|---|
+ * | unspecified, Linux and macOS | `bash -e {0}` |
+ * | unspecified, Windows | `pwsh -command ". '{0}'"` |
+ * | `bash` | `bash --noprofile --norc -eo pipefail {0}` |
+ * | `sh` | `sh -e {0}` |
+ * | `pwsh`, `powershell`, `cmd`, `python` | no `-e`: a failing program does not stop the script |
+ * | a custom command (`bash -x {0}`) | its own options, nothing added |
+ *
+ * With `-e` (errexit) the shell exits at the first command that fails, except one whose failure is tested: an
+ * `if`/`while`/`until` condition, a command after `!`, any command of an `&&` or `||` list but the last, a
+ * command of a pipeline but the last (with `pipefail`, a pipeline fails when any command of it does). The
+ * script's own `set -e` / `set +e` / `set -o pipefail` change it from that line on.
+ */
+import type { Job, Step } from '../model/workflow.js';
+import { get, getText } from '../yaml/model.js';
+
+export interface StepShell {
+  /** A POSIX shell (bash, sh, dash, zsh, ksh): `-e` and `pipefail` mean what they say. */
+  posix: boolean;
+  /** `-e` at the script's start. */
+  errexit: boolean;
+  /** `-o pipefail` at the script's start. */
+  pipefail: boolean;
+}
+
+const POSIX_SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh']);
+const NONE: StepShell = { posix: false, errexit: false, pipefail: false };
+
+/** The `shell:` that applies to a step, as written, or null for the runner's default. */
+function declaredShell(step: Step): string | null {
+  if (step.shell !== null) return step.shell;
+  const job = step.job;
+  if (job === null) return null;
+  return getText(get(get(job.node, 'defaults'), 'run'), 'shell') ?? getText(get(get(job.workflow.root, 'defaults'), 'run'), 'shell');
+}
+
+/** True when the job may run on Windows (its `runs-on`, or the matrix that picks it, names a Windows runner). */
+function mayRunOnWindows(job: Job | null): boolean {
+  if (job === null) return false;
+  const runsOn = get(job.node, 'runs-on');
+  const strategy = get(job.node, 'strategy');
+  return /windows/i.test(JSON.stringify(runsOn ?? '')) || (/\$\{\{/.test(JSON.stringify(runsOn ?? '')) && /windows/i.test(JSON.stringify(strategy ?? '')));
+}
+
+/** The shell of a step's `run:` script and its options at the start. */
+export function stepShell(step: Step): StepShell {
+  const declared = declaredShell(step)?.trim() ?? null;
+  if (declared === null) return mayRunOnWindows(step.job) ? NONE : { posix: true, errexit: true, pipefail: false };
+  const list = declared.split(/\s+/);
+  const program = (list[0] ?? '').replace(/^.*[\\/]/, '').toLowerCase();
+  if (!POSIX_SHELLS.has(program)) return NONE;
+  // `shell: bash` and `shell: sh` are GitHub's templates; anything longer is a command of its own.
+  if (list.length === 1) return { posix: true, errexit: true, pipefail: program === 'bash' };
+  return setOptions(list.slice(1), { posix: true, errexit: false, pipefail: false });
+}
+
+/**
+ * `state` after the options of a `set` command or a shell's command line (`-e`, `-eo pipefail`, `+e`,
+ * `-o errexit`, `--noprofile`): `-` turns an option on, `+` off.
+ */
+export function setOptions(args: readonly string[], state: StepShell): StepShell {
+  let { errexit, pipefail } = state;
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i] ?? '';
+    const match = /^([-+])([a-zA-Z]+)$/.exec(word);
+    if (match === null) continue;
+    const on = match[1] === '-';
+    const letters = match[2] ?? '';
+    if (letters.includes('e')) errexit = on;
+    if (letters.includes('o')) {
+      const name = args[++i];
+      if (name === 'errexit') errexit = on;
+      if (name === 'pipefail') pipefail = on;
+    }
+  }
+  return { ...state, errexit, pipefail };
+}
