@@ -21,8 +21,19 @@ export default defineWorkflowRule({
     job(job) {
       const attest = job.steps.find((s) => s.usesRef?.kind === 'repository' && PROVENANCE_ACTIONS.has(s.usesRef.slug));
       if (attest?.uses === undefined) return;
-      // Build code ran earlier in the same job: scripts other than the publishing commands themselves.
-      const built = job.steps.slice(0, attest.index).some((s) => s.run !== undefined && publishingStep(s) === null);
+      // Build code ran earlier in the same job, other than the publishing commands themselves: the run model's
+      // executions of the workspace (a build tool in a directory, a script by its path, a local action), on the
+      // job's checkout or on a source tree another job handed over. A job that only downloads what another job
+      // built (artifacts, digests) or attests an image pushed elsewhere, and runs no build, does not build what it
+      // attests.
+      const runs = context.runs;
+      const run = runs.job(job);
+      const built = run.executions.some((t) => {
+        // Scripts only, as before: a publishing command (`npm publish`) ships what was built.
+        if (t.step.index >= attest.index || t.step.job !== job || t.step.run === undefined || publishingStep(t.step) !== null) return false;
+        // A registry package is not the job's source; a downloaded program run by its path is another job's build.
+        return t.execution.kind !== 'registry' && !(t.code?.kind === 'download' && t.execution.kind === 'file');
+      });
       if (!built) return;
       context.report({
         node: attest.uses,

@@ -54,6 +54,9 @@ export interface Execution {
   recipes?: string;
 }
 
+/** `docker buildx` subcommands that run no Dockerfile: they manage builders or read and copy pushed images. */
+const BUILDX_NO_BUILD = new Set(['imagetools', 'ls', 'create', 'use', 'inspect', 'rm', 'prune', 'du', 'stop', 'version', 'history']);
+
 /** Task runners, and the file (in words) their recipes come from. */
 const TASK_RUNNERS: Record<string, string> = { make: 'Makefile', gmake: 'Makefile', just: 'justfile', task: 'Taskfile' };
 
@@ -312,7 +315,8 @@ function commandExecution(command: string, cwd: string | null): Omit<Execution, 
     if (CONFIG_AS_CODE_PACKAGES.has(bare)) return { kind: 'project', evidence: `\`${name} ${bare}\` (which loads its configuration from the working directory as code)`, path: cwd };
     return { kind: 'registry', evidence: `\`${name} ${pkg}\``, path: null, ...(LOCAL_FIRST_RUNNERS.has(name) ? { resolvesFrom: cwd } : {}) };
   }
-  if (name === 'docker' && ['build', 'buildx', 'compose'].includes(args[0] ?? '')) {
+  // `docker buildx imagetools create` (a manifest list of pushed digests), `ls`, `create`, `use` ... build nothing.
+  if (name === 'docker' && ['build', 'buildx', 'compose'].includes(args[0] ?? '') && !(args[0] === 'buildx' && BUILDX_NO_BUILD.has(args.slice(1).find((a) => !a.startsWith('-')) ?? ''))) {
     return { kind: 'project', evidence: `\`docker ${args[0] ?? ''}\``, path: cwd };
   }
   if (!BUILD_TOOLS.has(name)) return null;
