@@ -2,6 +2,7 @@ import { checkoutInputs } from '../analysis/pr-head.js';
 import { normalizeLocalPath } from '../model/repository.js';
 import type { Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
+import { commandName, scriptPipelines, words } from '../shell.js';
 import { getText } from '../yaml/model.js';
 
 /** Earlier `actions/checkout` steps of the step's job. */
@@ -14,6 +15,51 @@ function earlierCheckouts(step: Step): Step[] {
 /** Where a checkout lands, relative to the workspace ('' for the root). */
 function checkoutPath(step: Step): string {
   return normalizeLocalPath(getText(step.with, 'path') ?? '');
+}
+
+/** Package scripts that build (`npm run build`, `yarn package`, `pnpm run build:dist`, `npm run all`). */
+const BUILD_SCRIPT = /^(build|package|bundle|dist|compile|all|prepare|pack)([:_-].*)?$|^(build|package|bundle|dist)/i;
+/** Programs that compile or bundle an action's sources (`tsc`, `ncc build`, `esbuild`), run directly or by a package runner. */
+const BUNDLERS = new Set(['tsc', 'ncc', '@vercel/ncc', 'esbuild', 'rollup', 'webpack', 'tsup', 'vite', 'typescript']);
+const PACKAGE_MANAGERS = new Set(['npm', 'yarn', 'pnpm', 'bun']);
+const RUNNERS = new Set(['npx', 'bunx', 'pnpx']);
+/** Task-runner targets that build nothing. */
+const NOT_BUILD_TARGETS = /^(test|tests|check|lint|fmt|format|clean|install|deps|help|vet)$/i;
+
+/** True when a command builds the project it runs in (`npm run build`, `npx ncc build`, `make`, `go build`, `tsc`). */
+function buildsProject(text: string): boolean {
+  const program = commandName(text)?.toLowerCase();
+  if (program === undefined || program === null) return false;
+  const list = words(text);
+  const args = list.slice(list.findIndex((w) => w.replace(/^.*\//, '').toLowerCase() === program) + 1).filter((w) => !w.startsWith('-'));
+  const [first = '', second = ''] = args;
+  if (PACKAGE_MANAGERS.has(program)) {
+    if (first === 'run' || first === 'run-script') return BUILD_SCRIPT.test(second);
+    if (first === 'exec' || first === 'dlx' || first === 'x') return BUNDLERS.has(second.replace(/(?!^)@[^/]*$/, ''));
+    return program !== 'npm' && BUILD_SCRIPT.test(first);
+  }
+  if (RUNNERS.has(program)) return BUNDLERS.has(first.replace(/(?!^)@[^/]*$/, ''));
+  if (BUNDLERS.has(program)) return true;
+  if (program === 'make' || program === 'gmake' || program === 'just' || program === 'task') return !NOT_BUILD_TARGETS.test(first);
+  if (program === 'go' || program === 'cargo' || program === 'dotnet') return first === 'build' || first === 'publish';
+  return false;
+}
+
+/**
+ * True when an earlier step of the job builds the action at `target` in the workspace: a build command run in
+ * the action's directory or one above it (the step's `working-directory`, else the workspace root, where a
+ * leading `cd` may take it anywhere). `uses: ./path` then deliberately runs the built files, which `$/path`
+ * (the commit as pushed) would not.
+ */
+function builtInWorkspace(step: Step, target: string): boolean {
+  const job = step.job;
+  if (job === null) return false;
+  return job.steps.slice(0, step.index).some((earlier) => {
+    if (earlier.run === undefined || typeof earlier.run.value !== 'string' || earlier.run.value.length > 200_000) return false;
+    const dir = normalizeLocalPath(getText(earlier.node, 'working-directory') ?? '');
+    if (!(dir === '' || target === dir || target.startsWith(`${dir}/`))) return false;
+    return scriptPipelines(earlier.run.value).some((p) => p.commands.some((c) => buildsProject(c.text)));
+  });
 }
 
 export default defineWorkflowRule({
@@ -37,6 +83,8 @@ export default defineWorkflowRule({
       // An action checked out on purpose into its own directory (testing an action at another ref) is not
       // in the workflow's repository at that path: `$/` cannot replace it.
       if (checkouts.some((s) => checkoutPath(s) !== '' && (target === checkoutPath(s) || target.startsWith(`${checkoutPath(s)}/`)))) return;
+      // An action built by an earlier step (`npm run build`, `npx ncc build`): the job tests the built files on purpose.
+      if (builtInWorkspace(step, target)) return;
       const replaced = checkouts.find((s) => checkoutPath(s) === '' && checkoutInputs(s).length > 0);
       context.report({
         node: step.uses,

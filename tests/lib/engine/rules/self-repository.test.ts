@@ -84,4 +84,57 @@ describe(`${RULE}: the $/ form in the model`, () => {
     const quiet = scanWith('untrusted-checkout', [{ path: '.github/workflows/t.yml', text: workflow('$/.github/actions/build') }, noBuild]);
     expect(quiet[0]?.description).toContain('no later step of the job runs code or a tool that loads configuration from it');
   });
+
+  describe('an action an earlier step built in the workspace', () => {
+    const job = (build: string, uses = './') => yaml`
+      on: pull_request
+      jobs:
+        test-action:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+            - run: npm ci
+            ${build}
+            - uses: ${uses}
+              with: { milliseconds: 1000 }
+    `;
+
+    it('negative: `uses: ./` after the job builds the action tests the built files on purpose ($/ would run the unbuilt commit)', () => {
+      for (const build of [
+        '- run: npm run build',
+        '- run: npm run package',
+        '- run: npx ncc build src/index.ts -o dist',
+        '- run: yarn build',
+        '- run: pnpm run build:dist',
+        '- run: make',
+        '- run: go build -o dist/action ./cmd/action',
+        '- run: tsc',
+        '- run: npm run build\n              working-directory: action',
+      ]) {
+        expect(scanWith(RULE, job(build, build.includes('working-directory') ? './action' : './')), build).toEqual([]);
+      }
+    });
+
+    it('positive: no build before it, a build elsewhere, or a command that builds nothing', () => {
+      for (const [build, uses] of [
+        ['- run: npm test', './'],
+        ['- run: make test', './'],
+        ['- run: npm run lint', './'],
+        ['- run: npm run build\n              working-directory: website', './action'],
+      ] as const) {
+        expect(positions(scanWith(RULE, job(build, uses))).map((p) => p.split(' ')[1]), build).toEqual(['INFO']);
+      }
+      // After the action's step, a build changes nothing it ran.
+      expect(scanWith(RULE, yaml`
+        on: push
+        jobs:
+          a:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/checkout@v4
+              - uses: ./
+              - run: npm run build
+      `).length).toBe(1);
+    });
+  });
 });
