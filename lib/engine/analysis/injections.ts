@@ -185,6 +185,32 @@ function holdsText(claim: Claim, reach: ValueReach): string {
   return claim.holds.length > 0 ? `the job holds ${claim.holds.join(', ')}` : (claim.nothingHeld ?? 'the job holds no write scope, secret or OIDC token');
 }
 
+/** The paths a validation of the expanded value may name: the expression as written, its source and what it came through. */
+function checkedPaths(occurrence: ExpressionOccurrence, taint: Taint): string[] {
+  return [occurrence.expr === null ? null : expressionPath(occurrence.expr), taint.source, ...taint.via].filter((p): p is string => p !== null && /^[\w-]+(\.[\w-]+)+$/.test(p));
+}
+
+/** Whether the expanded value is code in the sink, as script-injection reads it (it reports nothing otherwise). */
+function carriesCode(step: Step, sink: Sink, occurrence: ExpressionOccurrence, occurrences: readonly ExpressionOccurrence[], taint: Taint, paths: readonly string[]): boolean {
+  // A JSON document pasted where JavaScript expects an expression is a literal, not code.
+  if (taint.json === true && sink.language === 'JavaScript' && inJavaScriptCode(String(sink.node.value), occurrence.span.start, occurrences.map((o) => o.span))) return false;
+  // A value checked against an anchored pattern or an allow-list before this use, with the step or job
+  // failing otherwise (validation.ts), has the checked shape here: it carries no code.
+  return validatedBefore(step, paths, sink.node === step.run ? occurrence.span.start : undefined) === null;
+}
+
+/**
+ * Whether script-injection reads a value (`taint`, of `occurrence`) expanded into a step's `run:` script as code,
+ * and so claims something of it (`injectionClaim`): false when the value is checked before this use. For the rules
+ * that ask whether outsider text runs in a job (outsider-code.ts `outsiderCode`), so they count what script-injection does.
+ */
+export function runScriptCarriesCode(step: Step, occurrence: ExpressionOccurrence, taint: Taint): boolean {
+  const run = step.run;
+  if (run === undefined || typeof run.value !== 'string') return false;
+  const sink: Sink = { node: run, label: 'the `run:` script', language: 'shell' };
+  return carriesCode(step, sink, occurrence, expressionsOf(step.owner.file, run), taint, checkedPaths(occurrence, taint));
+}
+
 /** `${{ }}` expressions with a value someone can choose, expanded into code a step runs (script-injection). */
 export function scriptInjections(step: Step, analyzer: TaintAnalyzer, runs: RunModel): InjectionHit[] {
   const hits: InjectionHit[] = [];
@@ -206,12 +232,8 @@ export function scriptInjections(step: Step, analyzer: TaintAnalyzer, runs: RunM
       if (occurrence.expr === null) continue;
       const taint = analyzer.ofExpression(occurrence.expr, scope);
       if (taint === null) continue;
-      // A JSON document pasted where JavaScript expects an expression is a literal, not code.
-      if (taint.json === true && sink.language === 'JavaScript' && inJavaScriptCode(String(sink.node.value), occurrence.span.start, occurrences.map((o) => o.span))) continue;
-      // A value checked against an anchored pattern or an allow-list before this use, with the step or job
-      // failing otherwise (validation.ts), has the checked shape here: it carries no code.
-      const paths = [expressionPath(occurrence.expr), taint.source, ...taint.via].filter((p): p is string => p !== null && /^[\w-]+(\.[\w-]+)+$/.test(p));
-      if (validatedBefore(step, paths, sink.node === step.run ? occurrence.span.start : undefined) !== null) continue;
+      const paths = checkedPaths(occurrence, taint);
+      if (!carriesCode(step, sink, occurrence, occurrences, taint, paths)) continue;
       // An action that runs the command its caller gives (command-actions.ts): a caller that sets its inputs
       // already chooses the code it runs. Nothing when the callers here pass no outsider text (one that does is
       // judged at that call, below), and hygiene for a published action.

@@ -6,10 +6,12 @@
  * severities an outsider reaches: anyone, a sticky label, an environment nobody could check).
  */
 import { describeStep } from './describe.js';
-import { envInjections, scriptInjections, type InjectionHit } from './injections.js';
+import { envInjections, injectionClaim, runScriptCarriesCode, scriptInjections, type InjectionHit } from './injections.js';
 import type { JobRun, RunModel, TracedExecution } from './run-model/index.js';
 import { REACH_ORDER, type Reach, type ReachLevel } from './run-model/reach.js';
-import type { TaintAnalyzer } from '../expressions/taint.js';
+import { expressionsOf } from '../expressions/extract.js';
+import { stepScope, type TaintAnalyzer } from '../expressions/taint.js';
+import type { Severity } from '../types.js';
 import type { Job, Step } from '../model/workflow.js';
 import { ScanCache } from '../model/scan-cache.js';
 
@@ -130,4 +132,152 @@ function readCheckoutRun(runs: RunModel, step: Step): OutsiderCheckoutRun | null
 /** True when `theirs` is reached at least as openly as `level`: the outsider's code runs wherever the other claim does. */
 export function reachedAsOpenly(theirs: Reach, level: ReachLevel): boolean {
   return REACH_ORDER.indexOf(theirs.level) <= REACH_ORDER.indexOf(level);
+}
+
+/** Reaches at which an outsider's code can run: with no approval, or behind one of some strength. */
+const OUTSIDER: ReadonlySet<string> = new Set(['anyone', 'sticky-label', 'unreviewed-environment', 'approval']);
+
+/** An outsider's code or text that runs in a job: where, and who can start it. */
+export type OutsiderCode = OutsiderCodeFacts &
+  (
+    | {
+        /** Pull request code a checkout or download put in the workspace, which a step runs. */
+        kind: 'workspace';
+      }
+    | {
+        /** Outsider text expanded into a `run:` script. */
+        kind: 'script';
+        /**
+         * The claim script-injection makes of that expansion (injections.ts `injectionClaim`): its severity (with
+         * the ceiling of the kind of text and the gates that vouch for the value), words (`; who; holds`) and facts.
+         * Worked out when asked (most readers need only the reach), once.
+         */
+        injection(): { severity: Severity; text: string; facts: string[] } | null;
+      }
+  );
+
+interface OutsiderCodeFacts {
+  job: Job;
+  reach: Reach;
+  /** Behind an approval, the code can still change after it (a branch or `refs/pull/*` resolved at run time, text that can be edited). */
+  race: boolean;
+  /** `step \`Build\` of job \`b\` (line 12) runs \`npm ci\` from the pull request's checkout (line 9)` */
+  text: string;
+}
+
+/**
+ * The weakest-reached outsider code run in one of `jobs`, from the run model: a checkout or download of pull
+ * request code that a later step runs (a build tool in its directory, a script or local action from it), or
+ * outsider text (free or structured, from the event) expanded into a `run:` script, on a step an outsider can
+ * start (anyone, a sticky label, an environment of unknown strength, a maintainer's approval: `reach` says which).
+ * Null when none, or only trusted authors reach it: the grant is then wider than needed, not armed.
+ */
+export function outsiderCode(context: { runs: RunModel; taint: TaintAnalyzer }, jobs: readonly Job[]): OutsiderCode | null {
+  let best: OutsiderCode | null = null;
+  for (const job of jobs) {
+    const found = jobOutsiderCode(context, job);
+    if (found !== null && (best === null || REACH_ORDER.indexOf(found.reach.level) < REACH_ORDER.indexOf(best.reach.level))) best = found;
+  }
+  return best;
+}
+
+/**
+ * The outsider code of `step`'s job that can read what `step` leaves behind for later steps (the credentials a
+ * checkout persists): code that runs at or after `step`, in a job run `step` also runs in (the run model's
+ * condition compatibility: a checkout for same-repository pull requests and one for forks, under mutually
+ * exclusive `if:`s, never run together). The weakest-reached such code, or null.
+ */
+export function outsiderCodeAfter(context: { runs: RunModel; taint: TaintAnalyzer }, step: Step): OutsiderCode | null {
+  const job = step.job;
+  if (job === null) return null;
+  let best: OutsiderCode | null = null;
+  for (const candidate of jobOutsiderCandidates(context, job)) {
+    if (candidate.runs.index < step.index) continue;
+    if (!candidate.with.every((s) => s === step || context.runs.sameRun(step, s))) continue;
+    if (best === null || REACH_ORDER.indexOf(candidate.found.reach.level) < REACH_ORDER.indexOf(best.reach.level)) best = candidate.found;
+  }
+  return best;
+}
+
+/** An outsider's code found in a job: the step that runs it, and the steps that must run with it (its checkout). */
+interface OutsiderCandidate {
+  found: OutsiderCode;
+  runs: Step;
+  with: readonly Step[];
+  /** The first step that runs its entry's code (or a script): what `outsiderCode` names for the job. */
+  first: boolean;
+}
+
+/** Per job, once per scan: rules ask it per step (a checkout, a token step), which must not cost a walk of the job each. */
+const outsiderCodeCache = new ScanCache<Job, OutsiderCode | null>();
+const outsiderCandidateCache = new ScanCache<Job, readonly OutsiderCandidate[]>();
+
+function jobOutsiderCode(context: { runs: RunModel; taint: TaintAnalyzer }, job: Job): OutsiderCode | null {
+  const cached = outsiderCodeCache.get(job);
+  if (cached !== undefined) return cached;
+  let best: OutsiderCode | null = null;
+  for (const { found, first } of jobOutsiderCandidates(context, job)) {
+    if (!first) continue;
+    if (best === null || REACH_ORDER.indexOf(found.reach.level) < REACH_ORDER.indexOf(best.reach.level)) best = found;
+  }
+  outsiderCodeCache.set(job, best);
+  return best;
+}
+
+/**
+ * Every outsider code of a job, from the run model: each workspace entry of pull request code with the first
+ * step that runs it, and each script that expands outsider text, on a step an outsider can start.
+ */
+function jobOutsiderCandidates(context: { runs: RunModel; taint: TaintAnalyzer }, job: Job): readonly OutsiderCandidate[] {
+  const cached = outsiderCandidateCache.get(job);
+  if (cached !== undefined) return cached;
+  const found: OutsiderCandidate[] = [];
+  if (job.uses === undefined) {
+    // The run model's ways in on privileged runs (a fork's read-only run holds no token scope), each step that runs
+    // the code with its own reach: a later step may be kept from outsiders where the first is not.
+    for (const way of context.runs.outsiderWays(job)) {
+      if (way.fork) continue;
+      const entry = way.entry;
+      way.sinks.forEach((sink, i) => {
+        const reach = context.runs.sinkReach(context.runs.stepReach(sink.step), [sink]);
+        if (!OUTSIDER.has(reach.level)) return;
+        const file = job.workflow.file;
+        found.push({
+          first: i === 0,
+          runs: sink.step,
+          with: [entry.step, sink.step],
+          found: {
+            job,
+            kind: 'workspace',
+            reach,
+            race: way.race,
+            text: `${describeStep(sink.step)} (line ${file.position(sink.step.node.start).line}) runs ${sink.execution.evidence} from the pull request's ${entry.kind === 'download' ? 'artifacts' : 'checkout'} (${entry.how}, line ${file.position(entry.step.node.start).line})`,
+          },
+        });
+      });
+    }
+    for (const step of job.steps) {
+      if (step.run === undefined) continue;
+      // The script's outsider text first: most scripts expand none, and a step's reach costs a walk of its
+      // conditions over the workflow's occasions.
+      const scope = stepScope(step);
+      for (const occurrence of expressionsOf(step.owner.file, step.run)) {
+        if (occurrence.expr === null) continue;
+        const taint = context.taint.ofExpression(occurrence.expr, scope);
+        if (taint !== null && (taint.level === 'arbitrary' || taint.level === 'structured') && taint.controller === 'external') {
+          // A value checked before this use carries no code (script-injection reports none): the next one may.
+          if (!runScriptCarriesCode(step, occurrence, taint)) continue;
+          let claim: ReturnType<typeof injectionClaim> | undefined;
+          const injection = () => (claim ??= injectionClaim(step, taint, context.runs));
+          const reach = context.runs.stepReach(step);
+          if (OUTSIDER.has(reach.level)) {
+            found.push({ first: true, runs: step, with: [step], found: { job, kind: 'script', reach, injection, race: true, text: `${describeStep(step)} (line ${step.owner.file.position(step.run.start).line}) expands \`${taint.source}\` into its script` } });
+          }
+          break;
+        }
+      }
+    }
+  }
+  outsiderCandidateCache.set(job, found);
+  return found;
 }

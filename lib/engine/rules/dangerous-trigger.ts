@@ -2,7 +2,7 @@ import { holdsMinor, holdsSecrets, minorKinds, minorWords } from '../analysis/ru
 import { downloadEffect, downloadSeverity, inertEffect, type DownloadEffect } from '../analysis/artifact-effects.js';
 import { describeStep } from '../analysis/describe.js';
 import { envInjections, scriptInjections } from '../analysis/injections.js';
-import { outsiderCode } from '../analysis/permissions.js';
+import { outsiderCode } from '../analysis/outsider-code.js';
 import { prHeadDispatches, selfDispatches, type SelfDispatch } from '../analysis/pr-dispatch.js';
 import { holdingFacts, reachFacts } from '../analysis/run-model/facts.js';
 import { severityRank, type Severity } from '../types.js';
@@ -92,6 +92,20 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
     if (code === null) continue;
     withCode.add(job);
     const run = context.runs.job(job);
+    if (code.kind === 'script') {
+      // Outsider text in a script: script-injection's own claim of that expansion (the ceiling of the kind of
+      // text, the gates that vouch for the value), never above what that finding says.
+      const injection = code.injection();
+      const severity = injection === null ? null : armedSeverity(injection.severity);
+      if (injection === null || severity === null) {
+        if (unarmed.length < 2) unarmed.push(`${code.text}${injection?.text ?? ''}`);
+        continue;
+      }
+      const facts = [...new Set([...injection.facts.filter((f) => f.startsWith('reach:') || f === 'exec'), ...holdingFacts(run)])];
+      armed = stronger(armed, { severity, text: `${code.text}${injection.text}`, facts });
+      if (armed.severity === 'HIGH') break;
+      continue;
+    }
     const claim: Claim = { reach: code.reach, executes: true, holds: run.valuables, forkHolds: run.forkValuables, nothingHeld: run.nothingHeld, raceAfterApproval: code.race };
     const severity = armedSeverity(severityOf(claim));
     if (severity === null) {

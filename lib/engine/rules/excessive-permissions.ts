@@ -1,7 +1,8 @@
 import { agentEvents, agentReach, agentShell, stepAgent } from '../analysis/agent-input.js';
 import { describeStep } from '../analysis/describe.js';
 import { scriptInjections } from '../analysis/injections.js';
-import { implicitTokenReaders, otherTokenSteps, outsiderCode, readPermissions, scopeUse, type OutsiderCode, type WriteScope } from '../analysis/permissions.js';
+import { outsiderCode, type OutsiderCode } from '../analysis/outsider-code.js';
+import { implicitTokenReaders, otherTokenSteps, readPermissions, scopeUse, type WriteScope } from '../analysis/permissions.js';
 import { reachFacts } from '../analysis/run-model/facts.js';
 import { severityOf, whoText, type Reach } from '../analysis/run-model/index.js';
 import { REACH_ORDER } from '../analysis/run-model/reach.js';

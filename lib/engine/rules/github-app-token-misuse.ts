@@ -1,4 +1,4 @@
-import { outsiderCode } from '../analysis/permissions.js';
+import { outsiderCode } from '../analysis/outsider-code.js';
 import type { Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { get, getText, isTruthy, keyText, type YNode } from '../yaml/model.js';

@@ -1,4 +1,5 @@
-import { calledLocalWorkflow, declaresOwnPermissions, outsiderCode } from '../analysis/permissions.js';
+import { outsiderCode } from '../analysis/outsider-code.js';
+import { calledLocalWorkflow, declaresOwnPermissions } from '../analysis/permissions.js';
 import { reachFacts } from '../analysis/run-model/facts.js';
 import { severityOf, whoText, type Reach } from '../analysis/run-model/index.js';
 import { outsiderReach, REACH_ORDER } from '../analysis/run-model/reach.js';

@@ -1,5 +1,5 @@
 import { occurrencesIn } from '../analysis/file-scalars.js';
-import { outsiderCode } from '../analysis/permissions.js';
+import { outsiderCode } from '../analysis/outsider-code.js';
 import { fileMayUseSecrets, isGithubToken, mayUseSecrets, secretOccurrencesIn, secretUses } from '../analysis/secrets.js';
 import type { Action, Job, Workflow } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowReport } from '../rule.js';

@@ -1,6 +1,6 @@
 import { hasAny, scriptOf, wordMask } from '../analysis/file-scripts.js';
 import { compareVersions, parseRefVersion, parseVersion, versionComment, type RefVersion } from '../analysis/action-version.js';
-import { outsiderCodeAfter } from '../analysis/permissions.js';
+import { outsiderCodeAfter } from '../analysis/outsider-code.js';
 import { holdingFacts, runFact } from '../analysis/run-model/facts.js';
 import { ONLY_JOB_TOKEN } from '../analysis/run-model/ownership.js';
 import { minorWrites, readOnlyToken, tokenHandsOverNothing } from '../analysis/run-model/holdings.js';

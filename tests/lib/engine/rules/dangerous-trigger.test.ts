@@ -156,6 +156,32 @@ describe(RULE, () => {
     }
   });
 
+  it('rates outsider text in a script as script-injection rates that expansion, never above it', () => {
+    const workflow = (field: string, check = '') => yaml`
+      on: pull_request_target
+      permissions: {}
+      jobs:
+        greet:
+          runs-on: ubuntu-latest
+          env:
+            KEY: \${{ secrets.DEPLOY_KEY }}
+          steps:
+            ${check}
+            - run: echo "\${{ ${field} }}"
+    `;
+    const severities = (text: string) => [scanWith('script-injection', text).map((f) => f.severity), scanWith(RULE, text).map((f) => f.severity)];
+    // An e-mail address is constrained text: script-injection's ceiling is MEDIUM, and so is this finding.
+    const email = workflow('github.event.pull_request.user.email');
+    expect(severities(email)).toEqual([['MEDIUM'], ['MEDIUM']]);
+    expect(scanWith(RULE, email)[0]?.description).toContain('expands `github.event.pull_request.user.email` into its script; anyone with a GitHub account can start it through `pull_request_target`; the job holds secret `DEPLOY_KEY`');
+    // Free text, the same job: both HIGH.
+    expect(severities(workflow('github.event.pull_request.title'))).toEqual([['HIGH'], ['HIGH']]);
+    // A value checked against an anchored pattern first carries no code: script-injection reports nothing, and the
+    // script does not arm the trigger.
+    const checked = workflow('github.head_ref', '- env:\n                REF: ${{ github.head_ref }}\n              run: \'[[ "$REF" =~ ^[a-z0-9-]+$ ]] || exit 1\'');
+    expect(severities(checked)).toEqual([[], ['LOW']]);
+  });
+
   it("is MEDIUM at most behind a maintainer's label the code can move after, LOW when the job then holds nothing or the labelled commit runs", () => {
     const workflow = (permissions: string, ref: string) => yaml`
       on:
