@@ -47,8 +47,7 @@ function buildsProject(text: string): boolean {
 
 /**
  * True when an earlier step of the job builds the action at `target` in the workspace: a build command run in
- * the action's directory or one above it (the step's `working-directory`, else the workspace root, where a
- * leading `cd` may take it anywhere). `uses: ./path` then deliberately runs the built files, which `$/path`
+ * the action's own directory (the step's `working-directory`, else the workspace root for `uses: ./`). `uses: ./path` then deliberately runs the built files, which `$/path`
  * (the commit as pushed) would not.
  */
 function builtInWorkspace(step: Step, target: string): boolean {
@@ -57,7 +56,8 @@ function builtInWorkspace(step: Step, target: string): boolean {
   return job.steps.slice(0, step.index).some((earlier) => {
     if (earlier.run === undefined || typeof earlier.run.value !== 'string' || earlier.run.value.length > 200_000) return false;
     const dir = normalizeLocalPath(getText(earlier.node, 'working-directory') ?? '');
-    if (!(dir === '' || target === dir || target.startsWith(`${dir}/`))) return false;
+    // The action's own directory: a build of the project at the root builds no composite action under `.github/`.
+    if (target !== dir) return false;
     return scriptPipelines(earlier.run.value).some((p) => p.commands.some((c) => buildsProject(c.text)));
   });
 }

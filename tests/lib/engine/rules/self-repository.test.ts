@@ -121,6 +121,9 @@ describe(`${RULE}: the $/ form in the model`, () => {
         ['- run: make test', './'],
         ['- run: npm run lint', './'],
         ['- run: npm run build\n              working-directory: website', './action'],
+        // A build of the project at the root builds no composite action under .github/.
+        ['- run: npm run build', './.github/actions/setup'],
+        ['- run: make', './.github/actions/setup'],
       ] as const) {
         expect(positions(scanWith(RULE, job(build, uses))).map((p) => p.split(' ')[1]), build).toEqual(['INFO']);
       }
