@@ -61,6 +61,11 @@ export function severityRank(severity: Severity): number {
   return SEVERITIES.indexOf(severity);
 }
 
+/** The milder (less severe) of two severities: a finding's own ceiling and the policy's, for example. */
+export function milder(a: Severity, b: Severity): Severity {
+  return severityRank(a) >= severityRank(b) ? a : b;
+}
+
 export function emptyCounts(): Counts {
   return { HIGH: 0, MEDIUM: 0, LOW: 0, INFO: 0 };
 }

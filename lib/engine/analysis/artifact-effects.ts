@@ -8,7 +8,7 @@ import { within } from './run-model/execution.js';
 import { namedByArtifact } from './pr-head.js';
 import { dependentJobs } from './validation.js';
 import { codeOf } from './run-model/workspace.js';
-import { nothingReads, outsiderReach, severityOf, type Claim, type JobRun, type Reach, type RunModel, type TracedExecution, type WorkspaceEntry } from './run-model/index.js';
+import { nothingReads, outsiderReach, jobClaim, severityOf, type JobRun, type Reach, type RunModel, type TracedExecution, type WorkspaceEntry } from './run-model/index.js';
 import type { Severity } from '../types.js';
 
 /**
@@ -131,7 +131,7 @@ export function downloadSeverity(runs: RunModel, effect: Pick<DownloadEffect, 'r
   // A value read from them expanded with `${{ }}` into a script: their text runs as code in that step.
   const spliced = !runsThem && use?.kind === 'data' && use.spliced === true;
   if (runsThem || use?.kind === 'env' || spliced) {
-    const claim: Claim = { reach, executes: true, holds: run.valuables, forkHolds: run.forkValuables, nothingHeld: run.nothingHeld, raceAfterApproval: true };
+    const claim = jobClaim(run, reach, true, true);
     return { severity: severityOf(claim), executes: true, act: runsThem ? 'runs' : spliced ? 'spliced' : 'env' };
   }
   if (use?.kind === 'validated' || use?.kind === 'read') return null;

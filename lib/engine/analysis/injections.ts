@@ -6,14 +6,14 @@ import { scriptFold, scriptLines } from './script-outputs.js';
 import { expressionPath, validatedBefore } from './validation.js';
 import { describeGate, gateOf, guardCovers, reviewedEnvironmentGate, stepTrust, type TrustGuard, type TrustPaths } from './trust-guards.js';
 import { holdingFacts, reachFacts, runFact } from './run-model/facts.js';
-import { severityOf, whoText, type Claim, type RunModel, type ValueReach } from './run-model/index.js';
+import { jobClaim, severityOf, whoText, type Claim, type RunModel, type ValueReach } from './run-model/index.js';
 import { controllerCeiling, eventsWithField, EXTERNAL_TRIGGERS, outsiderControlled } from '../expressions/controller.js';
 import { expressionsOf, type ExpressionOccurrence } from '../expressions/extract.js';
 import { parseExpression } from '../expressions/parse.js';
 import { firstAtOrAfter, stepScope, stronger, type Taint, type TaintAnalyzer, type TaintLevel } from '../expressions/taint.js';
 import { isPrivileged, type Job, type Step } from '../model/workflow.js';
 import type { ScriptSpan } from '../shell.js';
-import { severityRank, type Severity } from '../types.js';
+import { milder, severityRank, type Severity } from '../types.js';
 import type { YScalar } from '../yaml/model.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 
@@ -57,11 +57,6 @@ function injectionFix(source: string, language: CodeLanguage): string {
 
 /** The highest severity the kind of text allows: free text HIGH, a URL or e-mail MEDIUM, an input LOW. */
 const LEVEL_CEILING: Record<TaintLevel, Severity> = { arbitrary: 'HIGH', structured: 'MEDIUM', input: 'LOW', unknown: 'LOW' };
-
-/** The less severe of two severities. */
-function milder(a: Severity, b: Severity): Severity {
-  return severityRank(a) >= severityRank(b) ? a : b;
-}
 
 interface Sink {
   node: YScalar;
@@ -113,7 +108,7 @@ function assess(step: Step, taint: Taint, runs: RunModel, issueComment: boolean)
       taint.controller === 'external-after-merge'
         ? { level: 'approval', event: 'push', gates: ['a maintainer merges the commits first'], forkPullRequest: false, unvouched: true }
         : runs.valueReach(caller, events, covers);
-    const claim: Claim = { reach, executes: true, holds: run.valuables, forkHolds: run.forkValuables, nothingHeld: run.nothingHeld, raceAfterApproval: reach.unvouched };
+    const claim = jobClaim(run, reach, true, reach.unvouched);
     const severity = milder(severityOf(claim), ceiling);
     const where = caller === step ? '' : ` (run by ${describeStep(caller)}, line ${caller.owner.file.position(caller.node.start).line})`;
     const text = `${where}; ${valueWho(reach, taint)}; ${holdsText(claim, reach)}`;
@@ -343,6 +338,20 @@ export function outputCarriesOutsiderText(analyzer: TaintAnalyzer): OutputCarrie
     const taint = analyzer.ofExpression(expr, stepScope(user));
     return taint !== null && (taint.level === 'arbitrary' || taint.level === 'structured') && outsiderControlled(taint.controller);
   };
+}
+
+/**
+ * The claim github-env-injection makes of a job step's writes to `$GITHUB_ENV` / `$GITHUB_PATH`: who can start the
+ * step, whether a later step (or an earlier action's post step) runs with what it writes, and what the job holds.
+ */
+export function envInjectionClaim(step: Step, job: Job, runs: RunModel): Claim {
+  const { later, posts } = runs.envReaders(step);
+  return jobClaim(runs.job(job), runs.stepReach(step), later.length > 0 || posts.length > 0, true);
+}
+
+/** The severity of one such write: the milder of the hit's own ceiling (HIGH unless it says) and the policy's for the claim. */
+export function envInjectionSeverity(hit: Pick<InjectionHit, 'severity'>, claim: Claim): Severity {
+  return milder(hit.severity ?? 'HIGH', severityOf(claim));
 }
 
 /** Outsider text or artifact content a step writes to `$GITHUB_ENV` / `$GITHUB_PATH` (github-env-injection). */

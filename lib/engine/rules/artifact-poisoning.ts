@@ -3,7 +3,7 @@ import { downloadEffect, downloadSeverity, isolatedEffect } from '../analysis/ar
 import { downloadContent, foreignDownloads, runChoice, type ArtifactUse, type ForeignDownload } from '../analysis/artifacts.js';
 import { describeStep } from '../analysis/describe.js';
 import { holdingFacts, reachFacts, runFact } from '../analysis/run-model/facts.js';
-import { describeClaim, whoText, type Claim, type JobRun, type Reach, type RunModel, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
+import { describeClaim, jobClaim, whoText, type JobRun, type Reach, type RunModel, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
 import type { Job } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import type { Severity } from '../types.js';
@@ -153,7 +153,7 @@ function judge(runs: RunModel, run: JobRun, reach: Reach, runsThem: boolean, use
 function report(context: WorkflowRuleContext, job: Job, r: Report): void {
   const { download, reach, run } = r;
   const where = download.isolated ? `\`${download.destination ?? ''}\`, outside the workspace` : download.destination === null ? 'the workspace' : `\`${download.destination}\`, inside the workspace`;
-  const claim: Claim = { reach, executes: r.executes, holds: run.valuables, nothingHeld: run.nothingHeld };
+  const claim = jobClaim(run, reach, r.executes);
   const who = runChoice(download) === 'triggering' ? `${whoseRun(job)} can come from a fork's pull request` : "the job picks the run (by branch, pull request or a computed id), and a fork's pull request run can be the one picked";
   context.report({
     node: download.node,

@@ -1,12 +1,12 @@
 import { holdsMinor, holdsSecrets, minorKinds, minorWords } from '../analysis/run-model/holdings.js';
 import { downloadEffect, downloadSeverity, inertEffect, type DownloadEffect } from '../analysis/artifact-effects.js';
 import { describeStep } from '../analysis/describe.js';
-import { envInjections, scriptInjections } from '../analysis/injections.js';
+import { envInjectionClaim, envInjectionSeverity, envInjections, scriptInjections } from '../analysis/injections.js';
 import { outsiderCode } from '../analysis/outsider-code.js';
 import { prHeadDispatches, selfDispatches, type SelfDispatch } from '../analysis/pr-dispatch.js';
 import { holdingFacts, reachFacts } from '../analysis/run-model/facts.js';
 import { severityRank, type Severity } from '../types.js';
-import { describeClaim, nothingReads, severityOf, whoText, type Claim, type Reach } from '../analysis/run-model/index.js';
+import { describeClaim, jobClaim, nothingReads, severityOf, whoText, type Reach } from '../analysis/run-model/index.js';
 import { outsiderReach } from '../analysis/run-model/reach.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
@@ -67,11 +67,6 @@ interface Armed {
   facts: string[];
 }
 
-/** The milder of two severities (github-env-injection: the hit's own ceiling and the policy's). */
-function milder(a: Severity, b: Severity): Severity {
-  return severityRank(a) >= severityRank(b) ? a : b;
-}
-
 function stronger(found: Armed | null, candidate: Armed): Armed {
   return found === null || severityRank(candidate.severity) < severityRank(found.severity) ? candidate : found;
 }
@@ -106,7 +101,7 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
       if (armed.severity === 'HIGH') break;
       continue;
     }
-    const claim: Claim = { reach: code.reach, executes: true, holds: run.valuables, forkHolds: run.forkValuables, nothingHeld: run.nothingHeld, raceAfterApproval: code.race };
+    const claim = jobClaim(run, code.reach, true, code.race);
     const severity = armedSeverity(severityOf(claim));
     if (severity === null) {
       if (unarmed.length < 2) unarmed.push(`${code.text}, but ${whoText(code.reach)}${run.valuables.length === 0 ? `, and ${run.nothingHeld}` : ''}`);
@@ -126,11 +121,11 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
       const env = step.job !== null ? envInjections(step, context.taint) : [];
       const read = env.length > 0 && !nothingReads(context.runs.envReaders(step));
       if (env.length > 0 && !read) unreadEnv ??= `${describeStep(step)} (line ${step.owner.file.position(step.node.start).line}) writes pull request text to \`$GITHUB_ENV\`, but no later step of job \`${job.id}\` runs with it`;
-      // github-env-injection's claim: the milder of the hit's own ceiling and the policy's for the job.
-      const envClaim: Claim = { reach: context.runs.stepReach(step), executes: true, holds: run.valuables, forkHolds: run.forkValuables, nothingHeld: run.nothingHeld, raceAfterApproval: true };
+      // github-env-injection's claim and severity: the milder of the hit's own ceiling and the policy's for the job.
+      const envClaim = read && step.job !== null ? envInjectionClaim(step, step.job, context.runs) : null;
       const hits = [
         ...scriptInjections(step, context.taint, context.runs).map((h) => ({ hit: h, severity: h.severity ?? 'HIGH', claim: '' })),
-        ...(read ? env.map((h) => ({ hit: h, severity: milder(h.severity ?? 'HIGH', severityOf(envClaim)), claim: `; ${describeClaim(envClaim)}` })) : []),
+        ...(envClaim !== null ? env.map((h) => ({ hit: h, severity: envInjectionSeverity(h, envClaim), claim: `; ${describeClaim(envClaim)}` })) : []),
       ];
       for (const { hit, severity: own, claim } of hits) {
         const severity = armedSeverity(own);

@@ -1,9 +1,8 @@
 import { describeStep } from '../analysis/describe.js';
-import { envInjections } from '../analysis/injections.js';
+import { envInjectionClaim, envInjectionSeverity, envInjections } from '../analysis/injections.js';
 import { holdingFacts, reachFacts, runFact } from '../analysis/run-model/facts.js';
-import { describeClaim, severityOf, type Claim } from '../analysis/run-model/index.js';
+import { describeClaim } from '../analysis/run-model/index.js';
 import { defineWorkflowRule } from '../rule.js';
-import { severityRank, type Severity } from '../types.js';
 
 export default defineWorkflowRule({
   meta: {
@@ -23,11 +22,9 @@ export default defineWorkflowRule({
       if (hits.length === 0 || step.job === null) return;
       const runs = context.runs;
       const run = runs.job(step.job);
-      const reach = runs.stepReach(step);
+      const claim = envInjectionClaim(step, step.job, runs);
+      const { reach, executes } = claim;
       const { later, posts } = runs.envReaders(step);
-      const executes = later.length > 0 || posts.length > 0;
-      const claim: Claim = { reach, executes, holds: run.valuables, forkHolds: run.forkValuables, nothingHeld: run.nothingHeld, raceAfterApproval: true };
-      const model = severityOf(claim);
       const first = later[0] ?? posts[0];
       const runsAfter =
         first === undefined
@@ -36,11 +33,9 @@ export default defineWorkflowRule({
             ? `${describeStep(first)} (line ${step.owner.file.position(first.node.start).line})${later.length > 1 ? ` and ${later.length - 1} more` : ''} then run${later.length > 1 ? '' : 's'} with it`
             : `the post step of ${describeStep(first)} (${String(first.uses?.value ?? '')}) runs with it after the last step`;
       for (const { artifact: _artifact, ...hit } of hits) {
-        const own: Severity = hit.severity ?? 'HIGH';
-        const severity = severityRank(own) >= severityRank(model) ? own : model;
         context.report({
           ...hit,
-          severity,
+          severity: envInjectionSeverity(hit, claim),
           message: `${hit.message.replace(/\.$/, '')}; ${runsAfter}; ${describeClaim(claim)}.`,
           facts: [...reachFacts(reach), ...(executes ? ['exec'] : []), ...holdingFacts(run), ...runFact(runs, step)],
         });

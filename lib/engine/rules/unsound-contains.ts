@@ -1,4 +1,4 @@
-import { describeClaim, whoText } from '../analysis/run-model/index.js';
+import { describeClaim, jobClaim, whoText } from '../analysis/run-model/index.js';
 import { expressionSites, type ExpressionSite } from '../analysis/expression-sites.js';
 import { CONTROLLER_TEXT, valueChoice, type ValueChoice } from '../expressions/controller.js';
 import { contextPath, FunctionCall, functionName, Literal, walkExpression, type Expr } from '../expressions/parse.js';
@@ -98,7 +98,7 @@ function anyone(context: WorkflowRuleContext, site: ExpressionSite, step: Step |
   const run = context.runs.job(site.job);
   const reach = step !== null ? context.runs.stepReach(step) : run.reach;
   const outsider = reach.level === 'anyone' || reach.level === 'sticky-label' || reach.level === 'unreviewed-environment';
-  if (outsider) return { rank, severity: 'MEDIUM', why: `${what}; ${describeClaim({ reach, executes: false, holds: run.valuables, nothingHeld: run.nothingHeld })}` };
+  if (outsider) return { rank, severity: 'MEDIUM', why: `${what}; ${describeClaim(jobClaim(run, reach, false))}` };
   if (reach.forkPullRequest && run.forkValuables.length > 0) return { rank, severity: 'MEDIUM', why: `${what}; ${whoText({ ...reach, level: 'collaborator' })}, on a machine that holds ${run.forkValuables.join(', ')}` };
   if (reach.forkPullRequest) return { rank, severity: 'LOW', why: `${what}, but an outsider reaches this check only on a fork's \`pull_request\` run, whose read-only token and missing secrets leave nothing to take (LOW)` };
   return { rank, severity: 'LOW', why: `${what}, but ${whoText(reach)} (LOW)` };

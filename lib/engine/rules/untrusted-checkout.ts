@@ -4,7 +4,7 @@ import { prHeadDispatches } from '../analysis/pr-dispatch.js';
 import { pinsApprovedCode } from '../analysis/pr-head.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 import { holdingFacts, reachFacts, runFact } from '../analysis/run-model/facts.js';
-import { approvalBindsCode, describeClaim, severityOf, type Claim, type JobRun, type LaterUse, type Reach, type RunModel, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
+import { approvalBindsCode, describeClaim, jobClaim, severityOf, type Claim, type JobRun, type LaterUse, type Reach, type RunModel, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
 import type { Job } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { getText } from '../yaml/model.js';
@@ -89,7 +89,7 @@ export default defineWorkflowRule({
         let reach: Reach = context.runs.sinkReach(context.runs.stepReach(entry.step), sinks);
         if (checkout.dispatcher !== undefined) reach = { ...reach, level: 'approval', gates: [`the workflow runs only on \`repository_dispatch\`, sent by ${checkout.dispatcher}`] };
         const pinned = pinsApprovedCode(checkout);
-        const claim: Claim = { reach, executes: sinks.length > 0, holds: run.valuables, forkHolds: run.forkValuables, nothingHeld: run.nothingHeld, raceAfterApproval: !pinned };
+        const claim = jobClaim(run, reach, sinks.length > 0, !pinned);
         let severity = severityOf(claim);
         // Without a step that runs it, the checkout is still a loaded workspace: a tool that loads configuration
         // from it can be turned against the job. MEDIUM when anyone starts it, the job holds something worth

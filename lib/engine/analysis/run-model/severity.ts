@@ -43,6 +43,21 @@ export function approvalBindsCode(reach: Reach): boolean {
   return reach.level === 'approval' && reach.approvalMoves !== true;
 }
 
+/** What a job holds, in the words a claim needs (the run model's `JobRun`). */
+export interface HeldWords {
+  valuables: readonly string[];
+  forkValuables: readonly string[];
+  nothingHeld: string;
+}
+
+/**
+ * The claim about a job run: who can start it or feed it (`reach`), whether the outsider's content executes, and
+ * what the job holds on its privileged runs and on a fork's `pull_request` run (the run model's words for it).
+ */
+export function jobClaim(run: HeldWords, reach: Reach, executes: boolean, raceAfterApproval?: boolean): Claim {
+  return { reach, executes, holds: run.valuables, forkHolds: run.forkValuables, nothingHeld: run.nothingHeld, raceAfterApproval };
+}
+
 export function severityOf(claim: Claim): Severity {
   const { reach, executes, holds } = claim;
   if (!executes) return 'LOW';
