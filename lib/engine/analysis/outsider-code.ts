@@ -9,8 +9,7 @@ import { describeStep } from './describe.js';
 import { envInjections, injectionClaim, runScriptCarriesCode, scriptInjections, type InjectionHit } from './injections.js';
 import type { JobRun, RunModel, TracedExecution } from './run-model/index.js';
 import { REACH_ORDER, type Reach, type ReachLevel } from './run-model/reach.js';
-import { expressionsOf } from '../expressions/extract.js';
-import { stepScope, type TaintAnalyzer } from '../expressions/taint.js';
+import type { TaintAnalyzer } from '../expressions/taint.js';
 import type { Severity } from '../types.js';
 import type { Job, Step } from '../model/workflow.js';
 import { ScanCache } from '../model/scan-cache.js';
@@ -260,21 +259,16 @@ function jobOutsiderCandidates(context: { runs: RunModel; taint: TaintAnalyzer }
       if (step.run === undefined) continue;
       // The script's outsider text first: most scripts expand none, and a step's reach costs a walk of its
       // conditions over the workflow's occasions.
-      const scope = stepScope(step);
-      for (const occurrence of expressionsOf(step.owner.file, step.run)) {
-        if (occurrence.expr === null) continue;
-        const taint = context.taint.ofExpression(occurrence.expr, scope);
-        if (taint !== null && (taint.level === 'arbitrary' || taint.level === 'structured') && taint.controller === 'external') {
-          // A value checked before this use carries no code (script-injection reports none): the next one may.
-          if (!runScriptCarriesCode(step, occurrence, taint)) continue;
-          let claim: ReturnType<typeof injectionClaim> | undefined;
-          const injection = () => (claim ??= injectionClaim(step, taint, context.runs));
-          const reach = context.runs.stepReach(step);
-          if (OUTSIDER.has(reach.level)) {
-            found.push({ first: true, runs: step, with: [step], found: { job, kind: 'script', reach, injection, race: true, text: `${describeStep(step)} (line ${step.owner.file.position(step.run.start).line}) expands \`${taint.source}\` into its script` } });
-          }
-          break;
+      for (const { occurrence, taint } of context.taint.outsiderScriptText(step)) {
+        // A value checked before this use carries no code (script-injection reports none): the next one may.
+        if (!runScriptCarriesCode(step, occurrence, taint)) continue;
+        let claim: ReturnType<typeof injectionClaim> | undefined;
+        const injection = () => (claim ??= injectionClaim(step, taint, context.runs));
+        const reach = context.runs.stepReach(step);
+        if (OUTSIDER.has(reach.level)) {
+          found.push({ first: true, runs: step, with: [step], found: { job, kind: 'script', reach, injection, race: true, text: `${describeStep(step)} (line ${step.owner.file.position(step.run.start).line}) expands \`${taint.source}\` into its script` } });
         }
+        break;
       }
     }
   }

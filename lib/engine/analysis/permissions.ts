@@ -1,5 +1,4 @@
-import { expressionsOf } from '../expressions/extract.js';
-import { stepScope, type TaintAnalyzer } from '../expressions/taint.js';
+import type { TaintAnalyzer } from '../expressions/taint.js';
 import type { RepositoryModel } from '../model/repository.js';
 import type { Job, Step, Workflow } from '../model/workflow.js';
 import { foreignDownloads } from './artifacts.js';
@@ -93,15 +92,7 @@ export function outsiderInput(context: { repository: RepositoryModel; taint: Tai
       // A step only trusted authors or a maintainer's approval reach (a same-repository condition, a member's
       // comment, a label on a `labeled`-only workflow, an environment with required reviewers) is no outsider's.
       if (withGates && gated(step)) continue;
-      if (step.run === undefined) continue;
-      const scope = stepScope(step);
-      for (const occurrence of expressionsOf(step.owner.file, step.run)) {
-        if (occurrence.expr === null) continue;
-        const taint = context.taint.ofExpression(occurrence.expr, scope);
-        if (taint !== null && (taint.level === 'arbitrary' || taint.level === 'structured') && taint.controller === 'external') {
-          return `job \`${job.id}\` puts \`${taint.source}\` into a \`run:\` script`;
-        }
-      }
+      for (const { taint } of context.taint.outsiderScriptText(step)) return `job \`${job.id}\` puts \`${taint.source}\` into a \`run:\` script`;
     }
   }
   return null;

@@ -218,6 +218,21 @@ export class TaintAnalyzer {
     return result;
   }
 
+  /**
+   * The `${{ }}` of a step's `run:` script that carry an outsider's text (anyone's, free-form or structured), in
+   * script order, each with its taint: what script-injection, dangerous-trigger and the permission rules call
+   * outsider text in a script.
+   */
+  *outsiderScriptText(step: Step): Generator<{ occurrence: ExpressionOccurrence; taint: Taint }> {
+    if (step.run === undefined) return;
+    const scope = stepScope(step);
+    for (const occurrence of expressionsOf(step.owner.file, step.run)) {
+      if (occurrence.expr === null) continue;
+      const taint = this.ofExpression(occurrence.expr, scope);
+      if (taint !== null && (taint.level === 'arbitrary' || taint.level === 'structured') && taint.controller === 'external') yield { occurrence, taint };
+    }
+  }
+
   ofExpression(expr: Expr, scope: TaintScope, depth = 0): Taint | null {
     if (depth > MAX_DEPTH) return null;
     if (expr instanceof ContextAccess || expr instanceof IndexAccess) {
