@@ -58,6 +58,17 @@ export class RepositoryModel {
 }
 
 /** `./.github/actions/setup/` -> `.github/actions/setup`; `.` and `./` -> ''. */
+/** True when a relative path climbs above its root at some point (`./../action/x`, `a/../../b`): it names nothing inside the root. */
+export function leavesRoot(path: string): boolean {
+  let depth = 0;
+  for (const part of path.split('/')) {
+    if (part === '' || part === '.') continue;
+    depth += part === '..' ? -1 : 1;
+    if (depth < 0) return true;
+  }
+  return false;
+}
+
 export function normalizeLocalPath(path: string): string {
   const parts: string[] = [];
   for (const part of path.split('/')) {

@@ -1,5 +1,5 @@
 import { checkoutInputs } from '../analysis/pr-head.js';
-import { normalizeLocalPath } from '../model/repository.js';
+import { leavesRoot, normalizeLocalPath } from '../model/repository.js';
 import type { Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { commandName, scriptPipelines, words } from '../shell.js';
@@ -78,6 +78,9 @@ export default defineWorkflowRule({
     step(step) {
       if (step.usesRef?.kind !== 'local' || step.usesRef.self === true || step.uses === undefined) return;
       const path = step.usesRef.path;
+      // A path that climbs out of the workspace (`./../action/x`, after a job moved its checkout) names files
+      // outside the repository: `$/` resolves inside it, so it is no replacement.
+      if (leavesRoot(path)) return;
       const target = normalizeLocalPath(path);
       const checkouts = earlierCheckouts(step);
       // An action checked out on purpose into its own directory (testing an action at another ref) is not

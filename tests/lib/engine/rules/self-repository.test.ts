@@ -47,6 +47,32 @@ describe(RULE, () => {
     `)).toEqual([]);
   });
 
+  it('negative: a local path that climbs out of the workspace root names no file of the repository ($/ is no replacement)', () => {
+    expect(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        a:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with: { path: action }
+            - uses: ./../action/x
+            - uses: ./a/../../b
+    `)).toEqual([]);
+  });
+
+  it('positive: a local path with .. that stays inside the workspace is reported', () => {
+    expect(positions(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        a:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+            - uses: ./.github/../.github/actions/setup
+    `))).toEqual(['7:15 INFO']);
+  });
+
   it('reports local uses inside composite actions too', () => {
     expect(positions(scanWith(RULE, [{ path: '.github/actions/outer/action.yml', text: yaml`
       name: outer
