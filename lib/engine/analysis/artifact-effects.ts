@@ -10,6 +10,8 @@ import { dependentJobs } from './validation.js';
 import { codeOf } from './run-model/workspace.js';
 import { nothingReads, outsiderReach, jobClaim, severityOf, type JobRun, type Reach, type RunModel, type TracedExecution, type WorkspaceEntry } from './run-model/index.js';
 import type { Severity } from '../types.js';
+import { givenToken } from './notices.js';
+import { readOnlyToken } from './run-model/holdings.js';
 
 /**
  * What a job does with the files of a download of another run's artifacts (a workspace entry of the run model):
@@ -71,6 +73,7 @@ export function downloadEffect(runs: RunModel, taint: TaintAnalyzer, run: JobRun
       carries: outputCarriesOutsiderText(taint),
       runsOutsider: (job: Job, step: Step | null) => runsOutsider(runs, taint, job, step),
       checkoutRuns: (step: Step) => checkoutRuns(runs, step),
+      tokenWrites: (step: Step) => tokenWrites(runs, step),
     };
     const uses = sinks.length > 0 ? [] : artifactUses(entry.step, entry.dir, context);
     const bare = uses.every((u) => u.kind !== 'data' || (u.step.job !== null && !(u.subject !== undefined && u.step === entry.step) && !interpolatesOutputs(u.step) && runs.job(u.step.job).valuables.length === 0));
@@ -113,10 +116,11 @@ export function isolatedEffect(runs: RunModel, run: JobRun, download: ForeignDow
  * How a download's files act, for the severity policy: `runs` (a step runs them), `env` (their content in
  * `$GITHUB_ENV` a later step runs with), `unread-env` (written there, but nothing runs with it), `spliced` (a value
  * read from them expanded into a script), `bare` (their content steers only jobs that hold nothing worth taking),
- * `steers` (it steers a job: a value in a command or an input, an output in an `if:`), `low` (any other use: a gate,
+ * `steers` (it steers a job: a value in a command or an input, an output in an `if:`), `argv` (a value split unquoted
+ * into the words of a comment's or status's `gh` or `curl` call made with a write token: `ArtifactUse.splitsArgs`), `low` (any other use: a gate,
  * a comment, a status, a label, a checkout nothing runs, an upload as they are, or none the analysis follows).
  */
-export type DownloadAct = 'runs' | 'env' | 'unread-env' | 'spliced' | 'bare' | 'steers' | 'low';
+export type DownloadAct = 'runs' | 'env' | 'unread-env' | 'spliced' | 'bare' | 'steers' | 'argv' | 'low';
 
 /**
  * The severity of a download of an outsider's artifacts (`artifact-poisoning`'s, which `dangerous-trigger` arms at):
@@ -137,7 +141,9 @@ export function downloadSeverity(runs: RunModel, effect: Pick<DownloadEffect, 'r
   if (use?.kind === 'validated' || use?.kind === 'read') return null;
   // Every job it steers holds nothing worth taking: the fork decides only what those jobs do with a read token.
   if (use?.kind === 'data' && effect.steersOnlyBareJobs) return { severity: 'LOW', executes: false, act: 'bare' };
-  // Their content steers what the job does without running as code: MEDIUM at most, and only an outsider's.
+  // Their content steers what the job does without running as code: MEDIUM at most, and only an outsider's. So does
+  // a value split into the words of a call made with a write token: the fork adds options and arguments to it.
+  if ((use?.kind === 'comment' || use?.kind === 'status') && use.splitsArgs !== undefined) return { severity: outsiderReach(reach) || reach.level === 'unreviewed-environment' ? 'MEDIUM' : 'LOW', executes: false, act: 'argv' };
   if (use?.kind === 'data') return { severity: outsiderReach(reach) || reach.level === 'unreviewed-environment' ? 'MEDIUM' : 'LOW', executes: false, act: 'steers' };
   return { severity: 'LOW', executes: false, act: 'low' };
 }
@@ -227,6 +233,16 @@ function checkoutRuns(runs: RunModel, step: Step): boolean {
   return entry === undefined || runs.sinksOf(run, entry).length > 0;
 }
 
+/**
+ * True when a step's commands act with a token that can write: another credential given to it (a stored secret as
+ * `GH_TOKEN`), or the run's own `GITHUB_TOKEN` when the job's is not read-only (run model holdings).
+ */
+function tokenWrites(runs: RunModel, step: Step): boolean {
+  const token = givenToken(step);
+  if (token === null || step.job === null) return false;
+  return token === 'other' || !readOnlyToken(runs.job(step.job).holdings, runs.defaultToken);
+}
+
 /** A script (`run:` or a github-script's `script`) that splices a step's or job's output into its code: it may run it. */
 function interpolatesOutputs(step: Step): boolean {
   const file = step.owner.file.text;
@@ -238,10 +254,11 @@ function interpolatesOutputs(step: Step): boolean {
 /**
  * True when nothing runs the files and their content only goes where it cannot act: uploaded or deployed as
  * they are (a static preview), into a comment, a commit status or a label added with the run's own token, or read
- * as validated values.
+ * as validated values; not when a value is split into the words of a comment's call (`ArtifactUse.splitsArgs`).
  */
 export function inertEffect(effect: DownloadEffect): boolean {
   const kind = effect.use?.kind;
+  if (effect.use?.splitsArgs !== undefined) return false;
   return effect.sinks.length === 0 && (kind === 'content' || kind === 'checkout' || kind === 'comment' || kind === 'status' || kind === 'label' || kind === 'validated');
 }
 

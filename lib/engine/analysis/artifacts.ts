@@ -1,7 +1,8 @@
 import type { RepositoryModel } from '../model/repository.js';
 import { privilegedTriggers, type Job, type Step, type Workflow } from '../model/workflow.js';
 import { followsUntrustedRuns } from './workflow-run.js';
-import { commandName, logicalLines, pipelines, words } from '../shell.js';
+import { commandName, logicalLines, pipelines, words, type ScriptSpan } from '../shell.js';
+import { unquotedExpansions } from './shell-vars.js';
 import { checkedLine, feedingLines, githubScriptChecks, JS_NUMBER, outputLines, outputSources, validatedVariables } from './script-outputs.js';
 import { usesOnlyValidated } from './validation.js';
 import { get, getText, keyText, scalarText, type YNode } from '../yaml/model.js';
@@ -471,6 +472,13 @@ export interface ArtifactUse {
   /** A `comment` use whose step posts a fixed text (notices.ts `fixedCommentBody`): the files choose only where it goes. */
   fixedBody?: boolean;
   /**
+   * A `comment` or `status` use whose step expands a value read from them, unchecked, outside quotes as words of a
+   * `gh` or `curl` command that acts with a token that can write (`gh pr comment $PR --body ...`): word splitting lets
+   * the fork add options and arguments to that call (`1 --method DELETE`, `--input`), argument injection. The
+   * command, as written.
+   */
+  splitsArgs?: string;
+  /**
    * A `data` use whose step expands a value read from them with `${{ }}` into its `run:` script (or a github-script's
    * code): their text runs as code there (script injection), in the job of `step`.
    */
@@ -560,6 +568,8 @@ export interface UseContext {
   runsOutsider?: (job: Job, step: Step | null) => boolean;
   /** True when a later step runs what a checkout step brings (run model sinks); false when nothing runs it. */
   checkoutRuns?: (checkout: Step) => boolean;
+  /** True when a step's commands act with a token that can write (run model holdings; notices.ts `givenToken`). */
+  tokenWrites?: (step: Step) => boolean;
 }
 
 /**
@@ -595,7 +605,7 @@ export function artifactUses(download: Step, dir: string | null, context: UseCon
       const prefixes = refs.map((id) => `steps.${id}.outputs`);
       uses.push(checkedOutputs(job, step, own, prefixes, carries) ?? outputUse(step, prefixes, context));
     }
-    const found = later || step.run !== undefined ? stepUse(step, named, later) : null;
+    const found = later || step.run !== undefined ? stepUse(step, named, later, context) : null;
     if (found === null) continue;
     uses.push(found.use);
     if (found.outputs && step.id !== null) tainted.steps.add(step.id);
@@ -688,8 +698,12 @@ function outputUse(step: Step, refs: readonly string[], context?: UseContext): A
     const inScript = splicedUse(step, refs, context);
     if (inScript !== null) return inScript;
   }
+  // Given to its script through `env:` and expanded there unquoted as words of a `gh` or `curl` command with a write token.
+  const splits = (notice === 'comment' || notice === 'status') && gate === undefined ? splitEnvArguments(step, refs, context) : undefined;
+  const split = splits === undefined ? {} : { splitsArgs: splits };
+  const splitText = splits === undefined ? '' : `, and its script expands it unquoted in \`${splits}\``;
   if (notice === 'comment' && gate === undefined && fixedCommentBody(step)) {
-    return { kind: 'comment', step, fixedBody: true, detail: `gives \`${ref0}\` to ${commentSink(step)}, which only posts a fixed comment: the value picks the issue or pull request it goes to, not what it says` };
+    return { kind: 'comment', step, fixedBody: true, detail: `gives \`${ref0}\` to ${commentSink(step)}, which only posts a fixed comment: the value picks the issue or pull request it goes to, not what it says${splitText}`, ...split };
   }
   // A label step given the value through its environment or inputs: spliced into its script, the value is code.
   // Expanded into its script, the value runs as code there (script injection), as in any other step.
@@ -700,7 +714,7 @@ function outputUse(step: Step, refs: readonly string[], context?: UseContext): A
     const sink = notice === 'label' ? labelSink(step) : to;
     return gate !== undefined
       ? { kind: notice, step, detail: `decides in its \`if:\` whether it runs (\`${ref0}\`), and it only ${posts} (${sink})` }
-      : { kind: notice, step, detail: `gives \`${ref0}\` to ${sink}, which only ${posts}` };
+      : { kind: notice, step, detail: `gives \`${ref0}\` to ${sink}, which only ${posts}${splitText}`, ...split };
   }
   if (gate !== undefined) {
     // Deciding whether a step runs matters when the step holds something and the fork steers what it does: it is
@@ -735,6 +749,16 @@ function outputUse(step: Step, refs: readonly string[], context?: UseContext): A
   return { kind: 'data', step, detail: `uses \`${refs[0] ?? ''}\`, read from them` };
 }
 
+/** `splitArguments` for a `run:` step given an output of `refs` through its `env:` (`PR: ${{ steps.pr.outputs.number }}`). */
+function splitEnvArguments(step: Step, refs: readonly string[], context: UseContext | undefined): string | undefined {
+  const script = step.run?.value;
+  if (typeof script !== 'string') return undefined;
+  const names = (step.env?.kind === 'map' ? step.env.pairs : []).filter((p) => texts(p.value).some((t) => refs.some((r) => t.includes(r)))).map((p) => keyText(p.key));
+  if (names.length === 0) return undefined;
+  const lines = logicalLines(script);
+  return splitArguments(step, lines, (name, line) => names.includes(name) && !checkedLine(script, name, line), context);
+}
+
 /** `actions/checkout` given the value only in `repository:` or `ref:` (not in its `if:` or another input). */
 function checkoutOnly(step: Step, refs: readonly string[]): boolean {
   if (step.usesRef?.kind !== 'repository' || step.usesRef.slug !== 'actions/checkout') return false;
@@ -763,15 +787,15 @@ function splicedUse(step: Step, refs: readonly string[], context: UseContext | u
 }
 
 /** What one step does with the files (null: nothing the engine sees), and whether its outputs carry their content. */
-function stepUse(step: Step, named: RegExp | null, later: boolean): { use: ArtifactUse; outputs: boolean } | null {
+function stepUse(step: Step, named: RegExp | null, later: boolean, context?: UseContext): { use: ArtifactUse; outputs: boolean } | null {
   const ref = step.usesRef;
   if (typeof step.run?.value === 'string') {
-    if (later) return scriptUse(step, step.run.value, named);
+    if (later) return scriptUse(step, step.run.value, named, context);
     // The download's own script: what it does with the files after the command that downloads them.
     const lines = logicalLines(step.run.value);
     const at = lines.findIndex((l) => /\bgh\s+run\s+download\b/.test(l.text));
     const rest = at === -1 ? '' : lines.slice(at + 1).map((l) => l.text).join('\n');
-    return rest.trim() === '' ? null : scriptUse(step, rest, named);
+    return rest.trim() === '' ? null : scriptUse(step, rest, named, context);
   }
   if (ref?.kind !== 'repository') return null;
   if (ref.slug === 'actions/github-script') {
@@ -869,7 +893,7 @@ function scriptChecksWhatItReads(script: string): boolean {
 /** `[ -f dir/x ]`, `test -d dir`: whether a path exists, not what it holds. */
 const FILE_TEST = /\[\[?\s+(?:!\s+)?-[efdsLh]\s+(?:"[^"\n]*"|'[^'\n]*'|[^\s\]]+)\s+\]\]?|\btest\s+(?:!\s+)?-[efdsLh]\s+(?:"[^"\n]*"|'[^'\n]*'|\S+)/g;
 
-function scriptUse(step: Step, script: string, directory: RegExp | null): { use: ArtifactUse; outputs: boolean } | null {
+function scriptUse(step: Step, script: string, directory: RegExp | null, context?: UseContext): { use: ArtifactUse; outputs: boolean } | null {
   // A line that names the download's directory outside a test of whether a file exists there.
   const named = directory === null ? null : { test: (text: string) => directory.test(text.includes('-') ? text.replace(FILE_TEST, ' ') : text) };
   const lines = logicalLines(script);
@@ -908,6 +932,16 @@ function scriptUse(step: Step, script: string, directory: RegExp | null): { use:
   const kind = USE_ORDER.find((k) => kinds.includes(k)) ?? 'data';
   const at = consumers[kinds.indexOf(kind)];
   const fixed = kind === 'comment' && fixedCommentBody(step) && consumers.every((l, i) => kinds[i] !== 'comment' || !/--body-file|\s-F\b/.test(l.text));
+  // A value read here (a variable not checked on that line, or a file read in a substitution) split into the words of the command.
+  const splits =
+    kind === 'comment'
+      ? splitArguments(
+          step,
+          consumers.filter((_, i) => kinds[i] === 'comment'),
+          (name, line) => variables.includes(name) && !checkedLine(script, name, line),
+          context,
+        )
+      : undefined;
   const detail =
     kind === 'comment'
       ? fixed
@@ -922,7 +956,29 @@ function scriptUse(step: Step, script: string, directory: RegExp | null): { use:
           : kind === 'read'
             ? 'reads them into step outputs'
             : `uses their content in \`${oneLine((at?.text ?? '').trim()).slice(0, 80)}\``;
-  return { use: { kind, step, detail, ...(fixed ? { fixedBody: true } : {}) }, outputs };
+  return { use: { kind, step, detail: splits === undefined ? detail : `${detail}, and expands what it reads unquoted in \`${splits}\``, ...(fixed ? { fixedBody: true } : {}), ...(splits !== undefined ? { splitsArgs: splits } : {}) }, outputs };
+}
+
+/** Programs whose options a word added by splitting can change: the GitHub CLI and curl, given the token. */
+const TOKEN_COMMANDS = new Set(['gh', 'curl']);
+
+/**
+ * The first `gh` or `curl` command of `lines` that expands a value read from the files outside quotes (a variable
+ * `carried(name, line)` says carries it unchecked, or a substitution that reads a file), when the step acts with a
+ * token that can write (`context.tokenWrites`): word splitting adds the fork's words to that call. Undefined otherwise.
+ */
+function splitArguments(step: Step, lines: readonly ScriptSpan[], carried: (name: string, line: ScriptSpan) => boolean, context: UseContext | undefined): string | undefined {
+  if (context?.tokenWrites === undefined || !context.tokenWrites(step)) return undefined;
+  for (const line of lines) {
+    for (const pipeline of pipelines(line)) {
+      for (const command of pipeline.commands) {
+        if (!TOKEN_COMMANDS.has(commandName(command.text) ?? '')) continue;
+        const { variables, substitutions } = unquotedExpansions(command.text);
+        if (variables.some((v) => carried(v, line)) || substitutions.some((s) => READS_FILE.test(s))) return oneLine(command.text.trim()).slice(0, 80);
+      }
+    }
+  }
+  return undefined;
 }
 
 /** `posts a comment`, `sets a commit status or check`, or both. */

@@ -179,6 +179,25 @@ export function runToken(step: Step): boolean {
   return values.every((v) => RUN_TOKEN.test(v));
 }
 
+/**
+ * The token a step's commands act with, as given to it (a token input, or `GH_TOKEN` / `GITHUB_TOKEN` in its, its
+ * job's or its workflow's `env:`): `run` when every one given is the run's own `GITHUB_TOKEN`, `other` when one is
+ * another credential (a stored secret), null when none is given (`gh` then has no token on a hosted runner).
+ */
+export function givenToken(step: Step): 'run' | 'other' | null {
+  const values: string[] = [];
+  const collect = (node: Parameters<typeof getText>[0]) => {
+    if (node?.kind !== 'map') return;
+    for (const pair of node.pairs) if (TOKEN_KEYS.has(String(pair.key.value)) && pair.value.kind === 'scalar') values.push(String(pair.value.value ?? ''));
+  };
+  collect(step.with);
+  collect(step.env);
+  if (step.job !== null) collect(step.job.env);
+  if (step.owner.kind === 'workflow') collect(step.owner.env);
+  if (values.length === 0) return null;
+  return values.every((v) => RUN_TOKEN.test(v)) ? 'run' : 'other';
+}
+
 /** The label sink a step is, in words: the action, or the `gh pr edit` its script runs. */
 export function labelSink(step: Step): string {
   const ref = step.usesRef;

@@ -102,3 +102,57 @@ export function inRanges(offset: number, ranges: readonly [number, number][]): b
   }
   return false;
 }
+
+/**
+ * The expansions of a command outside any quotes, which the shell splits into words (and globs): the variables
+ * (`$PR`, `${PR}`, not `"$PR"`) and the command substitutions (`$(cat NR)`, `` `cat NR` ``, as written). A value
+ * expanded there can add words to the command: options and arguments of its writer's choosing.
+ */
+export function unquotedExpansions(command: string): { variables: string[]; substitutions: string[] } {
+  const variables: string[] = [];
+  const substitutions: string[] = [];
+  let quote: '"' | "'" | null = null;
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i];
+    if (c === '\\' && quote !== "'") {
+      i++;
+      continue;
+    }
+    if (quote !== null) {
+      if (c === quote) quote = null;
+      // A substitution inside double quotes is one word too: skip it whole, so its own quotes do not count.
+      else if (quote === '"' && c === '$' && command[i + 1] === '(') i = closing(command, i + 1);
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      quote = c;
+    } else if (c === '$' && command[i + 1] === '(') {
+      const end = closing(command, i + 1);
+      substitutions.push(command.slice(i, end + 1));
+      i = end;
+    } else if (c === '`') {
+      const end = command.indexOf('`', i + 1);
+      const stop = end === -1 ? command.length - 1 : end;
+      substitutions.push(command.slice(i, stop + 1));
+      i = stop;
+    } else if (c === '$') {
+      const match = /^\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))/.exec(command.slice(i, i + 200));
+      const name = match?.[1] ?? match?.[2];
+      if (match !== null && name !== undefined) {
+        variables.push(name);
+        i += match[0].length - 1;
+      }
+    }
+  }
+  return { variables, substitutions };
+}
+
+/** The offset of the `)` that closes the `(` at `open` (the text's end when none does). */
+function closing(text: string, open: number): number {
+  let depth = 0;
+  for (let j = open; j < text.length; j++) {
+    if (text[j] === '(') depth++;
+    else if (text[j] === ')' && --depth === 0) return j;
+  }
+  return text.length - 1;
+}

@@ -1513,3 +1513,62 @@ ${use}`;
     expect(scanWith(RULE, workflow('', js)).map((f) => f.severity)).toEqual(['HIGH']);
   });
 });
+
+describe(`${RULE}: a value split into the words of a comment's call with a write token`, () => {
+  const job = (steps: string, permissions = '{ pull-requests: write }') => ON + yaml`
+    permissions: ${permissions}
+    jobs:
+      comment:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/download-artifact@v4
+            with:
+              run-id: \${{ github.event.workflow_run.id }}
+${steps}
+  `;
+  const inline = (command: string, check = '') => `          - run: |
+              PR=$(cat NR)${check}
+              ${command}
+            env:
+              GH_TOKEN: \${{ secrets.GITHUB_TOKEN }}`;
+  const viaEnv = (command: string) => `          - id: pr
+            run: echo "number=$(cat NR)" >> "$GITHUB_OUTPUT"
+          - run: ${command}
+            env:
+              GH_TOKEN: \${{ github.token }}
+              PR: \${{ steps.pr.outputs.number }}`;
+
+  it('is MEDIUM when the value is expanded unquoted into `gh` with a token that can write (argument injection)', () => {
+    const [api] = scanWith(RULE, job(inline('gh api repos/$GITHUB_REPOSITORY/issues/$PR/comments -f body="Thanks"')));
+    expect(api?.severity).toBe('MEDIUM');
+    expect(api?.description).toContain('expands what it reads unquoted in `gh api repos/$GITHUB_REPOSITORY/issues/$PR/comments');
+    expect(api?.description).toContain('argument injection');
+    const [pr] = scanWith(RULE, job(viaEnv('gh pr comment $PR --body "Thanks"')));
+    expect(pr?.severity).toBe('MEDIUM');
+    expect(pr?.description).toContain('its script expands it unquoted in `gh pr comment $PR --body "Thanks"`');
+    // A file read in an unquoted substitution splits the same way.
+    const [sub] = scanWith(RULE, job(`          - run: gh pr comment $(cat NR) --body "Thanks"
+            env:
+              GH_TOKEN: \${{ secrets.GITHUB_TOKEN }}`));
+    expect(sub?.severity).toBe('MEDIUM');
+    // Another credential given as the token can write whatever the job's token is.
+    const [bot] = scanWith(RULE, job(viaEnv('gh pr comment $PR --body "Thanks"').replace('${{ github.token }}', '${{ secrets.BOT_TOKEN }}'), '{ contents: read }'));
+    expect(bot?.severity).toBe('MEDIUM');
+  });
+
+  it('stays LOW when the value is quoted, checked as a number, or the token cannot write', () => {
+    expect(scanWith(RULE, job(inline('gh api "repos/$GITHUB_REPOSITORY/issues/$PR/comments" -f body="Thanks"'))).map((f) => f.severity)).toEqual(['LOW']);
+    expect(scanWith(RULE, job(viaEnv('gh pr comment "$PR" --body "Thanks"'))).map((f) => f.severity)).toEqual(['LOW']);
+    expect(scanWith(RULE, job(`          - run: gh pr comment "$(cat NR)" --body "Thanks"
+            env:
+              GH_TOKEN: \${{ secrets.GITHUB_TOKEN }}`)).map((f) => f.severity)).toEqual(['LOW']);
+    // Checked against an anchored number pattern before the call: no claim, as for any validated value.
+    const checked = scanWith(RULE, job(inline('gh pr comment $PR --body "Thanks"', `\n              [[ "$PR" =~ ^[0-9]+$ ]] || exit 1`)));
+    expect(checked.every((f) => f.severity === 'LOW')).toBe(true);
+    // A read-only token, or none given to the command.
+    expect(scanWith(RULE, job(viaEnv('gh pr comment $PR --body "Thanks"'), '{ contents: read }')).map((f) => f.severity)).toEqual(['LOW']);
+    expect(scanWith(RULE, job(`          - run: |
+              PR=$(cat NR)
+              gh pr comment $PR --body "Thanks"`)).map((f) => f.severity)).toEqual(['LOW']);
+  });
+});
