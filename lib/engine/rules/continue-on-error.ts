@@ -167,11 +167,32 @@ function exitsOnFailure(line: ScriptSpan, list: readonly Pipeline[], index: numb
 }
 
 /**
+ * The file names the commands of `list` name (words with a `.` or `/`, quotes and a leading `./` dropped, as
+ * written and by their last segment); with `all`, every word, so that a later `sh installer.sh` or
+ * `./installer.sh` is found.
+ */
+function fileWords(list: readonly Pipeline[], all = false): Set<string> {
+  const result = new Set<string>();
+  for (const pipeline of list) {
+    for (const command of pipeline.commands) {
+      for (const raw of words(command.text)) {
+        const word = raw.replace(/^["']|["']$/g, '').replace(/^\.\//, '');
+        if (word === '' || word.startsWith('-') || (!all && !/[./]/.test(word))) continue;
+        result.add(word);
+        result.add(word.replace(/^.*\//, ''));
+      }
+    }
+  }
+  return result;
+}
+
+/**
  * True when the step's script runs a checksum or signature verification, runs something after it, and every
  * verification's failure stops what follows it (step-shell.ts for the shell's `-e` and `pipefail`):
  * - an `&&` chain to the end of the script (`sha256sum -c tool.sha256 && sh install.sh`): the rest of the chain
- *   is skipped, and nothing comes after it; an `&&` chain followed by more (`;`, a later line) does not stop
- *   it, since `-e` does not act on a failure inside an `&&` list;
+ *   is skipped; an `&&` chain followed by more (`;`, a later line) stops only the chain, since `-e` does not
+ *   act on a failure inside an `&&` list, so it counts when the chain names the file it uses after the check
+ *   and nothing after the chain names that file;
  * - `|| exit 1` (or a `{ ...; exit 1; }` block) before a later line;
  * - a check on its own, followed by `;` or a later line, when the shell has `-e` (the default `bash -e`, `shell:
  *   bash`, `shell: sh`, or the script's own `set -e`) and nothing masks the failure: not after `||`, not in a
@@ -214,7 +235,14 @@ export function verificationStops(step: Step): boolean {
           if (!exitsOnFailure(line, list, end)) return false;
           continue;
         }
-        if (!lastLine || end !== list.length - 1) return false;
+        // More follows the chain: `-e` does not act on a failure inside it, so later commands run; they run the
+        // unverified file only if they name it. The chain's own use of it was skipped.
+        if (!lastLine || end !== list.length - 1) {
+          const used = fileWords(list.slice(index + 1, end + 1));
+          if (used.size === 0) return false;
+          const later = [...list.slice(end + 1), ...lines.slice(lineIndex + 1).flatMap((l) => pipelines(l))];
+          if ([...fileWords(later, true)].some((w) => used.has(w))) return false;
+        }
         continue;
       }
       if (after === '||') {

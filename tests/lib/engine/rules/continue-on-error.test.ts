@@ -100,13 +100,19 @@ ${script.split('\n').map((l) => `                ${l}`).join('\n')}
       expect(reported(`set -euo pipefail\n${separate}`, '\n          defaults: { run: { shell: "bash {0}" } }')).toBe(0);
       expect(reported(separate, '\n          defaults: { run: { shell: "bash -e {0}" } }')).toBe(0);
       expect(reported('sha256sum -c installer.sh.sha256 || { echo "bad checksum"; exit 1; }\nsh installer.sh', '\n          defaults: { run: { shell: "bash {0}" } }')).toBe(0);
+      // An `&&` chain that uses the file after the check, then more lines that do not name it: a failed check
+      // skips the rest of the chain, and the later lines never run the unverified file.
+      expect(reported('wget -q https://example.com/installer.sh && echo "abc  installer.sh" | sha256sum -c && sh installer.sh\necho done\nrm -f build.log')).toBe(0);
+      expect(reported('sha256sum -c tool.tar.gz.sha256 && tar xzf tool.tar.gz\n./tool/install.sh')).toBe(0);
     });
 
     it('positive: a check whose failure lets the script go on to the file, or that gates nothing in its step', () => {
       for (const [script, extra] of [
         // Masked: `|| true`, or an `&&` list followed by more (`-e` does not act inside an `&&` list).
         ['sha256sum -c installer.sh.sha256 || true\nsh installer.sh', ''],
-        ['sha256sum -c tool.tar.gz.sha256 && tar xzf tool.tar.gz\n./tool/install.sh', ''],
+        // An `&&` chain that uses the file, followed by a line that names the same file again.
+        ['wget -q https://example.com/installer.sh && echo "abc  installer.sh" | sha256sum -c && sh installer.sh\nsh installer.sh', ''],
+        ['sha256sum -c installer.sh.sha256 && sh installer.sh\n./installer.sh --again', ''],
         ['sha256sum -c installer.sh.sha256 && echo verified; sh installer.sh', ''],
         // Not the last command of a pipeline, without pipefail (the default `bash -e` has none).
         ['sha256sum -c installer.sh.sha256 | tee check.log\nsh installer.sh', ''],
