@@ -227,7 +227,8 @@ export function registryServices(job: Job | null): string[] {
 export function scratchRegistryReference(reference: string, services: readonly string[]): boolean {
   const host = (reference.trim().replace(/^["']|["']$/g, '').replace(/^(?:docker|oci):\/\//, '').split('/')[0] ?? '').toLowerCase();
   if (!reference.includes('/')) return false;
-  const name = host.replace(/:\d+$/, '');
+  // The port as a number or as an expression (`localhost:${{ job.services.registry.ports[5000] }}`).
+  const name = host.replace(/:(?:\d+|\$\{\{[^}]*\}\})$/, '');
   return /^(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1\]|ttl\.sh|kind-registry)$/.test(name) || services.includes(name);
 }
 
@@ -249,7 +250,7 @@ function referencedEnv(step: Step, script: string): string[] {
 }
 
 /** Container pushes, by the image words they push (`docker push X`, `-t X` with `--push`). */
-const PUSHED_IMAGE = /\b(?:docker|podman|buildah)\s+(?:image\s+)?push\s+(?:--?\S+\s+)*([^\s;&|]+)/g;
+const PUSHED_IMAGE = /\b(?:docker|podman|buildah)\s+(?:image\s+)?push\s+(?:--?\S+\s+)*((?:\$\{\{[^}\n]*\}\}|[^\s;&|])+)/g;
 
 /**
  * True when every image a container-pushing script pushes goes to a registry the job itself started or a
@@ -260,12 +261,21 @@ function scriptPushesToScratch(step: Step, script: string, services: readonly st
   const targets = [...script.matchAll(PUSHED_IMAGE)].map((m) => m[1] ?? '');
   // `docker buildx build --push -t X`: the tags of a building line that pushes.
   for (const line of script.replace(/\\\r?\n/g, ' ').split('\n')) {
-    if (/\bbuildx\s+build\b/.test(line) && /\s--push\b|type=registry|push=true/.test(line)) for (const m of line.matchAll(/(?:^|\s)(?:-t|--tag)[=\s]+(\S+)/g)) targets.push(m[1] ?? '');
+    if (/\bbuildx\s+build\b/.test(line) && /\s--push\b|type=registry|push=true/.test(line)) for (const m of line.matchAll(/(?:^|\s)(?:-t|--tag)[=\s]+((?:\$\{\{[^}]*\}\}|\S)+)/g)) targets.push(m[1] ?? '');
   }
   if (targets.length === 0) return null;
   const env = new Map<string, string>();
   for (const scope of [step.job?.workflow.env, step.job?.env, step.env]) for (const pair of scope?.pairs ?? []) env.set(keyText(pair.key), getText(scope, keyText(pair.key)) ?? '');
   const expand = (word: string) => word.replace(/\$\{\{\s*env\.(\w+)\s*\}\}|\$\{(\w+)\}|\$(\w+)/g, (all, a?: string, b?: string, c?: string) => env.get(a ?? b ?? c ?? '') ?? all);
+  // The script's own assignments of a literal (`IMAGE=localhost:5000/app:ci`, `export IMAGE="$REGISTRY/app"`),
+  // read in order; a name assigned twice is dropped (which value a push sees is not followed).
+  const assigned = new Set<string>();
+  for (const m of script.matchAll(/^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w*)=("[^"\n$`]*(?:\$\{?\w+\}?[^"\n$`]*)*"|'[^'\n]*'|[^\s;&|$`'"]*(?:\$\{?\w+\}?[^\s;&|$`'"]*)*)[ \t]*(?:$|;|#)/gm)) {
+    const name = m[1] ?? '';
+    if (assigned.has(name)) env.delete(name);
+    else env.set(name, expand((m[2] ?? '').replace(/^["']|["']$/g, '')));
+    assigned.add(name);
+  }
   return targets.every((t) => scratchRegistryReference(expand(t.replace(/["']/g, '')), services));
 }
 
@@ -295,11 +305,30 @@ export function publishesForReal(p: PublishingStep): boolean {
     const args = getText(p.step.with, 'args') ?? '';
     return !rehearses(args, literalEnv(p.step)) && !/^\s*(check|build)\b/.test(args);
   }
-  if (p.evidence === 'docker/build-push-action' || p.evidence === 'redhat-actions/push-to-registry') {
-    const targets = p.evidence === 'docker/build-push-action' ? imageTargets(p.step) : [`${getText(p.step.with, 'registry') ?? ''}/x`];
+  if (p.evidence === 'docker/build-push-action' || p.evidence === 'redhat-actions/push-to-registry' || p.evidence === 'docker/bake-action') {
+    const targets =
+      p.evidence === 'docker/build-push-action' ? imageTargets(p.step) : p.evidence === 'docker/bake-action' ? bakeTargets(p.step) : [`${getText(p.step.with, 'registry') ?? ''}/x`];
     if (targets.length > 0 && targets.every((t) => scratchRegistryReference(t, services))) return false;
   }
   return true;
+}
+
+/**
+ * The images a `docker/metadata-action` step of the job with id `id` names (`images:`, one a line or
+ * comma-separated, `name=` forms read): the tags it outputs are of these images. Null when there is no such step.
+ */
+function metadataImages(step: Step, id: string): string[] | null {
+  const meta = step.job?.steps.find((s) => s.id === id && s.usesRef?.kind === 'repository' && s.usesRef.slug === 'docker/metadata-action');
+  if (meta === undefined) return null;
+  const images = (getText(meta.with, 'images') ?? '').split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const names = images.map((line) => (/(?:^|,)\s*name=([^,\s]+)/.exec(line)?.[1] ?? line.split(',')[0] ?? '').trim());
+  // A name with a blank in it (two images folded onto one line) is not read.
+  return names.some((n) => /\s/.test(n)) ? null : names;
+}
+
+/** The images of a `docker/bake-action` step whose `set:` overrides every target's tags (`*.tags=...`); empty otherwise. */
+function bakeTargets(step: Step): string[] {
+  return [...(getText(step.with, 'set') ?? '').matchAll(/(?:^|[\s,])\*\.tags=([^\s,]+)/g)].map((m) => m[1] ?? '');
 }
 
 /** The images a `docker/build-push-action` step pushes: its `tags`, and the `name=` of a registry `outputs`. */
@@ -307,7 +336,11 @@ function imageTargets(step: Step): string[] {
   const env = new Map<string, string>();
   for (const scope of [step.job?.workflow.env, step.job?.env, step.env]) for (const pair of scope?.pairs ?? []) env.set(keyText(pair.key), getText(scope, keyText(pair.key)) ?? '');
   const expand = (word: string) => word.replace(/\$\{\{\s*env\.(\w+)\s*\}\}/g, (all, name: string) => env.get(name) ?? all);
-  const tags = (getText(step.with, 'tags') ?? '').split(/[\n,]+/).map((t) => t.trim()).filter((t) => t !== '');
+  // `tags: ${{ steps.meta.outputs.tags }}`: the tags of the images a docker/metadata-action step of the job names.
+  const tags = (getText(step.with, 'tags') ?? '').split(/[\n,]+/).map((t) => t.trim()).filter((t) => t !== '').flatMap((t) => {
+    const id = /^\$\{\{\s*steps\.([\w-]+)\.outputs\.tags\s*\}\}$/.exec(t)?.[1];
+    return (id === undefined ? null : metadataImages(step, id)) ?? [t];
+  });
   const outputs = [...(getText(step.with, 'outputs') ?? '').matchAll(/\bname=([^,\s]+)/g)].map((m) => m[1] ?? '');
   return [...tags, ...outputs].map(expand);
 }

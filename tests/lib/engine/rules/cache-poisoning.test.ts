@@ -1148,6 +1148,61 @@ describe('cache-poisoning: a push to a registry the job started is not shipping'
   it('reports when the job pushes to a real registry', () => {
     expect(positions(scanWith(RULE, job('docker tag app ghcr.io/example/app:1 && docker push ghcr.io/example/app:1')))).toEqual(['13:15 LOW']);
   });
+
+  const steps = (body: string) => yaml`
+    on:
+      push:
+        tags: ['v*']
+    jobs:
+      image:
+        runs-on: ubuntu-latest
+        services:
+          registry:
+            image: registry:2
+            ports: ['5000:5000']
+        steps:
+          - uses: actions/checkout@v4
+          - uses: actions/setup-go@v5
+          - run: go build ./...
+${body}
+  `;
+  const metadata = (images: string) => `          - id: meta
+            uses: docker/metadata-action@v5
+            with:
+              images: ${images}
+          - uses: docker/build-push-action@v6
+            with:
+              push: true
+              tags: \${{ steps.meta.outputs.tags }}`;
+  const script = (lines: string) => `          - run: |
+${lines.split('\n').map((l) => `              ${l}`).join('\n')}`;
+  const bake = (set: string) => `          - uses: docker/bake-action@v5
+            with:
+              push: true${set === '' ? '' : `\n              set: '${set}'`}`;
+
+  it('negative: tags from docker/metadata-action of the scratch registry, a script variable holding it, a bake whose every tag goes there', () => {
+    for (const body of [
+      metadata('localhost:5000/app'),
+      metadata('name=registry:5000/app,enable=true'),
+      script('IMAGE=localhost:5000/app:ci\ndocker build -t "$IMAGE" .\ndocker push "$IMAGE"'),
+      script('export REPO="localhost:5000"\ndocker push ${REPO}/app:ci'),
+      bake('*.tags=localhost:5000/app:ci'),
+      // The service's port read from the job context.
+      script('docker push localhost:${{ job.services.registry.ports[5000] }}/app:ci'),
+    ]) expect(scanWith(RULE, steps(body)), body).toEqual([]);
+  });
+
+  it('positive: metadata-action images of a real registry, a script variable naming one (or assigned twice), a bake with its file\'s tags', () => {
+    for (const body of [
+      metadata('ghcr.io/example/app'),
+      metadata('|\n                localhost:5000/app\n                ghcr.io/example/app'),
+      metadata('localhost:5000/app\n                ghcr.io/example/app'),
+      script('IMAGE=ghcr.io/example/app:1\ndocker push "$IMAGE"'),
+      script('IMAGE=localhost:5000/app:ci\nif [ "$REAL" = 1 ]; then\n  IMAGE=ghcr.io/example/app:1\nfi\ndocker push "$IMAGE"'),
+      script('IMAGE=$(cat image.txt)\ndocker push "$IMAGE"'),
+      bake(''),
+    ]) expect(positions(scanWith(RULE, steps(body))).length, body).toBe(1);
+  });
 });
 
 describe(`${RULE}: a release published with Nx (issue 25)`, () => {
