@@ -288,7 +288,13 @@ function scriptPushesToScratch(step: Step, script: string, services: readonly st
  * `publishingStep` is kept as it is; callers that care about real releases (provenance, signing) filter with this.
  */
 export function publishesForReal(p: PublishingStep): boolean {
-  const services = registryServices(p.step.job);
+  return publishesForRealIn(p, p.step.job);
+}
+
+/** `publishesForReal` for a step run in `job` (the calling job, for a step of a composite action). */
+export function publishesForRealIn(p: PublishingStep, job: Job | null): boolean {
+  // A step of a composite action has no job of its own: the services are those of the job that calls it.
+  const services = registryServices(job);
   if (typeof p.step.run?.value === 'string') {
     const script = p.step.run.value;
     // An image push is judged by where each image goes: a push to the runner's registry beside a real one still publishes.

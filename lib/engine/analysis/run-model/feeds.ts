@@ -7,7 +7,7 @@
 import type { Job, Workflow } from '../../model/workflow.js';
 import { ScanCache } from '../../model/scan-cache.js';
 import { getText } from '../../yaml/model.js';
-import { publishesForReal, publishingStep, type PublishingStep } from '../publishing.js';
+import { publishesForRealIn, publishingStep, type PublishingStep } from '../publishing.js';
 import type { CalledStep, JobRun, RunModel } from './index.js';
 import { flatMap } from '../../model/arrays.js';
 
@@ -21,7 +21,7 @@ export interface Publisher {
 export function publishersOf(run: JobRun): Publisher[] {
   return flatMap(run.steps, ({ step, caller }) => {
     const publishing = publishingStep(step);
-    return publishing !== null && publishesForReal(publishing) ? [{ publishing, caller }] : [];
+    return publishing !== null && publishesForRealIn(publishing, caller.job) ? [{ publishing, caller }] : [];
   });
 }
 

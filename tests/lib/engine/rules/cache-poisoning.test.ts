@@ -1192,6 +1192,20 @@ ${lines.split('\n').map((l) => `              ${l}`).join('\n')}`;
     ]) expect(scanWith(RULE, steps(body)), body).toEqual([]);
   });
 
+  it('a composite action\'s push is judged with the services of the job that calls it', () => {
+    const action = (image: string) => ({ path: '.github/actions/push/action.yml', text: yaml`
+      name: push
+      runs:
+        using: composite
+        steps:
+          - run: docker push ${image}
+            shell: bash
+    ` });
+    const workflow = { path: '.github/workflows/image.yml', text: steps('          - uses: ./.github/actions/push') };
+    expect(scanWith(RULE, [action('registry:5000/app:ci'), workflow]).filter((f) => f.file === workflow.path)).toEqual([]);
+    expect(positions(scanWith(RULE, [action('ghcr.io/example/app:1'), workflow]).filter((f) => f.file === workflow.path)).length).toBe(1);
+  });
+
   it('positive: metadata-action images of a real registry, a script variable naming one (or assigned twice), a bake with its file\'s tags', () => {
     for (const body of [
       metadata('ghcr.io/example/app'),
