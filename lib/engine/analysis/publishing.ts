@@ -249,8 +249,8 @@ function referencedEnv(step: Step, script: string): string[] {
   return values;
 }
 
-/** Container pushes, by the image words they push (`docker push X`, `-t X` with `--push`). */
-const PUSHED_IMAGE = /\b(?:docker|podman|buildah)\s+(?:image\s+)?push\s+(?:--?\S+\s+)*((?:\$\{\{[^}\n]*\}\}|[^\s;&|])+)/g;
+/** Container pushes, by the image words they push (`docker push X`, `podman push X DEST`, `-t X` with `--push`). */
+const PUSHED_IMAGE = /\b(docker|podman|buildah)\s+(?:image\s+)?push\s+(?:--?\S+\s+)*((?:\$\{\{[^}\n]*\}\}|[^\s;&|])+)(?:[ \t]+((?:\$\{\{[^}\n]*\}\}|[^\s;&|#<>\\-])(?:\$\{\{[^}\n]*\}\}|[^\s;&|])*))?/g;
 
 /**
  * True when every image a container-pushing script pushes goes to a registry the job itself started or a
@@ -258,7 +258,8 @@ const PUSHED_IMAGE = /\b(?:docker|podman|buildah)\s+(?:image\s+)?push\s+(?:--?\S
  * goes elsewhere; null when the script names no pushed image the scan can read.
  */
 function scriptPushesToScratch(step: Step, script: string, services: readonly string[]): boolean | null {
-  const targets = [...script.matchAll(PUSHED_IMAGE)].map((m) => m[1] ?? '');
+  // `podman push SOURCE DESTINATION` (and buildah's): the image goes to the destination.
+  const targets = [...script.matchAll(PUSHED_IMAGE)].map((m) => (m[1] !== 'docker' ? m[3] : undefined) ?? m[2] ?? '');
   // `docker buildx build --push -t X`: the tags of a building line that pushes.
   for (const line of script.replace(/\\\r?\n/g, ' ').split('\n')) {
     if (/\bbuildx\s+build\b/.test(line) && /\s--push\b|type=registry|push=true/.test(line)) for (const m of line.matchAll(/(?:^|\s)(?:-t|--tag)[=\s]+((?:\$\{\{[^}]*\}\}|\S)+)/g)) targets.push(m[1] ?? '');

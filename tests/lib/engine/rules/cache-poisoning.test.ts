@@ -1187,6 +1187,10 @@ ${lines.split('\n').map((l) => `              ${l}`).join('\n')}`;
       script('IMAGE=localhost:5000/app:ci\ndocker build -t "$IMAGE" .\ndocker push "$IMAGE"'),
       script('export REPO="localhost:5000"\ndocker push ${REPO}/app:ci'),
       bake('*.tags=localhost:5000/app:ci'),
+      // podman and buildah push a local image to a destination.
+      script('podman push app localhost:5000/app:ci'),
+      // docker push takes one image: what follows it on the line (a quote, a continuation) is no destination.
+      script('IMAGE=localhost:5000/app:ci\nsetsid -f bash -c "sleep 5 && docker push \'$IMAGE\'" \\\n  </dev/null >/tmp/push.log 2>&1'),
       // The service's port read from the job context.
       script('docker push localhost:${{ job.services.registry.ports[5000] }}/app:ci'),
     ]) expect(scanWith(RULE, steps(body)), body).toEqual([]);
@@ -1214,6 +1218,7 @@ ${lines.split('\n').map((l) => `              ${l}`).join('\n')}`;
       script('IMAGE=ghcr.io/example/app:1\ndocker push "$IMAGE"'),
       script('IMAGE=localhost:5000/app:ci\nif [ "$REAL" = 1 ]; then\n  IMAGE=ghcr.io/example/app:1\nfi\ndocker push "$IMAGE"'),
       script('IMAGE=$(cat image.txt)\ndocker push "$IMAGE"'),
+      script('podman push localhost:5000/app:ci ghcr.io/example/app:1'),
       bake(''),
     ]) expect(positions(scanWith(RULE, steps(body))).length, body).toBe(1);
   });
