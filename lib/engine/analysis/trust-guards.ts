@@ -178,10 +178,45 @@ const jobCache = new ScanCache<Job, TrustPaths>();
 export function jobTrust(job: Job): TrustPaths {
   const cached = jobCache.get(job);
   if (cached !== undefined) return cached;
-  jobCache.set(job, [[]]);
-  const paths = computeJobTrust(job, undefined);
-  jobCache.set(job, paths);
-  return paths;
+  settleNeeds(job, (j) => jobCache.get(j), (j, paths) => jobCache.set(j, paths), (j) => computeJobTrust(j, undefined));
+  return jobCache.get(job) ?? [[]];
+}
+
+/** The jobs whose trust a job's own depends on: its `needs:`, unless a status function lets it run whatever they did. */
+function followedNeeds(job: Job): Job[] {
+  const condition = job.if?.kind === 'scalar' ? String(job.if.value ?? '') : '';
+  if (STATUS_FUNCTIONS.test(condition)) return [];
+  const found: Job[] = [];
+  for (const id of job.needs) {
+    const needed = job.workflow.jobs.find((j) => j.id === id);
+    if (needed !== undefined) found.push(needed);
+  }
+  return found;
+}
+
+/**
+ * Computes a job's trust and that of every job it needs, deepest first, without recursion: a chain of thousands
+ * of `needs:` would otherwise take a stack frame pair per level. The order and the placeholders are those of a
+ * depth-first recursion: a job in progress reads as unguarded (`[[]]`) to the jobs it needs, so a cycle of
+ * `needs` (rejected by GitHub) reads as unguarded, and each job's needs are settled before it is computed.
+ */
+function settleNeeds(job: Job, get: (job: Job) => TrustPaths | undefined, set: (job: Job, paths: TrustPaths) => void, compute: (job: Job) => TrustPaths): void {
+  const stack: { job: Job; needs: Job[]; next: number }[] = [];
+  const enter = (j: Job) => {
+    set(j, [[]]);
+    stack.push({ job: j, needs: followedNeeds(j), next: 0 });
+  };
+  enter(job);
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    if (top.next < top.needs.length) {
+      const needed = top.needs[top.next++]!;
+      if (get(needed) === undefined) enter(needed);
+      continue;
+    }
+    stack.pop();
+    set(top.job, compute(top.job));
+  }
 }
 
 const eventJobCache = new ScanCache<Job, Map<string, TrustPaths>>();
@@ -201,10 +236,13 @@ export function jobTrustOn(job: Job, event: string): TrustPaths {
   const cached = byEvent.get(event);
   if (cached !== undefined) return cached;
   // A cycle of `needs` (rejected by GitHub) reads as unguarded, as in `jobTrust`.
-  byEvent.set(event, [[]]);
-  const paths = computeJobTrust(job, event);
-  byEvent.set(event, paths);
-  return paths;
+  const mapOf = (j: Job) => {
+    let map = eventJobCache.get(j);
+    if (map === undefined) eventJobCache.set(j, (map = new Map()));
+    return map;
+  };
+  settleNeeds(job, (j) => mapOf(j).get(event), (j, paths) => mapOf(j).set(event, paths), (j) => computeJobTrust(j, event));
+  return byEvent.get(event) ?? [[]];
 }
 
 function computeJobTrust(job: Job, event: string | undefined): TrustPaths {
@@ -225,14 +263,9 @@ function computeJobTrust(job: Job, event: string | undefined): TrustPaths {
       paths = paths.map((path) => [...path, guard]);
     }
   }
-  const condition = job.if?.kind === 'scalar' ? String(job.if.value ?? '') : '';
-  if (!STATUS_FUNCTIONS.test(condition)) {
-    for (const id of job.needs) {
-      const needed = job.workflow.jobs.find((j) => j.id === id);
-      if (needed === undefined) continue;
-      const neededPaths = event === undefined ? jobTrust(needed) : jobTrustOn(needed, event);
-      paths = product(paths, withAuthorization(neededPaths, needed, Infinity));
-    }
+  for (const needed of followedNeeds(job)) {
+    const neededPaths = event === undefined ? jobTrust(needed) : jobTrustOn(needed, event);
+    paths = product(paths, withAuthorization(neededPaths, needed, Infinity));
   }
   return paths;
 }
