@@ -175,7 +175,7 @@ function hasInput(step: Step, name: string): boolean {
 }
 
 /** A shell line that reads a file's content (`$(cat x)`, `< x`, `jq ... x`, `read`). */
-export const READS_FILE = /\$\(\s*<|\$\(\s*(cat|head|tail|jq|yq|awk|sed|grep|cut|tr|unzip|base64|xargs)\b|`\s*(cat|head|tail|jq)\b|(^|[;&|]\s*)(cat|head|tail|jq|yq|awk|sed|grep|cut)\b|<\s*["']?[\w./$-]|\bread\b|Get-Content/;
+export const READS_FILE = /\$\(\s*<|\$\(\s*(cat|head|tail|jq|yq|awk|sed|grep|cut|tr|unzip|base64|xargs)\b|`\s*(cat|head|tail|jq)\b|(^|[;&|]\s*)(cat|head|tail|jq|yq|awk|sed|grep|cut)\b|(^|[;&|]\s*)unzip\s+-[a-zA-Z]*[pc]\b|<\s*["']?[\w./$-]|\bread\b|Get-Content/;
 
 /**
  * The first download of an outsider's artifacts (a fork's run, `downloadContent` `outsider`) in the job of

@@ -1572,3 +1572,33 @@ ${steps}
               gh pr comment $PR --body "Thanks"`)).map((f) => f.severity)).toEqual(['LOW']);
   });
 });
+
+describe(`${RULE}: content written straight into \`$GITHUB_OUTPUT\``, () => {
+  it('says the outputs reach the `if:` and the comment that read them, not that their content reaches nothing', () => {
+    const workflow = (write: string) => ON + yaml`
+      permissions: { pull-requests: write }
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                run-id: \${{ github.event.workflow_run.id }}
+            - id: pr
+              run: ${write}
+            - if: steps.pr.outputs.number != ''
+              run: gh pr comment "$PR" --body hi
+              env:
+                GH_TOKEN: \${{ github.token }}
+                PR: \${{ steps.pr.outputs.number }}
+    `;
+    for (const write of ['unzip -p pr.zip >> "$GITHUB_OUTPUT"', 'cat NR >> "$GITHUB_OUTPUT"']) {
+      const [finding] = scanWith(RULE, workflow(write));
+      expect(finding?.severity).toBe('LOW');
+      expect(finding?.description).not.toContain('reaches no command, output or condition');
+      expect(finding?.description).toContain('decides in its `if:` whether it runs (`steps.pr.outputs`), and it only posts a comment');
+    }
+    // Unzipped to disk, not printed: the line reads no content.
+    expect(scanWith(RULE, workflow('unzip pr.zip >> "$GITHUB_OUTPUT"'))[0]?.description).toContain('reaches no command, output or condition');
+  });
+});
