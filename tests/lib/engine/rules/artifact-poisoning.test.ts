@@ -308,7 +308,7 @@ ${later}
     expect(scanWith(RULE, workflow('${{ env.DIR }}', status)).map((f) => f.severity)).toEqual(['HIGH']);
   });
 
-  it('reading a file in a command substitution is not running it; a pull request number for a comment is LOW (bevy ci-comment-failures)', () => {
+  it('reading a file in a command substitution is not running it; a pull request number for a comment is LOW (a workflow that comments on CI failures)', () => {
     const findings = scanWith(RULE, ON + yaml`
       jobs:
         comment:
