@@ -167,16 +167,7 @@ export function labelCommand(text: string): boolean {
  * its job's or its workflow's `env:` is the run's token, or none is given): what it does starts no workflow.
  */
 export function runToken(step: Step): boolean {
-  const values: string[] = [];
-  const collect = (node: Parameters<typeof getText>[0]) => {
-    if (node?.kind !== 'map') return;
-    for (const pair of node.pairs) if (TOKEN_KEYS.has(String(pair.key.value)) && pair.value.kind === 'scalar') values.push(String(pair.value.value ?? ''));
-  };
-  collect(step.with);
-  collect(step.env);
-  if (step.job !== null) collect(step.job.env);
-  if (step.owner.kind === 'workflow') collect(step.owner.env);
-  return values.every((v) => RUN_TOKEN.test(v));
+  return givenToken(step) !== 'other';
 }
 
 /**
