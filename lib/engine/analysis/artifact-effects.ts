@@ -8,7 +8,7 @@ import { within } from './run-model/execution.js';
 import { namedByArtifact } from './pr-head.js';
 import { dependentJobs } from './validation.js';
 import { codeOf } from './run-model/workspace.js';
-import { nothingReads, outsiderReach, jobClaim, severityOf, type JobRun, type Reach, type RunModel, type TracedExecution, type WorkspaceEntry } from './run-model/index.js';
+import { nothingReads, outsiderStarts, jobClaim, severityOf, type JobRun, type Reach, type RunModel, type TracedExecution, type WorkspaceEntry } from './run-model/index.js';
 import type { Severity } from '../types.js';
 import { givenToken } from './notices.js';
 import { readOnlyToken } from './run-model/holdings.js';
@@ -143,8 +143,8 @@ export function downloadSeverity(runs: RunModel, effect: Pick<DownloadEffect, 'r
   if (use?.kind === 'data' && effect.steersOnlyBareJobs) return { severity: 'LOW', executes: false, act: 'bare' };
   // Their content steers what the job does without running as code: MEDIUM at most, and only an outsider's. So does
   // a value split into the words of a call made with a write token: the fork adds options and arguments to it.
-  if ((use?.kind === 'comment' || use?.kind === 'status') && use.splitsArgs !== undefined) return { severity: outsiderReach(reach) || reach.level === 'unreviewed-environment' ? 'MEDIUM' : 'LOW', executes: false, act: 'argv' };
-  if (use?.kind === 'data') return { severity: outsiderReach(reach) || reach.level === 'unreviewed-environment' ? 'MEDIUM' : 'LOW', executes: false, act: 'steers' };
+  if ((use?.kind === 'comment' || use?.kind === 'status') && use.splitsArgs !== undefined) return { severity: outsiderStarts(reach) ? 'MEDIUM' : 'LOW', executes: false, act: 'argv' };
+  if (use?.kind === 'data') return { severity: outsiderStarts(reach) ? 'MEDIUM' : 'LOW', executes: false, act: 'steers' };
   return { severity: 'LOW', executes: false, act: 'low' };
 }
 

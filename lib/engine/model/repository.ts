@@ -57,7 +57,6 @@ export class RepositoryModel {
   }
 }
 
-/** `./.github/actions/setup/` -> `.github/actions/setup`; `.` and `./` -> ''. */
 /** True when a relative path climbs above its root at some point (`./../action/x`, `a/../../b`): it names nothing inside the root. */
 export function leavesRoot(path: string): boolean {
   let depth = 0;
@@ -69,6 +68,7 @@ export function leavesRoot(path: string): boolean {
   return false;
 }
 
+/** `./.github/actions/setup/` -> `.github/actions/setup`; `.` and `./` -> ''. */
 export function normalizeLocalPath(path: string): string {
   const parts: string[] = [];
   for (const part of path.split('/')) {

@@ -1,6 +1,6 @@
 import { occurrencesIn } from '../analysis/file-scalars.js';
 import { scriptOf } from '../analysis/file-scripts.js';
-import { outsiderReach, whoText, type Reach, type RunModel } from '../analysis/run-model/index.js';
+import { outsiderStarts, whoText, type Reach, type RunModel } from '../analysis/run-model/index.js';
 import { checkoutPersists } from '../analysis/run-model/workspace.js';
 import { isFullSha } from '../model/uses.js';
 import { getScalar, scalarText } from '../yaml/model.js';
@@ -198,11 +198,6 @@ interface Exposure {
   outsider: Reach | null;
   /** How the outsider steers code that runs in the job (their checkout run, their text run as code), or null. */
   steer: string | null;
-}
-
-/** An outsider can start it: anyone, a sticky label, or an environment whose reviewers could not be checked. */
-function outsiderStarts(reach: Reach): boolean {
-  return outsiderReach(reach) || reach.level === 'unreviewed-environment';
 }
 
 /** What a job runs that decides an exposure, whatever the secret and reach: read once per job per scan. */

@@ -347,6 +347,11 @@ export function outsiderReach(reach: Reach): boolean {
   return reach.level === 'anyone' || reach.level === 'sticky-label';
 }
 
+/** An outsider can start it: anyone, a sticky label, or an environment whose reviewers could not be checked. */
+export function outsiderStarts(reach: Reach): boolean {
+  return outsiderReach(reach) || reach.level === 'unreviewed-environment';
+}
+
 /** Who can put a value into a step: a `Reach` with what the maintainer's act in the way vouches for. */
 export interface ValueReach extends Reach {
   /**
