@@ -7,8 +7,10 @@
  * The repository's identity comes from the caller when it knows it (`ScanOptions.repository`: the service's
  * `full_name`, `--github`, a checkout's `origin` remote), and from the workflows themselves: an owner or
  * `owner/name` they compare `github.repository` or `github.repository_owner` against is theirs (a fork keeps
- * its upstream's conditions, whose code it runs anyway), the `owner/name` a file links itself under or a step
- * writes to with the job's own token (`declaredNames`: what a copy without `.git` still says), and a registry
+ * its upstream's conditions, whose code it runs anyway), the `owner/name` a file links itself, its run or its
+ * action folder under or a step writes to with the job's own token (`declaredNames`: what a copy without `.git`
+ * still says), an action repository's call of its own root action by its public name (`selfCalledNames`, read
+ * only when nothing else names the repository), and a registry
  * namespace they push images to is one they hold credentials for. Names compare without case, as GitHub's do.
  *
  * What each answer means for an attacker who takes over the code's publisher (a compromised upstream):
@@ -131,6 +133,13 @@ function readIdentity(repository: RepositoryModel, known: string | null): Reposi
     names.add(name);
     owners.add(name.slice(0, name.indexOf('/')));
   }
+  // The weakest evidence, read only when nothing else names the repository.
+  if (names.size === 0) {
+    for (const name of selfCalledNames(repository)) {
+      names.add(name);
+      owners.add(name.slice(0, name.indexOf('/')));
+    }
+  }
   // Every step of the repository's workflows and of its local (composite) actions.
   const steps = [...flatMap(repository.workflows, (w) => flatMap(w.jobs, (j) => j.steps)), ...flatMap(repository.actions, (a) => a.steps)];
   for (const step of steps) {
@@ -183,7 +192,10 @@ function declaredNames(repository: RepositoryModel): Set<string> {
     if (!model.file.text.includes('github.com/')) continue;
     // A model whose ranges nest (no alias: `fileScalars`, built once per file for the rules anyway) has no node
     // twice, so the walk needs no record of the nodes it has seen.
-    addSelfLinks(model.root, model.file.path, found, fileScalars(model).tree ? null : new Set());
+    // `github.run_id` and `github.sha` are the running repository's in a workflow it runs itself, not in a
+    // reusable workflow (its caller's) or an action (its user's).
+    const ownRun = model.kind === 'workflow' && !model.triggers.some((t) => t.name === 'workflow_call');
+    addSelfLinks(model.root, model.file.path, ownRun, found, fileScalars(model).tree ? null : new Set());
   }
   for (const workflow of repository.workflows) {
     if (workflow.triggers.some((t) => t.name === 'workflow_call')) continue;
@@ -192,16 +204,51 @@ function declaredNames(repository: RepositoryModel): Set<string> {
   return found;
 }
 
+/** Words of a repository's name that say nothing about which action it is. */
+const GENERIC_WORDS: ReadonlySet<string> = new Set(['action', 'actions', 'gh', 'github', 'the', 'for']);
+const nameWords = (text: string): string[] => text.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== '');
+
+/**
+ * An action repository calling its own action by its public name (`acme/setup-widget@main` in the repository of
+ * `acme/setup-widget`, to test the published version): the `owner/name` of a `uses:` (no sub-path) when
+ * - the repository has an action at its root (`action.yml`: it is an action repository; only its root action
+ *   is callable as `owner/name@ref` without a path),
+ * - every word of the called repository's name (`setup`, `widget`; generic words such as `action` and
+ *   `github` left out, at least one left) is a word of that root action's `name:` ("Setup Widget"),
+ * - every input the step passes (`with:`) is an input the root action declares, and
+ * - the root action does not call that action itself (a wrapper is named after what it wraps).
+ * Read only when nothing else names the repository: an action called under another account's name that is
+ * named like this repository's own and takes only its inputs is a fork or a copy of it.
+ */
+function selfCalledNames(repository: RepositoryModel): string[] {
+  const root = repository.actions.find((a) => a.directory === '');
+  if (root === undefined || root.name === null) return [];
+  const title = new Set(nameWords(root.name));
+  const inputs = new Set(root.inputs.map((i) => i.name.toLowerCase()));
+  const wrapped = new Set(flatMap(root.steps, (s) => (s.usesRef?.kind === 'repository' ? [s.usesRef.slug] : [])));
+  const found = new Set<string>();
+  const steps = [...flatMap(repository.workflows, (w) => flatMap(w.jobs, (j) => j.steps)), ...flatMap(repository.actions, (a) => a.steps)];
+  for (const step of steps) {
+    const ref = step.usesRef;
+    if (ref?.kind !== 'repository' || ref.path !== '' || wrapped.has(ref.slug) || PLATFORM_OWNERS.has(ref.owner.toLowerCase())) continue;
+    const words = nameWords(ref.repo).filter((w) => !GENERIC_WORDS.has(w));
+    if (words.length === 0 || !words.every((w) => title.has(w))) continue;
+    const given = step.with === undefined ? [] : step.with.pairs.map((p) => scalarText(p.key)?.toLowerCase() ?? '');
+    if (given.every((key) => inputs.has(key))) found.add(ref.slug);
+  }
+  return [...found];
+}
+
 /**
  * The self-link names of the string values under `root`, in the order `stringScalars` lists them (document order,
  * a node an alias shares read once), without listing every value: only those holding `github.com/` are read.
  */
-function addSelfLinks(root: YNode, path: string, found: Set<string>, seen: Set<YNode> | null): void {
+function addSelfLinks(root: YNode, path: string, ownRun: boolean, found: Set<string>, seen: Set<YNode> | null): void {
   const stack: YNode[] = [root];
   while (stack.length > 0) {
     const current = stack.pop()!;
     if (current.kind === 'scalar') {
-      if (typeof current.value === 'string' && current.value.includes('github.com/')) for (const name of selfLinkNames(path, current.value)) found.add(name);
+      if (typeof current.value === 'string' && current.value.includes('github.com/')) for (const name of selfLinkNames(path, current.value, ownRun)) found.add(name);
       continue;
     }
     if (seen !== null) {
@@ -215,19 +262,31 @@ function addSelfLinks(root: YNode, path: string, found: Set<string>, seen: Set<Y
 
 /** A link to a file or folder on GitHub's web view; the third group is `<ref>/<path>`. */
 const FILE_LINK = /https?:\/\/(?:www\.)?github\.com\/([A-Za-z0-9-]+)\/([A-Za-z0-9._-]+)\/(?:blob|tree|edit|raw)\/([^\s"'`<>()[\]{}#?]+)/gi;
+/**
+ * A link to this run or its commit on GitHub: `github.com/<owner>/<name>/actions/runs/` followed by
+ * `${{ github.run_id }}` / `$GITHUB_RUN_ID`, or `/commit/` followed by `${{ github.sha }}` / `$GITHUB_SHA`.
+ */
+const RUN_LINK = /https?:\/\/(?:www\.)?github\.com\/([A-Za-z0-9-]+)\/([A-Za-z0-9._-]+)\/(?:actions\/runs\/(?:\$\{\{\s*github\.run_id\s*\}\}|\$\{?GITHUB_RUN_ID\b)|commit\/(?:\$\{\{\s*github\.sha\s*\}\}|\$\{?GITHUB_SHA\b))/gi;
+/** The folder of an action file that is not at the repository's root (`tools/lint` of `tools/lint/action.yml`). */
+const ACTION_FOLDER = /^(.+)\/action\.ya?ml$/;
 /** At most this many links are read per file. */
 const MAX_LINKS = 200;
 
 /**
  * The `owner/name` of every link in `text`, a string value of the file at `path`, that points at that file
- * itself. Comments are not read, neither YAML's (the parser drops them) nor a script's or a text's lines that
- * start with `#`: that is where a copied or generated file says where it comes from ("copied from <link>",
- * "edit <link> instead"); a link the file's own values post (a pull request's body naming the workflow that made
- * it) is the running file's.
+ * itself, at the folder of an action that is not at the root (its `tree` view: the action's own page), or, with
+ * `ownRun` (a workflow the repository runs itself), at the run or its commit (`actions/runs/${{ github.run_id }}`,
+ * `commit/${{ github.sha }}`: a run's id and commit are the repository's whose workflow runs, so a link that
+ * works names it). Comments are not read, neither YAML's (the parser drops them) nor a script's or a text's
+ * lines that start with `#`: that is where a copied or generated file says where it comes from ("copied from
+ * <link>", "edit <link> instead"); a link the file's own values post (a pull request's body naming the workflow
+ * that made it) is the running file's.
  */
-export function selfLinkNames(path: string, text: string): string[] {
+export function selfLinkNames(path: string, text: string, ownRun = false): string[] {
   if (!text.includes('github.com/') || path === '') return [];
-  const suffix = `/${path}`;
+  const suffixes = [`/${path}`];
+  const folder = ACTION_FOLDER.exec(path);
+  if (folder !== null && !folder[1]!.startsWith('.github/workflows')) suffixes.push(`/${folder[1] ?? ''}`);
   const found: string[] = [];
   let read = 0;
   const values = text
@@ -236,11 +295,18 @@ export function selfLinkNames(path: string, text: string): string[] {
     .join('\n');
   for (const m of values.matchAll(FILE_LINK)) {
     if (++read > MAX_LINKS) break;
-    // Sentence punctuation after a link is not part of it.
-    const rest = (m[3] ?? '').replace(/[.,;:!]+$/, '');
+    // Sentence punctuation and a trailing `/` after a link are not part of it.
+    const rest = (m[3] ?? '').replace(/[.,;:!]+$/, '').replace(/\/+$/, '');
     // The ref is one segment (`main`, a tag, a commit): a ref with `/` cannot be told from a folder, and a
     // generated file's source is often the same path under a folder of a template repository.
-    if (rest.length > suffix.length && rest.endsWith(suffix) && !rest.slice(0, -suffix.length).includes('/')) found.push(`${m[1] ?? ''}/${m[2] ?? ''}`.toLowerCase());
+    const own = suffixes.some((suffix) => rest.length > suffix.length && rest.endsWith(suffix) && !rest.slice(0, -suffix.length).includes('/'));
+    if (own) found.push(`${m[1] ?? ''}/${m[2] ?? ''}`.toLowerCase());
+  }
+  if (ownRun) {
+    for (const m of values.matchAll(RUN_LINK)) {
+      if (++read > MAX_LINKS) break;
+      found.push(`${m[1] ?? ''}/${m[2] ?? ''}`.toLowerCase());
+    }
   }
   return found;
 }

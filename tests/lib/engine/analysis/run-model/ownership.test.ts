@@ -210,6 +210,75 @@ describe('who owns an action or reusable workflow', () => {
     expect([...identity.owners]).toEqual([]);
   });
 
+  it("without a known name, a link to the run or its commit in a workflow the repository runs names it; a reusable workflow's or a comment's does not", () => {
+    const repo = repository({
+      '.github/workflows/ci.yml': yaml`
+        on: push
+        jobs:
+          a:
+            runs-on: ubuntu-latest
+            steps:
+              - run: |
+                  # https://github.com/commented/out/actions/runs/\${{ github.run_id }}
+                  echo "failed: https://github.com/Acme/Widget/actions/runs/\${{ github.run_id }}"
+                  echo "fixed number: https://github.com/fixed/number/actions/runs/123"
+                  echo "commit: https://github.com/acme/widget-mirror/commit/$GITHUB_SHA"
+      `,
+      '.github/workflows/reusable.yml': yaml`
+        on: workflow_call
+        jobs:
+          a:
+            runs-on: ubuntu-latest
+            steps:
+              - run: echo "https://github.com/caller/app/actions/runs/\${{ github.run_id }}"
+      `,
+    });
+    const identity = repositoryIdentity(repo, null);
+    expect([...identity.names].sort()).toEqual(['acme/widget', 'acme/widget-mirror']);
+    expect(usesOwnership(uses('caller/app@v1'), identity, repo)).toBe('third-party');
+    expect(usesOwnership(uses('fixed/number@v1'), identity, repo)).toBe('third-party');
+    expect(usesOwnership(uses('commented/out@v1'), identity, repo)).toBe('third-party');
+  });
+
+  it("without a known name, an action's link to its own folder names the repository; another folder's does not", () => {
+    const action = (link: string) => `name: lint\ninputs:\n  docs:\n    default: "${link}"\nruns:\n  using: node20\n  main: index.js\n`;
+    const own = repository({}, { 'tools/lint/action.yml': action('https://github.com/acme/widget/tree/main/tools/lint/') });
+    expect([...repositoryIdentity(own, null).names]).toEqual(['acme/widget']);
+    const other = repository({}, { 'tools/lint/action.yml': action('https://github.com/upstream/lint/tree/main/tools/lint-core') });
+    expect([...repositoryIdentity(other, null).names]).toEqual([]);
+  });
+
+  it('without a known name, an action repository calling its root action by its public name names itself', () => {
+    const root = 'name: Setup Widget Tool\ninputs:\n  version: {}\n  token: {}\nruns:\n  using: node20\n  main: index.js\n';
+    const workflow = (step: string) => ({ '.github/workflows/test.yml': `on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n${step}` });
+    const calls = repository(workflow('      - uses: acme/setup-widget-action@v1\n        with:\n          Version: 1.2\n      - uses: acme/other@v1\n'), { 'action.yml': root });
+    const identity = repositoryIdentity(calls, null);
+    expect([...identity.names]).toEqual(['acme/setup-widget-action']);
+    expect(usesOwnership(uses('acme/other@v1'), identity, calls)).toBe('first-party');
+    // An input the root action does not declare, a name with a word its title lacks, a generic name only: not itself.
+    const foreignInput = repository(workflow('      - uses: acme/setup-widget@v1\n        with:\n          cache: true\n'), { 'action.yml': root });
+    expect([...repositoryIdentity(foreignInput, null).names]).toEqual([]);
+    const otherName = repository(workflow('      - uses: acme/setup-gadget@v1\n'), { 'action.yml': root });
+    expect([...repositoryIdentity(otherName, null).names]).toEqual([]);
+    const generic = repository(workflow('      - uses: acme/actions@v1\n'), { 'action.yml': root });
+    expect([...repositoryIdentity(generic, null).names]).toEqual([]);
+    // A root action that wraps it, no root action (only one in a folder), GitHub's own actions: not itself.
+    const wrapper = 'name: Setup Widget\ninputs:\n  version: {}\nruns:\n  using: composite\n  steps:\n    - uses: upstream/setup-widget@v2\n      with:\n        version: ${{ inputs.version }}\n';
+    const wraps = repository(workflow('      - uses: upstream/setup-widget@v2\n        with:\n          version: 1\n'), { 'action.yml': wrapper });
+    expect([...repositoryIdentity(wraps, null).names]).toEqual([]);
+    const nested = repository(workflow('      - uses: acme/setup-widget@v1\n'), { 'tools/action.yml': root });
+    expect([...repositoryIdentity(nested, null).names]).toEqual([]);
+    const platform = repository(workflow('      - uses: actions/setup-widget@v1\n'), { 'action.yml': root });
+    expect([...repositoryIdentity(platform, null).names]).toEqual([]);
+    // Read only when nothing else names the repository.
+    const declared = repository(
+      { ...workflow('      - uses: fork/setup-widget@v1\n'), '.github/workflows/b.yml': "on: push\njobs:\n  a:\n    if: github.repository == 'acme/setup-widget'\n    runs-on: x\n    steps:\n      - run: a\n" },
+      { 'action.yml': root },
+    );
+    expect([...repositoryIdentity(declared, null).names]).toEqual(['acme/setup-widget']);
+    expect(usesOwnership(uses('fork/setup-widget@v1'), repositoryIdentity(declared, null), declared)).toBe('third-party');
+  });
+
   it('compares owners and names without case, as GitHub does', () => {
     const upper = repositoryIdentity(EMPTY, 'Azure/app');
     expect(usesOwnership(uses('azure/login@v2'), upper)).toBe('first-party');
