@@ -250,6 +250,24 @@ export function agentCommands(agent: AgentAction, step: Step): 'any' | string[] 
   return found;
 }
 
+/** Commands whose output the caller chooses word for word: with a redirect after them, they write any file. */
+const FILE_WRITERS = /^(?:echo|printf|cat|tee)(?:\s|$)/;
+
+/**
+ * The allowed command through which the agent of `step` writes a file of its choosing, or null: for an agent whose
+ * allowed commands are matched as a prefix of the string its shell runs (`AgentAction.prefixCommands`), an
+ * allowed `echo`, `printf`, `cat` or `tee` followed by a redirect (`echo "X=y" >> "$GITHUB_ENV"`) is still that
+ * command. A steered agent then writes `$GITHUB_ENV` or `$GITHUB_PATH`, where a variable such as `BASH_ENV` or
+ * `NODE_OPTIONS`, or a directory put first on `PATH`, runs code of its choosing in the job's later steps (the
+ * action's own included), holding what they hold.
+ */
+export function agentFileWriter(agent: AgentAction, step: Step): string | null {
+  if (agent.prefixCommands === undefined) return null;
+  const commands = agentCommands(agent, step);
+  if (commands === 'any') return null;
+  return commands.find((command) => FILE_WRITERS.test(command)) ?? null;
+}
+
 /** At most this many entries are read from an agent's permission list. */
 const MAX_TOOL_ENTRIES = 50;
 

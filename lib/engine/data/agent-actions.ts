@@ -33,6 +33,12 @@ export interface AgentAction {
    */
   commandTools?: { input: string; tool: RegExp; within?: RegExp }[];
   /**
+   * Where it is documented that the agent's allowed commands (`commandTools`) are matched as a prefix of the
+   * command string its shell tool hands to `bash -c`: a redirect written after an allowed command is part of that
+   * command, so an allowed `echo` writes any file the job can (`agentFileWriter`).
+   */
+  prefixCommands?: string;
+  /**
    * What the action itself does with the job's GITHUB_TOKEN. `given`: it writes with it only when the workflow
    * hands it over (an input or `env:` set to `github.token` / `secrets.GITHUB_TOKEN`); otherwise it reads with it
    * at most and acts through its own app's token, so the job's write scopes are not its need (a steered agent
@@ -159,6 +165,7 @@ export const AGENT_ACTIONS: readonly AgentAction[] = [
     shell: true,
     // `"core": ["run_shell_command(npm test)"]`: the commands an allowlist still lets it run.
     commandTools: [{ input: 'settings', tool: /\brun_shell_command(?:\(([^)]*)\))?/g }],
+    prefixCommands: 'https://www.geminicli.com/docs/tools/shell (commands run with `bash -c`; `commandPrefix` matches the start of the command string)',
     source: 'https://github.com/google-github-actions/run-gemini-cli',
   },
   {
@@ -170,6 +177,7 @@ export const AGENT_ACTIONS: readonly AgentAction[] = [
     shell: true,
     // `"core": ["run_shell_command(npm test)"]`: the commands an allowlist still lets it run.
     commandTools: [{ input: 'settings', tool: /\brun_shell_command(?:\(([^)]*)\))?/g }],
+    prefixCommands: 'https://www.geminicli.com/docs/tools/shell (commands run with `bash -c`; `commandPrefix` matches the start of the command string)',
     source: 'https://github.com/google-github-actions/run-gemini-cli#readme',
   },
   {

@@ -2,7 +2,7 @@ import { readPermissions } from '../analysis/permissions.js';
 import { holdingFacts, holdingFactsWithout, reachFacts } from '../analysis/run-model/facts.js';
 import { isChatWebhookSecret, isGithubToken, secretOccurrences } from '../analysis/secrets.js';
 import { describeStep } from '../analysis/describe.js';
-import { agentEvents, agentKeyCustody, agentModelKey, agentReach, agentRestricted, agentShell, agentStart, agentTalkOnly, isLlmKey, llmStep, ownActionLlmCalls, scriptAgents, scriptAgentShell, scriptAgentTalkOnly, stepAgent, type AgentKeyCustody, type AgentStart, type LlmStep } from '../analysis/agent-input.js';
+import { agentEvents, agentFileWriter, agentKeyCustody, agentModelKey, agentReach, agentRestricted, agentShell, agentStart, agentTalkOnly, isLlmKey, llmStep, ownActionLlmCalls, scriptAgents, scriptAgentShell, scriptAgentTalkOnly, stepAgent, type AgentKeyCustody, type AgentStart, type LlmStep } from '../analysis/agent-input.js';
 import { stepExecutions } from '../analysis/run-model/execution.js';
 import { checkoutPersists } from '../analysis/run-model/workspace.js';
 import { nothingHeldText, valuables } from '../analysis/run-model/holdings.js';
@@ -86,7 +86,7 @@ export default defineWorkflowRule({
     severity: 'MEDIUM',
     surface: 'workflow',
     description:
-      'An AI coding-agent action (Claude Code, Gemini CLI, Codex, opencode, Bonk), or an agent\'s command-line tool a script runs headless (`claude -p`, `codex exec`, `gemini -p`, `opencode run`, `copilot -p`), runs on an issue, comment, review, discussion or `pull_request_target` event, directly, through a reusable workflow or inside a local composite action, while its job holds a write token or stored secrets: the thread it reads (title, body, earlier comments) is text anyone can write, so hidden instructions reach an agent holding those credentials, whether an outsider starts it or a maintainer does (a member\'s comment, a label, an assignment). MEDIUM; HIGH when the agent has a free shell and the token can write code, releases, packages or deployments, or mint cloud credentials (`id-token`), or it is handed a stored GitHub token (a personal access token or a bot\'s, which pushes to every repository it reaches); LOW when a maintainer starts it and the job holds nothing worth taking beyond the model key the agent works with (a read-only token or only scopes that post its answer, no other secret, OIDC, self-hosted machine or publish: an injected prompt can only shape what it posts); LOW when its tools are restricted to an allowlist (for Claude Code, a permission list that only reads and labels, comments on or edits issues and pull requests, with no other secret than its model key and no code-writing token left in `.git/config`), or when its token is read-only and its only secret is a model key the action keeps in a proxy out of the agent\'s reach (`openai/codex-action` under its default `safety-strategy`). Also a language-model step without a shell (`actions/ai-inference` with the event\'s text in its prompt, or the repository\'s own script or action given a model provider\'s API key, which reads the event payload) in a job anyone can start: MEDIUM when its token can do more than label or comment or it holds other secrets, LOW otherwise. Not reported when only trusted authors\' threads reach it.',
+      'An AI coding-agent action (Claude Code, Gemini CLI, Codex, opencode, Bonk), or an agent\'s command-line tool a script runs headless (`claude -p`, `codex exec`, `gemini -p`, `opencode run`, `copilot -p`), runs on an issue, comment, review, discussion or `pull_request_target` event, directly, through a reusable workflow or inside a local composite action, while its job holds a write token or stored secrets: the thread it reads (title, body, earlier comments) is text anyone can write, so hidden instructions reach an agent holding those credentials, whether an outsider starts it or a maintainer does (a member\'s comment, a label, an assignment). MEDIUM; HIGH when the agent has a free shell and the token can write code, releases, packages or deployments, or mint cloud credentials (`id-token`), or it is handed a stored GitHub token (a personal access token or a bot\'s, which pushes to every repository it reaches); LOW when a maintainer starts it and the job holds nothing worth taking beyond the model key the agent works with (a read-only token or only scopes that post its answer, no other secret, OIDC, self-hosted machine or publish: an injected prompt can only shape what it posts); LOW when its tools are restricted to an allowlist (not one that lets Gemini CLI run `echo`, `printf`, `cat` or `tee`, whose redirect writes `$GITHUB_ENV` for the job\'s later steps; for Claude Code, a permission list that only reads and labels, comments on or edits issues and pull requests, with no other secret than its model key and no code-writing token left in `.git/config`), or when its token is read-only and its only secret is a model key the action keeps in a proxy out of the agent\'s reach (`openai/codex-action` under its default `safety-strategy`). Also a language-model step without a shell (`actions/ai-inference` with the event\'s text in its prompt, or the repository\'s own script or action given a model provider\'s API key, which reads the event payload) in a job anyone can start: MEDIUM when its token can do more than label or comment or it holds other secrets, LOW otherwise. Not reported when only trusted authors\' threads reach it.',
     recommendation:
       'Give the agent\'s job read-only permissions and only the secrets it needs, restrict its tools to an allowlist, and let a separate job with write access act on its reviewed output; run it only for trusted actors (check `author_association` or the actor\'s permission in the job\'s `if:`), and remember that a maintainer starting it does not vouch for the thread it reads.',
   },
@@ -120,7 +120,11 @@ export default defineWorkflowRule({
             const secrets = [...new Set([...stepSecrets(caller, job), ...tokens])].filter((name) => !(custody?.proxied.includes(name.toUpperCase()) ?? false));
             const readOnly = (writes === null || writes.length === 0) && secrets.length === 0;
             if (readOnly && custody === null) continue;
-            const { restricted, shell } = use;
+            // An allowed command that writes any file (agent-input.ts `agentFileWriter`) sets `$GITHUB_ENV` for the
+            // job's later steps: as good as a shell for what the job holds.
+            const writer = use.writer;
+            const restricted = use.restricted && writer === null;
+            const shell = use.shell || writer !== null;
             // A permission list of reads and thread edits only (agent-input.ts `agentTalkOnly`): LOW unless the
             // agent holds another secret, or the job's code-writing token lies in `.git/config` for it to read and post.
             const talk = use.talk;
@@ -140,7 +144,9 @@ export default defineWorkflowRule({
             const through = caller === step ? '' : ` (inside local action \`${String(caller.uses?.value ?? '')}\`, called by ${describeStep(caller)})`;
             const tools = restricted
               ? ' (its tools are restricted to an allowlist, which limits what an injected prompt can make it do)'
-              : talk !== null
+              : writer !== null
+                ? ` (its tools are restricted to an allowlist, but the allowlist lets it run \`${writer}\`, and ${use.name} runs an allowed command with \`bash -c\`, so a redirect after it writes any file: \`$GITHUB_ENV\` included, where a variable such as \`BASH_ENV\` or \`NODE_OPTIONS\` runs code of the injected prompt's choosing in the job's later steps)`
+                : talk !== null
                 ? ` (its tools are limited to reading and ${listText(talk)}${others.length > 0 ? `, but it also holds ${others.slice(0, 3).map((n) => `\`${n}\``).join(', ')}, more than its model key` : persisted ? ', but an earlier checkout left the job\'s token, which can write code, in `.git/config`, where its read tools reach it and a comment can post it' : ''})`
                 : '';
             // A maintainer starts it and the job holds nothing worth taking beyond the model key the agent works with (the
@@ -223,6 +229,8 @@ interface AgentUse {
   unlessInput?: string;
   restricted: boolean;
   shell: boolean;
+  /** An allowed command through which it writes any file (agent-input.ts `agentFileWriter`); null otherwise. */
+  writer: string | null;
   /** Its permission list when it only reads and talks on threads (agent-input.ts `agentTalkOnly`); null otherwise. */
   talk: string[] | null;
   /** True when a secret reaches it only as its model credential. */
@@ -245,6 +253,7 @@ function agentUses(step: Step): AgentUse[] {
         ...(agent.checksActor !== undefined ? { unlessInput: agent.checksActor.unlessInput } : {}),
         restricted: agentRestricted(agent, step),
         shell: agentShell(agent, step),
+        writer: agentFileWriter(agent, step),
         talk: agentTalkOnly(agent, step),
         modelKey: (_caller, name) => agentModelKey(agent, step, name),
         custody: (caller) => agentKeyCustody(agent, step, caller),
@@ -269,6 +278,7 @@ function agentUses(step: Step): AgentUse[] {
       offset: valueOffsetToSource(step.owner.file, run, found.offset),
       restricted: found.cli.restricted?.(found.args) === true,
       shell: scriptAgentShell(found),
+      writer: null,
       talk: scriptAgentTalkOnly(found),
       modelKey: (_caller, name) => isLlmKey(name),
       custody: () => null,

@@ -421,10 +421,38 @@ ${on}
             - uses: google-github-actions/run-gemini-cli@v0
               with:
                 settings: |
-                  { "tools": { "core": ["read_file", "run_shell_command(echo)"] } }
+                  { "tools": { "core": ["read_file", "run_shell_command(gh issue view)"] } }
     `);
     expect(positions(findings)).toEqual(['7:15 LOW']);
     expect(findings[0]?.description).toContain('allowlist');
+  });
+
+  it("is not LOW when the allowlist lets Gemini CLI run a command that writes any file (a redirect after an allowed `echo`)", () => {
+    const agent = (permissions: string, core: string) => yaml`
+      on:
+        issues:
+          types: [opened]
+      jobs:
+        dedup:
+          runs-on: ubuntu-latest
+          permissions: { ${permissions} }
+          steps:
+            - uses: google-github-actions/run-gemini-cli@v0
+              with:
+                settings: |
+                  { "tools": { "core": [${core}] } }
+                prompt: Append the result to the file "\${GITHUB_ENV}" with echo.
+    `;
+    const oidc = scanWith(RULE, agent('contents: read, id-token: write', '"run_shell_command(echo)", "run_shell_command(gh issue view)"'));
+    expect(positions(oidc)).toEqual(['9:15 HIGH']);
+    expect(oidc[0]?.description).toContain('lets it run `echo`');
+    expect(oidc[0]?.description).toContain('`$GITHUB_ENV` included');
+    // printf and tee write files the same way; with only an issue-comment token it is MEDIUM.
+    expect(positions(scanWith(RULE, agent('contents: read, issues: write', '"run_shell_command(printf)"')))).toEqual(['9:15 MEDIUM']);
+    expect(positions(scanWith(RULE, agent('contents: read, id-token: write', '"run_shell_command(tee -a)"')))).toEqual(['9:15 HIGH']);
+    // Commands that write nothing the prompt chooses keep it LOW.
+    expect(positions(scanWith(RULE, agent('contents: read, id-token: write', '"run_shell_command(gh issue view)", "read_file"')))).toEqual(['9:15 LOW']);
+    expect(positions(scanWith(RULE, agent('contents: read, id-token: write', '"run_shell_command(echoes)"')))).toEqual(['9:15 LOW']);
   });
 
   describe('claude-code-action with a permission list of reads and thread edits only', () => {
