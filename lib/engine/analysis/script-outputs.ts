@@ -241,10 +241,11 @@ function jqNumberVariables(script: string): ReadonlySet<string> {
  * shape: against an anchored pattern of harmless characters (`[[ "$N" =~ ^[0-9]+$ ]] || exit 1`,
  * `if ! [[ $N =~ ^[1-9][0-9]*$ ]]; then exit 1; fi`; not a `grep`, which matches line by line) or an allow-list (`case "$N" in a|b) ;; *) exit 1 ;; esac`,
  * `case $N in ''|*[!0-9]*) exit 1 ;; esac`), see shell-checks.ts; or read as a number by jq
- * (`N=$(jq -r '.n | tonumber' f)`).
+ * (`N=$(jq -r '.n | tonumber' f)`). With `errexit` (the step's shell starts with `-e`), a test alone as a statement
+ * of the top level (`[[ "$N" =~ ^[0-9]+$ ]]`) too.
  */
-export function validatedVariables(script: string): Set<string> {
-  const result = failingChecks(shellChecks(script));
+export function validatedVariables(script: string, errexit = false): Set<string> {
+  const result = failingChecks(shellChecks(script, errexit));
   for (const name of jqNumberVariables(script)) result.add(name);
   return result;
 }

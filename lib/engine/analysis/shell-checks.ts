@@ -11,6 +11,7 @@
  *     if [[ -z "$N" || ! "$N" =~ ^[0-9]+$ ]]; then exit 1; fi   # `[[ A || B ]]` read as `[[ A ]] || [[ B ]]`
  *     [[ "$N" =~ ^[0-9]+$ ]] || (echo bad; exit 1)           # the subshell fails, and `bash -e` with it
  *     if [[ "$RAW" =~ ^[0-9a-f]{40}$ ]]; then SHA="$RAW"; fi  # the read inside the branch
+ *     [[ "$N" =~ ^[0-9]+$ ]]                                # alone, when the shell runs with `-e` (`errexit`)
  *
  * A check counts only against an anchored pattern (`^...$`) whose every character is one that cannot end a
  * quoted string or start a command in a shell or JavaScript sink (letters, digits, `_ - . / : @ +`): a
@@ -51,14 +52,38 @@ const MAX_SCRIPT = 200_000;
 const MAX_NAMES = 64;
 const EMPTY: ShellChecks = { ranges: new Map(), tests: new Map(), failing: new Set() };
 const memo = new ScanMemo<string, ShellChecks>(128);
+const errexitMemo = new ScanMemo<string, ShellChecks>(128);
 
-/** The checks of a script (memoised per scan). */
-export function shellChecks(script: string): ShellChecks {
-  const known = memo.get(script);
+/**
+ * The checks of a script (memoised per scan). `errexit`: the script starts with `-e` set (GitHub's `bash` and `sh`
+ * templates, and the runner's default shell on Linux and macOS; step-shell.ts), so a test standing alone as a
+ * statement at the top level (`[[ "$N" =~ ^[0-9]+$ ]]`, no `&&`, `||` or `!`) stops the script when it fails,
+ * as long as no `set +e` before it turned that off.
+ */
+export function shellChecks(script: string, errexit = false): ShellChecks {
+  const cache = errexit ? errexitMemo : memo;
+  const known = cache.get(script);
   if (known !== undefined) return known;
-  const found = script.length > MAX_SCRIPT || !/=~|esac|\s-(?:eq|ne|gt|ge|lt|le)\s/.test(script) ? EMPTY : analyse(script);
-  memo.set(script, found);
+  const found = script.length > MAX_SCRIPT || !/=~|esac|\s-(?:eq|ne|gt|ge|lt|le)\s/.test(script) ? EMPTY : analyse(script, errexit);
+  cache.set(script, found);
   return found;
+}
+
+/** `set -e`, `set -euo pipefail`, `set -o errexit` (on) and `set +e`, `set +o errexit` (off): where each is, in order. */
+const SET_ERREXIT = /(?:^|[;&|]|\bthen\b|\bdo\b)[ \t]*set[ \t]+(?:([-+])[A-Za-z]*e[A-Za-z]*\b|([-+])o[ \t]+errexit\b)/gm;
+
+/** Whether `-e` is set at each offset of the script, from its start and the `set` commands before it. */
+function errexitAt(script: string, initial: boolean): (offset: number) => boolean {
+  const toggles: [number, boolean][] = [];
+  if (script.includes('set')) for (const match of script.matchAll(SET_ERREXIT)) toggles.push([match.index ?? 0, (match[1] ?? match[2]) === '-']);
+  return (offset) => {
+    let on = initial;
+    for (const [at, value] of toggles) {
+      if (at >= offset) break;
+      on = value;
+    }
+    return on;
+  };
 }
 
 /** True when `offset` of the script is in a range where `name` has been checked, or in a test of it. */
@@ -623,7 +648,8 @@ function bodyEffect(body: Body, name: string): CheckOutcome | null {
   return best;
 }
 
-function analyse(script: string): ShellChecks {
+function analyse(script: string, errexit: boolean): ShellChecks {
+  const exitsAt = errexitAt(script, errexit);
   const ranges = new Map<string, CheckedRange[]>();
   const tests = new Map<string, [number, number][]>();
   const root: Frame = { kind: 'root', body: newBody(0), condition: null, branches: [], header: false };
@@ -670,6 +696,7 @@ function analyse(script: string): ShellChecks {
         if (current.kind === 'loop' && current.header) break;
         current.body.commands.push(token);
         plainList(token, current.body);
+        if (current === root) bareTest(token);
         break;
       }
       case 'if':
@@ -774,6 +801,19 @@ function analyse(script: string): ShellChecks {
       if (outcome !== null && onlyChecked) body.open.push({ name, from: token.end, outcome });
       else if (outcome === null && runsOnMatch) addRange(name, last.start, token.end, 'branch');
     }
+  }
+
+  /**
+   * A test that is a whole statement of the top level (`[[ "$N" =~ ^[0-9]+$ ]]`), where `-e` is set: a failure
+   * stops the script. Not after `!`, which bash's `-e` ignores.
+   */
+  function bareTest(token: Token): void {
+    const part = token.parts[0];
+    if (token.parts.length !== 1 || part === undefined || part.text.startsWith('!') || !exitsAt(part.start)) return;
+    const test = classify(part.text, script, patterns);
+    if (test === null || test.kind !== 'match') return;
+    listTests(token.parts);
+    root.body.open.push({ name: test.name, from: token.end, outcome: 'fail' });
   }
 
   /** An `if` whose condition tests a variable: its branches that run only on a match, and what holds after `fi`. */

@@ -14,19 +14,28 @@
  * plain copy of a variable (`V="$INPUT"`, then `[[ "$V" =~ ... ]]`) counts as well: the first only for later
  * steps and jobs, since GitHub pastes the value into the text before any of the script runs.
  *
+ * So does a check of a pasted value in an `actions/github-script` script (`const v = '${{ inputs.version }}'`,
+ * then `if (!/^v?[0-9.]+$/.test(v)) core.setFailed(...)`), for the later steps and jobs alone; and, where the
+ * step's shell runs with `-e` (the default on Linux and macOS, `shell: bash`, `shell: sh`), a test that is a
+ * statement of its own (`[[ "$V" =~ ^[0-9]+$ ]]`), which stops the script when it fails.
+ *
  * The check counts where it always runs first: earlier in the same script, in an earlier step of the job that has
  * no `if:` of its own and no `continue-on-error`, or in such a step of a job this job needs (directly or
- * through others); never for a step or job whose condition runs it after a failure (`always()`, `failure()`,
- * `cancelled()`). A job's output bound whole to a checked output of a job it needs (`n: ${{ needs.gate.outputs.n }}`)
+ * through others) and that has succeeded whenever this job runs (`gatingJobs`). A job whose condition runs it
+ * after a failure (`always()`, `failure()`, `cancelled()`) gets no check from the jobs it needs, unless the
+ * condition still demands their success: `always() && needs.gate.result == 'success'`, or `!failure() &&
+ * !cancelled()` over jobs that are never skipped (`succeededNeeds`). A step that runs after a failure
+ * (`if: always()`) gets no check from earlier steps of its job, but still those of the jobs its job needs. A job's output bound whole to a checked output of a job it needs (`n: ${{ needs.gate.outputs.n }}`)
  * is checked too, so the check reaches every job down the `needs:` chain, however many jobs hand the value on.
  */
 import type { Job, Step } from '../model/workflow.js';
 import { ScanCache } from '../model/scan-cache.js';
-import { expressionsOf } from '../expressions/extract.js';
-import { contextPath } from '../expressions/parse.js';
+import { conditionExpression, expressionsOf } from '../expressions/extract.js';
+import { Binary, contextPath, FunctionCall, functionName, Grouping, Literal, Logical, parseExpression, Unary, type Expr } from '../expressions/parse.js';
 import { get, keyText, type YMap, type YNode } from '../yaml/model.js';
 import { githubScriptChecks, validatedVariables } from './script-outputs.js';
 import { expressionScalarsInFile } from './file-scalars.js';
+import { stepShell } from './step-shell.js';
 
 /** A condition that runs a step or job after an earlier failure. */
 export const AFTER_FAILURE = /\b(always|failure|cancelled)\s*\(/i;
@@ -75,11 +84,18 @@ function githubScriptPaths(step: Step, found: StepChecks): void {
   const checks = githubScriptChecks(script);
   if (checks.size === 0) return;
   const layers: [YMap | undefined, boolean][] = [[step.env, false], [step.job?.env, true], [step.job?.workflow.env, true]];
-  for (const match of script.matchAll(/^\s*(?:const|let|var)\s+([A-Za-z_$][\w$]{0,60})\s*=\s*(?:context\.payload((?:\.\w+){1,8})|process\.env\.(\w+))\s*(?:\.trim\(\))?\s*;?\s*$/gm)) {
+  for (const match of script.matchAll(/^\s*(?:const|let|var)\s+([A-Za-z_$][\w$]{0,60})\s*=\s*(?:context\.payload((?:\.\w+){1,8})|process\.env\.(\w+)|(['"`])\$\{\{([^}\n]{1,200})\}\}\4)\s*(?:\.trim\(\))?\s*;?\s*$/gm)) {
     const check = checks.get(match[1] ?? '');
     if (check === undefined || !check.fails) continue;
     if (match[2] !== undefined) {
       found.paths.set(normalizePath(`github.event${match[2]}`), 0);
+      continue;
+    }
+    // `const v = '${{ inputs.version }}'`: pasted into the script before it runs, so, as for a pasted check in a
+    // `run:` script, it guards the later steps and the jobs that need this one, never this script.
+    if (match[5] !== undefined) {
+      const path = expressionPath(parseExpression(match[5].trim()));
+      if (path !== null) found.paths.set(path, Number.MAX_SAFE_INTEGER);
       continue;
     }
     const name = match[3] ?? '';
@@ -105,7 +121,8 @@ function stepChecks(step: Step): StepChecks {
   if (run === undefined || typeof run.value !== 'string' || run.value.length > 200_000) return found;
   const file = step.owner.file;
   const { script, placeholders } = withPlaceholders(file, run);
-  const validated = validatedVariables(script);
+  // Under `-e` (the default shell's) a test alone on its line stops the script too (shell-checks.ts).
+  const validated = validatedVariables(script, stepShell(step).errexit);
   if (validated.size === 0) return found;
   const copies = addCopies(script, validated);
   // A check of `${{ inputs.version }}` written into the script: GitHub pastes the value into the text before the
@@ -285,8 +302,9 @@ export function validatedBefore(step: Step, paths: readonly string[], scriptOffs
   const wanted = new Set(paths.map(normalizePath));
   const inScript = checkedInScript(step, wanted, scriptOffset);
   if (inScript !== null) return inScript;
-  if (AFTER_FAILURE.test(conditionText(step.if))) return null;
-  const own = jobChecks(job).firstCheck;
+  // A step that runs after a failure (`if: always()`) may run after a failed check of its own job; the jobs its
+  // job needs have still succeeded, since the job runs at all.
+  const own = AFTER_FAILURE.test(conditionText(step.if)) ? new Map<string, number>() : jobChecks(job).firstCheck;
   for (const path of wanted) {
     const index = own.get(path);
     if (index !== undefined && index < step.index) {
@@ -337,12 +355,100 @@ function actionValidatedBefore(step: Step, paths: readonly string[], scriptOffse
 }
 
 /**
- * The jobs whose failure skips `job`: those it needs, directly or through others, in breadth-first order; none
- * when the job runs after a failure, and a needed job that itself runs after one stops the walk there.
+ * The jobs whose failure skips `job`: those it needs, directly or through others, in breadth-first order, as far
+ * as each job's condition requires them to have succeeded (`succeededNeeds`). A job without a status function in
+ * its `if:` runs only when every job it needs succeeded; `if: always()` runs after any of them failed, so the walk
+ * stops there unless the condition still demands their success (`always() && needs.gate.result == 'success'`).
  */
 export function* gatingJobs(job: Job): Generator<Job> {
-  if (AFTER_FAILURE.test(conditionText(job.if))) return;
-  yield* neededJobs(job, (needed) => !AFTER_FAILURE.test(conditionText(needed.if)));
+  const byId = new Map(job.workflow.jobs.map((j) => [j.id, j]));
+  const seen = new Set<Job>([job]);
+  const queue = succeededNeeds(job, byId);
+  while (queue.length > 0 && seen.size <= MAX_NEEDED) {
+    const needed = byId.get(queue.shift() as string);
+    if (needed === undefined || seen.has(needed)) continue;
+    seen.add(needed);
+    yield needed;
+    queue.push(...succeededNeeds(needed, byId));
+  }
+}
+
+const succeededCache = new ScanCache<Job, string[]>();
+
+/**
+ * The jobs `job` directly needs that have succeeded whenever it runs, read from its `if:`:
+ * - no `always()`, `failure()` or `cancelled()` in it: GitHub adds `success()`, so every one of them;
+ * - else the conjuncts of its top level (`a && b && c`; an `||` proves nothing about its sides):
+ *   `success()` (every one), `needs.<id>.result == 'success'` (that one), and `!failure() && !cancelled()`:
+ *   no job up the chain failed and the run was not cancelled, which leaves a needed job skipped as the only other
+ *   outcome; one that has no `if:` of its own, nor any job up its chain, is never skipped, so it succeeded.
+ *   `!contains(needs.*.result, 'failure')` with `!cancelled()` (or `!contains(needs.*.result, 'cancelled')`)
+ *   reads the direct needs only: it proves the success of a needed job with no `if:` that needs no job.
+ */
+export function succeededNeeds(job: Job, byId: ReadonlyMap<string, Job> = new Map(job.workflow.jobs.map((j) => [j.id, j]))): string[] {
+  let found = succeededCache.get(job);
+  if (found !== undefined) return [...found];
+  found = readSucceededNeeds(job, byId);
+  succeededCache.set(job, found);
+  return [...found];
+}
+
+function readSucceededNeeds(job: Job, byId: ReadonlyMap<string, Job>): string[] {
+  const text = conditionText(job.if);
+  if (!AFTER_FAILURE.test(text)) return [...job.needs];
+  const expr = conditionExpression(job.if)?.expr ?? null;
+  if (expr === null) return [];
+  const conjuncts: Expr[] = [];
+  const flatten = (e: Expr): void => {
+    if (e instanceof Grouping) flatten(e.group);
+    else if (e instanceof Logical && e.operator.lexeme === '&&') e.args.forEach(flatten);
+    else conjuncts.push(e);
+  };
+  flatten(expr);
+  const named = new Set<string>();
+  let notFailed = false;
+  let notCancelled = false;
+  let directNotFailed = false;
+  let directNotCancelled = false;
+  for (const conjunct of conjuncts) {
+    if (conjunct instanceof FunctionCall && functionName(conjunct) === 'success' && conjunct.args.length === 0) return [...job.needs];
+    const result = successResult(conjunct);
+    if (result !== null) named.add(result);
+    if (!(conjunct instanceof Unary) || conjunct.operator.lexeme !== '!') continue;
+    let inner = conjunct.expr;
+    while (inner instanceof Grouping) inner = inner.group;
+    if (!(inner instanceof FunctionCall)) continue;
+    const name = functionName(inner);
+    if (name === 'failure' && inner.args.length === 0) notFailed = true;
+    else if (name === 'cancelled' && inner.args.length === 0) notCancelled = true;
+    else if (name === 'contains') {
+      const [list, item] = inner.args;
+      const listPath = list === undefined ? null : contextPath(list);
+      if (listPath?.join('.') !== 'needs.*.result' || !(item instanceof Literal) || typeof item.token.value !== 'string') continue;
+      const value = item.token.value.toLowerCase();
+      if (value === 'failure') directNotFailed = true;
+      else if (value === 'cancelled') directNotCancelled = true;
+    }
+  }
+  const result = job.needs.filter((id) => named.has(id.toLowerCase()));
+  for (const id of job.needs) {
+    if (result.includes(id)) continue;
+    const needed = byId.get(id);
+    if (needed === undefined || needed.if !== undefined) continue;
+    if (notFailed && notCancelled && [...neededJobs(needed)].every((j) => j.if === undefined)) result.push(id);
+    else if (directNotFailed && (notCancelled || directNotCancelled) && needed.needs.length === 0) result.push(id);
+  }
+  return result;
+}
+
+/** The job id of `needs.<id>.result == 'success'` (either way round), or null. */
+function successResult(expr: Expr): string | null {
+  if (!(expr instanceof Binary) || expr.operator.lexeme !== '==') return null;
+  for (const [a, b] of [[expr.left, expr.right], [expr.right, expr.left]] as const) {
+    const path = contextPath(a);
+    if (path?.length === 3 && path[0] === 'needs' && path[2] === 'result' && b instanceof Literal && typeof b.token.value === 'string' && b.token.value.toLowerCase() === 'success') return path[1] as string;
+  }
+  return null;
 }
 
 /**

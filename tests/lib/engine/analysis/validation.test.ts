@@ -430,3 +430,112 @@ ${relay}
     expect(validatedBefore(afterFailure, ['needs.middle.outputs.n'])).toBeNull();
   });
 });
+
+describe('a gate job upstream: checks reach the jobs whose condition still requires its success', () => {
+  const RULE = 'script-injection';
+  // `gate` checks the input; `use` needs it (with the condition given) and pastes the input into its script.
+  const gated = (condition: string, gateStep: string, extra = '') => yaml`
+    on:
+      workflow_dispatch:
+        inputs:
+          version: { required: true }
+    jobs:
+      gate:
+        runs-on: ubuntu-latest
+        steps:
+${gateStep}
+      use:
+        needs: gate
+${condition}
+        runs-on: ubuntu-latest
+        steps:
+          - run: echo \${{ inputs.version }}
+${extra}
+  `;
+  const CHECK = String.raw`          - env:
+              V: ${'$'}{{ inputs.version }}
+            run: '[[ "$V" =~ ^v?[0-9]+\.[0-9]+\.[0-9]+$ ]] || exit 1'`;
+  /** The findings on the use in job `use` (`- run: echo ${{ inputs.version }}`), as `column severity`. */
+  const use = (text: string) => {
+    const line = text.split('\n').findIndex((l, i, all) => l.includes('- run: echo ${{ inputs.version }}') && all.slice(0, i).some((a) => a.trim() === 'use:')) + 1;
+    return positions(scanWith(RULE, text)).filter((p) => p.startsWith(`${line}:`)).map((p) => p.slice(p.indexOf(':') + 1));
+  };
+
+  it('drops the use when the condition runs after a failure but demands the gate\'s success', () => {
+    expect(use(gated('', CHECK))).toEqual([]);
+    expect(use(gated("        if: always() && needs.gate.result == 'success'", CHECK))).toEqual([]);
+    expect(use(gated("        if: ${{ !cancelled() && 'success' == needs.gate.result }}", CHECK))).toEqual([]);
+    expect(use(gated('        if: ${{ !failure() && !cancelled() }}', CHECK))).toEqual([]);
+    expect(use(gated("        if: always() && !contains(needs.*.result, 'failure') && !contains(needs.*.result, 'cancelled')", CHECK))).toEqual([]);
+    expect(use(gated('        if: success() || failure()', CHECK))).toEqual(['19 LOW']);
+  });
+
+  it('negative: keeps it after `always()`, an `||`, `!failure()` alone, or `!failure()` over a gate that may be skipped', () => {
+    expect(use(gated('        if: always()', CHECK))).toEqual(['19 LOW']);
+    expect(use(gated("        if: always() && (needs.gate.result == 'success' || github.event_name == 'push')", CHECK))).toEqual(['19 LOW']);
+    expect(use(gated('        if: ${{ !failure() }}', CHECK))).toEqual(['19 LOW']);
+    // A skipped gate (its own `if:` false) never ran the check, and `!failure()` lets the job run.
+    const skippable = gated('        if: ${{ !failure() && !cancelled() }}', CHECK).replace('  gate:\n    runs-on', "  gate:\n    if: github.ref == 'refs/heads/main'\n    runs-on");
+    expect(use(skippable)).toEqual(['19 LOW']);
+  });
+
+  it('a step that runs after a failure in the gated job keeps the gate\'s check, not an earlier step\'s of its own job', () => {
+    const extra = String.raw`          - if: failure()
+            run: echo "failed ${'$'}{{ inputs.version }}"`;
+    expect(positions(scanWith(RULE, gated('', CHECK, extra)))).toEqual([]);
+    const own = yaml`
+      on:
+        workflow_dispatch:
+          inputs:
+            version: { required: true }
+      jobs:
+        one:
+          runs-on: ubuntu-latest
+          steps:
+            - env:
+                V: \${{ inputs.version }}
+              run: '[[ "$V" =~ ^[0-9]+$ ]] || exit 1'
+            - if: failure()
+              run: echo "failed \${{ inputs.version }}"
+    `;
+    expect(positions(scanWith(RULE, own))).toEqual(['13:27 LOW']);
+  });
+
+  it('negative: a permissive or unanchored pattern, a check that goes on, or a gate the job does not need', () => {
+    const check = (pattern: string, tail = ' || exit 1', options = '') => String.raw`          - env:
+              V: ${'$'}{{ inputs.version }}${options}
+            run: '[[ "$V" =~ ${pattern} ]]${tail}'`;
+    for (const pattern of ['^v?[0-9.;]+$', '^[0-9$]+$', '^[0-9`]+$', '^v?[0-9]+', '[0-9]+$', '^.+$', '^[^;]+$']) expect(use(gated('', check(pattern)))).toEqual(['19 LOW']);
+    expect(use(gated('', check('^[0-9.]+$', ' || echo bad')))).toEqual(['19 LOW']);
+    expect(use(gated('', check('^[0-9.]+$', ' || exit 1', '\n            continue-on-error: true')))).toEqual(['19 LOW']);
+    expect(use(gated('', check('^[0-9.]+$')).replace('    needs: gate\n', ''))).toEqual(['19 LOW']);
+  });
+
+  it('reads a pasted value an actions/github-script step checks, for the jobs that need it', () => {
+    const script = (test: string, fail: string) => String.raw`          - uses: actions/github-script@v7
+            with:
+              script: |
+                const v = '${'$'}{{ inputs.version }}';
+                if (!${test}) {
+                  ${fail}
+                }`;
+    expect(use(gated('', script('/^v?[0-9]+\\.[0-9]+\\.[0-9]+$/.test(v)', "core.setFailed('bad version');")))).toEqual([]);
+    expect(use(gated('', script('/^v?[0-9]+\\.[0-9]+/.test(v)', "core.setFailed('bad version');")))).toEqual(['19 LOW']);
+    expect(use(gated('', script('/^v?[0-9]+\\.[0-9]+\\.[0-9]+$/.test(v)', "console.log('bad version'); return;")))).toEqual(['19 LOW']);
+  });
+
+  it('reads a test alone on its line where the shell runs with `-e`, not under `set +e`, `!`, or a shell without `-e`', () => {
+    const bare = (before: string, test: string, shell = '') => String.raw`          - env:
+              V: ${'$'}{{ inputs.version }}${shell}
+            run: |
+              ${before}
+              ${test}
+              echo checked`;
+    expect(use(gated('', bare('echo start', '[[ "$V" =~ ^v?[0-9]+\\.[0-9]+\\.[0-9]+$ ]]')))).toEqual([]);
+    expect(use(gated('', bare('set -euo pipefail', '[ "$V" -eq "$V" ] 2>/dev/null', '\n            shell: bash')))).toEqual([]);
+    expect(use(gated('', bare('set +e', '[[ "$V" =~ ^v?[0-9]+$ ]]')))).toEqual(['19 LOW']);
+    expect(use(gated('', bare('echo start', '! [[ "$V" =~ ^[a-z]+$ ]]')))).toEqual(['19 LOW']);
+    expect(use(gated('', bare('echo start', '[[ "$V" =~ ^v?[0-9]+$ ]]', '\n            shell: bash {0}')))).toEqual(['19 LOW']);
+    expect(use(gated('', bare('echo start', '[[ "$V" =~ ^v?[0-9.]+ ]]')))).toEqual(['19 LOW']);
+  });
+});
