@@ -539,3 +539,57 @@ ${extra}
     expect(use(gated('', bare('echo start', '[[ "$V" =~ ^v?[0-9.]+ ]]')))).toEqual(['19 LOW']);
   });
 });
+
+describe('a value written to the step output only inside the branch where it matched', () => {
+  const RULE = 'script-injection';
+  const wf = (script: string) => yaml`
+    on:
+      issue_comment:
+        types: [created]
+    jobs:
+      go:
+        runs-on: ubuntu-latest
+        steps:
+          - id: x
+            env:
+              BODY: \${{ github.event.comment.body }}
+            run: |
+              N="\${BODY#/run }"
+${script}
+          - run: echo \${{ steps.x.outputs.n }}
+  `;
+  it('drops the output written in the branch, directly or through a file appended to $GITHUB_OUTPUT', () => {
+    expect(scanWith(RULE, wf('              if [[ "$N" =~ ^[0-9]+$ ]]; then echo "n=$N" >> $GITHUB_OUTPUT; fi'))).toEqual([]);
+    expect(scanWith(RULE, wf('              if [[ "$N" =~ ^[0-9]+$ ]]; then\n                echo "n=$N" > out.txt\n              fi\n              cat out.txt >> "$GITHUB_OUTPUT"'))).toEqual([]);
+  });
+  it('negative: keeps it when the pattern is open, or the file also gets the value outside the branch', () => {
+    expect(positions(scanWith(RULE, wf('              if [[ "$N" =~ ^[0-9]+ ]]; then echo "n=$N" >> $GITHUB_OUTPUT; fi')))).toEqual(['14:19 HIGH']);
+    expect(positions(scanWith(RULE, wf('              if [[ "$N" =~ ^[0-9;]+$ ]]; then echo "n=$N" >> $GITHUB_OUTPUT; fi')))).toEqual(['14:19 HIGH']);
+    expect(positions(scanWith(RULE, wf('              if [[ "$N" =~ ^[0-9]+$ ]]; then\n                echo "n=$N" > out.txt\n              else\n                echo "n=$N" > out.txt\n              fi\n              cat out.txt >> "$GITHUB_OUTPUT"'))).filter((p) => p.includes('HIGH'))).toEqual(['19:19 HIGH']);
+  });
+});
+
+describe('a value written to $GITHUB_ENV only inside the branch where it matched (github-env-injection)', () => {
+  const wf = (script: string) => yaml`
+    on:
+      issue_comment:
+        types: [created]
+    jobs:
+      go:
+        runs-on: ubuntu-latest
+        steps:
+          - env:
+              BODY: \${{ github.event.comment.body }}
+            run: |
+              N="\${BODY#/run }"
+${script}
+  `;
+  it('drops the write inside the branch', () => {
+    expect(scanWith('github-env-injection', wf('              if [[ "$N" =~ ^[0-9]+$ ]]; then echo "N=$N" >> $GITHUB_ENV; fi'))).toEqual([]);
+    expect(scanWith('github-env-injection', wf('              if [[ "$N" =~ ^[0-9]+$ ]]; then\n                echo "N=$N" >> "$GITHUB_ENV"\n              fi'))).toEqual([]);
+  });
+  it('negative: keeps it when the pattern is unanchored, or the test only checks that the value is not empty', () => {
+    expect(scanWith('github-env-injection', wf('              if [[ "$N" =~ ^[0-9]+ ]]; then echo "N=$N" >> $GITHUB_ENV; fi'))).toHaveLength(1);
+    expect(scanWith('github-env-injection', wf('              if [[ -n "$N" ]]; then\n                echo "N=$N" >> "$GITHUB_ENV"\n              fi'))).toHaveLength(1);
+  });
+});
