@@ -69,23 +69,23 @@ export function singleQuotedRanges(text: string): [number, number][] {
 export function substitutionRanges(text: string): [number, number][] {
   const ranges: [number, number][] = [];
   for (let i = 0; i < text.length; i++) {
-    if (text[i] === '$' && text[i + 1] === '(') {
-      let depth = 0;
-      let j = i + 1;
-      for (; j < text.length; j++) {
-        if (text[j] === '(') depth++;
-        else if (text[j] === ')' && --depth === 0) break;
-      }
-      ranges.push([i, Math.min(j + 1, text.length)]);
-      i = j;
-    } else if (text[i] === '`') {
-      const end = text.indexOf('`', i + 1);
-      const stop = end === -1 ? text.length : end + 1;
-      ranges.push([i, stop]);
-      i = stop - 1;
-    }
+    const end = substitutionEnd(text, i);
+    if (end === -1) continue;
+    ranges.push([i, end]);
+    i = end - 1;
   }
   return ranges;
+}
+
+/**
+ * The end (exclusive) of the command substitution that starts at `at` (`$(` with its nesting, or a backtick), the
+ * text's end when it is not closed; -1 when none starts there.
+ */
+function substitutionEnd(text: string, at: number): number {
+  if (text[at] === '$' && text[at + 1] === '(') return closing(text, at + 1) + 1;
+  if (text[at] !== '`') return -1;
+  const end = text.indexOf('`', at + 1);
+  return end === -1 ? text.length : end + 1;
 }
 
 /** True when `offset` falls in one of `ranges` (sorted and disjoint, as the functions above return them). */
@@ -124,17 +124,12 @@ export function unquotedExpansions(command: string): { variables: string[]; subs
       else if (quote === '"' && c === '$' && command[i + 1] === '(') i = closing(command, i + 1);
       continue;
     }
+    const end = substitutionEnd(command, i);
     if (c === '"' || c === "'") {
       quote = c;
-    } else if (c === '$' && command[i + 1] === '(') {
-      const end = closing(command, i + 1);
-      substitutions.push(command.slice(i, end + 1));
-      i = end;
-    } else if (c === '`') {
-      const end = command.indexOf('`', i + 1);
-      const stop = end === -1 ? command.length - 1 : end;
-      substitutions.push(command.slice(i, stop + 1));
-      i = stop;
+    } else if (end !== -1) {
+      substitutions.push(command.slice(i, end));
+      i = end - 1;
     } else if (c === '$') {
       const match = /^\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))/.exec(command.slice(i, i + 200));
       const name = match?.[1] ?? match?.[2];
@@ -145,6 +140,43 @@ export function unquotedExpansions(command: string): { variables: string[]; subs
     }
   }
   return { variables, substitutions };
+}
+
+/**
+ * The commands run by the command substitutions of a text (`$( ... )`, `` `...` ``), outside single quotes and
+ * wherever they stand: in an assignment, a test (`[[ $(gh api ...) -gt 0 ]]`), an `if`, a pipeline, double quotes.
+ * Each is the substitution's inner text, a script of its own, with its offset in `text`; nested ones are not
+ * included (read the inner text again for them).
+ */
+export function substitutionBodies(text: string): { text: string; offset: number }[] {
+  const bodies: { text: string; offset: number }[] = [];
+  let quote: '"' | "'" | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\' && quote !== "'") {
+      i++;
+      continue;
+    }
+    if (quote === "'") {
+      if (c === "'") quote = null;
+      continue;
+    }
+    if (c === '"') {
+      quote = quote === '"' ? null : '"';
+      continue;
+    }
+    if (c === "'" && quote === null) {
+      quote = "'";
+      continue;
+    }
+    const end = substitutionEnd(text, i);
+    if (end === -1) continue;
+    const open = c === '$' ? 2 : 1;
+    const close = text[end - 1] === (c === '$' ? ')' : '`') && end - 1 >= i + open ? end - 1 : end;
+    bodies.push({ text: text.slice(i + open, close), offset: i + open });
+    i = end - 1;
+  }
+  return bodies;
 }
 
 /** The offset of the `)` that closes the `(` at `open` (the text's end when none does). */
