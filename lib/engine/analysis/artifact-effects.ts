@@ -117,16 +117,18 @@ export function isolatedEffect(runs: RunModel, run: JobRun, download: ForeignDow
  * `$GITHUB_ENV` a later step runs with), `unread-env` (written there, but nothing runs with it), `spliced` (a value
  * read from them expanded into a script), `bare` (their content steers only jobs that hold nothing worth taking),
  * `steers` (it steers a job: a value in a command or an input, an output in an `if:`), `argv` (a value split unquoted
- * into the words of a comment's or status's `gh` or `curl` call made with a write token: `ArtifactUse.splitsArgs`), `low` (any other use: a gate,
+ * into the words of a `gh` or `curl` call made with a write token, also one a command substitution runs: `ArtifactUse.splitsArgs`),
+ * `unread-output` (read into step outputs no later step or job reads), `low` (any other use: a gate,
  * a comment, a status, a label, a checkout nothing runs, an upload as they are, or none the analysis follows).
  */
-export type DownloadAct = 'runs' | 'env' | 'unread-env' | 'spliced' | 'bare' | 'steers' | 'argv' | 'low';
+export type DownloadAct = 'runs' | 'env' | 'unread-env' | 'spliced' | 'bare' | 'steers' | 'argv' | 'unread-output' | 'low';
 
 /**
  * The severity of a download of an outsider's artifacts (`artifact-poisoning`'s, which `dangerous-trigger` arms at):
  * the policy's verdict (run model `severityOf`) when their content runs, MEDIUM at most when it only steers a job
- * that holds something worth taking and an outsider reaches it, LOW otherwise; null when their values are checked
- * before use or only read into outputs that count where they are used (no claim).
+ * that holds something worth taking and an outsider reaches it, or when a value read from them is split into the words
+ * of a `gh` or `curl` call made with a write token; LOW otherwise (also when they are only read into outputs nothing
+ * reads); null when their values are checked before use (no claim).
  */
 export function downloadSeverity(runs: RunModel, effect: Pick<DownloadEffect, 'run' | 'reach'> & { runsThem: boolean; use: ArtifactUse | null; steersOnlyBareJobs: boolean }): { severity: Severity; executes: boolean; act: DownloadAct } | null {
   const { run, reach, runsThem, use } = effect;
@@ -138,12 +140,15 @@ export function downloadSeverity(runs: RunModel, effect: Pick<DownloadEffect, 'r
     const claim = jobClaim(run, reach, true, true);
     return { severity: severityOf(claim), executes: true, act: runsThem ? 'runs' : spliced ? 'spliced' : 'env' };
   }
-  if (use?.kind === 'validated' || use?.kind === 'read') return null;
+  // A value split into the words of a `gh` or `curl` call made with a write token: the fork adds options and arguments
+  // to it (argument injection), whatever else the step does with the value. MEDIUM at most, and only an outsider's.
+  if (use?.splitsArgs !== undefined) return { severity: outsiderStarts(reach) ? 'MEDIUM' : 'LOW', executes: false, act: 'argv' };
+  if (use?.kind === 'validated') return null;
+  // Read into outputs that no later step or job reads (a use of an output is a use of its own, stronger than this).
+  if (use?.kind === 'read') return { severity: 'LOW', executes: false, act: 'unread-output' };
   // Every job it steers holds nothing worth taking: the fork decides only what those jobs do with a read token.
   if (use?.kind === 'data' && effect.steersOnlyBareJobs) return { severity: 'LOW', executes: false, act: 'bare' };
-  // Their content steers what the job does without running as code: MEDIUM at most, and only an outsider's. So does
-  // a value split into the words of a call made with a write token: the fork adds options and arguments to it.
-  if ((use?.kind === 'comment' || use?.kind === 'status') && use.splitsArgs !== undefined) return { severity: outsiderStarts(reach) ? 'MEDIUM' : 'LOW', executes: false, act: 'argv' };
+  // Their content steers what the job does without running as code: MEDIUM at most, and only an outsider's.
   if (use?.kind === 'data') return { severity: outsiderStarts(reach) ? 'MEDIUM' : 'LOW', executes: false, act: 'steers' };
   return { severity: 'LOW', executes: false, act: 'low' };
 }

@@ -2,7 +2,7 @@ import type { RepositoryModel } from '../model/repository.js';
 import { privilegedTriggers, type Job, type Step, type Workflow } from '../model/workflow.js';
 import { followsUntrustedRuns } from './workflow-run.js';
 import { commandName, logicalLines, pipelines, words, type ScriptSpan } from '../shell.js';
-import { unquotedExpansions } from './shell-vars.js';
+import { substitutionBodies, unquotedExpansions } from './shell-vars.js';
 import { checkedLine, feedingLines, githubScriptChecks, JS_NUMBER, outputLines, outputSources, validatedVariables } from './script-outputs.js';
 import { usesOnlyValidated } from './validation.js';
 import { get, getText, keyText, scalarText, type YNode } from '../yaml/model.js';
@@ -492,11 +492,15 @@ export interface ArtifactUse {
 
 const USE_ORDER: readonly ArtifactUseKind[] = ['env', 'data', 'checkout', 'gate', 'content', 'status', 'label', 'comment', 'validated', 'read'];
 
-/** The most telling use first (a value spliced into a script before any other `data` use). */
+/**
+ * The most telling use first: `$GITHUB_ENV`, a value spliced into a script, a value split into the words of a `gh`
+ * or `curl` call with a write token (`splitsArgs`, whatever the use's kind), then by kind.
+ */
 export function strongestUse(uses: readonly ArtifactUse[]): ArtifactUse | null {
+  const rank = (use: ArtifactUse) => (use.kind === 'env' ? 0 : use.spliced === true ? 1 : use.splitsArgs !== undefined ? 2 : 3 + USE_ORDER.indexOf(use.kind));
   let best: ArtifactUse | null = null;
   for (const use of uses) {
-    if (best === null || USE_ORDER.indexOf(use.kind) < USE_ORDER.indexOf(best.kind) || (use.kind === best.kind && use.spliced === true && best.spliced !== true)) best = use;
+    if (best === null || rank(use) < rank(best)) best = use;
   }
   return best;
 }
@@ -518,10 +522,10 @@ const CONTENT_COMMANDS = /\b(upload|deploy|sync|publish|push|cp|release|surge|gh
 /** Inputs that name a file or directory to read. */
 const PATH_INPUTS = /^(path|paths|file|files|file-path|filepath|file_path|body-path|body-file|bodyfile|message-path|json-file|json_file|input|source|dir|directory|folder|publish_dir|publish-dir|working-directory|workingdirectory|project|projectdir|entrypoint|command|args)$/i;
 
-/** A pattern for a workspace subdirectory as a path or word in text (`site` in `./site/`, `cd site`, `--dir=site`). */
+/** A pattern for a workspace subdirectory as a path or word in text (`site` in `./site/`, `cd site`, `--dir=site`, `$(<site/n)`). */
 function directoryPattern(dir: string): RegExp {
   // `gh pr comment`, `gh release view`: a subcommand of the GitHub CLI, not a directory named `pr` or `release`.
-  return new RegExp(`(^|[\\s'"=:/.(])(?<!\\bgh\\s+)${dir.replace(/[.+^$()|[\]{}*?\\]/g, '\\$&')}(/|$|[\\s'";)&|])`);
+  return new RegExp(`(^|[\\s'"=:/.(<])(?<!\\bgh\\s+)${dir.replace(/[.+^$()|[\]{}*?\\]/g, '\\$&')}(/|$|[\\s'";)&|])`);
 }
 
 /** Every scalar text below a node (bounded: a node's strings, at most 200 of them). */
@@ -746,7 +750,8 @@ function outputUse(step: Step, refs: readonly string[], context?: UseContext): A
   }
   const inScript = splicedUse(step, refs, context);
   if (inScript !== null) return inScript;
-  return { kind: 'data', step, detail: `uses \`${refs[0] ?? ''}\`, read from them` };
+  const splitsData = splitEnvArguments(step, refs, context);
+  return { kind: 'data', step, detail: `uses \`${refs[0] ?? ''}\`, read from them${splitsData === undefined ? '' : `, and its script expands it unquoted in \`${splitsData}\``}`, ...(splitsData === undefined ? {} : { splitsArgs: splitsData }) };
 }
 
 /** `splitArguments` for a `run:` step given an output of `refs` through its `env:` (`PR: ${{ steps.pr.outputs.number }}`). */
@@ -899,16 +904,23 @@ function scriptUse(step: Step, script: string, directory: RegExp | null, context
   const lines = logicalLines(script);
   const validated = validatedVariables(script);
   const variables = readVariables(script);
+  const grouped = groupedIntoOutputs(lines);
   const relevant = lines.filter((l) => READS_FILE.test(l.text) || (named !== null && named.test(l.text)));
   if (relevant.length === 0 && variables.length === 0) return null;
   // Lines that use what was read: they read (and do not only assign), or expand a variable assigned from a read.
   const consumers = lines.filter((l) => {
     const uses = variables.some((v) => new RegExp(`\\$\\{?${v}\\b`).test(l.text));
-    // `X=$(jq -r .n f || true)`: the separators inside the command substitution are its own.
-    const assignsOnly = /^\s*(?:export\s+|local\s+)?[A-Za-z_]\w*=/.test(l.text) && !/;|&&|\|\|/.test(l.text.replace(/\$\((?:[^()]|\([^()]*\))*\)/g, ''));
+    // `X=$(jq -r .n f || true)`: the separators inside the command substitution are its own. `read -r X < f` only assigns too.
+    const assignsOnly = (/^\s*(?:export\s+|local\s+)?[A-Za-z_]\w*=/.test(l.text) || READ_INTO.test(l.text)) && !/;|&&|\|\|/.test(l.text.replace(/\$\((?:[^()]|\([^()]*\))*\)/g, ''));
     return (uses && !/^\s*(if\b|\[\[|\[\s|test\b)/.test(l.text)) || (READS_FILE.test(l.text) && !assignsOnly) || (named !== null && named.test(l.text) && !READS_FILE.test(l.text));
   });
+  // A value read here (a variable not checked on that line, or a file read in a substitution) split into the words of
+  // a `gh` or `curl` command with a write token, on any line (a test, a condition or an assignment too) and whatever
+  // else the step does with it.
+  const splitCall = splitArguments(step, lines, (name, line) => variables.includes(name) && !checkedLine(script, name, line), context);
   if (consumers.length === 0) {
+    // Used only in tests and conditions (`if [[ $(gh api .../pulls/$PR/files) ]]`), which still run that call.
+    if (splitCall !== undefined) return { use: { kind: 'data', step, detail: `expands what it reads unquoted in \`${splitCall}\``, splitsArgs: splitCall }, outputs: false };
     return variables.length > 0 && variables.every((v) => validated.has(v)) ? { use: { kind: 'validated', step, detail: 'checks the values it reads against a pattern' }, outputs: false } : null;
   }
   const kinds = consumers.map((l): ArtifactUseKind => {
@@ -918,7 +930,7 @@ function scriptUse(step: Step, script: string, directory: RegExp | null, context
     if (!READS_FILE.test(l.text) && expanded.length > 0 && expanded.every((v) => checkedLine(script, v, l)) && (named === null || !named.test(l.text))) return 'validated';
     if (COMMENT_COMMAND.test(l.text)) return 'comment';
     // An output carries the value on: where it is used decides.
-    if (/GITHUB_OUTPUT/.test(l.text)) return variables.every((v) => !l.text.includes(v) || checkedLine(script, v, l)) && !READS_FILE.test(l.text) ? 'validated' : 'read';
+    if (/GITHUB_OUTPUT/.test(l.text) || grouped.has(l)) return variables.every((v) => !l.text.includes(v) || checkedLine(script, v, l)) && !READS_FILE.test(l.text) ? 'validated' : 'read';
     // Moving, unpacking or printing files (and values) decides nothing; a moved value read into another command does.
     if (firstWords.every((w) => FILE_SHUFFLING.has(w)) && !/\$\(/.test(l.text)) return firstWords.every((w) => w === 'echo' || w === 'printf') || expanded.length === 0 ? 'read' : 'data';
     if (!READS_FILE.test(l.text) && !variables.some((v) => l.text.includes(v)) && CONTENT_COMMANDS.test(l.text)) return 'content';
@@ -932,16 +944,7 @@ function scriptUse(step: Step, script: string, directory: RegExp | null, context
   const kind = USE_ORDER.find((k) => kinds.includes(k)) ?? 'data';
   const at = consumers[kinds.indexOf(kind)];
   const fixed = kind === 'comment' && fixedCommentBody(step) && consumers.every((l, i) => kinds[i] !== 'comment' || !/--body-file|\s-F\b/.test(l.text));
-  // A value read here (a variable not checked on that line, or a file read in a substitution) split into the words of the command.
-  const splits =
-    kind === 'comment'
-      ? splitArguments(
-          step,
-          consumers.filter((_, i) => kinds[i] === 'comment'),
-          (name, line) => variables.includes(name) && !checkedLine(script, name, line),
-          context,
-        )
-      : undefined;
+  const splits = kind === 'validated' ? undefined : splitCall;
   const detail =
     kind === 'comment'
       ? fixed
@@ -959,26 +962,62 @@ function scriptUse(step: Step, script: string, directory: RegExp | null, context
   return { use: { kind, step, detail: splits === undefined ? detail : `${detail}, and expands what it reads unquoted in \`${splits}\``, ...(fixed ? { fixedBody: true } : {}), ...(splits !== undefined ? { splitsArgs: splits } : {}) }, outputs };
 }
 
+/** `read -r X < f`, `read X Y <f`: a line that only assigns variables from a file. */
+const READ_INTO = /^\s*read\s+(?:-[a-zA-Z]+\s+)*[A-Za-z_]\w*(?:\s+[A-Za-z_]\w*)*\s*<(?!<)/;
+
+/**
+ * The lines of a command group whose output goes to `$GITHUB_OUTPUT` (`{`, `echo "pr=$(cat NR)"`, `} >>
+ * "$GITHUB_OUTPUT"`): each writes an output, as a line that redirects there itself.
+ */
+function groupedIntoOutputs(lines: readonly ScriptSpan[]): Set<ScriptSpan> {
+  const grouped = new Set<ScriptSpan>();
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^\s*\{\s*$/.test((lines[i] as ScriptSpan).text)) continue;
+    const end = lines.findIndex((l, j) => j > i && /^\s*\}/.test(l.text));
+    if (end === -1) break;
+    if (/^\s*\}\s*>>?\s*["']?\$\{?GITHUB_OUTPUT\b/.test((lines[end] as ScriptSpan).text)) for (let j = i + 1; j < end; j++) grouped.add(lines[j] as ScriptSpan);
+    i = end;
+  }
+  return grouped;
+}
+
 /** Programs whose options a word added by splitting can change: the GitHub CLI and curl, given the token. */
 const TOKEN_COMMANDS = new Set(['gh', 'curl']);
 
 /**
  * The first `gh` or `curl` command of `lines` that expands a value read from the files outside quotes (a variable
  * `carried(name, line)` says carries it unchecked, or a substitution that reads a file), when the step acts with a
- * token that can write (`context.tokenWrites`): word splitting adds the fork's words to that call. Undefined otherwise.
+ * token that can write (`context.tokenWrites`): word splitting adds the fork's words to that call. Commands run by a
+ * command substitution count wherever it stands (`SHA=$(gh api repos/$R/pulls/$PR --jq .head.sha)`,
+ * ``if [[ `gh api .../pulls/$PR/files --jq length` -gt 0 ]]``, `echo "$(curl ... $PR)" | jq`): the shell splits an
+ * unquoted expansion of the inner command whatever surrounds the substitution; `"$PR"` there is quoted. Undefined otherwise.
  */
 function splitArguments(step: Step, lines: readonly ScriptSpan[], carried: (name: string, line: ScriptSpan) => boolean, context: UseContext | undefined): string | undefined {
   if (context?.tokenWrites === undefined || !context.tokenWrites(step)) return undefined;
   for (const line of lines) {
-    for (const pipeline of pipelines(line)) {
-      for (const command of pipeline.commands) {
-        if (!TOKEN_COMMANDS.has(commandName(command.text) ?? '')) continue;
-        const { variables, substitutions } = unquotedExpansions(command.text);
-        if (variables.some((v) => carried(v, line)) || substitutions.some((s) => READS_FILE.test(s))) return oneLine(command.text.trim()).slice(0, 80);
-      }
+    for (const command of tokenCommands(line, 0)) {
+      const { variables, substitutions } = unquotedExpansions(command);
+      if (variables.some((v) => carried(v, line)) || substitutions.some((s) => READS_FILE.test(s))) return oneLine(command.trim()).slice(0, 80);
     }
   }
   return undefined;
+}
+
+/** The `gh` and `curl` commands of a line, and of the command substitutions in its commands, nested (at most 4 deep). */
+function tokenCommands(line: ScriptSpan, depth: number): string[] {
+  const found: string[] = [];
+  for (const pipeline of pipelines(line)) {
+    for (const command of pipeline.commands) {
+      // `if gh api ...; then`, `! curl ...`: the reserved word starts a compound command, the program follows it.
+      const text = command.text.replace(/^(?:(?:if|then|elif|else|while|until|do|!)\s+)+/, '');
+      if (TOKEN_COMMANDS.has(commandName(text) ?? '')) found.push(text);
+      if (depth >= 4 || !/\$\(|`/.test(command.text)) continue;
+      for (const body of substitutionBodies(command.text)) {
+        for (const inner of logicalLines(body.text)) found.push(...tokenCommands(inner, depth + 1));
+      }
+    }
+  }
+  return found;
 }
 
 /** `posts a comment`, `sets a commit status or check`, or both. */

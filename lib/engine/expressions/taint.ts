@@ -8,6 +8,7 @@ import { get, getMap, getText, keyText, type YNode, type YPair, type YScalar } f
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
 import { outsiderDownloadBefore, readsDownloadedFile, readsDownloadIntoOutputs } from '../analysis/artifacts.js';
 import { describeStep } from '../analysis/describe.js';
+import { logicalLines } from '../shell.js';
 import { contextController, controllerRank, eventController, outsiderEvents, triggersWithField, type Controller } from './controller.js';
 import { expressionsOf, type ExpressionOccurrence } from './extract.js';
 import { expressionScalarsInFile } from '../analysis/file-scalars.js';
@@ -491,6 +492,10 @@ export class TaintAnalyzer {
     if (writes === null) {
       let taint = this.ofNode(run, scope, step.owner.file, depth + 1);
       for (const name of referencedEnvVars(script)) taint = stronger(taint, this.#ofShellVariable(name, scope, depth));
+      // A file of an outsider's artifact written into `$GITHUB_OUTPUT` as it is (`cat meta/outputs >> "$GITHUB_OUTPUT"`):
+      // its lines name the outputs, so any of them may be the fork's text.
+      const artifact = /GITHUB_OUTPUT/.test(script) ? this.#artifactTaint(step, scope) : null;
+      if (artifact !== null && logicalLines(script).some((line) => /GITHUB_OUTPUT/.test(line.text) && readsDownloadedFile(step, line, artifact.download))) taint = stronger(taint, artifact.taint);
       return taint;
     }
     return this.#scriptFold(step, scope, depth).ofLines(writes);

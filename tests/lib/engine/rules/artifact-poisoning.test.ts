@@ -1573,6 +1573,62 @@ ${steps}
   });
 });
 
+describe(`${RULE}: a value split into the words of a \`gh\` or \`curl\` call run by a command substitution`, () => {
+  const job = (steps: string, permissions = '{ pull-requests: write }') => ON + yaml`
+    permissions: ${permissions}
+    jobs:
+      comment:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/download-artifact@v4
+            with:
+              run-id: \${{ github.event.workflow_run.id }}
+${steps}
+  `;
+  const inline = (command: string) => `          - run: |
+              PR=$(cat NR)
+              ${command}
+            env:
+              GH_TOKEN: \${{ secrets.GITHUB_TOKEN }}`;
+  const viaEnv = (command: string) => `          - id: pr
+            run: echo "number=$(cat NR)" >> "$GITHUB_OUTPUT"
+          - run: ${command}
+            env:
+              GH_TOKEN: \${{ github.token }}
+              PR: \${{ steps.pr.outputs.number }}`;
+  const forms: [string, string][] = [
+    ['if [[ `gh api repos/${{ github.repository }}/pulls/$PR/files --jq length` -gt 0 ]]; then gh pr comment "$PR" --body "Thanks"; fi', 'gh api repos/${{ github.repository }}/pulls/$PR/files --jq length'],
+    ['if [[ $(gh api repos/$GITHUB_REPOSITORY/pulls/$PR/files --jq length) -gt 0 ]]; then echo changed; fi', 'gh api repos/$GITHUB_REPOSITORY/pulls/$PR/files --jq length'],
+    ['SHA=$(gh api repos/$GITHUB_REPOSITORY/pulls/$PR --jq .head.sha); echo "$SHA"', 'gh api repos/$GITHUB_REPOSITORY/pulls/$PR --jq .head.sha'],
+    ['gh api repos/$GITHUB_REPOSITORY/pulls/$PR/files | jq length', 'gh api repos/$GITHUB_REPOSITORY/pulls/$PR/files'],
+    ['echo "$(curl -sS -H "Authorization: token $GH_TOKEN" https://api.github.com/repos/$GITHUB_REPOSITORY/pulls/$PR)" | jq .title', 'curl -sS -H "Authorization: token $GH_TOKEN" https://api.github.com/repos/'],
+    ['if gh api repos/$GITHUB_REPOSITORY/pulls/$PR/merge; then echo merged; fi', 'gh api repos/$GITHUB_REPOSITORY/pulls/$PR/merge'],
+  ];
+
+  it('is MEDIUM when the unquoted value sits in a `gh` or `curl` call inside a substitution, a test, an `if`, an assignment or a pipeline', () => {
+    for (const [command, call] of forms) {
+      const [finding] = scanWith(RULE, job(inline(command)));
+      expect(finding?.severity, command).toBe('MEDIUM');
+      expect(finding?.description, command).toContain(`expands what it reads unquoted in \`${call}`);
+      expect(finding?.description, command).toContain('argument injection');
+    }
+    // The same value given through `env:` from an output.
+    const [env] = scanWith(RULE, job(viaEnv('if [[ $(gh api repos/$GITHUB_REPOSITORY/pulls/$PR/files --jq length) -gt 0 ]]; then echo changed; fi')));
+    expect(env?.severity).toBe('MEDIUM');
+    expect(env?.description).toContain('its script expands it unquoted in `gh api repos/$GITHUB_REPOSITORY/pulls/$PR/files --jq length`');
+  });
+
+  it('negative: quoted inside the substitution, in single quotes, checked first, or with a read-only token it is not argument injection', () => {
+    const severities = (workflow: string) => scanWith(RULE, workflow).map((f) => f.severity);
+    expect(severities(job(inline('if [[ $(gh api "repos/$GITHUB_REPOSITORY/pulls/$PR/files" --jq length) -gt 0 ]]; then echo changed; fi')))).toEqual(['LOW']);
+    expect(severities(job(inline('SHA="$(gh api "repos/$GITHUB_REPOSITORY/pulls/$PR" --jq .head.sha)"; echo "$SHA"')))).toEqual(['LOW']);
+    expect(severities(job(inline("echo '$(gh api repos/x/pulls/$PR)' | tee -a notes.txt")))).not.toContain('MEDIUM');
+    expect(severities(job(inline('[[ "$PR" =~ ^[0-9]+$ ]] || exit 1\n              SHA=$(gh api repos/$GITHUB_REPOSITORY/pulls/$PR --jq .head.sha)')))).not.toContain('MEDIUM');
+    expect(severities(job(inline('SHA=$(gh api repos/$GITHUB_REPOSITORY/pulls/$PR --jq .head.sha); echo "$SHA"'), '{ contents: read, pull-requests: read }'))).toEqual(['LOW']);
+    expect(severities(job(viaEnv('if [[ $(gh api "repos/$GITHUB_REPOSITORY/pulls/$PR/files" --jq length) -gt 0 ]]; then echo changed; fi')))).toEqual(['LOW']);
+  });
+});
+
 describe(`${RULE}: content written straight into \`$GITHUB_OUTPUT\``, () => {
   it('says the outputs reach the `if:` and the comment that read them, not that their content reaches nothing', () => {
     const workflow = (write: string) => ON + yaml`
@@ -1600,5 +1656,91 @@ describe(`${RULE}: content written straight into \`$GITHUB_OUTPUT\``, () => {
     }
     // Unzipped to disk, not printed: the line reads no content.
     expect(scanWith(RULE, workflow('unzip pr.zip >> "$GITHUB_OUTPUT"'))[0]?.description).toContain('reaches no command, output or condition');
+  });
+});
+
+describe(`${RULE}: a value written to \`$GITHUB_OUTPUT\` is followed to where the output is used`, () => {
+  /** Job `read` writes output `name` of step `meta` (and job output `name`); `use` holds the steps that use it (REF). */
+  const workflow = (write: string, name: string, use: string, viaJob: boolean, path = '') => ON + yaml`
+    permissions: { pull-requests: write }
+    jobs:
+      read:
+        runs-on: ubuntu-latest
+        outputs:
+          ${name}: \${{ steps.meta.outputs.${name} }}
+        steps:
+          - uses: actions/download-artifact@v4
+            with:
+              run-id: \${{ github.event.workflow_run.id }}${path}
+          - id: meta
+            run: |
+${write.split('\n').map((l) => `              ${l}`).join('\n')}
+${viaJob ? '      use:\n        needs: read\n        runs-on: ubuntu-latest\n        steps:\n' : ''}${use.replaceAll('REF', viaJob ? `needs.read.outputs.${name}` : `steps.meta.outputs.${name}`)}
+  `;
+  const writes: [string, string, string?][] = [
+    ['echo "pr=$(cat pr_number.txt)" >> "$GITHUB_OUTPUT"', 'pr'],
+    ['cat review-intent >> "$GITHUB_OUTPUT"', 'intent'],
+    ['echo "size=$(cat number.txt)" >> $GITHUB_OUTPUT', 'size'],
+    ['read -r X < base.txt; echo "base=$X" >> $GITHUB_OUTPUT', 'base'],
+    ['read -r X < base.txt\necho "base=$X" >> $GITHUB_OUTPUT', 'base'],
+    ['{\n  echo "pr=$(cat pr_number.txt)"\n  echo "at=$(date)"\n} >> "$GITHUB_OUTPUT"', 'pr'],
+    ['echo "pr=$(<meta/pr_number.txt)" >> "$GITHUB_OUTPUT"', 'pr', '\n              path: meta'],
+  ];
+  const script = `          - run: echo "Deploying \${{ REF }}"
+            env:
+              DEPLOY_TOKEN: \${{ secrets.DEPLOY_TOKEN }}`;
+  const comment = `          - uses: actions/github-script@v7
+            env:
+              BODY: \${{ REF }}
+            with:
+              script: |
+                await github.rest.issues.createComment({ ...context.repo, issue_number: context.issue.number, body: process.env.BODY });`;
+  const none = '          - run: echo done';
+
+  it('is HIGH when a later step or a dependent job splices the output into its script, naming it', () => {
+    for (const viaJob of [false, true]) {
+      for (const [write, name, path] of writes) {
+        const found = scanWith(RULE, workflow(write, name, script, viaJob, path));
+        const at = `${write} (${viaJob ? 'job' : 'step'})`;
+        expect(found.map((f) => f.severity), at).toEqual(['HIGH']);
+        expect(found[0]?.description, at).toContain(`expands \`${viaJob ? 'needs.read' : 'steps.meta'}.outputs.${name}\`, read from them, with \`\${{ }}\``);
+      }
+    }
+  });
+
+  it('is LOW when the output only becomes a comment body, and says so', () => {
+    for (const viaJob of [false, true]) {
+      for (const [write, name, path] of writes) {
+        const found = scanWith(RULE, workflow(write, name, comment, viaJob, path));
+        const at = `${write} (${viaJob ? 'job' : 'step'})`;
+        expect(found.map((f) => f.severity), at).toEqual(['LOW']);
+        expect(found[0]?.description, at).toContain('which only posts a comment');
+        expect(found[0]?.description, at).not.toContain('reaches no command, output or condition');
+      }
+    }
+  });
+
+  it('is LOW when no step or job reads the output, and says the content reaches only outputs no step reads', () => {
+    for (const viaJob of [false, true]) {
+      for (const [write, name, path] of writes) {
+        const found = scanWith(RULE, workflow(write, name, none, viaJob, path));
+        const at = `${write} (${viaJob ? 'job' : 'step'})`;
+        expect(found.map((f) => f.severity), at).toEqual(['LOW']);
+        expect(found[0]?.description, at).toContain('reads them into step outputs, and no later step or job reads those outputs');
+        expect(found[0]?.description, at).not.toContain('reaches no command, output or condition');
+      }
+    }
+  });
+
+  it('negative: a value checked against a number pattern before it is written is not reported; `read` alone steers nothing', () => {
+    const checked = 'read -r X < pr_number.txt\n[[ "$X" =~ ^[0-9]+$ ]] || exit 1\necho "pr=$X" >> "$GITHUB_OUTPUT"';
+    expect(scanWith(RULE, workflow(checked, 'pr', script, false))).toEqual([]);
+    expect(scanWith(RULE, workflow(checked, 'pr', script, true))).toEqual([]);
+    // A `read` into a variable that only goes to an output is not a command the content steers.
+    const [read] = scanWith(RULE, workflow('read -r X < base.txt\necho "base=$X" >> $GITHUB_OUTPUT', 'base', none, false));
+    expect(read?.description).not.toContain('uses their content in `read');
+    // A group that writes elsewhere is not an output write: the value steers its command.
+    const [group] = scanWith(RULE, workflow('{\n  echo "pr=$(cat pr_number.txt)"\n} >> notes.txt', 'pr', script, false));
+    expect(group?.description).not.toContain('expands `steps.meta.outputs.pr`');
   });
 });
