@@ -24,7 +24,8 @@ const ENTRY_RULES: ReadonlySet<string> = OUTSIDER_ENTRIES;
  * approves each run (a member's comment, a label, an assignment, an action's own write-access check), or only
  * trusted authors or collaborators start it. The outsider writes text and waits for that act, which the severity
  * policy rates MEDIUM at most (docs/severity.md). `reach:unreviewed-environment` (an approval of unknown strength)
- * and `reach:fork-pr` (anyone's pull request runs it) are not.
+ * is not a maintainer's act for sure, but caps the path all the same (`environmentGated`); `reach:fork-pr`
+ * (anyone's pull request runs it) is neither.
  */
 const MAINTAINER_REACH: ReadonlySet<string> = new Set(['reach:approval', 'reach:trusted-author', 'reach:collaborator']);
 
@@ -32,6 +33,31 @@ const MAINTAINER_REACH: ReadonlySet<string> = new Set(['reach:approval', 'reach:
 function maintainerStarted(r: FindingRecord): boolean {
   const reach = (r.facts ?? []).filter((f) => f.startsWith('reach:'));
   return reach.length > 0 && reach.every((f) => MAINTAINER_REACH.has(f));
+}
+
+/**
+ * True when every way the finding names into its run waits behind a gate (a maintainer's act, or a deployment
+ * environment whose required reviewers the scan could not check) and one of them is such an environment: the
+ * policy rates that entry MEDIUM at most (docs/severity.md), so the path built on it is no stronger.
+ */
+function environmentGated(r: FindingRecord): boolean {
+  const reach = (r.facts ?? []).filter((f) => f.startsWith('reach:'));
+  return reach.includes('reach:unreviewed-environment') && reach.every((f) => f === 'reach:unreviewed-environment' || MAINTAINER_REACH.has(f));
+}
+
+/** Why a path is MEDIUM where its kind is more: the gate its way in waits behind, in words; null when it is not lowered for a gate. */
+function gateNote(kind: CombinationKind, matches: readonly Match[], severity: CombinationSeverity): string | null {
+  if (severity !== 'MEDIUM') return null;
+  const outsider = matches.find((m) => ENTRY_RULES.has(m.rule_id));
+  if (outsider === undefined) return null;
+  const at = `${outsider.rule_id}, ${location(outsider.record.finding)}`;
+  if (environmentGated(outsider.record)) {
+    return `Rated MEDIUM, not ${kind.severity}: the way in (${at}) runs only after a deployment environment's approval, whose required reviewers could not be checked without a settings snapshot (its finding names the environment); with required reviewers a maintainer approves each run, without them anyone starts it.`;
+  }
+  if (maintainerStarted(outsider.record)) {
+    return `Rated MEDIUM, not ${kind.severity}: the way in (${at}) runs only after a maintainer's act or for trusted people (its finding names the gate), so the outsider writes the content and waits for that act.`;
+  }
+  return null;
 }
 
 /**
@@ -251,10 +277,11 @@ function build(kind: CombinationKind, matches: readonly Match[], file: string, u
     });
   const attacker = attackerOf(kind);
   const impact = impactOf(kind, matches, usable);
-  stages.push({ order: stages.length, title: kind.impact_title, description: `${impact} Attacker: ${attacker}.`, rule_id: '' });
+  const severity = pathSeverity(kind, matches);
+  const gate = gateNote(kind, matches, severity);
+  stages.push({ order: stages.length, title: kind.impact_title, description: `${impact} Attacker: ${attacker}.${gate === null ? '' : ` ${gate}`}`, rule_id: '' });
   const advice = kind.break_chain.find((b) => matched.has(b.rule_id) && adviceApplies(kind, b, matches, usable)) ?? kind.break_chain.find((b) => matched.has(b.rule_id)) ?? kind.break_chain[0];
   const target = advice === undefined ? undefined : found.get(advice.rule_id)?.finding;
-  const severity = pathSeverity(kind, matches);
   return {
     id: kind.id,
     title: kind.title,
@@ -296,7 +323,9 @@ function impactOf(kind: CombinationKind, matches: readonly Match[], usable: read
  *   An entry whose run only a maintainer's act starts (its reach facts: an approval, trusted authors,
  *   collaborators; an agent started by a member's comment or behind its action's own write-access check) makes
  *   the chain MEDIUM, whatever the kind and whatever the entry's own severity: the outsider only writes text
- *   that waits for that act, which the policy never rates above MEDIUM.
+ *   that waits for that act, which the policy never rates above MEDIUM. So does an entry behind a deployment
+ *   environment whose required reviewers the scan could not check (`reach:unreviewed-environment`, alone or with
+ *   a maintainer's act): the policy rates it MEDIUM at most, and the path names that gate.
  * - Someone else's code as the way in (the kind's first group: an action or image on a tag, a download nothing
  *   verifies, a remote script): the attacker is one upstream party, whom the policy never rates HIGH by itself,
  *   so the path takes the entry's severity, MEDIUM, unless the entry is HIGH (a known compromise).
@@ -304,7 +333,7 @@ function impactOf(kind: CombinationKind, matches: readonly Match[], usable: read
 export function pathSeverity(kind: CombinationKind, matches: readonly { rule_id: string; record: FindingRecord }[]): CombinationSeverity {
   const outsider = matches.find((m) => ENTRY_RULES.has(m.rule_id));
   if (outsider !== undefined) {
-    if (maintainerStarted(outsider.record)) return 'MEDIUM';
+    if (maintainerStarted(outsider.record) || environmentGated(outsider.record)) return 'MEDIUM';
     return kind.severity === 'CRITICAL' && outsider.record.finding.severity !== 'HIGH' ? 'HIGH' : kind.severity;
   }
   const way = matches[0];

@@ -298,8 +298,7 @@ describe('the attacker model in paths', () => {
     // A member's comment, a label, the action's own write-access check: the outsider only writes the thread.
     expect(agent('MEDIUM', ['reach:approval', 'event:issue_comment'])).toEqual(['agent-prompt-injection-takeover MEDIUM']);
     expect(agent('HIGH', ['reach:approval'])).toEqual(['agent-prompt-injection-takeover MEDIUM']);
-    // An environment of unknown strength is no maintainer's act for sure; a finding without reach facts is not lowered.
-    expect(agent('MEDIUM', ['reach:unreviewed-environment'])).toEqual(['agent-prompt-injection-takeover HIGH']);
+    // A finding without reach facts is not lowered.
     expect(findCombinations([rec('agent-untrusted-input', { file: TRIAGE, line: 14, job: 'triage', severity: 'MEDIUM', facts: ['holds:token'] }), write], all).map((c) => c.severity)).toEqual(['HIGH']);
     // The same rule for another kind: a cache writer's injection behind a maintainer's approval.
     const release = rec('cache-poisoning', { file: CI_WORKFLOW, line: 20, job: 'release', facts: ['holds:publish', `writer:${PR_WORKFLOW}#test`] });
@@ -307,8 +306,29 @@ describe('the attacker model in paths', () => {
       findCombinations([rec('script-injection', { line: 20, job: 'test', severity: 'MEDIUM', facts: ['exec', ...facts] }), release], all).map((c) => `${c.id} ${c.severity}`);
     expect(writer(['reach:anyone'])).toEqual(['cache-poisoning-release HIGH']);
     expect(writer(['reach:approval'])).toEqual(['cache-poisoning-release MEDIUM']);
+    // The lowered path says why, naming its way in; the unlowered one does not.
+    const described = (facts: string[]) =>
+      findCombinations([rec('script-injection', { line: 20, job: 'test', severity: 'MEDIUM', facts: ['exec', ...facts] }), release], all).map((c) => c.stages.at(-1)?.description ?? '');
+    expect(described(['reach:approval'])[0]).toContain(`Rated MEDIUM, not HIGH: the way in (script-injection, ${PR_WORKFLOW}:20) runs only after a maintainer's act or for trusted people`);
+    expect(described(['reach:anyone'])[0]).not.toContain('Rated MEDIUM');
     // A fork's pull request run is anyone's, even where the privileged events are a collaborator's.
     expect(writer(['reach:collaborator', 'reach:fork-pr'])).toEqual(['cache-poisoning-release HIGH']);
+  });
+
+  it('a chain whose way in waits for a deployment environment of unknown protection is MEDIUM and names that gate', () => {
+    const checkout = (facts: string[]) => rec('untrusted-checkout', { line: 52, job: 'build', severity: 'MEDIUM', facts: ['exec', 'holds', 'holds:token', 'token:default', ...facts] });
+    const token = rec('missing-permissions', { line: 1, job: null, severity: 'MEDIUM', facts: ['token:default'] });
+    const paths = (facts: string[]) => findCombinations([checkout(facts), token], all);
+    // Behind `environment:` whose reviewers the scan cannot see (the entry's own MEDIUM): not above it, and it says why.
+    const gated = paths(['reach:unreviewed-environment', 'event:workflow_run']);
+    expect(gated.map((c) => `${c.id} ${c.severity}`)).toEqual(['pwn-request MEDIUM']);
+    expect(gated[0]?.stages.at(-1)?.description).toContain(`Rated MEDIUM, not CRITICAL: the way in (untrusted-checkout, ${PR_WORKFLOW}:52) runs only after a deployment environment's approval`);
+    // With a maintainer's act beside it, still MEDIUM.
+    expect(paths(['reach:unreviewed-environment', 'reach:approval']).map((c) => c.severity)).toEqual(['MEDIUM']);
+    // Anyone on some way in: not lowered for the environment (the MEDIUM entry makes the CRITICAL kind HIGH), no gate named.
+    const open = paths(['reach:unreviewed-environment', 'reach:anyone']);
+    expect(open.map((c) => c.severity)).toEqual(['HIGH']);
+    expect(open[0]?.stages.at(-1)?.description).not.toContain('Rated MEDIUM');
   });
 
   it('a chain whose way in is someone else\'s code on a tag (one upstream party) is MEDIUM, like its entry', () => {
