@@ -142,6 +142,8 @@ export type OutsiderCode = OutsiderCodeFacts &
     | {
         /** Pull request code a checkout or download put in the workspace, which a step runs. */
         kind: 'workspace';
+        /** Which put it there: a checkout (untrusted-checkout's finding) or an artifact download (artifact-poisoning's). */
+        from: 'checkout' | 'download';
       }
     | {
         /** Outsider text expanded into a `run:` script. */
@@ -248,6 +250,7 @@ function jobOutsiderCandidates(context: { runs: RunModel; taint: TaintAnalyzer }
           found: {
             job,
             kind: 'workspace',
+            from: entry.kind === 'download' ? 'download' : 'checkout',
             reach,
             race: way.race,
             text: `${describeStep(sink.step)} (line ${file.position(sink.step.node.start).line}) runs ${sink.execution.evidence} from the pull request's ${entry.kind === 'download' ? 'artifacts' : 'checkout'} (${entry.how}, line ${file.position(entry.step.node.start).line})`,

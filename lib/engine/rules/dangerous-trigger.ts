@@ -50,6 +50,8 @@ function triageOnly(job: Job): boolean {
 
 /** What an outsider's content does in the workflow's jobs (run model), or why it does nothing, in words. */
 interface Exposure {
+  /** For HIGH or MEDIUM: the rule whose finding about the same job makes the same claim (`Armed.rule`). */
+  rule?: string;
   /**
    * The policy's severity (docs/severity.md) for the job where an outsider's content does the most: HIGH or MEDIUM
    * when some job runs outsider code, runs outsider text, or consumes outsider artifacts that reach code or
@@ -65,6 +67,8 @@ interface Armed {
   severity: 'HIGH' | 'MEDIUM';
   text: string;
   facts: string[];
+  /** The rule whose finding about the same job states this weakness and its fix (untrusted-checkout, script-injection ...). */
+  rule: string;
 }
 
 function stronger(found: Armed | null, candidate: Armed): Armed {
@@ -97,7 +101,7 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
         continue;
       }
       const facts = [...new Set([...injection.facts.filter((f) => f.startsWith('reach:') || f === 'exec'), ...holdingFacts(run)])];
-      armed = stronger(armed, { severity, text: `${code.text}${injection.text}`, facts });
+      armed = stronger(armed, { severity, text: `${code.text}${injection.text}`, facts, rule: 'script-injection' });
       if (armed.severity === 'HIGH') break;
       continue;
     }
@@ -107,7 +111,7 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
       if (unarmed.length < 2) unarmed.push(`${code.text}, but ${whoText(code.reach)}${run.valuables.length === 0 ? `, and ${run.nothingHeld}` : ''}`);
       continue;
     }
-    armed = stronger(armed, { severity, text: `${code.text}; ${describeClaim(claim)}`, facts: [...reachFacts(code.reach), 'exec', ...holdingFacts(run)] });
+    armed = stronger(armed, { severity, text: `${code.text}; ${describeClaim(claim)}`, facts: [...reachFacts(code.reach), 'exec', ...holdingFacts(run)], rule: code.from === 'download' ? 'artifact-poisoning' : 'untrusted-checkout' });
     if (armed.severity === 'HIGH') break;
   }
   // Outsider text in a script, a code input (`github-script`), a local action's script, or `$GITHUB_ENV` that a
@@ -124,17 +128,17 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
       // github-env-injection's claim and severity: the milder of the hit's own ceiling and the policy's for the job.
       const envClaim = read && step.job !== null ? envInjectionClaim(step, step.job, context.runs) : null;
       const hits = [
-        ...scriptInjections(step, context.taint, context.runs).map((h) => ({ hit: h, severity: h.severity ?? 'HIGH', claim: '' })),
-        ...(envClaim !== null ? env.map((h) => ({ hit: h, severity: envInjectionSeverity(h, envClaim), claim: `; ${describeClaim(envClaim)}` })) : []),
+        ...scriptInjections(step, context.taint, context.runs).map((h) => ({ hit: h, severity: h.severity ?? 'HIGH', claim: '', rule: 'script-injection' })),
+        ...(envClaim !== null ? env.map((h) => ({ hit: h, severity: envInjectionSeverity(h, envClaim), claim: `; ${describeClaim(envClaim)}`, rule: 'github-env-injection' })) : []),
       ];
-      for (const { hit, severity: own, claim } of hits) {
+      for (const { hit, severity: own, claim, rule } of hits) {
         const severity = armedSeverity(own);
         if (severity === null) continue;
         const line = step.owner.file.position(hit.node.start).line;
         const whole = hit.message.replace(/\.$/, '');
         const message = whole.length > 240 ? `${whole.slice(0, 237)}...` : whole;
         const facts = [...new Set([...(hit.facts ?? []).filter((f) => f.startsWith('reach:') || f === 'exec'), ...holdingFacts(run)])];
-        armed = stronger(armed, { severity, text: `line ${line} of \`${step.owner.file.path}\`: ${message}${claim}`, facts });
+        armed = stronger(armed, { severity, text: `line ${line} of \`${step.owner.file.path}\`: ${message}${claim}`, facts, rule });
         break;
       }
       if (armed?.severity === 'HIGH') break;
@@ -148,7 +152,7 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
       const reach = context.runs.stepReach(dispatch.step);
       if (severityOf({ reach, executes: true, holds: ['a dispatch token'], raceAfterApproval: !dispatch.pinned }) === 'LOW') continue;
       const line = workflow.file.position(dispatch.step.node.start).line;
-      armed = { severity: 'MEDIUM', text: `${describeStep(dispatch.step)} (line ${line}) dispatches \`${dispatch.target}\` with the pull request's head (\`${dispatch.head}\`), whose CI then runs the pull request's code; ${whoText(reach)}`, facts: [...reachFacts(reach), 'exec'] };
+      armed = { severity: 'MEDIUM', text: `${describeStep(dispatch.step)} (line ${line}) dispatches \`${dispatch.target}\` with the pull request's head (\`${dispatch.head}\`), whose CI then runs the pull request's code; ${whoText(reach)}`, facts: [...reachFacts(reach), 'exec'], rule: 'untrusted-checkout' };
       break;
     }
   }
@@ -176,6 +180,7 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
         severity,
         text: `${describeStep(entry.step)} (line ${line}) downloads artifacts a fork's run made (${entry.how}) into a job that holds ${run.valuables.join(', ') || 'secrets'}${executes ? ', and a later step runs their content' : ', where their content steers what the job does'}; ${whoText(reach)}`,
         facts: [...reachFacts(reach), ...(executes ? ['exec'] : []), ...holdingFacts(run)],
+        rule: 'artifact-poisoning',
       });
       break;
     }
@@ -401,7 +406,7 @@ export default defineWorkflowRule({
     severity: 'MEDIUM',
     surface: 'workflow',
     description:
-      'The workflow runs on `pull_request_target` or `workflow_run`: events an outsider can cause (by opening a pull request) that run with the base repository\'s secrets and, unless `permissions:` says otherwise, a write token. Armed when some job runs an outsider\'s content (run model: a checkout or download of pull request code that a step runs, event text expanded into a script or into `$GITHUB_ENV` that a later step runs with, or a fork run\'s artifacts read by a job that holds secrets, unless nothing runs them and they are only uploaded as they are or only decide a comment or a status), at the severity policy\'s verdict for that job, as the finding about the same job says (untrusted-checkout, script-injection, github-env-injection, artifact-poisoning): HIGH when anyone can start it and the job holds a write scope or the undeclared default token, a secret, OIDC, a self-hosted machine or a publish; MEDIUM when it holds none of these, when the artifacts only steer it, or behind an approval the code can change after (a dispatch of the pull request\'s head to another repository\'s CI: MEDIUM at most, as that CI is not in the scan); LOW otherwise (the trigger is the setting in which such a mistake would be exploitable), saying what is there: a checkout nothing runs, a gate, calls to reusable workflows, jobs that only read pull request data through the API or act on merged pull requests. Also, on any trigger: a step anyone with a GitHub account starts that starts another workflow of this repository (`workflow_dispatch`, `repository_dispatch`, an open slash-command dispatcher) with a token that can, MEDIUM when that workflow holds secrets, write scopes or a publish, LOW when it holds nothing or is not found here. LOW on an `issue_comment` or `discussion_comment` trigger: a job that holds a write scope, secret or publish behind a permission check some comment activity gets past (a slash-command action that checks only `created` and `edited` comments, on a workflow that also runs on `deleted` ones), when nothing of the outsider\'s runs.',
+      'The workflow runs on `pull_request_target` or `workflow_run`: events an outsider can cause (by opening a pull request) that run with the base repository\'s secrets and, unless `permissions:` says otherwise, a write token. Armed when some job runs an outsider\'s content (run model: a checkout or download of pull request code that a step runs, event text expanded into a script or into `$GITHUB_ENV` that a later step runs with, or a fork run\'s artifacts read by a job that holds secrets, unless nothing runs them and they are only uploaded as they are or only decide a comment or a status), at the severity policy\'s verdict for that job, as the finding about the same job says (untrusted-checkout, script-injection, github-env-injection, artifact-poisoning), but never HIGH: where that finding is HIGH (anyone can start it and the job holds a write scope or the undeclared default token, a secret, OIDC, a self-hosted machine or a publish) this one restates it and is MEDIUM, naming it; MEDIUM too when the job holds none of these, when the artifacts only steer it, or behind an approval the code can change after (a dispatch of the pull request\'s head to another repository\'s CI: MEDIUM at most, as that CI is not in the scan); LOW otherwise (the trigger is the setting in which such a mistake would be exploitable), saying what is there: a checkout nothing runs, a gate, calls to reusable workflows, jobs that only read pull request data through the API or act on merged pull requests. Also, on any trigger: a step anyone with a GitHub account starts that starts another workflow of this repository (`workflow_dispatch`, `repository_dispatch`, an open slash-command dispatcher) with a token that can, MEDIUM when that workflow holds secrets, write scopes or a publish, LOW when it holds nothing or is not found here. LOW on an `issue_comment` or `discussion_comment` trigger: a job that holds a write scope, secret or publish behind a permission check some comment activity gets past (a slash-command action that checks only `created` and `edited` comments, on a workflow that also runs on `deleted` ones), when nothing of the outsider\'s runs.',
     recommendation:
       'Prefer `pull_request`, which runs fork pull requests without secrets. Where the privileged trigger is needed, keep its jobs minimal: no checkout of pull request code, no `${{ }}` of pull request data in scripts, least `permissions:`, and artifacts treated as untrusted data. Before a step that starts another workflow on an outsider\'s event, check the actor\'s permission in a way that fails the job (or require `write` in a slash-command dispatcher), and pass no event text as inputs.',
   },
@@ -434,12 +439,16 @@ export default defineWorkflowRule({
           continue;
         }
         found ??= exposure(workflow, context);
+        // The same run's weakness is the finding of the rule about it (an untrusted checkout, an injection ...),
+        // which states it and carries its fix: at HIGH this one would count that mistake twice, so it is MEDIUM,
+        // naming that finding, and says what is its own: the trigger that lets an outsider's content in.
+        const restated = found.severity === 'HIGH' ? ` MEDIUM here, not HIGH: the \`${found.rule ?? 'untrusted-checkout'}\` finding about the same job states this weakness at its own severity and carries the fix; this one is the privileged trigger that lets it in.` : '';
         context.report({
           node: trigger.node,
           job: null,
-          severity: found.severity,
+          severity: found.severity === 'HIGH' ? 'MEDIUM' : found.severity,
           message: found.severity !== 'LOW'
-            ? `\`${trigger.name}\` ${what}, and an outsider's content runs in it: ${found.text}.${filter}`
+            ? `\`${trigger.name}\` ${what}, and an outsider's content runs in it: ${found.text}.${filter}${restated}`
             : `\`${trigger.name}\` ${what}; ${found.text}.${filter} LOW: keep it that way, with least \`permissions:\`.`,
           facts: found.facts,
         });

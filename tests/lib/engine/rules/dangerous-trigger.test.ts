@@ -21,7 +21,8 @@ describe(RULE, () => {
                 ref: \${{ github.event.pull_request.head.sha }}
             - run: make
     `);
-    expect(positions(records.map((r) => r.finding))).toEqual(['3:3 HIGH', '5:3 HIGH']);
+    // The untrusted-checkout finding of job `build` is the HIGH one; this one names the trigger, MEDIUM (not a second HIGH).
+    expect(positions(records.map((r) => r.finding))).toEqual(['3:3 MEDIUM', '5:3 MEDIUM']);
     expect(records.map((r) => r.job)).toEqual([null, null]);
     expect(records[0]?.finding.rule_id).toBe(RULE);
     expect(records[1]?.finding.description).toContain('`workflow_run`');
@@ -29,8 +30,8 @@ describe(RULE, () => {
 
   it('finds the trigger in scalar and list forms of on:', () => {
     const job = (expression: string) => `jobs:\n  j:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo "\${{ ${expression} }}"\n`;
-    expect(positions(scanWith(RULE, `on: pull_request_target\n${job('github.event.pull_request.title')}`))).toEqual(['1:5 HIGH']);
-    expect(positions(scanWith(RULE, `on: [push, workflow_run]\n${job('github.event.workflow_run.head_commit.message')}`))).toEqual(['1:12 HIGH']);
+    expect(positions(scanWith(RULE, `on: pull_request_target\n${job('github.event.pull_request.title')}`))).toEqual(['1:5 MEDIUM']);
+    expect(positions(scanWith(RULE, `on: [push, workflow_run]\n${job('github.event.workflow_run.head_commit.message')}`))).toEqual(['1:12 MEDIUM']);
     // A branch name read by the shell from the environment is data, not script text.
     expect(positions(scanWith(RULE, 'on: pull_request_target\njobs:\n  j:\n    runs-on: x\n    steps:\n      - run: echo "$GITHUB_HEAD_REF"\n'))).toEqual(['1:5 LOW']);
   });
@@ -70,10 +71,10 @@ describe(RULE, () => {
     `))).toEqual(['1:5 LOW']);
   });
 
-  it('is HIGH when a job that holds the default token runs outsider code or text, LOW (saying what is there) when none does', () => {
+  it('is armed (MEDIUM, restating a HIGH) when a job that holds the default token runs outsider code or text, LOW (saying what is there) when none does', () => {
     const variants: [string, string][] = [
-      ['- uses: actions/labeler@v5\n      - uses: actions/checkout@v4\n        with:\n          ref: ${{ github.event.pull_request.head.sha }}\n      - run: npm ci', 'HIGH'],
-      ['- uses: actions/labeler@v5\n      - run: echo "${{ github.event.pull_request.title }}"', 'HIGH'],
+      ['- uses: actions/labeler@v5\n      - uses: actions/checkout@v4\n        with:\n          ref: ${{ github.event.pull_request.head.sha }}\n      - run: npm ci', 'MEDIUM'],
+      ['- uses: actions/labeler@v5\n      - run: echo "${{ github.event.pull_request.title }}"', 'MEDIUM'],
       // Pull request data read through the API or the payload is data, not code.
       ['- uses: actions/github-script@v7\n        with:\n          script: console.log(context.payload.pull_request.number)', 'LOW'],
       ['- uses: actions/labeler@v5\n      - uses: actions/checkout@v4', 'LOW'],
@@ -96,7 +97,7 @@ describe(RULE, () => {
     expect(call[0]?.description).toContain('job `call` calls reusable workflows of this repository or its owner');
   });
 
-  it('is LOW for a job that acts on a merged pull request (a maintainer merged that code), HIGH when the merge is not required', () => {
+  it('is LOW for a job that acts on a merged pull request (a maintainer merged that code), armed when the merge is not required', () => {
     const workflow = (condition: string) => yaml`
       on:
         pull_request_target:
@@ -116,7 +117,9 @@ describe(RULE, () => {
       expect(found[0]?.description).toContain('only trusted authors reach it');
     }
     // Closed without merging: the fork's code runs.
-    expect(positions(scanWith(RULE, workflow("github.event.action == 'closed'")))).toEqual(['2:3 HIGH']);
+    const closed = scanWith(RULE, workflow("github.event.action == 'closed'"));
+    expect(positions(closed)).toEqual(['2:3 MEDIUM']);
+    expect(closed[0]?.description).toContain('MEDIUM here, not HIGH: the `untrusted-checkout` finding about the same job');
   });
 
   it("takes its severity from the job that runs the outsider's content: its reach, gates and actual holdings", () => {
@@ -134,23 +137,28 @@ describe(RULE, () => {
             - run: npm install
       ${other}
     `;
-    // The default token (read-write on many repositories): HIGH, as untrusted-checkout on the same job.
+    // The default token (read-write on many repositories): HIGH for untrusted-checkout on the same job, which this
+    // finding restates: MEDIUM here, pointing at it.
     const open = workflow('');
     const high = scanWith(RULE, open);
-    expect(positions(high)).toEqual(['1:5 HIGH']);
+    expect(positions(high)).toEqual(['1:5 MEDIUM']);
+    expect(high[0]?.description).toContain('MEDIUM here, not HIGH: the `untrusted-checkout` finding about the same job states this weakness at its own severity and carries the fix');
     expect(high[0]?.description).toContain('runs `npm install` from the pull request\'s checkout');
     expect(high[0]?.description).toContain('anyone with a GitHub account can start it through `pull_request_target`');
     expect(high[0]?.description).toContain("the job holds the repository's default token");
     expect(scanWith('untrusted-checkout', open).map((f) => f.severity)).toEqual(['HIGH']);
     // A stored secret alone is worth taking.
     const secret = scanWith(RULE, workflow('permissions: {}', 'env:\n            NPM_TOKEN: ${{ secrets.NPM_TOKEN }}'));
-    expect(positions(secret)).toEqual(['1:5 HIGH']);
+    expect(positions(secret)).toEqual(['1:5 MEDIUM']);
+    expect(secret[0]?.description).toContain('MEDIUM here, not HIGH');
     expect(secret[0]?.description).toContain('secret `NPM_TOKEN`');
     // The job holds nothing worth taking: MEDIUM, saying so, even when another job of the workflow holds secrets.
     const other = 'release:\n          runs-on: ubuntu-latest\n          steps:\n            - run: ./release.sh\n              env:\n                TOKEN: ${{ secrets.RELEASE_TOKEN }}';
     for (const permissions of ['permissions: {}', 'permissions:\n        contents: read\n        pull-requests: write']) {
       const bare = scanWith(RULE, workflow(permissions, '', other));
       expect(positions(bare), permissions).toEqual(['1:5 MEDIUM']);
+      // MEDIUM on its own verdict: nothing is restated.
+      expect(bare[0]?.description).not.toContain('MEDIUM here, not HIGH');
       expect(bare[0]?.description).toMatch(/the job holds (no write scope, secret or OIDC token|only `pull-requests: write`)/);
       expect(scanWith('untrusted-checkout', workflow(permissions, '', other)).map((f) => f.severity)).toEqual(['MEDIUM']);
     }
@@ -174,8 +182,11 @@ describe(RULE, () => {
     const email = workflow('github.event.pull_request.user.email');
     expect(severities(email)).toEqual([['MEDIUM'], ['MEDIUM']]);
     expect(scanWith(RULE, email)[0]?.description).toContain('expands `github.event.pull_request.user.email` into its script; anyone with a GitHub account can start it through `pull_request_target`; the job holds secret `DEPLOY_KEY`');
-    // Free text, the same job: both HIGH.
-    expect(severities(workflow('github.event.pull_request.title'))).toEqual([['HIGH'], ['HIGH']]);
+    expect(scanWith(RULE, email)[0]?.description).not.toContain('MEDIUM here, not HIGH');
+    // Free text, the same job: script-injection HIGH, and this finding, which restates it, MEDIUM pointing at it.
+    const title = workflow('github.event.pull_request.title');
+    expect(severities(title)).toEqual([['HIGH'], ['MEDIUM']]);
+    expect(scanWith(RULE, title)[0]?.description).toContain('MEDIUM here, not HIGH: the `script-injection` finding about the same job');
     // A value checked against an anchored pattern first carries no code: script-injection reports nothing, and the
     // script does not arm the trigger.
     const checked = workflow('github.head_ref', '- env:\n                REF: ${{ github.head_ref }}\n              run: \'[[ "$REF" =~ ^[a-z0-9-]+$ ]] || exit 1\'');
@@ -241,7 +252,8 @@ describe(RULE, () => {
     expect(positions(trusted)).toEqual(['2:3 LOW']);
     expect(trusted[0]?.description).toContain('do not run on pull requests today');
     const untrusted = scanWith(RULE, [follower, ci('pull_request')]);
-    expect(positions(untrusted)).toEqual(['2:3 HIGH']);
+    expect(positions(untrusted)).toEqual(['2:3 MEDIUM']);
+    expect(untrusted[0]?.description).toContain('MEDIUM here, not HIGH: the `script-injection` finding');
     expect(untrusted[0]?.description).toContain('started by fork pull requests');
   });
 
@@ -361,7 +373,8 @@ describe(`${RULE}: artifacts of a pull request's run`, () => {
     expect(skipped?.description).not.toContain("a fork's run made");
     expect(skipped?.description).not.toContain("artifacts of a pull request's run");
     const [allowed] = scanWith(RULE, search('\n    allow_forks: true'));
-    expect(allowed?.severity).toBe('HIGH');
+    expect(allowed?.severity).toBe('MEDIUM');
+    expect(allowed?.description).toContain('MEDIUM here, not HIGH: the `artifact-poisoning` finding about the same job');
   });
 
 });
