@@ -89,9 +89,12 @@ describe(RULE, () => {
     expect(idle?.description).toContain('is started by a maintainer on `issues`');
     expect(idle?.description).toContain('LOW: a maintainer starts it, and the job holds only `issues: write`, `copilot-requests: write` (no scope that changes code, releases or packages)');
     expect(idle?.description).toContain('so an injected prompt can only shape what it posts');
-    // What keeps it MEDIUM: another credential, a self-hosted machine; a scope that changes code, with a shell, is HIGH as ever.
+    // What keeps it MEDIUM: another credential, a self-hosted machine, a scope that changes code (with a shell too: the
+    // maintainer's label stands in the way, so not HIGH, and it says so).
     expect(scanWith(RULE, labelled('{ contents: read, issues: write }', '\n          env:\n            NPM_TOKEN: ${{ secrets.NPM_TOKEN }}'))[0]?.severity).toBe('MEDIUM');
-    expect(scanWith(RULE, labelled('{ packages: write, issues: write }'))[0]?.severity).toBe('HIGH');
+    const [packages] = scanWith(RULE, labelled('{ packages: write, issues: write }'));
+    expect(packages?.severity).toBe('MEDIUM');
+    expect(packages?.description).toContain("MEDIUM, not HIGH: the agent has a free shell and a token that can write code or mint cloud credentials, but a maintainer's act stands between the outsider's text and the run.");
     expect(scanWith(RULE, labelled('{ contents: read, issues: write }', '', '[self-hosted, linux]'))[0]?.severity).toBe('MEDIUM');
     // Anyone who opens an issue starting it keeps it MEDIUM with the same holdings.
     expect(scanWith(RULE, yaml`
@@ -139,7 +142,9 @@ describe(RULE, () => {
     const findings = scanWith(RULE, workflow(open));
     expect(positions(findings)).toEqual(['8:15 MEDIUM']);
     expect(findings[0]?.description).toContain('anyone can cause (`allowed_non_write_users` lets actors without write access start it)');
-    expect(positions(scanWith(RULE, workflow('\n                claude_args: --allowedTools "Bash,Edit"')))).toEqual(['8:15 HIGH']);
+    // A shell behind the action's own write-access check: a maintainer starts it, MEDIUM (HIGH once anyone can).
+    expect(positions(scanWith(RULE, workflow('\n                claude_args: --allowedTools "Bash,Edit"')))).toEqual(['8:15 MEDIUM']);
+    expect(positions(scanWith(RULE, workflow(`${open}\n                claude_args: --allowedTools "Bash,Edit"`)))).toEqual(['8:15 HIGH']);
     expect(positions(scanWith(RULE, workflow('\n                claude_args: --allowedTools "Bash(npm test),Edit"')))).toEqual(['8:15 MEDIUM']);
   });
 
@@ -206,7 +211,7 @@ ${on}
     expect(codex?.facts).not.toContain('reach:anyone');
   });
 
-  it('reports an agent a member\'s comment starts: the issue it reads is still an outsider\'s (MEDIUM; HIGH with a shell and a code-writing scope)', () => {
+  it('reports an agent a member\'s comment starts: the issue it reads is still an outsider\'s (MEDIUM, also with a shell and a code-writing scope)', () => {
     const workflow = (permissions: string) => yaml`
       on: issue_comment
       permissions: ${permissions}
@@ -219,8 +224,9 @@ ${on}
               with: { openai-api-key: '\${{ secrets.OPENAI_API_KEY }}' }
     `;
     const high = recordsWith(RULE, workflow('{ contents: write }'));
-    expect(positions(high.map((r) => r.finding))).toEqual(['8:15 HIGH']);
+    expect(positions(high.map((r) => r.finding))).toEqual(['8:15 MEDIUM']);
     expect(high[0]?.finding.description).toContain('is started by a maintainer on `issue_comment` (the condition');
+    expect(high[0]?.finding.description).toContain("MEDIUM, not HIGH: the agent has a free shell and a token that can write code or mint cloud credentials, but a maintainer's act stands between");
     expect(high[0]?.facts).toContain('reach:approval');
     // Only a conversation scope and the model key: an injected prompt can only shape the comment it posts (LOW).
     expect(positions(scanWith(RULE, workflow('{ issues: write }')))).toEqual(['8:15 LOW']);
@@ -237,7 +243,7 @@ ${on}
           steps:
             - uses: google-github-actions/run-gemini-cli@v0
               with: { gemini_api_key: '\${{ secrets.GEMINI_API_KEY }}' }
-    `))).toEqual(['10:15 HIGH']);
+    `))).toEqual(['10:15 MEDIUM']);
   });
 
   it('does not report trusted threads, maintainer-only events, powerless jobs or non-agent steps', () => {
@@ -367,10 +373,11 @@ ${on}
       ['anthropics/claude-code-base-action@beta', '', 'MEDIUM'],
       ['google-github-actions/run-gemini-cli@v0', '', 'HIGH'],
       ['google-gemini/gemini-cli-action@main', '', 'HIGH'],
-      ['openai/codex-action@v1', '', 'HIGH'],
+      // Codex and Bonk check the actor's write access themselves: a maintainer starts them, MEDIUM.
+      ['openai/codex-action@v1', '', 'MEDIUM'],
       ['sst/opencode/github@latest', '', 'HIGH'],
       ['anomalyco/opencode/github@latest', '', 'HIGH'],
-      ['ask-bonk/ask-bonk/github@main', '', 'HIGH'],
+      ['ask-bonk/ask-bonk/github@main', '', 'MEDIUM'],
       ['ask-bonk/ask-bonk/github@main', '\n                  permissions: any', 'HIGH'],
     ];
     for (const [uses, extra, severity] of cases) {
@@ -1001,5 +1008,57 @@ runs:
       expect(positions(found)).toEqual(['10:15 HIGH']);
       expect(scanWith(RULE, [{ path: '.github/workflows/first.yml', text: caller(issues, 'other/actions@main', '  contents: write') }, { path: 'action.yml', text: agent }], { repository: 'acme/actions' })).toEqual([]);
     });
+  });
+});
+
+describe(`${RULE}: a reusable workflow started through a gated caller`, () => {
+  const called = {
+    path: '.github/workflows/fixer.yml',
+    text: yaml`
+      on: workflow_call
+      jobs:
+        fix:
+          runs-on: ubuntu-latest
+          permissions: { contents: write, issues: write }
+          steps:
+            - uses: actions/checkout@v4
+            - uses: google-github-actions/run-gemini-cli@v0
+              env:
+                ISSUE_BODY: \${{ github.event.issue.body }}
+              with: { gemini_api_key: '\${{ secrets.GEMINI_API_KEY }}' }
+    `,
+  };
+  const MEMBER = `contains(fromJSON('["OWNER", "MEMBER", "COLLABORATOR"]'), github.event.comment.author_association)`;
+  const dispatcher = (jobs: string) => ({
+    path: '.github/workflows/dispatch.yml',
+    text: `on:\n  issues:\n    types: [opened]\n  issue_comment:\n    types: [created]\njobs:\n${jobs}`,
+  });
+  const found = (jobs: string) => recordsWith(RULE, [dispatcher(jobs), called]);
+
+  it("takes the caller's trigger as its calling job's `if:` gates it: a member's comment is a maintainer's act (MEDIUM, naming it)", () => {
+    const records = found(`  fix:\n    if: github.event_name == 'issue_comment' && ${MEMBER}\n    uses: ./.github/workflows/fixer.yml\n    secrets: inherit\n`);
+    expect(records.map((r) => `${r.finding.file}:${r.finding.line} ${r.finding.severity}`)).toEqual(['.github/workflows/fixer.yml:8 MEDIUM']);
+    expect(records[0]?.facts).toContain('reach:approval');
+    expect(records[0]?.facts).not.toContain('reach:anyone');
+    const description = records[0]?.finding.description ?? '';
+    expect(description).toContain('is started by a maintainer on `issue_comment` (the condition');
+    expect(description).toContain('author_association');
+    expect(description).toContain('MEDIUM, not HIGH');
+  });
+
+  it("also when the gate is on a job the calling job needs (a dispatcher's check)", () => {
+    const records = found(`  check:\n    if: github.event_name == 'issue_comment' && ${MEMBER}\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ok\n  fix:\n    needs: check\n    uses: ./.github/workflows/fixer.yml\n    secrets: inherit\n`);
+    expect(records.map((r) => r.finding.severity)).toEqual(['MEDIUM']);
+    expect(records[0]?.facts).toContain('reach:approval');
+  });
+
+  it("stays HIGH when the calling job lets an event anyone causes through (an issue opened), naming that event", () => {
+    const open = found(`  fix:\n    uses: ./.github/workflows/fixer.yml\n    secrets: inherit\n`);
+    expect(open.map((r) => r.finding.severity)).toEqual(['HIGH']);
+    expect(open[0]?.finding.description).toMatch(/runs on `(issues|issue_comment)` events that anyone can cause/);
+    // A gate on one branch of a disjunction only: the other branch (an issue opened by anyone) still reaches it.
+    const either = found(`  fix:\n    if: github.event_name == 'issues' || ${MEMBER}\n    uses: ./.github/workflows/fixer.yml\n    secrets: inherit\n`);
+    expect(either.map((r) => r.finding.severity)).toEqual(['HIGH']);
+    expect(either[0]?.finding.description).toContain('runs on `issues` events that anyone can cause');
   });
 });
