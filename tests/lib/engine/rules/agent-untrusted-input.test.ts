@@ -1062,3 +1062,32 @@ describe(`${RULE}: a reusable workflow started through a gated caller`, () => {
     expect(either[0]?.finding.description).toContain('runs on `issues` events that anyone can cause');
   });
 });
+
+describe(`${RULE}: a pull request's text read after its merge`, () => {
+  const workflow = (condition: string) => yaml`
+    on:
+      pull_request_target:
+        types: [closed]
+    permissions: { contents: write }
+    jobs:
+      notes:
+        if: ${condition}
+        runs-on: ubuntu-latest
+        steps:
+          - uses: google-github-actions/run-gemini-cli@v0
+            with: { gemini_api_key: '\${{ secrets.GEMINI_API_KEY }}' }
+  `;
+
+  it('is MEDIUM once a maintainer merged it: the author wrote the text, a maintainer merged with it in view (one level below the unreviewed HIGH)', () => {
+    const [merged] = scanWith(RULE, workflow('github.event.pull_request.merged == true'));
+    expect(merged?.severity).toBe('MEDIUM');
+    expect(merged?.description).toContain('is started by a maintainer on `pull_request_target` (the condition `github.event.pull_request.merged == true`)');
+    expect(merged?.description).toContain('MEDIUM, not HIGH');
+  });
+
+  it('stays HIGH when a pull request closed without merging starts it too', () => {
+    const [closed] = scanWith(RULE, workflow("github.event.action == 'closed'"));
+    expect(closed?.severity).toBe('HIGH');
+    expect(closed?.description).toContain('runs on `pull_request_target` events that anyone can cause');
+  });
+});
