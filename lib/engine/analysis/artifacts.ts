@@ -11,6 +11,9 @@ import { commentSink, fixedCommentBody, jobNotices, labelCommand, labelSink, run
 import { isFullSha } from '../model/uses.js';
 import { compareVersions, parseRefVersion, versionComment, type RefVersion } from './action-version.js';
 import { flatMap } from '../model/arrays.js';
+import { Binary, contextPath, FunctionCall, functionName, Grouping, Literal, Logical, parseExpression, Unary, type Expr } from '../expressions/parse.js';
+import { constantTruthiness } from './constant-expressions.js';
+import { conditionTruth, occasionsOf } from './run-model/conditions.js';
 
 /** A step that downloads artifacts of another workflow run (for a `workflow_run` workflow, the triggering one). */
 export interface ForeignDownload {
@@ -41,8 +44,9 @@ export function stepDownloads(step: Step): ForeignDownload[] {
   const ref = step.usesRef;
   if (ref?.kind === 'repository' && step.uses !== undefined) {
     const slug = ref.slug;
-    // `run-id` that is only the run's own id (`${{ github.run_id }}`, also through `env:`): its own artifacts.
-    if (slug === 'actions/download-artifact' && hasInput(step, 'run-id') && !OWN_RUN_ID.test(downloadInput(step, 'run-id') ?? '')) {
+    // `run-id` that is only the run's own id (`${{ github.run_id }}`, also through `env:`, or on every event the step
+    // runs on once its `&&`/`||` choices are folded): its own artifacts.
+    if (slug === 'actions/download-artifact' && hasInput(step, 'run-id') && !namesOwnRun(step)) {
       return [download(step, step.uses, `actions/download-artifact with \`run-id: ${getText(step.with, 'run-id') ?? ''}\``, getText(step.with, 'path'))];
     }
     if (CROSS_RUN_ACTIONS.has(slug)) return trustedRunsOnly(step) ? [] : [download(step, step.uses, slug, getText(step.with, 'path'))];
@@ -71,6 +75,109 @@ export function stepDownloads(step: Step): ForeignDownload[] {
 
 /** A `run-id` that names the running workflow's own run and nothing else. */
 const OWN_RUN_ID = /^\s*\$\{\{\s*(?:\(\s*)*github\.run_id(?:\s*\))*\s*\}\}\s*$/;
+
+/** Whose run a `run-id` names on one occasion: the running workflow's own, the followed one (`github.event.workflow_run.id`), or another. */
+type RunIdTarget = 'own' | 'triggering' | 'other';
+
+/** True when `run-id` names the step's own workflow run whenever the step runs (see `runIdTargets`). */
+function namesOwnRun(step: Step): boolean {
+  const targets = runIdTargets(step);
+  return targets === null ? OWN_RUN_ID.test(downloadInput(step, 'run-id') ?? '') : targets.every((t) => t === 'own');
+}
+
+const runIdCache = new ScanCache<Step, RunIdTarget[] | null>();
+
+/**
+ * Whose run the `run-id` of an `actions/download-artifact` step names on each occasion the step may run on (its
+ * job's and its own `if:` folded over the workflow's events, run-model conditions), its `env.X` replaced
+ * (`downloadInput`) and its `&&` / `||` choices folded on that event: `github.event_name == 'workflow_run' &&
+ * github.event.workflow_run.id || github.run_id` is the followed run's id on `workflow_run`, whatever the job
+ * uploaded before, and the run's own elsewhere, where the event has no `workflow_run` payload (an empty or null
+ * `run-id` is the run's own too). A step that never runs names no run (an empty list). Null when the value is not
+ * one expression (then its text decides, as before).
+ */
+function runIdTargets(step: Step): RunIdTarget[] | null {
+  let found = runIdCache.get(step);
+  if (found !== undefined) return found;
+  found = null;
+  const inner = /^\s*\$\{\{([^}]*(?:\}(?!\})[^}]*)*)\}\}\s*$/.exec(downloadInput(step, 'run-id') ?? '')?.[1];
+  const expr = inner === undefined ? null : parseExpression(inner.trim());
+  if (expr !== null) {
+    const job = step.job;
+    const events = job === null ? [null] : occasionsOf(job.workflow).filter((o) => conditionTruth(job.if, o) !== false && conditionTruth(step.if, o) !== false).map((o) => o.event);
+    found = [...new Set(events.map((event) => runIdTarget(expr, event)))];
+  }
+  runIdCache.set(step, found);
+  return found;
+}
+
+/** Whose run an expression's value names on `event` (null: not known). */
+function runIdTarget(expr: Expr, event: string | null): RunIdTarget {
+  const sources = foldedSources(expr, event);
+  const path = (e: Expr) => contextPath(e)?.join('.') ?? '';
+  if ((event === null || event === 'workflow_run') && sources.some((e) => path(e) === 'github.event.workflow_run.id')) return 'triggering';
+  return sources.every((e) => path(e) === 'github.run_id' || truthOn(e, event) === false) ? 'own' : 'other';
+}
+
+/**
+ * The sub-expressions an expression's value can come from on `event` (as `valueSources`, with the `&&` / `||`
+ * operands whose truth the event decides folded): a comparison is a boolean, no run's id, and gives none.
+ */
+function foldedSources(expr: Expr, event: string | null): Expr[] {
+  if (expr instanceof Grouping) return foldedSources(expr.group, event);
+  if (expr instanceof Logical) {
+    const and = expr.operator.lexeme === '&&';
+    const out: Expr[] = [];
+    for (const [i, arg] of expr.args.entries()) {
+      const truth = i === expr.args.length - 1 ? !and : truthOn(arg, event);
+      // `a && b` is `a` when it is falsy, `a || b` is `a` when it is truthy; an unknown operand may be the value.
+      if (truth === null || truth !== and) out.push(...foldedSources(arg, event));
+      if (truth !== null && truth !== and) break;
+    }
+    return out;
+  }
+  if (expr instanceof FunctionCall && functionName(expr) === 'fromjson') return flatMap(expr.args, (a) => foldedSources(a, event));
+  if (expr instanceof Binary || expr instanceof Unary) return [];
+  return [expr];
+}
+
+/**
+ * The truth of an expression on `event`, as far as the event decides it: `github.event_name` compared with a
+ * literal, `!`, `&&`, `||`, a literal, `github.run_id` (never empty), and `github.event.workflow_run.*` (null on any
+ * other event; the followed run's id is never empty). Null when not known.
+ */
+function truthOn(expr: Expr, event: string | null): boolean | null {
+  if (expr instanceof Grouping) return truthOn(expr.group, event);
+  if (expr instanceof Logical) {
+    const and = expr.operator.lexeme === '&&';
+    let unknown = false;
+    for (const arg of expr.args) {
+      const t = truthOn(arg, event);
+      if (t === null) unknown = true;
+      else if (t !== and) return t;
+    }
+    return unknown ? null : and;
+  }
+  if (expr instanceof Unary && expr.operator.lexeme === '!') {
+    const t = truthOn(expr.expr, event);
+    return t === null ? null : !t;
+  }
+  if (expr instanceof Binary && (expr.operator.lexeme === '==' || expr.operator.lexeme === '!=')) {
+    const named = (e: Expr) => contextPath(e)?.join('.') === 'github.event_name';
+    const other = named(expr.left) ? expr.right : named(expr.right) ? expr.left : null;
+    const value = other instanceof Literal ? other.token.value : undefined;
+    if (event === null || typeof value !== 'string') return null;
+    return (value.toLowerCase() === event.toLowerCase()) === (expr.operator.lexeme === '==');
+  }
+  if (expr instanceof Literal) return constantTruthiness(expr);
+  const path = contextPath(expr)?.join('.');
+  if (path === 'github.run_id') return true;
+  if (path === 'github.event.workflow_run' || path?.startsWith('github.event.workflow_run.') === true) {
+    if (event === null) return null;
+    return event !== 'workflow_run' ? false : path === 'github.event.workflow_run.id' ? true : null;
+  }
+  return null;
+}
 
 /** `env.NAME` in an expression (the `env` context: names match whatever their case). */
 const ENV_REFERENCE = /(?<![\w.-])env\.([A-Za-z_][\w-]{0,99})\b/g;
@@ -300,7 +407,11 @@ export function runChoice(download: ForeignDownload): RunChoice {
   // Searching with forks skipped, whatever names the run: a run of a branch of the repository, a collaborator's.
   if (skipsForkRuns(step)) return 'trusted';
   const { value, producers } = runValue(download);
-  if (TRIGGERING_RUN.test(value)) return 'triggering';
+  // A `run-id` folded on each event: the followed run's id on `workflow_run`; text that names it only on an event
+  // that has no such payload (`github.event_name == 'push' && github.event.workflow_run.id || ...`) does not.
+  const targets = ref?.kind === 'repository' && ref.slug === 'actions/download-artifact' ? runIdTargets(step) : null;
+  if (targets?.includes('triggering') === true) return 'triggering';
+  if (targets === null && TRIGGERING_RUN.test(value)) return 'triggering';
   const texts = [choosingText(step), ...producers.map(choosingText), ...(ref?.kind === 'repository' && CROSS_RUN_ACTIONS.has(ref.slug) ? [`event: '${getText(step.with, 'event') ?? ''}'`] : [])];
   if (texts.some((t) => TRUSTED_EVENT_FILTER.test(t))) return 'trusted';
   if (producers.some((p) => TRIGGERING_RUN.test(choosingText(p)))) return 'triggering';

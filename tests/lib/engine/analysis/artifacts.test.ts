@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { downloadContent, foreignDownloads, picksOwnWorkflowRuns } from '../../../../lib/engine/analysis/artifacts.js';
+import { downloadContent, foreignDownloads, picksOwnWorkflowRuns, runChoice } from '../../../../lib/engine/analysis/artifacts.js';
 import { RepositoryModel } from '../../../../lib/engine/model/repository.js';
 import { buildWorkflow } from '../../../../lib/engine/model/workflow.js';
 import { parseYaml } from '../../../../lib/engine/yaml/parse.js';
@@ -58,5 +58,58 @@ describe("a workflow that lists its own runs (`--workflow \"${{ github.workflow 
     const workflow = repository.workflows[0];
     const download = workflow?.jobs[0] === undefined ? undefined : foreignDownloads(workflow.jobs[0])[0];
     expect(workflow !== undefined && download !== undefined ? downloadContent(download, workflow, repository) : null).toBe('outsider');
+  });
+});
+
+describe('a run-id whose `&&` / `||` choices are folded on each event the step runs on', () => {
+  /** The downloads of a workflow on `workflow_run` and `workflow_dispatch` whose download step sets `run-id` so (through `env:`), with `if:`. */
+  function downloads(runId: string, condition = ''): ReturnType<typeof foreignDownloads> {
+    const text = yaml`
+      on:
+        workflow_run:
+          workflows: [CI]
+          types: [completed]
+        workflow_dispatch:
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v5${condition === '' ? '' : `\n              if: ${condition}`}
+              env:
+                RUN_ID: "${runId}"
+              with:
+                name: meta
+                run-id: \${{ env.RUN_ID }}
+    `;
+    const parsed = parseYaml(text);
+    if (!parsed.ok) throw new Error('bad yaml');
+    const job = buildWorkflow(new SourceFile('.github/workflows/follow.yml', text), parsed.root as YMap).jobs[0];
+    return job === undefined ? [] : foreignDownloads(job);
+  }
+
+  it("is the followed run's on workflow_run when a branch that event takes names it", () => {
+    for (const runId of [
+      "${{ github.event_name == 'workflow_run' && github.event.workflow_run.id || github.run_id }}",
+      "${{ github.event_name != 'workflow_run' && github.run_id || github.event.workflow_run.id }}",
+      '${{ github.event.workflow_run.id || github.run_id }}',
+      '${{ github.event.workflow_run.id || inputs.run_id }}',
+    ]) {
+      const [download] = downloads(runId);
+      expect(download === undefined ? null : runChoice(download), runId).toBe('triggering');
+    }
+  });
+
+  it('negative: the run\'s own on every event the step runs on is no other run\'s download', () => {
+    for (const [runId, condition] of [
+      ["${{ github.event_name == 'workflow_run' && github.run_id || github.event.workflow_run.id }}", ''],
+      ["${{ github.event_name == 'push' && github.event.workflow_run.id || github.run_id }}", ''],
+      ['${{ github.run_id }}', ''],
+      ["${{ github.event_name == 'workflow_run' && github.event.workflow_run.id || github.run_id }}", "github.event_name == 'workflow_dispatch'"],
+    ] as const) {
+      expect(downloads(runId, condition), `${runId} ${condition}`).toEqual([]);
+    }
+    // A run the dispatch names is another run's (whoever can dispatch picks it), not the followed one.
+    const [picked] = downloads("${{ github.event_name == 'push' && github.event.workflow_run.id || inputs.run_id }}");
+    expect(picked === undefined ? null : runChoice(picked)).toBe('chosen');
   });
 });
