@@ -235,18 +235,25 @@ function fromPath(path: string[], scope: Scope, triggers: PrHeadTriggers, depth:
     }
     const script = producer.usesRef?.kind === 'repository' && producer.usesRef.slug === 'actions/github-script' ? get(producer.with, 'script') : undefined;
     if (script?.kind !== 'scalar' || typeof script.value !== 'string') return null;
+    // A script that reads a file an earlier step downloaded from a fork's run and asks the API for no pull request:
+    // the fork wrote the value, whatever the script calls it (`headSha`) or the file (`head_sha`).
+    const readsDownload = JS_READS_FILE.test(script.value) && artifactBefore(producer, triggers) !== null && githubScriptNamesDownload(producer, script.value);
+    if (readsDownload && !JS_PR_API.test(script.value)) return `${dotted} <- artifact content read by step ${producer.name ?? producer.id ?? a}`;
     const values = githubScriptOutputValues(script.value, c);
     // A commit picked from the pull request's own commits (`pulls.listCommits`, say the last one dated before
     // the comment) is the contributor's code as much as the head is.
     const listed = PR_COMMITS.test(script.value) && values !== null && values.some((v) => COMMIT_VALUE.test(v));
-    if (listed || (values === null ? PR_LOOKUP.test(script.value) : values.some((v) => PR_HEAD_VALUE.test(v)))) {
+    // A value named for a head (`headSha`) is a lookup's only when the script can look anything up: it calls the API
+    // (`github.*`), reads the event or runs a command; one that only reads a file of its own names nothing (`head_sha`).
+    const asks = listed || JS_ASKS.test(script.value);
+    if (asks && (listed || (values === null ? PR_LOOKUP.test(script.value) : values.some((v) => PR_HEAD_VALUE.test(v))))) {
       const branch = !listed && (values === null ? branchOnlyLookup(script.value) : values.every((v) => !PR_HEAD_VALUE.test(v) || branchOnlyLookup(v)));
       return `${dotted} <- ${lookupText(branch)} by step ${producer.name ?? producer.id ?? a}`;
     }
     // A script that reads a file an earlier step downloaded from a fork's run: the fork wrote the value.
     // It names the directory the files landed in (or they landed in the working directory): `path.join(temp, 'sha')`
     // after `const temp = '${{ runner.temp }}/artifacts'` reads them; a file elsewhere is not theirs.
-    if (JS_READS_FILE.test(script.value) && artifactBefore(producer, triggers) !== null && githubScriptNamesDownload(producer, script.value)) return `${dotted} <- artifact content read by step ${producer.name ?? producer.id ?? a}`;
+    if (readsDownload) return `${dotted} <- artifact content read by step ${producer.name ?? producer.id ?? a}`;
     return null;
   }
   if (head === 'needs' && a !== undefined && b === 'outputs' && c !== undefined) {
@@ -263,6 +270,15 @@ function fromPath(path: string[], scope: Scope, triggers: PrHeadTriggers, depth:
 const PR_COMMITS = /\bpulls\.listCommits\b|\/pulls\/[^\s'"`]*\/commits\b/;
 /** A commit's SHA in an output value (`commit.sha`, `commits[n - 1].sha`). */
 const COMMIT_VALUE = /\.sha\b|\.oid\b/;
+
+/** Shell commands that may look a pull request up (`gh pr view`, `gh api .../pulls/1`, `curl .../pulls/1`). */
+const SHELL_PR_API = /\bgh\s+(?:pr|api)\b|\/pulls\b|\bpulls\.get\b/;
+
+/** What a github-script can look a pull request up with: the API client or an expression (`github`), the event, a request or a command. */
+const JS_ASKS = /\bgithub\b|\bcontext\.payload\b|\bfetch\s*\(|\boctokit\b|\bexec(?:Sync)?\s*\(|\bspawn(?:Sync)?\s*\(/i;
+
+/** A github-script call that may look a pull request up (`pulls.get`, `/pulls/`, GraphQL, a raw request). */
+const JS_PR_API = /\bpulls\.\w+\s*\(|\/pulls\b|\bgraphql\b|\brequest\s*\(/;
 
 /** A github-script that reads a file (`fs.readFileSync`, `fs.promises.readFile`, `require('./x.json')`). */
 const JS_READS_FILE = /\breadFile(?:Sync)?\s*\(|\brequire\s*\(\s*[^)]{0,200}\.json\b/;
@@ -287,10 +303,13 @@ function artifactBefore(producer: Step, triggers: PrHeadTriggers): ForeignDownlo
  */
 function fromProducerScript(producer: Step, text: string, ranges: readonly (readonly [number, number])[] | null, scope: Scope, triggers: PrHeadTriggers, depth: number): string | null {
   const label = producer.name ?? producer.id ?? String(producer.index + 1);
-  if (PR_LOOKUP.test(text)) return `${lookupText(branchOnlyLookup(text))} by step ${label}`;
   // A job that downloaded a fork's run's artifacts and reads a file into the value: the pull request's build
-  // wrote that file (a head SHA, a branch, a repository name of its choosing).
-  if (READS_FILE.test(text) && artifactBefore(producer, triggers) !== null) return `artifact content read by step ${label}`;
+  // wrote that file (a head SHA, a branch, a repository name of its choosing). Read without asking the API for a
+  // pull request, it is that content, whatever the file is called (`head_sha`).
+  const readsDownload = READS_FILE.test(text) && artifactBefore(producer, triggers) !== null;
+  if (readsDownload && !SHELL_PR_API.test(text)) return `artifact content read by step ${label}`;
+  if (PR_LOOKUP.test(text)) return `${lookupText(branchOnlyLookup(text))} by step ${label}`;
+  if (readsDownload) return `artifact content read by step ${label}`;
   if (producer.run === undefined) return null;
   const exprs = flatMap(expressionsOf(scope.workflow.file, producer.run), (o) => (o.expr !== null && (ranges === null || ranges.some(([from, to]) => o.span.start >= from && o.span.start < to)) ? [o.expr] : []));
   return fromText(text, exprs, { ...scope, step: producer }, triggers, depth + 1);

@@ -1744,3 +1744,151 @@ ${viaJob ? '      use:\n        needs: read\n        runs-on: ubuntu-latest\n   
     expect(group?.description).not.toContain('expands `steps.meta.outputs.pr`');
   });
 });
+
+describe(`${RULE}: a job that uploads an artifact, then downloads the one of that name by the followed run's id`, () => {
+  // The followed workflow runs on pull_request (a fork starts it) and uploads the pull request's repository and head.
+  const trigger = (on: string) => ({
+    path: '.github/workflows/trigger-e2e.yml',
+    text: yaml`
+      name: Trigger E2E
+      on: ${on}
+      permissions:
+        contents: read
+      jobs:
+        save:
+          runs-on: ubuntu-latest
+          steps:
+            - env:
+                REPO: \${{ github.event.pull_request.head.repo.full_name }}
+                SHA: \${{ github.event.pull_request.head.sha }}
+              run: mkdir -p pr && echo "$REPO" > pr/repo_name && echo "$SHA" > pr/head_sha
+            - uses: actions/upload-artifact@v4
+              with:
+                name: repo_name
+                path: pr/
+    `,
+  });
+  const githubScript = `uses: actions/github-script@v7
+              with:
+                script: |
+                  const fs = require('fs');
+                  const path = require('path');
+                  const temp = '\${{ runner.temp }}/artifacts';
+                  const repoPath = path.join(temp, 'repo_name');
+                  const shaPath = path.join(temp, 'head_sha');
+                  if (fs.existsSync(repoPath)) {
+                    const repoName = fs.readFileSync(repoPath, 'utf8').trim();
+                    core.setOutput('repo_name', repoName);
+                  }
+                  if (fs.existsSync(shaPath)) {
+                    const headSha = fs.readFileSync(shaPath, 'utf8').trim();
+                    core.setOutput('head_sha', headSha);
+                  }`;
+  const shellScript = `run: |
+                echo "repo_name=$(cat "$RUNNER_TEMP/artifacts/repo_name")" >> "$GITHUB_OUTPUT"
+                echo "head_sha=$(cat "$RUNNER_TEMP/artifacts/head_sha")" >> "$GITHUB_OUTPUT"`;
+  const e2e = (runId: string, read = githubScript, condition = '') => ({
+    path: '.github/workflows/e2e.yml',
+    text: yaml`
+      name: E2E
+      on:
+        push:
+          branches: [main]
+        merge_group:
+        workflow_run:
+          workflows: ['Trigger E2E']
+          types: [completed]
+        workflow_dispatch:
+          inputs:
+            head_sha:
+              required: true
+            repo_name:
+              required: true
+      permissions:
+        contents: read
+        statuses: write
+      jobs:
+        download_repo_name:
+          if: github.repository == 'o/r' && (github.event_name == 'workflow_dispatch' || github.event_name == 'workflow_run')
+          runs-on: large-runner-16core
+          outputs:
+            repo_name: \${{ steps.output-repo-name.outputs.repo_name }}
+            head_sha: \${{ steps.output-repo-name.outputs.head_sha }}
+          steps:
+            - name: Mock Repo Artifact
+              if: \${{ github.event_name == 'workflow_dispatch' }}
+              env:
+                REPO_NAME: \${{ github.event.inputs.repo_name }}
+              run: mkdir -p ./pr && echo "\${REPO_NAME}" > ./pr/repo_name
+            - uses: actions/upload-artifact@v4
+              with:
+                name: repo_name
+                path: pr/
+            - uses: actions/download-artifact@v5${condition}
+              env:
+                RUN_ID: "${runId}"
+              with:
+                github-token: \${{ secrets.GITHUB_TOKEN }}
+                name: repo_name
+                run-id: '\${{ env.RUN_ID }}'
+                path: '\${{ runner.temp }}/artifacts'
+            - name: Output Repo Name
+              id: output-repo-name
+              ${read}
+        parse:
+          needs: download_repo_name
+          runs-on: ubuntu-latest
+          outputs:
+            repository: \${{ steps.p.outputs.repository }}
+            sha: \${{ steps.p.outputs.sha }}
+          steps:
+            - id: p
+              env:
+                REPO: \${{ needs.download_repo_name.outputs.repo_name }}
+                SHA: \${{ needs.download_repo_name.outputs.head_sha || github.sha }}
+              run: |
+                echo "repository=\${REPO:-$GITHUB_REPOSITORY}" >> "$GITHUB_OUTPUT"
+                echo "sha=\${SHA}" >> "$GITHUB_OUTPUT"
+        e2e:
+          needs: parse
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                repository: \${{ needs.parse.outputs.repository }}
+                ref: \${{ needs.parse.outputs.sha }}
+            - run: npm ci
+            - run: npm run test:e2e
+              env:
+                GEMINI_API_KEY: \${{ secrets.GEMINI_API_KEY }}
+    `,
+  });
+  const FOLDED = "${{ github.event_name == 'workflow_run' && github.event.workflow_run.id || github.run_id }}";
+
+  it('is HIGH at the download: on workflow_run the id is the followed run\'s, whatever the job uploaded, and the files name the code a later job checks out and runs with a secret', () => {
+    for (const read of [githubScript, shellScript]) {
+      const records = recordsWith(RULE, [e2e(FOLDED, read), trigger('pull_request')]);
+      expect(records.map((r) => `${r.finding.file}:${r.finding.line} ${r.finding.severity}`), read).toEqual(['.github/workflows/e2e.yml:35 HIGH']);
+      const text = records[0]?.finding.description ?? '';
+      expect(text).toContain('`Trigger E2E`');
+      expect(text).toContain('`ref: ${{ needs.parse.outputs.sha }}`');
+      expect(text).toContain('step 2 of job `e2e`');
+      expect(text).toContain('`npm ci`');
+      expect(text).toContain('`GEMINI_API_KEY`');
+      expect(records[0]?.facts).toContain('exec');
+      // The checkout names the files as the source of its commit, not a pull request lookup (`head_sha`, `headSha`).
+      const checkout = scanWith('untrusted-checkout', [e2e(FOLDED, read), trigger('pull_request')]);
+      expect(checkout.map((f) => f.severity)).toEqual(['HIGH']);
+      expect(checkout[0]?.description).toContain('artifact content read by step Output Repo Name');
+    }
+  });
+
+  it('negative: nothing when the run-id is only the run\'s own, the download runs only on workflow_dispatch, or the followed workflow is not a fork\'s', () => {
+    expect(scanWith(RULE, [e2e('${{ github.run_id }}'), trigger('pull_request')])).toEqual([]);
+    expect(scanWith(RULE, [e2e("${{ github.event_name == 'workflow_run' && github.run_id || github.event.workflow_run.id }}"), trigger('pull_request')])).toEqual([]);
+    const dispatchOnly = [e2e(FOLDED, githubScript, "\n              if: github.event_name == 'workflow_dispatch'"), trigger('pull_request')];
+    expect(scanWith(RULE, dispatchOnly)).toEqual([]);
+    expect(scanWith('untrusted-checkout', dispatchOnly)).toEqual([]);
+    expect(scanWith(RULE, [e2e(FOLDED), trigger('push')])).toEqual([]);
+  });
+});
