@@ -353,6 +353,97 @@ function chatWebhooks(model: Workflow | Action): ReadonlySet<string> {
 }
 
 /**
+ * Name endings that say a stored value only names something (an account, an app, a tenant, a place), not a credential
+ * that opens it, from how providers name the halves of a login:
+ * - a user name beside its password or token: Docker Hub and registry logins (`docker/login-action`'s `username`
+ *   beside `password`, https://github.com/docker/login-action#docker-hub), Jenkins' `credentials()` binding of a
+ *   username-and-password credential to `<VAR>_USR` and `<VAR>_PSW`
+ *   (https://www.jenkins.io/doc/book/pipeline/jenkinsfile/#handling-credentials), `*_USER`, `*_USERNAME`, `*_LOGIN`,
+ *   `*_EMAIL`, and a committer's `*_NAME`;
+ * - the ids of an OIDC or app login, whose credential is the federated token or the key beside them: Azure's
+ *   `client-id`, `tenant-id`, `subscription-id` ("not secrets" by themselves: `azure/login` with OpenID Connect,
+ *   https://learn.microsoft.com/azure/developer/github/connect-from-azure-openid-connect), a GitHub App's
+ *   `app-id`/`client-id` beside its private key, an installation id, Cloudflare's, Vercel's or Netlify's account,
+ *   organisation, project and site ids beside their API token;
+ * - where something is: `*_REGION`, `*_ZONE`, a bucket or container name.
+ * Not here: `*_URL`, `*_ENDPOINT`, `*_DSN` (a URL can carry a password or be the secret itself: a database URL's
+ * user-info, a webhook's path, a Sentry DSN's key), `*_SERVICE_ACCOUNT` (often a service account's JSON key), a
+ * Vault `ROLE_ID`, a `SESSION_ID`, and any name with a word of a credential (`IDENTIFIER_CREDENTIAL_PART`).
+ */
+const IDENTIFIER_END =
+  /(^|_)(USR|USER|USERNAME|USER_NAME|LOGIN|EMAIL|USER_ID|ACCOUNT|ACCOUNT_ID|ACCOUNT_NAME|CLIENT_ID|TENANT_ID|SUBSCRIPTION_ID|APP_ID|APPLICATION_ID|INSTALLATION_ID|ORG|ORG_ID|ORGANIZATION|ORGANIZATION_ID|PROJECT|PROJECT_ID|PROJECT_NAME|NAME|SITE_ID|ZONE_ID|TEAM_ID|EXTENSION_ID|REGION|ZONE|BUCKET|BUCKET_NAME|CONTAINER_NAME)$/;
+/**
+ * Words that make a name a credential whatever it ends with (`*_KEY`, `*_TOKEN`, `*_PASSWORD`, Jenkins' `*_PSW`,
+ * `*_SECRET`, `*_PAT`, a key id's `KEY`, a Vault `SECRET_ID`): `CREDENTIAL_PART`'s words but `BOT` (a bot's app id
+ * or user name names the bot), and these.
+ */
+const IDENTIFIER_CREDENTIAL_PART =
+  /TOKEN|KEY|SECRET|PASS|SIGNING|OAUTH|XOX|API|AUTH|CRED|PSW|PWD|(^|_)PAT(_|$)|PRIVATE|CERT|SESSION|COOKIE|SERVICE_ACCOUNT|HOOK|DSN|URL|ENDPOINT/;
+
+/**
+ * True for a name that says its value only identifies an account, app, tenant or place (`DOCKERHUB_USERNAME`,
+ * `AZURE_CLIENT_ID`, `CLOUDFLARE_ACCOUNT_ID`, `AWS_REGION`, Jenkins' `REGISTRY_USR`): an identifier ending
+ * (`IDENTIFIER_END`) and no word of a credential (`AWS_ACCESS_KEY_ID`, `APP_PRIVATE_KEY`, `REGISTRY_PSW` are
+ * credentials).
+ */
+export function isIdentifierName(name: string): boolean {
+  const parts = nameParts(name).replace(/^_+|_+$/g, '');
+  return IDENTIFIER_END.test(parts) && !IDENTIFIER_CREDENTIAL_PART.test(parts);
+}
+
+/**
+ * True when a stored secret of a workflow (or action) only identifies something (`isIdentifierName`): whoever takes
+ * it learns a user name or an id, which opens nothing without the credential beside it. Not when the workflow hands it
+ * to a name that says credential (`password: ${{ secrets.DOCKER_LOGIN }}`, `API_KEY:`): that value is a credential
+ * whatever its name. Names compare without case, as GitHub's secrets do.
+ */
+export function isIdentifierSecret(model: Workflow | Action, name: string): boolean {
+  return isIdentifierName(name) && !credentialHandings(model).has(name.toUpperCase());
+}
+
+const credentialHandingCache = new ScanCache<Workflow | Action, ReadonlySet<string>>();
+
+/** The secrets (upper case) a workflow hands to a name that says credential (`IDENTIFIER_CREDENTIAL_PART`: `password`, `TOKEN`), in any `env:`, `with:`, `secrets:` or `credentials:`. */
+function credentialHandings(model: Workflow | Action): ReadonlySet<string> {
+  let found = credentialHandingCache.get(model);
+  if (found !== undefined) return found;
+  const against = new Set<string>();
+  const read = (map: YNode | undefined): void => {
+    if (map?.kind !== 'map') return;
+    for (const pair of map.pairs) {
+      const parts = nameParts(keyText(pair.key));
+      if (!IDENTIFIER_CREDENTIAL_PART.test(parts)) continue;
+      for (const use of secretOccurrencesIn(model, pair.value)) against.add(use.name.toUpperCase());
+    }
+  };
+  if (fileMayUseSecrets(model)) {
+    const steps: Step[] = [];
+    if (model.kind === 'workflow') {
+      read(model.env);
+      for (const job of model.jobs) {
+        read(job.env);
+        read(job.with);
+        read(job.secrets);
+        read(get(job.container, 'env'));
+        read(get(job.container, 'credentials'));
+        for (const service of job.services?.pairs ?? []) {
+          read(get(service.value, 'env'));
+          read(get(service.value, 'credentials'));
+        }
+        steps.push(...job.steps);
+      }
+    } else steps.push(...model.steps);
+    for (const step of steps) {
+      read(step.env);
+      read(step.with);
+    }
+  }
+  found = against;
+  credentialHandingCache.set(model, found);
+  return found;
+}
+
+/**
  * A coverage or test-report service whose upload token does one thing: lets its holder upload reports for this
  * repository (an organisation's upload token: for its repositories) to that service. Whoever takes one can make the
  * service show wrong coverage for a commit, not push code, publish or read data; and when that token is handed to

@@ -1,7 +1,7 @@
 import { inRange, parseRefVersion, versionComment, type RefVersion } from '../analysis/action-version.js';
 import { describeTaint } from '../analysis/describe.js';
 import { injectionClaim, scriptInjections, type InjectionHit } from '../analysis/injections.js';
-import { durableHoldings, holdsMinor, minorWords, type MinorSecrets } from '../analysis/run-model/holdings.js';
+import { durableHoldings, holdsMinor, identifierWords, minorWords, type MinorSecrets } from '../analysis/run-model/holdings.js';
 import { ACTION_ADVISORIES, ADVISORY_SNAPSHOT_DATE, type ActionAdvisory, type AdvisoryPrecondition } from '../data/advisories.js';
 import { parseExpression } from '../expressions/parse.js';
 import { stepScope } from '../expressions/taint.js';
@@ -182,7 +182,11 @@ function durableOf(context: WorkflowRuleContext, use: Use): string[] | undefined
 function minorOf(context: WorkflowRuleContext, use: Use): MinorSecrets {
   const jobs = jobsOf(context, use);
   const held = [...jobs].map((j) => context.runs.job(j).holdings);
-  return { webhooks: [...new Set(flatMap(held, (h) => h.webhooks))], uploadTokens: [...new Set(flatMap(held, (h) => h.uploadTokens))] };
+  return {
+    webhooks: [...new Set(flatMap(held, (h) => h.webhooks))],
+    uploadTokens: [...new Set(flatMap(held, (h) => h.uploadTokens))],
+    identifiers: [...new Set(flatMap(held, (h) => h.identifiers))],
+  };
 }
 
 /** A literal that turns a switch off (`debug: false`, `RUNNER_DEBUG: 0`, empty). */
@@ -355,7 +359,7 @@ export function vulnerableWording(use: {
     severity === 'HIGH' || decisive?.exposure !== undefined
       ? ''
       : restored !== undefined && matched.every((m) => m.advisory.compromise || m.exposure !== undefined)
-        ? ` ${severity}: ${restored}, so a run today gets the original code; ${windowText(use.durable, use.minor ?? { webhooks: [], uploadTokens: [] })}.`
+        ? ` ${severity}: ${restored}, so a run today gets the original code; ${windowText(use.durable, use.minor ?? { webhooks: [], uploadTokens: [], identifiers: [] })}.`
         : ` ${severity}: exploiting it needs more than a crafted input to the job (see the advisory).`;
   const upgrade = matched.map((m) => m.advisory.upgrade).sort(byVersionText).at(-1) ?? '';
   const compromise = matched.some((m) => m.malicious || m.advisory.compromise);
@@ -372,8 +376,13 @@ export function vulnerableWording(use: {
 /** What the runs during a restored compromise's window could have leaked that is still usable today. */
 function windowText(durable: readonly string[] | undefined, minor: MinorSecrets): string {
   if (durable === undefined) return 'runs during the compromise could have leaked every secret the job reads';
+  const rotated = minor.webhooks.length + minor.uploadTokens.length;
+  if (durable.length === 0 && rotated === 0 && holdsMinor(minor)) {
+    return `the job reads no stored credential, only ${identifierWords(minor.identifiers)}, and the \`GITHUB_TOKEN\` its runs held during the compromise expired when each run ended, so nothing they could have leaked is usable today`;
+  }
   if (durable.length === 0 && holdsMinor(minor)) {
-    return `the job reads no stored secret but ${minorWords(minor)} (rotate ${minor.webhooks.length + minor.uploadTokens.length === 1 ? 'it' : 'them'}), and the \`GITHUB_TOKEN\` its runs held during the compromise expired when each run ended, so nothing else they could have leaked is usable today`;
+    const others = identifierWords(minor.identifiers);
+    return `the job reads no stored secret but ${minorWords({ ...minor, identifiers: [] })} (rotate ${rotated === 1 ? 'it' : 'them'})${others === '' ? '' : `, and ${others}`}, and the \`GITHUB_TOKEN\` its runs held during the compromise expired when each run ended, so nothing else they could have leaked is usable today`;
   }
   if (durable.length === 0) {
     return "the job reads no stored secret, and the `GITHUB_TOKEN` its runs held during the compromise expired when each run ended, so nothing they could have leaked is usable today";

@@ -65,6 +65,8 @@ function exposure(run: JobRun, job: Job, step: Step | null): { text: string; fac
   const rest = {
     webhooks: run.holdings.webhooks.filter((n) => !minor.webhooks.includes(n)),
     uploadTokens: run.holdings.uploadTokens.filter((n) => !minor.uploadTokens.includes(n)),
+    // Identifiers are named here whether or not they reach the action (below names only webhooks and upload tokens).
+    identifiers: run.holdings.identifiers,
   };
   const holds = run.valuables.length > 0 ? `the job holds ${[...run.valuables, ...(holdsMinor(rest) ? [minorNames(rest)] : [])].join(', ')}` : run.nothingHeld;
   if (inherits) return { text: `${holds}, and every secret reaches the called workflow itself (\`secrets: inherit\`)`, facts: ['secrets:step'] };

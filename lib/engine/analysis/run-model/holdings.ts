@@ -8,14 +8,17 @@
  * post to one channel, not push code, publish or read data. So is a coverage upload token (Codecov's, Coveralls',
  * Qlty's, Code Climate's reporter ID: secrets.ts `isUploadTokenSecret`, `UPLOAD_TOKEN_SERVICES`) kept to itself or
  * handed only to that service's own action: it lets whoever takes it upload coverage reports for this repository,
- * and the service's own action is run by the service it is for. Code that runs anywhere in a job can take all of it: on a GitHub-hosted runner the
+ * and the service's own action is run by the service it is for. So is an identifier (a secret whose name says it only
+ * names an account, app, tenant or place: `DOCKERHUB_USERNAME`, `AZURE_CLIENT_ID`, `CLOUDFLARE_ACCOUNT_ID`,
+ * `AWS_REGION`; secrets.ts `isIdentifierSecret`): it opens nothing without the credential beside it, and a job that
+ * holds that credential holds it as a secret worth taking. Code that runs anywhere in a job can take all of it: on a GitHub-hosted runner the
  * job's user has passwordless `sudo`, and the runner process holds every secret the job references.
  */
 import type { Action, Job, Step, Workflow } from '../../model/workflow.js';
 import { readPermissions } from '../permissions.js';
 import { publishesForReal, publishingSteps } from '../publishing.js';
 import { selfHosted } from '../runners.js';
-import { isChatWebhookSecret, isStoredSecretName, isUploadTokenSecret, secretOccurrences, unnamedSecretUse, valueSecrets } from '../secrets.js';
+import { isChatWebhookSecret, isIdentifierSecret, isStoredSecretName, isUploadTokenSecret, secretOccurrences, unnamedSecretUse, valueSecrets } from '../secrets.js';
 import { ScanCache } from '../../model/scan-cache.js';
 import { actionPermissions } from '../../data/permissions.js';
 import { keyText, type YNode } from '../../yaml/model.js';
@@ -29,7 +32,7 @@ export interface Holdings {
   token: { kind: 'scopes'; writes: readonly string[] } | { kind: 'all' } | { kind: 'default' };
   /**
    * Stored secrets the job references that are credentials (never `GITHUB_TOKEN`, nor a name no secret can have,
-   * nor a chat webhook or coverage upload token), in file order.
+   * nor a chat webhook, coverage upload token or identifier), in file order.
    */
   secrets: readonly string[];
   /** Stored secrets the job references that are only chat webhooks (secrets.ts `isChatWebhookSecret`): not worth taking. */
@@ -39,6 +42,11 @@ export interface Holdings {
    * to themselves or handed only to their service's own action): not worth taking.
    */
   uploadTokens: readonly string[];
+  /**
+   * Stored secrets the job references whose names say they only identify an account, app, tenant or place
+   * (secrets.ts `isIdentifierSecret`: `DOCKERHUB_USERNAME`, `AZURE_TENANT_ID`): not worth taking.
+   */
+  identifiers: readonly string[];
   /** `secrets: inherit` to a reusable workflow: every secret. */
   inheritsSecrets: boolean;
   /**
@@ -126,7 +134,7 @@ function readHoldings(job: Job): Holdings {
     dynamicSecrets ??= unnamedSecretUse(file, node);
   }
   const inherits = job.secrets?.kind === 'scalar' && String(job.secrets.value ?? '').trim() === 'inherit';
-  const { credentials: secrets, webhooks, uploadTokens } = splitSecrets(job.workflow, [...names]);
+  const { credentials: secrets, webhooks, uploadTokens, identifiers } = splitSecrets(job.workflow, [...names]);
   const runner = runnerKind(job);
   const publisher = publishingSteps(job).find(publishesForReal);
   const writer = job.steps.find((step) => writesWithJobToken(file, step));
@@ -135,6 +143,7 @@ function readHoldings(job: Job): Holdings {
     secrets,
     webhooks,
     uploadTokens,
+    identifiers,
     inheritsSecrets: inherits,
     dynamicSecrets,
     oidc,
@@ -145,12 +154,13 @@ function readHoldings(job: Job): Holdings {
 }
 
 /**
- * The stored secrets a holder holds that are not worth taking: chat webhooks and coverage upload tokens (a
- * `Holdings` is one).
+ * The stored secrets a holder holds that are not worth taking: chat webhooks, coverage upload tokens and identifiers
+ * (a `Holdings` is one).
  */
 export interface MinorSecrets {
   webhooks: readonly string[];
   uploadTokens: readonly string[];
+  identifiers: readonly string[];
   /**
    * For a step of a job (RunModel `minorAt`): the job's self-hosted runner is one forks already reach
    * (`openRunnerNote`), so its machine is not counted either.
@@ -158,36 +168,44 @@ export interface MinorSecrets {
   openRunner?: true;
 }
 
-export const NO_MINOR_SECRETS: MinorSecrets = { webhooks: [], uploadTokens: [] };
+export const NO_MINOR_SECRETS: MinorSecrets = { webhooks: [], uploadTokens: [], identifiers: [] };
 
-/** True when a holder holds a chat webhook or a coverage upload token. */
+/** True when a holder holds a chat webhook, a coverage upload token or an identifier. */
 export function holdsMinor(minor: MinorSecrets): boolean {
-  return minor.webhooks.length > 0 || minor.uploadTokens.length > 0;
+  return minor.webhooks.length > 0 || minor.uploadTokens.length > 0 || minor.identifiers.length > 0;
 }
 
 /**
- * Secret names split as a job's holdings split them (`job`: what its job holds): credentials, chat webhooks and
- * coverage upload tokens (names compare without case, as GitHub's secrets do). For a container or service that gets
- * some of its job's secrets.
+ * Secret names split as a job's holdings split them (`job`: what its job holds): credentials, chat webhooks,
+ * coverage upload tokens and identifiers (names compare without case, as GitHub's secrets do). For a container or
+ * service that gets some of its job's secrets.
  */
-export function splitAsHeld(job: Holdings, names: readonly string[]): { secrets: string[]; webhooks: string[]; uploadTokens: string[] } {
+export function splitAsHeld(job: Holdings, names: readonly string[]): { secrets: string[]; webhooks: string[]; uploadTokens: string[]; identifiers: string[] } {
   const has = (list: readonly string[], name: string): boolean => list.some((w) => w.toUpperCase() === name.toUpperCase());
+  const webhook = (n: string): boolean => has(job.webhooks, n);
+  const upload = (n: string): boolean => !webhook(n) && has(job.uploadTokens, n);
+  const identifier = (n: string): boolean => !webhook(n) && !upload(n) && has(job.identifiers, n);
   return {
-    secrets: names.filter((n) => !has(job.webhooks, n) && !has(job.uploadTokens, n)),
-    webhooks: names.filter((n) => has(job.webhooks, n)),
-    uploadTokens: names.filter((n) => !has(job.webhooks, n) && has(job.uploadTokens, n)),
+    secrets: names.filter((n) => !webhook(n) && !upload(n) && !identifier(n)),
+    webhooks: names.filter(webhook),
+    uploadTokens: names.filter(upload),
+    identifiers: names.filter(identifier),
   };
 }
 
 /**
- * Stored secret names split into credentials, chat webhooks (secrets.ts `isChatWebhookSecret`) and coverage upload
- * tokens (secrets.ts `isUploadTokenSecret`).
+ * Stored secret names split into credentials, chat webhooks (secrets.ts `isChatWebhookSecret`), coverage upload
+ * tokens (secrets.ts `isUploadTokenSecret`) and identifiers (secrets.ts `isIdentifierSecret`).
  */
-export function splitSecrets(model: Workflow | Action, names: readonly string[]): { credentials: string[]; webhooks: string[]; uploadTokens: string[] } {
-  const split = { credentials: [] as string[], webhooks: [] as string[], uploadTokens: [] as string[] };
+export function splitSecrets(
+  model: Workflow | Action,
+  names: readonly string[],
+): { credentials: string[]; webhooks: string[]; uploadTokens: string[]; identifiers: string[] } {
+  const split = { credentials: [] as string[], webhooks: [] as string[], uploadTokens: [] as string[], identifiers: [] as string[] };
   for (const name of names) {
     if (isChatWebhookSecret(model, name)) split.webhooks.push(name);
     else if (isUploadTokenSecret(model, name)) split.uploadTokens.push(name);
+    else if (isIdentifierSecret(model, name)) split.identifiers.push(name);
     else split.credentials.push(name);
   }
   return split;
@@ -204,10 +222,11 @@ function listed(names: readonly string[], max: string): string {
 export function minorNames(minor: MinorSecrets, short = false): string {
   const more = short ? ', ...' : ' and N more';
   const parts: string[] = [];
-  const { webhooks, uploadTokens } = minor;
+  const { webhooks, uploadTokens, identifiers } = minor;
   if (webhooks.length > 0) parts.push(`${webhooks.length === 1 ? 'a chat webhook' : 'chat webhooks'} (${listed(webhooks, more)})`);
   if (uploadTokens.length > 0) parts.push(`${uploadTokens.length === 1 ? 'a coverage upload token' : 'coverage upload tokens'} (${listed(uploadTokens, more)})`);
-  return parts.join(' and ');
+  if (identifiers.length > 0) parts.push(`${identifiers.length === 1 ? 'an identifier' : 'identifiers'} (${listed(identifiers, more)})`);
+  return parts.length === 3 ? `${parts[0]}, ${parts[1]} and ${parts[2]}` : parts.join(' and ');
 }
 
 /** The kinds of minor secret any of `holders` holds, unnamed: `a chat webhook and a coverage upload token`; empty for none. */
@@ -215,7 +234,8 @@ export function minorKinds(holders: readonly MinorSecrets[]): string {
   const kinds: string[] = [];
   if (holders.some((h) => h.webhooks.length > 0)) kinds.push('a chat webhook');
   if (holders.some((h) => h.uploadTokens.length > 0)) kinds.push('a coverage upload token');
-  return kinds.join(' and ');
+  if (holders.some((h) => h.identifiers.length > 0)) kinds.push('an identifier');
+  return kinds.length === 3 ? `${kinds[0]}, ${kinds[1]} and ${kinds[2]}` : kinds.join(' and ');
 }
 
 /**
@@ -226,10 +246,25 @@ export function minorKinds(holders: readonly MinorSecrets[]): string {
  */
 export function minorWords(minor: MinorSecrets): string {
   if (!holdsMinor(minor)) return '';
-  const { webhooks, uploadTokens } = minor;
-  const one = webhooks.length + uploadTokens.length === 1;
-  const does = [webhooks.length > 0 ? 'post to a channel' : '', uploadTokens.length > 0 ? 'upload coverage reports for this repository' : ''].filter((d) => d !== '').join(' and ');
-  return `${minorNames(minor)}, which ${one ? 'lets' : 'let'} someone ${does}, not push code, publish or read data`;
+  const { webhooks, uploadTokens, identifiers } = minor;
+  const parts: string[] = [];
+  if (webhooks.length + uploadTokens.length > 0) {
+    const one = webhooks.length + uploadTokens.length === 1;
+    const does = [webhooks.length > 0 ? 'post to a channel' : '', uploadTokens.length > 0 ? 'upload coverage reports for this repository' : ''].filter((d) => d !== '').join(' and ');
+    parts.push(`${minorNames({ webhooks, uploadTokens, identifiers: [] })}, which ${one ? 'lets' : 'let'} someone ${does}, not push code, publish or read data`);
+  }
+  if (identifiers.length > 0) parts.push(identifierWords(identifiers));
+  return parts.join(', and ');
+}
+
+/**
+ * `an identifier (\`DOCKERHUB_USERNAME\`), which only names an account, app or place and opens nothing without the
+ * credential beside it`; empty for none.
+ */
+export function identifierWords(identifiers: readonly string[]): string {
+  if (identifiers.length === 0) return '';
+  const one = identifiers.length === 1;
+  return `${minorNames({ webhooks: [], uploadTokens: [], identifiers })}, which only ${one ? 'names' : 'name'} an account, app or place and ${one ? 'opens' : 'open'} nothing without the credential beside ${one ? 'it' : 'them'}`;
 }
 
 /**
@@ -433,7 +468,7 @@ export function holdsNothing(holdings: Holdings, defaultToken: DefaultToken): bo
 }
 
 /**
- * The stored secrets that are credentials (never `GITHUB_TOKEN`, nor a chat webhook or coverage upload token) that reach a step's own
+ * The stored secrets that are credentials (never `GITHUB_TOKEN`, nor a chat webhook, coverage upload token or identifier) that reach a step's own
  * process: its `with:` and `env:`, and the `env:` of its job and workflow, which every step of the job gets. The job's other secrets reach only the
  * runner's memory, where code of any step can still read them.
  */
@@ -441,10 +476,10 @@ export function stepSecrets(step: Step): string[] {
   return splitSecrets(step.owner, stepStoredSecrets(step)).credentials;
 }
 
-/** The chat webhooks and coverage upload tokens (`splitSecrets`) that reach a step's own process, as `stepSecrets` reads them. */
+/** The chat webhooks, coverage upload tokens and identifiers (`splitSecrets`) that reach a step's own process, as `stepSecrets` reads them. */
 export function stepMinor(step: Step): MinorSecrets {
-  const { webhooks, uploadTokens } = splitSecrets(step.owner, stepStoredSecrets(step));
-  return { webhooks, uploadTokens };
+  const { webhooks, uploadTokens, identifiers } = splitSecrets(step.owner, stepStoredSecrets(step));
+  return { webhooks, uploadTokens, identifiers };
 }
 
 function stepStoredSecrets(step: Step): string[] {
@@ -455,7 +490,7 @@ function stepStoredSecrets(step: Step): string[] {
 }
 
 /**
- * The stored secrets that are credentials (not chat webhooks or coverage upload tokens) a reusable workflow call hands to the called workflow
+ * The stored secrets that are credentials (not chat webhooks, coverage upload tokens or identifiers) a reusable workflow call hands to the called workflow
  * (`with:`, `secrets:`; every one with `secrets: inherit`).
  */
 export function callSecrets(job: Job): string[] {

@@ -386,20 +386,22 @@ export class RunModel {
   }
 
   /**
-   * The chat webhooks and coverage upload tokens the jobs a step runs in hold (holdings.ts `webhooks`,
-   * `uploadTokens`; a composite action's step: its callers'), each once.
+   * The chat webhooks, coverage upload tokens and identifiers the jobs a step runs in hold (holdings.ts `webhooks`,
+   * `uploadTokens`, `identifiers`; a composite action's step: its callers'), each once.
    */
   minorAt(step: Step): MinorSecrets {
     const webhooks = new Set<string>();
     const uploadTokens = new Set<string>();
+    const identifiers = new Set<string>();
     for (const caller of this.jobSteps(step)) {
       const holdings = this.job(caller.job as Job).holdings;
       for (const name of holdings.webhooks) webhooks.add(name);
       for (const name of holdings.uploadTokens) uploadTokens.add(name);
+      for (const name of holdings.identifiers) identifiers.add(name);
     }
     // A step of a job (not of an action, whose callers' runners differ): whether its runner is open to forks.
     const open = step.job !== null && openRunnerNote(this.job(step.job).holdings) !== '';
-    return { webhooks: [...webhooks], uploadTokens: [...uploadTokens], ...(open ? { openRunner: true as const } : {}) };
+    return { webhooks: [...webhooks], uploadTokens: [...uploadTokens], identifiers: [...identifiers], ...(open ? { openRunner: true as const } : {}) };
   }
 
   /**

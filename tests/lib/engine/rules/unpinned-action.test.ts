@@ -656,3 +656,40 @@ describe(`${RULE}: a job that holds only a coverage upload token`, () => {
     }
   });
 });
+
+describe(`${RULE}: a job whose only stored secrets are identifiers (a user name, an app or tenant id)`, () => {
+  const job = (extra = '') => yaml`
+    on: push
+    permissions: { contents: read }
+    jobs:
+      login:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/checkout@v4
+          - uses: some-org/registry-login@v1
+            with:
+              username: \${{ secrets.REGISTRY_USERNAME }}
+              tenant: \${{ secrets.AZURE_TENANT_ID }}${extra}
+  `;
+
+  it('is LOW: a user name or an id opens nothing without the credential beside it, and the text does not call it a secret worth taking', () => {
+    const records = recordsWith(RULE, job());
+    expect(positions(records.map((r) => r.finding))).toEqual(['7:15 LOW', '8:15 LOW']);
+    const text = records[1]?.finding.description ?? '';
+    expect(text).toContain(
+      'the job holds only identifiers (`REGISTRY_USERNAME`, `AZURE_TENANT_ID`), which only name an account, app or place and open nothing without the credential beside them: no write scope, other secret or OIDC token',
+    );
+    expect(text).not.toMatch(/secrets? `REGISTRY_USERNAME`/);
+    expect(records[1]?.facts).not.toContain('holds:secrets');
+    expect(records[1]?.facts).not.toContain('secrets:step');
+  });
+
+  it('stays MEDIUM when the job also hands the action a real credential, which is named as the secret', () => {
+    const records = recordsWith(RULE, job('\n              password: ${{ secrets.REGISTRY_TOKEN }}'));
+    expect(positions(records.map((r) => r.finding))).toEqual(['7:15 LOW', '8:15 MEDIUM']);
+    const text = records[1]?.finding.description ?? '';
+    expect(text).toContain('secret `REGISTRY_TOKEN` reaches the action itself');
+    expect(text).toContain('identifiers (`REGISTRY_USERNAME`, `AZURE_TENANT_ID`)');
+    expect(records[1]?.facts).toEqual(expect.arrayContaining(['holds:secrets', 'secrets:step']));
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { callSecrets, durableHoldings, holdingStrength, holdsSecrets, jobHoldings, nothingHeldText, readOnlyToken, stepSecrets, stepMinor, valuables } from '../../../../../lib/engine/analysis/run-model/holdings.js';
-import { isChatWebhookName } from '../../../../../lib/engine/analysis/secrets.js';
+import { isChatWebhookName, isIdentifierName } from '../../../../../lib/engine/analysis/secrets.js';
 import { buildWorkflow, type Job } from '../../../../../lib/engine/model/workflow.js';
 import { parseYaml } from '../../../../../lib/engine/yaml/parse.js';
 import type { YMap } from '../../../../../lib/engine/yaml/model.js';
@@ -492,5 +492,75 @@ describe('secrets picked at run time: GitHub cannot tell which, so the job holds
     expect(holdsSecrets(held('literal'))).toBe(false);
     expect(holdingStrength(held('literal'), 'read')).toBe('none');
     expect(valuables(held('literal'), 'read')).toEqual([]);
+  });
+});
+
+describe('identifiers: a secret whose name says it only names an account, app, tenant or place is held, but not worth taking', () => {
+  const held = (text: string, id = 'deploy') => jobHoldings(jobs(text).get(id)!);
+  const job = (steps: string) => yaml`
+    on: push
+    permissions: { contents: read }
+    jobs:
+      deploy:
+        runs-on: ubuntu-latest
+        steps:
+${steps}
+  `;
+
+  it('user names, logins, e-mails and the ids of an OIDC or app login are identifiers: alone, the job holds nothing worth taking', () => {
+    const names = ['DOCKERHUB_USERNAME', 'QUAY_USER', 'REGISTRY_USR', 'NPM_LOGIN', 'GIT_EMAIL', 'GIT_NAME', 'AZURE_CLIENT_ID', 'AZURE_TENANT_ID', 'AZURE_SUBSCRIPTION_ID', 'CLOUDFLARE_ACCOUNT_ID', 'BOT_APP_ID', 'AWS_REGION', 'app_id'];
+    expect(names.filter((n) => !isIdentifierName(n))).toEqual([]);
+    const h = held(job(`
+          - uses: azure/login@v2
+            with:
+              client-id: \${{ secrets.AZURE_CLIENT_ID }}
+              tenant-id: \${{ secrets.AZURE_TENANT_ID }}
+              subscription-id: \${{ secrets.AZURE_SUBSCRIPTION_ID }}
+          - run: git config user.email "$EMAIL"
+            env:
+              EMAIL: \${{ secrets.GIT_EMAIL }}`));
+    expect(h.secrets).toEqual([]);
+    expect(h.identifiers).toEqual(['AZURE_CLIENT_ID', 'AZURE_TENANT_ID', 'AZURE_SUBSCRIPTION_ID', 'GIT_EMAIL']);
+    expect(holdsSecrets(h)).toBe(false);
+    expect(holdingStrength(h, null)).toBe('none');
+    expect(valuables(h, null)).toEqual([]);
+    expect(nothingHeldText(h)).toBe(
+      'the job holds only identifiers (`AZURE_CLIENT_ID`, `AZURE_TENANT_ID`, `AZURE_SUBSCRIPTION_ID` and 1 more), which only name an account, app or place and open nothing without the credential beside them: no write scope, other secret or OIDC token',
+    );
+  });
+
+  it('a user name beside its token: the job holds the token, named as a secret, and the user name as an identifier', () => {
+    const h = held(job(`
+          - uses: docker/login-action@v3
+            with:
+              username: \${{ secrets.DOCKERHUB_USERNAME }}
+              password: \${{ secrets.DOCKERHUB_TOKEN }}`));
+    expect(h.secrets).toEqual(['DOCKERHUB_TOKEN']);
+    expect(h.identifiers).toEqual(['DOCKERHUB_USERNAME']);
+    expect(holdingStrength(h, null)).toBe('valuable');
+    expect(valuables(h, null)).toEqual(['secret `DOCKERHUB_TOKEN`']);
+    const step = jobs(job(`
+          - uses: docker/login-action@v3
+            with:
+              username: \${{ secrets.DOCKERHUB_USERNAME }}
+              password: \${{ secrets.DOCKERHUB_TOKEN }}`)).get('deploy')!.steps[0]!;
+    expect(stepSecrets(step)).toEqual(['DOCKERHUB_TOKEN']);
+    expect(stepMinor(step).identifiers).toEqual(['DOCKERHUB_USERNAME']);
+  });
+
+  it('keys, tokens, passwords, secrets and PATs are credentials whatever else the name says, and so is an identifier handed to a credential name', () => {
+    const credentials = ['DOCKERHUB_TOKEN', 'REGISTRY_PSW', 'DOCKER_PASSWORD', 'AZURE_CLIENT_SECRET', 'AWS_ACCESS_KEY_ID', 'APP_PRIVATE_KEY', 'USER_PAT', 'VAULT_SECRET_ID', 'GCP_SERVICE_ACCOUNT', 'DATABASE_URL', 'SENTRY_DSN', 'API_USER', 'SESSION_ID', 'NPM_AUTH_USER'];
+    expect(credentials.filter(isIdentifierName)).toEqual([]);
+    const h = held(job(`
+          - uses: docker/login-action@v3
+            with:
+              username: octocat
+              password: \${{ secrets.DOCKER_LOGIN }}
+          - run: deploy
+            env:
+              DEPLOY_TOKEN: \${{ secrets.DEPLOY_USER }}`));
+    expect(h.secrets).toEqual(['DOCKER_LOGIN', 'DEPLOY_USER']);
+    expect(h.identifiers).toEqual([]);
+    expect(holdingStrength(h, null)).toBe('valuable');
   });
 });
