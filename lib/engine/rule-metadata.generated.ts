@@ -324,7 +324,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Failures hidden by continue-on-error",
     severity: "LOW",
     surface: "workflow",
-    description: "`continue-on-error: true` on a step that runs a security gate (CodeQL, a vulnerability or secret scanner, a dependency audit, a signature or checksum verification), or on a job that runs one or publishes, so the run stays green when the gate fails or reports a problem, or a release fails. Not reported: a verification whose failure stops the use of what it checks in the same script (`sha256sum -c f.sha256 && sh f`, or a check on its own line under the shell's `-e`), and test, lint and best-effort jobs that may fail.",
+    description: "`continue-on-error: true` on a step that runs a security gate (CodeQL, a vulnerability or secret scanner, a dependency audit, a signature or checksum verification), or on a job that runs one or publishes, so the run stays green when the gate fails or reports a problem, or a release fails. Not reported: a verification whose failure stops the use of what it checks in the same script (`sha256sum -c f.sha256 && sh f`, a check on its own line under the shell's `-e`, or the same inside a nested `bash -c`/`sh -c`, read with that shell's own options), a job whose verification failure fails its step and so skips the steps that would use the file, and test, lint and best-effort jobs that may fail.",
     recommendation: "Remove `continue-on-error`, or limit it to the cases that may fail (`continue-on-error: ${{ matrix.experimental }}`); for scanners, fix or explicitly allow-list findings instead of ignoring the exit status.",
   },
   {

@@ -20,6 +20,7 @@
  * script's own `set -e` / `set +e` / `set -o pipefail` change it from that line on.
  */
 import type { Job, Step } from '../model/workflow.js';
+import { commandName, words } from '../shell.js';
 import { get, getText } from '../yaml/model.js';
 
 export interface StepShell {
@@ -82,4 +83,48 @@ export function setOptions(args: readonly string[], state: StepShell): StepShell
     }
   }
   return { ...state, errexit, pipefail };
+}
+
+/** Shells whose `-c` script is read as a script of its own (its own `&&`, `set -e`). */
+const NESTED_SHELLS = new Set([...POSIX_SHELLS, 'ash']);
+/** Programs that run a command line elsewhere and exit with its status (`docker run IMAGE bash -c "..."`, `ssh host sh -c '...'`). */
+const COMMAND_HOSTS = new Set(['docker', 'podman', 'nerdctl', 'kubectl', 'ssh', 'chroot', 'nsenter', 'unshare', 'xvfb-run']);
+/** Programs whose own `-c` runs a script in the user's shell (`su user -c '...'`, `runuser -u user -c`... ). */
+const SU_PROGRAMS = new Set(['su', 'runuser']);
+
+/**
+ * The script a command runs in a nested shell, and the options that shell starts with: `bash -c "a && b"`,
+ * `sh -ec '...'`, `bash -o pipefail -c '...'`, `docker run --rm IMAGE bash -c "..."`, `docker exec CTR sh -c
+ * '...'`, `su user -c '...'`; null for anything else. Such a shell starts without `-e` unless its options say so
+ * (`bash -c` is not GitHub's `bash -e {0}`), and its command (and `docker run`/`exec`, `ssh`, which exit with the
+ * status of the command they run) fails when its script fails.
+ */
+export function nestedScript(command: string): { script: string; options: string[] } | null {
+  const program = commandName(command)?.toLowerCase();
+  if (program === undefined) return null;
+  const list = words(command);
+  const base = (w: string): string => w.replace(/^.*\//, '').toLowerCase();
+  const at = list.findIndex((w) => base(w) === program);
+  if (SU_PROGRAMS.has(program)) {
+    const c = list.findIndex((w, i) => i > at && (w === '-c' || w === '--command'));
+    const script = c === -1 ? undefined : list[c + 1];
+    return script === undefined ? null : { script, options: [] };
+  }
+  const starts = NESTED_SHELLS.has(program) ? [at] : COMMAND_HOSTS.has(program) ? list.map((w, i) => (i > at && NESTED_SHELLS.has(base(w)) ? i : -1)).filter((i) => i !== -1) : [];
+  for (const start of starts) {
+    const options: string[] = [];
+    for (let i = start + 1; i < list.length; i++) {
+      const word = list[i] ?? '';
+      if (word === '-o' || word === '+o') {
+        options.push(word, list[i + 1] ?? '');
+        i++;
+      } else if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(word)) {
+        const script = list[i + 1];
+        if (script !== undefined) return { script, options: [...options, word.replace('c', '')].filter((o) => o !== '-') };
+        break;
+      } else if (/^[-+][a-zA-Z]+$/.test(word)) options.push(word);
+      else if (!word.startsWith('--')) break;
+    }
+  }
+  return null;
 }

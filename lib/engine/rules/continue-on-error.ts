@@ -5,9 +5,9 @@ import { findExpressions } from '../expressions/extract.js';
 import { parseExpression } from '../expressions/parse.js';
 import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
-import { setOptions, stepShell } from '../analysis/step-shell.js';
+import { nestedScript, setOptions, stepShell, type StepShell } from '../analysis/step-shell.js';
 import { commandName, logicalLines, pipelines, scriptPipelines, words, type Pipeline, type ScriptSpan } from '../shell.js';
-import { get, type YNode } from '../yaml/model.js';
+import { get, scalarText, type YNode } from '../yaml/model.js';
 
 /** Actions that scan or gate on security findings, by `owner/repo` (lower case). */
 const SECURITY_ACTIONS = new Set([
@@ -123,10 +123,18 @@ export function securityTool(step: Step): string | null {
   const name = (step.name ?? '').slice(0, 200);
   if (SECURITY_STEP_NAME.test(name)) return 'a security check';
   if (step.run === undefined || typeof step.run.value !== 'string') return null;
-  for (const pipeline of scriptPipelines(step.run.value)) {
+  return scriptTool(step.run.value);
+}
+
+/** The first security tool a script runs, directly or in a nested shell (`nestedScript`: `docker run IMAGE sh -c '...'`), or null. */
+function scriptTool(script: string, depth = 0): string | null {
+  for (const pipeline of scriptPipelines(script)) {
     for (const command of pipeline.commands) {
       const tool = commandTool(command.text);
       if (tool !== null) return tool;
+      const nested = depth < MAX_NESTING ? nestedScript(command.text) : null;
+      const inner = nested === null ? null : scriptTool(nested.script, depth + 1);
+      if (inner !== null) return inner;
     }
   }
   return null;
@@ -187,24 +195,33 @@ function fileWords(list: readonly Pipeline[], all = false): Set<string> {
 }
 
 /**
- * True when the step's script runs a checksum or signature verification, runs something after it, and every
- * verification's failure stops what follows it (step-shell.ts for the shell's `-e` and `pipefail`):
- * - an `&&` chain to the end of the script (`sha256sum -c tool.sha256 && sh install.sh`): the rest of the chain
- *   is skipped; an `&&` chain followed by more (`;`, a later line) stops only the chain, since `-e` does not
- *   act on a failure inside an `&&` list, so it counts when the chain names the file it uses after the check
- *   and nothing after the chain names that file;
- * - `|| exit 1` (or a `{ ...; exit 1; }` block) before a later line;
- * - a check on its own, followed by `;` or a later line, when the shell has `-e` (the default `bash -e`, `shell:
- *   bash`, `shell: sh`, or the script's own `set -e`) and nothing masks the failure: not after `||`, not in a
- *   pipeline before its last command unless `pipefail` is on (`shell: bash`, `set -o pipefail`).
- * Then `continue-on-error` hides only the failure: the unverified file is not used in that step. False when any
- * other security tool runs in the script (its failure would be hidden).
+ * What a failed verification does in the script it runs in:
+ * - `contained`: nothing after it in the script runs the unverified file (the script stops, or goes on only
+ *   to commands that do not name the file the check's `&&` chain used);
+ * - `exits`: the script ends with a failure (so a step's failure skips the job's later steps, and a nested
+ *   shell's command fails);
+ * - `gates`: something after the check in the script depends on it (a check with nothing after it gates
+ *   nothing there).
  */
-export function verificationStops(step: Step): boolean {
-  if (step.run === undefined || typeof step.run.value !== 'string' || step.run.value.length > 200_000) return false;
-  const lines = logicalLines(step.run.value);
-  let state = stepShell(step);
-  let found = false;
+interface CheckEffect {
+  contained: boolean;
+  exits: boolean;
+  gates: boolean;
+}
+
+/** How deep nested shells are read (`docker run ... bash -c "sh -c '...'"`). */
+const MAX_NESTING = 3;
+
+/**
+ * The effect of each checksum or signature verification a script runs (`CheckEffect`), directly or in a nested
+ * shell (`nestedScript`: the inner script's own `&&`, `set -e` and options decide what its failure stops), with
+ * the shell's `-e` and `pipefail` at the start (`state`); null when the script runs another security tool (its
+ * failure would be hidden), or a check sits where its failure cannot be read.
+ */
+function checkEffects(script: string, state: StepShell, depth = 0): CheckEffect[] | null {
+  if (script.length > 200_000) return null;
+  const lines = logicalLines(script);
+  const effects: CheckEffect[] = [];
   for (const [lineIndex, line] of lines.entries()) {
     const list = pipelines(line);
     const seps = separators(line, list);
@@ -215,51 +232,131 @@ export function verificationStops(step: Step): boolean {
         state = setOptions(words(first.text).slice(1), state);
         continue;
       }
-      const position = pipeline.commands.findIndex((c) => commandTool(c.text) !== null);
+      // The commands of the pipeline that check: a verification, or a nested shell whose script runs one.
+      const inner: (CheckEffect[] | 'tool' | null)[] = pipeline.commands.map((c) => {
+        if (commandTool(c.text) !== null) return 'tool';
+        const nested = depth < MAX_NESTING ? nestedScript(c.text) : null;
+        if (nested === null) return null;
+        const found = checkEffects(nested.script, setOptions(nested.options, { posix: true, errexit: false, pipefail: false }), depth + 1);
+        return found === null ? [] : found.length === 0 ? null : found;
+      });
+      const position = inner.findIndex((e) => e !== null);
       if (position === -1) continue;
-      const command = pipeline.commands[position] as ScriptSpan;
-      if (!VERIFICATION.test(commandTool(command.text) ?? '')) return false;
-      if (pipeline.commands.slice(position + 1).some((c) => commandTool(c.text) !== null)) return false;
-      found = true;
+      const here = inner[position] as CheckEffect[] | 'tool';
+      if (here === 'tool' && !VERIFICATION.test(commandTool(pipeline.commands[position]?.text ?? '') ?? '')) return null;
+      // A nested script that runs another tool, or a check where its failure cannot be read.
+      if (Array.isArray(here) && here.length === 0) return null;
+      if (inner.slice(position + 1).some((e) => e !== null)) return null;
       const before = index > 0 ? seps[index - 1] : 'end';
       const after = seps[index];
-      if (before === null || after === null || before === undefined || after === undefined || before === '||' || before === '&' || after === '&') return false;
+      if (before === null || after === null || before === undefined || after === undefined || before === '||' || before === '&' || after === '&') return null;
+      const last = index === list.length - 1 && lastLine;
       // `a | sha256sum -c` fails with the check; `sha256sum -c | tee log` only with pipefail.
-      if (position !== pipeline.commands.length - 1 && !(state.posix && state.pipefail)) return false;
-      // Nothing after the check in the step: it stops nothing, and the job goes on to the steps that use the file.
-      if (index === list.length - 1 && lastLine) return false;
-      if (after === '&&') {
+      const fails = position === pipeline.commands.length - 1 || (state.posix && state.pipefail);
+      let effect: CheckEffect;
+      if (!fails) effect = { contained: false, exits: false, gates: !last };
+      else if (last) effect = { contained: true, exits: true, gates: false };
+      else if (after === '&&') {
         let end = index;
         while (seps[end] === '&&' && end < list.length - 1) end++;
         if (seps[end] === '||') {
-          if (!exitsOnFailure(line, list, end)) return false;
-          continue;
-        }
-        // More follows the chain: `-e` does not act on a failure inside it, so later commands run; they run the
-        // unverified file only if they name it. The chain's own use of it was skipped.
-        if (!lastLine || end !== list.length - 1) {
+          const stops = exitsOnFailure(line, list, end);
+          effect = { contained: stops, exits: stops, gates: true };
+        } else if (lastLine && end === list.length - 1) effect = { contained: true, exits: true, gates: true };
+        else {
+          // More follows the chain: `-e` does not act on a failure inside it, so later commands run; they run the
+          // unverified file only if they name it. The chain's own use of it was skipped.
           const used = fileWords(list.slice(index + 1, end + 1));
-          if (used.size === 0) return false;
           const later = [...list.slice(end + 1), ...lines.slice(lineIndex + 1).flatMap((l) => pipelines(l))];
-          if ([...fileWords(later, true)].some((w) => used.has(w))) return false;
+          effect = { contained: used.size > 0 && ![...fileWords(later, true)].some((w) => used.has(w)), exits: false, gates: true };
         }
-        continue;
+      } else if (after === '||') {
+        const stops = exitsOnFailure(line, list, index);
+        effect = { contained: stops, exits: stops, gates: !lastLine };
+      } else {
+        const stops = state.posix && state.errexit;
+        effect = { contained: stops, exits: stops, gates: true };
       }
-      if (after === '||') {
-        if (!exitsOnFailure(line, list, index) || lastLine) return false;
-        continue;
+      if (here === 'tool') effects.push(effect);
+      else {
+        // A nested shell's checks: its own script decides what runs there after a failure; the command fails only
+        // when that script exits with the failure, and only then does this script's reading of it count.
+        const exits = here.every((e) => e.exits);
+        const contained = here.every((e) => e.contained);
+        for (const e of here) {
+          effects.push(
+            exits
+              ? { contained: contained && effect.contained, exits: effect.exits, gates: e.gates || effect.gates }
+              : { contained: contained && last, exits: false, gates: e.gates },
+          );
+        }
       }
-      if (!(state.posix && state.errexit)) return false;
     }
   }
-  return found;
+  return effects;
+}
+
+/**
+ * True when the step's script runs a checksum or signature verification, runs something after it, and every
+ * verification's failure stops what follows it (step-shell.ts for the shell's `-e` and `pipefail`):
+ * - an `&&` chain to the end of the script (`sha256sum -c tool.sha256 && sh install.sh`): the rest of the chain
+ *   is skipped; an `&&` chain followed by more (`;`, a later line) stops only the chain, since `-e` does not
+ *   act on a failure inside an `&&` list, so it counts when the chain names the file it uses after the check
+ *   and nothing after the chain names that file;
+ * - `|| exit 1` (or a `{ ...; exit 1; }` block) before a later line;
+ * - a check on its own, followed by `;` or a later line, when the shell has `-e` (the default `bash -e`, `shell:
+ *   bash`, `shell: sh`, or the script's own `set -e`) and nothing masks the failure: not after `||`, not in a
+ *   pipeline before its last command unless `pipefail` is on (`shell: bash`, `set -o pipefail`);
+ * - the same inside a nested shell the step runs (`docker run ... IMAGE bash -c "curl -o f URL && echo 'SUM  f' |
+ *   sha256sum -c && tar xf f"`, `sh -c '...'`), read with that shell's own options (`bash -c` has no `-e`), and,
+ *   when its script ends with the failure, the nested command read as a check in the step's script.
+ * Then `continue-on-error` hides only the failure: the unverified file is not used in that step. False when any
+ * other security tool runs in the script (its failure would be hidden).
+ */
+export function verificationStops(step: Step): boolean {
+  if (step.run === undefined || typeof step.run.value !== 'string') return false;
+  const effects = checkEffects(step.run.value, stepShell(step));
+  return effects !== null && effects.length > 0 && effects.every((e) => e.contained && e.gates);
+}
+
+/** A step `if:` that runs it after an earlier step failed: a status check function other than `success()`. */
+const RUNS_AFTER_FAILURE = /\b(always|failure|cancelled)\s*\(/;
+
+/**
+ * Why a job's `continue-on-error: true` lets an unverified file through its verification step (`step`), in words
+ * (empty when the step also runs another security tool, reported as a gate), or null when it does not: the step has no
+ * `continue-on-error` of its own, its failed check fails it (every `checkEffects` exits: the script ends with the
+ * failure, and the job's later steps run only while every step before them succeeded), no later step runs after a
+ * failure (an `if:` with `always()`, `failure()` or `cancelled()`), and no earlier step uploads an artifact (a job
+ * that needs this one runs as after a success, and would get it). Then the job's later steps, which would use the
+ * file, are skipped: job-level `continue-on-error` only lets the run pass and the jobs that need this one run.
+ */
+function jobLetsThrough(job: Job, step: Step): string | null {
+  const own = get(step.node, 'continue-on-error');
+  if (own !== undefined && !(own.kind === 'scalar' && (own.value === false || String(own.value).trim().toLowerCase() === 'false'))) {
+    return 'the step\'s own `continue-on-error` lets the job\'s later steps run after a failed check';
+  }
+  const effects = step.run === undefined || typeof step.run.value !== 'string' ? null : checkEffects(step.run.value, stepShell(step));
+  // Another security tool in the step, or a check that cannot be read: reported as a gate, with no more said.
+  if (effects === null || effects.length === 0) return '';
+  if (!effects.every((e) => e.exits && e.contained)) return 'a failed check does not fail its step (the failure is masked, or the script goes on and succeeds), so the job\'s later steps run';
+  const index = job.steps.indexOf(step);
+  const after = job.steps.slice(index + 1).find((s) => RUNS_AFTER_FAILURE.test(scalarText(s.if) ?? ''));
+  if (after !== undefined) return `${describeStep(after)} runs after a failed step (\`if: ${scalarText(after.if) ?? ''}\`)`;
+  const upload = job.steps.slice(0, index).find((s) => s.usesRef?.kind === 'repository' && s.usesRef.slug === 'actions/upload-artifact');
+  if (upload !== undefined) return `${describeStep(upload)} uploads an artifact before the check, and the jobs that need this one run as after a success`;
+  return null;
 }
 
 /** What a job guards or ships, when `continue-on-error` on it hides something: a security gate, or a publish. */
 function guarded(job: Job, publishes: string | null): string | null {
   for (const step of job.steps) {
     const tool = securityTool(step);
-    if (tool !== null) return `it runs ${tool} (${describeStep(step)}), a security gate whose failure no longer fails the run`;
+    if (tool === null) continue;
+    // A verification whose failure fails its step: the job's later steps, which would use the file, are skipped.
+    const through = VERIFICATION.test(tool) ? jobLetsThrough(job, step) : null;
+    if (VERIFICATION.test(tool) && through === null) continue;
+    return `it runs ${tool} (${describeStep(step)}), a security gate whose failure no longer fails the run${through === null || through === '' ? '' : `; ${through}`}`;
   }
   if (publishes !== null) return `it publishes (${publishes}), so a failed or partial release leaves the run green`;
   return null;
@@ -287,7 +384,7 @@ export default defineWorkflowRule({
     severity: 'LOW',
     surface: 'workflow',
     description:
-      '`continue-on-error: true` on a step that runs a security gate (CodeQL, a vulnerability or secret scanner, a dependency audit, a signature or checksum verification), or on a job that runs one or publishes, so the run stays green when the gate fails or reports a problem, or a release fails. Not reported: a verification whose failure stops the use of what it checks in the same script (`sha256sum -c f.sha256 && sh f`, or a check on its own line under the shell\'s `-e`), and test, lint and best-effort jobs that may fail.',
+      '`continue-on-error: true` on a step that runs a security gate (CodeQL, a vulnerability or secret scanner, a dependency audit, a signature or checksum verification), or on a job that runs one or publishes, so the run stays green when the gate fails or reports a problem, or a release fails. Not reported: a verification whose failure stops the use of what it checks in the same script (`sha256sum -c f.sha256 && sh f`, a check on its own line under the shell\'s `-e`, or the same inside a nested `bash -c`/`sh -c`, read with that shell\'s own options), a job whose verification failure fails its step and so skips the steps that would use the file, and test, lint and best-effort jobs that may fail.',
     recommendation:
       'Remove `continue-on-error`, or limit it to the cases that may fail (`continue-on-error: ${{ matrix.experimental }}`); for scanners, fix or explicitly allow-list findings instead of ignoring the exit status.',
   },

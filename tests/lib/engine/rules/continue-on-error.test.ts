@@ -131,6 +131,127 @@ ${script.split('\n').map((l) => `                ${l}`).join('\n')}
     });
   });
 
+  describe('a verification inside a nested shell the step runs (`docker run IMAGE bash -c "..."`, `sh -c`)', () => {
+    const step = (script: string, extra = '') => yaml`
+      on: push
+      jobs:
+        build:
+          runs-on: ubuntu-latest${extra}
+          steps:
+            - run: |
+${script.split('\n').map((l) => `                ${l}`).join('\n')}
+              continue-on-error: true
+    `;
+    const reported = (script: string, extra = '') => scanWith(RULE, step(script, extra)).length;
+
+    it('negative: the inner script\'s own `&&` chain or `set -e` stops the use of the file when the check fails', () => {
+      for (const script of [
+        `docker run --rm -v "$PWD:/w" -w /w ubuntu:24.04 bash -c "curl -fsSLo tool.tgz https://example.com/tool.tgz && echo 'abc123  tool.tgz' | sha256sum -c && tar xzf tool.tgz"`,
+        `sh -c 'curl -fsSLo tool.tgz https://example.com/tool.tgz && sha256sum -c tool.tgz.sha256 && tar xzf tool.tgz'`,
+        `docker exec builder sh -c 'set -e; sha256sum -c tool.tgz.sha256; tar xzf tool.tgz'`,
+        // A nested shell started with `-e` (`bash -ec`): a failed check on its own stops the inner script.
+        `bash -ec 'sha256sum -c tool.tgz.sha256; tar xzf tool.tgz'`,
+        // The inner script ends with the failure, so the command fails, and the step's `bash -e` stops there.
+        `bash -c 'sha256sum -c tool.tgz.sha256'\ntar xzf tool.tgz`,
+      ]) {
+        expect(reported(script), script).toBe(0);
+      }
+    });
+
+    it('positive: the inner script goes on to the file (a nested shell has no `-e` of its own), or runs another security tool', () => {
+      for (const script of [
+        // `bash -c` starts without `-e`: the inner `;` goes on to the file.
+        `docker run --rm -v "$PWD:/w" -w /w ubuntu:24.04 bash -c "curl -fsSLo tool.tgz https://example.com/tool.tgz; echo 'abc123  tool.tgz' | sha256sum -c; tar xzf tool.tgz"`,
+        `sh -c 'sha256sum -c tool.tgz.sha256 || true; tar xzf tool.tgz'`,
+        // The inner chain stops, but the inner script then succeeds, so the step goes on to the file.
+        `bash -c 'sha256sum -c tool.tgz.sha256 && tar xzf tool.tgz; echo done'\n./tool/install.sh`,
+        // The check gates nothing: the job goes on to the steps that use the file.
+        `docker run --rm -v "$PWD:/w" -w /w alpine sh -c 'sha256sum -c tool.tgz.sha256'`,
+        // Another security tool in the nested shell: its failure is hidden.
+        `docker run --rm -v "$PWD:/w" -w /w node:22 sh -c 'sha256sum -c deps.sha256 && npm audit'`,
+      ]) {
+        expect(reported(script), script).toBe(1);
+      }
+      const found = scanWith(RULE, step(`sh -c 'sha256sum -c tool.tgz.sha256; tar xzf tool.tgz'`));
+      expect(found[0]?.description).toContain('a checksum verification (`sha256sum -c`)');
+    });
+  });
+
+  describe('job-level `continue-on-error: true` on a job that verifies a download', () => {
+    // GitHub: job-level `continue-on-error` lets the workflow run pass when the job fails; a failed step still
+    // skips the job's later steps (their implicit `success()`), and jobs that need it see it as a success.
+    const job = (steps: string) => yaml`
+      on: push
+      jobs:
+        fetch:
+          runs-on: ubuntu-latest
+          continue-on-error: true
+          steps:
+${steps}
+    `;
+
+    it('negative: a failed check fails its step, so the later steps that use the file are skipped', () => {
+      for (const steps of [
+        `
+            - run: curl -fsSLo tool.tgz https://example.com/tool.tgz
+            - run: echo "abc123  tool.tgz" | sha256sum -c
+            - run: tar xzf tool.tgz && ./tool/install.sh`,
+        `
+            - run: |
+                curl -fsSLo tool.tgz https://example.com/tool.tgz
+                echo "abc123  tool.tgz" | sha256sum -c
+                tar xzf tool.tgz
+            - run: ./tool/install.sh`,
+        `
+            - run: docker run --rm -v "$PWD:/w" -w /w alpine sh -c 'wget -O tool.tgz https://example.com/tool.tgz && sha256sum -c tool.tgz.sha256'
+            - run: tar xzf tool.tgz`,
+      ]) {
+        expect(scanWith(RULE, job(steps)), steps).toEqual([]);
+      }
+    });
+
+    it('positive: a check whose failure does not fail its step, a later step that runs after a failure, or an artifact uploaded before the check', () => {
+      for (const steps of [
+        // The `&&` chain stops, but the script then succeeds: the step passes and the next step uses the file.
+        `
+            - run: |
+                sha256sum -c tool.tgz.sha256 && tar xzf tool.tgz
+                echo done
+            - run: ./tool/install.sh`,
+        `
+            - run: sha256sum -c tool.tgz.sha256 || true
+            - run: tar xzf tool.tgz`,
+        `
+            - run: sha256sum -c tool.tgz.sha256
+            - run: tar xzf tool.tgz
+              if: always()`,
+        `
+            - run: sha256sum -c tool.tgz.sha256
+              continue-on-error: true
+            - run: tar xzf tool.tgz`,
+        `
+            - uses: actions/upload-artifact@v4
+              with: { name: tool, path: tool.tgz }
+            - run: sha256sum -c tool.tgz.sha256`,
+      ]) {
+        const found = scanWith(RULE, job(steps)).filter((f) => f.line === 5);
+        expect(found.map((f) => f.description.slice(0, 60)), steps).toHaveLength(1);
+        expect(found[0]?.description, steps).toContain('a checksum verification');
+      }
+    });
+
+    it('positive: a job that also runs another security gate, or publishes, is still reported', () => {
+      expect(positions(scanWith(RULE, job(`
+            - run: sha256sum -c tool.tgz.sha256
+            - run: npm audit --audit-level=high`)))).toEqual(['5:24 LOW']);
+      const published = scanWith(RULE, job(`
+            - run: sha256sum -c tool.tgz.sha256
+            - run: npm publish`));
+      expect(positions(published)).toEqual(['5:24 LOW']);
+      expect(published[0]?.description).toContain('it publishes (');
+    });
+  });
+
   it('leaves expressions that decide per run (matrix experiments) alone', () => {
     expect(scanWith(RULE, yaml`
       on: push
