@@ -3,6 +3,7 @@ import { hasAny, scriptOf, wordMask, type WordMask } from './file-scripts.js';
 import { getText, isTruthy, get, keyText } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
 import { flatMap } from '../model/arrays.js';
+import { visibleEnv } from './step-env.js';
 
 export type Registry = 'npm' | 'pypi' | 'crates' | 'rubygems' | 'nuget' | 'maven' | 'container' | 'github-release' | 'other';
 
@@ -149,16 +150,15 @@ const REHEARSAL_FLAG = /--(dry-run|snapshot)\b(?:=(\$\{\{[^}\n]{0,300}\}\}|"[^"\
 
 /** The literal `env:` values a step sees (workflow, then job, then step); values holding an expression are left out. */
 export function literalEnv(step: Step): Map<string, string> {
-  const env = new Map<string, string>();
-  for (const scope of [step.job?.workflow.env, step.job?.env, step.env]) {
-    for (const pair of scope?.pairs ?? []) {
-      const name = keyText(pair.key);
-      const value = getText(scope, name);
-      if (value === null || value.includes('${{')) env.delete(name);
-      else env.set(name, value);
-    }
-  }
-  return env;
+  return visibleEnv(step, (scope, _, name) => {
+    const value = getText(scope, name);
+    return value === null || value.includes('${{') ? undefined : value;
+  });
+}
+
+/** The `env:` values a step sees as written (workflow, then job, then step), expressions kept; an empty value is ''. */
+function writtenEnv(step: Step): Map<string, string> {
+  return visibleEnv(step, (scope, _, name) => getText(scope, name) ?? '');
 }
 
 /**
@@ -265,8 +265,7 @@ function scriptPushesToScratch(step: Step, script: string, services: readonly st
     if (/\bbuildx\s+build\b/.test(line) && /\s--push\b|type=registry|push=true/.test(line)) for (const m of line.matchAll(/(?:^|\s)(?:-t|--tag)[=\s]+((?:\$\{\{[^}]*\}\}|\S)+)/g)) targets.push(m[1] ?? '');
   }
   if (targets.length === 0) return null;
-  const env = new Map<string, string>();
-  for (const scope of [step.job?.workflow.env, step.job?.env, step.env]) for (const pair of scope?.pairs ?? []) env.set(keyText(pair.key), getText(scope, keyText(pair.key)) ?? '');
+  const env = writtenEnv(step);
   const expand = (word: string) => word.replace(/\$\{\{\s*env\.(\w+)\s*\}\}|\$\{(\w+)\}|\$(\w+)/g, (all, a?: string, b?: string, c?: string) => env.get(a ?? b ?? c ?? '') ?? all);
   // The script's own assignments of a literal (`IMAGE=localhost:5000/app:ci`, `export IMAGE="$REGISTRY/app"`),
   // read in order; a name assigned twice is dropped (which value a push sees is not followed).
@@ -340,8 +339,7 @@ function bakeTargets(step: Step): string[] {
 
 /** The images a `docker/build-push-action` step pushes: its `tags`, and the `name=` of a registry `outputs`. */
 function imageTargets(step: Step): string[] {
-  const env = new Map<string, string>();
-  for (const scope of [step.job?.workflow.env, step.job?.env, step.env]) for (const pair of scope?.pairs ?? []) env.set(keyText(pair.key), getText(scope, keyText(pair.key)) ?? '');
+  const env = writtenEnv(step);
   const expand = (word: string) => word.replace(/\$\{\{\s*env\.(\w+)\s*\}\}/g, (all, name: string) => env.get(name) ?? all);
   // `tags: ${{ steps.meta.outputs.tags }}`: the tags of the images a docker/metadata-action step of the job names.
   const tags = (getText(step.with, 'tags') ?? '').split(/[\n,]+/).map((t) => t.trim()).filter((t) => t !== '').flatMap((t) => {

@@ -18,6 +18,7 @@
 import type { Job, Step } from '../model/workflow.js';
 import { get, getText, isTruthy } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
+import { visibleEnv } from './step-env.js';
 import { stepExecutions } from './run-model/execution.js';
 import { checkoutPersists } from './run-model/workspace.js';
 import { actionPermissions } from '../data/permissions.js';
@@ -134,12 +135,8 @@ const REGISTRY_PUSH = /\b(?:docker|podman|buildah)\s+push\b|\bpublish\b|\b(?:sem
 
 /** The `env:` a step sees: its own over its job's over its workflow's, value text by name. */
 function stepEnv(step: Step): Map<string, string> {
-  const env = new Map<string, string>();
   const text = step.owner.file.text;
-  for (const map of [step.job?.workflow.env, step.job?.env, step.env]) {
-    for (const pair of map?.pairs ?? []) env.set(String(pair.key.value ?? ''), text.slice(pair.value.start, pair.value.end));
-  }
-  return env;
+  return visibleEnv(step, (_, pair) => text.slice(pair.value.start, pair.value.end));
 }
 
 /** True when the job's own token reaches the step by name: in its inputs, its script or any `env:` it sees. */
