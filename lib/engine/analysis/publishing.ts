@@ -4,6 +4,7 @@ import { getText, isTruthy, get, keyText } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
 import { flatMap } from '../model/arrays.js';
 import { visibleEnv } from './step-env.js';
+import { matrixValues } from './matrix-values.js';
 
 export type Registry = 'npm' | 'pypi' | 'crates' | 'rubygems' | 'nuget' | 'maven' | 'container' | 'github-release' | 'other';
 
@@ -320,16 +321,50 @@ export function publishesForRealIn(p: PublishingStep, job: Job | null): boolean 
 }
 
 /**
- * The images a `docker/metadata-action` step of the job with id `id` names (`images:`, one a line or
- * comma-separated, `name=` forms read): the tags it outputs are of these images. Null when there is no such step.
+ * True for a step whose `tags` output names tags of the images its `images:` input lists: `docker/metadata-action`,
+ * or a local action (`uses: ./`, `uses: ./path`) given `images:`, which is the repository's own metadata action or
+ * one wrapping docker/metadata-action (no other kind of action takes an `images:` input and outputs `tags`).
+ */
+export function isMetadataStep(step: Step): boolean {
+  const ref = step.usesRef;
+  if (ref?.kind === 'repository') return ref.slug === 'docker/metadata-action';
+  return ref?.kind === 'local' && get(step.with, 'images') !== undefined;
+}
+
+/**
+ * The images a metadata step (`isMetadataStep`) of the job with id `id` names (`images:`, one a line or
+ * comma-separated, `name=` forms read), its `${{ env.X }}` and `${{ matrix.x }}` read as `expandImage` does: the
+ * tags it outputs are of these images. Null when there is no such step.
  */
 function metadataImages(step: Step, id: string): string[] | null {
-  const meta = step.job?.steps.find((s) => s.id === id && s.usesRef?.kind === 'repository' && s.usesRef.slug === 'docker/metadata-action');
+  const meta = step.job?.steps.find((s) => s.id === id && isMetadataStep(s));
   if (meta === undefined) return null;
+  const env = writtenEnv(meta);
   const images = (getText(meta.with, 'images') ?? '').split('\n').map((l) => l.trim()).filter((l) => l !== '');
-  const names = images.map((line) => (/(?:^|,)\s*name=([^,\s]+)/.exec(line)?.[1] ?? line.split(',')[0] ?? '').trim());
+  const names = flatMap(images, (line) => expandImage((/(?:^|,)\s*name=([^,\s]+)/.exec(line)?.[1] ?? line.split(',')[0] ?? '').trim(), env, meta.job));
   // A name with a blank in it (two images folded onto one line) is not read.
   return names.some((n) => /\s/.test(n)) ? null : names;
+}
+
+/** `${{ matrix.x }}` in an image word. */
+const MATRIX_EXPRESSION = /\$\{\{\s*matrix\.([\w-]+)\s*\}\}/g;
+/** At most this many values for one image word once its matrix values are put in. */
+const MAX_IMAGE_VALUES = 16;
+
+/**
+ * The values an image word takes: `${{ env.X }}` replaced by the `env:` the step sees (`env`), then each
+ * `${{ matrix.x }}` by every value the job's matrix gives it (kept as written when the matrix is computed).
+ */
+function expandImage(word: string, env: ReadonlyMap<string, string>, job: Job | null): string[] {
+  const text = word.replace(/\$\{\{\s*env\.(\w+)\s*\}\}/g, (all, name: string) => env.get(name) ?? all);
+  if (!text.includes('matrix.')) return [text];
+  let values = [text];
+  for (const m of text.matchAll(MATRIX_EXPRESSION)) {
+    const known = matrixValues(job, m[1] ?? '');
+    if (known === null || known.length === 0) continue;
+    values = flatMap(values, (v) => known.map((k) => v.replace(m[0], k.trim()))).slice(0, MAX_IMAGE_VALUES);
+  }
+  return values;
 }
 
 /** The images of a `docker/bake-action` step whose `set:` overrides every target's tags (`*.tags=...`); empty otherwise. */
@@ -340,14 +375,13 @@ function bakeTargets(step: Step): string[] {
 /** The images a `docker/build-push-action` step pushes: its `tags`, and the `name=` of a registry `outputs`. */
 function imageTargets(step: Step): string[] {
   const env = writtenEnv(step);
-  const expand = (word: string) => word.replace(/\$\{\{\s*env\.(\w+)\s*\}\}/g, (all, name: string) => env.get(name) ?? all);
-  // `tags: ${{ steps.meta.outputs.tags }}`: the tags of the images a docker/metadata-action step of the job names.
+  // `tags: ${{ steps.meta.outputs.tags }}`: the tags of the images a metadata step of the job names.
   const tags = (getText(step.with, 'tags') ?? '').split(/[\n,]+/).map((t) => t.trim()).filter((t) => t !== '').flatMap((t) => {
     const id = /^\$\{\{\s*steps\.([\w-]+)\.outputs\.tags\s*\}\}$/.exec(t)?.[1];
     return (id === undefined ? null : metadataImages(step, id)) ?? [t];
   });
   const outputs = [...(getText(step.with, 'outputs') ?? '').matchAll(/\bname=([^,\s]+)/g)].map((m) => m[1] ?? '');
-  return [...tags, ...outputs].map(expand);
+  return flatMap([...tags, ...outputs], (t) => expandImage(t, env, step.job));
 }
 
 /** `gh release create` options that take a value (the rest of its options are flags). */

@@ -1,6 +1,7 @@
 /**
  * The container images a job run pushes itself, step by step: `docker/build-push-action` (and `bake-action`) tags
- * when it pushes (and the images of the `docker/metadata-action` step whose tags it takes), and in scripts
+ * when it pushes (and the images of the metadata step whose tags it takes: `docker/metadata-action`, or a local
+ * action given `images:`, publishing.ts `isMetadataStep`), and in scripts
  * `docker push`, `docker buildx build --push -t`, `docker buildx imagetools create -t`, `docker manifest push`,
  * and the destination of `crane copy`/`cp`/`push`, `skopeo copy`, `regctl image copy` and `oras copy`.
  *
@@ -20,6 +21,7 @@ import { logicalLines } from '../../shell.js';
 import { hasAny, scriptOf, wordMask } from '../file-scripts.js';
 import { resolveWord } from './ownership.js';
 import { neededJobs } from '../validation.js';
+import { isMetadataStep } from '../publishing.js';
 
 export interface ImagePush {
   step: Step;
@@ -105,7 +107,7 @@ export function jobImagePushes(repository: RepositoryModel, job: Job): readonly 
   const metadataImages = new Map<string, string[]>();
   for (const step of job.steps) {
     const slug = step.usesRef?.kind === 'repository' ? step.usesRef.slug : null;
-    if (slug === 'docker/metadata-action' && step.id !== null) {
+    if (step.id !== null && isMetadataStep(step)) {
       metadataImages.set(step.id, (getText(step.with, 'images') ?? '').split('\n').map((l) => (l.split(',')[0] ?? '').trim().replace(/^name=/, '')).filter((l) => l !== ''));
     }
     if (slug === 'docker/build-push-action' || slug === 'docker/bake-action') {

@@ -104,6 +104,52 @@ describe(RULE, () => {
     `).map((p) => p.real)).toEqual([true, true, true, true]);
   });
 
+  describe('tags from the repository\'s own metadata action (a local action given `images:`)', () => {
+    const job = (meta: string, images: string, env = 'DOCKER_IMAGE: localhost:5000/name/app', matrix = '') => yaml`
+      on: push
+      env:
+        ${env}
+      jobs:
+        test:
+          runs-on: ubuntu-latest${matrix}
+          services:
+            registry:
+              image: registry:2
+              ports: ['5000:5000']
+          steps:
+            - uses: actions/checkout@v4
+            - id: meta
+              uses: ${meta}
+              with:
+                images: ${images}
+                tags: type=ref,event=branch
+            - uses: docker/build-push-action@v6
+              with:
+                push: true
+                tags: \${{ steps.meta.outputs.tags }}
+    `;
+
+    it('negative: `uses: ./` or `./path` whose images (through env: or the matrix) are the job\'s registry service: no publishing', () => {
+      expect(published(job('./', '${{ env.DOCKER_IMAGE }}'))).toEqual([{ evidence: 'docker/build-push-action', real: false }]);
+      expect(published(job('./.github/actions/meta', '|\n                  ${{ env.DOCKER_IMAGE }}'))).toEqual([{ evidence: 'docker/build-push-action', real: false }]);
+      expect(published(job('./', '${{ matrix.image }}', 'X: 1', '\n          strategy:\n            matrix:\n              image: [localhost:5000/a, registry:5000/b]'))).toEqual([{ evidence: 'docker/build-push-action', real: false }]);
+      expect(published(job('./', '${{ env.DOCKER_IMAGE }}', 'DOCKER_IMAGE: registry:5000/${{ matrix.name }}', '\n          strategy:\n            matrix:\n              name: [a, b]'))).toEqual([{ evidence: 'docker/build-push-action', real: false }]);
+      // docker/metadata-action itself, its images given through env: the same.
+      expect(published(job('docker/metadata-action@v5', '${{ env.DOCKER_IMAGE }}'))).toEqual([{ evidence: 'docker/build-push-action', real: false }]);
+    });
+
+    it('positive: images of a real registry, one matrix value of a real registry, or a local action given no images:, publish', () => {
+      expect(published(job('./', '${{ env.DOCKER_IMAGE }}', 'DOCKER_IMAGE: ghcr.io/example/app'))).toEqual([{ evidence: 'docker/build-push-action', real: true }]);
+      expect(published(job('./', '${{ matrix.image }}', 'X: 1', '\n          strategy:\n            matrix:\n              image: [localhost:5000/a, ghcr.io/example/b]'))).toEqual([{ evidence: 'docker/build-push-action', real: true }]);
+      // A matrix computed at run time: not read.
+      expect(published(job('./', '${{ matrix.image }}', 'X: 1', '\n          strategy:\n            matrix: ${{ fromJSON(needs.a.outputs.m) }}'))).toEqual([{ evidence: 'docker/build-push-action', real: true }]);
+      expect(published(job('./', '${{ env.UNSET }}'))).toEqual([{ evidence: 'docker/build-push-action', real: true }]);
+      expect(published(job('docker/metadata-action@v5', '${{ env.DOCKER_IMAGE }}', 'DOCKER_IMAGE: docker.io/example/app'))).toEqual([{ evidence: 'docker/build-push-action', real: true }]);
+      // A local action without `images:` is no metadata action: its tags output is not read.
+      expect(published(job('./.github/actions/tags', '${{ env.DOCKER_IMAGE }}').replace(/^(\s*)images: .*\n/m, ''))).toEqual([{ evidence: 'docker/build-push-action', real: true }]);
+    });
+  });
+
   it('recognises bun publish as publishing to npm', () => {
     expect(published(yaml`
       on: push
