@@ -1,10 +1,12 @@
-import { PRIVILEGED_TRIGGERS, type Step, type Workflow } from '../model/workflow.js';
+import { PRIVILEGED_TRIGGERS, type Job, type Step, type Workflow } from '../model/workflow.js';
 import type { RepositoryModel } from '../model/repository.js';
 import { localCallers } from './callers.js';
 import { occasionsOf, type Occasion, type RefKind } from './run-model/conditions.js';
 import { get, getText, isFalsyText, keyText, type YNode } from '../yaml/model.js';
 import { actionMajorVersion } from './step-version.js';
 import { selfHosted } from './runners.js';
+import { normalizeWorkspacePath, within } from './run-model/execution.js';
+import { goreleaserCleanDirectory, publishingStep } from './publishing.js';
 
 /** Events whose runs write the default (or base) branch's cache scope while an outsider decides what runs. */
 export const DEFAULT_SCOPE_EVENTS: ReadonlySet<string> = new Set([...[...PRIVILEGED_TRIGGERS].filter((t) => !t.startsWith('pull_request_review')), 'repository_dispatch']);
@@ -340,6 +342,55 @@ function sameRun(a: Workflow, b: Workflow, repository: RepositoryModel): boolean
   const callersOfA = localCallers(a, repository).map((j) => j.workflow);
   const callersOfB = localCallers(b, repository).map((j) => j.workflow);
   return callersOfA.includes(b) || callersOfB.includes(a) || callersOfA.some((w) => callersOfB.includes(w));
+}
+
+/**
+ * The workspace paths an `actions/cache` or `actions/cache/restore` step restores (its `path:` lines, workspace-
+ * relative, a trailing `/**` or `/*` taken off: the directory it fills), or null: another caching action (which
+ * names its own paths), a path outside the workspace or not literal (`~/.npm`, `${{ ... }}`, a glob inside it).
+ * Exclusions (`!dist/keep`) restore nothing and are left out.
+ */
+export function restoredWorkspacePaths(use: CacheUse): string[] | null {
+  const ref = use.step.usesRef;
+  if (ref?.kind !== 'repository' || ref.slug !== 'actions/cache' || (ref.path !== '' && ref.path.toLowerCase() !== 'restore')) return null;
+  const lines = (getText(use.step.with, 'path') ?? '').split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('!'));
+  if (lines.length === 0) return null;
+  const paths: string[] = [];
+  for (const line of lines) {
+    const path = normalizeWorkspacePath(line.replace(/(?:\/\*\*?)+\/?$/, ''));
+    if (path === null || path === '') return null;
+    paths.push(path);
+  }
+  return paths;
+}
+
+/** A step's text names a `dist` directory (`dist/`, `./dist`, `build/dist`): it may read what a restore put there. */
+const NAMES_DIST = /(?:^|[^\w.-])dist(?![\w.-])/;
+
+/**
+ * True when everything a restore by a step of `job` puts in the workspace is deleted before any step can read
+ * it: every path it restores (`restoredWorkspacePaths`) is under the `dist` directory a goreleaser release step
+ * deletes before it builds (`--clean`, `--rm-dist`: publishing.ts `goreleaserCleanDirectory`), and no step
+ * between them names `dist` or runs a local action (which could read it unseen). When that goreleaser step has
+ * an `if:` (a run may skip it), no later step may name `dist` either. The entries restored cannot change what
+ * the release builds or ships.
+ */
+export function restoreClearedBeforeUse(job: Job, step: Step, use: CacheUse): boolean {
+  if (use.step !== step || step.job !== job) return false;
+  const paths = restoredWorkspacePaths(use);
+  if (paths === null) return false;
+  const text = job.workflow.file.text;
+  const names = (s: Step) => NAMES_DIST.test(text.slice(s.node.start, s.node.end));
+  const later = job.steps.filter((s) => s.index > step.index);
+  for (const [i, s] of later.entries()) {
+    const publishing = publishingStep(s);
+    const cleared = publishing === null ? null : goreleaserCleanDirectory(publishing);
+    if (cleared !== null && paths.every((p) => within(p, cleared))) {
+      return s.if === undefined || !later.slice(i + 1).some(names);
+    }
+    if (names(s) || s.usesRef?.kind === 'local') return false;
+  }
+  return false;
 }
 
 /** A step that restores a cache (reads entries back into its run), or null. */

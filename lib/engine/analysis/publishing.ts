@@ -5,6 +5,7 @@ import { ScanCache } from '../model/scan-cache.js';
 import { flatMap } from '../model/arrays.js';
 import { visibleEnv } from './step-env.js';
 import { matrixValues } from './matrix-values.js';
+import { normalizeWorkspacePath, workingDirectory } from './run-model/execution.js';
 
 export type Registry = 'npm' | 'pypi' | 'crates' | 'rubygems' | 'nuget' | 'maven' | 'container' | 'github-release' | 'other';
 
@@ -382,6 +383,37 @@ function imageTargets(step: Step): string[] {
   });
   const outputs = [...(getText(step.with, 'outputs') ?? '').matchAll(/\bname=([^,\s]+)/g)].map((m) => m[1] ?? '');
   return flatMap([...tags, ...outputs], (t) => expandImage(t, env, step.job));
+}
+
+/** goreleaser's flags that delete its `dist` directory before it builds: `--clean`, and `--rm-dist` of releases before v2. */
+const GORELEASER_CLEAN = /(?:^|\s)--(?:clean|rm-dist)(?:=true)?(?=\s|$)/;
+
+/**
+ * The workspace directory a goreleaser publishing step deletes before it builds anything, or null. `goreleaser
+ * release --clean` (`--rm-dist` before v2) removes the `dist` directory (https://goreleaser.com/cmd/goreleaser_release/:
+ * "--clean  Removes the 'dist' directory"; `dist`, https://goreleaser.com/customization/general/dist/, is `./dist`
+ * unless `.goreleaser.yaml` says otherwise, a file the scan does not read) in the directory it runs in: the
+ * action's `workdir` (default `.`), or the step's working directory for a script that does not change it first.
+ * Null for any other publishing step, a run that keeps `dist`, or a directory the scan cannot read.
+ */
+export function goreleaserCleanDirectory(p: PublishingStep): string | null {
+  if (p.evidence === 'goreleaser/goreleaser-action') {
+    if (!GORELEASER_CLEAN.test(getText(p.step.with, 'args') ?? '')) return null;
+    const workdir = normalizeWorkspacePath(getText(p.step.with, 'workdir') ?? '');
+    return workdir === null ? null : joinWorkspace(workdir, 'dist');
+  }
+  if (p.evidence !== 'goreleaser release' || typeof p.step.run?.value !== 'string') return null;
+  // Continued lines read as one.
+  const script = p.step.run.value.replace(/\\\r?\n/g, ' ');
+  const line = script.split('\n').find((l) => /(?:^|[\s;&|(])goreleaser\s/.test(l) && /\brelease\b/.test(l));
+  // A script that changes directory (before the command or on its line) runs it somewhere the scan does not follow.
+  if (line === undefined || !GORELEASER_CLEAN.test(line) || /(?:^|[\s;&|(])(?:cd|pushd)\s/m.test(script.slice(0, script.indexOf(line) + line.length))) return null;
+  const cwd = workingDirectory(p.step);
+  return cwd === null ? null : joinWorkspace(cwd, 'dist');
+}
+
+function joinWorkspace(dir: string, name: string): string {
+  return dir === '' ? name : `${dir}/${name}`;
 }
 
 /** `gh release create` options that take a value (the rest of its options are flags). */

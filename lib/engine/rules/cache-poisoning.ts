@@ -1,4 +1,4 @@
-import { cacheStep, type CacheUse } from '../analysis/caching.js';
+import { cacheStep, restoreClearedBeforeUse, type CacheUse } from '../analysis/caching.js';
 import { cachingRuns, defaultScopeWriters, neverRuns, prControlled, writersFor, type CacheWriter } from '../analysis/cache-scope.js';
 import { describeStep } from '../analysis/describe.js';
 import { overlap, sharedOccasion, type RunSet } from '../analysis/run-model/conditions.js';
@@ -78,7 +78,8 @@ export default defineWorkflowRule({
           if (use === null) continue;
           const { caller } = called;
           const node = called.step === caller ? use.node : (caller.uses ?? caller.node);
-          if (use.restores) {
+          // A restore whose every path a goreleaser release deletes before anything reads it changes nothing shipped.
+          if (use.restores && !restoreClearedBeforeUse(job, called.step, use)) {
             const set = cachingRuns(runs, use, caller);
             if (neverRuns(set)) continue;
             const publisher = publisherFor(own, fed.get(job) ?? [], caller, set, context);

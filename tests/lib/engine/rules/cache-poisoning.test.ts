@@ -1287,3 +1287,48 @@ runs:
     }
   });
 });
+
+describe(`${RULE}: a restore goreleaser deletes before it builds`, () => {
+  const release = (paths: string, steps: string) => yaml`
+    on:
+      push:
+        tags: ['v*']
+    permissions: { contents: write }
+    jobs:
+      release:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/checkout@v4
+          - uses: actions/cache@v4
+            with:
+              path: ${paths}
+              key: dist-\${{ github.sha }}
+              restore-keys: dist-
+${steps.split('\n').map((l) => `          ${l}`).join('\n')}
+  `;
+  const action = (args: string, more = '') => `- uses: goreleaser/goreleaser-action@v6\n  with:\n    args: ${args}${more}`;
+
+  it('negative: `goreleaser release --clean` (or `--rm-dist`) deletes dist/ before building, so a restore of dist/ alone ships nothing', () => {
+    for (const [paths, steps] of [
+      ['dist', '- run: goreleaser release --clean'],
+      ['./dist/', '- run: |\n    go mod download\n    goreleaser release \\\n      --clean --timeout 60m'],
+      ['|\n                dist/**\n                !dist/keep', action('release --rm-dist')],
+      ['dist/linux_amd64', '- uses: actions/setup-go@v5\n  with:\n    cache: false\n- run: go test ./...\n' + action('release --clean')],
+      ['app/dist', action('release --clean', '\n    workdir: app')],
+      ['app/dist', '- run: goreleaser release --clean\n  working-directory: app'],
+    ]) expect(scanWith(RULE, release(paths as string, steps as string)), `${paths} ${steps}`).toEqual([]);
+  });
+
+  it('positive: a run that keeps dist/, a path outside it, a step reading dist/ first, another directory, a skipped release', () => {
+    for (const [paths, steps] of [
+      ['dist', '- run: goreleaser release'],
+      ['|\n                dist\n                ~/go/pkg/mod', '- run: goreleaser release --clean'],
+      ['dist', '- run: cp dist/tool /usr/local/bin/ && tool generate\n- run: goreleaser release --clean'],
+      ['dist', '- uses: ./.github/actions/prepare\n- run: goreleaser release --clean'],
+      ['dist', action('release --clean', '\n    workdir: app')],
+      ['dist', '- run: cd app && goreleaser release --clean'],
+      ['dist', '- run: goreleaser release --clean\n  if: github.event_name == \'push\'\n- run: gh release upload "$GITHUB_REF_NAME" dist/*.tar.gz'],
+      ['build', '- run: goreleaser release --clean'],
+    ]) expect(positions(scanWith(RULE, release(paths as string, steps as string))), `${paths} ${steps}`).toEqual(['10:15 LOW']);
+  });
+});
