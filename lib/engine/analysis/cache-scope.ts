@@ -11,6 +11,7 @@
  * pull request's own scope, which no release reads; `pull_request_review*` runs the merge ref's.
  */
 import { pinsApprovedCode } from './pr-head.js';
+import { checkoutReach } from './outsider-code.js';
 import { describeStep } from './describe.js';
 import { envInjections, scriptInjections, type InjectionHit } from './injections.js';
 import { cacheStep, DEFAULT_SCOPE_EVENTS, restoresFrom, sameFamily, type CacheUse } from './caching.js';
@@ -41,9 +42,22 @@ export interface CacheWriter {
   gate: string | null;
   /** For a save whose key or content the pull request picks, without code of theirs running: the cache it writes. */
   save?: CacheUse;
+  /**
+   * For a gated writer: the maintainer's act that starts its run, in words: `a maintainer's command` (a comment
+   * command on `issue_comment`, a dispatch on `repository_dispatch`), or `a maintainer's approval`.
+   */
+  act?: string;
 }
 
 /** Head references fixed by the event: what a maintainer approved is what runs. */
+
+/** Events on which a maintainer's approval is a command: a comment, or a dispatch sent for one (`/ok-to-test`). */
+const COMMAND_EVENTS: ReadonlySet<string> = new Set(['issue_comment', 'discussion_comment', 'repository_dispatch']);
+
+/** The maintainer's act a gated writer's run waits for, in words (`CacheWriter.act`). */
+function actOf(reach: Reach): string {
+  return reach.event !== null && COMMAND_EVENTS.has(reach.event) ? "a maintainer's command" : "a maintainer's approval";
+}
 
 /** The writer's standing, from the model's reach of the step: null when no outsider gets there. */
 function gateOf(reach: Reach, race: boolean): string | null | undefined {
@@ -54,8 +68,13 @@ function gateOf(reach: Reach, race: boolean): string | null | undefined {
       return null;
     case 'unreviewed-environment':
       return `behind ${reach.gates.join(' / ') || 'an environment'}, whose required reviewers could not be checked without a settings snapshot`;
-    case 'approval':
-      return race ? 'once a maintainer approves the run, resolving the code when the job runs (commits pushed after the approval)' : undefined;
+    case 'approval': {
+      if (!race) return undefined;
+      const gates = reach.gates.join(' / ');
+      if (reach.event === 'repository_dispatch') return `once a maintainer's command starts it (${gates || 'a dispatch'}), resolving the pull request's code when the job runs (commits pushed after the command)`;
+      if (COMMAND_EVENTS.has(reach.event)) return `once a maintainer's comment command starts it${gates === '' ? '' : ` (${gates})`}, resolving the pull request's code when the job runs (commits pushed after the command)`;
+      return 'once a maintainer approves the run, resolving the code when the job runs (commits pushed after the approval)';
+    }
     default:
       return undefined;
   }
@@ -99,11 +118,11 @@ function readWriters(runs: RunModel, taint: TaintAnalyzer): CacheWriter[] {
         if (entry.content !== 'outsider' || entry.checkout?.hiddenBy === 'trusted-author') continue;
         const sinks = runs.sinksOf(run, entry);
         if (sinks.length === 0) continue;
-        const reach = runs.sinkReach(runs.stepReach(entry.step), sinks);
+        const reach = checkoutReach(runs, entry, sinks);
         const race = entry.checkout === undefined || !pinsApprovedCode(entry.checkout);
         const gate = gateOf(reach, race);
         if (gate === undefined) continue;
-        writers.push({ job, step: entry.step, rule: entry.kind === 'checkout' ? 'untrusted-checkout' : 'artifact-poisoning', gate, text: entryText(entry, reach, sinks, job) });
+        writers.push({ job, step: entry.step, rule: entry.kind === 'checkout' ? 'untrusted-checkout' : 'artifact-poisoning', gate, act: actOf(reach), text: entryText(entry, reach, sinks, job) });
       }
       // The outsider's text run as code.
       for (const step of job.steps) {
@@ -114,7 +133,7 @@ function readWriters(runs: RunModel, taint: TaintAnalyzer): CacheWriter[] {
           const reach = runs.stepReach(step);
           const gate = gateOf(reach, true);
           if (gate === undefined) continue;
-          writers.push({ job, step, rule, gate, text: `${where(step, job)} ${what} under \`${reach.event ?? ''}\`` });
+          writers.push({ job, step, rule, gate, act: actOf(reach), text: `${where(step, job)} ${what} under \`${reach.event ?? ''}\`` });
           break;
         }
       }
@@ -129,7 +148,7 @@ function readWriters(runs: RunModel, taint: TaintAnalyzer): CacheWriter[] {
         if (reach.event !== 'pull_request_target') continue;
         const gate = gateOf(reach, true);
         if (gate === undefined) continue;
-        writers.push({ job, step: caller, rule: 'cache-poisoning', gate, save: use, text: `${where(caller, job)} saves a cache (${use.how}) under \`pull_request_target\`, and ${controlled}` });
+        writers.push({ job, step: caller, rule: 'cache-poisoning', gate, act: actOf(reach), save: use, text: `${where(caller, job)} saves a cache (${use.how}) under \`pull_request_target\`, and ${controlled}` });
       }
     }
   }

@@ -7,7 +7,7 @@
  */
 import { describeStep } from './describe.js';
 import { envInjections, injectionClaim, runScriptCarriesCode, scriptInjections, type InjectionHit } from './injections.js';
-import type { JobRun, RunModel, TracedExecution } from './run-model/index.js';
+import type { JobRun, RunModel, TracedExecution, WorkspaceEntry } from './run-model/index.js';
 import { REACH_ORDER, type Reach, type ReachLevel } from './run-model/reach.js';
 import type { TaintAnalyzer } from '../expressions/taint.js';
 import type { Severity } from '../types.js';
@@ -40,6 +40,19 @@ function readSteering(job: Job, runs: RunModel, taint: TaintAnalyzer): string | 
     if (step.job !== null && envInjections(step, taint).some(strong)) return `${describeStep(step)} writes their text to \`$GITHUB_ENV\` or \`$GITHUB_PATH\``;
   }
   return null;
+}
+
+/**
+ * Who can make a pull request checkout's code run through its sinks: the run model's reach of the checkout over
+ * those sinks, except for a `repository_dispatch` workflow whose dispatch stands for a maintainer's approval (a
+ * slash command only users with write permission can run, `/ok-to-test`: pr-head.ts `dispatcher`), which is that
+ * approval, named by who sends the event. untrusted-checkout and the cache writers read it alike.
+ */
+export function checkoutReach(runs: RunModel, entry: WorkspaceEntry, sinks: readonly TracedExecution[]): Reach {
+  const reach = runs.sinkReach(runs.stepReach(entry.step), sinks);
+  const dispatcher = entry.checkout?.dispatcher;
+  if (dispatcher === undefined) return reach;
+  return { ...reach, level: 'approval', event: reach.event ?? 'repository_dispatch', gates: [`the workflow runs only on \`repository_dispatch\`, sent by ${dispatcher}`] };
 }
 
 /** A pull request's checkout whose code a step of the job runs, on a job run a given step is part of. */

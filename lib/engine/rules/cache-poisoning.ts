@@ -58,7 +58,7 @@ export default defineWorkflowRule({
     severity: 'HIGH',
     surface: 'workflow',
     description:
-      'A job that publishes (package upload, `gh release`, image push) or feeds one restores a GitHub Actions cache (`actions/cache`, `actions/cache/restore`, or a `setup-*` action with caching), on a run on which it publishes, steps of local composite actions included. Cache entries of the default branch are written by every run there. HIGH when a workflow of the repository runs an outsider\'s code or text in the default branch\'s cache scope (a checkout or artifact of a pull request that a step runs, or an injection, under `pull_request_target`, `workflow_run`, `issue_comment` ...) with no approval in the way, or saves the same cache from a pull request\'s files: the finding names that job. MEDIUM when that writer needs a maintainer\'s approval first; LOW when only collaborators\' runs write the scope. Also MEDIUM: a `pull_request_target` cache save whose key or content the pull request picks, and a `workflow_run` job following pull request runs that restores a cache an outsider can write and then uses stored secrets. LOW when the job already runs the pull request\'s checkout (reported by untrusted-checkout): the cache adds no way in.',
+      'A job that publishes (package upload, `gh release`, image push) or feeds one restores a GitHub Actions cache (`actions/cache`, `actions/cache/restore`, or a `setup-*` action with caching), on a run on which it publishes, steps of local composite actions included. Cache entries of the default branch are written by every run there. HIGH when a workflow of the repository runs an outsider\'s code or text in the default branch\'s cache scope (a checkout or artifact of a pull request that a step runs, or an injection, under `pull_request_target`, `workflow_run`, `issue_comment` ...) with no approval in the way, or saves the same cache from a pull request\'s files: the finding names that job. MEDIUM when that writer needs a maintainer\'s approval or command first (a checked `/test` comment, a `repository_dispatch` only a maintainer\'s command sends) and runs the pull request\'s code as it is when the job runs; LOW when only collaborators\' runs write the scope. Not reported: a restore whose every path lies in the `dist` directory a later `goreleaser release --clean` of the job deletes before it builds. Also MEDIUM: a `pull_request_target` cache save whose key or content the pull request picks, and a `workflow_run` job following pull request runs that restores a cache an outsider can write and then uses stored secrets. LOW when the job already runs the pull request\'s checkout (reported by untrusted-checkout): the cache adds no way in.',
     recommendation:
       'Do not restore caches in release and publishing jobs: build them from a clean state (`cache: false`, `lookup-only: true`, no `actions/cache`). Under `pull_request_target`, do not run pull request code, and do not save caches from pull request data.',
   },
@@ -171,6 +171,20 @@ function publisherFor(own: readonly Publisher[], consumers: readonly Job[], call
   return null;
 }
 
+/** Whose code or text a writer's run executes, in words. */
+function writerCode(writer: CacheWriter): string {
+  switch (writer.rule) {
+    case 'untrusted-checkout':
+      return "the pull request's code";
+    case 'artifact-poisoning':
+      return "code from another run's artifacts";
+    case 'cache-poisoning':
+      return 'a cache save whose key or content the pull request picks';
+    default:
+      return "the outsider's text, run as code";
+  }
+}
+
 function reportRelease(context: WorkflowRuleContext, job: Job, called: CalledStep, use: CacheUse, node: CacheUse['node'], publisher: Publisher, writers: readonly CacheWriter[]): void {
   const publishingJob = publisher.caller.job as Job;
   const why =
@@ -195,7 +209,10 @@ function reportRelease(context: WorkflowRuleContext, job: Job, called: CalledSte
     tail = `, and ${first.text}${same}${more}, so anyone with a GitHub account can write them, and the release ships what they planted.`;
   } else if (gated !== undefined) {
     severity = 'MEDIUM';
-    tail = `, and ${gated.text} ${gated.gate ?? ''}, so an outsider can write them only with a maintainer's approval and a push after it (MEDIUM).`;
+    const act = gated.act ?? "a maintainer's approval";
+    const held = context.runs.job(publishingJob).valuables;
+    const holds = held.length === 0 ? '' : `, with what job \`${publishingJob.id}\` holds (${held.join(', ')})`;
+    tail = `, and ${gated.text} ${gated.gate ?? ''}; what runs there is ${writerCode(gated)}, so an outsider can write those entries by pushing after ${act}, and the release ships what they planted${holds} (MEDIUM: not without ${act}).`;
   } else {
     severity = 'LOW';
     tail =

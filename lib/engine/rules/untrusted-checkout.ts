@@ -2,6 +2,7 @@ import { commitDateCheck } from '../analysis/approval-race.js';
 import { describeStep } from '../analysis/describe.js';
 import { prHeadDispatches } from '../analysis/pr-dispatch.js';
 import { pinsApprovedCode } from '../analysis/pr-head.js';
+import { checkoutReach } from '../analysis/outsider-code.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 import { holdingFacts, reachFacts, runFact } from '../analysis/run-model/facts.js';
 import { approvalBindsCode, describeClaim, jobClaim, severityOf, type Claim, type JobRun, type LaterUse, type Reach, type RunModel, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
@@ -86,8 +87,7 @@ export default defineWorkflowRule({
         // that fails for forks): the code is not an outsider's, so there is no claim to make.
         if (checkout === undefined || checkout.hiddenBy === 'trusted-author') continue;
         const sinks = context.runs.sinksOf(run, entry);
-        let reach: Reach = context.runs.sinkReach(context.runs.stepReach(entry.step), sinks);
-        if (checkout.dispatcher !== undefined) reach = { ...reach, level: 'approval', gates: [`the workflow runs only on \`repository_dispatch\`, sent by ${checkout.dispatcher}`] };
+        const reach: Reach = checkoutReach(context.runs, entry, sinks);
         const pinned = pinsApprovedCode(checkout);
         const claim = jobClaim(run, reach, sinks.length > 0, !pinned);
         let severity = severityOf(claim);

@@ -609,17 +609,130 @@ describe(`${RULE}: who writes the cache a release restores`, () => {
     const [finding] = scanWith(RULE, [release, approved]);
     // Like the approval-gated checkout itself (untrusted-checkout MEDIUM): it takes a maintainer's act.
     expect(finding?.severity).toBe('MEDIUM');
-    expect(finding?.description).toContain('once a maintainer approves the run, resolving the code when the job runs (commits pushed after the approval)');
-    expect(finding?.description).toContain("only with a maintainer's approval and a push after it");
+    // Who starts it (a maintainer's command), whose code runs (the pull request's), what the release holds.
+    expect(finding?.description).toContain("once a maintainer's comment command starts it (`github.event.issue.pull_request && github.event.comment.author_association == 'MEMBER'`), resolving the pull request's code when the job runs (commits pushed after the command)");
+    expect(finding?.description).toContain("what runs there is the pull request's code, so an outsider can write those entries by pushing after a maintainer's command, and the release ships what they planted, with what job `publish` holds (");
+    expect(finding?.description).toContain("a publish (npm publish)) (MEDIUM: not without a maintainer's command).");
     const files = [release, approved];
     expect(findCombinations(all(files).records, () => true).map((c) => c.id)).not.toContain('cache-poisoning-release');
     // Without the approval the message names no approval, and an ungated writer elsewhere keeps it HIGH.
     const [open] = scanWith(RULE, [release, prTarget()]);
     expect(open?.severity).toBe('HIGH');
-    expect(open?.description).not.toContain('once a maintainer approves');
+    expect(open?.description).not.toContain('once a maintainer');
     const [both] = scanWith(RULE, [release, approved, { ...prTarget(), path: '.github/workflows/pr.yml' }]);
     expect(both?.severity).toBe('HIGH');
-    expect(both?.description).not.toContain('once a maintainer approves');
+    expect(both?.description).not.toContain('once a maintainer');
+  });
+
+  describe('a maintainer\'s command that runs the pull request\'s build in the default branch\'s scope', () => {
+    const dispatched = (ref: string) => other(yaml`
+      on:
+        repository_dispatch:
+          types: [test-command]
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: ${ref}
+            - uses: actions/cache@v4
+              with:
+                path: ~/.npm
+                key: npm-\${{ hashFiles('package-lock.json') }}
+            - run: npm ci && npm test
+    `);
+    const dispatcher = (permission: string) => ({ path: '.github/workflows/commands.yml', text: yaml`
+      on:
+        issue_comment:
+          types: [created]
+      jobs:
+        dispatch:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: peter-evans/slash-command-dispatch@v4
+              with:
+                token: \${{ secrets.BOT_TOKEN }}
+                commands: test
+                permission: ${permission}
+    ` });
+    const merge = 'refs/pull/${{ github.event.client_payload.pull_request.number }}/merge';
+
+    it('positive: a repository_dispatch sent for a maintainer\'s `/test` command, checking out the pull request, is MEDIUM, saying who starts it and whose code runs', () => {
+      for (const files of [[release, dispatched(merge), dispatcher('write')], [release, dispatched(merge)]]) {
+        const [finding] = scanWith(RULE, files);
+        expect(finding?.severity).toBe('MEDIUM');
+        expect(finding?.description).toContain("checks out pull request code under `repository_dispatch`");
+        expect(finding?.description).toContain("once a maintainer's command starts it (the workflow runs only on `repository_dispatch`, sent by ");
+        expect(finding?.description).toContain("what runs there is the pull request's code, so an outsider can write those entries by pushing after a maintainer's command, and the release ships what they planted");
+      }
+      expect(scanWith(RULE, [release, dispatched(merge), dispatcher('write')])[0]?.description).toContain('only for users with `write` permission');
+      // A permission check in a job the build needs gates it the same way.
+      const checked = other(yaml`
+        on:
+          issue_comment:
+            types: [created]
+        jobs:
+          check:
+            if: github.event.issue.pull_request && startsWith(github.event.comment.body, '/test')
+            runs-on: ubuntu-latest
+            outputs:
+              allowed: \${{ steps.perm.outputs.result }}
+            steps:
+              - id: perm
+                uses: actions/github-script@v7
+                with:
+                  result-encoding: string
+                  script: |
+                    const { data } = await github.rest.repos.getCollaboratorPermissionLevel({ owner: context.repo.owner, repo: context.repo.repo, username: context.actor });
+                    return ['admin', 'write'].includes(data.permission) ? 'true' : 'false';
+          test:
+            needs: check
+            if: needs.check.outputs.allowed == 'true'
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/checkout@v4
+                with:
+                  ref: refs/pull/\${{ github.event.issue.number }}/head
+              - uses: actions/setup-node@v4
+                with:
+                  cache: npm
+              - run: npm ci && npm test
+      `);
+      const [viaCheck] = scanWith(RULE, [release, checked]);
+      expect(viaCheck?.severity).toBe('MEDIUM');
+      expect(viaCheck?.description).toContain("once a maintainer's comment command starts it");
+    });
+
+    it('negative: a command anyone can run stays HIGH; the approved commit pinned, or no pull request checked out, stays LOW', () => {
+      const [open] = scanWith(RULE, [release, dispatched(merge), dispatcher('none')]);
+      expect(open?.severity).toBe('HIGH');
+      expect(open?.description).not.toContain("a maintainer's command");
+      expect(scanWith(RULE, [release, dispatched('${{ github.event.client_payload.pull_request.head.sha }}'), dispatcher('write')]).map((f) => f.severity)).toEqual(['LOW']);
+      expect(scanWith(RULE, [release, dispatched('main'), dispatcher('write')]).map((f) => f.severity)).toEqual(['LOW']);
+    });
+
+    it('a label on pull_request_target is an approval, not a command', () => {
+      const labelled = other(yaml`
+        on:
+          pull_request_target:
+            types: [labeled]
+        jobs:
+          test:
+            if: contains(github.event.pull_request.labels.*.name, 'safe to test')
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/checkout@v4
+                with:
+                  ref: \${{ github.event.pull_request.head.ref }}
+                  repository: \${{ github.event.pull_request.head.repo.full_name }}
+              - run: npm ci && npm test
+      `);
+      const [finding] = scanWith(RULE, [release, labelled]);
+      expect(finding?.severity).toBe('MEDIUM');
+      expect(finding?.description).toContain("by pushing after a maintainer's approval");
+      expect(finding?.description).not.toContain("maintainer's command");
+    });
   });
 
   it('is LOW, saying who writes the cache, when no outsider runs code there', () => {
