@@ -43,8 +43,8 @@ export interface CacheWriter {
   /** For a save whose key or content the pull request picks, without code of theirs running: the cache it writes. */
   save?: CacheUse;
   /**
-   * For a gated writer: the maintainer's act that starts its run, in words: `a maintainer's command` (a comment
-   * command on `issue_comment`, a dispatch on `repository_dispatch`), or `a maintainer's approval`.
+   * For a writer gated by an approval: the maintainer's act that starts its run, in words: `a maintainer's command`
+   * (a comment command on `issue_comment`, a dispatch on `repository_dispatch`), or `a maintainer's approval`.
    */
   act?: string;
 }
@@ -54,8 +54,9 @@ export interface CacheWriter {
 /** Events on which a maintainer's approval is a command: a comment, or a dispatch sent for one (`/ok-to-test`). */
 const COMMAND_EVENTS: ReadonlySet<string> = new Set(['issue_comment', 'discussion_comment', 'repository_dispatch']);
 
-/** The maintainer's act a gated writer's run waits for, in words (`CacheWriter.act`). */
-function actOf(reach: Reach): string {
+/** The maintainer's act a gated writer's run waits for, in words (`CacheWriter.act`); undefined behind an environment nobody could check. */
+function actOf(reach: Reach): string | undefined {
+  if (reach.level !== 'approval') return undefined;
   return reach.event !== null && COMMAND_EVENTS.has(reach.event) ? "a maintainer's command" : "a maintainer's approval";
 }
 

@@ -209,10 +209,13 @@ function reportRelease(context: WorkflowRuleContext, job: Job, called: CalledSte
     tail = `, and ${first.text}${same}${more}, so anyone with a GitHub account can write them, and the release ships what they planted.`;
   } else if (gated !== undefined) {
     severity = 'MEDIUM';
-    const act = gated.act ?? "a maintainer's approval";
     const held = context.runs.job(publishingJob).valuables;
     const holds = held.length === 0 ? '' : `, with what job \`${publishingJob.id}\` holds (${held.join(', ')})`;
-    tail = `, and ${gated.text} ${gated.gate ?? ''}; what runs there is ${writerCode(gated)}, so an outsider can write those entries by pushing after ${act}, and the release ships what they planted${holds} (MEDIUM: not without ${act}).`;
+    const act = gated.act;
+    // Behind an approval: who starts the run; behind an environment nobody could check: whether it stops anyone.
+    const who = act === undefined ? 'unless that environment\'s reviewers stop the run' : `by pushing after ${act}`;
+    const why = act === undefined ? 'the environment may require a reviewer' : `not without ${act}`;
+    tail = `, and ${gated.text} ${gated.gate ?? ''}; what runs there is ${writerCode(gated)}, so an outsider can write those entries ${who}, and the release ships what they planted${holds} (MEDIUM: ${why}).`;
   } else {
     severity = 'LOW';
     tail =

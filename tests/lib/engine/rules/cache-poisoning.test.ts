@@ -712,6 +712,25 @@ describe(`${RULE}: who writes the cache a release restores`, () => {
       expect(scanWith(RULE, [release, dispatched('main'), dispatcher('write')]).map((f) => f.severity)).toEqual(['LOW']);
     });
 
+    it('an environment whose reviewers could not be checked is no maintainer\'s act: the message says it may stop nobody', () => {
+      const gated = other(yaml`
+        on: pull_request_target
+        jobs:
+          test:
+            environment: external
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/checkout@v4
+                with:
+                  ref: \${{ github.event.pull_request.head.sha }}
+              - run: npm ci && npm test
+      `);
+      const [finding] = scanWith(RULE, [release, gated]);
+      expect(finding?.severity).toBe('MEDIUM');
+      expect(finding?.description).toContain("so an outsider can write those entries unless that environment's reviewers stop the run");
+      expect(finding?.description).not.toContain("maintainer's");
+    });
+
     it('a label on pull_request_target is an approval, not a command', () => {
       const labelled = other(yaml`
         on:
