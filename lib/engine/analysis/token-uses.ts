@@ -110,6 +110,21 @@ export function oidcPublish(step: Step): string | null {
  * value is one (`githubCredential`): a service's own `token:` (a coverage or benchmark upload) is not.
  */
 const GITHUB_TOKEN_INPUT = /^(?:github|repo|gh)[-_]?token$/i;
+/**
+ * True when `key` is an input through which the action of `step` takes a GitHub token: one named for it
+ * (`github-token`, `repo-token`, `GITHUB_TOKEN`, `githubToken`), or a bare `token` of an action of GitHub's
+ * (`actions/*`, `github/*`) or of one the permissions table lists as acting on the repository with it
+ * (`peter-evans/create-pull-request`). A service's own `token:` is not (`codecov/codecov-action`'s is Codecov's,
+ * and the table gives it no scope).
+ */
+export function takesGithubToken(step: Step, key: string): boolean {
+  if (GITHUB_TOKEN_INPUT.test(key)) return true;
+  if (!/^token$/i.test(key)) return false;
+  const slug = slugOf(step);
+  if (slug === null) return false;
+  if (/^(?:actions|github)\//.test(slug)) return true;
+  return Object.keys(actionPermissions(slug)?.scopes ?? {}).some((scope) => scope !== 'id-token');
+}
 /** Secrets named for GitHub, a bot, an app or a personal access token (`GH_PAT`, `BOT_TOKEN`, `RELEASE_APP_TOKEN`). */
 const GITHUB_SECRET = /\bsecrets\.[\w-]*(?:GH|GITHUB|PAT|BOT|APP)[\w-]*/i;
 /** Actions that mint a token (`actions/create-github-app-token`, `tibdex/github-app-token`): their output is a GitHub token. */

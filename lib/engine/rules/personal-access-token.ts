@@ -3,6 +3,7 @@ import { scriptOf } from '../analysis/file-scripts.js';
 import { outsiderStarts, whoText, type Reach, type RunModel } from '../analysis/run-model/index.js';
 import { checkoutPersists } from '../analysis/run-model/workspace.js';
 import { isFullSha } from '../model/uses.js';
+import { takesGithubToken } from '../analysis/token-uses.js';
 import { getScalar, scalarText } from '../yaml/model.js';
 import { unverifiedDownloads } from './download-without-checksum.js';
 import { downloadOrigin } from '../analysis/download-origin.js';
@@ -33,11 +34,41 @@ const OTHER_SERVICE = /VSCE|OVSX|AZURE|DEVOPS|NUGET|DOCKER|QUAY|JFROG|ARTIFACTOR
 const TOKEN_INPUT = /token|(?:^|[-_])pat$/i;
 const TOKEN_ENV = /^(?:GITHUB_TOKEN|GH_TOKEN|GITHUB_PAT|GH_PAT|GH_ENTERPRISE_TOKEN|GITHUB_ENTERPRISE_TOKEN)$/;
 
-type Position = { kind: 'with'; key: string; step: Step | null } | { kind: 'env'; key: string } | { kind: 'run'; line: string } | { kind: 'secrets'; key: string } | { kind: 'other' };
+/** Where a secret is given; an `env:` says whose (the step, job or workflow it covers: the steps that read it). */
+type Position =
+  | { kind: 'with'; key: string; step: Step | null }
+  | { kind: 'env'; key: string; scope: Step | Job | Workflow | Action | null }
+  | { kind: 'run'; line: string }
+  | { kind: 'secrets'; key: string }
+  | { kind: 'other' };
 
-/** Whether a secret of this name, used at this position, is a GitHub personal access token. */
-function isGithubPat(name: string, position: Position): boolean {
-  if (name.toUpperCase() === 'GITHUB_TOKEN') return false;
+/** Names of what a GitHub App signs with, which `create-github-app-token` takes: keys and ids, not tokens. */
+const NOT_A_TOKEN = /PRIVATE|(?:^|_)(?:APP|CLIENT)_?ID(?:_|$)|(?:^|_)(?:KEY|PEM|CERT|SECRET|PASSWORD|PASSPHRASE)$/i;
+/** A reusable workflow's secret named for a GitHub token (`github-token`, `GH_TOKEN`). */
+const GITHUB_TOKEN_SECRET = /^(?:github|repo|gh)[-_]?(?:token|pat)$/i;
+/**
+ * A script that talks to GitHub with the token in `GH_TOKEN` / `GITHUB_TOKEN`: `gh` and `hub`, a call to the
+ * API (`curl https://api.github.com/...`, Octokit), or a release tool that reads it for GitHub.
+ */
+const GITHUB_CLIENT = /(?:^|[\s;&|(`'"])(?:gh|hub)\s+[a-z]|api\.github\.com|\boctokit\b|getOctokit|\b(?:semantic-release|goreleaser|release-it)\b/i;
+/**
+ * A line that hands a value to GitHub as a token: in a clone URL (`https://x-access-token:$T@github.com/...`), to
+ * `gh auth login --with-token`, as `GH_TOKEN=` or `GITHUB_TOKEN=` of a command or the environment, an
+ * `Authorization: token|Bearer` header of a call to `api.github.com`, or Octokit's `auth`.
+ */
+const GITHUB_TOKEN_LINE = /@github\.com\b|\bgh\s+auth\s+login\b|\b(?:GH|GITHUB)_TOKEN=|authorization:\s*(?:token|bearer)\b.*api\.github\.com|api\.github\.com.*authorization:\s*(?:token|bearer)\b|\bauth\s*:|getOctokit\s*\(|new\s+Octokit\s*\(/i;
+
+/** How a secret is known to be a GitHub token: by its name, or by where it is given. */
+type Evidence = 'name' | 'use';
+
+/** Whether a secret of this name, used at this position, is a GitHub personal access token: by its name, by its use, or not. */
+function isGithubPat(name: string, position: Position): Evidence | null {
+  if (name.toUpperCase() === 'GITHUB_TOKEN') return null;
+  if (byName(name, position)) return 'name';
+  return usedAsGithubToken(name, position) ? 'use' : null;
+}
+
+function byName(name: string, position: Position): boolean {
   if (GITHUB_PAT_NAME.test(name)) return true;
   if (!PAT_NAME.test(name)) return false;
   // A PAT given as a registry password (`docker/login-action`) is the registry's, not GitHub's.
@@ -57,6 +88,72 @@ function isGithubPat(name: string, position: Position): boolean {
   }
 }
 
+/**
+ * A stored secret given where a GitHub token goes, whatever its name: an action's GitHub token input
+ * (token-uses.ts `takesGithubToken`: `github-token` of `actions/github-script`, `token` of `actions/checkout` or
+ * `peter-evans/create-pull-request`, not a service's own `token:`), `GH_TOKEN` / `GITHUB_TOKEN` of an action step
+ * or of scripts that run `gh`, `hub` or call the API, an `env:` variable a script hands to GitHub
+ * (`GITHUB_TOKEN_LINE`), a script line that does so itself, or a reusable workflow's secret named for one. It is
+ * not the job token (that is `secrets.GITHUB_TOKEN`) nor an installation token (minted per run, expiring within
+ * the hour, never stored): a personal access token or a bot account's. A GitHub App's key or id is none.
+ */
+function usedAsGithubToken(name: string, position: Position): boolean {
+  if (NOT_A_TOKEN.test(name)) return false;
+  switch (position.kind) {
+    case 'with':
+      return position.step !== null && takesGithubToken(position.step, position.key);
+    case 'secrets':
+      return GITHUB_TOKEN_SECRET.test(position.key);
+    case 'run':
+      return GITHUB_TOKEN_LINE.test(position.line) && /github|\bgh\s/i.test(position.line);
+    case 'env':
+      return envGivenToGithub(position.key, position.scope);
+    default:
+      return false;
+  }
+}
+
+function isStep(scope: Step | Job | Workflow | Action): scope is Step {
+  return !('kind' in scope) && !('steps' in scope);
+}
+
+/** The steps an `env:` covers. */
+function stepsOf(scope: Step | Job | Workflow | Action): readonly Step[] {
+  if (isStep(scope)) return [scope];
+  if ('kind' in scope && scope.kind === 'workflow') return flatMap(scope.jobs, (job) => job.steps);
+  return scope.steps;
+}
+
+/** The text of a step's code that may use its environment: its `run:` script, or `actions/github-script`'s `script`. */
+function codeOf(step: Step): string | null {
+  const script = scriptOf(step);
+  if (script !== null) return script.text;
+  return step.usesRef?.kind === 'repository' && step.usesRef.slug === 'actions/github-script' ? getScalar(step.with, 'script')?.value?.toString() ?? null : null;
+}
+
+/**
+ * Whether an `env:` variable is handed to GitHub as a token: `GH_TOKEN` / `GITHUB_TOKEN` of an action step (the
+ * variables actions and tools read GitHub's token from) or of a script that talks to GitHub; any other name when
+ * a script it covers hands `$NAME` (`process.env.NAME`) to GitHub on one line.
+ */
+function envGivenToGithub(key: string, scope: Step | Job | Workflow | Action | null): boolean {
+  if (scope === null) return false;
+  const steps = stepsOf(scope);
+  const direct = /^(?:GH|GITHUB)_TOKEN$/i.test(key);
+  if (direct && isStep(scope) && scope.usesRef?.kind === 'repository') return true;
+  const read = new RegExp(`\\$\\{?${key}\\b|\\benv\\.${key}\\b|\\$env:${key}\\b|\\benv\\[["']${key}["']\\]|environ(?:\\.get\\(|\\[)["']${key}["']`, 'i');
+  return steps.some((step) => {
+    const code = codeOf(step);
+    if (code === null) return false;
+    if (direct) return GITHUB_CLIENT.test(code);
+    if (!/^[A-Za-z_]\w*$/.test(key)) return false;
+    return code
+      .replace(/\\\r?\n/g, ' ')
+      .split('\n')
+      .some((line) => read.test(line) && GITHUB_TOKEN_LINE.test(line) && /github|\bgh\s|octokit/i.test(line));
+  });
+}
+
 function describe(position: Position): string {
   switch (position.kind) {
     case 'with':
@@ -72,6 +169,15 @@ function describe(position: Position): string {
     default:
       return 'used';
   }
+}
+
+/** The line of a script around `start`..`end`, with the lines a trailing `\\` continues joined to it. */
+function logicalLine(script: string, start: number, end: number): string {
+  let from = script.lastIndexOf('\n', start - 1) + 1;
+  while (from > 1 && /\\\r?$/.test(script.slice(script.lastIndexOf('\n', from - 2) + 1, from - 1))) from = script.lastIndexOf('\n', from - 2) + 1;
+  let to = script.indexOf('\n', end);
+  while (to !== -1 && /\\\r?$/.test(script.slice(0, to))) to = script.indexOf('\n', to + 1);
+  return script.slice(from, to === -1 ? script.length : to);
 }
 
 /** At most this many pieces of someone else's code are named in a description. */
@@ -127,13 +233,13 @@ function foreignCode(runs: RunModel, job: Job): Foreign[] {
   // The job's container holds only what reaches the steps that run in it (the run model's container): it counts
   // when a PAT does, or when its definition gives it the machine.
   const access = runs.container(job)?.access;
-  if (container !== undefined && access !== undefined && (access.mounts.some((m) => m.reach === 'host') || access.secrets.some((name) => isGithubPat(name, { kind: 'other' })))) {
+  if (container !== undefined && access !== undefined && (access.mounts.some((m) => m.reach === 'host') || access.secrets.some((name) => isGithubPat(name, { kind: 'other' }) !== null))) {
     image(scalarText(container) ?? getScalar(container, 'image')?.value?.toString() ?? null, 'container', null, null, access.secrets);
   }
   // A service container runs apart from the job: only one given the PAT, the workspace or the machine reaches it (the run model's service access).
   for (const pair of job.services?.pairs ?? []) {
     const access = runs.service(job, pair.value).access;
-    if (access.mounts.length > 0 || access.secrets.some((name) => isGithubPat(name, { kind: 'other' }))) image(scalarText(pair.value) ?? getScalar(pair.value, 'image')?.value?.toString() ?? null, 'service', null, null, access.secrets);
+    if (access.mounts.length > 0 || access.secrets.some((name) => isGithubPat(name, { kind: 'other' }) !== null)) image(scalarText(pair.value) ?? getScalar(pair.value, 'image')?.value?.toString() ?? null, 'service', null, null, access.secrets);
   }
   for (const { step, caller } of runs.job(job).steps) {
     const ref = step.usesRef;
@@ -289,7 +395,7 @@ export default defineWorkflowRule({
     severity: 'MEDIUM',
     surface: 'workflow',
     description:
-      'A secret named like a personal access token (`*_PAT`, `PAT_*`, `*PERSONAL_ACCESS_TOKEN*`, `GH_TOKEN`, `*_GH_TOKEN`, `*_GITHUB_TOKEN`) is passed to an action, a tool or a script as a GitHub token. A PAT does not expire with the run and acts with all of its owner\'s access. One finding per secret per job, at its first use. MEDIUM when it is handed to someone else\'s code that can change without a change here (a third party\'s action, workflow or image on a tag, a fetched script, an unverified download: in its `with:`, `env:`, an `env:` that covers it, or `.git/config` a checkout left), or an outsider who starts the job steers code in it; LOW otherwise, also when such code runs in the job without being handed it.',
+      'A secret named like a personal access token (`*_PAT`, `PAT_*`, `*PERSONAL_ACCESS_TOKEN*`, `GH_TOKEN`, `*_GH_TOKEN`, `*_GITHUB_TOKEN`) is passed to an action, a tool or a script as a GitHub token, or a stored secret of any name is given where a GitHub token goes (`GH_TOKEN` of a `gh` step, `github-token` of `actions/github-script`, `token` of `actions/checkout`, an API call\'s `Authorization` header, Octokit\'s `auth`): not the job token nor an installation token (minted per run, never stored), so a personal access token or a bot account\'s. A PAT does not expire with the run and acts with all of its owner\'s access. One finding per secret per job, at its first use. MEDIUM when it is handed to someone else\'s code that can change without a change here (a third party\'s action, workflow or image on a tag, a fetched script, an unverified download: in its `with:`, `env:`, an `env:` that covers it, or `.git/config` a checkout left), or an outsider who starts the job steers code in it; LOW otherwise, also when such code runs in the job without being handed it.',
     recommendation:
       'Use the job\'s `GITHUB_TOKEN` with the `permissions:` the job needs, or a GitHub App installation token minted per run (`actions/create-github-app-token`) scoped to the repositories and permissions required.',
   },
@@ -308,6 +414,8 @@ export default defineWorkflowRule({
       job: Job | null;
       steps: Step[];
       workflow: Workflow | null;
+      /** Some use names it a personal access token; otherwise only where it is given says it is a GitHub token. */
+      byName: boolean;
     }
     const groups = new Map<object, Map<string, Group>>();
     /**
@@ -336,8 +444,9 @@ export default defineWorkflowRule({
       const offsets = seen.get(occurrence.scalar) ?? new Set<number>();
       seen.set(occurrence.scalar, offsets);
       if (offsets.has(occurrence.offset)) return;
-      const found = secretUses(occurrence.expr).find((u) => u.kind === 'named' && !u.tested && isGithubPat(u.name, position));
-      if (found?.kind !== 'named') return;
+      let evidence: Evidence | null = null;
+      const found = secretUses(occurrence.expr).find((u) => u.kind === 'named' && !u.tested && (evidence = isGithubPat(u.name, position)) !== null);
+      if (found?.kind !== 'named' || evidence === null) return;
       offsets.add(occurrence.offset);
       const name = found.name;
       const holderJob = step !== null ? step.job : (job ?? null);
@@ -352,9 +461,10 @@ export default defineWorkflowRule({
       // Secret names are not case-sensitive: `secrets.bot_pat` is `secrets.BOT_PAT`.
       const group = byName.get(name.toUpperCase());
       if (group === undefined) {
-        byName.set(name.toUpperCase(), { first: { occurrence, position, job, file }, lines: [line], uses: [use], job: holderJob, steps: step === null ? [] : [step], workflow: holderJob === null && step === null ? workflow : null });
+        byName.set(name.toUpperCase(), { first: { occurrence, position, job, file }, lines: [line], uses: [use], job: holderJob, steps: step === null ? [] : [step], workflow: holderJob === null && step === null ? workflow : null, byName: evidence === 'name' });
         return;
       }
+      if (evidence === 'name') group.byName = true;
       if (!group.lines.includes(line)) group.lines.push(line);
       group.uses.push(use);
       if (step !== null && !group.steps.includes(step)) group.steps.push(step);
@@ -369,7 +479,7 @@ export default defineWorkflowRule({
         file,
         offset: occurrence.offset,
         severity,
-        message: `\`secrets.${name}\`, by its name a personal access token, is ${describe(position)}${again}; unlike the job token it outlives the run and carries its owner's access.${why === '' ? '' : ` ${why}`}`,
+        message: `\`secrets.${name}\`, ${group.byName ? 'by its name a personal access token' : "a stored secret given where a GitHub token goes, so a personal access token or a bot account's (not the job token, and an installation token expires within the hour and is not stored)"}, is ${describe(position)}${again}; unlike the job token it outlives the run and carries its owner's access.${why === '' ? '' : ` ${why}`}`,
       };
       const holder = job ?? group.job;
       context.report(holder === undefined || holder === null ? finding : { ...finding, job: holder });
@@ -381,7 +491,8 @@ export default defineWorkflowRule({
     const checkMap = (model: Workflow | Action, map: YMap | undefined, kind: 'with' | 'env' | 'secrets', step: Step | null, job: Job | null | undefined) => {
       for (const pair of map?.pairs ?? []) {
         const key = keyText(pair.key);
-        check(model, pair.value, kind === 'with' ? { kind, key, step } : { kind, key }, job, step);
+        const position: Position = kind === 'with' ? { kind, key, step } : kind === 'env' ? { kind, key, scope: step ?? job ?? model } : { kind, key };
+        check(model, pair.value, position, job, step);
       }
     };
     return {
@@ -410,9 +521,7 @@ export default defineWorkflowRule({
           const script = run.value;
           for (const occurrence of expressionsOf(file, run)) {
             if (!mayUseSecrets(occurrence.span.source)) continue;
-            const start = script.lastIndexOf('\n', occurrence.span.start) + 1;
-            const end = script.indexOf('\n', occurrence.span.end);
-            reportOccurrence(occurrence, { kind: 'run', line: script.slice(start, end === -1 ? script.length : end) }, undefined, step);
+            reportOccurrence(occurrence, { kind: 'run', line: logicalLine(script, occurrence.span.start, occurrence.span.end) }, undefined, step);
           }
         }
       },

@@ -341,3 +341,92 @@ describe('personal-access-token: several files', () => {
     expect(scanWith('personal-access-token', files).map((f) => `${f.file}:${f.line}`)).toEqual(['.github/workflows/a.yml:8', '.github/workflows/b.yml:8']);
   });
 });
+
+describe('personal-access-token: a secret used as a GitHub token, whatever its name', () => {
+  it('reports a stored secret given to `gh`, `actions/github-script`, a checkout or a script that hands it to GitHub', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        triage:
+          runs-on: ubuntu-latest
+          steps:
+            - run: gh issue edit 1 --add-label triaged --repo other/name
+              env:
+                GH_TOKEN: \${{ secrets.TRIAGE_TOKEN }}
+            - uses: actions/github-script@v7
+              with:
+                github-token: \${{ secrets.BOT_ACCESS }}
+                script: |
+                  await github.rest.issues.addLabels({ owner: 'o', repo: 'r', issue_number: 1, labels: ['x'] })
+            - uses: actions/checkout@v4
+              with:
+                repository: other/name
+                token: \${{ secrets.DOCS_ACCESS_TOKEN }}
+                persist-credentials: false
+            - run: |
+                curl -X POST -H "Authorization: token $DISPATCH" \\
+                  https://api.github.com/repos/other/name/dispatches -d '{"event_type":"x"}'
+              env:
+                DISPATCH: \${{ secrets.DISPATCHER }}
+            - run: git push https://x-access-token:\${{ secrets.PUSHER }}@github.com/other/name HEAD
+            - uses: actions/github-script@v7
+              env:
+                SYNC: \${{ secrets.SYNC_BOT }}
+              with:
+                script: |
+                  const { Octokit } = require('@octokit/rest');
+                  const octokit = new Octokit({ auth: process.env.SYNC });
+    `);
+    expect(positions(findings)).toEqual(['8:21 LOW', '11:25 LOW', '17:18 LOW', '23:21 LOW', '24:46 LOW', '27:17 LOW']);
+    expect(findings.map((f) => /`secrets\.(\w+)`/.exec(f.description)?.[1])).toEqual(['TRIAGE_TOKEN', 'BOT_ACCESS', 'DOCS_ACCESS_TOKEN', 'DISPATCHER', 'PUSHER', 'SYNC_BOT']);
+    expect(findings[0]?.description).toContain('`secrets.TRIAGE_TOKEN`, a stored secret given where a GitHub token goes');
+    expect(findings[1]?.description).toContain('passed as `github-token` to `actions/github-script`');
+  });
+
+  it('keeps the severity policy: MEDIUM when handed to a third party\'s mutable action', () => {
+    expect(positions(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        pr:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: someone/open-pr@v2
+              with:
+                github-token: \${{ secrets.RELEASER }}
+    `))).toEqual(['8:25 MEDIUM']);
+  });
+
+  it('does not report the job token, a service\'s own token, an app token or key, or a variable no GitHub client reads', () => {
+    expect(scanWith(RULE, yaml`
+      on: push
+      jobs:
+        a:
+          runs-on: ubuntu-latest
+          steps:
+            - run: gh pr list
+              env:
+                GH_TOKEN: \${{ secrets.GITHUB_TOKEN }}
+            - uses: codecov/codecov-action@v5
+              with:
+                token: \${{ secrets.CODECOV_TOKEN }}
+            - uses: actions/create-github-app-token@v2
+              id: app
+              with:
+                app-id: \${{ secrets.APP_ID }}
+                private-key: \${{ secrets.APP_PRIVATE_KEY }}
+            - run: gh pr create --fill
+              env:
+                GH_TOKEN: \${{ steps.app.outputs.token }}
+            - uses: actions/github-script@v7
+              with:
+                github-token: \${{ github.token }}
+                script: console.log(1)
+            - run: curl -H "Authorization: Bearer $API" https://api.example.com/deploy
+              env:
+                API: \${{ secrets.DEPLOY_TOKEN }}
+            - run: ./publish.sh
+              env:
+                GITHUB_TOKEN: \${{ secrets.REGISTRY_TOKEN }}
+    `)).toEqual([]);
+  });
+});
