@@ -1167,43 +1167,77 @@ const EXTRACTORS: Record<string, { extracts: (args: readonly string[]) => boolea
 };
 
 /**
- * For a download outside the workspace: the later commands of the same job run that extract an archive from there
- * into the workspace (`tar -xzf "$RUNNER_TEMP/a/build.tgz" -C .`, `unzip /tmp/a/dist.zip -d dist`), each with
- * the directory it extracts into as written (null: the command's own directory) and its line's offset. The files
- * leave the isolated directory there: what runs in that directory runs them.
+ * Calls `visit` with each command of the `run:` steps after a download outside the workspace (in its own step, the
+ * commands after its own) in the steps `sameRun` keeps (every step of the job when it is not given): the step, the
+ * command's words (`${{ runner.temp }}` written as `$RUNNER_TEMP`), its text, its line's offset, and `inside`,
+ * whether a word names where the download put the files or a path below it. Nothing when the destination is not a
+ * fixed path.
  */
-export function isolatedExtractions(download: ForeignDownload, sameRun: (a: Step, b: Step) => boolean): { step: Step; target: string | null; evidence: string; offset: number }[] {
+function forCommandsAfter(
+  download: ForeignDownload,
+  sameRun: ((a: Step, b: Step) => boolean) | undefined,
+  visit: (step: Step, list: readonly string[], text: string, offset: number, inside: (word: string) => boolean) => void,
+): void {
   const job = download.step.job;
-  if (job === null || download.destination === null || !download.isolated) return [];
+  if (job === null || download.destination === null) return;
   const dest = normalizeOutside(download.destination);
-  if (dest === '' || dest.includes('${{')) return [];
+  if (dest === '' || dest.includes('${{')) return;
   const inside = (word: string) => {
     const w = normalizeOutside(word);
     return w === dest || w.startsWith(`${dest}/`);
   };
-  const found: { step: Step; target: string | null; evidence: string; offset: number }[] = [];
   for (const step of job.steps) {
-    if (step.index < download.step.index || !sameRun(download.step, step) || typeof step.run?.value !== 'string') continue;
+    if (step.index < download.step.index || (sameRun !== undefined && !sameRun(download.step, step)) || typeof step.run?.value !== 'string') continue;
+    if (!mayName(step.run.value, dest)) continue;
     for (const line of logicalLines(step.run.value)) {
       if (step === download.step && line.offset <= (download.scriptOffset ?? -1)) continue;
       for (const pipeline of pipelines(line)) {
         for (const command of pipeline.commands) {
-          const list = words(command.text.replace(/\$\{\{\s*runner\.temp\s*\}\}/g, '$RUNNER_TEMP'));
-          const name = list[0];
-          const extractor = name === undefined ? undefined : EXTRACTORS[name];
-          if (extractor === undefined) continue;
-          const args = list.slice(1);
-          if (!extractor.extracts(args) || !args.some(inside)) continue;
-          const at = args.findIndex((a) => extractor.target.includes(a) || extractor.target.some((t) => t.startsWith('--') && a.startsWith(`${t}=`)));
-          const option = args[at];
-          const target = at === -1 || option === undefined ? null : option.includes('=') ? option.slice(option.indexOf('=') + 1) : (args[at + 1] ?? null);
-          // Extracted into another directory outside the workspace: still kept aside.
-          if (target !== null && (ISOLATED.test(target) || normalizeOutside(target).startsWith('$RUNNER_TEMP'))) continue;
-          found.push({ step, target, evidence: `\`${oneLine(command.text.trim()).slice(0, 80)}\``, offset: line.offset });
+          visit(step, words(command.text.replace(/\$\{\{\s*runner\.temp\s*\}\}/g, '$RUNNER_TEMP')), command.text, line.offset, inside);
         }
       }
     }
   }
+}
+
+/**
+ * Whether a script can hold a word that `inside` takes for `dest` (normalized) or a path below it: a cheap test
+ * that skips the scripts that cannot, and only those. A word is a stretch of one line of the script less some
+ * quotes and backslashes (`words`), and `normalizeOutside` only takes quotes, blanks and trailing slashes off it,
+ * but for the forms of the runner's temporary directory it (and `forCommandsAfter`, for `${{ runner.temp }}`)
+ * writes as `$RUNNER_TEMP`; a match that does not name that directory cannot overlap one. So, with quotes and
+ * backslashes taken out of both: a `dest` that does not name `RUNNER_TEMP` is in the script, and for one that
+ * does, the script names `RUNNER_TEMP` or `runner.temp`. (A test on the script as written misses
+ * `bash /tmp/"build"/run.sh` for `/tmp/build`.)
+ */
+function mayName(script: string, dest: string): boolean {
+  const bare = script.replace(/["'\\]/g, '');
+  return dest.includes('RUNNER_TEMP') ? bare.includes('RUNNER_TEMP') || bare.includes('runner.temp') : bare.includes(dest.replace(/\\/g, ''));
+}
+
+/**
+ * For a download outside the workspace: the later commands of the same job that extract an archive from there
+ * into the workspace (`tar -xzf "$RUNNER_TEMP/a/build.tgz" -C .`, `unzip /tmp/a/dist.zip -d dist`), each with
+ * the directory it extracts into as written (null: the command's own directory) and its line's offset. The files
+ * leave the isolated directory there: what runs in that directory runs them. Every later step counts (the
+ * workspace is the job's, whichever of its runs).
+ */
+export function isolatedExtractions(download: ForeignDownload): { step: Step; target: string | null; evidence: string; offset: number }[] {
+  if (!download.isolated) return [];
+  const found: { step: Step; target: string | null; evidence: string; offset: number }[] = [];
+  forCommandsAfter(download, undefined, (step, list, text, offset, inside) => {
+    const name = list[0];
+    const extractor = name === undefined ? undefined : EXTRACTORS[name];
+    if (extractor === undefined) return;
+    const args = list.slice(1);
+    if (!extractor.extracts(args) || !args.some(inside)) return;
+    const at = args.findIndex((a) => extractor.target.includes(a) || extractor.target.some((t) => t.startsWith('--') && a.startsWith(`${t}=`)));
+    const option = args[at];
+    const target = at === -1 || option === undefined ? null : option.includes('=') ? option.slice(option.indexOf('=') + 1) : (args[at + 1] ?? null);
+    // Extracted into another directory outside the workspace: still kept aside.
+    if (target !== null && (ISOLATED.test(target) || normalizeOutside(target).startsWith('$RUNNER_TEMP'))) return;
+    found.push({ step, target, evidence: `\`${oneLine(text.trim()).slice(0, 80)}\``, offset });
+  });
   return found;
 }
 
@@ -1215,31 +1249,13 @@ const RUNS_FILE = new Set(['bash', 'sh', 'zsh', 'dash', 'source', '.', 'python',
  * `/tmp/a/tool --x`). Keeping the files out of the workspace protects the checkout; running them is running them.
  */
 export function isolatedExecutions(download: ForeignDownload, sameRun: (a: Step, b: Step) => boolean): IsolatedExecution[] {
-  const job = download.step.job;
-  if (job === null || download.destination === null) return [];
-  const dest = normalizeOutside(download.destination);
-  if (dest === '' || dest.includes('${{')) return [];
-  const inside = (word: string) => {
-    const w = normalizeOutside(word);
-    return w === dest || w.startsWith(`${dest}/`);
-  };
   const found: IsolatedExecution[] = [];
-  for (const step of job.steps) {
-    if (step.index < download.step.index || !sameRun(download.step, step) || typeof step.run?.value !== 'string') continue;
-    if (!step.run.value.includes(dest.startsWith('$RUNNER_TEMP') ? 'RUNNER_TEMP' : dest) && !(dest.startsWith('$RUNNER_TEMP') && step.run.value.includes('runner.temp'))) continue;
-    for (const line of logicalLines(step.run.value)) {
-      if (step === download.step && line.offset <= (download.scriptOffset ?? -1)) continue;
-      for (const pipeline of pipelines(line)) {
-        for (const command of pipeline.commands) {
-          const list = words(command.text.replace(/\$\{\{\s*runner\.temp\s*\}\}/g, '$RUNNER_TEMP'));
-          const first = list[0];
-          if (first === undefined) continue;
-          const script = RUNS_FILE.has(first) ? list.slice(1).find((w) => !w.startsWith('-')) : undefined;
-          if (inside(first) || (script !== undefined && inside(script))) found.push({ step, evidence: `\`${oneLine(command.text.trim()).slice(0, 80)}\``, offset: line.offset });
-        }
-      }
-    }
-  }
+  forCommandsAfter(download, sameRun, (step, list, text, offset, inside) => {
+    const first = list[0];
+    if (first === undefined) return;
+    const script = RUNS_FILE.has(first) ? list.slice(1).find((w) => !w.startsWith('-')) : undefined;
+    if (inside(first) || (script !== undefined && inside(script))) found.push({ step, evidence: `\`${oneLine(text.trim()).slice(0, 80)}\``, offset });
+  });
   return found;
 }
 

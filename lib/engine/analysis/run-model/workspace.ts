@@ -75,7 +75,7 @@ export function workspaceEntries(job: Job, repository: RepositoryModel, identity
   // By step, once: a job of thousands of steps must not search every checkout and download for each step.
   const checkoutsOf = groupByStep(untrusted);
   const downloadsOf = groupByStep(downloads);
-  const extractionsOf = groupByStep(downloads.flatMap((download) => isolatedExtractions(download, () => true).map((x) => ({ ...x, download }))));
+  const extractionsOf = groupByStep(downloads.flatMap((download) => isolatedExtractions(download).map((x) => ({ ...x, download }))));
   for (const step of job.steps) {
     const mine = checkoutsOf.get(step) ?? [];
     if (step.usesRef?.kind === 'repository' && step.usesRef.slug === 'actions/checkout') {

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { downloadContent, foreignDownloads, picksOwnWorkflowRuns, runChoice } from '../../../../lib/engine/analysis/artifacts.js';
+import { downloadContent, foreignDownloads, isolatedExecutions, isolatedExtractions, picksOwnWorkflowRuns, runChoice } from '../../../../lib/engine/analysis/artifacts.js';
 import { RepositoryModel } from '../../../../lib/engine/model/repository.js';
 import { buildWorkflow } from '../../../../lib/engine/model/workflow.js';
 import { parseYaml } from '../../../../lib/engine/yaml/parse.js';
@@ -111,5 +112,67 @@ describe('a run-id whose `&&` / `||` choices are folded on each event the step r
     // A run the dispatch names is another run's (whoever can dispatch picks it), not the followed one.
     const [picked] = downloads("${{ github.event_name == 'push' && github.event.workflow_run.id || inputs.run_id }}");
     expect(picked === undefined ? null : runChoice(picked)).toBe('chosen');
+  });
+});
+
+/** The download of a job that fetches an artifact into `path` and then runs `later` (a step of its own). */
+function downloadThen(path: string, later: string) {
+  const text = yaml`
+    on: workflow_run
+    jobs:
+      e2e:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/download-artifact@v4
+            with:
+              name: build
+              run-id: \${{ github.event.workflow_run.id }}
+              github-token: \${{ secrets.GITHUB_TOKEN }}
+              path: ${path}
+          - run: ${JSON.stringify(later)}
+  `;
+  const parsed = parseYaml(text);
+  if (!parsed.ok) throw new Error('bad yaml');
+  const job = buildWorkflow(new SourceFile('.github/workflows/e2e.yml', text), parsed.root as YMap).jobs[0];
+  const download = job === undefined ? undefined : foreignDownloads(job)[0];
+  if (download === undefined) throw new Error('no download');
+  return download;
+}
+
+describe('commands after a download kept outside the workspace', () => {
+  const ran = (path: string, later: string) => isolatedExecutions(downloadThen(path, later), () => true).map((x) => x.evidence);
+  const extracted = (path: string, later: string) => isolatedExtractions(downloadThen(path, later)).map((x) => x.target);
+
+  it('finds a run or an extraction of its files however the path is quoted or escaped', () => {
+    expect(ran('/tmp/build', 'bash /tmp/"build"/run.sh')).toEqual(['`bash /tmp/"build"/run.sh`']);
+    expect(ran('/tmp/build', "/tmp/b'uil'd/tool --x")).toHaveLength(1);
+    expect(ran('/tmp/build', 'source /tmp/bu\\ild/env.sh')).toHaveLength(1);
+    expect(ran('${{ runner.temp }}/build', 'bash "$RUNNER_"TEMP/build/run.sh')).toHaveLength(1);
+    expect(ran('${{ runner.temp }}/build', 'bash ${{ runner.temp }}/build/run.sh')).toHaveLength(1);
+    expect(extracted('/tmp/build', 'tar -xzf /tmp/"build"/build.tgz -C .')).toEqual(['.']);
+    expect(extracted('${{ runner.temp }}/build', 'unzip "%RUNNER_TEMP%/build/dist.zip" -d dist')).toEqual(['dist']);
+  });
+
+  it('negative: a command that only lists them, another directory, or an archive extracted outside the workspace', () => {
+    expect(ran('/tmp/build', 'ls /tmp/build')).toEqual([]);
+    expect(ran('/tmp/build', 'bash /tmp/builder/run.sh')).toEqual([]);
+    expect(ran('${{ runner.temp }}/build', 'bash "$RUNNER_TEMP/other/run.sh"')).toEqual([]);
+    expect(extracted('/tmp/build', 'tar -xzf /tmp/other/build.tgz -C .')).toEqual([]);
+    expect(extracted('/tmp/build', 'tar -xzf /tmp/build/build.tgz -C /tmp/out')).toEqual([]);
+  });
+
+  it('the cheap test that skips a script never skips one that runs a file from there', () => {
+    // A path split into pieces, each written bare, in double or single quotes, or with a backslash before each letter.
+    const piece = fc.tuple(fc.stringMatching(/^[a-z0-9._-]{1,6}$/), fc.constantFrom('bare', 'double', 'single', 'escaped'));
+    const written = ([text, how]: [string, string]) =>
+      how === 'double' ? `"${text}"` : how === 'single' ? `'${text}'` : how === 'escaped' ? text.replace(/./g, (c) => `\\${c}`) : text;
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 4 }), fc.constantFrom('/tmp', '$RUNNER_TEMP', '${RUNNER_TEMP}'), (pieces, root) => {
+        const dir = `${root}/${pieces.map(([text]) => text).join('/')}`;
+        const script = `bash ${root}/${pieces.map(written).join('/')}/run.sh`;
+        return ran(dir.startsWith('/tmp') ? dir : `\${{ runner.temp }}${dir.slice(root.length)}`, script).length === 1;
+      }),
+      { numRuns: 200 },
+    );
   });
 });
