@@ -83,9 +83,10 @@ export function outsiderCheckoutWith(runs: RunModel, step: Step): OutsiderChecko
 
 /** A pull request checkout of a job whose code some step runs, with all its sinks and their reach (any run). */
 interface Candidate {
+  /** Its place among the job's ways (workspace order). */
   index: number;
   entry: JobRun['workspace'][number];
-  sinks: TracedExecution[];
+  sinks: readonly TracedExecution[];
   /** REACH_ORDER index of the reach through all its sinks: the most open any job run can give it. */
   order: number;
 }
@@ -95,17 +96,17 @@ const jobCandidates = new ScanCache<Job, Candidate[]>();
 /**
  * The job's pull request checkouts that some step runs, most openly reached first (stable in workspace order), once
  * per job: a step's answer then usually takes the first one, instead of walking every checkout and every execution
- * of the job for each step that asks (a job of n checkouts and n caches was quadratic).
+ * of the job for each step that asks (a job of n checkouts and n caches was quadratic). The checkouts and their
+ * sinks are the run model's privileged `outsiderWays`; their order is not the way's `reach`, which starts from the
+ * first step that runs the code: a step's answer starts from the checkout's own step (`readCheckoutRun`), and so
+ * does the bound its walk stops at.
  */
 function candidatesOf(runs: RunModel, job: Job): Candidate[] {
   let found = jobCandidates.get(job);
   if (found !== undefined) return found;
-  const run = runs.job(job);
   found = [];
-  for (const [index, entry] of run.workspace.entries()) {
-    if (entry.kind !== 'checkout' || entry.content !== 'outsider' || entry.checkout === undefined || entry.checkout.hiddenBy === 'trusted-author') continue;
-    const sinks = runs.sinksOf(run, entry);
-    if (sinks.length === 0) continue;
+  for (const [index, { entry, sinks, fork }] of runs.outsiderWays(job).entries()) {
+    if (fork || entry.kind !== 'checkout' || entry.checkout === undefined) continue;
     found.push({ index, entry, sinks, order: REACH_ORDER.indexOf(runs.sinkReach(runs.stepReach(entry.step), sinks).level) });
   }
   found.sort((a, b) => a.order - b.order || a.index - b.index);

@@ -508,6 +508,38 @@ ${after}
     expect(positions(data)).toEqual(['9:15 MEDIUM']);
     expect(data[0]?.description).not.toContain('already runs');
   });
+
+  it("names only a checkout whose code runs: the pull request's artifacts the job runs are not the checkout whose fix is the fix", () => {
+    const workflow = (between: string) => yaml`
+      on: pull_request_target
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ github.event.pull_request.head.sha }}
+                persist-credentials: false
+            - uses: actions/setup-node@v4
+              with:
+                cache: npm
+            - run: ${between}
+            - uses: dawidd6/action-download-artifact@v6
+              with:
+                workflow: build.yml
+                pr: \${{ github.event.pull_request.number }}
+                allow_forks: true
+            - run: bash ./run.sh
+    `;
+    // `npm ci` runs the checkout: LOW, naming it.
+    const checkout = scanWith(RULE, workflow('npm ci'));
+    expect(positions(checkout)).toEqual(['10:15 LOW']);
+    expect(checkout[0]?.description).toContain("the job already runs the outsider's code, step 3 of job `test` (line 13) runs `npm ci`");
+    // Only the artifacts downloaded over it run (artifact-poisoning's finding): the checkout is not the way in, MEDIUM.
+    const artifacts = scanWith(RULE, workflow('git diff --stat HEAD~1'));
+    expect(positions(artifacts)).toEqual(['10:15 MEDIUM']);
+    expect(artifacts[0]?.description).not.toContain('already runs');
+  });
 });
 
 describe(`${RULE}: who writes the cache a release restores`, () => {
