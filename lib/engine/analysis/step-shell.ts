@@ -35,8 +35,15 @@ export interface StepShell {
 const POSIX_SHELLS = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh']);
 const NONE: StepShell = { posix: false, errexit: false, pipefail: false };
 
-/** The `shell:` that applies to a step, as written, or null for the runner's default. */
-function declaredShell(step: Step): string | null {
+/**
+ * The `shell:` that applies to a step, as written, or null for the runner's default. A composite action's step
+ * has no job and no defaults: only its own `shell:` (GitHub requires one there). Two readings use it, on purpose
+ * apart: `stepShell`, for what `-e` means (a program named by path or in capitals counts: `/bin/bash -e {0}`),
+ * and the script-injection fixer (fixes/by-rule/script-injection.ts `shellOf`), for which quoting to write: it
+ * rewrites only for a program named bare (`bash`, `sh`, `pwsh`, `powershell`) and, with no `shell:`, takes a
+ * `runs-on` that names Windows for pwsh and any other (one a matrix picks too) for bash.
+ */
+export function declaredShell(step: Step): string | null {
   if (step.shell !== null) return step.shell;
   const job = step.job;
   if (job === null) return null;

@@ -1,6 +1,7 @@
+import { declaredShell } from '../../analysis/step-shell.js';
 import { expressionsOf } from '../../expressions/extract.js';
 import type { Step } from '../../model/workflow.js';
-import { get, getPair, getText, keyText } from '../../yaml/model.js';
+import { getPair, getText, keyText } from '../../yaml/model.js';
 import { valueOffsetToSource } from '../../yaml/offsets.js';
 import { indentUnit, insertAfterPair, insertBeforePair, isBlockMap } from '../edit.js';
 import { stepAt } from '../locate.js';
@@ -8,13 +9,10 @@ import { defineFixer, type TextEdit } from '../types.js';
 
 type Shell = 'bash' | 'pwsh';
 
-/** The shell a `run:` step uses: its `shell:`, the job's or workflow's `defaults.run.shell`, else the runner's default. */
+/** The shell a `run:` step uses: its declared `shell:` (analysis/step-shell.ts `declaredShell`, which says how this reading differs), else the runner's default. */
 function shellOf(step: Step): Shell | string {
   const job = step.job;
-  const declared =
-    step.shell ??
-    (job === null ? null : getText(get(get(job.node, 'defaults'), 'run'), 'shell')) ??
-    (step.owner.kind === 'workflow' ? getText(get(get(step.owner.root, 'defaults'), 'run'), 'shell') : null);
+  const declared = declaredShell(step);
   if (declared !== null) {
     const name = declared.trim().split(/\s+/)[0] ?? '';
     if (name === 'bash' || name === 'sh') return 'bash';

@@ -190,3 +190,42 @@ describe('script-injection: heredocs', () => {
     expect(result.skipped.map((s) => s.reason)).toEqual(['the expression may sit in a heredoc, where the rewrite would change the text']);
   });
 });
+
+describe('script-injection: the shell a step declares (analysis/step-shell.ts declaredShell)', () => {
+  const fixed = (files: { path: string; text: string }[]) => {
+    const result = fixRepository(files, { fixRule: (id) => id === 'script-injection' });
+    return { text: result.files.filter((f) => result.changed.includes(f.path)).map((f) => f.text).join('\n'), skipped: result.skipped.map((s) => s.reason) };
+  };
+  const workflow = (defaults: string, runsOn: string, shell: string) => yaml`
+    on: issues
+    permissions: {}
+    ${defaults}
+    jobs:
+      j:
+        runs-on: ${runsOn}
+        timeout-minutes: 5
+        steps:
+          - ${shell}run: echo ${'${{ github.event.issue.title }}'}
+  `;
+
+  it('writes the quoting of the shell the step, its job or its workflow declares, else of the runner', () => {
+    expect(fixed([{ path: PATH, text: workflow('defaults: { run: { shell: pwsh } }', 'ubuntu-latest', '') }]).text).toContain('echo $env:ISSUE_TITLE');
+    expect(fixed([{ path: PATH, text: workflow('defaults: { run: { shell: bash } }', 'windows-latest', '') }]).text).toContain('echo "${ISSUE_TITLE}"');
+    expect(fixed([{ path: PATH, text: workflow('', 'windows-latest', 'shell: bash\n            ') }]).text).toContain('echo "${ISSUE_TITLE}"');
+    expect(fixed([{ path: PATH, text: workflow('', 'windows-latest', '') }]).text).toContain('echo $env:ISSUE_TITLE');
+    const action = yaml`
+      name: Greet
+      runs:
+        using: composite
+        steps:
+          - shell: pwsh
+            run: echo ${'${{ github.event.issue.title }}'}
+    `;
+    expect(fixed([{ path: 'action.yml', text: action }]).text).toContain('echo $env:ISSUE_TITLE');
+  });
+
+  it('negative: no rewrite for another shell, or one named by its path (the fixer reads only a bare name)', () => {
+    expect(fixed([{ path: PATH, text: workflow('defaults: { run: { shell: cmd } }', 'windows-latest', '') }])).toEqual({ text: '', skipped: ['no safe rewrite for shell `cmd`'] });
+    expect(fixed([{ path: PATH, text: workflow('', 'ubuntu-latest', "shell: '/bin/bash -e {0}'\n            ") }]).skipped).toEqual(['no safe rewrite for shell `/bin/bash`']);
+  });
+});
