@@ -323,3 +323,13 @@ function findCommandName(command: string): string | null {
   }
   return null;
 }
+
+/**
+ * The operands of a command after its program (`program`: its `commandName` in lower case, matched in the words
+ * without directory or case), its options (`-x`, `--x`) dropped: `sudo npx --yes tsc -p .` gives `tsc`, `.` for
+ * `npx`. Every word, options dropped, when none matches.
+ */
+export function commandArgs(command: string, program: string): string[] {
+  const list = words(command);
+  return list.slice(list.findIndex((w) => w.replace(/^.*\//, '').toLowerCase() === program) + 1).filter((w) => !w.startsWith('-'));
+}

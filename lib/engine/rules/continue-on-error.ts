@@ -6,7 +6,7 @@ import { parseExpression } from '../expressions/parse.js';
 import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { nestedScript, setOptions, stepShell, type StepShell } from '../analysis/step-shell.js';
-import { commandName, logicalLines, pipelines, scriptPipelines, words, type Pipeline, type ScriptSpan } from '../shell.js';
+import { commandArgs, commandName, logicalLines, pipelines, scriptPipelines, words, type Pipeline, type ScriptSpan } from '../shell.js';
 import { get, scalarText, type YNode } from '../yaml/model.js';
 
 /** Actions that scan or gate on security findings, by `owner/repo` (lower case). */
@@ -100,7 +100,7 @@ function commandTool(text: string): string | null {
   const program = commandName(text)?.toLowerCase();
   if (program === undefined) return null;
   const list = words(text);
-  let args = list.slice(list.findIndex((w) => w.replace(/^.*\//, '').toLowerCase() === program) + 1).filter((w) => !w.startsWith('-'));
+  let args = commandArgs(text, program);
   let name = program;
   // Package runners: `npx audit-ci`, `uvx pip-audit`, `pipx run bandit`.
   if (RUNNERS.has(program)) {

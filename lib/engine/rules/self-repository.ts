@@ -2,7 +2,7 @@ import { checkoutInputs } from '../analysis/pr-head.js';
 import { leavesRoot, normalizeLocalPath } from '../model/repository.js';
 import type { Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
-import { commandName, scriptPipelines, words } from '../shell.js';
+import { commandArgs, commandName, scriptPipelines } from '../shell.js';
 import { getText } from '../yaml/model.js';
 
 /** Earlier `actions/checkout` steps of the step's job. */
@@ -30,8 +30,7 @@ const NOT_BUILD_TARGETS = /^(test|tests|check|lint|fmt|format|clean|install|deps
 function buildsProject(text: string): boolean {
   const program = commandName(text)?.toLowerCase();
   if (program === undefined || program === null) return false;
-  const list = words(text);
-  const args = list.slice(list.findIndex((w) => w.replace(/^.*\//, '').toLowerCase() === program) + 1).filter((w) => !w.startsWith('-'));
+  const args = commandArgs(text, program);
   const [first = '', second = ''] = args;
   if (PACKAGE_MANAGERS.has(program)) {
     if (first === 'run' || first === 'run-script') return BUILD_SCRIPT.test(second);
