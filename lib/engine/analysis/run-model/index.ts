@@ -709,7 +709,6 @@ class LazyJobRun implements JobRun {
   #reach: Reach | undefined;
   #forkReach: ForkReach | null | undefined;
   #holdings: Holdings | undefined;
-  #runner: Holdings['selfHosted'] | undefined;
   #valuables: readonly string[] | undefined;
   #forkValuables: readonly string[] | undefined;
   #nothingHeld: string | undefined;
@@ -740,9 +739,9 @@ class LazyJobRun implements JobRun {
     return (this.#holdings = { ...own, runnerOpenToForks: openRunnerWords(by, this.job) });
   }
 
+  /** `holdings.selfHosted` is `runnerKind` (per job and scan): read without the rest of the holdings, or a field of its own. */
   get runner(): Holdings['selfHosted'] {
-    if (this.#runner === undefined) this.#runner = this.#holdings !== undefined ? this.#holdings.selfHosted : runnerKind(this.job);
-    return this.#runner;
+    return runnerKind(this.job);
   }
 
   get valuables(): readonly string[] {

@@ -69,7 +69,7 @@ function repository(): RepositoryModel {
   return new RepositoryModel(workflows, actions, []);
 }
 
-const FACTS = ['reach', 'forkReach', 'holdings', 'valuables', 'forkValuables', 'nothingHeld', 'workspace', 'executions', 'steps'] as const;
+const FACTS = ['reach', 'forkReach', 'runner', 'holdings', 'valuables', 'forkValuables', 'nothingHeld', 'workspace', 'executions', 'steps'] as const;
 
 /** Every fact of a run as plain data (steps by index, so two models of the same files compare equal). */
 function facts(run: JobRun, order: readonly (typeof FACTS)[number][]): Record<string, unknown> {
@@ -121,5 +121,18 @@ describe('JobRun: facts read on demand', () => {
     // The same run object and the same fact objects on every ask.
     expect(runs.job(test)).toBe(runs.job(test));
     expect(runs.job(test).workspace).toBe(runs.job(test).workspace);
+  });
+
+  it("reads the runner as the holdings' selfHosted, before or after them: a self-hosted one where a matrix can pick it, none on a GitHub-hosted one", () => {
+    const model = repository();
+    const runs = new RunModel(model);
+    const [test, lint] = model.workflows[0]?.jobs ?? [];
+    if (test === undefined || lint === undefined) throw new Error('missing jobs');
+    const before = runs.job(test).runner;
+    expect(before).not.toBeNull();
+    expect(runs.job(test).holdings.selfHosted).toBe(before);
+    expect(runs.job(test).runner).toBe(before);
+    expect(runs.job(lint).holdings.selfHosted).toBeNull();
+    expect(runs.job(lint).runner).toBeNull();
   });
 });
