@@ -428,3 +428,289 @@ export function githubScriptChecks(script: string): Map<string, JsCheck> {
   }
   return result;
 }
+
+/**
+ * A test an `actions/github-script` script makes of an environment variable it reads (`process.env.X`, directly
+ * or through a `const` bound to it once): whether it equals one of `values` (`v === 'a'`, `v == 'a'`,
+ * `['a', 'b'].includes(v)`; `negated` for `!==`, `!=`). Anything else is `unknown`: it may hold or not.
+ */
+export type JsTest =
+  | { k: 'in'; env: string; values: readonly string[]; negated: boolean }
+  | { k: 'and' | 'or'; args: readonly JsTest[] }
+  | { k: 'not'; arg: JsTest }
+  | { k: 'unknown' };
+
+/** One literal an output may be set to, and the tests that all hold where it may be (each may be unknown). */
+export interface JsSetting {
+  value: string;
+  when: readonly JsTest[];
+}
+
+/** Longest script, and most `if` branches, read for `githubScriptOutputSettings`. */
+const MAX_SETTING_SCRIPT = 20_000;
+const MAX_SETTING_BRANCHES = 64;
+/** Text that lets a script set an output other than by `core.setOutput(<literal>, ...)` written in it. */
+const SETTING_ESCAPES = /\b(?:require|import|eval|Function|exec|spawn|child_process)\b|GITHUB_OUTPUT|\$\{\{/;
+
+type JsToken = { t: 'id' | 'str' | 'punct' | 'other'; v: string };
+
+/** The tokens of a script (comments dropped, template literals and regular expressions as one `other`); null when it cannot be read. */
+function jsTokens(script: string): JsToken[] | null {
+  const tokens: JsToken[] = [];
+  let i = 0;
+  const n = script.length;
+  const regexMayStart = () => {
+    const last = tokens[tokens.length - 1];
+    if (last === undefined) return true;
+    if (last.t === 'punct') return !(last.v === ')' || last.v === ']' || last.v === '}');
+    return last.t === 'id' && /^(?:return|typeof|case|in|of|else|do|void|throw|delete|new)$/.test(last.v);
+  };
+  while (i < n) {
+    const c = script[i] as string;
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
+    if (c === '/' && script[i + 1] === '/') {
+      const end = script.indexOf('\n', i);
+      i = end < 0 ? n : end;
+      continue;
+    }
+    if (c === '/' && script[i + 1] === '*') {
+      const end = script.indexOf('*/', i + 2);
+      if (end < 0) return null;
+      i = end + 2;
+      continue;
+    }
+    if (c === "'" || c === '"') {
+      let j = i + 1;
+      let value = '';
+      while (j < n && script[j] !== c) {
+        if (script[j] === '\n') return null;
+        if (script[j] === '\\') return null; // escapes: not read
+        value += script[j];
+        j++;
+      }
+      if (j >= n) return null;
+      tokens.push({ t: 'str', v: value });
+      i = j + 1;
+      continue;
+    }
+    if (c === '`') {
+      // A template literal: skipped whole, `${ }` with their braces.
+      let j = i + 1;
+      let depth = 0;
+      while (j < n) {
+        const d = script[j];
+        if (d === '\\') j++;
+        else if (depth === 0 && d === '`') break;
+        else if (d === '$' && script[j + 1] === '{') {
+          depth++;
+          j++;
+        } else if (depth > 0 && d === '{') depth++;
+        else if (depth > 0 && d === '}') depth--;
+        else if (depth > 0 && d === '`') return null;
+        j++;
+      }
+      if (j >= n) return null;
+      tokens.push({ t: 'other', v: '`' });
+      i = j + 1;
+      continue;
+    }
+    if (c === '/' && regexMayStart()) {
+      let j = i + 1;
+      let inClass = false;
+      while (j < n && (inClass || script[j] !== '/')) {
+        const d = script[j];
+        if (d === '\n') return null;
+        if (d === '\\') j++;
+        else if (d === '[') inClass = true;
+        else if (d === ']') inClass = false;
+        j++;
+      }
+      if (j >= n) return null;
+      j++;
+      while (j < n && /[a-z]/.test(script[j] as string)) j++;
+      tokens.push({ t: 'other', v: '/re/' });
+      i = j;
+      continue;
+    }
+    const word = /^[A-Za-z_$][\w$]*|^\d[\w.]*/.exec(script.slice(i, i + 200));
+    if (word !== null) {
+      tokens.push({ t: /^\d/.test(word[0]) ? 'other' : 'id', v: word[0] });
+      i += word[0].length;
+      continue;
+    }
+    const punct = /^(?:===|!==|==|!=|&&|\|\||=>|\?\.|\?\?|[=!<>]=?|[-+*%&|^~?:;,.(){}[\]])/.exec(script.slice(i, i + 3));
+    if (punct === null) return null;
+    tokens.push({ t: 'punct', v: punct[0] });
+    i += punct[0].length;
+  }
+  return tokens;
+}
+
+/** The index of the token closing the bracket at `open`; -1 when none. */
+function closing(tokens: readonly JsToken[], open: number, to: number): number {
+  const pairs: Record<string, string> = { '(': ')', '[': ']', '{': '}' };
+  const stack: string[] = [];
+  for (let i = open; i < to; i++) {
+    const tok = tokens[i] as JsToken;
+    if (tok.t !== 'punct') continue;
+    const close = pairs[tok.v];
+    if (close !== undefined) stack.push(close);
+    else if (tok.v === ')' || tok.v === ']' || tok.v === '}') {
+      if (stack.pop() !== tok.v) return -1;
+      if (stack.length === 0) return i;
+    }
+  }
+  return -1;
+}
+
+/**
+ * The literals an `actions/github-script` script may set output `name` to, each with where it may be set: the
+ * conditions of the `if` / `else if` / `else` branches around its `core.setOutput('<name>', '<literal>')` (earlier
+ * branches' conditions false, its own true). A condition compares a variable read from the environment with
+ * literals, or is unknown. Null when the output may be set otherwise (a value that is not a literal, a name that
+ * is not, code loaded from elsewhere, `${{ }}` in the script), or the script is too long to read.
+ */
+export function githubScriptOutputSettings(script: string, name: string): JsSetting[] | null {
+  if (script.length > MAX_SETTING_SCRIPT || SETTING_ESCAPES.test(script) || name.toLowerCase() === 'result') return null;
+  const tokens = jsTokens(script);
+  if (tokens === null) return null;
+  // Variables bound once to `process.env.X` (a `const`, or a `let` / `var` never assigned again).
+  const bound = new Map<string, string>();
+  const declared = new Map<string, number>();
+  const assigned = new Set<string>();
+  for (let i = 0; i < tokens.length; i++) {
+    const tok = tokens[i] as JsToken;
+    const next = tokens[i + 1];
+    if (tok.t === 'id' && next?.t === 'punct' && next.v === '=') {
+      const before = tokens[i - 1];
+      const declaration = before?.t === 'id' && (before.v === 'const' || before.v === 'let' || before.v === 'var');
+      if (declaration) declared.set(tok.v, (declared.get(tok.v) ?? 0) + 1);
+      else assigned.add(tok.v);
+      const value = tokens.slice(i + 2, i + 7).map((x) => x.v);
+      const end = tokens[i + 7];
+      if (declaration && value.join(' ') === `process . env . ${value[4] ?? ''}` && tokens[i + 6]?.t === 'id' && (end === undefined || end.v === ';' || end.t === 'id' || end.v === '}')) bound.set(tok.v, value[4] as string);
+    }
+    if (tok.t === 'id' && (tok.v === 'setOutput' || tok.v === 'core') && next?.v !== '(' && next?.v !== '.') return null;
+  }
+  for (const variable of [...bound.keys()]) if (assigned.has(variable) || declared.get(variable) !== 1) bound.delete(variable);
+  const settings: JsSetting[] = [];
+  let branches = 0;
+  const operand = (list: readonly JsToken[]): string | null => {
+    if (list.length === 1 && list[0]?.t === 'id') return bound.get(list[0].v) ?? null;
+    if (list.length === 5 && list.map((x) => x.v).slice(0, 4).join(' ') === 'process . env .' && list[4]?.t === 'id') return list[4].v;
+    return null;
+  };
+  const test = (list: readonly JsToken[]): JsTest => {
+    // Outer parentheses, then `||`, then `&&`, then `!`, each at depth 0.
+    while (list.length > 1 && list[0]?.v === '(' && closing(list, 0, list.length) === list.length - 1) list = list.slice(1, -1);
+    for (const op of ['||', '&&'] as const) {
+      const parts: JsToken[][] = [];
+      let depth = 0;
+      let from = 0;
+      for (let i = 0; i < list.length; i++) {
+        const v = (list[i] as JsToken).v;
+        if ((list[i] as JsToken).t !== 'punct') continue;
+        if (v === '(' || v === '[' || v === '{') depth++;
+        else if (v === ')' || v === ']' || v === '}') depth--;
+        else if (depth === 0 && (v === '?' || v === '??' || v === ',' || v === '=')) return { k: 'unknown' };
+        else if (depth === 0 && v === op) {
+          parts.push(list.slice(from, i));
+          from = i + 1;
+        }
+      }
+      if (parts.length > 0) {
+        parts.push(list.slice(from));
+        return { k: op === '||' ? 'or' : 'and', args: parts.map(test) };
+      }
+    }
+    if (list[0]?.v === '!' && list[0].t === 'punct') return { k: 'not', arg: test(list.slice(1)) };
+    // `v === 'a'`, `'a' !== v`
+    const at = list.findIndex((x) => x.t === 'punct' && ['===', '==', '!==', '!='].includes(x.v));
+    if (at > 0) {
+      const left = list.slice(0, at);
+      const right = list.slice(at + 1);
+      const negated = (list[at] as JsToken).v.startsWith('!');
+      const [variable, literal] = right.length === 1 && right[0]?.t === 'str' ? [operand(left), right[0].v] : left.length === 1 && left[0]?.t === 'str' ? [operand(right), left[0].v] : [null, null];
+      return variable === null || literal === null ? { k: 'unknown' } : { k: 'in', env: variable, values: [literal], negated };
+    }
+    // `['a', 'b'].includes(v)`
+    if (list[0]?.v === '[') {
+      const end = closing(list, 0, list.length);
+      const items = list.slice(1, end);
+      const rest = list.slice(end + 1).map((x) => x.v);
+      const variable = operand(list.slice(end + 4, -1));
+      const literals = items.filter((_, i) => i % 2 === 0);
+      if (end > 0 && rest[0] === '.' && rest[1] === 'includes' && rest[2] === '(' && rest[rest.length - 1] === ')' && variable !== null && items.every((x, i) => (i % 2 === 0 ? x.t === 'str' : x.v === ',')) && literals.length > 0) {
+        return { k: 'in', env: variable, values: literals.map((x) => x.v), negated: false };
+      }
+    }
+    return { k: 'unknown' };
+  };
+  const negate = (t: JsTest): JsTest => (t.k === 'unknown' ? t : { k: 'not', arg: t });
+  // Reads tokens [from, to) under the tests `when`; false when the output may be set otherwise.
+  const walk = (from: number, to: number, when: readonly JsTest[]): boolean => {
+    for (let i = from; i < to; i++) {
+      const tok = tokens[i] as JsToken;
+      if (tok.t === 'id' && tok.v === 'if' && tokens[i - 1]?.v !== '.' && tokens[i + 1]?.v === '(') {
+        let at = i;
+        const earlier: JsTest[] = [];
+        // An `if` / `else if` / `else` chain: each branch under the earlier conditions false and its own true.
+        for (;;) {
+          if (++branches > MAX_SETTING_BRANCHES) return false;
+          let cond: JsTest | null = null;
+          let bodyStart = at;
+          if (tokens[at]?.v === 'if') {
+            const close = closing(tokens, at + 1, to);
+            if (close < 0) return false;
+            cond = test(tokens.slice(at + 2, close));
+            bodyStart = close + 1;
+          }
+          let bodyEnd: number;
+          let nextAt: number;
+          if (tokens[bodyStart]?.v === '{') {
+            bodyEnd = closing(tokens, bodyStart, to);
+            if (bodyEnd < 0) return false;
+            nextAt = bodyEnd + 1;
+          } else {
+            // One statement: up to its `;` (a nested `if` without braces is not read: the output stays unknown).
+            bodyEnd = bodyStart;
+            while (bodyEnd < to && tokens[bodyEnd]?.v !== ';') {
+              if (tokens[bodyEnd]?.v === 'if' || tokens[bodyEnd]?.v === '{') return false;
+              bodyEnd++;
+            }
+            nextAt = bodyEnd + 1;
+          }
+          if (!walk(bodyStart, bodyEnd + (tokens[bodyStart]?.v === '{' ? 0 : 1), [...when, ...earlier.map(negate), ...(cond === null ? [] : [cond])])) return false;
+          if (cond === null) {
+            i = nextAt - 1;
+            break;
+          }
+          earlier.push(cond);
+          if (nextAt < to && tokens[nextAt]?.v === 'else') {
+            at = nextAt + 1;
+            continue;
+          }
+          i = nextAt - 1;
+          break;
+        }
+        continue;
+      }
+      if (tok.t === 'id' && tok.v === 'setOutput' && tokens[i + 1]?.v === '(') {
+        const close = closing(tokens, i + 1, to);
+        const args = close < 0 ? [] : tokens.slice(i + 2, close);
+        const key = args[0];
+        if (key?.t !== 'str') return false;
+        if (key.v.toLowerCase() !== name.toLowerCase()) continue;
+        const value = args[2];
+        if (args.length !== 3 || args[1]?.v !== ',' || value?.t !== 'str') return false;
+        settings.push({ value: value.v, when });
+      }
+    }
+    return true;
+  };
+  if (!walk(0, tokens.length, [])) return null;
+  return settings.length > 0 ? settings : null;
+}

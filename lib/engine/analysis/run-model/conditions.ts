@@ -12,7 +12,8 @@
  * however the payload names it (`pull_request.base.repo.*`, `workflow_run.repository.*`, `github.event.repository.*`),
  * and `workflow_run.event == 'push'`, which a fork's run never is), whether an event
  * payload exists at all (`github.event.pull_request` is null on `push`, `github.event.issue.pull_request` on
- * `issues`), `matrix.*` and `runner.os` per leg.
+ * `issues`), `matrix.*` and `runner.os` per leg, and `needs.<job>.outputs.<name>` when it is one github-script
+ * step's output set to literals per event and activity (`neededOutputs`).
  * Anything else is unknown, and unknown never rules a run out.
  */
 import { data } from '@actions/expressions';
@@ -24,6 +25,7 @@ import { ScanCache } from '../../model/scan-cache.js';
 import type { Job, Step, Workflow } from '../../model/workflow.js';
 import { asList, get, isMap, keyText, scalarText, type YMap, type YNode } from '../../yaml/model.js';
 import { flatMap } from '../../model/arrays.js';
+import { githubScriptOutputSettings, type JsSetting, type JsTest } from '../script-outputs.js';
 
 /** The kind of `github.ref` a run has: a branch, a tag, a pull request's merge ref; null when not known. */
 export type RefKind = 'branch' | 'tag' | 'pr' | null;
@@ -184,7 +186,12 @@ interface Env {
   leg: Leg | null;
   /** `runner.os` of the leg, when `runs-on` says it. */
   os: string | null;
+  /** What `needs.<job>.outputs.<name>` may be on the occasion (`neededOutputs`); absent: unknown. */
+  needs?: NeededOutputs;
 }
+
+/** What a job's `needs.<job>.outputs.<name>` may be on an occasion (`path` as `contextPath` gives it). */
+type NeededOutputs = (path: readonly string[], occasion: Occasion) => Value;
 
 function truthy(value: Value): Truth {
   switch (value.k) {
@@ -202,8 +209,10 @@ function truthy(value: Value): Truth {
     case 'repoid':
     case 'object':
     case 'array':
-    case 'among':
       return true;
+    case 'among':
+      // An output that may be left unset may be empty.
+      return value.v.includes('') ? null : true;
     default:
       return null;
   }
@@ -406,6 +415,7 @@ function contextValue(path: readonly string[], env: Env): Value {
   const { occasion } = env;
   if (head === 'matrix') return env.leg === null || a === undefined ? UNKNOWN : nodeValue(env.leg.get(a), path.slice(2));
   if (head === 'runner' && a === 'os' && path.length === 2) return env.os === null ? UNKNOWN : { k: 'str', v: env.os };
+  if (head === 'needs') return env.needs === undefined ? UNKNOWN : env.needs(path, occasion);
   if (head !== 'github') return UNKNOWN;
   const event = occasion.event;
   if (a === 'event_name' && path.length === 2) return event === null ? UNKNOWN : { k: 'str', v: event };
@@ -528,7 +538,7 @@ export function sharedOccasion(a: RunSet, b: RunSet): boolean {
 const STATUS_FUNCTIONS = /\b(always|failure|cancelled)\s*\(/i;
 
 /** The occasions and legs on which a condition may hold, within `within` (or everywhere). `os`: `runner.os` of each leg, asked only when the condition reads `matrix` or `runner`. */
-function conditionSet(condition: YNode | undefined, occasions: readonly Occasion[], legs: readonly Leg[] | null, os: () => readonly (string | null)[], within?: Uint8Array): Uint8Array {
+function conditionSet(condition: YNode | undefined, occasions: readonly Occasion[], legs: readonly Leg[] | null, os: () => readonly (string | null)[], within?: Uint8Array, needs?: NeededOutputs): Uint8Array {
   const legsPer = legs === null ? 1 : Math.max(1, legs.length);
   const bits = within !== undefined ? within.slice() : new Uint8Array(occasions.length * legsPer).fill(1);
   if (condition?.kind === 'scalar' && (condition.value === false || condition.value === 0)) return bits.fill(0);
@@ -545,7 +555,7 @@ function conditionSet(condition: YNode | undefined, occasions: readonly Occasion
     // always truthy when non-empty. Unknown here: keep every run.
     return bits;
   }
-  evaluateOver(parsed.expr, /\b(matrix|runner)\b/i.test(parsed.source), occasions, legs, os, bits, true);
+  evaluateOver(parsed.expr, /\b(matrix|runner)\b/i.test(parsed.source), occasions, legs, os, bits, true, needs);
   return bits;
 }
 
@@ -554,7 +564,7 @@ function conditionSet(condition: YNode | undefined, occasions: readonly Occasion
  * condition). The expression is evaluated once per class of alike occasions (`occasionClasses`) and, when it reads
  * `matrix` or `runner` (`usesLeg`), per leg; a bit already clear is not evaluated.
  */
-function evaluateOver(expr: Expr, usesLeg: boolean, occasions: readonly Occasion[], legs: readonly Leg[] | null, os: () => readonly (string | null)[], bits: Uint8Array, want: boolean): void {
+function evaluateOver(expr: Expr, usesLeg: boolean, occasions: readonly Occasion[], legs: readonly Leg[] | null, os: () => readonly (string | null)[], bits: Uint8Array, want: boolean, needs?: NeededOutputs): void {
   const legsPer = legs === null ? 1 : Math.max(1, legs.length);
   const classes = occasionClasses(occasions, occasionReads(expr));
   const width = usesLeg ? legsPer : 1;
@@ -570,7 +580,9 @@ function evaluateOver(expr: Expr, usesLeg: boolean, occasions: readonly Occasion
       const slot = usesLeg ? row + l : row;
       let t = truths[slot] as number;
       if (t === 0) {
-        t = truthCode(usesLeg ? evaluate(expr, { occasion, leg: legs?.[l] ?? null, os: os()[l] ?? null }) : evaluate(expr, { occasion, leg: null, os: null }));
+        const env: Env = usesLeg ? { occasion, leg: legs?.[l] ?? null, os: os()[l] ?? null } : { occasion, leg: null, os: null };
+        if (needs !== undefined) env.needs = needs;
+        t = truthCode(evaluate(expr, env));
         truths[slot] = t;
       }
       if (t === clear) bits[i] = 0;
@@ -646,6 +658,7 @@ function occasionReads(expr: Expr): number {
   walkExpression(expr, (node) => {
     if (!(node instanceof ContextAccess || node instanceof IndexAccess)) return;
     const path = contextPath(node);
+    if (path?.[0] === 'needs') reads |= READS_EVENT | READS_ACTION;
     if (path === null || path[0] !== 'github') return;
     const a = path[1];
     if (a === 'event_name' || a === 'head_ref') reads |= READS_EVENT;
@@ -763,7 +776,8 @@ export function workflowRuns(workflow: Workflow): WorkflowRuns {
     const legsPer = legs === null ? 1 : Math.max(1, legs.length);
     const os = lazyLegSystems(job, legs);
     let bits: Uint8Array = new Uint8Array(occasions.length * legsPer).fill(legs !== null && legs.length === 0 ? 0 : 1);
-    bits = conditionSet(job.if, occasions, legs, os, bits);
+    const needs = neededOutputs(job, byId);
+    bits = conditionSet(job.if, occasions, legs, os, bits, needs);
     if (dependsOnNeeds(job)) {
       for (const id of job.needs) {
         const needed = byId.get(id);
@@ -776,7 +790,7 @@ export function workflowRuns(workflow: Workflow): WorkflowRuns {
     }
     jobs.set(job, { occasions, legs, bits });
     // A step without `if:` runs wherever its job does: it shares the job's bits (no set's bits change once made).
-    for (const step of job.steps) steps.set(step, { occasions, legs, bits: step.if === undefined ? bits : conditionSet(step.if, occasions, legs, os, bits) });
+    for (const step of job.steps) steps.set(step, { occasions, legs, bits: step.if === undefined ? bits : conditionSet(step.if, occasions, legs, os, bits, needs) });
   };
   // Jobs after the jobs they need, without recursion (a chain of thousands of `needs` must not exhaust the stack).
   const state = new Map<Job, 'open' | 'done'>();
@@ -866,3 +880,116 @@ export function conditionTruth(condition: YNode | undefined, occasion: Occasion,
   return evaluate(parsed.expr, { occasion, leg, os });
 }
 
+
+/**
+ * What the outputs of the jobs `job` needs may be, per occasion: an output that is exactly one github-script
+ * step's output, which the script sets to literals in `if` / `else if` / `else` branches whose conditions compare
+ * the event and activity (an environment variable of the step bound to `github.event_name`,
+ * `github.event.action`, or both joined with text) with literals (`githubScriptOutputSettings`), is among the
+ * literals of the branches that may be taken on the occasion, or empty (the step may not run or set it).
+ * Anything else is unknown.
+ */
+function neededOutputs(job: Job, byId: ReadonlyMap<string, Job>): NeededOutputs | undefined {
+  if (job.needs.length === 0) return undefined;
+  const needed = new Set(job.needs.map((id) => id.toLowerCase()));
+  const found = new Map<string, OutputSettings | null>();
+  return (path, occasion) => {
+    const [, id, outputs, name] = path;
+    if (path.length !== 4 || outputs !== 'outputs' || id === undefined || name === undefined || !needed.has(id)) return UNKNOWN;
+    const key = `${id}\u0000${name}`;
+    let settings = found.get(key);
+    if (settings === undefined) {
+      const source = [...byId.values()].find((j) => j.id.toLowerCase() === id);
+      settings = source === undefined ? null : outputSettings(source, name);
+      found.set(key, settings);
+    }
+    if (settings === null) return UNKNOWN;
+    const values = new Set<string>(['']);
+    for (const setting of settings.settings) {
+      if (setting.when.every((test) => jsTruth(test, settings.env, occasion) !== false)) values.add(setting.value.toLowerCase());
+    }
+    return { k: 'among', v: [...values] };
+  };
+}
+
+interface OutputSettings {
+  settings: readonly JsSetting[];
+  /** The step's environment variables made of `github.event_name` and `github.event.action` only: literal text and `event` / `action` parts. */
+  env: ReadonlyMap<string, readonly (string | { part: 'event' | 'action' })[]>;
+}
+
+function outputSettings(source: Job, name: string): OutputSettings | null {
+  if (source.uses !== undefined) return null;
+  const value = source.outputs?.pairs.find((p) => keyText(p.key).toLowerCase() === name)?.value;
+  const text = value === undefined ? null : scalarText(value);
+  if (text === null) return null;
+  const spans = findExpressions(text.trim());
+  const only = spans[0];
+  if (spans.length !== 1 || only === undefined || !only.terminated || only.start !== 0 || only.end !== text.trim().length) return null;
+  const expr = parseExpression(only.source);
+  const path = expr === null ? null : contextPath(expr);
+  if (path?.length !== 4 || path[0] !== 'steps' || path[2] !== 'outputs') return null;
+  const step = source.steps.find((s) => s.id?.toLowerCase() === path[1]);
+  if (step?.usesRef?.kind !== 'repository' || step.usesRef.slug !== 'actions/github-script') return null;
+  const script = get(step.with, 'script');
+  const scriptText = script === undefined ? null : scalarText(script);
+  if (scriptText === null) return null;
+  const settings = githubScriptOutputSettings(scriptText, path[3] as string);
+  if (settings === null) return null;
+  const env = new Map<string, (string | { part: 'event' | 'action' })[]>();
+  for (const pair of step.env?.pairs ?? []) {
+    const envText = scalarText(pair.value);
+    if (envText === null) continue;
+    const parts: (string | { part: 'event' | 'action' })[] = [];
+    let from = 0;
+    let readable = true;
+    for (const span of findExpressions(envText)) {
+      const part = span.terminated ? parseExpression(span.source) : null;
+      const partPath = part === null ? null : contextPath(part)?.join('.');
+      if (partPath !== 'github.event_name' && partPath !== 'github.event.action') {
+        readable = false;
+        break;
+      }
+      parts.push(envText.slice(from, span.start), { part: partPath === 'github.event_name' ? 'event' : 'action' });
+      from = span.end;
+    }
+    if (!readable) continue;
+    parts.push(envText.slice(from));
+    env.set(keyText(pair.key), parts);
+  }
+  return { settings, env };
+}
+
+/** The truth of a script's test on an occasion; null when it reads something other than the event and activity. */
+function jsTruth(test: JsTest, env: OutputSettings['env'], occasion: Occasion): Truth {
+  switch (test.k) {
+    case 'unknown':
+      return null;
+    case 'not':
+      return not(jsTruth(test.arg, env, occasion));
+    case 'and':
+    case 'or': {
+      const and = test.k === 'and';
+      let unknown = false;
+      for (const arg of test.args) {
+        const t = jsTruth(arg, env, occasion);
+        if (t === null) unknown = true;
+        else if (t !== and) return t;
+      }
+      return unknown ? null : and;
+    }
+    case 'in': {
+      const parts = env.get(test.env);
+      if (parts === undefined) return null;
+      let value = '';
+      for (const part of parts) {
+        const piece = typeof part === 'string' ? part : part.part === 'event' ? occasion.event : occasion.action;
+        if (piece === null) return null;
+        value += piece;
+      }
+      // JavaScript compares strings exactly.
+      const equal = test.values.includes(value);
+      return test.negated ? !equal : equal;
+    }
+  }
+}

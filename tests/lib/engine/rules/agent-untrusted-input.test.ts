@@ -366,6 +366,74 @@ ${on}
     expect(composite[0]?.finding.description).toContain('opencode (inside local action `./.github/actions/agent`');
   });
 
+  it('a dispatcher whose github-script sets the command per event: a command only a member\'s comment can set is a maintainer\'s start', () => {
+    const dispatcher = (first: string) => [
+      {
+        path: '.github/workflows/dispatch.yml',
+        text: yaml`
+          on:
+            issues:
+              types: [opened, reopened]
+            issue_comment:
+              types: [created]
+          jobs:
+            dispatch:
+              if: github.event_name == 'issues' || contains(fromJSON('["OWNER", "MEMBER"]'), github.event.comment.author_association)
+              runs-on: ubuntu-latest
+              outputs:
+                command: \${{ steps.extract.outputs.command }}
+              steps:
+                - id: extract
+                  uses: actions/github-script@v7
+                  env:
+                    EVENT_TYPE: '\${{ github.event_name }}.\${{ github.event.action }}'
+                    REQUEST: \${{ github.event.comment.body || github.event.issue.body }}
+                  with:
+                    script: |
+                      const eventType = process.env.EVENT_TYPE;
+                      const request = process.env.REQUEST;
+                      ${first}
+                      if (['issues.opened', 'issues.reopened'].includes(eventType)) {
+                        core.setOutput('command', 'triage');
+                      } else if (request.startsWith('@bot /fix')) {
+                        core.setOutput('command', 'fix');
+                      } else {
+                        core.setOutput('command', 'fallthrough');
+                      }
+            triage:
+              needs: dispatch
+              if: needs.dispatch.outputs.command == 'triage'
+              uses: ./.github/workflows/triage.yml
+              secrets: inherit
+            fix:
+              needs: dispatch
+              if: \${{ needs.dispatch.outputs.command == 'fix' }}
+              uses: ./.github/workflows/fix.yml
+              secrets: inherit
+        `,
+      },
+      ...['triage', 'fix'].map((name) => ({
+        path: `.github/workflows/${name}.yml`,
+        text: yaml`
+          on: workflow_call
+          jobs:
+            agent:
+              runs-on: ubuntu-latest
+              permissions: { contents: write, issues: write }
+              steps:
+                - uses: google-github-actions/run-gemini-cli@v0
+                  with: { gemini_api_key: '\${{ secrets.GEMINI_API_KEY }}' }
+        `,
+      })),
+    ];
+    const severities = (first: string) => recordsWith(RULE, dispatcher(first)).map((r) => `${r.finding.file} ${r.finding.severity}`).sort();
+    // `fix` is set only where the issue branch is not taken: on a member's comment.
+    expect(severities('')).toEqual(['.github/workflows/fix.yml MEDIUM', '.github/workflows/triage.yml HIGH']);
+    // A branch the script cannot read first (the request's text, anyone's on an issue) may set `fix` on any occasion.
+    const unknownFirst = "if (request.startsWith('@bot /fix now')) { core.setOutput('command', 'fix'); } else";
+    expect(severities(unknownFirst)).toEqual(['.github/workflows/fix.yml HIGH', '.github/workflows/triage.yml HIGH']);
+  });
+
   it('knows every agent of the table, each with a source', () => {
     for (const agent of AGENT_ACTIONS) expect(agent.source).toMatch(/^https:\/\//);
     const cases: [string, string, string][] = [
