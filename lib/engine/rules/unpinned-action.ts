@@ -1,7 +1,7 @@
 import { holdingFacts, runFact } from '../analysis/run-model/facts.js';
 import { callSecrets, holdsMinor, holdsNothing, holdsSecrets, minorLead, minorNames, NO_MINOR_SECRETS, nothingWorthText, stepMinor, stepSecrets } from '../analysis/run-model/holdings.js';
 import { UPLOAD_TOKEN_SERVICES } from '../analysis/secrets.js';
-import { carriesToken } from '../analysis/run-model/containers.js';
+import { handedTokens, type MintedToken } from '../analysis/run-model/handed.js';
 import { publishesForReal, publishingSteps } from '../analysis/publishing.js';
 import { ownerFact, type JobRun } from '../analysis/run-model/index.js';
 import type { UsesRef } from '../model/uses.js';
@@ -53,7 +53,8 @@ function names(list: readonly string[]): string {
 
 /**
  * What the job hands the mutable code: the secrets that reach it directly (the step's `with:` and `env:`, the
- * job's and workflow's `env:`; a reusable workflow's `with:` and `secrets:`), or only the runner's memory.
+ * job's and workflow's `env:`; a reusable workflow's `with:` and `secrets:`), the job's write token or a token an
+ * earlier step minted when those reach the action itself (run-model/handed.ts), or only the runner's memory.
  */
 function exposure(run: JobRun, job: Job, step: Step | null): { text: string; facts: string[] } {
   const direct = step === null ? callSecrets(job) : stepSecrets(step);
@@ -70,19 +71,28 @@ function exposure(run: JobRun, job: Job, step: Step | null): { text: string; fac
   };
   const holds = run.valuables.length > 0 ? `the job holds ${[...run.valuables, ...(holdsMinor(rest) ? [minorNames(rest)] : [])].join(', ')}` : run.nothingHeld;
   if (inherits) return { text: `${holds}, and every secret reaches the called workflow itself (\`secrets: inherit\`)`, facts: ['secrets:step'] };
+  const handed = step === null ? { job: false, minted: [] } : handedTokens(step);
+  // The tokens handed to the action itself: the job's own when it writes with it (its write scopes named), and any
+  // token an earlier step minted (from which secrets).
+  const tokens = [...(handed.job ? jobTokenWords(run) : []), ...handed.minted.map(mintedWords)];
+  const tokenText = tokens.length === 0 ? '' : `${tokens.join(' and ')} ${tokens.length === 1 ? 'reaches' : 'reach'} the action itself (its \`with:\` or its environment)`;
   if (direct.length > 0) {
     const where = step === null ? 'the called workflow itself (its `with:` or `secrets:`)' : 'the action itself (its `with:` or its environment)';
-    return { text: `${holds}; ${direct.length === 1 ? 'secret' : 'secrets'} ${names(direct)} ${direct.length === 1 ? 'reaches' : 'reach'} ${where}`, facts: ['secrets:step'] };
+    const also = tokenText === '' ? '' : `; ${tokenText}`;
+    return { text: `${holds}; ${direct.length === 1 ? 'secret' : 'secrets'} ${names(direct)} ${direct.length === 1 ? 'reaches' : 'reach'} ${where}${also}`, facts: ['secrets:step'] };
   }
   // A default token the job writes with: say whether it reaches this action (a step's own `with:` or environment).
-  const token =
-    step !== null && run.holdings.token.kind === 'default' && run.holdings.tokenWriter !== null
-      ? [step.with, step.env, job.env, job.workflow.env].some((n) => carriesToken(step.owner.file, n))
-        ? '; the job\'s token reaches the action itself (its `with:` or its environment)'
-        : '; the action can take that token without being handed it (an input that defaults to `github.token`, or the runner\'s memory)'
-      : '';
+  const defaultWriter = step !== null && run.holdings.token.kind === 'default' && run.holdings.tokenWriter !== null;
+  const token = defaultWriter
+    ? handed.job
+      ? `; the job's token reaches the action itself (its \`with:\` or its environment)${handed.minted.length > 0 ? `; ${handed.minted.map(mintedWords).join(' and ')} ${handed.minted.length === 1 ? 'reaches' : 'reach'} it too` : ''}`
+      : `; the action can take that token without being handed it (an input that defaults to \`github.token\`, or the runner's memory)${handed.minted.length > 0 ? `; ${handed.minted.map(mintedWords).join(' and ')} ${handed.minted.length === 1 ? 'reaches' : 'reach'} the action itself (its \`with:\` or its environment)` : ''}`
+    : tokenText === ''
+      ? ''
+      : `; ${tokenText}`;
   if (holdsSecrets(run.holdings)) {
-    return { text: `${holds}${token}; none of its secrets is passed to this ${step === null ? 'workflow' : 'action'}, but they are in the runner's memory, which code of any step can read`, facts: ['secrets:job'] };
+    const none = token === '' ? 'none of its secrets is passed to this' : 'none of its secrets themselves is passed to this';
+    return { text: `${holds}${token}; ${none} ${step === null ? 'workflow' : 'action'}, but they are in the runner's memory, which code of any step can read`, facts: ['secrets:job'] };
   }
   const hooks = minor.webhooks;
   const posts = run.valuables.length > 0 ? ` (${hooks.length === 1 ? 'it lets' : 'they let'} someone post to a channel, no more)` : '';
@@ -96,6 +106,25 @@ function exposure(run: JobRun, job: Job, step: Step | null): { text: string; fac
       ? ''
       : `; ${uploads.length === 1 ? 'coverage upload token' : 'coverage upload tokens'} ${names(uploads)} ${uploads.length === 1 ? 'reaches' : 'reach'} the action itself${own} (${uploads.length === 1 ? 'it lets' : 'they let'} someone upload coverage reports for this repository, no more)`;
   return { text: `${holds}${token}${hooked}${uploaded}`, facts: [] };
+}
+
+/**
+ * The job's own token in words, when it may write: `the job's token (\`contents: write\`, \`packages: write\`)`, for a
+ * `write-all` token `the job's \`write-all\` token`; for the repository's default `the job's token (the repository's
+ * default permissions)`. Nothing for a read-only token, which hands over nothing.
+ */
+function jobTokenWords(run: JobRun): string[] {
+  const token = run.holdings.token;
+  if (token.kind === 'all') return ["the job's `write-all` token"];
+  if (token.kind === 'default') return ["the job's token (the repository's default permissions)"];
+  if (token.writes.length === 0) return [];
+  return [`the job's token (${token.writes.map((s) => `\`${s}: write\``).join(', ')})`];
+}
+
+/** A minted token in words: `the token that step \`app\` mints (\`actions/create-github-app-token\`, from secrets \`APP_ID\`, \`APP_KEY\`)`. */
+function mintedWords(token: MintedToken): string {
+  const from = token.secrets.length === 0 ? '' : `, from ${token.secrets.length === 1 ? 'secret' : 'secrets'} ${names(token.secrets)}`;
+  return `the token that step \`${token.minter.id ?? ''}\` mints (\`${token.action}\`${from})`;
 }
 
 function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef, trustedOwners: ReadonlySet<string>, job: Job | null, step: Step | null): void {

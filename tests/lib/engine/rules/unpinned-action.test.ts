@@ -329,6 +329,73 @@ describe(`${RULE}: what the job hands the mutable code`, () => {
     expect(records[0]?.finding.description).not.toContain('none of its secrets');
   });
 
+  it("says when the job's write token or a minted token is handed to the action itself, not only the runner's memory", () => {
+    const records = recordsWith(RULE, yaml`
+      on: push
+      permissions:
+        contents: write
+      jobs:
+        release:
+          runs-on: ubuntu-latest
+          steps:
+            - id: app
+              uses: actions/create-github-app-token@${SHA}
+              with:
+                app-id: \${{ secrets.APP_ID }}
+                private-key: \${{ secrets.APP_KEY }}
+            - uses: some-org/gh-release@v1
+              with:
+                token: \${{ secrets.GITHUB_TOKEN }}
+            - uses: some-org/upload@v1
+              env:
+                GITHUB_TOKEN: \${{ github.token }}
+            - uses: some-org/release-other-repo@v1
+              with:
+                token: \${{ steps.app.outputs.token }}
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['13:15 MEDIUM', '16:15 MEDIUM', '19:15 MEDIUM']);
+    const [withToken, envToken, minted] = records.map((r) => r.finding.description);
+    expect(withToken).toContain("the job's token (`contents: write`) reaches the action itself (its `with:` or its environment)");
+    expect(envToken).toContain("the job's token (`contents: write`) reaches the action itself");
+    expect(minted).toContain('the token that step `app` mints (`actions/create-github-app-token`, from secrets `APP_ID`, `APP_KEY`) reaches the action itself');
+    expect(minted).not.toContain("the job's token (");
+    for (const text of [withToken, envToken, minted]) {
+      expect(text).not.toContain('none of its secrets is passed');
+      expect(text).toContain("none of its secrets themselves is passed to this action, but they are in the runner's memory");
+    }
+    // The facts, and so the severity and attack paths, are unchanged: the secrets themselves reach the runner's memory only.
+    expect(records[0]?.facts).toContain('secrets:job');
+  });
+
+  it('names no handed token when the action gets none, or only a read-only job token', () => {
+    const records = recordsWith(RULE, yaml`
+      on: push
+      permissions:
+        contents: read
+      jobs:
+        check:
+          runs-on: ubuntu-latest
+          steps:
+            - id: app
+              uses: actions/create-github-app-token@${SHA}
+              with:
+                app-id: \${{ secrets.APP_ID }}
+                private-key: \${{ secrets.APP_KEY }}
+            - uses: some-org/lint@v1
+              with:
+                token: \${{ secrets.GITHUB_TOKEN }}
+            - uses: some-org/report@v1
+              with:
+                # A step output that is not a minting step's token.
+                version: \${{ steps.app.outputs.app-slug }}
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['13:15 MEDIUM', '16:15 MEDIUM']);
+    for (const r of records) {
+      expect(r.finding.description).toContain("none of its secrets is passed to this action, but they are in the runner's memory");
+      expect(r.finding.description).not.toContain('reaches the action itself');
+    }
+  });
+
   it("says when the job's secrets reach only the runner's memory", () => {
     const records = recordsWith(RULE, yaml`
       on: push
