@@ -1,6 +1,7 @@
 import type { RepositoryModel } from '../model/repository.js';
 import { privilegedTriggers, type Job, type Step, type Workflow } from '../model/workflow.js';
-import { followsUntrustedRuns } from './workflow-run.js';
+import { followedWorkflows, runsOnPullRequests } from './workflow-run.js';
+import { pullRequestCheckouts } from './pr-head.js';
 import { commandName, logicalLines, pipelines, words, type ScriptSpan } from '../shell.js';
 import { substitutionBodies, unquotedExpansions } from './shell-vars.js';
 import { checkedLine, feedingLines, githubScriptChecks, JS_NUMBER, outputLines, outputSources, validatedVariables } from './script-outputs.js';
@@ -1053,7 +1054,9 @@ function scriptUse(step: Step, script: string, directory: RegExp | null, context
   });
   const outputs = kinds.includes('read');
   const kind = USE_ORDER.find((k) => kinds.includes(k)) ?? 'data';
-  const at = consumers[kinds.indexOf(kind)];
+  // The line quoted: of those of that kind, the one that names the download's own directory (a script that reads two
+  // downloads, `aws s3 cp ./a/ ...` then `aws s3 cp ./b/ ...`, is quoted at the command that reads each).
+  const at = (named === null ? undefined : consumers.find((l, i) => kinds[i] === kind && named.test(l.text))) ?? consumers[kinds.indexOf(kind)];
   const fixed = kind === 'comment' && fixedCommentBody(step) && consumers.every((l, i) => kinds[i] !== 'comment' || !/--body-file|\s-F\b/.test(l.text));
   const splits = kind === 'validated' ? undefined : splitCall;
   const detail =
@@ -1270,7 +1273,132 @@ export function downloadContent(download: ForeignDownload, workflow: Workflow, r
   if (choice === 'chosen' && picksOwnWorkflowRuns(download, repository)) return 'base';
   if (choice === 'triggering') {
     if (!workflow.triggers.some((t) => t.name === 'workflow_run')) return 'other';
-    return followsUntrustedRuns(workflow, repository) ? 'outsider' : 'base';
+    return forkArtifactOrigins(workflow, repository).length > 0 ? 'outsider' : 'base';
   }
   return privilegedTriggers(workflow).length > 0 ? 'outsider' : 'other';
+}
+
+/**
+ * How a fork's data can reach the artifacts of a run a `workflow_run` workflow follows, one per followed workflow
+ * that carries it (empty: none does, the artifacts are what collaborators' code produced):
+ *
+ * - `fork`: the followed workflow runs on `pull_request*`, so its run can be a fork's pull request's (or its name
+ *   cannot be resolved here, or is a pattern, and it may be);
+ * - `reupload`, `derived`: it runs on `workflow_run` in turn, and a job of it downloads a fork's artifacts (the run it
+ *   follows, by this same test) and then uploads, the same files (its upload's `path:` overlaps where they landed)
+ *   or files it made after reading them;
+ * - `build`: a job of it checks out the fork's code (the head of the run it follows: pr-head.ts) and then uploads.
+ *
+ * A followed `workflow_run` workflow whose uploads come after no such download or checkout forwards nothing of the
+ * fork's, even when the run it follows is a fork's: its runs are started by `workflow_run` on the default branch.
+ */
+export interface ForkArtifactOrigin {
+  /** The followed workflow, as `workflows:` names it (empty when `workflows:` names none). */
+  name: string;
+  how: 'fork' | 'reupload' | 'derived' | 'build';
+  /** For `reupload`, `derived`, `build`: the job that uploads, and how the followed workflow's own artifacts got the fork's data. */
+  job?: string;
+  upstream?: readonly ForkArtifactOrigin[];
+  /** The download it forwards is of a run the job picks (by branch, pull request or computed id), not the one it follows. */
+  picked?: true;
+}
+
+const originCache = new ScanCache<Workflow, readonly ForkArtifactOrigin[]>();
+/** Workflows whose origins are being computed: a cycle of `workflow_run` workflows adds nothing on its way round. */
+const tracing = new Set<Workflow>();
+
+export function forkArtifactOrigins(workflow: Workflow, repository: RepositoryModel): readonly ForkArtifactOrigin[] {
+  const cached = originCache.get(workflow);
+  if (cached !== undefined) return cached;
+  if (tracing.has(workflow) || tracing.size > MAX_ORIGIN_HOPS) return [];
+  tracing.add(workflow);
+  let found: ForkArtifactOrigin[];
+  try {
+    found = readOrigins(workflow, repository);
+  } finally {
+    tracing.delete(workflow);
+  }
+  // Only a complete answer is kept: one computed inside a cycle may have skipped the workflow being traced.
+  if (tracing.size === 0) originCache.set(workflow, found);
+  return found;
+}
+
+const MAX_ORIGIN_HOPS = 8;
+
+function readOrigins(workflow: Workflow, repository: RepositoryModel): ForkArtifactOrigin[] {
+  const found: ForkArtifactOrigin[] = [];
+  for (const { name, upstream, unknown } of followedWorkflows(workflow, repository) ?? []) {
+    if (unknown || upstream.some(runsOnPullRequests)) {
+      found.push({ name, how: 'fork' });
+      continue;
+    }
+    for (const w of upstream) {
+      if (!w.triggers.some((t) => t.name === 'workflow_run')) continue;
+      const forwarded = forwardsForkData(w, repository);
+      if (forwarded !== null) {
+        found.push({ name, ...forwarded });
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+/** The first job of a `workflow_run` workflow that uploads artifacts after it downloads a fork's artifacts or checks out its code. */
+function forwardsForkData(workflow: Workflow, repository: RepositoryModel): Omit<ForkArtifactOrigin, 'name'> | null {
+  for (const job of workflow.jobs) {
+    const uploads = job.steps.filter(uploadsArtifact);
+    if (uploads.length === 0) continue;
+    for (const d of foreignDownloads(job)) {
+      const after = uploads.filter((u) => u.index > d.step.index);
+      if (after.length === 0 || downloadContent(d, workflow, repository) !== 'outsider') continue;
+      const triggering = runChoice(d) === 'triggering';
+      return { how: after.some((u) => uploadOverlaps(u, d)) ? 'reupload' : 'derived', job: job.id, upstream: triggering ? forkArtifactOrigins(workflow, repository) : [], ...(triggering ? {} : { picked: true }) };
+    }
+    const checkout = pullRequestCheckouts(job, repository).find((c) => c.hiddenBy === undefined && uploads.some((u) => u.index > c.step.index));
+    if (checkout !== undefined) return { how: 'build', job: job.id, upstream: forkArtifactOrigins(workflow, repository) };
+  }
+  return null;
+}
+
+/** `actions/upload-artifact` (and its `merge` sub-action) or `actions/upload-pages-artifact`. */
+function uploadsArtifact(step: Step): boolean {
+  const ref = step.usesRef;
+  return ref?.kind === 'repository' && (ref.slug === 'actions/upload-artifact' || ref.slug === 'actions/upload-pages-artifact');
+}
+
+/** True when an upload's `path:` takes files from where a download landed (the workspace itself: any relative path). */
+function uploadOverlaps(upload: Step, download: ForeignDownload): boolean {
+  const norm = (p: string) => p.trim().replace(/^["']|["']$/g, '').replace(/^\.\//, '').replace(/\/+$/, '');
+  const dest = norm(download.destination ?? '');
+  const paths = (getText(upload.with, 'path') ?? '').split('\n').map(norm).filter((p) => p !== '' && !p.startsWith('!'));
+  if (dest === '' || dest === '.') return paths.some((p) => !ISOLATED.test(p) && !p.startsWith('/') && !p.startsWith('~'));
+  return paths.some((p) => p === dest || p.startsWith(`${dest}/`) || dest.startsWith(`${p}/`));
+}
+
+/**
+ * The words for who chooses the files of a followed run's artifacts (`forkArtifactOrigins`): `the run of \`build\`
+ * can come from a fork's pull request`; for a chain, what the followed workflow does with the fork's data: `the run
+ * of \`deploy\` re-uploads (job \`changes\`) the artifacts of the run it follows, and the run of \`build\` can come
+ * from a fork's pull request`. Null when no origin is known (the caller's own words apply).
+ */
+export function forkOriginText(origins: readonly ForkArtifactOrigin[]): string | null {
+  if (origins.length === 0) return null;
+  const direct = origins.filter((o) => o.how === 'fork');
+  const parts: string[] = [];
+  const named = direct.filter((o) => o.name !== '').map((o) => `\`${o.name}\``);
+  if (direct.length > 0) parts.push(`${named.length > 0 ? `the run of ${named.join(', ')}` : 'the run'} can come from a fork's pull request`);
+  for (const o of origins) {
+    if (o.how === 'fork') continue;
+    const does =
+      o.how === 'reupload'
+        ? `re-uploads (job \`${o.job ?? ''}\`) the artifacts of ${o.picked === true ? 'a run it picks' : 'the run it follows'}`
+        : o.how === 'derived'
+          ? `uploads (job \`${o.job ?? ''}\`) files it makes after downloading the artifacts of ${o.picked === true ? 'a run it picks' : 'the run it follows'}`
+          : `builds the fork's code (job \`${o.job ?? ''}\` checks out the head of the run it follows) and uploads the result`;
+    const inner = forkOriginText(o.upstream ?? []);
+    // Its runs are started by `workflow_run`, never by a fork: say where the fork's data comes from.
+    parts.push(`the run of \`${o.name}\` ${does}${inner === null ? ', which a fork\'s pull request can start' : `, and ${inner}`}`);
+  }
+  return parts.join(', or ');
 }

@@ -1,24 +1,31 @@
 import { nothingWorthText } from '../analysis/run-model/holdings.js';
 import { downloadEffect, downloadSeverity, isolatedEffect } from '../analysis/artifact-effects.js';
-import { downloadContent, foreignDownloads, runChoice, type ArtifactUse, type ForeignDownload } from '../analysis/artifacts.js';
+import { downloadContent, foreignDownloads, forkArtifactOrigins, forkOriginText, runChoice, type ArtifactUse, type ForeignDownload } from '../analysis/artifacts.js';
 import { describeStep } from '../analysis/describe.js';
 import { holdingFacts, reachFacts, runFact } from '../analysis/run-model/facts.js';
 import { describeClaim, jobClaim, whoText, type JobRun, type Reach, type RunModel, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
 import type { Job } from '../model/workflow.js';
+import type { RepositoryModel } from '../model/repository.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import type { Severity } from '../types.js';
 import { asList, get, scalarText } from '../yaml/model.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 import { flatMap } from '../model/arrays.js';
 
-/** `the run of \`CI\`` for a workflow_run's triggering run, else `a run`. */
-function whoseRun(job: Job): string {
+/**
+ * Who chooses the files of a workflow_run's triggering run (artifacts.ts `forkOriginText`): `the run of \`CI\` can
+ * come from a fork's pull request`, or, when the followed workflow itself runs on `workflow_run`, how it forwards
+ * the fork's data (it re-uploads the artifacts of the run it follows, or builds the fork's code and uploads that).
+ */
+function whoseRun(job: Job, repository: RepositoryModel): string {
+  const known = forkOriginText(forkArtifactOrigins(job.workflow, repository));
+  if (known !== null) return known;
   const trigger = job.workflow.triggers.find((t) => t.name === 'workflow_run');
   const upstream = flatMap(asList(get(trigger?.config, 'workflows')), (n) => {
     const name = scalarText(n);
     return name === null ? [] : [`\`${name}\``];
   });
-  return upstream.length > 0 ? `the run of ${upstream.join(', ')}` : 'the run';
+  return `${upstream.length > 0 ? `the run of ${upstream.join(', ')}` : 'the run'} can come from a fork's pull request`;
 }
 
 /**
@@ -160,7 +167,7 @@ function report(context: WorkflowRuleContext, job: Job, r: Report): void {
   const { download, reach, run } = r;
   const where = download.isolated ? `\`${download.destination ?? ''}\`, outside the workspace` : download.destination === null ? 'the workspace' : `\`${download.destination}\`, inside the workspace`;
   const claim = jobClaim(run, reach, r.executes);
-  const who = runChoice(download) === 'triggering' ? `${whoseRun(job)} can come from a fork's pull request` : "the job picks the run (by branch, pull request or a computed id), and a fork's pull request run can be the one picked";
+  const who = runChoice(download) === 'triggering' ? whoseRun(job, context.repository) : "the job picks the run (by branch, pull request or a computed id), and a fork's pull request run can be the one picked";
   context.report({
     node: download.node,
     ...(download.scriptOffset !== undefined && download.step.run !== undefined ? { offset: valueOffsetToSource(job.workflow.file, download.step.run, download.scriptOffset) } : {}),

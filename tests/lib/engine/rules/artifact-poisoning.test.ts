@@ -377,11 +377,133 @@ ${later}
     const ci = { path: '.github/workflows/ci.yml', text: 'name: CI\non:\n  workflow_run:\n    workflows: [Build]\n    types: [completed]\njobs: {}\n' };
     const build = (trigger: string) => ({ path: '.github/workflows/build.yml', text: `name: Build\non: ${trigger}\njobs: {}\n` });
     const follow = { path: '.github/workflows/follow.yml', text: workflow };
-    expect(scanWith(RULE, [follow, ci, build('[push, schedule, workflow_dispatch]')])).toEqual([]);
-    expect(scanWith(RULE, [follow, ci, build('[push, pull_request]')])).toHaveLength(1);
+    // CI re-uploads the artifacts of the Build run it follows.
+    const forwarding = { ...ci, text: ci.text.replace('jobs: {}\n', yaml`
+      jobs:
+        relay:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                run-id: \${{ github.event.workflow_run.id }}
+                path: dist
+            - uses: actions/upload-artifact@v4
+              with:
+                path: dist/
+    `) };
+    const followed = (files: { path: string; text: string }[]) => scanWith(RULE, files).filter((f) => f.file.endsWith('follow.yml'));
+    expect(followed([follow, forwarding, build('[push, schedule, workflow_dispatch]')])).toEqual([]);
+    expect(followed([follow, forwarding, build('[push, pull_request]')])).toHaveLength(1);
     // A cycle of followers that nothing outside starts is no fork's run either.
     const loop = { path: '.github/workflows/build.yml', text: 'name: Build\non:\n  workflow_run:\n    workflows: [CI]\njobs: {}\n' };
     expect(scanWith(RULE, [follow, ci, loop])).toEqual([]);
+  });
+
+  it("says how a followed workflow_run workflow forwards the fork's data, and ignores one whose uploads carry none of it", () => {
+    const follow = { path: '.github/workflows/follow.yml', text: ON.replace('[CI]', '[Relay]') + yaml`
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                run-id: \${{ github.event.workflow_run.id }}
+            - run: make
+    ` };
+    const build = { path: '.github/workflows/build.yml', text: 'name: Build\non: pull_request\njobs: {}\n' };
+    const relay = (jobs: string) => ({ path: '.github/workflows/relay.yml', text: `name: Relay\non:\n  workflow_run:\n    workflows: [Build]\n    types: [completed]\n${jobs}` });
+    // Re-uploads the artifacts of the fork's run of Build.
+    const followed = (files: { path: string; text: string }[]) => scanWith(RULE, files).filter((f) => f.file.endsWith('follow.yml'));
+    const reupload = followed([follow, build, relay(yaml`
+      jobs:
+        relay:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                run-id: \${{ github.event.workflow_run.id }}
+                path: out
+            - uses: actions/upload-artifact@v4
+              with:
+                path: out
+    `)]);
+    expect(positions(reupload)).toEqual(['9:15 HIGH']);
+    expect(reupload[0]?.description).toContain("the run of `Relay` re-uploads (job `relay`) the artifacts of the run it follows, and the run of `Build` can come from a fork's pull request, which then chooses those files");
+    expect(reupload[0]?.description).not.toContain("the run of `Relay` can come from a fork's pull request");
+    // Builds the head of the fork's run of Build and uploads the result.
+    const built = followed([follow, build, relay(yaml`
+      jobs:
+        package:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ github.event.workflow_run.head_sha }}
+            - run: make dist
+            - uses: actions/upload-artifact@v4
+              with:
+                path: dist
+    `)]);
+    expect(positions(built)).toEqual(['9:15 HIGH']);
+    expect(built[0]?.description).toContain("the run of `Relay` builds the fork's code (job `package` checks out the head of the run it follows) and uploads the result, and the run of `Build` can come from a fork's pull request");
+    // Uploads only what it made from the default branch: nothing of the fork's reaches its artifacts.
+    expect(followed([follow, build, relay(yaml`
+      jobs:
+        report:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+            - run: make report
+            - uses: actions/upload-artifact@v4
+              with:
+                path: report
+    `)])).toEqual([]);
+    // Downloads the fork's artifacts, but uploads in another job, before it or without it.
+    expect(followed([follow, build, relay(yaml`
+      jobs:
+        first:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/upload-artifact@v4
+              with:
+                path: out
+            - uses: actions/download-artifact@v4
+              with:
+                run-id: \${{ github.event.workflow_run.id }}
+                path: out
+            - run: cat out/summary.txt
+    `)])).toEqual([]);
+  });
+
+  it("quotes, for each of two downloads a script reads, the command that reads that download's directory", () => {
+    const findings = scanWith(RULE, ON + yaml`
+      jobs:
+        deploy:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                name: json
+                path: site/lib/json
+                run-id: \${{ github.event.workflow_run.id }}
+            - uses: actions/download-artifact@v4
+              with:
+                name: templates
+                path: site/lib/templates
+                run-id: \${{ github.event.workflow_run.id }}
+            - name: sync
+              run: |
+                version=$(jq -r .version site/lib/json/version.json)
+                aws s3 cp ./site/lib/json/ s3://bucket/$version/ --recursive
+                aws s3 cp ./site/lib/templates/ s3://bucket/$version/templates/ --recursive
+              env:
+                AWS_SECRET_ACCESS_KEY: \${{ secrets.AWS_KEY }}
+    `);
+    expect(findings.map((f) => f.line)).toEqual([9, 14]);
+    expect(findings[0]?.description).toContain('`aws s3 cp ./site/lib/json/ s3://bucket/$version/ --recursive`');
+    expect(findings[0]?.description).not.toContain('site/lib/templates/ s3');
+    expect(findings[1]?.description).toContain('`aws s3 cp ./site/lib/templates/ s3://bucket/$version/templates/ --recursive`');
+    expect(findings[1]?.description).not.toContain('site/lib/json/ s3');
   });
 
   it('does not claim that nothing reads the files when a step reads them into a variable', () => {
