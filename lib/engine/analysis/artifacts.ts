@@ -1299,6 +1299,10 @@ export interface ForkArtifactOrigin {
   /** For `reupload`, `derived`, `build`: the job that uploads, and how the followed workflow's own artifacts got the fork's data. */
   job?: string;
   upstream?: readonly ForkArtifactOrigin[];
+  /** For `build`: how the job checks out the fork's code (`actions/checkout with \`ref: ...\``). */
+  checkout?: string;
+  /** For `reupload`, `derived`, `build`: the names of the artifacts that job uploads after reading the fork's data. */
+  artifacts?: readonly string[];
   /** The download it forwards is of a run the job picks (by branch, pull request or computed id), not the one it follows. */
   picked?: true;
 }
@@ -1335,8 +1339,8 @@ function readOrigins(workflow: Workflow, repository: RepositoryModel): ForkArtif
     for (const w of upstream) {
       if (!w.triggers.some((t) => t.name === 'workflow_run')) continue;
       const forwarded = forwardsForkData(w, repository);
-      if (forwarded !== null) {
-        found.push({ name, ...forwarded });
+      if (forwarded.length > 0) {
+        for (const f of forwarded) found.push({ name, ...f });
         break;
       }
     }
@@ -1344,21 +1348,27 @@ function readOrigins(workflow: Workflow, repository: RepositoryModel): ForkArtif
   return found;
 }
 
-/** The first job of a `workflow_run` workflow that uploads artifacts after it downloads a fork's artifacts or checks out its code. */
-function forwardsForkData(workflow: Workflow, repository: RepositoryModel): Omit<ForkArtifactOrigin, 'name'> | null {
+/**
+ * The jobs of a `workflow_run` workflow that upload artifacts after they download a fork's artifacts or check out its
+ * code, each with the names its uploads give (`name:`, `artifact` by default; `github-pages` for a pages upload).
+ */
+function forwardsForkData(workflow: Workflow, repository: RepositoryModel): Omit<ForkArtifactOrigin, 'name'>[] {
+  const found: Omit<ForkArtifactOrigin, 'name'>[] = [];
   for (const job of workflow.jobs) {
     const uploads = job.steps.filter(uploadsArtifact);
     if (uploads.length === 0) continue;
-    for (const d of foreignDownloads(job)) {
+    const named = (after: readonly Step[]) => after.map((u) => getText(u.with, 'name') ?? (u.usesRef?.kind === 'repository' && u.usesRef.slug === 'actions/upload-pages-artifact' ? 'github-pages' : 'artifact'));
+    const d = foreignDownloads(job).find((x) => uploads.some((u) => u.index > x.step.index) && downloadContent(x, workflow, repository) === 'outsider');
+    if (d !== undefined) {
       const after = uploads.filter((u) => u.index > d.step.index);
-      if (after.length === 0 || downloadContent(d, workflow, repository) !== 'outsider') continue;
       const triggering = runChoice(d) === 'triggering';
-      return { how: after.some((u) => uploadOverlaps(u, d)) ? 'reupload' : 'derived', job: job.id, upstream: triggering ? forkArtifactOrigins(workflow, repository) : [], ...(triggering ? {} : { picked: true }) };
+      found.push({ how: after.some((u) => uploadOverlaps(u, d)) ? 'reupload' : 'derived', job: job.id, artifacts: named(after), upstream: triggering ? forkArtifactOrigins(workflow, repository) : [], ...(triggering ? {} : { picked: true }) });
+      continue;
     }
     const checkout = pullRequestCheckouts(job, repository).find((c) => c.hiddenBy === undefined && uploads.some((u) => u.index > c.step.index));
-    if (checkout !== undefined) return { how: 'build', job: job.id, upstream: forkArtifactOrigins(workflow, repository) };
+    if (checkout !== undefined) found.push({ how: 'build', job: job.id, checkout: checkout.how, artifacts: named(uploads.filter((u) => u.index > checkout.step.index)), upstream: forkArtifactOrigins(workflow, repository) });
   }
-  return null;
+  return found;
 }
 
 /** `actions/upload-artifact` (and its `merge` sub-action) or `actions/upload-pages-artifact`. */
@@ -1382,8 +1392,16 @@ function uploadOverlaps(upload: Step, download: ForeignDownload): boolean {
  * of \`deploy\` re-uploads (job \`changes\`) the artifacts of the run it follows, and the run of \`build\` can come
  * from a fork's pull request`. Null when no origin is known (the caller's own words apply).
  */
-export function forkOriginText(origins: readonly ForkArtifactOrigin[]): string | null {
-  if (origins.length === 0) return null;
+export function forkOriginText(all: readonly ForkArtifactOrigin[], artifact: string | null = null): string | null {
+  if (all.length === 0) return null;
+  // Of the jobs of one followed workflow that forward the fork's data, the one that uploads the artifact the download
+  // names, else the first.
+  const origins = all.filter((o, i) => {
+    if (o.how === 'fork') return true;
+    const same = all.filter((x) => x.how !== 'fork' && x.name === o.name);
+    const match = same.find((x) => artifact !== null && (x.artifacts ?? []).includes(artifact)) ?? same[0];
+    return match === o || (match === undefined && i === all.indexOf(o));
+  });
   const direct = origins.filter((o) => o.how === 'fork');
   const parts: string[] = [];
   const named = direct.filter((o) => o.name !== '').map((o) => `\`${o.name}\``);
@@ -1395,7 +1413,7 @@ export function forkOriginText(origins: readonly ForkArtifactOrigin[]): string |
         ? `re-uploads (job \`${o.job ?? ''}\`) the artifacts of ${o.picked === true ? 'a run it picks' : 'the run it follows'}`
         : o.how === 'derived'
           ? `uploads (job \`${o.job ?? ''}\`) files it makes after downloading the artifacts of ${o.picked === true ? 'a run it picks' : 'the run it follows'}`
-          : `builds the fork's code (job \`${o.job ?? ''}\` checks out the head of the run it follows) and uploads the result`;
+          : `builds the fork's code (job \`${o.job ?? ''}\` checks it out: ${o.checkout ?? 'a pull request checkout'}) and uploads the result`;
     const inner = forkOriginText(o.upstream ?? []);
     // Its runs are started by `workflow_run`, never by a fork: say where the fork's data comes from.
     parts.push(`the run of \`${o.name}\` ${does}${inner === null ? ', which a fork\'s pull request can start' : `, and ${inner}`}`);

@@ -8,7 +8,7 @@ import type { Job } from '../model/workflow.js';
 import type { RepositoryModel } from '../model/repository.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import type { Severity } from '../types.js';
-import { asList, get, scalarText } from '../yaml/model.js';
+import { asList, get, getText, scalarText } from '../yaml/model.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 import { flatMap } from '../model/arrays.js';
 
@@ -17,8 +17,10 @@ import { flatMap } from '../model/arrays.js';
  * come from a fork's pull request`, or, when the followed workflow itself runs on `workflow_run`, how it forwards
  * the fork's data (it re-uploads the artifacts of the run it follows, or builds the fork's code and uploads that).
  */
-function whoseRun(job: Job, repository: RepositoryModel): string {
-  const known = forkOriginText(forkArtifactOrigins(job.workflow, repository));
+function whoseRun(job: Job, repository: RepositoryModel, download: ForeignDownload): string {
+  // The artifact the download names (`name:`), to name the job of a forwarding workflow that uploads it.
+  const artifact = download.step.usesRef?.kind === 'repository' && download.step.usesRef.slug === 'actions/download-artifact' ? getText(download.step.with, 'name') : null;
+  const known = forkOriginText(forkArtifactOrigins(job.workflow, repository), artifact);
   if (known !== null) return known;
   const trigger = job.workflow.triggers.find((t) => t.name === 'workflow_run');
   const upstream = flatMap(asList(get(trigger?.config, 'workflows')), (n) => {
@@ -167,7 +169,7 @@ function report(context: WorkflowRuleContext, job: Job, r: Report): void {
   const { download, reach, run } = r;
   const where = download.isolated ? `\`${download.destination ?? ''}\`, outside the workspace` : download.destination === null ? 'the workspace' : `\`${download.destination}\`, inside the workspace`;
   const claim = jobClaim(run, reach, r.executes);
-  const who = runChoice(download) === 'triggering' ? whoseRun(job, context.repository) : "the job picks the run (by branch, pull request or a computed id), and a fork's pull request run can be the one picked";
+  const who = runChoice(download) === 'triggering' ? whoseRun(job, context.repository, download) : "the job picks the run (by branch, pull request or a computed id), and a fork's pull request run can be the one picked";
   context.report({
     node: download.node,
     ...(download.scriptOffset !== undefined && download.step.run !== undefined ? { offset: valueOffsetToSource(job.workflow.file, download.step.run, download.scriptOffset) } : {}),

@@ -17,18 +17,38 @@ import { flatMap } from '../model/arrays.js';
 /** At most this many writers are named in a finding's facts (`writer:<file>#<job>`). */
 const MAX_WRITER_FACTS = 8;
 
-/** A step of a job as it runs: the cache step itself when it is the job's, else `step X of composite action ...` called by the job's step. */
-function stepText(called: CalledStep): string {
+/**
+ * A step of a job as it runs: the cache step itself when it is the job's, else `step X of composite action ...` called
+ * by the job's step. A step of an action that action calls in turn (a composite inside a composite) is named in its
+ * own file, which its number counts: `which calls \`.github/actions/b/action.yml\`, whose step 1 (line 12)`.
+ */
+function stepText(called: CalledStep, runs: WorkflowRuleContext['runs']): string {
   if (called.step === called.caller) return describeStep(called.step);
   // A local action by its path, or the repository's own action named by its full name (`owner/repo/path@ref`).
   const ref = called.caller.usesRef;
   const named = ref?.kind === 'local' ? `local action \`${ref.path}\`` : `the repository's own action \`${String(called.caller.uses?.value ?? '')}\``;
-  return `${describeStep(called.caller)} (${named}, whose step ${called.step.name !== null ? `\`${called.step.name}\`` : called.step.index + 1}`;
+  const label = called.step.name !== null ? `\`${called.step.name}\`` : called.step.index + 1;
+  const file = called.step.owner.file;
+  if (runs.repository.ownAction(called.caller) === called.step.owner) return `${describeStep(called.caller)} (${named}, whose step ${label}`;
+  return `${describeStep(called.caller)} (${named}, which calls \`${file.path}\`, whose step ${label} (line ${file.position(called.step.node.start).line})`;
 }
 
 /** `step X of job Y` or `step X of job Y (local action ./a, whose step Z ...)` followed by the verb: closes the parenthesis. */
-function subject(called: CalledStep, verb: string): string {
-  return called.step === called.caller ? `${stepText(called)} ${verb}` : `${stepText(called)} ${verb})`;
+function subject(called: CalledStep, verb: string, runs: WorkflowRuleContext['runs']): string {
+  return called.step === called.caller ? `${stepText(called, runs)} ${verb}` : `${stepText(called, runs)} ${verb})`;
+}
+
+/**
+ * The writers in the order a finding names them: first the jobs that run the very cache step restored (an outsider's
+ * code in a job that calls the same composite action saves the entries the restore reads), then jobs with a cache step
+ * of their own, then the rest (code that runs in any job of the scope can still write entries); otherwise as found.
+ */
+function preferred(writers: readonly CacheWriter[], called: CalledStep, runs: WorkflowRuleContext['runs']): CacheWriter[] {
+  const rank = (w: CacheWriter): number => {
+    const steps = runs.job(w.job).steps;
+    return steps.some((c) => c.step === called.step) ? 0 : steps.some((c) => cacheStep(c.step) !== null) ? 1 : 2;
+  };
+  return writers.map((w) => ({ w, r: rank(w) })).sort((a, b) => a.r - b.r).map((x) => x.w);
 }
 
 /**
@@ -96,13 +116,13 @@ export default defineWorkflowRule({
               const secret = laterSecret(job, caller.index);
               const theirs = writersFor(writers(), use, job, runs).filter((w) => w.job !== job);
               if (secret !== null && theirs.length > 0) {
-                const writer = theirs[0] as CacheWriter;
+                const writer = preferred(theirs, called, runs)[0] as CacheWriter;
                 const already = redundant(context, caller, runs.stepReach(caller).level);
                 context.report({
                   node,
                   job,
                   severity: writer.gate === null && already === null ? 'MEDIUM' : 'LOW',
-                  message: `${subject(called, `restores a cache (${use.how})`)} in a \`workflow_run\` job that follows runs a pull request can start, and ${secret.step === caller ? 'the same step' : describeStep(secret.step)} then uses \`secrets.${secret.name}\`; ${writer.text}${writer.gate === null ? '' : ` ${writer.gate}`}, so an entry an outsider plants in the default branch's cache scope runs with that secret${already !== null ? alreadyText(already) : writer.gate === null ? '' : " (LOW: it takes a maintainer's approval first)"}.`,
+                  message: `${subject(called, `restores a cache (${use.how})`, runs)} in a \`workflow_run\` job that follows runs a pull request can start, and ${secret.step === caller ? 'the same step' : describeStep(secret.step)} then uses \`secrets.${secret.name}\`; ${writer.text}${writer.gate === null ? '' : ` ${writer.gate}`}, so an entry an outsider plants in the default branch's cache scope runs with that secret${already !== null ? alreadyText(already) : writer.gate === null ? '' : writer.act === undefined ? " (LOW: it takes a maintainer's approval first if that environment requires reviewers)" : " (LOW: it takes a maintainer's approval first)"}.`,
                   facts: [...runFact(runs, caller), ...writerFacts(theirs.filter((w) => w.gate === null))],
                 });
                 continue;
@@ -123,7 +143,7 @@ export default defineWorkflowRule({
             node,
             job,
             severity: open && already === null ? 'MEDIUM' : 'LOW',
-            message: `${subject(called, `saves a cache (${use.how})`)} under \`pull_request_target\`, in the base branch's cache scope, and ${controlled}; runs on the default branch, releases included, restore it${already !== null ? alreadyText(already) : open ? '' : ` (LOW: ${reach.gates.join(' / ') || 'an approval'} comes first)`}.`,
+            message: `${subject(called, `saves a cache (${use.how})`, runs)} under \`pull_request_target\`, in the base branch's cache scope, and ${controlled}; runs on the default branch, releases included, restore it${already !== null ? alreadyText(already) : open ? '' : ` (LOW: ${reach.gates.join(' / ') || 'an approval'} comes first)`}.`,
             facts: runFact(runs, caller),
           });
         }
@@ -191,8 +211,9 @@ function reportRelease(context: WorkflowRuleContext, job: Job, called: CalledSte
     publishingJob === job
       ? `job \`${job.id}\` publishes (${publisher.publishing.evidence}, ${describeStep(publisher.caller)}) on the same runs`
       : `job \`${job.id}\` feeds a publishing job (${publisher.publishing.evidence} in \`${publishingJob.id}\`)`;
-  const open = writers.filter((w) => w.gate === null);
-  const gated = writers.find((w) => w.gate !== null);
+  const ranked = preferred(writers, called, context.runs);
+  const open = ranked.filter((w) => w.gate === null);
+  const gated = ranked.find((w) => w.gate !== null);
   const first = open[0];
   const same = first?.save !== undefined ? ` (the same cache: ${first.save.how})` : '';
   let severity: 'HIGH' | 'MEDIUM' | 'LOW';
@@ -225,7 +246,7 @@ function reportRelease(context: WorkflowRuleContext, job: Job, called: CalledSte
     node,
     job,
     severity,
-    message: `${subject(called, `restores a cache (${use.how})`)} and ${why}; cache entries written by runs in the default branch's cache scope end up in what it ships${tail}`,
-    facts: ['holds:publish', ...runFact(context.runs, called.caller), ...writerFacts(open)],
+    message: `${subject(called, `restores a cache (${use.how})`, context.runs)} and ${why}; cache entries written by runs in the default branch's cache scope end up in what it ships${tail}`,
+    facts: ['holds:publish', ...runFact(context.runs, called.caller), ...writerFacts(writers.filter((w) => w.gate === null))],
   });
 }

@@ -1,5 +1,5 @@
 import { holdingFacts, runFact } from '../analysis/run-model/facts.js';
-import { callSecrets, holdsMinor, holdsNothing, holdsSecrets, minorLead, minorNames, NO_MINOR_SECRETS, nothingWorthText, stepMinor, stepSecrets } from '../analysis/run-model/holdings.js';
+import { VALUABLE_SCOPES, callSecrets, holdsMinor, holdsNothing, holdsSecrets, minorLead, minorNames, NO_MINOR_SECRETS, nothingWorthText, stepMinor, stepSecrets } from '../analysis/run-model/holdings.js';
 import { UPLOAD_TOKEN_SERVICES } from '../analysis/secrets.js';
 import { handedTokens, type MintedToken } from '../analysis/run-model/handed.js';
 import { publishesForReal, publishingSteps } from '../analysis/publishing.js';
@@ -109,15 +109,16 @@ function exposure(run: JobRun, job: Job, step: Step | null): { text: string; fac
 }
 
 /**
- * The job's own token in words, when it may write: `the job's token (\`contents: write\`, \`packages: write\`)`, for a
- * `write-all` token `the job's \`write-all\` token`; for the repository's default `the job's token (the repository's
- * default permissions)`. Nothing for a read-only token, which hands over nothing.
+ * The job's own token in words, when its write scopes hand over code, releases or packages (holdings.ts
+ * `VALUABLE_SCOPES`): `the job's token (\`contents: write\`, \`issues: write\`)`, for a `write-all` token `the job's
+ * \`write-all\` token`. Nothing for a token that writes only issues, pull requests, statuses ... (the description
+ * already says the job holds no scope worth taking) or for the repository's default token (named as held, and,
+ * when a step writes with it, said to reach the action by the default-token sentence).
  */
 function jobTokenWords(run: JobRun): string[] {
   const token = run.holdings.token;
   if (token.kind === 'all') return ["the job's `write-all` token"];
-  if (token.kind === 'default') return ["the job's token (the repository's default permissions)"];
-  if (token.writes.length === 0) return [];
+  if (token.kind === 'default' || !token.writes.some((s) => VALUABLE_SCOPES.has(s) && s !== 'id-token')) return [];
   return [`the job's token (${token.writes.map((s) => `\`${s}: write\``).join(', ')})`];
 }
 

@@ -445,7 +445,7 @@ ${later}
                 path: dist
     `)]);
     expect(positions(built)).toEqual(['9:15 HIGH']);
-    expect(built[0]?.description).toContain("the run of `Relay` builds the fork's code (job `package` checks out the head of the run it follows) and uploads the result, and the run of `Build` can come from a fork's pull request");
+    expect(built[0]?.description).toContain("the run of `Relay` builds the fork's code (job `package` checks it out: `ref: ${{ github.event.workflow_run.head_sha }}`) and uploads the result, and the run of `Build` can come from a fork's pull request");
     // Uploads only what it made from the default branch: nothing of the fork's reaches its artifacts.
     expect(followed([follow, build, relay(yaml`
       jobs:

@@ -1209,6 +1209,9 @@ describe(`${RULE}: a label-approved pull_request_target job writing the cache a 
     const files = [action, preview('labeled', "github.event.label.name == 'safe to test'", 'refs/pull/${{ github.event.number }}/head'), publish];
     const release = scanWith(RULE, files).filter((f) => f.file === publish.path);
     expect(release.map((f) => f.severity)).toEqual(['MEDIUM']);
+    // An approval that the code can outrun, not an environment that may be open: the wording says what it takes.
+    expect(release[0]?.description).toContain("so an outsider can write those entries by pushing after a maintainer's approval");
+    expect(release[0]?.description).not.toContain("environment's reviewers");
     expect(findCombinations(scanRepository(files, {}).records, () => true).map((c) => c.id)).not.toContain('cache-poisoning-release');
   });
 });
@@ -1494,5 +1497,86 @@ ${steps.split('\n').map((l) => `          ${l}`).join('\n')}
       ['dist', '- run: goreleaser release --clean\n  if: github.event_name == \'push\'\n- run: gh release upload "$GITHUB_REF_NAME" dist/*.tar.gz'],
       ['build', '- run: goreleaser release --clean'],
     ]) expect(positions(scanWith(RULE, release(paths as string, steps as string))), `${paths} ${steps}`).toEqual(['10:15 LOW']);
+  });
+});
+
+describe(`${RULE}: which restore and which writer the description names`, () => {
+  const deps = { path: '.github/actions/deps/action.yml', text: yaml`
+    name: deps
+    runs:
+      using: composite
+      steps:
+        - uses: actions/setup-node@v4
+          with:
+            node-version: 20
+        - uses: actions/cache@v4
+          with:
+            path: node_modules
+            key: deps-\${{ hashFiles('package-lock.json') }}
+        - run: npm ci
+          shell: bash
+  ` };
+  const outer = { path: '.github/actions/outer/action.yml', text: yaml`
+    name: outer
+    runs:
+      using: composite
+      steps:
+        - run: echo setting up
+          shell: bash
+        - uses: ./.github/actions/deps
+  ` };
+  const publish = (action: string) => ({ path: '.github/workflows/publish.yml', text: yaml`
+    on:
+      push:
+        tags: ['v*']
+    jobs:
+      publish:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/checkout@v4
+          - uses: ${action}
+          - run: npm publish
+            env:
+              NODE_AUTH_TOKEN: \${{ secrets.NPM_TOKEN }}
+  ` });
+  const writer = (file: string, job: string, steps: string, extra = '') => ({ path: `.github/workflows/${file}`, text: yaml`
+    on: pull_request_target
+    jobs:
+      ${job}:
+        runs-on: ubuntu-latest${extra}
+        steps:
+          - uses: actions/checkout@v4
+            with:
+              ref: \${{ github.event.pull_request.head.sha }}
+          ${steps}
+  ` });
+  const lint = writer('a-lint.yml', 'lint', '- run: npm test');
+  const preview = writer('b-preview.yml', 'preview', '- uses: ./.github/actions/deps\n          - run: npm run build');
+  const release = (files: { path: string; text: string }[]) => scanWith(RULE, files).filter((f) => f.file === '.github/workflows/publish.yml');
+
+  it("counts a nested composite action's step in its own file, and a directly called one's as before", () => {
+    const nested = release([deps, outer, publish('./.github/actions/outer'), lint]);
+    expect(positions(nested)).toEqual(['9:15 HIGH']);
+    expect(nested[0]?.description).toContain('(local action `./.github/actions/outer`, which calls `.github/actions/deps/action.yml`, whose step 2 (line 8) restores a cache');
+    const direct = release([deps, publish('./.github/actions/deps'), lint]);
+    expect(direct[0]?.description).toContain('(local action `./.github/actions/deps`, whose step 2 restores a cache');
+    expect(direct[0]?.description).not.toContain('which calls');
+  });
+
+  it('names the job that runs the outsider\'s code through the same composite action as the writer, before one with no cache step', () => {
+    const both = release([deps, publish('./.github/actions/deps'), lint, preview]);
+    expect(positions(both)).toEqual(['9:15 HIGH']);
+    expect(both[0]?.description).toContain('and `.github/workflows/b-preview.yml` (job `preview`) checks out pull request code');
+    // Without it, the job that runs the outsider's code with no cache step is the writer named.
+    const alone = release([deps, publish('./.github/actions/deps'), lint]);
+    expect(alone[0]?.description).toContain('and `.github/workflows/a-lint.yml` (job `lint`) checks out pull request code');
+  });
+
+  it('keeps the wording conditional when the writer is behind an environment whose reviewers could not be checked', () => {
+    const gated = writer('a-lint.yml', 'lint', '- run: npm test', '\n        environment: pr-tests');
+    const found = release([deps, publish('./.github/actions/deps'), gated]);
+    expect(positions(found)).toEqual(['9:15 MEDIUM']);
+    expect(found[0]?.description).toContain("so an outsider can write those entries unless that environment's reviewers stop the run");
+    expect(found[0]?.description).not.toContain("by pushing after a maintainer's approval");
   });
 });
