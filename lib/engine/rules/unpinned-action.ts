@@ -125,7 +125,8 @@ function jobTokenWords(run: JobRun): string[] {
 /** A minted token in words: `the token that step \`app\` mints (\`actions/create-github-app-token\`, from secrets \`APP_ID\`, \`APP_KEY\`)`. */
 function mintedWords(token: MintedToken): string {
   const from = token.secrets.length === 0 ? '' : `, from ${token.secrets.length === 1 ? 'secret' : 'secrets'} ${names(token.secrets)}`;
-  return `the token that step \`${token.minter.id ?? ''}\` mints (\`${token.action}\`${from})`;
+  const how = token.action !== null ? `\`${token.action}\`` : token.minter.run !== undefined ? 'its script' : `\`${String(token.minter.uses?.value ?? '')}\``;
+  return `the token that step \`${token.minter.id ?? ''}\` mints (${how}${from})`;
 }
 
 function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef, trustedOwners: ReadonlySet<string>, job: Job | null, step: Step | null): void {

@@ -2,8 +2,9 @@
  * The GitHub tokens a step is handed directly, in its own `with:` or environment (its `env:`, and for a job's step
  * its job's and workflow's `env:`, which every step's process gets): the job's own token (`${{ secrets.GITHUB_TOKEN }}`,
  * `${{ github.token }}`), and tokens an earlier step of the job minted (`${{ steps.app.outputs.token }}` of a token
- * minting action such as `actions/create-github-app-token` or `tibdex/github-app-token`), each with the stored
- * secrets it was minted from. Code handed a token can use it as it likes, whatever the step was meant to do with it.
+ * minting action such as `actions/create-github-app-token` or `tibdex/github-app-token`, or of another step given
+ * stored secrets, itself or through the outputs of steps it reads: a script that exchanges an app's key for an
+ * installation token), each with the stored secrets it was minted from. Code handed a token can use it as it likes, whatever the step was meant to do with it.
  */
 import type { Step } from '../../model/workflow.js';
 import { ScanCache } from '../../model/scan-cache.js';
@@ -16,8 +17,8 @@ export interface MintedToken {
   output: string;
   /** The step that mints it. */
   minter: Step;
-  /** The minting action, `owner/repo` (`actions/create-github-app-token`). */
-  action: string;
+  /** The minting action, `owner/repo` (`actions/create-github-app-token`); null for another step given stored secrets (a script). */
+  action: string | null;
   /** The stored secrets the minting step is given (an app's ID and private key), in file order. */
   secrets: readonly string[];
 }
@@ -55,14 +56,25 @@ function readHanded(step: Step): HandedTokens {
       for (const m of text.matchAll(OUTPUT)) {
         const [, id, name] = m;
         const minter = job?.steps.find((s) => s.id === id && s.index < step.index);
-        const ref = minter?.usesRef;
-        if (minter === undefined || ref?.kind !== 'repository' || !TOKEN_MINTER.test(ref.slug) || minted.some((t) => t.minter === minter)) continue;
+        if (minter === undefined || minted.some((t) => t.minter === minter)) continue;
+        const ref = minter.usesRef;
+        const action = ref?.kind === 'repository' && TOKEN_MINTER.test(ref.slug) ? ref.slug : null;
+        // Any other step whose `*token*` output is handed on mints it when it is given stored secrets (a script that
+        // exchanges an app's key for an installation token), itself or through the outputs of earlier steps it reads.
         const secrets = new Set<string>();
-        for (const given of [minter.with, minter.env]) {
-          if (given === undefined) continue;
-          for (const use of secretOccurrences(file, given)) if (isStoredSecretName(use.name)) secrets.add(use.name);
+        const given = (nodes: readonly (YNode | undefined)[]): void => {
+          for (const node of nodes) if (node !== undefined) for (const use of secretOccurrences(file, node)) if (isStoredSecretName(use.name)) secrets.add(use.name);
+        };
+        given(action !== null ? [minter.with, minter.env] : [minter.node]);
+        if (action === null) {
+          const text = file.text.slice(minter.node.start, minter.node.end);
+          for (const read of text.matchAll(/\bsteps\.([\w-]+)\.outputs\b/g)) {
+            const earlier = job?.steps.find((s) => s.id === read[1] && s.index < minter.index);
+            if (earlier !== undefined) given([earlier.node]);
+          }
+          if (secrets.size === 0) continue;
         }
-        minted.push({ output: `steps.${id}.outputs.${name}`, minter, action: ref.slug, secrets: [...secrets] });
+        minted.push({ output: `steps.${id}.outputs.${name}`, minter, action, secrets: [...secrets] });
       }
     }
   }

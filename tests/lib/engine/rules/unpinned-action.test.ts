@@ -367,6 +367,34 @@ describe(`${RULE}: what the job hands the mutable code`, () => {
     expect(records[0]?.facts).toContain('secrets:job');
   });
 
+  it('counts a token a script mints from stored secrets as handed to the action', () => {
+    const records = recordsWith(RULE, yaml`
+      on: push
+      permissions:
+        contents: write
+      jobs:
+        release:
+          runs-on: ubuntu-latest
+          steps:
+            - id: mint
+              run: |
+                TOKEN=$(curl -X POST -H "Authorization: Bearer \${{ secrets.APP_JWT }}" https://api.github.com/app/installations/1/access_tokens | jq -r .token)
+                echo "token=$TOKEN" >> "$GITHUB_OUTPUT"
+            - id: version
+              run: echo "token=v1" >> "$GITHUB_OUTPUT"
+            - uses: some-org/gh-release@v1
+              with:
+                token: \${{ steps.mint.outputs.token }}
+            - uses: some-org/tag@v1
+              with:
+                tag: \${{ steps.version.outputs.token }}
+    `);
+    expect(positions(records.map((r) => r.finding))).toEqual(['14:15 MEDIUM', '17:15 MEDIUM']);
+    expect(records[0]?.finding.description).toContain('the token that step `mint` mints (its script, from secret `APP_JWT`) reaches the action itself');
+    // An output of a step given no secret is no credential.
+    expect(records[1]?.finding.description).not.toContain('mints');
+  });
+
   it('names no handed token when the action gets none, or only a read-only job token', () => {
     const records = recordsWith(RULE, yaml`
       on: push
