@@ -1,7 +1,6 @@
 import type { RepositoryModel } from '../model/repository.js';
 import { privilegedTriggers, type Job, type Step, type Workflow } from '../model/workflow.js';
-import { followedWorkflows, runsOnPullRequests } from './workflow-run.js';
-import { pullRequestCheckouts } from './pr-head.js';
+import { followedWorkflows, runsOnPullRequests, WORKFLOW_RUN_HEAD } from './workflow-run.js';
 import { commandName, logicalLines, pipelines, words, type ScriptSpan } from '../shell.js';
 import { substitutionBodies, unquotedExpansions } from './shell-vars.js';
 import { checkedLine, feedingLines, githubScriptChecks, JS_NUMBER, outputLines, outputSources, validatedVariables } from './script-outputs.js';
@@ -1365,10 +1364,33 @@ function forwardsForkData(workflow: Workflow, repository: RepositoryModel): Omit
       found.push({ how: after.some((u) => uploadOverlaps(u, d)) ? 'reupload' : 'derived', job: job.id, artifacts: named(after), upstream: triggering ? forkArtifactOrigins(workflow, repository) : [], ...(triggering ? {} : { picked: true }) });
       continue;
     }
-    const checkout = pullRequestCheckouts(job, repository).find((c) => c.hiddenBy === undefined && uploads.some((u) => u.index > c.step.index));
-    if (checkout !== undefined) found.push({ how: 'build', job: job.id, checkout: checkout.how, artifacts: named(uploads.filter((u) => u.index > checkout.step.index)), upstream: forkArtifactOrigins(workflow, repository) });
+    const checkout = headCheckout(job);
+    if (checkout !== null && uploads.some((u) => u.index > checkout.step.index)) {
+      found.push({ how: 'build', job: job.id, checkout: checkout.how, artifacts: named(uploads.filter((u) => u.index > checkout.step.index)), upstream: forkArtifactOrigins(workflow, repository) });
+    }
   }
   return found;
+}
+
+/**
+ * A step of a `workflow_run` job that checks out the head of the run it follows (`actions/checkout` with `ref:` or
+ * `repository:` naming `github.event.workflow_run.head_sha` ..., or a script that fetches or checks it out), with
+ * its input as written. Read here rather than from pr-head.ts, whose pull request checkouts depend on what downloads
+ * hold (this module): a checkout a value read from a downloaded file names is not followed through a chain.
+ */
+function headCheckout(job: Job): { step: Step; how: string } | null {
+  for (const step of job.steps) {
+    if (step.usesRef?.kind === 'repository' && step.usesRef.slug === 'actions/checkout') {
+      for (const input of ['ref', 'repository']) {
+        const value = getText(step.with, input);
+        if (value !== null && WORKFLOW_RUN_HEAD.test(value)) return { step, how: `\`${input}: ${oneLine(value.trim())}\`` };
+      }
+    }
+    const script = typeof step.run?.value === 'string' ? step.run.value : '';
+    const line = logicalLines(script).find((l) => /\bgit\s+(?:fetch|checkout|switch|reset)\b|\bgh\s+pr\s+checkout\b/.test(l.text) && WORKFLOW_RUN_HEAD.test(l.text));
+    if (line !== undefined) return { step, how: `\`${oneLine(line.text.trim()).slice(0, 80)}\`` };
+  }
+  return null;
 }
 
 /** `actions/upload-artifact` (and its `merge` sub-action) or `actions/upload-pages-artifact`. */

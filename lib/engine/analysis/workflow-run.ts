@@ -5,6 +5,9 @@ import { asList, get, scalarText } from '../yaml/model.js';
 /** Triggers whose runs may carry code or artifacts an outsider chose (a fork's pull request). */
 const UNTRUSTED_UPSTREAM_TRIGGERS = /^pull_request/;
 
+/** The head of the run a `workflow_run` follows, named in a value: its commit, branch, repository or pull requests. */
+export const WORKFLOW_RUN_HEAD = /\bgithub\.event\.workflow_run\.(?:head_sha|head_branch|head_commit\.id|head_repository\.|pull_requests)/;
+
 /** At most this many `workflow_run` hops are followed upstream; a longer chain is taken as untrusted. */
 const MAX_HOPS = 8;
 
