@@ -180,6 +180,46 @@ function logicalLine(script: string, start: number, end: number): string {
   return script.slice(from, to === -1 ? script.length : to);
 }
 
+/**
+ * Where a script writes to a repository it names: `gh` acting with `--repo` / `-R owner/name`, an API call to
+ * `repos/owner/name/...` that dispatches a workflow or a `repository_dispatch` event or is sent with a write method,
+ * and a push to `github.com/owner/name`.
+ */
+const REPOSITORY_WRITES = [
+  /\bgh\s+(?:pr|issue|release|workflow|label|secret|variable|repo)\s+(?:create|edit|merge|close|reopen|comment|review|run|delete|upload|set|sync|add|lock|unlock|transfer|clone)\b[^\n]*?\s(?:--repo|-R)[\s=]+["']?([\w.-]+\/[\w.-]+)/g,
+  /\bgh\s+(?:pr|issue|release|workflow|label|secret|variable|repo)\s+(?:-R|--repo)[\s=]+["']?([\w.-]+\/[\w.-]+)["']?\s+[^\n]*?\b(?:create|edit|merge|close|comment|run|delete|upload|set)\b/g,
+  /\brepos\/([\w.-]+\/[\w.-]+)\/(?:dispatches|actions\/workflows\/[^\s/]+\/dispatches)\b/g,
+  /(?:-X\s*|--method\s+|--request\s+)(?:POST|PATCH|PUT|DELETE)\b[^\n]*?\brepos\/([\w.-]+\/[\w.-]+?)\//gi,
+  /\brepos\/([\w.-]+\/[\w.-]+?)\/[^\n]*?(?:-X\s*|--method\s+|--request\s+)(?:POST|PATCH|PUT|DELETE)\b/gi,
+  /\bgit\s+push\s+[^\n]*?github\.com[/:]([\w.-]+\/[\w.-]+?)(?:\.git)?(?=[\s"']|$)/g,
+];
+
+/**
+ * The first repository other than this one that a use's steps write to by name (`REPOSITORY_WRITES`; a name with
+ * an expression, or any name when this repository's name is not known, is none), or null. The job's own token
+ * can write only to its repository: a token that writes elsewhere is a stored one with its owner's wider reach.
+ */
+function otherRepositoryWrite(uses: readonly Use[], own: ReadonlySet<string>): string | null {
+  if (own.size === 0) return null;
+  const steps = new Set<Step>();
+  for (const use of uses) {
+    const scope = use.step ?? use.job ?? use.workflow;
+    if (scope !== null) for (const step of stepsOf(scope)) steps.add(step);
+  }
+  for (const step of steps) {
+    const code = codeOf(step);
+    if (code === null || !/\//.test(code)) continue;
+    const text = code.replace(/\\\r?\n/g, ' ');
+    for (const pattern of REPOSITORY_WRITES) {
+      for (const match of text.matchAll(pattern)) {
+        const name = (match[1] ?? '').replace(/\.git$/, '').toLowerCase();
+        if (name !== '' && !own.has(name)) return name;
+      }
+    }
+  }
+  return null;
+}
+
 /** At most this many pieces of someone else's code are named in a description. */
 const NAMED = 3;
 
@@ -472,6 +512,8 @@ export default defineWorkflowRule({
     const report = (name: string, group: Group) => {
       const { occurrence, position, job, file } = group.first;
       const { severity, why } = severityOf(group);
+      const elsewhere = otherRepositoryWrite(group.uses, context.runs.identity.names);
+      const wider = elsewhere === null ? '' : ` It writes to \`${elsewhere}\`, another repository, which the job's own token cannot reach: a stored token with its owner's wider access.`;
       const others = group.lines.slice(1);
       const again = others.length === 0 ? '' : ` (and used again at line${others.length > 1 ? 's' : ''} ${others.slice(0, 10).join(', ')}${others.length > 10 ? ', ...' : ''})`;
       const finding: WorkflowReport = {
@@ -479,7 +521,7 @@ export default defineWorkflowRule({
         file,
         offset: occurrence.offset,
         severity,
-        message: `\`secrets.${name}\`, ${group.byName ? 'by its name a personal access token' : "a stored secret given where a GitHub token goes, so a personal access token or a bot account's (not the job token, and an installation token expires within the hour and is not stored)"}, is ${describe(position)}${again}; unlike the job token it outlives the run and carries its owner's access.${why === '' ? '' : ` ${why}`}`,
+        message: `\`secrets.${name}\`, ${group.byName ? 'by its name a personal access token' : "a stored secret given where a GitHub token goes, so a personal access token or a bot account's (not the job token, and an installation token expires within the hour and is not stored)"}, is ${describe(position)}${again}; unlike the job token it outlives the run and carries its owner's access.${wider}${why === '' ? '' : ` ${why}`}`,
       };
       const holder = job ?? group.job;
       context.report(holder === undefined || holder === null ? finding : { ...finding, job: holder });

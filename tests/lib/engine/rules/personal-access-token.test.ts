@@ -430,3 +430,27 @@ describe('personal-access-token: a secret used as a GitHub token, whatever its n
     `)).toEqual([]);
   });
 });
+
+describe('personal-access-token: a write to another repository', () => {
+  const workflow = (target: string) => yaml`
+    on: push
+    jobs:
+      sync:
+        runs-on: ubuntu-latest
+        steps:
+          - run: gh pr create --fill --repo ${target}
+            env:
+              GH_TOKEN: \${{ secrets.SYNC_TOKEN }}
+  `;
+
+  it('says so when the token writes to a repository other than this one', () => {
+    const [finding] = scanWith(RULE, workflow('acme/other'), { repository: 'acme/tool' });
+    expect(finding?.description).toContain('It writes to `acme/other`, another repository');
+  });
+
+  it('says nothing when it writes to this repository, names it by an expression, or this repository is not known', () => {
+    expect(scanWith(RULE, workflow('acme/tool'), { repository: 'acme/tool' })[0]?.description).not.toContain('another repository');
+    expect(scanWith(RULE, workflow('${{ github.repository }}'), { repository: 'acme/tool' })[0]?.description).not.toContain('another repository');
+    expect(scanWith(RULE, workflow('acme/other'))[0]?.description).not.toContain('another repository');
+  });
+});
