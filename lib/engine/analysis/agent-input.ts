@@ -257,9 +257,9 @@ const FILE_WRITERS = /^(?:echo|printf|cat|tee)(?:\s|$)/;
  * The allowed command through which the agent of `step` writes a file of its choosing, or null: for an agent whose
  * allowed commands are matched as a prefix of the string its shell runs (`AgentAction.prefixCommands`), an
  * allowed `echo`, `printf`, `cat` or `tee` followed by a redirect (`echo "X=y" >> "$GITHUB_ENV"`) is still that
- * command. A steered agent then writes `$GITHUB_ENV` or `$GITHUB_PATH`, where a variable such as `BASH_ENV` or
- * `NODE_OPTIONS`, or a directory put first on `PATH`, runs code of its choosing in the job's later steps (the
- * action's own included), holding what they hold.
+ * command. A steered agent then writes `$GITHUB_ENV` or `$GITHUB_PATH`, where `BASH_ENV`, `LD_PRELOAD` or a
+ * directory put first on `PATH` runs code of its choosing in the job's later steps (the runner refuses only
+ * `NODE_OPTIONS` there), or the downloaded code of an action whose post step runs later, holding what they hold.
  */
 export function agentFileWriter(agent: AgentAction, step: Step): string | null {
   if (agent.prefixCommands === undefined) return null;

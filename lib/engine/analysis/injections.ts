@@ -409,7 +409,7 @@ export function envInjections(step: Step, analyzer: TaintAnalyzer): InjectionHit
     const effect =
       write.target === 'GITHUB_PATH'
         ? 'a directory it names is searched first for every command of the later steps'
-        : 'a newline in it defines any environment variable (`NODE_OPTIONS`, `LD_PRELOAD`, `BASH_ENV` ...) for the later steps of the job';
+        : 'a newline in it defines any environment variable (`LD_PRELOAD`, `BASH_ENV`, `GIT_SSH_COMMAND` ...) for the later steps of the job';
     hits.push({
       node: run,
       offset: valueOffsetToSource(workflow.file, run, write.line.offset),

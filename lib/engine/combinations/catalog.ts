@@ -29,7 +29,7 @@ const ARTIFACT_POISONING = stage(
 const GITHUB_ENV_INJECTION = stage(
   'github-env-injection',
   'Untrusted data written to GITHUB_ENV',
-  'A privileged workflow writes attacker-controlled or artifact data to `$GITHUB_ENV` or `$GITHUB_PATH`; a crafted value sets variables such as `LD_PRELOAD`, `NODE_OPTIONS` or `PATH` for every later step of the job.',
+  'A privileged workflow writes attacker-controlled or artifact data to `$GITHUB_ENV` or `$GITHUB_PATH`; a crafted value sets variables such as `LD_PRELOAD`, `BASH_ENV` or `PATH` for every later step of the job.',
 );
 const DANGEROUS_TRIGGER = stage(
   'dangerous-trigger',
@@ -592,7 +592,7 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
       },
     ],
     impact:
-      'Environment variables the attacker chooses (`LD_PRELOAD`, `NODE_OPTIONS`, `PATH` entries) run their code in every later step of the job, with its token and secrets.',
+      'Environment variables the attacker chooses (`LD_PRELOAD`, `BASH_ENV`, `PATH` entries) run their code in every later step of the job, with its token and secrets.',
     impact_title: "Attacker code runs with the job's token and secrets",
     stages: [GITHUB_ENV_INJECTION, ...PERMISSION_STAGES.slice(0, 2), SECRETS_INHERIT, OVERPROVISIONED_SECRETS],
   },

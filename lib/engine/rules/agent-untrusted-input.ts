@@ -149,7 +149,7 @@ export default defineWorkflowRule({
             const tools = restricted
               ? ' (its tools are restricted to an allowlist, which limits what an injected prompt can make it do)'
               : writer !== null
-                ? ` (its tools are restricted to an allowlist, but the allowlist lets it run \`${writer}\`, and ${use.name} runs an allowed command with \`bash -c\`, so a redirect after it writes any file: \`$GITHUB_ENV\` included, where a variable such as \`BASH_ENV\` or \`NODE_OPTIONS\` runs code of the injected prompt's choosing in the job's later steps)`
+                ? ` (its tools are restricted to an allowlist, but the allowlist lets it run \`${writer}\`, and ${use.name} runs an allowed command with \`bash -c\`, so a redirect after it writes any file the job can: \`$GITHUB_ENV\` and \`$GITHUB_PATH\` (\`BASH_ENV\`, \`LD_PRELOAD\` or a directory put first on \`PATH\` run code of the injected prompt's choosing in the job's later steps) or the code of actions the job downloaded, which their post steps then run; and \`${writer.split(/\s+/)[0] ?? writer}\` expands any variable the step's environment holds into what it writes)`
                 : talk !== null
                 ? ` (its tools are limited to reading and ${listText(talk)}${others.length > 0 ? `, but it also holds ${others.slice(0, 3).map((n) => `\`${n}\``).join(', ')}, more than its model key` : persisted ? ', but an earlier checkout left the job\'s token, which can write code, in `.git/config`, where its read tools reach it and a comment can post it' : ''})`
                 : '';

@@ -521,7 +521,9 @@ ${on}
     const oidc = scanWith(RULE, agent('contents: read, id-token: write', '"run_shell_command(echo)", "run_shell_command(gh issue view)"'));
     expect(positions(oidc)).toEqual(['9:15 HIGH']);
     expect(oidc[0]?.description).toContain('lets it run `echo`');
-    expect(oidc[0]?.description).toContain('`$GITHUB_ENV` included');
+    expect(oidc[0]?.description).toContain('`$GITHUB_ENV` and `$GITHUB_PATH`');
+    // The runner refuses NODE_OPTIONS from $GITHUB_ENV (actions/runner#2775): not named as a way in.
+    expect(oidc[0]?.description).not.toContain('NODE_OPTIONS');
     // printf and tee write files the same way; with only an issue-comment token it is MEDIUM.
     expect(positions(scanWith(RULE, agent('contents: read, issues: write', '"run_shell_command(printf)"')))).toEqual(['9:15 MEDIUM']);
     expect(positions(scanWith(RULE, agent('contents: read, id-token: write', '"run_shell_command(tee -a)"')))).toEqual(['9:15 HIGH']);

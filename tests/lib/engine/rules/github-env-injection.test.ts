@@ -140,7 +140,7 @@ describe(RULE, () => {
       expect(scanWith(RULE, job(check)), check).toEqual([]);
     }
     for (const check of [
-      // grep matches line by line: `1`, a newline and `NODE_OPTIONS=...` pass.
+      // grep matches line by line: `1`, a newline and `BASH_ENV=...` pass.
       "echo \"$PR\" | grep -Eq '^[0-9]+$' || exit 1",
       // A failed check that goes on, an open pattern, a class admitting a space.
       'if ! [[ "$PR" =~ ^[0-9]+$ ]]; then echo "not a number"; fi',
