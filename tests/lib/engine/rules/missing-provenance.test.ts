@@ -217,6 +217,25 @@ describe(RULE, () => {
     `)).toEqual([]);
   });
 
+  it("accepts signing inside the repository's own actions the workflow calls, through their own calls; not another action's", () => {
+    const workflow = (uses: string) => ({
+      path: '.github/workflows/release.yml',
+      text: `on: release\njobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: ${uses}\n      - run: gh release upload v1 dist/*\n`,
+    });
+    const action = (path: string, steps: string) => ({ path, text: `name: x\nruns:\n  using: composite\n  steps:\n${steps}` });
+    const sign = action('.github/actions/sign/action.yml', '    - run: cosign sign-blob --yes dist/app > app.sig && cosign attest-blob --yes dist/app\n      shell: bash\n');
+    expect(scanWith(RULE, [workflow('./.github/actions/sign'), sign])).toEqual([]);
+    // Through a second action of the repository's own.
+    const outer = action('.github/actions/release/action.yml', '    - uses: ./.github/actions/sign\n');
+    expect(scanWith(RULE, [workflow('./.github/actions/release'), outer, sign])).toEqual([]);
+    const installer = action('.github/actions/tools/action.yml', '    - uses: sigstore/cosign-installer@v3\n');
+    expect(scanWith(RULE, [workflow('./.github/actions/tools'), installer])).toEqual([]);
+    // An action of the repository that signs nothing, or a third party's action, is no signature.
+    const build = action('.github/actions/build/action.yml', '    - run: make dist\n      shell: bash\n');
+    expect(positions(scanWith(RULE, [workflow('./.github/actions/build'), build]))).toEqual(['7:14 LOW']);
+    expect(positions(scanWith(RULE, [workflow('someone/sign-things@v1')]))).toEqual(['7:14 LOW']);
+  });
+
   it('counts the provenance that registries and publishing actions produce themselves', () => {
     // PyPI trusted publishing attests by default since v1.11; a token or attestations: false does not.
     const pypi = (ref: string, withBlock = '') => `on: release\njobs:\n  p:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: pypa/gh-action-pypi-publish@${ref}\n${withBlock}`;
