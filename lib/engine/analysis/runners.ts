@@ -184,6 +184,14 @@ const GCE_CLASS = /^(?:standard|highmem|highcpu)$/;
 const GCE_OWN_CLASS = /^(?:highgpu|megagpu|ultragpu|edgegpu|ultramem|megamem|hypermem)$/;
 
 /**
+ * Data-centre GPUs GitHub's hosted runners do not have: its GPU larger runners carry an NVIDIA Tesla T4
+ * (https://docs.github.com/en/actions/concepts/runners/larger-runners, "GPU-powered larger runners"), so a label or
+ * group that names another NVIDIA or AMD accelerator as a word (`linux-b200`, `gpu-h100-8`) is a machine its owner
+ * runs. `t4` is not listed; short model names that are also common words (`l4`, `a10`) are left out.
+ */
+const OTHER_GPUS: ReadonlySet<string> = new Set(['a100', 'a10g', 'h100', 'h200', 'b100', 'b200', 'gb200', 'l40', 'l40s', 'v100', 'p100', 'mi250', 'mi250x', 'mi300', 'mi300x']);
+
+/**
  * Why a runner label or group name is a machine on another cloud, in words (`names an AWS EC2 instance type
  * (\`g4dn.2xlarge\`)`), or null when it names none.
  */
@@ -201,7 +209,9 @@ export function otherCloudEvidence(name: string): string | null {
     }
   }
   const word = words.find((w) => CLOUD_WORDS.has(w));
-  return word === undefined ? null : `names ${CLOUD_WORDS.get(word)!} (\`${word}\`)`;
+  if (word !== undefined) return `names ${CLOUD_WORDS.get(word)!} (\`${word}\`)`;
+  const gpu = words.find((w) => OTHER_GPUS.has(w));
+  return gpu === undefined ? null : `names a GPU GitHub's hosted runners do not have (\`${gpu}\`; their GPU larger runners carry an NVIDIA T4)`;
 }
 
 /** Why GitHub's hosted runners are not what such a name selects, in words, after `otherCloudEvidence`. */

@@ -35,6 +35,13 @@ describe('otherCloudEvidence', () => {
     expect(otherCloudEvidence('linux_gce_x86')).toBe('names Google Cloud (`gce`)');
   });
 
+  it("reads a data-centre GPU GitHub's hosted runners do not have, as a word; not the T4 they carry, nor a longer word", () => {
+    expect(otherCloudEvidence('linux-x86-b200-8')).toBe("names a GPU GitHub's hosted runners do not have (`b200`; their GPU larger runners carry an NVIDIA T4)");
+    expect(otherCloudEvidence('H100_runner')).toContain('(`h100`;');
+    expect(otherCloudEvidence('gpu.mi300x')).toContain('(`mi300x`;');
+    for (const name of ['gpu-t4-large', 'linux-h1000', 'xa100', 'build-v1000', 'linux-l4', 'a10-runner']) expect(otherCloudEvidence(name), name).toBeNull();
+  });
+
   it('does not read sizes, words or chips that are no other cloud\'s machine', () => {
     for (const name of [
       'message-large', // a size after a word that is no instance family
