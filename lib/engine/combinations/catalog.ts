@@ -478,7 +478,7 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
       {
         rule_id: 'agent-untrusted-input',
         advice:
-          "Give the agent's job read-only permissions and only the secrets it needs, and let a separate job with write access act on its reviewed output (or restrict the agent's tools to an allowlist). Starting it only for trusted actors (`author_association`, the actor's permission) keeps outsiders from starting it, but not from writing the thread it reads.",
+          "Give the agent's job read-only permissions and only the secrets it needs (no `id-token: write`, no other credential than its model key), and let a separate job with write access act on its reviewed output, or restrict the agent's tools to an allowlist that runs no shell command able to write files (`echo`, `printf`, `cat`, `tee`). Starting it only for trusted actors (`author_association`, the actor's permission) keeps outsiders from starting it, but not from writing the thread it reads.",
       },
     ],
     impact:
