@@ -1,6 +1,6 @@
 import { readPermissions } from '../analysis/permissions.js';
 import { holdingFacts, holdingFactsWithout, reachFacts } from '../analysis/run-model/facts.js';
-import { isChatWebhookSecret, isGithubToken, secretOccurrences } from '../analysis/secrets.js';
+import { isChatWebhookSecret, isGithubToken, isIdentifierSecret, secretOccurrences } from '../analysis/secrets.js';
 import { describeStep } from '../analysis/describe.js';
 import { agentEvents, agentFileWriter, agentKeyCustody, agentModelKey, agentReach, agentRestricted, agentShell, agentStart, agentTalkOnly, isLlmKey, llmStep, ownActionLlmCalls, scriptAgents, scriptAgentShell, scriptAgentTalkOnly, stepAgent, type AgentKeyCustody, type AgentStart, type LlmStep } from '../analysis/agent-input.js';
 import { stepExecutions } from '../analysis/run-model/execution.js';
@@ -34,7 +34,8 @@ function stepSecrets(step: Step, job: Job): string[] {
   const file = job.workflow.file;
   const nodes: (YNode | undefined)[] = [step.with, step.env, job.env, job.workflow.env];
   const names = flatMap(nodes, (node) => (node === undefined ? [] : secretOccurrences(file, node).map((s) => s.name)));
-  return [...new Set(names.filter((name) => !isGithubToken(name) && !isChatWebhookSecret(job.workflow, name)))];
+  // A name that only identifies an account or place (secrets.ts `isIdentifierSecret`) opens nothing on its own.
+  return [...new Set(names.filter((name) => !isGithubToken(name) && !isChatWebhookSecret(job.workflow, name) && !isIdentifierSecret(job.workflow, name)))];
 }
 
 /** `env:` names through which tools (`gh`, `git` helpers, agents' GitHub tools) take a GitHub token. */

@@ -6,7 +6,7 @@ import { runFact } from '../analysis/run-model/facts.js';
 import { publishersOf, publishingConsumers, type Publisher } from '../analysis/run-model/feeds.js';
 import { shipsBuild } from '../analysis/publishing.js';
 import type { CalledStep } from '../analysis/run-model/index.js';
-import { isChatWebhookSecret, isGithubToken, secretEnv, secretOccurrences } from '../analysis/secrets.js';
+import { isChatWebhookSecret, isGithubToken, isIdentifierSecret, secretEnv, secretOccurrences } from '../analysis/secrets.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
 import { outsiderCheckoutWith, reachedAsOpenly, type OutsiderCheckoutRun } from '../analysis/outsider-code.js';
 import type { ReachLevel } from '../analysis/run-model/reach.js';
@@ -52,15 +52,16 @@ function preferred(writers: readonly CacheWriter[], called: CalledStep, runs: Wo
 }
 
 /**
- * The first stored secret (not the run's GITHUB_TOKEN, nor a chat webhook, which only posts to a channel: the run
- * model's holdings) a step of `job` from `from` on reads, as `name` and step.
+ * The first stored secret (not the run's GITHUB_TOKEN, nor a chat webhook, which only posts to a channel, nor a name
+ * that only identifies an account or place: the run model's holdings) a step of `job` from `from` on reads, as
+ * `name` and step.
  */
 function laterSecret(job: Job, from: number): { name: string; step: Step } | null {
   for (const step of job.steps) {
     if (step.index < from) continue;
     const direct = secretOccurrences(step.owner.file, step.node).map((s) => s.name);
     const inherited = flatMap([...secretEnv(step).values()], (v) => v.secrets);
-    const name = [...direct, ...inherited].find((n) => !isGithubToken(n) && !isChatWebhookSecret(job.workflow, n));
+    const name = [...direct, ...inherited].find((n) => !isGithubToken(n) && !isChatWebhookSecret(job.workflow, n) && !isIdentifierSecret(job.workflow, n));
     if (name !== undefined) return { name, step };
   }
   return null;

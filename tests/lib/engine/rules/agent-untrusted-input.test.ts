@@ -246,6 +246,27 @@ ${on}
     `))).toEqual(['10:15 MEDIUM']);
   });
 
+  it('does not count a secret that only names a project or account as something the agent holds', () => {
+    const agent = (extra: string) => yaml`
+      on:
+        issues:
+          types: [opened]
+      permissions: { contents: read }
+      jobs:
+        triage:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: google-github-actions/run-gemini-cli@v0
+              with:
+                gcp_project_id: \${{ secrets.GCP_PROJECT_ID }}
+                ${extra}
+    `;
+    expect(scanWith(RULE, agent('gcp_location: us-central1'))).toEqual([]);
+    const keyed = scanWith(RULE, agent("gemini_api_key: '\${{ secrets.GEMINI_API_KEY }}'"));
+    expect(positions(keyed)).toEqual(['9:15 MEDIUM']);
+    expect(keyed[0]?.description).not.toContain('GCP_PROJECT_ID');
+  });
+
   it('does not report trusted threads, maintainer-only events, powerless jobs or non-agent steps', () => {
     expect(scanWith(RULE, yaml`
       on:

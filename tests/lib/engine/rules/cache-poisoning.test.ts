@@ -382,6 +382,13 @@ describe('cache-poisoning: fork code writing the Actions cache', () => {
       expect(scanWith(RULE, [ci('pull_request'), followUp('run: gh pr comment 1 --body ok\n              env:\n                GH_TOKEN: ${{ secrets.GITHUB_TOKEN }}'), writer])).toEqual([]);
       expect(scanWith(RULE, [ci('pull_request'), followUp('run: echo done'), writer])).toEqual([]);
     });
+
+    it('stays silent when the only secret the job uses names an account (a user name opens nothing on its own)', () => {
+      const user = 'run: echo "$USER_NAME"\n              env:\n                USER_NAME: ${{ secrets.DOCKERHUB_USERNAME }}';
+      expect(scanWith(RULE, [ci('pull_request'), followUp(user), writer])).toEqual([]);
+      const both = `${user}\n                PASSWORD: \${{ secrets.DOCKERHUB_TOKEN }}`;
+      expect(scanWith(RULE, [ci('pull_request'), followUp(both), writer])[0]?.description).toContain('`secrets.DOCKERHUB_TOKEN`');
+    });
   });
   describe('setup-uv enable-cache defaults by major version', () => {
     const release = (on: string, uses: string, withBlock = '') => yaml`
