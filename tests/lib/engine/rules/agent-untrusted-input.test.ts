@@ -262,7 +262,7 @@ ${on}
                 ${extra}
     `;
     expect(scanWith(RULE, agent('gcp_location: us-central1'))).toEqual([]);
-    const keyed = scanWith(RULE, agent("gemini_api_key: '\${{ secrets.GEMINI_API_KEY }}'"));
+    const keyed = scanWith(RULE, agent("gemini_api_key: '${{ secrets.GEMINI_API_KEY }}'"));
     expect(positions(keyed)).toEqual(['9:15 MEDIUM']);
     expect(keyed[0]?.description).not.toContain('GCP_PROJECT_ID');
   });
