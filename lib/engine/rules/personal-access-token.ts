@@ -141,12 +141,13 @@ function envGivenToGithub(key: string, scope: Step | Job | Workflow | Action | n
   const steps = stepsOf(scope);
   const direct = /^(?:GH|GITHUB)_TOKEN$/i.test(key);
   if (direct && isStep(scope) && scope.usesRef?.kind === 'repository') return true;
+  // The key goes into a pattern: only a name a script can read (`FOO(` as an `env:` key would not compile).
+  if (!direct && !/^[A-Za-z_]\w*$/.test(key)) return false;
   const read = new RegExp(`\\$\\{?${key}\\b|\\benv\\.${key}\\b|\\$env:${key}\\b|\\benv\\[["']${key}["']\\]|environ(?:\\.get\\(|\\[)["']${key}["']`, 'i');
   return steps.some((step) => {
     const code = codeOf(step);
     if (code === null) return false;
     if (direct) return GITHUB_CLIENT.test(code);
-    if (!/^[A-Za-z_]\w*$/.test(key)) return false;
     return code
       .replace(/\\\r?\n/g, ' ')
       .split('\n')
@@ -176,7 +177,8 @@ function logicalLine(script: string, start: number, end: number): string {
   let from = script.lastIndexOf('\n', start - 1) + 1;
   while (from > 1 && /\\\r?$/.test(script.slice(script.lastIndexOf('\n', from - 2) + 1, from - 1))) from = script.lastIndexOf('\n', from - 2) + 1;
   let to = script.indexOf('\n', end);
-  while (to !== -1 && /\\\r?$/.test(script.slice(0, to))) to = script.indexOf('\n', to + 1);
+  // Only the end of the physical line before \`to\` decides whether it continues (not a test of the whole prefix).
+  while (to !== -1 && /\\\r?$/.test(script.slice(Math.max(0, to - 2), to))) to = script.indexOf('\n', to + 1);
   return script.slice(from, to === -1 ? script.length : to);
 }
 

@@ -431,6 +431,14 @@ describe('personal-access-token: a secret used as a GitHub token, whatever its n
   });
 });
 
+describe('personal-access-token: env keys no script can read', () => {
+  it('scans an env key that is no shell name (it would not compile as a pattern) without throwing, and reports nothing for it', () => {
+    const text = 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    env:\n      "FOO(": ${{ secrets.BOT_TOKEN }}\n    steps:\n      - run: gh pr create --fill\n';
+    expect(() => scanWith(RULE, text)).not.toThrow();
+    expect(scanWith(RULE, text)).toEqual([]);
+  });
+});
+
 describe('personal-access-token: a write to another repository', () => {
   const workflow = (target: string) => yaml`
     on: push
