@@ -1309,20 +1309,28 @@ export interface ForkArtifactOrigin {
 const originCache = new ScanCache<Workflow, readonly ForkArtifactOrigin[]>();
 /** Workflows whose origins are being computed: a cycle of `workflow_run` workflows adds nothing on its way round. */
 const tracing = new Set<Workflow>();
+/** How many times a trace was cut (a cycle, or the hop limit): an answer computed while the count moved is partial. */
+let cuts = 0;
 
 export function forkArtifactOrigins(workflow: Workflow, repository: RepositoryModel): readonly ForkArtifactOrigin[] {
   const cached = originCache.get(workflow);
   if (cached !== undefined) return cached;
-  if (tracing.has(workflow) || tracing.size > MAX_ORIGIN_HOPS) return [];
+  if (tracing.has(workflow) || tracing.size > MAX_ORIGIN_HOPS) {
+    cuts++;
+    return [];
+  }
   tracing.add(workflow);
+  const before = cuts;
   let found: ForkArtifactOrigin[];
   try {
     found = readOrigins(workflow, repository);
   } finally {
     tracing.delete(workflow);
   }
-  // Only a complete answer is kept: one computed inside a cycle may have skipped the workflow being traced.
-  if (tracing.size === 0) originCache.set(workflow, found);
+  // Only a complete answer is kept: one whose trace was cut (inside a cycle, or past the hop limit) may lack what the
+  // cut skipped. A complete one is kept also in the middle of a trace, so a chain's workflows are each read once
+  // (without it, every job that forwards a fork's data read its workflow's origins again, level after level).
+  if (tracing.size === 0 || cuts === before) originCache.set(workflow, found);
   return found;
 }
 
