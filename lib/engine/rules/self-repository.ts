@@ -1,4 +1,5 @@
 import { checkoutInputs } from '../analysis/pr-head.js';
+import { workingDirectory } from '../analysis/run-model/execution.js';
 import { leavesRoot, normalizeLocalPath } from '../model/repository.js';
 import type { Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
@@ -46,7 +47,8 @@ function buildsProject(text: string): boolean {
 
 /**
  * True when an earlier step of the job builds the action at `target` in the workspace: a build command run in
- * the action's own directory (the step's `working-directory`, else the workspace root for `uses: ./`). `uses: ./path` then deliberately runs the built files, which `$/path`
+ * the action's own directory (the step's `working-directory` or the `defaults.run` one, else the workspace root for
+ * `uses: ./`). `uses: ./path` then deliberately runs the built files, which `$/path`
  * (the commit as pushed) would not.
  */
 function builtInWorkspace(step: Step, target: string): boolean {
@@ -54,9 +56,10 @@ function builtInWorkspace(step: Step, target: string): boolean {
   if (job === null) return false;
   return job.steps.slice(0, step.index).some((earlier) => {
     if (earlier.run === undefined || typeof earlier.run.value !== 'string' || earlier.run.value.length > 200_000) return false;
-    const dir = normalizeLocalPath(getText(earlier.node, 'working-directory') ?? '');
+    // The directory the step runs in (its `working-directory`, else the job's or workflow's `defaults.run`).
+    const dir = workingDirectory(earlier);
     // The action's own directory: a build of the project at the root builds no composite action under `.github/`.
-    if (target !== dir) return false;
+    if (dir === null || target !== dir) return false;
     return scriptPipelines(earlier.run.value).some((p) => p.commands.some((c) => buildsProject(c.text)));
   });
 }

@@ -139,6 +139,10 @@ describe(`${RULE}: the $/ form in the model`, () => {
       ]) {
         expect(scanWith(RULE, job(build, build.includes('working-directory') ? './action' : './')), build).toEqual([]);
       }
+      // The directory from the job's `defaults.run`, as GitHub runs the step.
+      const defaults = job('- run: npm run build', './action').replace('    runs-on: ubuntu-latest', '    runs-on: ubuntu-latest\n    defaults: { run: { working-directory: action } }');
+      expect(defaults).toContain('working-directory: action');
+      expect(scanWith(RULE, defaults)).toEqual([]);
     });
 
     it('positive: no build before it, a build elsewhere, or a command that builds nothing', () => {
