@@ -1,8 +1,8 @@
 import { parseRefVersion, compareVersions, versionComment } from '../analysis/action-version.js';
 import { publishesForReal, workflowPublishingSteps, type PublishingStep } from '../analysis/publishing.js';
 import { isFullSha } from '../model/uses.js';
-import type { RepositoryModel } from '../model/repository.js';
-import type { Action, Step, Workflow } from '../model/workflow.js';
+import type { RunModel } from '../analysis/run-model/index.js';
+import type { Step, Workflow } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { scriptPipelines, words } from '../shell.js';
 import { get, getText, isMap, keyText, scalarText } from '../yaml/model.js';
@@ -107,32 +107,25 @@ function hasIdTokenWrite(workflow: Workflow, step: Step): boolean {
 
 const signingStep = (s: Step): boolean => s.usesRef?.kind === 'repository' && SIGNING_ACTIONS.has(s.usesRef.slug);
 
-/** At most this many of the repository's own actions are read, through calls at most this deep. */
-const MAX_OWN_ACTIONS = 20;
-const MAX_OWN_DEPTH = 3;
-
 /**
  * Whether the workflow attests or signs: in its own text, in a step that uses a signing action, or in one of the
- * repository's own actions its steps call (`uses: ./.github/actions/sign`, a composite action that runs `cosign
- * sign` and `cosign attest`), followed through their own calls.
+ * repository's own composite actions its steps call (`uses: ./.github/actions/sign`, an action that runs `cosign
+ * sign` and `cosign attest`), through their own calls: the run model's steps of each job (`calledSteps`).
  */
-function signs(workflow: Workflow, repository: RepositoryModel): boolean {
+function signs(workflow: Workflow, runs: RunModel): boolean {
   if (SIGNING_TEXT.test(workflow.file.text) || signsOnALine(workflow.file.text)) return true;
   if (workflow.jobs.some((job) => (job.usesRef?.kind === 'repository' && SIGNING_ACTIONS.has(job.usesRef.slug)) || job.steps.some(signingStep))) return true;
-  const seen = new Set<Action>();
-  let calls = workflow.jobs.flatMap((job) => job.steps);
-  for (let depth = 0; depth < MAX_OWN_DEPTH && calls.length > 0; depth++) {
-    const next: Step[] = [];
-    for (const step of calls) {
-      const action = step.usesRef === undefined ? undefined : repository.ownAction(step);
-      if (action === undefined || seen.has(action) || seen.size >= MAX_OWN_ACTIONS) continue;
-      seen.add(action);
-      if (SIGNING_TEXT.test(action.file.text) || signsOnALine(action.file.text) || action.steps.some(signingStep)) return true;
-      next.push(...action.steps);
-    }
-    calls = next;
-  }
-  return false;
+  const read = new Set<string>();
+  return workflow.jobs.some((job) =>
+    runs.job(job).steps.some(({ step }) => {
+      if (step.owner === workflow) return false;
+      if (signingStep(step)) return true;
+      const text = step.owner.file.text;
+      if (read.has(step.owner.file.path)) return false;
+      read.add(step.owner.file.path);
+      return SIGNING_TEXT.test(text) || signsOnALine(text);
+    }),
+  );
 }
 
 export default defineWorkflowRule({
@@ -154,7 +147,7 @@ export default defineWorkflowRule({
         (p) => p.registry !== 'crates' && publishesForReal(p) && (p.registry !== 'github-release' || uploadsAssets(p.step)),
       );
       // Any attestation or signature the workflow makes counts: it usually covers the same artifacts.
-      if (published.length === 0 || signs(workflow, context.repository) || published.some((p) => stepHasProvenance(p, workflow))) return;
+      if (published.length === 0 || signs(workflow, context.runs) || published.some((p) => stepHasProvenance(p, workflow))) return;
       const first = published[0];
       if (first === undefined) return;
       const step = first.step;
