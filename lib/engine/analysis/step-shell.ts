@@ -20,6 +20,7 @@
  * script's own `set -e` / `set +e` / `set -o pipefail` change it from that line on.
  */
 import type { Job, Step } from '../model/workflow.js';
+import { ScanCache } from '../model/scan-cache.js';
 import { commandName, words } from '../shell.js';
 import { get, getText } from '../yaml/model.js';
 
@@ -50,9 +51,20 @@ export function declaredShell(step: Step): string | null {
   return getText(get(get(job.node, 'defaults'), 'run'), 'shell') ?? getText(get(get(job.workflow.root, 'defaults'), 'run'), 'shell');
 }
 
-/** True when the job may run on Windows (its `runs-on`, or the matrix that picks it, names a Windows runner). */
+const WINDOWS = new ScanCache<Job, boolean>();
+
+/** True when the job may run on Windows (its `runs-on`, or the matrix that picks it, names a Windows runner). Once per job. */
 function mayRunOnWindows(job: Job | null): boolean {
   if (job === null) return false;
+  let found = WINDOWS.get(job);
+  if (found === undefined) {
+    found = readWindows(job);
+    WINDOWS.set(job, found);
+  }
+  return found;
+}
+
+function readWindows(job: Job): boolean {
   const runsOn = get(job.node, 'runs-on');
   const strategy = get(job.node, 'strategy');
   return /windows/i.test(JSON.stringify(runsOn ?? '')) || (/\$\{\{/.test(JSON.stringify(runsOn ?? '')) && /windows/i.test(JSON.stringify(strategy ?? '')));
