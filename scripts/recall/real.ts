@@ -12,7 +12,9 @@
  * that rule in that file within the same job (when the problem is outside jobs, a workflow-level problem: within
  * five lines, or a finding about the whole file or a whole job, bound to no job or at a job's key), or in the
  * file of a local action (`uses: ./dir`, or the repository's own `owner/name/dir@ref`) the problem's line calls,
- * or of one of the repository's own actions that action calls in turn (three levels at most),
+ * or of a reusable workflow of the repository the problem's line calls (`uses: ./.github/workflows/x.yml`, or the
+ * repository's own `owner/name/.github/workflows/x.yml@ref`), or of one of the repository's own actions or reusable
+ * workflows those call in turn (three levels at most),
  * where the action's own steps are reported. Meant
  * for the shared corpus's checking half (`../shared/tools/corpus-split.mjs`), which this script does not need:
  * any directory of repositories works, and a missing directory is an error in one line.
@@ -173,14 +175,19 @@ function calledActions(text: string, line: number, repo: string, span = 4): stri
   return dirs;
 }
 
-/** The action files of `dirs` and of the repository's own actions they call in turn (a composite calling another), three levels at most. */
+/**
+ * The action files of `dirs` and of the repository's own actions and reusable workflows they call in turn (a
+ * composite calling another, a reusable workflow calling an action), three levels at most.
+ */
 function actionFiles(corpus: string, repo: string, dirs: readonly string[]): Set<string> {
   const files = new Set<string>();
   let level = [...dirs];
   for (let depth = 0; depth < 3 && level.length > 0; depth++) {
     const next: string[] = [];
     for (const dir of level) {
-      for (const name of dir === '' ? ['action.yml', 'action.yaml'] : [`${dir}/action.yml`, `${dir}/action.yaml`]) {
+      // A reusable workflow of the repository (`uses: ./.github/workflows/x.yml`) is its own file; an action, its folder's action file.
+      const names = /\.ya?ml$/.test(dir) ? [dir] : dir === '' ? ['action.yml', 'action.yaml'] : [`${dir}/action.yml`, `${dir}/action.yaml`];
+      for (const name of names) {
         if (files.has(name)) continue;
         files.add(name);
         const path = join(corpus, repo, name);

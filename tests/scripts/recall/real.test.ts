@@ -79,6 +79,24 @@ describe('recall on real workflows', () => {
     expect(score(dir, [problem])).toMatchObject({ found: 0 });
   });
 
+  it('credits a problem listed at a reusable workflow call to the called workflow\'s file and to the actions it calls', async () => {
+    const caller = 'on:\n  workflow_run:\n    workflows: [CI]\n    types: [completed]\npermissions:\n  contents: write\njobs:\n  build:\n    uses: ./.github/workflows/build.yml\n';
+    const build = (step: string) => `on:\n  workflow_call:\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n${step}`;
+    const fetch = '      - run: |\n          curl -fsSL https://x.test/releases/tool-linux -o tool\n          sudo install -m 0755 tool /usr/local/bin/tool\n';
+    const action = 'name: get\ndescription: get\nruns:\n  using: composite\n  steps:\n    - shell: bash\n      run: |\n        curl -fsSL https://x.test/releases/tool-linux -o tool\n        sudo install -m 0755 tool /usr/local/bin/tool\n';
+    await put('a__one/.github/workflows/caller.yml', caller);
+    await put('a__one/.github/workflows/build.yml', build(fetch));
+    const problem = { file: 'a__one/.github/workflows/caller.yml', line: 9, severity: 'LOW' as const, kind: 'download-without-checksum' };
+    expect(score(dir, [problem])).toMatchObject({ found: 1 });
+    // One level further: the called workflow runs a local action that downloads.
+    await put('a__one/.github/workflows/build.yml', build('      - uses: ./.github/actions/get\n'));
+    await put('a__one/.github/actions/get/action.yml', action);
+    expect(score(dir, [problem])).toMatchObject({ found: 1 });
+    // A called workflow that downloads nothing credits nothing.
+    await put('a__one/.github/workflows/build.yml', build('      - run: echo hi\n'));
+    expect(score(dir, [problem])).toMatchObject({ found: 0 });
+  });
+
   it('scans each folder knowing the repository name its folder gives (`owner__name`), as the CLI does from a clone\'s origin', async () => {
     const call = 'on:\n  issues:\n    types: [opened]\npermissions:\n  contents: write\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: a/one/bot@main\n        with:\n          token: ${{ secrets.BOT_PAT }}\n          openai_api_key: ${{ secrets.OPENAI_API_KEY }}\n';
     const action = 'name: bot\ndescription: bot\ninputs:\n  token: {}\n  openai_api_key: {}\nruns:\n  using: composite\n  steps:\n    - shell: bash\n      env:\n        OPENAI_API_KEY: ${{ inputs.openai_api_key }}\n        GITHUB_TOKEN: ${{ inputs.token }}\n      run: bot-first-answer\n';
