@@ -1,7 +1,11 @@
 import type { Job, Step } from '../model/workflow.js';
 import { logicalLines } from '../shell.js';
-import { getText, type YNode, type YScalar } from '../yaml/model.js';
+import { getText, keyText, type YNode, type YScalar } from '../yaml/model.js';
 import { flatMap } from '../model/arrays.js';
+import { findExpressions } from '../expressions/extract.js';
+import { contextPath, Literal, parseExpression } from '../expressions/parse.js';
+import { valueSources } from './expression-values.js';
+import { githubScriptOutputValues, outputSources, referencedEnvVars } from './script-outputs.js';
 
 /**
  * A privileged job that hands a pull request's head to another repository's CI: a `repository_dispatch` or
@@ -22,8 +26,20 @@ export interface PrHeadDispatch {
   how: string;
   /** The pull request data handed over, as written (`github.event.pull_request.head.sha`). */
   head: string;
-  /** True when only the head commit the event names is handed over (what an approval of the event saw). */
+  /**
+   * The head commit the payload carries, in words (`` `$PR_SHA` (`github.event.pull_request.head.sha`) ``), or
+   * null when it carries only the number, branch or repository (that CI then resolves the head when it runs).
+   */
+  sha: string | null;
+  /** The pull request's number the payload carries, in words, or null. */
+  number: string | null;
+  /**
+   * True when the payload carries the head commit (`sha`): the commit the event names, or the pull request's
+   * `.head.sha` read when the job runs, so what a maintainer approved is what that CI is told to run.
+   */
   pinned: boolean;
+  /** True when the commit sent is read from the pull request when the job runs (the API's `.head.sha`), not the event's. */
+  shaReadAtRun: boolean;
   /** The credential the dispatch is sent with, as written (`secrets.CI_PAT`, `steps.app.outputs.token`). */
   credential: string;
 }
@@ -74,8 +90,6 @@ function joinRepo(owner: string | null, repo: string | null): string | null {
 /** A pull request's head in the text of a step: its commit, branch, number or repository. */
 const HEAD =
   /\b(?:github\.event\.pull_request\.head\.(?:sha|ref|repo\.(?:full_name|clone_url|html_url|name))|github\.head_ref|github\.event\.pull_request\.number|github\.event\.number|github\.event\.issue\.number|github\.event\.workflow_run\.head_(?:sha|branch)|github\.event\.workflow_run\.pull_requests|context\.payload\.pull_request\.head\.(?:sha|ref)|context\.payload\.pull_request\.number|context\.issue\.number|headRefOid|headRefName|GITHUB_HEAD_REF)\b|refs\/pull\//g;
-/** Only the commit the event names. */
-const PINNED = /^(?:github\.event\.pull_request\.head\.sha|github\.event\.workflow_run\.head_sha|context\.payload\.pull_request\.head\.sha)$/;
 /** This repository, however it is spelt. */
 const SELF = /^\s*(?:\$\{\{\s*github\.repository\s*\}\}|\$\{?GITHUB_REPOSITORY\}?|\$\{\{\s*github\.event\.repository\.full_name\s*\}\})\s*$/;
 /** A dispatch sent from a script: the REST paths and the CLI. */
@@ -97,6 +111,121 @@ function headData(step: Step, job: Job): string[] {
   const producers = flatMap([...own.matchAll(/\bsteps\.([\w-]+)\.outputs\b/g)], (m) => job.steps.filter((s) => s.id === m[1] && s.index < step.index));
   const all = [own, ...producers.map((p) => texts(p.node).join('\n'))].join('\n');
   return [...new Set([...all.matchAll(HEAD)].map((m) => m[0]))];
+}
+
+/** Event data that is the head commit the event names. */
+const EVENT_SHA = /^(?:github\.event\.pull_request\.head\.sha|github\.event\.workflow_run\.head_sha)$/;
+/** The same in a github-script script's own code. */
+const SCRIPT_EVENT_SHA = /\bcontext\.payload\.pull_request\.head\.sha\b/;
+/** Event data that is the pull request's number. */
+const EVENT_NUMBER = /^(?:github\.event\.pull_request\.number|github\.event\.number|github\.event\.issue\.number)$/;
+/** Script text that reads a pull request's head commit: the REST API's `.head.sha`, `gh pr view`'s `headRefOid`, the event's. */
+const READS_HEAD_SHA = /\.head\.sha\b|\bheadRefOid\b|github\.event\.pull_request\.head\.sha\b/;
+/** Actions whose output of this name is the pull request's head commit, read from the API when the job runs. */
+const HEAD_SHA_OUTPUTS: Record<string, string> = {
+  'xt0rted/pull-request-comment-branch': 'head_sha',
+  'alessbell/pull-request-comment-branch': 'head_sha',
+  'gotson/pull-request-comment-branch': 'head_sha',
+};
+/** Bounds on what a payload is read for (its text is the scanned repository's). */
+const MAX_PAYLOAD_EXPRESSIONS = 60;
+const MAX_PAYLOAD_VARIABLES = 40;
+
+/** An `env:` value of the step, its job or its workflow. */
+function envValue(step: Step, job: Job, name: string): string | null {
+  for (const env of [step.env, job.env, job.workflow.env]) {
+    const pair = env?.kind === 'map' ? env.pairs.find((p) => keyText(p.key) === name) : undefined;
+    if (pair !== undefined) return pair.value.kind === 'scalar' && typeof pair.value.value === 'string' ? pair.value.value : null;
+  }
+  return null;
+}
+
+/**
+ * Whether `steps.<id>.outputs.<name>` is the pull request's head commit: an earlier step of the job that writes it
+ * from `.head.sha` (a `gh api .../pulls/<n>` answer, `gh pr view --json headRefOid`, the event's), in a `run:`
+ * script (the lines that feed the output, and the `env:` values they read) or a github-script `core.setOutput`,
+ * or an action whose output of that name is the head commit. Returns the producing step, or null.
+ */
+function shaOutput(path: string, step: Step, job: Job): Step | null {
+  const m = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(path);
+  if (m === null) return null;
+  const [, id, name] = m as unknown as [string, string, string];
+  const producer = job.steps.find((s) => s.index < step.index && s.id?.toLowerCase() === id);
+  if (producer === undefined) return null;
+  const script = typeof producer.run?.value === 'string' ? producer.run.value : null;
+  if (script !== null) {
+    const sources = outputSources(script, name);
+    if (sources === null) return null;
+    const fed = sources.ranges.map(([from, to]) => script.slice(from, to)).join('\n');
+    if (READS_HEAD_SHA.test(fed)) return producer;
+    return [...sources.variables].slice(0, MAX_PAYLOAD_VARIABLES).some((v) => READS_HEAD_SHA.test(envValue(producer, job, v) ?? '')) ? producer : null;
+  }
+  const slug = producer.usesRef?.kind === 'repository' ? producer.usesRef.slug : null;
+  if (slug === 'actions/github-script') {
+    const values = githubScriptOutputValues(getText(producer.with, 'script') ?? '', name);
+    return values !== null && values.some((v) => READS_HEAD_SHA.test(v)) ? producer : null;
+  }
+  return slug !== null && HEAD_SHA_OUTPUTS[slug] === name ? producer : null;
+}
+
+/**
+ * What a dispatch's payload carries of the pull request's head: the commit and the number, in words. The payload
+ * is the step's `run:` script or its `with:` inputs, with the `${{ }}` they hold and the `env:` values (of the
+ * step, job or workflow) they read; a value is the commit when every value it can take is one (`a && b || c`
+ * over the event's head SHA and a step output read from the pull request's `.head.sha`), so a value that is the
+ * SHA on one event and the number on another is not.
+ */
+function carried(step: Step, job: Job): { sha: string | null; number: string | null; readAtRun: boolean } {
+  const payload = step.run !== undefined ? texts(step.run) : texts(step.with);
+  const text = payload.join('\n');
+  let sha: string | null = null;
+  let number: string | null = null;
+  let readAtRun = false;
+  let read = 0;
+  const consider = (source: string, via: string | null): void => {
+    if (read++ >= MAX_PAYLOAD_EXPRESSIONS) return;
+    const expr = parseExpression(source);
+    if (expr === null) return;
+    const values = valueSources(expr).filter((v) => !(v instanceof Literal && (v.token.value === '' || v.token.value === null)));
+    if (values.length === 0) return;
+    const paths = values.map((v) => contextPath(v)?.join('.') ?? null);
+    const named = (words: string) => (via === null ? words : `\`$${via}\` (${words})`);
+    if (sha === null) {
+      const producers = paths.map((p) => (p === null || EVENT_SHA.test(p) ? null : shaOutput(p, step, job)));
+      if (paths.every((p, i) => p !== null && (EVENT_SHA.test(p) || producers[i] !== null))) {
+        const words = paths.map((p, i) => {
+          const producer = producers[i];
+          return producer === null || producer === undefined ? `\`${p}\`` : `\`${p}\`, which step \`${producer.name ?? producer.id ?? producer.index + 1}\` reads from the pull request's \`.head.sha\``;
+        });
+        sha = named(words.join(' or '));
+        readAtRun = producers.some((p) => p !== null);
+      }
+    }
+    if (number === null) {
+      const numbers = paths.filter((p): p is string => p !== null && EVENT_NUMBER.test(p));
+      if (numbers.length > 0) number = named(numbers.map((p) => `\`${p}\``).join(' or '));
+    }
+  };
+  // The variables the payload reads: `$NAME` in a script, `process.env.NAME`, `${{ env.NAME }}`.
+  const variables = referencedEnvVars(text);
+  for (const span of findExpressions(text)) {
+    if (!span.terminated) continue;
+    consider(span.source, null);
+    for (const m of span.source.matchAll(/\benv\.([A-Za-z_][\w-]*)/g)) variables.add(m[1]!);
+  }
+  if (sha === null && SCRIPT_EVENT_SHA.test(text)) sha = '`context.payload.pull_request.head.sha`';
+  for (const name of [...variables].slice(0, MAX_PAYLOAD_VARIABLES)) {
+    const value = envValue(step, job, name);
+    if (value === null) continue;
+    for (const span of findExpressions(value)) if (span.terminated) consider(span.source, name);
+  }
+  return { sha, number, readAtRun };
+}
+
+/** What a dispatch sends, in words: the head commit (and the number), or the head data as written. */
+export function sentWords(dispatch: PrHeadDispatch): string {
+  if (dispatch.sha === null) return `the pull request's head (\`${dispatch.head}\`)`;
+  return `the pull request's head commit ${dispatch.sha}${dispatch.number === null ? '' : ` and its number ${dispatch.number}`}`;
 }
 
 function isSelf(target: string, names: ReadonlySet<string>): boolean {
@@ -138,7 +267,8 @@ export function prHeadDispatches(job: Job, names: ReadonlySet<string>): PrHeadDi
     const credential = dispatchCredential(step, job, tokenInput);
     if (credential === null) continue;
     const first = targets[0]!;
-    found.push({ step, ...first, head: head[0]!, pinned: head.every((h) => PINNED.test(h)), credential });
+    const payload = carried(step, job);
+    found.push({ step, ...first, head: head[0]!, sha: payload.sha, number: payload.number, pinned: payload.sha !== null, shaReadAtRun: payload.readAtRun, credential });
     if (found.length >= 20) break;
   }
   return found;

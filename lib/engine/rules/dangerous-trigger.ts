@@ -3,7 +3,7 @@ import { downloadEffect, downloadSeverity, inertEffect, type DownloadEffect } fr
 import { describeStep } from '../analysis/describe.js';
 import { envInjectionClaim, envInjectionSeverity, envInjections, scriptInjections } from '../analysis/injections.js';
 import { outsiderCode } from '../analysis/outsider-code.js';
-import { prHeadDispatches, selfDispatches, type SelfDispatch } from '../analysis/pr-dispatch.js';
+import { prHeadDispatches, selfDispatches, sentWords, type SelfDispatch } from '../analysis/pr-dispatch.js';
 import { holdingFacts, reachFacts } from '../analysis/run-model/facts.js';
 import { severityRank, type Severity } from '../types.js';
 import { describeClaim, jobClaim, nothingReads, severityOf, whoText, type Reach } from '../analysis/run-model/index.js';
@@ -146,13 +146,18 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
   }
   // The pull request's head handed to another repository's CI (untrusted-checkout's dispatch claim, MEDIUM at
   // most there: what that repository's workflow does with the head is not in this scan).
+  let approvedDispatch: string | null = null;
   for (const job of jobs) {
     if (job.uses !== undefined || armed !== null) continue;
     for (const dispatch of prHeadDispatches(job, context.runs.identity.names)) {
       const reach = context.runs.stepReach(dispatch.step);
-      if (severityOf({ reach, executes: true, holds: ['a dispatch token'], raceAfterApproval: !dispatch.pinned }) === 'LOW') continue;
       const line = workflow.file.position(dispatch.step.node.start).line;
-      armed = { severity: 'MEDIUM', text: `${describeStep(dispatch.step)} (line ${line}) dispatches \`${dispatch.target}\` with the pull request's head (\`${dispatch.head}\`), whose CI then runs the pull request's code; ${whoText(reach)}`, facts: [...reachFacts(reach), 'exec'], rule: 'untrusted-checkout' };
+      if (severityOf({ reach, executes: true, holds: ['a dispatch token'], raceAfterApproval: !dispatch.pinned }) === 'LOW') {
+        // A maintainer's approval of each run that sends the approved commit (untrusted-checkout's LOW claim).
+        if (reach.level === 'approval' && dispatch.pinned) approvedDispatch ??= `${describeStep(dispatch.step)} (line ${line}) dispatches \`${dispatch.target}\` with ${sentWords(dispatch)}, but ${whoText(reach)} and the payload carries the approved commit (\`${dispatch.target}\`'s CI, which this scan cannot see, must check out exactly that SHA)`;
+        continue;
+      }
+      armed = { severity: 'MEDIUM', text: `${describeStep(dispatch.step)} (line ${line}) dispatches \`${dispatch.target}\` with ${sentWords(dispatch)}, whose CI then runs the pull request's code; ${whoText(reach)}`, facts: [...reachFacts(reach), 'exec'], rule: 'untrusted-checkout' };
       break;
     }
   }
@@ -211,6 +216,7 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
     }
     if (notes.length >= 2) break;
   }
+  if (approvedDispatch !== null && notes.length < 2) notes.push(approvedDispatch);
   if (unreadEnv !== null && notes.length < 2) notes.push(unreadEnv);
   const calls = jobs.filter((j) => j.uses !== undefined);
   if (calls.length > 0) {

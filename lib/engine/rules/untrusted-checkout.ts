@@ -1,6 +1,6 @@
 import { commitDateCheck } from '../analysis/approval-race.js';
 import { describeStep } from '../analysis/describe.js';
-import { prHeadDispatches } from '../analysis/pr-dispatch.js';
+import { prHeadDispatches, sentWords } from '../analysis/pr-dispatch.js';
 import { pinsApprovedCode } from '../analysis/pr-head.js';
 import { checkoutReach } from '../analysis/outsider-code.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
@@ -148,10 +148,17 @@ export default defineWorkflowRule({
         const theirs = `a token that starts the CI of \`${dispatch.target}\` (\`${dispatch.credential}\`, with that repository's secrets)`;
         const claim: Claim = { reach, executes: true, holds: [theirs, ...run.valuables], raceAfterApproval: !dispatch.pinned };
         const dated = reach.level === 'approval' && !dispatch.pinned ? commitDateCheck(job) : null;
+        // The payload carries the head commit (the event's, or `.head.sha` read when the job runs): that CI is told
+        // to run what the approval let through, the approved-commit row of the policy.
+        const race = dispatch.shaReadAtRun
+          ? 'a commit pushed just before the approval, or between it and the step that reads the head, is the one sent: the race of any approval'
+          : 'a commit pushed just before the approval is the one the event names and is sent: the race of any approval';
         const approvalText =
-          reach.level === 'approval' && !dispatch.pinned
-            ? `; the head is resolved when that CI runs, not when the approval was given, so commits pushed after the approval run there${dated === null ? '' : `; ${dated}`} (send \`github.event.pull_request.head.sha\` and have that CI check out exactly that commit)`
-            : '';
+          reach.level !== 'approval'
+            ? ''
+            : !dispatch.pinned
+              ? `; the head is resolved when that CI runs, not when the approval was given, so commits pushed after the approval run there${dated === null ? '' : `; ${dated}`} (send \`github.event.pull_request.head.sha\` and have that CI check out exactly that commit)`
+              : `; the payload carries the commit the approval let through, so commits pushed after it run there only if \`${dispatch.target}\`'s CI checks out something else (its branch, or \`refs/pull/<number>/head\`${dispatch.number === null ? '' : ' from the number it is also sent'}); this scan cannot see that CI: it must check out exactly that SHA; ${race}`;
         // What the other repository's workflow does with the head is not in this scan: the claim that it checks
         // it out and runs it is what the dispatch is for, but unseen, so never above MEDIUM.
         const claimed = severityOf(claim);
@@ -164,7 +171,7 @@ export default defineWorkflowRule({
           ...(dispatch.scriptOffset !== undefined && dispatch.step.run !== undefined ? { offset: valueOffsetToSource(job.workflow.file, dispatch.step.run, dispatch.scriptOffset) } : {}),
           severity: claimed === 'HIGH' ? 'MEDIUM' : claimed,
           message:
-            `${describeStep(dispatch.step)} dispatches \`${dispatch.target}\` (${dispatch.how}) with the pull request's head (\`${dispatch.head}\`) in a workflow triggered by \`${reach.event ?? job.workflow.triggers[0]?.name ?? 'a privileged event'}\`, so that repository's CI runs the pull request's code on this job's word if it checks out what it is given; ` +
+            `${describeStep(dispatch.step)} dispatches \`${dispatch.target}\` (${dispatch.how}) with ${sentWords(dispatch)} in a workflow triggered by \`${reach.event ?? job.workflow.triggers[0]?.name ?? 'a privileged event'}\`, so that repository's CI runs the pull request's code on this job's word if it checks out what it is given; ` +
             `${describeClaim(claim)}${approvalText}${unseen}.`,
           facts: [...reachFacts(reach), 'exec', 'holds', 'holds:secrets', ...runFact(context.runs, dispatch.step)],
         });

@@ -228,6 +228,116 @@ ${step}
     expect(scanWith(RULE, workflow('push', action('acme/integration', 'github.sha')))).toEqual([]);
   });
 
+  it('reads every head value a dispatch payload carries: the commit sent behind a member\'s comment is LOW, the number alone MEDIUM with the race', () => {
+    // A comment command (members only) or a member's pull request dispatches another repository's CI; on a
+    // comment an earlier step reads the pull request from the API.
+    const workflow = (options: { gate?: boolean; sha: string; lookup?: string }) => `on:
+  pull_request_target:
+    types: [opened, synchronize]
+  issue_comment:
+    types: [created]
+permissions:
+  contents: read
+jobs:
+  dispatch:
+    if: >-
+      (github.event_name == 'pull_request_target'${options.gate === false ? '' : " &&\n       contains(fromJSON('[\"MEMBER\",\"OWNER\"]'), github.event.pull_request.author_association)"}) ||
+      (github.event_name == 'issue_comment' && github.event.issue.pull_request &&
+       contains(github.event.comment.body, '/test-x')${options.gate === false ? '' : " &&\n       contains(fromJSON('[\"MEMBER\",\"OWNER\"]'), github.event.comment.author_association)"})
+    runs-on: ubuntu-latest
+    steps:
+${options.lookup ?? `      - id: pr
+        name: PR details
+        if: github.event_name == 'issue_comment'
+        env:
+          GH_TOKEN: \${{ github.token }}
+        run: |
+          PR_DATA=$(gh api repos/\${{ github.repository }}/pulls/\${{ github.event.issue.number }})
+          head_sha=$(echo "$PR_DATA" | jq -r '.head.sha')
+          head_ref=$(echo "$PR_DATA" | jq -r '.head.ref')
+          echo "head_sha=$head_sha" >> $GITHUB_OUTPUT
+          echo "head_ref=$head_ref" >> $GITHUB_OUTPUT`}
+      - name: Dispatch
+        env:
+          GH_TOKEN: \${{ secrets.DISPATCH_TOKEN }}
+          PR_NUMBER: \${{ github.event.pull_request.number || github.event.issue.number }}
+          PR_SHA: ${options.sha}
+        run: |
+          curl -X POST -H "Authorization: token $GH_TOKEN" https://api.github.com/repos/acme/integration/dispatches -d @- <<EOF
+          {"event_type": "pr-test", "client_payload": {"pr_number": "$PR_NUMBER", "sha": "$PR_SHA"}}
+          EOF
+`;
+    const either = "${{ github.event_name == 'pull_request_target' && github.event.pull_request.head.sha || steps.pr.outputs.head_sha }}";
+    // The commit, through `env:` and an `a && b || c` over the event's head SHA and a step output read from `.head.sha`.
+    const sent = scanWith(RULE, workflow({ sha: either }));
+    expect(sent.map((f) => f.severity)).toEqual(['LOW']);
+    const text = sent[0]?.description ?? '';
+    expect(text).toContain("with the pull request's head commit `$PR_SHA` (`github.event.pull_request.head.sha` or `steps.pr.outputs.head_sha`, which step `PR details` reads from the pull request's `.head.sha`) and its number `$PR_NUMBER` (`github.event.pull_request.number` or `github.event.issue.number`)");
+    expect(text).toContain('a maintainer approves each run first');
+    expect(text).toContain("this scan cannot see that CI: it must check out exactly that SHA");
+    expect(text).toContain('the race of any approval');
+    expect(text).not.toContain('the head is resolved when that CI runs');
+    expect(scanWith('dangerous-trigger', workflow({ sha: either })).map((f) => f.severity)).toEqual(['LOW']);
+    expect(scanWith('dangerous-trigger', workflow({ sha: either }))[0]?.description).toContain('and the payload carries the approved commit');
+    // A github-script lookup that sets the output from `.head.sha` counts the same.
+    const script = `      - id: pr
+        uses: actions/github-script@v7
+        with:
+          script: |
+            const { data } = await github.rest.pulls.get({ ...context.repo, pull_number: context.issue.number });
+            core.setOutput('head_sha', data.head.sha);`;
+    expect(scanWith(RULE, workflow({ sha: either, lookup: script })).map((f) => f.severity)).toEqual(['LOW']);
+    // Only the number (the SHA variable holds the branch): that CI resolves the head when it runs. MEDIUM, the race named.
+    const branch = "${{ github.event.pull_request.head.ref || steps.pr.outputs.head_ref }}";
+    const number = scanWith(RULE, workflow({ sha: branch }));
+    expect(number.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(number[0]?.description).toContain('the head is resolved when that CI runs, not when the approval was given');
+    expect(scanWith('dangerous-trigger', workflow({ sha: branch })).map((f) => f.severity)).toEqual(['MEDIUM']);
+    // A value that is the SHA on one event and the number on the other is not the commit.
+    expect(scanWith(RULE, workflow({ sha: "${{ github.event_name == 'pull_request_target' && github.event.pull_request.head.sha || github.event.issue.number }}" })).map((f) => f.severity)).toEqual(['MEDIUM']);
+    // A step output that is not read from `.head.sha` is not the commit.
+    expect(scanWith(RULE, workflow({ sha: "${{ github.event.pull_request.head.sha || steps.pr.outputs.head_ref }}" })).map((f) => f.severity)).toEqual(['MEDIUM']);
+    // An action's payload input that reads the commit through `env.NAME`, or the step output itself.
+    const action = (payload: string) => workflow({ sha: either }).replace(/      - name: Dispatch[\s\S]*$/, `      - name: Dispatch
+        uses: peter-evans/repository-dispatch@v3
+        env:
+          PR_SHA: ${either}
+        with:
+          token: \${{ secrets.DISPATCH_TOKEN }}
+          repository: acme/integration
+          event-type: pr-test
+          client-payload: '{"sha": "\${{ ${payload} }}", "number": "\${{ github.event.issue.number }}"}'
+`);
+    expect(scanWith(RULE, action('env.PR_SHA')).map((f) => f.severity)).toEqual(['LOW']);
+    expect(scanWith(RULE, action('steps.pr.outputs.head_sha')).map((f) => f.severity)).toEqual(['LOW']);
+    expect(scanWith(RULE, action('steps.pr.outputs.head_ref')).map((f) => f.severity)).toEqual(['MEDIUM']);
+    // Anyone can comment (no member check): the commit sent lowers nothing.
+    const open = scanWith(RULE, workflow({ gate: false, sha: either }));
+    expect(open.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(open[0]?.description).toContain('anyone with a GitHub account can start it');
+    expect(open[0]?.description).toContain("with the pull request's head commit `$PR_SHA`");
+    expect(scanWith('dangerous-trigger', workflow({ gate: false, sha: either })).map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+
+  it('reads a dispatch payload of many variables and expressions in bounded time', () => {
+    const names = Array.from({ length: 3000 }, (_, i) => `V${i}`);
+    const text = `on: issue_comment
+jobs:
+  dispatch:
+    if: github.event.comment.author_association == 'MEMBER'
+    runs-on: ubuntu-latest
+    steps:
+      - env:
+          GH_TOKEN: \${{ secrets.DISPATCH_TOKEN }}
+${names.map((n) => `          ${n}: \${{ github.event.issue.number || steps.s${n}.outputs.x }}`).join('\n')}
+        run: |
+          gh api repos/acme/integration/dispatches -f event_type=t ${names.map((n) => `-F client_payload[${n}]="$${n}" -F e=\${{ env.${n} }}`).join(' ')}
+`;
+    const started = performance.now();
+    expect(scanWith(RULE, text).map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
   it('reports a dispatch of another repository only when it is sent with a credential that can start workflows there', () => {
     const workflow = (step: string) => `on:
   pull_request_target:
