@@ -3,7 +3,7 @@ import { Binary, ContextAccess, contextPath, FunctionCall, functionName, Groupin
 import type { Job, Step, Workflow } from '../model/workflow.js';
 import { asList, get, scalarText, type YNode } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
-import { labelRemovedEachRun } from './label-removal.js';
+import { labelRemovedEachRun, type LabelRemoval } from './label-removal.js';
 import { environmentApprovalComment } from './environment-comment.js';
 import { actionFailsJob, actionGatesOnlyItself, permissionAction } from './permission-actions.js';
 import { flatMap } from '../model/arrays.js';
@@ -59,9 +59,10 @@ export interface TrustGuard {
   laterLabels?: boolean;
   /**
    * For `label`: the workflow removes the label itself in every run it lets through (label-removal.ts), where,
-   * in words. The label approves one run: a later push or label event finds it gone.
+   * in words, and whether it waits for the run to end. The label approves one run: a later push or label event
+   * finds it gone (one during the run finds it when the removal waits for the run's end).
    */
-  removedBy?: string;
+  removedBy?: LabelRemoval;
   /**
    * For a `label` the workflow removes each run, checked on a workflow that also runs on new commits: a commit
    * pushed between the label and its removal runs under it (a race, not a standing approval).
@@ -164,7 +165,7 @@ interface Atom {
   /** A `label` guard that reads the labels the pull request has, not the label the event adds (see TrustGuard). */
   laterLabels?: true;
   /** A `label` guard whose label the workflow removes each run (see TrustGuard). */
-  removedBy?: string;
+  removedBy?: LabelRemoval;
   pushRace?: true;
   /** A `commenter` guard that checks the actor (see TrustGuard). */
   actor?: true;

@@ -18,6 +18,7 @@ import { EXTERNAL_TRIGGERS } from '../../expressions/controller.js';
 import type { RepositoryModel } from '../../model/repository.js';
 import { workflowRunSets, type Job, type Step, type Workflow } from '../../model/workflow.js';
 import { dispatchGate } from '../dispatch-gate.js';
+import type { LabelRemoval } from '../label-removal.js';
 import { localCallers } from '../callers.js';
 
 export { localCallers } from '../callers.js';
@@ -50,13 +51,16 @@ export interface Reach {
   approvalMoves?: boolean;
   /**
    * For `approval` by a label: the workflow removes that label in every run (where, in words), so the label
-   * approves one run: each new push needs a new label.
+   * approves one run: each new push needs a new label. `whenRunEnds`: the removal waits for the code (an
+   * `always()` step at the end, or a later job that needs the gated one and runs with `always()`), so the label
+   * stays while the run lasts and a label event during it runs the commits pushed since.
    */
-  labelRemoved?: string;
+  labelRemoved?: LabelRemoval;
   /**
    * With `labelRemoved`: the workflow also runs on new commits, so a commit pushed between the label and its
-   * removal runs under it. That is the race of any approval (between the maintainer's act and the code the run
-   * takes), not a standing approval: the approval level, with the race named.
+   * removal runs under it (with `whenRunEnds`, a commit pushed at any time during the run). That is the race of
+   * any approval (between the maintainer's act and the code the run takes), not a standing approval: the
+   * approval level, with the race named.
    */
   labelRace?: boolean;
   /**
@@ -165,7 +169,7 @@ interface PathReach {
   level: ReachLevel;
   gates: string[];
   approvalMoves: boolean;
-  labelRemoved?: string;
+  labelRemoved?: LabelRemoval;
   labelRace?: boolean;
   /** A guard of the path that does not hold on the occasion's activity, in words (`Reach.noGate`). */
   noGate?: string;

@@ -99,9 +99,16 @@ export function whoText(reach: Reach): string {
       return `an outsider can start it through \`${reach.event ?? 'the trigger'}\` unless the environment${gates} has required reviewers, which could not be checked without a settings snapshot`;
     case 'approval':
       if (reach.labelRemoved !== undefined) {
+        const { where, whenRunEnds } = reach.labelRemoved;
+        // A removal that waits for the run's end (an `always()` step after the code, a later job) leaves the label on while the run lasts.
+        if (whenRunEnds) {
+          return reach.labelRace === true
+            ? `a maintainer's label approves one run${gates}, and the workflow removes that label in every run, but only when the run ends (${where}), so each new push after it needs a new label (no sticky label); the label stays on until then and the workflow also runs on new commits, so a commit pushed during the run (or a label event then, a maintainer's or a labelling bot's) runs under it: the race of any approval, as long as the run`
+            : `a maintainer's label approves each run${gates}, and the workflow removes that label in every run, but only when the run ends (${where}): the label stays on until then, so a label event during the run (a maintainer's or a labelling bot's) runs the commits pushed since under it`;
+        }
         return reach.labelRace === true
-          ? `a maintainer's label approves one run${gates}, and the workflow removes that label in every run (${reach.labelRemoved}), so each new push needs a new label (no sticky label); the workflow also runs on new commits, so a commit pushed between the label and its removal still runs under it: the race of any approval`
-          : `a maintainer's label approves each run${gates}, and the workflow removes that label in every run (${reach.labelRemoved}), so a later label event finds no label`;
+          ? `a maintainer's label approves one run${gates}, and the workflow removes that label in every run (${where}), so each new push needs a new label (no sticky label); the workflow also runs on new commits, so a commit pushed between the label and its removal still runs under it: the race of any approval`
+          : `a maintainer's label approves each run${gates}, and the workflow removes that label in every run (${where}), so a later label event finds no label`;
       }
       return !approvalBindsCode(reach)
         ? `a maintainer approves the first run${gates}, but the check reads the labels the pull request has, not the label the event adds: any later label event (a maintainer's or a labelling bot's) runs the commits pushed since under the old label`

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
+import { expectLive } from '../../../support/liveness.js';
 
 const RULE = 'untrusted-checkout';
 
@@ -1842,6 +1843,104 @@ ${checkout('head.sha')}`;
       const raced = scanWith(RULE, workflow('labeled', branch));
       expect(positions(raced)).toEqual(['14:23 MEDIUM']);
       expect(raced[0]?.description).toContain('commits pushed after the approval run');
+    });
+
+    describe('removed by a later job when the run ends', () => {
+      // A fork's run is gated on the label; a later job that needs the test job removes the label with always().
+      const gate = "github.event.pull_request.head.repo.fork == true && contains(github.event.pull_request.labels.*.name, 'Approve E2E')";
+      const e2e = (ref: string, remover: string, types = 'labeled') => yaml`
+        on:
+          pull_request:
+          pull_request_target:
+            types: [${types}]
+        permissions:
+          contents: read
+          pull-requests: write
+        jobs:
+          e2e:
+            if: \${{ github.event.pull_request.head.repo.fork == false || (${gate}) }}
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/checkout@v4
+                with:${ref === 'head.ref' ? '\n                  repository: ${{ github.event.pull_request.head.repo.full_name }}' : ''}
+                  ref: \${{ github.event.pull_request.${ref} }}
+              - run: make test
+                env:
+                  KEY: \${{ secrets.KEY }}
+${remover}
+      `;
+      const remover = (condition: string, needs = 'needs: e2e', label = "${{ 'Approve%20E2E' }}") => `          remove_e2e_label:
+            if: \${{ ${condition} }}
+            ${needs}
+            runs-on: ubuntu-latest
+            steps:
+              - run: gh api --method DELETE repos/\${{ github.repository }}/issues/\${{ github.event.number }}/labels/${label}
+                env:
+                  GH_TOKEN: \${{ github.token }}`;
+      const branch = 'head.ref';
+
+      it('is the approval of each run, naming the job and the window: LOW on the event\'s head SHA, MEDIUM on the branch', () => {
+        for (const condition of [`always() && (${gate})`, `!cancelled() && contains(github.event.pull_request.labels.*.name, 'approve e2e')`, 'always()']) {
+          const findings = scanWith(RULE, e2e('head.sha', remover(condition)));
+          expect(positions(findings), condition).toEqual(['15:16 LOW']);
+          expect(findings[0]?.description).toContain('removes that label in every run, but only when the run ends (step 1 of job `remove_e2e_label`)');
+          expect(findings[0]?.description).toContain('the label stays on until then, so a label event during the run');
+          expect(findings[0]?.description).not.toContain('not the label the event adds');
+        }
+        // Through a job between them, and with the label spelled out in the URL.
+        const through = e2e('head.sha', `          report:
+            needs: e2e
+            runs-on: ubuntu-latest
+            steps:
+              - run: echo done
+${remover(`always() && (${gate})`, 'needs: report', 'Approve%20E2E')}`);
+        expect(positions(scanWith(RULE, through))).toEqual(['15:16 LOW']);
+        const moving = scanWith(RULE, e2e(branch, remover(`always() && (${gate})`)));
+        expect(positions(moving)).toEqual(['15:23 MEDIUM']);
+        expect(moving[0]?.description).toContain('only when the run ends');
+        // On a workflow that also runs on new commits: the race of any approval, as long as the run.
+        const raced = scanWith(RULE, e2e('head.sha', remover(`always() && (${gate})`), 'labeled, synchronize'));
+        expect(positions(raced)).toEqual(['15:16 LOW']);
+        expect(raced[0]?.description).toContain('a commit pushed during the run');
+        expect(raced[0]?.description).toContain('the race of any approval');
+      });
+
+      it('reads a long chain of jobs that each need the one before and run with always() in time (a growth test)', () => {
+        const jobs = Array.from({ length: 300 }, (_, i) => `  j${i}:
+    if: \${{ always() && contains(github.event.pull_request.labels.*.name, 'ok') && github.run_attempt == '${i}' }}
+    ${i === 0 ? '' : `needs: j${i - 1}`}
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          ref: \${{ github.event.pull_request.head.sha }}
+      - run: make test
+        env:
+          KEY: \${{ secrets.KEY }}
+      - if: always()
+        run: gh pr edit \${{ github.event.number }} --remove-label other`).join('\n');
+        const text = `on:\n  pull_request_target:\n    types: [labeled, synchronize]\njobs:\n${jobs}\n`;
+        const findings = expectLive('a chain of always() jobs', () => scanWith(RULE, text));
+        expect(findings.length).toBeGreaterThan(0);
+      });
+
+      it('is no removal without always(), behind another label or a condition the gated job lacks, or in a job that does not wait for it', () => {
+        const before = (text: string) => expect(text).toContain('not the label the event adds');
+        // Without always(): skipped when the test job fails, and the label stays on.
+        for (const condition of [gate, "contains(github.event.pull_request.labels.*.name, 'Approve E2E')"]) {
+          const findings = scanWith(RULE, e2e('head.sha', remover(condition)));
+          expect(positions(findings), condition).toEqual(['15:16 MEDIUM']);
+          before(findings[0]?.description ?? '');
+        }
+        // Another label, or a test the gated job does not make.
+        for (const condition of [`always() && contains(github.event.pull_request.labels.*.name, 'run e2e')`, `always() && (${gate}) && github.actor == 'alice'`]) {
+          expect(positions(scanWith(RULE, e2e('head.sha', remover(condition)))), condition).toEqual(['15:16 MEDIUM']);
+        }
+        // A job that does not need the gated job starts with it, and a step before the removal may fail.
+        const alongside = scanWith(RULE, e2e('head.sha', remover(`always() && (${gate})`, 'needs: []')));
+        expect(positions(alongside)).toEqual(['15:16 MEDIUM']);
+        before(alongside[0]?.description ?? '');
+      });
     });
 
     it('keeps the label sticky when a run can leave it on or another label is removed', () => {
