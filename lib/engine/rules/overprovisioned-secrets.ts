@@ -1,5 +1,6 @@
 import { occurrencesIn } from '../analysis/file-scalars.js';
 import { outsiderCode } from '../analysis/outsider-code.js';
+import { severityOf, whoText } from '../analysis/run-model/index.js';
 import { fileMayUseSecrets, isGithubToken, mayUseSecrets, secretOccurrencesIn, secretUses } from '../analysis/secrets.js';
 import type { Action, Job, Workflow } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowReport } from '../rule.js';
@@ -36,7 +37,12 @@ export default defineWorkflowRule({
      */
     const rated = (jobs: readonly Job[], message: string, external = false): { severity: 'MEDIUM' | 'LOW'; message: string } => {
       const code = outsiderCode(context, jobs);
-      if (code !== null) return { severity: 'MEDIUM', message: `${message} An outsider's code or text runs there: ${code.text}.` };
+      // Behind a maintainer's approval of the commit that runs (a label removed in every run, on the event's
+      // head SHA), the policy's approval row: LOW, naming the gate; the approval's race keeps it MEDIUM.
+      if (code !== null && severityOf({ reach: code.reach, executes: true, holds: ['secrets'], raceAfterApproval: code.race }) === 'LOW' && !external) {
+        return { severity: 'LOW', message: `${message} An outsider's code or text runs there: ${code.text}, but ${whoText(code.reach)}. LOW: the approved commit is what runs.` };
+      }
+      if (code !== null) return { severity: 'MEDIUM', message: `${message} An outsider's code or text runs there: ${code.text}${code.reach.level === 'approval' ? `; ${whoText(code.reach)}` : ''}.` };
       if (external) return { severity: 'MEDIUM', message };
       return { severity: 'LOW', message: `${message} LOW: nothing an outsider controls runs where the secrets are.` };
     };

@@ -156,4 +156,45 @@ describe(RULE, () => {
     expect(trusted.length).toBe(outsider.length);
     expect(trusted.every((f) => f.severity === 'LOW')).toBe(true);
   });
+
+  it('follows the approval row for a label a later job removes when the run ends: LOW on the event\'s head SHA, naming the window', () => {
+    const gate = "github.event.pull_request.head.repo.fork == true && contains(github.event.pull_request.labels.*.name, 'Approve E2E')";
+    const workflow = (always: string) => yaml`
+      on:
+        pull_request_target:
+          types: [labeled]
+      permissions:
+        contents: read
+      jobs:
+        e2e:
+          if: \${{ github.event.pull_request.head.repo.fork == false || (${gate}) }}
+          runs-on: ubuntu-latest
+          strategy:
+            matrix:
+              include:
+                - token: TOKEN_A
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ github.event.pull_request.head.sha }}
+            - run: make test
+              env:
+                TOKEN: \${{ secrets[matrix.token] }}
+        unlabel:
+          if: \${{ ${always}(${gate}) }}
+          needs: e2e
+          runs-on: ubuntu-latest
+          steps:
+            - run: gh api -X DELETE repos/\${{ github.repository }}/issues/\${{ github.event.number }}/labels/Approve%20E2E
+              env:
+                GH_TOKEN: \${{ github.token }}
+    `;
+    const removed = scanWith(RULE, workflow('always() && '));
+    expect(removed.map((f) => f.severity)).toEqual(['LOW']);
+    expect(removed[0]?.description).toContain('only when the run ends (step 1 of job `unlabel`): the label stays on until then, so a label event during the run');
+    // Without always() the later job is skipped when the test fails: the label stays, as any later label event finds it.
+    const kept = scanWith(RULE, workflow(''));
+    expect(kept.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(kept[0]?.description).toContain('not the label the event adds');
+  });
 });
