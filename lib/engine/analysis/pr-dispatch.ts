@@ -5,7 +5,7 @@ import { flatMap } from '../model/arrays.js';
 import { findExpressions } from '../expressions/extract.js';
 import { contextPath, Literal, parseExpression } from '../expressions/parse.js';
 import { valueSources } from './expression-values.js';
-import { githubScriptOutputValues, outputSources, referencedEnvVars } from './script-outputs.js';
+import { githubScriptOutputValues, githubScriptReturn, outputSources, referencedEnvVars } from './script-outputs.js';
 
 /**
  * A privileged job that hands a pull request's head to another repository's CI: a `repository_dispatch` or
@@ -144,9 +144,30 @@ function envValue(step: Step, job: Job, name: string): string | null {
  * Whether `steps.<id>.outputs.<name>` is the pull request's head commit: an earlier step of the job that writes it
  * from `.head.sha` (a `gh api .../pulls/<n>` answer, `gh pr view --json headRefOid`, the event's), in a `run:`
  * script (the lines that feed the output, and the `env:` values they read) or a github-script `core.setOutput`,
- * or an action whose output of that name is the head commit. Returns the producing step, or null.
+ * or an action whose output of that name is the head commit. A github-script's `result` (what it returns, as
+ * JSON) is the commit when it returns `.head.sha` itself, or an object with a field read from `.head.sha`
+ * (`return { commit: pr.head.sha, ... }` after `pulls.get`) that the payload reads (`prData.commit`): `field`.
+ * Returns the producing step, or null.
  */
-function shaOutput(path: string, step: Step, job: Job): Step | null {
+function shaOutput(path: string, step: Step, job: Job, payload: string): { producer: Step; field: string | null } | null {
+  const m = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(path);
+  if (m === null) return null;
+  const producer = job.steps.find((s) => s.index < step.index && s.id?.toLowerCase() === m[1]);
+  if (producer?.usesRef?.kind === 'repository' && producer.usesRef.slug === 'actions/github-script' && m[2] === 'result') {
+    const script = getText(producer.with, 'script') ?? '';
+    if (githubScriptOutputValues(script, 'result') === null) {
+      const returned = githubScriptReturn(script);
+      if (returned === null) return null;
+      if (returned.values.every((v) => READS_HEAD_SHA.test(v) && !v.startsWith('{'))) return { producer, field: null };
+      const field = [...returned.fields].find(([name, values]) => values.some((v) => READS_HEAD_SHA.test(v)) && new RegExp(`\\.${name.replace(/\$/g, '\\$')}\\b|\\[\\s*['"]${name.replace(/\$/g, '\\$')}['"]\\s*\\]`).test(payload))?.[0];
+      return field === undefined ? null : { producer, field };
+    }
+  }
+  const found = shaStep(path, step, job);
+  return found === null ? null : { producer: found, field: null };
+}
+
+function shaStep(path: string, step: Step, job: Job): Step | null {
   const m = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(path);
   if (m === null) return null;
   const [, id, name] = m as unknown as [string, string, string];
@@ -191,11 +212,13 @@ function carried(step: Step, job: Job): { sha: string | null; number: string | n
     const paths = values.map((v) => contextPath(v)?.join('.') ?? null);
     const named = (words: string) => (via === null ? words : `\`$${via}\` (${words})`);
     if (sha === null) {
-      const producers = paths.map((p) => (p === null || EVENT_SHA.test(p) ? null : shaOutput(p, step, job)));
+      const producers = paths.map((p) => (p === null || EVENT_SHA.test(p) ? null : shaOutput(p, step, job, text)));
       if (paths.every((p, i) => p !== null && (EVENT_SHA.test(p) || producers[i] !== null))) {
         const words = paths.map((p, i) => {
-          const producer = producers[i];
-          return producer === null || producer === undefined ? `\`${p}\`` : `\`${p}\`, which step \`${producer.name ?? producer.id ?? producer.index + 1}\` reads from the pull request's \`.head.sha\``;
+          const found = producers[i];
+          if (found === null || found === undefined) return `\`${p}\``;
+          const { producer, field } = found;
+          return `\`${p}\`${field === null ? '' : ` (its \`${field}\`)`}, which step \`${producer.name ?? producer.id ?? producer.index + 1}\` reads from the pull request's \`.head.sha\``;
         });
         sha = named(words.join(' or '));
         readAtRun = producers.some((p) => p !== null);
@@ -232,8 +255,29 @@ function isSelf(target: string, names: ReadonlySet<string>): boolean {
   return SELF.test(target) || names.has(target.trim().toLowerCase());
 }
 
+/**
+ * The repository a github-script dispatch call names when it is another one, or null when it is this repository.
+ * The call is to this repository when its `repo:` is `context.repo.repo`, or `...context.repo` with no `repo:`
+ * of its own, or the repository's own name; `owner: context.repo.owner` with another literal `repo:` is a
+ * sibling repository of the same owner (`<owner>/ecosystem-ci`, the owner named when the scan knows it). A `repo:` computed at run time next to
+ * `context.repo` is not known to be another repository (null); with no `context.repo` at all it is.
+ */
+function scriptTarget(script: string, names: ReadonlySet<string>, ownOwner: string | null): string | null {
+  const repo = /\brepo\s*:\s*['"`]([^'"`$]+)['"`]/.exec(script)?.[1]?.trim();
+  const owner = /\bowner\s*:\s*['"`]([^'"`$]+)['"`]/.exec(script)?.[1]?.trim();
+  if (/\brepo\s*:\s*context\.repo\.repo\b/.test(script)) return null;
+  if (repo === undefined) return /\.\.\.\s*context\.repo\b|\bcontext\.repo\.(?:owner|repo)\b/.test(script) ? null : 'another repository';
+  if (repo.includes('/')) return isSelf(repo, names) ? null : repo;
+  if (owner !== undefined) return isSelf(`${owner}/${repo}`, names) ? null : `${owner}/${repo}`;
+  // The owner is this repository's (`owner: context.repo.owner`, `...context.repo`, or none named): a sibling
+  // repository unless the name is this one's.
+  const lower = repo.toLowerCase();
+  if ([...names].some((n) => n.slice(n.indexOf('/') + 1) === lower)) return null;
+  return `${ownOwner ?? '<owner>'}/${repo}`;
+}
+
 /** The dispatches of a job's steps that hand a pull request's head to another repository. */
-export function prHeadDispatches(job: Job, names: ReadonlySet<string>): PrHeadDispatch[] {
+export function prHeadDispatches(job: Job, names: ReadonlySet<string>, owner: string | null = null): PrHeadDispatch[] {
   const found: PrHeadDispatch[] = [];
   for (const step of job.steps) {
     const ref = step.usesRef;
@@ -245,11 +289,8 @@ export function prHeadDispatches(job: Job, names: ReadonlySet<string>): PrHeadDi
         if (repo !== null && !isSelf(repo, names)) targets.push({ target: repo.trim(), how: ref.slug, node: step.uses });
       } else if (ref.slug === 'actions/github-script') {
         const script = getText(step.with, 'script') ?? '';
-        if (/\b(createDispatchEvent|createWorkflowDispatch)\b|\/dispatches\b/.test(script) && !/\.\.\.\s*context\.repo\b|\bcontext\.repo\.(owner|repo)\b/.test(script)) {
-          const repo = /\brepo\s*:\s*['"`]([^'"`]+)['"`]/.exec(script)?.[1];
-          const owner = /\bowner\s*:\s*['"`]([^'"`]+)['"`]/.exec(script)?.[1];
-          targets.push({ target: joinRepo(owner ?? null, repo ?? null) ?? 'another repository', how: 'actions/github-script', node: step.uses });
-        }
+        const target = /\b(createDispatchEvent|createWorkflowDispatch)\b|\/dispatches\b/.test(script) ? scriptTarget(script, names, owner) : null;
+        if (target !== null) targets.push({ target, how: 'actions/github-script', node: step.uses });
       }
     } else if (typeof step.run?.value === 'string' && /dispatches|gh\s+workflow\s+run/.test(step.run.value)) {
       for (const line of logicalLines(step.run.value)) {

@@ -350,6 +350,85 @@ export function githubScriptOutputValues(script: string, name: string): string[]
 }
 
 
+/** What an `actions/github-script` script returns (its `result` output, as JSON): each `return`'s value, and an object's fields. */
+export interface GithubScriptReturn {
+  /** The source text of each returned value (for an object literal, the whole literal). */
+  values: string[];
+  /**
+   * The fields of returned object literals, each with the source text of its value; a shorthand field
+   * (`{ commit }`) or one holding a bare identifier has the value its `const`/`let`/`var` assigns on one line.
+   */
+  fields: Map<string, string[]>;
+}
+
+/** Bounds on a returned value read (the script is the scanned repository's). */
+const MAX_RETURN_SCRIPT = 100_000;
+const MAX_RETURNS = 20;
+const MAX_RETURN_OBJECT = 4_000;
+const MAX_RETURN_LOOKUPS = 40;
+
+/**
+ * What a github-script script returns, or null when it returns nothing (or is too large to read). A `return`
+ * inside a callback is read too (a pattern over the text, not a parse): a field is counted where any returned
+ * literal has it.
+ */
+export function githubScriptReturn(script: string): GithubScriptReturn | null {
+  if (script.length > MAX_RETURN_SCRIPT) return null;
+  const values: string[] = [];
+  const fields = new Map<string, string[]>();
+  let lookups = 0;
+  // The value a name is assigned on one line (at most MAX_RETURN_LOOKUPS names read: each is a pass over the script).
+  const assigned = (name: string): string | null =>
+    lookups++ >= MAX_RETURN_LOOKUPS ? null : (new RegExp(`\\b(?:const|let|var)\\s+${escapeRegExp(name)}\\s*=\\s*([^\\n;]*)`).exec(script)?.[1] ?? null);
+  for (const match of script.matchAll(/\breturn\b[ \t]*/g)) {
+    if (values.length >= MAX_RETURNS) break;
+    const from = (match.index ?? 0) + match[0].length;
+    if (script[from] !== '{') {
+      const value = /^[^\n;]*/.exec(script.slice(from))?.[0]?.trim() ?? '';
+      if (value !== '') values.push(/^[A-Za-z_$][\w$]*$/.test(value) ? (assigned(value) ?? value) : value);
+      continue;
+    }
+    // The object literal: to its matching brace, splitting fields at the commas of its top level.
+    let depth = 0;
+    let quote: string | null = null;
+    let start = from + 1;
+    const parts: string[] = [];
+    let end = -1;
+    for (let i = from; i < script.length && i < from + MAX_RETURN_OBJECT; i++) {
+      const c = script[i] as string;
+      if (quote !== null) {
+        if (c === '\\') i++;
+        else if (c === quote) quote = null;
+        continue;
+      }
+      if (c === '"' || c === "'" || c === '`') quote = c;
+      else if (c === '{' || c === '(' || c === '[') depth++;
+      else if (c === '}' || c === ')' || c === ']') {
+        depth--;
+        if (depth === 0) {
+          parts.push(script.slice(start, i));
+          end = i;
+          break;
+        }
+      } else if (c === ',' && depth === 1) {
+        parts.push(script.slice(start, i));
+        start = i + 1;
+      }
+    }
+    if (end === -1) continue;
+    values.push(script.slice(from, end + 1));
+    for (const part of parts.slice(0, MAX_RETURN_LOOKUPS)) {
+      const field = /^\s*['"]?([A-Za-z_$][\w$-]*)['"]?\s*(?::([^]*))?$/.exec(part);
+      if (field === null) continue;
+      const name = field[1] as string;
+      const given = (field[2] ?? name).trim();
+      const value = /^[A-Za-z_$][\w$]*$/.test(given) ? (assigned(given) ?? given) : given;
+      fields.set(name, [...(fields.get(name) ?? []), value]);
+    }
+  }
+  return values.length > 0 ? { values, fields } : null;
+}
+
 /** A JavaScript identifier an `actions/github-script` script checks before it goes on. */
 export interface JsCheck {
   /** Offset in the script where the check starts (its `[`, its regular expression, its `Number(`). */

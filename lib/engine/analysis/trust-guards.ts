@@ -154,8 +154,14 @@ const COMMENTERS = new Set(['github.event.comment.user.login', 'github.event.rev
 /** Events only users with write access (or GitHub itself, on their behalf) can cause. */
 const MAINTAINER_EVENTS = new Set(['workflow_dispatch', 'repository_dispatch', 'schedule', 'push', 'release', 'merge_group', 'create', 'delete', 'registry_package', 'deployment', 'deployment_status', 'page_build', 'workflow_call']);
 const STATUS_FUNCTIONS = /\b(always|failure|cancelled)\s*\(/i;
-/** A script that checks the permission or association of whoever triggered the run. */
-const PERMISSION_CHECK = /getCollaboratorPermissionLevel|collaborators\/(?:\$\{\{[^}]{0,100}\}\}|[^\s/]+)\/permission|author_association|authorAssociation|checkUserPermission/;
+/**
+ * A script that checks the permission or association of whoever triggered the run, or their membership of the
+ * organization (`orgs.checkMembershipForUser`, 204 for a member, an error otherwise; `GET /orgs/<org>/members/<user>`).
+ */
+const PERMISSION_CHECK =
+  /getCollaboratorPermissionLevel|collaborators\/(?:\$\{\{[^}]{0,100}\}\}|[^\s/]+)\/permission|author_association|authorAssociation|checkUserPermission|\bcheck(?:Public)?MembershipForUser\b|\bgetMembershipForUserInOrg\b|orgs\/(?:\$\{\{[^}]{0,100}\}\}|[^\s/]+)\/(?:public_)?members(?:hips)?\/(?!\s)/;
+/** An organization membership check of GitHub's API that throws (404) for a non-member. */
+const MEMBERSHIP_CALL = /\bcheck(?:Public)?MembershipForUser\b/;
 const MAX_PATHS = 32;
 
 /** Facts an atom of a condition states, for spotting contradictions (`fork == true` and `fork == false`). */
@@ -416,7 +422,11 @@ function failsOnPermission(script: string): boolean {
   const text = script.replace(CATCH_BLOCK, '').split('\n').map((line) => (call.test(line) ? line.replace(ON_COMMAND_ERROR, '') : line)).join('\n');
   const at = text.search(PERMISSION_CHECK);
   // A deny path that ends the step quietly (`return`, `exit 0`) before anything fails it fails nothing.
-  return at !== -1 && FAILS.test(text.slice(at)) && !quietDeny(text.slice(at));
+  if (at !== -1 && FAILS.test(text.slice(at)) && !quietDeny(text.slice(at))) return true;
+  // The membership check answers a non-member with an error (404), so a `catch` after it that fails the step
+  // is its deny path (and fails closed on any other error).
+  const member = script.search(MEMBERSHIP_CALL);
+  return member !== -1 && [...script.slice(member).matchAll(CATCH_BLOCK)].some((m) => FAILS.test(m[0]) && !QUIET_END.test(m[0].slice(0, m[0].search(FAILS))));
 }
 
 /**

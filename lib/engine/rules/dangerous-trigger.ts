@@ -3,7 +3,7 @@ import { downloadEffect, downloadSeverity, inertEffect, type DownloadEffect } fr
 import { describeStep } from '../analysis/describe.js';
 import { envInjectionClaim, envInjectionSeverity, envInjections, scriptInjections } from '../analysis/injections.js';
 import { outsiderCode } from '../analysis/outsider-code.js';
-import { prHeadDispatches, selfDispatches, sentWords, type SelfDispatch } from '../analysis/pr-dispatch.js';
+import { selfDispatches, sentWords, type SelfDispatch } from '../analysis/pr-dispatch.js';
 import { holdingFacts, reachFacts } from '../analysis/run-model/facts.js';
 import { severityRank, type Severity } from '../types.js';
 import { describeClaim, jobClaim, nothingReads, severityOf, whoText, type Reach } from '../analysis/run-model/index.js';
@@ -149,7 +149,7 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
   let approvedDispatch: string | null = null;
   for (const job of jobs) {
     if (job.uses !== undefined || armed !== null) continue;
-    for (const dispatch of prHeadDispatches(job, context.runs.identity.names)) {
+    for (const dispatch of context.runs.prHeadDispatches(job)) {
       const reach = context.runs.stepReach(dispatch.step);
       const line = workflow.file.position(dispatch.step.node.start).line;
       if (severityOf({ reach, executes: true, holds: ['a dispatch token'], raceAfterApproval: !dispatch.pinned }) === 'LOW') {

@@ -1,6 +1,6 @@
 import { commitDateCheck } from '../analysis/approval-race.js';
 import { describeStep } from '../analysis/describe.js';
-import { prHeadDispatches, sentWords } from '../analysis/pr-dispatch.js';
+import { sentWords } from '../analysis/pr-dispatch.js';
 import { pinsApprovedCode } from '../analysis/pr-head.js';
 import { checkoutReach } from '../analysis/outsider-code.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
@@ -142,7 +142,7 @@ export default defineWorkflowRule({
         });
       }
       // The head handed to another repository's CI: that CI checks it out and runs it with its own secrets.
-      for (const dispatch of prHeadDispatches(job, context.runs.identity.names)) {
+      for (const dispatch of context.runs.prHeadDispatches(job)) {
         const reach = context.runs.stepReach(dispatch.step);
         if (reach.level === 'trusted-author' || reach.level === 'collaborator') continue;
         const theirs = `a token that starts the CI of \`${dispatch.target}\` (\`${dispatch.credential}\`, with that repository's secrets)`;

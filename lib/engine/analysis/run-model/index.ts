@@ -29,6 +29,7 @@ import { containerAccess, containerHoldings, type ContainerAccess } from './cont
 import { actionFailsJob } from '../permission-actions.js';
 import { pushedBefore, type ImagePush } from './pushes.js';
 import { dependentJobs } from '../validation.js';
+import { prHeadDispatches, type PrHeadDispatch } from '../pr-dispatch.js';
 
 export type { ForkReach, Reach, ReachLevel, ValueReach } from './reach.js';
 export type { Holdings, DefaultToken } from './holdings.js';
@@ -197,6 +198,25 @@ export class RunModel {
     const access = serviceAccess(job, definition);
     const holdings = serviceHoldings(access, this.job(job).holdings);
     return { access, holdings, valuables: valuables(holdings, this.defaultToken) };
+  }
+
+  readonly #prHeadDispatches = new ScanCache<Job, readonly PrHeadDispatch[]>();
+
+  /**
+   * The job's steps that hand a pull request's head to another repository's CI (pr-dispatch.ts), read once per
+   * job: untrusted-checkout and dangerous-trigger both read them. A sibling repository a script names by
+   * `owner: context.repo.owner` is written under this repository's owner when the scan knows it (the caller's,
+   * or the one owner its workflows name).
+   */
+  prHeadDispatches(job: Job): readonly PrHeadDispatch[] {
+    let found = this.#prHeadDispatches.get(job);
+    if (found === undefined) {
+      const identity = this.identity;
+      const owner = identity.owner ?? (identity.owners.size === 1 ? ([...identity.owners][0] ?? null) : null);
+      found = prHeadDispatches(job, identity.names, owner);
+      this.#prHeadDispatches.set(job, found);
+    }
+    return found;
   }
 
   readonly #containers = new ScanCache<Job, ContainerRun>();

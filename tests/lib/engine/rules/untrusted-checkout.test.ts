@@ -299,7 +299,7 @@ ${options.lookup ?? `      - id: pr
     // A step output that is not read from `.head.sha` is not the commit.
     expect(scanWith(RULE, workflow({ sha: "${{ github.event.pull_request.head.sha || steps.pr.outputs.head_ref }}" })).map((f) => f.severity)).toEqual(['MEDIUM']);
     // An action's payload input that reads the commit through `env.NAME`, or the step output itself.
-    const action = (payload: string) => workflow({ sha: either }).replace(/      - name: Dispatch[\s\S]*$/, `      - name: Dispatch
+    const action = (payload: string) => workflow({ sha: either }).replace(/ {6}- name: Dispatch[\s\S]*$/, `      - name: Dispatch
         uses: peter-evans/repository-dispatch@v3
         env:
           PR_SHA: ${either}
@@ -337,6 +337,156 @@ ${names.map((n) => `          ${n}: \${{ github.event.issue.number || steps.s${n
     const started = performance.now();
     expect(scanWith(RULE, text).map((f) => f.severity)).toEqual(['MEDIUM']);
     expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  it('reads a github-script dispatch to a sibling repository (`owner: context.repo.owner`, another `repo:`) and the head a previous script returns', () => {
+    // A member's comment command: a script checks the commenter's organization membership and throws otherwise
+    // (its `catch` swallows the API's error, leaving the flag false), a script returns the pull request's head
+    // read from `pulls.get`, and a third dispatches a workflow of another repository of the same owner with it.
+    const workflow = (options: { check?: string; returned?: string; target?: string; inputs?: string; triggers?: string } = {}) => `on:
+${options.triggers ?? ''}  issue_comment:
+    types: [created]
+permissions:
+  contents: read
+  issues: write
+  pull-requests: write
+jobs:
+  trigger:
+    runs-on: ubuntu-latest
+    if: github.event_name == 'issue_comment' && github.repository == 'acme/core' && github.event.issue.pull_request && startsWith(github.event.comment.body, '/other-ci run')
+    steps:
+      - uses: actions/github-script@v7
+        with:
+          script: |
+            const user = context.payload.sender.login
+            let isMember = false
+            try {
+              const { status } = await github.rest.orgs.checkMembershipForUser({ org: 'acme', username: user })
+              isMember = (status === 204)
+            } catch (e) {}
+${options.check ?? `            if (isMember) {
+              await github.rest.reactions.createForIssueComment({ ...context.repo, comment_id: context.payload.comment.id, content: '+1' })
+            } else {
+              throw new Error('not allowed')
+            }`}
+      - uses: actions/github-script@v7
+        id: get-pr-data
+        with:
+          script: |
+            const { data: pr } = await github.rest.pulls.get({ owner: context.repo.owner, repo: context.repo.repo, pull_number: context.issue.number })
+            return ${options.returned ?? '{ num: context.issue.number, branchName: pr.head.ref, repo: pr.head.repo.full_name, commit: pr.head.sha }'}
+      - uses: actions/github-script@v7
+        env:
+          COMMENT: \${{ github.event.comment.body }}
+        with:
+          github-token: \${{ secrets.OTHER_CI_TOKEN }}
+          script: |
+            const prData = \${{ steps.get-pr-data.outputs.result }}
+            await github.rest.actions.createWorkflowDispatch({
+              owner: context.repo.owner,
+              repo: ${options.target ?? "'other-ci'"},
+              workflow_id: 'from-pr.yml',
+              ref: 'main',
+              inputs: ${options.inputs ?? "{ prNumber: '' + prData.num, branchName: prData.branchName, repo: prData.repo, commit: prData.commit }"}
+            })
+`;
+    // The commit, read when the job runs, behind the membership check: LOW, the race named.
+    const sent = scanWith(RULE, workflow());
+    expect(sent.map((f) => f.severity)).toEqual(['LOW']);
+    const text = sent[0]?.description ?? '';
+    expect(text).toContain('dispatches `acme/other-ci` (actions/github-script)');
+    expect(text).toContain("with the pull request's head commit `steps.get-pr-data.outputs.result` (its `commit`), which step `get-pr-data` reads from the pull request's `.head.sha`");
+    expect(text).toContain('a maintainer approves each run first');
+    expect(text).toContain('it must check out exactly that SHA');
+    expect(text).toContain('or between it and the step that reads the head, is the one sent: the race of any approval');
+    // The owner is written as such when the scan does not know it.
+    const unnamed = scanWith(RULE, workflow().replace("github.repository == 'acme/core' && ", ''));
+    expect(unnamed[0]?.description).toContain('dispatches `<owner>/other-ci`');
+    // A returned SHA itself, or a shorthand field assigned from it, counts the same.
+    expect(scanWith(RULE, workflow({ returned: 'pr.head.sha', inputs: '{ commit: prData }' })).map((f) => f.severity)).toEqual(['LOW']);
+    expect(scanWith(RULE, workflow({ returned: "{ num: context.issue.number, commit }\n            const commit = pr.head.sha" })).map((f) => f.severity)).toEqual(['LOW']);
+    // Only the branch: that CI resolves the head when it runs. MEDIUM, the race named.
+    const branch = scanWith(RULE, workflow({ returned: '{ num: context.issue.number, branchName: pr.head.ref }', inputs: "{ prNumber: '' + prData.num, branchName: prData.branchName }" }));
+    expect(branch.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(branch[0]?.description).toContain('the head is resolved when that CI runs, not when the approval was given');
+    // A returned SHA the payload does not send is not the commit.
+    expect(scanWith(RULE, workflow({ inputs: "{ prNumber: '' + prData.num, branchName: prData.branchName }" })).map((f) => f.severity)).toEqual(['MEDIUM']);
+    // A deny path that only ends the membership check's own step gates nothing: anyone's comment dispatches.
+    const open = scanWith(RULE, workflow({ check: '            if (!isMember) { return }' }));
+    expect(open.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(open[0]?.description).toContain('anyone with a GitHub account can start it');
+    // The API answers a non-member with an error: a `catch` that fails the step is the deny path; one that returns is not.
+    const caught = (handler: string) => workflow({ check: '' }).replace('} catch (e) {}', `} catch (e) { ${handler} }`);
+    expect(scanWith(RULE, caught("throw new Error('not a member')")).map((f) => f.severity)).toEqual(['LOW']);
+    expect(scanWith(RULE, caught("core.setFailed('not a member')")).map((f) => f.severity)).toEqual(['LOW']);
+    expect(scanWith(RULE, caught("core.info('not a member'); return")).map((f) => f.severity)).toEqual(['MEDIUM']);
+    // dangerous-trigger reads the same dispatch where the workflow also runs on `pull_request_target`.
+    const both = workflow({ triggers: '  pull_request_target:\n    types: [opened]\n' });
+    const trigger = scanWith('dangerous-trigger', both);
+    expect(trigger.map((f) => f.severity)).toEqual(['LOW']);
+    expect(trigger[0]?.description).toContain("dispatches `acme/other-ci` with the pull request's head commit `steps.get-pr-data.outputs.result` (its `commit`)");
+    expect(trigger[0]?.description).toContain('and the payload carries the approved commit');
+    const openBoth = workflow({ triggers: '  pull_request_target:\n    types: [opened]\n', check: '            if (!isMember) { return }' });
+    expect(scanWith('dangerous-trigger', openBoth).map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+
+  it('reads what a large github-script returns in bounded time', () => {
+    const fields = Array.from({ length: 400 }, (_, i) => `f${i}`);
+    const returns = Array.from({ length: 30 }, () => `            if (x) return { ${fields.join(', ')}, commit: pr.head.sha, nested: { a: [1, '}', "{"] } }`).join('\n');
+    const text = `on: issue_comment
+jobs:
+  dispatch:
+    if: github.event.comment.author_association == 'MEMBER'
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/github-script@v7
+        id: pr
+        with:
+          script: |
+${returns}
+      - uses: actions/github-script@v7
+        with:
+          github-token: \${{ secrets.DISPATCH_TOKEN }}
+          script: |
+            const d = \${{ steps.pr.outputs.result }}
+            await github.rest.actions.createWorkflowDispatch({ owner: 'acme', repo: 'ci', workflow_id: 'x.yml', ref: 'main', inputs: { ${fields.map((f) => `${f}: d.${f}`).join(', ')}, n: '' + context.issue.number } })
+`;
+    const started = performance.now();
+    expect(scanWith(RULE, text).map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  it('negative: a github-script dispatch to this repository, or one that sends nothing of the pull request, is no dispatch of its head elsewhere', () => {
+    const workflow = (call: string, inputs = "{ commit: prData.commit, prNumber: '' + prData.num }") => `on:
+  issue_comment:
+    types: [created]
+jobs:
+  trigger:
+    runs-on: ubuntu-latest
+    if: github.repository == 'acme/core' && github.event.issue.pull_request
+    steps:
+      - uses: actions/github-script@v7
+        id: get-pr-data
+        with:
+          script: |
+            const { data: pr } = await github.rest.pulls.get({ ...context.repo, pull_number: context.issue.number })
+            return { num: context.issue.number, commit: pr.head.sha }
+      - uses: actions/github-script@v7
+        with:
+          github-token: \${{ secrets.OTHER_CI_TOKEN }}
+          script: |
+            const prData = \${{ steps.get-pr-data.outputs.result }}
+            await github.rest.actions.createWorkflowDispatch({ ${call}, workflow_id: 'from-pr.yml', ref: 'main', inputs: ${inputs} })
+`;
+    // The positive next to them: a sibling repository, anyone's comment.
+    expect(scanWith(RULE, workflow("owner: context.repo.owner, repo: 'other-ci'")).map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(scanWith(RULE, workflow('owner: context.repo.owner, repo: context.repo.repo'))).toEqual([]);
+    expect(scanWith(RULE, workflow('...context.repo'))).toEqual([]);
+    // The repository's own name (`github.repository == 'acme/core'` names it).
+    expect(scanWith(RULE, workflow("owner: context.repo.owner, repo: 'core'"))).toEqual([]);
+    // Nothing of the pull request in the dispatch: no head handed over.
+    const nothing = workflow("owner: context.repo.owner, repo: 'other-ci'", "{ reason: 'nightly' }").replace('            const prData = ${{ steps.get-pr-data.outputs.result }}\n', '');
+    expect(scanWith(RULE, nothing)).toEqual([]);
   });
 
   it('reports a dispatch of another repository only when it is sent with a credential that can start workflows there', () => {
