@@ -11,6 +11,7 @@ import { githubPackagesPush, inputWithEnv, JOB_TOKEN, oidcPublish, otherTokenOnl
 import { stepAgent } from './agent-input.js';
 import type { AgentAction } from '../data/agent-actions.js';
 import { stepExecutions } from './run-model/execution.js';
+import { handedTokens } from './run-model/handed.js';
 
 /** A `<scope>: write` entry of a `permissions:` mapping. */
 export interface WriteScope {
@@ -204,6 +205,9 @@ function stepMayUse(step: Step, scope: string): boolean {
     // The least-privilege table of the permissions fix knows what a well-known action asks for, by its inputs.
     const known = actionPermissions(full);
     if (known !== undefined) {
+      // An action that runs code of its inputs or the repository's (`changesets/action`'s `publish` command) hands the
+      // token it is handed through its environment to that code, which may use any scope (run-model/handed.ts).
+      if (known.runsCode !== undefined && scope !== 'id-token' && handedTokens(step).job) return true;
       if (known.scopes[scope as Scope] === 'write') return true;
       return (known.when ?? []).some((c) => {
         // `registry: ${{ env.REGISTRY }}` is the literal the step's `env:` gives it.

@@ -27,6 +27,12 @@ export interface ActionPermissions {
   scopes: Scopes;
   /** Extra scopes when an input is set (`present`) or, with `matches`, when its value matches. */
   when?: readonly { input: string; matches?: RegExp; absent?: boolean; scopes: Scopes }[];
+  /**
+   * The code the action runs that is not its own, in words (`its \`version\` and \`publish\` commands`): commands given in
+   * its inputs or the repository's own hooks, run with the action's environment. A job token handed to the action (its
+   * `with:` or environment) reaches that code, which may use any scope: `scopes` says only what the action itself asks for.
+   */
+  runsCode?: string;
 }
 
 const NONE: ActionPermissions = { scopes: {} };
@@ -69,12 +75,13 @@ export const ACTION_PERMISSIONS: Readonly<Record<string, ActionPermissions>> = {
   'helm/chart-testing-action': NONE,
   're-actors/alls-green': NONE,
   'jlumbroso/free-disk-space': NONE,
-  'pre-commit/action': NONE,
+  // Runs the repository's hooks, with the step's environment.
+  'pre-commit/action': { scopes: {}, runsCode: "the repository's pre-commit hooks" },
   'crate-ci/typos': NONE,
   'pyo3/maturin-action': NONE,
   'docker/bake-action': NONE,
   'cargo-bins/cargo-binstall': NONE,
-  'uraimo/run-on-arch-action': { scopes: {}, when: [{ input: 'githubToken', scopes: { packages: 'write' } }] },
+  'uraimo/run-on-arch-action': { scopes: {}, when: [{ input: 'githubToken', scopes: { packages: 'write' } }], runsCode: 'its `run` script' },
   'dorny/paths-filter': { scopes: { contents: 'read', 'pull-requests': 'read' } },
   'tj-actions/changed-files': { scopes: { contents: 'read', 'pull-requests': 'read' } },
   'peter-evans/find-comment': { scopes: { issues: 'read', 'pull-requests': 'read' } },
@@ -95,14 +102,17 @@ export const ACTION_PERMISSIONS: Readonly<Record<string, ActionPermissions>> = {
   'ncipollo/release-action': { scopes: { contents: 'write' } },
   'actions/create-release': { scopes: { contents: 'write' } },
   'actions/upload-release-asset': { scopes: { contents: 'write' } },
-  'goreleaser/goreleaser-action': { scopes: { contents: 'write' } },
+  // GoReleaser runs the hooks of the repository's configuration (`before.hooks`, build hooks) with its environment.
+  'goreleaser/goreleaser-action': { scopes: { contents: 'write' }, runsCode: "the hooks of the repository's GoReleaser configuration" },
   'stefanzweifel/git-auto-commit-action': { scopes: { contents: 'write' } },
   'endbug/add-and-commit': { scopes: { contents: 'write' } },
   'jamesives/github-pages-deploy-action': { scopes: { contents: 'write' } },
   'peaceiris/actions-gh-pages': { scopes: { contents: 'write' } },
   'release-drafter/release-drafter': { scopes: { contents: 'write', 'pull-requests': 'read' } },
   'googleapis/release-please-action': { scopes: { contents: 'write', 'pull-requests': 'write', issues: 'write' } },
-  'changesets/action': { scopes: { contents: 'write', 'pull-requests': 'write' } },
+  // Runs its `version` command (`changeset version` by default, with the repository's changelog generator) and its
+  // `publish` command with its environment, `GITHUB_TOKEN` included.
+  'changesets/action': { scopes: { contents: 'write', 'pull-requests': 'write' }, runsCode: 'its `version` and `publish` commands' },
   'peter-evans/create-pull-request': { scopes: { contents: 'write', 'pull-requests': 'write' } },
   // Pull requests, issues and comments.
   'peter-evans/create-or-update-comment': { scopes: { issues: 'write', 'pull-requests': 'write' } },

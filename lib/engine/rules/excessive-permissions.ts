@@ -6,6 +6,7 @@ import { implicitTokenReaders, otherTokenSteps, readPermissions, scopeUse, type 
 import { reachFacts } from '../analysis/run-model/facts.js';
 import { severityOf, whoText, type Reach } from '../analysis/run-model/index.js';
 import { REACH_ORDER } from '../analysis/run-model/reach.js';
+import { jobTokenTaking } from '../analysis/run-model/handed.js';
 import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import type { Severity } from '../types.js';
@@ -120,6 +121,32 @@ function otherText(others: readonly { step: Step; token: string }[]): string {
   return `${tokens.slice(0, 2).join(', ')}${tokens.length > 2 ? ' and others' : ''} in step${others.length === 1 ? '' : 's'} ${labels.join(', ')}${more}`;
 }
 
+/**
+ * The steps of a job that take its token (run-model/handed.ts `jobTokenTaking`: handed it in their `with:` or
+ * environment, or an action whose token input defaults to it), in words: `\`actions/labeler\``, `the script of step
+ * \`Comment\``. Each once, in file order.
+ */
+function tokenTakers(job: Job): string[] {
+  const found: string[] = [];
+  for (const step of job.steps) {
+    if (jobTokenTaking(step) === null) continue;
+    const label = step.name ?? step.id;
+    const words =
+      step.usesRef?.kind === 'repository'
+        ? `\`${step.usesRef.slug}${step.usesRef.path === '' ? '' : `/${step.usesRef.path}`}\``
+        : step.run !== undefined
+          ? `the script of ${label !== null ? `step \`${label.replace(/\s+/g, ' ').slice(0, 60)}\`` : `step ${step.index + 1}`}`
+          : `\`${String(step.uses?.value ?? '')}\``;
+    if (!found.includes(words)) found.push(words);
+  }
+  return found;
+}
+
+/** `a, b, c and 2 more`. */
+function listed(items: readonly string[]): string {
+  return items.length > 3 ? `${items.slice(0, 3).join(', ')} and ${items.length - 3} more` : items.join(', ');
+}
+
 function jobsText(jobs: readonly Job[]): string {
   const names = jobs.slice(0, 3).map((j) => `\`${j.id}\``);
   const more = jobs.length > 3 ? ` and ${jobs.length - 3} more` : '';
@@ -135,7 +162,7 @@ export default defineWorkflowRule({
     surface: 'workflow',
     fix: { safe: true },
     description:
-      '`permissions: write-all` on a workflow or job; a write scope at workflow level that some job inheriting it provably does not use (it runs only scripts and actions that never write with the token, and hands the token to nothing); a write scope in a job\'s own `permissions:` that its steps never use (a test job, a comment bot granted `contents: write`). HIGH when the scope is `contents`, `id-token`, `packages`, `actions` (or `write-all`) and an outsider\'s code runs with it with no approval (run model: a checkout or download of pull request code that a step runs, or event text expanded into a script, on a trigger anyone can fire); MEDIUM behind an approval the code can change after, or an environment of unknown strength, and for a grant the job never uses while an outsider\'s text can steer it (an AI agent with a shell reading a thread an outsider writes, whoever starts it; their text expanded into a script; a pull request\'s code); LOW otherwise (wider than needed, not armed). A job\'s own grant that it uses is reported only when an outsider\'s code runs with it.',
+      '`permissions: write-all` on a workflow or job; a write scope at workflow level that some job inheriting it provably does not use (it runs only scripts and actions that never write with the token, and hands the token to no code that may); a write scope in a job\'s own `permissions:` that its steps never use (a test job, a comment bot granted `contents: write`). HIGH when the scope is `contents`, `id-token`, `packages`, `actions` (or `write-all`) and an outsider\'s code runs with it with no approval (run model: a checkout or download of pull request code that a step runs, or event text expanded into a script, on a trigger anyone can fire); MEDIUM behind an approval the code can change after, or an environment of unknown strength, and for a grant the job never uses while an outsider\'s text can steer it (an AI agent with a shell reading a thread an outsider writes, whoever starts it; their text expanded into a script; a pull request\'s code); LOW otherwise (wider than needed, not armed). A job\'s own grant that it uses is reported only when an outsider\'s code runs with it.',
     recommendation:
       'Set `permissions: {}` or `contents: read` at workflow level and grant each write scope only in the `permissions:` of the job that needs it; drop grants no step uses, and never grant a write scope to a job that runs a pull request\'s code.',
   },
@@ -217,9 +244,18 @@ export default defineWorkflowRule({
       const unused: WriteScope[] = permissions.writes.filter((w) => scopeUse(job, w.scope) === null);
       const first = unused[0];
       if (first === undefined) return;
-      // An action that takes the token itself to read with it (an agent's access check) holds it, but writes nothing.
+      // An action that takes the token itself to read with it (an agent's access check) holds it, but writes nothing;
+      // the steps handed the token, or whose token input defaults to it, are named from the run model's fact.
       const readers = implicitTokenReaders(job);
-      const handed = readers.length === 0 ? 'and hand the token to nothing' : `and hand the token only to ${readers.join(', ')}, which reads with it`;
+      const takers = tokenTakers(job);
+      const scopes = unused.map((w) => `\`${w.scope}: write\``).join(', ');
+      const recipients = [...readers, ...takers];
+      const handed =
+        recipients.length === 0
+          ? 'and hand the token to nothing'
+          : takers.length === 0
+            ? `and hand the token only to ${readers.join(', ')}, which reads with it`
+            : `and hand the token only to ${listed(recipients)}, which ${recipients.length === 1 ? 'does' : 'do'} not need ${scopes}`;
       // Steps that act on GitHub with another token (an app's, a PAT) leave the job's grant unused.
       const others = otherTokenSteps(job);
       const other = others.length === 0 ? '' : ` act on GitHub only with another token (${otherText(others)}),`;

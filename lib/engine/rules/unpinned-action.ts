@@ -1,7 +1,7 @@
 import { holdingFacts, runFact } from '../analysis/run-model/facts.js';
 import { VALUABLE_SCOPES, callSecrets, holdsMinor, holdsNothing, holdsSecrets, minorLead, minorNames, NO_MINOR_SECRETS, nothingWorthText, stepMinor, stepSecrets } from '../analysis/run-model/holdings.js';
 import { UPLOAD_TOKEN_SERVICES } from '../analysis/secrets.js';
-import { handedTokens, type MintedToken } from '../analysis/run-model/handed.js';
+import { handedTokens, type FetchedCredential, type MintedToken } from '../analysis/run-model/handed.js';
 import { publishesForReal, publishingSteps } from '../analysis/publishing.js';
 import { ownerFact, type JobRun } from '../analysis/run-model/index.js';
 import type { UsesRef } from '../model/uses.js';
@@ -71,14 +71,17 @@ function exposure(run: JobRun, job: Job, step: Step | null): { text: string; fac
   };
   const holds = run.valuables.length > 0 ? `the job holds ${[...run.valuables, ...(holdsMinor(rest) ? [minorNames(rest)] : [])].join(', ')}` : run.nothingHeld;
   if (inherits) return { text: `${holds}, and every secret reaches the called workflow itself (\`secrets: inherit\`)`, facts: ['secrets:step'] };
-  const handed = step === null ? { job: false, minted: [] } : handedTokens(step);
+  const handed = step === null ? { job: false, minted: [], fetched: [] } : handedTokens(step);
+  // Credentials an earlier step fetched at run time (a secret manager's action, a script given stored secrets) that
+  // reach an input or variable of the action named for one (run-model/handed.ts): handed to it as much as a secret.
+  const fetched = handed.fetched.map(fetchedWords).join('; ');
   // The tokens handed to the action itself: the job's own when it writes with it (its write scopes named), and any
   // token an earlier step minted (from which secrets).
   const tokens = [...(handed.job ? jobTokenWords(run) : []), ...handed.minted.map(mintedWords)];
   const tokenText = tokens.length === 0 ? '' : `${tokens.join(' and ')} ${tokens.length === 1 ? 'reaches' : 'reach'} the action itself (its \`with:\` or its environment)`;
   if (direct.length > 0) {
     const where = step === null ? 'the called workflow itself (its `with:` or `secrets:`)' : 'the action itself (its `with:` or its environment)';
-    const also = tokenText === '' ? '' : `; ${tokenText}`;
+    const also = `${tokenText === '' ? '' : `; ${tokenText}`}${fetched === '' ? '' : `; ${fetched}`}`;
     return { text: `${holds}; ${direct.length === 1 ? 'secret' : 'secrets'} ${names(direct)} ${direct.length === 1 ? 'reaches' : 'reach'} ${where}${also}`, facts: ['secrets:step'] };
   }
   // A default token the job writes with: say whether it reaches this action (a step's own `with:` or environment).
@@ -90,9 +93,13 @@ function exposure(run: JobRun, job: Job, step: Step | null): { text: string; fac
     : tokenText === ''
       ? ''
       : `; ${tokenText}`;
+  const handedOn = `${token}${fetched === '' ? '' : `; ${fetched}`}`;
   if (holdsSecrets(run.holdings)) {
-    const none = token === '' ? 'none of its secrets is passed to this' : 'none of its secrets themselves is passed to this';
-    return { text: `${holds}${token}; ${none} ${step === null ? 'workflow' : 'action'}, but they are in the runner's memory, which code of any step can read`, facts: ['secrets:job'] };
+    const none = handedOn === '' ? 'none of its secrets is passed to this' : 'none of its secrets themselves is passed to this';
+    return {
+      text: `${holds}${handedOn}; ${none} ${step === null ? 'workflow' : 'action'}, but they are in the runner's memory, which code of any step can read`,
+      facts: [handed.fetched.length > 0 ? 'secrets:step' : 'secrets:job'],
+    };
   }
   const hooks = minor.webhooks;
   const posts = run.valuables.length > 0 ? ` (${hooks.length === 1 ? 'it lets' : 'they let'} someone post to a channel, no more)` : '';
@@ -105,7 +112,7 @@ function exposure(run: JobRun, job: Job, step: Step | null): { text: string; fac
     uploads.length === 0
       ? ''
       : `; ${uploads.length === 1 ? 'coverage upload token' : 'coverage upload tokens'} ${names(uploads)} ${uploads.length === 1 ? 'reaches' : 'reach'} the action itself${own} (${uploads.length === 1 ? 'it lets' : 'they let'} someone upload coverage reports for this repository, no more)`;
-  return { text: `${holds}${token}${hooked}${uploaded}`, facts: [] };
+  return { text: `${holds}${handedOn}${hooked}${uploaded}`, facts: handed.fetched.length > 0 ? ['secrets:step'] : [] };
 }
 
 /**
@@ -127,6 +134,20 @@ function mintedWords(token: MintedToken): string {
   const from = token.secrets.length === 0 ? '' : `, from ${token.secrets.length === 1 ? 'secret' : 'secrets'} ${names(token.secrets)}`;
   const how = token.action !== null ? `\`${token.action}\`` : token.minter.run !== undefined ? 'its script' : `\`${String(token.minter.uses?.value ?? '')}\``;
   return `the token that step \`${token.minter.id ?? ''}\` mints (${how}${from})`;
+}
+
+/**
+ * A credential fetched at run time in words: `a credential fetched at run time (\`env.DEPLOY_TOKEN\`, from step \`Get
+ * secrets\`, \`aws-actions/aws-secretsmanager-get-secrets\`) reaches the action's \`token\` input`.
+ */
+function fetchedWords(credential: FetchedCredential): string {
+  const fetcher = credential.fetcher;
+  const label = fetcher.name ?? fetcher.id;
+  const step = label !== null ? `step \`${label.replace(/\s+/g, ' ').slice(0, 60)}\`` : `step ${fetcher.index + 1}`;
+  const from = credential.secrets.length === 0 ? '' : ` from ${credential.secrets.length === 1 ? 'secret' : 'secrets'} ${names(credential.secrets)}`;
+  const how = credential.action !== null ? `${step}, \`${credential.action}\`` : `${step}, its script${from}`;
+  const where = credential.where === 'with' ? `the action's \`${credential.input}\` input` : `the action's environment (\`${credential.input}\`)`;
+  return `a credential fetched at run time (\`${credential.value}\`, from ${how}) reaches ${where}`;
 }
 
 function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef, trustedOwners: ReadonlySet<string>, job: Job | null, step: Step | null): void {

@@ -20,6 +20,7 @@ import { publishesForReal, publishingSteps } from '../publishing.js';
 import { selfHosted } from '../runners.js';
 import { isChatWebhookSecret, isIdentifierSecret, isStoredSecretName, isUploadTokenSecret, secretOccurrences, unnamedSecretUse, valueSecrets } from '../secrets.js';
 import { ScanCache } from '../../model/scan-cache.js';
+import { secretFetcher } from './handed.js';
 import { actionPermissions } from '../../data/permissions.js';
 import { keyText, type YNode } from '../../yaml/model.js';
 import type { SourceFile } from '../../yaml/source.js';
@@ -49,6 +50,14 @@ export interface Holdings {
   identifiers: readonly string[];
   /** `secrets: inherit` to a reusable workflow: every secret. */
   inheritsSecrets: boolean;
+  /**
+   * A step of the job that fetches credentials from a secret manager at run time (handed.ts `secretFetcher`:
+   * `aws-actions/aws-secretsmanager-get-secrets`, `hashicorp/vault-action` ...) given no stored secret itself (it signs in
+   * with OIDC, or the runner's own role), in words: `step \`Get secrets\` (\`hashicorp/vault-action\`)`. The credentials
+   * it fetches are held like stored secrets. Absent when there is none, or when the fetching step is given stored
+   * secrets (those are counted in `secrets`, and what they fetch with them is not counted twice).
+   */
+  fetches?: string;
   /**
    * The first expression of the job that picks a secret at run time (`secrets[matrix.name]`) or reads the
    * whole context (`toJSON(secrets)`), as written, or null. Such a job holds stored secrets worth taking
@@ -138,6 +147,7 @@ function readHoldings(job: Job): Holdings {
   const runner = runnerKind(job);
   const publisher = publishingSteps(job).find(publishesForReal);
   const writer = job.steps.find((step) => writesWithJobToken(file, step));
+  const fetcher = job.steps.find((step) => secretFetcher(step) !== null && namedSecrets(file, [step.node]).length === 0);
   return {
     token,
     secrets,
@@ -150,6 +160,7 @@ function readHoldings(job: Job): Holdings {
     selfHosted: runner,
     publishes: publisher === undefined ? null : publisher.evidence,
     tokenWriter: writer === undefined ? null : `\`${writer.usesRef?.kind === 'repository' ? writer.usesRef.slug : String(writer.uses?.value ?? '')}\``,
+    ...(fetcher === undefined ? {} : { fetches: `${fetcher.name !== null ? `step \`${fetcher.name.replace(/\s+/g, ' ').slice(0, 60)}\`` : `step ${fetcher.index + 1}`} (\`${secretFetcher(fetcher) ?? ''}\`)` }),
   };
 }
 
@@ -338,13 +349,14 @@ export function valuables(holdings: Holdings, defaultToken: DefaultToken, forkPu
     const shown = holdings.secrets.slice(0, 3).map((s) => `\`${s}\``).join(', ');
     found.push(`${holdings.secrets.length === 1 ? 'secret' : 'secrets'} ${shown}${holdings.secrets.length > 3 ? ` and ${holdings.secrets.length - 3} more` : ''}`);
   }
+  if (holdings.fetches !== undefined && !holdings.inheritsSecrets && holdings.dynamicSecrets === null) found.push(`credentials fetched at run time by ${holdings.fetches}`);
   if (holdings.publishes !== null) found.push(`a publish (${holdings.publishes})`);
   return found;
 }
 
 /** True when a job holds stored secrets worth taking: named ones, every one (`secrets: inherit`), or ones picked at run time. */
 export function holdsSecrets(holdings: Holdings): boolean {
-  return holdings.secrets.length > 0 || holdings.inheritsSecrets || holdings.dynamicSecrets !== null;
+  return holdings.secrets.length > 0 || holdings.inheritsSecrets || holdings.dynamicSecrets !== null || holdings.fetches !== undefined;
 }
 
 /** `secrets picked at run time (\`${{ secrets[matrix.name] }}\`, any of them)`, for `valuables` and `durableHoldings`. */
@@ -379,6 +391,7 @@ export function durableHoldings(holdings: Holdings): string[] {
     const shown = holdings.secrets.slice(0, 3).map((s) => `\`${s}\``).join(', ');
     found.push(`the ${holdings.secrets.length === 1 ? 'stored secret' : 'stored secrets'} ${shown}${holdings.secrets.length > 3 ? ` and ${holdings.secrets.length - 3} more` : ''}`);
   }
+  if (holdings.fetches !== undefined && !holdings.inheritsSecrets && holdings.dynamicSecrets === null) found.push(`the credentials fetched at run time by ${holdings.fetches}`);
   if (holdings.selfHosted === 'definite') found.push('the self-hosted machine it runs on, which keeps whatever that code left behind');
   return found;
 }

@@ -719,3 +719,49 @@ describe(`${RULE}: steps that act with another token`, () => {
     expect(found.map((f) => f.description.slice(0, 50))).toEqual(['Job `bot` grants `pull-requests: write` that its s']);
   });
 });
+
+describe(`${RULE}: the steps the job's token is handed to`, () => {
+  const job = (permissions: string, steps: string) => yaml`
+    on: push
+    jobs:
+      release:
+        runs-on: ubuntu-latest
+        permissions: ${permissions}
+        steps:
+          - uses: actions/checkout@v4
+          ${steps}
+  `;
+
+  it("keeps a scope an action that runs its inputs' commands is handed the token for: the commands may use any scope", () => {
+    const changesets = `- uses: changesets/action@v1
+            with:
+              publish: pnpm release
+            env:
+              GITHUB_TOKEN: \${{ secrets.GITHUB_TOKEN }}`;
+    expect(scanWith(RULE, job('{ contents: write, issues: write, pull-requests: write, id-token: write }', changesets))).toEqual([]);
+  });
+
+  it('negative: not handed the token, the action needs only what its documentation asks for, and the text names it', () => {
+    const found = scanWith(RULE, job('{ contents: write, issues: write, pull-requests: write }', `- uses: changesets/action@v1
+            with:
+              publish: pnpm release`));
+    expect(found.map((f) => f.severity)).toEqual(['LOW']);
+    expect(found[0]?.description).toContain('grants `issues: write` that its steps never use');
+    expect(found[0]?.description).toContain('hand the token only to `changesets/action`, which does not need `issues: write`');
+    expect(found[0]?.description).not.toContain('to nothing');
+  });
+
+  it('names the action handed the token instead of saying the token is handed to nothing', () => {
+    const found = scanWith(RULE, job('{ contents: write, pull-requests: write }', `- uses: actions/labeler@v5
+            with:
+              repo-token: \${{ secrets.GITHUB_TOKEN }}
+          - run: gh pr comment 1 --body done
+            env:
+              GH_TOKEN: \${{ github.token }}`));
+    expect(found.map((f) => f.severity)).toEqual(['LOW']);
+    expect(found[0]?.description).toContain('hand the token only to `actions/labeler`, the script of step 3, which do not need `contents: write`');
+    // Nothing takes it: said so.
+    const bare = scanWith(RULE, job('{ contents: write }', '- run: make test'));
+    expect(bare[0]?.description).toContain('hand the token to nothing');
+  });
+});

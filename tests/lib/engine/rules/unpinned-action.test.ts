@@ -788,3 +788,88 @@ describe(`${RULE}: a job whose only stored secrets are identifiers (a user name,
     expect(records[1]?.facts).toEqual(expect.arrayContaining(['holds:secrets', 'secrets:step']));
   });
 });
+
+describe(`${RULE}: credentials fetched at run time and handed to the action`, () => {
+  const FETCH = `- name: Get git credentials
+              uses: aws-actions/aws-secretsmanager-get-secrets@${SHA}
+              with:
+                secret-ids: \${{ secrets.RELEASE_SECRET_ID }}
+                parse-json-secrets: true`;
+  const workflow = (steps: string, env = 'REGION: us-west-2') => yaml`
+      on: push
+      permissions:
+        contents: write
+      env:
+        ${env}
+      jobs:
+        release:
+          runs-on: ubuntu-latest
+          steps:
+            ${steps}
+    `;
+
+  it("names a secret manager's variable read into a token input as a credential handed to the action", () => {
+    const records = recordsWith(RULE, workflow(`${FETCH}
+            - uses: some-org/release@v4
+              with:
+                token: \${{ env.RELEASE_ACCESS_TOKEN }}`));
+    expect(records).toHaveLength(1);
+    const text = records[0]?.finding.description ?? '';
+    expect(text).toContain("a credential fetched at run time (`env.RELEASE_ACCESS_TOKEN`, from step `Get git credentials`, `aws-actions/aws-secretsmanager-get-secrets`) reaches the action's `token` input");
+    expect(text).not.toContain('none of its secrets is passed');
+    expect(text).toContain('none of its secrets themselves is passed to this action');
+    expect(records[0]?.facts).toContain('secrets:step');
+    expect(records[0]?.facts).not.toContain('secrets:job');
+  });
+
+  it('negative: a literal variable of the workflow, a literal token, and a variable no step fetched are no credential', () => {
+    const literal = recordsWith(RULE, workflow(`${FETCH}
+            - uses: some-org/deploy@v4
+              with:
+                region: \${{ env.REGION }}
+                token: \${{ env.REGION }}
+                api-key: not-a-secret`));
+    expect(literal[0]?.finding.description).not.toContain('fetched at run time');
+    expect(literal[0]?.finding.description).toContain("none of its secrets is passed to this action, but they are in the runner's memory");
+    expect(literal[0]?.facts).toContain('secrets:job');
+    // No secret manager and no script before it: nothing fetched `RELEASE_ACCESS_TOKEN`.
+    const unfetched = recordsWith(RULE, workflow(`- uses: some-org/release@v4
+              with:
+                token: \${{ env.RELEASE_ACCESS_TOKEN }}
+            - run: ./deploy.sh
+              env:
+                KEY: \${{ secrets.DEPLOY_KEY }}`));
+    expect(unfetched[0]?.finding.description).not.toContain('fetched at run time');
+  });
+
+  it("counts a script that writes a value derived from a stored secret to $GITHUB_ENV, and a secret manager's output", () => {
+    const records = recordsWith(RULE, workflow(`- name: Exchange
+              run: |
+                echo "NPM_AUTH=$(curl -s -H 'Authorization: \${{ secrets.VAULT_TOKEN }}' https://vault.example/npm)" >> "$GITHUB_ENV"
+            - id: vault
+              uses: hashicorp/vault-action@${SHA}
+              with:
+                url: https://vault.example
+                method: jwt
+                secrets: secret/data/ci password | PYPI_PASSWORD
+            - uses: some-org/npm-publish@v1
+              env:
+                NODE_AUTH_TOKEN: \${{ env.NPM_AUTH }}
+            - uses: some-org/pypi-publish@v1
+              with:
+                password: \${{ steps.vault.outputs.password }}`));
+    const [npm, pypi] = records.map((r) => r.finding.description);
+    expect(npm).toContain("a credential fetched at run time (`env.NPM_AUTH`, from step `Exchange`, its script from secret `VAULT_TOKEN`) reaches the action's environment (`NODE_AUTH_TOKEN`)");
+    expect(pypi).toContain("a credential fetched at run time (`steps.vault.outputs.password`, from step `vault`, `hashicorp/vault-action`) reaches the action's `password` input");
+  });
+
+  it('negative: a script that writes a value derived from no secret to $GITHUB_ENV hands on no credential', () => {
+    const records = recordsWith(RULE, workflow(`${FETCH}
+            - run: echo "RELEASE_TAG=v$(cat VERSION)" >> "$GITHUB_ENV"
+            - uses: some-org/release@v4
+              with:
+                token: \${{ env.RELEASE_TAG }}`));
+    // The script, not the secret manager before it, wrote the variable.
+    expect(records.at(-1)?.finding.description).not.toContain('fetched at run time');
+  });
+});

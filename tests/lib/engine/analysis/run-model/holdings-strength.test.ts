@@ -564,3 +564,49 @@ ${steps}
     expect(holdingStrength(h, null)).toBe('valuable');
   });
 });
+
+describe('credentials fetched at run time are held', () => {
+  const found = jobs(yaml`
+    on: push
+    jobs:
+      oidc-fetch:
+        runs-on: ubuntu-latest
+        permissions: { contents: read }
+        steps:
+          - name: Get secrets
+            uses: hashicorp/vault-action@v3
+            with:
+              url: https://vault.example
+              method: jwt
+              secrets: secret/data/ci token | DEPLOY_TOKEN
+      keyed-fetch:
+        runs-on: ubuntu-latest
+        permissions: { contents: read }
+        steps:
+          - uses: aws-actions/aws-secretsmanager-get-secrets@v2
+            with:
+              secret-ids: \${{ secrets.SECRET_ID }}
+      plain:
+        runs-on: ubuntu-latest
+        permissions: { contents: read }
+        steps: [{ run: make }]
+  `);
+
+  it('counts a secret manager signed in with no stored secret as holding secrets, named once', () => {
+    const held = jobHoldings(found.get('oidc-fetch')!);
+    expect(holdsSecrets(held)).toBe(true);
+    expect(valuables(held, null)).toContain('credentials fetched at run time by step `Get secrets` (`hashicorp/vault-action`)');
+    expect(durableHoldings(held)).toContain('the credentials fetched at run time by step `Get secrets` (`hashicorp/vault-action`)');
+    // Given a stored secret, it is that secret the job holds: not counted twice.
+    const keyed = jobHoldings(found.get('keyed-fetch')!);
+    expect(keyed.secrets).toEqual(['SECRET_ID']);
+    expect(keyed.fetches).toBeUndefined();
+    expect(valuables(keyed, null).join(' ')).not.toContain('fetched');
+  });
+
+  it('negative: a job with no secret manager holds no fetched credential', () => {
+    const held = jobHoldings(found.get('plain')!);
+    expect(held.fetches).toBeUndefined();
+    expect(holdsSecrets(held)).toBe(false);
+  });
+});
