@@ -22,12 +22,12 @@
  */
 import type { Job, Step } from '../../model/workflow.js';
 import type { RepositoryModel } from '../../model/repository.js';
-import { occurrencesInFile } from '../file-scalars.js';
 import { isGithubToken, secretOccurrences } from '../secrets.js';
 import { get, type YNode } from '../../yaml/model.js';
 import type { SourceFile } from '../../yaml/source.js';
 import { splitAsHeld, type Holdings } from './holdings.js';
 import { containerMounts, type ServiceMount } from './services.js';
+import { carriesToken } from './handed.js';
 
 export interface ContainerAccess {
   /** Stored secrets that reach the container (never `GITHUB_TOKEN`), in file order. */
@@ -43,13 +43,8 @@ interface Called {
   step: Step;
 }
 
-const TOKEN_TEXT = /\bgithub\s*\.\s*token\b|\bgithub\s*\[\s*'token'\s*\]/i;
-
-/** Whether a node carries the job's token (`secrets.GITHUB_TOKEN`, `github.token`). */
-export function carriesToken(file: SourceFile, node: YNode | undefined): boolean {
-  if (node === undefined) return false;
-  return secretOccurrences(file, node).some((use) => isGithubToken(use.name)) || occurrencesInFile(file, node).some((o) => TOKEN_TEXT.test(o.span.source));
-}
+/** Whether a node carries the job's token: handed.ts `carriesToken` (kept there so that handed.ts imports nothing of the run model that imports it). */
+export { carriesToken };
 
 function stepLabel(step: Step): string {
   return step.name !== null ? `step \`${step.name}\`` : step.uses !== undefined ? `step \`${String(step.uses.value)}\`` : `step ${step.index + 1}`;

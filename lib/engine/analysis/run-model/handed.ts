@@ -15,9 +15,18 @@
 import type { Step } from '../../model/workflow.js';
 import { ScanCache } from '../../model/scan-cache.js';
 import { keyText, type YNode } from '../../yaml/model.js';
-import { isStoredSecretName, secretOccurrences } from '../secrets.js';
-import { carriesToken } from './containers.js';
+import { isGithubToken, isStoredSecretName, secretOccurrences } from '../secrets.js';
+import { occurrencesInFile } from '../file-scalars.js';
+import type { SourceFile } from '../../yaml/source.js';
 import { actionPermissions } from '../../data/permissions.js';
+
+const TOKEN_TEXT = /\bgithub\s*\.\s*token\b|\bgithub\s*\[\s*'token'\s*\]/i;
+
+/** Whether a node carries the job's token (`secrets.GITHUB_TOKEN`, `github.token`). */
+export function carriesToken(file: SourceFile, node: YNode | undefined): boolean {
+  if (node === undefined) return false;
+  return secretOccurrences(file, node).some((use) => isGithubToken(use.name)) || occurrencesInFile(file, node).some((o) => TOKEN_TEXT.test(o.span.source));
+}
 
 export interface MintedToken {
   /** The output as written: `steps.app.outputs.token`. */
@@ -178,7 +187,9 @@ function readFetched(step: Step, minted: readonly MintedToken[]): FetchedCredent
   if (job === null) return [];
   const found: FetchedCredential[] = [];
   const literal = literalEnvNames(step);
-  const earlier = job.steps.filter((s) => s.index < step.index);
+  // The steps before it, listed only for a step that reads a variable or an output into a credential's input.
+  let before: readonly Step[] | null = null;
+  const earlier = (): readonly Step[] => (before ??= job.steps.filter((s) => s.index < step.index));
   for (const [where, node] of [['with', step.with], ['env', step.env]] as const) {
     if (node?.kind !== 'map') continue;
     for (const pair of node.pairs) {
@@ -189,12 +200,12 @@ function readFetched(step: Step, minted: readonly MintedToken[]): FetchedCredent
       for (const m of text.matchAll(ENV_READ)) {
         const name = m[1] ?? m[2] ?? '';
         if (literal.has(name.toUpperCase())) continue;
-        const source = envFetcher(earlier, name);
+        const source = envFetcher(earlier(), name);
         if (source !== null) found.push({ value: `env.${name}`, input, where, ...source });
       }
       for (const m of text.matchAll(STEP_OUTPUT)) {
         const [whole, id] = m;
-        const fetcher = earlier.find((s) => s.id === id);
+        const fetcher = earlier().find((s) => s.id === id);
         if (fetcher === undefined || minted.some((t) => t.minter === fetcher)) continue;
         const action = secretFetcher(fetcher);
         if (action !== null && SECRET_FETCHERS[action]?.outputs === true) {

@@ -55,7 +55,8 @@ export interface Holdings {
    * `aws-actions/aws-secretsmanager-get-secrets`, `hashicorp/vault-action` ...) given no stored secret itself (it signs in
    * with OIDC, or the runner's own role), in words: `step \`Get secrets\` (\`hashicorp/vault-action\`)`. The credentials
    * it fetches are held like stored secrets. Absent when there is none, or when the fetching step is given stored
-   * secrets (those are counted in `secrets`, and what they fetch with them is not counted twice).
+   * secrets, in its own `with:` or `env:` or its job's or workflow's `env:` (those are counted in `secrets`, and what
+   * they fetch with them is not counted twice).
    */
   fetches?: string;
   /**
@@ -147,7 +148,9 @@ function readHoldings(job: Job): Holdings {
   const runner = runnerKind(job);
   const publisher = publishingSteps(job).find(publishesForReal);
   const writer = job.steps.find((step) => writesWithJobToken(file, step));
-  const fetcher = job.steps.find((step) => secretFetcher(step) !== null && namedSecrets(file, [step.node]).length === 0);
+  // A secret manager given no stored secret (in its own `with:`/`env:` or the job's or workflow's `env:`) signs in
+  // otherwise (OIDC, the runner's role): what it fetches is held besides the stored secrets, not instead of them.
+  const fetcher = job.steps.find((step) => secretFetcher(step) !== null && stepStoredSecrets(step).length === 0);
   return {
     token,
     secrets,

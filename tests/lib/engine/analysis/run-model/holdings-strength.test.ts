@@ -586,6 +586,16 @@ describe('credentials fetched at run time are held', () => {
           - uses: aws-actions/aws-secretsmanager-get-secrets@v2
             with:
               secret-ids: \${{ secrets.SECRET_ID }}
+      env-keyed-fetch:
+        runs-on: ubuntu-latest
+        permissions: { contents: read }
+        env:
+          VAULT_TOKEN: \${{ secrets.VAULT_TOKEN }}
+        steps:
+          - uses: hashicorp/vault-action@v3
+            with:
+              url: https://vault.example
+              secrets: secret/data/ci token | DEPLOY_TOKEN
       plain:
         runs-on: ubuntu-latest
         permissions: { contents: read }
@@ -602,6 +612,10 @@ describe('credentials fetched at run time are held', () => {
     expect(keyed.secrets).toEqual(['SECRET_ID']);
     expect(keyed.fetches).toBeUndefined();
     expect(valuables(keyed, null).join(' ')).not.toContain('fetched');
+    // Given one through its job's `env:`, likewise.
+    const envKeyed = jobHoldings(found.get('env-keyed-fetch')!);
+    expect(envKeyed.secrets).toEqual(['VAULT_TOKEN']);
+    expect(envKeyed.fetches).toBeUndefined();
   });
 
   it('negative: a job with no secret manager holds no fetched credential', () => {
