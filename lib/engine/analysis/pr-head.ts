@@ -555,8 +555,10 @@ function findPullRequestCheckouts(job: Job, repository: RepositoryModel): (Untru
     for (const input of checkoutInputs(step)) {
       const evidence = prHeadReference(input.node, { workflow, job, step }, triggers);
       // A branch name names a branch of the checked-out repository: the base one, whose branches only
-      // collaborators create, unless `repository:` names the head's (then that input is the evidence).
-      if (evidence !== null && input.name === 'ref' && isBranchNameEvidence(evidence)) continue;
+      // collaborators create, unless `repository:` names the head's (then that input is the evidence). On a step
+      // only pull requests from branches of this repository reach (the run model's `sameRepository`), that branch
+      // is the pull request's head: its code, pushed by someone with write access or a bot of the repository.
+      if (evidence !== null && input.name === 'ref' && isBranchNameEvidence(evidence) && reachOf(job, step, repository).sameRepository !== true) continue;
       if (evidence !== null) {
         found.push({ step, node: input.node, how: `\`${input.name}: ${String(input.node.value).trim()}\``, evidence: `\`${evidence}\`` });
         break;

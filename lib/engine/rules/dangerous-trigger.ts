@@ -199,7 +199,10 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
     for (const entry of run.workspace) {
       if (entry.content !== 'outsider' || withCode.has(job)) continue;
       const line = workflow.file.position(entry.step.node.start).line;
-      const what = entry.kind === 'download' ? `downloads artifacts of a pull request's run (${entry.how}, line ${line})` : `checks out pull request code (${entry.how}, line ${line})`;
+      // A checkout only trusted authors reach that a step runs: say it runs, and who reaches it (never "no job runs it").
+      const ran = entry.checkout?.hiddenBy === 'trusted-author' ? context.runs.sinksOf(run, entry)[0] : undefined;
+      const runsText = ran === undefined ? '' : ` and ${describeStep(ran.step)} (line ${workflow.file.position(ran.step.node.start).line}) runs ${ran.execution.evidence} from it`;
+      const what = entry.kind === 'download' ? `downloads artifacts of a pull request's run (${entry.how}, line ${line})` : `checks out pull request code (${entry.how}, line ${line})${runsText}`;
       const effect = entry.kind === 'download' ? downloadEffect(context.runs, context.taint, run, entry) : null;
       const why =
         entry.checkout?.hiddenBy === 'trusted-author'

@@ -74,7 +74,7 @@ export default defineWorkflowRule({
     severity: 'HIGH',
     surface: 'workflow',
     description:
-      'A workflow that runs with the base repository\'s token and secrets (`pull_request_target`, `workflow_run`, `issue_comment` ...) checks out the head of a pull request (`actions/checkout` with the head ref or SHA, `git fetch` of `refs/pull/*` then `git checkout`, `gh pr checkout`), so the contributor\'s code lands in a privileged job. HIGH when anyone can start it, a later step runs code from that checkout (a build tool in its directory, a script or local action from it) and the job holds a write scope, a secret, OIDC or a self-hosted machine; MEDIUM when one of those is missing (without a step that runs the checkout: only when a later step runs a tool or action that may load configuration from it) or a maintainer\'s approval comes first but the code can still change after it (a branch resolved when the job runs); LOW when only trusted authors reach it, the approved commit is what runs (also behind a label the workflow removes in every run, whose race is a push between the label and its removal, or an environment the workflow\'s own comment says needs an approval, unverified), or the steps after the checkout only run git, text tools and GitHub\'s, the owner\'s or pinned actions. Also: on `pull_request_review*`, a checkout without `ref:` is the pull request\'s merge commit; when a step runs it, LOW (a fork\'s run has a read-only token and no secrets), HIGH on a self-hosted runner.',
+      'A workflow that runs with the base repository\'s token and secrets (`pull_request_target`, `workflow_run`, `issue_comment` ...) checks out the head of a pull request (`actions/checkout` with the head ref or SHA, `git fetch` of `refs/pull/*` then `git checkout`, `gh pr checkout`), so the contributor\'s code lands in a privileged job. HIGH when anyone can start it, a later step runs code from that checkout (a build tool in its directory, a script or local action from it) and the job holds a write scope, a secret, OIDC or a self-hosted machine; MEDIUM when one of those is missing (without a step that runs the checkout: only when a later step runs a tool or action that may load configuration from it) or a maintainer\'s approval comes first but the code can still change after it (a branch resolved when the job runs); LOW when only branches of this repository reach it (fork exclusion: a same-repository condition or a step that fails for forks; reported only when a later step runs the checkout, naming the gate, what runs and what the job holds, also for the head branch name `github.event.pull_request.head.ref` there), the approved commit is what runs (also behind a label the workflow removes in every run, whose race is a push between the label and its removal, or an environment the workflow\'s own comment says needs an approval, unverified), or the steps after the checkout only run git, text tools and GitHub\'s, the owner\'s or pinned actions. Also: on `pull_request_review*`, a checkout without `ref:` is the pull request\'s merge commit; when a step runs it, LOW (a fork\'s run has a read-only token and no secrets), HIGH on a self-hosted runner.',
     recommendation:
       'Build and test pull requests in a `pull_request` workflow, which runs without secrets; if a privileged follow-up is needed, pass results as data through an artifact to a `workflow_run` job that never checks out or runs the pull request\'s code. If the checkout must stay, restrict the job to trusted authors (`github.event.pull_request.head.repo.full_name == github.repository`).',
   },
@@ -83,10 +83,28 @@ export default defineWorkflowRule({
       const run = context.runs.job(job);
       for (const entry of run.workspace) {
         const checkout = entry.checkout;
-        // Only trusted authors' pull requests reach it (a same-repository condition, a member author, a step
-        // that fails for forks): the code is not an outsider's, so there is no claim to make.
-        if (checkout === undefined || checkout.hiddenBy === 'trusted-author') continue;
+        if (checkout === undefined) continue;
         const sinks = context.runs.sinksOf(run, entry);
+        // Only trusted authors' pull requests reach it (a same-repository condition, a member author, a step
+        // that fails for forks): the code is not an outsider's. Where the run model says the gate is fork
+        // exclusion (only branches of this repository reach it) and a step runs the checkout, the job does run the
+        // pull request's code: LOW, naming the gate, what runs and what the job holds; otherwise no claim.
+        if (checkout.hiddenBy === 'trusted-author') {
+          const reach = checkoutReach(context.runs, entry, sinks);
+          if (sinks.length === 0 || reach.sameRepository !== true) continue;
+          const claim = jobClaim(run, reach, true);
+          context.report({
+            node: entry.checkout?.node ?? entry.step.node,
+            ...(checkout.offset !== undefined ? { offset: checkout.offset } : {}),
+            severity: 'LOW',
+            message:
+              `${describeStep(entry.step)} checks out pull request code (${checkout.how}, from ${checkout.evidence}) in a workflow triggered by \`${checkout.trigger}\`; ${sinkText(job, sinks, entry)}; ${describeClaim(claim)}. ` +
+              `LOW: what runs is a branch of this repository, not an outsider's code, but whoever pushes such a branch (someone with write access, or a bot of the repository such as Dependabot, whose update brings a dependency's new release) runs it with what the job holds${run.valuables.length > 0 ? ', before anyone reviews the pull request' : ''}.`,
+            facts: [...reachFacts(reach), 'exec', ...holdingFacts(run), ...runFact(context.runs, entry.step)],
+            key: `same-repository:${job.id}:${entry.step.index}`,
+          });
+          continue;
+        }
         const reach: Reach = checkoutReach(context.runs, entry, sinks);
         const pinned = pinsApprovedCode(checkout);
         const claim = jobClaim(run, reach, sinks.length > 0, !pinned);

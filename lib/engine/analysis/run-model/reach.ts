@@ -69,6 +69,16 @@ export interface Reach {
    * trust-guards.ts `openPermissionChecks`), in words: why a job that looks guarded is not.
    */
   noGate?: string;
+  /**
+   * For `trusted-author`: what keeps outsiders out is fork exclusion, on every way the run can come about: only
+   * pull requests (or the runs a `workflow_run` follows) from branches of this repository reach it (a condition
+   * `head.repo.full_name == github.repository` or naming this repository, `head.repo.fork == false` ..., folded by
+   * the run model's conditions or read as a `same-repository` guard), and `gates` names that condition. Those
+   * branches are pushed only by people with write access or by the repository's own bots (Dependabot), so the
+   * code is theirs, not an outsider's; a named-author or actor check without it (an author who may push from a
+   * fork) is not this.
+   */
+  sameRepository?: true;
 }
 
 /** Activity types only people with triage or write access cause (labels, assignments, milestones, locks, merge queue). */
@@ -153,6 +163,10 @@ function pathReach(all: readonly TrustGuard[], base: ReachLevel, action: string 
     }
   }
   const found: PathReach = { level, gates: [...new Set(gates)], approvalMoves: level === 'approval' && approvalMoves };
+  if (level === 'trusted-author') {
+    const same = path.filter((g) => g.kind === 'same-repository');
+    if (same.length > 0) found.sameRepository = same.map(conditionWords);
+  }
   if (level === 'approval' && removedBy !== undefined) {
     found.labelRemoved = removedBy;
     if (path.some((g) => g.kind === 'label' && g.pushRace === true)) found.labelRace = true;
@@ -173,6 +187,8 @@ interface PathReach {
   labelRace?: boolean;
   /** A guard of the path that does not hold on the occasion's activity, in words (`Reach.noGate`). */
   noGate?: string;
+  /** For `trusted-author`: the path keeps forks out (`Reach.sameRepository`): its same-repository conditions, in words. */
+  sameRepository?: string[];
 }
 
 /**
@@ -186,6 +202,13 @@ export function reachOf(job: Job, step: Step | null, repository: RepositoryModel
   const occasions = set === undefined ? runs.occasions.map((_, i) => i) : occasionIndexes(set);
   let best: Reach = { level: 'collaborator', event: null, gates: [], forkPullRequest: false };
   const trustByEvent = new Map<string, TrustPaths>();
+  // Whether every way in at the trusted-author level keeps forks out (`Reach.sameRepository`), and the conditions that do.
+  let sameEverywhere = true;
+  const sameGates: string[] = [];
+  const trusted = (same: readonly string[] | undefined) => {
+    if (same === undefined) sameEverywhere = false;
+    else for (const gate of same) if (!sameGates.includes(gate)) sameGates.push(gate);
+  };
   for (const index of occasions) {
     const occasion = runs.occasions[index] as Occasion;
     if (occasion.event !== null && only !== undefined && occasion.event !== only) continue;
@@ -202,6 +225,7 @@ export function reachOf(job: Job, step: Step | null, repository: RepositoryModel
             const theirs = reachOf(caller, null, repository, event);
             const found = throughCaller(job, step, theirs, trustByEvent);
             best.forkPullRequest = best.forkPullRequest || found.forkPullRequest;
+            if (found.level === 'trusted-author') trusted(found.sameRepository === true ? found.gates : undefined);
             if (REACH_ORDER.indexOf(found.level) < REACH_ORDER.indexOf(best.level) || (found.level === best.level && found.approvalMoves === true && best.approvalMoves !== true)) {
               best = { ...found, forkPullRequest: best.forkPullRequest };
             }
@@ -219,10 +243,13 @@ export function reachOf(job: Job, step: Step | null, repository: RepositoryModel
       continue;
     }
     if (base === 'collaborator' || base === 'trusted-author') {
+      // A same-repository run (the fork's was ruled out by the conditions): named by the same-repository guards.
+      if (base === 'trusted-author') trusted(sameRepositoryGuards(job, step, occasion.event as string, trustByEvent));
       if (REACH_ORDER.indexOf(base) < REACH_ORDER.indexOf(best.level)) best = { ...best, level: base, event: null, gates: [] };
       continue;
     }
     const found = guardedReach(job, step, occasion.event as string, base, trustByEvent, occasion.action);
+    if (found.level === 'trusted-author') trusted(found.sameRepository);
     if (REACH_ORDER.indexOf(found.level) < REACH_ORDER.indexOf(best.level) || (found.level === best.level && found.approvalMoves && best.approvalMoves !== true)) {
       best = { ...best, level: found.level, event: occasion.event, gates: found.gates };
       if (found.level === 'anyone' && found.noGate !== undefined) best.noGate = found.noGate;
@@ -235,7 +262,31 @@ export function reachOf(job: Job, step: Step | null, repository: RepositoryModel
       else delete best.labelRace;
     }
   }
+  if (best.level === 'trusted-author' && sameEverywhere) return { ...best, gates: sameGates, sameRepository: true };
+  delete best.sameRepository;
   return best;
+}
+
+/** A guard's condition in a description: an expression in backticks, a step's check (`fork check in step \`x\``) as it is. */
+function conditionWords(guard: TrustGuard): string {
+  return guard.condition.includes('`') ? guard.condition : `\`${guard.condition}\``;
+}
+
+/**
+ * The same-repository guards of a job's (or step's) ways to run on `event`, in words; the conditions' own text
+ * when the run model's conditions ruled a fork's run out but no guard names it (`head.repo.fork != true` read only
+ * by the folding): `the job's condition`.
+ */
+function sameRepositoryGuards(job: Job, step: Step | null, event: string, cache: Map<string, TrustPaths>): string[] {
+  let paths = cache.get(event);
+  if (paths === undefined) {
+    paths = step === null ? jobTrustOn(job, event) : stepTrustOn(step, event);
+    cache.set(event, paths);
+  }
+  const found = [...new Set(paths.flatMap((path) => path.filter((g) => g.kind === 'same-repository').map(conditionWords)))];
+  if (found.length > 0) return found;
+  const own = [step?.if, job.if].map((c) => (c?.kind === 'scalar' && typeof c.value === 'string' ? c.value.trim() : '')).filter((c) => c !== '' && c.length <= 200);
+  return own.map((c) => `\`${c}\``);
 }
 
 /** The events a workflow runs on, through its local callers for a reusable workflow. */
@@ -263,6 +314,7 @@ function throughCaller(job: Job, step: Step | null, theirs: Reach, cache: Map<st
   const approvalMoves = own.approvalMoves || (theirs.approvalMoves === true && own.level === 'approval' && own.gates.length === 0);
   const reach: Reach = { level: own.level, event: own.level === 'collaborator' ? null : theirs.event, gates: [...new Set([...theirs.gates, ...own.gates])], forkPullRequest };
   if (approvalMoves) reach.approvalMoves = true;
+  if (own.level === 'trusted-author' && own.sameRepository !== undefined) Object.assign(reach, { gates: own.sameRepository, sameRepository: true as const });
   return reach;
 }
 
@@ -336,11 +388,18 @@ function guardedReach(job: Job, step: Step | null, event: string, base: ReachLev
   }
   let best: PathReach | null = null;
   const byAction = actionBound(paths) ? action : null;
+  // Fork exclusion holds only when every way in at the trusted-author level keeps forks out (`Reach.sameRepository`).
+  const trusted: PathReach[] = [];
   for (const path of paths) {
     const found = pathReach(path, base, byAction);
+    if (found.level === 'trusted-author') trusted.push(found);
     if (best === null || REACH_ORDER.indexOf(found.level) < REACH_ORDER.indexOf(best.level) || (found.level === best.level && found.approvalMoves && !best.approvalMoves)) best = found;
   }
-  return best ?? { level: 'collaborator', gates: [], approvalMoves: false };
+  if (best === null) return { level: 'collaborator', gates: [], approvalMoves: false };
+  if (best.level !== 'trusted-author') return best;
+  const { sameRepository: _same, ...rest } = best;
+  if (!trusted.every((t) => t.sameRepository !== undefined)) return rest;
+  return { ...rest, sameRepository: [...new Set(trusted.flatMap((t) => t.sameRepository ?? []))] };
 }
 
 /** Workflows whose callers are being read (a cycle of calls, which GitHub rejects, ends here). */

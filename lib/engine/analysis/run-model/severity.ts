@@ -114,7 +114,9 @@ export function whoText(reach: Reach): string {
         ? `a maintainer approves the first run${gates}, but the check reads the labels the pull request has, not the label the event adds: any later label event (a maintainer's or a labelling bot's) runs the commits pushed since under the old label`
         : `a maintainer approves each run first${gates}`;
     case 'trusted-author':
-      return `only trusted authors reach it${gates}`;
+      return reach.sameRepository === true
+        ? `only pull requests from branches of this repository reach it${gates}, which only people with write access or the repository's own bots push; a fork's pull request is kept out`
+        : `only trusted authors reach it${gates}`;
     default:
       return reach.forkPullRequest ? 'anyone can start it through a fork\'s `pull_request`, whose run has a read-only token and no secrets' : 'only collaborators with write access start it';
   }

@@ -239,7 +239,9 @@ describe(RULE, () => {
     `);
     expect(positions(gated)).toEqual(['1:5 LOW']);
     expect(gated[0]?.description).toContain('job `test` checks out pull request code');
-    expect(gated[0]?.description).toContain('only trusted authors reach it');
+    // The gate is fork exclusion (run model `sameRepository`): the job runs the code, for this repository's branches only.
+    expect(gated[0]?.description).toContain('job `test` checks out pull request code (`ref: ${{ github.event.pull_request.head.sha }}`, line 7) and step 2 of job `test` (line 9) runs `npm ci` from it');
+    expect(gated[0]?.description).toContain('only pull requests from branches of this repository reach it (`github.event.pull_request.head.repo.full_name == github.repository`)');
     expect(gated[0]?.description).toContain('job `look` checks out pull request code');
     expect(gated[0]?.description).toContain('no later step runs code from it');
     expect(gated[0]?.description).not.toContain('no job');

@@ -648,8 +648,8 @@ ${body.split('\n').map((l) => `          ${l}`).join('\n')}`;
     `)).toEqual([]);
   });
 
-  it('does not report jobs only trusted authors can reach', () => {
-    expect(scanWith(RULE, yaml`
+  it('reports jobs only branches of this repository reach at LOW, naming the gate; not other trusted authors', () => {
+    const found = scanWith(RULE, yaml`
       on: pull_request_target
       jobs:
         same-repo:
@@ -676,7 +676,66 @@ ${body.split('\n').map((l) => `          ${l}`).join('\n')}`;
               with:
                 ref: \${{ github.event.pull_request.head.sha }}
             - run: make
-    `)).toEqual([]);
+    `);
+    // Fork exclusion (a same-repository condition, a step's `!head.repo.fork`): the job runs the pull request's code
+    // for branches of this repository: LOW, naming the gate. A member author is not fork exclusion: no claim.
+    expect(positions(found)).toEqual(['9:16 LOW', '17:16 LOW']);
+    expect(found[0]?.description).toContain('only pull requests from branches of this repository reach it (`github.event.pull_request.head.repo.full_name == github.repository`)');
+    expect(found[1]?.description).toContain('(`!github.event.pull_request.head.repo.fork`)');
+    expect(found[0]?.description).toContain('then runs `make` from the workspace');
+  });
+
+  it('reports a same-repository job that checks out the head branch and runs a build at LOW, with what it holds', () => {
+    const workflow = (gate: string, later = '- run: make gomodtidy') => `on: pull_request_target
+permissions:
+  contents: write
+  pull-requests: write
+jobs:
+  tidy:
+    runs-on: ubuntu-latest
+    if: \${{ github.actor == 'dependabot[bot]' && ${gate} }}
+    steps:
+      - uses: actions/checkout@8e5e7e5ab8b370d6c329ec480221332ada57f0ab
+        with:
+          ref: \${{ github.event.pull_request.head.ref }}
+          token: \${{ secrets.BOT_PAT }}
+      ${later}
+      - run: git push origin "$HEAD_REF"
+        env:
+          HEAD_REF: \${{ github.event.pull_request.head.ref }}
+`;
+    for (const gate of ["github.event.pull_request.head.repo.full_name == 'owner/repo'", 'github.event.pull_request.head.repo.full_name == github.repository', 'github.event.pull_request.head.repo.fork == false']) {
+      const found = scanWith(RULE, workflow(gate));
+      expect(positions(found), gate).toEqual(['12:16 LOW']);
+      const text = found[0]?.description ?? '';
+      expect(text).toContain('from `github.event.pull_request.head.ref`');
+      expect(text).toContain('step 2 of job `tidy` (line 14) then runs `make gomodtidy` from the workspace');
+      expect(text).toContain('only pull requests from branches of this repository reach it');
+      expect(text).toContain('the job holds `contents: write`, secret `BOT_PAT`');
+    }
+    // Negative: nothing runs the checkout (git only): no claim.
+    expect(scanWith(RULE, workflow('github.event.pull_request.head.repo.full_name == github.repository', '- run: git diff --stat'))).toEqual([]);
+    // Negative: without fork exclusion the branch name is the base repository's branch, whatever a fork names: not reported.
+    expect(scanWith(RULE, workflow("github.event.pull_request.user.login == 'dependabot[bot]'"))).toEqual([]);
+  });
+
+  it('keeps the severity of a checkout forks reach when an `||` lets them past the same-repository condition', () => {
+    const found = scanWith(RULE, yaml`
+      on: pull_request_target
+      permissions:
+        contents: write
+      jobs:
+        build:
+          if: github.event.pull_request.head.repo.full_name == github.repository || github.event.action == 'opened'
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ github.event.pull_request.head.sha }}
+            - run: make
+    `);
+    expect(positions(found)).toEqual(['11:16 HIGH']);
+    expect(found[0]?.description).not.toContain('branches of this repository');
   });
 
   it("reads each checkout's own step condition, in any form of fork exclusion, next to a checkout for forks", () => {
@@ -937,7 +996,7 @@ ${steps}
     expect(positions(scanWith(RULE, workflow('echo "not allowed"')))).toEqual(['22:16 HIGH']);
   });
 
-  it('does not report a checkout after a step that fails for pull requests from forks', () => {
+  it('reports a checkout after a step that fails for pull requests from forks at LOW, naming the check', () => {
     const workflow = (onFork: string) => yaml`
       on: issue_comment
       jobs:
@@ -959,7 +1018,10 @@ ${steps}
                 ref: \${{ steps.pr.outputs.ref }}
             - run: pnpm install && pnpm format
     `;
-    expect(scanWith(RULE, workflow("core.setFailed('PR is from a fork');"))).toEqual([]);
+    // The failing step keeps forks out: what runs is a branch of this repository (LOW, naming the check).
+    const same = scanWith(RULE, workflow("core.setFailed('PR is from a fork');"));
+    expect(positions(same)).toEqual(['18:16 LOW']);
+    expect(same[0]?.description).toContain('only pull requests from branches of this repository reach it (fork check in step `pr`)');
     expect(positions(scanWith(RULE, workflow("core.info('fork');")))).toEqual(['18:16 MEDIUM']);
   });
 
