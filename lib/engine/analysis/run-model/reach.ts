@@ -243,8 +243,13 @@ export function reachOf(job: Job, step: Step | null, repository: RepositoryModel
       continue;
     }
     if (base === 'collaborator' || base === 'trusted-author') {
-      // A same-repository run (the fork's was ruled out by the conditions): named by the same-repository guards.
-      if (base === 'trusted-author') trusted(sameRepositoryGuards(job, step, occasion.event as string, trustByEvent));
+      // A same-repository run: fork exclusion when a fork's run of the same kind would reach further (an outsider
+      // or a maintainer's act on `pull_request_target`, a `workflow_run` after pull request runs), named by the
+      // same-repository guards; after runs no pull request starts, nothing was excluded.
+      if (base === 'trusted-author') {
+        const twin = occasionReach({ ...occasion, fork: 'fork' }, workflow, repository);
+        trusted(twin === 'collaborator' || twin === 'trusted-author' ? undefined : sameRepositoryGuards(job, step, occasion.event as string, trustByEvent));
+      }
       if (REACH_ORDER.indexOf(base) < REACH_ORDER.indexOf(best.level)) best = { ...best, level: base, event: null, gates: [] };
       continue;
     }
