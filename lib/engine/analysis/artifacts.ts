@@ -28,6 +28,89 @@ export interface ForeignDownload {
   destination: string | null;
   /** True when the destination is outside the workspace (`${{ runner.temp }}`, `/tmp/...`). */
   isolated: boolean;
+  /**
+   * A third-party action that downloads the triggering run's artifact itself and reads it as data
+   * (`TRIGGERING_RUN_READERS`): nothing of it lands where a later step runs it (`triggeringRunReads`).
+   */
+  readBy?: TriggeringRunReader & { slug: string; artifact: string };
+}
+
+/**
+ * An action that, run on `workflow_run`, downloads an artifact of the run that triggered it by itself (through the
+ * API, with the token it is given) and reads its content as data, which it sends to its service or posts: no
+ * step of the job gets the files, and the action runs none of their content.
+ */
+export interface TriggeringRunReader {
+  /** The input that names the artifact; `defaultName` when it is not set. */
+  artifactInput: string;
+  defaultName: string | null;
+  /** An input without which the action downloads nothing (it reads a file of the workspace instead); null: it always does on `workflow_run`. */
+  requires: string | null;
+  /** What it does with the content, in words (`reads the bundle stats in it and sends them to RelativeCI`). */
+  reads: string;
+  /** What a fork that forges the content gets, in words. */
+  forged: string;
+  /** The action's documentation of its `workflow_run` mode. */
+  source: string;
+}
+
+/** Actions that download the triggering run's artifact themselves on `workflow_run` (`TriggeringRunReader`). */
+export const TRIGGERING_RUN_READERS: Readonly<Record<string, TriggeringRunReader>> = {
+  // On `workflow_run` it lists the triggering run's artifacts (`github.event.workflow_run.id`), downloads the one
+  // `artifactName` names (default `relative-ci-artifacts`) with `token`, parses its bundle stats JSON in memory,
+  // validates it and sends it to RelativeCI's ingest API with `key`.
+  'relative-ci/agent-action': {
+    artifactInput: 'artifactName',
+    defaultName: 'relative-ci-artifacts',
+    requires: null,
+    reads: 'parses the bundle stats in it as JSON and sends them to RelativeCI',
+    forged: "a bundle-size report of the fork's making on RelativeCI, and in what it posts on the pull request",
+    source: 'https://github.com/relative-ci/agent-action#workflow_run-events',
+  },
+  // With `artifact:` on `workflow_run` it downloads the matching artifacts of the triggering run as zip files,
+  // parses the test results in them and creates a check run with the token.
+  'dorny/test-reporter': {
+    artifactInput: 'artifact',
+    defaultName: null,
+    requires: 'artifact',
+    reads: 'parses the test results in it and creates a check run with them',
+    forged: "a test report (a check run) of the fork's making on its own commit",
+    source: 'https://github.com/dorny/test-reporter#recommended-setup-for-public-repositories',
+  },
+  // With `GITHUB_PR_RUN_ID` (the triggering run's id) it downloads the comment artifact (`COMMENT_ARTIFACT_NAME`,
+  // default `python-coverage-comment-action`) of that run and posts the comment it holds on the pull request.
+  'py-cov-action/python-coverage-comment-action': {
+    artifactInput: 'COMMENT_ARTIFACT_NAME',
+    defaultName: 'python-coverage-comment-action',
+    requires: 'GITHUB_PR_RUN_ID',
+    reads: 'posts the coverage comment it holds on the pull request',
+    forged: "a coverage comment of the fork's wording on its pull request",
+    source: 'https://github.com/py-cov-action/python-coverage-comment-action#setup',
+  },
+};
+
+/**
+ * The steps of a job that run an action of `TRIGGERING_RUN_READERS` on `workflow_run` (the step's and its job's
+ * `if:` folded over the workflow's occasions), with the input it needs: each a download of the triggering run's
+ * artifact that the action reads itself. Kept apart from `foreignDownloads`: no file of it lands where a step reads
+ * or runs it.
+ */
+export function triggeringRunReads(job: Job): ForeignDownload[] {
+  const found: ForeignDownload[] = [];
+  for (const step of job.steps) {
+    const ref = step.usesRef;
+    if (ref?.kind !== 'repository' || step.uses === undefined) continue;
+    const reader = TRIGGERING_RUN_READERS[ref.slug];
+    if (reader === undefined) continue;
+    if (reader.requires !== null && (getText(step.with, reader.requires) ?? '').trim() === '') continue;
+    const onWorkflowRun = occasionsOf(job.workflow).some((o) => o.event === 'workflow_run' && conditionTruth(job.if, o) !== false && conditionTruth(step.if, o) !== false);
+    if (!onWorkflowRun) continue;
+    const named = (getText(step.with, reader.artifactInput) ?? '').trim();
+    const artifact = named !== '' ? named : (reader.defaultName ?? '');
+    const how = `\`${ref.slug}\`, which on \`workflow_run\` downloads ${artifact === '' ? 'an artifact' : `artifact \`${artifact.slice(0, 80)}\``} of the triggering run itself`;
+    found.push({ step, node: step.uses, how, destination: null, isolated: true, readBy: { ...reader, slug: ref.slug, artifact } });
+  }
+  return found;
 }
 
 /** Actions that download artifacts from other runs whatever their inputs. */
@@ -404,6 +487,8 @@ function runValue(download: ForeignDownload): { value: string; producers: Step[]
 export function runChoice(download: ForeignDownload): RunChoice {
   const step = download.step;
   const ref = step.usesRef;
+  // An action that reads the triggering run's artifact itself (on `workflow_run`, by `github.event.workflow_run.id`).
+  if (download.readBy !== undefined) return 'triggering';
   // Searching with forks skipped, whatever names the run: a run of a branch of the repository, a collaborator's.
   if (skipsForkRuns(step)) return 'trusted';
   const { value, producers } = runValue(download);

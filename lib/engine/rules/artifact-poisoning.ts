@@ -1,6 +1,7 @@
 import { nothingWorthText } from '../analysis/run-model/holdings.js';
 import { downloadEffect, downloadSeverity, isolatedEffect } from '../analysis/artifact-effects.js';
-import { downloadContent, foreignDownloads, forkArtifactOrigins, forkOriginText, runChoice, type ArtifactUse, type ForeignDownload } from '../analysis/artifacts.js';
+import { downloadContent, foreignDownloads, forkArtifactOrigins, forkOriginText, runChoice, triggeringRunReads, type ArtifactUse, type ForeignDownload } from '../analysis/artifacts.js';
+import { isStoredSecretName, secretOccurrencesIn } from '../analysis/secrets.js';
 import { describeStep } from '../analysis/describe.js';
 import { holdingFacts, reachFacts, runFact } from '../analysis/run-model/facts.js';
 import { describeClaim, jobClaim, whoText, type JobRun, type Reach, type RunModel, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
@@ -53,6 +54,8 @@ interface Report {
   download: ForeignDownload;
   /** How the files came into the workspace, when not the download's own words (an archive a script extracts there). */
   how?: string;
+  /** Where the files land, when not the download's destination (an action that reads them itself). */
+  where?: string;
   reach: Reach;
   run: JobRun;
   severity: Severity;
@@ -68,7 +71,7 @@ export default defineWorkflowRule({
     severity: 'HIGH',
     surface: 'workflow',
     description:
-      "A privileged workflow (`workflow_run`, `issue_comment`, `pull_request_target` ...) downloads the artifacts of a run a fork's pull request can produce (`actions/download-artifact` with `run-id`, `dawidd6/action-download-artifact`, `gh run download`, `downloadArtifact` in github-script): the fork chose those files. HIGH when a later step runs them (a build tool, script or local action in the directory they land in, a deploy action working there, a script run from an isolated directory or an archive of theirs extracted from there into the workspace, or their content written to `$GITHUB_ENV` with a later step to run with it), anyone can start the run and the job holds a write scope, secret or OIDC; a value read from them expanded with `${{ }}` into a script (script injection) or naming the commit a checkout brings that a step then builds (also in a job that needs the reading one) runs too, at the severity of the job it runs in; MEDIUM when their content only steers what the job does (a value read into a command or an input, an output in a later `if:` of a step or job that holds something worth taking and is given their values) and a job it steers holds something worth taking, or when a value read from them is expanded unquoted, unchecked, into the words of a `gh` or `curl` call made with a token that can write, also one a command substitution runs (argument injection: the fork adds options to that call); LOW when it only decides a comment, a commit status or a label added with the run's own token (its text, the label, its pull request or commit, whether a job that only posts it runs), or only whether a step or job runs that is given none of their values (what it does with the fork's other files is judged at its own download or checkout), or only picks the pull request code a checkout brings that nothing runs, or the files are uploaded or deployed as they are (a static preview), or their values are only read into outputs no step or job reads. Not reported when the values are validated numbers, when `dawidd6/action-download-artifact` searches with forks' runs skipped (its default from v4), or when only trusted authors' runs reach the job.",
+      "A privileged workflow (`workflow_run`, `issue_comment`, `pull_request_target` ...) downloads the artifacts of a run a fork's pull request can produce (`actions/download-artifact` with `run-id`, `dawidd6/action-download-artifact`, `gh run download`, `downloadArtifact` in github-script): the fork chose those files. HIGH when a later step runs them (a build tool, script or local action in the directory they land in, a deploy action working there, a script run from an isolated directory or an archive of theirs extracted from there into the workspace, or their content written to `$GITHUB_ENV` with a later step to run with it), anyone can start the run and the job holds a write scope, secret or OIDC; a value read from them expanded with `${{ }}` into a script (script injection) or naming the commit a checkout brings that a step then builds (also in a job that needs the reading one) runs too, at the severity of the job it runs in; MEDIUM when their content only steers what the job does (a value read into a command or an input, an output in a later `if:` of a step or job that holds something worth taking and is given their values) and a job it steers holds something worth taking, or when a value read from them is expanded unquoted, unchecked, into the words of a `gh` or `curl` call made with a token that can write, also one a command substitution runs (argument injection: the fork adds options to that call); LOW when it only decides a comment, a commit status or a label added with the run's own token (its text, the label, its pull request or commit, whether a job that only posts it runs), or only whether a step or job runs that is given none of their values (what it does with the fork's other files is judged at its own download or checkout), or only picks the pull request code a checkout brings that nothing runs, or the files are uploaded or deployed as they are (a static preview), or their values are only read into outputs no step or job reads, or an action downloads the triggering run's artifact itself and parses it as data (`relative-ci/agent-action`, `dorny/test-reporter` with `artifact:`, `py-cov-action/python-coverage-comment-action` with `GITHUB_PR_RUN_ID`: the fork forges at most that report, comment or check). Not reported when the values are validated numbers, when `dawidd6/action-download-artifact` searches with forks' runs skipped (its default from v4), or when only trusted authors' runs reach the job.",
     recommendation:
       'Download into an isolated directory (`path: ${{ runner.temp }}/artifacts`), treat every file as untrusted data (validate numbers and names before use, never execute or source it), and never extract it over the checkout.',
   },
@@ -104,6 +107,26 @@ export default defineWorkflowRule({
               ? `; ${sinkText(job, effect.sinks, effect.checkout, effect.checkout)}`
               : '';
         report(context, job, { download, reach: effect.reach, run: effect.run, ...found, consequence });
+      }
+      // An action that downloads the triggering run's artifact itself and reads it as data (artifacts.ts
+      // `TRIGGERING_RUN_READERS`): the fork chooses the content, which the action parses and sends or posts with
+      // what it is handed; no step gets the files and nothing of them runs. LOW: the fork forges that data.
+      for (const download of triggeringRunReads(job)) {
+        const reader = download.readBy;
+        if (reader === undefined || downloadContent(download, job.workflow, context.repository) !== 'outsider') continue;
+        const reach = runs.stepReach(download.step);
+        if (!reachable(reach)) continue;
+        const handed = [...new Set(secretOccurrencesIn(job.workflow, download.step.with ?? download.step.node).map((o) => o.name).filter((n) => isStoredSecretName(n) && n.toUpperCase() !== 'GITHUB_TOKEN'))];
+        const withWhat = handed.length > 0 ? `, with ${handed.slice(0, 3).map((n) => `secret \`${n}\``).join(', ')} it is handed` : '';
+        report(context, job, {
+          download,
+          where: 'the action, which reads them itself',
+          reach,
+          run,
+          severity: 'LOW',
+          executes: false,
+          consequence: `; the action ${reader.reads}${withWhat}, and no step of the job gets the files (LOW: no code of the fork's runs and the content is parsed as data; at worst ${reader.forged})`,
+        });
       }
     },
   }),
@@ -167,7 +190,7 @@ function judge(runs: RunModel, run: JobRun, reach: Reach, runsThem: boolean, use
 
 function report(context: WorkflowRuleContext, job: Job, r: Report): void {
   const { download, reach, run } = r;
-  const where = download.isolated ? `\`${download.destination ?? ''}\`, outside the workspace` : download.destination === null ? 'the workspace' : `\`${download.destination}\`, inside the workspace`;
+  const where = r.where ?? (download.isolated ? `\`${download.destination ?? ''}\`, outside the workspace` : download.destination === null ? 'the workspace' : `\`${download.destination}\`, inside the workspace`);
   const claim = jobClaim(run, reach, r.executes);
   const who = runChoice(download) === 'triggering' ? whoseRun(job, context.repository, download) : "the job picks the run (by branch, pull request or a computed id), and a fork's pull request run can be the one picked";
   context.report({

@@ -1,5 +1,6 @@
 import { holdsMinor, holdsSecrets, minorKinds, minorWords } from '../analysis/run-model/holdings.js';
 import { downloadEffect, downloadSeverity, inertEffect, type DownloadEffect } from '../analysis/artifact-effects.js';
+import { downloadContent, triggeringRunReads } from '../analysis/artifacts.js';
 import { describeStep } from '../analysis/describe.js';
 import { envInjectionClaim, envInjectionSeverity, envInjections, scriptInjections } from '../analysis/injections.js';
 import { outsiderCode } from '../analysis/outsider-code.js';
@@ -220,6 +221,16 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
     if (notes.length >= 2) break;
   }
   if (approvedDispatch !== null && notes.length < 2) notes.push(approvedDispatch);
+  // An action that downloads the triggering run's artifact itself and parses it as data (artifacts.ts
+  // `TRIGGERING_RUN_READERS`): say so, never that no job downloads the run's artifacts.
+  for (const job of jobs) {
+    if (job.uses !== undefined || notes.length >= 2) continue;
+    const read = triggeringRunReads(job).find((d) => downloadContent(d, workflow, context.repository) === 'outsider' && outsiderReach(context.runs.stepReach(d.step)));
+    if (read?.readBy === undefined) continue;
+    const line = workflow.file.position(read.step.node.start).line;
+    const held = context.runs.job(job).valuables;
+    notes.push(`job \`${job.id}\` downloads artifacts of a pull request's run (${read.how}, line ${line})${held.length > 0 ? ` in a job that holds ${held.slice(0, 3).join(', ')}` : ''}, but the action ${read.readBy.reads} and no step runs them: at worst ${read.readBy.forged}`);
+  }
   if (unreadEnv !== null && notes.length < 2) notes.push(unreadEnv);
   const calls = jobs.filter((j) => j.uses !== undefined);
   if (calls.length > 0) {

@@ -570,6 +570,43 @@ describe(`${RULE}: the run model's view`, () => {
     expect(positions(scanWith(RULE, workflow("github.event.workflow_run.conclusion == 'success'")))).toEqual(['10:15 HIGH']);
   });
 
+  it("is LOW for an action that downloads the triggering run's artifact itself and parses it as data (relative-ci/agent-action)", () => {
+    const follower = (step: string, trigger = ON) => ({
+      path: '.github/workflows/relative.yml',
+      text: `${trigger}permissions:
+  contents: read
+jobs:
+  upload:
+    runs-on: ubuntu-latest
+    steps:
+      ${step}
+`,
+    });
+    const ci = (trigger: string) => ({ path: '.github/workflows/ci.yml', text: `name: CI\non: ${trigger}\njobs: {}\n` });
+    const relative = `- uses: relative-ci/agent-action@f5dd4c8e0b2c4ad5c1e1a1b7e6fd3cbb4c2e9a11
+        with:
+          key: \${{ secrets.RELATIVE_CI_KEY }}
+          token: \${{ github.token }}
+          artifactName: frontend-bundle-stats`;
+    const found = scanWith(RULE, [follower(relative), ci('pull_request')]);
+    expect(positions(found)).toEqual(['11:15 LOW']);
+    const text = found[0]?.description ?? '';
+    expect(text).toContain('downloads artifact `frontend-bundle-stats` of the triggering run itself');
+    expect(text).toContain('the run of `CI` can come from a fork\'s pull request');
+    expect(text).toContain('sends them to RelativeCI, with secret `RELATIVE_CI_KEY` it is handed');
+    expect(text).toContain("LOW: no code of the fork's runs and the content is parsed as data; at worst a bundle-size report of the fork's making");
+    // Its default artifact name, and the other actions of the table with the input they need.
+    expect(scanWith(RULE, [follower('- uses: relative-ci/agent-action@v3\n        with: { key: "${{ secrets.RELATIVE_CI_KEY }}", token: "${{ github.token }}" }'), ci('pull_request')])[0]?.description).toContain('artifact `relative-ci-artifacts`');
+    expect(positions(scanWith(RULE, [follower('- uses: dorny/test-reporter@v2\n        with: { artifact: test-results, name: Tests, path: "*.xml", reporter: jest-junit }'), ci('pull_request')]))).toEqual(['11:15 LOW']);
+    expect(positions(scanWith(RULE, [follower('- uses: py-cov-action/python-coverage-comment-action@v3\n        with: { GITHUB_TOKEN: "${{ github.token }}", GITHUB_PR_RUN_ID: "${{ github.event.workflow_run.id }}" }'), ci('pull_request')]))).toEqual(['11:15 LOW']);
+    // Negative: the followed workflow runs only on pushes (collaborators' artifacts); the action reads a file of the
+    // workspace (no `artifact:`, no run id), or does not run on `workflow_run` at all.
+    expect(scanWith(RULE, [follower(relative), ci('push')])).toEqual([]);
+    expect(scanWith(RULE, [follower('- uses: dorny/test-reporter@v2\n        with: { name: Tests, path: "*.xml", reporter: jest-junit }'), ci('pull_request')])).toEqual([]);
+    expect(scanWith(RULE, [follower('- uses: py-cov-action/python-coverage-comment-action@v3\n        with: { GITHUB_TOKEN: "${{ github.token }}" }'), ci('pull_request')])).toEqual([]);
+    expect(scanWith(RULE, [follower(relative, 'on: push\n'), ci('pull_request')])).toEqual([]);
+  });
+
   it('reports nothing when the values read are validated numbers', () => {
     const workflow = (check: string) => follow(yaml`
       jobs:

@@ -247,6 +247,35 @@ describe(RULE, () => {
     expect(gated[0]?.description).not.toContain('no job');
   });
 
+  it("names an action that downloads the triggering run's artifact itself, never saying no job downloads the run's artifacts", () => {
+    const follower = {
+      path: '.github/workflows/relative.yml',
+      text: `on:
+  workflow_run:
+    workflows: [CI]
+    types: [completed]
+permissions:
+  contents: read
+jobs:
+  upload:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: relative-ci/agent-action@f5dd4c8e0b2c4ad5c1e1a1b7e6fd3cbb4c2e9a11
+        with:
+          key: \${{ secrets.RELATIVE_CI_KEY }}
+          token: \${{ github.token }}
+          artifactName: frontend-bundle-stats
+`,
+    };
+    const ci = { path: '.github/workflows/ci.yml', text: 'name: CI\non: pull_request\njobs: {}\n' };
+    const found = scanWith(RULE, [follower, ci]);
+    expect(positions(found)).toEqual(['2:3 LOW']);
+    const text = found[0]?.description ?? '';
+    expect(text).toContain('job `upload` downloads artifacts of a pull request\'s run (`relative-ci/agent-action`, which on `workflow_run` downloads artifact `frontend-bundle-stats` of the triggering run itself, line 11) in a job that holds secret `RELATIVE_CI_KEY`');
+    expect(text).toContain("at worst a bundle-size report of the fork's making");
+    expect(text).not.toContain('no job');
+  });
+
   it('says whether the runs a workflow_run follows can come from fork pull requests', () => {
     const follower = { path: '.github/workflows/deploy.yml', text: 'on:\n  workflow_run:\n    workflows: [CI]\njobs:\n  d:\n    runs-on: ubuntu-latest\n    steps:\n      - run: ./deploy.sh "${{ github.event.workflow_run.head_branch }}"\n' };
     const ci = (trigger: string) => ({ path: '.github/workflows/ci.yml', text: `name: CI\non: ${trigger}\njobs: {}\n` });
