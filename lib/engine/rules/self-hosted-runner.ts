@@ -42,6 +42,12 @@ function nothingRuns(run: JobRun): string {
   // The event's own code is the fork's only on a fork's `pull_request` run; a `workflow_run`, `issue_comment` or
   // `pull_request_target` run without `ref:` checks out the base repository's default branch or merge base.
   const fork = run.workspace.filter((e) => (e.forkCode && run.forkReach !== null) || e.content === 'outsider');
+  // A checkout only branches of this repository reach that a step runs (run model: traced executions): say it runs.
+  const trusted = fork.find((e) => e.checkout?.hiddenBy === 'trusted-author' && run.executions.some((t) => t.code === e));
+  if (trusted !== undefined) {
+    const line = run.job.workflow.file.position(trusted.step.node.start).line;
+    return `it checks out pull request code (${trusted.how}, line ${line}) and runs it, but only trusted authors' pull requests (a same-repository or author condition) reach that checkout`;
+  }
   if (fork.length > 0) {
     const line = run.job.workflow.file.position(fork[0]!.step.node.start).line;
     return `it checks out pull request code (${fork[0]!.how}, line ${line}) but no later step runs code from that checkout (a build tool in its directory, a script or local action from it)`;

@@ -122,6 +122,27 @@ describe(RULE, () => {
     `))).toEqual(['4:14 LOW']);
   });
 
+  it('says a checkout only same-repository pull requests reach runs, never that no step runs it', () => {
+    const workflow = (later: string) => yaml`
+      on: pull_request_target
+      jobs:
+        build:
+          runs-on: [self-hosted, linux]
+          steps:
+            - uses: actions/checkout@v4
+              if: github.event.pull_request.head.repo.full_name == github.repository
+              with:
+                ref: \${{ github.event.pull_request.head.sha }}
+            - run: ${later}
+    `;
+    const ran = scanWith(RULE, workflow('make'));
+    expect(positions(ran)).toEqual(['4:15 LOW']);
+    expect(ran[0]?.description).toContain('checks out pull request code (`ref: ${{ github.event.pull_request.head.sha }}`, line 6) and runs it, but only trusted authors');
+    expect(ran[0]?.description).not.toContain('no later step runs code');
+    // Negative: nothing runs it.
+    expect(scanWith(RULE, workflow('echo done'))[0]?.description).toContain('no later step runs code from that checkout');
+  });
+
   it('takes a workflow_run checkout without ref: for the default branch, not the pull request, and says so', () => {
     const files = (ref: string) => [
       { path: '.github/workflows/ci.yml', text: 'name: CI\non: pull_request\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps: [{ run: make }]\n' },
