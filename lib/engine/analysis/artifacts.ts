@@ -364,8 +364,12 @@ function hasInput(step: Step, name: string): boolean {
   return pair !== undefined && get(step.with, name)?.kind === 'scalar' && getText(step.with, name) !== null;
 }
 
-/** A shell line that reads a file's content (`$(cat x)`, `< x`, `jq ... x`, `read`). */
-export const READS_FILE = /\$\(\s*<|\$\(\s*(cat|head|tail|jq|yq|awk|sed|grep|cut|tr|unzip|base64|xargs)\b|`\s*(cat|head|tail|jq)\b|(^|[;&|]\s*)(cat|head|tail|jq|yq|awk|sed|grep|cut)\b|(^|[;&|]\s*)unzip\s+-[a-zA-Z]*[pc]\b|<\s*["']?[\w./$-]|\bread\b|Get-Content/;
+/**
+ * A shell line that reads a file's content (`$(cat x)`, `< x`, `jq ... x`, `read`). A command that reads stands
+ * first on its line (indented inside an `if` block too), after `;`, `&&`, `|`, `{` or `(`, or after `then`, `do`
+ * or `else` (`if [ -f x ]; then cat x >> "$GITHUB_OUTPUT"; fi`).
+ */
+export const READS_FILE = /\$\(\s*<|\$\(\s*(cat|head|tail|jq|yq|awk|sed|grep|cut|tr|unzip|base64|xargs)\b|`\s*(cat|head|tail|jq)\b|(^\s*|[;&|{(]\s*|\b(?:then|do|else)\s+)(cat|head|tail|jq|yq|awk|sed|grep|cut)\b|(^\s*|[;&|{(]\s*|\b(?:then|do|else)\s+)unzip\s+-[a-zA-Z]*[pc]\b|<\s*["']?[\w./$-]|\bread\b|Get-Content/;
 
 /**
  * The first download of an outsider's artifacts (a fork's run, `downloadContent` `outsider`) in the job of
@@ -684,6 +688,14 @@ export interface ArtifactUse {
    * request checkout or a fork's download a step runs, judged there): the fork decides whether that runs.
    */
   runsOutsider?: boolean;
+  /** A `read` use: what writes their content to the step's outputs, as written (`cat pr/intent >> "$GITHUB_OUTPUT"`). */
+  evidence?: string;
+  /**
+   * A use of step outputs that carry their content (`steps.intent.outputs.number`, or a job output built from them):
+   * the step that read them into those outputs and how (its `read` use's `evidence`), so the text says where the
+   * content went before it reached `step`.
+   */
+  via?: { step: Step; evidence: string };
 }
 
 const USE_ORDER: readonly ArtifactUseKind[] = ['env', 'data', 'checkout', 'gate', 'content', 'status', 'label', 'comment', 'validated', 'read'];
@@ -791,6 +803,17 @@ export function artifactUses(download: Step, dir: string | null, context: UseCon
   const uses: ArtifactUse[] = [];
   const named = dir === null || dir === '' ? null : directoryPattern(dir);
   const tainted: Tainted = { steps: new Set() };
+  // The step (by id) whose outputs carry their content, and how it wrote them: named at each use of those outputs.
+  const readers = new Map<string, { step: Step; evidence: string }>();
+  // Job outputs (`needs.<job>.outputs.<name>`) built from those steps' outputs, by the step that read them.
+  const passed = new Map<string, { step: Step; evidence: string }>();
+  const via = (refs: readonly string[]) => {
+    for (const ref of refs) {
+      const reader = readers.get(/^steps\.([\w-]+)\.outputs/.exec(ref)?.[1] ?? '') ?? passed.get(ref);
+      if (reader !== undefined) return { via: reader };
+    }
+    return {};
+  };
   for (const step of job.steps) {
     if (step.index < download.index || !sameRun(download, step)) continue;
     const later = step.index > download.index;
@@ -803,17 +826,25 @@ export function artifactUses(download: Step, dir: string | null, context: UseCon
     const refs = [...tainted.steps].filter((id) => own.some((t) => t.includes(`steps.${id}.outputs`)));
     if (later && refs.length > 0) {
       const prefixes = refs.map((id) => `steps.${id}.outputs`);
-      uses.push(checkedOutputs(job, step, own, prefixes, carries) ?? outputUse(step, prefixes, context));
+      uses.push({ ...(checkedOutputs(job, step, own, prefixes, carries) ?? outputUse(step, prefixes, context)), ...via(prefixes) });
     }
     const found = later || step.run !== undefined ? stepUse(step, named, later, context) : null;
     if (found === null) continue;
     uses.push(found.use);
-    if (found.outputs && step.id !== null) tainted.steps.add(step.id);
+    if (found.outputs && step.id !== null) {
+      tainted.steps.add(step.id);
+      if (!readers.has(step.id)) readers.set(step.id, { step, evidence: found.use.evidence ?? readerEvidence(step) });
+    }
   }
   // Job outputs built from those steps' outputs, read by the jobs that need this one.
   const outputs = (job.outputs?.pairs ?? []).filter((p) => [...tainted.steps].some((id) => texts(p.value).some((t) => t.includes(`steps.${id}.outputs`))));
   if (outputs.length > 0) {
     const names = outputs.map((p) => `needs.${job.id}.outputs.${keyText(p.key)}`);
+    outputs.forEach((p, i) => {
+      const id = [...tainted.steps].find((s) => texts(p.value).some((t) => t.includes(`steps.${s}.outputs`)));
+      const reader = id === undefined ? undefined : readers.get(id);
+      if (reader !== undefined) passed.set(names[i] as string, reader);
+    });
     for (const other of job.workflow.jobs) {
       if (!other.needs.includes(job.id)) continue;
       // A job that only comments or sets statuses: what steers it decides a comment or a status, nothing more.
@@ -840,12 +871,12 @@ export function artifactUses(download: Step, dir: string | null, context: UseCon
             : theirs
               ? ", and is given none of their values: the fork decides only whether it runs, and what it does with the fork's other files (its own download or checkout) is reported there"
               : ", but runs none of their content: the fork decides only whether the base repository's own steps run";
-        uses.push({ kind, step: other.steps[0] ?? download, subject: `job \`${other.id}\``, detail: `runs only when \`${name}\`, read from them, says so (its \`if:\`)${posts}${unsteered}`, ...(theirs ? { runsOutsider: true } : {}) });
+        uses.push({ kind, step: other.steps[0] ?? download, subject: `job \`${other.id}\``, detail: `runs only when \`${name}\`, read from them, says so (its \`if:\`)${posts}${unsteered}`, ...(theirs ? { runsOutsider: true } : {}), ...via([name]) });
       }
       for (const step of other.steps) {
         const own = texts(step.node);
         const hit = names.filter((n) => own.some((t) => t.includes(n)));
-        if (hit.length > 0) uses.push(outputUse(step, hit, context));
+        if (hit.length > 0) uses.push({ ...outputUse(step, hit, context), ...via(hit) });
       }
       if (other.uses !== undefined && texts(other.with).some((t) => names.some((n) => t.includes(n)))) {
         uses.push({ kind: notice ?? 'data', step: download, subject: `job \`${other.id}\``, detail: `passes a value read from them to its reusable workflow${posts}` });
@@ -882,6 +913,21 @@ function checkedOutputs(job: Job, step: Step, own: readonly string[], prefixes: 
   return { kind: 'validated', step, detail: `uses \`${[...paths][0] ?? ''}\`, which the step that writes it checks against a pattern first` };
 }
 
+/**
+ * How a step that reads the files into its outputs wrote them, for the text of a use of those outputs when its own
+ * use names no line: a github-script's `core.setOutput(...)` line, an action's name.
+ */
+function readerEvidence(step: Step): string {
+  const ref = step.usesRef;
+  if (ref?.kind === 'repository' && ref.slug === 'actions/github-script') {
+    const script = getText(step.with, 'script') ?? '';
+    const line = script.split('\n').find((l) => /\bcore\.setOutput\s*\(/.test(l)) ?? script.split('\n').find((l) => /^\s*return\b/.test(l));
+    return line === undefined ? 'actions/github-script' : oneLine(line.trim()).slice(0, 80);
+  }
+  if (ref?.kind === 'repository') return ref.path === '' ? ref.slug : `${ref.slug}/${ref.path}`;
+  return 'its script';
+}
+
 /** A step that uses an output carrying the files' content. */
 function outputUse(step: Step, refs: readonly string[], context?: UseContext): ArtifactUse {
   const ref = step.usesRef;
@@ -890,7 +936,10 @@ function outputUse(step: Step, refs: readonly string[], context?: UseContext): A
   // A step that only comments or sets a status: the value decides its target, or whether it runs.
   const notice = stepNotice(step);
   const gate = texts(step.if).find((t) => refs.some((r) => t.includes(r)));
-  const ref0 = (gate === undefined ? undefined : refs.find((r) => gate.includes(r))) ?? refs[0] ?? '';
+  const ref0 = outputPath(gate === undefined ? texts(step.node) : [gate], refs);
+  // The inputs given an output (`number: ${{ steps.intent.outputs.pr_number }}`), named beside the `if:` it decides.
+  const inputs = (step.with?.pairs ?? []).filter((p) => texts(p.value).some((t) => refs.some((r) => t.includes(r))));
+  const inputText = inputs.length === 0 ? '' : ` (its \`${inputs.map((p) => keyText(p.key)).join('`, `')}\`)`;
   const to = ref?.kind === 'repository' ? ref.slug + (ref.path === '' ? '' : `/${ref.path}`) : 'a script';
   // A step that comments or sets a status with the value expanded with `${{ }}` into its script
   // (`gh pr comment ${{ needs.changes.outputs.pr }} --body "..."`): the value is shell code there before anything posts.
@@ -912,9 +961,10 @@ function outputUse(step: Step, refs: readonly string[], context?: UseContext): A
   if (notice !== null) {
     const posts = noticeText([notice]);
     const sink = notice === 'label' ? labelSink(step) : to;
+    const given = inputs.length === 0 ? '' : ` and gets \`${outputPath(flatMap(inputs, (p) => texts(p.value)), refs)}\` in its \`${inputs.map((p) => keyText(p.key)).join('`, `')}\``;
     return gate !== undefined
-      ? { kind: notice, step, detail: `decides in its \`if:\` whether it runs (\`${ref0}\`), and it only ${posts} (${sink})` }
-      : { kind: notice, step, detail: `gives \`${ref0}\` to ${sink}, which only ${posts}${splitText}`, ...split };
+      ? { kind: notice, step, detail: `decides in its \`if:\` whether it runs (\`${ref0}\`)${given}, and it only ${posts} (${sink})` }
+      : { kind: notice, step, detail: `gives \`${ref0}\`${inputText} to ${sink}, which only ${posts}${splitText}`, ...split };
   }
   if (gate !== undefined) {
     // Deciding whether a step runs matters when the step holds something and the fork steers what it does: it is
@@ -948,6 +998,19 @@ function outputUse(step: Step, refs: readonly string[], context?: UseContext): A
   if (inScript !== null) return inScript;
   const splitsData = splitEnvArguments(step, refs, context);
   return { kind: 'data', step, detail: `uses \`${refs[0] ?? ''}\`, read from them${splitsData === undefined ? '' : `, and its script expands it unquoted in \`${splitsData}\``}`, ...(splitsData === undefined ? {} : { splitsArgs: splitsData }) };
+}
+
+/**
+ * The first output path of `refs` (`steps.intent.outputs` or `needs.meta.outputs.number`) a text names in full
+ * (`steps.intent.outputs.pr_number`); the ref itself when none is named so (`steps.intent.outputs[...]`).
+ */
+function outputPath(own: readonly string[], refs: readonly string[]): string {
+  for (const text of own) {
+    for (const match of text.matchAll(/\b(?:steps|needs)\.[\w-]+\.outputs\.[\w-]+/g)) {
+      if (refs.some((r) => match[0] === r || match[0].startsWith(`${r}.`))) return match[0];
+    }
+  }
+  return own.map((t) => refs.find((r) => t.includes(r))).find((r) => r !== undefined) ?? refs[0] ?? '';
 }
 
 /** `splitArguments` for a `run:` step given an output of `refs` through its `env:` (`PR: ${{ steps.pr.outputs.number }}`). */
@@ -1104,7 +1167,7 @@ function scriptUse(step: Step, script: string, directory: RegExp | null, context
   const relevant = lines.filter((l) => READS_FILE.test(l.text) || (named !== null && named.test(l.text)));
   if (relevant.length === 0 && variables.length === 0) return null;
   // Lines that use what was read: they read (and do not only assign), or expand a variable assigned from a read.
-  const consumers = lines.filter((l) => {
+  let consumers = lines.filter((l) => {
     const uses = variables.some((v) => new RegExp(`\\$\\{?${v}\\b`).test(l.text));
     // `X=$(jq -r .n f || true)`: the separators inside the command substitution are its own. `read -r X < f` only assigns too.
     const assignsOnly = (/^\s*(?:export\s+|local\s+)?[A-Za-z_]\w*=/.test(l.text) || READ_INTO.test(l.text)) && !/;|&&|\|\|/.test(l.text.replace(/\$\((?:[^()]|\([^()]*\))*\)/g, ''));
@@ -1119,7 +1182,7 @@ function scriptUse(step: Step, script: string, directory: RegExp | null, context
     if (splitCall !== undefined) return { use: { kind: 'data', step, detail: `expands what it reads unquoted in \`${splitCall}\``, splitsArgs: splitCall }, outputs: false };
     return variables.length > 0 && variables.every((v) => validated.has(v)) ? { use: { kind: 'validated', step, detail: 'checks the values it reads against a pattern' }, outputs: false } : null;
   }
-  const kinds = consumers.map((l): ArtifactUseKind => {
+  const all = consumers.map((l): ArtifactUseKind | null => {
     const firstWords = flatMap(pipelines(l), (p) => p.commands.map((c) => commandName(c.text) ?? ''));
     // Only validated values (a number checked against `^[0-9]+$`), and no file read on the line itself.
     const expanded = variables.filter((v) => new RegExp(`\\$\\{?${v}\\b`).test(l.text));
@@ -1128,7 +1191,12 @@ function scriptUse(step: Step, script: string, directory: RegExp | null, context
     // An output carries the value on: where it is used decides.
     if (/GITHUB_OUTPUT/.test(l.text) || grouped.has(l)) return variables.every((v) => !l.text.includes(v) || checkedLine(script, v, l)) && !READS_FILE.test(l.text) ? 'validated' : 'read';
     // Moving, unpacking or printing files (and values) decides nothing; a moved value read into another command does.
-    if (firstWords.every((w) => FILE_SHUFFLING.has(w)) && !/\$\(/.test(l.text)) return firstWords.every((w) => w === 'echo' || w === 'printf') || expanded.length === 0 ? 'read' : 'data';
+    // A line that only prints or moves the files (`cat pr/intent` to the log), expanding no value read from them and
+    // writing no output (`::set-output`), is no use at all: their content reaches no output there.
+    if (firstWords.every((w) => FILE_SHUFFLING.has(w)) && !/\$\(/.test(l.text)) {
+      if (expanded.length === 0 && !/::set-output\b/.test(l.text)) return null;
+      return firstWords.every((w) => w === 'echo' || w === 'printf') || expanded.length === 0 ? 'read' : 'data';
+    }
     if (!READS_FILE.test(l.text) && !variables.some((v) => l.text.includes(v)) && CONTENT_COMMANDS.test(l.text)) return 'content';
     if (variables.length > 0 && variables.every((v) => validated.has(v)) && !READS_FILE.test(l.text)) return 'validated';
     // A line that only adds or removes labels with the run's own token: the value picks a label or its target.
@@ -1136,6 +1204,13 @@ function scriptUse(step: Step, script: string, directory: RegExp | null, context
     if (commands.some(labelCommand) && commands.every((c) => labelCommand(c) || INERT_WORDS.has(commandName(c) ?? '')) && runToken(step)) return 'label';
     return 'data';
   });
+  const kept = consumers.filter((_, i) => all[i] !== null);
+  if (kept.length === 0) {
+    if (splitCall !== undefined) return { use: { kind: 'data', step, detail: `expands what it reads unquoted in \`${splitCall}\``, splitsArgs: splitCall }, outputs: false };
+    return null;
+  }
+  const kinds = all.filter((k): k is ArtifactUseKind => k !== null);
+  consumers = kept;
   const outputs = kinds.includes('read');
   const kind = USE_ORDER.find((k) => kinds.includes(k)) ?? 'data';
   // The line quoted: of those of that kind, the one that names the download's own directory (a script that reads two
@@ -1155,9 +1230,10 @@ function scriptUse(step: Step, script: string, directory: RegExp | null, context
         : kind === 'validated'
           ? 'checks the values it reads against a pattern'
           : kind === 'read'
-            ? 'reads them into step outputs'
+            ? `reads them into step outputs (\`${oneLine((at?.text ?? '').trim()).slice(0, 80)}\`)`
             : `uses their content in \`${oneLine((at?.text ?? '').trim()).slice(0, 80)}\``;
-  return { use: { kind, step, detail: splits === undefined ? detail : `${detail}, and expands what it reads unquoted in \`${splits}\``, ...(fixed ? { fixedBody: true } : {}), ...(splits !== undefined ? { splitsArgs: splits } : {}) }, outputs };
+  const evidence = kind === 'read' || outputs ? oneLine(((kind === 'read' ? at : consumers[kinds.indexOf('read')])?.text ?? '').trim()).slice(0, 80) : undefined;
+  return { use: { kind, step, detail: splits === undefined ? detail : `${detail}, and expands what it reads unquoted in \`${splits}\``, ...(fixed ? { fixedBody: true } : {}), ...(splits !== undefined ? { splitsArgs: splits } : {}), ...(evidence !== undefined ? { evidence } : {}) }, outputs };
 }
 
 /** `read -r X < f`, `read X Y <f`: a line that only assigns variables from a file. */

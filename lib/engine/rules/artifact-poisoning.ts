@@ -132,8 +132,18 @@ export default defineWorkflowRule({
   }),
 });
 
+/**
+ * Who makes the use: the step (or job); for a use of outputs a step read them into, that step and how it wrote them
+ * first (`their content becomes outputs of step \`Read intent\` (\`cat intent >> "$GITHUB_OUTPUT"\`), which step 3 of
+ * job \`apply\` (line 25)`), so the text follows the content from the files to where it goes.
+ */
 function who(use: ArtifactUse): string {
-  return use.subject ?? describeStep(use.step);
+  if (use.via === undefined) return use.subject ?? describeStep(use.step);
+  const line = use.step.owner.file.position(use.step.node.start).line;
+  const user = use.subject ?? `${describeStep(use.step)} (line ${line})`;
+  // `cat intent >> "$GITHUB_OUTPUT"` writes the file's lines as they are: the file names the outputs too.
+  const names = /GITHUB_OUTPUT/.test(use.via.evidence) && !use.via.evidence.includes('=') ? ', which lets the file name the outputs too' : '';
+  return `their content becomes outputs of ${describeStep(use.via.step)} (\`${use.via.evidence}\`${names}), and ${user}`;
 }
 
 /** A job only trusted authors or collaborators reach (a same-repository condition on the followed run): no claim. */

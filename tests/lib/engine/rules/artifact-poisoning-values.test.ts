@@ -123,7 +123,7 @@ describe(`${RULE}: values of a fork's artifact expanded into a script (issue 24)
     const spliced = deploy('upload-tool put dist/ "previews/${{ needs.meta.outputs.head }}/"');
     const [finding] = scanWith(RULE, spliced);
     expect(finding?.severity).toBe('HIGH');
-    expect(finding?.description).toContain('step 1 of job `deploy` expands `needs.meta.outputs.head`, read from them, with `${{ }}` into its `run:` script, where their text runs as shell code (script injection)');
+    expect(finding?.description).toContain('their content becomes outputs of step `read` of job `meta` (`example-org/ci/actions/json-to-output`), and step 1 of job `deploy` (line 30) expands `needs.meta.outputs.head`, read from them, with `${{ }}` into its `run:` script, where their text runs as shell code (script injection)');
     expect(finding?.description).not.toContain('no later step runs them');
     expect(finding?.description).toContain('secret `UPLOAD_TOKEN`');
     // script-injection reports the expansion of an output an action read from the fork's file.

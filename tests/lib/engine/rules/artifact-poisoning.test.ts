@@ -172,7 +172,7 @@ ${steps}
                   await github.rest.issues.createComment({ ...context.repo, issue_number: Number(process.env.PR), ${body} });`;
     const [fixed] = scanWith(RULE, job(script("body: 'Thanks! The preview is ready.'")));
     expect(fixed?.severity).toBe('LOW');
-    expect(fixed?.description).toContain('gives `steps.pr.outputs` to actions/github-script, which only posts a fixed comment');
+    expect(fixed?.description).toContain('gives `steps.pr.outputs.number` to actions/github-script, which only posts a fixed comment');
     expect(fixed?.description).toContain('at worst a fixed comment on an issue or pull request the fork picks');
     const [gh] = scanWith(RULE, job('            - run: gh pr comment "$PR" --body "Thanks!"\n              env:\n                PR: ${{ steps.pr.outputs.number }}'));
     expect(gh?.severity).toBe('LOW');
@@ -850,7 +850,7 @@ ${use}
           NPM_TOKEN: \${{ secrets.NPM_TOKEN }}
 `));
     expect(positions(own)).toEqual(['11:15 LOW']);
-    expect(own[0]?.description).toContain("step `Publish` of job `report` decides in its `if:` whether it runs (`steps.pr.outputs`), and that step (a script) runs none of their content");
+    expect(own[0]?.description).toContain("step `Publish` of job `report` (line 35) decides in its `if:` whether it runs (`steps.pr.outputs.sha`), and that step (a script) runs none of their content");
     // The unlocked step runs the fork's files (a script from the directory they landed in): steered, MEDIUM or worse.
     const theirs = scanWith(RULE, report(`        run: bash pr/publish.sh
         env:
@@ -897,7 +897,7 @@ ${use}
 ${extra}`;
     const checked = scanWith(RULE, report(strict, post()));
     expect(checked.map((f) => f.severity)).toEqual(['LOW']);
-    expect(checked[0]?.description).toContain('step `Post results` of job `report` decides in its `if:` whether it runs (`steps.run-info.outputs`), and that step (a script) runs none of their content and is given only values checked against a pattern first');
+    expect(checked[0]?.description).toContain('step `Post results` of job `report` (line 29) decides in its `if:` whether it runs (`steps.run-info.outputs.run_id`), and that step (a script) runs none of their content and is given only values checked against a pattern first');
     // A bare `if:` (no `${{ }}`) decides the same: the same LOW, not "every use is checked".
     const bare = scanWith(RULE, report(strict, post().replace("${{ steps.run-info.outputs.run_id != '' }}", "steps.run-info.outputs.run_id != ''")));
     expect(bare.map((f) => f.severity)).toEqual(['LOW']);
@@ -905,7 +905,7 @@ ${extra}`;
     // A value the step is also given that nothing checks reaches its command as the fork wrote it.
     const unchecked = scanWith(RULE, report(strict, post('          TITLE: ${{ steps.run-info.outputs.title }}\n')));
     expect(unchecked.map((f) => f.severity)).toEqual(['MEDIUM']);
-    expect(unchecked[0]?.description).toContain('step `Post results` of job `report` decides in its `if:` whether it runs (`steps.run-info.outputs`), so their content steers the job (MEDIUM');
+    expect(unchecked[0]?.description).toContain('step `Post results` of job `report` (line 29) decides in its `if:` whether it runs (`steps.run-info.outputs.run_id`), so their content steers the job (MEDIUM');
     // Checked only after the step that uses them: no check stands in the way.
     const late = scanWith(RULE, report('          echo checking later\n', post()));
     expect(late.map((f) => f.severity)).toEqual(['MEDIUM']);
@@ -1811,7 +1811,7 @@ describe(`${RULE}: content written straight into \`$GITHUB_OUTPUT\``, () => {
       const [finding] = scanWith(RULE, workflow(write));
       expect(finding?.severity).toBe('LOW');
       expect(finding?.description).not.toContain('reaches no command, output or condition');
-      expect(finding?.description).toContain('decides in its `if:` whether it runs (`steps.pr.outputs`), and it only posts a comment');
+      expect(finding?.description).toContain('decides in its `if:` whether it runs (`steps.pr.outputs.number`), and it only posts a comment');
     }
     // Unzipped to disk, not printed: the line reads no content.
     expect(scanWith(RULE, workflow('unzip pr.zip >> "$GITHUB_OUTPUT"'))[0]?.description).toContain('reaches no command, output or condition');
@@ -1885,7 +1885,8 @@ ${viaJob ? '      use:\n        needs: read\n        runs-on: ubuntu-latest\n   
         const found = scanWith(RULE, workflow(write, name, none, viaJob, path));
         const at = `${write} (${viaJob ? 'job' : 'step'})`;
         expect(found.map((f) => f.severity), at).toEqual(['LOW']);
-        expect(found[0]?.description, at).toContain('reads them into step outputs, and no later step or job reads those outputs');
+        expect(found[0]?.description, at).toMatch(/reads them into step outputs \(`[^`]*(?:GITHUB_OUTPUT|pr=)/);
+        expect(found[0]?.description, at).toContain('), and no later step or job reads those outputs');
         expect(found[0]?.description, at).not.toContain('reaches no command, output or condition');
       }
     }

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { scanWith, yaml } from '../../../support/engine.js';
+
+const RULE = 'artifact-poisoning';
+
+/**
+ * A `workflow_run` workflow with a write token for pull requests that downloads the triggering run's artifact into
+ * the workspace, then a step (`reader`) that does something with the file, and the steps after it (`after`).
+ */
+function intent(reader: string, after = '', permissions = 'pull-requests: write'): string {
+  return yaml`
+    on:
+      workflow_run:
+        workflows: [Review]
+        types: [completed]
+    permissions:
+      ${permissions}
+    jobs:
+      apply:
+        runs-on: ubuntu-latest
+        steps:
+          - name: Download intent
+            uses: actions/download-artifact@v4
+            with:
+              name: review-intent
+              path: .
+              run-id: \${{ github.event.workflow_run.id }}
+              github-token: \${{ github.token }}
+  ` + reader + after;
+}
+
+/** A `run:` step `Read intent` (id `intent`) with the script lines given. */
+function shellReader(...lines: string[]): string {
+  return `      - name: Read intent
+        id: intent
+        run: |
+${lines.map((l) => `          ${l}`).join('\n')}
+`;
+}
+
+const CAT_INTO_OUTPUTS = shellReader('if [ -f review-intent ]; then', '  cat review-intent >> "$GITHUB_OUTPUT"', 'fi');
+
+const REMOVE_LABEL = `      - if: steps.intent.outputs.intent == 'review_requested'
+        uses: actions-ecosystem/action-remove-labels@v1
+        with:
+          number: \${{ steps.intent.outputs.pr_number }}
+          labels: awaiting response
+`;
+
+const NOTHING_FOLLOWED = 'their content reaches no command, output or condition the analysis follows';
+
+function download(found: ReturnType<typeof scanWith>) {
+  return found.find((f) => f.line === 12);
+}
+
+describe(`${RULE}: a downloaded file written to $GITHUB_OUTPUT, whose outputs later steps read`, () => {
+  it('follows `cat <file> >> "$GITHUB_OUTPUT"` (inside an `if` block) to the label action the outputs steer, and stays LOW', () => {
+    const found = download(scanWith(RULE, intent(CAT_INTO_OUTPUTS, REMOVE_LABEL)));
+    expect(found?.severity).toBe('LOW');
+    expect(found?.description).not.toContain(NOTHING_FOLLOWED);
+    expect(found?.description).toContain(
+      'their content becomes outputs of step `Read intent` of job `apply` (`cat review-intent >> "$GITHUB_OUTPUT"`, which lets the file name the outputs too), and step 3 of job `apply` (line 24) decides in its `if:` whether it runs (`steps.intent.outputs.intent`) and gets `steps.intent.outputs.pr_number` in its `number`, and it only adds or removes a label (actions-ecosystem/action-remove-labels)',
+    );
+    expect(found?.description).toContain("LOW: at worst a label of the fork's choosing");
+  });
+
+  for (const [what, lines, evidence] of [
+    ['`cat <file> | tee -a "$GITHUB_OUTPUT"`', ['cat review-intent | tee -a "$GITHUB_OUTPUT"'], 'cat review-intent | tee -a "$GITHUB_OUTPUT"'],
+    ['`jq ... <file> >> $GITHUB_OUTPUT`', ['jq -r \'to_entries[] | "\\(.key)=\\(.value)"\' review-intent >> $GITHUB_OUTPUT'], 'jq -r'],
+    ['`echo "x=$(cat <file>)" >> ...`', ['echo "pr_number=$(cat review-intent)" >> "$GITHUB_OUTPUT"'], 'echo "pr_number=$(cat review-intent)" >> "$GITHUB_OUTPUT"'],
+    ['a command group redirected there', ['{', '  echo "intent=$(head -n1 review-intent)"', '  echo "pr_number=$(tail -n1 review-intent)"', '} >> "$GITHUB_OUTPUT"'], 'echo "intent=$(head -n1 review-intent)"'],
+  ] as const) {
+    it(`follows ${what}`, () => {
+      const found = download(scanWith(RULE, intent(shellReader(...lines), REMOVE_LABEL)));
+      expect(found?.severity).toBe('LOW');
+      expect(found?.description).toContain(`their content becomes outputs of step \`Read intent\` of job \`apply\` (\`${evidence}`);
+      expect(found?.description).toContain('(actions-ecosystem/action-remove-labels)');
+    });
+  }
+
+  it('follows a github-script that reads the file with fs.readFileSync into core.setOutput', () => {
+    const reader = `      - name: Read intent
+        id: intent
+        uses: actions/github-script@v7
+        with:
+          script: |
+            const fs = require('fs');
+            const [intent, pr] = fs.readFileSync('review-intent', 'utf8').split('\\n');
+            core.setOutput('intent', intent);
+            core.setOutput('pr_number', pr);
+`;
+    const found = download(scanWith(RULE, intent(reader, REMOVE_LABEL)));
+    expect(found?.severity).toBe('LOW');
+    expect(found?.description).toContain("their content becomes outputs of step `Read intent` of job `apply` (`core.setOutput('intent', intent);`), and step 3 of job `apply` (line 27)");
+  });
+
+  it('an output read this way and expanded into a later `run:` script is script injection through the artifact (HIGH with a write scope)', () => {
+    const run = `      - run: gh pr edit \${{ steps.intent.outputs.pr_number }} --remove-label "awaiting response"
+        env:
+          GH_TOKEN: \${{ github.token }}
+`;
+    const found = download(scanWith(RULE, intent(CAT_INTO_OUTPUTS, run, 'contents: write')));
+    expect(found?.severity).toBe('HIGH');
+    expect(found?.description).toContain('expands `steps.intent.outputs.pr_number`, read from them, with `${{ }}` into its `run:` script');
+    expect(found?.description).toContain('their content becomes outputs of step `Read intent`');
+    const injection = scanWith('script-injection', intent(CAT_INTO_OUTPUTS, run, 'contents: write'));
+    expect(injection.map((f) => f.line)).toContain(24);
+  });
+
+  it('negative: a file only printed to the log (`cat <file>`, indented in an `if` block) reaches no output: the text is unchanged', () => {
+    const found = download(scanWith(RULE, intent(shellReader('if [ -f review-intent ]; then', '  cat review-intent', 'fi'), REMOVE_LABEL)));
+    expect(found?.severity).toBe('LOW');
+    expect(found?.description).toContain(`no later step of the job runs them, and ${NOTHING_FOLLOWED} (LOW)`);
+    expect(found?.description).not.toContain('becomes outputs');
+  });
+
+  it('negative: outputs written from the file that no later step reads say so', () => {
+    const found = download(scanWith(RULE, intent(CAT_INTO_OUTPUTS)));
+    expect(found?.severity).toBe('LOW');
+    expect(found?.description).toContain('reads them into step outputs (`cat review-intent >> "$GITHUB_OUTPUT"`), and no later step or job reads those outputs');
+  });
+});
