@@ -992,7 +992,7 @@ function outputUse(step: Step, refs: readonly string[], context?: UseContext): A
   // A checkout whose repository or ref the value picks, which no later step runs: the pull request's code lands
   // in the workspace by design (for an action given prebuilt files), and nothing of it runs.
   if (checkoutOnly(step, refs) && context?.checkoutRuns !== undefined && !context.checkoutRuns(step)) {
-    return { kind: 'checkout', step, detail: `picks the repository or ref it checks out (\`${refs[0] ?? ''}\`), read from them, and no later step runs that checkout` };
+    return { kind: 'checkout', step, detail: `picks the repository or ref it checks out (\`${outputPath(texts(step.with), refs)}\`), read from them, and no later step runs that checkout` };
   }
   const inScript = splicedUse(step, refs, context);
   if (inScript !== null) return inScript;

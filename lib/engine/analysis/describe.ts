@@ -24,6 +24,12 @@ const LEVELS: Record<TaintLevel, string> = {
 export function describeTaint(taint: Taint): string {
   const via = taint.via.length > 0 ? `, via ${taint.via.map((v) => (v === '…' ? v : `\`${v}\``)).join(' <- ')}` : '';
   const source = /^[\w.*-]+$/.test(taint.source) ? `\`${taint.source}\`` : taint.source;
+  // A published action's input its callers in this repository give only fixed values: say what and where.
+  if (taint.controller === 'unknown' && taint.given !== undefined && taint.given.length > 0) {
+    const given = taint.given.map((g) => `${g.value}, ${g.at}`).join('; ');
+    const fixed = taint.given.every((g) => !g.value.includes('${{')) ? 'only fixed values' : 'only values the analysis traces to no outsider';
+    return `${source} (${LEVELS[taint.level]}: callers in this repository pass ${fixed} (${given}); a repository that uses the published action sets it for its own runs${via})`;
+  }
   return `${source} (${LEVELS[taint.level]} set by ${CONTROLLER_TEXT[taint.controller]}${via})`;
 }
 

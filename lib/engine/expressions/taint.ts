@@ -4,7 +4,7 @@ import type { Action, Job, Step, Workflow } from '../model/workflow.js';
 import { githubScriptChecks, JS_NUMBER, outputLines, referencedEnvVars, scriptFold, type ScriptFold } from '../analysis/script-outputs.js';
 import { actionMajorVersion } from '../analysis/step-version.js';
 import { normalizeLocalPath } from '../model/repository.js';
-import { get, getMap, getText, keyText, type YNode, type YPair, type YScalar } from '../yaml/model.js';
+import { get, getMap, getText, keyText, scalarText, type YNode, type YPair, type YScalar } from '../yaml/model.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
 import { outsiderDownloadBefore, readsDownloadedFile, readsDownloadIntoOutputs } from '../analysis/artifacts.js';
 import { describeStep } from '../analysis/describe.js';
@@ -53,6 +53,12 @@ export interface Taint {
    * controller `maintainer`, for an event field no trigger of the workflow has (empty on every run).
    */
   events?: readonly string[];
+  /**
+   * An input of a published action (`controller` `unknown`) that callers in this repository do call: the values
+   * they pass (or the default they leave it at), none of them carrying anything the analysis traces to an outsider,
+   * and where (`path:line`). Whoever uses the published action elsewhere still sets it for their own runs.
+   */
+  given?: readonly { value: string; at: string }[];
 }
 
 /** The most hops `via` keeps; further ones become one `…`. */
@@ -376,9 +382,15 @@ export class TaintAnalyzer {
       const input = action.inputs.find((i) => i.name.toLowerCase() === name);
       const callers = this.#repo.callersOf(action);
       let result: Taint | null = null;
+      const given: { value: string; at: string }[] = [];
       for (const caller of callers) {
         const passed = findKey(caller.with, input?.name ?? name);
         const node = passed ?? input?.default;
+        if (given.length < 5) {
+          const text = node === undefined ? null : scalarText(node);
+          const file = caller.owner.file;
+          given.push({ value: text === null ? '(none)' : passed === undefined ? `the default \`${oneLineValue(text)}\`` : `\`${oneLineValue(text)}\``, at: `${file.path}:${file.position((passed ?? caller.node).start).line}` });
+        }
         if (node === undefined) continue;
         const callerScope = stepScope(caller);
         const taint = this.#guarded(`input:${action.file.path}:${name}:${caller.node.start}:${caller.owner.file.path}`, () =>
@@ -389,7 +401,7 @@ export class TaintAnalyzer {
       // A repository-private action (under .github/) is run only by the callers we see; any other may be
       // published, and its users choose the inputs.
       if (callers.length > 0 && isPrivateAction(action)) return result;
-      return result ?? { level: 'input', controller: 'unknown', source: dotted, via: [] };
+      return result ?? { level: 'input', controller: 'unknown', source: dotted, via: [], ...(given.length > 0 ? { given } : {}) };
     }
     const workflow = scope.workflow;
     if (workflow === undefined) return { level: 'input', controller: 'unknown', source: dotted, via: [] };
@@ -720,3 +732,8 @@ export function firstAtOrAfter(occurrences: readonly ExpressionOccurrence[], off
   return low;
 }
 
+/** A caller's value on one line, shortened (`true`, `${{ env.LEVEL }}`). */
+function oneLineValue(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 40 ? `${line.slice(0, 37)}...` : line;
+}

@@ -1,5 +1,6 @@
 import type { Action, Dependabot, Step, Workflow } from './workflow.js';
 import { flatMap } from './arrays.js';
+import { repositoryNames } from '../analysis/run-model/ownership.js';
 
 /** Everything the engine parsed from one repository, with the cross-file links rules need. */
 export class RepositoryModel {
@@ -26,16 +27,20 @@ export class RepositoryModel {
   }
 
   /**
-   * The repository's own action a step runs: a local action (`./path`), or one the step names by the repository's
-   * own name (`uses: owner/repo/path@ref`, when the scan knows that name), whose action file is in the checkout.
-   * GitHub fetches the latter at `ref`, not from the workspace, so rules that reason about the workspace keep
-   * asking `localAction`; the checkout's file stands for what runs (the same people control every ref). Only
-   * the checkout's action files are looked up: `..` stops at the root.
+   * The repository's own action a step runs: a local action (`./path`), or one the step names by one of the
+   * repository's own names (`uses: owner/repo/path@ref`, `owner/repo@ref` for the root action), whose action file
+   * is in the checkout. The names are the run model's (run-model/ownership.ts `repositoryNames`): the scan's,
+   * those the workflows compare `github.repository` against or declare, and, when nothing else names it (a copy
+   * without `.git`), an action repository's call of its own root action by its published name. GitHub fetches
+   * such an action at `ref`, not from the workspace, so rules that reason about the workspace keep asking
+   * `localAction`; the checkout's file stands for what runs (the same people control every ref). Only the
+   * checkout's action files are looked up: `..` stops at the root.
    */
   ownAction(step: Step): Action | undefined {
     const ref = step.usesRef;
     if (ref?.kind === 'local') return this.localAction(step);
-    if (ref?.kind !== 'repository' || ref.isWorkflow || this.fullName === null || ref.slug !== this.fullName) return undefined;
+    if (ref?.kind !== 'repository' || ref.isWorkflow || this.#actionsByDirectory.size === 0) return undefined;
+    if (ref.slug !== this.fullName && !repositoryNames(this, this.fullName).names.has(ref.slug)) return undefined;
     return this.#actionsByDirectory.get(normalizeLocalPath(ref.path));
   }
 

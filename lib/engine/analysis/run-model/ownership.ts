@@ -104,17 +104,40 @@ const GH = wordMask('gh');
  */
 const BUILD_COMMAND = /\b(?:docker|podman|buildah)\s+(?:buildx\s+)?(build|push|tag|image\s+push|manifest\s+push|imagetools\s+create|bud)\b([^\n|;&]*)/g;
 
-function readIdentity(repository: RepositoryModel, known: string | null): RepositoryIdentity {
+const NAMES = new ScanCache<RepositoryModel, Map<string, RepositoryNames>>();
+
+/** The `owner/name`s and owners the repository goes by (`RepositoryIdentity.names`, `owners`). */
+export interface RepositoryNames {
+  names: ReadonlySet<string>;
+  owners: ReadonlySet<string>;
+}
+
+/**
+ * The names of `RepositoryIdentity` alone, read once per scan: the caller's, those the workflows compare
+ * `github.repository` against, the declared ones and, when nothing else names it, the self-called ones. Read
+ * apart from the images because RepositoryModel `ownAction` (the repository's own actions called by its
+ * published name, and so their callers) asks for them, and the images read the callers' inputs.
+ */
+export function repositoryNames(repository: RepositoryModel, known: string | null = null): RepositoryNames {
+  let byKnown = NAMES.get(repository);
+  if (byKnown === undefined) {
+    byKnown = new Map();
+    NAMES.set(repository, byKnown);
+  }
+  const key = known ?? '';
+  let found = byKnown.get(key);
+  if (found === undefined) {
+    found = readNames(repository, known);
+    byKnown.set(key, found);
+  }
+  return found;
+}
+
+function readNames(repository: RepositoryModel, known: string | null): RepositoryNames {
   const owner = ownerOfName(known);
   const fullName = owner === null ? null : (known as string).trim().toLowerCase();
   const names = new Set<string>(fullName === null ? [] : [fullName]);
   const owners = new Set<string>(owner === null ? [] : [owner]);
-  const images = new Set<string>();
-  const namespaces = new Set<string>();
-  const builtNames = new Set<string>();
-  const add = (step: Step, word: string, pushes: boolean, script?: { text: string; offset: number }) => {
-    for (const value of resolveWord(repository, step, word, script)) addImage(step, value, pushes, images, namespaces, builtNames);
-  };
   for (const workflow of repository.workflows) {
     const text = workflow.file.text;
     if (text.includes('github.repository')) {
@@ -140,6 +163,19 @@ function readIdentity(repository: RepositoryModel, known: string | null): Reposi
       owners.add(name.slice(0, name.indexOf('/')));
     }
   }
+  return { names, owners };
+}
+
+function readIdentity(repository: RepositoryModel, known: string | null): RepositoryIdentity {
+  const owner = ownerOfName(known);
+  const fullName = owner === null ? null : (known as string).trim().toLowerCase();
+  const { names, owners } = repositoryNames(repository, known);
+  const images = new Set<string>();
+  const namespaces = new Set<string>();
+  const builtNames = new Set<string>();
+  const add = (step: Step, word: string, pushes: boolean, script?: { text: string; offset: number }) => {
+    for (const value of resolveWord(repository, step, word, script)) addImage(step, value, pushes, images, namespaces, builtNames);
+  };
   // Every step of the repository's workflows and of its local (composite) actions.
   const steps = [...flatMap(repository.workflows, (w) => flatMap(w.jobs, (j) => j.steps)), ...flatMap(repository.actions, (a) => a.steps)];
   for (const step of steps) {
