@@ -673,7 +673,7 @@ ${use}
     const checkout = ['            - uses: actions/checkout@v4', '              with:', '                repository: ${{ steps.json.outputs.repo }}', '                ref: ${{ steps.json.outputs.sha }}', '            - run: semgrep ci'].join('\n');
     const [low] = scanWith(RULE, workflow(checkout));
     expect(low?.severity).toBe('LOW');
-    expect(low?.description).toContain('picks the repository or ref it checks out (`steps.json.outputs`), read from them, and no later step runs that checkout');
+    expect(low?.description).toContain('picks the repository or ref it checks out (`steps.json.outputs.repo`), read from them, and no later step runs that checkout');
     // A value read from them steering a step of a job that holds nothing: LOW, saying so.
     const steers = '            - run: semgrep ci\n              env:\n                TARGET: ${{ steps.json.outputs.sha }}';
     const [bare] = scanWith(RULE, workflow(steers));
