@@ -67,7 +67,7 @@ ${after}
     const found = scanWith(RULE, snapshots(upload));
     const reader = found.find((f) => f.line === 17);
     expect(reader?.severity).toBe('LOW');
-    expect(reader?.description).toContain('picks the repository or ref it checks out (`needs.meta.outputs.head`), read from them, and no later step runs that checkout');
+    expect(reader?.description).toContain('picks the repository or ref it checks out (`needs.meta.outputs.fork`), read from them, and no later step runs that checkout');
     expect(reader?.description).toContain("LOW: the pull request's code lands in the workspace");
     expect(found.map((f) => f.severity)).not.toContain('MEDIUM');
     expect(found.map((f) => f.severity)).not.toContain('HIGH');
