@@ -1,6 +1,6 @@
 import { ScanMemo } from '../model/scan-cache.js';
 import { logicalLines, type ScriptSpan } from '../shell.js';
-import { checkedAt, failingChecks, safePattern, shellChecks } from './shell-checks.js';
+import { checkedAt, failingChecks, safePattern, shellChecks, validatedAssignment } from './shell-checks.js';
 
 /** Environment variables a script reads: `$X`, `${X}`, `$env:X`, `%X%`, `process.env.X`. */
 export function referencedEnvVars(script: string): Set<string> {
@@ -175,8 +175,11 @@ export function opaqueAssignment(line: string): boolean {
  * or, for variables the script does not assign, from `external`. With `checked`, a read of a variable where the
  * script has checked it (`checkedLine`: after `[[ "$N" =~ ^[0-9]+$ ]] || exit 1`, inside
  * `if [[ "$RAW" =~ ^[0-9a-f]{40}$ ]]; then SHA="$RAW"; fi`) contributes nothing: it carries the checked shape,
- * not the text the variable was given. Linear in the script however many lines are asked about; chains deeper
- * than 256 assignments are cut.
+ * not the text the variable was given; nor does, at a read after its check, an assignment whose value a check in
+ * its own block guards (`validatedAssignment`: `RUN_ID="$INPUT"`, then `[[ "$RUN_ID" =~ ^[0-9]+$ ]] || exit 1`
+ * inside an `if` whose `else` assigns it another way). Linear in the script however many lines are asked about
+ * (a variable some of whose assignments are checked is folded once per set of them a read leaves out); chains
+ * deeper than 256 assignments are cut.
  */
 export function scriptFold<T>(
   script: string,
@@ -189,30 +192,48 @@ export function scriptFold<T>(
     if (opaqueAssignment(line.text)) return fold.empty;
     let value = fold.own(line, [line.offset, lineEnd(index, line)]);
     for (const name of lineReads(index, line) ?? []) {
-      if (!checked || !checkedLine(script, name, line)) value = fold.combine(value, variableValue(name, depth + 1));
+      if (!checked || !checkedLine(script, name, line)) value = fold.combine(value, variableValue(name, depth + 1, checked ? line.offset : -1));
     }
     return value;
   };
-  const variableValue = (name: string, depth: number): T => {
-    const known = memo.get(name);
-    if (known !== undefined || memo.has(name)) return known as T;
+  /** Where each assignment line of a variable has its value checked (`validatedAssignment`), -1 for none; read once per variable. */
+  const checkedFrom = new Map<string, number[]>();
+  const assignmentChecks = (name: string, assigned: readonly ScriptSpan[]): number[] => {
+    let found = checkedFrom.get(name);
+    if (found === undefined) {
+      const checks = shellChecks(script);
+      found = checks.assignments.has(name) ? assigned.map((line) => validatedAssignment(script, checks, name, line.offset, lineEnd(index, line)) ?? -1) : [];
+      checkedFrom.set(name, found);
+    }
+    return found;
+  };
+  /** The value `name` carries at a read at offset `at` (-1: wherever it is read). */
+  const variableValue = (name: string, depth: number, at: number): T => {
     const assigned = index.assignments.get(name);
+    // The assignments whose check comes before the read: their value reaches it only in the checked shape.
+    const checks = assigned === undefined || at < 0 ? [] : assignmentChecks(name, assigned);
+    const skipped = checks.map((from, i) => (from >= 0 && from <= at ? i : -1)).filter((i) => i >= 0);
+    const key = skipped.length === 0 ? name : `${name}@${skipped.join(',')}`;
+    const known = memo.get(key);
+    if (known !== undefined || memo.has(key)) return known as T;
     if (assigned === undefined) {
       const value = fold.external(name);
-      memo.set(name, value);
+      memo.set(key, value);
       return value;
     }
     if (depth > MAX_FOLD_DEPTH) return fold.empty;
     // A variable assigned from itself (`PATH="$PATH:x"`) reads its earlier value: empty while computing.
-    memo.set(name, fold.empty);
+    memo.set(key, fold.empty);
     let value = fold.empty;
-    for (const line of assigned) value = fold.combine(value, lineValue(line, depth));
-    memo.set(name, value);
+    assigned.forEach((line, i) => {
+      if (!skipped.includes(i)) value = fold.combine(value, lineValue(line, depth));
+    });
+    memo.set(key, value);
     return value;
   };
   return {
     ofLines: (seeds) => seeds.reduce((acc, line) => fold.combine(acc, lineValue(line, 0)), fold.empty),
-    ofVariable: (name) => variableValue(name, 0),
+    ofVariable: (name) => variableValue(name, 0, -1),
   };
 }
 

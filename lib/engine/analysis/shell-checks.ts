@@ -45,12 +45,19 @@ export interface ShellChecks {
   tests: ReadonlyMap<string, readonly [number, number][]>;
   /** Variables checked at the top level of the script by a check that fails the step on any other value. */
   failing: ReadonlySet<string>;
+  /**
+   * Per variable, assignments whose value is checked before anything but their own block reads it: offset of the
+   * assignment -> where its check ends (see `validatedAssignment`).
+   */
+  assignments: ReadonlyMap<string, ReadonlyMap<number, number>>;
 }
 
 const MAX_SCRIPT = 200_000;
 /** At most this many variables get checked ranges (and pattern variables are resolved): each costs a pass over the script. */
 const MAX_NAMES = 64;
-const EMPTY: ShellChecks = { ranges: new Map(), tests: new Map(), failing: new Set() };
+/** At most this many statements are read, per script, for the assignments a check guards (`validatedAssignment`). */
+const MAX_ASSIGNMENT_READS = 20_000;
+const EMPTY: ShellChecks = { ranges: new Map(), tests: new Map(), failing: new Set(), assignments: new Map() };
 const memo = new ScanMemo<string, ShellChecks>(128);
 const errexitMemo = new ScanMemo<string, ShellChecks>(128);
 
@@ -91,6 +98,49 @@ export function checkedAt(checks: ShellChecks, name: string, offset: number): bo
   for (const range of checks.ranges.get(name) ?? []) if (offset >= range.from && offset < range.to) return true;
   for (const [from, to] of checks.tests.get(name) ?? []) if (offset >= from && offset < to) return true;
   return false;
+}
+
+/**
+ * Where the value that an assignment of `name` on `[from, to)` of the script (one logical line) gives it is checked:
+ * the offset at which its check ends, or null when some assignment of it there is not followed by a check.
+ *
+ *     if [ "$EVENT" = workflow_dispatch ]; then
+ *       RUN_ID="$INPUT"                                   # checked from the end of the inner `fi`
+ *       if ! [[ "$RUN_ID" =~ ^[1-9][0-9]*$ ]]; then exit 1; fi
+ *     else
+ *       RUN_ID="$OTHER"
+ *     fi
+ *     echo "run_id=$RUN_ID" >> "$GITHUB_OUTPUT"          # the input reaches it only checked
+ *
+ * An assignment counts when it is a statement of the same block as a check of the variable that stops the script
+ * (or empties the variable) on any other value, before that check, with no `break`, `continue` or `return` between
+ * them: every way on from the assignment passes the check, so a read after the check (anywhere after it in the
+ * script) sees the value it gave only in the checked shape. Reads before the check see it unchecked.
+ */
+export function validatedAssignment(script: string, checks: ShellChecks, name: string, from: number, to: number): number | null {
+  const known = checks.assignments.get(name);
+  if (known === undefined) return null;
+  let latest: number | null = null;
+  for (const offset of assignmentOffsets(script.slice(from, to), name)) {
+    const checked = known.get(from + offset);
+    if (checked === undefined) return null;
+    latest = latest === null ? checked : Math.max(latest, checked);
+  }
+  return latest;
+}
+
+/** Offsets in `text` of the assignments of `name` (`ASSIGNMENT`), as `cutAtAssignments` places them. */
+function assignmentOffsets(text: string, name: string): number[] {
+  const found: number[] = [];
+  if (!text.includes(name)) return found;
+  for (const match of text.matchAll(ASSIGNMENT)) {
+    const names = match[1] !== undefined ? [match[1]] : match[2] !== undefined ? match[2].split(/\s+/) : [match[3] ?? ''];
+    if (!names.includes(name)) continue;
+    const base = match.index ?? 0;
+    found.push(match[1] !== undefined ? base + match[0].length - name.length - (match[0].endsWith('+=') ? 2 : 1) : base + match[0].lastIndexOf(name));
+    if (found.length >= 256) break;
+  }
+  return found;
 }
 
 /**
@@ -661,10 +711,46 @@ function analyse(script: string, errexit: boolean): ShellChecks {
   };
   const failing = new Set<string>();
   const patterns = new Map<string, string | null>();
+  const assignments = new Map<string, Map<number, number>>();
+  // Offsets of `break`, `continue` and `return`, found once; and a bound on the statements read for assignments.
+  let jumps: number[] | null = null;
+  let budget = MAX_ASSIGNMENT_READS;
+  const jumpBetween = (from: number, to: number): boolean => {
+    jumps ??= [...script.matchAll(/\b(?:break|continue|return)\b/g)].map((m) => m.index ?? 0);
+    let low = 0;
+    let high = jumps.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((jumps[middle] as number) < from) low = middle + 1;
+      else high = middle;
+    }
+    return low < jumps.length && (jumps[low] as number) < to;
+  };
+  /**
+   * The assignments of `name` among the body's own statements before its check ending at `from`, with no `break`,
+   * `continue` or `return` between: the check guards the value each gives (`validatedAssignment`).
+   */
+  const checkedAssignments = (body: Body, name: string, from: number): void => {
+    if (!assignments.has(name) && assignments.size >= MAX_NAMES) return;
+    for (const command of body.commands) {
+      if (command.start >= from || --budget < 0) break;
+      const text = script.slice(command.start, command.end);
+      for (const offset of assignmentOffsets(text, name)) {
+        const at = command.start + offset;
+        if (jumpBetween(at, from)) continue;
+        const known = assignments.get(name) ?? new Map<number, number>();
+        if (known.size >= 256) return;
+        const before = known.get(at);
+        if (before === undefined || from < before) known.set(at, from);
+        assignments.set(name, known);
+      }
+    }
+  };
   const closeBody = (body: Body, end: number): void => {
     for (const open of body.open) {
       addRange(open.name, open.from, end, open.outcome);
       if (body === root.body && open.outcome === 'fail') failing.add(open.name);
+      checkedAssignments(body, open.name, open.from);
     }
   };
   /** The tests of a list, recorded as reads that carry nothing; per variable tested, the kind of each part. */
@@ -856,7 +942,7 @@ function analyse(script: string, errexit: boolean): ShellChecks {
     }
   }
 
-  return { ranges: cutAtAssignments(script, ranges), tests, failing };
+  return { ranges: cutAtAssignments(script, ranges), tests, failing, assignments };
 }
 
 function weakest(outcomes: CheckOutcome[]): CheckOutcome {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safePattern, shellChecks } from '../../../../lib/engine/analysis/shell-checks.js';
+import { safePattern, shellChecks, validatedAssignment } from '../../../../lib/engine/analysis/shell-checks.js';
 import { checkedReads, outputLines, validatedVariables } from '../../../../lib/engine/analysis/script-outputs.js';
 import { findCombinations } from '../../../../lib/engine/combinations/detect.js';
 import { scanRepository } from '../../../../lib/engine/scan.js';
@@ -97,6 +97,61 @@ describe('checkedReads: where a script has checked a variable', () => {
   });
 });
 
+/** Where the assignment of `name` on the line holding `marker` has its value checked (null: it is not). */
+function assignmentCheck(script: string, name: string, marker: string): number | null {
+  const from = script.indexOf(marker);
+  const end = script.indexOf('\n', from);
+  return validatedAssignment(script, shellChecks(script), name, from, end === -1 ? script.length : end);
+}
+
+describe('validatedAssignment: an assignment whose value a check in its own block guards', () => {
+  const branch = (assign: string, check: string) => `if [ "$EVENT" = "workflow_dispatch" ]; then
+  ${assign}
+  ${check}
+else
+  RUN_ID="$OTHER"
+fi
+echo "run_id=$RUN_ID" >> "$GITHUB_OUTPUT"`;
+
+  it('finds the check after an assignment in an if branch, which a read after the block sees only checked', () => {
+    for (const check of [
+      'if ! [[ "$RUN_ID" =~ ^[1-9][0-9]*$ ]]; then\n    echo "::error::Invalid run_id"; exit 1\n  fi',
+      '[[ "$RUN_ID" =~ ^[0-9]+$ ]] || exit 1',
+      '[[ "$RUN_ID" =~ ^[a-z0-9._-]+$ ]] || { echo bad; exit 1; }',
+      'case "$RUN_ID" in \'\'|*[!0-9]*) exit 1 ;; esac',
+      '[[ "$RUN_ID" =~ ^[0-9]+$ ]] || RUN_ID=""',
+    ]) {
+      const script = branch('RUN_ID="$INPUT"', check);
+      const at = assignmentCheck(script, 'RUN_ID', 'RUN_ID="$INPUT"');
+      expect(at, check).not.toBeNull();
+      // Before the echo that writes the output, after the assignment.
+      expect(at as number, check).toBeGreaterThan(script.indexOf('RUN_ID="$INPUT"'));
+      expect(at as number, check).toBeLessThanOrEqual(script.indexOf('echo "run_id'));
+      // The other branch's assignment is not checked.
+      expect(assignmentCheck(script, 'RUN_ID', 'RUN_ID="$OTHER"'), check).toBeNull();
+    }
+  });
+
+  it('negative: an unanchored or open pattern, a grep, a check that does not stop, a jump or a later assignment between', () => {
+    for (const check of [
+      '[[ "$RUN_ID" =~ [0-9]+ ]] || exit 1',
+      '[[ "$RUN_ID" =~ ^[0-9a-z\\ \'"]+$ ]] || exit 1',
+      'echo "$RUN_ID" | grep -Eq \'^[0-9]+$\' || exit 1',
+      '[[ "$RUN_ID" =~ ^[0-9]+$ ]] || echo "not a number"',
+      'if ! [[ "$RUN_ID" =~ ^[0-9]+$ ]]; then return 1; fi',
+    ]) expect(assignmentCheck(branch('RUN_ID="$INPUT"', check), 'RUN_ID', 'RUN_ID="$INPUT"'), check).toBeNull();
+    // A loop that can leave before the check.
+    const loop = 'for f in a b; do\n  V="$INPUT"\n  [ -n "$SKIP" ] && break\n  [[ "$V" =~ ^[0-9]+$ ]] || exit 1\ndone\necho "v=$V"';
+    expect(assignmentCheck(loop, 'V', 'V="$INPUT"')).toBeNull();
+    // The check is in another block than the assignment (only one way through checks it).
+    const elsewhere = 'if [ -n "$A" ]; then\n  V="$INPUT"\nfi\nif [ -n "$B" ]; then\n  [[ "$V" =~ ^[0-9]+$ ]] || exit 1\nfi\necho "v=$V"';
+    expect(assignmentCheck(elsewhere, 'V', 'V="$INPUT"')).toBeNull();
+    // Two assignments on the line, one after the check.
+    const twice = '[[ "$V" =~ ^[0-9]+$ ]] || exit 1; V="$INPUT"';
+    expect(assignmentCheck(`V="$X"\n${twice}`, 'V', twice)).toBeNull();
+  });
+});
+
 describe('shellChecks: the statement splitter steps over plain and non-ASCII characters', () => {
   it('finds a check after lines of non-ASCII text and of functions', () => {
     const script = 'echo "héllo wörld ✓"\nsetup() { echo ready; }\n[[ "$N" =~ ^[0-9]+$ ]] || exit 1\necho "$N"';
@@ -126,6 +181,19 @@ describe('shellChecks on hostile scripts', () => {
     expect(many.ranges.size).toBeLessThanOrEqual(64);
     expect(many.ranges.get('V0')?.[0]?.outcome).toBe('branch');
     expect(many.tests.get('X')?.length).toBeGreaterThan(0);
+    expect(ms).toBeLessThan(5_000);
+  });
+});
+
+describe('validatedAssignment on hostile scripts', () => {
+  it('stays bounded with thousands of checks of one variable, each after an assignment of it', () => {
+    const script = Array.from({ length: 4_000 }, (_, i) => `X=$(cat f${i})\n[[ "$X" =~ ^[0-9]+$ ]] || exit 1`).join('\n');
+    expect(script.length).toBeLessThan(200_000);
+    const started = process.hrtime.bigint();
+    const checks = shellChecks(script);
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    // The first assignments are found checked; the statements read for them are bounded.
+    expect(validatedAssignment(script, checks, 'X', 0, script.indexOf('\n'))).not.toBeNull();
     expect(ms).toBeLessThan(5_000);
   });
 });

@@ -38,3 +38,61 @@ describe(`${RULE}: a step output written from a value checked against an all-dig
     }
   });
 });
+
+describe(`${RULE}: an output written from a variable that the branch assigning it from outsider text checks`, () => {
+  // The input is checked in the branch that assigns it; the other branch assigns the followed run's id.
+  const wf = (check: string) => yaml`
+    on:
+      workflow_run: { workflows: [CI], types: [completed] }
+      workflow_dispatch: { inputs: { run_id: { required: true } } }
+      issue_comment:
+    permissions:
+      contents: write
+    jobs:
+      publish:
+        runs-on: ubuntu-latest
+        env:
+          BODY: \${{ github.event.comment.body }}
+        steps:
+          - id: source-run
+            run: |
+              if [ "$GITHUB_EVENT_NAME" == "issue_comment" ]; then
+                RUN_ID="$BODY"
+                ${check}
+              else
+                RUN_ID="\${{ github.event.workflow_run.id }}"
+              fi
+              echo "run_id=$RUN_ID" >> "$STEP_OUTPUTS"
+              echo "source_run_url=https://github.com/\${{ github.repository }}/actions/runs/$RUN_ID" >> "$STEP_OUTPUTS"
+              cat "$STEP_OUTPUTS" >> "$GITHUB_OUTPUT"
+          - run: gh run download "\${{ steps.source-run.outputs.run_id }}" --name x
+          - uses: actions/github-script@v7
+            with:
+              script: "const url = '\${{ steps.source-run.outputs.source_run_url }}';"
+  `;
+
+  it('negative: the outputs built from the checked value carry no outsider text', () => {
+    for (const check of [
+      'if ! [[ "$RUN_ID" =~ ^[1-9][0-9]*$ ]]; then\n                  echo "::error::Invalid run_id"; exit 1\n                fi',
+      '[[ "$RUN_ID" =~ ^[a-z0-9._-]+$ ]] || exit 1',
+      "case \"$RUN_ID\" in ''|*[!0-9]*) exit 1 ;; esac",
+    ]) expect(scanWith(RULE, wf(check)), check).toEqual([]);
+  });
+
+  it('positive: an unanchored pattern, one that admits quotes or spaces, a grep, or a check that does not stop the script', () => {
+    for (const check of [
+      '[[ "$RUN_ID" =~ [0-9]+ ]] || exit 1',
+      '[[ "$RUN_ID" =~ ^[a-z0-9\\ \\"]+$ ]] || exit 1',
+      "echo \"$RUN_ID\" | grep -Eq '^[0-9]+$' || exit 1",
+      '[[ "$RUN_ID" =~ ^[0-9]+$ ]] || echo "not a number"',
+    ]) expect(positions(scanWith(RULE, wf(check))), check).toEqual(['24:31 HIGH', '27:33 HIGH']);
+  });
+
+  it('positive: the output is written before the check, and the pasted input itself stays reported', () => {
+    const before = wf('echo "early=$RUN_ID" >> "$GITHUB_OUTPUT"\n                [[ "$RUN_ID" =~ ^[0-9]+$ ]] || exit 1').replace('"${{ steps.source-run.outputs.run_id }}"', '"${{ steps.source-run.outputs.early }}"');
+    expect(positions(scanWith(RULE, before))).toEqual(['25:31 HIGH']);
+    // `RUN_ID="${{ github.event.inputs.run_id }}"` is itself an injection, before any check runs.
+    const pasted = wf('[[ "$RUN_ID" =~ ^[0-9]+$ ]] || exit 1').replace('RUN_ID="$BODY"', 'RUN_ID="${{ github.event.inputs.run_id }}"');
+    expect(positions(scanWith(RULE, pasted))).toEqual(['16:21 LOW']);
+  });
+});
