@@ -2,7 +2,7 @@ import type { TaintAnalyzer } from '../expressions/taint.js';
 import { ScanCache } from '../model/scan-cache.js';
 import type { Job, Step } from '../model/workflow.js';
 import { get } from '../yaml/model.js';
-import { artifactUses, isolatedExecutions, strongestUse, type ArtifactUse, type ForeignDownload, type IsolatedExecution } from './artifacts.js';
+import { artifactUses, isolatedExecutions, picksForkRuns, runChoice, strongestUse, type ArtifactUse, type ForeignDownload, type IsolatedExecution } from './artifacts.js';
 import { envInjections, outputCarriesOutsiderText } from './injections.js';
 import { within } from './run-model/execution.js';
 import { namedByArtifact } from './pr-head.js';
@@ -79,7 +79,7 @@ export function downloadEffect(runs: RunModel, taint: TaintAnalyzer, run: JobRun
     const bare = uses.every((u) => u.kind !== 'data' || (u.step.job !== null && !(u.subject !== undefined && u.step === entry.step) && !interpolatesOutputs(u.step) && runs.job(u.step.job).valuables.length === 0));
     const steered = [...new Set([...sinks.map((t) => t.step), ...uses.filter((u) => (u.kind === 'data' || u.kind === 'env') && u.subject === undefined).map((u) => u.step)])];
     const use = strongestUse(uses);
-    const site = effectSite(runs, run, entry.step, sinks, checkout, use);
+    const site = effectSite(runs, run, entry.step, entry.download !== undefined && picksFork(runs, entry.download), sinks, checkout, use);
     found = { sinks, ...(checkout !== undefined ? { checkout: checkout.entry } : {}), use, steersOnlyBareJobs: sinks.length === 0 && bare, steered, ...site };
     effects.set(entry, found);
   }
@@ -106,10 +106,10 @@ export interface IsolatedEffect {
 
 export function isolatedEffect(runs: RunModel, run: JobRun, download: ForeignDownload): IsolatedEffect | null {
   const executions = isolatedExecutions(download, (a, b) => runs.sameRun(a, b));
-  if (executions.length > 0) return { executions, sinks: [], ...effectSite(runs, run, download.step, [], undefined, null) };
+  if (executions.length > 0) return { executions, sinks: [], ...effectSite(runs, run, download.step, picksFork(runs, download), [], undefined, null) };
   const checkout = artifactCheckout(runs, run, download.step);
   if (checkout === undefined) return null;
-  return { executions, checkout: checkout.entry, sinks: checkout.sinks, ...effectSite(runs, run, download.step, checkout.sinks, checkout, null) };
+  return { executions, checkout: checkout.entry, sinks: checkout.sinks, ...effectSite(runs, run, download.step, picksFork(runs, download), checkout.sinks, checkout, null) };
 }
 
 /**
@@ -219,14 +219,26 @@ export interface ArtifactCheckout {
 }
 
 /**
+ * A download of a run the job picks itself among runs a fork's pull request can start with no approval (a branch,
+ * a computed id, a workflow that runs on `pull_request`): whoever gets their run picked feeds it, on every event the
+ * step runs on (`RunModel.pickerReach`).
+ */
+function picksFork(runs: RunModel, download: ForeignDownload): boolean {
+  return runChoice(download) === 'chosen' && picksForkRuns(download, runs.repository);
+}
+
+/**
  * The run and reach an effect counts in (`DownloadEffect.run`, `reach`): the job run of the checkout the files name
  * when it is another job's, or of the step that expands a value read from them into its script when no step runs
  * them and it is another job's; otherwise the download's own, with the download step's reach.
  */
-function effectSite(runs: RunModel, run: JobRun, download: Step, sinks: readonly TracedExecution[], checkout: ArtifactCheckout | undefined, use: ArtifactUse | null): { run: JobRun; reach: Reach } {
+function effectSite(runs: RunModel, run: JobRun, download: Step, picked: boolean, sinks: readonly TracedExecution[], checkout: ArtifactCheckout | undefined, use: ArtifactUse | null): { run: JobRun; reach: Reach } {
   const elsewhere = checkout !== undefined ? (checkout.run !== run ? checkout.entry.step : null) : sinks.length === 0 && use?.spliced === true && use.step.job !== run.job ? use.step : null;
   const at = elsewhere === null || elsewhere.job === null ? run : runs.job(elsewhere.job);
-  return { run: at, reach: runs.sinkReach(runs.stepReach(elsewhere ?? download), sinks) };
+  // A run the job picks itself reaches it on any event the step runs on: a gate only some of them pass holds nothing back.
+  const site = elsewhere ?? download;
+  if (!picked) return { run: at, reach: runs.sinkReach(runs.stepReach(site), sinks) };
+  return { run: at, reach: runs.sinkReach(runs.pickerReach(site), sinks, (step) => runs.pickerReach(step)) };
 }
 
 

@@ -11,6 +11,7 @@ import { commentSink, fixedCommentBody, jobNotices, labelCommand, labelSink, run
 import { isFullSha } from '../model/uses.js';
 import { compareVersions, parseRefVersion, versionComment, type RefVersion } from './action-version.js';
 import { flatMap } from '../model/arrays.js';
+import { calledLocalWorkflow } from './callers.js';
 import { Binary, contextPath, FunctionCall, functionName, Grouping, Literal, Logical, parseExpression, Unary, type Expr } from '../expressions/parse.js';
 import { constantTruthiness } from './constant-expressions.js';
 import { conditionTruth, occasionsOf } from './run-model/conditions.js';
@@ -553,35 +554,177 @@ function listedWorkflows(raw: string): string[] | null {
 }
 
 /**
- * True when the run a download fetches is picked among the runs of workflows of this repository that never run
- * on a pull request (every trigger `push`, `schedule`, `workflow_dispatch`, `release`, `merge_group` or
- * `workflow_call`): `RUN=$(gh run list --workflow release.yml ...)`, `run-id` computed so by an earlier step, or
- * `dawidd6/action-download-artifact` searching `workflow: release.yml` of this repository. Their artifacts are
- * the repository's own, whichever run is picked. False when a listing names a workflow not found here (or one
- * with any other trigger), a computed name, another repository, or none.
+ * True when the run a download fetches is picked among the runs of workflows of this repository whose runs never
+ * carry a fork's code or files (`carriesNoForkData`: every trigger `push`, `schedule`, `workflow_dispatch`,
+ * `release`, `merge_group` or `workflow_call`; or none that runs a fork's pull request's workflow, and no job that
+ * uploads after bringing in a pull request's code or a fork-chosen artifact): `RUN=$(gh run list --workflow
+ * release.yml ...)`, `run-id` computed so by an earlier step, or `dawidd6/action-download-artifact` searching
+ * `workflow: release.yml` of this repository. Their artifacts are the repository's own, whichever run is picked.
+ * False when a listing names a workflow not found here (or one that can carry a fork's data), a computed name,
+ * another repository, or none.
  */
 export function picksOwnWorkflowRuns(download: ForeignDownload, repository: RepositoryModel): boolean {
+  const listed = listedRepositoryWorkflows(download, repository);
+  return listed !== null && listed.every((workflow) => carriesNoForkData(workflow, repository));
+}
+
+/**
+ * True when the run a download picks can be a fork's own pull request run, which no maintainer approves: the
+ * listing names no workflow of this repository it can resolve (a branch, a computed id, another repository), or
+ * one of those it names runs on `pull_request` or `pull_request_review*`. False when every workflow listed is one
+ * of this repository whose runs run its own file (a fork's data gets in only through what such a run does, behind
+ * whatever gates that run has).
+ */
+export function picksForkRuns(download: ForeignDownload, repository: RepositoryModel): boolean {
+  const listed = listedRepositoryWorkflows(download, repository);
+  return listed === null || listed.some((workflow) => workflow.triggers.some((t) => FORK_WORKFLOW_EVENTS.test(t.name)));
+}
+
+/**
+ * Who chooses the files of a run the job picks itself, in words, when it picks among runs of this repository's
+ * workflows that no fork's pull request starts (`picksForkRuns` false) but that can still hold a fork's data: `the job
+ * picks a run of \`Brain\` (this workflow), whose job \`update\` uploads after it checks out a pull request's code
+ * or downloads a fork's artifacts`. Null otherwise (the run can be a fork's own).
+ */
+export function pickedRunText(download: ForeignDownload, repository: RepositoryModel): string | null {
+  const listed = listedRepositoryWorkflows(download, repository);
+  if (listed === null || listed.some((workflow) => workflow.triggers.some((t) => FORK_WORKFLOW_EVENTS.test(t.name)))) return null;
+  const parts: string[] = [];
+  for (const workflow of new Set(listed)) {
+    if (carriesNoForkData(workflow, repository)) continue;
+    const job = workflow.jobs.find((j) => uploadsOutsiderFiles(j, workflow, repository));
+    const name = `\`${workflow.name ?? workflow.file.path}\`${workflow === download.step.owner ? ' (this workflow)' : ''}`;
+    parts.push(`a run of ${name}, whose ${job === undefined ? 'runs' : `job \`${job.id}\``} ${job?.uses !== undefined ? 'calls a reusable workflow that may upload' : "uploads after it checks out a pull request's code or downloads a fork's artifacts"}`);
+  }
+  return parts.length === 0 ? null : `the job picks ${parts.join(', or ')}, so a fork's pull request that run takes in`;
+}
+
+/** The workflows of this repository whose runs a download picks among (see `picksOwnWorkflowRuns`), or null when not known. */
+function listedRepositoryWorkflows(download: ForeignDownload, repository: RepositoryModel): Workflow[] | null {
   const step = download.step;
   const ref = step.usesRef;
-  let names: string[] | null;
+  let names: string[];
   if (ref?.kind === 'repository' && CROSS_RUN_ACTIONS.has(ref.slug)) {
     const workflow = getText(step.with, 'workflow');
     const repo = getText(step.with, 'repo');
-    if (hasInput(step, 'run_id') || workflow === null || (repo !== null && !THIS_REPOSITORY.test(repo.trim()))) return false;
+    if (hasInput(step, 'run_id') || workflow === null || (repo !== null && !THIS_REPOSITORY.test(repo.trim()))) return null;
     names = [workflow];
   } else {
-    const texts = runSources(download);
     names = [];
-    for (const text of texts) {
+    for (const text of runSources(download)) {
       const found = listedWorkflows(text);
-      if (found === null) return false;
+      if (found === null) return null;
       names.push(...found);
     }
   }
-  return names.length > 0 && names.every((name) => {
+  if (names.length === 0) return null;
+  const workflows: Workflow[] = [];
+  for (const name of names) {
     const workflow = OWN_WORKFLOW.test(name.trim()) ? runningWorkflow(step) : workflowNamed(name.trim(), repository);
-    return workflow !== undefined && workflow.triggers.length > 0 && workflow.triggers.every((t) => OWN_RUN_EVENTS.test(t.name));
-  });
+    if (workflow === undefined) return null;
+    workflows.push(workflow);
+  }
+  return workflows;
+}
+
+/** Events whose runs for a fork's pull request run the fork's own workflow file: it uploads what it likes. */
+const FORK_WORKFLOW_EVENTS = /^(pull_request|pull_request_review|pull_request_review_comment)$/;
+
+const forkFreeCache = new ScanCache<Workflow, boolean>();
+/** Workflows being read (`carriesNoForkData`): a cycle adds no fork's data on its way round. */
+const forkFreeTracing = new Set<Workflow>();
+let forkFreeCuts = 0;
+const MAX_FORK_FREE_HOPS = 8;
+
+/**
+ * True when no run of a workflow of this repository can hold a fork's code or files in its artifacts: every trigger
+ * is one only collaborators cause (`OWN_RUN_EVENTS`); or, with other triggers (`issue_comment`, `issues`,
+ * `pull_request_target`, `workflow_run` ...), none runs a fork's pull request's own workflow (`pull_request`,
+ * `pull_request_review*`: a fork's copy of the file runs and uploads what it likes), and no job uploads an artifact
+ * after it brings in code a pull request or an outsider can name (`bringsOutsiderFiles`). Those runs run the base
+ * repository's workflow on its own code. A download of this workflow's own earlier runs (`gh run list --workflow
+ * "${{ github.workflow }}"`) adds nothing of a fork's: by induction from its first run, which had none.
+ */
+export function carriesNoForkData(workflow: Workflow, repository: RepositoryModel): boolean {
+  if (workflow.triggers.length === 0) return false;
+  if (workflow.triggers.every((t) => OWN_RUN_EVENTS.test(t.name))) return true;
+  if (workflow.triggers.some((t) => FORK_WORKFLOW_EVENTS.test(t.name))) return false;
+  const cached = forkFreeCache.get(workflow);
+  if (cached !== undefined) return cached;
+  if (forkFreeTracing.has(workflow)) {
+    forkFreeCuts++;
+    return true;
+  }
+  if (forkFreeTracing.size >= MAX_FORK_FREE_HOPS) {
+    forkFreeCuts++;
+    return false;
+  }
+  forkFreeTracing.add(workflow);
+  const before = forkFreeCuts;
+  let found: boolean;
+  try {
+    found = workflow.jobs.every((job) => !uploadsOutsiderFiles(job, workflow, repository));
+  } finally {
+    forkFreeTracing.delete(workflow);
+  }
+  // An answer that assumed a workflow still being read carried nothing is kept only once that one is known.
+  if (forkFreeTracing.size === 0 || forkFreeCuts === before) forkFreeCache.set(workflow, found);
+  return found;
+}
+
+/**
+ * A job that uploads an artifact after a step that brings in a pull request's code or a fork-chosen artifact; a job
+ * calling a reusable workflow, when one of its jobs does (one not in the scan, or past `depth` 3 calls, may).
+ */
+function uploadsOutsiderFiles(job: Job, workflow: Workflow, repository: RepositoryModel, depth = 0): boolean {
+  if (job.uses !== undefined) {
+    const called = calledLocalWorkflow(repository, job);
+    return called === undefined || depth >= 3 || called.jobs.some((inner) => uploadsOutsiderFiles(inner, called, repository, depth + 1));
+  }
+  let last = -1;
+  for (const step of job.steps) if (uploadsArtifact(step)) last = step.index;
+  if (last === -1) return false;
+  const calls = job.workflow.triggers.some((t) => t.name === 'workflow_call');
+  return job.steps.some((step) => step.index < last && (bringsOutsiderCode(step, calls) || stepDownloads(step).some((d) => downloadContent(d, workflow, repository) === 'outsider')));
+}
+
+/** What a checkout's `ref:` or `repository:` may name and still be the base repository's own code. */
+const BASE_REF = /^(?:github\.(?:sha|ref|ref_name|base_ref|repository|repository_owner|event\.repository\.(?:default_branch|full_name|name))|github\.event\.pull_request\.base\.(?:ref|sha)|(?:github\.event\.)?inputs\.[\w-]+)$/;
+/** A script line that checks out or fetches a pull request by its number or ref. */
+const SCRIPT_PULL_FETCH = /\bgh\s+pr\s+checkout\b|\brefs\/pull\/|(?:^|[\s:'"])\+?pull\/[^\s/]+\/(?:head|merge)\b/;
+/** A git command that brings in another commit or repository. */
+const SCRIPT_GIT_FETCH = /\bgit\s+(?:fetch|checkout|switch|reset|pull|clone|worktree)\b/;
+/** What names a pull request's head (or a run's), in a script or the `env:` it is given: a git command with it in reach may bring its code. */
+const HEAD_WORDS = /head_ref|head\.(?:sha|ref|repo)|head_sha|head_branch|head_repository|headRefOid|headRefName|headRepository|pull_request\.head|workflow_run\.head|pull_requests|\bgh\s+pr\s+view\b|\/pulls\/|\bpulls\.get\b/;
+
+/**
+ * A step that may bring in code a pull request or an outsider names: `actions/checkout` with a `ref:` or
+ * `repository:` other than the base repository's own refs (`github.sha`, `github.ref`, the default branch; a
+ * dispatch input, not in a reusable workflow, whose callers pass it), or a script that checks out or fetches a pull
+ * request (`gh pr checkout`, `refs/pull/...`), or runs a git command that fetches or checks out where the script or
+ * its `env:` names a pull request's head (`HEAD_WORDS`).
+ */
+function bringsOutsiderCode(step: Step, reusable: boolean): boolean {
+  if (step.usesRef?.kind === 'repository' && step.usesRef.slug === 'actions/checkout') {
+    for (const input of ['ref', 'repository']) {
+      const value = getText(step.with, input);
+      if (value === null) continue;
+      if (/\bpull\//.test(value)) return true;
+      for (const match of value.matchAll(/\$\{\{([^}]*)\}\}/g)) {
+        const path = (match[1] ?? '').trim();
+        if (!BASE_REF.test(path) || (reusable && /inputs\./.test(path))) return true;
+      }
+    }
+    return false;
+  }
+  const script = typeof step.run?.value === 'string' ? step.run.value : '';
+  if (script === '') return false;
+  const lines = logicalLines(script);
+  if (lines.some((l) => SCRIPT_PULL_FETCH.test(l.text))) return true;
+  // `git fetch origin "$SHA"` where the script or its `env:` looks up a pull request's head; not `git pull origin "$GITHUB_REF_NAME"`.
+  if (!lines.some((l) => SCRIPT_GIT_FETCH.test(l.text))) return false;
+  const env = [step.env, step.job?.env, step.job?.workflow.env].flatMap((m) => (m?.pairs ?? []).map((p) => (p.value.kind === 'scalar' ? String(p.value.value ?? '') : '')));
+  return HEAD_WORDS.test(script) || env.some((v) => HEAD_WORDS.test(v));
 }
 
 /**
@@ -594,9 +737,31 @@ function runSources(download: ForeignDownload): string[] {
   const script = step.run?.value;
   if (download.scriptOffset !== undefined && typeof script === 'string') {
     const line = logicalLines(script).find((l) => l.offset === download.scriptOffset);
-    return line === undefined ? [] : [linesText(script, feedingLines(script, [line]).ranges)];
+    if (line === undefined) return [];
+    const sources = feedingLines(script, [line]);
+    const own = linesText(script, sources.ranges);
+    // What the script is handed: `${{ steps.find.outputs.id }}` pasted into those lines, a variable its `env:` binds to
+    // such an output, or one an earlier step of the job wrote to `$GITHUB_ENV` (`echo "RUN_ID=$(gh run list ...)"`).
+    const texts = [own, ...producedTexts(step, own)];
+    for (const name of sources.variables) {
+      const bound = [step.env, step.job?.env, step.job?.workflow.env].map((m) => m?.pairs.find((p) => keyText(p.key) === name)?.value).find((v) => v !== undefined);
+      if (bound !== undefined) {
+        texts.push(...producedTexts(step, bound.kind === 'scalar' ? String(bound.value ?? '') : ''));
+        continue;
+      }
+      for (const earlier of step.job?.steps ?? []) {
+        const text = earlier.index < step.index && typeof earlier.run?.value === 'string' && earlier.run.value.includes('GITHUB_ENV') ? earlier.run.value : null;
+        const written = text === null ? null : outputSources(text, name);
+        if (text !== null && written !== null) texts.push(linesText(text, written.ranges));
+      }
+    }
+    return texts;
   }
-  const { value } = runValue(download);
+  return producedTexts(step, runValue(download).value);
+}
+
+/** The lines of earlier steps that write each `steps.<id>.outputs.<name>` a value reads (a github-script producer: its whole script). */
+function producedTexts(step: Step, value: string): string[] {
   const texts: string[] = [];
   for (const match of value.matchAll(/steps\.([\w-]+)\.outputs\.([\w-]+)/g)) {
     const producer = step.job?.steps.find((s) => s.id === match[1] && s.index < step.index);
@@ -604,6 +769,7 @@ function runSources(download: ForeignDownload): string[] {
     const own = producer.run?.value;
     const sources = typeof own === 'string' ? outputSources(own, match[2] ?? '') : null;
     texts.push(typeof own === 'string' && sources !== null ? linesText(own, sources.ranges) : choosingText(producer));
+    if (texts.length >= 16) break;
   }
   return texts;
 }

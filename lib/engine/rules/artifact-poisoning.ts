@@ -1,6 +1,6 @@
 import { nothingWorthText } from '../analysis/run-model/holdings.js';
 import { downloadEffect, downloadSeverity, isolatedEffect } from '../analysis/artifact-effects.js';
-import { downloadContent, foreignDownloads, forkArtifactOrigins, forkOriginText, runChoice, triggeringRunReads, type ArtifactUse, type ForeignDownload } from '../analysis/artifacts.js';
+import { downloadContent, foreignDownloads, forkArtifactOrigins, forkOriginText, pickedRunText, runChoice, triggeringRunReads, type ArtifactUse, type ForeignDownload } from '../analysis/artifacts.js';
 import { isStoredSecretName, secretOccurrencesIn } from '../analysis/secrets.js';
 import { describeStep } from '../analysis/describe.js';
 import { holdingFacts, reachFacts, runFact } from '../analysis/run-model/facts.js';
@@ -202,12 +202,17 @@ function report(context: WorkflowRuleContext, job: Job, r: Report): void {
   const { download, reach, run } = r;
   const where = r.where ?? (download.isolated ? `\`${download.destination ?? ''}\`, outside the workspace` : download.destination === null ? 'the workspace' : `\`${download.destination}\`, inside the workspace`);
   const claim = jobClaim(run, reach, r.executes);
-  const who = runChoice(download) === 'triggering' ? whoseRun(job, context.repository, download) : "the job picks the run (by branch, pull request or a computed id), and a fork's pull request run can be the one picked";
+  const picked = runChoice(download) === 'triggering' ? null : pickedRunText(download, context.repository);
+  const who = runChoice(download) === 'triggering' ? whoseRun(job, context.repository, download) : (picked ?? "the job picks the run (by branch, pull request or a computed id), and a fork's pull request run can be the one picked");
+  // A run of this repository's own workflows, into which a fork's data gets only through a run that takes in a pull
+  // request: the step's gate is no approval of each run when it also runs on an event nobody approves; say both.
+  const unapproved = picked !== null && reach.level === 'approval' ? context.runs.pickerReach(download.step).pickedOn : undefined;
+  const starts = unapproved === undefined ? whoText(reach) : `${whoText(reach)} on \`${reach.event ?? 'its privileged event'}\`; its \`${unapproved}\` runs start with no approval, and a fork's data reaches the runs it picks only through a run that takes in a pull request`;
   context.report({
     node: download.node,
     ...(download.scriptOffset !== undefined && download.step.run !== undefined ? { offset: valueOffsetToSource(job.workflow.file, download.step.run, download.scriptOffset) } : {}),
     severity: r.severity,
-    message: `${describeStep(download.step)} downloads another run's artifacts (${r.how ?? download.how}) into ${where}; ${who}, which then chooses those files${r.consequence}; ${r.executes ? describeClaim(claim) : whoText(reach)}.`,
+    message: `${describeStep(download.step)} downloads another run's artifacts (${r.how ?? download.how}) into ${where}; ${who}, which then chooses those files${r.consequence}; ${r.executes ? (unapproved === undefined ? describeClaim(claim) : `${starts}; ${describeClaim(claim).split('; ').slice(1).join('; ')}`) : starts}.`,
     facts: [...reachFacts(reach), ...(r.executes ? ['exec'] : []), ...holdingFacts(run), ...runFact(context.runs, download.step)],
   });
 }

@@ -141,3 +141,37 @@ describe.skipIf(SLOW_SKIPPED !== null)(`growth of a workflow_run relay chain${sk
     expect(grewTooMuch(atN, at2N), `${atN.toFixed(0)} ms at 5, ${at2N.toFixed(0)} ms at 10`).toBe(false);
   });
 });
+
+/**
+ * A chain of comment-triggered workflows, each job picking the last run of the next workflow (`gh run list --workflow
+ * w<i+1>.yml`), downloading its artifacts and uploading again, and the last one listing its own runs: whether a
+ * workflow's runs can hold a fork's data (artifacts.ts `carriesNoForkData`) is read through the chain, up to its hop
+ * limit, without reading a workflow again for every job that lists it.
+ */
+function listingChain(length: number, jobs = 3): { path: string; text: string }[] {
+  const files: { path: string; text: string }[] = [];
+  for (let i = 0; i < length; i++) {
+    const listed = i === length - 1 ? '"${{ github.workflow }}"' : `w${i + 1}.yml`;
+    let text = `name: w${i}\non:\n  issue_comment:\n  schedule:\n    - cron: '0 0 * * *'\njobs:\n`;
+    for (let j = 0; j < jobs; j++) {
+      text += `  j${j}:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n          ID=$(gh run list --workflow ${listed} --limit 1 --json databaseId --jq '.[0].databaseId')\n          gh run download "$ID" -n a -D a\n      - run: bash a/run.sh\n      - uses: actions/upload-artifact@v4\n        with: { name: a, path: a }\n`;
+    }
+    files.push({ path: `.github/workflows/w${i}.yml`, text });
+  }
+  return files;
+}
+
+describe.skipIf(SLOW_SKIPPED !== null)(`growth of a chain of workflows that list each other's runs${skipReason(SLOW_SKIPPED)}`, () => {
+  it(`all rules together grow at most ${MAX_GROWTH}x from a chain of 6 to a chain of 12 (past the hop limit)`, { retry: 2 }, () => {
+    const run = (length: number) => {
+      const files = listingChain(length);
+      let min = Infinity;
+      for (let i = 0; i < RUNS; i++) min = Math.min(min, cpuMs(() => scanRepository(files, {})));
+      return min;
+    };
+    run(6); // warm-up
+    const atN = run(6);
+    const at2N = run(12);
+    expect(grewTooMuch(atN, at2N), `${atN.toFixed(0)} ms at 6, ${at2N.toFixed(0)} ms at 12`).toBe(false);
+  });
+});

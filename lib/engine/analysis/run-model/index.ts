@@ -16,7 +16,7 @@ import { openedBy, openRunners, openRunnerWords, type OpenRunner } from './open-
 import { holdsNothing, jobHoldings, nothingHeldText, openRunnerNote, runnerKind, valuables, type DefaultToken, type Holdings, type MinorSecrets } from './holdings.js';
 import { feedsPublish } from './feeds.js';
 import { cacheStep, restoresFrom, sameFamily, savesToDefaultScope, type CacheUse } from '../caching.js';
-import { forkReach, localCallers, reachOf, REACH_ORDER, valueReach, type ForkReach, type Reach, type ValueReach } from './reach.js';
+import { forkReach, localCallers, pickerReach, reachOf, REACH_ORDER, valueReach, type ForkReach, type Reach, type ValueReach } from './reach.js';
 import { openPermissionChecks, type TrustGuard } from '../trust-guards.js';
 import { describeStep } from '../describe.js';
 import { checksOutEventCommit, codeOf, workspaceEntries, type WorkspaceEntry } from './workspace.js';
@@ -287,6 +287,16 @@ export class RunModel {
   }
 
   /**
+   * Who feeds a step that downloads the artifacts of a run it picks itself (reach.ts `pickerReach`): its reach, or
+   * anyone when it also runs on an event nobody approves (`schedule`, `push` ...), since the outsider only has to get
+   * their pull request's run picked.
+   */
+  pickerReach(step: Step): Reach {
+    const reach = this.stepReach(step);
+    return step.job === null ? reach : pickerReach(step.job, step, this.repository, reach);
+  }
+
+  /**
    * Who can start a job (`step` null) or step on the occasions of one event only (reach.ts `reachOf` with
    * `only`): a `workflow_run` job's reach on `workflow_run` alone, whatever else the workflow runs on.
    */
@@ -550,13 +560,14 @@ export class RunModel {
    * Who can make code run through `sinks`, given `reach`, who can bring it in: when every sink is a command of
    * an AI agent whose action runs only for an actor with write access (`Execution.startedBy`), a maintainer's
    * act starts what runs (an approval, after which the code can still change); otherwise `reach` itself.
+   * `stepReach`: who starts a step that runs the code (`pickerReach` for files of a run the job picks itself).
    */
-  sinkReach(reach: Reach, sinks: readonly TracedExecution[]): Reach {
+  sinkReach(reach: Reach, sinks: readonly TracedExecution[], stepReach: (step: Step) => Reach = (step) => this.stepReach(step)): Reach {
     if (sinks.length === 0 || REACH_ORDER.indexOf(reach.level) >= REACH_ORDER.indexOf('approval')) return reach;
     const gates: string[] = [];
     for (const sink of sinks) {
       const gate = sink.execution.startedBy;
-      if (gate === undefined) return this.#sinkStepsReach(reach, sinks);
+      if (gate === undefined) return this.#sinkStepsReach(reach, sinks, stepReach);
       if (!gates.includes(gate)) gates.push(gate);
     }
     const { approvalMoves: _moves, ...rest } = reach;
@@ -568,11 +579,11 @@ export class RunModel {
    * (its own `if:` on a permission check's output, a check that holds only on some activities of the event:
    * the code lands on a deleted comment, but nothing runs it there), the weakest of those steps' reach.
    */
-  #sinkStepsReach(reach: Reach, sinks: readonly TracedExecution[]): Reach {
+  #sinkStepsReach(reach: Reach, sinks: readonly TracedExecution[], stepReach: (step: Step) => Reach): Reach {
     let weakest: Reach | null = null;
     for (const sink of sinks) {
       if (sink.step.job === null) return reach;
-      const theirs = this.stepReach(sink.step);
+      const theirs = stepReach(sink.step);
       if (REACH_ORDER.indexOf(theirs.level) <= REACH_ORDER.indexOf(reach.level)) return reach;
       if (weakest === null || REACH_ORDER.indexOf(theirs.level) < REACH_ORDER.indexOf(weakest.level)) weakest = theirs;
     }

@@ -79,6 +79,12 @@ export interface Reach {
    * fork) is not this.
    */
   sameRepository?: true;
+  /**
+   * For `anyone` on a step that downloads the artifacts of a run it picks (`pickerReach`): the event that runs the
+   * step with no approval (`schedule`, `push` ...). The outsider does not start that run: their pull request's run
+   * only has to be the one it picks.
+   */
+  pickedOn?: string;
 }
 
 /** Activity types only people with triage or write access cause (labels, assignments, milestones, locks, merge queue). */
@@ -409,6 +415,28 @@ function guardedReach(job: Job, step: Step | null, event: string, base: ReachLev
 
 /** Workflows whose callers are being read (a cycle of calls, which GitHub rejects, ends here). */
 const active = new Set<Workflow>();
+
+/**
+ * Who feeds a step that downloads the artifacts of a run it picks itself (by branch, pull request, or a run id it
+ * computes), given the step's own reach: an outsider does not need to start the step's run, only to have their
+ * pull request's run be the one picked. So a gate that only some events pass (a member's comment) holds nothing
+ * back when the step also runs on an event nobody approves, one only collaborators or the clock cause (`schedule`,
+ * `push`, `workflow_dispatch` ...): `anyone`, naming that event (`pickedOn`). Otherwise the step's reach.
+ */
+export function pickerReach(job: Job, step: Step, repository: RepositoryModel, reach: Reach): Reach {
+  if (reach.level === 'anyone') return reach;
+  const workflow = job.workflow;
+  const runs = workflowRunSets(workflow) ?? workflowRuns(workflow);
+  const set: RunSet | undefined = runs.steps.get(step) ?? runs.jobs.get(job);
+  const occasions = set === undefined ? runs.occasions.map((_, i) => i) : occasionIndexes(set);
+  for (const index of occasions) {
+    const occasion = runs.occasions[index] as Occasion;
+    if (occasion.event === null || FORK_RUN_EVENTS.has(occasion.event) || occasion.fork !== null) continue;
+    if (occasionReach(occasion, workflow, repository) !== 'collaborator') continue;
+    return { level: 'anyone', event: occasion.event, gates: [], forkPullRequest: reach.forkPullRequest, pickedOn: occasion.event };
+  }
+  return reach;
+}
 
 /** `anyone` or `sticky-label`: an outsider runs their content with no approval of that content. */
 export function outsiderReach(reach: Reach): boolean {

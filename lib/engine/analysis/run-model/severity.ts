@@ -92,6 +92,7 @@ export function whoText(reach: Reach): string {
   const gates = reach.gates.length > 0 ? ` (${reach.gates.join(' / ')})` : '';
   switch (reach.level) {
     case 'anyone':
+      if (reach.pickedOn !== undefined) return `a \`${reach.pickedOn}\` run reaches it with no approval and picks whatever run is there: anyone with a GitHub account only has to get their pull request's run picked`;
       return `anyone with a GitHub account can start it through \`${reach.event ?? 'the trigger'}\`${reach.noGate === undefined ? '' : ` (${reach.noGate})`}`;
     case 'sticky-label':
       return `an outsider can start it through \`${reach.event ?? 'the trigger'}\` once a maintainer has labelled their pull request${gates}, and every commit they push afterwards runs under that label`;

@@ -9,7 +9,7 @@ import { SourceFile } from '../../../../lib/engine/yaml/source.js';
 import { yaml } from '../../../support/engine.js';
 
 /** A workflow that downloads the artifact of the latest successful run its listing names. */
-function listing(on: string, list: string): RepositoryModel {
+function listing(on: string, list: string, before = '- run: echo start'): RepositoryModel {
   const text = yaml`
     name: Nightly
     on: ${on}
@@ -17,19 +17,24 @@ function listing(on: string, list: string): RepositoryModel {
       build:
         runs-on: ubuntu-latest
         steps:
+          ${before}
           - env:
               GH_TOKEN: \${{ github.token }}
             run: |
               RUN_ID=$(${list} --status success --limit 1 --json databaseId --jq '.[0].databaseId')
               gh run download "$RUN_ID" -n state -D state
+          - uses: actions/upload-artifact@v4
+            with:
+              name: state
+              path: state
   `;
   const parsed = parseYaml(text);
   if (!parsed.ok) throw new Error('bad yaml');
   return new RepositoryModel([buildWorkflow(new SourceFile('.github/workflows/nightly.yml', text), parsed.root as YMap)], [], []);
 }
 
-function own(on: string, list: string): boolean {
-  const repository = listing(on, list);
+function own(on: string, list: string, before?: string): boolean {
+  const repository = listing(on, list, before);
   const job = repository.workflows[0]?.jobs[0];
   const download = job === undefined ? undefined : foreignDownloads(job)[0];
   if (download === undefined) throw new Error('no download');
@@ -49,13 +54,36 @@ describe("a workflow that lists its own runs (`--workflow \"${{ github.workflow 
     expect(workflow !== undefined && download !== undefined ? downloadContent(download, workflow, repository) : null).toBe('base');
   });
 
-  it('negative: a workflow that also runs on pull requests or issue comments, or a reusable one (its caller is named)', () => {
+  it('gets only runs of the base repository\'s workflow on privileged triggers too, when no job uploads a pull request\'s code', () => {
+    // `issue_comment`, `schedule`, `workflow_dispatch`: every run runs this file on the base repository's code, and the
+    // job re-uploads only what its own earlier run uploaded (by induction from its first run, nothing of a fork's).
+    for (const on of ['{ issue_comment: { types: [created] }, schedule: [], workflow_dispatch: {} }', '{ issues: {}, push: {} }', 'pull_request_target']) {
+      expect(own(on, 'gh run list --workflow "${{ github.workflow }}"'), on).toBe(true);
+    }
+    // A checkout of the base repository's own refs brings no fork's code.
+    expect(own('{ issue_comment: {}, schedule: [] }', 'gh run list --workflow "${{ github.workflow }}"', "- uses: actions/checkout@v4\n            with:\n              ref: ${{ github.event.repository.default_branch }}")).toBe(true);
+    const repository = listing('{ issue_comment: { types: [created] }, schedule: [] }', 'gh run list --workflow "${{ github.workflow }}"');
+    const workflow = repository.workflows[0];
+    const download = workflow?.jobs[0] === undefined ? undefined : foreignDownloads(workflow.jobs[0])[0];
+    expect(workflow !== undefined && download !== undefined ? downloadContent(download, workflow, repository) : null).toBe('base');
+  });
+
+  it('negative: a workflow that also runs on pull requests, one that uploads after a pull request checkout, or a reusable one (its caller is named)', () => {
     expect(own('[push, pull_request]', 'gh run list --workflow "${{ github.workflow }}"')).toBe(false);
-    expect(own('{ issue_comment: { types: [created] }, schedule: [] }', 'gh run list --workflow "${{ github.workflow }}"')).toBe(false);
+    expect(own('{ pull_request_review: {}, schedule: [] }', 'gh run list --workflow "${{ github.workflow }}"')).toBe(false);
     expect(own('{ workflow_call: {}, push: {} }', 'gh run list --workflow "${{ github.workflow }}"')).toBe(false);
     expect(own(trusted, 'gh run list --workflow "$OTHER_WORKFLOW"')).toBe(false);
-    // The same workflow with a privileged trigger: its runs can be an outsider's.
-    const repository = listing('{ issue_comment: { types: [created] }, push: {} }', 'gh run list --workflow "${{ github.workflow }}"');
+    // A privileged workflow that checks out a pull request's head before it uploads: its runs can carry a fork's code.
+    for (const before of [
+      '- run: gh pr checkout ${{ github.event.issue.number }}',
+      '- run: git fetch origin "pull/$PR/head" && git checkout FETCH_HEAD',
+      '- uses: actions/checkout@v4\n            with:\n              ref: ${{ github.event.pull_request.head.sha }}',
+      '- uses: actions/checkout@v4\n            with:\n              ref: refs/pull/${{ github.event.issue.number }}/head',
+    ]) {
+      expect(own('{ issue_comment: { types: [created] }, pull_request_target: {} }', 'gh run list --workflow "${{ github.workflow }}"', before), before).toBe(false);
+    }
+    // The same workflow listing runs by branch: a fork's run of another workflow can be picked.
+    const repository = listing('{ issue_comment: { types: [created] }, push: {} }', 'gh run list --branch "$BRANCH"');
     const workflow = repository.workflows[0];
     const download = workflow?.jobs[0] === undefined ? undefined : foreignDownloads(workflow.jobs[0])[0];
     expect(workflow !== undefined && download !== undefined ? downloadContent(download, workflow, repository) : null).toBe('outsider');

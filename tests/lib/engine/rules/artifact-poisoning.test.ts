@@ -1445,7 +1445,26 @@ describe(`${RULE}: runs listed from a workflow that never runs on pull requests`
 
   it('negative: still reports a workflow that runs on pull requests, one not in the repository, another repository, or no workflow', () => {
     expect(scanWith(RULE, [follow(listed('gh run list --workflow release.yml')), release('[push, pull_request]')]).map((f) => f.severity)).toEqual(['HIGH']);
-    expect(scanWith(RULE, [follow(listed('gh run list --workflow release.yml')), release('pull_request_target')]).map((f) => f.severity)).toEqual(['HIGH']);
+    // `pull_request_target` runs the base repository's file: its artifacts carry a fork's code when a job uploads after checking out the pull request's head.
+    const headBuild = {
+      path: '.github/workflows/release.yml',
+      text: yaml`
+        name: Release build
+        on: pull_request_target
+        jobs:
+          build:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/checkout@v4
+                with:
+                  ref: \${{ github.event.pull_request.head.sha }}
+              - run: make dist
+              - uses: actions/upload-artifact@v4
+                with: { name: dist, path: dist }
+      `,
+    };
+    expect(scanWith(RULE, [follow(listed('gh run list --workflow release.yml')), headBuild]).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, [follow(listed('gh run list --workflow release.yml')), { ...headBuild, text: headBuild.text.replace(/\n\s*with:\n\s*ref: .*\n/, '\n') }])).toEqual([]);
     const trusted = release('push');
     expect(scanWith(RULE, [follow(listed('gh run list --workflow other.yml')), trusted]).map((f) => f.severity)).toEqual(['HIGH']);
     expect(scanWith(RULE, [follow(listed('gh run list -R someone/else --workflow release.yml')), trusted]).map((f) => f.severity)).toEqual(['HIGH']);
@@ -2050,5 +2069,112 @@ describe(`${RULE}: a job that uploads an artifact, then downloads the one of tha
     expect(scanWith(RULE, dispatchOnly)).toEqual([]);
     expect(scanWith('untrusted-checkout', dispatchOnly)).toEqual([]);
     expect(scanWith(RULE, [e2e(FOLDED), trigger('push')])).toEqual([]);
+  });
+});
+
+describe(`${RULE}: a workflow that downloads the artifacts of its own last run`, () => {
+  // On a schedule, a comment and by hand; no trigger runs a fork's pull request's workflow.
+  const own = (upload: string, extra = '') => yaml`
+    name: Brain
+    on:
+      schedule:
+        - cron: '0 0 * * *'
+      issue_comment:
+        types: [created]
+      workflow_dispatch:${extra}
+    permissions:
+      contents: write
+    jobs:
+      run:
+        if: github.event_name != 'issue_comment' || github.event.comment.author_association == 'OWNER'
+        runs-on: ubuntu-latest
+        steps:
+          - env:
+              GH_TOKEN: \${{ github.token }}
+            run: |
+              LAST_RUN_ID=$(gh run list --workflow "\${{ github.workflow }}" --status success --limit 1 --json databaseId --jq '.[0].databaseId')
+              gh run download "$LAST_RUN_ID" -n brain-data -D .temp
+          - run: bash .temp/update.sh
+            env:
+              DEPLOY: \${{ secrets.DEPLOY }}
+          ${upload}
+          - uses: actions/upload-artifact@v4
+            with:
+              name: brain-data
+              path: .temp
+  `;
+
+  it('reports nothing: its runs run the base repository\'s workflow, so no fork\'s run can be the one picked', () => {
+    expect(scanWith(RULE, own('- run: echo updated'))).toEqual([]);
+  });
+
+  it('negative: reports it when the workflow also runs on pull requests, or uploads after checking out a pull request', () => {
+    expect(scanWith(RULE, own('- run: echo updated', '\n      pull_request:')).map((f) => f.severity)).toEqual(['HIGH']);
+    const checkout = own('- run: gh pr checkout ${{ github.event.issue.number }} && make brain');
+    const [found] = scanWith(RULE, checkout);
+    expect(found?.severity).toBe('HIGH');
+    // Its own runs, not a fork's: what gets in is what a run that takes in a pull request uploads.
+    expect(found?.description).toContain('the job picks a run of `Brain` (this workflow), whose job `run` uploads after it checks out a pull request');
+    expect(found?.description).not.toContain("a fork's pull request run can be the one picked");
+  });
+
+  it('names both the approval of the runs that take in a pull request and the schedule that starts the others', () => {
+    const gated = own('- run: gh pr checkout ${{ github.event.issue.number }} && make brain').replace("github.event_name != 'issue_comment' || github.event.comment.author_association == 'OWNER'", "github.event_name == 'schedule' || github.event.comment.author_association == 'OWNER'");
+    const [found] = scanWith(RULE, gated);
+    // It runs their files with a secret, behind the member's comment whose pull request can still move.
+    expect(found?.severity).toBe('MEDIUM');
+    expect(found?.description).toContain('on `issue_comment`; its `schedule` runs start with no approval');
+  });
+});
+
+describe(`${RULE}: a run picked by a job that also runs on a schedule`, () => {
+  const workflows = (on: string, condition: string) => [
+    {
+      path: '.github/workflows/ci.yml',
+      text: yaml`
+        name: CI
+        on: [pull_request]
+        jobs:
+          b:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/checkout@v4
+              - run: make
+              - uses: actions/upload-artifact@v4
+                with: { name: data, path: out }
+      `,
+    },
+    {
+      path: '.github/workflows/use.yml',
+      text: yaml`
+        on: ${on}
+        jobs:
+          run:
+            if: ${condition}
+            runs-on: ubuntu-latest
+            steps:
+              - env:
+                  GH_TOKEN: \${{ github.token }}
+                run: |
+                  ID=$(gh run list --workflow ci.yml --status success --limit 1 --json databaseId --jq '.[0].databaseId')
+                  gh run download "$ID" -n data -D .temp
+              - run: bash .temp/run.sh
+                env:
+                  DEPLOY: \${{ secrets.DEPLOY }}
+      `,
+    },
+  ];
+
+  it('names the event that runs it with no approval, not the gate only the comment passes', () => {
+    const [finding] = scanWith(RULE, workflows("{ schedule: [{ cron: '0 0 * * *' }], issue_comment: { types: [created] } }", "github.event_name == 'schedule' || github.event.comment.author_association == 'OWNER'"));
+    expect(finding?.severity).toBe('HIGH');
+    expect(finding?.description).toContain('a `schedule` run reaches it with no approval');
+    expect(finding?.description).not.toContain('a maintainer approves each run first');
+  });
+
+  it('negative: behind the member check alone, the approval is named', () => {
+    const [finding] = scanWith(RULE, workflows('{ issue_comment: { types: [created] } }', "github.event.comment.author_association == 'OWNER'"));
+    expect(finding?.severity).toBe('MEDIUM');
+    expect(finding?.description).toContain('a maintainer approves each run first');
   });
 });
