@@ -14,7 +14,7 @@
  * file of a local action (`uses: ./dir`, or the repository's own `owner/name/dir@ref`) the problem's line calls,
  * or of a reusable workflow of the repository the problem's line calls (`uses: ./.github/workflows/x.yml`, or the
  * repository's own `owner/name/.github/workflows/x.yml@ref`), or of one of the repository's own actions or reusable
- * workflows those call in turn (three levels at most),
+ * workflows those call in turn (five levels at most: reusable workflows nest),
  * where the action's own steps are reported. Meant
  * for the shared corpus's checking half (`../shared/tools/corpus-split.mjs`), which this script does not need:
  * any directory of repositories works, and a missing directory is an error in one line.
@@ -177,12 +177,12 @@ function calledActions(text: string, line: number, repo: string, span = 4): stri
 
 /**
  * The action files of `dirs` and of the repository's own actions and reusable workflows they call in turn (a
- * composite calling another, a reusable workflow calling an action), three levels at most.
+ * composite calling another, a reusable workflow calling an action), five levels at most (a reusable workflow calling another that calls an action is three already).
  */
 function actionFiles(corpus: string, repo: string, dirs: readonly string[]): Set<string> {
   const files = new Set<string>();
   let level = [...dirs];
-  for (let depth = 0; depth < 3 && level.length > 0; depth++) {
+  for (let depth = 0; depth < 5 && level.length > 0; depth++) {
     const next: string[] = [];
     for (const dir of level) {
       // A reusable workflow of the repository (`uses: ./.github/workflows/x.yml`) is its own file; an action, its folder's action file.
