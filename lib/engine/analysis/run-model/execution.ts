@@ -4,7 +4,10 @@
  * a script file by its path, a build tool in its project directory, a local action by its directory, an action
  * that builds or runs the project in a directory it is given. Registry packages (`npm install -g x`, `npx x`,
  * `pip install x`, `go install x@v`) run code from the registry, not from the workspace (`npx x` and `bunx x`
- * keep the directory they run in as `resolvesFrom`: a package installed there comes first).
+ * keep the directory they run in as `resolvesFrom`: a package installed there comes first). `python -m <module>`
+ * (after any options) runs a module, imported from the working directory first, never a file named like it; a
+ * tool module (`venv`, `http.server`) runs nothing of the project. Each execution names its command as written
+ * (`python3 -m pytest`, `make ${{ matrix.target }}`: an expression argument whole, up to 60 characters).
  *
  * Paths are relative to the workspace (`''` is the workspace itself); null when they cannot be placed
  * (a variable, an absolute path outside the workspace, `..` above it).
@@ -280,7 +283,7 @@ function commandExecution(command: string, cwd: string | null): Omit<Execution, 
   if (program === null) return null;
   const list = words(command);
   const at = list.findIndex((w) => w === program || w.endsWith(`/${program}`));
-  // `python3.12`, `pip3.11`: versioned names of the same tools.
+  // `python3.12`, `pip3.11`: versioned names of the same tools (descriptions show the program as written).
   const name = program.replace(/^(python|pip|ruby|node|perl|php)[\d.]+$/, '$1');
   const first = at === -1 ? undefined : list[at];
   const args = at === -1 ? [] : list.slice(at + 1);
@@ -292,16 +295,17 @@ function commandExecution(command: string, cwd: string | null): Omit<Execution, 
     return { kind: 'file', evidence: `\`${first}\``, path: normalizeWorkspacePath(first) };
   }
   if (INTERPRETERS.has(name)) {
-    const script = args.find((a) => !a.startsWith('-'));
-    if (script === undefined || args.some((a) => a === '-c' || a === '-e' || a === '-Command' || a === '-command')) {
-      // `python -m <module>` imports from the working directory first.
-      if (args[0] === '-m' && args[1] !== undefined && !HARMLESS_MODULES.has(args[1])) {
-        if (args[1] === 'pip') return pipExecution(`${name} -m pip`, args.slice(2), cwd);
-        return { kind: 'project', evidence: `\`${name} -m ${args[1]}\``, path: cwd };
-      }
-      return null;
+    // `python -m <module>` (after other options: `python -u -m pytest`) runs a module, not a file named like it: it
+    // imports from the working directory first.
+    const module = name === 'python' ? pythonModule(args) : null;
+    if (module !== null) {
+      if (HARMLESS_MODULES.has(module.name)) return null;
+      if (module.name === 'pip') return pipExecution(`\`${program} -m pip\``, module.rest, cwd);
+      return { kind: 'project', evidence: `\`${program} -m ${module.name}\``, path: cwd };
     }
-    return { kind: 'file', evidence: `\`${name} ${script}\``, path: resolvePath(cwd, script) };
+    const script = args.find((a) => !a.startsWith('-'));
+    if (script === undefined || args.some((a) => a === '-c' || a === '-e' || a === '-Command' || a === '-command')) return null;
+    return { kind: 'file', evidence: `\`${program} ${script}\``, path: resolvePath(cwd, script) };
   }
   if (PACKAGE_RUNNERS.has(name)) {
     const local = args.includes('--no-install') || args.includes('--offline');
@@ -320,9 +324,10 @@ function commandExecution(command: string, cwd: string | null): Omit<Execution, 
     return { kind: 'project', evidence: `\`docker ${args[0] ?? ''}\``, path: cwd };
   }
   if (!BUILD_TOOLS.has(name)) return null;
-  const sub = args.find((a) => !a.startsWith('-')) ?? '';
+  const subAt = args.findIndex((a) => !a.startsWith('-'));
+  const sub = args[subAt] ?? '';
   if (HARMLESS_SUBCOMMANDS.has(sub) || HARMLESS_SUBCOMMANDS.has(args[0] ?? '')) return null;
-  const evidence = `\`${[name, sub].filter((w) => w !== '').join(' ')}\``;
+  const evidence = `\`${[program, shownArgument(args, subAt)].filter((w) => w !== '').join(' ')}\``;
   if (name === 'pip' || name === 'pip3' || name === 'uv') return pipExecution(evidence, args, cwd);
   // Global installs and package runners fetch and run a registry package, not the project.
   if ((name === 'npm' || name === 'pnpm' || name === 'yarn' || name === 'bun') && (args.includes('-g') || args.includes('--global') || sub === 'dlx' || (name === 'yarn' && sub === 'global'))) {
@@ -337,6 +342,48 @@ function commandExecution(command: string, cwd: string | null): Omit<Execution, 
   if (name === 'go' && sub === 'run' && args.some((a) => /@/.test(a))) return { kind: 'registry', evidence, path: null };
   const recipes = TASK_RUNNERS[name];
   return { kind: 'project', evidence, path: cwd, ...(recipes === undefined ? {} : { recipes }) };
+}
+
+/** Python options that take the next word as their value (`-W error`, `-X dev`). */
+const PYTHON_VALUE_OPTIONS = new Set(['-W', '-X', '--check-hash-based-pycs']);
+
+/**
+ * The module `python [options] -m <module> [args]` runs, with the words after it; null when the interpreter runs a
+ * file or inline code (`-c`) instead: the options before the first operand are read, the operand ends them.
+ */
+function pythonModule(args: readonly string[]): { name: string; rest: readonly string[] } | null {
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i] ?? '';
+    if (word === '-m') return args[i + 1] === undefined ? null : { name: args[i + 1] as string, rest: args.slice(i + 2) };
+    // `-mpytest`: the module attached to the option.
+    if (/^-m[\w.]+$/.test(word)) return { name: word.slice(2), rest: args.slice(i + 1) };
+    if (word === '-c' || word === '-' || !word.startsWith('-')) return null;
+    if (PYTHON_VALUE_OPTIONS.has(word)) i++;
+  }
+  return null;
+}
+
+/** Longest argument text a command's description shows (a longer one is cut, with `...`). */
+const MAX_SHOWN_ARGUMENT = 60;
+
+/**
+ * The argument at `at` of a command's words as a description shows it: a GitHub expression the shell's word split cut
+ * (`${{`, `matrix.target`, `}}`) whole (`${{ matrix.target }}`), cut at MAX_SHOWN_ARGUMENT characters; empty for none.
+ */
+function shownArgument(args: readonly string[], at: number): string {
+  const word = args[at];
+  if (word === undefined) return '';
+  let text = word;
+  if (word.includes('${{') && !word.slice(word.lastIndexOf('${{')).includes('}}')) {
+    let closed = false;
+    for (let i = at + 1; i < args.length && text.length <= MAX_SHOWN_ARGUMENT && !closed; i++) {
+      text += ` ${args[i] ?? ''}`;
+      closed = (args[i] ?? '').includes('}}');
+    }
+    // The shell's split ended the command inside the expression (`${{ inputs.target || 'all' }}` at `||`).
+    if (!closed && text.length <= MAX_SHOWN_ARGUMENT) return `${text} ... }}`;
+  }
+  return text.length > MAX_SHOWN_ARGUMENT ? `${text.slice(0, MAX_SHOWN_ARGUMENT - 3)}...` : text;
 }
 
 /** `pip install` of the project (`.`, `.[dev]`, `-e`, `-r requirements.txt`) runs its code; of named packages, the registry's. */

@@ -413,7 +413,7 @@ describe(RULE, () => {
     expect(cited?.description).toContain('step `Install project` of job `t` (line 12) runs `pip install` from the workspace');
     expect(cited?.description).not.toContain('and 1 more');
     expect(cited?.description).toContain("The job also builds code it clones from someone else's repository at a branch or tag");
-    expect(cited?.description).toContain('runs `python pip` in `upstream-lib`, cloned by `git clone https://github.com/example-org/upstream-lib` (line 7)');
+    expect(cited?.description).toContain('runs `python -m pip` in `upstream-lib`, cloned by `git clone https://github.com/example-org/upstream-lib` (line 7)');
     // Only the clone is built: nothing of the pull request runs on the machine.
     const [clonedOnly] = scanWith(RULE, workflow());
     expect(clonedOnly?.severity).toBe('LOW');

@@ -155,7 +155,7 @@ runs:
     `);
     expect(positions(findings)).toEqual(['8:16 HIGH', '15:16 HIGH']);
     expect(findings[0]?.description).toContain('local action');
-    expect(findings[1]?.description).toContain('`python tools/check.py`');
+    expect(findings[1]?.description).toContain('`python3 tools/check.py`');
   });
 
   it('counts a github-script that requires a script of the checkout as running its code, not a package or inline code', () => {

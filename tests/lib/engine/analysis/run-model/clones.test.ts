@@ -48,7 +48,7 @@ describe('git clone in a script: the directory holds the cloned repository\'s co
             - name: project
               run: pip install .[dev]
     `)).toEqual([
-      'upstream: `python pip` <- clone upstream-lib other',
+      'upstream: `python -m pip` <- clone upstream-lib other',
       'named: `make` <- clone deps/other other',
       'gh: `npm ci` <- clone tool other',
       'later: `pytest` <- clone upstream-lib other',

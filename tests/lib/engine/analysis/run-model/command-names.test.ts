@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { stepExecutions } from '../../../../../lib/engine/analysis/run-model/execution.js';
+import { RepositoryModel } from '../../../../../lib/engine/model/repository.js';
+import { buildWorkflow } from '../../../../../lib/engine/model/workflow.js';
+import { parseYaml } from '../../../../../lib/engine/yaml/parse.js';
+import { SourceFile } from '../../../../../lib/engine/yaml/source.js';
+
+/** `kind: evidence @ path` of what a one-step job's `run:` script executes. */
+function executions(script: string): string[] {
+  const text = `on: push\njobs:\n  j:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n${script.split('\n').map((l) => `          ${l}`).join('\n')}\n`;
+  const parsed = parseYaml(text);
+  if (!parsed.ok || parsed.root.kind !== 'map') throw new Error('bad fixture');
+  const workflow = buildWorkflow(new SourceFile('.github/workflows/ci.yml', text), parsed.root);
+  void new RepositoryModel([workflow], [], []);
+  const step = workflow.jobs[0]?.steps[0];
+  if (step === undefined) throw new Error('no step');
+  return stepExecutions(step).map((e) => `${e.kind}: ${e.evidence} @ ${e.path ?? '?'}`);
+}
+
+describe('the command a description names for what a step runs', () => {
+  it('keeps `-m` of `python -m <module>` and the interpreter as written, and runs the module, not a file named like it', () => {
+    expect(executions('python3 -m pytest tests')).toEqual(['project: `python3 -m pytest` @ ']);
+    expect(executions('python -u -m pytest')).toEqual(['project: `python -m pytest` @ ']);
+    expect(executions('python -m pip install .')).toEqual(['project: `python -m pip` @ ']);
+    expect(executions('python3.12 -m pip install -e .')).toEqual(['project: `python3.12 -m pip` @ ']);
+    // A registry package, and a tool module that runs nothing of the project (`venv`): not the workspace's code.
+    expect(executions('python -m pip install requests')).toEqual(['registry: `python -m pip` @ ?']);
+    expect(executions('python3 -m venv ~/env')).toEqual([]);
+  });
+
+  it('still names a script file an interpreter runs, options before it or not', () => {
+    expect(executions('python3 tools/build.py')).toEqual(['file: `python3 tools/build.py` @ tools/build.py']);
+    expect(executions('python -u tools/build.py')).toEqual(['file: `python tools/build.py` @ tools/build.py']);
+    expect(executions('python -c "import x"')).toEqual([]);
+  });
+
+  it('shows an argument that is a GitHub expression whole, not cut at `${{`, within the length bound', () => {
+    expect(executions('make ${{ matrix.target }}')).toEqual(['project: `make ${{ matrix.target }}` @ ']);
+    expect(executions('make test')).toEqual(['project: `make test` @ ']);
+    // The shell's split of `||` ends the command inside the expression: what is left of it, marked as cut.
+    expect(executions("make ${{ inputs.target || 'all' }}")).toEqual(['project: `make ${{ inputs.target ... }}` @ ']);
+    const long = `make \${{ matrix.${'some-very-long-name-'.repeat(5)}x }}`;
+    const shown = executions(long)[0] ?? '';
+    expect(shown).toMatch(/^project: `make \$\{\{ matrix\.some-very-long-name.*\.\.\.` @ $/);
+    expect(shown.length).toBeLessThan(90);
+  });
+});
