@@ -31,7 +31,7 @@ export interface Clone {
   url: string;
   /** `owner/name` (lower case) of the cloned repository, when the URL shows it. */
   repository: string | null;
-  /** The script checks out a full commit SHA of it after the clone: the code is fixed. Else its default branch, a branch or a tag. */
+  /** The script checks out a commit hash of it (full or abbreviated) after the clone: the code is fixed. Else its default branch, a branch or a tag. */
   pinned: boolean;
 }
 
@@ -224,7 +224,11 @@ const GIT_VALUE_OPTIONS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--na
 /** A repository URL the script names: `https://host/owner/name(.git)`, `git@host:owner/name`, `ssh://...`, or `owner/name` for `gh`. */
 const REPOSITORY_URL = /^(?:(?:https?|git|ssh):\/\/(?:[^@/\s]+@)?[\w.-]+(?::\d+)?\/|[\w.-]+@[\w.-]+:)([\w.-]+(?:\/[\w.-]+)*?)\/([\w.-]+?)(?:\.git)?\/?$/;
 const GH_REPOSITORY = /^([\w.-]+)\/([\w.-]+?)(?:\.git)?$/;
-const FULL_SHA = /^[0-9a-f]{40}$/i;
+/**
+ * A commit hash, full or abbreviated (`git checkout 6c3f168b3`): 7 to 40 hex digits, not only decimal digits (a
+ * version or date such as `20240101` is more likely a tag's name than a hash).
+ */
+const COMMIT_HASH = /^(?=[0-9]*[a-f])[0-9a-f]{7,40}$/i;
 
 /** What a script clones: the directory it lands in, the repository, and the command (offsets in the file). */
 interface ScriptClone {
@@ -237,8 +241,9 @@ interface ScriptClone {
 /**
  * The `git clone <url> [dir]` and `gh repo clone <owner/name> [dir]` commands of a step's script whose repository
  * is written literally (no `$`, no `${{ }}`), each with the directory it lands in (the script's directory at that
- * point, after any `cd`, joined with the target or the repository's name) and whether a later command checks out a
- * full commit SHA (`git checkout <sha>`, `git reset --hard <sha>`). A later command naming a pull request ref
+ * point, after any `cd`, joined with the target or the repository's name) and whether a later command in its
+ * directory checks out a commit hash, full or abbreviated (`git checkout <sha>`, `git checkout 6c3f168b3`, `git reset
+ * --hard <sha>`). A later command naming a pull request ref
  * (`pull/`), or a fetch or pull of a ref the script computes (`$REF`), may bring other code into the directory:
  * such a clone is not read, and a build there stays traced to what held the directory before.
  */
@@ -306,7 +311,7 @@ function scriptClones(step: Step): ScriptClone[] {
         for (const target of targets) {
           // A fetch or pull can bring any ref the remote has, pull request heads included; a checkout only what is there.
           if (refs.some((w) => /(^|[/:])pull\//.test(w)) || ((sub === 'fetch' || sub === 'pull') && refs.some((w) => w.includes('$')))) target.unknown = true;
-          else if ((sub === 'checkout' || sub === 'reset' || sub === 'switch') && refs.some((w) => FULL_SHA.test(w))) target.clone.pinned = true;
+          else if ((sub === 'checkout' || sub === 'reset' || sub === 'switch') && refs.some((w) => COMMIT_HASH.test(w))) target.clone.pinned = true;
         }
       }
     }

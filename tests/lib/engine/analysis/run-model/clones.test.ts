@@ -90,6 +90,16 @@ describe('git clone in a script: the directory holds the cloned repository\'s co
     expect(clones('git clone -b v1.2.3 https://github.com/example-org/lib\ncd lib\nmake')).toEqual(['https://github.com/example-org/lib']);
     // Checked out at a full commit SHA: fixed code.
     expect(clones(`git clone https://github.com/example-org/lib\ncd lib\ngit checkout ${'a'.repeat(40)}\nmake`)).toEqual([]);
+    // An abbreviated hash (7 to 40 hex digits) in the clone's directory pins it too, on one line or several.
+    expect(clones('git clone https://github.com/example-org/lib && cd lib && git checkout 6c3f168b3\npip install .')).toEqual([]);
+    expect(clones('git clone https://github.com/example-org/lib\ngit -C lib checkout e7e9261a2\ncd lib && make')).toEqual([]);
+    // Not a hash: a tag, a branch, a number too short or only decimal digits (a version or date), a hash commented out,
+    // or a checkout in another directory.
+    expect(clones('git clone https://github.com/example-org/lib\ncd lib\ngit checkout v4.42.4\nmake')).toEqual(['https://github.com/example-org/lib']);
+    expect(clones('git clone https://github.com/example-org/lib\ncd lib\ngit checkout abc12\nmake')).toEqual(['https://github.com/example-org/lib']);
+    expect(clones('git clone https://github.com/example-org/lib\ncd lib\ngit checkout 20240101\nmake')).toEqual(['https://github.com/example-org/lib']);
+    expect(clones('git clone https://github.com/example-org/lib\ncd lib\n# git checkout 6c3f168b3\nmake')).toEqual(['https://github.com/example-org/lib']);
+    expect(clones('git clone https://github.com/example-org/lib\ngit clone https://github.com/example-org/other\ncd other && git checkout 6c3f168b3\ncd ../lib && make')).toEqual(['https://github.com/example-org/lib']);
     // Cloned, never built.
     expect(clones('git clone https://github.com/example-org/lib\nls lib')).toEqual([]);
     // The repository's own owner, or GitHub.
