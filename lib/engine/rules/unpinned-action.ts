@@ -1,5 +1,5 @@
 import { holdingFacts, runFact } from '../analysis/run-model/facts.js';
-import { VALUABLE_SCOPES, callSecrets, holdsMinor, holdsNothing, holdsSecrets, minorLead, minorNames, NO_MINOR_SECRETS, nothingWorthText, stepMinor, stepSecrets } from '../analysis/run-model/holdings.js';
+import { VALUABLE_SCOPES, callSecrets, holdsMinor, holdsNothing, holdsSecrets, minorLead, minorNames, NO_MINOR_SECRETS, nothingItselfWords, nothingWorthText, stepMinor, stepSecrets } from '../analysis/run-model/holdings.js';
 import { UPLOAD_TOKEN_SERVICES } from '../analysis/secrets.js';
 import { handedTokens, type FetchedCredential, type MintedToken } from '../analysis/run-model/handed.js';
 import { publishesForReal, publishingSteps } from '../analysis/publishing.js';
@@ -184,7 +184,7 @@ function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef, truste
   const feeds = ownership === 'third-party' && step !== null && !low && run !== null && holdsNothing(run.holdings, context.runs.defaultToken);
   const defaultNote = run?.holdings.token.kind === 'default' ? ' (its default token is read-write only if the repository\'s settings make it so)' : '';
   const why = feeds
-    ? ` MEDIUM: the job holds nothing worth taking itself, but ${(step.job === null ? null : context.runs.releaseFeed(step.job, step)) ?? 'what it builds or caches reaches a job that publishes'}.`
+    ? ` MEDIUM: the job holds ${nothingItselfWords(run.holdings, context.runs.defaultToken)}, but ${(step.job === null ? null : context.runs.releaseFeed(step.job, step)) ?? 'what it builds or caches reaches a job that publishes'}.`
     : low && step === null
     ? ` LOW: the calling job holds ${minorLead(run?.holdings ?? NO_MINOR_SECRETS, true).lead}no write scope that changes code, releases or packages, no ${minorLead(run?.holdings ?? NO_MINOR_SECRETS).other}secret or OIDC token${defaultNote}, so the called workflow gets none of them (nor, being another owner's, this repository's self-hosted runners), and no job after it publishes, so a moved ref changes only what this run does.`
     : low

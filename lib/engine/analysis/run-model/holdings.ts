@@ -475,6 +475,19 @@ export function holdingStrength(holdings: Holdings, defaultToken: DefaultToken):
 }
 
 /**
+ * `nothing worth taking itself`, for a job that holds nothing a compromised upstream could take (`holdsNothing`) but
+ * supplies a release, in words that agree with what `valuables` says it holds: a job with no `permissions:` holds the
+ * repository's default token, whose scopes are not known (`default-token`), so the words name it beside the nothing
+ * (`nothing worth taking itself besides the repository's default token (read-write only if the repository's settings
+ * make it so)`), never saying it holds nothing after saying it holds that token.
+ */
+export function nothingItselfWords(holdings: Holdings, defaultToken: DefaultToken): string {
+  return holdingStrength(holdings, defaultToken) === 'default-token'
+    ? "nothing worth taking itself besides the repository's default token (read-write only if the repository's settings make it so)"
+    : 'nothing worth taking itself';
+}
+
+/**
  * A job that holds nothing a compromised upstream could take (a read-only token, or the default token of a job
  * that declares no `permissions:` and references no secret): the supply-chain rules' LOW (docs/severity.md).
  */

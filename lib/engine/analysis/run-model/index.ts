@@ -13,7 +13,7 @@ import { ScanCache } from '../../model/scan-cache.js';
 import { conditionRunSet, intersect, occasionIndexes, overlap, valueRunSet, workflowRuns, type RunSet } from './conditions.js';
 import { stepExecutions, type Execution } from './execution.js';
 import { openedBy, openRunners, openRunnerWords, type OpenRunner } from './open-runners.js';
-import { holdsNothing, jobHoldings, nothingHeldText, openRunnerNote, runnerKind, valuables, type DefaultToken, type Holdings, type MinorSecrets } from './holdings.js';
+import { holdsNothing, jobHoldings, nothingHeldText, nothingItselfWords, openRunnerNote, runnerKind, valuables, type DefaultToken, type Holdings, type MinorSecrets } from './holdings.js';
 import { feedsPublish } from './feeds.js';
 import { cacheStep, restoresFrom, sameFamily, savesToDefaultScope, type CacheUse } from '../caching.js';
 import { forkReach, localCallers, pickerReach, reachOf, REACH_ORDER, valueReach, type ForkReach, type Reach, type ValueReach } from './reach.js';
@@ -411,7 +411,7 @@ export class RunModel {
     const whose = step.job === null ? `job \`${job.id}\`, which runs this action,` : 'the job';
     if (!holdsNothing(run.holdings, this.defaultToken)) return `${whose} holds ${run.valuables.join(', ')}`;
     const feed = this.releaseFeed(job, caller);
-    if (feed !== null) return `${whose} holds nothing worth taking itself, but ${feed}`;
+    if (feed !== null) return `${whose} holds ${nothingItselfWords(run.holdings, this.defaultToken)}, but ${feed}`;
     return step.job === null ? `the jobs that run this action hold nothing worth taking` : run.nothingHeld;
   }
 

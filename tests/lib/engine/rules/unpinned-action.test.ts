@@ -662,6 +662,31 @@ describe(`${RULE}: what the job hands the mutable code`, () => {
     expect(records.find((f) => f.line === 7)?.description).toContain('MEDIUM: the job holds nothing worth taking itself, but what it builds reaches job `publish`, which publishes.');
   });
 
+  it("names the default token beside the release feed of a job with no permissions:, never saying it holds nothing after naming it", () => {
+    const records = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: some-org/build@v1
+            - uses: actions/upload-artifact@${SHA}
+              with: { name: dist, path: dist }
+        publish:
+          needs: build
+          runs-on: ubuntu-latest
+          permissions: { id-token: write }
+          steps:
+            - uses: actions/download-artifact@${SHA}
+              with: { name: dist, path: dist }
+            - run: npm publish --provenance
+    `);
+    const text = records.find((f) => f.line === 6)?.description ?? '';
+    expect(text).toContain("the job holds the repository's default token (read-write on many repositories)");
+    expect(text).toContain("MEDIUM: the job holds nothing worth taking itself besides the repository's default token (read-write only if the repository's settings make it so), but what it builds reaches job `publish`, which publishes.");
+    expect(text).not.toContain('holds nothing worth taking itself, but');
+  });
+
   it('secrets: inherit hands every secret to the called workflow itself', () => {
     const records = recordsWith(RULE, yaml`
       on: push
