@@ -388,7 +388,8 @@ function shownArgument(args: readonly string[], at: number): string {
 
 /** `pip install` of the project (`.`, `.[dev]`, `-e`, `-r requirements.txt`) runs its code; of named packages, the registry's. */
 function pipExecution(evidence: string, args: readonly string[], cwd: string | null): Omit<Execution, 'step'> | null {
-  const local = args.some((a) => a === '.' || /^\.\.?(\/[^\s]*)?\[/.test(a) || a === '-e' || a === '-r' || a === '--requirement' || a === '--editable' || a.startsWith('./') || a === 'sync' || a === 'run' || a === 'build');
+  // `.[dev]`, `./pkg[test]`, `.$EXTRAS` (extras a variable adds): the project with extras.
+  const local = args.some((a) => a === '.' || /^\.\.?(\/[^\s]*)?[[$]/.test(a) || a === '-e' || a === '-r' || a === '--requirement' || a === '--editable' || a.startsWith('./') || a === 'sync' || a === 'run' || a === 'build');
   if (local) return { kind: 'project', evidence, path: cwd };
   return args.some((a) => a === 'install' || a === 'add') ? { kind: 'registry', evidence, path: null } : null;
 }

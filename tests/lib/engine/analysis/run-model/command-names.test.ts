@@ -26,6 +26,8 @@ describe('the command a description names for what a step runs', () => {
     // A registry package, and a tool module that runs nothing of the project (`venv`): not the workspace's code.
     expect(executions('python -m pip install requests')).toEqual(['registry: `python -m pip` @ ?']);
     expect(executions('python3 -m venv ~/env')).toEqual([]);
+    // The project with extras a variable adds.
+    expect(executions('pip install .$EXTRAS')).toEqual(['project: `pip install` @ ']);
   });
 
   it('still names a script file an interpreter runs, options before it or not', () => {
