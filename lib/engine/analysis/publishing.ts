@@ -42,6 +42,18 @@ const COMMANDS: { pattern: RegExp; registry: Registry; evidence: string; needs: 
     needs: [wordMask('docker', 'podman', 'buildah'), wordMask('push')],
   },
   {
+    // Registry tools that copy or write images straight to a registry, with no Docker daemon: regctl
+    // (https://regclient.org/cli/regctl/: `image copy|import`, `manifest put`, `index create|add`, `artifact put`),
+    // crane (https://github.com/google/go-containerregistry/blob/main/cmd/crane/doc/crane.md: `copy`, `push`,
+    // `append`, `mutate`, `tag`, `rebase`, `flatten`, `index append`) and skopeo (`copy` to a `docker://`
+    // destination, `sync --dest docker`).
+    pattern:
+      /\bregctl\s+(?:image\s+(?:copy|cp|import)|manifest\s+put|index\s+(?:create|add)|artifact\s+put)\b|\bcrane\s+(?:copy|cp|push|append|mutate|tag|rebase|flatten|index\s+append)\b|\bskopeo\s+copy\b[^\n]*\s\S+[ \t]+["']?docker:\/\/[^\s;&|]+["']?[ \t]*(?:$|[;&|#)])|\bskopeo\s+sync\b[^\n]*--dest[ =]+docker\b/m,
+    registry: 'container',
+    evidence: 'image push',
+    needs: [wordMask('regctl', 'crane', 'skopeo')],
+  },
+  {
     // Nx release (https://nx.dev/docs/guides/nx-release/publish-in-ci-cd): `nx release publish` performs the publishing
     // step alone; `nx release` with no subcommand runs versioning, changelog and publishing (`--skip-publish`, a
     // rehearsal, skips it). The JavaScript plugin, its default, publishes to npm.
@@ -60,7 +72,7 @@ const COMMANDS: { pattern: RegExp; registry: Registry; evidence: string; needs: 
 ];
 
 /** Any word some publishing command needs: a script with none of them publishes nothing. */
-const ANY_COMMAND = wordMask('npm', 'pnpm', 'yarn', 'bun', 'twine', 'poetry', 'uv', 'hatch', 'flit', 'pdm', 'cargo', 'gem', 'nuget', 'mvn', 'gradle', 'gradlew', 'docker', 'podman', 'buildah', 'gh', 'goreleaser', 'nx');
+const ANY_COMMAND = wordMask('npm', 'pnpm', 'yarn', 'bun', 'twine', 'poetry', 'uv', 'hatch', 'flit', 'pdm', 'cargo', 'gem', 'nuget', 'mvn', 'gradle', 'gradlew', 'docker', 'podman', 'buildah', 'regctl', 'crane', 'skopeo', 'gh', 'goreleaser', 'nx');
 
 /** Actions that publish. `when` narrows actions that publish only with some input. */
 const ACTIONS: Record<string, { registry: Registry; when?: (step: Step) => boolean }> = {

@@ -7,7 +7,8 @@
  * - `exec`: the outsider's content executes (or steers a sink that executes or publishes);
  * - `holds`: the job holds something worth taking; `holds:token`, `holds:secrets`, `holds:oidc`,
  *   `holds:self-hosted`, `holds:publish` say what; `token:default` when the job's token has the repository's
- *   default scopes (neither the job nor the workflow declares `permissions:`), so a read-write default in the
+ *   default scopes on some run (neither the job nor the workflow declares `permissions:`, and no caller here hands
+ *   a called workflow's job its own on every run: holdings.ts `mayHoldDefault`), so a read-write default in the
  *   settings (`default-token-write`) is what it holds;
  * - `feeds:publish`: the job hands what it builds, through artifacts, to a job that publishes (feeds.ts), so
  *   what runs in it ships as much as in the publishing job itself;
@@ -24,7 +25,7 @@
  */
 import type { Job, Step } from '../../model/workflow.js';
 import { feedsPublish } from './feeds.js';
-import { holdsSecrets, valuables, type Holdings } from './holdings.js';
+import { holdsSecrets, mayHoldDefault, valuables, type Holdings } from './holdings.js';
 import type { JobRun, RunModel } from './index.js';
 import type { Reach } from './reach.js';
 
@@ -54,8 +55,8 @@ export function holdingFactsWithout(runs: RunModel, run: JobRun, unreachable: re
 export function holdingFactsOf(h: Holdings, held: readonly string[]): string[] {
   const facts: string[] = [];
   if (held.length > 0) facts.push('holds');
-  if (h.token.kind === 'all' || h.token.kind === 'default' || h.token.writes.some((s) => s === 'contents' || s === 'packages' || s === 'actions')) facts.push('holds:token');
-  if (h.token.kind === 'default') facts.push('token:default');
+  if (h.token.kind === 'all' || mayHoldDefault(h) || (h.token.kind === 'scopes' && h.token.writes.some((s) => s === 'contents' || s === 'packages' || s === 'actions'))) facts.push('holds:token');
+  if (mayHoldDefault(h)) facts.push('token:default');
   if (holdsSecrets(h)) facts.push('holds:secrets');
   if (h.oidc) facts.push('holds:oidc');
   if (h.selfHosted === 'definite') facts.push('holds:self-hosted');

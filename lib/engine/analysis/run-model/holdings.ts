@@ -15,6 +15,8 @@
  * job's user has passwordless `sudo`, and the runner process holds every secret the job references.
  */
 import type { Action, Job, Step, Workflow } from '../../model/workflow.js';
+import type { RepositoryModel } from '../../model/repository.js';
+import { localCallers } from '../callers.js';
 import { readPermissions } from '../permissions.js';
 import { publishesForReal, publishingSteps } from '../publishing.js';
 import { selfHosted } from '../runners.js';
@@ -80,6 +82,15 @@ export interface Holdings {
    * the job only works when that token is read-write: it is worth taking whatever the settings are not known to say.
    */
   tokenWriter: string | null;
+  /**
+   * For a job of a reusable workflow of this repository that declares no `permissions:` (nor does its workflow):
+   * its `GITHUB_TOKEN` has what the calling jobs grant (a called workflow can keep or reduce its caller's permissions,
+   * never raise them), so `token` and `oidc` are the union of its local callers' (`calledToken`). `from` names a
+   * caller whose `permissions:` grant it (`release.yml` job \`push\`), `callers` how many calling jobs there are;
+   * `alsoDefault` the ways it runs with the repository's default token besides (its own other triggers,
+   * \`workflow_dispatch\`, or a caller that declares no `permissions:` either), in words; empty when none.
+   */
+  calledWith?: { from: string; callers: number; alsoDefault: readonly string[] };
   /**
    * For a definite self-hosted machine: the repository already runs forks' pull request code with no approval on
    * the same runners (open-runners.ts), in words naming that job. The machine is then held but not worth taking:
@@ -165,6 +176,80 @@ function readHoldings(job: Job): Holdings {
     tokenWriter: writer === undefined ? null : `\`${writer.usesRef?.kind === 'repository' ? writer.usesRef.slug : String(writer.uses?.value ?? '')}\``,
     ...(fetcher === undefined ? {} : { fetches: `${fetcher.name !== null ? `step \`${fetcher.name.replace(/\s+/g, ' ').slice(0, 60)}\`` : `step ${fetcher.index + 1}`} (\`${secretFetcher(fetcher) ?? ''}\`)` }),
   };
+}
+
+/** At most this many levels of reusable workflows calling each other are followed for the token they hand down. */
+const MAX_CALL_DEPTH = 4;
+
+/** What one calling job hands down: its token (`default` when it declares none and is not itself called here), and where it comes from. */
+interface HandedDown {
+  token: Holdings['token'];
+  /** The calling job that declares it, in words (`release.yml` job \`push\`); null for a default token. */
+  from: string | null;
+  /** Ways the repository's default token reaches it instead, in words. */
+  defaults: string[];
+}
+
+/**
+ * The token a job of a reusable workflow of this repository runs with when neither it nor its workflow declares
+ * `permissions:`: GitHub hands a called workflow's jobs the calling job's `GITHUB_TOKEN` permissions (the called
+ * workflow can only keep or reduce them), so it is the union of what the workflow's local callers grant (their own
+ * `permissions:`, or their workflow's; a caller that is itself a called workflow declaring none hands down its own
+ * callers', through at most MAX_CALL_DEPTH levels), and the repository's default token on the workflow's other
+ * triggers (`workflow_dispatch`) or through a caller that declares none. Null when the job declares its own, the
+ * workflow is not called here (no caller found: the repository's default, as before), or it cannot be read.
+ */
+export function calledToken(job: Job, repository: RepositoryModel): Pick<Holdings, 'token' | 'oidc' | 'calledWith'> | null {
+  if ((job.permissions ?? job.workflow.permissions) !== undefined) return null;
+  const handed = handedDown(job.workflow, repository, 0, new Set());
+  if (handed === null) return null;
+  const froms = handed.filter((h) => h.from !== null);
+  // Only callers that declare nothing either: the repository's default, as the job's own text already says.
+  if (froms.length === 0) return null;
+  const defaults = [...new Set(handed.flatMap((h) => h.defaults))];
+  let token: Holdings['token'];
+  if (handed.some((h) => h.token.kind === 'all')) token = { kind: 'all' };
+  else {
+    const writes: string[] = [];
+    for (const h of handed) if (h.token.kind === 'scopes') for (const w of h.token.writes) if (!writes.includes(w)) writes.push(w);
+    token = { kind: 'scopes', writes };
+  }
+  const oidc = token.kind === 'all' || (token.kind === 'scopes' && token.writes.includes('id-token'));
+  const granting = froms.find((h) => h.token.kind === 'all' || (h.token.kind === 'scopes' && h.token.writes.some((w) => VALUABLE_SCOPES.has(w)))) ?? froms[0];
+  return { token, oidc, calledWith: { from: granting?.from ?? '', callers: froms.length, alsoDefault: defaults } };
+}
+
+/** What the local callers of `workflow` hand its jobs, with its own other triggers' default token; null when nobody here calls it. */
+function handedDown(workflow: Workflow, repository: RepositoryModel, depth: number, seen: Set<Workflow>): HandedDown[] | null {
+  const callers = localCallers(workflow, repository).filter((c) => c.workflow !== workflow);
+  if (callers.length === 0 || depth >= MAX_CALL_DEPTH || seen.has(workflow)) return null;
+  seen.add(workflow);
+  const found: HandedDown[] = [];
+  const own = workflow.triggers.map((t) => t.name).filter((n) => n !== 'workflow_call');
+  if (own.length > 0) found.push({ token: { kind: 'default' }, from: null, defaults: [`when started by ${own.slice(0, 3).map((n) => `\`${n}\``).join(', ')}`] });
+  for (const caller of callers.slice(0, 50)) {
+    const declared = caller.permissions ?? caller.workflow.permissions;
+    const where = `${caller.workflow.file.path.replace(/^.*\//, '')} job \`${caller.id}\``;
+    if (declared !== undefined) {
+      const token = tokenOf(declared);
+      found.push(token.kind === 'default' ? { token, from: null, defaults: [`through ${where}, whose \`permissions:\` are not literal`] } : { token, from: where, defaults: [] });
+      continue;
+    }
+    const above = handedDown(caller.workflow, repository, depth + 1, seen);
+    if (above === null) found.push({ token: { kind: 'default' }, from: null, defaults: [`through ${where}, which declares no \`permissions:\``] });
+    else found.push(...above);
+  }
+  seen.delete(workflow);
+  return found;
+}
+
+/** A declared `permissions:` value as a token: `write-all`, or its write scopes (none for `read-all`); an expression counts as the default. */
+function tokenOf(declared: YNode): Holdings['token'] {
+  const permissions = readPermissions(declared);
+  if (permissions.kind === 'write-all') return { kind: 'all' };
+  if (permissions.kind === 'read-all') return { kind: 'scopes', writes: [] };
+  if (permissions.kind === 'scopes') return { kind: 'scopes', writes: permissions.writes.map((w) => w.scope) };
+  return { kind: 'default' };
 }
 
 /**
@@ -332,20 +417,30 @@ export function valuables(holdings: Holdings, defaultToken: DefaultToken, forkPu
   if (holdings.selfHosted === 'definite' && (forkPullRequest || holdings.runnerOpenToForks === undefined)) found.push('a self-hosted runner');
   if (forkPullRequest) return found;
   const token = holdings.token;
-  if (token.kind === 'all') found.push('a `write-all` token');
+  const called = holdings.calledWith;
+  // A called workflow's job: where its token's scopes come from, said once, after the first thing they give.
+  let via = called === undefined ? '' : ` (from its callers' \`permissions:\`, e.g. ${called.from})`;
+  const from = (): string => {
+    const text = via;
+    via = '';
+    return text;
+  };
+  if (token.kind === 'all') found.push(`a \`write-all\` token${from()}`);
   else if (token.kind === 'scopes') {
     const scopes = token.writes.filter((s) => VALUABLE_SCOPES.has(s) && s !== 'id-token');
-    if (scopes.length > 0) found.push(scopes.map((s) => `\`${s}: write\``).join(', '));
-  } else if (defaultToken !== 'read') {
+    if (scopes.length > 0) found.push(`${scopes.map((s) => `\`${s}: write\``).join(', ')}${from()}`);
+  }
+  if (mayHoldDefault(holdings) && defaultToken !== 'read') {
+    const when = token.kind === 'default' || called === undefined ? '' : ` ${called.alsoDefault[0] ?? ''}`;
     found.push(
       defaultToken === 'write'
-        ? 'the repository\'s read-write default token'
+        ? `the repository's read-write default token${when}`
         : holdings.tokenWriter !== null
-          ? `the repository's default token, which ${holdings.tokenWriter} writes to the repository with (so it is read-write here)`
-          : 'the repository\'s default token (read-write on many repositories)',
+          ? `the repository's default token${when}, which ${holdings.tokenWriter} writes to the repository with (so it is read-write here)`
+          : `the repository's default token (read-write on many repositories)${when}`,
     );
   }
-  if (holdings.oidc && token.kind !== 'all') found.push('OIDC (`id-token: write`)');
+  if (holdings.oidc && token.kind !== 'all') found.push(`OIDC (\`id-token: write\`)${from()}`);
   if (holdings.inheritsSecrets) found.push('every secret (`secrets: inherit`)');
   else if (holdings.dynamicSecrets !== null) found.push(dynamicWords(holdings.dynamicSecrets));
   else if (holdings.secrets.length > 0) {
@@ -355,6 +450,15 @@ export function valuables(holdings: Holdings, defaultToken: DefaultToken, forkPu
   if (holdings.fetches !== undefined && !holdings.inheritsSecrets && holdings.dynamicSecrets === null) found.push(`credentials fetched at run time by ${holdings.fetches}`);
   if (holdings.publishes !== null) found.push(`a publish (${holdings.publishes})`);
   return found;
+}
+
+/**
+ * True when the job's token is, on some of its runs, the repository's default token: it declares no `permissions:`
+ * (`token` is `default`), or it is a called workflow's job whose workflow also runs on other triggers, or that a caller
+ * which declares none calls (`calledWith.alsoDefault`).
+ */
+export function mayHoldDefault(holdings: Pick<Holdings, 'token' | 'calledWith'>): boolean {
+  return holdings.token.kind === 'default' || (holdings.calledWith?.alsoDefault.length ?? 0) > 0;
 }
 
 /** True when a job holds stored secrets worth taking: named ones, every one (`secrets: inherit`), or ones picked at run time. */
@@ -406,7 +510,7 @@ export function durableHoldings(holdings: Holdings): string[] {
  */
 export function readOnlyToken(holdings: Holdings, defaultToken: DefaultToken): boolean {
   const token = holdings.token;
-  return (token.kind === 'scopes' && token.writes.length === 0) || (token.kind === 'default' && defaultToken === 'read');
+  return (token.kind === 'scopes' && token.writes.length === 0 && !mayHoldDefault(holdings)) || (mayHoldDefault(holdings) && token.kind !== 'all' && (token.kind === 'default' || token.writes.length === 0) && defaultToken === 'read');
 }
 
 /**
@@ -417,7 +521,8 @@ export function readOnlyToken(holdings: Holdings, defaultToken: DefaultToken): b
  */
 export function tokenHandsOverNothing(holdings: Holdings, defaultToken: DefaultToken): boolean {
   const token = holdings.token;
-  return readOnlyToken(holdings, defaultToken) || (token.kind === 'scopes' && token.writes.every((s) => !VALUABLE_SCOPES.has(s) || s === 'id-token'));
+  const minorOnly = token.kind === 'scopes' && token.writes.every((s) => !VALUABLE_SCOPES.has(s) || s === 'id-token');
+  return readOnlyToken(holdings, defaultToken) || (minorOnly && (!mayHoldDefault(holdings) || defaultToken === 'read'));
 }
 
 /**
@@ -462,16 +567,17 @@ export type HoldingStrength = 'valuable' | 'default-token' | 'none';
 
 export function holdingStrength(holdings: Holdings, defaultToken: DefaultToken): HoldingStrength {
   const token = holdings.token;
+  const maybeDefault = mayHoldDefault(holdings);
   const definite =
     token.kind === 'all' ||
     (token.kind === 'scopes' && token.writes.some((s) => VALUABLE_SCOPES.has(s))) ||
-    (token.kind === 'default' && (defaultToken === 'write' || (defaultToken === null && holdings.tokenWriter !== null))) ||
+    (maybeDefault && (defaultToken === 'write' || (defaultToken === null && holdings.tokenWriter !== null))) ||
     holdings.oidc ||
     holdsSecrets(holdings) ||
     (holdings.selfHosted === 'definite' && holdings.runnerOpenToForks === undefined) ||
     holdings.publishes !== null;
   if (definite) return 'valuable';
-  return token.kind === 'default' && defaultToken !== 'read' ? 'default-token' : 'none';
+  return maybeDefault && defaultToken !== 'read' ? 'default-token' : 'none';
 }
 
 /**

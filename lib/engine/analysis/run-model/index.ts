@@ -13,7 +13,7 @@ import { ScanCache } from '../../model/scan-cache.js';
 import { conditionRunSet, intersect, occasionIndexes, overlap, valueRunSet, workflowRuns, type RunSet } from './conditions.js';
 import { stepExecutions, type Execution } from './execution.js';
 import { openedBy, openRunners, openRunnerWords, type OpenRunner } from './open-runners.js';
-import { holdsNothing, jobHoldings, nothingHeldText, nothingItselfWords, openRunnerNote, runnerKind, valuables, type DefaultToken, type Holdings, type MinorSecrets } from './holdings.js';
+import { calledToken, holdsNothing, jobHoldings, nothingHeldText, nothingItselfWords, openRunnerNote, runnerKind, valuables, type DefaultToken, type Holdings, type MinorSecrets } from './holdings.js';
 import { feedsPublish } from './feeds.js';
 import { cacheStep, restoresFrom, sameFamily, savesToDefaultScope, type CacheUse } from '../caching.js';
 import { forkReach, localCallers, pickerReach, reachOf, REACH_ORDER, valueReach, type ForkReach, type Reach, type ValueReach } from './reach.js';
@@ -763,7 +763,10 @@ class LazyJobRun implements JobRun {
 
   get holdings(): Holdings {
     if (this.#holdings !== undefined) return this.#holdings;
-    const own = jobHoldings(this.job);
+    // A called workflow's job that declares no `permissions:` gets its callers' token (holdings.ts `calledToken`).
+    const declared = jobHoldings(this.job);
+    const called = declared.token.kind === 'default' ? calledToken(this.job, this.#model.repository) : null;
+    const own = called === null ? declared : { ...declared, ...called };
     if (own.selfHosted !== 'definite') return (this.#holdings = own);
     const by = this.#model.runnerOpenedBy(this.job);
     if (by === null) return (this.#holdings = own);
