@@ -175,3 +175,34 @@ describe.skipIf(SLOW_SKIPPED !== null)(`growth of a chain of workflows that list
     expect(grewTooMuch(atN, at2N), `${atN.toFixed(0)} ms at 6, ${at2N.toFixed(0)} ms at 12`).toBe(false);
   });
 });
+
+/**
+ * Layers of reusable workflows that call the next: `n` calling jobs in each of 4 layers, none declaring
+ * `permissions:` but the top, so every called job's token is read through every caller above it (holdings.ts
+ * `calledToken`): without a bound on the callers read that is n^4 visits.
+ */
+function callerLayers(n: number): { path: string; text: string }[] {
+  const files: { path: string; text: string }[] = [];
+  for (let layer = 0; layer < 4; layer++) {
+    const on = layer === 3 ? 'on: push\npermissions: { contents: write }' : 'on: workflow_call';
+    const calls = Array.from({ length: n }, (_, i) => `  c${i}:\n    uses: ./.github/workflows/l${layer - 1}.yml`).join('\n');
+    const jobs = layer === 0 ? '  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: some-org/tool@v1' : calls;
+    files.push({ path: `.github/workflows/l${layer}.yml`, text: `${on}\njobs:\n${jobs}\n` });
+  }
+  return files;
+}
+
+describe.skipIf(SLOW_SKIPPED !== null)(`growth of a fan of reusable workflow callers${skipReason(SLOW_SKIPPED)}`, () => {
+  it(`all rules together grow at most ${MAX_GROWTH}x from ${40} to ${80} callers a layer`, { retry: 2 }, () => {
+    const run = (n: number) => {
+      const files = callerLayers(n);
+      let min = Infinity;
+      for (let i = 0; i < RUNS; i++) min = Math.min(min, cpuMs(() => scanRepository(files, {})));
+      return min;
+    };
+    run(40); // warm-up
+    const atN = run(40);
+    const at2N = run(80);
+    expect(grewTooMuch(atN, at2N), `${atN.toFixed(0)} ms at 40, ${at2N.toFixed(0)} ms at 80`).toBe(false);
+  });
+});

@@ -180,6 +180,10 @@ function readHoldings(job: Job): Holdings {
 
 /** At most this many levels of reusable workflows calling each other are followed for the token they hand down. */
 const MAX_CALL_DEPTH = 4;
+/** At most this many calling jobs are read for one workflow's token, over all levels (a fan of callers at each level is hostile input). */
+const MAX_CALLERS_READ = 200;
+/** What a workflow's local callers hand its jobs (`handedDown` from the top), once per workflow and scan. */
+const handedCache = new ScanCache<Workflow, HandedDown[] | null>();
 
 /** What one calling job hands down: its token (`default` when it declares none and is not itself called here), and where it comes from. */
 interface HandedDown {
@@ -201,7 +205,11 @@ interface HandedDown {
  */
 export function calledToken(job: Job, repository: RepositoryModel): Pick<Holdings, 'token' | 'oidc' | 'calledWith'> | null {
   if ((job.permissions ?? job.workflow.permissions) !== undefined) return null;
-  const handed = handedDown(job.workflow, repository, 0, new Set());
+  let handed = handedCache.get(job.workflow);
+  if (handed === undefined) {
+    handed = handedDown(job.workflow, repository, 0, new Set(), { left: MAX_CALLERS_READ });
+    handedCache.set(job.workflow, handed);
+  }
   if (handed === null) return null;
   const froms = handed.filter((h) => h.from !== null);
   // Only callers that declare nothing either: the repository's default, as the job's own text already says.
@@ -220,14 +228,20 @@ export function calledToken(job: Job, repository: RepositoryModel): Pick<Holding
 }
 
 /** What the local callers of `workflow` hand its jobs, with its own other triggers' default token; null when nobody here calls it. */
-function handedDown(workflow: Workflow, repository: RepositoryModel, depth: number, seen: Set<Workflow>): HandedDown[] | null {
+function handedDown(workflow: Workflow, repository: RepositoryModel, depth: number, seen: Set<Workflow>, budget: { left: number }): HandedDown[] | null {
   const callers = localCallers(workflow, repository).filter((c) => c.workflow !== workflow);
   if (callers.length === 0 || depth >= MAX_CALL_DEPTH || seen.has(workflow)) return null;
   seen.add(workflow);
   const found: HandedDown[] = [];
   const own = workflow.triggers.map((t) => t.name).filter((n) => n !== 'workflow_call');
   if (own.length > 0) found.push({ token: { kind: 'default' }, from: null, defaults: [`when started by ${own.slice(0, 3).map((n) => `\`${n}\``).join(', ')}`] });
-  for (const caller of callers.slice(0, 50)) {
+  for (const caller of callers) {
+    if (budget.left <= 0) {
+      // Past the bound: what the rest hand down is not read, and may be the default.
+      found.push({ token: { kind: 'default' }, from: null, defaults: ['through callers past the number read'] });
+      break;
+    }
+    budget.left--;
     const declared = caller.permissions ?? caller.workflow.permissions;
     const where = `${caller.workflow.file.path.replace(/^.*\//, '')} job \`${caller.id}\``;
     if (declared !== undefined) {
@@ -235,7 +249,7 @@ function handedDown(workflow: Workflow, repository: RepositoryModel, depth: numb
       found.push(token.kind === 'default' ? { token, from: null, defaults: [`through ${where}, whose \`permissions:\` are not literal`] } : { token, from: where, defaults: [] });
       continue;
     }
-    const above = handedDown(caller.workflow, repository, depth + 1, seen);
+    const above = handedDown(caller.workflow, repository, depth + 1, seen, budget);
     if (above === null) found.push({ token: { kind: 'default' }, from: null, defaults: [`through ${where}, which declares no \`permissions:\``] });
     else found.push(...above);
   }
