@@ -6,6 +6,7 @@ import { agentEvents, agentFileWriter, agentKeyCustody, agentModelKey, agentReac
 import { stepExecutions } from '../analysis/run-model/execution.js';
 import { checkoutPersists } from '../analysis/run-model/workspace.js';
 import { nothingHeldText, valuables } from '../analysis/run-model/holdings.js';
+import { appTokenScope, appTokenWords, appTokenWritesCode, type AppTokenScope } from '../analysis/run-model/app-tokens.js';
 import type { WorkflowRuleContext } from '../rule.js';
 import type { RunModel } from '../analysis/run-model/index.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
@@ -52,7 +53,7 @@ const TOKEN_INPUT = /token/i;
  * `.git/config` (`token: ${{ secrets.DOCS_PAT }}`): a personal access token or a bot's, which can push to every
  * repository it reaches, this one or others.
  */
-function tokenSecrets(step: Step): string[] {
+function tokenSecrets(step: Step, minted: Map<string, AppTokenScope> = new Map()): string[] {
   const file = step.owner.file;
   const names = new Set<string>();
   for (const [node, pattern] of [[step.env, TOKEN_ENV], [step.with, TOKEN_INPUT]] as const) {
@@ -65,7 +66,14 @@ function tokenSecrets(step: Step): string[] {
       for (const m of text.matchAll(/\bsteps\.([\w-]+)\.outputs\.token\b/g)) {
         const minter = step.job?.steps.find((s) => s.id === m[1] && s.index < step.index && s.usesRef?.kind === 'repository' && APP_TOKEN_ACTIONS.has(s.usesRef.slug));
         const key = minter === undefined ? undefined : (get(minter.with, 'private-key') ?? get(minter.with, 'private_key'));
-        if (key !== undefined) for (const use of secretOccurrences(file, key)) names.add(use.name);
+        const scope = minter === undefined ? null : appTokenScope(minter);
+        if (key !== undefined) {
+          for (const use of secretOccurrences(file, key)) {
+            names.add(use.name);
+            // What the minted token can do (run-model/app-tokens.ts), unless the key also reaches the step some other way.
+            if (scope !== null && !minted.has(use.name)) minted.set(use.name, scope);
+          }
+        }
       }
     }
   }
@@ -115,7 +123,14 @@ export default defineWorkflowRule({
             const { reach, outsider, check: actorCheck, checked } = use.start(context.runs, caller, events);
             if (reach.level === 'collaborator' || reach.level === 'trusted-author') continue;
             const writes = writeScopes(job);
-            const tokens = tokenSecrets(caller);
+            const minted = new Map<string, AppTokenScope>();
+            const tokens = tokenSecrets(caller, minted);
+            // A GitHub App token minted with permissions that write no code (`permission-issues: write` alone) is no
+            // token that pushes: it is held (a secret the agent reaches), but does not arm it.
+            const pushing = tokens.filter((name) => {
+              const scope = minted.get(name);
+              return scope === undefined || appTokenWritesCode(scope);
+            });
             // A model key the action keeps in its own proxy is not the agent's to take (agent-input.ts `agentKeyCustody`).
             const custody = use.custody(caller);
             const secrets = [...new Set([...stepSecrets(caller, job), ...tokens])].filter((name) => !(custody?.proxied.includes(name.toUpperCase()) ?? false));
@@ -134,8 +149,7 @@ export default defineWorkflowRule({
             const persisted = talk !== null && codeToken && context.runs.job(job).workspace.some((e) => e.kind === 'checkout' && e.persistsCredentials && e.step.index < caller.index);
             const confined = talk !== null && others.length === 0 && !persisted;
             // A stored GitHub token handed to an agent with a shell pushes wherever it reaches, whatever the job's own token can.
-            const pushTokens = shell ? tokens : [];
-            const armed = shell && (writes?.some((scope) => scope === 'all scopes' || STRONG_SCOPES.has(scope)) === true || tokens.length > 0);
+            const armed = shell && (writes?.some((scope) => scope === 'all scopes' || STRONG_SCOPES.has(scope)) === true || pushing.length > 0);
             // HIGH needs all three facts with no gate (docs/severity.md): anyone starts it (or a sticky label). Behind a
             // maintainer's act (a member's comment, a label, a caller's or dispatcher's check) or an environment whose
             // reviewers are unknown, the outsider writes the thread and waits for that act: MEDIUM, naming the gate.
@@ -144,8 +158,8 @@ export default defineWorkflowRule({
               ...(writes !== null && writes.length > 0 ? [`a token with write access (${writes.join(', ')})`] : []),
               ...(secrets.length > 0 ? [`secrets (${secrets.slice(0, 5).join(', ')}${secrets.length > 5 ? ', ...' : ''})`] : []),
             ].join(' and ');
-            const pushes = pushTokens.length > 0 ? ` (\`${pushTokens[0] ?? ''}\` is handed over as a GitHub token, which pushes to every repository it reaches, this one or others)` : '';
-            const event = `\`${reach.event ?? 'the trigger'}\``;
+            const pushes = tokenWords(shell ? tokens : [], minted);
+            const event = eventsText(context.runs, caller, events, reach, outsider, use);
             const through = caller === step ? '' : ` (inside local action \`${String(caller.uses?.value ?? '')}\`, called by ${describeStep(caller)})`;
             const tools = restricted
               ? ' (its tools are restricted to an allowlist, which limits what an injected prompt can make it do)'
@@ -186,7 +200,7 @@ export default defineWorkflowRule({
               : `${use.name}${use.how}${through} ${who}, while its job holds ${holds}${pushes}${custody === null ? '' : ` (${keptText(custody)})`}: instructions hidden in an issue, comment or pull request reach an agent holding them${tools}.`;
             const keys = run.holdings.secrets.filter((name) => !beyondKey.includes(name));
             const gated = armed && !outsider && !(restricted || readOnly || confined || idle)
-              ? ` MEDIUM, not HIGH: the agent has a free shell and ${tokens.length > 0 ? 'a stored GitHub token' : 'a token that can write code or mint cloud credentials'}, but ${maintainer ? "a maintainer's act" : 'that environment\'s approval, if it requires one,'} stands between the outsider's text and the run.`
+              ? ` MEDIUM, not HIGH: the agent has a free shell and ${pushing.length > 0 ? 'a stored GitHub token' : 'a token that can write code or mint cloud credentials'}, but ${maintainer ? "a maintainer's act" : 'that environment\'s approval, if it requires one,'} stands between the outsider's text and the run.`
               : '';
             const idleWhy =
               idle && !(restricted || readOnly || confined)
@@ -211,6 +225,43 @@ export default defineWorkflowRule({
     };
   },
 });
+
+/** At most this many events are named for what reaches an agent. */
+const MAX_EVENTS_NAMED = 5;
+
+/**
+ * The events on which the agent at `caller` is reached as `reach` says (an outsider starts it, or a maintainer's act
+ * does), each named once: `\`issue_comment\`, \`pull_request_review\``; the reach's own event when no other is
+ * found. An event on which only collaborators start it is left out.
+ */
+function eventsText(runs: RunModel, caller: Step, events: ReadonlySet<string>, reach: AgentStart['reach'], outsider: boolean, use: AgentUse): string {
+  const named: string[] = reach.event === null ? [] : [reach.event];
+  for (const event of runs.eventsOf(caller)) {
+    if (named.length >= MAX_EVENTS_NAMED) break;
+    if (named.includes(event) || !events.has(event)) continue;
+    const theirs = use.start(runs, caller, new Set([event]));
+    // On a pull request's review events only its same-repository runs hold secrets (trusted authors' pull requests),
+    // but a maintainer's review still starts the agent there, on a thread others comment on too.
+    if (theirs.reach.level === 'collaborator') continue;
+    if (theirs.outsider === outsider) named.push(event);
+  }
+  if (named.length === 0) return '`the trigger`';
+  const shown = named.map((e) => `\`${e}\``);
+  return shown.length === 1 ? (shown[0] as string) : `${shown.slice(0, -1).join(', ')} or ${shown[shown.length - 1] ?? ''}`;
+}
+
+/**
+ * ` (\`BOT_PAT\` is handed over as a GitHub token, which pushes to every repository it reaches, this one or others)` for
+ * the first token handed to the agent; for a GitHub App's key, what the token minted from it can do (run-model/app-tokens.ts:
+ * `APP_KEY` mints the GitHub App token handed over, for this repository only, with `issues: write`); empty for none.
+ */
+function tokenWords(tokens: readonly string[], minted: ReadonlyMap<string, AppTokenScope>): string {
+  const first = tokens[0];
+  if (first === undefined) return '';
+  const scope = minted.get(first);
+  if (scope === undefined) return ` (\`${first}\` is handed over as a GitHub token, which pushes to every repository it reaches, this one or others)`;
+  return ` (\`${first}\` mints the GitHub App token handed over (\`${scope.action}\`), ${appTokenWords(scope)})`;
+}
 
 /** `the model key \`OPENAI_API_KEY\` it is handed stays in <keeper>, out of the agent's reach (<strategy>)`. */
 function keptText(custody: AgentKeyCustody | null): string {

@@ -2,6 +2,7 @@ import { holdingFacts, runFact } from '../analysis/run-model/facts.js';
 import { VALUABLE_SCOPES, callSecrets, holdsMinor, holdsNothing, holdsSecrets, minorLead, minorNames, NO_MINOR_SECRETS, nothingItselfWords, nothingWorthText, stepMinor, stepSecrets } from '../analysis/run-model/holdings.js';
 import { UPLOAD_TOKEN_SERVICES } from '../analysis/secrets.js';
 import { handedTokens, type FetchedCredential, type MintedToken } from '../analysis/run-model/handed.js';
+import { appTokenScope, appTokenWords } from '../analysis/run-model/app-tokens.js';
 import { publishesForReal, publishingSteps } from '../analysis/publishing.js';
 import { ownerFact, type JobRun } from '../analysis/run-model/index.js';
 import type { UsesRef } from '../model/uses.js';
@@ -133,7 +134,9 @@ function jobTokenWords(run: JobRun): string[] {
 function mintedWords(token: MintedToken): string {
   const from = token.secrets.length === 0 ? '' : `, from ${token.secrets.length === 1 ? 'secret' : 'secrets'} ${names(token.secrets)}`;
   const how = token.action !== null ? `\`${token.action}\`` : token.minter.run !== undefined ? 'its script' : `\`${String(token.minter.uses?.value ?? '')}\``;
-  return `the token that step \`${token.minter.id ?? ''}\` mints (${how}${from})`;
+  // A GitHub App token: what its inputs let it do (run-model/app-tokens.ts).
+  const scope = appTokenScope(token.minter);
+  return `the token that step \`${token.minter.id ?? ''}\` mints (${how}${from}${scope === null ? '' : `; ${appTokenWords(scope)}`})`;
 }
 
 /**

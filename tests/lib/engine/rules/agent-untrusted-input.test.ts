@@ -841,7 +841,7 @@ ${on}
       const records = recordsWith(RULE, [caller, called('codex exec --full-auto "Fix issue $NUMBER and push to example-org/docs"')]);
       expect(records.map((r) => `${r.finding.file}:${r.finding.line}:${r.finding.column} ${r.finding.severity}`)).toEqual(['.github/workflows/agent.yml:18:11 HIGH']);
       const description = records[0]?.finding.description ?? '';
-      expect(description).toContain('Codex (CLI) (`codex exec --full-auto` in its script) runs on `issues` events that anyone can cause');
+      expect(description).toContain('Codex (CLI) (`codex exec --full-auto` in its script) runs on `issues` or `issue_comment` events that anyone can cause');
       expect(description).toContain('`PUSH_TOKEN` is handed over as a GitHub token');
       expect(records[0]?.facts).toContain('reach:anyone');
     });
@@ -898,8 +898,66 @@ ${on}
       `;
       const shell = scanWith(RULE, app('\n                  claude_args: --allowedTools "Bash,Edit"'));
       expect(positions(shell)).toEqual(['14:15 HIGH']);
-      expect(shell[0]?.description).toContain('`APP_PRIVATE_KEY` is handed over as a GitHub token');
+      expect(shell[0]?.description).toContain("`APP_PRIVATE_KEY` mints the GitHub App token handed over (`actions/create-github-app-token`), for every repository the app's installation reaches, with every permission the app's installation has");
       expect(positions(scanWith(RULE, app('')))).toEqual(['14:15 MEDIUM']);
+    });
+
+    it('reads what an app token minted with permission-* inputs can do: one that writes no code is no push token', () => {
+      const app = (inputs: string) => yaml`
+        on: issues
+        permissions:
+          contents: read
+        jobs:
+          fix:
+            runs-on: ubuntu-latest
+            steps:
+              - id: app
+                uses: actions/create-github-app-token@v2
+                with:
+                  app-id: \${{ vars.APP_ID }}
+                  private-key: \${{ secrets.APP_PRIVATE_KEY }}${inputs}
+              - uses: anthropics/claude-code-action@v1
+                with:
+                  anthropic_api_key: \${{ secrets.ANTHROPIC_API_KEY }}
+                  github_token: \${{ steps.app.outputs.token }}
+                  allowed_non_write_users: '*'
+                  claude_args: --allowedTools "Bash,Edit"
+      `;
+      const limited = scanWith(RULE, app('\n                  permission-contents: read\n                  permission-issues: write'));
+      expect(positions(limited)).toEqual(['15:15 MEDIUM']);
+      expect(limited[0]?.description).toContain(
+        '(`APP_PRIVATE_KEY` mints the GitHub App token handed over (`actions/create-github-app-token`), for this repository only (no `owner` or `repositories` input), with `contents: read`, `issues: write` (no scope that pushes code, changes workflows or publishes))',
+      );
+      expect(limited[0]?.description).not.toContain('pushes to every repository');
+      // A code-writing permission, or repositories listed, keep it a push token (HIGH), saying where it reaches.
+      const writes = scanWith(RULE, app('\n                  permission-contents: write\n                  repositories: site,docs'));
+      expect(positions(writes)).toEqual(['15:15 HIGH']);
+      expect(writes[0]?.description).toContain('for repositories `site`, `docs`, with `contents: write`)');
+    });
+
+    it('names every event on which a maintainer starts the agent, not only the first', () => {
+      const text = yaml`
+        on:
+          issue_comment:
+            types: [created]
+          discussion_comment:
+            types: [created]
+        permissions:
+          contents: write
+        jobs:
+          agent:
+            if: contains(fromJSON('["OWNER", "MEMBER"]'), github.event.comment.author_association)
+            runs-on: ubuntu-latest
+            steps:
+              - uses: google-github-actions/run-gemini-cli@v0
+                with:
+                  gemini_api_key: \${{ secrets.GEMINI_API_KEY }}
+      `;
+      const found = scanWith(RULE, text);
+      expect(found[0]?.description).toContain('is started by a maintainer on `issue_comment` or `discussion_comment` (');
+      // One event: named alone.
+      const one = scanWith(RULE, text.replace(/ {2}discussion_comment:\n {4}types: \[created\]\n/, ''));
+      expect(one[0]?.description).toContain('is started by a maintainer on `issue_comment` (');
     });
 
     it('ignores the tool when it is not run headless, or not at all, and a caller only collaborators start', () => {
@@ -1146,7 +1204,7 @@ describe(`${RULE}: a reusable workflow started through a gated caller`, () => {
   it("stays HIGH when the calling job lets an event anyone causes through (an issue opened), naming that event", () => {
     const open = found(`  fix:\n    uses: ./.github/workflows/fixer.yml\n    secrets: inherit\n`);
     expect(open.map((r) => r.finding.severity)).toEqual(['HIGH']);
-    expect(open[0]?.finding.description).toMatch(/runs on `(issues|issue_comment)` events that anyone can cause/);
+    expect(open[0]?.finding.description).toContain('runs on `issues` or `issue_comment` events that anyone can cause');
     // A gate on one branch of a disjunction only: the other branch (an issue opened by anyone) still reaches it.
     const either = found(`  fix:\n    if: github.event_name == 'issues' || ${MEMBER}\n    uses: ./.github/workflows/fixer.yml\n    secrets: inherit\n`);
     expect(either.map((r) => r.finding.severity)).toEqual(['HIGH']);

@@ -357,7 +357,7 @@ describe(`${RULE}: what the job hands the mutable code`, () => {
     const [withToken, envToken, minted] = records.map((r) => r.finding.description);
     expect(withToken).toContain("the job's token (`contents: write`) reaches the action itself (its `with:` or its environment)");
     expect(envToken).toContain("the job's token (`contents: write`) reaches the action itself");
-    expect(minted).toContain('the token that step `app` mints (`actions/create-github-app-token`, from secrets `APP_ID`, `APP_KEY`) reaches the action itself');
+    expect(minted).toContain("the token that step `app` mints (`actions/create-github-app-token`, from secrets `APP_ID`, `APP_KEY`; for this repository only (no `owner` or `repositories` input), with every permission the app's installation has) reaches the action itself");
     expect(minted).not.toContain("the job's token (");
     for (const text of [withToken, envToken, minted]) {
       expect(text).not.toContain('none of its secrets is passed');
