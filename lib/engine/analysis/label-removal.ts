@@ -32,8 +32,9 @@
  * (case-insensitive, `%20` for spaces, also as a literal expression `${{ 'safe%20to%20test' }}`) or the event's label (`github.event.label.name`, `context.payload.label.name`),
  * which on a run the label starts is that label.
  */
+import { dnf } from '../expressions/dnf.js';
 import { conditionExpression } from '../expressions/extract.js';
-import { Binary, contextPath, FunctionCall, functionName, Grouping, IndexAccess, ContextAccess, Literal, Logical, Unary, type Expr } from '../expressions/parse.js';
+import { Binary, contextPath, FunctionCall, functionName, Grouping, IndexAccess, ContextAccess, Literal, Unary, type Expr } from '../expressions/parse.js';
 import { ScanCache } from '../model/scan-cache.js';
 import type { Job, Step, Workflow } from '../model/workflow.js';
 import { commandName, logicalLines, pipelines, words } from '../shell.js';
@@ -284,34 +285,11 @@ function waysOf(node: Job['if'] | Step['if']): Set<string>[] | null {
   const parsed = conditionExpression(node);
   let found: Set<string>[] | null = null;
   if (parsed !== null && parsed.expr !== null) {
-    const disjuncts = dnf(parsed.expr);
+    const disjuncts = dnf(parsed.expr, MAX_WAYS);
     found = disjuncts === null ? null : disjuncts.map((atoms) => new Set(atoms.map(atomKey).filter((k) => k !== STATUS)));
   }
   ways.set(node, found);
   return found;
-}
-
-function dnf(expr: Expr): Expr[][] | null {
-  if (expr instanceof Grouping) return dnf(expr.group);
-  if (expr instanceof Logical && expr.operator.lexeme === '||') {
-    const result: Expr[][] = [];
-    for (const arg of expr.args) {
-      const part = dnf(arg);
-      if (part === null || result.length + part.length > MAX_WAYS) return null;
-      result.push(...part);
-    }
-    return result;
-  }
-  if (expr instanceof Logical && expr.operator.lexeme === '&&') {
-    let result: Expr[][] = [[]];
-    for (const arg of expr.args) {
-      const part = dnf(arg);
-      if (part === null || result.length * part.length > MAX_WAYS) return null;
-      result = result.flatMap((x) => part.map((y) => [...x, ...y]));
-    }
-    return result;
-  }
-  return [[expr]];
 }
 
 /** The key of a status function that lets a job run whatever its needs did (`always()`, `!cancelled()`). */

@@ -1,3 +1,4 @@
+import { dnf } from '../expressions/dnf.js';
 import { conditionExpression } from '../expressions/extract.js';
 import { Binary, ContextAccess, contextPath, FunctionCall, functionName, Grouping, IndexAccess, Literal, Logical, Unary, type Expr } from '../expressions/parse.js';
 import type { Job, Step, Workflow } from '../model/workflow.js';
@@ -557,32 +558,8 @@ function guardOf(atom: Atom, kind: TrustGuardKind, condition: string): TrustGuar
 const dnfs = new WeakMap<Expr, readonly (readonly Expr[])[] | null>();
 function dnfOf(expr: Expr): readonly (readonly Expr[])[] | null {
   let found = dnfs.get(expr);
-  if (found === undefined) dnfs.set(expr, (found = dnf(expr)));
+  if (found === undefined) dnfs.set(expr, (found = dnf(expr, MAX_PATHS)));
   return found;
-}
-
-/** The condition as OR of ANDs of atoms; null when it would grow too large. */
-function dnf(expr: Expr): Expr[][] | null {
-  if (expr instanceof Grouping) return dnf(expr.group);
-  if (expr instanceof Logical && expr.operator.lexeme === '||') {
-    const result: Expr[][] = [];
-    for (const arg of expr.args) {
-      const part = dnf(arg);
-      if (part === null || result.length + part.length > MAX_PATHS) return null;
-      result.push(...part);
-    }
-    return result;
-  }
-  if (expr instanceof Logical && expr.operator.lexeme === '&&') {
-    let result: Expr[][] = [[]];
-    for (const arg of expr.args) {
-      const part = dnf(arg);
-      if (part === null || result.length * part.length > MAX_PATHS) return null;
-      result = flatMap(result, (x) => part.map((y) => [...x, ...y]));
-    }
-    return result;
-  }
-  return [[expr]];
 }
 
 function contradictory(atoms: readonly Atom[]): boolean {
