@@ -143,16 +143,42 @@ function envGivenToGithub(key: string, scope: Step | Job | Workflow | Action | n
   if (direct && isStep(scope) && scope.usesRef?.kind === 'repository') return true;
   // The key goes into a pattern: only a name a script can read (`FOO(` as an `env:` key would not compile).
   if (!direct && !/^[A-Za-z_]\w*$/.test(key)) return false;
-  const read = new RegExp(`\\$\\{?${key}\\b|\\benv\\.${key}\\b|\\$env:${key}\\b|\\benv\\[["']${key}["']\\]|environ(?:\\.get\\(|\\[)["']${key}["']`, 'i');
+  if (direct) {
+    return steps.some((step) => {
+      const code = codeOf(step);
+      return code !== null && GITHUB_CLIENT.test(code);
+    });
+  }
+  // The lines that hand a value to GitHub do not depend on the key: read once per step, and the key's pattern
+  // built only when some step has such a line.
+  let read: RegExp | null = null;
   return steps.some((step) => {
+    const lines = tokenLines(step);
+    if (lines.length === 0) return false;
+    read ??= new RegExp(`\\$\\{?${key}\\b|\\benv\\.${key}\\b|\\$env:${key}\\b|\\benv\\[["']${key}["']\\]|environ(?:\\.get\\(|\\[)["']${key}["']`, 'i');
+    const pattern = read;
+    return lines.some((line) => pattern.test(line));
+  });
+}
+
+const tokenLineCache = new ScanCache<Step, readonly string[]>();
+
+/**
+ * The lines of a step's code (a line a trailing `\\` continues joined to the next) that hand a value to GitHub as
+ * a token (`GITHUB_TOKEN_LINE`) and name GitHub, `gh` or Octokit: where an `env:` variable read on the same line
+ * is given to GitHub.
+ */
+function tokenLines(step: Step): readonly string[] {
+  let lines = tokenLineCache.get(step);
+  if (lines === undefined) {
     const code = codeOf(step);
-    if (code === null) return false;
-    if (direct) return GITHUB_CLIENT.test(code);
-    return code
+    lines = code === null ? [] : code
       .replace(/\\\r?\n/g, ' ')
       .split('\n')
-      .some((line) => read.test(line) && GITHUB_TOKEN_LINE.test(line) && /github|\bgh\s|octokit/i.test(line));
-  });
+      .filter((line) => GITHUB_TOKEN_LINE.test(line) && /github|\bgh\s|octokit/i.test(line));
+    tokenLineCache.set(step, lines);
+  }
+  return lines;
 }
 
 function describe(position: Position): string {
