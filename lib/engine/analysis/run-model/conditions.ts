@@ -268,10 +268,22 @@ function valueOf(expr: Expr, env: Env): Value {
   }
   if (expr instanceof FunctionCall) return call(expr, env);
   if (expr instanceof ContextAccess || expr instanceof IndexAccess) {
-    const path = contextPath(expr);
+    const path = accessPath(expr);
     return path === null ? UNKNOWN : contextValue(path, env);
   }
   return UNKNOWN;
+}
+
+/** Each access's `contextPath`, read once per node of a parsed condition (evaluated on many occasions and legs). */
+const accessPaths = new ScanCache<Expr, readonly string[] | null>();
+
+function accessPath(expr: Expr): readonly string[] | null {
+  let path = accessPaths.get(expr);
+  if (path === undefined) {
+    path = contextPath(expr);
+    accessPaths.set(expr, path);
+  }
+  return path;
 }
 
 function literal(expr: Literal): Value {
