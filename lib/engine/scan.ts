@@ -316,40 +316,20 @@ class RuleContext implements WorkflowRuleContext {
   }
 }
 
-interface RuleInstance {
-  rule: WorkflowRule;
-  context: RuleContext;
-  /** The visitor every scan shares, when the rule keeps no state (`WorkflowRule.stateless`). */
-  visitor: WorkflowVisitor | null;
-}
-
 /** Each rule's context, and its visitor when the rule keeps no state, made on the rule's first scan. */
-const ruleInstances = new Map<WorkflowRule, RuleInstance>();
-
-/** The last rule list scanned and its rules' instances, in order (most scans: every rule), looked up once per list. */
-let instancesFor: { rules: readonly WorkflowRule[]; instances: readonly RuleInstance[] } | null = null;
-
-function instancesOf(rules: readonly WorkflowRule[]): readonly RuleInstance[] {
-  if (instancesFor?.rules === rules) return instancesFor.instances;
-  const instances = rules.map((rule) => {
-    let instance = ruleInstances.get(rule);
-    if (instance === undefined) {
-      instance = { rule, context: new RuleContext(rule), visitor: null };
-      ruleInstances.set(rule, instance);
-    }
-    return instance;
-  });
-  instancesFor = { rules, instances };
-  return instances;
-}
+const ruleInstances = new Map<WorkflowRule, { context: RuleContext; visitor: WorkflowVisitor | null }>();
 
 /** The rule's visitor for this scan, its context given the scan's options. */
-function visitorOf(instance: RuleInstance, options: Readonly<Record<string, unknown>>): WorkflowVisitor {
-  // Most scans give every rule the same (default) options as the last one: no store then.
-  if (instance.context.options !== options) instance.context.options = options;
+function visitorOf(rule: WorkflowRule, options: Readonly<Record<string, unknown>>): WorkflowVisitor {
+  let instance = ruleInstances.get(rule);
+  if (instance === undefined) {
+    instance = { context: new RuleContext(rule), visitor: null };
+    ruleInstances.set(rule, instance);
+  }
+  instance.context.options = options;
   if (instance.visitor !== null) return instance.visitor;
-  const visitor = instance.rule.create(instance.context);
-  if (instance.rule.stateless === true) instance.visitor = visitor;
+  const visitor = rule.create(instance.context);
+  if (rule.stateless === true) instance.visitor = visitor;
   return visitor;
 }
 
@@ -407,9 +387,8 @@ function walk(
   const onDone = new Hooks<Hook<'done'>>();
   const options = ruleOptions === undefined ? defaultOptions(rules) : rules.map((rule) => resolveRuleOptions(rule.meta.id, ruleOptions[rule.meta.id]));
   // A rule that keeps per-scan state in its create() closure gets a fresh visitor; a stateless one, its own.
-  const instances = instancesOf(rules);
   for (let r = 0; r < rules.length; r++) {
-    const visitor = visitorOf(instances[r]!, options[r]!);
+    const visitor = visitorOf(rules[r]!, options[r]!);
     // Every rule's visitor is an object literal (a test checks): its keys, one to three hooks, come from its
     // shape's enum cache. Reading each of the seven hooks by name instead was a megamorphic property load apiece
     // (the visitors have ~160 shapes), about 1,100 per scan and 5% of a one-step workflow's scan in instructions.
