@@ -88,14 +88,6 @@ export interface WorkflowRule {
    * the config file and the API validate options without loading the rules.
    */
   options?: RuleOptionsSchema;
-  /**
-   * The visitor keeps no state of its own: `create` returns an object literal (`create: (context) => ({ ... })`,
-   * a test checks) whose hooks read only their arguments, `context` and module constants. The engine then
-   * creates it once per process and reuses it in every scan, its context reading the scan under way. A rule
-   * that keeps anything between hooks (a set of what it reported, what `done` reports) leaves this unset and
-   * gets a fresh visitor per scan.
-   */
-  stateless?: true;
   create(context: WorkflowRuleContext): WorkflowVisitor;
 }
 

@@ -259,78 +259,42 @@ interface WalkPosition {
   job: Job | null;
 }
 
-/** What the rules' contexts read during a scan: set when the walk starts, cleared when it ends. */
-interface ScanUnderWay {
-  repository: RepositoryModel;
-  owner: string | null;
-  taint: TaintAnalyzer;
-  runs: RunModel;
-  collector: Collector;
-  at: WalkPosition;
-}
-
-/** The scan whose rules run now (scans are synchronous: one at a time per thread); null between scans. */
-let underWay: ScanUnderWay | null = null;
-
-function scanUnderWay(): ScanUnderWay {
-  if (underWay === null) throw new Error('a rule context was read outside a scan');
-  return underWay;
-}
-
 /**
- * A rule's context: one per rule and process, reading the scan under way, so that a visitor that keeps no state
- * (`WorkflowRule.stateless`) is created once and serves every scan. A class rather than an object literal with a
- * `report` closure: rules call `context.report(...)` (never detached), so the method on the prototype serves them
- * all. Only the options are the context's own, set before each scan (they may differ from scan to scan).
+ * A rule's context for one scan. A class rather than an object literal with a `report` closure: every scan
+ * makes one per rule, and rules call `context.report(...)` (never detached), so the method on the prototype
+ * serves them all.
  */
 class RuleContext implements WorkflowRuleContext {
-  options: Readonly<Record<string, unknown>> = {};
+  readonly repository: RepositoryModel;
+  readonly owner: string | null;
+  readonly taint: TaintAnalyzer;
+  readonly runs: RunModel;
+  readonly options: Readonly<Record<string, unknown>>;
   readonly #rule: WorkflowRule;
+  readonly #collector: Collector;
+  readonly #at: WalkPosition;
 
-  constructor(rule: WorkflowRule) {
+  constructor(
+    rule: WorkflowRule,
+    shared: { repository: RepositoryModel; owner: string | null; taint: TaintAnalyzer; runs: RunModel; collector: Collector; at: WalkPosition },
+    options: Readonly<Record<string, unknown>>,
+  ) {
+    this.repository = shared.repository;
+    this.owner = shared.owner;
+    this.taint = shared.taint;
+    this.runs = shared.runs;
+    this.options = options;
     this.#rule = rule;
-  }
-
-  get repository(): RepositoryModel {
-    return scanUnderWay().repository;
-  }
-
-  get owner(): string | null {
-    return scanUnderWay().owner;
-  }
-
-  get taint(): TaintAnalyzer {
-    return scanUnderWay().taint;
-  }
-
-  get runs(): RunModel {
-    return scanUnderWay().runs;
+    this.#collector = shared.collector;
+    this.#at = shared.at;
   }
 
   report(report: WorkflowReport): void {
-    const scan = scanUnderWay();
-    const file = report.file ?? scan.at.file;
+    const file = report.file ?? this.#at.file;
     if (file === null) return;
-    const job = report.job !== undefined ? report.job : scan.at.job;
-    scan.collector.addWorkflow(this.#rule, file, report, job?.id ?? null);
+    const job = report.job !== undefined ? report.job : this.#at.job;
+    this.#collector.addWorkflow(this.#rule, file, report, job?.id ?? null);
   }
-}
-
-/** Each rule's context, and its visitor when the rule keeps no state, made on the rule's first scan. */
-const ruleInstances = new Map<WorkflowRule, { context: RuleContext; visitor: WorkflowVisitor | null }>();
-
-/** The rule's visitor for this scan, its context given the scan's options. */
-function visitorOf(rule: WorkflowRule, options: Readonly<Record<string, unknown>>): WorkflowVisitor {
-  let instance = ruleInstances.get(rule);
-  if (instance === undefined) {
-    instance = { context: new RuleContext(rule), visitor: null };
-    ruleInstances.set(rule, instance);
-  }
-  instance.context.options = options;
-  if (instance.visitor !== null) return instance.visitor;
-  const visitor = rule.create(instance.context);
-  if (rule.stateless === true) instance.visitor = visitor;
-  return visitor;
 }
 
 /**
@@ -362,22 +326,7 @@ function runWorkflowRules(
   defaultToken: DefaultToken,
 ): number {
   const at: WalkPosition = { file: null, job: null };
-  if (underWay !== null) throw new Error('a scan started while another one was under way');
-  underWay = { repository, owner: ownerOfName(fullName), taint: new TaintAnalyzer(repository), runs: new RunModel(repository, { defaultToken, repository: fullName }), collector, at };
-  try {
-    return walk(rules, parsed, stop, ruleOptions, at);
-  } finally {
-    underWay = null;
-  }
-}
-
-function walk(
-  rules: readonly WorkflowRule[],
-  parsed: ParsedFile[],
-  stop: () => boolean,
-  ruleOptions: Readonly<Record<string, unknown>> | undefined,
-  at: WalkPosition,
-): number {
+  const shared = { repository, owner: ownerOfName(fullName), taint: new TaintAnalyzer(repository), runs: new RunModel(repository, { defaultToken, repository: fullName }), collector, at };
   const onInvalid = new Hooks<Hook<'invalidFile'>>();
   const onWorkflow = new Hooks<Hook<'workflow'>>();
   const onJob = new Hooks<Hook<'job'>>();
@@ -386,9 +335,10 @@ function walk(
   const onDependabot = new Hooks<Hook<'dependabot'>>();
   const onDone = new Hooks<Hook<'done'>>();
   const options = ruleOptions === undefined ? defaultOptions(rules) : rules.map((rule) => resolveRuleOptions(rule.meta.id, ruleOptions[rule.meta.id]));
-  // A rule that keeps per-scan state in its create() closure gets a fresh visitor; a stateless one, its own.
+  // Every scan creates every rule's visitor afresh: rules keep per-scan state in their create() closure.
   for (let r = 0; r < rules.length; r++) {
-    const visitor = visitorOf(rules[r]!, options[r]!);
+    const rule = rules[r]!;
+    const visitor = rule.create(new RuleContext(rule, shared, options[r]!));
     // Every rule's visitor is an object literal (a test checks): its keys, one to three hooks, come from its
     // shape's enum cache. Reading each of the seven hooks by name instead was a megamorphic property load apiece
     // (the visitors have ~160 shapes), about 1,100 per scan and 5% of a one-step workflow's scan in instructions.

@@ -13,7 +13,6 @@ export default defineWorkflowRule({
       'A workflow without a top-level `name:`, or a job without `name:`: the Actions tab shows the file path, and checks (including required status checks) show the job id, which says little about what runs and changes when the file is reorganised.',
     recommendation: 'Give the workflow and each job a short `name:` that says what it does.',
   },
-  stateless: true,
   create: (context) => ({
     workflow(workflow) {
       if (workflow.name !== null && workflow.name.trim() !== '') return;

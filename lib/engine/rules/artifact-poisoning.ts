@@ -75,7 +75,6 @@ export default defineWorkflowRule({
     recommendation:
       'Download into an isolated directory (`path: ${{ runner.temp }}/artifacts`), treat every file as untrusted data (validate numbers and names before use, never execute or source it), and never extract it over the checkout.',
   },
-  stateless: true,
   create: (context) => ({
     job(job) {
       const runs = context.runs;

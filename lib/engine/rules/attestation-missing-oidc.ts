@@ -58,7 +58,6 @@ export default defineWorkflowRule({
     recommendation:
       'Grant `id-token: write` (and `attestations: write` for GitHub attestations) to that job only, not to the whole workflow.',
   },
-  stateless: true,
   create: (context) => ({
     job(job) {
       if (mayMintOidc(job)) return;

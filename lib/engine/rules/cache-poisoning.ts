@@ -83,7 +83,6 @@ export default defineWorkflowRule({
     recommendation:
       'Do not restore caches in release and publishing jobs: build them from a clean state (`cache: false`, `lookup-only: true`, no `actions/cache`). Under `pull_request_target`, do not run pull request code, and do not save caches from pull request data.',
   },
-  stateless: true,
   create: (context) => ({
     workflow(workflow) {
       const runs = context.runs;

@@ -388,7 +388,6 @@ export default defineWorkflowRule({
     recommendation:
       'Remove `continue-on-error`, or limit it to the cases that may fail (`continue-on-error: ${{ matrix.experimental }}`); for scanners, fix or explicitly allow-list findings instead of ignoring the exit status.',
   },
-  stateless: true,
   create: (context) => ({
     job(job) {
       const value = get(job.node, 'continue-on-error');

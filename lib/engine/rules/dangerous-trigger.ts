@@ -430,7 +430,6 @@ export default defineWorkflowRule({
     recommendation:
       'Prefer `pull_request`, which runs fork pull requests without secrets. Where the privileged trigger is needed, keep its jobs minimal: no checkout of pull request code, no `${{ }}` of pull request data in scripts, least `permissions:`, and artifacts treated as untrusted data. Before a step that starts another workflow on an outsider\'s event, check the actor\'s permission in a way that fails the job (or require `write` in a slash-command dispatcher), and pass no event text as inputs.',
   },
-  stateless: true,
   create: (context) => ({
     workflow(workflow) {
       const safe = workflow.jobs.length > 0 && workflow.jobs.every(triageOnly);

@@ -13,7 +13,6 @@ export default defineWorkflowRule({
     recommendation:
       'Remove `insecure-external-code-execution: allow` (the default is `deny`); if an update really needs code execution, scope the entry to that ecosystem and directory and give it no private registry credentials.',
   },
-  stateless: true,
   create: (context) => ({
     dependabot(config) {
       for (const update of config.updates) {

@@ -70,7 +70,6 @@ export default defineWorkflowRule({
     recommendation:
       'Add a `cooldown` to the entry, for example `cooldown: { default-days: 7 }` (security updates are not delayed by it).',
   },
-  stateless: true,
   create: (context) => ({
     dependabot(config) {
       for (const update of config.updates) {

@@ -30,7 +30,6 @@ export default defineWorkflowRule({
     recommendation:
       'Write to the environment files instead: `$GITHUB_OUTPUT` for outputs, `$GITHUB_STATE` for state, `$GITHUB_ENV` for variables and `$GITHUB_PATH` for the PATH.',
   },
-  stateless: true,
   create: (context) => ({
     step(step) {
       const run = step.run;

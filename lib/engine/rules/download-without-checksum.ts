@@ -318,7 +318,6 @@ export default defineWorkflowRule({
     recommendation:
       'Commit the expected SHA-256 next to the version and check it before use (`echo "<sha256>  file.tar.gz" | sha256sum -c -`), or verify the publisher\'s signature or attestation; better, install through a pinned package manager or a SHA-pinned setup action.',
   },
-  stateless: true,
   create: (context) => ({
     step(step) {
       const found = scriptOf(step);

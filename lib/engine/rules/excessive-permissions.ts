@@ -166,7 +166,6 @@ export default defineWorkflowRule({
     recommendation:
       'Set `permissions: {}` or `contents: read` at workflow level and grant each write scope only in the `permissions:` of the job that needs it; drop grants no step uses, and never grant a write scope to a job that runs a pull request\'s code.',
   },
-  stateless: true,
   create: (context) => ({
     workflow(workflow) {
       if (workflow.permissions === undefined) return;

@@ -32,7 +32,6 @@ export default defineWorkflowRule({
     recommendation:
       'Name the `repositories` the job works on, request only the `permission-<scope>` inputs it needs, and leave token revocation on.',
   },
-  stateless: true,
   create: (context) => ({
     step(step: Step) {
       // The severity policy (docs/severity.md): a token wider than the job needs is hygiene (LOW) until

@@ -16,7 +16,6 @@ export default defineWorkflowRule({
     recommendation:
       'Do not route untrusted values through `$GITHUB_ENV`/`$GITHUB_PATH`: pass them to the steps that need them with `env:` or step outputs, and validate artifact contents (for example, that a pull request number is all digits) before any use.',
   },
-  stateless: true,
   create: (context) => ({
     step(step) {
       const hits = envInjections(step, context.taint);

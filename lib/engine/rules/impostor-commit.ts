@@ -15,6 +15,5 @@ export default defineWorkflowRule({
       "A `uses:` pins a full commit SHA that is on no branch and no tag of the repository it names: GitHub serves commits of any fork through the parent's name, so the pin may be an attacker's fork commit. Online only (`--online`, always in the service).",
     recommendation: 'Replace the SHA with the commit of a release tag of the named repository (check it with `git ls-remote --tags`), and keep the version in a `# vX.Y.Z` comment.',
   },
-  stateless: true,
   create: () => ({}),
 });

@@ -11,7 +11,6 @@ export default defineWorkflowRule({
       'A workflow, action or Dependabot file has a YAML syntax error, is not a mapping, or exceeds the size, nesting or alias-expansion limits, so no other rule could check it.',
     recommendation: 'Fix the YAML so the file parses (GitHub rejects it too), or split an oversized generated file.',
   },
-  stateless: true,
   create: (context) => ({
     invalidFile(file, problem) {
       context.report({

@@ -55,7 +55,6 @@ export default defineWorkflowRule({
     recommendation:
       'Add `concurrency: { group: <workflow>-${{ github.ref }}, cancel-in-progress: false }` at workflow level, or on the deploying job, so runs of the same target queue instead of racing.',
   },
-  stateless: true,
   create: (context) => ({
     workflow(workflow) {
       if (hasConcurrency(workflow.concurrency)) return;

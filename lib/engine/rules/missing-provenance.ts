@@ -140,7 +140,6 @@ export default defineWorkflowRule({
     recommendation:
       'Add `actions/attest-build-provenance` after the build (with `id-token: write` and `attestations: write`), or use the registry\'s own provenance: `npm publish --provenance`, trusted publishing with pypa/gh-action-pypi-publish, `cosign sign` for images.',
   },
-  stateless: true,
   create: (context) => ({
     workflow(workflow) {
       const published = workflowPublishingSteps(workflow).filter(

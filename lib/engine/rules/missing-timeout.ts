@@ -46,7 +46,6 @@ export default defineWorkflowRule({
       "A job that runs steps has no `timeout-minutes`, so a hung or hijacked job keeps its runner (and its token) for GitHub's limit of 6 hours. INFO on a standard GitHub-hosted runner (a hung run wastes only its own minutes); LOW on a self-hosted runner (a machine other jobs wait for) or a larger runner (billed at a higher rate, also for public repositories), saying which.",
     recommendation: 'Set `timeout-minutes` on the job to a little more than its usual duration.',
   },
-  stateless: true,
   create: (context) => ({
     job(job) {
       // Reusable-workflow calls take their timeouts from the called workflow's jobs.

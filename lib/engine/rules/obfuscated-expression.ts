@@ -256,7 +256,6 @@ export default defineWorkflowRule({
     recommendation:
       'Write context access with dot notation (`github.event.issue.title`), reference actions by their plain `owner/repo/path@ref`, and commit scripts in readable form instead of decoding them at run time.',
   },
-  stateless: true,
   create: (context) => ({
     workflow(workflow) {
       for (const site of expressionSites(workflow)) checkSite(context, site);

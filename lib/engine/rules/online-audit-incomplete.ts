@@ -15,6 +15,5 @@ export default defineWorkflowRule({
       'Some `uses:` references could not be checked online (the API budget of the scan was spent, GitHub refused or failed): they are unassessed, not clean. Online only.',
     recommendation: "Scan again later (the shared cache keeps what was already checked), or raise the budget share; with the CLI, check that GITHUB_TOKEN can read the action's repository.",
   },
-  stateless: true,
   create: () => ({}),
 });

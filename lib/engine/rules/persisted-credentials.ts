@@ -234,7 +234,6 @@ export default defineWorkflowRule({
     recommendation:
       'Set `persist-credentials: false` on `actions/checkout`, and give the token only to the step that pushes (for example through `git remote set-url` or the action that needs it).',
   },
-  stateless: true,
   create: (context) => ({
     step(step) {
       if (!isAction(step, 'actions/checkout') || step.uses === undefined) return;

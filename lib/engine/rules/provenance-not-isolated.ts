@@ -17,7 +17,6 @@ export default defineWorkflowRule({
     recommendation:
       'Build in one job, pass the artifact digests as job outputs, and attest in a separate job that runs no build code, or use the isolated SLSA generator (`slsa-framework/slsa-github-generator`).',
   },
-  stateless: true,
   create: (context) => ({
     job(job) {
       const attest = job.steps.find((s) => s.usesRef?.kind === 'repository' && PROVENANCE_ACTIONS.has(s.usesRef.slug));

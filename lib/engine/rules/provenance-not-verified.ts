@@ -132,7 +132,6 @@ export default defineWorkflowRule({
     recommendation:
       'Verify what the job takes in before it publishes it: `gh attestation verify <file> --repo <owner>/<repo>` for release assets and artifacts, `cosign verify` (or `gh attestation verify oci://...`) for images, or copy images by a digest the workflow names.',
   },
-  stateless: true,
   create: (context) => ({
     job(job) {
       const taken = intakes(job, (reference, step, offset) => {

@@ -15,6 +15,5 @@ export default defineWorkflowRule({
       "A `uses:` ref names both a branch and a tag of the action's repository: which one GitHub runs is not what a reader expects, and whoever can push a branch can shadow a release. Online only.",
     recommendation: 'Pin the action to a full commit SHA (with the version in a comment), or use a ref that is only a tag.',
   },
-  stateless: true,
   create: () => ({}),
 });

@@ -15,6 +15,5 @@ export default defineWorkflowRule({
       'A `uses:` pins a SHA whose `# vX.Y.Z` comment names a tag that points at a different commit: the comment a reviewer trusts does not describe the code that runs. Online only.',
     recommendation: 'Set the SHA to the commit of the tag the comment names (or correct the comment), for instance with `pinact` or Dependabot.',
   },
-  stateless: true,
   create: () => ({}),
 });

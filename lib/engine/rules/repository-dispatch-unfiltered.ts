@@ -13,7 +13,6 @@ export default defineWorkflowRule({
     recommendation:
       'List the event types the workflow handles under `repository_dispatch: types: [...]`, and treat `github.event.client_payload` as untrusted input.',
   },
-  stateless: true,
   create: (context) => ({
     workflow(workflow) {
       for (const trigger of workflow.triggers) {

@@ -17,6 +17,5 @@ export default defineWorkflowRule({
     recommendation:
       'Raise the limit that was reached (the service: its SCAN_MAX_* settings; the CLI: --max-files, --max-file-bytes, --max-bytes, --max-findings, --max-engine-ms), or scan the skipped files separately.',
   },
-  stateless: true,
   create: () => ({}),
 });

@@ -14,7 +14,6 @@ export default defineWorkflowRule({
     recommendation:
       'Pass the value through an environment variable (`env: TITLE: ${{ github.event.issue.title }}`) and use it quoted in the script (`"$TITLE"`, `process.env.TITLE`), never as `${{ }}` inside the code.',
   },
-  stateless: true,
   create: (context) => ({
     step(step) {
       for (const hit of scriptInjections(step, context.taint, context.runs)) context.report(hit);

@@ -24,7 +24,6 @@ export default defineWorkflowRule({
     recommendation:
       'Replace `secrets: inherit` with an explicit `secrets:` mapping of only the secrets the called workflow declares under `on.workflow_call.secrets`.',
   },
-  stateless: true,
   create: (context) => ({
     job(job) {
       const secrets = job.secrets;

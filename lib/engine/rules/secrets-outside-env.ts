@@ -15,7 +15,6 @@ export default defineWorkflowRule({
     recommendation:
       'Move the secrets to a deployment environment with protection rules (required reviewers, allowed branches) and set `environment:` on the jobs that need them.',
   },
-  stateless: true,
   create: (context) => ({
     job(job) {
       if (job.environment !== undefined || job.uses !== undefined) return;

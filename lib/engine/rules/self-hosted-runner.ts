@@ -140,7 +140,6 @@ export default defineWorkflowRule({
     recommendation:
       'Run untrusted or pull-request jobs on GitHub-hosted runners; keep self-hosted runners for trusted branches, make them ephemeral (one job per runner, e.g. actions-runner-controller), and isolate their network and credentials.',
   },
-  stateless: true,
   create: (context) => ({
     job(job) {
       const hit = selfHosted(job);

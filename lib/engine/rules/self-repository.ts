@@ -76,7 +76,6 @@ export default defineWorkflowRule({
       'A step runs `uses: ./path`, which GitHub resolves from the job\'s workspace: whatever a previous step checked out (or wrote) at that path runs. The self-repository form `uses: $/path` (GitHub, July 2026) runs the action from the workflow\'s own repository at the workflow\'s commit, whatever the workspace holds. LOW when an earlier checkout in the job fetches another ref or repository.',
     recommendation: 'Write `uses: $/path` (same path, without the leading `./`) so the action always comes from the workflow\'s own commit.',
   },
-  stateless: true,
   create: (context) => ({
     step(step) {
       if (step.usesRef?.kind !== 'local' || step.usesRef.self === true || step.uses === undefined) return;

@@ -15,6 +15,5 @@ export default defineWorkflowRule({
       'A `uses:` pins a commit of the named repository that no tag points at: an unreleased commit, unreviewed as a release, that update bots cannot map to a version. Online only.',
     recommendation: 'Pin the commit of a release tag and name the tag in a `# vX.Y.Z` comment.',
   },
-  stateless: true,
   create: () => ({}),
 });

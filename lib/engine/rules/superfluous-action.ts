@@ -37,7 +37,6 @@ export default defineWorkflowRule({
     recommendation:
       'Call the program in a `run:` step instead (for example `gh release create "$TAG" dist/* --generate-notes` with `GH_TOKEN: ${{ github.token }}`), and drop the action.',
   },
-  stateless: true,
   create: (context) => ({
     step(step) {
       const job = step.job;

@@ -58,7 +58,6 @@ export default defineWorkflowRule({
     recommendation:
       'Check the owner and repository name character by character; if it is a typo, point `uses:` at the intended action (pinned by full commit SHA) and review the runs that used the look-alike, rotating the secrets they could read.',
   },
-  stateless: true,
   create: (context) => ({
     job(job) {
       if (job.uses !== undefined && job.usesRef !== undefined) check(context, job.uses, job.usesRef, job, null);

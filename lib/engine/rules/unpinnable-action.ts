@@ -27,7 +27,6 @@ export default defineWorkflowRule({
     recommendation:
       'Pin what the action runs: `runs.image: docker://image@sha256:<digest>`, and full commit SHAs for the `uses:` of composite steps, so that pinning this action pins everything it runs.',
   },
-  stateless: true,
   create: (context) => ({
     action(action) {
       const using = getPair(action.runs, 'using');

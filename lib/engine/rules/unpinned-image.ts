@@ -75,7 +75,6 @@ export default defineWorkflowRule({
     recommendation:
       'Reference the image by digest and keep the tag for readers (`image: node:22-bookworm@sha256:<digest>`); let Dependabot (`package-ecosystem: docker`) or Renovate update the digest.',
   },
-  stateless: true,
   create: (context) => ({
     job(job) {
       const container = job.container;

@@ -223,7 +223,6 @@ export default defineWorkflowRule({
     recommendation:
       'Pin an exact version (`pkg@1.2.3`, `pkg==1.2.3`, `--version 1.2.3`, `cargo install --locked`), or install from a lockfile or hash-checked requirements file (`npm ci`, `pip install --require-hashes -r requirements.txt`).',
   },
-  stateless: true,
   create: (context) => ({
     step(step) {
       const script = scriptOf(step);

@@ -46,7 +46,6 @@ export default defineWorkflowRule({
     recommendation:
       'Set an explicit version line (`node-version: 22`, `python-version: "3.13"`, `go-version-file: go.mod`) or point the action at a version file committed in the repository.',
   },
-  stateless: true,
   create: (context) => ({
     step(step) {
       const found = setupOf(step);

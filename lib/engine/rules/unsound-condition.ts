@@ -195,7 +195,6 @@ export default defineWorkflowRule({
     recommendation:
       'Write the whole condition as one expression: either bare (`if: a && b`) or one `${{ a && b }}` with nothing around it; use `|-` or `>-` if the condition must be a block scalar.',
   },
-  stateless: true,
   create: (context) => ({
     job(job) {
       const branchCheck = headBranchTrust(context.runs, job, null, job.if);

@@ -131,7 +131,6 @@ export default defineWorkflowRule({
     recommendation:
       'Compare exactly (`github.ref == \'refs/heads/main\' || github.ref == \'refs/heads/dev\'`) or search a real list: `contains(fromJSON(\'["refs/heads/main", "refs/heads/dev"]\'), github.ref)`.',
   },
-  stateless: true,
   create: (context) => ({
     workflow(workflow) {
       for (const site of expressionSites(workflow)) check(context, workflow, site);

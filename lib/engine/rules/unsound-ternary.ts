@@ -59,7 +59,6 @@ export default defineWorkflowRule({
     recommendation:
       'Invert the condition so the falsy value comes last (`!cond && fallback || \'\'`), or use `case(cond, value, fallback)` on runners that support it.',
   },
-  stateless: true,
   create: (context) => ({
     workflow(workflow) {
       for (const site of expressionSites(workflow)) check(context, site);

@@ -78,7 +78,6 @@ export default defineWorkflowRule({
     recommendation:
       'Build and test pull requests in a `pull_request` workflow, which runs without secrets; if a privileged follow-up is needed, pass results as data through an artifact to a `workflow_run` job that never checks out or runs the pull request\'s code. If the checkout must stay, restrict the job to trusted authors (`github.event.pull_request.head.repo.full_name == github.repository`).',
   },
-  stateless: true,
   create: (context) => ({
     job(job) {
       const run = context.runs.job(job);

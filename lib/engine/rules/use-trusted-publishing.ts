@@ -336,7 +336,6 @@ export default defineWorkflowRule({
     recommendation:
       'Configure trusted publishing for the package on the registry, grant `id-token: write` to the publishing job only, and delete the token secret.',
   },
-  stateless: true,
   create: (context) => ({
     step(step) {
       const evidence = fromAction(step, context.repository) ?? fromScript(step, context.repository);

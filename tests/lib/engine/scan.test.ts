@@ -70,24 +70,6 @@ describe('rule options across scans (defaults are kept per rule list)', () => {
   });
 });
 
-describe('stateless rules (one visitor per process, reused by every scan)', () => {
-  it('each makes its visitor as an object literal expression, so create() keeps nothing of its own', () => {
-    const stateless = WORKFLOW_VISITORS.filter((r) => r.stateless === true);
-    expect(stateless.length).toBeGreaterThan(0);
-    for (const rule of stateless) expect(rule.create.toString(), rule.meta.id).toMatch(/^(?:\w+|\(\w*\))\s*=>\s*\(\{/);
-  });
-
-  it('a scan between two scans of one repository changes nothing of the second one', () => {
-    const a: RepositoryFile[] = [{ path: '.github/workflows/a.yml', text: workflow(2) }];
-    const b: RepositoryFile[] = [{ path: '.github/workflows/b.yml', text: 'on: pull_request_target\njobs:\n  x:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n        with:\n          ref: ${{ github.event.pull_request.head.sha }}\n      - run: make\n' }];
-    const first = scanRepository(a);
-    const other = scanRepository(b);
-    expect(other.findings.length).toBeGreaterThan(0);
-    expect(other.findings.some((f) => f.file === '.github/workflows/a.yml')).toBe(false);
-    expect(scanRepository(a)).toEqual(first);
-  });
-});
-
 describe('rule visitors (the walk reads their hooks from their own enumerable keys)', () => {
   const HOOKS = ['invalidFile', 'workflow', 'job', 'step', 'action', 'dependabot', 'done'] as const;
   const context = (id: string) =>
