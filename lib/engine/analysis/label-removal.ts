@@ -36,9 +36,10 @@ import { dnf } from '../expressions/dnf.js';
 import { conditionExpression } from '../expressions/extract.js';
 import { Binary, contextPath, FunctionCall, functionName, Grouping, IndexAccess, ContextAccess, Literal, Unary, type Expr } from '../expressions/parse.js';
 import { ScanCache } from '../model/scan-cache.js';
-import type { Job, Step, Workflow } from '../model/workflow.js';
+import type { Job, Step } from '../model/workflow.js';
 import { commandName, logicalLines, pipelines, words } from '../shell.js';
 import { getText, scalarText } from '../yaml/model.js';
+import { dependentJobs } from './validation.js';
 
 /** The event's own label, by which a run started by labelling removes the label that started it. */
 const EVENT_LABEL = /^\$\{\{\s*github\.event\.label\.name\s*\}\}$|^context\.payload\.label\.name$|^github\.event\.label\.name$/;
@@ -209,45 +210,12 @@ function findRemoval(job: Job, label: string): LabelRemoval | null {
     }
     // A later job that runs whatever the gated job did (`always()`), whenever the label lets the gated job run.
     if (condition === null || !ALWAYS.test(condition)) continue;
-    later ??= laterJobs(job);
+    later ??= new Set(dependentJobs(job));
     if (!later.has(other) || !holdsWithLabel(other, job, label)) continue;
     const found = removalIn(other, label, false);
     if (found !== null) return { where: stepText(found.step, other, job), whenRunEnds: true };
   }
   return null;
-}
-
-const dependentsCache = new ScanCache<Workflow, Map<string, Job[]>>();
-
-/** Per job id of a workflow, the jobs that name it in `needs:`, once per workflow. */
-function dependentsOf(workflow: Workflow): Map<string, Job[]> {
-  let found = dependentsCache.get(workflow);
-  if (found !== undefined) return found;
-  found = new Map();
-  for (const job of workflow.jobs) {
-    for (const id of job.needs) {
-      const list = found.get(id);
-      if (list === undefined) found.set(id, [job]);
-      else list.push(job);
-    }
-  }
-  dependentsCache.set(workflow, found);
-  return found;
-}
-
-/** The jobs that need `job`, directly or through other jobs: a walk of `needs:` that visits each job once. */
-function laterJobs(job: Job): Set<Job> {
-  const dependents = dependentsOf(job.workflow);
-  const found = new Set<Job>();
-  const queue: Job[] = [job];
-  for (let i = 0; i < queue.length; i++) {
-    for (const next of dependents.get((queue[i] as Job).id) ?? []) {
-      if (next === job || found.has(next)) continue;
-      found.add(next);
-      queue.push(next);
-    }
-  }
-  return found;
 }
 
 /** At most this many ways to hold per condition; a larger one is not read (the removal does not count). */
