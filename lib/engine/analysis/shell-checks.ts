@@ -134,10 +134,8 @@ function assignmentOffsets(text: string, name: string): number[] {
   const found: number[] = [];
   if (!text.includes(name)) return found;
   for (const match of text.matchAll(ASSIGNMENT)) {
-    const names = match[1] !== undefined ? [match[1]] : match[2] !== undefined ? match[2].split(/\s+/) : [match[3] ?? ''];
-    if (!names.includes(name)) continue;
-    const base = match.index ?? 0;
-    found.push(match[1] !== undefined ? base + match[0].length - name.length - (match[0].endsWith('+=') ? 2 : 1) : base + match[0].lastIndexOf(name));
+    if (!assignedNames(match).includes(name)) continue;
+    found.push(assignedOffset(match, name));
     if (found.length >= 256) break;
   }
   return found;
@@ -952,6 +950,17 @@ function weakest(outcomes: CheckOutcome[]): CheckOutcome {
 /** `X=...`, `export X=...`, `X+=...`, `read -r X`, `for X in`: an assignment of X (the name is group 1, 2 or 3). */
 const ASSIGNMENT = /(?:^|[\s;&|({])(?:(?:export|local|readonly|declare(?:\s+-\w+)*)\s+)?([A-Za-z_]\w*)\+?=(?!(?:""|'')?(?:\s|;|$))|\bread\s+(?:-\w+\s+)*((?:[A-Za-z_]\w*\s+)*[A-Za-z_]\w*)|\bfor\s+([A-Za-z_]\w*)\s+in\b/gm;
 
+/** The names an `ASSIGNMENT` match assigns: `N=`, each of `read A B`, `for N in`. */
+function assignedNames(match: RegExpMatchArray): string[] {
+  return match[1] !== undefined ? [match[1]] : match[2] !== undefined ? match[2].split(/\s+/) : [match[3] ?? ''];
+}
+
+/** The offset, in the text matched over, at which an `ASSIGNMENT` match assigns `name` (one of `assignedNames`). */
+function assignedOffset(match: RegExpMatchArray, name: string): number {
+  const base = match.index ?? 0;
+  return match[1] !== undefined ? base + match[0].length - name.length - (match[0].endsWith('+=') ? 2 : 1) : base + match[0].lastIndexOf(name);
+}
+
 /**
  * Each range ends where the script assigns its variable a new value (`X=$(cat f)`; `X=""` keeps it checked).
  * One pass over the script for all the variables.
@@ -960,13 +969,10 @@ function cutAtAssignments(script: string, ranges: Map<string, CheckedRange[]>): 
   const at = new Map<string, number[]>();
   if (ranges.size > 0) {
     for (const match of script.matchAll(ASSIGNMENT)) {
-      const names = match[1] !== undefined ? [match[1]] : match[2] !== undefined ? match[2].split(/\s+/) : [match[3] ?? ''];
-      for (const name of names) {
+      for (const name of assignedNames(match)) {
         if (!ranges.has(name)) continue;
         const list = at.get(name) ?? [];
-        const base = match.index ?? 0;
-        const offset = match[1] !== undefined ? base + match[0].length - name.length - (match[0].endsWith('+=') ? 2 : 1) : base + match[0].lastIndexOf(name);
-        if (list.length < 256) list.push(offset);
+        if (list.length < 256) list.push(assignedOffset(match, name));
         at.set(name, list);
       }
     }
