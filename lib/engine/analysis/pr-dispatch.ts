@@ -152,8 +152,10 @@ function envValue(step: Step, job: Job, name: string): string | null {
 function shaOutput(path: string, step: Step, job: Job, payload: string): { producer: Step; field: string | null } | null {
   const m = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(path);
   if (m === null) return null;
-  const producer = job.steps.find((s) => s.index < step.index && s.id?.toLowerCase() === m[1]);
-  if (producer?.usesRef?.kind === 'repository' && producer.usesRef.slug === 'actions/github-script' && m[2] === 'result') {
+  const [, id, name] = m as unknown as [string, string, string];
+  const producer = job.steps.find((s) => s.index < step.index && s.id?.toLowerCase() === id);
+  if (producer === undefined) return null;
+  if (producer.usesRef?.kind === 'repository' && producer.usesRef.slug === 'actions/github-script' && name === 'result') {
     const script = getText(producer.with, 'script') ?? '';
     if (githubScriptOutputValues(script, 'result') === null) {
       const returned = githubScriptReturn(script);
@@ -163,30 +165,25 @@ function shaOutput(path: string, step: Step, job: Job, payload: string): { produ
       return field === undefined ? null : { producer, field };
     }
   }
-  const found = shaStep(path, step, job);
-  return found === null ? null : { producer: found, field: null };
+  return writesSha(producer, name, job) ? { producer, field: null } : null;
 }
 
-function shaStep(path: string, step: Step, job: Job): Step | null {
-  const m = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(path);
-  if (m === null) return null;
-  const [, id, name] = m as unknown as [string, string, string];
-  const producer = job.steps.find((s) => s.index < step.index && s.id?.toLowerCase() === id);
-  if (producer === undefined) return null;
+/** True when `producer` writes its output `name` from the pull request's `.head.sha` (see `shaOutput`). */
+function writesSha(producer: Step, name: string, job: Job): boolean {
   const script = typeof producer.run?.value === 'string' ? producer.run.value : null;
   if (script !== null) {
     const sources = outputSources(script, name);
-    if (sources === null) return null;
+    if (sources === null) return false;
     const fed = sources.ranges.map(([from, to]) => script.slice(from, to)).join('\n');
-    if (READS_HEAD_SHA.test(fed)) return producer;
-    return [...sources.variables].slice(0, MAX_PAYLOAD_VARIABLES).some((v) => READS_HEAD_SHA.test(envValue(producer, job, v) ?? '')) ? producer : null;
+    if (READS_HEAD_SHA.test(fed)) return true;
+    return [...sources.variables].slice(0, MAX_PAYLOAD_VARIABLES).some((v) => READS_HEAD_SHA.test(envValue(producer, job, v) ?? ''));
   }
   const slug = producer.usesRef?.kind === 'repository' ? producer.usesRef.slug : null;
   if (slug === 'actions/github-script') {
     const values = githubScriptOutputValues(getText(producer.with, 'script') ?? '', name);
-    return values !== null && values.some((v) => READS_HEAD_SHA.test(v)) ? producer : null;
+    return values !== null && values.some((v) => READS_HEAD_SHA.test(v));
   }
-  return slug !== null && HEAD_SHA_OUTPUTS[slug] === name ? producer : null;
+  return slug !== null && HEAD_SHA_OUTPUTS[slug] === name;
 }
 
 /**
