@@ -6,7 +6,8 @@
  * `pip install x`, `go install x@v`) run code from the registry, not from the workspace (`npx x` and `bunx x`
  * keep the directory they run in as `resolvesFrom`: a package installed there comes first). `python -m <module>`
  * (after any options) runs a module, imported from the working directory first, never a file named like it; a
- * tool module (`venv`, `http.server`) runs nothing of the project. Each execution names its command as written
+ * tool module (`venv`, `http.server`) runs nothing of the project. The virtual environments a script creates
+ * (`stepVenvs`) let the run model drop the sourcing of their activate scripts, which the tool wrote. Each execution names its command as written
  * (`python3 -m pytest`, `make ${{ matrix.target }}`: an expression argument whole, up to 60 characters).
  *
  * Paths are relative to the workspace (`''` is the workspace itself); null when they cannot be placed
@@ -273,6 +274,95 @@ export function changedDirectory(command: string, cwd: string | null): string | 
   return resolvePath(cwd, target);
 }
 
+/** A virtual environment a script creates: its directory (workspace-relative; null when it cannot be placed) and the command's offset. */
+export interface VenvCreation {
+  dir: string | null;
+  /** Offset of the command in the step's script (value offset). */
+  offset: number;
+}
+
+const venvCache = new ScanCache<Step, readonly VenvCreation[]>();
+
+/**
+ * The virtual environments a step's script creates, in order: `uv venv [dir]` (`.venv` in its directory by
+ * default), `python -m venv <dir>...`, `virtualenv <dir>`, each placed from the script's directory at that point
+ * (after any `cd`). The tool writes the environment's activate scripts (`<dir>/bin/activate`,
+ * `<dir>/Scripts/activate`), replacing any the checkout holds there: sourcing them afterwards runs the tool's
+ * script, not the workspace's (`activatedVenv`).
+ */
+export function stepVenvs(step: Step): readonly VenvCreation[] {
+  const cached = venvCache.get(step);
+  if (cached !== undefined) return cached;
+  const found: VenvCreation[] = [];
+  const run = step.run;
+  if (run !== undefined && typeof run.value === 'string' && run.value.includes('venv')) {
+    let cwd: string | null = workingDirectory(step);
+    for (const line of logicalLines(run.value)) {
+      for (const pipeline of pipelines(line)) {
+        for (const command of pipeline.commands) {
+          const moved = changedDirectory(command.text, cwd);
+          if (moved !== undefined) {
+            cwd = moved;
+            continue;
+          }
+          for (const dir of venvDirectories(command.text, cwd)) found.push({ dir, offset: command.offset });
+        }
+      }
+    }
+  }
+  venvCache.set(step, found);
+  return found;
+}
+
+/** Options of `uv venv`, `python -m venv` and `virtualenv` that take the next word as their value. */
+const VENV_VALUE_OPTIONS = new Set([
+  '-p', '--python', '--prompt', '-i', '--index-url', '--extra-index-url', '--index', '--default-index', '-f', '--find-links', '--index-strategy',
+  '--keyring-provider', '--exclude-newer', '--link-mode', '--cache-dir', '--directory', '--project', '--config-file', '--color',
+  '--creator', '--seeder', '--activators', '--app-data', '--discovery', '--extra-search-dir', '--pip', '--setuptools', '--wheel',
+]);
+
+/** The directories a command creates virtual environments in (none when it creates none). */
+function venvDirectories(command: string, cwd: string | null): (string | null)[] {
+  const program = commandName(command);
+  if (program === null) return [];
+  const list = words(command);
+  const at = list.findIndex((w) => w === program || w.endsWith(`/${program}`));
+  if (at === -1) return [];
+  const name = program.replace(/^python[\d.]+$/, 'python');
+  let args: readonly string[];
+  let fallback: string | undefined;
+  if (name === 'uv' && list[at + 1] === 'venv') {
+    args = list.slice(at + 2);
+    fallback = '.venv';
+  } else if (name === 'python' || name === 'python3') {
+    const module = pythonModule(list.slice(at + 1));
+    if (module?.name !== 'venv' && module?.name !== 'virtualenv') return [];
+    args = module.rest;
+  } else if (name === 'virtualenv') args = list.slice(at + 1);
+  else return [];
+  const dirs: string[] = [];
+  for (let i = 0; i < args.length && dirs.length < 10; i++) {
+    const word = args[i] ?? '';
+    if (word.startsWith('-')) {
+      if (VENV_VALUE_OPTIONS.has(word)) i++;
+      continue;
+    }
+    dirs.push(word);
+  }
+  if (dirs.length === 0) return fallback === undefined ? [] : [resolvePath(cwd, fallback)];
+  return dirs.map((d) => resolvePath(cwd, d));
+}
+
+/** `<dir>/bin/activate` (and `.fish`, `.csh`, `.ps1`), `<dir>/Scripts/activate` (`.bat`, `Activate.ps1`): a virtual environment's activate script. */
+const ACTIVATE_SCRIPT = /^(?:(.+)\/)?(?:bin\/activate(?:\.(?:fish|csh|nu|ps1))?|Scripts\/(?:activate(?:\.bat)?|Activate\.ps1))$/;
+
+/** For an execution of a virtual environment's activate script, the environment's directory; null for any other. */
+export function activatedVenv(execution: Execution): string | null {
+  if (execution.kind !== 'file' || execution.path === null) return null;
+  const m = ACTIVATE_SCRIPT.exec(execution.path);
+  return m === null ? null : (m[1] ?? '');
+}
+
 /** `PR=$(cat ./NR)`, PR=`cat ./NR`: a command that only assigns a command substitution runs the substituted command. */
 const ASSIGNED_SUBSTITUTION = /^[A-Za-z_][A-Za-z0-9_]*=(?:\$\(([^]*)\)|`([^]*)`)$/;
 
@@ -386,10 +476,16 @@ function shownArgument(args: readonly string[], at: number): string {
   return text.length > MAX_SHOWN_ARGUMENT ? `${text.slice(0, MAX_SHOWN_ARGUMENT - 3)}...` : text;
 }
 
-/** `pip install` of the project (`.`, `.[dev]`, `-e`, `-r requirements.txt`) runs its code; of named packages, the registry's. */
+/**
+ * A direct reference to a directory of the workspace (`"pkg[test] @ ."`, `pkg@./sub`): pip builds the project
+ * there, as for `.`.
+ */
+const LOCAL_DIRECT_REFERENCE = /^[A-Za-z0-9][\w.-]*\s*(?:\[[^\]]*\])?\s*@\s*\.{1,2}(?:\/\S*)?$/;
+
+/** `pip install` of the project (`.`, `.[dev]`, `"pkg @ ."`, `-e`, `-r requirements.txt`) runs its code; of named packages, the registry's. */
 function pipExecution(evidence: string, args: readonly string[], cwd: string | null): Omit<Execution, 'step'> | null {
   // `.[dev]`, `./pkg[test]`, `.$EXTRAS` (extras a variable adds): the project with extras.
-  const local = args.some((a) => a === '.' || /^\.\.?(\/[^\s]*)?[[$]/.test(a) || a === '-e' || a === '-r' || a === '--requirement' || a === '--editable' || a.startsWith('./') || a === 'sync' || a === 'run' || a === 'build');
+  const local = args.some((a) => a === '.' || /^\.\.?(\/[^\s]*)?[[$]/.test(a) || LOCAL_DIRECT_REFERENCE.test(a) || a === '-e' || a === '-r' || a === '--requirement' || a === '--editable' || a.startsWith('./') || a === 'sync' || a === 'run' || a === 'build');
   if (local) return { kind: 'project', evidence, path: cwd };
   return args.some((a) => a === 'install' || a === 'add') ? { kind: 'registry', evidence, path: null } : null;
 }

@@ -11,7 +11,7 @@ import type { RepositoryModel } from '../../model/repository.js';
 import { workflowRunSets, type Job, type Step, type Workflow } from '../../model/workflow.js';
 import { ScanCache } from '../../model/scan-cache.js';
 import { conditionRunSet, intersect, occasionIndexes, overlap, valueRunSet, workflowRuns, type RunSet } from './conditions.js';
-import { stepExecutions, type Execution } from './execution.js';
+import { activatedVenv, stepExecutions, stepVenvs, type Execution } from './execution.js';
 import { openedBy, openRunners, openRunnerWords, type OpenRunner } from './open-runners.js';
 import { calledToken, holdsNothing, jobHoldings, nothingHeldText, nothingItselfWords, openRunnerNote, runnerKind, valuables, type DefaultToken, type Holdings, type MinorSecrets } from './holdings.js';
 import { feedsPublish } from './feeds.js';
@@ -131,6 +131,8 @@ export interface RunModelOptions {
 
 /** At most this many levels of local composite actions are followed. */
 const MAX_ACTION_DEPTH = 4;
+/** Steps kept per directory that created a virtual environment there (the most recent): a hostile job of thousands of such steps is read in linear time. */
+const MAX_VENV_CREATORS = 8;
 
 /**
  * True when `job` has a step that uses the same remote action as `step` (`owner/repo[/path]`, any ref): whoever
@@ -692,11 +694,34 @@ export class RunModel {
     return found;
   }
 
-  /** The job's executions, traced to the workspace entries whose code they run (LazyJobRun's `executions`). */
+  /**
+   * The job's executions, traced to the workspace entries whose code they run (LazyJobRun's `executions`). Sourcing
+   * the activate script of a virtual environment an earlier step of the job (one that runs with it) or an earlier
+   * command of the same script created (`uv venv` then `source .venv/bin/activate`) runs the script the tool wrote,
+   * not the checkout's: it is no execution of the workspace's code. Without such a creation, an activate script in
+   * the workspace is the checkout's file like any other.
+   */
   tracedExecutions(job: Job, workspace: readonly WorkspaceEntry[]): TracedExecution[] {
     const executions: TracedExecution[] = [];
+    // The steps that created a virtual environment in each directory, most recent last (a few kept per directory).
+    const venvs = new Map<string, Step[]>();
     for (const step of job.steps) {
-      for (const execution of this.#expand(step, step, 0)) executions.push({ execution, step, code: codeOf(execution, workspace, step, (a, b) => this.sameRun(a, b)) });
+      const created = stepVenvs(step);
+      for (const execution of this.#expand(step, step, 0)) {
+        const venv = activatedVenv(execution);
+        if (venv !== null) {
+          const sameScript = execution.step === step && execution.offset !== undefined && created.some((c) => c.dir === venv && c.offset < (execution.offset as number));
+          if (sameScript || (venvs.get(venv) ?? []).some((creator) => this.sameRun(creator, step))) continue;
+        }
+        executions.push({ execution, step, code: codeOf(execution, workspace, step, (a, b) => this.sameRun(a, b)) });
+      }
+      for (const c of created) {
+        if (c.dir === null) continue;
+        const steps = venvs.get(c.dir) ?? [];
+        if (steps.at(-1) !== step) steps.push(step);
+        if (steps.length > MAX_VENV_CREATORS) steps.shift();
+        venvs.set(c.dir, steps);
+      }
     }
     return executions;
   }

@@ -28,6 +28,38 @@ describe(RULE, () => {
     expect(records[0]?.finding.rule_id).toBe(RULE);
   });
 
+  it('cites the next run of the pull request\'s code, not the activate script of a virtual environment the job created', () => {
+    const findings = scanWith(RULE, yaml`
+      on: pull_request
+      jobs:
+        test:
+          runs-on: [self-hosted, gpu]
+          steps:
+            - uses: actions/checkout@v4
+            - run: uv venv
+            - name: install
+              run: |
+                source .venv/bin/activate
+                uv pip install .
+    `);
+    expect(positions(findings)).toEqual(['4:15 HIGH']);
+    expect(findings[0]?.description).toContain('runs `uv pip` from the workspace');
+    expect(findings[0]?.description).not.toContain('activate');
+    // No step creates it: an activate script the checkout holds is the pull request's code.
+    const committed = scanWith(RULE, yaml`
+      on: pull_request
+      jobs:
+        test:
+          runs-on: [self-hosted, gpu]
+          steps:
+            - uses: actions/checkout@v4
+            - run: python -m venv env
+            - run: source .venv/bin/activate
+    `);
+    expect(positions(committed)).toEqual(['4:15 HIGH']);
+    expect(committed[0]?.description).toContain('runs `source .venv/bin/activate` from the workspace');
+  });
+
   it('is HIGH when a fork\'s pull request code is checked out and run on the machine', () => {
     const findings = scanWith(RULE, yaml`
       on:
