@@ -200,8 +200,15 @@ export class TaintAnalyzer {
   readonly #active = new Set<string>();
   #callers: Map<string, Job[]> | undefined;
   /** Step and job outputs already followed: they do not depend on where they are read. */
-  readonly #outputs = new Map<string, Taint | null>();
-  readonly #folds = new Map<Step, ScriptFold<Taint | null>>();
+  #outputs = new Map<string, Taint | null>();
+  #folds = new Map<Step, ScriptFold<Taint | null>>();
+  /**
+   * While `ofExpressionAt` follows one job step's run: for each local composite action on the way from that job
+   * step, the steps that call it on that way. Inputs of those actions are what these callers pass, not all callers.
+   */
+  #pin: Map<Action, Set<Step>> | null = null;
+  /** The memos of each pinned run (an action's step outputs depend on what its caller passes). */
+  readonly #pinned = new Map<Step, { pin: Map<Action, Set<Step>>; outputs: Map<string, Taint | null>; folds: Map<Step, ScriptFold<Taint | null>> }>();
   readonly #triggers = new Map<Workflow, ReadonlySet<string> | null>();
 
   constructor(repo: RepositoryModel) {
@@ -238,6 +245,59 @@ export class TaintAnalyzer {
       const taint = this.ofExpression(occurrence.expr, scope);
       if (taint !== null && (taint.level === 'arbitrary' || taint.level === 'structured') && taint.controller === 'external') yield { occurrence, taint };
     }
+  }
+
+  /**
+   * The taint of an expression of a local composite action's step when the action runs for one job step
+   * (`jobStep`, a step of a workflow job that calls the action, directly or through other local composite
+   * actions): its `inputs.*` are what that call passes, its events that workflow's. `ofExpression` is the
+   * strongest over every caller.
+   */
+  ofExpressionAt(expr: Expr, scope: TaintScope, jobStep: Step): Taint | null {
+    if (this.#pin !== null || jobStep.job === null) return this.ofExpression(expr, scope);
+    let memo = this.#pinned.get(jobStep);
+    if (memo === undefined) {
+      memo = { pin: this.#callChain(jobStep), outputs: new Map(), folds: new Map() };
+      this.#pinned.set(jobStep, memo);
+    }
+    const saved = { outputs: this.#outputs, folds: this.#folds };
+    this.#pin = memo.pin;
+    this.#outputs = memo.outputs;
+    this.#folds = memo.folds;
+    try {
+      return this.ofExpression(expr, scope);
+    } finally {
+      this.#pin = null;
+      this.#outputs = saved.outputs;
+      this.#folds = saved.folds;
+    }
+  }
+
+  /** The local composite actions a job step runs (nested ones too, at most MAX_DEPTH deep), each with the steps on the way that call it. */
+  #callChain(jobStep: Step): Map<Action, Set<Step>> {
+    const chain = new Map<Action, Set<Step>>();
+    let frontier: Step[] = [jobStep];
+    for (let depth = 0; depth < MAX_DEPTH && frontier.length > 0; depth++) {
+      const next: Step[] = [];
+      for (const caller of frontier) {
+        const action = this.#repo.ownAction(caller);
+        if (action === undefined) continue;
+        const callers = chain.get(action) ?? new Set<Step>();
+        if (callers.has(caller)) continue;
+        callers.add(caller);
+        chain.set(action, callers);
+        for (const inner of action.steps) if (inner.usesRef !== undefined) next.push(inner);
+      }
+      frontier = next;
+    }
+    return chain;
+  }
+
+  /** The callers of a local composite action: on a pinned run, only those on its way. */
+  #callersOf(action: Action): readonly Step[] {
+    const callers = this.#repo.callersOf(action);
+    const pinned = this.#pin?.get(action);
+    return pinned === undefined ? callers : callers.filter((c) => pinned.has(c));
   }
 
   ofExpression(expr: Expr, scope: TaintScope, depth = 0): Taint | null {
@@ -301,7 +361,7 @@ export class TaintAnalyzer {
   /** A repository-private composite action runs in its callers' workflows: their triggers; null for a published one. */
   #actionTriggers(action: Action): ReadonlySet<string> | null {
     if (!isPrivateAction(action)) return null;
-    const callers = this.#repo.callersOf(action);
+    const callers = this.#callersOf(action);
     if (callers.length === 0 || this.#active.has(`triggers:${action.file.path}`)) return null;
     this.#active.add(`triggers:${action.file.path}`);
     try {
@@ -380,7 +440,7 @@ export class TaintAnalyzer {
     const action = scope.action;
     if (action !== undefined) {
       const input = action.inputs.find((i) => i.name.toLowerCase() === name);
-      const callers = this.#repo.callersOf(action);
+      const callers = this.#callersOf(action);
       let result: Taint | null = null;
       const given: { value: string; at: string }[] = [];
       for (const caller of callers) {
