@@ -72,28 +72,56 @@ interface Assessment {
   text: string;
   facts: string[];
   job: Job | null;
+  /** The value the claim is about: for a composite action's step, what the reported caller passes. */
+  taint?: Taint;
 }
 
 /**
  * The claim of one injected value (docs/severity.md): who can put the value there (the events that bring it in,
  * the guards of the step that vouch for it or stand in the way), that it executes (the injected text runs in
  * the step: always, for a code sink), and what the job holds. For a step of a local composite action, the
- * worst over the job steps that call it.
+ * worst over the job steps that call it, each judged with the value it passes (`taintAt`) when that is known.
  */
-function assess(step: Step, taint: Taint, runs: RunModel, issueComment: boolean): Assessment | null {
-  const ceiling = milder(LEVEL_CEILING[taint.level], controllerCeiling(taint.controller));
+function assess(step: Step, taint: Taint, runs: RunModel, issueComment: boolean, taintAt?: (caller: Step) => Taint | null): Assessment | null {
   const own = step.job;
   if (taint.controller === 'maintainer') return { severity: 'LOW', text: '; no trigger of the workflow has that field, so it is empty on every run: hygiene, until a trigger that carries it is added', facts: [], job: own };
   if (!outsiderControlled(taint.controller)) return { severity: 'LOW', text: '', facts: [], job: own };
-  // A published action, or a reusable workflow no workflow here calls: who can start it is its users' choice.
-  const unknownCaller: Assessment = {
-    severity: milder('MEDIUM', ceiling),
+  const callers = runs.jobSteps(step);
+  if (callers.length === 0) return unknownCaller(step, taint);
+  // A composite action's step: each caller is judged with what it passes (its value's source, controller and
+  // events); callers passing no outsider text drop out. The strongest over all callers when none is left.
+  if (taintAt !== undefined && step.job === null) {
+    let best: Assessment | null = null;
+    for (const caller of callers) {
+      const theirs = taintAt(caller);
+      if (theirs === null || !outsiderControlled(theirs.controller)) continue;
+      const found = assessAt(step, [caller], theirs, runs, callerIssueComment(caller));
+      if (found !== null && (best === null || severityRank(found.severity) < severityRank(best.severity))) best = found;
+    }
+    if (best !== null) return best;
+  }
+  return assessAt(step, callers, taint, runs, issueComment);
+}
+
+/** A published action, or a reusable workflow no workflow here calls: who can start it is its users' choice. */
+function unknownCaller(step: Step, taint: Taint): Assessment {
+  return {
+    severity: milder('MEDIUM', milder(LEVEL_CEILING[taint.level], controllerCeiling(taint.controller))),
     text: '; no workflow of this repository runs it on an event that brings the value in, so whether an outsider can start it depends on the workflows that use it',
     facts: ['exec'],
-    job: own,
+    job: step.job,
+    taint,
   };
-  const callers = runs.jobSteps(step);
-  if (callers.length === 0) return unknownCaller;
+}
+
+/** Whether a job step's workflow runs on `issue_comment` (the guards that read a comment's PR then cover its fields). */
+function callerIssueComment(caller: Step): boolean {
+  return (caller.job as Job).workflow.triggers.some((t) => t.name === 'issue_comment');
+}
+
+/** The worst claim of `taint` over the job steps `callers` that run `step`. */
+function assessAt(step: Step, callers: readonly Step[], taint: Taint, runs: RunModel, issueComment: boolean): Assessment | null {
+  const ceiling = milder(LEVEL_CEILING[taint.level], controllerCeiling(taint.controller));
   // The events that bring the value in; when the triggers are not all known (a reusable workflow with no caller
   // here), every event whose payload has the field.
   const known = taint.events !== undefined;
@@ -123,13 +151,14 @@ function assess(step: Step, taint: Taint, runs: RunModel, issueComment: boolean)
     // for other triggers): the value is empty there, and there is no claim to make.
     if (taint.controller === 'external' && reach.level === 'collaborator' && !reach.forkPullRequest) {
       if (!known) {
-        if (best === null || severityRank(unknownCaller.severity) < severityRank(best.severity)) best = unknownCaller;
+        const unknown = unknownCaller(step, taint);
+        if (best === null || severityRank(unknown.severity) < severityRank(best.severity)) best = unknown;
       } else {
-        best ??= { severity: 'LOW', text: `${where}; no run of this step has an event that brings the value in (its conditions rule them out), so it is empty whenever the step runs: hygiene`, facts: [], job: step.job === null ? null : job };
+        best ??= { severity: 'LOW', text: `${where}; no run of this step has an event that brings the value in (its conditions rule them out), so it is empty whenever the step runs: hygiene`, facts: [], job: step.job === null ? null : job, taint };
       }
       continue;
     }
-    const found: Assessment = { severity, text, facts, job: step.job === null ? null : job };
+    const found: Assessment = { severity, text, facts, job: step.job === null ? null : job, taint };
     if (best === null || severityRank(found.severity) < severityRank(best.severity)) best = found;
   }
   return best;
@@ -247,17 +276,19 @@ export function scriptInjections(step: Step, analyzer: TaintAnalyzer, runs: RunM
         });
         continue;
       }
-      const claim = assess(step, taint, runs, issueComment);
+      const expr = occurrence.expr;
+      const claim = assess(step, taint, runs, issueComment, step.job === null ? (caller) => analyzer.ofExpressionAt(expr, scope, caller) : undefined);
       if (claim === null) continue;
+      const value = claim.taint ?? taint;
       hits.push({
         node: sink.node,
         offset: occurrence.offset,
         severity: claim.severity,
-        message: `\`\${{ ${occurrence.span.source} }}\` in ${sink.label} of ${describeStep(step)} expands ${taint.controller === 'maintainer' ? describeAbsent(taint) : describeTaint(taint)} into ${sink.language} code before it runs${claim.text}.`,
+        message: `\`\${{ ${occurrence.span.source} }}\` in ${sink.label} of ${describeStep(step)} expands ${value.controller === 'maintainer' ? describeAbsent(value) : describeTaint(value)} into ${sink.language} code before it runs${claim.text}.`,
         ...(claim.facts.length > 0 ? { facts: claim.facts } : {}),
         job: claim.job,
         recommendation: injectionFix(occurrence.span.source, sink.language),
-        taint,
+        taint: value,
       });
     }
   }
