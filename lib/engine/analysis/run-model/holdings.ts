@@ -132,20 +132,8 @@ export function liveJobNodes(job: Job): YNode[] {
 
 function readHoldings(job: Job): Holdings {
   const declared = job.permissions ?? job.workflow.permissions;
-  let token: Holdings['token'] = { kind: 'default' };
-  let oidc = false;
-  if (declared !== undefined) {
-    const permissions = readPermissions(declared);
-    if (permissions.kind === 'write-all') {
-      token = { kind: 'all' };
-      oidc = true;
-    } else if (permissions.kind === 'read-all') token = { kind: 'scopes', writes: [] };
-    else if (permissions.kind === 'scopes') {
-      const writes = permissions.writes.map((w) => w.scope);
-      token = { kind: 'scopes', writes };
-      oidc = writes.includes('id-token');
-    }
-  }
+  const token: Holdings['token'] = declared === undefined ? { kind: 'default' } : tokenOf(declared);
+  const oidc = tokenMintsOidc(token);
   const file = job.workflow.file;
   const names = new Set<string>();
   let dynamicSecrets: string | null = null;
@@ -222,7 +210,7 @@ export function calledToken(job: Job, repository: RepositoryModel): Pick<Holding
     for (const h of handed) if (h.token.kind === 'scopes') for (const w of h.token.writes) if (!writes.includes(w)) writes.push(w);
     token = { kind: 'scopes', writes };
   }
-  const oidc = token.kind === 'all' || (token.kind === 'scopes' && token.writes.includes('id-token'));
+  const oidc = tokenMintsOidc(token);
   const granting = froms.find((h) => h.token.kind === 'all' || (h.token.kind === 'scopes' && h.token.writes.some((w) => VALUABLE_SCOPES.has(w)))) ?? froms[0];
   return { token, oidc, calledWith: { from: granting?.from ?? '', callers: froms.length, alsoDefault: defaults } };
 }
@@ -255,6 +243,11 @@ function handedDown(workflow: Workflow, repository: RepositoryModel, depth: numb
   }
   seen.delete(workflow);
   return found;
+}
+
+/** True when the token can mint an OIDC token: `write-all`, or `id-token: write` among its scopes. */
+function tokenMintsOidc(token: Holdings['token']): boolean {
+  return token.kind === 'all' || (token.kind === 'scopes' && token.writes.includes('id-token'));
 }
 
 /** A declared `permissions:` value as a token: `write-all`, or its write scopes (none for `read-all`); an expression counts as the default. */
