@@ -289,11 +289,7 @@ function conditionWords(guard: TrustGuard): string {
  * by the folding): `the job's condition`.
  */
 function sameRepositoryGuards(job: Job, step: Step | null, event: string, cache: Map<string, TrustPaths>): string[] {
-  let paths = cache.get(event);
-  if (paths === undefined) {
-    paths = step === null ? jobTrustOn(job, event) : stepTrustOn(step, event);
-    cache.set(event, paths);
-  }
+  const paths = trustOn(job, step, event, cache);
   const found = [...new Set(paths.flatMap((path) => path.filter((g) => g.kind === 'same-repository').map(conditionWords)))];
   if (found.length > 0) return found;
   const own = [step?.if, job.if].map((c) => (c?.kind === 'scalar' && typeof c.value === 'string' ? c.value.trim() : '')).filter((c) => c !== '' && c.length <= 200);
@@ -392,11 +388,7 @@ export function forkReach(job: Job, repository: RepositoryModel): ForkReach | nu
 }
 
 function guardedReach(job: Job, step: Step | null, event: string, base: ReachLevel, cache: Map<string, TrustPaths>, action: string | null = null): PathReach {
-  let paths = cache.get(event);
-  if (paths === undefined) {
-    paths = step === null ? jobTrustOn(job, event) : stepTrustOn(step, event);
-    cache.set(event, paths);
-  }
+  const paths = trustOn(job, step, event, cache);
   let best: PathReach | null = null;
   const byAction = actionBound(paths) ? action : null;
   // Fork exclusion holds only when every way in at the trusted-author level keeps forks out (`Reach.sameRepository`).
@@ -411,6 +403,16 @@ function guardedReach(job: Job, step: Step | null, event: string, base: ReachLev
   const { sameRepository: _same, ...rest } = best;
   if (!trusted.every((t) => t.sameRepository !== undefined)) return rest;
   return { ...rest, sameRepository: [...new Set(trusted.flatMap((t) => t.sameRepository ?? []))] };
+}
+
+/** The trust paths of a job (`step` null) or step on `event`, read once per event into `cache` (one reach's reading). */
+function trustOn(job: Job, step: Step | null, event: string, cache: Map<string, TrustPaths>): TrustPaths {
+  let paths = cache.get(event);
+  if (paths === undefined) {
+    paths = step === null ? jobTrustOn(job, event) : stepTrustOn(step, event);
+    cache.set(event, paths);
+  }
+  return paths;
 }
 
 /** Workflows whose callers are being read (a cycle of calls, which GitHub rejects, ends here). */
@@ -507,7 +509,7 @@ function valueReachOf(job: Job, step: Step | null, repository: RepositoryModel, 
     const base = occasionReach(occasion, workflow, repository);
     if (base === 'collaborator' || base === 'trusted-author') {
       // A condition folded into the occasion (a same-repository check): name the guard that says so.
-      const paths = base === 'trusted-author' ? (step === null ? jobTrustOn(job, occasion.event) : stepTrustOn(step, occasion.event)) : [];
+      const paths = base === 'trusted-author' ? trustOn(job, step, occasion.event, trustByEvent) : [];
       const gates = [...new Set(flatMap(paths, (path) => path.filter(covers).slice(0, 1).map(guardText)))];
       better({ level: base, event: null, gates, forkPullRequest: false, unvouched: false });
       continue;
@@ -516,11 +518,7 @@ function valueReachOf(job: Job, step: Step | null, repository: RepositoryModel, 
       better({ level: 'approval', event: occasion.event, gates: [`the \`${occasion.action ?? ''}\` activity, a maintainer's act on what the event carries`], forkPullRequest: false, unvouched: false });
       continue;
     }
-    let paths = trustByEvent.get(occasion.event);
-    if (paths === undefined) {
-      paths = step === null ? jobTrustOn(job, occasion.event) : stepTrustOn(step, occasion.event);
-      trustByEvent.set(occasion.event, paths);
-    }
+    const paths = trustOn(job, step, occasion.event, trustByEvent);
     // On an edit or a deletion of a comment, the actor is whoever edits or deletes it (a maintainer moderating an
     // outsider's comment), not its author: a check of the actor vouches for nothing the comment says.
     const changed = COMMENT_EVENTS.has(occasion.event) && (occasion.action === null || occasion.action === 'edited' || occasion.action === 'deleted');
