@@ -251,8 +251,9 @@ export function reachOf(job: Job, step: Step | null, repository: RepositoryModel
     if (base === 'collaborator' || base === 'trusted-author') {
       // A same-repository run: fork exclusion when a fork's run of the same kind would reach further (an outsider
       // or a maintainer's act on `pull_request_target`, a `workflow_run` after pull request runs), named by the
-      // same-repository guards; after runs no pull request starts, nothing was excluded.
-      if (base === 'trusted-author') {
+      // same-repository guards; after runs no pull request starts, nothing was excluded. Once some way in does not
+      // keep forks out, the rest are not read for it.
+      if (base === 'trusted-author' && sameEverywhere) {
         const twin = occasionReach({ ...occasion, fork: 'fork' }, workflow, repository);
         trusted(twin === 'collaborator' || twin === 'trusted-author' ? undefined : sameRepositoryGuards(job, step, occasion.event as string, trustByEvent));
       }
