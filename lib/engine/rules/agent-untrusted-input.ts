@@ -6,7 +6,7 @@ import { agentEvents, agentFileWriter, agentKeyCustody, agentModelKey, agentReac
 import { stepExecutions } from '../analysis/run-model/execution.js';
 import { checkoutPersists } from '../analysis/run-model/workspace.js';
 import { nothingHeldText, valuables } from '../analysis/run-model/holdings.js';
-import { appTokenScope, appTokenWords, appTokenWritesCode, type AppTokenScope } from '../analysis/run-model/app-tokens.js';
+import { APP_TOKEN_ACTIONS, appTokenScope, appTokenWords, appTokenWritesCode, type AppTokenScope } from '../analysis/run-model/app-tokens.js';
 import type { WorkflowRuleContext } from '../rule.js';
 import type { RunModel } from '../analysis/run-model/index.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
@@ -41,8 +41,6 @@ function stepSecrets(step: Step, job: Job): string[] {
 
 /** `env:` names through which tools (`gh`, `git` helpers, agents' GitHub tools) take a GitHub token. */
 const TOKEN_ENV = /^(?:GH|GITHUB)_(?:TOKEN|PAT)$|^GH_ENTERPRISE_TOKEN$|^GITHUB_ENTERPRISE_TOKEN$/i;
-/** Actions that mint a GitHub App installation token (`outputs.token`) from a stored private key. */
-const APP_TOKEN_ACTIONS = new Set(['actions/create-github-app-token', 'tibdex/github-app-token']);
 /** `with:` inputs through which an agent action takes a GitHub token. */
 const TOKEN_INPUT = /token/i;
 

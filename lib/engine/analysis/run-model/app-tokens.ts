@@ -15,6 +15,9 @@ import { getText, keyText } from '../../yaml/model.js';
 /** Write scopes with which a token pushes code, changes workflows or runs, publishes packages or deploys. */
 export const CODE_WRITE_SCOPES: ReadonlySet<string> = new Set(['contents', 'actions', 'packages', 'workflows', 'deployments', 'administration']);
 
+/** Actions that mint a GitHub App installation token (`outputs.token`) from a stored private key: those `appTokenScope` reads. */
+export const APP_TOKEN_ACTIONS: ReadonlySet<string> = new Set(['actions/create-github-app-token', 'tibdex/github-app-token']);
+
 export interface AppTokenScope {
   /** The minting action, `owner/repo`. */
   action: string;
