@@ -161,16 +161,12 @@ function readHanded(step: Step): HandedTokens {
         const action = ref?.kind === 'repository' && TOKEN_MINTER.test(ref.slug) ? ref.slug : null;
         // Any other step whose `*token*` output is handed on mints it when it is given stored secrets (a script that
         // exchanges an app's key for an installation token), itself or through the outputs of earlier steps it reads.
-        const secrets = new Set<string>();
-        const given = (nodes: readonly (YNode | undefined)[]): void => {
-          for (const node of nodes) if (node !== undefined) for (const use of secretOccurrences(file, node)) if (isStoredSecretName(use.name)) secrets.add(use.name);
-        };
-        given(action !== null ? [minter.with, minter.env] : [minter.node]);
+        const secrets = storedSecrets(file, action !== null ? [minter.with, minter.env] : [minter.node]);
         if (action === null) {
           const text = file.text.slice(minter.node.start, minter.node.end);
           for (const read of text.matchAll(/\bsteps\.([\w-]+)\.outputs\b/g)) {
             const earlier = job?.steps.find((s) => s.id === read[1] && s.index < minter.index);
-            if (earlier !== undefined) given([earlier.node]);
+            if (earlier !== undefined) storedSecrets(file, [earlier.node], secrets);
           }
           if (secrets.size === 0) continue;
         }
@@ -257,9 +253,13 @@ function envFetcher(earlier: readonly Step[], name: string): Omit<FetchedCredent
 
 /** The stored secrets a step is given (its `with:`, `env:`, script), in file order. */
 function givenSecrets(step: Step): string[] {
-  const names = new Set<string>();
-  for (const use of secretOccurrences(step.owner.file, step.node)) if (isStoredSecretName(use.name)) names.add(use.name);
-  return [...names];
+  return [...storedSecrets(step.owner.file, [step.node])];
+}
+
+/** The stored secrets `nodes` name, added to `into` (in file order, each once). */
+function storedSecrets(file: SourceFile, nodes: readonly (YNode | undefined)[], into: Set<string> = new Set()): Set<string> {
+  for (const node of nodes) if (node !== undefined) for (const use of secretOccurrences(file, node)) if (isStoredSecretName(use.name)) into.add(use.name);
+  return into;
 }
 
 /** The string values of a map's entries (`with:`, `env:`). */
