@@ -630,11 +630,57 @@ function listedRepositoryWorkflows(download: ForeignDownload, repository: Reposi
 /** Events whose runs for a fork's pull request run the fork's own workflow file: it uploads what it likes. */
 const FORK_WORKFLOW_EVENTS = /^(pull_request|pull_request_review|pull_request_review_comment)$/;
 
-const forkFreeCache = new ScanCache<Workflow, boolean>();
-/** Workflows being read (`carriesNoForkData`): a cycle adds no fork's data on its way round. */
-const forkFreeTracing = new Set<Workflow>();
-let forkFreeCuts = 0;
-const MAX_FORK_FREE_HOPS = 8;
+/**
+ * A memo of a fact of a workflow that is read from the workflows it reads in turn (a chain of them, or a cycle): one
+ * met again while it is being read gives `onCycle`, one met `depth` workflows deep gives `onLimit`, and either is a
+ * cut. Only a complete answer is kept: one whose trace was cut may lack what the cut skipped, until the trace is back
+ * at its start. A complete one is kept also in the middle of a trace, so a chain's workflows are each read once.
+ */
+class WorkflowTrace<V> {
+  readonly #cache = new ScanCache<Workflow, V>();
+  /** The workflows being read. */
+  readonly #tracing = new Set<Workflow>();
+  /** How many times a trace was cut: an answer computed while the count moved is partial. */
+  #cuts = 0;
+  readonly #depth: number;
+  readonly #onCycle: V;
+  readonly #onLimit: V;
+
+  constructor(depth: number, onCycle: V, onLimit: V) {
+    this.#depth = depth;
+    this.#onCycle = onCycle;
+    this.#onLimit = onLimit;
+  }
+
+  read(workflow: Workflow, compute: () => V): V {
+    const cached = this.#cache.get(workflow);
+    if (cached !== undefined) return cached;
+    if (this.#tracing.has(workflow)) {
+      this.#cuts++;
+      return this.#onCycle;
+    }
+    if (this.#tracing.size >= this.#depth) {
+      this.#cuts++;
+      return this.#onLimit;
+    }
+    this.#tracing.add(workflow);
+    const before = this.#cuts;
+    let found: V;
+    try {
+      found = compute();
+    } finally {
+      this.#tracing.delete(workflow);
+    }
+    if (this.#tracing.size === 0 || this.#cuts === before) this.#cache.set(workflow, found);
+    return found;
+  }
+}
+
+/**
+ * `carriesNoForkData` of the workflows being read: a cycle adds no fork's data on its way round (true); past 8
+ * workflows deep, one may (false).
+ */
+const forkFree = new WorkflowTrace<boolean>(8, true, false);
 
 /**
  * True when no run of a workflow of this repository can hold a fork's code or files in its artifacts: every trigger
@@ -649,27 +695,8 @@ export function carriesNoForkData(workflow: Workflow, repository: RepositoryMode
   if (workflow.triggers.length === 0) return false;
   if (workflow.triggers.every((t) => OWN_RUN_EVENTS.test(t.name))) return true;
   if (workflow.triggers.some((t) => FORK_WORKFLOW_EVENTS.test(t.name))) return false;
-  const cached = forkFreeCache.get(workflow);
-  if (cached !== undefined) return cached;
-  if (forkFreeTracing.has(workflow)) {
-    forkFreeCuts++;
-    return true;
-  }
-  if (forkFreeTracing.size >= MAX_FORK_FREE_HOPS) {
-    forkFreeCuts++;
-    return false;
-  }
-  forkFreeTracing.add(workflow);
-  const before = forkFreeCuts;
-  let found: boolean;
-  try {
-    found = workflow.jobs.every((job) => !uploadsOutsiderFiles(job, workflow, repository));
-  } finally {
-    forkFreeTracing.delete(workflow);
-  }
   // An answer that assumed a workflow still being read carried nothing is kept only once that one is known.
-  if (forkFreeTracing.size === 0 || forkFreeCuts === before) forkFreeCache.set(workflow, found);
-  return found;
+  return forkFree.read(workflow, () => workflow.jobs.every((job) => !uploadsOutsiderFiles(job, workflow, repository)));
 }
 
 /**
@@ -1633,35 +1660,17 @@ export interface ForkArtifactOrigin {
   picked?: true;
 }
 
-const originCache = new ScanCache<Workflow, readonly ForkArtifactOrigin[]>();
-/** Workflows whose origins are being computed: a cycle of `workflow_run` workflows adds nothing on its way round. */
-const tracing = new Set<Workflow>();
-/** How many times a trace was cut (a cycle, or the hop limit): an answer computed while the count moved is partial. */
-let cuts = 0;
+/**
+ * `forkArtifactOrigins` of the workflows being read: a cycle of `workflow_run` workflows adds nothing on its way round,
+ * nor does a chain past 9 workflows. Each complete answer is kept, also in the middle of a trace (without it, every
+ * job that forwards a fork's data read its workflow's origins again, level after level).
+ */
+const NO_ORIGINS: readonly ForkArtifactOrigin[] = [];
+const originTrace = new WorkflowTrace<readonly ForkArtifactOrigin[]>(9, NO_ORIGINS, NO_ORIGINS);
 
 export function forkArtifactOrigins(workflow: Workflow, repository: RepositoryModel): readonly ForkArtifactOrigin[] {
-  const cached = originCache.get(workflow);
-  if (cached !== undefined) return cached;
-  if (tracing.has(workflow) || tracing.size > MAX_ORIGIN_HOPS) {
-    cuts++;
-    return [];
-  }
-  tracing.add(workflow);
-  const before = cuts;
-  let found: ForkArtifactOrigin[];
-  try {
-    found = readOrigins(workflow, repository);
-  } finally {
-    tracing.delete(workflow);
-  }
-  // Only a complete answer is kept: one whose trace was cut (inside a cycle, or past the hop limit) may lack what the
-  // cut skipped. A complete one is kept also in the middle of a trace, so a chain's workflows are each read once
-  // (without it, every job that forwards a fork's data read its workflow's origins again, level after level).
-  if (tracing.size === 0 || cuts === before) originCache.set(workflow, found);
-  return found;
+  return originTrace.read(workflow, () => readOrigins(workflow, repository));
 }
-
-const MAX_ORIGIN_HOPS = 8;
 
 function readOrigins(workflow: Workflow, repository: RepositoryModel): ForkArtifactOrigin[] {
   const found: ForkArtifactOrigin[] = [];
