@@ -442,15 +442,9 @@ export class TaintAnalyzer {
       const input = action.inputs.find((i) => i.name.toLowerCase() === name);
       const callers = this.#callersOf(action);
       let result: Taint | null = null;
-      const given: { value: string; at: string }[] = [];
       for (const caller of callers) {
         const passed = findKey(caller.with, input?.name ?? name);
         const node = passed ?? input?.default;
-        if (given.length < 5) {
-          const text = node === undefined ? null : scalarText(node);
-          const file = caller.owner.file;
-          given.push({ value: text === null ? '(none)' : passed === undefined ? `the default \`${oneLineValue(text)}\`` : `\`${oneLineValue(text)}\``, at: `${file.path}:${file.position((passed ?? caller.node).start).line}` });
-        }
         if (node === undefined) continue;
         const callerScope = stepScope(caller);
         const taint = this.#guarded(`input:${action.file.path}:${name}:${caller.node.start}:${caller.owner.file.path}`, () =>
@@ -461,7 +455,9 @@ export class TaintAnalyzer {
       // A repository-private action (under .github/) is run only by the callers we see; any other may be
       // published, and its users choose the inputs.
       if (callers.length > 0 && isPrivateAction(action)) return result;
-      return result ?? { level: 'input', controller: 'unknown', source: dotted, via: [], ...(given.length > 0 ? { given } : {}) };
+      if (result !== null) return result;
+      const given = callersGiven(callers.slice(0, 5), input?.name ?? name, input?.default);
+      return { level: 'input', controller: 'unknown', source: dotted, via: [], ...(given.length > 0 ? { given } : {}) };
     }
     const workflow = scope.workflow;
     if (workflow === undefined) return { level: 'input', controller: 'unknown', source: dotted, via: [] };
@@ -790,6 +786,17 @@ export function firstAtOrAfter(occurrences: readonly ExpressionOccurrence[], off
     else high = mid;
   }
   return low;
+}
+
+/** What each caller passes as an action's input (or the default it leaves it at), and where (`Taint.given`). */
+function callersGiven(callers: readonly Step[], name: string, fallback: YNode | undefined): { value: string; at: string }[] {
+  return callers.map((caller) => {
+    const passed = findKey(caller.with, name);
+    const node = passed ?? fallback;
+    const text = node === undefined ? null : scalarText(node);
+    const file = caller.owner.file;
+    return { value: text === null ? '(none)' : passed === undefined ? `the default \`${oneLineValue(text)}\`` : `\`${oneLineValue(text)}\``, at: `${file.path}:${file.position((passed ?? caller.node).start).line}` };
+  });
 }
 
 /** A caller's value on one line, shortened (`true`, `${{ env.LEVEL }}`). */
