@@ -4,7 +4,7 @@ import { downloadContent, foreignDownloads, forkArtifactOrigins, forkOriginText,
 import { isStoredSecretName, secretOccurrencesIn } from '../analysis/secrets.js';
 import { describeStep } from '../analysis/describe.js';
 import { holdingFacts, reachFacts, runFact } from '../analysis/run-model/facts.js';
-import { describeClaim, jobClaim, whoText, type JobRun, type Reach, type RunModel, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
+import { describeClaim, holdsText, jobClaim, whoText, type JobRun, type Reach, type RunModel, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
 import type { Job } from '../model/workflow.js';
 import type { RepositoryModel } from '../model/repository.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
@@ -212,7 +212,7 @@ function report(context: WorkflowRuleContext, job: Job, r: Report): void {
     node: download.node,
     ...(download.scriptOffset !== undefined && download.step.run !== undefined ? { offset: valueOffsetToSource(job.workflow.file, download.step.run, download.scriptOffset) } : {}),
     severity: r.severity,
-    message: `${describeStep(download.step)} downloads another run's artifacts (${r.how ?? download.how}) into ${where}; ${who}, which then chooses those files${r.consequence}; ${r.executes ? (unapproved === undefined ? describeClaim(claim) : `${starts}; ${describeClaim(claim).split('; ').slice(1).join('; ')}`) : starts}.`,
+    message: `${describeStep(download.step)} downloads another run's artifacts (${r.how ?? download.how}) into ${where}; ${who}, which then chooses those files${r.consequence}; ${r.executes ? (unapproved === undefined ? describeClaim(claim) : `${starts}; ${holdsText(claim)}`) : starts}.`,
     facts: [...reachFacts(reach), ...(r.executes ? ['exec'] : []), ...holdingFacts(run), ...runFact(context.runs, download.step)],
   });
 }

@@ -37,7 +37,7 @@ export type { Execution, ExecutionKind } from './execution.js';
 export type { WorkspaceEntry, Content, Clone } from './workspace.js';
 export type { EnvReaders, LaterUse } from './readers.js';
 export { nothingReads } from './readers.js';
-export { approvalBindsCode, jobClaim, severityOf, describeClaim, whoText, type Claim } from './severity.js';
+export { approvalBindsCode, jobClaim, severityOf, describeClaim, holdsText, whoText, type Claim } from './severity.js';
 export { outsiderReach, outsiderStarts, REACH_ORDER, weaker } from './reach.js';
 export type { ServiceAccess, ServiceMount } from './services.js';
 export type { ContainerAccess } from './containers.js';

@@ -83,9 +83,12 @@ export function severityOf(claim: Claim): Severity {
 
 /** The three facts in words, for a finding's description: `; who: ...; runs: ...; holds: ...`. */
 export function describeClaim(claim: Claim): string {
-  const who = whoText(claim.reach);
-  const holds = claim.holds.length > 0 ? `the job holds ${claim.holds.join(', ')}` : (claim.nothingHeld ?? 'the job holds no write scope, secret or OIDC token');
-  return `${who}; ${holds}`;
+  return `${whoText(claim.reach)}; ${holdsText(claim)}`;
+}
+
+/** What the job holds, in words: the second half of `describeClaim`. */
+export function holdsText(claim: Claim): string {
+  return claim.holds.length > 0 ? `the job holds ${claim.holds.join(', ')}` : (claim.nothingHeld ?? 'the job holds no write scope, secret or OIDC token');
 }
 
 export function whoText(reach: Reach): string {
