@@ -190,19 +190,9 @@ function readExecutions(step: Step): Execution[] {
   const run = step.run;
   if (run === undefined || typeof run.value !== 'string') return [];
   const result: Execution[] = [];
-  let cwd: string | null = workingDirectory(step);
-  for (const line of logicalLines(run.value)) {
-    for (const pipeline of pipelines(line)) {
-      for (const command of pipeline.commands) {
-        const moved = changedDirectory(command.text, cwd);
-        if (moved !== undefined) {
-          cwd = moved;
-          continue;
-        }
-        const found = commandExecution(command.text, cwd);
-        if (found !== null) result.push({ step, ...found, offset: command.offset });
-      }
-    }
+  for (const command of scriptCommands(run.value, workingDirectory(step))) {
+    const found = commandExecution(command.text, command.cwd);
+    if (found !== null) result.push({ step, ...found, offset: command.offset });
   }
   // An AI agent's command-line tool run headless (`claude -p`, `codex exec --full-auto`): what it may run, in the
   // step's directory.
@@ -265,6 +255,34 @@ function inputDirectory(step: Step, input: string): string | null {
   return value === null ? '' : normalizeWorkspacePath(value);
 }
 
+/** A command of a script with the directory it runs in: `ScriptCommand.cwd` is null when not known. */
+export interface ScriptCommand {
+  text: string;
+  /** The command's offset in the script's value. */
+  offset: number;
+  cwd: string | null;
+}
+
+/**
+ * The commands of a script in order, each with the directory it runs in: `start` (the step's working directory)
+ * changed by every `cd`/`pushd`/`popd` before it (`changedDirectory`), which are read, not yielded.
+ */
+export function* scriptCommands(script: string, start: string | null): Generator<ScriptCommand> {
+  let cwd = start;
+  for (const line of logicalLines(script)) {
+    for (const pipeline of pipelines(line)) {
+      for (const command of pipeline.commands) {
+        const moved = changedDirectory(command.text, cwd);
+        if (moved !== undefined) {
+          cwd = moved;
+          continue;
+        }
+        yield { text: command.text, offset: command.offset, cwd };
+      }
+    }
+  }
+}
+
 /** For `cd x`, `pushd x`: the new directory (null: unknown); undefined for any other command. */
 export function changedDirectory(command: string, cwd: string | null): string | null | undefined {
   const list = words(command);
@@ -296,18 +314,8 @@ export function stepVenvs(step: Step): readonly VenvCreation[] {
   const found: VenvCreation[] = [];
   const run = step.run;
   if (run !== undefined && typeof run.value === 'string' && run.value.includes('venv')) {
-    let cwd: string | null = workingDirectory(step);
-    for (const line of logicalLines(run.value)) {
-      for (const pipeline of pipelines(line)) {
-        for (const command of pipeline.commands) {
-          const moved = changedDirectory(command.text, cwd);
-          if (moved !== undefined) {
-            cwd = moved;
-            continue;
-          }
-          for (const dir of venvDirectories(command.text, cwd)) found.push({ dir, offset: command.offset });
-        }
-      }
+    for (const command of scriptCommands(run.value, workingDirectory(step))) {
+      for (const dir of venvDirectories(command.text, command.cwd)) found.push({ dir, offset: command.offset });
     }
   }
   venvCache.set(step, found);

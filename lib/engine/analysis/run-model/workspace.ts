@@ -10,8 +10,8 @@ import { pinsApprovedCode, pullRequestCheckouts, type UntrustedCheckout } from '
 import type { RepositoryModel } from '../../model/repository.js';
 import type { Job, Step } from '../../model/workflow.js';
 import { getText, keyText } from '../../yaml/model.js';
-import { changedDirectory, normalizeWorkspacePath, resolvePath, within, workingDirectory, type Execution } from './execution.js';
-import { logicalLines, pipelines, words } from '../../shell.js';
+import { normalizeWorkspacePath, resolvePath, scriptCommands, within, workingDirectory, type Execution } from './execution.js';
+import { words } from '../../shell.js';
 import { valueOffsetToSource } from '../../yaml/offsets.js';
 import { hasAny, scriptOf, wordMask } from '../file-scripts.js';
 import type { RepositoryIdentity } from './ownership.js';
@@ -255,65 +255,56 @@ function scriptClones(step: Step): ScriptClone[] {
   const script = run.value;
   if (!script.includes('clone')) return [];
   const found: (ScriptClone & { unknown: boolean })[] = [];
-  let cwd: string | null = workingDirectory(step);
-  for (const line of logicalLines(script)) {
-    for (const pipeline of pipelines(line)) {
-      for (const command of pipeline.commands) {
-        const moved = changedDirectory(command.text, cwd);
-        if (moved !== undefined) {
-          cwd = moved;
+  for (const command of scriptCommands(script, workingDirectory(step))) {
+    const cwd = command.cwd;
+    const list = words(command.text);
+    const gh = list.findIndex((w, i) => (w === 'gh' || w.endsWith('/gh')) && list[i + 1] === 'repo' && list[i + 2] === 'clone');
+    if (gh !== -1) {
+      const args = list.slice(gh + 3);
+      const end = args.indexOf('--');
+      const positional = (end === -1 ? args : args.slice(0, end)).filter((w, i, all) => !w.startsWith('-') && !['-u', '--upstream-remote-name'].includes(all[i - 1] ?? ''));
+      const clone = cloneOf(positional[0], positional[1], cwd);
+      if (clone !== null) found.push({ ...clone, offset: valueOffsetToSource(step.owner.file, run, command.offset), how: `\`${command.text.length > 80 ? `${command.text.slice(0, 77)}...` : command.text}\``, unknown: false });
+      continue;
+    }
+    const git = list.findIndex((w) => w === 'git' || w.endsWith('/git'));
+    if (git === -1) continue;
+    // Global options before the subcommand (`git -C dir clone ...`).
+    let i = git + 1;
+    let base = cwd;
+    while (i < list.length && (list[i] ?? '').startsWith('-')) {
+      const option = list[i] ?? '';
+      if (option === '-C') base = resolvePath(base, list[i + 1] ?? '$');
+      i += GIT_VALUE_OPTIONS.has(option) ? 2 : 1;
+    }
+    const sub = list[i];
+    const rest = list.slice(i + 1);
+    if (sub === 'clone') {
+      const positional: string[] = [];
+      for (let j = 0; j < rest.length; j++) {
+        const word = rest[j] ?? '';
+        if (word === '--') {
+          positional.push(...rest.slice(j + 1));
+          break;
+        }
+        if (word.startsWith('-')) {
+          if (CLONE_VALUE_OPTIONS.has(word)) j++;
           continue;
         }
-        const list = words(command.text);
-        const gh = list.findIndex((w, i) => (w === 'gh' || w.endsWith('/gh')) && list[i + 1] === 'repo' && list[i + 2] === 'clone');
-        if (gh !== -1) {
-          const args = list.slice(gh + 3);
-          const end = args.indexOf('--');
-          const positional = (end === -1 ? args : args.slice(0, end)).filter((w, i, all) => !w.startsWith('-') && !['-u', '--upstream-remote-name'].includes(all[i - 1] ?? ''));
-          const clone = cloneOf(positional[0], positional[1], cwd);
-          if (clone !== null) found.push({ ...clone, offset: valueOffsetToSource(step.owner.file, run, command.offset), how: `\`${command.text.length > 80 ? `${command.text.slice(0, 77)}...` : command.text}\``, unknown: false });
-          continue;
-        }
-        const git = list.findIndex((w) => w === 'git' || w.endsWith('/git'));
-        if (git === -1) continue;
-        // Global options before the subcommand (`git -C dir clone ...`).
-        let i = git + 1;
-        let base = cwd;
-        while (i < list.length && (list[i] ?? '').startsWith('-')) {
-          const option = list[i] ?? '';
-          if (option === '-C') base = resolvePath(base, list[i + 1] ?? '$');
-          i += GIT_VALUE_OPTIONS.has(option) ? 2 : 1;
-        }
-        const sub = list[i];
-        const rest = list.slice(i + 1);
-        if (sub === 'clone') {
-          const positional: string[] = [];
-          for (let j = 0; j < rest.length; j++) {
-            const word = rest[j] ?? '';
-            if (word === '--') {
-              positional.push(...rest.slice(j + 1));
-              break;
-            }
-            if (word.startsWith('-')) {
-              if (CLONE_VALUE_OPTIONS.has(word)) j++;
-              continue;
-            }
-            positional.push(word);
-          }
-          const clone = cloneOf(positional[0], positional[1], base, false);
-          if (clone !== null) found.push({ ...clone, offset: valueOffsetToSource(step.owner.file, run, command.offset), how: `\`${command.text.length > 80 ? `${command.text.slice(0, 77)}...` : command.text}\``, unknown: false });
-          continue;
-        }
-        if (found.length === 0 || (sub !== 'checkout' && sub !== 'switch' && sub !== 'reset' && sub !== 'fetch' && sub !== 'pull')) continue;
-        // What a later command does to the clones before it (in the directory it names, or any when unknown).
-        const targets = found.filter((c) => c.dir === null || base === null || within(base, c.dir));
-        const refs = rest.filter((w) => !w.startsWith('-'));
-        for (const target of targets) {
-          // A fetch or pull can bring any ref the remote has, pull request heads included; a checkout only what is there.
-          if (refs.some((w) => /(^|[/:])pull\//.test(w)) || ((sub === 'fetch' || sub === 'pull') && refs.some((w) => w.includes('$')))) target.unknown = true;
-          else if ((sub === 'checkout' || sub === 'reset' || sub === 'switch') && refs.some((w) => COMMIT_HASH.test(w))) target.clone.pinned = true;
-        }
+        positional.push(word);
       }
+      const clone = cloneOf(positional[0], positional[1], base, false);
+      if (clone !== null) found.push({ ...clone, offset: valueOffsetToSource(step.owner.file, run, command.offset), how: `\`${command.text.length > 80 ? `${command.text.slice(0, 77)}...` : command.text}\``, unknown: false });
+      continue;
+    }
+    if (found.length === 0 || (sub !== 'checkout' && sub !== 'switch' && sub !== 'reset' && sub !== 'fetch' && sub !== 'pull')) continue;
+    // What a later command does to the clones before it (in the directory it names, or any when unknown).
+    const targets = found.filter((c) => c.dir === null || base === null || within(base, c.dir));
+    const refs = rest.filter((w) => !w.startsWith('-'));
+    for (const target of targets) {
+      // A fetch or pull can bring any ref the remote has, pull request heads included; a checkout only what is there.
+      if (refs.some((w) => /(^|[/:])pull\//.test(w)) || ((sub === 'fetch' || sub === 'pull') && refs.some((w) => w.includes('$')))) target.unknown = true;
+      else if ((sub === 'checkout' || sub === 'reset' || sub === 'switch') && refs.some((w) => COMMIT_HASH.test(w))) target.clone.pinned = true;
     }
   }
   return found.filter((c) => !c.unknown).map(({ unknown: _unknown, ...c }) => c);
