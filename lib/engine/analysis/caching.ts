@@ -2,7 +2,7 @@ import { PRIVILEGED_TRIGGERS, type Job, type Step, type Workflow } from '../mode
 import type { RepositoryModel } from '../model/repository.js';
 import { localCallers } from './callers.js';
 import { occasionsOf, type Occasion, type RefKind } from './run-model/conditions.js';
-import { get, getText, isFalsyText, keyText, type YNode } from '../yaml/model.js';
+import { get, getText, isFalsyText, keyText, scalarText, type YNode } from '../yaml/model.js';
 import { actionMajorVersion } from './step-version.js';
 import { selfHosted } from './runners.js';
 import { normalizeWorkspacePath, within } from './run-model/execution.js';
@@ -304,6 +304,36 @@ export function cacheStep(step: Step): CacheUse | null {
     ownRunOnly: name.startsWith('actions/cache') && ownRunOnly(input),
     family: familyOf(ref.slug, action, input),
   };
+}
+
+/** `${{ inputs.NAME }}` (or `${{ inputs['NAME'] }}`) alone: a composite action's step handing an input on as it is. */
+const INPUT_AS_IS = /^\$\{\{\s*inputs(?:\.([\w-]+)|\[\s*'([\w-]+)'\s*\])\s*\}\}$/;
+
+/**
+ * What a cache switch of a repository's own composite action's step is at `caller`, the workflow step that calls
+ * that action, when the step hands an input on as it is (`enable-cache: ${{ inputs.enable-cache }}`): the value
+ * the caller gives that input in its `with:` (`node`, to read over the caller's runs when it is an expression), else
+ * the input's declared `default:` (`text`), else empty (GitHub evaluates an input that is neither given nor declared
+ * with a default to ''). Undefined when the switch is not such a value, or the step is not one of the action the
+ * caller calls (a composite inside a composite: its caller's values are not followed).
+ */
+export function switchAtCaller(s: CacheSwitch, step: Step, caller: Step, repository: RepositoryModel): { text: string } | { node: YNode } | undefined {
+  if (step === caller || step.owner.kind !== 'action' || s.node.kind !== 'scalar' || typeof s.node.value !== 'string') return undefined;
+  const match = INPUT_AS_IS.exec(s.node.value.trim());
+  const name = (match?.[1] ?? match?.[2])?.toLowerCase();
+  if (name === undefined || repository.ownAction(caller) !== step.owner) return undefined;
+  const given = caller.with?.pairs.find((p) => keyText(p.key).toLowerCase() === name)?.value;
+  if (given !== undefined) {
+    if (given.kind !== 'scalar') return undefined;
+    return typeof given.value === 'string' && given.value.includes('${{') ? { node: given } : { text: scalarText(given) ?? '' };
+  }
+  const declared = step.owner.inputs.find((i) => i.name.toLowerCase() === name)?.default;
+  return { text: declared === undefined ? '' : (scalarText(declared) ?? '') };
+}
+
+/** Whether a switch set to `text` as written leaves caching on (`optIn`: anything but false or empty; `optOut`: anything but true). */
+export function switchCaches(s: CacheSwitch, text: string): boolean {
+  return s.on ? !isFalsyText(text) : !truthy(text);
 }
 
 /** `\${{ github.run_id }}` as written: the expression alone, not one that may fall back to another value. */

@@ -15,7 +15,7 @@ import { activatedVenv, stepExecutions, stepVenvs, type Execution } from './exec
 import { openedBy, openRunners, openRunnerWords, type OpenRunner } from './open-runners.js';
 import { calledToken, holdsNothing, jobHoldings, nothingHeldText, nothingItselfWords, openRunnerNote, runnerKind, valuables, type DefaultToken, type Holdings, type MinorSecrets } from './holdings.js';
 import { feedsPublish } from './feeds.js';
-import { cacheStep, restoresFrom, sameFamily, savesToDefaultScope, type CacheUse } from '../caching.js';
+import { cacheStep, restoresFrom, sameFamily, savesToDefaultScope, switchAtCaller, switchCaches, type CacheUse } from '../caching.js';
 import { forkReach, localCallers, pickerReach, reachOf, REACH_ORDER, valueReach, type ForkReach, type Reach, type ValueReach } from './reach.js';
 import { openPermissionChecks, type TrustGuard } from '../trust-guards.js';
 import { describeStep } from '../describe.js';
@@ -468,14 +468,22 @@ export class RunModel {
   /**
    * The runs on which a cache step saves or restores, at `caller` (the job step that runs it): the caller's run
    * set, narrowed by the step's own `if:` when it is a step of a local composite action, and by the inputs that
-   * switch caching by the run (`cache: \${{ github.event_name == 'push' }}`); undefined when not known.
+   * switch caching by the run (`cache: \${{ github.event_name == 'push' }}`; a composite action's step that hands
+   * an input on, `enable-cache: \${{ inputs.enable-cache }}`, is read at the caller: the value it gives, else the
+   * input's declared default, caching.ts `switchAtCaller`); undefined when not known.
    */
   cacheRunSet(use: CacheUse, caller: Step): RunSet | undefined {
     const job = caller.job;
     let set = this.runSet(caller);
     if (set === undefined || job === null) return set;
     if (use.step !== caller) set = conditionRunSet(use.step.if, job, set);
-    for (const s of use.switches) set = valueRunSet(s.node, job, set, s.on);
+    for (const s of use.switches) {
+      // A composite action's step handing an input on: the caller's value, or the input's default when it gives none.
+      const at = switchAtCaller(s, use.step, caller, this.repository);
+      if (at === undefined) set = valueRunSet(s.node, job, set, s.on);
+      else if ('node' in at) set = valueRunSet(at.node, job, set, s.on);
+      else if (!switchCaches(s, at.text)) set = { ...set, bits: new Uint8Array(set.bits.length) };
+    }
     return set;
   }
 

@@ -1135,6 +1135,51 @@ ${inputs}
     // Another owner's action of the same path is not followed: its steps are not the repository's to read.
     expect(scanWith(RULE, [action, release], { repository: 'other/tools' })).toEqual([]);
   });
+
+  it("reads a composite action's cache input handed on as `${{ inputs.x }}` at the call: the caller's value, else the declared default", () => {
+    // setup-uv's own default has cached since v5; the action turns it off unless its caller asks.
+    const action = (inputDefault: string) => ({ path: '.github/actions/setup/action.yml', text: `name: setup
+inputs:
+  enable-cache:
+    description: Cache uv's downloads
+${inputDefault}runs:
+  using: composite
+  steps:
+    - uses: astral-sh/setup-uv@v6
+      with:
+        enable-cache: \${{ inputs.enable-cache }}
+    - run: uv sync
+      shell: bash
+` });
+    const release = (uses: string, given: string) => ({ path: '.github/workflows/release.yml', text: `on:
+  push:
+    tags: ['v*']
+jobs:
+  publish:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: ${uses}
+${given}      - run: uv build && uv publish
+        env:
+          UV_PUBLISH_TOKEN: \${{ secrets.PYPI_TOKEN }}
+` });
+    const off = action('    default: "false"\n');
+    // The default is false and the caller gives nothing: nothing is cached.
+    expect(scanWith(RULE, [off, release('./.github/actions/setup', '')])).toEqual([]);
+    expect(scanWith(RULE, [off, release('acme/tools/.github/actions/setup@main', '')], { repository: 'acme/tools' })).toEqual([]);
+    // No default and nothing given: the input is empty, which is no `true`.
+    expect(scanWith(RULE, [action(''), release('./.github/actions/setup', '')])).toEqual([]);
+    // The caller turns it off explicitly, or by an expression that is false on every run the job publishes on.
+    expect(scanWith(RULE, [action('    default: "true"\n'), release('./.github/actions/setup', '        with:\n          enable-cache: false\n')])).toEqual([]);
+    expect(scanWith(RULE, [off, release('./.github/actions/setup', "        with:\n          enable-cache: ${{ github.event_name == 'pull_request' }}\n")])).toEqual([]);
+    // A caller that passes true (or leaves a default of true) still restores the cache in the release.
+    const on = recordsWith(RULE, [off, release('./.github/actions/setup', '        with:\n          enable-cache: true\n')]);
+    expect(on.map((r) => `${r.finding.file}:${r.finding.line} ${r.finding.severity}`)).toEqual(['.github/workflows/release.yml:9 LOW']);
+    expect(on[0]?.finding.description).toContain('astral-sh/setup-uv with `enable-cache: ${{ inputs.enable-cache }}`');
+    expect(positions(scanWith(RULE, [action('    default: "true"\n'), release('./.github/actions/setup', '')]))).toEqual(['9:15 LOW']);
+    expect(positions(scanWith(RULE, [off, release('./.github/actions/setup', "        with:\n          enable-cache: ${{ startsWith(github.ref, 'refs/tags/') }}\n")]))).toEqual(['9:15 LOW']);
+  });
 });
 
 describe(`${RULE}: a label-approved pull_request_target job writing the cache a tag-triggered publish restores (issue 25)`, () => {
