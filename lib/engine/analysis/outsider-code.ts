@@ -97,7 +97,7 @@ const jobCandidates = new ScanCache<Job, Candidate[]>();
  * The job's pull request checkouts that some step runs, most openly reached first (stable in workspace order), once
  * per job: a step's answer then usually takes the first one, instead of walking every checkout and every execution
  * of the job for each step that asks (a job of n checkouts and n caches was quadratic). The checkouts and their
- * sinks are the run model's privileged `outsiderWays`; their order is not the way's `reach`, which starts from the
+ * sinks are the run model's `privilegedWays`; their order is not the way's `reach`, which starts from the
  * first step that runs the code: a step's answer starts from the checkout's own step (`readCheckoutRun`), and so
  * does the bound its walk stops at.
  */
@@ -105,8 +105,8 @@ function candidatesOf(runs: RunModel, job: Job): Candidate[] {
   let found = jobCandidates.get(job);
   if (found !== undefined) return found;
   found = [];
-  for (const [index, { entry, sinks, fork }] of runs.outsiderWays(job).entries()) {
-    if (fork || entry.kind !== 'checkout' || entry.checkout === undefined) continue;
+  for (const [index, { entry, sinks }] of runs.privilegedWays(job).entries()) {
+    if (entry.kind !== 'checkout' || entry.checkout === undefined) continue;
     found.push({ index, entry, sinks, order: REACH_ORDER.indexOf(runs.sinkReach(runs.stepReach(entry.step), sinks).level) });
   }
   found.sort((a, b) => a.order - b.order || a.index - b.index);
@@ -250,8 +250,7 @@ function jobOutsiderCandidates(context: { runs: RunModel; taint: TaintAnalyzer }
   if (job.uses === undefined) {
     // The run model's ways in on privileged runs (a fork's read-only run holds no token scope), each step that runs
     // the code with its own reach: a later step may be kept from outsiders where the first is not.
-    for (const way of context.runs.outsiderWays(job)) {
-      if (way.fork) continue;
+    for (const way of context.runs.privilegedWays(job)) {
       const entry = way.entry;
       way.sinks.forEach((sink, i) => {
         const reach = context.runs.sinkReach(context.runs.stepReach(sink.step), [sink]);

@@ -669,6 +669,7 @@ export class RunModel {
   }
 
   readonly #outsiderWays = new ScanCache<Job, readonly OutsiderWay[]>();
+  readonly #privilegedWays = new ScanCache<Job, readonly OutsiderWay[]>();
 
   /**
    * The ways an outsider's code runs in the job, in workspace order (for one entry, a fork's run first): on a
@@ -678,28 +679,46 @@ export class RunModel {
    */
   outsiderWays(job: Job): readonly OutsiderWay[] {
     let found = this.#outsiderWays.get(job);
-    if (found !== undefined) return found;
-    const ways: OutsiderWay[] = [];
-    if (job.uses === undefined) {
-      const run = this.job(job);
-      for (const entry of run.workspace) {
-        const fork = run.forkReach;
-        const forkWay = entry.forkCode && fork !== null;
-        const privileged = entry.content === 'outsider' && entry.checkout?.hiddenBy !== 'trusted-author';
-        if (!forkWay && !privileged) continue;
-        const sinks = this.sinksOf(run, entry);
-        const first = sinks[0];
-        if (first === undefined) continue;
-        if (forkWay) {
-          const reach: Reach = { level: fork.level, event: fork.event, gates: fork.gates, forkPullRequest: false, ...(fork.approvalMoves === true ? { approvalMoves: true } : {}) };
-          ways.push({ entry, sinks, fork: true, reach, race: !checksOutEventCommit(entry) });
-        }
-        if (privileged) ways.push({ entry, sinks, fork: false, reach: this.sinkReach(this.stepReach(first.step), sinks), race: entry.checkout?.hiddenBy !== 'approved-commit' });
-      }
+    if (found === undefined) {
+      found = this.#ways(job, true);
+      this.#outsiderWays.set(job, found);
     }
-    found = ways;
-    this.#outsiderWays.set(job, found);
     return found;
+  }
+
+  /**
+   * The privileged ways of `outsiderWays` alone (not `fork`), in the same order: what the token's readers need.
+   * Most jobs hold no pull request code on a privileged run, and then neither the job's fork reach nor its
+   * executions are worked out (a fork's run of its own checkout matters only on a self-hosted runner).
+   */
+  privilegedWays(job: Job): readonly OutsiderWay[] {
+    let found = this.#privilegedWays.get(job);
+    if (found === undefined) {
+      found = this.#outsiderWays.get(job)?.filter((way) => !way.fork) ?? this.#ways(job, false);
+      this.#privilegedWays.set(job, found);
+    }
+    return found;
+  }
+
+  #ways(job: Job, withFork: boolean): OutsiderWay[] {
+    const ways: OutsiderWay[] = [];
+    if (job.uses !== undefined) return ways;
+    const run = this.job(job);
+    for (const entry of run.workspace) {
+      const fork = withFork && entry.forkCode ? run.forkReach : null;
+      const forkWay = fork !== null;
+      const privileged = entry.content === 'outsider' && entry.checkout?.hiddenBy !== 'trusted-author';
+      if (!forkWay && !privileged) continue;
+      const sinks = this.sinksOf(run, entry);
+      const first = sinks[0];
+      if (first === undefined) continue;
+      if (forkWay) {
+        const reach: Reach = { level: fork.level, event: fork.event, gates: fork.gates, forkPullRequest: false, ...(fork.approvalMoves === true ? { approvalMoves: true } : {}) };
+        ways.push({ entry, sinks, fork: true, reach, race: !checksOutEventCommit(entry) });
+      }
+      if (privileged) ways.push({ entry, sinks, fork: false, reach: this.sinkReach(this.stepReach(first.step), sinks), race: entry.checkout?.hiddenBy !== 'approved-commit' });
+    }
+    return ways;
   }
 
   /**
