@@ -86,12 +86,18 @@ class LogicalLine implements ScriptSpan {
   }
 }
 
-/** Lines with backslash continuations joined; blank lines and whole-line `#` comments dropped. */
+/**
+ * Lines with backslash continuations joined, and a line that ends in `&&` or `||` joined with the next command
+ * (bash reads on to it, past blank and comment lines); blank lines and whole-line `#` comments dropped.
+ */
 export const logicalLines: (script: string) => readonly ScriptSpan[] = memo(splitLogicalLines);
 
 function splitLogicalLines(script: string): readonly ScriptSpan[] {
   const lines: LogicalLine[] = [];
   let pending: LogicalLine | null = null;
+  // The pending line's last physical line ended in `&&` or `||`: it waits for the next command.
+  let list = false;
+  let lastEnd = 0;
   const length = script.length;
   // One physical line per turn, `script[start, end)`; a script ending in a newline has a last, empty line.
   for (let start = 0; start <= length; ) {
@@ -100,22 +106,25 @@ function splitLogicalLines(script: string): readonly ScriptSpan[] {
     const next = end + 1;
     if (end > start && script.charCodeAt(end - 1) === CARRIAGE_RETURN) end--;
     // A trailing backslash continues the line, unless it is itself escaped (`\\`).
-    const continued =
+    const escaped =
       end > start && script.charCodeAt(end - 1) === BACKSLASH && (end - 1 === start || script.charCodeAt(end - 2) !== BACKSLASH);
-    const bodyEnd = continued ? end - 1 : end;
-    if (pending === null) {
-      if (!continued) {
+    const bodyEnd = escaped ? end - 1 : end;
+    if (pending === null || list) {
+      if (!escaped) {
         const first = trimStartIndex(script, start, end);
         if (first === end || script.charCodeAt(first) === HASH) {
           start = next;
           continue;
         }
       }
-      pending = new LogicalLine(script.slice(start, bodyEnd), start);
-    } else {
-      pending.text += ` ${script.slice(trimStartIndex(script, start, bodyEnd), bodyEnd)}`;
     }
-    if (!continued) {
+    if (pending === null) pending = new LogicalLine(script.slice(start, bodyEnd), start);
+    // After `&&` or `||` the line breaks (and skipped lines) become spaces of their length: offsets stay the script's.
+    else if (list) pending.text += `${' '.repeat(start - lastEnd)}${script.slice(start, bodyEnd)}`;
+    else pending.text += ` ${script.slice(trimStartIndex(script, start, bodyEnd), bodyEnd)}`;
+    list = !escaped && endsInList(script, start, end);
+    lastEnd = bodyEnd;
+    if (!escaped && !list) {
       lines.push(pending);
       pending = null;
     }
@@ -123,6 +132,16 @@ function splitLogicalLines(script: string): readonly ScriptSpan[] {
   }
   if (pending !== null) lines.push(pending);
   return lines;
+}
+
+/** True when `script[start, end)` ends in `&&` or `||` (trailing blanks aside). Quotes are not read: a string that ends so is rare. */
+function endsInList(script: string, start: number, end: number): boolean {
+  let last = end;
+  while (last > start && (script.charCodeAt(last - 1) === 0x20 || script.charCodeAt(last - 1) === 0x09)) last--;
+  if (last - start < 2) return false;
+  const a = script.charCodeAt(last - 2);
+  const b = script.charCodeAt(last - 1);
+  return a === b && (a === 0x26 || a === 0x7c);
 }
 
 /**

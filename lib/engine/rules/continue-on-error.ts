@@ -194,6 +194,22 @@ function fileWords(list: readonly Pipeline[], all = false): Set<string> {
   return result;
 }
 
+/** The words of `after` that `before` names too, when there are any; else all of `after`. */
+function unverifiedWords(after: Set<string>, before: Set<string>): Set<string> {
+  const both = new Set([...after].filter((w) => before.has(w)));
+  return both.size > 0 ? both : after;
+}
+
+/** Programs that only delete the files they name (`rm -f tool.tgz`): naming the unverified file, they do not use it. */
+const DELETES = new Set(['rm', 'unlink']);
+
+/** A pipeline of one command that deletes files, with no command substitution in it. */
+function onlyDeletes(pipeline: Pipeline): boolean {
+  const [only] = pipeline.commands;
+  if (pipeline.commands.length !== 1 || only === undefined || /[`$]\(|`/.test(only.text)) return false;
+  return DELETES.has(commandName(only.text)?.replace(/^.*\//, '').toLowerCase() ?? '');
+}
+
 /**
  * What a failed verification does in the script it runs in:
  * - `contained`: nothing after it in the script runs the unverified file (the script stops, or goes on only
@@ -259,15 +275,17 @@ function checkEffects(script: string, state: StepShell, depth = 0): CheckEffect[
       else if (after === '&&') {
         let end = index;
         while (seps[end] === '&&' && end < list.length - 1) end++;
-        if (seps[end] === '||') {
-          const stops = exitsOnFailure(line, list, end);
-          effect = { contained: stops, exits: stops, gates: true };
-        } else if (lastLine && end === list.length - 1) effect = { contained: true, exits: true, gates: true };
+        if (seps[end] === '||' && exitsOnFailure(line, list, end)) effect = { contained: true, exits: true, gates: true };
+        else if (seps[end] !== '||' && lastLine && end === list.length - 1) effect = { contained: true, exits: true, gates: true };
         else {
-          // More follows the chain: `-e` does not act on a failure inside it, so later commands run; they run the
-          // unverified file only if they name it. The chain's own use of it was skipped.
-          const used = fileWords(list.slice(index + 1, end + 1));
-          const later = [...list.slice(end + 1), ...lines.slice(lineIndex + 1).flatMap((l) => pipelines(l))];
+          // More follows the chain (an `||` branch that does not exit, `;`, a later line): `-e` does not act on a
+          // failure inside it, so later commands run; they run the unverified file only if they name it, other
+          // than to delete it (`rm -f tool.tgz`). The chain's own use of it was skipped. Of the files the chain
+          // names after the check, those the script named up to the check (the download, the checked file) are
+          // the unverified ones: a directory the chain extracts into (`tar xzf f.tgz -C "$HOME/bin"`) holds
+          // nothing new when the chain stopped, so a later line adding it to `$GITHUB_PATH` runs nothing unverified.
+          const used = unverifiedWords(fileWords(list.slice(index + 1, end + 1)), fileWords([...lines.slice(0, lineIndex).flatMap((l) => pipelines(l)), ...list.slice(0, index + 1)]));
+          const later = [...list.slice(end + 1), ...lines.slice(lineIndex + 1).flatMap((l) => pipelines(l))].filter((p) => !onlyDeletes(p));
           effect = { contained: used.size > 0 && ![...fileWords(later, true)].some((w) => used.has(w)), exits: false, gates: true };
         }
       } else if (after === '||') {
@@ -302,7 +320,7 @@ function checkEffects(script: string, state: StepShell, depth = 0): CheckEffect[
  * - an `&&` chain to the end of the script (`sha256sum -c tool.sha256 && sh install.sh`): the rest of the chain
  *   is skipped; an `&&` chain followed by more (`;`, a later line) stops only the chain, since `-e` does not
  *   act on a failure inside an `&&` list, so it counts when the chain names the file it uses after the check
- *   and nothing after the chain names that file;
+ *   and nothing after the chain (an `||` branch that does not exit included) names that file, but to delete it;
  * - `|| exit 1` (or a `{ ...; exit 1; }` block) before a later line;
  * - a check on its own, followed by `;` or a later line, when the shell has `-e` (the default `bash -e`, `shell:
  *   bash`, `shell: sh`, or the script's own `set -e`) and nothing masks the failure: not after `||`, not in a

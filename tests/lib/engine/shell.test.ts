@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commandArgs, commandName, pipelines } from '../../../lib/engine/shell.js';
+import { commandArgs, commandName, logicalLines, pipelines, scriptPipelines } from '../../../lib/engine/shell.js';
 
 const split = (text: string) => pipelines({ text, offset: 10 }).map((p) => p.commands.map((c) => c.text));
 
@@ -23,6 +23,20 @@ describe('pipelines', () => {
 
   it('ignores operators in quotes, substitutions and comments', () => {
     expect(split(`echo "a;b" 'c|d' $(e && f) # g; h`)).toEqual([[`echo "a;b" 'c|d' $(e && f)`]]);
+  });
+});
+
+describe('logicalLines', () => {
+  it('joins a backslash continuation, and a line ending in && or || with the next command, as bash reads on', () => {
+    const script = 'curl -o f.tgz URL &&\n  # the pinned sum\n\n  sha256sum -c f.sha256 ||\n  exit 1\nnext \\\n  --flag\nlast';
+    expect(logicalLines(script).map((l) => l.text.replace(/\s+/g, ' '))).toEqual(['curl -o f.tgz URL && sha256sum -c f.sha256 || exit 1', 'next --flag', 'last']);
+    // The commands of a joined line keep their offsets in the script.
+    const [first] = logicalLines(script);
+    for (const pipeline of pipelines(first!)) for (const command of pipeline.commands) expect(script.slice(command.offset, command.offset + command.text.length)).toBe(command.text);
+    expect(scriptPipelines(script).map((p) => p.commands[0]?.text)).toEqual(['curl -o f.tgz URL', 'sha256sum -c f.sha256', 'exit 1', 'next  --flag', 'last']);
+    // A single | at the end is left alone (a table row in a heredoc ends so), and so is a line that only mentions &&.
+    expect(logicalLines('echo "| a |"\necho b').length).toBe(2);
+    expect(logicalLines('a | \nb').length).toBe(2);
   });
 });
 

@@ -104,6 +104,15 @@ ${script.split('\n').map((l) => `                ${l}`).join('\n')}
       // skips the rest of the chain, and the later lines never run the unverified file.
       expect(reported('wget -q https://example.com/installer.sh && echo "abc  installer.sh" | sha256sum -c && sh installer.sh\necho done\nrm -f build.log')).toBe(0);
       expect(reported('sha256sum -c tool.tar.gz.sha256 && tar xzf tool.tar.gz\n./tool/install.sh')).toBe(0);
+      // The same when a later line only deletes the file, or the chain ends in an `||` branch that does not name it
+      // (a best-effort install that warns): neither runs the unverified file.
+      expect(reported('curl -fsSLo tool.tar.gz https://example.com/tool.tar.gz && echo "abc  tool.tar.gz" | sha256sum -c && tar xzf tool.tar.gz\nsudo mv tool /usr/local/bin/tool\nrm -f tool.tar.gz')).toBe(0);
+      expect(reported('curl -fsSLo tool.tar.gz https://example.com/tool.tar.gz && echo "abc  tool.tar.gz" | sha256sum -c && tar xzf tool.tar.gz || echo "::warning::tool not installed"')).toBe(0);
+      expect(reported('sha256sum -c installer.sh.sha256 && sh installer.sh || echo skipped\necho done')).toBe(0);
+      // A chain whose lines end in `&&` (bash reads on to the next line), and one that extracts into a directory a
+      // later line puts on the PATH: a stopped chain extracted nothing there.
+      expect(reported('curl -fsSLo tool.tgz https://example.com/tool.tgz &&\n  echo "abc  tool.tgz" | sha256sum -c &&\n  tar xzf tool.tgz')).toBe(0);
+      expect(reported('curl -fsSLo tool.tgz https://example.com/tool.tgz && echo "abc  tool.tgz" | sha256sum -c && tar xzf tool.tgz -C "$HOME/.local/bin"\necho "$HOME/.local/bin" >> "$GITHUB_PATH"')).toBe(0);
     });
 
     it('positive: a check whose failure lets the script go on to the file, or that gates nothing in its step', () => {
@@ -114,6 +123,14 @@ ${script.split('\n').map((l) => `                ${l}`).join('\n')}
         ['wget -q https://example.com/installer.sh && echo "abc  installer.sh" | sha256sum -c && sh installer.sh\nsh installer.sh', ''],
         ['sha256sum -c installer.sh.sha256 && sh installer.sh\n./installer.sh --again', ''],
         ['sha256sum -c installer.sh.sha256 && echo verified; sh installer.sh', ''],
+        // An `||` branch (or a line after it) that runs the file anyway; a deletion that runs it first.
+        ['sha256sum -c installer.sh.sha256 && sh installer.sh || sh installer.sh --force', ''],
+        ['sha256sum -c installer.sh.sha256 && sh installer.sh || echo skipped\nbash installer.sh', ''],
+        ['sha256sum -c installer.sh.sha256 && sh installer.sh\nrm -f "$(sh installer.sh --print-path)" installer.sh', ''],
+        // Lines ending in `&&` are one chain; the line after it runs the file anyway. A later line that extracts the
+        // downloaded archive itself.
+        ['curl -fsSLo tool.sh https://example.com/tool.sh &&\n  echo "abc  tool.sh" | sha256sum -c &&\n  sh tool.sh\nsh tool.sh', ''],
+        ['curl -fsSLo tool.tgz https://example.com/tool.tgz && echo "abc  tool.tgz" | sha256sum -c && tar xzf tool.tgz -C "$HOME/bin"\ntar xzf tool.tgz -C /usr/local', ''],
         // Not the last command of a pipeline, without pipefail (the default `bash -e` has none).
         ['sha256sum -c installer.sh.sha256 | tee check.log\nsh installer.sh', ''],
         // No `-e`: a custom shell command without it, the script's `set +e`, PowerShell on a Windows runner.
