@@ -375,6 +375,30 @@ const FAILS = /exit\s+1|setFailed|throw\b|exit\s+\$/;
  */
 const FORK_CHECK = /(head\.repo\.full_name|head\.repo\.fork\b|headRepository|isCrossRepository|head_repository\.full_name)[^]{0,400}?(exit\s+1|setFailed|throw\b)/;
 
+/**
+ * A test joined to the one before it by `&&` (`-a`, `and`): a bracket test, a `test`, a quoted or expanded value, a
+ * negation or group, or a comparison (`github.head_ref == 'main'`, `pr.head.ref === 'main'`). Not a command run
+ * after a test (`&& echo "no forks" && exit 1`).
+ */
+const JOINED_TEST = /(?:&&|\s-a\s|\band\b)\s*(?:\[|test\b|[("'$!]|[\w.]+\s*(?:[!=]==?|=~|<|>))/;
+
+/**
+ * True when a script fails for pull requests from forks (`FORK_CHECK`) on that test alone: the condition the head
+ * repository's test sits in (its line, up to `then`, `{` or the failure) joins no other test to it. A check that
+ * fails only a fork's pull request from its `main` branch (`[ "$HEAD_REPO" != "$REPO" ] && [ "$HEAD_REF" = main ]`,
+ * `head.repo.fork && head_ref == 'main'`) lets every other fork's pull request through: it is no fork gate.
+ */
+function forkCheck(script: string): boolean {
+  const match = FORK_CHECK.exec(script);
+  if (match === null) return false;
+  const start = script.lastIndexOf('\n', match.index) + 1;
+  // `${{ ... }}` marks dropped: their braces open no block.
+  const plain = (text: string) => text.replace(/\$\{\{|\}\}/g, ' ');
+  const rest = plain(script.slice(match.index, match.index + match[0].length));
+  const cut = rest.search(/\bthen\b|\{|\n|exit\s+1|setFailed|throw\b/);
+  return !JOINED_TEST.test(plain(script.slice(start, match.index)) + rest.slice(0, cut === -1 ? rest.length : cut));
+}
+
 /** A JavaScript `catch` block (one level of braces inside): what fails there fails on an error, not on a check. */
 const CATCH_BLOCK = /\bcatch\s*(?:\([^)]*\))?\s*\{(?:[^{}]|\{[^{}]*\})*\}/g;
 /** `|| exit 1` (or `|| { echo ...; exit 1; }`) right after a command: it fails when the command fails. */
@@ -505,7 +529,7 @@ function failingChecks(job: Job): FailingCheck[] {
       const actor = own ? scriptChecksActor(script) : producers.every((p) => permissionAction(p) !== null || scriptChecksActor(scriptOf(p) ?? ''));
       found.push({ step: s, guard: { kind: 'commenter', condition: `permission check in step \`${name}\``, ...(actor ? { actor: true as const } : {}) } });
     }
-    else if (FORK_CHECK.test(script)) found.push({ step: s, guard: { kind: 'same-repository', condition: `fork check in step \`${name}\`` } });
+    else if (forkCheck(script)) found.push({ step: s, guard: { kind: 'same-repository', condition: `fork check in step \`${name}\`` } });
   }
   checks.set(job, found);
   return found;

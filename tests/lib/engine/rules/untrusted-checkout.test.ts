@@ -1025,6 +1025,42 @@ ${steps}
     expect(positions(scanWith(RULE, workflow("core.info('fork');")))).toEqual(['18:16 MEDIUM']);
   });
 
+  it('a check that fails only a fork\'s pull request from its main branch is no fork gate: other forks\' branches pass', () => {
+    const workflow = (check: string) => yaml`
+      on: pull_request_target
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            - name: Block PRs from main
+              run: |
+                ${check}
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ github.event.pull_request.head.sha }}
+            - run: npm ci && npm test
+              env:
+                NPM_TOKEN: \${{ secrets.NPM_TOKEN }}
+    `;
+    const head = '"${{ github.event.pull_request.head.repo.full_name }}" != "${{ github.repository }}"';
+    // Joined to a test of the branch (in shell or as an expression): forks' other branches reach the checkout.
+    for (const check of [
+      `if [ ${head} ] && [ "\${{ github.head_ref }}" = main ]; then exit 1; fi`,
+      `if [ "\${{ github.event.pull_request.head.repo.fork && github.head_ref == 'main' }}" = true ]; then exit 1; fi`,
+      `[ ${head} -a "\${{ github.head_ref }}" = main ] && exit 1`,
+    ]) {
+      const found = scanWith(RULE, workflow(check));
+      expect(positions(found), check).toEqual(['11:16 HIGH']);
+      expect(found[0]?.description, check).not.toContain('fork check');
+    }
+    // The head repository's test alone (a command after it is no second test): a fork gate, named.
+    for (const check of [`if [ ${head} ]; then echo "no forks" && exit 1; fi`, `[ ${head} ] && echo "forks are not built" && exit 1`]) {
+      const found = scanWith(RULE, workflow(check));
+      expect(positions(found), check).toEqual(['11:16 LOW']);
+      expect(found[0]?.description, check).toContain('fork check in step `Block PRs from main`');
+    }
+  });
+
   it('does not report a branch name checked out without the head repository: that is the base repository\'s branch', () => {
     const workflow = (checkout: string, lookup = 'headRefName') => yaml`
       on:
