@@ -5,7 +5,8 @@ import { ScanCache } from '../model/scan-cache.js';
 import { flatMap } from '../model/arrays.js';
 import { visibleEnv } from './step-env.js';
 import { matrixValues } from './matrix-values.js';
-import { normalizeWorkspacePath, workingDirectory } from './run-model/execution.js';
+import { normalizeWorkspacePath, scriptCommands, workingDirectory } from './run-model/execution.js';
+import { words } from '../shell.js';
 
 export type Registry = 'npm' | 'pypi' | 'crates' | 'rubygems' | 'nuget' | 'maven' | 'container' | 'github-release' | 'other';
 
@@ -115,11 +116,189 @@ function readPublishingStep(step: Step): PublishingStep | null {
       }
     }
   }
+  if (script !== null) {
+    const signalled = publishingByEnvironment(step, script.text);
+    if (signalled !== null) return signalled;
+  }
   if (step.usesRef?.kind === 'repository') {
     const slug = step.usesRef.slug;
     const known = ACTIONS[slug];
     if (known !== undefined && (known.when?.(step) ?? true)) return { step, registry: known.registry, evidence: slug };
   }
+  return null;
+}
+
+/**
+ * npm's provenance switch: npm reads its settings from `npm_config_<name>` variables whatever their case
+ * (https://docs.npmjs.com/cli/v11/using-npm/config#environment-variables), and `provenance` is read only by
+ * `npm publish` (and the pnpm, yarn and release tools that call it): nothing else signs a package.
+ */
+const NPM_PROVENANCE = /^npm_config_provenance$/i;
+
+/**
+ * Registry credentials by the variable the registry's own publishing tool reads: `NODE_AUTH_TOKEN` (the `.npmrc`
+ * that actions/setup-node's `registry-url` writes), `NPM_TOKEN` (semantic-release, changesets, `.npmrc` files),
+ * twine's `TWINE_PASSWORD`, `UV_PUBLISH_TOKEN`, `POETRY_PYPI_TOKEN_PYPI`, cargo's `CARGO_REGISTRY_TOKEN`,
+ * RubyGems' `GEM_HOST_API_KEY`.
+ */
+const REGISTRY_TOKENS: ReadonlyMap<string, Registry> = new Map([
+  ['NODE_AUTH_TOKEN', 'npm'],
+  ['NPM_TOKEN', 'npm'],
+  ['TWINE_PASSWORD', 'pypi'],
+  ['UV_PUBLISH_TOKEN', 'pypi'],
+  ['POETRY_PYPI_TOKEN_PYPI', 'pypi'],
+  ['CARGO_REGISTRY_TOKEN', 'crates'],
+  ['GEM_HOST_API_KEY', 'rubygems'],
+]);
+
+/** A name that says publish (`release`, `ci:publish`, `publish-crates.py`, `deploy`). */
+const PUBLISH_NAME = /publish|release|deploy/i;
+/** Parts of a name that say it does something else around a release (`release:notes`, `build:release`, `release-dry-run`). */
+const OTHER_NAME = /(?:^|[-:_./\s])(?:notes?|changelog|version|bump|build|check|test|lint|dry|preview|verify|prepare|pack|draft|docs?|pages|site|storybook)(?=$|[-:_./\s])/i;
+
+/** pnpm's and yarn's own commands: any other first word (`pnpm release`, `yarn changeset publish`) runs a script or a bin of the project. */
+const PACKAGE_MANAGER_COMMANDS: Record<string, ReadonlySet<string>> = {
+  pnpm: new Set([
+    'add', 'i', 'install', 'it', 'install-test', 'ci', 'up', 'update', 'upgrade', 'remove', 'rm', 'uninstall', 'un', 'link', 'ln', 'unlink', 'import',
+    'rebuild', 'rb', 'prune', 'fetch', 'patch', 'patch-commit', 'patch-remove', 'audit', 'list', 'ls', 'll', 'outdated', 'why', 'licenses', 'exec',
+    'run', 'test', 't', 'start', 'dlx', 'create', 'publish', 'pack', 'store', 'root', 'bin', 'setup', 'init', 'deploy', 'config', 'c', 'env', 'server',
+    'approve-builds', 'cat-file', 'cat-index', 'find-hash', 'self-update', 'help', 'doctor', 'recursive', 'multi', 'm', 'dedupe', 'version', 'login', 'logout', 'whoami',
+  ]),
+  yarn: new Set([
+    'add', 'install', 'up', 'upgrade', 'remove', 'run', 'test', 'start', 'dlx', 'exec', 'npm', 'pack', 'publish', 'version', 'config', 'cache',
+    'init', 'info', 'why', 'link', 'unlink', 'set', 'plugin', 'node', 'bin', 'workspaces', 'constraints', 'dedupe', 'explain', 'patch', 'patch-commit',
+    'rebuild', 'stage', 'unplug', 'check', 'audit', 'list', 'outdated', 'global', 'login', 'logout', 'owner', 'tag', 'team', 'help', 'import', 'licenses', 'policies', 'generate-lock-entry',
+  ]),
+};
+
+/** Options of pnpm, yarn, npm and make that take the next word as their value. */
+const VALUE_OPTIONS = new Set(['--filter', '-F', '-C', '--dir', '--prefix', '--workspace', '-w', '-f', '--file', '--makefile', '--directory', '--cwd', '--justfile', '--working-directory', '-d', '--taskfile', '-t']);
+/** Programs that run the script file named after their options. */
+const FILE_RUNNERS = new Set(['bash', 'sh', 'zsh', 'pwsh', 'python', 'python3', 'node', 'ruby', 'perl', 'deno', 'bun', 'tsx', 'ts-node', 'zx']);
+
+/** The words after index `from` that are not options, the value of an option that takes one skipped. */
+function operands(list: readonly string[], from: number): string[] {
+  const result: string[] = [];
+  for (let i = from; i < list.length && result.length < 4; i++) {
+    const word = list[i] ?? '';
+    if (word === '--') break;
+    if (word.startsWith('-')) {
+      if (!word.includes('=') && VALUE_OPTIONS.has(word)) i++;
+      continue;
+    }
+    // A value taken at run time (`${{ inputs.tag }}`, `$TAG`) names nothing.
+    if (/[${}]/.test(word)) continue;
+    result.push(word);
+  }
+  return result;
+}
+
+/**
+ * What a command runs of the repository's own, by name, or null: a package script or a bin of the project
+ * (`npm run release`, `pnpm release`, `pnpm run ci:publish`, `yarn changeset publish`, `bun run release`, `npx
+ * semantic-release`, `pnpm exec changeset publish`), a task runner's target (`make -C sdk publish`, `just release`)
+ * or a script file (`./publish.py`, `python3 scripts/publish-crates.py`, `bash release.sh`). `name` is what says
+ * what it does (the script, the bin and its first words, the targets, the file's name); `text` the command as
+ * far as the name, for messages.
+ */
+function repositoryScript(command: string): { name: string; text: string } | null {
+  // An expression is one word of run-time value (`make ${{ matrix.target }}` names no target).
+  const list = words(command.replace(/\$\{\{[^}\n]*\}\}/g, '$EXPR'));
+  let at = 0;
+  while (at < list.length && (/^[A-Za-z_]\w*=/.test(list[at] ?? '') || list[at] === 'sudo' || list[at] === 'env')) at++;
+  const program = list[at] ?? '';
+  const tool = program.replace(/^.*\//, '');
+  const named = (name: string[], upTo: number) => (name.length === 0 ? null : { name: name.join(' '), text: list.slice(at, Math.min(upTo, list.length)).join(' ').slice(0, 80) });
+  const rest = operands(list, at + 1);
+  const after = (word: string | undefined) => (word === undefined ? list.length : list.indexOf(word, at + 1) + 1);
+  switch (tool) {
+    case 'npm':
+    case 'bun':
+      // A script's name alone (what follows are its arguments); a bin's name and its first operand (`exec changeset publish`).
+      if (rest[0] === 'run' || rest[0] === 'run-script') return named(rest.slice(1, 2), after(rest[1]));
+      if (rest[0] === 'exec' || rest[0] === 'x') return named(rest.slice(1, 3), after(rest[2] ?? rest[1]));
+      // `bun scripts/release.ts` runs a file, read below; npm's other commands run no script of the project by name.
+      if (tool === 'npm') return null;
+      break;
+    case 'pnpm':
+    case 'yarn': {
+      const commands = PACKAGE_MANAGER_COMMANDS[tool] as ReadonlySet<string>;
+      const first = rest[0];
+      if (first === undefined) return null;
+      if (first === 'run') return named(rest.slice(1, 2), after(rest[1]));
+      if (first === 'exec' || first === 'dlx') return named(rest.slice(1, 3), after(rest[2] ?? rest[1]));
+      // `yarn workspace <name> <script>`: the script of one workspace.
+      if (tool === 'yarn' && first === 'workspace') return named(rest.slice(2, 3), after(rest[2]));
+      return commands.has(first) ? null : named(rest.slice(0, 2), after(rest[1] ?? first));
+    }
+    case 'npx':
+    case 'pnpx':
+    case 'bunx':
+      return named(rest.slice(0, 2), after(rest[1] ?? rest[0]));
+    case 'make':
+    case 'gmake':
+    case 'just':
+    case 'task':
+      return named(rest.filter((w) => !w.includes('=')), list.length);
+    default:
+      break;
+  }
+  // `python3 scripts/publish.py`, `deno run -A tools/release.ts`: the first operand that is a path.
+  const file = FILE_RUNNERS.has(tool) ? rest.find((w, i) => /[/.]/.test(w) || (i === 0 && w !== 'run')) : undefined;
+  if (file !== undefined && /[/.]/.test(file)) return named([file.replace(/^.*\//, '')], after(file));
+  if (program.startsWith('./') || (program.includes('/') && /\.(?:sh|py|js|mjs|cjs|ts|mts|rb|pl)$/.test(program))) return named([tool], at + 1);
+  return null;
+}
+
+/** True for an `env:` value that may hold something: a literal other than empty or false, or an expression. */
+function setValue(value: string | null, falsy: RegExp): boolean {
+  if (value === null) return false;
+  const text = value.trim();
+  return text.includes('${{') || (text !== '' && !falsy.test(text));
+}
+
+/**
+ * A `run:` step that publishes through a script of the repository, told by its environment, or null:
+ * - npm provenance on (`NPM_CONFIG_PROVENANCE: true`, or an expression) in the step's own `env:` with any
+ *   script or bin of the project (`pnpm run release`, `pnpm changelogen --publish`, `npx semantic-release`):
+ *   only `npm publish` reads it, so the step publishes to npm through whatever it runs; set by the job or the
+ *   workflow, with a script named for publishing (`release`, `publish`, `deploy`), since every step sees it there;
+ * - a registry credential (`REGISTRY_TOKENS`) in the step's own `env:` with a script named for publishing
+ *   (`npm run publish`, `make publish`, `./publish.py`). A token given to the job or workflow (installs of
+ *   private packages read it too), or to a step that runs `npm ci`, `npm deprecate` or tests, says nothing.
+ * Names that say something else around a release (`release:notes`, `build:release`, `release:dry-run`) do not count.
+ */
+function publishingByEnvironment(step: Step, script: string): PublishingStep | null {
+  const own = step.env;
+  let token: { name: string; registry: Registry } | null = null;
+  for (const pair of own?.pairs ?? []) {
+    const name = keyText(pair.key);
+    const registry = REGISTRY_TOKENS.get(name);
+    if (token === null && registry !== undefined && setValue(getText(own, name), /^$/)) token = { name, registry };
+  }
+  // The provenance setting the step sees (its own over its job's over its workflow's), and whether it is its own.
+  let provenance: 'step' | 'job' | null = null;
+  for (const [name, value] of visibleEnv(step, (scope, _, key) => (NPM_PROVENANCE.test(key) ? (getText(scope, key) ?? '') : undefined))) {
+    if (setValue(value, /^(?:false|0|no|off)$/i)) provenance = getText(own, name) !== null ? 'step' : 'job';
+  }
+  if (provenance === null && token === null) return null;
+  let fallback: { name: string; text: string } | null = null;
+  let found: { name: string; text: string } | null = null;
+  for (const { text } of scriptCommands(script, null)) {
+    const run = repositoryScript(text);
+    if (run === null || OTHER_NAME.test(run.name)) continue;
+    if (PUBLISH_NAME.test(run.name)) {
+      found = run;
+      break;
+    }
+    fallback ??= run;
+  }
+  if (provenance === 'step' && (found ?? fallback) !== null) {
+    return { step, registry: 'npm', evidence: `\`${(found ?? fallback)?.text ?? ''}\` with NPM_CONFIG_PROVENANCE` };
+  }
+  if (found === null) return null;
+  if (provenance === 'job') return { step, registry: 'npm', evidence: `\`${found.text}\` with NPM_CONFIG_PROVENANCE` };
+  if (token !== null) return { step, registry: token.registry, evidence: `\`${found.text}\` with ${token.name}` };
   return null;
 }
 

@@ -1,5 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { rehearsalFlagOn } from '../../../../lib/engine/analysis/publishing.js';
+import { publishesForReal, publishingStep, rehearsalFlagOn } from '../../../../lib/engine/analysis/publishing.js';
+import { buildWorkflow, type Step } from '../../../../lib/engine/model/workflow.js';
+import { parseYaml } from '../../../../lib/engine/yaml/parse.js';
+import { SourceFile } from '../../../../lib/engine/yaml/source.js';
+
+/** The last step of the one job of a workflow, given its job `env:` and its last step's `env:` (`NAME: value`, one a line) and script. */
+function lastStep(script: string, stepEnv: string, jobEnv = ''): Step {
+  const block = (text: string, indent: string) => text.split('\n').map((line) => `${indent}${line}`).join('\n');
+  const text = [
+    'on: push',
+    'jobs:',
+    '  release:',
+    '    runs-on: ubuntu-latest',
+    ...(jobEnv === '' ? [] : ['    env:', block(jobEnv, '      ')]),
+    '    steps:',
+    '      - uses: actions/checkout@v4',
+    ...(stepEnv === '' ? ['      - run: |'] : ['      - env:', block(stepEnv, '          '), '        run: |']),
+    block(script, '          '),
+    '',
+  ].join('\n');
+  const parsed = parseYaml(text);
+  if (!parsed.ok || parsed.root.kind !== 'map') throw new Error('not a mapping');
+  const steps = buildWorkflow(new SourceFile('.github/workflows/release.yml', text), parsed.root).jobs[0]?.steps ?? [];
+  return steps[steps.length - 1] as Step;
+}
+
+const evidence = (script: string, stepEnv: string, jobEnv = '') => publishingStep(lastStep(script, stepEnv, jobEnv))?.evidence ?? null;
 
 describe('rehearsalFlagOn: a dry-run flag rehearses only when its value is a literal true', () => {
   it('is on for a bare flag, `=true`, `true`, an operand after it, and a variable whose env value is a literal true', () => {
@@ -24,5 +50,60 @@ describe('rehearsalFlagOn: a dry-run flag rehearses only when its value is a lit
       expect(rehearsalFlagOn(text), text).toBe(false);
     }
     expect(rehearsalFlagOn('nx release publish --dry-run=$DRY_RUN', new Map([['DRY_RUN', 'false']]))).toBe(false);
+  });
+});
+
+describe('publishingStep: a repository script told to publish by its environment', () => {
+  it('npm provenance in the step\'s env: any script or bin of the project publishes to npm', () => {
+    expect(evidence('pnpm run release --dry-run=${{ inputs.dry_run }}', 'NPM_CONFIG_PROVENANCE: true')).toBe('`pnpm run release` with NPM_CONFIG_PROVENANCE');
+    expect(evidence('pnpm run release-stable -- --tag latest', 'npm_config_provenance: "true"')).toBe('`pnpm run release-stable` with NPM_CONFIG_PROVENANCE');
+    expect(evidence('pnpm changelogen --canary nightly --publish', 'NPM_CONFIG_PROVENANCE: ${{ inputs.provenance }}')).toBe('`pnpm changelogen --canary nightly` with NPM_CONFIG_PROVENANCE');
+    expect(evidence('pnpm install && pnpm build && npx semantic-release', 'NPM_CONFIG_PROVENANCE: true')).toBe('`npx semantic-release` with NPM_CONFIG_PROVENANCE');
+    expect(publishingStep(lastStep('pnpm run release', 'NPM_CONFIG_PROVENANCE: true'))?.registry).toBe('npm');
+    // A run-time dry-run value publishes on some runs; a literal one rehearses.
+    expect(publishesForReal(publishingStep(lastStep('pnpm run release --dry-run=${{ inputs.dry_run }}', 'NPM_CONFIG_PROVENANCE: true'))!)).toBe(true);
+    expect(publishesForReal(publishingStep(lastStep('pnpm run release --dry-run', 'NPM_CONFIG_PROVENANCE: true'))!)).toBe(false);
+  });
+
+  it('npm provenance set for the whole job: only a script named for publishing', () => {
+    expect(evidence('yarn release', '', 'NPM_CONFIG_PROVENANCE: true')).toBe('`yarn release` with NPM_CONFIG_PROVENANCE');
+    expect(evidence('pnpm build', '', 'NPM_CONFIG_PROVENANCE: true')).toBeNull();
+    // The step's own value wins over the job's.
+    expect(evidence('yarn release', 'NPM_CONFIG_PROVENANCE: false', 'NPM_CONFIG_PROVENANCE: true')).toBeNull();
+  });
+
+  it('a registry token in the step\'s env with a script named for publishing', () => {
+    expect(evidence('npm run publish', 'NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}')).toBe('`npm run publish` with NODE_AUTH_TOKEN');
+    expect(evidence('pnpm changeset publish --tag nightly', 'NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}')).toBe('`pnpm changeset publish` with NODE_AUTH_TOKEN');
+    expect(evidence('find artifacts\n            make -C sdk/nodejs publish', 'NPM_TOKEN: ${{ secrets.NPM_TOKEN }}')).toBe('`make -C sdk/nodejs publish` with NPM_TOKEN');
+    expect(evidence('./publish.py', 'CARGO_REGISTRY_TOKEN: ${{ secrets.CARGO_REGISTRY_TOKEN }}')).toBe('`./publish.py` with CARGO_REGISTRY_TOKEN');
+    expect(evidence('python3 scripts/publish-crates.py --no-verify', 'CARGO_REGISTRY_TOKEN: ${{ secrets.CARGO_REGISTRY_TOKEN }}')).toBe('`python3 scripts/publish-crates.py` with CARGO_REGISTRY_TOKEN');
+    expect(publishingStep(lastStep('./publish.py', 'CARGO_REGISTRY_TOKEN: ${{ secrets.T }}'))?.registry).toBe('crates');
+    expect(publishingStep(lastStep('make release', 'TWINE_PASSWORD: ${{ secrets.PYPI }}'))?.registry).toBe('pypi');
+    expect(evidence('deno run -A tools/release/publish_crates.ts', 'CARGO_REGISTRY_TOKEN: ${{ secrets.T }}')).toBe('`deno run -A tools/release/publish_crates.ts` with CARGO_REGISTRY_TOKEN');
+    expect(evidence('bun scripts/release.ts', 'NPM_TOKEN: ${{ secrets.T }}')).toBe('`bun scripts/release.ts` with NPM_TOKEN');
+    // A target taken at run time names nothing.
+    expect(evidence('make ${{ matrix.target }}', 'NPM_TOKEN: ${{ secrets.T }}')).toBeNull();
+  });
+
+  it('negative: no signal, a test job, a token given to installs or the whole job, and names around a release', () => {
+    // Neither provenance nor a token: `npm test`, and a release script alone.
+    expect(evidence('npm test', '')).toBeNull();
+    expect(evidence('npm run release', '')).toBeNull();
+    expect(evidence('npm ci && npm test', 'CI: true')).toBeNull();
+    // A token in the env of a step that installs, tests or deprecates: no publish.
+    expect(evidence('npm ci', 'NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}')).toBeNull();
+    expect(evidence('pnpm install --frozen-lockfile && pnpm test', 'NPM_TOKEN: ${{ secrets.NPM_TOKEN }}')).toBeNull();
+    expect(evidence('npm deprecate "pkg@1.0.0" "use 2"', 'NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}')).toBeNull();
+    // The token given to the whole job: installs of private packages read it too.
+    expect(evidence('npm run release', '', 'NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}')).toBeNull();
+    // An empty token, provenance off.
+    expect(evidence('npm run release', 'NPM_TOKEN: ""')).toBeNull();
+    expect(evidence('pnpm run release', 'NPM_CONFIG_PROVENANCE: false')).toBeNull();
+    // Names that do something else around a release.
+    for (const script of ['npm run release:notes', 'pnpm run build:release', 'yarn release-dry-run', 'make docs-deploy', 'npm run test']) {
+      expect(evidence(script, 'NPM_TOKEN: ${{ secrets.NPM_TOKEN }}'), script).toBeNull();
+    }
+    expect(evidence('pnpm build && pnpm test', 'NPM_CONFIG_PROVENANCE: true')).toBeNull();
   });
 });

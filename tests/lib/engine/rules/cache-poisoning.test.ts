@@ -1507,6 +1507,60 @@ runs:
   });
 });
 
+describe(`${RULE}: a publish told by the step's environment (npm provenance, a registry token)`, () => {
+  const action = { path: '.github/actions/setup/action.yml', text: `name: setup
+runs:
+  using: composite
+  steps:
+    - uses: pnpm/action-setup@v4
+    - uses: actions/setup-node@v4
+      with:
+        cache: pnpm
+    - run: pnpm install --frozen-lockfile
+      shell: bash
+` };
+  const release = (env: string, command: string) => ({ path: '.github/workflows/release.yml', text: yaml`
+    on:
+      workflow_dispatch:
+        inputs:
+          dry_run: { type: boolean, default: true }
+    permissions: {}
+    jobs:
+      publish:
+        runs-on: ubuntu-latest
+        environment: npm
+        permissions:
+          contents: read
+          id-token: write
+        steps:
+          - uses: actions/checkout@v4
+          - uses: ./.github/actions/setup
+          - env: {${env}}
+            run: ${command}
+  ` });
+
+  it('counts a repository script run with NPM_CONFIG_PROVENANCE, or with a registry token and a publishing name, as the publish', () => {
+    for (const [env, command, evidence] of [
+      ['NPM_CONFIG_PROVENANCE: true', 'pnpm run release --dry-run=${{ inputs.dry_run }}', '`pnpm run release` with NPM_CONFIG_PROVENANCE'],
+      ['NODE_AUTH_TOKEN: "${{ secrets.NPM_TOKEN }}"', 'npm run publish', '`npm run publish` with NODE_AUTH_TOKEN'],
+    ] as const) {
+      const found = recordsWith(RULE, [action, release(env, command)]);
+      expect(found.map((r) => `${r.finding.file}:${r.finding.line} ${r.finding.severity}`), command).toEqual(['.github/workflows/release.yml:15 LOW']);
+      expect(found[0]?.finding.description).toContain(evidence);
+    }
+  });
+
+  it('negative: a test step with no provenance, a token given to an install, a rehearsal', () => {
+    for (const [env, command] of [
+      ['CI: true', 'npm test'],
+      ['NODE_AUTH_TOKEN: "${{ secrets.NPM_TOKEN }}"', 'npm ci'],
+      ['NPM_CONFIG_PROVENANCE: true', 'pnpm run release --dry-run'],
+    ] as const) {
+      expect(scanWith(RULE, [action, release(env, command)]), command).toEqual([]);
+    }
+  });
+});
+
 describe(`${RULE}: a restore goreleaser deletes before it builds`, () => {
   const release = (paths: string, steps: string) => yaml`
     on:
