@@ -362,8 +362,9 @@ function writtenEnv(step: Step): Map<string, string> {
  * A word after a bare `--dry-run` that is no true/false (`npm publish --dry-run pkg/`) is an operand: the flag is
  * on; a variable there counts as the flag's value only when its name says dry run (`--dry-run $DRY_RUN`).
  */
-export function rehearsalFlagOn(text: string, env: ReadonlyMap<string, string> = new Map()): boolean {
+export function rehearsalFlagOn(text: string, env: ReadonlyMap<string, string> = new Map(), snapshot = true): boolean {
   for (const match of text.matchAll(REHEARSAL_FLAG)) {
+    if (!snapshot && match[1] === 'snapshot') continue;
     const attached = match[2];
     const next = match[1] === 'dry-run' ? match[3] : undefined;
     if (flagValueOn(attached ?? next, attached !== undefined, env)) return true;
@@ -390,9 +391,13 @@ function flagValueOn(written: string | undefined, attached: boolean, env: Readon
   return !attached;
 }
 
-/** True when a script or argument line rehearses: a rehearsal flag that is on, or a rehearsal target. */
-function rehearses(text: string, env: ReadonlyMap<string, string>): boolean {
-  return REHEARSAL.test(text) || rehearsalFlagOn(text, env);
+/**
+ * True when a script or argument line rehearses: a rehearsal flag that is on, or a rehearsal target. `snapshot`:
+ * whether `--snapshot` counts, which is goreleaser's rehearsal only (`changeset version --snapshot` makes a
+ * snapshot release that `changeset publish` then publishes).
+ */
+function rehearses(text: string, env: ReadonlyMap<string, string>, snapshot = true): boolean {
+  return REHEARSAL.test(text) || rehearsalFlagOn(text, env, snapshot);
 }
 
 /**
@@ -496,8 +501,9 @@ export function publishesForRealIn(p: PublishingStep, job: Job | null): boolean 
       if (scratch !== null) return !scratch;
     }
     const env = literalEnv(p.step);
+    const snapshot = p.evidence === 'goreleaser release';
     // A flag held in a variable (`FLAGS: --dry-run`) counts when its `env:` value is a literal.
-    return !(rehearses(script, env) || referencedEnv(p.step, script).some((v) => !v.includes('${{') && rehearses(v, env)));
+    return !(rehearses(script, env, snapshot) || referencedEnv(p.step, script).some((v) => !v.includes('${{') && rehearses(v, env, snapshot)));
   }
   if (p.evidence === 'goreleaser/goreleaser-action' && isTruthy(get(p.step.with, 'install-only'))) return false;
   if (p.evidence === 'goreleaser/goreleaser-action') {

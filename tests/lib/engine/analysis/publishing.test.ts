@@ -84,6 +84,11 @@ describe('publishingStep: a repository script told to publish by its environment
     expect(evidence('bun scripts/release.ts', 'NPM_TOKEN: ${{ secrets.T }}')).toBe('`bun scripts/release.ts` with NPM_TOKEN');
     // A target taken at run time names nothing.
     expect(evidence('make ${{ matrix.target }}', 'NPM_TOKEN: ${{ secrets.T }}')).toBeNull();
+    // `--snapshot` rehearses goreleaser only: a changesets snapshot release publishes.
+    const snapshot = publishingStep(lastStep('pnpm changeset version --snapshot nightly\npnpm changeset publish --tag nightly', 'NODE_AUTH_TOKEN: ${{ secrets.T }}'));
+    expect(snapshot?.evidence).toBe('`pnpm changeset publish` with NODE_AUTH_TOKEN');
+    expect(publishesForReal(snapshot!)).toBe(true);
+    expect(publishesForReal(publishingStep(lastStep('goreleaser release --snapshot --clean', ''))!)).toBe(false);
   });
 
   it('negative: no signal, a test job, a token given to installs or the whole job, and names around a release', () => {
