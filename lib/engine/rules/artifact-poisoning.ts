@@ -79,7 +79,10 @@ export default defineWorkflowRule({
     job(job) {
       const runs = context.runs;
       const run = runs.job(job);
-      for (const entry of run.workspace) {
+      // Only a download of another run's artifacts makes a workspace entry with a `download`: most jobs have
+      // none, and their workspace is not worked out for this.
+      const downloads = foreignDownloads(job);
+      for (const entry of downloads.length === 0 ? [] : run.workspace) {
         if (entry.kind !== 'download' || entry.download === undefined || entry.content !== 'outsider') continue;
         if (!reachable(runs.stepReach(entry.step))) continue;
         // What runs may run in another job (a job that needs this one checks out the commit their values name, or
@@ -92,7 +95,7 @@ export default defineWorkflowRule({
       }
       // Kept outside the workspace, the files replace nothing of the checkout: reported only when a step runs them,
       // or runs the checkout whose commit a value read from them names (in this job or a later one).
-      for (const download of foreignDownloads(job)) {
+      for (const download of downloads) {
         if (!download.isolated || downloadContent(download, job.workflow, context.repository) !== 'outsider') continue;
         if (!reachable(runs.stepReach(download.step))) continue;
         const effect = isolatedEffect(runs, run, download);

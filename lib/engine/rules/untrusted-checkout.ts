@@ -1,12 +1,12 @@
 import { commitDateCheck } from '../analysis/approval-race.js';
 import { describeStep } from '../analysis/describe.js';
 import { sentWords } from '../analysis/pr-dispatch.js';
-import { pinsApprovedCode } from '../analysis/pr-head.js';
+import { pinsApprovedCode, pullRequestCheckouts } from '../analysis/pr-head.js';
 import { checkoutReach } from '../analysis/outsider-code.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 import { holdingFacts, reachFacts, runFact } from '../analysis/run-model/facts.js';
 import { approvalBindsCode, describeClaim, jobClaim, severityOf, type Claim, type JobRun, type LaterUse, type Reach, type RunModel, type TracedExecution, type WorkspaceEntry } from '../analysis/run-model/index.js';
-import type { Job } from '../model/workflow.js';
+import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { getText } from '../yaml/model.js';
 
@@ -54,6 +54,11 @@ const EVENT_REF = /^\s*(?:\$\{\{\s*github\.(?:ref|sha)\s*\}\})?\s*$/;
  */
 function reviewCheckouts(runs: RunModel, run: JobRun): { entry: WorkspaceEntry; event: string; sinks: TracedExecution[] }[] {
   const found: { entry: WorkspaceEntry; event: string; sinks: TracedExecution[] }[] = [];
+  // Such an entry is an actions/checkout step of the event's own ref that runs on a review event: most jobs have
+  // none, and their workspace is not worked out for this.
+  const candidate = (step: Step) =>
+    step.usesRef?.kind === 'repository' && step.usesRef.slug === 'actions/checkout' && EVENT_REF.test(getText(step.with, 'ref') ?? '') && runs.eventsOf(step).some((e) => REVIEW_EVENTS.includes(e));
+  if (!run.job.steps.some(candidate)) return found;
   for (const entry of run.workspace) {
     if (entry.kind !== 'checkout' || entry.content !== 'base' || !entry.forkCode || entry.checkout !== undefined) continue;
     if (!EVENT_REF.test(getText(entry.step.with, 'ref') ?? '')) continue;
@@ -81,7 +86,10 @@ export default defineWorkflowRule({
   create: (context) => ({
     job(job) {
       const run = context.runs.job(job);
-      for (const entry of run.workspace) {
+      // Only a pull request checkout makes a workspace entry with a `checkout`: most jobs have none, and their
+      // workspace is not worked out for this.
+      const entries = pullRequestCheckouts(job, context.runs.repository).length === 0 ? [] : run.workspace;
+      for (const entry of entries) {
         const checkout = entry.checkout;
         if (checkout === undefined) continue;
         const sinks = context.runs.sinksOf(run, entry);

@@ -19,7 +19,7 @@ import { cacheStep, restoresFrom, sameFamily, savesToDefaultScope, switchAtCalle
 import { forkReach, localCallers, pickerReach, reachOf, REACH_ORDER, valueReach, type ForkReach, type Reach, type ValueReach } from './reach.js';
 import { openPermissionChecks, type TrustGuard } from '../trust-guards.js';
 import { describeStep } from '../describe.js';
-import { checksOutEventCommit, codeOf, workspaceEntries, type WorkspaceEntry } from './workspace.js';
+import { checksOutEventCommit, codeOf, mayHoldOutsiderCode, workspaceEntries, type WorkspaceEntry } from './workspace.js';
 import { envReaders, laterUse, type EnvReaders, type LaterUse } from './readers.js';
 import { imageOwnership, ownerNamespace, PLATFORM_OWNERS, pushedNamespace, repositoryIdentity, usesOwnership, type Ownership, type RepositoryIdentity } from './ownership.js';
 import type { UsesRef } from '../../model/uses.js';
@@ -689,12 +689,13 @@ export class RunModel {
   /**
    * The privileged ways of `outsiderWays` alone (not `fork`), in the same order: what the token's readers need.
    * Most jobs hold no pull request code on a privileged run, and then neither the job's fork reach nor its
-   * executions are worked out (a fork's run of its own checkout matters only on a self-hosted runner).
+   * executions are worked out (a fork's run of its own checkout matters only on a self-hosted runner), nor its
+   * workspace when nothing could put such code there (`mayHoldOutsiderCode`).
    */
   privilegedWays(job: Job): readonly OutsiderWay[] {
     let found = this.#privilegedWays.get(job);
     if (found === undefined) {
-      found = this.#outsiderWays.get(job)?.filter((way) => !way.fork) ?? this.#ways(job, false);
+      found = this.#outsiderWays.get(job)?.filter((way) => !way.fork) ?? (job.uses !== undefined || !mayHoldOutsiderCode(job, this.repository) ? [] : this.#ways(job, false));
       this.#privilegedWays.set(job, found);
     }
     return found;

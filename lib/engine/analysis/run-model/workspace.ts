@@ -67,6 +67,15 @@ export interface WorkspaceEntry {
   forkCode: boolean;
 }
 
+/**
+ * False when no entry of the job's workspace (`workspaceEntries`) can hold pull request code (content
+ * `outsider`): the job has no pull request checkout (pr-head.ts) and no download of another run's artifacts,
+ * the only sources of such entries. Answered without working out the rest of the workspace.
+ */
+export function mayHoldOutsiderCode(job: Job, repository: RepositoryModel): boolean {
+  return pullRequestCheckouts(job, repository).length > 0 || foreignDownloads(job).length > 0;
+}
+
 export function workspaceEntries(job: Job, repository: RepositoryModel, identity: RepositoryIdentity | null = null): WorkspaceEntry[] {
   const entries: WorkspaceEntry[] = [];
   const untrusted = pullRequestCheckouts(job, repository);
