@@ -19,6 +19,7 @@ import { describeTaint } from './describe.js';
 import { isEmpty, type RunSet } from './run-model/conditions.js';
 import type { Reach, RunModel, TracedExecution, WorkspaceEntry } from './run-model/index.js';
 import { nothingReads } from './run-model/readers.js';
+import { mayHoldOutsiderCode } from './run-model/workspace.js';
 import { stepScope, type TaintAnalyzer } from '../expressions/taint.js';
 import type { Job, Step } from '../model/workflow.js';
 import { ScanCache } from '../model/scan-cache.js';
@@ -114,8 +115,9 @@ function readWriters(runs: RunModel, taint: TaintAnalyzer): CacheWriter[] {
   for (const workflow of candidates) {
     for (const job of workflow.jobs) {
       const run = runs.job(job);
-      // Code of the outsider that a step runs: a checkout of the pull request, or another run's artifacts.
-      for (const entry of run.workspace) {
+      // Code of the outsider that a step runs: a checkout of the pull request, or another run's artifacts (most jobs
+      // have neither, and their workspace is not worked out for this).
+      for (const entry of mayHoldOutsiderCode(job, repository) ? run.workspace : []) {
         if (entry.content !== 'outsider' || entry.checkout?.hiddenBy === 'trusted-author') continue;
         const sinks = runs.sinksOf(run, entry);
         if (sinks.length === 0) continue;
