@@ -8,6 +8,7 @@ import { labelRemovedEachRun, type LabelRemoval } from './label-removal.js';
 import { environmentApprovalComment } from './environment-comment.js';
 import { actionFailsJob, actionGatesOnlyItself, permissionAction } from './permission-actions.js';
 import { flatMap } from '../model/arrays.js';
+import { shellBranches } from './shell-branches.js';
 
 /**
  * What keeps outsiders out of a job or step:
@@ -406,8 +407,6 @@ const ON_COMMAND_ERROR = /\|\|\s*(?:\{[^}]*\}|exit\s+\S+)/g;
 
 /** JavaScript `if (...) { ... }` or `if (...) statement;` (one level of nesting in the condition and the block). */
 const JS_IF = /\bif\s*(\((?:[^()]|\([^()]*\))*\))\s*(\{(?:[^{}]|\{[^{}]*\})*\}|[^;\n{]*;?)/g;
-/** A shell `if ...; then ... fi`, or a command run on a test's outcome (`[ ... ] || exit 0`, `&& { echo; exit 0; }`). */
-const SH_BRANCH = /\bif\b([^\n]*?)\bthen\b([^]*?)\bfi\b|([^\n]*?)(?:\|\||&&)\s*(\{[^}]*\}|exit\b[^\n;]*)/g;
 /** A branch's condition that tests the permission or association answer (not, say, which command was given). */
 const ON_PERMISSION = /permission|allowed|authori[sz]ed|association|\bperm\b|\$\{?perm|\badmin\b|\bwrite\b|\bmaintain\b|\bmember\b|\bcollaborator\b|\bowner\b/i;
 /** Ends the step without failing it: `return` (github-script runs the script as a function), `exit 0`, a bare `exit`. */
@@ -424,7 +423,8 @@ const FAILS_NEXT = /^\s*(?:core\.setFailed\b|throw\b|exit\s+[1-9]|process\.exit\
 function quietDeny(after: string): boolean {
   const failAt = after.search(FAILS);
   const branches = [...after.matchAll(JS_IF)].map((m) => ({ at: m.index, end: m.index + m[0].length, condition: m[1] ?? '', body: m[2] ?? '' }));
-  for (const m of after.matchAll(SH_BRANCH)) branches.push({ at: m.index, end: m.index + m[0].length, condition: m[1] ?? m[3] ?? '', body: m[2] ?? m[4] ?? '' });
+  // A shell `if ...; then ... fi`, or a command run on a test's outcome (`[ ... ] || exit 0`, `&& { echo; exit 0; }`).
+  for (const b of shellBranches(after)) branches.push(b);
   const first = branches.filter((b) => QUIET_END.test(`${b.body}\n`) && !FAILS.test(b.body) && ON_PERMISSION.test(b.condition)).sort((a, b) => a.at - b.at)[0];
   if (first === undefined) return false;
   if (failAt !== -1 && failAt < first.at) return false;
