@@ -464,8 +464,9 @@ export function quietPermissionChecks(job: Job, before: number): Step[] {
     if (s.index >= before) return false;
     const script = scriptOf(s);
     if (script === null) return false;
-    const at = script.replace(CATCH_BLOCK, '').search(PERMISSION_CHECK);
-    return at !== -1 && quietDeny(script.replace(CATCH_BLOCK, '').slice(at));
+    const text = script.replace(CATCH_BLOCK, '');
+    const at = text.search(PERMISSION_CHECK);
+    return at !== -1 && quietDeny(text.slice(at));
   });
 }
 
