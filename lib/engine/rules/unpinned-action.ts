@@ -172,7 +172,10 @@ function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef, truste
       ? 'GitHub'
       : ownership === 'first-party'
         ? `\`${ref.owner}\`, this repository's own owner (a first-party action; LOW: whoever can move that ref already maintains this code, unless the account is taken over),`
-        : `the owner of \`${ref.owner}/${ref.repo}\` (or anyone who takes over that repository), a third party,`;
+        : context.runs.identity.owners.size === 0
+          ? // Nothing names this repository (a copy without its \`origin\` remote, an archive): the owner may be its own.
+            `the owner of \`${ref.owner}/${ref.repo}\` (or anyone who takes over that repository), a third party unless \`${ref.owner}\` owns this repository too (nothing in the scan names this repository),`
+          : `the owner of \`${ref.owner}/${ref.repo}\` (or anyone who takes over that repository), a third party,`;
   const run = job === null ? null : context.runs.job(job);
   const exposed = run === null || job === null ? null : exposure(run, job, step);
   const facts = [ownerFact(ownership)];

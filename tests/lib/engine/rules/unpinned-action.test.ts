@@ -210,6 +210,19 @@ describe(`${RULE}: first-party actions (the repository's own owner)`, () => {
     expect(positions(scanWith(RULE, workflow, { repository: 'acme' }))).toEqual(['6:15 MEDIUM', '7:15 MEDIUM']);
   });
 
+  it('says the owner may be the repository\'s own when nothing names the repository, and not when something does', () => {
+    const unnamed = scanWith(RULE, workflow);
+    expect(unnamed[0]?.description).toContain('a third party unless `acme` owns this repository too (nothing in the scan names this repository)');
+    expect(unnamed[1]?.description).toContain('a third party unless `other-org` owns this repository too');
+    // Named (by the caller, or by a condition of its own files): the other owner is a third party, said plainly.
+    const named = scanWith(RULE, workflow, { repository: 'acme/app' });
+    expect(named[1]?.description).toContain('(or anyone who takes over that repository), a third party, can change');
+    expect(named[1]?.description).not.toContain('unless');
+    const declared = scanWith(RULE, workflow.replace(/^( +)runs-on: ubuntu-latest$/m, "$1runs-on: ubuntu-latest\n$1if: github.repository == 'acme/app'"));
+    expect(positions(declared)).toEqual(['7:15 LOW', '8:15 MEDIUM']);
+    expect(declared[1]?.description).not.toContain('unless');
+  });
+
   it('keeps a first-party action out of mutable-action-secret-theft, which still fires on the third-party one', () => {
     const only = (text: string, repository?: string) =>
       findCombinations(scanRepository([{ path: '.github/workflows/release.yml', text }], { repository }).records, () => true)
