@@ -324,7 +324,7 @@ function chatWebhooks(model: Workflow | Action): ReadonlySet<string> {
       if (names.length === 0) continue;
       const key = keyText(pair.key);
       if (isChatWebhookName(key) || (webhookInput && WEBHOOK_INPUT.test(nameParts(key).toLowerCase()))) names.forEach((n) => given.add(n));
-      else if (CREDENTIAL_PART.test(nameParts(key))) names.forEach((n) => against.add(n));
+      else if (saysCredential(key, CREDENTIAL_PART)) names.forEach((n) => against.add(n));
     }
   };
   if (fileMayUseSecrets(model)) {
@@ -365,16 +365,22 @@ function chatWebhooks(model: Workflow | Action): ReadonlySet<string> {
  *   https://learn.microsoft.com/azure/developer/github/connect-from-azure-openid-connect), a GitHub App's
  *   `app-id`/`client-id` beside its private key, an installation id, Cloudflare's, Vercel's or Netlify's account,
  *   organisation, project and site ids beside their API token;
- * - where something is: `*_REGION`, `*_ZONE`, a bucket or container name.
+ * - where something is: `*_REGION`, `*_ZONE`, a bucket or container name;
+ * - an access key ID, the identifier half of an AWS access key, whose secret access key is the credential
+ *   (https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_access-keys.html), a name S3-compatible stores
+ *   (Cloudflare R2, DigitalOcean Spaces, MinIO) use for the same pair: `*_ACCESS_KEY_ID` (`ACCESS_KEY_ID_END`), whose
+ *   `KEY` is no word of a credential there.
  * Not here: `*_URL`, `*_ENDPOINT`, `*_DSN` (a URL can carry a password or be the secret itself: a database URL's
  * user-info, a webhook's path, a Sentry DSN's key), `*_SERVICE_ACCOUNT` (often a service account's JSON key), a
  * Vault `ROLE_ID`, a `SESSION_ID`, and any name with a word of a credential (`IDENTIFIER_CREDENTIAL_PART`).
  */
 const IDENTIFIER_END =
-  /(^|_)(USR|USER|USERNAME|USER_NAME|LOGIN|EMAIL|USER_ID|ACCOUNT|ACCOUNT_ID|ACCOUNT_NAME|CLIENT_ID|TENANT_ID|SUBSCRIPTION_ID|APP_ID|APPLICATION_ID|INSTALLATION_ID|ORG|ORG_ID|ORGANIZATION|ORGANIZATION_ID|PROJECT|PROJECT_ID|PROJECT_NAME|NAME|SITE_ID|ZONE_ID|TEAM_ID|EXTENSION_ID|REGION|ZONE|BUCKET|BUCKET_NAME|CONTAINER_NAME)$/;
+  /(^|_)(USR|USER|USERNAME|USER_NAME|LOGIN|EMAIL|USER_ID|ACCOUNT|ACCOUNT_ID|ACCOUNT_NAME|CLIENT_ID|TENANT_ID|SUBSCRIPTION_ID|APP_ID|APPLICATION_ID|INSTALLATION_ID|ORG|ORG_ID|ORGANIZATION|ORGANIZATION_ID|PROJECT|PROJECT_ID|PROJECT_NAME|NAME|SITE_ID|ZONE_ID|TEAM_ID|EXTENSION_ID|REGION|ZONE|BUCKET|BUCKET_NAME|CONTAINER_NAME|ACCESS_KEY_ID)$/;
+/** The ending of an access key's ID (`AWS_ACCESS_KEY_ID`, `aws-access-key-id`): the rest of the name decides whether it says credential. */
+const ACCESS_KEY_ID_END = /(^|_)ACCESS_KEY_ID$/;
 /**
  * Words that make a name a credential whatever it ends with (`*_KEY`, `*_TOKEN`, `*_PASSWORD`, Jenkins' `*_PSW`,
- * `*_SECRET`, `*_PAT`, a key id's `KEY`, a Vault `SECRET_ID`): `CREDENTIAL_PART`'s words but `BOT` (a bot's app id
+ * `*_SECRET`, `*_PAT`, a Vault `SECRET_ID`, any key id's `KEY` but an access key ID's): `CREDENTIAL_PART`'s words but `BOT` (a bot's app id
  * or user name names the bot), and these.
  */
 const IDENTIFIER_CREDENTIAL_PART =
@@ -383,12 +389,21 @@ const IDENTIFIER_CREDENTIAL_PART =
 /**
  * True for a name that says its value only identifies an account, app, tenant or place (`DOCKERHUB_USERNAME`,
  * `AZURE_CLIENT_ID`, `CLOUDFLARE_ACCOUNT_ID`, `AWS_REGION`, Jenkins' `REGISTRY_USR`): an identifier ending
- * (`IDENTIFIER_END`) and no word of a credential (`AWS_ACCESS_KEY_ID`, `APP_PRIVATE_KEY`, `REGISTRY_PSW` are
- * credentials).
+ * (`IDENTIFIER_END`) and no word of a credential (`APP_PRIVATE_KEY`, `REGISTRY_PSW`, `AWS_SECRET_ACCESS_KEY` are
+ * credentials), an access key ID's `KEY` aside (`AWS_ACCESS_KEY_ID` is an identifier, `AWS_SECRET_ACCESS_KEY_ID` is not).
  */
 export function isIdentifierName(name: string): boolean {
   const parts = nameParts(name).replace(/^_+|_+$/g, '');
-  return IDENTIFIER_END.test(parts) && !IDENTIFIER_CREDENTIAL_PART.test(parts);
+  return IDENTIFIER_END.test(parts) && !IDENTIFIER_CREDENTIAL_PART.test(parts.replace(ACCESS_KEY_ID_END, ''));
+}
+
+/**
+ * True for a name (an `env:` key, a `with:` input) that says whoever is handed a value takes a credential: a word of
+ * a credential (`words`: `IDENTIFIER_CREDENTIAL_PART` or `CREDENTIAL_PART`) in a name that is no identifier's
+ * (`aws-access-key-id:` takes an access key's ID).
+ */
+function saysCredential(name: string, words: RegExp): boolean {
+  return words.test(nameParts(name)) && !isIdentifierName(name);
 }
 
 /**
@@ -403,7 +418,7 @@ export function isIdentifierSecret(model: Workflow | Action, name: string): bool
 
 const credentialHandingCache = new ScanCache<Workflow | Action, ReadonlySet<string>>();
 
-/** The secrets (upper case) a workflow hands to a name that says credential (`IDENTIFIER_CREDENTIAL_PART`: `password`, `TOKEN`), in any `env:`, `with:`, `secrets:` or `credentials:`. */
+/** The secrets (upper case) a workflow hands to a name that says credential (`saysCredential`: `password`, `TOKEN`, not `aws-access-key-id`), in any `env:`, `with:`, `secrets:` or `credentials:`. */
 function credentialHandings(model: Workflow | Action): ReadonlySet<string> {
   let found = credentialHandingCache.get(model);
   if (found !== undefined) return found;
@@ -411,8 +426,7 @@ function credentialHandings(model: Workflow | Action): ReadonlySet<string> {
   const read = (map: YNode | undefined): void => {
     if (map?.kind !== 'map') return;
     for (const pair of map.pairs) {
-      const parts = nameParts(keyText(pair.key));
-      if (!IDENTIFIER_CREDENTIAL_PART.test(parts)) continue;
+      if (!saysCredential(keyText(pair.key), IDENTIFIER_CREDENTIAL_PART)) continue;
       for (const use of secretOccurrencesIn(model, pair.value)) against.add(use.name.toUpperCase());
     }
   };
@@ -583,7 +597,7 @@ function uploadHandings(model: Workflow | Action): UploadHandings {
       for (const n of names) {
         if (service !== undefined) given.set(n, service);
         // A name that says another credential (`GH_TOKEN:`), unless it is an input of the own action of the service the secret's name says.
-        else if (CREDENTIAL_PART.test(nameParts(key)) && !(step?.owner != null && uploadTokenServiceOfName(n)?.owners.includes(step.owner) === true)) against.add(n);
+        else if (saysCredential(key, CREDENTIAL_PART) && !(step?.owner != null && uploadTokenServiceOfName(n)?.owners.includes(step.owner) === true)) against.add(n);
         if (to.length > 0) receivers.set(n, [...(receivers.get(n) ?? []), ...to]);
       }
     }

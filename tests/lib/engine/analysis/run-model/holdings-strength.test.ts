@@ -529,6 +529,71 @@ ${steps}
     );
   });
 
+  it('an access key ID is the identifier half of an access key: alone (or handed to `AWS_ACCESS_KEY_ID`), the job holds only an identifier; beside its secret access key, the job holds a credential', () => {
+    expect(['AWS_ACCESS_KEY_ID', 'aws-access-key-id', 'R2_ACCESS_KEY_ID', 'ACCESS_KEY_ID'].filter((n) => !isIdentifierName(n))).toEqual([]);
+    expect(['AWS_SECRET_ACCESS_KEY', 'aws-secret-access-key', 'AWS_SESSION_TOKEN', 'AWS_SECRET_ACCESS_KEY_ID', 'AWS_ACCESS_KEY', 'GPG_KEY_ID'].filter(isIdentifierName)).toEqual([]);
+    const found = jobs(yaml`
+      on: push
+      permissions: { contents: read }
+      env:
+        AWS_USR: \${{ secrets.AWS_USR }}
+      jobs:
+        fuzz:
+          runs-on: ubuntu-latest
+          steps:
+            - run: make fuzz
+        upload:
+          runs-on: ubuntu-latest
+          steps:
+            - run: aws s3 sync out s3://bucket
+              env:
+                AWS_ACCESS_KEY_ID: \${{ secrets.AWS_USR }}
+                AWS_SECRET_ACCESS_KEY: \${{ secrets.AWS_PSW }}
+        configure:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: aws-actions/configure-aws-credentials@v4
+              with:
+                aws-access-key-id: \${{ secrets.AWS_ACCESS_KEY_ID }}
+                aws-secret-access-key: \${{ secrets.AWS_SECRET_ACCESS_KEY }}
+                aws-region: us-east-1
+        id-only:
+          runs-on: ubuntu-latest
+          steps:
+            - run: aws sts get-caller-identity || true
+              env:
+                AWS_ACCESS_KEY_ID: \${{ secrets.AWS_ACCESS_KEY_ID }}
+    `);
+    const fuzz = jobHoldings(found.get('fuzz')!);
+    expect(fuzz.secrets).toEqual([]);
+    expect(fuzz.identifiers).toEqual(['AWS_USR']);
+    expect(holdingStrength(fuzz, null)).toBe('none');
+    expect(nothingHeldText(fuzz)).toContain('the job holds only an identifier (`AWS_USR`)');
+    const upload = jobHoldings(found.get('upload')!);
+    expect(upload.secrets).toEqual(['AWS_PSW']);
+    expect(upload.identifiers).toEqual(['AWS_USR']);
+    expect(holdingStrength(upload, null)).toBe('valuable');
+    const configure = jobHoldings(found.get('configure')!);
+    expect(configure.secrets).toEqual(['AWS_SECRET_ACCESS_KEY']);
+    expect(configure.identifiers).toEqual(['AWS_ACCESS_KEY_ID', 'AWS_USR']);
+    expect(holdingStrength(configure, null)).toBe('valuable');
+    const idOnly = jobHoldings(found.get('id-only')!);
+    expect(idOnly.secrets).toEqual([]);
+    expect(idOnly.identifiers).toEqual(['AWS_ACCESS_KEY_ID', 'AWS_USR']);
+    expect(holdingStrength(idOnly, null)).toBe('none');
+  });
+
+  it('an identifier handed to a secret access key is a credential; one handed to an access key ID stays an identifier', () => {
+    const h = held(job(`
+          - run: aws s3 sync out s3://bucket
+            env:
+              AWS_ACCESS_KEY_ID: \${{ secrets.AWS_USER }}
+              AWS_SECRET_ACCESS_KEY: \${{ secrets.AWS_LOGIN }}`));
+    expect(h.secrets).toEqual(['AWS_LOGIN']);
+    expect(h.identifiers).toEqual(['AWS_USER']);
+    expect(holdingStrength(h, null)).toBe('valuable');
+  });
+
   it('a user name beside its token: the job holds the token, named as a secret, and the user name as an identifier', () => {
     const h = held(job(`
           - uses: docker/login-action@v3
@@ -549,7 +614,7 @@ ${steps}
   });
 
   it('keys, tokens, passwords, secrets and PATs are credentials whatever else the name says, and so is an identifier handed to a credential name', () => {
-    const credentials = ['DOCKERHUB_TOKEN', 'REGISTRY_PSW', 'DOCKER_PASSWORD', 'AZURE_CLIENT_SECRET', 'AWS_ACCESS_KEY_ID', 'APP_PRIVATE_KEY', 'USER_PAT', 'VAULT_SECRET_ID', 'GCP_SERVICE_ACCOUNT', 'DATABASE_URL', 'SENTRY_DSN', 'API_USER', 'SESSION_ID', 'NPM_AUTH_USER'];
+    const credentials = ['DOCKERHUB_TOKEN', 'REGISTRY_PSW', 'DOCKER_PASSWORD', 'AZURE_CLIENT_SECRET', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'APP_PRIVATE_KEY', 'USER_PAT', 'VAULT_SECRET_ID', 'GCP_SERVICE_ACCOUNT', 'DATABASE_URL', 'SENTRY_DSN', 'API_USER', 'SESSION_ID', 'NPM_AUTH_USER'];
     expect(credentials.filter(isIdentifierName)).toEqual([]);
     const h = held(job(`
           - uses: docker/login-action@v3
