@@ -405,8 +405,10 @@ function handed(e: Exposure, uses: readonly Use[]): Foreign[] {
   return e.foreign.filter((item) => uses.some((use) => handedTo(use, item, e.job, e.callers)));
 }
 
+/** The pieces' texts, each once (a composite action may run the same action in two steps), at most `NAMED` of them. */
 function named(items: readonly Foreign[]): string {
-  return `${items.slice(0, NAMED).map((i) => i.text).join(', ')}${items.length > NAMED ? ` and ${items.length - NAMED} more` : ''}`;
+  const texts = [...new Set(items.map((i) => i.text))];
+  return `${texts.slice(0, NAMED).join(', ')}${texts.length > NAMED ? ` and ${texts.length - NAMED} more` : ''}`;
 }
 
 const LOW_WHY =

@@ -201,6 +201,17 @@ ${steps}`;
     expect(only([workflow, action('someone/setup-tool@5f6978faf089d4d20b00c7766989d076bb2fc7f1')]).map((f) => f.severity)).toEqual(['LOW']);
   });
 
+  it('names an action a composite action runs twice once, and two different ones each', () => {
+    const action = (steps: string[]) => ({ path: '.github/actions/setup/action.yml', text: `name: setup\nruns:\n  using: composite\n  steps:\n${steps.map((uses) => `    - uses: ${uses}\n`).join('')}` });
+    const workflow = { path: '.github/workflows/bump.yml', text: job(`      - uses: ./.github/actions/setup
+`) };
+    const twice = only([workflow, action(['someone/setup-tool@v2', 'someone/setup-tool@v2'])]);
+    expect(twice.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(twice[0]?.description).toContain('can change without a change here: action `someone/setup-tool@v2`, so its publisher');
+    const two = only([workflow, action(['someone/setup-tool@v2', 'other/lint@v1', 'someone/setup-tool@v2'])]);
+    expect(two[0]?.description).toContain('can change without a change here: action `someone/setup-tool@v2`, action `other/lint@v1`, so its publisher');
+  });
+
   it('judges a PAT in a composite action at the jobs that call it', () => {
     const action = { path: '.github/actions/release/action.yml', text: 'name: release\nruns:\n  using: composite\n  steps:\n    - uses: actions/checkout@v4\n      with:\n        token: ${{ secrets.RELEASE_PAT }}\n' };
     const caller = (extra: string) => ({ path: '.github/workflows/r.yml', text: `on: push\njobs:\n  r:\n    runs-on: ubuntu-latest\n    steps:\n${extra}      - uses: ./.github/actions/release\n` });
