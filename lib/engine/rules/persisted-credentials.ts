@@ -13,6 +13,7 @@ import { approvalBindsCode, whoText, type RunModel } from '../analysis/run-model
 import { defineWorkflowRule } from '../rule.js';
 import { get, getScalar, getText, isTruthy, type YNode } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
+import { gitlessImage, type GitlessImage } from '../data/gitless-images.js';
 
 /** The version a step's action runs: its tag, or the version comment beside a SHA pin. */
 function stepVersion(step: Step): RefVersion | null {
@@ -167,6 +168,47 @@ function persistedCredential(step: Step): { text: string; expiresWithJob: boolea
     : { text: `\`secrets.${secret}\``, expiresWithJob: false, lifetime: `\`secrets.${secret}\` is a stored secret, which does not expire with the job, so the artifact hands it over whenever it is downloaded` };
 }
 
+/** Actions that install nothing into the job's container. */
+const INSTALL_NOTHING = new Set(['actions/checkout', 'actions/cache', 'actions/download-artifact', 'actions/upload-artifact']);
+/**
+ * A package manager named as a word (`apt-get install`, `apk add`, `dnf install`: whatever it installs may bring
+ * git along), or `git` itself (a step that runs git, or installs it some other way, says that it is there). Both
+ * plain word tests, linear in the script.
+ */
+const PACKAGE_MANAGER = /\b(?:apt-get|apt|aptitude|dpkg|dnf|yum|microdnf|tdnf|rpm|zypper|apk|pacman|conda|mamba|micromamba|brew|nix-env|nix|spack)\b/;
+const GIT_WORD = /(?:^|[^\w.$-])git(?![\w.-])/m;
+/** A container option that mounts something in (`-v`, `--volume`, `--volumes-from`, `--mount`): the runner's git, possibly. */
+const VOLUME_OPTION = /(?:^|\s)(?:-v|--volume|--mount)/;
+
+/**
+ * The job container of a checkout's job when it is an official image known to ship without git
+ * (data/gitless-images.ts), and nothing before the checkout in the job may have put git there: no earlier `run:`
+ * step that runs a package manager's install or names git, no earlier action other than ones that install nothing,
+ * and no `options:` that mount a volume (which could bring the runner's git in). actions/checkout then downloads the files through
+ * the REST API and writes no `.git` at all: it persists no credential.
+ */
+function gitlessContainer(step: Step): { image: string; entry: GitlessImage } | null {
+  const job = step.job;
+  if (job === null || job.container === undefined) return null;
+  const container = job.container;
+  const image = container.kind === 'scalar' ? container : getScalar(container, 'image');
+  if (image === undefined || typeof image.value !== 'string') return null;
+  const options = container.kind === 'scalar' ? undefined : getScalar(container, 'options');
+  if (options !== undefined && (typeof options.value !== 'string' || VOLUME_OPTION.test(options.value))) return null;
+  const entry = gitlessImage(image.value);
+  if (entry === null) return null;
+  for (const earlier of job.steps) {
+    if (earlier.index >= step.index) break;
+    if (earlier.usesRef !== undefined) {
+      if (earlier.usesRef.kind !== 'repository' || !INSTALL_NOTHING.has(earlier.usesRef.slug)) return null;
+      continue;
+    }
+    const script = scriptOf(earlier);
+    if (script === null || PACKAGE_MANAGER.test(script.text) || GIT_WORD.test(script.text)) return null;
+  }
+  return { image: image.value, entry };
+}
+
 /** Where a job's read-only token comes from, in words (the run model's holdings say that it is read-only). */
 function readOnlyWhy(step: Step): string {
   const job = step.job;
@@ -239,6 +281,9 @@ export default defineWorkflowRule({
       if (!isAction(step, 'actions/checkout') || step.uses === undefined) return;
       const setting = persistSetting(get(step.with, 'persist-credentials'));
       if (setting === 'false') return;
+      // In a job container without git (and nothing before that installs it), checkout downloads the files through
+      // the REST API: no `.git`, so no git configuration to hold the token.
+      if (gitlessContainer(step) !== null) return;
 
       // Since checkout v6 the credentials live in a file under $RUNNER_TEMP, not in .git/config:
       // later steps can still use them, but an uploaded workspace no longer carries them.
