@@ -96,3 +96,50 @@ describe(`${RULE}: an output written from a variable that the branch assigning i
     expect(positions(scanWith(RULE, pasted))).toEqual(['16:21 LOW']);
   });
 });
+
+describe(`${RULE}: a release tag checked in the first job, then expanded from its job output in a later job`, () => {
+  const wf = (check: string) => yaml`
+    on:
+      push: { tags: ['desktop-v*'] }
+      workflow_dispatch:
+        inputs:
+          tag: { type: string, required: true }
+    jobs:
+      prepare:
+        runs-on: ubuntu-latest
+        outputs:
+          tag: \${{ steps.meta.outputs.tag }}
+        steps:
+          - id: meta
+            env:
+              INPUT_TAG: \${{ inputs.tag }}
+            run: |
+              TAG="\${INPUT_TAG:-$GITHUB_REF_NAME}"
+              ${check}
+              echo "tag=$TAG" >> "$GITHUB_OUTPUT"
+      publish:
+        needs: prepare
+        runs-on: ubuntu-latest
+        steps:
+          - run: gh release upload "\${{ needs.prepare.outputs.tag }}" dist/*
+  `;
+
+  it('negative: the tag matched an anchored pattern of letters, digits, dots and dashes, or the job failed', () => {
+    for (const check of [
+      '[[ "$TAG" =~ ^desktop-v[0-9]+\\.[0-9]+\\.[0-9]+(-beta\\.[0-9]+)?$ ]] || exit 1',
+      'if [[ ! "$TAG" =~ ^desktop-v[0-9]+\\.[0-9]+\\.[0-9]+$ ]]; then\n                echo "::error::bad tag"; exit 1\n              fi',
+    ]) expect(scanWith(RULE, wf(check)), check).toEqual([]);
+  });
+
+  // A dispatched input can hold a newline (the REST API passes one through): `grep` passes a value one of whose
+  // lines matches, and the last `tag=` line written to $GITHUB_OUTPUT wins.
+  it('positive: a grep of the tag, an unanchored or any-character pattern, a check that does not fail, or none', () => {
+    for (const check of [
+      "if ! echo \"$TAG\" | grep -Eq '^desktop-v[0-9]+\\.[0-9]+\\.[0-9]+$'; then exit 1; fi",
+      '[[ "$TAG" =~ desktop-v[0-9]+ ]] || exit 1',
+      '[[ "$TAG" =~ ^desktop-v.*$ ]] || exit 1',
+      '[[ "$TAG" =~ ^desktop-v[0-9.]+$ ]] || echo "not a release tag"',
+      'echo "releasing $TAG"',
+    ]) expect(positions(scanWith(RULE, wf(check))).map((p) => p.split(' ')[1]), check).toEqual(['LOW']);
+  });
+});
