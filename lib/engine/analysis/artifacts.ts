@@ -1000,10 +1000,10 @@ export function artifactUses(download: Step, dir: string | null, context: UseCon
   const readers = new Map<string, { step: Step; evidence: string }>();
   // Job outputs (`needs.<job>.outputs.<name>`) built from those steps' outputs, by the step that read them.
   const passed = new Map<string, { step: Step; evidence: string }>();
-  const via = (refs: readonly string[]) => {
+  const via = (refs: readonly string[], own: readonly string[] = []) => {
     for (const ref of refs) {
       const reader = readers.get(/^steps\.([\w-]+)\.outputs/.exec(ref)?.[1] ?? '') ?? passed.get(ref);
-      if (reader !== undefined) return { via: reader };
+      if (reader !== undefined) return { via: { step: reader.step, evidence: settingLine(reader.step, outputPath(own, [ref])) ?? reader.evidence } };
     }
     return {};
   };
@@ -1015,11 +1015,12 @@ export function artifactUses(download: Step, dir: string | null, context: UseCon
       continue;
     }
     // Outputs of earlier artifact-reading steps, used here.
-    const own = texts(step.node);
+    // An `if:` true whatever the values (`… || github.event_name == 'workflow_run'` where only `workflow_run` starts it) decides nothing.
+    const own = withoutIdleCondition(texts(step.node), step.if, job);
     const refs = [...tainted.steps].filter((id) => own.some((t) => t.includes(`steps.${id}.outputs`)));
     if (later && refs.length > 0) {
       const prefixes = refs.map((id) => `steps.${id}.outputs`);
-      uses.push({ ...(checkedOutputs(job, step, own, prefixes, carries) ?? outputUse(step, prefixes, context)), ...via(prefixes) });
+      uses.push({ ...(checkedOutputs(job, step, own, prefixes, carries) ?? outputUse(step, prefixes, context)), ...via(prefixes, own) });
     }
     const found = later || step.run !== undefined ? stepUse(step, named, later, context) : null;
     if (found === null) continue;
@@ -1050,7 +1051,7 @@ export function artifactUses(download: Step, dir: string | null, context: UseCon
           : held.length > 0
             ? `, a job that holds ${held.join(', ')}`
             : '';
-      const condition = texts(other.if).find((t) => names.some((n) => t.includes(n)));
+      const condition = alwaysTrue(other.if, other) ? undefined : texts(other.if).find((t) => names.some((n) => t.includes(n)));
       if (condition !== undefined) {
         const name = names.find((n) => condition.includes(n)) ?? names[0] ?? '';
         // The `if:` only starts or skips the job; values it is given are uses of their own (below). What the job does
@@ -1067,9 +1068,9 @@ export function artifactUses(download: Step, dir: string | null, context: UseCon
         uses.push({ kind, step: other.steps[0] ?? download, subject: `job \`${other.id}\``, detail: `runs only when \`${name}\`, read from them, says so (its \`if:\`)${posts}${unsteered}`, ...(theirs ? { runsOutsider: true } : {}), ...via([name]) });
       }
       for (const step of other.steps) {
-        const own = texts(step.node);
+        const own = withoutIdleCondition(texts(step.node), step.if, other);
         const hit = names.filter((n) => own.some((t) => t.includes(n)));
-        if (hit.length > 0) uses.push({ ...outputUse(step, hit, context), ...via(hit) });
+        if (hit.length > 0) uses.push({ ...outputUse(step, hit, context), ...via(hit, own) });
       }
       if (other.uses !== undefined && texts(other.with).some((t) => names.some((n) => t.includes(n)))) {
         uses.push({ kind: notice ?? 'data', step: download, subject: `job \`${other.id}\``, detail: `passes a value read from them to its reusable workflow${posts}` });
@@ -1077,6 +1078,36 @@ export function artifactUses(download: Step, dir: string | null, context: UseCon
     }
   }
   return uses;
+}
+
+/**
+ * True when an `if:` (of a step of `job`, or of `job` itself) is true on every occasion the workflow runs the job,
+ * whatever the values it reads: `steps.meta.outputs.ok == 'true' || github.event_name == 'workflow_run'` in a
+ * workflow only `workflow_run` starts. Such a condition decides nothing, so an output in it is no use of the files.
+ */
+function alwaysTrue(condition: YNode | undefined, job: Job): boolean {
+  if (condition === undefined) return false;
+  const occasions = occasionsOf(job.workflow).filter((o) => condition === job.if || conditionTruth(job.if, o) !== false);
+  return occasions.length > 0 && occasions.every((o) => conditionTruth(condition, o) === true);
+}
+
+/** A step's texts without its `if:` when that condition is true whatever the values (`alwaysTrue`). */
+function withoutIdleCondition(own: string[], condition: YNode | undefined, job: Job): string[] {
+  if (!alwaysTrue(condition, job)) return own;
+  const idle = new Set(texts(condition));
+  return own.filter((t) => !idle.has(t));
+}
+
+/**
+ * The line of a `run:` step that writes output `path` names (`steps.meta.outputs.pr` → the line that writes `pr` to
+ * `$GITHUB_OUTPUT`), as written and bounded; null when the path names no output or the script writes it nowhere visible.
+ */
+function settingLine(step: Step, path: string): string | null {
+  const name = /\.outputs\.([\w-]+)$/.exec(path)?.[1];
+  const script = step.run?.value;
+  if (name === undefined || typeof script !== 'string') return null;
+  const line = outputLines(script, name)?.[0];
+  return line === undefined ? null : oneLine(line.text.trim()).slice(0, 80);
 }
 
 /**
@@ -1128,7 +1159,7 @@ function outputUse(step: Step, refs: readonly string[], context?: UseContext): A
   if (usesOnlyValidated(step, refs)) return { kind: 'validated', step, detail: `checks \`${refs[0] ?? ''}\` against a pattern before use` };
   // A step that only comments or sets a status: the value decides its target, or whether it runs.
   const notice = stepNotice(step);
-  const gate = texts(step.if).find((t) => refs.some((r) => t.includes(r)));
+  const gate = step.job !== null && alwaysTrue(step.if, step.job) ? undefined : texts(step.if).find((t) => refs.some((r) => t.includes(r)));
   const ref0 = outputPath(gate === undefined ? texts(step.node) : [gate], refs);
   // The inputs given an output (`number: ${{ steps.intent.outputs.pr_number }}`), named beside the `if:` it decides.
   const inputs = (step.with?.pairs ?? []).filter((p) => texts(p.value).some((t) => refs.some((r) => t.includes(r))));
@@ -1408,7 +1439,11 @@ function scriptUse(step: Step, script: string, directory: RegExp | null, context
   const kind = USE_ORDER.find((k) => kinds.includes(k)) ?? 'data';
   // The line quoted: of those of that kind, the one that names the download's own directory (a script that reads two
   // downloads, `aws s3 cp ./a/ ...` then `aws s3 cp ./b/ ...`, is quoted at the command that reads each).
-  const at = (named === null ? undefined : consumers.find((l, i) => kinds[i] === kind && named.test(l.text))) ?? consumers[kinds.indexOf(kind)];
+  // For outputs, a line that writes them (`>> "$GITHUB_OUTPUT"`, `::set-output`, a group redirected there) before one
+  // that only prints a value (`echo "::warning::bad number $PR"`).
+  const writes = (l: ScriptSpan) => /GITHUB_OUTPUT|::set-output\b/.test(l.text) || grouped.has(l);
+  const writer = (k: ArtifactUseKind) => consumers.find((l, i) => kinds[i] === k && writes(l));
+  const at = (kind === 'read' ? writer('read') : undefined) ?? (named === null ? undefined : consumers.find((l, i) => kinds[i] === kind && named.test(l.text))) ?? consumers[kinds.indexOf(kind)];
   const fixed = kind === 'comment' && fixedCommentBody(step) && consumers.every((l, i) => kinds[i] !== 'comment' || !/--body-file|\s-F\b/.test(l.text));
   const splits = kind === 'validated' ? undefined : splitCall;
   const detail =
@@ -1425,7 +1460,7 @@ function scriptUse(step: Step, script: string, directory: RegExp | null, context
           : kind === 'read'
             ? `reads them into step outputs (\`${oneLine((at?.text ?? '').trim()).slice(0, 80)}\`)`
             : `uses their content in \`${oneLine((at?.text ?? '').trim()).slice(0, 80)}\``;
-  const evidence = kind === 'read' || outputs ? oneLine(((kind === 'read' ? at : consumers[kinds.indexOf('read')])?.text ?? '').trim()).slice(0, 80) : undefined;
+  const evidence = kind === 'read' || outputs ? oneLine(((kind === 'read' ? at : (writer('read') ?? consumers[kinds.indexOf('read')]))?.text ?? '').trim()).slice(0, 80) : undefined;
   return { use: { kind, step, detail: splits === undefined ? detail : `${detail}, and expands what it reads unquoted in \`${splits}\``, ...(fixed ? { fixedBody: true } : {}), ...(splits !== undefined ? { splitsArgs: splits } : {}), ...(evidence !== undefined ? { evidence } : {}) }, outputs };
 }
 

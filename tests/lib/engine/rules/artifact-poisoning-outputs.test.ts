@@ -120,3 +120,39 @@ describe(`${RULE}: a downloaded file written to $GITHUB_OUTPUT, whose outputs la
     expect(found?.description).toContain('reads them into step outputs (`cat review-intent >> "$GITHUB_OUTPUT"`), and no later step or job reads those outputs');
   });
 });
+
+describe(`${RULE}: the line that sets an output, and an \`if:\` that decides nothing`, () => {
+  const reader = shellReader('SHA=$(cat meta/sha)', 'PR=$(cat meta/pr)', 'echo "::warning::checking results for $SHA"', 'echo "sha=$SHA" >> "$GITHUB_OUTPUT"', 'echo "pr=$PR" >> "$GITHUB_OUTPUT"');
+  const comment = (condition: string) => `      - name: Post
+        if: ${condition}
+        uses: marocchino/sticky-pull-request-comment@v2
+        with:
+          number: \${{ steps.intent.outputs.pr }}
+          message: Tests finished.
+`;
+
+  it('quotes the line that writes the output a later step reads, not a line that only prints a value', () => {
+    const found = download(scanWith(RULE, intent(reader, comment("steps.intent.outputs.pr != ''"))));
+    expect(found?.severity).toBe('LOW');
+    expect(found?.description).toContain('their content becomes outputs of step `Read intent` of job `apply` (`echo "pr=$PR" >> "$GITHUB_OUTPUT"`)');
+    expect(found?.description).not.toContain('::warning::');
+  });
+
+  it('names the line of each output: the one that writes `sha` for a step that reads `sha`', () => {
+    const status = `      - uses: someone/set-status@v1
+        with:
+          sha: \${{ steps.intent.outputs.sha }}
+`;
+    const found = download(scanWith(RULE, intent(reader, status)));
+    expect(found?.description).toContain('(`echo "sha=$SHA" >> "$GITHUB_OUTPUT"`)');
+  });
+
+  it('says an `if:` decides whether the step runs only when it can be false: not one `workflow_run` always makes true', () => {
+    const gated = download(scanWith(RULE, intent(reader, comment("steps.intent.outputs.pr != ''"))));
+    expect(gated?.description).toContain('decides in its `if:` whether it runs (`steps.intent.outputs.pr`)');
+    const always = download(scanWith(RULE, intent(reader, comment("steps.intent.outputs.pr != '' || github.event_name == 'workflow_run'"))));
+    expect(always?.severity).toBe('LOW');
+    expect(always?.description).not.toContain('whether it runs');
+    expect(always?.description).toContain('gives `steps.intent.outputs.pr` (its `number`) to marocchino/sticky-pull-request-comment, which only posts a comment');
+  });
+});
