@@ -90,13 +90,63 @@ class LogicalLine implements ScriptSpan {
  * Lines with backslash continuations joined, and a line that ends in `&&` or `||` joined with the next command
  * (bash reads on to it, past blank and comment lines); blank lines and whole-line `#` comments dropped.
  */
-export const logicalLines: (script: string) => readonly ScriptSpan[] = memo(splitLogicalLines);
+export const logicalLines: (script: string) => readonly ScriptSpan[] = memo((script: string) => splitLogicalLines(script, false));
 
-function splitLogicalLines(script: string): readonly ScriptSpan[] {
+/**
+ * `logicalLines`, and a quoted word after a `-c` option that a line leaves open (`docker run IMAGE bash -c "`, `sh -c '`,
+ * `python -c "`) goes on to the line where the quote closes: that word is one argument, the script a nested shell
+ * runs, with its line breaks (and its blank and `#` lines, which are not comments there) kept. The lines in between
+ * are not commands of this script. A quote that never closes takes the rest of the script (the shell would not run
+ * it). Other quotes are not read across lines, as in `logicalLines` (a here-document's apostrophe opens none).
+ */
+export const logicalLinesWithScripts: (script: string) => readonly ScriptSpan[] = memo((script: string) => splitLogicalLines(script, true));
+
+/** Where a quote read by `QuoteScan` opened after a `-c` option (`bash -c "`): the opening of a nested script. */
+const SCRIPT_OPTION = /(?:^|[\s])-[a-zA-Z]*c[ \t]+$/;
+
+/**
+ * The quotes of a pending logical line, read as it grows (each character once): the quote open at its end, and whether
+ * that quote opened a `-c` script. An unquoted `#` after a blank ends the reading up to the next line break.
+ */
+class QuoteScan {
+  quote = 0;
+  script = false;
+  private cursor = 0;
+  private comment = false;
+
+  read(text: string): void {
+    const length = text.length;
+    let i = this.cursor;
+    for (; i < length; i++) {
+      const c = text.charCodeAt(i);
+      if (this.comment) {
+        if (c === 0x0a) this.comment = false;
+        continue;
+      }
+      if (this.quote !== 0) {
+        if (c === BACKSLASH && this.quote === DOUBLE_QUOTE) i++;
+        else if (c === this.quote) this.quote = 0;
+        continue;
+      }
+      if (c === BACKSLASH) i++;
+      else if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE) {
+        this.quote = c;
+        // Only the few characters before the quote are read: bounded work per quote.
+        this.script = SCRIPT_OPTION.test(text.slice(Math.max(0, i - 24), i));
+      } else if (c === HASH && (i === 0 || isSpace(text.charCodeAt(i - 1)))) this.comment = true;
+    }
+    this.cursor = Math.min(i, length);
+  }
+}
+
+function splitLogicalLines(script: string, scripts: boolean): readonly ScriptSpan[] {
   const lines: LogicalLine[] = [];
   let pending: LogicalLine | null = null;
   // The pending line's last physical line ended in `&&` or `||`: it waits for the next command.
   let list = false;
+  // With `scripts`: the pending line's quotes, and whether its last physical line left a `-c` script's quote open.
+  let quotes: QuoteScan | null = null;
+  let inScript = false;
   let lastEnd = 0;
   const length = script.length;
   // One physical line per turn, `script[start, end)`; a script ending in a newline has a last, empty line.
@@ -105,6 +155,27 @@ function splitLogicalLines(script: string): readonly ScriptSpan[] {
     if (end === -1) end = length;
     const next = end + 1;
     if (end > start && script.charCodeAt(end - 1) === CARRIAGE_RETURN) end--;
+    if (inScript && pending !== null && quotes !== null) {
+      // Inside a nested script's quote: the line break and the line, as written, are the script's.
+      pending.text += `\n${script.slice(start, end)}`;
+      quotes.read(pending.text);
+      inScript = quotes.quote !== 0;
+      if (inScript) {
+        start = next;
+        continue;
+      }
+      // After the closing quote the line goes on as any other: to the next line after `&&`, `||` or a backslash.
+      const escapedHere = end > start && script.charCodeAt(end - 1) === BACKSLASH && (end - 1 === start || script.charCodeAt(end - 2) !== BACKSLASH);
+      list = escapedHere || endsInList(script, start, end);
+      lastEnd = end;
+      if (!list) {
+        lines.push(pending);
+        pending = null;
+        quotes = null;
+      }
+      start = next;
+      continue;
+    }
     // A trailing backslash continues the line, unless it is itself escaped (`\\`).
     const escaped =
       end > start && script.charCodeAt(end - 1) === BACKSLASH && (end - 1 === start || script.charCodeAt(end - 2) !== BACKSLASH);
@@ -124,9 +195,15 @@ function splitLogicalLines(script: string): readonly ScriptSpan[] {
     else pending.text += ` ${script.slice(trimStartIndex(script, start, bodyEnd), bodyEnd)}`;
     list = !escaped && endsInList(script, start, end);
     lastEnd = bodyEnd;
-    if (!escaped && !list) {
+    if (scripts && !escaped) {
+      quotes ??= new QuoteScan();
+      quotes.read(pending.text);
+      inScript = quotes.quote !== 0 && quotes.script;
+    }
+    if (!escaped && !list && !inScript) {
       lines.push(pending);
       pending = null;
+      quotes = null;
     }
     start = next;
   }

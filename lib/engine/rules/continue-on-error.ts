@@ -6,7 +6,7 @@ import { parseExpression } from '../expressions/parse.js';
 import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { nestedScript, setOptions, stepShell, type StepShell } from '../analysis/step-shell.js';
-import { commandArgs, commandName, logicalLines, pipelines, scriptPipelines, words, type Pipeline, type ScriptSpan } from '../shell.js';
+import { commandArgs, commandName, logicalLinesWithScripts, pipelines, scriptPipelines, words, type Pipeline, type ScriptSpan } from '../shell.js';
 import { get, scalarText, type YNode } from '../yaml/model.js';
 
 /** Actions that scan or gate on security findings, by `owner/repo` (lower case). */
@@ -236,7 +236,8 @@ const MAX_NESTING = 3;
  */
 function checkEffects(script: string, state: StepShell, depth = 0): CheckEffect[] | null {
   if (script.length > 200_000) return null;
-  const lines = logicalLines(script);
+  // A nested shell's quoted script over several lines (`docker run IMAGE bash -c "` to the closing `"`) is one argument.
+  const lines = logicalLinesWithScripts(script);
   const effects: CheckEffect[] = [];
   for (const [lineIndex, line] of lines.entries()) {
     const list = pipelines(line);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commandArgs, commandName, logicalLines, pipelines, scriptPipelines } from '../../../lib/engine/shell.js';
+import { commandArgs, commandName, logicalLines, logicalLinesWithScripts, pipelines, scriptPipelines } from '../../../lib/engine/shell.js';
 
 const split = (text: string) => pipelines({ text, offset: 10 }).map((p) => p.commands.map((c) => c.text));
 
@@ -37,6 +37,22 @@ describe('logicalLines', () => {
     // A single | at the end is left alone (a table row in a heredoc ends so), and so is a line that only mentions &&.
     expect(logicalLines('echo "| a |"\necho b').length).toBe(2);
     expect(logicalLines('a | \nb').length).toBe(2);
+  });
+});
+
+describe('logicalLinesWithScripts', () => {
+  it('keeps a `-c` script quoted over several lines as one argument of one line, its line breaks and `#` lines kept', () => {
+    const script = 'docker run --rm img bash -c "\n  a &&\n  # not a comment here\n\n  b\n" && echo after\nnext';
+    const lines = logicalLinesWithScripts(script);
+    expect(lines.map((l) => l.text)).toEqual(['docker run --rm img bash -c "\n  a &&\n  # not a comment here\n\n  b\n" && echo after', 'next']);
+    expect(pipelines(lines[0]!).map((p) => p.commands[0]?.text.slice(0, 6))).toEqual(['docker', 'echo a']);
+    expect(logicalLinesWithScripts("ssh host sh -c '\n  a; b\n'\nc").map((l) => l.text)).toEqual(["ssh host sh -c '\n  a; b\n'", 'c']);
+  });
+
+  it('reads other quotes line by line, as logicalLines does (a multi-line echo, a here-document\'s apostrophe)', () => {
+    for (const script of ['echo "one\ntwo"\nthree', "cat <<EOF\ndon't\nEOF\nsh -c 'a'\nb", 'run -c x\nb']) {
+      expect(logicalLinesWithScripts(script).map((l) => l.text), script).toEqual(logicalLines(script).map((l) => l.text));
+    }
   });
 });
 

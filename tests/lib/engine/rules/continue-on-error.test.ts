@@ -148,6 +148,21 @@ ${script.split('\n').map((l) => `                ${l}`).join('\n')}
     });
   });
 
+  // A container's script written over many lines inside one double-quoted `bash -c` argument: one long `&&` chain
+  // from the download to the last command, with a line that starts with `#` inside the quotes.
+  const containerChain = (check: string, tail = '') => [
+    'docker run --rm -v "$PWD:/src" -w /src debian:12 /bin/bash -c "',
+    '  apt-get update && apt-get install -y curl make &&',
+    '  curl -LsSf https://example.com/setup.sh -o /tmp/setup.sh &&',
+    `  ${check}`,
+    '  sh /tmp/setup.sh &&',
+    '  export PATH=\\$HOME/.local/bin:\\$PATH &&',
+    '  # build and test with the installed tool',
+    '  make build &&',
+    `  make check${tail}`,
+    '"',
+  ].join('\n');
+
   describe('a verification inside a nested shell the step runs (`docker run IMAGE bash -c "..."`, `sh -c`)', () => {
     const step = (script: string, extra = '') => yaml`
       on: push
@@ -192,6 +207,29 @@ ${script.split('\n').map((l) => `                ${l}`).join('\n')}
       const found = scanWith(RULE, step(`sh -c 'sha256sum -c tool.tgz.sha256; tar xzf tool.tgz'`));
       expect(found[0]?.description).toContain('a checksum verification (`sha256sum -c`)');
     });
+
+    it('negative: a nested script over several quoted lines, the check and every use of the file in one `&&` chain', () => {
+      for (const script of [
+        containerChain("echo 'ab12cd34  /tmp/setup.sh' | sha256sum -c - &&"),
+        // What the chain does besides (more commands, other files) does not matter, nor what follows the container.
+        `${containerChain("echo 'ab12cd34  /tmp/setup.sh' | sha256sum -c - &&", ' && make install DESTDIR=/src/out')}\nls out`,
+        `ssh builder@ci.example.com sh -c '\n  curl -fsSLo tool.tgz https://example.com/tool.tgz &&\n  sha256sum -c tool.tgz.sha256 &&\n  tar xzf tool.tgz\n'`,
+      ]) {
+        expect(reported(script), script).toBe(0);
+      }
+    });
+
+    it('positive: the same nested script when the check\'s failure is ignored, or the file is used outside the chain', () => {
+      for (const script of [
+        containerChain("echo 'ab12cd34  /tmp/setup.sh' | sha256sum -c - || true &&"),
+        // `;` then the use, and the inner `bash -c` has no `-e`.
+        containerChain("echo 'ab12cd34  /tmp/setup.sh' | sha256sum -c - ;"),
+        // The chain stops, then a later line of the inner script runs the file anyway.
+        containerChain("echo 'ab12cd34  /tmp/setup.sh' | sha256sum -c - &&", '\n  sh /tmp/setup.sh --again'),
+      ]) {
+        expect(reported(script), script).toBe(1);
+      }
+    });
   });
 
   describe('job-level `continue-on-error: true` on a job that verifies a download', () => {
@@ -222,6 +260,12 @@ ${steps}
         `
             - run: docker run --rm -v "$PWD:/w" -w /w alpine sh -c 'wget -O tool.tgz https://example.com/tool.tgz && sha256sum -c tool.tgz.sha256'
             - run: tar xzf tool.tgz`,
+        // The container's script ends with the chain that holds the check and the installer: a failed check fails it,
+        // and the docker command, the last of the step, fails the step.
+        `
+            - run: |
+${containerChain("echo 'ab12cd34  /tmp/setup.sh' | sha256sum -c - &&").split('\n').map((l) => `                ${l}`).join('\n')}
+            - run: ls build`,
       ]) {
         expect(scanWith(RULE, job(steps)), steps).toEqual([]);
       }
