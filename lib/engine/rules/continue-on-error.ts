@@ -223,6 +223,11 @@ interface CheckEffect {
   contained: boolean;
   exits: boolean;
   gates: boolean;
+  /**
+   * For a contained check that does not end its script (an `&&` chain that stops, followed by more): the
+   * unverified files the chain uses after the check, which nothing after it in the script names.
+   */
+  files?: ReadonlySet<string>;
 }
 
 /** How deep nested shells are read (`docker run ... bash -c "sh -c '...'"`). */
@@ -287,7 +292,8 @@ function checkEffects(script: string, state: StepShell, depth = 0): CheckEffect[
           // nothing new when the chain stopped, so a later line adding it to `$GITHUB_PATH` runs nothing unverified.
           const used = unverifiedWords(fileWords(list.slice(index + 1, end + 1)), fileWords([...lines.slice(0, lineIndex).flatMap((l) => pipelines(l)), ...list.slice(0, index + 1)]));
           const later = [...list.slice(end + 1), ...lines.slice(lineIndex + 1).flatMap((l) => pipelines(l))].filter((p) => !onlyDeletes(p));
-          effect = { contained: used.size > 0 && ![...fileWords(later, true)].some((w) => used.has(w)), exits: false, gates: true };
+          const contained = used.size > 0 && ![...fileWords(later, true)].some((w) => used.has(w));
+          effect = contained ? { contained, exits: false, gates: true, files: used } : { contained, exits: false, gates: true };
         }
       } else if (after === '||') {
         const stops = exitsOnFailure(line, list, index);
@@ -306,7 +312,7 @@ function checkEffects(script: string, state: StepShell, depth = 0): CheckEffect[
           effects.push(
             exits
               ? { contained: contained && effect.contained, exits: effect.exits, gates: e.gates || effect.gates }
-              : { contained: contained && last, exits: false, gates: e.gates },
+              : { contained: contained && last, exits: false, gates: e.gates, ...(e.files !== undefined && contained && last ? { files: e.files } : {}) },
           );
         }
       }
@@ -338,6 +344,14 @@ export function verificationStops(step: Step): boolean {
   return effects !== null && effects.length > 0 && effects.every((e) => e.contained && e.gates);
 }
 
+/** True when a step's script, or a value it passes an action, names one of `files` (as `fileWords` reads them). */
+function namesAny(step: Step, files: ReadonlySet<string>): boolean {
+  const texts: string[] = [];
+  if (step.run !== undefined && typeof step.run.value === 'string') texts.push(step.run.value);
+  if (step.with?.kind === 'map') for (const pair of step.with.pairs) if (pair.value.kind === 'scalar') texts.push(String(pair.value.value));
+  return texts.some((text) => text.length <= 200_000 && [...fileWords(scriptPipelines(text), true)].some((w) => files.has(w)));
+}
+
 /** A step `if:` that runs it after an earlier step failed: a status check function other than `success()`. */
 const RUNS_AFTER_FAILURE = /\b(always|failure|cancelled)\s*\(/;
 
@@ -358,8 +372,16 @@ function jobLetsThrough(job: Job, step: Step): string | null {
   const effects = step.run === undefined || typeof step.run.value !== 'string' ? null : checkEffects(step.run.value, stepShell(step));
   // Another security tool in the step, or a check that cannot be read: reported as a gate, with no more said.
   if (effects === null || effects.length === 0) return '';
-  if (!effects.every((e) => e.exits && e.contained)) return 'a failed check does not fail its step (the failure is masked, or the script goes on and succeeds), so the job\'s later steps run';
   const index = job.steps.indexOf(step);
+  if (!effects.every((e) => e.exits && e.contained)) {
+    // Every check in an `&&` chain that holds every use of the file the step makes: a failed check stops the chain
+    // and the step goes on, as it would without `continue-on-error`; the file is let through only if a later step
+    // names it.
+    const files = new Set(effects.flatMap((e) => (e.contained && e.gates && e.files !== undefined ? [...e.files] : [])));
+    const chained = effects.every((e) => e.contained && e.gates && (e.exits || e.files !== undefined));
+    if (chained && !job.steps.slice(index + 1).some((s) => namesAny(s, files))) return null;
+    return 'a failed check does not fail its step (the failure is masked, or the script goes on and succeeds), so the job\'s later steps run';
+  }
   const after = job.steps.slice(index + 1).find((s) => RUNS_AFTER_FAILURE.test(scalarText(s.if) ?? ''));
   if (after !== undefined) return `${describeStep(after)} runs after a failed step (\`if: ${scalarText(after.if) ?? ''}\`)`;
   const upload = job.steps.slice(0, index).find((s) => s.usesRef?.kind === 'repository' && s.usesRef.slug === 'actions/upload-artifact');

@@ -266,6 +266,18 @@ ${steps}
             - run: |
 ${containerChain("echo 'ab12cd34  /tmp/setup.sh' | sha256sum -c - &&").split('\n').map((l) => `                ${l}`).join('\n')}
             - run: ls build`,
+        // The chain holds every use of the file and more follows it, so the step goes on after a failed check (as it
+        // would without continue-on-error); no later step names the file. Nor does running what the chain would have
+        // extracted (absent when it stopped).
+        `
+            - run: |
+${containerChain("echo 'ab12cd34  /tmp/setup.sh' | sha256sum -c - &&", '\n  make test').split('\n').map((l) => `                ${l}`).join('\n')}
+            - run: ls build`,
+        `
+            - run: |
+                sha256sum -c tool.tgz.sha256 && tar xzf tool.tgz
+                echo done
+            - run: ./tool/install.sh`,
       ]) {
         expect(scanWith(RULE, job(steps)), steps).toEqual([]);
       }
@@ -278,7 +290,12 @@ ${containerChain("echo 'ab12cd34  /tmp/setup.sh' | sha256sum -c - &&").split('\n
             - run: |
                 sha256sum -c tool.tgz.sha256 && tar xzf tool.tgz
                 echo done
-            - run: ./tool/install.sh`,
+            - run: tar xzf tool.tgz -C /opt && /opt/tool/install.sh`,
+        // The same with the chain in a container's script, and a later step that runs the file.
+        `
+            - run: |
+${containerChain("echo 'ab12cd34  /tmp/setup.sh' | sha256sum -c - &&", '\n  make test').split('\n').map((l) => `                ${l}`).join('\n')}
+            - run: sh /tmp/setup.sh`,
         `
             - run: sha256sum -c tool.tgz.sha256 || true
             - run: tar xzf tool.tgz`,
