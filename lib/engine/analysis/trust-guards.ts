@@ -741,11 +741,18 @@ interface OutputTest {
 const DENYING_ANSWERS = new Set(['', 'false', 'none', 'read', 'triage']);
 
 /**
+ * Values a check script writes for the people it does not trust (`parallel=false`, `trusted=no`): a condition that
+ * compares its output with one of them selects those people, the opposite of a gate.
+ */
+const DENYING_VALUES = new Set([...DENYING_ANSWERS, 'no', '0', 'off', 'deny', 'denied', 'untrusted', 'unauthorized']);
+
+/**
  * True for `steps.<id>.outputs.<x>` / `needs.<job>.outputs.<x>` produced by a step that checks the permission
  * of whoever triggered the run (`gh api .../collaborators/$ACTOR/permission`): comparing it is an authorisation.
  * For a permission action (permission-actions.ts), only an output that is the answer counts, compared with a
  * value that grants (`== 'true'`, `== 'admin'`) or decoded with `fromJSON`: its answers are never empty, so a
- * test for truth passes for everyone. `steps.<id>.outcome == 'success'` of an action that fails its step on the
+ * test for truth passes for everyone. A script's output compared with a value that denies (`== 'false'`, `== 'no'`,
+ * `DENYING_VALUES`) is none: it is the way in for everyone the script does not trust. `steps.<id>.outcome == 'success'` of an action that fails its step on the
  * deny path is one too (with `continue-on-error`, the step's outcome is still its failure).
  */
 function permissionOutput(path: string, context: AtomContext, test: OutputTest): boolean {
@@ -803,6 +810,9 @@ function permissionSteps(path: string, context: AtomContext, test: OutputTest): 
       if (setOnCheck !== undefined && test.decoded !== true && (test.value === undefined || test.value.trim() !== '') && names.some((n) => n !== undefined && setOnCheck.has(n))) return true;
       return granting && names.some((n) => n !== undefined && action.answers.has(n));
     }
+    // A script's own check (an author association, a membership, a permission read): its output is a gate only
+    // tested for truth or compared with a value that grants; `== 'false'` selects whoever the script does not trust.
+    if (test.value !== undefined && DENYING_VALUES.has(test.value.trim().toLowerCase())) return false;
     const script = s.run ?? get(s.with, 'script');
     return script?.kind === 'scalar' && typeof script.value === 'string' && PERMISSION_CHECK.test(script.value);
   });

@@ -135,3 +135,37 @@ describe('a login searched in a string is no named-actor gate', () => {
     expect(model(workflow("github.actor == 'alice'"))('.github/workflows/w.yml', 'run').level).toBe('trusted-author');
   });
 });
+
+describe("callers gated on a first job's trust decision, one for each value", () => {
+  /** A `pull_request_target` workflow whose `triage` job writes `trusted=true|false` from the author association. */
+  const caller = (conditions: readonly (string | null)[]) => [
+    'on: pull_request_target',
+    'jobs:',
+    '  triage:',
+    '    runs-on: ubuntu-latest',
+    '    outputs:',
+    '      trusted: ${{ steps.who.outputs.trusted }}',
+    '    steps:',
+    '      - id: who',
+    '        run: |',
+    '          case "$(jq -r .pull_request.author_association "$GITHUB_EVENT_PATH")" in OWNER|MEMBER) echo "trusted=true" >> "$GITHUB_OUTPUT";; *) echo "trusted=false" >> "$GITHUB_OUTPUT";; esac',
+    ...conditions.map((c, i) => `  call${i}:\n    needs: triage${c === null ? '' : `\n    if: ${c}`}\n    uses: ./.github/workflows/called.yml`),
+    '',
+  ].join('\n');
+  const CALLED = 'on: workflow_call\njobs:\n  work:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make\n';
+  const reach = (conditions: readonly (string | null)[]) => model({ '.github/workflows/ci.yml': caller(conditions), '.github/workflows/called.yml': CALLED })('.github/workflows/called.yml', 'work').level;
+  const TRUSTED = "needs.triage.outputs.trusted == 'true'";
+
+  it('the called job is reached by the most open caller: a `false` caller, or one with no condition, lets everyone in', () => {
+    expect(reach([TRUSTED, "needs.triage.outputs.trusted == 'false'"])).toBe('anyone');
+    expect(reach(["needs.triage.outputs.trusted == 'false'", TRUSTED])).toBe('anyone');
+    expect(reach([TRUSTED, null])).toBe('anyone');
+    expect(reach(["needs.triage.outputs.trusted == 'no'"])).toBe('anyone');
+  });
+
+  it('callers gated only on the value that grants keep outsiders out', () => {
+    expect(reach([TRUSTED])).not.toBe('anyone');
+    expect(reach([TRUSTED, "needs.triage.outputs.trusted == 'yes'"])).not.toBe('anyone');
+    expect(reach(['needs.triage.outputs.trusted'])).not.toBe('anyone');
+  });
+});
