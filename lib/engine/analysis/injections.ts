@@ -6,7 +6,7 @@ import { scriptFold, scriptLines } from './script-outputs.js';
 import { expressionPath, validatedBefore } from './validation.js';
 import { describeGate, gateOf, guardCovers, reviewedEnvironmentGate, stepTrust, type TrustGuard, type TrustPaths } from './trust-guards.js';
 import { holdingFacts, reachFacts, runFact } from './run-model/facts.js';
-import { jobClaim, severityOf, whoText, type Claim, type RunModel, type ValueReach } from './run-model/index.js';
+import { jobClaim, outsiderStarts, REACH_ORDER, severityOf, whoText, type Claim, type RunModel, type ValueReach } from './run-model/index.js';
 import { controllerCeiling, eventsWithField, EXTERNAL_TRIGGERS, outsiderControlled } from '../expressions/controller.js';
 import { expressionsOf, type ExpressionOccurrence } from '../expressions/extract.js';
 import { parseExpression } from '../expressions/parse.js';
@@ -74,6 +74,28 @@ interface Assessment {
   job: Job | null;
   /** The value the claim is about: for a composite action's step, what the reported caller passes. */
   taint?: Taint;
+  /** How open the caller's reach is (`openness`), to pick among callers whose claims have one severity. */
+  open?: number;
+}
+
+/**
+ * How open a reach is, smaller first: anyone's (an outsider starts it, or a fork's `pull_request` run reaches it)
+ * before a reach only insiders or approved runs have, then by level, then a fork's run before none.
+ */
+function openness(reach: ValueReach): number {
+  const outsiders = outsiderStarts(reach) || reach.forkPullRequest;
+  return (outsiders ? 0 : 100) + REACH_ORDER.indexOf(reach.level) * 2 + (reach.forkPullRequest ? 0 : 1);
+}
+
+/**
+ * True when `found` is the claim to report over `best`: a higher severity, or the same severity through a more
+ * open caller (a step two callers run, one only trusted authors reach and one anyone's fork reaches, is anyone's).
+ */
+function worse(found: Assessment, best: Assessment | null): boolean {
+  if (best === null) return true;
+  const a = severityRank(found.severity);
+  const b = severityRank(best.severity);
+  return a < b || (a === b && (found.open ?? Infinity) < (best.open ?? Infinity));
 }
 
 /**
@@ -96,7 +118,7 @@ function assess(step: Step, taint: Taint, runs: RunModel, issueComment: boolean,
       const theirs = taintAt(caller);
       if (theirs === null || !outsiderControlled(theirs.controller)) continue;
       const found = assessAt(step, [caller], theirs, runs, callerIssueComment(caller));
-      if (found !== null && (best === null || severityRank(found.severity) < severityRank(best.severity))) best = found;
+      if (found !== null && worse(found, best)) best = found;
     }
     if (best !== null) return best;
   }
@@ -158,8 +180,8 @@ function assessAt(step: Step, callers: readonly Step[], taint: Taint, runs: RunM
       }
       continue;
     }
-    const found: Assessment = { severity, text, facts, job: step.job === null ? null : job, taint };
-    if (best === null || severityRank(found.severity) < severityRank(best.severity)) best = found;
+    const found: Assessment = { severity, text, facts, job: step.job === null ? null : job, taint, open: openness(reach) };
+    if (worse(found, best)) best = found;
   }
   return best;
 }

@@ -884,3 +884,76 @@ ${steps}      - run: echo "\${{ github.event.comment.body }}"
     expect(severity(workflow('\n  issue_comment:\n    types: [deleted]', 'true'))).toEqual(['HIGH']);
   });
 });
+
+describe(`${RULE}: a step whose callers are gated on a previous job's trust decision`, () => {
+  /**
+   * A first job decides whether the pull request's author is trusted and writes `fast=true` or `fast=false`;
+   * `callers` are the jobs that run the local composite action `build` (or the local reusable workflow that
+   * runs it) under their own `if:` on that output.
+   */
+  const files = (event: string, conditions: readonly (string | null)[], through: 'action' | 'workflow') => {
+    const callers = conditions.map((condition, i) => {
+      const gate = condition === null ? '' : `\n    if: ${condition}`;
+      return through === 'workflow'
+        ? `  stage${i}:\n    needs: triage${gate}\n    uses: ./.github/workflows/stage.yml\n    secrets: inherit`
+        : `  stage${i}:\n    needs: triage${gate}\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - uses: ./.github/actions/build\n        env:\n          DEPLOY_KEY: \${{ secrets.DEPLOY_KEY }}`;
+    });
+    return [
+      {
+        path: '.github/workflows/ci.yml',
+        text: [
+          `on: ${event}`,
+          'jobs:',
+          '  triage:',
+          '    runs-on: ubuntu-latest',
+          '    outputs:',
+          '      fast: ${{ steps.who.outputs.fast }}',
+          '    steps:',
+          '      - id: who',
+          '        run: |',
+          '          association=$(jq -r .pull_request.author_association "$GITHUB_EVENT_PATH")',
+          '          if [ "$association" = OWNER ] || [ "$association" = MEMBER ]; then echo "fast=true" >> "$GITHUB_OUTPUT"; else echo "fast=false" >> "$GITHUB_OUTPUT"; fi',
+          ...callers,
+          '',
+        ].join('\n'),
+      },
+      ...(through === 'action' ? [] : [{
+        path: '.github/workflows/stage.yml',
+        text: 'on: workflow_call\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - uses: ./.github/actions/build\n        env:\n          DEPLOY_KEY: ${{ secrets.DEPLOY_KEY }}\n',
+      }]),
+      {
+        path: '.github/actions/build/action.yml',
+        text: 'name: build\ndescription: build the branch\nruns:\n  using: composite\n  steps:\n    - shell: bash\n      run: echo "building ${{ github.event.pull_request.head.ref }}"\n',
+      },
+    ];
+  };
+  const TRUSTED = "needs.triage.outputs.fast == 'true'";
+  const UNTRUSTED = "needs.triage.outputs.fast == 'false'";
+  const found = (event: string, conditions: readonly (string | null)[], through: 'action' | 'workflow') =>
+    scanWith(RULE, files(event, conditions, through)).filter((f) => f.file === '.github/actions/build/action.yml');
+
+  it('positive: a caller for the authors the first job does not trust makes the step outsider-reachable, whichever caller comes first', () => {
+    for (const through of ['action', 'workflow'] as const) {
+      for (const conditions of [[TRUSTED, UNTRUSTED], [UNTRUSTED, TRUSTED], [TRUSTED, null], [UNTRUSTED]]) {
+        const [target] = found('pull_request_target', conditions, through);
+        expect(target?.severity, `${through} ${conditions.join(', ')}`).toBe('HIGH');
+        expect(target?.description).toContain('anyone with a GitHub account can start it through `pull_request_target`');
+        const [fork] = found('pull_request', conditions, through);
+        expect(fork?.description, `${through} ${conditions.join(', ')}`).toContain("only `pull_request` brings it in, where a fork's run has a read-only token");
+        expect(fork?.description).not.toContain('only trusted authors');
+      }
+    }
+  });
+
+  it('negative: callers all gated on the value that means trusted keep outsiders out', () => {
+    for (const through of ['action', 'workflow'] as const) {
+      for (const conditions of [[TRUSTED], [TRUSTED, TRUSTED]]) {
+        const [target] = found('pull_request_target', conditions, through);
+        expect(target?.severity, `${through} ${conditions.join(', ')}`).not.toBe('HIGH');
+        expect(target?.description).not.toContain('anyone with a GitHub account can start it');
+        const [fork] = found('pull_request', conditions, through);
+        expect(fork?.description, `${through} ${conditions.join(', ')}`).toContain('only trusted authors reach it');
+      }
+    }
+  });
+});
