@@ -8,7 +8,7 @@
  * The scan is the CLI's JSON report (`main` of bin/cli.ts); tests/e2e/client.test.ts checks that
  * `POST /api/scan` and the web client report the same findings for each example.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,10 +44,15 @@ export async function scanExample(name: string, extra: readonly string[] = []): 
   try {
     const settings = join(dir, 'settings.json');
     writeFileSync(settings, JSON.stringify(snapshot.settings));
+    // The service knows the repository's name; a checkout tells the CLI by its `origin` remote, so the copy has one.
+    const checkout = join(dir, name);
+    cpSync(join(EXAMPLES_DIR, name), checkout, { recursive: true });
+    mkdirSync(join(checkout, '.git'));
+    writeFileSync(join(checkout, '.git', 'config'), `[remote "origin"]\n\turl = https://github.com/${DEFAULT_LOCAL_ACCOUNT}/${name}.git\n`);
     let out = '';
     let err = '';
     const code = await main({
-      argv: ['scan', join(EXAMPLES_DIR, name), '--settings', settings, '--format', 'json', '--fail-on', 'none', ...extra],
+      argv: ['scan', checkout, '--settings', settings, '--format', 'json', '--fail-on', 'none', ...extra],
       stdout: { write: (text: string) => (out += text) },
       stderr: { write: (text: string) => (err += text) },
       env: {},
