@@ -1,3 +1,4 @@
+import { LIVE_RULES, ONLINE_ONLY_RULES } from './rules/index.js';
 import type { FindingRecord, RepositoryFile } from './types.js';
 import { SourceFile } from './yaml/source.js';
 
@@ -229,11 +230,20 @@ export function joinExtraRecords(scan: SuppressedRecords, files: readonly Reposi
   };
   let suppressed = scan.suppressed;
   const kept: FindingRecord[] = [];
+  const key = (r: FindingRecord) => `${r.finding.rule_id}\0${r.finding.file}\0${r.fingerprint}`;
+  const offline = new Set(scan.records.map(key));
+  // Read at the call (rules/index.ts imports this module's users: no value of it at load time).
+  const online: ReadonlySet<string> = new Set([...ONLINE_ONLY_RULES, ...LIVE_RULES]);
   for (const record of extra) {
-    if (indexOf(record.finding.file)?.match(record.finding.line, record.finding.rule_id) === true) suppressed++;
+    // A rule the engine judges offline is only amended (a tag GitHub says is an immutable release's): its
+    // online finding replaces the scan's of that fingerprint, and is dropped where the scan has none (not
+    // reported, or suppressed there already), so the online pass never raises one.
+    if (!online.has(record.finding.rule_id)) {
+      if (offline.has(key(record))) kept.push(record);
+    } else if (indexOf(record.finding.file)?.match(record.finding.line, record.finding.rule_id) === true) suppressed++;
     else kept.push(record);
   }
-  const replaced = new Set(kept.map((r) => `${r.finding.rule_id}\0${r.finding.file}\0${r.fingerprint}`));
+  const replaced = new Set(kept.map(key));
   const records = [...scan.records.filter((r) => !replaced.has(`${r.finding.rule_id}\0${r.finding.file}\0${r.fingerprint}`)), ...kept];
   const unusedSuppressions = scan.unusedSuppressions.flatMap((u) => {
     const used = indexes.get(u.file)?.usedAt(u.line);

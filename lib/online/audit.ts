@@ -8,6 +8,7 @@ import { liveFinding, releaseAt, type AdvisoryFact, type Resolved, type Vulnerab
 import { BudgetExhausted, field, GraphQLUnavailable, type GitHubAnswer, type GitHubReader } from './client.js';
 import { BATCH_REPOSITORIES, buildQuery, parseAnswer, type ArchivedFact, type ListPage, type RepositoryNeeds } from './graphql.js';
 import { liveArchivedFindings, type ArchivedSite } from './archived.js';
+import { isReleaseVersion, liveImmutableFindings, type ReleaseFact, type TagSite } from './immutable.js';
 import { archivedAction } from '../engine/data/archived-actions.js';
 import { MAX_REFERENCES, type ActionReference } from './refs.js';
 import { parseRefVersion } from '../engine/analysis/action-version.js';
@@ -69,10 +70,12 @@ export async function auditReferences(
   uses: () => readonly VulnerableUse[] = () => [],
   /** Every repository `uses:` node as the offline `archived-action` reports it: called only when a repository is archived. */
   sites: () => readonly ArchivedSite[] = () => [],
+  /** Every repository `uses:` node as the offline `unpinned-action` reports it: called only when a release is immutable. */
+  tagSites: () => readonly TagSite[] = () => [],
 ): Promise<OnlineAuditResult> {
   const isEnabled = options.isEnabled ?? (() => true);
   const plan = planAudit(references, isEnabled);
-  const { shaRules, confusion, advisories, archivedRule, groups, audited, packages, archivable } = plan;
+  const { shaRules, confusion, advisories, archivedRule, groups, audited, packages, archivable, releases } = plan;
   const facts = options.facts ?? new Facts(options.reader, options.cache);
   await facts.gather(plan);
 
@@ -126,6 +129,21 @@ export async function auditReferences(
       // The files are parsed again (as the offline rule sees them) only when some repository is archived.
       live.push(...liveArchivedFindings(sites(), (s) => facts.known(`archived:${s}`) as ArchivedFact | undefined));
     }
+  }
+  if (releases.length > 0) {
+    // Each distinct `owner/repo@tag` of a full version is asked once (REST, cached); what is not answered
+    // keeps the offline finding and is named unassessed.
+    for (const r of releases) {
+      try {
+        await facts.release(r);
+      } catch (error) {
+        if (!(error instanceof Unassessable || error instanceof BudgetExhausted)) throw error;
+        const reason = `whether the release ${slug(r)}@${r.ref} is immutable could not be asked (${error.message}), so unpinned-action judged its tag as movable`;
+        for (const reference of audited) if (slug(reference) === slug(r) && reference.ref === r.ref) unassessed.push({ reference, reason });
+      }
+    }
+    const immutable = (s: string, ref: string) => facts.known(`release:${s}@${ref}`) as ReleaseFact | undefined;
+    if (releases.some((r) => immutable(slug(r), r.ref)?.immutable === true)) live.push(...liveImmutableFindings(tagSites(), immutable));
   }
   await facts.flush();
 
@@ -188,6 +206,8 @@ interface AuditPlan {
   packages: readonly string[];
   /** Repositories asked whether they are archived (the snapshot decides for those it lists). */
   archivable: readonly string[];
+  /** One reference per distinct `owner/repo@tag` of a full version, whose release is asked whether it is immutable. */
+  releases: readonly ActionReference[];
 }
 
 /** What an audit of these references asks, with the rules enabled. */
@@ -208,7 +228,9 @@ function planAudit(references: readonly ActionReference[], isEnabled: (ruleId: s
   const checked = firsts.filter((r) => (isFullSha(r.ref) ? shaRules : confusion));
   const packages = advisories ? [...new Set(audited.map((r) => slug(r)))] : [];
   const archivable = archivedRule ? [...new Set(audited.map((r) => slug(r)))].filter((s) => archivedAction(s) === undefined) : [];
-  return { shaRules, confusion, advisories, archivedRule, audited, groups, checked, packages, archivable };
+  const releases = new Map<string, ActionReference>();
+  if (isEnabled('unpinned-action')) for (const r of audited) if (isReleaseVersion(r.ref) && !releases.has(`${slug(r)}@${r.ref}`)) releases.set(`${slug(r)}@${r.ref}`, r);
+  return { shaRules, confusion, advisories, archivedRule, audited, groups, checked, packages, archivable, releases: [...releases.values()] };
 }
 
 /**
@@ -345,8 +367,8 @@ export class Facts {
 
   /** The plan's facts: from the cache, then, for what it lacks, from GraphQL. */
   async gather(plan: AuditPlan): Promise<void> {
-    const { checked, packages, archivable } = plan;
-    await this.prefetch([...checked.flatMap(factKeys), ...packages.map((p) => `advisories:${p}`), ...archivable.map((s) => `archived:${s}`)]);
+    const { checked, packages, archivable, releases } = plan;
+    await this.prefetch([...checked.flatMap(factKeys), ...packages.map((p) => `advisories:${p}`), ...archivable.map((s) => `archived:${s}`), ...releases.map((r) => `release:${slug(r)}@${r.ref}`)]);
     await this.batch(checked, packages, archivable);
   }
 
@@ -540,6 +562,22 @@ export class Facts {
       const branch = field(answer.body, 'default_branch');
       if (answer.status !== 200 || typeof branch !== 'string') throw new Unassessable(`unexpected answer ${answer.status} for ${slug(r)}`);
       return branch;
+    });
+  }
+
+  /**
+   * Whether GitHub says the release of the reference's tag is immutable (`GET /repos/o/r/releases/tags/t`,
+   * `immutable`): a 404 is no release, hence not immutable. A tag the ref-kind check found to be a branch
+   * too is not asked (which of the two runs is ref-confusion's finding).
+   */
+  release(r: ActionReference): Promise<ReleaseFact> {
+    return this.#fact(`release:${slug(r)}@${r.ref}`, (f) => (f.immutable ? TTL.immutableRelease : TTL.release), async (): Promise<ReleaseFact> => {
+      const kinds = this.#known.get(`refkind:${slug(r)}@${r.ref}`) as { branch: boolean } | undefined;
+      if (kinds?.branch === true) return { immutable: false };
+      const answer = await this.#get(`/repos/${r.owner}/${r.repo}/releases/tags/${refPath(r.ref)}`);
+      if (answer.status === 404) return { immutable: false };
+      if (answer.status !== 200 || field(answer.body, 'tag_name') !== r.ref) throw new Unassessable(`unexpected answer ${answer.status} for the release ${r.ref} of ${slug(r)}`);
+      return { immutable: field(answer.body, 'immutable') === true };
     });
   }
 

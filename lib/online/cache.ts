@@ -34,6 +34,10 @@ export const TTL = {
   advisories: 6 * 3600,
   /** Whether an action repository is archived (`archived`): owners archive (or unarchive) rarely (1 day). */
   archived: 24 * 3600,
+  /** Whether a tag's release is immutable (`release`), when it is not (or there is none): an owner may publish one (1 day). */
+  release: 24 * 3600,
+  /** A release GitHub says is immutable stays so, and its tag cannot be moved (7 days). */
+  immutableRelease: 7 * 24 * 3600,
 } as const;
 
 interface Stored {

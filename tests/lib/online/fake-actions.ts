@@ -23,6 +23,8 @@ export interface FakeActionRepository {
   archived?: string | true;
   /** A private repository the token can read (GraphQL `isPrivate`, REST `private` and `visibility`). */
   private?: boolean;
+  /** Published releases by tag name, with GitHub's `immutable` flag (REST `releases/tags/{tag}`); a tag without one answers 404. */
+  releases?: Record<string, { immutable: boolean }>;
 }
 
 /** One vulnerability of a package in the fake Advisory Database. */
@@ -196,6 +198,16 @@ export class FakeActions {
         .filter(([name]) => name.startsWith(prefix))
         .map(([name, commit]) => ({ ref: `refs/${kind}/${name}`, node_id: 'REF_x', url: `${base}/git/refs/${kind}/${name}`, object: { sha: commit, type: 'commit', url: `${base}/git/commits/${commit}` } }));
       return HttpResponse.json(refs, { headers });
+    }
+    const release = /^releases\/tags\/(.+)$/.exec(rest);
+    if (release !== null) {
+      const tag = release[1] ?? '';
+      const found = repo.releases?.[tag];
+      if (found === undefined || !(tag in repo.tags)) return notFound();
+      return HttpResponse.json(
+        { url: `${base}/releases/1`, id: 1, tag_name: tag, target_commitish: repo.defaultBranch, name: tag, draft: false, prerelease: false, immutable: found.immutable, created_at: '2026-01-02T03:04:05Z', published_at: '2026-01-02T03:04:05Z', assets: [] },
+        { headers },
+      );
     }
     const tagRef = /^git\/ref\/tags\/(.+)$/.exec(rest);
     if (tagRef !== null) {
