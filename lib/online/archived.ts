@@ -1,10 +1,10 @@
 import { archivedAction } from '../engine/data/archived-actions.js';
-import { findingFingerprint, nodeAnchor } from '../engine/fingerprint.js';
+import { findingFingerprint } from '../engine/fingerprint.js';
 import { findingOf } from '../engine/rule.js';
 import { WORKFLOW_RULES } from '../engine/rules/index.js';
 import type { FindingRecord, RepositoryFile } from '../engine/types.js';
 import type { ArchivedFact } from './graphql.js';
-import { repositoryUses, type UsesSite } from './uses.js';
+import { repositoryUses, reportedUses, type UsesSite } from './uses.js';
 
 /**
  * `archived-action` live: GitHub's `isArchived` for the action repositories the built-in snapshot does not
@@ -34,12 +34,7 @@ export interface ArchivedSite {
 
 /** Every repository `uses:` node of the workflow and action files, in the engine's order (file, line, column). */
 export function collectArchivedSites(files: readonly RepositoryFile[], uses: readonly UsesSite[] = repositoryUses(files)): ArchivedSite[] {
-  const sites = uses.map(({ file, job, node, ref }): ArchivedSite => {
-    const { line, column } = file.position(node.start);
-    return { file: file.path, slug: ref.slug, owner: ref.owner, repo: ref.repo, line, column, job, anchor: nodeAnchor(file.text, node.start, node.end) };
-  });
-  // The engine's order: file (code units), then position.
-  return sites.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column));
+  return reportedUses(uses).map(({ ref, ...site }) => ({ ...site, slug: ref.slug, owner: ref.owner, repo: ref.repo }));
 }
 
 /**

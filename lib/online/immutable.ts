@@ -1,10 +1,10 @@
 import { parseRefVersion } from '../engine/analysis/action-version.js';
-import { findingFingerprint, nodeAnchor } from '../engine/fingerprint.js';
+import { findingFingerprint } from '../engine/fingerprint.js';
 import { isFullSha } from '../engine/model/uses.js';
 import { findingOf } from '../engine/rule.js';
 import { WORKFLOW_RULES } from '../engine/rules/index.js';
 import type { FindingRecord, RepositoryFile } from '../engine/types.js';
-import { repositoryUses, type UsesSite } from './uses.js';
+import { repositoryUses, reportedUses, type UsesSite } from './uses.js';
 
 /**
  * `unpinned-action` amended from GitHub's immutable releases: a repository that publishes its releases as
@@ -47,21 +47,13 @@ export interface TagSite {
 
 /** Every repository `uses:` node of the workflow and action files, in the engine's order (file, line, column). */
 export function collectTagSites(files: readonly RepositoryFile[], uses: readonly UsesSite[] = repositoryUses(files)): TagSite[] {
-  const sites = uses.map(({ file, job, node, ref }): TagSite => {
-    const { line, column } = file.position(node.start);
-    return {
-      file: file.path,
-      slug: ref.slug,
-      ref: ref.ref,
-      target: `${ref.owner}/${ref.repo}${ref.path === '' ? '' : `/${ref.path}`}`,
-      isWorkflow: ref.isWorkflow,
-      line,
-      column,
-      job,
-      anchor: nodeAnchor(file.text, node.start, node.end),
-    };
-  });
-  return sites.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column));
+  return reportedUses(uses).map(({ ref, ...site }) => ({
+    ...site,
+    slug: ref.slug,
+    ref: ref.ref,
+    target: `${ref.owner}/${ref.repo}${ref.path === '' ? '' : `/${ref.path}`}`,
+    isWorkflow: ref.isWorkflow,
+  }));
 }
 
 /**

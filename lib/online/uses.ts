@@ -1,3 +1,4 @@
+import { nodeAnchor } from '../engine/fingerprint.js';
 import { buildAction, buildWorkflow } from '../engine/model/workflow.js';
 import type { UsesRef } from '../engine/model/uses.js';
 import { classifyPath } from '../engine/scan.js';
@@ -41,4 +42,27 @@ export function repositoryUses(files: readonly RepositoryFile[]): UsesSite[] {
     }
   }
   return sites;
+}
+
+/** A repository `uses:` where the engine reports a finding on its node: position, job binding and anchor. */
+export interface ReportedUse {
+  file: string;
+  line: number;
+  column: number;
+  job: string | null;
+  /** The engine's anchor for a report on the node: its text (up to 120 characters), whitespace collapsed. */
+  anchor: string;
+  ref: Extract<UsesRef, { kind: 'repository' }>;
+}
+
+/**
+ * The `uses:` nodes as the offline rules report them, in the engine's order (file in code units, then line and
+ * column): what a live finding needs to carry the offline finding's fingerprint.
+ */
+export function reportedUses(uses: readonly UsesSite[]): ReportedUse[] {
+  const sites = uses.map(({ file, job, node, ref }): ReportedUse => {
+    const { line, column } = file.position(node.start);
+    return { file: file.path, line, column, job, anchor: nodeAnchor(file.text, node.start, node.end), ref };
+  });
+  return sites.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column));
 }
