@@ -157,7 +157,7 @@ export interface Score {
 }
 
 /**
- * The local actions (`uses: ./dir`) named on the problem's line or the three after it (a step's `name:` line
+ * The local actions (`uses: ./dir`, or `$/dir`) named on the problem's line or the three after it (a step's `name:` line
  * comes first): a problem an auditor lists at the call may be reported in the action's own file.
  */
 function calledActions(text: string, line: number, repo: string, span = 4): string[] {
@@ -168,8 +168,9 @@ function calledActions(text: string, line: number, repo: string, span = 4): stri
   for (const l of lines) {
     const own = /uses:\s*["']?([\w.-]+\/[\w.-]+)((?:\/[^"'\s#@]*)?)@/.exec(l);
     if (own?.[1] !== undefined && own[1].toLowerCase() === self && !(own[2] ?? '').split('/').includes('..')) dirs.push((own[2] ?? '').replace(/^\/+|\/+$/g, ''));
-    // `uses: ./` is the repository's root action.
-    const m = /uses:\s*["']?\.\/([^"'\s#@]*)/.exec(l);
+    // `uses: ./` is the repository's root action; `$/path` is GitHub's self-repository form, read as `./path`
+    // (as the engine reads it: lib/engine/model/uses.ts).
+    const m = /uses:\s*["']?[.$]\/([^"'\s#@]*)/.exec(l);
     if (m?.[1] !== undefined && !m[1].split('/').includes('..')) dirs.push(m[1].replace(/\/+$/, ''));
   }
   return dirs;

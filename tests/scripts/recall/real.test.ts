@@ -92,6 +92,9 @@ describe('recall on real workflows', () => {
     await put('a__one/.github/workflows/build.yml', build('      - uses: ./.github/actions/get\n'));
     await put('a__one/.github/actions/get/action.yml', action);
     expect(score(dir, [problem])).toMatchObject({ found: 1 });
+    // GitHub's self-repository form (`$/path`) names the same file as `./path`.
+    await put('a__one/.github/workflows/caller.yml', caller.replace('./.github', '$/.github'));
+    expect(score(dir, [problem])).toMatchObject({ found: 1 });
     // A called workflow that downloads nothing credits nothing.
     await put('a__one/.github/workflows/build.yml', build('      - run: echo hi\n'));
     expect(score(dir, [problem])).toMatchObject({ found: 0 });
