@@ -185,7 +185,8 @@ function fileWords(list: readonly Pipeline[], all = false): Set<string> {
     for (const command of pipeline.commands) {
       for (const raw of words(command.text)) {
         const word = raw.replace(/^["']|["']$/g, '').replace(/^\.\//, '');
-        if (word === '' || word.startsWith('-') || (!all && !/[./]/.test(word))) continue;
+        // A file named through a variable (`tar xzf "$FILE"`) counts as written: a later `sh "$FILE"` names it again.
+        if (word === '' || word.startsWith('-') || (!all && !/[./]/.test(word) && !/^\$\{?\w+\}?$/.test(word))) continue;
         result.add(word);
         result.add(word.replace(/^.*\//, ''));
       }
@@ -308,11 +309,17 @@ function checkEffects(script: string, state: StepShell, depth = 0): CheckEffect[
         // when that script exits with the failure, and only then does this script's reading of it count.
         const exits = here.every((e) => e.exits);
         const contained = here.every((e) => e.contained);
+        // When the nested command may succeed after a failed check (an inner chain that stopped, then more of the
+        // inner script), this script goes on: a check that ended its inner script still fails the command (this
+        // position's effect), and a chain that stopped keeps the file out when nothing later here names it (but to
+        // delete it), as for a chain of this script.
+        const laterNames = last ? new Set<string>() : fileWords([...list.slice(index + 1), ...lines.slice(lineIndex + 1).flatMap((l) => pipelines(l))].filter((p) => !onlyDeletes(p)), true);
         for (const e of here) {
+          const kept = contained && (last || (e.exits ? effect.contained : e.files !== undefined && ![...e.files].some((w) => laterNames.has(w))));
           effects.push(
             exits
               ? { contained: contained && effect.contained, exits: effect.exits, gates: e.gates || effect.gates }
-              : { contained: contained && last, exits: false, gates: e.gates, ...(e.files !== undefined && contained && last ? { files: e.files } : {}) },
+              : { contained: kept, exits: false, gates: e.gates, ...(e.files !== undefined && kept ? { files: e.files } : {}) },
           );
         }
       }

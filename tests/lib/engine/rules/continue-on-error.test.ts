@@ -185,6 +185,10 @@ ${script.split('\n').map((l) => `                ${l}`).join('\n')}
         `bash -ec 'sha256sum -c tool.tgz.sha256; tar xzf tool.tgz'`,
         // The inner script ends with the failure, so the command fails, and the step's `bash -e` stops there.
         `bash -c 'sha256sum -c tool.tgz.sha256'\ntar xzf tool.tgz`,
+        // The inner chain stops and the inner script goes on (a line without `&&`), then the step goes on too: neither
+        // names the file again (running what the chain would have extracted finds nothing; deleting it runs nothing).
+        `bash -c 'sha256sum -c tool.tgz.sha256 && tar xzf tool.tgz; echo done'\n./tool/install.sh\nrm -f tool.tgz`,
+        `${containerChain("echo 'ab12cd34  /tmp/setup.sh' | sha256sum -c - &&", '\n  make test')}\nls build\necho done`,
       ]) {
         expect(reported(script), script).toBe(0);
       }
@@ -195,8 +199,9 @@ ${script.split('\n').map((l) => `                ${l}`).join('\n')}
         // `bash -c` starts without `-e`: the inner `;` goes on to the file.
         `docker run --rm -v "$PWD:/w" -w /w ubuntu:24.04 bash -c "curl -fsSLo tool.tgz https://example.com/tool.tgz; echo 'abc123  tool.tgz' | sha256sum -c; tar xzf tool.tgz"`,
         `sh -c 'sha256sum -c tool.tgz.sha256 || true; tar xzf tool.tgz'`,
-        // The inner chain stops, but the inner script then succeeds, so the step goes on to the file.
-        `bash -c 'sha256sum -c tool.tgz.sha256 && tar xzf tool.tgz; echo done'\n./tool/install.sh`,
+        // The inner chain stops, but the inner script then succeeds, so the step goes on to a line that uses the file.
+        `bash -c 'sha256sum -c tool.tgz.sha256 && tar xzf tool.tgz; echo done'\ntar xzf tool.tgz -C /opt`,
+        `docker run --rm -v "$PWD:/w" -w /w alpine sh -c 'sha256sum -c tool.tgz.sha256 && tar xzf tool.tgz; echo done' && ./install.sh tool.tgz`,
         // The check gates nothing: the job goes on to the steps that use the file.
         `docker run --rm -v "$PWD:/w" -w /w alpine sh -c 'sha256sum -c tool.tgz.sha256'`,
         // Another security tool in the nested shell: its failure is hidden.
@@ -278,6 +283,19 @@ ${containerChain("echo 'ab12cd34  /tmp/setup.sh' | sha256sum -c - &&", '\n  make
                 sha256sum -c tool.tgz.sha256 && tar xzf tool.tgz
                 echo done
             - run: ./tool/install.sh`,
+        // The container's chain ends at a line without \`&&\` (its script goes on), and the step's script goes on
+        // after the container: the installer only ran in the chain, which a failed check stopped, and nothing after
+        // names it. The same with the file named through a variable.
+        `
+            - run: |
+${containerChain("echo 'ab12cd34  /tmp/setup.sh' | sha256sum -c - &&", '\n  make test').split('\n').map((l) => `                ${l}`).join('\n')}
+                ls build
+            - run: make dist`,
+        `
+            - run: |
+                curl -fsSLo "$TOOL" "$URL" && echo "$SUM  $TOOL" | sha256sum -c && tar xzf "$TOOL"
+                echo done
+            - run: make dist`,
       ]) {
         expect(scanWith(RULE, job(steps)), steps).toEqual([]);
       }
@@ -296,6 +314,18 @@ ${containerChain("echo 'ab12cd34  /tmp/setup.sh' | sha256sum -c - &&", '\n  make
             - run: |
 ${containerChain("echo 'ab12cd34  /tmp/setup.sh' | sha256sum -c - &&", '\n  make test').split('\n').map((l) => `                ${l}`).join('\n')}
             - run: sh /tmp/setup.sh`,
+        // The container's chain stops at a failed check, but the step's script, going on after it, runs the file.
+        `
+            - run: |
+${containerChain("echo 'ab12cd34  /tmp/setup.sh' | sha256sum -c - &&", '\n  make test').split('\n').map((l) => `                ${l}`).join('\n')}
+                sh /tmp/setup.sh
+            - run: make dist`,
+        // A file named through a variable, run again by a later step.
+        `
+            - run: |
+                curl -fsSLo "$TOOL" "$URL" && echo "$SUM  $TOOL" | sha256sum -c && tar xzf "$TOOL"
+                echo done
+            - run: tar xzf "$TOOL" -C /opt`,
         `
             - run: sha256sum -c tool.tgz.sha256 || true
             - run: tar xzf tool.tgz`,
