@@ -14,10 +14,10 @@ import { pinsApprovedCode } from './pr-head.js';
 import { checkoutReach } from './outsider-code.js';
 import { describeStep } from './describe.js';
 import { envInjections, scriptInjections, type InjectionHit } from './injections.js';
-import { cacheStep, DEFAULT_SCOPE_EVENTS, restoresFrom, sameFamily, type CacheUse } from './caching.js';
+import { cacheStep, DEFAULT_SCOPE_EVENTS, restoreReadsSave, restoresFrom, type CacheUse } from './caching.js';
 import { describeTaint } from './describe.js';
-import { isEmpty, type RunSet } from './run-model/conditions.js';
-import type { Reach, RunModel, TracedExecution, WorkspaceEntry } from './run-model/index.js';
+import { intersect, isEmpty, occasionIndexes, type RunSet } from './run-model/conditions.js';
+import type { CalledStep, Reach, RunModel, TracedExecution, WorkspaceEntry } from './run-model/index.js';
 import { nothingReads } from './run-model/readers.js';
 import { mayHoldOutsiderCode } from './run-model/workspace.js';
 import { stepScope, type TaintAnalyzer } from '../expressions/taint.js';
@@ -33,6 +33,8 @@ export interface CacheWriter {
   job: Job;
   step: Step;
   rule: WriterRule;
+  /** The event of the run through which the outsider gets there (`pull_request_target`, `issues` ...). */
+  event: string;
   /** `\`.github/workflows/pr.yml\` (job \`test\`) checks out pull request code under \`pull_request_target\` and ... (untrusted-checkout)` */
   text: string;
   /**
@@ -125,7 +127,7 @@ function readWriters(runs: RunModel, taint: TaintAnalyzer): CacheWriter[] {
         const race = entry.checkout === undefined || !pinsApprovedCode(entry.checkout);
         const gate = gateOf(reach, race);
         if (gate === undefined) continue;
-        writers.push({ job, step: entry.step, rule: entry.kind === 'checkout' ? 'untrusted-checkout' : 'artifact-poisoning', gate, act: actOf(reach), text: entryText(entry, reach, sinks, job) });
+        writers.push({ job, step: entry.step, rule: entry.kind === 'checkout' ? 'untrusted-checkout' : 'artifact-poisoning', event: reach.event ?? '', gate, act: actOf(reach), text: entryText(entry, reach, sinks, job) });
       }
       // The outsider's text run as code.
       for (const step of job.steps) {
@@ -136,7 +138,7 @@ function readWriters(runs: RunModel, taint: TaintAnalyzer): CacheWriter[] {
           const reach = runs.stepReach(step);
           const gate = gateOf(reach, true);
           if (gate === undefined) continue;
-          writers.push({ job, step, rule, gate, act: actOf(reach), text: `${where(step, job)} ${what} under \`${reach.event ?? ''}\`` });
+          writers.push({ job, step, rule, event: reach.event ?? '', gate, act: actOf(reach), text: `${where(step, job)} ${what} under \`${reach.event ?? ''}\`` });
           break;
         }
       }
@@ -151,7 +153,7 @@ function readWriters(runs: RunModel, taint: TaintAnalyzer): CacheWriter[] {
         if (reach.event !== 'pull_request_target') continue;
         const gate = gateOf(reach, true);
         if (gate === undefined) continue;
-        writers.push({ job, step: caller, rule: 'cache-poisoning', gate, act: actOf(reach), save: use, text: `${where(caller, job)} saves a cache (${use.how}) under \`pull_request_target\`, and ${controlled}` });
+        writers.push({ job, step: caller, rule: 'cache-poisoning', event: 'pull_request_target', gate, act: actOf(reach), save: use, text: `${where(caller, job)} saves a cache (${use.how}) under \`pull_request_target\`, and ${controlled}` });
       }
     }
   }
@@ -202,5 +204,41 @@ export function neverRuns(set: RunSet | undefined): boolean {
  * that same workflow run.
  */
 export function writersFor(writers: readonly CacheWriter[], restore: CacheUse, job: Job, runs: RunModel): CacheWriter[] {
-  return writers.filter((w) => (w.save === undefined || sameFamily(w.save, restore)) && restoresFrom(restore, job.workflow, w.job.workflow, runs.repository));
+  return writers.filter((w) => (w.save === undefined || restoreReadsSave(restore, w.save)) && restoresFrom(restore, job.workflow, w.job.workflow, runs.repository));
+}
+
+/**
+ * The rules whose findings start the `cache-poisoning-release` attack path (the first group of its kind in the
+ * catalog; a test checks the two agree): a writer of another rule (another run's artifacts, a cache save the
+ * pull request picks) is named by the release finding but starts no path of its own.
+ */
+export const PATH_ENTRY_RULES: ReadonlySet<WriterRule> = new Set(['untrusted-checkout', 'script-injection', 'github-env-injection']);
+
+/**
+ * How a writer's own job puts an entry where `restore` finds it: a step of that job (steps of local composite
+ * actions at their call) that saves a cache the restore reads (caching.ts `restoreReadsSave`: the same action and
+ * package manager, an `actions/cache` key of the same shape or under one of the restore's `restore-keys:`), on a
+ * run of the writer's event that the writer's step runs in. The outsider's code there only has to leave its files
+ * where that step saves from, and the job's post step saves them.
+ *
+ * Null when the job saves no such cache: its code can still write the entry by hand, under any key, through the
+ * runner's cache token (`ACTIONS_RUNTIME_TOKEN`, handed to every JavaScript action's environment and within reach
+ * of any code on the runner: the Cacheract technique), but a release takes that entry only when the key it computes
+ * has no entry yet (then also under a restore key), or once the legitimate entry has been evicted: entries are
+ * immutable per key and scope.
+ */
+export function writerSave(writer: CacheWriter, restore: CacheUse, runs: RunModel): CalledStep | null {
+  if (writer.save !== undefined) return restoreReadsSave(restore, writer.save) ? { step: writer.save.step, caller: writer.step } : null;
+  const within = runs.runSet(writer.step);
+  for (const called of runs.job(writer.job).steps) {
+    const use = cacheStep(called.step);
+    if (use === null || !restoreReadsSave(restore, use)) continue;
+    const own = runs.cacheRunSet(use, called.caller);
+    const set = own !== undefined && within !== undefined ? intersect(own, within) : (own ?? within);
+    if (set === undefined) return called;
+    // A reusable workflow's occasion has no event of its own (null): its callers' runs are not told apart here.
+    const events = occasionIndexes(set).map((o) => set.occasions[o]?.event ?? null);
+    if (events.some((e) => e === null || e === writer.event)) return called;
+  }
+  return null;
 }

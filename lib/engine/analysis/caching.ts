@@ -451,3 +451,51 @@ export function sameFamily(a: CacheUse, b: CacheUse): boolean {
   const [p, q] = [x.slice(14), y.slice(14)];
   return p !== '' && q !== '' && (p.startsWith(q) || q.startsWith(p));
 }
+
+/** A key or restore key as written with each `${{ }}` as one placeholder (`\uE000`), trimmed: its shape. */
+function keyShape(text: string): string {
+  return text.replace(/\$\{\{[\s\S]*?\}\}/g, '\uE000').trim();
+}
+
+/** The literal `path:` lines of an `actions/cache` step, sorted; null when a line is computed (`${{ }}`) or there are none. */
+function literalPaths(use: CacheUse): string[] | null {
+  const text = getText(use.step.with, 'path');
+  if (text === null || text.includes('${{')) return null;
+  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  return lines.length === 0 ? null : [...new Set(lines)].sort();
+}
+
+const isActionsCache = (use: CacheUse) => use.family.startsWith('actions/cache:');
+
+/**
+ * True when a restore can take an entry that `save` writes in the normal course of its job. For a `setup-*`
+ * action or another caching action: the same action and package manager (`cache: npm` on both sides computes
+ * the same key shape). For two `actions/cache` steps: keys of the same shape (the same text around their
+ * `${{ }}`), or a saved key that starts with one of the restore's `restore-keys:` lines (a restore takes the
+ * newest entry under such a prefix when its exact key misses); never when they name different literal paths
+ * (the cache service files each entry under a version computed from its paths).
+ * False says the job holding `save` does not write this restore's entries by itself; code running in it can
+ * still write one under any key and version with the runner's cache token (the Cacheract technique).
+ */
+export function restoreReadsSave(restore: CacheUse, save: CacheUse): boolean {
+  if (!save.saves || !restore.restores) return false;
+  if (!isActionsCache(restore) || !isActionsCache(save)) return restore.family === save.family;
+  const [a, b] = [literalPaths(restore), literalPaths(save)];
+  if (a !== null && b !== null && a.join('\n') !== b.join('\n')) return false;
+  const saved = keyShape(getText(save.step.with, 'key') ?? '');
+  const key = keyShape(getText(restore.step.with, 'key') ?? '');
+  // A key that is one `${{ }}` alone names nothing to compare: only the same step (a composite action both call) counts.
+  if (saved === key && saved.replace(/\uE000/g, '') === '') return saved !== '' && save.step === restore.step;
+  if (saved === key) return true;
+  return restoreKeyLines(restore).some((line) => saved.startsWith(keyShape(line)));
+}
+
+/**
+ * The `restore-keys:` lines of an `actions/cache` restore that name a prefix: each with some literal text (a
+ * line that is one `${{ }}` alone may be anything). Empty for other actions.
+ */
+export function restoreKeyLines(restore: CacheUse): string[] {
+  if (!isActionsCache(restore)) return [];
+  const lines = (getText(restore.step.with, 'restore-keys') ?? '').split('\n').map((l) => l.trim());
+  return [...new Set(lines.filter((l) => keyShape(l).replace(/\uE000/g, '') !== ''))];
+}
