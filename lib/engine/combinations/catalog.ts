@@ -548,7 +548,18 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
       { rule_id: 'github-env-injection', min_severity: 'MEDIUM', instance: 'a write in a job the release finding names as a writer', named_by: { rule_id: 'cache-poisoning', fact: 'writer' } },
       { rule_id: 'cache-poisoning', min_severity: 'HIGH', instance: 'release restoring a cache an outsider can write', facts: ['holds:publish'] },
     ],
+    // The writer named is a job that saves, in the normal course, a cache the release's restore reads (the same
+    // action and package manager, an `actions/cache` key of the same shape or under a restore key: cache-scope.ts
+    // `writerSave`) whenever the release finding names one; `cache:by-hand` says none of the jobs it names does,
+    // so their code must write the entry through the runner's cache token, which the release takes only while its
+    // key has no entry yet or once the legitimate entry is evicted (entries are immutable per key and scope).
     break_chain: [
+      {
+        rule_id: 'cache-poisoning',
+        when: { facts: ['cache:by-hand'] },
+        advice:
+          "Do not restore caches in release and publishing workflows: remove `actions/cache` and the `cache:` input of `setup-*` actions there, and build releases from a clean state. The job that runs the outsider's code saves no cache the release restores, so taking caching out of that job does not break the chain: code running there writes the entry by hand through the runner's cache token, and the release takes it the first time its key has no entry (a new lockfile or cache key) or once the legitimate entry is evicted.",
+      },
       {
         rule_id: 'cache-poisoning',
         advice:
@@ -557,6 +568,13 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     ],
     impact:
       "Code an outsider gets to run writes a poisoned entry to the repository's Actions cache, which the release workflow restores and ships inside your published artifacts.",
+    impact_variants: [
+      {
+        when: { rule_id: 'cache-poisoning', facts: ['cache:by-hand'] },
+        impact:
+          "Code an outsider gets to run, in a job that saves no cache the release restores, writes a poisoned entry under the release's cache key by hand through the runner's cache token; the release restores it and ships it inside your published artifacts the first time that key has no entry (after a lockfile or cache key change) or once the legitimate entry is evicted (unused for 7 days, or pushed out past the repository's cache limit).",
+      },
+    ],
     impact_title: 'Tampered release published',
     stages: [
       UNTRUSTED_CHECKOUT,

@@ -1,5 +1,5 @@
-import { cacheStep, restoreClearedBeforeUse, type CacheUse } from '../analysis/caching.js';
-import { cachingRuns, defaultScopeWriters, neverRuns, prControlled, writersFor, type CacheWriter } from '../analysis/cache-scope.js';
+import { cacheStep, restoreClearedBeforeUse, restoreKeyLines, type CacheUse } from '../analysis/caching.js';
+import { cachingRuns, defaultScopeWriters, neverRuns, PATH_ENTRY_RULES, prControlled, writersFor, writerSave, type CacheWriter } from '../analysis/cache-scope.js';
 import { describeStep } from '../analysis/describe.js';
 import { overlap, sharedOccasion, type RunSet } from '../analysis/run-model/conditions.js';
 import { runFact } from '../analysis/run-model/facts.js';
@@ -38,17 +38,21 @@ function subject(called: CalledStep, verb: string, runs: WorkflowRuleContext['ru
   return called.step === called.caller ? `${stepText(called, runs)} ${verb}` : `${stepText(called, runs)} ${verb})`;
 }
 
+/** A writer with the step of its own job that saves what the restore reads (cache-scope.ts `writerSave`), or null: it writes by hand. */
+interface RankedWriter {
+  writer: CacheWriter;
+  save: CalledStep | null;
+}
+
 /**
- * The writers in the order a finding names them: first the jobs that run the very cache step restored (an outsider's
- * code in a job that calls the same composite action saves the entries the restore reads), then jobs with a cache step
- * of their own, then the rest (code that runs in any job of the scope can still write entries); otherwise as found.
+ * The writers in the order a finding names them: first the jobs that save, in the normal course, an entry the
+ * restore reads (`writerSave`), those that run the very cache step restored (a job that calls the same composite
+ * action) before the rest; then the jobs whose code can only write the entry by hand through the runner's cache
+ * token; otherwise as found.
  */
-function preferred(writers: readonly CacheWriter[], called: CalledStep, runs: WorkflowRuleContext['runs']): CacheWriter[] {
-  const rank = (w: CacheWriter): number => {
-    const steps = runs.job(w.job).steps;
-    return steps.some((c) => c.step === called.step) ? 0 : steps.some((c) => cacheStep(c.step) !== null) ? 1 : 2;
-  };
-  return writers.map((w) => ({ w, r: rank(w) })).sort((a, b) => a.r - b.r).map((x) => x.w);
+function ranked(writers: readonly CacheWriter[], called: CalledStep, use: CacheUse, runs: WorkflowRuleContext['runs']): RankedWriter[] {
+  const rank = (r: RankedWriter): number => (r.save === null ? 2 : r.save.step === called.step ? 0 : 1);
+  return writers.map((writer) => ({ writer, save: writerSave(writer, use, runs) })).map((r) => ({ r, n: rank(r) })).sort((a, b) => a.n - b.n).map((x) => x.r);
 }
 
 /**
@@ -67,8 +71,19 @@ function laterSecret(job: Job, from: number): { name: string; step: Step } | nul
   return null;
 }
 
-function writerFacts(writers: readonly CacheWriter[]): string[] {
-  return [...new Set(writers.map((w) => `writer:${w.job.workflow.file.path}#${w.job.id}`))].slice(0, MAX_WRITER_FACTS);
+/**
+ * The `writer:<file>#<job>` facts of the writers no approval holds back (at most `MAX_WRITER_FACTS`), which the
+ * `cache-poisoning-release` path takes its entry from. When some of them save the restored cache in the normal
+ * course and start a path (`PATH_ENTRY_RULES`), only those are named, so the path names a job that writes the entry
+ * itself; otherwise every one, and `cache:by-hand` says the path's writer saves no such cache and its code must
+ * write the entry through the runner's cache token.
+ */
+function writerFacts(writers: readonly RankedWriter[]): string[] {
+  const open = writers.filter((r) => r.writer.gate === null);
+  const natural = open.filter((r) => r.save !== null && PATH_ENTRY_RULES.has(r.writer.rule));
+  const named = natural.length > 0 ? natural : open;
+  const facts = [...new Set(named.map((r) => `writer:${r.writer.job.workflow.file.path}#${r.writer.job.id}`))].slice(0, MAX_WRITER_FACTS);
+  return natural.length === 0 && open.length > 0 ? [...facts, 'cache:by-hand'] : facts;
 }
 
 export default defineWorkflowRule({
@@ -117,14 +132,15 @@ export default defineWorkflowRule({
               const secret = laterSecret(job, caller.index);
               const theirs = writersFor(writers(), use, job, runs).filter((w) => w.job !== job);
               if (secret !== null && theirs.length > 0) {
-                const writer = preferred(theirs, called, runs)[0] as CacheWriter;
+                const order = ranked(theirs, called, use, runs);
+                const writer = (order[0] as RankedWriter).writer;
                 const already = redundant(context, caller, runs.stepReach(caller).level);
                 context.report({
                   node,
                   job,
                   severity: writer.gate === null && already === null ? 'MEDIUM' : 'LOW',
-                  message: `${subject(called, `restores a cache (${use.how})`, runs)} in a \`workflow_run\` job that follows runs a pull request can start, and ${secret.step === caller ? 'the same step' : describeStep(secret.step)} then uses \`secrets.${secret.name}\`; ${writer.text}${writer.gate === null ? '' : ` ${writer.gate}`}, so an entry an outsider plants in the default branch's cache scope runs with that secret${already !== null ? alreadyText(already) : writer.gate === null ? '' : writer.act === undefined ? " (LOW: it takes a maintainer's approval first if that environment requires reviewers)" : " (LOW: it takes a maintainer's approval first)"}.`,
-                  facts: [...runFact(runs, caller), ...writerFacts(theirs.filter((w) => w.gate === null))],
+                  message: `${subject(called, `restores a cache (${use.how})`, runs)} in a \`workflow_run\` job that follows runs a pull request can start, and ${secret.step === caller ? 'the same step' : describeStep(secret.step)} then uses \`secrets.${secret.name}\`; ${writer.text}${writer.gate === null ? '' : ` ${writer.gate}`}${howWritten(order[0] as RankedWriter, use, `job \`${job.id}\``)}, so an entry an outsider plants in the default branch's cache scope runs with that secret${already !== null ? alreadyText(already) : writer.gate === null ? '' : writer.act === undefined ? " (LOW: it takes a maintainer's approval first if that environment requires reviewers)" : " (LOW: it takes a maintainer's approval first)"}.`,
+                  facts: [...runFact(runs, caller), ...writerFacts(order)],
                 });
                 continue;
               }
@@ -206,17 +222,36 @@ function writerCode(writer: CacheWriter): string {
   }
 }
 
+/**
+ * How the writer's job puts the entry where the restore finds it, as a clause after the writer's text: the step of
+ * its own that saves the cache the restore reads, or, when it saves none, the by-hand way through the runner's cache
+ * token and when `who` (the release, the job) takes such an entry: entries are immutable per key and scope, so only
+ * while its key has no entry yet, then also under one of its restore keys, or once the legitimate entry is evicted.
+ */
+function howWritten(r: RankedWriter, use: CacheUse, who: string, several = false): string {
+  const { writer, save } = r;
+  if (save !== null) {
+    const how = writer.save?.how ?? cacheStep(save.step)?.how ?? '';
+    if (writer.save !== undefined) return ` (the same cache: ${how})`;
+    const inside = save.step === save.caller ? '' : ` (inside \`${save.step.owner.file.path}\`)`;
+    return `, and ${describeStep(save.caller)}${inside} there saves the cache this restore reads (${how})`;
+  }
+  const prefixes = restoreKeyLines(use);
+  const prefix = prefixes.length === 0 ? '' : `, then also as the newest entry under its restore key${prefixes.length > 1 ? 's' : ''} ${prefixes.map((p) => `\`${p}\``).join(', ')}`;
+  const jobs = several ? 'none of these jobs saves a cache' : `job \`${writer.job.id}\` saves no cache`;
+  return `; ${jobs} this restore reads, but code running there can save an entry under any key through the runner's cache token, which ${who} takes only while its own key has no entry yet (a new lockfile or cache key)${prefix}, or once the legitimate entry is evicted (unused for 7 days, or the oldest past the repository's cache limit, 10 GB by default, which writing enough entries forces)`;
+}
+
 function reportRelease(context: WorkflowRuleContext, job: Job, called: CalledStep, use: CacheUse, node: CacheUse['node'], publisher: Publisher, writers: readonly CacheWriter[]): void {
   const publishingJob = publisher.caller.job as Job;
   const why =
     publishingJob === job
       ? `job \`${job.id}\` publishes (${publisher.publishing.evidence}, ${describeStep(publisher.caller)}) on the same runs`
       : `job \`${job.id}\` feeds a publishing job (${publisher.publishing.evidence} in \`${publishingJob.id}\`)`;
-  const ranked = preferred(writers, called, context.runs);
-  const open = ranked.filter((w) => w.gate === null);
-  const gated = ranked.find((w) => w.gate !== null);
-  const first = open[0];
-  const same = first?.save !== undefined ? ` (the same cache: ${first.save.how})` : '';
+  const order = ranked(writers, called, use, context.runs);
+  const open = order.filter((r) => r.writer.gate === null);
+  const gated = order.find((r) => r.writer.gate !== null)?.writer;
+  const first = open[0]?.writer;
   let severity: 'HIGH' | 'MEDIUM' | 'LOW';
   let tail: string;
   // The outsider who writes the cache runs their code in this very job already (at least as openly as they write it).
@@ -228,7 +263,9 @@ function reportRelease(context: WorkflowRuleContext, job: Job, called: CalledSte
   } else if (first !== undefined) {
     severity = 'HIGH';
     const more = open.length > 1 ? ` (and ${open.length - 1} more)` : '';
-    tail = `, and ${first.text}${same}${more}, so anyone with a GitHub account can write them, and the release ships what they planted.`;
+    // Ranked: when the first writer saves no such cache, none of the others does either.
+    const way = (open[0] as RankedWriter).save === null ? `${more}${howWritten(open[0] as RankedWriter, use, 'the release', new Set(open.map((r) => r.writer.job)).size > 1)}` : `${howWritten(open[0] as RankedWriter, use, 'the release')}${more}`;
+    tail = `, and ${first.text}${way}, so anyone with a GitHub account can write them, and the release ships what they planted.`;
   } else if (gated !== undefined) {
     severity = 'MEDIUM';
     const held = context.runs.job(publishingJob).valuables;
@@ -237,7 +274,8 @@ function reportRelease(context: WorkflowRuleContext, job: Job, called: CalledSte
     // Behind an approval: who starts the run; behind an environment nobody could check: whether it stops anyone.
     const who = act === undefined ? 'unless that environment\'s reviewers stop the run' : `by pushing after ${act}`;
     const why = act === undefined ? 'the environment may require a reviewer' : `not without ${act}`;
-    tail = `, and ${gated.text} ${gated.gate ?? ''}; what runs there is ${writerCode(gated)}, so an outsider can write those entries ${who}, and the release ships what they planted${holds} (MEDIUM: ${why}).`;
+    const way = howWritten(order.find((r) => r.writer === gated) as RankedWriter, use, 'the release');
+    tail = `, and ${gated.text} ${gated.gate ?? ''}${way}; what runs there is ${writerCode(gated)}, so an outsider can write those entries ${who}, and the release ships what they planted${holds} (MEDIUM: ${why}).`;
   } else {
     severity = 'LOW';
     tail =
@@ -248,6 +286,6 @@ function reportRelease(context: WorkflowRuleContext, job: Job, called: CalledSte
     job,
     severity,
     message: `${subject(called, `restores a cache (${use.how})`, context.runs)} and ${why}; cache entries written by runs in the default branch's cache scope end up in what it ships${tail}`,
-    facts: ['holds:publish', ...runFact(context.runs, called.caller), ...writerFacts(writers.filter((w) => w.gate === null))],
+    facts: ['holds:publish', ...runFact(context.runs, called.caller), ...writerFacts(order)],
   });
 }

@@ -19,6 +19,10 @@
  * - `run:<hex>`: the occasions and matrix legs on which the step can run (conditions.ts), so two findings of
  *   one job join only when they can happen in the same job run;
  * - `owner:first-party` / `owner:third-party`: whose code a `uses:` runs;
+ * - `writer:<file>#<job>`: on a release's `cache-poisoning` finding, a job an outsider reaches that writes the cache
+ *   it restores (cache-scope.ts), the entry the `cache-poisoning-release` path must start from; `cache:by-hand`
+ *   when none of the jobs named saves that cache itself, so their code writes the entry through the runner's cache
+ *   token (`writerSave`);
  * - `clone:mutable`: the job builds or runs a repository of someone else's that a script clones at a branch or
  *   tag (`git clone <url> && cd <dir> && make`, RunModel.mutableClones): one more input that changes whenever
  *   that repository's maintainers push.

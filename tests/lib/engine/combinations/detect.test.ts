@@ -215,6 +215,23 @@ describe('repo scope', () => {
     expect(ids([rec('untrusted-checkout', { line: 12, job: 'test', severity: 'MEDIUM', facts: ['holds', 'reach:anyone'] }), release([`${PR_WORKFLOW}#test`])])).toEqual([]);
   });
 
+  it('says the writer writes the entry by hand, and when the release takes it, only when the release finding carries cache:by-hand', () => {
+    const checkout = rec('untrusted-checkout', { line: 12, job: 'test' });
+    const release = (facts: string[]) => rec('cache-poisoning', { file: CI_WORKFLOW, line: 20, job: 'release', facts: ['holds:publish', `writer:${PR_WORKFLOW}#test`, ...facts] });
+    const path = (facts: string[]) => findCombinations([checkout, release(facts)], all).find((c) => c.id === 'cache-poisoning-release');
+    const byHand = path(['cache:by-hand']);
+    expect(byHand?.severity).toBe('HIGH');
+    expect(byHand?.impact).toContain("in a job that saves no cache the release restores, writes a poisoned entry under the release's cache key by hand through the runner's cache token");
+    expect(byHand?.stages.at(-1)?.description).toContain('the first time that key has no entry (after a lockfile or cache key change) or once the legitimate entry is evicted');
+    expect(byHand?.break_chain).toContain(`At ${CI_WORKFLOW}:20`);
+    expect(byHand?.break_chain).toContain('taking caching out of that job does not break the chain');
+    // A writer that saves the cache itself: the plain texts.
+    const natural = path([]);
+    expect(natural?.severity).toBe('HIGH');
+    expect(natural?.impact).not.toContain('by hand');
+    expect(natural?.break_chain).not.toContain('by hand');
+  });
+
   it('sits at <repository settings> when every component is a settings finding', () => {
     expect(ids([rec('actions-can-approve-prs'), rec('review-not-required')])).toEqual([`review-bypass ${SETTINGS_FILE}`]);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findCombinations } from '../../../../lib/engine/combinations/index.js';
+import { PATH_ENTRY_RULES } from '../../../../lib/engine/analysis/cache-scope.js';
+import { combinationKind, findCombinations } from '../../../../lib/engine/combinations/index.js';
 import { scanRepository } from '../../../../lib/engine/scan.js';
 import { positions, recordsWith, scanWith, yaml } from '../../../support/engine.js';
 
@@ -894,6 +895,135 @@ ${inputs.split('\n').map((l) => `                ${l}`).join('\n')}
               - run: npm publish
       `;
       expect(positions(scanWith(RULE, same))).toEqual(['15:15 HIGH']);
+    });
+  });
+
+  describe('a writer that saves the restored cache itself, or writes the entry by hand', () => {
+    // The pull request's code runs under `pull_request_target`, and the job caches with `with` (or not at all).
+    const writer = (path: string, cache: string) => ({ path, text: yaml`
+      on: pull_request_target
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ github.event.pull_request.head.sha }}
+            - uses: ${cache}
+            - run: npm ci && npm test
+    ` });
+    const npm = 'actions/setup-node@v4\n              with:\n                cache: npm';
+    const pip = 'actions/setup-python@v5\n              with:\n                cache: pip';
+    const combination = (files: { path: string; text: string }[]) => findCombinations(all(files).records, () => true).find((c) => c.id === 'cache-poisoning-release');
+    const ofRelease = (files: { path: string; text: string }[]) => scanWith(RULE, files).filter((f) => f.file === '.github/workflows/release.yml');
+    const releaseRecord = (files: { path: string; text: string }[]) => all(files).records.find((r) => r.finding.rule_id === RULE && r.finding.file === '.github/workflows/release.yml');
+
+    it('positive: a job that saves the same setup-node npm cache is named as writing the entry itself, with the plain path texts', () => {
+      const files = [release, writer('.github/workflows/other.yml', npm)];
+      const [finding] = ofRelease(files);
+      expect(finding?.severity).toBe('HIGH');
+      expect(finding?.description).toContain('(untrusted-checkout), and step 2 of job `test` there saves the cache this restore reads (actions/setup-node with `cache: npm`) (and 1 more), so anyone with a GitHub account can write them');
+      expect(finding?.description).not.toContain('saves no cache');
+      expect(releaseRecord(files)?.facts).not.toContain('cache:by-hand');
+      const path = combination(files);
+      expect(path?.severity).toBe('HIGH');
+      expect(path?.impact).toBe("Code an outsider gets to run writes a poisoned entry to the repository's Actions cache, which the release workflow restores and ships inside your published artifacts.");
+      expect(path?.break_chain).not.toContain('by hand');
+    });
+
+    it('negative: a job that caches something else (setup-python pip), or nothing, writes the entry by hand: the texts say so and when the release takes it', () => {
+      for (const files of [[release, writer('.github/workflows/other.yml', pip)], [release, prTarget()]]) {
+        const [finding] = ofRelease(files);
+        // The chain stays: code in the base branch's scope can write any key through the runner's cache token.
+        expect(finding?.severity).toBe('HIGH');
+        expect(finding?.description).toContain("(untrusted-checkout); job `test` saves no cache this restore reads, but code running there can save an entry under any key through the runner's cache token, which the release takes only while its own key has no entry yet (a new lockfile or cache key), or once the legitimate entry is evicted");
+        expect(releaseRecord(files)?.facts).toContain('cache:by-hand');
+        const path = combination(files);
+        expect(path?.severity).toBe('HIGH');
+        expect(path?.impact).toContain('in a job that saves no cache the release restores, writes a poisoned entry under the release\'s cache key by hand through the runner\'s cache token');
+        expect(path?.impact).toContain('the first time that key has no entry (after a lockfile or cache key change) or once the legitimate entry is evicted');
+        expect(path?.break_chain).toContain('taking caching out of that job does not break the chain: code running there writes the entry by hand');
+      }
+    });
+
+    it('positive: of two writers the path names the one that saves the cache, though the other comes first', () => {
+      // other.yml runs the pull request's code and caches nothing; z.yml runs an issue title as code and saves the npm cache.
+      const natural = { path: '.github/workflows/z.yml', text: yaml`
+        on: issues
+        jobs:
+          triage:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/setup-node@v4
+                with:
+                  cache: npm
+              - run: echo "\${{ github.event.issue.title }}"
+      ` };
+      const files = [release, prTarget(), natural];
+      const [finding] = ofRelease(files);
+      expect(finding?.description).toContain('and `.github/workflows/z.yml` (job `triage`) expands outsider-controlled text into a script (script-injection) under `issues`, and step 1 of job `triage` there saves the cache this restore reads');
+      expect(releaseRecord(files)?.facts).toEqual(expect.arrayContaining(['writer:.github/workflows/z.yml#triage']));
+      expect(releaseRecord(files)?.facts).not.toContain('writer:.github/workflows/other.yml#test');
+      const path = combination(files);
+      expect(path?.components.map((c) => `${c.rule_id} ${c.finding.file}`)).toEqual(['script-injection .github/workflows/z.yml', `${RULE} .github/workflows/release.yml`, 'missing-provenance .github/workflows/release.yml']);
+      expect(path?.break_chain).not.toContain('by hand');
+    });
+
+    it('negative: a writer that saves the cache but starts no path of its own (a pull_request_target save the pull request picks) leaves the path to the by-hand writer, said so', () => {
+      // The pull request's lockfile picks the key and content of this save; nothing of theirs runs in the job.
+      const save = { path: '.github/workflows/save.yml', text: yaml`
+        on: pull_request_target
+        jobs:
+          cache:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/checkout@v4
+                with:
+                  ref: \${{ github.event.pull_request.head.sha }}
+              - uses: actions/setup-node@v4
+                with:
+                  cache: npm
+      ` };
+      const files = [release, prTarget(), save];
+      const [finding] = ofRelease(files);
+      expect(finding?.description).toContain('`.github/workflows/save.yml` (job `cache`) saves a cache (actions/setup-node with `cache: npm`) under `pull_request_target`');
+      expect(finding?.description).toContain('(the same cache: actions/setup-node with `cache: npm`)');
+      expect(releaseRecord(files)?.facts).toEqual(expect.arrayContaining(['writer:.github/workflows/other.yml#test', 'cache:by-hand']));
+      const path = combination(files);
+      expect(path?.components[0]?.finding.file).toBe('.github/workflows/other.yml');
+      expect(path?.impact).toContain('by hand');
+    });
+
+    it('takes the rules that start a path from the catalog: the first group of cache-poisoning-release', () => {
+      expect([...PATH_ENTRY_RULES].sort()).toEqual([...(combinationKind('cache-poisoning-release')?.requires[0] ?? [])].sort());
+    });
+
+    it('names the restore keys through which a by-hand entry is taken, and tells actions/cache keys apart by shape and path', () => {
+      const keyed = (inputs: string) => ({ path: '.github/workflows/release.yml', text: yaml`
+        on:
+          push:
+            tags: ['v*']
+        jobs:
+          publish:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/cache@v4
+                with:
+                  path: dist
+${inputs.split('\n').map((l) => `                  ${l}`).join('\n')}
+              - run: npm ci && npm publish
+      ` });
+      const saves = (inputs: string) => writer('.github/workflows/other.yml', `actions/cache@v4\n              with:\n${inputs.split('\n').map((l) => `                ${l}`).join('\n')}`);
+      const text = (files: { path: string; text: string }[]) => ofRelease(files)[0]?.description ?? '';
+      const restore = keyed("key: build-${{ runner.os }}-${{ hashFiles('**/*.lock') }}\nrestore-keys: |\n  build-${{ runner.os }}-");
+      // Same shape, same path: the job saves it itself.
+      expect(text([restore, saves("path: dist\nkey: build-${{ runner.os }}-${{ github.sha }}")])).toContain('there saves the cache this restore reads (actions/cache restores and saves a cache)');
+      // Under the restore key: taken when the exact key misses.
+      expect(text([restore, saves("path: dist\nkey: build-${{ runner.os }}-pr-${{ github.sha }}")])).toContain('there saves the cache this restore reads');
+      // Another key, or another path (another cache version): by hand, naming the restore key.
+      for (const other of ["path: dist\nkey: lint-${{ github.sha }}", "path: node_modules\nkey: build-${{ runner.os }}-${{ github.sha }}"]) {
+        expect(text([restore, saves(other)])).toContain('saves no cache this restore reads, but code running there can save an entry under any key through the runner\'s cache token, which the release takes only while its own key has no entry yet (a new lockfile or cache key), then also as the newest entry under its restore key `build-${{ runner.os }}-`, or once');
+      }
     });
   });
 });
