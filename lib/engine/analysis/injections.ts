@@ -39,6 +39,9 @@ export interface InjectionHit {
   recommendation?: string;
   /** Where the injected value comes from (script injections). */
   taint?: Taint;
+  /** Script injections: the expression as written and the claim's words after "before it runs" (`; the condition ...`). */
+  expression?: string;
+  claim?: string;
 }
 
 /** `github.event.issue.title` -> `ISSUE_TITLE`: the environment variable the fix passes the value in. */
@@ -311,6 +314,8 @@ export function scriptInjections(step: Step, analyzer: TaintAnalyzer, runs: RunM
         job: claim.job,
         recommendation: injectionFix(occurrence.span.source, sink.language),
         taint: value,
+        expression: occurrence.span.source,
+        claim: claim.text,
       });
     }
   }

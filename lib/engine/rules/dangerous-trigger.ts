@@ -10,6 +10,8 @@ import { severityRank, type Severity } from '../types.js';
 import { describeClaim, jobClaim, nothingReads, severityOf, whoText, type Reach } from '../analysis/run-model/index.js';
 import { outsiderReach } from '../analysis/run-model/reach.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
+import { agentEvents, scriptAgents, stepAgent } from '../analysis/agent-input.js';
+import { outsiderControlled } from '../expressions/controller.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 import type { Job, Workflow } from '../model/workflow.js';
@@ -61,6 +63,18 @@ interface Exposure {
   severity: 'HIGH' | 'MEDIUM' | 'LOW';
   text: string;
   facts: string[];
+  /**
+   * For LOW: the rules whose findings about the workflow's jobs state a weakness an outsider's content reaches (a
+   * script injection behind a gate, an argument injection, an AI agent reading their text), which the text names
+   * instead of saying that no job does anything with it.
+   */
+  others?: string[];
+}
+
+/** A weakness another rule reports in a job of the workflow, named in a LOW description instead of reassurance. */
+interface Other {
+  text: string;
+  rule: string;
 }
 
 /** One job's exposure to an outsider's content, with the policy's severity for that job. */
@@ -86,6 +100,7 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
   // Outsider code a step runs, per job: the same claim as untrusted-checkout's (and artifact-poisoning's for a
   // download a step runs), from that job's reach, the race after an approval and what the job holds.
   const unarmed: string[] = [];
+  const others: Other[] = [];
   const withCode = new Set<Job>();
   for (const job of jobs) {
     const code = outsiderCode(context, [job]);
@@ -98,7 +113,7 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
       const injection = code.injection();
       const severity = injection === null ? null : armedSeverity(injection.severity);
       if (injection === null || severity === null) {
-        if (unarmed.length < 2) unarmed.push(`${code.text}${injection?.text ?? ''}`);
+        if (others.length < 2) others.push({ text: `${code.text}${injection?.text ?? ''}`, rule: 'script-injection' });
         continue;
       }
       const facts = [...new Set([...injection.facts.filter((f) => f.startsWith('reach:') || f === 'exec'), ...holdingFacts(run)])];
@@ -134,10 +149,19 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
       ];
       for (const { hit, severity: own, claim, rule } of hits) {
         const severity = armedSeverity(own);
-        if (severity === null) continue;
         const line = step.owner.file.position(hit.node.start).line;
         const whole = hit.message.replace(/\.$/, '');
         const message = whole.length > 240 ? `${whole.slice(0, 237)}...` : whole;
+        if (severity === null) {
+          // Outsider text that reaches a script behind a gate (LOW there): named, never "no job puts its text into a script".
+          const outsiders = hit.taint === undefined || outsiderControlled(hit.taint.controller);
+          const where = `${describeStep(step)} (line ${line})`;
+          const text = hit.expression !== undefined && hit.claim !== undefined
+            ? `${where} expands \`\${{ ${hit.expression} }}\` into code it runs${hit.claim}`
+            : rule === 'github-env-injection' ? `${where} writes an outsider's text to \`$GITHUB_ENV\`${claim}` : `line ${line} of \`${step.owner.file.path}\`: ${message}${claim}`;
+          if (own === 'LOW' && outsiders && others.length < 2 && !others.some((o) => o.text.includes(`(line ${line})`))) others.push({ text, rule });
+          continue;
+        }
         const facts = [...new Set([...(hit.facts ?? []).filter((f) => f.startsWith('reach:') || f === 'exec'), ...holdingFacts(run)])];
         armed = stronger(armed, { severity, text: `line ${line} of \`${step.owner.file.path}\`: ${message}${claim}`, facts, rule });
         break;
@@ -205,6 +229,19 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
       const runsText = ran === undefined ? '' : ` and ${describeStep(ran.step)} (line ${workflow.file.position(ran.step.node.start).line}) runs ${ran.execution.evidence} from it`;
       const what = entry.kind === 'download' ? `downloads artifacts of a pull request's run (${entry.how}, line ${line})` : `checks out pull request code (${entry.how}, line ${line})${runsText}`;
       const effect = entry.kind === 'download' ? downloadEffect(context.runs, context.taint, run, entry) : null;
+      // Their content steers a job that holds no secret (the loop above arms only those that do), and artifact-poisoning
+      // rates it MEDIUM (an argument injection into a call made with a write token, a value a job that holds something
+      // worth taking acts on): named with that finding, never "no step runs code from them" alone.
+      const verdict = effect === null || inertEffect(effect) || context.runs.sinksOf(run, entry).length > 0
+        ? null
+        : downloadSeverity(context.runs, { run: effect.run, reach: effect.reach, runsThem: false, use: effect.use, steersOnlyBareJobs: effect.steersOnlyBareJobs });
+      if (verdict !== null && armedSeverity(verdict.severity) !== null && outsiderReach(effect?.reach ?? context.runs.stepReach(entry.step))) {
+        const steers = verdict.act === 'argv'
+          ? 'a value read from them is split into the words of a call made with a write token, where the fork can add options and arguments (argument injection)'
+          : 'their content steers what the job does';
+        others.push({ text: `job \`${job.id}\` ${what}; no step runs code from them, but ${steers}`, rule: 'artifact-poisoning' });
+        break;
+      }
       const why =
         entry.checkout?.hiddenBy === 'trusted-author'
           ? whoText(context.runs.stepReach(entry.step))
@@ -232,14 +269,43 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
     notes.push(`job \`${job.id}\` downloads artifacts of a pull request's run (${read.how}, line ${line})${held.length > 0 ? ` in a job that holds ${held.slice(0, 3).join(', ')}` : ''}, but the action ${read.readBy.reads} and no step runs them: at worst ${read.readBy.forged}`);
   }
   if (unreadEnv !== null && notes.length < 2) notes.push(unreadEnv);
+  // An AI agent that reads an outsider's text on the workflow's privileged trigger, in a job that holds something:
+  // agent-untrusted-input's subject, named rather than "no job puts its text into a script".
+  const triggers = workflow.triggers.filter((t) => DANGEROUS.has(t.name)).map((t) => t.name);
+  for (const job of jobs) {
+    if (job.uses !== undefined || others.length >= 2) continue;
+    const run = context.runs.job(job);
+    if (run.valuables.length === 0) continue;
+    for (const { step } of run.steps) {
+      const name = stepAgent(step)?.name ?? scriptAgents(step)[0]?.cli.name;
+      if (name === undefined) continue;
+      const events = agentEvents(step, context.taint);
+      if (!triggers.some((t) => events.has(t))) continue;
+      const reach = context.runs.stepReach(step);
+      if (reach.level === 'collaborator' || reach.level === 'trusted-author') continue;
+      others.push({ text: `${describeStep(step)} (line ${workflow.file.position(step.node.start).line}) runs ${name}, an AI agent that reads text an outsider can write, in a job that holds ${run.valuables.slice(0, 3).join(', ')}`, rule: 'agent-untrusted-input' });
+      break;
+    }
+  }
   const calls = jobs.filter((j) => j.uses !== undefined);
+  let callsNote: string | null = null;
   if (calls.length > 0) {
     const owners = calls.map((j) => (j.usesRef === undefined ? 'third-party' : context.runs.ownershipOf(j.usesRef)));
     const own = owners.every((o) => o === 'local' || o === 'first-party');
-    notes.push(`${calls.length === 1 ? `job \`${calls[0]!.id}\` calls` : `${calls.length} jobs call`} ${own ? 'reusable workflows of this repository or its owner' : 'reusable workflows'}, whose own findings say what they do with the event`);
+    callsNote = `${calls.length === 1 ? `job \`${calls[0]!.id}\` calls` : `${calls.length} jobs call`} ${own ? 'reusable workflows of this repository or its owner' : 'reusable workflows'}, whose own findings say what they do with the event`;
   }
-  if (notes.length === 0) notes.push("no job runs the pull request's code, hands its head to another repository's CI, downloads its run's artifacts into a job with secrets, or puts its text into a script or `$GITHUB_ENV`");
-  return { severity: 'LOW', text: notes.join('; '), facts: [] };
+  // What other rules report comes first; the sentence that no job does anything with the outsider's content only
+  // when nothing does.
+  const named = [...others.map((o) => o.text), ...notes].slice(0, Math.max(2, others.length));
+  if (callsNote !== null) named.push(callsNote);
+  if (named.length === 0) named.push("no job runs the pull request's code, hands its head to another repository's CI, downloads its run's artifacts into a job with secrets, or puts its text into a script or `$GITHUB_ENV`");
+  return { severity: 'LOW', text: named.join('; '), facts: [], ...(others.length > 0 ? { others: [...new Set(others.map((o) => o.rule))] } : {}) };
+}
+
+/** `the \`script-injection\` finding about that job states`, or `the \`a\` and \`b\` findings about those jobs state`. */
+function othersText(rules: readonly string[]): string {
+  const names = rules.map((r) => `\`${r}\``);
+  return names.length === 1 ? `the ${names[0]} finding about that job states` : `the ${names.slice(0, -1).join(', ')} and ${names[names.length - 1]} findings about those jobs state`;
 }
 
 /** Where the content of a download nothing runs goes (artifact-effects.ts `inertEffect`), in words. */
@@ -426,7 +492,7 @@ export default defineWorkflowRule({
     severity: 'MEDIUM',
     surface: 'workflow',
     description:
-      'The workflow runs on `pull_request_target` or `workflow_run`: events an outsider can cause (by opening a pull request) that run with the base repository\'s secrets and, unless `permissions:` says otherwise, a write token. Armed when some job runs an outsider\'s content (run model: a checkout or download of pull request code that a step runs, event text expanded into a script or into `$GITHUB_ENV` that a later step runs with, or a fork run\'s artifacts read by a job that holds secrets, unless nothing runs them and they are only uploaded as they are or only decide a comment or a status), at the severity policy\'s verdict for that job, as the finding about the same job says (untrusted-checkout, script-injection, github-env-injection, artifact-poisoning), but never HIGH: where that finding is HIGH (anyone can start it and the job holds a write scope or the undeclared default token, a secret, OIDC, a self-hosted machine or a publish) this one restates it and is MEDIUM, naming it; MEDIUM too when the job holds none of these, when the artifacts only steer it, or behind an approval the code can change after (a dispatch of the pull request\'s head to another repository\'s CI: MEDIUM at most, as that CI is not in the scan); LOW otherwise (the trigger is the setting in which such a mistake would be exploitable), saying what is there: a checkout nothing runs, a gate, calls to reusable workflows, jobs that only read pull request data through the API or act on merged pull requests. Also, on any trigger: a step anyone with a GitHub account starts that starts another workflow of this repository (`workflow_dispatch`, `repository_dispatch`, an open slash-command dispatcher) with a token that can, MEDIUM when that workflow holds secrets, write scopes or a publish, LOW when it holds nothing or is not found here. LOW on an `issue_comment` or `discussion_comment` trigger: a job that holds a write scope, secret or publish behind a permission check some comment activity gets past (a slash-command action that checks only `created` and `edited` comments, on a workflow that also runs on `deleted` ones), when nothing of the outsider\'s runs.',
+      'The workflow runs on `pull_request_target` or `workflow_run`: events an outsider can cause (by opening a pull request) that run with the base repository\'s secrets and, unless `permissions:` says otherwise, a write token. Armed when some job runs an outsider\'s content (run model: a checkout or download of pull request code that a step runs, event text expanded into a script or into `$GITHUB_ENV` that a later step runs with, or a fork run\'s artifacts read by a job that holds secrets, unless nothing runs them and they are only uploaded as they are or only decide a comment or a status), at the severity policy\'s verdict for that job, as the finding about the same job says (untrusted-checkout, script-injection, github-env-injection, artifact-poisoning), but never HIGH: where that finding is HIGH (anyone can start it and the job holds a write scope or the undeclared default token, a secret, OIDC, a self-hosted machine or a publish) this one restates it and is MEDIUM, naming it; MEDIUM too when the job holds none of these, when the artifacts only steer it, or behind an approval the code can change after (a dispatch of the pull request\'s head to another repository\'s CI: MEDIUM at most, as that CI is not in the scan); LOW otherwise (the trigger is the setting in which such a mistake would be exploitable), saying what is there: a checkout nothing runs, a gate, calls to reusable workflows, jobs that only read pull request data through the API or act on merged pull requests, and, instead of saying no job does anything with the outsider\'s content, the weakness another rule reports in a job (a script injection behind a gate, an argument injection in a job without secrets, an AI agent reading the thread). Also, on any trigger: a step anyone with a GitHub account starts that starts another workflow of this repository (`workflow_dispatch`, `repository_dispatch`, an open slash-command dispatcher) with a token that can, MEDIUM when that workflow holds secrets, write scopes or a publish, LOW when it holds nothing or is not found here. LOW on an `issue_comment` or `discussion_comment` trigger: a job that holds a write scope, secret or publish behind a permission check some comment activity gets past (a slash-command action that checks only `created` and `edited` comments, on a workflow that also runs on `deleted` ones), when nothing of the outsider\'s runs.',
     recommendation:
       'Prefer `pull_request`, which runs fork pull requests without secrets. Where the privileged trigger is needed, keep its jobs minimal: no checkout of pull request code, no `${{ }}` of pull request data in scripts, least `permissions:`, and artifacts treated as untrusted data. Before a step that starts another workflow on an outsider\'s event, check the actor\'s permission in a way that fails the job (or require `write` in a slash-command dispatcher), and pass no event text as inputs.',
   },
@@ -469,7 +535,9 @@ export default defineWorkflowRule({
           severity: found.severity === 'HIGH' ? 'MEDIUM' : found.severity,
           message: found.severity !== 'LOW'
             ? `\`${trigger.name}\` ${what}, and an outsider's content runs in it: ${found.text}.${filter}${restated}`
-            : `\`${trigger.name}\` ${what}; ${found.text}.${filter} LOW: keep it that way, with least \`permissions:\`.`,
+            : found.others !== undefined
+              ? `\`${trigger.name}\` ${what}; ${found.text}.${filter} LOW here, as the trigger: ${othersText(found.others)} that weakness at ${found.others.length > 1 ? 'their' : 'its'} own severity and carr${found.others.length > 1 ? 'y' : 'ies'} the fix.`
+              : `\`${trigger.name}\` ${what}; ${found.text}.${filter} LOW: keep it that way, with least \`permissions:\`.`,
           facts: found.facts,
         });
       }

@@ -247,6 +247,99 @@ describe(RULE, () => {
     expect(gated[0]?.description).not.toContain('no job');
   });
 
+  describe('never reassures ("no job ... keep it that way") while another rule reports what an outsider\'s content does in a job', () => {
+    const reassures = (text: string) => /no job runs|keep it that way/.test(text);
+
+    it('positive: a script injection behind a gate, an argument injection without secrets, an AI agent reading the thread', () => {
+      const gated = scanWith(RULE, yaml`
+        on: pull_request_target
+        permissions: { contents: write }
+        jobs:
+          label:
+            runs-on: ubuntu-latest
+            steps: [{ uses: actions/labeler@v5 }]
+          greet:
+            if: github.event.pull_request.author_association == 'MEMBER'
+            runs-on: ubuntu-latest
+            steps:
+              - run: echo "\${{ github.event.pull_request.title }}"
+      `);
+      expect(positions(gated)).toEqual(['1:5 LOW']);
+      expect(reassures(gated[0]?.description ?? ''), gated[0]?.description).toBe(false);
+      expect(gated[0]?.description).toContain('step 1 of job `greet` (line 11) expands `${{ github.event.pull_request.title }}` into code it runs; the condition');
+      expect(gated[0]?.description).toContain('LOW here, as the trigger: the `script-injection` finding about that job states that weakness');
+
+      const argv = scanWith(RULE, [
+        {
+          path: '.github/workflows/comment.yml',
+          text: yaml`
+            on:
+              workflow_run:
+                workflows: [CI]
+                types: [completed]
+            permissions: { pull-requests: write }
+            jobs:
+              comment:
+                runs-on: ubuntu-latest
+                steps:
+                  - uses: actions/download-artifact@v4
+                    with: { run-id: '\${{ github.event.workflow_run.id }}', github-token: '\${{ github.token }}' }
+                  - run: |
+                      PR=$(cat pr.txt)
+                      gh pr comment $PR --body "Thanks"
+                    env: { GH_TOKEN: '\${{ github.token }}' }
+          `,
+        },
+        { path: '.github/workflows/ci.yml', text: 'name: CI\non: pull_request\njobs: {}\n' },
+      ]);
+      expect(positions(argv)).toEqual(['2:3 LOW']);
+      expect(reassures(argv[0]?.description ?? ''), argv[0]?.description).toBe(false);
+      expect(argv[0]?.description).toContain('no step runs code from them, but a value read from them is split into the words of a call made with a write token');
+      expect(argv[0]?.description).toContain('the `artifact-poisoning` finding about that job');
+
+      const agent = scanWith(RULE, yaml`
+        on:
+          pull_request_target:
+            types: [opened]
+        permissions: { contents: read, pull-requests: write, id-token: write }
+        jobs:
+          review:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: anthropics/claude-code-action@v1
+                with:
+                  anthropic_api_key: '\${{ secrets.ANTHROPIC_API_KEY }}'
+                  prompt: Review this pull request
+      `);
+      expect(positions(agent)).toEqual(['2:3 LOW']);
+      expect(reassures(agent[0]?.description ?? ''), agent[0]?.description).toBe(false);
+      expect(agent[0]?.description).toContain('step 1 of job `review` (line 9) runs Claude Code, an AI agent that reads text an outsider can write');
+      expect(agent[0]?.description).toContain('the `agent-untrusted-input` finding about that job');
+    });
+
+    it('negative: the reassurance stays where no job does anything with their content (a quoted value, a read-only agent)', () => {
+      const quiet = scanWith(RULE, yaml`
+        on: pull_request_target
+        permissions: { pull-requests: write }
+        jobs:
+          greet:
+            runs-on: ubuntu-latest
+            steps:
+              - run: echo "$TITLE"
+                env: { TITLE: '\${{ github.event.pull_request.title }}' }
+          review:
+            runs-on: ubuntu-latest
+            permissions: {}
+            steps:
+              - uses: anthropics/claude-code-action@v1
+                with: { prompt: Review this pull request }
+      `);
+      expect(positions(quiet)).toEqual(['1:5 LOW']);
+      expect(quiet[0]?.description).toContain("no job runs the pull request's code");
+      expect(quiet[0]?.description).toContain('LOW: keep it that way, with least `permissions:`.');
+    });
+  });
+
   it("names an action that downloads the triggering run's artifact itself, never saying no job downloads the run's artifacts", () => {
     const follower = {
       path: '.github/workflows/relative.yml',
