@@ -30,6 +30,12 @@ export interface DownloadEffect {
   /** When no step runs them: the most telling use of their content; null when the analysis follows none. */
   use: ArtifactUse | null;
   /**
+   * The other uses of their content that steer something, each no further than `use` does (a comment's target, a
+   * status, a label, which run a later download fetches, whether a step runs, a checkout nothing runs, an upload):
+   * named beside `use`, so no text says nothing else uses them.
+   */
+  others: readonly ArtifactUse[];
+  /**
    * When no step runs them: true when every job their content steers (a value read into a step, an output in
    * a job's `if:`) holds nothing worth taking (run model `valuables`: a read-only token, no secret, OIDC,
    * self-hosted machine or publish), so the steering reaches nothing but that job's own results and the
@@ -56,6 +62,11 @@ export interface DownloadEffect {
 
 const effects = new ScanCache<WorkspaceEntry, DownloadEffect>();
 
+/** Uses that steer no more than where a comment, status or label goes, which run a download fetches, or whether a step runs. */
+const LIMITED_USES: ReadonlySet<ArtifactUse['kind']> = new Set(['comment', 'status', 'label', 'pick', 'gate', 'checkout', 'content']);
+/** The order they are named in: what a value picks (a comment's target, a download's run) before what the files are handed to. */
+const OTHERS_ORDER: readonly ArtifactUse['kind'][] = ['pick', 'comment', 'status', 'label', 'gate', 'checkout', 'content'];
+
 export function downloadEffect(runs: RunModel, taint: TaintAnalyzer, run: JobRun, entry: WorkspaceEntry): DownloadEffect {
   let found = effects.get(entry);
   if (found === undefined) {
@@ -79,8 +90,15 @@ export function downloadEffect(runs: RunModel, taint: TaintAnalyzer, run: JobRun
     const bare = uses.every((u) => u.kind !== 'data' || (u.step.job !== null && !(u.subject !== undefined && u.step === entry.step) && !interpolatesOutputs(u.step) && runs.job(u.step.job).valuables.length === 0));
     const steered = [...new Set([...sinks.map((t) => t.step), ...uses.filter((u) => (u.kind === 'data' || u.kind === 'env') && u.subject === undefined).map((u) => u.step)])];
     const use = strongestUse(uses);
+    const others: ArtifactUse[] = [];
+    for (const u of uses) {
+      if (u === use || !LIMITED_USES.has(u.kind) || u.splitsArgs !== undefined || u.spliced === true) continue;
+      if (others.some((o) => o.step === u.step && o.kind === u.kind && o.subject === u.subject) || (use !== null && use.step === u.step && use.kind === u.kind && use.subject === u.subject)) continue;
+      others.push(u);
+    }
+    others.sort((a, b) => OTHERS_ORDER.indexOf(a.kind) - OTHERS_ORDER.indexOf(b.kind));
     const site = effectSite(runs, run, entry.step, entry.download !== undefined && picksFork(runs, entry.download), sinks, checkout, use);
-    found = { sinks, ...(checkout !== undefined ? { checkout: checkout.entry } : {}), use, steersOnlyBareJobs: sinks.length === 0 && bare, steered, ...site };
+    found = { sinks, ...(checkout !== undefined ? { checkout: checkout.entry } : {}), use, others, steersOnlyBareJobs: sinks.length === 0 && bare, steered, ...site };
     effects.set(entry, found);
   }
   return found;
@@ -276,7 +294,7 @@ function interpolatesOutputs(step: Step): boolean {
 export function inertEffect(effect: DownloadEffect): boolean {
   const kind = effect.use?.kind;
   if (effect.use?.splitsArgs !== undefined) return false;
-  return effect.sinks.length === 0 && (kind === 'content' || kind === 'checkout' || kind === 'comment' || kind === 'status' || kind === 'label' || kind === 'validated');
+  return effect.sinks.length === 0 && (kind === 'content' || kind === 'checkout' || kind === 'pick' || kind === 'comment' || kind === 'status' || kind === 'label' || kind === 'validated');
 }
 
 /**

@@ -850,10 +850,12 @@ function workflowNamed(name: string, repository: RepositoryModel): Workflow | un
  *   of the pull request's code, is judged there; a step or job that holds nothing is `data` for bare jobs, as before);
  * - `checkout`: their content only picks the repository or ref a checkout brings, and no step runs that checkout
  *   (the pull request's code by design, for an action given prebuilt files, such as a visual-testing upload);
+ * - `pick`: their content only picks which run, branch, pull request or artifact a later download of another run's
+ *   artifacts fetches (`run-id: ${{ steps.meta.outputs.run }}`): what that download's files then do is judged at it;
  * - `validated`: the values read are checked against an anchored pattern (a number) before any use;
  * - `read`: they are read into step outputs, which count where they are used.
  */
-export type ArtifactUseKind = 'env' | 'data' | 'gate' | 'checkout' | 'content' | 'status' | 'label' | 'comment' | 'validated' | 'read';
+export type ArtifactUseKind = 'env' | 'data' | 'gate' | 'checkout' | 'pick' | 'content' | 'status' | 'label' | 'comment' | 'validated' | 'read';
 
 export interface ArtifactUse {
   kind: ArtifactUseKind;
@@ -891,7 +893,29 @@ export interface ArtifactUse {
   via?: { step: Step; evidence: string };
 }
 
-const USE_ORDER: readonly ArtifactUseKind[] = ['env', 'data', 'checkout', 'gate', 'content', 'status', 'label', 'comment', 'validated', 'read'];
+const USE_ORDER: readonly ArtifactUseKind[] = ['env', 'data', 'checkout', 'gate', 'pick', 'content', 'status', 'label', 'comment', 'validated', 'read'];
+
+/**
+ * Inputs of a download of another run's artifacts that only choose what it fetches: the run, its number, branch,
+ * pull request, commit, workflow, conclusion or event, the artifact's name, the repository. Not `path` (where the
+ * files land) nor a token.
+ */
+const PICK_INPUTS = /^(run-id|run_id|run-number|run_number|branch|pr|commit|workflow|workflow_conclusion|workflow-conclusion|event|name|pattern|name_is_regexp|repo|repository|search_artifacts|if_no_artifact_found)$/i;
+
+/**
+ * The inputs (as written) through which `refs` only pick what a later download of another run's artifacts fetches
+ * (`actions/download-artifact` with `run-id`, `dawidd6/action-download-artifact` ...), or null when the step is no
+ * such download or is given the values anywhere else (its `env:`, its `path`, its `if:`).
+ */
+function pickedDownload(step: Step, refs: readonly string[]): string[] | null {
+  const ref = step.usesRef;
+  if (ref?.kind !== 'repository' || (ref.slug !== 'actions/download-artifact' && !CROSS_RUN_ACTIONS.has(ref.slug))) return null;
+  const named = (node: YNode | undefined) => texts(node).some((t) => refs.some((r) => t.includes(r)));
+  if (named(step.env) || named(step.if)) return null;
+  const given = (step.with?.kind === 'map' ? step.with.pairs : []).filter((p) => named(p.value));
+  if (given.length === 0 || !given.every((p) => PICK_INPUTS.test(keyText(p.key)))) return null;
+  return given.map((p) => keyText(p.key));
+}
 
 /**
  * The most telling use first: `$GITHUB_ENV`, a value spliced into a script, a value split into the words of a `gh`
@@ -1213,6 +1237,13 @@ function outputUse(step: Step, refs: readonly string[], context?: UseContext): A
     if (inScript !== null) return inScript;
     return { kind: 'data', step, detail: `decides in its \`if:\` whether it runs (\`${ref0}\`)` };
   }
+  // A later download whose run, branch or artifact the value picks: the fork chooses which run's artifacts it fetches,
+  // and what those files then do is judged at that download (it is reported on its own, as a run the job picks).
+  const picks = pickedDownload(step, refs);
+  if (picks !== null) {
+    const line = step.owner.file.position(step.node.start).line;
+    return { kind: 'pick', step, detail: `gives \`${ref0}\` (its \`${picks.join('`, `')}\`) to ${to}, which only picks the run, branch or artifact it downloads (line ${line})` };
+  }
   // A checkout whose repository or ref the value picks, which no later step runs: the pull request's code lands
   // in the workspace by design (for an action given prebuilt files), and nothing of it runs.
   if (checkoutOnly(step, refs) && context?.checkoutRuns !== undefined && !context.checkoutRuns(step)) {
@@ -1522,10 +1553,10 @@ function tokenCommands(line: ScriptSpan, depth: number): string[] {
   return found;
 }
 
-/** `posts a comment`, `sets a commit status or check`, or both. */
+/** `posts, edits or hides a comment`, `sets a commit status or check`, or both. */
 function noticeText(notices: readonly Notice[]): string {
   return notices
-    .map((n) => (n === 'comment' ? 'posts a comment' : n === 'label' ? 'adds or removes a label' : 'sets a commit status or check'))
+    .map((n) => (n === 'comment' ? 'posts, edits or hides a comment' : n === 'label' ? 'adds or removes a label' : 'sets a commit status or check'))
     .sort()
     .join(' and ');
 }

@@ -71,7 +71,7 @@ export default defineWorkflowRule({
     severity: 'HIGH',
     surface: 'workflow',
     description:
-      "A privileged workflow (`workflow_run`, `issue_comment`, `pull_request_target` ...) downloads the artifacts of a run a fork's pull request can produce (`actions/download-artifact` with `run-id`, `dawidd6/action-download-artifact`, `gh run download`, `downloadArtifact` in github-script): the fork chose those files. HIGH when a later step runs them (a build tool, script or local action in the directory they land in, a deploy action working there, a script run from an isolated directory or an archive of theirs extracted from there into the workspace, or their content written to `$GITHUB_ENV` with a later step to run with it), anyone can start the run and the job holds a write scope, secret or OIDC; a value read from them expanded with `${{ }}` into a script (script injection) or naming the commit a checkout brings that a step then builds (also in a job that needs the reading one) runs too, at the severity of the job it runs in; MEDIUM when their content only steers what the job does (a value read into a command or an input, an output in a later `if:` of a step or job that holds something worth taking and is given their values) and a job it steers holds something worth taking, or when a value read from them is expanded unquoted, unchecked, into the words of a `gh` or `curl` call made with a token that can write, also one a command substitution runs (argument injection: the fork adds options to that call); LOW when it only decides a comment, a commit status or a label added with the run's own token (its text, the label, its pull request or commit, whether a job that only posts it runs), or only whether a step or job runs that is given none of their values (what it does with the fork's other files is judged at its own download or checkout), or only picks the pull request code a checkout brings that nothing runs, or the files are uploaded or deployed as they are (a static preview), or their values are only read into outputs no step or job reads, or an action downloads the triggering run's artifact itself and parses it as data (`relative-ci/agent-action`, `dorny/test-reporter` with `artifact:`, `py-cov-action/python-coverage-comment-action` with `GITHUB_PR_RUN_ID`: the fork forges at most that report, comment or check). Not reported when the values are validated numbers, when `dawidd6/action-download-artifact` searches with forks' runs skipped (its default from v4), or when only trusted authors' runs reach the job.",
+      "A privileged workflow (`workflow_run`, `issue_comment`, `pull_request_target` ...) downloads the artifacts of a run a fork's pull request can produce (`actions/download-artifact` with `run-id`, `dawidd6/action-download-artifact`, `gh run download`, `downloadArtifact` in github-script): the fork chose those files. HIGH when a later step runs them (a build tool, script or local action in the directory they land in, a deploy action working there, a script run from an isolated directory or an archive of theirs extracted from there into the workspace, or their content written to `$GITHUB_ENV` with a later step to run with it), anyone can start the run and the job holds a write scope, secret or OIDC; a value read from them expanded with `${{ }}` into a script (script injection) or naming the commit a checkout brings that a step then builds (also in a job that needs the reading one) runs too, at the severity of the job it runs in; MEDIUM when their content only steers what the job does (a value read into a command or an input, an output in a later `if:` of a step or job that holds something worth taking and is given their values) and a job it steers holds something worth taking, or when a value read from them is expanded unquoted, unchecked, into the words of a `gh` or `curl` call made with a token that can write, also one a command substitution runs (argument injection: the fork adds options to that call); LOW when it only decides a comment, a commit status or a label added with the run's own token (its text, the label, its pull request or commit, whether a job that only posts it runs), or only whether a step or job runs that is given none of their values (what it does with the fork's other files is judged at its own download or checkout), or only picks the pull request code a checkout brings that nothing runs, or only picks which run, branch or artifact a later download of another run's artifacts fetches (that download is judged on its own), or the files are uploaded or deployed as they are (a static preview), or their values are only read into outputs no step or job reads, or an action downloads the triggering run's artifact itself and parses it as data (`relative-ci/agent-action`, `dorny/test-reporter` with `artifact:`, `py-cov-action/python-coverage-comment-action` with `GITHUB_PR_RUN_ID`: the fork forges at most that report, comment or check). Not reported when the values are validated numbers, when `dawidd6/action-download-artifact` searches with forks' runs skipped (its default from v4), or when only trusted authors' runs reach the job.",
     recommendation:
       'Download into an isolated directory (`path: ${{ runner.temp }}/artifacts`), treat every file as untrusted data (validate numbers and names before use, never execute or source it), and never extract it over the checkout.',
   },
@@ -89,7 +89,7 @@ export default defineWorkflowRule({
         // expands a value read from them into its script): the effect's run and reach are that job's.
         const effect = downloadEffect(runs, context.taint, run, entry);
         const { sinks, checkout } = effect;
-        const found = judge(runs, effect.run, effect.reach, sinks.length > 0, effect.use, effect.steersOnlyBareJobs);
+        const found = judge(runs, effect.run, effect.reach, sinks.length > 0, effect.use, effect.steersOnlyBareJobs, effect.others);
         if (found === null) continue;
         report(context, job, { download: entry.download, how: entry.how, reach: effect.reach, run: effect.run, ...found, consequence: sinks.length > 0 ? `; ${sinkText(job, sinks, entry, checkout)}` : found.consequence });
       }
@@ -155,7 +155,19 @@ function reachable(reach: Reach): boolean {
 }
 
 /** Severity and wording of a download, from the model's facts and what later steps do with the files; null: no claim. */
-function judge(runs: RunModel, run: JobRun, reach: Reach, runsThem: boolean, use: ArtifactUse | null, steersOnlyBareJobs: boolean): { severity: Severity; executes: boolean; consequence: string } | null {
+/**
+ * `, and nothing else uses their content` (`alone`) when no other use steers anything; else the other uses, which go
+ * no further than the one the text leads with (a comment's target, a status, which run a later download fetches):
+ * named, never denied.
+ */
+function besides(others: readonly ArtifactUse[], alone: string): string {
+  const [first] = others;
+  if (first === undefined) return alone;
+  const more = others.length > 1 ? ` (and ${others.length - 1} more such use${others.length > 2 ? 's' : ''})` : '';
+  return `, and their other uses go no further: ${first.subject ?? describeStep(first.step)} ${first.detail}${more}`;
+}
+
+function judge(runs: RunModel, run: JobRun, reach: Reach, runsThem: boolean, use: ArtifactUse | null, steersOnlyBareJobs: boolean, others: readonly ArtifactUse[] = []): { severity: Severity; executes: boolean; consequence: string } | null {
   const verdict = downloadSeverity(runs, { run, reach, runsThem, use, steersOnlyBareJobs });
   if (verdict === null) return null;
   const { severity, executes, act } = verdict;
@@ -184,20 +196,22 @@ function judge(runs: RunModel, run: JobRun, reach: Reach, runsThem: boolean, use
     use === null
       ? '; no later step of the job runs them, and their content reaches no command, output or condition the analysis follows (LOW)'
       : use.kind === 'comment' && use.fixedBody === true
-        ? `; ${who(use)} ${use.detail}, and nothing else uses their content (LOW: at worst a fixed comment on an issue or pull request the fork picks; nothing that runs)`
+        ? `; ${who(use)} ${use.detail}${besides(others, ', and nothing else uses their content')} (LOW: at worst a fixed comment on an issue or pull request the fork picks; nothing that runs)`
         : use.kind === 'comment'
-        ? `; ${who(use)} ${use.detail}, and nothing else uses their content (LOW: at worst a comment of the fork's wording, or on a pull request it picks; nothing that runs)`
+        ? `; ${who(use)} ${use.detail}${besides(others, ', and nothing else uses their content')} (LOW: at worst a comment of the fork's wording, or on a pull request it picks; nothing that runs)`
         : use.kind === 'gate'
           ? use.runsOutsider === true
-            ? `; ${who(use)} ${use.detail}, and no other use of their content goes further (LOW: at worst that step or job runs, or is skipped, when the fork says; none of these values reaches a command unchecked, and nothing of these files runs)`
-            : `; ${who(use)} ${use.detail}, and no other use of their content goes further (LOW: at worst the base repository's own step runs, or is skipped, when the fork says; nothing of theirs runs, and none of their values reaches a command unchecked)`
+            ? `; ${who(use)} ${use.detail}${besides(others, ', and no other use of their content goes further')} (LOW: at worst that step or job runs, or is skipped, when the fork says; none of these values reaches a command unchecked, and nothing of these files runs)`
+            : `; ${who(use)} ${use.detail}${besides(others, ', and no other use of their content goes further')} (LOW: at worst the base repository's own step runs, or is skipped, when the fork says; nothing of theirs runs, and none of their values reaches a command unchecked)`
         : use.kind === 'checkout'
-          ? `; ${who(use)} ${use.detail}, and no other use of their content goes further (LOW: the pull request's code lands in the workspace, which is what the job checks out by design, and nothing of it runs; the fork picks at most which code sits there)`
+          ? `; ${who(use)} ${use.detail}${besides(others, ', and no other use of their content goes further')} (LOW: the pull request's code lands in the workspace, which is what the job checks out by design, and nothing of it runs; the fork picks at most which code sits there)`
+        : use.kind === 'pick'
+          ? `; ${who(use)} ${use.detail}${besides(others, ', and nothing else uses their content')} (LOW: the fork picks at most which run's artifacts that step fetches, and what those files then do is judged at that download; nothing of these files runs)`
         : use.kind === 'status'
-          ? `; ${who(use)} ${use.detail}, and nothing else uses their content (LOW: at worst a spoofed status or check on a commit of the fork's choosing; nothing that runs)`
+          ? `; ${who(use)} ${use.detail}${besides(others, ', and nothing else uses their content')} (LOW: at worst a spoofed status or check on a commit of the fork's choosing; nothing that runs)`
           : use.kind === 'label'
-          ? `; ${who(use)} ${use.detail}, and nothing else uses their content (LOW: at worst a label of the fork's choosing added to or removed from an issue or pull request it picks, with the run's own token, whose events start no workflow; nothing that runs)`
-          : `; ${who(use)} ${use.detail}, and no later step runs them or puts their content into a command (LOW: the fork chooses only the files that upload publishes, such as a preview of its own pull request; nothing runs them)`;
+          ? `; ${who(use)} ${use.detail}${besides(others, ', and nothing else uses their content')} (LOW: at worst a label of the fork's choosing added to or removed from an issue or pull request it picks, with the run's own token, whose events start no workflow; nothing that runs)`
+          : `; ${who(use)} ${use.detail}, and no later step runs them${others.length === 0 ? ' or puts their content into a command' : besides(others, '')} (LOW: the fork chooses only the files that upload publishes, such as a preview of its own pull request; nothing runs them)`;
   return { severity, executes, consequence };
 }
 

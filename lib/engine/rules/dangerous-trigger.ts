@@ -324,6 +324,8 @@ function inertText(effect: DownloadEffect): string {
           ? "at worst a label of the fork's choosing on an issue or pull request it picks, added with the run's own token, whose events start no workflow"
           : use.kind === 'checkout'
             ? "the pull request's code lands in the workspace, which the job checks out by design, and nothing of it runs"
+          : use.kind === 'pick'
+            ? "at worst which run's artifacts that download fetches, whose files are judged at it"
             : 'the values are validated before use';
   return `${who} ${use.detail} (${what})`;
 }

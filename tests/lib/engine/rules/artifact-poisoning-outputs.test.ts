@@ -153,6 +153,47 @@ describe(`${RULE}: the line that sets an output, and an \`if:\` that decides not
     const always = download(scanWith(RULE, intent(reader, comment("steps.intent.outputs.pr != '' || github.event_name == 'workflow_run'"))));
     expect(always?.severity).toBe('LOW');
     expect(always?.description).not.toContain('whether it runs');
-    expect(always?.description).toContain('gives `steps.intent.outputs.pr` (its `number`) to marocchino/sticky-pull-request-comment, which only posts a comment');
+    expect(always?.description).toContain('gives `steps.intent.outputs.pr` (its `number`) to marocchino/sticky-pull-request-comment, which only posts, edits or hides a comment');
+  });
+});
+
+describe(`${RULE}: values that pick a later download's run or a comment's target are limited sinks, named, never "nothing"`, () => {
+  const reader = shellReader('echo "run=$(cat run_id)" >> "$GITHUB_OUTPUT"', 'echo "pr=$(cat pr_number)" >> "$GITHUB_OUTPUT"');
+  const later = (inputs: string) => `      - uses: dawidd6/action-download-artifact@v6
+        with:
+${inputs}
+          name: baseline
+          github_token: \${{ secrets.BOT_TOKEN }}
+`;
+  const hide = `      - uses: kanga333/comment-hider@v0.4.0
+        with:
+          github_token: \${{ secrets.BOT_TOKEN }}
+          issue_number: \${{ steps.intent.outputs.pr }}
+`;
+
+  it('positive: a value that picks the run or branch of a later download is LOW, saying what it picks; a comment it hides is named too', () => {
+    for (const inputs of ['          run_id: ${{ steps.intent.outputs.run }}', '          branch: ${{ steps.intent.outputs.run }}\n          workflow: bench.yml']) {
+      const found = download(scanWith(RULE, intent(reader, later(inputs) + hide)));
+      expect(found?.severity, inputs).toBe('LOW');
+      expect(found?.description, inputs).toContain('to dawidd6/action-download-artifact, which only picks the run, branch or artifact it downloads (line');
+      expect(found?.description, inputs).toContain('the fork picks at most which run\'s artifacts that step fetches, and what those files then do is judged at that download');
+      expect(found?.description, inputs).toContain('their other uses go no further: step 4 of job `apply` gives `steps.intent.outputs.pr` (its `issue_number`) to kanga333/comment-hider, which only posts, edits or hides a comment');
+      expect(found?.description, inputs).not.toContain('nothing else uses their content');
+      expect(found?.description, inputs).not.toContain(NOTHING_FOLLOWED);
+    }
+  });
+
+  it('negative: a value given to where the later download writes (`path`), or to a command of a job holding a secret, still steers the job (MEDIUM)', () => {
+    const path = download(scanWith(RULE, intent(reader, later('          run_id: ${{ github.event.workflow_run.id }}\n          path: ${{ steps.intent.outputs.run }}'))));
+    expect(path?.severity).toBe('MEDIUM');
+    expect(path?.description).toContain('so their content steers the job');
+    const command = `      - run: python3 /opt/bench/compare.py "\${RUN}"
+        env:
+          RUN: \${{ steps.intent.outputs.run }}
+          TOKEN: \${{ secrets.BOT_TOKEN }}
+`;
+    const steered = download(scanWith(RULE, intent(reader, command)));
+    expect(steered?.severity).toBe('MEDIUM');
+    expect(steered?.description).not.toContain('which only picks the run');
   });
 });

@@ -1248,7 +1248,7 @@ describe(`${RULE}: values that only decide a comment or a status`, () => {
   it('is LOW when the gated job only comments (through a reusable workflow) or only sets a status, naming it', () => {
     const [comment] = scanWith(RULE, [{ path: '.github/workflows/follow.yml', text: workflow(callComment) }, posting]);
     expect(comment?.severity).toBe('LOW');
-    expect(comment?.description).toContain('job `comment-start` runs only when `needs.changes.outputs.should_run`, read from them, says so (its `if:`), a job that only posts a comment (`./.github/workflows/comment.yml`)');
+    expect(comment?.description).toContain('job `comment-start` runs only when `needs.changes.outputs.should_run`, read from them, says so (its `if:`), a job that only posts, edits or hides a comment (`./.github/workflows/comment.yml`)');
     expect(comment?.description).toContain("a comment of the fork's wording, or on a pull request it picks");
     const [marked] = scanWith(RULE, [{ path: '.github/workflows/follow.yml', text: workflow(status) }]);
     expect(marked?.severity).toBe('LOW');
@@ -1659,7 +1659,7 @@ ${use}`;
 `;
     const findings = scanWith(RULE, workflow('', curl));
     expect(findings.map((f) => f.severity)).toEqual(['LOW']);
-    expect(findings[0]?.description).toContain('gives `needs.read.outputs.pr` to a script, which only posts a comment');
+    expect(findings[0]?.description).toContain('gives `needs.read.outputs.pr` to a script, which only posts, edits or hides a comment');
     // `-o` writes what the API answers to a file (`-K` would read options from one): not only a comment.
     expect(scanWith(RULE, workflow('', curl.replace('curl -sS -X POST', 'curl -sS -o out.json -X POST'))).map((f) => f.severity)).toEqual(['MEDIUM']);
   });
@@ -1830,7 +1830,7 @@ describe(`${RULE}: content written straight into \`$GITHUB_OUTPUT\``, () => {
       const [finding] = scanWith(RULE, workflow(write));
       expect(finding?.severity).toBe('LOW');
       expect(finding?.description).not.toContain('reaches no command, output or condition');
-      expect(finding?.description).toContain('decides in its `if:` whether it runs (`steps.pr.outputs.number`), and it only posts a comment');
+      expect(finding?.description).toContain('decides in its `if:` whether it runs (`steps.pr.outputs.number`), and it only posts, edits or hides a comment');
     }
     // Unzipped to disk, not printed: the line reads no content.
     expect(scanWith(RULE, workflow('unzip pr.zip >> "$GITHUB_OUTPUT"'))[0]?.description).toContain('reaches no command, output or condition');
@@ -1892,7 +1892,7 @@ ${viaJob ? '      use:\n        needs: read\n        runs-on: ubuntu-latest\n   
         const found = scanWith(RULE, workflow(write, name, comment, viaJob, path));
         const at = `${write} (${viaJob ? 'job' : 'step'})`;
         expect(found.map((f) => f.severity), at).toEqual(['LOW']);
-        expect(found[0]?.description, at).toContain('which only posts a comment');
+        expect(found[0]?.description, at).toContain('which only posts, edits or hides a comment');
         expect(found[0]?.description, at).not.toContain('reaches no command, output or condition');
       }
     }
