@@ -481,6 +481,8 @@ const JS_CHECK = new RegExp(
 );
 /** What a failed check does next: fail the step, or end the script. */
 const JS_FAIL = /^[^;{}]{0,80}?\)\s*(?:\{[^{}]{0,300}?)?\b(throw|core\.setFailed|process\.exit\s*\(\s*[1-9]|return)\b/;
+/** A regular expression's counted quantifier (`{40}`, `{1,3}`), which a block's braces are not. */
+const QUANTIFIERS = /\{\d{1,4}(?:,\d{0,4})?\}/g;
 /** A number made from a value: it carries no code whatever it was given. */
 export const JS_NUMBER = /^\s*(?:Number|parseInt|parseFloat|Math\.\w+)\s*\(|^\s*\+\s*[A-Za-z_$]/;
 
@@ -515,11 +517,12 @@ export function githubScriptChecks(script: string): Map<string, JsCheck> {
     // An array literal's allow-list: the check starts at its `[`.
     if (match[0].startsWith(']')) start = script.lastIndexOf('[', start);
     if (start < 0) continue;
-    // Negated inside an `if (`: `if (!check)`, `if (x === '' || !check)`.
-    const before = script.slice(Math.max(0, start - 200), start);
+    // Negated inside an `if (`: `if (!check)`, `if (x === '' || !check)`. A regular expression's quantifier
+    // (`{40}` in `/^[0-9a-f]{40}$/` of a check beside it) is no block.
+    const before = script.slice(Math.max(0, start - 200), start).replace(QUANTIFIERS, '_');
     if (!/!\s*$/.test(before) || !/\bif\s*\([^;{}]*$/.test(before)) continue;
     // Template literals' `${...}` are not blocks.
-    const window = script.slice(end, end + 400).replace(/\$\{[^{}]{0,100}\}/g, '_');
+    const window = script.slice(end, end + 400).replace(/\$\{[^{}]{0,100}\}/g, '_').replace(QUANTIFIERS, '_');
     const after = JS_FAIL.exec(window);
     if (after === null) continue;
     const fails = after[1] !== 'return' || /\bcore\.setFailed\s*\(|\breturn\s+core\.setFailed\b/.test(window.slice(0, after[0].length + 20));

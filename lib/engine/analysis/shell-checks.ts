@@ -9,6 +9,7 @@
  *     case "$N" in ''|*[!0-9]*) exit 1 ;; esac              # or without `''`: digits or nothing pass
  *     [ "$N" -eq "$N" ] 2>/dev/null || exit 1               # `[` / `test` fail on anything but an integer's text
  *     if [[ -z "$N" || ! "$N" =~ ^[0-9]+$ ]]; then exit 1; fi   # `[[ A || B ]]` read as `[[ A ]] || [[ B ]]`
+ *     if ! [[ "$S" =~ ^[0-9a-f]{40}$ && "$N" =~ ^[0-9]+$ ]]; then exit 1; fi   # `! [[ A ]] || ! [[ B ]]`: both
  *     [[ "$N" =~ ^[0-9]+$ ]] || (echo bad; exit 1)           # the subshell fails, and `bash -e` with it
  *     if [[ "$RAW" =~ ^[0-9a-f]{40}$ ]]; then SHA="$RAW"; fi  # the read inside the branch
  *     [[ "$N" =~ ^[0-9]+$ ]]                                # alone, when the shell runs with `-e` (`errexit`)
@@ -522,9 +523,21 @@ function classify(text: string, script: string, patterns: Map<string, string | n
  * offsets. `[[ -z "$N" || ! "$N" =~ ^[0-9]+$ ]]` is then an emptiness test or'ed with a pattern test.
  */
 function expandTests(parts: readonly Part[]): readonly Part[] {
-  if (!parts.some((p) => p.text.startsWith('[[') && (p.text.includes('||') || p.text.includes('&&')))) return parts;
+  if (!parts.some((p) => /^(?:!\s+)?\[\[/.test(p.text) && (p.text.includes('||') || p.text.includes('&&')))) return parts;
   const out: Part[] = [];
   for (const [i, part] of parts.entries()) {
+    // `! [[ A && B ]]`, the whole list: `! [[ A ]] || ! [[ B ]]` (and `! [[ A || B ]]`: `! [[ A ]] && ! [[ B ]]`), by De Morgan.
+    const negated = parts.length === 1 ? /^!\s+\[\[\s+(.*)\s+\]\]$/s.exec(part.text)?.[1] : undefined;
+    if (negated !== undefined) {
+      const ops = [...negated.matchAll(/\s(\|\||&&)\s/g)].map((m) => m[1]);
+      const op = ops[0];
+      if (op !== undefined && ops.every((o) => o === op) && !/[()]/.test(negated.replace(/=~\s+\S+/g, '=~ P'))) {
+        negated.split(op === '||' ? /\s\|\|\s/ : /\s&&\s/).forEach((test, j) => {
+          out.push({ start: part.start, end: part.end, text: `! [[ ${test.trim()} ]]`, op: j === 0 ? part.op : op === '&&' ? '||' : '&&' });
+        });
+        continue;
+      }
+    }
     const inner = /^\[\[\s+(.*)\s+\]\]$/s.exec(part.text)?.[1];
     const ops = inner === undefined ? [] : [...inner.matchAll(/\s(\|\||&&)\s/g)].map((m) => m[1]);
     const op = ops[0];

@@ -32,6 +32,14 @@ describe('validatedVariables: checks that fail the step unless a value has a kno
     expect(found('[ 0 -lt "${PR}" ] || { echo bad; exit 1; }')).toEqual(['PR']);
   });
 
+  it('reads a negated `[[ A && B ]]` as `! [[ A ]] || ! [[ B ]]`: the branch that exits runs unless both match', () => {
+    const found = (script: string) => [...validatedVariables(script)].sort();
+    expect(found('if ! [[ "$SHA" =~ ^[0-9a-f]{40}$ && "$PR" =~ ^[0-9]+$ ]]; then\n  exit 1\nfi')).toEqual(['PR', 'SHA']);
+    expect(found('! [[ "$SHA" =~ ^[0-9a-f]{40}$ && "$PR" =~ ^[0-9]+$ ]] && exit 1')).toEqual(['PR', 'SHA']);
+    // `! [[ A || B ]]` exits only when neither matches: one matching value lets the other through.
+    expect(found('if ! [[ "$SHA" =~ ^[0-9a-f]{40}$ || "$PR" =~ ^[0-9]+$ ]]; then\n  exit 1\nfi')).toEqual([]);
+  });
+
   it('negative: not an integer comparison that goes on, nor `[[ -eq ]]`, which evaluates the value as arithmetic', () => {
     const found = (script: string) => [...validatedVariables(script)];
     expect(found('test "$PR" -eq "$PR" || echo "not a number"')).toEqual([]);
@@ -250,6 +258,9 @@ describe('githubScriptChecks: an actions/github-script script that checks a valu
     // `Number` takes only a number's text: a quote or a `;` makes it NaN.
     expect(found("const pr = fs.readFileSync('pr/number', 'utf8');\nif (!Number.isInteger(Number(pr))) { core.setFailed('bad'); return; }")).toEqual({ pr: true });
     expect(found("if (!Number.isSafeInteger(+pr)) throw new Error('bad');")).toEqual({ pr: true });
+    // A counted quantifier of a check beside it (`{40}`) is no block: both checks of one `if` count, in either order.
+    expect(found("if (!/^[0-9a-f]{40}$/.test(sha) || !/^\\d+$/.test(pr)) { core.setFailed('invalid'); return; }")).toEqual({ sha: true, pr: true });
+    expect(found("if (!/^\\d+$/.test(pr) || !/^[0-9a-f]{40}$/.test(sha)) throw new Error('invalid');")).toEqual({ pr: true, sha: true });
   });
 
   it('does not take open patterns, checks that are not negated, or guards that go on', () => {

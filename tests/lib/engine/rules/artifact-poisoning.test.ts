@@ -1518,6 +1518,14 @@ describe(`${RULE}: a github-script that checks what it reads`, () => {
     expect(scanWith(RULE, workflow("const n = Number(require('fs').readFileSync('pr/number', 'utf8'));\n                core.setOutput('number', n);"))).toEqual([]);
   });
 
+  it('reports nothing when a 40-hex SHA and a number are checked in one `if` (the `{40}` quantifier is no block), MEDIUM when one check is open', () => {
+    const both = (sha: string) => `${read}\n                const sha = fs.readFileSync('pr/sha', 'utf8').trim();\n                if (!${sha}.test(sha) || !/^\\d+$/.test(v)) { core.setFailed('invalid'); return; }\n                core.setOutput('number', v);\n                core.setOutput('sha', sha);`;
+    expect(scanWith(RULE, workflow(both('/^[0-9a-f]{40}$/')))).toEqual([]);
+    expect(scanWith(RULE, workflow(`${read}\n                const sha = fs.readFileSync('pr/sha', 'utf8').trim();\n                if (!/^\\d+$/.test(v) || !/^[0-9a-f]{40}$/.test(sha)) throw new Error('invalid');\n                core.setOutput('number', v);`))).toEqual([]);
+    // The number's check is what keeps the value used here: with the `m` flag a newline and anything after it pass.
+    expect(scanWith(RULE, workflow(`${read}\n                const sha = fs.readFileSync('pr/sha', 'utf8').trim();\n                if (!/^[0-9a-f]{40}$/.test(sha) || !/^\\d+$/m.test(v)) { core.setFailed('invalid'); return; }\n                core.setOutput('number', v);`)).map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+
   it('negative: still reports a check that goes on, a pattern with the m flag, a use before the check, or a file parsed as JSON', () => {
     const reported = (script: string) => scanWith(RULE, workflow(script)).map((f) => f.severity);
     expect(reported(`${read}\n                if (!/^\\d+$/.test(v)) core.warning('odd');\n                core.setOutput('number', v);`)).toEqual(['MEDIUM']);
