@@ -5,6 +5,7 @@ import { describeStep } from '../analysis/describe.js';
 import { envInjectionClaim, envInjectionSeverity, envInjections, scriptInjections } from '../analysis/injections.js';
 import { outsiderCode } from '../analysis/outsider-code.js';
 import { selfDispatches, sentWords, type SelfDispatch } from '../analysis/pr-dispatch.js';
+import { readDispatched, sentInputs } from '../analysis/dispatch-inputs.js';
 import { holdingFacts, reachFacts } from '../analysis/run-model/facts.js';
 import { severityRank, type Severity } from '../types.js';
 import { describeClaim, jobClaim, nothingReads, severityOf, whoText, type Reach } from '../analysis/run-model/index.js';
@@ -390,6 +391,12 @@ function dispatchedWorkflows(dispatch: SelfDispatch, context: WorkflowRuleContex
   });
 }
 
+/** An input of a started workflow, in words: `input \`pr\``, `` `client_payload.pr` ``. */
+function inputWords(input: string, kind: SelfDispatch['kind']): string {
+  if (kind === 'workflow') return input === '' ? 'inputs, as a whole,' : `input \`${input}\``;
+  return input === '' ? '`client_payload`' : `\`client_payload.${input}\``;
+}
+
 /** The environments a workflow's jobs run in, as written. */
 function environments(workflow: Workflow): string[] {
   const names = workflow.jobs.flatMap((j) => {
@@ -401,21 +408,10 @@ function environments(workflow: Workflow): string[] {
   return [...new Set(names)];
 }
 
-/** Where a dispatched workflow expands what the dispatch sends (its inputs, the payload) into a script, or null. */
-function readsInputInScript(workflow: Workflow, kind: SelfDispatch['kind']): number | null {
-  const read = kind === 'workflow' ? /\$\{\{[^}]*\b(?:inputs|github\.event\.inputs)\.[\w-]+/ : /\$\{\{[^}]*\bgithub\.event\.client_payload\b/;
-  for (const job of workflow.jobs) {
-    for (const step of job.steps) {
-      const script = step.run ?? get(step.with, 'script');
-      if (script?.kind === 'scalar' && typeof script.value === 'string' && read.test(script.value)) return workflow.file.position(script.start).line;
-    }
-  }
-  return null;
-}
-
 /**
  * Steps anyone with a GitHub account starts that start another workflow of this repository: that workflow runs the
  * repository's code with its secrets and scopes, when the outsider chooses and on the inputs their text gives.
+ * MEDIUM when a value they choose reaches a sink there, LOW when it only picks among fixed ones (dispatch-inputs.ts).
  */
 function reportSelfDispatches(workflow: Workflow, context: WorkflowRuleContext): void {
   for (const job of workflow.jobs) {
@@ -443,13 +439,26 @@ function reportSelfDispatches(workflow: Workflow, context: WorkflowRuleContext):
         const held = [...new Set(targets.flatMap((w) => w.jobs.flatMap((j) => context.runs.job(j).valuables)))];
         const names = targets.slice(0, 3).map((w) => `\`${w.file.path}\``).join(', ');
         const envs = targets.flatMap(environments);
-        const inputLine = dispatch.outsiderText !== null ? targets.map((w) => ({ w, line: readsInputInScript(w, dispatch.kind) })).find((x) => x.line !== null) : undefined;
-        const flows = inputLine !== undefined ? `; ${inputLine.w.file.path} expands what the dispatch sends into a script (line ${inputLine.line})` : '';
-        if (held.length > 0) {
+        // What the started workflows do with the values the outsider chooses (dispatch-inputs.ts): a sink keeps the
+        // finding MEDIUM; values that only pick among fixed ones, or that nothing reads, run nothing of theirs.
+        const sent = sentInputs(dispatch);
+        const readings = targets.map((w) => ({ w, reading: readDispatched(w, dispatch.kind, sent.fed, context.taint, context.repository) }));
+        // A sink counts where the workflow it is in holds something (MEDIUM), or to say where it is (LOW).
+        const holds = (w: Workflow) => w.jobs.some((j) => context.runs.job(j).valuables.length > 0);
+        const sinkAt = readings.find((r) => r.reading.sinks.length > 0 && holds(r.w)) ?? readings.find((r) => r.reading.sinks.length > 0);
+        const sink = sinkAt === undefined ? '' : `\`${sinkAt.w.file.path}\`'s ${inputWords(sinkAt.reading.sinks[0]!.input, dispatch.kind)} ${sinkAt.reading.sinks[0]!.text}`;
+        const gate = envs.length > 0 ? `; only the approval of environment ${envs.slice(0, 3).map((e) => `\`${e}\``).join(', ')} stands in the way, if it has required reviewers (not visible here)` : '; nothing stands in the way of that run';
+        if (sinkAt !== undefined && holds(sinkAt.w)) {
           severity = 'MEDIUM';
-          const gate = envs.length > 0 ? `; only the approval of environment ${envs.slice(0, 3).map((e) => `\`${e}\``).join(', ')} stands in the way, if it has required reviewers (not visible here)` : '; nothing stands in the way of that run';
-          tail = `${names} then runs the repository's code with ${held.slice(0, 4).join(', ')}, when the outsider chooses${flows}${gate}`;
+          tail = `${names} then runs the repository's code with ${held.slice(0, 4).join(', ')}, when the outsider chooses, and what they send reaches a sink there: ${sink}${gate}`;
+        } else if (held.length > 0) {
+          const picks = readings.flatMap((r) => r.reading.picks).slice(0, 4);
+          const none = dispatch.kind === 'workflow' ? 'the dispatch sends no input they choose (it sends constants of this workflow, or none, and the others take their defaults)' : 'the dispatch sends no `client_payload` value they choose';
+          const what = sent.fed !== null && sent.fed.length === 0 ? none : `what they send only picks among fixed values or is not read: ${picks.join('; ')}`;
+          const ref = sent.ref !== null ? `; they also choose the ref it runs on (${sent.ref}), which the dispatch API takes only as a branch or tag of this repository (never a pull request's), so it runs that branch's version of the workflow, which may differ from the one read here` : '';
+          tail = `${names} then runs the repository's own code with ${held.slice(0, 4).join(', ')}, when the outsider chooses, but nothing of theirs runs there: ${what}${ref}${gate}. LOW: the outsider chooses only when it runs and among the values it takes; keep what the dispatch sends to such values`;
         } else {
+          const flows = sinkAt !== undefined ? `; ${sink}` : '';
           tail = `${names} ${targets.length === 1 ? 'holds' : 'hold'} nothing worth taking (no stored secret, write scope or publish), so the outsider only chooses when it runs${flows}`;
         }
       }
@@ -494,7 +503,7 @@ export default defineWorkflowRule({
     severity: 'MEDIUM',
     surface: 'workflow',
     description:
-      'The workflow runs on `pull_request_target` or `workflow_run`: events an outsider can cause (by opening a pull request) that run with the base repository\'s secrets and, unless `permissions:` says otherwise, a write token. Armed when some job runs an outsider\'s content (run model: a checkout or download of pull request code that a step runs, event text expanded into a script or into `$GITHUB_ENV` that a later step runs with, or a fork run\'s artifacts read by a job that holds secrets, unless nothing runs them and they are only uploaded as they are or only decide a comment or a status), at the severity policy\'s verdict for that job, as the finding about the same job says (untrusted-checkout, script-injection, github-env-injection, artifact-poisoning), but never HIGH: where that finding is HIGH (anyone can start it and the job holds a write scope or the undeclared default token, a secret, OIDC, a self-hosted machine or a publish) this one restates it and is MEDIUM, naming it; MEDIUM too when the job holds none of these, when the artifacts only steer it, or behind an approval the code can change after (a dispatch of the pull request\'s head to another repository\'s CI: MEDIUM at most, as that CI is not in the scan); LOW otherwise (the trigger is the setting in which such a mistake would be exploitable), saying what is there: a checkout nothing runs, a gate, calls to reusable workflows, jobs that only read pull request data through the API or act on merged pull requests, and, instead of saying no job does anything with the outsider\'s content, the weakness another rule reports in a job (a script injection behind a gate, an argument injection in a job without secrets, an AI agent reading the thread). Also, on any trigger: a step anyone with a GitHub account starts that starts another workflow of this repository (`workflow_dispatch`, `repository_dispatch`, an open slash-command dispatcher) with a token that can, MEDIUM when that workflow holds secrets, write scopes or a publish, LOW when it holds nothing or is not found here. LOW on an `issue_comment` or `discussion_comment` trigger: a job that holds a write scope, secret or publish behind a permission check some comment activity gets past (a slash-command action that checks only `created` and `edited` comments, on a workflow that also runs on `deleted` ones), when nothing of the outsider\'s runs.',
+      'The workflow runs on `pull_request_target` or `workflow_run`: events an outsider can cause (by opening a pull request) that run with the base repository\'s secrets and, unless `permissions:` says otherwise, a write token. Armed when some job runs an outsider\'s content (run model: a checkout or download of pull request code that a step runs, event text expanded into a script or into `$GITHUB_ENV` that a later step runs with, or a fork run\'s artifacts read by a job that holds secrets, unless nothing runs them and they are only uploaded as they are or only decide a comment or a status), at the severity policy\'s verdict for that job, as the finding about the same job says (untrusted-checkout, script-injection, github-env-injection, artifact-poisoning), but never HIGH: where that finding is HIGH (anyone can start it and the job holds a write scope or the undeclared default token, a secret, OIDC, a self-hosted machine or a publish) this one restates it and is MEDIUM, naming it; MEDIUM too when the job holds none of these, when the artifacts only steer it, or behind an approval the code can change after (a dispatch of the pull request\'s head to another repository\'s CI: MEDIUM at most, as that CI is not in the scan); LOW otherwise (the trigger is the setting in which such a mistake would be exploitable), saying what is there: a checkout nothing runs, a gate, calls to reusable workflows, jobs that only read pull request data through the API or act on merged pull requests, and, instead of saying no job does anything with the outsider\'s content, the weakness another rule reports in a job (a script injection behind a gate, an argument injection in a job without secrets, an AI agent reading the thread). Also, on any trigger: a step anyone with a GitHub account starts that starts another workflow of this repository (`workflow_dispatch`, `repository_dispatch`, an open slash-command dispatcher) with a token that can, MEDIUM when that workflow holds secrets, write scopes or a publish and a value the outsider chooses reaches a sink there (a script, code, a checkout or fetch, `$GITHUB_ENV`, a publish, an AI agent, an action it does not follow), LOW when what they send only picks among fixed values (`type: choice`, compared, checked, a value a script or the API receives) or is not read, when it holds nothing, or when it is not found here. LOW on an `issue_comment` or `discussion_comment` trigger: a job that holds a write scope, secret or publish behind a permission check some comment activity gets past (a slash-command action that checks only `created` and `edited` comments, on a workflow that also runs on `deleted` ones), when nothing of the outsider\'s runs.',
     recommendation:
       'Prefer `pull_request`, which runs fork pull requests without secrets. Where the privileged trigger is needed, keep its jobs minimal: no checkout of pull request code, no `${{ }}` of pull request data in scripts, least `permissions:`, and artifacts treated as untrusted data. Before a step that starts another workflow on an outsider\'s event, check the actor\'s permission in a way that fails the job (or require `write` in a slash-command dispatcher), and pass no event text as inputs.',
   },

@@ -538,32 +538,47 @@ describe(`${RULE}: a step anyone starts that starts another workflow of this rep
       expect(text).toContain('anyone with a GitHub account can start it through `issue_comment`');
       expect(text).toContain('`github.event.comment.body`');
       expect(text).toContain('secret `NPM_TOKEN`');
-      expect(text).toContain('expands what the dispatch sends into a script');
+      expect(text).toContain("what they send reaches a sink there: `.github/workflows/release.yml`'s input `note` is expanded into the script of step 1 of job `publish` (line 10)");
       expect(text).toContain('only the approval of environment `release` stands in the way');
     });
 
     it('finds github-script, repository-dispatch to this repository and an open slash-command dispatcher', () => {
+      // Sending nothing the outsider chooses: they only choose when the workflow runs (LOW).
       const script = "      - uses: actions/github-script@v7\n        with:\n          script: |\n            await github.rest.actions.createWorkflowDispatch({ ...context.repo, workflow_id: 'release.yml', ref: 'main' })\n";
-      expect(positions(self([comment(script), release()]))).toEqual(['10:15 MEDIUM']);
-      const repoDispatch = '      - uses: peter-evans/repository-dispatch@v3\n        with:\n          event-type: deploy\n';
-      const deploy = { path: '.github/workflows/deploy.yml', text: 'on:\n  repository_dispatch:\n    types: [deploy]\njobs:\n  d:\n    runs-on: ubuntu-latest\n    steps:\n      - run: ./deploy.sh\n        env:\n          KEY: ${{ secrets.DEPLOY_KEY }}\n' };
+      const constant = self([comment(script), release()]);
+      expect(positions(constant)).toEqual(['10:15 LOW']);
+      expect(constant[0]?.description).toContain('nothing of theirs runs there: the dispatch sends no input they choose');
+      // Inputs built elsewhere (a shorthand property): not known, so each may be the outsider's.
+      const shorthand = "      - uses: actions/github-script@v7\n        with:\n          script: |\n            const inputs = { note: context.payload.comment.body.slice(9) }\n            await github.rest.actions.createWorkflowDispatch({ ...context.repo, workflow_id: 'release.yml', ref: 'main', inputs })\n";
+      expect(positions(self([comment(shorthand), release()]))).toEqual(['10:15 MEDIUM']);
+      // The comment's text as the input a script expands: MEDIUM.
+      const body = "      - uses: actions/github-script@v7\n        with:\n          script: |\n            await github.rest.actions.createWorkflowDispatch({ ...context.repo, workflow_id: 'release.yml', ref: 'main', inputs: { note: context.payload.comment.body } })\n";
+      expect(positions(self([comment(body), release()]))).toEqual(['10:15 MEDIUM']);
+      const repoDispatch = '      - uses: peter-evans/repository-dispatch@v3\n        with:\n          event-type: deploy\n          client-payload: \'{"title": "${{ github.event.issue.title }}"}\'\n';
+      const deploy = (run: string) => ({ path: '.github/workflows/deploy.yml', text: `on:\n  repository_dispatch:\n    types: [deploy]\njobs:\n  d:\n    runs-on: ubuntu-latest\n    steps:\n      - run: ${run}\n        env:\n          KEY: \${{ secrets.DEPLOY_KEY }}\n` });
       const contents = 'on:\n  issues:\n    types: [opened]\npermissions:\n  contents: write\n';
-      const found = self([comment(repoDispatch, contents), deploy]);
+      const found = self([comment(repoDispatch, contents), deploy('./deploy.sh "${{ github.event.client_payload.title }}"')]);
       expect(positions(found)).toEqual(['10:15 MEDIUM']);
       expect(found[0]?.description).toContain('of type `deploy`');
+      expect(found[0]?.description).toContain("`.github/workflows/deploy.yml`'s `client_payload.title` is expanded into the script of step 1 of job `d` (line 8)");
+      const unread = self([comment(repoDispatch, contents), deploy('./deploy.sh')]);
+      expect(positions(unread)).toEqual(['10:15 LOW']);
+      expect(unread[0]?.description).toContain('`client_payload.title`, which no step names');
       const slash = '      - uses: peter-evans/slash-command-dispatch@v4\n        with:\n          token: ${{ secrets.PAT }}\n          commands: release\n          permission: none\n          dispatch-type: workflow\n';
       const command = { ...release(), path: '.github/workflows/release-command.yml' };
       const open = self([comment(slash), command]);
       expect(positions(open)).toEqual(['10:15 MEDIUM']);
       expect(open[0]?.description).toContain('for any commenter (`permission: none`');
       expect(open[0]?.description).toContain('sent with `secrets.PAT`');
+      expect(open[0]?.description).toContain('is expanded into the script of step 1 of job `publish`');
     });
 
     it('reads `gh workflow run` flags before the workflow and an expression naming this repository', () => {
       const flags = '      - run: gh workflow run --ref main --repo ${{ github.repository }} release.yml\n        env:\n          GH_TOKEN: ${{ github.token }}\n';
       const found = self([comment(flags), release()]);
-      expect(positions(found)).toEqual(['10:14 MEDIUM']);
+      expect(positions(found)).toEqual(['10:14 LOW']);
       expect(found[0]?.description).toContain('starts workflow `release.yml`');
+      expect(found[0]?.description).toContain('the dispatch sends no input they choose');
     });
 
     it('is LOW when the started workflow holds nothing or is not in the repository, saying what to check', () => {
@@ -595,6 +610,149 @@ describe(`${RULE}: a step anyone starts that starts another workflow of this rep
       const computed = "      - uses: actions/github-script@v7\n        with:\n          script: |\n            for (const repo of ['a', 'b']) await github.rest.actions.createWorkflowDispatch({ owner: 'acme', repo, workflow_id: 'release.yml', ref: 'main' })\n";
       expect(self([comment(computed), release()])).toEqual([]);
     });
+});
+
+describe(`${RULE}: what the started workflow does with the values an outsider sends`, () => {
+  /** An open `/release` slash command (any commenter) dispatching `release-command.yml` with its named arguments. */
+  const slash = {
+    path: '.github/workflows/slash.yml',
+    text: yaml`
+      on:
+        issue_comment:
+          types: [created]
+      jobs:
+        dispatch:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: peter-evans/slash-command-dispatch@v4
+              with:
+                token: \${{ secrets.BOT_PAT }}
+                commands: release
+                permission: none
+                dispatch-type: workflow
+    `,
+  };
+  /** The started workflow: its `workflow_dispatch` inputs, then a job that holds an npm token and runs `steps`. */
+  const started = (inputs: string, steps: string, extra = '') => ({
+    path: '.github/workflows/release-command.yml',
+    text:
+      `on:\n  workflow_dispatch:\n    inputs:\n${inputs.split('\n').map((l) => `      ${l}`).join('\n')}\n` +
+      `jobs:\n  release:\n    runs-on: ubuntu-latest\n${extra}    environment: npm\n    steps:\n` +
+      steps.split('\n').map((l) => `      ${l}`).join('\n') +
+      '\n      - run: npm publish\n        env:\n          NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}\n',
+  });
+  const found = (files: { path: string; text: string }[]) => scanWith(RULE, files).filter((f) => f.file === '.github/workflows/slash.yml');
+
+  it('is LOW when the inputs only pick among fixed values, naming what the outsider chooses', () => {
+    const choice = started(
+      'channel:\n  type: choice\n  options: [stable, beta]\npr:\n  type: string\ndry:\n  type: boolean',
+      '- uses: actions/checkout@v4\n- if: inputs.dry == false\n  run: ./scripts/release.sh "$PR" ${{ inputs.channel }}\n  env:\n    PR: ${{ inputs.pr }}',
+    );
+    const [finding] = found([slash, choice]);
+    expect(finding?.severity).toBe('LOW');
+    const text = finding?.description ?? '';
+    expect(text).toContain("`.github/workflows/release-command.yml` then runs the repository's own code with");
+    expect(text).toContain('nothing of theirs runs there: what they send only picks among fixed values or is not read');
+    expect(text).toContain('input `channel` (`type: choice`: one of `stable`, `beta`)');
+    expect(text).toContain('input `pr`, which is a value (`$PR`) the script of step 2 of job `release` acts on');
+    expect(text).toContain('input `dry` (`type: boolean`)');
+    expect(text).toContain('they also choose the ref it runs on (the `ref=` argument of the command), which the dispatch API takes only as a branch or tag of this repository');
+    expect(text).toContain('only the approval of environment `npm` stands in the way');
+  });
+
+  it('is LOW when a free-text input is only compared, checked first, handed to the API as a number, or never read', () => {
+    const compared = started('channel: {}', "- if: inputs.channel == 'beta'\n  run: echo beta > .channel");
+    expect(found([slash, compared])[0]?.description).toContain('input `channel`, which is compared in the `if:` of step 1 of job `release`');
+    expect(found([slash, compared])[0]?.severity).toBe('LOW');
+    const checked = started('pr: {}', '- run: \'[[ "$PR" =~ ^[0-9]+$ ]] || exit 1\'\n  env:\n    PR: ${{ inputs.pr }}\n- run: gh pr view ${{ inputs.pr }} --json mergedAt');
+    const [validated] = found([slash, checked]);
+    expect(validated?.severity).toBe('LOW');
+    expect(validated?.description).toContain('is expanded into the script of step 2 of job `release` (line 13), but step 1 checks it against a pattern or an allow-list first');
+    const api = started('pr: {}', '- uses: peter-evans/create-or-update-comment@v4\n  with:\n    issue-number: ${{ inputs.pr }}\n    body: Releasing');
+    expect(found([slash, api])[0]?.severity).toBe('LOW');
+    expect(found([slash, api])[0]?.description).toContain('is the `issue-number` step 1 of job `release` hands to the API');
+    const environment = started('lang: {}', '- run: ./scripts/translate.py\n  env:\n    LANGUAGE: ${{ inputs.lang }}');
+    expect(found([slash, environment])[0]?.severity).toBe('LOW');
+    expect(found([slash, environment])[0]?.description).toContain('input `lang`, which is in the environment (`LANGUAGE`) of step 1 of job `release`, for the programs it runs');
+    const unread = started('note: {}', '- run: echo hi');
+    expect(found([slash, unread])[0]?.severity).toBe('LOW');
+    expect(found([slash, unread])[0]?.description).toContain('input `note`, which no step names');
+  });
+
+  it('stays MEDIUM when an input reaches a script, code, a checkout, a publish or an action it cannot follow', () => {
+    const cases: [string, string, string][] = [
+      ['note: {}', '- run: echo "${{ inputs.note }}"', 'is expanded into the script of step 1 of job `release`'],
+      ['ref: {}', '- uses: actions/checkout@v4\n  with:\n    ref: ${{ inputs.ref }}', 'is the `ref` step 1 of job `release` checks out'],
+      ['pr:\n  type: number', '- run: gh pr checkout "$PR"\n  env:\n    PR: ${{ inputs.pr }}', 'names what step 1 of job `release` checks out or fetches (`$PR`)'],
+      ['cmd: {}', '- run: eval "$CMD"\n  env:\n    CMD: ${{ inputs.cmd }}', 'is run as code by step 1 of job `release` (`$CMD`)'],
+      ['tag: {}', '- run: npm publish --tag "$TAG"\n  env:\n    TAG: ${{ inputs.tag }}', 'is handed to the publish of step 1 of job `release` (`$TAG`)'],
+      ['tag: {}', '- uses: softprops/action-gh-release@v2\n  with:\n    tag_name: ${{ inputs.tag }}', 'is input `tag_name` of the publish of step 1 of job `release` (line 12)'],
+      ['tag: {}', '- uses: actions/publish-action@v0.4.0\n  with:\n    source-tag: ${{ inputs.tag }}', 'is input `source-tag` of the publish of step 1 of job `release` (line 12)'],
+      ['title: {}', '- uses: acme/notify@v1\n  with:\n    title: ${{ inputs.title }}', 'is input `title` of `acme/notify` in step 1 of job `release` (line 12), which this scan does not follow'],
+      ['ref: {}', '- run: pip install "tool @ git+https://github.com/acme/tool.git@$REF"\n  env:\n    REF: ${{ inputs.ref }}', 'names what step 1 of job `release` checks out or fetches (`$REF`)'],
+      ['v: {}', '- run: echo "V=$V" >> "$GITHUB_ENV"\n  env:\n    V: ${{ inputs.v }}', 'is written to `$GITHUB_ENV` or `$GITHUB_PATH` by step 1 of job `release` (`$V`)'],
+      ['hint: {}', '- run: |\n    cat > prompt.md <<EOF\n    Fix the flaky test. ${HINT:+Hint: $HINT}\n    EOF\n    claude -p "$(cat prompt.md)"\n  env:\n    HINT: ${{ inputs.hint }}', 'runs Claude Code (CLI), whose prompt or tools it reaches'],
+      ['js: {}', '- uses: actions/github-script@v7\n  with:\n    script: console.log(`${{ inputs.js }}`)', 'is expanded into the `script` code of step 1 of job `release`'],
+    ];
+    for (const [inputs, steps, words] of cases) {
+      const [finding] = found([slash, started(inputs, steps)]);
+      expect(finding?.severity, steps).toBe('MEDIUM');
+      expect(finding?.description, steps).toContain(`what they send reaches a sink there: \`.github/workflows/release-command.yml\`'s input \``);
+      expect(finding?.description, steps).toContain(words);
+    }
+  });
+
+  it('counts only the inputs the dispatch sets from what the outsider chooses', () => {
+    const comment = (run: string) => ({
+      path: '.github/workflows/slash.yml',
+      text: `on:\n  issue_comment:\n    types: [created]\npermissions:\n  actions: write\njobs:\n  go:\n    runs-on: ubuntu-latest\n    steps:\n      - run: ${run}\n        env:\n          GH_TOKEN: \${{ github.token }}\n          BODY: \${{ github.event.comment.body }}\n          BRANCH: \${{ github.event.repository.default_branch }}\n`,
+    });
+    const target = { ...started('note: {}\nchannel: {}', '- run: echo "${{ inputs.note }}" "${{ inputs.channel }}"'), path: '.github/workflows/release.yml' };
+    // Constants of the dispatching workflow (a literal, the default branch) are not the outsider's: LOW.
+    const [constant] = found([comment('gh workflow run release.yml --ref "$BRANCH" -f note=weekly -F channel="$BRANCH"'), target]);
+    expect(constant?.severity).toBe('LOW');
+    expect(constant?.description).toContain('the dispatch sends no input they choose');
+    // The comment's text as one of them: MEDIUM, naming that one.
+    const [fed] = found([comment('gh workflow run release.yml -f note=weekly -f channel="$BODY"'), target]);
+    expect(fed?.severity).toBe('MEDIUM');
+    expect(fed?.description).toContain("`.github/workflows/release.yml`'s input `channel` is expanded");
+    // The REST path through `gh api`, with `inputs[...]` fields.
+    const [api] = found([comment('gh api repos/{owner}/{repo}/actions/workflows/release.yml/dispatches -f ref=main -f "inputs[note]=$BODY"'), target]);
+    expect(api?.severity).toBe('MEDIUM');
+    expect(api?.description).toContain("input `note` is expanded");
+  });
+
+  it('follows an input into a reusable workflow of the repository', () => {
+    const caller = (inputs: string) => ({
+      path: '.github/workflows/release-command.yml',
+      text: `on:\n  workflow_dispatch:\n    inputs:\n      ${inputs}\njobs:\n  call:\n    uses: ./.github/workflows/publish.yml\n    with:\n      note: \${{ inputs.note }}\n    secrets: inherit\n`,
+    });
+    const publish = (run: string) => ({
+      path: '.github/workflows/publish.yml',
+      text: `on:\n  workflow_call:\n    inputs:\n      note:\n        type: string\njobs:\n  p:\n    runs-on: ubuntu-latest\n    steps:\n      - run: ${run}\n        env:\n          NODE_AUTH_TOKEN: \${{ secrets.NPM_TOKEN }}\n`,
+    });
+    const [sink] = found([slash, caller('note: {}'), publish('echo "${{ inputs.note }}" && npm publish')]);
+    expect(sink?.severity).toBe('MEDIUM');
+    expect(sink?.description).toContain('is passed as input `note` to `.github/workflows/publish.yml` (line 9), where it is expanded into the script of step 1 of job `p`');
+    const [value] = found([slash, caller('note: {}'), publish('./notes.sh "$NOTE" && npm publish')]);
+    expect(value?.severity).toBe('LOW');
+  });
+
+  it('reads a repository dispatch by its `client_payload`', () => {
+    const slashRepo = { path: '.github/workflows/slash.yml', text: slash.text.replace('dispatch-type: workflow', 'dispatch-type: repository') };
+    const handler = (steps: string) => ({
+      path: '.github/workflows/deploy.yml',
+      text: `on:\n  repository_dispatch:\n    types: [release-command]\njobs:\n  d:\n    runs-on: ubuntu-latest\n    steps:\n${steps}\n      - run: ./deploy.sh\n        env:\n          KEY: \${{ secrets.DEPLOY_KEY }}\n`,
+    });
+    const checkout = handler('      - uses: actions/checkout@v4\n        with:\n          ref: ${{ github.event.client_payload.pull_request.head.sha }}');
+    const [head] = found([slashRepo, checkout]);
+    expect(head?.severity).toBe('MEDIUM');
+    expect(head?.description).toContain("`client_payload.pull_request` is the `ref` step 1 of job `d` checks out");
+    const picked = handler("      - if: github.event.client_payload.slash_command.args.named.env == 'staging'\n        run: echo staging > .target");
+    const [low] = found([slashRepo, picked]);
+    expect(low?.severity).toBe('LOW');
+    expect(low?.description).toContain('`client_payload.slash_command`, which is compared in the `if:` of step 1 of job `d`');
+  });
 });
 
 describe(`${RULE}: a comment command whose permission check holds only on some comment activities (issue 25)`, () => {
