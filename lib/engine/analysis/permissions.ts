@@ -187,8 +187,17 @@ function publishesWithProvenance(step: Step): boolean {
 }
 
 /** Whether one step may use a write scope of its job's token (false: it provably does not). */
-function stepMayUse(step: Step, scope: string): boolean {
+/** How deep the repository's own composite actions are followed into one another. */
+const MAX_ACTION_DEPTH = 4;
+
+function stepMayUse(step: Step, scope: string, repository?: RepositoryModel, depth = 0): boolean {
   const critical = SCRIPT_SCOPE[scope] !== undefined;
+  // The repository's own composite action named by its full name (`owner/repo/.github/actions/scan@<sha>`): its
+  // steps run at this call with this job's token (`github.token` inside it is the job's), so a step of it that may
+  // use the scope (`github/codeql-action/upload-sarif` for `security-events`) uses it here, whatever token the call
+  // hands its inputs. A local `./` action counts as a use below, as any action whose code is not read.
+  const own = step.usesRef?.kind === 'repository' && depth < MAX_ACTION_DEPTH ? repository?.ownAction(step) : undefined;
+  if (own !== undefined && own.using === 'composite' && own.steps.some((s) => stepMayUse(s, scope, repository, depth + 1))) return true;
   if (scope === 'id-token' && publishesWithProvenance(step)) return true;
   // Publishing with OIDC, pushing to GitHub's container registry (token-uses.ts): uses no input alone can show.
   if (scope === 'id-token' && oidcPublish(step) !== null) return true;
@@ -287,8 +296,8 @@ export function otherTokenSteps(job: Job): { step: Step; token: string }[] {
  * setup, and for `contents`/`id-token`/`packages`/`actions` the comment and label actions and a `github-script`
  * that calls no API of that scope). A test, lint or build job, or a comment bot for `contents: write`, does not.
  */
-export function scopeUse(job: Job, scope: string): string | null {
+export function scopeUse(job: Job, scope: string, repository?: RepositoryModel): string | null {
   if (job.uses !== undefined) return 'it calls a reusable workflow, whose jobs the grant is the ceiling of';
-  for (const step of job.steps) if (stepMayUse(step, scope)) return describeStep(step);
+  for (const step of job.steps) if (stepMayUse(step, scope, repository)) return describeStep(step);
   return null;
 }

@@ -191,7 +191,7 @@ export default defineWorkflowRule({
       for (const write of permissions.writes) {
         // Only a job that provably does not use the scope makes the workflow-level grant wider than needed; an
         // outsider's code that runs with a critical scope arms it either way (as a job's own grant, below).
-        const unused = inheriting.filter((j) => scopeUse(j, write.scope) === null);
+        const unused = inheriting.filter((j) => scopeUse(j, write.scope, context.repository) === null);
         const critical = CRITICAL_SCOPES.has(write.scope);
         const code = critical ? outsiderCode(context, inheriting) : null;
         if (unused.length === 0 && code === null) continue;
@@ -241,7 +241,7 @@ export default defineWorkflowRule({
         });
         return;
       }
-      const unused: WriteScope[] = permissions.writes.filter((w) => scopeUse(job, w.scope) === null);
+      const unused: WriteScope[] = permissions.writes.filter((w) => scopeUse(job, w.scope, context.repository) === null);
       const first = unused[0];
       if (first === undefined) return;
       // An action that takes the token itself to read with it (an agent's access check) holds it, but writes nothing;

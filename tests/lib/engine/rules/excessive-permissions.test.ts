@@ -765,3 +765,51 @@ describe(`${RULE}: the steps the job's token is handed to`, () => {
     expect(bare[0]?.description).toContain('hand the token to nothing');
   });
 });
+
+describe(`${RULE}: the repository's own composite action counts at the call with the steps it runs`, () => {
+  // `octo/repo/.github/actions/scan@<sha>` in repository octo/repo: GitHub fetches the action at that ref, whose
+  // steps run at the call with the calling job's token (`github.token` inside it is the job's).
+  const action = (inner: string) => ({
+    path: '.github/actions/scan/action.yml',
+    text: yaml`
+      name: scan
+      inputs:
+        github-token: { description: token for private dependencies, required: true }
+      runs:
+        using: composite
+        steps:
+          - run: semgrep scan --sarif --output out.sarif
+            shell: bash
+            env: { PRIVATE_DEPS_TOKEN: '\${{ inputs.github-token }}' }
+${inner}
+    `,
+  });
+  const workflow = {
+    path: '.github/workflows/scan.yml',
+    text: yaml`
+      on: push
+      permissions: { contents: read }
+      jobs:
+        scan:
+          runs-on: ubuntu-latest
+          permissions: { contents: read, security-events: write }
+          steps:
+            - uses: actions/checkout@v4
+            - uses: octo/repo/.github/actions/scan@0123456789abcdef0123456789abcdef01234567
+              with: { github-token: '\${{ secrets.DEPS_PAT }}' }
+    `,
+  };
+  const upload = '          - uses: github/codeql-action/upload-sarif@v3\n            with: { sarif_file: out.sarif }';
+
+  it('positive: a SARIF upload inside it uses `security-events: write`, whatever token the call hands its inputs', () => {
+    expect(scanWith(RULE, [workflow, action(upload)], { repository: 'octo/repo' })).toEqual([]);
+  });
+
+  it('negative: without such a step inside, the grant is unused (the call hands it another token); another owner\'s action is not read', () => {
+    const unused = scanWith(RULE, [workflow, action('          - run: echo done\n            shell: bash')], { repository: 'octo/repo' });
+    expect(positions(unused)).toEqual(['6:36 LOW']);
+    expect(unused[0]?.description).toContain('act on GitHub only with another token (`secrets.DEPS_PAT` in step 2)');
+    // The same path in another repository's name: its code is not this checkout's.
+    expect(positions(scanWith(RULE, [workflow, action(upload)], { repository: 'other/repo' }))).toEqual(['6:36 LOW']);
+  });
+});
