@@ -465,7 +465,7 @@ export const RULE_METADATA: readonly RuleMeta[] = [
     title: "Workflow or job without a name",
     severity: "INFO",
     surface: "workflow",
-    description: "A workflow without a top-level `name:`, or a job without `name:`: the Actions tab shows the file path, and checks (including required status checks) show the job id, which says little about what runs and changes when the file is reorganised.",
+    description: "A workflow without a top-level `name:`, or a job without `name:`: the Actions tab shows the file path, and checks (including required status checks) show the job id, which says little about what runs and changes when the file is reorganised. Not the workflow of a file whose only trigger is `workflow_call`: it has no runs of its own, and its jobs run in the caller's run, under the caller's name (its jobs are still reported).",
     recommendation: "Give the workflow and each job a short `name:` that says what it does.",
     pedantic: true,
   },

@@ -35,6 +35,28 @@ describe(RULE, () => {
     `)).toEqual([]);
   });
 
+  it('does not report the workflow name of a file only other workflows call (its runs are the caller\'s), still its jobs', () => {
+    const found = scanWith(RULE, yaml`
+      on:
+        workflow_call:
+          inputs: { target: { type: string } }
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps: [{ run: make }]
+    `);
+    expect(positions(found)).toEqual(['5:3 INFO']);
+    expect(found[0]?.description).toContain('Job `build`');
+  });
+
+  it('reports the workflow name of a reusable workflow that also runs on its own trigger', () => {
+    expect(positions(scanWith(RULE, yaml`
+      on: [workflow_call, workflow_dispatch]
+      jobs:
+        build: { name: Build, runs-on: ubuntu-latest, steps: [{ run: make }] }
+    `))).toEqual(['1:1 INFO']);
+  });
+
   it('treats an empty name as missing', () => {
     expect(positions(scanWith(RULE, yaml`
       name: ''
