@@ -18,6 +18,8 @@ const FUNCTIONS = [
   { name: 'failure', minArgs: 0, maxArgs: 0 },
 ];
 const MAX_SOURCE = 10_000;
+/** GitHub's lexer throws past this many characters (`MAX_EXPRESSION_LENGTH` of the library; above MAX_SOURCE). */
+const MAX_EXPRESSION_LENGTH = 21_000;
 const CACHE_LIMIT = 20_000;
 /** Parses, forgotten when a scan ends (a long run keeps no expression it saw). */
 const cache = new ScanMemo<string, Expr | null>(CACHE_LIMIT);
@@ -35,11 +37,204 @@ export function parseExpression(source: string): Expr | null {
 }
 
 function parseWithGitHub(source: string): Expr | null {
+  const tokens = lexTokens(source);
+  if (tokens === null) return null;
   try {
-    return new Parser(new Lexer(source).lex().tokens, CONTEXTS, FUNCTIONS).parse();
+    return githubParser(tokens).parse();
   } catch {
     return null;
   }
+}
+
+/**
+ * What GitHub's `Parser` constructor sets up, made once: its constructor rebuilds the context and function tables
+ * from the lists on every call, a good part of parsing a short expression. The parser only reads them.
+ */
+const PARSER_STATE = (() => {
+  const model = new Parser([], CONTEXTS, FUNCTIONS) as unknown as { extContexts: unknown; extFuncs: unknown; context: unknown };
+  return { extContexts: model.extContexts, extFuncs: model.extFuncs, context: model.context };
+})();
+
+/** A GitHub `Parser` over `tokens`, in the state its constructor leaves it in, with the tables made once. */
+function githubParser(tokens: Token[]): Parser {
+  const parser = Object.create(Parser.prototype) as Record<string, unknown>;
+  parser.tokens = tokens;
+  parser.offset = 0;
+  parser.depth = 0;
+  parser.extContexts = PARSER_STATE.extContexts;
+  parser.extFuncs = PARSER_STATE.extFuncs;
+  parser.context = PARSER_STATE.context;
+  return parser as unknown as Parser;
+}
+
+/** GitHub's lexer as it is (`Lexer#lex`), for the tests that compare the two. */
+export function githubTokens(source: string): Token[] | null {
+  try {
+    return new Lexer(source).lex().tokens;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The tokens GitHub's `Lexer` makes of `source`, null where it throws: the same tokens (types, lexemes, values,
+ * ranges, and the lexer's line and column counting, odd as it is inside strings) by the same rules, reading
+ * character codes. The lexer tests each character of a name with a regular expression and splits a name into an
+ * array of characters to check it, which made lexing half of a parse (a test compares the two on the corpus's
+ * expressions and on generated ones).
+ */
+export function lexTokens(input: string): Token[] | null {
+  if (input.length > MAX_EXPRESSION_LENGTH) return null;
+  const tokens: Token[] = [];
+  const length = input.length;
+  let start = 0;
+  let offset = 0;
+  let line = 0;
+  let lastLineOffset = 0;
+  const previous = (): TokenType => (tokens.length === 0 ? TokenType.EOF : (tokens[tokens.length - 1] as Token).type);
+  const add = (type: TokenType, value?: unknown): void => {
+    tokens.push({
+      type,
+      lexeme: input.substring(start, offset),
+      range: { start: { line, column: start - lastLineOffset }, end: { line, column: offset - lastLineOffset } },
+      value: value as Token['value'],
+    });
+  };
+  // `=`, `&`, `|` alone, and anything else the lexer reads as a name that is not one, throw there.
+  const identifier = (): boolean => {
+    while (offset < length && !isBoundary(input.charCodeAt(offset))) offset++;
+    const lexeme = input.substring(start, offset);
+    let type = TokenType.IDENTIFIER;
+    let value: number | undefined;
+    if (previous() !== TokenType.DOT) {
+      switch (lexeme) {
+        case 'true': type = TokenType.TRUE; break;
+        case 'false': type = TokenType.FALSE; break;
+        case 'null': type = TokenType.NULL; break;
+        case 'NaN': type = TokenType.NUMBER; value = NaN; break;
+        case 'Infinity': type = TokenType.NUMBER; value = Infinity; break;
+      }
+    }
+    if (!isLegalIdentifier(lexeme)) return false;
+    add(type, value);
+    return true;
+  };
+  const number = (): boolean => {
+    while (offset < length && (!isBoundary(input.charCodeAt(offset)) || input.charCodeAt(offset) === DOT)) offset++;
+    const lexeme = input.substring(start, offset);
+    const value = new data.StringData(lexeme).number();
+    if (Number.isNaN(value)) return false;
+    add(TokenType.NUMBER, value);
+    return true;
+  };
+  while (offset < length) {
+    start = offset;
+    const c = input.charCodeAt(offset++);
+    let ok = true;
+    switch (c) {
+      case 0x28: add(TokenType.LEFT_PAREN); break; // (
+      case 0x29: add(TokenType.RIGHT_PAREN); break; // )
+      case 0x5b: add(TokenType.LEFT_BRACKET); break; // [
+      case 0x5d: add(TokenType.RIGHT_BRACKET); break; // ]
+      case 0x2c: add(TokenType.COMMA); break; // ,
+      case DOT: {
+        const before = previous();
+        if (before !== TokenType.IDENTIFIER && before !== TokenType.RIGHT_BRACKET && before !== TokenType.RIGHT_PAREN && before !== TokenType.STAR) ok = number();
+        else add(TokenType.DOT);
+        break;
+      }
+      case 0x2d: // -
+      case 0x2b: // +
+        ok = number();
+        break;
+      case BANG:
+        if (offset < length && input.charCodeAt(offset) === EQUALS) {
+          offset++;
+          add(TokenType.BANG_EQUAL);
+        } else add(TokenType.BANG);
+        break;
+      case EQUALS:
+        if (offset < length && input.charCodeAt(offset) === EQUALS) {
+          offset++;
+          add(TokenType.EQUAL_EQUAL);
+        } else ok = identifier();
+        break;
+      case 0x3c: // <
+        if (offset < length && input.charCodeAt(offset) === EQUALS) {
+          offset++;
+          add(TokenType.LESS_EQUAL);
+        } else add(TokenType.LESS);
+        break;
+      case 0x3e: // >
+        if (offset < length && input.charCodeAt(offset) === EQUALS) {
+          offset++;
+          add(TokenType.GREATER_EQUAL);
+        } else add(TokenType.GREATER);
+        break;
+      case 0x26: // &
+        if (offset < length && input.charCodeAt(offset) === 0x26) {
+          offset++;
+          add(TokenType.AND);
+        } else ok = identifier();
+        break;
+      case 0x7c: // |
+        if (offset < length && input.charCodeAt(offset) === 0x7c) {
+          offset++;
+          add(TokenType.OR);
+        } else ok = identifier();
+        break;
+      case STAR: add(TokenType.STAR); break;
+      case SPACE:
+      case 0x0d:
+      case TAB:
+        break;
+      case NEWLINE:
+        ++line;
+        lastLineOffset = offset;
+        break;
+      case QUOTE: {
+        // The lexer counts a newline inside a string as a line, without moving the column's origin.
+        for (;;) {
+          if (offset >= length) return null; // unterminated
+          const ch = input.charCodeAt(offset);
+          if (ch === QUOTE && input.charCodeAt(offset + 1) !== QUOTE) break;
+          if (ch === NEWLINE) line++;
+          offset += ch === QUOTE ? 2 : 1;
+        }
+        offset++;
+        add(TokenType.STRING, input.substring(start + 1, offset - 1).replace("''", "'"));
+        break;
+      }
+      default:
+        ok = c >= 0x30 && c <= 0x39 ? number() : identifier();
+    }
+    if (!ok) return null;
+  }
+  tokens.push({ type: TokenType.EOF, lexeme: '', range: { start: { line, column: start - lastLineOffset }, end: { line, column: offset - lastLineOffset } } });
+  return tokens;
+}
+
+/** The lexer's boundary: an operator or bracket character, or what `/\s/` matches. */
+function isBoundary(c: number): boolean {
+  switch (c) {
+    case 0x28: case 0x5b: case 0x29: case 0x5d: case 0x2c: case DOT: case BANG: case 0x3e: case 0x3c: case EQUALS: case 0x26: case 0x7c:
+      return true;
+  }
+  return isJsSpace(c);
+}
+
+/** A code unit `/\s/` matches. */
+function isJsSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/** The lexer's legal name: a letter or `_`, then letters, digits, `_` and `-`. */
+function isLegalIdentifier(lexeme: string): boolean {
+  if (lexeme === '' || !identifierStart(lexeme.charCodeAt(0))) return false;
+  for (let i = 1; i < lexeme.length; i++) if (!identifierPart(lexeme.charCodeAt(i))) return false;
+  return true;
 }
 
 /** Most paths are short; a long one goes to the parser, which enforces its nesting limit on it. */
