@@ -533,6 +533,21 @@ export function occasionIndexes(set: RunSet): number[] {
   return result;
 }
 
+/** The legs (indexes) of a run set on which it can run on some occasion that `keep` accepts (any, when not given). */
+export function legIndexes(set: RunSet, keep?: (occasion: Occasion) => boolean): number[] {
+  const legsPer = legCount(set);
+  const result: number[] = [];
+  for (let l = 0; l < legsPer; l++) {
+    for (let o = 0; o < set.occasions.length; o++) {
+      if (set.bits[o * legsPer + l] === 1 && (keep === undefined || keep(set.occasions[o] as Occasion))) {
+        result.push(l);
+        break;
+      }
+    }
+  }
+  return result;
+}
+
 /** True when both can run in one job run (same occasion and leg). Sets of one job only. */
 export function overlap(a: RunSet, b: RunSet): boolean {
   if (a.bits.length !== b.bits.length) return sharedOccasion(a, b);
@@ -688,8 +703,11 @@ function occasionKey(occasion: Occasion, reads: number): string {
   return `${field(READS_EVENT, occasion.event)}\u0000${field(READS_ACTION, occasion.action)}\u0000${field(READS_REF, occasion.ref)}\u0000${field(READS_FORK, occasion.fork)}`;
 }
 
-/** `runner.os` of each leg, when `runs-on` (resolved through the leg's matrix values) names a hosted image family. */
-function legSystems(job: Job, legs: readonly Leg[] | null): (string | null)[] {
+/**
+ * `runner.os` of each leg (`Linux`, `Windows`, `macOS`), when `runs-on` (resolved through the leg's matrix values)
+ * names a hosted image family; null for a leg whose labels name none (a self-hosted label, a value not known).
+ */
+export function legSystems(job: Job, legs: readonly Leg[] | null): (string | null)[] {
   const runsOn = job.runsOn;
   const count = legs === null ? 1 : Math.max(1, legs.length);
   const result: (string | null)[] = [];

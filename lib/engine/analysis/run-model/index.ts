@@ -10,7 +10,7 @@
 import type { RepositoryModel } from '../../model/repository.js';
 import { workflowRunSets, type Job, type Step, type Workflow } from '../../model/workflow.js';
 import { ScanCache } from '../../model/scan-cache.js';
-import { conditionRunSet, intersect, occasionIndexes, overlap, valueRunSet, workflowRuns, type RunSet } from './conditions.js';
+import { conditionRunSet, intersect, legIndexes, legSystems, occasionIndexes, overlap, valueRunSet, workflowRuns, type Occasion, type RunSet } from './conditions.js';
 import { activatedVenv, stepExecutions, stepVenvs, type Execution } from './execution.js';
 import { openedBy, openRunners, openRunnerWords, type OpenRunner } from './open-runners.js';
 import { calledToken, holdsNothing, jobHoldings, nothingHeldText, nothingItselfWords, openRunnerNote, runnerKind, valuables, type DefaultToken, type Holdings, type MinorSecrets } from './holdings.js';
@@ -324,6 +324,30 @@ export class RunModel {
   /** The run set of a job, for callers that compare runs across jobs (`sharedOccasion`). */
   jobRunSet(job: Job): RunSet | undefined {
     return runSets(job.workflow).jobs.get(job);
+  }
+
+  readonly #legSystems = new ScanCache<Job, readonly (string | null)[]>();
+
+  /**
+   * `runner.os` (`Linux`, `Windows`, `macOS`) of the legs of `set` (a run set of one of `job`'s steps; the job's own
+   * when undefined) on which it runs on an occasion that `keep` accepts, each once (conditions.ts `legSystems`:
+   * `runs-on` resolved through each leg's matrix values). Null stands for a leg whose system is not known (a
+   * self-hosted label, a value the model cannot resolve), and `[null]` is the answer when no leg is left or the
+   * job's runs are not known.
+   */
+  systems(job: Job, set: RunSet | undefined, keep?: (occasion: Occasion) => boolean): (string | null)[] {
+    const own = this.jobRunSet(job);
+    const within = set ?? own;
+    if (within === undefined) return [null];
+    const mine = within.legs === own?.legs;
+    let known = mine ? this.#legSystems.get(job) : undefined;
+    if (known === undefined) {
+      known = legSystems(job, within.legs);
+      if (mine) this.#legSystems.set(job, known);
+    }
+    const all = known;
+    const found = [...new Set(legIndexes(within, keep).map((l) => all[l] ?? null))];
+    return found.length === 0 ? [null] : found;
   }
 
   /**

@@ -111,3 +111,28 @@ describe('JobRun.steps: steps of local composite actions at their call', () => {
     ]);
   });
 });
+
+describe('RunModel.systems: runner.os of the legs a step runs on', () => {
+  const systemsOf = (runsOn: string, strategy: string[], condition: string | null, keep?: (event: string | null) => boolean) => {
+    const text = ['on: [push, pull_request_target]', 'jobs:', '  build:', `    runs-on: ${runsOn}`, ...strategy.map((l) => `    ${l}`), '    steps:', '      - run: make', ...(condition === null ? [] : [`        if: ${condition}`]), ''].join('\n');
+    const w = model(text);
+    const job = w.jobs[0]!;
+    const runs = new RunModel(new RepositoryModel([w], [], []));
+    return runs.systems(job, runs.runSet(job.steps[0]!), keep === undefined ? undefined : (o) => keep(o.event)).sort((a, b) => (String(a) < String(b) ? -1 : 1));
+  };
+  const matrix = ['strategy:', '  matrix:', '    os: [ubuntu-latest, windows-2022, macos-14]'];
+
+  it('reads the hosted image family of each leg, narrowed by the step\'s condition and the occasions kept', () => {
+    expect(systemsOf('windows-latest', [], null)).toEqual(['Windows']);
+    expect(systemsOf('${{ matrix.os }}', matrix, null)).toEqual(['Linux', 'Windows', 'macOS']);
+    expect(systemsOf('${{ matrix.os }}', matrix, "runner.os != 'Windows'")).toEqual(['Linux', 'macOS']);
+    expect(systemsOf('${{ matrix.os }}', matrix, "matrix.os == 'macos-14' || github.event_name == 'push'", (e) => e === 'pull_request_target')).toEqual(['macOS']);
+  });
+
+  it('says null where the system is not known: a self-hosted label, an expression it cannot resolve, no leg left', () => {
+    expect(systemsOf('[self-hosted, gpu]', [], null)).toEqual([null]);
+    expect(systemsOf('${{ inputs.runner }}', [], null)).toEqual([null]);
+    expect(systemsOf('${{ matrix.os }}', ['strategy:', '  matrix:', '    os: [ubuntu-latest, my-runner]'], null)).toEqual(['Linux', null]);
+    expect(systemsOf('ubuntu-latest', [], null, () => false)).toEqual([null]);
+  });
+});
