@@ -199,12 +199,27 @@ export function neverRuns(set: RunSet | undefined): boolean {
 }
 
 /**
- * The writers whose entries a restore by a step of `job` can read: any outsider's code or text, or a save of the
- * same cache; for a restore that reads only its own run's entries (`ownRunOnly`), only writers that can run in
+ * The writers whose entries a restore by a step of `job` (at `caller`, the job's step that runs it) can read: any
+ * outsider's code or text, or a save of the same cache on a system whose entries the restore's system takes
+ * (`saveSystems`); for a restore that reads only its own run's entries (`ownRunOnly`), only writers that can run in
  * that same workflow run.
  */
-export function writersFor(writers: readonly CacheWriter[], restore: CacheUse, job: Job, runs: RunModel): CacheWriter[] {
-  return writers.filter((w) => (w.save === undefined || restoreReadsSave(restore, w.save)) && restoresFrom(restore, job.workflow, w.job.workflow, runs.repository));
+export function writersFor(writers: readonly CacheWriter[], restore: CacheUse, job: Job, caller: Step, runs: RunModel): CacheWriter[] {
+  const at = restoreSystems(restore, job, caller, runs);
+  return writers.filter((w) => (w.save === undefined || restoreReadsSave(restore, w.save, { restore: at, save: saveSystems(w, runs.cacheRunSet(w.save, w.step), runs) })) && restoresFrom(restore, job.workflow, w.job.workflow, runs.repository));
+}
+
+/** `runner.os` of the legs on which a restore of `job` (at `caller`) runs (the run model's `systems`); null where not known. */
+function restoreSystems(restore: CacheUse, job: Job, caller: Step, runs: RunModel): (string | null)[] {
+  return runs.systems(job, runs.cacheRunSet(restore, caller));
+}
+
+/**
+ * `runner.os` of the legs on which a writer's save (run set `set`) runs on a run of the writer's event (a reusable
+ * workflow's occasion, whose event is not known, counts); null where not known.
+ */
+function saveSystems(writer: CacheWriter, set: RunSet | undefined, runs: RunModel): (string | null)[] {
+  return runs.systems(writer.job, set, (o) => o.event === null || o.event === writer.event);
 }
 
 /**
@@ -221,24 +236,35 @@ export const PATH_ENTRY_RULES: ReadonlySet<WriterRule> = new Set(['untrusted-che
  * run of the writer's event that the writer's step runs in. The outsider's code there only has to leave its files
  * where that step saves from, and the job's post step saves them.
  *
+ * The save must run on a system whose entries the restore's system takes (`restoreReadsSave` with the run model's
+ * `runner.os` of both steps' legs): a job on `windows-latest` saves setup-node's `node-cache-Windows-...` entry,
+ * which a release on `ubuntu-latest` never restores. A system not known (a self-hosted label) may be any.
+ *
  * Null when the job saves no such cache: its code can still write the entry by hand, under any key, through the
  * runner's cache token (`ACTIONS_RUNTIME_TOKEN`, handed to every JavaScript action's environment and within reach
  * of any code on the runner: the Cacheract technique), but a release takes that entry only when the key it computes
  * has no entry yet (then also under a restore key), or once the legitimate entry has been evicted: entries are
  * immutable per key and scope.
  */
-export function writerSave(writer: CacheWriter, restore: CacheUse, runs: RunModel): CalledStep | null {
-  if (writer.save !== undefined) return restoreReadsSave(restore, writer.save) ? { step: writer.save.step, caller: writer.step } : null;
+export function writerSave(writer: CacheWriter, restore: CacheUse, job: Job, caller: Step, runs: RunModel): CalledStep | null {
+  const at = restoreSystems(restore, job, caller, runs);
+  if (writer.save !== undefined) {
+    const systems = { restore: at, save: saveSystems(writer, runs.cacheRunSet(writer.save, writer.step), runs) };
+    return restoreReadsSave(restore, writer.save, systems) ? { step: writer.save.step, caller: writer.step } : null;
+  }
   const within = runs.runSet(writer.step);
   for (const called of runs.job(writer.job).steps) {
     const use = cacheStep(called.step);
     if (use === null || !restoreReadsSave(restore, use)) continue;
     const own = runs.cacheRunSet(use, called.caller);
     const set = own !== undefined && within !== undefined ? intersect(own, within) : (own ?? within);
-    if (set === undefined) return called;
-    // A reusable workflow's occasion has no event of its own (null): its callers' runs are not told apart here.
-    const events = occasionIndexes(set).map((o) => set.occasions[o]?.event ?? null);
-    if (events.some((e) => e === null || e === writer.event)) return called;
+    if (set !== undefined) {
+      // A reusable workflow's occasion has no event of its own (null): its callers' runs are not told apart here.
+      const events = occasionIndexes(set).map((o) => set.occasions[o]?.event ?? null);
+      if (!events.some((e) => e === null || e === writer.event)) continue;
+    }
+    // Saved on a system whose entries the restore's system never takes (another system's key, a Windows archive).
+    if (restoreReadsSave(restore, use, { restore: at, save: saveSystems(writer, set, runs) })) return called;
   }
   return null;
 }

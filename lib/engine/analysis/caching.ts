@@ -468,26 +468,113 @@ function literalPaths(use: CacheUse): string[] | null {
 const isActionsCache = (use: CacheUse) => use.family.startsWith('actions/cache:');
 
 /**
+ * Caching actions whose keys name the runner's system (and architecture), so that an entry saved on one system is
+ * never restored on another. From each action's source: actions/setup-node `node-cache-<RUNNER_OS>-<arch>-<package
+ * manager>-<hash>`, actions/setup-python `setup-python-<RUNNER_OS>-<arch>-...`, actions/setup-java and
+ * graalvm/setup-graalvm `setup-java-<RUNNER_OS>-<arch>-...`, actions/setup-go `setup-go-<platform>-<arch>-...`,
+ * actions/setup-dotnet `dotnet-cache-<RUNNER_OS>-<hash>`, pnpm/setup `pnpm-cache-<os>-<arch>-...`,
+ * astral-sh/setup-uv `setup-uv-<version>-<arch>-<platform>-...`, ruby/setup-ruby `setup-ruby-bundler-cache-v6-
+ * <platform>-...`, Swatinem/rust-cache (and actions-rust-lang/setup-rust-toolchain, which runs it) the runner's
+ * system and the compiler's host triple, gradle's setup actions `RUNNER_OS` in the job's key. Besides, every one
+ * of them saves through the `@actions/cache` toolkit without `enableCrossOsArchive`, which files an entry saved on
+ * Windows under a version no other system restores. Keyed by the family's action (`familyOf`). Other caching actions (BuildKit's `type=gha`, sccache, the
+ * Nix caches ...) are not known to: a restore may take their entries from any system.
+ */
+const SYSTEM_KEYED_ACTIONS: ReadonlySet<string> = new Set([
+  'actions/setup-node',
+  'actions/setup-python',
+  'actions/setup-java',
+  'actions/setup-go',
+  'actions/setup-dotnet',
+  'graalvm/setup-graalvm',
+  'pnpm/setup',
+  'astral-sh/setup-uv',
+  'ruby/setup-ruby',
+  'swatinem/rust-cache',
+  'actions-rust-lang/setup-rust-toolchain',
+  // The family of gradle/actions/setup-gradle is the repository's (`familyOf`).
+  'gradle/actions',
+  'gradle/gradle-build-action',
+]);
+
+/** A `${{ }}` that reads `runner.os` or `runner.arch`: a key holding one differs between systems. */
+const RUNNER_SYSTEM = /\$\{\{[^}]*\brunner\s*\.\s*(?:os|arch)\b[\s\S]*?\}\}/i;
+
+/** The `${{ }}` expressions of a key, in order. */
+function keyExpressions(text: string): string[] {
+  return text.match(/\$\{\{[\s\S]*?\}\}/g) ?? [];
+}
+
+/**
+ * `enableCrossOsArchive` of an `actions/cache` step (inputs are read case-insensitively): true when set to true, or
+ * to a `${{ }}` value the engine does not evaluate (it may be true); false when absent or false.
+ */
+function crossOsArchive(use: CacheUse): boolean {
+  const pair = use.step.with?.pairs.find((p) => keyText(p.key).toLowerCase() === 'enablecrossosarchive');
+  const text = pair === undefined ? null : scalarText(pair.value);
+  return text !== null && (isExpression(text) || /^true$/i.test(text.trim()));
+}
+
+/**
+ * The systems (`runner.os`: `Linux`, `Windows`, `macOS`, or null where not known) of the legs a restore and a
+ * save run on (the run model's `systems`).
+ */
+export interface CacheSystems {
+  restore: readonly (string | null)[];
+  save: readonly (string | null)[];
+}
+
+/**
+ * True when a restore on one of `systems.restore` can take an entry saved on one of `systems.save`: on the same
+ * system; on two systems when the key does not name the system (`sameSystem` false) and neither is Windows, or
+ * both steps set `enableCrossOsArchive` (`crossOs`). A system not known may be any.
+ */
+function systemsMeet(systems: CacheSystems, sameSystem: boolean, crossOs: boolean): boolean {
+  return systems.restore.some((r) => systems.save.some((s) => r === null || s === null || r === s || (!sameSystem && (crossOs || (r !== 'Windows' && s !== 'Windows')))));
+}
+
+/**
  * True when a restore can take an entry that `save` writes in the normal course of its job. For a `setup-*`
  * action or another caching action: the same action and package manager (`cache: npm` on both sides computes
  * the same key shape). For two `actions/cache` steps: keys of the same shape (the same text around their
  * `${{ }}`), or a saved key that starts with one of the restore's `restore-keys:` lines (a restore takes the
  * newest entry under such a prefix when its exact key misses); never when they name different literal paths
  * (the cache service files each entry under a version computed from its paths).
+ * With `systems` (the run model's `runner.os` of the legs each step runs on), also only when the two can run on
+ * systems whose entries meet: the same system for an action whose key names it (`SYSTEM_KEYED_ACTIONS`) and for
+ * `actions/cache` keys that read `runner.os` or `runner.arch` in the part compared; otherwise any two systems but
+ * Windows and another, unless both `actions/cache` steps set `enableCrossOsArchive: true` (the cache service files
+ * a Windows entry under a version of its own otherwise). A system not known may be any: the answer stays as
+ * without `systems`.
  * False says the job holding `save` does not write this restore's entries by itself; code running in it can
  * still write one under any key and version with the runner's cache token (the Cacheract technique).
  */
-export function restoreReadsSave(restore: CacheUse, save: CacheUse): boolean {
+export function restoreReadsSave(restore: CacheUse, save: CacheUse, systems?: CacheSystems): boolean {
   if (!save.saves || !restore.restores) return false;
-  if (!isActionsCache(restore) || !isActionsCache(save)) return restore.family === save.family;
+  const meet = (sameSystem: boolean, crossOs = false) => systems === undefined || systemsMeet(systems, sameSystem, crossOs);
+  if (!isActionsCache(restore) || !isActionsCache(save)) {
+    // Another action's entries: on the same system when its key names it, else not known to differ between systems.
+    const keyed = SYSTEM_KEYED_ACTIONS.has(restore.family.split(':')[0] as string);
+    return restore.family === save.family && meet(keyed, !keyed);
+  }
   const [a, b] = [literalPaths(restore), literalPaths(save)];
   if (a !== null && b !== null && a.join('\n') !== b.join('\n')) return false;
-  const saved = keyShape(getText(save.step.with, 'key') ?? '');
-  const key = keyShape(getText(restore.step.with, 'key') ?? '');
+  const cross = crossOsArchive(restore) && crossOsArchive(save);
+  const savedText = getText(save.step.with, 'key') ?? '';
+  const restoreText = getText(restore.step.with, 'key') ?? '';
+  const saved = keyShape(savedText);
+  const key = keyShape(restoreText);
+  const named = (expressions: readonly string[]) => expressions.some((e) => RUNNER_SYSTEM.test(e));
   // A key that is one `${{ }}` alone names nothing to compare: only the same step (a composite action both call) counts.
-  if (saved === key && saved.replace(/\uE000/g, '') === '') return saved !== '' && save.step === restore.step;
-  if (saved === key) return true;
-  return restoreKeyLines(restore).some((line) => saved.startsWith(keyShape(line)));
+  if (saved === key && saved.replace(/\uE000/g, '') === '') return saved !== '' && save.step === restore.step && meet(named(keyExpressions(savedText)), cross);
+  if (saved === key && meet(named([...keyExpressions(savedText), ...keyExpressions(restoreText)]), cross)) return true;
+  // Under a restore key: the saved key's expressions within the prefix are compared with the line's.
+  return restoreKeyLines(restore).some((line) => {
+    const prefix = keyShape(line);
+    if (!saved.startsWith(prefix)) return false;
+    const count = prefix.split('\uE000').length - 1;
+    return meet(named([...keyExpressions(line), ...keyExpressions(savedText).slice(0, count)]), cross);
+  });
 }
 
 /**

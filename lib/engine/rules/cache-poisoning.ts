@@ -52,7 +52,8 @@ interface RankedWriter {
  */
 function ranked(writers: readonly CacheWriter[], called: CalledStep, use: CacheUse, runs: WorkflowRuleContext['runs']): RankedWriter[] {
   const rank = (r: RankedWriter): number => (r.save === null ? 2 : r.save.step === called.step ? 0 : 1);
-  return writers.map((writer) => ({ writer, save: writerSave(writer, use, runs) })).map((r) => ({ r, n: rank(r) })).sort((a, b) => a.n - b.n).map((x) => x.r);
+  const job = called.caller.job as Job;
+  return writers.map((writer) => ({ writer, save: writerSave(writer, use, job, called.caller, runs) })).map((r) => ({ r, n: rank(r) })).sort((a, b) => a.n - b.n).map((x) => x.r);
 }
 
 /**
@@ -120,7 +121,7 @@ export default defineWorkflowRule({
             if (neverRuns(set)) continue;
             const publisher = publisherFor(own, fed.get(job) ?? [], caller, set, context);
             if (publisher !== null) {
-              const theirs = writersFor(writers(), use, job, runs);
+              const theirs = writersFor(writers(), use, job, caller, runs);
               // Keyed by the run's own id: no other run's entry is restored, so nothing written elsewhere ships.
               if (use.ownRunOnly && theirs.length === 0) continue;
               reportRelease(context, job, called, use, node, publisher, theirs);
@@ -130,7 +131,7 @@ export default defineWorkflowRule({
               // A privileged follow-up of pull request runs restores the default branch's cache: an entry an
               // outsider's base-scope run planted there now runs next to the stored secrets.
               const secret = laterSecret(job, caller.index);
-              const theirs = writersFor(writers(), use, job, runs).filter((w) => w.job !== job);
+              const theirs = writersFor(writers(), use, job, caller, runs).filter((w) => w.job !== job);
               if (secret !== null && theirs.length > 0) {
                 const order = ranked(theirs, called, use, runs);
                 const writer = (order[0] as RankedWriter).writer;

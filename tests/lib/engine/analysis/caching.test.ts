@@ -42,6 +42,43 @@ describe('restoreReadsSave: whether a job writes, in the normal course, the entr
     expect(reads(['actions/cache@v4', 'path: dist\nkey: build-${{ github.sha }}'], ['actions/cache/restore@v4', 'path: dist\nkey: build-${{ github.sha }}'])).toBe(false);
   });
 
+  describe('on the systems the two steps run on (runner.os per leg, null where not known)', () => {
+    const on = (restore: [string, string], save: [string, string], r: (string | null)[], w: (string | null)[]) => {
+      const [a, b] = uses(restore, save);
+      return restoreReadsSave(a as CacheUse, b as CacheUse, { restore: r, save: w });
+    };
+    const npm: [string, string] = ['actions/setup-node@v4', 'cache: npm'];
+    const cache = (key: string, extra = ''): [string, string] => ['actions/cache@v4', `path: ~/.npm\nkey: ${key}${extra}`];
+    const plain = "npm-${{ hashFiles('a') }}";
+    const named = "npm-${{ runner.os }}-${{ hashFiles('a') }}";
+    const cross = '\nenableCrossOsArchive: true';
+
+    it('positive: a setup action on a common system or one not known; actions/cache between Linux and macOS, or across Windows with enableCrossOsArchive on both', () => {
+      expect(on(npm, npm, ['Linux'], ['Linux'])).toBe(true);
+      expect(on(npm, npm, ['Linux'], ['Windows', 'Linux'])).toBe(true);
+      expect(on(npm, npm, ['Linux'], [null])).toBe(true);
+      expect(on(npm, npm, [null], ['Windows'])).toBe(true);
+      expect(on(cache(plain), cache(plain), ['Linux'], ['macOS'])).toBe(true);
+      expect(on(cache(plain, cross), cache(plain, cross), ['Linux'], ['Windows'])).toBe(true);
+      expect(on(cache(named), cache(named), ['macOS'], ['macOS', 'Windows'])).toBe(true);
+      // Under a restore key that does not name the system.
+      expect(on(cache(named, '\nrestore-keys: npm-'), cache(named), ['Linux'], ['macOS'])).toBe(true);
+      // BuildKit's cache is not known to depend on the system.
+      expect(on(['docker/build-push-action@v6', 'cache-from: type=gha'], ['docker/build-push-action@v6', 'cache-to: type=gha'], ['Linux'], ['Windows'])).toBe(true);
+    });
+
+    it('negative: a setup action whose key names the system on another one; a Windows actions/cache entry without enableCrossOsArchive on both sides; a runner.os key on another system', () => {
+      expect(on(npm, npm, ['Linux'], ['Windows'])).toBe(false);
+      expect(on(npm, npm, ['Linux'], ['macOS'])).toBe(false);
+      expect(on(['actions/setup-go@v5', ''], ['actions/setup-go@v5', ''], ['Linux'], ['Windows', 'macOS'])).toBe(false);
+      expect(on(cache(plain), cache(plain), ['Linux'], ['Windows'])).toBe(false);
+      expect(on(cache(plain, cross), cache(plain), ['Linux'], ['Windows'])).toBe(false);
+      expect(on(cache(named), cache(named), ['Linux'], ['macOS'])).toBe(false);
+      expect(on(cache(named, cross), cache(named, cross), ['Linux'], ['Windows'])).toBe(false);
+      expect(on(cache(named, '\nrestore-keys: npm-${{ runner.os }}-'), cache(named), ['Linux'], ['macOS'])).toBe(false);
+    });
+  });
+
   it('restoreKeyLines: the restore keys with literal text, none for a line that is one expression or another action', () => {
     const [cache, node] = uses(['actions/cache@v4', 'path: dist\nkey: a-${{ github.sha }}\nrestore-keys: |\n  a-${{ runner.os }}-\n  ${{ inputs.prefix }}\n  a-'], ['actions/setup-node@v4', 'cache: npm']);
     expect(restoreKeyLines(cache as CacheUse)).toEqual(['a-${{ runner.os }}-', 'a-']);

@@ -1026,6 +1026,97 @@ ${inputs.split('\n').map((l) => `                  ${l}`).join('\n')}
       }
     });
   });
+
+  describe("a writer's save counts only on a system whose entries the release's system restores", () => {
+    /** A workflow file from lines (no template indentation to get wrong). */
+    const file = (path: string, lines: string[]) => ({ path, text: `${lines.join('\n')}\n` });
+    /** The release on `runsOn`, restoring with the step `cache` (`uses:` then its `with:` lines). */
+    const releaseOn = (runsOn: string, cache: string[]) =>
+      file('.github/workflows/release.yml', ['on:', '  push:', "    tags: ['v*']", 'jobs:', '  publish:', `    runs-on: ${runsOn}`, '    steps:', '      - uses: actions/checkout@v4', ...cache.map((l) => `      ${l}`), '      - run: npm ci && npm publish']);
+    /** A `pull_request_target` job running the pull request's code on `runsOn` (with `strategy` lines), saving with `cache`. */
+    const writerOn = (runsOn: string, cache: string[], strategy: string[] = []) =>
+      file('.github/workflows/other.yml', [
+        'on: pull_request_target',
+        'jobs:',
+        '  test:',
+        `    runs-on: ${runsOn}`,
+        ...strategy.map((l) => `    ${l}`),
+        '    steps:',
+        '      - uses: actions/checkout@v4',
+        '        with:',
+        '          ref: ${{ github.event.pull_request.head.sha }}',
+        ...cache.map((l) => `      ${l}`),
+        '      - run: npm ci && npm test',
+      ]);
+    const npm = ['- uses: actions/setup-node@v4', '  with:', '    cache: npm'];
+    const actionsCache = (key: string, extra: string[] = []) => ['- uses: actions/cache@v4', '  with:', '    path: ~/.npm', `    key: ${key}`, ...extra.map((l) => `    ${l}`)];
+    const cross = ['enableCrossOsArchive: true'];
+    const matrix = (...systems: string[]) => ['strategy:', '  matrix:', `    os: [${systems.join(', ')}]`];
+    const ofRelease = (files: { path: string; text: string }[]) => scanWith(RULE, files).filter((f) => f.file === '.github/workflows/release.yml');
+    const factsOf = (files: { path: string; text: string }[]) => scanRepository(files, {}).records.find((r) => r.finding.rule_id === RULE && r.finding.file === '.github/workflows/release.yml')?.facts ?? [];
+    const NATURAL = 'step 2 of job `test` there saves the cache this restore reads';
+    const BY_HAND = "job `test` saves no cache this restore reads, but code running there can save an entry under any key through the runner's cache token";
+    /** How the release finding says the writer writes: 'natural', 'by-hand', with the severity and the by-hand fact checked to agree. */
+    const how = (files: { path: string; text: string }[]): string => {
+      const [finding] = ofRelease(files);
+      expect(finding?.severity).toBe('HIGH');
+      const text = finding?.description ?? '';
+      const natural = text.includes(NATURAL);
+      const byHand = text.includes(BY_HAND);
+      expect(natural !== byHand).toBe(true);
+      expect(factsOf(files).includes('cache:by-hand')).toBe(byHand);
+      return natural ? 'natural' : 'by-hand';
+    };
+    const ubuntuNpm = releaseOn('ubuntu-latest', npm);
+
+    it('negative: a Windows writer saves setup-node\'s `node-cache-Windows-...` entry, which the ubuntu release never restores: by hand, still HIGH', () => {
+      expect(how([ubuntuNpm, writerOn('windows-latest', npm)])).toBe('by-hand');
+      // macOS too: setup-node's key names the runner's system.
+      expect(how([ubuntuNpm, writerOn('macos-latest', npm)])).toBe('by-hand');
+      // A matrix with no leg on the release's system.
+      expect(how([ubuntuNpm, writerOn('${{ matrix.os }}', npm, matrix('windows-latest', 'macos-latest'))])).toBe('by-hand');
+      // The path names the writer and says it writes by hand.
+      const path = findCombinations(scanRepository([ubuntuNpm, writerOn('windows-latest', npm)], {}).records, () => true).find((c) => c.id === 'cache-poisoning-release');
+      expect(path?.severity).toBe('HIGH');
+      expect(path?.break_chain).toContain('by hand');
+    });
+
+    it('positive: an ubuntu writer, a matrix writer with an ubuntu leg, a writer whose system is not known save it in the normal course', () => {
+      expect(how([ubuntuNpm, writerOn('ubuntu-22.04', npm)])).toBe('natural');
+      expect(how([ubuntuNpm, writerOn('${{ matrix.os }}', npm, matrix('windows-latest', 'ubuntu-latest'))])).toBe('natural');
+      expect(how([ubuntuNpm, writerOn('[self-hosted, linux-big]', npm)])).toBe('natural');
+      expect(how([releaseOn('windows-2022', npm), writerOn('windows-latest', npm)])).toBe('natural');
+    });
+
+    it('negative: a matrix writer whose save runs only on its Windows leg writes by hand', () => {
+      const onlyWindows = ['- uses: actions/setup-node@v4', "  if: runner.os == 'Windows'", '  with:', '    cache: npm'];
+      expect(how([ubuntuNpm, writerOn('${{ matrix.os }}', onlyWindows, matrix('windows-latest', 'ubuntu-latest'))])).toBe('by-hand');
+    });
+
+    it('actions/cache: a Windows entry is restored elsewhere only with enableCrossOsArchive on both sides, and a runner.os key only on the same system', () => {
+      const key = "npm-${{ hashFiles('**/package-lock.json') }}";
+      const ubuntu = (extra: string[] = []) => releaseOn('ubuntu-latest', actionsCache(key, extra));
+      expect(how([ubuntu(), writerOn('windows-latest', actionsCache(key))])).toBe('by-hand');
+      expect(how([ubuntu(cross), writerOn('windows-latest', actionsCache(key))])).toBe('by-hand');
+      expect(how([ubuntu(cross), writerOn('windows-latest', actionsCache(key, cross))])).toBe('natural');
+      // Linux and macOS entries share a version: a key that does not name the system meets.
+      expect(how([ubuntu(), writerOn('macos-latest', actionsCache(key))])).toBe('natural');
+      // A key that names the system does not, unless a restore key without it takes the entry.
+      const osKey = "npm-${{ runner.os }}-${{ hashFiles('**/package-lock.json') }}";
+      expect(how([releaseOn('ubuntu-latest', actionsCache(osKey)), writerOn('macos-latest', actionsCache(osKey))])).toBe('by-hand');
+      expect(how([releaseOn('ubuntu-latest', actionsCache(osKey, cross)), writerOn('windows-latest', actionsCache(osKey, cross))])).toBe('by-hand');
+      expect(how([releaseOn('ubuntu-latest', actionsCache(osKey, ['restore-keys: npm-'])), writerOn('macos-latest', actionsCache(osKey))])).toBe('natural');
+      expect(how([releaseOn('ubuntu-latest', actionsCache(osKey)), writerOn('ubuntu-latest', actionsCache(osKey))])).toBe('natural');
+    });
+
+    it('negative: a pull_request_target save the pull request picks, on Windows, writes nothing the ubuntu release restores: not named', () => {
+      // Nothing of the pull request's runs in this job (no step runs its code): its only way in is the save itself.
+      const save = file('.github/workflows/save.yml', ['on: pull_request_target', 'jobs:', '  cache:', '    runs-on: windows-latest', '    steps:', '      - uses: actions/checkout@v4', '        with:', '          ref: ${{ github.event.pull_request.head.sha }}', ...npm.map((l) => `      ${l}`)]);
+      expect(ofRelease([ubuntuNpm, save])[0]?.description ?? '').not.toContain('save.yml');
+      const linux = { ...save, text: save.text.replace('windows-latest', 'ubuntu-latest') };
+      expect(ofRelease([ubuntuNpm, linux])[0]?.description).toContain('`.github/workflows/save.yml` (job `cache`) saves a cache (actions/setup-node with `cache: npm`) under `pull_request_target`');
+    });
+  });
 });
 
 describe(`${RULE}: the run model's view of restores and publishers`, () => {
