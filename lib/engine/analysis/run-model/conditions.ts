@@ -706,8 +706,11 @@ function occasionKey(occasion: Occasion, reads: number): string {
 /**
  * `runner.os` of each leg (`Linux`, `Windows`, `macOS`), when `runs-on` (resolved through the leg's matrix values)
  * names a hosted image family; null for a leg whose labels name none (a self-hosted label, a value not known).
+ * `byName`: also when a label names a system as one of its words (`gemini-windows-16-core`, `linux-arm64-large`: a
+ * larger runner's or a self-hosted group's name), which is what its owner named it for but not what GitHub
+ * guarantees: for a claim that two jobs share a system, never for folding a condition.
  */
-export function legSystems(job: Job, legs: readonly Leg[] | null): (string | null)[] {
+export function legSystems(job: Job, legs: readonly Leg[] | null, byName = false): (string | null)[] {
   const runsOn = job.runsOn;
   const count = legs === null ? 1 : Math.max(1, legs.length);
   const result: (string | null)[] = [];
@@ -719,7 +722,7 @@ export function legSystems(job: Job, legs: readonly Leg[] | null): (string | nul
       const text = scalarText(label);
       if (text === null) continue;
       const resolved = leg === null ? (text.includes('${{') ? null : text) : substitute(text, leg);
-      const found = resolved === null ? null : systemOf(resolved);
+      const found = resolved === null ? null : (systemOf(resolved) ?? (byName ? namedSystem(resolved) : null));
       if (found !== null) {
         os = found;
         break;
@@ -728,6 +731,14 @@ export function legSystems(job: Job, legs: readonly Leg[] | null): (string | nul
     result.push(os);
   }
   return result;
+}
+
+/** The system a custom label names as one of its words (split at `-`, `_`, `.`, spaces), or null. */
+function namedSystem(label: string): string | null {
+  const words = new Set(label.toLowerCase().split(/[-_.\s]+/));
+  const named = (...names: string[]) => names.some((n) => words.has(n));
+  const found = [named('windows', 'win') ? 'Windows' : null, named('macos', 'osx', 'mac') ? 'macOS' : null, named('linux', 'ubuntu') ? 'Linux' : null].filter((s) => s !== null);
+  return found.length === 1 ? found[0]! : null;
 }
 
 function systemOf(label: string): string | null {

@@ -331,9 +331,10 @@ export class RunModel {
   /**
    * `runner.os` (`Linux`, `Windows`, `macOS`) of the legs of `set` (a run set of one of `job`'s steps; the job's own
    * when undefined) on which it runs on an occasion that `keep` accepts, each once (conditions.ts `legSystems`:
-   * `runs-on` resolved through each leg's matrix values). Null stands for a leg whose system is not known (a
-   * self-hosted label, a value the model cannot resolve), and `[null]` is the answer when no leg is left or the
-   * job's runs are not known.
+   * `runs-on` resolved through each leg's matrix values; a custom label that names a system as one of its words,
+   * `gemini-windows-16-core`, counts as that system: this answers whether two steps share a system, and folds no
+   * condition). Null stands for a leg whose system is not known (a self-hosted label that names none, a value the
+   * model cannot resolve), and `[null]` is the answer when no leg is left or the job's runs are not known.
    */
   systems(job: Job, set: RunSet | undefined, keep?: (occasion: Occasion) => boolean): (string | null)[] {
     const own = this.jobRunSet(job);
@@ -342,7 +343,7 @@ export class RunModel {
     const mine = within.legs === own?.legs;
     let known = mine ? this.#legSystems.get(job) : undefined;
     if (known === undefined) {
-      known = legSystems(job, within.legs);
+      known = legSystems(job, within.legs, true);
       if (mine) this.#legSystems.set(job, known);
     }
     const all = known;

@@ -1075,6 +1075,8 @@ ${inputs.split('\n').map((l) => `                  ${l}`).join('\n')}
       expect(how([ubuntuNpm, writerOn('macos-latest', npm)])).toBe('by-hand');
       // A matrix with no leg on the release's system.
       expect(how([ubuntuNpm, writerOn('${{ matrix.os }}', npm, matrix('windows-latest', 'macos-latest'))])).toBe('by-hand');
+      // A larger runner whose name says Windows.
+      expect(how([ubuntuNpm, writerOn('acme-windows-16-core', npm)])).toBe('by-hand');
       // The path names the writer and says it writes by hand.
       const path = findCombinations(scanRepository([ubuntuNpm, writerOn('windows-latest', npm)], {}).records, () => true).find((c) => c.id === 'cache-poisoning-release');
       expect(path?.severity).toBe('HIGH');
@@ -1085,6 +1087,7 @@ ${inputs.split('\n').map((l) => `                  ${l}`).join('\n')}
       expect(how([ubuntuNpm, writerOn('ubuntu-22.04', npm)])).toBe('natural');
       expect(how([ubuntuNpm, writerOn('${{ matrix.os }}', npm, matrix('windows-latest', 'ubuntu-latest'))])).toBe('natural');
       expect(how([ubuntuNpm, writerOn('[self-hosted, linux-big]', npm)])).toBe('natural');
+      expect(how([ubuntuNpm, writerOn('[self-hosted, gpu-large]', npm)])).toBe('natural');
       expect(how([releaseOn('windows-2022', npm), writerOn('windows-latest', npm)])).toBe('natural');
     });
 

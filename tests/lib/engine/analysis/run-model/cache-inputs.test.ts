@@ -135,4 +135,16 @@ describe('RunModel.systems: runner.os of the legs a step runs on', () => {
     expect(systemsOf('${{ matrix.os }}', ['strategy:', '  matrix:', '    os: [ubuntu-latest, my-runner]'], null)).toEqual(['Linux', null]);
     expect(systemsOf('ubuntu-latest', [], null, () => false)).toEqual([null]);
   });
+
+  it('takes the system a custom label names as one of its words (a larger runner or runner group), never for folding a condition', () => {
+    expect(systemsOf('acme-windows-16-core', [], null)).toEqual(['Windows']);
+    expect(systemsOf('[self-hosted, linux_arm64]', [], null)).toEqual(['Linux']);
+    expect(systemsOf('mac-mini-m2', [], null)).toEqual(['macOS']);
+    // No system word, or two of them: not known. `darwin` is one word, not `win`.
+    expect(systemsOf('[self-hosted, gpu-large]', [], null)).toEqual([null]);
+    expect(systemsOf('linux-or-windows-pool', [], null)).toEqual([null]);
+    expect(systemsOf('darwin-arm', [], null)).toEqual([null]);
+    // A condition on another system still may hold there: the name is the owner's word, not GitHub's.
+    expect(systemsOf('acme-windows-16-core', [], "runner.os == 'Linux'")).toEqual(['Windows']);
+  });
 });
