@@ -13,6 +13,7 @@
 import { pinsApprovedCode } from './pr-head.js';
 import { checkoutReach } from './outsider-code.js';
 import { describeStep } from './describe.js';
+import { everyPathGuarded, stepTrustOn } from './trust-guards.js';
 import { envInjections, scriptInjections, type InjectionHit } from './injections.js';
 import { cacheStep, DEFAULT_SCOPE_EVENTS, restoreReadsSave, restoresFrom, type CacheUse } from './caching.js';
 import { describeTaint } from './describe.js';
@@ -94,14 +95,14 @@ function sinkWords(sinks: readonly TracedExecution[]): string {
   return `${describeStep(first.step)} runs ${first.execution.evidence}${inside} from it`;
 }
 
-const writersCache = new ScanCache<RunModel, readonly CacheWriter[]>();
+interface ScopeWriters {
+  writers: readonly CacheWriter[];
+  held: readonly CacheWriter[];
+}
 
-/**
- * Every writer of the default branch's cache scope an outsider reaches, ungated ones first, in file order:
- * code of theirs that a step runs, their text run as code, and `pull_request_target` cache saves whose key or
- * content their pull request picks. Computed once per scan.
- */
-export function defaultScopeWriters(runs: RunModel, taint: TaintAnalyzer): readonly CacheWriter[] {
+const writersCache = new ScanCache<RunModel, ScopeWriters>();
+
+function scopeWriters(runs: RunModel, taint: TaintAnalyzer): ScopeWriters {
   let found = writersCache.get(runs);
   if (found === undefined) {
     found = readWriters(runs, taint);
@@ -110,8 +111,31 @@ export function defaultScopeWriters(runs: RunModel, taint: TaintAnalyzer): reado
   return found;
 }
 
-function readWriters(runs: RunModel, taint: TaintAnalyzer): CacheWriter[] {
+/**
+ * Every writer of the default branch's cache scope an outsider reaches, ungated ones first, in file order:
+ * code of theirs that a step runs, their text run as code, and `pull_request_target` cache saves whose key or
+ * content their pull request picks. Computed once per scan.
+ */
+export function defaultScopeWriters(runs: RunModel, taint: TaintAnalyzer): readonly CacheWriter[] {
+  return scopeWriters(runs, taint).writers;
+}
+
+/**
+ * The jobs that run pull request code in the default branch's cache scope that no outsider reaches by themselves,
+ * so `defaultScopeWriters` leaves them out: a collaborator's act comes first (a comment command from someone the
+ * condition trusts, an approval of the very commit that runs, a pull request of a trusted author). Their `gate`
+ * says which act, in words (`but only after a comment by someone its condition trusts (...)`), and `act` names it
+ * short (`a trusted collaborator's comment on the outsider's pull request`). Not a writer an outsider uses, but not nothing either: a release
+ * finding that no outsider's writer reaches names one of them instead of saying no workflow runs pull request code
+ * there. Computed once per scan, with the writers.
+ */
+export function heldBackWriters(runs: RunModel, taint: TaintAnalyzer): readonly CacheWriter[] {
+  return scopeWriters(runs, taint).held;
+}
+
+function readWriters(runs: RunModel, taint: TaintAnalyzer): ScopeWriters {
   const writers: CacheWriter[] = [];
+  const held: CacheWriter[] = [];
   const repository = runs.repository;
   const candidates = repository.workflows.filter((w) => w.triggers.some((t) => DEFAULT_SCOPE_EVENTS.has(t.name) || t.name === 'workflow_call'));
   for (const workflow of candidates) {
@@ -120,13 +144,17 @@ function readWriters(runs: RunModel, taint: TaintAnalyzer): CacheWriter[] {
       // Code of the outsider that a step runs: a checkout of the pull request, or another run's artifacts (most jobs
       // have neither, and their workspace is not worked out for this).
       for (const entry of mayHoldOutsiderCode(job, repository) ? run.workspace : []) {
-        if (entry.content !== 'outsider' || entry.checkout?.hiddenBy === 'trusted-author') continue;
+        if (entry.content !== 'outsider') continue;
         const sinks = runs.sinksOf(run, entry);
         if (sinks.length === 0) continue;
         const reach = checkoutReach(runs, entry, sinks);
         const race = entry.checkout === undefined || !pinsApprovedCode(entry.checkout);
-        const gate = gateOf(reach, race);
-        if (gate === undefined) continue;
+        const gate = entry.checkout?.hiddenBy === 'trusted-author' ? undefined : gateOf(reach, race);
+        if (gate === undefined) {
+          const words = heldOf(reach, entry, sinks);
+          if (words !== undefined) held.push({ job, step: entry.step, rule: entry.kind === 'checkout' ? 'untrusted-checkout' : 'artifact-poisoning', event: reach.event ?? '', gate: words.gate, act: words.act, text: heldText(entry, reach, sinks, job) });
+          continue;
+        }
         writers.push({ job, step: entry.step, rule: entry.kind === 'checkout' ? 'untrusted-checkout' : 'artifact-poisoning', event: reach.event ?? '', gate, act: actOf(reach), text: entryText(entry, reach, sinks, job) });
       }
       // The outsider's text run as code.
@@ -158,7 +186,52 @@ function readWriters(runs: RunModel, taint: TaintAnalyzer): CacheWriter[] {
     }
   }
   // Ungated writers first; within each, the order found (file, job, step).
-  return [...writers.filter((w) => w.gate === null), ...writers.filter((w) => w.gate !== null)];
+  return { writers: [...writers.filter((w) => w.gate === null), ...writers.filter((w) => w.gate !== null)], held };
+}
+
+/** Conditions in a description: `a` / `b`, each as the reach gives it (in backticks already, or a check's words). */
+function gateList(gates: readonly string[]): string {
+  return gates.length === 0 ? '' : ` (${gates.join(' / ')})`;
+}
+
+/**
+ * What holds pull request code that runs in the default branch's cache scope back from outsiders, when the model's
+ * reach leaves it out of the writers (`gateOf` undefined), in words, with the act named short; undefined when its
+ * run writes no default-branch scope (a run only collaborators start, on an event that writes another scope).
+ */
+function heldOf(reach: Reach, entry: WorkspaceEntry, sinks: readonly TracedExecution[]): { gate: string; act: string } | undefined {
+  if (reach.event === null || !DEFAULT_SCOPE_EVENTS.has(reach.event)) return undefined;
+  const gates = gateList(reach.gates);
+  const checkout = entry.checkout;
+  if (reach.level === 'approval') {
+    // The approved commit is what runs: pinned by the event, or a check that fails the job for later pushes.
+    const pinned =
+      checkout === undefined || !pinsApprovedCode(checkout)
+        ? "it resolves the pull request's code when the job runs (commits pushed after the approval run too)"
+        : checkout.raceClosedBy !== undefined
+          ? `${checkout.raceClosedBy}, so the commits that run are the ones approved`
+          : `it checks out the commit the event names (${checkout.evidence}), the one approved`;
+    if (reach.event === 'repository_dispatch') return { gate: `but only once a maintainer's command starts it${gates}, and ${pinned}`, act: "a maintainer's command for the outsider's pull request" };
+    if (COMMAND_EVENTS.has(reach.event)) return { gate: `but only after a maintainer's comment command${gates}, and ${pinned}`, act: "a maintainer's comment command on the outsider's pull request" };
+    return { gate: `but only after a maintainer's approval${gates}, and ${pinned}`, act: "a maintainer's approval of the outsider's commit" };
+  }
+  if (reach.level !== 'trusted-author') return undefined;
+  if (reach.sameRepository === true) return { gate: `but only for pull requests from the repository's own branches${gates}`, act: 'a pull request from a branch of the repository, which only collaborators push' };
+  // A comment command whose author the condition trusts (a named user, a collaborator's association): the pull
+  // request's code is still an outsider's, run after a collaborator's act; resolved when the job runs, a commit
+  // pushed after the comment runs too.
+  const first = sinks[0]?.step ?? entry.step;
+  const byComment = COMMAND_EVENTS.has(reach.event) && reach.event !== 'repository_dispatch' && everyPathGuarded(stepTrustOn(first, reach.event), (g) => g.kind === 'actor' || g.kind === 'commenter');
+  if (byComment) {
+    const race = checkout !== undefined && !pinsApprovedCode(checkout) ? ", resolving the pull request's code when the job runs (commits pushed after the comment run too)" : '';
+    return { gate: `but only after a comment by someone its condition trusts${gates}${race}`, act: "a trusted collaborator's comment on the outsider's pull request" };
+  }
+  return { gate: `but only for people its condition trusts${gates}`, act: 'an act of someone its condition trusts' };
+}
+
+function heldText(entry: WorkspaceEntry, reach: Reach, sinks: readonly TracedExecution[], job: Job): string {
+  const what = entry.kind === 'checkout' ? 'checks out pull request code' : `downloads another run's artifacts (${entry.how})`;
+  return `${where(entry.step, job)} ${what} under \`${reach.event ?? ''}\` and ${sinkWords(sinks)}`;
 }
 
 const strong = (hit: InjectionHit) => hit.severity === undefined || hit.severity === 'HIGH' || hit.severity === 'MEDIUM';

@@ -1,5 +1,5 @@
 import { cacheStep, restoreClearedBeforeUse, restoreKeyLines, type CacheUse } from '../analysis/caching.js';
-import { cachingRuns, defaultScopeWriters, neverRuns, PATH_ENTRY_RULES, prControlled, writersFor, writerSave, type CacheWriter } from '../analysis/cache-scope.js';
+import { cachingRuns, defaultScopeWriters, heldBackWriters, neverRuns, PATH_ENTRY_RULES, prControlled, writersFor, writerSave, type CacheWriter } from '../analysis/cache-scope.js';
 import { describeStep } from '../analysis/describe.js';
 import { overlap, sharedOccasion, type RunSet } from '../analysis/run-model/conditions.js';
 import { runFact } from '../analysis/run-model/facts.js';
@@ -124,7 +124,7 @@ export default defineWorkflowRule({
               const theirs = writersFor(writers(), use, job, caller, runs);
               // Keyed by the run's own id: no other run's entry is restored, so nothing written elsewhere ships.
               if (use.ownRunOnly && theirs.length === 0) continue;
-              reportRelease(context, job, called, use, node, publisher, theirs);
+              reportRelease(context, job, called, use, node, publisher, theirs, () => writersFor(heldBackWriters(runs, context.taint), use, job, caller, runs));
               continue;
             }
             if (followsPullRequests) {
@@ -243,7 +243,7 @@ function howWritten(r: RankedWriter, use: CacheUse, who: string, several = false
   return `; ${jobs} this restore reads, but code running there can save an entry under any key through the runner's cache token, which ${who} takes only while its own key has no entry yet (a new lockfile or cache key)${prefix}, or once the legitimate entry is evicted (unused for 7 days, or the oldest past the repository's cache limit, 10 GB by default, which writing enough entries forces)`;
 }
 
-function reportRelease(context: WorkflowRuleContext, job: Job, called: CalledStep, use: CacheUse, node: CacheUse['node'], publisher: Publisher, writers: readonly CacheWriter[]): void {
+function reportRelease(context: WorkflowRuleContext, job: Job, called: CalledStep, use: CacheUse, node: CacheUse['node'], publisher: Publisher, writers: readonly CacheWriter[], heldBack: () => readonly CacheWriter[]): void {
   const publishingJob = publisher.caller.job as Job;
   const why =
     publishingJob === job
@@ -279,8 +279,7 @@ function reportRelease(context: WorkflowRuleContext, job: Job, called: CalledSte
     tail = `, and ${gated.text} ${gated.gate ?? ''}${way}; what runs there is ${writerCode(gated)}, so an outsider can write those entries ${who}, and the release ships what they planted${holds} (MEDIUM: ${why}).`;
   } else {
     severity = 'LOW';
-    tail =
-      ". No workflow of the repository runs an outsider's code or text in the default branch's cache scope, so writing those entries takes a collaborator's merged code, or a compromised dependency or action of a default-branch run (LOW: nobody outside the repository can start it; restoring no cache in releases is still the safer build).";
+    tail = lowTail(ranked(heldBack(), called, use, context.runs)[0], use);
   }
   context.report({
     node,
@@ -289,4 +288,21 @@ function reportRelease(context: WorkflowRuleContext, job: Job, called: CalledSte
     message: `${subject(called, `restores a cache (${use.how})`, context.runs)} and ${why}; cache entries written by runs in the default branch's cache scope end up in what it ships${tail}`,
     facts: ['holds:publish', ...runFact(context.runs, called.caller), ...writerFacts(order)],
   });
+}
+
+/**
+ * The end of a release finding no outsider's writer reaches (LOW). With no job running pull request code in the
+ * default branch's scope at all: no workflow does. With one behind a collaborator's act (`heldBackWriters`: a
+ * comment command from someone the condition trusts, an approval of the very commit that runs), that job, its gate
+ * and the cache step it saves the restored cache with, first: it does run pull request code in that scope, but no
+ * outsider starts it.
+ */
+function lowTail(held: RankedWriter | undefined, use: CacheUse): string {
+  const hygiene = 'restoring no cache in releases is still the safer build';
+  if (held === undefined) {
+    return `. No workflow of the repository runs an outsider's code or text in the default branch's cache scope, so writing those entries takes a collaborator's merged code, or a compromised dependency or action of a default-branch run (LOW: nobody outside the repository can start it; ${hygiene}).`;
+  }
+  const { writer } = held;
+  const saves = held.save === null ? '' : howWritten(held, use, 'the release');
+  return `. ${writer.text}, in the default branch's cache scope, ${writer.gate ?? ''}${saves}; no workflow of the repository runs an outsider's code or text there without such an act, so writing those entries takes ${writer.act ?? "a collaborator's act"}, a collaborator's merged code, or a compromised dependency or action of a default-branch run (LOW: nobody outside the repository starts such a run by themselves; ${hygiene}).`;
 }

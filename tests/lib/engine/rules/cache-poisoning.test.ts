@@ -794,6 +794,90 @@ describe(`${RULE}: who writes the cache a release restores`, () => {
     });
   });
 
+  describe('pull request code in the default branch\'s scope that only a collaborator\'s act starts (LOW, named)', () => {
+    // A slash command of someone the condition names checks out the pull request's head and builds it with a
+    // caching setup action: pull request code runs in the default branch's scope, but only after that comment.
+    const slashCommand = (check: string) => ({ path: '.github/workflows/scdiff.yml', text: yaml`
+      on:
+        issue_comment:
+          types: [created]
+      permissions: read-all
+      jobs:
+        golden-test:
+          if: github.event.issue.pull_request && startsWith(github.event.comment.body, '/scdiff') && ${check}
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+            - uses: actions/setup-node@v4
+              with:
+                cache: npm
+            - name: checkout PR
+              run: gh pr checkout "$PR"
+              env:
+                PR: \${{ github.event.issue.number }}
+                GH_TOKEN: \${{ github.token }}
+            - run: npm ci && npm run scdiff
+    ` });
+    const approvedCommit = other(yaml`
+      on:
+        pull_request_target:
+          types: [labeled]
+      jobs:
+        test:
+          if: contains(github.event.pull_request.labels.*.name, 'safe to test')
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ github.event.pull_request.head.sha }}
+            - run: npm ci && npm test
+    `);
+
+    it('positive: names the job, its gate and the cache it saves instead of saying no workflow runs pull request code there', () => {
+      const [finding] = scanWith(RULE, [release, slashCommand("contains(fromJSON('[\"alice\",\"bob\"]'), github.actor)")]);
+      expect(finding?.severity).toBe('LOW');
+      expect(finding?.description).not.toContain("No workflow of the repository runs an outsider's code");
+      expect(finding?.description).toContain('`.github/workflows/scdiff.yml` (job `golden-test`) checks out pull request code under `issue_comment` and step 4 of job `golden-test` runs `npm ci` from it, in the default branch\'s cache scope, but only after a comment by someone its condition trusts (');
+      expect(finding?.description).toContain("resolving the pull request's code when the job runs (commits pushed after the comment run too), and step 2 of job `golden-test` there saves the cache this restore reads (actions/setup-node with `cache: npm`)");
+      expect(finding?.description).toContain("so writing those entries takes a trusted collaborator's comment on the outsider's pull request, a collaborator's merged code, or a compromised dependency or action of a default-branch run (LOW: nobody outside the repository starts such a run by themselves;");
+      // A maintainer's approval of the very commit that runs (a label, the event's head SHA) is named the same way.
+      const [approved] = scanWith(RULE, [release, approvedCommit]);
+      expect(approved?.severity).toBe('LOW');
+      expect(approved?.description).toContain("`.github/workflows/other.yml` (job `test`) checks out pull request code under `pull_request_target` and step 2 of job `test` runs `npm ci` from it, in the default branch's cache scope, but only after a maintainer's approval (`contains(github.event.pull_request.labels.*.name, 'safe to test')`), and it checks out the commit the event names (`github.event.pull_request.head.sha`), the one approved");
+      expect(approved?.description).toContain("takes a maintainer's approval of the outsider's commit");
+      // Neither is a writer an outsider uses: no attack path, no writer facts.
+      const record = all([release, approvedCommit]).records.find((r) => r.finding.rule_id === RULE);
+      expect(record).toBeDefined();
+      expect((record?.facts ?? []).some((f) => f.startsWith('writer:'))).toBe(false);
+    });
+
+    it('negative: with no job running pull request code in that scope, the text still says none does', () => {
+      const none = "No workflow of the repository runs an outsider's code or text in the default branch's cache scope";
+      expect(scanWith(RULE, [release])[0]?.description).toContain(none);
+      // Pull request code a fork's `pull_request` run builds with the same cache: that run writes only its pull
+      // request's own scope (its merge ref), which no release reads.
+      const forkRun = other(yaml`
+        on: pull_request
+        jobs:
+          test:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/checkout@v4
+              - uses: actions/setup-node@v4
+                with:
+                  cache: npm
+              - run: npm ci && npm test
+      `);
+      const [finding] = scanWith(RULE, [release, forkRun]);
+      expect(finding?.severity).toBe('LOW');
+      expect(finding?.description).toContain(none);
+      // An ungated writer elsewhere still makes it HIGH, naming that one.
+      const [open] = scanWith(RULE, [release, slashCommand("contains(fromJSON('[\"alice\"]'), github.actor)"), { ...prTarget(), path: '.github/workflows/pr.yml' }]);
+      expect(open?.severity).toBe('HIGH');
+      expect(open?.description).toContain('`.github/workflows/pr.yml` (job `test`)');
+    });
+  });
+
   it('is LOW, saying who writes the cache, when no outsider runs code there', () => {
     const [alone] = scanWith(RULE, [release]);
     expect(alone?.severity).toBe('LOW');
