@@ -1,8 +1,9 @@
 import type { TaintAnalyzer } from '../expressions/taint.js';
 import { ScanCache } from '../model/scan-cache.js';
 import type { Job, Step } from '../model/workflow.js';
-import { get } from '../yaml/model.js';
-import { artifactUses, isolatedExecutions, picksForkRuns, runChoice, strongestUse, type ArtifactUse, type ForeignDownload, type IsolatedExecution } from './artifacts.js';
+import { describeStep } from './describe.js';
+import { get, keyText, type YNode } from '../yaml/model.js';
+import { artifactUses, isolatedExecutions, picksForkRuns, readsWorkspaceFile, runChoice, strongestUse, type ArtifactUse, type ForeignDownload, type IsolatedExecution } from './artifacts.js';
 import { envInjections, outputCarriesOutsiderText } from './injections.js';
 import { within } from './run-model/execution.js';
 import { namedByArtifact } from './pr-head.js';
@@ -10,7 +11,7 @@ import { dependentJobs } from './validation.js';
 import { codeOf } from './run-model/workspace.js';
 import { nothingReads, outsiderStarts, jobClaim, severityOf, type JobRun, type Reach, type RunModel, type TracedExecution, type WorkspaceEntry } from './run-model/index.js';
 import type { Severity } from '../types.js';
-import { givenToken } from './notices.js';
+import { commentSink, givenToken, stepNotice } from './notices.js';
 import { readOnlyToken } from './run-model/holdings.js';
 
 /**
@@ -318,4 +319,164 @@ function downloadSinks(runs: RunModel, run: JobRun, entry: WorkspaceEntry): Trac
     if (t.execution.path === null) return entry.dir === null;
     return entry.dir === null || within(t.execution.path, entry.dir);
   });
+}
+
+/**
+ * What a job still does with values from pull request artifacts around a download whose own content the analysis
+ * follows nowhere (`DownloadEffect.use` null, no step runs them): a run, branch or artifact the download fetches
+ * that a value read from an earlier download's files picks (that download's `pick` use), and a later step of the
+ * same job run that posts a comment given step or job outputs (its target, its text: `number: ${{
+ * steps.pr.outputs.content }}`, `body: ${{ steps.report.outputs.content }}`), which may carry what the job read
+ * from the workspace these files landed in (a report a script builds from them). Named, so no text says their
+ * content reaches nothing when the job's comment and its next download are the fork's to steer.
+ */
+export interface UntracedSteering {
+  /** The earlier download whose files pick what this one fetches, and that use (`kind: 'pick'`, at this download's step). */
+  pickedBy: { download: Step; use: ArtifactUse } | null;
+  /**
+   * The first later step of the job run that posts a comment given outputs that may carry pull request files: `later`,
+   * the inputs (or `env:` names, its script) given outputs of steps after this download, which may carry what the job
+   * read from the workspace these files landed in; `earlier`, those given values an earlier download's files fill
+   * (`from`: that download, whose own finding names the use).
+   */
+  comment: { step: Step; later: readonly Given[]; earlier: readonly Given[]; from: Step | null } | null;
+  /**
+   * The first later step of the job run that hands the directory they landed in to an action by an input the analysis
+   * reads no files from (`storybookBuildDir: storybook-static`): what that action does with them is the fork's files'
+   * use. `value` as written.
+   */
+  handedTo: { step: Step; input: string; value: string } | null;
+}
+
+/** An input (or `env:` name, or `run` for the script) of a step and the first step or job output it is given. */
+interface Given {
+  input: string;
+  ref: string;
+}
+
+const OUTPUT_PATH = /\b(?:steps|needs)\.[\w-]+\.outputs\.[\w-]+/;
+
+/** Every scalar text below a node (bounded). */
+function scalarTexts(node: YNode | undefined, into: string[] = []): string[] {
+  if (node === undefined || into.length >= 200) return into;
+  if (node.kind === 'scalar') {
+    if (typeof node.value === 'string') into.push(node.value);
+  } else if (node.kind === 'seq') for (const item of node.items) scalarTexts(item, into);
+  else for (const pair of node.pairs) scalarTexts(pair.value, into);
+  return into;
+}
+
+/** The inputs, `env:` names and script of a step given a step or job output, with the first output each is given. */
+function givenOutputs(step: Step): Given[] {
+  const found: Given[] = [];
+  const take = (input: string, node: YNode | undefined) => {
+    const ref = scalarTexts(node).map((t) => OUTPUT_PATH.exec(t)?.[0]).find((m) => m !== undefined);
+    if (ref !== undefined) found.push({ input, ref });
+  };
+  for (const pair of step.with?.kind === 'map' ? step.with.pairs : []) take(keyText(pair.key), pair.value);
+  for (const pair of step.env?.kind === 'map' ? step.env.pairs : []) take(keyText(pair.key), pair.value);
+  if (step.run !== undefined) take('run', step.run);
+  return found;
+}
+
+export function untracedSteering(runs: RunModel, taint: TaintAnalyzer, run: JobRun, entry: WorkspaceEntry): UntracedSteering {
+  // What the earlier downloads of pull request artifacts in the job run do with their files (their own findings).
+  const earlier = run.workspace
+    .filter((other) => other !== entry && other.kind === 'download' && other.content === 'outsider' && other.step.index < entry.step.index && runs.sameRun(other.step, entry.step))
+    .map((other) => {
+      const effect = downloadEffect(runs, taint, run, other);
+      return { download: other.step, uses: [effect.use, ...effect.others].filter((u): u is ArtifactUse => u !== null) };
+    });
+  let pickedBy: UntracedSteering['pickedBy'] = null;
+  for (const { download, uses } of earlier) {
+    const use = uses.find((u) => u.kind === 'pick' && u.step === entry.step);
+    if (use !== undefined) {
+      pickedBy = { download, use };
+      break;
+    }
+  }
+  let comment: UntracedSteering['comment'] = null;
+  const job = run.job;
+  for (const step of job.steps) {
+    if (step.index <= entry.step.index || !runs.sameRun(entry.step, step) || stepNotice(step) !== 'comment') continue;
+    const given = givenOutputs(step);
+    // Outputs of steps after the download that read files of the workspace: values the job read once the files were there.
+    const afterDownload = (g: Given) => {
+      const id = /^steps\.([\w-]+)\./.exec(g.ref)?.[1];
+      const writer = id === undefined ? undefined : job.steps.find((s) => s.id === id);
+      return writer !== undefined && writer.index > entry.step.index && readsWorkspaceFile(writer);
+    };
+    const later = given.filter(afterDownload);
+    const from = earlier.find(({ uses }) => uses.some((u) => u.step === step))?.download ?? null;
+    if (later.length === 0 && from === null) continue;
+    comment = { step, later, earlier: from === null ? [] : given.filter((g) => !afterDownload(g)), from };
+    break;
+  }
+  return { pickedBy, comment, handedTo: handedDirectory(runs, job, entry) };
+}
+
+/** A relative path as a workspace directory: without `./` and trailing slashes. */
+function workspaceDir(text: string): string {
+  return text.trim().replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+}
+
+/** `UntracedSteering.handedTo`: an action after the download given their directory (or a path in it) as an input. */
+function handedDirectory(runs: RunModel, job: Job, entry: WorkspaceEntry): UntracedSteering['handedTo'] {
+  const dir = entry.dir;
+  if (dir === null || dir === '') return null;
+  for (const step of job.steps) {
+    if (step.index <= entry.step.index || step.usesRef?.kind !== 'repository' || !runs.sameRun(entry.step, step)) continue;
+    for (const pair of step.with?.kind === 'map' ? step.with.pairs : []) {
+      const value = pair.value.kind === 'scalar' && typeof pair.value.value === 'string' ? pair.value.value : null;
+      if (value === null || value.includes('${{')) continue;
+      const path = workspaceDir(value);
+      if (path === dir || path.startsWith(`${dir}/`)) return { step, input: keyText(pair.key), value: value.trim() };
+    }
+  }
+  return null;
+}
+
+/** `\`number\`, \`body\`` (the script as `script`). */
+function inputWords(given: readonly Given[]): string {
+  return given.map((g) => (g.input === 'run' ? 'script' : `\`${g.input}\``)).join(', ');
+}
+
+/**
+ * `untracedSteering` in words, for a download whose own content the analysis follows nowhere: what picks the run
+ * it fetches, and the comment later steps post with values read after it or from an earlier download's files; null
+ * when neither is there.
+ */
+export function untracedText(found: UntracedSteering): { text: string; worst: string } | null {
+  const parts: string[] = [];
+  const worst: string[] = [];
+  if (found.pickedBy !== null) {
+    const { download, use } = found.pickedBy;
+    const picks = use.picks;
+    const given = picks === undefined ? '' : ` (\`${picks.ref}\`, its \`${picks.inputs.join('`, `')}\`)`;
+    parts.push(`the run they come from is picked by a value read from the artifacts ${describeStep(download)} downloads${given}`);
+    worst.push("which run's artifacts the job fetches");
+  }
+  if (found.comment !== null) {
+    const { step, later, earlier, from } = found.comment;
+    const line = step.owner.file.position(step.node.start).line;
+    const takes = (given: readonly Given[]) => (given.length > 1 ? 'take' : 'takes');
+    const clauses: string[] = [];
+    const first = later[0];
+    if (first !== undefined) clauses.push(`whose ${inputWords(later)} ${takes(later)} \`${first.ref}\`${later.length > 1 ? ' (and more)' : ''}, an output of a step after this download that reads files of the workspace these files landed in`);
+    if (from !== null) {
+      const what = earlier.length === 0 ? 'whose target or text' : `whose ${inputWords(earlier)}`;
+      clauses.push(`${clauses.length > 0 ? 'and ' : ''}${what} ${earlier.length > 1 ? 'come' : 'comes'} from the artifacts ${describeStep(from)} downloads`);
+    }
+    parts.push(`${describeStep(step)} (line ${line}) then posts a comment (${commentSink(step)}) ${clauses.join(', ')}`);
+    worst.push("a comment's target or wording");
+  }
+  if (found.handedTo !== null) {
+    const { step, input, value } = found.handedTo;
+    const ref = step.usesRef;
+    const action = ref?.kind === 'repository' ? (ref.path === '' ? ref.slug : `${ref.slug}/${ref.path}`) : 'an action';
+    parts.unshift(`${describeStep(step)} hands them to ${action} (its \`${input}: ${value}\`), which works with the fork's files as it is built to (what it uploads, publishes or reports is theirs)`);
+    worst.unshift(`what ${action} does with the fork's files`);
+  }
+  if (parts.length === 0) return null;
+  return { text: parts.join('; and '), worst: worst.join(', and ') };
 }

@@ -891,6 +891,8 @@ export interface ArtifactUse {
    * content went before it reached `step`.
    */
   via?: { step: Step; evidence: string };
+  /** A `pick` use: the output that picks what the later download fetches, and the inputs given it (`branch`, `run_id`). */
+  picks?: { ref: string; inputs: readonly string[] };
 }
 
 const USE_ORDER: readonly ArtifactUseKind[] = ['env', 'data', 'checkout', 'gate', 'pick', 'content', 'status', 'label', 'comment', 'validated', 'read'];
@@ -1242,7 +1244,7 @@ function outputUse(step: Step, refs: readonly string[], context?: UseContext): A
   const picks = pickedDownload(step, refs);
   if (picks !== null) {
     const line = step.owner.file.position(step.node.start).line;
-    return { kind: 'pick', step, detail: `gives \`${ref0}\` (its \`${picks.join('`, `')}\`) to ${to}, which only picks the run, branch or artifact it downloads (line ${line})` };
+    return { kind: 'pick', step, detail: `gives \`${ref0}\` (its \`${picks.join('`, `')}\`) to ${to}, which only picks the run, branch or artifact it downloads (line ${line})`, picks: { ref: ref0, inputs: picks } };
   }
   // A checkout whose repository or ref the value picks, which no later step runs: the pull request's code lands
   // in the workspace by design (for an action given prebuilt files), and nothing of it runs.
@@ -1354,6 +1356,19 @@ function stepUse(step: Step, named: RegExp | null, later: boolean, context?: Use
 
 /** Actions named for reading a file into step outputs (`json-to-output`, `read-file`, `jq-action`, `yq`, `dotenv`). */
 const FILE_READING_ACTION = /json|read|file|jq|yq|output|var/i;
+
+/**
+ * True when a step reads files of the workspace into what it does or outputs: a `run:` script that reads a file
+ * (`READS_FILE`: `cat`, `$(<f)`, `jq`), a github-script that reads one, or an action named for reading a file
+ * (`FILE_READING_ACTION`) given a relative path. What it read can be another run's files that landed there.
+ */
+export function readsWorkspaceFile(step: Step): boolean {
+  if (typeof step.run?.value === 'string') return logicalLines(step.run.value).some((l) => READS_FILE.test(l.text));
+  const ref = step.usesRef;
+  if (ref?.kind !== 'repository') return false;
+  if (ref.slug === 'actions/github-script') return /\breadFileSync\b|\breadFile\s*\(|\bfs\.promises\b/.test(getText(step.with, 'script') ?? '');
+  return FILE_READING_ACTION.test(ref.path === '' ? ref.slug : `${ref.slug}/${ref.path}`) && givenPathIn(step, null);
+}
 
 /** True when one of the step's path inputs names the directory `named` (null: any relative path, for a download into the workspace). */
 function givenPathIn(step: Step, named: RegExp | null): boolean {

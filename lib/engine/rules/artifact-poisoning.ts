@@ -1,5 +1,5 @@
 import { nothingWorthText } from '../analysis/run-model/holdings.js';
-import { downloadEffect, downloadSeverity, isolatedEffect } from '../analysis/artifact-effects.js';
+import { downloadEffect, downloadSeverity, isolatedEffect, untracedSteering, untracedText } from '../analysis/artifact-effects.js';
 import { downloadContent, foreignDownloads, forkArtifactOrigins, forkOriginText, pickedRunText, runChoice, triggeringRunReads, type ArtifactUse, type ForeignDownload } from '../analysis/artifacts.js';
 import { isStoredSecretName, secretOccurrencesIn } from '../analysis/secrets.js';
 import { describeStep } from '../analysis/describe.js';
@@ -89,7 +89,10 @@ export default defineWorkflowRule({
         // expands a value read from them into its script): the effect's run and reach are that job's.
         const effect = downloadEffect(runs, context.taint, run, entry);
         const { sinks, checkout } = effect;
-        const found = judge(runs, effect.run, effect.reach, sinks.length > 0, effect.use, effect.steersOnlyBareJobs, effect.others);
+        // Their own content followed nowhere: what picks the run they come from, and the comment the job posts with
+        // values it read after they landed, are named instead of saying their content reaches nothing.
+        const untraced = sinks.length === 0 && effect.use === null ? untracedText(untracedSteering(runs, context.taint, run, entry)) : null;
+        const found = judge(runs, effect.run, effect.reach, sinks.length > 0, effect.use, effect.steersOnlyBareJobs, effect.others, untraced);
         if (found === null) continue;
         report(context, job, { download: entry.download, how: entry.how, reach: effect.reach, run: effect.run, ...found, consequence: sinks.length > 0 ? `; ${sinkText(job, sinks, entry, checkout)}` : found.consequence });
       }
@@ -167,7 +170,7 @@ function besides(others: readonly ArtifactUse[], alone: string): string {
   return `, and their other uses go no further: ${first.subject ?? describeStep(first.step)} ${first.detail}${more}`;
 }
 
-function judge(runs: RunModel, run: JobRun, reach: Reach, runsThem: boolean, use: ArtifactUse | null, steersOnlyBareJobs: boolean, others: readonly ArtifactUse[] = []): { severity: Severity; executes: boolean; consequence: string } | null {
+function judge(runs: RunModel, run: JobRun, reach: Reach, runsThem: boolean, use: ArtifactUse | null, steersOnlyBareJobs: boolean, others: readonly ArtifactUse[] = [], untraced: { text: string; worst: string } | null = null): { severity: Severity; executes: boolean; consequence: string } | null {
   const verdict = downloadSeverity(runs, { run, reach, runsThem, use, steersOnlyBareJobs });
   if (verdict === null) return null;
   const { severity, executes, act } = verdict;
@@ -194,7 +197,9 @@ function judge(runs: RunModel, run: JobRun, reach: Reach, runsThem: boolean, use
   if (use !== null && act === 'steers') return { severity, executes, consequence: `; ${who(use)} ${use.detail}, so their content steers the job (${severity}: no later step runs them)` };
   const consequence =
     use === null
-      ? '; no later step of the job runs them, and their content reaches no command, output or condition the analysis follows (LOW)'
+      ? untraced === null
+        ? '; no later step of the job runs them, and their content reaches no command, output or condition the analysis follows (LOW)'
+        : `; no later step of the job runs them, and none the analysis follows takes a value from them, but ${untraced.text} (LOW: at worst ${untraced.worst}; nothing of these files runs)`
       : use.kind === 'comment' && use.fixedBody === true
         ? `; ${who(use)} ${use.detail}${besides(others, ', and nothing else uses their content')} (LOW: at worst a fixed comment on an issue or pull request the fork picks; nothing that runs)`
         : use.kind === 'comment'

@@ -328,7 +328,11 @@ function inertText(effect: DownloadEffect): string {
           : use.kind === 'pick'
             ? "at worst which run's artifacts that download fetches, whose files are judged at it"
             : 'the values are validated before use';
-  return `${who} ${use.detail} (${what})`;
+  // The other uses no further than it (a comment's target beside the run a later download fetches): named, not left out.
+  const other = effect.others[0];
+  const more = effect.others.length > 1 ? ` (and ${effect.others.length - 1} more such use${effect.others.length > 2 ? 's' : ''})` : '';
+  const besides = other === undefined ? '' : `, and ${other.subject ?? describeStep(other.step)} ${other.detail}${more}`;
+  return `${who} ${use.detail} (${what})${besides}`;
 }
 
 /**

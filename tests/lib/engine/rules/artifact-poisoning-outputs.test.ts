@@ -197,3 +197,152 @@ ${inputs}
     expect(steered?.description).not.toContain('which only picks the run');
   });
 });
+
+describe(`${RULE}: a download whose own content the analysis follows nowhere names what the job's values from pull request files steer`, () => {
+  // A size report on `workflow_run`: the pull request's run uploads its sizes with its number and base branch; the
+  // report job reads the number (the comment's target) and the branch (which run's artifacts come next), downloads
+  // the previous sizes of that branch, builds the report with the base repository's script and comments it.
+  const sizeReport = (allowForks = true, comment = true) => yaml`
+    on:
+      workflow_run:
+        workflows: [size data]
+        types: [completed]
+    permissions:
+      pull-requests: write
+    jobs:
+      size-report:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/checkout@v4
+          - name: Download Size Data
+            uses: dawidd6/action-download-artifact@v6
+            with:
+              name: size-data
+              run_id: \${{ github.event.workflow_run.id }}
+              path: temp/size
+          - name: Read PR Number
+            id: pr-number
+            uses: juliangruber/read-file-action@v1
+            with:
+              path: temp/size/number.txt
+          - name: Read base branch
+            id: pr-base
+            uses: juliangruber/read-file-action@v1
+            with:
+              path: temp/size/base.txt
+          - name: Download Previous Size Data
+            uses: dawidd6/action-download-artifact@v6
+            with:
+              branch: \${{ steps.pr-base.outputs.content }}
+              workflow: size-data.yml
+              name: size-data
+              path: temp/size-prev
+              allow_forks: ${allowForks ? 'true' : 'false'}
+          - name: Prepare report
+            run: node scripts/size-report.js > size-report.md
+          - name: Read Size Report
+            id: size-report
+            uses: juliangruber/read-file-action@v1
+            with:
+              path: ./size-report.md
+  ` + (comment ? `      - name: Create Comment
+        uses: actions-cool/maintain-one-comment@v3
+        with:
+          token: \${{ secrets.GITHUB_TOKEN }}
+          number: \${{ steps.pr-number.outputs.content }}
+          body: |
+            \${{ steps.size-report.outputs.content }}
+            <!-- SIZE -->
+          body-include: '<!-- SIZE -->'
+` : '');
+  const previous = (found: ReturnType<typeof scanWith>) => found.find((f) => f.description.startsWith('step `Download Previous Size Data`'));
+
+  it('positive: the next download, whose run a value of the first picks, names that pick and the comment whose target and text the job reads from pull request files', () => {
+    const findings = scanWith(RULE, sizeReport());
+    const next = previous(findings);
+    expect(next?.severity).toBe('LOW');
+    expect(next?.description).not.toContain(NOTHING_FOLLOWED);
+    expect(next?.description).toContain('no later step of the job runs them, and none the analysis follows takes a value from them, but the run they come from is picked by a value read from the artifacts step `Download Size Data` of job `size-report` downloads (`steps.pr-base.outputs.content`, its `branch`)');
+    expect(next?.description).toContain('step `Create Comment` of job `size-report` (line 43) then posts a comment (actions-cool/maintain-one-comment) whose `body` takes `steps.size-report.outputs.content`, an output of a step after this download that reads files of the workspace these files landed in, and whose `number` comes from the artifacts step `Download Size Data` of job `size-report` downloads');
+    expect(next?.description).toContain("(LOW: at worst which run's artifacts the job fetches, and a comment's target or wording; nothing of these files runs)");
+    // The first download names both of its values' uses, as before.
+    const first = findings.find((f) => f.description.startsWith('step `Download Size Data`'));
+    expect(first?.severity).toBe('LOW');
+    expect(first?.description).toContain('(its `branch`) to dawidd6/action-download-artifact, which only picks the run, branch or artifact it downloads');
+    expect(first?.description).toContain('(its `number`) to actions-cool/maintain-one-comment, which only posts, edits or hides a comment');
+  });
+
+  it('positive: an action given the directory they land in by an input the analysis reads no files from is named', () => {
+    const chromatic = yaml`
+      on:
+        workflow_run:
+          workflows: [storybook-build]
+          types: [completed]
+      jobs:
+        deploy:
+          runs-on: ubuntu-latest
+          steps:
+            - name: download storybook
+              uses: actions/download-artifact@v4
+              with:
+                name: storybook-static
+                path: storybook-static
+                run-id: \${{ github.event.workflow_run.id }}
+                github-token: \${{ secrets.GITHUB_TOKEN }}
+            - uses: chromaui/action@v13
+              with:
+                projectToken: \${{ secrets.CHROMATIC_PROJECT_TOKEN }}
+                storybookBuildDir: ./storybook-static/
+    `;
+    const [found] = scanWith(RULE, chromatic);
+    expect(found?.severity).toBe('LOW');
+    expect(found?.description).not.toContain(NOTHING_FOLLOWED);
+    expect(found?.description).toContain('but step 2 of job `deploy` hands them to chromaui/action (its `storybookBuildDir: ./storybook-static/`)');
+    expect(found?.description).toContain('(LOW: at worst what chromaui/action does with the fork\'s files; nothing of these files runs)');
+  });
+
+  it('negative: with no comment after it and its run picked by nothing of theirs, the next download still says its content reaches nothing', () => {
+    const alone = (after: string) => yaml`
+      on:
+        workflow_run:
+          workflows: [size data]
+          types: [completed]
+      jobs:
+        size-report:
+          runs-on: ubuntu-latest
+          steps:
+            - name: Download Previous Size Data
+              uses: dawidd6/action-download-artifact@v3
+              with:
+                branch: main
+                workflow: size-data.yml
+                name: size-data
+                path: temp/size-prev
+            - run: node scripts/size-report.js > size-report.md
+    ` + after;
+    const [found] = scanWith(RULE, alone(''));
+    expect(found?.severity).toBe('LOW');
+    expect(found?.description).toContain(`no later step of the job runs them, and ${NOTHING_FOLLOWED} (LOW)`);
+    // A comment whose values no step reads from the workspace after the download, nor an earlier download fills, is not named.
+    const unrelated = alone(`      - id: n
+        run: echo "n=7" >> "$GITHUB_OUTPUT"
+      - run: gh pr comment "$N" --body done
+        env:
+          N: \${{ steps.n.outputs.n }}
+          GH_TOKEN: \${{ github.token }}
+`);
+    const [other] = scanWith(RULE, unrelated);
+    expect(other?.severity).toBe('LOW');
+    expect(other?.description).toContain(NOTHING_FOLLOWED);
+  });
+
+  it('dangerous-trigger names the comment target beside the pick, not only the first use', () => {
+    const [trigger] = scanWith('dangerous-trigger', sizeReport(false));
+    expect(trigger?.severity).toBe('LOW');
+    expect(trigger?.description).toContain("(at worst which run's artifacts that download fetches, whose files are judged at it), and step `Create Comment` of job `size-report` gives `steps.pr-number.outputs.content` (its `number`) to actions-cool/maintain-one-comment, which only posts, edits or hides a comment");
+    // One use alone: nothing appended.
+    const [single] = scanWith('dangerous-trigger', sizeReport(false, false));
+    expect(single?.description).toContain("(at worst which run's artifacts that download fetches, whose files are judged at it)");
+    expect(single?.description).not.toContain('maintain-one-comment');
+  });
+});
