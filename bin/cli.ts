@@ -2,6 +2,7 @@
  * The command-line scanner: argument parsing, reading files, exit codes. Everything else (scanning,
  * combinations, formats) lives in lib/. `main` takes its I/O as arguments so tests run it in-process.
  */
+import { statSync } from 'node:fs';
 import { open, readFile, realpath, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -623,7 +624,9 @@ function useColor(io: CliIO): boolean {
 async function readLocalTarget(path: string, name: string, warn: (line: string) => void, githubHost?: string): Promise<LocalTarget> {
   let isDirectory: boolean;
   try {
-    isDirectory = (await stat(path)).isDirectory();
+    // Synchronous, like the checkout reader's own calls: a promise is a round trip through libuv's thread pool
+    // per repository, which a scan of many checkouts waited on for longer than the call takes.
+    isDirectory = statSync(path).isDirectory();
   } catch (error) {
     throw new OperationalError(`cannot read ${name}: ${reason(error)}`);
   }

@@ -1,4 +1,4 @@
-import { realpath } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { kindOf, readBounded, resolveInside } from './checkout.js';
 
@@ -15,7 +15,8 @@ const FULL_NAME = /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/;
 export async function originRepository(root: string, githubHost?: string): Promise<string | null> {
   let realRoot: string;
   try {
-    realRoot = await realpath(root);
+    // Synchronous, as the checkout reader resolves paths (checkout.ts, `resolveInsideSync`).
+    realRoot = realpathSync.native(root);
   } catch {
     return null;
   }
