@@ -57,6 +57,8 @@ if (bundled && argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v'
       if (!scanning) process.exit(process.exitCode ?? 0);
       stdoutClosed = true;
     });
+    // A scan is one pass over its files: the optimizing compiler is told to do less (lib/cli/compiler-tuning.ts).
+    if (bundled && (argv[0] === 'scan' || argv[0] === 'baseline')) (await import('../lib/cli/compiler-tuning.js')).tuneCompilerForScan();
     if (scanning) {
       const { runInWorker } = await import('./worker-run.js');
       process.exitCode = await runInWorker(new URL(import.meta.url), argv, { stdout: process.stdout, stderr: process.stderr, stdoutClosed: () => stdoutClosed });

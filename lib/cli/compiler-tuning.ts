@@ -1,0 +1,35 @@
+import { setFlagsFromString } from 'node:v8';
+
+/**
+ * V8 settings for the bundled CLI's scanning process (bin/chainbreaker.ts, bin/action.ts), set in the main thread
+ * before the scanning thread starts: V8's flags are the process's, so the worker shares them.
+ *
+ * A CLI scan is one pass over the files: most of the engine's code runs a few times, and V8's optimizing compiler
+ * (TurboFan, on background threads) was half of the whole process's instructions on the tuning half of the corpus
+ * (11.1 G of 21.7-22.1 G under callgrind, the scanning thread itself 8.8-9.3 G): more than the engine's own work.
+ * Inlining less (a cumulative budget of 230 bytes of bytecode per optimized function instead of 920) cut the
+ * compiling to 6.9 G and the process to 17.9-18.4 G, with the scanning thread's own instructions within the
+ * spread of runs (8.9-9.4 G). Also delaying optimization (twice the interrupt budget) cut the process to 16.6 G but
+ * added 7% to the scanning thread, so it is not set. See docs/performance.md ("Command-line scanner").
+ *
+ * Only on the V8 it was measured on (Node 20's V8 11): other versions tier up differently (Maglev), and keep
+ * V8's defaults.
+ */
+export const SCAN_V8_FLAGS: readonly string[] = ['--max-inlined-bytecode-size-cumulative=230'];
+
+/** Whether `SCAN_V8_FLAGS` apply to this V8 (`process.versions.v8`). */
+export function tunesCompiler(v8Version: string): boolean {
+  return v8Version.split('.')[0] === '11';
+}
+
+let tuned = false;
+
+/** Sets `SCAN_V8_FLAGS` once per process where they apply; returns whether they are set. */
+export function tuneCompilerForScan(v8Version: string = process.versions.v8): boolean {
+  if (!tunesCompiler(v8Version)) return false;
+  if (!tuned) {
+    for (const flag of SCAN_V8_FLAGS) setFlagsFromString(flag);
+    tuned = true;
+  }
+  return true;
+}
