@@ -7,10 +7,10 @@ export type { Expr };
 export { ContextAccess, FunctionCall, Grouping, IndexAccess, Literal, Logical, Binary, Unary };
 
 /** Every context a workflow expression may name. */
-const CONTEXTS = ['github', 'env', 'vars', 'job', 'jobs', 'steps', 'runner', 'secrets', 'strategy', 'matrix', 'needs', 'inputs'];
+export const CONTEXTS = ['github', 'env', 'vars', 'job', 'jobs', 'steps', 'runner', 'secrets', 'strategy', 'matrix', 'needs', 'inputs'];
 const CONTEXT_SET: ReadonlySet<string> = new Set(CONTEXTS);
 /** Functions GitHub provides beyond the parser's built-ins (which cover contains, format, join, toJSON ...). */
-const FUNCTIONS = [
+export const FUNCTIONS = [
   { name: 'hashFiles', minArgs: 1, maxArgs: 255 },
   { name: 'success', minArgs: 0, maxArgs: 0 },
   { name: 'always', minArgs: 0, maxArgs: 0 },

@@ -4,11 +4,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { Lexer, Parser } from '@actions/expressions';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { contextPath, githubTokens, lexTokens, parseExpression } from '../../../../lib/engine/expressions/parse.js';
+import { CONTEXTS, contextPath, FUNCTIONS, githubTokens, lexTokens, parseExpression } from '../../../../lib/engine/expressions/parse.js';
 import { resetScanCaches } from '../../../../lib/engine/model/scan-cache.js';
 import { skipReason } from '../../../support/skips.js';
-
-const CONTEXTS = ['github', 'env', 'vars', 'job', 'jobs', 'steps', 'runner', 'secrets', 'strategy', 'matrix', 'needs', 'inputs'];
 
 /** GitHub's parser alone, as parseExpression called it before plain paths were read directly. */
 function reference(source: string) {
@@ -73,13 +71,6 @@ describe('parseExpression', () => {
 });
 
 /** GitHub's parser with the functions parseExpression declares, as parseExpression called it before it lexed itself (blank text: undefined). */
-const FUNCTIONS = [
-  { name: 'hashFiles', minArgs: 1, maxArgs: 255 },
-  { name: 'success', minArgs: 0, maxArgs: 0 },
-  { name: 'always', minArgs: 0, maxArgs: 0 },
-  { name: 'cancelled', minArgs: 0, maxArgs: 0 },
-  { name: 'failure', minArgs: 0, maxArgs: 0 },
-];
 function referenceWithFunctions(source: string) {
   try {
     return new Parser(new Lexer(source).lex().tokens, CONTEXTS, FUNCTIONS).parse();
