@@ -565,7 +565,7 @@ export function sharedOccasion(a: RunSet, b: RunSet): boolean {
 const STATUS_FUNCTIONS = /\b(always|failure|cancelled)\s*\(/i;
 
 /** The occasions and legs on which a condition may hold, within `within` (or everywhere). `os`: `runner.os` of each leg, asked only when the condition reads `matrix` or `runner`. */
-function conditionSet(condition: YNode | undefined, occasions: readonly Occasion[], legs: readonly Leg[] | null, os: () => readonly (string | null)[], within?: Uint8Array, needs?: NeededOutputs): Uint8Array {
+function conditionSet(condition: YNode | undefined, occasions: readonly Occasion[], legs: readonly Leg[] | null, os: () => readonly (string | null)[], within?: Uint8Array, needs?: NeededOutputs, memo?: TruthMemo): Uint8Array {
   const legsPer = legs === null ? 1 : Math.max(1, legs.length);
   const bits = within !== undefined ? within.slice() : new Uint8Array(occasions.length * legsPer).fill(1);
   if (condition?.kind === 'scalar' && (condition.value === false || condition.value === 0)) return bits.fill(0);
@@ -582,8 +582,19 @@ function conditionSet(condition: YNode | undefined, occasions: readonly Occasion
     // always truthy when non-empty. Unknown here: keep every run.
     return bits;
   }
-  evaluateOver(parsed.expr, /\b(matrix|runner)\b/i.test(parsed.source), occasions, legs, os, bits, true, needs);
+  evaluateOver(parsed.expr, /\b(matrix|runner)\b/i.test(parsed.source), occasions, legs, os, bits, true, needs, memo);
   return bits;
+}
+
+/**
+ * The truths an expression already has on one job's occasions and legs (`evaluateOver`'s table, by class of
+ * occasions and leg), kept while a workflow's run sets are made: a generated workflow repeats a few conditions
+ * on hundreds of steps. `shared` holds the expressions whose truth depends on the occasion alone (they read no
+ * leg and no `needs` output), alike for every job of the workflow; `own` the others, for one job.
+ */
+interface TruthMemo {
+  shared: Map<Expr, Uint8Array>;
+  own: Map<Expr, Uint8Array>;
 }
 
 /**
@@ -591,12 +602,24 @@ function conditionSet(condition: YNode | undefined, occasions: readonly Occasion
  * condition). The expression is evaluated once per class of alike occasions (`occasionClasses`) and, when it reads
  * `matrix` or `runner` (`usesLeg`), per leg; a bit already clear is not evaluated.
  */
-function evaluateOver(expr: Expr, usesLeg: boolean, occasions: readonly Occasion[], legs: readonly Leg[] | null, os: () => readonly (string | null)[], bits: Uint8Array, want: boolean, needs?: NeededOutputs): void {
+function evaluateOver(expr: Expr, usesLeg: boolean, occasions: readonly Occasion[], legs: readonly Leg[] | null, os: () => readonly (string | null)[], bits: Uint8Array, want: boolean, needs?: NeededOutputs, memo?: TruthMemo): void {
   const legsPer = legs === null ? 1 : Math.max(1, legs.length);
-  const classes = occasionClasses(occasions, occasionReads(expr));
+  const reads = occasionReads(expr);
+  const classes = occasionClasses(occasions, reads & ~READS_NEEDS);
   const width = usesLeg ? legsPer : 1;
   // Per class (and leg): 0 not yet evaluated, else the truth as TRUTH_CODE gives it.
-  const truths = new Uint8Array(classes.count * width);
+  let truths: Uint8Array;
+  if (memo === undefined) truths = new Uint8Array(classes.count * width);
+  else {
+    const table = usesLeg || (reads & READS_NEEDS) !== 0 ? memo.own : memo.shared;
+    const known = table.get(expr);
+    // The same expression is always read with the same width (`usesLeg` comes from its source); checked, not assumed.
+    if (known !== undefined && known.length === classes.count * width) truths = known;
+    else {
+      truths = new Uint8Array(classes.count * width);
+      table.set(expr, truths);
+    }
+  }
   const clear = want ? FALSE_CODE : TRUE_CODE;
   for (let o = 0; o < occasions.length; o++) {
     const occasion = occasions[o] as Occasion;
@@ -671,12 +694,15 @@ const READS_EVENT = 1;
 const READS_ACTION = 2;
 const READS_REF = 4;
 const READS_FORK = 8;
+/** Reads a `needs` output (what `env.needs` gives, per job); not a field of the occasion. */
+const READS_NEEDS = 16;
 const readsMemo = new ScanCache<Expr, number>();
 
 /**
  * The occasion fields (`READS_*` bits) that `contextValue` may read for some context path of `expr`: an over-
  * approximation (every path of the tree counts, evaluated or not). `github.repository*` and paths outside
- * `github` read none; `matrix` and `runner` read the leg, which `usesLeg` covers.
+ * `github` read none; `matrix` and `runner` read the leg, which `usesLeg` covers; a `needs` output reads the
+ * event and activity, and `READS_NEEDS` (what it is depends on the job).
  */
 function occasionReads(expr: Expr): number {
   const known = readsMemo.get(expr);
@@ -685,7 +711,7 @@ function occasionReads(expr: Expr): number {
   walkExpression(expr, (node) => {
     if (!(node instanceof ContextAccess || node instanceof IndexAccess)) return;
     const path = contextPath(node);
-    if (path?.[0] === 'needs') reads |= READS_EVENT | READS_ACTION;
+    if (path?.[0] === 'needs') reads |= READS_EVENT | READS_ACTION | READS_NEEDS;
     if (path === null || path[0] !== 'github') return;
     const a = path[1];
     if (a === 'event_name' || a === 'head_ref') reads |= READS_EVENT;
@@ -812,13 +838,15 @@ export function workflowRuns(workflow: Workflow): WorkflowRuns {
   const steps = new Map<Step, RunSet>();
   const byId = new Map(workflow.jobs.map((j) => [j.id, j]));
   const dependsOnNeeds = (job: Job) => !STATUS_FUNCTIONS.test(job.if?.kind === 'scalar' ? String(job.if.value ?? '') : '');
+  const shared = new Map<Expr, Uint8Array>();
   const compute = (job: Job): void => {
+    const memo: TruthMemo = { shared, own: new Map() };
     const legs = legsOf(job);
     const legsPer = legs === null ? 1 : Math.max(1, legs.length);
     const os = lazyLegSystems(job, legs);
     let bits: Uint8Array = new Uint8Array(occasions.length * legsPer).fill(legs !== null && legs.length === 0 ? 0 : 1);
     const needs = neededOutputs(job, byId);
-    bits = conditionSet(job.if, occasions, legs, os, bits, needs);
+    bits = conditionSet(job.if, occasions, legs, os, bits, needs, memo);
     if (dependsOnNeeds(job)) {
       for (const id of job.needs) {
         const needed = byId.get(id);
@@ -831,7 +859,7 @@ export function workflowRuns(workflow: Workflow): WorkflowRuns {
     }
     jobs.set(job, { occasions, legs, bits });
     // A step without `if:` runs wherever its job does: it shares the job's bits (no set's bits change once made).
-    for (const step of job.steps) steps.set(step, { occasions, legs, bits: step.if === undefined ? bits : conditionSet(step.if, occasions, legs, os, bits, needs) });
+    for (const step of job.steps) steps.set(step, { occasions, legs, bits: step.if === undefined ? bits : conditionSet(step.if, occasions, legs, os, bits, needs, memo) });
   };
   // Jobs after the jobs they need, without recursion (a chain of thousands of `needs` must not exhaust the stack).
   const state = new Map<Job, 'open' | 'done'>();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conditionTruth, legsOf, occasionsOf, workflowRuns, isEmpty } from '../../../../../lib/engine/analysis/run-model/conditions.js';
+import { conditionTruth, legsOf, occasionsOf, occasionsOfSet, workflowRuns, isEmpty } from '../../../../../lib/engine/analysis/run-model/conditions.js';
 import { buildWorkflow, type Workflow } from '../../../../../lib/engine/model/workflow.js';
 import { parseYaml } from '../../../../../lib/engine/yaml/parse.js';
 import { SourceFile } from '../../../../../lib/engine/yaml/source.js';
@@ -373,6 +373,119 @@ describe('a condition is evaluated once per distinct thing it reads', () => {
     expect(bits(2).some((b) => b === 0)).toBe(true);
     // Reads nothing the model knows (a step output): every occasion and leg.
     expect(bits(6).every((b) => b === 1)).toBe(true);
+  });
+});
+
+describe('a condition repeated on the steps of several jobs', () => {
+  // The run sets keep each condition's truths while a workflow's sets are made: for every job when the condition
+  // reads the occasion alone, per job when it reads the matrix, `runner.os` or a `needs` output. Each step must
+  // still get the truth on each occasion and leg of its own job.
+  const workflow = model(yaml`
+    on:
+      pull_request_target:
+      push:
+    jobs:
+      first:
+        runs-on: ubuntu-latest
+        strategy:
+          matrix:
+            target: [a, b]
+        steps:
+          - if: matrix.target == 'a'
+            run: first-a
+          - if: github.event_name == 'push'
+            run: first-push
+      second:
+        runs-on: windows-latest
+        if: github.event_name == 'pull_request_target'
+        strategy:
+          matrix:
+            target: [b, c]
+        steps:
+          - if: matrix.target == 'a'
+            run: second-a
+          - if: github.event_name == 'push'
+            run: second-push
+          - if: matrix.target == 'c' && runner.os == 'Windows'
+            run: second-c
+      third:
+        runs-on: ubuntu-latest
+        steps:
+          - if: github.event_name == 'push'
+            run: third-push
+          - if: runner.os == 'Windows'
+            run: third-windows
+  `);
+  const runs = workflowRuns(workflow);
+  const job = (id: string) => workflow.jobs.find((j) => j.id === id)!;
+
+  it("drops a step for a leg only another job's matrix has, and one for an event its job never runs on", () => {
+    expect(job('first').steps.map((s) => s.run?.value)).toEqual(['first-a', 'first-push']);
+    expect(job('second').steps.map((s) => s.run?.value)).toEqual(['second-c']);
+    expect(job('third').steps.map((s) => s.run?.value)).toEqual(['third-push']);
+  });
+
+  it('gives each step the truth of its condition on each occasion and leg of its own job', () => {
+    for (const j of workflow.jobs) {
+      const legs = legsOf(j)!;
+      const os = j.id === 'second' ? 'Windows' : 'Linux';
+      const jobSet = runs.jobs.get(j)!;
+      for (const step of j.steps) {
+        const set = runs.steps.get(step)!;
+        runs.occasions.forEach((occasion, o) =>
+          legs.forEach((leg, l) => {
+            const i = o * legs.length + l;
+            const expected = jobSet.bits[i] === 1 && conditionTruth(step.if, occasion, leg, os) !== false ? 1 : 0;
+            expect(set.bits[i], `step ${step.run?.value} on ${JSON.stringify(occasion)} leg ${l}`).toBe(expected);
+          }),
+        );
+      }
+    }
+  });
+
+  it("reads a `needs` output per job: a job that does not need the job reads it as unknown", () => {
+    const dispatching = model(yaml`
+      on:
+        issues:
+          types: [opened]
+        pull_request:
+          types: [opened]
+      jobs:
+        dispatch:
+          runs-on: ubuntu-latest
+          outputs:
+            command: \${{ steps.pick.outputs.command }}
+          steps:
+            - id: pick
+              uses: actions/github-script@v7
+              env:
+                EVENT: \${{ github.event_name }}
+              with:
+                script: |
+                  if (process.env.EVENT === 'issues') {
+                    core.setOutput('command', 'triage');
+                  } else {
+                    core.setOutput('command', 'review');
+                  }
+        triage:
+          needs: dispatch
+          runs-on: ubuntu-latest
+          steps:
+            - if: needs.dispatch.outputs.command == 'triage'
+              run: echo triage
+        other:
+          runs-on: ubuntu-latest
+          steps:
+            - if: needs.dispatch.outputs.command == 'triage'
+              run: echo other
+    `);
+    const sets = workflowRuns(dispatching);
+    const events = (id: string) => {
+      const step = dispatching.jobs.find((j) => j.id === id)!.steps[0]!;
+      return [...new Set(occasionsOfSet(sets.steps.get(step)!).map((o) => o.event))].sort();
+    };
+    expect(events('triage')).toEqual(['issues']);
+    expect(events('other')).toEqual(['issues', 'pull_request']);
   });
 });
 
