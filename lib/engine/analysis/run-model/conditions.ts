@@ -96,7 +96,19 @@ function refKinds(event: string, config: YMap | undefined): RefKind[] {
  * `include` entries added to the legs they match (or as legs of their own). `[new Map()]` for a job without a
  * matrix; null when the matrix cannot be read (computed with `fromJSON`, or more than `MAX_LEGS` legs).
  */
-export function legsOf(job: Job): Leg[] | null {
+export function legsOf(job: Job): readonly Leg[] | null {
+  let legs = legsMemo.get(job);
+  if (legs === undefined) {
+    legs = readLegs(job);
+    legsMemo.set(job, legs);
+  }
+  return legs;
+}
+
+/** Each job's legs, read once per scan (the run sets, the open runners and the pull request heads ask). */
+const legsMemo = new ScanCache<Job, readonly Leg[] | null>();
+
+function readLegs(job: Job): Leg[] | null {
   const matrix = get(job.strategy, 'matrix');
   if (matrix === undefined) return [new Map()];
   if (!isMap(matrix)) return null;
@@ -117,13 +129,17 @@ export function legsOf(job: Job): Leg[] | null {
   let legs: Map<string, YNode>[] = axes.length > 0 ? [new Map()] : [];
   for (const [key, values] of axes) {
     const next: Map<string, YNode>[] = [];
-    for (const leg of legs) for (const value of values) next.push(new Map([...leg, [key, value]]));
+    for (const leg of legs) for (const value of values) next.push(new Map(leg).set(key, value));
     if (next.length > MAX_LEGS * 4) return null;
     legs = next;
   }
+  // Each value's comparable text, made once: the same axis values are compared with every entry.
+  const texts = new Map<YNode, string>();
+  const sameValue = (a: YNode | undefined, b: YNode): boolean => a !== undefined && plainOnce(a, texts) === plainOnce(b, texts);
   for (const entry of exclude) {
     if (!isMap(entry)) return null;
-    legs = legs.filter((leg) => !entry.pairs.every((p) => sameValue(leg.get(keyText(p.key).toLowerCase()), p.value)));
+    const pairs = entry.pairs.map((p) => [keyText(p.key).toLowerCase(), p.value] as const);
+    legs = legs.filter((leg) => !pairs.every(([key, value]) => sameValue(leg.get(key), value)));
   }
   const axisKeys = new Set(axes.map(([key]) => key));
   for (const entry of include) {
@@ -140,9 +156,14 @@ export function legsOf(job: Job): Leg[] | null {
   return legs.length > MAX_LEGS ? null : legs;
 }
 
-function sameValue(a: YNode | undefined, b: YNode): boolean {
-  if (a === undefined) return false;
-  return plain(a) === plain(b);
+/** `plain(node)`, kept in `texts`. */
+function plainOnce(node: YNode, texts: Map<YNode, string>): string {
+  let text = texts.get(node);
+  if (text === undefined) {
+    text = plain(node);
+    texts.set(node, text);
+  }
+  return text;
 }
 
 /** A node as comparable text (scalars by value, case-insensitively as GitHub compares strings). */
@@ -582,7 +603,7 @@ function conditionSet(condition: YNode | undefined, occasions: readonly Occasion
     // always truthy when non-empty. Unknown here: keep every run.
     return bits;
   }
-  evaluateOver(parsed.expr, /\b(matrix|runner)\b/i.test(parsed.source), occasions, legs, os, bits, true, needs, memo);
+  evaluateOver(parsed.expr, occasions, legs, os, bits, true, needs, memo);
   return bits;
 }
 
@@ -600,12 +621,13 @@ interface TruthMemo {
 /**
  * Clears the bits of `bits` (occasion by leg, as a `RunSet`'s) on which `expr` evaluates to `!want` (false for a
  * condition). The expression is evaluated once per class of alike occasions (`occasionClasses`) and, when it reads
- * `matrix` or `runner` (`usesLeg`), per leg; a bit already clear is not evaluated.
+ * `matrix` or `runner` (`READS_LEG`), per leg; a bit already clear is not evaluated.
  */
-function evaluateOver(expr: Expr, usesLeg: boolean, occasions: readonly Occasion[], legs: readonly Leg[] | null, os: () => readonly (string | null)[], bits: Uint8Array, want: boolean, needs?: NeededOutputs, memo?: TruthMemo): void {
+function evaluateOver(expr: Expr, occasions: readonly Occasion[], legs: readonly Leg[] | null, os: () => readonly (string | null)[], bits: Uint8Array, want: boolean, needs?: NeededOutputs, memo?: TruthMemo): void {
   const legsPer = legs === null ? 1 : Math.max(1, legs.length);
   const reads = occasionReads(expr);
-  const classes = occasionClasses(occasions, reads & ~READS_NEEDS);
+  const usesLeg = (reads & READS_LEG) !== 0;
+  const classes = occasionClasses(occasions, reads & OCCASION_FIELDS);
   const width = usesLeg ? legsPer : 1;
   // Per class (and leg): 0 not yet evaluated, else the truth as TRUTH_CODE gives it.
   let truths: Uint8Array;
@@ -613,7 +635,7 @@ function evaluateOver(expr: Expr, usesLeg: boolean, occasions: readonly Occasion
   else {
     const table = usesLeg || (reads & READS_NEEDS) !== 0 ? memo.own : memo.shared;
     const known = table.get(expr);
-    // The same expression is always read with the same width (`usesLeg` comes from its source); checked, not assumed.
+    // The same expression is always read with the same width (`usesLeg` comes from its tree); checked, not assumed.
     if (known !== undefined && known.length === classes.count * width) truths = known;
     else {
       truths = new Uint8Array(classes.count * width);
@@ -694,15 +716,22 @@ const READS_EVENT = 1;
 const READS_ACTION = 2;
 const READS_REF = 4;
 const READS_FORK = 8;
+/** The fields of the occasion itself (what `occasionClasses` groups by). */
+const OCCASION_FIELDS = READS_EVENT | READS_ACTION | READS_REF | READS_FORK;
 /** Reads a `needs` output (what `env.needs` gives, per job); not a field of the occasion. */
 const READS_NEEDS = 16;
+/**
+ * Reads the leg: a `matrix` value, or `runner.os` (`contextValue` reads nothing else of `Env.leg` and `Env.os`). An
+ * expression without it has the same truth on every leg, so it is evaluated once for all.
+ */
+const READS_LEG = 32;
 const readsMemo = new ScanCache<Expr, number>();
 
 /**
  * The occasion fields (`READS_*` bits) that `contextValue` may read for some context path of `expr`: an over-
  * approximation (every path of the tree counts, evaluated or not). `github.repository*` and paths outside
- * `github` read none; `matrix` and `runner` read the leg, which `usesLeg` covers; a `needs` output reads the
- * event and activity, and `READS_NEEDS` (what it is depends on the job).
+ * `github` read none; `matrix` and `runner` read the leg (`READS_LEG`); a `needs` output reads the event and
+ * activity, and `READS_NEEDS` (what it is depends on the job).
  */
 function occasionReads(expr: Expr): number {
   const known = readsMemo.get(expr);
@@ -712,6 +741,7 @@ function occasionReads(expr: Expr): number {
     if (!(node instanceof ContextAccess || node instanceof IndexAccess)) return;
     const path = contextPath(node);
     if (path?.[0] === 'needs') reads |= READS_EVENT | READS_ACTION | READS_NEEDS;
+    else if (path?.[0] === 'matrix' || path?.[0] === 'runner') reads |= READS_LEG;
     if (path === null || path[0] !== 'github') return;
     const a = path[1];
     if (a === 'event_name' || a === 'head_ref') reads |= READS_EVENT;
@@ -837,7 +867,16 @@ export function workflowRuns(workflow: Workflow): WorkflowRuns {
   const jobs = new Map<Job, RunSet>();
   const steps = new Map<Step, RunSet>();
   const byId = new Map(workflow.jobs.map((j) => [j.id, j]));
-  const dependsOnNeeds = (job: Job) => !STATUS_FUNCTIONS.test(job.if?.kind === 'scalar' ? String(job.if.value ?? '') : '');
+  // Whether a job runs only where the jobs it needs can run (its condition calls no status function), read once per job.
+  const needsKept = new Map<Job, boolean>();
+  const dependsOnNeeds = (job: Job): boolean => {
+    let depends = needsKept.get(job);
+    if (depends === undefined) {
+      depends = job.if === undefined || !STATUS_FUNCTIONS.test(job.if.kind === 'scalar' ? String(job.if.value ?? '') : '');
+      needsKept.set(job, depends);
+    }
+    return depends;
+  };
   const shared = new Map<Expr, Uint8Array>();
   const compute = (job: Job): void => {
     const memo: TruthMemo = { shared, own: new Map() };
@@ -916,7 +955,7 @@ export function valueRunSet(value: YNode | undefined, job: Job, within: RunSet, 
   const expr = parseExpression(only.source);
   if (expr === null) return within;
   const bits = within.bits.slice();
-  evaluateOver(expr, /\b(matrix|runner)\b/i.test(only.source), within.occasions, within.legs, lazyLegSystems(job, within.legs), bits, want);
+  evaluateOver(expr, within.occasions, within.legs, lazyLegSystems(job, within.legs), bits, want);
   return { occasions: within.occasions, legs: within.legs, bits };
 }
 
