@@ -170,6 +170,34 @@ function readIdentity(repository: RepositoryModel, known: string | null): Reposi
   const owner = ownerOfName(known);
   const fullName = owner === null ? null : (known as string).trim().toLowerCase();
   const { names, owners } = repositoryNames(repository, known);
+  // The images are read when first asked for: most scans have no image to judge (no container, no `docker://`).
+  let read: RepositoryImages | null = null;
+  const imagesOf = (): RepositoryImages => (read ??= readImages(repository));
+  return {
+    fullName,
+    owner,
+    names,
+    owners,
+    get images() {
+      return imagesOf().images;
+    },
+    get namespaces() {
+      return imagesOf().namespaces;
+    },
+    get builtNames() {
+      return imagesOf().builtNames;
+    },
+  };
+}
+
+/** The images of `RepositoryIdentity`: those the workflows build or push, their namespaces, and the names built under computed ones. */
+interface RepositoryImages {
+  images: ReadonlySet<string>;
+  namespaces: ReadonlySet<string>;
+  builtNames: ReadonlySet<string>;
+}
+
+function readImages(repository: RepositoryModel): RepositoryImages {
   const images = new Set<string>();
   const namespaces = new Set<string>();
   const builtNames = new Set<string>();
@@ -204,7 +232,7 @@ function readIdentity(repository: RepositoryModel, known: string | null): Reposi
       }
     }
   }
-  return { fullName, owner, names, owners, images, namespaces, builtNames };
+  return { images, namespaces, builtNames };
 }
 
 /**
