@@ -165,9 +165,17 @@ export function unnamedSecretUse(file: SourceFile, node: YNode): string | null {
   return null;
 }
 
-/** Secrets carried by the `${{ }}` of every string below `node`, in file order. */
-export function secretOccurrences(file: SourceFile, node: YNode): SecretOccurrence[] {
-  return secretsOf(occurrencesInFile(file, node));
+/** Each node's `secretOccurrences`, read once per scan: a job's and its workflow's `env:` are asked about for every step and holder. */
+const occurrencesByNode = new ScanCache<YNode, readonly SecretOccurrence[]>();
+
+/** Secrets carried by the `${{ }}` of every string below `node` (a node of `file`), in file order. Shared: read-only. */
+export function secretOccurrences(file: SourceFile, node: YNode): readonly SecretOccurrence[] {
+  let found = occurrencesByNode.get(node);
+  if (found === undefined) {
+    found = secretsOf(occurrencesInFile(file, node));
+    occurrencesByNode.set(node, found);
+  }
+  return found;
 }
 
 /** `secretOccurrences` for a node of `model`, from the file's shared extraction. */

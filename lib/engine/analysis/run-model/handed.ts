@@ -22,10 +22,18 @@ import { actionPermissions } from '../../data/permissions.js';
 
 const TOKEN_TEXT = /\bgithub\s*\.\s*token\b|\bgithub\s*\[\s*'token'\s*\]/i;
 
-/** Whether a node carries the job's token (`secrets.GITHUB_TOKEN`, `github.token`). */
+/** Each node's `carriesToken`, read once per scan: a job's and its workflow's `env:` are asked about for every step. */
+const carried = new ScanCache<YNode, boolean>();
+
+/** Whether a node (of `file`) carries the job's token (`secrets.GITHUB_TOKEN`, `github.token`). */
 export function carriesToken(file: SourceFile, node: YNode | undefined): boolean {
   if (node === undefined) return false;
-  return secretOccurrences(file, node).some((use) => isGithubToken(use.name)) || occurrencesInFile(file, node).some((o) => TOKEN_TEXT.test(o.span.source));
+  let found = carried.get(node);
+  if (found === undefined) {
+    found = secretOccurrences(file, node).some((use) => isGithubToken(use.name)) || occurrencesInFile(file, node).some((o) => TOKEN_TEXT.test(o.span.source));
+    carried.set(node, found);
+  }
+  return found;
 }
 
 export interface MintedToken {
