@@ -61,9 +61,24 @@ const PRIVATE_KEY_HEADER = /-----BEGIN [A-Z ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g
  * that has none of them (nearly every file), where looking for each anchor in turn reads the text twenty times.
  * Anchors have four characters or more: a three-letter one (`xox`) made the search a third slower on every file.
  */
-const ANY_ANCHOR = new RegExp(
-  [...TOKEN_PATTERNS.flatMap((p) => p.anchors), '-----BEGIN '].map((anchor) => anchor.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'),
-);
+const ANCHORS: readonly string[] = [...TOKEN_PATTERNS.flatMap((p) => p.anchors), '-----BEGIN '];
+const ANY_ANCHOR = new RegExp(ANCHORS.map((anchor) => anchor.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'g');
+// No anchor is a prefix of another, so at most one starts at any position: `anchorsIn` finds each one present.
+for (const a of ANCHORS) for (const b of ANCHORS) if (a !== b && b.startsWith(a)) throw new Error(`anchor ${a} is a prefix of ${b}`);
+
+/**
+ * The anchors `text` holds (what `text.includes(anchor)` says of each), in one pass: an anchor found, the search
+ * goes on from its next character, so anchors that overlap are each found. Empty for nearly every file.
+ */
+function anchorsIn(text: string): Set<string> {
+  const found = new Set<string>();
+  ANY_ANCHOR.lastIndex = 0;
+  for (let m = ANY_ANCHOR.exec(text); m !== null; m = ANY_ANCHOR.exec(text)) {
+    found.add(m[0]);
+    ANY_ANCHOR.lastIndex = m.index + 1;
+  }
+  return found;
+}
 
 /**
  * True when key material follows a PEM/PGP header, after blanks, quotes, `\n` escapes, YAML indentation
@@ -251,7 +266,8 @@ export default defineWorkflowRule({
     const scanText = (file: SourceFile, jobAt: (offset: number) => Job | null): Set<number> => {
       const reported = new Set<number>();
       const text = file.text;
-      if (!ANY_ANCHOR.test(text)) return reported;
+      const present = anchorsIn(text);
+      if (present.size === 0) return reported;
       const report = (offset: number, length: number, what: string) => {
         reported.add(offset);
         context.report({
@@ -262,12 +278,12 @@ export default defineWorkflowRule({
         });
       };
       for (const { what, pattern, anchors, plausible } of TOKEN_PATTERNS) {
-        if (!anchors.some((anchor) => text.includes(anchor))) continue;
+        if (!anchors.some((anchor) => present.has(anchor))) continue;
         for (const match of text.matchAll(pattern)) {
           if (plausible === undefined || plausible(match[0])) report(match.index, match[0].length, what);
         }
       }
-      if (text.includes('-----BEGIN ')) {
+      if (present.has('-----BEGIN ')) {
         for (const match of text.matchAll(PRIVATE_KEY_HEADER)) {
           if (hasKeyBody(text, match.index + match[0].length)) report(match.index, match[0].length, 'a private key');
         }

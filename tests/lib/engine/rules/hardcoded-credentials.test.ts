@@ -68,6 +68,26 @@ describe(RULE, () => {
     expect(records[0]?.finding.description).toContain('private key');
   });
 
+  it('finds a token or key whose text starts inside another pattern\'s anchor', () => {
+    // `xoxa-` ends where `-----BEGIN ` starts: the anchors a file holds are read in one pass, which must not skip
+    // an anchor that overlaps the one found before it (nor stop at the first: `AKIA` and `AIza` follow).
+    const records = recordsWith(RULE, yaml`
+      on: push
+      jobs:
+        a:
+          runs-on: x
+          steps:
+            - run: |
+                cat > key.pem <<EOF
+                xoxa${PEM_HEADER}
+                ${PEM_BODY}
+                EOF
+            - run: echo "AKIA-${GCP_KEY}"
+    `);
+    expect(records.map((r) => r.finding.description)).toEqual(['The file contains a private key in clear text.', 'The file contains a Google Cloud API key in clear text.']);
+    expect(positions(records.map((r) => r.finding))).toEqual(['8:15 HIGH', '11:25 HIGH']);
+  });
+
   it('reports literal registry passwords of the job container and services', () => {
     const findings = scanWith(RULE, yaml`
       on: push
