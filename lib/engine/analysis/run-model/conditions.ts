@@ -621,14 +621,16 @@ interface TruthMemo {
 /**
  * Clears the bits of `bits` (occasion by leg, as a `RunSet`'s) on which `expr` evaluates to `!want` (false for a
  * condition). The expression is evaluated once per class of alike occasions (`occasionClasses`) and, when it reads
- * `matrix` or `runner` (`READS_LEG`), per leg; a bit already clear is not evaluated.
+ * `matrix` or `runner` (`READS_LEG`), per class of legs alike in what it reads of them (`legClasses`); a bit
+ * already clear is not evaluated.
  */
 function evaluateOver(expr: Expr, occasions: readonly Occasion[], legs: readonly Leg[] | null, os: () => readonly (string | null)[], bits: Uint8Array, want: boolean, needs?: NeededOutputs, memo?: TruthMemo): void {
   const legsPer = legs === null ? 1 : Math.max(1, legs.length);
   const reads = occasionReads(expr);
   const usesLeg = (reads & READS_LEG) !== 0;
   const classes = occasionClasses(occasions, reads & OCCASION_FIELDS);
-  const width = usesLeg ? legsPer : 1;
+  const legClass = usesLeg ? legClasses(expr, legs, legsPer, os) : null;
+  const width = legClass === null ? 1 : legClass.count;
   // Per class (and leg): 0 not yet evaluated, else the truth as TRUTH_CODE gives it.
   let truths: Uint8Array;
   if (memo === undefined) truths = new Uint8Array(classes.count * width);
@@ -649,7 +651,7 @@ function evaluateOver(expr: Expr, occasions: readonly Occasion[], legs: readonly
     for (let l = 0; l < legsPer; l++) {
       const i = o * legsPer + l;
       if (bits[i] === 0) continue;
-      const slot = usesLeg ? row + l : row;
+      const slot = legClass === null ? row : row + (legClass.of[l] as number);
       let t = truths[slot] as number;
       if (t === 0) {
         const env: Env = usesLeg ? { occasion, leg: legs?.[l] ?? null, os: os()[l] ?? null } : { occasion, leg: null, os: null };
@@ -703,6 +705,95 @@ function occasionClasses(occasions: readonly Occasion[], reads: number): Occasio
     byReads[reads] = classes;
   }
   return classes;
+}
+
+/** A job's legs grouped by what an expression reads of them: `of[l]` is leg `l`'s class, `count` the number of classes. */
+interface LegClasses {
+  of: Int32Array;
+  count: number;
+}
+
+/** What an expression reads of a leg: the matrix keys (lower case, sorted), and whether it reads `runner.os`. */
+interface LegReads {
+  keys: readonly string[];
+  os: boolean;
+}
+
+const legReadsMemo = new ScanCache<Expr, LegReads>();
+
+function legReads(expr: Expr): LegReads {
+  let found = legReadsMemo.get(expr);
+  if (found === undefined) {
+    const keys = new Set<string>();
+    let os = false;
+    walkExpression(expr, (node) => {
+      if (!(node instanceof ContextAccess || node instanceof IndexAccess)) return;
+      const path = accessPath(node);
+      // `contextValue` reads `matrix.<key>...` through the leg's value of `<key>`, and `runner.os`; nothing else of a leg.
+      if (path?.[0] === 'matrix' && path[1] !== undefined) keys.add(path[1]);
+      else if (path?.[0] === 'runner' && path[1] === 'os' && path.length === 2) os = true;
+    });
+    found = { keys: [...keys].sort(), os };
+    legReadsMemo.set(expr, found);
+  }
+  return found;
+}
+
+/** Per legs list (one per job), the classes for each `LegReads` (by its text), made when first asked. */
+const legClassesMemo = new ScanCache<readonly Leg[], Map<string, LegClasses>>();
+
+/**
+ * The legs grouped by the values an expression reads of them (`legReads`): legs whose values of those matrix keys
+ * are written alike (`exactText`) and that have the same `runner.os` give it the same truth on every occasion.
+ */
+function legClasses(expr: Expr, legs: readonly Leg[] | null, legsPer: number, os: () => readonly (string | null)[]): LegClasses {
+  const read = legReads(expr);
+  if (legs === null || legs.length <= 1) return { of: new Int32Array(legsPer), count: 1 };
+  const signature = `${read.os ? '\u0001' : ''}${read.keys.join('\u0000')}`;
+  let bySignature = legClassesMemo.get(legs);
+  if (bySignature === undefined) {
+    bySignature = new Map();
+    legClassesMemo.set(legs, bySignature);
+  }
+  let found = bySignature.get(signature);
+  if (found === undefined) {
+    const ids = new Map<string, number>();
+    const texts = new Map<YNode, string>();
+    const of = new Int32Array(legsPer);
+    const systems = read.os ? os() : null;
+    for (let l = 0; l < legs.length; l++) {
+      const leg = legs[l] as Leg;
+      let key = systems === null ? '' : `${systems[l] ?? '\u0002'}\u0001`;
+      for (const k of read.keys) {
+        const value = leg.get(k);
+        key += `${value === undefined ? '\u0002' : exactText(value, texts)}\u0000`;
+      }
+      let id = ids.get(key);
+      if (id === undefined) {
+        id = ids.size;
+        ids.set(key, id);
+      }
+      of[l] = id;
+    }
+    found = { of, count: ids.size };
+    bySignature.set(signature, found);
+  }
+  return found;
+}
+
+/**
+ * A node as text that tells apart whatever `nodeValue` can read of it: scalars by type and value as written (no
+ * case folding), mappings by their keys as written and in order, sequences by their items.
+ */
+function exactText(node: YNode, texts: Map<YNode, string>): string {
+  let text = texts.get(node);
+  if (text === undefined) {
+    if (node.kind === 'scalar') text = `${typeof node.value}:${typeof node.value === 'string' ? JSON.stringify(node.value) : String(node.value)}`;
+    else if (node.kind === 'seq') text = `[${node.items.map((item) => exactText(item, texts)).join(',')}]`;
+    else text = `{${node.pairs.map((p) => `${JSON.stringify(keyText(p.key))}:${exactText(p.value, texts)}`).join(',')}}`;
+    texts.set(node, text);
+  }
+  return text;
 }
 
 /** `runner.os` of each leg (`legSystems`), computed on the first call and kept. */

@@ -489,6 +489,68 @@ describe('a condition repeated on the steps of several jobs', () => {
   });
 });
 
+describe('a condition is evaluated once per class of legs alike in what it reads', () => {
+  // Legs whose values of the matrix keys a condition reads are written alike (and whose runner.os is the same, when
+  // it reads that) share one evaluation: each leg must still get its own truth.
+  const workflow = model(yaml`
+    on: [push, pull_request]
+    jobs:
+      test:
+        runs-on: \${{ matrix.os }}
+        strategy:
+          matrix:
+            include:
+              - { os: ubuntu-latest, shard: 0, crate: unit, flag: 'true' }
+              - { os: ubuntu-latest, shard: 1, crate: unit, flag: 'True' }
+              - { os: windows-latest, shard: 0, crate: specs, flag: 'true' }
+              - { os: windows-latest, shard: '0', crate: specs, flag: 'false' }
+              - { os: macos-latest, shard: 1, crate: Unit, flag: 'true' }
+        steps:
+          - if: matrix.shard == 0 || github.event_name == 'pull_request'
+            run: shard
+          - if: \${{ !fromJSON(matrix.flag) }}
+            run: flag
+          - if: matrix.crate == 'unit' && runner.os != 'Windows'
+            run: crate
+          - if: runner.os == 'macOS' && github.event_name == 'push'
+            run: mac
+          - if: matrix.shard == '0' && matrix.crate == 'specs'
+            run: both
+  `);
+  const runs = workflowRuns(workflow);
+  const job = workflow.jobs[0]!;
+  const legs = legsOf(job)!;
+  const systems = ['Linux', 'Linux', 'Windows', 'Windows', 'macOS'];
+
+  it('gives each leg the truth of the condition on it', () => {
+    expect(legs.length).toBe(5);
+    expect(job.steps.map((s) => s.run?.value)).toEqual(['shard', 'flag', 'crate', 'mac', 'both']);
+    for (const step of job.steps) {
+      const set = runs.steps.get(step)!;
+      runs.occasions.forEach((occasion, o) =>
+        legs.forEach((leg, l) => {
+          const expected = conditionTruth(step.if, occasion, leg, systems[l]) === false ? 0 : 1;
+          expect(set.bits[o * legs.length + l], `step ${step.run?.value} on ${occasion.event} leg ${l}`).toBe(expected);
+        }),
+      );
+    }
+  });
+
+  it('tells apart the legs by the values a condition reads: `True` is not JSON where `true` is', () => {
+    const bits = (index: number, event: string) => {
+      const o = runs.occasions.findIndex((x) => x.event === event);
+      return [...runs.steps.get(job.steps[index]!)!.bits.slice(o * legs.length, (o + 1) * legs.length)];
+    };
+    expect(bits(0, 'push')).toEqual([1, 0, 1, 1, 0]);
+    expect(bits(0, 'pull_request')).toEqual([1, 1, 1, 1, 1]);
+    // `fromJSON('True')` does not parse (unknown: kept); `'true'` is true, so `!` of it never holds.
+    expect(bits(1, 'push')).toEqual([0, 1, 0, 1, 0]);
+    expect(bits(2, 'push')).toEqual([1, 1, 0, 0, 1]);
+    expect(bits(3, 'push')).toEqual([0, 0, 0, 0, 1]);
+    expect(bits(4, 'push')).toEqual([0, 0, 1, 1, 0]);
+  });
+});
+
 describe('a step whose condition never holds in its job gives the job nothing', () => {
   const scan = (events: string) =>
     scanRepository(
