@@ -245,54 +245,106 @@ function not(t: Truth): Truth {
 
 /** The truth of `expr` on one occasion and leg. */
 function evaluate(expr: Expr, env: Env): Truth {
-  if (expr instanceof Grouping) return evaluate(expr.group, env);
-  if (expr instanceof Logical) {
-    const and = expr.operator.lexeme === '&&';
-    let unknown = false;
-    for (const arg of expr.args) {
-      const t = evaluate(arg, env);
-      if (t === null) unknown = true;
-      else if (t !== and) return t;
-    }
-    return unknown ? null : and;
-  }
-  if (expr instanceof Unary && expr.operator.lexeme === '!') return not(evaluate(expr.expr, env));
-  return truthy(valueOf(expr, env));
+  return truthOf(expr)(env);
 }
 
-function valueOf(expr: Expr, env: Env): Value {
-  if (expr instanceof Grouping) return valueOf(expr.group, env);
-  if (expr instanceof Literal) return literal(expr);
+/** The truth or the value of a node on one occasion and leg, as `compileTruth` and `compileValue` make them. */
+type TruthFn = (env: Env) => Truth;
+type ValueFn = (env: Env) => Value;
+
+/**
+ * A parsed condition as a function of the occasion and leg, made once per expression for the scan: a condition is
+ * evaluated on many occasions and legs, and reading the tree again each time (its node types, its function names,
+ * its access paths) was most of the evaluation. Kept for whole expressions (the parser's memo shares those), not
+ * for their nodes.
+ */
+const truthFns = new ScanCache<Expr, TruthFn>();
+
+function truthOf(expr: Expr): TruthFn {
+  let fn = truthFns.get(expr);
+  if (fn === undefined) {
+    fn = compileTruth(expr);
+    truthFns.set(expr, fn);
+  }
+  return fn;
+}
+
+const TRUE_VALUE: Value = { k: 'bool', v: true };
+const FALSE_VALUE: Value = { k: 'bool', v: false };
+const unknownValue: ValueFn = () => UNKNOWN;
+
+/** `truthOf`'s function for a node: three-valued, short-circuiting (`false && X` never holds, `true || X` always does). */
+function compileTruth(expr: Expr): TruthFn {
+  if (expr instanceof Grouping) return compileTruth(expr.group);
+  if (expr instanceof Logical) {
+    const and = expr.operator.lexeme === '&&';
+    const args = expr.args.map(compileTruth);
+    return (env) => {
+      let unknown = false;
+      for (const arg of args) {
+        const t = arg(env);
+        if (t === null) unknown = true;
+        else if (t !== and) return t;
+      }
+      return unknown ? null : and;
+    };
+  }
+  if (expr instanceof Unary && expr.operator.lexeme === '!') {
+    const inner = compileTruth(expr.expr);
+    return (env) => not(inner(env));
+  }
+  const value = compileValue(expr);
+  return (env) => truthy(value(env));
+}
+
+/** A node's value, as far as the evaluator knows it, as a function of the occasion and leg. */
+function compileValue(expr: Expr): ValueFn {
+  if (expr instanceof Grouping) return compileValue(expr.group);
+  if (expr instanceof Literal) {
+    const value = literal(expr);
+    return () => value;
+  }
   if (expr instanceof Logical) {
     // `a && b` is `a` when it is falsy, else `b`; `a || b` is `a` when it is truthy, else `b`.
     const and = expr.operator.lexeme === '&&';
-    let last: Value = UNKNOWN;
-    for (const arg of expr.args) {
-      const value = valueOf(arg, env);
-      const t = truthy(value);
-      if (t === null) return UNKNOWN;
-      last = value;
-      if (t !== and) return value;
-    }
-    return last;
+    const args = expr.args.map(compileValue);
+    return (env) => {
+      let last: Value = UNKNOWN;
+      for (const arg of args) {
+        const value = arg(env);
+        const t = truthy(value);
+        if (t === null) return UNKNOWN;
+        last = value;
+        if (t !== and) return value;
+      }
+      return last;
+    };
   }
   if (expr instanceof Unary && expr.operator.lexeme === '!') {
-    const t = not(truthy(valueOf(expr.expr, env)));
-    return t === null ? UNKNOWN : { k: 'bool', v: t };
+    const inner = compileValue(expr.expr);
+    return (env) => {
+      const t = not(truthy(inner(env)));
+      return t === null ? UNKNOWN : t ? TRUE_VALUE : FALSE_VALUE;
+    };
   }
   if (expr instanceof Binary) {
     const op = expr.operator.lexeme;
-    if (op !== '==' && op !== '!=') return UNKNOWN;
-    const equal = equals(valueOf(expr.left, env), valueOf(expr.right, env));
-    if (equal === null) return UNKNOWN;
-    return { k: 'bool', v: op === '==' ? equal : !equal };
+    if (op !== '==' && op !== '!=') return unknownValue;
+    const same = op === '==';
+    const left = compileValue(expr.left);
+    const right = compileValue(expr.right);
+    return (env) => {
+      const equal = equals(left(env), right(env));
+      if (equal === null) return UNKNOWN;
+      return equal === same ? TRUE_VALUE : FALSE_VALUE;
+    };
   }
-  if (expr instanceof FunctionCall) return call(expr, env);
+  if (expr instanceof FunctionCall) return compileCall(expr);
   if (expr instanceof ContextAccess || expr instanceof IndexAccess) {
     const path = accessPath(expr);
-    return path === null ? UNKNOWN : contextValue(path, env);
+    return path === null ? unknownValue : (env) => contextValue(path, env);
   }
-  return UNKNOWN;
+  return unknownValue;
 }
 
 /** Each access's `contextPath`, read once per node of a parsed condition (evaluated on many occasions and legs). */
@@ -349,38 +401,46 @@ function equals(a: Value, b: Value): Truth {
   return null;
 }
 
-function call(expr: FunctionCall, env: Env): Value {
+function compileCall(expr: FunctionCall): ValueFn {
   const name = functionName(expr);
   switch (name) {
     case 'success':
     case 'always':
-      return { k: 'bool', v: true };
+      return () => TRUE_VALUE;
     case 'failure':
     case 'cancelled':
-      return UNKNOWN;
+      return unknownValue;
     case 'startswith':
     case 'endswith':
     case 'contains': {
-      if (expr.args.length !== 2) return UNKNOWN;
-      const [a, b] = [valueOf(expr.args[0] as Expr, env), valueOf(expr.args[1] as Expr, env)];
-      const result = name === 'contains' && a.k === 'array' ? arrayContains(a.v, b) : textTest(name, a, b);
-      return result === null ? UNKNOWN : { k: 'bool', v: result };
+      if (expr.args.length !== 2) return unknownValue;
+      const first = compileValue(expr.args[0] as Expr);
+      const second = compileValue(expr.args[1] as Expr);
+      return (env) => {
+        const a = first(env);
+        const b = second(env);
+        const result = name === 'contains' && a.k === 'array' ? arrayContains(a.v, b) : textTest(name, a, b);
+        return result === null ? UNKNOWN : result ? TRUE_VALUE : FALSE_VALUE;
+      };
     }
     case 'fromjson': {
       const arg = expr.args[0];
-      if (expr.args.length !== 1 || arg === undefined) return UNKNOWN;
-      const text = valueOf(arg, env);
-      if (text.k !== 'str' || text.v.length > MAX_JSON_LITERAL) return UNKNOWN;
-      try {
-        const parsed: unknown = JSON.parse(text.v);
-        if (Array.isArray(parsed)) return parsed.length > MAX_JSON_ITEMS ? { k: 'object' } : { k: 'array', v: parsed.map(jsonScalar) };
-        return jsonScalar(parsed);
-      } catch {
-        return UNKNOWN;
-      }
+      if (expr.args.length !== 1 || arg === undefined) return unknownValue;
+      const argument = compileValue(arg);
+      return (env) => {
+        const text = argument(env);
+        if (text.k !== 'str' || text.v.length > MAX_JSON_LITERAL) return UNKNOWN;
+        try {
+          const parsed: unknown = JSON.parse(text.v);
+          if (Array.isArray(parsed)) return parsed.length > MAX_JSON_ITEMS ? { k: 'object' } : { k: 'array', v: parsed.map(jsonScalar) };
+          return jsonScalar(parsed);
+        } catch {
+          return UNKNOWN;
+        }
+      };
     }
     default:
-      return UNKNOWN;
+      return unknownValue;
   }
 }
 
@@ -645,6 +705,7 @@ function evaluateOver(expr: Expr, occasions: readonly Occasion[], legs: readonly
     }
   }
   const clear = want ? FALSE_CODE : TRUE_CODE;
+  const truth = truthOf(expr);
   for (let o = 0; o < occasions.length; o++) {
     const occasion = occasions[o] as Occasion;
     const row = (classes.of[o] as number) * width;
@@ -656,7 +717,7 @@ function evaluateOver(expr: Expr, occasions: readonly Occasion[], legs: readonly
       if (t === 0) {
         const env: Env = usesLeg ? { occasion, leg: legs?.[l] ?? null, os: os()[l] ?? null } : { occasion, leg: null, os: null };
         if (needs !== undefined) env.needs = needs;
-        t = truthCode(evaluate(expr, env));
+        t = truthCode(truth(env));
         truths[slot] = t;
       }
       if (t === clear) bits[i] = 0;
