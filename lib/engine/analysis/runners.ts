@@ -301,6 +301,10 @@ export function selfHosted(job: Job): Selection | null {
 function readSelfHosted(job: Job): Selection | null {
   const runsOn = job.runsOn;
   if (runsOn === undefined) return null;
+  // Most jobs ask for GitHub-hosted labels alone, written out (`ubuntu-latest`, `[ubuntu-24.04-arm]`): none is the
+  // `self-hosted` label, a VM image (no `/`), another cloud's machine or a custom label, so none of the reads below
+  // can find one.
+  if (runsOn.kind !== 'map' && asList(runsOn).every((item) => item.kind === 'scalar' && typeof item.value === 'string' && !item.value.includes('${{') && GITHUB_HOSTED.test(item.value.trim()))) return null;
   // `runs-on: { group: ..., labels: [...] }`: the labels decide; a group alone may be GitHub-hosted larger runners.
   const labels = runsOn.kind === 'map' ? get(runsOn, 'labels') : runsOn;
   // A label that names the VM image the job gets: a fresh machine per job, whatever the other labels say.

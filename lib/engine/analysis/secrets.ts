@@ -553,11 +553,66 @@ const PLATFORM_ACTION_OWNERS: ReadonlySet<string> = new Set(['actions', 'github'
  */
 export function isUploadTokenSecret(model: Workflow | Action, name: string): boolean {
   const upper = name.toUpperCase();
+  // Neither its name nor a name or input it is handed to says it is one (most secrets): how the workflow hands it
+  // around (`uploadHandings`, a walk of every `env:` and `with:` and every step's script) does not matter.
+  if (uploadTokenServiceOfName(name) === undefined && !uploadGiven(model).has(upper)) return false;
   const handed = uploadHandings(model);
   if (handed.against.has(upper)) return false;
   const service = uploadTokenServiceOfName(name) ?? handed.given.get(upper);
   if (service === undefined) return false;
   return !(handed.receivers.get(upper) ?? []).some((owner) => !service.owners.includes(owner) && !PLATFORM_ACTION_OWNERS.has(owner));
+}
+
+/**
+ * A word of each upload token name (`UPLOAD_TOKEN_SERVICES`' `names`, its longest part): a name whose parts are one of
+ * those names holds that word, upper-cased, whatever else it holds (`nameParts` only turns other characters into `_`).
+ */
+const UPLOAD_NAME_WORDS: readonly string[] = [...new Set(UPLOAD_TOKEN_SERVICES.flatMap((s) => s.names.map((n) => n.split('_').reduce((a, b) => (b.length > a.length ? b : a)))))];
+/** The actions of `UPLOAD_TOKEN_SERVICES` whose inputs take their service's upload token. */
+const UPLOAD_ACTIONS: ReadonlySet<string> = new Set(UPLOAD_TOKEN_SERVICES.flatMap((s) => s.actions));
+
+const givenCache = new ScanCache<Workflow | Action, ReadonlySet<string>>();
+
+/**
+ * The secrets (upper case) a workflow hands to a name or input that says it is an upload token: the keys of
+ * `uploadHandings`' `given`, read from the same `env:`, `with:` and `secrets:`, but only the entries whose name, or
+ * action and input, can say so.
+ */
+function uploadGiven(model: Workflow | Action): ReadonlySet<string> {
+  const found = givenCache.get(model);
+  if (found !== undefined) return found;
+  const given = new Set<string>();
+  /** `action`: the action whose `with:` this is (`receiverOf`), or null. */
+  const read = (map: YNode | undefined, action: string | null): void => {
+    if (map?.kind !== 'map') return;
+    for (const pair of map.pairs) {
+      const key = keyText(pair.key);
+      if (!(action !== null && UPLOAD_ACTIONS.has(action))) {
+        const upper = key.toUpperCase();
+        if (!UPLOAD_NAME_WORDS.some((word) => upper.includes(word))) continue;
+      }
+      const service = uploadTokenServiceOfName(key) ?? (action === null ? undefined : UPLOAD_TOKEN_SERVICES.find((s) => s.actions.includes(action) && s.inputs.includes(key.toLowerCase())));
+      if (service === undefined) continue;
+      for (const use of secretOccurrencesIn(model, pair.value)) given.add(use.name.toUpperCase());
+    }
+  };
+  if (fileMayUseSecrets(model)) {
+    const jobs = model.kind === 'workflow' ? model.jobs : [];
+    if (model.kind === 'workflow') read(model.env, null);
+    for (const job of jobs) {
+      read(job.env, null);
+      read(job.with, null);
+      read(job.secrets, null);
+      read(get(job.container, 'env'), null);
+      for (const service of job.services?.pairs ?? []) read(get(service.value, 'env'), null);
+    }
+    for (const step of model.kind === 'workflow' ? jobs.flatMap((j) => j.steps) : model.steps) {
+      read(step.env, null);
+      read(step.with, receiverOf(step).action);
+    }
+  }
+  givenCache.set(model, given);
+  return given;
 }
 
 /** How a workflow hands its secrets (upper case) around, for `isUploadTokenSecret`. */

@@ -160,7 +160,10 @@ function readHanded(step: Step): HandedTokens {
   const minted: MintedToken[] = [];
   // The `steps` context is not available in a job's or workflow's `env:`: only the step's own inputs and env.
   for (const node of [step.with, step.env]) {
-    for (const text of strings(node)) {
+    if (node?.kind !== 'map') continue;
+    for (const pair of node.pairs) {
+      const text = pair.value.kind === 'scalar' ? pair.value.value : null;
+      if (typeof text !== 'string') continue;
       for (const m of text.matchAll(OUTPUT)) {
         const [, id, name] = m;
         const minter = job?.steps.find((s) => s.id === id && s.index < step.index);
@@ -190,7 +193,8 @@ function readFetched(step: Step, minted: readonly MintedToken[]): FetchedCredent
   const job = step.job;
   if (job === null) return [];
   const found: FetchedCredential[] = [];
-  const literal = literalEnvNames(step);
+  // The names the `env:`s set, listed only for a step that reads a variable into a credential's input.
+  let literal: Set<string> | null = null;
   // The steps before it, listed only for a step that reads a variable or an output into a credential's input.
   let before: readonly Step[] | null = null;
   const earlier = (): readonly Step[] => (before ??= job.steps.filter((s) => s.index < step.index));
@@ -203,7 +207,7 @@ function readFetched(step: Step, minted: readonly MintedToken[]): FetchedCredent
       if (!text.includes('${{')) continue;
       for (const m of text.matchAll(ENV_READ)) {
         const name = m[1] ?? m[2] ?? '';
-        if (literal.has(name.toUpperCase())) continue;
+        if ((literal ??= literalEnvNames(step)).has(name.toUpperCase())) continue;
         const source = envFetcher(earlier(), name);
         if (source !== null) found.push({ value: `env.${name}`, input, where, ...source });
       }
@@ -268,10 +272,4 @@ function givenSecrets(step: Step): string[] {
 function storedSecrets(file: SourceFile, nodes: readonly (YNode | undefined)[], into: Set<string> = new Set()): Set<string> {
   for (const node of nodes) if (node !== undefined) for (const use of secretOccurrences(file, node)) if (isStoredSecretName(use.name)) into.add(use.name);
   return into;
-}
-
-/** The string values of a map's entries (`with:`, `env:`). */
-function strings(node: YNode | undefined): string[] {
-  if (node?.kind !== 'map') return [];
-  return node.pairs.flatMap((p) => (p.value.kind === 'scalar' && typeof p.value.value === 'string' ? [p.value.value] : []));
 }

@@ -614,14 +614,26 @@ export function holdsNothing(holdings: Holdings, defaultToken: DefaultToken): bo
  * process: its `with:` and `env:`, and the `env:` of its job and workflow, which every step of the job gets. The job's other secrets reach only the
  * runner's memory, where code of any step can still read them.
  */
-export function stepSecrets(step: Step): string[] {
-  return splitSecrets(step.owner, stepStoredSecrets(step)).credentials;
+export function stepSecrets(step: Step): readonly string[] {
+  return stepSplit(step).credentials;
 }
 
 /** The chat webhooks, coverage upload tokens and identifiers (`splitSecrets`) that reach a step's own process, as `stepSecrets` reads them. */
 export function stepMinor(step: Step): MinorSecrets {
-  const { webhooks, uploadTokens, identifiers } = splitSecrets(step.owner, stepStoredSecrets(step));
+  const { webhooks, uploadTokens, identifiers } = stepSplit(step);
   return { webhooks, uploadTokens, identifiers };
+}
+
+/** `splitSecrets` of what reaches a step's own process, once per step: the rules ask `stepSecrets` and `stepMinor` of the same steps. */
+const stepSplits = new ScanCache<Step, Readonly<ReturnType<typeof splitSecrets>>>();
+
+function stepSplit(step: Step): Readonly<ReturnType<typeof splitSecrets>> {
+  let found = stepSplits.get(step);
+  if (found === undefined) {
+    found = splitSecrets(step.owner, stepStoredSecrets(step));
+    stepSplits.set(step, found);
+  }
+  return found;
 }
 
 function stepStoredSecrets(step: Step): string[] {

@@ -170,24 +170,39 @@ function readIdentity(repository: RepositoryModel, known: string | null): Reposi
   const owner = ownerOfName(known);
   const fullName = owner === null ? null : (known as string).trim().toLowerCase();
   const { names, owners } = repositoryNames(repository, known);
-  // The images are read when first asked for: most scans have no image to judge (no container, no `docker://`).
-  let read: RepositoryImages | null = null;
-  const imagesOf = (): RepositoryImages => (read ??= readImages(repository));
-  return {
-    fullName,
-    owner,
-    names,
-    owners,
-    get images() {
-      return imagesOf().images;
-    },
-    get namespaces() {
-      return imagesOf().namespaces;
-    },
-    get builtNames() {
-      return imagesOf().builtNames;
-    },
-  };
+  return new Identity(repository, fullName, owner, names, owners);
+}
+
+/**
+ * A `RepositoryIdentity` whose images are read when first asked for: most scans have no image to judge (no
+ * container, no `docker://`). A class, not an object literal with getters: V8 defines a literal's accessors one by
+ * one at run time on every evaluation, which cost more than the rest of a small workflow's identity.
+ */
+class Identity implements RepositoryIdentity {
+  readonly #repository: RepositoryModel;
+  #images: RepositoryImages | null = null;
+
+  constructor(
+    repository: RepositoryModel,
+    readonly fullName: string | null,
+    readonly owner: string | null,
+    readonly names: ReadonlySet<string>,
+    readonly owners: ReadonlySet<string>,
+  ) {
+    this.#repository = repository;
+  }
+
+  get images(): ReadonlySet<string> {
+    return (this.#images ??= readImages(this.#repository)).images;
+  }
+
+  get namespaces(): ReadonlySet<string> {
+    return (this.#images ??= readImages(this.#repository)).namespaces;
+  }
+
+  get builtNames(): ReadonlySet<string> {
+    return (this.#images ??= readImages(this.#repository)).builtNames;
+  }
 }
 
 /** The images of `RepositoryIdentity`: those the workflows build or push, their namespaces, and the names built under computed ones. */
@@ -331,6 +346,8 @@ const FILE_LINK = /https?:\/\/(?:www\.)?github\.com\/([A-Za-z0-9-]+)\/([A-Za-z0-
  * `${{ github.run_id }}` / `$GITHUB_RUN_ID`, or `/commit/` followed by `${{ github.sha }}` / `$GITHUB_SHA`.
  */
 const RUN_LINK = /https?:\/\/(?:www\.)?github\.com\/([A-Za-z0-9-]+)\/([A-Za-z0-9._-]+)\/(?:actions\/runs\/(?:\$\{\{\s*github\.run_id\s*\}\}|\$\{?GITHUB_RUN_ID\b)|commit\/(?:\$\{\{\s*github\.sha\s*\}\}|\$\{?GITHUB_SHA\b))/gi;
+/** What every `RUN_LINK` holds (as it matches: without case). */
+const RUN_PATH = /\/(?:actions\/runs|commit)\//i;
 /** The folder of an action file that is not at the repository's root (`tools/lint` of `tools/lint/action.yml`). */
 const ACTION_FOLDER = /^(.+)\/action\.ya?ml$/;
 /** At most this many links are read per file. */
@@ -351,6 +368,9 @@ export function selfLinkNames(path: string, text: string, ownRun = false): strin
   const suffixes = [`/${path}`];
   const folder = ACTION_FOLDER.exec(path);
   if (folder !== null && !folder[1]!.startsWith('.github/workflows')) suffixes.push(`/${folder[1] ?? ''}`);
+  // A link that names the file holds its path as written, and a run's or commit's link `/actions/runs/` or
+  // `/commit/`: most values with a link hold neither, and are not split into lines.
+  if (!suffixes.some((suffix) => text.includes(suffix)) && !(ownRun && RUN_PATH.test(text))) return [];
   const found: string[] = [];
   let read = 0;
   const values = text
