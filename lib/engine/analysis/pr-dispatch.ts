@@ -248,8 +248,14 @@ export function sentWords(dispatch: PrHeadDispatch): string {
   return `the pull request's head commit ${dispatch.sha}${dispatch.number === null ? '' : ` and its number ${dispatch.number}`}`;
 }
 
-function isSelf(target: string, names: ReadonlySet<string>): boolean {
-  return SELF.test(target) || names.has(target.trim().toLowerCase());
+/**
+ * The repository's own names (run-model/ownership.ts `RepositoryIdentity.names`), asked for only when a step names
+ * a repository to dispatch to: reading them costs a pass over the repository's files, and most jobs dispatch nothing.
+ */
+export type OwnNames = () => ReadonlySet<string>;
+
+function isSelf(target: string, names: OwnNames): boolean {
+  return SELF.test(target) || names().has(target.trim().toLowerCase());
 }
 
 /**
@@ -259,7 +265,7 @@ function isSelf(target: string, names: ReadonlySet<string>): boolean {
  * sibling repository of the same owner (`<owner>/ecosystem-ci`, the owner named when the scan knows it). A `repo:` computed at run time next to
  * `context.repo` is not known to be another repository (null); with no `context.repo` at all it is.
  */
-function scriptTarget(script: string, names: ReadonlySet<string>, ownOwner: string | null): string | null {
+function scriptTarget(script: string, names: OwnNames, ownOwner: () => string | null): string | null {
   const repo = /\brepo\s*:\s*['"`]([^'"`$]+)['"`]/.exec(script)?.[1]?.trim();
   const owner = /\bowner\s*:\s*['"`]([^'"`$]+)['"`]/.exec(script)?.[1]?.trim();
   if (/\brepo\s*:\s*context\.repo\.repo\b/.test(script)) return null;
@@ -269,12 +275,12 @@ function scriptTarget(script: string, names: ReadonlySet<string>, ownOwner: stri
   // The owner is this repository's (`owner: context.repo.owner`, `...context.repo`, or none named): a sibling
   // repository unless the name is this one's.
   const lower = repo.toLowerCase();
-  if ([...names].some((n) => n.slice(n.indexOf('/') + 1) === lower)) return null;
-  return `${ownOwner ?? '<owner>'}/${repo}`;
+  if ([...names()].some((n) => n.slice(n.indexOf('/') + 1) === lower)) return null;
+  return `${ownOwner() ?? '<owner>'}/${repo}`;
 }
 
 /** The dispatches of a job's steps that hand a pull request's head to another repository. */
-export function prHeadDispatches(job: Job, names: ReadonlySet<string>, owner: string | null = null): PrHeadDispatch[] {
+export function prHeadDispatches(job: Job, names: OwnNames, owner: () => string | null = () => null): PrHeadDispatch[] {
   const found: PrHeadDispatch[] = [];
   for (const step of job.steps) {
     const ref = step.usesRef;
@@ -377,7 +383,7 @@ function base(step: Step): { step: Step; outsiderText: string | null } {
 }
 
 /** The steps of a job that start another workflow of this repository (bounded: at most 20). */
-export function selfDispatches(job: Job, names: ReadonlySet<string>): SelfDispatch[] {
+export function selfDispatches(job: Job, names: OwnNames): SelfDispatch[] {
   const found: SelfDispatch[] = [];
   const self = (repo: string | null) => repo === null || SELF_PATH.test(repo.trim()) || isSelf(repo, names);
   for (const step of job.steps) {

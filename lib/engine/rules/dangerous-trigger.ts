@@ -420,7 +420,8 @@ function environments(workflow: Workflow): string[] {
 function reportSelfDispatches(workflow: Workflow, context: WorkflowRuleContext): void {
   for (const job of workflow.jobs) {
     if (job.uses !== undefined) continue;
-    for (const dispatch of selfDispatches(job, context.runs.identity.names)) {
+    // The repository's names only when a step names a repository to dispatch to (most jobs dispatch nothing).
+    for (const dispatch of selfDispatches(job, () => context.runs.identity.names)) {
       const reach = context.runs.stepReach(dispatch.step);
       if (!outsiderReach(reach)) continue;
       if (dispatch.credential === null && !tokenCanDispatch(dispatch, job, context)) continue;

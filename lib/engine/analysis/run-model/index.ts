@@ -213,9 +213,15 @@ export class RunModel {
   prHeadDispatches(job: Job): readonly PrHeadDispatch[] {
     let found = this.#prHeadDispatches.get(job);
     if (found === undefined) {
-      const identity = this.identity;
-      const owner = identity.owner ?? (identity.owners.size === 1 ? ([...identity.owners][0] ?? null) : null);
-      found = prHeadDispatches(job, identity.names, owner);
+      // The identity only for a step that dispatches to a repository it names (most jobs have none).
+      found = prHeadDispatches(
+        job,
+        () => this.identity.names,
+        () => {
+          const identity = this.identity;
+          return identity.owner ?? (identity.owners.size === 1 ? ([...identity.owners][0] ?? null) : null);
+        },
+      );
       this.#prHeadDispatches.set(job, found);
     }
     return found;
@@ -870,7 +876,7 @@ class LazyJobRun implements JobRun {
   }
 
   get workspace(): readonly WorkspaceEntry[] {
-    return (this.#workspace ??= workspaceEntries(this.job, this.#model.repository, this.#model.identity));
+    return (this.#workspace ??= workspaceEntries(this.job, this.#model.repository, () => this.#model.identity));
   }
 
   get executions(): readonly TracedExecution[] {

@@ -76,7 +76,8 @@ export function mayHoldOutsiderCode(job: Job, repository: RepositoryModel): bool
   return pullRequestCheckouts(job, repository).length > 0 || foreignDownloads(job).length > 0;
 }
 
-export function workspaceEntries(job: Job, repository: RepositoryModel, identity: RepositoryIdentity | null = null): WorkspaceEntry[] {
+/** `identity`: who the repository is, asked for only when a script clones a repository it names (most jobs clone none). */
+export function workspaceEntries(job: Job, repository: RepositoryModel, identity: () => RepositoryIdentity | null = () => null): WorkspaceEntry[] {
   const entries: WorkspaceEntry[] = [];
   const untrusted = pullRequestCheckouts(job, repository);
   const workflow = job.workflow;
@@ -112,7 +113,7 @@ export function workspaceEntries(job: Job, repository: RepositoryModel, identity
     if (step.run !== undefined) {
       for (const c of scriptClones(step)) {
         if (entries.some((e) => e.step === step && e.offset === c.offset)) continue;
-        const own = c.clone.repository !== null && identity !== null && identity.names.has(c.clone.repository);
+        const own = c.clone.repository !== null && (identity()?.names.has(c.clone.repository) ?? false);
         entries.push({ step, kind: 'clone', dir: c.dir, content: own ? 'base' : 'other', how: c.how, clone: c.clone, offset: c.offset, persistsCredentials: false, forkCode: false });
       }
     }

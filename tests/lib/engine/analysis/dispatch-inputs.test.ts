@@ -11,7 +11,7 @@ function sent(steps: string): ReturnType<typeof sentInputs> {
   const parsed = parseYaml(text);
   if (!parsed.ok || parsed.root.kind !== 'map') throw new Error('not a mapping');
   const job = buildWorkflow(new SourceFile('.github/workflows/comment.yml', text), parsed.root).jobs[0]!;
-  const [dispatch] = selfDispatches(job, new Set(['acme/app']));
+  const [dispatch] = selfDispatches(job, () => new Set(['acme/app']));
   if (dispatch === undefined) throw new Error('no dispatch');
   return sentInputs(dispatch);
 }
