@@ -14,15 +14,23 @@ import {
   type YScalar,
 } from '../yaml/model.js';
 import { parseUses, type UsesRef } from './uses.js';
-import { pruneUnreachable, type WorkflowRuns } from '../analysis/run-model/conditions.js';
+import { pruneUnreachable, workflowRuns, type WorkflowRuns } from '../analysis/run-model/conditions.js';
 import { ScanCache } from './scan-cache.js';
 import { flatMap } from './arrays.js';
 
 const runSets = new ScanCache<Workflow, WorkflowRuns>();
 
-/** The occasions and legs on which each job and step of a workflow can run (see run-model/conditions.ts). */
-export function workflowRunSets(workflow: Workflow): WorkflowRuns | undefined {
-  return runSets.get(workflow);
+/**
+ * The occasions and legs on which each job and step of a workflow can run (see run-model/conditions.ts): those
+ * `buildWorkflow` made while pruning, or made on the first question (a workflow where nothing could be pruned).
+ */
+export function workflowRunSets(workflow: Workflow): WorkflowRuns {
+  let runs = runSets.get(workflow);
+  if (runs === undefined) {
+    runs = workflowRuns(workflow);
+    runSets.set(workflow, runs);
+  }
+  return runs;
 }
 
 /** Triggers that run with the base repository's secrets or a write token on outsider input. */
@@ -161,7 +169,8 @@ export function buildWorkflow(file: SourceFile, root: YMap): Workflow {
   }
   // Jobs and steps that never run (a condition false on every occasion and matrix leg, a job they need that
   // never runs) are dropped here, so no rule reports on them; the run sets stay for the run model.
-  runSets.set(workflow, pruneUnreachable(workflow));
+  const runs = pruneUnreachable(workflow);
+  if (runs !== null) runSets.set(workflow, runs);
   return workflow;
 }
 

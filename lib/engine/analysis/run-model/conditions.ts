@@ -18,7 +18,7 @@
  */
 import { data } from '@actions/expressions';
 import { conditionExpression } from '../../expressions/extract.js';
-import { Binary, ContextAccess, contextPath, FunctionCall, functionName, Grouping, IndexAccess, Literal, Logical, Unary, walkExpression, type Expr } from '../../expressions/parse.js';
+import { Binary, ContextAccess, contextPath, FunctionCall, functionName, Grouping, IndexAccess, Literal, Logical, Unary, type Expr } from '../../expressions/parse.js';
 import { findExpressions } from '../../expressions/extract.js';
 import { parseExpression } from '../../expressions/parse.js';
 import { ScanCache } from '../../model/scan-cache.js';
@@ -645,11 +645,15 @@ export function sharedOccasion(a: RunSet, b: RunSet): boolean {
 
 const STATUS_FUNCTIONS = /\b(always|failure|cancelled)\s*\(/i;
 
-/** The occasions and legs on which a condition may hold, within `within` (or everywhere). `os`: `runner.os` of each leg, asked only when the condition reads `matrix` or `runner`. */
+/**
+ * The occasions and legs on which a condition may hold, within `within` (or everywhere). `os`: `runner.os` of each
+ * leg, asked only when the condition reads `matrix` or `runner`. The answer is `within` itself when the condition
+ * rules out none of its runs (bits are never changed once a set is made, so sets share them), a new array otherwise.
+ */
 function conditionSet(condition: YNode | undefined, occasions: readonly Occasion[], legs: readonly Leg[] | null, os: () => readonly (string | null)[], within?: Uint8Array, needs?: NeededOutputs, memo?: TruthMemo): Uint8Array {
   const legsPer = legs === null ? 1 : Math.max(1, legs.length);
-  const bits = within !== undefined ? within.slice() : new Uint8Array(occasions.length * legsPer).fill(1);
-  if (condition?.kind === 'scalar' && (condition.value === false || condition.value === 0)) return bits.fill(0);
+  const bits = within ?? new Uint8Array(occasions.length * legsPer).fill(1);
+  if (condition?.kind === 'scalar' && (condition.value === false || condition.value === 0)) return new Uint8Array(bits.length);
   // `${{ x }}` with any text around it, a block scalar's trailing newline included, is a template: a non-empty
   // string, always true, whatever `x` is (unsound-condition reports it).
   if (condition?.kind === 'scalar' && typeof condition.value === 'string' && condition.value.includes('${{')) {
@@ -663,8 +667,7 @@ function conditionSet(condition: YNode | undefined, occasions: readonly Occasion
     // always truthy when non-empty. Unknown here: keep every run.
     return bits;
   }
-  evaluateOver(parsed.expr, occasions, legs, os, bits, true, needs, memo);
-  return bits;
+  return evaluateOver(parsed.expr, occasions, legs, os, bits, true, needs, memo);
 }
 
 /**
@@ -675,16 +678,17 @@ function conditionSet(condition: YNode | undefined, occasions: readonly Occasion
  */
 interface TruthMemo {
   shared: Map<Expr, Uint8Array>;
-  own: Map<Expr, Uint8Array>;
+  /** Made on the first expression that needs it (most jobs have none). */
+  own: Map<Expr, Uint8Array> | null;
 }
 
 /**
- * Clears the bits of `bits` (occasion by leg, as a `RunSet`'s) on which `expr` evaluates to `!want` (false for a
- * condition). The expression is evaluated once per class of alike occasions (`occasionClasses`) and, when it reads
- * `matrix` or `runner` (`READS_LEG`), per class of legs alike in what it reads of them (`legClasses`); a bit
- * already clear is not evaluated.
+ * `bits` (occasion by leg, as a `RunSet`'s) without the bits on which `expr` evaluates to `!want` (false for a
+ * condition): `bits` itself when there are none, else a copy (`bits` is not changed). The expression is evaluated
+ * once per class of alike occasions (`occasionClasses`) and, when it reads `matrix` or `runner` (`READS_LEG`), per
+ * class of legs alike in what it reads of them (`legClasses`); a bit already clear is not evaluated.
  */
-function evaluateOver(expr: Expr, occasions: readonly Occasion[], legs: readonly Leg[] | null, os: () => readonly (string | null)[], bits: Uint8Array, want: boolean, needs?: NeededOutputs, memo?: TruthMemo): void {
+function evaluateOver(expr: Expr, occasions: readonly Occasion[], legs: readonly Leg[] | null, os: () => readonly (string | null)[], bits: Uint8Array, want: boolean, needs?: NeededOutputs, memo?: TruthMemo): Uint8Array {
   const legsPer = legs === null ? 1 : Math.max(1, legs.length);
   const reads = occasionReads(expr);
   const usesLeg = (reads & READS_LEG) !== 0;
@@ -695,7 +699,7 @@ function evaluateOver(expr: Expr, occasions: readonly Occasion[], legs: readonly
   let truths: Uint8Array;
   if (memo === undefined) truths = new Uint8Array(classes.count * width);
   else {
-    const table = usesLeg || (reads & READS_NEEDS) !== 0 ? memo.own : memo.shared;
+    const table = usesLeg || (reads & READS_NEEDS) !== 0 ? (memo.own ??= new Map()) : memo.shared;
     const known = table.get(expr);
     // The same expression is always read with the same width (`usesLeg` comes from its tree); checked, not assumed.
     if (known !== undefined && known.length === classes.count * width) truths = known;
@@ -706,6 +710,8 @@ function evaluateOver(expr: Expr, occasions: readonly Occasion[], legs: readonly
   }
   const clear = want ? FALSE_CODE : TRUE_CODE;
   const truth = truthOf(expr);
+  // Copied on the first bit cleared: most conditions rule out no run of their job (unknown, or true on each).
+  let out = bits;
   for (let o = 0; o < occasions.length; o++) {
     const occasion = occasions[o] as Occasion;
     const row = (classes.of[o] as number) * width;
@@ -720,9 +726,13 @@ function evaluateOver(expr: Expr, occasions: readonly Occasion[], legs: readonly
         t = truthCode(truth(env));
         truths[slot] = t;
       }
-      if (t === clear) bits[i] = 0;
+      if (t === clear) {
+        if (out === bits) out = bits.slice();
+        out[i] = 0;
+      }
     }
   }
+  return out;
 }
 
 const FALSE_CODE = 1;
@@ -780,24 +790,8 @@ interface LegReads {
   os: boolean;
 }
 
-const legReadsMemo = new ScanCache<Expr, LegReads>();
-
 function legReads(expr: Expr): LegReads {
-  let found = legReadsMemo.get(expr);
-  if (found === undefined) {
-    const keys = new Set<string>();
-    let os = false;
-    walkExpression(expr, (node) => {
-      if (!(node instanceof ContextAccess || node instanceof IndexAccess)) return;
-      const path = accessPath(node);
-      // `contextValue` reads `matrix.<key>...` through the leg's value of `<key>`, and `runner.os`; nothing else of a leg.
-      if (path?.[0] === 'matrix' && path[1] !== undefined) keys.add(path[1]);
-      else if (path?.[0] === 'runner' && path[1] === 'os' && path.length === 2) os = true;
-    });
-    found = { keys: [...keys].sort(), os };
-    legReadsMemo.set(expr, found);
-  }
-  return found;
+  return exprReads(expr).leg;
 }
 
 /** Per legs list (one per job), the classes for each `LegReads` (by its text), made when first asked. */
@@ -877,7 +871,15 @@ const READS_NEEDS = 16;
  * expression without it has the same truth on every leg, so it is evaluated once for all.
  */
 const READS_LEG = 32;
-const readsMemo = new ScanCache<Expr, number>();
+
+/** What an expression reads: its `READS_*` bits (`occasionReads`) and what it reads of a leg (`legReads`). */
+interface ExprReads {
+  mask: number;
+  leg: LegReads;
+}
+
+const readsMemo = new ScanCache<Expr, ExprReads>();
+const NO_LEG_READS: LegReads = { keys: [], os: false };
 
 /**
  * The occasion fields (`READS_*` bits) that `contextValue` may read for some context path of `expr`: an over-
@@ -886,22 +888,65 @@ const readsMemo = new ScanCache<Expr, number>();
  * activity, and `READS_NEEDS` (what it is depends on the job).
  */
 function occasionReads(expr: Expr): number {
-  const known = readsMemo.get(expr);
-  if (known !== undefined) return known;
-  let reads = 0;
-  walkExpression(expr, (node) => {
-    if (!(node instanceof ContextAccess || node instanceof IndexAccess)) return;
-    const path = contextPath(node);
-    if (path?.[0] === 'needs') reads |= READS_EVENT | READS_ACTION | READS_NEEDS;
-    else if (path?.[0] === 'matrix' || path?.[0] === 'runner') reads |= READS_LEG;
-    if (path === null || path[0] !== 'github') return;
-    const a = path[1];
-    if (a === 'event_name' || a === 'head_ref') reads |= READS_EVENT;
-    else if (a === 'ref' || a === 'ref_type') reads |= READS_REF;
-    else if (a === 'event') reads |= READS_EVENT | READS_ACTION | READS_FORK;
-  });
-  readsMemo.set(expr, reads);
-  return reads;
+  return exprReads(expr).mask;
+}
+
+/** `occasionReads` and `legReads` of an expression, found in one walk of its tree and kept for the scan. */
+function exprReads(expr: Expr): ExprReads {
+  let found = readsMemo.get(expr);
+  if (found === undefined) {
+    const into: ReadsFound = { mask: 0, keys: null, os: false };
+    collectReads(expr, into);
+    found = { mask: into.mask, leg: into.keys === null && !into.os ? NO_LEG_READS : { keys: into.keys === null ? [] : [...into.keys].sort(), os: into.os } };
+    readsMemo.set(expr, found);
+  }
+  return found;
+}
+
+interface ReadsFound {
+  mask: number;
+  /** Matrix keys read (null: none yet). */
+  keys: Set<string> | null;
+  os: boolean;
+}
+
+/**
+ * Adds what the context paths under `node` read to `into`. Each chain of accesses (`github.event.action`) is read
+ * by its whole path: the accesses inside it have paths that begin the same way and add nothing to what the whole
+ * path reads (a `runner.os` inside `runner.os.x` is counted as `runner.os`). `contextValue` reads `matrix.<key>...`
+ * through the leg's value of `<key>`, and `runner.os`; nothing else of a leg.
+ */
+function collectReads(node: Expr, into: ReadsFound): void {
+  if (node instanceof ContextAccess || node instanceof IndexAccess) {
+    const path = accessPath(node);
+    if (path !== null) {
+      const [head, a] = path;
+      if (head === 'needs') into.mask |= READS_EVENT | READS_ACTION | READS_NEEDS;
+      else if (head === 'matrix' || head === 'runner') {
+        into.mask |= READS_LEG;
+        if (head === 'matrix' && a !== undefined) (into.keys ??= new Set()).add(a);
+        else if (head === 'runner' && a === 'os') into.os = true;
+      } else if (head === 'github') {
+        if (a === 'event_name' || a === 'head_ref') into.mask |= READS_EVENT;
+        else if (a === 'ref' || a === 'ref_type') into.mask |= READS_REF;
+        else if (a === 'event') into.mask |= READS_EVENT | READS_ACTION | READS_FORK;
+      }
+    }
+    // What the chain's index expressions read, and what its base reads when it is not a context (`fromJSON(x).y`).
+    let current: Expr = node;
+    while (current instanceof IndexAccess) {
+      collectReads(current.index, into);
+      current = current.expr;
+    }
+    if (!(current instanceof ContextAccess)) collectReads(current, into);
+    return;
+  }
+  if (node instanceof FunctionCall || node instanceof Logical) for (const arg of node.args) collectReads(arg, into);
+  else if (node instanceof Binary) {
+    collectReads(node.left, into);
+    collectReads(node.right, into);
+  } else if (node instanceof Unary) collectReads(node.expr, into);
+  else if (node instanceof Grouping) collectReads(node.group, into);
 }
 
 /** The fields of `occasion` in `reads`, as one string (a field left out, or null, has a code of its own). */
@@ -1030,14 +1075,17 @@ export function workflowRuns(workflow: Workflow): WorkflowRuns {
     return depends;
   };
   const shared = new Map<Expr, Uint8Array>();
+  // What each job's outputs may be (`neededOutputs`), read once per workflow however many jobs need them.
+  const outputs = new Map<string, OutputSettings | null>();
   const compute = (job: Job): void => {
-    const memo: TruthMemo = { shared, own: new Map() };
+    const memo: TruthMemo = { shared, own: null };
     const legs = legsOf(job);
     const legsPer = legs === null ? 1 : Math.max(1, legs.length);
     const os = lazyLegSystems(job, legs);
-    let bits: Uint8Array = new Uint8Array(occasions.length * legsPer).fill(legs !== null && legs.length === 0 ? 0 : 1);
-    const needs = neededOutputs(job, byId);
-    bits = conditionSet(job.if, occasions, legs, os, bits, needs, memo);
+    let bits: Uint8Array = new Uint8Array(occasions.length * legsPer);
+    if (legs === null || legs.length > 0) bits.fill(1);
+    const needs = neededOutputs(job, byId, outputs);
+    if (job.if !== undefined) bits = conditionSet(job.if, occasions, legs, os, bits, needs, memo);
     if (dependsOnNeeds(job)) {
       for (const id of job.needs) {
         const needed = byId.get(id);
@@ -1048,9 +1096,14 @@ export function workflowRuns(workflow: Workflow): WorkflowRuns {
         for (let o = 0; o < occasions.length; o++) if (!allowed.has(o)) bits.fill(0, o * legsPer, (o + 1) * legsPer);
       }
     }
-    jobs.set(job, { occasions, legs, bits });
-    // A step without `if:` runs wherever its job does: it shares the job's bits (no set's bits change once made).
-    for (const step of job.steps) steps.set(step, { occasions, legs, bits: step.if === undefined ? bits : conditionSet(step.if, occasions, legs, os, bits, needs, memo) });
+    const own: RunSet = { occasions, legs, bits };
+    jobs.set(job, own);
+    // A step runs wherever its job does unless its `if:` rules runs out: it then shares the job's set (no set's bits
+    // change once made; `conditionSet` gives back the job's bits when the condition rules out none).
+    for (const step of job.steps) {
+      const stepBits = step.if === undefined ? bits : conditionSet(step.if, occasions, legs, os, bits, needs, memo);
+      steps.set(step, stepBits === bits ? own : { occasions, legs, bits: stepBits });
+    }
   };
   // Jobs after the jobs they need, without recursion (a chain of thousands of `needs` must not exhaust the stack).
   const state = new Map<Job, 'open' | 'done'>();
@@ -1079,9 +1132,12 @@ export function workflowRuns(workflow: Workflow): WorkflowRuns {
 
 /**
  * Drops the jobs and steps of a workflow that never run (their condition is false on every occasion and leg,
- * or a job they need never runs), so no rule reports on them. Returns the run sets of what remains.
+ * or a job they need never runs), so no rule reports on them. Returns the run sets of what remains, or null when
+ * nothing can be dropped (`maySkip`): then the run sets are left for the first question that needs them.
  */
-export function pruneUnreachable(workflow: Workflow): WorkflowRuns {
+export function pruneUnreachable(workflow: Workflow): WorkflowRuns | null {
+  // For speed: this runs for every workflow when it is parsed, and 43% of the corpus's workflows have no `if:`.
+  if (!maySkip(workflow)) return null;
   const runs = workflowRuns(workflow);
   const never = new Set(workflow.jobs.filter((job) => isEmpty(runs.jobs.get(job) as RunSet)));
   if (never.size > 0) workflow.jobs = workflow.jobs.filter((job) => !never.has(job));
@@ -1089,6 +1145,19 @@ export function pruneUnreachable(workflow: Workflow): WorkflowRuns {
     if (job.steps.some((s) => isEmpty(runs.steps.get(s) as RunSet))) job.steps = job.steps.filter((s) => !isEmpty(runs.steps.get(s) as RunSet));
   }
   return runs;
+}
+
+/**
+ * Whether some job or step of the workflow may never run: one has an `if:`, or a job's matrix has no leg. Without
+ * either, every run set is full (every bit set; a job that needs others needs jobs that run on every occasion),
+ * so `pruneUnreachable` would drop nothing.
+ */
+function maySkip(workflow: Workflow): boolean {
+  for (const job of workflow.jobs) {
+    if (job.if !== undefined || (job.strategy !== undefined && legsOf(job)?.length === 0)) return true;
+    for (const step of job.steps) if (step.if !== undefined) return true;
+  }
+  return false;
 }
 
 /**
@@ -1106,8 +1175,7 @@ export function valueRunSet(value: YNode | undefined, job: Job, within: RunSet, 
   if (spans.length !== 1 || only === undefined || only.start !== 0 || only.end !== text.length) return within;
   const expr = parseExpression(only.source);
   if (expr === null) return within;
-  const bits = within.bits.slice();
-  evaluateOver(expr, within.occasions, within.legs, lazyLegSystems(job, within.legs), bits, want);
+  const bits = evaluateOver(expr, within.occasions, within.legs, lazyLegSystems(job, within.legs), within.bits, want);
   return { occasions: within.occasions, legs: within.legs, bits };
 }
 
@@ -1147,12 +1215,11 @@ export function conditionTruth(condition: YNode | undefined, occasion: Occasion,
  * the event and activity (an environment variable of the step bound to `github.event_name`,
  * `github.event.action`, or both joined with text) with literals (`githubScriptOutputSettings`), is among the
  * literals of the branches that may be taken on the occasion, or empty (the step may not run or set it).
- * Anything else is unknown.
+ * Anything else is unknown. `found`: each job output's settings by `<id>\0<name>`, kept for the workflow.
  */
-function neededOutputs(job: Job, byId: ReadonlyMap<string, Job>): NeededOutputs | undefined {
+function neededOutputs(job: Job, byId: ReadonlyMap<string, Job>, found: Map<string, OutputSettings | null>): NeededOutputs | undefined {
   if (job.needs.length === 0) return undefined;
   const needed = new Set(job.needs.map((id) => id.toLowerCase()));
-  const found = new Map<string, OutputSettings | null>();
   return (path, occasion) => {
     const [, id, outputs, name] = path;
     if (path.length !== 4 || outputs !== 'outputs' || id === undefined || name === undefined || !needed.has(id)) return UNKNOWN;

@@ -8,9 +8,9 @@
  * carry them for the attack paths as short tags (facts.ts).
  */
 import type { RepositoryModel } from '../../model/repository.js';
-import { workflowRunSets, type Job, type Step, type Workflow } from '../../model/workflow.js';
+import { workflowRunSets, type Job, type Step } from '../../model/workflow.js';
 import { ScanCache } from '../../model/scan-cache.js';
-import { conditionRunSet, intersect, legIndexes, legSystems, occasionIndexes, overlap, valueRunSet, workflowRuns, type Occasion, type RunSet } from './conditions.js';
+import { conditionRunSet, intersect, legIndexes, legSystems, occasionIndexes, overlap, valueRunSet, type Occasion, type RunSet } from './conditions.js';
 import { activatedVenv, stepExecutions, stepVenvs, type Execution } from './execution.js';
 import { openedBy, openRunners, openRunnerWords, type OpenRunner } from './open-runners.js';
 import { calledToken, holdsNothing, jobHoldings, nothingHeldText, nothingItselfWords, openRunnerNote, runnerKind, valuables, type DefaultToken, type Holdings, type MinorSecrets } from './holdings.js';
@@ -315,7 +315,7 @@ export class RunModel {
   /** True when two steps of one job can run in the same job run (a common occasion and matrix leg). */
   sameRun(a: Step, b: Step): boolean {
     if (a.job === null || b.job === null || a.job !== b.job) return a.job === b.job;
-    const runs = runSets(a.job.workflow);
+    const runs = workflowRunSets(a.job.workflow);
     const x = runs.steps.get(a);
     const y = runs.steps.get(b);
     return x === undefined || y === undefined || overlap(x, y);
@@ -324,12 +324,12 @@ export class RunModel {
   /** The run set of a step (or job), for callers that compare runs across jobs. */
   runSet(step: Step): RunSet | undefined {
     if (step.job === null) return undefined;
-    return runSets(step.job.workflow).steps.get(step);
+    return workflowRunSets(step.job.workflow).steps.get(step);
   }
 
   /** The run set of a job, for callers that compare runs across jobs (`sharedOccasion`). */
   jobRunSet(job: Job): RunSet | undefined {
-    return runSets(job.workflow).jobs.get(job);
+    return workflowRunSets(job.workflow).jobs.get(job);
   }
 
   readonly #legSystems = new ScanCache<Job, readonly (string | null)[]>();
@@ -405,7 +405,7 @@ export class RunModel {
   }
 
   #jobEvents(job: Job): string[] {
-    const runs = runSets(job.workflow);
+    const runs = workflowRunSets(job.workflow);
     const set = runs.jobs.get(job);
     if (set === undefined) return [];
     const events = new Set<string>();
@@ -886,10 +886,6 @@ class LazyJobRun implements JobRun {
   get steps(): readonly CalledStep[] {
     return (this.#steps ??= this.#model.calledSteps(this.job));
   }
-}
-
-function runSets(workflow: Workflow) {
-  return workflowRunSets(workflow) ?? workflowRuns(workflow);
 }
 
 /** `reach` with, when anyone starts the step, the earlier permission check that stands in its way in appearance only. */

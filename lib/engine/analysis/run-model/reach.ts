@@ -24,7 +24,7 @@ import { localCallers } from '../callers.js';
 export { localCallers } from '../callers.js';
 import { checksActor, environmentApproves, holdsOnAction, jobTrustOn, stepTrustOn, type TrustGuard, type TrustPaths } from '../trust-guards.js';
 import { followsUntrustedRuns } from '../workflow-run.js';
-import { COMMENT_EVENTS, occasionIndexes, workflowRuns, type Occasion, type RunSet } from './conditions.js';
+import { COMMENT_EVENTS, occasionIndexes, type Occasion, type RunSet } from './conditions.js';
 import { flatMap } from '../../model/arrays.js';
 
 export type ReachLevel = 'anyone' | 'sticky-label' | 'unreviewed-environment' | 'approval' | 'trusted-author' | 'collaborator';
@@ -203,7 +203,7 @@ interface PathReach {
  */
 export function reachOf(job: Job, step: Step | null, repository: RepositoryModel, only?: string): Reach {
   const workflow = job.workflow;
-  const runs = workflowRunSets(workflow) ?? workflowRuns(workflow);
+  const runs = workflowRunSets(workflow);
   const set: RunSet | undefined = step === null ? runs.jobs.get(job) : (runs.steps.get(step) ?? runs.jobs.get(job));
   const occasions = set === undefined ? runs.occasions.map((_, i) => i) : occasionIndexes(set);
   let best: Reach = { level: 'collaborator', event: null, gates: [], forkPullRequest: false };
@@ -301,7 +301,7 @@ function sameRepositoryGuards(job: Job, step: Step | null, event: string, cache:
 function callerEvents(workflow: Workflow, repository: RepositoryModel, seen: Set<Workflow> = new Set()): string[] {
   if (seen.has(workflow)) return [];
   seen.add(workflow);
-  const runs = workflowRunSets(workflow) ?? workflowRuns(workflow);
+  const runs = workflowRunSets(workflow);
   const events = new Set<string>();
   for (const occasion of runs.occasions) {
     if (occasion.event !== null) events.add(occasion.event);
@@ -348,7 +348,7 @@ export interface ForkReach {
  */
 export function forkReach(job: Job, repository: RepositoryModel): ForkReach | null {
   const workflow = job.workflow;
-  const runs = workflowRunSets(workflow) ?? workflowRuns(workflow);
+  const runs = workflowRunSets(workflow);
   const set = runs.jobs.get(job);
   const occasions = set === undefined ? runs.occasions.map((_, i) => i) : occasionIndexes(set);
   let best: ForkReach | null = null;
@@ -429,7 +429,7 @@ const active = new Set<Workflow>();
 export function pickerReach(job: Job, step: Step, repository: RepositoryModel, reach: Reach): Reach {
   if (reach.level === 'anyone') return reach;
   const workflow = job.workflow;
-  const runs = workflowRunSets(workflow) ?? workflowRuns(workflow);
+  const runs = workflowRunSets(workflow);
   const set: RunSet | undefined = runs.steps.get(step) ?? runs.jobs.get(job);
   const occasions = set === undefined ? runs.occasions.map((_, i) => i) : occasionIndexes(set);
   for (const index of occasions) {
@@ -484,7 +484,7 @@ export function valueReach(job: Job, step: Step | null, repository: RepositoryMo
 
 function valueReachOf(job: Job, step: Step | null, repository: RepositoryModel, events: ReadonlySet<string>, covers: (guard: TrustGuard) => boolean, seen: Set<Workflow>): ValueReach {
   const workflow = job.workflow;
-  const runs = workflowRunSets(workflow) ?? workflowRuns(workflow);
+  const runs = workflowRunSets(workflow);
   const set: RunSet | undefined = step === null ? runs.jobs.get(job) : (runs.steps.get(step) ?? runs.jobs.get(job));
   const occasions = set === undefined ? runs.occasions.map((_, i) => i) : occasionIndexes(set);
   let best: ValueReach = { level: 'collaborator', event: null, gates: [], forkPullRequest: false, unvouched: false };
