@@ -5,6 +5,7 @@ import { defineWorkflowRule } from '../rule.js';
 import type { Job } from '../model/workflow.js';
 import { get, scalarText, type YNode } from '../yaml/model.js';
 import { flatMap } from '../model/arrays.js';
+import { localCallers } from '../analysis/callers.js';
 
 /** A `concurrency:` that is present and not empty. */
 function hasConcurrency(node: YNode | undefined): boolean {
@@ -58,6 +59,13 @@ export default defineWorkflowRule({
   create: (context) => ({
     workflow(workflow) {
       if (hasConcurrency(workflow.concurrency)) return;
+      // A reusable workflow that only `workflow_call` starts runs as a job of its caller: a caller's job-level or
+      // workflow-level `concurrency:` queues its runs. When the repository's own callers all set one, the runs of
+      // this workflow cannot overlap through them (callers elsewhere are unknown: without a local caller, report).
+      if (workflow.triggers.length > 0 && workflow.triggers.every((t) => t.name === 'workflow_call')) {
+        const callers = localCallers(workflow, context.repository);
+        if (callers.length > 0 && callers.every((c) => hasConcurrency(get(c.node, 'concurrency')) || hasConcurrency(c.workflow.concurrency))) return;
+      }
       const unguarded = flatMap(workflow.jobs, (job) => {
         if (hasConcurrency(get(job.node, 'concurrency'))) return [];
         const environment = deployEnvironment(job);

@@ -139,4 +139,52 @@ describe(RULE, () => {
           steps: [{ run: ./deploy.sh }]
     `))).toEqual(['3:3 INFO']);
   });
+  describe('a reusable workflow only `workflow_call` starts', () => {
+    const reusable = yaml`
+      on: workflow_call
+      jobs:
+        deploy:
+          runs-on: ubuntu-latest
+          environment: production
+          steps: [{ run: ./deploy.sh }]
+    `;
+    const caller = (concurrency: string) => yaml`
+      on:
+        push:
+          branches: [main]
+      ${concurrency}
+      jobs:
+        release:
+          uses: ./.github/workflows/deploy.yml
+    `;
+    const files = (callerText: string | null) => [
+      { path: '.github/workflows/deploy.yml', text: reusable },
+      ...(callerText === null ? [] : [{ path: '.github/workflows/ci.yml', text: callerText }]),
+    ];
+
+    it('is not reported when every caller of the repository queues its runs (workflow- or job-level)', () => {
+      expect(scanWith(RULE, files(caller('concurrency: deploy')))).toEqual([]);
+      expect(scanWith(RULE, files(yaml`
+        on: push
+        jobs:
+          release:
+            concurrency: { group: deploy, cancel-in-progress: false }
+            uses: ./.github/workflows/deploy.yml
+      `))).toEqual([]);
+    });
+
+    it('is reported when a caller sets no concurrency, or when no caller is in the repository', () => {
+      const unguarded = scanWith(RULE, files(caller('')));
+      expect(unguarded.map((f) => f.file)).toEqual(['.github/workflows/deploy.yml']);
+      expect(scanWith(RULE, files(null)).map((f) => f.file)).toEqual(['.github/workflows/deploy.yml']);
+    });
+
+    it('is reported when the workflow also has a trigger of its own', () => {
+      const both = scanWith(RULE, [
+        { path: '.github/workflows/deploy.yml', text: reusable.replace('on: workflow_call', 'on: [workflow_call, workflow_dispatch]') },
+        { path: '.github/workflows/ci.yml', text: caller('concurrency: deploy') },
+      ]);
+      expect(both.map((f) => f.file)).toEqual(['.github/workflows/deploy.yml']);
+    });
+  });
 });
