@@ -1434,6 +1434,8 @@ function scriptUse(step: Step, script: string, directory: RegExp | null, context
   const validated = validatedVariables(script);
   const variables = readVariables(script);
   const grouped = groupedIntoOutputs(lines);
+  const staged = stagedOutputs(lines);
+  for (const line of staged.writes) grouped.add(line);
   const relevant = lines.filter((l) => READS_FILE.test(l.text) || (named !== null && named.test(l.text)));
   if (relevant.length === 0 && variables.length === 0) return null;
   // Lines that use what was read: they read (and do not only assign), or expand a variable assigned from a read.
@@ -1453,6 +1455,8 @@ function scriptUse(step: Step, script: string, directory: RegExp | null, context
     return variables.length > 0 && variables.every((v) => validated.has(v)) ? { use: { kind: 'validated', step, detail: 'checks the values it reads against a pattern' }, outputs: false } : null;
   }
   const all = consumers.map((l): ArtifactUseKind | null => {
+    // The copy of the script's own staging file into the outputs: the lines that wrote it are judged instead.
+    if (staged.copies.has(l)) return null;
     const firstWords = flatMap(pipelines(l), (p) => p.commands.map((c) => commandName(c.text) ?? ''));
     // Only validated values (a number checked against `^[0-9]+$`), and no file read on the line itself.
     const expanded = variables.filter((v) => new RegExp(`\\$\\{?${v}\\b`).test(l.text));
@@ -1527,6 +1531,28 @@ function groupedIntoOutputs(lines: readonly ScriptSpan[]): Set<ScriptSpan> {
     i = end;
   }
   return grouped;
+}
+
+/**
+ * A staging file of the script's own (`F=$(mktemp)`, its only assignments) copied whole into `$GITHUB_OUTPUT`
+ * (`cat "$F" >> "$GITHUB_OUTPUT"`): the lines that write to it (`echo "sha=$SHA" >> "$F"`) write outputs, as lines
+ * that redirect to `$GITHUB_OUTPUT` do, and the copy reads that file, not the download (`copies`).
+ */
+function stagedOutputs(lines: readonly ScriptSpan[]): { writes: Set<ScriptSpan>; copies: Set<ScriptSpan> } {
+  const writes = new Set<ScriptSpan>();
+  const copies = new Set<ScriptSpan>();
+  for (const line of lines) {
+    const name = /^\s*cat\s+["']?\$\{?([A-Za-z_]\w*)\}?["']?\s*>>?\s*["']?\$\{?GITHUB_OUTPUT\}?["']?\s*$/.exec(line.text)?.[1];
+    if (name === undefined) continue;
+    const assigned = new RegExp(`^\\s*(?:(?:export|local|readonly)\\s+)?${name}=`);
+    const assignments = lines.filter((l) => assigned.test(l.text));
+    const temporary = new RegExp(`^\\s*(?:(?:export|local|readonly)\\s+)?${name}=["']?\\$\\(\\s*mktemp\\b[^)\\n]*\\)["']?\\s*$`);
+    if (assignments.length === 0 || !assignments.every((l) => temporary.test(l.text))) continue;
+    copies.add(line);
+    const redirect = new RegExp(`>>?\\s*["']?\\$\\{?${name}\\b`);
+    for (const l of lines) if (l !== line && redirect.test(l.text)) writes.add(l);
+  }
+  return { writes, copies };
 }
 
 /** Programs whose options a word added by splitting can change: the GitHub CLI and curl, given the token. */

@@ -1871,6 +1871,8 @@ ${viaJob ? '      use:\n        needs: read\n        runs-on: ubuntu-latest\n   
     ['read -r X < base.txt\necho "base=$X" >> $GITHUB_OUTPUT', 'base'],
     ['{\n  echo "pr=$(cat pr_number.txt)"\n  echo "at=$(date)"\n} >> "$GITHUB_OUTPUT"', 'pr'],
     ['echo "pr=$(<meta/pr_number.txt)" >> "$GITHUB_OUTPUT"', 'pr', '\n              path: meta'],
+    // A staging file of the script's own, copied whole into the outputs at the end.
+    ['OUT=$(mktemp)\necho "pr=$(cat pr_number.txt)" >> "$OUT"\ncat "$OUT"\ncat "$OUT" >> "$GITHUB_OUTPUT"', 'pr'],
   ];
   const script = `          - run: echo "Deploying \${{ REF }}"
             env:
@@ -1923,6 +1925,12 @@ ${viaJob ? '      use:\n        needs: read\n        runs-on: ubuntu-latest\n   
     const checked = 'read -r X < pr_number.txt\n[[ "$X" =~ ^[0-9]+$ ]] || exit 1\necho "pr=$X" >> "$GITHUB_OUTPUT"';
     expect(scanWith(RULE, workflow(checked, 'pr', script, false))).toEqual([]);
     expect(scanWith(RULE, workflow(checked, 'pr', script, true))).toEqual([]);
+    // The same through a staging file of the script's own, the value copied only where it matched the pattern.
+    const staged = 'OUT=$(mktemp)\nSHA=""\nRAW=$(jq -r .sha pr.json)\nif [[ "$RAW" =~ ^[0-9a-f]{40}$ ]]; then\n  SHA="$RAW"\nfi\necho "pr=$SHA" >> "$OUT"\ncat "$OUT" >> "$GITHUB_OUTPUT"';
+    expect(scanWith(RULE, workflow(staged, 'pr', script, false))).toEqual([]);
+    expect(scanWith(RULE, workflow(staged, 'pr', script, true))).toEqual([]);
+    // The unchecked value written to the same staging file is followed to its use (HIGH: spliced into a script).
+    expect(scanWith(RULE, workflow(staged.replace('echo "pr=$SHA"', 'echo "pr=$RAW"'), 'pr', script, false)).map((f) => f.severity)).toEqual(['HIGH']);
     // A `read` into a variable that only goes to an output is not a command the content steers.
     const [read] = scanWith(RULE, workflow('read -r X < base.txt\necho "base=$X" >> $GITHUB_OUTPUT', 'base', none, false));
     expect(read?.description).not.toContain('uses their content in `read');
