@@ -23,7 +23,7 @@ describe(RULE, () => {
     expect(records[0]?.finding.description).toContain('`npm ci`');
   });
 
-  it('is LOW when nothing after the checkout runs it or loads configuration from it, MEDIUM when a later tool may', () => {
+  it('reports nothing when nothing after the checkout runs it or loads configuration from it, MEDIUM when a later tool may', () => {
     const workflow = (later: string) => `on: pull_request_target
 jobs:
   diff:
@@ -44,9 +44,9 @@ jobs:
       - uses: actions/upload-artifact@v4
         with: { name: diff, path: . }
       - uses: some-org/comment-action@0123456789abcdef0123456789abcdef01234567`));
-    expect(positions(inert)).toEqual(['8:23 LOW']);
-    expect(inert[0]?.description).toContain('after it the job only runs `git status`, `git diff`, `ruff`, `actions/upload-artifact`, `some-org/comment-action`');
-    expect(positions(scanWith(RULE, workflow('- run: echo done')))).toEqual(['8:23 LOW']);
+    // The claim that the outsider's code runs does not hold: no claim (docs/severity.md).
+    expect(inert).toEqual([]);
+    expect(scanWith(RULE, workflow('- run: echo done'))).toEqual([]);
     // A registry tool that loads the checkout's configuration, a third-party action on a tag, git told to run hooks.
     const npx = scanWith(RULE, workflow('- run: npx markdown-table-formatter .'));
     expect(positions(npx)).toEqual(['8:23 MEDIUM']);
@@ -55,7 +55,7 @@ jobs:
     expect(positions(scanWith(RULE, workflow('- run: git config core.hooksPath .githooks && git commit -am fix')))).toEqual(['8:23 MEDIUM']);
     expect(positions(scanWith(RULE, workflow('- run: python -c "import setup"')))).toEqual(['8:23 MEDIUM']);
     expect(positions(scanWith(RULE, workflow("- run: find . -name '*.sh' -exec {} \\;")))).toEqual(['8:23 MEDIUM']);
-    expect(positions(scanWith(RULE, workflow('- run: (cd docs && git add . && git commit -m docs)')))).toEqual(['8:23 LOW']);
+    expect(scanWith(RULE, workflow('- run: (cd docs && git add . && git commit -m docs)'))).toEqual([]);
   });
 
   it('counts a registry tool that loads its configuration as code (`npx prettier`, `pnpm dlx eslint`) as running the checkout', () => {
@@ -79,7 +79,7 @@ jobs:
       if (!later.includes('babel')) expect(found[0]?.description).toContain('(which loads its configuration from the working directory as code)');
     }
     // `tsc` reads `tsconfig.json`, which is data, and runs nothing it compiles.
-    expect(positions(scanWith(RULE, workflow(head, '- run: tsc --noEmit')))).toEqual(['10:16 LOW']);
+    expect(scanWith(RULE, workflow(head, '- run: tsc --noEmit'))).toEqual([]);
     // Only the base branch is checked out: nothing of the fork's runs.
     expect(scanWith(RULE, workflow('', '- run: npx prettier --check .'))).toEqual([]);
   });
@@ -187,7 +187,7 @@ runs:
     expect(positions(scanWith(RULE, npx('npx prettier --check .github')))).toEqual(['10:16 HIGH']);
     expect(positions(scanWith(RULE, npx('npx markdownlint-cli2 .github')))).toEqual(['10:16 MEDIUM']);
     // Inline code with Node's own modules: nothing of the checkout runs or loads.
-    expect(positions(scanWith(RULE, workflow("const fs = require('fs'); core.info(fs.readFileSync('x', 'utf8'));")))).toEqual(['10:16 LOW']);
+    expect(scanWith(RULE, workflow("const fs = require('fs'); core.info(fs.readFileSync('x', 'utf8'));"))).toEqual([]);
     // A package by name resolves from the working directory's node_modules, which the checkout can bring.
     const named = scanWith(RULE, workflow("const { exec } = require('@actions/exec');"));
     expect(positions(named)).toEqual(['10:16 MEDIUM']);
@@ -740,7 +740,7 @@ jobs:
 
   it("reads each checkout's own step condition, in any form of fork exclusion, next to a checkout for forks", () => {
     // Two checkouts in one job, for same-repository pull requests and for forks: they never run in the same job run.
-    const workflow = (trigger: string, ref: string, same: string, fork: string, later = '- run: git diff --stat') => `on:
+    const workflow = (trigger: string, ref: string, same: string, fork: string, later = '- uses: some-org/comment-action@v2') => `on:
   ${trigger}
 permissions:
   contents: write
@@ -781,12 +781,12 @@ jobs:
     for (const [trigger, ref, same, fork] of pairs) {
       const findings = scanWith(RULE, [{ path: '.github/workflows/w.yml', text: workflow(trigger, ref, same, fork) }, ci]);
       // Only the checkout for forks is the outsider's (its `ref:`); the same-repository one is a collaborator's code.
-      expect(positions(findings), same).toEqual([trigger === PRT ? '16:16 LOW' : '18:16 LOW']);
+      expect(positions(findings), same).toEqual([trigger === PRT ? '16:16 MEDIUM' : '18:16 MEDIUM']);
     }
     // Negative: a condition that does not exclude forks (a label anyone's pull request can carry, an unrelated check) is reported.
     for (const same of ["github.event.pull_request.head.repo.full_name == github.repository || contains(github.event.pull_request.labels.*.name, 'safe')", "github.event.pull_request.head.repo.name == github.event.repository.name"]) {
       const findings = scanWith(RULE, workflow(PRT, HEAD, same, 'github.event.pull_request.head.repo.fork'));
-      expect(positions(findings), same).toEqual(['12:16 LOW', '16:16 LOW']);
+      expect(positions(findings), same).toEqual(['12:16 MEDIUM', '16:16 MEDIUM']);
       expect(findings[0]?.description).not.toContain('only trusted authors');
     }
   });
@@ -836,8 +836,7 @@ ${steps}
           TOKEN: \${{ secrets.NPM_TOKEN }}
       - run: git diff --stat
 `));
-    expect(positions(apart)).toEqual(['11:16 LOW']);
-    expect(apart[0]?.description).toContain('only runs `git diff`');
+    expect(apart).toEqual([]);
     // The same tool with no condition runs after the fork's checkout: MEDIUM.
     const joined = scanWith(RULE, job(`${forkCheckout}      - run: npx some-linter .
         env:
