@@ -138,8 +138,8 @@ export function looksLikeCredential(value: string, name = ''): boolean {
 }
 
 /**
- * Keys their vendors document as safe to publish: they can only push data to the vendor, never read it back or
- * act on the account. Reported LOW (not skipped): the shape cannot tell such a key from the account's full key.
+ * Keys their vendors document as safe to publish, or as only able to push data to the vendor: never to read it
+ * back or act on the account. Reported LOW (not skipped): the shape cannot tell such a key from the account's full key.
  */
 interface PublicByDesign {
   vendor: string;
@@ -158,6 +158,16 @@ const PUBLIC_BY_DESIGN: readonly PublicByDesign[] = [
     actions: new Set(['fossas/fossa-action', 'fossa-contrib/fossa-action']),
     value: /^[0-9a-f]{32}$/i,
     why: 'FOSSA documents push-only API keys as safe to embed in public CI configuration (they upload analyses, they cannot read the account\'s data); a full API key has the same shape, so check which one this is and rotate it if it is a full key',
+  },
+  // https://docs.codecov.com/docs/codecov-tokens: an upload token (of a repository, or the organisation's global one)
+  // authorises uploading coverage reports, nothing else; Codecov's older guidance told public repositories they
+  // could commit it. Its holder forges at most coverage and the status it sets.
+  {
+    vendor: 'Codecov',
+    name: /codecov/i,
+    actions: new Set(['codecov/codecov-action', 'codecov/test-results-action']),
+    value: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+    why: 'a Codecov upload token only authorises uploading coverage reports (its holder forges at most coverage and the status it sets), and Codecov once told public repositories they could commit it; a global upload token uploads to every repository of the organisation, so keep it in a secret or use `use_oidc: true`, and rotate it in Codecov\'s settings',
   },
   // https://www.algolia.com/doc/guides/security/api-keys/#search-only-api-key: meant for front-end code.
   {

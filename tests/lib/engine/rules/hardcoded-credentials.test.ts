@@ -160,6 +160,43 @@ describe(RULE, () => {
     expect(findings[3]?.description).toContain('search-only');
   });
 
+  it('lowers a Codecov upload token (a UUID given to the Codecov action or named for Codecov) to LOW, saying why', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: codecov/codecov-action@v5
+              with:
+                files: coverage/lcov.info
+                token: 6845cc80-77ee-4e17-85a1-026cd95e0766
+            - run: ./codecov upload-process -t "$CODECOV_TOKEN"
+              env:
+                CODECOV_TOKEN: 0f4e2a9c-5b1d-4c8e-9a7f-3e6d2b1c8a90
+    `);
+    expect(positions(findings)).toEqual(['9:18 LOW', '12:26 LOW']);
+    expect(findings[0]?.description).toContain('literal Codecov key. LOW: a Codecov upload token only authorises uploading coverage reports');
+  });
+
+  it('negative: a UUID given to another action keeps its severity, and a Codecov-named entry that is no upload token stays HIGH', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      jobs:
+        deploy:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: some-org/deploy-action@v2
+              with:
+                token: 6845cc80-77ee-4e17-85a1-026cd95e0766
+            - run: ./codecov upload-process
+              env:
+                CODECOV_TOKEN: Zq9-Lm2_Xv7#Pk4!Rt6-Wn8
+    `);
+    expect(findings.map((f) => f.severity)).toEqual(['HIGH', 'HIGH']);
+    expect(findings.map((f) => f.description).join(' ')).not.toContain('Codecov key');
+  });
+
   it('keeps a FOSSA-named entry HIGH when it is no FOSSA key, and a key-shaped value HIGH under another name', () => {
     const findings = scanWith(RULE, yaml`
       on: push
