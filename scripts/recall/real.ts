@@ -15,7 +15,9 @@
  * or of a reusable workflow of the repository the problem's line calls (`uses: ./.github/workflows/x.yml`, or the
  * repository's own `owner/name/.github/workflows/x.yml@ref`), or of one of the repository's own actions or reusable
  * workflows those call in turn (five levels at most: reusable workflows nest),
- * where the action's own steps are reported. Meant
+ * where the action's own steps are reported; or in a workflow of the repository that the problem's job starts with a
+ * dispatch (`workflow_dispatch` or `repository_dispatch` to this repository, as the engine reads dispatches), where
+ * the dispatched run's checkout and build are reported. Meant
  * for the shared corpus's checking half (`../shared/tools/corpus-split.mjs`), which this script does not need:
  * any directory of repositories works, and a missing directory is an error in one line.
  */
@@ -25,6 +27,9 @@ import { pathToFileURL } from 'node:url';
 import { scanRepository } from '../../lib/engine/scan.js';
 import type { FindingRecord, Severity } from '../../lib/engine/types.js';
 import { parseYaml } from '../../lib/engine/yaml/parse.js';
+import { SourceFile } from '../../lib/engine/yaml/source.js';
+import { buildWorkflow, type Workflow } from '../../lib/engine/model/workflow.js';
+import { dispatchedWorkflows, selfDispatches } from '../../lib/engine/analysis/pr-dispatch.js';
 import { get, isMap, keyText, type YNode } from '../../lib/engine/yaml/model.js';
 
 const PRIVILEGED = new Set(['pull_request_target', 'workflow_run', 'issue_comment', 'issues', 'discussion', 'discussion_comment', 'pull_request_review', 'pull_request_review_comment']);
@@ -203,9 +208,41 @@ function actionFiles(corpus: string, repo: string, dirs: readonly string[]): Set
   return files;
 }
 
+/** The repository's workflows, parsed as the engine does (files that do not parse are left out). */
+function repositoryWorkflows(corpus: string, repo: string): Workflow[] {
+  const paths: string[] = [];
+  walk(join(corpus, repo, '.github', 'workflows'), paths);
+  const workflows: Workflow[] = [];
+  for (const path of paths.filter((p) => /\.ya?ml$/.test(p))) {
+    const file = new SourceFile(relative(join(corpus, repo), path).split('\\').join('/'), readFileSync(path, 'utf8'));
+    const parsed = parseYaml(file.text);
+    if (parsed.ok && parsed.root.kind === 'map') workflows.push(buildWorkflow(file, parsed.root));
+  }
+  return workflows;
+}
+
+/**
+ * The workflows of the repository that the job at the problem's line starts with a dispatch (`workflow_dispatch` or
+ * `repository_dispatch` to this repository: `gh workflow run`, the REST call, a dispatch action, a slash-command
+ * dispatcher), as the engine reads them (analysis/pr-dispatch.ts): an auditor lists a problem at the dispatching
+ * step that the scan reports where the dispatched workflow checks out and runs the code. Every job of the file when
+ * the line is outside jobs.
+ */
+function dispatchedFiles(workflows: readonly Workflow[], path: string, job: string | null, repo: string): Set<string> {
+  const workflow = workflows.find((w) => w.file.path === path);
+  const names = new Set([repo.replace('__', '/').toLowerCase()]);
+  const files = new Set<string>();
+  for (const j of workflow?.jobs ?? []) {
+    if (job !== null && j.id !== job) continue;
+    for (const dispatch of selfDispatches(j, () => names, { everyCommand: true })) for (const target of dispatchedWorkflows(dispatch, workflows)) if (target !== workflow) files.add(target.file.path);
+  }
+  return files;
+}
+
 /** Which audited problems the scan reports (see the header). */
 export function score(corpus: string, problems: readonly Problem[]): Score {
   const byRepo = new Map<string, FindingRecord[]>();
+  const workflowsOf = new Map<string, Workflow[]>();
   let found = 0;
   let foundHigh = 0;
   let high = 0;
@@ -225,9 +262,11 @@ export function score(corpus: string, problems: readonly Problem[]): Score {
     // on the `on:` line or line 1) is found by a finding about the whole file or a whole job: one bound to no job,
     // or at a job's key (missing-permissions names each job that runs with the default token there).
     const keys = job === null ? jobKeyLines(text) : new Set<number>();
+    if (!workflowsOf.has(repo)) workflowsOf.set(repo, repositoryWorkflows(corpus, repo));
+    const dispatched = dispatchedFiles(workflowsOf.get(repo) ?? [], path, job, repo);
     const hit =
       records.find((r) => (job !== null ? r.job === job || (r.job === null && Math.abs(r.finding.line - problem.line) <= 5) : Math.abs(r.finding.line - problem.line) <= 5 || r.job === null || keys.has(r.finding.line))) ??
-      (byRepo.get(repo) ?? []).find((r) => actions.has(r.finding.file) && r.finding.rule_id === problem.kind);
+      (byRepo.get(repo) ?? []).find((r) => (actions.has(r.finding.file) || dispatched.has(r.finding.file)) && r.finding.rule_id === problem.kind);
     if (problem.severity === 'HIGH') high++;
     if (hit !== undefined) {
       found++;

@@ -1,6 +1,6 @@
-import type { Job, Step } from '../model/workflow.js';
+import type { Job, Step, Workflow } from '../model/workflow.js';
 import { logicalLines } from '../shell.js';
-import { getText, keyText, type YNode, type YScalar } from '../yaml/model.js';
+import { asList, get, getText, keyText, scalarText, type YNode, type YScalar } from '../yaml/model.js';
 import { flatMap } from '../model/arrays.js';
 import { findExpressions } from '../expressions/extract.js';
 import { contextPath, Literal, parseExpression } from '../expressions/parse.js';
@@ -382,8 +382,12 @@ function base(step: Step): { step: Step; outsiderText: string | null } {
   return { step, outsiderText: OUTSIDER_TEXT.exec(texts(step.node).join('\n'))?.[0] ?? null };
 }
 
-/** The steps of a job that start another workflow of this repository (bounded: at most 20). */
-export function selfDispatches(job: Job, names: OwnNames): SelfDispatch[] {
+/**
+ * The steps of a job that start another workflow of this repository (bounded: at most 20). A slash-command
+ * dispatcher counts only when it lets any commenter run a command, unless `everyCommand` (the recall harness, which
+ * follows every dispatch a maintainer's command sends too).
+ */
+export function selfDispatches(job: Job, names: OwnNames, options: { everyCommand?: boolean } = {}): SelfDispatch[] {
   const found: SelfDispatch[] = [];
   const self = (repo: string | null) => repo === null || SELF_PATH.test(repo.trim()) || isSelf(repo, names);
   for (const step of job.steps) {
@@ -400,7 +404,7 @@ export function selfDispatches(job: Job, names: OwnNames): SelfDispatch[] {
         // A per-command permission in a JSON `config` may open one command: count the most open one.
         const perCommand = config === null ? [] : [...config.matchAll(/"permission"\s*:\s*"(\w+)"|"command"\s*:\s*"([\w-]+)"/g)];
         const configCommands = perCommand.flatMap((m) => (m[2] === undefined ? [] : [m[2]]));
-        const open = [permission, ...perCommand.flatMap((m) => (m[1] === undefined ? [] : [m[1].toLowerCase()]))].find((p) => OPEN_COMMAND_PERMISSIONS.has(p));
+        const open = [permission, ...perCommand.flatMap((m) => (m[1] === undefined ? [] : [m[1].toLowerCase()]))].find((p) => OPEN_COMMAND_PERMISSIONS.has(p)) ?? (options.everyCommand === true ? permission : undefined);
         if (open === undefined) continue;
         const suffix = getText(step.with, 'event-type-suffix') ?? '-command';
         const command = [...commands, ...configCommands][0];
@@ -493,4 +497,23 @@ function ghWorkflowRun(args: string): { repo: string | null; workflow: string | 
     workflow ??= word;
   }
   return { repo, workflow };
+}
+
+/** The workflows of the repository a dispatch starts: by file name or `name:` (workflow_dispatch), by event type (repository_dispatch). */
+export function dispatchedWorkflows(dispatch: SelfDispatch, workflows: readonly Workflow[]): Workflow[] {
+  const target = dispatch.target;
+  return workflows.filter((w) => {
+    if (dispatch.kind === 'workflow') {
+      if (target === null || !w.triggers.some((t) => t.name === 'workflow_dispatch')) return false;
+      const base = w.file.path.slice(w.file.path.lastIndexOf('/') + 1);
+      return base === target || w.name === target;
+    }
+    const trigger = w.triggers.find((t) => t.name === 'repository_dispatch');
+    if (trigger === undefined) return false;
+    const types = asList(get(trigger.config, 'types')).flatMap((n) => {
+      const text = scalarText(n);
+      return text === null || text.trim() === '' ? [] : [text];
+    });
+    return target === null || types.length === 0 || types.includes(target);
+  });
 }

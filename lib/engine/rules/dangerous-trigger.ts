@@ -4,7 +4,7 @@ import { downloadContent, triggeringRunReads } from '../analysis/artifacts.js';
 import { describeStep } from '../analysis/describe.js';
 import { envInjectionClaim, envInjectionSeverity, envInjections, scriptInjections } from '../analysis/injections.js';
 import { outsiderCode } from '../analysis/outsider-code.js';
-import { selfDispatches, sentWords, type SelfDispatch } from '../analysis/pr-dispatch.js';
+import { dispatchedWorkflows, selfDispatches, sentWords, type SelfDispatch } from '../analysis/pr-dispatch.js';
 import { readDispatched, sentInputs } from '../analysis/dispatch-inputs.js';
 import { holdingFacts, reachFacts } from '../analysis/run-model/facts.js';
 import { severityRank, type Severity } from '../types.js';
@@ -376,25 +376,6 @@ function tokenCanDispatch(dispatch: SelfDispatch, job: Job, context: WorkflowRul
   return token.writes.includes(DISPATCH_SCOPE[dispatch.kind]);
 }
 
-/** The workflows of the repository a dispatch starts: by file name or `name:` (workflow_dispatch), by event type (repository_dispatch). */
-function dispatchedWorkflows(dispatch: SelfDispatch, context: WorkflowRuleContext): Workflow[] {
-  const target = dispatch.target;
-  return context.repository.workflows.filter((w) => {
-    if (dispatch.kind === 'workflow') {
-      if (target === null || !w.triggers.some((t) => t.name === 'workflow_dispatch')) return false;
-      const base = w.file.path.slice(w.file.path.lastIndexOf('/') + 1);
-      return base === target || w.name === target;
-    }
-    const trigger = w.triggers.find((t) => t.name === 'repository_dispatch');
-    if (trigger === undefined) return false;
-    const types = asList(get(trigger.config, 'types')).flatMap((n) => {
-      const text = scalarText(n);
-      return text === null || text.trim() === '' ? [] : [text];
-    });
-    return target === null || types.length === 0 || types.includes(target);
-  });
-}
-
 /** An input of a started workflow, in words: `input \`pr\``, `` `client_payload.pr` ``. */
 function inputWords(input: string, kind: SelfDispatch['kind']): string {
   if (kind === 'workflow') return input === '' ? 'inputs, as a whole,' : `input \`${input}\``;
@@ -433,7 +414,7 @@ function reportSelfDispatches(workflow: Workflow, context: WorkflowRuleContext):
       const opened = dispatch.permission !== undefined ? `, for any commenter (\`permission: ${dispatch.permission}\`)` : '';
       const sends = dispatch.outsiderText !== null ? `; it hands over text the outsider writes (\`${dispatch.outsiderText}\`)` : '';
       const head = `${describeStep(dispatch.step)} (line ${workflow.file.position(dispatch.step.node.start).line}) starts ${what} with ${dispatch.how}${opened}, ${credential}; ${whoText(reach)}${sends}`;
-      const targets = dispatchedWorkflows(dispatch, context);
+      const targets = dispatchedWorkflows(dispatch, context.repository.workflows);
       let severity: 'MEDIUM' | 'LOW' = 'LOW';
       let tail: string;
       if (targets.length === 0) {

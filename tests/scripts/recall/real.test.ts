@@ -100,6 +100,25 @@ describe('recall on real workflows', () => {
     expect(score(dir, [problem])).toMatchObject({ found: 0 });
   });
 
+  it('credits a problem listed at a dispatching job to the workflow it dispatches, as the engine reads dispatches', async () => {
+    // A maintainer's `/ok-to-test` comment dispatches the end-to-end workflow, which checks out the pull request and builds it.
+    const comment = (step: string) => `on:\n  issue_comment:\n    types: [created]\npermissions:\n  pull-requests: write\njobs:\n  dispatch:\n    if: github.event.issue.pull_request\n    runs-on: ubuntu-latest\n    steps:\n${step}`;
+    const slash = '      - uses: peter-evans/slash-command-dispatch@v4\n        with:\n          token: ${{ secrets.BOT_TOKEN }}\n          commands: ok-to-test\n          issue-type: pull-request\n';
+    const e2e = (steps: string) => `on:\n  repository_dispatch:\n    types: [ok-to-test-command]\njobs:\n  e2e:\n    runs-on: ubuntu-latest\n    steps:\n${steps}`;
+    const build = '      - uses: actions/checkout@v4\n        with:\n          ref: refs/pull/${{ github.event.client_payload.pull_request.number }}/merge\n      - run: make e2e\n        env:\n          CLOUD_KEY: ${{ secrets.CLOUD_KEY }}\n';
+    await put('a__one/.github/workflows/ok-to-test.yml', comment(slash));
+    await put('a__one/.github/workflows/e2e.yml', e2e(build));
+    const problem = { file: 'a__one/.github/workflows/ok-to-test.yml', line: 11, severity: 'MEDIUM' as const, kind: 'untrusted-checkout' };
+    expect(score(dir, [problem])).toMatchObject({ found: 1 });
+    // A dispatched workflow that checks out nothing of the pull request credits nothing.
+    await put('a__one/.github/workflows/e2e.yml', e2e('      - run: echo "${{ github.event.client_payload.pull_request.number }}"\n'));
+    expect(score(dir, [problem])).toMatchObject({ found: 0 });
+    // Nor does a job that dispatches nothing, next to the same end-to-end workflow.
+    await put('a__one/.github/workflows/e2e.yml', e2e(build));
+    await put('a__one/.github/workflows/ok-to-test.yml', comment('      - run: gh pr comment "$PR" --body ok\n        env:\n          PR: ${{ github.event.issue.number }}\n'));
+    expect(score(dir, [problem])).toMatchObject({ found: 0 });
+  });
+
   it('scans each folder knowing the repository name its folder gives (`owner__name`), as the CLI does from a clone\'s origin', async () => {
     const call = 'on:\n  issues:\n    types: [opened]\npermissions:\n  contents: write\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: a/one/bot@main\n        with:\n          token: ${{ secrets.BOT_PAT }}\n          openai_api_key: ${{ secrets.OPENAI_API_KEY }}\n';
     const action = 'name: bot\ndescription: bot\ninputs:\n  token: {}\n  openai_api_key: {}\nruns:\n  using: composite\n  steps:\n    - shell: bash\n      env:\n        OPENAI_API_KEY: ${{ inputs.openai_api_key }}\n        GITHUB_TOKEN: ${{ inputs.token }}\n      run: bot-first-answer\n';
