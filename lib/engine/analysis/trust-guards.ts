@@ -530,7 +530,8 @@ function failingChecks(job: Job): FailingCheck[] {
       const actor = own ? scriptChecksActor(script) : producers.every((p) => permissionAction(p) !== null || scriptChecksActor(scriptOf(p) ?? ''));
       found.push({ step: s, guard: { kind: 'commenter', condition: `permission check in step \`${name}\``, ...(actor ? { actor: true as const } : {}) } });
     }
-    else if (forkCheck(script)) found.push({ step: s, guard: { kind: 'same-repository', condition: `fork check in step \`${name}\`` } });
+    // A script may check both: the commenter's permission, then that the pull request is not a fork's (each fails the step).
+    if (forkCheck(script)) found.push({ step: s, guard: { kind: 'same-repository', condition: `fork check in step \`${name}\`` } });
   }
   checks.set(job, found);
   return found;

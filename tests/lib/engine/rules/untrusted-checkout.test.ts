@@ -574,6 +574,13 @@ ${body.split('\n').map((l) => `            ${l}`).join('\n')}`;
     expect(severity(test)).toEqual(['MEDIUM']);
     // The recorded answer read by the checkout's own if: that gates it.
     expect(severity(script(`${read}\ncore.setOutput('allowed', data.permission === 'admin');`), "if: steps.perm.outputs.allowed == 'true'\n        ")).toEqual(['MEDIUM']);
+    // The same script also fails for a fork's pull request: only branches of this repository run (LOW, naming the gate).
+    const pull = "const { data: pull } = await github.rest.pulls.get({ ...context.repo, pull_number: context.issue.number });";
+    const both = scanWith(RULE, workflow(script(`${read}\nif (data.permission !== 'admin') { core.setFailed('not allowed'); return; }\n${pull}\nif (pull.head.repo.full_name !== \`\${context.repo.owner}/\${context.repo.repo}\`) { core.setFailed('forks cannot'); return; }`)));
+    expect(both.map((f) => f.severity)).toEqual(['LOW']);
+    expect(both[0]?.description).toContain('what runs is a branch of this repository');
+    // Negative: a fork check joined to another test (only a fork's `main`) lets other forks through: the permission check alone.
+    expect(severity(script(`${read}\nif (data.permission !== 'admin') { core.setFailed('not allowed'); return; }\n${pull}\nif (pull.head.repo.full_name !== 'o/r' && pull.head.ref === 'main') { core.setFailed('no'); return; }`))).toEqual(['MEDIUM']);
   });
 
   it('a permission check whose deny path ends only its own step (return, exit 0) gates nothing (issue 25)', () => {
