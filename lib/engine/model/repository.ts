@@ -1,5 +1,6 @@
 import type { Action, Dependabot, Step, Workflow } from './workflow.js';
 import { flatMap } from './arrays.js';
+import { getText } from '../yaml/model.js';
 import { repositoryNames } from '../analysis/run-model/ownership.js';
 
 /** Everything the engine parsed from one repository, with the cross-file links rules need. */
@@ -11,6 +12,7 @@ export class RepositoryModel {
   readonly fullName: string | null;
   readonly #actionsByDirectory = new Map<string, Action>();
   #callers: Map<Action, Step[]> | undefined;
+  #checkoutPaths: Set<string> | undefined;
 
   constructor(workflows: Workflow[], actions: Action[], dependabot: Dependabot[], fullName: string | null = null) {
     this.workflows = workflows;
@@ -20,10 +22,44 @@ export class RepositoryModel {
     for (const action of actions) this.#actionsByDirectory.set(action.directory, action);
   }
 
-  /** The local action a `uses: ./path` step runs, resolved from the repository root as GitHub does. */
+  /**
+   * The local action a `uses: ./path` step runs, resolved from the repository root as GitHub does; or, when nothing
+   * is there and the path's first directories are where a step checks out this repository (`actions/checkout`
+   * with `path: src/app` and no other `repository:`), the action at the rest of the path (`./src/app/.github/actions/x`
+   * is `.github/actions/x` of that checkout, whose file stands for what runs as the root's does).
+   */
   localAction(step: Step): Action | undefined {
     if (step.usesRef?.kind !== 'local') return undefined;
-    return this.#actionsByDirectory.get(normalizeLocalPath(step.usesRef.path));
+    const path = normalizeLocalPath(step.usesRef.path);
+    const found = this.#actionsByDirectory.get(path);
+    if (found !== undefined || !path.includes('/')) return found;
+    const parts = path.split('/');
+    for (let cut = 1; cut < parts.length && cut <= 4; cut++) {
+      if (!this.#selfCheckoutPaths().has(parts.slice(0, cut).join('/'))) continue;
+      const inner = this.#actionsByDirectory.get(parts.slice(cut).join('/'));
+      if (inner !== undefined) return inner;
+    }
+    return undefined;
+  }
+
+  /** The `path:` of every `actions/checkout` step of the repository that checks out this repository (no other `repository:`). */
+  #selfCheckoutPaths(): Set<string> {
+    if (this.#checkoutPaths === undefined) {
+      const paths = new Set<string>();
+      const steps = [...flatMap(this.workflows, (w) => flatMap(w.jobs, (j) => j.steps)), ...flatMap(this.actions, (a) => a.steps)];
+      for (const step of steps) {
+        const ref = step.usesRef;
+        if (ref?.kind !== 'repository' || ref.slug !== 'actions/checkout') continue;
+        const path = getText(step.with, 'path');
+        if (path === null || path.includes('${{')) continue;
+        const repository = getText(step.with, 'repository')?.trim().toLowerCase() ?? null;
+        if (repository !== null && repository !== '' && !/^\$\{\{\s*github\.repository\s*\}\}$/.test(repository) && repository !== this.fullName) continue;
+        const dir = normalizeLocalPath(path);
+        if (dir !== '') paths.add(dir);
+      }
+      this.#checkoutPaths = paths;
+    }
+    return this.#checkoutPaths;
   }
 
   /**

@@ -79,4 +79,29 @@ describe(`${RULE}: a composite action's input that a workflow of the same reposi
     const found = scanWith(RULE, [action(), caller('other/lint-tool@main', 'true')]);
     expect(found[0]?.description).toContain('whoever calls it (no caller in this repository)');
   });
+
+  it('follows a call through a checkout of this repository into a subdirectory (`path: src/app`, then `./src/app/...`)', () => {
+    const checkedOut = (repository: string) => ({
+      path: '.github/workflows/format.yml',
+      text: yaml`
+        on: pull_request
+        permissions: {}
+        jobs:
+          format:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/checkout@v4
+                with:
+                  path: src/app${repository}
+              - uses: ./src/app/format
+                with:
+                  python_docstrings: true
+      `,
+    });
+    const found = scanWith(RULE, [action('format'), checkedOut('')]);
+    expect(found[0]?.description).toContain('callers in this repository pass only fixed values (`true`, .github/workflows/format.yml:12)');
+    // Negative: the subdirectory holds another repository's checkout: its action is not this file.
+    const other = scanWith(RULE, [action('format'), checkedOut('\n                  repository: other/app')]);
+    expect(other[0]?.description).toContain('whoever calls it (no caller in this repository)');
+  });
 });
