@@ -24,6 +24,7 @@ import { mayHoldOutsiderCode } from './run-model/workspace.js';
 import { stepScope, type TaintAnalyzer } from '../expressions/taint.js';
 import type { Job, Step } from '../model/workflow.js';
 import { ScanCache } from '../model/scan-cache.js';
+import { scalarText } from '../yaml/model.js';
 
 export { DEFAULT_SCOPE_EVENTS } from './caching.js';
 
@@ -175,7 +176,7 @@ function readWriters(runs: RunModel, taint: TaintAnalyzer): ScopeWriters {
       for (const { step, caller } of run.steps) {
         const use = cacheStep(step);
         if (use === null || !use.saves) continue;
-        const controlled = prControlled(use, caller, run.workspace, taint);
+        const controlled = prControlled(use, caller, run.workspace, taint, (e) => runs.sinksOf(run, e).length > 0);
         if (controlled === null) continue;
         const reach = runs.stepReach(caller);
         if (reach.event !== 'pull_request_target') continue;
@@ -251,12 +252,16 @@ function entryText(entry: WorkspaceEntry, reach: Reach, sinks: readonly TracedEx
  * Why the entry a `pull_request_target` step saves is the pull request's to choose (its key comes from their
  * text, or their checkout came first and its files pick key and content), or null.
  */
-export function prControlled(use: CacheUse, caller: Step, workspace: readonly WorkspaceEntry[], taint: TaintAnalyzer): string | null {
+export function prControlled(use: CacheUse, caller: Step, workspace: readonly WorkspaceEntry[], taint: TaintAnalyzer, runsFrom: (entry: WorkspaceEntry) => boolean = () => true): string | null {
   if (use.key !== undefined) {
     const found = taint.ofNode(use.key, stepScope(use.step));
     if (found !== null && (found.level === 'arbitrary' || found.level === 'structured')) return `its key comes from ${describeTaint(found)}`;
   }
-  const checkout = workspace.find((e) => e.kind === 'checkout' && e.content === 'outsider' && e.checkout?.hiddenBy !== 'trusted-author' && e.step.index < caller.index);
+  const keyText = use.key === undefined ? '**' : (scalarText(use.key) ?? '**');
+  // A checkout into a subdirectory (`path: pr`) that nothing runs, whose files the key's `hashFiles` cannot reach
+  // (no pattern names that directory or `**`; an action's default key may hash any lockfile), picks neither the key nor what the job's own code puts in the cache.
+  const aside = (e: WorkspaceEntry) => e.dir !== null && e.dir !== '' && !runsFrom(e) && !keyText.includes('**') && !keyText.includes(e.dir.split('/')[0] ?? e.dir);
+  const checkout = workspace.find((e) => e.kind === 'checkout' && e.content === 'outsider' && e.checkout?.hiddenBy !== 'trusted-author' && e.step.index < caller.index && !aside(e));
   if (checkout !== undefined) return `${describeStep(checkout.step)} checked out the pull request first, so its files pick the key and the content`;
   return null;
 }

@@ -149,7 +149,7 @@ export default defineWorkflowRule({
           }
           // Under pull_request_target a save writes the base branch's scope, which its runs and releases read.
           if (!prTarget || !use.saves) continue;
-          const controlled = prControlled(use, caller, run.workspace, context.taint);
+          const controlled = prControlled(use, caller, run.workspace, context.taint, (e) => runs.sinksOf(run, e).length > 0);
           if (controlled === null) continue;
           const reach = runs.stepReach(caller);
           if (reach.event !== 'pull_request_target') continue;

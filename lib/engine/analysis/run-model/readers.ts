@@ -26,6 +26,7 @@ import { commandName, logicalLines, pipelines, scriptPipelines, words } from '..
 import { getText } from '../../yaml/model.js';
 import type { Ownership } from './ownership.js';
 import type { WorkspaceEntry } from './workspace.js';
+import { workingDirectory } from './execution.js';
 
 /** A step as it runs in a job (index.ts's `CalledStep`). */
 interface CalledStep {
@@ -178,10 +179,29 @@ export function laterUse(steps: readonly CalledStep[], entry: WorkspaceEntry, ow
     // The checkout step itself (actions/checkout); a script or composite action that checks out is read on.
     if (step === entry.step && step.run === undefined && step.usesRef?.kind !== 'local') continue;
     const found = stepUse(step, ownership, repository);
+    // A command that may load configuration from its working directory, run outside the checkout's own
+    // subdirectory (`path: pr`), never cd-ing into it nor naming it, does not read its files there.
+    if (found.unknown !== null && step.run !== undefined && outsideDirectory(step, entry.dir)) {
+      does.push(...found.does);
+      continue;
+    }
     if (found.unknown !== null) return { unknown: { step, what: found.unknown }, does: [...new Set(does)] };
     does.push(...found.does);
   }
   return { unknown: null, does: [...new Set(does)] };
+}
+
+/**
+ * True when a `run:` step starts outside `dir` (a subdirectory the checkout went to) and its script never names it:
+ * a tool it runs reads configuration from its own directory, not from the checkout's.
+ */
+function outsideDirectory(step: Step, dir: string | null): boolean {
+  if (dir === null || dir === '') return false;
+  const cwd = workingDirectory(step) ?? '';
+  if (cwd === dir || cwd.startsWith(`${dir}/`)) return false;
+  const script = typeof step.run?.value === 'string' ? step.run.value : '';
+  const name = dir.split('/')[0] ?? dir;
+  return !script.includes(name);
 }
 
 /**

@@ -265,6 +265,35 @@ ${download}
     expect(findings[0]?.description).toContain('`github.head_ref`');
     expect(findings[1]?.description).toContain('checked out the pull request');
   });
+
+  it('not for a pull request checked out into a subdirectory that nothing runs, beyond the key\'s reach', () => {
+    const job = (key: string, later = '') => yaml`
+      on: pull_request_target
+      jobs:
+        docs:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ github.event.pull_request.head.sha }}
+                path: pr-docs
+                sparse-checkout: docs
+            - uses: actions/cache@v4
+              with:
+                path: ~/.cache/tool
+                key: ${key}
+            - run: ./build-site.sh
+            ${later}
+    `;
+    // The key hashes the base's own lockfile; the site script reads the pull request's docs as data.
+    expect(scanWith(RULE, job("tool-\${{ hashFiles('poetry.lock') }}"))).toEqual([]);
+    // Negative: a key whose pattern reaches into the subdirectory, or a step that runs code from it.
+    expect(scanWith(RULE, job("tool-\${{ hashFiles('**/poetry.lock') }}")).map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(scanWith(RULE, job("tool-\${{ hashFiles('pr-docs/poetry.lock') }}")).map((f) => f.severity)).toEqual(['MEDIUM']);
+    // (LOW there: the pull request's code already runs in that job, which untrusted-checkout reports.)
+    expect(scanWith(RULE, job("tool-\${{ hashFiles('poetry.lock') }}", '- run: cd pr-docs && make'))).toHaveLength(1);
+  });
 });
 
 describe('cache-poisoning: the polarity of a tag switch', () => {

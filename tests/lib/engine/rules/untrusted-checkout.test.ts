@@ -56,6 +56,11 @@ jobs:
     expect(positions(scanWith(RULE, workflow('- run: python -c "import setup"')))).toEqual(['8:23 MEDIUM']);
     expect(positions(scanWith(RULE, workflow("- run: find . -name '*.sh' -exec {} \\;")))).toEqual(['8:23 MEDIUM']);
     expect(scanWith(RULE, workflow('- run: (cd docs && git add . && git commit -m docs)'))).toEqual([]);
+    // Checked out into a subdirectory: a tool run outside it, never naming it, does not read its configuration.
+    const aside = (later: string) => workflow(later).replace('ref: ${{ github.head_ref }}', 'ref: ${{ github.head_ref }}\n          path: pr');
+    expect(scanWith(RULE, aside('- run: npx markdown-table-formatter .'))).toEqual([]);
+    expect(positions(scanWith(RULE, aside('- run: cd pr && npx markdown-table-formatter .')))).toEqual(['8:23 MEDIUM']);
+    expect(positions(scanWith(RULE, aside('- run: npx markdown-table-formatter .\n        working-directory: pr')))).toEqual(['8:23 MEDIUM']);
   });
 
   it('counts a registry tool that loads its configuration as code (`npx prettier`, `pnpm dlx eslint`) as running the checkout', () => {
