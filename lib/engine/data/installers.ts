@@ -58,6 +58,8 @@ export const VENDOR_INSTALLERS: readonly { prefix: string; tool: string; source:
   { prefix: 'get.helm.sh', tool: 'Helm', source: 'https://helm.sh/docs/intro/install/' },
   { prefix: 'raw.githubusercontent.com/helm/helm/', tool: 'Helm', source: 'https://helm.sh/docs/intro/install/' },
   { prefix: 'cli.codecov.io', tool: 'Codecov CLI', source: 'https://docs.codecov.com/docs/the-codecov-cli' },
+  { prefix: 'rustwasm.github.io/wasm-pack/installer/', tool: 'wasm-pack', source: 'https://rustwasm.github.io/wasm-pack/installer/' },
+  { prefix: 'drager.github.io/wasm-pack/installer/', tool: 'wasm-pack', source: 'https://drager.github.io/wasm-pack/installer/' },
   { prefix: 'repo.anaconda.com/miniconda/', tool: 'Miniconda', source: 'https://www.anaconda.com/docs/getting-started/miniconda/install' },
   { prefix: 'micro.mamba.pm/api/micromamba/', tool: 'micromamba', source: 'https://mamba.readthedocs.io/en/latest/installation/micromamba-installation.html' },
   { prefix: 'micro.mamba.pm/install.sh', tool: 'micromamba', source: 'https://mamba.readthedocs.io/en/latest/installation/micromamba-installation.html' },
