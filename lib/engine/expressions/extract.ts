@@ -15,29 +15,35 @@ export interface ExpressionSpan {
   terminated: boolean;
 }
 
-/** Finds the `${{ }}` spans of a string; `}}` inside a single-quoted literal does not close one. */
+/**
+ * Finds the `${{ }}` spans of a string; `}}` inside a single-quoted literal does not close one (`''` inside it is
+ * a quote). Linear: the next `'` and the next `}}` are found with `indexOf` and kept while they are still ahead,
+ * so each part of the text is searched once, not read character by character.
+ */
 export function findExpressions(text: string): ExpressionSpan[] {
   const spans: ExpressionSpan[] = [];
   let from = 0;
+  // The first `'` / `}}` at or after the last position they were searched from; -1: none after it; -2: not yet searched.
+  let quote = -2;
+  let brace = -2;
   for (;;) {
     const start = text.indexOf('${{', from);
     if (start === -1) return spans;
     let i = start + 3;
-    let inString = false;
     let close = -1;
-    while (i < text.length) {
-      const c = text[i];
-      if (inString) {
-        if (c === "'") {
-          if (text[i + 1] === "'") i++;
-          else inString = false;
-        }
-      } else if (c === "'") inString = true;
-      else if (c === '}' && text[i + 1] === '}') {
-        close = i;
+    for (;;) {
+      if (brace !== -1 && brace < i) brace = text.indexOf('}}', i);
+      if (brace === -1) break;
+      if (quote !== -1 && quote < i) quote = text.indexOf("'", i);
+      if (quote === -1 || brace < quote) {
+        close = brace;
         break;
       }
-      i++;
+      // A single-quoted literal: it ends at a `'` not followed by another.
+      let end = text.indexOf("'", quote + 1);
+      while (end !== -1 && text.charCodeAt(end + 1) === 0x27) end = text.indexOf("'", end + 2);
+      if (end === -1) break;
+      i = end + 1;
     }
     if (close === -1) {
       spans.push({ start, end: text.length, source: text.slice(start + 3).trim(), terminated: false });
