@@ -3,7 +3,7 @@
  * combinations, formats) lives in lib/. `main` takes its I/O as arguments so tests run it in-process.
  */
 import { statSync } from 'node:fs';
-import { open, readFile, realpath, stat, writeFile } from 'node:fs/promises';
+import { lstat, open, readFile, realpath, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isMap, isScalar, parseDocument } from 'yaml';
@@ -502,6 +502,9 @@ async function loadConfig(explicit: string | undefined, firstPath: string | unde
     path = resolve(dir, file);
     name = firstPath === undefined || firstPath === '-' || firstPath === '.' ? file : `${isDirectory ? firstPath.replace(/\/+$/, '') : dirname(firstPath)}/${file}`;
     if (yml && yaml) throw new UsageError(`both ${CONFIG_FILE} and ${CONFIG_FILE_YAML} are in ${dirname(name) === '.' ? 'this directory' : dirname(name)}: keep one`);
+    // No config there, not even a link (a dangling one is refused by the reader): nothing to read, so the checkout's
+    // file reader (lib/fix/safe-fs.ts, which loads node:crypto and its streams) is not loaded on a scan without one.
+    if (!yml && !yaml && (await lstat(path).then(() => false, (error: NodeJS.ErrnoException) => error.code === 'ENOENT'))) return { config: {}, dir: io.cwd };
   }
   let text: string;
   try {

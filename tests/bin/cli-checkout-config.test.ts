@@ -31,6 +31,21 @@ describe('a config found in the checkout', () => {
     expect(stderr).not.toContain('s3cr3t');
   });
 
+  it('is refused as a dangling symbolic link too (the scan looks for no config only when nothing is there)', async () => {
+    const dir = tempDir({ '.github/workflows/ci.yml': CLEAN });
+    symlinkSync(join(dir, 'nowhere.yml'), join(dir, '.chainbreaker.yml'));
+    const { code, stderr } = await run(['scan', dir]);
+    expect(code).toBe(EXIT.operational);
+    expect(stderr).toContain('.chainbreaker.yml is a symbolic link');
+  });
+
+  it('is not needed: without one the scan runs with the defaults', async () => {
+    const dir = tempDir({ '.github/workflows/ci.yml': CLEAN });
+    const { code, stderr } = await run(['scan', dir]);
+    expect(code).toBe(EXIT.ok);
+    expect(stderr).toBe('');
+  });
+
   it('does not echo an unknown key that is like no setting, and still suggests a near one', async () => {
     const odd = tempDir({ '.github/workflows/ci.yml': CLEAN, '.chainbreaker.yml': SECRET });
     const r = await run(['scan', odd]);
