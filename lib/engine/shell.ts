@@ -395,7 +395,9 @@ function findCommandName(command: string): string | null {
   let i = 0;
   while (i < list.length) {
     const word = list[i] ?? '';
-    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word) || word === 'sudo' || word === 'time' || word === 'env' || word === 'exec' || word === 'command') {
+    // `list=(a b)`, `list+=("x y")`: an array assignment, whose parentheses hold values, not a command.
+    if (/^[A-Za-z_][A-Za-z0-9_]*\+?=\(/.test(word)) return null;
+    if (/^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/.test(word) || word === 'sudo' || word === 'time' || word === 'env' || word === 'exec' || word === 'command') {
       i++;
       continue;
     }

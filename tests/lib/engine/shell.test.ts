@@ -70,3 +70,17 @@ describe('commandArgs', () => {
     expect(args('tsc')).toEqual([]);
   });
 });
+
+describe('commandName', () => {
+  it('skips assignments before the program, array elements and appends included', () => {
+    expect(commandName('FOO=1 BAR+=2 arr[0]=x npm test')).toBe('npm');
+    expect(commandName('sudo -E /usr/bin/make install')).toBe('make');
+  });
+
+  it('reads an array assignment as no command (its parentheses hold values)', () => {
+    expect(commandName('issues+=("• Tarball references found (forbidden)")')).toBeNull();
+    expect(commandName('files=(a.txt b.txt)')).toBeNull();
+    // Negative: an ordinary command keeps its program.
+    expect(commandName('make build')).toBe('make');
+  });
+});

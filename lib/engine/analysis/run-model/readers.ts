@@ -73,8 +73,11 @@ const PROGRAM_FILE = new Set(['sed', 'awk', 'gawk']);
 /** Git configuration that makes git run a program: hooks, a file-system monitor, attribute drivers, aliases. */
 const GIT_RUNS = /core\.(?:hookspath|fsmonitor|sshcommand|pager|editor)|\b(?:filter|diff|merge)\.[\w.-]+\.(?:clean|smudge|process|command|driver|textconv)|\balias\./i;
 
-/** `$(...)` (one level of parentheses inside) and backquotes: commands the line runs inside its words. */
-const SUBSTITUTION = /\$\(((?:[^()]|\([^()]*\))*)\)|`([^`]*)`/g;
+/**
+ * `$(...)` (one level of parentheses inside) and backquotes: commands the line runs inside its words. An escaped
+ * backquote (`\``, in a double-quoted message) is a literal character, not a substitution.
+ */
+const SUBSTITUTION = /\$\(((?:[^()]|\([^()]*\))*)\)|(?<!\\)`((?:[^`\\]|\\.)*)`/g;
 
 /** What one shell command amounts to: null when it reads no configuration; `unknown` when it may. */
 function commandUse(text: string, depth = 0): { unknown: string | null; does: string[] } {

@@ -56,6 +56,9 @@ jobs:
     expect(positions(scanWith(RULE, workflow('- run: python -c "import setup"')))).toEqual(['8:23 MEDIUM']);
     expect(positions(scanWith(RULE, workflow("- run: find . -name '*.sh' -exec {} \\;")))).toEqual(['8:23 MEDIUM']);
     expect(scanWith(RULE, workflow('- run: (cd docs && git add . && git commit -m docs)'))).toEqual([]);
+    // An array append and an escaped backquote in a message run nothing; an unescaped one in double quotes does.
+    expect(scanWith(RULE, workflow('- run: issues+=("Run \\`pnpm install\\` to regenerate (forbidden)")'))).toEqual([]);
+    expect(positions(scanWith(RULE, workflow('- run: echo "lock is `pnpm install`"')))).toEqual(['8:23 MEDIUM']);
     // Checked out into a subdirectory: a tool run outside it, never naming it, does not read its configuration.
     const aside = (later: string) => workflow(later).replace('ref: ${{ github.head_ref }}', 'ref: ${{ github.head_ref }}\n          path: pr');
     expect(scanWith(RULE, aside('- run: npx markdown-table-formatter .'))).toEqual([]);
