@@ -53,12 +53,13 @@ function repositories(corpus: string): string[] {
   return readdirSync(corpus, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
 }
 
+/** The regular files under `dir`; symbolic links are not followed (a link may point out of the copy, or nowhere). */
 function walk(dir: string, out: string[]): void {
   if (!existsSync(dir)) return;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) walk(path, out);
-    else out.push(path);
+    else if (entry.isFile()) out.push(path);
   }
 }
 

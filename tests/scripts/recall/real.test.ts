@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -26,6 +26,13 @@ describe('recall on real workflows', () => {
     const first = sample(dir, 7, 5);
     expect(first).toEqual(['a__one/.github/workflows/issues.yml', 'b__two/.github/workflows/prt.yml']);
     expect(sample(dir, 7, 1)).toEqual(sample(dir, 7, 1));
+  });
+
+  it('skips symbolic links in a repository (a dangling one too) instead of failing', async () => {
+    await put('a__one/.github/workflows/issues.yml', INJECTION);
+    await symlink(join(dir, 'a__one/.github/missing.md'), join(dir, 'a__one/.github/notes.md'));
+    const result = score(dir, [{ file: 'a__one/.github/workflows/issues.yml', line: 6, severity: 'HIGH', kind: 'script-injection' }]);
+    expect(result).toMatchObject({ found: 1, total: 1 });
   });
 
   it('counts a problem as found when the scan reports its rule in the same job, and lists the misses', async () => {
