@@ -73,6 +73,12 @@ export interface AdvisoryPrecondition {
   env?: readonly string[];
   /** A machine other jobs or users share: a self-hosted runner (a GitHub-hosted runner is a fresh VM per job). */
   sharedRunner?: boolean;
+  /**
+   * An artifact an outsider can craft: another run's (the step names a `run-id`), or one uploaded in a run an
+   * outsider starts (the workflow runs on a pull request, comment, issue or `workflow_run` event). A workflow that
+   * only runs on pushes, tags, schedules, releases and dispatches downloads what its own code uploaded.
+   */
+  outsiderArtifact?: boolean;
   /** What can still turn it on outside the workflow's files, in words (a maintainer's act, a setting). */
   otherwise?: string;
 }
@@ -163,6 +169,8 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
     ranges: [{ introduced: '4.0.0', fixed: '4.1.7' }],
     compromise: false,
     upgrade: '4.1.7',
+    // The advisory: the flaw is exploited through a crafted artifact.
+    needs: { what: 'an artifact an outsider crafts', outsiderArtifact: true },
   },
   {
     id: 'GHSA-5xr6-xhww-33m4',

@@ -10,7 +10,7 @@ import type { Job, Step } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import { severityRank, type Severity } from '../types.js';
 import type { SourceFile } from '../yaml/source.js';
-import { isFalsyText, keyText, type YNode, type YScalar } from '../yaml/model.js';
+import { getPair, isFalsyText, keyText, type YNode, type YScalar } from '../yaml/model.js';
 import { flatMap } from '../model/arrays.js';
 
 const BY_ACTION = new Map<string, ActionAdvisory[]>();
@@ -86,7 +86,7 @@ export default defineWorkflowRule({
     title: 'Action version with a known advisory or compromise',
     severity: 'HIGH',
     surface: 'workflow',
-    description: `A \`uses:\` reference falls in the affected range of a published advisory, or names a commit known to be malicious, according to the built-in advisory snapshot (${ADVISORY_SNAPSHOT_DATE}). Reported once per action and ref in a file, with each advisory and its fixed version. An injection advisory takes its severity from the run model, as a script injection of the text would: HIGH or MEDIUM only where an outsider's text reaches the affected event field, input or output on a run they can start, LOW elsewhere. MEDIUM when every advisory matched needs more than a crafted input to harm the job (a world-writable binary on a shared runner, a CSV formula, an unmasked multi-line secret), LOW when the advisory needs a switch the workflow does not turn on (debug mode for debug artifacts, a self-hosted runner for a binary another tenant replaces), naming what is missing or is a compromise whose tags were put back on genuine commits in a job whose runs held what outlives them (a stored secret other than \`GITHUB_TOKEN\`, a self-hosted machine); LOW for such a compromise in a job that held only its \`GITHUB_TOKEN\`, which expired when each run of the window ended.`,
+    description: `A \`uses:\` reference falls in the affected range of a published advisory, or names a commit known to be malicious, according to the built-in advisory snapshot (${ADVISORY_SNAPSHOT_DATE}). Reported once per action and ref in a file, with each advisory and its fixed version. An injection advisory takes its severity from the run model, as a script injection of the text would: HIGH or MEDIUM only where an outsider's text reaches the affected event field, input or output on a run they can start, LOW elsewhere. MEDIUM when every advisory matched needs more than a crafted input to harm the job (a world-writable binary on a shared runner, a CSV formula, an unmasked multi-line secret), LOW when the advisory needs a switch the workflow does not turn on (debug mode for debug artifacts, a self-hosted runner for a binary another tenant replaces, an artifact an outsider crafts for an extraction flaw: another run's, or one uploaded in a run they start), naming what is missing or is a compromise whose tags were put back on genuine commits in a job whose runs held what outlives them (a stored secret other than \`GITHUB_TOKEN\`, a self-hosted machine); LOW for such a compromise in a job that held only its \`GITHUB_TOKEN\`, which expired when each run of the window ended.`,
     recommendation:
       'Upgrade to the fixed release named in the finding and pin it by full commit SHA; if the advisory is a compromise, also rotate every secret the affected runs could read.',
   },
@@ -195,6 +195,9 @@ function switchedOff(node: YNode | undefined): boolean {
   return isFalsyText(String(node.value ?? ''));
 }
 
+/** Events whose runs an outsider can start (or feed), so an artifact uploaded in them can be theirs. */
+const OUTSIDER_EVENTS = new Set(['pull_request', 'pull_request_target', 'workflow_run', 'issue_comment', 'issues', 'discussion', 'discussion_comment', 'pull_request_review', 'pull_request_review_comment']);
+
 /**
  * Whether a use meets the switch its advisory needs (`ActionAdvisory.needs`): an input of a step of the same
  * action in the use's jobs, an environment variable of the workflow, a job or such a step, or a self-hosted
@@ -224,6 +227,12 @@ function preconditionOf(context: WorkflowRuleContext, needs: AdvisoryPreconditio
       if (needs.env?.some((e) => e.toLowerCase() === name.toLowerCase()) === true && !switchedOff(pair.value)) on.push(`\`${name}\` at line ${lineOf(file, pair.key)}`);
     }
   }
+  if (needs.outsiderArtifact === true) {
+    const other = [...new Set(steps)].find((s) => getPair(s.with, 'run-id') !== undefined);
+    if (other !== undefined) on.push(`another run's artifact, \`run-id\` at line ${lineOf(other.owner.file, other.node)}`);
+    const outsider = [...new Set([...jobs].map((j) => j.workflow))].flatMap((w) => w.triggers.map((t) => t.name)).find((t) => OUTSIDER_EVENTS.has(t));
+    if (outsider !== undefined) on.push(`a run of \`${outsider}\`, which an outsider can start, uploads what it downloads`);
+  }
   if (needs.sharedRunner === true) {
     const first = [...jobs].find((j) => context.runs.job(j).runner !== null);
     if (first !== undefined) on.push(`job \`${first.id}\` runs on ${context.runs.job(first).runner === 'definite' ? 'a self-hosted machine' : 'a runner its labels do not show to be GitHub-hosted'}`);
@@ -235,6 +244,7 @@ function preconditionOf(context: WorkflowRuleContext, needs: AdvisoryPreconditio
     ...(needs.inputs ?? []).map((i) => `\`${i}\` on the action`),
     ...(needs.env !== undefined && needs.env.length > 0 ? [`${needs.env.map((e) => `\`${e}\``).join(' / ')} in an \`env:\``] : []),
     ...(needs.sharedRunner === true ? ['a self-hosted runner'] : []),
+    ...(needs.outsiderArtifact === true ? ["another run's artifact (`run-id`)", 'a workflow an outsider starts (a pull request, comment, issue or `workflow_run` event)'] : []),
   ];
   return {
     severity: 'LOW',

@@ -82,7 +82,8 @@ describe(RULE, () => {
     ));
     // On `push`: the compromise of changed-files' tags was undone and the job reads no stored secret (LOW), and
     // its file names reach no script; the branch name github-slug-action expands is a collaborator's on `push` (LOW).
-    expect(positions(records.map((r) => r.finding))).toEqual(['6:15 LOW', '7:15 HIGH', '8:15 LOW', '9:15 LOW']);
+    // download-artifact's zip slip needs a crafted artifact: on `push`, without `run-id`, the job downloads what its own run uploaded (LOW).
+    expect(positions(records.map((r) => r.finding))).toEqual(['6:15 LOW', '7:15 LOW', '8:15 LOW', '9:15 LOW']);
     expect(records.every((r) => r.job === 'build')).toBe(true);
     const [changedFiles, download, codeql, slug] = records.map((r) => r.finding);
     expect(changedFiles?.description).toContain('GHSA-mrrh-fwg8-r2c3 / CVE-2025-30066');
@@ -90,6 +91,7 @@ describe(RULE, () => {
     expect(changedFiles?.recommendation).toContain('46.0.1 or later');
     expect(changedFiles?.description).toContain('fixed in 46.0.1');
     expect(download?.description).toContain('CVE-2024-42471');
+    expect(download?.description).toContain('it needs an artifact an outsider crafts');
     expect(codeql?.description).toContain('`github/codeql-action/init@v2`');
     // Debug artifacts of failed runs: only in debug mode, which this workflow does not turn on, and the finding says so.
     expect(codeql?.description).toContain('GHSA-vqf5-2xx6-9wfm here: it needs debug mode');
@@ -226,6 +228,17 @@ describe(RULE, () => {
     expect(positions(scanWith(RULE, [action]))).toEqual(['4:13 MEDIUM']);
   });
 
+  it("download-artifact's zip slip is HIGH where an outsider can craft the artifact: another run's (`run-id`), or a run they start", () => {
+    const workflow = (on: string, runId: boolean) => ['on:', `  ${on}`, 'jobs:', '  get:', '    runs-on: ubuntu-latest', '    steps:', '      - uses: actions/download-artifact@v4.1.2', ...(runId ? ['        with:', '          run-id: ${{ github.event.workflow_run.id }}', '          github-token: ${{ github.token }}'] : []), ''].join('\n');
+    expect(scanWith(RULE, workflow('workflow_run: { workflows: [ci], types: [completed] }', true)).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, workflow('push:', true)).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, workflow('pull_request:', false)).map((f) => f.severity)).toEqual(['HIGH']);
+    // Negative: a tag push downloading its own run's artifact.
+    const own = scanWith(RULE, workflow("push: { tags: ['v*'] }", false));
+    expect(own.map((f) => f.severity)).toEqual(['LOW']);
+    expect(own[0]?.description).toContain('which this workflow does not turn on');
+  });
+
   it('reports commits known to be malicious however they are referenced', () => {
     const findings = scanWith(RULE, job('reviewdog/action-setup@f0d342d24037bb11d26b9bd8496e0808ba32e9ec # v1', 'tj-actions/changed-files@0e58ed8671d6b60d0890c21b07f8835ace038e67'));
     expect(positions(findings)).toEqual(['6:15 HIGH', '7:15 HIGH']);
@@ -241,7 +254,7 @@ describe(RULE, () => {
       'tj-actions/branch-names@1111111111111111111111111111111111111111 # ratchet: tj-actions/branch-names@v7.0.0',
       'tj-actions/branch-names@2222222222222222222222222222222222222222',
     ));
-    expect(positions(findings)).toEqual(['6:15 HIGH', '9:15 LOW', '10:15 LOW']);
+    expect(positions(findings)).toEqual(['6:15 LOW', '9:15 LOW', '10:15 LOW']);
     expect(findings[0]?.description).toContain('labelled `4.1.2`');
     // v40 is below 41 (CVE-2023-51664), but a SHA pin of a genuine release was not hit by the March 2025 tag move.
     expect(findings[1]?.description).toContain('GHSA-mcph-m25j-8j63');
