@@ -631,11 +631,14 @@ const uploadCache = new ScanCache<Workflow | Action, UploadHandings>();
 interface Receiver {
   owner: string | null;
   action: string | null;
+  /** A local action of the repository (`uses: ./...`): its inputs are the repository's own names. */
+  local?: boolean;
 }
 
 function receiverOf(step: Step): Receiver {
   const ref = step.usesRef;
-  if (ref === undefined || ref.kind === 'local') return { owner: null, action: null };
+  if (ref === undefined) return { owner: null, action: null };
+  if (ref.kind === 'local') return { owner: null, action: null, local: true };
   if (ref.kind === 'invalid') return { owner: '(unknown)', action: null };
   if (ref.kind === 'docker') return { owner: '(docker image)', action: null };
   return { owner: ref.owner.toLowerCase(), action: `${ref.slug}${ref.path === '' ? '' : `/${ref.path.toLowerCase()}`}` };
@@ -659,8 +662,10 @@ function uploadHandings(model: Workflow | Action): UploadHandings {
         uploadTokenServiceOfName(key) ?? (action === null ? undefined : UPLOAD_TOKEN_SERVICES.find((s) => s.actions.includes(action) && s.inputs.includes(key.toLowerCase())));
       for (const n of names) {
         if (service !== undefined) given.set(n, service);
-        // A name that says another credential (`GH_TOKEN:`), unless it is an input of the own action of the service the secret's name says.
-        else if (saysCredential(key, CREDENTIAL_PART) && !(step?.owner != null && uploadTokenServiceOfName(n)?.owners.includes(step.owner) === true)) against.add(n);
+        // A name that says another credential (`GH_TOKEN:`), unless it is an input of the own action of the service the
+        // secret's name says, or the `token:` input of a local action of the repository (its own wrapper, which the
+        // repository's own code hands on) given a secret its name says is an upload token.
+        else if (saysCredential(key, CREDENTIAL_PART) && !(step?.owner != null && uploadTokenServiceOfName(n)?.owners.includes(step.owner) === true) && !(step?.local === true && uploadTokenServiceOfName(n) !== undefined)) against.add(n);
         if (to.length > 0) receivers.set(n, [...(receivers.get(n) ?? []), ...to]);
       }
     }

@@ -790,6 +790,38 @@ describe(`${RULE}: a job that holds only a coverage upload token`, () => {
   });
 });
 
+describe(`${RULE}: a coverage upload token handed to the repository's own wrapper action`, () => {
+  const files = (secret: string) => [
+    {
+      path: '.github/workflows/ci.yml',
+      text: yaml`
+        on: push
+        permissions: { contents: read }
+        jobs:
+          test:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/checkout@v4
+              - uses: dtolnay/rust-toolchain@stable
+              - uses: ./.github/actions/report
+                with:
+                  token: \${{ secrets.${secret} }}
+      `,
+    },
+    { path: '.github/actions/report/action.yml', text: 'name: report\ninputs:\n  token: { required: true }\nruns:\n  using: composite\n  steps:\n    - uses: codecov/codecov-action@v5\n      with:\n        token: ${{ inputs.token }}\n' },
+  ];
+  const toolchain = (secret: string) => scanWith(RULE, files(secret)).filter((f) => f.description.includes('dtolnay/rust-toolchain'));
+
+  it('stays an upload token: the `token:` input of a local action is the repository\'s own name for it', () => {
+    expect(toolchain('CODECOV_TOKEN').map((f) => f.severity)).toEqual(['LOW']);
+    expect(toolchain('CODECOV_TOKEN')[0]?.description).toContain('only a coverage upload token (`CODECOV_TOKEN`)');
+  });
+
+  it('negative: a secret whose name says nothing of a coverage service, handed to the same input, is a credential', () => {
+    expect(toolchain('DEPLOY_TOKEN').map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+});
+
 describe(`${RULE}: a job whose only stored secrets are identifiers (a user name, an app or tenant id)`, () => {
   const job = (extra = '') => yaml`
     on: push
