@@ -34,6 +34,7 @@ export const VENDOR_INSTALLERS: readonly { prefix: string; tool: string; source:
   { prefix: 'get.k3s.io', tool: 'k3s', source: 'https://docs.k3s.io/quick-start' },
   { prefix: 'get.pulumi.com', tool: 'Pulumi', source: 'https://www.pulumi.com/docs/install/' },
   { prefix: 'aka.ms/installazureclideb', tool: 'Azure CLI', source: 'https://learn.microsoft.com/en-us/cli/azure/install-azure-cli-linux' },
+  { prefix: 'aka.ms/wingetcreate/', tool: 'WinGet Create', source: 'https://github.com/microsoft/winget-create#using-the-standalone-exe' },
   { prefix: 'aka.ms/install-azd.sh', tool: 'Azure Developer CLI', source: 'https://learn.microsoft.com/en-us/azure/developer/azure-developer-cli/install-azd' },
   { prefix: 'dot.net/v1/dotnet-install', tool: '.NET SDK', source: 'https://learn.microsoft.com/en-us/dotnet/core/tools/dotnet-install-script' },
   { prefix: 'dotnet.microsoft.com/download/dotnet/scripts/', tool: '.NET SDK', source: 'https://learn.microsoft.com/en-us/dotnet/core/tools/dotnet-install-script' },

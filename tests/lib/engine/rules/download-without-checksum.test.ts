@@ -279,16 +279,19 @@ describe(RULE, () => {
         'curl -LsSfo uv-install.sh https://astral.sh/uv/install.sh',
         'curl -fsSLo install.sh https://bun.sh/install',
         'Invoke-WebRequest https://aka.ms/vs/17/release/vs_BuildTools.exe -OutFile vs_BuildTools.exe',
+        // Microsoft's WinGet Create, the standalone executable its README links on Microsoft's short-link host.
+        'Invoke-WebRequest https://aka.ms/wingetcreate/latest -OutFile wingetcreate.exe',
         // Miniconda's documented installer, a moving name on the vendor's own distribution host.
         'curl -fsSLo miniconda.sh https://repo.anaconda.com/miniconda/Miniconda3-latest-Linux-x86_64.sh',
         // No table entry: `exampletool-init.exe` names the tool and `dl.exampletool.dev` is named after it.
         'curl -fsSLo exampletool-init.exe https://dl.exampletool.dev/x86_64',
       ].join('\n'), 'RUSTUP_ARCH: x86_64'), { repository: 'acme-labs/widget' });
-      expect(findings.map((f) => f.severity)).toEqual(['LOW', 'LOW', 'LOW', 'LOW', 'LOW', 'LOW', 'LOW']);
-      expect(findings[5]?.description).toContain("official Miniconda installer or distribution, served over HTTPS from the vendor's own host `repo.anaconda.com`");
+      expect(findings.map((f) => f.severity)).toEqual(['LOW', 'LOW', 'LOW', 'LOW', 'LOW', 'LOW', 'LOW', 'LOW']);
+      expect(findings[5]?.description).toContain("official WinGet Create installer or distribution");
+      expect(findings[6]?.description).toContain("official Miniconda installer or distribution, served over HTTPS from the vendor's own host `repo.anaconda.com`");
       expect(findings[0]?.description).toContain("LOW: it is the official rustup installer or distribution, served over HTTPS from the vendor's own host `win.rustup.rs`");
       expect(findings[0]?.description).toContain('Pinning a version with a committed checksum is the hardening.');
-      expect(findings[6]?.description).toContain("the official exampletool installer, served over HTTPS from the vendor's own host `dl.exampletool.dev` (named after exampletool)");
+      expect(findings[7]?.description).toContain("the official exampletool installer, served over HTTPS from the vendor's own host `dl.exampletool.dev` (named after exampletool)");
     });
 
     it("negative: an installer from a host that is not the tool's vendor stays MEDIUM where the job holds something", () => {
