@@ -99,7 +99,8 @@ function selfHostedScalar(job: Job, scalar: YScalar): string | null {
   if (occurrences.length === 0) return isLabel(scalar.value) ? 'the `self-hosted` label' : null;
   for (const occurrence of occurrences) {
     if (occurrence.expr === null) continue;
-    for (const source of valueSources(occurrence.expr)) {
+    // A branch the repository's own name rules out (`endsWith(github.repository, '-enterprise') && ...`) is not taken.
+    for (const source of valueSources(occurrence.expr, [], job.workflow.repository ?? null)) {
       if (source instanceof Literal) {
         if (typeof source.token.value === 'string' && literalHasLabel(source.token.value)) return 'the `self-hosted` label in its expression';
         continue;

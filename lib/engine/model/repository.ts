@@ -20,6 +20,7 @@ export class RepositoryModel {
     this.dependabot = dependabot;
     this.fullName = fullName === null ? null : fullName.toLowerCase();
     for (const action of actions) this.#actionsByDirectory.set(action.directory, action);
+    for (const workflow of workflows) workflow.repository = this.fullName;
   }
 
   /**

@@ -111,6 +111,8 @@ export interface Workflow {
   env: YMap | undefined;
   concurrency: YNode | undefined;
   jobs: Job[];
+  /** `owner/name` of the scanned repository in lower case, when the scan knows it (set by the repository model). */
+  repository?: string | null;
 }
 
 export interface ActionInput {

@@ -249,6 +249,28 @@ describe(RULE, () => {
     `))).toEqual(['4:14 LOW', '7:14 LOW']);
   });
 
+  it('takes no branch of runs-on that the repository\'s own name rules out, when the scan knows the name', () => {
+    const workflow = yaml`
+      on: pull_request
+      jobs:
+        test:
+          runs-on: \${{ endsWith(github.repository, '-enterprise') && fromJSON('["self-hosted", "linux"]') || 'ubuntu-latest' }}
+          steps:
+            - uses: actions/checkout@v4
+            - run: make test
+        mirror:
+          runs-on: \${{ github.repository != 'Acme/Nomad' && 'self-hosted' || 'ubuntu-latest' }}
+          steps:
+            - uses: actions/checkout@v4
+            - run: make test
+    `;
+    // The public repository: its pull requests never reach the self-hosted branch (names compare without case).
+    expect(scanWith(RULE, workflow, { repository: 'acme/nomad' })).toEqual([]);
+    // Negative: the private mirror takes it, and so does a scan that does not know the name.
+    expect(scanWith(RULE, workflow, { repository: 'acme/nomad-enterprise' }).map((f) => f.severity)).toEqual(['HIGH', 'HIGH']);
+    expect(scanWith(RULE, workflow).map((f) => f.severity)).toEqual(['HIGH', 'HIGH']);
+  });
+
   it('does not treat inputs, numbers, nested lists or calls as self-hosted', () => {
     expect(scanWith(RULE, yaml`
       on: pull_request
