@@ -172,7 +172,14 @@ function scan(files: readonly RepositoryFile[], options: ScanOptions): ScanResul
     else if (p.model?.kind === 'action') actions.push(p.model);
     else if (p.model?.kind === 'dependabot') dependabot.push(p.model);
   }
-  const repository = new RepositoryModel(workflows, actions, dependabot, options.repository ?? null);
+  let repository = new RepositoryModel(workflows, actions, dependabot, options.repository ?? null);
+  // Action files of vendored code or test fixtures that nothing in the repository calls are not the repository's CI.
+  const inert = actions.filter((a) => inertActionPath(a.directory) && repository.callersOf(a).length === 0);
+  if (inert.length > 0) {
+    const drop = new Set<Action>(inert);
+    repository = new RepositoryModel(workflows, actions.filter((a) => !drop.has(a)), dependabot, options.repository ?? null);
+    for (let i = parsed.length - 1; i >= 0; i--) if (drop.has(parsed[i]?.model as Action)) parsed.splice(i, 1);
+  }
   // Environments with required reviewers gate the jobs that deploy to them (read before any rule runs).
   const environments = environmentProtection(options.settings);
   if (environments !== null) markReviewedEnvironments(workflows, environments.reviewed, environments.isUnreviewed);
@@ -230,6 +237,19 @@ class Skipped {
     if (droppedFindings > 0) parts.push(`at most ${maxFindings} findings are kept: ${droppedFindings} less severe finding${droppedFindings === 1 ? ' was' : 's were'} dropped`);
     return parts.length === 0 ? null : `The scan stopped at a limit, so part of the repository was not checked. ${parts.join('; ')}.`;
   }
+}
+
+/** Directory names of vendored code and test fixtures (`lib/zlib/vendor/...`, `pkg/runner/testdata/...`). */
+const VENDORED_DIR = /^(?:vendor|vendored|third_party|third-party|thirdparty|node_modules|testdata|test-data|test_data|fixtures|__fixtures__)$/i;
+
+/**
+ * An action's directory (relative to the root) inside vendored code or test fixtures: a segment named for them, or a
+ * `.github` below the root (another project's CI copied in: GitHub runs only the root's `.github`). Such an action
+ * file is the repository's CI only when one of its workflows or actions calls it.
+ */
+export function inertActionPath(directory: string): boolean {
+  const parts = directory.split('/');
+  return parts.some((part, i) => VENDORED_DIR.test(part) || (part === '.github' && i > 0));
 }
 
 function parseFile(file: SourceFile, kind: FileKind): ParsedFile {

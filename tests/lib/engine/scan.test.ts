@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findingFingerprint, nodeAnchor } from '../../../lib/engine/fingerprint.js';
-import { scanRepository } from '../../../lib/engine/scan.js';
+import { inertActionPath, scanRepository } from '../../../lib/engine/scan.js';
 import type { RepositoryFile } from '../../../lib/engine/types.js';
 import type { WorkflowRuleContext } from '../../../lib/engine/rule.js';
 import { resolveRuleOptions } from '../../../lib/engine/rule-options.js';
@@ -89,4 +89,25 @@ describe('rule visitors (the walk reads their hooks from their own enumerable ke
     }
   });
 
+});
+
+describe('action files of vendored code and test fixtures', () => {
+  const action = 'name: x\ninputs:\n  name: { required: true }\nruns:\n  using: composite\n  steps:\n    - shell: bash\n      run: echo "${{ inputs.name }}"\n';
+  const caller = (path: string) => ({ path: '.github/workflows/ci.yml', text: `on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - uses: ./${path}\n        with:\n          name: \${{ github.event.head_commit.message }}\n` });
+  const filesOf = (result: ReturnType<typeof scanRepository>) => [...new Set(result.findings.map((f) => f.file))];
+
+  it('are not scanned when nothing in the repository calls them (a nested .github, vendor, testdata, fixtures)', () => {
+    const paths = ['lib/wamr-2.4/.github/actions/install/action.yml', 'vendor/tool/action.yml', 'pkg/runner/testdata/composite/action.yml', 'test/__fixtures__/a/action.yml'];
+    expect(inertActionPath('lib/wamr-2.4/.github/actions/install')).toBe(true);
+    expect(filesOf(scanRepository(paths.map((path) => ({ path, text: action }))))).toEqual([]);
+  });
+
+  it('negative: the root .github, a published action in a subdirectory, and a called fixture are scanned', () => {
+    expect(inertActionPath('.github/actions/setup')).toBe(false);
+    expect(inertActionPath('tools/format')).toBe(false);
+    const own = scanRepository([{ path: '.github/actions/setup/action.yml', text: action }, { path: 'tools/format/action.yml', text: action }]);
+    expect(filesOf(own)).toEqual(['.github/actions/setup/action.yml', 'tools/format/action.yml']);
+    const called = scanRepository([{ path: 'pkg/runner/testdata/composite/action.yml', text: action }, caller('pkg/runner/testdata/composite')]);
+    expect(filesOf(called)).toContain('pkg/runner/testdata/composite/action.yml');
+  });
 });
