@@ -145,7 +145,8 @@ const SECRETS_WORD = /secrets/i;
 
 function secretsOf(occurrences: readonly ExpressionOccurrence[]): SecretOccurrence[] {
   const result: SecretOccurrence[] = [];
-  for (const occurrence of occurrences) {
+  for (let i = 0; i < occurrences.length; i++) {
+    const occurrence = occurrences[i]!;
     if (occurrence.expr === null || !mayUseSecrets(occurrence.span.source)) continue;
     for (const name of carriedSecrets(occurrence.expr)) result.push({ occurrence, name });
   }
