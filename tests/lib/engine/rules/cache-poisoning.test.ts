@@ -287,12 +287,12 @@ ${download}
             ${later}
     `;
     // The key hashes the base's own lockfile; the site script reads the pull request's docs as data.
-    expect(scanWith(RULE, job("tool-\${{ hashFiles('poetry.lock') }}"))).toEqual([]);
+    expect(scanWith(RULE, job("tool-${{ hashFiles('poetry.lock') }}"))).toEqual([]);
     // Negative: a key whose pattern reaches into the subdirectory, or a step that runs code from it.
-    expect(scanWith(RULE, job("tool-\${{ hashFiles('**/poetry.lock') }}")).map((f) => f.severity)).toEqual(['MEDIUM']);
-    expect(scanWith(RULE, job("tool-\${{ hashFiles('pr-docs/poetry.lock') }}")).map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(scanWith(RULE, job("tool-${{ hashFiles('**/poetry.lock') }}")).map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(scanWith(RULE, job("tool-${{ hashFiles('pr-docs/poetry.lock') }}")).map((f) => f.severity)).toEqual(['MEDIUM']);
     // (LOW there: the pull request's code already runs in that job, which untrusted-checkout reports.)
-    expect(scanWith(RULE, job("tool-\${{ hashFiles('poetry.lock') }}", '- run: cd pr-docs && make'))).toHaveLength(1);
+    expect(scanWith(RULE, job("tool-${{ hashFiles('poetry.lock') }}", '- run: cd pr-docs && make'))).toHaveLength(1);
   });
 });
 
