@@ -3,6 +3,7 @@ import { describeTaint } from '../analysis/describe.js';
 import { injectionClaim, scriptInjections, type InjectionHit } from '../analysis/injections.js';
 import { durableHoldings, holdsMinor, identifierWords, minorWords, type MinorSecrets } from '../analysis/run-model/holdings.js';
 import { ACTION_ADVISORIES, ADVISORY_SNAPSHOT_DATE, type ActionAdvisory, type AdvisoryPrecondition } from '../data/advisories.js';
+import { EXTERNAL_TRIGGERS } from '../expressions/controller.js';
 import { parseExpression } from '../expressions/parse.js';
 import { stepScope } from '../expressions/taint.js';
 import { isFullSha, type UsesRef } from '../model/uses.js';
@@ -195,8 +196,11 @@ function switchedOff(node: YNode | undefined): boolean {
   return isFalsyText(String(node.value ?? ''));
 }
 
-/** Events whose runs an outsider can start (or feed), so an artifact uploaded in them can be theirs. */
-const OUTSIDER_EVENTS = new Set(['pull_request', 'pull_request_target', 'workflow_run', 'issue_comment', 'issues', 'discussion', 'discussion_comment', 'pull_request_review', 'pull_request_review_comment']);
+/**
+ * Events whose runs an outsider can start with content of theirs, so an artifact uploaded in them can be theirs: the
+ * external triggers but `fork` and `watch`, whose runs carry nothing the outsider wrote.
+ */
+const OUTSIDER_EVENTS: ReadonlySet<string> = new Set([...EXTERNAL_TRIGGERS].filter((event) => event !== 'fork' && event !== 'watch'));
 
 /**
  * Whether a use meets the switch its advisory needs (`ActionAdvisory.needs`): an input of a step of the same
