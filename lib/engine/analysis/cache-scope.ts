@@ -18,7 +18,7 @@ import { envInjections, scriptInjections, type InjectionHit } from './injections
 import { cacheStep, DEFAULT_SCOPE_EVENTS, restoreReadsSave, restoresFrom, type CacheUse } from './caching.js';
 import { describeTaint } from './describe.js';
 import { intersect, isEmpty, occasionIndexes, type RunSet } from './run-model/conditions.js';
-import type { CalledStep, Reach, RunModel, TracedExecution, WorkspaceEntry } from './run-model/index.js';
+import { onRunner, type CalledStep, type Reach, type RunModel, type TracedExecution, type WorkspaceEntry } from './run-model/index.js';
 import { nothingReads } from './run-model/readers.js';
 import { mayHoldOutsiderCode } from './run-model/workspace.js';
 import { stepScope, type TaintAnalyzer } from '../expressions/taint.js';
@@ -146,7 +146,9 @@ function readWriters(runs: RunModel, taint: TaintAnalyzer): ScopeWriters {
       // have neither, and their workspace is not worked out for this).
       for (const entry of mayHoldOutsiderCode(job, repository) ? run.workspace : []) {
         if (entry.content !== 'outsider') continue;
-        const sinks = runs.sinksOf(run, entry);
+        // A container build's commands run in their own container and write none of the runner's files: a build's
+        // cache export is a save of its own (the saves below).
+        const sinks = runs.sinksOf(run, entry).filter(onRunner);
         if (sinks.length === 0) continue;
         const reach = checkoutReach(runs, entry, sinks);
         const race = entry.checkout === undefined || !pinsApprovedCode(entry.checkout);

@@ -7,7 +7,7 @@
  */
 import { describeStep } from './describe.js';
 import { envInjections, injectionClaim, runScriptCarriesCode, scriptInjections, type InjectionHit } from './injections.js';
-import type { JobRun, RunModel, TracedExecution, WorkspaceEntry } from './run-model/index.js';
+import { seesJobToken, type JobRun, type RunModel, type TracedExecution, type WorkspaceEntry } from './run-model/index.js';
 import { REACH_ORDER, type Reach, type ReachLevel } from './run-model/reach.js';
 import type { TaintAnalyzer } from '../expressions/taint.js';
 import type { Severity } from '../types.js';
@@ -32,7 +32,8 @@ function readSteering(job: Job, runs: RunModel, taint: TaintAnalyzer): string | 
   const run = runs.job(job);
   for (const entry of run.workspace) {
     if (entry.content !== 'outsider' || entry.checkout?.hiddenBy === 'trusted-author') continue;
-    const sink = runs.sinksOf(run, entry)[0];
+    // A container build's commands, handed no token, run in their own container: they steer nothing the job holds.
+    const sink = runs.sinksOf(run, entry).find(seesJobToken);
     if (sink !== undefined) return `${describeStep(sink.step)} runs ${sink.execution.evidence} from ${entry.kind === 'checkout' ? 'their checkout' : 'their artifacts'} (${entry.how})`;
   }
   for (const { step } of run.steps) {

@@ -637,3 +637,24 @@ function triggerOf(evidence: string, triggers: PrHeadTriggers): string {
   return triggers.privileged ?? 'privileged';
 }
 
+
+/** The end of a `prHeadReference` chain that names a pull request's head commit (not its branch, which its author names). */
+const HEAD_COMMIT_SOURCE = /(?:\.head\.sha|\bhead_sha|\bhead_commit\.id|\bmerge_commit_sha)$/;
+
+/**
+ * Whether `text`, a value of `step` (an image tag), names the pull request itself: its number
+ * (`github.event.pull_request.number`, `github.event.number`) or its head commit, directly or through `env:`, step and
+ * job outputs (`prHeadReference`'s reading). A value that names its branch does not: the pull request's author
+ * picks the branch's name (`main`, `latest`).
+ */
+export function namesPullRequest(text: string, step: Step, repository: RepositoryModel): boolean {
+  if (/\bgithub\.event\.(?:pull_request\.number|number)\b/.test(text)) return true;
+  const job = step.job;
+  if (job === null || !text.includes('$')) return false;
+  const exprs = flatMap(findExpressions(text), (span) => {
+    const expr = span.terminated ? parseExpression(span.source) : null;
+    return expr === null ? [] : [expr];
+  });
+  const found = fromText(text, exprs, { workflow: job.workflow, job, step, textOnly: true }, prHeadTriggers(job.workflow, repository), 0);
+  return found !== null && HEAD_COMMIT_SOURCE.test(found);
+}

@@ -93,6 +93,8 @@ export default defineWorkflowRule({
         const checkout = entry.checkout;
         if (checkout === undefined) continue;
         const sinks = context.runs.sinksOf(run, entry);
+        // What the code that runs holds: the job's, or only what a container build is handed (`heldBy`).
+        const held = context.runs.heldBy(run, sinks);
         // Only trusted authors' pull requests reach it (a same-repository condition, a member author, a step
         // that fails for forks): the code is not an outsider's. Where the run model says the gate is fork
         // exclusion (only branches of this repository reach it) and a step runs the checkout, the job does run the
@@ -100,22 +102,22 @@ export default defineWorkflowRule({
         if (checkout.hiddenBy === 'trusted-author') {
           const reach = checkoutReach(context.runs, entry, sinks);
           if (sinks.length === 0 || reach.sameRepository !== true) continue;
-          const claim = jobClaim(run, reach, true);
+          const claim = jobClaim(held, reach, true);
           context.report({
             node: entry.checkout?.node ?? entry.step.node,
             ...(checkout.offset !== undefined ? { offset: checkout.offset } : {}),
             severity: 'LOW',
             message:
               `${describeStep(entry.step)} checks out pull request code (${checkout.how}, from ${checkout.evidence}) in a workflow triggered by \`${checkout.trigger}\`; ${sinkText(job, sinks, entry)}; ${describeClaim(claim)}. ` +
-              `LOW: what runs is a branch of this repository, not an outsider's code, but whoever pushes such a branch (someone with write access, or a bot of the repository such as Dependabot, whose update brings a dependency's new release) runs it with what the job holds${run.valuables.length > 0 ? ', before anyone reviews the pull request' : ''}.`,
-            facts: [...reachFacts(reach), 'exec', ...holdingFacts(run), ...runFact(context.runs, entry.step)],
+              `LOW: what runs is a branch of this repository, not an outsider's code, but whoever pushes such a branch (someone with write access, or a bot of the repository such as Dependabot, whose update brings a dependency's new release) runs it with what the job holds${held.valuables.length > 0 ? ', before anyone reviews the pull request' : ''}.`,
+            facts: [...reachFacts(reach), 'exec', ...holdingFacts(held), ...runFact(context.runs, entry.step)],
             key: `same-repository:${job.id}:${entry.step.index}`,
           });
           continue;
         }
         const reach: Reach = checkoutReach(context.runs, entry, sinks);
         const pinned = pinsApprovedCode(checkout);
-        const claim = jobClaim(run, reach, sinks.length > 0, !pinned);
+        const claim = jobClaim(held, reach, sinks.length > 0, !pinned);
         let severity = severityOf(claim);
         // Without a step that runs it, the checkout is still a loaded workspace: a tool that loads configuration
         // from it can be turned against the job. MEDIUM when anyone starts it, the job holds something worth
@@ -151,7 +153,7 @@ export default defineWorkflowRule({
           message:
             `${describeStep(entry.step)} checks out pull request code (${checkout.how}, from ${checkout.evidence}) in a workflow triggered by \`${checkout.trigger}\`${consequence}; ` +
             `${describeClaim(claim)}${approvalText}.`,
-          facts: [...reachFacts(reach), ...(sinks.length > 0 ? ['exec'] : []), ...holdingFacts(run), ...runFact(context.runs, entry.step)],
+          facts: [...reachFacts(reach), ...(sinks.length > 0 ? ['exec'] : []), ...holdingFacts(held), ...runFact(context.runs, entry.step)],
         });
       }
       // `pull_request_review*`: a checkout without `ref:` is the pull request's merge commit, as on `pull_request`.

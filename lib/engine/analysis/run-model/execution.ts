@@ -19,6 +19,7 @@ import { get, getText, isTruthy, type YNode } from '../../yaml/model.js';
 import { ScanCache } from '../../model/scan-cache.js';
 import { agentCommands, agentGate, scriptAgentCommands, scriptAgents, stepAgent } from '../agent-input.js';
 import type { AgentAction } from '../../data/agent-actions.js';
+import { secretEnv, valueSecrets } from '../secrets.js';
 
 export type ExecutionKind =
   /** A build tool, package manager, test runner or linter that runs the project in `path` (a directory). */
@@ -56,6 +57,23 @@ export interface Execution {
    * runs none of its dependencies' code (`go mod tidy`).
    */
   recipes?: string;
+  /**
+   * For a container image build (containers.ts `containerBuild`: docker/build-push-action, docker/bake-action,
+   * `docker build`, `docker buildx build`, `docker compose build`): what the build is given. Its commands (the
+   * Dockerfile's `RUN`) run in a build container, not on the runner: they get none of the job's token, secrets,
+   * OIDC or files outside the build context, only what the build is handed. Absent for every other execution.
+   */
+  build?: ContainerBuild;
+}
+
+/** What a container image build is handed (`Execution.build`). */
+export interface ContainerBuild {
+  /** Stored secrets handed to the build (build arguments, build secrets, `secret-envs`), in order. */
+  secrets: readonly string[];
+  /** The job's `GITHUB_TOKEN` is handed to the build (`github.token` in a build argument or secret). */
+  token: boolean;
+  /** The build pushes the image it built (`push: true`, `--push`, a registry output), with the tags as written. */
+  push: { tags: readonly string[] } | null;
 }
 
 /** `docker buildx` subcommands that run no Dockerfile: they manage builders or read and copy pushed images. */
@@ -178,21 +196,25 @@ function readExecutions(step: Step): Execution[] {
       // Without `context:` BuildKit builds the Git context of the run's own commit (github.sha), not the workspace.
       const context = getText(step.with, 'context');
       if (context === null || /^\s*\{\{\s*defaultContext\s*\}\}/.test(context)) return [];
-      return [{ step, kind: 'project', evidence: `${slug} with \`context: ${context.trim()}\``, path: normalizeWorkspacePath(context) }];
+      const build = actionBuild(step);
+      return [{ step, kind: 'project', evidence: `${slug} with \`context: ${context.trim()}\``, path: normalizeWorkspacePath(context), ...(build === null ? {} : { build }) }];
     }
     if (slug === 'actions/github-script') return scriptRequires(step);
     const agent = stepAgent(step);
     if (agent !== undefined) return agentExecutions(step, agent);
     const known = WORKSPACE_ACTIONS[full] ?? WORKSPACE_ACTIONS[slug];
     if (known === undefined || (known.when !== undefined && !known.when(step))) return [];
-    return [{ step, kind: 'project', evidence: slug, path: known.dir === null ? '' : inputDirectory(step, known.dir) }];
+    const build = slug === 'docker/bake-action' ? actionBuild(step) : null;
+    return [{ step, kind: 'project', evidence: slug, path: known.dir === null ? '' : inputDirectory(step, known.dir), ...(build === null ? {} : { build }) }];
   }
   const run = step.run;
   if (run === undefined || typeof run.value !== 'string') return [];
   const result: Execution[] = [];
   for (const command of scriptCommands(run.value, workingDirectory(step))) {
     const found = commandExecution(command.text, command.cwd);
-    if (found !== null) result.push({ step, ...found, offset: command.offset });
+    if (found === null) continue;
+    const build = found.kind === 'project' && CONTAINER_BUILD_EVIDENCE.test(found.evidence) ? commandBuild(step, command.text) : null;
+    result.push({ step, ...found, offset: command.offset, ...(build === null ? {} : { build }) });
   }
   // An AI agent's command-line tool run headless (`claude -p`, `codex exec --full-auto`): what it may run, in the
   // step's directory.
@@ -536,4 +558,77 @@ export function within(path: string, dir: string): boolean {
 /** A node's text, for callers that pass YAML values around. */
 export function textOf(node: YNode | undefined): string | null {
   return node?.kind === 'scalar' && typeof node.value === 'string' ? node.value : null;
+}
+
+/** Evidence of the executions `commandBuild` reads: `docker build`, `docker buildx`, `docker compose`, `docker-compose ...`. */
+const CONTAINER_BUILD_EVIDENCE = /^`docker (?:build|buildx|compose)`$|^`docker-compose\b/;
+/** Inputs of docker/build-push-action and docker/bake-action through which a build is handed values. */
+const BUILD_INPUTS = ['build-args', 'secrets', 'secret-files', 'secret-envs', 'ssh', 'set'];
+const TOKEN_EXPRESSION = /\$\{\{[^}]*\b(?:github\.token|secrets\.github_token)\b/i;
+/** Entitlements that take a build's `RUN` out of its container (`--allow security.insecure`, `network.host`). */
+const INSECURE_ENTITLEMENT = /\bsecurity\.insecure\b/;
+
+/**
+ * What docker/build-push-action or docker/bake-action hands the build (`ContainerBuild`); null when the build may
+ * leave its container (`allow: security.insecure`).
+ */
+function actionBuild(step: Step): ContainerBuild | null {
+  if (INSECURE_ENTITLEMENT.test(getText(step.with, 'allow') ?? '') || INSECURE_ENTITLEMENT.test(getText(step.with, 'set') ?? '')) return null;
+  const secrets: string[] = [];
+  let token = false;
+  for (const input of BUILD_INPUTS) {
+    const node = get(step.with, input);
+    if (node === undefined) continue;
+    for (const name of valueSecrets(step, node)) if (name.toUpperCase() !== 'GITHUB_TOKEN' && !secrets.includes(name)) secrets.push(name);
+    if (TOKEN_EXPRESSION.test(getText(step.with, input) ?? '')) token = true;
+  }
+  // `secret-envs: id=VAR`: the build reads environment variables of the step, which may hold secrets.
+  const envs = getText(step.with, 'secret-envs');
+  if (envs !== null && addEnvSecrets(step, envs, secrets)) token = true;
+  const outputs = getText(step.with, 'outputs') ?? '';
+  const push = isTruthy(get(step.with, 'push')) || /\btype=registry\b|\bpush=true\b/.test(outputs);
+  const tags = (getText(step.with, 'tags') ?? '').split(/[\n,]/).map((t) => t.trim()).filter((t) => t !== '');
+  return { secrets, token, push: push ? { tags } : null };
+}
+
+/** What a `docker build` / `docker buildx build` / `docker compose build` command hands its build; null for another command, or one whose build may leave its container. */
+function commandBuild(step: Step, command: string): ContainerBuild | null {
+  const list = words(command);
+  const at = list.findIndex((w) => w === 'docker' || w === 'docker-compose' || w.endsWith('/docker'));
+  if (at === -1) return null;
+  const rest = list.slice(at + 1).filter((w) => !w.startsWith('-'));
+  const sub = list[at] === 'docker-compose' ? ['compose', ...rest] : rest;
+  const builds = sub[0] === 'build' || (sub[0] === 'buildx' && (sub[1] === 'build' || sub[1] === 'b')) || (sub[0] === 'compose' && sub[1] === 'build');
+  if (!builds || INSECURE_ENTITLEMENT.test(command)) return null;
+  const secrets: string[] = [];
+  for (const m of command.matchAll(/\$\{\{[^}]*?\bsecrets\s*(?:\.\s*([A-Za-z_]\w*)|\[\s*'([A-Za-z_]\w*)'\s*\])/g)) {
+    const name = m[1] ?? m[2] ?? '';
+    if (name.toUpperCase() !== 'GITHUB_TOKEN' && !secrets.includes(name)) secrets.push(name);
+  }
+  const envToken = addEnvSecrets(step, command, secrets);
+  const tags: string[] = [];
+  for (let i = at + 1; i < list.length && tags.length < 20; i++) {
+    const word = list[i] ?? '';
+    if (word === '-t' || word === '--tag') tags.push(list[++i] ?? '');
+    else if (word.startsWith('--tag=')) tags.push(word.slice(6));
+  }
+  const push = list.includes('--push') || /(?:^|\s)(?:-o|--output)[=\s]+["']?(?:[^\s"']*,)?type=(?:registry|image,[^\s"']*push=true)/.test(command);
+  return { secrets, token: envToken || TOKEN_EXPRESSION.test(command), push: push ? { tags } : null };
+}
+
+/**
+ * Adds the secrets of the step's environment variables that `text` names (`$VAR`, `${VAR}`, `env=VAR`,
+ * `--build-arg VAR`) to `into`; true when one of them holds the job's token.
+ */
+function addEnvSecrets(step: Step, text: string, into: string[]): boolean {
+  let token = false;
+  for (const variable of secretEnv(step).values()) {
+    const name = variable.name.replace(/[^\w]/g, '');
+    if (name === '' || !new RegExp(`(?:^|[^\\w])${name}(?![\\w])`).test(text)) continue;
+    for (const secret of variable.secrets) {
+      if (secret.toUpperCase() === 'GITHUB_TOKEN') token = true;
+      else if (!into.includes(secret)) into.push(secret);
+    }
+  }
+  return token;
 }

@@ -40,7 +40,7 @@ export function reachFacts(reach: Reach): string[] {
   return facts;
 }
 
-export function holdingFacts(run: JobRun): string[] {
+export function holdingFacts(run: Pick<JobRun, 'holdings' | 'valuables'>): string[] {
   return holdingFactsOf(run.holdings, run.valuables);
 }
 

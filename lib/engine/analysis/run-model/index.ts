@@ -10,10 +10,10 @@
 import type { RepositoryModel } from '../../model/repository.js';
 import { workflowRunSets, type Job, type Step } from '../../model/workflow.js';
 import { ScanCache } from '../../model/scan-cache.js';
-import { conditionRunSet, intersect, legIndexes, legSystems, occasionIndexes, overlap, valueRunSet, type Occasion, type RunSet } from './conditions.js';
-import { activatedVenv, stepExecutions, stepVenvs, type Execution } from './execution.js';
+import { conditionRunSet, intersect, legCount, legIndexes, legSystems, occasionIndexes, overlap, valueRunSet, type Occasion, type RunSet } from './conditions.js';
+import { activatedVenv, stepExecutions, stepVenvs, type ContainerBuild, type Execution } from './execution.js';
 import { openedBy, openRunners, openRunnerWords, type OpenRunner } from './open-runners.js';
-import { calledToken, holdsNothing, jobHoldings, nothingHeldText, nothingItselfWords, openRunnerNote, runnerKind, valuables, type DefaultToken, type Holdings, type MinorSecrets } from './holdings.js';
+import { calledToken, holdsNothing, jobHoldings, nothingHeldText, splitSecrets, nothingItselfWords, openRunnerNote, runnerKind, valuables, type DefaultToken, type Holdings, type MinorSecrets } from './holdings.js';
 import { feedsPublish } from './feeds.js';
 import { cacheStep, restoresFrom, sameFamily, savesToDefaultScope, switchAtCaller, switchCaches, type CacheUse } from '../caching.js';
 import { forkReach, localCallers, pickerReach, reachOf, REACH_ORDER, valueReach, type ForkReach, type Reach, type ValueReach } from './reach.js';
@@ -30,6 +30,8 @@ import { actionFailsJob } from '../permission-actions.js';
 import { pushedBefore, type ImagePush } from './pushes.js';
 import { dependentJobs } from '../validation.js';
 import { prHeadDispatches, type PrHeadDispatch } from '../pr-dispatch.js';
+import { namesPullRequest } from '../pr-head.js';
+import type { HeldWords } from './severity.js';
 
 export type { ForkReach, Reach, ReachLevel, ValueReach } from './reach.js';
 export type { Holdings, DefaultToken } from './holdings.js';
@@ -133,6 +135,39 @@ export interface RunModelOptions {
 const MAX_ACTION_DEPTH = 4;
 /** Steps kept per directory that created a virtual environment there (the most recent): a hostile job of thousands of such steps is read in linear time. */
 const MAX_VENV_CREATORS = 8;
+
+/** Events whose payload has `github.event.pull_request` (and `github.head_ref`). */
+const PULL_REQUEST_PAYLOAD: ReadonlySet<string> = new Set(['pull_request', 'pull_request_target', 'pull_request_review', 'pull_request_review_comment']);
+const WORKFLOW_RUN_PAYLOAD: ReadonlySet<string> = new Set(['workflow_run']);
+
+/**
+ * The events on which a pull request checkout's ref holds pull request code, when its ref is read from one event's
+ * payload (the source its evidence ends with: `github.event.pull_request.head.sha`, `github.head_ref`,
+ * `github.event.workflow_run.head_sha`); on other events that value is empty, and the checkout takes the run's own
+ * commit. Null when not known (a ref from a script, an artifact, an API lookup): any event.
+ */
+function payloadEvents(entry: WorkspaceEntry): ReadonlySet<string> | null {
+  const evidence = entry.checkout?.evidence;
+  if (evidence === undefined) return null;
+  const source = /(?:^|<- |`)(github\.[\w.*]+)`?$/.exec(evidence)?.[1];
+  if (source === undefined) return null;
+  if (source.startsWith('github.event.pull_request.') || source === 'github.head_ref') return PULL_REQUEST_PAYLOAD;
+  if (source.startsWith('github.event.workflow_run.')) return WORKFLOW_RUN_PAYLOAD;
+  return null;
+}
+
+/**
+ * True when what `sink` runs can use the job's token: it runs on the runner, or it is a container build (whose
+ * commands run in their own container) handed the token as a build argument or build secret.
+ */
+export function seesJobToken(sink: TracedExecution): boolean {
+  return sink.execution.build === undefined || sink.execution.build.token;
+}
+
+/** True when what `sink` runs runs on the runner itself, with the job's files, environment and caches (not in a container build's own container). */
+export function onRunner(sink: TracedExecution): boolean {
+  return sink.execution.build === undefined;
+}
 
 /**
  * True when `job` has a step that uses the same remote action as `step` (`owner/repo[/path]`, any ref): whoever
@@ -633,7 +668,73 @@ export class RunModel {
 
   /** Executions after `entry` (in the same run) that run the code it holds. */
   sinksOf(run: JobRun, entry: WorkspaceEntry): TracedExecution[] {
-    return run.executions.filter((t) => t.code === entry && this.sameRun(entry.step, t.step));
+    const events = payloadEvents(entry);
+    return run.executions.filter((t) => t.code === entry && (events === null ? this.sameRun(entry.step, t.step) : this.sameRunOn(entry.step, t.step, events)));
+  }
+
+  /**
+   * `sameRun` on an occasion of one of `events` (or of an event not known): a checkout whose ref is read from one
+   * event's payload holds pull request code only on that event, so a step that runs only on others (`if:
+   * github.event_name == 'push'`) never runs it.
+   */
+  sameRunOn(a: Step, b: Step, events: ReadonlySet<string>): boolean {
+    if (a.job === null || b.job === null || a.job !== b.job) return a.job === b.job;
+    const runs = workflowRunSets(a.job.workflow);
+    const x = runs.steps.get(a);
+    const y = runs.steps.get(b);
+    if (x === undefined || y === undefined || x.bits.length !== y.bits.length) return this.sameRun(a, b);
+    const legs = legCount(x);
+    for (let i = 0; i < x.bits.length; i++) {
+      if (x.bits[i] !== 1 || y.bits[i] !== 1) continue;
+      const event = x.occasions[Math.floor(i / legs)]?.event ?? null;
+      if (event === null || events.has(event)) return true;
+    }
+    return false;
+  }
+
+  /**
+   * What code run through `sinks` holds, in a claim's words (severity.ts `HeldWords`): the job's, unless every sink
+   * is a container image build (`Execution.build`), whose commands run in the build's own container with none of
+   * the job's token, secrets, OIDC or files: then only what the builds are handed (secrets and the token, as build
+   * arguments or build secrets), the image they push under a tag that does not name the pull request (one that does
+   * is that pull request's own build, which nobody gets unless they ask for it), and a self-hosted machine, whose
+   * Docker daemon and caches the build's commands share.
+   */
+  heldBy(run: JobRun, sinks: readonly TracedExecution[]): HeldWords & { holdings: Holdings } {
+    if (sinks.length === 0 || sinks.some((t) => t.execution.build === undefined)) return run;
+    const names: string[] = [];
+    let token = false;
+    const pushed: string[] = [];
+    const own: string[] = [];
+    for (const { execution } of sinks) {
+      const build = execution.build as ContainerBuild;
+      for (const name of build.secrets) if (!names.includes(name)) names.push(name);
+      if (build.token) token = true;
+      if (build.push === null) continue;
+      const tags = build.push.tags;
+      if (tags.length > 0 && tags.every((tag) => namesPullRequest(tag, execution.step, this.repository))) own.push(...tags);
+      else pushed.push(...(tags.length > 0 ? tags : ['its image']));
+    }
+    const base = run.holdings;
+    const split = splitSecrets(run.job.workflow, names);
+    const { calledWith, fetches: _fetches, ...rest } = base;
+    const holdings: Holdings = {
+      ...rest,
+      ...(token && calledWith !== undefined ? { calledWith } : {}),
+      token: token ? base.token : { kind: 'scopes', writes: [] },
+      secrets: split.credentials,
+      webhooks: split.webhooks,
+      uploadTokens: split.uploadTokens,
+      identifiers: split.identifiers,
+      inheritsSecrets: false,
+      dynamicSecrets: null,
+      oidc: false,
+      publishes: pushed.length > 0 ? `the image the build pushes, as ${pushed.slice(0, 2).map((t) => `\`${t.slice(0, 80)}\``).join(', ')}` : null,
+      tokenWriter: null,
+    };
+    const inside = `the build's commands run in its own container, which gets none of the job's token, secrets or OIDC${names.length > 0 || token ? '' : ' (nothing is handed to it as a build argument or build secret)'}${own.length > 0 ? `, and it pushes its image only under a tag that names the pull request (\`${(own[0] as string).slice(0, 80)}\`)` : ''}`;
+    const found = valuables(holdings, token ? this.defaultToken : 'read');
+    return { holdings, valuables: found, forkValuables: run.forkValuables, nothingHeld: `${inside}; ${nothingHeldText(holdings).replace(/^the job holds/, 'the build holds')}` };
   }
 
   /**
@@ -641,7 +742,8 @@ export class RunModel {
    * configuration from it (an unknown program, a third-party action on a movable ref), and what the others run.
    */
   laterUse(run: JobRun, entry: WorkspaceEntry): LaterUse {
-    return laterUse(run.steps, entry, (ref) => this.ownershipOf(ref), this.repository, (a, b) => this.sameRun(a, b));
+    const events = payloadEvents(entry);
+    return laterUse(run.steps, entry, (ref) => this.ownershipOf(ref), this.repository, (a, b) => (events === null ? this.sameRun(a, b) : this.sameRunOn(a, b, events)));
   }
 
   readonly #envReaders = new ScanCache<Step, EnvReaders>();
@@ -726,10 +828,26 @@ export class RunModel {
   privilegedWays(job: Job): readonly OutsiderWay[] {
     let found = this.#privilegedWays.get(job);
     if (found === undefined) {
-      found = this.#outsiderWays.get(job)?.filter((way) => !way.fork) ?? (job.uses !== undefined || !mayHoldOutsiderCode(job, this.repository) ? [] : this.#ways(job, false));
+      const ways = this.#outsiderWays.get(job)?.filter((way) => !way.fork) ?? (job.uses !== undefined || !mayHoldOutsiderCode(job, this.repository) ? [] : this.#ways(job, false));
+      found = ways.some((way) => way.sinks.some((t) => !seesJobToken(t))) ? this.#tokenSinks(ways) : ways;
       this.#privilegedWays.set(job, found);
     }
     return found;
+  }
+
+  /**
+   * `ways` with only the sinks that run beside the job's token (`seesJobToken`: not a container build that is not
+   * handed it), and without the ways left with none; each way's reach is worked out again from the sinks it keeps.
+   */
+  #tokenSinks(ways: readonly OutsiderWay[]): OutsiderWay[] {
+    const kept: OutsiderWay[] = [];
+    for (const way of ways) {
+      const sinks = way.sinks.filter(seesJobToken);
+      const first = sinks[0];
+      if (first === undefined) continue;
+      kept.push(sinks.length === way.sinks.length ? way : { ...way, sinks, reach: this.sinkReach(this.stepReach(first.step), sinks) });
+    }
+    return kept;
   }
 
   #ways(job: Job, withFork: boolean): OutsiderWay[] {
