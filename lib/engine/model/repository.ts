@@ -1,7 +1,31 @@
-import type { Action, Dependabot, Step, Workflow } from './workflow.js';
+import { rereadRunSets, type Action, type Dependabot, type Step, type Workflow } from './workflow.js';
 import { flatMap } from './arrays.js';
 import { getText } from '../yaml/model.js';
 import { repositoryNames } from '../analysis/run-model/ownership.js';
+import { followedWorkflows } from '../analysis/workflow-run.js';
+
+/** The events of a run a fork's pull request can start (pull request events; `workflow_run` aside). */
+const PULL_REQUEST_RUN_EVENTS: readonly string[] = ['pull_request', 'pull_request_target', 'pull_request_review', 'pull_request_review_comment'];
+
+/**
+ * For a `workflow_run` workflow whose `workflows:` all resolve to workflows of the repository, none of which runs on
+ * `workflow_run` itself (a chain whose first run a fork may start): the pull request events among their triggers,
+ * which are all that `github.event.workflow_run.event` can be on a run a fork's pull request started. Null otherwise.
+ */
+function forkRunEvents(workflow: Workflow, repository: RepositoryModel): readonly string[] | null {
+  const followed = followedWorkflows(workflow, repository);
+  if (followed === null || followed.some((f) => f.unknown)) return null;
+  const events = new Set<string>();
+  for (const { upstream } of followed) {
+    for (const run of upstream) {
+      for (const trigger of run.triggers) {
+        if (trigger.name === 'workflow_run') return null;
+        if (PULL_REQUEST_RUN_EVENTS.includes(trigger.name)) events.add(trigger.name);
+      }
+    }
+  }
+  return PULL_REQUEST_RUN_EVENTS.filter((e) => events.has(e));
+}
 
 /** Everything the engine parsed from one repository, with the cross-file links rules need. */
 export class RepositoryModel {
@@ -21,6 +45,13 @@ export class RepositoryModel {
     this.fullName = fullName === null ? null : fullName.toLowerCase();
     for (const action of actions) this.#actionsByDirectory.set(action.directory, action);
     for (const workflow of workflows) workflow.repository = this.fullName;
+    for (const workflow of workflows) {
+      if (!workflow.triggers.some((t) => t.name === 'workflow_run')) continue;
+      const events = forkRunEvents(workflow, this);
+      if (events === null) continue;
+      workflow.forkRunEvents = events;
+      rereadRunSets(workflow);
+    }
   }
 
   /**

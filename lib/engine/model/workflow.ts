@@ -33,6 +33,15 @@ export function workflowRunSets(workflow: Workflow): WorkflowRuns {
   return runs;
 }
 
+/**
+ * Works a workflow's run sets out again, and drops what never runs by them, after the repository model has told it
+ * something its occasions depend on (`forkRunEvents`): called before any rule reads them.
+ */
+export function rereadRunSets(workflow: Workflow): void {
+  const runs = pruneUnreachable(workflow) ?? workflowRuns(workflow);
+  runSets.set(workflow, runs);
+}
+
 /** Triggers that run with the base repository's secrets or a write token on outsider input. */
 export const PRIVILEGED_TRIGGERS: ReadonlySet<string> = new Set([
   'pull_request_target',
@@ -113,6 +122,12 @@ export interface Workflow {
   jobs: Job[];
   /** `owner/name` of the scanned repository in lower case, when the scan knows it (set by the repository model). */
   repository?: string | null;
+  /**
+   * For a `workflow_run` workflow that follows only workflows of the repository: the pull request events they run
+   * on, all that `github.event.workflow_run.event` can be on a run a fork's pull request started (set by the
+   * repository model); absent when not known.
+   */
+  forkRunEvents?: readonly string[];
 }
 
 export interface ActionInput {

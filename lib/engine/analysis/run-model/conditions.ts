@@ -39,6 +39,11 @@ export interface Occasion {
   ref: RefKind;
   /** For pull request events and `workflow_run`: `fork` or `same` repository; null for other events. */
   fork: 'fork' | 'same' | null;
+  /**
+   * For `workflow_run` from a fork: what `github.event.workflow_run.event` can be (the pull request events the
+   * followed workflows run on: Workflow `forkRunEvents`); absent when not known.
+   */
+  runEvents?: readonly string[];
 }
 
 /** One leg of a job's matrix: the value of each matrix key (nodes, so `matrix.settings.ref` can be read). */
@@ -71,7 +76,8 @@ export function occasionsOf(workflow: Workflow): Occasion[] {
     const actions: (string | null)[] = types.length > 0 ? types : COMMENT_EVENTS.has(event) ? ['created', 'edited', 'deleted'] : [null];
     const refs = refKinds(event, trigger.config);
     const forks: ('fork' | 'same' | null)[] = PULL_REQUEST_EVENTS.has(event) || event === 'workflow_run' ? ['fork', 'same'] : [null];
-    for (const action of actions) for (const ref of refs) for (const fork of forks) result.push({ event, action, ref, fork });
+    const runEvents = event === 'workflow_run' ? workflow.forkRunEvents : undefined;
+    for (const action of actions) for (const ref of refs) for (const fork of forks) result.push(runEvents !== undefined && fork === 'fork' ? { event, action, ref, fork, runEvents } : { event, action, ref, fork });
   }
   if (result.length === 0 || result.length > MAX_OCCASIONS) return [{ event: null, action: null, ref: null, fork: null }];
   return result;
@@ -544,7 +550,7 @@ function contextValue(path: readonly string[], env: Env): Value {
     if (rest === 'head.repo.id' || rest === 'head_repository.id') return { k: 'repoid', self: fork === 'same' };
     if (rest === 'head.repo.fork' || rest === 'head_repository.fork') return { k: 'bool', v: fork === 'fork' };
     // The run a fork's pull request started ran on a pull request event, never on `push`, `schedule` or a dispatch.
-    if (b === 'workflow_run' && rest === 'event' && fork === 'fork') return { k: 'among', v: FORK_RUN_SOURCES };
+    if (b === 'workflow_run' && rest === 'event' && fork === 'fork') return { k: 'among', v: occasion.runEvents ?? FORK_RUN_SOURCES };
     return UNKNOWN;
   }
   if (path.length === 3 && carriers !== undefined) return { k: 'object' };
