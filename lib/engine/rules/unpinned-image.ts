@@ -1,3 +1,4 @@
+import { IMAGE_INPUTS } from '../data/image-inputs.js';
 import { expandMatrix } from '../analysis/matrix-values.js';
 import { holdingFacts, holdingFactsOf, runFact } from '../analysis/run-model/facts.js';
 import { heldWords, holdingStrength, holdsMinor, holdsNothing, minorWords, nothingWorthText, openRunnerNote, stepSecrets, tokenHandsOverNothing, type HoldingStrength } from '../analysis/run-model/holdings.js';
@@ -60,7 +61,7 @@ function resolvePartially(text: string): Unpinned[] | null {
 }
 
 /** Where an image runs: what it reaches decides how much a re-pushed tag matters. */
-type Site = 'container' | 'service' | 'step' | 'action';
+type Site = 'container' | 'service' | 'step' | 'action' | 'input';
 
 export default defineWorkflowRule({
   meta: {
@@ -95,6 +96,11 @@ export default defineWorkflowRule({
       check(context, { job: null, step: null, action }, image, 'docker action', 'action', text.trim().slice('docker://'.length));
     },
     step(step) {
+      // An action that runs the image one of its inputs names (kind's node image, `docker run` of an image).
+      const known = step.usesRef?.kind === 'repository' ? IMAGE_INPUTS[step.usesRef.slug] : undefined;
+      if (known !== undefined && step.usesRef?.kind === 'repository') {
+        for (const input of known.inputs) check(context, { job: step.job, step, action: null, runs: known.runs }, getScalar(step.with, input), `\`${input}\` of ${step.usesRef.slug}`, 'input');
+      }
       if (step.usesRef?.kind !== 'docker' || step.uses === undefined) return;
       check(context, { job: step.job, step, action: null }, step.uses, '`docker://` step', 'step', step.usesRef.image);
     },
@@ -112,6 +118,8 @@ interface Place {
   step: Step | null;
   /** A docker action (its `runs.image`). */
   action: Action | null;
+  /** For an action's image input: how the action runs the image (data/image-inputs.ts). */
+  runs?: string;
   /** A service container of `job`: what its definition gives it (the run model's `service`). */
   service?: ServiceRun;
 }
@@ -216,8 +224,8 @@ function check(context: WorkflowRuleContext, place: Place, node: YNode | undefin
   const judged =
     container !== null && place.job !== null
       ? judgeContainer(context, place.job, container)
-      : site === 'step' && place.step !== null
-        ? judgeStep(context, place.step)
+      : (site === 'step' || site === 'input') && place.step !== null
+        ? judgeStep(context, place.step, place.runs)
         : judgeByHoldings(context, place, site, others);
   const official = judged.severity !== 'LOW' && floating && isOfficialImage(others.find((f) => f.floating)?.image ?? '');
   context.report({
@@ -273,10 +281,10 @@ function judgeContainer(context: WorkflowRuleContext, job: Job, container: Conta
  * socket and the workspace: it reaches the machine and with it what the job holds, as a third party's action in
  * the job does. MEDIUM unless the job supplies nothing (the supply-chain rules' LOW, run-model `suppliesNothing`).
  */
-function judgeStep(context: WorkflowRuleContext, step: Step): Judged {
+function judgeStep(context: WorkflowRuleContext, step: Step, how?: string): Judged {
   const direct = step.job === null ? [] : stepSecrets(step);
   const given = direct.length === 0 ? '' : `; ${direct.length === 1 ? 'secret' : 'secrets'} ${direct.slice(0, 3).map((n) => `\`${n}\``).join(', ')} ${direct.length === 1 ? 'reaches' : 'reach'} the step itself (its \`with:\` or environment)`;
-  const runs = "it runs this step only, but the runner mounts the Docker socket and the workspace into a `docker://` step's container, which gives it the machine";
+  const runs = how ?? "it runs this step only, but the runner mounts the Docker socket and the workspace into a `docker://` step's container, which gives it the machine";
   if (!context.runs.suppliesNothing(step)) return { severity: 'MEDIUM', reaches: `${runs}: ${context.runs.supplyText(step)}${given}`, reason: ` MEDIUM:${UPSTREAM}` };
   const action = step.job === null;
   return {

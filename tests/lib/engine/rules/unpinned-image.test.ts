@@ -618,3 +618,43 @@ ${steps}`, { settings: { workflow_permissions: { default_workflow_permissions: '
     `)).toEqual([]);
   });
 });
+
+describe('unpinned-image: images an action runs from one of its inputs', () => {
+  const kind = (image: string, env: string) => yaml`
+    on: push
+    permissions: { contents: read }
+    jobs:
+      e2e:
+        runs-on: ubuntu-latest
+        ${env}
+        steps:
+          - uses: helm/kind-action@a1b0e391336a6ee6713a0583f8c6240d70863de3 # v1.12.0
+            with:
+              node_image: ${image}
+          - run: make e2e
+  `;
+
+  it('reports a kind node image by tag, MEDIUM when the job holds a secret, LOW when it holds nothing', () => {
+    const held = scanWith('unpinned-image', kind('kindest/node:v1.29.2', 'env: { REGISTRY_TOKEN: "${{ secrets.REGISTRY_TOKEN }}" }'));
+    expect(held.map((f) => `${f.line} ${f.severity}`)).toEqual(['10 MEDIUM']);
+    expect(held[0]?.description).toContain('`node_image` of helm/kind-action');
+    expect(held[0]?.description).toContain("kind runs it as the cluster's node container, privileged");
+    const bare = scanWith('unpinned-image', kind('kindest/node:v1.29.2', 'env: { CI: "true" }'));
+    expect(bare.map((f) => `${f.line} ${f.severity}`)).toEqual(['10 LOW']);
+  });
+
+  it('reports nothing for a digest-pinned node image, or an input that names no image', () => {
+    expect(scanWith('unpinned-image', kind('kindest/node:v1.29.2@sha256:51a1434a5397193442f0be2a297b488b6c919ce8a3931be0ce822606ea5ca245', 'env: { REGISTRY_TOKEN: "${{ secrets.REGISTRY_TOKEN }}" }'))).toEqual([]);
+    const other = yaml`
+      on: push
+      jobs:
+        e2e:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: helm/kind-action@a1b0e391336a6ee6713a0583f8c6240d70863de3 # v1.12.0
+              with:
+                version: v0.24.0
+    `;
+    expect(scanWith('unpinned-image', other)).toEqual([]);
+  });
+});
