@@ -35,7 +35,9 @@ const COMMANDS: { pattern: RegExp; registry: Registry; evidence: string; needs: 
   { pattern: /\bcargo\s+publish\b/, registry: 'crates', evidence: 'cargo publish', needs: [wordMask('cargo'), wordMask('publish')] },
   { pattern: /\bgem\s+push\b/, registry: 'rubygems', evidence: 'gem push', needs: [wordMask('gem'), wordMask('push')] },
   { pattern: /\b(dotnet\s+nuget|nuget)\s+push\b/, registry: 'nuget', evidence: 'nuget push', needs: [wordMask('nuget'), wordMask('push')] },
-  { pattern: /\bmvn\b[^\n]*\bdeploy\b|\bgradlew?\b[^\n]*\bpublish\w*/, registry: 'maven', evidence: 'Maven/Gradle publish', needs: [wordMask('mvn', 'gradle', 'gradlew')] },
+  // Gradle's `publishToMavenLocal` (and `publish<Name>PublicationToMavenLocal`) installs into the runner's own
+  // `~/.m2`: no publish (https://docs.gradle.org/current/userguide/publishing_maven.html#publishing_maven:tasks).
+  { pattern: /\bmvn\b[^\n]*\bdeploy\b|\bgradlew?\b[^\n]*\bpublish\w*(?<!ToMavenLocal)\b/, registry: 'maven', evidence: 'Maven/Gradle publish', needs: [wordMask('mvn', 'gradle', 'gradlew')] },
   {
     pattern: /\b(docker|podman|buildah)\s+(image\s+)?push\b|\bdocker\s+buildx\s+build\b[^\n]*--push\b/,
     registry: 'container',
@@ -94,7 +96,7 @@ const ACTIONS: ReadonlyMap<string, { registry: Registry; when?: (step: Step) => 
   'goreleaser/goreleaser-action': { registry: 'github-release' },
   'actions/create-release': { registry: 'github-release' },
   'svenstaro/upload-release-action': { registry: 'github-release' },
-  'gradle/gradle-build-action': { registry: 'maven', when: (s) => /publish/.test(getText(s.with, 'arguments') ?? '') },
+  'gradle/gradle-build-action': { registry: 'maven', when: (s) => /\bpublish\w*(?<!ToMavenLocal)\b/.test(getText(s.with, 'arguments') ?? '') },
 } as Record<string, { registry: Registry; when?: (step: Step) => boolean }>));
 
 const stepCache = new ScanCache<Step, PublishingStep | null>();

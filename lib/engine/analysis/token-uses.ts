@@ -6,7 +6,8 @@
  *   `changesets/action`'s `publish:` command (`changeset publish` runs `npm publish`, which from npm 11.5
  *   exchanges the job's OIDC token for a publish token when the registry trusts the workflow, and signs
  *   provenance with it), `js-devtools/npm-publish` without a `token:` (its OIDC mode), and a release tool
- *   (goreleaser) in a job that installs cosign, whose keyless signing takes the job's OIDC token.
+ *   (goreleaser) in a job that installs cosign, whose keyless signing takes the job's OIDC token, or a real goreleaser
+ *   release (not `--snapshot`), whose configuration (not read here) can publish to npm with trusted publishing.
  * - `packages: write` for pushing images to GitHub's container registry: `docker/build-push-action` or
  *   `docker/bake-action` pushing a tag on `ghcr.io` (its `tags:`, or the images of the `docker/metadata-action`
  *   step whose tags it takes), `redhat-actions/push-to-registry` to `ghcr.io`, or any such push in a job that
@@ -100,6 +101,11 @@ export function oidcPublish(step: Step): string | null {
   const job = step.job;
   const releases = slug === 'goreleaser/goreleaser-action' || (typeof step.run?.value === 'string' && /\bgoreleaser\s+release\b/.test(step.run.value));
   if (releases && job !== null && job.steps.some((s) => slugOf(s) === 'sigstore/cosign-installer')) return 'goreleaser signs with cosign, whose keyless signing takes the OIDC token';
+  // A real release (not `--snapshot`): what goreleaser publishes is in its configuration file, which the scan does not
+  // read, and its npm publishing (`npms:`) uses npm trusted publishing, which takes the OIDC token
+  // (https://goreleaser.com/customization/npm/).
+  const args = slug === 'goreleaser/goreleaser-action' ? (getText(step.with, 'args') ?? '') : typeof step.run?.value === 'string' ? step.run.value : '';
+  if (releases && /\brelease\b/.test(args) && !/--snapshot\b/.test(args)) return "goreleaser releases with a configuration the scan does not read, whose npm publishing takes the OIDC token (trusted publishing)";
   return null;
 }
 

@@ -22,9 +22,12 @@ const SIGNING_ACTIONS = new Set([
   'astral-sh/attest-action',
 ]);
 
-/** Signing or attestation commands, and the settings that turn provenance on. */
+/**
+ * Signing or attestation commands, and the settings that turn provenance on (`python -m pypi_attestations sign`
+ * makes Sigstore attestations with the job's OIDC identity, which `twine upload --attestations` uploads to PyPI).
+ */
 const SIGNING_TEXT =
-  /attest-build-provenance|\battestations\s*:\s*['"]?true|\bcosign\s+(sign|attest)|\bgh\s+attestation\b|--provenance\b|\bNPM_CONFIG_PROVENANCE\s*:\s*['"]?true|\bsigstore\b|\bgpg-private-key\s*:|\b[A-Z_]*(GPG|SIGNING)_[A-Z_]*(KEY|PASSPHRASE|PASSWORD)\b/;
+  /attest-build-provenance|\battestations\s*:\s*['"]?true|\bpypi[-_]attestations\s+sign\b|\btwine\b[^\n]*\s--attestations\b|\bcosign\s+(sign|attest)|\bgh\s+attestation\b|--provenance\b|\bNPM_CONFIG_PROVENANCE\s*:\s*['"]?true|\bsigstore\b|\bgpg-private-key\s*:|\b[A-Z_]*(GPG|SIGNING)_[A-Z_]*(KEY|PASSPHRASE|PASSWORD)\b/;
 
 /** Signing commands whose program and flag may be apart on a line; checked line by line to stay linear. */
 function signsOnALine(text: string): boolean {

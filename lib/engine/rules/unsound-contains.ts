@@ -1,24 +1,50 @@
 import { describeClaim, jobClaim, whoText } from '../analysis/run-model/index.js';
 import { expressionSites, type ExpressionSite } from '../analysis/expression-sites.js';
 import { CONTROLLER_TEXT, valueChoice, type ValueChoice } from '../expressions/controller.js';
-import { contextPath, FunctionCall, functionName, Literal, walkExpression, type Expr } from '../expressions/parse.js';
+import { contextPath, FunctionCall, functionName, Grouping, Literal, Logical, Unary, walkExpression, type Expr } from '../expressions/parse.js';
 import { stepScope, type TaintScope } from '../expressions/taint.js';
 import type { Action, Job, Step, Workflow } from '../model/workflow.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
 import type { Severity } from '../types.js';
 import { getMap, keyText, type YNode } from '../yaml/model.js';
 
-/** `contains('<string literal>', <non-literal>)`: the literal is searched for the value as a substring. */
-function substringAllowLists(expr: Expr): { list: string; value: Expr }[] {
-  const found: { list: string; value: Expr }[] = [];
+/**
+ * `contains('<string literal>', <non-literal>)`: the literal is searched for the value as a substring. `negated`: the
+ * call is under an odd number of `!` (`!contains('a,b', github.actor)`), so the list keeps values out instead of
+ * letting them in.
+ */
+function substringAllowLists(expr: Expr): { list: string; value: Expr; negated: boolean }[] {
+  const found: { list: string; value: Expr; negated: boolean }[] = [];
+  const negatedCalls = new Set<Expr>();
+  const mark = (node: Expr, negated: boolean): void => {
+    if (node instanceof Unary) mark(node.expr, node.operator.lexeme === '!' ? !negated : negated);
+    else if (node instanceof Grouping) mark(node.group, negated);
+    else if (node instanceof Logical) for (const arg of node.args) mark(arg, negated);
+    else if (node instanceof FunctionCall && negated) negatedCalls.add(node);
+  };
+  mark(expr, false);
   walkExpression(expr, (node) => {
     if (!(node instanceof FunctionCall) || functionName(node) !== 'contains') return;
     const [haystack, needle] = node.args;
     if (!(haystack instanceof Literal) || typeof haystack.token.value !== 'string') return;
     if (needle === undefined || needle instanceof Literal) return;
-    found.push({ list: haystack.token.value, value: needle });
+    found.push({ list: haystack.token.value, value: needle, negated: negatedCalls.has(node) });
   });
   return found;
+}
+
+/**
+ * For a negated check (`!contains(...)`), an outsider's value that is a piece of the list is kept out, not let in:
+ * what they gain is keeping the guarded job or step from running for them, which matters only where it enforces
+ * something (a skipped job counts as passed for a required status check). LOW, saying so.
+ */
+function keptOut(judged: Omit<Judged, 'list' | 'value'>, value: string): Omit<Judged, 'list' | 'value'> {
+  if (judged.severity === 'LOW') return judged;
+  return {
+    rank: 2,
+    severity: 'LOW',
+    why: `the check is negated: a value of \`${value}\` that is a piece of the list but not one of its entries is kept out, not let in, so an outsider who picks one only keeps what it guards from running for them, which matters only where that enforces something (a skipped job counts as passed for a required status check) (LOW)`,
+  };
 }
 
 /** Function names are case-insensitive and have no escapes: an expression calls `contains` only if its text says so. */
@@ -49,7 +75,7 @@ interface Judged {
   why: string;
 }
 
-function judge(context: WorkflowRuleContext, model: Workflow | Action, site: ExpressionSite, hit: { list: string; value: Expr }): Judged {
+function judge(context: WorkflowRuleContext, model: Workflow | Action, site: ExpressionSite, hit: { list: string; value: Expr; negated: boolean }): Judged {
   const path = contextPath(hit.value);
   const value = path?.join('.') ?? '…';
   const step = stepAt(model, site.job, site.offset);
@@ -106,7 +132,11 @@ function anyone(context: WorkflowRuleContext, site: ExpressionSite, step: Step |
 
 function check(context: WorkflowRuleContext, model: Workflow | Action, site: ExpressionSite) {
   if (!CONTAINS.test(site.source)) return;
-  const hits = substringAllowLists(site.expr).map((hit) => judge(context, model, site, hit));
+  const hits = substringAllowLists(site.expr).map((hit) => {
+    const judged = judge(context, model, site, hit);
+    // Only an `if:` gates anything: elsewhere the value is data, whichever way it is negated.
+    return hit.negated && site.condition ? { ...judged, ...keptOut(judged, judged.value) } : judged;
+  });
   if (hits.length === 0) return;
   const worst = hits.reduce((a, b) => (b.rank > a.rank ? b : a));
   const others = hits.length > 1 ? ` (and ${hits.length - 1} more \`contains\` on a string in this expression)` : '';

@@ -112,3 +112,12 @@ describe('publishingStep: a repository script told to publish by its environment
     expect(evidence('pnpm build && pnpm test', 'NPM_CONFIG_PROVENANCE: true')).toBeNull();
   });
 });
+
+describe('publishingStep: Gradle installs into the runner\'s own Maven repository', () => {
+  it('takes `publish` and `publish<X>To<Repo>Repository` as publishing, `publishToMavenLocal` as none', () => {
+    expect(publishingStep(lastStep('./gradlew publish', ''))?.registry).toBe('maven');
+    expect(publishingStep(lastStep('./gradlew publishAllPublicationsToSonatypeRepository', ''))?.registry).toBe('maven');
+    expect(publishingStep(lastStep('./gradlew publishToMavenLocal', ''))).toBeNull();
+    expect(publishingStep(lastStep('./gradlew build publishMavenPublicationToMavenLocal', ''))).toBeNull();
+  });
+});

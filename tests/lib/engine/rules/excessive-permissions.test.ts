@@ -605,7 +605,13 @@ ${steps}
               args: release --clean`))).toEqual([]);
   });
 
-  it('still calls id-token unused where nothing publishes with OIDC (changesets only versioning, goreleaser without cosign)', () => {
+  it('does not call id-token unused by a real goreleaser release: its configuration, which the scan does not read, can publish to npm with trusted publishing', () => {
+    expect(scanWith(RULE, job('          contents: write\n          id-token: write', `          - uses: goreleaser/goreleaser-action@v6
+            with:
+              args: release --clean`))).toEqual([]);
+  });
+
+  it('still calls id-token unused where nothing publishes with OIDC (changesets only versioning, a goreleaser snapshot)', () => {
     const perms = '          contents: write\n          pull-requests: write\n          id-token: write';
     expect(positions(scanWith(RULE, job(perms, `          - uses: actions/checkout@v4
           - uses: changesets/action@v1
@@ -613,7 +619,7 @@ ${steps}
               version: pnpm run version`)))).toEqual(['12:7 LOW']);
     expect(positions(scanWith(RULE, job('          contents: write\n          id-token: write', `          - uses: goreleaser/goreleaser-action@v6
             with:
-              args: release --clean`)))).toEqual(['11:7 LOW']);
+              args: release --snapshot --clean`)))).toEqual(['11:7 LOW']);
   });
 
   it('does not call packages unused where the job pushes to ghcr.io', () => {

@@ -303,3 +303,24 @@ describe(RULE, () => {
     `)).toEqual([]);
   });
 });
+
+describe('missing-provenance: PyPI attestations made by a script', () => {
+  const release = (sign: string) => yaml`
+    on:
+      release:
+        types: [published]
+    permissions: { contents: read, id-token: write }
+    jobs:
+      publish:
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/download-artifact@v4
+          - ${sign}
+          - run: python -m twine upload --skip-existing ./wheelhouse/*
+  `;
+
+  it('takes `python -m pypi_attestations sign` (Sigstore, the job\'s OIDC identity) as provenance, and a bare upload as none', () => {
+    expect(scanWith('missing-provenance', release('run: python -m pip install pypi-attestations && python -m pypi_attestations sign ./wheelhouse/*'))).toEqual([]);
+    expect(scanWith('missing-provenance', release('run: ls ./wheelhouse')).map((f) => f.severity)).toEqual(['LOW']);
+  });
+});

@@ -148,3 +148,33 @@ describe(`${RULE}: who chooses the value`, () => {
     expect(fork[0]?.description).toContain("only on a fork's `pull_request` run");
   });
 });
+
+describe('unsound-contains: a negated check keeps values out', () => {
+  const workflow = (condition: string) => yaml`
+    on:
+      issues:
+        types: [opened]
+    jobs:
+      comment:
+        if: \${{ ${condition} }}
+        runs-on: ubuntu-latest
+        permissions:
+          issues: write
+        steps:
+          - run: gh issue comment "$N" --body "Thanks!"
+            env:
+              N: \${{ github.event.issue.number }}
+              GH_TOKEN: \${{ github.token }}
+  `;
+
+  it('is LOW, saying a look-alike only keeps the job from running for them, where the same list as an allow-list is MEDIUM', () => {
+    const denied = scanWith('unsound-contains', workflow("!contains('alice,bobby', github.actor)"));
+    expect(denied.map((f) => f.severity)).toEqual(['LOW']);
+    expect(denied[0]?.description).toContain('the check is negated');
+    expect(denied[0]?.description).toContain('a skipped job counts as passed for a required status check');
+    const allowed = scanWith('unsound-contains', workflow("contains('alice,bobby', github.actor)"));
+    expect(allowed.map((f) => f.severity)).toEqual(['MEDIUM']);
+    // Two negations let values in again.
+    expect(scanWith('unsound-contains', workflow("!(!contains('alice,bobby', github.actor))")).map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+});
