@@ -34,3 +34,40 @@ export function localCallers(workflow: Workflow, repository: RepositoryModel): J
   }
   return found;
 }
+
+const jobTokenCache = new ScanCache<Workflow, ReadonlySet<string>>();
+const JOB_TOKEN_VALUE = /^\s*\$\{\{\s*(?:secrets\.GITHUB_TOKEN|github\.token)\s*\}\}\s*$/i;
+
+/**
+ * The secrets of a reusable workflow (lower-case names) that are the job token its callers hand it: every local
+ * caller that passes the secret passes `${{ secrets.GITHUB_TOKEN }}` or `${{ github.token }}`, at least one does,
+ * and none passes `secrets: inherit` (which hands the stored secret of that name instead). Such a secret is the
+ * calling job's token, with its `permissions:`, not a stored credential.
+ */
+export function jobTokenSecrets(workflow: Workflow, repository: RepositoryModel): ReadonlySet<string> {
+  let found = jobTokenCache.get(workflow);
+  if (found !== undefined) return found;
+  const names = new Set<string>();
+  const other = new Set<string>();
+  const callers = localCallers(workflow, repository);
+  for (const caller of callers) {
+    const secrets = caller.secrets;
+    if (secrets === undefined) continue;
+    if (secrets.kind !== 'map') {
+      // `secrets: inherit`: every name is the stored secret of that name in this caller's runs.
+      jobTokenCache.set(workflow, new Set());
+      return new Set();
+    }
+    for (const pair of secrets.pairs) {
+      const name = scalarText(pair.key)?.toLowerCase();
+      if (name === undefined) continue;
+      const value = pair.value.kind === 'scalar' ? scalarText(pair.value) : null;
+      if (value !== null && JOB_TOKEN_VALUE.test(value)) names.add(name);
+      else other.add(name);
+    }
+  }
+  for (const name of other) names.delete(name);
+  found = names;
+  jobTokenCache.set(workflow, found);
+  return found;
+}

@@ -128,6 +128,11 @@ export interface Workflow {
    * repository model); absent when not known.
    */
   forkRunEvents?: readonly string[];
+  /**
+   * For a reusable workflow: its secrets (lower-case names) that every local caller fills with its own job token
+   * (callers.ts `jobTokenSecrets`, set by the repository model). Such a secret is that token, not a stored credential.
+   */
+  jobTokenSecrets?: ReadonlySet<string>;
 }
 
 export interface ActionInput {

@@ -515,7 +515,9 @@ export default defineWorkflowRule({
       seen.set(occurrence.scalar, offsets);
       if (offsets.has(occurrence.offset)) return;
       let evidence: Evidence | null = null;
-      const found = secretUses(occurrence.expr).find((u) => u.kind === 'named' && !u.tested && (evidence = isGithubPat(u.name, position)) !== null);
+      // A reusable workflow's secret that every local caller fills with its job token is that token.
+      const tokens = (step?.job?.workflow ?? job?.workflow ?? workflow)?.jobTokenSecrets;
+      const found = secretUses(occurrence.expr).find((u) => u.kind === 'named' && !u.tested && tokens?.has(u.name.toLowerCase()) !== true && (evidence = isGithubPat(u.name, position)) !== null);
       if (found?.kind !== 'named' || evidence === null) return;
       offsets.add(occurrence.offset);
       const name = found.name;

@@ -143,7 +143,7 @@ function readHoldings(job: Job): Holdings {
     dynamicSecrets ??= unnamedSecretUse(file, node);
   }
   const inherits = job.secrets?.kind === 'scalar' && String(job.secrets.value ?? '').trim() === 'inherit';
-  const { credentials: secrets, webhooks, uploadTokens, identifiers } = splitSecrets(job.workflow, [...names]);
+  const { credentials: secrets, webhooks, uploadTokens, identifiers } = splitSecrets(job.workflow, withoutJobToken([...names], job.workflow));
   const runner = runnerKind(job);
   const publisher = publishingSteps(job).find(publishesForReal);
   const writer = job.steps.find((step) => writesWithJobToken(file, step));
@@ -640,7 +640,13 @@ function stepStoredSecrets(step: Step): string[] {
   const names = namedSecrets(step.owner.file, [step.with, step.env, step.job?.env, step.job?.workflow.env]);
   // An input that reads an environment variable holding a secret (`token: ${{ env.X }}`) is handed that secret.
   for (const name of valueSecrets(step, step.with)) if (isStoredSecretName(name) && !names.includes(name)) names.push(name);
-  return names;
+  return withoutJobToken(names, step.job?.workflow);
+}
+
+/** `names` less the secrets of a reusable workflow that its callers fill with their job token (Workflow `jobTokenSecrets`). */
+function withoutJobToken(names: string[], workflow: Workflow | undefined): string[] {
+  const tokens = workflow?.jobTokenSecrets;
+  return tokens === undefined ? names : names.filter((n) => !tokens.has(n.toLowerCase()));
 }
 
 /**

@@ -473,3 +473,54 @@ describe('personal-access-token: a write to another repository', () => {
     expect(scanWith(RULE, workflow('acme/other'))[0]?.description).not.toContain('another repository');
   });
 });
+
+describe('personal-access-token: a reusable workflow\'s secret its callers fill with their job token', () => {
+  const files = (passed: string) => [
+    {
+      path: '.github/workflows/caller.yml',
+      text: yaml`
+        on:
+          push:
+            tags: ['v*']
+        jobs:
+          release:
+            permissions:
+              contents: write
+            uses: ./.github/workflows/reusable.yml
+            secrets:
+              token: ${passed}
+      `,
+    },
+    {
+      path: '.github/workflows/reusable.yml',
+      text: yaml`
+        on:
+          workflow_call:
+            secrets:
+              token:
+                required: true
+        jobs:
+          publish:
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/checkout@v4
+                with:
+                  token: \${{ secrets.token }}
+                  persist-credentials: false
+              - uses: softprops/action-gh-release@v2
+                with:
+                  token: \${{ secrets.token }}
+      `,
+    },
+  ];
+
+  it('is the job token, not a stored credential, when every local caller passes `secrets.GITHUB_TOKEN`; a stored secret passed in is reported', () => {
+    expect(scanWith(RULE, files('${{ secrets.GITHUB_TOKEN }}'))).toEqual([]);
+    expect(scanWith(RULE, files('${{ github.token }}'))).toEqual([]);
+    expect(scanWith(RULE, files('${{ secrets.RELEASE_PAT }}')).map((f) => f.file)).toContain('.github/workflows/reusable.yml');
+    // What the called job holds: the token's scopes, not "secret `token`".
+    const unpinned = scanWith('unpinned-action', files('${{ secrets.GITHUB_TOKEN }}')).find((f) => f.description.includes('softprops/action-gh-release'));
+    expect(unpinned?.description).toContain('`contents: write`');
+    expect(unpinned?.description).not.toContain('secret `token`');
+  });
+});
