@@ -2,9 +2,9 @@ import { conditionOf } from '../analysis/expression-sites.js';
 import { minorWrites } from '../analysis/run-model/holdings.js';
 import { stepWhere } from '../analysis/step-label.js';
 import { Binary, contextPath, FunctionCall, functionName, Grouping, Literal, Logical, Unary, type Expr } from '../expressions/parse.js';
-import { hasPullRequestTrigger, isPrivileged, type Job, type Workflow } from '../model/workflow.js';
+import { hasPullRequestTrigger, isPrivileged, type Job, type Step, type Workflow } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
-import type { YNode } from '../yaml/model.js';
+import { get, getText, type YNode } from '../yaml/model.js';
 
 /** Contexts naming whoever caused the event: a bot can be made to cause an event on an attacker's behalf. */
 const ACTOR_NAMES = new Set(['github.actor', 'github.triggering_actor', 'github.event.sender.login']);
@@ -140,6 +140,34 @@ function botComparison(expr: Expr, negated = false, guarded = false): string | n
   return null;
 }
 
+/** Steps that may run before a verifying step without acting on the pull request: GitHub's actions, a token minted for later steps. */
+function inert(step: Step): boolean {
+  const ref = step.usesRef;
+  return step.run === undefined && ref?.kind === 'repository' && (ref.slug.startsWith('actions/') && ref.slug !== 'actions/github-script' ? ref.slug !== 'actions/checkout' : ref.slug === 'actions/create-github-app-token');
+}
+
+/**
+ * The step of `job` that runs `dependabot/fetch-metadata` with its verification on (no `skip-verification` or
+ * `skip-commit-verification: true`, no `continue-on-error`, no `if:`), before `before` (a step index; every step
+ * when null), with only inert steps ahead of it; null when there is none. The action fails the job unless the pull
+ * request was opened by `dependabot[bot]` and holds only Dependabot's verified commits
+ * (https://github.com/dependabot/fetch-metadata/blob/main/src/main.ts: `PR is not from Dependabot, nothing to
+ * do.`), so whatever runs after it runs only for Dependabot's own pull requests.
+ */
+function dependabotVerifier(job: Job, before: number | null): Step | null {
+  for (const step of job.steps) {
+    if (before !== null && step.index >= before) return null;
+    const ref = step.usesRef;
+    if (ref?.kind === 'repository' && ref.slug === 'dependabot/fetch-metadata') {
+      const off = (name: string) => getText(step.with, name)?.trim().toLowerCase() === 'true';
+      if (off('skip-verification') || off('skip-commit-verification') || step.if !== undefined || get(step.node, 'continue-on-error') !== undefined) return null;
+      return step;
+    }
+    if (!inert(step)) return null;
+  }
+  return null;
+}
+
 export default defineWorkflowRule({
   meta: {
     id: 'bot-actor-condition',
@@ -153,7 +181,7 @@ export default defineWorkflowRule({
       'Check who authored the change instead: `github.event.pull_request.user.login == \'dependabot[bot]\'` (and the head repository), or use the bot\'s own metadata action (`dependabot/fetch-metadata`) before granting anything.',
   },
   create: (context) => {
-    const check = (workflow: Workflow, job: Job, node: YNode | undefined, where: () => string) => {
+    const check = (workflow: Workflow, job: Job, node: YNode | undefined, where: () => string, step: Step | null = null) => {
       // Every actor context has `actor` or `sender` in its path, which conditions write out (in any case).
       if (node?.kind !== 'scalar' || typeof node.value !== 'string' || !ACTOR_WORD.test(node.value)) return;
       const condition = conditionOf(workflow, node);
@@ -168,8 +196,11 @@ export default defineWorkflowRule({
       const run = context.runs.job(job);
       // (A chat webhook the job holds is not that: it posts to one channel, outside the repository.)
       const writesSomething = minorWrites(run.holdings).length > 0;
-      const severity = !privileged ? 'LOW' : run.valuables.length > 0 ? undefined : writesSomething ? 'MEDIUM' : 'LOW';
-      const holds = !privileged
+      const verifier = /dependabot/i.test(comparison) ? dependabotVerifier(job, step === null ? null : step.index) : null;
+      const severity = !privileged || verifier !== null ? 'LOW' : run.valuables.length > 0 ? undefined : writesSomething ? 'MEDIUM' : 'LOW';
+      const holds = verifier !== null
+        ? `; but ${stepWhere(verifier)} runs \`dependabot/fetch-metadata\`, which fails the job unless the pull request was opened by Dependabot and holds only its verified commits, so what follows runs only for Dependabot's own pull requests (LOW: the check alone would not hold).`
+        : !privileged
         ? '; under `pull_request` a fork\'s run has no secrets and a read-only token, so this is hygiene.'
         : run.valuables.length > 0
           ? `; the job holds ${run.valuables.join(', ')}.`
@@ -191,7 +222,7 @@ export default defineWorkflowRule({
         if (relevant) check(job.workflow, job, job.if, () => `job \`${job.id}\``);
       },
       step(step) {
-        if (relevant && step.owner.kind === 'workflow' && step.job !== null) check(step.owner, step.job, step.if, () => stepWhere(step));
+        if (relevant && step.owner.kind === 'workflow' && step.job !== null) check(step.owner, step.job, step.if, () => stepWhere(step), step);
       },
     };
   },

@@ -209,3 +209,37 @@ describe(RULE, () => {
     `)).toEqual([]);
   });
 });
+
+describe('bot-actor-condition: dependabot/fetch-metadata verifies the pull request first', () => {
+  const workflow = (steps: string) => yaml`
+    on: pull_request_target
+    permissions: { contents: write, pull-requests: write }
+    jobs:
+      automerge:
+        if: github.actor == 'dependabot[bot]'
+        runs-on: ubuntu-latest
+        steps:
+          ${steps}
+          - run: gh pr merge --auto --squash "$PR_URL"
+            env:
+              PR_URL: \${{ github.event.pull_request.html_url }}
+              GH_TOKEN: \${{ github.token }}
+  `;
+  const metadata = `- uses: dependabot/fetch-metadata@v2
+            with:
+              github-token: \${{ github.token }}`;
+
+  it("is LOW when the action runs first and fails the job for anyone else's pull request, naming it", () => {
+    const found = scanWith('bot-actor-condition', workflow(metadata));
+    expect(found.map((f) => f.severity)).toEqual(['LOW']);
+    expect(found[0]?.description).toContain('fails the job unless the pull request was opened by Dependabot');
+  });
+
+  it('stays HIGH without it, with its verification skipped, or after a step that already acts', () => {
+    expect(scanWith('bot-actor-condition', workflow('- run: echo start')).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith('bot-actor-condition', workflow(`${metadata}
+              skip-commit-verification: true`)).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith('bot-actor-condition', workflow(`- run: ./scripts/prepare.sh
+          ${metadata}`)).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+});
