@@ -127,6 +127,8 @@ const LOCAL_FIRST_RUNNERS = new Set(['npx', 'bunx']);
 const HARMLESS_SUBCOMMANDS = new Set(['view', 'info', 'show', 'whoami', 'config', 'help', 'cache', 'version', 'search', '--version', '-v', '-V', '--help', 'outdated', 'audit', 'login', 'env', 'fmt', 'mod']);
 /** Interpreters: running one on a file (not `-c`/`-e` inline code) runs that file. */
 const INTERPRETERS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'fish', 'pwsh', 'powershell', 'python', 'python3', 'python2', 'node', 'ruby', 'perl', 'php', 'lua', 'Rscript', 'source', '.']);
+/** Shells whose `-s` option reads the script from standard input. */
+const STDIN_SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh']);
 /** Python modules that are tools, not the project (`python -m pip install pkg`). */
 const HARMLESS_MODULES = new Set(['venv', 'json.tool', 'http.server', 'site', 'ensurepip']);
 
@@ -210,7 +212,7 @@ function readExecutions(step: Step): Execution[] {
   const run = step.run;
   if (run === undefined || typeof run.value !== 'string') return [];
   const result: Execution[] = [];
-  for (const command of scriptCommands(run.value, workingDirectory(step))) {
+  for (const command of scriptCommands(scriptText(step, run.value), workingDirectory(step))) {
     const found = commandExecution(command.text, command.cwd);
     if (found === null) continue;
     const build = found.kind === 'project' && CONTAINER_BUILD_EVIDENCE.test(found.evidence) ? commandBuild(step, command.text) : null;
@@ -405,7 +407,9 @@ function commandExecution(command: string, cwd: string | null): Omit<Execution, 
   const at = list.findIndex((w) => w === program || w.endsWith(`/${program}`));
   // `python3.12`, `pip3.11`: versioned names of the same tools (descriptions show the program as written).
   const name = program.replace(/^(python|pip|ruby|node|perl|php)[\d.]+$/, '$1');
-  const first = at === -1 ? undefined : list[at];
+  const written = at === -1 ? undefined : list[at];
+  // `${{ github.workspace }}/x`, `$env:GITHUB_WORKSPACE/x`: the workspace's file, as `$GITHUB_WORKSPACE/x`.
+  const first = written === undefined ? undefined : workspaceRooted(written);
   const args = at === -1 ? [] : list.slice(at + 1);
   // `./build.sh`, `scripts/test`, `bin/rails`: a program from the checkout itself.
   if (first !== undefined && /^\.{0,2}\/|^[\w.-]+\/[\w./-]+$/.test(first) && !first.startsWith('/')) {
@@ -413,6 +417,12 @@ function commandExecution(command: string, cwd: string | null): Omit<Execution, 
   }
   if (first !== undefined && /^\$\{?(GITHUB_WORKSPACE)\}?\//.test(first)) {
     return { kind: 'file', evidence: `\`${first}\``, path: normalizeWorkspacePath(first) };
+  }
+  // `hab pkg build <dir>`: Habitat runs the build callbacks of the plan in that directory (`plan.sh`, `plan.ps1`).
+  if (name === 'hab') {
+    const words = args.filter((a) => !a.startsWith('-'));
+    if (words[0] !== 'pkg' || words[1] !== 'build') return null;
+    return { kind: 'project', evidence: '`hab pkg build`', path: resolvePath(cwd, words[2] ?? '.') };
   }
   if (INTERPRETERS.has(name)) {
     // `python -m <module>` (after other options: `python -u -m pytest`) runs a module, not a file named like it: it
@@ -425,6 +435,9 @@ function commandExecution(command: string, cwd: string | null): Omit<Execution, 
     }
     const script = args.find((a) => !a.startsWith('-'));
     if (script === undefined || args.some((a) => a === '-c' || a === '-e' || a === '-Command' || a === '-command')) return null;
+    // `bash -s -- args` (`curl ... | sudo bash -s -- -t x`): the shell reads its commands from standard input; the
+    // words after it are that script's arguments, not a file.
+    if (STDIN_SHELLS.has(name) && args.slice(0, args.indexOf(script)).some((a) => /^-[a-z]*s[a-z]*$/.test(a))) return null;
     return { kind: 'file', evidence: `\`${program} ${script}\``, path: resolvePath(cwd, script) };
   }
   if (PACKAGE_RUNNERS.has(name)) {
@@ -631,4 +644,24 @@ function addEnvSecrets(step: Step, text: string, into: string[]): boolean {
     }
   }
   return token;
+}
+
+/** A path rooted at `${{ github.workspace }}`, `$env:GITHUB_WORKSPACE` or `%GITHUB_WORKSPACE%` as `$GITHUB_WORKSPACE/...`. */
+function workspaceRooted(word: string): string {
+  return word.replace(/^(?:\$\{\{\s*github\.workspace\s*\}\}|\$\{?env:GITHUB_WORKSPACE\}?|%GITHUB_WORKSPACE%)(?=\/)/i, '$GITHUB_WORKSPACE');
+}
+
+/** Shells whose scripts write Windows paths, where a backslash separates directories and escapes nothing. */
+const WINDOWS_SHELLS = /^(?:pwsh|powershell|cmd)\b/i;
+
+/**
+ * A step's script as the command reader should see it: for a PowerShell or cmd step (its `shell:`, or its job's or
+ * workflow's `defaults.run.shell`), backslashes as slashes, so `.\\tools\\x.ps1` is the path `./tools/x.ps1` (the
+ * same length: offsets stay right); any other script as written.
+ */
+function scriptText(step: Step, script: string): string {
+  if (!script.includes('\\')) return script;
+  const job = step.job;
+  const shell = getText(step.node, 'shell') ?? (job === null ? null : (getText(get(get(job.node, 'defaults'), 'run'), 'shell') ?? getText(get(get(job.workflow.root, 'defaults'), 'run'), 'shell')));
+  return shell !== null && WINDOWS_SHELLS.test(shell.trim()) ? script.replace(/\\/g, '/') : script;
 }
