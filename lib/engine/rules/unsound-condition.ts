@@ -1,12 +1,13 @@
 import { describeStep } from '../analysis/describe.js';
 import { conditionOf } from '../analysis/expression-sites.js';
 import { reachFacts } from '../analysis/run-model/facts.js';
+import { minorWrites } from '../analysis/run-model/holdings.js';
 import { outsiderReach, type Reach, type RunModel, type TracedExecution } from '../analysis/run-model/index.js';
 import { stepWhere } from '../analysis/step-label.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
 import { findExpressions } from '../expressions/extract.js';
 import { Binary, contextPath, FunctionCall, functionName, Grouping, Literal, Logical, type Expr } from '../expressions/parse.js';
-import type { Job, Step } from '../model/workflow.js';
+import { isPrivileged, type Job, type Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import type { Severity } from '../types.js';
 import type { YNode } from '../yaml/model.js';
@@ -70,6 +71,25 @@ export function conditionSeverity(node: YNode): { severity: Severity; why: strin
     return { severity: 'MEDIUM', why: ' MEDIUM: the condition filters on a branch, tag or release, so what it guards also runs on other refs; it checks no actor or origin.' };
   }
   return { severity: 'LOW', why: ' LOW: the condition filters on events, paths, platforms or inputs, which is no security gate; it only runs more than intended.' };
+}
+
+/**
+ * A bypassed trust gate (`conditionSeverity` HIGH) by what getting past it gives (docs/severity.md, (c)): on a
+ * workflow no privileged trigger starts (`pull_request`, `push`), a fork's run has a read-only token and no
+ * secrets, so it gives an outsider nothing but the machine of a self-hosted runner (LOW otherwise); on a
+ * privileged one, what the job holds (HIGH), a token that writes only comments, labels or checks (MEDIUM), or
+ * nothing (LOW).
+ */
+function gateBypass(runs: RunModel, job: Job, judged: { severity: Severity; why: string }): { severity: Severity; why: string } {
+  if (judged.severity !== 'HIGH') return judged;
+  const run = runs.job(job);
+  if (!isPrivileged(job.workflow)) {
+    if (run.forkValuables.length > 0) return { severity: 'HIGH', why: `${judged.why} A fork's run reaches ${run.forkValuables.join(', ')}.` };
+    return { severity: 'LOW', why: `${judged.why} LOW: no privileged trigger starts the workflow, so a fork's run has a read-only token and no secrets, and getting past the check gives an outsider nothing.` };
+  }
+  if (run.valuables.length > 0) return { severity: 'HIGH', why: `${judged.why} The job holds ${run.valuables.join(', ')}.` };
+  const writes = minorWrites(run.holdings).length > 0;
+  return { severity: writes ? 'MEDIUM' : 'LOW', why: `${judged.why} ${writes ? 'MEDIUM' : 'LOW'}: ${run.nothingHeld}.` };
 }
 
 const HEAD_BRANCH = 'github.event.workflow_run.head_branch';
@@ -212,7 +232,7 @@ export default defineWorkflowRule({
       }
       const reason = unsoundReason(job.if);
       if (reason === null || job.if === undefined) return;
-      const { severity, why } = conditionSeverity(job.if);
+      const { severity, why } = gateBypass(context.runs, job, conditionSeverity(job.if));
       context.report({ node: job.if, severity, message: `The \`if:\` of job \`${job.id}\` is always true: ${reason}, so the job runs regardless of the condition.${why}` });
     },
     step(step) {
@@ -239,7 +259,7 @@ export default defineWorkflowRule({
       }
       const reason = unsoundReason(step.if);
       if (reason === null || step.if === undefined) return;
-      const { severity, why } = conditionSeverity(step.if);
+      const { severity, why } = step.job === null ? conditionSeverity(step.if) : gateBypass(context.runs, step.job, conditionSeverity(step.if));
       context.report({ node: step.if, severity, message: `The \`if:\` of ${stepWhere(step)} is always true: ${reason}, so the step runs regardless of the condition.${why}` });
     },
   }),

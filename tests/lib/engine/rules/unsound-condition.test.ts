@@ -202,3 +202,27 @@ describe(RULE, () => {
     });
   });
 });
+
+describe('unsound-condition: a bypassed trust gate, by what getting past it gives', () => {
+  const workflow = (on: string, permissions: string) => `on: ${on}
+permissions: ${permissions}
+jobs:
+  notify:
+    if: |
+      \${{ contains(github.event.pull_request.labels.*.name, 'trusted') }}
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo "\${{ github.event.pull_request.number }}"
+`;
+
+  it("is LOW on pull_request, where a fork's run has a read-only token and no secrets", () => {
+    const found = scanWith('unsound-condition', workflow('pull_request', '{ issues: write }'));
+    expect(found.map((f) => f.severity)).toEqual(['LOW']);
+    expect(found[0]?.description).toContain('no privileged trigger starts the workflow');
+  });
+
+  it('is HIGH on pull_request_target when the job holds a write scope worth taking, MEDIUM when it writes only issues', () => {
+    expect(scanWith('unsound-condition', workflow('pull_request_target', '{ contents: write }')).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith('unsound-condition', workflow('pull_request_target', '{ issues: write }')).map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
+});
