@@ -64,6 +64,7 @@ export const VENDOR_INSTALLERS: readonly { prefix: string; tool: string; source:
   { prefix: 'repo.anaconda.com/miniconda/', tool: 'Miniconda', source: 'https://www.anaconda.com/docs/getting-started/miniconda/install' },
   { prefix: 'micro.mamba.pm/api/micromamba/', tool: 'micromamba', source: 'https://mamba.readthedocs.io/en/latest/installation/micromamba-installation.html' },
   { prefix: 'micro.mamba.pm/install.sh', tool: 'micromamba', source: 'https://mamba.readthedocs.io/en/latest/installation/micromamba-installation.html' },
+  { prefix: 'raw.githubusercontent.com/habitat-sh/habitat/main/components/hab/install.sh', tool: 'Chef Habitat', source: 'https://docs.chef.io/habitat/install_habitat/' },
   { prefix: 'get.jetify.com/devbox', tool: 'Devbox', source: 'https://www.jetify.com/docs/devbox/installing-devbox/' },
   { prefix: 'install.julialang.org', tool: 'Julia (juliaup)', source: 'https://julialang.org/downloads/' },
   { prefix: 'get-ghcup.haskell.org', tool: 'GHCup', source: 'https://www.haskell.org/ghcup/install/' },

@@ -121,6 +121,7 @@ describe(RULE, () => {
       'curl -sSL https://install.python-poetry.org | python3 -',
       'bash -c "$(wget -O - https://apt.llvm.org/llvm.sh)"',
       'curl https://rustwasm.github.io/wasm-pack/installer/init.sh -sSf | sh',
+      'curl https://raw.githubusercontent.com/habitat-sh/habitat/main/components/hab/install.sh | sudo -E bash -s -- -t aarch64-darwin',
       // No table entry: the installer's file names the tool and the host (or repository) is named after it.
       'curl -fsSL https://get.exampletool.dev/exampletool-install.sh | sh',
       'curl -fsSL https://raw.githubusercontent.com/acme/widget/HEAD/install-widget.sh | sh',
@@ -131,8 +132,9 @@ describe(RULE, () => {
     expect(rated('curl -sSf "$INSTALLER" | sh', 'env:\n  INSTALLER: https://sh.rustup.rs')).toEqual(['LOW']);
     expect(rated('iex ((New-Object Net.WebClient).DownloadString("${env:INSTALLER}"))', 'env:\n  INSTALLER: https://deno.land/install.ps1')).toEqual(['LOW']);
     expect(rated('curl -sSf "$INSTALLER" | sh', 'env:\n  INSTALLER: https://example.test/install.sh')).toEqual(['MEDIUM']);
-    // Another site on the same Pages host is not the tool's installer.
+    // Another site on the same Pages host is not the tool's installer, nor another file of the same repository.
     expect(rated('curl -sSf https://rustwasm.github.io/other-tool/init.sh | sh')).toEqual(['MEDIUM']);
+    expect(rated('curl -sSf https://raw.githubusercontent.com/habitat-sh/habitat/main/support/setup.sh | sh')).toEqual(['MEDIUM']);
     const text = scanWith(RULE, job('curl -fsSL https://get.exampletool.dev/exampletool-install.sh | sh'))[0]?.description ?? '';
     expect(text).toContain("official exampletool installer, served over HTTPS from the vendor's own host `get.exampletool.dev`");
     const repo = scanWith(RULE, job('curl -fsSL https://raw.githubusercontent.com/acme/widget/HEAD/install-widget.sh | sh'))[0]?.description ?? '';
