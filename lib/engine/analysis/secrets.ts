@@ -384,7 +384,7 @@ function chatWebhooks(model: Workflow | Action): ReadonlySet<string> {
  * Vault `ROLE_ID`, a `SESSION_ID`, and any name with a word of a credential (`IDENTIFIER_CREDENTIAL_PART`).
  */
 const IDENTIFIER_END =
-  /(^|_)(USR|USER|USERNAME|USER_NAME|LOGIN|EMAIL|USER_ID|ACCOUNT|ACCOUNT_ID|ACCOUNT_NAME|CLIENT_ID|TENANT_ID|SUBSCRIPTION_ID|APP_ID|APPLICATION_ID|INSTALLATION_ID|ORG|ORG_ID|ORGANIZATION|ORGANIZATION_ID|PROJECT|PROJECT_ID|PROJECT_NAME|NAME|SITE_ID|ZONE_ID|TEAM_ID|EXTENSION_ID|REGION|ZONE|BUCKET|BUCKET_NAME|CONTAINER_NAME|ACCESS_KEY_ID)$/;
+  /(^|_)(USR|USER|USERNAME|USER_NAME|LOGIN|EMAIL|USER_ID|IDENTITY|ACCOUNT|ACCOUNT_ID|ACCOUNT_NAME|CLIENT_ID|TENANT_ID|SUBSCRIPTION_ID|APP_ID|APPLICATION_ID|INSTALLATION_ID|ORG|ORG_ID|ORGANIZATION|ORGANIZATION_ID|PROJECT|PROJECT_ID|PROJECT_NAME|NAME|SITE_ID|ZONE_ID|TEAM_ID|EXTENSION_ID|REGION|ZONE|BUCKET|BUCKET_NAME|CONTAINER_NAME|ACCESS_KEY_ID)$/;
 /** The ending of an access key's ID (`AWS_ACCESS_KEY_ID`, `aws-access-key-id`): the rest of the name decides whether it says credential. */
 const ACCESS_KEY_ID_END = /(^|_)ACCESS_KEY_ID$/;
 /**
@@ -403,8 +403,15 @@ const IDENTIFIER_CREDENTIAL_PART =
  */
 export function isIdentifierName(name: string): boolean {
   const parts = nameParts(name).replace(/^_+|_+$/g, '');
-  return IDENTIFIER_END.test(parts) && !IDENTIFIER_CREDENTIAL_PART.test(parts.replace(ACCESS_KEY_ID_END, ''));
+  return IDENTIFIER_END.test(parts) && !IDENTIFIER_CREDENTIAL_PART.test(parts.replace(ACCESS_KEY_ID_END, '').replace(SIGNING_IDENTITY_END, ''));
 }
+
+/**
+ * The ending of a code-signing identity's name (`APPLE_SIGNING_IDENTITY`, `MACOS_CERT_IDENTITY`): the common name of a
+ * certificate (`Developer ID Application: Acme (TEAMID)`), printed in every binary it signs; the certificate and
+ * its password are the credentials.
+ */
+const SIGNING_IDENTITY_END = /(^|_)(?:CERT|CERTIFICATE|SIGNING|CODESIGN|CODE_SIGN|CODESIGNING)_IDENTITY$/;
 
 /**
  * True for a name (an `env:` key, a `with:` input) that says whoever is handed a value takes a credential: a word of

@@ -1,5 +1,5 @@
 import { hasAny, scriptOf, wordMask, type RunScript } from '../analysis/file-scripts.js';
-import { carriedSecrets, isGithubToken, secretEnv } from '../analysis/secrets.js';
+import { carriedSecrets, isGithubToken, isIdentifierSecret, secretEnv } from '../analysis/secrets.js';
 import { inRanges, substitutionRanges, variableUses } from '../analysis/shell-vars.js';
 import { findExpressions } from '../expressions/extract.js';
 import { parseExpression } from '../expressions/parse.js';
@@ -305,6 +305,9 @@ export default defineWorkflowRule({
         // The job token is minted per run and any step can read `github.token`: passing it on inside
         // the job exposes nothing new. Printing it still leaks it while the job runs.
         if (destination !== 'log' && secret.secrets.every(isGithubToken)) continue;
+        // A secret whose name says it only identifies (a user name, an account id, a signing identity's name) opens
+        // nothing wherever it is written (secrets.ts `isIdentifierSecret`).
+        if (secret.secrets.length > 0 && secret.secrets.every((n) => isIdentifierSecret(step.owner, n))) continue;
         const via = `\`${name}\``;
         const unmasked = secret.partial || transformed;
         const masked = unmasked

@@ -235,3 +235,14 @@ describe('secret-in-log: a multi-line secret masked line by line', () => {
     expect(positions(scanWith(RULE, job(unmasked)))).toEqual(['12:28 HIGH', '15:17 LOW']);
   });
 });
+
+describe(`${RULE}: secrets that only identify`, () => {
+  it('does not report a signing identity or a user name written to $GITHUB_ENV or printed, and still reports the certificate password beside them', () => {
+    const findings = scanWith(RULE, job([
+      'echo "APPLE_IDENTITY=${{ secrets.MACOS_CERT_IDENTITY }}" >> "$GITHUB_ENV"',
+      'echo "user: ${{ secrets.DOCKERHUB_USERNAME }}"',
+      'echo "PFX_PASSWORD=${{ secrets.WINDOWS_PFX_PASSWORD }}" >> "$GITHUB_ENV"',
+    ].join('\n')));
+    expect(findings.map((f) => f.description.split(' by ')[0])).toEqual(['`secrets.WINDOWS_PFX_PASSWORD` is written to `$GITHUB_ENV`']);
+  });
+});

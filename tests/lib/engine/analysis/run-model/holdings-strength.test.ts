@@ -535,6 +535,11 @@ ${steps}
     );
   });
 
+  it('a code-signing identity names a certificate, which is the credential beside its password', () => {
+    expect(['APPLE_SIGNING_IDENTITY', 'MACOS_CERT_IDENTITY', 'CODESIGN_IDENTITY', 'MANAGED_IDENTITY'].filter((n) => !isIdentifierName(n))).toEqual([]);
+    expect(['APPLE_CERTIFICATE', 'APPLE_CERTIFICATE_PASSWORD', 'MACOS_CERT_P12', 'IDENTITY_TOKEN', 'SIGNING_IDENTITY_KEY'].filter(isIdentifierName)).toEqual([]);
+  });
+
   it('an access key ID is the identifier half of an access key: alone (or handed to `AWS_ACCESS_KEY_ID`), the job holds only an identifier; beside its secret access key, the job holds a credential', () => {
     expect(['AWS_ACCESS_KEY_ID', 'aws-access-key-id', 'R2_ACCESS_KEY_ID', 'ACCESS_KEY_ID'].filter((n) => !isIdentifierName(n))).toEqual([]);
     expect(['AWS_SECRET_ACCESS_KEY', 'aws-secret-access-key', 'AWS_SESSION_TOKEN', 'AWS_SECRET_ACCESS_KEY_ID', 'AWS_ACCESS_KEY', 'GPG_KEY_ID'].filter(isIdentifierName)).toEqual([]);
