@@ -7,6 +7,7 @@ import { publishesForReal, publishingSteps } from '../analysis/publishing.js';
 import { ownerFact, type JobRun } from '../analysis/run-model/index.js';
 import type { UsesRef } from '../model/uses.js';
 import { isFullSha } from '../model/uses.js';
+import { immutableReleaseTag } from '../data/immutable-releases.js';
 import type { Job, Step } from '../model/workflow.js';
 import type { YScalar } from '../yaml/model.js';
 import { defineWorkflowRule, type WorkflowRuleContext } from '../rule.js';
@@ -157,6 +158,8 @@ function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef, truste
   // `docker://` images belong to unpinned-image.
   if (ref.kind !== 'repository' || isFullSha(ref.ref)) return;
   if (isSlsaReleaseTag(ref)) return;
+  // The exact tag of an immutable release cannot be moved (data/immutable-releases.ts).
+  if (immutableReleaseTag(ref.slug, ref.ref)) return;
   // Local actions and the repository's own workflows (any ref of it) change only through commits here.
   const ownership = context.runs.ownershipOf(ref);
   if (ownership === 'local') return;

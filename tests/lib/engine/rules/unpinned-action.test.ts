@@ -943,3 +943,22 @@ describe(`${RULE}: credentials fetched at run time and handed to the action`, ()
     expect(records.at(-1)?.finding.description).not.toContain('fetched at run time');
   });
 });
+
+describe('unpinned-action: exact tags of immutable releases', () => {
+  const workflow = (ref: string) => `on: push
+permissions: { contents: write }
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: astral-sh/setup-uv@${ref}
+      - run: uv build
+`;
+
+  it('does not report setup-uv at the exact tag of an immutable release (v8.0.0 on), and still reports earlier and floating tags', () => {
+    expect(scanWith('unpinned-action', workflow('v8.2.0'))).toEqual([]);
+    expect(scanWith('unpinned-action', workflow('v8.0.0'))).toEqual([]);
+    expect(scanWith('unpinned-action', workflow('v7.6.0')).length).toBe(1);
+    expect(scanWith('unpinned-action', workflow('v8')).length).toBe(1);
+  });
+});
