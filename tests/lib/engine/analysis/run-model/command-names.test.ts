@@ -5,9 +5,10 @@ import { buildWorkflow } from '../../../../../lib/engine/model/workflow.js';
 import { parseYaml } from '../../../../../lib/engine/yaml/parse.js';
 import { SourceFile } from '../../../../../lib/engine/yaml/source.js';
 
-/** `kind: evidence @ path` of what a one-step job's `run:` script executes. */
-function executions(script: string): string[] {
-  const text = `on: push\njobs:\n  j:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n${script.split('\n').map((l) => `          ${l}`).join('\n')}\n`;
+/** `kind: evidence @ path` of what a one-step job's `run:` script executes (in `shell` when given). */
+function executions(script: string, shell?: string): string[] {
+  const head = shell === undefined ? '      - run: |' : `      - shell: ${shell}\n        run: |`;
+  const text = `on: push\njobs:\n  j:\n    runs-on: ubuntu-latest\n    steps:\n${head}\n${script.split('\n').map((l) => `          ${l}`).join('\n')}\n`;
   const parsed = parseYaml(text);
   if (!parsed.ok || parsed.root.kind !== 'map') throw new Error('bad fixture');
   const workflow = buildWorkflow(new SourceFile('.github/workflows/ci.yml', text), parsed.root);
@@ -49,23 +50,11 @@ describe('the command a description names for what a step runs', () => {
 });
 
 describe('Windows paths, Habitat builds and scripts read from standard input', () => {
-  /** `kind: evidence @ path` of what a one-step job's script executes, in the given shell. */
-  function run(script: string, shell: string): string[] {
-    const text = `on: push\njobs:\n  j:\n    runs-on: windows-latest\n    steps:\n      - shell: ${shell}\n        run: |\n${script.split('\n').map((l) => `          ${l}`).join('\n')}\n`;
-    const parsed = parseYaml(text);
-    if (!parsed.ok || parsed.root.kind !== 'map') throw new Error('bad fixture');
-    const workflow = buildWorkflow(new SourceFile('.github/workflows/ci.yml', text), parsed.root);
-    void new RepositoryModel([workflow], [], []);
-    const step = workflow.jobs[0]?.steps[0];
-    if (step === undefined) throw new Error('no step');
-    return stepExecutions(step).map((e) => `${e.kind}: ${e.evidence} @ ${e.path ?? '?'}`);
-  }
-
   it('reads a PowerShell script path with backslashes, also under ${{ github.workspace }} and after the call operator', () => {
-    expect(run('.\\scripts\\build.ps1 -Release', 'pwsh')).toEqual(['file: `./scripts/build.ps1` @ scripts/build.ps1']);
-    expect(run('& "${{ github.workspace }}\\tools\\setup.ps1"', 'pwsh')).toEqual(['file: `$GITHUB_WORKSPACE/tools/setup.ps1` @ tools/setup.ps1']);
+    expect(executions('.\\scripts\\build.ps1 -Release', 'pwsh')).toEqual(['file: `./scripts/build.ps1` @ scripts/build.ps1']);
+    expect(executions('& "${{ github.workspace }}\\tools\\setup.ps1"', 'pwsh')).toEqual(['file: `$GITHUB_WORKSPACE/tools/setup.ps1` @ tools/setup.ps1']);
     // In bash a backslash escapes: the same text names no file of the workspace.
-    expect(run('echo a\\b', 'bash')).toEqual([]);
+    expect(executions('echo a\\b', 'bash')).toEqual([]);
   });
 
   it('takes `hab pkg build <dir>` as a build of that plan, and other hab commands as none', () => {
