@@ -120,8 +120,12 @@ export function entropy(text: string): number {
   return bits;
 }
 
-/** Words joined by `_`, `-` or `.` (`random_secret`, `my-plaintext-api-key`): a name for a value, not a value. */
-const JOINED_WORDS = /^[A-Za-z]{2,}(?:[._-][A-Za-z]{2,})+$/;
+/**
+ * Words joined by `_`, `-` or `.` (`random_secret`, `my-plaintext-api-key`), or written in CamelCase, each word a
+ * capital and at least two small letters (`AzureArtifacts`, NuGet's documented `--api-key` placeholder for Azure
+ * Artifacts feeds; `SuperSecretPassword`): a name for a value, not a value.
+ */
+const JOINED_WORDS = /^[A-Za-z]{2,}(?:[._-][A-Za-z]{2,})+$|^(?:[A-Z][a-z]{2,}){2,5}$/;
 
 /**
  * Credentials whose provider fixes their shape: a value under such a name is one only if it has the shape.

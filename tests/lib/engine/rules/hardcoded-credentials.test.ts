@@ -244,7 +244,7 @@ describe(RULE, () => {
     ]);
   });
 
-  it('takes words joined by _ or -, low-entropy values and off-shape provider keys for placeholders', () => {
+  it('takes words joined by _ or - or written in CamelCase, low-entropy values and off-shape provider keys for placeholders', () => {
     expect(scanWith(RULE, yaml`
       on: push
       env:
@@ -269,7 +269,11 @@ describe(RULE, () => {
                 KEY_ID=4
                 SECRET="\${{ secrets.SECRET }}" ./deploy
                 ./login --password "$PASSWORD"
+                dotnet nuget push --api-key AzureArtifacts ./out/*.nupkg
+                ./publish --token SuperSecretPassword
     `)).toEqual([]);
+    // Mixed case that is no run of words still counts.
+    expect(scanWith(RULE, 'on: push\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: ./publish --token qWeRtZuIoPaSdFgH\n').length).toBe(1);
     // The provider's shape: an AWS secret access key is 40 characters of base64.
     expect(positions(scanWith(RULE, yaml`
       on: push
