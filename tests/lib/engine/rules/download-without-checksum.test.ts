@@ -158,6 +158,10 @@ describe(RULE, () => {
     it("is LOW for GitHub's own releases and a vendor's official distribution", () => {
       expect(severities('curl -fsSLo r.tar.gz https://github.com/actions/runner/releases/download/v2.316.1/actions-runner-linux-x64-2.316.1.tar.gz')).toEqual(['LOW']);
       expect(severities('curl -fsSLo rustup-init https://static.rust-lang.org/rustup/dist/x86_64-unknown-linux-gnu/rustup-init\nchmod +x rustup-init')).toEqual(['LOW']);
+      expect(severities('wget -q -O pg.tar.bz2 https://ftp.postgresql.org/pub/source/v${PG_VERSION}/postgresql-${PG_VERSION}.tar.bz2\ntar xf pg.tar.bz2')).toEqual(['LOW']);
+      expect(severities('curl -Lo /usr/local/bin/ecs-cli https://amazon-ecs-cli.s3.amazonaws.com/ecs-cli-linux-amd64-latest\nchmod +x /usr/local/bin/ecs-cli\necs-cli --version')).toEqual(['LOW']);
+      // Another bucket on the same storage is not the vendor's.
+      expect(severities('curl -Lo /usr/local/bin/ecs-cli https://builds-cache.s3.amazonaws.com/ecs-cli-linux-amd64\nchmod +x /usr/local/bin/ecs-cli\necs-cli --version')).not.toEqual(['LOW']);
     });
 
     it('is LOW for a fixed version in a per-version archive over HTTPS, the version read from the script or the env', () => {

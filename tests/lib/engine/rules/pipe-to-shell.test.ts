@@ -122,6 +122,7 @@ describe(RULE, () => {
       'bash -c "$(wget -O - https://apt.llvm.org/llvm.sh)"',
       'curl https://rustwasm.github.io/wasm-pack/installer/init.sh -sSf | sh',
       'curl https://raw.githubusercontent.com/habitat-sh/habitat/main/components/hab/install.sh | sudo -E bash -s -- -t aarch64-darwin',
+      'curl -fsSL --retry 5 https://rclone.org/install.sh | sudo bash',
       // No table entry: the installer's file names the tool and the host (or repository) is named after it.
       'curl -fsSL https://get.exampletool.dev/exampletool-install.sh | sh',
       'curl -fsSL https://raw.githubusercontent.com/acme/widget/HEAD/install-widget.sh | sh',
