@@ -402,10 +402,11 @@ class FastParser {
       return this.#quoted(start, colon);
     }
     // `name : value`: a plain implicit key ends before the spaces that precede its colon.
-    const raw = this.#text.slice(start, trimmedEnd(this.#text, start, colon));
-    if (!isPlainStart(raw)) bail();
+    const text = this.#text;
+    const rawEnd = trimmedEnd(text, start, colon);
+    if (!isPlainStart(text, start, rawEnd)) bail();
     this.#shared.add(1);
-    return plainScalar(raw, start, start + raw.length);
+    return plainScalar(text.slice(start, rawEnd), start, rawEnd);
   }
 
   #sequence(firstLine: number, col: number): YSeq {
@@ -517,12 +518,12 @@ class FastParser {
       }
       const rawEnd = trimmedEnd(text, pos, stop);
       if (tab < rawEnd || colon < rawEnd || text.charCodeAt(rawEnd - 1) === 0x3a) bail();
+      if (!isBlockPlainStart(text, pos, rawEnd)) bail();
       const raw = text.slice(pos, rawEnd);
-      if (!isBlockPlainStart(raw)) bail();
       after = rawEnd;
       const continued = this.#plainContinuation(line, parentIndent);
       if (continued === null) {
-        node = plainScalar(raw, pos, pos + raw.length);
+        node = plainScalar(raw, pos, rawEnd);
       } else {
         // A comment ends a plain scalar: a more indented line after one is an error.
         if (stop !== end) bail();
@@ -553,8 +554,7 @@ class FastParser {
     for (let l = line + 1; l < this.#count; l++) {
       const start = this.#starts[l] ?? 0;
       const lineEnd = this.#ends[l] ?? 0;
-      let i = start;
-      while (i < lineEnd && text.charCodeAt(i) === 0x20) i++;
+      const i = this.#firsts[l] ?? lineEnd;
       if (i === lineEnd) {
         breaks++;
         continue;
@@ -606,8 +606,7 @@ class FastParser {
       const lineEnd = this.#ends[l] ?? 0;
       const content = text.slice(start, lineEnd);
       if (content.includes('\\') || content.includes('\t')) bail();
-      let i = start;
-      while (i < lineEnd && text.charCodeAt(i) === 0x20) i++;
+      const i = this.#firsts[l] ?? lineEnd;
       if (i === lineEnd) {
         breaks++;
         continue;
@@ -675,8 +674,7 @@ class FastParser {
     for (let l = line + 1; l < this.#count; l++) {
       const start = this.#starts[l] ?? 0;
       const end = this.#ends[l] ?? 0;
-      let spaces = 0;
-      while (start + spaces < end && text.charCodeAt(start + spaces) === 0x20) spaces++;
+      const spaces = (this.#firsts[l] ?? end) - start;
       if (start + spaces === end) {
         // Whitespace-only lines longer than the indentation are content: their extra spaces are kept
         // (checked below: only between lines of text). Before the first one they have their own rules.
@@ -772,11 +770,15 @@ function trimmedEnd(text: string, start: number, end: number): number {
   }
 }
 
-function isPlainStart(raw: string): boolean {
-  if (raw === '') return false;
-  const c = raw.charCodeAt(0);
+/**
+ * Whether `text` from `start` to `end` may be a plain scalar by its start. (Read in place: the scalar's
+ * own string, a slice or a copy, would make `length` and the character reads here megamorphic.)
+ */
+function isPlainStart(text: string, start: number, end: number): boolean {
+  if (start >= end) return false;
+  const c = text.charCodeAt(start);
   if (plainStartForbidden(c) || c === 0x3f || c === 0x3a) return false;
-  return c !== 0x2d || (raw.length > 1 && raw.charCodeAt(1) !== 0x20);
+  return c !== 0x2d || (end - start > 1 && text.charCodeAt(start + 1) !== 0x20);
 }
 
 /**
@@ -784,8 +786,8 @@ function isPlainStart(raw: string): boolean {
  * `:module:task`): YAML's ns-plain-safe-out is any non-space character. Keys and flow collections keep
  * the stricter check.
  */
-function isBlockPlainStart(raw: string): boolean {
-  return isPlainStart(raw) || (raw.length > 1 && raw[0] === ':' && raw[1] !== ' ');
+function isBlockPlainStart(text: string, start: number, end: number): boolean {
+  return isPlainStart(text, start, end) || (end - start > 1 && text.charCodeAt(start) === 0x3a && text.charCodeAt(start + 1) !== 0x20);
 }
 
 function nullScalar(at: number): YScalar {
@@ -1040,13 +1042,13 @@ class FlowParser {
       if (ch === '#' && text[i - 1] === ' ') break;
       if (ch === '\t') bail();
     }
-    const raw = text.slice(start, trimmedEnd(text, start, i));
-    if (!isPlainStart(raw)) bail();
+    const rawEnd = trimmedEnd(text, start, i);
+    if (!isPlainStart(text, start, rawEnd)) bail();
     if (!isKey && text[i] === ':' && text[i + 1] !== ' ') bail();
-    this.position = start + raw.length;
+    this.position = rawEnd;
     this.#spaces();
     this.#shared.add(1);
-    return plainScalar(raw, start, start + raw.length);
+    return plainScalar(text.slice(start, rawEnd), start, rawEnd);
   }
 
   #spaces(): void {
