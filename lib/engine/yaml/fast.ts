@@ -164,8 +164,39 @@ function nameEnd(text: string, pos: number): number {
   return i;
 }
 
+/**
+ * The next offset of one character at or after a given one (the text's length when there is none), found
+ * with `indexOf` and remembered: the parser asks for offsets that mostly move forward, so the text is
+ * searched about once in all, natively, instead of character by character in the parser's loops (where
+ * each `charCodeAt` of a string of either width is tens of instructions).
+ */
+class NextOf {
+  readonly #text: string;
+  readonly #char: string;
+  /** No `#char` in `[#from, #at)`, and one at `#at` (or `#at` is the text's length). */
+  #from = 0;
+  #at = -1;
+
+  constructor(text: string, char: string) {
+    this.#text = text;
+    this.#char = char;
+  }
+
+  at(from: number): number {
+    if (from >= this.#from && from <= this.#at) return this.#at;
+    const at = this.#text.indexOf(this.#char, from);
+    this.#from = from;
+    this.#at = at === -1 ? this.#text.length : at;
+    return this.#at;
+  }
+}
+
 class FastParser {
   readonly #text: string;
+  /** Whether the text holds a tab: only then do the scans for keys and plain values look for one. */
+  readonly #tabs: boolean;
+  readonly #colons: NextOf;
+  readonly #hashes: NextOf;
   readonly #starts: number[] = [];
   /** End of each line's content: before its `\n`, or its `\r\n`. */
   readonly #ends: number[] = [];
@@ -181,6 +212,9 @@ class FastParser {
 
   constructor(text: string) {
     this.#text = text;
+    this.#tabs = text.includes('\t');
+    this.#colons = new NextOf(text, ':');
+    this.#hashes = new NextOf(text, '#');
     // A byte order mark is not part of the first line (offsets still count it). The `yaml` library
     // counts it in that line's indentation, and rejects a sequence entry on it (`\ufeff- a`): an
     // indented line or an entry after one goes to the full parser.
@@ -308,6 +342,16 @@ class FastParser {
       const close = this.#quotedEnd(pos, end);
       if (close === -1) return -1;
       return text.charCodeAt(close) === 0x3a && (close + 1 === end || text.charCodeAt(close + 1) === 0x20) ? close : -1;
+    }
+    if (!this.#tabs) {
+      // The first colon followed by a space or the line's end, unless a comment (`#` after a space) starts
+      // before it: the loop below, from colon to colon and comment sign to comment sign.
+      let hash = this.#hashes.at(pos + 1);
+      for (let colon = this.#colons.at(pos); colon < end; colon = this.#colons.at(colon + 1)) {
+        for (; hash < colon; hash = this.#hashes.at(hash + 1)) if (text.charCodeAt(hash - 1) === 0x20) return -1;
+        if (colon + 1 === end || text.charCodeAt(colon + 1) === 0x20) return colon;
+      }
+      return -1;
     }
     for (let i = pos; i < end; i++) {
       const ch = text.charCodeAt(i);
@@ -520,21 +564,37 @@ class FastParser {
       after = node.end;
     } else {
       if (c === '-' && (pos + 1 === end || text[pos + 1] === ' ')) bail();
-      // One pass for where a comment starts and for the first tab and `: `, which send a value that holds
-      // them to the full parser.
+      // Where a comment starts, and the first tab and `: ` before it, which send a value that holds them
+      // to the full parser.
       let stop = end;
       let tab = end;
       let colon = end;
-      for (let i = pos; i < end; i++) {
-        const ch = text.charCodeAt(i);
-        if (ch === 0x23) {
-          if (text.charCodeAt(i - 1) === 0x20) {
-            stop = i;
+      if (this.#tabs) {
+        for (let i = pos; i < end; i++) {
+          const ch = text.charCodeAt(i);
+          if (ch === 0x23) {
+            if (text.charCodeAt(i - 1) === 0x20) {
+              stop = i;
+              break;
+            }
+          } else if (ch === 0x09) {
+            if (tab === end) tab = i;
+          } else if (ch === 0x3a && colon === end && text.charCodeAt(i + 1) === 0x20) colon = i;
+        }
+      } else {
+        // The same from comment sign to comment sign and colon to colon (see `NextOf`).
+        for (let hash = this.#hashes.at(pos); hash < end; hash = this.#hashes.at(hash + 1)) {
+          if (text.charCodeAt(hash - 1) === 0x20) {
+            stop = hash;
             break;
           }
-        } else if (ch === 0x09) {
-          if (tab === end) tab = i;
-        } else if (ch === 0x3a && colon === end && text.charCodeAt(i + 1) === 0x20) colon = i;
+        }
+        for (let c = this.#colons.at(pos); c < stop; c = this.#colons.at(c + 1)) {
+          if (text.charCodeAt(c + 1) === 0x20) {
+            colon = c;
+            break;
+          }
+        }
       }
       const rawEnd = trimmedEnd(text, pos, stop);
       if (tab < rawEnd || colon < rawEnd || text.charCodeAt(rawEnd - 1) === 0x3a) bail();
