@@ -197,6 +197,9 @@ class FastParser {
   readonly #tabs: boolean;
   readonly #colons: NextOf;
   readonly #hashes: NextOf;
+  readonly #singleQuotes: NextOf;
+  readonly #doubleQuotes: NextOf;
+  readonly #backslashes: NextOf;
   readonly #starts: number[] = [];
   /** End of each line's content: before its `\n`, or its `\r\n`. */
   readonly #ends: number[] = [];
@@ -215,6 +218,9 @@ class FastParser {
     this.#tabs = text.includes('\t');
     this.#colons = new NextOf(text, ':');
     this.#hashes = new NextOf(text, '#');
+    this.#singleQuotes = new NextOf(text, "'");
+    this.#doubleQuotes = new NextOf(text, '"');
+    this.#backslashes = new NextOf(text, '\\');
     // A byte order mark is not part of the first line (offsets still count it). The `yaml` library
     // counts it in that line's indentation, and rejects a sequence entry on it (`\ufeff- a`): an
     // indented line or an entry after one goes to the full parser.
@@ -713,19 +719,25 @@ class FastParser {
     return bail();
   }
 
-  /** Offset just after the closing quote of a quoted scalar on one line, or -1. */
+  /** Offset just after the closing quote of a quoted scalar on one line (its quote at `pos`), or -1. */
   #quotedEnd(pos: number, end: number): number {
     const text = this.#text;
     const quote = text[pos];
-    for (let i = pos + 1; i < end; i++) {
-      const ch = text[i];
-      if (quote === '"' && ch === '\\') {
-        i++;
-        continue;
+    // From quote to quote (see `NextOf`): `''` in single quotes, any character after `\` in double ones.
+    if (quote === "'") {
+      for (let i = this.#singleQuotes.at(pos + 1); i < end; i = this.#singleQuotes.at(i + 2)) {
+        if (text.charCodeAt(i + 1) !== 0x27) return i + 1;
       }
-      if (ch === quote) {
-        if (quote === "'" && text[i + 1] === "'") {
-          i++;
+      return -1;
+    }
+    if (quote === '"') {
+      let escape = this.#backslashes.at(pos + 1);
+      for (let i = this.#doubleQuotes.at(pos + 1); i < end; ) {
+        if (escape < i) {
+          // The escaped character may be the quote itself.
+          const after = escape + 2;
+          escape = this.#backslashes.at(after);
+          if (i < after) i = this.#doubleQuotes.at(after);
           continue;
         }
         return i + 1;
