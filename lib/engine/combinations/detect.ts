@@ -364,8 +364,14 @@ function severalInputs(kind: CombinationKind, advice: BreakChainAdvice, matches:
   const bound = matches.find((m) => m.record.job !== null && m.record.finding.file !== SETTINGS_FILE)?.record;
   if (bound === undefined) return [];
   const rules = new Set(several);
+  // A local composite action's findings count for the jobs that run it (`job:<file>#<job>` facts).
+  const caller = `job:${bound.finding.file}#${bound.job ?? ''}`;
   return usable.filter((r) => {
-    if (!rules.has(r.finding.rule_id) || r.finding.file !== bound.finding.file || r.job !== bound.job) return false;
+    if (!rules.has(r.finding.rule_id)) return false;
+    const ownJob = r.finding.file === bound.finding.file && r.job === bound.job;
+    if (!ownJob && r.facts?.includes(caller) !== true) return false;
+    // A composite action's finding is judged at its callers (its facts name no job's holdings): above LOW counts.
+    if (!ownJob) return r.finding.severity !== 'LOW' && r.finding.severity !== 'INFO';
     const qualifier = kind.qualifiers.find((q) => q.rule_id === r.finding.rule_id);
     // A rule the kind does not qualify counts above LOW (a vendor installer, a GitHub-owned action are no one else's input).
     return qualifier === undefined ? r.finding.severity !== 'LOW' && r.finding.severity !== 'INFO' : qualifies(r, qualifier);
@@ -390,12 +396,20 @@ function listedInputs(kind: CombinationKind, advice: BreakChainAdvice, matches: 
   if (inputs.length < 2) return '';
   if (inputs.length > LISTED_INPUTS) return ` Here the job takes ${inputs.length} of them.`;
   const parts: string[] = [];
+  const own = inputs[0]?.finding.file;
+  const bound = matches.find((m) => m.record.job !== null && m.record.finding.file !== SETTINGS_FILE)?.record.finding.file ?? own;
   for (const rule of advice.when?.several ?? []) {
-    const lines = [...new Set(inputs.filter((r) => r.finding.rule_id === rule).map((r) => r.finding.line))].sort((a, b) => a - b);
-    if (lines.length === 0) continue;
+    const ofRule = inputs.filter((r) => r.finding.rule_id === rule);
+    if (ofRule.length === 0) continue;
     const [one, many] = INPUT_NOUNS[rule] ?? [`the \`${rule}\` finding`, `the \`${rule}\` findings`];
-    const where = lines.length === 1 ? `line ${lines[0]}` : `lines ${lines.slice(0, -1).join(', ')} and ${lines[lines.length - 1]}`;
-    parts.push(`${lines.length === 1 ? one : many} at ${where}`);
+    // The chain's own file by line; a local composite action the job runs by its file and line.
+    const files = [...new Set(ofRule.map((r) => r.finding.file))].sort((a, b) => (a === bound ? -1 : b === bound ? 1 : a.localeCompare(b)));
+    const wheres = files.map((file) => {
+      const lines = [...new Set(ofRule.filter((r) => r.finding.file === file).map((r) => r.finding.line))].sort((a, b) => a - b);
+      const at = lines.length === 1 ? `line ${lines[0]}` : `lines ${lines.slice(0, -1).join(', ')} and ${lines[lines.length - 1]}`;
+      return file === bound ? at : `${at} of \`${file}\`, which the job runs`;
+    });
+    parts.push(`${ofRule.length === 1 ? one : many} at ${wheres.join('; ')}`);
   }
   return ` Here: ${parts.join(', ')}.`;
 }

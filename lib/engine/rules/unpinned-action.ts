@@ -1,4 +1,4 @@
-import { holdingFacts, runFact } from '../analysis/run-model/facts.js';
+import { callerJobFacts, holdingFacts, runFact } from '../analysis/run-model/facts.js';
 import { VALUABLE_SCOPES, callSecrets, holdsMinor, holdsNothing, holdsSecrets, minorLead, minorNames, NO_MINOR_SECRETS, nothingItselfWords, nothingWorthText, stepMinor, stepSecrets } from '../analysis/run-model/holdings.js';
 import { UPLOAD_TOKEN_SERVICES } from '../analysis/secrets.js';
 import { handedTokens, type FetchedCredential, type MintedToken } from '../analysis/run-model/handed.js';
@@ -183,7 +183,7 @@ function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef, truste
   const exposed = run === null || job === null ? null : exposure(run, job, step);
   const facts = [ownerFact(ownership)];
   if (run !== null) facts.push(...holdingFacts(run), ...(exposed?.facts ?? []));
-  if (step !== null) facts.push(...runFact(context.runs, step));
+  if (step !== null) facts.push(...runFact(context.runs, step), ...callerJobFacts(context.runs, step));
   // The action that itself ships the release: an attack path about a release names it before any other.
   if (step !== null && job !== null && publishingSteps(job).some((p) => p.step === step && publishesForReal(p))) facts.push('publisher');
   // A third party's action in a job that holds nothing worth taking and hands no build to a publishing job (the

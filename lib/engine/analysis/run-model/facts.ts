@@ -79,6 +79,18 @@ export function eventFacts(runs: RunModel, step: Step): string[] {
 }
 
 /** `run:<hex>` of a step's run set; none for steps outside jobs or without a known set. */
+/**
+ * For a step of a local composite action: `job:<workflow file>#<job id>` for each job of the repository that runs
+ * it (the run model's `jobSteps`), so an attack path about one of those jobs counts the action's findings among the
+ * job's own (its mutable inputs); none for a workflow's own step.
+ */
+export function callerJobFacts(runs: RunModel, step: Step): string[] {
+  if (step.job !== null) return [];
+  const facts = new Set<string>();
+  for (const caller of runs.jobSteps(step)) if (caller.job !== null && facts.size < 20) facts.add(`job:${caller.job.workflow.file.path}#${caller.job.id}`);
+  return [...facts];
+}
+
 export function runFact(runs: RunModel, step: Step): string[] {
   const set = runs.runSet(step);
   if (set === undefined) return [];

@@ -172,6 +172,24 @@ describe('mutable-action-secret-theft', () => {
     expect(findCombinations([first, elsewhere, github, pat()], all)[0]?.break_chain).toContain('Pin the action to a full commit SHA');
   });
 
+  it('counts a third-party action on a tag inside a local composite action the job runs, and not one another job runs', () => {
+    const first = action(['holds:secrets', 'owner:third-party', 'secrets:step']);
+    const composite = (job: string) => rec('unpinned-action', { file: '.github/actions/setup/action.yml', line: 8, job: null, severity: 'MEDIUM', facts: ['owner:third-party', `job:${RELEASE}#${job}`] });
+    expect(findCombinations([first, composite('publish'), pat()], all)[0]?.break_chain).toContain('every other third-party action of the job');
+    expect(findCombinations([first, composite('test'), pat()], all)[0]?.break_chain).toContain('Pin the action to a full commit SHA');
+    // End to end: the rule names the jobs that run the composite action.
+    const files = (setup: string) => [
+      {
+        path: '.github/workflows/release.yml',
+        text: ['on: push', 'permissions: { contents: read }', 'jobs:', '  publish:', '    runs-on: ubuntu-latest', '    env:', '      GH_TOKEN: ${{ secrets.RELEASE_PAT }}', '    steps:', '      - uses: actions/checkout@v4', '      - uses: ./.github/actions/setup', '      - uses: jlumbroso/free-disk-space@main', '      - run: gh release create v1'].join('\n'),
+      },
+      { path: '.github/actions/setup/action.yml', text: ['name: setup', 'runs:', '  using: composite', '  steps:', `    - uses: ${setup}`].join('\n') },
+    ];
+    const advice = (setup: string) => findCombinations(scanRepository(files(setup)).records, all).find((c) => c.id === 'mutable-action-secret-theft')?.break_chain ?? '';
+    expect(advice('gradle/actions/setup-gradle@v3')).toContain('every other third-party action of the job');
+    expect(advice('actions/setup-node@v4')).toContain('Pin the action to a full commit SHA');
+  });
+
   it('says whether the credential reaches the mutable step itself', () => {
     const [direct] = findCombinations([action(['holds:secrets', 'owner:third-party', 'secrets:step']), pat()], all);
     expect(direct?.stages[0]?.description).toContain('Secrets of the job are passed to the action itself');
