@@ -116,7 +116,11 @@ export function triggeringRunReads(job: Job): ForeignDownload[] {
 
 /** Actions that download artifacts from other runs whatever their inputs. */
 const CROSS_RUN_ACTIONS = new Set(['dawidd6/action-download-artifact', 'aochmann/actions-download-artifact', 'bettermarks/action-artifact-download']);
-const ISOLATED = /^\s*["']?(\$\{\{\s*runner\.temp\s*\}\}|\$\{?RUNNER_TEMP\b|%RUNNER_TEMP%|\$env:RUNNER_TEMP|\/tmp(\/|$)|\/dev\/shm\/|\$\{\{\s*github\.action_path)/;
+/**
+ * Destinations outside the workspace: the runner's temporary directory, `/tmp`, an action's own directory, and the
+ * home directory but for `~/work/`, under which GitHub-hosted runners keep the workspace (`~/.gradle/build-scan-data`).
+ */
+const ISOLATED = /^\s*["']?(\$\{\{\s*runner\.temp\s*\}\}|\$\{?RUNNER_TEMP\b|%RUNNER_TEMP%|\$env:RUNNER_TEMP|\/tmp(\/|$)|\/dev\/shm\/|\$\{\{\s*github\.action_path|(?:~|\$\{?HOME\}?)\/(?!work(?:\/|$)))/;
 const SCRIPT_ISOLATED = /RUNNER_TEMP|runner\.temp|['"`]\/tmp\//;
 
 /** The steps of a job that download artifacts of another run, in order. */

@@ -24,6 +24,10 @@ import { getText } from '../yaml/model.js';
  * - `actions-cool/check-user-permission` (README): never fails on the answer; outputs `require-result` (`'true'`
  *   / `'false'` for `require`), `user-permission` (`read` / `write` / `admin`), `result` in v1.
  * - `lidofinance/check-user-permission` (README): a fork that fails the step when the user lacks `require`.
+ * - `tspascoal/get-user-teams-membership` (README, src/index.js): never fails on the answer; output `isTeamMember`
+ *   (`'true'` / `'false'`) says whether `username` is in `team` of the organization. A gate on the actor only when
+ *   `username` is the actor (`github.actor`, `github.triggering_actor`, the comment's or sender's login): a team of
+ *   the organization is people its maintainers added, as a permission level is.
  */
 export interface PermissionAction {
   slug: string;
@@ -46,7 +50,12 @@ export interface PermissionAction {
   checksOn?: readonly string[];
   /** Outputs it sets only on the occasions it checks on (before the check): an `if:` on one skips a step on the others. */
   setOnCheck?: ReadonlySet<string>;
+  /** When the action checks an account its inputs name: true when, with the step's inputs, that account is the actor. */
+  checksActor?: (step: Step) => boolean;
 }
+
+/** An input naming whoever triggered the run (on a comment event, the commenter). */
+const ACTOR_INPUT = /^\s*\$\{\{\s*github\.(?:actor|triggering_actor|event\.comment\.user\.login|event\.sender\.login)\s*\}\}\s*$/;
 
 const OPEN_LEVELS = new Set(['none', 'read']);
 
@@ -84,13 +93,21 @@ const ACTIONS: readonly PermissionAction[] = [
     answers: new Set(),
     deny: 'fails its step',
   },
+  {
+    slug: 'tspascoal/get-user-teams-membership',
+    failsOnDeny: () => false,
+    answers: new Set(['isteammember']),
+    deny: 'records the answer in its output `isTeamMember` and succeeds',
+    checksActor: (step) => getText(step.with, 'team') !== null && ACTOR_INPUT.test(getText(step.with, 'username') ?? ''),
+  },
 ];
 
 const BY_SLUG = new Map(ACTIONS.map((a) => [a.slug, a]));
 
 /** The permission-checking action a step uses, or null. */
 export function permissionAction(step: Step): PermissionAction | null {
-  return step.usesRef?.kind === 'repository' ? (BY_SLUG.get(step.usesRef.slug.toLowerCase()) ?? null) : null;
+  const found = step.usesRef?.kind === 'repository' ? (BY_SLUG.get(step.usesRef.slug.toLowerCase()) ?? null) : null;
+  return found === null || found.checksActor === undefined || found.checksActor(step) ? found : null;
 }
 
 /** True when the step has `continue-on-error` set to anything but a literal false. */

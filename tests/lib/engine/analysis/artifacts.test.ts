@@ -204,3 +204,13 @@ describe('commands after a download kept outside the workspace', () => {
     );
   });
 });
+
+describe('downloads into the home directory', () => {
+  it('are outside the workspace but under ~/work, where GitHub-hosted runners keep the workspace', () => {
+    const isolated = (path: string) => downloadThen(path, 'echo done').isolated;
+    expect(isolated('~/.gradle/build-scan-data')).toBe(true);
+    expect(isolated('$HOME/.cache/scan')).toBe(true);
+    expect(isolated('~/work/app/app/dist')).toBe(false);
+    expect(isolated('dist')).toBe(false);
+  });
+});

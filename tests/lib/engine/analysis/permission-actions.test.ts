@@ -155,3 +155,18 @@ describe('xt0rted/slash-command-action checks only created and edited comments (
     expect(found(on(''), "if: steps.check.outputs.command-name == 'test'\n        ").map((f) => f.severity)).toEqual(['MEDIUM']);
   });
 });
+
+describe('a team membership check of the commenter', () => {
+  const teams = (username: string) => step('tspascoal/get-user-teams-membership@v4', { username, team: 'e2e-executors', GITHUB_TOKEN: '${{ secrets.ORG_READ }}' });
+  const guard = "if: steps.check.outputs.isTeamMember == 'true'\n        ";
+
+  it('gates the later steps whose if: reads its answer, when the account it checks is the commenter', () => {
+    expect(severities(teams('${{ github.actor }}'), guard)).toEqual(['MEDIUM']);
+    expect(severities(teams('${{ github.event.comment.user.login }}'), guard)).toEqual(['MEDIUM']);
+  });
+
+  it('gates nothing without the if:, or when it checks another account', () => {
+    expect(severities(teams('${{ github.actor }}'))).toEqual(['HIGH']);
+    expect(severities(teams('${{ github.event.issue.user.login }}'), guard)).toEqual(['HIGH']);
+  });
+});
