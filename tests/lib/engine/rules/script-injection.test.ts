@@ -487,6 +487,29 @@ describe('script-injection: taint is not invented through command outputs', () =
     `);
     expect(findings.map((f) => `${f.line} ${f.severity}`)).toEqual(['14 HIGH']);
   });
+
+  it("the number GitHub's API answers a query with carries none of the query's text; the query's other fields may", () => {
+    const workflow = (field: string) => yaml`
+      on:
+        workflow_run:
+          workflows: [CI]
+          types: [requested]
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - env:
+                HEAD_BRANCH: \${{ github.event.workflow_run.head_branch }}
+                GH_TOKEN: \${{ github.token }}
+              run: |
+                PR=$(gh api \
+                  "/repos/$GITHUB_REPOSITORY/pulls?head=acme:$HEAD_BRANCH" \
+                  --jq '.[0].${field}')
+                echo "PR=$PR" >> "$GITHUB_ENV"
+    `;
+    expect(scanWith('github-env-injection', workflow('number'))).toEqual([]);
+    expect(scanWith('github-env-injection', workflow('title')).length).toBe(1);
+  });
 });
 
 describe('script-injection: severity from the run model (docs/severity.md)', () => {
