@@ -163,7 +163,7 @@ const MAX_FOLD_DEPTH = 256;
  * '.[0].number')`: the number or id GitHub's API answers with, whatever steered the query.
  */
 const OPAQUE_ASSIGNMENT =
-  /^\s*(?:(?:export|local|readonly)\s+)?[A-Za-z_]\w*=["']?\$\(\s*(?:gh\s+(?:pr|issue|release)\s+create|git\s+rev-parse|git\s+log\s+[^)]*--format=%H|date|mktemp|uuidgen|sha256sum|md5sum|gh\s+api\b(?=[^)]*\s(?:--jq|-q)[=\s]+(["']?)[.\w\[\]]*\.(?:number|id)\1\s*\)))\b[^\n]*\)["']?\s*$/;
+  /^\s*(?:(?:export|local|readonly)\s+)?[A-Za-z_]\w*=["']?\$\(\s*(?:gh\s+(?:pr|issue|release)\s+create|git\s+rev-parse|git\s+log\s+[^)]*--format=%H|date|mktemp|uuidgen|sha256sum|md5sum|gh\s+api\b(?=[^)]*\s(?:--jq|-q)[=\s]+(["']?)[.\w[\]]*\.(?:number|id)\1\s*\)))\b[^\n]*\)["']?\s*$/;
 
 /** True for a line that assigns a variable the identifier a command printed (see `OPAQUE_ASSIGNMENT`). */
 export function opaqueAssignment(line: string): boolean {
