@@ -128,13 +128,16 @@ function prHeadInCommand(text: string, exprs: readonly Expr[], scope: Scope, tri
 
 function exprsOf(scope: Scope, node: YScalar): Expr[] {
   // A node of a local composite action is not in the workflow's file: parse its text rather than look it up there.
-  if (scope.actionCaller !== undefined || scope.textOnly === true) {
-    return flatMap(findExpressions(String(node.value)), (span) => {
-      const expr = span.terminated ? parseExpression(span.source) : null;
-      return expr === null ? [] : [expr];
-    });
-  }
+  if (scope.actionCaller !== undefined || scope.textOnly === true) return textExprs(String(node.value));
   return flatMap(expressionsOf(scope.workflow.file, node), (o) => (o.expr === null ? [] : [o.expr]));
+}
+
+/** The parsed `${{ }}` expressions of a text that is not looked up in a file. */
+function textExprs(text: string): Expr[] {
+  return flatMap(findExpressions(text), (span) => {
+    const expr = span.terminated ? parseExpression(span.source) : null;
+    return expr === null ? [] : [expr];
+  });
 }
 
 function fromText(text: string, exprs: readonly Expr[], scope: Scope, triggers: PrHeadTriggers, depth: number): string | null {
@@ -651,10 +654,6 @@ export function namesPullRequest(text: string, step: Step, repository: Repositor
   if (/\bgithub\.event\.(?:pull_request\.number|number)\b/.test(text)) return true;
   const job = step.job;
   if (job === null || !text.includes('$')) return false;
-  const exprs = flatMap(findExpressions(text), (span) => {
-    const expr = span.terminated ? parseExpression(span.source) : null;
-    return expr === null ? [] : [expr];
-  });
-  const found = fromText(text, exprs, { workflow: job.workflow, job, step, textOnly: true }, prHeadTriggers(job.workflow, repository), 0);
+  const found = fromText(text, textExprs(text), { workflow: job.workflow, job, step, textOnly: true }, prHeadTriggers(job.workflow, repository), 0);
   return found !== null && HEAD_COMMIT_SOURCE.test(found);
 }

@@ -56,7 +56,8 @@ export class RepositoryModel {
       const events = forkRunEvents(workflow, this);
       if (events === null) continue;
       workflow.forkRunEvents = events;
-      rereadRunSets(workflow);
+      // Only a condition that reads the followed run's event changes with them: most files have none.
+      if (workflow.file.text.includes('workflow_run.event')) rereadRunSets(workflow);
     }
   }
 

@@ -347,13 +347,26 @@ export class RunModel {
     return reachOf(job, step, this.repository, event);
   }
 
-  /** True when two steps of one job can run in the same job run (a common occasion and matrix leg). */
-  sameRun(a: Step, b: Step): boolean {
+  /**
+   * True when two steps of one job can run in the same job run (a common occasion and matrix leg); with `events`, on
+   * an occasion of one of them (or of an event not known): a checkout whose ref is read from one event's payload
+   * holds pull request code only on that event, so a step that runs only on others (`if: github.event_name ==
+   * 'push'`) never runs it.
+   */
+  sameRun(a: Step, b: Step, events: ReadonlySet<string> | null = null): boolean {
     if (a.job === null || b.job === null || a.job !== b.job) return a.job === b.job;
     const runs = workflowRunSets(a.job.workflow);
     const x = runs.steps.get(a);
     const y = runs.steps.get(b);
-    return x === undefined || y === undefined || overlap(x, y);
+    if (x === undefined || y === undefined) return true;
+    if (events === null || x.bits.length !== y.bits.length) return overlap(x, y);
+    const legs = legCount(x);
+    for (let i = 0; i < x.bits.length; i++) {
+      if (x.bits[i] !== 1 || y.bits[i] !== 1) continue;
+      const event = x.occasions[Math.floor(i / legs)]?.event ?? null;
+      if (event === null || events.has(event)) return true;
+    }
+    return false;
   }
 
   /** The run set of a step (or job), for callers that compare runs across jobs. */
@@ -669,27 +682,7 @@ export class RunModel {
   /** Executions after `entry` (in the same run) that run the code it holds. */
   sinksOf(run: JobRun, entry: WorkspaceEntry): TracedExecution[] {
     const events = payloadEvents(entry);
-    return run.executions.filter((t) => t.code === entry && (events === null ? this.sameRun(entry.step, t.step) : this.sameRunOn(entry.step, t.step, events)));
-  }
-
-  /**
-   * `sameRun` on an occasion of one of `events` (or of an event not known): a checkout whose ref is read from one
-   * event's payload holds pull request code only on that event, so a step that runs only on others (`if:
-   * github.event_name == 'push'`) never runs it.
-   */
-  sameRunOn(a: Step, b: Step, events: ReadonlySet<string>): boolean {
-    if (a.job === null || b.job === null || a.job !== b.job) return a.job === b.job;
-    const runs = workflowRunSets(a.job.workflow);
-    const x = runs.steps.get(a);
-    const y = runs.steps.get(b);
-    if (x === undefined || y === undefined || x.bits.length !== y.bits.length) return this.sameRun(a, b);
-    const legs = legCount(x);
-    for (let i = 0; i < x.bits.length; i++) {
-      if (x.bits[i] !== 1 || y.bits[i] !== 1) continue;
-      const event = x.occasions[Math.floor(i / legs)]?.event ?? null;
-      if (event === null || events.has(event)) return true;
-    }
-    return false;
+    return run.executions.filter((t) => t.code === entry && this.sameRun(entry.step, t.step, events));
   }
 
   /**
@@ -743,7 +736,7 @@ export class RunModel {
    */
   laterUse(run: JobRun, entry: WorkspaceEntry): LaterUse {
     const events = payloadEvents(entry);
-    return laterUse(run.steps, entry, (ref) => this.ownershipOf(ref), this.repository, (a, b) => (events === null ? this.sameRun(a, b) : this.sameRunOn(a, b, events)));
+    return laterUse(run.steps, entry, (ref) => this.ownershipOf(ref), this.repository, (a, b) => this.sameRun(a, b, events));
   }
 
   readonly #envReaders = new ScanCache<Step, EnvReaders>();
