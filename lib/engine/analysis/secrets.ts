@@ -554,10 +554,11 @@ const PLATFORM_ACTION_OWNERS: ReadonlySet<string> = new Set(['actions', 'github'
  * True when a stored secret of a workflow (or action) is a coverage upload token (`UPLOAD_TOKEN_SERVICES`): its
  * name says so (`CODECOV_TOKEN`), or the workflow hands it, as the whole of a value, to a name that says so or to the
  * token input of that service's own action (`codecov/codecov-action`'s `token:`); and it never reaches anyone else
- * the workflow names: not another party's action (a `with:`, a step's `env:`, or a job's or workflow's `env:`, which
- * every action of the job gets; GitHub's own actions and this repository's are no other party), not another owner's
- * reusable workflow, not a container, not a name that says another credential (`GH_TOKEN:`), and it is not written to
- * `$GITHUB_ENV`. Such a token is held but not worth taking. Names compare without case, as GitHub's secrets do.
+ * the workflow names under another name: not another party's action (a `with:`, a step's `env:`, or a job's or
+ * workflow's `env:`, which every action of the job gets; GitHub's own actions and this repository's are no other party),
+ * not another owner's reusable workflow, not a container, unless the name or input it is handed under says the service
+ * (`CODECOV_TOKEN:` in a job's `env:`: whoever reads it there holds the same upload token), not a name that says another
+ * credential (`GH_TOKEN:`), and it is not written to `$GITHUB_ENV`. Such a token is held but not worth taking. Names compare without case, as GitHub's secrets do.
  */
 export function isUploadTokenSecret(model: Workflow | Action, name: string): boolean {
   const upper = name.toUpperCase();
@@ -674,7 +675,10 @@ function uploadHandings(model: Workflow | Action): UploadHandings {
         // secret's name says, or the `token:` input of a local action of the repository (its own wrapper, which the
         // repository's own code hands on) given a secret its name says is an upload token.
         else if (saysCredential(key, CREDENTIAL_PART) && !(step?.owner != null && uploadTokenServiceOfName(n)?.owners.includes(step.owner) === true) && !(step?.local === true && uploadTokenServiceOfName(n) !== undefined)) against.add(n);
-        if (to.length > 0) receivers.set(n, [...(receivers.get(n) ?? []), ...to]);
+        // Handed under a name or input that says the service (`CODECOV_TOKEN:` in a job's `env:`, which every action of
+        // the job gets), whoever else reads it holds only that service's upload token; handed to another party under
+        // any other name, the secret may serve another purpose there.
+        if (to.length > 0 && service === undefined) receivers.set(n, [...(receivers.get(n) ?? []), ...to]);
       }
     }
   };

@@ -380,10 +380,10 @@ ${steps}
           - uses: someone/coverage-uploader@v1
             with:
               token: \${{ secrets.CODECOV_TOKEN }}`],
-      ['CC_TEST_REPORTER_ID', `
-          - uses: paambaati/codeclimate-action@v9
-            env:
-              CC_TEST_REPORTER_ID: \${{ secrets.CC_TEST_REPORTER_ID }}`],
+      ['CODECOV_TOKEN', `
+          - uses: someone/test-runner@v1
+            with:
+              args: --coverage-upload -t \${{ secrets.CODECOV_TOKEN }}`],
       ['COV', `
           - uses: codecov/codecov-action@v5
             with:
@@ -416,7 +416,7 @@ ${steps}
     }
   });
 
-  it('a job `env:` hands it to every action of the job: GitHub\'s own and its service\'s are no other party, a third party\'s is', () => {
+  it('a job `env:` hands it to every action of the job under its service\'s name: whoever reads it there holds the same upload token', () => {
     const withEnv = (action: string) => yaml`
       on: push
       permissions: { contents: read }
@@ -431,7 +431,17 @@ ${steps}
             - uses: codecov/codecov-action@v5
     `;
     expect(held(withEnv('actions/setup-node@v4')).uploadTokens).toEqual(['CODECOV_TOKEN']);
-    expect(held(withEnv('some/linter@v1')).secrets).toEqual(['CODECOV_TOKEN']);
+    expect(held(withEnv('some/linter@v1')).uploadTokens).toEqual(['CODECOV_TOKEN']);
+    expect(held(withEnv('some/linter@v1')).secrets).toEqual([]);
+  });
+
+  it('handed under its service\'s name to a third party\'s action (a Code Climate token to a community action), it is still an upload token', () => {
+    const h = held(job('{ contents: read }', `
+          - uses: paambaati/codeclimate-action@v9
+            env:
+              CC_TEST_REPORTER_ID: \${{ secrets.CC_TEST_REPORTER_ID }}`));
+    expect(h.uploadTokens).toEqual(['CC_TEST_REPORTER_ID']);
+    expect(holdingStrength(h, null)).not.toBe('valuable');
   });
 
   it('held with OIDC or a write scope, the job still holds something worth taking', () => {
