@@ -481,6 +481,8 @@ function credentialHandings(model: Workflow | Action): ReadonlySet<string> {
  */
 export interface UploadTokenService {
   service: string;
+  /** What its token uploads, in words (`coverage reports`, `benchmark results`). */
+  uploads: string;
   /** Secret names (upper case, `_` between words) that say their value is this service's upload token. */
   names: readonly string[];
   /** Owners (lower case) of the service's own actions: the service itself. */
@@ -504,6 +506,7 @@ export interface UploadTokenService {
 export const UPLOAD_TOKEN_SERVICES: readonly UploadTokenService[] = [
   {
     service: 'Codecov',
+    uploads: 'coverage reports',
     names: ['CODECOV_TOKEN', 'CODECOV_UPLOAD_TOKEN'],
     owners: ['codecov'],
     actions: ['codecov/codecov-action', 'codecov/test-results-action'],
@@ -514,6 +517,7 @@ export const UPLOAD_TOKEN_SERVICES: readonly UploadTokenService[] = [
   },
   {
     service: 'Coveralls',
+    uploads: 'coverage reports',
     names: ['COVERALLS_REPO_TOKEN'],
     owners: ['coverallsapp'],
     actions: [],
@@ -523,6 +527,7 @@ export const UPLOAD_TOKEN_SERVICES: readonly UploadTokenService[] = [
   },
   {
     service: 'Qlty',
+    uploads: 'coverage reports',
     names: ['QLTY_COVERAGE_TOKEN'],
     owners: ['qltysh'],
     actions: ['qltysh/qlty-action/coverage'],
@@ -532,6 +537,7 @@ export const UPLOAD_TOKEN_SERVICES: readonly UploadTokenService[] = [
   },
   {
     service: 'Code Climate',
+    uploads: 'coverage reports',
     names: ['CC_TEST_REPORTER_ID', 'CODECLIMATE_TEST_REPORTER_ID', 'CODE_CLIMATE_TEST_REPORTER_ID'],
     owners: ['codeclimate'],
     actions: [],
@@ -539,7 +545,37 @@ export const UPLOAD_TOKEN_SERVICES: readonly UploadTokenService[] = [
     // "only used to identify your repo when submitting test coverage payloads. It can't be used to access any of your data."
     source: 'https://docs.codeclimate.com/docs/finding-your-test-coverage-token#should-i-keep-my-test-reporter-id-secret',
   },
+  {
+    service: 'CodSpeed',
+    uploads: 'benchmark results',
+    names: ['CODSPEED_TOKEN'],
+    owners: ['codspeedhq'],
+    actions: ['codspeedhq/action'],
+    inputs: ['token'],
+    // Its action's README: `token` is "The CodSpeed upload token", which a public repository may omit (CodSpeed then
+    // authenticates the run through GitHub): it sends the run's benchmark results to the repository's CodSpeed project.
+    source: 'https://github.com/CodSpeedHQ/action#usage',
+  },
 ];
+
+/**
+ * What a list of upload tokens lets someone upload, by their names (`coverage reports`, `benchmark results`, both);
+ * a name no service's (a secret handed to a coverage action's `token:`) counts as a coverage token.
+ */
+export function uploadedWhat(names: readonly string[]): string {
+  const what = [...new Set(names.map((n) => uploadTokenServiceOfName(n)?.uploads ?? 'coverage reports'))].sort((a, b) => (a === 'coverage reports' ? -1 : b === 'coverage reports' ? 1 : a.localeCompare(b)));
+  return what.join(' and ');
+}
+
+/**
+ * `a coverage upload token`, `benchmark upload tokens`, `upload tokens` (of both kinds), by their names; `one`: the
+ * singular whatever their number (`a coverage upload token` for a job that holds some).
+ */
+export function uploadTokenNoun(names: readonly string[], one = names.length === 1): string {
+  const what = uploadedWhat(names);
+  const kind = what === 'coverage reports' ? 'coverage ' : what === 'benchmark results' ? 'benchmark ' : '';
+  return one ? `${kind === '' ? 'an' : 'a'} ${kind}upload token` : `${kind}upload tokens`;
+}
 
 /** The service whose upload token a name says it is (`CODECOV_TOKEN`, `COVERALLS_REPO_TOKEN`), or undefined. */
 export function uploadTokenServiceOfName(name: string): UploadTokenService | undefined {

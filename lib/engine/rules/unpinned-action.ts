@@ -1,6 +1,6 @@
 import { callerJobFacts, holdingFacts, runFact } from '../analysis/run-model/facts.js';
 import { VALUABLE_SCOPES, callSecrets, holdsMinor, holdsNothing, holdsSecrets, minorLead, minorNames, NO_MINOR_SECRETS, nothingItselfWords, nothingWorthText, stepMinor, stepSecrets } from '../analysis/run-model/holdings.js';
-import { UPLOAD_TOKEN_SERVICES } from '../analysis/secrets.js';
+import { UPLOAD_TOKEN_SERVICES, uploadedWhat, uploadTokenNoun } from '../analysis/secrets.js';
 import { handedTokens, type FetchedCredential, type MintedToken } from '../analysis/run-model/handed.js';
 import { appTokenScope, appTokenWords } from '../analysis/run-model/app-tokens.js';
 import { publishesForReal, publishingSteps } from '../analysis/publishing.js';
@@ -113,7 +113,7 @@ function exposure(run: JobRun, job: Job, step: Step | null): { text: string; fac
   const uploaded =
     uploads.length === 0
       ? ''
-      : `; ${uploads.length === 1 ? 'coverage upload token' : 'coverage upload tokens'} ${names(uploads)} ${uploads.length === 1 ? 'reaches' : 'reach'} the action itself${own} (${uploads.length === 1 ? 'it lets' : 'they let'} someone upload coverage reports for this repository, no more)`;
+      : `; ${uploadTokenNoun(uploads).replace(/^an? /, '')} ${names(uploads)} ${uploads.length === 1 ? 'reaches' : 'reach'} the action itself${own} (${uploads.length === 1 ? 'it lets' : 'they let'} someone upload ${uploadedWhat(uploads)} for this repository, no more)`;
   return { text: `${holds}${handedOn}${hooked}${uploaded}`, facts: handed.fetched.length > 0 ? ['secrets:step'] : [] };
 }
 

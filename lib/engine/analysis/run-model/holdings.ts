@@ -20,7 +20,7 @@ import { localCallers } from '../callers.js';
 import { readPermissions } from '../permissions.js';
 import { publishesForReal, publishingSteps } from '../publishing.js';
 import { selfHosted } from '../runners.js';
-import { isChatWebhookSecret, isIdentifierSecret, isStoredSecretName, isUploadTokenSecret, secretOccurrences, unnamedSecretUse, valueSecrets } from '../secrets.js';
+import { isChatWebhookSecret, isIdentifierSecret, isStoredSecretName, isUploadTokenSecret, secretOccurrences, unnamedSecretUse, uploadedWhat, uploadTokenNoun, valueSecrets } from '../secrets.js';
 import { ScanCache } from '../../model/scan-cache.js';
 import { secretFetcher } from './handed.js';
 import { actionPermissions } from '../../data/permissions.js';
@@ -330,7 +330,7 @@ export function minorNames(minor: MinorSecrets, short = false): string {
   const parts: string[] = [];
   const { webhooks, uploadTokens, identifiers } = minor;
   if (webhooks.length > 0) parts.push(`${webhooks.length === 1 ? 'a chat webhook' : 'chat webhooks'} (${listed(webhooks, more)})`);
-  if (uploadTokens.length > 0) parts.push(`${uploadTokens.length === 1 ? 'a coverage upload token' : 'coverage upload tokens'} (${listed(uploadTokens, more)})`);
+  if (uploadTokens.length > 0) parts.push(`${uploadTokenNoun(uploadTokens)} (${listed(uploadTokens, more)})`);
   if (identifiers.length > 0) parts.push(`${identifiers.length === 1 ? 'an identifier' : 'identifiers'} (${listed(identifiers, more)})`);
   return parts.length === 3 ? `${parts[0]}, ${parts[1]} and ${parts[2]}` : parts.join(' and ');
 }
@@ -339,7 +339,8 @@ export function minorNames(minor: MinorSecrets, short = false): string {
 export function minorKinds(holders: readonly MinorSecrets[]): string {
   const kinds: string[] = [];
   if (holders.some((h) => h.webhooks.length > 0)) kinds.push('a chat webhook');
-  if (holders.some((h) => h.uploadTokens.length > 0)) kinds.push('a coverage upload token');
+  const uploads = holders.flatMap((h) => h.uploadTokens);
+  if (uploads.length > 0) kinds.push(uploadTokenNoun(uploads, true));
   if (holders.some((h) => h.identifiers.length > 0)) kinds.push('an identifier');
   return kinds.length === 3 ? `${kinds[0]}, ${kinds[1]} and ${kinds[2]}` : kinds.join(' and ');
 }
@@ -356,7 +357,7 @@ export function minorWords(minor: MinorSecrets): string {
   const parts: string[] = [];
   if (webhooks.length + uploadTokens.length > 0) {
     const one = webhooks.length + uploadTokens.length === 1;
-    const does = [webhooks.length > 0 ? 'post to a channel' : '', uploadTokens.length > 0 ? 'upload coverage reports for this repository' : ''].filter((d) => d !== '').join(' and ');
+    const does = [webhooks.length > 0 ? 'post to a channel' : '', uploadTokens.length > 0 ? `upload ${uploadedWhat(uploadTokens)} for this repository` : ''].filter((d) => d !== '').join(' and ');
     parts.push(`${minorNames({ webhooks, uploadTokens, identifiers: [] })}, which ${one ? 'lets' : 'let'} someone ${does}, not push code, publish or read data`);
   }
   if (identifiers.length > 0) parts.push(identifierWords(identifiers));

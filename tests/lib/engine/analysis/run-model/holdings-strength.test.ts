@@ -355,6 +355,34 @@ ${steps}
     }
   });
 
+  it('a CodSpeed token is a benchmark upload token, named as one, and both kinds are named together', () => {
+    const h = held(job('{ contents: read }', `
+          - uses: CodSpeedHQ/action@v4
+            with:
+              run: cargo codspeed run
+              token: \${{ secrets.CODSPEED_TOKEN }}`));
+    expect(h.secrets).toEqual([]);
+    expect(h.uploadTokens).toEqual(['CODSPEED_TOKEN']);
+    expect(holdingStrength(h, null)).toBe('none');
+    expect(nothingHeldText(h)).toBe('the job holds only a benchmark upload token (`CODSPEED_TOKEN`), which lets someone upload benchmark results for this repository, not push code, publish or read data: no write scope, other secret or OIDC token');
+    const both = held(job('{ contents: read }', `
+          - uses: CodSpeedHQ/action@v4
+            with:
+              run: cargo codspeed run
+              token: \${{ secrets.CODSPEED_TOKEN }}
+          - uses: codecov/codecov-action@v5
+            with:
+              token: \${{ secrets.CODECOV_TOKEN }}`));
+    expect(nothingHeldText(both)).toBe('the job holds only upload tokens (`CODSPEED_TOKEN`, `CODECOV_TOKEN`), which let someone upload coverage reports and benchmark results for this repository, not push code, publish or read data: no write scope, other secret or OIDC token');
+    // Handed under another name to another party's action, it may serve another purpose there: worth taking.
+    const other = held(job('{ contents: read }', `
+          - uses: someone/bench@v1
+            with:
+              api-key: \${{ secrets.CODSPEED_TOKEN }}`));
+    expect(other.secrets).toEqual(['CODSPEED_TOKEN']);
+    expect(holdingStrength(other, null)).toBe('valuable');
+  });
+
   it('named with a chat webhook when the job holds both', () => {
     const h = held(job('{ contents: read }', `
           - uses: codecov/codecov-action@v5
