@@ -410,6 +410,30 @@ function guarded(job: Job, publishes: string | null): string | null {
   return null;
 }
 
+/** `exit <non-zero>` or `false` as a command of a script, or `core.setFailed(` in a github-script step. */
+const FAILS_SCRIPT = /(?:^|[;&|({\n]|\bthen|\belse|\bdo)\s*(?:exit\s+(?:[1-9]\d*|"?\$\{?\w+\}?"?)|false)\s*(?:$|[;&|)}\n#])/m;
+
+/**
+ * A later step of the same job that fails it when this one failed: its `if:` asks for this step's failed outcome
+ * (`steps.<id>.outcome == 'failure'` or `!= 'success'`; `continue-on-error` leaves `conclusion` a success, `outcome`
+ * the real result) and its script exits with a failure (`exit 1`, `false`) or its github-script calls
+ * `core.setFailed`. The step runs the steps between (a SARIF upload) and the job still fails: nothing is hidden.
+ */
+function failedLater(step: Step): Step | null {
+  const job = step.job;
+  if (job === null || step.id === null) return null;
+  const id = step.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const asks = new RegExp(`\\bsteps\\.${id}\\.outcome\\s*(?:==\\s*'failure'|!=\\s*'success')`, 'i');
+  for (const later of job.steps.slice(job.steps.indexOf(step) + 1)) {
+    const condition = scalarText(later.if) ?? '';
+    if (condition.length > 2_000 || !asks.test(condition)) continue;
+    const script = later.run !== undefined && typeof later.run.value === 'string' ? later.run.value : later.usesRef?.kind === 'repository' && later.usesRef.slug === 'actions/github-script' ? (scalarText(get(later.with, 'script')) ?? '') : '';
+    if (script.length > 100_000) continue;
+    if (FAILS_SCRIPT.test(script) || (later.run === undefined && script.includes('core.setFailed('))) return later;
+  }
+  return null;
+}
+
 /** `continue-on-error: true`, or `${{ true }}`. Other expressions (`${{ matrix.experimental }}`) are a deliberate choice. */
 function alwaysContinues(node: YNode | undefined): boolean {
   if (node?.kind !== 'scalar') return false;
@@ -457,6 +481,8 @@ export default defineWorkflowRule({
       // A verification whose failure stops the use of what it checks, in the same script: the unverified file
       // does not run, and `continue-on-error` only lets the job go on (a step named as a security check may run more).
       if (VERIFICATION.test(tool) && verificationStops(step)) return;
+      // A later step fails the job on this step's failed outcome (after the steps between, such as a report upload).
+      if (failedLater(step) !== null) return;
       context.report({
         node: value,
         message: `Step \`${stepLabel(step)}\` runs ${tool} with \`continue-on-error: true\`: the job passes even when the tool fails or reports findings.`,

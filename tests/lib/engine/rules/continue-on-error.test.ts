@@ -445,4 +445,50 @@ ${containerChain("echo 'ab12cd34  /tmp/setup.sh' | sha256sum -c - &&", '\n  make
       },
     ]))).toEqual(['6:26 LOW']);
   });
+
+  it('leaves a gate step whose failed outcome a later step turns back into a failed job, and reports one whose later step only reports it', () => {
+    const workflow = (last: string) => yaml`
+      on: push
+      jobs:
+        zizmor:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+            - id: zizmor
+              run: uvx zizmor --format=sarif . > results.sarif
+              continue-on-error: true
+            - if: always()
+              uses: github/codeql-action/upload-sarif@v3
+              with: { sarif_file: results.sarif }
+${last}
+    `;
+    const fails = [
+      `            - if: steps.zizmor.outcome == 'failure'
+              run: exit 1`,
+      `            - if: \${{ steps.zizmor.outcome != 'success' }}
+              run: |
+                echo "zizmor found problems"
+                exit 1`,
+      `            - if: steps.zizmor.outcome == 'failure'
+              uses: actions/github-script@v7
+              with:
+                script: core.setFailed('zizmor found problems')`,
+    ];
+    for (const last of fails) expect(scanWith(RULE, workflow(last)), last).toEqual([]);
+    const reports = [
+      // Only a message: the job still passes.
+      `            - if: steps.zizmor.outcome == 'failure'
+              run: echo "::warning::zizmor found problems"`,
+      // Another step's outcome.
+      `            - if: steps.other.outcome == 'failure'
+              run: exit 1`,
+      // Its conclusion, which continue-on-error leaves a success.
+      `            - if: steps.zizmor.conclusion == 'failure'
+              run: exit 1`,
+      // exit 0 does not fail.
+      `            - if: steps.zizmor.outcome == 'failure'
+              run: exit 0`,
+    ];
+    for (const last of reports) expect(positions(scanWith(RULE, workflow(last))), last).toEqual(['9:28 LOW']);
+  });
 });
