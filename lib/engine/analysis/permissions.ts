@@ -204,7 +204,9 @@ function stepMayUse(step: Step, scope: string, repository?: RepositoryModel, dep
   if (scope === 'packages' && githubPackagesPush(step) !== null) return true;
   const ref = step.usesRef;
   if (ref !== undefined) {
-    if (ref.kind === 'docker') return false;
+    // A `docker://` image gets what its `with:` and `env:` hand it (inputs arrive as `INPUT_*` variables): handed the
+    // job's token (`token: ${{ secrets.GITHUB_TOKEN }}`), it may write with any scope of it, as an unknown action may.
+    if (ref.kind === 'docker') return scope !== 'id-token' && handedTokens(step).job;
     if (ref.kind !== 'repository') return true;
     const full = ref.path === '' ? ref.slug : `${ref.slug}/${ref.path.toLowerCase()}`;
     const agent = stepAgent(step);

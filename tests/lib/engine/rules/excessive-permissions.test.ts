@@ -102,6 +102,24 @@ describe(RULE, () => {
     expect(findings[0]?.description).not.toContain('every job');
   });
 
+  it('counts a docker:// action handed the job token as a use of its write scopes, and one handed nothing as none', () => {
+    const workflow = (input: string) => yaml`
+      on: schedule
+      permissions:
+        pull-requests: write
+      jobs:
+        label:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: docker://example/label-approved:0.0.4
+              with:
+${input}
+    `;
+    expect(scanWith(RULE, workflow('                token: ${{ secrets.GITHUB_TOKEN }}'))).toEqual([]);
+    expect(scanWith(RULE, workflow('                token: ${{ github.token }}'))).toEqual([]);
+    expect(positions(scanWith(RULE, workflow('                config: "{}"')))).toEqual(['3:3 LOW']);
+  });
+
   it('is HIGH for contents, id-token, packages and actions write only when an outsider\'s code runs with them', () => {
     const workflow = (b: string) => yaml`
       on: pull_request_target
