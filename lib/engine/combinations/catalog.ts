@@ -998,7 +998,7 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
       {
         rule_id: 'unpinned-action',
         advice:
-          'Pin every third-party action of the release job to a full commit SHA (`uses: owner/action@<40-hex sha> # v1.2.3`), then add `actions/attest-build-provenance` (with `id-token: write` and `attestations: write`) so users can check that what they install came from this workflow.',
+          'Pin every third-party action of the release job to a full commit SHA (`uses: owner/action@<40-hex sha> # v1.2.3`), then publish with provenance so users can check that what they install came from this workflow: the registry\'s own (`pypa/gh-action-pypi-publish` v1.11 or later attests by default with trusted publishing, `npm publish --provenance`), or `actions/attest-build-provenance` (with `id-token: write` and `attestations: write`).',
       },
     ],
     impact:

@@ -282,3 +282,13 @@ describe('every kind fires on a realistic repository', () => {
     });
   }
 });
+
+describe('unverifiable-release: the fix names the registry\'s own provenance before an attestation step', () => {
+  it('points at pypa/gh-action-pypi-publish v1.11+ and npm --provenance as well as actions/attest-build-provenance', () => {
+    const c = CASES.find((x) => x.id === 'unverifiable-release')!;
+    const found = findCombinations(c.records, all).find((x) => x.id === 'unverifiable-release');
+    expect(found?.break_chain).toContain('`pypa/gh-action-pypi-publish` v1.11 or later attests by default with trusted publishing');
+    expect(found?.break_chain).toContain('`npm publish --provenance`');
+    expect(found?.break_chain).toContain('`actions/attest-build-provenance`');
+  });
+});
