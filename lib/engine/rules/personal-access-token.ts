@@ -433,7 +433,7 @@ function startedOnly(e: Exposure & { outsider: Reach }): string {
  * uses hand it to someone else's mutable code, or an outsider who starts the job steers code in it; LOW when the
  * only way to it is such code it is not handed (that code's own finding covers it), or none at all.
  */
-function judge(exposures: readonly Exposure[], uses: readonly Use[]): { severity: Severity; why: string } {
+function judge(runs: RunModel, exposures: readonly Exposure[], uses: readonly Use[]): { severity: Severity; why: string } {
   const worst = exposures.find((e) => exposed(e, uses));
   if (worst === undefined) {
     const nearby = exposures.find((e) => e.foreign.length > 0);
@@ -451,8 +451,11 @@ function judge(exposures: readonly Exposure[], uses: readonly Use[]): { severity
   const given = handed(worst, uses);
   if (given.length > 0) {
     reasons.push(`the token is handed to someone else's code that can change without a change here: ${named(given)}, so its publisher (or whoever takes over their account) can take it with nothing but a pin in the way`);
-    // Who starts the run matters less than who changes that code, but it is said when an outsider can.
-    if (worst.outsider !== null && worst.steer === null) reasons.push(whoText(worst.outsider));
+    // Who starts the run matters less than who changes that code, but it is said when an outsider can start a run
+    // in which that code runs (a step of it behind `if: github.event_name == 'workflow_dispatch'` runs only when a
+    // maintainer starts the workflow, whoever can start its other runs).
+    const reachesGiven = given.some((item) => item.caller === null || outsiderStarts(runs.stepReach(item.caller)));
+    if (worst.outsider !== null && worst.steer === null && reachesGiven) reasons.push(whoText(worst.outsider));
   }
   return { severity: 'MEDIUM', why: `MEDIUM: ${reasons.join('; ')}.` };
 }
@@ -499,15 +502,15 @@ export default defineWorkflowRule({
       if (job !== null) {
         const inJob = group.steps.filter((st) => st.job === job);
         const reach = uses.some((u) => u.step === null) || inJob.length === 0 ? runs.job(job).reach : runs.stepReach(inJob[0] as Step);
-        return judge([exposureOf(runs, taint, job, reach)], uses);
+        return judge(runs, [exposureOf(runs, taint, job, reach)], uses);
       }
       if (group.workflow !== null) {
         const workflow = group.workflow;
-        return workflow.jobs.length === 0 ? { severity: 'LOW', why: LOW_WHY } : judge(workflow.jobs.map((j) => exposureOf(runs, taint, j, runs.job(j).reach)), uses);
+        return workflow.jobs.length === 0 ? { severity: 'LOW', why: LOW_WHY } : judge(runs, workflow.jobs.map((j) => exposureOf(runs, taint, j, runs.job(j).reach)), uses);
       }
       const callers = flatMap(group.steps, (st) => runs.jobSteps(st));
       if (callers.length === 0) return { severity: 'MEDIUM', why: 'MEDIUM: no workflow here runs this action, so who starts its jobs and what runs beside it are not known.' };
-      return judge(callers.map((caller) => exposureOf(runs, taint, caller.job as Job, runs.stepReach(caller))), uses);
+      return judge(runs, callers.map((caller) => exposureOf(runs, taint, caller.job as Job, runs.stepReach(caller))), uses);
     };
     const reportOccurrence = (occurrence: ExpressionOccurrence, position: Position, job: Job | null | undefined, step: Step | null = null, workflow: Workflow | null = null) => {
       if (occurrence.expr === null || !mayUseSecrets(occurrence.span.source)) return;

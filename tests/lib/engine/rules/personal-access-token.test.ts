@@ -313,6 +313,32 @@ ${steps}`;
     expect(own[0]?.description).toContain('the token goes only to reusable workflow `acme-labs/flows/.github/workflows/backport.yml`');
   });
 
+  it('names who can start the run only when that start runs the third-party code the token is handed to', () => {
+    const workflow = (condition: string) => `on:
+  pull_request_target:
+    types: [closed]
+  workflow_dispatch:
+    inputs:
+      debug_enabled: { default: 'false' }
+jobs:
+  notes:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+        with:
+          token: \${{ secrets.NOTES_TOKEN }}
+      - uses: mxschmitt/action-tmate@v3
+${condition}      - uses: docker://acme/notes@sha256:${'a'.repeat(64)}
+`;
+    const debug = scanWith(RULE, workflow("        if: ${{ github.event_name == 'workflow_dispatch' && github.event.inputs.debug_enabled == 'true' }}\n"));
+    expect(debug.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(debug[0]?.description).toContain('`mxschmitt/action-tmate@v3`');
+    expect(debug[0]?.description).not.toContain('anyone with a GitHub account can start it');
+    const always = scanWith(RULE, workflow(''));
+    expect(always.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(always[0]?.description).toContain('anyone with a GitHub account can start it through `pull_request_target`');
+  });
+
   it('judges a PAT in the workflow\'s env by its worst job, and a third party\'s reusable workflow on a tag', () => {
     const text = (second: string) => `on: push\nenv:\n  GH_TOKEN: \${{ secrets.BOT_PAT }}\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: gh release list\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: ${second}\n`;
     expect(only(text('someone/tool@v1')).map((f) => f.severity)).toEqual(['MEDIUM']);
