@@ -17,14 +17,45 @@ describe(RULE, () => {
           defaults:
             run: { shell: CMD }
           steps:
-            - run: echo %PATH%
+            - run: echo %PATH% \${{ github.ref_name }}
               shell: cmd /D /E:ON /V:OFF /S /C "CALL "{0}""
+            - run: echo \${{ matrix.os }}
             - run: echo ok
               shell: pwsh
+        other:
+          runs-on: windows-latest
+          steps:
+            - run: echo \${{ runner.temp }}
     `);
     expect(positions(findings)).toEqual(['4:12 LOW', '9:21 LOW', '12:16 LOW']);
     expect(findings[0]?.description).toContain('no formal grammar');
     expect(findings[0]?.recommendation).toContain('pwsh');
+  });
+
+  it('is INFO when no script the cmd shell runs expands a ${{ }} value (nothing to misparse), at each level', () => {
+    const findings = scanWith(RULE, yaml`
+      on: push
+      defaults:
+        run:
+          shell: cmd
+      jobs:
+        win:
+          runs-on: windows-latest
+          defaults:
+            run: { shell: CMD }
+          steps:
+            - run: call "%VS%\\vcvars64.bat" && cargo build
+              shell: cmd
+            - run: echo %PATH%
+            - run: echo \${{ github.ref_name }}
+              shell: pwsh
+        other:
+          runs-on: windows-latest
+          steps:
+            - run: echo ok
+    `);
+    expect(positions(findings)).toEqual(['4:12 INFO', '9:21 INFO', '12:16 INFO']);
+    expect(findings[0]?.description).toContain('INFO: no script it runs here expands a `${{ }}` value');
   });
 
   it('reports the action inputs of the table, with their own severity and recommendation', () => {
