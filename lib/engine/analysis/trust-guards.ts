@@ -274,9 +274,34 @@ function computeJobTrust(job: Job, event: string | undefined): TrustPaths {
   }
   for (const needed of followedNeeds(job)) {
     const neededPaths = event === undefined ? jobTrust(needed) : jobTrustOn(needed, event);
-    paths = product(paths, withAuthorization(neededPaths, needed, Infinity));
+    paths = product(paths, withAuthorization(neededPaths, needed, Infinity, event));
   }
+  // A status function lets the job run whatever its needs' conditions said (a skipped one), but not always after one
+  // failed: `!failure()` without `always()`, or a test that a needed job's result is a success (or skipped). Then that
+  // job's checks that fail it (a fork check) still stand in the way.
+  for (const needed of failureStops(job)) paths = product(paths, withAuthorization([[]], needed, Infinity, event));
   return paths;
+}
+
+/**
+ * The needed jobs whose failure keeps a job with a status function in its `if:` from running: every one under
+ * `!failure()` (with no `always()` or positive `failure()`), and one whose result the condition requires to be a
+ * success or a skip (`needs.x.result == 'success'`, `contains(fromJSON('["skipped", "success"]'), needs.x.result)`).
+ */
+function failureStops(job: Job): Job[] {
+  const condition = job.if?.kind === 'scalar' ? String(job.if.value ?? '') : '';
+  if (!STATUS_FUNCTIONS.test(condition) || condition.length > 2_000) return [];
+  const all = /!\s*failure\s*\(\s*\)/.test(condition) && !/\balways\s*\(/i.test(condition) && !/(?:^|[^!\s])\s*\bfailure\s*\(/.test(condition.replace(/!\s*failure\s*\(/g, ''));
+  const found: Job[] = [];
+  for (const id of job.needs) {
+    const needed = job.workflow.jobs.find((j) => j.id === id);
+    if (needed === undefined) continue;
+    const name = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const success = new RegExp(`needs\\.${name}\\.result\\s*==\\s*'success'|contains\\(\\s*fromJSON\\(\\s*'\\[([^\\]]*)\\]'\\s*\\)\\s*,\\s*needs\\.${name}\\.result\\s*\\)`, 'i').exec(condition);
+    const only = success !== null && (success[1] === undefined || !/failure|cancelled/i.test(success[1]));
+    if (all || only) found.push(needed);
+  }
+  return found;
 }
 
 /** The ways a step can run: its job's, its own `if:`, and permission checks by earlier steps that fail the job. */
@@ -293,7 +318,7 @@ export function stepTrustOn(step: Step, event: string): TrustPaths {
   if (step.job === null || step.owner.kind !== 'workflow') return stepTrust(step);
   const own = conditionTrust(step.if, step.owner, step.job, event);
   const condition = step.if?.kind === 'scalar' ? String(step.if.value ?? '') : '';
-  const job = STATUS_FUNCTIONS.test(condition) ? jobTrustOn(step.job, event) : withAuthorization(jobTrustOn(step.job, event), step.job, step.index);
+  const job = STATUS_FUNCTIONS.test(condition) ? jobTrustOn(step.job, event) : withAuthorization(jobTrustOn(step.job, event), step.job, step.index, event);
   return product(job, own);
 }
 
@@ -365,9 +390,13 @@ function unique(values: readonly string[]): string[] {
 interface FailingCheck {
   step: Step;
   guard: TrustGuard;
+  /** The events the check stands on (its step's `if:` names them: `github.event_name == 'pull_request'`); all when absent. */
+  events?: ReadonlySet<string>;
 }
 
 const checks = new ScanCache<Job, FailingCheck[]>();
+/** Triggers that bring a pull request's head (a fork's included). */
+const PULL_REQUEST_TRIGGERS: ReadonlySet<string> = new Set(['pull_request', 'pull_request_target', 'pull_request_review', 'pull_request_review_comment']);
 /** A script that fails the run: `exit 1`, `core.setFailed`, `throw`. */
 const FAILS = /exit\s+1|setFailed|throw\b|exit\s+\$/;
 /**
@@ -533,13 +562,85 @@ function failingChecks(job: Job): FailingCheck[] {
     // A script may check both: the commenter's permission, then that the pull request is not a fork's (each fails the step).
     if (forkCheck(script)) found.push({ step: s, guard: { kind: 'same-repository', condition: `fork check in step \`${name}\`` } });
   }
+  // A call of a local reusable workflow fails when a job of it fails: a job of it with no `if:` and no `needs:` that
+  // fails every fork's pull request (its step's `if:` may read the call's `with:`, `inputs.event: ${{ github.event_name }}`).
+  const called = job.called;
+  if (called !== undefined && called !== job.workflow) {
+    for (const inner of called.jobs) {
+      if (inner.if !== undefined || inner.needs.length > 0 || inner.uses !== undefined) continue;
+      for (const s of inner.steps) {
+        if (s.node.pairs.some((p) => p.key.value === 'continue-on-error')) continue;
+        const script = scriptOf(s);
+        const condition = s.if?.kind === 'scalar' ? String(s.if.value ?? '') : '';
+        if (script === null || condition === '') continue;
+        const events = forkOnlyCondition(condition, job.with);
+        if (events === null || !failsWhenRun(script)) continue;
+        const name = s.name ?? s.id ?? String(s.index + 1);
+        found.push({ step: s, guard: { kind: 'same-repository', condition: `fork check in step \`${name}\` of \`${called.file.path}\`` }, ...(events.size > 0 ? { events } : {}) });
+      }
+    }
+  }
   checks.set(job, found);
   return found;
 }
 
+/** A test that selects a fork's pull request (or the run a `workflow_run` follows): its head repository is not this one, or is a fork. */
+const FORK_SELECTOR = new RegExp(
+  `^(?:(?:${[...HEAD_REPOSITORY_NAMES].map((n) => n.replace(/\./g, '\\.')).join('|')})\\s*!=\\s*github\\.repository|github\\.repository\\s*!=\\s*(?:${[...HEAD_REPOSITORY_NAMES].map((n) => n.replace(/\./g, '\\.')).join('|')})|(?:${[...FORK_FLAGS].map((n) => n.replace(/\./g, '\\.')).join('|')})(?:\\s*==\\s*true)?)$`,
+  'i',
+);
+/** `github.event_name == 'pull_request'` (either side), or the same through an input the call sets to `github.event_name`. */
+const EVENT_TEST = /^(?:([\w.-]+)\s*==\s*'([a-z_]+)'|'([a-z_]+)'\s*==\s*([\w.-]+))$/i;
+
+/**
+ * The events on which a step's `if:` holds for every fork's pull request, when it is only a conjunction (`&&`) of
+ * a fork selector (`github.event.pull_request.head.repo.full_name != github.repository`, `...head.repo.fork`) and
+ * tests of the event's name (`github.event_name == 'pull_request'`, or `inputs.<x> == 'pull_request'` where the
+ * call's `with:` sets `x` to `${{ github.event_name }}`): empty for any event, null when it is no such condition.
+ */
+function forkOnlyCondition(condition: string, callWith: YNode | undefined): ReadonlySet<string> | null {
+  let text = condition.trim();
+  if (text.length > 1_000 || text.includes('||') || /!\s*\(|\(/.test(text.replace(/^\$\{\{|\}\}$/g, ''))) return null;
+  text = text.replace(/^\$\{\{([^]*)\}\}$/, '$1').trim();
+  let fork = false;
+  const events = new Set<string>();
+  for (const part of text.split('&&').map((p) => p.trim())) {
+    if (FORK_SELECTOR.test(part)) {
+      fork = true;
+      continue;
+    }
+    const m = EVENT_TEST.exec(part);
+    if (m === null) return null;
+    const operand = (m[1] ?? m[4] ?? '').toLowerCase();
+    const value = (m[2] ?? m[3] ?? '').toLowerCase();
+    const input = /^inputs\.([\w-]+)$/.exec(operand);
+    const passed = input === null ? null : scalarText(get(callWith, input[1]!));
+    const isEvent = operand === 'github.event_name' || (passed !== null && /^\s*\$\{\{\s*github\.event_name\s*\}\}\s*$/.test(passed ?? ''));
+    if (!isEvent) return null;
+    events.add(value);
+  }
+  return fork ? events : null;
+}
+
+/**
+ * A script that fails whenever it runs: its last command is `exit <non-zero>` (or `false`, `core.setFailed`,
+ * `throw` in a github-script) and nothing before it ends the step quietly (`exit 0`, a bare `exit`, `return`).
+ */
+function failsWhenRun(script: string): boolean {
+  if (script.length > 20_000) return false;
+  const lines = script.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#') && !l.startsWith('//'));
+  const last = lines.at(-1) ?? '';
+  if (!/^(?:exit\s+[1-9]\d*|false|core\.setFailed\s*\(.*\)|throw\b.*);?$/.test(last)) return false;
+  return !lines.slice(0, -1).some((l) => QUIET_END.test(l));
+}
+
 /** Adds, to every path, the checks made by steps of `job` before step `before` (each fails the job for anyone else). */
-function withAuthorization(paths: TrustPaths, job: Job, before: number): TrustPaths {
-  const guards = failingChecks(job).filter((c) => c.step.index < before).map((c) => c.guard);
+function withAuthorization(paths: TrustPaths, job: Job, before: number, event?: string): TrustPaths {
+  // A check that stands only on some events counts on those, and, for the ways to run on any event, when the
+  // workflow brings pull requests only through those events.
+  const on = (c: FailingCheck): boolean =>
+    c.events === undefined || (event !== undefined ? c.events.has(event) : job.workflow.triggers.every((t) => !PULL_REQUEST_TRIGGERS.has(t.name) || c.events!.has(t.name)));
+  const guards = failingChecks(job).filter((c) => c.step.job !== job || c.step.index < before).filter(on).map((c) => c.guard);
   if (guards.length === 0) return paths;
   return paths.map((path) => [...path, ...guards]);
 }

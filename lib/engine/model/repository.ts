@@ -3,7 +3,7 @@ import { flatMap } from './arrays.js';
 import { getText } from '../yaml/model.js';
 import { repositoryNames } from '../analysis/run-model/ownership.js';
 import { followedWorkflows } from '../analysis/workflow-run.js';
-import { jobTokenSecrets } from '../analysis/callers.js';
+import { calledLocalWorkflow, jobTokenSecrets } from '../analysis/callers.js';
 
 /** The events of a run a fork's pull request can start (pull request events; `workflow_run` aside). */
 const PULL_REQUEST_RUN_EVENTS: readonly string[] = ['pull_request', 'pull_request_target', 'pull_request_review', 'pull_request_review_comment'];
@@ -45,7 +45,14 @@ export class RepositoryModel {
     this.dependabot = dependabot;
     this.fullName = fullName === null ? null : fullName.toLowerCase();
     for (const action of actions) this.#actionsByDirectory.set(action.directory, action);
-    for (const workflow of workflows) workflow.repository = this.fullName;
+    for (const workflow of workflows) {
+      workflow.repository = this.fullName;
+      for (const job of workflow.jobs) {
+        if (job.uses === undefined) continue;
+        const called = calledLocalWorkflow(this, job);
+        if (called !== undefined) job.called = called;
+      }
+    }
     for (const workflow of workflows) {
       if (!workflow.triggers.some((t) => t.name === 'workflow_call')) continue;
       const tokens = jobTokenSecrets(workflow, this);

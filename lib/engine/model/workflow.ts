@@ -106,6 +106,8 @@ export interface Job {
   strategy: YMap | undefined;
   environment: YNode | undefined;
   steps: Step[];
+  /** The repository's own workflow a call job (`uses: ./.github/workflows/x.yml`) runs (set by the repository model). */
+  called?: Workflow;
 }
 
 export interface Workflow {

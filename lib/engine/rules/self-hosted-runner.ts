@@ -176,7 +176,8 @@ export default defineWorkflowRule({
       const pinned = way !== undefined && way.reach.level === 'approval' && way.severity === 'LOW';
       const gates = way !== undefined && way.reach.gates.length > 0 ? ` (${way.reach.gates.join(' / ')})` : '';
       const gated = way === undefined ? '' : `; ${sinkText(job, way)}, but ${pinned ? `only after a maintainer's approval of the commit that runs${gates} (a commit pushed just before the approval still runs: the race of any approval, so review the head the approval names)` : whoOf(way)}${hit.certain ? '' : '.' + maybe.replace(/^ /, ' ').replace(/\.$/, '')}`;
-      const openNote = opened === undefined ? '' : `; LOW, not ${way?.severity ?? 'MEDIUM'}: ${opened}, and waiting for an approval here gives an outsider nothing there that a fork's pull request does not`;
+      // Said only where it lowers the finding (a gate that would leave it MEDIUM); a trusted-authors-only job is LOW anyway.
+      const openNote = opened === undefined || (way !== undefined && way.severity === 'LOW') ? '' : `; LOW, not ${way?.severity ?? 'MEDIUM'}: ${opened}, and waiting for an approval here gives an outsider nothing there that a fork's pull request does not`;
       const reason = way === undefined && outsider ? `; pull requests start it, and ${nothingRuns(run)}` : `${gated}${openNote}`;
       context.report({
         node: hit.node,
