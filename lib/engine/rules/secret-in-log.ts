@@ -110,6 +110,9 @@ const OPENS_LOOP = /^\s*(?:while|until|for)\b/;
 /** `done <<< "$KEY"`: the end of a loop fed the lines of a variable. */
 const MASKING_LOOP_END = /^\s*done\s*<<<\s*"?\$\{?([A-Za-z_][A-Za-z0-9_]*)/;
 
+/** A multi-line step output's delimiter line (`echo "private_key<<EOF"`, GitHub's syntax for multi-line values). */
+const MULTILINE_OUTPUT = /\b(?:echo|printf)\s+(?:-[a-z]+\s+)*["']?[\w-]+<<[A-Za-z_]\w*/;
+
 const ASSIGNMENT = /^\s*(?:export\s+|local\s+|readonly\s+|declare\s+(?:-[a-zA-Z]+\s+)*)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$/;
 const SUBSTITUTION = /^"?\$\((.*)\)"?$/;
 
@@ -310,16 +313,20 @@ export default defineWorkflowRule({
         if (secret.secrets.length > 0 && secret.secrets.every((n) => isIdentifierSecret(step.owner, n))) continue;
         const via = `\`${name}\``;
         const unmasked = secret.partial || transformed;
+        // A multi-line output (`echo "key<<EOF"`): a multi-line secret (a private key) is not reliably masked line by line.
+        const multiline = destination === 'output' && MULTILINE_OUTPUT.test(script);
         const masked = unmasked
           ? ', in a form GitHub does not mask'
           : ". LOW: GitHub replaces a registered secret's exact value with `***` in the log, so nothing is published as long as the value is printed as it is; a transformed copy or a field of it would not be masked";
         const message = {
           log: `${secret.label} is printed to the job log by ${via}${masked}.`,
-          output: `${secret.label} is written to a step output by ${via}; outputs are plain values that later steps and expressions pass on unmasked.`,
+          output: unmasked || multiline
+            ? `${secret.label} is written to a step output by ${via}, in a form GitHub does not mask; outputs are plain values that later steps and expressions pass on unmasked.`
+            : `${secret.label} is written to a step output by ${via}. LOW: it is the secret's exact value, which GitHub replaces with \`***\` wherever a later step prints it, and a job output that carries a secret is not passed to other jobs; a transformed copy or a field of it would not be masked.`,
           env: envMessage(`${secret.label} is written to \`$GITHUB_ENV\` by ${via}`, laterThirdParty(step)),
           summary: `${secret.label} is written to the job summary by ${via}, where anyone who can read the run sees it.`,
         }[destination];
-        report(step, run, secret.scriptOffset, message, destination, destination === 'env' ? (laterThirdParty(step).length > 0 ? 'MEDIUM' : 'LOW') : destination === 'log' && !unmasked ? 'LOW' : undefined);
+        report(step, run, secret.scriptOffset, message, destination, destination === 'env' ? (laterThirdParty(step).length > 0 ? 'MEDIUM' : 'LOW') : (destination === 'log' || (destination === 'output' && !multiline)) && !unmasked ? 'LOW' : undefined);
       }
     };
 

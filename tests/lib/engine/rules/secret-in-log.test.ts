@@ -48,7 +48,10 @@ describe(RULE, () => {
       'echo "key: $TOKEN" | tee -a "$GITHUB_STEP_SUMMARY"',
     ].join('\n')));
     // $GITHUB_ENV keeps the secret masked in the log, and only the repository's own steps come after: LOW, saying why.
-    expect(positions(findings)).toEqual(['9:23 HIGH', '10:23 LOW', '11:42 HIGH', '12:22 HIGH']);
+    // A step output of the secret's exact value stays masked wherever it is printed, and a job output carrying a secret
+    // is not passed on: LOW, saying why.
+    expect(positions(findings)).toEqual(['9:23 LOW', '10:23 LOW', '11:42 LOW', '12:22 HIGH']);
+    expect(findings[0]?.description).toContain("LOW: it is the secret's exact value, which GitHub replaces with `***`");
     expect(findings[1]?.description).toContain("LOW: only the repository's own scripts and actions, its owner's and GitHub's run after it");
     expect(findings.map((f) => f.description.split(' by ')[0])).toEqual([
       '`$TOKEN` (secrets.DEPLOY_TOKEN) is written to a step output',
@@ -105,7 +108,19 @@ describe(RULE, () => {
       'echo $TOKEN',
       'EOF',
     ].join('\n')));
-    expect(positions(findings)).toEqual(['10:17 LOW', '13:17 HIGH']);
+    expect(positions(findings)).toEqual(['10:17 LOW', '13:17 LOW']);
+  });
+
+  it('is HIGH for a step output of a form GitHub does not mask: a transformed copy, a part of it', () => {
+    const findings = scanWith(RULE, job([
+      'PLAIN="${TOKEN//-pooler/}"',
+      'echo "plain=${PLAIN}" >> "$GITHUB_OUTPUT"',
+      'B64=$(printf "%s" "$TOKEN" | base64)',
+      'echo "b64=$B64" >> "$GITHUB_OUTPUT"',
+      'echo "same=$TOKEN" >> "$GITHUB_OUTPUT"',
+    ].join('\n')));
+    expect(positions(findings)).toEqual(['10:23 HIGH', '12:21 HIGH', '13:22 LOW']);
+    expect(findings[0]?.description).toContain('in a form GitHub does not mask');
   });
 
   it('reads PowerShell', () => {
