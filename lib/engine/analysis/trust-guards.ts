@@ -921,15 +921,24 @@ function permissionSteps(path: string, context: AtomContext, test: OutputTest): 
 }
 
 /**
- * True when the workflow's pull request triggers fire only on `labeled`/`unlabeled`: then a label the
- * condition requires was applied by a maintainer to the code as it is, and a new push does not re-run it.
+ * Activity types of a pull request that its author cannot fire again with new code under a label a maintainer
+ * gave earlier: label, assignment, milestone, lock and merge-queue acts are a maintainer's, and `opened` happens
+ * once, before anyone could label the pull request (an outsider cannot label their own). Not here: `synchronize`,
+ * `reopened`, `edited`, `closed`, `ready_for_review`, `converted_to_draft` and review requests, which the author fires.
+ */
+const NO_AUTHOR_RERUN_TYPES: ReadonlySet<string> = new Set(['labeled', 'unlabeled', 'opened', 'assigned', 'unassigned', 'milestoned', 'demilestoned', 'locked', 'unlocked', 'enqueued', 'dequeued', 'auto_merge_enabled', 'auto_merge_disabled']);
+
+/**
+ * True when the workflow's pull request triggers fire only on `labeled`/`unlabeled` (and other types the author
+ * cannot fire again with new code: `NO_AUTHOR_RERUN_TYPES`, `opened` included), with `labeled` among them: then a
+ * label the condition requires was applied by a maintainer to the code as it is, and a new push does not re-run it.
  */
 function onlyLabeledPullRequests(workflow: Workflow, event?: string): boolean {
   // Without an event, only `pull_request_target` counts (the event the label checks of the rules guard).
   const pr = workflow.triggers.filter((t) => t.name === (event === 'pull_request' ? 'pull_request' : 'pull_request_target'));
   return pr.length > 0 && pr.every((t) => {
     const types = asList(get(t.config, 'types')).map(scalarText);
-    return types.length > 0 && types.every((type) => type === 'labeled' || type === 'unlabeled');
+    return types.some((type) => type === 'labeled' || type === 'unlabeled') && types.every((type) => type !== null && NO_AUTHOR_RERUN_TYPES.has(type));
   });
 }
 

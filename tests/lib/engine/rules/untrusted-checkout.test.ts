@@ -2047,6 +2047,17 @@ ${checkout('head.sha')}`;
       expect(sticky[0]?.description).toContain('every commit they push afterwards');
     });
 
+    it('is no sticky label on `opened` and `labeled` alone (an outsider cannot label their pull request, nor re-open it with new code under the label): MEDIUM; `reopened` or `synchronize` makes it sticky again (HIGH)', () => {
+      const once = scanWith(RULE, workflow('opened, labeled', checkout('head.sha')));
+      expect(once.map((f) => f.severity)).toEqual(['MEDIUM']);
+      expect(once[0]?.description).not.toContain('every commit they push afterwards');
+      for (const types of ['opened, labeled, synchronize', 'opened, labeled, reopened', 'labeled, edited']) {
+        const sticky = scanWith(RULE, workflow(types, checkout('head.sha')));
+        expect(sticky.map((f) => f.severity), types).toEqual(['HIGH']);
+        expect(sticky[0]?.description, types).toContain('every commit they push afterwards');
+      }
+    });
+
     it('counts an always() removal at the end, a removing action and a removal in a job that starts alongside', () => {
       const always = `${checkout('head.sha')}
             - uses: actions/github-script@v7
