@@ -49,9 +49,10 @@ export type DownloadOrigin =
 
 /**
  * A path directory that names a fixed version: `1.28.2`, `v20.11.0`, `jq-1.8.1`, `v2.53.0.windows.2`,
- * `cli-v0.9.1` (at least a major and a minor number; `17` or a date alone is not one).
+ * `cli-v0.9.1`, `tauri-cli-v2.2.0`, `release-plz-v0.3.30` (a release tag of one package of a monorepo: up to four
+ * words before it; at least a major and a minor number; `17` or a date alone is not one).
  */
-const VERSION = /^(?:[a-z][\w.]*?[-_])?v?\d+(?:\.\d+){1,3}(?:[-+._][0-9a-z]+)*$/i;
+const VERSION = /^(?:[a-z][a-z0-9.]*[-_]){0,4}v?\d+(?:\.\d+){1,3}(?:[-+._][0-9a-z]+)*$/i;
 /** Directories that name a moving target, whatever else the path says. */
 const MOVING = /^(?:latest|nightly|canary|snapshots?|edge|main|master|head|trunk|current|stable|dev|develop)$/i;
 /** At most this many values of one URL are judged (its variables may each have a few). */

@@ -178,6 +178,21 @@ describe(RULE, () => {
       expect(findings[3]?.description).toContain('`v0.124.1`');
     });
 
+    it('reads a monorepo package\'s release tag (`tauri-cli-v2.2.0`, `release-plz-v0.3.30`) as a fixed version; a date or a bare number is none', () => {
+      const severity = (url: string) => scanWith(RULE, held(`curl -fsSLo t.tgz ${url}\ntar xzf t.tgz`), { repository: 'acme-labs/widget' });
+      for (const url of [
+        'https://github.com/some-vendor/tauri/releases/download/tauri-cli-v2.2.0/cargo-tauri-x86_64-unknown-linux-gnu.tgz',
+        'https://github.com/some-vendor/release-plz/releases/download/release-plz-v0.3.30/release-plz-x86_64-unknown-linux-gnu.tar.gz',
+      ]) {
+        const found = severity(url);
+        expect(found.map((f) => f.severity), url).toEqual(['LOW']);
+        expect(found[0]?.description, url).toMatch(/names the fixed version `(tauri-cli-v2\.2\.0|release-plz-v0\.3\.30)`/);
+      }
+      for (const url of ['https://github.com/some-vendor/doc/releases/download/v20250209/book.tar.xz', 'https://github.com/some-vendor/doc/releases/download/17/book.tar.xz']) {
+        expect(severity(url)[0]?.description, url).toContain('names no fixed version');
+      }
+    });
+
     it('reads a version from a workflow_dispatch or workflow_call input default, directly or through env', () => {
       const dispatch = (defaults: string, url: string, env = '') => scanWith(RULE, yaml`
         on:
