@@ -1,4 +1,5 @@
 import { imagePin } from './unpinned-image.js';
+import { immutableReleaseTag } from '../data/immutable-releases.js';
 import { isFullSha } from '../model/uses.js';
 import type { Action } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
@@ -9,7 +10,8 @@ function mutableSteps(action: Action): string[] {
   const result: string[] = [];
   for (const step of action.steps) {
     const ref = step.usesRef;
-    if (ref?.kind === 'repository' && !isFullSha(ref.ref)) result.push(`${ref.owner}/${ref.repo}${ref.path === '' ? '' : `/${ref.path}`}@${ref.ref}`);
+    // The exact tag of an immutable release (data/immutable-releases.ts) runs the released code, as a SHA does.
+    if (ref?.kind === 'repository' && !isFullSha(ref.ref) && !immutableReleaseTag(ref.slug, ref.ref)) result.push(`${ref.owner}/${ref.repo}${ref.path === '' ? '' : `/${ref.path}`}@${ref.ref}`);
     if (ref?.kind === 'docker' && imagePin(ref.image).kind !== 'digest') result.push(`docker://${ref.image}`);
   }
   return [...new Set(result)];

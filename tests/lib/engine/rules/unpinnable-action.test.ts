@@ -31,6 +31,14 @@ describe(RULE, () => {
     expect(records[1]?.finding.description).toContain('`astral-sh/setup-uv@v6`, `docker://alpine:3`');
   });
 
+  it('does not report the exact tag of an immutable release (setup-uv from v8.0.0), and reports its floating or older tags', () => {
+    expect(recordsWith(RULE, [{ path: 'action.yml', text: composite('astral-sh/setup-uv@v8.2.0', `actions/checkout@${SHA}`) }])).toEqual([]);
+    for (const ref of ['v8', 'v7.1.0']) {
+      const found = recordsWith(RULE, [{ path: 'action.yml', text: composite(`astral-sh/setup-uv@${ref}`) }]);
+      expect(found.map((r) => r.finding.description), ref).toEqual([expect.stringContaining(`\`astral-sh/setup-uv@${ref}\``)]);
+    }
+  });
+
   it('does not report pinned actions, Dockerfile builds, local helpers under .github, or other runtimes', () => {
     expect(recordsWith(RULE, [
       { path: 'action.yml', text: docker(`docker://ghcr.io/org/tool:v2@${DIGEST}`) },
