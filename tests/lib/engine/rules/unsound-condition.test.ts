@@ -194,6 +194,13 @@ describe(RULE, () => {
         expect(recordsWith(RULE, [ci, deploy(`\n            if: github.event.workflow_run.head_branch == 'main' && ${guard}`, download)])).toEqual([]);
       }
       expect(recordsWith(RULE, [pushOnly, deploy("\n            if: github.event.workflow_run.head_branch == 'main'", download)])).toEqual([]);
+      // The branch check in its own conjunction with the source check, beside a disjunct that lets pull requests in by
+      // design: the branch check is sound; a fork's run comes in through the other disjunct, not through it.
+      const mixed = "\n            if: github.event.workflow_run.event == 'pull_request' || (github.event.workflow_run.event == 'push' && github.event.workflow_run.head_branch == 'main')";
+      expect(recordsWith(RULE, [ci, deploy(mixed, download)])).toEqual([]);
+      // The same branch check in the pull request's disjunct is still reported.
+      const open = "\n            if: github.event.workflow_run.event == 'push' || (github.event.workflow_run.event == 'pull_request' && github.event.workflow_run.head_branch == 'main')";
+      expect(recordsWith(RULE, [ci, deploy(open, download)]).map((r) => r.finding.rule_id)).toEqual([RULE]);
       // Not a grant: a branch excluded, or a check of another value.
       expect(recordsWith(RULE, [ci, deploy("\n            if: github.event.workflow_run.head_branch != 'main'", publish)])).toEqual([]);
       expect(recordsWith(RULE, [ci, deploy("\n            if: github.event.workflow_run.conclusion == 'success'", publish)])).toEqual([]);
