@@ -5,8 +5,11 @@ import { MISFEATURES } from '../../../../lib/engine/data/misfeatures.js';
 const RULE = 'misfeature';
 
 describe(RULE, () => {
-  it('reports the cmd shell at step, job-default and workflow-default level', () => {
-    const findings = scanWith(RULE, yaml`
+  /**
+   * cmd at workflow, job and step level: the step's own cmd script, a script under the job's default, a pwsh step,
+   * and a job under the workflow's default.
+   */
+  const cmdLevels = (own: string, underJob: string, pwsh: string, underWorkflow: string) => yaml`
       on: push
       defaults:
         run:
@@ -17,43 +20,26 @@ describe(RULE, () => {
           defaults:
             run: { shell: CMD }
           steps:
-            - run: echo %PATH% \${{ github.ref_name }}
+            - run: ${own}
               shell: cmd /D /E:ON /V:OFF /S /C "CALL "{0}""
-            - run: echo \${{ matrix.os }}
-            - run: echo ok
+            - run: ${underJob}
+            - run: ${pwsh}
               shell: pwsh
         other:
           runs-on: windows-latest
           steps:
-            - run: echo \${{ runner.temp }}
-    `);
+            - run: ${underWorkflow}
+    `;
+
+  it('reports the cmd shell at step, job-default and workflow-default level', () => {
+    const findings = scanWith(RULE, cmdLevels('echo %PATH% ${{ github.ref_name }}', 'echo ${{ matrix.os }}', 'echo ok', 'echo ${{ runner.temp }}'));
     expect(positions(findings)).toEqual(['4:12 LOW', '9:21 LOW', '12:16 LOW']);
     expect(findings[0]?.description).toContain('no formal grammar');
     expect(findings[0]?.recommendation).toContain('pwsh');
   });
 
   it('is INFO when no script the cmd shell runs expands a ${{ }} value (nothing to misparse), at each level', () => {
-    const findings = scanWith(RULE, yaml`
-      on: push
-      defaults:
-        run:
-          shell: cmd
-      jobs:
-        win:
-          runs-on: windows-latest
-          defaults:
-            run: { shell: CMD }
-          steps:
-            - run: call "%VS%\\vcvars64.bat" && cargo build
-              shell: cmd
-            - run: echo %PATH%
-            - run: echo \${{ github.ref_name }}
-              shell: pwsh
-        other:
-          runs-on: windows-latest
-          steps:
-            - run: echo ok
-    `);
+    const findings = scanWith(RULE, cmdLevels('call "%VS%\\vcvars64.bat" && cargo build', 'echo %PATH%', 'echo ${{ github.ref_name }}', 'echo ok'));
     expect(positions(findings)).toEqual(['4:12 INFO', '9:21 INFO', '12:16 INFO']);
     expect(findings[0]?.description).toContain('INFO: no script it runs here expands a `${{ }}` value');
   });
