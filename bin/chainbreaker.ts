@@ -62,8 +62,6 @@ if (bundled && argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v'
       if (!scanning) process.exit(process.exitCode ?? 0);
       stdoutClosed = true;
     });
-    // A scan is one pass over its files: the optimizing compiler is told to do less (lib/cli/compiler-tuning.ts).
-    if (bundled && (argv[0] === 'scan' || argv[0] === 'baseline')) (await import('../lib/cli/compiler-tuning.js')).tuneCompilerForScan();
     if (scanning) {
       const { runInWorker } = await import('./worker-run.js');
       process.exitCode = await runInWorker(new URL(import.meta.url), argv, { stdout: process.stdout, stderr: process.stderr, stdoutClosed: () => stdoutClosed });
@@ -87,7 +85,21 @@ async function loadCli(): Promise<{ main: (io: CliIO) => Promise<number>; save: 
     return { main, save: () => undefined };
   }
   const scan = argv[0] === 'scan' || argv[0] === 'baseline';
-  const [{ loadClassicScript }, { fileURLToPath }] = await Promise.all([import('../lib/cli/code-cache.js'), import('node:url')]);
+  const [{ loadClassicScript }, { fileURLToPath }, tuning] = await Promise.all([
+    import('../lib/cli/code-cache.js'),
+    import('node:url'),
+    scan ? import('../lib/cli/compiler-tuning.js') : null,
+  ]);
   const loaded = loadClassicScript<{ main: (io: CliIO) => Promise<number> }>(fileURLToPath(new URL('./cli.cjs', import.meta.url)), { env: process.env, kind: scan ? 'scan' : 'cli' });
-  return { main: loaded.exports.main, save: () => void loaded.save() };
+  // A scan is one pass over its files: the optimizing compiler is told to do less (lib/cli/compiler-tuning.ts),
+  // from here on, once Node's built-in modules and the code cache are loaded (V8 refuses caches made with other
+  // flags), and back to V8's defaults before the code cache is written, so that it matches the next load.
+  tuning?.tuneCompilerForScan();
+  return {
+    main: loaded.exports.main,
+    save: () => {
+      tuning?.restoreCompilerDefaults();
+      loaded.save();
+    },
+  };
 }
