@@ -2,6 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_V8_FLAGS, SCAN_V8_FLAGS, tunesCompiler } from '../../lib/cli/compiler-tuning.js';
 
+/** A flag's name without its value or `no-`: `--regexp-tier-up` of `--no-regexp-tier-up`. */
+const flagName = (flag: string) => flag.replace(/=.*$/, '').replace(/^--no-/, '--');
+
 describe('the CLI scan’s compiler settings', () => {
   it('apply to the V8 they were measured on (Node 20’s V8 11) only', () => {
     expect(tunesCompiler('11.3.244.8-node.33')).toBe(true);
@@ -13,7 +16,9 @@ describe('the CLI scan’s compiler settings', () => {
   // An unknown flag is not an error: V8 prints "unrecognized flag" on standard error, where a scan's user sees it.
   it.skipIf(!tunesCompiler(process.versions.v8))('names flags this V8 knows, with values it accepts', () => {
     const options = spawnSync(process.execPath, ['--v8-options'], { encoding: 'utf8' }).stdout;
-    for (const flag of SCAN_V8_FLAGS) expect(options, flag).toContain(`--${flag.slice(2, flag.indexOf('='))} `);
+    for (const flag of SCAN_V8_FLAGS) expect(options, flag).toContain(`${flagName(flag)} (`);
+    // The defaults put back after a scan are V8's own.
+    for (const flag of DEFAULT_V8_FLAGS) expect(options, flag).toContain(`default: ${flag}\n`);
     for (const flag of SCAN_V8_FLAGS) {
       const set = spawnSync(process.execPath, ['-e', `require('node:v8').setFlagsFromString(${JSON.stringify(flag)}); process.stdout.write('ok')`], { encoding: 'utf8' });
       expect(set.stderr, flag).toBe('');
@@ -24,8 +29,7 @@ describe('the CLI scan’s compiler settings', () => {
   });
 
   it('have defaults for the same flags', () => {
-    const name = (flag: string) => flag.slice(0, flag.indexOf('='));
-    expect(DEFAULT_V8_FLAGS.map(name)).toEqual(SCAN_V8_FLAGS.map(name));
+    expect(DEFAULT_V8_FLAGS.map(flagName)).toEqual(SCAN_V8_FLAGS.map(flagName));
   });
 
   // V8 uses a code cache only under the flags it was made with: Node's caches of its built-in modules and the CLI's
