@@ -6,7 +6,6 @@
  */
 import { appendFileSync, existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { tuneCompilerForScan } from '../lib/cli/compiler-tuning.js';
 import { main, type CliIO } from './cli.js';
 import { runInWorker } from './worker-run.js';
 
@@ -35,8 +34,8 @@ async function run(): Promise<number> {
   const entry = new URL('./chainbreaker.js', import.meta.url);
   const cwd = process.env.GITHUB_WORKSPACE ?? process.cwd();
   const io = (argv: string[]): CliIO => ({ argv, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd });
-  // The bundle's scans are one pass each: the optimizing compiler is told to do less (lib/cli/compiler-tuning.ts).
-  if (existsSync(fileURLToPath(entry))) tuneCompilerForScan();
+  // The bundle's scans are one pass each: the scanning thread tells the optimizing compiler to do less once it has
+  // loaded its code (bin/chainbreaker.ts, lib/cli/compiler-tuning.ts).
   const scan = (argv: string[]) => (existsSync(fileURLToPath(entry)) ? inWorkspace(cwd, () => runInWorker(entry, argv, { stdout: process.stdout, stderr: process.stderr })) : main(io(argv)));
   const code = await scan(['scan', ...common, '--format', 'text', '--fail-on', failOn]);
   if (code <= 1) {

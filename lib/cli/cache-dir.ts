@@ -12,3 +12,12 @@ export function userCacheDirectory(env: Readonly<Record<string, string | undefin
   const home = (env.HOME ?? env.USERPROFILE)?.trim();
   return home !== undefined && home !== '' && isAbsolute(home) ? join(home, '.cache', 'chainbreaker') : null;
 }
+
+/** The environment variable that turns the CLI's caches of compiled code off (any value but empty or `0`). */
+export const NO_CACHE_ENV = 'CHAINBREAKER_NO_CACHE';
+
+/** Whether CHAINBREAKER_NO_CACHE turns the caches of compiled code off (lib/cli/code-cache.ts, compile-cache.ts). */
+export function compiledCodeCacheOff(env: Readonly<Record<string, string | undefined>>): boolean {
+  const value = env[NO_CACHE_ENV]?.trim() ?? '';
+  return value !== '' && value !== '0';
+}

@@ -1,8 +1,12 @@
 import { setFlagsFromString } from 'node:v8';
 
 /**
- * V8 settings for the bundled CLI's scanning process (bin/chainbreaker.ts, bin/action.ts), set in the main thread
- * before the scanning thread starts: V8's flags are the process's, so the worker shares them.
+ * V8 settings for the bundled CLI's scans (bin/chainbreaker.ts), set in the thread that scans once the CLI's code is
+ * loaded, and put back to V8's defaults when the scan ends. V8's flags are the process's, and V8 checks a hash of
+ * them before it uses a code cache: Node's own (of its built-in modules) and the CLI's (lib/cli/code-cache.ts) were
+ * made with the defaults, so with the flags set V8 refuses them and compiles from source. Set in the main thread
+ * before the scanning thread started, as they were, they made the scanning thread's bootstrap compile Node's
+ * built-in modules from source (196 M instructions of the ten-repository scan in docs/performance.md).
  *
  * A CLI scan is one pass over the files: most of the engine's code runs a few times, and V8's optimizing compiler
  * (TurboFan, on background threads) was half of the whole process's instructions on the tuning half of the corpus
@@ -10,12 +14,18 @@ import { setFlagsFromString } from 'node:v8';
  * Inlining less (a cumulative budget of 230 bytes of bytecode per optimized function instead of 920) cut the
  * compiling to 6.9 G and the process to 17.9-18.4 G, with the scanning thread's own instructions within the
  * spread of runs (8.9-9.4 G). Also delaying optimization (twice the interrupt budget) cut the process to 16.6 G but
- * added 7% to the scanning thread, so it is not set. See docs/performance.md ("Command-line scanner").
+ * added 7% to the scanning thread, so it is not set. Regular expressions are compiled to native code on their first
+ * run (`--no-regexp-tier-up`) instead of to the interpreter's bytecode first and again to native code on the second:
+ * of the ~590 a scan of ten repositories runs, most run more than once, and compiling them went from 296 M to
+ * 158 M instructions. See docs/performance.md ("Command-line scanner").
  *
  * Only on the V8 it was measured on (Node 20's V8 11): other versions tier up differently (Maglev), and keep
  * V8's defaults.
  */
-export const SCAN_V8_FLAGS: readonly string[] = ['--max-inlined-bytecode-size-cumulative=230'];
+export const SCAN_V8_FLAGS: readonly string[] = ['--max-inlined-bytecode-size-cumulative=230', '--no-regexp-tier-up'];
+
+/** V8's defaults of the same flags (V8 11, as `node --v8-options` lists them), to put back after a scan. */
+export const DEFAULT_V8_FLAGS: readonly string[] = ['--max-inlined-bytecode-size-cumulative=920', '--regexp-tier-up'];
 
 /** Whether `SCAN_V8_FLAGS` apply to this V8 (`process.versions.v8`). */
 export function tunesCompiler(v8Version: string): boolean {
@@ -32,4 +42,11 @@ export function tuneCompilerForScan(v8Version: string = process.versions.v8): bo
     tuned = true;
   }
   return true;
+}
+
+/** Puts V8's defaults back where `tuneCompilerForScan` set the scan's flags (so a code cache made next matches). */
+export function restoreCompilerDefaults(): void {
+  if (!tuned) return;
+  for (const flag of DEFAULT_V8_FLAGS) setFlagsFromString(flag);
+  tuned = false;
 }

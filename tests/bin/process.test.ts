@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -86,19 +87,20 @@ describe('compileCacheDirectory', () => {
   it('is none with NODE_DISABLE_COMPILE_CACHE set', () => {
     expect(compileCacheDirectory({ NODE_DISABLE_COMPILE_CACHE: '1', HOME: '/home/me' })).toBeNull();
     expect(compileCacheDirectory({ NODE_DISABLE_COMPILE_CACHE: '', HOME: '/home/me' })).toBe(join('/home/me', '.cache', 'chainbreaker', 'compile-cache'));
+    expect(compileCacheDirectory({ CHAINBREAKER_NO_CACHE: '1', HOME: '/home/me' })).toBeNull();
   });
 });
 
 const NO_COMPILE_CACHE = 'enableCompileCache' in (await import('node:module')) ? null : `Node ${process.versions.node} has no compile cache (module.enableCompileCache, Node 22.1+)`;
 
 describe.runIf(NO_COMPILE_CACHE !== null)(`without a compile cache (Node before 22.1)${skipReason(NO_COMPILE_CACHE === null ? `Node ${process.versions.node} has a compile cache: the tests below cover it` : null)}`, () => {
-  it('writes no cache anywhere and scans the same', () => {
+  it('writes no compile cache (only the code cache of the CLI body) and scans the same', () => {
     const repo = tempDir({ '.github/workflows/ci.yml': NO_TIMEOUT });
     const cache = tempDir();
     const result = run(['scan', repo, '--format', 'json', '--fail-on', 'none'], { env: { XDG_CACHE_HOME: cache } });
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
-    expect(readdirSync(cache)).toEqual([]);
+    expect(readdirSync(join(cache, 'chainbreaker'))).toEqual(['code-cache']);
     expect(run(['scan', repo, '--format', 'json', '--fail-on', 'none'], { env: { XDG_CACHE_HOME: cache, NODE_DISABLE_COMPILE_CACHE: '1' } })).toEqual(result);
   });
 });
@@ -135,11 +137,73 @@ describe.skipIf(NO_COMPILE_CACHE !== null)(`the compile cache${skipReason(NO_COM
     const cache = tempDir();
     const off = run(['scan', repo, '--format', 'json', '--fail-on', 'none'], { env: { XDG_CACHE_HOME: cache, NODE_DISABLE_COMPILE_CACHE: '1' } });
     expect(off.code).toBe(0);
-    expect(readdirSync(cache)).toEqual([]);
+    expect(readdirSync(join(cache, 'chainbreaker'))).toEqual(['code-cache']);
+    const none = tempDir();
+    expect(run(['scan', repo, '--format', 'json', '--fail-on', 'none'], { env: { XDG_CACHE_HOME: none, CHAINBREAKER_NO_CACHE: '1' } })).toEqual(off);
+    expect(readdirSync(none)).toEqual([]);
     // The cache directory's place is a file: nothing can be written there.
     const blocked = tempDir({ chainbreaker: 'not a directory' });
     const result = run(['scan', repo, '--format', 'json', '--fail-on', 'none'], { env: { XDG_CACHE_HOME: blocked } });
     expect(result).toEqual(off);
+  });
+});
+
+describe('the code cache of the CLI body (dist/cli.cjs, every Node)', () => {
+  const scan = (repo: string, env: Record<string, string | undefined>) => run(['scan', repo, '--format', 'json', '--fail-on', 'none'], { env });
+  const files = (cache: string) => readdirSync(join(cache, 'chainbreaker', 'code-cache')).sort();
+
+  it('is written by the first scan, reused unchanged by the next, with one cache for scans and one for other commands', () => {
+    const repo = tempDir({ '.github/workflows/ci.yml': NO_TIMEOUT });
+    const cache = tempDir();
+    const before = listing(repo);
+    const first = scan(repo, { XDG_CACHE_HOME: cache });
+    expect(first.code).toBe(0);
+    expect(first.stderr).toBe('');
+    expect(listing(repo)).toEqual(before);
+    const written = files(cache);
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatch(/^scan-[0-9a-f]{32}\.bin$/);
+    const file = join(cache, 'chainbreaker', 'code-cache', written[0] ?? '');
+    const bytes = readFileSync(file);
+    expect(bytes.length).toBeGreaterThan(100_000); // the bytecode of the functions the scan ran, not only the top level
+    expect(scan(repo, { XDG_CACHE_HOME: cache })).toEqual(first);
+    expect(readFileSync(file)).toEqual(bytes);
+    expect(files(cache)).toEqual(written);
+    const rules = run(['rules', '--format', 'json'], { env: { XDG_CACHE_HOME: cache } });
+    expect(rules.code).toBe(0);
+    expect(files(cache).filter((name) => name.startsWith('cli-'))).toHaveLength(1);
+  });
+
+  it('is replaced when corrupt or refused by V8, and the scan reports the same', () => {
+    const repo = tempDir({ '.github/workflows/ci.yml': NO_TIMEOUT });
+    const cache = tempDir();
+    const first = scan(repo, { XDG_CACHE_HOME: cache });
+    const file = join(cache, 'chainbreaker', 'code-cache', files(cache)[0] ?? '');
+    const good = readFileSync(file);
+    const corrupt = Buffer.from(good);
+    corrupt.fill(0, 40, 4096);
+    writeFileSync(file, corrupt);
+    expect(scan(repo, { XDG_CACHE_HOME: cache })).toEqual(first);
+    const replaced = readFileSync(file);
+    expect(replaced.equals(corrupt)).toBe(false);
+    expect(replaced.subarray(0, 32)).toEqual(createHash('sha256').update(replaced.subarray(32)).digest());
+    // Right digest, wrong data: V8 rejects it.
+    const junk = Buffer.alloc(4096, 1);
+    writeFileSync(file, Buffer.concat([createHash('sha256').update(junk).digest(), junk]));
+    expect(scan(repo, { XDG_CACHE_HOME: cache })).toEqual(first);
+    expect(readFileSync(file).length).toBeGreaterThan(100_000);
+  });
+
+  it('is no error where it cannot be written, and off with CHAINBREAKER_NO_CACHE=1', () => {
+    const repo = tempDir({ '.github/workflows/ci.yml': NO_TIMEOUT });
+    const off = tempDir();
+    const result = scan(repo, { XDG_CACHE_HOME: off, CHAINBREAKER_NO_CACHE: '1' });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(readdirSync(off)).toEqual([]);
+    const blocked = tempDir({ chainbreaker: 'not a directory' });
+    expect(scan(repo, { XDG_CACHE_HOME: blocked })).toEqual(result);
+    expect(readFileSync(join(blocked, 'chainbreaker'), 'utf8')).toBe('not a directory');
   });
 });
 
