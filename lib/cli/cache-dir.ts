@@ -16,8 +16,14 @@ export function userCacheDirectory(env: Readonly<Record<string, string | undefin
 /** The environment variable that turns the CLI's caches of compiled code off (any value but empty or `0`). */
 export const NO_CACHE_ENV = 'CHAINBREAKER_NO_CACHE';
 
-/** Whether CHAINBREAKER_NO_CACHE turns the caches of compiled code off (lib/cli/code-cache.ts, compile-cache.ts). */
+/**
+ * Whether the caches of compiled code are off (lib/cli/code-cache.ts, compile-cache.ts): CHAINBREAKER_NO_CACHE says
+ * so, or the CLI runs in a GitHub Actions job (`GITHUB_ACTIONS=true`). There a workflow may restore `~/.cache` from
+ * the Actions cache, which a pull request's run can write: a planted code cache would be V8 bytecode the scanner
+ * runs with the job's token. A fresh runner has no cache to gain from anyway.
+ */
 export function compiledCodeCacheOff(env: Readonly<Record<string, string | undefined>>): boolean {
+  if (env.GITHUB_ACTIONS?.trim().toLowerCase() === 'true') return true;
   const value = env[NO_CACHE_ENV]?.trim() ?? '';
   return value !== '' && value !== '0';
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { codeCacheDirectory, codeCacheFile, loadClassicScript, readCodeCache, writeCodeCache, type CacheContext } from '../../lib/cli/code-cache.js';
+import { compileCacheDirectory } from '../../lib/cli/compile-cache.js';
 import { cleanup, tempDir } from './support.js';
 
 /*
@@ -53,6 +54,12 @@ describe('codeCacheDirectory', () => {
     expect(codeCacheDirectory({ HOME: '/home/me' })).toBe(join('/home/me', '.cache', 'chainbreaker', 'code-cache'));
     expect(codeCacheDirectory({ XDG_CACHE_HOME: 'relative', HOME: 'home' })).toBeNull();
     expect(codeCacheDirectory({})).toBeNull();
+  });
+
+  it('is off in a GitHub Actions job, whose ~/.cache a workflow may restore from a cache pull requests can write', () => {
+    expect(codeCacheDirectory({ GITHUB_ACTIONS: 'true', HOME: '/home/me' })).toBeNull();
+    expect(compileCacheDirectory({ GITHUB_ACTIONS: 'true', HOME: '/home/me' })).toBeNull();
+    expect(codeCacheDirectory({ GITHUB_ACTIONS: 'false', HOME: '/home/me' })).toBe(join('/home/me', '.cache', 'chainbreaker', 'code-cache'));
   });
 
   it('is off with CHAINBREAKER_NO_CACHE set (but not empty or 0)', () => {

@@ -24,6 +24,9 @@ function environment(extra: Record<string, string | undefined>): NodeJS.ProcessE
   delete env.FORCE_COLOR;
   delete env.NODE_COMPILE_CACHE;
   delete env.NODE_DISABLE_COMPILE_CACHE;
+  // In a GitHub Actions job the caches are off (lib/cli/cache-dir.ts): these tests set the environment they test.
+  delete env.GITHUB_ACTIONS;
+  delete env.CHAINBREAKER_NO_CACHE;
   for (const [key, value] of Object.entries(extra)) {
     if (value === undefined) delete env[key];
     else env[key] = value;
