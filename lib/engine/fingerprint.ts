@@ -1,5 +1,4 @@
 import { isSpace } from './suppress.js';
-import { charCodeAt } from './chars.js';
 
 /** cyrb53: a fast, well-distributed 53-bit string hash, as 14 hex digits. Deterministic across runtimes. */
 export function hash53(text: string): string {
@@ -24,7 +23,7 @@ function feed(text: string): void {
   // The length read once: before TurboFan optimizes this loop, each read is a call.
   const length = text.length;
   for (let i = 0; i < length; i++) {
-    const ch = charCodeAt.call(text, i);
+    const ch = text.charCodeAt(i);
     a = Math.imul(a ^ ch, 2654435761);
     b = Math.imul(b ^ ch, 1597334677);
   }
@@ -102,10 +101,10 @@ export function nodeAnchor(text: string, start: number, end: number): string {
 function isCollapsed(text: string): boolean {
   const last = text.length - 1;
   for (let i = 0; i <= last; i++) {
-    const code = charCodeAt.call(text, i);
+    const code = text.charCodeAt(i);
     if (code > 0x20 && code < 0x7f) continue;
     if (code === 0x20) {
-      if (i === 0 || i === last || charCodeAt.call(text, i + 1) === 0x20) return false;
+      if (i === 0 || i === last || text.charCodeAt(i + 1) === 0x20) return false;
       continue;
     }
     if (isSpace(code)) return false;

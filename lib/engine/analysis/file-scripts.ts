@@ -3,7 +3,6 @@ import { logicalLines, scriptPipelines, type Pipeline, type ScriptSpan } from '.
 import type { YScalar } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
 import { flatMap } from '../model/arrays.js';
-import { charCodeAt } from '../chars.js';
 
 /**
  * The shared per-file reading of `run:` scripts (issue 15): every script of a workflow or composite action
@@ -83,7 +82,7 @@ export function hasAll(words: WordMask, mask: WordMask): boolean {
 // Words are found by a hash of their lower-cased characters, computed while scanning (no substrings).
 function hashOf(word: string): number {
   let h = 0;
-  for (let i = 0; i < word.length; i++) h = (Math.imul(h, 31) + charCodeAt.call(word, i)) | 0;
+  for (let i = 0; i < word.length; i++) h = (Math.imul(h, 31) + word.charCodeAt(i)) | 0;
   return h;
 }
 
@@ -151,9 +150,9 @@ function confirm(text: string, hash: number, end: number, length: number, joined
   if (word.length !== length) return -1;
   let k = word.length - 1;
   for (let i = end - 1; k >= 0 && i >= 0; i--) {
-    const code = charCodeAt.call(text, i);
+    const code = text.charCodeAt(i);
     if (joined && isTransparent(code)) continue;
-    if (wordCode(code) !== charCodeAt.call(word, k)) return -1;
+    if (wordCode(code) !== word.charCodeAt(k)) return -1;
     k--;
   }
   return k >= 0 ? -1 : id;
@@ -173,13 +172,13 @@ function inJoinedRun(code: number): boolean {
 /** Where the joined run around `at` ends: the first character after it that is no word character, quote or backslash. */
 function joinedRunEnd(text: string, at: number): number {
   let end = at;
-  while (end < text.length && inJoinedRun(charCodeAt.call(text, end))) end++;
+  while (end < text.length && inJoinedRun(text.charCodeAt(end))) end++;
   return end;
 }
 
 /** True when `text[start, end)` holds a word character. */
 function hasWordCharacter(text: string, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) if (wordCode(charCodeAt.call(text, i)) !== 0) return true;
+  for (let i = start; i < end; i++) if (wordCode(text.charCodeAt(i)) !== 0) return true;
   return false;
 }
 
@@ -191,11 +190,11 @@ function hasWordCharacter(text: string, start: number, end: number): boolean {
  */
 function joinedWord(text: string, at: number, end: number): number {
   let start = at;
-  while (start > 0 && inJoinedRun(charCodeAt.call(text, start - 1))) start--;
+  while (start > 0 && inJoinedRun(text.charCodeAt(start - 1))) start--;
   let hash = 0;
   let length = 0;
   for (let i = start; i < end; i++) {
-    const lower = wordCode(charCodeAt.call(text, i));
+    const lower = wordCode(text.charCodeAt(i));
     if (lower === 0) continue;
     if (length <= MAX_WORD) hash = (Math.imul(hash, 31) + lower) | 0;
     length++;
@@ -218,7 +217,7 @@ export function scriptWords(text: string): WordMask {
   let joinedEnd = 0;
   const length = text.length;
   for (let i = 0; i <= length; i++) {
-    const code = i < length ? charCodeAt.call(text, i) : 0;
+    const code = i < length ? text.charCodeAt(i) : 0;
     // `wordCode`, written out: before TurboFan optimizes this loop (which inlines it), a call per character.
     const lower = code < 128 ? (WORD_CODES[code] as number) : 0;
     if (lower !== 0) {

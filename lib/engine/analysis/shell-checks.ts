@@ -28,7 +28,6 @@
  * linear in the script. A script whose blocks it cannot match has no checks.
  */
 import { ScanMemo } from '../model/scan-cache.js';
-import { charCodeAt } from '../chars.js';
 
 /** What a read in a checked range is protected by. `fail`: the script fails on any other value. */
 export type CheckOutcome = 'fail' | 'stop' | 'clear' | 'branch';
@@ -227,7 +226,7 @@ function splitStatements(script: string): Statement[] {
   };
   for (let i = 0; i < n; i++) {
     // Most characters are ones no state below acts on (letters, digits, blanks): skipped on one table read.
-    const code = charCodeAt.call(script, i);
+    const code = script.charCodeAt(i);
     if (code >= 128 || STATEMENT_SYNTAX[code] === 0) continue;
     const c = script[i];
     const top = stack.length === 0 ? 0 : (stack[stack.length - 1] as number);

@@ -2,7 +2,6 @@ import { data, Lexer, Parser, type Expr } from '@actions/expressions';
 import { ContextAccess, FunctionCall, Grouping, IndexAccess, Literal, Logical, Binary, Star, Unary } from '@actions/expressions/ast';
 import { TokenType, type Token } from '@actions/expressions/lexer';
 import { ScanMemo } from '../model/scan-cache.js';
-import { charCodeAt } from '../chars.js';
 
 export type { Expr };
 export { ContextAccess, FunctionCall, Grouping, IndexAccess, Literal, Logical, Binary, Unary };
@@ -103,7 +102,7 @@ export function lexTokens(input: string): Token[] | null {
   };
   // `=`, `&`, `|` alone, and anything else the lexer reads as a name that is not one, throw there.
   const identifier = (): boolean => {
-    while (offset < length && !isBoundary(charCodeAt.call(input, offset))) offset++;
+    while (offset < length && !isBoundary(input.charCodeAt(offset))) offset++;
     const lexeme = input.substring(start, offset);
     let type = TokenType.IDENTIFIER;
     let value: number | undefined;
@@ -121,7 +120,7 @@ export function lexTokens(input: string): Token[] | null {
     return true;
   };
   const number = (): boolean => {
-    while (offset < length && (!isBoundary(charCodeAt.call(input, offset)) || charCodeAt.call(input, offset) === DOT)) offset++;
+    while (offset < length && (!isBoundary(input.charCodeAt(offset)) || input.charCodeAt(offset) === DOT)) offset++;
     const lexeme = input.substring(start, offset);
     const value = new data.StringData(lexeme).number();
     if (Number.isNaN(value)) return false;
@@ -130,7 +129,7 @@ export function lexTokens(input: string): Token[] | null {
   };
   while (offset < length) {
     start = offset;
-    const c = charCodeAt.call(input, offset++);
+    const c = input.charCodeAt(offset++);
     let ok = true;
     switch (c) {
       case 0x28: add(TokenType.LEFT_PAREN); break; // (
@@ -149,37 +148,37 @@ export function lexTokens(input: string): Token[] | null {
         ok = number();
         break;
       case BANG:
-        if (offset < length && charCodeAt.call(input, offset) === EQUALS) {
+        if (offset < length && input.charCodeAt(offset) === EQUALS) {
           offset++;
           add(TokenType.BANG_EQUAL);
         } else add(TokenType.BANG);
         break;
       case EQUALS:
-        if (offset < length && charCodeAt.call(input, offset) === EQUALS) {
+        if (offset < length && input.charCodeAt(offset) === EQUALS) {
           offset++;
           add(TokenType.EQUAL_EQUAL);
         } else ok = identifier();
         break;
       case 0x3c: // <
-        if (offset < length && charCodeAt.call(input, offset) === EQUALS) {
+        if (offset < length && input.charCodeAt(offset) === EQUALS) {
           offset++;
           add(TokenType.LESS_EQUAL);
         } else add(TokenType.LESS);
         break;
       case 0x3e: // >
-        if (offset < length && charCodeAt.call(input, offset) === EQUALS) {
+        if (offset < length && input.charCodeAt(offset) === EQUALS) {
           offset++;
           add(TokenType.GREATER_EQUAL);
         } else add(TokenType.GREATER);
         break;
       case 0x26: // &
-        if (offset < length && charCodeAt.call(input, offset) === 0x26) {
+        if (offset < length && input.charCodeAt(offset) === 0x26) {
           offset++;
           add(TokenType.AND);
         } else ok = identifier();
         break;
       case 0x7c: // |
-        if (offset < length && charCodeAt.call(input, offset) === 0x7c) {
+        if (offset < length && input.charCodeAt(offset) === 0x7c) {
           offset++;
           add(TokenType.OR);
         } else ok = identifier();
@@ -197,8 +196,8 @@ export function lexTokens(input: string): Token[] | null {
         // The lexer counts a newline inside a string as a line, without moving the column's origin.
         for (;;) {
           if (offset >= length) return null; // unterminated
-          const ch = charCodeAt.call(input, offset);
-          if (ch === QUOTE && charCodeAt.call(input, offset + 1) !== QUOTE) break;
+          const ch = input.charCodeAt(offset);
+          if (ch === QUOTE && input.charCodeAt(offset + 1) !== QUOTE) break;
           if (ch === NEWLINE) line++;
           offset += ch === QUOTE ? 2 : 1;
         }
@@ -233,8 +232,8 @@ function isJsSpace(c: number): boolean {
 
 /** The lexer's legal name: a letter or `_`, then letters, digits, `_` and `-`. */
 function isLegalIdentifier(lexeme: string): boolean {
-  if (lexeme === '' || !identifierStart(charCodeAt.call(lexeme, 0))) return false;
-  for (let i = 1; i < lexeme.length; i++) if (!identifierPart(charCodeAt.call(lexeme, i))) return false;
+  if (lexeme === '' || !identifierStart(lexeme.charCodeAt(0))) return false;
+  for (let i = 1; i < lexeme.length; i++) if (!identifierPart(lexeme.charCodeAt(i))) return false;
   return true;
 }
 
@@ -256,20 +255,20 @@ function parseCommon(source: string): Expr | null {
   if (path.end === source.length) return path.expr;
   // `path == 'text'` / `path != 'text'`, blanks around the operator and after the string.
   let at = skipBlanks(source, path.end);
-  const c = charCodeAt.call(source, at);
-  if ((c !== EQUALS && c !== BANG) || charCodeAt.call(source, at + 1) !== EQUALS) return null;
+  const c = source.charCodeAt(at);
+  if ((c !== EQUALS && c !== BANG) || source.charCodeAt(at + 1) !== EQUALS) return null;
   const operator = token(c === EQUALS ? TokenType.EQUAL_EQUAL : TokenType.BANG_EQUAL, source, at, at + 2);
   at = skipBlanks(source, at + 2);
-  if (charCodeAt.call(source, at) !== QUOTE) return null;
+  if (source.charCodeAt(at) !== QUOTE) return null;
   // The lexer's string: `''` inside is a quote; the string ends at a quote not followed by another.
   let end = at + 1;
   for (;;) {
     if (end >= source.length) return null;
-    const ch = charCodeAt.call(source, end);
+    const ch = source.charCodeAt(end);
     // A newline inside moves the lexer's line count: left to the lexer.
     if (ch === NEWLINE) return null;
     if (ch === QUOTE) {
-      if (charCodeAt.call(source, end + 1) !== QUOTE) break;
+      if (source.charCodeAt(end + 1) !== QUOTE) break;
       end++;
     }
     end++;
@@ -294,14 +293,14 @@ function readPath(source: string, from: number): { expr: Expr; end: number } | n
   for (;;) {
     if (++segments > MAX_PATH_SEGMENTS) return null;
     let end: number;
-    if (charCodeAt.call(source, start) === STAR && expr !== null) {
+    if (source.charCodeAt(start) === STAR && expr !== null) {
       end = start + 1;
       expr = new IndexAccess(expr, new Star());
     } else {
       // An identifier as the lexer reads one: a letter or `_`, then letters, digits, `_` and `-`.
-      if (!identifierStart(charCodeAt.call(source, start))) return null;
+      if (!identifierStart(source.charCodeAt(start))) return null;
       end = start + 1;
-      while (end < source.length && identifierPart(charCodeAt.call(source, end))) end++;
+      while (end < source.length && identifierPart(source.charCodeAt(end))) end++;
       const lexeme = source.slice(start, end);
       const name = token(TokenType.IDENTIFIER, source, start, end);
       if (expr === null) {
@@ -313,7 +312,7 @@ function readPath(source: string, from: number): { expr: Expr; end: number } | n
       }
     }
     if (end === source.length) return { expr, end };
-    const next = charCodeAt.call(source, end);
+    const next = source.charCodeAt(end);
     if (next === SPACE || next === TAB || next === EQUALS || next === BANG) return { expr, end };
     if (next !== DOT) return null;
     start = end + 1;
@@ -327,7 +326,7 @@ function token(type: TokenType, source: string, start: number, end: number, valu
 
 /** The offset of the first character at or after `at` that is not a space or a tab. */
 function skipBlanks(source: string, at: number): number {
-  while (at < source.length && (charCodeAt.call(source, at) === SPACE || charCodeAt.call(source, at) === TAB)) at++;
+  while (at < source.length && (source.charCodeAt(at) === SPACE || source.charCodeAt(at) === TAB)) at++;
   return at;
 }
 
