@@ -8,7 +8,6 @@
  * (model/scan-cache.ts), so a long run over many repositories does not keep every script it saw.
  */
 
-import { charCodeAt } from './chars.js';
 import { ScanMemo } from './model/scan-cache.js';
 
 const CACHE_LIMIT = 50_000;
@@ -41,13 +40,13 @@ function isTrimmed(code: number): boolean {
 
 /** The first index of `text[start, end)` that `trim` keeps, or `end`. */
 function trimStartIndex(text: string, start: number, end: number): number {
-  while (start < end && isTrimmed(charCodeAt.call(text, start))) start++;
+  while (start < end && isTrimmed(text.charCodeAt(start))) start++;
   return start;
 }
 
 /** One past the last index of `text[start, end)` that `trim` keeps, or `start`. */
 function trimEndIndex(text: string, start: number, end: number): number {
-  while (end > start && isTrimmed(charCodeAt.call(text, end - 1))) end--;
+  while (end > start && isTrimmed(text.charCodeAt(end - 1))) end--;
   return end;
 }
 
@@ -119,7 +118,7 @@ class QuoteScan {
     const length = text.length;
     let i = this.cursor;
     for (; i < length; i++) {
-      const c = charCodeAt.call(text, i);
+      const c = text.charCodeAt(i);
       if (this.comment) {
         if (c === 0x0a) this.comment = false;
         continue;
@@ -134,7 +133,7 @@ class QuoteScan {
         this.quote = c;
         // Only the few characters before the quote are read: bounded work per quote.
         this.script = SCRIPT_OPTION.test(text.slice(Math.max(0, i - 24), i));
-      } else if (c === HASH && (i === 0 || isSpace(charCodeAt.call(text, i - 1)))) this.comment = true;
+      } else if (c === HASH && (i === 0 || isSpace(text.charCodeAt(i - 1)))) this.comment = true;
     }
     this.cursor = Math.min(i, length);
   }
@@ -155,7 +154,7 @@ function splitLogicalLines(script: string, scripts: boolean): readonly ScriptSpa
     let end = script.indexOf('\n', start);
     if (end === -1) end = length;
     const next = end + 1;
-    if (end > start && charCodeAt.call(script, end - 1) === CARRIAGE_RETURN) end--;
+    if (end > start && script.charCodeAt(end - 1) === CARRIAGE_RETURN) end--;
     if (inScript && pending !== null && quotes !== null) {
       // Inside a nested script's quote: the line break and the line, as written, are the script's.
       pending.text += `\n${script.slice(start, end)}`;
@@ -166,7 +165,7 @@ function splitLogicalLines(script: string, scripts: boolean): readonly ScriptSpa
         continue;
       }
       // After the closing quote the line goes on as any other: to the next line after `&&`, `||` or a backslash.
-      const escapedHere = end > start && charCodeAt.call(script, end - 1) === BACKSLASH && (end - 1 === start || charCodeAt.call(script, end - 2) !== BACKSLASH);
+      const escapedHere = end > start && script.charCodeAt(end - 1) === BACKSLASH && (end - 1 === start || script.charCodeAt(end - 2) !== BACKSLASH);
       list = escapedHere || endsInList(script, start, end);
       lastEnd = end;
       if (!list) {
@@ -179,12 +178,12 @@ function splitLogicalLines(script: string, scripts: boolean): readonly ScriptSpa
     }
     // A trailing backslash continues the line, unless it is itself escaped (`\\`).
     const escaped =
-      end > start && charCodeAt.call(script, end - 1) === BACKSLASH && (end - 1 === start || charCodeAt.call(script, end - 2) !== BACKSLASH);
+      end > start && script.charCodeAt(end - 1) === BACKSLASH && (end - 1 === start || script.charCodeAt(end - 2) !== BACKSLASH);
     const bodyEnd = escaped ? end - 1 : end;
     if (pending === null || list) {
       if (!escaped) {
         const first = trimStartIndex(script, start, end);
-        if (first === end || charCodeAt.call(script, first) === HASH) {
+        if (first === end || script.charCodeAt(first) === HASH) {
           start = next;
           continue;
         }
@@ -215,10 +214,10 @@ function splitLogicalLines(script: string, scripts: boolean): readonly ScriptSpa
 /** True when `script[start, end)` ends in `&&` or `||` (trailing blanks aside). Quotes are not read: a string that ends so is rare. */
 function endsInList(script: string, start: number, end: number): boolean {
   let last = end;
-  while (last > start && (charCodeAt.call(script, last - 1) === 0x20 || charCodeAt.call(script, last - 1) === 0x09)) last--;
+  while (last > start && (script.charCodeAt(last - 1) === 0x20 || script.charCodeAt(last - 1) === 0x09)) last--;
   if (last - start < 2) return false;
-  const a = charCodeAt.call(script, last - 2);
-  const b = charCodeAt.call(script, last - 1);
+  const a = script.charCodeAt(last - 2);
+  const b = script.charCodeAt(last - 1);
   return a === b && (a === 0x26 || a === 0x7c);
 }
 
@@ -274,7 +273,7 @@ function splitPipelines(line: ScriptSpan): readonly Pipeline[] {
   // Neighbours are read only inside the string: an index past either end deoptimizes the loop ("out of bounds").
   const last = length - 1;
   for (let i = 0; i < length; i++) {
-    const c = charCodeAt.call(text, i);
+    const c = text.charCodeAt(i);
     if (quote !== 0) {
       if (c === BACKSLASH && quote === DOUBLE_QUOTE) i++;
       else if (c === quote) quote = 0;
@@ -289,7 +288,7 @@ function splitPipelines(line: ScriptSpan): readonly Pipeline[] {
       quote = c;
       continue;
     }
-    if (c === 0x28 /* ( */ || (c === 0x24 /* $ */ && i < last && charCodeAt.call(text, i + 1) === 0x28)) {
+    if (c === 0x28 /* ( */ || (c === 0x24 /* $ */ && i < last && text.charCodeAt(i + 1) === 0x28)) {
       if (c === 0x24) i++;
       depth++;
       continue;
@@ -299,27 +298,27 @@ function splitPipelines(line: ScriptSpan): readonly Pipeline[] {
       continue;
     }
     if (depth > 0) continue;
-    if (c === HASH && (i === 0 || isSpace(charCodeAt.call(text, i - 1)))) {
+    if (c === HASH && (i === 0 || isSpace(text.charCodeAt(i - 1)))) {
       commands = withCommand(commands, line, start, i);
       start = length;
       break;
     }
     if (c === 0x7c /* | */) {
       commands = withCommand(commands, line, start, i);
-      if (i < last && charCodeAt.call(text, i + 1) === 0x7c) {
+      if (i < last && text.charCodeAt(i + 1) === 0x7c) {
         result = withPipeline(result, commands);
         commands = null;
         i++;
       }
       start = i + 1;
-    } else if (c === 0x26 /* & */ && i < last && charCodeAt.call(text, i + 1) === 0x26) {
+    } else if (c === 0x26 /* & */ && i < last && text.charCodeAt(i + 1) === 0x26) {
       result = withPipeline(result, withCommand(commands, line, start, i));
       commands = null;
       i++;
       start = i + 1;
     } else if (
       c === 0x3b /* ; */ ||
-      (c === 0x26 && (i === last || charCodeAt.call(text, i + 1) !== 0x3e /* > */) && (i === 0 || charCodeAt.call(text, i - 1) !== 0x3e))
+      (c === 0x26 && (i === last || text.charCodeAt(i + 1) !== 0x3e /* > */) && (i === 0 || text.charCodeAt(i - 1) !== 0x3e))
     ) {
       result = withPipeline(result, withCommand(commands, line, start, i));
       commands = null;
@@ -353,7 +352,7 @@ function splitWords(command: string): string[] {
   let quote = 0;
   const length = command.length;
   for (let i = 0; i < length; i++) {
-    const c = charCodeAt.call(command, i);
+    const c = command.charCodeAt(i);
     if (quote !== 0) {
       if (c === quote) {
         current += command.slice(run, i);
