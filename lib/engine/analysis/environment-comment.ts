@@ -20,6 +20,8 @@ const MAX_QUOTE = 120;
 
 /** The comment of one line (the text after a `#` that starts a comment outside quotes), or null. */
 export function lineComment(line: string): string | null {
+  // Most lines (a script's above all) hold no `#`: only a `#` starts a comment, so they are not walked.
+  if (!line.includes('#')) return null;
   let quote: string | null = null;
   for (let i = 0; i < line.length; i++) {
     const c = line[i];
