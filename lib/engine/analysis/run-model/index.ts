@@ -17,7 +17,7 @@ import { calledToken, holdsNothing, jobHoldings, nothingHeldText, splitSecrets, 
 import { feedsPublish } from './feeds.js';
 import { cacheStep, restoresFrom, sameFamily, savesToDefaultScope, switchAtCaller, switchCaches, type CacheUse } from '../caching.js';
 import { forkReach, localCallers, pickerReach, reachOf, REACH_ORDER, valueReach, type ForkReach, type Reach, type ValueReach } from './reach.js';
-import { openPermissionChecks, type TrustGuard } from '../trust-guards.js';
+import { everyPathGuarded, openPermissionChecks, stepTrustOn, type TrustGuard } from '../trust-guards.js';
 import { describeStep } from '../describe.js';
 import { checksOutEventCommit, codeOf, mayHoldOutsiderCode, workspaceEntries, type WorkspaceEntry } from './workspace.js';
 import { envReaders, laterUse, type EnvReaders, type LaterUse } from './readers.js';
@@ -855,8 +855,17 @@ export class RunModel {
       const sinks = this.sinksOf(run, entry);
       const first = sinks[0];
       if (first === undefined) continue;
-      if (forkWay) {
-        const reach: Reach = { level: fork.level, event: fork.event, gates: fork.gates, forkPullRequest: false, ...(fork.approvalMoves === true ? { approvalMoves: true } : {}) };
+      if (forkWay && fork !== null) {
+        let reach: Reach = { level: fork.level, event: fork.event, gates: fork.gates, forkPullRequest: false, ...(fork.approvalMoves === true ? { approvalMoves: true } : {}) };
+        // An earlier step of the job that fails a fork's pull request (a fork check in its script) keeps the fork's
+        // run from the sink: only branches of the repository reach it, as for a job-level fork check.
+        if (fork.event !== null && REACH_ORDER.indexOf(fork.level) < REACH_ORDER.indexOf('trusted-author')) {
+          const paths = stepTrustOn(first.step, fork.event);
+          if (everyPathGuarded(paths, (g) => g.kind === 'same-repository')) {
+            const gates = [...new Set(paths.flatMap((path) => path.filter((g) => g.kind === 'same-repository').map((g) => `\`${g.condition}\``)))];
+            reach = { level: 'trusted-author', event: fork.event, gates, forkPullRequest: false };
+          }
+        }
         ways.push({ entry, sinks, fork: true, reach, race: !checksOutEventCommit(entry) });
       }
       if (privileged) ways.push({ entry, sinks, fork: false, reach: this.sinkReach(this.stepReach(first.step), sinks), race: entry.checkout?.hiddenBy !== 'approved-commit' });

@@ -76,4 +76,19 @@ describe('a needed job that fails for forks keeps them off the self-hosted runne
     expect(scan(build('check-permissions', '    if: always()\n')).map((f) => f.severity)).toEqual(['HIGH']);
     expect(scan(build('check-permissions', '    if: ${{ !cancelled() }}\n')).map((f) => f.severity)).toEqual(['HIGH']);
   });
+
+  it('negative: in the same job, an earlier step that fails a fork\'s pull request keeps the later steps from it; positive without the exit', () => {
+    const workflow = (check: string) => `on: pull_request
+jobs:
+  lint:
+    runs-on: [self-hosted, small]
+    steps:
+      - run: |
+          if [ "\${{ github.event.pull_request.head.repo.full_name }}" != "\${{ github.repository }}" ]; then ${check}; fi
+      - uses: actions/checkout@v4
+      - run: make lint
+`;
+    expect(scanWith(RULE, workflow('echo "no forks"; exit 1')).map((f) => f.severity)).toEqual(['LOW']);
+    expect(scanWith(RULE, workflow('echo "a fork"')).map((f) => f.severity)).toEqual(['HIGH']);
+  });
 });
