@@ -1,6 +1,6 @@
 import { dnf } from '../expressions/dnf.js';
 import { conditionExpression } from '../expressions/extract.js';
-import { Binary, ContextAccess, contextPath, FunctionCall, functionName, Grouping, IndexAccess, Literal, Logical, Unary, type Expr } from '../expressions/parse.js';
+import { Binary, ContextAccess, contextPath, FunctionCall, functionName, Grouping, IndexAccess, Literal, Logical, parseExpression, Unary, type Expr } from '../expressions/parse.js';
 import type { Job, Step, Workflow } from '../model/workflow.js';
 import { asList, get, scalarText, type YNode } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
@@ -571,9 +571,8 @@ function failingChecks(job: Job): FailingCheck[] {
       for (const s of inner.steps) {
         if (s.node.pairs.some((p) => p.key.value === 'continue-on-error')) continue;
         const script = scriptOf(s);
-        const condition = s.if?.kind === 'scalar' ? String(s.if.value ?? '') : '';
-        if (script === null || condition === '') continue;
-        const events = forkOnlyCondition(condition, job.with);
+        if (script === null || s.if === undefined) continue;
+        const events = forkOnlyCondition(s.if, job.with);
         if (events === null || !failsWhenRun(script)) continue;
         const name = s.name ?? s.id ?? String(s.index + 1);
         found.push({ step: s, guard: { kind: 'same-repository', condition: `fork check in step \`${name}\` of \`${called.file.path}\`` }, ...(events.size > 0 ? { events } : {}) });
@@ -584,40 +583,31 @@ function failingChecks(job: Job): FailingCheck[] {
   return found;
 }
 
-/** A test that selects a fork's pull request (or the run a `workflow_run` follows): its head repository is not this one, or is a fork. */
-const FORK_SELECTOR = new RegExp(
-  `^(?:(?:${[...HEAD_REPOSITORY_NAMES].map((n) => n.replace(/\./g, '\\.')).join('|')})\\s*!=\\s*github\\.repository|github\\.repository\\s*!=\\s*(?:${[...HEAD_REPOSITORY_NAMES].map((n) => n.replace(/\./g, '\\.')).join('|')})|(?:${[...FORK_FLAGS].map((n) => n.replace(/\./g, '\\.')).join('|')})(?:\\s*==\\s*true)?)$`,
-  'i',
-);
-/** `github.event_name == 'pull_request'` (either side), or the same through an input the call sets to `github.event_name`. */
-const EVENT_TEST = /^(?:([\w.-]+)\s*==\s*'([a-z_]+)'|'([a-z_]+)'\s*==\s*([\w.-]+))$/i;
+/** A `with:` value that is the event's name: an input the call sets so is `github.event_name` in the called workflow. */
+const EVENT_NAME_VALUE = /^\s*\$\{\{\s*github\.event_name\s*\}\}\s*$/;
 
 /**
- * The events on which a step's `if:` holds for every fork's pull request, when it is only a conjunction (`&&`) of
- * a fork selector (`github.event.pull_request.head.repo.full_name != github.repository`, `...head.repo.fork`) and
- * tests of the event's name (`github.event_name == 'pull_request'`, or `inputs.<x> == 'pull_request'` where the
- * call's `with:` sets `x` to `${{ github.event_name }}`): empty for any event, null when it is no such condition.
+ * The events on which a step's `if:` holds for every fork's pull request, when it is one conjunction of a fork
+ * selector (`github.event.pull_request.head.repo.full_name != github.repository`, `...head.repo.fork`) and tests of
+ * the event's name (`github.event_name == 'pull_request'`, or `inputs.<x> == 'pull_request'` where the call's `with:`
+ * sets `x` to `${{ github.event_name }}`), read with the atoms of the trust paths: empty for any event, null when it
+ * is no such condition.
  */
-function forkOnlyCondition(condition: string, callWith: YNode | undefined): ReadonlySet<string> | null {
-  let text = condition.trim();
-  if (text.length > 1_000 || text.includes('||') || /!\s*\(|\(/.test(text.replace(/^\$\{\{|\}\}$/g, ''))) return null;
-  text = text.replace(/^\$\{\{([^]*)\}\}$/, '$1').trim();
+function forkOnlyCondition(node: YNode | undefined, callWith: YNode | undefined): ReadonlySet<string> | null {
+  const parsed = conditionExpression(node);
+  if (parsed === null || parsed.expr === null || parsed.source.length > 1_000) return null;
+  const source = parsed.source.replace(/\binputs\.([\w-]+)/g, (whole, name: string) => (EVENT_NAME_VALUE.test(scalarText(get(callWith, name)) ?? '') ? 'github.event_name' : whole));
+  const expr = source === parsed.source ? parsed.expr : parseExpression(source);
+  const disjuncts = expr === null ? null : dnfOf(expr);
+  if (disjuncts === null || disjuncts.length !== 1) return null;
   let fork = false;
   const events = new Set<string>();
-  for (const part of text.split('&&').map((p) => p.trim())) {
-    if (FORK_SELECTOR.test(part)) {
-      fork = true;
-      continue;
-    }
-    const m = EVENT_TEST.exec(part);
-    if (m === null) return null;
-    const operand = (m[1] ?? m[4] ?? '').toLowerCase();
-    const value = (m[2] ?? m[3] ?? '').toLowerCase();
-    const input = /^inputs\.([\w-]+)$/.exec(operand);
-    const passed = input === null ? null : scalarText(get(callWith, input[1]!));
-    const isEvent = operand === 'github.event_name' || (passed !== null && /^\s*\$\{\{\s*github\.event_name\s*\}\}\s*$/.test(passed ?? ''));
-    if (!isEvent) return null;
-    events.add(value);
+  for (const conjunct of disjuncts[0]!) {
+    const path = dotted(conjunct);
+    const fact = path !== null && FORK_FLAGS.has(path) ? 'fork' : atomOf(conjunct, { labeledOnly: false, workflow: null, job: null }).fact;
+    if (fact === '!same-repository' || fact === 'fork') fork = true;
+    else if (fact?.startsWith('event:') === true) events.add(fact.slice('event:'.length));
+    else return null;
   }
   return fork ? events : null;
 }
