@@ -583,6 +583,14 @@ function failingChecks(job: Job): FailingCheck[] {
   return found;
 }
 
+/**
+ * True when one term of a condition checks where the run came from as the trust paths read it (a `same-repository`
+ * guard): `workflow_run.event == 'push'`, `head_repository.full_name == github.repository`, `head.repo.fork == false`.
+ */
+export function checksSource(expr: Expr): boolean {
+  return atomOf(expr, { labeledOnly: false, workflow: null, job: null }).guard === 'same-repository';
+}
+
 /** A `with:` value that is the event's name: an input the call sets so is `github.event_name` in the called workflow. */
 const EVENT_NAME_VALUE = /^\s*\$\{\{\s*github\.event_name\s*\}\}\s*$/;
 

@@ -4,6 +4,7 @@ import { reachFacts } from '../analysis/run-model/facts.js';
 import { minorWrites } from '../analysis/run-model/holdings.js';
 import { outsiderReach, type Reach, type RunModel, type TracedExecution } from '../analysis/run-model/index.js';
 import { stepWhere } from '../analysis/step-label.js';
+import { checksSource } from '../analysis/trust-guards.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
 import { findExpressions } from '../expressions/extract.js';
 import { Binary, contextPath, FunctionCall, functionName, Grouping, Literal, Logical, type Expr } from '../expressions/parse.js';
@@ -127,7 +128,7 @@ export function headBranchCheck(expr: Expr): string | null {
   if (node instanceof Logical) {
     // `workflow_run.event == 'push' && head_branch == 'main'`: the branch is the base repository's (a push run follows
     // only pushes to it), or the conjunction checks where the run came from itself.
-    if (node.operator.lexeme === '&&' && node.args.some(checksRunSource)) return null;
+    if (node.operator.lexeme === '&&' && node.args.some(checksSource)) return null;
     for (const arg of node.args) {
       const found = headBranchCheck(arg);
       if (found !== null) return found;
@@ -154,28 +155,6 @@ export function headBranchCheck(expr: Expr): string | null {
     }
   }
   return null;
-}
-
-/** Events of a followed run that only the base repository's own branches or its maintainers start. */
-const OWN_RUN_EVENTS: ReadonlySet<string> = new Set(['push', 'schedule', 'workflow_dispatch', 'release', 'merge_group', 'repository_dispatch']);
-
-/**
- * A test of where the followed run came from: `workflow_run.event == 'push'` (or another event only the base
- * repository's branches or maintainers start), `head_repository.full_name == github.repository`, `head_repository.fork == false`.
- */
-function checksRunSource(expr: Expr): boolean {
-  let node = expr;
-  while (node instanceof Grouping) node = node.group;
-  if (!(node instanceof Binary) || node.operator.lexeme !== '==') return false;
-  for (const [a, b] of [[node.left, node.right], [node.right, node.left]] as const) {
-    const path = contextPath(a)?.join('.');
-    const other = contextPath(b)?.join('.');
-    const literal = b instanceof Literal ? b.literal.coerceString().toLowerCase() : null;
-    if (path === 'github.event.workflow_run.event' && literal !== null && OWN_RUN_EVENTS.has(literal)) return true;
-    if (path === 'github.event.workflow_run.head_repository.full_name' && other === 'github.repository') return true;
-    if (path === 'github.event.workflow_run.head_repository.fork' && literal === 'false') return true;
-  }
-  return false;
 }
 
 /**
