@@ -624,7 +624,7 @@ function forkOnlyCondition(node: YNode | undefined, callWith: YNode | undefined)
  * A script that fails whenever it runs: its last command is `exit <non-zero>` (or `false`, `core.setFailed`,
  * `throw` in a github-script) and nothing before it ends the step quietly (`exit 0`, a bare `exit`, `return`).
  */
-function failsWhenRun(script: string): boolean {
+export function failsWhenRun(script: string): boolean {
   if (script.length > 20_000) return false;
   const lines = script.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#') && !l.startsWith('//'));
   const last = lines.at(-1) ?? '';

@@ -1,6 +1,7 @@
 import { constantString } from '../analysis/constant-expressions.js';
 import { describeStep } from '../analysis/describe.js';
 import { stepLabel } from '../analysis/step-label.js';
+import { failsWhenRun } from '../analysis/trust-guards.js';
 import { findExpressions } from '../expressions/extract.js';
 import { parseExpression } from '../expressions/parse.js';
 import type { Job, Step } from '../model/workflow.js';
@@ -410,14 +411,12 @@ function guarded(job: Job, publishes: string | null): string | null {
   return null;
 }
 
-/** `exit <non-zero>` or `false` as a command of a script, or `core.setFailed(` in a github-script step. */
-const FAILS_SCRIPT = /(?:^|[;&|({\n]|\bthen|\belse|\bdo)\s*(?:exit\s+(?:[1-9]\d*|"?\$\{?\w+\}?"?)|false)\s*(?:$|[;&|)}\n#])/m;
 
 /**
  * A later step of the same job that fails it when this one failed: its `if:` asks for this step's failed outcome
  * (`steps.<id>.outcome == 'failure'` or `!= 'success'`; `continue-on-error` leaves `conclusion` a success, `outcome`
- * the real result) and its script exits with a failure (`exit 1`, `false`) or its github-script calls
- * `core.setFailed`. The step runs the steps between (a SARIF upload) and the job still fails: nothing is hidden.
+ * the real result) and its script ends in a failure (`exit 1`, `false`, a github-script's `core.setFailed`:
+ * trust-guards.ts `failsWhenRun`, as for a fork check that fails a job). The step runs the steps between (a SARIF upload) and the job still fails: nothing is hidden.
  */
 function failedLater(step: Step): Step | null {
   const job = step.job;
@@ -429,7 +428,7 @@ function failedLater(step: Step): Step | null {
     if (condition.length > 2_000 || !asks.test(condition)) continue;
     const script = later.run !== undefined && typeof later.run.value === 'string' ? later.run.value : later.usesRef?.kind === 'repository' && later.usesRef.slug === 'actions/github-script' ? (scalarText(get(later.with, 'script')) ?? '') : '';
     if (script.length > 100_000) continue;
-    if (FAILS_SCRIPT.test(script) || (later.run === undefined && script.includes('core.setFailed('))) return later;
+    if (failsWhenRun(script)) return later;
   }
   return null;
 }
