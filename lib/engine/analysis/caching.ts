@@ -1,5 +1,6 @@
 import { PRIVILEGED_TRIGGERS, type Job, type Step, type Workflow } from '../model/workflow.js';
 import type { RepositoryModel } from '../model/repository.js';
+import { isFullSha } from '../model/uses.js';
 import { localCallers } from './callers.js';
 import { occasionsOf, type Occasion, type RefKind } from './run-model/conditions.js';
 import { get, getText, isFalsyText, keyText, scalarText, type YNode } from '../yaml/model.js';
@@ -226,11 +227,14 @@ const CACHE_ACTIONS: Record<string, CacheAction> = {
   // `pnpm-cache-<os>-<arch>-<lockfile hash>`, with that prefix as restore key, when `cache` is true; the post step
   // saves it on a miss): off unless the workflow sets `cache: true`, then it restores and saves.
   'pnpm/setup': { caches: optIn('cache') },
-  // Caching is on by default since v4.
+  // Caching is on by default since v4. A commit pin with no version comment names no version: v3 and earlier
+  // (still common in pins made before 2023) cache nothing, so the default is claimed only for a version the file
+  // states (a tag, a branch such as `main`, or the pin's comment).
   'actions/setup-go': {
     caches: (step, input) => {
       if (input.text('cache') !== null) return optIn('cache')(step, input);
       const major = actionMajorVersion(step);
+      if (major === null && step.usesRef?.kind === 'repository' && isFullSha(step.usesRef.ref)) return null;
       return major !== null && major < 4 ? null : { how: 'caches by default (v4 and later)' };
     },
   },
