@@ -121,11 +121,12 @@ export function entropy(text: string): number {
 }
 
 /**
- * Words joined by `_`, `-` or `.` (`random_secret`, `my-plaintext-api-key`), or written in CamelCase, each word a
+ * Words joined by `_`, `-` or `.` (`random_secret`, `my-plaintext-api-key`, `ci-build-not-a-real-key`: after the first,
+ * a word may be one letter), or written in CamelCase, each word a
  * capital and at least two small letters (`AzureArtifacts`, NuGet's documented `--api-key` placeholder for Azure
  * Artifacts feeds; `SuperSecretPassword`): a name for a value, not a value.
  */
-const JOINED_WORDS = /^[A-Za-z]{2,}(?:[._-][A-Za-z]{2,})+$|^(?:[A-Z][a-z]{2,}){2,5}$/;
+const JOINED_WORDS = /^[A-Za-z]{2,}(?:[._-][A-Za-z]+)+$|^(?:[A-Z][a-z]{2,}){2,5}$/;
 
 /**
  * Credentials whose provider fixes their shape: a value under such a name is one only if it has the shape.

@@ -252,6 +252,7 @@ describe(RULE, () => {
         DB_PASSWORD: test_password
         SUPER_SECRET_KEY: my-plaintext-api-key
         API_TOKEN: correct-horse-battery-staple
+        APP_SECRET_KEY: "ci-build-not-a-real-key"
         AUTH_KEY: aaaaaaaa1111
         AWS_SECRET_ACCESS_KEY: Zx81kPq0Lm3vNb7Y
       jobs:
@@ -272,7 +273,8 @@ describe(RULE, () => {
                 dotnet nuget push --api-key AzureArtifacts ./out/*.nupkg
                 ./publish --token SuperSecretPassword
     `)).toEqual([]);
-    // Mixed case that is no run of words still counts.
+    // Mixed case that is no run of words still counts, and so do letters and digits joined by `-`.
+    expect(scanWith(RULE, 'on: push\nenv:\n  APP_SECRET_KEY: k9Xq-2mPz-8RtL-4vWn\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make\n').length).toBe(1);
     expect(scanWith(RULE, 'on: push\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - run: ./publish --token qWeRtZuIoPaSdFgH\n').length).toBe(1);
     // The provider's shape: an AWS secret access key is 40 characters of base64.
     expect(positions(scanWith(RULE, yaml`
