@@ -52,7 +52,7 @@ const PR_HEAD = /^github\.event\.pull_request\.(head\.(sha|ref|label|repo\.(full
 const RUN_HEAD = /^github\.event\.workflow_run\.(head_sha|head_branch|head_commit\.id|head_repository\.(full_name|clone_url|ssh_url|git_url|html_url|url)|pull_requests\.\*\.head\.(sha|ref))$/;
 const PULL_REFSPEC = /\brefs\/pull\/|(^|[\s:'"])\+?pull\/[^\s/]+\/(head|merge)\b/;
 /** Scripts that look up a pull request's head (`gh pr view --json headRefOid`, `github.rest.pulls.get`). */
-const PR_LOOKUP = /\bpulls\.get\b|\/pulls\/|\bgh\s+pr\s+view\b|headRefName|headRefOid|head\.sha\b|head\.ref\b|head_sha\b|head_ref\b|\brefs\/pull\//;
+const PR_LOOKUP = /\bpulls\.get\b|\/pulls\/|\bgh\s+pr\s+view\b|headRefName|headRefOid|headRepository|head\.sha\b|head\.ref\b|head\.repo\b|head_sha\b|head_ref\b|\brefs\/pull\//;
 /** Actions whose outputs name a pull request's head branch or commit. */
 const PR_REF_ACTIONS = new Set([
   'xt0rted/pull-request-comment-branch',

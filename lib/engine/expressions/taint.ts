@@ -577,12 +577,15 @@ export class TaintAnalyzer {
     const occurrences = expressionsOf(step.owner.file, run);
     const artifact = this.#artifactTaint(step, scope);
     const text = String(run.value);
+    const lookup = this.#headBranchLookupTaint(step, text, scope);
     const fold = scriptFold<Taint | null>(text, {
       own: (line, [from, to]) => {
         let taint: Taint | null = null;
         // A file of an outsider's artifact read into the value (`N=$(cat pr/NR)`). A read of the variable it is
         // assigned to after a check (`[[ "$N" =~ ^[0-9]+$ ]] || exit 1`) does not come here (`checked` below).
         if (artifact !== null && readsDownloadedFile(step, line, artifact.download)) taint = artifact.taint;
+        // A pull request's head branch name read from an API answer (`jq -r .head.ref`, `--json headRefName`).
+        if (lookup !== null && HEAD_BRANCH_FIELD.test(line.text)) taint = stronger(taint, lookup);
         for (let i = firstAtOrAfter(occurrences, from); i < occurrences.length; i++) {
           const occurrence = occurrences[i] as ExpressionOccurrence;
           if (occurrence.span.start >= to) break;
@@ -600,6 +603,19 @@ export class TaintAnalyzer {
     });
     this.#folds.set(step, fold);
     return fold;
+  }
+
+  /**
+   * The taint of a pull request's head branch name that a step's script looks up through the API (`gh pr view
+   * --json headRefName`, `gh api`, `curl` of the pull request, then `jq -r .head.ref`): the pull request's author
+   * names the branch, and a branch name may hold `$(...)`, `;`, `|` and backticks (git forbids only spaces and a
+   * few other characters), so it is free text. Only on the events through which an outsider brings a pull request
+   * in; null on others, and for a script that asks no API.
+   */
+  #headBranchLookupTaint(step: Step, script: string, scope: TaintScope): Taint | null {
+    if (!HEAD_BRANCH_FIELD.test(script) || !API_CALL.test(script)) return null;
+    const taint = withEvents({ level: 'arbitrary', controller: 'external', source: `the pull request head branch name looked up by ${describeStep(step)}`, via: [] }, this.triggersOf(scope));
+    return taint.events === undefined || taint.events.length === 0 ? null : taint;
   }
 
   /**
@@ -759,6 +775,11 @@ function findPair(map: YNode | undefined, name: string): YPair | undefined {
 }
 
 /** The taint with the outsider events among `triggers` (none when they are not known). */
+/** A pull request's head branch name in an API answer: `headRefName` (`gh pr view --json`), `.head.ref`, `.head.label`. */
+const HEAD_BRANCH_FIELD = /\bheadRefName\b|\.head\.(?:ref|label)\b/;
+/** A command that asks GitHub's API (the answer a script reads the head's branch name from). */
+const API_CALL = /\bgh\s+(?:pr|api)\b|\bcurl\b|\bwget\b|\bhttp\s|\bInvoke-RestMethod\b/;
+
 function withEvents(taint: Taint, triggers: ReadonlySet<string> | null): Taint {
   if (triggers === null) return taint;
   const events = outsiderEvents(triggers);

@@ -794,6 +794,39 @@ ${read}
     expect(positions(scanWith(RULE, workflow(read, 'workflow_dispatch:')))).toEqual([]);
   });
 
+  it('takes a pull request head branch name looked up through the API for free text: HIGH on a comment anyone posts, nothing when checked, for a SHA or without an outsider event', () => {
+    const workflow = (lookup: string, on = 'issue_comment:\n    types: [created]') => `on:
+  ${on}
+permissions:
+  contents: read
+  actions: write
+jobs:
+  report:
+    if: github.event.issue.pull_request
+    runs-on: ubuntu-latest
+    steps:
+      - id: pr
+        env:
+          GH_TOKEN: \${{ github.token }}
+          PR_URL: \${{ github.event.issue.pull_request.url }}
+        run: |
+${lookup}
+      - run: git fetch origin \${{ steps.pr.outputs.branch }}
+`;
+    const curl = '          INFO="$(curl -s -H "Authorization: token $GH_TOKEN" "$PR_URL")"\n          BRANCH="$(echo "$INFO" | jq -r .head.ref)"\n          echo "branch=$BRANCH" >> "$GITHUB_OUTPUT"';
+    const findings = scanWith(RULE, workflow(curl));
+    expect(positions(findings)).toEqual(['20:31 HIGH']);
+    expect(findings[0]?.description).toContain('the pull request head branch name looked up by step `pr` of job `report`');
+    expect(findings[0]?.description).toContain('anyone with a GitHub account can start it through `issue_comment`');
+    const gh = '          echo "branch=$(gh pr view "$PR_URL" --json headRefName --jq .headRefName)" >> "$GITHUB_OUTPUT"';
+    expect(positions(scanWith(RULE, workflow(gh)))).toEqual(['18:31 HIGH']);
+    // Checked against an anchored pattern first, the head's SHA (hex only), or a workflow only maintainers start: nothing.
+    const checked = curl.replace('\n          echo', '\n          [[ "$BRANCH" =~ ^[A-Za-z0-9._/-]+$ ]] || exit 1\n          echo');
+    expect(scanWith(RULE, workflow(checked))).toEqual([]);
+    expect(scanWith(RULE, workflow(curl.replace('.head.ref', '.head.sha')))).toEqual([]);
+    expect(scanWith(RULE, workflow(curl, 'workflow_dispatch:'))).toEqual([]);
+  });
+
   it('drops an artifact\'s number checked as an integer by `test -eq`, a digits-only `case` or github-script `Number.isInteger(Number(x))`; keeps a check that goes on', () => {
     const workflow = (check: string[], gs = false) => `on:
   workflow_run:

@@ -2231,4 +2231,38 @@ ${remover(`always() && (${gate})`, 'needs: report', 'Approve%20E2E')}`);
       expect(positions(scanWith(RULE, workflow('labeled, synchronize', conditional)))).toEqual(['15:16 HIGH']);
     });
   });
+
+  it('takes a head repository looked up through the API (`jq -r .head.repo.full_name` of `curl`/`gh api`) for the fork, with the branch looked up beside it', () => {
+    const workflow = (checkout: string) => `on:
+  issue_comment:
+    types: [created]
+permissions:
+  contents: read
+  actions: write
+jobs:
+  build:
+    if: github.event.issue.pull_request
+    runs-on: ubuntu-latest
+    steps:
+      - id: pr
+        env:
+          GH_TOKEN: \${{ github.token }}
+          PR_URL: \${{ github.event.issue.pull_request.url }}
+        run: |
+          INFO="$(gh api "$PR_URL")"
+          {
+            echo "branch=$(echo "$INFO" | jq -r .head.ref)"
+            echo "repo=$(echo "$INFO" | jq -r .head.repo.full_name)"
+          } >> "$GITHUB_OUTPUT"
+      - uses: actions/checkout@v4
+        with:
+${checkout}
+      - run: ./.ci/build.sh
+`;
+    const fork = scanWith(RULE, workflow('          repository: ${{ steps.pr.outputs.repo }}\n          ref: ${{ steps.pr.outputs.branch }}'));
+    expect(positions(fork)).toEqual(['24:23 HIGH']);
+    expect(fork[0]?.description).toContain('pull request head looked up by step pr');
+    // The branch alone names a branch of this repository, which only collaborators create.
+    expect(scanWith(RULE, workflow('          ref: ${{ steps.pr.outputs.branch }}'))).toEqual([]);
+  });
 });
