@@ -557,7 +557,7 @@ describe(`${RULE}: what the job hands the mutable code`, () => {
     expect(severities(jobOf(`${node}      - uses: some-org/lint@v1\n        if: github.event_name == 'pull_request'\n`))).toEqual(['LOW']);
     expect(severities(jobOf(`${node}      - uses: some-org/lint@v1\n        if: github.event_name == 'push'\n`))).toEqual(['MEDIUM']);
     const switched = (event: string) => jobOf(`      - uses: actions/setup-go@${SHA}\n        with:\n          cache: \${{ github.event_name == '${event}' }}\n      - uses: some-org/lint@v1\n`);
-    const goRelease = { path: '.github/workflows/go-release.yml', text: `on: { push: { tags: ['v*'] } }\npermissions: { contents: read, id-token: write }\njobs:\n  release:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/setup-go@${SHA}\n      - run: npm publish --provenance\n` };
+    const goRelease = { path: '.github/workflows/go-release.yml', text: `on: { push: { tags: ['v*'] } }\npermissions: { contents: read, id-token: write }\njobs:\n  release:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/setup-go@${SHA} # v5.4.0\n      - run: npm publish --provenance\n` };
     expect(severities(switched('pull_request'), goRelease)).toEqual(['LOW']);
     expect(severities(switched('push'), goRelease)).toEqual(['MEDIUM']);
     const composite = (event: string) => ({ path: '.github/actions/setup/action.yml', text: `runs:\n  using: composite\n  steps:\n    - uses: actions/setup-node@${SHA}\n      if: github.event_name == '${event}'\n      with: { cache: npm }\n` });
