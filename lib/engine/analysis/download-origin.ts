@@ -194,8 +194,11 @@ function originOf(url: string, identity: RepositoryIdentity, platform: (variable
   // The vendor's host serves whatever a variable of the path names: an expression (`${{ matrix.arch || 'x86_64' }}`,
   // its spaces and quotes) is one opaque piece of the path, not a reason to miss the host.
   const vendor = vendorOf(joined.replace(/\$\{\{[^}\n]{0,120}\}\}/g, '\uE001'), saved);
-  if (vendor !== null) return vendor;
   const segments = (match[3] ?? '').split('/').slice(1);
+  // A fixed version of the publisher's own file on a vendor's distribution host says more than the host does
+  // (`nodejs.org/dist/v20.11.0/node-v20.11.0-….tar.xz`): read as a versioned file below.
+  const pinned = vendor !== null && !vendor.named && segments.slice(0, -1).some((d) => VERSION.test(d)) && !segments.slice(0, -1).some((d) => MOVING.test(d)) && ownPublisher(host, segments, segments.at(-1) ?? '');
+  if (vendor !== null && !pinned) return vendor;
   // A script that serves the file a query parameter names (`download.php?file=/pub/tool/4.24/tool-4.24.tar.gz`):
   // that path is read as the address's own, and its last segment is the file downloaded.
   const carried = carriedPath(match[4] ?? '');
@@ -310,6 +313,10 @@ function variableValues(step: Step, script: string, offset: number, name: string
       const value = (m[1] ?? '').replace(/^["']|["']$/g, '');
       if (value !== '' && !/[`]|\$\(/.test(value)) values.push(value);
     }
+    // `NAME=$(gh api repos/o/r/releases/tags/v1.2.3 --jq '... .browser_download_url')`: an asset of that release,
+    // read as the release download address GitHub serves it from (`latest` names a moving release).
+    const release = new RegExp(`(?:^|[\\s;&(])(?:export\\s+|local\\s+)?${name}=["']?\\$\\(\\s*gh\\s+api\\s+(?:-[^\\s]+\\s+)*/?repos/([\\w.-]{1,100})/([\\w.-]{1,100})/releases/(?:tags/([^\\s"'/)]{1,100})|(latest))[\\s"')]`, 'gm');
+    for (const m of before.matchAll(release)) values.push(`https://github.com/${m[1]}/${m[2]}/releases/download/${m[3] ?? m[4]}/${m[2]}`);
     if (values.length > 0) return [...new Set(values)].slice(0, MAX_VALUES);
   }
   for (const env of [step.env, step.job?.env, step.job?.workflow.env]) {

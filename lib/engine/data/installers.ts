@@ -78,6 +78,10 @@ export const VENDOR_INSTALLERS: readonly { prefix: string; tool: string; source:
   { prefix: 'apt.llvm.org/llvm.sh', tool: 'LLVM', source: 'https://apt.llvm.org/' },
   { prefix: 'bootstrap.pypa.io/get-pip.py', tool: 'pip', source: 'https://pip.pypa.io/en/stable/installation/' },
   { prefix: 'get.gitpod.io', tool: 'Gitpod', source: 'https://www.gitpod.io/docs' },
+  // Distributions rather than installers: the vendor's own download host, which its documentation names.
+  { prefix: 'nodejs.org/dist/', tool: 'Node.js', source: 'https://nodejs.org/en/download' },
+  { prefix: 'nodejs.org/download/', tool: 'Node.js', source: 'https://nodejs.org/en/download (release, nightly and rc builds under /download/)' },
+  { prefix: 'scan.coverity.com/download/', tool: 'Coverity Scan build tool', source: 'https://scan.coverity.com/download (fetched with the project\'s own token)' },
 ];
 
 /** The vendor installer a URL is, or null. Only `https://` URLs qualify: over plain HTTP anyone on the path can swap it. */

@@ -262,6 +262,35 @@ describe(RULE, () => {
       }
     });
 
+    it("is LOW for a vendor's own distribution host and for an asset of a fixed release looked up with gh api; MEDIUM for `latest` or another host", () => {
+      const job = (download: string) => scanWith(RULE, yaml`
+        on: push
+        permissions: { contents: write }
+        jobs:
+          build:
+            runs-on: ubuntu-latest
+            steps:
+              - env:
+                  COVERITY_TOKEN: \${{ secrets.COVERITY_TOKEN }}
+                  GH_TOKEN: \${{ github.token }}
+                run: |
+                  ${download}
+      `);
+      for (const vendor of [
+        'wget -q https://scan.coverity.com/download/cxx/linux64 --post-data "token=$COVERITY_TOKEN&project=acme" -O cov.tar.gz && tar xzf cov.tar.gz',
+        'curl -sSL https://nodejs.org/download/nightly/v25.0.0-nightly20260101/node-v25.0.0-nightly20260101.tar.gz | tar xz',
+        'url=$(gh api repos/rust-lang/mdbook/releases/tags/v0.4.52 --jq ".assets[0].browser_download_url") && curl -sSL "$url" | tar xz',
+      ]) {
+        expect(job(vendor).map((f) => f.severity), vendor).toEqual(['LOW']);
+      }
+      for (const other of [
+        'url=$(gh api repos/rust-lang/mdbook/releases/latest --jq ".assets[0].browser_download_url") && curl -sSL "$url" | tar xz',
+        'curl -sSL https://mirror.example.com/node/nightly/node.tar.gz | tar xz',
+      ]) {
+        expect(job(other).map((f) => f.severity), other).toEqual(['MEDIUM']);
+      }
+    });
+
     it('keeps a fixed version of a third party MEDIUM where what the job builds ships, not in a job that only holds a secret', () => {
       const release = (publish: string) => yaml`
         on: push
