@@ -2,7 +2,7 @@ import { dnf } from '../expressions/dnf.js';
 import { conditionExpression } from '../expressions/extract.js';
 import { Binary, ContextAccess, contextPath, FunctionCall, functionName, Grouping, IndexAccess, Literal, Logical, parseExpression, Unary, type Expr } from '../expressions/parse.js';
 import type { Job, Step, Workflow } from '../model/workflow.js';
-import { asList, get, scalarText, type YNode } from '../yaml/model.js';
+import { asList, get, keyText, scalarText, type YNode } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
 import { labelRemovedEachRun, type LabelRemoval } from './label-removal.js';
 import { environmentApprovalComment } from './environment-comment.js';
@@ -161,7 +161,13 @@ const STATUS_FUNCTIONS = /\b(always|failure|cancelled)\s*\(/i;
  * organization (`orgs.checkMembershipForUser`, 204 for a member, an error otherwise; `GET /orgs/<org>/members/<user>`).
  */
 const PERMISSION_CHECK =
-  /getCollaboratorPermissionLevel|collaborators\/(?:\$\{\{[^}]{0,100}\}\}|[^\s/]+)\/permission|author_association|authorAssociation|checkUserPermission|\bcheck(?:Public)?MembershipForUser\b|\bgetMembershipForUserInOrg\b|orgs\/(?:\$\{\{[^}]{0,100}\}\}|[^\s/]+)\/(?:public_)?members(?:hips)?\/(?!\s)/;
+  /collaborators\?(?:[^\s"'#&]{0,80}&){0,4}permission=(?:admin|maintain|push|write)\b|getCollaboratorPermissionLevel|collaborators\/(?:\$\{\{[^}]{0,100}\}\}|[^\s/]+)\/permission|author_association|authorAssociation|checkUserPermission|\bcheck(?:Public)?MembershipForUser\b|\bgetMembershipForUserInOrg\b|orgs\/(?:\$\{\{[^}]{0,100}\}\}|[^\s/]+)\/(?:public_)?members(?:hips)?\/(?!\s)/;
+/**
+ * A list of the repository's collaborators filtered by a permission that needs write access or more
+ * (`/repos/o/r/collaborators?permission=maintain`): a script that looks the actor up in it (`grep -q "^$ACTOR$"`)
+ * and fails otherwise checks the actor's permission as `.../collaborators/<user>/permission` does.
+ */
+const COLLABORATOR_LIST = /collaborators\?(?:[^\s"'#&]{0,80}&){0,4}permission=(?:admin|maintain|push|write)\b/;
 /** An organization membership check of GitHub's API that throws (404) for a non-member. */
 const MEMBERSHIP_CALL = /\bcheck(?:Public)?MembershipForUser\b/;
 const MAX_PATHS = 32;
@@ -522,6 +528,24 @@ export function openPermissionChecks(job: Job, before: number): { step: Step; wh
 
 const openChecks = new ScanCache<Job, { step: Step; why: string }[]>();
 
+/**
+ * A step's script with, before it, the values of its `env:` that name a permission check's endpoint
+ * (`API_ENDPOINT: /repos/o/r/collaborators?permission=maintain`) and the actor the script compares (`COMMENTER: ${{
+ * github.triggering_actor }}`), when the script reads the variable: the check is the script's, wherever its parts
+ * are written. Other values are left out (a value is not a check because it names one).
+ */
+function withCheckEnv(step: Step, script: string): string {
+  if (step.env === undefined) return script;
+  const parts: string[] = [];
+  for (const pair of step.env.pairs) {
+    const value = pair.value?.kind === 'scalar' && typeof pair.value.value === 'string' ? pair.value.value.slice(0, 500) : '';
+    const name = keyText(pair.key);
+    if (value === '' || !new RegExp(`\\$\\{?${name.replace(/[^\w]/g, '')}\\b`).test(script)) continue;
+    if (COLLABORATOR_LIST.test(value) || ACTOR_NAMED.test(value)) parts.push(`${name}=${value}`);
+  }
+  return parts.length === 0 ? script : `${parts.join('\n')}\n${script}`;
+}
+
 function scriptOf(step: Step): string | null {
   const script = step.run ?? get(step.with, 'script');
   return script?.kind === 'scalar' && typeof script.value === 'string' ? script.value : null;
@@ -548,8 +572,9 @@ function failingChecks(job: Job): FailingCheck[] {
       continue;
     }
     if (s.node.pairs.some((p) => p.key.value === 'continue-on-error')) continue;
-    const script = scriptOf(s);
-    if (script === null || !FAILS.test(script)) continue;
+    const own0 = scriptOf(s);
+    if (own0 === null || !FAILS.test(own0)) continue;
+    const script = withCheckEnv(s, own0);
     const name = s.name ?? s.id ?? String(s.index + 1);
     const condition = s.if?.kind === 'scalar' ? String(s.if.value ?? '') : '';
     const producers = [...condition.matchAll(/\bsteps\.([\w-]+)\.outputs\b/gi)].flatMap((m) => job.steps.filter((p) => p.index < s.index && p.id?.toLowerCase() === m[1]?.toLowerCase() && permission(p)));

@@ -2265,4 +2265,39 @@ ${checkout}
     // The branch alone names a branch of this repository, which only collaborators create.
     expect(scanWith(RULE, workflow('          ref: ${{ steps.pr.outputs.branch }}'))).toEqual([]);
   });
+
+  it('takes a lookup of the actor in the collaborators listed by permission, failing otherwise, for a permission check', () => {
+    const workflow = (endpoint: string, deny = 'exit 1') => `on:
+  issue_comment:
+    types: [created]
+permissions:
+  contents: write
+jobs:
+  notes:
+    if: github.event.issue.pull_request && github.event.comment.body == 'run notes'
+    runs-on: ubuntu-latest
+    steps:
+      - env:
+          GITHUB_TOKEN: \${{ github.token }}
+          COMMENTER: \${{ github.triggering_actor }}
+          API_ENDPOINT: /repos/\${{ github.repository }}/collaborators?${endpoint}
+        run: |
+          if gh api "$API_ENDPOINT" --paginate --jq ".[].login" | grep -q "^$COMMENTER\\$"; then
+            echo "permitted" && exit 0
+          else
+            echo "not permitted" && ${deny}
+          fi
+      - uses: actions/checkout@v4
+        with:
+          ref: refs/pull/\${{ github.event.issue.number }}/head
+      - run: node .github/scripts/notes.mjs
+`;
+    // A maintainer's comment approves the run; the head can still move after it (the race): MEDIUM.
+    const gated = scanWith(RULE, workflow('permission=maintain'));
+    expect(gated.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(gated[0]?.description).toContain('a maintainer approves each run first (`permission check in step `1``)');
+    // Any collaborator (read access included), or a deny path that ends only the step: anyone's comment runs the code.
+    expect(scanWith(RULE, workflow('affiliation=all')).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith(RULE, workflow('permission=maintain', 'exit 0')).map((f) => f.severity)).toEqual(['HIGH']);
+  });
 });
