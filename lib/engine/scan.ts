@@ -3,6 +3,7 @@ import { TaintAnalyzer } from './expressions/taint.js';
 import { findingFingerprint, hash53, nodeAnchor } from './fingerprint.js';
 import { RepositoryModel } from './model/repository.js';
 import { resetScanCaches } from './model/scan-cache.js';
+import { withScannedRepository } from './analysis/run-model/conditions.js';
 import { buildAction, buildDependabot, buildWorkflow, type Action, type Dependabot, type Job, type Step, type Workflow } from './model/workflow.js';
 import { resolveRuleOptions } from './rule-options.js';
 import { findingOf, type SettingsRule, type WorkflowReport, type WorkflowRule, type WorkflowRuleContext, type WorkflowVisitor } from './rule.js';
@@ -108,7 +109,8 @@ interface ParsedFile {
  */
 export function scanRepository(files: readonly RepositoryFile[], options: ScanOptions = {}): ScanResult {
   try {
-    return scan(files, options);
+    // A job's condition on the repository's own name folds only when the scan knows it (run-model/conditions.ts).
+    return withScannedRepository(options.repository ?? null, () => scan(files, options));
   } finally {
     // The memos are per scan: a run over many repositories must not keep every script and expression it saw.
     resetScanCaches();

@@ -374,8 +374,40 @@ function literal(expr: Literal): Value {
   return UNKNOWN;
 }
 
+/**
+ * The scanned repository's `owner/name` while a scan builds its workflows (`withScannedRepository`), or null when
+ * the caller does not know it. Only a comparison with another repository of the same owner is decided by it: a
+ * checkout of a fork (`origin` the contributor's) must not make `github.repository == 'upstream/name'` false.
+ */
+let scanned: { owner: string; name: string } | null = null;
+
+/** Runs `f` with the scanned repository known to the conditions (`owner/name`, or null). */
+export function withScannedRepository<T>(fullName: string | null, f: () => T): T {
+  const previous = scanned;
+  const [owner, name] = (fullName ?? '').toLowerCase().split('/');
+  scanned = owner && name ? { owner, name } : null;
+  try {
+    return f();
+  } finally {
+    scanned = previous;
+  }
+}
+
+/**
+ * `github.repository` (this run's) compared with a literal `owner/name`: true when it is the scanned repository,
+ * false when it names another repository of the same owner (a job meant for a sibling, such as a mirror that runs
+ * benchmarks, never runs here), unknown otherwise (another owner may be the repository a fork was cloned from).
+ */
+function ownRepositoryIs(literal: string): Truth {
+  if (scanned === null) return null;
+  const [owner, name, extra] = literal.toLowerCase().split('/');
+  if (owner === undefined || name === undefined || name === '' || extra !== undefined || owner !== scanned.owner) return null;
+  return name === scanned.name;
+}
+
 /** GitHub's loose equality, as far as it is known (strings compare case-insensitively). */
 function equals(a: Value, b: Value): Truth {
+  if ((a.k === 'repo' && a.self && b.k === 'str') || (b.k === 'repo' && b.self && a.k === 'str')) return ownRepositoryIs((a.k === 'str' ? a : (b as { v: string })).v);
   if (a.k === 'unknown' || b.k === 'unknown' || a.k === 'object' || b.k === 'object' || a.k === 'array' || b.k === 'array') return null;
   if (a.k === 'str' && b.k === 'str') return a.v.toLowerCase() === b.v.toLowerCase();
   if (a.k === 'num' && b.k === 'num') return a.v === b.v;

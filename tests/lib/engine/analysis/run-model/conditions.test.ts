@@ -4,7 +4,7 @@ import { buildWorkflow, type Workflow } from '../../../../../lib/engine/model/wo
 import { parseYaml } from '../../../../../lib/engine/yaml/parse.js';
 import { SourceFile } from '../../../../../lib/engine/yaml/source.js';
 import { scanRepository } from '../../../../../lib/engine/scan.js';
-import { yaml } from '../../../../support/engine.js';
+import { scanWith, yaml } from '../../../../support/engine.js';
 import type { YMap } from '../../../../../lib/engine/yaml/model.js';
 
 function model(text: string): Workflow {
@@ -598,5 +598,28 @@ describe('a step whose condition never holds in its job gives the job nothing', 
     const unpinned = findings.filter((f) => f.rule_id === 'unpinned-action');
     expect(unpinned).toHaveLength(2);
     expect(unpinned.find((f) => f.description.includes('`actions/checkout`'))!.description).toContain('AWS_SECRET_ACCESS_KEY');
+  });
+
+  it("folds a job meant for another repository of the same owner away when the scan knows its own name, never for another owner's", () => {
+    const text = yaml`
+      on: issue_comment
+      jobs:
+        bench:
+          if: github.repository == 'acme/app-benchmarks'
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "\${{ github.event.comment.body }}"
+    `;
+    // A sibling repository's job never runs here.
+    expect(scanWith('script-injection', text, { repository: 'acme/app' })).toEqual([]);
+    // In the repository it names, or where the name is not known, it runs (HIGH: anyone comments).
+    expect(scanWith('script-injection', text, { repository: 'acme/app-benchmarks' }).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith('script-injection', text).map((f) => f.severity)).toEqual(['HIGH']);
+    // A clone of a fork (origin the contributor's) must not hide the upstream's job: another owner decides nothing.
+    expect(scanWith('script-injection', text, { repository: 'alice/app-benchmarks' }).map((f) => f.severity)).toEqual(['HIGH']);
+    // The negation runs everywhere but there.
+    const negated = text.replace("== 'acme/app-benchmarks'", "!= 'acme/app'");
+    expect(scanWith('script-injection', negated, { repository: 'acme/app' })).toEqual([]);
+    expect(scanWith('script-injection', negated, { repository: 'acme/app-mirror' }).map((f) => f.severity)).toEqual(['HIGH']);
   });
 });
