@@ -4,7 +4,7 @@ import { ContextAccess, contextPath, IndexAccess, parseExpression, walkExpressio
 import { earlierForeignDownload, githubScriptNamesDownload, outsiderDownloadBefore, READS_FILE, readsDownloadIntoOutputs, stepDownloads, type ForeignDownload } from './artifacts.js';
 import { referencedEnvVars } from './script-outputs.js';
 import type { RepositoryModel } from '../model/repository.js';
-import { privilegedTriggers, type Job, type Step, type Workflow } from '../model/workflow.js';
+import { privilegedTriggers, workflowRunSets, type Job, type Step, type Workflow } from '../model/workflow.js';
 import { logicalLines, pipelines, words } from '../shell.js';
 import { get, getText, keyText, type YNode, type YScalar } from '../yaml/model.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
@@ -15,7 +15,7 @@ import { dispatchGate } from './dispatch-gate.js';
 import { hasAny, scriptOf, wordMask } from './file-scripts.js';
 import { ScanCache } from '../model/scan-cache.js';
 import { localCallers } from './callers.js';
-import { legsOf } from './run-model/conditions.js';
+import { legsOf, overlap } from './run-model/conditions.js';
 import { reachOf } from './run-model/reach.js';
 import { flatMap } from '../model/arrays.js';
 
@@ -331,10 +331,15 @@ function envFileWrite(scope: Scope, name: string): { step: Step; text: string; r
   if (scope.textOnly === true || scope.actionCaller !== undefined) return null;
   const limit = scope.step !== null && scope.step.job === scope.job ? scope.step.index : Infinity;
   const line = envWriteLine(name);
+  const reader = scope.step !== null && scope.step.job === scope.job ? workflowRunSets(scope.job.workflow).steps.get(scope.step) : undefined;
   for (const step of [...scope.job.steps].reverse()) {
     if (step.index >= limit) continue;
     const script = step.run?.value;
     if (typeof script !== 'string' || !script.includes('GITHUB_ENV')) continue;
+    // A write of a step that never runs in the same job run as the reader (`if: github.event_name != 'issue_comment'`
+    // before a step of `if: github.event_name == 'issue_comment'`) is not what the reader sees.
+    const writer = reader === undefined ? undefined : workflowRunSets(scope.job.workflow).steps.get(step);
+    if (reader !== undefined && writer !== undefined && !overlap(reader, writer)) continue;
     const writes = scriptLines(script).filter((l) => line.test(l.text));
     if (writes.length === 0) continue;
     const sources = feedingLines(script, writes);

@@ -91,6 +91,9 @@ const EVENT_FIELDS: Readonly<Record<string, readonly string[]>> = {
   deployment_status: ['deployment_status'],
   forkee: ['fork'],
   registry_package: ['registry_package'],
+  // No event that starts a workflow has a top-level `name` (`github.event.name` is a slip for `github.event_name`,
+  // `workflow_run.name`, `label.name` ...): empty on every run, nobody's text.
+  name: [],
 };
 
 /** The events a `github.*` path is read from; null when every event has it (or the path is not event data). */

@@ -794,6 +794,28 @@ ${read}
     expect(positions(scanWith(RULE, workflow(read, 'workflow_dispatch:')))).toEqual([]);
   });
 
+  it('takes `github.event.name`, a field no triggering event has (a slip for `event_name`), for empty text: hygiene, not an injection', () => {
+    const found = scanWith(RULE, yaml`
+      on: issue_comment
+      jobs:
+        a:
+          runs-on: ubuntu-latest
+          steps:
+            - run: if [[ "\${{ github.event.name }}" == "pull_request" ]]; then echo pr; fi
+    `);
+    expect(found.map((f) => f.severity)).toEqual(['LOW']);
+    expect(found[0]?.description).toContain('no trigger of the workflow has that field');
+    // A real field of the event stays HIGH.
+    expect(scanWith(RULE, yaml`
+      on: issue_comment
+      jobs:
+        a:
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "\${{ github.event.comment.body }}"
+    `).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+
   it('takes a pull request head branch name looked up through the API for free text: HIGH on a comment anyone posts, nothing when checked, for a SHA or without an outsider event', () => {
     const workflow = (lookup: string, on = 'issue_comment:\n    types: [created]') => `on:
   ${on}

@@ -2300,4 +2300,36 @@ jobs:
     expect(scanWith(RULE, workflow('affiliation=all')).map((f) => f.severity)).toEqual(['HIGH']);
     expect(scanWith(RULE, workflow('permission=maintain', 'exit 0')).map((f) => f.severity)).toEqual(['HIGH']);
   });
+
+  it('reads a checkout\'s $GITHUB_ENV values from the write of a step that runs with it, not from one of another event', () => {
+    const workflow = (otherIf: string) => `on:
+  issue_comment:
+    types: [created]
+  workflow_dispatch:
+permissions:
+  contents: write
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - if: github.event_name == 'issue_comment'
+        run: |
+          PR=$(curl -s "https://api.github.com/repos/\${{ github.repository }}/pulls/\${{ github.event.issue.number }}")
+          echo "FULL_NAME=$(echo "$PR" | jq -r .head.repo.full_name)" >> "$GITHUB_ENV"
+          echo "BRANCH=$(echo "$PR" | jq -r .head.ref)" >> "$GITHUB_ENV"
+      - ${otherIf}run: |
+          echo "FULL_NAME=\${{ github.repository }}" >> "$GITHUB_ENV"
+          echo "BRANCH=main" >> "$GITHUB_ENV"
+      - uses: actions/checkout@v4
+        if: github.event_name == 'issue_comment'
+        with:
+          repository: \${{ env.FULL_NAME }}
+          ref: \${{ env.BRANCH }}
+      - run: make
+`;
+    // The dispatch-only write never runs on a comment: the checkout takes the fork the comment's lookup found.
+    expect(scanWith(RULE, workflow("if: github.event_name != 'issue_comment'\n        ")).map((f) => f.severity)).toEqual(['HIGH']);
+    // A later write on every event replaces it: this repository's default branch.
+    expect(scanWith(RULE, workflow(''))).toEqual([]);
+  });
 });
