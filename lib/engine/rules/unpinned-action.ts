@@ -154,6 +154,20 @@ function fetchedWords(credential: FetchedCredential): string {
   return `a credential fetched at run time (\`${credential.value}\`, from ${how}) reaches ${where}`;
 }
 
+/**
+ * The repository owner (of `owners`) whose name an action's owner extends by one word joined with `-`
+ * (`aws-actions`, `mongodb-labs`, `google-github-actions` for `google`), or null. Three characters at least,
+ * so that short names (`go`, `js`) do not match every `go-…` organisation.
+ */
+export function siblingOwner(owner: string, owners: ReadonlySet<string>): string | null {
+  const name = owner.toLowerCase();
+  for (const own of owners) {
+    if (own.length < 3 || own === name) continue;
+    if (name.startsWith(`${own}-`) || name.endsWith(`-${own}`)) return own;
+  }
+  return null;
+}
+
 function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef, trustedOwners: ReadonlySet<string>, job: Job | null, step: Step | null): void {
   // `docker://` images belong to unpinned-image.
   if (ref.kind !== 'repository' || isFullSha(ref.ref)) return;
@@ -179,6 +193,18 @@ function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef, truste
           ? // Nothing names this repository (a copy without its \`origin\` remote, an archive): the owner may be its own.
             `the owner of \`${ref.owner}/${ref.repo}\` (or anyone who takes over that repository), a third party unless \`${ref.owner}\` owns this repository too (nothing in the scan names this repository),`
           : `the owner of \`${ref.owner}/${ref.repo}\` (or anyone who takes over that repository), a third party,`;
+  // An organisation whose name is this repository's owner's extended by a word (`aws-actions` for `aws`,
+  // `mongodb-labs` for `mongodb`): by its name the same vendor's, whose staff maintain this repository too.
+  const sibling = ownership === 'third-party' ? siblingOwner(ref.owner, context.runs.identity.owners) : null;
+  if (sibling !== null) {
+    context.report({
+      node,
+      severity: 'LOW',
+      message: `${what} is referenced by ${how}; its owner \`${ref.owner}\` is, by its name, an organisation of this repository's owner \`${sibling}\` (the same vendor's), whose people can change the code this job runs without any change here. LOW: if \`${ref.owner}\` is not \`${sibling}\`'s, it is a third party and this is MEDIUM wherever the job holds something worth taking; pinning the full commit SHA keeps the ref from moving either way.`,
+      facts: [ownerFact('first-party'), ...(step !== null ? runFact(context.runs, step) : [])],
+    });
+    return;
+  }
   const run = job === null ? null : context.runs.job(job);
   const exposed = run === null || job === null ? null : exposure(run, job, step);
   const facts = [ownerFact(ownership)];

@@ -961,4 +961,25 @@ jobs:
     expect(scanWith('unpinned-action', workflow('v7.6.0')).length).toBe(1);
     expect(scanWith('unpinned-action', workflow('v8')).length).toBe(1);
   });
+
+  it("rates an organisation named after the repository's owner (`acme-labs` for `acme`) LOW, saying what it assumes; other names stay third parties", () => {
+    const job = (uses: string, repository = 'acme/app') => scanWith(RULE, yaml`
+      on: push
+      jobs:
+        deploy:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: ${uses}
+              with:
+                token: \${{ secrets.DEPLOY_TOKEN }}
+    `, { repository });
+    for (const sibling of ['acme-labs/deploy@v1', 'tools-acme/deploy@v2']) {
+      const found = job(sibling);
+      expect(found.map((f) => f.severity), sibling).toEqual(['LOW']);
+      expect(found[0]?.description, sibling).toContain("is, by its name, an organisation of this repository's owner `acme`");
+    }
+    // Not an extension by a word, or an owner too short to say anything: a third party.
+    expect(job('acmecorp/deploy@v1').map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(job('go-tools/deploy@v1', 'go/app').map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
 });
