@@ -16,6 +16,8 @@ import { flatMap } from '../model/arrays.js';
 /** PowerShell cmdlets that write their `-Value` to the file they name. */
 const FILE_WRITERS = new Set(['add-content', 'set-content', 'out-file']);
 /** Commands that print every environment variable. */
+/** Commands that pass a dump's lines on as they are (or drop some): what they print stays masked. */
+const LINE_FILTERS = new Set(['tee', 'tee-object', 'cat', 'sort', 'grep', 'egrep', 'head', 'tail', 'less', 'more', 'column', 'uniq', 'out-string', 'format-table', 'sort-object', 'where-object']);
 const DUMPS = [['env'], ['printenv'], ['set'], ['export', '-p'], ['declare', '-x'], ['get-childitem', 'env:'], ['gci', 'env:'], ['dir', 'env:'], ['ls', 'env:']];
 
 /** A variable of the script that holds a secret: from `env:`, or assigned from one in the script. */
@@ -276,9 +278,15 @@ export default defineWorkflowRule({
 
       const list = words(producer.text).map((w) => w.toLowerCase());
       if (DUMPS.some((d) => d.length === list.length && d.every((w, k) => w === list[k]))) {
-        const variables = [...env.values()].filter((v) => !v.derived);
+        // Secrets whose names say they only identify (an access key id, a user name) open nothing (as below).
+        const variables = [...env.values()].filter((v) => !v.derived && !(v.secrets.length > 0 && v.secrets.every((n) => isIdentifierSecret(step.owner, n))));
         if (variables.length === 0 || destination === null) return;
-        report(step, run, producer.offset, `\`${producer.text}\` prints every environment variable, including ${variables.map((v) => `\`${v.name}\``).join(', ')}, which hold secrets.`, destination);
+        // A dump prints each value as it is: GitHub masks a registered secret's exact value in the log.
+        // Through `sort`, `grep`, `head` ... each line stays as it was; `base64`, `xxd`, `rev` ... turn it into text GitHub does not mask.
+        const reshaped = through.some((c) => !LINE_FILTERS.has(c));
+        const exact = destination === 'log' && !reshaped && variables.every((v) => !v.partial);
+        const low = exact ? ". LOW: a dump prints each value as it is, and GitHub replaces a registered secret's exact value with `***` in the log, so nothing is published; a transformed copy or a field of one would not be masked, and the dump shows every other variable of the step" : ', which hold secrets.';
+        report(step, run, producer.offset, `\`${producer.text}\` prints every environment variable, including ${variables.map((v) => `\`${v.name}\``).join(', ')}${exact ? ', which hold secrets' : ''}${low}${exact ? '.' : ''}`, destination, exact ? 'LOW' : undefined);
         return;
       }
 

@@ -81,7 +81,12 @@ describe(RULE, () => {
   });
 
   it('reports environment dumps in steps that hold secrets', () => {
-    expect(positions(scanWith(RULE, job('env | sort\nprintenv TOKEN\nenv | grep ^DEBUG_')))).toEqual(['9:11 HIGH', '10:20 LOW']);
+    // A dump prints each value as it is, which GitHub masks: LOW, as printing the exact value is; a dump turned into
+    // other text (`| base64`) is not masked: HIGH.
+    const dumped = scanWith(RULE, job('env | sort\nprintenv TOKEN\nenv | grep ^DEBUG_'));
+    expect(positions(dumped)).toEqual(['9:11 LOW', '10:20 LOW']);
+    expect(dumped[0]?.description).toContain('GitHub replaces a registered secret\'s exact value with `***` in the log');
+    expect(positions(scanWith(RULE, job('env | base64')))).toEqual(['9:11 HIGH']);
     expect(scanWith(RULE, job('env', 'LEVEL: debug'))).toEqual([]);
   });
 
