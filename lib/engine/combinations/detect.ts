@@ -57,6 +57,9 @@ function gateNote(kind: CombinationKind, matches: readonly Match[], severity: Co
   if (maintainerStarted(outsider.record)) {
     return `Rated MEDIUM, not ${kind.severity}: the way in (${at}) runs only after a maintainer's act or for trusted people (its finding names the gate), so the outsider writes the content and waits for that act.`;
   }
+  if (holdsNothingWorth(outsider.record)) {
+    return `Rated MEDIUM, not ${kind.severity}: the job of the way in (${at}) holds no write scope that changes code, releases or packages, no secret, OIDC token, self-hosted machine or publish (its finding says what it holds), so the outsider's code gains only what that job can do.`;
+  }
   return null;
 }
 
@@ -330,10 +333,23 @@ function impactOf(kind: CombinationKind, matches: readonly Match[], usable: read
  *   verifies, a remote script): the attacker is one upstream party, whom the policy never rates HIGH by itself,
  *   so the path takes the entry's severity, MEDIUM, unless the entry is HIGH (a known compromise).
  */
+/** Entry rules whose findings carry their job's holding facts (run-model/facts.ts `holdingFacts`). */
+const HOLDING_ENTRIES: ReadonlySet<string> = new Set(['artifact-poisoning', 'github-env-injection', 'untrusted-checkout', 'agent-untrusted-input']);
+const WORTH_TAKING = ['holds:token', 'holds:secrets', 'holds:oidc', 'holds:self-hosted', 'holds:publish', 'feeds:publish'];
+
+function holdsNothingWorth(record: FindingRecord): boolean {
+  if (!HOLDING_ENTRIES.has(record.finding.rule_id) || record.finding.severity !== 'MEDIUM') return false;
+  const facts = record.facts ?? [];
+  return !facts.some((f) => WORTH_TAKING.includes(f));
+}
+
 export function pathSeverity(kind: CombinationKind, matches: readonly { rule_id: string; record: FindingRecord }[]): CombinationSeverity {
   const outsider = matches.find((m) => ENTRY_RULES.has(m.rule_id));
   if (outsider !== undefined) {
     if (maintainerStarted(outsider.record) || environmentGated(outsider.record)) return 'MEDIUM';
+    // An entry that says what its job holds and holds nothing worth taking (no write scope that changes code,
+    // releases or packages, no secret, OIDC, self-hosted machine or publish): the policy's MEDIUM at most.
+    if (holdsNothingWorth(outsider.record)) return 'MEDIUM';
     return kind.severity === 'CRITICAL' && outsider.record.finding.severity !== 'HIGH' ? 'HIGH' : kind.severity;
   }
   const way = matches[0];

@@ -332,6 +332,22 @@ describe('the attacker model in paths', () => {
     expect(writer(['reach:collaborator', 'reach:fork-pr'])).toEqual(['cache-poisoning-release HIGH']);
   });
 
+  it('a chain whose way in says its job holds nothing worth taking is MEDIUM and says so', () => {
+    const REPORT = '.github/workflows/report.yml';
+    const chain = (holds: string[]) =>
+      findCombinations([
+        rec('artifact-poisoning', { file: REPORT, line: 28, job: 'report', severity: 'MEDIUM', facts: ['exec', 'reach:anyone', 'holds', ...holds] }),
+        rec('github-env-injection', { file: REPORT, line: 69, job: 'report', severity: 'MEDIUM', facts: ['exec', 'reach:anyone', 'holds', ...holds] }),
+      ], all);
+    // Only `pull-requests: write` and `issues: write`: the outsider's code gains a comment bot's reach.
+    const weak = chain([]);
+    expect(weak.map((c) => `${c.id} ${c.severity}`)).toEqual(['artifact-poisoning-chain MEDIUM']);
+    expect(weak[0]?.stages.at(-1)?.description).toContain('holds no write scope that changes code, releases or packages');
+    // A secret or a write scope that changes code: the kind's severity, lowered only for the entry's own MEDIUM.
+    expect(chain(['holds:secrets']).map((c) => c.severity)).toEqual(['HIGH']);
+    expect(chain(['holds:token']).map((c) => c.severity)).toEqual(['HIGH']);
+  });
+
   it('a chain whose way in waits for a deployment environment of unknown protection is MEDIUM and names that gate', () => {
     const checkout = (facts: string[]) => rec('untrusted-checkout', { line: 52, job: 'build', severity: 'MEDIUM', facts: ['exec', 'holds', 'holds:token', 'token:default', ...facts] });
     const token = rec('missing-permissions', { line: 1, job: null, severity: 'MEDIUM', facts: ['token:default'] });
