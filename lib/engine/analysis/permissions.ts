@@ -135,7 +135,8 @@ const ANY_API = /\bgithub\.(request|graphql)\b|\bgetOctokit\b|\bnew\s+Octokit\b|
 
 /** What a `run:` script does that needs each critical scope (a token given to it aside). */
 const RUN_SCOPE: Readonly<Record<string, RegExp>> = {
-  contents: /\bgit\s+(push|tag)\b|\bgh\s+(release|api|repo|pr\s+(merge|create))\b/,
+  // Tools that push a branch with the credentials a checkout left: `mike deploy --push`, `ghp-import -p`, `mkdocs gh-deploy`.
+  contents: /\bgit\s+(push|tag)\b|\bgh\s+(release|api|repo|pr\s+(merge|create))\b|\bmike\s+(deploy|set-default|delete|alias|retitle)\b[^\n]*\s(--push|-p)\b|\bghp-import\b[^\n]*\s(--push|-p)\b|\bmkdocs\s+gh-deploy\b/,
   'id-token': /ACTIONS_ID_TOKEN|\boidc\b|id-token|sigstore|cosign|\battest|\bpublish\b|\bgem\s+push\b|twine|--provenance|\b(gcloud|aws|az|vault)\s/i,
   packages: /ghcr\.io|docker\.pkg\.github\.com|npm\.pkg\.github\.com|maven\.pkg\.github\.com|nuget\.pkg\.github\.com|rubygems\.pkg\.github\.com|\b(docker|podman)\s+push\b/i,
   actions: /\bgh\s+(run|workflow|cache|api)\b|\/actions\/(runs|workflows|caches)/,

@@ -114,6 +114,8 @@ export const ACTION_PERMISSIONS: Readonly<Record<string, ActionPermissions>> = {
   // `publish` command with its environment, `GITHUB_TOKEN` included.
   'changesets/action': { scopes: { contents: 'write', 'pull-requests': 'write' }, runsCode: 'its `version` and `publish` commands' },
   'peter-evans/create-pull-request': { scopes: { contents: 'write', 'pull-requests': 'write' } },
+  // README, "Permissions": pushes the backport branch (`contents: write`) and opens its pull request.
+  'korthout/backport-action': { scopes: { contents: 'write', 'pull-requests': 'write' } },
   // Pull requests, issues and comments.
   'peter-evans/create-or-update-comment': { scopes: { issues: 'write', 'pull-requests': 'write' } },
   'marocchino/sticky-pull-request-comment': { scopes: { 'pull-requests': 'write' } },

@@ -836,4 +836,23 @@ ${inner}
     // The same path in another repository's name: its code is not this checkout's.
     expect(positions(scanWith(RULE, [workflow, action(upload)], { repository: 'other/repo' }))).toEqual(['6:36 LOW']);
   });
+
+  it('counts tools that push with the credentials a checkout left (mike --push, ghp-import -p, mkdocs gh-deploy) and the backport action as uses of contents: write', () => {
+    const docs = (step: string) => scanWith(RULE, yaml`
+      on: push
+      permissions:
+        contents: write
+      jobs:
+        docs:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+            - ${step}
+    `);
+    for (const uses of ['run: mike deploy --push --update-aliases dev latest', 'run: ghp-import -n -p -f site', 'run: mkdocs gh-deploy --force', 'uses: korthout/backport-action@v3']) {
+      expect(docs(uses), uses).toEqual([]);
+    }
+    // Without the push the grant is unused.
+    expect(docs('run: mike deploy dev').map((f) => f.severity)).toEqual(['LOW']);
+  });
 });
