@@ -306,7 +306,7 @@ export function cacheStep(step: Step): CacheUse | null {
     saves,
     switches: verdict.switches ?? [],
     ownRunOnly: name.startsWith('actions/cache') && ownRunOnly(input),
-    family: familyOf(ref.slug, action, input),
+    family: familyOf(ref.slug, action, input, step),
   };
 }
 
@@ -433,8 +433,19 @@ export function cacheUse(step: Step): CacheUse | null {
   return use !== null && use.restores ? use : null;
 }
 
-function familyOf(slug: string, action: CacheAction, input: Inputs): string {
+function familyOf(slug: string, action: CacheAction, input: Inputs, step: Step): string {
   const base = slug.startsWith('actions/cache') ? 'actions/cache' : slug;
+  // Swatinem/rust-cache keys its entries by the job's id unless `shared-key` replaces it (or `add-job-id-key: false`
+  // drops it): another job restores them only under the same id (its README, "key" and "shared-key"), after the
+  // `prefix-key` (default `v0-rust`).
+  if (base === 'swatinem/rust-cache') {
+    const prefix = (input.text('prefix-key') ?? 'v0-rust').trim();
+    const shared = input.text('shared-key');
+    if (shared !== null && shared.trim() !== '') return `${base}:${prefix}:shared:${keyShape(shared)}`;
+    if (falsy(input.text('add-job-id-key'))) return `${base}:${prefix}`;
+    const job = step.job?.id;
+    return job === undefined ? base : `${base}:${prefix}:job:${job.toLowerCase()}`;
+  }
   if (base === 'actions/cache') {
     const key = input.text('key') ?? '';
     const cut = key.indexOf('${{');

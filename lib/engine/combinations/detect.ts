@@ -57,7 +57,7 @@ function gateNote(kind: CombinationKind, matches: readonly Match[], severity: Co
   if (maintainerStarted(outsider.record)) {
     return `Rated MEDIUM, not ${kind.severity}: the way in (${at}) runs only after a maintainer's act or for trusted people (its finding names the gate), so the outsider writes the content and waits for that act.`;
   }
-  if (holdsNothingWorth(outsider.record)) {
+  if (holdsNothingWorth(outsider.record) && withinEntryJob(outsider.record, matches)) {
     return `Rated MEDIUM, not ${kind.severity}: the job of the way in (${at}) holds no write scope that changes code, releases or packages, no secret, OIDC token, self-hosted machine or publish (its finding says what it holds), so the outsider's code gains only what that job can do.`;
   }
   return null;
@@ -337,6 +337,14 @@ function impactOf(kind: CombinationKind, matches: readonly Match[], usable: read
 const HOLDING_ENTRIES: ReadonlySet<string> = new Set(['artifact-poisoning', 'github-env-injection', 'untrusted-checkout', 'agent-untrusted-input']);
 const WORTH_TAKING = ['holds:token', 'holds:secrets', 'holds:oidc', 'holds:self-hosted', 'holds:publish', 'feeds:publish'];
 
+/**
+ * True when every component of the path is about the entry's own job (or its whole workflow file): the chain ends
+ * in what that job holds. A chain that reaches another job (a cache a release restores) ends in that job's holdings.
+ */
+function withinEntryJob(entry: FindingRecord, matches: readonly { record: FindingRecord }[]): boolean {
+  return matches.every((m) => m.record.finding.file === entry.finding.file && (m.record.job === null || m.record.job === entry.job));
+}
+
 function holdsNothingWorth(record: FindingRecord): boolean {
   if (!HOLDING_ENTRIES.has(record.finding.rule_id) || record.finding.severity !== 'MEDIUM') return false;
   const facts = record.facts ?? [];
@@ -349,7 +357,7 @@ export function pathSeverity(kind: CombinationKind, matches: readonly { rule_id:
     if (maintainerStarted(outsider.record) || environmentGated(outsider.record)) return 'MEDIUM';
     // An entry that says what its job holds and holds nothing worth taking (no write scope that changes code,
     // releases or packages, no secret, OIDC, self-hosted machine or publish): the policy's MEDIUM at most.
-    if (holdsNothingWorth(outsider.record)) return 'MEDIUM';
+    if (holdsNothingWorth(outsider.record) && withinEntryJob(outsider.record, matches)) return 'MEDIUM';
     return kind.severity === 'CRITICAL' && outsider.record.finding.severity !== 'HIGH' ? 'HIGH' : kind.severity;
   }
   const way = matches[0];

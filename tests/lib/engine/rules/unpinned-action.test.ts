@@ -982,4 +982,19 @@ jobs:
     expect(job('acmecorp/deploy@v1').map((f) => f.severity)).toEqual(['MEDIUM']);
     expect(job('go-tools/deploy@v1', 'go/app').map((f) => f.severity)).toEqual(['MEDIUM']);
   });
+
+  it("reads Swatinem/rust-cache's entries as its job's own: another job restores them only under the same id or a shared key", () => {
+    const files = (lintWith: string, buildWith: string) => [
+      { path: '.github/workflows/ci.yml', text: `on: push\npermissions: {}\njobs:\n  lint:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: Swatinem/rust-cache@${SHA}${lintWith}\n      - uses: some-org/lint@v1\n` },
+      { path: '.github/workflows/release.yml', text: `on: { push: { tags: ['v*'] } }\npermissions: { contents: write }\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: Swatinem/rust-cache@${SHA}${buildWith}\n      - run: cargo build --release && gh release upload v1 target/release/tool\n` },
+    ];
+    const lint = (lintWith: string, buildWith: string) => scanWith(RULE, files(lintWith, buildWith)).filter((f) => f.file === '.github/workflows/ci.yml').map((f) => f.severity);
+    // Keyed by the job's id (`lint` is not `build`): nothing the release restores.
+    expect(lint('', '')).toEqual(['LOW']);
+    // A shared key both use, or no job id in the key: the release restores what lint saves.
+    const shared = '\n        with:\n          shared-key: tools';
+    expect(lint(shared, shared)).toEqual(['MEDIUM']);
+    const noJob = '\n        with:\n          add-job-id-key: false';
+    expect(lint(noJob, noJob)).toEqual(['MEDIUM']);
+  });
 });
