@@ -502,7 +502,7 @@ function runValue(download: ForeignDownload): { value: string; producers: Step[]
     value = line?.text ?? '';
   } else value = choosingText(step);
   // The run id computed by an earlier step (`run-id: ${{ steps.find.outputs.id }}`) or the same script.
-  const producers = flatMap([...value.matchAll(/steps\.([\w-]+)\.outputs/g)], (m) => step.job?.steps.filter((s) => s.id === m[1] && s.index < step.index) ?? []);
+  const producers = !value.includes('steps.') ? [] : flatMap([...value.matchAll(/steps\.([\w-]+)\.outputs/g)], (m) => step.job?.steps.filter((s) => s.id === m[1] && s.index < step.index) ?? []);
   return { value, producers };
 }
 
@@ -1162,6 +1162,7 @@ function checkedOutputs(job: Job, step: Step, own: readonly string[], prefixes: 
   if (carries === undefined) return null;
   const paths = new Set<string>();
   for (const text of own) {
+    if (!text.includes('.outputs.')) continue;
     for (const match of text.matchAll(/\bsteps\.([\w-]+)\.outputs\.([\w-]+)/g)) {
       if (prefixes.includes(`steps.${match[1] ?? ''}.outputs`)) paths.add(`steps.${match[1] ?? ''}.outputs.${match[2] ?? ''}`);
     }

@@ -7,7 +7,8 @@ export function referencedEnvVars(script: string): Set<string> {
   const names = new Set<string>();
   // `$env:X` first: otherwise `$env` would be read as a variable named `env`.
   const pattern = /\$env:([A-Za-z_][A-Za-z0-9_]*)|\$\{?([A-Za-z_][A-Za-z0-9_]*)|%([A-Za-z_][A-Za-z0-9_]*)%|process\.env\.([A-Za-z_][A-Za-z0-9_]*)/g;
-  for (const match of script.matchAll(pattern)) {
+  // A fresh pattern each call, read with `exec` (it matches no empty text): `matchAll` would copy it once more.
+  for (let match = pattern.exec(script); match !== null; match = pattern.exec(script)) {
     const name = match[1] ?? match[2] ?? match[3] ?? match[4];
     if (name !== undefined) names.add(name);
   }
@@ -55,14 +56,18 @@ function indexOf(script: string): ScriptIndex {
     // Each pattern needs a literal piece: most lines (`make build`, `echo done`) are skipped without a regex run.
     const assigns = text.includes('=') || text.includes('for') || text.includes('read');
     const writes = text.includes('=') || text.includes('<<');
-    if (assigns) for (const match of text.matchAll(ASSIGNMENT)) {
+    // `exec` over the module's global patterns from `lastIndex` 0 (neither matches empty text): `matchAll` would copy
+    // the pattern and make an iterator for every line.
+    ASSIGNMENT.lastIndex = 0;
+    if (assigns) for (let match = ASSIGNMENT.exec(text); match !== null; match = ASSIGNMENT.exec(text)) {
       const name = match[1] ?? match[2] ?? match[3] ?? match[4];
       if (name === undefined) continue;
       const list = index.assignments.get(name) ?? [];
       if (list[list.length - 1] !== line) list.push(line);
       index.assignments.set(name, list);
     }
-    if (writes) for (const match of text.matchAll(WRITE)) {
+    WRITE.lastIndex = 0;
+    if (writes) for (let match = WRITE.exec(text); match !== null; match = WRITE.exec(text)) {
       const name = (match[1] ?? match[2] ?? '').toLowerCase();
       const list = index.writes.get(name) ?? [];
       if (list[list.length - 1] !== i) list.push(i);
