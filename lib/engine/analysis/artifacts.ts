@@ -6,7 +6,7 @@ import { substitutionBodies, unquotedExpansions } from './shell-vars.js';
 import { checkedLine, feedingLines, githubScriptChecks, JS_NUMBER, outputLines, outputSources, validatedVariables } from './script-outputs.js';
 import { usesOnlyValidated } from './validation.js';
 import { get, getText, keyText, scalarText, type YNode } from '../yaml/model.js';
-import { ScanCache } from '../model/scan-cache.js';
+import { ScanCache, ScanMemo } from '../model/scan-cache.js';
 import { commentSink, fixedCommentBody, jobNotices, labelCommand, labelSink, runToken, scriptDoesMore, stepNotice, type Notice } from './notices.js';
 import { isFullSha } from '../model/uses.js';
 import { compareVersions, parseRefVersion, versionComment, type RefVersion } from './action-version.js';
@@ -376,6 +376,20 @@ function hasInput(step: Step, name: string): boolean {
  */
 export const READS_FILE = /\$\(\s*<|\$\(\s*(cat|head|tail|jq|yq|awk|sed|grep|cut|tr|unzip|base64|xargs)\b|`\s*(cat|head|tail|jq)\b|(^\s*|[;&|{(]\s*|\b(?:then|do|else)\s+)(cat|head|tail|jq|yq|awk|sed|grep|cut)\b|(^\s*|[;&|{(]\s*|\b(?:then|do|else)\s+)unzip\s+-[a-zA-Z]*[pc]\b|<\s*["']?[\w./$-]|\bread\b|Get-Content/;
 
+const readsFileMemo = new ScanMemo<string, boolean>(50_000);
+
+/**
+ * `READS_FILE.test(text)`, read once per text a scan: an alternation tried at every position, which the artifact
+ * analyses (and injections, pr-head) ask of the same logical lines of a script from several places.
+ */
+export function readsFile(text: string): boolean {
+  const known = readsFileMemo.get(text);
+  if (known !== undefined) return known;
+  const reads = READS_FILE.test(text);
+  readsFileMemo.set(text, reads);
+  return reads;
+}
+
 /**
  * The first download of an outsider's artifacts (a fork's run, `downloadContent` `outsider`) in the job of
  * `step`, by an earlier step or by the step's own script: what a file read of the step may be reading.
@@ -407,7 +421,7 @@ function downloadDirName(download: ForeignDownload): RegExp | null {
  */
 export function readsDownloadedFile(step: Step, line: { text: string; offset: number }, download: ForeignDownload): boolean {
   const text = line.text.replace(/<<-?\s*['"]?\w+/g, '');
-  if (!READS_FILE.test(text) || /GITHUB_EVENT_PATH|github\.event_path/.test(text)) return false;
+  if (!readsFile(text) || /GITHUB_EVENT_PATH|github\.event_path/.test(text)) return false;
   if (download.step === step && (download.scriptOffset === undefined || line.offset <= download.scriptOffset)) return false;
   const named = downloadDirName(download);
   return named === null || named.test(text);
@@ -488,7 +502,7 @@ function runValue(download: ForeignDownload): { value: string; producers: Step[]
     value = line?.text ?? '';
   } else value = choosingText(step);
   // The run id computed by an earlier step (`run-id: ${{ steps.find.outputs.id }}`) or the same script.
-  const producers = flatMap([...value.matchAll(/steps\.([\w-]+)\.outputs/g)], (m) => step.job?.steps.filter((s) => s.id === m[1] && s.index < step.index) ?? []);
+  const producers = !value.includes('steps.') ? [] : flatMap([...value.matchAll(/steps\.([\w-]+)\.outputs/g)], (m) => step.job?.steps.filter((s) => s.id === m[1] && s.index < step.index) ?? []);
   return { value, producers };
 }
 
@@ -973,7 +987,7 @@ function texts(node: YNode | undefined, into: string[] = []): string[] {
 function readVariables(script: string): string[] {
   const names: string[] = [];
   for (const line of logicalLines(script)) {
-    if (!READS_FILE.test(line.text)) continue;
+    if (!readsFile(line.text)) continue;
     const assigned = /^\s*(?:export\s+|local\s+)?([A-Za-z_]\w*)=/.exec(line.text)?.[1] ?? /\bread\s+(?:-\w+\s+)*([A-Za-z_]\w*)/.exec(line.text)?.[1];
     if (assigned !== undefined) names.push(assigned);
   }
@@ -1148,6 +1162,7 @@ function checkedOutputs(job: Job, step: Step, own: readonly string[], prefixes: 
   if (carries === undefined) return null;
   const paths = new Set<string>();
   for (const text of own) {
+    if (!text.includes('.outputs.')) continue;
     for (const match of text.matchAll(/\bsteps\.([\w-]+)\.outputs\.([\w-]+)/g)) {
       if (prefixes.includes(`steps.${match[1] ?? ''}.outputs`)) paths.add(`steps.${match[1] ?? ''}.outputs.${match[2] ?? ''}`);
     }
@@ -1367,7 +1382,7 @@ const FILE_READING_ACTION = /json|read|file|jq|yq|output|var/i;
  * (`FILE_READING_ACTION`) given a relative path. What it read can be another run's files that landed there.
  */
 export function readsWorkspaceFile(step: Step): boolean {
-  if (typeof step.run?.value === 'string') return logicalLines(step.run.value).some((l) => READS_FILE.test(l.text));
+  if (typeof step.run?.value === 'string') return logicalLines(step.run.value).some((l) => readsFile(l.text));
   const ref = step.usesRef;
   if (ref?.kind !== 'repository') return false;
   if (ref.slug === 'actions/github-script') return /\breadFileSync\b|\breadFile\s*\(|\bfs\.promises\b/.test(getText(step.with, 'script') ?? '');
@@ -1440,14 +1455,16 @@ function scriptUse(step: Step, script: string, directory: RegExp | null, context
   const grouped = groupedIntoOutputs(lines);
   const staged = stagedOutputs(lines);
   for (const line of staged.writes) grouped.add(line);
-  const relevant = lines.filter((l) => READS_FILE.test(l.text) || (named !== null && named.test(l.text)));
+  const relevant = lines.filter((l) => readsFile(l.text) || (named !== null && named.test(l.text)));
   if (relevant.length === 0 && variables.length === 0) return null;
   // Lines that use what was read: they read (and do not only assign), or expand a variable assigned from a read.
+  // Each variable's expansion (`$N`, `${N}`), one pattern per variable for every line.
+  const expansions = variables.map((v) => new RegExp(`\\$\\{?${v}\\b`));
   let consumers = lines.filter((l) => {
-    const uses = variables.some((v) => new RegExp(`\\$\\{?${v}\\b`).test(l.text));
+    const uses = expansions.some((e) => e.test(l.text));
     // `X=$(jq -r .n f || true)`: the separators inside the command substitution are its own. `read -r X < f` only assigns too.
     const assignsOnly = (/^\s*(?:export\s+|local\s+)?[A-Za-z_]\w*=/.test(l.text) || READ_INTO.test(l.text)) && !/;|&&|\|\|/.test(l.text.replace(/\$\((?:[^()]|\([^()]*\))*\)/g, ''));
-    return (uses && !/^\s*(if\b|\[\[|\[\s|test\b)/.test(l.text)) || (READS_FILE.test(l.text) && !assignsOnly) || (named !== null && named.test(l.text) && !READS_FILE.test(l.text));
+    return (uses && !/^\s*(if\b|\[\[|\[\s|test\b)/.test(l.text)) || (readsFile(l.text) && !assignsOnly) || (named !== null && named.test(l.text) && !readsFile(l.text));
   });
   // A value read here (a variable not checked on that line, or a file read in a substitution) split into the words of
   // a `gh` or `curl` command with a write token, on any line (a test, a condition or an assignment too) and whatever
@@ -1463,11 +1480,11 @@ function scriptUse(step: Step, script: string, directory: RegExp | null, context
     if (staged.copies.has(l)) return null;
     const firstWords = flatMap(pipelines(l), (p) => p.commands.map((c) => commandName(c.text) ?? ''));
     // Only validated values (a number checked against `^[0-9]+$`), and no file read on the line itself.
-    const expanded = variables.filter((v) => new RegExp(`\\$\\{?${v}\\b`).test(l.text));
-    if (!READS_FILE.test(l.text) && expanded.length > 0 && expanded.every((v) => checkedLine(script, v, l)) && (named === null || !named.test(l.text))) return 'validated';
+    const expanded = variables.filter((_, i) => (expansions[i] as RegExp).test(l.text));
+    if (!readsFile(l.text) && expanded.length > 0 && expanded.every((v) => checkedLine(script, v, l)) && (named === null || !named.test(l.text))) return 'validated';
     if (COMMENT_COMMAND.test(l.text)) return 'comment';
     // An output carries the value on: where it is used decides.
-    if (/GITHUB_OUTPUT/.test(l.text) || grouped.has(l)) return variables.every((v) => !l.text.includes(v) || checkedLine(script, v, l)) && !READS_FILE.test(l.text) ? 'validated' : 'read';
+    if (/GITHUB_OUTPUT/.test(l.text) || grouped.has(l)) return variables.every((v) => !l.text.includes(v) || checkedLine(script, v, l)) && !readsFile(l.text) ? 'validated' : 'read';
     // Moving, unpacking or printing files (and values) decides nothing; a moved value read into another command does.
     // A line that only prints or moves the files (`cat pr/intent` to the log), expanding no value read from them and
     // writing no output (`::set-output`), is no use at all: their content reaches no output there.
@@ -1475,8 +1492,8 @@ function scriptUse(step: Step, script: string, directory: RegExp | null, context
       if (expanded.length === 0 && !/::set-output\b/.test(l.text)) return null;
       return firstWords.every((w) => w === 'echo' || w === 'printf') || expanded.length === 0 ? 'read' : 'data';
     }
-    if (!READS_FILE.test(l.text) && !variables.some((v) => l.text.includes(v)) && CONTENT_COMMANDS.test(l.text)) return 'content';
-    if (variables.length > 0 && variables.every((v) => validated.has(v)) && !READS_FILE.test(l.text)) return 'validated';
+    if (!readsFile(l.text) && !variables.some((v) => l.text.includes(v)) && CONTENT_COMMANDS.test(l.text)) return 'content';
+    if (variables.length > 0 && variables.every((v) => validated.has(v)) && !readsFile(l.text)) return 'validated';
     // A line that only adds or removes labels with the run's own token: the value picks a label or its target.
     const commands = flatMap(pipelines(l), (p) => p.commands.map((c) => c.text.trim()));
     if (commands.some(labelCommand) && commands.every((c) => labelCommand(c) || INERT_WORDS.has(commandName(c) ?? '')) && runToken(step)) return 'label';
@@ -1575,7 +1592,7 @@ function splitArguments(step: Step, lines: readonly ScriptSpan[], carried: (name
   for (const line of lines) {
     for (const command of tokenCommands(line, 0)) {
       const { variables, substitutions } = unquotedExpansions(command);
-      if (variables.some((v) => carried(v, line)) || substitutions.some((s) => READS_FILE.test(s))) return oneLine(command.trim()).slice(0, 80);
+      if (variables.some((v) => carried(v, line)) || substitutions.some((s) => readsFile(s))) return oneLine(command.trim()).slice(0, 80);
     }
   }
   return undefined;

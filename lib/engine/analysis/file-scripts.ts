@@ -1,7 +1,7 @@
 import type { Action, Step, Workflow } from '../model/workflow.js';
 import { logicalLines, scriptPipelines, type Pipeline, type ScriptSpan } from '../shell.js';
 import type { YScalar } from '../yaml/model.js';
-import { ScanCache } from '../model/scan-cache.js';
+import { ScanCache, ScanMemo } from '../model/scan-cache.js';
 import { flatMap } from '../model/arrays.js';
 
 /**
@@ -244,6 +244,21 @@ export function scriptWords(text: string): WordMask {
     }
   }
   return { a, b, c };
+}
+
+const byCommand = new ScanMemo<string, WordMask>(50_000);
+
+/**
+ * `scriptWords` of one command of a script (a pipeline's command, shell.ts), read once per scan: the rules that
+ * look for a fetch or an install in a command (pipe-to-shell, download-without-checksum, unpinned-package-install)
+ * read the same commands.
+ */
+export function commandWords(command: string): WordMask {
+  const known = byCommand.get(command);
+  if (known !== undefined) return known;
+  const found = scriptWords(command);
+  byCommand.set(command, found);
+  return found;
 }
 
 /** A `run:` script of a step, read once. */

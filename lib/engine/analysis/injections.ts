@@ -1,4 +1,4 @@
-import { earlierForeignDownload, READS_FILE, type OutputCarries } from './artifacts.js';
+import { earlierForeignDownload, readsFile, type OutputCarries } from './artifacts.js';
 import { codeSinkInputs, inJavaScriptCode, type CodeLanguage } from './code-sinks.js';
 import { callerCommandInput } from './command-actions.js';
 import { describeStep, describeTaint } from './describe.js';
@@ -439,7 +439,7 @@ export function envInjections(step: Step, analyzer: TaintAnalyzer): InjectionHit
         if (occurrence.span.start >= to) break;
         if (occurrence.expr !== null) taint = stronger(taint, analyzer.ofExpression(occurrence.expr, scope));
       }
-      return { taint, readsFile: READS_FILE.test(line.text) };
+      return { taint, readsFile: readsFile(line.text) };
     },
     external: (name) => {
       const runner = RUNNER_VARIABLES[name];

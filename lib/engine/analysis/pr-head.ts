@@ -1,7 +1,7 @@
 import { approvalRaceClosedBefore } from './approval-race.js';
 import { expressionsOf, findExpressions } from '../expressions/extract.js';
 import { ContextAccess, contextPath, IndexAccess, parseExpression, walkExpression, type Expr } from '../expressions/parse.js';
-import { earlierForeignDownload, githubScriptNamesDownload, outsiderDownloadBefore, READS_FILE, readsDownloadIntoOutputs, stepDownloads, type ForeignDownload } from './artifacts.js';
+import { earlierForeignDownload, githubScriptNamesDownload, outsiderDownloadBefore, readsDownloadIntoOutputs, readsFile, stepDownloads, type ForeignDownload } from './artifacts.js';
 import { referencedEnvVars } from './script-outputs.js';
 import type { RepositoryModel } from '../model/repository.js';
 import { privilegedTriggers, workflowRunSets, type Job, type Step, type Workflow } from '../model/workflow.js';
@@ -309,7 +309,7 @@ function fromProducerScript(producer: Step, text: string, ranges: readonly (read
   // A job that downloaded a fork's run's artifacts and reads a file into the value: the pull request's build
   // wrote that file (a head SHA, a branch, a repository name of its choosing). Read without asking the API for a
   // pull request, it is that content, whatever the file is called (`head_sha`).
-  const readsDownload = READS_FILE.test(text) && artifactBefore(producer, triggers) !== null;
+  const readsDownload = readsFile(text) && artifactBefore(producer, triggers) !== null;
   if (readsDownload && !SHELL_PR_API.test(text)) return `artifact content read by step ${label}`;
   if (PR_LOOKUP.test(text)) return `${lookupText(branchOnlyLookup(text))} by step ${label}`;
   if (readsDownload) return `artifact content read by step ${label}`;

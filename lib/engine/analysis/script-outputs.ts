@@ -7,7 +7,8 @@ export function referencedEnvVars(script: string): Set<string> {
   const names = new Set<string>();
   // `$env:X` first: otherwise `$env` would be read as a variable named `env`.
   const pattern = /\$env:([A-Za-z_][A-Za-z0-9_]*)|\$\{?([A-Za-z_][A-Za-z0-9_]*)|%([A-Za-z_][A-Za-z0-9_]*)%|process\.env\.([A-Za-z_][A-Za-z0-9_]*)/g;
-  for (const match of script.matchAll(pattern)) {
+  // A fresh pattern each call, read with `exec` (it matches no empty text): `matchAll` would copy it once more.
+  for (let match = pattern.exec(script); match !== null; match = pattern.exec(script)) {
     const name = match[1] ?? match[2] ?? match[3] ?? match[4];
     if (name !== undefined) names.add(name);
   }
@@ -55,14 +56,18 @@ function indexOf(script: string): ScriptIndex {
     // Each pattern needs a literal piece: most lines (`make build`, `echo done`) are skipped without a regex run.
     const assigns = text.includes('=') || text.includes('for') || text.includes('read');
     const writes = text.includes('=') || text.includes('<<');
-    if (assigns) for (const match of text.matchAll(ASSIGNMENT)) {
+    // `exec` over the module's global patterns from `lastIndex` 0 (neither matches empty text): `matchAll` would copy
+    // the pattern and make an iterator for every line.
+    ASSIGNMENT.lastIndex = 0;
+    if (assigns) for (let match = ASSIGNMENT.exec(text); match !== null; match = ASSIGNMENT.exec(text)) {
       const name = match[1] ?? match[2] ?? match[3] ?? match[4];
       if (name === undefined) continue;
       const list = index.assignments.get(name) ?? [];
       if (list[list.length - 1] !== line) list.push(line);
       index.assignments.set(name, list);
     }
-    if (writes) for (const match of text.matchAll(WRITE)) {
+    WRITE.lastIndex = 0;
+    if (writes) for (let match = WRITE.exec(text); match !== null; match = WRITE.exec(text)) {
       const name = (match[1] ?? match[2] ?? '').toLowerCase();
       const list = index.writes.get(name) ?? [];
       if (list[list.length - 1] !== i) list.push(i);
@@ -283,11 +288,26 @@ export function checkedReads(script: string, name: string, from: number, to: num
   if (!checks.ranges.has(name) && !checks.tests.has(name)) return false;
   const text = script.slice(from, to);
   let any = false;
-  for (const match of text.matchAll(new RegExp(`\\$\\{?${name}\\b`, 'g'))) {
+  for (const match of text.matchAll(expansionOf(name))) {
     if (!checkedAt(checks, name, from + (match.index ?? 0))) return false;
     any = true;
   }
   return any;
+}
+
+const expansions = new ScanMemo<string, RegExp>(1_000);
+
+/**
+ * `$name` and `${name}`, global: one pattern a variable for every range `checkedReads` is asked about (it is read only
+ * through `matchAll`, which reads a copy, so the shared pattern's `lastIndex` stays 0).
+ */
+function expansionOf(name: string): RegExp {
+  let pattern = expansions.get(name);
+  if (pattern === undefined) {
+    pattern = new RegExp(`\\$\\{?${name}\\b`, 'g');
+    expansions.set(name, pattern);
+  }
+  return pattern;
 }
 
 /** `checkedReads` over one logical line of the script (from `scriptLines`). */
@@ -308,7 +328,9 @@ function outputWriteLines(index: ScriptIndex, name: string): ScriptSpan[] | null
   if (all === null) return null;
   // `PR_NUMBER=$(jq ...)` assigns a shell variable of the output's name (output names are matched without case):
   // not a write, when the script writes the output elsewhere (`echo "pr_number=$PR_NUMBER" >> "$GITHUB_OUTPUT"`).
-  const writes = all.filter((line) => !shellAssignmentOnly(line.text, name) || heredocBodies(index).has(lineNumber(index, line)));
+  // `name=` or `name<<` (a global pattern read only through `matchAll`, which reads a copy of it), once for every line.
+  const assignment = new RegExp(`(^|[\\s"'{(>;|])${escapeRegExp(name)}(?:=|<<)`, 'gi');
+  const writes = all.filter((line) => !shellAssignmentOnly(line.text, assignment) || heredocBodies(index).has(lineNumber(index, line)));
   return writes.length > 0 ? writes : all;
 }
 
@@ -325,9 +347,8 @@ function heredocBodies(index: ScriptIndex): ReadonlySet<number> {
   return bodies;
 }
 
-/** True when every `name=` of a line assigns a shell variable (at the start of a command, outside quotes). */
-function shellAssignmentOnly(text: string, name: string): boolean {
-  const pattern = new RegExp(`(^|[\\s"'{(>;|])${escapeRegExp(name)}(?:=|<<)`, 'gi');
+/** True when every `name=` of a line (`pattern`, from `outputWriteLines`) assigns a shell variable (at the start of a command, outside quotes). */
+function shellAssignmentOnly(text: string, pattern: RegExp): boolean {
   let any = false;
   for (const match of text.matchAll(pattern)) {
     const before = text.slice(0, (match.index ?? 0) + (match[1] ?? '').length);

@@ -1,5 +1,5 @@
 import { nothingWorthText, type MinorSecrets } from '../analysis/run-model/holdings.js';
-import { hasAny, scriptOf, scriptWords, wordMask } from '../analysis/file-scripts.js';
+import { commandWords, hasAny, scriptOf, wordMask } from '../analysis/file-scripts.js';
 import { downloadOrigin, type DownloadOrigin } from '../analysis/download-origin.js';
 import { fetchOf, isLocalUrl, type Fetch } from '../analysis/remote-fetch.js';
 import { feedFacts, holdingFacts, runFact } from '../analysis/run-model/facts.js';
@@ -235,7 +235,7 @@ export function unverifiedDownloads(step: Step): UnverifiedDownload[] {
     if (executed.has(pipeline.offset)) continue;
     pipeline.commands.forEach((command, i) => {
       // `fetchOf` needs these words in the command too: most commands, even in these scripts, have none.
-      if (!hasAny(scriptWords(command.text), FETCHES)) return;
+      if (!hasAny(commandWords(command.text), FETCHES)) return;
       const fetch = fetchOf(command.text);
       if (fetch === null || isLocalUrl(fetch.url)) return;
       const rest = pipeline.commands.slice(i + 1).map((c) => c.text);

@@ -381,7 +381,9 @@ export default defineWorkflowRule({
         [SCRIPT_ASSIGNMENT, 'variable'],
         [SCRIPT_OPTION, 'option'],
       ] as const) {
-        for (const match of script.matchAll(pattern)) {
+        // `exec` from `lastIndex` 0 (neither pattern matches empty text): `matchAll` would copy the pattern every script.
+        pattern.lastIndex = 0;
+        for (let match = pattern.exec(script); match !== null; match = pattern.exec(script)) {
           const name = what === 'option' ? (match[1] ?? '') : (match[1] ?? '');
           const group = [2, 3, 4].find((g) => match[g] !== undefined);
           if (group === undefined || (what === 'variable' && !SECRET_NAME.test(name))) continue;

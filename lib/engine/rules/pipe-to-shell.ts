@@ -1,5 +1,5 @@
 import { nothingWorthText } from '../analysis/run-model/holdings.js';
-import { hasAny, scriptOf, scriptWords, wordMask, type RunScript } from '../analysis/file-scripts.js';
+import { commandWords, hasAny, scriptOf, wordMask, type RunScript } from '../analysis/file-scripts.js';
 import { fetchOf, isLocalUrl, mentionsFetch } from '../analysis/remote-fetch.js';
 import { namedInstaller, vendorEntry } from '../data/installers.js';
 import { officialInstallerAt } from '../analysis/download-origin.js';
@@ -114,7 +114,7 @@ export function remoteScriptRuns(script: string, depth = 0): Hit[] {
 function pipelineHit(commands: string[], depth: number): Omit<Hit, 'offset'> | null {
   for (let i = 0; i < commands.length; i++) {
     const command = commands[i] ?? '';
-    if (!hasAny(scriptWords(command), FETCH_COMMAND)) continue;
+    if (!hasAny(commandWords(command), FETCH_COMMAND)) continue;
     const fetch = fetchOf(command);
     if (fetch !== null && !isLocalUrl(fetch.url)) {
       const runner = commands.slice(i + 1).find(readsProgramFromStdin);

@@ -1,4 +1,4 @@
-import { hasAny, scriptOf, scriptWords, wordMask, type WordMask } from '../analysis/file-scripts.js';
+import { commandWords, hasAny, scriptOf, wordMask, type WordMask } from '../analysis/file-scripts.js';
 import { publishesForReal, publishingSteps } from '../analysis/publishing.js';
 import { defineWorkflowRule } from '../rule.js';
 import { words } from '../shell.js';
@@ -233,7 +233,7 @@ export default defineWorkflowRule({
       for (const pipeline of script.pipelines) {
         for (const command of pipeline.commands) {
           // Most commands of such scripts (`npm run build`, `go test ./...`) install nothing: skip their argument reading.
-          if (!mayInstall(scriptWords(command.text))) continue;
+          if (!mayInstall(commandWords(command.text))) continue;
           const install = unpinnedInstall(command.text);
           if (install === null) {
             // The npm CLI upgraded to its latest release in a job that publishes: that release does the publish.

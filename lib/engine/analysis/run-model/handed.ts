@@ -164,7 +164,9 @@ function readHanded(step: Step): HandedTokens {
     for (const pair of node.pairs) {
       const text = pair.value.kind === 'scalar' ? pair.value.value : null;
       if (typeof text !== 'string') continue;
-      for (const m of text.matchAll(OUTPUT)) {
+      // `exec` from `lastIndex` 0 (the pattern matches no empty text): `matchAll` would copy it for every value.
+      OUTPUT.lastIndex = 0;
+      for (let m = OUTPUT.exec(text); m !== null; m = OUTPUT.exec(text)) {
         const [, id, name] = m;
         const minter = job?.steps.find((s) => s.id === id && s.index < step.index);
         if (minter === undefined || minted.some((t) => t.minter === minter)) continue;
