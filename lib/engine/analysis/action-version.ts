@@ -14,10 +14,14 @@ export interface RefVersion {
 const VERSION = /^v?(\d{1,9})(?:\.(\d{1,9}))?(?:\.(\d{1,9}))?([-+][0-9A-Za-z.-]*)?$/;
 
 export function parseRefVersion(ref: string): RefVersion | null {
-  const match = VERSION.exec(ref.trim());
+  const trimmed = ref.trim();
+  const match = VERSION.exec(trimmed);
   if (match === null) return null;
-  const parts = [match[1], match[2], match[3]].filter((p): p is string => p !== undefined).map(Number);
-  return { parts, floating: parts.length < 3 && match[4] === undefined, normalized: ref.trim().replace(/^v/, '') };
+  // Every step's action ref is read so (checkout's in every job): the components pushed as present, no list filtered.
+  const parts = [Number(match[1])];
+  if (match[2] !== undefined) parts.push(Number(match[2]));
+  if (match[3] !== undefined) parts.push(Number(match[3]));
+  return { parts, floating: parts.length < 3 && match[4] === undefined, normalized: trimmed.charCodeAt(0) === 0x76 /* v */ ? trimmed.slice(1) : trimmed };
 }
 
 export function compareVersions(a: readonly number[], b: readonly number[]): number {

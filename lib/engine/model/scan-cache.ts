@@ -26,28 +26,50 @@
 let dirty: { reset(): void }[] = [];
 
 export class ScanCache<K extends WeakKey, V> {
-  /** Null until the first write after a reset (a read of a missing map finds nothing, as a fresh map would). */
+  /**
+   * The first entry after a reset is kept in two fields, without a map: a scan of a small file writes one entry to
+   * most of its caches (30 caches and 35 entries for a one-job workflow), and a `Map` made for each was an
+   * allocation and a hash table apiece. The second key moves both entries into a map (`#key` is then undefined).
+   */
+  #key: K | undefined = undefined;
+  #value: V | undefined = undefined;
+  /** Null until a second key is written after a reset (a read of a missing map finds nothing, as a fresh map would). */
   #map: Map<K, V> | null = null;
 
   get(key: K): V | undefined {
-    return this.#map?.get(key);
+    if (this.#map !== null) return this.#map.get(key);
+    return key === this.#key ? this.#value : undefined;
   }
 
   has(key: K): boolean {
-    return this.#map?.has(key) ?? false;
+    if (this.#map !== null) return this.#map.has(key);
+    return key === this.#key;
   }
 
   set(key: K, value: V): this {
-    if (this.#map === null) {
-      this.#map = new Map();
+    if (this.#map !== null) {
+      this.#map.set(key, value);
+    } else if (this.#key === undefined) {
+      this.#key = key;
+      this.#value = value;
       dirty.push(this);
+    } else if (key === this.#key) {
+      this.#value = value;
+    } else {
+      const map = new Map<K, V>();
+      map.set(this.#key, this.#value as V);
+      map.set(key, value);
+      this.#map = map;
+      this.#key = undefined;
+      this.#value = undefined;
     }
-    this.#map.set(key, value);
     return this;
   }
 
-  /** Forgets every entry (the next write starts a new map: see above). */
+  /** Forgets every entry (the next write starts afresh: see above). */
   reset(): void {
+    this.#key = undefined;
+    this.#value = undefined;
     this.#map = null;
   }
 }

@@ -21,12 +21,17 @@ function stepVersion(step: Step): RefVersion | null {
   return parseRefVersion(step.usesRef.ref) ?? versionComment(step.owner.file, step.uses);
 }
 
+/** The releases `olderThan` compares with, parsed once. */
+const V4_0_0 = parseVersion('4.0.0');
+const V4_4_0 = parseVersion('4.4.0');
+const V6_0_0 = parseVersion('6.0.0');
+
 /** True when the version is known and every release it can name is older than `target`. */
-function olderThan(version: RefVersion | null, target: string): boolean {
+function olderThan(version: RefVersion | null, target: readonly number[]): boolean {
   if (version === null) return false;
   const newest = [...version.parts];
   while (newest.length < 3) newest.push(Number.MAX_SAFE_INTEGER);
-  return compareVersions(newest, parseVersion(target)) < 0;
+  return compareVersions(newest, target) < 0;
 }
 
 function isAction(step: Step, slug: string): boolean {
@@ -145,7 +150,7 @@ function leakingUpload(step: Step, steps: readonly Step[], checkoutDir: string, 
  * (a SHA pin without a version comment), make it downloadable while the run goes on.
  */
 function downloadableAfterRunOnly(upload: Step): boolean {
-  return olderThan(stepVersion(upload), '4.0.0');
+  return olderThan(stepVersion(upload), V4_0_0);
 }
 
 /**
@@ -219,7 +224,7 @@ function readOnlyWhy(step: Step): string {
 
 /** Whether an upload step includes hidden files such as `.git`: opt-in since upload-artifact v4.4. */
 function includesHiddenFiles(upload: Step): boolean {
-  return isTruthy(get(upload.with, 'include-hidden-files')) || olderThan(stepVersion(upload), '4.4.0');
+  return isTruthy(get(upload.with, 'include-hidden-files')) || olderThan(stepVersion(upload), V4_4_0);
 }
 
 /** A condition that lets only Dependabot's runs through (`github.actor == 'dependabot[bot]'`), with no `||`. */
@@ -288,7 +293,7 @@ export default defineWorkflowRule({
       // Since checkout v6 the credentials live in a file under $RUNNER_TEMP, not in .git/config:
       // later steps can still use them, but an uploaded workspace no longer carries them.
       const checkoutVersion = stepVersion(step);
-      const inGitConfig = checkoutVersion === null || olderThan(checkoutVersion, '6.0.0');
+      const inGitConfig = checkoutVersion === null || olderThan(checkoutVersion, V6_0_0);
       const checkoutDir = normalizeLocalPath(getText(step.with, 'path') ?? '');
       const steps = step.job?.steps ?? (step.owner.kind === 'action' ? step.owner.steps : []);
       const upload = inGitConfig ? leakingUpload(step, steps, checkoutDir, (a, b) => context.runs.sameRun(a, b)) : undefined;

@@ -20,7 +20,7 @@ import { localCallers } from '../callers.js';
 import { readPermissions } from '../permissions.js';
 import { publishesForReal, publishingSteps } from '../publishing.js';
 import { selfHosted } from '../runners.js';
-import { isChatWebhookSecret, isIdentifierSecret, isStoredSecretName, isUploadTokenSecret, secretOccurrences, unnamedSecretUse, uploadedWhat, uploadTokenNoun, valueSecrets } from '../secrets.js';
+import { fileMayUseSecrets, isChatWebhookSecret, isIdentifierSecret, isStoredSecretName, isUploadTokenSecret, secretOccurrences, unnamedSecretUse, uploadedWhat, uploadTokenNoun, valueSecrets } from '../secrets.js';
 import { ScanCache } from '../../model/scan-cache.js';
 import { secretFetcher } from './handed.js';
 import { actionPermissions } from '../../data/permissions.js';
@@ -137,7 +137,11 @@ function readHoldings(job: Job): Holdings {
   const file = job.workflow.file;
   const names = new Set<string>();
   let dynamicSecrets: string | null = null;
-  for (const node of [...liveJobNodes(job), job.workflow.env]) {
+  // A file none of whose expressions reads `secrets` (secrets.ts `fileMayUseSecrets`, from the file's extraction, which
+  // most scans build anyway) names none here: its nodes are not walked. Otherwise the walks below read slices of that
+  // extraction instead of walking each node's scalars.
+  const nodes = fileMayUseSecrets(job.workflow) ? [...liveJobNodes(job), job.workflow.env] : [];
+  for (const node of nodes) {
     if (node === undefined) continue;
     for (const use of secretOccurrences(file, node)) if (isStoredSecretName(use.name)) names.add(use.name);
     dynamicSecrets ??= unnamedSecretUse(file, node);

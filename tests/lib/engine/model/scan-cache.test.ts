@@ -17,6 +17,22 @@ describe('ScanCache', () => {
     expect(cache.get(a)).toBeUndefined();
   });
 
+  it('keeps every entry as its first is overwritten and more keys come', () => {
+    const cache = new ScanCache<object, number | undefined>();
+    const [a, b, c] = [{}, {}, {}];
+    cache.set(a, 1).set(a, 2);
+    expect(cache.get(a)).toBe(2);
+    expect(cache.has(b)).toBe(false);
+    cache.set(b, undefined).set(c, 3).set(a, 4);
+    expect([cache.get(a), cache.get(b), cache.get(c)]).toEqual([4, undefined, 3]);
+    expect(cache.has(b)).toBe(true);
+    resetScanCaches();
+    expect([cache.has(a), cache.has(b), cache.has(c)]).toEqual([false, false, false]);
+    cache.set(c, 5);
+    expect([cache.get(a), cache.get(c)]).toEqual([undefined, 5]);
+    resetScanCaches();
+  });
+
   it('is emptied when a scan ends', () => {
     const cache = new ScanCache<object, string>();
     const key = {};
