@@ -177,6 +177,15 @@ export function hitSeverity(
       why: ` LOW: it is the official ${vendor.tool} installer, served over HTTPS from ${vendor.where}: whoever controls it controls the ${vendor.tool} the job then runs, so it adds no party the job does not already trust by installing ${vendor.tool} at all. Pinning a version with a committed checksum is the hardening.`,
     };
   }
+  // A file of a GitHub repository at a full commit SHA (`raw.githubusercontent.com/o/r/<sha>/install.sh`): GitHub serves
+  // that commit's content, which nobody can change; what the script itself fetches when it runs may still move.
+  const pinned = url === null ? null : PINNED_RAW.exec(url);
+  if (pinned !== null) {
+    return {
+      severity: 'LOW',
+      why: ` LOW: it is \`${pinned[6]}\` of \`${pinned[1] ?? pinned[3]}/${pinned[2] ?? pinned[4]}\` at commit \`${pinned[5]!.slice(0, 12)}\`, whose content GitHub serves unchanged, so nobody can swap the script; what it downloads in turn (a release it picks) is its own choice, and a version argument or a checksum pins that.`,
+    };
+  }
   if (hit.sudo && !hostedRunner) return { severity: 'HIGH', why: ' It runs as root from a host that is not a known vendor installer.' };
   const root = hit.sudo ? ' It runs as root, but only on runners made for one job (GitHub-hosted, a managed service, or a VM its orchestrator makes from the image the labels name), whose user already has passwordless sudo on a machine that lives for one job.' : '';
   return {
@@ -184,6 +193,9 @@ export function hitSeverity(
     why: ` MEDIUM: it is fetched over HTTPS, so only whoever controls that host (or its hosting account) can change what runs, not anyone on the network.${root}`,
   };
 }
+
+/** A file of a GitHub repository at a full commit SHA: `raw.githubusercontent.com/<o>/<r>/<sha>/<path>`, `github.com/<o>/<r>/raw/<sha>/<path>`. */
+const PINNED_RAW = /^https:\/\/(?:raw\.githubusercontent\.com\/([\w.-]+)\/([\w.-]+)|(?:www\.)?github\.com\/([\w.-]+)\/([\w.-]+)\/raw)\/([0-9a-f]{40})\/([^\s?#'"]+)$/i;
 
 /** The vendor installer a literal URL is: the table's, else one whose file names the tool on a host named after it. */
 function officialInstaller(url: string | null): { tool: string; where: string } | null {

@@ -142,6 +142,20 @@ describe(RULE, () => {
     expect(repo).toContain("official widget installer, served over HTTPS from the tool's own repository `acme/widget` on GitHub: whoever controls it controls the widget the job then runs");
   });
 
+  it('is LOW for a script of a GitHub repository at a full commit SHA (its content cannot change), MEDIUM at a branch or tag', () => {
+    const job = (script: string) =>
+      scanWith(RULE, ['on: push', 'permissions:', '  contents: write', 'jobs:', '  release:', '    runs-on: ubuntu-latest', '    env:', '      TOKEN: ${{ secrets.RELEASE_TOKEN }}', '    steps:', `      - run: ${script}`, ''].join('\n'));
+    const sha = '4f411281417e88660bea1c1a1749aa71ae0bd60f';
+    for (const pinned of [`curl -s https://raw.githubusercontent.com/some-org/tool/${sha}/install.sh | sudo bash`, `curl -sL https://github.com/some-org/tool/raw/${sha}/scripts/get.sh | sh`]) {
+      const found = job(pinned);
+      expect(found.map((f) => f.severity), pinned).toEqual(['LOW']);
+      expect(found[0]?.description, pinned).toContain(`of \`some-org/tool\` at commit \`${sha.slice(0, 12)}\``);
+    }
+    for (const moving of ['curl -s https://raw.githubusercontent.com/some-org/tool/main/install.sh | bash', 'curl -s https://raw.githubusercontent.com/some-org/tool/4f41128/install.sh | bash']) {
+      expect(job(moving).map((f) => f.severity), moving).toEqual(['MEDIUM']);
+    }
+  });
+
   it('negative: an installer from a host that is not the tool\'s vendor stays MEDIUM in a job that holds secrets', () => {
     const job = (script: string) =>
       ['on: push', 'permissions:', '  contents: write', 'jobs:', '  release:', '    runs-on: ubuntu-latest', '    env:', '      TOKEN: ${{ secrets.RELEASE_TOKEN }}', '    steps:', `      - run: ${script}`, ''].join('\n');
