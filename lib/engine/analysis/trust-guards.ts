@@ -157,17 +157,18 @@ const COMMENTERS = new Set(['github.event.comment.user.login', 'github.event.rev
 const MAINTAINER_EVENTS = new Set(['workflow_dispatch', 'repository_dispatch', 'schedule', 'push', 'release', 'merge_group', 'create', 'delete', 'registry_package', 'deployment', 'deployment_status', 'page_build', 'workflow_call']);
 const STATUS_FUNCTIONS = /\b(always|failure|cancelled)\s*\(/i;
 /**
- * A script that checks the permission or association of whoever triggered the run, or their membership of the
- * organization (`orgs.checkMembershipForUser`, 204 for a member, an error otherwise; `GET /orgs/<org>/members/<user>`).
- */
-const PERMISSION_CHECK =
-  /collaborators\?(?:[^\s"'#&]{0,80}&){0,4}permission=(?:admin|maintain|push|write)\b|getCollaboratorPermissionLevel|collaborators\/(?:\$\{\{[^}]{0,100}\}\}|[^\s/]+)\/permission|author_association|authorAssociation|checkUserPermission|\bcheck(?:Public)?MembershipForUser\b|\bgetMembershipForUserInOrg\b|orgs\/(?:\$\{\{[^}]{0,100}\}\}|[^\s/]+)\/(?:public_)?members(?:hips)?\/(?!\s)/;
-/**
  * A list of the repository's collaborators filtered by a permission that needs write access or more
  * (`/repos/o/r/collaborators?permission=maintain`): a script that looks the actor up in it (`grep -q "^$ACTOR$"`)
  * and fails otherwise checks the actor's permission as `.../collaborators/<user>/permission` does.
  */
 const COLLABORATOR_LIST = /collaborators\?(?:[^\s"'#&]{0,80}&){0,4}permission=(?:admin|maintain|push|write)\b/;
+/**
+ * A script that checks the permission or association of whoever triggered the run, or their membership of the
+ * organization (`orgs.checkMembershipForUser`, 204 for a member, an error otherwise; `GET /orgs/<org>/members/<user>`).
+ */
+const PERMISSION_CHECK = new RegExp(
+  `${COLLABORATOR_LIST.source}|getCollaboratorPermissionLevel|collaborators\\/(?:\\$\\{\\{[^}]{0,100}\\}\\}|[^\\s/]+)\\/permission|author_association|authorAssociation|checkUserPermission|\\bcheck(?:Public)?MembershipForUser\\b|\\bgetMembershipForUserInOrg\\b|orgs\\/(?:\\$\\{\\{[^}]{0,100}\\}\\}|[^\\s/]+)\\/(?:public_)?members(?:hips)?\\/(?!\\s)`,
+);
 /** An organization membership check of GitHub's API that throws (404) for a non-member. */
 const MEMBERSHIP_CALL = /\bcheck(?:Public)?MembershipForUser\b/;
 const MAX_PATHS = 32;
@@ -539,8 +540,8 @@ function withCheckEnv(step: Step, script: string): string {
   const parts: string[] = [];
   for (const pair of step.env.pairs) {
     const value = pair.value?.kind === 'scalar' && typeof pair.value.value === 'string' ? pair.value.value.slice(0, 500) : '';
-    const name = keyText(pair.key);
-    if (value === '' || !new RegExp(`\\$\\{?${name.replace(/[^\w]/g, '')}\\b`).test(script)) continue;
+    const name = keyText(pair.key).replace(/[^\w]/g, '');
+    if (value === '' || name === '' || !new RegExp(`\\$\\{?${name}\\b`).test(script)) continue;
     if (COLLABORATOR_LIST.test(value) || ACTOR_NAMED.test(value)) parts.push(`${name}=${value}`);
   }
   return parts.length === 0 ? script : `${parts.join('\n')}\n${script}`;
