@@ -62,6 +62,16 @@ const MAX_DEPTH = 3;
 /** Which origin gives the attacker most: the one a URL that can take several values is judged by. */
 const RANK: Record<DownloadOrigin['kind'], number> = { mutable: 0, versioned: 1, vendor: 2, platform: 3, own: 4 };
 
+/** A file of a GitHub repository at a full commit SHA: `raw.githubusercontent.com/<o>/<r>/<sha>/<path>`, `github.com/<o>/<r>/raw/<sha>/<path>`. */
+const PINNED_RAW = /^https:\/\/(?:raw\.githubusercontent\.com\/([\w.-]+)\/([\w.-]+)|(?:www\.)?github\.com\/([\w.-]+)\/([\w.-]+)\/raw)\/([0-9a-f]{40})\/([^\s?#'"]+)$/i;
+
+/** The repository, commit and path of a URL that names a file at a full commit SHA (GitHub serves it unchanged), or null. */
+export function commitPinnedFile(url: string | null): { repository: string; sha: string; path: string } | null {
+  const match = url === null ? null : PINNED_RAW.exec(url.trim());
+  if (match === null) return null;
+  return { repository: `${match[1] ?? match[3]}/${match[2] ?? match[4]}`, sha: match[5] ?? '', path: match[6] ?? '' };
+}
+
 /**
  * The origin of a download by `step`'s script (`script`: its text; `offset`: where the command starts;
  * `saved`: the file name it saves to, when it names one).

@@ -2,7 +2,7 @@ import { nothingWorthText } from '../analysis/run-model/holdings.js';
 import { commandWords, hasAny, scriptOf, wordMask, type RunScript } from '../analysis/file-scripts.js';
 import { fetchOf, isLocalUrl, mentionsFetch } from '../analysis/remote-fetch.js';
 import { namedInstaller, vendorEntry } from '../data/installers.js';
-import { officialInstallerAt } from '../analysis/download-origin.js';
+import { commitPinnedFile, officialInstallerAt } from '../analysis/download-origin.js';
 import { hostedRunnersOnly } from '../analysis/runners.js';
 import { urlOwnership, type RepositoryIdentity } from '../analysis/run-model/ownership.js';
 import { defineWorkflowRule } from '../rule.js';
@@ -179,11 +179,11 @@ export function hitSeverity(
   }
   // A file of a GitHub repository at a full commit SHA (`raw.githubusercontent.com/o/r/<sha>/install.sh`): GitHub serves
   // that commit's content, which nobody can change; what the script itself fetches when it runs may still move.
-  const pinned = url === null ? null : PINNED_RAW.exec(url);
+  const pinned = commitPinnedFile(url);
   if (pinned !== null) {
     return {
       severity: 'LOW',
-      why: ` LOW: it is \`${pinned[6]}\` of \`${pinned[1] ?? pinned[3]}/${pinned[2] ?? pinned[4]}\` at commit \`${pinned[5]!.slice(0, 12)}\`, whose content GitHub serves unchanged, so nobody can swap the script; what it downloads in turn (a release it picks) is its own choice, and a version argument or a checksum pins that.`,
+      why: ` LOW: it is \`${pinned.path}\` of \`${pinned.repository}\` at commit \`${pinned.sha.slice(0, 12)}\`, whose content GitHub serves unchanged, so nobody can swap the script; what it downloads in turn (a release it picks) is its own choice, and a version argument or a checksum pins that.`,
     };
   }
   if (hit.sudo && !hostedRunner) return { severity: 'HIGH', why: ' It runs as root from a host that is not a known vendor installer.' };
@@ -193,9 +193,6 @@ export function hitSeverity(
     why: ` MEDIUM: it is fetched over HTTPS, so only whoever controls that host (or its hosting account) can change what runs, not anyone on the network.${root}`,
   };
 }
-
-/** A file of a GitHub repository at a full commit SHA: `raw.githubusercontent.com/<o>/<r>/<sha>/<path>`, `github.com/<o>/<r>/raw/<sha>/<path>`. */
-const PINNED_RAW = /^https:\/\/(?:raw\.githubusercontent\.com\/([\w.-]+)\/([\w.-]+)|(?:www\.)?github\.com\/([\w.-]+)\/([\w.-]+)\/raw)\/([0-9a-f]{40})\/([^\s?#'"]+)$/i;
 
 /** The vendor installer a literal URL is: the table's, else one whose file names the tool on a host named after it. */
 function officialInstaller(url: string | null): { tool: string; where: string } | null {

@@ -285,8 +285,8 @@ export default defineWorkflowRule({
         // Through `sort`, `grep`, `head` ... each line stays as it was; `base64`, `xxd`, `rev` ... turn it into text GitHub does not mask.
         const reshaped = through.some((c) => !LINE_FILTERS.has(c));
         const exact = destination === 'log' && !reshaped && variables.every((v) => !v.partial);
-        const low = exact ? ". LOW: a dump prints each value as it is, and GitHub replaces a registered secret's exact value with `***` in the log, so nothing is published; a transformed copy or a field of one would not be masked, and the dump shows every other variable of the step" : ', which hold secrets.';
-        report(step, run, producer.offset, `\`${producer.text}\` prints every environment variable, including ${variables.map((v) => `\`${v.name}\``).join(', ')}${exact ? ', which hold secrets' : ''}${low}${exact ? '.' : ''}`, destination, exact ? 'LOW' : undefined);
+        const low = exact ? " LOW: a dump prints each value as it is, and GitHub replaces a registered secret's exact value with `***` in the log, so nothing is published; a transformed copy or a field of one would not be masked, and the dump shows every other variable of the step." : '';
+        report(step, run, producer.offset, `\`${producer.text}\` prints every environment variable, including ${variables.map((v) => `\`${v.name}\``).join(', ')}, which hold secrets.${low}`, destination, exact ? 'LOW' : undefined);
         return;
       }
 

@@ -5,6 +5,7 @@ import { handedTokens, type FetchedCredential, type MintedToken } from '../analy
 import { appTokenScope, appTokenWords } from '../analysis/run-model/app-tokens.js';
 import { publishesForReal, publishingSteps } from '../analysis/publishing.js';
 import { ownerFact, type JobRun } from '../analysis/run-model/index.js';
+import { siblingOwner } from '../analysis/run-model/ownership.js';
 import type { UsesRef } from '../model/uses.js';
 import { isFullSha } from '../model/uses.js';
 import { immutableReleaseTag } from '../data/immutable-releases.js';
@@ -152,20 +153,6 @@ function fetchedWords(credential: FetchedCredential): string {
   const how = credential.action !== null ? `${step}, \`${credential.action}\`` : `${step}, its script${from}`;
   const where = credential.where === 'with' ? `the action's \`${credential.input}\` input` : `the action's environment (\`${credential.input}\`)`;
   return `a credential fetched at run time (\`${credential.value}\`, from ${how}) reaches ${where}`;
-}
-
-/**
- * The repository owner (of `owners`) whose name an action's owner extends by one word joined with `-`
- * (`aws-actions`, `mongodb-labs`, `google-github-actions` for `google`), or null. Three characters at least,
- * so that short names (`go`, `js`) do not match every `go-…` organisation.
- */
-export function siblingOwner(owner: string, owners: ReadonlySet<string>): string | null {
-  const name = owner.toLowerCase();
-  for (const own of owners) {
-    if (own.length < 3 || own === name) continue;
-    if (name.startsWith(`${own}-`) || name.endsWith(`-${own}`)) return own;
-  }
-  return null;
 }
 
 function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef, trustedOwners: ReadonlySet<string>, job: Job | null, step: Step | null): void {

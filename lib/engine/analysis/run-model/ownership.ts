@@ -683,6 +683,20 @@ export function usesOwnership(ref: UsesRef, identity: RepositoryIdentity, reposi
   return 'third-party';
 }
 
+/**
+ * The repository owner (of the identity's `owners`) whose name an action's owner extends by one word joined with `-`
+ * (`aws-actions`, `mongodb-labs`, `google-github-actions` for `google`), or null. Three characters at least,
+ * so that short names (`go`, `js`) do not match every `go-…` organisation.
+ */
+export function siblingOwner(owner: string, owners: ReadonlySet<string>): string | null {
+  const name = owner.toLowerCase();
+  for (const own of owners) {
+    if (own.length < 3 || own === name) continue;
+    if (name.startsWith(`${own}-`) || name.endsWith(`-${own}`)) return own;
+  }
+  return null;
+}
+
 function isOwnPath(repository: RepositoryModel, refPath: string): boolean {
   const path = refPath.replace(/\/+$/, '');
   return repository.actions.some((a) => a.directory === path) || repository.workflows.some((w) => w.file.path === path);
