@@ -165,6 +165,8 @@ export const AGENT_ACTIONS: readonly AgentAction[] = [
     shell: true,
     // `"core": ["run_shell_command(npm test)"]`: the commands an allowlist still lets it run.
     commandTools: [{ input: 'settings', tool: /\brun_shell_command(?:\(([^)]*)\))?/g }],
+    // The action runs `gemini --yolo --prompt` (action.yml), and in YOLO mode a redirect after an allowed command is
+    // not sent back for approval (google-gemini/gemini-cli#16183, 0.25.0), as it is in other modes since 0.24.0 (#15683).
     prefixCommands: 'https://www.geminicli.com/docs/tools/shell (commands run with `bash -c`; `commandPrefix` matches the start of the command string)',
     source: 'https://github.com/google-github-actions/run-gemini-cli',
   },
