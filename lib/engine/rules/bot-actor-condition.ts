@@ -16,8 +16,8 @@ const ACTOR_IDS = new Set(['github.actor_id', 'github.event.sender.id']);
  */
 const BOT_IDS = new Set(['49699333', '27856297', '29139614', '29110']);
 const COMPARISONS = new Set(['contains', 'startswith', 'endswith']);
-/** In the text of any condition that reads one of those contexts. */
-const ACTOR_WORD = /actor|sender/i;
+/** In the text of any condition that reads one of those contexts (or the pull request's author, `user.login`). */
+const ACTOR_WORD = /actor|sender|user\.login/i;
 
 function actorKind(expr: Expr): 'name' | 'id' | null {
   const path = contextPath(expr)?.join('.');
@@ -89,8 +89,19 @@ function admitsForks(expr: Expr): boolean {
   return false;
 }
 
-/** `context op 'login'` when a comparison admits a bot actor (a granting `==`, `contains`, `startsWith`...), else null. */
-function grantingComparison(node: Expr, negated: boolean): string | null {
+/**
+ * A comparison that admits a bot actor (a granting `==`, `contains`, `startsWith`...) as `context op 'login'`, or
+ * one that admits every login holding a text (`contains(github.actor, 'dependabot')`: `how` says where); else null.
+ */
+interface Granted {
+  text: string;
+  /** The login only has to contain, start or end with the text: anyone can sign up for one. */
+  how?: 'contains' | 'starts with' | 'ends with';
+}
+
+const HOW = { contains: 'contains', startswith: 'starts with', endswith: 'ends with' } as const;
+
+function grantingComparison(node: Expr, negated: boolean): Granted | null {
   if (node instanceof Binary) {
     const op = node.operator.lexeme;
     // `github.actor != 'dependabot[bot]'` only skips work for the bot: spoofing it denies, it does not grant.
@@ -98,22 +109,45 @@ function grantingComparison(node: Expr, negated: boolean): string | null {
     for (const [actor, other] of [[node.left, node.right], [node.right, node.left]] as const) {
       const kind = actorKind(unwrap(actor));
       const bot = kind === null ? null : botLiteral(unwrap(other), kind);
-      if (bot !== null) return `${pathOf(actor)} ${op} '${bot}'`;
+      if (bot !== null) return { text: `${pathOf(actor)} ${op} '${bot}'` };
     }
     return null;
   }
   if (node instanceof FunctionCall && COMPARISONS.has(functionName(node)) && !negated) {
+    // The pull request's author holding a text is no better than the actor holding it: anyone can sign up for it.
+    const haystack = node.args[0] === undefined ? undefined : pathOf(node.args[0]);
+    if (haystack === 'github.event.pull_request.user.login') {
+      const part = loginPart(node.args[1]);
+      return part === null ? null : { text: `${node.functionName.lexeme}(${haystack}, '${part}')`, how: HOW[functionName(node) as keyof typeof HOW] };
+    }
     const actor = node.args.find((a) => actorKind(unwrap(a)) !== null);
     const kind = actor === undefined ? null : actorKind(unwrap(actor));
     if (actor === undefined || kind === null) return null;
     const bot = node.args.map((a) => (a === actor ? null : botLiteral(unwrap(a), kind))).find((b) => b !== null);
-    return bot === undefined || bot === null ? null : `${node.functionName.lexeme}(…${pathOf(actor)}…'${bot}'…)`;
+    if (bot !== undefined && bot !== null) return { text: `${node.functionName.lexeme}(…${pathOf(actor)}…'${bot}'…)` };
+    const part = kind === 'name' && node.args[0] === actor ? loginPart(node.args[1]) : null;
+    return part === null ? null : { text: `${node.functionName.lexeme}(${pathOf(actor)}, '${part}')`, how: HOW[functionName(node) as keyof typeof HOW] };
   }
   return null;
 }
 
+/**
+ * The text of a literal that can be part of a login (letters, digits and hyphens, at most 39 characters), or null:
+ * `contains(github.actor, 'dependabot')`, `startsWith(github.actor, 'renovate')` and `endsWith(github.actor, 'bot')`
+ * admit every account whose login holds that text, and anyone can sign up for one
+ * (https://docs.github.com/en/account-and-profile/reference/username-reference: alphanumeric characters or single
+ * hyphens), no bot needed.
+ */
+function loginPart(expr: Expr | undefined): string | null {
+  const literal = expr === undefined ? null : unwrap(expr);
+  if (!(literal instanceof Literal) || typeof literal.token.value !== 'string') return null;
+  const text = literal.token.value;
+  return /^[A-Za-z0-9-]{1,39}$/.test(text) ? text : null;
+}
+
+
 /** The first bot-actor comparison that grants entry and is not paired (`&&`) with an unspoofable guard. */
-function botComparison(expr: Expr, negated = false, guarded = false): string | null {
+function botComparison(expr: Expr, negated = false, guarded = false): Granted | null {
   const node = unwrap(expr);
   if (node instanceof Unary && node.operator.lexeme === '!') return botComparison(node.expr, !negated, guarded);
   if (node instanceof Logical) {
@@ -182,12 +216,13 @@ export default defineWorkflowRule({
   },
   create: (context) => {
     const check = (workflow: Workflow, job: Job, node: YNode | undefined, where: () => string, step: Step | null = null) => {
-      // Every actor context has `actor` or `sender` in its path, which conditions write out (in any case).
+      // Every actor context has `actor` or `sender` in its path, the author's `user.login`, which conditions write out (in any case).
       if (node?.kind !== 'scalar' || typeof node.value !== 'string' || !ACTOR_WORD.test(node.value)) return;
       const condition = conditionOf(workflow, node);
       if (condition === null || node === undefined) return;
-      const comparison = botComparison(condition.expr);
-      if (comparison === null) return;
+      const granted = botComparison(condition.expr);
+      if (granted === null) return;
+      const comparison = granted.text;
       // Under plain `pull_request` a fork's run gets a read-only token and no secrets: passing the check
       // grants the attacker nothing they did not have. Privileged triggers keep the default severity.
       const privileged = isPrivileged(workflow);
@@ -210,7 +245,9 @@ export default defineWorkflowRule({
         offset: condition.offset,
         ...(severity !== undefined ? { severity } : {}),
         job,
-        message: `The \`if:\` of ${where()} trusts \`${comparison}\`: the actor is whoever triggered the latest event, which an attacker can arrange to be the bot for a pull request carrying their code${holds}`,
+        message: granted.how !== undefined
+          ? `The \`if:\` of ${where()} trusts \`${comparison}\`: every account whose login ${granted.how} that text passes, and anyone can sign up for such a login (GitHub's logins are letters, digits and hyphens), so an outsider gets through without a bot${holds}`
+          : `The \`if:\` of ${where()} trusts \`${comparison}\`: the actor is whoever triggered the latest event, which an attacker can arrange to be the bot for a pull request carrying their code${holds}`,
       });
     };
     let relevant = false;

@@ -242,4 +242,50 @@ describe('bot-actor-condition: dependabot/fetch-metadata verifies the pull reque
     expect(scanWith('bot-actor-condition', workflow(`- run: ./scripts/prepare.sh
           ${metadata}`)).map((f) => f.severity)).toEqual(['HIGH']);
   });
+
+  it('reports a login checked for a text anyone can sign up for (contains, startsWith, endsWith): no bot needed', () => {
+    const workflow = (condition: string, on = 'pull_request_target') => yaml`
+      on: ${on}
+      permissions: { contents: write }
+      jobs:
+        automerge:
+          if: ${condition}
+          runs-on: ubuntu-latest
+          steps:
+            - run: gh pr merge --auto "$PR"
+    `;
+    for (const condition of ["contains(github.actor, 'dependabot')", "startsWith(github.triggering_actor, 'renovate')", "endsWith(github.actor, 'bot')", "contains(github.event.pull_request.user.login, 'dependabot')"]) {
+      const found = scanWith(RULE, workflow(condition));
+      expect(positions(found), condition).toEqual(['5:9 HIGH']);
+      expect(found[0]?.description).toContain('anyone can sign up for such a login');
+      expect(found[0]?.description).toContain('the job holds `contents: write`');
+    }
+    expect(scanWith(RULE, workflow("contains(github.actor, 'dependabot')"))[0]?.description).toContain('login contains that text');
+    expect(scanWith(RULE, workflow("startsWith(github.actor, 'renovate')"))[0]?.description).toContain('login starts with that text');
+    // Under plain pull_request a fork's run holds nothing: hygiene.
+    expect(positions(scanWith(RULE, workflow("contains(github.actor, 'dependabot')", 'pull_request')))).toEqual(['5:9 LOW']);
+  });
+
+  it('does not report a text check that excludes, that no login can hold, or where the login is the list', () => {
+    const workflow = (condition: string) => yaml`
+      on: pull_request_target
+      permissions: { contents: write }
+      jobs:
+        build:
+          if: ${condition}
+          runs-on: ubuntu-latest
+          steps:
+            - run: make
+    `;
+    for (const condition of [
+      "!contains(github.actor, 'dependabot')",
+      "contains(github.actor, 'bot account')",
+      "contains(github.actor, '')",
+      "contains(github.event.pull_request.title, 'dependabot')",
+      "contains(github.event.pull_request.user.login, 'team member')",
+      "github.event.pull_request.user.login == 'octocat'",
+    ]) {
+      expect(scanWith(RULE, workflow(condition)), condition).toEqual([]);
+    }
+  });
 });
