@@ -165,6 +165,18 @@ describe(RULE, () => {
     ]);
     expect(positions(records.map((r) => r.finding))).toEqual(['5:13 MEDIUM']);
     expect(records[0]?.job).toBeNull();
+    expect(records[0]?.finding.description).toContain('MEDIUM: no workflow here runs this action');
+  });
+
+  it("says what the jobs that run a composite action hold, where a moved ref of its step reaches", () => {
+    const action = { path: '.github/actions/publish/action.yml', text: 'runs:\n  using: composite\n  steps:\n    - uses: docker/build-push-action@v6\n      with: { push: true }\n' };
+    const workflow = (env: string) => ({
+      path: '.github/workflows/release.yml',
+      text: `on: push\npermissions: { contents: read }\njobs:\n  release:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: ./.github/actions/publish\n        env:${env}\n`,
+    });
+    const found = scanWith(RULE, [action, workflow(' { NPM_TOKEN: "${{ secrets.NPM_TOKEN }}" }')]).filter((f) => f.file === action.path);
+    expect(positions(found)).toEqual(['4:13 MEDIUM']);
+    expect(found[0]?.description).toContain('MEDIUM: job `release`, which runs this action, holds secret `NPM_TOKEN`');
   });
 
   it('does not throw on odd shapes', () => {
