@@ -10,7 +10,7 @@ import { jobClaim, outsiderStarts, REACH_ORDER, severityOf, whoText, type Claim,
 import { controllerCeiling, eventsWithField, EXTERNAL_TRIGGERS, outsiderControlled } from '../expressions/controller.js';
 import { expressionsOf, type ExpressionOccurrence } from '../expressions/extract.js';
 import { parseExpression } from '../expressions/parse.js';
-import { firstAtOrAfter, stepScope, stronger, type Taint, type TaintAnalyzer, type TaintLevel } from '../expressions/taint.js';
+import { firstAtOrAfter, isRefName, stepScope, stronger, type Taint, type TaintAnalyzer, type TaintLevel } from '../expressions/taint.js';
 import { isPrivileged, type Job, type Step } from '../model/workflow.js';
 import type { ScriptSpan } from '../shell.js';
 import { milder, severityRank, type Severity } from '../types.js';
@@ -413,6 +413,15 @@ export function envInjectionSeverity(hit: Pick<InjectionHit, 'severity'>, claim:
 }
 
 /** Outsider text or artifact content a step writes to `$GITHUB_ENV` / `$GITHUB_PATH` (github-env-injection). */
+/**
+ * A branch name written to an environment file sets one variable, or names one directory: it cannot hold the
+ * newline that would define another (`isRefName`). Dropped from what feeds a write; a later script that expands
+ * the variable is `script-injection`'s.
+ */
+function oneLineDropped(taint: Taint | null): Taint | null {
+  return taint !== null && isRefName(taint) ? null : taint;
+}
+
 export function envInjections(step: Step, analyzer: TaintAnalyzer): InjectionHit[] {
   const hits: InjectionHit[] = [];
   const job = step.job;
@@ -437,14 +446,14 @@ export function envInjections(step: Step, analyzer: TaintAnalyzer): InjectionHit
       for (let i = firstAtOrAfter(occurrences, from); i < occurrences.length; i++) {
         const occurrence = occurrences[i] as ExpressionOccurrence;
         if (occurrence.span.start >= to) break;
-        if (occurrence.expr !== null) taint = stronger(taint, analyzer.ofExpression(occurrence.expr, scope));
+        if (occurrence.expr !== null) taint = stronger(taint, oneLineDropped(analyzer.ofExpression(occurrence.expr, scope)));
       }
       return { taint, readsFile: readsFile(line.text) };
     },
     external: (name) => {
       const runner = RUNNER_VARIABLES[name];
       const expr = parseExpression(`env.${name}`);
-      const found = runner ?? (expr === null ? null : analyzer.ofExpression(expr, scope));
+      const found = oneLineDropped(runner ?? (expr === null ? null : analyzer.ofExpression(expr, scope)));
       // Read as `$NAME` in the script: name it so (the analyser says `env.name`).
       return { taint: found === null || runner !== undefined ? found : { ...found, via: [`$${name}`, ...found.via.slice(1)] }, readsFile: false };
     },

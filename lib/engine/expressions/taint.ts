@@ -73,6 +73,18 @@ function through(hop: string, taint: Taint): Taint {
   return { ...taint, via: via.length > MAX_VIA ? [...via.slice(0, MAX_VIA - 1), '…'] : via };
 }
 
+/**
+ * Sources whose value is a git ref name (a branch or a `owner:branch` label): an outsider picks it, and it may
+ * hold `$(...)`, `;` or backticks, but never a newline or another control character (git check-ref-format,
+ * https://git-scm.com/docs/git-check-ref-format: "They cannot have ASCII control characters"), nor a space.
+ */
+const REF_NAME_SOURCE = /^(?:github\.head_ref|github\.event\.(?:pull_request|workflow_run\.pull_requests\.\*)\.head\.(?:ref|label)|github\.event\.(?:workflow_run|check_suite|check_run\.check_suite)\.head_branch|the pull request head branch(?: name looked up by .*)?|branch names)$/;
+
+/** True when the value is a ref name an outsider picks: one line of text, whatever it holds. */
+export function isRefName(taint: Taint): boolean {
+  return REF_NAME_SOURCE.test(taint.source);
+}
+
 /** Where an expression is evaluated: the step, job, workflow or composite action around it. */
 export interface TaintScope {
   workflow?: Workflow | undefined;

@@ -193,13 +193,47 @@ describe(RULE, () => {
           j:
             runs-on: ubuntu-latest
             steps:
-              - run: echo "B=\${{ github.event.workflow_run.head_branch }}" >> "$GITHUB_ENV"
+              - run: echo "B=\${{ github.event.workflow_run.head_commit.message }}" >> "$GITHUB_ENV"
               - run: make report
       ` },
     ]);
-    // The runs it follows come from pushes only: their branch names are collaborators'.
+    // The runs it follows come from pushes only: their commit messages are collaborators'.
     expect(follow('push')).toEqual([]);
     expect(follow('pull_request').map((f) => f.severity)).toEqual(['HIGH']);
+  });
+
+  it('does not report a branch name written to the file: it cannot hold the newline that would define another variable', () => {
+    const workflow = (value: string) => yaml`
+      on: pull_request_target
+      permissions: { contents: write }
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - env:
+                BRANCH: ${value}
+              run: |
+                echo "PR_BRANCH=$BRANCH" >> "$GITHUB_ENV"
+                echo "REF=$GITHUB_HEAD_REF" >> "$GITHUB_ENV"
+            - run: make report
+    `;
+    for (const value of ['${{ github.head_ref }}', '${{ github.event.pull_request.head.ref }}', '${{ github.event.pull_request.head.label }}']) {
+      expect(scanWith(RULE, workflow(value)), value).toEqual([]);
+    }
+    // Text that can hold a newline still does, also beside a branch name on the same line.
+    expect(positions(scanWith(RULE, workflow('${{ github.event.pull_request.title }}')))).toEqual(['10:11 HIGH']);
+    const both = scanWith(RULE, yaml`
+      on: pull_request_target
+      permissions: { contents: write }
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - run: echo "X=\${{ github.head_ref }}-\${{ github.event.pull_request.body }}" >> "$GITHUB_ENV"
+            - run: make report
+    `);
+    expect(both.map((f) => f.severity)).toEqual(['HIGH']);
+    expect(both[0]?.description).toContain('github.event.pull_request.body');
   });
 });
 
