@@ -340,6 +340,18 @@ const RUNNER_VARIABLES: Record<string, Taint> = {
 interface Fed {
   taint: Taint | null;
   readsFile: boolean;
+  /**
+   * The strongest taint that is not a branch name (`isRefName`): a branch name written to an environment file as it
+   * is sets one variable, or names one directory, since it cannot hold the newline that would define another.
+   */
+  multiline: Taint | null;
+  /** A line that feeds the write runs a command substitution (`$(...)`, backticks): its output may hold newlines. */
+  command: boolean;
+}
+
+/** The part of a taint that may hold a newline: not a branch name. */
+function multilineOf(taint: Taint | null): Taint | null {
+  return taint !== null && isRefName(taint) ? null : taint;
 }
 
 interface EnvWrite {
@@ -413,15 +425,6 @@ export function envInjectionSeverity(hit: Pick<InjectionHit, 'severity'>, claim:
 }
 
 /** Outsider text or artifact content a step writes to `$GITHUB_ENV` / `$GITHUB_PATH` (github-env-injection). */
-/**
- * A branch name written to an environment file sets one variable, or names one directory: it cannot hold the
- * newline that would define another (`isRefName`). Dropped from what feeds a write; a later script that expands
- * the variable is `script-injection`'s.
- */
-function oneLineDropped(taint: Taint | null): Taint | null {
-  return taint !== null && isRefName(taint) ? null : taint;
-}
-
 export function envInjections(step: Step, analyzer: TaintAnalyzer): InjectionHit[] {
   const hits: InjectionHit[] = [];
   const job = step.job;
@@ -443,26 +446,34 @@ export function envInjections(step: Step, analyzer: TaintAnalyzer): InjectionHit
   const fold = scriptFold<Fed>(script, {
     own: (line, [from, to]) => {
       let taint: Taint | null = null;
+      let multiline: Taint | null = null;
       for (let i = firstAtOrAfter(occurrences, from); i < occurrences.length; i++) {
         const occurrence = occurrences[i] as ExpressionOccurrence;
         if (occurrence.span.start >= to) break;
-        if (occurrence.expr !== null) taint = stronger(taint, oneLineDropped(analyzer.ofExpression(occurrence.expr, scope)));
+        if (occurrence.expr === null) continue;
+        const found = analyzer.ofExpression(occurrence.expr, scope);
+        taint = stronger(taint, found);
+        multiline = stronger(multiline, multilineOf(found));
       }
-      return { taint, readsFile: readsFile(line.text) };
+      return { taint, readsFile: readsFile(line.text), multiline, command: /\$\(|`/.test(line.text) };
     },
     external: (name) => {
       const runner = RUNNER_VARIABLES[name];
       const expr = parseExpression(`env.${name}`);
-      const found = oneLineDropped(runner ?? (expr === null ? null : analyzer.ofExpression(expr, scope)));
+      const found = runner ?? (expr === null ? null : analyzer.ofExpression(expr, scope));
       // Read as `$NAME` in the script: name it so (the analyser says `env.name`).
-      return { taint: found === null || runner !== undefined ? found : { ...found, via: [`$${name}`, ...found.via.slice(1)] }, readsFile: false };
+      const taint = found === null || runner !== undefined ? found : { ...found, via: [`$${name}`, ...found.via.slice(1)] };
+      return { taint, readsFile: false, multiline: multilineOf(taint), command: false };
     },
-    combine: (a, b) => ({ taint: stronger(a.taint, b.taint), readsFile: a.readsFile || b.readsFile }),
-    empty: { taint: null, readsFile: false },
+    combine: (a, b) => ({ taint: stronger(a.taint, b.taint), readsFile: a.readsFile || b.readsFile, multiline: stronger(a.multiline, b.multiline), command: a.command || b.command }),
+    empty: { taint: null, readsFile: false, multiline: null, command: false },
     checked: true,
   });
   for (const write of writes) {
-    const { taint, readsFile } = fold.ofLines(write.seeds);
+    const fed = fold.ofLines(write.seeds);
+    // A branch name written as it is cannot define another variable; through a command's output it may.
+    const taint = fed.command ? fed.taint : fed.multiline;
+    const readsFile = fed.readsFile;
     const source = taint?.source ?? '';
     // Only values an outsider sets (at once, or through a merged commit) are an attack; a gate that vouches
     // for the value lowers the finding to hygiene and says why.

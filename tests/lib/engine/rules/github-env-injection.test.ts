@@ -234,6 +234,22 @@ describe(RULE, () => {
     `);
     expect(both.map((f) => f.severity)).toEqual(['HIGH']);
     expect(both[0]?.description).toContain('github.event.pull_request.body');
+    // Through a command's output a branch name may turn into several lines.
+    const command = scanWith(RULE, yaml`
+      on: pull_request_target
+      permissions: { contents: write }
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - env:
+                BRANCH: \${{ github.head_ref }}
+              run: |
+                PARTS=$(echo "$BRANCH" | sed 's/-/ /g')
+                echo "PARTS=$PARTS" >> "$GITHUB_ENV"
+            - run: make report
+    `);
+    expect(command.map((f) => f.severity)).toEqual(['HIGH']);
   });
 });
 
