@@ -508,7 +508,13 @@ export const COMBINATION_KINDS: readonly CombinationKind[] = [
     // The privileged trigger counts only where some job of it takes an outsider's code, artifacts or text
     // (dangerous-trigger MEDIUM or HIGH); LOW is a `pull_request_target` whose jobs use nothing of the pull request,
     // where passing the bot check gives the attacker nothing to run.
-    qualifiers: [{ rule_id: 'dangerous-trigger', min_severity: 'MEDIUM', instance: "a privileged trigger whose jobs take an outsider's code, artifacts or text" }],
+    // The bot check must let through steps that run the pull request's code or merge it while the job holds
+    // something worth taking (bot-actor-condition HIGH); one that lets through only an approval, a label or a
+    // comment hands the attacker that act, not the job's privileges.
+    qualifiers: [
+      { rule_id: 'dangerous-trigger', min_severity: 'MEDIUM', instance: "a privileged trigger whose jobs take an outsider's code, artifacts or text" },
+      { rule_id: 'bot-actor-condition', min_severity: 'HIGH', instance: "a bot check that lets the pull request's code run, or merges it, where the job holds something worth taking" },
+    ],
     break_chain: [
       {
         rule_id: 'bot-actor-condition',

@@ -1,4 +1,5 @@
 import { conditionOf } from '../analysis/expression-sites.js';
+import type { JobRun } from '../analysis/run-model/index.js';
 import { minorWrites } from '../analysis/run-model/holdings.js';
 import { stepWhere } from '../analysis/step-label.js';
 import { Binary, contextPath, FunctionCall, functionName, Grouping, Literal, Logical, Unary, type Expr } from '../expressions/parse.js';
@@ -174,6 +175,27 @@ function botComparison(expr: Expr, negated = false, guarded = false): Granted | 
   return null;
 }
 
+/** A step that merges the pull request: `gh pr merge`, the merge API, an auto-merge action. */
+const MERGES = /\bgh\s+pr\s+merge\b|\bpulls\.merge\b|enablePullRequestAutoMerge|\/pulls\/[^\s/]+\/merge\b/;
+const MERGE_ACTION = /merge/i;
+
+/**
+ * What the steps an actor check lets through do for whoever passes it, in words, or null when they only act on the
+ * pull request (approve, label, comment): `line 12 runs the pull request's code` (the run model's executions of a
+ * pull request checkout or another run's artifact), or `step X merges the pull request`.
+ */
+function gatedPayoff(run: JobRun, gated: readonly Step[]): string | null {
+  const set = new Set(gated);
+  const runsCode = run.executions.find((t) => set.has(t.step) && t.code !== null && (t.code.checkout !== undefined || t.code.download !== undefined));
+  if (runsCode !== undefined) return `${stepWhere(runsCode.step)} then runs the pull request's code (${runsCode.code?.how ?? 'its checkout'})`;
+  for (const step of gated) {
+    const ref = step.usesRef;
+    const text = `${typeof step.run?.value === 'string' ? step.run.value : ''}\n${getText(step.with, 'script') ?? ''}`;
+    if (MERGES.test(text) || (ref?.kind === 'repository' && MERGE_ACTION.test(ref.slug))) return `${stepWhere(step)} then merges the pull request`;
+  }
+  return null;
+}
+
 /** Steps that may run before a verifying step without acting on the pull request: GitHub's actions, a token minted for later steps. */
 function inert(step: Step): boolean {
   const ref = step.usesRef;
@@ -223,6 +245,10 @@ export default defineWorkflowRule({
       const granted = botComparison(condition.expr);
       if (granted === null) return;
       const comparison = granted.text;
+      // A step's check under a job only maintainers' pull requests reach (the job's `if:` checks the author, or a
+      // same-repository head): spoofing the actor there gets an outsider nothing, as the same guard beside it would.
+      const jobLevel = step === null ? null : context.runs.job(job).reach.level;
+      if (jobLevel === 'collaborator' || jobLevel === 'trusted-author') return;
       // Under plain `pull_request` a fork's run gets a read-only token and no secrets: passing the check
       // grants the attacker nothing they did not have. Privileged triggers keep the default severity.
       const privileged = isPrivileged(workflow);
@@ -232,13 +258,20 @@ export default defineWorkflowRule({
       // (A chat webhook the job holds is not that: it posts to one channel, outside the repository.)
       const writesSomething = minorWrites(run.holdings).length > 0;
       const verifier = /dependabot/i.test(comparison) ? dependabotVerifier(job, step === null ? null : step.index) : null;
-      const severity = !privileged || verifier !== null ? 'LOW' : run.valuables.length > 0 ? undefined : writesSomething ? 'MEDIUM' : 'LOW';
+      // The holdings are the attacker's only through what the gated steps do for them: run their pull request's
+      // code (a checkout or artifact of it that a gated step executes), or merge it. Otherwise they get the job's
+      // act on their pull request (an approval, a label, a comment) with those holdings: MEDIUM.
+      const gated = step === null ? job.steps : [step];
+      const acting = run.valuables.length > 0 ? gatedPayoff(run, gated) : null;
+      const severity = !privileged || verifier !== null ? 'LOW' : run.valuables.length > 0 ? (acting === null ? 'MEDIUM' : undefined) : writesSomething ? 'MEDIUM' : 'LOW';
       const holds = verifier !== null
         ? `; but ${stepWhere(verifier)} runs \`dependabot/fetch-metadata\`, which fails the job unless the pull request was opened by Dependabot and holds only its verified commits, so what follows runs only for Dependabot's own pull requests (LOW: the check alone would not hold).`
         : !privileged
         ? '; under `pull_request` a fork\'s run has no secrets and a read-only token, so this is hygiene.'
         : run.valuables.length > 0
-          ? `; the job holds ${run.valuables.join(', ')}.`
+          ? acting !== null
+            ? `; ${acting}, while the job holds ${run.valuables.join(', ')}.`
+            : `; the job holds ${run.valuables.join(', ')}, but what the check lets through runs none of the pull request's code and merges nothing: the attacker gets the job's act on their pull request (an approval, a label, a comment), not what it holds (MEDIUM).`
           : `; ${run.nothingHeld}, so passing the check gains little (${severity ?? 'HIGH'}).`;
       context.report({
         node,

@@ -101,6 +101,8 @@ describe('combination catalog', () => {
       'agent-prompt-injection-takeover: overprovisioned-secrets >= LOW if the entry has holds:secrets',
       // A privileged trigger whose jobs use nothing of the pull request (dangerous-trigger LOW) gives a spoofed bot nothing.
       'bot-confused-deputy: dangerous-trigger >= MEDIUM',
+      // The bot check lets the pull request's code run, or merges it, in a job that holds something worth taking.
+      'bot-confused-deputy: bot-actor-condition >= HIGH',
       'cache-poisoning-release: untrusted-checkout >= MEDIUM with exec named by cache-poisoning writer',
       'cache-poisoning-release: script-injection >= MEDIUM named by cache-poisoning writer',
       'cache-poisoning-release: github-env-injection >= MEDIUM named by cache-poisoning writer',

@@ -24,7 +24,7 @@ describe(RULE, () => {
   });
 
   it('rates a privileged check by what the job holds: HIGH with a write scope or secret, MEDIUM with minor writes, LOW with nothing', () => {
-    const workflow = (permissions: string, env = '') => yaml`
+    const workflow = (permissions: string, env = '', command = 'gh pr merge --auto "$PR"') => yaml`
       on: pull_request_target
       permissions: ${permissions}
       jobs:
@@ -32,12 +32,16 @@ describe(RULE, () => {
           if: github.actor == 'dependabot[bot]'
           runs-on: ubuntu-latest
           steps:
-            - run: gh pr review --approve "$PR"${env}
+            - run: ${command}${env}
     `;
     const high = scanWith(RULE, workflow('{ contents: write }'));
     expect(positions(high)).toEqual(['5:9 HIGH']);
-    expect(high[0]?.description).toContain('the job holds `contents: write`');
+    expect(high[0]?.description).toContain('merges the pull request, while the job holds `contents: write`');
     expect(positions(scanWith(RULE, workflow('{}', '\n              env: { TOKEN: "${{ secrets.BOT_TOKEN }}" }')))).toEqual(['5:9 HIGH']);
+    // What gets through only approves: the attacker gets an approval, not the job's holdings.
+    const approves = scanWith(RULE, workflow('{ contents: write }', '', 'gh pr review --approve "$PR"'));
+    expect(positions(approves)).toEqual(['5:9 MEDIUM']);
+    expect(approves[0]?.description).toContain("runs none of the pull request's code and merges nothing");
     const medium = scanWith(RULE, workflow('{ pull-requests: write }'));
     expect(positions(medium)).toEqual(['5:9 MEDIUM']);
     expect(medium[0]?.description).toContain('`pull-requests: write`');
@@ -53,15 +57,15 @@ describe(RULE, () => {
         a:
           if: contains(fromJSON('["dependabot[bot]", "renovate[bot]"]'), github.actor)
           runs-on: ubuntu-latest
-          steps: [{ run: make }]
+          steps: [{ run: gh pr merge --auto }]
         b:
           if: \${{ endsWith(github.actor, '[bot]') || github.event_name == 'push' }}
           runs-on: ubuntu-latest
-          steps: [{ run: make }]
+          steps: [{ run: gh pr merge --auto }]
         c:
           if: github.actor_id == 49699333
           runs-on: ubuntu-latest
-          steps: [{ run: make }]
+          steps: [{ run: gh pr merge --auto }]
     `;
     expect(positions(scanWith(RULE, workflow('pull_request_target')))).toEqual(['4:9 HIGH', '8:9 HIGH', '12:9 HIGH']);
     const plain = scanWith(RULE, workflow('pull_request'));
@@ -77,9 +81,9 @@ describe(RULE, () => {
           if: github.actor != 'dependabot[bot]'
           runs-on: ubuntu-latest
           steps:
-            - run: make
+            - run: gh pr merge --auto
               if: \${{ !endsWith(github.actor, '[bot]') }}
-            - run: make
+            - run: gh pr merge --auto
               if: "!(github.triggering_actor == 'dependabot[bot]')"
     `)).toEqual([]);
   });
@@ -91,7 +95,7 @@ describe(RULE, () => {
         a:
           if: "!(github.actor != 'dependabot[bot]')"
           runs-on: ubuntu-latest
-          steps: [{ run: make }]
+          steps: [{ run: gh pr merge --auto }]
     `))).toEqual(['4:10 HIGH']);
   });
 
@@ -102,15 +106,15 @@ describe(RULE, () => {
         author:
           if: github.actor == 'dependabot[bot]' && github.event.pull_request.user.login == 'dependabot[bot]'
           runs-on: ubuntu-latest
-          steps: [{ run: make }]
+          steps: [{ run: gh pr merge --auto }]
         same-repo:
           if: github.actor == 'dependabot[bot]' && github.event.pull_request.head.repo.full_name == github.repository
           runs-on: ubuntu-latest
-          steps: [{ run: make }]
+          steps: [{ run: gh pr merge --auto }]
         not-fork:
           if: github.actor == 'dependabot[bot]' && !github.event.pull_request.head.repo.fork
           runs-on: ubuntu-latest
-          steps: [{ run: make }]
+          steps: [{ run: gh pr merge --auto }]
     `)).toEqual([]);
   });
 
@@ -123,7 +127,7 @@ describe(RULE, () => {
             github.actor == 'dependabot[bot]' ||
             (github.event.workflow_run.head_repository.full_name == github.repository && github.event.workflow_run.conclusion == 'success')
           runs-on: ubuntu-latest
-          steps: [{ run: make }]
+          steps: [{ run: gh pr merge --auto }]
     `))).toEqual(['4:9 HIGH']);
   });
 
@@ -134,11 +138,11 @@ describe(RULE, () => {
         comment:
           if: github.event.workflow_run.conclusion == 'success' && (github.event.workflow_run.head_repository.full_name != github.repository || github.actor == 'dependabot[bot]')
           runs-on: ubuntu-latest
-          steps: [{ run: make }]
+          steps: [{ run: gh pr merge --auto }]
         flag:
           if: github.event.pull_request.head.repo.fork == true || github.actor == 'dependabot[bot]'
           runs-on: ubuntu-latest
-          steps: [{ run: make }]
+          steps: [{ run: gh pr merge --auto }]
     `)).toEqual([]);
     // The same actor check OR-ed with a same-repository clause (forks do not pass it) is still reported.
     expect(positions(scanWith(RULE, yaml`
@@ -147,7 +151,7 @@ describe(RULE, () => {
         comment:
           if: github.event.workflow_run.head_repository.full_name == github.repository || github.actor == 'dependabot[bot]'
           runs-on: ubuntu-latest
-          steps: [{ run: make }]
+          steps: [{ run: gh pr merge --auto }]
     `))).toEqual(['4:9 HIGH']);
   });
 
@@ -158,7 +162,7 @@ describe(RULE, () => {
         a:
           if: github.actor == 'dependabot[bot]'
           runs-on: ubuntu-latest
-          steps: [{ run: make }]
+          steps: [{ run: gh pr merge --auto }]
     `)).toEqual([]);
     expect(scanWith(RULE, [
       {
@@ -167,7 +171,7 @@ describe(RULE, () => {
           runs:
             using: composite
             steps:
-              - run: make
+              - run: gh pr merge --auto
                 shell: bash
                 if: github.actor == 'dependabot[bot]'
         `,
@@ -196,7 +200,7 @@ describe(RULE, () => {
           automerge:
             if: github.actor_id == ${id}
             runs-on: ubuntu-latest
-            steps: [{ run: make }]
+            steps: [{ run: gh pr merge --auto }]
       `)), id).toEqual(['4:9 HIGH']);
     }
     expect(scanWith(RULE, yaml`
@@ -205,7 +209,7 @@ describe(RULE, () => {
         automerge:
           if: github.actor_id == 1234567
           runs-on: ubuntu-latest
-          steps: [{ run: make }]
+          steps: [{ run: gh pr merge --auto }]
     `)).toEqual([]);
   });
 });
@@ -275,7 +279,7 @@ describe('bot-actor-condition: dependabot/fetch-metadata verifies the pull reque
           if: ${condition}
           runs-on: ubuntu-latest
           steps:
-            - run: make
+            - run: gh pr merge --auto
     `;
     for (const condition of [
       "!contains(github.actor, 'dependabot')",
@@ -287,5 +291,48 @@ describe('bot-actor-condition: dependabot/fetch-metadata verifies the pull reque
     ]) {
       expect(scanWith(RULE, workflow(condition)), condition).toEqual([]);
     }
+  });
+
+  it("does not report a step's actor check in a job whose own if: lets only a bot's or the repository's pull requests in", () => {
+    const workflow = (jobIf: string) => yaml`
+      on: pull_request_target
+      permissions: { contents: write }
+      jobs:
+        automerge:
+          if: ${jobIf}
+          runs-on: ubuntu-latest
+          steps:
+            - run: gh pr merge --auto "$PR"
+              if: github.actor == 'renovate[bot]'
+    `;
+    expect(scanWith(RULE, workflow("github.event.pull_request.user.login == 'renovate[bot]'"))).toEqual([]);
+    expect(scanWith(RULE, workflow('github.event.pull_request.head.repo.full_name == github.repository'))).toEqual([]);
+    // A job anyone's pull request reaches keeps the step's finding.
+    expect(positions(scanWith(RULE, workflow("github.event.pull_request.draft == false")))).toEqual(['9:13 HIGH']);
+  });
+
+  it("is HIGH when what gets through runs the pull request's code, MEDIUM when the gated step only approves", () => {
+    const workflow = (steps: string) => yaml`
+      on: pull_request_target
+      permissions: { contents: write }
+      jobs:
+        build:
+          runs-on: ubuntu-latest
+          steps:
+            ${steps}
+    `;
+    const runsCode = scanWith(RULE, workflow(`- uses: actions/checkout@v4
+              if: github.actor == 'dependabot[bot]'
+              with: { ref: "\${{ github.event.pull_request.head.sha }}" }
+            - run: npm ci && npm test
+              if: github.actor == 'dependabot[bot]'`));
+    expect(runsCode.map((f) => f.severity)).toEqual(['MEDIUM', 'HIGH']);
+    expect(runsCode[1]?.description).toContain("runs the pull request's code");
+    const approves = scanWith(RULE, workflow(`- uses: hmarr/auto-approve-action@v4
+              if: github.actor == 'dependabot[bot]'`));
+    expect(approves.map((f) => f.severity)).toEqual(['MEDIUM']);
+    const merges = scanWith(RULE, workflow(`- uses: pascalgn/automerge-action@v0.16.4
+              if: github.actor == 'dependabot[bot]'`));
+    expect(merges.map((f) => f.severity)).toEqual(['HIGH']);
   });
 });
