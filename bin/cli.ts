@@ -20,6 +20,7 @@ import { ReportBuilder, enabledRules, gate, narrowReport, type FailOn, type Repo
 import type { SettingsSnapshot } from '../lib/engine/settings/snapshot.js';
 import { SEVERITIES, type RepositoryFile, type Ruleset, type Severity } from '../lib/engine/types.js';
 import { MAX_FILE_BYTES } from '../lib/engine/yaml/parse.js';
+import { classifyPath } from '../lib/engine/paths.js';
 import { collectRepositoryFiles, readBounded } from '../lib/codehost/checkout.js';
 import { githubHostOf, originRepository } from '../lib/codehost/origin.js';
 
@@ -327,7 +328,7 @@ async function readScan(
     if (repository.single !== undefined) checkNamedFile(repository.single, limits.maxFileBytes, values['keep-going'] === true, warn);
     repository.files = repository.files.filter((f) => !ignored(f.path));
     if (settingsFile !== undefined) repository.settings = await readSettings(resolve(io.cwd, settingsFile), settingsFile);
-    if (repository.files.length === 0) io.stderr.write(`chainbreaker: no workflow, action or Dependabot file found in ${path}\n`);
+    if (repository.files.every((f) => classifyPath(f.path) === null)) io.stderr.write(`chainbreaker: no workflow, action or Dependabot file found in ${path}\n`);
     add(repository);
   }
   for (const fullName of githubRepositories) add(await readGitHubRepository(fullName, githubToken, io));

@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
 import type { Dirent } from 'node:fs';
 import { join, sep } from 'node:path';
-import { classifyPath } from '../engine/paths.js';
+import { CODEOWNERS_PATHS, classifyPath, isCodeOwnersPath } from '../engine/paths.js';
 import { MAX_FILE_BYTES } from '../engine/yaml/limits.js';
 import type { RepositoryFile } from '../engine/types.js';
 import { compare, isActionDefinition, MAX_LISTED_ENTRIES, planActionDefinitions, skippedActionFiles, UNLISTED_DIRECTORIES } from './actions.js';
@@ -120,7 +120,7 @@ export async function collectRepositoryFiles(root: string, options: CollectOptio
    * it: a regular file (not a link) in a directory whose real path lies inside the checkout.
    */
   const add = (path: string, real?: string) => {
-    if (files.has(path) || classifyPath(path) === null) return;
+    if (files.has(path) || (classifyPath(path) === null && !isCodeOwnersPath(path))) return;
     if (real === undefined) {
       const resolved = resolveInsideSync(realRoot, path);
       if (resolved.kind === 'missing') return;
@@ -172,6 +172,8 @@ export async function collectRepositoryFiles(root: string, options: CollectOptio
   }
   for (const name of ['dependabot.yml', 'dependabot.yaml']) add(`.github/${name}`);
   for (const name of ['action.yml', 'action.yaml']) add(name);
+  // Who owns the code (the accounts it names are people with write access: engine/codeowners.ts).
+  for (const path of CODEOWNERS_PATHS) add(path);
   const walk = (dir: string, depth: number) => {
     if (depth > 8) return;
     for (const entry of listDirectory(dir)) {

@@ -12,3 +12,15 @@ export function classifyPath(path: string): FileKind | null {
   if (/(^|\/)action\.ya?ml$/.test(path)) return 'action';
   return null;
 }
+
+/**
+ * The places GitHub reads a CODEOWNERS file from, in the order it looks (the first found is used):
+ * https://docs.github.com/en/repositories/managing-your-repositorys-settings-and-features/customizing-your-repository/about-code-owners#codeowners-file-location
+ * Not scanned for findings: the engine reads the accounts it names (`codeOwners` in ./codeowners.ts).
+ */
+export const CODEOWNERS_PATHS = ['.github/CODEOWNERS', 'CODEOWNERS', 'docs/CODEOWNERS'] as const;
+
+/** True for a CODEOWNERS file GitHub reads. */
+export function isCodeOwnersPath(path: string): boolean {
+  return (CODEOWNERS_PATHS as readonly string[]).includes(path);
+}

@@ -1,4 +1,5 @@
 import { classifyPath, type FileKind } from './paths.js';
+import { codeOwners } from './codeowners.js';
 import { TaintAnalyzer } from './expressions/taint.js';
 import { findingFingerprint, hash53, nodeAnchor } from './fingerprint.js';
 import { RepositoryModel } from './model/repository.js';
@@ -174,12 +175,13 @@ function scan(files: readonly RepositoryFile[], options: ScanOptions): ScanResul
     else if (p.model?.kind === 'action') actions.push(p.model);
     else if (p.model?.kind === 'dependabot') dependabot.push(p.model);
   }
-  let repository = new RepositoryModel(workflows, actions, dependabot, options.repository ?? null);
+  const owners = codeOwners(files);
+  let repository = new RepositoryModel(workflows, actions, dependabot, options.repository ?? null, owners);
   // Action files of vendored code or test fixtures that nothing in the repository calls are not the repository's CI.
   const inert = actions.filter((a) => inertActionPath(a.directory) && repository.callersOf(a).length === 0);
   if (inert.length > 0) {
     const drop = new Set<Action>(inert);
-    repository = new RepositoryModel(workflows, actions.filter((a) => !drop.has(a)), dependabot, options.repository ?? null);
+    repository = new RepositoryModel(workflows, actions.filter((a) => !drop.has(a)), dependabot, options.repository ?? null, owners);
     for (let i = parsed.length - 1; i >= 0; i--) if (drop.has(parsed[i]?.model as Action)) parsed.splice(i, 1);
   }
   // Environments with required reviewers gate the jobs that deploy to them (read before any rule runs).

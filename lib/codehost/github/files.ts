@@ -1,4 +1,5 @@
 import { classifyPath } from '../../engine/scan.js';
+import { isCodeOwnersPath } from '../../engine/paths.js';
 import type { RepositoryFile } from '../../engine/types.js';
 import { MAX_FILE_BYTES } from '../../engine/yaml/parse.js';
 import { localActionPaths } from '../checkout.js';
@@ -115,7 +116,7 @@ export class FileCollector {
   }
 
   private addBlob(path: string, blob: Record<string, unknown>): void {
-    if (classifyPath(path) === null || this.files.has(path)) return;
+    if ((classifyPath(path) === null && !isCodeOwnersPath(path)) || this.files.has(path)) return;
     this.files.set(path, blobFile(path, blob));
   }
 

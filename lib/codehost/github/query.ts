@@ -96,6 +96,8 @@ export const FILE_OBJECTS = {
   actionYaml: 'action.yaml',
   dependabotYml: '.github/dependabot.yml',
   dependabotYaml: '.github/dependabot.yaml',
+  codeowners: '.github/CODEOWNERS',
+  rootCodeowners: 'CODEOWNERS',
   docsCodeowners: 'docs/CODEOWNERS',
 } as const;
 
@@ -140,7 +142,9 @@ export function snapshotQuery(fields: SnapshotQueryFields, rev = 'HEAD'): string
     actionYaml: object(expression: "${rev}:action.yaml") { ... on Blob { ${BLOB} } }
     dependabotYml: object(expression: "${rev}:.github/dependabot.yml") { ... on Blob { ${BLOB} } }
     dependabotYaml: object(expression: "${rev}:.github/dependabot.yaml") { ... on Blob { ${BLOB} } }
-    docsCodeowners: object(expression: "${rev}:docs/CODEOWNERS") { __typename }
+    codeowners: object(expression: "${rev}:.github/CODEOWNERS") { ... on Blob { ${BLOB} } }
+    rootCodeowners: object(expression: "${rev}:CODEOWNERS") { ... on Blob { ${BLOB} } }
+    docsCodeowners: object(expression: "${rev}:docs/CODEOWNERS") { __typename ... on Blob { ${BLOB} } }
   }
   ${fields.vulnerabilityAlerts ? `${VULNERABILITY_ALERTS}: repository(owner: $owner, name: $name) { hasVulnerabilityAlertsEnabled }` : ''}
   ${fields.environments ? `${ENVIRONMENTS_ALIAS}: repository(owner: $owner, name: $name) { ${ENVIRONMENTS} }` : ''}

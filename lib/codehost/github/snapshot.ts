@@ -148,7 +148,7 @@ export async function fetchRepositorySnapshot(source: SnapshotSource, target: Sn
   collector.addTree('.github', repository.dotGithub, 1);
   collector.addTree('.github/workflows', repository.workflows, 1);
   collector.addTree('.github/actions', repository.actions, ACTION_TREE_LEVELS);
-  for (const alias of ['actionYml', 'actionYaml', 'dependabotYml', 'dependabotYaml'] as const) {
+  for (const alias of ['actionYml', 'actionYaml', 'dependabotYml', 'dependabotYaml', 'codeowners', 'rootCodeowners'] as const) {
     collector.addBlobAt(FILE_OBJECTS[alias], repository[alias]);
   }
 
@@ -160,6 +160,8 @@ export async function fetchRepositorySnapshot(source: SnapshotSource, target: Sn
     listing = tree;
   }
   if (!listing.truncated) collector.addTreeListings(listing.entries);
+  // `docs/` is listed only by the recursive tree: its CODEOWNERS is taken once that listing says it is a regular file.
+  collector.addBlobAt(FILE_OBJECTS.docsCodeowners, repository.docsCodeowners);
   const regular = new Map(listing.entries.filter((e) => isRegularTreeEntry(e) && isActionDefinition(e.path)).map((e) => [e.path, e]));
   const plan = planActionDefinitions(regular.keys());
   const wanted = [...[...regular.keys()].filter(isWorkflowSurfaceAction), ...plan.read].filter((p) => !collector.has(p));

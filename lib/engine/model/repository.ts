@@ -28,6 +28,8 @@ function forkRunEvents(workflow: Workflow, repository: RepositoryModel): readonl
   return PULL_REQUEST_RUN_EVENTS.filter((e) => events.has(e));
 }
 
+const NO_OWNERS: ReadonlySet<string> = new Set();
+
 /** Everything the engine parsed from one repository, with the cross-file links rules need. */
 export class RepositoryModel {
   readonly workflows: Workflow[];
@@ -35,12 +37,15 @@ export class RepositoryModel {
   readonly dependabot: Dependabot[];
   /** `owner/repo` in lower case when the scan knows it (the checkout's `origin` remote, `--github`), else null. */
   readonly fullName: string | null;
+  /** The lower-cased logins of the users the repository's CODEOWNERS names (../codeowners.ts): people with write access. */
+  readonly codeOwners: ReadonlySet<string>;
   readonly #actionsByDirectory = new Map<string, Action>();
   #callers: Map<Action, Step[]> | undefined;
   #checkoutPaths: Set<string> | undefined;
 
-  constructor(workflows: Workflow[], actions: Action[], dependabot: Dependabot[], fullName: string | null = null) {
+  constructor(workflows: Workflow[], actions: Action[], dependabot: Dependabot[], fullName: string | null = null, codeOwners: ReadonlySet<string> = NO_OWNERS) {
     this.workflows = workflows;
+    this.codeOwners = codeOwners;
     this.actions = actions;
     this.dependabot = dependabot;
     this.fullName = fullName === null ? null : fullName.toLowerCase();

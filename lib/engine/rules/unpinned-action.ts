@@ -5,7 +5,7 @@ import { handedTokens, type FetchedCredential, type MintedToken } from '../analy
 import { appTokenScope, appTokenWords } from '../analysis/run-model/app-tokens.js';
 import { publishesForReal, publishingSteps } from '../analysis/publishing.js';
 import { ownerFact, type JobRun } from '../analysis/run-model/index.js';
-import { siblingOwner } from '../analysis/run-model/ownership.js';
+import { namedCodeOwner, siblingOwner } from '../analysis/run-model/ownership.js';
 import type { UsesRef } from '../model/uses.js';
 import { isFullSha } from '../model/uses.js';
 import { immutableReleaseTag } from '../data/immutable-releases.js';
@@ -188,6 +188,17 @@ function check(context: WorkflowRuleContext, node: YScalar, ref: UsesRef, truste
       node,
       severity: 'LOW',
       message: `${what} is referenced by ${how}; its owner \`${ref.owner}\` is, by its name, an organisation of this repository's owner \`${sibling}\` (the same vendor's), whose people can change the code this job runs without any change here. LOW: if \`${ref.owner}\` is not \`${sibling}\`'s, it is a third party and this is MEDIUM wherever the job holds something worth taking; pinning the full commit SHA keeps the ref from moving either way.`,
+      facts: [ownerFact('first-party'), ...(step !== null ? runFact(context.runs, step) : [])],
+    });
+    return;
+  }
+  // A user the repository's CODEOWNERS names: GitHub honours code owners only with write access, so whoever moves
+  // that ref can already change this repository's code.
+  if (ownership === 'third-party' && namedCodeOwner(ref.owner, context.repository)) {
+    context.report({
+      node,
+      severity: 'LOW',
+      message: `${what} is referenced by ${how}; its owner \`${ref.owner}\` is named in this repository's CODEOWNERS, and GitHub honours a code owner only with write access here, so whoever can move that ref can already change this repository's code. LOW: pinning the full commit SHA still keeps anyone else who can push to that repository out of this job.`,
       facts: [ownerFact('first-party'), ...(step !== null ? runFact(context.runs, step) : [])],
     });
     return;

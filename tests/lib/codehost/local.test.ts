@@ -114,7 +114,8 @@ describe('local code host on a directory of its own', () => {
     const snapshot = await host.fetchSnapshot({ installationId: 1, fullName: 'acme/service', defaultBranch: 'main' });
     expect(snapshot.settings).toEqual({ repository: { private: true, default_branch: 'trunk' }, codeowners: false });
     expect(snapshot.defaultBranch).toBe('trunk');
-    expect(snapshot.files).toEqual([{ path: '.github/workflows/ci.yml', text: WORKFLOW }]);
+    // The CODEOWNERS file is read too: the accounts it names own the code (engine/codeowners.ts).
+    expect(snapshot.files).toEqual([{ path: '.github/workflows/ci.yml', text: WORKFLOW }, { path: 'CODEOWNERS', text: '* @acme/team\n' }]);
   });
 
   it('reports every area unreadable when the snapshot file is not a JSON object', async () => {

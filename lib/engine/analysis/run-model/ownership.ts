@@ -697,6 +697,14 @@ export function siblingOwner(owner: string, owners: ReadonlySet<string>): string
   return null;
 }
 
+/**
+ * True when an action's owner is a user the repository's CODEOWNERS names (`RepositoryModel.codeOwners`): GitHub
+ * honours a code owner only with write access to the repository, so that account can already change its code.
+ */
+export function namedCodeOwner(owner: string, repository: RepositoryModel): boolean {
+  return repository.codeOwners.size > 0 && repository.codeOwners.has(owner.toLowerCase());
+}
+
 function isOwnPath(repository: RepositoryModel, refPath: string): boolean {
   const path = refPath.replace(/\/+$/, '');
   return repository.actions.some((a) => a.directory === path) || repository.workflows.some((w) => w.file.path === path);

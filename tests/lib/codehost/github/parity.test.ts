@@ -57,5 +57,5 @@ test('a token without admin rights: the admin-only areas are unreadable, never r
   expect(snapshot.settings.unreadable?.rulesets).toBe('the token has no admin rights on the repository');
   expect(snapshot.settings.unreadable?.hooks).toBe('403 Must have admin rights to Repository.');
   expect(snapshot.settings.branch_rules).toEqual(settingsFixture('hardened').branch_rules);
-  expect(snapshot.files).toHaveLength(7);
+  expect(snapshot.files).toHaveLength(8);
 });

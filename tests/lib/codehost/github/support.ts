@@ -85,4 +85,6 @@ export const REPOSITORY_FILES: Record<string, string> = {
   'tools/setup/action.yml': COMPOSITE.replace('curl -sSL https://example.com/install.sh | bash', 'echo "${{ github.event.issue.title }}"'),
   'tools/setup/README.md': '# setup\n',
   'action.yaml': 'name: root\nruns:\n  using: node20\n  main: index.js\n',
+  // Read from docs/ (GitHub's third place) once the recursive listing shows it: the accounts it names own code here.
+  'docs/CODEOWNERS': '# release lead\n* @release-lead @acme/maintainers\n',
 };

@@ -1009,4 +1009,20 @@ jobs:
     const noJob = '\n        with:\n          add-job-id-key: false';
     expect(lint(noJob, noJob)).toEqual(['MEDIUM']);
   });
+
+  it("rates an action of a user the repository's CODEOWNERS names LOW: that account has write access here already", () => {
+    const workflow = {
+      path: '.github/workflows/release.yml',
+      text: 'on: push\npermissions: { contents: write }\njobs:\n  release:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: JC5/firefly-iii-dev@main\n        env: { TOKEN: "${{ secrets.CHANGELOG_TOKEN }}" }\n',
+    };
+    const owned = scanWith(RULE, [workflow, { path: '.github/CODEOWNERS', text: '* @jc5 @acme/maintainers\n' }]);
+    expect(positions(owned)).toEqual(['7:15 LOW']);
+    expect(owned[0]?.description).toContain("its owner `JC5` is named in this repository's CODEOWNERS");
+    // Without the file, or when it names the account only as a team's organisation, a third party's.
+    expect(positions(scanWith(RULE, [workflow]))).toEqual(['7:15 MEDIUM']);
+    expect(positions(scanWith(RULE, [workflow, { path: '.github/CODEOWNERS', text: '* @JC5/maintainers\n' }]))).toEqual(['7:15 MEDIUM']);
+    // A CODEOWNERS file anywhere else is not GitHub's.
+    expect(positions(scanWith(RULE, [workflow, { path: 'src/CODEOWNERS', text: '* @JC5\n' }]))).toEqual(['7:15 MEDIUM']);
+  });
 });
+
