@@ -68,11 +68,26 @@ function isGithubPat(name: string, position: Position): Evidence | null {
   return usedAsGithubToken(name, position) ? 'use' : null;
 }
 
+/**
+ * True when the secret's first word names the owner of the action it is given to (`CROWDIN_PERSONAL_TOKEN` in the
+ * `env:` of `crowdin/github-action`, `DOCKERHUB_PAT` for `docker/login-action`): that service's own token, handed to
+ * the service's own action, not a GitHub one. Both names of four characters or more, one the start of the other.
+ */
+function handedToNamesake(name: string, position: Position): boolean {
+  const step = position.kind === 'with' ? position.step : position.kind === 'env' && position.scope !== null && 'usesRef' in position.scope ? (position.scope as Step) : null;
+  const ref = step?.usesRef;
+  if (ref?.kind !== 'repository') return false;
+  const word = (name.split('_')[0] ?? '').toLowerCase();
+  const owner = ref.owner.toLowerCase().replace(/[^a-z0-9]/g, '');
+  if (word.length < 4 || owner.length < 4 || owner === 'github') return false;
+  return owner.startsWith(word) || word.startsWith(owner);
+}
+
 function byName(name: string, position: Position): boolean {
   if (GITHUB_PAT_NAME.test(name)) return true;
   if (!PAT_NAME.test(name)) return false;
   // A PAT given as a registry password (`docker/login-action`) is the registry's, not GitHub's.
-  if (!OTHER_SERVICE.test(name)) return !((position.kind === 'with' || position.kind === 'secrets') && /password/i.test(position.key));
+  if (!OTHER_SERVICE.test(name) && !handedToNamesake(name, position)) return !((position.kind === 'with' || position.kind === 'secrets') && /password/i.test(position.key));
   // `VSCE_PAT`, `OVSX_PAT` ...: a PAT of another service, unless it goes where a GitHub token goes.
   switch (position.kind) {
     case 'with':

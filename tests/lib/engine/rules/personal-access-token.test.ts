@@ -549,4 +549,22 @@ describe('personal-access-token: a reusable workflow\'s secret its callers fill 
     expect(unpinned?.description).toContain('`contents: write`');
     expect(unpinned?.description).not.toContain('secret `token`');
   });
+
+  it("does not take a service's own token handed to that service's action for a GitHub one (its first word names the action's owner)", () => {
+    const workflow = (env: string) => yaml`
+      on: push
+      jobs:
+        sync:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: crowdin/github-action@v2
+              env:
+                ${env}
+    `;
+    expect(scanWith(RULE, workflow('CROWDIN_PERSONAL_TOKEN: ${{ secrets.CROWDIN_PERSONAL_TOKEN }}'))).toEqual([]);
+    // Where a GitHub token goes it is one, whatever its name; another name is GitHub's as before.
+    expect(scanWith(RULE, workflow('GITHUB_TOKEN: ${{ secrets.CROWDIN_PERSONAL_TOKEN }}')).map((f) => f.rule_id)).toEqual([RULE]);
+    expect(scanWith(RULE, workflow('RELEASE_PAT: ${{ secrets.RELEASE_PAT }}')).map((f) => f.rule_id)).toEqual([RULE]);
+  });
 });
+
