@@ -53,7 +53,9 @@ export const CODE_SINK_ACTIONS: Readonly<Record<string, CodeSinkAction>> = {
   'mathiasvr/command-output': { inputs: ['run'], language: 'shell' },
   'cypress-io/github-action': { inputs: ['build', 'start', 'command', 'install-command'], language: 'shell' },
   'bahmutov/npm-install': { inputs: ['install-command'], language: 'shell' },
-  'cloudflare/wrangler-action': { inputs: ['precommands', 'postcommands', 'command'], language: 'shell' },
+  // Its `preCommands` and `postCommands` run through `child_process.exec` (a shell: src/exec.ts `execShell`); its
+  // `command` is split into the arguments of `wrangler` by @actions/exec, with no shell (src/wranglerAction.ts).
+  'cloudflare/wrangler-action': { inputs: ['precommands', 'postcommands'], language: 'shell' },
   // Templates compiled to code. tibdex/backport: its action.yml calls each of these a "Lodash template", and
   // lodash's `_.template` runs `<% %>` as JavaScript in the action's process, which holds its token.
   'tibdex/backport': { inputs: ['title_template', 'body_template', 'head_template', 'labels_template'], language: 'JavaScript' },

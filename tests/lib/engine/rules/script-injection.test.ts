@@ -467,6 +467,23 @@ describe('script-injection: every action input in the code-sink table is a sink'
   }
 });
 
+describe('script-injection: inputs an action runs without a shell are not sinks', () => {
+  it("cloudflare/wrangler-action's `command` is wrangler's arguments; its `preCommands` run in a shell", () => {
+    const step = (input: string) => yaml`
+      on: issues
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: cloudflare/wrangler-action@v3
+              with:
+                ${input}: deploy --name "\${{ github.event.issue.title }}"
+    `;
+    expect(scanWith(RULE, step('command'))).toEqual([]);
+    expect(scanWith(RULE, step('preCommands')).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+});
+
 describe('script-injection: taint is not invented through command outputs', () => {
   it('the URL `gh pr create` prints carries no attacker text, even when its title did', () => {
     const findings = scanWith(RULE, yaml`
