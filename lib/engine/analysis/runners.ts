@@ -388,6 +388,31 @@ function everyLabelValue(job: Job, labels: readonly YNode[], test: (value: strin
   });
 }
 
+/**
+ * Images of GitHub-hosted runners that GitHub has retired: a job that asks for one gets no runner and fails before
+ * its first step ("no enabled runners online"). From GitHub's changelog: `ubuntu-16.04` (September 2021),
+ * `windows-2016` (March 2022), `macos-10.15` (August 2022), `ubuntu-18.04` (April 2023), `macos-11` (June 2024),
+ * `macos-12` (December 2024), `ubuntu-20.04` (April 2025), `windows-2019` (June 2025), `macos-13` and its larger
+ * runners (December 2025).
+ */
+const RETIRED_HOSTED = /^(?:ubuntu-(?:16|18|20)\.04|macos-(?:10\.15|11|12|13)(?:-(?:large|xlarge|xl))?|windows-(?:2016|2019))$/i;
+
+/**
+ * The retired image a job's `runs-on` asks for (`ubuntu-20.04`, or a matrix whose every value is retired), or null:
+ * such a job never runs. Only a single label counts (a list such as `[self-hosted, ubuntu-20.04]` names a machine of
+ * the repository's own); a runner group or an expression the matrix does not resolve is read as able to run.
+ */
+export function retiredRunner(job: Job): string | null {
+  const runsOn = job.runsOn;
+  if (runsOn === undefined || runsOn.kind === 'map') return null;
+  const labels = asList(runsOn);
+  if (labels.length !== 1) return null;
+  const label = labels[0];
+  if (label?.kind !== 'scalar' || typeof label.value !== 'string') return null;
+  if (!label.value.includes('${{')) return RETIRED_HOSTED.test(label.value.trim()) ? label.value.trim() : null;
+  return everyLabelValue(job, labels, (v) => RETIRED_HOSTED.test(v)) ? (expandMatrix(job, label.value)?.[0]?.trim() ?? null) : null;
+}
+
 /** The macOS larger runners' labels (`macos-15-large`, `macos-15-xlarge`): GitHub-hosted, but billed as larger runners. */
 const LARGER_HOSTED_IMAGE = /-(large|xlarge)$/i;
 

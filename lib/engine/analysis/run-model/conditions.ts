@@ -26,6 +26,7 @@ import type { Job, Step, Workflow } from '../../model/workflow.js';
 import { asList, get, isMap, keyText, scalarText, type YMap, type YNode } from '../../yaml/model.js';
 import { flatMap } from '../../model/arrays.js';
 import { githubScriptOutputSettings, type JsSetting, type JsTest } from '../script-outputs.js';
+import { retiredRunner } from '../runners.js';
 
 /** The kind of `github.ref` a run has: a branch, a tag, a pull request's merge ref; null when not known. */
 export type RefKind = 'branch' | 'tag' | 'pr' | null;
@@ -1121,7 +1122,8 @@ export function workflowRuns(workflow: Workflow): WorkflowRuns {
     const legsPer = legs === null ? 1 : Math.max(1, legs.length);
     const os = lazyLegSystems(job, legs);
     let bits: Uint8Array = new Uint8Array(occasions.length * legsPer);
-    if (legs === null || legs.length > 0) bits.fill(1);
+    // A job on a runner image GitHub has retired gets no machine: it never runs (runners.ts `retiredRunner`).
+    if ((legs === null || legs.length > 0) && retiredRunner(job) === null) bits.fill(1);
     const needs = neededOutputs(job, byId, outputs);
     if (job.if !== undefined) bits = conditionSet(job.if, occasions, legs, os, bits, needs, memo);
     if (dependsOnNeeds(job)) {
@@ -1186,13 +1188,14 @@ export function pruneUnreachable(workflow: Workflow): WorkflowRuns | null {
 }
 
 /**
- * Whether some job or step of the workflow may never run: one has an `if:`, or a job's matrix has no leg. Without
+ * Whether some job or step of the workflow may never run: one has an `if:`, a job's matrix has no leg, or a job asks
+ * for a retired runner image. Without
  * either, every run set is full (every bit set; a job that needs others needs jobs that run on every occasion),
  * so `pruneUnreachable` would drop nothing.
  */
 function maySkip(workflow: Workflow): boolean {
   for (const job of workflow.jobs) {
-    if (job.if !== undefined || (job.strategy !== undefined && legsOf(job)?.length === 0)) return true;
+    if (job.if !== undefined || (job.strategy !== undefined && legsOf(job)?.length === 0) || retiredRunner(job) !== null) return true;
     for (const step of job.steps) if (step.if !== undefined) return true;
   }
   return false;

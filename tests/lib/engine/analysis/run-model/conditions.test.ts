@@ -623,3 +623,28 @@ describe('a step whose condition never holds in its job gives the job nothing', 
     expect(scanWith('script-injection', negated, { repository: 'acme/app-mirror' }).map((f) => f.severity)).toEqual(['HIGH']);
   });
 });
+
+describe('jobs on a runner image GitHub has retired never run', () => {
+  const workflow = (runsOn: string, matrix = '') => yaml`
+    on: pull_request_target
+    permissions: { contents: write }
+    jobs:
+      j:
+        runs-on: ${runsOn}${matrix}
+        steps:
+          - run: echo "\${{ github.event.pull_request.title }}"
+  `;
+  it('reports nothing of a job on ubuntu-20.04, macos-13, windows-2019, or a matrix of retired images only', () => {
+    for (const runsOn of ['ubuntu-20.04', 'macos-13', 'macos-13-xlarge', 'windows-2019', '[macos-12]']) {
+      expect(scanWith('script-injection', workflow(runsOn)), runsOn).toEqual([]);
+    }
+    expect(scanWith('script-injection', workflow('${{ matrix.os }}', '\n        strategy: { matrix: { os: [ubuntu-18.04, ubuntu-20.04] } }'))).toEqual([]);
+  });
+
+  it('keeps a current image, a matrix with one current image, and a list that names a machine of the repository', () => {
+    for (const runsOn of ['ubuntu-22.04', 'macos-14', 'windows-2022', '[self-hosted, ubuntu-20.04]', 'ubuntu-20.04-arm']) {
+      expect(scanWith('script-injection', workflow(runsOn)).length, runsOn).toBe(1);
+    }
+    expect(scanWith('script-injection', workflow('${{ matrix.os }}', '\n        strategy: { matrix: { os: [ubuntu-20.04, ubuntu-24.04] } }')).length).toBe(1);
+  });
+});
