@@ -82,6 +82,10 @@ export const VENDOR_INSTALLERS: readonly { prefix: string; tool: string; source:
   { prefix: 'nodejs.org/dist/', tool: 'Node.js', source: 'https://nodejs.org/en/download' },
   { prefix: 'nodejs.org/download/', tool: 'Node.js', source: 'https://nodejs.org/en/download (release, nightly and rc builds under /download/)' },
   { prefix: 'scan.coverity.com/download/', tool: 'Coverity Scan build tool', source: 'https://scan.coverity.com/download (fetched with the project\'s own token)' },
+  // The Linux Kernel Archives' distribution of kernel.org projects (git's release tarballs among them).
+  { prefix: 'mirrors.edge.kernel.org/pub/', tool: 'kernel.org archives', source: 'https://www.kernel.org/ (git: https://git-scm.com/download/linux, "tarballs on kernel.org")' },
+  { prefix: 'cdn.kernel.org/pub/', tool: 'kernel.org archives', source: 'https://www.kernel.org/' },
+  { prefix: 'www.kernel.org/pub/', tool: 'kernel.org archives', source: 'https://www.kernel.org/' },
 ];
 
 /** The vendor installer a URL is, or null. Only `https://` URLs qualify: over plain HTTP anyone on the path can swap it. */

@@ -764,6 +764,9 @@ export function urlOwnership(url: string | null, identity: RepositoryIdentity): 
     if (repo !== null && identity.names.has(repo)) return { ownership: 'local', text: `this repository (\`${owner}/${name ?? ''}\` on GitHub)` };
     if (identity.owners.has(lowered)) return { ownership: 'first-party', text: `the repository owner's ${shown}` };
     if (PLATFORM_OWNERS.has(lowered)) return { ownership: 'platform', text: `GitHub's own ${shown}` };
+    // An organisation named after the owner (`rustdesk-org` for `rustdesk`), as for actions (`siblingOwner`).
+    const sibling = siblingOwner(lowered, identity.owners);
+    if (sibling !== null) return { ownership: 'first-party', text: `${shown}, whose owner \`${owner}\` is, by its name, an organisation of this repository's owner \`${sibling}\`` };
     return { ownership: 'third-party', text: shown };
   }
   if (!/^[a-z0-9.-]+$/.test(host)) return null;

@@ -280,6 +280,7 @@ describe(RULE, () => {
         'wget -q https://scan.coverity.com/download/cxx/linux64 --post-data "token=$COVERITY_TOKEN&project=acme" -O cov.tar.gz && tar xzf cov.tar.gz',
         'curl -sSL https://nodejs.org/download/nightly/v25.0.0-nightly20260101/node-v25.0.0-nightly20260101.tar.gz | tar xz',
         'url=$(gh api repos/rust-lang/mdbook/releases/tags/v0.4.52 --jq ".assets[0].browser_download_url") && curl -sSL "$url" | tar xz',
+        'wget https://mirrors.edge.kernel.org/pub/software/scm/git/git-2.41.0.tar.gz && tar xzf git-2.41.0.tar.gz',
       ]) {
         expect(job(vendor).map((f) => f.severity), vendor).toEqual(['LOW']);
       }
@@ -289,6 +290,22 @@ describe(RULE, () => {
       ]) {
         expect(job(other).map((f) => f.severity), other).toEqual(['MEDIUM']);
       }
+    });
+
+    it("reads a release asset of an organisation named after the repository's owner as the owner's (acme-org for acme)", () => {
+      const workflow = yaml`
+        on: push
+        permissions: { contents: write }
+        jobs:
+          build:
+            runs-on: ubuntu-latest
+            steps:
+              - run: curl -LJ -o tool.zip https://github.com/acme-org/rdev/releases/download/drivers/tool.zip && unzip tool.zip
+      `;
+      const own = scanWith(RULE, workflow, { repository: 'acme/app' });
+      expect(own.map((f) => f.severity)).toEqual(['LOW']);
+      expect(own[0]?.description).toContain("an organisation of this repository's owner `acme`");
+      expect(scanWith(RULE, workflow, { repository: 'other/app' }).map((f) => f.severity)).toEqual(['MEDIUM']);
     });
 
     it('keeps a fixed version of a third party MEDIUM where what the job builds ships, not in a job that only holds a secret', () => {
@@ -485,11 +502,11 @@ describe(RULE, () => {
         'curl -fsSLo t.zip https://github.com/some-vendor/tool/releases/latest/download/t.zip',
         'curl -fsSLo n.tgz https://dist.example.com/v20.11.0/latest/node.tgz',
         'curl -fsSLo p.tgz http://dist.example.com/v20.11.0/node.tgz',
-        'curl -fsSLo q.tgz https://github.com/acme-labs-evil/widget/releases/download/build-42/q.tgz?x=1 && curl -fsSL $UNKNOWN_URL/v1.2.3/x.tgz -o x.tgz',
+        'curl -fsSLo q.tgz https://github.com/evil-labs/widget/releases/download/build-42/q.tgz?x=1 && curl -fsSL $UNKNOWN_URL/v1.2.3/x.tgz -o x.tgz',
         'curl -fsSLo u.tgz "https://dist.example.com/$UNSET_VERSION/u.tgz"',
       ].join('\n')), { repository: 'acme-labs/widget' });
       expect(findings.map((f) => f.severity)).toEqual(['MEDIUM', 'MEDIUM', 'MEDIUM', 'MEDIUM', 'MEDIUM', 'MEDIUM', 'MEDIUM']);
-      expect(findings[4]?.description).toContain('whoever controls repository `acme-labs-evil/widget` on GitHub (its publisher');
+      expect(findings[4]?.description).toContain('whoever controls repository `evil-labs/widget` on GitHub (its publisher');
       expect(findings[0]?.description).toContain('whoever controls `ffmpeg.example.com` (its publisher, or whoever takes over their account or server) can swap it, and the address names a version only in its file name, in a directory that is not per-version');
       expect(findings[1]?.description).toContain('the address points to `latest`, a name whose contents move; the job holds');
       expect(findings[6]?.description).toContain('the version in the address comes from `$UNSET_VERSION`, which the scan cannot resolve to a fixed value');

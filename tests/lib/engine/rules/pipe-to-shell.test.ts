@@ -204,7 +204,11 @@ describe(RULE, () => {
     expect(own[0]?.description).toContain("LOW: it is served from the repository owner's repository `acme-labs/doc-tool` on GitHub over HTTPS");
     expect(scanWith(RULE, workflow('https://raw.githubusercontent.com/actions/toolkit/main/install.sh'), { repository: 'acme-labs/widget' }).map((f) => f.severity)).toEqual(['LOW']);
     // Negative: another account's script, plain HTTP to the owner's own content, and no known identity.
-    expect(scanWith(RULE, workflow('https://raw.githubusercontent.com/acme-labs-x/doc-tool/master/godownloader.sh'), { repository: 'acme-labs/widget' }).map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(scanWith(RULE, workflow('https://raw.githubusercontent.com/other-labs/doc-tool/master/godownloader.sh'), { repository: 'acme-labs/widget' }).map((f) => f.severity)).toEqual(['MEDIUM']);
+    // An organisation named after the owner (`acme-labs-tools`) is, by its name, the owner's: LOW, saying so.
+    const sibling = scanWith(RULE, workflow('https://raw.githubusercontent.com/acme-labs-tools/doc-tool/master/godownloader.sh'), { repository: 'acme-labs/widget' });
+    expect(sibling.map((f) => f.severity)).toEqual(['LOW']);
+    expect(sibling[0]?.description).toContain("an organisation of this repository's owner `acme-labs`");
     expect(scanWith(RULE, workflow('http://raw.githubusercontent.com/acme-labs/doc-tool/master/godownloader.sh'), { repository: 'acme-labs/widget' }).map((f) => f.severity)).toEqual(['HIGH']);
     expect(scanWith(RULE, workflow('https://raw.githubusercontent.com/acme-labs/doc-tool/master/godownloader.sh')).map((f) => f.severity)).toEqual(['MEDIUM']);
   });
