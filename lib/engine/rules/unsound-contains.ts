@@ -50,9 +50,9 @@ function keptOut(judged: Omit<Judged, 'list' | 'value'>, value: string): Omit<Ju
 /** Function names are case-insensitive and have no escapes: an expression calls `contains` only if its text says so. */
 const CONTAINS = /contains/i;
 
-/** The entries the literal seems to list. */
+/** The entries the literal seems to list (a JSON-looking array's too: `'["OWNER", "MEMBER"]'`). */
 function entries(list: string): string[] {
-  return list.split(/[\s,;|]+/).filter((e) => e !== '');
+  return list.split(/[\s,;|[\]"']+/).filter((e) => e !== '');
 }
 
 /** The step whose definition holds the expression, if any. */
@@ -75,7 +75,7 @@ interface Judged {
   why: string;
 }
 
-function judge(context: WorkflowRuleContext, model: Workflow | Action, site: ExpressionSite, hit: { list: string; value: Expr; negated: boolean }): Judged {
+function judge(context: WorkflowRuleContext, model: Workflow | Action, site: ExpressionSite, hit: { list: string; value: Expr; negated: boolean }): Judged | null {
   const path = contextPath(hit.value);
   const value = path?.join('.') ?? '…';
   const step = stepAt(model, site.job, site.offset);
@@ -97,7 +97,9 @@ function judge(context: WorkflowRuleContext, model: Workflow | Action, site: Exp
     const outsiders = passing(choice.outsiders ?? []);
     if (outsiders.length > 0) return { ...base, ...anyone(context, site, step, 3, `\`${value}\` can be \`${outsiders[0]}\`, which an outsider can bring and which is a piece of the list but not one of its entries`) };
     const others = passing(choice.values ?? []);
-    return { ...base, rank: 1, severity: 'LOW', why: `\`${value}\` takes fixed values, and ${others.length > 0 ? `the one that passes without being an entry (\`${others[0]}\`) is not an outsider's` : 'none that passes without being an entry is an outsider\'s'} (LOW: hygiene)` };
+    // Every value it can take that passes is an entry: the check is exact, whatever its form.
+    if (others.length === 0) return null;
+    return { ...base, rank: 1, severity: 'LOW', why: `\`${value}\` takes fixed values, and the one that passes without being an entry (\`${others[0]}\`) is not an outsider's (LOW: hygiene)` };
   }
   if (choice?.who === 'anyone') {
     const first = entries(hit.list).find((e) => e.replace(/-+$/, '').length >= 2);
@@ -132,10 +134,11 @@ function anyone(context: WorkflowRuleContext, site: ExpressionSite, step: Step |
 
 function check(context: WorkflowRuleContext, model: Workflow | Action, site: ExpressionSite) {
   if (!CONTAINS.test(site.source)) return;
-  const hits = substringAllowLists(site.expr).map((hit) => {
+  const hits = substringAllowLists(site.expr).flatMap((hit) => {
     const judged = judge(context, model, site, hit);
+    if (judged === null) return [];
     // Only an `if:` gates anything: elsewhere the value is data, whichever way it is negated.
-    return hit.negated && site.condition ? { ...judged, ...keptOut(judged, judged.value) } : judged;
+    return [hit.negated && site.condition ? { ...judged, ...keptOut(judged, judged.value) } : judged];
   });
   if (hits.length === 0) return;
   const worst = hits.reduce((a, b) => (b.rank > a.rank ? b : a));

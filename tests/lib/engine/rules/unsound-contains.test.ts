@@ -55,6 +55,21 @@ describe(RULE, () => {
     `)).toEqual([]);
   });
 
+  it("reads a JSON-looking list without fromJSON by its entries: no fixed value passes that is not one", () => {
+    const workflow = (list: string) => yaml`
+      on: issue_comment
+      jobs:
+        build:
+          if: contains('${list}', github.event.comment.author_association)
+          runs-on: ubuntu-latest
+          steps:
+            - run: make
+    `;
+    expect(scanWith(RULE, workflow('["OWNER", "COLLABORATOR", "MEMBER"]'))).toEqual([]);
+    // `CONTRIBUTOR` is not an entry but contains... nothing here; `FIRST_TIME_CONTRIBUTOR` holds `CONTRIBUTOR`.
+    expect(scanWith(RULE, workflow('["OWNER", "FIRST_TIME_CONTRIBUTOR"]')).map((f) => f.severity)).not.toEqual([]);
+  });
+
   it('reads the function name in any case', () => {
     const findings = scanWith(RULE, yaml`
       on: issues
@@ -135,7 +150,9 @@ describe(`${RULE}: who chooses the value`, () => {
   });
 
   it('reads fixed values: an association list no outsider association is a piece of is LOW, an event name that is, MEDIUM', () => {
-    expect(scanWith(RULE, step('issue_comment', "contains('OWNER,MEMBER,COLLABORATOR', github.event.comment.author_association)")).map((f) => f.severity)).toEqual(['LOW']);
+    // Every association that passes is an entry: exact, not reported; one that passes as a piece is LOW.
+    expect(scanWith(RULE, step('issue_comment', "contains('OWNER,MEMBER,COLLABORATOR', github.event.comment.author_association)"))).toEqual([]);
+    expect(scanWith(RULE, step('issue_comment', "contains('OWNERS,MEMBER,COLLABORATOR', github.event.comment.author_association)")).map((f) => f.severity)).toEqual(['LOW']);
     // `pull_request` is a piece of `pull_request_target`, and any fork's pull request starts it.
     const event = scanWith(RULE, step('[pull_request_target, pull_request]', "contains('pull_request_target', github.event_name)"));
     expect(event.map((f) => f.severity)).toEqual(['MEDIUM']);
