@@ -413,6 +413,20 @@ export function retiredRunner(job: Job): string | null {
   return everyLabelValue(job, labels, (v) => RETIRED_HOSTED.test(v)) ? (expandMatrix(job, label.value)?.[0]?.trim() ?? null) : null;
 }
 
+/**
+ * True when some leg of the job's matrix asks for a retired runner image (`runs-on: ${{ matrix.os }}` with
+ * `ubuntu-20.04` among the values) and no job-level `continue-on-error` lets a leg fail: that leg fails without a
+ * machine, so the job never succeeds, and a job that needs it (without a status function) never runs.
+ */
+export function failsOnRetiredLeg(job: Job): boolean {
+  const runsOn = job.runsOn;
+  if (runsOn === undefined || runsOn.kind === 'map' || get(job.node, 'continue-on-error') !== undefined) return false;
+  const labels = asList(runsOn);
+  const label = labels.length === 1 ? labels[0] : undefined;
+  if (label?.kind !== 'scalar' || typeof label.value !== 'string' || !label.value.includes('${{')) return false;
+  return (expandMatrix(job, label.value) ?? []).some((v) => RETIRED_HOSTED.test(v.trim()));
+}
+
 /** The macOS larger runners' labels (`macos-15-large`, `macos-15-xlarge`): GitHub-hosted, but billed as larger runners. */
 const LARGER_HOSTED_IMAGE = /-(large|xlarge)$/i;
 

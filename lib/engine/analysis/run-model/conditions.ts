@@ -26,7 +26,7 @@ import type { Job, Step, Workflow } from '../../model/workflow.js';
 import { asList, get, isMap, keyText, scalarText, type YMap, type YNode } from '../../yaml/model.js';
 import { flatMap } from '../../model/arrays.js';
 import { githubScriptOutputSettings, type JsSetting, type JsTest } from '../script-outputs.js';
-import { retiredRunner } from '../runners.js';
+import { failsOnRetiredLeg, retiredRunner } from '../runners.js';
 
 /** The kind of `github.ref` a run has: a branch, a tag, a pull request's merge ref; null when not known. */
 export type RefKind = 'branch' | 'tag' | 'pr' | null;
@@ -1132,6 +1132,11 @@ export function workflowRuns(workflow: Workflow): WorkflowRuns {
         const theirs = needed === undefined ? undefined : jobs.get(needed);
         // A job of a cycle (which GitHub rejects) reads its needs as unconstrained.
         if (theirs === undefined) continue;
+        // A needed job with a matrix leg on a retired runner image never succeeds (runners.ts `failsOnRetiredLeg`).
+        if (needed !== undefined && failsOnRetiredLeg(needed)) {
+          bits.fill(0);
+          continue;
+        }
         const allowed = new Set(occasionIndexes(theirs));
         for (let o = 0; o < occasions.length; o++) if (!allowed.has(o)) bits.fill(0, o * legsPer, (o + 1) * legsPer);
       }
@@ -1195,7 +1200,7 @@ export function pruneUnreachable(workflow: Workflow): WorkflowRuns | null {
  */
 function maySkip(workflow: Workflow): boolean {
   for (const job of workflow.jobs) {
-    if (job.if !== undefined || (job.strategy !== undefined && legsOf(job)?.length === 0) || retiredRunner(job) !== null) return true;
+    if (job.if !== undefined || (job.strategy !== undefined && legsOf(job)?.length === 0) || retiredRunner(job) !== null || failsOnRetiredLeg(job)) return true;
     for (const step of job.steps) if (step.if !== undefined) return true;
   }
   return false;

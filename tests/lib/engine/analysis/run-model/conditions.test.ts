@@ -648,3 +648,29 @@ describe('jobs on a runner image GitHub has retired never run', () => {
     expect(scanWith('script-injection', workflow('${{ matrix.os }}', '\n        strategy: { matrix: { os: [ubuntu-20.04, ubuntu-24.04] } }')).length).toBe(1);
   });
 });
+
+describe('a job that needs a matrix job with a leg on a retired runner image never runs', () => {
+  const workflow = (extra: string, publishIf = '') => yaml`
+    on: pull_request_target
+    permissions: { contents: write }
+    jobs:
+      build:
+        runs-on: \${{ matrix.os }}
+        strategy: { matrix: { os: [ubuntu-20.04, ubuntu-24.04] } }${extra}
+        steps:
+          - run: make
+      publish:
+        needs: build${publishIf}
+        runs-on: ubuntu-latest
+        steps:
+          - run: echo "\${{ github.event.pull_request.title }}"
+  `;
+  it('reports nothing of the job after it: the retired leg fails, so the matrix job never succeeds', () => {
+    expect(scanWith('script-injection', workflow(''))).toEqual([]);
+  });
+
+  it('keeps it when a status function runs it anyway or a job-level continue-on-error lets the leg fail', () => {
+    expect(scanWith('script-injection', workflow('', '\n        if: always()')).length).toBe(1);
+    expect(scanWith('script-injection', workflow('\n        continue-on-error: true')).length).toBe(1);
+  });
+});
