@@ -19,6 +19,12 @@ import { setFlagsFromString } from 'node:v8';
  * of the ~590 a scan of ten repositories runs, most run more than once, and compiling them went from 296 M to
  * 158 M instructions. See docs/performance.md ("Command-line scanner").
  *
+ * The flags must not change while another thread of the process has compiled regular expressions it runs again: V8
+ * keeps a regular expression's code as bytecode or as native code by `--regexp-tier-up` and reads the flag anew on
+ * every run, so a flip makes it run one as the other (a pool's threads crashed, signal 11, when the flags were put
+ * back to V8's defaults for them to start and set again after). A scan's pool of threads (bin/scan-pool.ts) starts
+ * under the flags and ends before the scanning thread puts V8's defaults back.
+ *
  * Only on the V8 it was measured on (Node 20's V8 11): other versions tier up differently (Maglev), and keep
  * V8's defaults.
  */
