@@ -80,15 +80,25 @@ if (bundled && argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v'
     // (the threads crashed when the flags were put back to V8's defaults for them to start). So they start without
     // Node's own code cache (made under V8's defaults: some 30 ms of one core each), and their CLI code cache is made
     // and read under the tuning.
+    // While the pool runs, V8 optimizes less (lib/cli/compiler-tuning.ts, POOL_V8_FLAGS), set before its threads
+    // start and put back once they have ended.
     let pooled = false;
     const scanPool: CliIO['scanPool'] = (settings) => {
       pooled = true;
-      return startScanPool(new URL(import.meta.url), settings);
+      cli.tunePool();
+      const pool = startScanPool(new URL(import.meta.url), settings);
+      const ending = (end: () => Promise<void>) => async () => {
+        await end();
+        cli.restorePool();
+      };
+      return { scan: pool.scan, close: ending(pool.close), terminate: ending(pool.terminate) };
     };
     const code = await cli.main({ argv, stdout, stderr, env: process.env, cwd: process.cwd(), watch, ...(bundled ? { scanPool } : {}) });
     // A code cache is written once and then kept: one written here after the pool scanned would hold none of the
     // engine, which every later scan of a single repository would then compile anew. The pool's threads write theirs.
-    if (!pooled) cli.save();
+    // V8's defaults are put back either way, for whatever runs next in this process (the Action's next scan).
+    if (pooled) cli.restore();
+    else cli.save();
     post({ exit: code });
   } else {
     const scanning = bundled && (argv[0] === 'scan' || argv[0] === 'baseline') && !argv.includes('-');
@@ -122,13 +132,15 @@ interface CliExports {
  * The CLI's body: in the bundle, dist/cli.cjs through its code cache (written after the command ran, when there
  * was none or V8 refused it: `save`), one cache for scans, one for the threads of a scan's pool and one for the
  * other commands, whose functions differ; under tsx, the sources. The scanning thread sets the scan's compiler
- * tuning; a pool's threads run under it, and neither set nor reset V8's flags.
+ * tuning (and the pool's, `tunePool`, around a pool); a pool's threads run under it, and neither set nor reset
+ * V8's flags.
  */
-async function loadCli(kind: 'scan' | 'scan-pool' | 'cli'): Promise<CliExports & { save: () => void }> {
+async function loadCli(kind: 'scan' | 'scan-pool' | 'cli'): Promise<CliExports & { save: () => void; restore: () => void; tunePool: () => void; restorePool: () => void }> {
   // Tested here, not through `bundled`, so that the build drops this branch and the sources' ES modules with it.
   if (typeof __CHAINBREAKER_VERSION__ !== 'string') {
     const { main, scanForReport, enabledRules } = await import('./cli.js');
-    return { main, scanForReport, enabledRules, save: () => undefined };
+    const none = () => undefined;
+    return { main, scanForReport, enabledRules, save: none, restore: none, tunePool: none, restorePool: none };
   }
   const [{ loadClassicScript }, { fileURLToPath }, tuning] = await Promise.all([
     import('../lib/cli/code-cache.js'),
@@ -142,6 +154,9 @@ async function loadCli(kind: 'scan' | 'scan-pool' | 'cli'): Promise<CliExports &
   tuning?.tuneCompilerForScan();
   return {
     ...loaded.exports,
+    tunePool: () => tuning?.tuneCompilerForPool(),
+    restorePool: () => tuning?.restoreCompilerAfterPool(),
+    restore: () => tuning?.restoreCompilerDefaults(),
     save: () => {
       tuning?.restoreCompilerDefaults();
       loaded.save();

@@ -56,3 +56,37 @@ export function restoreCompilerDefaults(): void {
   for (const flag of DEFAULT_V8_FLAGS) setFlagsFromString(flag);
   tuned = false;
 }
+
+/**
+ * While a scan's pool of threads runs (`--jobs` above 1, bin/scan-pool.ts), V8 also waits longer before it optimizes
+ * a function: eight times the interrupt budget (V8 11's 67,584). Each thread compiles the engine for itself, so the
+ * optimizing compiler's work, already a third of a one-thread scan's CPU time, is done once per thread, on the same
+ * cores as the scans: over the corpus on two cores, a pool of two with V8's budget took 5.8-6.2 s of CPU against
+ * 4.7-5.1 s for one thread, and with this one 4.2-4.9 s, its wall time the lowest of the budgets tried (2x to 32x;
+ * see docs/performance.md). Set by the scanning thread before the pool's threads start and put back once they have
+ * ended, never while they run. The budget is read when a function's is reset, so unlike `--regexp-tier-up` it can
+ * change under running code.
+ */
+export const POOL_V8_FLAGS: readonly string[] = ['--interrupt-budget=540672'];
+
+/** V8's defaults of `POOL_V8_FLAGS` (V8 11). */
+export const DEFAULT_POOL_V8_FLAGS: readonly string[] = ['--interrupt-budget=67584'];
+
+let pooled = false;
+
+/** Sets `POOL_V8_FLAGS` where `SCAN_V8_FLAGS` apply; returns whether they are set. */
+export function tuneCompilerForPool(v8Version: string = process.versions.v8): boolean {
+  if (!tunesCompiler(v8Version)) return false;
+  if (!pooled) {
+    for (const flag of POOL_V8_FLAGS) setFlagsFromString(flag);
+    pooled = true;
+  }
+  return true;
+}
+
+/** Puts V8's defaults back where `tuneCompilerForPool` set the pool's flags. */
+export function restoreCompilerAfterPool(): void {
+  if (!pooled) return;
+  for (const flag of DEFAULT_POOL_V8_FLAGS) setFlagsFromString(flag);
+  pooled = false;
+}
