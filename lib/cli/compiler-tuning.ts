@@ -62,7 +62,7 @@ export function restoreCompilerDefaults(): void {
  * a function: eight times the interrupt budget (V8 11's 67,584). Each thread compiles the engine for itself, so the
  * optimizing compiler's work, already a third of a one-thread scan's CPU time, is done once per thread, on the same
  * cores as the scans: over the corpus on two cores, a pool of two with V8's budget took 5.8-6.2 s of CPU against
- * 4.7-5.1 s for one thread, and with this one 4.2-4.9 s, its wall time the lowest of the budgets tried (2x to 32x;
+ * 4.7-5.1 s for one thread, and with this one 4.2-5.0 s, with the lowest single run of the budgets tried (2x to 32x;
  * see docs/performance.md). Set by the scanning thread before the pool's threads start and put back once they have
  * ended, never while they run. The budget is read when a function's is reset, so unlike `--regexp-tier-up` it can
  * change under running code.
