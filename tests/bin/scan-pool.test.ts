@@ -124,6 +124,17 @@ describe('scan --jobs: the same report from one thread and from a pool (the bund
     expect(files().map((f) => f.replace(/-[0-9a-f]+\.bin$/, ''))).toEqual(['scan', 'scan-pool']);
   });
 
+  it('with --settings: the snapshots go to the threads with their repositories', () => {
+    const weak = join(ROOT, 'tests', 'fixtures', 'settings', 'weak.json');
+    const args = ['scan', repos[0]!, repos[1]!, '--settings', weak, '--settings', weak, '--format', 'json', '--fail-on', 'none'];
+    const one = runBundle([...args, '--jobs', '1']);
+    const two = runBundle([...args, '--jobs', '2']);
+    expect(one.code, one.stderr).toBe(EXIT.ok);
+    expect((JSON.parse(one.stdout) as { findings: { file: string }[] }).findings.filter((f) => f.file.endsWith('<repository settings>')).length).toBeGreaterThan(0);
+    expect({ code: two.code, stderr: two.stderr }).toEqual({ code: one.code, stderr: one.stderr });
+    expect(two.stdout === one.stdout).toBe(true);
+  });
+
   it('a repository that cannot be read still fails the command with exit 3', () => {
     const result = runBundle(['scan', repos[0]!, repos[1]!, join(tempDir(), 'missing'), repos[2]!, '--jobs', '2', '--format', 'json']);
     expect(result.code).toBe(EXIT.operational);
