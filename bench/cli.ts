@@ -6,12 +6,13 @@
  * - the shared corpus as whole processes: the CLI scanning every repository against the floor, a process that
  *   reads the same files from a plain list and parses each with yaml alone (budget 1.0x), with the checkout
  *   reader's own cost on a line of its own; wall time, the spread of the runs, the load average, peak memory
- *   (budget 300 MB).
+ *   (budget 300 MB). The scan runs twice per round: with the default --jobs (a pool of threads, one per core up
+ *   to 4) and with --jobs 1 (one scanning thread), which shows what the pool buys in wall time and costs in CPU.
  * Needs `npm run build` first (and the corpus for the last); skipped with a note if not.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { devNull, loadavg } from 'node:os';
+import { availableParallelism, devNull, loadavg } from 'node:os';
 import { buildSync } from 'esbuild';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -39,22 +40,32 @@ interface WholeProcess {
   repositories: number;
   files: number;
   runs: number;
+  /** The scan with the default --jobs (`jobs` threads). */
   scanMs: number;
+  /** The threads of the default --jobs on this machine: min(cores, 4). */
+  jobs: number;
+  /** The scan with --jobs 1: one scanning thread, as before the pool. */
+  scanJobs1Ms: number;
   /** The floor: read a list of files, parse each with yaml. */
   parseMs: number;
   /** The checkout reader walking the repositories, then yaml on what it read. */
   readerMs: number;
   ratio: number;
+  /** scanJobs1Ms / parseMs. */
+  ratioJobs1: number;
   /** Every run's wall time, for the spread. */
   scanRuns: number[];
+  scanJobs1Runs: number[];
   parseRuns: number[];
   readerRuns: number[];
   /** The 1-minute load average when the runs started and ended. */
   load: [number, number];
   /** CPU seconds (user + system, every thread) of the best run of each: steadier than wall time on a busy machine. */
   scanCpuMs: number;
+  scanJobs1CpuMs: number;
   parseCpuMs: number;
   scanPeakRssMb: number;
+  scanJobs1PeakRssMb: number;
   parsePeakRssMb: number;
 }
 
@@ -95,6 +106,7 @@ for (const path of process.argv.slice(2)) for (const f of await collectRepositor
   buildSync({ stdin: { contents: floor, resolveDir: root, loader: 'ts' }, ...NODE_BUNDLE, outfile: floorFile, logLevel: 'warning' });
   buildSync({ stdin: { contents: reader, resolveDir: root, loader: 'ts' }, ...NODE_BUNDLE, outfile: readerFile, logLevel: 'warning' });
   const scan: { ms: number; cpuMs: number; rssMb: number }[] = [];
+  const scanJobs1: { ms: number; cpuMs: number; rssMb: number }[] = [];
   const parse: { ms: number; cpuMs: number; rssMb: number }[] = [];
   const read: { ms: number; cpuMs: number; rssMb: number }[] = [];
   const runs = 5;
@@ -102,7 +114,16 @@ for (const path of process.argv.slice(2)) for (const f of await collectRepositor
   for (let i = 0; i < runs; i++) {
     parse.push(measure([floorFile, listFile], root));
     read.push(measure([readerFile, ...paths], root));
-    scan.push(measure([bundle, 'scan', ...paths, '--format', 'json', '--fail-on', 'none', '--output', devNull], root));
+    // The two scans in turn, each first every other round, so that neither always follows the same process.
+    const pooled = () => scan.push(measure([bundle, 'scan', ...paths, '--format', 'json', '--fail-on', 'none', '--output', devNull], root));
+    const single = () => scanJobs1.push(measure([bundle, 'scan', ...paths, '--format', 'json', '--fail-on', 'none', '--output', devNull, '--jobs', '1'], root));
+    if (i % 2 === 0) {
+      pooled();
+      single();
+    } else {
+      single();
+      pooled();
+    }
   }
   const loadAfter = loadavg()[0] ?? 0;
   for (const file of [listFile, floorFile, readerFile]) rmSync(file, { force: true });
@@ -114,16 +135,22 @@ for (const path of process.argv.slice(2)) for (const f of await collectRepositor
     files: files.length,
     runs,
     scanMs: best(scan),
+    jobs: Math.min(availableParallelism(), 4, paths.length),
+    scanJobs1Ms: best(scanJobs1),
     parseMs: best(parse),
     readerMs: best(read),
     ratio: best(scan) / best(parse),
+    ratioJobs1: best(scanJobs1) / best(parse),
     scanRuns: scan.map((x) => x.ms),
+    scanJobs1Runs: scanJobs1.map((x) => x.ms),
     parseRuns: parse.map((x) => x.ms),
     readerRuns: read.map((x) => x.ms),
     load: [loadBefore, loadAfter],
     scanCpuMs: cpu(scan),
+    scanJobs1CpuMs: cpu(scanJobs1),
     parseCpuMs: cpu(parse),
     scanPeakRssMb: peak(scan),
+    scanJobs1PeakRssMb: peak(scanJobs1),
     parsePeakRssMb: peak(parse),
   };
 }
@@ -214,10 +241,11 @@ export function formatCli(r: CliBench): string {
     const c = r.corpus;
     const spread = (xs: number[]) => `${ms(Math.min(...xs), 0)}-${ms(Math.max(...xs), 0)}`;
     notes.push(
-      `corpus as whole processes (${c.repositories} repositories, ${c.files} files, best of ${c.runs}; load average ${c.load[0].toFixed(1)} -> ${c.load[1].toFixed(1)}): chainbreaker scan ${ms(c.scanMs, 0)} (runs ${spread(c.scanRuns)}), the floor (a list of files read and parsed with yaml) ${ms(c.parseMs, 0)} (runs ${spread(c.parseRuns)}), ratio ${c.ratio.toFixed(2)} (budget <= 1.0)`,
+      `corpus as whole processes (${c.repositories} repositories, ${c.files} files, best of ${c.runs}; load average ${c.load[0].toFixed(1)} -> ${c.load[1].toFixed(1)}): chainbreaker scan (default --jobs: ${c.jobs} threads) ${ms(c.scanMs, 0)} (runs ${spread(c.scanRuns)}), the floor (a list of files read and parsed with yaml) ${ms(c.parseMs, 0)} (runs ${spread(c.parseRuns)}), ratio ${c.ratio.toFixed(2)} (budget <= 1.0)`,
+      `corpus: chainbreaker scan --jobs 1 (one scanning thread) ${ms(c.scanJobs1Ms, 0)} (runs ${spread(c.scanJobs1Runs)}), ratio ${c.ratioJobs1.toFixed(2)}; the default --jobs ${signed(c.scanMs - c.scanJobs1Ms)} ms of wall time`,
       `corpus: the checkout reader's own cost: walking the repositories with it, then parsing, ${ms(c.readerMs, 0)} (runs ${spread(c.readerRuns)}), ${signed(c.readerMs - c.parseMs)} ms over the floor`,
-      `corpus CPU time of those runs (user + system, all threads): chainbreaker scan ${ms(c.scanCpuMs, 0)}, yaml parse ${ms(c.parseCpuMs, 0)}, ratio ${c.parseCpuMs > 0 ? (c.scanCpuMs / c.parseCpuMs).toFixed(2) : 'n/a'}`,
-      `corpus peak memory: chainbreaker scan ${c.scanPeakRssMb.toFixed(0)} MB (budget 300 MB), yaml parse ${c.parsePeakRssMb.toFixed(0)} MB`,
+      `corpus CPU time of those runs (user + system, all threads): chainbreaker scan ${ms(c.scanCpuMs, 0)}, --jobs 1 ${ms(c.scanJobs1CpuMs, 0)}, yaml parse ${ms(c.parseCpuMs, 0)}, ratio ${c.parseCpuMs > 0 ? (c.scanCpuMs / c.parseCpuMs).toFixed(2) : 'n/a'} (--jobs 1: ${c.parseCpuMs > 0 ? (c.scanJobs1CpuMs / c.parseCpuMs).toFixed(2) : 'n/a'})`,
+      `corpus peak memory: chainbreaker scan ${c.scanPeakRssMb.toFixed(0)} MB (budget 300 MB), --jobs 1 ${c.scanJobs1PeakRssMb.toFixed(0)} MB, yaml parse ${c.parsePeakRssMb.toFixed(0)} MB`,
     );
   }
   return `CLI\n${table(rows)}\n${notes.join('\n')}`;

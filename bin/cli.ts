@@ -3,6 +3,7 @@
  * combinations, formats) lives in lib/. `main` takes its I/O as arguments so tests run it in-process.
  */
 import { statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { lstat, open, readFile, realpath, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -16,13 +17,16 @@ import { CATALOG, isKnownRule } from '../lib/engine/catalog.js';
 import { COMBINATION_KINDS, cannotFire } from '../lib/engine/combinations/index.js';
 import { REPORT_FORMATS, docUrlFrom, formatKindsJson, formatKindsText, formatReport, formatRulesJson, formatRulesText, type ReportFormat } from '../lib/engine/format/index.js';
 import { neutralize } from '../lib/engine/format/neutralize.js';
-import { ReportBuilder, enabledRules, gate, narrowReport, type FailOn, type Report, type RepositoryInput } from '../lib/engine/report.js';
+import { ReportBuilder, enabledRules, gate, narrowReport, type FailOn, type Report, type ReportOptions, type RepositoryInput, type RepositoryReport } from '../lib/engine/report.js';
 import type { SettingsSnapshot } from '../lib/engine/settings/snapshot.js';
 import { SEVERITIES, type RepositoryFile, type Ruleset, type Severity } from '../lib/engine/types.js';
 import { MAX_FILE_BYTES } from '../lib/engine/yaml/parse.js';
 import { classifyPath } from '../lib/engine/paths.js';
 import { collectRepositoryFiles, readBounded } from '../lib/codehost/checkout.js';
 import { githubHostOf, originRepository } from '../lib/codehost/origin.js';
+
+// What a thread of a scan's pool runs (bin/chainbreaker.ts), from this bundle.
+export { enabledRules, scanForReport } from '../lib/engine/report.js';
 
 // Replaced with the package version and repository URL by the build (scripts/build-cli.ts); undefined under tsx.
 declare const __CHAINBREAKER_VERSION__: string | undefined;
@@ -42,6 +46,25 @@ export interface CliIO {
    * budget (bin/worker-run.ts); elsewhere nothing listens.
    */
   watch?: (budgetMs: number | null) => void;
+  /**
+   * Starts a pool of scanning threads (the bundle's, bin/scan-pool.ts), for `scan` and `baseline` over several
+   * repositories with --jobs above 1; absent (tests, `npm run cli`, standard input on the main thread): every
+   * repository is scanned in this thread.
+   */
+  scanPool?: (settings: { size: number; options: ReportOptions; budgetMs: number }) => ScanPool;
+}
+
+/**
+ * Scans repositories on other threads. Parts come back in whatever order the threads finish; the CLI merges them in
+ * the order of the repositories. A repository past its budget, or a thread that fails, rejects every part not yet
+ * merged with the one message of the failure (the command then exits 3).
+ */
+export interface ScanPool {
+  scan(repository: Omit<RepositoryInput, 'display'>): Promise<RepositoryReport>;
+  /** Lets the threads end, once every part came back. */
+  close(): Promise<void>;
+  /** Stops the threads at once (the command failed). */
+  terminate(): Promise<void>;
 }
 
 export const EXIT = { ok: 0, findings: 1, usage: 2, operational: 3 } as const;
@@ -122,6 +145,9 @@ Options:
                          scan limits per repository (defaults 2000 files, 1048576 bytes a file, 67108864
                          bytes in all, 50000 findings, 120000 ms); over one, the scan goes up to it and an
                          INFO scan-limit-reached finding names what was skipped
+      --jobs N           scan up to N repositories at once, each on a thread of its own (default: the number of
+                         cores, at most 4; N at most 16; 1 scans them one after the other in one thread); the
+                         report is the same whatever N. Standard input (-) is always scanned in one thread
       --online           also run the online audits (impostor-commit, ref-confusion, stale-action-ref,
                          ref-version-mismatch, and known-vulnerable-action live from the GitHub Advisory
                          Database): ask GitHub about each action a workflow uses, with the token
@@ -212,6 +238,9 @@ function parse<O extends Options>(args: readonly string[], options: O, positiona
     // node:util's other messages, in the style of ours: the option first, then what is wrong with it.
     const missing = /^Option '(?:-\w, )?(--[\w-]+)[^']*' argument missing/.exec(message)?.[1];
     if (missing !== undefined) throw new UsageError(`${missing} needs a value`);
+    // `--jobs -1`: node:util reads -1 as an option and explains over three lines.
+    const ambiguous = /^Option '(?:-\w, )?(--[\w-]+)[^']*' argument is ambiguous/.exec(message)?.[1];
+    if (ambiguous !== undefined) throw new UsageError(`${ambiguous} is followed by an option, not a value (a value that starts with - is written ${ambiguous}=VALUE)`);
     const noValue = /^Option '(?:-\w, )?(--[\w-]+)[^']*' does not take an argument/.exec(message)?.[1];
     if (noValue !== undefined) throw new UsageError(`${noValue} takes no value`);
     const positional = /^Unexpected argument '([^']*)'/.exec(message)?.[1];
@@ -243,6 +272,20 @@ const MIN_SEVERITY = SEVERITIES.map((s) => s.toLowerCase());
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
 
+/** The default of --jobs: the cores the process may use, at most this many (each thread compiles the engine anew). */
+const MAX_DEFAULT_JOBS = 4;
+/** `--jobs` at most: each thread is a V8 isolate of its own (tens of MB), so the count is bounded whatever is asked. */
+const MAX_JOBS = 16;
+
+/** What a repository carries to a scanning thread besides its name and files, without the absent fields. */
+function optional(repository: Omit<RepositoryInput, 'display' | 'name' | 'files'>): Omit<RepositoryInput, 'display' | 'name' | 'files'> {
+  return {
+    ...(repository.settings === undefined ? {} : { settings: repository.settings }),
+    ...(repository.fullName === undefined ? {} : { fullName: repository.fullName }),
+    ...(repository.extraRecords === undefined ? {} : { extraRecords: repository.extraRecords }),
+  };
+}
+
 /** The CLI's scan limits: higher than the service's (a local run is the user's own machine), still bounded. */
 const CLI_SCAN_LIMITS = { maxFiles: 2_000, maxFileBytes: 1024 * 1024, maxTotalBytes: 64 * 1024 * 1024, maxFindings: 50_000, maxEngineMs: 120_000 } as const;
 
@@ -269,6 +312,7 @@ const SOURCE_OPTIONS = {
   'max-bytes': { type: 'string' },
   'max-findings': { type: 'string' },
   'max-engine-ms': { type: 'string' },
+  jobs: { type: 'string' },
   'keep-going': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -311,31 +355,65 @@ async function readScan(
     maxFindings: positive('max-findings', values['max-findings'], CLI_SCAN_LIMITS.maxFindings),
     maxEngineMs: positive('max-engine-ms', values['max-engine-ms'], CLI_SCAN_LIMITS.maxEngineMs),
   };
-  const builder = new ReportBuilder({ ruleset, disabled, severities: configSeverities(config), ruleOptions: configRuleOptions(config), online: values.online === true, limits }, paths.length + githubRepositories.length > 1);
-  // The online audits ask GitHub about all repositories together, so they need every repository read
-  // first; otherwise each repository is scanned as soon as it is read and only its findings are kept.
-  const online: RepositoryInput[] | null = values.online === true ? [] : null;
-  const scanOne = (repository: RepositoryInput) => {
-    io.watch?.(limits.maxEngineMs);
-    builder.add(repository);
-    io.watch?.(null);
-  };
-  const add = (repository: RepositoryInput) => (online === null ? scanOne(repository) : online.push(repository));
-  for (const [i, path] of paths.entries()) {
-    const settingsFile = settingsFiles[i];
-    const warn = (line: string) => io.stderr.write(`${line}\n`);
-    const repository = path === '-' ? await readStdin(io) : await readLocalTarget(resolve(io.cwd, path), path, warn, githubHostOf(io.env.GITHUB_API_URL));
-    if (repository.single !== undefined) checkNamedFile(repository.single, limits.maxFileBytes, values['keep-going'] === true, warn);
-    repository.files = repository.files.filter((f) => !ignored(f.path));
-    if (settingsFile !== undefined) repository.settings = await readSettings(resolve(io.cwd, settingsFile), settingsFile);
-    if (repository.files.every((f) => classifyPath(f.path) === null)) io.stderr.write(`chainbreaker: no workflow, action or Dependabot file found in ${path}\n`);
-    add(repository);
+  const jobs = positive('jobs', values.jobs, Math.min(availableParallelism(), MAX_DEFAULT_JOBS));
+  if (jobs > MAX_JOBS) throw new UsageError(`--jobs: at most ${MAX_JOBS} scanning threads (got ${jobs})`);
+  const options: ReportOptions = { ruleset, disabled, severities: configSeverities(config), ruleOptions: configRuleOptions(config), online: values.online === true, limits };
+  const count = paths.length + githubRepositories.length;
+  const builder = new ReportBuilder(options, count > 1);
+  // Several repositories and --jobs above 1: scanned on a pool of threads (never more than repositories), merged
+  // here in their order. Reading stays in this thread and in order, so warnings come as they would from one thread.
+  const workers = Math.min(jobs, count);
+  const pool = workers > 1 && io.scanPool !== undefined ? io.scanPool({ size: workers, options, budgetMs: limits.maxEngineMs }) : null;
+  try {
+    // Repositories read and not yet merged, in order: at most two per thread, so memory stays bounded however many
+    // repositories there are, and each thread has its next repository waiting when it finishes one.
+    const scanning: { repository: Pick<RepositoryInput, 'name' | 'display'>; part: Promise<RepositoryReport> }[] = [];
+    const mergeNext = async () => {
+      const next = scanning.shift();
+      if (next !== undefined) builder.merge(next.repository, await next.part);
+    };
+    const scanOne = async (repository: RepositoryInput) => {
+      if (pool === null) {
+        io.watch?.(limits.maxEngineMs);
+        builder.add(repository);
+        io.watch?.(null);
+        return;
+      }
+      const part = pool.scan({ name: repository.name, files: repository.files, ...optional(repository) });
+      // Awaited in order by mergeNext; a failure fails the command there, never as an unhandled rejection.
+      part.catch(() => undefined);
+      // Only what the merge needs is kept: the files go with the thread that scans them.
+      scanning.push({ repository: { name: repository.name, ...(repository.display === undefined ? {} : { display: repository.display }) }, part });
+      while (scanning.length >= 2 * workers) await mergeNext();
+    };
+    // The online audits ask GitHub about all repositories together, so they need every repository read
+    // first; otherwise each repository is scanned as soon as it is read and only its findings are kept.
+    const online: RepositoryInput[] | null = values.online === true ? [] : null;
+    const add = async (repository: RepositoryInput) => {
+      if (online === null) await scanOne(repository);
+      else online.push(repository);
+    };
+    for (const [i, path] of paths.entries()) {
+      const settingsFile = settingsFiles[i];
+      const warn = (line: string) => io.stderr.write(`${line}\n`);
+      const repository = path === '-' ? await readStdin(io) : await readLocalTarget(resolve(io.cwd, path), path, warn, githubHostOf(io.env.GITHUB_API_URL));
+      if (repository.single !== undefined) checkNamedFile(repository.single, limits.maxFileBytes, values['keep-going'] === true, warn);
+      repository.files = repository.files.filter((f) => !ignored(f.path));
+      if (settingsFile !== undefined) repository.settings = await readSettings(resolve(io.cwd, settingsFile), settingsFile);
+      if (repository.files.every((f) => classifyPath(f.path) === null)) io.stderr.write(`chainbreaker: no workflow, action or Dependabot file found in ${path}\n`);
+      await add(repository);
+    }
+    for (const fullName of githubRepositories) await add(await readGitHubRepository(fullName, githubToken, io));
+    if (online !== null) {
+      await auditOnline(online, onlineToken, enabledRules({ ruleset, disabled }), io);
+      for (const repository of online) await scanOne(repository);
+    }
+    while (scanning.length > 0) await mergeNext();
+  } catch (error) {
+    await pool?.terminate();
+    throw error;
   }
-  for (const fullName of githubRepositories) add(await readGitHubRepository(fullName, githubToken, io));
-  if (online !== null) {
-    await auditOnline(online, onlineToken, enabledRules({ ruleset, disabled }), io);
-    for (const repository of online) scanOne(repository);
-  }
+  await pool?.close();
   const report = builder.finish();
   if (report.unknownSuppressions.length > 0) {
     const lines = report.unknownSuppressions.flatMap((u) =>

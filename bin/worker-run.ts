@@ -13,8 +13,18 @@ export type WorkerMessage = { stdout: string } | { stderr: string } | { watch: n
 /** How far past an announced budget the worker may run before it is terminated. */
 export const GRACE_MS = 2_000;
 
-/** The young generation of the scanning thread, in MB (V8's default for the main thread is several times this). */
-const YOUNG_GENERATION_MB = 24;
+/** The young generation of a scanning thread, in MB (V8's default for the main thread is several times this). */
+export const YOUNG_GENERATION_MB = 24;
+
+/** What the command says when a piece of work ran past its budget and was stopped (then exit code 3). */
+export function stoppedMessage(budgetMs: number): string {
+  return `stopped: the scan ran ${budgetMs + GRACE_MS} ms, past its time limit of ${budgetMs} ms (--max-engine-ms); nothing was reported`;
+}
+
+/** What the command says when a scanning thread failed (`error` of a Worker): out of memory, or the error's message. */
+export function workerFailure(error: Error & { code?: string }): string {
+  return error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'the scan ran out of memory (scan fewer repositories at once, or lower --max-bytes)' : error.message;
+}
 
 export interface Output {
   stdout: { write(text: string): unknown; isTTY?: boolean };
@@ -41,15 +51,14 @@ export function runInWorker(entry: URL, argv: readonly string[], output: Output)
         if (budget === null) return;
         timer = setTimeout(() => {
           stopped = true;
-          output.stderr.write(`chainbreaker: stopped: the scan ran ${budget + GRACE_MS} ms, past its time limit of ${budget} ms (--max-engine-ms); nothing was reported\n`);
+          output.stderr.write(`chainbreaker: ${stoppedMessage(budget)}\n`);
           code = 3;
           void worker.terminate();
         }, budget + GRACE_MS);
       } else code = message.exit;
     });
     worker.on('error', (error: Error & { code?: string }) => {
-      const what = error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'the scan ran out of memory (scan fewer repositories at once, or lower --max-bytes)' : error.message;
-      output.stderr.write(`chainbreaker: ${what}\n`);
+      output.stderr.write(`chainbreaker: ${workerFailure(error)}\n`);
       code = 3;
     });
     worker.on('exit', () => {

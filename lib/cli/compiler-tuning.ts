@@ -19,6 +19,12 @@ import { setFlagsFromString } from 'node:v8';
  * of the ~590 a scan of ten repositories runs, most run more than once, and compiling them went from 296 M to
  * 158 M instructions. See docs/performance.md ("Command-line scanner").
  *
+ * The flags must not change while another thread of the process has compiled regular expressions it runs again: V8
+ * keeps a regular expression's code as bytecode or as native code by `--regexp-tier-up` and reads the flag anew on
+ * every run, so a flip makes it run one as the other (a pool's threads crashed, signal 11, when the flags were put
+ * back to V8's defaults for them to start and set again after). A scan's pool of threads (bin/scan-pool.ts) starts
+ * under the flags and ends before the scanning thread puts V8's defaults back.
+ *
  * Only on the V8 it was measured on (Node 20's V8 11): other versions tier up differently (Maglev), and keep
  * V8's defaults.
  */
@@ -49,4 +55,38 @@ export function restoreCompilerDefaults(): void {
   if (!tuned) return;
   for (const flag of DEFAULT_V8_FLAGS) setFlagsFromString(flag);
   tuned = false;
+}
+
+/**
+ * While a scan's pool of threads runs (`--jobs` above 1, bin/scan-pool.ts), V8 also waits longer before it optimizes
+ * a function: eight times the interrupt budget (V8 11's 67,584). Each thread compiles the engine for itself, so the
+ * optimizing compiler's work, already a third of a one-thread scan's CPU time, is done once per thread, on the same
+ * cores as the scans: over the corpus on two cores, a pool of two with V8's budget took 5.8-6.2 s of CPU against
+ * 4.7-5.1 s for one thread, and with this one 4.2-5.0 s, with the lowest single run of the budgets tried (2x to 32x;
+ * see docs/performance.md). Set by the scanning thread before the pool's threads start and put back once they have
+ * ended, never while they run. The budget is read when a function's is reset, so unlike `--regexp-tier-up` it can
+ * change under running code.
+ */
+export const POOL_V8_FLAGS: readonly string[] = ['--interrupt-budget=540672'];
+
+/** V8's defaults of `POOL_V8_FLAGS` (V8 11). */
+export const DEFAULT_POOL_V8_FLAGS: readonly string[] = ['--interrupt-budget=67584'];
+
+let pooled = false;
+
+/** Sets `POOL_V8_FLAGS` where `SCAN_V8_FLAGS` apply; returns whether they are set. */
+export function tuneCompilerForPool(v8Version: string = process.versions.v8): boolean {
+  if (!tunesCompiler(v8Version)) return false;
+  if (!pooled) {
+    for (const flag of POOL_V8_FLAGS) setFlagsFromString(flag);
+    pooled = true;
+  }
+  return true;
+}
+
+/** Puts V8's defaults back where `tuneCompilerForPool` set the pool's flags. */
+export function restoreCompilerAfterPool(): void {
+  if (!pooled) return;
+  for (const flag of DEFAULT_POOL_V8_FLAGS) setFlagsFromString(flag);
+  pooled = false;
 }

@@ -79,6 +79,54 @@ export function buildReport(repositories: readonly RepositoryInput[], options: R
 }
 
 /**
+ * One repository's part of a report, before it joins the others: its findings (severities overridden, online
+ * findings joined), suppressions and combinations, with file names as the repository has them. Plain data (no
+ * functions, no class instances), so that a worker thread can send it whole (structured clone).
+ */
+export interface RepositoryReport {
+  /** Sorted (file, line, column, rule id). */
+  records: FindingRecord[];
+  combinations: Combination[];
+  suppressed: number;
+  unusedSuppressions: UnusedSuppression[];
+  unknownSuppressions: UnusedSuppression[];
+}
+
+/**
+ * Scans one repository for a report (`ReportBuilder.merge` joins the result): the engine's scan under the
+ * options' limits (`maxEngineMs` counts from the call), the extra records, the severity overrides, and the
+ * combinations. Depends on nothing but its arguments, so repositories can be scanned in any order or on
+ * several threads and merged in their own order afterwards.
+ */
+export function scanForReport(repository: Omit<RepositoryInput, 'display'>, options: ReportOptions, isEnabled: (ruleId: string) => boolean = enabledRules(options)): RepositoryReport {
+  const { maxEngineMs, ...limits } = options.limits ?? {};
+  const deadline = maxEngineMs === undefined ? undefined : (limits.now ?? Date.now)() + maxEngineMs;
+  const scan = scanRepository(repository.files, {
+    ruleset: options.ruleset ?? 'all',
+    isEnabled,
+    settings: repository.settings,
+    ...(repository.fullName === undefined ? {} : { repository: repository.fullName }),
+    ...(options.ruleOptions === undefined ? {} : { ruleOptions: options.ruleOptions }),
+    ...(options.online === true ? { online: true } : {}),
+    limits: { ...limits, ...(deadline === undefined ? {} : { deadline }) },
+  });
+  if (repository.extraRecords !== undefined && repository.extraRecords.length > 0) {
+    const joined = joinExtraRecords(scan, repository.files, repository.extraRecords.filter((r) => isEnabled(r.finding.rule_id)).map((r) => ({ ...r, finding: { ...r.finding } })));
+    scan.records = joined.records.sort(compareRecords);
+    scan.suppressed = joined.suppressed;
+    scan.unusedSuppressions = joined.unusedSuppressions;
+  }
+  if (options.severities !== undefined) applySeverities(scan.records, options.severities);
+  return {
+    records: scan.records,
+    combinations: findCombinations(scan.records, isEnabled),
+    suppressed: scan.suppressed,
+    unusedSuppressions: scan.unusedSuppressions,
+    unknownSuppressions: scan.unknownSuppressions,
+  };
+}
+
+/**
  * `buildReport` one repository at a time, for callers that read repositories one by one: only the
  * findings of a scanned repository are kept, so its files (and everything parsed from them) can go before
  * the next is read. `several` says whether files are prefixed with the repository's name (more than one
@@ -101,34 +149,22 @@ export class ReportBuilder {
   }
 
   add(repository: RepositoryInput): void {
-    const options = this.#options;
-    const isEnabled = this.#isEnabled;
-    const { maxEngineMs, ...limits } = options.limits ?? {};
-    const deadline = maxEngineMs === undefined ? undefined : (limits.now ?? Date.now)() + maxEngineMs;
-    const scan = scanRepository(repository.files, {
-      ruleset: options.ruleset ?? 'all',
-      isEnabled,
-      settings: repository.settings,
-      ...(repository.fullName === undefined ? {} : { repository: repository.fullName }),
-      ...(options.ruleOptions === undefined ? {} : { ruleOptions: options.ruleOptions }),
-      ...(options.online === true ? { online: true } : {}),
-      limits: { ...limits, ...(deadline === undefined ? {} : { deadline }) },
-    });
-    if (repository.extraRecords !== undefined && repository.extraRecords.length > 0) {
-      const joined = joinExtraRecords(scan, repository.files, repository.extraRecords.filter((r) => isEnabled(r.finding.rule_id)).map((r) => ({ ...r, finding: { ...r.finding } })));
-      scan.records = joined.records.sort(compareRecords);
-      scan.suppressed = joined.suppressed;
-      scan.unusedSuppressions = joined.unusedSuppressions;
-    }
-    if (options.severities !== undefined) applySeverities(scan.records, options.severities);
-    const found = findCombinations(scan.records, isEnabled);
+    this.merge(repository, scanForReport(repository, this.#options, this.#isEnabled));
+  }
+
+  /**
+   * Joins one repository's part (`scanForReport`, possibly run on another thread) to the report: its files are
+   * prefixed with the repository's name (or shown by its `display`) when the report has several. Parts must be
+   * merged in the order of the repositories for the report to be the same whatever scanned them.
+   */
+  merge(repository: Pick<RepositoryInput, 'name' | 'display'>, part: RepositoryReport): void {
     const prefix = repository.display ?? (this.#several ? (file: string) => prefixed(repository.name, file) : (file: string) => file);
-    this.#records.push(...scan.records.map((r) => ({ ...r, finding: { ...r.finding, file: prefix(r.finding.file) } })));
-    this.#suppressed += scan.suppressed;
-    this.#unusedSuppressions.push(...scan.unusedSuppressions.map((u) => ({ ...u, file: prefix(u.file) })));
-    this.#unknownSuppressions.push(...scan.unknownSuppressions.map((u) => ({ ...u, file: prefix(u.file) })));
+    this.#records.push(...part.records.map((r) => ({ ...r, finding: { ...r.finding, file: prefix(r.finding.file) } })));
+    this.#suppressed += part.suppressed;
+    this.#unusedSuppressions.push(...part.unusedSuppressions.map((u) => ({ ...u, file: prefix(u.file) })));
+    this.#unknownSuppressions.push(...part.unknownSuppressions.map((u) => ({ ...u, file: prefix(u.file) })));
     this.#combinations.push(
-      ...found.map((c) => ({
+      ...part.combinations.map((c) => ({
         ...c,
         file: prefix(c.file),
         components: c.components.map((component) => ({ ...component, finding: { ...component.finding, file: prefix(component.finding.file) } })),

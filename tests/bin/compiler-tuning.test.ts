@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_V8_FLAGS, SCAN_V8_FLAGS, tunesCompiler } from '../../lib/cli/compiler-tuning.js';
+import { DEFAULT_POOL_V8_FLAGS, DEFAULT_V8_FLAGS, POOL_V8_FLAGS, SCAN_V8_FLAGS, tunesCompiler } from '../../lib/cli/compiler-tuning.js';
 
 /** A flag's name without its value or `no-`: `--regexp-tier-up` of `--no-regexp-tier-up`. */
 const flagName = (flag: string) => flag.replace(/=.*$/, '').replace(/^--no-/, '--');
@@ -16,10 +16,10 @@ describe('the CLI scan’s compiler settings', () => {
   // An unknown flag is not an error: V8 prints "unrecognized flag" on standard error, where a scan's user sees it.
   it.skipIf(!tunesCompiler(process.versions.v8))('names flags this V8 knows, with values it accepts', () => {
     const options = spawnSync(process.execPath, ['--v8-options'], { encoding: 'utf8' }).stdout;
-    for (const flag of SCAN_V8_FLAGS) expect(options, flag).toContain(`${flagName(flag)} (`);
-    // The defaults put back after a scan are V8's own.
-    for (const flag of DEFAULT_V8_FLAGS) expect(options, flag).toContain(`default: ${flag}\n`);
-    for (const flag of SCAN_V8_FLAGS) {
+    for (const flag of [...SCAN_V8_FLAGS, ...POOL_V8_FLAGS]) expect(options, flag).toContain(`${flagName(flag)} (`);
+    // The defaults put back after a scan, and after a scan's pool of threads, are V8's own.
+    for (const flag of [...DEFAULT_V8_FLAGS, ...DEFAULT_POOL_V8_FLAGS]) expect(options, flag).toContain(`default: ${flag}\n`);
+    for (const flag of [...SCAN_V8_FLAGS, ...POOL_V8_FLAGS]) {
       const set = spawnSync(process.execPath, ['-e', `require('node:v8').setFlagsFromString(${JSON.stringify(flag)}); process.stdout.write('ok')`], { encoding: 'utf8' });
       expect(set.stderr, flag).toBe('');
       expect(set.stdout).toBe('ok');
@@ -30,6 +30,9 @@ describe('the CLI scan’s compiler settings', () => {
 
   it('have defaults for the same flags', () => {
     expect(DEFAULT_V8_FLAGS.map(flagName)).toEqual(SCAN_V8_FLAGS.map(flagName));
+    expect(DEFAULT_POOL_V8_FLAGS.map(flagName)).toEqual(POOL_V8_FLAGS.map(flagName));
+    // The pool's flags are not the scan's: they are set and put back on their own.
+    expect(POOL_V8_FLAGS.map(flagName).filter((name) => SCAN_V8_FLAGS.map(flagName).includes(name))).toEqual([]);
   });
 
   // V8 uses a code cache only under the flags it was made with: Node's caches of its built-in modules and the CLI's
