@@ -136,6 +136,13 @@ const JOINED_WORDS = /^[A-Za-z]{2,}(?:[._-][A-Za-z]+)+$|^(?:[A-Z][a-z]{2,}){2,5}
 const PROVIDER_SHAPES: readonly { name: RegExp; shape: RegExp }[] = [{ name: /aws[_-]?secret[_-]?(?:access[_-]?)?key$/i, shape: /^[A-Za-z0-9/+]{40}$/ }];
 
 /**
+ * References to a secret kept in a secret manager, which its action or CLI resolves when the job runs: 1Password's
+ * `op://<vault>/<item>/[<section>/]<field>` (https://developer.1password.com/docs/cli/secret-reference-syntax/, read
+ * by `1password/load-secrets-action` and `op run`).
+ */
+const SECRET_REFERENCE = /^op:\/\/[^/\s]+\/[^/\s]+\/[^\s]+$/;
+
+/**
  * A literal that looks like a real credential: long enough, no spaces, not a placeholder or a reference,
  * and either in its provider's shape or random enough (at least 3 bits of entropy per character and 36 in
  * all, about what eleven random letters and digits carry). Words joined by `_` or `-` are placeholders.
@@ -144,6 +151,8 @@ export function looksLikeCredential(value: string, name = ''): boolean {
   const text = value.trim();
   if (text.length < 8 || /\s/.test(text) || text.includes('${{') || text.includes('$')) return false;
   if (/^<.*>$/.test(text) || /^[A-Z][A-Z0-9_]*$/.test(text)) return false;
+  // A secret manager's reference, resolved at run time by its action or CLI: not the secret itself.
+  if (SECRET_REFERENCE.test(text)) return false;
   if (PLACEHOLDER.test(text) || PLACEHOLDER_WORDS.has(text.toLowerCase()) || JOINED_WORDS.test(text)) return false;
   const provider = PROVIDER_SHAPES.find((p) => p.name.test(name));
   if (provider !== undefined) return provider.shape.test(text) && random(text);

@@ -135,6 +135,21 @@ describe(RULE, () => {
     expect(records[2]?.finding.description).toContain('`deploy-api-key`');
   });
 
+  it("does not take a secret manager's reference for the secret: 1Password's op:// resolves at run time", () => {
+    const workflow = (value: string) => yaml`
+      runs:
+        using: composite
+        steps:
+          - uses: 1password/load-secrets-action@v2
+            env:
+              OPENDAL_S3_SECRET_ACCESS_KEY: ${value}
+    `;
+    expect(scanWith(RULE, [{ path: '.github/services/s3/action.yml', text: workflow('op://services/s3/secret_access_key') }])).toEqual([]);
+    expect(scanWith(RULE, [{ path: '.github/services/s3/action.yml', text: workflow('op://Private/GitHub Token/section/credential') }])).toEqual([]);
+    // A value only shaped like a reference, or a real key, still counts.
+    expect(scanWith(RULE, [{ path: '.github/services/s3/action.yml', text: workflow('op://x9Kq2LmZ7vPb4Rt') }]).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+
   it('lowers keys documented as public by design (FOSSA push-only, Algolia search-only) to LOW, saying why', () => {
     const findings = scanWith(RULE, yaml`
       on: push
