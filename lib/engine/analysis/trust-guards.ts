@@ -286,7 +286,12 @@ function computeJobTrust(job: Job, event: string | undefined): TrustPaths {
   // A status function lets the job run whatever its needs' conditions said (a skipped one), but not always after one
   // failed: `!failure()` without `always()`, or a test that a needed job's result is a success (or skipped). Then that
   // job's checks that fail it (a fork check) still stand in the way.
-  for (const needed of failureStops(job)) paths = product(paths, withAuthorization([[]], needed, Infinity, event));
+  // A needed job whose result must be a success must also have run: its own ways in (its `if:`, its needs) stand in
+  // the way too, not only the checks that fail it (`needs.check.result == 'success'` after a permission check there).
+  for (const { needed, ran } of failureStops(job)) {
+    const neededPaths = !ran ? [[]] : event === undefined ? jobTrust(needed) : jobTrustOn(needed, event);
+    paths = product(paths, withAuthorization(neededPaths, needed, Infinity, event));
+  }
   return paths;
 }
 
@@ -295,18 +300,21 @@ function computeJobTrust(job: Job, event: string | undefined): TrustPaths {
  * `!failure()` (with no `always()` or positive `failure()`), and one whose result the condition requires to be a
  * success or a skip (`needs.x.result == 'success'`, `contains(fromJSON('["skipped", "success"]'), needs.x.result)`).
  */
-function failureStops(job: Job): Job[] {
+function failureStops(job: Job): { needed: Job; ran: boolean }[] {
   const condition = job.if?.kind === 'scalar' ? String(job.if.value ?? '') : '';
   if (!STATUS_FUNCTIONS.test(condition) || condition.length > 2_000) return [];
   const all = /!\s*failure\s*\(\s*\)/.test(condition) && !/\balways\s*\(/i.test(condition) && !/(?:^|[^!\s])\s*\bfailure\s*\(/.test(condition.replace(/!\s*failure\s*\(/g, ''));
-  const found: Job[] = [];
+  const found: { needed: Job; ran: boolean }[] = [];
   for (const id of job.needs) {
     const needed = job.workflow.jobs.find((j) => j.id === id);
     if (needed === undefined) continue;
     const name = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const success = new RegExp(`needs\\.${name}\\.result\\s*==\\s*'success'|contains\\(\\s*fromJSON\\(\\s*'\\[([^\\]]*)\\]'\\s*\\)\\s*,\\s*needs\\.${name}\\.result\\s*\\)`, 'i').exec(condition);
     const only = success !== null && (success[1] === undefined || !/failure|cancelled/i.test(success[1]));
-    if (all || only) found.push(needed);
+    // `== 'success'` (or a list without `skipped`) as a condition of its own (no `||` anywhere): the needed job must
+    // have run; `skipped` in the list, or another way round it, and a skip may pass.
+    const ran = only && !condition.includes('||') && (success[1] === undefined || !/skipped/i.test(success[1]));
+    if (all || only) found.push({ needed, ran });
   }
   return found;
 }

@@ -4,7 +4,7 @@ import { RepositoryModel } from '../../../../../lib/engine/model/repository.js';
 import { buildWorkflow, type Workflow } from '../../../../../lib/engine/model/workflow.js';
 import { parseYaml } from '../../../../../lib/engine/yaml/parse.js';
 import { SourceFile } from '../../../../../lib/engine/yaml/source.js';
-import { yaml } from '../../../../support/engine.js';
+import { scanWith, yaml } from '../../../../support/engine.js';
 
 function model(files: Record<string, string>) {
   const workflows: Workflow[] = [];
@@ -167,5 +167,49 @@ describe("callers gated on a first job's trust decision, one for each value", ()
     expect(reach([TRUSTED])).not.toBe('anyone');
     expect(reach([TRUSTED, "needs.triage.outputs.trusted == 'yes'"])).not.toBe('anyone');
     expect(reach(['needs.triage.outputs.trusted'])).not.toBe('anyone');
+  });
+});
+
+describe('a job that needs another to succeed inherits its ways in, status function or not', () => {
+  const workflow = (gate: string) => yaml`
+    on:
+      issue_comment:
+        types: [created]
+      workflow_dispatch:
+    permissions: { contents: write }
+    jobs:
+      check:
+        if: github.event.issue.pull_request && startsWith(github.event.comment.body, '/test')
+        runs-on: ubuntu-latest
+        steps:
+          - uses: xt0rted/slash-command-action@v2
+            with: { command: test, permission-level: write }
+      dispatch:
+        if: github.event_name == 'workflow_dispatch'
+        runs-on: ubuntu-latest
+        steps: [{ run: echo }]
+      evaluate:
+        needs: [check, dispatch]
+        if: (needs.check.result == 'success' || needs.dispatch.result == 'success') && !cancelled()
+        runs-on: ubuntu-latest
+        steps: [{ run: echo }]
+      build:
+        needs: [check, dispatch, evaluate]
+        if: ${gate}
+        runs-on: ubuntu-latest
+        steps:
+          - uses: actions/checkout@v4
+            with: { ref: "refs/pull/\${{ github.event.issue.number }}/head" }
+          - run: make
+  `;
+  it("is behind the needed job's permission check when it requires that job's success (always() aside)", () => {
+    const found = scanWith('untrusted-checkout', workflow("always() && !cancelled() && needs.evaluate.result == 'success'"));
+    expect(found.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(found[0]?.description).toContain('permission check by `xt0rted/slash-command-action`');
+  });
+
+  it('is not when a skip of that job passes too, or another way round it does', () => {
+    expect(scanWith('untrusted-checkout', workflow("always() && contains(fromJSON('[\"success\", \"skipped\"]'), needs.evaluate.result)")).map((f) => f.severity)).toEqual(['HIGH']);
+    expect(scanWith('untrusted-checkout', workflow("always() && (needs.evaluate.result == 'success' || github.event.comment.body == '/force')")).map((f) => f.severity)).toEqual(['HIGH']);
   });
 });
