@@ -383,7 +383,9 @@ function envWrites(lines: readonly ScriptSpan[]): EnvWrite[] {
         }
       }
     }
-    const heredoc = HEREDOC.exec(line.text);
+    // A `<<` inside quotes is text (`echo 'NAME<<EOF' >> "$GITHUB_ENV"` writes the delimiter line of a multiline
+    // value), not a here-document; a quoted delimiter right after `<<` (`cat <<'EOF'`) stays.
+    const heredoc = HEREDOC.exec(line.text.replace(/(?<!<<-?\s*)(?:'[^']*'|"(?:[^"\\]|\\.)*")/g, "''"));
     if (heredoc?.[1] !== undefined) {
       for (let j = i + 1; j < lines.length; j++) {
         const body = lines[j] as ScriptSpan;
@@ -455,7 +457,8 @@ export function envInjections(step: Step, analyzer: TaintAnalyzer): InjectionHit
         taint = stronger(taint, found);
         multiline = stronger(multiline, multilineOf(found));
       }
-      return { taint, readsFile: readsFile(line.text), multiline, command: /\$\(|`/.test(line.text) };
+      // Text in single quotes is literal (`echo 'NAME<<EOF'` redirects nothing in from a file).
+      return { taint, readsFile: readsFile(line.text.includes("'") ? line.text.replace(/'[^']*'/g, "''") : line.text), multiline, command: /\$\(|`/.test(line.text) };
     },
     external: (name) => {
       const runner = RUNNER_VARIABLES[name];

@@ -83,6 +83,39 @@ describe(RULE, () => {
     expect(findings[0]?.description).toContain('artifact');
   });
 
+  it("reports the line that writes the file, not a quoted delimiter line; a real here-document's body still feeds its write", () => {
+    const findings = scanWith(RULE, yaml`
+      on:
+        workflow_run:
+          workflows: [CI]
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v4
+              with: { run-id: "\${{ github.event.workflow_run.id }}" }
+            - run: |
+                echo 'EVENT_JSON<<EOFEVENTJSON' >> $GITHUB_ENV
+                cat event.json >> $GITHUB_ENV
+                echo -e '\\nEOFEVENTJSON' >> $GITHUB_ENV
+            - run: ./report.sh
+    `);
+    expect(findings.map((f) => f.line)).toEqual([12]);
+    const heredoc = scanWith(RULE, yaml`
+      on: issues
+      jobs:
+        j:
+          runs-on: ubuntu-latest
+          steps:
+            - run: |
+                cat <<'EOF' >> "$GITHUB_ENV"
+                TITLE=\${{ github.event.issue.title }}
+                EOF
+            - run: ./report.sh
+    `);
+    expect(heredoc.map((f) => f.line)).toEqual([7]);
+  });
+
   it('does not report constants, fixed values, validated variables or unprivileged workflows', () => {
     expect(scanWith(RULE, yaml`
       on: pull_request_target
