@@ -38,23 +38,36 @@ export function tunesCompiler(v8Version: string): boolean {
   return v8Version.split('.')[0] === '11';
 }
 
-let tuned = false;
+/** A set of V8 flags set once where they apply (`tunesCompiler`) and put back to V8's defaults on demand. */
+function flagSwitch(flags: () => readonly string[], defaults: () => readonly string[]): { set: (v8Version: string) => boolean; restore: () => void } {
+  let on = false;
+  return {
+    set: (v8Version) => {
+      if (!tunesCompiler(v8Version)) return false;
+      if (!on) {
+        for (const flag of flags()) setFlagsFromString(flag);
+        on = true;
+      }
+      return true;
+    },
+    restore: () => {
+      if (!on) return;
+      for (const flag of defaults()) setFlagsFromString(flag);
+      on = false;
+    },
+  };
+}
+
+const scanFlags = flagSwitch(() => SCAN_V8_FLAGS, () => DEFAULT_V8_FLAGS);
 
 /** Sets `SCAN_V8_FLAGS` once per process where they apply; returns whether they are set. */
 export function tuneCompilerForScan(v8Version: string = process.versions.v8): boolean {
-  if (!tunesCompiler(v8Version)) return false;
-  if (!tuned) {
-    for (const flag of SCAN_V8_FLAGS) setFlagsFromString(flag);
-    tuned = true;
-  }
-  return true;
+  return scanFlags.set(v8Version);
 }
 
 /** Puts V8's defaults back where `tuneCompilerForScan` set the scan's flags (so a code cache made next matches). */
 export function restoreCompilerDefaults(): void {
-  if (!tuned) return;
-  for (const flag of DEFAULT_V8_FLAGS) setFlagsFromString(flag);
-  tuned = false;
+  scanFlags.restore();
 }
 
 /**
@@ -72,21 +85,14 @@ export const POOL_V8_FLAGS: readonly string[] = ['--interrupt-budget=540672'];
 /** V8's defaults of `POOL_V8_FLAGS` (V8 11). */
 export const DEFAULT_POOL_V8_FLAGS: readonly string[] = ['--interrupt-budget=67584'];
 
-let pooled = false;
+const poolFlags = flagSwitch(() => POOL_V8_FLAGS, () => DEFAULT_POOL_V8_FLAGS);
 
 /** Sets `POOL_V8_FLAGS` where `SCAN_V8_FLAGS` apply; returns whether they are set. */
 export function tuneCompilerForPool(v8Version: string = process.versions.v8): boolean {
-  if (!tunesCompiler(v8Version)) return false;
-  if (!pooled) {
-    for (const flag of POOL_V8_FLAGS) setFlagsFromString(flag);
-    pooled = true;
-  }
-  return true;
+  return poolFlags.set(v8Version);
 }
 
 /** Puts V8's defaults back where `tuneCompilerForPool` set the pool's flags. */
 export function restoreCompilerAfterPool(): void {
-  if (!pooled) return;
-  for (const flag of DEFAULT_POOL_V8_FLAGS) setFlagsFromString(flag);
-  pooled = false;
+  poolFlags.restore();
 }
