@@ -2,7 +2,7 @@ import { dnf } from '../expressions/dnf.js';
 import { conditionExpression } from '../expressions/extract.js';
 import { Binary, ContextAccess, contextPath, FunctionCall, functionName, Grouping, IndexAccess, Literal, Logical, parseExpression, Unary, type Expr } from '../expressions/parse.js';
 import type { Job, Step, Workflow } from '../model/workflow.js';
-import { asList, get, keyText, scalarText, type YNode } from '../yaml/model.js';
+import { asList, get, getText, keyText, scalarText, type YNode } from '../yaml/model.js';
 import { ScanCache } from '../model/scan-cache.js';
 import { labelRemovedEachRun, type LabelRemoval } from './label-removal.js';
 import { environmentApprovalComment } from './environment-comment.js';
@@ -770,7 +770,7 @@ function atomOf(expr: Expr, context: AtomContext): Atom {
   }
   if (expr instanceof FunctionCall && functionName(expr) === 'contains' && expr.args.length === 2) {
     const [haystack, needle] = expr.args as [Expr, Expr];
-    const labels = dotted(haystack);
+    const labels = dotted(haystack) ?? (labelsOutput(haystack, context) ? 'github.event.pull_request.labels.*.name' : null);
     if (labels === 'github.event.pull_request.labels.*.name') {
       // A label the workflow removes in every run approves one run: a later label event or push finds it gone,
       // except a push that races the run (between the label and its removal) on a workflow that runs on pushes.
@@ -911,6 +911,44 @@ function permissionAtom(path: string, context: AtomContext, test: OutputTest): A
     else atom.onlyOn = checksOn;
   }
   return atom;
+}
+
+/**
+ * A github-script step that reads the labels of the run's issue or pull request through the API and returns their
+ * names (`(await github.rest.issues.get({ issue_number: context.issue.number, ... })).data.labels.map(l => l.name)`).
+ */
+const LABEL_NAMES_SCRIPT = /\.labels\.map\(\s*\(?\s*(\w+)\s*\)?\s*=>\s*\1\.name\s*\)/;
+const ISSUE_LOOKUP = /\b(?:issues\.(?:get|listLabelsOnIssue)|pulls\.get)\s*\(/;
+
+/**
+ * `fromJSON(needs.<job>.outputs.<x> || '[]')` or `fromJSON(steps.<id>.outputs.result)` whose value is the `result`
+ * of such a github-script step: the labels the pull request has when that step runs, as
+ * `github.event.pull_request.labels.*.name` gives them when the run starts.
+ */
+function labelsOutput(haystack: Expr, context: AtomContext): boolean {
+  if (!(haystack instanceof FunctionCall) || functionName(haystack) !== 'fromjson' || haystack.args.length !== 1) return false;
+  let inner = haystack.args[0] as Expr;
+  while (inner instanceof Grouping) inner = inner.group;
+  // `x || '[]'`: an empty list when the output is empty.
+  if (inner instanceof Logical && inner.operator.lexeme === '||' && inner.args.length === 2 && inner.args[1] instanceof Literal) inner = inner.args[0] as Expr;
+  const path = dotted(inner);
+  if (path === null) return false;
+  const [head, id, outputs, name] = path.split('.');
+  if (outputs !== 'outputs' || id === undefined || name === undefined) return false;
+  let step: Step | undefined;
+  if (head === 'steps') {
+    if (name !== 'result') return false;
+    step = context.job?.steps.find((s) => s.id?.toLowerCase() === id);
+  } else if (head === 'needs') {
+    const needed = context.workflow?.jobs.find((j) => j.id.toLowerCase() === id);
+    const value = needed?.outputs?.pairs.find((p) => String(p.key.value).toLowerCase() === name)?.value;
+    const read = value?.kind === 'scalar' && typeof value.value === 'string' ? /^\s*\$\{\{\s*steps\.([\w-]+)\.outputs\.result\s*\}\}\s*$/i.exec(value.value) : null;
+    if (read === null || read === undefined) return false;
+    step = needed?.steps.find((s) => s.id?.toLowerCase() === (read[1] as string).toLowerCase());
+  }
+  if (step?.usesRef?.kind !== 'repository' || step.usesRef.slug !== 'actions/github-script') return false;
+  const script = getText(step.with, 'script') ?? '';
+  return ISSUE_LOOKUP.test(script) && LABEL_NAMES_SCRIPT.test(script);
 }
 
 /** The steps that produce `path` (`steps.<id>.outputs.<x>`, `needs.<job>.outputs.<x>`, `steps.<id>.outcome`) and check a permission. */

@@ -213,3 +213,44 @@ describe('a job that needs another to succeed inherits its ways in, status funct
     expect(scanWith('untrusted-checkout', workflow("always() && (needs.evaluate.result == 'success' || github.event.comment.body == '/force')")).map((f) => f.severity)).toEqual(['HIGH']);
   });
 });
+
+describe('labels read through the API in an earlier job, tested with contains(fromJSON(needs.x.outputs.labels), ...)', () => {
+  const workflow = (script: string, test = "contains(fromJSON(needs.default.outputs.labels || '[]'), 'integration/aws')") => yaml`
+    on: pull_request
+    jobs:
+      default:
+        runs-on: ubuntu-latest
+        outputs:
+          labels: \${{ steps.labels.outputs.result }}
+        steps:
+          - id: labels
+            uses: actions/github-script@v7
+            with:
+              script: |
+                ${script}
+      e2e:
+        needs: [default]
+        runs-on: [self-hosted, linux]
+        if: ${test}
+        steps:
+          - uses: actions/checkout@v4
+          - run: make e2e
+  `;
+  const labels = 'const resp = await github.rest.issues.get({ issue_number: context.issue.number, owner: context.repo.owner, repo: context.repo.repo }); return resp.data.labels.map(label => label.name)';
+
+  it("is the pull request's label gate, as contains(github.event.pull_request.labels.*.name, ...) is", () => {
+    const found = scanWith('self-hosted-runner', workflow(labels));
+    expect(found).toHaveLength(1);
+    expect(found[0]?.description).toContain('once a maintainer has labelled their pull request');
+  });
+
+  it('is no gate when the output is something else or the test reads another output', () => {
+    for (const found of [
+      scanWith('self-hosted-runner', workflow('return context.payload.pull_request.title.split(" ")')),
+      scanWith('self-hosted-runner', workflow(labels, "contains(fromJSON(needs.default.outputs.other || '[]'), 'integration/aws')")),
+    ]) {
+      expect(found).toHaveLength(1);
+      expect(found[0]?.description).toContain('anyone with a GitHub account can start it');
+    }
+  });
+});
