@@ -397,20 +397,46 @@ function everyLabelValue(job: Job, labels: readonly YNode[], test: (value: strin
  */
 const RETIRED_HOSTED = /^(?:ubuntu-(?:16|18|20)\.04|macos-(?:10\.15|11|12|13)(?:-(?:large|xlarge|xl))?|windows-(?:2016|2019))$/i;
 
+/** What `retiredLegs` finds: every leg of the job asks for a retired image, or some (a matrix) do. */
+interface RetiredLegs {
+  all: boolean;
+  some: boolean;
+}
+
+const NO_RETIRED_LEGS: RetiredLegs = { all: false, some: false };
+/** `retiredLegs` per job: asked of every job when its workflow is parsed, and again for each job that needs it. */
+const RETIRED_LEGS = new ScanCache<Job, RetiredLegs>();
+
 /**
- * The retired image a job's `runs-on` asks for (`ubuntu-20.04`, or a matrix whose every value is retired), or null:
- * such a job never runs. Only a single label counts (a list such as `[self-hosted, ubuntu-20.04]` names a machine of
- * the repository's own); a runner group or an expression the matrix does not resolve is read as able to run.
+ * Which legs of a job ask for a retired runner image, read once per job. Only a single label counts (a list such as
+ * `[self-hosted, ubuntu-20.04]` names a machine of the repository's own); a runner group or an expression the matrix
+ * does not resolve is read as able to run. `some` is read only through a matrix (`runs-on: ${{ matrix.os }}`).
  */
-export function retiredRunner(job: Job): string | null {
+function retiredLegs(job: Job): RetiredLegs {
+  let found = RETIRED_LEGS.get(job);
+  if (found === undefined) {
+    found = readRetiredLegs(job);
+    RETIRED_LEGS.set(job, found);
+  }
+  return found;
+}
+
+function readRetiredLegs(job: Job): RetiredLegs {
   const runsOn = job.runsOn;
-  if (runsOn === undefined || runsOn.kind === 'map') return null;
+  if (runsOn === undefined || runsOn.kind === 'map') return NO_RETIRED_LEGS;
   const labels = asList(runsOn);
-  if (labels.length !== 1) return null;
-  const label = labels[0];
-  if (label?.kind !== 'scalar' || typeof label.value !== 'string') return null;
-  if (!label.value.includes('${{')) return RETIRED_HOSTED.test(label.value.trim()) ? label.value.trim() : null;
-  return everyLabelValue(job, labels, (v) => RETIRED_HOSTED.test(v)) ? (expandMatrix(job, label.value)?.[0]?.trim() ?? null) : null;
+  const label = labels.length === 1 ? labels[0] : undefined;
+  if (label?.kind !== 'scalar' || typeof label.value !== 'string') return NO_RETIRED_LEGS;
+  if (!label.value.includes('${{')) return RETIRED_HOSTED.test(label.value.trim()) ? { all: true, some: false } : NO_RETIRED_LEGS;
+  const values = expandMatrix(job, label.value);
+  if (values === null || values.length === 0) return NO_RETIRED_LEGS;
+  const retired = values.filter((v) => RETIRED_HOSTED.test(v.trim())).length;
+  return retired === 0 ? NO_RETIRED_LEGS : { all: retired === values.length, some: true };
+}
+
+/** True when the job's `runs-on` asks only for retired images (`ubuntu-20.04`, or a matrix of only such): it never runs. */
+export function retiredRunner(job: Job): boolean {
+  return retiredLegs(job).all;
 }
 
 /**
@@ -419,12 +445,7 @@ export function retiredRunner(job: Job): string | null {
  * machine, so the job never succeeds, and a job that needs it (without a status function) never runs.
  */
 export function failsOnRetiredLeg(job: Job): boolean {
-  const runsOn = job.runsOn;
-  if (runsOn === undefined || runsOn.kind === 'map' || get(job.node, 'continue-on-error') !== undefined) return false;
-  const labels = asList(runsOn);
-  const label = labels.length === 1 ? labels[0] : undefined;
-  if (label?.kind !== 'scalar' || typeof label.value !== 'string' || !label.value.includes('${{')) return false;
-  return (expandMatrix(job, label.value) ?? []).some((v) => RETIRED_HOSTED.test(v.trim()));
+  return retiredLegs(job).some && get(job.node, 'continue-on-error') === undefined;
 }
 
 /** The macOS larger runners' labels (`macos-15-large`, `macos-15-xlarge`): GitHub-hosted, but billed as larger runners. */

@@ -1123,7 +1123,7 @@ export function workflowRuns(workflow: Workflow): WorkflowRuns {
     const os = lazyLegSystems(job, legs);
     let bits: Uint8Array = new Uint8Array(occasions.length * legsPer);
     // A job on a runner image GitHub has retired gets no machine: it never runs (runners.ts `retiredRunner`).
-    if ((legs === null || legs.length > 0) && retiredRunner(job) === null) bits.fill(1);
+    if ((legs === null || legs.length > 0) && !retiredRunner(job)) bits.fill(1);
     const needs = neededOutputs(job, byId, outputs);
     if (job.if !== undefined) bits = conditionSet(job.if, occasions, legs, os, bits, needs, memo);
     if (dependsOnNeeds(job)) {
@@ -1200,7 +1200,7 @@ export function pruneUnreachable(workflow: Workflow): WorkflowRuns | null {
  */
 function maySkip(workflow: Workflow): boolean {
   for (const job of workflow.jobs) {
-    if (job.if !== undefined || (job.strategy !== undefined && legsOf(job)?.length === 0) || retiredRunner(job) !== null || failsOnRetiredLeg(job)) return true;
+    if (job.if !== undefined || (job.strategy !== undefined && legsOf(job)?.length === 0) || retiredRunner(job) || failsOnRetiredLeg(job)) return true;
     for (const step of job.steps) if (step.if !== undefined) return true;
   }
   return false;
