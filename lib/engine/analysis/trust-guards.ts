@@ -913,6 +913,12 @@ function permissionAtom(path: string, context: AtomContext, test: OutputTest): A
   return atom;
 }
 
+/** The value of a job's output `name` (lower-cased) as written (`${{ steps.check.outputs.ok }}`), or null. */
+function jobOutputText(job: Job | undefined, name: string): string | null {
+  const value = job?.outputs?.pairs.find((p) => String(p.key.value).toLowerCase() === name)?.value;
+  return value?.kind === 'scalar' && typeof value.value === 'string' ? value.value : null;
+}
+
 /**
  * A github-script step that reads the labels of the run's issue or pull request through the API and returns their
  * names (`(await github.rest.issues.get({ issue_number: context.issue.number, ... })).data.labels.map(l => l.name)`).
@@ -941,9 +947,8 @@ function labelsOutput(haystack: Expr, context: AtomContext): boolean {
     step = context.job?.steps.find((s) => s.id?.toLowerCase() === id);
   } else if (head === 'needs') {
     const needed = context.workflow?.jobs.find((j) => j.id.toLowerCase() === id);
-    const value = needed?.outputs?.pairs.find((p) => String(p.key.value).toLowerCase() === name)?.value;
-    const read = value?.kind === 'scalar' && typeof value.value === 'string' ? /^\s*\$\{\{\s*steps\.([\w-]+)\.outputs\.result\s*\}\}\s*$/i.exec(value.value) : null;
-    if (read === null || read === undefined) return false;
+    const read = /^\s*\$\{\{\s*steps\.([\w-]+)\.outputs\.result\s*\}\}\s*$/i.exec(jobOutputText(needed, name) ?? '');
+    if (read === null) return false;
     step = needed?.steps.find((s) => s.id?.toLowerCase() === (read[1] as string).toLowerCase());
   }
   if (step?.usesRef?.kind !== 'repository' || step.usesRef.slug !== 'actions/github-script') return false;
@@ -968,8 +973,8 @@ function permissionSteps(path: string, context: AtomContext, test: OutputTest): 
     const needed = context.workflow?.jobs.find((j) => j.id.toLowerCase() === id);
     steps = needed?.steps ?? [];
     // The job's output names the step it comes from (`allowed: ${{ steps.perm.outputs.ok }}`): that step must be the check.
-    const value = name === undefined ? undefined : needed?.outputs?.pairs.find((p) => String(p.key.value).toLowerCase() === name)?.value;
-    read = value?.kind === 'scalar' && typeof value.value === 'string' ? [...value.value.matchAll(/\bsteps\.([\w-]+)\.outputs\.([\w-]+)/gi)].map((m) => ({ id: (m[1] as string).toLowerCase(), name: (m[2] as string).toLowerCase() })) : [];
+    const text = name === undefined ? null : jobOutputText(needed, name);
+    read = text === null ? [] : [...text.matchAll(/\bsteps\.([\w-]+)\.outputs\.([\w-]+)/gi)].map((m) => ({ id: (m[1] as string).toLowerCase(), name: (m[2] as string).toLowerCase() }));
     if (read.length > 0) steps = steps.filter((s) => typeof s.id === 'string' && read?.some((r) => r.id === s.id?.toLowerCase()) === true);
   }
   const granting = test.decoded === true ? test.value === undefined || test.value.toLowerCase() === 'true' : test.value !== undefined && !DENYING_ANSWERS.has(test.value.trim().toLowerCase());
