@@ -146,7 +146,6 @@ function loginPart(expr: Expr | undefined): string | null {
   return /^[A-Za-z0-9-]{1,39}$/.test(text) ? text : null;
 }
 
-
 /** The first bot-actor comparison that grants entry and is not paired (`&&`) with an unspoofable guard. */
 function botComparison(expr: Expr, negated = false, guarded = false): Granted | null {
   const node = unwrap(expr);
@@ -177,7 +176,13 @@ function botComparison(expr: Expr, negated = false, guarded = false): Granted | 
 
 /** A step that merges the pull request: `gh pr merge`, the merge API, an auto-merge action. */
 const MERGES = /\bgh\s+pr\s+merge\b|\bpulls\.merge\b|enablePullRequestAutoMerge|\/pulls\/[^\s/]+\/merge\b/;
+/**
+ * An action whose name says it merges pull requests (`pascalgn/automerge-action`, `ridedott/merge-me-action`), not one
+ * that only reads or labels merge conflicts or merges files (`eps1lon/actions-label-merge-conflict`, a coverage or
+ * JSON merger, `upsidr/merge-gatekeeper`, a status check).
+ */
 const MERGE_ACTION = /merge/i;
+const NOT_A_MERGE = /conflict|json|yaml|coverage|lcov|report|sarif|gatekeeper|freeze|artifact/i;
 
 /**
  * What the steps an actor check lets through do for whoever passes it, in words, or null when they only act on the
@@ -191,7 +196,7 @@ function gatedPayoff(run: JobRun, gated: readonly Step[]): string | null {
   for (const step of gated) {
     const ref = step.usesRef;
     const text = `${typeof step.run?.value === 'string' ? step.run.value : ''}\n${getText(step.with, 'script') ?? ''}`;
-    if (MERGES.test(text) || (ref?.kind === 'repository' && MERGE_ACTION.test(ref.slug))) return `${stepWhere(step)} then merges the pull request`;
+    if (MERGES.test(text) || (ref?.kind === 'repository' && MERGE_ACTION.test(ref.slug) && !NOT_A_MERGE.test(ref.slug))) return `${stepWhere(step)} then merges the pull request`;
   }
   return null;
 }

@@ -334,5 +334,9 @@ describe('bot-actor-condition: dependabot/fetch-metadata verifies the pull reque
     const merges = scanWith(RULE, workflow(`- uses: pascalgn/automerge-action@v0.16.4
               if: github.actor == 'dependabot[bot]'`));
     expect(merges.map((f) => f.severity)).toEqual(['HIGH']);
+    // An action that labels pull requests with merge conflicts merges nothing.
+    const labels = scanWith(RULE, workflow(`- uses: eps1lon/actions-label-merge-conflict@v3
+              if: github.actor == 'dependabot[bot]'`));
+    expect(labels.map((f) => f.severity)).toEqual(['MEDIUM']);
   });
 });
