@@ -81,6 +81,12 @@ export interface AdvisoryPrecondition {
   outsiderArtifact?: boolean;
   /** What can still turn it on outside the workflow's files, in words (a maintainer's act, a setting). */
   otherwise?: string;
+  /**
+   * Inputs that keep the flaw out of a step that sets them: `set` any value (`run_id`: the step names the run, so no
+   * search happens), `false` a falsy literal (`allow_forks: false`). With this field the flaw is on for every step
+   * that sets none of them, whatever the other ways say; a use whose steps all set one is LOW (upgrade anyway).
+   */
+  avoidedBy?: readonly { input: string; when: 'set' | 'false' }[];
 }
 
 export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
@@ -182,6 +188,12 @@ export const ACTION_ADVISORIES: readonly ActionAdvisory[] = [
     ranges: [{ introduced: '0', fixed: '6.0.0' }],
     compromise: false,
     upgrade: '6.0.0',
+    // The advisory: the action searches workflow runs (by workflow, branch, commit, pull request) and, before 6.0.0,
+    // takes a fork's run unless `allow_forks: false`; a step given `run_id` downloads from that run, no search.
+    needs: {
+      what: 'a search for the run to download from that may pick a fork\'s run',
+      avoidedBy: [{ input: 'run_id', when: 'set' }, { input: 'allow_forks', when: 'false' }],
+    },
   },
   {
     id: 'GHSA-vqf5-2xx6-9wfm',

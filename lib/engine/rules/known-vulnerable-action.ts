@@ -214,6 +214,15 @@ function preconditionOf(context: WorkflowRuleContext, needs: AdvisoryPreconditio
   const slug = use.ref.slug.toLowerCase();
   const steps = [...use.steps, ...flatMap([...jobs], (j) => j.steps.filter((s) => s.usesRef?.kind === 'repository' && s.usesRef.slug.toLowerCase() === slug))];
   const lineOf = (file: SourceFile, node: YNode) => file.position(node.start).line;
+  if (needs.avoidedBy !== undefined && steps.length > 0) {
+    const avoids = (step: Step) => needs.avoidedBy!.some(({ input, when }) => {
+      const value = getPair(step.with, input)?.value;
+      return value !== undefined && (when === 'set' ? !switchedOff(value) : value.kind === 'scalar' && switchedOff(value));
+    });
+    const open = [...new Set(steps)].find((s) => !avoids(s));
+    if (open !== undefined) return { severity, text: `it needs ${needs.what}, and the step at line ${lineOf(open.owner.file, open.node)} sets none of ${needs.avoidedBy.map(({ input, when }) => `\`${input}${when === 'false' ? ': false' : ''}\``).join(', ')}`, facts: [] };
+    return { severity: 'LOW', text: `it needs ${needs.what}, and every step of it here sets ${needs.avoidedBy.map(({ input, when }) => `\`${input}${when === 'false' ? ': false' : ''}\``).join(' or ')}, so the flaw is not exposed as used: upgrade anyway`, facts: [] };
+  }
   for (const step of new Set(steps)) {
     for (const pair of step.with?.kind === 'map' ? step.with.pairs : []) {
       const name = keyText(pair.key);

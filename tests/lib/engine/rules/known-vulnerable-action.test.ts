@@ -239,6 +239,28 @@ describe(RULE, () => {
     expect(own[0]?.description).toContain('which this workflow does not turn on');
   });
 
+  it("dawidd6/action-download-artifact before 6.0.0 matters where it searches for the run (a fork's may be picked), not where the step names it", () => {
+    const workflow = (inputs: string) => yaml`
+      on:
+        workflow_run: { workflows: [ci], types: [completed] }
+      jobs:
+        get:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: dawidd6/action-download-artifact@09f2f74827fd3a8607589e5ad7f9398816f540fe # v3.1.4
+              with: { name: pr, ${inputs} }
+    `;
+    const search = scanWith(RULE, workflow('workflow: ci.yml, branch: main'));
+    expect(search.map((f) => f.severity)).toEqual(['HIGH']);
+    expect(search[0]?.description).toContain('sets none of `run_id`, `allow_forks: false`');
+    const named = scanWith(RULE, workflow('run_id: "${{ github.event.workflow_run.id }}"'));
+    expect(named.map((f) => f.severity)).toEqual(['LOW']);
+    expect(named[0]?.description).toContain('every step of it here sets `run_id` or `allow_forks: false`');
+    expect(scanWith(RULE, workflow('workflow: ci.yml, allow_forks: false')).map((f) => f.severity)).toEqual(['LOW']);
+    // `allow_forks: true` keeps the search open to forks.
+    expect(scanWith(RULE, workflow('workflow: ci.yml, allow_forks: true')).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+
   it('reports commits known to be malicious however they are referenced', () => {
     const findings = scanWith(RULE, job('reviewdog/action-setup@f0d342d24037bb11d26b9bd8496e0808ba32e9ec # v1', 'tj-actions/changed-files@0e58ed8671d6b60d0890c21b07f8835ace038e67'));
     expect(positions(findings)).toEqual(['6:15 HIGH', '7:15 HIGH']);
