@@ -88,6 +88,31 @@ export function downloadOrigin(step: Step, script: string, offset: number, url: 
   return worst ?? { kind: 'mutable', host: null, plain: false };
 }
 
+/** A file URL's commit: raw.githubusercontent.com/<o>/<r>/<commit>/<path> or github.com/<o>/<r>/raw/<commit>/<path> (`${{ github.repository }}` one word). */
+const REPOSITORY_FILE = /^https:\/\/(?:raw\.githubusercontent\.com\/(?:\$\{\{github\.repository\}\}|[\w.-]+\/[\w.-]+)|(?:www\.)?github\.com\/(?:\$\{\{github\.repository\}\}|[\w.-]+\/[\w.-]+)\/raw)\/([^/\s]+)\/[^\s?#]+$/i;
+/** A commit that names the run's own (`${{ github.sha }}`, `$GITHUB_SHA`) or a fixed one (a full SHA). */
+const FIXED_COMMIT = /^(?:[0-9a-f]{40}|\$\{\{github\.sha\}\}|\$\{GITHUB_SHA\}|\$GITHUB_SHA)$/i;
+
+/**
+ * Where a URL is served from when every value it can take is a file of this repository (or its owner's) at a fixed
+ * commit: the run's own (`${{ github.sha }}`, `$GITHUB_SHA`) or a full SHA, on raw.githubusercontent.com or
+ * `github.com/<o>/<r>/raw/`; its variables resolved as for a download (`REPO: ${{ github.repository }}` in an `env:`).
+ * That content is what the commit holds, the repository's own code, which nobody can swap. Null otherwise.
+ */
+export function ownFileAtCommit(step: Step, script: string, offset: number, url: string | null, identity: RepositoryIdentity): string | null {
+  if (url === null) return null;
+  let found: string | null = null;
+  for (const value of expand(step, script, offset, whole(url, script, offset), 0)) {
+    const text = value.trim().replace(/^["']|["']$/g, '').replace(/\$\{\{\s*([\w.]+)\s*\}\}/g, '${{$1}}');
+    const owner = urlOwnership(text, identity);
+    if (owner === null || (owner.ownership !== 'local' && owner.ownership !== 'first-party')) return null;
+    const commit = REPOSITORY_FILE.exec(text)?.[1];
+    if (commit === undefined || !FIXED_COMMIT.test(commit)) return null;
+    found ??= owner.text;
+  }
+  return found;
+}
+
 /**
  * The vendor's official installer a piped script is (pipe-to-shell), its variables resolved as for a
  * download: every value the URL can take must be one, else null.

@@ -1,6 +1,6 @@
 import { nothingWorthText, type MinorSecrets } from '../analysis/run-model/holdings.js';
 import { commandWords, hasAny, scriptOf, wordMask } from '../analysis/file-scripts.js';
-import { downloadOrigin, type DownloadOrigin } from '../analysis/download-origin.js';
+import { downloadOrigin, ownFileAtCommit, type DownloadOrigin } from '../analysis/download-origin.js';
 import { fetchOf, isLocalUrl, type Fetch } from '../analysis/remote-fetch.js';
 import { feedFacts, holdingFacts, runFact } from '../analysis/run-model/facts.js';
 import type { Step } from '../model/workflow.js';
@@ -352,6 +352,8 @@ export default defineWorkflowRule({
       const supplies = !context.runs.suppliesNothing(step);
       let executableNames: Set<string> | undefined;
       for (const { offset, fetch, evidence } of downloads) {
+        // A file of this repository at the run's own commit or a fixed one: its own code, nothing to verify.
+        if (context.runs.identity !== null && ownFileAtCommit(step, found.text, offset, fetch.url, context.runs.identity) !== null) continue;
         const origin = downloadOrigin(step, found.text, offset, fetch.url, context.runs.identity, outputFile(fetch));
         // A fixed version of someone else's archive stays MEDIUM only where what the job builds ships: a replaced
         // version would reach every user of the release, and the checksum is the one check before it does.

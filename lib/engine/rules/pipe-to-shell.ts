@@ -2,7 +2,7 @@ import { nothingWorthText } from '../analysis/run-model/holdings.js';
 import { commandWords, hasAny, scriptOf, wordMask, type RunScript } from '../analysis/file-scripts.js';
 import { fetchOf, isLocalUrl, mentionsFetch } from '../analysis/remote-fetch.js';
 import { namedInstaller, vendorEntry } from '../data/installers.js';
-import { commitPinnedFile, officialInstallerAt } from '../analysis/download-origin.js';
+import { commitPinnedFile, officialInstallerAt, ownFileAtCommit } from '../analysis/download-origin.js';
 import { hostedRunnersOnly } from '../analysis/runners.js';
 import { urlOwnership, type RepositoryIdentity } from '../analysis/run-model/ownership.js';
 import { defineWorkflowRule } from '../rule.js';
@@ -240,6 +240,9 @@ export default defineWorkflowRule({
           // The team trusts this host's scripts (`trusted-hosts`), and HTTPS means only that host decides what runs.
           const host = httpsHost(hit.url);
           if (host !== null && trusted.length > 0 && isTrustedHost(host, trusted)) continue;
+          // A script of this repository at the run's own commit or a fixed one (`raw.githubusercontent.com/${{
+          // github.repository }}/${{ github.sha }}/install.sh`): the repository's own code, as its checkout would be.
+          if (context.runs.identity !== null && ownFileAtCommit(step, script.text, hit.offset, hit.url, context.runs.identity) !== null) continue;
           const installer = officialInstallerAt(step, script.text, hit.offset, hit.url);
           let { severity, why } = hitSeverity(hit, step.job !== null && hostedRunnersOnly(step.job), context.runs.identity, installer);
           // The attacker is whoever controls the host: what they gain is what the job holds (docs/severity.md,

@@ -141,6 +141,12 @@ describe(RULE, () => {
       ['on: push', 'jobs:', '  build:', '    runs-on: ubuntu-latest', '    env:', '      NPM_TOKEN: ${{ secrets.NPM_TOKEN }}', ...env.split('\n').filter((l) => l !== '').map((l) => `      ${l}`), '    steps:', '      - run: |', ...script.split('\n').map((l) => `          ${l}`), ''].join('\n');
     const severities = (script: string, env = '') => scanWith(RULE, held(script, env), { repository: 'acme-labs/widget' }).map((f) => f.severity);
 
+    it("reports nothing for the repository's own file at the run's commit or a fixed one; at a branch it is LOW", () => {
+      expect(severities('curl -fsSLo x.sh "https://raw.githubusercontent.com/$REPO/$REV/x.sh"\nbash x.sh', 'REPO: ${{ github.repository }}\nREV: ${{ github.sha }}')).toEqual([]);
+      expect(severities('curl -fsSLo x.sh "https://raw.githubusercontent.com/$REPO/main/x.sh"\nbash x.sh', 'REPO: ${{ github.repository }}')).toEqual(['LOW']);
+      expect(severities('curl -fsSLo x.sh "https://raw.githubusercontent.com/other-labs/widget/$REV/x.sh"\nbash x.sh', 'REV: ${{ github.sha }}')).toEqual(['MEDIUM']);
+    });
+
     it("is LOW for the repository's own and its owner's content on GitHub or on the owner's domain, saying whose it is", () => {
       const findings = scanWith(RULE, held([
         'curl -fsSLo upload.py https://raw.githubusercontent.com/acme-labs/widget/main/scripts/upload.py',

@@ -213,6 +213,29 @@ describe(RULE, () => {
     expect(scanWith(RULE, workflow('https://raw.githubusercontent.com/acme-labs/doc-tool/master/godownloader.sh')).map((f) => f.severity)).toEqual(['MEDIUM']);
   });
 
+  it("reports nothing for this repository's own script at the run's commit or a fixed one (its own code), through env variables too", () => {
+    const workflow = (url: string) => yaml`
+      on: pull_request
+      env:
+        REPO: \${{ github.repository }}
+        REV: \${{ github.sha }}
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          env:
+            TOKEN: \${{ secrets.TOKEN }}
+          steps:
+            - run: curl -fsSL "${url}" | bash
+    `;
+    const scan = (url: string) => scanWith(RULE, workflow(url), { repository: 'acme-labs/widget' }).map((f) => f.severity);
+    expect(scan('https://raw.githubusercontent.com/${REPO}/${REV}/install.sh')).toEqual([]);
+    expect(scan('https://raw.githubusercontent.com/\${{ github.repository }}/\${{ github.sha }}/install.sh')).toEqual([]);
+    expect(scan('https://github.com/acme-labs/widget/raw/4f411281417e88660bea1c1a1749aa71ae0bd60f/install.sh')).toEqual([]);
+    // At a branch it stays (LOW: the repository's own); another account's at the run's SHA names no commit of theirs.
+    expect(scan('https://raw.githubusercontent.com/acme-labs/widget/main/install.sh')).toEqual(['LOW']);
+    expect(scan('https://raw.githubusercontent.com/other-labs/widget/${REV}/install.sh')).toEqual(['MEDIUM']);
+  });
+
   it('takes root as an escalation only where the runner may outlive the job (minikube functional_test on macOS)', () => {
     const workflow = (runsOn: string, matrix = '') => yaml`
       on: pull_request
