@@ -21,9 +21,14 @@ const LEVELS: Record<TaintLevel, string> = {
  * `github.event.issue.title` (free text set by anyone with a GitHub account, via `env.TITLE`): the value,
  * who controls it (the attacker model) and how it gets in.
  */
+/** A taint's source as a finding names it: a context path in code quotes (`github.event.issue.title`), a description as it is. */
+export function taintSourceText(taint: Pick<Taint, 'source'>): string {
+  return /^[\w.*-]+$/.test(taint.source) ? `\`${taint.source}\`` : taint.source;
+}
+
 export function describeTaint(taint: Taint): string {
   const via = taint.via.length > 0 ? `, via ${taint.via.map((v) => (v === '…' ? v : `\`${v}\``)).join(' <- ')}` : '';
-  const source = /^[\w.*-]+$/.test(taint.source) ? `\`${taint.source}\`` : taint.source;
+  const source = taintSourceText(taint);
   // A published action's input its callers in this repository give only fixed values: say what and where.
   if (taint.controller === 'unknown' && taint.given !== undefined && taint.given.length > 0) {
     const given = taint.given.map((g) => `${g.value}, ${g.at}`).join('; ');

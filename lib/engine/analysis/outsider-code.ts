@@ -5,7 +5,7 @@
  * their text expanded into a script or written to `$GITHUB_ENV` / `$GITHUB_PATH` (injections.ts, at the
  * severities an outsider reaches: anyone, a sticky label, an environment nobody could check).
  */
-import { describeStep } from './describe.js';
+import { describeStep, taintSourceText } from './describe.js';
 import { envInjections, injectionClaim, runScriptCarriesCode, scriptInjections, type InjectionHit } from './injections.js';
 import { seesJobToken, type JobRun, type RunModel, type TracedExecution, type WorkspaceEntry } from './run-model/index.js';
 import { REACH_ORDER, type Reach, type ReachLevel } from './run-model/reach.js';
@@ -283,7 +283,7 @@ function jobOutsiderCandidates(context: { runs: RunModel; taint: TaintAnalyzer }
         const injection = () => (claim ??= injectionClaim(step, taint, context.runs));
         const reach = context.runs.stepReach(step);
         if (OUTSIDER.has(reach.level)) {
-          found.push({ first: true, runs: step, with: [step], found: { job, kind: 'script', reach, injection, race: true, text: `${describeStep(step)} (line ${step.owner.file.position(step.run.start).line}) expands \`${taint.source}\` into its script` } });
+          found.push({ first: true, runs: step, with: [step], found: { job, kind: 'script', reach, injection, race: true, text: `${describeStep(step)} (line ${step.owner.file.position(step.run.start).line}) expands ${taintSourceText(taint)} into its script` } });
         }
         break;
       }

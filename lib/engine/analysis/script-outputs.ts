@@ -37,7 +37,8 @@ interface ScriptIndex {
   heredocs?: ReadonlySet<number>;
 }
 
-const ASSIGNMENT = /(?:^|[\s;&|({])(?:(?:export|local|readonly|declare(?:\s+-\w+)*)\s+)?([A-Za-z_]\w*)=|\bfor\s+([A-Za-z_]\w*)\s+in\b|\bread\s+(?:-\w+\s+)*([A-Za-z_]\w*)|\$([A-Za-z_]\w*)\s*=(?!=)/g;
+/** `NAME=value`, `NAME+=value` (an append keeps the earlier assignments' values, which the fold has too), `for NAME in`, `read NAME`, PowerShell `$NAME = value`. */
+const ASSIGNMENT = /(?:^|[\s;&|({])(?:(?:export|local|readonly|declare(?:\s+-\w+)*)\s+)?([A-Za-z_]\w*)\+?=|\bfor\s+([A-Za-z_]\w*)\s+in\b|\bread\s+(?:-\w+\s+)*([A-Za-z_]\w*)|\$([A-Za-z_]\w*)\s*=(?!=)/g;
 const WRITE = /(?:^|[\s"'{(>;|])([A-Za-z_][\w-]*)(?:=|<<)|::set-output\s+name=([\w-]+)::/g;
 const INDEX_CACHE_LIMIT = 128;
 /** The reads of a line without `$`, `%` or `process.env.` (shared: never changed). */

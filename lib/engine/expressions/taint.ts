@@ -590,6 +590,7 @@ export class TaintAnalyzer {
     const artifact = this.#artifactTaint(step, scope);
     const text = String(run.value);
     const lookup = this.#headBranchLookupTaint(step, text, scope);
+    const files = this.#changedFilesLookupTaint(step, text, scope);
     const fold = scriptFold<Taint | null>(text, {
       own: (line, [from, to]) => {
         let taint: Taint | null = null;
@@ -598,6 +599,8 @@ export class TaintAnalyzer {
         if (artifact !== null && readsDownloadedFile(step, line, artifact.download)) taint = artifact.taint;
         // A pull request's head branch name read from an API answer (`jq -r .head.ref`, `--json headRefName`).
         if (lookup !== null && HEAD_BRANCH_FIELD.test(line.text)) taint = stronger(taint, lookup);
+        // The pull request's changed file names read from an API answer (`jq -r '.[].filename'`, `gh pr diff --name-only`).
+        if (files !== null && CHANGED_FILES_FIELD.test(line.text)) taint = stronger(taint, files);
         for (let i = firstAtOrAfter(occurrences, from); i < occurrences.length; i++) {
           const occurrence = occurrences[i] as ExpressionOccurrence;
           if (occurrence.span.start >= to) break;
@@ -627,6 +630,19 @@ export class TaintAnalyzer {
   #headBranchLookupTaint(step: Step, script: string, scope: TaintScope): Taint | null {
     if (!HEAD_BRANCH_FIELD.test(script) || !API_CALL.test(script)) return null;
     const taint = withEvents({ level: 'arbitrary', controller: 'external', source: `the pull request head branch name looked up by ${describeStep(step)}`, via: [] }, this.triggersOf(scope));
+    return taint.events === undefined || taint.events.length === 0 ? null : taint;
+  }
+
+  /**
+   * The taint of a pull request's changed file names that a step's script looks up through the API (`curl
+   * .../pulls/N/files` or `gh api` then `jq -r '.[].filename'`, `gh pr view --json files`, `gh pr diff --name-only`):
+   * the pull request's author names the files, and a path may hold `$(...)`, `;`, quotes and backticks (git forbids
+   * only NUL), so it is free text. Only on the events through which an outsider brings a pull request in; null on
+   * others, and for a script that asks no API for them.
+   */
+  #changedFilesLookupTaint(step: Step, script: string, scope: TaintScope): Taint | null {
+    if (!CHANGED_FILES_FIELD.test(script) || !API_CALL.test(script) || !CHANGED_FILES_CALL.test(script)) return null;
+    const taint = withEvents({ level: 'arbitrary', controller: 'external', source: `the pull request's changed file names looked up by ${describeStep(step)}`, via: [] }, this.triggersOf(scope));
     return taint.events === undefined || taint.events.length === 0 ? null : taint;
   }
 
@@ -791,6 +807,10 @@ function findPair(map: YNode | undefined, name: string): YPair | undefined {
 const HEAD_BRANCH_FIELD = /\bheadRefName\b|\.head\.(?:ref|label)\b/;
 /** A command that asks GitHub's API (the answer a script reads the head's branch name from). */
 const API_CALL = /\bgh\s+(?:pr|api)\b|\bcurl\b|\bwget\b|\bhttp\s|\bInvoke-RestMethod\b/;
+/** A field or flag that reads a pull request's changed file names from an API answer. */
+const CHANGED_FILES_FIELD = /\.filename\b|\bfiles\[\]\.path\b|\bgh\s+pr\s+diff\b[^\n]*--name-only/;
+/** The calls that answer with them: the pull request's (or a comparison's) files, `gh pr view --json files`, `gh pr diff`. */
+const CHANGED_FILES_CALL = /\/pulls\/(?:\$\{\{[^}\n]{0,100}\}\}|[^\s/]+)\/files\b|\/compare\/[^\s]+|--json\s+[\w,]*\bfiles\b|\bgh\s+pr\s+diff\b/;
 
 function withEvents(taint: Taint, triggers: ReadonlySet<string> | null): Taint {
   if (triggers === null) return taint;

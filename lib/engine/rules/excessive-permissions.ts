@@ -1,5 +1,5 @@
 import { agentEvents, agentReach, agentShell, stepAgent } from '../analysis/agent-input.js';
-import { describeStep } from '../analysis/describe.js';
+import { describeStep, taintSourceText } from '../analysis/describe.js';
 import { scriptInjections } from '../analysis/injections.js';
 import { outsiderCode, type OutsiderCode } from '../analysis/outsider-code.js';
 import { implicitTokenReaders, otherTokenSteps, readPermissions, scopeUse, type WriteScope } from '../analysis/permissions.js';
@@ -97,7 +97,7 @@ function injectedCode(context: WorkflowRuleContext, job: Job): Steering | null {
       const reach = context.runs.stepReach(step);
       if (!STEERING_REACH.has(reach.level)) continue;
       if (best === null || REACH_ORDER.indexOf(reach.level) < REACH_ORDER.indexOf(best.reach.level)) {
-        best = { reach, text: `${describeStep(step)} (line ${job.workflow.file.position(hit.node.start).line}) expands \`${taint.source}\` into the code its action runs` };
+        best = { reach, text: `${describeStep(step)} (line ${job.workflow.file.position(hit.node.start).line}) expands ${taintSourceText(taint)} into the code its action runs` };
       }
       break;
     }

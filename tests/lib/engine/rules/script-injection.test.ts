@@ -866,6 +866,41 @@ ${lookup}
     expect(scanWith(RULE, workflow(curl, 'workflow_dispatch:'))).toEqual([]);
   });
 
+  it("follows a pull request's changed file names looked up through the API into a step output (a path may hold `$(...)`)", () => {
+    const workflow = (lookup: string, on = 'pull_request_target:') => `on:
+  ${on}
+permissions:
+  contents: read
+  pull-requests: write
+jobs:
+  validate:
+    runs-on: ubuntu-latest
+    steps:
+      - id: files
+        run: |
+${lookup}
+      - run: echo "Changed \${{ steps.files.outputs.list }}" && exit 1
+`;
+    const curl = [
+      '          info="$(curl -sSf https://api.github.com/repos/${{ github.repository }}/pulls/${{ github.event.pull_request.number }}/files)"',
+      '          names=""',
+      "          page=\"$(jq -r '.[].filename' <<< \"$info\")\"",
+      '          names+="$page"',
+      "          list=\"$(grep -E '^docs/.+\\.md$' <<< \"$names\")\" || true",
+      '          echo "list<<EOF" >> "$GITHUB_OUTPUT"',
+      '          echo "$list" >> "$GITHUB_OUTPUT"',
+      '          echo "EOF" >> "$GITHUB_OUTPUT"',
+    ].join('\n');
+    const findings = scanWith(RULE, workflow(curl));
+    expect(findings.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(findings[0]?.description).toContain("the pull request's changed file names looked up by step `files` of job `validate`");
+    const gh = '          echo "list=$(gh pr diff ${{ github.event.pull_request.number }} --name-only | tr \'\\n\' \' \')" >> "$GITHUB_OUTPUT"';
+    expect(scanWith(RULE, workflow(gh)).map((f) => f.severity)).toEqual(['MEDIUM']);
+    // Counted, not named (`.changed_files`), or on a push, where no outsider names the files: nothing.
+    expect(scanWith(RULE, workflow(curl.replace(".[].filename", '.changed_files')))).toEqual([]);
+    expect(scanWith(RULE, workflow(curl, 'push:'))).toEqual([]);
+  });
+
   it('drops an artifact\'s number checked as an integer by `test -eq`, a digits-only `case` or github-script `Number.isInteger(Number(x))`; keeps a check that goes on', () => {
     const workflow = (check: string[], gs = false) => `on:
   workflow_run:
