@@ -1,4 +1,5 @@
 import { outsiderCode } from '../analysis/outsider-code.js';
+import { severityOf, whoText } from '../analysis/run-model/severity.js';
 import type { Step } from '../model/workflow.js';
 import { defineWorkflowRule } from '../rule.js';
 import { get, getText, isTruthy, keyText, type YNode } from '../yaml/model.js';
@@ -37,11 +38,13 @@ export default defineWorkflowRule({
       // The severity policy (docs/severity.md): a token wider than the job needs is hygiene (LOW) until
       // something an outsider controls runs in the job that holds it (MEDIUM, naming it).
       let code: ReturnType<typeof outsiderCode> | undefined;
+      // Behind a maintainer's approval of the commit that runs (a label event's head SHA, a `/ok-to-test` pinned to the
+      // commented commit), the outsider's code runs only as approved: LOW, naming the approval (severityOf).
       const rated = (message: string): { severity: 'MEDIUM' | 'LOW'; message: string } => {
         code ??= step.job === null ? null : outsiderCode(context, [step.job]);
-        return code !== null
-          ? { severity: 'MEDIUM', message: `${message} An outsider's code or text runs in the job: ${code.text}.` }
-          : { severity: 'LOW', message: `${message} LOW: nothing an outsider controls runs in the job that holds it.` };
+        if (code === null) return { severity: 'LOW', message: `${message} LOW: nothing an outsider controls runs in the job that holds it.` };
+        const severity = severityOf({ reach: code.reach, executes: true, holds: ['the token'], raceAfterApproval: code.race }) === 'LOW' ? 'LOW' : 'MEDIUM';
+        return { severity, message: `${message} An outsider's code or text runs in the job: ${code.text}; ${whoText(code.reach)}.${severity === 'LOW' ? ' LOW: what runs is what a maintainer approved.' : ''}` };
       };
       if (step.usesRef?.kind !== 'repository' || step.uses === undefined) return;
       // `with: ${{ ... }}` cannot be read statically.

@@ -155,4 +155,29 @@ describe(RULE, () => {
     expect(trusted.length).toBe(outsider.length);
     expect(trusted.every((f) => f.severity === 'LOW')).toBe(true);
   });
+
+  it("is LOW where the pull request's code runs only as a maintainer's label approved it (the label event's head SHA), MEDIUM where later pushes run too", () => {
+    const workflow = (types: string, ref: string) => yaml`
+      on:
+        pull_request_target:
+          types: ${types}
+      jobs:
+        cloud:
+          if: github.event.label.name == 'ci-run-cloud'
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with: { ref: "${ref}" }
+            - uses: actions/create-github-app-token@v2
+              with:
+                app-id: \${{ vars.APP_ID }}
+                private-key: \${{ secrets.APP_KEY }}
+            - run: make test
+    `;
+    const pinned = scanWith('github-app-token-misuse', workflow('[labeled]', '${{ github.event.pull_request.head.sha }}'));
+    expect(pinned.map((f) => f.severity)).toEqual(['LOW']);
+    expect(pinned[0]?.description).toContain("a maintainer approves each run first (`github.event.label.name == 'ci-run-cloud'`). LOW: what runs is what a maintainer approved.");
+    // The branch, resolved when the job runs: a push made after the label runs too.
+    expect(scanWith('github-app-token-misuse', workflow('[labeled]', 'refs/pull/${{ github.event.pull_request.number }}/head')).map((f) => f.severity)).toEqual(['MEDIUM']);
+  });
 });
