@@ -229,7 +229,7 @@ describe(RULE, () => {
     `;
     const scan = (url: string) => scanWith(RULE, workflow(url), { repository: 'acme-labs/widget' }).map((f) => f.severity);
     expect(scan('https://raw.githubusercontent.com/${REPO}/${REV}/install.sh')).toEqual([]);
-    expect(scan('https://raw.githubusercontent.com/\${{ github.repository }}/\${{ github.sha }}/install.sh')).toEqual([]);
+    expect(scan('https://raw.githubusercontent.com/${{ github.repository }}/${{ github.sha }}/install.sh')).toEqual([]);
     expect(scan('https://github.com/acme-labs/widget/raw/4f411281417e88660bea1c1a1749aa71ae0bd60f/install.sh')).toEqual([]);
     // At a branch it stays (LOW: the repository's own); another account's at the run's SHA names no commit of theirs.
     expect(scan('https://raw.githubusercontent.com/acme-labs/widget/main/install.sh')).toEqual(['LOW']);
