@@ -182,9 +182,19 @@ function readWriters(runs: RunModel, taint: TaintAnalyzer): ScopeWriters {
         if (controlled === null) continue;
         const reach = runs.stepReach(caller);
         if (reach.event !== 'pull_request_target') continue;
-        const gate = gateOf(reach, true);
-        if (gate === undefined) continue;
-        writers.push({ job, step: caller, rule: 'cache-poisoning', event: 'pull_request_target', gate, act: actOf(reach), save: use, text: `${where(caller, job)} saves a cache (${use.how}) under \`pull_request_target\`, and ${controlled}` });
+        // Files of a checkout that names the commit the event carries (`head.sha` on a `labeled` event): behind an
+        // approval, what saves is what the maintainer approved; a key made of the event's text is not approved code.
+        const checkouts = run.workspace.filter((e) => e.kind === 'checkout' && e.content === 'outsider' && e.step.index < caller.index);
+        const pinned = use.key !== undefined && controlled.startsWith('its key comes from') ? undefined : checkouts.find((e) => e.checkout !== undefined && pinsApprovedCode(e.checkout));
+        const race = pinned === undefined || checkouts.some((e) => e.checkout === undefined || !pinsApprovedCode(e.checkout));
+        const gate = gateOf(reach, race);
+        const text = `${where(caller, job)} saves a cache (${use.how}) under \`pull_request_target\`, and ${controlled}`;
+        if (gate === undefined) {
+          const words = pinned === undefined ? undefined : heldOf(reach, pinned, []);
+          if (words !== undefined) held.push({ job, step: caller, rule: 'cache-poisoning', event: 'pull_request_target', gate: words.gate, act: words.act, save: use, text });
+          continue;
+        }
+        writers.push({ job, step: caller, rule: 'cache-poisoning', event: 'pull_request_target', gate, act: actOf(reach), save: use, text });
       }
     }
   }

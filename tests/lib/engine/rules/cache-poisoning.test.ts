@@ -882,6 +882,34 @@ describe(`${RULE}: who writes the cache a release restores`, () => {
       expect((record?.facts ?? []).some((f) => f.startsWith('writer:'))).toBe(false);
     });
 
+    it("a cache the approved commit's files save (the event's head SHA) is held back too; a branch resolved at run time is not", () => {
+      const saving = (ref: string) => other(yaml`
+        on:
+          pull_request_target:
+            types: [labeled]
+        jobs:
+          test:
+            if: github.event.label.name == 'safe to test'
+            runs-on: ubuntu-latest
+            steps:
+              - uses: actions/checkout@v4
+                with:
+                  ref: \${{ ${ref} }}
+                  repository: \${{ github.event.pull_request.head.repo.full_name }}
+              - uses: actions/setup-node@v4
+                with:
+                  cache: npm
+              - run: npm ci && npm test
+      `);
+      const restore = (findings: { description: string; severity: string }[]) => findings.find((f) => f.description.includes('restores a cache'));
+      const approved = restore(scanWith(RULE, [release, saving('github.event.pull_request.head.sha')]));
+      expect(approved?.severity).toBe('LOW');
+      expect(approved?.description).toContain("and it checks out the commit the event names (`github.event.pull_request.head.sha`), the one approved");
+      const moving = restore(scanWith(RULE, [release, saving('github.event.pull_request.head.ref')]));
+      expect(moving?.severity).toBe('MEDIUM');
+      expect(moving?.description).toContain('commits pushed after the approval');
+    });
+
     it('negative: with no job running pull request code in that scope, the text still says none does', () => {
       const none = "No workflow of the repository runs an outsider's code or text in the default branch's cache scope";
       expect(scanWith(RULE, [release])[0]?.description).toContain(none);
