@@ -374,7 +374,9 @@ function chatWebhooks(model: Workflow | Action): ReadonlySet<string> {
  *   https://learn.microsoft.com/azure/developer/github/connect-from-azure-openid-connect), a GitHub App's
  *   `app-id`/`client-id` beside its private key, an installation id, Cloudflare's, Vercel's or Netlify's account,
  *   organisation, project and site ids beside their API token;
- * - where something is: `*_REGION`, `*_ZONE`, a bucket or container name;
+ * - where something is: `*_REGION`, `*_ZONE`, a bucket or container name, a host, port or path (`DATABRICKS_HOST`,
+ *   `DATABRICKS_HTTP_PATH`: a SQL warehouse's path, `/sql/1.0/warehouses/<id>`), a cluster's, workspace's or
+ *   warehouse's id, a database's name;
  * - an access key ID, the identifier half of an AWS access key, whose secret access key is the credential
  *   (https://docs.aws.amazon.com/IAM/latest/UserGuide/id_credentials_access-keys.html), a name S3-compatible stores
  *   (Cloudflare R2, DigitalOcean Spaces, MinIO) use for the same pair: `*_ACCESS_KEY_ID` (`ACCESS_KEY_ID_END`), whose
@@ -384,7 +386,7 @@ function chatWebhooks(model: Workflow | Action): ReadonlySet<string> {
  * Vault `ROLE_ID`, a `SESSION_ID`, and any name with a word of a credential (`IDENTIFIER_CREDENTIAL_PART`).
  */
 const IDENTIFIER_END =
-  /(^|_)(USR|USER|USERNAME|USER_NAME|LOGIN|EMAIL|USER_ID|IDENTITY|ACCOUNT|ACCOUNT_ID|ACCOUNT_NAME|CLIENT_ID|TENANT_ID|SUBSCRIPTION_ID|APP_ID|APPLICATION_ID|INSTALLATION_ID|ORG|ORG_ID|ORGANIZATION|ORGANIZATION_ID|PROJECT|PROJECT_ID|PROJECT_NAME|NAME|SITE_ID|ZONE_ID|TEAM_ID|EXTENSION_ID|REGION|ZONE|BUCKET|BUCKET_NAME|CONTAINER_NAME|ACCESS_KEY_ID)$/;
+  /(^|_)(USR|USER|USERNAME|USER_NAME|LOGIN|EMAIL|USER_ID|IDENTITY|ACCOUNT|ACCOUNT_ID|ACCOUNT_NAME|CLIENT_ID|TENANT_ID|SUBSCRIPTION_ID|APP_ID|APPLICATION_ID|INSTALLATION_ID|ORG|ORG_ID|ORGANIZATION|ORGANIZATION_ID|PROJECT|PROJECT_ID|PROJECT_NAME|NAME|SITE_ID|ZONE_ID|TEAM_ID|EXTENSION_ID|REGION|ZONE|BUCKET|BUCKET_NAME|CONTAINER_NAME|ACCESS_KEY_ID|HOST|HOSTNAME|PORT|PATH|CLUSTER_ID|WORKSPACE_ID|WAREHOUSE_ID|DATABASE|DATABASE_NAME|DB_NAME)$/;
 /** The ending of an access key's ID (`AWS_ACCESS_KEY_ID`, `aws-access-key-id`): the rest of the name decides whether it says credential. */
 const ACCESS_KEY_ID_END = /(^|_)ACCESS_KEY_ID$/;
 /**

@@ -573,6 +573,11 @@ ${steps}
     );
   });
 
+  it('a host, port or path and the ids of a cluster, workspace or warehouse say where something is; a key path or a URL does not', () => {
+    expect(['DATABRICKS_HOST', 'DATABRICKS_HTTP_PATH', 'SFTP_PORT', 'DEPLOY_HOSTNAME', 'DATABRICKS_CLUSTER_ID', 'SNOWFLAKE_DATABASE', 'DB_NAME'].filter((n) => !isIdentifierName(n))).toEqual([]);
+    expect(['SSH_KEY_PATH', 'DATABASE_URL', 'DB_PASSWORD', 'HOST_TOKEN', 'PRIVATE_KEY_PATH'].filter(isIdentifierName)).toEqual([]);
+  });
+
   it('a code-signing identity names a certificate, which is the credential beside its password', () => {
     expect(['APPLE_SIGNING_IDENTITY', 'MACOS_CERT_IDENTITY', 'CODESIGN_IDENTITY', 'MANAGED_IDENTITY'].filter((n) => !isIdentifierName(n))).toEqual([]);
     expect(['APPLE_CERTIFICATE', 'APPLE_CERTIFICATE_PASSWORD', 'MACOS_CERT_P12', 'IDENTITY_TOKEN', 'SIGNING_IDENTITY_KEY'].filter(isIdentifierName)).toEqual([]);
