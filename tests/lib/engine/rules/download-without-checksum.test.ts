@@ -168,6 +168,9 @@ describe(RULE, () => {
       expect(severities('curl -Lo /usr/local/bin/ecs-cli https://amazon-ecs-cli.s3.amazonaws.com/ecs-cli-linux-amd64-latest\nchmod +x /usr/local/bin/ecs-cli\necs-cli --version')).toEqual(['LOW']);
       // Another bucket on the same storage is not the vendor's.
       expect(severities('curl -Lo /usr/local/bin/ecs-cli https://builds-cache.s3.amazonaws.com/ecs-cli-linux-amd64\nchmod +x /usr/local/bin/ecs-cli\necs-cli --version')).not.toEqual(['LOW']);
+      // itch.io's butler from its own distribution host (the documented download); a mirror of it is not the vendor's.
+      expect(severities('curl -L -o butler.zip https://broth.itch.zone/butler/darwin-amd64/LATEST/archive/default\nunzip butler.zip\nchmod +x butler')).toEqual(['LOW']);
+      expect(severities('curl -L -o butler.zip https://mirror.example.net/butler/darwin-amd64/LATEST/archive/default\nunzip butler.zip\nchmod +x butler')).toEqual(['MEDIUM']);
     });
 
     it('is LOW for a fixed version in a per-version archive over HTTPS, the version read from the script or the env', () => {
