@@ -10,6 +10,7 @@ import { holdingFacts, reachFacts } from '../analysis/run-model/facts.js';
 import { severityRank, type Severity } from '../types.js';
 import { describeClaim, jobClaim, nothingReads, severityOf, whoText, type Reach } from '../analysis/run-model/index.js';
 import { outsiderReach } from '../analysis/run-model/reach.js';
+import { jobTrustOn } from '../analysis/trust-guards.js';
 import { followsUntrustedRuns } from '../analysis/workflow-run.js';
 import { agentEvents, scriptAgents, stepAgent } from '../analysis/agent-input.js';
 import { outsiderControlled } from '../expressions/controller.js';
@@ -95,8 +96,16 @@ function armedSeverity(severity: Severity): 'HIGH' | 'MEDIUM' | null {
   return severity === 'HIGH' || severity === 'MEDIUM' ? severity : null;
 }
 
-function exposure(workflow: Workflow, context: WorkflowRuleContext): Exposure {
-  const jobs = workflow.jobs;
+/** `exposure` over the jobs that can run on one event (a job whose `if:` names another event never does), read once per set. */
+function exposureOn(workflow: Workflow, context: WorkflowRuleContext, event: string, cache: Map<string, Exposure>): Exposure {
+  const jobs = workflow.jobs.filter((job) => jobTrustOn(job, event).length > 0);
+  const key = jobs.map((job) => job.id).join('\n');
+  let found = cache.get(key);
+  if (found === undefined) cache.set(key, (found = exposure(workflow, context, jobs)));
+  return found;
+}
+
+function exposure(workflow: Workflow, context: WorkflowRuleContext, jobs: readonly Job[]): Exposure {
   let armed: Armed | null = null;
   // Outsider code a step runs, per job: the same claim as untrusted-checkout's (and artifact-poisoning's for a
   // download a step runs), from that job's reach, the race after an approval and what the job holds.
@@ -496,7 +505,9 @@ export default defineWorkflowRule({
   create: (context) => ({
     workflow(workflow) {
       const safe = workflow.jobs.length > 0 && workflow.jobs.every(triageOnly);
-      let found: Exposure | undefined;
+      // What an outsider's content does, over the jobs each trigger runs (a `workflow_run` job's artifacts are not a
+      // `pull_request_target` run's doing).
+      const exposures = new Map<string, Exposure>();
       for (const trigger of workflow.triggers) {
         if (!DANGEROUS.has(trigger.name)) continue;
         const outsiders = trigger.name === 'pull_request_target' || followsUntrustedRuns(workflow, context.repository);
@@ -521,7 +532,7 @@ export default defineWorkflowRule({
           context.report({ node: trigger.node, job: null, severity: 'LOW', message: `\`${trigger.name}\` ${what}; every job only runs well-known labeling or triage actions, with no checkout or script.${filter}` });
           continue;
         }
-        found ??= exposure(workflow, context);
+        const found = exposureOn(workflow, context, trigger.name, exposures);
         // The same run's weakness is the finding of the rule about it (an untrusted checkout, an injection ...),
         // which states it and carries its fix: at HIGH this one would count that mistake twice, so it is MEDIUM,
         // naming that finding, and says what is its own: the trigger that lets an outsider's content in.
@@ -542,7 +553,7 @@ export default defineWorkflowRule({
         if (trigger.name !== 'issue_comment' && trigger.name !== 'discussion_comment') continue;
         const open = openCommentJob(workflow, trigger.name, context);
         if (open === null) continue;
-        found ??= exposure(workflow, context);
+        const found = exposureOn(workflow, context, trigger.name, exposures);
         // Where an outsider's content runs, that finding (and the rules about it) says more than this one.
         if (found.severity !== 'LOW') continue;
         context.report({

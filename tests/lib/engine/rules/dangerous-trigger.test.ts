@@ -831,4 +831,39 @@ describe(`${RULE}: a comment command whose permission check holds only on some c
     expect(kept.map((f) => f.severity)).toEqual(['MEDIUM']);
     expect(kept[0]?.description).toContain('not the label the event adds');
   });
+
+  it("judges each trigger by the jobs that run on it: a workflow_run job's artifact is not the pull_request_target run's doing", () => {
+    const findings = scanWith(RULE, yaml`
+      on:
+        pull_request_target:
+        workflow_run:
+          workflows: [Benchmark]
+          types: [completed]
+      permissions:
+        contents: read
+      jobs:
+        howto:
+          if: github.event_name == 'pull_request_target'
+          permissions: { pull-requests: write }
+          runs-on: ubuntu-latest
+          steps:
+            - uses: marocchino/sticky-pull-request-comment@v2
+              with:
+                message: See the contributing guide.
+        report:
+          if: github.event_name == 'workflow_run'
+          permissions: { pull-requests: write, actions: read }
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/download-artifact@v4
+              with:
+                github-token: \${{ github.token }}
+                run-id: \${{ github.event.workflow_run.id }}
+            - run: echo "pr=$(cat pr_number)" >> "$GITHUB_ENV"
+            - run: cat report.md
+    `);
+    expect(positions(findings)).toEqual(['2:3 LOW', '3:3 MEDIUM']);
+    expect(findings[0]?.description).toContain('no job runs the pull request\'s code');
+    expect(findings[1]?.description).toContain('`$GITHUB_ENV`');
+  });
 });
