@@ -24,8 +24,8 @@ const COSIGN_SIGN = /\bcosign\s+(?:sign|attest|sign-blob|attest-blob)\b/;
 /** A key, a hardware key or an identity token given explicitly: the job's OIDC token is not used. */
 const OWN_IDENTITY = /--(?:key|sk|identity-token)\b/;
 
-/** Whether a script signs or attests with `cosign` keylessly, with the job's OIDC identity. */
+/** Whether a script signs or attests with `cosign` keylessly, with the job's OIDC identity (a command continued over lines with `\` read whole). */
 export function signsKeylessly(script: string): boolean {
-  return script.split('\n').some((line) => COSIGN_SIGN.test(line) && !OWN_IDENTITY.test(line));
+  return script.replace(/\\\r?\n/g, ' ').split('\n').some((line) => COSIGN_SIGN.test(line) && !OWN_IDENTITY.test(line));
 }
 export const KEYLESS_COMMAND_SOURCE = 'https://docs.sigstore.dev/cosign/signing/overview/';

@@ -41,11 +41,31 @@ describe(RULE, () => {
             - run: |
                 cosign sign --key env://COSIGN_KEY ghcr.io/org/app@sha256:abc
                 cosign sign --identity-token "$TOKEN" ghcr.io/org/app@sha256:abc
+                ./cosign sign-blob \\
+                  --key=env://COSIGN_KEY --yes \\
+                  --output-file=app.sig app
             - run: cosign verify ghcr.io/org/app@sha256:abc
         slsa:
           permissions: { id-token: write, contents: write, actions: read }
           uses: slsa-framework/slsa-github-generator/.github/workflows/generator_generic_slsa3.yml@v2.1.0
     `)).toEqual([]);
+  });
+
+  it('reads a cosign command continued over lines whole: keyless when no line of it gives a key', () => {
+    const job = (flags: string) => yaml`
+      on: push
+      permissions: { contents: read }
+      jobs:
+        sign:
+          runs-on: ubuntu-latest
+          steps:
+            - run: |
+                cosign sign-blob \\
+                  ${flags} --yes \\
+                  --output-file=app.sig app
+    `;
+    expect(scanWith(RULE, job('--bundle=app.bundle')).map((f) => f.severity)).toEqual(['LOW']);
+    expect(scanWith(RULE, job('--key=env://COSIGN_KEY'))).toEqual([]);
   });
 
   it('reports a job without any permissions block (the default token never has id-token)', () => {
