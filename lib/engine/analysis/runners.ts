@@ -118,9 +118,11 @@ function selfHostedScalar(job: Job, scalar: YScalar): string | null {
  * Labels of GitHub-hosted runners (standard and arm images, the macOS larger runners' `-large`/`-xlarge`; Linux
  * and Windows larger runners carry names their owner chose). Source: the runner images' labels,
  * https://docs.github.com/en/actions/using-github-hosted-runners/about-github-hosted-runners (`ubuntu-24.04-arm`,
- * `windows-11-arm`, `macos-15-xlarge`) and https://github.com/actions/runner-images#available-images.
+ * `windows-11-arm`, `macos-15-xlarge`) and https://github.com/actions/runner-images#available-images (`windows-2025-vs2026`,
+ * and `windows-11-vs2026-arm`, Windows 11 Arm64 with Visual Studio 2026, generally available since August 2026: an image
+ * and an architecture, so up to two such suffixes).
  */
-const GITHUB_HOSTED = /^(ubuntu|windows|macos)-(latest|\d+(\.\d+)?)(-(arm|arm64|large|xlarge|intel|x64|vs\d+))?$|^ubuntu-slim$/i;
+const GITHUB_HOSTED = /^(ubuntu|windows|macos)-(latest|\d+(\.\d+)?)(-(arm|arm64|large|xlarge|intel|x64|vs\d+)){0,2}$|^ubuntu-slim$/i;
 /** Labels of managed, ephemeral runner services (one fresh machine per job): not the persistence risk this rule is about. */
 const MANAGED = /^(blacksmith|namespace-profile|nscloud|buildjet|depot-|warp-|ubicloud|cirun|runs-on[=/]|actuated|codspeed-)/i;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { otherCloudEvidence, selfHosted } from '../../../../lib/engine/analysis/runners.js';
+import { hostedRunnersOnly, otherCloudEvidence, selfHosted } from '../../../../lib/engine/analysis/runners.js';
 import { buildWorkflow } from '../../../../lib/engine/model/workflow.js';
 import { parseYaml } from '../../../../lib/engine/yaml/parse.js';
 import { SourceFile } from '../../../../lib/engine/yaml/source.js';
@@ -86,5 +86,16 @@ describe('selfHosted: another cloud in a runner group or a label', () => {
     const hit = selfHosted(firstJob('{ group: gpu-runners, labels: [linux, big-box] }'));
     expect(hit?.certain).toBe(false);
     expect(hit?.how).not.toMatch(/AWS|Google/);
+  });
+});
+
+describe('hostedRunnersOnly: the runner images GitHub hosts', () => {
+  it('knows an image with an architecture and a Visual Studio suffix (windows-11-vs2026-arm), not a label made of other words', () => {
+    for (const label of ['windows-11-vs2026-arm', 'windows-2025-vs2026', 'windows-11-arm', 'ubuntu-24.04-arm', 'macos-15-intel']) {
+      expect(hostedRunnersOnly(firstJob(label)), label).toBe(true);
+    }
+    for (const label of ['windows-11-vs2026-arm-gpu', 'windows-11-build-arm', '[self-hosted, windows-11-vs2026-arm]']) {
+      expect(hostedRunnersOnly(firstJob(label)), label).toBe(false);
+    }
   });
 });
