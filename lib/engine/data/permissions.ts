@@ -109,6 +109,8 @@ export const ACTION_PERMISSIONS: Readonly<Record<string, ActionPermissions>> = {
   'jamesives/github-pages-deploy-action': { scopes: { contents: 'write' } },
   'peaceiris/actions-gh-pages': { scopes: { contents: 'write' } },
   'release-drafter/release-drafter': { scopes: { contents: 'write', 'pull-requests': 'read' } },
+  // README (v7), "Autolabeler": the sub-action labels the pull request, "write permission is required for autolabeler".
+  'release-drafter/release-drafter/autolabeler': { scopes: { contents: 'read', 'pull-requests': 'write' } },
   'googleapis/release-please-action': { scopes: { contents: 'write', 'pull-requests': 'write', issues: 'write' } },
   // Runs its `version` command (`changeset version` by default, with the repository's changelog generator) and its
   // `publish` command with its environment, `GITHUB_TOKEN` included.

@@ -231,6 +231,24 @@ ${input}
     expect(findings[0]?.description).toContain('Job `comment` grants `contents: write` that its steps never use');
   });
 
+  it("takes an action in a sub-directory by its own entry: release-drafter's autolabeler writes pull requests, its parent only reads them", () => {
+    const workflow = (action: string) => yaml`
+      on: pull_request_target
+      permissions: {}
+      jobs:
+        label:
+          runs-on: ubuntu-latest
+          permissions:
+            contents: read
+            pull-requests: write
+          steps:
+            - uses: ${action}@5de93583980a40bd78603b6dfdcda5b4df377b32
+              env: { GITHUB_TOKEN: '\${{ secrets.GITHUB_TOKEN }}' }
+    `;
+    expect(scanWith(RULE, workflow('release-drafter/release-drafter/autolabeler'))).toEqual([]);
+    expect(positions(scanWith(RULE, workflow('release-drafter/release-drafter')))).toEqual(['8:7 LOW']);
+  });
+
   it('treats the block as the job\'s own when a single job inherits it and uses it', () => {
     expect(scanWith(RULE, yaml`
       on: push
