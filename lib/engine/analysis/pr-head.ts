@@ -1,6 +1,6 @@
 import { approvalRaceClosedBefore } from './approval-race.js';
 import { expressionsOf, findExpressions } from '../expressions/extract.js';
-import { ContextAccess, contextPath, IndexAccess, parseExpression, walkExpression, type Expr } from '../expressions/parse.js';
+import { Binary, ContextAccess, contextPath, Grouping, IndexAccess, Literal, Logical, parseExpression, Unary, walkExpression, type Expr } from '../expressions/parse.js';
 import { earlierForeignDownload, githubScriptNamesDownload, outsiderDownloadBefore, readsDownloadIntoOutputs, readsFile, stepDownloads, type ForeignDownload } from './artifacts.js';
 import { referencedEnvVars } from './script-outputs.js';
 import type { RepositoryModel } from '../model/repository.js';
@@ -508,6 +508,11 @@ export interface UntrustedCheckout {
    * the approved commits are what runs though the checkout names a branch (`approval-race.ts`).
    */
   raceClosedBy?: string;
+  /**
+   * The ref names a pull request's head only for a same-repository pull request (`head.repo.fork &&
+   * github.event.repository.default_branch || github.event.pull_request.head.sha`): a fork's gets the base branch.
+   */
+  sameRepositoryRef?: true;
 }
 
 /** True when what the checkout runs is the commit a maintainer approved: pinned by the event, or the race closed by a check. */
@@ -560,6 +565,8 @@ function findPullRequestCheckouts(job: Job, repository: RepositoryModel): (Untru
   const result: (UntrustedCheckout & { hiddenBy?: 'trusted-author' | 'approved-commit' })[] = [];
   for (const step of job.steps) {
     const found: Omit<UntrustedCheckout, 'approved' | 'trigger' | 'gated'>[] = [];
+    // Inputs whose pull request head only a same-repository pull request gets (`forkOperand`).
+    let sameRepositoryOnly = false;
     for (const input of checkoutInputs(step)) {
       const evidence = prHeadReference(input.node, { workflow, job, step }, triggers);
       // A branch name names a branch of the checked-out repository: the base one, whose branches only
@@ -569,6 +576,7 @@ function findPullRequestCheckouts(job: Job, repository: RepositoryModel): (Untru
       if (evidence !== null && input.name === 'ref' && isBranchNameEvidence(evidence) && reachOf(job, step, repository).sameRepository !== true) continue;
       if (evidence !== null) {
         found.push({ step, node: input.node, how: `\`${input.name}: ${String(input.node.value).trim()}\``, evidence: `\`${evidence}\`` });
+        sameRepositoryOnly = headOnlyForSameRepository(input.node, { workflow, job, step }, triggers);
         break;
       }
     }
@@ -586,7 +594,7 @@ function findPullRequestCheckouts(job: Job, repository: RepositoryModel): (Untru
     // same-repository pull requests (`head.repo.fork != true`, `!(head.repo.full_name != github.repository)`,
     // `head.repo.id == github.repository_id` ...) is a trusted author's, whatever form the condition takes.
     const folded = reachOf(job, step, repository).level;
-    const trusted = everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label' && !APPROVALS.has(g.kind)) || folded === 'trusted-author' || (folded === 'collaborator' && dispatched === null);
+    const trusted = (sameRepositoryOnly && found.length === 1) || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label' && !APPROVALS.has(g.kind)) || folded === 'trusted-author' || (folded === 'collaborator' && dispatched === null);
     const approved = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label');
     // An environment counts as an approval of the commit it pins only when its reviewers are known (settings);
     // offline it may hold the run or not, so the checkout is reported, saying the reviewers were not checked.
@@ -603,9 +611,76 @@ function findPullRequestCheckouts(job: Job, repository: RepositoryModel): (Untru
     const dispatcher = dispatched?.holds === true ? { dispatcher: dispatched.by } : {};
     // Every way to run passes a maintainer's act or a trust condition (not an environment of unknown strength).
     const gated = dispatched?.holds === true || everyPathGuarded(trust, (g) => g.kind !== 'bypassable-label' && g.kind !== 'environment');
-    for (const checkout of found) result.push({ ...checkout, approved, gated, ...dispatcher, ...unchecked, ...hidden, ...raceClosed, trigger: triggerOf(checkout.evidence, triggers) });
+    const byRef: { sameRepositoryRef?: true } = sameRepositoryOnly && found.length === 1 ? { sameRepositoryRef: true } : {};
+    for (const checkout of found) result.push({ ...checkout, approved, gated, ...dispatcher, ...unchecked, ...hidden, ...raceClosed, ...byRef, trigger: triggerOf(checkout.evidence, triggers) });
   }
   return result;
+}
+
+function ungrouped(expr: Expr): Expr {
+  let current = expr;
+  while (current instanceof Grouping) current = current.group;
+  return current;
+}
+
+const HEAD_FORK = 'github.event.pull_request.head.repo.fork';
+const HEAD_FULL_NAME = 'github.event.pull_request.head.repo.full_name';
+
+/**
+ * Whether a condition holds on a fork's pull request: true for `head.repo.fork` (`== true`) and `head.repo.full_name
+ * != github.repository`, false for their negations, null for anything else.
+ */
+function holdsOnForks(expr: Expr): boolean | null {
+  const node = ungrouped(expr);
+  const path = (e: Expr): string | null => contextPath(ungrouped(e))?.join('.').toLowerCase() ?? null;
+  if (node instanceof Unary && node.operator.lexeme === '!') {
+    const inner = holdsOnForks(node.expr);
+    return inner === null ? null : !inner;
+  }
+  if (node instanceof ContextAccess || node instanceof IndexAccess) return path(node) === HEAD_FORK ? true : null;
+  if (!(node instanceof Binary) || (node.operator.lexeme !== '==' && node.operator.lexeme !== '!=')) return null;
+  const equal = node.operator.lexeme === '==';
+  const [left, right] = [path(node.left), path(node.right)];
+  if (left === HEAD_FORK || right === HEAD_FORK) {
+    const other = ungrouped(left === HEAD_FORK ? node.right : node.left);
+    return other instanceof Literal && typeof other.token.value === 'boolean' ? other.token.value === equal : null;
+  }
+  if ((left === HEAD_FULL_NAME && right === 'github.repository') || (left === 'github.repository' && right === HEAD_FULL_NAME)) return !equal;
+  return null;
+}
+
+/** Context values GitHub always sets on a pull request event (never empty, so `c && x || y` takes `x` when `c` holds). */
+const NEVER_EMPTY = new Set(['github.event.repository.default_branch', 'github.event.pull_request.base.ref', 'github.event.pull_request.base.sha', 'github.base_ref', 'github.sha', 'github.ref']);
+
+/**
+ * The operand a fork's pull request takes in `cond && a || b` when `cond` says whether the head is a fork's: `a` when
+ * it holds on forks (and `a` is never empty), `b` when it never does; null for any other form. `head.repo.fork &&
+ * github.event.repository.default_branch || github.event.pull_request.head.sha` checks a fork's pull request out at the
+ * default branch and only a same-repository one at its head.
+ */
+function forkOperand(expr: Expr): Expr | null {
+  const node = ungrouped(expr);
+  if (!(node instanceof Logical) || node.operator.lexeme !== '||' || node.args.length !== 2) return null;
+  const first = ungrouped(node.args[0] as Expr);
+  if (!(first instanceof Logical) || first.operator.lexeme !== '&&' || first.args.length !== 2) return null;
+  const onForks = holdsOnForks(first.args[0] as Expr);
+  if (onForks === null) return null;
+  if (!onForks) return node.args[1] as Expr;
+  const value = ungrouped(first.args[1] as Expr);
+  const nonEmpty = value instanceof Literal ? typeof value.token.value === 'string' && value.token.value !== '' : NEVER_EMPTY.has(contextPath(value)?.join('.').toLowerCase() ?? '');
+  return nonEmpty ? value : null;
+}
+
+/**
+ * True when a checkout input is one expression whose value on a fork's pull request names no pull request head
+ * (`forkOperand`): the head it may name is a same-repository pull request's, pushed by someone with write access.
+ */
+function headOnlyForSameRepository(node: YScalar, scope: Scope, triggers: PrHeadTriggers): boolean {
+  if (typeof node.value !== 'string' || !/^\s*\$\{\{[\s\S]*\}\}\s*$/.test(node.value)) return false;
+  const exprs = exprsOf(scope, node);
+  if (exprs.length !== 1) return false;
+  const operand = forkOperand(exprs[0] as Expr);
+  return operand !== null && fromExpr(operand, scope, triggers, 0) === null;
 }
 
 /** At most this many levels of local composite actions are read for checkouts. */

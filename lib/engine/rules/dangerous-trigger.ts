@@ -96,9 +96,15 @@ function armedSeverity(severity: Severity): 'HIGH' | 'MEDIUM' | null {
   return severity === 'HIGH' || severity === 'MEDIUM' ? severity : null;
 }
 
-/** `exposure` over the jobs that can run on one event (a job whose `if:` names another event never does), read once per set. */
+/**
+ * `exposure` over the jobs a privileged trigger's finding speaks for: those that can run on its event, and those that
+ * run on none of the workflow's other privileged triggers (a comment command's job, which no finding of its own states);
+ * a job that runs only on another of them (a `workflow_run` job's artifacts in a file that also runs on
+ * `pull_request_target`) is that trigger's. Read once per set of jobs.
+ */
 function exposureOn(workflow: Workflow, context: WorkflowRuleContext, event: string, cache: Map<string, Exposure>): Exposure {
-  const jobs = workflow.jobs.filter((job) => jobTrustOn(job, event).length > 0);
+  const others = workflow.triggers.map((t) => t.name).filter((name) => name !== event && DANGEROUS.has(name));
+  const jobs = workflow.jobs.filter((job) => jobTrustOn(job, event).length > 0 || !others.some((other) => jobTrustOn(job, other).length > 0));
   const key = jobs.map((job) => job.id).join('\n');
   let found = cache.get(key);
   if (found === undefined) cache.set(key, (found = exposure(workflow, context, jobs)));
@@ -253,7 +259,9 @@ function exposure(workflow: Workflow, context: WorkflowRuleContext, jobs: readon
         break;
       }
       const why =
-        entry.checkout?.hiddenBy === 'trusted-author'
+        entry.checkout?.sameRepositoryRef === true
+          ? "its ref gives a fork's pull request the base branch and names the head only of a pull request from a branch of this repository, which only people with write access push"
+          : entry.checkout?.hiddenBy === 'trusted-author'
           ? whoText(context.runs.stepReach(entry.step))
           : effect !== null && inertEffect(effect)
             ? `no step runs code from them: ${inertText(effect)}`

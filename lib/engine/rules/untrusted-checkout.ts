@@ -101,8 +101,9 @@ export default defineWorkflowRule({
         // pull request's code: LOW, naming the gate, what runs and what the job holds; otherwise no claim.
         if (checkout.hiddenBy === 'trusted-author') {
           const reach = checkoutReach(context.runs, entry, sinks);
-          if (sinks.length === 0 || reach.sameRepository !== true) continue;
-          const claim = jobClaim(held, reach, true);
+          if (sinks.length === 0 || (reach.sameRepository !== true && checkout.sameRepositoryRef !== true)) continue;
+          // The ref itself keeps forks out (their pull requests get the base branch): a same-repository pull request's reach.
+          const claim = jobClaim(held, reach.sameRepository === true ? reach : { ...reach, level: 'trusted-author', sameRepository: true }, true);
           context.report({
             node: entry.checkout?.node ?? entry.step.node,
             ...(checkout.offset !== undefined ? { offset: checkout.offset } : {}),

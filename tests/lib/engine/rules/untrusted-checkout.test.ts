@@ -23,6 +23,38 @@ describe(RULE, () => {
     expect(records[0]?.finding.description).toContain('`npm ci`');
   });
 
+  it("reads `fork && base || head` refs: a fork's pull request gets the base branch, only a same-repository one its head (LOW)", () => {
+    const workflow = (ref: string) => yaml`
+      on: pull_request_target
+      permissions: { contents: write }
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          steps:
+            - uses: actions/checkout@v4
+              with:
+                ref: \${{ ${ref} }}
+            - run: npm ci && npm test
+    `;
+    for (const ref of [
+      'github.event.pull_request.head.repo.fork && github.event.repository.default_branch || github.event.pull_request.head.sha',
+      "github.event.pull_request.head.repo.full_name != github.repository && 'main' || github.event.pull_request.head.sha",
+      '!github.event.pull_request.head.repo.fork && github.event.pull_request.head.sha || github.event.repository.default_branch',
+    ]) {
+      const found = scanWith(RULE, workflow(ref));
+      expect(found.map((f) => f.severity), ref).toEqual(['LOW']);
+      expect(found[0]?.description, ref).toContain('LOW: what runs is a branch of this repository');
+    }
+    // A fork gets the head: the first operand, or a fallback that may be empty (`inputs.ref` on a pull request run).
+    for (const ref of [
+      'github.event.pull_request.head.repo.fork && github.event.pull_request.head.sha || github.event.repository.default_branch',
+      'github.event.pull_request.head.repo.fork && inputs.ref || github.event.pull_request.head.sha',
+      'github.event.pull_request.draft && github.event.repository.default_branch || github.event.pull_request.head.sha',
+    ]) {
+      expect(scanWith(RULE, workflow(ref)).map((f) => f.severity), ref).toEqual(['HIGH']);
+    }
+  });
+
   it('reports nothing when nothing after the checkout runs it or loads configuration from it, MEDIUM when a later tool may', () => {
     const workflow = (later: string) => `on: pull_request_target
 jobs:
