@@ -97,7 +97,7 @@ export default defineWorkflowRule({
         message:
           replaced !== undefined
             ? `\`uses: ${path}\` runs whatever the workspace holds at that path, and an earlier checkout in this job fetches another ref or repository: that checkout's \`${path}\` is what runs.`
-            : `\`uses: ${path}\` runs whatever the workspace holds at that path; \`uses: $/${path.replace(/^\.\//, '')}\` pins it to the workflow's own commit.`,
+            : `\`uses: ${path}\` runs whatever the workspace holds at that path; \`uses: $/${path.replace(/^\.\//, '')}\` (GitHub's self-repository syntax, runner 2.336.0 or newer) pins it to the workflow's own commit, with no checkout needed.`,
         recommendation: `Write \`uses: $/${path.replace(/^\.\//, '')}\`.`,
       });
     },
