@@ -423,12 +423,35 @@ function failedLater(step: Step): Step | null {
   if (job === null || step.id === null) return null;
   const id = step.id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const asks = new RegExp(`\\bsteps\\.${id}\\.outcome\\s*(?:==\\s*'failure'|!=\\s*'success')`, 'i');
+  // A script that reads the outcome itself (`if [[ "${{ steps.scan.outcome }}" == "failure" ]]; then ... exit 1`),
+  // in a step with no `if:` or one that still runs after a failure (`always()`, `failure()`, `!cancelled()`).
+  const reads = new RegExp(`\\$\\{\\{\\s*steps\\.${id}\\.outcome\\s*\\}\\}`, 'i');
   for (const later of job.steps.slice(job.steps.indexOf(step) + 1)) {
     const condition = scalarText(later.if) ?? '';
-    if (condition.length > 2_000 || !asks.test(condition)) continue;
     const script = later.run !== undefined && typeof later.run.value === 'string' ? later.run.value : later.usesRef?.kind === 'repository' && later.usesRef.slug === 'actions/github-script' ? (scalarText(get(later.with, 'script')) ?? '') : '';
-    if (script.length > 100_000) continue;
-    if (failsWhenRun(script)) return later;
+    if (condition.length > 2_000 || script.length > 100_000) continue;
+    if (asks.test(condition) && failsWhenRun(script)) return later;
+    // Its failure path: an `exit` with a non-zero status or `core.setFailed` in the script (directly in the branch, or
+    // after a flag the branch sets, as a summary of several scans does).
+    if (reads.test(script) && /failure/.test(script) && (condition === '' || /\b(?:always|failure)\s*\(\s*\)|!\s*cancelled\s*\(\s*\)/.test(condition)) && /\bexit\s+[1-9]\d*\b|\bcore\.setFailed\s*\(/.test(script)) return later;
+  }
+  return null;
+}
+
+/**
+ * A later step of the same job that uploads a SARIF report to code scanning on every run (`github/codeql-action/upload-sarif`
+ * with no `if:`, `always()` or `success()`): the scanner's findings reach the repository's code scanning alerts, where they are
+ * reviewed (and can block merges), so going on after the scan hides nothing; a scanner that failed to run leaves no
+ * report, and the upload fails instead.
+ */
+function reportedLater(step: Step): Step | null {
+  const job = step.job;
+  if (job === null) return null;
+  for (const later of job.steps.slice(job.steps.indexOf(step) + 1)) {
+    if (later.usesRef?.kind !== 'repository' || later.usesRef.slug !== 'github/codeql-action' || !/^upload-sarif\/?$/.test(later.usesRef.path)) continue;
+    const condition = scalarText(later.if) ?? '';
+    // `success()` too: a step that continues on error leaves the job a success.
+    if (condition === '' || /^\s*(?:\$\{\{\s*)?(?:always|success)\s*\(\s*\)\s*(?:\}\})?\s*$/.test(condition)) return later;
   }
   return null;
 }
@@ -482,6 +505,8 @@ export default defineWorkflowRule({
       if (VERIFICATION.test(tool) && verificationStops(step)) return;
       // A later step fails the job on this step's failed outcome (after the steps between, such as a report upload).
       if (failedLater(step) !== null) return;
+      // Its report reaches code scanning on every run: the findings are not hidden by going on.
+      if (reportedLater(step) !== null) return;
       context.report({
         node: value,
         message: `Step \`${stepLabel(step)}\` runs ${tool} with \`continue-on-error: true\`: the job passes even when the tool fails or reports findings.`,

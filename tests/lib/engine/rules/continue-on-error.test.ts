@@ -447,7 +447,7 @@ ${containerChain("echo 'ab12cd34  /tmp/setup.sh' | sha256sum -c - &&", '\n  make
   });
 
   it('leaves a gate step whose failed outcome a later step turns back into a failed job, and reports one whose later step only reports it', () => {
-    const workflow = (last: string) => yaml`
+    const workflow = (last: string, upload = "if: github.ref == 'refs/heads/main'") => yaml`
       on: push
       jobs:
         zizmor:
@@ -457,7 +457,7 @@ ${containerChain("echo 'ab12cd34  /tmp/setup.sh' | sha256sum -c - &&", '\n  make
             - id: zizmor
               run: uvx zizmor --format=sarif . > results.sarif
               continue-on-error: true
-            - if: always()
+            - ${upload}
               uses: github/codeql-action/upload-sarif@v3
               with: { sarif_file: results.sarif }
 ${last}
@@ -490,5 +490,19 @@ ${last}
               run: exit 0`,
     ];
     for (const last of reports) expect(positions(scanWith(RULE, workflow(last))), last).toEqual(['9:28 LOW']);
+    // A script that reads the outcome itself and fails the job (the steps between may upload reports).
+    const script = `            - run: |
+                if [[ "\${{ steps.zizmor.outcome }}" == "failure" ]]; then
+                  echo "zizmor found problems"
+                  exit 1
+                fi`;
+    expect(scanWith(RULE, workflow(script))).toEqual([]);
+    expect(positions(scanWith(RULE, workflow(script.replace('exit 1', 'exit 0'))))).toEqual(['9:28 LOW']);
+    // Its SARIF report uploaded on every run: the findings reach code scanning, whose own check shows them.
+    expect(scanWith(RULE, workflow('', 'if: always()'))).toEqual([]);
+    expect(scanWith(RULE, workflow('', 'name: upload'))).toEqual([]);
+    expect(scanWith(RULE, workflow('', 'if: success()'))).toEqual([]);
+    // Uploaded on some runs only: the others hide the findings.
+    expect(positions(scanWith(RULE, workflow('', "if: github.ref == 'refs/heads/main'")))).toEqual(['9:28 LOW']);
   });
 });
