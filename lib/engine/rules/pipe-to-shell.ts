@@ -248,7 +248,19 @@ export default defineWorkflowRule({
           // The attacker is whoever controls the host: what they gain is what the job holds (docs/severity.md,
           // the supply-chain rules). Over HTTPS, in a job that holds no write scope, secret, OIDC token,
           // self-hosted machine or publish and feeds no publishing job, a swapped script changes only that run: LOW.
-          if (severity === 'MEDIUM' && context.runs.suppliesNothing(step)) {
+          // Over plain HTTP anyone on the network path swaps the script (HIGH where the job holds something worth
+          // taking); in a job that holds nothing and supplies no release, what they run changes only that run: MEDIUM.
+          const plain = /^http:\/\//i.test(hit.url?.trim() ?? '');
+          if (severity === 'HIGH' && plain) {
+            if (context.runs.suppliesNothing(step)) {
+              severity = 'MEDIUM';
+              why = `${why} MEDIUM: ${step.job === null ? 'the jobs that run this action hold' : 'the job holds'} ${nothingWorthText(context.runs.minorAt(step))} and hand${step.job === null ? '' : 's'} no build to a publishing job, so the swapped script runs with nothing worth taking beyond this run.`;
+            } else {
+              why = `${why} HIGH: ${context.runs.supplyText(step)}.`;
+            }
+          }
+          // Over HTTPS only the host's owner can swap it: in such a job, LOW (over plain HTTP, anyone on the path: MEDIUM above).
+          if (severity === 'MEDIUM' && !plain && context.runs.suppliesNothing(step)) {
             severity = 'LOW';
             why = `${why.replace(' MEDIUM:', ' LOW:')} ${step.job === null ? 'The jobs that run this action hold' : 'The job holds'} ${nothingWorthText(context.runs.minorAt(step))} and hand${step.job === null ? '' : 's'} no build to a publishing job, so a swapped script changes only this run.`;
           }

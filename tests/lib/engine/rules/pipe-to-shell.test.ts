@@ -213,6 +213,25 @@ describe(RULE, () => {
     expect(scanWith(RULE, workflow('https://raw.githubusercontent.com/acme-labs/doc-tool/master/godownloader.sh')).map((f) => f.severity)).toEqual(['MEDIUM']);
   });
 
+  it('is HIGH over plain HTTP where the job holds or supplies something, saying what; MEDIUM in a job that holds nothing', () => {
+    const workflow = (permissions: string, env = '') => yaml`
+      on: pull_request
+      permissions: ${permissions}
+      jobs:
+        test:
+          runs-on: ubuntu-latest
+          steps:
+            - run: curl -sfL http://get.example.io/ | sudo sh -s -- -b /usr/local/bin
+              ${env}
+    `;
+    const bare = scanWith(RULE, workflow('read-all'));
+    expect(bare.map((f) => f.severity)).toEqual(['MEDIUM']);
+    expect(bare[0]?.description).toContain('so the swapped script runs with nothing worth taking beyond this run');
+    const held = scanWith(RULE, workflow('read-all', 'env: { NPM_TOKEN: "${{ secrets.NPM_TOKEN }}" }'));
+    expect(held.map((f) => f.severity)).toEqual(['HIGH']);
+    expect(held[0]?.description).toContain('HIGH: the job holds secret `NPM_TOKEN`');
+  });
+
   it("reports nothing for this repository's own script at the run's commit or a fixed one (its own code), through env variables too", () => {
     const workflow = (url: string) => yaml`
       on: pull_request
