@@ -781,6 +781,14 @@ export function urlOwnership(url: string | null, identity: RepositoryIdentity): 
       return { ownership: 'first-party', text: `the repository owner's own domain \`${registered.join('.')}\`` };
     }
   }
+  // An owner named after the domain's name by one more word joined with `-` (`ghostty-org` for `ghostty.dev`), as an
+  // organisation named after the owner is the owner's for actions (`siblingOwner`); four characters at least.
+  const word = registered[0] ?? '';
+  if (word.length >= 4) {
+    for (const owner of identity.owners) {
+      if (owner.startsWith(`${word}-`) || owner.endsWith(`-${word}`)) return { ownership: 'first-party', text: `the domain \`${registered.join('.')}\`, named as this repository's owner \`${owner}\` is` };
+    }
+  }
   return null;
 }
 

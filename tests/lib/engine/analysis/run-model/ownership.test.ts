@@ -477,6 +477,16 @@ describe('who owns what a URL serves', () => {
     expect(owner('https://cdn.acme.labs/tool.zip')).toBe('first-party');
   });
 
+  it('a domain named as the owner is by one more word (`ghostty-org` for `ghostty.dev`) is first-party; a shorter or different name is not', () => {
+    const of = (url: string, repo: string) => urlOwnership(url, repositoryIdentity(EMPTY, repo))?.ownership ?? null;
+    expect(of('https://tip.files.ghostty.dev/abc/Ghostty.dSYM.zip', 'ghostty-org/ghostty')).toBe('first-party');
+    expect(urlOwnership('https://tip.files.ghostty.dev/x.zip', repositoryIdentity(EMPTY, 'ghostty-org/ghostty'))?.text).toContain("named as this repository's owner `ghostty-org` is");
+    expect(of('https://dl.widget.io/tool.zip', 'widget-labs/widget')).toBe('first-party');
+    // Three letters are too short to say whose a domain is; another word is another name.
+    expect(of('https://get.abc.dev/tool.zip', 'abc-org/tool')).toBeNull();
+    expect(of('https://get.ghosttyx.dev/tool.zip', 'ghostty-org/ghostty')).toBeNull();
+  });
+
   it('any other host, a host the scan cannot read and a short owner name say nothing', () => {
     expect(owner('https://acme-labs.example.com/tool.zip')).toBeNull();
     expect(owner('https://example.com/acme-labs/tool.zip')).toBeNull();
