@@ -69,8 +69,11 @@ export default defineWorkflowRule({
         for (const pair of workflow.root.pairs) {
           if (keyText(pair.key) !== 'jobs') reportWholeContext(workflow, pair.value, null);
         }
-        // With a single job, the workflow-level `env:` is that job's `env:`, the usual place for secrets.
-        if (workflow.jobs.length === 1) return;
+        // With a single job, the workflow-level `env:` is that job's `env:`, the usual place for secrets. A job that
+        // calls a reusable workflow does not pass the caller's `env:` on (GitHub: "env ... not propagated to the called
+        // workflow"), so only jobs with steps receive it; none or one of them: nothing is handed out beyond need.
+        const stepped = workflow.jobs.filter((j) => j.uses === undefined);
+        if (stepped.length <= 1) return;
         for (const pair of workflow.env?.pairs ?? []) {
           // The job token is governed by `permissions:`; stored secrets are what this rule is about.
           // Values kept in secrets that are no credential (a user name, a region, a channel) harm nobody there.
@@ -79,7 +82,7 @@ export default defineWorkflowRule({
           context.report({
             node: pair.key,
             job: null,
-            ...rated(workflow.jobs, `Secret \`${secret.name}\` is mapped into the workflow-level \`env:\` as \`${keyText(pair.key)}\`, so every step of every job (third-party actions included) receives it.`),
+            ...rated(stepped, `Secret \`${secret.name}\` is mapped into the workflow-level \`env:\` as \`${keyText(pair.key)}\`, so every step of every job (third-party actions included) receives it.`),
           });
         }
       },

@@ -81,6 +81,32 @@ describe(RULE, () => {
     `)).toEqual([]);
   });
 
+  it("does not count jobs that call reusable workflows, which never receive the caller's env", () => {
+    const workflow = (second: string) => yaml`
+      on: workflow_dispatch
+      env:
+        ASANA_PAT: \${{ secrets.ASANA_ACCESS_TOKEN }}
+      jobs:
+        store: { uses: ./.github/workflows/store.yml }
+        internal:
+          needs: store
+          ${second}
+    `;
+    expect(scanWith(RULE, workflow('uses: ./.github/workflows/internal.yml'))).toEqual([]);
+    // One job with steps beside the call: the env is that job's own, as in a single-job workflow.
+    expect(scanWith(RULE, workflow('runs-on: x\n          steps: [{ run: make }]'))).toEqual([]);
+    // Two jobs with steps: both receive it.
+    expect(scanWith(RULE, yaml`
+      on: workflow_dispatch
+      env:
+        ASANA_PAT: \${{ secrets.ASANA_ACCESS_TOKEN }}
+      jobs:
+        store: { uses: ./.github/workflows/store.yml }
+        a: { runs-on: x, steps: [{ run: make a }] }
+        b: { runs-on: x, steps: [{ run: make b }] }
+    `).map((f) => f.severity)).toEqual(['LOW']);
+  });
+
   it('reports toJSON(secrets) outside jobs and in composite actions', () => {
     expect(positions(scanWith(RULE, yaml`
       on: push
