@@ -57,6 +57,7 @@ export const VENDOR_INSTALLERS: readonly { prefix: string; tool: string; source:
   { prefix: 'hf.co/cli/install', tool: 'Hugging Face CLI', source: 'https://huggingface.co/docs/huggingface_hub/guides/cli' },
   { prefix: 'ollama.com/install.sh', tool: 'Ollama', source: 'https://ollama.com/download/linux' },
   { prefix: 'get.helm.sh', tool: 'Helm', source: 'https://helm.sh/docs/intro/install/' },
+  { prefix: 'github.com/rstudio/tinytex-releases/releases/download/', tool: 'TinyTeX', source: 'https://github.com/rstudio/tinytex-releases#releases' },
   { prefix: 'broth.itch.zone/butler/', tool: 'butler (itch.io)', source: 'https://itch.io/docs/butler/installing.html' },
   { prefix: 'broth.itch.ovh/butler/', tool: 'butler (itch.io)', source: 'https://itch.io/docs/butler/installing.html' },
   { prefix: 'get.maestro.mobile.dev', tool: 'Maestro', source: 'https://docs.maestro.dev/getting-started/installing-maestro' },

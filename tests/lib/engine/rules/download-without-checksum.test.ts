@@ -171,6 +171,9 @@ describe(RULE, () => {
       // itch.io's butler from its own distribution host (the documented download); a mirror of it is not the vendor's.
       expect(severities('curl -L -o butler.zip https://broth.itch.zone/butler/darwin-amd64/LATEST/archive/default\nunzip butler.zip\nchmod +x butler')).toEqual(['LOW']);
       expect(severities('curl -L -o butler.zip https://mirror.example.net/butler/darwin-amd64/LATEST/archive/default\nunzip butler.zip\nchmod +x butler')).toEqual(['MEDIUM']);
+      // TinyTeX's releases repository (its documented download); another repository's release of it is not.
+      expect(severities('curl -L -o tinytex.exe https://github.com/rstudio/tinytex-releases/releases/download/daily/TinyTeX-1-windows.exe\n./tinytex.exe')).toEqual(['LOW']);
+      expect(severities('curl -L -o tinytex.exe https://github.com/someone/tinytex-mirror/releases/download/daily/TinyTeX-1-windows.exe\n./tinytex.exe')).toEqual(['MEDIUM']);
     });
 
     it('is LOW for a fixed version in a per-version archive over HTTPS, the version read from the script or the env', () => {
