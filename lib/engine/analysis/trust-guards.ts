@@ -515,6 +515,22 @@ export function quietPermissionChecks(job: Job, before: number): Step[] {
 }
 
 /**
+ * A collaborator list (`collaborators?permission=maintain`, COLLABORATOR_LIST) piped into `grep` with the login as an
+ * unanchored pattern (`... --jq '.[].login' | grep -q ${{ github.event.comment.user.login }}`): the grep, in words, or
+ * null. Such a lookup matches any login contained in a listed one (`bob` in `bobsmith`), and GitHub lets anyone
+ * register a free login, so it checks nothing; `-x`, `-w` or `^...$` match the whole login.
+ */
+function substringListLookup(script: string): string | null {
+  if (!COLLABORATOR_LIST.test(script)) return null;
+  const grep = /\|\s*(grep\s+((?:-[A-Za-z]+\s+|--[a-z-]+\s+)*)(["']?)(\$\{\{[^}\n]{0,100}\}\}|[^\s"';|]+))/.exec(script);
+  if (grep === null) return null;
+  const flags = grep[2] ?? '';
+  const pattern = grep[4] ?? '';
+  if (/(?:^|\s)-[A-Za-z]*[xw]|--line-regexp|--word-regexp/.test(flags) || pattern.startsWith('^')) return null;
+  return (grep[1] ?? '').slice(0, 120);
+}
+
+/**
  * The steps of a job before step `before` that check the actor's permission but stand in the way of no later
  * step, with why: a script whose deny path ends only its own step (`quietPermissionChecks`), or a permission
  * action that gates only what it does itself (permission-actions.ts: it does not fail its step on the deny
@@ -527,6 +543,9 @@ export function openPermissionChecks(job: Job, before: number): { step: Step; wh
     const quiet = new Set(quietPermissionChecks(job, Infinity));
     all = job.steps.flatMap((s) => {
       if (quiet.has(s)) return [{ step: s, why: 'its deny path only ends that step (it returns or exits 0 without failing it)' }];
+      const script = scriptOf(s);
+      const lookup = script === null ? null : substringListLookup(withCheckEnv(s, script));
+      if (lookup !== null) return [{ step: s, why: `it looks the login up in the list of collaborators with \`${lookup}\`, an unanchored match that also passes any login that is part of a listed one, which anyone can register` }];
       const why = actionGatesOnlyItself(s);
       return why === null ? [] : [{ step: s, why }];
     });
@@ -588,7 +607,7 @@ function failingChecks(job: Job): FailingCheck[] {
     const condition = s.if?.kind === 'scalar' ? String(s.if.value ?? '') : '';
     const producers = [...condition.matchAll(/\bsteps\.([\w-]+)\.outputs\b/gi)].flatMap((m) => job.steps.filter((p) => p.index < s.index && p.id?.toLowerCase() === m[1]?.toLowerCase() && permission(p)));
     const checked = producers.length > 0;
-    const own = PERMISSION_CHECK.test(script) && failsOnPermission(script);
+    const own = PERMISSION_CHECK.test(script) && failsOnPermission(script) && substringListLookup(script) === null;
     if (own || checked) {
       const actor = own ? scriptChecksActor(script) : producers.every((p) => permissionAction(p) !== null || scriptChecksActor(scriptOf(p) ?? ''));
       found.push({ step: s, guard: { kind: 'commenter', condition: `permission check in step \`${name}\``, ...(actor ? { actor: true as const } : {}) } });

@@ -2331,6 +2331,14 @@ jobs:
     // Any collaborator (read access included), or a deny path that ends only the step: anyone's comment runs the code.
     expect(scanWith(RULE, workflow('affiliation=all')).map((f) => f.severity)).toEqual(['HIGH']);
     expect(scanWith(RULE, workflow('permission=maintain', 'exit 0')).map((f) => f.severity)).toEqual(['HIGH']);
+    // The login matched anywhere in a listed one (an unanchored grep): any login a maintainer's contains passes, and
+    // anyone can register such a login. `-x` and `-w` match it whole, as `^...$` does.
+    const loose = scanWith(RULE, workflow('permission=maintain').replace('grep -q "^$COMMENTER\\$"', 'grep -q $COMMENTER'));
+    expect(loose.map((f) => f.severity)).toEqual(['HIGH']);
+    expect(loose[0]?.description).toContain('it looks the login up in the list of collaborators with `grep -q $COMMENTER`, an unanchored match');
+    for (const whole of ['grep -qx $COMMENTER', 'grep -q -w "$COMMENTER"', 'grep -Fxq "$COMMENTER"']) {
+      expect(scanWith(RULE, workflow('permission=maintain').replace('grep -q "^$COMMENTER\\$"', whole)).map((f) => f.severity), whole).toEqual(['MEDIUM']);
+    }
   });
 
   it('reads a checkout\'s $GITHUB_ENV values from the write of a step that runs with it, not from one of another event', () => {
