@@ -5,7 +5,7 @@ import { defineWorkflowRule } from '../rule.js';
 import { getText, type YNode } from '../yaml/model.js';
 import { valueOffsetToSource } from '../yaml/offsets.js';
 import { flatMap } from '../model/arrays.js';
-import { copyImages, IMAGE_COPY, WORD } from '../analysis/run-model/pushes.js';
+import { copyImages, IMAGE_COPY, localTransport, WORD } from '../analysis/run-model/pushes.js';
 
 /** Something the job takes in that another run, repository or registry produced. */
 interface Intake {
@@ -82,8 +82,12 @@ function intakes(job: Job, owned: Owned): Intake[] {
       const text = run.text;
       if (hasAny(run.words, COPIES)) {
         for (const m of text.matchAll(IMAGE_COPY)) {
-          const source = (copyImages(m[2] ?? '')[0] ?? '').replace(/^["']|["']$/g, '');
+          const images = copyImages(m[2] ?? '');
+          const source = (images[0] ?? '').replace(/^["']|["']$/g, '');
           if (source === '') continue;
+          // From or to a local layout, archive or daemon (`skopeo copy oci:image:tag docker-daemon:app`): the job's own
+          // files, or a copy that publishes nothing.
+          if (localTransport(source) || (images.length >= 2 && localTransport(images[images.length - 1] ?? ''))) continue;
           if (pinnedByDigest(source) || SCRATCH_REGISTRY.test(text) || owned(source, step, m.index ?? 0)) continue;
           found.push({ step, what: `an image someone else publishes (\`${source.slice(0, 120)}\`, copied with \`${(m[1] ?? '').replace(/\s+/, ' ')}\`)`, at: m.index, republishes: true });
         }

@@ -43,6 +43,15 @@ export const IMAGE_COPY = /\b(crane\s+(?:copy|cp)|skopeo\s+copy|regctl\s+image\s
 const VALUE_OPTIONS = new Set(['--platform', '--src-creds', '--dest-creds', '--creds', '--authfile', '--src-authfile', '--dest-authfile', '--format', '-f', '--multi-arch', '--src-cert-dir', '--dest-cert-dir', '--retry-times', '--jobs', '-j', '--sign-by', '--additional-tag', '--digestfile']);
 
 /**
+ * A `skopeo` (or containers/image) transport that names no registry: a local OCI layout or archive, a directory, the
+ * local Docker daemon or containers storage (`oci:image:tag`, `docker-daemon:app:dev`). A copy from one takes in the
+ * job's own files; a copy to one publishes nothing.
+ */
+export function localTransport(reference: string): boolean {
+  return /^["']?(?:oci|oci-archive|dir|docker-archive|docker-daemon|containers-storage):/i.test(reference);
+}
+
+/**
  * The image words of a copy command's arguments (options and their values left out, wherever they stand): source,
  * then destination.
  */
@@ -131,7 +140,7 @@ export function jobImagePushes(repository: RepositoryModel, job: Job): readonly 
         // The last image word is the destination; an option after the operands (`--platform linux/amd64`) is none.
         const words = copyImages(m[2] ?? '');
         const destination = words[words.length - 1];
-        if (words.length >= 2 && destination !== undefined) add(step, line.offset + (m.index ?? 0), destination, at(m.index));
+        if (words.length >= 2 && destination !== undefined && !localTransport(destination)) add(step, line.offset + (m.index ?? 0), destination, at(m.index));
       }
       for (const m of line.text.matchAll(BUILD)) {
         const args = (m[1] ?? '').replace(/\$\{\{[^}]*\}\}/g, (e) => e.replace(/\s+/g, '')).split(/\s+/);

@@ -55,6 +55,24 @@ describe(RULE, () => {
     }
   });
 
+  it("does not take a copy from or to a local layout, archive or daemon (skopeo's oci:, docker-daemon: ...) as a republished image", () => {
+    const job = (copy: string) => yaml`
+      on: push
+      jobs:
+        image:
+          runs-on: ubuntu-latest
+          steps:
+            - run: |
+                tar -xf image.tar -C image
+                ${copy}
+    `;
+    for (const local of ['skopeo copy "oci:image:$image_tag" "docker-daemon:$image_name"', 'skopeo copy docker://docker.io/someone/app:1 oci-archive:app.tar', 'skopeo copy docker-archive:app.tar dir:out']) {
+      expect(scanWith(RULE, job(local)), local).toEqual([]);
+    }
+    // From someone else's registry to one of the project's: still reported.
+    expect(scanWith(RULE, job('skopeo copy docker://docker.io/someone/app:1 docker://ghcr.io/acme/app:1')).map((f) => f.severity)).toEqual(['LOW']);
+  });
+
   it('reports a pulled image retagged and pushed, and another run\'s artifacts published', () => {
     expect(positions(scanWith(RULE, yaml`
       on: push
