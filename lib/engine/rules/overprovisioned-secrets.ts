@@ -11,10 +11,14 @@ const CREDENTIAL = /(TOKEN|KEY|SECRET|PASS|PWD|PAT$|^PAT|_PAT_|AUTH|CRED|PRIVATE
 /** Name endings of values kept in secrets for convenience, not credentials: who, where, which. */
 const NOT_CREDENTIAL = /(^|_)(USR|USER|USERNAME|LOGIN|EMAIL|MAIL|NAME|TEAM|TEAM_ID|ORG|ORGANIZATION|OWNER|ACCOUNT|ACCOUNT_ID|PROJECT|PROJECT_ID|PROJECT_NUMBER|APP_ID|CLIENT_ID|TENANT_ID|SUBSCRIPTION_ID|ID|REGION|ZONE|LOCATION|BUCKET|REGISTRY|REPO|REPOSITORY|IMAGE|HOST|HOSTNAME|DOMAIN|URL|URI|ENDPOINT|PORT|PATH|DIR|CHANNEL|CHANNEL_ID|ROOM|ENV|ENVIRONMENT|STAGE|VERSION|IS_[A-Z_]+|ENABLED|FLAG)$/i;
 
-/** Whether a secret's name says it holds a credential; unknown names count as credentials. */
-export function isCredentialName(name: string): boolean {
-  if (CREDENTIAL.test(name)) return true;
-  return !NOT_CREDENTIAL.test(name);
+/**
+ * Whether a secret's name says it holds a credential; unknown names count as credentials. With `as`, the name it is
+ * given in the `env:` (`CROSSREF_EMAIL: ${{ secrets.CROSSREF_EMAIL_FOR_TESTS }}`) speaks too: a credential word in
+ * either makes it one, and a name ending of a value that is none (`EMAIL`) in either, with no such word, makes it none.
+ */
+export function isCredentialName(name: string, as?: string): boolean {
+  if (CREDENTIAL.test(name) || (as !== undefined && CREDENTIAL.test(as))) return true;
+  return !NOT_CREDENTIAL.test(name) && (as === undefined || !NOT_CREDENTIAL.test(as));
 }
 
 export default defineWorkflowRule({
@@ -77,7 +81,7 @@ export default defineWorkflowRule({
         for (const pair of workflow.env?.pairs ?? []) {
           // The job token is governed by `permissions:`; stored secrets are what this rule is about.
           // Values kept in secrets that are no credential (a user name, a region, a channel) harm nobody there.
-          const secret = secretOccurrencesIn(workflow, pair.value).find((s) => !isGithubToken(s.name) && isCredentialName(s.name));
+          const secret = secretOccurrencesIn(workflow, pair.value).find((s) => !isGithubToken(s.name) && isCredentialName(s.name, keyText(pair.key)));
           if (secret === undefined) continue;
           context.report({
             node: pair.key,

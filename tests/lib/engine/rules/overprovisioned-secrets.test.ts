@@ -139,11 +139,14 @@ describe(RULE, () => {
         IS_FORK: \${{ secrets.IS_FORK }}
         AWS_REGION: \${{ secrets.AWS_REGION }}
         TURBO_TOKEN: \${{ secrets.TURBO_TOKEN }}
+        CROSSREF_EMAIL: \${{ secrets.CROSSREF_EMAIL_FOR_TESTS }}
+        API_TOKEN: \${{ secrets.SERVICE_FOR_TESTS }}
       jobs:
         a: { runs-on: x, steps: [{ run: a }] }
         b: { runs-on: x, steps: [{ run: b }] }
     `);
-    expect(findings.map((f) => f.description.split(' ')[1])).toEqual(['`TURBO_TOKEN`']);
+    // The env name speaks too: an e-mail kept in a secret with a suffix is still an e-mail; a token named so is a token.
+    expect(findings.map((f) => f.description.split(' ')[1])).toEqual(['`TURBO_TOKEN`', '`SERVICE_FOR_TESTS`']);
   });
 
   it('treats secrets with credential words, or unknown names, as credentials', () => {
